@@ -1,0 +1,61 @@
+# shellcheck shell=bash
+# SPDX-License-Identifier: MIT
+# Shared set-up for scripts/run and scripts/test: install what is missing,
+# configure once, build incrementally. Sourced, not executed.
+
+set -euo pipefail
+
+KVSCOPE_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+KVSCOPE_BUILD="${KVSCOPE_BUILD_DIR:-$KVSCOPE_ROOT/build}"
+
+# Debian 12 / Ubuntu packages. qt6-charts-dev's CMake config needs
+# libqt6opengl6-dev; xvfb, xauth and the CJK fonts are for screenshots and
+# for drawing the Chinese UI in offscreen tests.
+KVSCOPE_PACKAGES=(
+    build-essential cmake ninja-build pkg-config
+    qt6-base-dev libqt6opengl6-dev qt6-charts-dev qt6-svg-dev
+    qt6-tools-dev qt6-tools-dev-tools qt6-l10n-tools libxkbcommon-dev libgl-dev
+    xvfb xauth fonts-noto-cjk
+)
+
+kvscope_missing_packages() {
+    local pkg missing=()
+    for pkg in "${KVSCOPE_PACKAGES[@]}"; do
+        if ! dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed"; then
+            missing+=("$pkg")
+        fi
+    done
+    echo "${missing[@]:-}"
+}
+
+kvscope_install_dependencies() {
+    local missing
+    missing="$(kvscope_missing_packages)"
+    [[ -z "${missing// /}" ]] && return 0
+
+    if ! command -v apt-get >/dev/null; then
+        echo "kvscope: missing packages ($missing) and no apt-get to install them" >&2
+        exit 1
+    fi
+    local sudo=()
+    if [[ "$(id -u)" -ne 0 ]]; then
+        if ! command -v sudo >/dev/null; then
+            echo "kvscope: missing packages ($missing); run as root or install sudo" >&2
+            exit 1
+        fi
+        sudo=(sudo)
+    fi
+    echo "kvscope: installing $missing"
+    # shellcheck disable=SC2086
+    "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get update -qq
+    # shellcheck disable=SC2086
+    "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $missing
+}
+
+kvscope_build() {
+    if [[ ! -f "$KVSCOPE_BUILD/build.ninja" ]]; then
+        cmake -S "$KVSCOPE_ROOT" -B "$KVSCOPE_BUILD" -G Ninja \
+            -DCMAKE_BUILD_TYPE="${KVSCOPE_BUILD_TYPE:-RelWithDebInfo}" >/dev/null
+    fi
+    cmake --build "$KVSCOPE_BUILD" -j "${KVSCOPE_JOBS:-2}" "$@"
+}
