@@ -1,0 +1,137 @@
+// SPDX-License-Identifier: MIT
+#include "dtypes.h"
+
+#include "error.h"
+
+namespace kvscope {
+
+QString dtypeName(WeightDtype dtype)
+{
+    switch (dtype) {
+    case WeightDtype::Auto: return QStringLiteral("auto");
+    case WeightDtype::Float32: return QStringLiteral("float32");
+    case WeightDtype::Float16: return QStringLiteral("float16");
+    case WeightDtype::BFloat16: return QStringLiteral("bfloat16");
+    }
+    return {};
+}
+
+QString dtypeName(KvCacheDtype dtype)
+{
+    switch (dtype) {
+    case KvCacheDtype::Auto: return QStringLiteral("auto");
+    case KvCacheDtype::Float32: return QStringLiteral("float32");
+    case KvCacheDtype::Float16: return QStringLiteral("float16");
+    case KvCacheDtype::BFloat16: return QStringLiteral("bfloat16");
+    case KvCacheDtype::Fp8: return QStringLiteral("fp8");
+    case KvCacheDtype::Fp8E4M3: return QStringLiteral("fp8_e4m3");
+    case KvCacheDtype::Fp8E5M2: return QStringLiteral("fp8_e5m2");
+    }
+    return {};
+}
+
+QStringList weightDtypeChoices()
+{
+    return {QStringLiteral("auto"), QStringLiteral("float32"), QStringLiteral("float16"),
+            QStringLiteral("bfloat16")};
+}
+
+QStringList kvCacheDtypeChoices()
+{
+    return {QStringLiteral("auto"),     QStringLiteral("float32"),  QStringLiteral("float16"),
+            QStringLiteral("bfloat16"), QStringLiteral("fp8"),      QStringLiteral("fp8_e4m3"),
+            QStringLiteral("fp8_e5m2")};
+}
+
+WeightDtype parseWeightDtype(const QString &text, const QString &option)
+{
+    const QString t = text.trimmed().toLower();
+    if (t == QLatin1String("auto"))
+        return WeightDtype::Auto;
+    if (t == QLatin1String("float32") || t == QLatin1String("float") || t == QLatin1String("fp32"))
+        return WeightDtype::Float32;
+    if (t == QLatin1String("float16") || t == QLatin1String("half") || t == QLatin1String("fp16"))
+        return WeightDtype::Float16;
+    if (t == QLatin1String("bfloat16") || t == QLatin1String("bf16"))
+        return WeightDtype::BFloat16;
+    throw Error(QStringLiteral("%1: unknown dtype '%2' (choose one of: %3)")
+                    .arg(option, text, weightDtypeChoices().join(QStringLiteral(", "))));
+}
+
+KvCacheDtype parseKvCacheDtype(const QString &text, const QString &option)
+{
+    const QString t = text.trimmed().toLower();
+    if (t == QLatin1String("auto"))
+        return KvCacheDtype::Auto;
+    if (t == QLatin1String("float32") || t == QLatin1String("fp32"))
+        return KvCacheDtype::Float32;
+    if (t == QLatin1String("float16") || t == QLatin1String("half") || t == QLatin1String("fp16"))
+        return KvCacheDtype::Float16;
+    if (t == QLatin1String("bfloat16") || t == QLatin1String("bf16"))
+        return KvCacheDtype::BFloat16;
+    if (t == QLatin1String("fp8"))
+        return KvCacheDtype::Fp8;
+    if (t == QLatin1String("fp8_e4m3"))
+        return KvCacheDtype::Fp8E4M3;
+    if (t == QLatin1String("fp8_e5m2"))
+        return KvCacheDtype::Fp8E5M2;
+    throw Error(QStringLiteral("%1: unknown KV cache dtype '%2' (choose one of: %3)")
+                    .arg(option, text, kvCacheDtypeChoices().join(QStringLiteral(", "))));
+}
+
+int bytesPerElement(WeightDtype dtype)
+{
+    switch (dtype) {
+    case WeightDtype::Float32: return 4;
+    case WeightDtype::Float16:
+    case WeightDtype::BFloat16: return 2;
+    case WeightDtype::Auto: break;
+    }
+    throw Error(QStringLiteral("internal: dtype 'auto' must be resolved before sizing"));
+}
+
+int bytesPerElement(KvCacheDtype dtype)
+{
+    switch (dtype) {
+    case KvCacheDtype::Float32: return 4;
+    case KvCacheDtype::Float16:
+    case KvCacheDtype::BFloat16: return 2;
+    case KvCacheDtype::Fp8:
+    case KvCacheDtype::Fp8E4M3:
+    case KvCacheDtype::Fp8E5M2: return 1;
+    case KvCacheDtype::Auto: break;
+    }
+    throw Error(QStringLiteral("internal: KV cache dtype 'auto' must be resolved before sizing"));
+}
+
+WeightDtype resolveAutoDtype(WeightDtype requested, WeightDtype checkpointDtype)
+{
+    if (requested != WeightDtype::Auto)
+        return requested;
+    switch (checkpointDtype) {
+    case WeightDtype::Float32:
+    case WeightDtype::Float16: return WeightDtype::Float16;
+    case WeightDtype::BFloat16:
+    case WeightDtype::Auto: return WeightDtype::BFloat16;
+    }
+    return WeightDtype::BFloat16;
+}
+
+KvCacheDtype resolveKvCacheDtype(KvCacheDtype requested, WeightDtype resolvedDtype)
+{
+    switch (requested) {
+    case KvCacheDtype::Auto:
+        switch (resolvedDtype) {
+        case WeightDtype::Float32: return KvCacheDtype::Float32;
+        case WeightDtype::Float16: return KvCacheDtype::Float16;
+        case WeightDtype::BFloat16:
+        case WeightDtype::Auto: return KvCacheDtype::BFloat16;
+        }
+        break;
+    case KvCacheDtype::Fp8: return KvCacheDtype::Fp8E4M3;
+    default: return requested;
+    }
+    return requested;
+}
+
+} // namespace kvscope

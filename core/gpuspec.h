@@ -1,0 +1,37 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include <QString>
+#include <QStringList>
+
+#include <cstdint>
+#include <optional>
+
+namespace kvscope {
+
+/// One accelerator as kvscope sizes it. memoryBytes is the total the runtime
+/// reports (torch.cuda total_memory, which vLLM multiplies by
+/// --gpu-memory-utilization), not the marketed size.
+struct GpuSpec
+{
+    QString id;                 ///< "h100-sxm"
+    QString name;               ///< "NVIDIA H100 SXM 80GB"
+    QStringList aliases;
+    QString vendor;
+    QString arch;
+    std::int64_t memoryBytes = 0;
+    QString memoryBasis;        ///< "cuda", "nvidia-smi" or "marketed": what memoryBytes was read from
+    double marketedGb = 0;      ///< as sold (GB = 10^9 B for NVIDIA/AMD datasheets)
+    double bandwidthGBs = 0;    ///< GB/s = 10^9 B/s
+    std::optional<double> tflopsBf16, tflopsFp16, tflopsFp8, tflopsInt8, tflopsFp4; ///< dense
+    bool fp8Native = false;
+    std::optional<double> interconnectGBs;
+    QString computeCapability;
+    QString notes;
+    QString source;
+    bool custom = false;
+
+    friend bool operator==(const GpuSpec &, const GpuSpec &) = default;
+};
+
+} // namespace kvscope

@@ -1,0 +1,129 @@
+// SPDX-License-Identifier: MIT
+#include "quantization.h"
+
+#include "checked.h"
+#include "error.h"
+
+namespace kvscope {
+
+QString quantMethodName(QuantMethod method)
+{
+    switch (method) {
+    case QuantMethod::None: return QStringLiteral("none");
+    case QuantMethod::Fp8: return QStringLiteral("fp8");
+    case QuantMethod::Int8: return QStringLiteral("int8");
+    case QuantMethod::Awq: return QStringLiteral("awq");
+    case QuantMethod::Gptq: return QStringLiteral("gptq");
+    case QuantMethod::BitsAndBytesNf4: return QStringLiteral("bitsandbytes-nf4");
+    case QuantMethod::Mxfp4: return QStringLiteral("mxfp4");
+    }
+    return {};
+}
+
+QStringList quantMethodChoices()
+{
+    return {QStringLiteral("auto"), QStringLiteral("none"), QStringLiteral("fp8"),
+            QStringLiteral("int8"), QStringLiteral("awq"),  QStringLiteral("gptq"),
+            QStringLiteral("bitsandbytes-nf4"), QStringLiteral("mxfp4")};
+}
+
+QuantMethod parseQuantMethod(const QString &text, const QString &option)
+{
+    const QString t = text.trimmed().toLower();
+    if (t == QLatin1String("none"))
+        return QuantMethod::None;
+    if (t == QLatin1String("fp8"))
+        return QuantMethod::Fp8;
+    if (t == QLatin1String("int8") || t == QLatin1String("w8a8"))
+        return QuantMethod::Int8;
+    if (t == QLatin1String("awq") || t == QLatin1String("awq_marlin"))
+        return QuantMethod::Awq;
+    if (t == QLatin1String("gptq") || t == QLatin1String("gptq_marlin"))
+        return QuantMethod::Gptq;
+    if (t == QLatin1String("bitsandbytes") || t == QLatin1String("bitsandbytes-nf4")
+        || t == QLatin1String("nf4"))
+        return QuantMethod::BitsAndBytesNf4;
+    if (t == QLatin1String("mxfp4"))
+        return QuantMethod::Mxfp4;
+    throw Error(QStringLiteral("%1: unknown quantization method '%2' (choose one of: %3)")
+                    .arg(option, text, quantMethodChoices().join(QStringLiteral(", "))));
+}
+
+QuantizationSpec defaultSpecFor(QuantMethod method)
+{
+    QuantizationSpec spec;
+    spec.method = method;
+    spec.bits = method == QuantMethod::Int8 || method == QuantMethod::Fp8 ? 8 : 4;
+    return spec;
+}
+
+QString describe(const QuantizationSpec &spec)
+{
+    switch (spec.method) {
+    case QuantMethod::None: return QStringLiteral("unquantized");
+    case QuantMethod::Fp8:
+        return spec.blockRows > 0
+                   ? QStringLiteral("FP8 E4M3, fp32 scale per %1x%2 block").arg(spec.blockRows).arg(spec.blockCols)
+                   : QStringLiteral("FP8 E4M3, fp32 scale per tensor");
+    case QuantMethod::Int8: return QStringLiteral("INT8, fp32 scale per output channel");
+    case QuantMethod::Awq:
+        return QStringLiteral("AWQ int%1, group %2, fp16 scales + int%1 zero points")
+            .arg(spec.bits)
+            .arg(spec.groupSize);
+    case QuantMethod::Gptq:
+        return QStringLiteral("GPTQ int%1, group %2, fp16 scales + int%1 zeros + int32 g_idx")
+            .arg(spec.bits)
+            .arg(spec.groupSize);
+    case QuantMethod::BitsAndBytesNf4:
+        return spec.doubleQuant ? QStringLiteral("NF4, blocks of 64, double-quantized absmax")
+                                : QStringLiteral("NF4, blocks of 64, fp32 absmax");
+    case QuantMethod::Mxfp4: return QStringLiteral("MXFP4 (E2M1), E8M0 scale per 32 values");
+    }
+    return {};
+}
+
+std::int64_t quantizedMatrixBytes(const QuantizationSpec &spec, std::int64_t rows, std::int64_t cols,
+                                  int dtypeBytes)
+{
+    const Checked elements = Checked(rows) * cols;
+    switch (spec.method) {
+    case QuantMethod::None:
+        break;
+    case QuantMethod::Fp8: {
+        // One byte per weight; fp32 scales per tensor or per block (DeepSeek-V3 128x128).
+        if (spec.blockRows > 0 && spec.blockCols > 0)
+            return (elements + Checked(ceilDiv(rows, spec.blockRows)) * ceilDiv(cols, spec.blockCols) * 4).value();
+        return (elements + 4).value();
+    }
+    case QuantMethod::Int8:
+        return (elements + Checked(rows) * 4).value();
+    case QuantMethod::Awq:
+    case QuantMethod::Gptq: {
+        // qweight packs `bits` per weight; per group along the input: a scale in
+        // the activation dtype and a packed zero point of `bits` (AutoAWQ/AutoGPTQ layout).
+        const std::int64_t groups = spec.groupSize > 0 ? ceilDiv(cols, spec.groupSize) : 1;
+        const Checked packedWeights = Checked(ceilDiv((elements * spec.bits).value(), 8));
+        const Checked scales = Checked(groups) * rows * dtypeBytes;
+        const Checked zeros = Checked(ceilDiv((Checked(groups) * rows * spec.bits).value(), 8));
+        Checked total = packedWeights + scales + zeros;
+        if (spec.method == QuantMethod::Gptq)
+            total += Checked(cols) * 4; // g_idx: int32 per input channel
+        return total.value();
+    }
+    case QuantMethod::BitsAndBytesNf4: {
+        // Two codes per byte, absmax per 64 values; with double quantization the
+        // absmax is int8 with an fp32 absmax per 256 blocks and one fp32 offset.
+        const std::int64_t blocks = ceilDiv(elements.value(), 64);
+        const Checked codes = Checked(ceilDiv(elements.value(), 2));
+        if (spec.doubleQuant)
+            return (codes + blocks + Checked(ceilDiv(blocks, 256)) * 4 + 4).value();
+        return (codes + Checked(blocks) * 4).value();
+    }
+    case QuantMethod::Mxfp4:
+        // E2M1 nibbles, one E8M0 byte per 32 values along the input dimension.
+        return (Checked(ceilDiv(elements.value(), 2)) + Checked(rows) * ceilDiv(cols, 32)).value();
+    }
+    return (elements * dtypeBytes).value();
+}
+
+} // namespace kvscope
