@@ -1,0 +1,51 @@
+// SPDX-License-Identifier: MIT
+// kvscope calc: one Scenario in, one MemoryPlan out, as a table or JSON.
+#include "cliio.h"
+#include "commands.h"
+#include "plantext.h"
+#include "scenariooptions.h"
+
+#include "error.h"
+#include "planjson.h"
+#include "planner.h"
+
+#include <QCommandLineParser>
+#include <QJsonDocument>
+
+namespace kvscope::cli {
+
+int runCalc(const QStringList &arguments)
+{
+    QCommandLineParser parser;
+    parser.setApplicationDescription(
+        QStringLiteral("Plan GPU memory for serving a model with vLLM: weights, KV cache, activations, "
+                       "headroom, KV capacity and maximum concurrency. Option names follow vLLM's engine "
+                       "arguments. Units: GiB = 2^30 bytes; byte figures are per GPU."));
+    parser.addHelpOption();
+    const ScenarioOptions scenarioOptions;
+    scenarioOptions.addTo(parser);
+    const QCommandLineOption jsonOption(QStringLiteral("json"), QStringLiteral("Print one JSON object."));
+    parser.addOption(jsonOption);
+
+    if (!parser.parse(arguments.mid(1)))
+        return fail(QStringLiteral("calc: %1").arg(parser.errorText()), UsageError);
+    if (parser.isSet(QStringLiteral("help"))) {
+        writeOut(parser.helpText());
+        return Success;
+    }
+    if (!parser.positionalArguments().isEmpty())
+        return fail(QStringLiteral("calc: unexpected argument '%1'").arg(parser.positionalArguments().first()),
+                    UsageError);
+    try {
+        const MemoryPlan plan = planMemory(scenarioOptions.scenario(parser));
+        if (parser.isSet(jsonOption))
+            writeOut(QString::fromUtf8(QJsonDocument(planToJson(plan)).toJson(QJsonDocument::Indented)));
+        else
+            writeOut(planAsText(plan));
+        return Success;
+    } catch (const Error &error) {
+        return fail(error.message());
+    }
+}
+
+} // namespace kvscope::cli

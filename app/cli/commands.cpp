@@ -1,0 +1,50 @@
+// SPDX-License-Identifier: MIT
+#include "commands.h"
+
+#include "cliio.h"
+
+namespace kvscope::cli {
+
+namespace {
+
+struct Command
+{
+    const char *name;
+    const char *summary;
+    int (*run)(const QStringList &);
+};
+
+constexpr Command commands[] = {
+    {"calc", "memory plan for a model on a GPU (weights, KV cache, capacity)", runCalc},
+    {"models", "list the built-in model presets", runModels},
+    {"gpus", "list the built-in GPU presets", runGpus},
+};
+
+} // namespace
+
+bool isCommand(const QString &name)
+{
+    for (const Command &c : commands)
+        if (name == QLatin1String(c.name))
+            return true;
+    return false;
+}
+
+QString commandSummary()
+{
+    QString text = QStringLiteral("Commands (run 'kvscope <command> --help' for options):\n");
+    for (const Command &c : commands)
+        text += QStringLiteral("  %1  %2\n").arg(QLatin1String(c.name), -8).arg(QLatin1String(c.summary));
+    return text;
+}
+
+int runCommand(const QStringList &arguments)
+{
+    const QString name = arguments.value(1);
+    for (const Command &c : commands)
+        if (name == QLatin1String(c.name))
+            return c.run(arguments);
+    return fail(QStringLiteral("unknown command '%1'").arg(name), UsageError);
+}
+
+} // namespace kvscope::cli

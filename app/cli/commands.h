@@ -1,0 +1,23 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include <QString>
+#include <QStringList>
+
+namespace kvscope::cli {
+
+/// True when `name` is a headless subcommand (calc, models, gpus...).
+bool isCommand(const QString &name);
+
+/// Runs a headless subcommand; `arguments` starts with the program name,
+/// followed by the subcommand and its options. Returns the exit code.
+int runCommand(const QStringList &arguments);
+
+/// The usage text listing subcommands (for --help of the GUI entry point).
+QString commandSummary();
+
+int runCalc(const QStringList &arguments);
+int runModels(const QStringList &arguments);
+int runGpus(const QStringList &arguments);
+
+} // namespace kvscope::cli

@@ -1,0 +1,105 @@
+// SPDX-License-Identifier: MIT
+#include "plantext.h"
+
+#include "scenario.h"
+#include "units.h"
+
+namespace kvscope::cli {
+
+namespace {
+
+QString percentOf(std::int64_t part, std::int64_t whole)
+{
+    if (whole <= 0)
+        return {};
+    return QString::number(100.0 * double(part) / double(whole), 'f', 1) + QStringLiteral(" %");
+}
+
+class TextTable
+{
+public:
+    void heading(const QString &text) { m_text += QLatin1Char('\n') + text + QLatin1Char('\n'); }
+    void row(const QString &label, const QString &value, const QString &detail = {})
+    {
+        m_text += QStringLiteral("  ") + label.leftJustified(26) + value.rightJustified(16);
+        if (!detail.isEmpty())
+            m_text += QStringLiteral("   ") + detail;
+        m_text += QLatin1Char('\n');
+    }
+    void line(const QString &text) { m_text += text + QLatin1Char('\n'); }
+    QString text() const { return m_text; }
+
+private:
+    QString m_text;
+};
+
+} // namespace
+
+QString planAsText(const MemoryPlan &p)
+{
+    TextTable t;
+    t.line(QStringLiteral("%1 on %2 x %3").arg(p.modelName, p.gpuName).arg(p.tensorParallelSize));
+    t.line(QStringLiteral("--dtype %1  --quantization %2%3  --kv-cache-dtype %4  --gpu-memory-utilization %5  "
+                          "--max-model-len %6  --block-size %7")
+               .arg(dtypeName(p.dtype), quantMethodName(p.quantization.method),
+                    p.quantizationFromCheckpoint ? QStringLiteral(" (from checkpoint)") : QString(),
+                    dtypeName(p.kvCacheDtype), formatUtilization(p.gpuMemoryUtilizationPpm))
+               .arg(p.maxModelLen)
+               .arg(p.blockSize));
+
+    t.heading(QStringLiteral("Model"));
+    t.row(QStringLiteral("parameters, total"), formatCount(p.params.total));
+    if (p.params.active != p.params.total)
+        t.row(QStringLiteral("parameters, active/token"), formatCount(p.params.active));
+    t.row(QStringLiteral("weights (checkpoint)"), formatGiB(p.weights.checkpointBytes),
+          QStringLiteral("%1 bits/weight; %2").arg(QString::number(p.weights.bitsPerWeight, 'f', 3),
+                                                   describe(p.quantization)));
+    t.row(QStringLiteral("KV bytes per token"), formatCount(p.kv.bytesPerToken),
+          QStringLiteral("%1 B/layer x %2 layers, %3 KV head(s)/GPU%4")
+              .arg(formatCount(p.kv.bytesPerTokenPerLayer))
+              .arg(p.kv.fullLayers + p.kv.slidingLayers)
+              .arg(p.kv.kvHeadsPerGpu)
+              .arg(p.kv.headsReplicated ? QStringLiteral(" (replicated)") : QString()));
+    if (p.kv.slidingLayers > 0)
+        t.row(QStringLiteral("sliding-window layers"), QString::number(p.kv.slidingLayers),
+              QStringLiteral("of %1; vLLM groups of %2 layers, %3 groups")
+                  .arg(p.kv.fullLayers + p.kv.slidingLayers)
+                  .arg(p.kv.groupSize)
+                  .arg(p.kv.numGroups));
+
+    t.heading(QStringLiteral("Memory per GPU (GiB = 2^30 bytes)"));
+    t.row(QStringLiteral("GPU memory"), formatGiB(p.gpuMemoryBytes));
+    t.row(QStringLiteral("budget"), formatGiB(p.budgetBytes),
+          QStringLiteral("x %1 (--gpu-memory-utilization)").arg(formatUtilization(p.gpuMemoryUtilizationPpm)));
+    t.row(QStringLiteral("weights"), formatGiB(p.weights.bytesPerGpu), percentOf(p.weights.bytesPerGpu, p.budgetBytes));
+    t.row(QStringLiteral("activations (peak)"), formatGiB(p.activationBytes),
+          percentOf(p.activationBytes, p.budgetBytes));
+    t.row(QStringLiteral("runtime overhead"), formatGiB(p.overheadBytes), percentOf(p.overheadBytes, p.budgetBytes));
+    t.row(QStringLiteral("KV cache"), formatGiB(p.kv.cacheBytes),
+          QStringLiteral("%1 x %2 tokens, %3").arg(p.batchSize).arg(p.seqLen).arg(percentOf(p.kv.cacheBytes, p.budgetBytes)));
+    t.row(QStringLiteral("headroom"), formatGiB(p.headroomBytes),
+          p.fits ? QStringLiteral("fits") : QStringLiteral("DOES NOT FIT"));
+    if (!p.fits)
+        t.row(QStringLiteral("largest that fits"), QString(),
+              QStringLiteral("batch %1 at %2 tokens, or %3 tokens at batch %4")
+                  .arg(formatCount(p.largestBatchThatFits), formatCount(p.seqLen),
+                       p.largestSeqLenThatFits < 0 ? QStringLiteral("any number of")
+                                                   : formatCount(p.largestSeqLenThatFits),
+                       formatCount(p.batchSize)));
+
+    t.heading(QStringLiteral("vLLM capacity"));
+    t.row(QStringLiteral("available KV cache memory"), formatGiB(p.kv.availableBytes));
+    t.row(QStringLiteral("GPU KV cache size"), formatCount(p.kv.capacityTokens) + QStringLiteral(" tokens"),
+          QStringLiteral("%1 blocks of %2 tokens").arg(formatCount(p.kv.numGpuBlocks)).arg(p.blockSize));
+    t.row(QStringLiteral("maximum concurrency"), QString::number(p.kv.maxConcurrency, 'f', 2) + QLatin1Char('x'),
+          QStringLiteral("for %1 tokens per request").arg(formatCount(p.maxModelLen)));
+
+    if (!p.notes.isEmpty()) {
+        t.heading(QStringLiteral("Notes"));
+        for (const QString &note : p.notes)
+            t.line(QStringLiteral("  - ") + note);
+    }
+    return t.text();
+}
+
+} // namespace kvscope::cli

@@ -1,0 +1,32 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "scenario.h"
+
+#include <QCommandLineOption>
+#include <QCommandLineParser>
+#include <QList>
+
+namespace kvscope::cli {
+
+/// The vLLM-named options that describe a Scenario, shared by every command
+/// that plans memory (calc, export...).
+class ScenarioOptions
+{
+public:
+    ScenarioOptions();
+
+    void addTo(QCommandLineParser &parser) const;
+
+    /// Builds the scenario from parsed options; throws kvscope::Error naming
+    /// the option and value on bad input.
+    Scenario scenario(const QCommandLineParser &parser) const;
+
+private:
+    QList<QCommandLineOption> m_options;
+};
+
+/// Parses a strictly positive integer option ("--batch-size 16").
+std::int64_t parsePositive(const QString &text, const QString &option);
+
+} // namespace kvscope::cli
