@@ -1,0 +1,206 @@
+// SPDX-License-Identifier: MIT
+// config.json parsing: family spellings and every kind of bad input.
+#include "error.h"
+#include "hfconfig.h"
+#include "inventory.h"
+#include "kvcache.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace kvscope;
+
+namespace {
+
+const char *llamaLike = R"({
+  "model_type": "llama", "architectures": ["LlamaForCausalLM"],
+  "num_hidden_layers": 2, "hidden_size": 64, "num_attention_heads": 4, "num_key_value_heads": 2,
+  "intermediate_size": 128, "vocab_size": 1000, "max_position_embeddings": 4096, "torch_dtype": "bfloat16"
+})";
+
+QJsonObject object(const char *json)
+{
+    return QJsonDocument::fromJson(QByteArray(json)).object();
+}
+
+QJsonObject withField(const char *key, const QJsonValue &value)
+{
+    QJsonObject o = object(llamaLike);
+    if (value.isUndefined())
+        o.remove(QLatin1String(key));
+    else
+        o.insert(QLatin1String(key), value);
+    return o;
+}
+
+} // namespace
+
+class TestHfConfig : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void minimalLlama()
+    {
+        const ModelArch m = parseHfConfig(object(llamaLike), QStringLiteral("config.json"));
+        QCOMPARE(m.numLayers, 2);
+        QCOMPARE(m.headDim, 16);
+        QCOMPARE(m.numKvHeads, 2);
+        QCOMPARE(m.checkpointDtype, WeightDtype::BFloat16);
+        QVERIFY(!m.estimated);
+        // By hand: embed 64000 + lm_head 64000 + 2 x (q 4096 + k 2048 + v 2048 + o 4096
+        // + mlp 3 x 8192 + norms 128) + final norm 64.
+        QCOMPARE(countParameters(m).total, 64'000LL * 2 + 2 * (4096 + 2048 + 2048 + 4096 + 3 * 8192 + 128) + 64);
+    }
+
+    void badInput_data()
+    {
+        QTest::addColumn<QJsonObject>("config");
+        QTest::addColumn<QString>("message");
+        QTest::newRow("missing layers") << withField("num_hidden_layers", QJsonValue::Undefined)
+                                        << "config.json: missing field 'num_hidden_layers' (or n_layer";
+        QTest::newRow("zero layers") << withField("num_hidden_layers", 0)
+                                     << "field 'num_hidden_layers' must be an integer >= 1, got 0";
+        QTest::newRow("negative hidden") << withField("hidden_size", -64)
+                                         << "field 'hidden_size' must be an integer >= 1, got -64";
+        QTest::newRow("fractional heads") << withField("num_attention_heads", 2.5)
+                                          << "field 'num_attention_heads' must be an integer >= 1, got 2.5";
+        QTest::newRow("string vocab") << withField("vocab_size", QStringLiteral("big"))
+                                      << "field 'vocab_size' must be an integer >= 1, got \"big\"";
+        QTest::newRow("heads not dividing hidden") << withField("num_attention_heads", 6)
+                                                   << "hidden_size' is 64, not divisible by num_attention_heads 6";
+        QTest::newRow("kv heads not dividing heads") << withField("num_key_value_heads", 3)
+                                                     << "num_key_value_heads' is 3, which does not divide";
+        QTest::newRow("unknown dtype") << withField("torch_dtype", QStringLiteral("int3"))
+                                       << "torch_dtype' is 'int3'";
+        QTest::newRow("missing intermediate") << withField("intermediate_size", QJsonValue::Undefined)
+                                              << "missing field 'intermediate_size'";
+        QJsonObject wrongTypes = object(llamaLike);
+        wrongTypes.insert(QStringLiteral("sliding_window"), 128);
+        wrongTypes.insert(QStringLiteral("layer_types"), QJsonArray{QStringLiteral("full_attention")});
+        QTest::newRow("layer_types length") << wrongTypes << "layer_types' has 1 entries but num_hidden_layers is 2";
+        QJsonObject unknownQuant = object(llamaLike);
+        unknownQuant.insert(QStringLiteral("quantization_config"),
+                            QJsonObject{{QStringLiteral("quant_method"), QStringLiteral("exl9")}});
+        QTest::newRow("unknown quant method") << unknownQuant << "quant_method' is 'exl9'";
+    }
+
+    void badInput()
+    {
+        QFETCH(QJsonObject, config);
+        QFETCH(QString, message);
+        try {
+            parseHfConfig(config, QStringLiteral("config.json"));
+            QFAIL("no error");
+        } catch (const Error &error) {
+            QVERIFY2(error.message().startsWith(QLatin1String("config.json: ")), qPrintable(error.message()));
+            QVERIFY2(error.message().contains(message), qPrintable(error.message()));
+        }
+    }
+
+    void malformedJson()
+    {
+        QVERIFY_THROWS_EXCEPTION(Error, parseJsonObject("{\"a\": 1,", QStringLiteral("x.json")));
+        try {
+            parseJsonObject("{\"a\": 1,", QStringLiteral("x.json"));
+        } catch (const Error &error) {
+            QVERIFY(error.message().startsWith(QLatin1String("x.json: malformed JSON at offset")));
+        }
+        QVERIFY_THROWS_EXCEPTION(Error, parseJsonObject("[1, 2]", QStringLiteral("x.json")));
+    }
+
+    void fileErrors()
+    {
+        QVERIFY_THROWS_EXCEPTION(Error, loadHfConfigFile(QStringLiteral("/nonexistent/config.json")));
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("config.json"));
+        QFile file(path);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write(llamaLike);
+        file.close();
+        const ModelArch m = loadHfConfigFile(path);
+        QCOMPARE(m.numLayers, 2);
+    }
+
+    void falconMultiQuery()
+    {
+        // tiiuae/falcon-7b config.json: 71 heads of 64, multi_query, parallel
+        // attention with one LayerNorm, untied-free (tied) embeddings, GELU MLP 4h.
+        const char *falcon = R"({"model_type": "falcon", "architectures": ["FalconForCausalLM"],
+          "hidden_size": 4544, "num_attention_heads": 71, "num_hidden_layers": 32, "multi_query": true,
+          "parallel_attn": true, "new_decoder_architecture": false, "bias": false, "alibi": false,
+          "vocab_size": 65024, "torch_dtype": "bfloat16"})";
+        const ModelArch m = parseHfConfig(object(falcon), QStringLiteral("falcon/config.json"));
+        QCOMPARE(m.numKvHeads, 1);
+        QCOMPARE(m.headDim, 64);
+        QVERIFY(m.tiedEmbeddings);
+        // By hand: embed 65024 x 4544 + 32 x (qkv 4544 x 4672 + dense 4544^2 +
+        // MLP 2 x 4544 x 18176 + LayerNorm 2 x 4544) + ln_f 2 x 4544 = 6,921,720,704
+        // (HF's "6.92B params" for tiiuae/falcon-7b).
+        QCOMPARE(countParameters(m).total, 6'921'720'704LL);
+        // One KV head of 64: 32 x 2 x 1 x 64 x 2 B = 8 KiB per token.
+        QCOMPARE(kvBytesPerTokenPerLayer(m, KvCacheDtype::BFloat16, 1) * m.numLayers, 8192LL);
+    }
+
+    void multimodalTextConfig()
+    {
+        const char *config = R"({"model_type": "gemma3", "architectures": ["Gemma3ForConditionalGeneration"],
+          "torch_dtype": "bfloat16",
+          "text_config": {"model_type": "gemma3_text", "hidden_size": 2560, "intermediate_size": 10240,
+            "num_hidden_layers": 34, "num_attention_heads": 8, "num_key_value_heads": 4, "head_dim": 256,
+            "sliding_window": 1024},
+          "vision_config": {"model_type": "siglip_vision_model", "hidden_size": 1152, "intermediate_size": 4304,
+            "num_hidden_layers": 27, "patch_size": 14, "image_size": 896}})";
+        const ModelArch m = parseHfConfig(object(config), QStringLiteral("gemma-3-4b/config.json"));
+        QCOMPARE(m.numLayers, 34);
+        QCOMPARE(m.vocabSize, 262'208LL); // Gemma3TextConfig default
+        QCOMPARE(m.slidingWindow, 1024);
+        QCOMPARE(m.slidingLayerCount(), 34 - 34 / 6); // pattern 6: layers 5, 11, ... are global
+        QVERIFY(m.vision.enabled());
+        QCOMPARE(m.checkpointDtype, WeightDtype::BFloat16);
+    }
+
+    void quantizationConfigs()
+    {
+        QJsonObject awq = object(llamaLike);
+        awq.insert(QStringLiteral("quantization_config"),
+                   QJsonObject{{QStringLiteral("quant_method"), QStringLiteral("awq")},
+                               {QStringLiteral("bits"), 4},
+                               {QStringLiteral("group_size"), 64},
+                               {QStringLiteral("zero_point"), true}});
+        const ModelArch a = parseHfConfig(awq, QStringLiteral("config.json"));
+        QCOMPARE(a.checkpointQuantization.method, QuantMethod::Awq);
+        QCOMPARE(a.checkpointQuantization.groupSize, 64);
+
+        QJsonObject fp8 = object(llamaLike);
+        fp8.insert(QStringLiteral("quantization_config"),
+                   QJsonObject{{QStringLiteral("quant_method"), QStringLiteral("fp8")},
+                               {QStringLiteral("weight_block_size"), QJsonArray{128, 128}}});
+        const ModelArch f = parseHfConfig(fp8, QStringLiteral("config.json"));
+        QCOMPARE(f.checkpointQuantization.method, QuantMethod::Fp8);
+        QCOMPARE(f.checkpointQuantization.blockCols, 128);
+    }
+
+    void unknownFamilyIsEstimated()
+    {
+        const ModelArch m = parseHfConfig(withField("model_type", QStringLiteral("brand_new")), QStringLiteral("c"));
+        QVERIFY(m.estimated);
+        QVERIFY(!m.notes.filter(QStringLiteral("estimated")).isEmpty());
+    }
+
+    void qwenSlidingWindowOffByDefault()
+    {
+        QJsonObject o = withField("model_type", QStringLiteral("qwen2"));
+        o.insert(QStringLiteral("sliding_window"), 2048);
+        o.insert(QStringLiteral("use_sliding_window"), false);
+        QCOMPARE(parseHfConfig(o, QStringLiteral("c")).slidingLayerCount(), 0);
+        o.insert(QStringLiteral("use_sliding_window"), true);
+        o.insert(QStringLiteral("max_window_layers"), 1);
+        QCOMPARE(parseHfConfig(o, QStringLiteral("c")).slidingLayerCount(), 1);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestHfConfig)
+#include "tst_hfconfig.moc"

@@ -1,0 +1,180 @@
+// SPDX-License-Identifier: MIT
+// KV cache formulas: per-token bytes, TP replication, MLA, sliding windows,
+// block rounding and vLLM's hybrid grouping.
+#include "kvcache.h"
+#include "library.h"
+#include "testsupport.h"
+
+#include <QTest>
+
+using namespace kvscope;
+using kvscope::test::preset;
+
+class TestKvCache : public QObject
+{
+    Q_OBJECT
+
+private:
+    static qint64 perToken(const ModelArch &m, KvCacheDtype dtype, int tp)
+    {
+        return kvBytesPerTokenPerLayer(m, dtype, tp) * m.numLayers;
+    }
+
+private Q_SLOTS:
+    void perTokenBf16_data()
+    {
+        QTest::addColumn<QString>("id");
+        QTest::addColumn<qint64>("bytes");
+        // kv_cache.bytes_per_token_bf16 in shared/reference/models.json:
+        // layers x 2 x kv_heads x head_dim x 2, or layers x (kv_lora + rope) x 2 for MLA.
+        QTest::newRow("Llama-3.1-8B 32*2*8*128*2") << "llama-3.1-8b" << 131'072LL;
+        QTest::newRow("Llama-3.1-70B 80*2*8*128*2") << "llama-3.1-70b" << 327'680LL;
+        QTest::newRow("Llama-3.1-405B 126*2*8*128*2") << "llama-3.1-405b" << 516'096LL;
+        QTest::newRow("Llama-3.2-1B 16*2*8*64*2") << "llama-3.2-1b" << 32'768LL;
+        QTest::newRow("Qwen2.5-7B 28*2*4*128*2") << "qwen2.5-7b" << 57'344LL;
+        QTest::newRow("Qwen2.5-72B") << "qwen2.5-72b" << 327'680LL;
+        QTest::newRow("Qwen3-8B 36*2*8*128*2") << "qwen3-8b" << 147'456LL;
+        QTest::newRow("Qwen3-32B 64*2*8*128*2 (head_dim 128 != 5120/64)") << "qwen3-32b" << 262'144LL;
+        QTest::newRow("Qwen3-30B-A3B 48*2*4*128*2") << "qwen3-30b-a3b" << 98'304LL;
+        QTest::newRow("Mistral-7B-v0.1") << "mistral-7b-v0.1" << 131'072LL;
+        QTest::newRow("Mistral-7B-v0.3") << "mistral-7b-v0.3" << 131'072LL;
+        QTest::newRow("Mixtral-8x7B") << "mixtral-8x7b" << 131'072LL;
+        QTest::newRow("Gemma-2-9B 42*2*8*256*2") << "gemma-2-9b" << 344'064LL;
+        QTest::newRow("Gemma-3-27B 62*2*16*128*2") << "gemma-3-27b" << 507'904LL;
+        QTest::newRow("DeepSeek-V3 MLA 61*(512+64)*2") << "deepseek-v3" << 70'272LL;
+        QTest::newRow("gpt-oss-120b 36*2*8*64*2") << "gpt-oss-120b" << 73'728LL;
+        QTest::newRow("Llama-2-7B MHA 32*2*32*128*2") << "llama-2-7b" << 524'288LL;
+        QTest::newRow("Llama-2-70B") << "llama-2-70b" << 327'680LL;
+    }
+
+    void perTokenBf16()
+    {
+        QFETCH(QString, id);
+        QFETCH(qint64, bytes);
+        QCOMPARE(perToken(preset(id), KvCacheDtype::BFloat16, 1), bytes);
+    }
+
+    void fp8HalvesEveryPreset()
+    {
+        for (const ModelArch &m : ModelLibrary::builtin().models())
+            QCOMPARE(perToken(m, KvCacheDtype::Fp8E4M3, 1) * 2, perToken(m, KvCacheDtype::BFloat16, 1));
+    }
+
+    void tensorParallelReplication_data()
+    {
+        QTest::addColumn<QString>("id");
+        QTest::addColumn<int>("tp");
+        QTest::addColumn<int>("heads");
+        QTest::addColumn<qint64>("bytes");
+        // Hand computed; the 8-GPU 405B figure matches vLLM's logged 79,392
+        // tokens x 64,512 B (shared/reference/vllm-logs.json id 26).
+        QTest::newRow("Llama-3.1-8B TP2: 4 heads") << "llama-3.1-8b" << 2 << 4 << 65'536LL;
+        QTest::newRow("Llama-3.1-70B TP8: 1 head") << "llama-3.1-70b" << 8 << 1 << 40'960LL;
+        QTest::newRow("Llama-3.1-70B TP16: 1 replicated head") << "llama-3.1-70b" << 16 << 1 << 40'960LL;
+        QTest::newRow("Llama-3.1-405B TP8 (vLLM log 26)") << "llama-3.1-405b" << 8 << 1 << 64'512LL;
+        QTest::newRow("Qwen3-30B-A3B TP8: 4 heads -> 1 each") << "qwen3-30b-a3b" << 8 << 1 << 24'576LL;
+        QTest::newRow("gpt-oss-120b TP4 (vLLM log 30: 18,432)") << "gpt-oss-120b" << 4 << 2 << 18'432LL;
+        QTest::newRow("DeepSeek-V3 TP8: latent on every GPU") << "deepseek-v3" << 8 << 1 << 70'272LL;
+    }
+
+    void tensorParallelReplication()
+    {
+        QFETCH(QString, id);
+        QFETCH(int, tp);
+        QFETCH(int, heads);
+        QFETCH(qint64, bytes);
+        const ModelArch &m = preset(id);
+        QCOMPARE(kvHeadsPerGpu(m, tp), heads);
+        QCOMPARE(perToken(m, KvCacheDtype::BFloat16, tp), bytes);
+    }
+
+    void blocksHeld_data()
+    {
+        QTest::addColumn<qint64>("tokens");
+        QTest::addColumn<qint64>("window");
+        QTest::addColumn<int>("block");
+        QTest::addColumn<qint64>("blocks");
+        // Hand computed: full layers hold ceil(tokens / block); a window layer
+        // holds the blocks spanned by its last `window` tokens.
+        QTest::newRow("1 token") << 1LL << 0LL << 16 << 1LL;
+        QTest::newRow("16 tokens exactly") << 16LL << 0LL << 16 << 1LL;
+        QTest::newRow("17 tokens") << 17LL << 0LL << 16 << 2LL;
+        QTest::newRow("8192 / 16") << 8192LL << 0LL << 16 << 512LL;
+        QTest::newRow("window larger than sequence") << 100LL << 4096LL << 16 << 7LL;
+        QTest::newRow("window 128, 1000 tokens: tokens 872..999 -> blocks 54..62")
+            << 1000LL << 128LL << 16 << 9LL;
+        QTest::newRow("window 128, 1024 tokens: 896..1023 aligned -> 8 blocks") << 1024LL << 128LL << 16 << 8LL;
+        QTest::newRow("window 4096, 8192 tokens, block 32") << 8192LL << 4096LL << 32 << 128LL;
+        QTest::newRow("zero tokens") << 0LL << 0LL << 16 << 0LL;
+    }
+
+    void blocksHeld()
+    {
+        QFETCH(qint64, tokens);
+        QFETCH(qint64, window);
+        QFETCH(int, block);
+        QFETCH(qint64, blocks);
+        QCOMPARE(kvscope::blocksHeld(tokens, window, block), blocks);
+    }
+
+    void slidingWindowCache()
+    {
+        // gpt-oss-120b: 18 full + 18 sliding (window 128) layers, 2,048 B per
+        // layer-token. 4 sequences of 10,000 tokens:
+        //   full:    18 x ceil(10000/16)=625 blocks
+        //   sliding: 18 x (9999/16 - 9872/16 + 1) = 18 x (624 - 617 + 1) = 18 x 8
+        // bytes = 4 x (625 + 8) x 16 x 2048 x 18.
+        const ModelArch &m = preset(QStringLiteral("gpt-oss-120b"));
+        QCOMPARE(m.slidingLayerCount(), 18);
+        QCOMPARE(kvCacheBytes(m, KvCacheDtype::BFloat16, 1, 16, 4, 10'000), 4LL * (625 + 8) * 16 * 2048 * 18);
+        // A window-only layer count would be 2x smaller than counting every layer as full.
+        QVERIFY(kvCacheBytes(m, KvCacheDtype::BFloat16, 1, 16, 1, 100'000)
+                < 100'000LL * 73'728 * 6 / 10);
+    }
+
+    void gemmaLayoutsFollowVllmGrouping()
+    {
+        // vLLM kv_cache_utils: group size = smaller type's layer count (or the
+        // larger within 1.5x). Gemma-2-9B: 21 + 21 -> groups of 21.
+        const KvGroupLayout g2 = kvGroupLayout(preset(QStringLiteral("gemma-2-9b")));
+        QCOMPARE(g2.slidingLayers, 21);
+        QCOMPARE(g2.groupSize, 21);
+        QCOMPARE(g2.numGroups(), 2);
+        QCOMPARE(g2.paddingLayers(), 0);
+        // Gemma-3-27B: 10 full + 52 sliding (pattern 6) -> 1 + 6 groups of 10, 8 padded slots.
+        const KvGroupLayout g3 = kvGroupLayout(preset(QStringLiteral("gemma-3-27b")));
+        QCOMPARE(g3.fullLayers, 10);
+        QCOMPARE(g3.slidingLayers, 52);
+        QCOMPARE(g3.groupSize, 10);
+        QCOMPARE(g3.numGroups(), 7);
+        QCOMPARE(g3.paddingLayers(), 8);
+        // Uniform model: one group of every layer.
+        const KvGroupLayout llama = kvGroupLayout(preset(QStringLiteral("llama-3.1-8b")));
+        QCOMPARE(llama.groupSize, 32);
+        QCOMPARE(llama.numGroups(), 1);
+    }
+
+    void blocksPerMaxRequest()
+    {
+        // vLLM log (shared/reference/vllm-logs.json id 8): gemma-2-9b,
+        // max_model_len 8192, max_num_batched_tokens 8192 -> 21110 blocks give
+        // 20.60x concurrency, i.e. 512 (full) + 513 (sliding) blocks per request.
+        const ModelArch &m = preset(QStringLiteral("gemma-2-9b"));
+        QCOMPARE(kvscope::blocksPerRequest(m, kvGroupLayout(m), 8192, 8192, 16), 1025LL);
+        // gpt-oss-120b (log id 30): 16384 tokens, 2048 batched: 1024 + (ceil(2175/16) + 1) = 1161.
+        const ModelArch &oss = preset(QStringLiteral("gpt-oss-120b"));
+        QCOMPARE(kvscope::blocksPerRequest(oss, kvGroupLayout(oss), 16384, 2048, 16), 1161LL);
+    }
+
+    void mistralSlidesEveryLayer()
+    {
+        // Mistral-7B-v0.1: sliding_window 4096 on all 32 layers.
+        const ModelArch &m = preset(QStringLiteral("mistral-7b-v0.1"));
+        QCOMPARE(m.slidingLayerCount(), 32);
+        QCOMPARE(kvCacheBytes(m, KvCacheDtype::BFloat16, 1, 16, 1, 100'000),
+                 kvCacheBytes(m, KvCacheDtype::BFloat16, 1, 16, 1, 200'000));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestKvCache)
+#include "tst_kvcache.moc"

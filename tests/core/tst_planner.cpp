@@ -1,0 +1,270 @@
+// SPDX-License-Identifier: MIT
+// Scenario -> MemoryPlan: budget arithmetic, headroom, capacity against
+// vLLM's own start-up logs, inverse questions and input validation.
+#include "error.h"
+#include "library.h"
+#include "planner.h"
+#include "units.h"
+
+#include <QTest>
+
+using namespace kvscope;
+
+class TestPlanner : public QObject
+{
+    Q_OBJECT
+
+private:
+    static Scenario scenario(const QString &model, const QString &gpu = QStringLiteral("h100-sxm"))
+    {
+        Scenario s;
+        s.model = resolveModel(model);
+        s.gpu = resolveGpu(gpu);
+        return s;
+    }
+
+    static void expectError(const Scenario &s, const QString &fragment)
+    {
+        try {
+            planMemory(s);
+            QFAIL(qPrintable(QStringLiteral("no error; expected one mentioning '%1'").arg(fragment)));
+        } catch (const Error &error) {
+            QVERIFY2(error.message().contains(fragment), qPrintable(error.message()));
+        }
+    }
+
+private Q_SLOTS:
+    void budgetIsExactUtilizationOfReportedMemory()
+    {
+        // H100 SXM: CUDA reports 81,090 MiB (vLLM logs "total_memory=79.19GiB").
+        const MemoryPlan plan = planMemory(scenario(QStringLiteral("llama-3.1-8b")));
+        QCOMPARE(plan.gpuMemoryBytes, 81'090LL * MiB);
+        QCOMPARE(plan.budgetBytes, 81'090LL * MiB * 9 / 10);
+        QCOMPARE(plan.headroomBytes, plan.budgetBytes - plan.weights.bytesPerGpu - plan.activationBytes
+                                         - plan.overheadBytes - plan.kv.cacheBytes);
+        QVERIFY(plan.fits);
+        // Default explorer scenario: batch 16 x 8192 tokens of 128 KiB = 16 GiB exactly.
+        QCOMPARE(plan.kv.cacheBytes, 16LL * GiB);
+    }
+
+    void utilizationParsing_data()
+    {
+        QTest::addColumn<QString>("text");
+        QTest::addColumn<qint64>("ppm");
+        QTest::newRow("0.9") << "0.9" << 900'000LL;
+        QTest::newRow("0.95") << "0.95" << 950'000LL;
+        QTest::newRow("1") << "1" << 1'000'000LL;
+        QTest::newRow("0.123456789 truncates") << "0.123456789" << 123'456LL;
+        QTest::newRow(".5 is not accepted") << ".5" << -1LL;
+        QTest::newRow("0 is out of range") << "0" << -1LL;
+        QTest::newRow("1.01 is out of range") << "1.01" << -1LL;
+        QTest::newRow("-0.5") << "-0.5" << -1LL;
+        QTest::newRow("text") << "most" << -1LL;
+    }
+
+    void utilizationParsing()
+    {
+        QFETCH(QString, text);
+        QFETCH(qint64, ppm);
+        if (ppm < 0) {
+            QVERIFY_THROWS_EXCEPTION(Error, parseUtilization(text));
+            return;
+        }
+        QCOMPARE(parseUtilization(text), ppm);
+        QCOMPARE(parseUtilization(formatUtilization(ppm)), ppm);
+    }
+
+    void capacityMatchesVllmLogs_data()
+    {
+        QTest::addColumn<QString>("model");
+        QTest::addColumn<int>("tp");
+        QTest::addColumn<qint64>("loggedTokens");
+        QTest::addColumn<double>("loggedConcurrency");
+        // vLLM 0.19.0 on H100 80GB, --gpu-memory-utilization 0.95, --max-model-len 8192,
+        // "GPU KV cache size" / "Maximum concurrency" lines in
+        // shared/reference/vllm-logs.json (ids 1, 3, 6, 8, 11; llm-d-planner logs).
+        QTest::newRow("log 1 Llama-3.1-8B TP1") << "llama-3.1-8b" << 1 << 476'016LL << 58.11;
+        QTest::newRow("log 3 Llama-3.1-8B TP2") << "llama-3.1-8b" << 2 << 1'044'688LL << 127.53;
+        QTest::newRow("log 6 Qwen2.5-7B") << "qwen2.5-7b" << 1 << 1'096'000LL << 133.79;
+        QTest::newRow("log 8 gemma-2-9b (hybrid)") << "gemma-2-9b" << 1 << 168'880LL << 20.60;
+        QTest::newRow("log 11 Mixtral-8x7B TP2") << "mixtral-8x7b" << 2 << 465'936LL << 56.88;
+    }
+
+    void capacityMatchesVllmLogs()
+    {
+        QFETCH(QString, model);
+        QFETCH(int, tp);
+        QFETCH(qint64, loggedTokens);
+        QFETCH(double, loggedConcurrency);
+        Scenario s = scenario(model);
+        s.tensorParallelSize = tp;
+        s.gpuMemoryUtilizationPpm = 950'000;
+        s.maxModelLen = 8192;
+        const MemoryPlan plan = planMemory(s);
+        const double tokenError = double(plan.kv.capacityTokens - loggedTokens) / double(loggedTokens);
+        QVERIFY2(qAbs(tokenError) < 0.005,
+                 qPrintable(QStringLiteral("%1 tokens vs logged %2").arg(plan.kv.capacityTokens).arg(loggedTokens)));
+        QVERIFY2(qAbs(plan.kv.maxConcurrency - loggedConcurrency) / loggedConcurrency < 0.005,
+                 qPrintable(QString::number(plan.kv.maxConcurrency)));
+        QVERIFY(plan.engineStarts);
+    }
+
+    void capacityIsBlocksTimesBlockSize()
+    {
+        const MemoryPlan plan = planMemory(scenario(QStringLiteral("llama-3.1-8b")));
+        QCOMPARE(plan.kv.capacityTokens, plan.kv.numGpuBlocks * 16);
+        QCOMPARE(plan.kv.numGpuBlocks, plan.kv.availableBytes / (16 * 4096 * 32));
+        QCOMPARE(plan.kv.blocksPerMaxRequest, 131'072LL / 16);
+    }
+
+    void fp8KvDoublesCapacityNotWeights()
+    {
+        // The seed document's point: --kv-cache-dtype halves KV bytes per token;
+        // weight quantization leaves them alone and frees memory instead.
+        Scenario s = scenario(QStringLiteral("llama-3.1-8b"));
+        const MemoryPlan bf16 = planMemory(s);
+        s.kvCacheDtype = KvCacheDtype::Fp8;
+        const MemoryPlan fp8 = planMemory(s);
+        QCOMPARE(fp8.kvCacheDtype, KvCacheDtype::Fp8E4M3);
+        QCOMPARE(fp8.kv.bytesPerToken * 2, bf16.kv.bytesPerToken);
+        QCOMPARE(fp8.kv.cacheBytes * 2, bf16.kv.cacheBytes);
+        QCOMPARE(fp8.weights.bytesPerGpu, bf16.weights.bytesPerGpu);
+        QCOMPARE(fp8.kv.numGpuBlocks, bf16.kv.numGpuBlocks * 2 + (fp8.kv.numGpuBlocks % 2));
+
+        s.kvCacheDtype = KvCacheDtype::Auto;
+        s.quantization = defaultSpecFor(QuantMethod::Awq);
+        const MemoryPlan awq = planMemory(s);
+        QCOMPARE(awq.dtype, WeightDtype::Float16); // vLLM's auto for AWQ
+        QCOMPARE(awq.kv.bytesPerToken, bf16.kv.bytesPerToken);
+        QVERIFY(awq.kv.capacityTokens > bf16.kv.capacityTokens);
+    }
+
+    void checkpointQuantizationIsTheDefault()
+    {
+        const MemoryPlan plan = planMemory(scenario(QStringLiteral("gpt-oss-120b")));
+        QCOMPARE(plan.quantization.method, QuantMethod::Mxfp4);
+        QVERIFY(plan.quantizationFromCheckpoint);
+        QCOMPARE(plan.dtype, WeightDtype::BFloat16); // no torch_dtype: vLLM uses bfloat16
+        Scenario none = scenario(QStringLiteral("gpt-oss-120b"));
+        none.quantization = QuantizationSpec{};
+        QCOMPARE(planMemory(none).quantization.method, QuantMethod::None);
+    }
+
+    void largestFittingBatchAndSequence()
+    {
+        Scenario s = scenario(QStringLiteral("llama-3.1-70b"));
+        s.tensorParallelSize = 4;
+        s.batchSize = 64;
+        s.seqLen = 32768;
+        const MemoryPlan plan = planMemory(s);
+        QVERIFY(!plan.fits);
+        QVERIFY(plan.largestBatchThatFits > 0 && plan.largestBatchThatFits < 64);
+
+        s.batchSize = plan.largestBatchThatFits;
+        QVERIFY(planMemory(s).fits);
+        s.batchSize += 1;
+        QVERIFY(!planMemory(s).fits);
+
+        s.batchSize = 64;
+        s.seqLen = plan.largestSeqLenThatFits;
+        QVERIFY(planMemory(s).fits);
+        s.seqLen += 16; // one more block per sequence
+        QVERIFY(!planMemory(s).fits);
+    }
+
+    void slidingOnlyModelHasNoSequenceLimit()
+    {
+        Scenario s = scenario(QStringLiteral("mistral-7b-v0.1"));
+        s.batchSize = 8;
+        QCOMPARE(planMemory(s).largestSeqLenThatFits, -1LL);
+    }
+
+    void engineRefusesWhenOneRequestDoesNotFit()
+    {
+        // gpt-oss-120b with 131072-token requests on a GPU that leaves ~2 GiB
+        // for the KV cache (vLLM log 20 shows the same failure on an H100).
+        Scenario s = scenario(QStringLiteral("gpt-oss-120b"));
+        s.gpuMemoryUtilizationPpm = 950'000;
+        s.maxModelLen = 131'072;
+        s.gpu.memoryBytes = 70 * GiB;
+        const MemoryPlan plan = planMemory(s);
+        QVERIFY(plan.kv.numGpuBlocks > 0);
+        QVERIFY(!plan.engineStarts);
+        QVERIFY(plan.kv.maxModelLenThatFits > 0 && plan.kv.maxModelLenThatFits < 131'072);
+        // The suggested length is the longest whose blocks fit.
+        s.maxModelLen = plan.kv.maxModelLenThatFits;
+        QVERIFY(planMemory(s).engineStarts);
+        s.maxModelLen += 16;
+        QVERIFY(!planMemory(s).engineStarts);
+        QVERIFY(!plan.notes.filter(QStringLiteral("refuse to start")).isEmpty());
+    }
+
+    void absurdInputsGiveAClearError()
+    {
+        Scenario s = scenario(QStringLiteral("llama-3.1-8b"));
+        s.batchSize = 1'000'000'000;
+        s.seqLen = 1'000'000'000'000;
+        expectError(s, QStringLiteral("--batch-size 1000000000"));
+        // Large but representable: an exact figure, not an error.
+        s.batchSize = 1'000'000;
+        s.seqLen = 10'000'000;
+        const MemoryPlan plan = planMemory(s);
+        QCOMPARE(plan.kv.cacheBytes, 1'000'000LL * (10'000'000 / 16) * 16 * 131'072);
+        QVERIFY(!plan.fits);
+    }
+
+    void invalidInputs_data()
+    {
+        QTest::addColumn<QString>("field");
+        QTest::addColumn<qint64>("value");
+        QTest::addColumn<QString>("message");
+        QTest::newRow("batch 0") << "batch" << 0LL << "--batch-size: must be a positive integer, got 0";
+        QTest::newRow("seq -5") << "seq" << -5LL << "--seq-len: must be a positive integer, got -5";
+        QTest::newRow("block 0") << "block" << 0LL << "--block-size";
+        QTest::newRow("tp 3") << "tp" << 3LL << "--tensor-parallel-size: 3 does not divide num_attention_heads 32";
+        QTest::newRow("tp 0") << "tp" << 0LL << "--tensor-parallel-size";
+        QTest::newRow("max-model-len too long") << "mml" << 200'000LL << "exceeds Llama-3.1-8B's max_position_embeddings 131072";
+        QTest::newRow("utilization 0") << "util" << 0LL << "--gpu-memory-utilization";
+    }
+
+    void invalidInputs()
+    {
+        QFETCH(QString, field);
+        QFETCH(qint64, value);
+        QFETCH(QString, message);
+        Scenario s = scenario(QStringLiteral("llama-3.1-8b"));
+        if (field == QLatin1String("batch"))
+            s.batchSize = value;
+        else if (field == QLatin1String("seq"))
+            s.seqLen = value;
+        else if (field == QLatin1String("block"))
+            s.blockSize = int(value);
+        else if (field == QLatin1String("tp"))
+            s.tensorParallelSize = int(value);
+        else if (field == QLatin1String("mml"))
+            s.maxModelLen = value;
+        else if (field == QLatin1String("util"))
+            s.gpuMemoryUtilizationPpm = value;
+        expectError(s, message);
+    }
+
+    void kvHeadsNotDividingTp()
+    {
+        // Qwen2.5-7B has 4 KV heads and 28 query heads: TP 7 fits neither way.
+        Scenario s = scenario(QStringLiteral("qwen2.5-7b"));
+        s.tensorParallelSize = 7;
+        expectError(s, QStringLiteral("num_key_value_heads 4"));
+    }
+
+    void schedulerDefaultsFollowVllm()
+    {
+        // vllm/engine/arg_utils.py: >= 70 GiB and not A100 -> 1024 / 8192, else 256 / 2048.
+        QCOMPARE(planMemory(scenario(QStringLiteral("llama-3.1-8b"))).maxNumSeqs, 1024LL);
+        QCOMPARE(planMemory(scenario(QStringLiteral("llama-3.1-8b"), QStringLiteral("a100-80gb"))).maxNumSeqs, 256LL);
+        QCOMPARE(planMemory(scenario(QStringLiteral("llama-3.1-8b"), QStringLiteral("l40s"))).maxNumBatchedTokens,
+                 2048LL);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestPlanner)
+#include "tst_planner.moc"

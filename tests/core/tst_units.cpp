@@ -1,0 +1,57 @@
+// SPDX-License-Identifier: MIT
+// Units, formatting and checked arithmetic.
+#include "checked.h"
+#include "error.h"
+#include "units.h"
+
+#include <QTest>
+
+#include <limits>
+
+using namespace kvscope;
+
+class TestUnits : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void gibIsBinary()
+    {
+        QCOMPARE(GiB, 1'073'741'824LL);
+        QCOMPARE(formatGiB(16LL * GiB), QStringLiteral("16.00 GiB"));
+        QCOMPARE(formatGiB(GiB / 2, 1), QStringLiteral("0.5 GiB"));
+        QCOMPARE(formatBytes(131'072), QStringLiteral("128.00 KiB"));
+        QCOMPARE(formatBytes(512), QStringLiteral("512 B"));
+        QCOMPARE(formatBytes(-3 * MiB), QStringLiteral("-3.00 MiB"));
+    }
+
+    void counts()
+    {
+        QCOMPARE(formatCount(8'030'261'248), QStringLiteral("8,030,261,248"));
+        QCOMPARE(formatCount(999), QStringLiteral("999"));
+        QCOMPARE(formatCount(-1'000), QStringLiteral("-1,000"));
+        QCOMPARE(formatCount(std::numeric_limits<std::int64_t>::min()),
+                 QStringLiteral("-9,223,372,036,854,775,808"));
+    }
+
+    void checkedArithmeticThrows()
+    {
+        const Checked big = std::numeric_limits<std::int64_t>::max() / 2 + 1;
+        QVERIFY_THROWS_EXCEPTION(Error, big * 2);
+        QVERIFY_THROWS_EXCEPTION(Error, big + big);
+        QVERIFY_THROWS_EXCEPTION(Error, Checked(std::numeric_limits<std::int64_t>::min()) - 1);
+        QCOMPARE((Checked(3) * 4 + 5 - 1).value(), 16LL);
+    }
+
+    void divisions()
+    {
+        QCOMPARE(ceilDiv(17, 16), 2LL);
+        QCOMPARE(ceilDiv(16, 16), 1LL);
+        QCOMPARE(ceilDiv(0, 16), 0LL);
+        QCOMPARE(floorDiv(-1, 16), -1LL);
+        QCOMPARE(floorDiv(17, 16), 1LL);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestUnits)
+#include "tst_units.moc"

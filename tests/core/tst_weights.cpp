@@ -1,0 +1,143 @@
+// SPDX-License-Identifier: MIT
+// Weight storage per quantization method: scales and zero points counted,
+// unquantized layers kept in --dtype, tensor-parallel sharding.
+#include "inventory.h"
+#include "library.h"
+#include "testsupport.h"
+#include "weights.h"
+
+#include <QTest>
+
+using namespace kvscope;
+using kvscope::test::preset;
+
+class TestWeights : public QObject
+{
+    Q_OBJECT
+
+private:
+    static WeightMemory weightsOf(const QString &id, QuantMethod method, int tp = 1,
+                                  WeightDtype dtype = WeightDtype::BFloat16)
+    {
+        const ModelArch &m = preset(id);
+        return weightMemory(m, tensorInventory(m), defaultSpecFor(method), dtype, tp);
+    }
+
+private Q_SLOTS:
+    void matrixBytes_data()
+    {
+        QTest::addColumn<int>("method");
+        QTest::addColumn<qint64>("rows");
+        QTest::addColumn<qint64>("cols");
+        QTest::addColumn<qint64>("bytes");
+        // 4096 x 4096 matrix, hand computed from each format's storage layout
+        // (shared/reference/quantization.md sections 1, 3, 4, 5, 7).
+        const qint64 n = 4096LL * 4096;
+        QTest::newRow("none, bf16") << int(QuantMethod::None) << 4096LL << 4096LL << n * 2;
+        QTest::newRow("fp8 per-tensor: 1 B + one fp32 scale") << int(QuantMethod::Fp8) << 4096LL << 4096LL << n + 4;
+        QTest::newRow("int8 per-channel: 1 B + fp32 per row") << int(QuantMethod::Int8) << 4096LL << 4096LL
+                                                               << n + 4096 * 4;
+        // AWQ g128: n/2 qweight + 32 groups x 4096 rows x (2 B scale + 0.5 B zero)
+        QTest::newRow("awq int4 g128") << int(QuantMethod::Awq) << 4096LL << 4096LL << n / 2 + 32 * 4096 * 2 + 32 * 4096 / 2;
+        QTest::newRow("gptq int4 g128 + int32 g_idx") << int(QuantMethod::Gptq) << 4096LL << 4096LL
+                                                      << n / 2 + 32 * 4096 * 2 + 32 * 4096 / 2 + 4096 * 4;
+        // NF4 + double quantization: n/2 + n/64 int8 absmax + (n/64)/256 fp32 + 4 B offset
+        QTest::newRow("nf4 double-quant") << int(QuantMethod::BitsAndBytesNf4) << 4096LL << 4096LL
+                                          << n / 2 + n / 64 + (n / 64 / 256) * 4 + 4;
+        QTest::newRow("mxfp4: n/2 + one E8M0 per 32") << int(QuantMethod::Mxfp4) << 4096LL << 4096LL << n / 2 + n / 32;
+    }
+
+    void matrixBytes()
+    {
+        QFETCH(int, method);
+        QFETCH(qint64, rows);
+        QFETCH(qint64, cols);
+        QFETCH(qint64, bytes);
+        QCOMPARE(quantizedMatrixBytes(defaultSpecFor(QuantMethod(method)), rows, cols, 2), bytes);
+    }
+
+    void awqBitsPerWeight()
+    {
+        // Seed document and quantization.md section 4: 4 + 16/128 + 4/128 = 4.15625 bits.
+        const WeightMemory w = weightsOf(QStringLiteral("llama-3.1-8b"), QuantMethod::Awq, 1, WeightDtype::Float16);
+        QCOMPARE(w.quantizedBitsPerWeight, 4.15625);
+        // Quantized: every decoder linear layer; embeddings, lm_head and norms stay fp16.
+        QCOMPARE(w.quantizedParams, 32LL * (2 * 4096 * 4096 + 2 * 4096 * 1024 + 3 * 4096 * 14336));
+        const qint64 unquantized = 2 * 128'256LL * 4096 + 32 * 2 * 4096 + 4096;
+        QCOMPARE(w.checkpointBytes, w.quantizedParams * 133 / 256 + unquantized * 2); // 4.15625 / 8 = 133 / 256
+        QVERIFY(w.bitsPerWeight > 5.6 && w.bitsPerWeight < 5.8); // effective over the whole model
+    }
+
+    void gptqAddsGroupIndex()
+    {
+        // GPTQ stores g_idx (int32 per input channel): + 32/out bits per weight.
+        const WeightMemory awq = weightsOf(QStringLiteral("llama-3.1-8b"), QuantMethod::Awq);
+        const WeightMemory gptq = weightsOf(QStringLiteral("llama-3.1-8b"), QuantMethod::Gptq);
+        // Per layer: q,k,v,o,gate,up take 4096 inputs, down 14336.
+        const qint64 gIdxBytes = 32LL * 4 * (6 * 4096 + 14336);
+        QCOMPARE(gptq.checkpointBytes - awq.checkpointBytes, gIdxBytes);
+    }
+
+    void mxfp4OnlyOnExperts()
+    {
+        // gpt-oss: MXFP4 on MoE experts; attention, router, embeddings, lm_head in bf16.
+        const ModelArch &m = preset(QStringLiteral("gpt-oss-120b"));
+        const WeightMemory w = weightsOf(QStringLiteral("gpt-oss-120b"), QuantMethod::Mxfp4);
+        const qint64 expertWeights = 36LL * 128 * (2 * 2880 * 2880 + 2880 * 2880);
+        QCOMPARE(w.quantizedParams, expertWeights);
+        QCOMPARE(w.quantizedBitsPerWeight, 4.25); // quantization.md section 7: 4 + 8/32
+        const qint64 others = countParameters(m).total - expertWeights;
+        QCOMPARE(w.checkpointBytes, expertWeights * 17 / 32 + others * 2);
+    }
+
+    void mxfp4OnDenseModelChangesNothing()
+    {
+        const WeightMemory none = weightsOf(QStringLiteral("llama-3.1-8b"), QuantMethod::None);
+        const WeightMemory mx = weightsOf(QStringLiteral("llama-3.1-8b"), QuantMethod::Mxfp4);
+        QCOMPARE(mx.bytesPerGpu, none.bytesPerGpu);
+        QCOMPARE(mx.quantizedParams, 0LL);
+    }
+
+    void deepSeekFp8Blocks()
+    {
+        // DeepSeek-V3 ships FP8 with one fp32 scale per 128x128 block
+        // (config.json quantization_config.weight_block_size).
+        const ModelArch &m = preset(QStringLiteral("deepseek-v3"));
+        QCOMPARE(m.checkpointQuantization.method, QuantMethod::Fp8);
+        QCOMPARE(m.checkpointQuantization.blockRows, 128);
+        const WeightMemory w = weightMemory(m, tensorInventory(m), m.checkpointQuantization, WeightDtype::BFloat16, 1);
+        QVERIFY(w.quantizedBitsPerWeight > 8.0 && w.quantizedBitsPerWeight < 8.0 + 32.0 / 16384 + 0.001);
+        // The published FP8 checkpoint is 642 GiB-ish for 671B: 1 byte per weight dominates.
+        QVERIFY(w.checkpointBytes > 671'000'000'000LL && w.checkpointBytes < 700'000'000'000LL);
+    }
+
+    void nf4LeavesLmHead()
+    {
+        const WeightMemory w = weightsOf(QStringLiteral("llama-3.1-8b"), QuantMethod::BitsAndBytesNf4);
+        // QLoRA: 4 + 8/64 + 32/(64 x 256) = 4.127 bits (+ one fp32 offset per tensor).
+        QVERIFY(qAbs(w.quantizedBitsPerWeight - 4.127) < 0.001);
+        QCOMPARE(w.byComponent[int(Component::LmHead)], 128'256LL * 4096 * 2);
+    }
+
+    void tensorParallelSharding()
+    {
+        // Llama-3.1-8B at TP2: linear layers split in half; norms replicated;
+        // vocab 128256 is a multiple of 64 so embeddings split exactly.
+        const WeightMemory one = weightsOf(QStringLiteral("llama-3.1-8b"), QuantMethod::None, 1);
+        const WeightMemory two = weightsOf(QStringLiteral("llama-3.1-8b"), QuantMethod::None, 2);
+        const qint64 norms = (32LL * 2 * 4096 + 4096) * 2;
+        QCOMPARE(two.bytesPerGpu - two.buffersBytes, (one.bytesPerGpu - one.buffersBytes - norms) / 2 + norms);
+        // vLLM log (shared/reference/vllm-logs.json id 3): "Model loading took 7.51 GiB" at TP2.
+        QCOMPARE(QString::number(double(two.bytesPerGpu) / (1 << 30), 'f', 2), QStringLiteral("7.51"));
+        QCOMPARE(QString::number(double(one.bytesPerGpu) / (1 << 30), 'f', 2), QStringLiteral("14.99"));
+    }
+
+    void rotaryBuffer()
+    {
+        // 131072 positions x 128 rotary dims x 2 B = 32 MiB (vLLM cos_sin_cache in the model dtype).
+        QCOMPARE(rotaryBufferBytes(preset(QStringLiteral("llama-3.1-8b")), WeightDtype::BFloat16), 32LL << 20);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestWeights)
+#include "tst_weights.moc"
