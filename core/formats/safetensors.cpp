@@ -1,0 +1,225 @@
+// SPDX-License-Identifier: MIT
+#include "safetensors.h"
+
+#include "checked.h"
+#include "error.h"
+
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QJsonParseError>
+#include <QtEndian>
+
+#include <algorithm>
+#include <cmath>
+
+namespace kvscope {
+
+namespace {
+
+struct DtypeInfo
+{
+    TensorDtype dtype;
+    const char *name;
+    int bytes;
+};
+
+constexpr DtypeInfo dtypeTable[] = {
+    {TensorDtype::F64, "F64", 8},         {TensorDtype::F32, "F32", 4},         {TensorDtype::F16, "F16", 2},
+    {TensorDtype::BF16, "BF16", 2},       {TensorDtype::F8_E4M3, "F8_E4M3", 1}, {TensorDtype::F8_E5M2, "F8_E5M2", 1},
+    {TensorDtype::I64, "I64", 8},         {TensorDtype::I32, "I32", 4},         {TensorDtype::I16, "I16", 2},
+    {TensorDtype::I8, "I8", 1},           {TensorDtype::U8, "U8", 1},           {TensorDtype::Bool, "BOOL", 1},
+};
+
+[[noreturn]] void fail(const QString &origin, const QString &problem)
+{
+    throw Error(QStringLiteral("%1: %2").arg(origin, problem));
+}
+
+std::int64_t integerField(const QJsonValue &v, const QString &origin, const QString &what)
+{
+    const double d = v.toDouble(-1);
+    if (!v.isDouble() || !std::isfinite(d) || d < 0 || d != std::floor(d) || d > 9.0e15)
+        fail(origin, QStringLiteral("%1 must be a non-negative integer").arg(what));
+    return std::int64_t(d);
+}
+
+SafetensorsEntry parseEntry(const QString &name, const QJsonValue &value, std::int64_t dataBytes,
+                            const QString &origin)
+{
+    if (!value.isObject())
+        fail(origin, QStringLiteral("tensor '%1' is not an object").arg(name));
+    const QJsonObject o = value.toObject();
+    SafetensorsEntry e;
+    e.name = name;
+    e.dtypeText = o.value(QLatin1String("dtype")).toString();
+    if (e.dtypeText.isEmpty())
+        fail(origin, QStringLiteral("tensor '%1' has no dtype").arg(name));
+    e.dtype = parseTensorDtype(e.dtypeText);
+
+    const QJsonValue shape = o.value(QLatin1String("shape"));
+    if (!shape.isArray())
+        fail(origin, QStringLiteral("tensor '%1' has no shape array").arg(name));
+    for (const QJsonValue dim : shape.toArray())
+        e.shape << integerField(dim, origin, QStringLiteral("tensor '%1' shape entries").arg(name));
+
+    const QJsonArray offsets = o.value(QLatin1String("data_offsets")).toArray();
+    if (offsets.size() != 2)
+        fail(origin, QStringLiteral("tensor '%1' needs data_offsets [begin, end]").arg(name));
+    e.begin = integerField(offsets.at(0), origin, QStringLiteral("tensor '%1' data_offsets").arg(name));
+    e.end = integerField(offsets.at(1), origin, QStringLiteral("tensor '%1' data_offsets").arg(name));
+    if (e.begin > e.end || e.end > dataBytes)
+        fail(origin, QStringLiteral("tensor '%1' data_offsets [%2, %3] run past the %4-byte data section")
+                         .arg(name)
+                         .arg(e.begin)
+                         .arg(e.end)
+                         .arg(dataBytes));
+
+    std::int64_t elements = 0;
+    try {
+        elements = e.elements();
+    } catch (const Error &) {
+        fail(origin, QStringLiteral("tensor '%1' shape is too large").arg(name));
+    }
+    const int bytes = tensorDtypeBytes(e.dtype);
+    if (bytes > 0 && (Checked(elements) * bytes).value() != e.byteSize())
+        fail(origin, QStringLiteral("tensor '%1' is %2 bytes but shape x %3 needs %4")
+                         .arg(name)
+                         .arg(e.byteSize())
+                         .arg(e.dtypeText)
+                         .arg(elements * bytes));
+    return e;
+}
+
+} // namespace
+
+TensorDtype parseTensorDtype(const QString &text)
+{
+    for (const DtypeInfo &info : dtypeTable)
+        if (text == QLatin1String(info.name))
+            return info.dtype;
+    return TensorDtype::Unknown;
+}
+
+QString tensorDtypeName(TensorDtype dtype)
+{
+    for (const DtypeInfo &info : dtypeTable)
+        if (info.dtype == dtype)
+            return QLatin1String(info.name);
+    return QStringLiteral("unknown");
+}
+
+int tensorDtypeBytes(TensorDtype dtype)
+{
+    for (const DtypeInfo &info : dtypeTable)
+        if (info.dtype == dtype)
+            return info.bytes;
+    return 0;
+}
+
+std::int64_t SafetensorsEntry::elements() const
+{
+    Checked n = 1;
+    for (std::int64_t dim : shape)
+        n *= dim;
+    return n.value();
+}
+
+const SafetensorsEntry *SafetensorsHeader::find(const QString &name) const
+{
+    for (const SafetensorsEntry &e : tensors)
+        if (e.name == name)
+            return &e;
+    return nullptr;
+}
+
+SafetensorsHeader parseSafetensorsHeader(const QByteArray &json, std::int64_t dataBytes, const QString &origin)
+{
+    QJsonParseError error{};
+    const QJsonDocument doc = QJsonDocument::fromJson(json, &error);
+    if (error.error != QJsonParseError::NoError)
+        fail(origin, QStringLiteral("header is not valid JSON at offset %1: %2").arg(error.offset).arg(error.errorString()));
+    if (!doc.isObject())
+        fail(origin, QStringLiteral("header is not a JSON object"));
+
+    SafetensorsHeader header;
+    header.headerBytes = json.size();
+    header.dataBytes = dataBytes;
+    const QJsonObject root = doc.object();
+    for (auto it = root.begin(); it != root.end(); ++it) {
+        if (it.key() == QLatin1String("__metadata__")) {
+            const QJsonObject meta = it.value().toObject();
+            for (auto m = meta.begin(); m != meta.end(); ++m)
+                header.metadata.insert(m.key(), m.value().toString());
+            continue;
+        }
+        header.tensors << parseEntry(it.key(), it.value(), dataBytes, origin);
+    }
+    std::sort(header.tensors.begin(), header.tensors.end(),
+              [](const SafetensorsEntry &a, const SafetensorsEntry &b) { return a.begin < b.begin || (a.begin == b.begin && a.end < b.end); });
+    for (qsizetype i = 1; i < header.tensors.size(); ++i) {
+        const SafetensorsEntry &previous = header.tensors.at(i - 1);
+        const SafetensorsEntry &current = header.tensors.at(i);
+        if (current.begin < previous.end)
+            fail(origin, QStringLiteral("tensors '%1' and '%2' overlap in the data section")
+                             .arg(previous.name, current.name));
+    }
+    return header;
+}
+
+namespace {
+
+/// Reads N and the header from an open file, validating N against its size.
+SafetensorsHeader readHeaderFrom(QFile &file, const QString &origin)
+{
+    const std::int64_t size = file.size();
+    if (size < 8)
+        fail(origin, QStringLiteral("file is %1 bytes, shorter than the 8-byte header length").arg(size));
+    uchar lengthBytes[8];
+    if (file.read(reinterpret_cast<char *>(lengthBytes), 8) != 8)
+        fail(origin, QStringLiteral("cannot read the header length: %1").arg(file.errorString()));
+    const quint64 length = qFromLittleEndian<quint64>(lengthBytes);
+    if (length > quint64(size - 8))
+        fail(origin, QStringLiteral("header length %1 runs past the end of the %2-byte file").arg(length).arg(size));
+    if (length > quint64(MaxSafetensorsHeaderBytes))
+        fail(origin, QStringLiteral("header length %1 exceeds the 100 MB limit").arg(length));
+    const QByteArray json = file.read(qint64(length));
+    if (json.size() != qsizetype(length))
+        fail(origin, QStringLiteral("header is truncated"));
+    return parseSafetensorsHeader(json, size - 8 - std::int64_t(length), origin);
+}
+
+} // namespace
+
+SafetensorsHeader readSafetensorsHeader(const QString &path)
+{
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly))
+        fail(path, QStringLiteral("cannot open: %1").arg(file.errorString()));
+    return readHeaderFrom(file, path);
+}
+
+SafetensorsFile SafetensorsFile::open(const QString &path)
+{
+    SafetensorsFile f;
+    f.m_path = path;
+    f.m_file = QSharedPointer<QFile>::create(path);
+    if (!f.m_file->open(QIODevice::ReadOnly))
+        fail(path, QStringLiteral("cannot open: %1").arg(f.m_file->errorString()));
+    f.m_header = readHeaderFrom(*f.m_file, path);
+    if (f.m_header.dataBytes > 0) {
+        const qint64 dataOffset = 8 + f.m_header.headerBytes;
+        f.m_dataStart = f.m_file->map(dataOffset, f.m_header.dataBytes);
+        if (!f.m_dataStart)
+            fail(path, QStringLiteral("cannot memory-map the data section: %1").arg(f.m_file->errorString()));
+    }
+    return f;
+}
+
+const uchar *SafetensorsFile::data(const SafetensorsEntry &entry) const
+{
+    return m_dataStart ? m_dataStart + entry.begin : nullptr;
+}
+
+} // namespace kvscope
