@@ -1,0 +1,60 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "memoryplan.h"
+#include "scenario.h"
+
+#include <QList>
+
+#include <cstdint>
+
+namespace kvscope {
+
+enum class GrowthAxis { SequenceLength, BatchSize };
+
+/// The KV precisions the explorer walks through: FP32 -> FP16/BF16 -> FP8.
+/// The 16-bit step follows the resolved --dtype.
+QList<KvCacheDtype> kvPrecisionWalk(WeightDtype resolvedDtype);
+
+/// Position of a resolved KV dtype on that walk (0, 1 or 2).
+int kvPrecisionStep(KvCacheDtype resolvedKvDtype);
+
+/// Memory against sequence length or batch size for one KV dtype.
+struct GrowthCurve
+{
+    KvCacheDtype kvCacheDtype = KvCacheDtype::BFloat16;
+    QList<std::int64_t> x;
+    QList<std::int64_t> kvBytes;     ///< KV cache at x
+    QList<std::int64_t> totalBytes;  ///< weights + activations + overhead + KV cache at x
+    std::int64_t fitsUpTo = 0;       ///< largest x within the budget; -1 = no limit (all layers slide)
+};
+
+/// Everything the growth chart draws, all computed here.
+struct GrowthChartData
+{
+    GrowthAxis axis = GrowthAxis::SequenceLength;
+    std::int64_t xMin = 1;
+    std::int64_t xMax = 1;
+    std::int64_t budgetBytes = 0;
+    std::int64_t gpuMemoryBytes = 0;
+    std::int64_t fixedBytes = 0;     ///< weights + activations + overhead
+    QList<GrowthCurve> curves;       ///< one per KV precision on the walk
+    int currentCurve = 0;            ///< the curve of the plan's KV dtype
+    std::int64_t currentX = 0;
+    std::int64_t currentKvBytes = 0;
+    std::int64_t currentTotalBytes = 0;
+};
+
+/// Range of the sequence-length control: 128 tokens up to the model's
+/// context, capped at 10M.
+std::int64_t sequenceAxisMin();
+std::int64_t sequenceAxisMax(const ModelArch &model);
+/// Range of the batch control: 1 to 4096.
+std::int64_t batchAxisMin();
+std::int64_t batchAxisMax();
+
+/// Samples the curves at `points` log-spaced x values (plus the current x and,
+/// for windowed models, the window), on the axis' range.
+GrowthChartData growthChartData(const Scenario &scenario, const MemoryPlan &plan, GrowthAxis axis, int points = 96);
+
+} // namespace kvscope
