@@ -1,13 +1,17 @@
 // SPDX-License-Identifier: MIT
 // kvscope: the window by default, headless subcommands (calc, models, gpus...)
 // when the first argument names one.
+#include "appsettings.h"
 #include "cli/cliio.h"
 #include "cli/commands.h"
 #include "mainwindow.h"
+#include "translations.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QCoreApplication>
+#include <QRegularExpression>
+#include <QTimer>
 
 namespace {
 
@@ -24,6 +28,17 @@ QStringList argumentList(int argc, char *argv[])
     for (int i = 0; i < argc; ++i)
         list << QString::fromLocal8Bit(argv[i]);
     return list;
+}
+
+/// Renders the window to a PNG once it has laid out, then quits (README screenshots).
+void scheduleScreenshot(kvscope::MainWindow &window, const QString &path)
+{
+    QTimer::singleShot(400, &window, [&window, path] {
+        const bool saved = window.grab().save(path);
+        if (!saved)
+            kvscope::cli::fail(QStringLiteral("--screenshot: cannot write '%1'").arg(path));
+        QCoreApplication::exit(saved ? 0 : 1);
+    });
 }
 
 } // namespace
@@ -45,6 +60,15 @@ int main(int argc, char *argv[])
                                      + kvscope::cli::commandSummary());
     const QCommandLineOption help = parser.addHelpOption();
     const QCommandLineOption version = parser.addVersionOption();
+    const QCommandLineOption resetSettings(QStringLiteral("reset-settings"),
+                                           QStringLiteral("Forget the saved scenario and window state; start clean."));
+    const QCommandLineOption language(QStringLiteral("lang"), QStringLiteral("Interface language: en or zh_CN."),
+                                      QStringLiteral("code"));
+    const QCommandLineOption screenshot(QStringLiteral("screenshot"),
+                                        QStringLiteral("Render the window to a PNG file and exit."), QStringLiteral("file"));
+    const QCommandLineOption size(QStringLiteral("size"), QStringLiteral("Window size for --screenshot, e.g. 1280x720."),
+                                  QStringLiteral("WxH"));
+    parser.addOptions({resetSettings, language, screenshot, size});
     if (!parser.parse(arguments))
         return kvscope::cli::fail(parser.errorText(), kvscope::cli::UsageError);
     if (parser.isSet(help)) {
@@ -60,11 +84,28 @@ int main(int argc, char *argv[])
         return kvscope::cli::fail(
             QStringLiteral("unknown command '%1' (try --help)").arg(parser.positionalArguments().first()),
             kvscope::cli::UsageError);
+    if (parser.isSet(language) && !kvscope::translations::available().contains(parser.value(language)))
+        return kvscope::cli::fail(QStringLiteral("--lang: unknown language '%1' (choose en or zh_CN)").arg(parser.value(language)),
+                                  kvscope::cli::UsageError);
+    static const QRegularExpression sizePattern(QStringLiteral("^(\\d{3,5})x(\\d{3,5})$"));
+    const QRegularExpressionMatch sizeMatch = sizePattern.match(parser.value(size));
+    if (parser.isSet(size) && !sizeMatch.hasMatch())
+        return kvscope::cli::fail(QStringLiteral("--size: expected WIDTHxHEIGHT such as 1280x720, got '%1'").arg(parser.value(size)),
+                                  kvscope::cli::UsageError);
 
     QApplication app(argc, argv);
     setApplicationIdentity();
     QApplication::setApplicationDisplayName(QStringLiteral("kvscope"));
+    if (parser.isSet(resetSettings))
+        kvscope::appsettings::reset();
+    if (parser.isSet(language))
+        kvscope::appsettings::setLanguage(parser.value(language));
+
     kvscope::MainWindow window;
+    if (sizeMatch.hasMatch())
+        window.resize(sizeMatch.captured(1).toInt(), sizeMatch.captured(2).toInt());
     window.show();
+    if (parser.isSet(screenshot))
+        scheduleScreenshot(window, parser.value(screenshot));
     return QApplication::exec();
 }

@@ -73,6 +73,8 @@ GrowthChartData growthChartData(const Scenario &scenario, const MemoryPlan &plan
     d.xMin = bySequence ? sequenceAxisMin() : batchAxisMin();
     d.xMax = bySequence ? sequenceAxisMax(scenario.model) : batchAxisMax();
     d.currentX = bySequence ? scenario.seqLen : scenario.batchSize;
+    d.batchSize = scenario.batchSize;
+    d.seqLen = scenario.seqLen;
     d.budgetBytes = plan.budgetBytes;
     d.gpuMemoryBytes = plan.gpuMemoryBytes;
     d.fixedBytes = (Checked(plan.weights.bytesPerGpu) + plan.activationBytes + plan.overheadBytes).value();

@@ -41,6 +41,8 @@ struct GrowthChartData
     QList<GrowthCurve> curves;       ///< one per KV precision on the walk
     int currentCurve = 0;            ///< the curve of the plan's KV dtype
     std::int64_t currentX = 0;
+    std::int64_t batchSize = 0;      ///< the scenario's batch (fixed along the sequence axis)
+    std::int64_t seqLen = 0;         ///< the scenario's sequence length (fixed along the batch axis)
     std::int64_t currentKvBytes = 0;
     std::int64_t currentTotalBytes = 0;
 };

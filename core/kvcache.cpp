@@ -23,6 +23,11 @@ std::int64_t kvBytesPerTokenPerLayer(const ModelArch &model, KvCacheDtype dtype,
     return (heads * (Checked(model.headDim) + model.vHeadDim) * bytes).value();
 }
 
+std::int64_t kvBytesPerToken(const ModelArch &model, KvCacheDtype dtype, int tensorParallelSize)
+{
+    return (Checked(kvBytesPerTokenPerLayer(model, dtype, tensorParallelSize)) * model.numLayers).value();
+}
+
 std::int64_t blocksHeld(std::int64_t tokens, std::int64_t window, int blockSize)
 {
     if (tokens <= 0)

@@ -16,6 +16,9 @@ int kvHeadsPerGpu(const ModelArch &model, int tensorParallelSize);
 /// 2 x heads x head_dim x bytes (K and V), or (kv_lora_rank + qk_rope_head_dim) x bytes for MLA.
 std::int64_t kvBytesPerTokenPerLayer(const ModelArch &model, KvCacheDtype dtype, int tensorParallelSize);
 
+/// Bytes one token occupies over every layer on one GPU (no window, no blocks).
+std::int64_t kvBytesPerToken(const ModelArch &model, KvCacheDtype dtype, int tensorParallelSize);
+
 /// Blocks of `blockSize` tokens that a layer holds for a sequence of `tokens`
 /// tokens. A sliding-window layer (window > 0) keeps the blocks the last
 /// `window` tokens touch; a full layer keeps ceil(tokens / blockSize).

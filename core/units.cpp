@@ -39,4 +39,14 @@ QString formatCount(std::int64_t value)
     return negative ? QLatin1Char('-') + digits : digits;
 }
 
+QString formatParameterCount(std::int64_t parameters)
+{
+    const double billions = double(parameters) / 1e9;
+    if (billions >= 100)
+        return QString::number(billions, 'f', 0) + QLatin1Char('B');
+    if (billions >= 1)
+        return QString::number(billions, 'f', 2) + QLatin1Char('B');
+    return QString::number(double(parameters) / 1e6, 'f', 0) + QLatin1Char('M');
+}
+
 } // namespace kvscope

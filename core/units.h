@@ -25,6 +25,9 @@ QString formatBytes(std::int64_t bytes, int decimals = 2);
 /// An integer with thousands separators ("8,030,261,248"), locale independent.
 QString formatCount(std::int64_t value);
 
+/// A parameter count in short scale: "8.03B", "671B", "1.24B", "560M".
+QString formatParameterCount(std::int64_t parameters);
+
 /// Bytes / GiB as a double, for charts and percentages only.
 inline double toGiB(std::int64_t bytes) { return double(bytes) / double(GiB); }
 

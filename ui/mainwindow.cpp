@@ -1,21 +1,219 @@
 // SPDX-License-Identifier: MIT
 #include "mainwindow.h"
 
+#include "appsettings.h"
+#include "charts/breakdownchart.h"
+#include "charts/growthchart.h"
+#include "explorer/explorerview.h"
+#include "explorer/parameterpanel.h"
+#include "growth.h"
+#include "scenariocontroller.h"
+#include "theme.h"
+#include "translations.h"
 #include "units.h"
+#include "widgets/logsliderbox.h"
 
+#include <QAction>
+#include <QActionGroup>
+#include <QApplication>
+#include <QCloseEvent>
+#include <QComboBox>
+#include <QKeySequence>
 #include <QLabel>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QSettings>
+#include <QShortcut>
+#include <QSpinBox>
+#include <QSplitter>
 #include <QStatusBar>
+#include <QTabWidget>
 
 namespace kvscope {
 
-MainWindow::MainWindow(QWidget *parent) : QMainWindow(parent)
+MainWindow::MainWindow(QWidget *parent)
+    : QMainWindow(parent),
+      m_controller(new ScenarioController(this)),
+      m_tabs(new QTabWidget(this)),
+      m_explorer(nullptr),
+      m_units(new QLabel(this))
 {
-    setWindowTitle(QStringLiteral("kvscope"));
-    auto *placeholder = new QLabel(tr("kvscope"), this);
-    placeholder->setAlignment(Qt::AlignCenter);
-    setCentralWidget(placeholder);
-    statusBar()->showMessage(unitsConvention());
-    resize(1280, 720);
+    setObjectName(QStringLiteral("mainWindow"));
+    setWindowIcon(QIcon(QStringLiteral(":/icons/kvscope.svg")));
+    translations::apply(appsettings::language()); // before any widget sets its texts
+    restoreState(); // before the views exist, so they start from the restored scenario
+    m_explorer = new ExplorerView(m_controller, this);
+    m_tabs->setObjectName(QStringLiteral("viewTabs"));
+    m_tabs->setDocumentMode(true);
+    m_tabs->addTab(m_explorer, QString());
+    setCentralWidget(m_tabs);
+    statusBar()->addPermanentWidget(m_units);
+
+    connect(m_controller, &ScenarioController::errorOccurred, this, &MainWindow::showError);
+    connect(m_controller, &ScenarioController::scenarioChanged, this, &MainWindow::updateTitle);
+
+    createMenus();
+    createShortcuts();
+    retranslate();
+    updateTitle();
+
+    QSettings settings;
+    if (!restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray()))
+        resize(1280, 720);
+    m_explorer->splitter()->restoreState(settings.value(QStringLiteral("window/explorerSplitter")).toByteArray());
+    m_tabs->setCurrentIndex(settings.value(QStringLiteral("window/tab"), 0).toInt());
+    if (!m_restoreProblems.isEmpty())
+        statusBar()->showMessage(tr("Some settings were not restored: %1").arg(m_restoreProblems.join(QStringLiteral("; "))),
+                                 15'000);
+}
+
+MainWindow::~MainWindow() = default;
+
+void MainWindow::restoreState()
+{
+    const RestoredState state = appsettings::loadScenario(ScenarioController::defaultScenario());
+    m_restoreProblems = state.problems;
+    for (const QString &problem : state.problems)
+        qWarning("kvscope: settings: %s", qPrintable(problem));
+    m_controller->setScenario(state.scenario);
+    m_controller->setGrowthAxis(state.growthAxis);
+}
+
+void MainWindow::saveState()
+{
+    appsettings::saveScenario(m_controller->scenario(), m_controller->growthAxis());
+    QSettings settings;
+    settings.setValue(QStringLiteral("window/geometry"), saveGeometry());
+    settings.setValue(QStringLiteral("window/explorerSplitter"), m_explorer->splitter()->saveState());
+    settings.setValue(QStringLiteral("window/tab"), m_tabs->currentIndex());
+    settings.sync();
+}
+
+void MainWindow::closeEvent(QCloseEvent *event)
+{
+    saveState();
+    event->accept();
+}
+
+void MainWindow::createMenus()
+{
+    m_fileMenu = menuBar()->addMenu(QString());
+    QAction *copyFigures = m_fileMenu->addAction(QString(), m_explorer, &ExplorerView::copyFigures);
+    copyFigures->setObjectName(QStringLiteral("actionCopyFigures"));
+    copyFigures->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_C));
+    QAction *copyJson = m_fileMenu->addAction(QString(), m_explorer, &ExplorerView::copyJson);
+    copyJson->setObjectName(QStringLiteral("actionCopyJson"));
+    m_fileMenu->addSeparator();
+    QAction *quit = m_fileMenu->addAction(QString(), this, &QWidget::close);
+    quit->setObjectName(QStringLiteral("actionQuit"));
+    quit->setShortcut(QKeySequence::Quit);
+
+    m_viewMenu = menuBar()->addMenu(QString());
+    QAction *axis = m_viewMenu->addAction(QString(), this, [this] {
+        m_controller->setGrowthAxis(m_controller->growthAxis() == GrowthAxis::SequenceLength ? GrowthAxis::BatchSize
+                                                                                             : GrowthAxis::SequenceLength);
+    });
+    axis->setObjectName(QStringLiteral("actionToggleGrowthAxis"));
+    axis->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_T));
+    QAction *precision = m_viewMenu->addAction(QString(), this, &MainWindow::cycleKvPrecision);
+    precision->setObjectName(QStringLiteral("actionCycleKvPrecision"));
+    precision->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_K));
+    QAction *fullScreen = m_viewMenu->addAction(QString(), this, [this] {
+        isFullScreen() ? showNormal() : showFullScreen();
+    });
+    fullScreen->setObjectName(QStringLiteral("actionFullScreen"));
+    fullScreen->setShortcut(QKeySequence::FullScreen);
+    m_viewMenu->addSeparator();
+    m_languageMenu = m_viewMenu->addMenu(QString());
+    m_languages = new QActionGroup(this);
+    const QString current = translations::current();
+    for (const QString &code : translations::available()) {
+        QAction *action = m_languageMenu->addAction(translations::displayName(code));
+        action->setObjectName(QStringLiteral("actionLanguage_") + code);
+        action->setCheckable(true);
+        action->setChecked(code == current);
+        action->setData(code);
+        m_languages->addAction(action);
+        connect(action, &QAction::triggered, this, [code] {
+            appsettings::setLanguage(code);
+            translations::apply(code);
+        });
+    }
+
+    m_helpMenu = menuBar()->addMenu(QString());
+    QAction *about = m_helpMenu->addAction(QString(), this, [this] {
+        QMessageBox::about(this, tr("About kvscope"),
+                           tr("<h3>kvscope %1</h3><p>Will this model fit on this GPU at this precision? How many "
+                              "tokens and concurrent requests does the KV cache hold?</p><p>Figures follow vLLM's "
+                              "own memory accounting.</p><p>%2</p>")
+                               .arg(QCoreApplication::applicationVersion(), unitsConvention()));
+    });
+    about->setObjectName(QStringLiteral("actionAbout"));
+}
+
+void MainWindow::createShortcuts()
+{
+    ParameterPanel *panel = m_explorer->parameterPanel();
+    const auto focus = [this](QKeySequence keys, QWidget *target) {
+        auto *shortcut = new QShortcut(keys, this);
+        connect(shortcut, &QShortcut::activated, target, [this, target] {
+            m_tabs->setCurrentWidget(m_explorer);
+            target->setFocus(Qt::ShortcutFocusReason);
+        });
+    };
+    focus(QKeySequence(Qt::CTRL | Qt::Key_M), panel->modelPicker());
+    focus(QKeySequence(Qt::CTRL | Qt::Key_G), panel->gpuPicker());
+    focus(QKeySequence(Qt::CTRL | Qt::Key_B), panel->batchControl()->slider());
+    focus(QKeySequence(Qt::CTRL | Qt::Key_L), panel->seqLenControl()->slider());
+}
+
+void MainWindow::cycleKvPrecision()
+{
+    const MemoryPlan &plan = m_controller->plan();
+    const QList<KvCacheDtype> walk = kvPrecisionWalk(plan.dtype);
+    m_controller->setKvCacheDtype(walk.at((kvPrecisionStep(plan.kvCacheDtype) + 1) % walk.size()));
+}
+
+void MainWindow::retranslate()
+{
+    m_tabs->setTabText(m_tabs->indexOf(m_explorer), tr("Explorer"));
+    m_fileMenu->setTitle(tr("&File"));
+    m_viewMenu->setTitle(tr("&View"));
+    m_languageMenu->setTitle(tr("&Language"));
+    m_helpMenu->setTitle(tr("&Help"));
+    const auto text = [this](const char *name, const QString &label) {
+        if (auto *action = findChild<QAction *>(QLatin1String(name)))
+            action->setText(label);
+    };
+    text("actionCopyFigures", tr("&Copy figures"));
+    text("actionCopyJson", tr("Copy plan as &JSON"));
+    text("actionQuit", tr("&Quit"));
+    text("actionToggleGrowthAxis", tr("Growth chart: sequence length / batch size"));
+    text("actionCycleKvPrecision", tr("Next KV precision (FP32 → FP16/BF16 → FP8)"));
+    text("actionFullScreen", tr("&Full screen"));
+    text("actionAbout", tr("&About kvscope"));
+    m_units->setText(tr("GiB = 2^30 bytes · figures per GPU"));
+    m_units->setToolTip(unitsConvention());
+    updateTitle();
+}
+
+void MainWindow::updateTitle()
+{
+    const Scenario &s = m_controller->scenario();
+    setWindowTitle(s.tensorParallelSize > 1 ? tr("%1 on %2 × %3 — kvscope").arg(s.model.name, s.gpu.name).arg(s.tensorParallelSize)
+                                            : tr("%1 on %2 — kvscope").arg(s.model.name, s.gpu.name));
+}
+
+void MainWindow::showError(const QString &message)
+{
+    statusBar()->showMessage(message, 10'000);
+}
+
+void MainWindow::changeEvent(QEvent *event)
+{
+    if (event->type() == QEvent::LanguageChange && m_fileMenu)
+        retranslate();
+    QMainWindow::changeEvent(event);
 }
 
 } // namespace kvscope

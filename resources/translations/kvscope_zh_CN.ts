@@ -1,0 +1,475 @@
+<?xml version='1.0' encoding='utf-8'?>
+<!DOCTYPE TS>
+<TS version="2.1" language="zh_CN">
+<context>
+    <name>kvscope</name>
+    <message>
+        <source>Weights</source>
+        <translation>权重</translation>
+    </message>
+    <message>
+        <source>Activations</source>
+        <translation>激活</translation>
+    </message>
+    <message>
+        <source>Runtime overhead</source>
+        <translation>运行时开销</translation>
+    </message>
+    <message>
+        <source>KV cache</source>
+        <translation>KV Cache</translation>
+    </message>
+    <message>
+        <source>Headroom</source>
+        <translation>余量</translation>
+    </message>
+    <message>
+        <source>Over budget</source>
+        <translation>超出预算</translation>
+    </message>
+</context>
+<context>
+    <name>kvscope::BreakdownChartView</name>
+    <message>
+        <source>Budget %1</source>
+        <translation>预算 %1</translation>
+    </message>
+    <message>
+        <source>GPU memory %1</source>
+        <translation>GPU 显存 %1</translation>
+    </message>
+    <message>
+        <source>Memory per GPU (each of %1), GiB = 2^30 bytes</source>
+        <translation>每块 GPU 的显存（共 %1 块），GiB = 2^30 字节</translation>
+    </message>
+    <message>
+        <source>Memory per GPU, GiB = 2^30 bytes</source>
+        <translation>每块 GPU 的显存，GiB = 2^30 字节</translation>
+    </message>
+</context>
+<context>
+    <name>kvscope::ExplorerView</name>
+    <message>
+        <source>vs sequence length</source>
+        <translation>随序列长度</translation>
+    </message>
+    <message>
+        <source>vs batch size</source>
+        <translation>随 Batch 大小</translation>
+    </message>
+    <message>
+        <source>What the growth chart's horizontal axis shows. Shortcut: Ctrl+T.</source>
+        <translation>增长图的横轴。快捷键：Ctrl+T。</translation>
+    </message>
+    <message>
+        <source>Copy figures</source>
+        <translation>复制数据</translation>
+    </message>
+    <message>
+        <source>Copy the figures as text (Ctrl+Shift+C).</source>
+        <translation>以文本复制这些数据（Ctrl+Shift+C）。</translation>
+    </message>
+    <message>
+        <source>Copy JSON</source>
+        <translation>复制 JSON</translation>
+    </message>
+    <message>
+        <source>Copy the whole plan as JSON, the same object as kvscope calc --json.</source>
+        <translation>以 JSON 复制完整结果，与 kvscope calc --json 输出相同。</translation>
+    </message>
+</context>
+<context>
+    <name>kvscope::FiguresPanel</name>
+    <message>
+        <source>KV cache per token</source>
+        <translation>每个 token 的 KV Cache</translation>
+    </message>
+    <message>
+        <source>%1 B</source>
+        <translation>%1 B</translation>
+    </message>
+    <message>
+        <source>%1 · %2 layers × %3 B · %4 KV head(s)/GPU%5</source>
+        <translation>%1 · %2 层 × %3 B · 每 GPU %4 个 KV Head%5</translation>
+    </message>
+    <message>
+        <source>, replicated</source>
+        <translation>，复制</translation>
+    </message>
+    <message>
+        <source>KV cache for the batch</source>
+        <translation>整个 Batch 的 KV Cache</translation>
+    </message>
+    <message>
+        <source>%1 × %2 tokens, %3</source>
+        <translation>%1 × %2 个 token，%3</translation>
+    </message>
+    <message>
+        <source>KV capacity</source>
+        <translation>KV Cache 容量</translation>
+    </message>
+    <message>
+        <source>%1 tokens</source>
+        <translation>%1 个 token</translation>
+    </message>
+    <message>
+        <source>%1 blocks of %2 tokens · %3 available</source>
+        <translation>%1 个块，每块 %2 个 token · 可用 %3</translation>
+    </message>
+    <message>
+        <source>Max concurrency</source>
+        <translation>最大并发</translation>
+    </message>
+    <message>
+        <source>requests of %1 tokens (--max-model-len)</source>
+        <translation>每个请求 %1 个 token（--max-model-len）</translation>
+    </message>
+    <message>
+        <source>Weights per GPU</source>
+        <translation>每块 GPU 的权重</translation>
+    </message>
+    <message>
+        <source>%1 bits/weight · %2</source>
+        <translation>每权重 %1 位 · %2</translation>
+    </message>
+    <message>
+        <source>Parameters</source>
+        <translation>参数量</translation>
+    </message>
+    <message>
+        <source>%1 total · %2 active per token</source>
+        <translation>总计 %1 · 每 token 激活 %2</translation>
+    </message>
+    <message>
+        <source>%1 total</source>
+        <translation>总计 %1</translation>
+    </message>
+    <message>
+        <source>unquantized</source>
+        <translation>未量化</translation>
+    </message>
+    <message>
+        <source>FP8, %1×%2 block scales</source>
+        <translation>FP8，%1×%2 分块 scale</translation>
+    </message>
+    <message>
+        <source>FP8, per-tensor scale</source>
+        <translation>FP8，逐张量 scale</translation>
+    </message>
+    <message>
+        <source>INT8, per-channel scales</source>
+        <translation>INT8，逐通道 scale</translation>
+    </message>
+    <message>
+        <source>AWQ INT%1, group %2</source>
+        <translation>AWQ INT%1，分组 %2</translation>
+    </message>
+    <message>
+        <source>GPTQ INT%1, group %2</source>
+        <translation>GPTQ INT%1，分组 %2</translation>
+    </message>
+    <message>
+        <source>NF4, blocks of 64</source>
+        <translation>NF4，每 64 个一块</translation>
+    </message>
+    <message>
+        <source>MXFP4 experts, blocks of 32</source>
+        <translation>MXFP4 专家，每 32 个一块</translation>
+    </message>
+</context>
+<context>
+    <name>kvscope::FitBanner</name>
+    <message>
+        <source>&lt;b&gt;Fits.&lt;/b&gt; %1 headroom of the %2 budget per GPU.</source>
+        <translation>&lt;b&gt;放得下。&lt;/b&gt;每块 GPU 的 %2 预算还剩 %1。</translation>
+    </message>
+    <message>
+        <source>any length</source>
+        <translation>任意长度</translation>
+    </message>
+    <message>
+        <source>%1 tokens</source>
+        <translation>%1 个 token</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Does not fit:&lt;/b&gt; %1 over the %2 budget per GPU. At %3 tokens the largest batch that fits is &lt;b&gt;%4&lt;/b&gt;; at batch %5 the longest sequence is &lt;b&gt;%6&lt;/b&gt;.</source>
+        <translation>&lt;b&gt;放不下：&lt;/b&gt;超出每块 GPU 的 %2 预算 %1。序列长度为 %3 时，最多能放 &lt;b&gt;%4&lt;/b&gt; 条序列；Batch 为 %5 时，最长序列为 &lt;b&gt;%6&lt;/b&gt;。</translation>
+    </message>
+    <message>
+        <source>vLLM would refuse to start: one %1-token request needs %2 KV blocks and the cache holds %3; --max-model-len %4 would fit.</source>
+        <translation>vLLM 将无法启动：一个 %1 token 的请求需要 %2 个 KV 块，而缓存只有 %3 个；--max-model-len %4 可以放下。</translation>
+    </message>
+</context>
+<context>
+    <name>kvscope::GroupedComboBox</name>
+    <message>
+        <source>Search…</source>
+        <translation>搜索…</translation>
+    </message>
+</context>
+<context>
+    <name>kvscope::GrowthChartView</name>
+    <message>
+        <source>fits at any length (every layer slides)</source>
+        <translation>任意长度都放得下（所有层都是滑动窗口）</translation>
+    </message>
+    <message>
+        <source>does not fit even one token</source>
+        <translation>一个 token 也放不下</translation>
+    </message>
+    <message>
+        <source>does not fit even one sequence</source>
+        <translation>一条序列也放不下</translation>
+    </message>
+    <message>
+        <source>fits up to %1 tokens</source>
+        <translation>最多放得下 %1 个 token</translation>
+    </message>
+    <message>
+        <source>fits up to %1 sequences</source>
+        <translation>最多放得下 %1 条序列</translation>
+    </message>
+    <message>
+        <source>Memory per GPU vs sequence length (batch %1)</source>
+        <translation>每块 GPU 的显存随序列长度变化（Batch %1）</translation>
+    </message>
+    <message>
+        <source>Memory per GPU vs batch size (%1 tokens each)</source>
+        <translation>每块 GPU 的显存随 Batch 大小变化（每条 %1 个 token）</translation>
+    </message>
+    <message>
+        <source>Sequence length (tokens, log scale)</source>
+        <translation>序列长度（token，对数刻度）</translation>
+    </message>
+    <message>
+        <source>Batch size (sequences, log scale)</source>
+        <translation>Batch 大小（序列数，对数刻度）</translation>
+    </message>
+    <message>
+        <source>GiB</source>
+        <translation>GiB</translation>
+    </message>
+    <message>
+        <source>KV cache %1</source>
+        <translation>KV Cache %1</translation>
+    </message>
+    <message>
+        <source>%1 (current)</source>
+        <translation>%1（当前）</translation>
+    </message>
+    <message>
+        <source>Total, KV %1</source>
+        <translation>总计，KV %1</translation>
+    </message>
+    <message>
+        <source>Budget %1</source>
+        <translation>预算 %1</translation>
+    </message>
+    <message>
+        <source>%1 tokens: %2</source>
+        <translation>%1 个 token：%2</translation>
+    </message>
+    <message>
+        <source>batch %1: %2</source>
+        <translation>Batch %1：%2</translation>
+    </message>
+</context>
+<context>
+    <name>kvscope::MainWindow</name>
+    <message>
+        <source>Some settings were not restored: %1</source>
+        <translation>部分设置未能恢复：%1</translation>
+    </message>
+    <message>
+        <source>About kvscope</source>
+        <translation>关于 kvscope</translation>
+    </message>
+    <message>
+        <source>&lt;h3&gt;kvscope %1&lt;/h3&gt;&lt;p&gt;Will this model fit on this GPU at this precision? How many tokens and concurrent requests does the KV cache hold?&lt;/p&gt;&lt;p&gt;Figures follow vLLM's own memory accounting.&lt;/p&gt;&lt;p&gt;%2&lt;/p&gt;</source>
+        <translation>&lt;h3&gt;kvscope %1&lt;/h3&gt;&lt;p&gt;这个模型在这种精度下能放进这块 GPU 吗？KV Cache 能容纳多少 token、多少并发请求？&lt;/p&gt;&lt;p&gt;数字遵循 vLLM 自身的显存计算方式。&lt;/p&gt;&lt;p&gt;%2&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>Explorer</source>
+        <translation>探索</translation>
+    </message>
+    <message>
+        <source>&amp;File</source>
+        <translation>文件(&amp;F)</translation>
+    </message>
+    <message>
+        <source>&amp;View</source>
+        <translation>视图(&amp;V)</translation>
+    </message>
+    <message>
+        <source>&amp;Language</source>
+        <translation>语言(&amp;L)</translation>
+    </message>
+    <message>
+        <source>&amp;Help</source>
+        <translation>帮助(&amp;H)</translation>
+    </message>
+    <message>
+        <source>&amp;Copy figures</source>
+        <translation>复制数据(&amp;C)</translation>
+    </message>
+    <message>
+        <source>Copy plan as &amp;JSON</source>
+        <translation>以 JSON 复制结果(&amp;J)</translation>
+    </message>
+    <message>
+        <source>&amp;Quit</source>
+        <translation>退出(&amp;Q)</translation>
+    </message>
+    <message>
+        <source>Growth chart: sequence length / batch size</source>
+        <translation>增长图：序列长度 / Batch 大小</translation>
+    </message>
+    <message>
+        <source>Next KV precision (FP32 → FP16/BF16 → FP8)</source>
+        <translation>下一个 KV 精度（FP32 → FP16/BF16 → FP8）</translation>
+    </message>
+    <message>
+        <source>&amp;Full screen</source>
+        <translation>全屏(&amp;F)</translation>
+    </message>
+    <message>
+        <source>&amp;About kvscope</source>
+        <translation>关于 kvscope(&amp;A)</translation>
+    </message>
+    <message>
+        <source>GiB = 2^30 bytes · figures per GPU</source>
+        <translation>GiB = 2^30 字节 · 数字均为每块 GPU</translation>
+    </message>
+    <message>
+        <source>%1 on %2 × %3 — kvscope</source>
+        <translation>%1 运行于 %2 × %3 — kvscope</translation>
+    </message>
+    <message>
+        <source>%1 on %2 — kvscope</source>
+        <translation>%1 运行于 %2 — kvscope</translation>
+    </message>
+</context>
+<context>
+    <name>kvscope::ParameterPanel</name>
+    <message>
+        <source>auto (%1)</source>
+        <translation>auto（%1）</translation>
+    </message>
+    <message>
+        <source>auto (checkpoint: %1)</source>
+        <translation>auto（checkpoint：%1）</translation>
+    </message>
+    <message>
+        <source>model default (%1)</source>
+        <translation>模型默认（%1）</translation>
+    </message>
+    <message>
+        <source>Model and hardware</source>
+        <translation>模型与硬件</translation>
+    </message>
+    <message>
+        <source>Precision (vLLM flags)</source>
+        <translation>精度（vLLM 参数）</translation>
+    </message>
+    <message>
+        <source>Serving</source>
+        <translation>服务</translation>
+    </message>
+    <message>
+        <source>&amp;Model</source>
+        <translation>模型(&amp;M)</translation>
+    </message>
+    <message>
+        <source>&amp;GPU</source>
+        <translation>GPU(&amp;G)</translation>
+    </message>
+    <message>
+        <source>GPUs (TP)</source>
+        <translation>GPU 数（TP）</translation>
+    </message>
+    <message>
+        <source>Group size</source>
+        <translation>分组大小</translation>
+    </message>
+    <message>
+        <source>KV precision</source>
+        <translation>KV 精度</translation>
+    </message>
+    <message>
+        <source>GPU memory utilization</source>
+        <translation>显存利用率</translation>
+    </message>
+    <message>
+        <source>Block size</source>
+        <translation>块大小</translation>
+    </message>
+    <message>
+        <source>Max model length</source>
+        <translation>最大模型长度</translation>
+    </message>
+    <message>
+        <source>&amp;Batch size</source>
+        <translation>Batch 大小(&amp;B)</translation>
+    </message>
+    <message>
+        <source>Se&amp;quence length</source>
+        <translation>序列长度(&amp;Q)</translation>
+    </message>
+    <message>
+        <source>per row</source>
+        <translation>每行</translation>
+    </message>
+    <message>
+        <source>Built-in models grouped by family, with total (and active) parameters and the KV cache bytes per token at BF16. Type to search.</source>
+        <translation>按系列分组的内置模型，显示总（及激活）参数量和 BF16 下每个 token 的 KV Cache 字节数。输入文字即可搜索。</translation>
+    </message>
+    <message>
+        <source>The GPU and the memory its driver reports, which vLLM's budget starts from.</source>
+        <translation>GPU 及其驱动报告的显存大小，vLLM 的预算由此算起。</translation>
+    </message>
+    <message>
+        <source>--tensor-parallel-size: the model is split over this many GPUs. Figures are per GPU. KV heads are divided among GPUs, and replicated when there are more GPUs than KV heads; an MLA latent is replicated on every GPU.</source>
+        <translation>--tensor-parallel-size：模型切分到这么多块 GPU 上，数字均为每块 GPU。KV Head 在 GPU 之间划分；GPU 多于 KV Head 时会复制；MLA 的潜向量在每块 GPU 上都有一份。</translation>
+    </message>
+    <message>
+        <source>--dtype: the floating-point type of the weights that are not quantized, and of the activations. With --kv-cache-dtype auto the KV cache follows it. auto = the checkpoint's dtype (float16 for float32 checkpoints and for AWQ/GPTQ).</source>
+        <translation>--dtype：未量化权重和激活的浮点类型。--kv-cache-dtype 为 auto 时，KV Cache 跟随它。auto = checkpoint 的 dtype（float32 checkpoint 以及 AWQ/GPTQ 使用 float16）。</translation>
+    </message>
+    <message>
+        <source>--quantization: how the weights are stored (FP8, INT8, AWQ/GPTQ INT4 with scales and zero points, NF4, MXFP4). Smaller weights leave more memory for the KV cache, but the KV bytes per token do not change. auto = the checkpoint's quantization_config, as vLLM does.</source>
+        <translation>--quantization：权重的存储方式（FP8、INT8、带 scale 和 zero point 的 AWQ/GPTQ INT4、NF4、MXFP4）。权重变小后，能留给 KV Cache 的显存更多，但单个 token 的 KV Cache 大小不变。auto = checkpoint 中的 quantization_config，与 vLLM 一致。</translation>
+    </message>
+    <message>
+        <source>AWQ/GPTQ: weights per group that share one scale and zero point (4 + 16/g + 4/g bits per weight).</source>
+        <translation>AWQ/GPTQ：共享一组 scale 和 zero point 的权重个数（每个权重 4 + 16/g + 4/g 位）。</translation>
+    </message>
+    <message>
+        <source>--kv-cache-dtype: the precision of the cached keys and values. This is the knob that changes the KV bytes per token: fp8 halves them versus bfloat16 and doubles the tokens the cache holds. auto follows --dtype.</source>
+        <translation>--kv-cache-dtype：缓存的 Key 和 Value 的精度。只有它会改变单个 token 的 KV Cache 大小：fp8 比 bfloat16 减半，缓存能容纳的 token 数翻倍。auto 跟随 --dtype。</translation>
+    </message>
+    <message>
+        <source>Walk the KV cache precision: FP32, FP16/BF16, FP8 (sets --kv-cache-dtype). Shortcut: Ctrl+K.</source>
+        <translation>切换 KV Cache 精度：FP32、FP16/BF16、FP8（设置 --kv-cache-dtype）。快捷键：Ctrl+K。</translation>
+    </message>
+    <message>
+        <source>--gpu-memory-utilization: the share of GPU memory vLLM may use. The rest is left to CUDA graphs and other processes.</source>
+        <translation>--gpu-memory-utilization：vLLM 可使用的显存比例，其余留给 CUDA Graph 和其他进程。</translation>
+    </message>
+    <message>
+        <source>--block-size: tokens per KV cache block. Sequences hold whole blocks.</source>
+        <translation>--block-size：每个 KV Cache 块的 token 数。序列按整块占用。</translation>
+    </message>
+    <message>
+        <source>--max-model-len: the longest request. Sets the maximum concurrency vLLM reports; vLLM refuses to start if one such request does not fit.</source>
+        <translation>--max-model-len：最长请求的长度，决定 vLLM 报告的最大并发；放不下一个这样的请求时 vLLM 无法启动。</translation>
+    </message>
+    <message>
+        <source>Sequences held in the KV cache at once. Shortcut: Ctrl+B.</source>
+        <translation>同时保存在 KV Cache 中的序列数。快捷键：Ctrl+B。</translation>
+    </message>
+    <message>
+        <source>Tokens per sequence (prompt + output). Shortcut: Ctrl+L.</source>
+        <translation>每条序列的 token 数（提示 + 输出）。快捷键：Ctrl+L。</translation>
+    </message>
+</context>
+</TS>

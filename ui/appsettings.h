@@ -1,0 +1,32 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "growth.h"
+#include "scenario.h"
+
+#include <QStringList>
+
+namespace kvscope {
+
+/// The explorer's state in QSettings, read back with validation: anything
+/// unreadable or out of range falls back to the default and is reported.
+struct RestoredState
+{
+    Scenario scenario;
+    GrowthAxis growthAxis = GrowthAxis::SequenceLength;
+    QStringList problems; ///< one message per value that was ignored
+};
+
+namespace appsettings {
+
+/// Forgets everything (--reset-settings).
+void reset();
+
+void saveScenario(const Scenario &scenario, GrowthAxis growthAxis);
+RestoredState loadScenario(const Scenario &defaults);
+
+QString language();
+void setLanguage(const QString &code);
+
+} // namespace appsettings
+} // namespace kvscope

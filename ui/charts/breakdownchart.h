@@ -1,0 +1,63 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "breakdown.h"
+#include "widgets/legendstrip.h"
+
+#include <QChartView>
+
+class QBarCategoryAxis;
+class QBarSet;
+class QGraphicsSimpleTextItem;
+class QHorizontalStackedBarSeries;
+class QLineSeries;
+class QValueAxis;
+
+namespace kvscope {
+
+/// Chart 1: one GPU's memory as a stacked bar — weights, activations, runtime
+/// overhead, KV cache, and headroom — against the budget line and the
+/// physical memory; what does not fit is drawn beyond the budget line in the
+/// warning colour. One chart, updated in place (bar values replaced).
+class BreakdownChartView : public QChartView
+{
+    Q_OBJECT
+
+public:
+    explicit BreakdownChartView(QWidget *parent = nullptr);
+
+    void showBreakdown(const MemoryBreakdown &breakdown, int tensorParallelSize);
+
+    /// The bar set drawing a part (tests read values from it).
+    QBarSet *barSet(MemoryPart part) const { return m_sets[int(part)]; }
+    QLineSeries *budgetLine() const { return m_budget; }
+    /// Legend entries with GiB and percentages, for the LegendStrip under the chart.
+    QList<LegendStrip::Entry> legendEntries() const;
+
+Q_SIGNALS:
+    void legendChanged();
+
+protected:
+    void changeEvent(QEvent *event) override;
+
+private:
+    void applyPalette();
+    void retranslate();
+    void placeLabels();
+
+    QHorizontalStackedBarSeries *m_bars;
+    QBarSet *m_sets[MemoryPartCount] = {};
+    QGraphicsSimpleTextItem *m_labels[MemoryPartCount] = {};
+    QLineSeries *m_budget;
+    QLineSeries *m_physical;
+    QValueAxis *m_valueAxis;
+    QBarCategoryAxis *m_categoryAxis;
+    QValueAxis *m_lineAxis;
+    MemoryBreakdown m_breakdown;
+    int m_tensorParallelSize = 1;
+};
+
+/// Translated name of a memory part ("KV cache").
+QString memoryPartName(MemoryPart part);
+
+} // namespace kvscope

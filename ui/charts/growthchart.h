@@ -1,0 +1,64 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "growth.h"
+#include "widgets/legendstrip.h"
+
+#include <QChartView>
+#include <QList>
+
+class QCategoryAxis;
+class QLineSeries;
+class QScatterSeries;
+class QValueAxis;
+
+namespace kvscope {
+
+/// Chart 2: KV cache (one line per KV precision) and total memory against
+/// sequence length or batch size on a log axis, with the budget line, the
+/// current point, and where the total crosses the budget ("fits up to ...").
+class GrowthChartView : public QChartView
+{
+    Q_OBJECT
+
+public:
+    explicit GrowthChartView(QWidget *parent = nullptr);
+
+    void showGrowth(const GrowthChartData &data);
+
+    QList<QLineSeries *> kvLines() const { return m_kvLines; }
+    QLineSeries *totalLine() const { return m_total; }
+    QLineSeries *budgetLine() const { return m_budget; }
+    QScatterSeries *currentPoint() const { return m_current; }
+    QScatterSeries *crossingPoint() const { return m_crossing; }
+    /// The text at the crossing point ("fits up to 27,712 tokens").
+    QString crossingText() const;
+    /// Legend entries for the LegendStrip under the chart.
+    QList<LegendStrip::Entry> legendEntries() const;
+
+Q_SIGNALS:
+    void legendChanged();
+
+protected:
+    void changeEvent(QEvent *event) override;
+
+private:
+    void applyPalette();
+    void updatePens();
+    void retranslate();
+    void rebuildTicks();
+
+    QList<QLineSeries *> m_kvLines;
+    QLineSeries *m_total;
+    QLineSeries *m_budget;
+    QScatterSeries *m_current;
+    QScatterSeries *m_crossing;
+    QCategoryAxis *m_xAxis;
+    QValueAxis *m_yAxis;
+    GrowthChartData m_data;
+};
+
+/// Short token/sequence count for axis ticks: 512, 8K, 128K, 1M.
+QString shortCount(std::int64_t value);
+
+} // namespace kvscope

@@ -1,0 +1,160 @@
+// SPDX-License-Identifier: MIT
+#include "explorerview.h"
+
+#include "breakdown.h"
+#include "charts/breakdownchart.h"
+#include "charts/growthchart.h"
+#include "figurespanel.h"
+#include "fitbanner.h"
+#include "parameterpanel.h"
+#include "planjson.h"
+#include "scenariocontroller.h"
+#include "widgets/legendstrip.h"
+
+#include <QClipboard>
+#include <QComboBox>
+#include <QEvent>
+#include <QGuiApplication>
+#include <QHBoxLayout>
+#include <QJsonDocument>
+#include <QLabel>
+#include <QPushButton>
+#include <QScrollArea>
+#include <QSplitter>
+#include <QVBoxLayout>
+
+#include <algorithm>
+
+namespace kvscope {
+
+ExplorerView::ExplorerView(ScenarioController *controller, QWidget *parent)
+    : QWidget(parent),
+      m_controller(controller),
+      m_panel(new ParameterPanel(controller, this)),
+      m_banner(new FitBanner(this)),
+      m_figures(new FiguresPanel(this)),
+      m_breakdown(new BreakdownChartView(this)),
+      m_growth(new GrowthChartView(this)),
+      m_growthAxis(new QComboBox(this)),
+      m_copyFigures(new QPushButton(this)),
+      m_copyJson(new QPushButton(this)),
+      m_splitter(new QSplitter(Qt::Horizontal, this))
+{
+    setObjectName(QStringLiteral("explorerView"));
+    m_growthAxis->setObjectName(QStringLiteral("growthAxisCombo"));
+    m_copyFigures->setObjectName(QStringLiteral("copyFiguresButton"));
+    m_copyJson->setObjectName(QStringLiteral("copyJsonButton"));
+    m_splitter->setObjectName(QStringLiteral("explorerSplitter"));
+    m_growthAxis->addItem(QString(), int(GrowthAxis::SequenceLength));
+    m_growthAxis->addItem(QString(), int(GrowthAxis::BatchSize));
+
+    auto *panelScroll = new QScrollArea(this);
+    panelScroll->setWidget(m_panel);
+    panelScroll->setWidgetResizable(true);
+    panelScroll->setFrameShape(QFrame::NoFrame);
+    panelScroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    panelScroll->setMinimumWidth(std::max(320, m_panel->minimumSizeHint().width() + 16));
+
+    auto *right = new QWidget(this);
+    auto *rightLayout = new QVBoxLayout(right);
+    rightLayout->setContentsMargins(4, 0, 0, 0);
+    auto *toolbar = new QHBoxLayout;
+    toolbar->addWidget(m_banner, 1);
+    toolbar->addWidget(m_copyFigures, 0, Qt::AlignTop);
+    toolbar->addWidget(m_copyJson, 0, Qt::AlignTop);
+    rightLayout->addLayout(toolbar);
+    rightLayout->addWidget(m_figures);
+    auto *breakdownLegend = new LegendStrip(this);
+    breakdownLegend->setObjectName(QStringLiteral("breakdownLegend"));
+    auto *growthLegend = new LegendStrip(this);
+    growthLegend->setObjectName(QStringLiteral("growthLegend"));
+    connect(m_breakdown, &BreakdownChartView::legendChanged, breakdownLegend,
+            [this, breakdownLegend] { breakdownLegend->setEntries(m_breakdown->legendEntries()); });
+    connect(m_growth, &GrowthChartView::legendChanged, growthLegend,
+            [this, growthLegend] { growthLegend->setEntries(m_growth->legendEntries()); });
+    rightLayout->addWidget(m_breakdown, 2);
+    rightLayout->addWidget(breakdownLegend);
+    rightLayout->addWidget(m_growth, 5);
+    auto *growthFooter = new QHBoxLayout;
+    growthFooter->addWidget(growthLegend, 1);
+    growthFooter->addWidget(m_growthAxis, 0, Qt::AlignTop);
+    rightLayout->addLayout(growthFooter);
+    // Below the layout's minimum height the charts scroll instead of overlapping.
+    auto *rightScroll = new QScrollArea(this);
+    rightScroll->setWidget(right);
+    rightScroll->setWidgetResizable(true);
+    rightScroll->setFrameShape(QFrame::NoFrame);
+    rightScroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+
+    m_splitter->addWidget(panelScroll);
+    m_splitter->addWidget(rightScroll);
+    m_splitter->setStretchFactor(0, 0);
+    m_splitter->setStretchFactor(1, 1);
+    m_splitter->setChildrenCollapsible(false);
+    auto *layout = new QHBoxLayout(this);
+    layout->setContentsMargins(6, 6, 6, 6);
+    layout->addWidget(m_splitter);
+
+    connect(m_controller, &ScenarioController::planChanged, this, &ExplorerView::refresh);
+    connect(m_controller, &ScenarioController::growthAxisChanged, this, [this](GrowthAxis axis) {
+        m_growthAxis->setCurrentIndex(m_growthAxis->findData(int(axis)));
+        refresh();
+    });
+    connect(m_growthAxis, &QComboBox::activated, this, [this](int index) {
+        m_controller->setGrowthAxis(GrowthAxis(m_growthAxis->itemData(index).toInt()));
+    });
+    connect(m_copyFigures, &QPushButton::clicked, this, &ExplorerView::copyFigures);
+    connect(m_copyJson, &QPushButton::clicked, this, &ExplorerView::copyJson);
+
+    retranslate();
+    refresh();
+}
+
+void ExplorerView::refresh()
+{
+    const MemoryPlan &plan = m_controller->plan();
+    m_banner->showPlan(plan);
+    m_figures->showPlan(plan);
+    m_breakdown->showBreakdown(memoryBreakdown(plan), plan.tensorParallelSize);
+    m_growth->showGrowth(growthChartData(m_controller->scenario(), plan, m_controller->growthAxis()));
+}
+
+QString ExplorerView::figuresText() const
+{
+    return m_figures->figuresText();
+}
+
+QString ExplorerView::planJson() const
+{
+    return QString::fromUtf8(QJsonDocument(planToJson(m_controller->plan())).toJson(QJsonDocument::Indented));
+}
+
+void ExplorerView::copyFigures()
+{
+    QGuiApplication::clipboard()->setText(figuresText());
+}
+
+void ExplorerView::copyJson()
+{
+    QGuiApplication::clipboard()->setText(planJson());
+}
+
+void ExplorerView::retranslate()
+{
+    m_growthAxis->setItemText(0, tr("vs sequence length"));
+    m_growthAxis->setItemText(1, tr("vs batch size"));
+    m_growthAxis->setToolTip(tr("What the growth chart's horizontal axis shows. Shortcut: Ctrl+T."));
+    m_copyFigures->setText(tr("Copy figures"));
+    m_copyFigures->setToolTip(tr("Copy the figures as text (Ctrl+Shift+C)."));
+    m_copyJson->setText(tr("Copy JSON"));
+    m_copyJson->setToolTip(tr("Copy the whole plan as JSON, the same object as kvscope calc --json."));
+}
+
+void ExplorerView::changeEvent(QEvent *event)
+{
+    if (event->type() == QEvent::LanguageChange)
+        retranslate();
+    QWidget::changeEvent(event);
+}
+
+} // namespace kvscope

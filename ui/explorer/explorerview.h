@@ -1,0 +1,63 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include <QWidget>
+
+class QComboBox;
+class QPushButton;
+class QSplitter;
+
+namespace kvscope {
+
+class BreakdownChartView;
+class FiguresPanel;
+class FitBanner;
+class GrowthChartView;
+class ParameterPanel;
+class ScenarioController;
+
+/// The explorer page: the parameter panel on the left; on the right the fit
+/// banner, the figure cards, the memory bar and the growth chart, all bound
+/// to the controller. Charts are created once and updated in place.
+class ExplorerView : public QWidget
+{
+    Q_OBJECT
+
+public:
+    explicit ExplorerView(ScenarioController *controller, QWidget *parent = nullptr);
+
+    ParameterPanel *parameterPanel() const { return m_panel; }
+    BreakdownChartView *breakdownChart() const { return m_breakdown; }
+    GrowthChartView *growthChart() const { return m_growth; }
+    FiguresPanel *figuresPanel() const { return m_figures; }
+    FitBanner *fitBanner() const { return m_banner; }
+    QSplitter *splitter() const { return m_splitter; }
+
+    /// Plain-text figures and the plan as JSON, for the clipboard.
+    QString figuresText() const;
+    QString planJson() const;
+
+public Q_SLOTS:
+    void copyFigures();
+    void copyJson();
+
+protected:
+    void changeEvent(QEvent *event) override;
+
+private:
+    void refresh();
+    void retranslate();
+
+    ScenarioController *m_controller;
+    ParameterPanel *m_panel;
+    FitBanner *m_banner;
+    FiguresPanel *m_figures;
+    BreakdownChartView *m_breakdown;
+    GrowthChartView *m_growth;
+    QComboBox *m_growthAxis;
+    QPushButton *m_copyFigures;
+    QPushButton *m_copyJson;
+    QSplitter *m_splitter;
+};
+
+} // namespace kvscope

@@ -1,0 +1,58 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "memoryplan.h"
+
+#include <QList>
+#include <QWidget>
+
+class QGridLayout;
+class QLabel;
+
+namespace kvscope {
+
+/// The headline figures of a plan as large, selectable cards: KV bytes per
+/// token, KV cache for the batch, KV capacity, maximum concurrency, weights
+/// and bits per weight, parameters. Cards reflow with the width.
+class FiguresPanel : public QWidget
+{
+    Q_OBJECT
+
+public:
+    explicit FiguresPanel(QWidget *parent = nullptr);
+
+    void showPlan(const MemoryPlan &plan);
+
+    /// The cards as "caption: value (detail)" lines, for the clipboard.
+    QString figuresText() const;
+    /// The value label of a card by its key ("kvBytesPerToken", "kvCapacity", ...).
+    QLabel *valueLabel(const QString &key) const;
+
+    /// Short, translated description of a weight quantization.
+    static QString quantizationSummary(const QuantizationSpec &spec);
+
+protected:
+    void resizeEvent(QResizeEvent *event) override;
+    void changeEvent(QEvent *event) override;
+
+private:
+    struct Card
+    {
+        QString key;
+        QWidget *frame = nullptr;
+        QLabel *caption = nullptr;
+        QLabel *value = nullptr;
+        QLabel *detail = nullptr;
+    };
+
+    void addCard(const QString &key);
+    void setCard(const QString &key, const QString &caption, const QString &value, const QString &detail);
+    void reflow();
+
+    QGridLayout *m_grid;
+    QList<Card> m_cards;
+    MemoryPlan m_plan;
+    int m_columns = 0;
+};
+
+} // namespace kvscope

@@ -1,0 +1,366 @@
+// SPDX-License-Identifier: MIT
+#include "parameterpanel.h"
+
+#include "growth.h"
+#include "inventory.h"
+#include "kvcache.h"
+#include "library.h"
+#include "scenariocontroller.h"
+#include "tensorparallel.h"
+#include "units.h"
+#include "widgets/groupedcombobox.h"
+#include "widgets/logsliderbox.h"
+
+#include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QEvent>
+#include <QFormLayout>
+#include <QGroupBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QSignalBlocker>
+#include <QSlider>
+#include <QSpinBox>
+#include <QVBoxLayout>
+
+namespace kvscope {
+
+namespace {
+
+/// Fills a combo with (display text, vLLM spelling) pairs.
+void fillChoices(QComboBox *combo, const QStringList &choices)
+{
+    for (const QString &choice : choices)
+        combo->addItem(choice, choice);
+}
+
+void selectData(QComboBox *combo, const QVariant &data)
+{
+    const QSignalBlocker blocker(combo);
+    combo->setCurrentIndex(std::max(0, combo->findData(data)));
+}
+
+void setFormLabel(QFormLayout *form, QWidget *field, const QString &text)
+{
+    if (auto *label = qobject_cast<QLabel *>(form->labelForField(field))) {
+        label->setText(text);
+        label->setBuddy(field);
+    }
+}
+
+} // namespace
+
+ParameterPanel::ParameterPanel(ScenarioController *controller, QWidget *parent)
+    : QWidget(parent),
+      m_controller(controller),
+      m_model(new GroupedComboBox(this)),
+      m_gpu(new GroupedComboBox(this)),
+      m_gpuCount(new QComboBox(this)),
+      m_dtype(new QComboBox(this)),
+      m_quantization(new QComboBox(this)),
+      m_groupSize(new QComboBox(this)),
+      m_kvCacheDtype(new QComboBox(this)),
+      m_precision(new QSlider(Qt::Horizontal, this)),
+      m_precisionSteps{new QLabel(QStringLiteral("FP32"), this), new QLabel(QStringLiteral("FP16/BF16"), this),
+                       new QLabel(QStringLiteral("FP8"), this)},
+      m_utilization(new QDoubleSpinBox(this)),
+      m_blockSize(new QComboBox(this)),
+      m_maxModelLen(new QSpinBox(this)),
+      m_batch(new LogSliderBox(this)),
+      m_seqLen(new LogSliderBox(this)),
+      m_modelGroup(new QGroupBox(this)),
+      m_precisionGroup(new QGroupBox(this)),
+      m_servingGroup(new QGroupBox(this)),
+      m_modelForm(new QFormLayout(m_modelGroup)),
+      m_precisionForm(new QFormLayout(m_precisionGroup)),
+      m_servingForm(new QFormLayout(m_servingGroup))
+{
+    m_model->setObjectName(QStringLiteral("modelPicker"));
+    m_gpu->setObjectName(QStringLiteral("gpuPicker"));
+    m_gpuCount->setObjectName(QStringLiteral("gpuCount"));
+    m_dtype->setObjectName(QStringLiteral("dtypeCombo"));
+    m_quantization->setObjectName(QStringLiteral("quantizationCombo"));
+    m_groupSize->setObjectName(QStringLiteral("groupSizeCombo"));
+    m_kvCacheDtype->setObjectName(QStringLiteral("kvCacheDtypeCombo"));
+    m_precision->setObjectName(QStringLiteral("precisionSlider"));
+    m_utilization->setObjectName(QStringLiteral("utilizationSpin"));
+    m_blockSize->setObjectName(QStringLiteral("blockSizeCombo"));
+    m_maxModelLen->setObjectName(QStringLiteral("maxModelLenSpin"));
+    m_batch->setObjectName(QStringLiteral("batchSize"));
+    m_batch->slider()->setObjectName(QStringLiteral("batchSlider"));
+    m_batch->spinBox()->setObjectName(QStringLiteral("batchSpin"));
+    m_seqLen->setObjectName(QStringLiteral("seqLen"));
+    m_seqLen->slider()->setObjectName(QStringLiteral("seqLenSlider"));
+    m_seqLen->spinBox()->setObjectName(QStringLiteral("seqLenSpin"));
+
+    m_model->setSearchable(true);
+    buildModelList();
+    buildGpuList();
+    fillChoices(m_dtype, weightDtypeChoices());
+    fillChoices(m_quantization, quantMethodChoices());
+    for (int group : {32, 64, 128, 256})
+        m_groupSize->addItem(QString::number(group), group);
+    m_groupSize->addItem(QString(), -1); // per row; text set in retranslate()
+    fillChoices(m_kvCacheDtype, kvCacheDtypeChoices());
+    m_precision->setRange(0, 2);
+    m_precision->setPageStep(1);
+    m_precision->setTickPosition(QSlider::TicksBelow);
+    m_precision->setTickInterval(1);
+    m_utilization->setRange(0.05, 1.0);
+    m_utilization->setSingleStep(0.01);
+    m_utilization->setDecimals(2);
+    m_utilization->setKeyboardTracking(false);
+    for (int block : {8, 16, 32, 64, 128})
+        m_blockSize->addItem(QString::number(block), block);
+    m_maxModelLen->setRange(0, 10'000'000);
+    m_maxModelLen->setSingleStep(1024);
+    m_maxModelLen->setGroupSeparatorShown(true);
+    m_maxModelLen->setKeyboardTracking(false);
+    m_batch->setRange(batchAxisMin(), batchAxisMax());
+
+    m_modelForm->addRow(new QLabel(this), m_model);
+    m_modelForm->addRow(new QLabel(this), m_gpu);
+    m_modelForm->addRow(new QLabel(this), m_gpuCount);
+    m_precisionForm->addRow(new QLabel(this), m_dtype);
+    m_precisionForm->addRow(new QLabel(this), m_quantization);
+    m_precisionForm->addRow(new QLabel(this), m_groupSize);
+    m_precisionForm->addRow(new QLabel(this), m_kvCacheDtype);
+    auto *precisionBox = new QWidget(this);
+    auto *precisionLayout = new QVBoxLayout(precisionBox);
+    precisionLayout->setContentsMargins(0, 0, 0, 0);
+    precisionLayout->setSpacing(0);
+    precisionLayout->addWidget(m_precision);
+    auto *scale = new QHBoxLayout;
+    scale->setContentsMargins(0, 0, 0, 0);
+    for (QLabel *step : m_precisionSteps)
+        scale->addWidget(step, 1);
+    m_precisionSteps[0]->setAlignment(Qt::AlignLeft);
+    m_precisionSteps[1]->setAlignment(Qt::AlignHCenter);
+    m_precisionSteps[2]->setAlignment(Qt::AlignRight);
+    precisionLayout->addLayout(scale);
+    m_precisionForm->addRow(new QLabel(this), precisionBox);
+    m_servingForm->addRow(new QLabel(this), m_utilization);
+    m_servingForm->addRow(new QLabel(this), m_blockSize);
+    m_servingForm->addRow(new QLabel(this), m_maxModelLen);
+    m_servingForm->addRow(new QLabel(this), m_batch);
+    m_servingForm->addRow(new QLabel(this), m_seqLen);
+    for (QFormLayout *form : {m_modelForm, m_precisionForm, m_servingForm})
+        form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
+
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(m_modelGroup);
+    layout->addWidget(m_precisionGroup);
+    layout->addWidget(m_servingGroup);
+    layout->addStretch(1);
+
+    // Widgets -> controller
+    connect(m_model, &GroupedComboBox::keyActivated, this, [this](const QString &id) {
+        if (const ModelArch *model = ModelLibrary::builtin().find(id))
+            m_controller->setModel(*model);
+    });
+    connect(m_gpu, &GroupedComboBox::keyActivated, this, [this](const QString &id) {
+        if (const GpuSpec *gpu = GpuLibrary::builtin().find(id))
+            m_controller->setGpu(*gpu);
+    });
+    connect(m_gpuCount, &QComboBox::activated, this,
+            [this](int index) { m_controller->setTensorParallelSize(m_gpuCount->itemData(index).toInt()); });
+    connect(m_dtype, &QComboBox::activated, this, [this](int index) {
+        m_controller->setDtype(parseWeightDtype(m_dtype->itemData(index).toString()));
+    });
+    connect(m_quantization, &QComboBox::activated, this, &ParameterPanel::applyQuantizationChoice);
+    connect(m_groupSize, &QComboBox::activated, this, &ParameterPanel::applyQuantizationChoice);
+    connect(m_kvCacheDtype, &QComboBox::activated, this, [this](int index) {
+        m_controller->setKvCacheDtype(parseKvCacheDtype(m_kvCacheDtype->itemData(index).toString()));
+    });
+    connect(m_precision, &QSlider::valueChanged, this, [this](int step) {
+        m_controller->setKvCacheDtype(kvPrecisionWalk(m_controller->plan().dtype).value(step));
+    });
+    connect(m_utilization, &QDoubleSpinBox::valueChanged, this, [this](double value) {
+        // Through the decimal text, so 0.95 is exactly 950000 millionths.
+        m_controller->setGpuMemoryUtilizationPpm(parseUtilization(QString::number(value, 'f', 2)));
+    });
+    connect(m_blockSize, &QComboBox::activated, this,
+            [this](int index) { m_controller->setBlockSize(m_blockSize->itemData(index).toInt()); });
+    connect(m_maxModelLen, &QSpinBox::valueChanged, this, [this](int value) { m_controller->setMaxModelLen(value); });
+    connect(m_batch, &LogSliderBox::valueChanged, this, [this](std::int64_t value) { m_controller->setBatchSize(value); });
+    connect(m_seqLen, &LogSliderBox::valueChanged, this, [this](std::int64_t value) { m_controller->setSeqLen(value); });
+
+    // Controller -> widgets
+    connect(m_controller, &ScenarioController::scenarioChanged, this, &ParameterPanel::showScenario);
+    connect(m_controller, &ScenarioController::planChanged, this, &ParameterPanel::showPlan);
+
+    retranslate();
+    showScenario(m_controller->scenario());
+    showPlan(m_controller->plan());
+}
+
+QWidget *ParameterPanel::modelPicker() const
+{
+    return m_model;
+}
+
+QWidget *ParameterPanel::gpuPicker() const
+{
+    return m_gpu;
+}
+
+void ParameterPanel::buildModelList()
+{
+    m_model->clearEntries();
+    QString family;
+    for (const ModelArch &m : ModelLibrary::builtin().models()) {
+        if (m.family != family) {
+            family = m.family;
+            m_model->addGroup(family);
+        }
+        const ParameterCounts params = countParameters(m);
+        QString size = formatParameterCount(params.total);
+        if (params.active != params.total)
+            size += QStringLiteral(" / ") + formatParameterCount(params.active);
+        const QString kv = formatBytes(kvBytesPerToken(m, KvCacheDtype::BFloat16, 1), 0);
+        m_model->addEntry(m.id, QStringLiteral("%1  ·  %2  ·  %3/tok").arg(m.name, size, kv),
+                          m.hfRepoIds.join(QLatin1Char('\n')), m.name);
+    }
+    m_model->finishEntries();
+}
+
+void ParameterPanel::buildGpuList()
+{
+    m_gpu->clearEntries();
+    QString vendor;
+    for (const GpuSpec &g : GpuLibrary::builtin().gpus()) {
+        if (g.vendor != vendor) {
+            vendor = g.vendor;
+            m_gpu->addGroup(vendor);
+        }
+        // The vendor heads the group, so entries drop it: "H100 SXM 80GB · 79.19 GiB".
+        QString name = g.name;
+        if (name.startsWith(g.vendor + QLatin1Char(' ')))
+            name.remove(0, g.vendor.size() + 1);
+        m_gpu->addEntry(g.id, QStringLiteral("%1  ·  %2").arg(name, formatGiB(g.memoryBytes)), g.notes);
+    }
+    m_gpu->finishEntries();
+}
+
+void ParameterPanel::applyQuantizationChoice()
+{
+    const QString method = m_quantization->currentData().toString();
+    if (method == QLatin1String("auto")) {
+        m_controller->setQuantization(std::nullopt);
+        return;
+    }
+    QuantizationSpec spec = defaultSpecFor(parseQuantMethod(method));
+    const QuantizationSpec &checkpoint = m_controller->scenario().model.checkpointQuantization;
+    if (checkpoint.method == spec.method)
+        spec = checkpoint;
+    if (spec.method == QuantMethod::Awq || spec.method == QuantMethod::Gptq)
+        spec.groupSize = m_groupSize->currentData().toInt();
+    m_controller->setQuantization(spec);
+}
+
+void ParameterPanel::showScenario(const Scenario &s)
+{
+    m_model->setCurrentKey(s.model.id);
+    m_gpu->setCurrentKey(s.gpu.id);
+    {
+        const QSignalBlocker blocker(m_gpuCount);
+        m_gpuCount->clear();
+        for (int size : validTensorParallelSizes(s.model))
+            m_gpuCount->addItem(QString::number(size), size);
+    }
+    selectData(m_gpuCount, s.tensorParallelSize);
+    selectData(m_dtype, dtypeName(s.dtype));
+    selectData(m_quantization, s.quantization ? quantMethodName(s.quantization->method) : QStringLiteral("auto"));
+    selectData(m_kvCacheDtype, dtypeName(s.kvCacheDtype));
+    {
+        const QSignalBlocker blocker(m_utilization);
+        m_utilization->setValue(QString(formatUtilization(s.gpuMemoryUtilizationPpm)).toDouble());
+    }
+    selectData(m_blockSize, s.blockSize);
+    {
+        const QSignalBlocker blocker(m_maxModelLen);
+        m_maxModelLen->setMaximum(int(std::min<std::int64_t>(s.model.maxPositionEmbeddings, 10'000'000)));
+        m_maxModelLen->setValue(int(s.maxModelLen));
+    }
+    m_batch->setValue(s.batchSize);
+    m_seqLen->setRange(sequenceAxisMin(), sequenceAxisMax(s.model));
+    m_seqLen->setValue(s.seqLen);
+}
+
+void ParameterPanel::showPlan(const MemoryPlan &plan)
+{
+    // What "auto" resolved to, and the knobs that depend on the resolved method.
+    m_dtype->setItemText(0, tr("auto (%1)").arg(dtypeName(plan.dtype)));
+    m_kvCacheDtype->setItemText(0, tr("auto (%1)").arg(dtypeName(resolveKvCacheDtype(KvCacheDtype::Auto, plan.dtype))));
+    const QuantizationSpec &checkpoint = m_controller->scenario().model.checkpointQuantization;
+    m_quantization->setItemText(0, tr("auto (checkpoint: %1)").arg(quantMethodName(checkpoint.method)));
+    const bool grouped = plan.quantization.method == QuantMethod::Awq || plan.quantization.method == QuantMethod::Gptq;
+    m_groupSize->setEnabled(grouped);
+    selectData(m_groupSize, grouped ? plan.quantization.groupSize : 128);
+    {
+        const QSignalBlocker blocker(m_precision);
+        m_precision->setValue(kvPrecisionStep(plan.kvCacheDtype));
+    }
+    m_maxModelLen->setSpecialValueText(tr("model default (%1)").arg(formatCount(plan.maxModelLen)));
+}
+
+void ParameterPanel::retranslate()
+{
+    m_modelGroup->setTitle(tr("Model and hardware"));
+    m_precisionGroup->setTitle(tr("Precision (vLLM flags)"));
+    m_servingGroup->setTitle(tr("Serving"));
+    setFormLabel(m_modelForm, m_model, tr("&Model"));
+    setFormLabel(m_modelForm, m_gpu, tr("&GPU"));
+    setFormLabel(m_modelForm, m_gpuCount, tr("GPUs (TP)"));
+    setFormLabel(m_precisionForm, m_dtype, QStringLiteral("--dtype"));
+    setFormLabel(m_precisionForm, m_quantization, QStringLiteral("--quantization"));
+    setFormLabel(m_precisionForm, m_groupSize, tr("Group size"));
+    setFormLabel(m_precisionForm, m_kvCacheDtype, QStringLiteral("--kv-cache-dtype"));
+    setFormLabel(m_precisionForm, m_precision->parentWidget(), tr("KV precision"));
+    setFormLabel(m_servingForm, m_utilization, tr("GPU memory utilization"));
+    setFormLabel(m_servingForm, m_blockSize, tr("Block size"));
+    setFormLabel(m_servingForm, m_maxModelLen, tr("Max model length"));
+    setFormLabel(m_servingForm, m_batch, tr("&Batch size"));
+    setFormLabel(m_servingForm, m_seqLen, tr("Se&quence length"));
+    m_groupSize->setItemText(m_groupSize->count() - 1, tr("per row"));
+
+    m_model->setToolTip(tr("Built-in models grouped by family, with total (and active) parameters and the KV cache "
+                           "bytes per token at BF16. Type to search."));
+    m_gpu->setToolTip(tr("The GPU and the memory its driver reports, which vLLM's budget starts from."));
+    m_gpuCount->setToolTip(tr("--tensor-parallel-size: the model is split over this many GPUs. Figures are per GPU. "
+                              "KV heads are divided among GPUs, and replicated when there are more GPUs than KV "
+                              "heads; an MLA latent is replicated on every GPU."));
+    m_dtype->setToolTip(tr("--dtype: the floating-point type of the weights that are not quantized, and of the "
+                           "activations. With --kv-cache-dtype auto the KV cache follows it. auto = the "
+                           "checkpoint's dtype (float16 for float32 checkpoints and for AWQ/GPTQ)."));
+    m_quantization->setToolTip(tr("--quantization: how the weights are stored (FP8, INT8, AWQ/GPTQ INT4 with scales "
+                                  "and zero points, NF4, MXFP4). Smaller weights leave more memory for the KV cache, "
+                                  "but the KV bytes per token do not change. auto = the checkpoint's "
+                                  "quantization_config, as vLLM does."));
+    m_groupSize->setToolTip(tr("AWQ/GPTQ: weights per group that share one scale and zero point "
+                               "(4 + 16/g + 4/g bits per weight)."));
+    m_kvCacheDtype->setToolTip(tr("--kv-cache-dtype: the precision of the cached keys and values. This is the knob "
+                                  "that changes the KV bytes per token: fp8 halves them versus bfloat16 and doubles "
+                                  "the tokens the cache holds. auto follows --dtype."));
+    m_precision->setToolTip(tr("Walk the KV cache precision: FP32, FP16/BF16, FP8 (sets --kv-cache-dtype). "
+                               "Shortcut: Ctrl+K."));
+    m_utilization->setToolTip(tr("--gpu-memory-utilization: the share of GPU memory vLLM may use. The rest is "
+                                 "left to CUDA graphs and other processes."));
+    m_blockSize->setToolTip(tr("--block-size: tokens per KV cache block. Sequences hold whole blocks."));
+    m_maxModelLen->setToolTip(tr("--max-model-len: the longest request. Sets the maximum concurrency vLLM "
+                                 "reports; vLLM refuses to start if one such request does not fit."));
+    m_batch->setToolTip(tr("Sequences held in the KV cache at once. Shortcut: Ctrl+B."));
+    m_seqLen->setToolTip(tr("Tokens per sequence (prompt + output). Shortcut: Ctrl+L."));
+}
+
+void ParameterPanel::changeEvent(QEvent *event)
+{
+    if (event->type() == QEvent::LanguageChange) {
+        retranslate();
+        showPlan(m_controller->plan());
+    }
+    QWidget::changeEvent(event);
+}
+
+} // namespace kvscope

@@ -1,0 +1,74 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "memoryplan.h"
+#include "scenario.h"
+
+#include <QWidget>
+
+class QComboBox;
+class QDoubleSpinBox;
+class QFormLayout;
+class QGroupBox;
+class QLabel;
+class QSlider;
+class QSpinBox;
+
+namespace kvscope {
+
+class GroupedComboBox;
+class LogSliderBox;
+class ScenarioController;
+
+/// The knobs of a scenario, named as vLLM names them, bound to the controller:
+/// widget changes call its setters; its scenarioChanged/planChanged refresh
+/// the widgets (with signals blocked, so nothing loops).
+class ParameterPanel : public QWidget
+{
+    Q_OBJECT
+
+public:
+    explicit ParameterPanel(ScenarioController *controller, QWidget *parent = nullptr);
+
+    LogSliderBox *batchControl() const { return m_batch; }
+    LogSliderBox *seqLenControl() const { return m_seqLen; }
+    QWidget *modelPicker() const;
+    QWidget *gpuPicker() const;
+    QComboBox *kvCacheDtypeCombo() const { return m_kvCacheDtype; }
+
+protected:
+    void changeEvent(QEvent *event) override;
+
+private:
+    void buildModelList();
+    void buildGpuList();
+    void showScenario(const Scenario &scenario);
+    void showPlan(const MemoryPlan &plan);
+    void retranslate();
+    void applyQuantizationChoice();
+
+    ScenarioController *m_controller;
+    GroupedComboBox *m_model;
+    GroupedComboBox *m_gpu;
+    QComboBox *m_gpuCount;
+    QComboBox *m_dtype;
+    QComboBox *m_quantization;
+    QComboBox *m_groupSize;
+    QComboBox *m_kvCacheDtype;
+    QSlider *m_precision;
+    QLabel *m_precisionSteps[3];
+    QDoubleSpinBox *m_utilization;
+    QComboBox *m_blockSize;
+    QSpinBox *m_maxModelLen;
+    LogSliderBox *m_batch;
+    LogSliderBox *m_seqLen;
+
+    QGroupBox *m_modelGroup;
+    QGroupBox *m_precisionGroup;
+    QGroupBox *m_servingGroup;
+    QFormLayout *m_modelForm;
+    QFormLayout *m_precisionForm;
+    QFormLayout *m_servingForm;
+};
+
+} // namespace kvscope

@@ -1,0 +1,134 @@
+// SPDX-License-Identifier: MIT
+#include "scenariocontroller.h"
+
+#include "error.h"
+#include "library.h"
+#include "planner.h"
+#include "tensorparallel.h"
+
+#include <algorithm>
+
+namespace kvscope {
+
+ScenarioController::ScenarioController(QObject *parent) : QObject(parent)
+{
+    m_scenario = defaultScenario();
+    m_plan = planMemory(m_scenario);
+}
+
+Scenario ScenarioController::defaultScenario()
+{
+    Scenario s;
+    s.model = resolveModel(QStringLiteral("llama-3.1-8b"));
+    s.gpu = resolveGpu(QStringLiteral("h100-sxm"));
+    s.dtype = WeightDtype::Auto;
+    s.kvCacheDtype = KvCacheDtype::Auto;
+    s.batchSize = 16;
+    s.seqLen = 8192;
+    return s;
+}
+
+bool ScenarioController::setScenario(const Scenario &scenario)
+{
+    try {
+        MemoryPlan plan = planMemory(scenario);
+        m_scenario = scenario;
+        m_plan = std::move(plan);
+    } catch (const Error &error) {
+        Q_EMIT errorOccurred(error.message());
+        // Widgets that already show the rejected value snap back to the kept one.
+        Q_EMIT scenarioChanged(m_scenario);
+        return false;
+    }
+    Q_EMIT scenarioChanged(m_scenario);
+    Q_EMIT planChanged(m_plan);
+    return true;
+}
+
+template<typename Change>
+void ScenarioController::change(Change &&apply)
+{
+    Scenario next = m_scenario;
+    apply(next);
+    setScenario(next);
+}
+
+void ScenarioController::setModel(const ModelArch &model)
+{
+    change([&](Scenario &s) {
+        s.model = model;
+        // Keep the rest of the scenario meaningful for the new model.
+        if (s.maxModelLen > model.maxPositionEmbeddings)
+            s.maxModelLen = 0;
+        const QList<int> sizes = validTensorParallelSizes(model);
+        if (!sizes.contains(s.tensorParallelSize)) {
+            int best = 1;
+            for (int size : sizes)
+                if (size <= s.tensorParallelSize)
+                    best = size;
+            s.tensorParallelSize = best;
+        }
+        s.seqLen = std::min(s.seqLen, sequenceAxisMax(model));
+        s.quantization.reset(); // follow the new checkpoint, as vLLM does
+    });
+}
+
+void ScenarioController::setGpu(const GpuSpec &gpu)
+{
+    change([&](Scenario &s) { s.gpu = gpu; });
+}
+
+void ScenarioController::setTensorParallelSize(int gpus)
+{
+    change([&](Scenario &s) { s.tensorParallelSize = gpus; });
+}
+
+void ScenarioController::setDtype(WeightDtype dtype)
+{
+    change([&](Scenario &s) { s.dtype = dtype; });
+}
+
+void ScenarioController::setQuantization(const std::optional<QuantizationSpec> &quantization)
+{
+    change([&](Scenario &s) { s.quantization = quantization; });
+}
+
+void ScenarioController::setKvCacheDtype(KvCacheDtype dtype)
+{
+    change([&](Scenario &s) { s.kvCacheDtype = dtype; });
+}
+
+void ScenarioController::setGpuMemoryUtilizationPpm(std::int64_t ppm)
+{
+    change([&](Scenario &s) { s.gpuMemoryUtilizationPpm = ppm; });
+}
+
+void ScenarioController::setBlockSize(int tokens)
+{
+    change([&](Scenario &s) { s.blockSize = tokens; });
+}
+
+void ScenarioController::setMaxModelLen(std::int64_t tokens)
+{
+    change([&](Scenario &s) { s.maxModelLen = tokens; });
+}
+
+void ScenarioController::setBatchSize(std::int64_t sequences)
+{
+    change([&](Scenario &s) { s.batchSize = sequences; });
+}
+
+void ScenarioController::setSeqLen(std::int64_t tokens)
+{
+    change([&](Scenario &s) { s.seqLen = tokens; });
+}
+
+void ScenarioController::setGrowthAxis(GrowthAxis axis)
+{
+    if (axis == m_growthAxis)
+        return;
+    m_growthAxis = axis;
+    Q_EMIT growthAxisChanged(axis);
+}
+
+} // namespace kvscope

@@ -1,0 +1,63 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "growth.h"
+#include "memoryplan.h"
+#include "scenario.h"
+
+#include <QObject>
+
+#include <optional>
+
+namespace kvscope {
+
+/// Owns the current Scenario and its MemoryPlan. Widgets call the setters;
+/// every accepted change re-plans (microseconds, on the GUI thread) and
+/// emits scenarioChanged then planChanged. A change the core rejects leaves
+/// the state as it was and emits errorOccurred with the core's message.
+class ScenarioController : public QObject
+{
+    Q_OBJECT
+
+public:
+    explicit ScenarioController(QObject *parent = nullptr);
+
+    const Scenario &scenario() const { return m_scenario; }
+    const MemoryPlan &plan() const { return m_plan; }
+    GrowthAxis growthAxis() const { return m_growthAxis; }
+
+    /// The explorer's default: Llama-3.1-8B on one H100 SXM, BF16, batch 16, 8k tokens.
+    static Scenario defaultScenario();
+
+    /// Replaces the whole scenario; returns false (state kept) if the core rejects it.
+    bool setScenario(const Scenario &scenario);
+
+    void setModel(const ModelArch &model);
+    void setGpu(const GpuSpec &gpu);
+    void setTensorParallelSize(int gpus);
+    void setDtype(WeightDtype dtype);
+    void setQuantization(const std::optional<QuantizationSpec> &quantization);
+    void setKvCacheDtype(KvCacheDtype dtype);
+    void setGpuMemoryUtilizationPpm(std::int64_t ppm);
+    void setBlockSize(int tokens);
+    void setMaxModelLen(std::int64_t tokens);
+    void setBatchSize(std::int64_t sequences);
+    void setSeqLen(std::int64_t tokens);
+    void setGrowthAxis(GrowthAxis axis);
+
+Q_SIGNALS:
+    void scenarioChanged(const kvscope::Scenario &scenario);
+    void planChanged(const kvscope::MemoryPlan &plan);
+    void growthAxisChanged(kvscope::GrowthAxis axis);
+    void errorOccurred(const QString &message);
+
+private:
+    template<typename Change>
+    void change(Change &&apply);
+
+    Scenario m_scenario;
+    MemoryPlan m_plan;
+    GrowthAxis m_growthAxis = GrowthAxis::SequenceLength;
+};
+
+} // namespace kvscope

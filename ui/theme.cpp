@@ -1,0 +1,82 @@
+// SPDX-License-Identifier: MIT
+#include "theme.h"
+
+#include <QAbstractAxis>
+#include <QApplication>
+#include <QChart>
+#include <QLegend>
+
+namespace kvscope::theme {
+
+bool isDark(const QPalette &palette)
+{
+    return palette.color(QPalette::Window).lightness() < 128;
+}
+
+QColor partColor(MemoryPart part, const QPalette &palette)
+{
+    const bool dark = isDark(palette);
+    switch (part) {
+    case MemoryPart::Weights: return dark ? QColor(0x60, 0xa5, 0xfa) : QColor(0x25, 0x63, 0xeb);
+    case MemoryPart::Activations: return dark ? QColor(0xfb, 0xbf, 0x24) : QColor(0xd9, 0x77, 0x06);
+    case MemoryPart::Overhead: return dark ? QColor(0xa1, 0xa1, 0xaa) : QColor(0x71, 0x71, 0x7a);
+    case MemoryPart::KvCache: return dark ? QColor(0x34, 0xd3, 0x99) : QColor(0x05, 0x96, 0x69);
+    case MemoryPart::Headroom: return dark ? QColor(0x3f, 0x3f, 0x46) : QColor(0xe4, 0xe4, 0xe7);
+    case MemoryPart::Overflow: return warningColor(palette);
+    }
+    return palette.color(QPalette::Text);
+}
+
+QColor precisionColor(KvCacheDtype dtype, const QPalette &palette)
+{
+    const bool dark = isDark(palette);
+    switch (bytesPerElement(dtype)) {
+    case 4: return dark ? QColor(0xc0, 0x84, 0xfc) : QColor(0x93, 0x33, 0xea);
+    case 2: return partColor(MemoryPart::KvCache, palette);
+    default: return dark ? QColor(0x22, 0xd3, 0xee) : QColor(0x08, 0x91, 0xb2);
+    }
+}
+
+QColor warningColor(const QPalette &palette)
+{
+    return isDark(palette) ? QColor(0xf8, 0x71, 0x71) : QColor(0xdc, 0x26, 0x26);
+}
+
+QColor budgetColor(const QPalette &palette)
+{
+    return palette.color(QPalette::WindowText);
+}
+
+QFont chartTitleFont()
+{
+    QFont font = QApplication::font();
+    font.setPointSizeF(font.pointSizeF() * 1.25);
+    font.setBold(true);
+    return font;
+}
+
+QFont chartLabelFont()
+{
+    QFont font = QApplication::font();
+    font.setPointSizeF(font.pointSizeF() * 1.05);
+    return font;
+}
+
+void applyToChart(QChart *chart, const QPalette &palette)
+{
+    chart->setTheme(isDark(palette) ? QChart::ChartThemeDark : QChart::ChartThemeLight);
+    chart->setBackgroundBrush(palette.color(QPalette::Base));
+    chart->setBackgroundRoundness(4);
+    chart->setTitleBrush(palette.color(QPalette::Text));
+    chart->setTitleFont(chartTitleFont());
+    chart->legend()->setLabelColor(palette.color(QPalette::Text));
+    chart->legend()->setFont(chartLabelFont());
+    for (QAbstractAxis *axis : chart->axes()) {
+        axis->setLabelsColor(palette.color(QPalette::Text));
+        axis->setLabelsFont(chartLabelFont());
+        axis->setTitleBrush(palette.color(QPalette::Text));
+        axis->setGridLineColor(palette.color(QPalette::Mid));
+    }
+}
+
+} // namespace kvscope::theme

@@ -1,0 +1,35 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "breakdown.h"
+#include "dtypes.h"
+
+#include <QColor>
+#include <QFont>
+#include <QPalette>
+
+class QChart;
+
+namespace kvscope::theme {
+
+/// True when the palette's window is dark (the system is in dark mode).
+bool isDark(const QPalette &palette);
+
+/// Colour of a part of the memory bar; the overflow is the warning colour.
+QColor partColor(MemoryPart part, const QPalette &palette);
+
+/// Colour of a KV precision's line in the growth chart (by bytes per element).
+QColor precisionColor(KvCacheDtype dtype, const QPalette &palette);
+
+/// The warning colour (over budget) and the budget line colour.
+QColor warningColor(const QPalette &palette);
+QColor budgetColor(const QPalette &palette);
+
+/// Fonts sized to be read from the back of a room.
+QFont chartTitleFont();
+QFont chartLabelFont();
+
+/// Background, title and legend colours of a chart from the palette.
+void applyToChart(QChart *chart, const QPalette &palette);
+
+} // namespace kvscope::theme

@@ -1,0 +1,96 @@
+// SPDX-License-Identifier: MIT
+#include "legendstrip.h"
+
+#include "flowlayout.h"
+
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QPainter>
+
+namespace kvscope {
+
+namespace {
+
+/// The coloured mark in front of a legend entry.
+class Swatch : public QWidget
+{
+public:
+    Swatch(const QColor &color, Qt::PenStyle lineStyle, QWidget *parent)
+        : QWidget(parent), m_color(color), m_lineStyle(lineStyle)
+    {
+        setFixedSize(22, 14);
+    }
+
+protected:
+    void paintEvent(QPaintEvent *) override
+    {
+        QPainter painter(this);
+        painter.setRenderHint(QPainter::Antialiasing);
+        if (m_lineStyle == Qt::NoPen) {
+            painter.fillRect(rect().adjusted(3, 1, -3, -1), m_color);
+            return;
+        }
+        painter.setPen(QPen(m_color, 2.5, m_lineStyle));
+        painter.drawLine(QPointF(1, height() / 2.0), QPointF(width() - 1, height() / 2.0));
+    }
+
+private:
+    QColor m_color;
+    Qt::PenStyle m_lineStyle;
+};
+
+} // namespace
+
+LegendStrip::LegendStrip(QWidget *parent) : QWidget(parent)
+{
+    new FlowLayout(this);
+    setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Preferred);
+}
+
+void LegendStrip::setEntries(const QList<Entry> &entries)
+{
+    // Texts change with every plan (slider drags); widgets are rebuilt only
+    // when the entries themselves change.
+    bool sameShape = entries.size() == m_entries.size();
+    for (qsizetype i = 0; sameShape && i < entries.size(); ++i)
+        sameShape = entries[i].color == m_entries[i].color && entries[i].lineStyle == m_entries[i].lineStyle
+                    && entries[i].emphasized == m_entries[i].emphasized;
+    m_entries = entries;
+    if (sameShape) {
+        for (qsizetype i = 0; i < entries.size(); ++i)
+            if (auto *label = m_items[i]->findChild<QLabel *>())
+                label->setText(entries[i].text);
+        return;
+    }
+    qDeleteAll(m_items);
+    m_items.clear();
+    for (const Entry &entry : entries) {
+        auto *item = new QWidget(this);
+        auto *row = new QHBoxLayout(item);
+        row->setContentsMargins(0, 0, 0, 0);
+        row->setSpacing(4);
+        row->addWidget(new Swatch(entry.color, entry.lineStyle, item));
+        auto *label = new QLabel(entry.text, item);
+        label->setTextInteractionFlags(Qt::TextSelectableByMouse);
+        if (entry.emphasized) {
+            QFont font = label->font();
+            font.setBold(true);
+            label->setFont(font);
+        }
+        row->addWidget(label);
+        layout()->addWidget(item);
+        m_items.append(item);
+    }
+    updateGeometry();
+}
+
+QStringList LegendStrip::texts() const
+{
+    QStringList list;
+    for (QWidget *item : m_items)
+        if (auto *label = item->findChild<QLabel *>())
+            list << label->text();
+    return list;
+}
+
+} // namespace kvscope
