@@ -47,6 +47,14 @@ QColor budgetColor(const QPalette &palette)
     return palette.color(QPalette::WindowText);
 }
 
+QColor mutedTextColor(const QPalette &palette)
+{
+    const QColor text = palette.color(QPalette::Text);
+    const QColor base = palette.color(QPalette::Base);
+    return QColor((text.red() * 2 + base.red()) / 3, (text.green() * 2 + base.green()) / 3,
+                  (text.blue() * 2 + base.blue()) / 3);
+}
+
 QFont chartTitleFont()
 {
     QFont font = QApplication::font();
@@ -60,6 +68,12 @@ QFont chartLabelFont()
     QFont font = QApplication::font();
     font.setPointSizeF(font.pointSizeF() * 1.05);
     return font;
+}
+
+void setTitle(QChart *chart, const QString &title)
+{
+    if (chart->title() != title)
+        chart->setTitle(title);
 }
 
 void applyToChart(QChart *chart, const QPalette &palette)

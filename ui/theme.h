@@ -25,9 +25,15 @@ QColor precisionColor(KvCacheDtype dtype, const QPalette &palette);
 QColor warningColor(const QPalette &palette);
 QColor budgetColor(const QPalette &palette);
 
+/// Secondary text: between the text and the background colour, legible in both modes.
+QColor mutedTextColor(const QPalette &palette);
+
 /// Fonts sized to be read from the back of a room.
 QFont chartTitleFont();
 QFont chartLabelFont();
+
+/// Sets a chart's title only when it changes (a new title re-lays out the chart).
+void setTitle(QChart *chart, const QString &title);
 
 /// Background, title and legend colours of a chart from the palette.
 void applyToChart(QChart *chart, const QPalette &palette);

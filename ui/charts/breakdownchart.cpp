@@ -82,6 +82,8 @@ BreakdownChartView::BreakdownChartView(QWidget *parent)
     }
     m_valueAxis->setLabelFormat(QStringLiteral("%.0f"));
     chart->legend()->setVisible(false); // the LegendStrip below wraps instead of truncating
+    for (int i = 0; i < MemoryPartCount; ++i)
+        m_sets[i]->setLabel(memoryPartName(MemoryPart(i)));
     setChart(chart);
     for (auto &label : m_labels) {
         label = new QGraphicsSimpleTextItem(chart);
@@ -147,11 +149,9 @@ QList<LegendStrip::Entry> BreakdownChartView::legendEntries() const
 
 void BreakdownChartView::retranslate()
 {
-    chart()->setTitle(m_tensorParallelSize > 1
-                          ? tr("Memory per GPU (each of %1), GiB = 2^30 bytes").arg(m_tensorParallelSize)
-                          : tr("Memory per GPU, GiB = 2^30 bytes"));
-    for (int i = 0; i < MemoryPartCount; ++i)
-        m_sets[i]->setLabel(memoryPartName(MemoryPart(i)));
+    theme::setTitle(chart(), m_tensorParallelSize > 1
+                                 ? tr("Memory per GPU (each of %1), GiB = 2^30 bytes").arg(m_tensorParallelSize)
+                                 : tr("Memory per GPU, GiB = 2^30 bytes"));
     Q_EMIT legendChanged();
 }
 
@@ -175,10 +175,13 @@ void BreakdownChartView::applyPalette()
 
 void BreakdownChartView::changeEvent(QEvent *event)
 {
-    if (event->type() == QEvent::PaletteChange)
+    if (event->type() == QEvent::PaletteChange) {
         applyPalette();
-    else if (event->type() == QEvent::LanguageChange)
+    } else if (event->type() == QEvent::LanguageChange) {
+        for (int i = 0; i < MemoryPartCount; ++i)
+            m_sets[i]->setLabel(memoryPartName(MemoryPart(i)));
         retranslate();
+    }
     QChartView::changeEvent(event);
 }
 

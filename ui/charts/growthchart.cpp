@@ -149,8 +149,8 @@ void GrowthChartView::rebuildTicks()
 void GrowthChartView::retranslate()
 {
     const bool bySequence = m_data.axis == GrowthAxis::SequenceLength;
-    chart()->setTitle(bySequence ? tr("Memory per GPU vs sequence length (batch %1)").arg(formatCount(m_data.batchSize))
-                                 : tr("Memory per GPU vs batch size (%1 tokens each)").arg(formatCount(m_data.seqLen)));
+    theme::setTitle(chart(), bySequence ? tr("Memory per GPU vs sequence length (batch %1)").arg(formatCount(m_data.batchSize))
+                                        : tr("Memory per GPU vs batch size (%1 tokens each)").arg(formatCount(m_data.seqLen)));
     const QString xTitle = bySequence ? tr("Sequence length (tokens, log scale)") : tr("Batch size (sequences, log scale)");
     m_xAxis->setTitleText(xTitle);
     m_yAxis->setTitleText(tr("GiB"));

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "figurespanel.h"
 
+#include "theme.h"
 #include "units.h"
 
 #include <QEvent>
@@ -58,19 +59,29 @@ void FiguresPanel::addCard(const QString &key)
     QFont captionFont = card.caption->font();
     captionFont.setPointSizeF(captionFont.pointSizeF() * 0.9);
     card.caption->setFont(captionFont);
-    card.caption->setForegroundRole(QPalette::PlaceholderText);
     QFont valueFont = card.value->font();
     valueFont.setPointSizeF(valueFont.pointSizeF() * 1.6);
     valueFont.setBold(true);
     card.value->setFont(valueFont);
     card.detail->setWordWrap(true);
     card.detail->setFont(captionFont);
-    card.detail->setForegroundRole(QPalette::PlaceholderText);
     for (QLabel *label : {card.caption, card.value, card.detail}) {
         label->setTextInteractionFlags(Qt::TextSelectableByMouse);
         layout->addWidget(label);
     }
     m_cards.append(card);
+    applyPalette();
+}
+
+void FiguresPanel::applyPalette()
+{
+    for (const Card &card : m_cards) {
+        for (QLabel *label : {card.caption, card.detail}) {
+            QPalette pal = palette();
+            pal.setColor(QPalette::WindowText, theme::mutedTextColor(palette()));
+            label->setPalette(pal);
+        }
+    }
 }
 
 void FiguresPanel::setCard(const QString &key, const QString &caption, const QString &value, const QString &detail)
@@ -162,6 +173,8 @@ void FiguresPanel::changeEvent(QEvent *event)
 {
     if (event->type() == QEvent::LanguageChange)
         showPlan(m_plan);
+    else if (event->type() == QEvent::PaletteChange)
+        applyPalette();
     QWidget::changeEvent(event);
 }
 

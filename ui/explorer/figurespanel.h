@@ -48,6 +48,7 @@ private:
     void addCard(const QString &key);
     void setCard(const QString &key, const QString &caption, const QString &value, const QString &detail);
     void reflow();
+    void applyPalette();
 
     QGridLayout *m_grid;
     QList<Card> m_cards;

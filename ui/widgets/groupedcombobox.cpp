@@ -11,7 +11,6 @@
 namespace kvscope {
 
 namespace {
-constexpr int KeyRole = Qt::UserRole + 1;
 constexpr int ShortTextRole = Qt::UserRole + 2;
 }
 

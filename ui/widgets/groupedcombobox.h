@@ -16,6 +16,9 @@ class GroupedComboBox : public QComboBox
     Q_OBJECT
 
 public:
+    /// Item data role holding an entry's key (headings have none).
+    static constexpr int KeyRole = Qt::UserRole + 1;
+
     explicit GroupedComboBox(QWidget *parent = nullptr);
 
     void setSearchable(bool searchable);

@@ -1,0 +1,87 @@
+// SPDX-License-Identifier: MIT
+// Slider to updated charts, offscreen: the time from setting the batch or
+// sequence slider to (a) the chart series holding the new data and (b) both
+// charts repainted. Prints p50/p95 for docs/benchmarks.md.
+// Run: QT_QPA_PLATFORM=offscreen build/tests/benchmarks/bench_explorer
+#include "appsettings.h"
+#include "charts/breakdownchart.h"
+#include "charts/growthchart.h"
+#include "explorer/explorerview.h"
+#include "mainwindow.h"
+
+#include <QApplication>
+#include <QElapsedTimer>
+#include <QSlider>
+#include <QStandardPaths>
+
+#include <algorithm>
+#include <cstdio>
+#include <functional>
+
+namespace {
+
+struct Percentiles
+{
+    double p50 = 0;
+    double p95 = 0;
+    double max = 0;
+};
+
+Percentiles percentiles(QList<double> samples)
+{
+    std::sort(samples.begin(), samples.end());
+    const auto at = [&](double q) { return samples.at(qsizetype(q * double(samples.size() - 1))); };
+    return {at(0.50), at(0.95), samples.last()};
+}
+
+/// Sweeps the slider back and forth over its stops; returns milliseconds per step.
+QList<double> sweep(QSlider *slider, int steps, const std::function<void()> &afterSet)
+{
+    QList<double> samples;
+    int direction = 1;
+    QElapsedTimer timer;
+    for (int i = 0; i < steps; ++i) {
+        int next = slider->value() + direction;
+        if (next > slider->maximum() || next < slider->minimum()) {
+            direction = -direction;
+            next = slider->value() + direction;
+        }
+        timer.start();
+        slider->setValue(next);
+        afterSet();
+        samples << double(timer.nsecsElapsed()) / 1e6;
+    }
+    return samples;
+}
+
+} // namespace
+
+int main(int argc, char *argv[])
+{
+    QApplication app(argc, argv);
+    QStandardPaths::setTestModeEnabled(true);
+    QCoreApplication::setOrganizationName(QStringLiteral("kvscope-bench"));
+    kvscope::appsettings::reset();
+    kvscope::MainWindow window;
+    window.resize(1280, 720);
+    window.show();
+    QApplication::processEvents();
+
+    kvscope::ExplorerView *explorer = window.explorer();
+    const auto repaintCharts = [explorer] {
+        explorer->breakdownChart()->viewport()->repaint();
+        explorer->growthChart()->viewport()->repaint();
+    };
+    std::printf("%-34s %8s %8s %8s\n", "slider -> ...", "p50 ms", "p95 ms", "max ms");
+    for (const char *name : {"batchSlider", "seqLenSlider"}) {
+        auto *slider = window.findChild<QSlider *>(QLatin1String(name));
+        sweep(slider, 50, [] {}); // warm up
+        const Percentiles updated = percentiles(sweep(slider, 1000, [] {}));
+        const Percentiles painted = percentiles(sweep(slider, 300, repaintCharts));
+        std::printf("%-34s %8.3f %8.3f %8.3f\n", qPrintable(QStringLiteral("%1: series updated").arg(QLatin1String(name))),
+                    updated.p50, updated.p95, updated.max);
+        std::printf("%-34s %8.3f %8.3f %8.3f\n", qPrintable(QStringLiteral("%1: charts repainted").arg(QLatin1String(name))),
+                    painted.p50, painted.p95, painted.max);
+    }
+    return 0;
+}

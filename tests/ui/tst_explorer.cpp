@@ -1,0 +1,379 @@
+// SPDX-License-Identifier: MIT
+// The explorer window driven through its widgets (by objectName) under the
+// offscreen platform: every figure on screen must equal the core's.
+#include "appsettings.h"
+#include "breakdown.h"
+#include "charts/breakdownchart.h"
+#include "charts/growthchart.h"
+#include "explorer/explorerview.h"
+#include "explorer/figurespanel.h"
+#include "explorer/fitbanner.h"
+#include "library.h"
+#include "mainwindow.h"
+#include "planner.h"
+#include "scenariocontroller.h"
+#include "theme.h"
+#include "units.h"
+#include "widgets/groupedcombobox.h"
+#include "widgets/logsliderbox.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QBarSet>
+#include <QClipboard>
+#include <QComboBox>
+#include <QFile>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QLabel>
+#include <QLineSeries>
+#include <QProcess>
+#include <QScatterSeries>
+#include <QSettings>
+#include <QSignalSpy>
+#include <QSlider>
+#include <QSpinBox>
+#include <QStandardPaths>
+#include <QTabWidget>
+#include <QTest>
+
+#include <memory>
+
+using namespace kvscope;
+
+class TestExplorer : public QObject
+{
+    Q_OBJECT
+
+    std::unique_ptr<MainWindow> m_window;
+
+    template<typename T>
+    T *child(const char *name) const
+    {
+        T *widget = m_window->findChild<T *>(QLatin1String(name));
+        if (!widget)
+            qFatal("no child %s", name);
+        return widget;
+    }
+
+    ScenarioController *controller() const { return m_window->controller(); }
+    ExplorerView *explorer() const { return m_window->explorer(); }
+
+    double kvBar() const { return explorer()->breakdownChart()->barSet(MemoryPart::KvCache)->at(0); }
+
+    void openWindow(bool defaultSize = true)
+    {
+        m_window = std::make_unique<MainWindow>();
+        if (defaultSize)
+            m_window->resize(1280, 720);
+        m_window->show();
+        QVERIFY(QTest::qWaitForWindowExposed(m_window.get()));
+    }
+
+    static void selectComboData(QComboBox *combo, const QString &data)
+    {
+        const bool grouped = qobject_cast<GroupedComboBox *>(combo) != nullptr;
+        const int index = combo->findData(data, grouped ? GroupedComboBox::KeyRole : int(Qt::UserRole));
+        QVERIFY2(index >= 0, qPrintable(data));
+        combo->setCurrentIndex(index);
+        Q_EMIT combo->activated(index);
+    }
+
+    /// Counts pixels of `color` (within a small tolerance) in an image.
+    static int pixelsNear(const QImage &image, const QColor &color)
+    {
+        int count = 0;
+        for (int y = 0; y < image.height(); y += 2)
+            for (int x = 0; x < image.width(); x += 2) {
+                const QColor c = image.pixelColor(x, y);
+                if (qAbs(c.red() - color.red()) < 12 && qAbs(c.green() - color.green()) < 12
+                    && qAbs(c.blue() - color.blue()) < 12)
+                    ++count;
+            }
+        return count;
+    }
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        // Never touch the user's settings.
+        QStandardPaths::setTestModeEnabled(true);
+        QCoreApplication::setOrganizationName(QStringLiteral("kvscope-tests"));
+        QCoreApplication::setApplicationName(QStringLiteral("kvscope-tests"));
+    }
+
+    void init()
+    {
+        appsettings::reset();
+        appsettings::setLanguage(QStringLiteral("en"));
+        openWindow();
+    }
+
+    void cleanup() { m_window.reset(); }
+
+    void defaultScenario()
+    {
+        // The default: Llama-3.1-8B on one H100, BF16, batch 16, 8k tokens.
+        const Scenario &s = controller()->scenario();
+        QCOMPARE(s.model.id, QStringLiteral("llama-3.1-8b"));
+        QCOMPARE(s.gpu.id, QStringLiteral("h100-sxm"));
+        QCOMPARE(s.tensorParallelSize, 1);
+        QCOMPARE(controller()->plan().dtype, WeightDtype::BFloat16);
+        QCOMPARE(child<QSpinBox>("batchSpin")->value(), 16);
+        QCOMPARE(child<QSpinBox>("seqLenSpin")->value(), 8192);
+        QCOMPARE(child<QComboBox>("modelPicker")->currentText(), QStringLiteral("Llama-3.1-8B"));
+    }
+
+    void batchSliderDrivesTheKvBar()
+    {
+        QSlider *slider = child<QSlider>("batchSlider");
+        slider->setFocus();
+        QTest::keyClick(slider, Qt::Key_Right); // one stop: 16 -> 17
+        QCOMPARE(controller()->scenario().batchSize, 17);
+        Scenario expected = ScenarioController::defaultScenario();
+        expected.batchSize = 17;
+        const MemoryPlan plan = planMemory(expected);
+        QCOMPARE(kvBar(), toGiB(plan.kv.cacheBytes));
+        QCOMPARE(kvBar(), 17.0); // 17 x 8192 tokens x 128 KiB = 17 GiB exactly
+
+        QTest::keyClick(slider, Qt::Key_PageUp); // ten stops further
+        QCOMPARE(controller()->scenario().batchSize, 27);
+        QCOMPARE(child<QSpinBox>("batchSpin")->value(), 27);
+        QCOMPARE(kvBar(), 27.0);
+    }
+
+    void spinBoxAndSliderAgree()
+    {
+        QSpinBox *spin = child<QSpinBox>("seqLenSpin");
+        spin->setValue(100'000);
+        QCOMPARE(controller()->scenario().seqLen, 100'000);
+        const QSlider *slider = child<QSlider>("seqLenSlider");
+        const QList<std::int64_t> stops = LogSliderBox::stopsBetween(128, 131'072);
+        QCOMPARE(stops.at(slider->value()), 100'000); // 100,000 is a round stop
+    }
+
+    void fp8HalvesTheKvBar()
+    {
+        const double bf16 = kvBar();
+        selectComboData(child<QComboBox>("kvCacheDtypeCombo"), QStringLiteral("fp8"));
+        QCOMPARE(controller()->plan().kvCacheDtype, KvCacheDtype::Fp8E4M3);
+        QCOMPARE(kvBar() * 2, bf16);
+        QCOMPARE(child<QSlider>("precisionSlider")->value(), 2);
+        // The precision slider walks back to 16-bit.
+        child<QSlider>("precisionSlider")->setValue(1);
+        QCOMPARE(kvBar(), bf16);
+        QCOMPARE(child<QSlider>("precisionSlider")->value(), 1);
+    }
+
+    void overBudgetShowsWarningAndSuggestion()
+    {
+        QVERIFY(!explorer()->fitBanner()->showsWarning());
+        const QColor warning = theme::warningColor(explorer()->breakdownChart()->palette());
+        QCOMPARE(pixelsNear(explorer()->breakdownChart()->grab().toImage(), warning), 0);
+
+        child<QSpinBox>("batchSpin")->setValue(512); // 512 x 8192 x 128 KiB = 512 GiB
+        const MemoryPlan &plan = controller()->plan();
+        QVERIFY(!plan.fits);
+        FitBanner *banner = explorer()->fitBanner();
+        QVERIFY(banner->showsWarning());
+        QVERIFY2(banner->text().contains(formatCount(plan.largestBatchThatFits)), qPrintable(banner->text()));
+        QVERIFY(banner->text().contains(formatCount(plan.largestSeqLenThatFits)));
+        QVERIFY(banner->text().contains(formatGiB(-plan.headroomBytes)));
+        // The overflow beyond the budget line is drawn in the warning colour.
+        BreakdownChartView *chart = explorer()->breakdownChart();
+        QCOMPARE(chart->barSet(MemoryPart::Overflow)->at(0), toGiB(-plan.headroomBytes));
+        QCOMPARE(chart->barSet(MemoryPart::Headroom)->at(0), 0.0);
+        QApplication::processEvents();
+        QVERIFY(pixelsNear(chart->grab().toImage(), warning) > 200);
+    }
+
+    void growthChartMarksCurrentPointAndCrossing()
+    {
+        const MemoryPlan &plan = controller()->plan();
+        GrowthChartView *growth = explorer()->growthChart();
+        QCOMPARE(growth->kvLines().size(), 3);
+        QCOMPARE(growth->crossingText(), QStringLiteral("fits up to %1 tokens").arg(formatCount(plan.largestSeqLenThatFits)));
+        const QPointF current = growth->currentPoint()->at(0);
+        QCOMPARE(current.y(), toGiB(plan.budgetBytes - plan.headroomBytes));
+        QCOMPARE(growth->budgetLine()->at(0).y(), toGiB(plan.budgetBytes));
+
+        selectComboData(child<QComboBox>("growthAxisCombo"), QString::number(int(GrowthAxis::BatchSize)));
+        QCOMPARE(controller()->growthAxis(), GrowthAxis::BatchSize);
+        QCOMPARE(growth->crossingText(), QStringLiteral("fits up to %1 sequences").arg(formatCount(plan.largestBatchThatFits)));
+    }
+
+    void figuresEqualTheCommandLine()
+    {
+        // Same settings through `kvscope calc --json`: every card must agree.
+        child<QSpinBox>("batchSpin")->setValue(32);
+        selectComboData(child<QComboBox>("kvCacheDtypeCombo"), QStringLiteral("fp8"));
+        QProcess calc;
+        calc.start(qEnvironmentVariable("KVSCOPE_BINARY"),
+                   {QStringLiteral("calc"), QStringLiteral("--json"), QStringLiteral("--batch-size"), QStringLiteral("32"),
+                    QStringLiteral("--kv-cache-dtype"), QStringLiteral("fp8")});
+        QVERIFY(calc.waitForFinished(30'000));
+        const QJsonObject json = QJsonDocument::fromJson(calc.readAllStandardOutput()).object();
+        FiguresPanel *figures = explorer()->figuresPanel();
+        QCOMPARE(figures->valueLabel(QStringLiteral("kvBytesPerToken"))->text(),
+                 QStringLiteral("%1 B").arg(formatCount(json.value(QLatin1String("kv_bytes_per_token")).toInteger())));
+        QCOMPARE(figures->valueLabel(QStringLiteral("kvCacheBytes"))->text(),
+                 formatGiB(json.value(QLatin1String("kv_cache_bytes")).toInteger()));
+        QCOMPARE(figures->valueLabel(QStringLiteral("kvCapacity"))->text(),
+                 QStringLiteral("%1 tokens").arg(formatCount(json.value(QLatin1String("kv_capacity_tokens")).toInteger())));
+        QCOMPARE(figures->valueLabel(QStringLiteral("maxConcurrency"))->text(),
+                 QString::number(json.value(QLatin1String("max_concurrency")).toDouble(), 'f', 2) + QStringLiteral("×"));
+        QCOMPARE(figures->valueLabel(QStringLiteral("weights"))->text(),
+                 formatGiB(json.value(QLatin1String("weights_bytes")).toInteger()));
+        QCOMPARE(figures->valueLabel(QStringLiteral("parameters"))->text(),
+                 formatParameterCount(json.value(QLatin1String("params_total")).toInteger()));
+        // Copy as JSON gives the same object as the command line.
+        explorer()->copyJson();
+        QJsonObject copied = QJsonDocument::fromJson(QGuiApplication::clipboard()->text().toUtf8()).object();
+        QCOMPARE(copied, json);
+    }
+
+    void modelAndGpuPickers()
+    {
+        selectComboData(child<QComboBox>("modelPicker"), QStringLiteral("deepseek-v3"));
+        QCOMPARE(controller()->scenario().model.id, QStringLiteral("deepseek-v3"));
+        QCOMPARE(controller()->plan().kv.bytesPerToken, 70'272); // MLA latent, 61 x 576 x 2
+        selectComboData(child<QComboBox>("gpuPicker"), QStringLiteral("h200"));
+        QCOMPARE(controller()->scenario().gpu.id, QStringLiteral("h200"));
+        QComboBox *gpus = child<QComboBox>("gpuCount");
+        selectComboData(gpus, QStringLiteral("8"));
+        QCOMPARE(controller()->scenario().tensorParallelSize, 8);
+        QCOMPARE(controller()->plan().kv.bytesPerToken, 70'272); // replicated on every GPU
+        QVERIFY(m_window->windowTitle().contains(QLatin1String("DeepSeek-V3")));
+    }
+
+    void gpuCountOffersOnlyValidSizes()
+    {
+        QComboBox *gpus = child<QComboBox>("gpuCount");
+        QStringList offered;
+        for (int i = 0; i < gpus->count(); ++i)
+            offered << gpus->itemText(i);
+        QCOMPARE(offered, (QStringList{QStringLiteral("1"), QStringLiteral("2"), QStringLiteral("4"), QStringLiteral("8"),
+                                       QStringLiteral("16"), QStringLiteral("32")}));
+    }
+
+    void rejectedChangeKeepsState()
+    {
+        QSignalSpy errors(controller(), &ScenarioController::errorOccurred);
+        const Scenario before = controller()->scenario();
+        controller()->setTensorParallelSize(3);
+        QCOMPARE(errors.count(), 1);
+        QVERIFY(errors.first().first().toString().contains(QLatin1String("--tensor-parallel-size: 3")));
+        QCOMPARE(controller()->scenario().tensorParallelSize, before.tensorParallelSize);
+        QCOMPARE(child<QComboBox>("gpuCount")->currentText(), QStringLiteral("1"));
+    }
+
+    void settingsRoundTrip()
+    {
+        child<QSpinBox>("batchSpin")->setValue(48);
+        child<QSpinBox>("seqLenSpin")->setValue(32'768);
+        selectComboData(child<QComboBox>("modelPicker"), QStringLiteral("qwen3-30b-a3b"));
+        selectComboData(child<QComboBox>("kvCacheDtypeCombo"), QStringLiteral("fp8_e5m2"));
+        selectComboData(child<QComboBox>("growthAxisCombo"), QString::number(int(GrowthAxis::BatchSize)));
+        m_window->resize(1000, 700);
+        m_window->close(); // saves
+        m_window.reset();
+
+        openWindow(false);
+        const Scenario &s = controller()->scenario();
+        QCOMPARE(s.model.id, QStringLiteral("qwen3-30b-a3b"));
+        QCOMPARE(s.batchSize, 48);
+        QCOMPARE(s.seqLen, 32'768);
+        QCOMPARE(s.kvCacheDtype, KvCacheDtype::Fp8E5M2);
+        QCOMPARE(controller()->growthAxis(), GrowthAxis::BatchSize);
+        QCOMPARE(m_window->size(), QSize(1000, 700));
+        QVERIFY(m_window->restoreProblems().isEmpty());
+    }
+
+    void corruptSettingsFallBackToDefaults()
+    {
+        m_window.reset();
+        const QString path = QSettings().fileName();
+        QFile file(path);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write("[scenario]\nmodel=llama-99b\nbatchSize=-4\ngpuMemoryUtilization=7\nseqLen=\x01\x02\xff\n"
+                   "\x00\x00garbage[[[\n");
+        file.close();
+        openWindow();
+        QCOMPARE(controller()->scenario().model.id, QStringLiteral("llama-3.1-8b"));
+        QCOMPARE(controller()->scenario().batchSize, 16);
+        QCOMPARE(controller()->scenario().gpuMemoryUtilizationPpm, 900'000);
+        const QString problems = m_window->restoreProblems().join(QLatin1Char('\n'));
+        QVERIFY2(problems.contains(QLatin1String("scenario/model = 'llama-99b' ignored")), qPrintable(problems));
+        QVERIFY2(problems.contains(QLatin1String("scenario/batchSize")), qPrintable(problems));
+
+        // A combination that is invalid as a whole (TP 3 for 32 heads) also falls back.
+        m_window.reset();
+        appsettings::reset();
+        QSettings().setValue(QStringLiteral("scenario/tensorParallelSize"), 3);
+        openWindow();
+        QCOMPARE(controller()->scenario().tensorParallelSize, 1);
+        QVERIFY(!m_window->restoreProblems().isEmpty());
+    }
+
+    void switchesLanguageLive()
+    {
+        auto *tabs = child<QTabWidget>("viewTabs");
+        QCOMPARE(tabs->tabText(0), QStringLiteral("Explorer"));
+        child<QAction>("actionLanguage_zh_CN")->trigger(); // LanguageChange is posted to the windows
+        QTRY_COMPARE(tabs->tabText(0), QStringLiteral("探索"));
+        QTRY_VERIFY(explorer()->fitBanner()->text().contains(QStringLiteral("放得下")));
+        QCOMPARE(appsettings::language(), QStringLiteral("zh_CN"));
+        child<QAction>("actionLanguage_en")->trigger();
+        QTRY_COMPARE(tabs->tabText(0), QStringLiteral("Explorer"));
+    }
+
+    void windowRendersAtSeveralSizes()
+    {
+        for (const QSize size : {QSize(1280, 720), QSize(1920, 1080), QSize(960, 720)}) {
+            m_window->resize(size);
+            QApplication::processEvents();
+            const QImage image = m_window->grab().toImage();
+            QCOMPARE(image.size() / image.devicePixelRatio(), size);
+            // Not blank: the KV cache and weights colours both appear.
+            const QPalette palette = explorer()->breakdownChart()->palette();
+            QVERIFY(pixelsNear(image, theme::partColor(MemoryPart::KvCache, palette)) > 100);
+            QVERIFY(pixelsNear(image, theme::partColor(MemoryPart::Weights, palette)) > 100);
+        }
+    }
+
+    void followsADarkPalette()
+    {
+        QPalette dark;
+        dark.setColor(QPalette::Window, QColor(0x20, 0x20, 0x24));
+        dark.setColor(QPalette::Base, QColor(0x18, 0x18, 0x1b));
+        dark.setColor(QPalette::WindowText, QColor(0xe4, 0xe4, 0xe7));
+        dark.setColor(QPalette::Text, QColor(0xe4, 0xe4, 0xe7));
+        dark.setColor(QPalette::Button, QColor(0x2a, 0x2a, 0x2e));
+        dark.setColor(QPalette::ButtonText, QColor(0xe4, 0xe4, 0xe7));
+        const QPalette original = QApplication::palette();
+        QApplication::setPalette(dark);
+        QApplication::processEvents();
+        BreakdownChartView *chart = explorer()->breakdownChart();
+        QVERIFY(theme::isDark(chart->palette()));
+        QCOMPARE(chart->chart()->backgroundBrush().color(), dark.color(QPalette::Base));
+        const QImage image = m_window->grab().toImage();
+        if (qEnvironmentVariableIsSet("KVSCOPE_TEST_SCREENSHOTS"))
+            image.save(qEnvironmentVariable("KVSCOPE_TEST_SCREENSHOTS") + QStringLiteral("/explorer-dark.png"));
+        // Dark-mode colours are used: the lighter KV green of the dark palette appears.
+        QVERIFY(pixelsNear(image, theme::partColor(MemoryPart::KvCache, dark)) > 100);
+        QApplication::setPalette(original);
+    }
+
+    void keyboardShortcuts()
+    {
+        QTest::keyClick(m_window.get(), Qt::Key_K, Qt::ControlModifier); // next KV precision: BF16 -> FP8
+        QCOMPARE(controller()->plan().kvCacheDtype, KvCacheDtype::Fp8E4M3);
+        QTest::keyClick(m_window.get(), Qt::Key_T, Qt::ControlModifier);
+        QCOMPARE(controller()->growthAxis(), GrowthAxis::BatchSize);
+        QTest::keyClick(m_window.get(), Qt::Key_B, Qt::ControlModifier);
+        QCOMPARE(QApplication::focusWidget(), child<QSlider>("batchSlider"));
+    }
+};
+
+QTEST_MAIN(TestExplorer)
+#include "tst_explorer.moc"

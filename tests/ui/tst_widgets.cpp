@@ -1,0 +1,74 @@
+// SPDX-License-Identifier: MIT
+// Small widgets: the log-stepped slider box and the grouped, searchable combo.
+#include "widgets/groupedcombobox.h"
+#include "widgets/logsliderbox.h"
+
+#include <QSignalSpy>
+#include <QStandardItemModel>
+#include <QSlider>
+#include <QSpinBox>
+#include <QTest>
+
+using namespace kvscope;
+
+class TestWidgets : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void stops()
+    {
+        const QList<std::int64_t> stops = LogSliderBox::stopsBetween(1, 4096);
+        // 1..99, 100..990 by 10, 1000..4000 by 100, plus powers of two and the ends.
+        QCOMPARE(stops.first(), 1);
+        QCOMPARE(stops.last(), 4096);
+        QVERIFY(stops.contains(99) && stops.contains(110) && stops.contains(1024) && stops.contains(2048));
+        QVERIFY(!stops.contains(101));
+        QVERIFY(std::is_sorted(stops.begin(), stops.end()));
+        // 1-99, 100-990 by 10, 1000-4000 by 100, and the powers of two that are
+        // not already there: 128, 256, 512, 1024, 2048, 4096.
+        QCOMPARE(stops.size(), 99 + 90 + 31 + 6);
+    }
+
+    void sliderAndSpinBox()
+    {
+        LogSliderBox box;
+        box.setRange(128, 10'000'000);
+        QSignalSpy changed(&box, &LogSliderBox::valueChanged);
+        box.setValue(8192);
+        QCOMPARE(changed.count(), 0); // programmatic: no signal
+        QCOMPARE(box.spinBox()->value(), 8192);
+        box.slider()->setValue(box.slider()->value() + 1);
+        QCOMPARE(changed.count(), 1);
+        QCOMPARE(changed.first().first().value<std::int64_t>(), 8200); // next stop above 8192
+        box.spinBox()->setValue(12'345);
+        QCOMPARE(box.value(), 12'345);
+        QCOMPARE(changed.count(), 2);
+        QCOMPARE(box.spinBox()->maximum(), 10'000'000);
+    }
+
+    void groupedCombo()
+    {
+        GroupedComboBox combo;
+        combo.setSearchable(true);
+        combo.addGroup(QStringLiteral("Llama"));
+        combo.addEntry(QStringLiteral("llama-3.1-8b"), QStringLiteral("Llama-3.1-8B · 8.03B"), {}, QStringLiteral("Llama-3.1-8B"));
+        combo.addGroup(QStringLiteral("Qwen"));
+        combo.addEntry(QStringLiteral("qwen3-8b"), QStringLiteral("Qwen3-8B · 8.19B"), {}, QStringLiteral("Qwen3-8B"));
+        combo.finishEntries();
+        QVERIFY(combo.setCurrentKey(QStringLiteral("qwen3-8b")));
+        QCOMPARE(combo.currentText(), QStringLiteral("Qwen3-8B"));
+        QVERIFY(!combo.setCurrentKey(QStringLiteral("nope")));
+        // Headings cannot be chosen.
+        QVERIFY(!(qobject_cast<const QStandardItemModel *>(combo.model())->item(0)->flags() & Qt::ItemIsSelectable));
+        QSignalSpy activated(&combo, &GroupedComboBox::keyActivated);
+        Q_EMIT combo.activated(1);
+        QCOMPARE(activated.count(), 1);
+        QCOMPARE(activated.first().first().toString(), QStringLiteral("llama-3.1-8b"));
+        Q_EMIT combo.activated(0); // a heading: ignored
+        QCOMPARE(activated.count(), 1);
+    }
+};
+
+QTEST_MAIN(TestWidgets)
+#include "tst_widgets.moc"
