@@ -69,7 +69,7 @@ void ScenarioController::setModel(const ModelArch &model)
             s.tensorParallelSize = best;
         }
         s.seqLen = std::min(s.seqLen, sequenceAxisMax(model));
-        s.quantization.reset(); // follow the new checkpoint, as vLLM does
+        // An explicit --quantization stays (a what-if across models); "auto" follows the new checkpoint.
     });
 }
 
