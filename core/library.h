@@ -44,7 +44,8 @@ private:
 };
 
 /// Resolves --model: a preset id, a HuggingFace repo id, or a path to a
-/// config.json (or a folder holding one). Throws kvscope::Error naming the value.
+/// config.json, a model folder or a .gguf file (see importModel). Throws
+/// kvscope::Error naming the value.
 ModelArch resolveModel(const QString &text);
 
 /// Resolves --gpu: a preset id or alias. Throws kvscope::Error naming the value.

@@ -2,6 +2,7 @@
 // Helpers shared by the core suites.
 #pragma once
 
+#include "error.h"
 #include "library.h"
 
 #include <QStringList>
@@ -18,6 +19,18 @@ inline const ModelArch &preset(const QString &id)
     if (!m)
         qFatal("preset %s missing", qPrintable(id));
     return *m;
+}
+
+/// The kvscope::Error message `call` throws, or a null string when it throws none.
+template<typename Call>
+QString errorFrom(Call call)
+{
+    try {
+        call();
+    } catch (const Error &error) {
+        return error.message();
+    }
+    return {};
 }
 
 /// Ids of built-in presets that a table of rows (each with a `const char *id`)
@@ -37,3 +50,13 @@ QStringList presetsMissingFrom(const Row (&rows)[N])
 }
 
 } // namespace kvscope::test
+
+/// Checks that `call` throws a kvscope::Error whose one-line message starts
+/// with `start` (the file or option) and contains `part` (field and value).
+#define KVSCOPE_VERIFY_ERROR(call, start, part)                                                                 \
+    do {                                                                                                       \
+        const QString message_ = kvscope::test::errorFrom([&] { call; });                                     \
+        QVERIFY2(!message_.isNull(), "no kvscope::Error thrown");                                              \
+        QVERIFY2(message_.startsWith(start), qPrintable(message_));                                            \
+        QVERIFY2(message_.contains(part), qPrintable(message_));                                               \
+    } while (false)

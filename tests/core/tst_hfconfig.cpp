@@ -4,6 +4,7 @@
 #include "hfconfig.h"
 #include "inventory.h"
 #include "kvcache.h"
+#include "testsupport.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -99,13 +100,8 @@ private Q_SLOTS:
     {
         QFETCH(QJsonObject, config);
         QFETCH(QString, message);
-        try {
-            parseHfConfig(config, QStringLiteral("config.json"));
-            QFAIL("no error");
-        } catch (const Error &error) {
-            QVERIFY2(error.message().startsWith(QLatin1String("config.json: ")), qPrintable(error.message()));
-            QVERIFY2(error.message().contains(message), qPrintable(error.message()));
-        }
+        KVSCOPE_VERIFY_ERROR(parseHfConfig(config, QStringLiteral("config.json")), QLatin1String("config.json: "),
+                             message);
     }
 
     void malformedJson()

@@ -5,6 +5,7 @@
 #include "error.h"
 #include "hfconfig.h"
 #include "inventory.h"
+#include "testsupport.h"
 #include "weights.h"
 
 #include <QJsonArray>
@@ -185,14 +186,8 @@ private Q_SLOTS:
     {
         QFETCH(QString, json);
         QFETCH(QString, message);
-        try {
-            parse(json.toUtf8().constData());
-            QFAIL("no error");
-        } catch (const Error &error) {
-            QVERIFY2(error.message().startsWith(QLatin1String("config.json: field 'quantization_config.")),
-                     qPrintable(error.message()));
-            QVERIFY2(error.message().contains(message), qPrintable(error.message()));
-        }
+        KVSCOPE_VERIFY_ERROR(parse(json.toUtf8().constData()),
+                             QLatin1String("config.json: field 'quantization_config."), message);
     }
 };
 
