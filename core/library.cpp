@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "library.h"
 
+#include "customgpu.h"
 #include "error.h"
 #include "hfconfig.h"
 #include "modelimport.h"
@@ -168,6 +169,8 @@ ModelArch resolveModel(const QString &text)
 
 GpuSpec resolveGpu(const QString &text)
 {
+    if (text.trimmed().startsWith(QLatin1String("custom:"), Qt::CaseInsensitive))
+        return parseCustomGpuOption(text.trimmed());
     if (const GpuSpec *gpu = GpuLibrary::builtin().find(text))
         return *gpu;
     throw Error(QStringLiteral("--gpu: unknown GPU '%1' (run 'kvscope gpus' for the list)").arg(text));

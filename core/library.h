@@ -48,7 +48,8 @@ private:
 /// kvscope::Error naming the value.
 ModelArch resolveModel(const QString &text);
 
-/// Resolves --gpu: a preset id or alias. Throws kvscope::Error naming the value.
+/// Resolves --gpu: a preset id or alias, or custom:MEMORY_GIB[:BANDWIDTH_GBS[:TFLOPS]].
+/// Throws kvscope::Error naming the value.
 GpuSpec resolveGpu(const QString &text);
 
 } // namespace kvscope
