@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "dtypes.h"
 
+#include "checked.h"
 #include "error.h"
 
 namespace kvscope {
@@ -26,6 +27,8 @@ QString dtypeName(KvCacheDtype dtype)
     case KvCacheDtype::Fp8: return QStringLiteral("fp8");
     case KvCacheDtype::Fp8E4M3: return QStringLiteral("fp8_e4m3");
     case KvCacheDtype::Fp8E5M2: return QStringLiteral("fp8_e5m2");
+    case KvCacheDtype::Q8_0: return QStringLiteral("q8_0");
+    case KvCacheDtype::Q4_0: return QStringLiteral("q4_0");
     }
     return {};
 }
@@ -40,7 +43,7 @@ QStringList kvCacheDtypeChoices()
 {
     return {QStringLiteral("auto"),     QStringLiteral("float32"),  QStringLiteral("float16"),
             QStringLiteral("bfloat16"), QStringLiteral("fp8"),      QStringLiteral("fp8_e4m3"),
-            QStringLiteral("fp8_e5m2")};
+            QStringLiteral("fp8_e5m2"), QStringLiteral("q8_0"),     QStringLiteral("q4_0")};
 }
 
 WeightDtype parseWeightDtype(const QString &text, const QString &option)
@@ -75,6 +78,10 @@ KvCacheDtype parseKvCacheDtype(const QString &text, const QString &option)
         return KvCacheDtype::Fp8E4M3;
     if (t == QLatin1String("fp8_e5m2"))
         return KvCacheDtype::Fp8E5M2;
+    if (t == QLatin1String("q8_0"))
+        return KvCacheDtype::Q8_0;
+    if (t == QLatin1String("q4_0"))
+        return KvCacheDtype::Q4_0;
     throw Error(QStringLiteral("%1: unknown KV cache dtype '%2' (choose one of: %3)")
                     .arg(option, text, kvCacheDtypeChoices().join(QStringLiteral(", "))));
 }
@@ -99,9 +106,56 @@ int bytesPerElement(KvCacheDtype dtype)
     case KvCacheDtype::Fp8:
     case KvCacheDtype::Fp8E4M3:
     case KvCacheDtype::Fp8E5M2: return 1;
+    case KvCacheDtype::Q8_0:
+    case KvCacheDtype::Q4_0:
+        throw Error(QStringLiteral("internal: KV cache dtype '%1' is a block type; size it with kvRowBytes")
+                        .arg(dtypeName(dtype)));
     case KvCacheDtype::Auto: break;
     }
     throw Error(QStringLiteral("internal: KV cache dtype 'auto' must be resolved before sizing"));
+}
+
+namespace {
+
+/// ggml block of a llama.cpp KV type: values per block and bytes per block.
+struct KvBlock
+{
+    int values;
+    int bytes;
+};
+
+KvBlock kvBlock(KvCacheDtype dtype)
+{
+    switch (dtype) {
+    case KvCacheDtype::Q8_0: return {32, 34}; // fp16 d + int8 qs[32]
+    case KvCacheDtype::Q4_0: return {32, 18}; // fp16 d + 16 bytes of nibbles
+    default: return {1, bytesPerElement(dtype)};
+    }
+}
+
+} // namespace
+
+bool isBlockKvType(KvCacheDtype dtype)
+{
+    return dtype == KvCacheDtype::Q8_0 || dtype == KvCacheDtype::Q4_0;
+}
+
+std::int64_t kvRowBytes(KvCacheDtype dtype, std::int64_t elements)
+{
+    const KvBlock block = kvBlock(dtype);
+    if (elements % block.values != 0)
+        throw Error(QStringLiteral("--kv-cache-dtype: %1 stores blocks of %2 values, but a KV row holds %3 "
+                                   "(llama.cpp refuses this cache type for the model)")
+                        .arg(dtypeName(dtype))
+                        .arg(block.values)
+                        .arg(elements));
+    return (Checked(elements / block.values) * block.bytes).value();
+}
+
+double kvBitsPerElement(KvCacheDtype dtype)
+{
+    const KvBlock block = kvBlock(dtype);
+    return 8.0 * block.bytes / block.values;
 }
 
 WeightDtype resolveAutoDtype(WeightDtype requested, WeightDtype checkpointDtype)

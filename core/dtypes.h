@@ -4,6 +4,8 @@
 #include <QString>
 #include <QStringList>
 
+#include <cstdint>
+
 namespace kvscope {
 
 /// vLLM's --dtype: the floating-point type of unquantized weights and activations.
@@ -11,7 +13,9 @@ enum class WeightDtype { Auto, Float32, Float16, BFloat16 };
 
 /// vLLM's --kv-cache-dtype. Float32 is not a vLLM choice; it is what "auto"
 /// gives under --dtype float32, kept so the precision walk can start there.
-enum class KvCacheDtype { Auto, Float32, Float16, BFloat16, Fp8, Fp8E4M3, Fp8E5M2 };
+/// Q8_0 and Q4_0 are llama.cpp's block-quantized cache types (--cache-type-k/v),
+/// for GGUF models: 32 values in 34 and 18 bytes (ggml-common.h block_q8_0/q4_0).
+enum class KvCacheDtype { Auto, Float32, Float16, BFloat16, Fp8, Fp8E4M3, Fp8E5M2, Q8_0, Q4_0 };
 
 QString dtypeName(WeightDtype dtype);
 QString dtypeName(KvCacheDtype dtype);
@@ -25,9 +29,21 @@ KvCacheDtype parseKvCacheDtype(const QString &text,
 QStringList weightDtypeChoices();
 QStringList kvCacheDtypeChoices();
 
-/// Bytes per element; Auto must be resolved first.
+/// Bytes per element; Auto must be resolved first. The llama.cpp block
+/// types have no whole byte count per element: size them with kvRowBytes().
 int bytesPerElement(WeightDtype dtype);
 int bytesPerElement(KvCacheDtype dtype);
+
+/// True for llama.cpp's block-quantized KV types (q8_0, q4_0).
+bool isBlockKvType(KvCacheDtype dtype);
+
+/// Exact bytes of `elements` cached values in one row (one token, one layer,
+/// K or V): elements x bytes, or whole 32-value blocks for q8_0 / q4_0 (as
+/// ggml_row_size); throws when a block type's row is not a multiple of 32.
+std::int64_t kvRowBytes(KvCacheDtype dtype, std::int64_t elements);
+
+/// Storage bits per cached value, for display (q8_0: 8.5, q4_0: 4.5).
+double kvBitsPerElement(KvCacheDtype dtype);
 
 /// vLLM's "auto": float16 for float32/float16 checkpoints, bfloat16 for
 /// bfloat16 checkpoints and for configs that name no dtype.

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: MIT
 #include "hfconfig.h"
 
+#include "configreader.h"
 #include "error.h"
+#include "quantconfig.h"
 
 #include <QFile>
 #include <QFileInfo>
@@ -16,120 +18,6 @@
 namespace kvscope {
 
 namespace {
-
-/// Reads fields that model families spell differently, with messages that
-/// name the file, the field (as spelled in the file) and the value.
-class ConfigReader
-{
-public:
-    ConfigReader(QJsonObject object, QString origin, QString prefix = {})
-        : m_object(std::move(object)), m_origin(std::move(origin)), m_prefix(std::move(prefix))
-    {
-    }
-
-    const QJsonObject &object() const { return m_object; }
-    const QString &origin() const { return m_origin; }
-
-    /// The first key present with a non-null value, or an empty string.
-    QString present(std::initializer_list<const char *> keys) const
-    {
-        for (const char *key : keys) {
-            const QJsonValue v = m_object.value(QLatin1String(key));
-            if (!v.isUndefined() && !v.isNull())
-                return QLatin1String(key);
-        }
-        return {};
-    }
-
-    QJsonValue value(std::initializer_list<const char *> keys) const
-    {
-        const QString key = present(keys);
-        return key.isEmpty() ? QJsonValue() : m_object.value(key);
-    }
-
-    std::optional<std::int64_t> integer(std::initializer_list<const char *> keys, std::int64_t minimum = 0) const
-    {
-        const QString key = present(keys);
-        if (key.isEmpty())
-            return std::nullopt;
-        const QJsonValue v = m_object.value(key);
-        const double d = v.toDouble(std::nan(""));
-        if (!v.isDouble() || !std::isfinite(d) || d != std::floor(d) || d < double(minimum) || d > 9.0e15)
-            throw Error(QStringLiteral("%1: field '%2' must be an integer >= %3, got %4")
-                            .arg(m_origin, m_prefix + key)
-                            .arg(minimum)
-                            .arg(render(v)));
-        return std::int64_t(d);
-    }
-
-    std::int64_t requireInteger(std::initializer_list<const char *> keys, std::int64_t minimum = 1) const
-    {
-        if (const auto v = integer(keys, minimum))
-            return *v;
-        throw Error(QStringLiteral("%1: missing field '%2'").arg(m_origin, m_prefix + spellings(keys)));
-    }
-
-    std::optional<double> number(std::initializer_list<const char *> keys) const
-    {
-        const QString key = present(keys);
-        if (key.isEmpty())
-            return std::nullopt;
-        const QJsonValue v = m_object.value(key);
-        if (!v.isDouble() || !std::isfinite(v.toDouble()))
-            throw Error(QStringLiteral("%1: field '%2' must be a number, got %3")
-                            .arg(m_origin, m_prefix + key, render(v)));
-        return v.toDouble();
-    }
-
-    std::optional<bool> boolean(std::initializer_list<const char *> keys) const
-    {
-        const QString key = present(keys);
-        if (key.isEmpty())
-            return std::nullopt;
-        const QJsonValue v = m_object.value(key);
-        if (!v.isBool())
-            throw Error(QStringLiteral("%1: field '%2' must be true or false, got %3")
-                            .arg(m_origin, m_prefix + key, render(v)));
-        return v.toBool();
-    }
-
-    QString string(std::initializer_list<const char *> keys) const
-    {
-        const QJsonValue v = value(keys);
-        return v.isString() ? v.toString() : QString();
-    }
-
-    [[noreturn]] void fail(const QString &field, const QString &problem) const
-    {
-        throw Error(QStringLiteral("%1: field '%2' %3").arg(m_origin, m_prefix + field, problem));
-    }
-
-    static QString render(const QJsonValue &v)
-    {
-        switch (v.type()) {
-        case QJsonValue::String: return QLatin1Char('"') + v.toString() + QLatin1Char('"');
-        case QJsonValue::Double: return QString::number(v.toDouble(), 'g', 17);
-        case QJsonValue::Bool: return v.toBool() ? QStringLiteral("true") : QStringLiteral("false");
-        case QJsonValue::Array: return QStringLiteral("an array");
-        case QJsonValue::Object: return QStringLiteral("an object");
-        default: return QStringLiteral("null");
-        }
-    }
-
-private:
-    static QString spellings(std::initializer_list<const char *> keys)
-    {
-        QStringList names;
-        for (const char *key : keys)
-            names << QLatin1String(key);
-        QString first = names.takeFirst();
-        return names.isEmpty() ? first : first + QStringLiteral("' (or ") + names.join(QStringLiteral(", ")) + QLatin1Char(')') + QLatin1Char('\'');
-    }
-
-    QJsonObject m_object;
-    QString m_origin;
-    QString m_prefix;
-};
 
 /// Per-family facts that configs leave implicit (HF modelling code hard-codes them).
 struct FamilyTraits
@@ -197,6 +85,8 @@ void applyGemma3TextDefaults(QJsonObject &text)
     fill("sliding_window", 4096);
     fill("sliding_window_pattern", 6);
     fill("head_dim", 256);
+    fill("num_attention_heads", 8);
+    fill("num_key_value_heads", 4);
     fill("tie_word_embeddings", true);
 }
 
@@ -264,9 +154,9 @@ void readMoe(const ConfigReader &r, const QString &modelType, ModelArch &m)
         r.fail(QStringLiteral("num_experts_per_tok"),
                QStringLiteral("is %1, more than the %2 experts").arg(e.expertsPerToken).arg(e.numExperts));
     e.numSharedExperts = int(r.integer({"n_shared_experts", "num_shared_experts"}).value_or(0));
-    e.expertIntermediateSize = r.integer({"moe_intermediate_size", "expert_intermediate_size"})
+    e.expertIntermediateSize = r.integer({"moe_intermediate_size", "expert_intermediate_size"}, 0, MaxConfigWidth)
                                    .value_or(m.intermediateSize);
-    e.sharedIntermediateSize = r.integer({"shared_expert_intermediate_size"}).value_or(0);
+    e.sharedIntermediateSize = r.integer({"shared_expert_intermediate_size"}, 0, MaxConfigWidth).value_or(0);
     e.sharedExpertGate = e.sharedIntermediateSize > 0 && modelType == QLatin1String("qwen2_moe");
     e.firstDenseLayers = int(r.integer({"first_k_dense_replace"}).value_or(0));
 
@@ -319,7 +209,7 @@ void readVision(const QJsonObject &top, const QString &origin, ModelArch &m)
         return;
     const ConfigReader r(vision.toObject(), origin, QStringLiteral("vision_config."));
     VisionSpec &v = m.vision;
-    v.numLayers = int(r.integer({"num_hidden_layers", "depth"}).value_or(0));
+    v.numLayers = int(r.integer({"num_hidden_layers", "depth"}, 0, MaxConfigLayers).value_or(0));
     v.hiddenSize = r.integer({"hidden_size", "embed_dim"}).value_or(0);
     v.intermediateSize = r.integer({"intermediate_size"}).value_or(4 * v.hiddenSize);
     v.patchSize = int(r.integer({"patch_size"}).value_or(0));
@@ -346,49 +236,6 @@ WeightDtype readDtype(const ConfigReader &r)
 }
 
 } // namespace
-
-QuantizationSpec parseQuantizationConfig(const QJsonObject &q, const QString &origin)
-{
-    QuantizationSpec spec;
-    if (q.isEmpty())
-        return spec;
-    const ConfigReader r(q, origin, QStringLiteral("quantization_config."));
-    const QString method = r.string({"quant_method"}).toLower();
-    const auto stringList = [&](const char *key) {
-        QStringList list;
-        for (const QJsonValue v : q.value(QLatin1String(key)).toArray())
-            list << v.toString();
-        return list;
-    };
-    if (method == QLatin1String("fp8")) {
-        spec = defaultSpecFor(QuantMethod::Fp8);
-        const QJsonArray block = q.value(QLatin1String("weight_block_size")).toArray();
-        if (block.size() == 2) {
-            spec.blockRows = block.at(0).toInt();
-            spec.blockCols = block.at(1).toInt();
-            if (spec.blockRows <= 0 || spec.blockCols <= 0)
-                r.fail(QStringLiteral("weight_block_size"), QStringLiteral("must hold two positive integers"));
-        }
-        spec.modulesNotConverted = stringList("modules_to_not_convert") + stringList("ignored_layers");
-    } else if (method == QLatin1String("awq") || method == QLatin1String("gptq")) {
-        spec = defaultSpecFor(method == QLatin1String("awq") ? QuantMethod::Awq : QuantMethod::Gptq);
-        spec.bits = int(r.integer({"bits", "w_bit"}, 2).value_or(4));
-        spec.groupSize = int(r.integer({"group_size", "q_group_size"}, -1).value_or(128));
-        spec.modulesNotConverted = stringList("modules_to_not_convert");
-    } else if (method == QLatin1String("bitsandbytes")) {
-        if (!r.boolean({"load_in_4bit"}).value_or(false))
-            r.fail(QStringLiteral("load_in_4bit"), QStringLiteral("is not true; only 4-bit bitsandbytes is sized"));
-        spec = defaultSpecFor(QuantMethod::BitsAndBytesNf4);
-        spec.doubleQuant = r.boolean({"bnb_4bit_use_double_quant"}).value_or(false);
-        spec.modulesNotConverted = stringList("llm_int8_skip_modules");
-    } else if (method == QLatin1String("mxfp4")) {
-        spec = defaultSpecFor(QuantMethod::Mxfp4);
-        spec.modulesNotConverted = stringList("modules_to_not_convert");
-    } else if (!method.isEmpty()) {
-        r.fail(QStringLiteral("quant_method"), QStringLiteral("is '%1', which kvscope does not size").arg(method));
-    }
-    return spec;
-}
 
 QJsonObject parseJsonObject(const QByteArray &text, const QString &origin)
 {
@@ -421,19 +268,25 @@ ModelArch parseHfConfig(const QJsonObject &top, const QString &origin)
 {
     ModelArch m;
     const ConfigReader outer(top, origin);
-    m.architecture = outer.value({"architectures"}).toArray().first().toString();
+    // at(0) of an empty array is Undefined; first() would assert.
+    m.architecture = outer.value({"architectures"}).toArray().at(0).toString();
 
-    // Multimodal checkpoints keep the language model in text_config.
+    // Multimodal checkpoints keep the language model in a nested config
+    // (LLaVA/Gemma 3/Mistral 3: text_config, InternVL: llm_config,
+    // DeepSeek-VL2: language_config); storage keys stay at the top level.
     QJsonObject textObject = top;
     QString prefix;
-    if (top.value(QLatin1String("text_config")).isObject()) {
-        textObject = top.value(QLatin1String("text_config")).toObject();
-        prefix = QStringLiteral("text_config.");
-        if (!textObject.contains(QLatin1String("torch_dtype")) && top.contains(QLatin1String("torch_dtype")))
-            textObject.insert(QStringLiteral("torch_dtype"), top.value(QLatin1String("torch_dtype")));
-        if (!textObject.contains(QLatin1String("quantization_config"))
-            && top.contains(QLatin1String("quantization_config")))
-            textObject.insert(QStringLiteral("quantization_config"), top.value(QLatin1String("quantization_config")));
+    for (const char *nested : {"text_config", "llm_config", "language_config"}) {
+        if (!top.value(QLatin1String(nested)).isObject())
+            continue;
+        textObject = top.value(QLatin1String(nested)).toObject();
+        prefix = QLatin1String(nested) + QLatin1Char('.');
+        for (const char *inherited : {"torch_dtype", "dtype", "quantization_config", "compression_config"}) {
+            const QLatin1String key(inherited);
+            if (!textObject.contains(key) && top.contains(key))
+                textObject.insert(key, top.value(key));
+        }
+        break;
     }
     QString modelType = textObject.value(QLatin1String("model_type")).toString();
     if (modelType.isEmpty())
@@ -451,12 +304,13 @@ ModelArch parseHfConfig(const QJsonObject &top, const QString &origin)
                        .arg(modelType.isEmpty() ? QStringLiteral("(none)") : modelType);
     }
 
-    m.numLayers = int(r.requireInteger({"num_hidden_layers", "n_layer", "num_layers", "n_layers"}));
-    m.hiddenSize = r.requireInteger({"hidden_size", "n_embd", "d_model", "dim"});
+    m.numLayers = int(r.requireInteger({"num_hidden_layers", "n_layer", "num_layers", "n_layers"}, 1, MaxConfigLayers));
+    m.hiddenSize = r.requireInteger({"hidden_size", "n_embd", "d_model", "dim"}, 1, MaxConfigWidth);
     m.numHeads = int(r.requireInteger({"num_attention_heads", "n_head", "num_heads", "n_heads"}));
 
     // KV heads: explicit count, Falcon's multi_query flag, or MHA.
-    if (const auto kv = r.integer({"num_key_value_heads", "n_head_kv", "num_kv_heads", "multi_query_group_num"}, 1))
+    if (const auto kv = r.integer({"num_key_value_heads", "n_head_kv", "num_kv_heads", "n_kv_heads",
+                                   "multi_query_group_num"}, 1))
         m.numKvHeads = int(*kv);
     else if (r.boolean({"multi_query"}).value_or(false))
         m.numKvHeads = 1;
@@ -468,7 +322,7 @@ ModelArch parseHfConfig(const QJsonObject &top, const QString &origin)
                    .arg(m.numKvHeads)
                    .arg(m.numHeads));
 
-    if (const auto hd = r.integer({"head_dim"}, 1)) {
+    if (const auto hd = r.integer({"head_dim", "kv_channels"}, 1)) {
         m.headDim = int(*hd);
     } else {
         if (m.hiddenSize % m.numHeads != 0)
@@ -481,11 +335,12 @@ ModelArch parseHfConfig(const QJsonObject &top, const QString &origin)
     m.vHeadDim = m.headDim;
 
     const FamilyTraits &t = traits;
-    m.intermediateSize = r.integer({"intermediate_size", "ffn_hidden_size", "n_inner", "ffn_dim"})
+    m.intermediateSize = r.integer({"intermediate_size", "ffn_hidden_size", "n_inner", "ffn_dim", "hidden_dim"}, 0,
+                                   MaxConfigWidth)
                              .value_or(t.mlpKind == MlpKind::Plain ? 4 * m.hiddenSize : 0);
-    m.vocabSize = r.requireInteger({"vocab_size", "padded_vocab_size", "n_vocab"});
+    m.vocabSize = r.requireInteger({"vocab_size", "padded_vocab_size", "n_vocab"}, 1, MaxConfigWidth);
     m.maxPositionEmbeddings = r.integer({"max_position_embeddings", "n_positions", "max_seq_len",
-                                         "seq_length", "max_sequence_length"}, 1)
+                                         "seq_length", "max_sequence_length"}, 1, MaxConfigWidth)
                                   .value_or(0);
     if (m.maxPositionEmbeddings == 0) {
         m.maxPositionEmbeddings = 2048;
@@ -520,6 +375,9 @@ ModelArch parseHfConfig(const QJsonObject &top, const QString &origin)
     m.attentionSinks = modelType == QLatin1String("gpt_oss");
 
     const double partialRotary = r.number({"partial_rotary_factor"}).value_or(1.0);
+    if (partialRotary <= 0 || partialRotary > 1)
+        r.fail(QStringLiteral("partial_rotary_factor"),
+               QStringLiteral("is %1; expected a share in (0, 1]").arg(partialRotary));
     m.rotaryDim = int(std::lround(m.headDim * partialRotary));
 
     readMla(r, m);
@@ -541,7 +399,7 @@ ModelArch parseHfConfig(const QJsonObject &top, const QString &origin)
         m.slidingLayers.clear();
 
     m.checkpointDtype = readDtype(r);
-    const QJsonValue quant = r.value({"quantization_config"});
+    const QJsonValue quant = r.value({"quantization_config", "compression_config"});
     if (quant.isObject())
         m.checkpointQuantization = parseQuantizationConfig(quant.toObject(), origin);
 

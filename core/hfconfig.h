@@ -2,6 +2,7 @@
 #pragma once
 
 #include "modelarch.h"
+#include "quantconfig.h"
 
 #include <QJsonObject>
 #include <QString>
@@ -19,8 +20,5 @@ ModelArch loadHfConfigFile(const QString &path);
 
 /// Parses JSON text (for pasted configs and tests).
 QJsonObject parseJsonObject(const QByteArray &text, const QString &origin);
-
-/// Reads quantization_config into a QuantizationSpec (method None when absent).
-QuantizationSpec parseQuantizationConfig(const QJsonObject &quantizationConfig, const QString &origin);
 
 } // namespace kvscope

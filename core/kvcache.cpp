@@ -16,11 +16,13 @@ int kvHeadsPerGpu(const ModelArch &model, int tensorParallelSize)
 
 std::int64_t kvBytesPerTokenPerLayer(const ModelArch &model, KvCacheDtype dtype, int tensorParallelSize)
 {
-    const int bytes = bytesPerElement(dtype);
     if (model.usesMla())
-        return (Checked(model.mla.kvLoraRank) + model.mla.qkRopeHeadDim).value() * bytes;
+        return kvRowBytes(dtype, (Checked(model.mla.kvLoraRank) + model.mla.qkRopeHeadDim).value());
+    // K and V are separate rows (they are separate tensors in vLLM and llama.cpp).
     const Checked heads = kvHeadsPerGpu(model, tensorParallelSize);
-    return (heads * (Checked(model.headDim) + model.vHeadDim) * bytes).value();
+    return (Checked(kvRowBytes(dtype, (heads * model.headDim).value()))
+            + kvRowBytes(dtype, (heads * model.vHeadDim).value()))
+        .value();
 }
 
 std::int64_t kvBytesPerToken(const ModelArch &model, KvCacheDtype dtype, int tensorParallelSize)

@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: MIT
 #include "library.h"
 
+#include "customgpu.h"
 #include "error.h"
 #include "hfconfig.h"
+#include "modelimport.h"
 #include "units.h"
 
 #include <QDir>
@@ -157,31 +159,18 @@ ModelArch resolveModel(const QString &text)
         throw Error(QStringLiteral("--model: no model given"));
     if (const ModelArch *preset = ModelLibrary::builtin().find(text))
         return *preset;
-
-    const QFileInfo info(text);
-    if (info.isDir()) {
-        const QString config = QDir(info.filePath()).filePath(QStringLiteral("config.json"));
-        if (!QFileInfo::exists(config))
-            throw Error(QStringLiteral("--model: folder '%1' has no config.json").arg(text));
-        ModelArch model = loadHfConfigFile(config);
-        model.id = info.fileName();
-        model.name = info.fileName();
-        return model;
-    }
-    if (info.isFile()) {
-        ModelArch model = loadHfConfigFile(info.filePath());
-        const QString parent = info.dir().dirName();
-        model.id = info.fileName() == QLatin1String("config.json") && !parent.isEmpty() ? parent : info.baseName();
-        model.name = model.id;
-        return model;
-    }
+    if (QFileInfo::exists(text))
+        return importModel(text).model;
     throw Error(QStringLiteral("--model: unknown model '%1': not a preset id, a HuggingFace repo id of a preset, "
-                               "or an existing path (run 'kvscope models' for the list)")
+                               "or an existing config.json, model folder or .gguf file (run 'kvscope models' for "
+                               "the list)")
                     .arg(text));
 }
 
 GpuSpec resolveGpu(const QString &text)
 {
+    if (text.trimmed().startsWith(QLatin1String("custom:"), Qt::CaseInsensitive))
+        return parseCustomGpuOption(text.trimmed());
     if (const GpuSpec *gpu = GpuLibrary::builtin().find(text))
         return *gpu;
     throw Error(QStringLiteral("--gpu: unknown GPU '%1' (run 'kvscope gpus' for the list)").arg(text));

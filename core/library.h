@@ -44,10 +44,12 @@ private:
 };
 
 /// Resolves --model: a preset id, a HuggingFace repo id, or a path to a
-/// config.json (or a folder holding one). Throws kvscope::Error naming the value.
+/// config.json, a model folder or a .gguf file (see importModel). Throws
+/// kvscope::Error naming the value.
 ModelArch resolveModel(const QString &text);
 
-/// Resolves --gpu: a preset id or alias. Throws kvscope::Error naming the value.
+/// Resolves --gpu: a preset id or alias, or custom:MEMORY_GIB[:BANDWIDTH_GBS[:TFLOPS]].
+/// Throws kvscope::Error naming the value.
 GpuSpec resolveGpu(const QString &text);
 
 } // namespace kvscope

@@ -3,8 +3,10 @@
 
 #include "dtypes.h"
 #include "inventory.h"
+#include "modelarch.h"
 #include "quantization.h"
 
+#include <QMap>
 #include <QString>
 #include <QStringList>
 
@@ -23,12 +25,21 @@ struct WeightMemory
     std::int64_t quantizedBytes = 0;       ///< their bytes, scales and zero points included
     double bitsPerWeight = 0;              ///< checkpointBytes x 8 / all parameters
     double quantizedBitsPerWeight = 0;     ///< over the quantized parameters only
+
+    // The checkpoint measured from its file headers (model folder, GGUF), beside the estimate.
+    std::int64_t estimatedBytesPerGpu = 0; ///< the estimate from architecture, --dtype and quantization
+    std::int64_t measuredCheckpointBytes = 0; ///< tensor bytes as stored; 0 = not measured
+    std::int64_t measuredBytesPerGpu = 0;  ///< measured / TP (rounded up) + buffers; 0 = not measured
+    std::int64_t measuredParams = 0;       ///< elements as stored (see MeasuredCheckpoint::elements)
+    QMap<QString, std::int64_t> measuredBytesByType; ///< "BF16", "Q4_K"... -> bytes as stored
+    bool budgetUsesMeasured = false;       ///< GGUF: bytesPerGpu is the measured figure
 };
 
 /// The KV cache: formula, the batch held, and vLLM's paged capacity.
 struct KvCacheMemory
 {
-    int bytesPerElement = 0;
+    int bytesPerElement = 0;               ///< 0 for llama.cpp block types (q8_0, q4_0)
+    double bitsPerElement = 0;             ///< storage bits per cached value (q8_0: 8.5)
     int kvHeadsPerGpu = 0;                 ///< heads per GPU (1 latent for MLA)
     bool headsReplicated = false;          ///< TP > KV heads, or MLA under TP
     std::int64_t bytesPerTokenPerLayer = 0;///< one layer, one token, one GPU
@@ -62,6 +73,8 @@ struct MemoryPlan
     QString modelName;
     QString gpuId;
     QString gpuName;
+    ModelFormat modelFormat = ModelFormat::HfConfig;
+    QString modelFileType;                 ///< GGUF general.file_type ("Q4_K_M")
     WeightDtype dtype = WeightDtype::BFloat16;
     KvCacheDtype kvCacheDtype = KvCacheDtype::BFloat16;
     QuantizationSpec quantization;

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "checkpoint.h"
 #include "dtypes.h"
 #include "quantization.h"
 
@@ -15,6 +16,10 @@ namespace kvscope {
 
 enum class NormKind { RmsNorm, LayerNorm }; ///< LayerNorm carries a bias: 2h parameters instead of h
 enum class MlpKind { Gated, Plain };         ///< gate+up+down (SwiGLU/GeGLU) or up+down
+
+/// Where a model's description came from: a HuggingFace config.json (preset,
+/// file, pasted text or model folder) or a llama.cpp GGUF file.
+enum class ModelFormat { HfConfig, Gguf };
 
 /// Mixture-of-experts layout (routed experts per MoE layer).
 struct MoeSpec
@@ -112,6 +117,9 @@ struct ModelArch
     // Storage
     WeightDtype checkpointDtype = WeightDtype::Auto; ///< config torch_dtype
     QuantizationSpec checkpointQuantization;          ///< config quantization_config
+    ModelFormat format = ModelFormat::HfConfig;
+    MeasuredCheckpoint measured;                      ///< from a model folder or GGUF file; empty for presets
+    QString fileType;                                 ///< GGUF general.file_type as llama.cpp names it ("Q4_K_M")
 
     // Provenance
     std::optional<std::int64_t> statedParams;        ///< published total, when the card gives one exactly

@@ -33,6 +33,10 @@ QJsonObject planToJson(const MemoryPlan &p)
 {
     QJsonObject o;
     o.insert(QStringLiteral("model"), p.modelId);
+    o.insert(QStringLiteral("model_format"),
+             p.modelFormat == ModelFormat::Gguf ? QStringLiteral("gguf") : QStringLiteral("hf-config"));
+    if (!p.modelFileType.isEmpty())
+        o.insert(QStringLiteral("model_file_type"), p.modelFileType);
     o.insert(QStringLiteral("gpu"), p.gpuId);
     o.insert(QStringLiteral("dtype"), dtypeName(p.dtype));
     o.insert(QStringLiteral("quantization"), quantMethodName(p.quantization.method));
@@ -60,6 +64,18 @@ QJsonObject planToJson(const MemoryPlan &p)
     o.insert(QStringLiteral("weights_buffers_bytes"), qint64(p.weights.buffersBytes));
     o.insert(QStringLiteral("weights_bytes_by_component"), componentObject(p.weights.byComponent));
     o.insert(QStringLiteral("checkpoint_bytes"), qint64(p.weights.checkpointBytes));
+    o.insert(QStringLiteral("weights_bytes_estimated"), qint64(p.weights.estimatedBytesPerGpu));
+    o.insert(QStringLiteral("weights_source"), p.weights.budgetUsesMeasured ? QStringLiteral("checkpoint")
+                                                                            : QStringLiteral("estimate"));
+    if (p.weights.measuredCheckpointBytes > 0) {
+        o.insert(QStringLiteral("checkpoint_bytes_measured"), qint64(p.weights.measuredCheckpointBytes));
+        o.insert(QStringLiteral("weights_bytes_measured"), qint64(p.weights.measuredBytesPerGpu));
+        o.insert(QStringLiteral("params_total_measured"), qint64(p.weights.measuredParams));
+        QJsonObject byType;
+        for (auto it = p.weights.measuredBytesByType.begin(); it != p.weights.measuredBytesByType.end(); ++it)
+            byType.insert(it.key(), qint64(it.value()));
+        o.insert(QStringLiteral("checkpoint_bytes_by_type_measured"), byType);
+    }
 
     o.insert(QStringLiteral("kv_bytes_per_token"), qint64(p.kv.bytesPerToken));
     o.insert(QStringLiteral("kv_bytes_per_token_per_layer"), qint64(p.kv.bytesPerTokenPerLayer));

@@ -37,6 +37,43 @@ std::int64_t largestSatisfying(std::int64_t upper, Predicate fits)
     return lo;
 }
 
+/// Puts the checkpoint measured from file headers beside the estimate. A GGUF
+/// runtime keeps the file's blocks as they are, so its tensor bytes are the
+/// weights; a safetensors checkpoint is loaded in --dtype (fp32 files halve,
+/// vocabularies are padded), so the estimate stays in the budget there.
+void applyMeasuredCheckpoint(const ModelArch &m, int tp, MemoryPlan &plan)
+{
+    WeightMemory &w = plan.weights;
+    w.estimatedBytesPerGpu = w.bytesPerGpu;
+    if (!m.measured.measured())
+        return;
+    w.measuredCheckpointBytes = m.measured.bytes;
+    w.measuredParams = m.measured.elements;
+    w.measuredBytesByType = m.measured.bytesByType;
+    w.measuredBytesPerGpu = (Checked(ceilDiv(m.measured.bytes, tp)) + w.buffersBytes).value();
+    if (m.format == ModelFormat::Gguf) {
+        w.bytesPerGpu = w.measuredBytesPerGpu;
+        w.budgetUsesMeasured = true;
+        w.checkpointBytes = m.measured.bytes;
+        w.bitsPerWeight = m.measured.elements > 0 ? 8.0 * double(m.measured.bytes) / double(m.measured.elements) : 0;
+        plan.notes << QStringLiteral("weights measured from the GGUF tensors (%1%2 bits per weight); the budget uses "
+                                     "them")
+                          .arg(m.fileType.isEmpty() ? QString() : m.fileType + QStringLiteral(", "))
+                          .arg(w.bitsPerWeight, 0, 'f', 2);
+        if (tp > 1)
+            plan.notes << QStringLiteral("GGUF weights under --tensor-parallel-size %1 are divided evenly over the "
+                                         "GPUs (an approximation)")
+                              .arg(tp);
+        return;
+    }
+    const std::int64_t estimated = w.checkpointBytes;
+    const std::int64_t difference = estimated > m.measured.bytes ? estimated - m.measured.bytes : m.measured.bytes - estimated;
+    if (difference > m.measured.bytes / 50)
+        plan.notes << QStringLiteral("the checkpoint measures %1 as stored; the estimate for %2 weights is %3 "
+                                     "(vLLM loads weights in --dtype; the budget uses the estimate)")
+                          .arg(formatGiB(m.measured.bytes), dtypeName(plan.dtype), formatGiB(estimated));
+}
+
 void addCompatibilityNotes(const Scenario &s, MemoryPlan &plan)
 {
     const QString cc = s.gpu.computeCapability;
@@ -101,6 +138,15 @@ void validateScenario(const Scenario &s)
         && (q.groupSize == 0 || q.groupSize < -1 || q.bits < 2 || q.bits > 8))
         throw Error(QStringLiteral("--group-size: must be a positive integer or -1, got %1").arg(q.groupSize));
     validateTensorParallel(m, s.tensorParallelSize);
+    if (isBlockKvType(s.kvCacheDtype) && m.format != ModelFormat::Gguf)
+        throw Error(QStringLiteral("--kv-cache-dtype: %1 is a llama.cpp cache type for GGUF models; %2 is not one "
+                                   "(vLLM offers auto, float16, bfloat16, fp8)")
+                        .arg(dtypeName(s.kvCacheDtype), m.name));
+    if (m.format == ModelFormat::Gguf && s.quantization && s.quantization->method != QuantMethod::None)
+        throw Error(QStringLiteral("--quantization: %1 is a GGUF file whose weights are stored%2 already; its "
+                                   "tensor bytes are used, so '%3' does not apply")
+                        .arg(m.name, m.fileType.isEmpty() ? QString() : QStringLiteral(" as ") + m.fileType,
+                             quantMethodName(s.quantization->method)));
 }
 
 MemoryPlan planMemory(const Scenario &s)
@@ -114,6 +160,8 @@ MemoryPlan planMemory(const Scenario &s)
     plan.modelName = m.name;
     plan.gpuId = s.gpu.id;
     plan.gpuName = s.gpu.name;
+    plan.modelFormat = m.format;
+    plan.modelFileType = m.fileType;
     plan.quantization = effectiveQuantization(s);
     plan.quantizationFromCheckpoint = !s.quantization && plan.quantization.method != QuantMethod::None;
     WeightDtype checkpointDtype = m.checkpointDtype;
@@ -138,11 +186,13 @@ MemoryPlan planMemory(const Scenario &s)
         const QList<TensorGroup> inventory = tensorInventory(m);
         plan.params = countParameters(inventory);
         plan.weights = weightMemory(m, inventory, plan.quantization, plan.dtype, tp);
+        applyMeasuredCheckpoint(m, tp, plan);
 
         // KV cache: the formula, the batch, and vLLM's pool layout
         KvCacheMemory &kv = plan.kv;
         const KvGroupLayout layout = kvGroupLayout(m);
-        kv.bytesPerElement = bytesPerElement(plan.kvCacheDtype);
+        kv.bytesPerElement = isBlockKvType(plan.kvCacheDtype) ? 0 : bytesPerElement(plan.kvCacheDtype);
+        kv.bitsPerElement = kvBitsPerElement(plan.kvCacheDtype);
         kv.kvHeadsPerGpu = kvHeadsPerGpu(m, tp);
         kv.headsReplicated = m.usesMla() ? tp > 1 : tp > m.numKvHeads;
         kv.bytesPerTokenPerLayer = kvBytesPerTokenPerLayer(m, plan.kvCacheDtype, tp);

@@ -16,6 +16,7 @@ QString quantMethodName(QuantMethod method)
     case QuantMethod::Gptq: return QStringLiteral("gptq");
     case QuantMethod::BitsAndBytesNf4: return QStringLiteral("bitsandbytes-nf4");
     case QuantMethod::Mxfp4: return QStringLiteral("mxfp4");
+    case QuantMethod::CompressedTensors: return QStringLiteral("compressed-tensors");
     }
     return {};
 }
@@ -24,7 +25,7 @@ QStringList quantMethodChoices()
 {
     return {QStringLiteral("auto"), QStringLiteral("none"), QStringLiteral("fp8"),
             QStringLiteral("int8"), QStringLiteral("awq"),  QStringLiteral("gptq"),
-            QStringLiteral("bitsandbytes-nf4"), QStringLiteral("mxfp4")};
+            QStringLiteral("bitsandbytes-nf4"), QStringLiteral("mxfp4"), QStringLiteral("compressed-tensors")};
 }
 
 QuantMethod parseQuantMethod(const QString &text, const QString &option)
@@ -45,6 +46,8 @@ QuantMethod parseQuantMethod(const QString &text, const QString &option)
         return QuantMethod::BitsAndBytesNf4;
     if (t == QLatin1String("mxfp4"))
         return QuantMethod::Mxfp4;
+    if (t == QLatin1String("compressed-tensors") || t == QLatin1String("compressed_tensors"))
+        return QuantMethod::CompressedTensors;
     throw Error(QStringLiteral("%1: unknown quantization method '%2' (choose one of: %3)")
                     .arg(option, text, quantMethodChoices().join(QStringLiteral(", "))));
 }
@@ -54,6 +57,8 @@ QuantizationSpec defaultSpecFor(QuantMethod method)
     QuantizationSpec spec;
     spec.method = method;
     spec.bits = method == QuantMethod::Int8 || method == QuantMethod::Fp8 ? 8 : 4;
+    if (method == QuantMethod::CompressedTensors)
+        spec.scheme = QStringLiteral("W4A16"); // llm-compressor's most common scheme: int4, g128, symmetric
     return spec;
 }
 
@@ -62,6 +67,8 @@ QString describe(const QuantizationSpec &spec)
     switch (spec.method) {
     case QuantMethod::None: return QStringLiteral("unquantized");
     case QuantMethod::Fp8:
+        if (spec.perChannelScales)
+            return QStringLiteral("FP8 E4M3, fp32 scale per output channel");
         return spec.blockRows > 0
                    ? QStringLiteral("FP8 E4M3, fp32 scale per %1x%2 block").arg(spec.blockRows).arg(spec.blockCols)
                    : QStringLiteral("FP8 E4M3, fp32 scale per tensor");
@@ -78,9 +85,46 @@ QString describe(const QuantizationSpec &spec)
         return spec.doubleQuant ? QStringLiteral("NF4, blocks of 64, double-quantized absmax")
                                 : QStringLiteral("NF4, blocks of 64, fp32 absmax");
     case QuantMethod::Mxfp4: return QStringLiteral("MXFP4 (E2M1), E8M0 scale per 32 values");
+    case QuantMethod::CompressedTensors: {
+        const QString granularity = spec.groupSize > 0    ? QStringLiteral("group %1").arg(spec.groupSize)
+                                    : spec.groupSize == 0 ? QStringLiteral("per tensor")
+                                                          : QStringLiteral("per channel");
+        return QStringLiteral("compressed-tensors %1: %2%3, %4, %5")
+            .arg(spec.scheme.isEmpty() ? QStringLiteral("scheme") : spec.scheme,
+                 spec.floatWeights ? QStringLiteral("fp") : QStringLiteral("int"))
+            .arg(spec.bits)
+            .arg(granularity, spec.symmetric ? QStringLiteral("symmetric") : QStringLiteral("with zero points"));
+    }
     }
     return {};
 }
+
+namespace {
+
+/// compressed-tensors storage (compressed_tensors/compressors): pack-quantized
+/// ints live in int32 words along the input, 4-bit floats two per byte, 8-bit
+/// types one per byte; a scale per group/row/tensor; zero points packed like
+/// the weights along the output when asymmetric; 16 B weight_shape when packed.
+std::int64_t compressedTensorsBytes(const QuantizationSpec &spec, std::int64_t rows, std::int64_t cols,
+                                    int dtypeBytes)
+{
+    const bool packedInts = !spec.floatWeights && spec.bits < 8;
+    Checked weights = packedInts ? Checked(rows) * ceilDiv((Checked(cols) * spec.bits).value(), 32) * 4
+                                 : Checked(ceilDiv((Checked(rows) * cols * spec.bits).value(), 8));
+    const std::int64_t groups = spec.groupSize > 0 ? ceilDiv(cols, spec.groupSize) : 1;
+    const Checked scales = spec.groupSize == 0 ? Checked(1) : Checked(rows) * groups;
+    Checked total = weights + scales * (spec.scaleBytes > 0 ? spec.scaleBytes : dtypeBytes) + spec.globalScaleBytes;
+    if (!spec.symmetric && !spec.floatWeights) {
+        const std::int64_t zeroRows = spec.groupSize == 0 ? 1 : rows;
+        total += packedInts ? Checked(ceilDiv((Checked(zeroRows) * spec.bits).value(), 32)) * 4 * groups
+                            : Checked(zeroRows) * groups;
+    }
+    if (packedInts || (spec.floatWeights && spec.bits < 8))
+        total += 16; // weight_shape: int64 [rows, cols]
+    return total.value();
+}
+
+} // namespace
 
 std::int64_t quantizedMatrixBytes(const QuantizationSpec &spec, std::int64_t rows, std::int64_t cols,
                                   int dtypeBytes)
@@ -90,7 +134,9 @@ std::int64_t quantizedMatrixBytes(const QuantizationSpec &spec, std::int64_t row
     case QuantMethod::None:
         break;
     case QuantMethod::Fp8: {
-        // One byte per weight; fp32 scales per tensor or per block (DeepSeek-V3 128x128).
+        // One byte per weight; fp32 scales per tensor, per row or per block (DeepSeek-V3 128x128).
+        if (spec.perChannelScales)
+            return (elements + Checked(rows) * 4).value();
         if (spec.blockRows > 0 && spec.blockCols > 0)
             return (elements + Checked(ceilDiv(rows, spec.blockRows)) * ceilDiv(cols, spec.blockCols) * 4).value();
         return (elements + 4).value();
@@ -122,6 +168,8 @@ std::int64_t quantizedMatrixBytes(const QuantizationSpec &spec, std::int64_t row
     case QuantMethod::Mxfp4:
         // E2M1 nibbles, one E8M0 byte per 32 values along the input dimension.
         return (Checked(ceilDiv(elements.value(), 2)) + Checked(rows) * ceilDiv(cols, 32)).value();
+    case QuantMethod::CompressedTensors:
+        return compressedTensorsBytes(spec, rows, cols, dtypeBytes);
     }
     return (elements * dtypeBytes).value();
 }

@@ -3,6 +3,8 @@
 
 #include "checked.h"
 
+#include <QRegularExpression>
+
 namespace kvscope {
 
 namespace {
@@ -19,9 +21,31 @@ QString layerRelative(QString pattern)
     return pattern;
 }
 
+/// compressed-tensors ignore entries "re:<regex>" match full module names
+/// ("model.layers.0.mlp.gate"); the inventory names modules inside a layer.
+bool matchesRegexPattern(const QString &pattern, const TensorGroup &group)
+{
+    const QRegularExpression re(pattern.mid(3));
+    if (!re.isValid())
+        return false;
+    QString module = group.name;
+    module.chop(int(qstrlen(".weight")));
+    const QString candidates[] = {module, QStringLiteral("model.layers.0.") + module,
+                                  QStringLiteral("model.language_model.layers.0.") + module};
+    for (const QString &name : candidates)
+        if (re.match(name).hasMatch())
+            return true;
+    return false;
+}
+
 bool ignoredByCheckpoint(const QuantizationSpec &spec, const TensorGroup &group)
 {
     for (const QString &pattern : spec.modulesNotConverted) {
+        if (pattern.startsWith(QLatin1String("re:"))) {
+            if (matchesRegexPattern(pattern, group))
+                return true;
+            continue;
+        }
         const QString relative = layerRelative(pattern);
         if (!relative.isEmpty()
             && (group.name == relative || group.name.startsWith(relative + QLatin1Char('.'))))

@@ -2,9 +2,13 @@
 // Helpers shared by the core suites.
 #pragma once
 
+#include "error.h"
 #include "library.h"
 
+#include <QStringList>
 #include <QtGlobal>
+
+#include <cstddef>
 
 namespace kvscope::test {
 
@@ -17,4 +21,42 @@ inline const ModelArch &preset(const QString &id)
     return *m;
 }
 
+/// The kvscope::Error message `call` throws, or a null string when it throws none.
+template<typename Call>
+QString errorFrom(Call call)
+{
+    try {
+        call();
+    } catch (const Error &error) {
+        return error.message();
+    }
+    return {};
+}
+
+/// Ids of built-in presets that a table of rows (each with a `const char *id`)
+/// leaves out, so that per-preset tables grow with the library.
+template<typename Row, std::size_t N>
+QStringList presetsMissingFrom(const Row (&rows)[N])
+{
+    QStringList missing;
+    for (const ModelArch &m : ModelLibrary::builtin().models()) {
+        bool found = false;
+        for (const Row &row : rows)
+            found = found || m.id == QLatin1String(row.id);
+        if (!found)
+            missing << m.id;
+    }
+    return missing;
+}
+
 } // namespace kvscope::test
+
+/// Checks that `call` throws a kvscope::Error whose one-line message starts
+/// with `start` (the file or option) and contains `part` (field and value).
+#define KVSCOPE_VERIFY_ERROR(call, start, part)                                                                 \
+    do {                                                                                                       \
+        const QString message_ = kvscope::test::errorFrom([&] { call; });                                     \
+        QVERIFY2(!message_.isNull(), "no kvscope::Error thrown");                                              \
+        QVERIFY2(message_.startsWith(start), qPrintable(message_));                                            \
+        QVERIFY2(message_.contains(part), qPrintable(message_));                                               \
+    } while (false)

@@ -3,10 +3,10 @@
 #include "cliio.h"
 #include "commands.h"
 
+#include "customgpu.h"
 #include "error.h"
-#include "inventory.h"
-#include "kvcache.h"
 #include "library.h"
+#include "presetlist.h"
 #include "units.h"
 
 #include <QCommandLineParser>
@@ -14,6 +14,7 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 
+#include <algorithm>
 #include <functional>
 
 namespace kvscope::cli {
@@ -27,23 +28,34 @@ struct Listing
     QString text;
 };
 
-/// Parses --json/--help, builds the listing, prints it; returns the exit code.
+/// Parses --json/--search/--help and positional filter words, builds the
+/// listing for the filter, prints it; returns the exit code.
 int runListing(const QStringList &arguments, const QString &description,
-               const std::function<Listing()> &build)
+               const std::function<Listing(const QString &filter)> &build)
 {
     QCommandLineParser parser;
     parser.setApplicationDescription(description);
     parser.addHelpOption();
     const QCommandLineOption json(QStringLiteral("json"), QStringLiteral("Print a JSON array."));
+    const QCommandLineOption search(QStringLiteral("search"),
+                                    QStringLiteral("Only entries whose id, name, family or aliases contain every word "
+                                                   "of TEXT (ignoring case)."),
+                                    QStringLiteral("text"));
     parser.addOption(json);
+    parser.addOption(search);
+    parser.addPositionalArgument(QStringLiteral("filter"), QStringLiteral("Words to search for, as --search."),
+                                 QStringLiteral("[filter...]"));
     if (!parser.parse(arguments.mid(1)))
         return fail(QStringLiteral("%1: %2").arg(arguments.value(1), parser.errorText()), UsageError);
     if (parser.isSet(QStringLiteral("help"))) {
         writeOut(parser.helpText());
         return Success;
     }
+    const QString filter = (parser.values(search) + parser.positionalArguments()).join(QLatin1Char(' '));
     try {
-        const Listing listing = build();
+        const Listing listing = build(filter);
+        if (listing.json.isEmpty() && !filter.isEmpty())
+            return fail(QStringLiteral("%1: nothing matches '%2'").arg(arguments.value(1), filter));
         writeOut(parser.isSet(json) ? QString::fromUtf8(QJsonDocument(listing.json).toJson()) : listing.text);
         return Success;
     } catch (const Error &error) {
@@ -56,48 +68,53 @@ QString column(const QString &text, int width)
     return text.leftJustified(width);
 }
 
-Listing modelListing()
+Listing modelListing(const QString &filter)
 {
     Listing l;
-    l.text = column(QStringLiteral("id"), 18) + column(QStringLiteral("family"), 11)
-             + QStringLiteral("params (total / active)          KV B/token (bf16, TP1)  context\n");
-    for (const ModelArch &m : ModelLibrary::builtin().models()) {
-        const ParameterCounts params = countParameters(m);
-        const std::int64_t kvPerToken = kvBytesPerTokenPerLayer(m, KvCacheDtype::BFloat16, 1) * m.numLayers;
-        QJsonObject o;
-        o.insert(QStringLiteral("id"), m.id);
-        o.insert(QStringLiteral("name"), m.name);
-        o.insert(QStringLiteral("family"), m.family);
-        o.insert(QStringLiteral("hf_repo_ids"), QJsonArray::fromStringList(m.hfRepoIds));
-        o.insert(QStringLiteral("params_total"), qint64(params.total));
-        o.insert(QStringLiteral("params_active"), qint64(params.active));
-        o.insert(QStringLiteral("kv_bytes_per_token_bf16"), qint64(kvPerToken));
-        o.insert(QStringLiteral("max_position_embeddings"), qint64(m.maxPositionEmbeddings));
-        l.json.append(o);
-        const QString counts = params.active == params.total
-                                   ? formatCount(params.total)
-                                   : formatCount(params.total) + QStringLiteral(" / ") + formatCount(params.active);
-        l.text += column(m.id, 18) + column(m.family, 11) + column(counts, 33) + column(formatCount(kvPerToken), 24)
-                  + formatCount(m.maxPositionEmbeddings) + QLatin1Char('\n');
+    l.text = QStringLiteral("  ") + column(QStringLiteral("id"), 18)
+             + QStringLiteral("params (total / active)            KV B/token (bf16, TP1)  context\n");
+    for (const PresetFamily &family : presetsByFamily(ModelLibrary::builtin().models(), filter)) {
+        l.text += family.family + QLatin1Char('\n');
+        for (const PresetSummary &p : family.presets) {
+            QJsonObject o;
+            o.insert(QStringLiteral("id"), p.id);
+            o.insert(QStringLiteral("name"), p.name);
+            o.insert(QStringLiteral("family"), p.family);
+            o.insert(QStringLiteral("hf_repo_ids"), QJsonArray::fromStringList(p.hfRepoIds));
+            o.insert(QStringLiteral("params_total"), qint64(p.paramsTotal));
+            o.insert(QStringLiteral("params_active"), qint64(p.paramsActive));
+            o.insert(QStringLiteral("kv_bytes_per_token_bf16"), qint64(p.kvBytesPerTokenBf16));
+            o.insert(QStringLiteral("max_position_embeddings"), qint64(p.maxPositionEmbeddings));
+            l.json.append(o);
+            const QString counts = p.paramsActive == p.paramsTotal
+                                       ? formatCount(p.paramsTotal)
+                                       : formatCount(p.paramsTotal) + QStringLiteral(" / ") + formatCount(p.paramsActive);
+            l.text += QStringLiteral("  ") + column(p.id, 18) + column(counts, 35)
+                      + column(formatCount(p.kvBytesPerTokenBf16), 24) + formatCount(p.maxPositionEmbeddings)
+                      + QLatin1Char('\n');
+        }
     }
     return l;
 }
 
-Listing gpuListing()
+Listing gpuListing(const QString &filter)
 {
     Listing l;
     l.text = column(QStringLiteral("id"), 22) + column(QStringLiteral("name"), 42)
              + QStringLiteral("memory (GiB, basis)      bandwidth GB/s\n");
+    const QStringList words = filter.split(QLatin1Char(' '), Qt::SkipEmptyParts);
     for (const GpuSpec &g : GpuLibrary::builtin().gpus()) {
-        QJsonObject o;
-        o.insert(QStringLiteral("id"), g.id);
-        o.insert(QStringLiteral("name"), g.name);
-        o.insert(QStringLiteral("memory_bytes"), qint64(g.memoryBytes));
+        const QStringList names = QStringList{g.id, g.name, g.vendor} + g.aliases;
+        const bool matches = std::all_of(words.begin(), words.end(), [&](const QString &word) {
+            return std::any_of(names.begin(), names.end(),
+                               [&](const QString &n) { return n.contains(word, Qt::CaseInsensitive); });
+        });
+        if (!matches)
+            continue;
+        QJsonObject o = gpuToJson(g);
+        o.remove(QStringLiteral("format"));
         o.insert(QStringLiteral("memory_basis"), g.memoryBasis);
-        o.insert(QStringLiteral("bandwidth_gbps"), g.bandwidthGBs);
-        if (g.tflopsBf16)
-            o.insert(QStringLiteral("tflops_bf16_dense"), *g.tflopsBf16);
-        o.insert(QStringLiteral("fp8_native"), g.fp8Native);
+        o.insert(QStringLiteral("memory_gb_marketed"), g.marketedGb);
         l.json.append(o);
         l.text += column(g.id, 22) + column(g.name, 42)
                   + column(formatGiB(g.memoryBytes) + QStringLiteral(" (") + g.memoryBasis + QLatin1Char(')'), 25)
@@ -110,12 +127,19 @@ Listing gpuListing()
 
 int runModels(const QStringList &arguments)
 {
-    return runListing(arguments, QStringLiteral("List the built-in model presets."), modelListing);
+    return runListing(arguments,
+                      QStringLiteral("List the built-in model presets by family, with parameters and KV bytes per "
+                                     "token. Any config.json, model folder or .gguf file can also be passed to "
+                                     "'kvscope calc --model'."),
+                      modelListing);
 }
 
 int runGpus(const QStringList &arguments)
 {
-    return runListing(arguments, QStringLiteral("List the built-in GPU presets."), gpuListing);
+    return runListing(arguments,
+                      QStringLiteral("List the built-in GPU presets. Any other accelerator: 'kvscope calc --gpu "
+                                     "custom:MEMORY_GIB[:BANDWIDTH_GBS[:TFLOPS_BF16]]'."),
+                      gpuListing);
 }
 
 } // namespace kvscope::cli

@@ -52,8 +52,18 @@ QString planAsText(const MemoryPlan &p)
     if (p.params.active != p.params.total)
         t.row(QStringLiteral("parameters, active/token"), formatCount(p.params.active));
     t.row(QStringLiteral("weights (checkpoint)"), formatGiB(p.weights.checkpointBytes),
-          QStringLiteral("%1 bits/weight; %2").arg(QString::number(p.weights.bitsPerWeight, 'f', 3),
-                                                   describe(p.quantization)));
+          QStringLiteral("%1 bits/weight; %2")
+              .arg(QString::number(p.weights.bitsPerWeight, 'f', 3),
+                   p.modelFileType.isEmpty() ? describe(p.quantization)
+                                             : QStringLiteral("GGUF %1").arg(p.modelFileType)));
+    if (p.weights.measuredCheckpointBytes > 0) {
+        QStringList types;
+        for (auto it = p.weights.measuredBytesByType.begin(); it != p.weights.measuredBytesByType.end(); ++it)
+            types << QStringLiteral("%1 %2").arg(it.key(), formatGiB(it.value()));
+        t.row(QStringLiteral("measured from checkpoint"), formatGiB(p.weights.measuredCheckpointBytes),
+              QStringLiteral("%1 stored elements; %2").arg(formatCount(p.weights.measuredParams),
+                                                           types.join(QStringLiteral(", "))));
+    }
     t.row(QStringLiteral("KV bytes per token"), formatCount(p.kv.bytesPerToken),
           QStringLiteral("%1 B/layer x %2 layers, %3 KV head(s)/GPU%4")
               .arg(formatCount(p.kv.bytesPerTokenPerLayer))
@@ -71,7 +81,12 @@ QString planAsText(const MemoryPlan &p)
     t.row(QStringLiteral("GPU memory"), formatGiB(p.gpuMemoryBytes));
     t.row(QStringLiteral("budget"), formatGiB(p.budgetBytes),
           QStringLiteral("x %1 (--gpu-memory-utilization)").arg(formatUtilization(p.gpuMemoryUtilizationPpm)));
-    t.row(QStringLiteral("weights"), formatGiB(p.weights.bytesPerGpu), percentOf(p.weights.bytesPerGpu, p.budgetBytes));
+    t.row(QStringLiteral("weights"), formatGiB(p.weights.bytesPerGpu),
+          percentOf(p.weights.bytesPerGpu, p.budgetBytes)
+              + (p.weights.budgetUsesMeasured ? QStringLiteral(", measured from checkpoint")
+                 : p.weights.measuredBytesPerGpu > 0
+                     ? QStringLiteral(", estimate (measured: %1)").arg(formatGiB(p.weights.measuredBytesPerGpu))
+                     : QString()));
     t.row(QStringLiteral("activations (peak)"), formatGiB(p.activationBytes),
           percentOf(p.activationBytes, p.budgetBytes));
     t.row(QStringLiteral("runtime overhead"), formatGiB(p.overheadBytes), percentOf(p.overheadBytes, p.budgetBytes));

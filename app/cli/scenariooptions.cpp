@@ -37,16 +37,22 @@ std::int64_t parsePositive(const QString &text, const QString &option)
 ScenarioOptions::ScenarioOptions()
 {
     m_options = {
-        option("model", QStringLiteral("Preset id, HuggingFace repo id, or path to a config.json or model folder."),
+        option("model", QStringLiteral("Preset id, HuggingFace repo id, or a path to a config.json, a model folder "
+                                       "(config.json + .safetensors, headers measured) or a .gguf file."),
                "model", QStringLiteral("llama-3.1-8b")),
-        option("gpu", QStringLiteral("GPU preset id (see 'kvscope gpus')."), "gpu", QStringLiteral("h100-sxm")),
+        option("gpu", QStringLiteral("GPU preset id (see 'kvscope gpus'), or "
+                                     "custom:MEMORY_GIB[:BANDWIDTH_GBS[:TFLOPS_BF16]]."),
+               "gpu", QStringLiteral("h100-sxm")),
         option("dtype", QStringLiteral("Weights/activations dtype: auto, float32, float16, bfloat16."), "dtype",
                QStringLiteral("auto")),
         option("quantization", QStringLiteral("Weight quantization: auto (checkpoint's), none, fp8, int8, awq, "
-                                              "gptq, bitsandbytes-nf4, mxfp4."),
+                                              "gptq, bitsandbytes-nf4, mxfp4, compressed-tensors."),
                "method", QStringLiteral("auto")),
-        option("group-size", QStringLiteral("Group size for awq/gptq (default 128; -1 = per row)."), "n"),
-        option("kv-cache-dtype", QStringLiteral("KV cache dtype: auto, float16, bfloat16, fp8, fp8_e4m3, fp8_e5m2."),
+        option("group-size", QStringLiteral("Group size for awq/gptq/compressed-tensors (default 128; -1 = per "
+                                            "row)."),
+               "n"),
+        option("kv-cache-dtype", QStringLiteral("KV cache dtype: auto, float16, bfloat16, fp8, fp8_e4m3, fp8_e5m2; "
+                                                "for GGUF models also llama.cpp's q8_0 and q4_0."),
                "dtype", QStringLiteral("auto")),
         option("gpu-memory-utilization", QStringLiteral("Share of GPU memory vLLM may use, in (0, 1]."), "ratio",
                QStringLiteral("0.9")),
@@ -90,8 +96,10 @@ Scenario ScenarioOptions::scenario(const QCommandLineParser &p) const
             throw Error(QStringLiteral("--group-size: must be a positive integer or -1, got '%1'")
                             .arg(p.value(opt("group-size"))));
         QuantizationSpec spec = s.quantization.value_or(s.model.checkpointQuantization);
-        if (spec.method != QuantMethod::Awq && spec.method != QuantMethod::Gptq)
-            throw Error(QStringLiteral("--group-size: applies to awq and gptq, not to quantization '%1'")
+        if (spec.method != QuantMethod::Awq && spec.method != QuantMethod::Gptq
+            && spec.method != QuantMethod::CompressedTensors)
+            throw Error(QStringLiteral("--group-size: applies to awq, gptq and compressed-tensors, not to "
+                                       "quantization '%1'")
                             .arg(quantMethodName(spec.method)));
         spec.groupSize = group;
         s.quantization = spec;

@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: MIT
 // The kvscope binary's headless commands: JSON keys and values, exit codes,
 // and one-line errors with no partial output.
+#include "filewriters.h"
+
+#include <QDir>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -102,6 +105,67 @@ private Q_SLOTS:
         QCOMPARE(byFolder.value(QLatin1String("kv_bytes_per_token")).toInteger(), 131'072);
     }
 
+    void importedModels()
+    {
+        QTemporaryDir dir;
+        // GGUF: the tiny Llama of tests/filewriters.h; figures by hand there and in tst_gguf.
+        const QString gguf = dir.filePath(QStringLiteral("tiny.Q4_K_M.gguf"));
+        QVERIFY(kvscope::test::writeFile(gguf, kvscope::test::tinyLlamaGguf().bytes()));
+        const QJsonObject g = calcJson({QStringLiteral("--model"), gguf, QStringLiteral("--kv-cache-dtype"),
+                                        QStringLiteral("q8_0"), QStringLiteral("--seq-len"), QStringLiteral("4096")});
+        QCOMPARE(g.value(QLatin1String("model_format")).toString(), QStringLiteral("gguf"));
+        QCOMPARE(g.value(QLatin1String("model_file_type")).toString(), QStringLiteral("Q4_K_M"));
+        QCOMPARE(g.value(QLatin1String("weights_source")).toString(), QStringLiteral("checkpoint"));
+        QCOMPARE(g.value(QLatin1String("checkpoint_bytes_measured")).toInteger(), 1'153'744LL);
+        QCOMPARE(g.value(QLatin1String("params_total_measured")).toInteger(), 1'692'928LL);
+        QCOMPARE(g.value(QLatin1String("params_total")).toInteger(), 1'692'928LL);
+        QCOMPARE(g.value(QLatin1String("kv_cache_dtype")).toString(), QStringLiteral("q8_0"));
+        QCOMPARE(g.value(QLatin1String("kv_bytes_per_token")).toInteger(), 544); // 2 layers x 2 x 4 x 34 B
+        QCOMPARE(g.value(QLatin1String("checkpoint_bytes_by_type_measured")).toObject().value(QLatin1String("Q8_0")).toInteger(),
+                 34'816LL);
+
+        // Model folder: config.json and one shard; the shard measures 64,000 BF16 values = 128,000 B.
+        const QString folder = dir.filePath(QStringLiteral("folder-model"));
+        QVERIFY(QDir().mkpath(folder));
+        QVERIFY(kvscope::test::writeFile(folder + QStringLiteral("/config.json"),
+                                         R"({"model_type": "llama", "num_hidden_layers": 2, "hidden_size": 64,
+            "num_attention_heads": 4, "intermediate_size": 128, "vocab_size": 1000, "torch_dtype": "bfloat16"})"));
+        QVERIFY(kvscope::test::writeFile(folder + QStringLiteral("/model.safetensors"),
+                                         kvscope::test::safetensorsBytes({{QStringLiteral("model.embed_tokens.weight"),
+                                                                           QStringLiteral("BF16"), {1000, 64}, 128'000}})));
+        const QJsonObject f = calcJson({QStringLiteral("--model"), folder});
+        QCOMPARE(f.value(QLatin1String("model")).toString(), QStringLiteral("folder-model"));
+        QCOMPARE(f.value(QLatin1String("checkpoint_bytes_measured")).toInteger(), 128'000LL);
+        QCOMPARE(f.value(QLatin1String("weights_source")).toString(), QStringLiteral("estimate"));
+        const Run text = run({QStringLiteral("calc"), QStringLiteral("--model"), folder});
+        QVERIFY2(text.out.contains("measured from checkpoint"), text.out.constData());
+    }
+
+    void customGpu()
+    {
+        // 24 GiB = 24 x 2^30 bytes; 23.5 GiB = 25,232,932,864 bytes.
+        QCOMPARE(calcJson({QStringLiteral("--gpu"), QStringLiteral("custom:24")}).value(QLatin1String("gpu_memory_bytes")).toInteger(),
+                 24LL << 30);
+        const QJsonObject o = calcJson({QStringLiteral("--gpu"), QStringLiteral("custom:23.5:1008:165")});
+        QCOMPARE(o.value(QLatin1String("gpu_memory_bytes")).toInteger(), 25'232'932'864LL);
+        QCOMPARE(o.value(QLatin1String("gpu")).toString(), QStringLiteral("custom:23.5:1008:165"));
+    }
+
+    void modelSearch()
+    {
+        const Run r = run({QStringLiteral("models"), QStringLiteral("--search"), QStringLiteral("gemma 3"), QStringLiteral("--json")});
+        QCOMPARE(r.exitCode, 0);
+        const QJsonArray list = QJsonDocument::fromJson(r.out).array();
+        QCOMPARE(list.size(), 4); // gemma-3-1b, -4b, -12b, -27b
+        for (const QJsonValue v : list)
+            QCOMPARE(v.toObject().value(QLatin1String("family")).toString(), QStringLiteral("Gemma 3"));
+        const Run moe = run({QStringLiteral("models"), QStringLiteral("qwen3"), QStringLiteral("moe")});
+        QVERIFY(moe.out.contains("qwen3-30b-a3b") && moe.out.contains("qwen3-235b-a22b"));
+        QVERIFY(!moe.out.contains("qwen3-8b"));
+        const Run all = run({QStringLiteral("models"), QStringLiteral("--json")});
+        QVERIFY(QJsonDocument::fromJson(all.out).array().size() >= 30);
+    }
+
     void errors_data()
     {
         QTest::addColumn<QStringList>("arguments");
@@ -132,8 +196,18 @@ private Q_SLOTS:
         QTest::newRow("group size for fp8")
             << QStringList{QStringLiteral("calc"), QStringLiteral("--quantization"), QStringLiteral("fp8"),
                            QStringLiteral("--group-size"), QStringLiteral("64")}
-            << 1 << "--group-size: applies to awq and gptq";
+            << 1 << "--group-size: applies to awq, gptq and compressed-tensors, not to quantization 'fp8'";
         QTest::newRow("unknown command") << QStringList{QStringLiteral("frobnicate")} << 2 << "unknown command 'frobnicate'";
+        QTest::newRow("custom gpu without memory") << QStringList{QStringLiteral("calc"), QStringLiteral("--gpu"), QStringLiteral("custom:0")}
+                                                   << 1 << "--gpu: 'custom:0' is not custom:MEMORY_GIB";
+        QTest::newRow("custom gpu bad bandwidth")
+            << QStringList{QStringLiteral("calc"), QStringLiteral("--gpu"), QStringLiteral("custom:24:-5")} << 1
+            << "--gpu: custom GPU: bandwidth must be a number between 0 and 1e+07 GB/s, got -5";
+        QTest::newRow("q8_0 for a vLLM preset")
+            << QStringList{QStringLiteral("calc"), QStringLiteral("--kv-cache-dtype"), QStringLiteral("q8_0")} << 1
+            << "--kv-cache-dtype: q8_0 is a llama.cpp cache type for GGUF models";
+        QTest::newRow("nothing matches") << QStringList{QStringLiteral("models"), QStringLiteral("zzz")} << 1
+                                         << "models: nothing matches 'zzz'";
     }
 
     void errors()
@@ -161,6 +235,21 @@ private Q_SLOTS:
         QCOMPARE(r.exitCode, 1);
         QVERIFY(r.out.isEmpty());
         QVERIFY(r.err.contains("config.json: malformed JSON at offset"));
+    }
+
+    void badModelFiles()
+    {
+        QTemporaryDir dir;
+        const QString gguf = dir.filePath(QStringLiteral("broken.gguf"));
+        QVERIFY(kvscope::test::writeFile(gguf, kvscope::test::tinyLlamaGguf().bytes().left(300)));
+        const Run r = run({QStringLiteral("calc"), QStringLiteral("--model"), gguf, QStringLiteral("--json")});
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY(r.out.isEmpty());
+        QVERIFY2(r.err.startsWith("kvscope: error: " + gguf.toUtf8() + ": "), r.err.constData());
+        QCOMPARE(r.err.count('\n'), 1);
+        const Run noConfig = run({QStringLiteral("calc"), QStringLiteral("--model"), dir.path()});
+        QCOMPARE(noConfig.exitCode, 1);
+        QVERIFY2(noConfig.err.contains("folder has no config.json"), noConfig.err.constData());
     }
 
     void tableOutput()

@@ -4,6 +4,7 @@
 #include "hfconfig.h"
 #include "inventory.h"
 #include "kvcache.h"
+#include "testsupport.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -81,6 +82,14 @@ private Q_SLOTS:
         wrongTypes.insert(QStringLiteral("sliding_window"), 128);
         wrongTypes.insert(QStringLiteral("layer_types"), QJsonArray{QStringLiteral("full_attention")});
         QTest::newRow("layer_types length") << wrongTypes << "layer_types' has 1 entries but num_hidden_layers is 2";
+        QTest::newRow("absurd layer count") << withField("num_hidden_layers", 1e12)
+                                            << "field 'num_hidden_layers' must be an integer <= 65536, got 1000000000000";
+        QTest::newRow("heads past int") << withField("num_attention_heads", 4294967296.0)
+                                        << "field 'num_attention_heads' must be an integer <= 2147483647";
+        QTest::newRow("partial rotary above 1") << withField("partial_rotary_factor", 7)
+                                                << "field 'partial_rotary_factor' is 7; expected a share in (0, 1]";
+        QTest::newRow("kv heads zero") << withField("num_key_value_heads", 0)
+                                       << "field 'num_key_value_heads' must be an integer >= 1, got 0";
         QJsonObject unknownQuant = object(llamaLike);
         unknownQuant.insert(QStringLiteral("quantization_config"),
                             QJsonObject{{QStringLiteral("quant_method"), QStringLiteral("exl9")}});
@@ -91,13 +100,8 @@ private Q_SLOTS:
     {
         QFETCH(QJsonObject, config);
         QFETCH(QString, message);
-        try {
-            parseHfConfig(config, QStringLiteral("config.json"));
-            QFAIL("no error");
-        } catch (const Error &error) {
-            QVERIFY2(error.message().startsWith(QLatin1String("config.json: ")), qPrintable(error.message()));
-            QVERIFY2(error.message().contains(message), qPrintable(error.message()));
-        }
+        KVSCOPE_VERIFY_ERROR(parseHfConfig(config, QStringLiteral("config.json")), QLatin1String("config.json: "),
+                             message);
     }
 
     void malformedJson()
@@ -181,6 +185,42 @@ private Q_SLOTS:
         const ModelArch f = parseHfConfig(fp8, QStringLiteral("config.json"));
         QCOMPARE(f.checkpointQuantization.method, QuantMethod::Fp8);
         QCOMPARE(f.checkpointQuantization.blockCols, 128);
+    }
+
+    void emptyArchitecturesListIsTolerated()
+    {
+        const ModelArch m = parseHfConfig(withField("architectures", QJsonArray()), QStringLiteral("c"));
+        QVERIFY(m.architecture.isEmpty());
+        QCOMPARE(m.numLayers, 2);
+    }
+
+    void gemma3TextDefaultsFillHeads()
+    {
+        // google/gemma-3-4b-it publishes a text_config without head counts; transformers'
+        // Gemma3TextConfig defaults them to 8 query / 4 KV heads of 256.
+        const char *config = R"({"model_type": "gemma3", "text_config": {"model_type": "gemma3_text",
+          "hidden_size": 2560, "intermediate_size": 10240, "num_hidden_layers": 34, "sliding_window": 1024}})";
+        const ModelArch m = parseHfConfig(object(config), QStringLiteral("c"));
+        QCOMPARE(m.numHeads, 8);
+        QCOMPARE(m.numKvHeads, 4);
+        QCOMPARE(m.headDim, 256);
+    }
+
+    void otherFamilySpellings()
+    {
+        // Mistral's native params.json style and ChatGLM's kv_channels.
+        const char *mistral = R"({"dim": 4096, "n_layers": 32, "n_heads": 32, "n_kv_heads": 8, "head_dim": 128,
+          "hidden_dim": 14336, "vocab_size": 32768, "model_type": "mistral"})";
+        const ModelArch m = parseHfConfig(object(mistral), QStringLiteral("params.json"));
+        QCOMPARE(m.numKvHeads, 8);
+        QCOMPARE(m.intermediateSize, 14336LL);
+        const char *glm = R"({"model_type": "chatglm", "num_layers": 28, "hidden_size": 4096, "num_attention_heads": 32,
+          "multi_query_group_num": 2, "kv_channels": 128, "ffn_hidden_size": 13696, "padded_vocab_size": 65024,
+          "seq_length": 8192})";
+        const ModelArch g = parseHfConfig(object(glm), QStringLiteral("c"));
+        QCOMPARE(g.numKvHeads, 2);
+        QCOMPARE(g.headDim, 128);
+        QVERIFY(g.estimated); // chatglm is read with the generic fields
     }
 
     void unknownFamilyIsEstimated()

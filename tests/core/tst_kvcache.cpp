@@ -10,6 +10,63 @@
 using namespace kvscope;
 using kvscope::test::preset;
 
+/// Per-token KV bytes at bf16, TP 1, for every preset. The first rows come
+/// from kv_cache.bytes_per_token_bf16 in shared/reference/models.json; the rest
+/// by hand from each preset's config.json: layers x 2 x kv_heads x head_dim x 2 B,
+/// or layers x (kv_lora_rank + qk_rope_head_dim) x 2 B for MLA.
+struct KvRow
+{
+    const char *label;
+    const char *id;
+    qint64 bytes;
+};
+constexpr KvRow kvRows[] = {
+    {"Llama-3.1-8B 32*2*8*128*2", "llama-3.1-8b", 131'072LL},
+    {"Llama-3.1-70B 80*2*8*128*2", "llama-3.1-70b", 327'680LL},
+    {"Llama-3.1-405B 126*2*8*128*2", "llama-3.1-405b", 516'096LL},
+    {"Llama-3.2-1B 16*2*8*64*2", "llama-3.2-1b", 32'768LL},
+    {"Qwen2.5-7B 28*2*4*128*2", "qwen2.5-7b", 57'344LL},
+    {"Qwen2.5-72B", "qwen2.5-72b", 327'680LL},
+    {"Qwen3-8B 36*2*8*128*2", "qwen3-8b", 147'456LL},
+    {"Qwen3-32B 64*2*8*128*2 (head_dim 128 != 5120/64)", "qwen3-32b", 262'144LL},
+    {"Qwen3-30B-A3B 48*2*4*128*2", "qwen3-30b-a3b", 98'304LL},
+    {"Mistral-7B-v0.1", "mistral-7b-v0.1", 131'072LL},
+    {"Mistral-7B-v0.3", "mistral-7b-v0.3", 131'072LL},
+    {"Mixtral-8x7B", "mixtral-8x7b", 131'072LL},
+    {"Gemma-2-9B 42*2*8*256*2", "gemma-2-9b", 344'064LL},
+    {"Gemma-3-27B 62*2*16*128*2", "gemma-3-27b", 507'904LL},
+    {"DeepSeek-V3 MLA 61*(512+64)*2", "deepseek-v3", 70'272LL},
+    {"gpt-oss-120b 36*2*8*64*2", "gpt-oss-120b", 73'728LL},
+    {"Llama-2-7B MHA 32*2*32*128*2", "llama-2-7b", 524'288LL},
+    {"Llama-2-70B", "llama-2-70b", 327'680LL},
+    {"Llama-2-13B MHA 40*2*40*128*2", "llama-2-13b", 819'200LL},
+    {"Llama-3.2-3B 28*2*8*128*2", "llama-3.2-3b", 114'688LL},
+    {"Llama-3.3-70B 80*2*8*128*2", "llama-3.3-70b", 327'680LL},
+    {"Qwen2.5-0.5B 24*2*2*64*2", "qwen2.5-0.5b", 12'288LL},
+    {"Qwen2.5-3B 36*2*2*128*2", "qwen2.5-3b", 36'864LL},
+    {"Qwen2.5-14B 48*2*8*128*2", "qwen2.5-14b", 196'608LL},
+    {"Qwen2.5-32B 64*2*8*128*2", "qwen2.5-32b", 262'144LL},
+    {"Qwen3-0.6B 28*2*8*128*2", "qwen3-0.6b", 114'688LL},
+    {"Qwen3-1.7B 28*2*8*128*2", "qwen3-1.7b", 114'688LL},
+    {"Qwen3-4B 36*2*8*128*2", "qwen3-4b", 147'456LL},
+    {"Qwen3-14B 40*2*8*128*2", "qwen3-14b", 163'840LL},
+    {"Qwen3-235B-A22B 94*2*4*128*2", "qwen3-235b-a22b", 192'512LL},
+    {"Mixtral-8x22B 56*2*8*128*2", "mixtral-8x22b", 229'376LL},
+    {"Gemma-2-2B 26*2*4*256*2", "gemma-2-2b", 106'496LL},
+    {"Gemma-2-27B 46*2*16*128*2", "gemma-2-27b", 376'832LL},
+    {"Gemma-3-1B MQA 26*2*1*256*2", "gemma-3-1b", 26'624LL},
+    {"Gemma-3-4B 34*2*4*256*2 (default heads)", "gemma-3-4b", 139'264LL},
+    {"Gemma-3-12B 48*2*8*256*2", "gemma-3-12b", 393'216LL},
+    {"Phi-3-mini MHA 32*2*32*96*2", "phi-3-mini-4k", 393'216LL},
+    {"Phi-3-medium 40*2*10*128*2", "phi-3-medium-4k", 204'800LL},
+    {"Phi-4 40*2*10*128*2", "phi-4", 204'800LL},
+    {"Phi-4-mini 32*2*8*128*2", "phi-4-mini", 131'072LL},
+    {"DeepSeek-V2-Lite MLA 27*(512+64)*2", "deepseek-v2-lite", 31'104LL},
+    {"DeepSeek-R1 MLA 61*(512+64)*2", "deepseek-r1", 70'272LL},
+    {"gpt-oss-20b 24*2*8*64*2", "gpt-oss-20b", 49'152LL},
+    {"Falcon-7B MQA 32*2*1*64*2", "falcon-7b", 8'192LL},
+};
+
 class TestKvCache : public QObject
 {
     Q_OBJECT
@@ -25,26 +82,14 @@ private Q_SLOTS:
     {
         QTest::addColumn<QString>("id");
         QTest::addColumn<qint64>("bytes");
-        // kv_cache.bytes_per_token_bf16 in shared/reference/models.json:
-        // layers x 2 x kv_heads x head_dim x 2, or layers x (kv_lora + rope) x 2 for MLA.
-        QTest::newRow("Llama-3.1-8B 32*2*8*128*2") << "llama-3.1-8b" << 131'072LL;
-        QTest::newRow("Llama-3.1-70B 80*2*8*128*2") << "llama-3.1-70b" << 327'680LL;
-        QTest::newRow("Llama-3.1-405B 126*2*8*128*2") << "llama-3.1-405b" << 516'096LL;
-        QTest::newRow("Llama-3.2-1B 16*2*8*64*2") << "llama-3.2-1b" << 32'768LL;
-        QTest::newRow("Qwen2.5-7B 28*2*4*128*2") << "qwen2.5-7b" << 57'344LL;
-        QTest::newRow("Qwen2.5-72B") << "qwen2.5-72b" << 327'680LL;
-        QTest::newRow("Qwen3-8B 36*2*8*128*2") << "qwen3-8b" << 147'456LL;
-        QTest::newRow("Qwen3-32B 64*2*8*128*2 (head_dim 128 != 5120/64)") << "qwen3-32b" << 262'144LL;
-        QTest::newRow("Qwen3-30B-A3B 48*2*4*128*2") << "qwen3-30b-a3b" << 98'304LL;
-        QTest::newRow("Mistral-7B-v0.1") << "mistral-7b-v0.1" << 131'072LL;
-        QTest::newRow("Mistral-7B-v0.3") << "mistral-7b-v0.3" << 131'072LL;
-        QTest::newRow("Mixtral-8x7B") << "mixtral-8x7b" << 131'072LL;
-        QTest::newRow("Gemma-2-9B 42*2*8*256*2") << "gemma-2-9b" << 344'064LL;
-        QTest::newRow("Gemma-3-27B 62*2*16*128*2") << "gemma-3-27b" << 507'904LL;
-        QTest::newRow("DeepSeek-V3 MLA 61*(512+64)*2") << "deepseek-v3" << 70'272LL;
-        QTest::newRow("gpt-oss-120b 36*2*8*64*2") << "gpt-oss-120b" << 73'728LL;
-        QTest::newRow("Llama-2-7B MHA 32*2*32*128*2") << "llama-2-7b" << 524'288LL;
-        QTest::newRow("Llama-2-70B") << "llama-2-70b" << 327'680LL;
+        for (const KvRow &row : kvRows)
+            QTest::newRow(row.label) << QString::fromLatin1(row.id) << row.bytes;
+    }
+
+    void tableCoversEveryPreset()
+    {
+        const QStringList missing = test::presetsMissingFrom(kvRows);
+        QVERIFY2(missing.isEmpty(), qPrintable(QStringLiteral("no row for: ") + missing.join(QStringLiteral(", "))));
     }
 
     void perTokenBf16()

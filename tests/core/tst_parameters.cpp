@@ -10,6 +10,84 @@
 using namespace kvscope;
 using kvscope::test::preset;
 
+/// Total and active parameters of every preset with the derivation's source.
+struct CountRow
+{
+    const char *label;
+    const char *id;
+    qint64 total;
+    qint64 active;
+};
+constexpr CountRow countRows[] = {
+    // "computed" counts in shared/reference/models.json (each derived there
+    // from the model's config.json and checked against its model card).
+    {"Llama-3.1-8B (card 8B; HF widget 8.03B)", "llama-3.1-8b", 8'030'261'248LL, 8'030'261'248LL},
+    {"Llama-3.1-70B (HF widget 70.6B)", "llama-3.1-70b", 70'553'706'496LL, 70'553'706'496LL},
+    {"Llama-3.1-405B (8 KV heads)", "llama-3.1-405b", 405'853'388'800LL, 405'853'388'800LL},
+    {"Llama-3.2-1B (tied, HF 1.24B)", "llama-3.2-1b", 1'235'814'400LL, 1'235'814'400LL},
+    {"Qwen2.5-7B (card 7.61B, QKV bias)", "qwen2.5-7b", 7'615'616'512LL, 7'615'616'512LL},
+    {"Qwen2.5-72B (72.7B)", "qwen2.5-72b", 72'706'203'648LL, 72'706'203'648LL},
+    {"Qwen3-8B (card 8.2B, q/k norm)", "qwen3-8b", 8'190'735'360LL, 8'190'735'360LL},
+    {"Qwen3-32B (card 32.8B)", "qwen3-32b", 32'762'123'264LL, 32'762'123'264LL},
+    {"Qwen3-30B-A3B (card 30.5B / 3.3B)", "qwen3-30b-a3b", 30'532'122'624LL, 3'353'032'704LL},
+    {"Mistral-7B-v0.1 (7.3B)", "mistral-7b-v0.1", 7'241'732'096LL, 7'241'732'096LL},
+    {"Mistral-7B-v0.3", "mistral-7b-v0.3", 7'248'023'552LL, 7'248'023'552LL},
+    {"Mixtral-8x7B (Mistral post 46.7B / 12.9B)", "mixtral-8x7b", 46'702'792'704LL, 12'879'925'248LL},
+    {"DeepSeek-V3 (README 671B / 37B; calculators.md 37.55B)", "deepseek-v3", 671'026'419'200LL, 37'552'297'472LL},
+    {"gpt-oss-120b (card 117B)", "gpt-oss-120b", 116'829'156'672LL, 5'711'982'912LL},
+    {"Llama-2-7B (6.74B)", "llama-2-7b", 6'738'415'616LL, 6'738'415'616LL},
+    {"Llama-2-70B (68.98B)", "llama-2-70b", 68'976'648'192LL, 68'976'648'192LL},
+    // Presets added for the model library. Hand formula (computed apart from kvscope):
+    //   dense = V*h*(tied ? 1 : 2) + L*(h*nH*d + 2*h*nKV*d + nH*d*h [+ QKV bias nH*d + 2*nKV*d]
+    //           [+ q/k norm 2*d] + 3*h*I + norms*h) + h
+    // with the model card's figure in the row name.
+    // 32000*5120*2 + 40*(4*5120*5120 + 3*5120*13824 + 2*5120) + 5120 (Llama 2 card: 13B)
+    {"Llama-2-13B (card 13B)", "llama-2-13b", 13'015'864'320LL, 13'015'864'320LL},
+    // 128256*3072 (tied) + 28*(2*3072*3072 + 2*3072*1024 + 3*3072*8192 + 2*3072) + 3072
+    {"Llama-3.2-3B (card 3.21B)", "llama-3.2-3b", 3'212'749'824LL, 3'212'749'824LL},
+    {"Llama-3.3-70B (= Llama-3.1-70B shape)", "llama-3.3-70b", 70'553'706'496LL, 70'553'706'496LL},
+    // 151936*896 + 24*(896*896+896 + 2*(896*128+128) + 896*896 + 3*896*4864 + 2*896) + 896
+    {"Qwen2.5-0.5B (card 0.49B / 0.36B non-emb)", "qwen2.5-0.5b", 494'032'768LL, 494'032'768LL},
+    {"Qwen2.5-3B (card 3.09B / 2.77B non-emb)", "qwen2.5-3b", 3'085'938'688LL, 3'085'938'688LL},
+    {"Qwen2.5-14B (card 14.7B)", "qwen2.5-14b", 14'770'033'664LL, 14'770'033'664LL},
+    {"Qwen2.5-32B (card 32.5B; HF widget 32.8B)", "qwen2.5-32b", 32'763'876'352LL, 32'763'876'352LL},
+    // 151936*1024 (tied) + 28*(1024*2048 + 2*1024*1024 + 2048*1024 + 2*128 + 3*1024*3072 + 2*1024) + 1024
+    {"Qwen3-0.6B (card 0.6B / 0.44B non-emb)", "qwen3-0.6b", 596'049'920LL, 596'049'920LL},
+    {"Qwen3-1.7B (card 1.7B / 1.4B non-emb)", "qwen3-1.7b", 1'720'574'976LL, 1'720'574'976LL},
+    {"Qwen3-4B (card 4.0B / 3.6B non-emb)", "qwen3-4b", 4'022'468'096LL, 4'022'468'096LL},
+    {"Qwen3-14B (card 14.8B / 13.2B non-emb)", "qwen3-14b", 14'768'307'200LL, 14'768'307'200LL},
+    // MoE: 2*V*h + L*(attn + router E*h + E*3*h*Ie + 2h) + h; active with k experts instead of E.
+    // 94 layers, 128 experts of 1536, top-8.
+    {"Qwen3-235B-A22B (card 235B / 22B)", "qwen3-235b-a22b", 235'093'634'560LL, 22'190'763'520LL},
+    // 56 layers, h 6144, 8 experts of 16384, top-2 (Mistral: 141B / 39B)
+    {"Mixtral-8x22B (card 141B / 39B)", "mixtral-8x22b", 140'620'634'112LL, 39'152'031'744LL},
+    // Gemma: 4 norms per layer, tied; Gemma 3 adds q/k norms.
+    {"Gemma-2-2B (report 2.6B)", "gemma-2-2b", 2'614'341'888LL, 2'614'341'888LL},
+    {"Gemma-2-27B (report 27.2B)", "gemma-2-27b", 27'227'128'320LL, 27'227'128'320LL},
+    {"Gemma-3-1B (report 302M + 698M)", "gemma-3-1b", 999'885'952LL, 999'885'952LL},
+    // text (vocab 262208) + SigLIP 416,866,032 + projector h*1152 + 1152
+    {"Gemma-3-4B (HF 4.3B)", "gemma-3-4b", 4'300'079'472LL, 4'300'079'472LL},
+    {"Gemma-3-12B (HF 12.2B)", "gemma-3-12b", 12'187'325'040LL, 12'187'325'040LL},
+    // Phi-3 fuses qkv and gate_up: same counts as separate projections.
+    // 32064*3072*2 + 32*(4*3072*3072 + 3*3072*8192 + 2*3072) + 3072
+    {"Phi-3-mini (report 3.8B)", "phi-3-mini-4k", 3'821'079'552LL, 3'821'079'552LL},
+    {"Phi-3-medium (report 14B)", "phi-3-medium-4k", 13'960'238'080LL, 13'960'238'080LL},
+    {"Phi-4 (report 14B)", "phi-4", 14'659'507'200LL, 14'659'507'200LL},
+    {"Phi-4-mini (card 3.8B)", "phi-4-mini", 3'836'021'760LL, 3'836'021'760LL},
+    // MLA without q_lora: q 2048*16*192, kv_a 2048*576, kv_a norm 512, kv_b 512*16*256, o 16*128*2048;
+    // 1 dense layer (10944) + 26 MoE layers (64 x 1408 routed, top-6, + 2 shared).
+    {"DeepSeek-V2-Lite (paper 15.7B)", "deepseek-v2-lite", 15'706'484'224LL, 2'661'150'208LL},
+    {"DeepSeek-R1 (= DeepSeek-V3 shape, 671B / 37B)", "deepseek-r1", 671'026'419'200LL, 37'552'297'472LL},
+    // gpt-oss: biased q/k/v/o, sinks, biased router and experts; 24 layers, 32 experts, top-4.
+    {"gpt-oss-20b (card 20.91B)", "gpt-oss-20b", 20'914'757'184LL, 4'187'440'704LL},
+    // Falcon: tied, fused qkv h*(71+2)*64, dense h*h, MLP 2*h*4h, one LayerNorm (2h) per layer.
+    {"Falcon-7B (HF 6.92B)", "falcon-7b", 6'921'720'704LL, 6'921'720'704LL},
+    // Gemma 2 report Table 2: 917,504,000 (256000 x 3584) embedding + 8,324,201,984 non-embedding.
+    {"Gemma-2-9B (report)", "gemma-2-9b", 9'241'705'984LL, 9'241'705'984LL},
+    // Gemma 3 report: 25,599,716,096 text + 262208*5376 embedding + SigLIP 416,866,032 + projector 6,194,304.
+    {"Gemma-3-27B (report)", "gemma-3-27b", 27'432'406'640LL, 27'432'406'640LL},
+};
+
 class TestParameters : public QObject
 {
     Q_OBJECT
@@ -20,25 +98,14 @@ private Q_SLOTS:
         QTest::addColumn<QString>("id");
         QTest::addColumn<qint64>("total");
         QTest::addColumn<qint64>("active");
-        // "computed" counts in shared/reference/models.json (each derived there
-        // from the model's config.json and checked against its model card).
-        QTest::newRow("Llama-3.1-8B (card 8B; HF widget 8.03B)") << "llama-3.1-8b" << 8'030'261'248LL << 8'030'261'248LL;
-        QTest::newRow("Llama-3.1-70B (HF widget 70.6B)") << "llama-3.1-70b" << 70'553'706'496LL << 70'553'706'496LL;
-        QTest::newRow("Llama-3.1-405B (8 KV heads)") << "llama-3.1-405b" << 405'853'388'800LL << 405'853'388'800LL;
-        QTest::newRow("Llama-3.2-1B (tied, HF 1.24B)") << "llama-3.2-1b" << 1'235'814'400LL << 1'235'814'400LL;
-        QTest::newRow("Qwen2.5-7B (card 7.61B, QKV bias)") << "qwen2.5-7b" << 7'615'616'512LL << 7'615'616'512LL;
-        QTest::newRow("Qwen2.5-72B (72.7B)") << "qwen2.5-72b" << 72'706'203'648LL << 72'706'203'648LL;
-        QTest::newRow("Qwen3-8B (card 8.2B, q/k norm)") << "qwen3-8b" << 8'190'735'360LL << 8'190'735'360LL;
-        QTest::newRow("Qwen3-32B (card 32.8B)") << "qwen3-32b" << 32'762'123'264LL << 32'762'123'264LL;
-        QTest::newRow("Qwen3-30B-A3B (card 30.5B / 3.3B)") << "qwen3-30b-a3b" << 30'532'122'624LL << 3'353'032'704LL;
-        QTest::newRow("Mistral-7B-v0.1 (7.3B)") << "mistral-7b-v0.1" << 7'241'732'096LL << 7'241'732'096LL;
-        QTest::newRow("Mistral-7B-v0.3") << "mistral-7b-v0.3" << 7'248'023'552LL << 7'248'023'552LL;
-        QTest::newRow("Mixtral-8x7B (Mistral post 46.7B / 12.9B)") << "mixtral-8x7b" << 46'702'792'704LL << 12'879'925'248LL;
-        QTest::newRow("DeepSeek-V3 (README 671B / 37B; calculators.md 37.55B)") << "deepseek-v3" << 671'026'419'200LL
-                                                                                  << 37'552'297'472LL;
-        QTest::newRow("gpt-oss-120b (card 117B)") << "gpt-oss-120b" << 116'829'156'672LL << 5'711'982'912LL;
-        QTest::newRow("Llama-2-7B (6.74B)") << "llama-2-7b" << 6'738'415'616LL << 6'738'415'616LL;
-        QTest::newRow("Llama-2-70B (68.98B)") << "llama-2-70b" << 68'976'648'192LL << 68'976'648'192LL;
+        for (const CountRow &row : countRows)
+            QTest::newRow(row.label) << QString::fromLatin1(row.id) << row.total << row.active;
+    }
+
+    void tableCoversEveryPreset()
+    {
+        const QStringList missing = test::presetsMissingFrom(countRows);
+        QVERIFY2(missing.isEmpty(), qPrintable(QStringLiteral("no row for: ") + missing.join(QStringLiteral(", "))));
     }
 
     void totals()
@@ -57,6 +124,61 @@ private Q_SLOTS:
         // 5,132,849,472 in shared/reference/models.json.
         const ParameterCounts counts = countParameters(preset(QStringLiteral("gpt-oss-120b")));
         QCOMPARE(counts.active - counts.embedding, 5'132'849'472LL);
+    }
+
+    void publishedActiveFiguresExcludeTheInputEmbedding_data()
+    {
+        QTest::addColumn<QString>("id");
+        QTest::addColumn<qint64>("activeWithoutEmbedding");
+        // Model cards count active parameters without the input embedding:
+        // gpt-oss-20b 3.61B (OpenAI card) = 4,187,440,704 - 201088*2880;
+        // DeepSeek-V2-Lite 2.4B (README) = 2,661,150,208 - 102400*2048;
+        // Qwen3-235B-A22B 22B (card) = 22,190,763,520 - 151936*4096.
+        QTest::newRow("gpt-oss-20b") << "gpt-oss-20b" << 3'608'307'264LL;
+        QTest::newRow("DeepSeek-V2-Lite") << "deepseek-v2-lite" << 2'451'435'008LL;
+        QTest::newRow("Qwen3-235B-A22B") << "qwen3-235b-a22b" << 21'568'433'664LL;
+    }
+
+    void publishedActiveFiguresExcludeTheInputEmbedding()
+    {
+        QFETCH(QString, id);
+        QFETCH(qint64, activeWithoutEmbedding);
+        const ParameterCounts counts = countParameters(preset(id));
+        QCOMPARE(counts.active - counts.embedding, activeWithoutEmbedding);
+    }
+
+    void reportNonEmbeddingFigures_data()
+    {
+        QTest::addColumn<QString>("id");
+        QTest::addColumn<qint64>("nonEmbedding");
+        // Gemma 2 report (arXiv 2408.00118) Table 2, exact.
+        QTest::newRow("Gemma-2-2B") << "gemma-2-2b" << 2'024'517'888LL;
+        QTest::newRow("Gemma-2-27B") << "gemma-2-27b" << 26'047'480'320LL;
+        // Gemma 3 report (arXiv 2503.19786) Table 1 gives millions: 698M, 3,209M, 10,759M;
+        // by hand (text only): 26*26,842,112 + 1152; 34*94,382,592 + 2560; 48*224,148,992 + 3840.
+        QTest::newRow("Gemma-3-1B (698M)") << "gemma-3-1b" << 697'896'064LL;
+        QTest::newRow("Gemma-3-4B (3,209M)") << "gemma-3-4b" << 3'209'010'688LL;
+        QTest::newRow("Gemma-3-12B (10,759M)") << "gemma-3-12b" << 10'759'155'456LL;
+    }
+
+    void reportNonEmbeddingFigures()
+    {
+        QFETCH(QString, id);
+        QFETCH(qint64, nonEmbedding);
+        const ParameterCounts counts = countParameters(preset(id));
+        QCOMPARE(counts.total - counts.embedding - counts.of(Component::Vision), nonEmbedding);
+    }
+
+    void libraryHoldsAtLeastThirtyPresetsWithSources()
+    {
+        const QList<ModelArch> &models = ModelLibrary::builtin().models();
+        QVERIFY(models.size() >= 30);
+        for (const ModelArch &m : models) {
+            QVERIFY2(!m.source.isEmpty(), qPrintable(m.id));
+            QVERIFY2(!m.statedParamsText.isEmpty(), qPrintable(m.id));
+            QVERIFY2(!m.family.isEmpty(), qPrintable(m.id));
+            QVERIFY2(!m.estimated, qPrintable(m.id));
+        }
     }
 
     void gemma2NonEmbedding()

@@ -1,0 +1,174 @@
+// SPDX-License-Identifier: MIT
+// The model and GPU library: the picker's grouped listing and search, GPU
+// preset fields, and custom GPUs (validation and the round trip the GUI
+// uses to remember them).
+#include "customgpu.h"
+#include "error.h"
+#include "library.h"
+#include "presetlist.h"
+#include "testsupport.h"
+#include "units.h"
+
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QTest>
+
+using namespace kvscope;
+
+class TestLibrary : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void presetsGroupByFamilySmallestFirst()
+    {
+        const QList<PresetFamily> families = presetsByFamily(ModelLibrary::builtin().models());
+        int total = 0;
+        QStringList names;
+        for (const PresetFamily &f : families) {
+            names << f.family;
+            total += f.presets.size();
+            for (qsizetype i = 1; i < f.presets.size(); ++i)
+                QVERIFY(f.presets.at(i - 1).paramsTotal <= f.presets.at(i).paramsTotal);
+        }
+        QCOMPARE(total, ModelLibrary::builtin().models().size());
+        QCOMPARE(names.removeDuplicates(), 0);
+        // Qwen3 holds the dense and MoE models, smallest first.
+        const auto qwen3 = std::find_if(families.begin(), families.end(),
+                                        [](const PresetFamily &f) { return f.family == QLatin1String("Qwen3"); });
+        QVERIFY(qwen3 != families.end());
+        QCOMPARE(qwen3->presets.first().id, QStringLiteral("qwen3-0.6b"));
+        QCOMPARE(qwen3->presets.last().id, QStringLiteral("qwen3-235b-a22b"));
+    }
+
+    void summaryFigures()
+    {
+        // Llama-3.1-8B: 8,030,261,248 parameters and 32 x 2 x 8 x 128 x 2 B (shared/reference/models.json).
+        const PresetSummary s = summarizePreset(test::preset(QStringLiteral("llama-3.1-8b")));
+        QCOMPARE(s.paramsTotal, 8'030'261'248LL);
+        QCOMPARE(s.kvBytesPerTokenBf16, 131'072LL);
+        QCOMPARE(s.maxPositionEmbeddings, 131'072LL);
+        QVERIFY(!s.moe && !s.mla);
+        const PresetSummary ds = summarizePreset(test::preset(QStringLiteral("deepseek-v3")));
+        QVERIFY(ds.moe && ds.mla);
+    }
+
+    void search_data()
+    {
+        QTest::addColumn<QString>("filter");
+        QTest::addColumn<QStringList>("ids");
+        QTest::newRow("by repo id") << "meta-llama/Llama-3.3" << QStringList{QStringLiteral("llama-3.3-70b")};
+        QTest::newRow("every word must match") << "gemma 27b"
+                                               << QStringList{QStringLiteral("gemma-2-27b"), QStringLiteral("gemma-3-27b")};
+        QTest::newRow("kind words") << "deepseek mla"
+                                    << QStringList{QStringLiteral("deepseek-v3"), QStringLiteral("deepseek-v2-lite"),
+                                                   QStringLiteral("deepseek-r1")};
+        QTest::newRow("case-insensitive family") << "PHI-4" << QStringList{QStringLiteral("phi-4-mini"), QStringLiteral("phi-4")};
+        QTest::newRow("nothing") << "llama 9000" << QStringList{};
+    }
+
+    void search()
+    {
+        QFETCH(QString, filter);
+        QFETCH(QStringList, ids);
+        QStringList found;
+        for (const PresetFamily &f : presetsByFamily(ModelLibrary::builtin().models(), filter))
+            for (const PresetSummary &p : f.presets)
+                found << p.id;
+        found.sort();
+        ids.sort();
+        QCOMPARE(found, ids);
+    }
+
+    void gpuPresetsCarryEveryField()
+    {
+        // The data file names each field even where the value is unknown (null), with a source.
+        QFile file(QStringLiteral(":/presets/gpus.json"));
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        const QJsonArray gpus = QJsonDocument::fromJson(file.readAll()).object().value(QLatin1String("gpus")).toArray();
+        QVERIFY(gpus.size() >= 20);
+        for (const QJsonValue v : gpus) {
+            const QJsonObject o = v.toObject();
+            const QString id = o.value(QLatin1String("id")).toString();
+            for (const char *key : {"memory_gb_marketed", "memory_mib_nvidia_smi", "memory_mib_cuda", "bandwidth_gbps",
+                                    "tflops_bf16_dense", "tflops_fp8_dense", "tflops_int8_dense", "fp8_native", "source"})
+                QVERIFY2(o.contains(QLatin1String(key)), qPrintable(id + QLatin1Char(' ') + QLatin1String(key)));
+            QVERIFY2(o.value(QLatin1String("bandwidth_gbps")).toDouble() > 0, qPrintable(id));
+        }
+        for (const GpuSpec &g : GpuLibrary::builtin().gpus())
+            QVERIFY2(g.memoryBytes > 0 && !g.source.isEmpty(), qPrintable(g.id));
+        // Apple M-series: a device with N GB of unified memory, sold in GiB.
+        const GpuSpec *m2 = GpuLibrary::builtin().find(QStringLiteral("apple-m2-ultra-192gb"));
+        QVERIFY(m2);
+        QCOMPARE(m2->memoryBytes, 192LL << 30);
+        QCOMPARE(m2->memoryBasis, QStringLiteral("marketed"));
+    }
+
+    void customGpus()
+    {
+        CustomGpuInput in;
+        in.name = QStringLiteral("Lab card 40G");
+        in.memoryBytes = 40LL << 30;
+        in.bandwidthGBs = 1500;
+        in.tflopsBf16 = 300;
+        in.tflopsFp8 = 600;
+        in.fp8Native = true;
+        const GpuSpec g = customGpu(in);
+        QVERIFY(g.custom);
+        QCOMPARE(g.id, QStringLiteral("custom-lab-card-40g"));
+        QCOMPARE(g.memoryBytes, 40LL << 30);
+        QCOMPARE(g.memoryBasis, QStringLiteral("custom"));
+        // Remembered through JSON / QSettings and read back unchanged.
+        QCOMPARE(customGpuFromJson(gpuToJson(g), QStringLiteral("settings")), g);
+        QCOMPARE(customGpuFromVariantMap(gpuToVariantMap(g), QStringLiteral("settings")), g);
+        QCOMPARE(customGpu(QString(), GiB).name, QStringLiteral("Custom GPU"));
+        // --gpu custom:MEMORY_GIB[:BANDWIDTH[:TFLOPS]], exact to 10^-6 GiB.
+        QCOMPARE(parseCustomGpuOption(QStringLiteral("custom:80")).memoryBytes, 80LL << 30);
+        QCOMPARE(parseCustomGpuOption(QStringLiteral("custom:0.5:100")).memoryBytes, GiB / 2);
+        QCOMPARE(parseCustomGpuOption(QStringLiteral("custom:0.5:100")).bandwidthGBs, 100.0);
+        QCOMPARE(resolveGpu(QStringLiteral("custom:8:273:26")).tflopsBf16.value(), 26.0);
+    }
+
+    void badCustomGpus_data()
+    {
+        QTest::addColumn<qint64>("memory");
+        QTest::addColumn<double>("bandwidth");
+        QTest::addColumn<double>("tflops");
+        QTest::addColumn<QString>("message");
+        QTest::newRow("no memory") << 0LL << 0.0 << 0.0 << "memory must be between 1 byte and 1 PiB, got 0 bytes";
+        QTest::newRow("negative memory") << -5LL << 0.0 << 0.0 << "got -5 bytes";
+        QTest::newRow("past 1 PiB") << (qint64(1) << 51) << 0.0 << 0.0 << "1 PiB";
+        QTest::newRow("negative bandwidth") << qint64(GiB) << -1.0 << 0.0 << "bandwidth must be a number between 0";
+        QTest::newRow("NaN bandwidth") << qint64(GiB) << std::nan("") << 0.0 << "bandwidth";
+        QTest::newRow("infinite TFLOPS") << qint64(GiB) << 1.0 << HUGE_VAL << "BF16 TFLOPS must be a number";
+    }
+
+    void badCustomGpus()
+    {
+        QFETCH(qint64, memory);
+        QFETCH(double, bandwidth);
+        QFETCH(double, tflops);
+        QFETCH(QString, message);
+        KVSCOPE_VERIFY_ERROR(customGpu(QStringLiteral("x"), memory, bandwidth, tflops), QLatin1String("custom GPU: "),
+                             message);
+    }
+
+    void badRememberedGpus()
+    {
+        QJsonObject o = gpuToJson(customGpu(QStringLiteral("x"), GiB));
+        o.insert(QStringLiteral("memory_bytes"), QStringLiteral("lots"));
+        KVSCOPE_VERIFY_ERROR(customGpuFromJson(o, QStringLiteral("settings")), QLatin1String("settings: "),
+                             QLatin1String("field 'memory_bytes' must be a positive integer"));
+        o.insert(QStringLiteral("memory_bytes"), 1e6);
+        o.insert(QStringLiteral("bandwidth_gbps"), QStringLiteral("fast"));
+        KVSCOPE_VERIFY_ERROR(customGpuFromJson(o, QStringLiteral("settings")), QLatin1String("settings: "),
+                             QLatin1String("field 'bandwidth_gbps' must be a number"));
+        for (const char *text : {"custom", "custom:", "custom:x", "custom:24:fast", "custom:24:1:2:3", "custom:-1"})
+            KVSCOPE_VERIFY_ERROR(parseCustomGpuOption(QLatin1String(text)), QLatin1String("--gpu: "),
+                                 QLatin1String("is not custom:MEMORY_GIB"));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestLibrary)
+#include "tst_library.moc"
