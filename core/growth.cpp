@@ -11,19 +11,20 @@
 
 namespace kvscope {
 
-QList<KvCacheDtype> kvPrecisionWalk(WeightDtype resolvedDtype)
+QList<KvCacheDtype> kvPrecisionWalk(WeightDtype resolvedDtype, ModelFormat format)
 {
+    if (format == ModelFormat::Gguf)
+        return {KvCacheDtype::Float32, KvCacheDtype::Float16, KvCacheDtype::Q8_0, KvCacheDtype::Q4_0};
     const KvCacheDtype sixteen = resolvedDtype == WeightDtype::Float16 ? KvCacheDtype::Float16 : KvCacheDtype::BFloat16;
     return {KvCacheDtype::Float32, sixteen, KvCacheDtype::Fp8E4M3};
 }
 
-int kvPrecisionStep(KvCacheDtype resolvedKvDtype)
+int kvPrecisionStep(const QList<KvCacheDtype> &walk, KvCacheDtype resolvedKvDtype)
 {
-    switch (bytesPerElement(resolvedKvDtype)) {
-    case 4: return 0;
-    case 2: return 1;
-    default: return 2;
-    }
+    for (qsizetype i = 0; i < walk.size(); ++i)
+        if (kvBitsPerElement(walk.at(i)) == kvBitsPerElement(resolvedKvDtype))
+            return int(i);
+    return -1;
 }
 
 std::int64_t sequenceAxisMin()
@@ -87,11 +88,15 @@ GrowthChartData growthChartData(const Scenario &scenario, const MemoryPlan &plan
     const QList<std::int64_t> xs = samplePoints(d.xMin, d.xMax, points, extra);
 
     const ModelArch &m = scenario.model;
-    const QList<KvCacheDtype> walk = kvPrecisionWalk(plan.dtype);
-    d.currentCurve = kvPrecisionStep(plan.kvCacheDtype);
-    for (KvCacheDtype dtype : walk) {
+    QList<KvCacheDtype> walk = kvPrecisionWalk(plan.dtype, scenario.model.format);
+    d.currentCurve = kvPrecisionStep(walk, plan.kvCacheDtype);
+    if (d.currentCurve < 0) {
+        walk.append(plan.kvCacheDtype); // a cache type off the walk still gets its curve
+        d.currentCurve = int(walk.size()) - 1;
+    }
+    for (qsizetype i = 0; i < walk.size(); ++i) {
         GrowthCurve curve;
-        curve.kvCacheDtype = dtype == walk.at(d.currentCurve) ? plan.kvCacheDtype : dtype;
+        curve.kvCacheDtype = i == d.currentCurve ? plan.kvCacheDtype : walk.at(i);
         Scenario variant = scenario;
         variant.kvCacheDtype = curve.kvCacheDtype;
         const MemoryPlan other = planMemory(variant);

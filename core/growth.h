@@ -12,12 +12,14 @@ namespace kvscope {
 
 enum class GrowthAxis { SequenceLength, BatchSize };
 
-/// The KV precisions the explorer walks through: FP32 -> FP16/BF16 -> FP8.
-/// The 16-bit step follows the resolved --dtype.
-QList<KvCacheDtype> kvPrecisionWalk(WeightDtype resolvedDtype);
+/// The KV precisions the explorer walks through. vLLM: FP32 -> FP16/BF16
+/// (following the resolved --dtype) -> FP8. GGUF models (llama.cpp's cache
+/// types): F32 -> F16 -> Q8_0 -> Q4_0.
+QList<KvCacheDtype> kvPrecisionWalk(WeightDtype resolvedDtype, ModelFormat format = ModelFormat::HfConfig);
 
-/// Position of a resolved KV dtype on that walk (0, 1 or 2).
-int kvPrecisionStep(KvCacheDtype resolvedKvDtype);
+/// Position of a resolved KV dtype on a walk: the step with the same storage
+/// bits per value (fp8_e5m2 sits on the FP8 step); -1 when none matches.
+int kvPrecisionStep(const QList<KvCacheDtype> &walk, KvCacheDtype resolvedKvDtype);
 
 /// Memory against sequence length or batch size for one KV dtype.
 struct GrowthCurve
@@ -38,7 +40,7 @@ struct GrowthChartData
     std::int64_t budgetBytes = 0;
     std::int64_t gpuMemoryBytes = 0;
     std::int64_t fixedBytes = 0;     ///< weights + activations + overhead
-    QList<GrowthCurve> curves;       ///< one per KV precision on the walk
+    QList<GrowthCurve> curves;       ///< one per KV precision on the walk (plus the plan's, if off the walk)
     int currentCurve = 0;            ///< the curve of the plan's KV dtype
     std::int64_t currentX = 0;
     std::int64_t batchSize = 0;      ///< the scenario's batch (fixed along the sequence axis)

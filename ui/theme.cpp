@@ -30,11 +30,14 @@ QColor partColor(MemoryPart part, const QPalette &palette)
 QColor precisionColor(KvCacheDtype dtype, const QPalette &palette)
 {
     const bool dark = isDark(palette);
-    switch (bytesPerElement(dtype)) {
-    case 4: return dark ? QColor(0xc0, 0x84, 0xfc) : QColor(0x93, 0x33, 0xea);
-    case 2: return partColor(MemoryPart::KvCache, palette);
-    default: return dark ? QColor(0x22, 0xd3, 0xee) : QColor(0x08, 0x91, 0xb2);
-    }
+    const double bits = kvBitsPerElement(dtype);
+    if (bits >= 32)
+        return dark ? QColor(0xc0, 0x84, 0xfc) : QColor(0x93, 0x33, 0xea);
+    if (bits >= 16)
+        return partColor(MemoryPart::KvCache, palette);
+    if (bits >= 8)
+        return dark ? QColor(0x22, 0xd3, 0xee) : QColor(0x08, 0x91, 0xb2);
+    return dark ? QColor(0xfb, 0x92, 0x3c) : QColor(0xea, 0x58, 0x0c);
 }
 
 QColor warningColor(const QPalette &palette)

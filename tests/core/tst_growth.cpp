@@ -62,9 +62,15 @@ private Q_SLOTS:
         QCOMPARE(kvPrecisionWalk(WeightDtype::BFloat16),
                  (QList<KvCacheDtype>{KvCacheDtype::Float32, KvCacheDtype::BFloat16, KvCacheDtype::Fp8E4M3}));
         QCOMPARE(kvPrecisionWalk(WeightDtype::Float16).at(1), KvCacheDtype::Float16);
-        QCOMPARE(kvPrecisionStep(KvCacheDtype::Float32), 0);
-        QCOMPARE(kvPrecisionStep(KvCacheDtype::Float16), 1);
-        QCOMPARE(kvPrecisionStep(KvCacheDtype::Fp8E5M2), 2);
+        const QList<KvCacheDtype> walk = kvPrecisionWalk(WeightDtype::BFloat16);
+        QCOMPARE(kvPrecisionStep(walk, KvCacheDtype::Float32), 0);
+        QCOMPARE(kvPrecisionStep(walk, KvCacheDtype::Float16), 1); // same 16 bits as the BF16 step
+        QCOMPARE(kvPrecisionStep(walk, KvCacheDtype::Fp8E5M2), 2);
+        QCOMPARE(kvPrecisionStep(walk, KvCacheDtype::Q8_0), -1);
+        // llama.cpp's cache types for GGUF models: F32, F16, Q8_0 (8.5 bits), Q4_0 (4.5 bits).
+        const QList<KvCacheDtype> gguf = kvPrecisionWalk(WeightDtype::Float16, ModelFormat::Gguf);
+        QCOMPARE(gguf.size(), 4);
+        QCOMPARE(kvPrecisionStep(gguf, KvCacheDtype::Q4_0), 3);
     }
 
     void sequenceCurves()

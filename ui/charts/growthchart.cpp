@@ -35,10 +35,15 @@ double logX(std::int64_t x)
 
 QString precisionName(KvCacheDtype dtype)
 {
-    switch (bytesPerElement(dtype)) {
-    case 4: return QStringLiteral("FP32");
-    case 1: return dtype == KvCacheDtype::Fp8E5M2 ? QStringLiteral("FP8 E5M2") : QStringLiteral("FP8");
-    default: return dtype == KvCacheDtype::Float16 ? QStringLiteral("FP16") : QStringLiteral("BF16");
+    switch (dtype) {
+    case KvCacheDtype::Float32: return QStringLiteral("FP32");
+    case KvCacheDtype::Float16: return QStringLiteral("FP16");
+    case KvCacheDtype::Fp8E5M2: return QStringLiteral("FP8 E5M2");
+    case KvCacheDtype::Q8_0: return QStringLiteral("Q8_0");
+    case KvCacheDtype::Q4_0: return QStringLiteral("Q4_0");
+    case KvCacheDtype::Fp8:
+    case KvCacheDtype::Fp8E4M3: return QStringLiteral("FP8");
+    default: return QStringLiteral("BF16");
     }
 }
 
@@ -63,10 +68,11 @@ GrowthChartView::GrowthChartView(QWidget *parent)
     chart->addAxis(m_yAxis, Qt::AlignLeft);
     m_xAxis->setLabelsPosition(QCategoryAxis::AxisLabelsPositionOnValue);
     m_yAxis->setLabelFormat(QStringLiteral("%.0f"));
-    for (int i = 0; i < 3; ++i)
+    // Up to four KV precisions (llama.cpp's walk); unused lines stay empty.
+    for (int i = 0; i < 4; ++i)
         m_kvLines << new QLineSeries;
-    const QList<QXYSeries *> all{m_kvLines.at(0), m_kvLines.at(1), m_kvLines.at(2), m_total, m_budget, m_current,
-                                 m_crossing};
+    QList<QXYSeries *> all(m_kvLines.begin(), m_kvLines.end());
+    all << m_total << m_budget << m_current << m_crossing;
     for (QXYSeries *series : all) {
         chart->addSeries(series);
         series->attachAxis(m_xAxis);
@@ -187,8 +193,7 @@ void GrowthChartView::applyPalette()
 void GrowthChartView::updatePens()
 {
     for (int i = 0; i < m_kvLines.size(); ++i) {
-        const KvCacheDtype dtype = i < m_data.curves.size() ? m_data.curves.at(i).kvCacheDtype
-                                                            : kvPrecisionWalk(WeightDtype::BFloat16).at(i);
+        const KvCacheDtype dtype = i < m_data.curves.size() ? m_data.curves.at(i).kvCacheDtype : KvCacheDtype::BFloat16;
         QPen pen(theme::precisionColor(dtype, palette()), i == m_data.currentCurve ? 3.5 : 2.0);
         m_kvLines[i]->setPen(pen);
     }
