@@ -3,6 +3,7 @@
 
 #include "error.h"
 #include "library.h"
+#include "library/userlibrary.h"
 #include "planner.h"
 
 #include <QSettings>
@@ -78,7 +79,7 @@ void saveScenario(const Scenario &s, GrowthAxis growthAxis)
     settings.setValue(Axis, growthAxis == GrowthAxis::BatchSize ? QStringLiteral("batch") : QStringLiteral("sequence"));
 }
 
-RestoredState loadScenario(const Scenario &defaults)
+RestoredState loadScenario(const Scenario &defaults, const UserLibrary &library)
 {
     RestoredState state;
     state.scenario = defaults;
@@ -90,12 +91,17 @@ RestoredState loadScenario(const Scenario &defaults)
     Scenario &s = state.scenario;
     QStringList &problems = state.problems;
     readKey(settings, Model, problems, [&](const QString &t) {
-        const ModelArch *model = ModelLibrary::builtin().find(t);
+        const ModelArch *model = library.findModel(t);
         if (!model)
-            throw Error(QStringLiteral("no such model preset"));
+            throw Error(QStringLiteral("no such model preset or imported model"));
         s.model = *model;
     });
-    readKey(settings, Gpu, problems, [&](const QString &t) { s.gpu = resolveGpu(t); });
+    readKey(settings, Gpu, problems, [&](const QString &t) {
+        const GpuSpec *gpu = library.findGpu(t);
+        if (!gpu)
+            throw Error(QStringLiteral("no such GPU preset or custom GPU"));
+        s.gpu = *gpu;
+    });
     readKey(settings, TensorParallel, problems,
             [&](const QString &t) { s.tensorParallelSize = int(positive(t, TensorParallel)); });
     readKey(settings, Dtype, problems, [&](const QString &t) { s.dtype = parseWeightDtype(t); });

@@ -8,6 +8,8 @@
 
 namespace kvscope {
 
+class UserLibrary;
+
 /// The explorer's state in QSettings, read back with validation: anything
 /// unreadable or out of range falls back to the default and is reported.
 struct RestoredState
@@ -23,7 +25,9 @@ namespace appsettings {
 void reset();
 
 void saveScenario(const Scenario &scenario, GrowthAxis growthAxis);
-RestoredState loadScenario(const Scenario &defaults);
+/// Reads the saved scenario; models and GPUs resolve through `library`
+/// (presets, imported models, custom GPUs).
+RestoredState loadScenario(const Scenario &defaults, const UserLibrary &library);
 
 QString language();
 void setLanguage(const QString &code);

@@ -7,6 +7,10 @@
 #include "explorer/explorerview.h"
 #include "explorer/parameterpanel.h"
 #include "growth.h"
+#include "library/customgpudialog.h"
+#include "library/modelimporter.h"
+#include "library/pasteconfigdialog.h"
+#include "library/userlibrary.h"
 #include "scenariocontroller.h"
 #include "theme.h"
 #include "translations.h"
@@ -18,6 +22,10 @@
 #include <QApplication>
 #include <QCloseEvent>
 #include <QComboBox>
+#include <QDragEnterEvent>
+#include <QDropEvent>
+#include <QFileDialog>
+#include <QMimeData>
 #include <QKeySequence>
 #include <QLabel>
 #include <QMenuBar>
@@ -33,6 +41,8 @@ namespace kvscope {
 
 MainWindow::MainWindow(QWidget *parent)
     : QMainWindow(parent),
+      m_library(new UserLibrary(this)),
+      m_importer(new ModelImporter(this)),
       m_controller(new ScenarioController(this)),
       m_tabs(new QTabWidget(this)),
       m_explorer(nullptr),
@@ -41,8 +51,10 @@ MainWindow::MainWindow(QWidget *parent)
     setObjectName(QStringLiteral("mainWindow"));
     setWindowIcon(QIcon(QStringLiteral(":/icons/kvscope.svg")));
     translations::apply(appsettings::language()); // before any widget sets its texts
+    m_restoreProblems = m_library->load();
     restoreState(); // before the views exist, so they start from the restored scenario
-    m_explorer = new ExplorerView(m_controller, this);
+    m_explorer = new ExplorerView(m_controller, m_library, this);
+    setAcceptDrops(true);
     m_tabs->setObjectName(QStringLiteral("viewTabs"));
     m_tabs->setDocumentMode(true);
     m_tabs->addTab(m_explorer, QString());
@@ -50,6 +62,20 @@ MainWindow::MainWindow(QWidget *parent)
     statusBar()->addPermanentWidget(m_units);
 
     connect(m_controller, &ScenarioController::errorOccurred, this, &MainWindow::showError);
+    connect(m_explorer->parameterPanel(), &ParameterPanel::customGpuRequested, this, &MainWindow::addCustomGpu);
+    connect(m_importer, &ModelImporter::started, this,
+            [this](const QString &path) { statusBar()->showMessage(tr("Importing %1…").arg(path)); });
+    connect(m_importer, &ModelImporter::imported, this, [this](const ImportedModel &imported) {
+        selectImported(m_library->addImported(imported));
+        statusBar()->showMessage(tr("Imported %1 (%2)").arg(imported.model.name, importKindName(imported.kind)), 8'000);
+    });
+    connect(m_importer, &ModelImporter::failed, this, [this](const QString &message) {
+        statusBar()->showMessage(message, 15'000);
+        Q_EMIT importFailed(message);
+        if (isVisible())
+            QMessageBox::warning(this, tr("Cannot import model"), message);
+    });
+    connect(m_library, &UserLibrary::recentFilesChanged, this, &MainWindow::rebuildRecentMenu);
     connect(m_controller, &ScenarioController::scenarioChanged, this, &MainWindow::updateTitle);
 
     createMenus();
@@ -71,8 +97,8 @@ MainWindow::~MainWindow() = default;
 
 void MainWindow::restoreState()
 {
-    const RestoredState state = appsettings::loadScenario(ScenarioController::defaultScenario());
-    m_restoreProblems = state.problems;
+    const RestoredState state = appsettings::loadScenario(ScenarioController::defaultScenario(), *m_library);
+    m_restoreProblems << state.problems;
     for (const QString &problem : state.problems)
         qWarning("kvscope: settings: %s", qPrintable(problem));
     m_controller->setScenario(state.scenario);
@@ -98,6 +124,20 @@ void MainWindow::closeEvent(QCloseEvent *event)
 void MainWindow::createMenus()
 {
     m_fileMenu = menuBar()->addMenu(QString());
+    QAction *open = m_fileMenu->addAction(QString(), this, &MainWindow::openModelFile);
+    open->setObjectName(QStringLiteral("actionOpenModel"));
+    open->setShortcut(QKeySequence::Open);
+    QAction *openFolder = m_fileMenu->addAction(QString(), this, &MainWindow::openModelFolder);
+    openFolder->setObjectName(QStringLiteral("actionOpenModelFolder"));
+    openFolder->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O));
+    QAction *paste = m_fileMenu->addAction(QString(), this, &MainWindow::pasteConfig);
+    paste->setObjectName(QStringLiteral("actionPasteConfig"));
+    m_recentMenu = m_fileMenu->addMenu(QString());
+    m_recentMenu->setObjectName(QStringLiteral("menuRecentModels"));
+    rebuildRecentMenu();
+    QAction *customGpu = m_fileMenu->addAction(QString(), this, &MainWindow::addCustomGpu);
+    customGpu->setObjectName(QStringLiteral("actionAddCustomGpu"));
+    m_fileMenu->addSeparator();
     QAction *copyFigures = m_fileMenu->addAction(QString(), m_explorer, &ExplorerView::copyFigures);
     copyFigures->setObjectName(QStringLiteral("actionCopyFigures"));
     copyFigures->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_C));
@@ -170,8 +210,8 @@ void MainWindow::createShortcuts()
 void MainWindow::cycleKvPrecision()
 {
     const MemoryPlan &plan = m_controller->plan();
-    const QList<KvCacheDtype> walk = kvPrecisionWalk(plan.dtype);
-    m_controller->setKvCacheDtype(walk.at((kvPrecisionStep(plan.kvCacheDtype) + 1) % walk.size()));
+    const QList<KvCacheDtype> walk = kvPrecisionWalk(plan.dtype, plan.modelFormat);
+    m_controller->setKvCacheDtype(walk.at((kvPrecisionStep(walk, plan.kvCacheDtype) + 1) % walk.size()));
 }
 
 void MainWindow::retranslate()
@@ -185,6 +225,12 @@ void MainWindow::retranslate()
         if (auto *action = findChild<QAction *>(QLatin1String(name)))
             action->setText(label);
     };
+    text("actionOpenModel", tr("&Open model (config.json, .gguf)…"));
+    text("actionOpenModelFolder", tr("Open model &folder…"));
+    text("actionPasteConfig", tr("&Paste config.json…"));
+    text("actionAddCustomGpu", tr("Add custom &GPU…"));
+    m_recentMenu->setTitle(tr("&Recent models"));
+    rebuildRecentMenu();
     text("actionCopyFigures", tr("&Copy figures"));
     text("actionCopyJson", tr("Copy plan as &JSON"));
     text("actionQuit", tr("&Quit"));
@@ -207,6 +253,82 @@ void MainWindow::updateTitle()
 void MainWindow::showError(const QString &message)
 {
     statusBar()->showMessage(message, 10'000);
+}
+
+void MainWindow::importModelPath(const QString &path)
+{
+    m_importer->importPath(path);
+}
+
+void MainWindow::openModelFile()
+{
+    const QString path = QFileDialog::getOpenFileName(
+        this, tr("Open model"), QString(),
+        tr("Models (*.json *.gguf *.safetensors);;HuggingFace config (*.json);;llama.cpp GGUF (*.gguf);;All files (*)"));
+    if (!path.isEmpty())
+        importModelPath(path);
+}
+
+void MainWindow::openModelFolder()
+{
+    const QString path = QFileDialog::getExistingDirectory(this, tr("Open model folder (config.json + .safetensors)"));
+    if (!path.isEmpty())
+        importModelPath(path);
+}
+
+void MainWindow::pasteConfig()
+{
+    PasteConfigDialog dialog(this);
+    if (dialog.exec() != QDialog::Accepted)
+        return;
+    selectImported(m_library->addImported(dialog.imported(), dialog.configText()));
+}
+
+void MainWindow::addCustomGpu()
+{
+    CustomGpuDialog dialog(this);
+    if (dialog.exec() != QDialog::Accepted)
+        return;
+    const QString id = m_library->addCustomGpu(dialog.gpu());
+    if (const GpuSpec *gpu = m_library->findGpu(id))
+        m_controller->setGpu(*gpu);
+}
+
+void MainWindow::selectImported(const QString &key)
+{
+    m_tabs->setCurrentWidget(m_explorer);
+    if (const ModelArch *model = m_library->findModel(key))
+        m_controller->setModel(*model);
+}
+
+void MainWindow::rebuildRecentMenu()
+{
+    if (!m_recentMenu)
+        return;
+    m_recentMenu->clear();
+    const QStringList recent = m_library->recentFiles();
+    for (const QString &path : recent)
+        m_recentMenu->addAction(path, this, [this, path] { importModelPath(path); });
+    if (!recent.isEmpty())
+        m_recentMenu->addSeparator();
+    QAction *clear = m_recentMenu->addAction(tr("Clear list"), m_library, &UserLibrary::clearRecentFiles);
+    clear->setEnabled(!recent.isEmpty());
+}
+
+void MainWindow::dragEnterEvent(QDragEnterEvent *event)
+{
+    const QList<QUrl> urls = event->mimeData()->urls();
+    if (!urls.isEmpty() && urls.first().isLocalFile())
+        event->acceptProposedAction();
+}
+
+void MainWindow::dropEvent(QDropEvent *event)
+{
+    const QList<QUrl> urls = event->mimeData()->urls();
+    if (urls.isEmpty() || !urls.first().isLocalFile())
+        return;
+    event->acceptProposedAction();
+    importModelPath(urls.first().toLocalFile()); // a file or a folder
 }
 
 void MainWindow::changeEvent(QEvent *event)

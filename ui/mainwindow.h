@@ -11,7 +11,10 @@ class QTabWidget;
 namespace kvscope {
 
 class ExplorerView;
+class ModelImporter;
 class ScenarioController;
+class UserLibrary;
+struct ImportedModel;
 
 /// The main window: tabs (Explorer, ...), menus, keyboard shortcuts, the
 /// status bar with the units convention, and the persisted state.
@@ -29,6 +32,22 @@ public:
 
     ScenarioController *controller() const { return m_controller; }
     ExplorerView *explorer() const { return m_explorer; }
+    UserLibrary *library() const { return m_library; }
+    ModelImporter *importer() const { return m_importer; }
+
+public Q_SLOTS:
+    /// Imports a config.json, model folder or .gguf (in the background) and selects it.
+    void importModelPath(const QString &path);
+    void openModelFile();
+    void openModelFolder();
+    void pasteConfig();
+    void addCustomGpu();
+
+Q_SIGNALS:
+    /// An import was refused; the message names the file, field and value.
+    void importFailed(const QString &message);
+
+public:
 
     /// Writes the scenario, geometry and view state to QSettings now.
     void saveState();
@@ -38,6 +57,8 @@ public:
 protected:
     void closeEvent(QCloseEvent *event) override;
     void changeEvent(QEvent *event) override;
+    void dragEnterEvent(QDragEnterEvent *event) override;
+    void dropEvent(QDropEvent *event) override;
 
 private:
     void createMenus();
@@ -47,7 +68,11 @@ private:
     void updateTitle();
     void showError(const QString &message);
     void cycleKvPrecision();
+    void selectImported(const QString &key);
+    void rebuildRecentMenu();
 
+    UserLibrary *m_library;
+    ModelImporter *m_importer;
     ScenarioController *m_controller;
     QTabWidget *m_tabs;
     ExplorerView *m_explorer;
@@ -55,6 +80,7 @@ private:
     QMenu *m_fileMenu = nullptr;
     QMenu *m_viewMenu = nullptr;
     QMenu *m_languageMenu = nullptr;
+    QMenu *m_recentMenu = nullptr;
     QMenu *m_helpMenu = nullptr;
     QActionGroup *m_languages = nullptr;
     QStringList m_restoreProblems;

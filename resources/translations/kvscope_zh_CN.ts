@@ -48,6 +48,41 @@
     </message>
 </context>
 <context>
+    <name>kvscope::CustomGpuDialog</name>
+    <message>
+        <source>Custom GPU</source>
+        <translation>自定义 GPU</translation>
+    </message>
+    <message>
+        <source>e.g. My workstation GPU</source>
+        <translation>例如：我的工作站 GPU</translation>
+    </message>
+    <message>
+        <source>unknown</source>
+        <translation>未知</translation>
+    </message>
+    <message>
+        <source>Name</source>
+        <translation>名称</translation>
+    </message>
+    <message>
+        <source>Memory the driver reports</source>
+        <translation>驱动报告的显存</translation>
+    </message>
+    <message>
+        <source>Memory bandwidth</source>
+        <translation>显存带宽</translation>
+    </message>
+    <message>
+        <source>Dense BF16 compute</source>
+        <translation>稠密 BF16 算力</translation>
+    </message>
+    <message>
+        <source>Enter the memory CUDA/ROCm reports (nvidia-smi's total, a little below the marketed size); vLLM's budget starts from it. %1</source>
+        <translation>请输入 CUDA/ROCm 报告的显存（nvidia-smi 显示的总量，略小于标称容量）；vLLM 的预算由此算起。%1</translation>
+    </message>
+</context>
+<context>
     <name>kvscope::ExplorerView</name>
     <message>
         <source>vs sequence length</source>
@@ -175,6 +210,22 @@
     <message>
         <source>MXFP4 experts, blocks of 32</source>
         <translation>MXFP4 专家，每 32 个一块</translation>
+    </message>
+    <message>
+        <source>compressed-tensors</source>
+        <translation>compressed-tensors</translation>
+    </message>
+    <message>
+        <source>compressed-tensors %1</source>
+        <translation>compressed-tensors %1</translation>
+    </message>
+    <message>
+        <source>measured from checkpoint</source>
+        <translation>按 checkpoint 实测</translation>
+    </message>
+    <message>
+        <source>measured from checkpoint: %1</source>
+        <translation>按 checkpoint 实测：%1</translation>
     </message>
 </context>
 <context>
@@ -348,6 +399,54 @@
         <source>%1 on %2 — kvscope</source>
         <translation>%1 运行于 %2 — kvscope</translation>
     </message>
+    <message>
+        <source>Importing %1…</source>
+        <translation>正在导入 %1…</translation>
+    </message>
+    <message>
+        <source>Imported %1 (%2)</source>
+        <translation>已导入 %1（%2）</translation>
+    </message>
+    <message>
+        <source>Cannot import model</source>
+        <translation>无法导入模型</translation>
+    </message>
+    <message>
+        <source>&amp;Open model (config.json, .gguf)…</source>
+        <translation>打开模型(&amp;O)（config.json、.gguf）…</translation>
+    </message>
+    <message>
+        <source>Open model &amp;folder…</source>
+        <translation>打开模型文件夹(&amp;F)…</translation>
+    </message>
+    <message>
+        <source>&amp;Paste config.json…</source>
+        <translation>粘贴 config.json(&amp;P)…</translation>
+    </message>
+    <message>
+        <source>Add custom &amp;GPU…</source>
+        <translation>添加自定义 GPU(&amp;G)…</translation>
+    </message>
+    <message>
+        <source>&amp;Recent models</source>
+        <translation>最近的模型(&amp;R)</translation>
+    </message>
+    <message>
+        <source>Open model</source>
+        <translation>打开模型</translation>
+    </message>
+    <message>
+        <source>Models (*.json *.gguf *.safetensors);;HuggingFace config (*.json);;llama.cpp GGUF (*.gguf);;All files (*)</source>
+        <translation>模型 (*.json *.gguf *.safetensors);;HuggingFace 配置 (*.json);;llama.cpp GGUF (*.gguf);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>Open model folder (config.json + .safetensors)</source>
+        <translation>打开模型文件夹（config.json + .safetensors）</translation>
+    </message>
+    <message>
+        <source>Clear list</source>
+        <translation>清空列表</translation>
+    </message>
 </context>
 <context>
     <name>kvscope::ParameterPanel</name>
@@ -470,6 +569,37 @@
     <message>
         <source>Tokens per sequence (prompt + output). Shortcut: Ctrl+L.</source>
         <translation>每条序列的 token 数（提示 + 输出）。快捷键：Ctrl+L。</translation>
+    </message>
+    <message>
+        <source>Imported</source>
+        <translation>已导入</translation>
+    </message>
+    <message>
+        <source>Custom</source>
+        <translation>自定义</translation>
+    </message>
+    <message>
+        <source>Add custom GPU…</source>
+        <translation>添加自定义 GPU…</translation>
+    </message>
+</context>
+<context>
+    <name>kvscope::PasteConfigDialog</name>
+    <message>
+        <source>Paste config.json</source>
+        <translation>粘贴 config.json</translation>
+    </message>
+    <message>
+        <source>Name shown in the model list</source>
+        <translation>在模型列表中显示的名称</translation>
+    </message>
+    <message>
+        <source>Paste the model's config.json from its HuggingFace page:</source>
+        <translation>从模型的 HuggingFace 页面粘贴 config.json：</translation>
+    </message>
+    <message>
+        <source>pasted config</source>
+        <translation>粘贴的配置</translation>
     </message>
 </context>
 </TS>

@@ -27,10 +27,10 @@
 
 namespace kvscope {
 
-ExplorerView::ExplorerView(ScenarioController *controller, QWidget *parent)
+ExplorerView::ExplorerView(ScenarioController *controller, UserLibrary *library, QWidget *parent)
     : QWidget(parent),
       m_controller(controller),
-      m_panel(new ParameterPanel(controller, this)),
+      m_panel(new ParameterPanel(controller, library, this)),
       m_banner(new FitBanner(this)),
       m_figures(new FiguresPanel(this)),
       m_breakdown(new BreakdownChartView(this)),

@@ -15,6 +15,7 @@ class FitBanner;
 class GrowthChartView;
 class ParameterPanel;
 class ScenarioController;
+class UserLibrary;
 
 /// The explorer page: the parameter panel on the left; on the right the fit
 /// banner, the figure cards, the memory bar and the growth chart, all bound
@@ -24,7 +25,7 @@ class ExplorerView : public QWidget
     Q_OBJECT
 
 public:
-    explicit ExplorerView(ScenarioController *controller, QWidget *parent = nullptr);
+    ExplorerView(ScenarioController *controller, UserLibrary *library, QWidget *parent = nullptr);
 
     ParameterPanel *parameterPanel() const { return m_panel; }
     BreakdownChartView *breakdownChart() const { return m_breakdown; }

@@ -25,6 +25,8 @@ QString FiguresPanel::quantizationSummary(const QuantizationSpec &spec)
     case QuantMethod::Gptq: return tr("GPTQ INT%1, group %2").arg(spec.bits).arg(spec.groupSize);
     case QuantMethod::BitsAndBytesNf4: return tr("NF4, blocks of 64");
     case QuantMethod::Mxfp4: return tr("MXFP4 experts, blocks of 32");
+    case QuantMethod::CompressedTensors:
+        return spec.scheme.isEmpty() ? tr("compressed-tensors") : tr("compressed-tensors %1").arg(spec.scheme);
     }
     return {};
 }
@@ -126,9 +128,14 @@ void FiguresPanel::showPlan(const MemoryPlan &p)
     setCard(QStringLiteral("maxConcurrency"), tr("Max concurrency"),
             QString::number(p.kv.maxConcurrency, 'f', 2) + QStringLiteral("×"),
             tr("requests of %1 tokens (--max-model-len)").arg(formatCount(p.maxModelLen)));
+    QString storage = p.modelFileType.isEmpty() ? quantizationSummary(p.quantization)
+                                                : QStringLiteral("GGUF %1").arg(p.modelFileType);
+    if (p.weights.budgetUsesMeasured)
+        storage += QStringLiteral(" · ") + tr("measured from checkpoint");
+    else if (p.weights.measuredBytesPerGpu > 0)
+        storage += QStringLiteral(" · ") + tr("measured from checkpoint: %1").arg(formatGiB(p.weights.measuredBytesPerGpu));
     setCard(QStringLiteral("weights"), tr("Weights per GPU"), formatGiB(p.weights.bytesPerGpu),
-            tr("%1 bits/weight · %2")
-                .arg(QString::number(p.weights.bitsPerWeight, 'f', 2), quantizationSummary(p.quantization)));
+            tr("%1 bits/weight · %2").arg(QString::number(p.weights.bitsPerWeight, 'f', 2), storage));
     setCard(QStringLiteral("parameters"), tr("Parameters"), formatParameterCount(p.params.total),
             p.params.active != p.params.total
                 ? tr("%1 total · %2 active per token").arg(formatCount(p.params.total), formatCount(p.params.active))

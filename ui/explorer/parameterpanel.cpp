@@ -5,6 +5,8 @@
 #include "inventory.h"
 #include "kvcache.h"
 #include "library.h"
+#include "library/userlibrary.h"
+#include "presetlist.h"
 #include "scenariocontroller.h"
 #include "tensorparallel.h"
 #include "units.h"
@@ -34,6 +36,19 @@ void fillChoices(QComboBox *combo, const QStringList &choices)
         combo->addItem(choice, choice);
 }
 
+/// Label of a step on the KV precision slider.
+QString precisionLabel(KvCacheDtype dtype)
+{
+    switch (dtype) {
+    case KvCacheDtype::Float32: return QStringLiteral("FP32");
+    case KvCacheDtype::Float16:
+    case KvCacheDtype::BFloat16: return QStringLiteral("FP16/BF16");
+    case KvCacheDtype::Q8_0: return QStringLiteral("Q8_0");
+    case KvCacheDtype::Q4_0: return QStringLiteral("Q4_0");
+    default: return QStringLiteral("FP8");
+    }
+}
+
 void selectData(QComboBox *combo, const QVariant &data)
 {
     const QSignalBlocker blocker(combo);
@@ -50,9 +65,10 @@ void setFormLabel(QFormLayout *form, QWidget *field, const QString &text)
 
 } // namespace
 
-ParameterPanel::ParameterPanel(ScenarioController *controller, QWidget *parent)
+ParameterPanel::ParameterPanel(ScenarioController *controller, UserLibrary *library, QWidget *parent)
     : QWidget(parent),
       m_controller(controller),
+      m_library(library),
       m_model(new GroupedComboBox(this)),
       m_gpu(new GroupedComboBox(this)),
       m_gpuCount(new QComboBox(this)),
@@ -61,8 +77,7 @@ ParameterPanel::ParameterPanel(ScenarioController *controller, QWidget *parent)
       m_groupSize(new QComboBox(this)),
       m_kvCacheDtype(new QComboBox(this)),
       m_precision(new QSlider(Qt::Horizontal, this)),
-      m_precisionSteps{new QLabel(QStringLiteral("FP32"), this), new QLabel(QStringLiteral("FP16/BF16"), this),
-                       new QLabel(QStringLiteral("FP8"), this)},
+      m_precisionSteps{new QLabel(this), new QLabel(this), new QLabel(this), new QLabel(this)},
       m_utilization(new QDoubleSpinBox(this)),
       m_blockSize(new QComboBox(this)),
       m_maxModelLen(new QSpinBox(this)),
@@ -136,7 +151,8 @@ ParameterPanel::ParameterPanel(ScenarioController *controller, QWidget *parent)
         scale->addWidget(step, 1);
     m_precisionSteps[0]->setAlignment(Qt::AlignLeft);
     m_precisionSteps[1]->setAlignment(Qt::AlignHCenter);
-    m_precisionSteps[2]->setAlignment(Qt::AlignRight);
+    m_precisionSteps[2]->setAlignment(Qt::AlignHCenter);
+    m_precisionSteps[3]->setAlignment(Qt::AlignRight);
     precisionLayout->addLayout(scale);
     m_precisionForm->addRow(new QLabel(this), precisionBox);
     m_servingForm->addRow(new QLabel(this), m_utilization);
@@ -155,13 +171,25 @@ ParameterPanel::ParameterPanel(ScenarioController *controller, QWidget *parent)
     layout->addStretch(1);
 
     // Widgets -> controller
-    connect(m_model, &GroupedComboBox::keyActivated, this, [this](const QString &id) {
-        if (const ModelArch *model = ModelLibrary::builtin().find(id))
+    connect(m_model, &GroupedComboBox::keyActivated, this, [this](const QString &key) {
+        if (const ModelArch *model = m_library->findModel(key))
             m_controller->setModel(*model);
     });
     connect(m_gpu, &GroupedComboBox::keyActivated, this, [this](const QString &id) {
-        if (const GpuSpec *gpu = GpuLibrary::builtin().find(id))
+        if (id == QLatin1String(AddCustomGpuKey)) {
+            m_gpu->setCurrentKey(m_controller->scenario().gpu.id); // the picker keeps the current GPU
+            Q_EMIT customGpuRequested();
+        } else if (const GpuSpec *gpu = m_library->findGpu(id)) {
             m_controller->setGpu(*gpu);
+        }
+    });
+    connect(m_library, &UserLibrary::modelsChanged, this, [this] {
+        buildModelList();
+        m_model->setCurrentKey(m_controller->scenario().model.id);
+    });
+    connect(m_library, &UserLibrary::gpusChanged, this, [this] {
+        buildGpuList();
+        m_gpu->setCurrentKey(m_controller->scenario().gpu.id);
     });
     connect(m_gpuCount, &QComboBox::activated, this,
             [this](int index) { m_controller->setTensorParallelSize(m_gpuCount->itemData(index).toInt()); });
@@ -174,7 +202,8 @@ ParameterPanel::ParameterPanel(ScenarioController *controller, QWidget *parent)
         m_controller->setKvCacheDtype(parseKvCacheDtype(m_kvCacheDtype->itemData(index).toString()));
     });
     connect(m_precision, &QSlider::valueChanged, this, [this](int step) {
-        m_controller->setKvCacheDtype(kvPrecisionWalk(m_controller->plan().dtype).value(step));
+        const MemoryPlan &plan = m_controller->plan();
+        m_controller->setKvCacheDtype(kvPrecisionWalk(plan.dtype, plan.modelFormat).value(step));
     });
     connect(m_utilization, &QDoubleSpinBox::valueChanged, this, [this](double value) {
         // Through the decimal text, so 0.95 is exactly 950000 millionths.
@@ -205,22 +234,36 @@ QWidget *ParameterPanel::gpuPicker() const
     return m_gpu;
 }
 
+namespace {
+
+/// "Llama-3.1-8B  ·  8.03B  ·  128 KiB/tok" from the core's summary.
+QString modelEntryText(const PresetSummary &s)
+{
+    QString size = formatParameterCount(s.paramsTotal);
+    if (s.paramsActive != s.paramsTotal)
+        size += QStringLiteral(" / ") + formatParameterCount(s.paramsActive);
+    return QStringLiteral("%1  ·  %2  ·  %3/tok").arg(s.name, size, formatBytes(s.kvBytesPerTokenBf16, 0));
+}
+
+} // namespace
+
 void ParameterPanel::buildModelList()
 {
     m_model->clearEntries();
-    QString family;
-    for (const ModelArch &m : ModelLibrary::builtin().models()) {
-        if (m.family != family) {
-            family = m.family;
-            m_model->addGroup(family);
+    for (const PresetFamily &family : presetsByFamily(ModelLibrary::builtin().models())) {
+        m_model->addGroup(family.family);
+        for (const PresetSummary &preset : family.presets)
+            m_model->addEntry(preset.id, modelEntryText(preset), preset.hfRepoIds.join(QLatin1Char('\n')), preset.name);
+    }
+    if (!m_library->importedModels().isEmpty()) {
+        m_model->addGroup(tr("Imported"));
+        for (const UserLibrary::ImportedEntry &entry : m_library->importedModels()) {
+            const ModelArch &m = entry.imported.model;
+            QString tip = entry.imported.path.isEmpty() ? importKindName(entry.imported.kind) : entry.imported.path;
+            if (!m.notes.isEmpty())
+                tip += QLatin1Char('\n') + m.notes.join(QLatin1Char('\n'));
+            m_model->addEntry(entry.key, modelEntryText(summarizePreset(m)), tip, m.name);
         }
-        const ParameterCounts params = countParameters(m);
-        QString size = formatParameterCount(params.total);
-        if (params.active != params.total)
-            size += QStringLiteral(" / ") + formatParameterCount(params.active);
-        const QString kv = formatBytes(kvBytesPerToken(m, KvCacheDtype::BFloat16, 1), 0);
-        m_model->addEntry(m.id, QStringLiteral("%1  ·  %2  ·  %3/tok").arg(m.name, size, kv),
-                          m.hfRepoIds.join(QLatin1Char('\n')), m.name);
     }
     m_model->finishEntries();
 }
@@ -240,6 +283,10 @@ void ParameterPanel::buildGpuList()
             name.remove(0, g.vendor.size() + 1);
         m_gpu->addEntry(g.id, QStringLiteral("%1  ·  %2").arg(name, formatGiB(g.memoryBytes)), g.notes);
     }
+    m_gpu->addGroup(tr("Custom"));
+    for (const GpuSpec &g : m_library->customGpus())
+        m_gpu->addEntry(g.id, QStringLiteral("%1  ·  %2").arg(g.name, formatGiB(g.memoryBytes)));
+    m_gpu->addEntry(QLatin1String(AddCustomGpuKey), tr("Add custom GPU…"));
     m_gpu->finishEntries();
 }
 
@@ -299,8 +346,16 @@ void ParameterPanel::showPlan(const MemoryPlan &plan)
     m_groupSize->setEnabled(grouped);
     selectData(m_groupSize, grouped ? plan.quantization.groupSize : 128);
     {
+        // vLLM's walk has three steps, llama.cpp's (GGUF models) four.
+        const QList<KvCacheDtype> walk = kvPrecisionWalk(plan.dtype, plan.modelFormat);
         const QSignalBlocker blocker(m_precision);
-        m_precision->setValue(kvPrecisionStep(plan.kvCacheDtype));
+        m_precision->setRange(0, int(walk.size()) - 1);
+        m_precision->setValue(std::max(0, kvPrecisionStep(walk, plan.kvCacheDtype)));
+        for (int i = 0; i < 4; ++i) {
+            m_precisionSteps[i]->setVisible(i < walk.size());
+            if (i < walk.size())
+                m_precisionSteps[i]->setText(precisionLabel(walk.at(i)));
+        }
     }
     m_maxModelLen->setSpecialValueText(tr("model default (%1)").arg(formatCount(plan.maxModelLen)));
 }
@@ -358,6 +413,9 @@ void ParameterPanel::changeEvent(QEvent *event)
 {
     if (event->type() == QEvent::LanguageChange) {
         retranslate();
+        buildModelList(); // group titles and the custom-GPU entry are translated
+        buildGpuList();
+        showScenario(m_controller->scenario());
         showPlan(m_controller->plan());
     }
     QWidget::changeEvent(event);

@@ -19,6 +19,7 @@ namespace kvscope {
 class GroupedComboBox;
 class LogSliderBox;
 class ScenarioController;
+class UserLibrary;
 
 /// The knobs of a scenario, named as vLLM names them, bound to the controller:
 /// widget changes call its setters; its scenarioChanged/planChanged refresh
@@ -28,13 +29,20 @@ class ParameterPanel : public QWidget
     Q_OBJECT
 
 public:
-    explicit ParameterPanel(ScenarioController *controller, QWidget *parent = nullptr);
+    ParameterPanel(ScenarioController *controller, UserLibrary *library, QWidget *parent = nullptr);
+
+    /// Key of the GPU picker's last entry, which asks for a custom GPU.
+    static constexpr const char *AddCustomGpuKey = "add-custom-gpu";
 
     LogSliderBox *batchControl() const { return m_batch; }
     LogSliderBox *seqLenControl() const { return m_seqLen; }
     QWidget *modelPicker() const;
     QWidget *gpuPicker() const;
     QComboBox *kvCacheDtypeCombo() const { return m_kvCacheDtype; }
+
+Q_SIGNALS:
+    /// The user chose "Add custom GPU…" in the GPU picker.
+    void customGpuRequested();
 
 protected:
     void changeEvent(QEvent *event) override;
@@ -48,6 +56,7 @@ private:
     void applyQuantizationChoice();
 
     ScenarioController *m_controller;
+    UserLibrary *m_library;
     GroupedComboBox *m_model;
     GroupedComboBox *m_gpu;
     QComboBox *m_gpuCount;
@@ -56,7 +65,7 @@ private:
     QComboBox *m_groupSize;
     QComboBox *m_kvCacheDtype;
     QSlider *m_precision;
-    QLabel *m_precisionSteps[3];
+    QLabel *m_precisionSteps[4];
     QDoubleSpinBox *m_utilization;
     QComboBox *m_blockSize;
     QSpinBox *m_maxModelLen;

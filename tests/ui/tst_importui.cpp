@@ -1,0 +1,234 @@
+// SPDX-License-Identifier: MIT
+// Importing models into the window (open, drag and drop, paste), custom
+// GPUs, and what is remembered across a restart.
+#include "appsettings.h"
+#include "uitestsupport.h"
+#include "explorer/explorerview.h"
+#include "library/customgpudialog.h"
+#include "library/modelimporter.h"
+#include "library/pasteconfigdialog.h"
+#include "library/userlibrary.h"
+#include "mainwindow.h"
+#include "planner.h"
+#include "scenariocontroller.h"
+#include "customgpu.h"
+#include "widgets/groupedcombobox.h"
+
+#include <QApplication>
+#include <QDialogButtonBox>
+#include <QDoubleSpinBox>
+#include <QDropEvent>
+#include <QLabel>
+#include <QLineEdit>
+#include <QMimeData>
+#include <QPlainTextEdit>
+#include <QSignalSpy>
+#include <QStandardItemModel>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QTimer>
+#include <QUrl>
+
+#include <memory>
+
+using namespace kvscope;
+
+namespace {
+
+// A Llama-3.1-8B-shaped config.json (shared/reference/models.json): 131,072 KV bytes per token.
+const char *llamaConfig = R"({"model_type": "llama", "architectures": ["LlamaForCausalLM"],
+  "num_hidden_layers": 32, "hidden_size": 4096, "num_attention_heads": 32, "num_key_value_heads": 8,
+  "intermediate_size": 14336, "vocab_size": 128256, "max_position_embeddings": 131072, "torch_dtype": "bfloat16"})";
+
+// A small Qwen2-style config: 24 layers x 2 x 2 KV heads x 64 x 2 B = 12,288 KV bytes per token.
+const char *smallConfig = R"({"model_type": "qwen2", "num_hidden_layers": 24, "hidden_size": 896,
+  "num_attention_heads": 14, "num_key_value_heads": 2, "intermediate_size": 4864, "vocab_size": 151936,
+  "max_position_embeddings": 32768, "tie_word_embeddings": true, "torch_dtype": "bfloat16"})";
+
+/// Closes the next modal dialog (an error message box) once it is up.
+void closeNextModal()
+{
+    QTimer::singleShot(50, [] {
+        if (QWidget *modal = QApplication::activeModalWidget())
+            modal->close();
+    });
+}
+
+} // namespace
+
+class TestImportUi : public QObject
+{
+    Q_OBJECT
+
+    QTemporaryDir m_dir;
+    std::unique_ptr<MainWindow> m_window;
+
+    QString writeFile(const QString &relative, const QByteArray &bytes)
+    {
+        const QString path = m_dir.filePath(relative);
+        QDir().mkpath(QFileInfo(path).path());
+        QFile file(path);
+        if (!file.open(QIODevice::WriteOnly))
+            qFatal("cannot write %s", qPrintable(path));
+        file.write(bytes);
+        return path;
+    }
+
+    void openWindow() { m_window = test::openWindow(); }
+
+    ScenarioController *controller() const { return m_window->controller(); }
+
+    GroupedComboBox *picker(const char *name) const
+    {
+        return m_window->findChild<GroupedComboBox *>(QLatin1String(name));
+    }
+
+    QStringList pickerGroups(const char *name) const
+    {
+        QStringList groups;
+        const auto *model = qobject_cast<const QStandardItemModel *>(picker(name)->model());
+        for (int row = 0; row < model->rowCount(); ++row)
+            if (model->item(row)->data(GroupedComboBox::KeyRole).toString().isEmpty())
+                groups << model->item(row)->text();
+        return groups;
+    }
+
+private Q_SLOTS:
+    void initTestCase() { test::isolateSettings(QStringLiteral("kvscope-import-tests")); }
+
+    void init()
+    {
+        test::resetState();
+        openWindow();
+    }
+
+    void cleanup() { m_window.reset(); }
+
+    void importsAConfigFileAndSelectsIt()
+    {
+        const QString path = writeFile(QStringLiteral("small/config.json"), smallConfig);
+        QSignalSpy changed(controller(), &ScenarioController::planChanged);
+        m_window->importModelPath(path);
+        QTRY_VERIFY(controller()->scenario().model.id == QStringLiteral("imported:") + path);
+        QCOMPARE(controller()->plan().kv.bytesPerToken, 24 * 2 * 2 * 64 * 2);
+        QVERIFY(pickerGroups("modelPicker").contains(QStringLiteral("Imported")));
+        QCOMPARE(picker("modelPicker")->currentKey(), QStringLiteral("imported:") + path);
+        QCOMPARE(m_window->library()->recentFiles().first(), path);
+    }
+
+    void importsAModelFolder()
+    {
+        const QString folder = QFileInfo(writeFile(QStringLiteral("llama/config.json"), llamaConfig)).path();
+        m_window->importModelPath(folder);
+        QTRY_COMPARE(controller()->plan().params.total, 8'030'261'248LL);
+        QCOMPARE(controller()->plan().kv.bytesPerToken, 131'072);
+    }
+
+    void badFileKeepsThePreviousModel()
+    {
+        const QString path = writeFile(QStringLiteral("bad/config.json"), "{\"num_hidden_layers\": 32,");
+        QSignalSpy failed(m_window.get(), &MainWindow::importFailed);
+        closeNextModal();
+        m_window->importModelPath(path);
+        QTRY_COMPARE(failed.count(), 1);
+        const QString message = failed.first().first().toString();
+        QVERIFY2(message.startsWith(path) && message.contains(QLatin1String("malformed JSON")), qPrintable(message));
+        QCOMPARE(controller()->scenario().model.id, QStringLiteral("llama-3.1-8b"));
+        QVERIFY(!pickerGroups("modelPicker").contains(QStringLiteral("Imported")));
+        QTRY_VERIFY(!QApplication::activeModalWidget());
+    }
+
+    void dropAFolderOnTheWindow()
+    {
+        const QString folder = QFileInfo(writeFile(QStringLiteral("dropped/config.json"), smallConfig)).path();
+        QMimeData mime;
+        mime.setUrls({QUrl::fromLocalFile(folder)});
+        QDragEnterEvent enter(QPoint(100, 100), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+        QApplication::sendEvent(m_window.get(), &enter);
+        QVERIFY(enter.isAccepted());
+        QDropEvent drop(QPointF(100, 100), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+        QApplication::sendEvent(m_window.get(), &drop);
+        QTRY_COMPARE(controller()->scenario().model.id, QStringLiteral("imported:") + folder);
+    }
+
+    void pasteConfigDialog()
+    {
+        PasteConfigDialog dialog;
+        dialog.findChild<QPlainTextEdit *>(QStringLiteral("pastedConfigText"))->setPlainText(QStringLiteral("{ not json"));
+        dialog.accept();
+        QCOMPARE(dialog.result(), int(QDialog::Rejected)); // stays open with the error
+        QVERIFY(dialog.findChild<QLabel *>(QStringLiteral("pastedConfigError"))->text().contains(QLatin1String("malformed JSON")));
+
+        dialog.findChild<QLineEdit *>(QStringLiteral("pastedConfigName"))->setText(QStringLiteral("My Llama"));
+        dialog.findChild<QPlainTextEdit *>(QStringLiteral("pastedConfigText"))->setPlainText(QString::fromUtf8(llamaConfig));
+        dialog.accept();
+        QCOMPARE(dialog.result(), int(QDialog::Accepted));
+        const QString key = m_window->library()->addImported(dialog.imported(), dialog.configText());
+        QVERIFY(key.startsWith(QLatin1String("pasted:")));
+        const ModelArch *model = m_window->library()->findModel(key);
+        QVERIFY(model);
+        QCOMPARE(model->name, QStringLiteral("My Llama"));
+    }
+
+    void customGpuDialogAndPicker()
+    {
+        CustomGpuDialog dialog;
+        dialog.findChild<QLineEdit *>(QStringLiteral("customGpuName"))->setText(QStringLiteral("Lab card"));
+        dialog.findChild<QDoubleSpinBox *>(QStringLiteral("customGpuMemory"))->setValue(23.5);
+        dialog.findChild<QDoubleSpinBox *>(QStringLiteral("customGpuBandwidth"))->setValue(936);
+        dialog.accept();
+        QCOMPARE(dialog.result(), int(QDialog::Accepted));
+        const GpuSpec gpu = dialog.gpu();
+        QCOMPARE(gpu.memoryBytes, 23.5 * (1LL << 30)); // 23.5 GiB exactly
+        QVERIFY(gpu.custom);
+
+        const QString id = m_window->library()->addCustomGpu(gpu);
+        controller()->setGpu(*m_window->library()->findGpu(id));
+        QCOMPARE(controller()->plan().gpuMemoryBytes, gpu.memoryBytes);
+        QVERIFY(pickerGroups("gpuPicker").contains(QStringLiteral("Custom")));
+        QCOMPARE(picker("gpuPicker")->currentKey(), id);
+    }
+
+    void rememberedAcrossRestart()
+    {
+        const QString path = writeFile(QStringLiteral("kept/config.json"), smallConfig);
+        m_window->importModelPath(path);
+        QTRY_COMPARE(controller()->scenario().model.id, QStringLiteral("imported:") + path);
+        const QString gpuId = m_window->library()->addCustomGpu(
+            customGpu(QStringLiteral("Remembered"), 40LL << 30, 1000));
+        controller()->setGpu(*m_window->library()->findGpu(gpuId));
+        m_window->close();
+        m_window.reset();
+
+        openWindow();
+        QCOMPARE(controller()->scenario().model.id, QStringLiteral("imported:") + path);
+        QCOMPARE(controller()->scenario().gpu.id, gpuId);
+        QCOMPARE(m_window->library()->recentFiles().first(), path);
+        QVERIFY(m_window->restoreProblems().isEmpty());
+
+        // The file goes away: the entry is dropped with a message, the preset default returns.
+        m_window->close();
+        m_window.reset();
+        QFile::remove(path);
+        openWindow();
+        QCOMPARE(controller()->scenario().model.id, QStringLiteral("llama-3.1-8b"));
+        const QString problems = m_window->restoreProblems().join(QLatin1Char('\n'));
+        QVERIFY2(problems.contains(QLatin1String("imported model dropped")) && problems.contains(path), qPrintable(problems));
+    }
+
+    void newerImportSupersedesOlder()
+    {
+        const QString first = writeFile(QStringLiteral("first/config.json"), llamaConfig);
+        const QString second = writeFile(QStringLiteral("second/config.json"), smallConfig);
+        QSignalSpy imported(m_window->importer(), &ModelImporter::imported);
+        m_window->importModelPath(first);
+        m_window->importModelPath(second);
+        QTRY_VERIFY(!m_window->importer()->busy() && controller()->scenario().model.id.endsWith(QLatin1String("second/config.json")));
+        QTest::qWait(100);
+        QCOMPARE(controller()->scenario().model.id, QStringLiteral("imported:") + second);
+    }
+};
+
+QTEST_MAIN(TestImportUi)
+#include "tst_importui.moc"

@@ -1,0 +1,82 @@
+// SPDX-License-Identifier: MIT
+#include "customgpudialog.h"
+
+#include "customgpu.h"
+#include "error.h"
+#include "units.h"
+
+#include <QDialogButtonBox>
+#include <QDoubleSpinBox>
+#include <QFormLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPushButton>
+
+#include <cmath>
+
+namespace kvscope {
+
+CustomGpuDialog::CustomGpuDialog(QWidget *parent)
+    : QDialog(parent),
+      m_name(new QLineEdit(this)),
+      m_memoryGiB(new QDoubleSpinBox(this)),
+      m_bandwidth(new QDoubleSpinBox(this)),
+      m_tflops(new QDoubleSpinBox(this)),
+      m_error(new QLabel(this)),
+      m_buttons(new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this))
+{
+    setWindowTitle(tr("Custom GPU"));
+    m_name->setObjectName(QStringLiteral("customGpuName"));
+    m_memoryGiB->setObjectName(QStringLiteral("customGpuMemory"));
+    m_bandwidth->setObjectName(QStringLiteral("customGpuBandwidth"));
+    m_tflops->setObjectName(QStringLiteral("customGpuTflops"));
+    m_name->setPlaceholderText(tr("e.g. My workstation GPU"));
+    m_memoryGiB->setRange(0.5, 4096);
+    m_memoryGiB->setDecimals(2);
+    m_memoryGiB->setValue(24);
+    m_memoryGiB->setSuffix(QStringLiteral(" GiB"));
+    m_bandwidth->setRange(0, 100'000);
+    m_bandwidth->setSuffix(QStringLiteral(" GB/s"));
+    m_bandwidth->setSpecialValueText(tr("unknown"));
+    m_tflops->setRange(0, 100'000);
+    m_tflops->setSuffix(QStringLiteral(" TFLOPS"));
+    m_tflops->setSpecialValueText(tr("unknown"));
+    m_error->setWordWrap(true);
+    m_error->setObjectName(QStringLiteral("customGpuError"));
+
+    auto *form = new QFormLayout(this);
+    form->addRow(tr("Name"), m_name);
+    form->addRow(tr("Memory the driver reports"), m_memoryGiB);
+    form->addRow(tr("Memory bandwidth"), m_bandwidth);
+    form->addRow(tr("Dense BF16 compute"), m_tflops);
+    auto *hint = new QLabel(tr("Enter the memory CUDA/ROCm reports (nvidia-smi's total, a little below the "
+                               "marketed size); vLLM's budget starts from it. %1")
+                                .arg(unitsConvention()),
+                            this);
+    hint->setWordWrap(true);
+    form->addRow(hint);
+    form->addRow(m_error);
+    form->addRow(m_buttons);
+    connect(m_buttons, &QDialogButtonBox::accepted, this, &CustomGpuDialog::accept);
+    connect(m_buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
+}
+
+void CustomGpuDialog::accept()
+{
+    try {
+        CustomGpuInput input;
+        input.name = m_name->text().trimmed();
+        // The spin box holds two decimals of GiB: exact in MiB.
+        input.memoryBytes = std::llround(m_memoryGiB->value() * 1024.0) * MiB;
+        input.bandwidthGBs = m_bandwidth->value();
+        if (m_tflops->value() > 0)
+            input.tflopsBf16 = m_tflops->value();
+        m_gpu = customGpu(input);
+    } catch (const Error &error) {
+        m_error->setText(error.message()); // the dialog stays open with what was typed
+        return;
+    }
+    QDialog::accept();
+}
+
+} // namespace kvscope

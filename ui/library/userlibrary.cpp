@@ -1,0 +1,158 @@
+// SPDX-License-Identifier: MIT
+#include "userlibrary.h"
+
+#include "customgpu.h"
+#include "error.h"
+#include "library.h"
+
+#include <QSettings>
+
+namespace kvscope {
+
+namespace {
+const QString ImportedKey = QStringLiteral("library/imported");
+const QString CustomGpusKey = QStringLiteral("library/customGpus");
+const QString RecentKey = QStringLiteral("library/recentFiles");
+constexpr qsizetype MaxPastedConfigBytes = 1 << 20; // a config.json is a few KiB
+} // namespace
+
+UserLibrary::UserLibrary(QObject *parent) : QObject(parent) {}
+
+QStringList UserLibrary::load()
+{
+    QStringList problems;
+    QSettings settings;
+    m_models.clear();
+    for (const QVariant &value : settings.value(ImportedKey).toList()) {
+        const QVariantMap map = value.toMap();
+        const QString key = map.value(QStringLiteral("key")).toString();
+        try {
+            ImportedEntry entry;
+            entry.key = key;
+            if (key.startsWith(QLatin1String("pasted:"))) {
+                entry.configText = map.value(QStringLiteral("config")).toByteArray();
+                entry.imported = importConfigText(entry.configText, map.value(QStringLiteral("name")).toString());
+                entry.imported.model.name = map.value(QStringLiteral("name")).toString();
+                m_pastedCount = std::max(m_pastedCount, key.mid(7).toInt());
+            } else if (key.startsWith(QLatin1String("imported:"))) {
+                entry.imported = importModel(key.mid(9));
+            } else {
+                continue;
+            }
+            entry.imported.model.id = key;
+            m_models.append(entry);
+        } catch (const Error &error) {
+            problems << QStringLiteral("imported model dropped: %1").arg(error.message());
+        }
+    }
+    m_gpus.clear();
+    for (const QVariant &value : settings.value(CustomGpusKey).toList()) {
+        try {
+            m_gpus.append(customGpuFromVariantMap(value.toMap(), QStringLiteral("settings %1").arg(CustomGpusKey)));
+        } catch (const Error &error) {
+            problems << QStringLiteral("custom GPU dropped: %1").arg(error.message());
+        }
+    }
+    m_recent = settings.value(RecentKey).toStringList().mid(0, MaxRecentFiles);
+    Q_EMIT modelsChanged();
+    Q_EMIT gpusChanged();
+    Q_EMIT recentFilesChanged();
+    return problems;
+}
+
+void UserLibrary::save() const
+{
+    QVariantList models;
+    for (const ImportedEntry &entry : m_models) {
+        QVariantMap map{{QStringLiteral("key"), entry.key}, {QStringLiteral("name"), entry.imported.model.name}};
+        if (!entry.configText.isEmpty())
+            map.insert(QStringLiteral("config"), entry.configText);
+        models << map;
+    }
+    QVariantList gpus;
+    for (const GpuSpec &gpu : m_gpus)
+        gpus << gpuToVariantMap(gpu);
+    QSettings settings;
+    settings.setValue(ImportedKey, models);
+    settings.setValue(CustomGpusKey, gpus);
+    settings.setValue(RecentKey, m_recent);
+}
+
+QString UserLibrary::addImported(const ImportedModel &imported, const QByteArray &configText)
+{
+    ImportedEntry entry;
+    entry.imported = imported;
+    if (imported.kind == ImportKind::ConfigText) {
+        if (configText.size() > MaxPastedConfigBytes)
+            throw Error(QStringLiteral("pasted config: %1 bytes is too large to keep").arg(configText.size()));
+        entry.key = QStringLiteral("pasted:%1").arg(++m_pastedCount);
+        entry.configText = configText;
+        if (entry.imported.model.name.isEmpty() || entry.imported.model.name == entry.imported.model.id)
+            entry.imported.model.name = QStringLiteral("Pasted config %1").arg(m_pastedCount);
+    } else {
+        entry.key = QStringLiteral("imported:") + imported.path;
+        rememberRecent(imported.path);
+    }
+    entry.imported.model.id = entry.key;
+    for (qsizetype i = 0; i < m_models.size(); ++i) {
+        if (m_models.at(i).key == entry.key) {
+            m_models[i] = entry;
+            save();
+            Q_EMIT modelsChanged();
+            return entry.key;
+        }
+    }
+    m_models.append(entry);
+    save();
+    Q_EMIT modelsChanged();
+    return entry.key;
+}
+
+QString UserLibrary::addCustomGpu(const GpuSpec &gpu)
+{
+    bool replaced = false;
+    for (GpuSpec &existing : m_gpus) {
+        if (existing.id == gpu.id) {
+            existing = gpu;
+            replaced = true;
+        }
+    }
+    if (!replaced)
+        m_gpus.append(gpu);
+    save();
+    Q_EMIT gpusChanged();
+    return gpu.id;
+}
+
+void UserLibrary::rememberRecent(const QString &path)
+{
+    m_recent.removeAll(path);
+    m_recent.prepend(path);
+    m_recent = m_recent.mid(0, MaxRecentFiles);
+    Q_EMIT recentFilesChanged();
+}
+
+void UserLibrary::clearRecentFiles()
+{
+    m_recent.clear();
+    save();
+    Q_EMIT recentFilesChanged();
+}
+
+const ModelArch *UserLibrary::findModel(const QString &key) const
+{
+    for (const ImportedEntry &entry : m_models)
+        if (entry.key == key)
+            return &entry.imported.model;
+    return ModelLibrary::builtin().find(key);
+}
+
+const GpuSpec *UserLibrary::findGpu(const QString &id) const
+{
+    for (const GpuSpec &gpu : m_gpus)
+        if (gpu.id == id)
+            return &gpu;
+    return GpuLibrary::builtin().find(id);
+}
+
+} // namespace kvscope
