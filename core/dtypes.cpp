@@ -43,7 +43,12 @@ QStringList kvCacheDtypeChoices()
 {
     return {QStringLiteral("auto"),     QStringLiteral("float32"),  QStringLiteral("float16"),
             QStringLiteral("bfloat16"), QStringLiteral("fp8"),      QStringLiteral("fp8_e4m3"),
-            QStringLiteral("fp8_e5m2"), QStringLiteral("q8_0"),     QStringLiteral("q4_0")};
+            QStringLiteral("fp8_e5m2")};
+}
+
+QStringList llamaCppKvCacheDtypeChoices()
+{
+    return {QStringLiteral("q8_0"), QStringLiteral("q4_0")};
 }
 
 WeightDtype parseWeightDtype(const QString &text, const QString &option)
@@ -82,8 +87,9 @@ KvCacheDtype parseKvCacheDtype(const QString &text, const QString &option)
         return KvCacheDtype::Q8_0;
     if (t == QLatin1String("q4_0"))
         return KvCacheDtype::Q4_0;
-    throw Error(QStringLiteral("%1: unknown KV cache dtype '%2' (choose one of: %3)")
-                    .arg(option, text, kvCacheDtypeChoices().join(QStringLiteral(", "))));
+    throw Error(QStringLiteral("%1: unknown KV cache dtype '%2' (choose one of: %3; for GGUF models also %4)")
+                    .arg(option, text, kvCacheDtypeChoices().join(QStringLiteral(", ")),
+                         llamaCppKvCacheDtypeChoices().join(QStringLiteral(", "))));
 }
 
 int bytesPerElement(WeightDtype dtype)

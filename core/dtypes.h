@@ -27,7 +27,10 @@ KvCacheDtype parseKvCacheDtype(const QString &text,
                                const QString &option = QStringLiteral("--kv-cache-dtype"));
 
 QStringList weightDtypeChoices();
+/// vLLM's --kv-cache-dtype values (what a picker offers for any model).
 QStringList kvCacheDtypeChoices();
+/// llama.cpp's cache types, offered for GGUF models only.
+QStringList llamaCppKvCacheDtypeChoices();
 
 /// Bytes per element; Auto must be resolved first. The llama.cpp block
 /// types have no whole byte count per element: size them with kvRowBytes().

@@ -2,6 +2,7 @@
 #include "ggufmodel.h"
 
 #include "checked.h"
+#include "configreader.h"
 #include "error.h"
 #include "hfconfig.h"
 #include "inventory.h"
@@ -135,7 +136,13 @@ QJsonObject hfConfigFromGguf(const GgufFile &file, const QString &origin)
     QJsonObject c;
     c.insert(QStringLiteral("model_type"), hfModelType(arch));
 
+    // Bounded before any per-layer list is built from it (config.json's limit).
     const std::int64_t layers = m.require("block_count");
+    if (layers > MaxConfigLayers)
+        throw Error(QStringLiteral("%1: metadata '%2' is %3; kvscope reads at most %4 layers")
+                        .arg(origin, m.key("block_count"))
+                        .arg(layers)
+                        .arg(MaxConfigLayers));
     c.insert(QStringLiteral("num_hidden_layers"), double(layers));
     c.insert(QStringLiteral("hidden_size"), double(m.require("embedding_length")));
     c.insert(QStringLiteral("num_attention_heads"), double(m.require("attention.head_count")));

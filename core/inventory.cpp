@@ -165,7 +165,7 @@ void addVisionTower(InventoryBuilder &b, const VisionSpec &v)
     b.norm(QStringLiteral("vision.layer_norm"), c, h, 2 * layers, NormKind::LayerNorm);
     if (v.patchSize > 0) {
         b.linear(QStringLiteral("vision.patch_embedding"), c, h,
-                 std::int64_t(v.numChannels) * v.patchSize * v.patchSize, 1, Sharding::Replicated, true);
+                 (Checked(v.numChannels) * v.patchSize * v.patchSize).value(), 1, Sharding::Replicated, true);
         const std::int64_t patchesPerSide = v.imageSize / v.patchSize;
         b.add(QStringLiteral("vision.position_embedding.weight"), c, TensorRole::Embedding,
               patchesPerSide * patchesPerSide, h, 1, Sharding::Replicated);
@@ -210,7 +210,7 @@ QList<TensorGroup> tensorInventory(const ModelArch &m)
                        moeLayers * e.numExperts, moeLayers * e.expertsPerToken, e.expertBias);
         const std::int64_t sharedWidth = e.sharedIntermediateSize > 0
                                              ? e.sharedIntermediateSize
-                                             : std::int64_t(e.numSharedExperts) * e.expertIntermediateSize;
+                                             : (Checked(e.numSharedExperts) * e.expertIntermediateSize).value();
         if (sharedWidth > 0)
             addFeedForward(b, QStringLiteral("mlp.shared_experts"), Component::Mlp, m, sharedWidth, moeLayers,
                            moeLayers, false);

@@ -28,8 +28,9 @@ struct WeightMemory
 
     // The checkpoint measured from its file headers (model folder, GGUF), beside the estimate.
     std::int64_t estimatedBytesPerGpu = 0; ///< the estimate from architecture, --dtype and quantization
-    std::int64_t measuredCheckpointBytes = 0; ///< tensor bytes as stored; 0 = not measured
-    std::int64_t measuredBytesPerGpu = 0;  ///< measured / TP (rounded up) + buffers; 0 = not measured
+    bool checkpointMeasured = false;       ///< the fields below were read from file headers
+    std::int64_t measuredCheckpointBytes = 0; ///< tensor bytes as stored
+    std::int64_t measuredBytesPerGpu = 0;  ///< measured / TP (rounded up) + buffers
     std::int64_t measuredParams = 0;       ///< elements as stored (see MeasuredCheckpoint::elements)
     QMap<QString, std::int64_t> measuredBytesByType; ///< "BF16", "Q4_K"... -> bytes as stored
     bool budgetUsesMeasured = false;       ///< GGUF: bytesPerGpu is the measured figure

@@ -67,7 +67,7 @@ QJsonObject planToJson(const MemoryPlan &p)
     o.insert(QStringLiteral("weights_bytes_estimated"), qint64(p.weights.estimatedBytesPerGpu));
     o.insert(QStringLiteral("weights_source"), p.weights.budgetUsesMeasured ? QStringLiteral("checkpoint")
                                                                             : QStringLiteral("estimate"));
-    if (p.weights.measuredCheckpointBytes > 0) {
+    if (p.weights.checkpointMeasured) {
         o.insert(QStringLiteral("checkpoint_bytes_measured"), qint64(p.weights.measuredCheckpointBytes));
         o.insert(QStringLiteral("weights_bytes_measured"), qint64(p.weights.measuredBytesPerGpu));
         o.insert(QStringLiteral("params_total_measured"), qint64(p.weights.measuredParams));

@@ -47,6 +47,7 @@ void applyMeasuredCheckpoint(const ModelArch &m, int tp, MemoryPlan &plan)
     w.estimatedBytesPerGpu = w.bytesPerGpu;
     if (!m.measured.measured())
         return;
+    w.checkpointMeasured = true;
     w.measuredCheckpointBytes = m.measured.bytes;
     w.measuredParams = m.measured.elements;
     w.measuredBytesByType = m.measured.bytesByType;

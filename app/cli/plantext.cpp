@@ -56,7 +56,7 @@ QString planAsText(const MemoryPlan &p)
               .arg(QString::number(p.weights.bitsPerWeight, 'f', 3),
                    p.modelFileType.isEmpty() ? describe(p.quantization)
                                              : QStringLiteral("GGUF %1").arg(p.modelFileType)));
-    if (p.weights.measuredCheckpointBytes > 0) {
+    if (p.weights.checkpointMeasured) {
         QStringList types;
         for (auto it = p.weights.measuredBytesByType.begin(); it != p.weights.measuredBytesByType.end(); ++it)
             types << QStringLiteral("%1 %2").arg(it.key(), formatGiB(it.value()));
@@ -84,7 +84,7 @@ QString planAsText(const MemoryPlan &p)
     t.row(QStringLiteral("weights"), formatGiB(p.weights.bytesPerGpu),
           percentOf(p.weights.bytesPerGpu, p.budgetBytes)
               + (p.weights.budgetUsesMeasured ? QStringLiteral(", measured from checkpoint")
-                 : p.weights.measuredBytesPerGpu > 0
+                 : p.weights.checkpointMeasured
                      ? QStringLiteral(", estimate (measured: %1)").arg(formatGiB(p.weights.measuredBytesPerGpu))
                      : QString()));
     t.row(QStringLiteral("activations (peak)"), formatGiB(p.activationBytes),

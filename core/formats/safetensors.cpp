@@ -168,12 +168,8 @@ SafetensorsHeader parseSafetensorsHeader(const QByteArray &json, std::int64_t da
     return header;
 }
 
-namespace {
-
-/// Reads N and the header from an open file, validating N against its size.
-SafetensorsHeader readHeaderFrom(QFile &file, const QString &origin)
+SafetensorsHeader readSafetensorsHeader(QIODevice &file, std::int64_t size, const QString &origin)
 {
-    const std::int64_t size = file.size();
     if (size < 8)
         fail(origin, QStringLiteral("file is %1 bytes, shorter than the 8-byte header length").arg(size));
     uchar lengthBytes[8];
@@ -190,14 +186,12 @@ SafetensorsHeader readHeaderFrom(QFile &file, const QString &origin)
     return parseSafetensorsHeader(json, size - 8 - std::int64_t(length), origin);
 }
 
-} // namespace
-
 SafetensorsHeader readSafetensorsHeader(const QString &path)
 {
     QFile file(path);
     if (!file.open(QIODevice::ReadOnly))
         fail(path, QStringLiteral("cannot open: %1").arg(file.errorString()));
-    return readHeaderFrom(file, path);
+    return readSafetensorsHeader(file, file.size(), path);
 }
 
 SafetensorsFile SafetensorsFile::open(const QString &path)
@@ -207,7 +201,7 @@ SafetensorsFile SafetensorsFile::open(const QString &path)
     f.m_file = QSharedPointer<QFile>::create(path);
     if (!f.m_file->open(QIODevice::ReadOnly))
         fail(path, QStringLiteral("cannot open: %1").arg(f.m_file->errorString()));
-    f.m_header = readHeaderFrom(*f.m_file, path);
+    f.m_header = readSafetensorsHeader(*f.m_file, f.m_file->size(), path);
     if (f.m_header.dataBytes > 0) {
         const qint64 dataOffset = 8 + f.m_header.headerBytes;
         f.m_dataStart = f.m_file->map(dataOffset, f.m_header.dataBytes);

@@ -10,6 +10,7 @@
 #include <cstdint>
 
 class QFile;
+class QIODevice;
 
 namespace kvscope {
 
@@ -59,6 +60,10 @@ SafetensorsHeader parseSafetensorsHeader(const QByteArray &json, std::int64_t da
 /// Reads only the 8-byte length and the header of a file (never the data);
 /// for counting a checkpoint's parameters without touching its weights.
 SafetensorsHeader readSafetensorsHeader(const QString &path);
+
+/// The same from a device positioned at the file's start, `size` bytes long
+/// (a QFile, or a QBuffer in tests and fuzzing).
+SafetensorsHeader readSafetensorsHeader(QIODevice &device, std::int64_t size, const QString &origin);
 
 /// A memory-mapped .safetensors file: header validated against the file
 /// size, tensor bytes read from the mapping without a copy. Copies share the mapping.

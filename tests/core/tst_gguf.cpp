@@ -341,6 +341,12 @@ private Q_SLOTS:
         GgufWriter zeroLayers;
         zeroLayers.string(QStringLiteral("general.architecture"), QStringLiteral("llama")).u32(QStringLiteral("llama.block_count"), 0);
         QTest::newRow("zero layers") << zeroLayers.bytes() << "metadata 'llama.block_count' is 0";
+        GgufWriter manyLayers;
+        manyLayers.string(QStringLiteral("general.architecture"), QStringLiteral("gpt-oss"))
+            .u64(QStringLiteral("gpt-oss.block_count"), quint64(1) << 40)
+            .u32(QStringLiteral("gpt-oss.attention.sliding_window"), 128);
+        QTest::newRow("absurd block count") << manyLayers.bytes()
+                                            << "metadata 'gpt-oss.block_count' is 1099511627776; kvscope reads at most 65536";
         GgufWriter stringLayers;
         stringLayers.string(QStringLiteral("general.architecture"), QStringLiteral("llama"))
             .string(QStringLiteral("llama.block_count"), QStringLiteral("two"));

@@ -5,6 +5,7 @@
 #include "error.h"
 #include "formats/safetensors.h"
 
+#include <QBuffer>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QtEndian>
@@ -118,6 +119,21 @@ private Q_SLOTS:
             QVERIFY2(error.message().startsWith(path), qPrintable(error.message()));
             QVERIFY2(error.message().contains(message), qPrintable(error.message()));
         }
+    }
+
+    void headerFromAnyDevice()
+    {
+        // The header-only reader works on any device (the fuzzer feeds memory).
+        QByteArray bytes = fileBytes(R"({"w": {"dtype": "BF16", "shape": [2, 2], "data_offsets": [0, 8]}})", QByteArray(8, '\0'));
+        QBuffer buffer(&bytes);
+        QVERIFY(buffer.open(QIODevice::ReadOnly));
+        const SafetensorsHeader header = readSafetensorsHeader(buffer, bytes.size(), QStringLiteral("memory"));
+        QCOMPARE(header.tensors.size(), 1);
+        QCOMPARE(header.tensors.first().elements(), 4);
+        QCOMPARE(header.dataBytes, 8LL);
+        QBuffer shortBuffer(&bytes);
+        QVERIFY(shortBuffer.open(QIODevice::ReadOnly));
+        QVERIFY_THROWS_EXCEPTION(Error, readSafetensorsHeader(shortBuffer, 7, QStringLiteral("memory")));
     }
 
     void missingFile()

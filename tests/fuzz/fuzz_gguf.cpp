@@ -1,0 +1,27 @@
+// SPDX-License-Identifier: MIT
+// A whole .gguf file -> the header reader -> the model and weights it
+// describes. Rejections are kvscope::Error; nothing else may happen.
+#include "error.h"
+#include "formats/gguf.h"
+#include "fuzzinput.h"
+#include "ggufmodel.h"
+#include "inventory.h"
+#include "kvcache.h"
+
+
+#include <cstddef>
+#include <cstdint>
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size)
+{
+    using namespace kvscope;
+    fuzz::InputDevice input(data, size);
+    try {
+        const GgufFile file = parseGguf(input.device(), input.size(), QStringLiteral("fuzz"));
+        const ModelArch model = modelFromGguf(file, QStringLiteral("fuzz"));
+        countParameters(model);
+        kvBytesPerTokenPerLayer(model, KvCacheDtype::Q8_0, 1);
+    } catch (const Error &) {
+    }
+    return 0;
+}

@@ -1,0 +1,29 @@
+// SPDX-License-Identifier: MIT
+// config.json text -> parser -> the figures built from it. Any input may be
+// rejected with kvscope::Error; nothing may crash, read out of bounds or hang.
+#include "error.h"
+#include "hfconfig.h"
+#include "inventory.h"
+#include "kvcache.h"
+#include "weights.h"
+
+#include <QByteArray>
+
+#include <cstddef>
+#include <cstdint>
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size)
+{
+    using namespace kvscope;
+    try {
+        const QByteArray text(reinterpret_cast<const char *>(data), qsizetype(size));
+        const ModelArch model = parseHfConfig(parseJsonObject(text, QStringLiteral("fuzz")), QStringLiteral("fuzz"));
+        const QList<TensorGroup> inventory = tensorInventory(model);
+        countParameters(inventory);
+        weightMemory(model, inventory, model.checkpointQuantization, WeightDtype::BFloat16, 2);
+        kvCacheBytes(model, KvCacheDtype::BFloat16, 2, 16, 4, 4096);
+    } catch (const Error &) {
+        // A clear rejection is a correct answer.
+    }
+    return 0;
+}

@@ -1,0 +1,22 @@
+// SPDX-License-Identifier: MIT
+// A whole .safetensors file (u64 header length, JSON header, data) -> the
+// header-only reader. Rejections are kvscope::Error; nothing else may happen.
+#include "error.h"
+#include "formats/safetensors.h"
+#include "fuzzinput.h"
+
+#include <cstddef>
+#include <cstdint>
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size)
+{
+    using namespace kvscope;
+    fuzz::InputDevice input(data, size);
+    try {
+        const SafetensorsHeader header = readSafetensorsHeader(input.device(), input.size(), QStringLiteral("fuzz"));
+        for (const SafetensorsEntry &e : header.tensors)
+            (void)e.elements();
+    } catch (const Error &) {
+    }
+    return 0;
+}
