@@ -12,9 +12,12 @@
 #include "planner.h"
 #include "scenariocontroller.h"
 #include "customgpu.h"
+#include "filewriters.h"
 #include "widgets/groupedcombobox.h"
 
 #include <QApplication>
+#include <QComboBox>
+#include <QSlider>
 #include <QDialogButtonBox>
 #include <QDoubleSpinBox>
 #include <QDropEvent>
@@ -215,6 +218,28 @@ private Q_SLOTS:
         QCOMPARE(controller()->scenario().model.id, QStringLiteral("llama-3.1-8b"));
         const QString problems = m_window->restoreProblems().join(QLatin1Char('\n'));
         QVERIFY2(problems.contains(QLatin1String("imported model dropped")) && problems.contains(path), qPrintable(problems));
+    }
+
+    void ggufModelOffersLlamaCppCacheTypes()
+    {
+        // A two-layer Llama-shaped GGUF written by the test (tests/filewriters.h):
+        // 2 KV heads of 64 per layer.
+        const QString path = m_dir.filePath(QStringLiteral("tiny.gguf"));
+        QVERIFY(test::writeFile(path, test::tinyLlamaGguf().bytes()));
+        m_window->importModelPath(path);
+        QTRY_COMPARE(controller()->scenario().model.id, QStringLiteral("imported:") + path);
+        QCOMPARE(controller()->plan().modelFormat, ModelFormat::Gguf);
+        auto *kvCombo = m_window->findChild<QComboBox *>(QStringLiteral("kvCacheDtypeCombo"));
+        const int q8 = kvCombo->findData(QStringLiteral("q8_0"));
+        QVERIFY(q8 >= 0);
+        kvCombo->setCurrentIndex(q8);
+        Q_EMIT kvCombo->activated(q8);
+        // q8_0: 34 bytes per 32 values (ggml-common.h block_q8_0):
+        // 2 layers x (K + V) x 2 heads x 64 values x 34/32 = 544 bytes per token.
+        QCOMPARE(controller()->plan().kv.bytesPerToken, 544);
+        QCOMPARE(m_window->findChild<QSlider *>(QStringLiteral("precisionSlider"))->maximum(), 3); // F32 F16 Q8_0 Q4_0
+        QVERIFY(!m_window->findChild<QComboBox *>(QStringLiteral("quantizationCombo"))->isEnabled());
+        QVERIFY(controller()->plan().weights.budgetUsesMeasured);
     }
 
     void newerImportSupersedesOlder()

@@ -319,7 +319,18 @@ void ParameterPanel::showScenario(const Scenario &s)
     selectData(m_gpuCount, s.tensorParallelSize);
     selectData(m_dtype, dtypeName(s.dtype));
     selectData(m_quantization, s.quantization ? quantMethodName(s.quantization->method) : QStringLiteral("auto"));
+    // GGUF models add llama.cpp's cache types; their weights carry their own
+    // quantization, so --quantization does not apply.
+    const QStringList kvChoices = s.model.format == ModelFormat::Gguf
+                                      ? kvCacheDtypeChoices() + llamaCppKvCacheDtypeChoices()
+                                      : kvCacheDtypeChoices();
+    if (m_kvCacheDtype->count() != kvChoices.size()) {
+        const QSignalBlocker blocker(m_kvCacheDtype);
+        m_kvCacheDtype->clear();
+        fillChoices(m_kvCacheDtype, kvChoices);
+    }
     selectData(m_kvCacheDtype, dtypeName(s.kvCacheDtype));
+    m_quantization->setEnabled(s.model.format != ModelFormat::Gguf);
     {
         const QSignalBlocker blocker(m_utilization);
         m_utilization->setValue(QString(formatUtilization(s.gpuMemoryUtilizationPpm)).toDouble());
