@@ -1,0 +1,118 @@
+// SPDX-License-Identifier: MIT
+// The quantization simulator on a 4096 x 4096 float32 tensor, for
+// docs/benchmarks.md: one plain pass (the memory-bandwidth floor), the scan,
+// and int4 g128 / fp8-e4m3 with metrics and a 256-bin error histogram.
+// Run: build/tests/benchmarks/bench_quant -iterations 20
+#include "quant/parallel.h"
+#include "quant/simulator.h"
+#include "quant/synthetic.h"
+
+#include <atomic>
+
+#include <QTest>
+
+using namespace kvscope::quant;
+
+namespace {
+
+/// The floor: Σw over the buffer with the same threads and chunking as the
+/// simulator, vectorized (this file is built with -O3 -fopenmp-simd too).
+double plainSum(const TensorData &tensor)
+{
+    const std::int64_t n = tensor.elements();
+    constexpr std::int64_t chunkElements = 1 << 16;
+    const std::int64_t chunks = (n + chunkElements - 1) / chunkElements;
+    std::vector<double> partial(static_cast<size_t>(chunks));
+    const float *values = tensor.floats(0, n, nullptr);
+    parallelChunks(chunks, workerCount(chunks),
+                   [&](std::int64_t chunk, int) {
+                       const std::int64_t begin = chunk * chunkElements;
+                       const std::int64_t end = std::min(n, begin + chunkElements);
+                       double sum = 0;
+#pragma omp simd reduction(+ : sum)
+                       for (std::int64_t i = begin; i < end; ++i)
+                           sum += values[i];
+                       partial[size_t(chunk)] = sum;
+                   },
+                   {});
+    double total = 0;
+    for (double p : partial)
+        total += p;
+    return total;
+}
+
+} // namespace
+
+class BenchQuant : public QObject
+{
+    Q_OBJECT
+
+    TensorData m_tensor;
+    TensorStats m_stats;
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        SyntheticSpec spec;
+        spec.rows = 4096;
+        spec.cols = 4096;
+        spec.seed = 1;
+        m_tensor = generateSynthetic(spec);
+        m_stats = scanTensor(m_tensor);
+        qInfo("tensor: %lld x %lld float32 = %.1f MiB, threads %d", qlonglong(m_tensor.rows()),
+              qlonglong(m_tensor.cols()), double(m_tensor.elements()) * 4 / (1 << 20), workerCount(1 << 20));
+    }
+
+    void floorSum()
+    {
+        double sink = 0;
+        QBENCHMARK
+        {
+            sink += plainSum(m_tensor);
+        }
+        QVERIFY(std::isfinite(sink));
+    }
+
+    void scan()
+    {
+        double sink = 0;
+        QBENCHMARK
+        {
+            sink += scanTensor(m_tensor).sumSquares;
+        }
+        QVERIFY(sink > 0);
+    }
+
+    void scheme_data()
+    {
+        QTest::addColumn<QString>("scheme");
+        QTest::addColumn<bool>("withScan");
+        QTest::addColumn<bool>("relative");
+        for (const char *name : {"int4", "fp8-e4m3"}) {
+            QTest::addRow("%s", name) << QString::fromLatin1(name) << false << false;
+            QTest::addRow("%s incl. scan", name) << QString::fromLatin1(name) << true << false;
+            QTest::addRow("%s + relative histogram", name) << QString::fromLatin1(name) << false << true;
+        }
+    }
+
+    void scheme()
+    {
+        QFETCH(QString, scheme);
+        QFETCH(bool, withScan);
+        QFETCH(bool, relative);
+        const Scheme parsed = parseScheme(scheme);
+        SimulationOptions options;
+        options.bins = 256;
+        options.relativeHistogram = relative;
+        double sink = 0;
+        QBENCHMARK
+        {
+            const TensorStats stats = withScan ? scanTensor(m_tensor) : m_stats;
+            sink += simulateScheme(m_tensor, stats, parsed, options).metrics.sqnrDb;
+        }
+        QVERIFY(sink > 0);
+    }
+};
+
+QTEST_GUILESS_MAIN(BenchQuant)
+#include "bench_quant.moc"
