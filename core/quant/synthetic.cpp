@@ -226,11 +226,7 @@ TensorData generateSynthetic(const SyntheticSpec &spec, const RunControl &contro
         },
         control);
     return TensorData::fromFloats(std::move(values), spec.rows, spec.cols, spec.origin(),
-                                  QStringLiteral("%1 %2x%3 seed %4")
-                                      .arg(syntheticKindName(spec.kind))
-                                      .arg(spec.rows)
-                                      .arg(spec.cols)
-                                      .arg(spec.seed));
+                                  QStringLiteral("seed %1, std %2").arg(spec.seed).arg(deviation));
 }
 
 } // namespace kvscope::quant
