@@ -4,16 +4,11 @@
 // may change a rounding, so every build gives the same bits as the scalar rules.
 #include "kernels.h"
 
+#include "simdclones.h"
+
 #include <algorithm>
 #include <cstring>
 #include <limits>
-
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && defined(__linux__)
-#define KVSCOPE_SIMD_CLONES __attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default")))
-#else
-#define KVSCOPE_SIMD_CLONES
-#endif
-#define KVSCOPE_INLINE inline __attribute__((always_inline))
 
 namespace kvscope::quant::kernels {
 
@@ -130,7 +125,7 @@ void scan(const float *w, std::int64_t n, ScanSums &sums)
     float lowest = w[0];
     float highest = w[0];
     double squares = 0;
-    std::int64_t nonFinite = 0;
+    int nonFinite = 0; // a call covers at most one block
 #pragma omp simd reduction(min : lowest) reduction(max : highest) reduction(+ : squares, nonFinite)
     for (std::int64_t i = 0; i < n; ++i) {
         const float v = w[i];
@@ -142,12 +137,20 @@ void scan(const float *w, std::int64_t n, ScanSums &sums)
     sums.add({.min = lowest, .max = highest, .sumSquares = squares, .nonFinite = nonFinite, .empty = false});
 }
 
-KVSCOPE_INLINE std::int32_t slotOf(float v, bool finite, const SlotMap &map)
+/// The histogram slot of v (see SlotMap). The comparisons are written so a
+/// NaN lands on `lowest`: the float-to-int conversion never sees a NaN.
+KVSCOPE_INLINE std::int32_t slotOf(float v, const SlotMap &map)
 {
     float t = v * map.scale + map.offset;
-    t = std::max(t, map.lowest);
-    t = std::min(t, map.highest);
-    return std::int32_t(finite ? t : 0.5f);
+    t = t >= map.lowest ? t : map.lowest;
+    t = t <= map.highest ? t : map.highest;
+    return std::int32_t(t);
+}
+
+/// slotOf, with non-finite values in slot 0.
+KVSCOPE_INLINE std::int32_t slotOf(float v, bool finite, const SlotMap &map)
+{
+    return finite ? slotOf(v, map) : 0;
 }
 
 KVSCOPE_SIMD_CLONES
@@ -156,17 +159,56 @@ void valueSlots(const float *w, std::int64_t n, const SlotMap &map, std::int32_t
     const SlotMap m = map;
 #pragma omp simd
     for (std::int64_t i = 0; i < n; ++i)
-        slots[i] = slotOf(w[i], true, m);
+        slots[i] = slotOf(w[i], m);
 }
 
 namespace {
 
+/// 16 and 8 floats: one AVX-512 register, or two and one AVX2 registers.
+typedef float Floats16 __attribute__((vector_size(64)));
+typedef float Floats8 __attribute__((vector_size(32)));
+
+/// Minimum and maximum lane, folding halves together.
+KVSCOPE_INLINE void foldMinMax(Floats16 low, Floats16 high, float &min, float &max)
+{
+    const auto lower = [](Floats8 a, Floats8 b) { return a < b ? a : b; };
+    const auto upper = [](Floats8 a, Floats8 b) { return a > b ? a : b; };
+    Floats8 l = lower(__builtin_shufflevector(low, low, 0, 1, 2, 3, 4, 5, 6, 7),
+                      __builtin_shufflevector(low, low, 8, 9, 10, 11, 12, 13, 14, 15));
+    Floats8 h = upper(__builtin_shufflevector(high, high, 0, 1, 2, 3, 4, 5, 6, 7),
+                      __builtin_shufflevector(high, high, 8, 9, 10, 11, 12, 13, 14, 15));
+    l = lower(l, __builtin_shufflevector(l, l, 4, 5, 6, 7, 0, 1, 2, 3));
+    h = upper(h, __builtin_shufflevector(h, h, 4, 5, 6, 7, 0, 1, 2, 3));
+    l = lower(l, __builtin_shufflevector(l, l, 2, 3, 0, 1, 6, 7, 4, 5));
+    h = upper(h, __builtin_shufflevector(h, h, 2, 3, 0, 1, 6, 7, 4, 5));
+    min = std::min(l[0], l[1]);
+    max = std::max(h[0], h[1]);
+}
+
+/// Minimum and maximum of a span. Written with explicit vectors because GCC
+/// leaves a min/max reduction over a short span scalar. With a compile-time
+/// `Length` (a multiple of 16) the loop has no remainder.
+template <int Length = 0>
 KVSCOPE_INLINE void spanMinMax(const float *w, std::int64_t n, float &min, float &max)
 {
+    if constexpr (Length != 0)
+        n = Length;
     float lowest = w[0];
     float highest = w[0];
-#pragma omp simd reduction(min : lowest) reduction(max : highest)
-    for (std::int64_t i = 0; i < n; ++i) {
+    std::int64_t i = 0;
+    if (n >= 16) {
+        Floats16 low, high;
+        std::memcpy(&low, w, sizeof low);
+        high = low;
+        for (i = 16; i + 16 <= n; i += 16) {
+            Floats16 v;
+            std::memcpy(&v, w + i, sizeof v);
+            low = v < low ? v : low;
+            high = v > high ? v : high;
+        }
+        foldMinMax(low, high, lowest, highest);
+    }
+    for (; i < n; ++i) {
         lowest = std::min(lowest, w[i]);
         highest = std::max(highest, w[i]);
     }
@@ -174,18 +216,19 @@ KVSCOPE_INLINE void spanMinMax(const float *w, std::int64_t n, float &min, float
     max = highest;
 }
 
-/// Dequantizes consecutive units, each with the parameters
-/// `unitParameters(min, max)` derives from its range, element by element
-/// with `dequantize(w, parameters, clipped)`. Returns the clipped count.
-template <class UnitParameters, class Dequantize>
-KVSCOPE_INLINE std::int64_t dequantizeUnits(const float *w, const std::int32_t *lengths, std::int64_t units,
-                                            float *y, UnitParameters unitParameters, Dequantize dequantize)
+/// Dequantizes `units` consecutive units of `Length` elements (0: lengths[i]),
+/// each with the parameters `unitParameters(min, max)` derives from its
+/// range, element by element with `dequantize(w, parameters, clipped)`.
+/// Returns the clipped count.
+template <int Length, class UnitParameters, class Dequantize>
+KVSCOPE_INLINE std::int64_t dequantizeUnitsOf(const float *w, const std::int32_t *lengths, std::int64_t units,
+                                              float *y, UnitParameters unitParameters, Dequantize dequantize)
 {
     std::int64_t clipped = 0;
     for (std::int64_t unit = 0; unit < units; ++unit) {
-        const std::int64_t n = lengths[unit];
+        const std::int64_t n = Length != 0 ? Length : lengths[unit];
         float min, max;
-        spanMinMax(w, n, min, max);
+        spanMinMax<Length>(w, n, min, max);
         const auto parameters = unitParameters(min, max);
         int unitClipped = 0;
 #pragma omp simd reduction(+ : unitClipped)
@@ -199,6 +242,28 @@ KVSCOPE_INLINE std::int64_t dequantizeUnits(const float *w, const std::int32_t *
         y += n;
     }
     return clipped;
+}
+
+/// dequantizeUnitsOf with the loop bounds fixed at compile time when every
+/// unit of the block has one of the usual lengths (NF4's 64, MXFP4's 32, the
+/// int groups 32..128), so short units carry no loop remainders.
+template <class UnitParameters, class Dequantize>
+KVSCOPE_INLINE std::int64_t dequantizeUnits(const float *w, const std::int32_t *lengths, std::int64_t units,
+                                            float *y, UnitParameters unitParameters, Dequantize dequantize)
+{
+    const std::int32_t first = lengths[0];
+    const bool uniform =
+        std::all_of(lengths, lengths + units, [first](std::int32_t l) { return l == first; });
+    switch (uniform ? first : 0) {
+    case 32:
+        return dequantizeUnitsOf<32>(w, lengths, units, y, unitParameters, dequantize);
+    case 64:
+        return dequantizeUnitsOf<64>(w, lengths, units, y, unitParameters, dequantize);
+    case 128:
+        return dequantizeUnitsOf<128>(w, lengths, units, y, unitParameters, dequantize);
+    default:
+        return dequantizeUnitsOf<0>(w, lengths, units, y, unitParameters, dequantize);
+    }
 }
 
 float absoluteMax(float min, float max)
@@ -246,7 +311,7 @@ namespace {
 template <class Dequantize>
 KVSCOPE_INLINE std::int64_t dequantizeSpan(const float *w, std::int64_t n, float *y, Dequantize dequantize)
 {
-    std::int64_t clipped = 0;
+    int clipped = 0; // a call covers at most one block
 #pragma omp simd reduction(+ : clipped)
     for (std::int64_t i = 0; i < n; ++i) {
         bool c = false;
@@ -285,41 +350,62 @@ std::int64_t dequantizeBf16(const float *w, std::int64_t n, float *y)
 
 namespace {
 
-template <bool Relative>
-KVSCOPE_INLINE void errorLoop(const float *w, const float *y, std::int64_t n, const SlotMap &errorMap,
-                              std::int32_t *errorSlots, const SlotMap &relativeMap,
-                              std::int32_t *relativeSlots, ErrorSums &sums)
+/// The error pass over one span. The fast variant (Careful = false) assumes
+/// every w' is finite; a NaN or infinite w' makes its Σe² non-finite, and
+/// the span is then redone carefully, counting and setting such values apart.
+template <bool Relative, bool Careful>
+KVSCOPE_INLINE ErrorSums errorLoop(const float *w, const float *y, std::int64_t n, const SlotMap &errorMap,
+                                   std::int32_t *errorSlots, const SlotMap &relativeMap,
+                                   std::int32_t *relativeSlots)
 {
     const SlotMap em = errorMap;
     const SlotMap rm = relativeMap;
     double errorSquares = 0, absError = 0, signalTimesError = 0, maxAbsError = 0;
-    std::int64_t flushed = 0, nonFinite = 0;
+    int flushed = 0, nonFinite = 0; // 32-bit lanes vectorize better; a call covers at most one block
 #pragma omp simd reduction(+ : errorSquares, absError, signalTimesError, flushed, nonFinite) \
     reduction(max : maxAbsError)
     for (std::int64_t i = 0; i < n; ++i) {
         const float wi = w[i];
         const float yi = y[i];
-        const bool finite = (yi - yi) == 0.0f;
         const double e = double(wi) - double(yi);
         errorSquares += e * e;
         absError += std::fabs(e);
         signalTimesError += double(wi) * e;
-        maxAbsError = std::max(maxAbsError, finite ? std::fabs(e) : 0.0);
         flushed += (wi != 0.0f && yi == 0.0f) ? 1 : 0;
-        nonFinite += finite ? 0 : 1;
         const float ef = wi - yi;
-        errorSlots[i] = slotOf(ef, finite, em);
-        if constexpr (Relative) {
-            const float relative = wi != 0.0f ? ef / std::fabs(wi) : 0.0f;
-            relativeSlots[i] = slotOf(relative, finite, rm);
+        const float relative = wi != 0.0f ? ef / std::fabs(wi) : 0.0f;
+        if constexpr (Careful) {
+            const bool finite = (yi - yi) == 0.0f;
+            maxAbsError = std::max(maxAbsError, finite ? std::fabs(e) : 0.0);
+            nonFinite += finite ? 0 : 1;
+            errorSlots[i] = slotOf(ef, finite, em);
+            if constexpr (Relative)
+                relativeSlots[i] = slotOf(relative, finite, rm);
+        } else {
+            maxAbsError = std::max(maxAbsError, std::fabs(e));
+            errorSlots[i] = slotOf(ef, em);
+            if constexpr (Relative)
+                relativeSlots[i] = slotOf(relative, rm);
         }
     }
-    sums.add({.errorSquares = errorSquares,
-              .absError = absError,
-              .signalTimesError = signalTimesError,
-              .maxAbsError = maxAbsError,
-              .flushed = flushed,
-              .nonFinite = nonFinite});
+    return {.errorSquares = errorSquares,
+            .absError = absError,
+            .signalTimesError = signalTimesError,
+            .maxAbsError = maxAbsError,
+            .flushed = flushed,
+            .nonFinite = nonFinite};
+}
+
+template <bool Relative>
+KVSCOPE_INLINE ErrorSums errorPass(const float *w, const float *y, std::int64_t n, const SlotMap &errorMap,
+                                   std::int32_t *errorSlots, const SlotMap &relativeMap,
+                                   std::int32_t *relativeSlots)
+{
+    const ErrorSums fast =
+        errorLoop<Relative, false>(w, y, n, errorMap, errorSlots, relativeMap, relativeSlots);
+    if (std::isfinite(fast.errorSquares))
+        return fast;
+    return errorLoop<Relative, true>(w, y, n, errorMap, errorSlots, relativeMap, relativeSlots);
 }
 
 } // namespace
@@ -330,9 +416,9 @@ void accumulateErrors(const float *w, const float *y, std::int64_t n, const Slot
                       ErrorSums &sums)
 {
     if (relativeMap)
-        errorLoop<true>(w, y, n, errorMap, errorSlots, *relativeMap, relativeSlots, sums);
+        sums.add(errorPass<true>(w, y, n, errorMap, errorSlots, *relativeMap, relativeSlots));
     else
-        errorLoop<false>(w, y, n, errorMap, errorSlots, errorMap, nullptr, sums);
+        sums.add(errorPass<false>(w, y, n, errorMap, errorSlots, errorMap, nullptr));
 }
 
 } // namespace kvscope::quant::kernels

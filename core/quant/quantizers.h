@@ -9,6 +9,7 @@
 #include "scheme.h"
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <cstdint>
 
@@ -134,6 +135,16 @@ inline int nf4Index(float normalized)
     return index;
 }
 
+/// The NF4 code of a normalized value, by the same thresholds as nf4Index
+/// but as a chain of selects (no table lookup, so it vectorizes without gathers).
+inline float nf4Code(float normalized)
+{
+    float code = Nf4Codes[0];
+    for (int k = 0; k < 15; ++k)
+        code = normalized > Nf4Thresholds[k] ? Nf4Codes[k + 1] : code;
+    return code;
+}
+
 /// One NF4 block: bitsandbytes multiplies by the float reciprocal of absmax
 /// (kQuantizeBlockwise: local_abs_max = 1/absmax) and dequantizes code * absmax.
 /// An all-zero block gives 0 * inf = NaN, which no threshold exceeds: code
@@ -151,7 +162,7 @@ inline Nf4Block nf4Block(float absmax)
 
 inline float dequantizeNf4(float w, const Nf4Block &block)
 {
-    return Nf4Codes[nf4Index(w * block.inverse)] * block.absmax;
+    return nf4Code(w * block.inverse) * block.absmax;
 }
 
 /// One MXFP4 block: X = 2^(floor(log2(amax)) - 2) clamped to E8M0's
@@ -166,8 +177,12 @@ struct MxBlock
 inline MxBlock mxfp4Block(float amax)
 {
     constexpr int emaxElement = 2; // E2M1's largest power of two (6 = 1.5 * 2^2)
-    const int exponent = amax > 0.0f ? std::clamp(std::ilogb(amax) - emaxElement, -127, 127) : -127;
-    return {std::ldexp(1.0f, exponent), exponent};
+    // floor(log2(amax)) from the exponent bits (a subnormal or zero amax is
+    // below 2^-126 and clamps to E8M0's smallest scale 2^-127 anyway).
+    const int biased = int((std::bit_cast<std::uint32_t>(amax) >> 23) & 0xFFu);
+    const int exponent = biased == 0 ? -127 : std::clamp(biased - 127 - emaxElement, -127, 127);
+    const std::uint32_t scaleBits = exponent == -127 ? 0x00400000u : std::uint32_t(exponent + 127) << 23;
+    return {std::bit_cast<float>(scaleBits), exponent};
 }
 
 inline float dequantizeMxfp4(float w, const MxBlock &block, bool &clipped)

@@ -4,6 +4,7 @@
 // and int4 g128 / fp8-e4m3 with metrics and a 256-bin error histogram.
 // Run: build/tests/benchmarks/bench_quant -iterations 20
 #include "quant/parallel.h"
+#include "quant/simdclones.h"
 #include "quant/simulator.h"
 #include "quant/synthetic.h"
 
@@ -15,8 +16,19 @@ using namespace kvscope::quant;
 
 namespace {
 
+/// Σw of a span, built like the simulator's kernels (same flags, same clones).
+KVSCOPE_SIMD_CLONES
+double spanSum(const float *values, std::int64_t n)
+{
+    double sum = 0;
+#pragma omp simd reduction(+ : sum)
+    for (std::int64_t i = 0; i < n; ++i)
+        sum += values[i];
+    return sum;
+}
+
 /// The floor: Σw over the buffer with the same threads and chunking as the
-/// simulator, vectorized (this file is built with -O3 -fopenmp-simd too).
+/// simulator.
 double plainSum(const TensorData &tensor)
 {
     const std::int64_t n = tensor.elements();
@@ -28,11 +40,7 @@ double plainSum(const TensorData &tensor)
                    [&](std::int64_t chunk, int) {
                        const std::int64_t begin = chunk * chunkElements;
                        const std::int64_t end = std::min(n, begin + chunkElements);
-                       double sum = 0;
-#pragma omp simd reduction(+ : sum)
-                       for (std::int64_t i = begin; i < end; ++i)
-                           sum += values[i];
-                       partial[size_t(chunk)] = sum;
+                       partial[size_t(chunk)] = spanSum(values + begin, end - begin);
                    },
                    {});
     double total = 0;
