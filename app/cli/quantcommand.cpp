@@ -27,30 +27,32 @@ const QString syntheticPrefix = QStringLiteral("synthetic:");
 
 struct QuantOptions
 {
-    QCommandLineOption input{
-        QStringLiteral("input"),
-        QStringLiteral("A .safetensors or .npy file, or synthetic:KIND with KIND one of %1.")
-            .arg(syntheticKindChoices().join(QStringLiteral(", "))),
-        QStringLiteral("source"), QStringLiteral("synthetic:gaussian")};
+    QCommandLineOption input{QStringLiteral("input"),
+                             QStringLiteral("A .safetensors or .npy file, or synthetic:KIND with KIND one of "
+                                            "%1 (default synthetic:gaussian).")
+                                 .arg(syntheticKindChoices().join(QStringLiteral(", "))),
+                             QStringLiteral("source"), QStringLiteral("synthetic:gaussian")};
     QCommandLineOption tensor{QStringLiteral("tensor"),
                               QStringLiteral("The tensor to read from a .safetensors file (see --list)."),
                               QStringLiteral("name")};
     QCommandLineOption list{QStringLiteral("list"),
                             QStringLiteral("List the file's tensors: name, dtype, shape.")};
     QCommandLineOption scheme{QStringLiteral("scheme"),
-                              QStringLiteral("Scheme(s), repeatable or comma-separated: %1.")
+                              QStringLiteral("Scheme(s), repeatable or comma-separated: %1 (default int4).")
                                   .arg(schemeChoices().join(QStringLiteral(", "))),
                               QStringLiteral("scheme"), QStringLiteral("int4")};
     QCommandLineOption groupSize{
         QStringLiteral("group-size"),
-        QStringLiteral("Elements per int group along a row; -1 = one group per row."), QStringLiteral("G"),
-        QStringLiteral("128")};
-    QCommandLineOption rows{QStringLiteral("rows"),
-                            QStringLiteral("Synthetic tensor rows (output channels, ≤ 8192)."),
-                            QStringLiteral("R"), QStringLiteral("4096")};
-    QCommandLineOption cols{QStringLiteral("cols"), QStringLiteral("Synthetic tensor columns (≤ 8192)."),
+        QStringLiteral("Elements per int group along a row; -1 = one group per row (default 128)."),
+        QStringLiteral("G"), QStringLiteral("128")};
+    QCommandLineOption rows{
+        QStringLiteral("rows"),
+        QStringLiteral("Synthetic tensor rows, output channels (default 4096, at most 8192)."),
+        QStringLiteral("R"), QStringLiteral("4096")};
+    QCommandLineOption cols{QStringLiteral("cols"),
+                            QStringLiteral("Synthetic tensor columns (default 4096, at most 8192)."),
                             QStringLiteral("C"), QStringLiteral("4096")};
-    QCommandLineOption seed{QStringLiteral("seed"), QStringLiteral("Synthetic tensor seed."),
+    QCommandLineOption seed{QStringLiteral("seed"), QStringLiteral("Synthetic tensor seed (default 0)."),
                             QStringLiteral("N"), QStringLiteral("0")};
     QCommandLineOption deviation{
         QStringLiteral("std"), QStringLiteral("Synthetic standard deviation (default 0.02; 1 for outliers)."),
@@ -63,7 +65,7 @@ struct QuantOptions
         QStringLiteral("unit-scale"),
         QStringLiteral(
             "FP8 with a fixed scale of 1.0 (vLLM's default KV-cache scale) instead of amax / max.")};
-    QCommandLineOption bins{QStringLiteral("bins"), QStringLiteral("Histogram bins (1..4096)."),
+    QCommandLineOption bins{QStringLiteral("bins"), QStringLiteral("Histogram bins, 1..4096 (default 256)."),
                             QStringLiteral("N"), QStringLiteral("256")};
     QCommandLineOption json{QStringLiteral("json"),
                             QStringLiteral("Print JSON: one object for one scheme, an array for several.")};

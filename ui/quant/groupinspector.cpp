@@ -152,6 +152,11 @@ std::int64_t GroupInspector::row() const
     return m_row->value();
 }
 
+std::int64_t GroupInspector::group() const
+{
+    return m_group->value();
+}
+
 std::int64_t GroupInspector::column() const
 {
     return m_inspection ? m_inspection->firstColumn + m_inspection->chosen : 0;

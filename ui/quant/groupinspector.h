@@ -31,6 +31,7 @@ public:
 
     quant::Scheme scheme() const;
     std::int64_t row() const;
+    std::int64_t group() const;
     /// Column of the chosen weight.
     std::int64_t column() const;
     const std::optional<quant::GroupInspection> &inspection() const { return m_inspection; }

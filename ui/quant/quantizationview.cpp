@@ -202,8 +202,6 @@ void QuantizationView::finishRun()
     if (future.resultCount() == 0)
         return;
     QuantJobResult result = future.result();
-    if (m_watcher.isRunning())
-        return; // a newer job took over the watcher
     m_progress->hide();
     if (!result.outcome) {
         if (!result.error.isEmpty()) {
@@ -256,7 +254,11 @@ void QuantizationView::redrawValues()
     const quant::QuantizationGrid grid =
         quant::quantizationGrid(o.tensor.data, o.tensor.stats, scheme, m_inspector->row(),
                                 m_inspector->column(), o.values.lo, o.values.hi);
-    m_valuesChart->setValues(o.values, grid, scheme.id(), m_logY->isChecked());
+    const QString unit = scheme.kind == quant::SchemeKind::Int8
+                             ? tr("row %1").arg(m_inspector->row())
+                             : tr("row %1, group %2").arg(m_inspector->row()).arg(m_inspector->group());
+    m_valuesChart->setValues(o.values, grid, QStringLiteral("%1, %2").arg(scheme.id(), unit),
+                             m_logY->isChecked());
 }
 
 void QuantizationView::arrangePanels(bool wide)

@@ -25,7 +25,7 @@ ValuesChart::ValuesChart(QWidget *parent) : HistogramChartView(parent)
 }
 
 void ValuesChart::setValues(const quant::Histogram &values, const quant::QuantizationGrid &grid,
-                            const QString &gridScheme, bool logY)
+                            const QString &gridName, bool logY)
 {
     useLogAxis(logY);
     double top = 1;
@@ -41,8 +41,8 @@ void ValuesChart::setValues(const quant::Histogram &values, const quant::Quantiz
         comb << QPointF(g, base) << QPointF(g, top) << QPointF(g, base);
     m_grid->replace(comb);
     m_gridLines = int(grid.values.size());
-    m_grid->setName(grid.tooDense ? tr("grid of %1: too dense to draw").arg(gridScheme)
-                                  : tr("grid of %1 (%2)").arg(gridScheme, grid.unit));
+    m_grid->setName(grid.tooDense ? tr("grid of %1: too dense to draw").arg(gridName)
+                                  : tr("grid of %1").arg(gridName));
     setRanges(values.lo, values.hi, top);
 }
 
