@@ -18,6 +18,7 @@ constexpr Command commands[] = {
     {"calc", "memory plan for a model on a GPU (weights, KV cache, capacity)", runCalc},
     {"models", "list the built-in model presets", runModels},
     {"gpus", "list the built-in GPU presets", runGpus},
+    {"quant", "quantize a tensor (file or synthetic) and measure the error of each format", runQuant},
 };
 
 } // namespace

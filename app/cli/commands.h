@@ -19,5 +19,6 @@ QString commandSummary();
 int runCalc(const QStringList &arguments);
 int runModels(const QStringList &arguments);
 int runGpus(const QStringList &arguments);
+int runQuant(const QStringList &arguments);
 
 } // namespace kvscope::cli

@@ -2,6 +2,7 @@
 // The kvscope binary's headless commands: JSON keys and values, exit codes,
 // and one-line errors with no partial output.
 #include "filewriters.h"
+#include "kvscoperun.h"
 
 #include <QDir>
 #include <QJsonArray>
@@ -16,21 +17,9 @@ class TestCli : public QObject
     Q_OBJECT
 
 private:
-    struct Run
-    {
-        int exitCode = -1;
-        QByteArray out;
-        QByteArray err;
-    };
+    using Run = kvscope::test::Run;
 
-    static Run run(const QStringList &arguments)
-    {
-        QProcess process;
-        process.start(qEnvironmentVariable("KVSCOPE_BINARY"), arguments);
-        if (!process.waitForFinished(60'000))
-            qFatal("kvscope did not finish");
-        return {process.exitCode(), process.readAllStandardOutput(), process.readAllStandardError()};
-    }
+    static Run run(const QStringList &arguments) { return kvscope::test::runKvscope(arguments); }
 
     static QJsonObject calcJson(const QStringList &arguments)
     {

@@ -4,6 +4,7 @@
 // README, "Format" section: u64 little-endian N, N bytes of JSON, data).
 #include "error.h"
 #include "formats/safetensors.h"
+#include "tensorfiles.h"
 
 #include <QBuffer>
 #include <QTemporaryDir>
@@ -18,21 +19,10 @@ namespace {
 
 QByteArray fileBytes(const QByteArray &header, const QByteArray &data, qint64 declaredLength = -1)
 {
-    uchar length[8];
-    qToLittleEndian<quint64>(quint64(declaredLength < 0 ? header.size() : declaredLength), length);
-    return QByteArray(reinterpret_cast<const char *>(length), 8) + header + data;
+    return test::safetensorsBytes(header, data, declaredLength);
 }
 
-QByteArray floats(std::initializer_list<float> values)
-{
-    QByteArray bytes;
-    for (float v : values) {
-        char raw[4];
-        std::memcpy(raw, &v, 4);
-        bytes.append(raw, 4);
-    }
-    return bytes;
-}
+QByteArray floats(std::initializer_list<float> values) { return test::floatBytes(values); }
 
 } // namespace
 
@@ -42,14 +32,7 @@ class TestSafetensors : public QObject
 
     QTemporaryDir m_dir;
 
-    QString write(const QString &name, const QByteArray &bytes)
-    {
-        const QString path = m_dir.filePath(name);
-        QFile file(path);
-        if (!file.open(QIODevice::WriteOnly) || file.write(bytes) != bytes.size())
-            qFatal("cannot write test file");
-        return path;
-    }
+    QString write(const QString &name, const QByteArray &bytes) { return test::writeFile(m_dir, name, bytes); }
 
 private Q_SLOTS:
     void readsTensorsAndData()

@@ -1,0 +1,79 @@
+// SPDX-License-Identifier: MIT
+#include "quanttext.h"
+
+#include "units.h"
+
+#include <cmath>
+
+namespace kvscope::cli {
+
+using namespace kvscope::quant;
+
+namespace {
+
+QString figure(double value, char format, int precision)
+{
+    if (std::isnan(value))
+        return QStringLiteral("nan");
+    if (std::isinf(value))
+        return value > 0 ? QStringLiteral("inf") : QStringLiteral("-inf");
+    return QString::number(value, format, precision);
+}
+
+QString percent(double share)
+{
+    return QString::number(100.0 * share, 'f', 2) + QStringLiteral(" %");
+}
+
+} // namespace
+
+QString resultsText(const TensorData &tensor, const TensorStats &stats, const QList<SchemeResult> &results)
+{
+    QString text = QStringLiteral("%1: %2 [%3, %4] %5, %6 elements, range [%7, %8]\n\n")
+                       .arg(tensor.origin(), tensor.name())
+                       .arg(tensor.rows())
+                       .arg(tensor.cols())
+                       .arg(elementTypeName(tensor.type()), formatCount(tensor.elements()),
+                            QString::number(stats.min, 'g', 5), QString::number(stats.max, 'g', 5));
+    const auto row = [](const QStringList &cells) {
+        // The scheme column is left-aligned, the figures right-aligned.
+        static const int widths[] = {-16, 8, 11, 8, 11, 10, 9, 9};
+        QString line;
+        for (int i = 0; i < cells.size(); ++i) {
+            const int width = widths[i];
+            line += (i ? QStringLiteral("  ") : QString()) +
+                    (width < 0 ? cells[i].leftJustified(-width) : cells[i].rightJustified(width));
+        }
+        return line + QLatin1Char('\n');
+    };
+    text += row({QStringLiteral("scheme"), QStringLiteral("bits/w"), QStringLiteral("MSE"),
+                 QStringLiteral("SQNR dB"), QStringLiteral("max |e|"), QStringLiteral("cosine"),
+                 QStringLiteral("clipped"), QStringLiteral("flushed")});
+    for (const SchemeResult &r : results) {
+        const ErrorMetrics &m = r.metrics;
+        text +=
+            row({r.scheme.id(), QString::number(r.bitsPerWeight, 'f', 4), figure(m.mse, 'e', 3),
+                 figure(m.sqnrDb, 'f', 2), figure(m.maxAbsError, 'e', 3), figure(m.cosineSimilarity, 'f', 6),
+                 percent(m.clippedShare()), percent(m.flushedShare())});
+    }
+    for (const SchemeResult &r : results)
+        if (r.metrics.nonFinite > 0)
+            text += QStringLiteral("\n%1: %2 values overflowed to NaN/inf; the error is unbounded.\n")
+                        .arg(r.scheme.id())
+                        .arg(formatCount(r.metrics.nonFinite));
+    return text;
+}
+
+QString tensorListText(const QList<TensorInfo> &tensors)
+{
+    QString text;
+    for (const TensorInfo &t : tensors) {
+        text += QStringLiteral("%1  %2  %3").arg(t.name, t.dtype.leftJustified(5), t.shapeText());
+        if (!t.unusableReason.isEmpty())
+            text += QStringLiteral("  (unusable: %1)").arg(t.unusableReason);
+        text += QLatin1Char('\n');
+    }
+    return text;
+}
+
+} // namespace kvscope::cli

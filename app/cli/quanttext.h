@@ -1,0 +1,19 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "quant/simulator.h"
+#include "quant/tensorsource.h"
+
+#include <QList>
+#include <QString>
+
+namespace kvscope::cli {
+
+/// The figures of each scheme as an aligned table under a line about the tensor.
+QString resultsText(const quant::TensorData &tensor, const quant::TensorStats &stats,
+                    const QList<quant::SchemeResult> &results);
+
+/// One line per tensor: name, dtype, shape, and why it cannot be used if so.
+QString tensorListText(const QList<quant::TensorInfo> &tensors);
+
+} // namespace kvscope::cli

@@ -1,0 +1,115 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include <cstdint>
+
+#include <QString>
+#include <QStringList>
+
+namespace kvscope::quant {
+
+/// The number formats the simulator applies (definitions: issue 4 and
+/// shared/reference/quantization.md).
+enum class SchemeKind
+{
+    Fp16,    ///< cast from float32, round-to-nearest-even
+    Bf16,    ///< cast from float32, round-to-nearest-even
+    Fp8E4M3, ///< per-tensor scale amax / 448
+    Fp8E5M2, ///< per-tensor scale amax / 57344
+    Int8,    ///< symmetric, one scale per row, q in [-127, 127]
+    Int,     ///< 2/3/4-bit groups along the row: AWQ asymmetric or GPTQ symmetric
+    Nf4,     ///< bitsandbytes: blocks of 64, absmax, 16 NF4 codes
+    Mxfp4,   ///< OCP MX: blocks of 32 along the row, E8M0 scale, E2M1 elements
+};
+
+/// Group size meaning "one group per row" (GPTQ's group_size = -1).
+inline constexpr int WholeRow = -1;
+
+/// One scheme with its options. Value type; parse with parseScheme().
+struct Scheme
+{
+    SchemeKind kind = SchemeKind::Int;
+    int bits = 4;           ///< Int: 2, 3 or 4
+    bool symmetric = false; ///< Int: GPTQ's sym=True instead of AWQ's zero point
+    int groupSize = 128;    ///< Int: elements per group along a row, or WholeRow
+    bool saturate = true;   ///< FP8: clamp overflow to ±max (vLLM) instead of NaN/inf (ml_dtypes)
+    bool unitScale = false; ///< FP8: fixed scale 1.0 (vLLM's default KV scale) instead of amax/max
+
+    /// Canonical id: "fp8-e4m3", "int8", "int4-g128", "int3-sym-row", "nf4"...
+    QString id() const;
+    /// One line for tables and tooltips: "INT4 asymmetric (AWQ), groups of 128".
+    QString description() const;
+
+    bool isFp8() const { return kind == SchemeKind::Fp8E4M3 || kind == SchemeKind::Fp8E5M2; }
+    /// True for the schemes a "(q - z) × s" group inspection applies to.
+    bool isInteger() const { return kind == SchemeKind::Int || kind == SchemeKind::Int8; }
+
+    friend bool operator==(const Scheme &, const Scheme &) = default;
+};
+
+/// How an integer scheme picks a group's grid from its minimum and maximum.
+enum class IntRule
+{
+    Awq,
+    GptqSymmetric,
+    Int8
+};
+
+/// The rule of an integer scheme (Int or Int8).
+IntRule intRule(const Scheme &scheme);
+
+/// Options that apply to every scheme parsed from one command line or one GUI state.
+struct SchemeDefaults
+{
+    int groupSize = 128;
+    bool saturate = true;
+    bool unitScale = false;
+};
+
+/// Parses "fp16", "bf16", "fp8-e4m3" (also "fp8", "fp8_e4m3"), "fp8-e5m2",
+/// "int8", "int4"/"int3"/"int2" with optional "-sym" and an optional group
+/// suffix "-g64" or "-row" (else defaults.groupSize), "nf4", "mxfp4".
+/// Throws kvscope::Error naming `option` and the text.
+Scheme parseScheme(const QString &text, const SchemeDefaults &defaults = {},
+                   const QString &option = QStringLiteral("--scheme"));
+
+/// Splits repeated and comma-separated scheme options, parses each, and drops repeats.
+QList<Scheme> parseSchemeList(const QStringList &texts, const SchemeDefaults &defaults = {},
+                              const QString &option = QStringLiteral("--scheme"));
+
+/// The scheme names parseScheme accepts, for help texts.
+QStringList schemeChoices();
+
+/// Checks a group size option: a positive integer or -1 (whole row).
+int validateGroupSize(int groupSize, const QString &option = QStringLiteral("--group-size"));
+
+/// How a scheme's scales tile a [rows, cols] tensor: runs of `length`
+/// consecutive elements, restarting at each row when `rowAligned` (the last
+/// run of a row, or of the tensor, may be shorter).
+struct UnitLayout
+{
+    std::int64_t rows = 0;
+    std::int64_t cols = 0;
+    std::int64_t length = 1;
+    bool rowAligned = true;
+
+    std::int64_t unitsPerRow() const { return (cols + length - 1) / length; }
+    std::int64_t unitCount() const;
+    std::int64_t unitStart(std::int64_t unit) const;
+    std::int64_t unitLength(std::int64_t unit) const;
+    /// The unit holding flat element `index`.
+    std::int64_t unitOf(std::int64_t index) const;
+};
+
+/// Scale units of `scheme`: a row for int8, a group for int, 64 flat elements
+/// for nf4, 32 along the row for mxfp4; per-tensor formats get whole rows
+/// (they have no local scale, rows are only a convenient split).
+UnitLayout unitLayout(const Scheme &scheme, std::int64_t rows, std::int64_t cols);
+
+/// Storage cost per weight in bits as a checkpoint stores it, scales and
+/// zero points included: fp8 8 + 32/n (one fp32 scale), int8 8 + 32/cols,
+/// AWQ/GPTQ b + (16 + b)/g (fp16 scale, b-bit zero; GPTQ sym stores zeros
+/// too), nf4 4 + 32/64 (fp32 absmax, no double quantization), mxfp4 4 + 8/32.
+double bitsPerWeight(const Scheme &scheme, std::int64_t rows, std::int64_t cols);
+
+} // namespace kvscope::quant

@@ -1,0 +1,296 @@
+// SPDX-License-Identifier: MIT
+#include "quantizationview.h"
+
+#include "error.h"
+#include "errorhistogramchart.h"
+#include "figuresmodel.h"
+#include "groupinspector.h"
+#include "quant/grid.h"
+#include "schemepicker.h"
+#include "sourcepicker.h"
+#include "sqnrchart.h"
+#include "units.h"
+#include "valueschart.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QGridLayout>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QProgressBar>
+#include <QPromise>
+#include <QResizeEvent>
+#include <QScrollArea>
+#include <QTableView>
+#include <QVBoxLayout>
+#include <QtConcurrent/QtConcurrentRun>
+
+namespace kvscope {
+
+namespace {
+
+/// Below this width the panels stack in one column.
+constexpr int WideLayoutWidth = 1100;
+/// The settings column never takes more than this.
+constexpr int ControlsWidth = 280;
+
+void runInBackground(QPromise<QuantJobResult> &promise, const QuantRequest &request,
+                     const std::optional<LoadedTensor> &cached,
+                     const std::shared_ptr<std::atomic<bool>> &cancel)
+{
+    promise.setProgressRange(0, 100);
+    quant::RunControl control;
+    control.cancel = cancel.get();
+    control.progress = [&promise](double fraction) { promise.setProgressValue(int(fraction * 100)); };
+    QuantJobResult result;
+    try {
+        result.outcome = runQuantJob(request, cached, control);
+    } catch (const quant::Cancelled &) {
+        // superseded: nobody waits for this result
+    } catch (const Error &error) {
+        result.error = error.message();
+    } catch (const std::bad_alloc &) {
+        result.error = QObject::tr("not enough memory for this tensor");
+    }
+    promise.addResult(std::move(result));
+}
+
+QWidget *scrolling(QWidget *content, QWidget *parent)
+{
+    auto *area = new QScrollArea(parent);
+    area->setWidget(content);
+    area->setWidgetResizable(true);
+    area->setFrameShape(QFrame::NoFrame);
+    return area;
+}
+
+} // namespace
+
+QuantizationView::QuantizationView(QWidget *parent) : QWidget(parent)
+{
+    setObjectName(QStringLiteral("quantizationView"));
+    m_source = new SourcePicker(this);
+    m_schemes = new SchemePicker(this);
+    m_progress = new QProgressBar(this);
+    m_progress->setObjectName(QStringLiteral("progress"));
+    m_progress->setRange(0, 100);
+    m_progress->setTextVisible(false);
+    m_progress->setMaximumHeight(8);
+    m_status = new QLabel(this);
+    m_status->setObjectName(QStringLiteral("status"));
+    m_status->setWordWrap(true);
+    m_status->setTextInteractionFlags(Qt::TextSelectableByMouse);
+
+    auto *controls = new QWidget;
+    auto *controlsLayout = new QVBoxLayout(controls);
+    controlsLayout->setContentsMargins(0, 0, 4, 0);
+    controlsLayout->addWidget(m_source);
+    controlsLayout->addWidget(m_schemes);
+    controlsLayout->addWidget(m_progress);
+    controlsLayout->addWidget(m_status);
+    controlsLayout->addStretch();
+    QWidget *controlsArea = scrolling(controls, this);
+    controlsArea->setFixedWidth(std::min(controls->sizeHint().width(), ControlsWidth) + 16);
+
+    m_errorKind = new QComboBox(this);
+    m_errorKind->setObjectName(QStringLiteral("errorKind"));
+    m_errorKind->addItem(tr("Error w − w′"));
+    m_errorKind->addItem(tr("Relative error (w − w′) / |w|"));
+    m_logY = new QCheckBox(tr("Log counts"), this);
+    m_logY->setObjectName(QStringLiteral("logY"));
+    m_logY->setChecked(true);
+    auto *display = new QHBoxLayout;
+    display->addWidget(new QLabel(tr("Histogram:"), this));
+    display->addWidget(m_errorKind);
+    display->addWidget(m_logY);
+    display->addStretch();
+
+    m_errorChart = new ErrorHistogramChart(this);
+    m_valuesChart = new ValuesChart(this);
+    m_sqnrChart = new SqnrChart(this);
+    m_inspector = new GroupInspector(this);
+    m_inspector->setObjectName(QStringLiteral("inspector"));
+    for (QWidget *w : std::initializer_list<QWidget *>{m_errorChart, m_valuesChart, m_sqnrChart, m_inspector})
+        w->setMinimumSize(320, 300);
+    m_figures = new FiguresModel(this);
+    m_table = new QTableView(this);
+    m_table->setObjectName(QStringLiteral("figuresTable"));
+    m_table->setModel(m_figures);
+    m_table->verticalHeader()->hide();
+    m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
+    m_table->horizontalHeader()->setMinimumSectionSize(
+        m_table->fontMetrics().horizontalAdvance(QStringLiteral("0.000e-00")) + 12);
+    m_table->setSizeAdjustPolicy(QAbstractScrollArea::AdjustToContents);
+    m_table->setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    m_table->setAlternatingRowColors(true);
+
+    auto *results = new QWidget;
+    auto *resultsLayout = new QVBoxLayout(results);
+    resultsLayout->setContentsMargins(4, 0, 0, 0);
+    resultsLayout->addLayout(display);
+    m_panels = new QGridLayout;
+    resultsLayout->addLayout(m_panels, 1);
+    arrangePanels(true);
+
+    auto *layout = new QHBoxLayout(this);
+    layout->addWidget(controlsArea);
+    layout->addWidget(scrolling(results, this), 1);
+
+    m_debounce.setSingleShot(true);
+    m_debounce.setInterval(150);
+    connect(&m_debounce, &QTimer::timeout, this, &QuantizationView::simulate);
+    connect(m_source, &SourcePicker::changed, &m_debounce, qOverload<>(&QTimer::start));
+    connect(m_schemes, &SchemePicker::changed, &m_debounce, qOverload<>(&QTimer::start));
+    connect(&m_watcher, &QFutureWatcherBase::progressValueChanged, m_progress, &QProgressBar::setValue);
+    connect(&m_watcher, &QFutureWatcherBase::finished, this, &QuantizationView::finishRun);
+    connect(m_errorKind, &QComboBox::currentIndexChanged, this, &QuantizationView::redrawHistograms);
+    connect(m_logY, &QCheckBox::toggled, this, [this] {
+        redrawHistograms();
+        redrawValues();
+    });
+    connect(m_inspector, &GroupInspector::selectionChanged, this, &QuantizationView::redrawValues);
+
+    m_progress->hide();
+    m_debounce.start();
+}
+
+QuantizationView::~QuantizationView()
+{
+    // Let a running job stop at its next chunk instead of finishing its work.
+    if (m_cancel)
+        m_cancel->store(true);
+    m_watcher.waitForFinished();
+}
+
+bool QuantizationView::isBusy() const
+{
+    return m_debounce.isActive() || m_watcher.isRunning();
+}
+
+void QuantizationView::simulate()
+{
+    m_debounce.stop();
+    QuantRequest request;
+    request.source = m_source->source();
+    request.schemes = m_schemes->schemes();
+    request.bins = m_schemes->bins();
+    if (request.schemes.isEmpty()) {
+        m_status->setText(tr("Pick at least one scheme."));
+        return;
+    }
+    if (!request.source.synthetic && request.source.tensor.isEmpty()) {
+        m_status->setText(tr("Pick a file and one of its tensors."));
+        return;
+    }
+    // Supersede: the running job sees the flag at its next chunk and stops.
+    if (m_cancel)
+        m_cancel->store(true);
+    m_cancel = std::make_shared<std::atomic<bool>>(false);
+    std::optional<LoadedTensor> cached;
+    if (m_outcome)
+        cached = m_outcome->tensor;
+    m_progress->setValue(0);
+    m_progress->show();
+    m_status->setText(tr("Simulating %n scheme(s)…", nullptr, int(request.schemes.size())));
+    m_watcher.setFuture(QtConcurrent::run(runInBackground, request, cached, m_cancel));
+}
+
+void QuantizationView::finishRun()
+{
+    const QFuture<QuantJobResult> future = m_watcher.future();
+    if (future.resultCount() == 0)
+        return;
+    QuantJobResult result = future.result();
+    m_progress->hide();
+    if (!result.outcome) {
+        if (!result.error.isEmpty()) {
+            m_status->setText(
+                QStringLiteral("<span style='color:#b00020'>%1</span>").arg(result.error.toHtmlEscaped()));
+            Q_EMIT failed(result.error);
+        }
+        return;
+    }
+    m_outcome = std::move(result.outcome);
+    showOutcome();
+}
+
+void QuantizationView::showOutcome()
+{
+    const QuantOutcome &o = *m_outcome;
+    const quant::TensorData &t = o.tensor.data;
+    m_status->setText(tr("%1 · %2 × %3 %4 · %5 elements")
+                          .arg(t.origin(), QString::number(t.rows()), QString::number(t.cols()),
+                               quant::elementTypeName(t.type()), formatCount(t.elements())));
+    m_figures->setResults(o.results);
+    m_sqnrChart->setResults(o.results);
+    QList<quant::Scheme> schemes;
+    for (const quant::SchemeResult &r : o.results)
+        schemes << r.scheme;
+    quant::SchemeDefaults defaults;
+    defaults.groupSize = m_schemes->groupSize();
+    m_inspector->setSchemes(schemes, quant::parseScheme(QStringLiteral("int4"), defaults));
+    m_inspector->setTensor(t);
+    redrawHistograms();
+    redrawValues();
+    Q_EMIT resultsShown();
+}
+
+void QuantizationView::redrawHistograms()
+{
+    if (!m_outcome)
+        return;
+    const auto kind = m_errorKind->currentIndex() == 1 ? ErrorHistogramChart::Kind::Relative
+                                                       : ErrorHistogramChart::Kind::Absolute;
+    m_errorChart->setResults(m_outcome->results, kind, m_logY->isChecked());
+}
+
+void QuantizationView::redrawValues()
+{
+    if (!m_outcome)
+        return;
+    const QuantOutcome &o = *m_outcome;
+    const quant::Scheme scheme = m_inspector->scheme();
+    const quant::QuantizationGrid grid =
+        quant::quantizationGrid(o.tensor.data, o.tensor.stats, scheme, m_inspector->row(),
+                                m_inspector->column(), o.values.lo, o.values.hi);
+    const QString unit = scheme.kind == quant::SchemeKind::Int8
+                             ? tr("row %1").arg(m_inspector->row())
+                             : tr("row %1, group %2").arg(m_inspector->row()).arg(m_inspector->group());
+    m_valuesChart->setValues(o.values, grid, QStringLiteral("%1, %2").arg(scheme.id(), unit),
+                             m_logY->isChecked());
+}
+
+void QuantizationView::arrangePanels(bool wide)
+{
+    m_wide = wide;
+    for (QWidget *w :
+         std::initializer_list<QWidget *>{m_errorChart, m_valuesChart, m_sqnrChart, m_inspector, m_table})
+        m_panels->removeWidget(w);
+    for (int row = 0; row < m_panels->rowCount(); ++row)
+        m_panels->setRowStretch(row, 0);
+    if (wide) {
+        m_panels->addWidget(m_errorChart, 0, 0);
+        m_panels->addWidget(m_valuesChart, 0, 1);
+        m_panels->addWidget(m_sqnrChart, 1, 0);
+        m_panels->addWidget(m_inspector, 1, 1);
+        m_panels->addWidget(m_table, 2, 0, 1, 2);
+        m_panels->setRowStretch(0, 1);
+        m_panels->setRowStretch(1, 1);
+    } else {
+        int row = 0;
+        for (QWidget *w :
+             std::initializer_list<QWidget *>{m_errorChart, m_valuesChart, m_sqnrChart, m_inspector, m_table})
+            m_panels->addWidget(w, row++, 0);
+    }
+}
+
+void QuantizationView::resizeEvent(QResizeEvent *event)
+{
+    QWidget::resizeEvent(event);
+    const bool wide = event->size().width() >= WideLayoutWidth;
+    if (wide != m_wide)
+        arrangePanels(wide);
+}
+
+} // namespace kvscope

@@ -1,0 +1,118 @@
+// SPDX-License-Identifier: MIT
+#include "schemepicker.h"
+
+#include "quant/histogram.h"
+
+#include <QCheckBox>
+#include <QFormLayout>
+#include <QGridLayout>
+#include <QLabel>
+#include <QSlider>
+#include <QSpinBox>
+#include <QVBoxLayout>
+
+namespace kvscope {
+
+namespace {
+
+/// The slider's stops: powers of two, then one group per row.
+constexpr int groupStops[] = {16, 32, 64, 128, 256, 512, 1024, quant::WholeRow};
+
+} // namespace
+
+SchemePicker::SchemePicker(QWidget *parent) : QGroupBox(tr("Schemes"), parent)
+{
+    struct Entry
+    {
+        const char *name;
+        bool checked;
+    };
+    static constexpr Entry entries[] = {
+        {"fp16", false}, {"bf16", false}, {"fp8-e4m3", true},  {"fp8-e5m2", false},
+        {"int8", true},  {"int4", true},  {"int4-sym", false}, {"int3", false},
+        {"int2", false}, {"nf4", true},   {"mxfp4", true},
+    };
+    auto *grid = new QGridLayout;
+    for (const Entry &e : entries) {
+        const QString name = QLatin1String(e.name);
+        auto *box = new QCheckBox(name, this);
+        box->setObjectName(QStringLiteral("scheme_") + name);
+        box->setChecked(e.checked);
+        box->setToolTip(quant::parseScheme(name).description());
+        const int index = int(m_choices.size());
+        grid->addWidget(box, index / 2, index % 2);
+        m_choices << Choice{name, box};
+        connect(box, &QCheckBox::toggled, this, &SchemePicker::changed);
+    }
+
+    m_groupSize = new QSlider(Qt::Horizontal, this);
+    m_groupSize->setObjectName(QStringLiteral("groupSize"));
+    m_groupSize->setRange(0, int(std::size(groupStops)) - 1);
+    m_groupSize->setValue(3); // 128, the AWQ/GPTQ default
+    m_groupSize->setPageStep(1);
+    m_groupSize->setTickPosition(QSlider::TicksBelow);
+    m_groupLabel = new QLabel(this);
+    m_groupLabel->setMinimumWidth(m_groupLabel->fontMetrics().horizontalAdvance(QStringLiteral("0000")));
+    m_bins = new QSpinBox(this);
+    m_bins->setObjectName(QStringLiteral("bins"));
+    m_bins->setRange(quant::MinHistogramBins, quant::MaxHistogramBins);
+    m_bins->setValue(128);
+    m_saturate = new QCheckBox(tr("FP8 saturates (vLLM)"), this);
+    m_saturate->setObjectName(QStringLiteral("fp8Saturate"));
+    m_saturate->setChecked(true);
+    m_saturate->setToolTip(tr("Off: overflow becomes NaN (E4M3) or ±inf (E5M2), as ml_dtypes converts"));
+    m_unitScale = new QCheckBox(tr("FP8 scale fixed at 1.0"), this);
+    m_unitScale->setObjectName(QStringLiteral("fp8UnitScale"));
+    m_unitScale->setToolTip(
+        tr("vLLM's default KV-cache scale: small values fall into subnormals or to zero"));
+
+    auto *groupRow = new QHBoxLayout;
+    groupRow->addWidget(m_groupSize, 1);
+    groupRow->addWidget(m_groupLabel);
+    auto *form = new QFormLayout;
+    form->addRow(tr("INT group"), groupRow);
+    form->addRow(tr("Bins"), m_bins);
+    auto *layout = new QVBoxLayout(this);
+    layout->addLayout(grid);
+    layout->addLayout(form);
+    layout->addWidget(m_saturate);
+    layout->addWidget(m_unitScale);
+
+    const auto showGroup = [this] {
+        const int g = groupSize();
+        m_groupLabel->setText(g == quant::WholeRow ? tr("row") : QString::number(g));
+    };
+    showGroup();
+    connect(m_groupSize, &QSlider::valueChanged, this, [this, showGroup] {
+        showGroup();
+        Q_EMIT changed();
+    });
+    connect(m_bins, &QSpinBox::valueChanged, this, &SchemePicker::changed);
+    connect(m_saturate, &QCheckBox::toggled, this, &SchemePicker::changed);
+    connect(m_unitScale, &QCheckBox::toggled, this, &SchemePicker::changed);
+}
+
+int SchemePicker::groupSize() const
+{
+    return groupStops[m_groupSize->value()];
+}
+
+int SchemePicker::bins() const
+{
+    return m_bins->value();
+}
+
+QList<quant::Scheme> SchemePicker::schemes() const
+{
+    quant::SchemeDefaults defaults;
+    defaults.groupSize = groupSize();
+    defaults.saturate = m_saturate->isChecked();
+    defaults.unitScale = m_unitScale->isChecked();
+    QList<quant::Scheme> list;
+    for (const Choice &c : m_choices)
+        if (c.box->isChecked())
+            list << quant::parseScheme(c.name, defaults);
+    return list;
+}
+
+} // namespace kvscope

@@ -1,0 +1,188 @@
+// SPDX-License-Identifier: MIT
+#include "sourcepicker.h"
+
+#include "error.h"
+#include "quant/tensorsource.h"
+
+#include <QButtonGroup>
+#include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QFileDialog>
+#include <QFormLayout>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QRadioButton>
+#include <QSpinBox>
+#include <QStandardItemModel>
+
+namespace kvscope {
+
+namespace {
+
+QSpinBox *sizeBox(const QString &name, QWidget *parent)
+{
+    auto *box = new QSpinBox(parent);
+    box->setObjectName(name);
+    box->setRange(1, int(quant::MaxSyntheticDimension));
+    box->setValue(4096);
+    box->setAccelerated(true);
+    return box;
+}
+
+} // namespace
+
+SourcePicker::SourcePicker(QWidget *parent) : QGroupBox(tr("Tensor"), parent)
+{
+    m_synthetic = new QRadioButton(tr("Synthetic"), this);
+    m_synthetic->setObjectName(QStringLiteral("sourceSynthetic"));
+    m_synthetic->setChecked(true);
+    m_file = new QRadioButton(tr("File"), this);
+    m_file->setObjectName(QStringLiteral("sourceFile"));
+    auto *modes = new QButtonGroup(this);
+    modes->addButton(m_synthetic);
+    modes->addButton(m_file);
+
+    m_kind = new QComboBox(this);
+    m_kind->setObjectName(QStringLiteral("syntheticKind"));
+    m_kind->addItem(tr("Gaussian weights"), int(quant::SyntheticKind::Gaussian));
+    m_kind->addItem(tr("Laplace weights"), int(quant::SyntheticKind::Laplace));
+    m_kind->addItem(tr("Student-t weights (5 dof)"), int(quant::SyntheticKind::StudentT));
+    m_kind->addItem(tr("Activations with outlier channels"), int(quant::SyntheticKind::Outliers));
+    m_kind->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    m_kind->setMinimumContentsLength(10);
+    m_rows = sizeBox(QStringLiteral("rows"), this);
+    m_cols = sizeBox(QStringLiteral("cols"), this);
+    m_seed = new QSpinBox(this);
+    m_seed->setObjectName(QStringLiteral("seed"));
+    m_seed->setRange(0, 1'000'000);
+    m_std = new QDoubleSpinBox(this);
+    m_std->setObjectName(QStringLiteral("std"));
+    m_std->setDecimals(4);
+    m_std->setRange(0, 1000);
+    m_std->setSingleStep(0.005);
+    m_std->setSpecialValueText(tr("default"));
+    m_std->setToolTip(
+        tr("Standard deviation: 0.02 for weights (LlamaConfig.initializer_range), 1 for activations"));
+
+    m_path = new QLineEdit(this);
+    m_path->setObjectName(QStringLiteral("filePath"));
+    m_path->setPlaceholderText(tr(".safetensors or .npy"));
+    m_browse = new QPushButton(tr("Browse…"), this);
+    m_browse->setObjectName(QStringLiteral("browse"));
+    m_tensor = new QComboBox(this);
+    m_tensor->setObjectName(QStringLiteral("tensorName"));
+    m_tensor->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    m_tensor->setMinimumContentsLength(12);
+    m_fileMessage = new QLabel(this);
+    m_fileMessage->setObjectName(QStringLiteral("fileMessage"));
+    m_fileMessage->setWordWrap(true);
+    m_fileMessage->setStyleSheet(QStringLiteral("color: #b00020"));
+    m_fileMessage->hide();
+
+    auto *size = new QHBoxLayout;
+    size->addWidget(m_rows);
+    size->addWidget(new QLabel(QStringLiteral("×"), this));
+    size->addWidget(m_cols);
+    auto *pathRow = new QHBoxLayout;
+    pathRow->addWidget(m_path, 1);
+    pathRow->addWidget(m_browse);
+
+    auto *form = new QFormLayout(this);
+    form->addRow(m_synthetic);
+    form->addRow(tr("Kind"), m_kind);
+    form->addRow(tr("Rows × cols"), size);
+    form->addRow(tr("Seed"), m_seed);
+    form->addRow(tr("Std"), m_std);
+    form->addRow(m_file);
+    form->addRow(pathRow);
+    form->addRow(tr("Tensor"), m_tensor);
+    form->addRow(m_fileMessage);
+
+    connect(modes, &QButtonGroup::buttonToggled, this, [this](QAbstractButton *, bool checked) {
+        if (!checked)
+            return;
+        updateEnabled();
+        Q_EMIT changed();
+    });
+    connect(m_kind, &QComboBox::currentIndexChanged, this, &SourcePicker::changed);
+    for (QSpinBox *box : {m_rows, m_cols, m_seed})
+        connect(box, &QSpinBox::valueChanged, this, &SourcePicker::changed);
+    connect(m_std, &QDoubleSpinBox::valueChanged, this, &SourcePicker::changed);
+    connect(m_path, &QLineEdit::editingFinished, this, [this] { setFile(m_path->text()); });
+    connect(m_browse, &QPushButton::clicked, this, [this] {
+        const QString path = QFileDialog::getOpenFileName(this, tr("Open a tensor file"), m_path->text(),
+                                                          tr("Tensors (*.safetensors *.npy);;All files (*)"));
+        if (!path.isEmpty())
+            setFile(path);
+    });
+    connect(m_tensor, &QComboBox::currentIndexChanged, this, [this] {
+        if (m_file->isChecked())
+            Q_EMIT changed();
+    });
+    updateEnabled();
+}
+
+void SourcePicker::updateEnabled()
+{
+    const bool synthetic = m_synthetic->isChecked();
+    for (QWidget *w : std::initializer_list<QWidget *>{m_kind, m_rows, m_cols, m_seed, m_std})
+        w->setEnabled(synthetic);
+    for (QWidget *w : std::initializer_list<QWidget *>{m_path, m_browse, m_tensor})
+        w->setEnabled(!synthetic);
+}
+
+void SourcePicker::setFile(const QString &path)
+{
+    if (m_path->text() != path)
+        m_path->setText(path);
+    const QSignalBlocker blockModes(m_file);
+    m_file->setChecked(true);
+    updateEnabled();
+    listTensors();
+    Q_EMIT changed();
+}
+
+void SourcePicker::listTensors()
+{
+    const QSignalBlocker block(m_tensor);
+    m_tensor->clear();
+    m_fileMessage->hide();
+    try {
+        // Only the header is read: quick even for a multi-gigabyte checkpoint.
+        const QList<quant::TensorInfo> tensors = quant::listTensors(m_path->text());
+        auto *model = qobject_cast<QStandardItemModel *>(m_tensor->model());
+        int firstUsable = -1;
+        for (const quant::TensorInfo &t : tensors) {
+            m_tensor->addItem(QStringLiteral("%1  %2 %3").arg(t.name, t.dtype, t.shapeText()), t.name);
+            QStandardItem *item = model->item(m_tensor->count() - 1);
+            if (!t.unusableReason.isEmpty()) {
+                item->setEnabled(false);
+                item->setToolTip(t.unusableReason);
+            } else if (firstUsable < 0) {
+                firstUsable = m_tensor->count() - 1;
+            }
+        }
+        m_tensor->setCurrentIndex(std::max(firstUsable, 0));
+    } catch (const Error &error) {
+        m_fileMessage->setText(error.message());
+        m_fileMessage->show();
+    }
+}
+
+QuantSource SourcePicker::source() const
+{
+    QuantSource s;
+    s.synthetic = m_synthetic->isChecked();
+    s.spec.kind = quant::SyntheticKind(m_kind->currentData().toInt());
+    s.spec.rows = m_rows->value();
+    s.spec.cols = m_cols->value();
+    s.spec.seed = std::uint64_t(m_seed->value());
+    s.spec.standardDeviation = m_std->value();
+    s.path = m_path->text();
+    s.tensor = m_tensor->currentData().toString();
+    return s;
+}
+
+} // namespace kvscope

@@ -1,0 +1,51 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "quantjob.h"
+
+#include <QGroupBox>
+
+class QComboBox;
+class QDoubleSpinBox;
+class QLabel;
+class QLineEdit;
+class QPushButton;
+class QRadioButton;
+class QSpinBox;
+
+namespace kvscope {
+
+/// Where the tensor comes from: a seeded synthetic kind and size, or a
+/// .safetensors / .npy file and one of its tensors.
+class SourcePicker : public QGroupBox
+{
+    Q_OBJECT
+
+public:
+    explicit SourcePicker(QWidget *parent = nullptr);
+
+    QuantSource source() const;
+    /// Switches to a file and lists its tensors (errors show under the path).
+    void setFile(const QString &path);
+
+Q_SIGNALS:
+    void changed();
+
+private:
+    void listTensors();
+    void updateEnabled();
+
+    QRadioButton *m_synthetic = nullptr;
+    QRadioButton *m_file = nullptr;
+    QComboBox *m_kind = nullptr;
+    QSpinBox *m_rows = nullptr;
+    QSpinBox *m_cols = nullptr;
+    QSpinBox *m_seed = nullptr;
+    QDoubleSpinBox *m_std = nullptr;
+    QLineEdit *m_path = nullptr;
+    QPushButton *m_browse = nullptr;
+    QComboBox *m_tensor = nullptr;
+    QLabel *m_fileMessage = nullptr;
+};
+
+} // namespace kvscope
