@@ -5,6 +5,7 @@
 #include "cli/cliio.h"
 #include "cli/commands.h"
 #include "mainwindow.h"
+#include "quant/quantizationview.h"
 #include "translations.h"
 
 #include <QApplication>
@@ -30,15 +31,25 @@ QStringList argumentList(int argc, char *argv[])
     return list;
 }
 
-/// Renders the window to a PNG once it has laid out, then quits (README screenshots).
+/// Renders the window to a PNG once it has laid out (and, on the simulator,
+/// once its results are on screen), then quits. Used for the README images.
 void scheduleScreenshot(kvscope::MainWindow &window, const QString &path)
 {
-    QTimer::singleShot(400, &window, [&window, path] {
+    const auto grab = [&window, path] {
         const bool saved = window.grab().save(path);
         if (!saved)
             kvscope::cli::fail(QStringLiteral("--screenshot: cannot write '%1'").arg(path));
         QCoreApplication::exit(saved ? 0 : 1);
-    });
+    };
+    // The simulator exists only once its tab has been shown.
+    auto *simulator = window.findChild<kvscope::QuantizationView *>();
+    if (!simulator) {
+        QTimer::singleShot(400, &window, grab);
+        return;
+    }
+    QObject::connect(simulator, &kvscope::QuantizationView::resultsShown, &window,
+                     [grab] { QTimer::singleShot(200, grab); });
+    QTimer::singleShot(30'000, &window, grab); // a result that never comes still ends the run
 }
 
 } // namespace
@@ -68,7 +79,9 @@ int main(int argc, char *argv[])
                                         QStringLiteral("Render the window to a PNG file and exit."), QStringLiteral("file"));
     const QCommandLineOption size(QStringLiteral("size"), QStringLiteral("Window size for --screenshot, e.g. 1280x720."),
                                   QStringLiteral("WxH"));
-    parser.addOptions({resetSettings, language, screenshot, size});
+    const QCommandLineOption view(QStringLiteral("view"), QStringLiteral("Open on a view: explorer or quantization."),
+                                  QStringLiteral("name"));
+    parser.addOptions({resetSettings, language, screenshot, size, view});
     if (!parser.parse(arguments))
         return kvscope::cli::fail(parser.errorText(), kvscope::cli::UsageError);
     if (parser.isSet(help)) {
@@ -84,6 +97,10 @@ int main(int argc, char *argv[])
         return kvscope::cli::fail(
             QStringLiteral("unknown command '%1' (try --help)").arg(parser.positionalArguments().first()),
             kvscope::cli::UsageError);
+    if (parser.isSet(view) && parser.value(view) != QLatin1String("explorer")
+        && parser.value(view) != QLatin1String("quantization"))
+        return kvscope::cli::fail(QStringLiteral("--view: unknown view '%1' (choose explorer or quantization)").arg(parser.value(view)),
+                                  kvscope::cli::UsageError);
     if (parser.isSet(language) && !kvscope::translations::available().contains(parser.value(language)))
         return kvscope::cli::fail(QStringLiteral("--lang: unknown language '%1' (choose en or zh_CN)").arg(parser.value(language)),
                                   kvscope::cli::UsageError);
@@ -104,6 +121,8 @@ int main(int argc, char *argv[])
     kvscope::MainWindow window;
     if (sizeMatch.hasMatch())
         window.resize(sizeMatch.captured(1).toInt(), sizeMatch.captured(2).toInt());
+    if (parser.isSet(view))
+        window.showView(parser.value(view));
     window.show();
     if (parser.isSet(screenshot))
         scheduleScreenshot(window, parser.value(screenshot));

@@ -11,6 +11,7 @@
 #include "library/modelimporter.h"
 #include "library/pasteconfigdialog.h"
 #include "library/userlibrary.h"
+#include "quant/quantizationview.h"
 #include "scenariocontroller.h"
 #include "theme.h"
 #include "translations.h"
@@ -36,6 +37,9 @@
 #include <QSplitter>
 #include <QStatusBar>
 #include <QTabWidget>
+#include <QVBoxLayout>
+
+#include <algorithm>
 
 namespace kvscope {
 
@@ -46,6 +50,7 @@ MainWindow::MainWindow(QWidget *parent)
       m_controller(new ScenarioController(this)),
       m_tabs(new QTabWidget(this)),
       m_explorer(nullptr),
+      m_quantizationTab(new QWidget(this)),
       m_units(new QLabel(this))
 {
     setObjectName(QStringLiteral("mainWindow"));
@@ -58,6 +63,15 @@ MainWindow::MainWindow(QWidget *parent)
     m_tabs->setObjectName(QStringLiteral("viewTabs"));
     m_tabs->setDocumentMode(true);
     m_tabs->addTab(m_explorer, QString());
+    // The simulator starts working when it is created: not until its tab is first shown.
+    m_quantizationTab->setObjectName(QStringLiteral("quantizationTab"));
+    new QVBoxLayout(m_quantizationTab);
+    m_quantizationTab->layout()->setContentsMargins(0, 0, 0, 0);
+    m_tabs->addTab(m_quantizationTab, QString());
+    connect(m_tabs, &QTabWidget::currentChanged, this, [this](int index) {
+        if (m_tabs->widget(index) == m_quantizationTab)
+            quantization();
+    });
     setCentralWidget(m_tabs);
     statusBar()->addPermanentWidget(m_units);
 
@@ -87,13 +101,33 @@ MainWindow::MainWindow(QWidget *parent)
     if (!restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray()))
         resize(1280, 720);
     m_explorer->splitter()->restoreState(settings.value(QStringLiteral("window/explorerSplitter")).toByteArray());
-    m_tabs->setCurrentIndex(settings.value(QStringLiteral("window/tab"), 0).toInt());
+    m_tabs->setCurrentIndex(std::clamp(settings.value(QStringLiteral("window/tab"), 0).toInt(), 0, m_tabs->count() - 1));
     if (!m_restoreProblems.isEmpty())
         statusBar()->showMessage(tr("Some settings were not restored: %1").arg(m_restoreProblems.join(QStringLiteral("; "))),
                                  15'000);
 }
 
 MainWindow::~MainWindow() = default;
+
+bool MainWindow::showView(const QString &name)
+{
+    if (name == QLatin1String("explorer"))
+        m_tabs->setCurrentWidget(m_explorer);
+    else if (name == QLatin1String("quantization"))
+        m_tabs->setCurrentWidget(m_quantizationTab);
+    else
+        return false;
+    return true;
+}
+
+QuantizationView *MainWindow::quantization()
+{
+    if (!m_quantization) {
+        m_quantization = new QuantizationView(m_quantizationTab);
+        m_quantizationTab->layout()->addWidget(m_quantization);
+    }
+    return m_quantization;
+}
 
 void MainWindow::restoreState()
 {
@@ -149,6 +183,14 @@ void MainWindow::createMenus()
     quit->setShortcut(QKeySequence::Quit);
 
     m_viewMenu = menuBar()->addMenu(QString());
+    QAction *showExplorer = m_viewMenu->addAction(QString(), this, [this] { m_tabs->setCurrentWidget(m_explorer); });
+    showExplorer->setObjectName(QStringLiteral("actionShowExplorer"));
+    showExplorer->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_1));
+    QAction *showQuantization =
+        m_viewMenu->addAction(QString(), this, [this] { m_tabs->setCurrentWidget(m_quantizationTab); });
+    showQuantization->setObjectName(QStringLiteral("actionShowQuantization"));
+    showQuantization->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_2));
+    m_viewMenu->addSeparator();
     QAction *axis = m_viewMenu->addAction(QString(), this, [this] {
         m_controller->setGrowthAxis(m_controller->growthAxis() == GrowthAxis::SequenceLength ? GrowthAxis::BatchSize
                                                                                              : GrowthAxis::SequenceLength);
@@ -217,6 +259,7 @@ void MainWindow::cycleKvPrecision()
 void MainWindow::retranslate()
 {
     m_tabs->setTabText(m_tabs->indexOf(m_explorer), tr("Explorer"));
+    m_tabs->setTabText(m_tabs->indexOf(m_quantizationTab), tr("Quantization"));
     m_fileMenu->setTitle(tr("&File"));
     m_viewMenu->setTitle(tr("&View"));
     m_languageMenu->setTitle(tr("&Language"));
@@ -234,6 +277,8 @@ void MainWindow::retranslate()
     text("actionCopyFigures", tr("&Copy figures"));
     text("actionCopyJson", tr("Copy plan as &JSON"));
     text("actionQuit", tr("&Quit"));
+    text("actionShowExplorer", tr("&Explorer"));
+    text("actionShowQuantization", tr("&Quantization simulator"));
     text("actionToggleGrowthAxis", tr("Growth chart: sequence length / batch size"));
     text("actionCycleKvPrecision", tr("Next KV precision (FP32 → FP16/BF16 → FP8)"));
     text("actionFullScreen", tr("&Full screen"));

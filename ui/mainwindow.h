@@ -11,6 +11,7 @@ class QTabWidget;
 namespace kvscope {
 
 class ExplorerView;
+class QuantizationView;
 class ModelImporter;
 class ScenarioController;
 class UserLibrary;
@@ -32,6 +33,8 @@ public:
 
     ScenarioController *controller() const { return m_controller; }
     ExplorerView *explorer() const { return m_explorer; }
+    /// The quantization simulator; created the first time its tab is shown.
+    QuantizationView *quantization();
     UserLibrary *library() const { return m_library; }
     ModelImporter *importer() const { return m_importer; }
 
@@ -51,6 +54,9 @@ public:
 
     /// Writes the scenario, geometry and view state to QSettings now.
     void saveState();
+    /// Shows a view by name: "explorer" or "quantization"; false if unknown.
+    bool showView(const QString &name);
+
     /// Messages about settings that could not be restored (also shown in the status bar).
     QStringList restoreProblems() const { return m_restoreProblems; }
 
@@ -76,6 +82,8 @@ private:
     ScenarioController *m_controller;
     QTabWidget *m_tabs;
     ExplorerView *m_explorer;
+    QWidget *m_quantizationTab;
+    QuantizationView *m_quantization = nullptr;
     QLabel *m_units;
     QMenu *m_fileMenu = nullptr;
     QMenu *m_viewMenu = nullptr;
