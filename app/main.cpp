@@ -110,6 +110,15 @@ int main(int argc, char *argv[])
         return kvscope::cli::fail(QStringLiteral("--size: expected WIDTHxHEIGHT such as 1280x720, got '%1'").arg(parser.value(size)),
                                   kvscope::cli::UsageError);
 
+#if defined(Q_OS_LINUX)
+    // Qt would abort with "could not connect to display"; say what to do instead.
+    if (qEnvironmentVariableIsEmpty("DISPLAY") && qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY")
+        && qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
+        return kvscope::cli::fail(QStringLiteral("no display to open the window on (DISPLAY and WAYLAND_DISPLAY are "
+                                                 "unset); run a command such as 'kvscope calc', or set "
+                                                 "QT_QPA_PLATFORM=offscreen"),
+                                  kvscope::cli::Failure);
+#endif
     QApplication app(argc, argv);
     setApplicationIdentity();
     QApplication::setApplicationDisplayName(QStringLiteral("kvscope"));

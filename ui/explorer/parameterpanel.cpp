@@ -149,10 +149,6 @@ ParameterPanel::ParameterPanel(ScenarioController *controller, UserLibrary *libr
     scale->setContentsMargins(0, 0, 0, 0);
     for (QLabel *step : m_precisionSteps)
         scale->addWidget(step, 1);
-    m_precisionSteps[0]->setAlignment(Qt::AlignLeft);
-    m_precisionSteps[1]->setAlignment(Qt::AlignHCenter);
-    m_precisionSteps[2]->setAlignment(Qt::AlignHCenter);
-    m_precisionSteps[3]->setAlignment(Qt::AlignRight);
     precisionLayout->addLayout(scale);
     m_precisionForm->addRow(new QLabel(this), precisionBox);
     m_servingForm->addRow(new QLabel(this), m_utilization);
@@ -362,10 +358,14 @@ void ParameterPanel::showPlan(const MemoryPlan &plan)
         const QSignalBlocker blocker(m_precision);
         m_precision->setRange(0, int(walk.size()) - 1);
         m_precision->setValue(std::max(0, kvPrecisionStep(walk, plan.kvCacheDtype)));
+        const int steps = int(walk.size());
         for (int i = 0; i < 4; ++i) {
-            m_precisionSteps[i]->setVisible(i < walk.size());
-            if (i < walk.size())
-                m_precisionSteps[i]->setText(precisionLabel(walk.at(i)));
+            m_precisionSteps[i]->setVisible(i < steps);
+            if (i >= steps)
+                continue;
+            m_precisionSteps[i]->setText(precisionLabel(walk.at(i)));
+            // Labels sit under the slider's ends and middle stops.
+            m_precisionSteps[i]->setAlignment(i == 0 ? Qt::AlignLeft : i == steps - 1 ? Qt::AlignRight : Qt::AlignHCenter);
         }
     }
     m_maxModelLen->setSpecialValueText(tr("model default (%1)").arg(formatCount(plan.maxModelLen)));
