@@ -2,13 +2,15 @@
 // The Quantization view under the offscreen platform, driven through its
 // widgets' objectNames: results arrive asynchronously, match the core's
 // figures exactly, a newer request wins, a bad file leaves results alone,
-// and the rendered view is not blank.
+// the rendered view is not blank, and a live language switch reaches every
+// text without touching state or results.
 #include "errorhistogramchart.h"
 #include "figuresmodel.h"
 #include "quant/inspection.h"
 #include "quant/simulator.h"
 #include "quant/synthetic.h"
 #include "quantizationview.h"
+#include "sourcepicker.h"
 #include "sqnrchart.h"
 #include "tensorfiles.h"
 #include "valueschart.h"
@@ -16,15 +18,25 @@
 #include <set>
 
 #include <QAbstractAxis>
+#include <QAbstractBarSeries>
+#include <QBarSet>
 #include <QChart>
+#include <QChartView>
 #include <QCheckBox>
 #include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QFormLayout>
+#include <QGroupBox>
 #include <QLabel>
 #include <QLineEdit>
+#include <QRadioButton>
+#include <QRegularExpression>
 #include <QSignalSpy>
+#include <QSlider>
 #include <QSpinBox>
 #include <QTableView>
 #include <QTest>
+#include <QTranslator>
 
 using namespace kvscope;
 
@@ -51,6 +63,17 @@ void setSize(const QWidget &view, int rows, int cols)
     child<QSpinBox>(view, "cols")->setValue(cols);
 }
 
+/// Shows the view wide enough for every panel and asks for a tensor and schemes.
+void showWith(QuantizationView &view, int rows, int cols, const QStringList &schemes)
+{
+    view.resize(1400, 900);
+    view.show();
+    if (!QTest::qWaitForWindowExposed(&view))
+        qFatal("view not exposed");
+    setSize(view, rows, cols);
+    chooseSchemes(view, schemes);
+}
+
 bool showing(const QuantizationView &view, std::int64_t rows, int schemes)
 {
     return !view.isBusy() && view.outcome() && view.outcome()->tensor.data.rows() == rows &&
@@ -67,6 +90,121 @@ int colourCount(const QImage &image)
     return int(colours.size());
 }
 
+/// Marks every string the app's own classes ask for: "«source»". Qt's
+/// strings stay as they are, and so does any text that bypasses tr().
+class MarkingTranslator : public QTranslator
+{
+public:
+    QString translate(const char *context, const char *sourceText, const char *, int) const override
+    {
+        if (!QByteArray(context).startsWith("kvscope::"))
+            return {};
+        return marked(QString::fromUtf8(sourceText));
+    }
+    bool isEmpty() const override { return false; }
+
+    static QString marked(const QString &text) { return QStringLiteral("«") + text + QStringLiteral("»"); }
+};
+
+/// Every text the view shows, keyed by widget (objectName, else class, and
+/// position among the children) and what the text is.
+QMap<QString, QString> visibleTexts(const QWidget &view)
+{
+    QMap<QString, QString> texts;
+    int position = 0;
+    for (QWidget *w : view.findChildren<QWidget *>()) {
+        const QString name =
+            w->objectName().isEmpty() ? QLatin1String(w->metaObject()->className()) : w->objectName();
+        const QString where = QStringLiteral("%1#%2 ").arg(name).arg(position++);
+        const auto add = [&](const QString &what, const QString &text) {
+            if (!text.isEmpty())
+                texts.insert(where + what, text);
+        };
+        add(QStringLiteral("tooltip"), w->toolTip());
+        if (auto *label = qobject_cast<QLabel *>(w))
+            add(QStringLiteral("text"), label->text());
+        if (auto *button = qobject_cast<QAbstractButton *>(w))
+            add(QStringLiteral("text"), button->text());
+        if (auto *box = qobject_cast<QGroupBox *>(w))
+            add(QStringLiteral("title"), box->title());
+        if (auto *edit = qobject_cast<QLineEdit *>(w))
+            add(QStringLiteral("placeholder"), edit->placeholderText());
+        if (auto *spin = qobject_cast<QAbstractSpinBox *>(w))
+            add(QStringLiteral("special"), spin->specialValueText());
+        if (auto *combo = qobject_cast<QComboBox *>(w))
+            for (int i = 0; i < combo->count(); ++i)
+                add(QStringLiteral("item%1").arg(i), combo->itemText(i));
+        if (auto *table = qobject_cast<QTableView *>(w))
+            for (int c = 0; c < table->model()->columnCount(); ++c)
+                add(QStringLiteral("header%1").arg(c),
+                    table->model()->headerData(c, Qt::Horizontal).toString());
+        if (auto *chartView = qobject_cast<QChartView *>(w)) {
+            add(QStringLiteral("title"), chartView->chart()->title());
+            int i = 0;
+            for (QAbstractAxis *axis : chartView->chart()->axes())
+                add(QStringLiteral("axis%1").arg(i++), axis->titleText());
+            i = 0;
+            for (QAbstractSeries *series : chartView->chart()->series()) {
+                add(QStringLiteral("series%1").arg(i++), series->name());
+                if (auto *bars = qobject_cast<QAbstractBarSeries *>(series))
+                    for (QBarSet *set : bars->barSets())
+                        add(QStringLiteral("set%1").arg(i++), set->label());
+            }
+        }
+    }
+    return texts;
+}
+
+/// Texts that are data, not language: format names and the core's scheme
+/// descriptions, tensor names, numbers and symbols.
+bool isData(const QString &where, const QString &text)
+{
+    static const QRegularExpression letter(QStringLiteral("\\p{L}"));
+    return !text.contains(letter) || where.startsWith(QLatin1String("scheme_")) ||
+           where.startsWith(QLatin1String("inspectScheme#")) ||
+           where.startsWith(QLatin1String("tensorName#")) ||
+           (where.startsWith(QLatin1String("errorChart#")) && where.contains(QLatin1String(" series")));
+}
+
+/// What a user set in the view, by control.
+QVariantMap settingsShown(const QWidget &view)
+{
+    QVariantMap s;
+    s[QStringLiteral("synthetic")] = child<QRadioButton>(view, "sourceSynthetic")->isChecked();
+    s[QStringLiteral("file")] = child<QRadioButton>(view, "sourceFile")->isChecked();
+    s[QStringLiteral("kind")] = child<QComboBox>(view, "syntheticKind")->currentIndex();
+    for (const char *name : {"rows", "cols", "seed", "bins"})
+        s[QLatin1String(name)] = child<QSpinBox>(view, name)->value();
+    s[QStringLiteral("std")] = child<QDoubleSpinBox>(view, "std")->value();
+    s[QStringLiteral("path")] = child<QLineEdit>(view, "filePath")->text();
+    s[QStringLiteral("tensor")] = child<QComboBox>(view, "tensorName")->currentData();
+    for (QCheckBox *box : view.findChildren<QCheckBox *>())
+        s[box->objectName()] = box->isChecked(); // schemes, FP8 switches, log counts
+    s[QStringLiteral("groupSize")] = child<QSlider>(view, "groupSize")->value();
+    s[QStringLiteral("errorKind")] = child<QComboBox>(view, "errorKind")->currentIndex();
+    return s;
+}
+
+void compareSettings(const QVariantMap &actual, const QVariantMap &expected)
+{
+    QCOMPARE(actual.keys(), expected.keys());
+    for (auto it = expected.cbegin(); it != expected.cend(); ++it)
+        QVERIFY2(actual[it.key()] == it.value(),
+                 qPrintable(QStringLiteral("%1: %2, expected %3")
+                                .arg(it.key(), actual[it.key()].toString(), it.value().toString())));
+}
+
+/// The figures table's texts, row by row.
+QStringList figureTexts(const QWidget &view)
+{
+    const QAbstractItemModel *model = child<QTableView>(view, "figuresTable")->model();
+    QStringList texts;
+    for (int r = 0; r < model->rowCount(); ++r)
+        for (int c = 0; c < model->columnCount(); ++c)
+            texts << model->index(r, c).data().toString();
+    return texts;
+}
+
 } // namespace
 
 class TestQuantizationView : public QObject
@@ -79,12 +217,8 @@ private Q_SLOTS:
     void figuresMatchTheCore()
     {
         QuantizationView view;
-        view.resize(1400, 900);
-        view.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&view));
-        setSize(view, 256, 384);
+        showWith(view, 256, 384, {QStringLiteral("fp8-e4m3"), QStringLiteral("int4"), QStringLiteral("nf4")});
         child<QSpinBox>(view, "seed")->setValue(3);
-        chooseSchemes(view, {QStringLiteral("fp8-e4m3"), QStringLiteral("int4"), QStringLiteral("nf4")});
         QTRY_VERIFY_WITH_TIMEOUT(showing(view, 256, 3), 20000);
 
         QCOMPARE(child<ErrorHistogramChart>(view, "errorChart")->seriesCount(), 3);
@@ -134,10 +268,7 @@ private Q_SLOTS:
     void displayOptionsRedrawWithoutRerun()
     {
         QuantizationView view;
-        view.resize(1200, 800);
-        view.show();
-        setSize(view, 64, 256);
-        chooseSchemes(view, {QStringLiteral("int8"), QStringLiteral("mxfp4")});
+        showWith(view, 64, 256, {QStringLiteral("int8"), QStringLiteral("mxfp4")});
         QTRY_VERIFY_WITH_TIMEOUT(showing(view, 64, 2), 20000);
         auto *chart = child<ErrorHistogramChart>(view, "errorChart");
         QCOMPARE(chart->chart()->axes(Qt::Vertical).first()->type(), QAbstractAxis::AxisTypeLogValue);
@@ -189,6 +320,78 @@ private Q_SLOTS:
         QVERIFY(child<QLabel>(view, "fileMessage")->isVisibleTo(&view));
         QTRY_VERIFY(!view.isBusy());
         QCOMPARE(failed.count(), 1);
+    }
+
+    void switchesLanguageLive()
+    {
+        QuantizationView view;
+        showWith(view, 64, 256, {QStringLiteral("fp8-e4m3"), QStringLiteral("int8"), QStringLiteral("int4")});
+        auto *groupSize = child<QSlider>(view, "groupSize");
+        groupSize->setValue(groupSize->maximum()); // one group per row: its label is a word
+        QTRY_VERIFY_WITH_TIMEOUT(showing(view, 64, 3), 20000);
+        child<QComboBox>(view, "errorKind")->setCurrentIndex(1);
+        child<QSpinBox>(view, "inspectRow")->setValue(3);
+        child<QSpinBox>(view, "inspectWeight")->setValue(5);
+
+        const QMap<QString, QString> before = visibleTexts(view);
+        const QVariantMap settings = settingsShown(view);
+        const QStringList figures = figureTexts(view);
+        auto *chart = child<ErrorHistogramChart>(view, "errorChart");
+        auto *form = qobject_cast<QFormLayout *>(view.findChild<SourcePicker *>()->layout());
+        auto *kindLabel =
+            qobject_cast<QLabel *>(form->labelForField(child<QComboBox>(view, "syntheticKind")));
+        QVERIFY(kindLabel);
+        const QAbstractItemModel *model = child<QTableView>(view, "figuresTable")->model();
+        const QString status = child<QLabel>(view, "status")->text();
+        const QString example = child<QLabel>(view, "workedExample")->text();
+        const QString title = chart->chart()->title();
+        const QString header = model->headerData(FiguresModel::Scheme, Qt::Horizontal).toString();
+        const QString kindText = kindLabel->text();
+        const QString errorKindText = child<QComboBox>(view, "errorKind")->itemText(1);
+        const double sqnr = view.outcome()->results.at(2).metrics.sqnrDb;
+        QSignalSpy rerun(&view, &QuantizationView::resultsShown);
+        QSignalSpy headers(model, &QAbstractItemModel::headerDataChanged); // the header repaints
+
+        MarkingTranslator marker;
+        QCoreApplication::installTranslator(&marker);
+        QTRY_COMPARE(child<QLabel>(view, "status")->text(), MarkingTranslator::marked(status));
+        QCOMPARE(child<QLabel>(view, "workedExample")->text(), MarkingTranslator::marked(example));
+        QCOMPARE(chart->chart()->title(), MarkingTranslator::marked(title));
+        QCOMPARE(model->headerData(FiguresModel::Scheme, Qt::Horizontal).toString(),
+                 MarkingTranslator::marked(header));
+        QCOMPARE(kindLabel->text(), MarkingTranslator::marked(kindText));
+        QCOMPARE(child<QComboBox>(view, "errorKind")->itemText(1), MarkingTranslator::marked(errorKindText));
+        QVERIFY(headers.count() > 0);
+        // The grid's legend entry and the unit it names (made by the view) both follow.
+        const QList<QAbstractSeries *> values = child<ValuesChart>(view, "valuesChart")->chart()->series();
+        QCOMPARE(values.last()->name().count(QStringLiteral("«")), 2);
+
+        // Every other text follows too, except what is data.
+        const QMap<QString, QString> during = visibleTexts(view);
+        QCOMPARE(during.keys(), before.keys());
+        for (auto it = before.cbegin(); it != before.cend(); ++it) {
+            const QString now = during[it.key()];
+            if (isData(it.key(), it.value()))
+                QCOMPARE(now, it.value());
+            else
+                QVERIFY2(now.startsWith(QStringLiteral("«")),
+                         qPrintable(it.key() + QStringLiteral(": ") + now));
+        }
+
+        // Nothing was chosen or simulated again.
+        compareSettings(settingsShown(view), settings);
+        QCOMPARE(child<QSpinBox>(view, "inspectRow")->value(), 3);
+        QCOMPARE(child<QSpinBox>(view, "inspectWeight")->value(), 5);
+        QCOMPARE(figureTexts(view), figures);
+        QTest::qWait(300); // longer than the view's debounce
+        QVERIFY(!view.isBusy());
+        QCOMPARE(rerun.count(), 0);
+        QCOMPARE(view.outcome()->results.at(2).metrics.sqnrDb, sqnr);
+
+        // And back: exactly the texts there were.
+        QCoreApplication::removeTranslator(&marker);
+        QTRY_COMPARE(child<QLabel>(view, "status")->text(), status);
+        QCOMPARE(visibleTexts(view), before);
     }
 };
 

@@ -4,6 +4,7 @@
 #include "quant/histogram.h"
 
 #include <QCheckBox>
+#include <QEvent>
 #include <QFormLayout>
 #include <QGridLayout>
 #include <QLabel>
@@ -20,7 +21,7 @@ constexpr int groupStops[] = {16, 32, 64, 128, 256, 512, 1024, quant::WholeRow};
 
 } // namespace
 
-SchemePicker::SchemePicker(QWidget *parent) : QGroupBox(tr("Schemes"), parent)
+SchemePicker::SchemePicker(QWidget *parent) : QGroupBox(parent)
 {
     struct Entry
     {
@@ -35,6 +36,7 @@ SchemePicker::SchemePicker(QWidget *parent) : QGroupBox(tr("Schemes"), parent)
     auto *grid = new QGridLayout;
     for (const Entry &e : entries) {
         const QString name = QLatin1String(e.name);
+        // Format names and the core's descriptions are not translated.
         auto *box = new QCheckBox(name, this);
         box->setObjectName(QStringLiteral("scheme_") + name);
         box->setChecked(e.checked);
@@ -52,44 +54,66 @@ SchemePicker::SchemePicker(QWidget *parent) : QGroupBox(tr("Schemes"), parent)
     m_groupSize->setPageStep(1);
     m_groupSize->setTickPosition(QSlider::TicksBelow);
     m_groupLabel = new QLabel(this);
+    m_groupLabel->setObjectName(QStringLiteral("groupSizeLabel"));
     m_groupLabel->setMinimumWidth(m_groupLabel->fontMetrics().horizontalAdvance(QStringLiteral("0000")));
+    m_groupTitle = new QLabel(this);
     m_bins = new QSpinBox(this);
     m_bins->setObjectName(QStringLiteral("bins"));
     m_bins->setRange(quant::MinHistogramBins, quant::MaxHistogramBins);
     m_bins->setValue(128);
-    m_saturate = new QCheckBox(tr("FP8 saturates (vLLM)"), this);
+    m_binsTitle = new QLabel(this);
+    m_saturate = new QCheckBox(this);
     m_saturate->setObjectName(QStringLiteral("fp8Saturate"));
     m_saturate->setChecked(true);
-    m_saturate->setToolTip(tr("Off: overflow becomes NaN (E4M3) or ±inf (E5M2), as ml_dtypes converts"));
-    m_unitScale = new QCheckBox(tr("FP8 scale fixed at 1.0"), this);
+    m_unitScale = new QCheckBox(this);
     m_unitScale->setObjectName(QStringLiteral("fp8UnitScale"));
-    m_unitScale->setToolTip(
-        tr("vLLM's default KV-cache scale: small values fall into subnormals or to zero"));
 
     auto *groupRow = new QHBoxLayout;
     groupRow->addWidget(m_groupSize, 1);
     groupRow->addWidget(m_groupLabel);
     auto *form = new QFormLayout;
-    form->addRow(tr("INT group"), groupRow);
-    form->addRow(tr("Bins"), m_bins);
+    form->addRow(m_groupTitle, groupRow);
+    form->addRow(m_binsTitle, m_bins);
     auto *layout = new QVBoxLayout(this);
     layout->addLayout(grid);
     layout->addLayout(form);
     layout->addWidget(m_saturate);
     layout->addWidget(m_unitScale);
+    retranslate();
 
-    const auto showGroup = [this] {
-        const int g = groupSize();
-        m_groupLabel->setText(g == quant::WholeRow ? tr("row") : QString::number(g));
-    };
-    showGroup();
-    connect(m_groupSize, &QSlider::valueChanged, this, [this, showGroup] {
-        showGroup();
+    connect(m_groupSize, &QSlider::valueChanged, this, [this] {
+        showGroupSize();
         Q_EMIT changed();
     });
     connect(m_bins, &QSpinBox::valueChanged, this, &SchemePicker::changed);
     connect(m_saturate, &QCheckBox::toggled, this, &SchemePicker::changed);
     connect(m_unitScale, &QCheckBox::toggled, this, &SchemePicker::changed);
+}
+
+void SchemePicker::retranslate()
+{
+    setTitle(tr("Schemes"));
+    m_groupTitle->setText(tr("INT group"));
+    m_binsTitle->setText(tr("Bins"));
+    m_saturate->setText(tr("FP8 saturates (vLLM)"));
+    m_saturate->setToolTip(tr("Off: overflow becomes NaN (E4M3) or ±inf (E5M2), as ml_dtypes converts"));
+    m_unitScale->setText(tr("FP8 scale fixed at 1.0"));
+    m_unitScale->setToolTip(
+        tr("vLLM's default KV-cache scale: small values fall into subnormals or to zero"));
+    showGroupSize();
+}
+
+void SchemePicker::changeEvent(QEvent *event)
+{
+    if (event->type() == QEvent::LanguageChange)
+        retranslate();
+    QGroupBox::changeEvent(event);
+}
+
+void SchemePicker::showGroupSize()
+{
+    const int g = groupSize();
+    m_groupLabel->setText(g == quant::WholeRow ? tr("row") : QString::number(g));
 }
 
 int SchemePicker::groupSize() const

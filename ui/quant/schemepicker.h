@@ -31,7 +31,13 @@ public:
 Q_SIGNALS:
     void changed();
 
+protected:
+    void changeEvent(QEvent *event) override;
+
 private:
+    void retranslate();
+    void showGroupSize();
+
     struct Choice
     {
         QString name;
@@ -40,7 +46,9 @@ private:
     QList<Choice> m_choices;
     QSlider *m_groupSize = nullptr;
     QLabel *m_groupLabel = nullptr;
+    QLabel *m_groupTitle = nullptr;
     QSpinBox *m_bins = nullptr;
+    QLabel *m_binsTitle = nullptr;
     QCheckBox *m_saturate = nullptr;
     QCheckBox *m_unitScale = nullptr;
 };

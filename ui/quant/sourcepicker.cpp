@@ -7,6 +7,7 @@
 #include <QButtonGroup>
 #include <QComboBox>
 #include <QDoubleSpinBox>
+#include <QEvent>
 #include <QFileDialog>
 #include <QFormLayout>
 #include <QHBoxLayout>
@@ -31,14 +32,33 @@ QSpinBox *sizeBox(const QString &name, QWidget *parent)
     return box;
 }
 
+constexpr quant::SyntheticKind syntheticKinds[] = {
+    quant::SyntheticKind::Gaussian, quant::SyntheticKind::Laplace, quant::SyntheticKind::StudentT,
+    quant::SyntheticKind::Outliers};
+
+QString kindText(quant::SyntheticKind kind)
+{
+    switch (kind) {
+    case quant::SyntheticKind::Gaussian:
+        return SourcePicker::tr("Gaussian weights");
+    case quant::SyntheticKind::Laplace:
+        return SourcePicker::tr("Laplace weights");
+    case quant::SyntheticKind::StudentT:
+        return SourcePicker::tr("Student-t weights (5 dof)");
+    case quant::SyntheticKind::Outliers:
+        return SourcePicker::tr("Activations with outlier channels");
+    }
+    return {};
+}
+
 } // namespace
 
-SourcePicker::SourcePicker(QWidget *parent) : QGroupBox(tr("Tensor"), parent)
+SourcePicker::SourcePicker(QWidget *parent) : QGroupBox(parent)
 {
-    m_synthetic = new QRadioButton(tr("Synthetic"), this);
+    m_synthetic = new QRadioButton(this);
     m_synthetic->setObjectName(QStringLiteral("sourceSynthetic"));
     m_synthetic->setChecked(true);
-    m_file = new QRadioButton(tr("File"), this);
+    m_file = new QRadioButton(this);
     m_file->setObjectName(QStringLiteral("sourceFile"));
     auto *modes = new QButtonGroup(this);
     modes->addButton(m_synthetic);
@@ -46,10 +66,8 @@ SourcePicker::SourcePicker(QWidget *parent) : QGroupBox(tr("Tensor"), parent)
 
     m_kind = new QComboBox(this);
     m_kind->setObjectName(QStringLiteral("syntheticKind"));
-    m_kind->addItem(tr("Gaussian weights"), int(quant::SyntheticKind::Gaussian));
-    m_kind->addItem(tr("Laplace weights"), int(quant::SyntheticKind::Laplace));
-    m_kind->addItem(tr("Student-t weights (5 dof)"), int(quant::SyntheticKind::StudentT));
-    m_kind->addItem(tr("Activations with outlier channels"), int(quant::SyntheticKind::Outliers));
+    for (quant::SyntheticKind kind : syntheticKinds)
+        m_kind->addItem(QString(), int(kind)); // text set in retranslate()
     m_kind->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
     m_kind->setMinimumContentsLength(10);
     m_rows = sizeBox(QStringLiteral("rows"), this);
@@ -62,14 +80,10 @@ SourcePicker::SourcePicker(QWidget *parent) : QGroupBox(tr("Tensor"), parent)
     m_std->setDecimals(4);
     m_std->setRange(0, 1000);
     m_std->setSingleStep(0.005);
-    m_std->setSpecialValueText(tr("default"));
-    m_std->setToolTip(
-        tr("Standard deviation: 0.02 for weights (LlamaConfig.initializer_range), 1 for activations"));
 
     m_path = new QLineEdit(this);
     m_path->setObjectName(QStringLiteral("filePath"));
-    m_path->setPlaceholderText(tr(".safetensors or .npy"));
-    m_browse = new QPushButton(tr("Browse…"), this);
+    m_browse = new QPushButton(this);
     m_browse->setObjectName(QStringLiteral("browse"));
     m_tensor = new QComboBox(this);
     m_tensor->setObjectName(QStringLiteral("tensorName"));
@@ -89,16 +103,22 @@ SourcePicker::SourcePicker(QWidget *parent) : QGroupBox(tr("Tensor"), parent)
     pathRow->addWidget(m_path, 1);
     pathRow->addWidget(m_browse);
 
+    m_kindTitle = new QLabel(this);
+    m_sizeTitle = new QLabel(this);
+    m_seedTitle = new QLabel(this);
+    m_stdTitle = new QLabel(this);
+    m_tensorTitle = new QLabel(this);
     auto *form = new QFormLayout(this);
     form->addRow(m_synthetic);
-    form->addRow(tr("Kind"), m_kind);
-    form->addRow(tr("Rows × cols"), size);
-    form->addRow(tr("Seed"), m_seed);
-    form->addRow(tr("Std"), m_std);
+    form->addRow(m_kindTitle, m_kind);
+    form->addRow(m_sizeTitle, size);
+    form->addRow(m_seedTitle, m_seed);
+    form->addRow(m_stdTitle, m_std);
     form->addRow(m_file);
     form->addRow(pathRow);
-    form->addRow(tr("Tensor"), m_tensor);
+    form->addRow(m_tensorTitle, m_tensor);
     form->addRow(m_fileMessage);
+    retranslate();
 
     connect(modes, &QButtonGroup::buttonToggled, this, [this](QAbstractButton *, bool checked) {
         if (!checked)
@@ -122,6 +142,32 @@ SourcePicker::SourcePicker(QWidget *parent) : QGroupBox(tr("Tensor"), parent)
             Q_EMIT changed();
     });
     updateEnabled();
+}
+
+void SourcePicker::retranslate()
+{
+    setTitle(tr("Tensor"));
+    m_synthetic->setText(tr("Synthetic"));
+    m_file->setText(tr("File"));
+    for (int i = 0; i < m_kind->count(); ++i)
+        m_kind->setItemText(i, kindText(quant::SyntheticKind(m_kind->itemData(i).toInt())));
+    m_std->setSpecialValueText(tr("default"));
+    m_std->setToolTip(
+        tr("Standard deviation: 0.02 for weights (LlamaConfig.initializer_range), 1 for activations"));
+    m_path->setPlaceholderText(tr(".safetensors or .npy"));
+    m_browse->setText(tr("Browse…"));
+    m_kindTitle->setText(tr("Kind"));
+    m_sizeTitle->setText(tr("Rows × cols"));
+    m_seedTitle->setText(tr("Seed"));
+    m_stdTitle->setText(tr("Std"));
+    m_tensorTitle->setText(tr("Tensor"));
+}
+
+void SourcePicker::changeEvent(QEvent *event)
+{
+    if (event->type() == QEvent::LanguageChange)
+        retranslate();
+    QGroupBox::changeEvent(event);
 }
 
 void SourcePicker::updateEnabled()

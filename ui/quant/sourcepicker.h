@@ -31,8 +31,12 @@ public:
 Q_SIGNALS:
     void changed();
 
+protected:
+    void changeEvent(QEvent *event) override;
+
 private:
     void listTensors();
+    void retranslate();
     void updateEnabled();
 
     QRadioButton *m_synthetic = nullptr;
@@ -46,6 +50,11 @@ private:
     QPushButton *m_browse = nullptr;
     QComboBox *m_tensor = nullptr;
     QLabel *m_fileMessage = nullptr;
+    QLabel *m_kindTitle = nullptr;
+    QLabel *m_sizeTitle = nullptr;
+    QLabel *m_seedTitle = nullptr;
+    QLabel *m_stdTitle = nullptr;
+    QLabel *m_tensorTitle = nullptr;
 };
 
 } // namespace kvscope
