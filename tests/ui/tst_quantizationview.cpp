@@ -2,8 +2,9 @@
 // The Quantization view under the offscreen platform, driven through its
 // widgets' objectNames: results arrive asynchronously, match the core's
 // figures exactly, a newer request wins, a bad file leaves results alone,
-// the rendered view is not blank, and a live language switch reaches every
-// text without touching state or results.
+// the rendered view is not blank, a live language switch reaches every text
+// without touching state or results, and the settings survive a restart
+// (garbage and vanished files falling back to the defaults).
 #include "errorhistogramchart.h"
 #include "figuresmodel.h"
 #include "quant/inspection.h"
@@ -13,24 +14,29 @@
 #include "sourcepicker.h"
 #include "sqnrchart.h"
 #include "tensorfiles.h"
+#include "uitestsupport.h"
 #include "valueschart.h"
 
 #include <set>
 
 #include <QAbstractAxis>
 #include <QAbstractBarSeries>
+#include <QApplication>
 #include <QBarSet>
 #include <QChart>
 #include <QChartView>
 #include <QCheckBox>
 #include <QComboBox>
+#include <QDialog>
 #include <QDoubleSpinBox>
+#include <QFile>
 #include <QFormLayout>
 #include <QGroupBox>
 #include <QLabel>
 #include <QLineEdit>
 #include <QRadioButton>
 #include <QRegularExpression>
+#include <QSettings>
 #include <QSignalSpy>
 #include <QSlider>
 #include <QSpinBox>
@@ -205,6 +211,13 @@ QStringList figureTexts(const QWidget &view)
     return texts;
 }
 
+QVariantMap defaultSettings()
+{
+    appsettings::reset();
+    const QuantizationView view;
+    return settingsShown(view);
+}
+
 } // namespace
 
 class TestQuantizationView : public QObject
@@ -214,6 +227,11 @@ class TestQuantizationView : public QObject
     QTemporaryDir m_dir;
 
 private Q_SLOTS:
+    void initTestCase() { test::isolateSettings(QStringLiteral("tst_quantizationview")); }
+
+    /// Every test starts from the defaults, whatever the one before saved.
+    void init() { appsettings::reset(); }
+
     void figuresMatchTheCore()
     {
         QuantizationView view;
@@ -392,6 +410,105 @@ private Q_SLOTS:
         QCoreApplication::removeTranslator(&marker);
         QTRY_COMPARE(child<QLabel>(view, "status")->text(), status);
         QCOMPARE(visibleTexts(view), before);
+    }
+
+    void settingsSurviveARestart()
+    {
+        const QVariantMap defaults = defaultSettings();
+        QVariantMap changed;
+        {
+            QuantizationView view;
+            // Display options first: they save at once, the rest is left to the view's end.
+            child<QCheckBox>(view, "logY")->toggle();
+            child<QComboBox>(view, "errorKind")->setCurrentIndex(1);
+            child<QComboBox>(view, "syntheticKind")->setCurrentIndex(2);
+            setSize(view, 48, 80);
+            child<QSpinBox>(view, "seed")->setValue(7);
+            child<QDoubleSpinBox>(view, "std")->setValue(0.05);
+            chooseSchemes(view, {QStringLiteral("bf16"), QStringLiteral("int3"), QStringLiteral("nf4")});
+            child<QSlider>(view, "groupSize")->setValue(1);
+            child<QSpinBox>(view, "bins")->setValue(300);
+            child<QCheckBox>(view, "fp8Saturate")->toggle();
+            child<QCheckBox>(view, "fp8UnitScale")->toggle();
+            changed = settingsShown(view);
+        }
+        // Each control moved, so a setting the restart dropped would show.
+        for (const char *key :
+             {"kind", "rows", "cols", "seed", "std", "scheme_bf16", "scheme_int3", "scheme_int4", "groupSize",
+              "bins", "fp8Saturate", "fp8UnitScale", "logY", "errorKind"})
+            QVERIFY2(changed[QLatin1String(key)] != defaults[QLatin1String(key)], key);
+
+        const QuantizationView restored;
+        compareSettings(settingsShown(restored), changed);
+    }
+
+    void fileSourceSurvivesARestart()
+    {
+        const QString path = test::writeFile(
+            m_dir, QStringLiteral("two.safetensors"),
+            test::safetensorsBytes(R"({"a": {"dtype": "F32", "shape": [2, 3], "data_offsets": [0, 24]},)"
+                                   R"( "b": {"dtype": "F32", "shape": [4, 2], "data_offsets": [24, 56]}})",
+                                   test::floatBytes({1, 2, 3, 4, 5, 6, 1, -1, 2, -2, 3, -3, 4, -4})));
+        {
+            QuantizationView view;
+            setSize(view, 24, 40);
+            chooseSchemes(view, {QStringLiteral("int8")});
+            child<QLineEdit>(view, "filePath")->setText(path);
+            QMetaObject::invokeMethod(child<QLineEdit>(view, "filePath"), "editingFinished");
+            auto *tensor = child<QComboBox>(view, "tensorName");
+            QCOMPARE(tensor->currentData().toString(), QStringLiteral("a")); // not by chance below
+            tensor->setCurrentIndex(tensor->findData(QStringLiteral("b")));
+        }
+        {
+            QuantizationView view;
+            view.show();
+            QVERIFY(child<QRadioButton>(view, "sourceFile")->isChecked());
+            QCOMPARE(child<QLineEdit>(view, "filePath")->text(), path);
+            QCOMPARE(child<QComboBox>(view, "tensorName")->currentData().toString(), QStringLiteral("b"));
+            QTRY_VERIFY_WITH_TIMEOUT(showing(view, 4, 1), 20000);
+            QCOMPARE(view.outcome()->tensor.data.cols(), 2);
+        }
+
+        // The file goes away: the synthetic settings take over, quietly.
+        QVERIFY(QFile::remove(path));
+        QuantizationView view;
+        view.show();
+        QSignalSpy failed(&view, &QuantizationView::failed);
+        QVERIFY(child<QRadioButton>(view, "sourceSynthetic")->isChecked());
+        QCOMPARE(child<QLineEdit>(view, "filePath")->text(), path); // kept for the user to see
+        QVERIFY(!child<QLabel>(view, "fileMessage")->isVisibleTo(&view));
+        QTRY_VERIFY_WITH_TIMEOUT(showing(view, 24, 1), 20000);
+        QCOMPARE(view.outcome()->tensor.data.cols(), 40);
+        QCOMPARE(failed.count(), 0);
+        for (QWidget *w : QApplication::topLevelWidgets())
+            QVERIFY(!(qobject_cast<QDialog *>(w) && w->isVisible()));
+    }
+
+    void corruptSettingsFallBack()
+    {
+        QVariantMap expected = defaultSettings();
+        {
+            QSettings settings;
+            settings.setValue(QStringLiteral("quantization/source"), QStringLiteral("banana"));
+            settings.setValue(QStringLiteral("quantization/synthetic/kind"), QStringLiteral("cauchy"));
+            settings.setValue(QStringLiteral("quantization/synthetic/rows"), -3);
+            settings.setValue(QStringLiteral("quantization/synthetic/cols"), 99999);
+            settings.setValue(QStringLiteral("quantization/synthetic/seed"), QStringLiteral("seven"));
+            settings.setValue(QStringLiteral("quantization/synthetic/std"), QStringLiteral("nan"));
+            settings.setValue(QStringLiteral("quantization/schemes"),
+                              QStringList{QStringLiteral("int4"), QStringLiteral("int5")});
+            settings.setValue(QStringLiteral("quantization/groupSize"), 100);
+            settings.setValue(QStringLiteral("quantization/fp8Saturate"), QStringLiteral("maybe"));
+            settings.setValue(QStringLiteral("quantization/fp8UnitScale"), QStringLiteral("yes"));
+            settings.setValue(QStringLiteral("quantization/histogram"), QStringLiteral("sideways"));
+            settings.setValue(QStringLiteral("quantization/logY"), QVariantList{1, 2});
+            // One good value among the bad: it is kept.
+            settings.setValue(QStringLiteral("quantization/bins"), 333);
+        }
+        expected[QStringLiteral("bins")] = 333;
+        const QuantizationView view;
+        compareSettings(settingsShown(view), expected);
+        QVERIFY(!child<QLabel>(view, "fileMessage")->isVisibleTo(&view));
     }
 };
 

@@ -6,6 +6,7 @@
 #include "figuresmodel.h"
 #include "groupinspector.h"
 #include "quant/grid.h"
+#include "quantsettings.h"
 #include "schemepicker.h"
 #include "sourcepicker.h"
 #include "sqnrchart.h"
@@ -141,18 +142,24 @@ QuantizationView::QuantizationView(QWidget *parent) : QWidget(parent)
     layout->addWidget(controlsArea);
     layout->addWidget(scrolling(results, this), 1);
     retranslate();
+    restoreSettings(); // before the connections: restoring is no change to save
 
     m_debounce.setSingleShot(true);
     m_debounce.setInterval(150);
     connect(&m_debounce, &QTimer::timeout, this, &QuantizationView::simulate);
+    connect(&m_debounce, &QTimer::timeout, this, &QuantizationView::saveSettings);
     connect(m_source, &SourcePicker::changed, &m_debounce, qOverload<>(&QTimer::start));
     connect(m_schemes, &SchemePicker::changed, &m_debounce, qOverload<>(&QTimer::start));
     connect(&m_watcher, &QFutureWatcherBase::progressValueChanged, m_progress, &QProgressBar::setValue);
     connect(&m_watcher, &QFutureWatcherBase::finished, this, &QuantizationView::finishRun);
-    connect(m_errorKind, &QComboBox::currentIndexChanged, this, &QuantizationView::redrawHistograms);
+    connect(m_errorKind, &QComboBox::currentIndexChanged, this, [this] {
+        redrawHistograms();
+        saveSettings();
+    });
     connect(m_logY, &QCheckBox::toggled, this, [this] {
         redrawHistograms();
         redrawValues();
+        saveSettings();
     });
     connect(m_inspector, &GroupInspector::selectionChanged, this, &QuantizationView::redrawValues);
 
@@ -162,6 +169,7 @@ QuantizationView::QuantizationView(QWidget *parent) : QWidget(parent)
 
 QuantizationView::~QuantizationView()
 {
+    saveSettings();
     // Let a running job stop at its next chunk instead of finishing its work.
     if (m_cancel)
         m_cancel->store(true);
@@ -185,6 +193,25 @@ void QuantizationView::changeEvent(QEvent *event)
         redrawValues(); // the grid's legend entry names its row and group
     }
     QWidget::changeEvent(event);
+}
+
+void QuantizationView::restoreSettings()
+{
+    const QuantSettings s = quantsettings::load();
+    m_source->setSource(s.source);
+    m_schemes->setChoice(s.schemes);
+    m_errorKind->setCurrentIndex(s.relativeError ? 1 : 0);
+    m_logY->setChecked(s.logY);
+}
+
+void QuantizationView::saveSettings() const
+{
+    QuantSettings s;
+    s.source = m_source->source();
+    s.schemes = m_schemes->choice();
+    s.relativeError = m_errorKind->currentIndex() == 1;
+    s.logY = m_logY->isChecked();
+    quantsettings::save(s);
 }
 
 void QuantizationView::setStatus(Status status)

@@ -88,6 +88,8 @@ private:
     void setStatus(Status status);
     void showStatus();
     QString failureText() const;
+    void restoreSettings();
+    void saveSettings() const;
     void finishRun();
     void showOutcome();
     void redrawHistograms();

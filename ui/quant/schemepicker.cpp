@@ -14,32 +14,16 @@
 
 namespace kvscope {
 
-namespace {
-
-/// The slider's stops: powers of two, then one group per row.
-constexpr int groupStops[] = {16, 32, 64, 128, 256, 512, 1024, quant::WholeRow};
-
-} // namespace
-
 SchemePicker::SchemePicker(QWidget *parent) : QGroupBox(parent)
 {
-    struct Entry
-    {
-        const char *name;
-        bool checked;
-    };
-    static constexpr Entry entries[] = {
-        {"fp16", false}, {"bf16", false}, {"fp8-e4m3", true},  {"fp8-e5m2", false},
-        {"int8", true},  {"int4", true},  {"int4-sym", false}, {"int3", false},
-        {"int2", false}, {"nf4", true},   {"mxfp4", true},
-    };
+    const SchemeChoice defaults;
     auto *grid = new QGridLayout;
-    for (const Entry &e : entries) {
+    for (const SchemeEntry &e : schemeEntries()) {
         const QString name = QLatin1String(e.name);
         // Format names and the core's descriptions are not translated.
         auto *box = new QCheckBox(name, this);
         box->setObjectName(QStringLiteral("scheme_") + name);
-        box->setChecked(e.checked);
+        box->setChecked(defaults.names.contains(name));
         box->setToolTip(quant::parseScheme(name).description());
         const int index = int(m_choices.size());
         grid->addWidget(box, index / 2, index % 2);
@@ -49,8 +33,8 @@ SchemePicker::SchemePicker(QWidget *parent) : QGroupBox(parent)
 
     m_groupSize = new QSlider(Qt::Horizontal, this);
     m_groupSize->setObjectName(QStringLiteral("groupSize"));
-    m_groupSize->setRange(0, int(std::size(groupStops)) - 1);
-    m_groupSize->setValue(3); // 128, the AWQ/GPTQ default
+    m_groupSize->setRange(0, int(groupSizeStops().size()) - 1);
+    m_groupSize->setValue(int(groupSizeStops().indexOf(defaults.groupSize)));
     m_groupSize->setPageStep(1);
     m_groupSize->setTickPosition(QSlider::TicksBelow);
     m_groupLabel = new QLabel(this);
@@ -60,13 +44,14 @@ SchemePicker::SchemePicker(QWidget *parent) : QGroupBox(parent)
     m_bins = new QSpinBox(this);
     m_bins->setObjectName(QStringLiteral("bins"));
     m_bins->setRange(quant::MinHistogramBins, quant::MaxHistogramBins);
-    m_bins->setValue(128);
+    m_bins->setValue(defaults.bins);
     m_binsTitle = new QLabel(this);
     m_saturate = new QCheckBox(this);
     m_saturate->setObjectName(QStringLiteral("fp8Saturate"));
-    m_saturate->setChecked(true);
+    m_saturate->setChecked(defaults.saturate);
     m_unitScale = new QCheckBox(this);
     m_unitScale->setObjectName(QStringLiteral("fp8UnitScale"));
+    m_unitScale->setChecked(defaults.unitScale);
 
     auto *groupRow = new QHBoxLayout;
     groupRow->addWidget(m_groupSize, 1);
@@ -118,7 +103,7 @@ void SchemePicker::showGroupSize()
 
 int SchemePicker::groupSize() const
 {
-    return groupStops[m_groupSize->value()];
+    return groupSizeStops().value(m_groupSize->value());
 }
 
 int SchemePicker::bins() const
@@ -137,6 +122,31 @@ QList<quant::Scheme> SchemePicker::schemes() const
         if (c.box->isChecked())
             list << quant::parseScheme(c.name, defaults);
     return list;
+}
+
+SchemeChoice SchemePicker::choice() const
+{
+    SchemeChoice c;
+    c.names.clear();
+    for (const Choice &entry : m_choices)
+        if (entry.box->isChecked())
+            c.names << entry.name;
+    c.groupSize = groupSize();
+    c.bins = bins();
+    c.saturate = m_saturate->isChecked();
+    c.unitScale = m_unitScale->isChecked();
+    return c;
+}
+
+void SchemePicker::setChoice(const SchemeChoice &c)
+{
+    for (const Choice &entry : m_choices)
+        entry.box->setChecked(c.names.contains(entry.name));
+    if (const qsizetype stop = groupSizeStops().indexOf(c.groupSize); stop >= 0)
+        m_groupSize->setValue(int(stop));
+    m_bins->setValue(c.bins);
+    m_saturate->setChecked(c.saturate);
+    m_unitScale->setChecked(c.unitScale);
 }
 
 } // namespace kvscope

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "quant/scheme.h"
+#include "quantsettings.h"
 
 #include <QGroupBox>
 #include <QList>
@@ -27,6 +28,11 @@ public:
     QList<quant::Scheme> schemes() const;
     int bins() const;
     int groupSize() const;
+
+    /// The state, for saving; setChoice() takes it back (unknown names and
+    /// group sizes are ignored).
+    SchemeChoice choice() const;
+    void setChoice(const SchemeChoice &choice);
 
 Q_SIGNALS:
     void changed();

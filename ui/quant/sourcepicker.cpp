@@ -3,6 +3,7 @@
 
 #include "error.h"
 #include "quant/tensorsource.h"
+#include "quantsettings.h"
 
 #include <QButtonGroup>
 #include <QComboBox>
@@ -74,11 +75,11 @@ SourcePicker::SourcePicker(QWidget *parent) : QGroupBox(parent)
     m_cols = sizeBox(QStringLiteral("cols"), this);
     m_seed = new QSpinBox(this);
     m_seed->setObjectName(QStringLiteral("seed"));
-    m_seed->setRange(0, 1'000'000);
+    m_seed->setRange(0, MaxSyntheticSeed);
     m_std = new QDoubleSpinBox(this);
     m_std->setObjectName(QStringLiteral("std"));
     m_std->setDecimals(4);
-    m_std->setRange(0, 1000);
+    m_std->setRange(0, MaxSyntheticStd);
     m_std->setSingleStep(0.005);
 
     m_path = new QLineEdit(this);
@@ -190,31 +191,51 @@ void SourcePicker::setFile(const QString &path)
     Q_EMIT changed();
 }
 
-void SourcePicker::listTensors()
+void SourcePicker::setSource(const QuantSource &source)
+{
+    m_kind->setCurrentIndex(std::max(0, m_kind->findData(int(source.spec.kind))));
+    m_rows->setValue(int(source.spec.rows));
+    m_cols->setValue(int(source.spec.cols));
+    m_seed->setValue(int(source.spec.seed));
+    m_std->setValue(source.spec.standardDeviation);
+    m_path->setText(source.path);
+    if (!source.synthetic && listTensors(source.tensor)) {
+        m_file->setChecked(true);
+    } else {
+        // A file that went away (or broke) since it was saved: no error for
+        // what the user did not just ask for.
+        m_fileMessage->hide();
+        m_synthetic->setChecked(true);
+    }
+    updateEnabled();
+}
+
+bool SourcePicker::listTensors(const QString &preferred)
 {
     const QSignalBlocker block(m_tensor);
     m_tensor->clear();
     m_fileMessage->hide();
+    int chosen = -1;
     try {
         // Only the header is read: quick even for a multi-gigabyte checkpoint.
         const QList<quant::TensorInfo> tensors = quant::listTensors(m_path->text());
         auto *model = qobject_cast<QStandardItemModel *>(m_tensor->model());
-        int firstUsable = -1;
         for (const quant::TensorInfo &t : tensors) {
             m_tensor->addItem(QStringLiteral("%1  %2 %3").arg(t.name, t.dtype, t.shapeText()), t.name);
             QStandardItem *item = model->item(m_tensor->count() - 1);
             if (!t.unusableReason.isEmpty()) {
                 item->setEnabled(false);
                 item->setToolTip(t.unusableReason);
-            } else if (firstUsable < 0) {
-                firstUsable = m_tensor->count() - 1;
+            } else if (chosen < 0 || t.name == preferred) {
+                chosen = m_tensor->count() - 1;
             }
         }
-        m_tensor->setCurrentIndex(std::max(firstUsable, 0));
+        m_tensor->setCurrentIndex(std::max(chosen, 0));
     } catch (const Error &error) {
         m_fileMessage->setText(error.message());
         m_fileMessage->show();
     }
+    return chosen >= 0;
 }
 
 QuantSource SourcePicker::source() const

@@ -27,6 +27,10 @@ public:
     QuantSource source() const;
     /// Switches to a file and lists its tensors (errors show under the path).
     void setFile(const QString &path);
+    /// Shows a saved source. A file is taken only when it still lists a
+    /// usable tensor (the saved one if it can); else the synthetic settings
+    /// apply, quietly, with the path kept in its field.
+    void setSource(const QuantSource &source);
 
 Q_SIGNALS:
     void changed();
@@ -35,7 +39,7 @@ protected:
     void changeEvent(QEvent *event) override;
 
 private:
-    void listTensors();
+    bool listTensors(const QString &preferred = {});
     void retranslate();
     void updateEnabled();
 
