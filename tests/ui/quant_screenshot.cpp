@@ -9,7 +9,9 @@
 #include <QApplication>
 #include <QCheckBox>
 #include <QElapsedTimer>
+#include <QSettings>
 #include <QSpinBox>
+#include <QStandardPaths>
 #include <QTimer>
 
 int main(int argc, char *argv[])
@@ -21,6 +23,12 @@ int main(int argc, char *argv[])
                      "usage: quant_screenshot out.png [width height [rows cols [scheme,scheme...]]]\n");
         return 2;
     }
+    // The picture shows the defaults: settings of its own, never the user's,
+    // and none left over from the last picture.
+    QStandardPaths::setTestModeEnabled(true);
+    QCoreApplication::setOrganizationName(QStringLiteral("kvscope-tests"));
+    QCoreApplication::setApplicationName(QStringLiteral("quant_screenshot"));
+    QSettings().clear();
     const int width = args.value(2, QStringLiteral("1600")).toInt();
     const int height = args.value(3, QStringLiteral("1000")).toInt();
     kvscope::QuantizationView view;

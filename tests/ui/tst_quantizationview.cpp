@@ -2,29 +2,47 @@
 // The Quantization view under the offscreen platform, driven through its
 // widgets' objectNames: results arrive asynchronously, match the core's
 // figures exactly, a newer request wins, a bad file leaves results alone,
-// and the rendered view is not blank.
+// the rendered view is not blank, a live language switch reaches every text
+// without touching state or results, and the settings survive a restart
+// (garbage and vanished files falling back to the defaults).
 #include "errorhistogramchart.h"
 #include "figuresmodel.h"
 #include "quant/inspection.h"
 #include "quant/simulator.h"
 #include "quant/synthetic.h"
 #include "quantizationview.h"
+#include "sourcepicker.h"
 #include "sqnrchart.h"
 #include "tensorfiles.h"
+#include "uitestsupport.h"
 #include "valueschart.h"
 
 #include <set>
 
 #include <QAbstractAxis>
+#include <QAbstractBarSeries>
+#include <QApplication>
+#include <QBarSet>
 #include <QChart>
+#include <QChartView>
 #include <QCheckBox>
 #include <QComboBox>
+#include <QDialog>
+#include <QDoubleSpinBox>
+#include <QFile>
+#include <QFormLayout>
+#include <QGroupBox>
 #include <QLabel>
 #include <QLineEdit>
+#include <QRadioButton>
+#include <QRegularExpression>
+#include <QSettings>
 #include <QSignalSpy>
+#include <QSlider>
 #include <QSpinBox>
 #include <QTableView>
 #include <QTest>
+#include <QTranslator>
 
 using namespace kvscope;
 
@@ -51,6 +69,17 @@ void setSize(const QWidget &view, int rows, int cols)
     child<QSpinBox>(view, "cols")->setValue(cols);
 }
 
+/// Shows the view wide enough for every panel and asks for a tensor and schemes.
+void showWith(QuantizationView &view, int rows, int cols, const QStringList &schemes)
+{
+    view.resize(1400, 900);
+    view.show();
+    if (!QTest::qWaitForWindowExposed(&view))
+        qFatal("view not exposed");
+    setSize(view, rows, cols);
+    chooseSchemes(view, schemes);
+}
+
 bool showing(const QuantizationView &view, std::int64_t rows, int schemes)
 {
     return !view.isBusy() && view.outcome() && view.outcome()->tensor.data.rows() == rows &&
@@ -67,6 +96,128 @@ int colourCount(const QImage &image)
     return int(colours.size());
 }
 
+/// Marks every string the app's own classes ask for: "«source»". Qt's
+/// strings stay as they are, and so does any text that bypasses tr().
+class MarkingTranslator : public QTranslator
+{
+public:
+    QString translate(const char *context, const char *sourceText, const char *, int) const override
+    {
+        if (!QByteArray(context).startsWith("kvscope::"))
+            return {};
+        return marked(QString::fromUtf8(sourceText));
+    }
+    bool isEmpty() const override { return false; }
+
+    static QString marked(const QString &text) { return QStringLiteral("«") + text + QStringLiteral("»"); }
+};
+
+/// Every text the view shows, keyed by widget (objectName, else class, and
+/// position among the children) and what the text is.
+QMap<QString, QString> visibleTexts(const QWidget &view)
+{
+    QMap<QString, QString> texts;
+    int position = 0;
+    for (QWidget *w : view.findChildren<QWidget *>()) {
+        const QString name =
+            w->objectName().isEmpty() ? QLatin1String(w->metaObject()->className()) : w->objectName();
+        const QString where = QStringLiteral("%1#%2 ").arg(name).arg(position++);
+        const auto add = [&](const QString &what, const QString &text) {
+            if (!text.isEmpty())
+                texts.insert(where + what, text);
+        };
+        add(QStringLiteral("tooltip"), w->toolTip());
+        if (auto *label = qobject_cast<QLabel *>(w))
+            add(QStringLiteral("text"), label->text());
+        if (auto *button = qobject_cast<QAbstractButton *>(w))
+            add(QStringLiteral("text"), button->text());
+        if (auto *box = qobject_cast<QGroupBox *>(w))
+            add(QStringLiteral("title"), box->title());
+        if (auto *edit = qobject_cast<QLineEdit *>(w))
+            add(QStringLiteral("placeholder"), edit->placeholderText());
+        if (auto *spin = qobject_cast<QAbstractSpinBox *>(w))
+            add(QStringLiteral("special"), spin->specialValueText());
+        if (auto *combo = qobject_cast<QComboBox *>(w))
+            for (int i = 0; i < combo->count(); ++i)
+                add(QStringLiteral("item%1").arg(i), combo->itemText(i));
+        if (auto *table = qobject_cast<QTableView *>(w))
+            for (int c = 0; c < table->model()->columnCount(); ++c)
+                add(QStringLiteral("header%1").arg(c),
+                    table->model()->headerData(c, Qt::Horizontal).toString());
+        if (auto *chartView = qobject_cast<QChartView *>(w)) {
+            add(QStringLiteral("title"), chartView->chart()->title());
+            int i = 0;
+            for (QAbstractAxis *axis : chartView->chart()->axes())
+                add(QStringLiteral("axis%1").arg(i++), axis->titleText());
+            i = 0;
+            for (QAbstractSeries *series : chartView->chart()->series()) {
+                add(QStringLiteral("series%1").arg(i++), series->name());
+                if (auto *bars = qobject_cast<QAbstractBarSeries *>(series))
+                    for (QBarSet *set : bars->barSets())
+                        add(QStringLiteral("set%1").arg(i++), set->label());
+            }
+        }
+    }
+    return texts;
+}
+
+/// Texts that are data, not language: format names and the core's scheme
+/// descriptions, tensor names, numbers and symbols.
+bool isData(const QString &where, const QString &text)
+{
+    static const QRegularExpression letter(QStringLiteral("\\p{L}"));
+    return !text.contains(letter) || where.startsWith(QLatin1String("scheme_")) ||
+           where.startsWith(QLatin1String("inspectScheme#")) ||
+           where.startsWith(QLatin1String("tensorName#")) ||
+           (where.startsWith(QLatin1String("errorChart#")) && where.contains(QLatin1String(" series")));
+}
+
+/// What a user set in the view, by control.
+QVariantMap settingsShown(const QWidget &view)
+{
+    QVariantMap s;
+    s[QStringLiteral("synthetic")] = child<QRadioButton>(view, "sourceSynthetic")->isChecked();
+    s[QStringLiteral("file")] = child<QRadioButton>(view, "sourceFile")->isChecked();
+    s[QStringLiteral("kind")] = child<QComboBox>(view, "syntheticKind")->currentIndex();
+    for (const char *name : {"rows", "cols", "seed", "bins"})
+        s[QLatin1String(name)] = child<QSpinBox>(view, name)->value();
+    s[QStringLiteral("std")] = child<QDoubleSpinBox>(view, "std")->value();
+    s[QStringLiteral("path")] = child<QLineEdit>(view, "filePath")->text();
+    s[QStringLiteral("tensor")] = child<QComboBox>(view, "tensorName")->currentData();
+    for (QCheckBox *box : view.findChildren<QCheckBox *>())
+        s[box->objectName()] = box->isChecked(); // schemes, FP8 switches, log counts
+    s[QStringLiteral("groupSize")] = child<QSlider>(view, "groupSize")->value();
+    s[QStringLiteral("errorKind")] = child<QComboBox>(view, "errorKind")->currentIndex();
+    return s;
+}
+
+void compareSettings(const QVariantMap &actual, const QVariantMap &expected)
+{
+    QCOMPARE(actual.keys(), expected.keys());
+    for (auto it = expected.cbegin(); it != expected.cend(); ++it)
+        QVERIFY2(actual[it.key()] == it.value(),
+                 qPrintable(QStringLiteral("%1: %2, expected %3")
+                                .arg(it.key(), actual[it.key()].toString(), it.value().toString())));
+}
+
+/// The figures table's texts, row by row.
+QStringList figureTexts(const QWidget &view)
+{
+    const QAbstractItemModel *model = child<QTableView>(view, "figuresTable")->model();
+    QStringList texts;
+    for (int r = 0; r < model->rowCount(); ++r)
+        for (int c = 0; c < model->columnCount(); ++c)
+            texts << model->index(r, c).data().toString();
+    return texts;
+}
+
+QVariantMap defaultSettings()
+{
+    appsettings::reset();
+    const QuantizationView view;
+    return settingsShown(view);
+}
+
 } // namespace
 
 class TestQuantizationView : public QObject
@@ -76,15 +227,16 @@ class TestQuantizationView : public QObject
     QTemporaryDir m_dir;
 
 private Q_SLOTS:
+    void initTestCase() { test::isolateSettings(QStringLiteral("tst_quantizationview")); }
+
+    /// Every test starts from the defaults, whatever the one before saved.
+    void init() { appsettings::reset(); }
+
     void figuresMatchTheCore()
     {
         QuantizationView view;
-        view.resize(1400, 900);
-        view.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&view));
-        setSize(view, 256, 384);
+        showWith(view, 256, 384, {QStringLiteral("fp8-e4m3"), QStringLiteral("int4"), QStringLiteral("nf4")});
         child<QSpinBox>(view, "seed")->setValue(3);
-        chooseSchemes(view, {QStringLiteral("fp8-e4m3"), QStringLiteral("int4"), QStringLiteral("nf4")});
         QTRY_VERIFY_WITH_TIMEOUT(showing(view, 256, 3), 20000);
 
         QCOMPARE(child<ErrorHistogramChart>(view, "errorChart")->seriesCount(), 3);
@@ -134,10 +286,7 @@ private Q_SLOTS:
     void displayOptionsRedrawWithoutRerun()
     {
         QuantizationView view;
-        view.resize(1200, 800);
-        view.show();
-        setSize(view, 64, 256);
-        chooseSchemes(view, {QStringLiteral("int8"), QStringLiteral("mxfp4")});
+        showWith(view, 64, 256, {QStringLiteral("int8"), QStringLiteral("mxfp4")});
         QTRY_VERIFY_WITH_TIMEOUT(showing(view, 64, 2), 20000);
         auto *chart = child<ErrorHistogramChart>(view, "errorChart");
         QCOMPARE(chart->chart()->axes(Qt::Vertical).first()->type(), QAbstractAxis::AxisTypeLogValue);
@@ -189,6 +338,177 @@ private Q_SLOTS:
         QVERIFY(child<QLabel>(view, "fileMessage")->isVisibleTo(&view));
         QTRY_VERIFY(!view.isBusy());
         QCOMPARE(failed.count(), 1);
+    }
+
+    void switchesLanguageLive()
+    {
+        QuantizationView view;
+        showWith(view, 64, 256, {QStringLiteral("fp8-e4m3"), QStringLiteral("int8"), QStringLiteral("int4")});
+        auto *groupSize = child<QSlider>(view, "groupSize");
+        groupSize->setValue(groupSize->maximum()); // one group per row: its label is a word
+        QTRY_VERIFY_WITH_TIMEOUT(showing(view, 64, 3), 20000);
+        child<QComboBox>(view, "errorKind")->setCurrentIndex(1);
+        child<QSpinBox>(view, "inspectRow")->setValue(3);
+        child<QSpinBox>(view, "inspectWeight")->setValue(5);
+
+        const QMap<QString, QString> before = visibleTexts(view);
+        const QVariantMap settings = settingsShown(view);
+        const QStringList figures = figureTexts(view);
+        auto *chart = child<ErrorHistogramChart>(view, "errorChart");
+        auto *form = qobject_cast<QFormLayout *>(view.findChild<SourcePicker *>()->layout());
+        auto *kindLabel =
+            qobject_cast<QLabel *>(form->labelForField(child<QComboBox>(view, "syntheticKind")));
+        QVERIFY(kindLabel);
+        const QAbstractItemModel *model = child<QTableView>(view, "figuresTable")->model();
+        const QString status = child<QLabel>(view, "status")->text();
+        const QString example = child<QLabel>(view, "workedExample")->text();
+        const QString title = chart->chart()->title();
+        const QString header = model->headerData(FiguresModel::Scheme, Qt::Horizontal).toString();
+        const QString kindText = kindLabel->text();
+        const QString errorKindText = child<QComboBox>(view, "errorKind")->itemText(1);
+        const double sqnr = view.outcome()->results.at(2).metrics.sqnrDb;
+        QSignalSpy rerun(&view, &QuantizationView::resultsShown);
+        QSignalSpy headers(model, &QAbstractItemModel::headerDataChanged); // the header repaints
+
+        MarkingTranslator marker;
+        QCoreApplication::installTranslator(&marker);
+        QTRY_COMPARE(child<QLabel>(view, "status")->text(), MarkingTranslator::marked(status));
+        QCOMPARE(child<QLabel>(view, "workedExample")->text(), MarkingTranslator::marked(example));
+        QCOMPARE(chart->chart()->title(), MarkingTranslator::marked(title));
+        QCOMPARE(model->headerData(FiguresModel::Scheme, Qt::Horizontal).toString(),
+                 MarkingTranslator::marked(header));
+        QCOMPARE(kindLabel->text(), MarkingTranslator::marked(kindText));
+        QCOMPARE(child<QComboBox>(view, "errorKind")->itemText(1), MarkingTranslator::marked(errorKindText));
+        QVERIFY(headers.count() > 0);
+        // The grid's legend entry and the unit it names (made by the view) both follow.
+        const QList<QAbstractSeries *> values = child<ValuesChart>(view, "valuesChart")->chart()->series();
+        QCOMPARE(values.last()->name().count(QStringLiteral("«")), 2);
+
+        // Every other text follows too, except what is data.
+        const QMap<QString, QString> during = visibleTexts(view);
+        QCOMPARE(during.keys(), before.keys());
+        for (auto it = before.cbegin(); it != before.cend(); ++it) {
+            const QString now = during[it.key()];
+            if (isData(it.key(), it.value()))
+                QCOMPARE(now, it.value());
+            else
+                QVERIFY2(now.startsWith(QStringLiteral("«")),
+                         qPrintable(it.key() + QStringLiteral(": ") + now));
+        }
+
+        // Nothing was chosen or simulated again.
+        compareSettings(settingsShown(view), settings);
+        QCOMPARE(child<QSpinBox>(view, "inspectRow")->value(), 3);
+        QCOMPARE(child<QSpinBox>(view, "inspectWeight")->value(), 5);
+        QCOMPARE(figureTexts(view), figures);
+        QTest::qWait(300); // longer than the view's debounce
+        QVERIFY(!view.isBusy());
+        QCOMPARE(rerun.count(), 0);
+        QCOMPARE(view.outcome()->results.at(2).metrics.sqnrDb, sqnr);
+
+        // And back: exactly the texts there were.
+        QCoreApplication::removeTranslator(&marker);
+        QTRY_COMPARE(child<QLabel>(view, "status")->text(), status);
+        QCOMPARE(visibleTexts(view), before);
+    }
+
+    void settingsSurviveARestart()
+    {
+        const QVariantMap defaults = defaultSettings();
+        QVariantMap changed;
+        {
+            QuantizationView view;
+            // Display options first: they save at once, the rest is left to the view's end.
+            child<QCheckBox>(view, "logY")->toggle();
+            child<QComboBox>(view, "errorKind")->setCurrentIndex(1);
+            child<QComboBox>(view, "syntheticKind")->setCurrentIndex(2);
+            setSize(view, 48, 80);
+            child<QSpinBox>(view, "seed")->setValue(7);
+            child<QDoubleSpinBox>(view, "std")->setValue(0.05);
+            chooseSchemes(view, {QStringLiteral("bf16"), QStringLiteral("int3"), QStringLiteral("nf4")});
+            child<QSlider>(view, "groupSize")->setValue(1);
+            child<QSpinBox>(view, "bins")->setValue(300);
+            child<QCheckBox>(view, "fp8Saturate")->toggle();
+            child<QCheckBox>(view, "fp8UnitScale")->toggle();
+            changed = settingsShown(view);
+        }
+        // Each control moved, so a setting the restart dropped would show.
+        for (const char *key :
+             {"kind", "rows", "cols", "seed", "std", "scheme_bf16", "scheme_int3", "scheme_int4", "groupSize",
+              "bins", "fp8Saturate", "fp8UnitScale", "logY", "errorKind"})
+            QVERIFY2(changed[QLatin1String(key)] != defaults[QLatin1String(key)], key);
+
+        const QuantizationView restored;
+        compareSettings(settingsShown(restored), changed);
+    }
+
+    void fileSourceSurvivesARestart()
+    {
+        const QString path = test::writeFile(
+            m_dir, QStringLiteral("two.safetensors"),
+            test::safetensorsBytes(R"({"a": {"dtype": "F32", "shape": [2, 3], "data_offsets": [0, 24]},)"
+                                   R"( "b": {"dtype": "F32", "shape": [4, 2], "data_offsets": [24, 56]}})",
+                                   test::floatBytes({1, 2, 3, 4, 5, 6, 1, -1, 2, -2, 3, -3, 4, -4})));
+        {
+            QuantizationView view;
+            setSize(view, 24, 40);
+            chooseSchemes(view, {QStringLiteral("int8")});
+            child<QLineEdit>(view, "filePath")->setText(path);
+            QMetaObject::invokeMethod(child<QLineEdit>(view, "filePath"), "editingFinished");
+            auto *tensor = child<QComboBox>(view, "tensorName");
+            QCOMPARE(tensor->currentData().toString(), QStringLiteral("a")); // not by chance below
+            tensor->setCurrentIndex(tensor->findData(QStringLiteral("b")));
+        }
+        {
+            QuantizationView view;
+            view.show();
+            QVERIFY(child<QRadioButton>(view, "sourceFile")->isChecked());
+            QCOMPARE(child<QLineEdit>(view, "filePath")->text(), path);
+            QCOMPARE(child<QComboBox>(view, "tensorName")->currentData().toString(), QStringLiteral("b"));
+            QTRY_VERIFY_WITH_TIMEOUT(showing(view, 4, 1), 20000);
+            QCOMPARE(view.outcome()->tensor.data.cols(), 2);
+        }
+
+        // The file goes away: the synthetic settings take over, quietly.
+        QVERIFY(QFile::remove(path));
+        QuantizationView view;
+        view.show();
+        QSignalSpy failed(&view, &QuantizationView::failed);
+        QVERIFY(child<QRadioButton>(view, "sourceSynthetic")->isChecked());
+        QCOMPARE(child<QLineEdit>(view, "filePath")->text(), path); // kept for the user to see
+        QVERIFY(!child<QLabel>(view, "fileMessage")->isVisibleTo(&view));
+        QTRY_VERIFY_WITH_TIMEOUT(showing(view, 24, 1), 20000);
+        QCOMPARE(view.outcome()->tensor.data.cols(), 40);
+        QCOMPARE(failed.count(), 0);
+        for (QWidget *w : QApplication::topLevelWidgets())
+            QVERIFY(!(qobject_cast<QDialog *>(w) && w->isVisible()));
+    }
+
+    void corruptSettingsFallBack()
+    {
+        QVariantMap expected = defaultSettings();
+        {
+            QSettings settings;
+            settings.setValue(QStringLiteral("quantization/source"), QStringLiteral("banana"));
+            settings.setValue(QStringLiteral("quantization/synthetic/kind"), QStringLiteral("cauchy"));
+            settings.setValue(QStringLiteral("quantization/synthetic/rows"), -3);
+            settings.setValue(QStringLiteral("quantization/synthetic/cols"), 99999);
+            settings.setValue(QStringLiteral("quantization/synthetic/seed"), QStringLiteral("seven"));
+            settings.setValue(QStringLiteral("quantization/synthetic/std"), QStringLiteral("nan"));
+            settings.setValue(QStringLiteral("quantization/schemes"),
+                              QStringList{QStringLiteral("int4"), QStringLiteral("int5")});
+            settings.setValue(QStringLiteral("quantization/groupSize"), 100);
+            settings.setValue(QStringLiteral("quantization/fp8Saturate"), QStringLiteral("maybe"));
+            settings.setValue(QStringLiteral("quantization/fp8UnitScale"), QStringLiteral("yes"));
+            settings.setValue(QStringLiteral("quantization/histogram"), QStringLiteral("sideways"));
+            settings.setValue(QStringLiteral("quantization/logY"), QVariantList{1, 2});
+            // One good value among the bad: it is kept.
+            settings.setValue(QStringLiteral("quantization/bins"), 333);
+        }
+        expected[QStringLiteral("bins")] = 333;
+        const QuantizationView view;
+        compareSettings(settingsShown(view), expected);
+        QVERIFY(!child<QLabel>(view, "fileMessage")->isVisibleTo(&view));
     }
 };
 

@@ -15,14 +15,22 @@ namespace kvscope {
 ErrorHistogramChart::ErrorHistogramChart(QWidget *parent) : HistogramChartView(parent)
 {
     setObjectName(QStringLiteral("errorChart"));
+    retranslate();
+}
+
+void ErrorHistogramChart::retranslate()
+{
+    const bool relative = m_kind == Kind::Relative;
+    chart()->setTitle(relative ? tr("Relative error (w − w′) / |w|") : tr("Error w − w′"));
+    m_x->setTitleText(relative ? tr("relative error") : tr("error"));
 }
 
 void ErrorHistogramChart::setResults(const QList<quant::SchemeResult> &results, Kind kind, bool logY)
 {
     useLogAxis(logY);
+    m_kind = kind;
+    retranslate();
     const bool relative = kind == Kind::Relative;
-    chart()->setTitle(relative ? tr("Relative error (w − w′) / |w|") : tr("Error w − w′"));
-    m_x->setTitleText(relative ? tr("relative error") : tr("error"));
     double lo = 0, hi = 0, top = 0;
     for (int i = 0; i < results.size(); ++i) {
         const quant::Histogram &h = relative ? results[i].relativeError : results[i].error;

@@ -24,8 +24,12 @@ public:
     void setResults(const QList<quant::SchemeResult> &results, Kind kind, bool logY);
     int seriesCount() const { return int(m_series.size()); }
 
+protected:
+    void retranslate() override;
+
 private:
     QList<QLineSeries *> m_series;
+    Kind m_kind = Kind::Absolute;
 };
 
 } // namespace kvscope

@@ -29,6 +29,13 @@ void FiguresModel::setResults(const QList<quant::SchemeResult> &results)
     endResetModel();
 }
 
+void FiguresModel::retranslate()
+{
+    Q_EMIT headerDataChanged(Qt::Horizontal, 0, ColumnCount - 1);
+    if (!m_results.isEmpty())
+        Q_EMIT dataChanged(index(0, 0), index(int(m_results.size()) - 1, ColumnCount - 1));
+}
+
 int FiguresModel::rowCount(const QModelIndex &parent) const
 {
     return parent.isValid() ? 0 : int(m_results.size());

@@ -31,6 +31,8 @@ public:
     explicit FiguresModel(QObject *parent = nullptr);
 
     void setResults(const QList<quant::SchemeResult> &results);
+    /// Tells the views that headers and texts changed with the language.
+    void retranslate();
 
     int rowCount(const QModelIndex &parent = {}) const override;
     int columnCount(const QModelIndex &parent = {}) const override;

@@ -4,6 +4,7 @@
 #include "error.h"
 
 #include <QComboBox>
+#include <QEvent>
 #include <QFormLayout>
 #include <QHBoxLayout>
 #include <QHeaderView>
@@ -35,7 +36,7 @@ QSpinBox *positionBox(const QString &name, QWidget *parent)
 
 } // namespace
 
-GroupInspector::GroupInspector(QWidget *parent) : QGroupBox(tr("INT group inspector"), parent)
+GroupInspector::GroupInspector(QWidget *parent) : QGroupBox(parent)
 {
     m_scheme = new QComboBox(this);
     m_scheme->setObjectName(QStringLiteral("inspectScheme"));
@@ -59,7 +60,6 @@ GroupInspector::GroupInspector(QWidget *parent) : QGroupBox(tr("INT group inspec
 
     m_table = new QTableWidget(0, 4, this);
     m_table->setObjectName(QStringLiteral("groupTable"));
-    m_table->setHorizontalHeaderLabels({tr("column"), tr("w"), tr("q"), tr("w′")});
     m_table->verticalHeader()->hide();
     m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     m_table->horizontalHeader()->setStretchLastSection(true);
@@ -70,12 +70,15 @@ GroupInspector::GroupInspector(QWidget *parent) : QGroupBox(tr("INT group inspec
     m_table->setMinimumWidth(
         m_table->fontMetrics().horizontalAdvance(QStringLiteral("0000 −0.00000 00 −0.00000")) + 40);
 
+    m_rowTitle = new QLabel(this);
+    m_groupTitle = new QLabel(this);
+    m_weightTitle = new QLabel(this);
     auto *position = new QHBoxLayout;
-    position->addWidget(new QLabel(tr("row"), this));
+    position->addWidget(m_rowTitle);
     position->addWidget(m_row);
-    position->addWidget(new QLabel(tr("group"), this));
+    position->addWidget(m_groupTitle);
     position->addWidget(m_group);
-    position->addWidget(new QLabel(tr("weight"), this));
+    position->addWidget(m_weightTitle);
     position->addWidget(m_weight);
     position->addStretch();
     auto *text = new QVBoxLayout;
@@ -104,7 +107,25 @@ GroupInspector::GroupInspector(QWidget *parent) : QGroupBox(tr("INT group inspec
         if (row >= 0)
             m_weight->setValue(row);
     });
+    retranslate();
     refresh();
+}
+
+void GroupInspector::retranslate()
+{
+    setTitle(tr("INT group inspector"));
+    m_table->setHorizontalHeaderLabels({tr("column"), tr("w"), tr("q"), tr("w′")});
+    m_rowTitle->setText(tr("row"));
+    m_groupTitle->setText(tr("group"));
+    m_weightTitle->setText(tr("weight"));
+    showInspection();
+}
+
+void GroupInspector::changeEvent(QEvent *event)
+{
+    if (event->type() == QEvent::LanguageChange)
+        retranslate();
+    QGroupBox::changeEvent(event);
 }
 
 void GroupInspector::setTensor(const quant::TensorData &tensor)
@@ -179,15 +200,43 @@ void GroupInspector::updateRanges()
 void GroupInspector::refresh()
 {
     m_inspection.reset();
-    if (m_tensor.isNull() || m_schemes.isEmpty()) {
-        m_example->setText(tr("Run a simulation to inspect a group."));
-        return;
+    m_failure.clear();
+    if (!m_tensor.isNull() && !m_schemes.isEmpty()) {
+        try {
+            m_inspection =
+                quant::inspectGroup(m_tensor, scheme(), m_row->value(), m_group->value(), m_weight->value());
+        } catch (const Error &error) {
+            m_failure = error.message();
+        }
     }
-    const quant::Scheme s = scheme();
-    try {
-        m_inspection = quant::inspectGroup(m_tensor, s, m_row->value(), m_group->value(), m_weight->value());
-    } catch (const Error &error) {
-        m_example->setText(error.message());
+    showInspection();
+    if (!m_inspection)
+        return;
+    const quant::GroupInspection &g = *m_inspection;
+    const int i = g.chosen;
+    const int rows = std::min<int>(int(g.weights.size()), MaxTableRows);
+    const QSignalBlocker block(m_table);
+    m_table->setRowCount(rows);
+    for (int r = 0; r < rows; ++r) {
+        const QStringList cells{QString::number(g.firstColumn + r), num(g.weights[r]), num(g.codes[r]),
+                                num(g.dequantized[r])};
+        for (int c = 0; c < cells.size(); ++c) {
+            auto *item = new QTableWidgetItem(cells[c]);
+            item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+            m_table->setItem(r, c, item);
+        }
+    }
+    if (i < rows)
+        m_table->selectRow(i);
+    Q_EMIT selectionChanged();
+}
+
+void GroupInspector::showInspection()
+{
+    if (!m_inspection) {
+        for (QLabel *label : {m_range, m_scale, m_zero, m_code})
+            label->clear();
+        m_example->setText(m_failure.isEmpty() ? tr("Run a simulation to inspect a group.") : m_failure);
         return;
     }
     const quant::GroupInspection &g = *m_inspection;
@@ -197,7 +246,7 @@ void GroupInspector::refresh()
                          .arg(g.firstColumn)
                          .arg(g.firstColumn + g.weights.size() - 1)
                          .arg(num(g.min), num(g.max)));
-    switch (quant::intRule(s)) {
+    switch (quant::intRule(scheme())) {
     case quant::IntRule::Awq:
         m_scale->setText(tr("scale s = (max − min) / %1 = %2").arg(qmax).arg(num(g.grid.scale)));
         m_zero->setText(
@@ -219,22 +268,6 @@ void GroupInspector::refresh()
                         .arg(qmax)
                         .arg(num(g.codes[i])));
     m_example->setText(tr("w′ = %1").arg(g.workedExample()));
-
-    const int rows = std::min<int>(int(g.weights.size()), MaxTableRows);
-    const QSignalBlocker block(m_table);
-    m_table->setRowCount(rows);
-    for (int r = 0; r < rows; ++r) {
-        const QStringList cells{QString::number(g.firstColumn + r), num(g.weights[r]), num(g.codes[r]),
-                                num(g.dequantized[r])};
-        for (int c = 0; c < cells.size(); ++c) {
-            auto *item = new QTableWidgetItem(cells[c]);
-            item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
-            m_table->setItem(r, c, item);
-        }
-    }
-    if (i < rows)
-        m_table->selectRow(i);
-    Q_EMIT selectionChanged();
 }
 
 } // namespace kvscope

@@ -40,13 +40,21 @@ Q_SIGNALS:
     /// Scheme, group or weight changed (the values chart redraws its grid).
     void selectionChanged();
 
+protected:
+    void changeEvent(QEvent *event) override;
+
 private:
+    void retranslate();
+    /// Recomputes the inspection and fills the table.
     void refresh();
+    /// Sets the texts that explain the inspection (or why there is none).
+    void showInspection();
     void updateRanges();
 
     quant::TensorData m_tensor;
     QList<quant::Scheme> m_schemes;
     std::optional<quant::GroupInspection> m_inspection;
+    QString m_failure; ///< why the last inspection failed
     QComboBox *m_scheme = nullptr;
     QSpinBox *m_row = nullptr;
     QSpinBox *m_group = nullptr;
@@ -57,6 +65,9 @@ private:
     QLabel *m_code = nullptr;
     QLabel *m_example = nullptr;
     QTableWidget *m_table = nullptr;
+    QLabel *m_rowTitle = nullptr;
+    QLabel *m_groupTitle = nullptr;
+    QLabel *m_weightTitle = nullptr;
 };
 
 } // namespace kvscope

@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include <QChart>
+#include <QEvent>
 #include <QLineSeries>
 #include <QLogValueAxis>
 #include <QValueAxis>
@@ -30,6 +31,13 @@ HistogramChartView::HistogramChartView(QWidget *parent) : QChartView(parent)
     m_logY->setBase(10);
     c->addAxis(m_x, Qt::AlignBottom);
     c->addAxis(m_linearY, Qt::AlignLeft);
+}
+
+void HistogramChartView::changeEvent(QEvent *event)
+{
+    if (event->type() == QEvent::LanguageChange)
+        retranslate();
+    QChartView::changeEvent(event);
 }
 
 QList<QPointF> HistogramChartView::stepPoints(const quant::Histogram &histogram, bool logY)

@@ -28,6 +28,10 @@ public:
     static QList<QPointF> stepPoints(const quant::Histogram &histogram, bool logY);
 
 protected:
+    void changeEvent(QEvent *event) override;
+    /// Sets the chart's texts; called on a language change (and by subclasses when built).
+    virtual void retranslate() {}
+
     /// Series `index` of a pool of `count` (created or deleted as needed).
     QLineSeries *pooledSeries(QList<QLineSeries *> &pool, int index, int count);
     void trimPool(QList<QLineSeries *> &pool, int count);

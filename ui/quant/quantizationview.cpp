@@ -6,14 +6,18 @@
 #include "figuresmodel.h"
 #include "groupinspector.h"
 #include "quant/grid.h"
+#include "quantsettings.h"
 #include "schemepicker.h"
 #include "sourcepicker.h"
 #include "sqnrchart.h"
 #include "units.h"
 #include "valueschart.h"
 
+#include <climits>
+
 #include <QCheckBox>
 #include <QComboBox>
+#include <QEvent>
 #include <QGridLayout>
 #include <QHBoxLayout>
 #include <QHeaderView>
@@ -51,7 +55,7 @@ void runInBackground(QPromise<QuantJobResult> &promise, const QuantRequest &requ
     } catch (const Error &error) {
         result.error = error.message();
     } catch (const std::bad_alloc &) {
-        result.error = QObject::tr("not enough memory for this tensor");
+        result.outOfMemory = true;
     }
     promise.addResult(std::move(result));
 }
@@ -95,13 +99,14 @@ QuantizationView::QuantizationView(QWidget *parent) : QWidget(parent)
 
     m_errorKind = new QComboBox(this);
     m_errorKind->setObjectName(QStringLiteral("errorKind"));
-    m_errorKind->addItem(tr("Error w − w′"));
-    m_errorKind->addItem(tr("Relative error (w − w′) / |w|"));
-    m_logY = new QCheckBox(tr("Log counts"), this);
+    m_errorKind->addItem(QString()); // w - w'; texts set in retranslate()
+    m_errorKind->addItem(QString()); // (w - w') / |w|
+    m_logY = new QCheckBox(this);
     m_logY->setObjectName(QStringLiteral("logY"));
     m_logY->setChecked(true);
+    m_histogramTitle = new QLabel(this);
     auto *display = new QHBoxLayout;
-    display->addWidget(new QLabel(tr("Histogram:"), this));
+    display->addWidget(m_histogramTitle);
     display->addWidget(m_errorKind);
     display->addWidget(m_logY);
     display->addStretch();
@@ -136,18 +141,25 @@ QuantizationView::QuantizationView(QWidget *parent) : QWidget(parent)
     auto *layout = new QHBoxLayout(this);
     layout->addWidget(controlsArea);
     layout->addWidget(scrolling(results, this), 1);
+    retranslate();
+    restoreSettings(); // before the connections: restoring is no change to save
 
     m_debounce.setSingleShot(true);
     m_debounce.setInterval(150);
     connect(&m_debounce, &QTimer::timeout, this, &QuantizationView::simulate);
+    connect(&m_debounce, &QTimer::timeout, this, &QuantizationView::saveSettings);
     connect(m_source, &SourcePicker::changed, &m_debounce, qOverload<>(&QTimer::start));
     connect(m_schemes, &SchemePicker::changed, &m_debounce, qOverload<>(&QTimer::start));
     connect(&m_watcher, &QFutureWatcherBase::progressValueChanged, m_progress, &QProgressBar::setValue);
     connect(&m_watcher, &QFutureWatcherBase::finished, this, &QuantizationView::finishRun);
-    connect(m_errorKind, &QComboBox::currentIndexChanged, this, &QuantizationView::redrawHistograms);
+    connect(m_errorKind, &QComboBox::currentIndexChanged, this, [this] {
+        redrawHistograms();
+        saveSettings();
+    });
     connect(m_logY, &QCheckBox::toggled, this, [this] {
         redrawHistograms();
         redrawValues();
+        saveSettings();
     });
     connect(m_inspector, &GroupInspector::selectionChanged, this, &QuantizationView::redrawValues);
 
@@ -157,10 +169,91 @@ QuantizationView::QuantizationView(QWidget *parent) : QWidget(parent)
 
 QuantizationView::~QuantizationView()
 {
+    saveSettings();
     // Let a running job stop at its next chunk instead of finishing its work.
     if (m_cancel)
         m_cancel->store(true);
     m_watcher.waitForFinished();
+}
+
+void QuantizationView::retranslate()
+{
+    m_errorKind->setItemText(0, tr("Error w − w′"));
+    m_errorKind->setItemText(1, tr("Relative error (w − w′) / |w|"));
+    m_logY->setText(tr("Log counts"));
+    m_histogramTitle->setText(tr("Histogram:"));
+    showStatus();
+}
+
+void QuantizationView::changeEvent(QEvent *event)
+{
+    if (event->type() == QEvent::LanguageChange) {
+        retranslate();
+        m_figures->retranslate();
+        redrawValues(); // the grid's legend entry names its row and group
+    }
+    QWidget::changeEvent(event);
+}
+
+void QuantizationView::restoreSettings()
+{
+    const QuantSettings s = quantsettings::load();
+    m_source->setSource(s.source);
+    m_schemes->setChoice(s.schemes);
+    m_errorKind->setCurrentIndex(s.relativeError ? 1 : 0);
+    m_logY->setChecked(s.logY);
+}
+
+void QuantizationView::saveSettings() const
+{
+    QuantSettings s;
+    s.source = m_source->source();
+    s.schemes = m_schemes->choice();
+    s.relativeError = m_errorKind->currentIndex() == 1;
+    s.logY = m_logY->isChecked();
+    quantsettings::save(s);
+}
+
+void QuantizationView::setStatus(Status status)
+{
+    m_state = status;
+    showStatus();
+}
+
+QString QuantizationView::failureText() const
+{
+    return m_failure.isEmpty() ? tr("not enough memory for this tensor") : m_failure;
+}
+
+void QuantizationView::showStatus()
+{
+    switch (m_state) {
+    case Status::Idle:
+        m_status->clear();
+        break;
+    case Status::NoSchemes:
+        m_status->setText(tr("Pick at least one scheme."));
+        break;
+    case Status::NoTensor:
+        m_status->setText(tr("Pick a file and one of its tensors."));
+        break;
+    case Status::Running:
+        m_status->setText(tr("Simulating %n scheme(s)…", nullptr, m_runningSchemes));
+        break;
+    case Status::Failed:
+        m_status->setText(
+            QStringLiteral("<span style='color:#b00020'>%1</span>").arg(failureText().toHtmlEscaped()));
+        break;
+    case Status::Shown: {
+        const quant::TensorData &t = m_outcome->tensor.data;
+        // The count picks the plural form; the text shows it with separators.
+        const int plural = int(std::min<std::int64_t>(t.elements(), INT_MAX));
+        m_status->setText(tr("%1 · %2 × %3 %4 · %5 elements", nullptr, plural)
+                              .arg(t.origin(), QString::number(t.rows()), QString::number(t.cols()),
+                                   quant::elementTypeName(t.type()), formatCount(t.elements())));
+        break;
+    }
+    }
 }
 
 bool QuantizationView::isBusy() const
@@ -176,11 +269,11 @@ void QuantizationView::simulate()
     request.schemes = m_schemes->schemes();
     request.bins = m_schemes->bins();
     if (request.schemes.isEmpty()) {
-        m_status->setText(tr("Pick at least one scheme."));
+        setStatus(Status::NoSchemes);
         return;
     }
     if (!request.source.synthetic && request.source.tensor.isEmpty()) {
-        m_status->setText(tr("Pick a file and one of its tensors."));
+        setStatus(Status::NoTensor);
         return;
     }
     // Supersede: the running job sees the flag at its next chunk and stops.
@@ -192,7 +285,8 @@ void QuantizationView::simulate()
         cached = m_outcome->tensor;
     m_progress->setValue(0);
     m_progress->show();
-    m_status->setText(tr("Simulating %n scheme(s)…", nullptr, int(request.schemes.size())));
+    m_runningSchemes = int(request.schemes.size());
+    setStatus(Status::Running);
     m_watcher.setFuture(QtConcurrent::run(runInBackground, request, cached, m_cancel));
 }
 
@@ -204,10 +298,10 @@ void QuantizationView::finishRun()
     QuantJobResult result = future.result();
     m_progress->hide();
     if (!result.outcome) {
-        if (!result.error.isEmpty()) {
-            m_status->setText(
-                QStringLiteral("<span style='color:#b00020'>%1</span>").arg(result.error.toHtmlEscaped()));
-            Q_EMIT failed(result.error);
+        if (result.outOfMemory || !result.error.isEmpty()) {
+            m_failure = result.error;
+            setStatus(Status::Failed);
+            Q_EMIT failed(failureText());
         }
         return;
     }
@@ -219,9 +313,7 @@ void QuantizationView::showOutcome()
 {
     const QuantOutcome &o = *m_outcome;
     const quant::TensorData &t = o.tensor.data;
-    m_status->setText(tr("%1 · %2 × %3 %4 · %5 elements")
-                          .arg(t.origin(), QString::number(t.rows()), QString::number(t.cols()),
-                               quant::elementTypeName(t.type()), formatCount(t.elements())));
+    setStatus(Status::Shown);
     m_figures->setResults(o.results);
     m_sqnrChart->setResults(o.results);
     QList<quant::Scheme> schemes;

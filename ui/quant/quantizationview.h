@@ -41,6 +41,7 @@ struct QuantJobResult
 {
     std::optional<QuantOutcome> outcome;
     QString error;
+    bool outOfMemory = false; ///< the message is translated on the GUI thread, when shown
 };
 
 class QuantizationView : public QWidget
@@ -68,9 +69,27 @@ Q_SIGNALS:
     void failed(const QString &message);
 
 protected:
+    void changeEvent(QEvent *event) override;
     void resizeEvent(QResizeEvent *event) override;
 
 private:
+    /// What the status line says; its text is made from this in the current language.
+    enum class Status
+    {
+        Idle,
+        NoSchemes,
+        NoTensor,
+        Running,
+        Failed,
+        Shown
+    };
+
+    void retranslate();
+    void setStatus(Status status);
+    void showStatus();
+    QString failureText() const;
+    void restoreSettings();
+    void saveSettings() const;
     void finishRun();
     void showOutcome();
     void redrawHistograms();
@@ -81,6 +100,7 @@ private:
     SchemePicker *m_schemes = nullptr;
     QProgressBar *m_progress = nullptr;
     QLabel *m_status = nullptr;
+    QLabel *m_histogramTitle = nullptr;
     QComboBox *m_errorKind = nullptr;
     QCheckBox *m_logY = nullptr;
     ErrorHistogramChart *m_errorChart = nullptr;
@@ -91,6 +111,9 @@ private:
     QTableView *m_table = nullptr;
     QGridLayout *m_panels = nullptr;
     bool m_wide = true;
+    Status m_state = Status::Idle;
+    int m_runningSchemes = 0;
+    QString m_failure; ///< the last run's error; empty when it ran out of memory
 
     QTimer m_debounce;
     QFutureWatcher<QuantJobResult> m_watcher;

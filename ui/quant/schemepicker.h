@@ -2,6 +2,7 @@
 #pragma once
 
 #include "quant/scheme.h"
+#include "quantsettings.h"
 
 #include <QGroupBox>
 #include <QList>
@@ -28,10 +29,21 @@ public:
     int bins() const;
     int groupSize() const;
 
+    /// The state, for saving; setChoice() takes it back (unknown names and
+    /// group sizes are ignored).
+    SchemeChoice choice() const;
+    void setChoice(const SchemeChoice &choice);
+
 Q_SIGNALS:
     void changed();
 
+protected:
+    void changeEvent(QEvent *event) override;
+
 private:
+    void retranslate();
+    void showGroupSize();
+
     struct Choice
     {
         QString name;
@@ -40,7 +52,9 @@ private:
     QList<Choice> m_choices;
     QSlider *m_groupSize = nullptr;
     QLabel *m_groupLabel = nullptr;
+    QLabel *m_groupTitle = nullptr;
     QSpinBox *m_bins = nullptr;
+    QLabel *m_binsTitle = nullptr;
     QCheckBox *m_saturate = nullptr;
     QCheckBox *m_unitScale = nullptr;
 };

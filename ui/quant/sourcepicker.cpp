@@ -3,10 +3,12 @@
 
 #include "error.h"
 #include "quant/tensorsource.h"
+#include "quantsettings.h"
 
 #include <QButtonGroup>
 #include <QComboBox>
 #include <QDoubleSpinBox>
+#include <QEvent>
 #include <QFileDialog>
 #include <QFormLayout>
 #include <QHBoxLayout>
@@ -31,14 +33,33 @@ QSpinBox *sizeBox(const QString &name, QWidget *parent)
     return box;
 }
 
+constexpr quant::SyntheticKind syntheticKinds[] = {
+    quant::SyntheticKind::Gaussian, quant::SyntheticKind::Laplace, quant::SyntheticKind::StudentT,
+    quant::SyntheticKind::Outliers};
+
+QString kindText(quant::SyntheticKind kind)
+{
+    switch (kind) {
+    case quant::SyntheticKind::Gaussian:
+        return SourcePicker::tr("Gaussian weights");
+    case quant::SyntheticKind::Laplace:
+        return SourcePicker::tr("Laplace weights");
+    case quant::SyntheticKind::StudentT:
+        return SourcePicker::tr("Student-t weights (5 dof)");
+    case quant::SyntheticKind::Outliers:
+        return SourcePicker::tr("Activations with outlier channels");
+    }
+    return {};
+}
+
 } // namespace
 
-SourcePicker::SourcePicker(QWidget *parent) : QGroupBox(tr("Tensor"), parent)
+SourcePicker::SourcePicker(QWidget *parent) : QGroupBox(parent)
 {
-    m_synthetic = new QRadioButton(tr("Synthetic"), this);
+    m_synthetic = new QRadioButton(this);
     m_synthetic->setObjectName(QStringLiteral("sourceSynthetic"));
     m_synthetic->setChecked(true);
-    m_file = new QRadioButton(tr("File"), this);
+    m_file = new QRadioButton(this);
     m_file->setObjectName(QStringLiteral("sourceFile"));
     auto *modes = new QButtonGroup(this);
     modes->addButton(m_synthetic);
@@ -46,30 +67,24 @@ SourcePicker::SourcePicker(QWidget *parent) : QGroupBox(tr("Tensor"), parent)
 
     m_kind = new QComboBox(this);
     m_kind->setObjectName(QStringLiteral("syntheticKind"));
-    m_kind->addItem(tr("Gaussian weights"), int(quant::SyntheticKind::Gaussian));
-    m_kind->addItem(tr("Laplace weights"), int(quant::SyntheticKind::Laplace));
-    m_kind->addItem(tr("Student-t weights (5 dof)"), int(quant::SyntheticKind::StudentT));
-    m_kind->addItem(tr("Activations with outlier channels"), int(quant::SyntheticKind::Outliers));
+    for (quant::SyntheticKind kind : syntheticKinds)
+        m_kind->addItem(QString(), int(kind)); // text set in retranslate()
     m_kind->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
     m_kind->setMinimumContentsLength(10);
     m_rows = sizeBox(QStringLiteral("rows"), this);
     m_cols = sizeBox(QStringLiteral("cols"), this);
     m_seed = new QSpinBox(this);
     m_seed->setObjectName(QStringLiteral("seed"));
-    m_seed->setRange(0, 1'000'000);
+    m_seed->setRange(0, MaxSyntheticSeed);
     m_std = new QDoubleSpinBox(this);
     m_std->setObjectName(QStringLiteral("std"));
     m_std->setDecimals(4);
-    m_std->setRange(0, 1000);
+    m_std->setRange(0, MaxSyntheticStd);
     m_std->setSingleStep(0.005);
-    m_std->setSpecialValueText(tr("default"));
-    m_std->setToolTip(
-        tr("Standard deviation: 0.02 for weights (LlamaConfig.initializer_range), 1 for activations"));
 
     m_path = new QLineEdit(this);
     m_path->setObjectName(QStringLiteral("filePath"));
-    m_path->setPlaceholderText(tr(".safetensors or .npy"));
-    m_browse = new QPushButton(tr("Browse…"), this);
+    m_browse = new QPushButton(this);
     m_browse->setObjectName(QStringLiteral("browse"));
     m_tensor = new QComboBox(this);
     m_tensor->setObjectName(QStringLiteral("tensorName"));
@@ -89,16 +104,22 @@ SourcePicker::SourcePicker(QWidget *parent) : QGroupBox(tr("Tensor"), parent)
     pathRow->addWidget(m_path, 1);
     pathRow->addWidget(m_browse);
 
+    m_kindTitle = new QLabel(this);
+    m_sizeTitle = new QLabel(this);
+    m_seedTitle = new QLabel(this);
+    m_stdTitle = new QLabel(this);
+    m_tensorTitle = new QLabel(this);
     auto *form = new QFormLayout(this);
     form->addRow(m_synthetic);
-    form->addRow(tr("Kind"), m_kind);
-    form->addRow(tr("Rows × cols"), size);
-    form->addRow(tr("Seed"), m_seed);
-    form->addRow(tr("Std"), m_std);
+    form->addRow(m_kindTitle, m_kind);
+    form->addRow(m_sizeTitle, size);
+    form->addRow(m_seedTitle, m_seed);
+    form->addRow(m_stdTitle, m_std);
     form->addRow(m_file);
     form->addRow(pathRow);
-    form->addRow(tr("Tensor"), m_tensor);
+    form->addRow(m_tensorTitle, m_tensor);
     form->addRow(m_fileMessage);
+    retranslate();
 
     connect(modes, &QButtonGroup::buttonToggled, this, [this](QAbstractButton *, bool checked) {
         if (!checked)
@@ -124,6 +145,32 @@ SourcePicker::SourcePicker(QWidget *parent) : QGroupBox(tr("Tensor"), parent)
     updateEnabled();
 }
 
+void SourcePicker::retranslate()
+{
+    setTitle(tr("Tensor"));
+    m_synthetic->setText(tr("Synthetic"));
+    m_file->setText(tr("File"));
+    for (int i = 0; i < m_kind->count(); ++i)
+        m_kind->setItemText(i, kindText(quant::SyntheticKind(m_kind->itemData(i).toInt())));
+    m_std->setSpecialValueText(tr("default"));
+    m_std->setToolTip(
+        tr("Standard deviation: 0.02 for weights (LlamaConfig.initializer_range), 1 for activations"));
+    m_path->setPlaceholderText(tr(".safetensors or .npy"));
+    m_browse->setText(tr("Browse…"));
+    m_kindTitle->setText(tr("Kind"));
+    m_sizeTitle->setText(tr("Rows × cols"));
+    m_seedTitle->setText(tr("Seed"));
+    m_stdTitle->setText(tr("Std"));
+    m_tensorTitle->setText(tr("Tensor"));
+}
+
+void SourcePicker::changeEvent(QEvent *event)
+{
+    if (event->type() == QEvent::LanguageChange)
+        retranslate();
+    QGroupBox::changeEvent(event);
+}
+
 void SourcePicker::updateEnabled()
 {
     const bool synthetic = m_synthetic->isChecked();
@@ -144,31 +191,51 @@ void SourcePicker::setFile(const QString &path)
     Q_EMIT changed();
 }
 
-void SourcePicker::listTensors()
+void SourcePicker::setSource(const QuantSource &source)
+{
+    m_kind->setCurrentIndex(std::max(0, m_kind->findData(int(source.spec.kind))));
+    m_rows->setValue(int(source.spec.rows));
+    m_cols->setValue(int(source.spec.cols));
+    m_seed->setValue(int(source.spec.seed));
+    m_std->setValue(source.spec.standardDeviation);
+    m_path->setText(source.path);
+    if (!source.synthetic && listTensors(source.tensor)) {
+        m_file->setChecked(true);
+    } else {
+        // A file that went away (or broke) since it was saved: no error for
+        // what the user did not just ask for.
+        m_fileMessage->hide();
+        m_synthetic->setChecked(true);
+    }
+    updateEnabled();
+}
+
+bool SourcePicker::listTensors(const QString &preferred)
 {
     const QSignalBlocker block(m_tensor);
     m_tensor->clear();
     m_fileMessage->hide();
+    int chosen = -1;
     try {
         // Only the header is read: quick even for a multi-gigabyte checkpoint.
         const QList<quant::TensorInfo> tensors = quant::listTensors(m_path->text());
         auto *model = qobject_cast<QStandardItemModel *>(m_tensor->model());
-        int firstUsable = -1;
         for (const quant::TensorInfo &t : tensors) {
             m_tensor->addItem(QStringLiteral("%1  %2 %3").arg(t.name, t.dtype, t.shapeText()), t.name);
             QStandardItem *item = model->item(m_tensor->count() - 1);
             if (!t.unusableReason.isEmpty()) {
                 item->setEnabled(false);
                 item->setToolTip(t.unusableReason);
-            } else if (firstUsable < 0) {
-                firstUsable = m_tensor->count() - 1;
+            } else if (chosen < 0 || t.name == preferred) {
+                chosen = m_tensor->count() - 1;
             }
         }
-        m_tensor->setCurrentIndex(std::max(firstUsable, 0));
+        m_tensor->setCurrentIndex(std::max(chosen, 0));
     } catch (const Error &error) {
         m_fileMessage->setText(error.message());
         m_fileMessage->show();
     }
+    return chosen >= 0;
 }
 
 QuantSource SourcePicker::source() const

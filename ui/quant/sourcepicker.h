@@ -27,12 +27,20 @@ public:
     QuantSource source() const;
     /// Switches to a file and lists its tensors (errors show under the path).
     void setFile(const QString &path);
+    /// Shows a saved source. A file is taken only when it still lists a
+    /// usable tensor (the saved one if it can); else the synthetic settings
+    /// apply, quietly, with the path kept in its field.
+    void setSource(const QuantSource &source);
 
 Q_SIGNALS:
     void changed();
 
+protected:
+    void changeEvent(QEvent *event) override;
+
 private:
-    void listTensors();
+    bool listTensors(const QString &preferred = {});
+    void retranslate();
     void updateEnabled();
 
     QRadioButton *m_synthetic = nullptr;
@@ -46,6 +54,11 @@ private:
     QPushButton *m_browse = nullptr;
     QComboBox *m_tensor = nullptr;
     QLabel *m_fileMessage = nullptr;
+    QLabel *m_kindTitle = nullptr;
+    QLabel *m_sizeTitle = nullptr;
+    QLabel *m_seedTitle = nullptr;
+    QLabel *m_stdTitle = nullptr;
+    QLabel *m_tensorTitle = nullptr;
 };
 
 } // namespace kvscope

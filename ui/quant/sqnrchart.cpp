@@ -7,6 +7,7 @@
 #include <QBarCategoryAxis>
 #include <QBarSet>
 #include <QChart>
+#include <QEvent>
 #include <QHorizontalBarSeries>
 #include <QValueAxis>
 
@@ -18,11 +19,10 @@ SqnrChart::SqnrChart(QWidget *parent) : QChartView(parent)
     setRenderHint(QPainter::Antialiasing);
     QChart *c = chart();
     c->setAnimationOptions(QChart::NoAnimation);
-    c->setTitle(tr("SQNR by scheme (dB, higher is better)"));
     c->legend()->hide();
     c->setMargins(QMargins(4, 4, 4, 4));
     m_series = new QHorizontalBarSeries;
-    m_set = new QBarSet(tr("SQNR dB"));
+    m_set = new QBarSet(QString());
     m_series->append(m_set);
     m_series->setLabelsVisible(true);
     m_series->setLabelsFormat(QStringLiteral("@value"));
@@ -37,6 +37,20 @@ SqnrChart::SqnrChart(QWidget *parent) : QChartView(parent)
     c->addAxis(m_decibels, Qt::AlignBottom);
     m_series->attachAxis(m_categories);
     m_series->attachAxis(m_decibels);
+    retranslate();
+}
+
+void SqnrChart::retranslate()
+{
+    chart()->setTitle(tr("SQNR by scheme (dB, higher is better)"));
+    m_set->setLabel(tr("SQNR dB"));
+}
+
+void SqnrChart::changeEvent(QEvent *event)
+{
+    if (event->type() == QEvent::LanguageChange)
+        retranslate();
+    QChartView::changeEvent(event);
 }
 
 int SqnrChart::barCount() const

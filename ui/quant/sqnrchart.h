@@ -24,7 +24,12 @@ public:
     void setResults(const QList<quant::SchemeResult> &results);
     int barCount() const;
 
+protected:
+    void changeEvent(QEvent *event) override;
+
 private:
+    void retranslate();
+
     QHorizontalBarSeries *m_series = nullptr;
     QBarSet *m_set = nullptr;
     QBarCategoryAxis *m_categories = nullptr;

@@ -13,15 +13,29 @@ namespace kvscope {
 ValuesChart::ValuesChart(QWidget *parent) : HistogramChartView(parent)
 {
     setObjectName(QStringLiteral("valuesChart"));
-    chart()->setTitle(tr("Values and quantization grid"));
     chart()->legend()->setAlignment(Qt::AlignTop); // two entries, one of them long
-    m_x->setTitleText(tr("value w"));
     m_histogram = createSeries();
-    m_histogram->setName(tr("values"));
     m_grid = createSeries();
     QPen pen(QColor(220, 60, 40, 150));
     pen.setWidthF(1.0);
     m_grid->setPen(pen);
+    retranslate();
+}
+
+void ValuesChart::retranslate()
+{
+    chart()->setTitle(tr("Values and quantization grid"));
+    m_x->setTitleText(tr("value w"));
+    m_histogram->setName(tr("values"));
+    nameGrid();
+}
+
+void ValuesChart::nameGrid()
+{
+    if (m_gridScheme.isEmpty())
+        return;
+    m_grid->setName(m_gridTooDense ? tr("grid of %1: too dense to draw").arg(m_gridScheme)
+                                   : tr("grid of %1").arg(m_gridScheme));
 }
 
 void ValuesChart::setValues(const quant::Histogram &values, const quant::QuantizationGrid &grid,
@@ -41,8 +55,9 @@ void ValuesChart::setValues(const quant::Histogram &values, const quant::Quantiz
         comb << QPointF(g, base) << QPointF(g, top) << QPointF(g, base);
     m_grid->replace(comb);
     m_gridLines = int(grid.values.size());
-    m_grid->setName(grid.tooDense ? tr("grid of %1: too dense to draw").arg(gridName)
-                                  : tr("grid of %1").arg(gridName));
+    m_gridScheme = gridName;
+    m_gridTooDense = grid.tooDense;
+    nameGrid();
     setRanges(values.lo, values.hi, top);
 }
 

@@ -19,10 +19,17 @@ public:
                    const QString &gridScheme, bool logY);
     int gridLines() const { return m_gridLines; }
 
+protected:
+    void retranslate() override;
+
 private:
+    void nameGrid();
+
     QLineSeries *m_histogram = nullptr;
     QLineSeries *m_grid = nullptr;
     int m_gridLines = 0;
+    QString m_gridScheme; ///< what the grid belongs to, for its legend entry
+    bool m_gridTooDense = false;
 };
 
 } // namespace kvscope
