@@ -83,6 +83,25 @@
     </message>
 </context>
 <context>
+    <name>kvscope::ErrorHistogramChart</name>
+    <message>
+        <source>Relative error (w − w′) / |w|</source>
+        <translation>相对误差 (w − w′) / |w|</translation>
+    </message>
+    <message>
+        <source>Error w − w′</source>
+        <translation>误差 w − w′</translation>
+    </message>
+    <message>
+        <source>relative error</source>
+        <translation>相对误差</translation>
+    </message>
+    <message>
+        <source>error</source>
+        <translation>误差</translation>
+    </message>
+</context>
+<context>
     <name>kvscope::ExplorerView</name>
     <message>
         <source>vs sequence length</source>
@@ -111,6 +130,45 @@
     <message>
         <source>Copy the whole plan as JSON, the same object as kvscope calc --json.</source>
         <translation>以 JSON 复制完整结果，与 kvscope calc --json 输出相同。</translation>
+    </message>
+</context>
+<context>
+    <name>kvscope::FiguresModel</name>
+    <message>
+        <source>Scheme</source>
+        <translation>方案</translation>
+    </message>
+    <message>
+        <source>Bits/weight</source>
+        <translation>每权重位数</translation>
+    </message>
+    <message>
+        <source>MSE</source>
+        <translation>MSE</translation>
+    </message>
+    <message>
+        <source>SQNR (dB)</source>
+        <translation>SQNR (dB)</translation>
+    </message>
+    <message>
+        <source>Max |e|</source>
+        <translation>最大 |e|</translation>
+    </message>
+    <message>
+        <source>Mean |e|</source>
+        <translation>平均 |e|</translation>
+    </message>
+    <message>
+        <source>Cosine</source>
+        <translation>余弦相似度</translation>
+    </message>
+    <message>
+        <source>Clipped</source>
+        <translation>截断</translation>
+    </message>
+    <message>
+        <source>Flushed to 0</source>
+        <translation>归零</translation>
     </message>
 </context>
 <context>
@@ -249,6 +307,81 @@
     <message>
         <source>vLLM would refuse to start: one %1-token request needs %2 KV blocks and the cache holds %3; --max-model-len %4 would fit.</source>
         <translation>vLLM 将无法启动：一个 %1 token 的请求需要 %2 个 KV 块，而缓存只有 %3 个；--max-model-len %4 可以放下。</translation>
+    </message>
+</context>
+<context>
+    <name>kvscope::GroupInspector</name>
+    <message>
+        <source>INT group inspector</source>
+        <translation>INT 分组查看器</translation>
+    </message>
+    <message>
+        <source>column</source>
+        <translation>列</translation>
+    </message>
+    <message>
+        <source>w</source>
+        <translation>w</translation>
+    </message>
+    <message>
+        <source>q</source>
+        <translation>q</translation>
+    </message>
+    <message>
+        <source>w′</source>
+        <translation>w′</translation>
+    </message>
+    <message>
+        <source>row</source>
+        <translation>行</translation>
+    </message>
+    <message>
+        <source>group</source>
+        <translation>组</translation>
+    </message>
+    <message>
+        <source>weight</source>
+        <translation>权重</translation>
+    </message>
+    <message>
+        <source>Run a simulation to inspect a group.</source>
+        <translation>运行一次模拟后即可查看分组。</translation>
+    </message>
+    <message>
+        <source>Columns %1–%2: min %3, max %4</source>
+        <translation>第 %1–%2 列：最小 %3，最大 %4</translation>
+    </message>
+    <message>
+        <source>scale s = (max − min) / %1 = %2</source>
+        <translation>scale s = (max − min) / %1 = %2</translation>
+    </message>
+    <message>
+        <source>zero point z = clamp(−round(min / s), 0, %1) = %2</source>
+        <translation>zero point z = clamp(−round(min / s), 0, %1) = %2</translation>
+    </message>
+    <message>
+        <source>scale s = 2·max(|min|, |max|) / %1 = %2</source>
+        <translation>scale s = 2·max(|min|, |max|) / %1 = %2</translation>
+    </message>
+    <message>
+        <source>zero point z = 2^(bits − 1) = %1 (symmetric)</source>
+        <translation>zero point z = 2^(bits − 1) = %1（对称）</translation>
+    </message>
+    <message>
+        <source>scale s = max(|min|, |max|) / 127 = %1</source>
+        <translation>scale s = max(|min|, |max|) / 127 = %1</translation>
+    </message>
+    <message>
+        <source>zero point z = 0 (symmetric)</source>
+        <translation>zero point z = 0（对称）</translation>
+    </message>
+    <message>
+        <source>w = %1 → q = clamp(round(w / s) + z, %2, %3) = %4</source>
+        <translation>w = %1 → q = clamp(round(w / s) + z, %2, %3) = %4</translation>
+    </message>
+    <message>
+        <source>w′ = %1</source>
+        <translation>w′ = %1</translation>
     </message>
 </context>
 <context>
@@ -447,6 +580,18 @@
         <source>Clear list</source>
         <translation>清空列表</translation>
     </message>
+    <message>
+        <source>Quantization</source>
+        <translation>量化</translation>
+    </message>
+    <message>
+        <source>&amp;Explorer</source>
+        <translation>探索(&amp;E)</translation>
+    </message>
+    <message>
+        <source>&amp;Quantization simulator</source>
+        <translation>量化模拟器(&amp;Q)</translation>
+    </message>
 </context>
 <context>
     <name>kvscope::ParameterPanel</name>
@@ -600,6 +745,193 @@
     <message>
         <source>pasted config</source>
         <translation>粘贴的配置</translation>
+    </message>
+</context>
+<context>
+    <name>kvscope::QuantizationView</name>
+    <message>
+        <source>Error w − w′</source>
+        <translation>误差 w − w′</translation>
+    </message>
+    <message>
+        <source>Relative error (w − w′) / |w|</source>
+        <translation>相对误差 (w − w′) / |w|</translation>
+    </message>
+    <message>
+        <source>Log counts</source>
+        <translation>对数计数</translation>
+    </message>
+    <message>
+        <source>Histogram:</source>
+        <translation>直方图：</translation>
+    </message>
+    <message>
+        <source>not enough memory for this tensor</source>
+        <translation>内存不足，无法处理这个张量</translation>
+    </message>
+    <message>
+        <source>Pick at least one scheme.</source>
+        <translation>请至少选择一个方案。</translation>
+    </message>
+    <message>
+        <source>Pick a file and one of its tensors.</source>
+        <translation>请选择一个文件及其中的一个张量。</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 · %2 × %3 %4 · %5 elements</source>
+        <translation><numerusform>%1 · %2 × %3 %4 · %5 个元素</numerusform></translation>
+    </message>
+    <message>
+        <source>row %1</source>
+        <translation>第 %1 行</translation>
+    </message>
+    <message>
+        <source>row %1, group %2</source>
+        <translation>第 %1 行，第 %2 组</translation>
+    </message>
+    <message>
+        <source>Simulating %1…</source>
+        <translation>正在模拟 %1…</translation>
+    </message>
+</context>
+<context>
+    <name>kvscope::SchemePicker</name>
+    <message>
+        <source>Schemes</source>
+        <translation>方案</translation>
+    </message>
+    <message>
+        <source>INT group</source>
+        <translation>INT 分组</translation>
+    </message>
+    <message>
+        <source>Bins</source>
+        <translation>分箱数</translation>
+    </message>
+    <message>
+        <source>FP8 saturates (vLLM)</source>
+        <translation>FP8 饱和截断（vLLM）</translation>
+    </message>
+    <message>
+        <source>Off: overflow becomes NaN (E4M3) or ±inf (E5M2), as ml_dtypes converts</source>
+        <translation>关闭时：溢出变为 NaN（E4M3）或 ±inf（E5M2），与 ml_dtypes 的转换一致</translation>
+    </message>
+    <message>
+        <source>FP8 scale fixed at 1.0</source>
+        <translation>FP8 scale 固定为 1.0</translation>
+    </message>
+    <message>
+        <source>vLLM's default KV-cache scale: small values fall into subnormals or to zero</source>
+        <translation>vLLM 默认的 KV Cache scale：较小的值会落入次正规数或变为零</translation>
+    </message>
+    <message>
+        <source>row</source>
+        <translation>行</translation>
+    </message>
+</context>
+<context>
+    <name>kvscope::SourcePicker</name>
+    <message>
+        <source>Gaussian weights</source>
+        <translation>高斯分布权重</translation>
+    </message>
+    <message>
+        <source>Laplace weights</source>
+        <translation>拉普拉斯分布权重</translation>
+    </message>
+    <message>
+        <source>Student-t weights (5 dof)</source>
+        <translation>Student-t 分布权重（自由度 5）</translation>
+    </message>
+    <message>
+        <source>Activations with outlier channels</source>
+        <translation>带离群通道的激活</translation>
+    </message>
+    <message>
+        <source>Open a tensor file</source>
+        <translation>打开张量文件</translation>
+    </message>
+    <message>
+        <source>Tensors (*.safetensors *.npy);;All files (*)</source>
+        <translation>张量 (*.safetensors *.npy);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>Tensor</source>
+        <translation>张量</translation>
+    </message>
+    <message>
+        <source>Synthetic</source>
+        <translation>合成</translation>
+    </message>
+    <message>
+        <source>File</source>
+        <translation>文件</translation>
+    </message>
+    <message>
+        <source>default</source>
+        <translation>默认</translation>
+    </message>
+    <message>
+        <source>Standard deviation: 0.02 for weights (LlamaConfig.initializer_range), 1 for activations</source>
+        <translation>标准差：权重为 0.02（LlamaConfig.initializer_range），激活为 1</translation>
+    </message>
+    <message>
+        <source>.safetensors or .npy</source>
+        <translation>.safetensors 或 .npy</translation>
+    </message>
+    <message>
+        <source>Browse…</source>
+        <translation>浏览…</translation>
+    </message>
+    <message>
+        <source>Kind</source>
+        <translation>类型</translation>
+    </message>
+    <message>
+        <source>Rows × cols</source>
+        <translation>行 × 列</translation>
+    </message>
+    <message>
+        <source>Seed</source>
+        <translation>随机种子</translation>
+    </message>
+    <message>
+        <source>Std</source>
+        <translation>标准差</translation>
+    </message>
+</context>
+<context>
+    <name>kvscope::SqnrChart</name>
+    <message>
+        <source>SQNR by scheme (dB, higher is better)</source>
+        <translation>各方案的 SQNR（dB，越高越好）</translation>
+    </message>
+    <message>
+        <source>SQNR dB</source>
+        <translation>SQNR dB</translation>
+    </message>
+</context>
+<context>
+    <name>kvscope::ValuesChart</name>
+    <message>
+        <source>Values and quantization grid</source>
+        <translation>数值与量化网格</translation>
+    </message>
+    <message>
+        <source>value w</source>
+        <translation>数值 w</translation>
+    </message>
+    <message>
+        <source>values</source>
+        <translation>数值</translation>
+    </message>
+    <message>
+        <source>grid of %1: too dense to draw</source>
+        <translation>%1 的网格：过密，无法绘制</translation>
+    </message>
+    <message>
+        <source>grid of %1</source>
+        <translation>%1 的网格</translation>
     </message>
 </context>
 </TS>

@@ -238,7 +238,7 @@ void QuantizationView::showStatus()
         m_status->setText(tr("Pick a file and one of its tensors."));
         break;
     case Status::Running:
-        m_status->setText(tr("Simulating %n scheme(s)…", nullptr, m_runningSchemes));
+        m_status->setText(tr("Simulating %1…").arg(m_runningSchemes.join(QStringLiteral(", "))));
         break;
     case Status::Failed:
         m_status->setText(
@@ -285,7 +285,9 @@ void QuantizationView::simulate()
         cached = m_outcome->tensor;
     m_progress->setValue(0);
     m_progress->show();
-    m_runningSchemes = int(request.schemes.size());
+    m_runningSchemes.clear();
+    for (const quant::Scheme &scheme : request.schemes)
+        m_runningSchemes << scheme.id();
     setStatus(Status::Running);
     m_watcher.setFuture(QtConcurrent::run(runInBackground, request, cached, m_cancel));
 }

@@ -112,7 +112,7 @@ private:
     QGridLayout *m_panels = nullptr;
     bool m_wide = true;
     Status m_state = Status::Idle;
-    int m_runningSchemes = 0;
+    QStringList m_runningSchemes; ///< scheme ids of the run in progress, for the status line
     QString m_failure; ///< the last run's error; empty when it ran out of memory
 
     QTimer m_debounce;
