@@ -41,7 +41,7 @@ QString percent(std::int64_t basisPoints)
 } // namespace
 
 BreakdownChartView::BreakdownChartView(QWidget *parent)
-    : QChartView(parent),
+    : ExplorerChartView(QStringLiteral("breakdownChart"), 110, QMargins(4, 2, 12, 2), parent),
       m_bars(new QHorizontalStackedBarSeries),
       m_budget(new QLineSeries),
       m_physical(new QLineSeries),
@@ -49,14 +49,7 @@ BreakdownChartView::BreakdownChartView(QWidget *parent)
       m_categoryAxis(new QBarCategoryAxis),
       m_lineAxis(new QValueAxis)
 {
-    setObjectName(QStringLiteral("breakdownChart"));
-    setRenderHint(QPainter::Antialiasing);
-    setMinimumHeight(110);
-    auto *chart = new QChart;
-    // No animations: a dragged slider must redraw within the frame, never lag behind.
-    chart->setAnimationOptions(QChart::NoAnimation);
-    chart->setMargins(QMargins(4, 2, 12, 2));
-
+    QChart *chart = this->chart();
     for (int i = 0; i < MemoryPartCount; ++i) {
         m_sets[i] = new QBarSet(QString());
         m_sets[i]->append(0);
@@ -81,10 +74,8 @@ BreakdownChartView::BreakdownChartView(QWidget *parent)
         line->attachAxis(m_lineAxis);
     }
     m_valueAxis->setLabelFormat(QStringLiteral("%.0f"));
-    chart->legend()->setVisible(false); // the LegendStrip below wraps instead of truncating
     for (int i = 0; i < MemoryPartCount; ++i)
         m_sets[i]->setLabel(memoryPartName(MemoryPart(i)));
-    setChart(chart);
     for (auto &label : m_labels) {
         label = new QGraphicsSimpleTextItem(chart);
         label->setZValue(10);
@@ -175,14 +166,10 @@ void BreakdownChartView::applyPalette()
 
 void BreakdownChartView::changeEvent(QEvent *event)
 {
-    if (event->type() == QEvent::PaletteChange) {
-        applyPalette();
-    } else if (event->type() == QEvent::LanguageChange) {
+    if (event->type() == QEvent::LanguageChange)
         for (int i = 0; i < MemoryPartCount; ++i)
             m_sets[i]->setLabel(memoryPartName(MemoryPart(i)));
-        retranslate();
-    }
-    QChartView::changeEvent(event);
+    ExplorerChartView::changeEvent(event);
 }
 
 } // namespace kvscope

@@ -2,9 +2,7 @@
 #pragma once
 
 #include "breakdown.h"
-#include "widgets/legendstrip.h"
-
-#include <QChartView>
+#include "explorerchartview.h"
 
 class QBarCategoryAxis;
 class QBarSet;
@@ -19,7 +17,7 @@ namespace kvscope {
 /// overhead, KV cache, and headroom — against the budget line and the
 /// physical memory; what does not fit is drawn beyond the budget line in the
 /// warning colour. One chart, updated in place (bar values replaced).
-class BreakdownChartView : public QChartView
+class BreakdownChartView : public ExplorerChartView
 {
     Q_OBJECT
 
@@ -31,18 +29,15 @@ public:
     /// The bar set drawing a part (tests read values from it).
     QBarSet *barSet(MemoryPart part) const { return m_sets[int(part)]; }
     QLineSeries *budgetLine() const { return m_budget; }
-    /// Legend entries with GiB and percentages, for the LegendStrip under the chart.
-    QList<LegendStrip::Entry> legendEntries() const;
-
-Q_SIGNALS:
-    void legendChanged();
+    /// Legend entries with GiB and percentages of the budget.
+    QList<LegendStrip::Entry> legendEntries() const override;
 
 protected:
     void changeEvent(QEvent *event) override;
+    void applyPalette() override;
+    void retranslate() override;
 
 private:
-    void applyPalette();
-    void retranslate();
     void placeLabels();
 
     QHorizontalStackedBarSeries *m_bars;

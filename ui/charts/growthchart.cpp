@@ -50,7 +50,7 @@ QString precisionName(KvCacheDtype dtype)
 } // namespace
 
 GrowthChartView::GrowthChartView(QWidget *parent)
-    : QChartView(parent),
+    : ExplorerChartView(QStringLiteral("growthChart"), 220, QMargins(4, 4, 24, 4), parent),
       m_total(new QLineSeries),
       m_budget(new QLineSeries),
       m_current(new QScatterSeries),
@@ -58,12 +58,7 @@ GrowthChartView::GrowthChartView(QWidget *parent)
       m_xAxis(new QCategoryAxis),
       m_yAxis(new QValueAxis)
 {
-    setObjectName(QStringLiteral("growthChart"));
-    setRenderHint(QPainter::Antialiasing);
-    setMinimumHeight(220);
-    auto *chart = new QChart;
-    chart->setMargins(QMargins(4, 4, 24, 4));
-    chart->setAnimationOptions(QChart::NoAnimation); // redraw within the frame while dragging
+    QChart *chart = this->chart();
     chart->addAxis(m_xAxis, Qt::AlignBottom);
     chart->addAxis(m_yAxis, Qt::AlignLeft);
     m_xAxis->setLabelsPosition(QCategoryAxis::AxisLabelsPositionOnValue);
@@ -83,8 +78,6 @@ GrowthChartView::GrowthChartView(QWidget *parent)
         point->setPointLabelsVisible(true);
         point->setPointLabelsClipping(false);
     }
-    chart->legend()->setVisible(false); // the LegendStrip below wraps instead of truncating
-    setChart(chart);
     applyPalette();
 }
 
@@ -210,15 +203,6 @@ void GrowthChartView::updatePens()
         point->setPointLabelsColor(palette().color(QPalette::Text));
         point->setPointLabelsFont(theme::chartLabelFont());
     }
-}
-
-void GrowthChartView::changeEvent(QEvent *event)
-{
-    if (event->type() == QEvent::PaletteChange)
-        applyPalette();
-    else if (event->type() == QEvent::LanguageChange)
-        retranslate();
-    QChartView::changeEvent(event);
 }
 
 } // namespace kvscope

@@ -1,10 +1,9 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "explorerchartview.h"
 #include "growth.h"
-#include "widgets/legendstrip.h"
 
-#include <QChartView>
 #include <QList>
 
 class QCategoryAxis;
@@ -17,7 +16,7 @@ namespace kvscope {
 /// Chart 2: KV cache (one line per KV precision) and total memory against
 /// sequence length or batch size on a log axis, with the budget line, the
 /// current point, and where the total crosses the budget ("fits up to ...").
-class GrowthChartView : public QChartView
+class GrowthChartView : public ExplorerChartView
 {
     Q_OBJECT
 
@@ -33,19 +32,14 @@ public:
     QScatterSeries *crossingPoint() const { return m_crossing; }
     /// The text at the crossing point ("fits up to 27,712 tokens").
     QString crossingText() const;
-    /// Legend entries for the LegendStrip under the chart.
-    QList<LegendStrip::Entry> legendEntries() const;
-
-Q_SIGNALS:
-    void legendChanged();
+    QList<LegendStrip::Entry> legendEntries() const override;
 
 protected:
-    void changeEvent(QEvent *event) override;
+    void applyPalette() override;
+    void retranslate() override;
 
 private:
-    void applyPalette();
     void updatePens();
-    void retranslate();
     void rebuildTicks();
 
     QList<QLineSeries *> m_kvLines;
