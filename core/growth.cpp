@@ -97,10 +97,15 @@ GrowthChartData growthChartData(const Scenario &scenario, const MemoryPlan &plan
     for (qsizetype i = 0; i < walk.size(); ++i) {
         GrowthCurve curve;
         curve.kvCacheDtype = i == d.currentCurve ? plan.kvCacheDtype : walk.at(i);
-        Scenario variant = scenario;
-        variant.kvCacheDtype = curve.kvCacheDtype;
-        const MemoryPlan other = planMemory(variant);
-        curve.fitsUpTo = bySequence ? other.largestSeqLenThatFits : other.largestBatchThatFits;
+        // The plan already answers for its own KV dtype; the other precisions need their own plan.
+        MemoryPlan otherPlan;
+        if (i != d.currentCurve) {
+            Scenario variant = scenario;
+            variant.kvCacheDtype = curve.kvCacheDtype;
+            otherPlan = planMemory(variant);
+        }
+        const MemoryPlan &fits = i == d.currentCurve ? plan : otherPlan;
+        curve.fitsUpTo = bySequence ? fits.largestSeqLenThatFits : fits.largestBatchThatFits;
         for (std::int64_t x : xs) {
             try {
                 const std::int64_t kv =

@@ -197,7 +197,7 @@ MemoryPlan planMemory(const Scenario &s)
         kv.kvHeadsPerGpu = kvHeadsPerGpu(m, tp);
         kv.headsReplicated = m.usesMla() ? tp > 1 : tp > m.numKvHeads;
         kv.bytesPerTokenPerLayer = kvBytesPerTokenPerLayer(m, plan.kvCacheDtype, tp);
-        kv.bytesPerToken = (Checked(kv.bytesPerTokenPerLayer) * m.numLayers).value();
+        kv.bytesPerToken = kvBytesPerToken(m, plan.kvCacheDtype, tp);
         kv.fullLayers = layout.fullLayers;
         kv.slidingLayers = layout.slidingLayers;
         kv.groupSize = layout.groupSize;

@@ -18,7 +18,7 @@ PresetSummary summarizePreset(const ModelArch &m)
     s.hfRepoIds = m.hfRepoIds;
     s.paramsTotal = counts.total;
     s.paramsActive = counts.active;
-    s.kvBytesPerTokenBf16 = kvBytesPerTokenPerLayer(m, KvCacheDtype::BFloat16, 1) * m.numLayers;
+    s.kvBytesPerTokenBf16 = kvBytesPerToken(m, KvCacheDtype::BFloat16, 1);
     s.maxPositionEmbeddings = m.maxPositionEmbeddings;
     s.moe = m.moe.enabled();
     s.mla = m.usesMla();
