@@ -5,7 +5,7 @@
 #include "cli/cliio.h"
 #include "cli/commands.h"
 #include "mainwindow.h"
-#include "quant/quantizationview.h"
+#include "quantization/quantizationview.h"
 #include "translations.h"
 
 #include <QApplication>

@@ -4,7 +4,7 @@
 // lib/format.py), and a way to catch the one error a bad input must give.
 #pragma once
 
-#include "error.h"
+#include "common/error.h"
 
 #include <initializer_list>
 

@@ -2,8 +2,8 @@
 // Helpers shared by the core suites.
 #pragma once
 
-#include "error.h"
-#include "library.h"
+#include "common/error.h"
+#include "library/library.h"
 
 #include <QStringList>
 #include <QtGlobal>

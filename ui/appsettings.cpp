@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
 #include "appsettings.h"
 
-#include "error.h"
-#include "library.h"
+#include "common/error.h"
+#include "library/library.h"
 #include "library/userlibrary.h"
-#include "planner.h"
+#include "plan/planner.h"
 
 #include <QSettings>
 

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "growth.h"
-#include "scenario.h"
+#include "plan/growth.h"
+#include "plan/scenario.h"
 
 #include <QStringList>
 

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
 #include "scenariocontroller.h"
 
-#include "error.h"
-#include "library.h"
-#include "planner.h"
-#include "tensorparallel.h"
+#include "common/error.h"
+#include "library/library.h"
+#include "plan/planner.h"
+#include "plan/tensorparallel.h"
 
 #include <algorithm>
 

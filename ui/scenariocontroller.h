@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "growth.h"
-#include "memoryplan.h"
-#include "scenario.h"
+#include "plan/growth.h"
+#include "plan/memoryplan.h"
+#include "plan/scenario.h"
 
 #include <QObject>
 

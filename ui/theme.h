@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "breakdown.h"
-#include "dtypes.h"
+#include "plan/breakdown.h"
+#include "precision/dtypes.h"
 
 #include <QColor>
 #include <QFont>

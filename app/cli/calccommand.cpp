@@ -5,9 +5,9 @@
 #include "plantext.h"
 #include "scenariooptions.h"
 
-#include "error.h"
-#include "planjson.h"
-#include "planner.h"
+#include "common/error.h"
+#include "plan/planjson.h"
+#include "plan/planner.h"
 
 #include <QCommandLineParser>
 #include <QJsonDocument>

@@ -3,11 +3,11 @@
 #include "cliio.h"
 #include "commands.h"
 
-#include "customgpu.h"
-#include "error.h"
-#include "library.h"
-#include "presetlist.h"
-#include "units.h"
+#include "gpu/customgpu.h"
+#include "common/error.h"
+#include "library/library.h"
+#include "library/presetlist.h"
+#include "common/units.h"
 
 #include <QCommandLineParser>
 #include <QJsonArray>

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "plantext.h"
 
-#include "scenario.h"
-#include "units.h"
+#include "plan/scenario.h"
+#include "common/units.h"
 
 namespace kvscope::cli {
 

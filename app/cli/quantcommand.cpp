@@ -3,11 +3,11 @@
 // the error figures as a table or JSON, optionally the histograms as CSV.
 #include "cliio.h"
 #include "commands.h"
-#include "error.h"
-#include "quant/report.h"
-#include "quant/simulator.h"
-#include "quant/synthetic.h"
-#include "quant/tensorsource.h"
+#include "common/error.h"
+#include "quantization/report.h"
+#include "quantization/simulator.h"
+#include "quantization/synthetic.h"
+#include "quantization/tensorsource.h"
 #include "quanttext.h"
 #include "scenariooptions.h"
 

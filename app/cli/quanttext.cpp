@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "quanttext.h"
 
-#include "units.h"
+#include "common/units.h"
 
 #include <cmath>
 

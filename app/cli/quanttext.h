@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "quant/simulator.h"
-#include "quant/tensorsource.h"
+#include "quantization/simulator.h"
+#include "quantization/tensorsource.h"
 
 #include <QList>
 #include <QString>

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "scenariooptions.h"
 
-#include "error.h"
-#include "library.h"
+#include "common/error.h"
+#include "library/library.h"
 
 #include <QRegularExpression>
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "scenario.h"
+#include "plan/scenario.h"
 
 #include <QCommandLineOption>
 #include <QCommandLineParser>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
-#include "ggmltypes.h"
+#include "formats/ggmltypes.h"
 
-#include "checked.h"
+#include "common/checked.h"
 
 namespace kvscope {
 

@@ -2,10 +2,10 @@
 // GGUF header reader (format: ggml-org/ggml docs/gguf.md): magic "GGUF",
 // u32 version, u64 tensor count, u64 key count, key/value pairs, tensor
 // infos, padding to general.alignment, tensor data. Little-endian.
-#include "gguf.h"
+#include "formats/gguf.h"
 
-#include "checked.h"
-#include "error.h"
+#include "common/checked.h"
+#include "common/error.h"
 
 #include <QFile>
 #include <QSet>

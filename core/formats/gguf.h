@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "ggmltypes.h"
+#include "formats/ggmltypes.h"
 
 #include <QList>
 #include <QMap>

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
-#include "npy.h"
+#include "formats/npy.h"
 
-#include "checked.h"
-#include "error.h"
+#include "common/checked.h"
+#include "common/error.h"
 
 #include <cstring>
 

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
-#include "safetensors.h"
+#include "formats/safetensors.h"
 
-#include "checked.h"
-#include "error.h"
+#include "common/checked.h"
+#include "common/error.h"
 
 #include <QFile>
 #include <QJsonArray>

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 // One Scenario -> MemoryPlan evaluation, for docs/benchmarks.md.
 // Run: build/tests/benchmarks/bench_plan -iterations 2000
-#include "library.h"
-#include "planner.h"
+#include "library/library.h"
+#include "plan/planner.h"
 
 #include <QTest>
 

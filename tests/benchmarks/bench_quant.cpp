@@ -5,11 +5,11 @@
 // The phases_* rows time each hot loop alone on one thread, over the whole
 // tensor in the simulator's 4096-element blocks, to show where the time goes.
 // Run: build/tests/benchmarks/bench_quant -iterations 20
-#include "quant/kernels.h"
-#include "quant/parallel.h"
-#include "quant/simdclones.h"
-#include "quant/simulator.h"
-#include "quant/synthetic.h"
+#include "quantization/kernels.h"
+#include "quantization/parallel.h"
+#include "quantization/simdclones.h"
+#include "quantization/simulator.h"
+#include "quantization/synthetic.h"
 
 #include <atomic>
 

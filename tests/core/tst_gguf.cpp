@@ -2,13 +2,13 @@
 // GGUF: header and metadata reading, ggml block sizes, the model and the
 // exact weight bytes a file describes, llama.cpp KV types, and every way a
 // header can lie. Files are written by the test (tests/filewriters.h).
-#include "error.h"
+#include "common/error.h"
 #include "filewriters.h"
 #include "formats/ggmltypes.h"
 #include "formats/gguf.h"
-#include "ggufmodel.h"
-#include "inventory.h"
-#include "kvcache.h"
+#include "model/ggufmodel.h"
+#include "model/inventory.h"
+#include "plan/kvcache.h"
 #include "testsupport.h"
 
 #include <QBuffer>

@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: MIT
 // What the explorer charts draw: the memory bar segments, the growth curves,
 // the KV precision walk and the GPU counts offered.
-#include "breakdown.h"
-#include "growth.h"
-#include "planner.h"
-#include "tensorparallel.h"
+#include "plan/breakdown.h"
+#include "plan/growth.h"
+#include "plan/planner.h"
+#include "plan/tensorparallel.h"
 #include "testsupport.h"
-#include "units.h"
+#include "common/units.h"
 
 #include <QTest>
 

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 // config.json parsing: family spellings and every kind of bad input.
-#include "error.h"
-#include "hfconfig.h"
-#include "inventory.h"
-#include "kvcache.h"
+#include "common/error.h"
+#include "model/hfconfig.h"
+#include "model/inventory.h"
+#include "plan/kvcache.h"
 #include "testsupport.h"
 
 #include <QJsonArray>

@@ -2,11 +2,11 @@
 // Importing models: config.json files, pasted text, model folders with
 // safetensors shards (headers only) and GGUF files, and how measured weights
 // enter the plan. Every file is written by the test.
-#include "error.h"
+#include "common/error.h"
 #include "filewriters.h"
-#include "library.h"
-#include "modelimport.h"
-#include "planner.h"
+#include "library/library.h"
+#include "model/modelimport.h"
+#include "plan/planner.h"
 #include "testsupport.h"
 
 #include <QDir>

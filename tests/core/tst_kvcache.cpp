@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 // KV cache formulas: per-token bytes, TP replication, MLA, sliding windows,
 // block rounding and vLLM's hybrid grouping.
-#include "kvcache.h"
-#include "library.h"
+#include "plan/kvcache.h"
+#include "library/library.h"
 #include "testsupport.h"
 
 #include <QTest>

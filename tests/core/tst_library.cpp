@@ -2,12 +2,12 @@
 // The model and GPU library: the picker's grouped listing and search, GPU
 // preset fields, and custom GPUs (validation and the round trip the GUI
 // uses to remember them).
-#include "customgpu.h"
-#include "error.h"
-#include "library.h"
-#include "presetlist.h"
+#include "gpu/customgpu.h"
+#include "common/error.h"
+#include "library/library.h"
+#include "library/presetlist.h"
 #include "testsupport.h"
-#include "units.h"
+#include "common/units.h"
 
 #include <QFile>
 #include <QJsonArray>

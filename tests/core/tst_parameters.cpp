@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 // Parameter counts of the built-in presets against published or
 // independently derived figures. Each row names its source.
-#include "inventory.h"
-#include "library.h"
+#include "model/inventory.h"
+#include "library/library.h"
 #include "testsupport.h"
 
 #include <QTest>

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
 // Scenario -> MemoryPlan: budget arithmetic, headroom, capacity against
 // vLLM's own start-up logs, inverse questions and input validation.
-#include "error.h"
-#include "library.h"
-#include "planner.h"
-#include "units.h"
+#include "common/error.h"
+#include "library/library.h"
+#include "plan/planner.h"
+#include "common/units.h"
 
 #include <QTest>
 

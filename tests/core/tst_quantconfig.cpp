@@ -2,11 +2,11 @@
 // quantization_config / compression_config reading, and the stored bytes of
 // the schemes it yields (compressed-tensors layouts: neuralmagic/compressed-tensors
 // compressors "pack-quantized", "float-quantized", "int-quantized", "nvfp4-pack-quantized").
-#include "error.h"
-#include "hfconfig.h"
-#include "inventory.h"
+#include "common/error.h"
+#include "model/hfconfig.h"
+#include "model/inventory.h"
 #include "testsupport.h"
-#include "weights.h"
+#include "plan/weights.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>

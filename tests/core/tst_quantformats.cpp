@@ -3,7 +3,7 @@
 // by hand from the format definitions in shared/reference/quantization.md
 // (§1 FP8 table and ml_dtypes issue #400, §2 BF16/FP16, §7 E2M1). Every
 // expected value is written as an exact power-of-two expression.
-#include "quant/floatformat.h"
+#include "quantization/floatformat.h"
 
 #include <cmath>
 #include <limits>

@@ -2,10 +2,10 @@
 // Each scheme on tiny tensors whose results are worked out by hand in the
 // comments, from the definitions in issue 4 and
 // shared/reference/quantization.md (§3 INT8, §4 AWQ/GPTQ, §5 NF4, §7 MXFP4).
-#include "error.h"
-#include "quant/inspection.h"
-#include "quant/scheme.h"
-#include "quant/simulator.h"
+#include "common/error.h"
+#include "quantization/inspection.h"
+#include "quantization/scheme.h"
+#include "quantization/simulator.h"
 #include "tensorfiles.h"
 
 #include <cmath>

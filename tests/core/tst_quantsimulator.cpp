@@ -2,10 +2,10 @@
 // The simulator's passes: metrics and histograms against a hand-worked case
 // and against an independent scalar reference on tensors big enough to run in
 // several chunks on several threads; the scan, grids, cancellation, progress.
-#include "error.h"
-#include "quant/grid.h"
-#include "quant/simulator.h"
-#include "quant/synthetic.h"
+#include "common/error.h"
+#include "quantization/grid.h"
+#include "quantization/simulator.h"
+#include "quantization/synthetic.h"
 #include "tensorfiles.h"
 
 #include <atomic>

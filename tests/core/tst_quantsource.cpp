@@ -2,9 +2,9 @@
 // Tensors for the simulator from .safetensors and .npy files the test
 // writes: element decoding (hand-chosen bit patterns), and one clear error
 // for every way a file can be unusable.
-#include "error.h"
-#include "quant/simulator.h"
-#include "quant/tensorsource.h"
+#include "common/error.h"
+#include "quantization/simulator.h"
+#include "quantization/tensorsource.h"
 #include "tensorfiles.h"
 
 #include <QTemporaryDir>

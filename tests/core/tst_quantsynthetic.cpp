@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 // Synthetic tensors: reproducible from the seed, with the statistics each
 // kind promises (tolerances are several standard errors of the estimate).
-#include "error.h"
-#include "quant/synthetic.h"
+#include "common/error.h"
+#include "quantization/synthetic.h"
 #include "tensorfiles.h"
 
 #include <cmath>

@@ -2,7 +2,7 @@
 // The safetensors reader on files the test writes itself: good files, and
 // every way a header can lie about the file (format: huggingface/safetensors
 // README, "Format" section: u64 little-endian N, N bytes of JSON, data).
-#include "error.h"
+#include "common/error.h"
 #include "formats/safetensors.h"
 #include "tensorfiles.h"
 

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 // Units, formatting and checked arithmetic.
-#include "checked.h"
-#include "error.h"
-#include "units.h"
+#include "common/checked.h"
+#include "common/error.h"
+#include "common/units.h"
 
 #include <QTest>
 

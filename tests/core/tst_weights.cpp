@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
 // Weight storage per quantization method: scales and zero points counted,
 // unquantized layers kept in --dtype, tensor-parallel sharding.
-#include "inventory.h"
-#include "library.h"
+#include "model/inventory.h"
+#include "library/library.h"
 #include "testsupport.h"
-#include "weights.h"
+#include "plan/weights.h"
 
 #include <QTest>
 

@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: MIT
 // A whole .gguf file -> the header reader -> the model and weights it
 // describes. Rejections are kvscope::Error; nothing else may happen.
-#include "error.h"
+#include "common/error.h"
 #include "formats/gguf.h"
 #include "fuzzinput.h"
-#include "ggufmodel.h"
-#include "inventory.h"
-#include "kvcache.h"
+#include "model/ggufmodel.h"
+#include "model/inventory.h"
+#include "plan/kvcache.h"
 
 
 #include <cstddef>

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: MIT
 // config.json text -> parser -> the figures built from it. Any input may be
 // rejected with kvscope::Error; nothing may crash, read out of bounds or hang.
-#include "error.h"
-#include "hfconfig.h"
-#include "inventory.h"
-#include "kvcache.h"
-#include "weights.h"
+#include "common/error.h"
+#include "model/hfconfig.h"
+#include "model/inventory.h"
+#include "plan/kvcache.h"
+#include "plan/weights.h"
 
 #include <QByteArray>
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // A whole .safetensors file (u64 header length, JSON header, data) -> the
 // header-only reader. Rejections are kvscope::Error; nothing else may happen.
-#include "error.h"
+#include "common/error.h"
 #include "formats/safetensors.h"
 #include "fuzzinput.h"
 

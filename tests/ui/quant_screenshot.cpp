@@ -2,7 +2,7 @@
 // Renders the Quantization view to a PNG for the README and for checking the
 // layout by eye:  QT_QPA_PLATFORM=offscreen build/tests/ui/quant_screenshot
 //   docs/images/quantization.png [width height [rows cols [schemes]]]
-#include "quantizationview.h"
+#include "quantization/quantizationview.h"
 
 #include <cstdio>
 

@@ -9,9 +9,9 @@
 #include "library/pasteconfigdialog.h"
 #include "library/userlibrary.h"
 #include "mainwindow.h"
-#include "planner.h"
+#include "plan/planner.h"
 #include "scenariocontroller.h"
-#include "customgpu.h"
+#include "gpu/customgpu.h"
 #include "filewriters.h"
 #include "widgets/groupedcombobox.h"
 

@@ -5,17 +5,17 @@
 // the rendered view is not blank, a live language switch reaches every text
 // without touching state or results, and the settings survive a restart
 // (garbage and vanished files falling back to the defaults).
-#include "errorhistogramchart.h"
-#include "figuresmodel.h"
-#include "quant/inspection.h"
-#include "quant/simulator.h"
-#include "quant/synthetic.h"
-#include "quantizationview.h"
-#include "sourcepicker.h"
-#include "sqnrchart.h"
+#include "quantization/errorhistogramchart.h"
+#include "quantization/figuresmodel.h"
+#include "quantization/inspection.h"
+#include "quantization/simulator.h"
+#include "quantization/synthetic.h"
+#include "quantization/quantizationview.h"
+#include "quantization/sourcepicker.h"
+#include "quantization/sqnrchart.h"
 #include "tensorfiles.h"
 #include "uitestsupport.h"
-#include "valueschart.h"
+#include "quantization/valueschart.h"
 
 #include <set>
 

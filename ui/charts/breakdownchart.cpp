@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
-#include "breakdownchart.h"
+#include "charts/breakdownchart.h"
 
 #include "theme.h"
-#include "units.h"
+#include "common/units.h"
 
 #include <QBarCategoryAxis>
 #include <QBarSet>

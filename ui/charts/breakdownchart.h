@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "breakdown.h"
-#include "explorerchartview.h"
+#include "plan/breakdown.h"
+#include "charts/explorerchartview.h"
 
 class QBarCategoryAxis;
 class QBarSet;

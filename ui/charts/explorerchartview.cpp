@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "explorerchartview.h"
+#include "charts/explorerchartview.h"
 
 #include <QEvent>
 #include <QLegend>

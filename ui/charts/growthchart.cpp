@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
-#include "growthchart.h"
+#include "charts/growthchart.h"
 
 #include "theme.h"
-#include "units.h"
+#include "common/units.h"
 
 #include <QCategoryAxis>
 #include <QEvent>

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "explorerchartview.h"
-#include "growth.h"
+#include "charts/explorerchartview.h"
+#include "plan/growth.h"
 
 #include <QList>
 

@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: MIT
-#include "explorerview.h"
+#include "explorer/explorerview.h"
 
-#include "breakdown.h"
+#include "plan/breakdown.h"
 #include "charts/breakdownchart.h"
 #include "charts/growthchart.h"
-#include "figurespanel.h"
-#include "fitbanner.h"
-#include "parameterpanel.h"
-#include "planjson.h"
+#include "explorer/figurespanel.h"
+#include "explorer/fitbanner.h"
+#include "explorer/parameterpanel.h"
+#include "plan/planjson.h"
 #include "scenariocontroller.h"
 #include "widgets/legendstrip.h"
 

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
-#include "figurespanel.h"
+#include "explorer/figurespanel.h"
 
 #include "theme.h"
-#include "units.h"
+#include "common/units.h"
 
 #include <QEvent>
 #include <QFrame>

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
-#include "fitbanner.h"
+#include "explorer/fitbanner.h"
 
 #include "theme.h"
-#include "units.h"
+#include "common/units.h"
 
 #include <QApplication>
 #include <QEvent>

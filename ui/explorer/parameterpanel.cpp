@@ -1,15 +1,15 @@
 // SPDX-License-Identifier: MIT
-#include "parameterpanel.h"
+#include "explorer/parameterpanel.h"
 
-#include "growth.h"
-#include "inventory.h"
-#include "kvcache.h"
-#include "library.h"
+#include "plan/growth.h"
+#include "model/inventory.h"
+#include "plan/kvcache.h"
+#include "library/library.h"
 #include "library/userlibrary.h"
-#include "presetlist.h"
+#include "library/presetlist.h"
 #include "scenariocontroller.h"
-#include "tensorparallel.h"
-#include "units.h"
+#include "plan/tensorparallel.h"
+#include "common/units.h"
 #include "widgets/groupedcombobox.h"
 #include "widgets/logsliderbox.h"
 

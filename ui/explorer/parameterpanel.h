@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "memoryplan.h"
-#include "scenario.h"
+#include "plan/memoryplan.h"
+#include "plan/scenario.h"
 
 #include <QWidget>
 

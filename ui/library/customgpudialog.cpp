@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
-#include "customgpudialog.h"
+#include "library/customgpudialog.h"
 
-#include "customgpu.h"
-#include "error.h"
-#include "units.h"
+#include "gpu/customgpu.h"
+#include "common/error.h"
+#include "common/units.h"
 
 #include <QDialogButtonBox>
 #include <QDoubleSpinBox>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "gpuspec.h"
+#include "gpu/gpuspec.h"
 
 #include <QDialog>
 

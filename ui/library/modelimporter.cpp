@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
-#include "modelimporter.h"
+#include "library/modelimporter.h"
 
-#include "error.h"
+#include "common/error.h"
 
 #include <QtConcurrent>
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "modelimport.h"
+#include "model/modelimport.h"
 
 #include <QFutureWatcher>
 #include <QObject>

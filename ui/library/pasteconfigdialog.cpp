@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
-#include "pasteconfigdialog.h"
+#include "library/pasteconfigdialog.h"
 
-#include "error.h"
+#include "common/error.h"
 
 #include <QDialogButtonBox>
 #include <QFontDatabase>

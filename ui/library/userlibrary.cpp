@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
-#include "userlibrary.h"
+#include "library/userlibrary.h"
 
-#include "customgpu.h"
-#include "error.h"
-#include "library.h"
+#include "gpu/customgpu.h"
+#include "common/error.h"
+#include "library/library.h"
 
 #include <QSettings>
 

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "gpuspec.h"
-#include "modelimport.h"
+#include "gpu/gpuspec.h"
+#include "model/modelimport.h"
 
 #include <QList>
 #include <QObject>

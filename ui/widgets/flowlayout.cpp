@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "flowlayout.h"
+#include "widgets/flowlayout.h"
 
 #include <QWidget>
 

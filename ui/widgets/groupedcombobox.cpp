@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "groupedcombobox.h"
+#include "widgets/groupedcombobox.h"
 
 #include <QAbstractItemView>
 #include <QCompleter>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
-#include "legendstrip.h"
+#include "widgets/legendstrip.h"
 
-#include "flowlayout.h"
+#include "widgets/flowlayout.h"
 
 #include <QHBoxLayout>
 #include <QLabel>

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "logsliderbox.h"
+#include "widgets/logsliderbox.h"
 
 #include <QHBoxLayout>
 #include <QSignalBlocker>

@@ -1,0 +1,68 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "common/error.h"
+
+#include <cstdint>
+#include <limits>
+
+namespace kvscope {
+
+/// A signed 64-bit integer whose arithmetic throws instead of wrapping.
+/// Byte and token figures are built from it so that absurd inputs
+/// (batch 10^9 × 10^12 tokens) end in a clear error, never a wrong number.
+class Checked
+{
+public:
+    constexpr Checked(std::int64_t value = 0) : m_value(value) {}
+
+    constexpr std::int64_t value() const { return m_value; }
+
+    friend Checked operator+(Checked a, Checked b)
+    {
+        std::int64_t r;
+        if (__builtin_add_overflow(a.m_value, b.m_value, &r))
+            overflow();
+        return r;
+    }
+    friend Checked operator-(Checked a, Checked b)
+    {
+        std::int64_t r;
+        if (__builtin_sub_overflow(a.m_value, b.m_value, &r))
+            overflow();
+        return r;
+    }
+    friend Checked operator*(Checked a, Checked b)
+    {
+        std::int64_t r;
+        if (__builtin_mul_overflow(a.m_value, b.m_value, &r))
+            overflow();
+        return r;
+    }
+    Checked &operator+=(Checked b) { return *this = *this + b; }
+    Checked &operator-=(Checked b) { return *this = *this - b; }
+    Checked &operator*=(Checked b) { return *this = *this * b; }
+
+    [[noreturn]] static void overflow()
+    {
+        throw Error(QStringLiteral("a figure exceeds 2^63 (8 EiB) and cannot be represented"));
+    }
+
+private:
+    std::int64_t m_value;
+};
+
+/// Ceiling division for non-negative numerators and positive denominators.
+constexpr std::int64_t ceilDiv(std::int64_t numerator, std::int64_t denominator)
+{
+    return numerator / denominator + (numerator % denominator != 0 ? 1 : 0);
+}
+
+/// Floor division that rounds toward negative infinity (headroom can be negative).
+constexpr std::int64_t floorDiv(std::int64_t numerator, std::int64_t denominator)
+{
+    const std::int64_t q = numerator / denominator;
+    return (numerator % denominator != 0 && ((numerator < 0) != (denominator < 0))) ? q - 1 : q;
+}
+
+} // namespace kvscope

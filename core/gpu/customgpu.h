@@ -1,0 +1,50 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "gpu/gpuspec.h"
+
+#include <QJsonObject>
+#include <QString>
+#include <QVariantMap>
+
+#include <cstdint>
+#include <optional>
+
+namespace kvscope {
+
+/// What a user enters for an accelerator kvscope has no preset for (or an
+/// Apple M-series machine with its own amount of unified memory).
+struct CustomGpuInput
+{
+    QString name;                         ///< shown in tables; "Custom GPU" when empty
+    std::int64_t memoryBytes = 0;         ///< memory the runtime can use; the budget starts here
+    double bandwidthGBs = 0;              ///< GB/s = 10^9 B/s; 0 = unknown
+    std::optional<double> tflopsBf16;     ///< dense
+    std::optional<double> tflopsFp8;
+    std::optional<double> tflopsInt8;
+    bool fp8Native = false;
+    QString vendor;
+};
+
+/// A validated custom GPU (custom = true, memory basis "custom", id
+/// "custom-<name>"). Throws kvscope::Error naming the field and value: memory
+/// must be positive and at most 1 PiB, rates finite and non-negative.
+GpuSpec customGpu(const CustomGpuInput &input);
+
+/// Convenience form of customGpu().
+GpuSpec customGpu(const QString &name, std::int64_t memoryBytes, double bandwidthGBs = 0,
+                  std::optional<double> tflopsBf16 = std::nullopt);
+
+/// A GPU as JSON (format "kvscope-gpu-1": id, name, vendor, memory_bytes,
+/// bandwidth_gbps, tflops_*_dense, fp8_native, custom), and back. The GUI
+/// remembers custom GPUs through these (QSettings takes the QVariantMap form).
+QJsonObject gpuToJson(const GpuSpec &gpu);
+GpuSpec customGpuFromJson(const QJsonObject &object, const QString &origin);
+QVariantMap gpuToVariantMap(const GpuSpec &gpu);
+GpuSpec customGpuFromVariantMap(const QVariantMap &map, const QString &origin);
+
+/// Parses --gpu custom:MEMORY_GIB[:BANDWIDTH_GBS[:TFLOPS_BF16]] ("custom:24",
+/// "custom:192:800", "custom:23.5:1008:165"); MEMORY_GIB is exact to 10^-6 GiB.
+GpuSpec parseCustomGpuOption(const QString &text, const QString &option = QStringLiteral("--gpu"));
+
+} // namespace kvscope

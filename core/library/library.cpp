@@ -1,0 +1,179 @@
+// SPDX-License-Identifier: MIT
+#include "library/library.h"
+
+#include "gpu/customgpu.h"
+#include "common/error.h"
+#include "model/hfconfig.h"
+#include "model/modelimport.h"
+#include "common/units.h"
+
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QJsonArray>
+
+namespace kvscope {
+
+namespace {
+
+QByteArray readResource(const QString &path)
+{
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly))
+        throw Error(QStringLiteral("%1: built-in resource missing").arg(path));
+    return file.readAll();
+}
+
+QStringList stringList(const QJsonValue &value)
+{
+    QStringList list;
+    for (const QJsonValue v : value.toArray())
+        list << v.toString();
+    return list;
+}
+
+std::optional<double> optionalNumber(const QJsonObject &o, const char *key)
+{
+    const QJsonValue v = o.value(QLatin1String(key));
+    return v.isDouble() ? std::optional<double>(v.toDouble()) : std::nullopt;
+}
+
+bool matches(const QString &candidate, const QString &wanted)
+{
+    return candidate.compare(wanted, Qt::CaseInsensitive) == 0;
+}
+
+/// The entry whose id, name or one of `otherNames` equals `text`, ignoring case.
+template<typename Entry, typename OtherNames>
+const Entry *findByName(const QList<Entry> &entries, const QString &text, OtherNames otherNames)
+{
+    const QString wanted = text.trimmed();
+    for (const Entry &entry : entries) {
+        if (matches(entry.id, wanted) || matches(entry.name, wanted))
+            return &entry;
+        for (const QString &name : otherNames(entry))
+            if (matches(name, wanted))
+                return &entry;
+    }
+    return nullptr;
+}
+
+} // namespace
+
+const ModelLibrary &ModelLibrary::builtin()
+{
+    static const ModelLibrary library =
+        fromJson(readResource(QStringLiteral(":/presets/models.json")), QStringLiteral("models.json"));
+    return library;
+}
+
+ModelLibrary ModelLibrary::fromJson(const QByteArray &json, const QString &origin)
+{
+    ModelLibrary library;
+    const QJsonObject doc = parseJsonObject(json, origin);
+    const QJsonArray entries = doc.value(QLatin1String("models")).toArray();
+    for (const QJsonValue entry : entries) {
+        const QJsonObject o = entry.toObject();
+        const QString id = o.value(QLatin1String("id")).toString();
+        if (id.isEmpty())
+            throw Error(QStringLiteral("%1: a model entry has no id").arg(origin));
+        ModelArch model = parseHfConfig(o.value(QLatin1String("config")).toObject(),
+                                        QStringLiteral("%1 [%2].config").arg(origin, id));
+        model.id = id;
+        model.name = o.value(QLatin1String("name")).toString(id);
+        model.family = o.value(QLatin1String("family")).toString();
+        model.hfRepoIds = stringList(o.value(QLatin1String("hf_repo_ids")));
+        model.source = o.value(QLatin1String("source")).toString();
+        model.statedParamsText = o.value(QLatin1String("stated_params")).toString();
+        library.m_models.append(model);
+    }
+    return library;
+}
+
+const ModelArch *ModelLibrary::find(const QString &idOrRepo) const
+{
+    return findByName(m_models, idOrRepo, [](const ModelArch &m) { return m.hfRepoIds; });
+}
+
+const GpuLibrary &GpuLibrary::builtin()
+{
+    static const GpuLibrary library =
+        fromJson(readResource(QStringLiteral(":/presets/gpus.json")), QStringLiteral("gpus.json"));
+    return library;
+}
+
+GpuLibrary GpuLibrary::fromJson(const QByteArray &json, const QString &origin)
+{
+    GpuLibrary library;
+    const QJsonObject doc = parseJsonObject(json, origin);
+    for (const QJsonValue entry : doc.value(QLatin1String("gpus")).toArray()) {
+        const QJsonObject o = entry.toObject();
+        GpuSpec g;
+        g.id = o.value(QLatin1String("id")).toString();
+        g.name = o.value(QLatin1String("name")).toString();
+        if (g.id.isEmpty())
+            throw Error(QStringLiteral("%1: a GPU entry has no id").arg(origin));
+        g.aliases = stringList(o.value(QLatin1String("aliases")));
+        g.vendor = o.value(QLatin1String("vendor")).toString();
+        g.arch = o.value(QLatin1String("arch")).toString();
+        g.marketedGb = o.value(QLatin1String("memory_gb_marketed")).toDouble();
+        // The budget starts from what the runtime reports; fall back step by step.
+        if (const auto cuda = optionalNumber(o, "memory_mib_cuda")) {
+            g.memoryBytes = std::int64_t(*cuda) * MiB;
+            g.memoryBasis = QStringLiteral("cuda");
+        } else if (const auto smi = optionalNumber(o, "memory_mib_nvidia_smi")) {
+            g.memoryBytes = std::int64_t(*smi) * MiB;
+            g.memoryBasis = QStringLiteral("nvidia-smi");
+        } else {
+            // Apple sells unified memory in GiB; datasheets for the rest use 10^9.
+            const bool binary = g.vendor == QLatin1String("Apple");
+            g.memoryBytes = std::int64_t(g.marketedGb * (binary ? double(GiB) : 1e9));
+            g.memoryBasis = QStringLiteral("marketed");
+        }
+        if (g.memoryBytes <= 0)
+            throw Error(QStringLiteral("%1 [%2]: no memory size").arg(origin, g.id));
+        g.bandwidthGBs = o.value(QLatin1String("bandwidth_gbps")).toDouble();
+        g.tflopsBf16 = optionalNumber(o, "tflops_bf16_dense");
+        g.tflopsFp16 = optionalNumber(o, "tflops_fp16_dense");
+        g.tflopsFp8 = optionalNumber(o, "tflops_fp8_dense");
+        g.tflopsInt8 = optionalNumber(o, "tflops_int8_dense");
+        g.tflopsFp4 = optionalNumber(o, "tflops_fp4_dense");
+        g.fp8Native = o.value(QLatin1String("fp8_native")).toBool();
+        g.interconnectGBs = optionalNumber(o, "interconnect_gbps");
+        g.computeCapability = o.value(QLatin1String("compute_capability")).toString();
+        g.notes = o.value(QLatin1String("notes")).toString();
+        g.source = o.value(QLatin1String("source")).toString();
+        library.m_gpus.append(g);
+    }
+    return library;
+}
+
+const GpuSpec *GpuLibrary::find(const QString &idOrAlias) const
+{
+    return findByName(m_gpus, idOrAlias, [](const GpuSpec &g) { return g.aliases; });
+}
+
+ModelArch resolveModel(const QString &text)
+{
+    if (text.trimmed().isEmpty())
+        throw Error(QStringLiteral("--model: no model given"));
+    if (const ModelArch *preset = ModelLibrary::builtin().find(text))
+        return *preset;
+    if (QFileInfo::exists(text))
+        return importModel(text).model;
+    throw Error(QStringLiteral("--model: unknown model '%1': not a preset id, a HuggingFace repo id of a preset, "
+                               "or an existing config.json, model folder or .gguf file (run 'kvscope models' for "
+                               "the list)")
+                    .arg(text));
+}
+
+GpuSpec resolveGpu(const QString &text)
+{
+    if (text.trimmed().startsWith(QLatin1String("custom:"), Qt::CaseInsensitive))
+        return parseCustomGpuOption(text.trimmed());
+    if (const GpuSpec *gpu = GpuLibrary::builtin().find(text))
+        return *gpu;
+    throw Error(QStringLiteral("--gpu: unknown GPU '%1' (run 'kvscope gpus' for the list)").arg(text));
+}
+
+} // namespace kvscope

@@ -1,0 +1,410 @@
+// SPDX-License-Identifier: MIT
+#include "model/hfconfig.h"
+
+#include "model/configreader.h"
+#include "common/error.h"
+#include "model/quantizationconfig.h"
+
+#include <QFile>
+#include <QFileInfo>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonParseError>
+
+#include <cmath>
+#include <initializer_list>
+#include <optional>
+
+namespace kvscope {
+
+namespace {
+
+/// Per-family facts that configs leave implicit (HF modelling code hard-codes them).
+struct FamilyTraits
+{
+    bool known = false;
+    bool tiedByDefault = false;
+    bool qkvBiasAlways = false;
+    bool qkNorm = false;
+    int normsPerLayer = 2;
+    NormKind normKind = NormKind::RmsNorm;
+    MlpKind mlpKind = MlpKind::Gated;
+    int ropeCaches = 1;
+};
+
+FamilyTraits traitsFor(const QString &modelType)
+{
+    FamilyTraits t;
+    const auto is = [&](std::initializer_list<const char *> names) {
+        for (const char *n : names)
+            if (modelType == QLatin1String(n))
+                return true;
+        return false;
+    };
+    if (is({"llama", "mistral", "mixtral", "phi3", "granite", "olmo2", "internlm2", "yi", "deepseek_v2",
+            "deepseek_v3", "gpt_oss", "minicpm", "exaone", "mistral3"})) {
+        t.known = true;
+    } else if (is({"qwen2", "qwen2_moe"})) {
+        t.known = true;
+        t.qkvBiasAlways = true;
+    } else if (is({"qwen3", "qwen3_moe"})) {
+        t.known = true;
+        t.qkNorm = true;
+    } else if (is({"gemma"})) {
+        t.known = true;
+        t.tiedByDefault = true;
+    } else if (is({"gemma2"})) {
+        t.known = true;
+        t.tiedByDefault = true;
+        t.normsPerLayer = 4;
+    } else if (is({"gemma3", "gemma3_text"})) {
+        t.known = true;
+        t.tiedByDefault = true;
+        t.normsPerLayer = 4;
+        t.qkNorm = true;
+        t.ropeCaches = 2; // local (10k) and global (1M) rotary bases
+    } else if (is({"falcon", "RefinedWeb", "RefinedWebModel"})) {
+        t.known = true;
+        t.tiedByDefault = true;
+        t.normKind = NormKind::LayerNorm;
+        t.mlpKind = MlpKind::Plain;
+    }
+    return t;
+}
+
+/// Gemma3TextConfig defaults (transformers configuration_gemma3.py) for the
+/// fields that the published config.json leaves out.
+void applyGemma3TextDefaults(QJsonObject &text)
+{
+    const auto fill = [&](const char *key, QJsonValue value) {
+        if (!text.contains(QLatin1String(key)) || text.value(QLatin1String(key)).isNull())
+            text.insert(QLatin1String(key), value);
+    };
+    fill("vocab_size", 262208);
+    fill("max_position_embeddings", 131072);
+    fill("sliding_window", 4096);
+    fill("sliding_window_pattern", 6);
+    fill("head_dim", 256);
+    fill("num_attention_heads", 8);
+    fill("num_key_value_heads", 4);
+    fill("tie_word_embeddings", true);
+}
+
+QList<bool> slidingLayersFrom(const ConfigReader &r, const QString &modelType, int layers, int window,
+                              QStringList &notes)
+{
+    QList<bool> sliding(layers, false);
+    if (window <= 0)
+        return sliding;
+
+    const QJsonValue types = r.value({"layer_types"});
+    if (types.isArray()) {
+        const QJsonArray array = types.toArray();
+        if (array.size() != layers)
+            r.fail(QStringLiteral("layer_types"),
+                   QStringLiteral("has %1 entries but num_hidden_layers is %2").arg(array.size()).arg(layers));
+        for (int i = 0; i < layers; ++i) {
+            const QString kind = array.at(i).toString();
+            if (kind == QLatin1String("sliding_attention"))
+                sliding[i] = true;
+            else if (kind != QLatin1String("full_attention"))
+                r.fail(QStringLiteral("layer_types[%1]").arg(i),
+                       QStringLiteral("is '%1'; expected sliding_attention or full_attention").arg(kind));
+        }
+        return sliding;
+    }
+
+    const std::optional<std::int64_t> pattern = r.integer({"sliding_window_pattern"}, 1);
+    if (pattern || modelType.startsWith(QLatin1String("gemma3"))) {
+        // Gemma 3: every pattern-th layer is global, the others slide.
+        const std::int64_t p = pattern.value_or(6);
+        for (int i = 0; i < layers; ++i)
+            sliding[i] = (i + 1) % p != 0;
+        return sliding;
+    }
+    if (modelType == QLatin1String("gemma2")) {
+        // Gemma 2 alternates local and global layers, local first (HF: not layer_idx % 2).
+        for (int i = 0; i < layers; ++i)
+            sliding[i] = i % 2 == 0;
+        return sliding;
+    }
+    if (modelType.startsWith(QLatin1String("qwen2")) || modelType.startsWith(QLatin1String("qwen3"))) {
+        // Qwen: sliding only when use_sliding_window, from max_window_layers on.
+        if (!r.boolean({"use_sliding_window"}).value_or(false))
+            return QList<bool>(layers, false);
+        const std::int64_t from = r.integer({"max_window_layers"}).value_or(layers);
+        for (int i = 0; i < layers; ++i)
+            sliding[i] = i >= from;
+        return sliding;
+    }
+    // Mistral 7B v0.1 style: one window for every layer.
+    notes << QStringLiteral("sliding_window %1 applies to every layer").arg(window);
+    return QList<bool>(layers, true);
+}
+
+void readMoe(const ConfigReader &r, const QString &modelType, ModelArch &m)
+{
+    const auto experts = r.integer({"n_routed_experts", "num_local_experts", "num_experts", "moe_num_experts"});
+    if (!experts || *experts == 0)
+        return;
+    MoeSpec &e = m.moe;
+    e.numExperts = int(*experts);
+    e.expertsPerToken = int(r.requireInteger({"num_experts_per_tok", "experts_per_token", "moe_top_k"}));
+    if (e.expertsPerToken > e.numExperts)
+        r.fail(QStringLiteral("num_experts_per_tok"),
+               QStringLiteral("is %1, more than the %2 experts").arg(e.expertsPerToken).arg(e.numExperts));
+    e.numSharedExperts = int(r.integer({"n_shared_experts", "num_shared_experts"}).value_or(0));
+    e.expertIntermediateSize = r.integer({"moe_intermediate_size", "expert_intermediate_size"}, 0, MaxConfigWidth)
+                                   .value_or(m.intermediateSize);
+    e.sharedIntermediateSize = r.integer({"shared_expert_intermediate_size"}, 0, MaxConfigWidth).value_or(0);
+    e.sharedExpertGate = e.sharedIntermediateSize > 0 && modelType == QLatin1String("qwen2_moe");
+    e.firstDenseLayers = int(r.integer({"first_k_dense_replace"}).value_or(0));
+
+    // Sparse-step conventions: Qwen puts experts where (i + 1) % step == 0,
+    // DeepSeek where i % freq == 0 (after the first dense layers).
+    if (const auto step = r.integer({"decoder_sparse_step"}, 1)) {
+        for (int i = 0; i < m.numLayers; ++i)
+            if ((i + 1) % *step != 0)
+                e.denseLayers << i;
+    }
+    if (const auto freq = r.integer({"moe_layer_freq"}, 1)) {
+        for (int i = 0; i < m.numLayers; ++i)
+            if (i % *freq != 0)
+                e.denseLayers << i;
+    }
+    const QJsonValue mlpOnly = r.value({"mlp_only_layers"});
+    if (mlpOnly.isArray()) {
+        for (const QJsonValue v : mlpOnly.toArray()) {
+            if (!v.isDouble() || v.toInt(-1) < 0 || v.toInt() >= m.numLayers)
+                r.fail(QStringLiteral("mlp_only_layers"),
+                       QStringLiteral("holds %1, not a layer index").arg(ConfigReader::render(v)));
+            e.denseLayers << v.toInt();
+        }
+    }
+    e.routerBias = modelType == QLatin1String("gpt_oss")
+                   || r.string({"topk_method"}) == QLatin1String("noaux_tc");
+    e.expertBias = modelType == QLatin1String("gpt_oss");
+}
+
+void readMla(const ConfigReader &r, ModelArch &m)
+{
+    const auto kvLora = r.integer({"kv_lora_rank"});
+    if (!kvLora || *kvLora == 0)
+        return;
+    MlaSpec &a = m.mla;
+    a.kvLoraRank = int(*kvLora);
+    a.qLoraRank = int(r.integer({"q_lora_rank"}).value_or(0));
+    a.qkRopeHeadDim = int(r.requireInteger({"qk_rope_head_dim"}));
+    a.qkNopeHeadDim = int(r.requireInteger({"qk_nope_head_dim"}));
+    a.vHeadDim = int(r.requireInteger({"v_head_dim"}));
+    m.headDim = a.qkNopeHeadDim + a.qkRopeHeadDim;
+    m.vHeadDim = a.vHeadDim;
+    m.rotaryDim = a.qkRopeHeadDim;
+}
+
+void readVision(const QJsonObject &top, const QString &origin, ModelArch &m)
+{
+    const QJsonValue vision = top.value(QLatin1String("vision_config"));
+    if (!vision.isObject())
+        return;
+    const ConfigReader r(vision.toObject(), origin, QStringLiteral("vision_config."));
+    VisionSpec &v = m.vision;
+    v.numLayers = int(r.integer({"num_hidden_layers", "depth"}, 0, MaxConfigLayers).value_or(0));
+    v.hiddenSize = r.integer({"hidden_size", "embed_dim"}).value_or(0);
+    v.intermediateSize = r.integer({"intermediate_size"}).value_or(4 * v.hiddenSize);
+    v.patchSize = int(r.integer({"patch_size"}).value_or(0));
+    v.imageSize = int(r.integer({"image_size"}).value_or(0));
+    v.numChannels = int(r.integer({"num_channels"}).value_or(3));
+    v.projectorOutput = m.hiddenSize;
+    if (v.numLayers == 0 || v.hiddenSize == 0)
+        v = VisionSpec{};
+    const QString type = r.string({"model_type"});
+    if (v.enabled() && type != QLatin1String("siglip_vision_model"))
+        m.notes << QStringLiteral("vision tower '%1' counted with the generic ViT layout (estimated)").arg(type);
+}
+
+WeightDtype readDtype(const ConfigReader &r)
+{
+    const QString text = r.string({"torch_dtype", "dtype"});
+    if (text.isEmpty())
+        return WeightDtype::Auto;
+    try {
+        return parseWeightDtype(text, r.origin() + QStringLiteral(": torch_dtype"));
+    } catch (const Error &) {
+        r.fail(QStringLiteral("torch_dtype"), QStringLiteral("is '%1', not a floating-point dtype").arg(text));
+    }
+}
+
+} // namespace
+
+QJsonObject parseJsonObject(const QByteArray &text, const QString &origin)
+{
+    QJsonParseError error{};
+    const QJsonDocument doc = QJsonDocument::fromJson(text, &error);
+    if (error.error != QJsonParseError::NoError)
+        throw Error(QStringLiteral("%1: malformed JSON at offset %2: %3")
+                        .arg(origin)
+                        .arg(error.offset)
+                        .arg(error.errorString()));
+    if (!doc.isObject())
+        throw Error(QStringLiteral("%1: expected a JSON object at the top level").arg(origin));
+    return doc.object();
+}
+
+ModelArch loadHfConfigFile(const QString &path)
+{
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly))
+        throw Error(QStringLiteral("%1: cannot open: %2").arg(path, file.errorString()));
+    constexpr qint64 maxConfigBytes = 16 * 1024 * 1024;
+    if (file.size() > maxConfigBytes)
+        throw Error(QStringLiteral("%1: %2 bytes is too large for a config.json").arg(path).arg(file.size()));
+    ModelArch model = parseHfConfig(parseJsonObject(file.readAll(), path), path);
+    model.source = QFileInfo(path).absoluteFilePath();
+    return model;
+}
+
+ModelArch parseHfConfig(const QJsonObject &top, const QString &origin)
+{
+    ModelArch m;
+    const ConfigReader outer(top, origin);
+    // at(0) of an empty array is Undefined; first() would assert.
+    m.architecture = outer.value({"architectures"}).toArray().at(0).toString();
+
+    // Multimodal checkpoints keep the language model in a nested config
+    // (LLaVA/Gemma 3/Mistral 3: text_config, InternVL: llm_config,
+    // DeepSeek-VL2: language_config); storage keys stay at the top level.
+    QJsonObject textObject = top;
+    QString prefix;
+    for (const char *nested : {"text_config", "llm_config", "language_config"}) {
+        if (!top.value(QLatin1String(nested)).isObject())
+            continue;
+        textObject = top.value(QLatin1String(nested)).toObject();
+        prefix = QLatin1String(nested) + QLatin1Char('.');
+        for (const char *inherited : {"torch_dtype", "dtype", "quantization_config", "compression_config"}) {
+            const QLatin1String key(inherited);
+            if (!textObject.contains(key) && top.contains(key))
+                textObject.insert(key, top.value(key));
+        }
+        break;
+    }
+    QString modelType = textObject.value(QLatin1String("model_type")).toString();
+    if (modelType.isEmpty())
+        modelType = outer.string({"model_type"});
+    if (modelType == QLatin1String("gemma3_text") || modelType == QLatin1String("gemma3"))
+        applyGemma3TextDefaults(textObject);
+    const ConfigReader r(textObject, origin, prefix);
+    m.modelType = modelType;
+
+    const FamilyTraits traits = traitsFor(modelType);
+    if (!traits.known) {
+        m.estimated = true;
+        m.notes << QStringLiteral("model_type '%1' is not a known family: read with the generic decoder fields "
+                                  "(estimated)")
+                       .arg(modelType.isEmpty() ? QStringLiteral("(none)") : modelType);
+    }
+
+    m.numLayers = int(r.requireInteger({"num_hidden_layers", "n_layer", "num_layers", "n_layers"}, 1, MaxConfigLayers));
+    m.hiddenSize = r.requireInteger({"hidden_size", "n_embd", "d_model", "dim"}, 1, MaxConfigWidth);
+    m.numHeads = int(r.requireInteger({"num_attention_heads", "n_head", "num_heads", "n_heads"}));
+
+    // KV heads: explicit count, Falcon's multi_query flag, or MHA.
+    if (const auto kv = r.integer({"num_key_value_heads", "n_head_kv", "num_kv_heads", "n_kv_heads",
+                                   "multi_query_group_num"}, 1))
+        m.numKvHeads = int(*kv);
+    else if (r.boolean({"multi_query"}).value_or(false))
+        m.numKvHeads = 1;
+    else
+        m.numKvHeads = m.numHeads;
+    if (m.numKvHeads > m.numHeads || m.numHeads % m.numKvHeads != 0)
+        r.fail(QStringLiteral("num_key_value_heads"),
+               QStringLiteral("is %1, which does not divide num_attention_heads %2")
+                   .arg(m.numKvHeads)
+                   .arg(m.numHeads));
+
+    if (const auto hd = r.integer({"head_dim", "kv_channels"}, 1)) {
+        m.headDim = int(*hd);
+    } else {
+        if (m.hiddenSize % m.numHeads != 0)
+            r.fail(QStringLiteral("hidden_size"), QStringLiteral("is %1, not divisible by num_attention_heads %2 "
+                                                                 "and no head_dim is given")
+                                                      .arg(m.hiddenSize)
+                                                      .arg(m.numHeads));
+        m.headDim = int(m.hiddenSize / m.numHeads);
+    }
+    m.vHeadDim = m.headDim;
+
+    const FamilyTraits &t = traits;
+    m.intermediateSize = r.integer({"intermediate_size", "ffn_hidden_size", "n_inner", "ffn_dim", "hidden_dim"}, 0,
+                                   MaxConfigWidth)
+                             .value_or(t.mlpKind == MlpKind::Plain ? 4 * m.hiddenSize : 0);
+    m.vocabSize = r.requireInteger({"vocab_size", "padded_vocab_size", "n_vocab"}, 1, MaxConfigWidth);
+    m.maxPositionEmbeddings = r.integer({"max_position_embeddings", "n_positions", "max_seq_len",
+                                         "seq_length", "max_sequence_length"}, 1, MaxConfigWidth)
+                                  .value_or(0);
+    if (m.maxPositionEmbeddings == 0) {
+        m.maxPositionEmbeddings = 2048;
+        m.notes << QStringLiteral("no max_position_embeddings: assumed 2048");
+    }
+
+    m.normKind = t.normKind;
+    m.normsPerLayer = t.normsPerLayer;
+    m.mlpKind = t.mlpKind;
+    m.qkNorm = t.qkNorm;
+    m.ropeCaches = t.ropeCaches;
+
+    const std::optional<bool> attentionBias = r.boolean({"attention_bias", "bias", "use_bias"});
+    m.qkvBias = t.qkvBiasAlways || attentionBias.value_or(false);
+    m.oBias = attentionBias.value_or(false);
+    m.mlpBias = r.boolean({"mlp_bias"}).value_or(false);
+
+    if (const auto tied = r.boolean({"tie_word_embeddings"}))
+        m.tiedEmbeddings = *tied;
+    else if (top.value(QLatin1String("tie_word_embeddings")).isBool())
+        m.tiedEmbeddings = top.value(QLatin1String("tie_word_embeddings")).toBool();
+    else
+        m.tiedEmbeddings = t.tiedByDefault;
+
+    // Falcon-7B: parallel attention and MLP share one LayerNorm.
+    if (modelType == QLatin1String("falcon") || modelType.startsWith(QLatin1String("RefinedWeb"))) {
+        const bool newArch = r.boolean({"new_decoder_architecture"}).value_or(false);
+        const bool parallel = r.boolean({"parallel_attn"}).value_or(true);
+        m.normsPerLayer = newArch ? 2 : (parallel ? 1 : 2);
+        m.mlpBias = m.qkvBias = m.oBias = attentionBias.value_or(false);
+    }
+    m.attentionSinks = modelType == QLatin1String("gpt_oss");
+
+    const double partialRotary = r.number({"partial_rotary_factor"}).value_or(1.0);
+    if (partialRotary <= 0 || partialRotary > 1)
+        r.fail(QStringLiteral("partial_rotary_factor"),
+               QStringLiteral("is %1; expected a share in (0, 1]").arg(partialRotary));
+    m.rotaryDim = int(std::lround(m.headDim * partialRotary));
+
+    readMla(r, m);
+    readMoe(r, modelType, m);
+    if (m.intermediateSize == 0 && !m.moe.enabled())
+        throw Error(QStringLiteral("%1: missing field '%2intermediate_size'").arg(origin, prefix));
+
+    const std::int64_t window = r.integer({"sliding_window", "sliding_window_size"}).value_or(0);
+    const bool slidingDisabled = r.boolean({"use_sliding_window"}).has_value()
+                                 && !r.boolean({"use_sliding_window"}).value()
+                                 && !r.value({"layer_types"}).isArray();
+    if (window > 0 && !slidingDisabled && window < m.maxPositionEmbeddings) {
+        m.slidingWindow = int(window);
+        m.slidingLayers = slidingLayersFrom(r, modelType, m.numLayers, m.slidingWindow, m.notes);
+        if (m.slidingLayerCount() == 0)
+            m.slidingWindow = 0;
+    }
+    if (m.slidingWindow == 0)
+        m.slidingLayers.clear();
+
+    m.checkpointDtype = readDtype(r);
+    const QJsonValue quant = r.value({"quantization_config", "compression_config"});
+    if (quant.isObject())
+        m.checkpointQuantization = parseQuantizationConfig(quant.toObject(), origin);
+
+    readVision(top, origin, m);
+    return m;
+}
+
+} // namespace kvscope

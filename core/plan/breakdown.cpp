@@ -1,0 +1,50 @@
+// SPDX-License-Identifier: MIT
+#include "plan/breakdown.h"
+
+#include "common/checked.h"
+
+#include <algorithm>
+
+namespace kvscope {
+
+const BreakdownSegment *MemoryBreakdown::segment(MemoryPart part) const
+{
+    for (const BreakdownSegment &s : segments)
+        if (s.part == part)
+            return &s;
+    return nullptr;
+}
+
+MemoryBreakdown memoryBreakdown(const MemoryPlan &plan)
+{
+    MemoryBreakdown b;
+    b.budgetBytes = plan.budgetBytes;
+    b.gpuMemoryBytes = plan.gpuMemoryBytes;
+    const auto share = [&](std::int64_t bytes) {
+        return b.budgetBytes > 0 ? (Checked(bytes) * 10'000).value() / b.budgetBytes : 0;
+    };
+
+    const std::pair<MemoryPart, std::int64_t> demands[] = {
+        {MemoryPart::Weights, plan.weights.bytesPerGpu},
+        {MemoryPart::Activations, plan.activationBytes},
+        {MemoryPart::Overhead, plan.overheadBytes},
+        {MemoryPart::KvCache, plan.kv.cacheBytes},
+    };
+    Checked used = 0;
+    for (const auto &[part, bytes] : demands) {
+        const std::int64_t room = std::max<std::int64_t>(0, b.budgetBytes - used.value());
+        b.segments.append({part, std::min(bytes, room), bytes, share(bytes)});
+        used += bytes;
+    }
+    b.demandBytes = used.value();
+    if (b.demandBytes <= b.budgetBytes) {
+        const std::int64_t headroom = b.budgetBytes - b.demandBytes;
+        b.segments.append({MemoryPart::Headroom, headroom, headroom, share(headroom)});
+    } else {
+        b.overflowBytes = b.demandBytes - b.budgetBytes;
+        b.segments.append({MemoryPart::Overflow, b.overflowBytes, b.overflowBytes, share(b.overflowBytes)});
+    }
+    return b;
+}
+
+} // namespace kvscope

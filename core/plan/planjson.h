@@ -1,0 +1,14 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "plan/memoryplan.h"
+
+#include <QJsonObject>
+
+namespace kvscope {
+
+/// The plan as one JSON object (`kvscope calc --json`, GUI "Copy as JSON").
+/// Byte figures are per GPU and exact integers; see docs/cli.md for every key.
+QJsonObject planToJson(const MemoryPlan &plan);
+
+} // namespace kvscope

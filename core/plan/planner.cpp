@@ -1,0 +1,284 @@
+// SPDX-License-Identifier: MIT
+#include "plan/planner.h"
+
+#include "common/checked.h"
+#include "common/error.h"
+#include "plan/kvcache.h"
+#include "plan/runtime.h"
+#include "plan/tensorparallel.h"
+#include "common/units.h"
+#include "plan/weights.h"
+
+#include <algorithm>
+#include <limits>
+
+namespace kvscope {
+
+namespace {
+
+void requirePositive(std::int64_t value, const char *option)
+{
+    if (value <= 0)
+        throw Error(QStringLiteral("%1: must be a positive integer, got %2").arg(QLatin1String(option)).arg(value));
+}
+
+/// Largest n in [0, upper] with fits(n), for a monotone predicate.
+template<typename Predicate>
+std::int64_t largestSatisfying(std::int64_t upper, Predicate fits)
+{
+    std::int64_t lo = 0, hi = upper;
+    while (lo < hi) {
+        const std::int64_t mid = lo + (hi - lo + 1) / 2;
+        if (fits(mid))
+            lo = mid;
+        else
+            hi = mid - 1;
+    }
+    return lo;
+}
+
+/// Puts the checkpoint measured from file headers beside the estimate. A GGUF
+/// runtime keeps the file's blocks as they are, so its tensor bytes are the
+/// weights; a safetensors checkpoint is loaded in --dtype (fp32 files halve,
+/// vocabularies are padded), so the estimate stays in the budget there.
+void applyMeasuredCheckpoint(const ModelArch &m, int tp, MemoryPlan &plan)
+{
+    WeightMemory &w = plan.weights;
+    w.estimatedBytesPerGpu = w.bytesPerGpu;
+    if (!m.measured.measured())
+        return;
+    w.checkpointMeasured = true;
+    w.measuredCheckpointBytes = m.measured.bytes;
+    w.measuredParams = m.measured.elements;
+    w.measuredBytesByType = m.measured.bytesByType;
+    w.measuredBytesPerGpu = (Checked(ceilDiv(m.measured.bytes, tp)) + w.buffersBytes).value();
+    if (m.format == ModelFormat::Gguf) {
+        w.bytesPerGpu = w.measuredBytesPerGpu;
+        w.budgetUsesMeasured = true;
+        w.checkpointBytes = m.measured.bytes;
+        w.bitsPerWeight = m.measured.elements > 0 ? 8.0 * double(m.measured.bytes) / double(m.measured.elements) : 0;
+        plan.notes << QStringLiteral("weights measured from the GGUF tensors (%1%2 bits per weight); the budget uses "
+                                     "them")
+                          .arg(m.fileType.isEmpty() ? QString() : m.fileType + QStringLiteral(", "))
+                          .arg(w.bitsPerWeight, 0, 'f', 2);
+        if (tp > 1)
+            plan.notes << QStringLiteral("GGUF weights under --tensor-parallel-size %1 are divided evenly over the "
+                                         "GPUs (an approximation)")
+                              .arg(tp);
+        return;
+    }
+    const std::int64_t estimated = w.checkpointBytes;
+    const std::int64_t difference = estimated > m.measured.bytes ? estimated - m.measured.bytes : m.measured.bytes - estimated;
+    if (difference > m.measured.bytes / 50)
+        plan.notes << QStringLiteral("the checkpoint measures %1 as stored; the estimate for %2 weights is %3 "
+                                     "(vLLM loads weights in --dtype; the budget uses the estimate)")
+                          .arg(formatGiB(m.measured.bytes), dtypeName(plan.dtype), formatGiB(estimated));
+}
+
+void addCompatibilityNotes(const Scenario &s, MemoryPlan &plan)
+{
+    const QString cc = s.gpu.computeCapability;
+    const bool preAmpere = !cc.isEmpty() && cc.split(QLatin1Char('.')).first().toInt() < 8;
+    if (plan.dtype == WeightDtype::BFloat16 && preAmpere)
+        plan.notes << QStringLiteral("%1 (compute capability %2) has no bfloat16; vLLM requires --dtype float16 there")
+                          .arg(s.gpu.name, cc);
+    if ((plan.quantization.method == QuantMethod::Awq || plan.quantization.method == QuantMethod::Gptq)
+        && plan.dtype == WeightDtype::BFloat16)
+        plan.notes << QStringLiteral("vLLM runs %1 with float16 activations; --dtype bfloat16 may be rejected")
+                          .arg(quantMethodName(plan.quantization.method));
+    if (plan.quantization.method == QuantMethod::Fp8 && !s.gpu.fp8Native && !s.gpu.name.isEmpty())
+        plan.notes << QStringLiteral("%1 has no FP8 tensor cores: vLLM keeps FP8 weights (same memory) and runs "
+                                     "them weight-only through Marlin")
+                          .arg(s.gpu.name);
+    if (plan.quantization.method == QuantMethod::Mxfp4 && !s.model.moe.enabled())
+        plan.notes << QStringLiteral("mxfp4 quantizes MoE experts only; %1 is dense, so its weights stay in %2")
+                          .arg(s.model.name, dtypeName(plan.dtype));
+}
+
+} // namespace
+
+QuantizationSpec effectiveQuantization(const Scenario &s)
+{
+    if (s.quantization)
+        return *s.quantization;
+    return s.model.checkpointQuantization;
+}
+
+void validateScenario(const Scenario &s)
+{
+    const ModelArch &m = s.model;
+    if (m.numLayers <= 0 || m.hiddenSize <= 0 || m.numHeads <= 0 || m.numKvHeads <= 0 || m.headDim <= 0
+        || m.vocabSize <= 0)
+        throw Error(QStringLiteral("--model: '%1' has no usable architecture (layers, hidden size, heads, vocab)")
+                        .arg(m.name));
+    if (s.gpu.memoryBytes <= 0)
+        throw Error(QStringLiteral("--gpu: '%1' has no memory size").arg(s.gpu.name));
+    requirePositive(s.batchSize, "--batch-size");
+    requirePositive(s.seqLen, "--seq-len");
+    requirePositive(s.blockSize, "--block-size");
+    requirePositive(s.tensorParallelSize, "--tensor-parallel-size");
+    if (s.maxModelLen < 0)
+        requirePositive(s.maxModelLen, "--max-model-len");
+    if (s.maxNumSeqs < 0)
+        requirePositive(s.maxNumSeqs, "--max-num-seqs");
+    if (s.maxNumBatchedTokens < 0)
+        requirePositive(s.maxNumBatchedTokens, "--max-num-batched-tokens");
+    if (s.blockSize > 4096)
+        throw Error(QStringLiteral("--block-size: %1 is larger than any vLLM block size (at most 4096)")
+                        .arg(s.blockSize));
+    if (s.gpuMemoryUtilizationPpm <= 0 || s.gpuMemoryUtilizationPpm > 1'000'000)
+        throw Error(QStringLiteral("--gpu-memory-utilization: must be in (0, 1], got %1")
+                        .arg(formatUtilization(s.gpuMemoryUtilizationPpm)));
+    if (s.maxModelLen > m.maxPositionEmbeddings)
+        throw Error(QStringLiteral("--max-model-len: %1 exceeds %2's max_position_embeddings %3 (vLLM refuses it)")
+                        .arg(s.maxModelLen)
+                        .arg(m.name)
+                        .arg(m.maxPositionEmbeddings));
+    const QuantizationSpec q = effectiveQuantization(s);
+    if ((q.method == QuantMethod::Awq || q.method == QuantMethod::Gptq)
+        && (q.groupSize == 0 || q.groupSize < -1 || q.bits < 2 || q.bits > 8))
+        throw Error(QStringLiteral("--group-size: must be a positive integer or -1, got %1").arg(q.groupSize));
+    validateTensorParallel(m, s.tensorParallelSize);
+    if (isBlockKvType(s.kvCacheDtype) && m.format != ModelFormat::Gguf)
+        throw Error(QStringLiteral("--kv-cache-dtype: %1 is a llama.cpp cache type for GGUF models; %2 is not one "
+                                   "(vLLM offers auto, float16, bfloat16, fp8)")
+                        .arg(dtypeName(s.kvCacheDtype), m.name));
+    if (m.format == ModelFormat::Gguf && s.quantization && s.quantization->method != QuantMethod::None)
+        throw Error(QStringLiteral("--quantization: %1 is a GGUF file whose weights are stored%2 already; its "
+                                   "tensor bytes are used, so '%3' does not apply")
+                        .arg(m.name, m.fileType.isEmpty() ? QString() : QStringLiteral(" as ") + m.fileType,
+                             quantMethodName(s.quantization->method)));
+}
+
+MemoryPlan planMemory(const Scenario &s)
+{
+    validateScenario(s);
+    const ModelArch &m = s.model;
+    const int tp = s.tensorParallelSize;
+
+    MemoryPlan plan;
+    plan.modelId = m.id;
+    plan.modelName = m.name;
+    plan.gpuId = s.gpu.id;
+    plan.gpuName = s.gpu.name;
+    plan.modelFormat = m.format;
+    plan.modelFileType = m.fileType;
+    plan.quantization = effectiveQuantization(s);
+    plan.quantizationFromCheckpoint = !s.quantization && plan.quantization.method != QuantMethod::None;
+    WeightDtype checkpointDtype = m.checkpointDtype;
+    // vLLM's AWQ/GPTQ kernels take float16; "auto" picks it for those checkpoints.
+    if (s.dtype == WeightDtype::Auto
+        && (plan.quantization.method == QuantMethod::Awq || plan.quantization.method == QuantMethod::Gptq))
+        checkpointDtype = WeightDtype::Float16;
+    plan.dtype = resolveAutoDtype(s.dtype, checkpointDtype);
+    plan.kvCacheDtype = resolveKvCacheDtype(s.kvCacheDtype, plan.dtype);
+    plan.tensorParallelSize = tp;
+    plan.gpuMemoryUtilizationPpm = s.gpuMemoryUtilizationPpm;
+    plan.maxModelLen = s.maxModelLen > 0 ? s.maxModelLen : m.maxPositionEmbeddings;
+    plan.blockSize = s.blockSize;
+    plan.maxNumSeqs = s.maxNumSeqs > 0 ? s.maxNumSeqs : defaultMaxNumSeqs(s.gpu);
+    plan.maxNumBatchedTokens = s.maxNumBatchedTokens > 0 ? s.maxNumBatchedTokens : defaultMaxNumBatchedTokens(s.gpu);
+    plan.batchSize = s.batchSize;
+    plan.seqLen = s.seqLen;
+    plan.notes = m.notes;
+
+    try {
+        // Parameters and weights
+        const QList<TensorGroup> inventory = tensorInventory(m);
+        plan.params = countParameters(inventory);
+        plan.weights = weightMemory(m, inventory, plan.quantization, plan.dtype, tp);
+        applyMeasuredCheckpoint(m, tp, plan);
+
+        // KV cache: the formula, the batch, and vLLM's pool layout
+        KvCacheMemory &kv = plan.kv;
+        const KvGroupLayout layout = kvGroupLayout(m);
+        kv.bytesPerElement = isBlockKvType(plan.kvCacheDtype) ? 0 : bytesPerElement(plan.kvCacheDtype);
+        kv.bitsPerElement = kvBitsPerElement(plan.kvCacheDtype);
+        kv.kvHeadsPerGpu = kvHeadsPerGpu(m, tp);
+        kv.headsReplicated = m.usesMla() ? tp > 1 : tp > m.numKvHeads;
+        kv.bytesPerTokenPerLayer = kvBytesPerTokenPerLayer(m, plan.kvCacheDtype, tp);
+        kv.bytesPerToken = kvBytesPerToken(m, plan.kvCacheDtype, tp);
+        kv.fullLayers = layout.fullLayers;
+        kv.slidingLayers = layout.slidingLayers;
+        kv.groupSize = layout.groupSize;
+        kv.numGroups = layout.numGroups();
+        kv.paddingLayers = layout.paddingLayers();
+        kv.pageBytes = (Checked(kv.bytesPerTokenPerLayer) * s.blockSize).value();
+        const std::int64_t poolBlockBytes = bytesPerPoolBlock(m, layout, plan.kvCacheDtype, tp, s.blockSize);
+        kv.blocksPerSequence = blocksPerSequence(m, layout, s.seqLen, s.blockSize);
+        kv.cacheBytes = (Checked(s.batchSize) * kv.blocksPerSequence * poolBlockBytes).value();
+
+        // Budget, as vLLM's gpu_worker computes it
+        plan.gpuMemoryBytes = s.gpu.memoryBytes;
+        plan.budgetBytes = (Checked(s.gpu.memoryBytes) * s.gpuMemoryUtilizationPpm).value() / 1'000'000;
+        plan.activationBytes =
+            activationBytes(m, bytesPerElement(plan.dtype), tp, plan.maxNumSeqs, plan.maxNumBatchedTokens);
+        plan.overheadBytes = runtimeOverheadBytes(tp);
+        kv.availableBytes =
+            (Checked(plan.budgetBytes) - plan.weights.bytesPerGpu - plan.activationBytes - plan.overheadBytes).value();
+        plan.headroomBytes = (Checked(kv.availableBytes) - kv.cacheBytes).value();
+        plan.fits = plan.headroomBytes >= 0;
+
+        // Capacity in vLLM's terms
+        kv.numGpuBlocks = std::max<std::int64_t>(0, kv.availableBytes) / poolBlockBytes;
+        kv.capacityTokens = (Checked(kv.numGpuBlocks / kv.numGroups) * s.blockSize).value();
+        kv.blocksPerMaxRequest =
+            blocksPerRequest(m, layout, plan.maxModelLen, plan.maxNumBatchedTokens, s.blockSize);
+        kv.maxConcurrency = double(kv.numGpuBlocks) / double(kv.blocksPerMaxRequest);
+        plan.engineStarts = kv.numGpuBlocks > 0 && kv.numGpuBlocks >= kv.blocksPerMaxRequest;
+        kv.maxModelLenThatFits = largestSatisfying(plan.maxModelLen, [&](std::int64_t len) {
+            return blocksPerRequest(m, layout, len, plan.maxNumBatchedTokens, s.blockSize) <= kv.numGpuBlocks;
+        });
+
+        // Inverse questions: the largest batch / sequence that still fit.
+        const std::int64_t free = std::max<std::int64_t>(0, kv.availableBytes);
+        const std::int64_t sequenceBytes = (Checked(kv.blocksPerSequence) * poolBlockBytes).value();
+        plan.largestBatchThatFits = free / sequenceBytes;
+        const auto seqFits = [&](std::int64_t tokens) {
+            try {
+                return (Checked(s.batchSize) * blocksPerSequence(m, layout, tokens, s.blockSize) * poolBlockBytes)
+                           .value() <= free;
+            } catch (const Error &) {
+                return false; // beyond 2^63 bytes cannot fit
+            }
+        };
+        constexpr std::int64_t unbounded = std::numeric_limits<std::int64_t>::max() / 4;
+        if (layout.fullGroups == 0 && seqFits(unbounded)) {
+            plan.largestSeqLenThatFits = -1; // every layer slides: memory stops growing at the window
+        } else {
+            // Each full group adds a block per blockSize tokens, so this bounds the answer.
+            const std::int64_t perToken = (Checked(s.batchSize) * poolBlockBytes * std::max(1, layout.fullGroups)).value();
+            const std::int64_t upper = std::min(unbounded, (free / perToken + 2) * s.blockSize + m.slidingWindow);
+            plan.largestSeqLenThatFits = largestSatisfying(upper, seqFits);
+        }
+    } catch (const Error &error) {
+        throw Error(QStringLiteral("%1, for %2 with --batch-size %3, --seq-len %4, --tensor-parallel-size %5")
+                        .arg(error.message(), m.name)
+                        .arg(s.batchSize)
+                        .arg(s.seqLen)
+                        .arg(tp));
+    }
+
+    if (plan.seqLen > plan.maxModelLen)
+        plan.notes << QStringLiteral("--seq-len %1 exceeds --max-model-len %2: vLLM would reject such requests")
+                          .arg(plan.seqLen)
+                          .arg(plan.maxModelLen);
+    if (!plan.engineStarts)
+        plan.notes << QStringLiteral("vLLM would refuse to start: one %1-token request needs %2 KV blocks, the "
+                                     "cache holds %3; --max-model-len %4 would fit")
+                          .arg(plan.maxModelLen)
+                          .arg(plan.kv.blocksPerMaxRequest)
+                          .arg(plan.kv.numGpuBlocks)
+                          .arg(plan.kv.maxModelLenThatFits);
+    if (plan.kv.headsReplicated && !m.usesMla())
+        plan.notes << QStringLiteral("--tensor-parallel-size %1 > %2 KV heads: each GPU holds a replicated head")
+                          .arg(tp)
+                          .arg(m.numKvHeads);
+    if (plan.kv.paddingLayers > 0)
+        plan.notes << QStringLiteral("vLLM pads its KV groups with %1 empty layer slots (hybrid sliding/full layout)")
+                          .arg(plan.kv.paddingLayers);
+    addCompatibilityNotes(s, plan);
+    return plan;
+}
+
+} // namespace kvscope

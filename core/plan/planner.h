@@ -1,0 +1,21 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "plan/memoryplan.h"
+#include "plan/scenario.h"
+
+namespace kvscope {
+
+/// The calculation core: every figure kvscope shows comes from here.
+/// Pure and fast (no I/O); throws kvscope::Error naming the option and value
+/// for invalid input, and for results that would overflow 64-bit bytes.
+MemoryPlan planMemory(const Scenario &scenario);
+
+/// The quantization a scenario resolves to: --quantization if given (with its
+/// group size), else the checkpoint's quantization_config, else none.
+QuantizationSpec effectiveQuantization(const Scenario &scenario);
+
+/// Checks a scenario without planning; throws the same errors planMemory would.
+void validateScenario(const Scenario &scenario);
+
+} // namespace kvscope

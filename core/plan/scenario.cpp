@@ -1,0 +1,38 @@
+// SPDX-License-Identifier: MIT
+#include "plan/scenario.h"
+
+#include "common/error.h"
+
+#include <QRegularExpression>
+
+namespace kvscope {
+
+std::int64_t parseUtilization(const QString &text, const QString &option)
+{
+    // Decimal text to millionths without going through a double.
+    static const QRegularExpression pattern(QStringLiteral("^\\s*(\\d+)(?:\\.(\\d{0,6})\\d*)?\\s*$"));
+    const QRegularExpressionMatch match = pattern.match(text);
+    const auto fail = [&]() -> std::int64_t {
+        throw Error(QStringLiteral("%1: must be a number in (0, 1], got '%2'").arg(option, text));
+    };
+    if (!match.hasMatch() || match.captured(1).size() > 6)
+        return fail();
+    const std::int64_t whole = match.captured(1).toLongLong();
+    const QString fraction = match.captured(2).leftJustified(6, QLatin1Char('0'));
+    const std::int64_t ppm = whole * 1'000'000 + fraction.toLongLong();
+    if (ppm <= 0 || ppm > 1'000'000)
+        return fail();
+    return ppm;
+}
+
+QString formatUtilization(std::int64_t ppm)
+{
+    QString text = QStringLiteral("%1.%2").arg(ppm / 1'000'000).arg(ppm % 1'000'000, 6, 10, QLatin1Char('0'));
+    while (text.endsWith(QLatin1Char('0')))
+        text.chop(1);
+    if (text.endsWith(QLatin1Char('.')))
+        text.chop(1);
+    return text;
+}
+
+} // namespace kvscope

@@ -1,0 +1,44 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "precision/dtypes.h"
+#include "gpu/gpuspec.h"
+#include "model/modelarch.h"
+#include "precision/quantizationspec.h"
+
+#include <QString>
+
+#include <cstdint>
+#include <optional>
+
+namespace kvscope {
+
+/// Every input of a memory plan, named after vLLM's engine arguments.
+/// A plain value: copy it, change a field, plan again.
+struct Scenario
+{
+    ModelArch model;
+    GpuSpec gpu;
+
+    WeightDtype dtype = WeightDtype::Auto;                 ///< --dtype
+    std::optional<QuantizationSpec> quantization;          ///< --quantization; nullopt = checkpoint's (vLLM default)
+    KvCacheDtype kvCacheDtype = KvCacheDtype::Auto;        ///< --kv-cache-dtype
+    std::int64_t gpuMemoryUtilizationPpm = 900'000;        ///< --gpu-memory-utilization in millionths (0.9)
+    int tensorParallelSize = 1;                            ///< --tensor-parallel-size
+    std::int64_t maxModelLen = 0;                          ///< --max-model-len; 0 = model's max_position_embeddings
+    int blockSize = 16;                                    ///< --block-size
+    std::int64_t maxNumSeqs = 0;                           ///< --max-num-seqs; 0 = vLLM's default for the GPU
+    std::int64_t maxNumBatchedTokens = 0;                  ///< --max-num-batched-tokens; 0 = vLLM's default
+
+    std::int64_t batchSize = 16;                           ///< concurrent sequences to hold
+    std::int64_t seqLen = 8192;                            ///< tokens per sequence (prompt + output)
+};
+
+/// Parses a utilization such as "0.9" exactly into millionths; throws
+/// kvscope::Error naming `option` unless 0 < value <= 1.
+std::int64_t parseUtilization(const QString &text, const QString &option = QStringLiteral("--gpu-memory-utilization"));
+
+/// "0.9" from 900000, without float noise.
+QString formatUtilization(std::int64_t ppm);
+
+} // namespace kvscope

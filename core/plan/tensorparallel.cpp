@@ -1,0 +1,56 @@
+// SPDX-License-Identifier: MIT
+#include "plan/tensorparallel.h"
+
+#include "common/error.h"
+
+namespace kvscope {
+
+void validateTensorParallel(const ModelArch &m, int tp)
+{
+    const QString option = QStringLiteral("--tensor-parallel-size");
+    if (tp <= 0)
+        throw Error(QStringLiteral("%1: must be a positive integer, got %2").arg(option).arg(tp));
+    if (m.numHeads % tp != 0)
+        throw Error(QStringLiteral("%1: %2 does not divide num_attention_heads %3 of %4")
+                        .arg(option)
+                        .arg(tp)
+                        .arg(m.numHeads)
+                        .arg(m.name));
+    if (!m.usesMla() && m.numKvHeads % tp != 0 && tp % m.numKvHeads != 0)
+        throw Error(QStringLiteral("%1: %2 neither divides nor is a multiple of num_key_value_heads %3 of %4")
+                        .arg(option)
+                        .arg(tp)
+                        .arg(m.numKvHeads)
+                        .arg(m.name));
+    const auto checkWidth = [&](std::int64_t width, const char *field) {
+        if (width > 0 && width % tp != 0)
+            throw Error(QStringLiteral("%1: %2 does not divide %3 %4 of %5")
+                            .arg(option)
+                            .arg(tp)
+                            .arg(QLatin1String(field))
+                            .arg(width)
+                            .arg(m.name));
+    };
+    bool hasDense = false;
+    for (int i = 0; i < m.numLayers; ++i)
+        hasDense = hasDense || !m.isMoeLayer(i);
+    if (hasDense)
+        checkWidth(m.intermediateSize, "intermediate_size");
+    if (m.moe.enabled())
+        checkWidth(m.moe.expertIntermediateSize, "moe_intermediate_size");
+}
+
+QList<int> validTensorParallelSizes(const ModelArch &model, int maxGpus)
+{
+    QList<int> sizes;
+    for (int tp = 1; tp <= maxGpus; ++tp) {
+        try {
+            validateTensorParallel(model, tp);
+            sizes << tp;
+        } catch (const Error &) {
+        }
+    }
+    return sizes;
+}
+
+} // namespace kvscope

@@ -1,0 +1,113 @@
+// SPDX-License-Identifier: MIT
+#include "plan/weights.h"
+
+#include "common/checked.h"
+
+#include <QRegularExpression>
+
+namespace kvscope {
+
+namespace {
+
+/// An HF module pattern ("model.layers.*.self_attn", "lm_head") reduced to
+/// the path inside a layer that inventory names use.
+QString layerRelative(QString pattern)
+{
+    for (const char *prefix : {"model.language_model.", "language_model.model.", "model."})
+        if (pattern.startsWith(QLatin1String(prefix)))
+            pattern.remove(0, int(qstrlen(prefix)));
+    if (pattern.startsWith(QLatin1String("layers.")))
+        pattern.remove(0, pattern.indexOf(QLatin1Char('.'), 7) + 1);
+    return pattern;
+}
+
+/// compressed-tensors ignore entries "re:<regex>" match full module names
+/// ("model.layers.0.mlp.gate"); the inventory names modules inside a layer.
+bool matchesRegexPattern(const QString &pattern, const TensorGroup &group)
+{
+    const QRegularExpression re(pattern.mid(3));
+    if (!re.isValid())
+        return false;
+    QString module = group.name;
+    module.chop(int(qstrlen(".weight")));
+    const QString candidates[] = {module, QStringLiteral("model.layers.0.") + module,
+                                  QStringLiteral("model.language_model.layers.0.") + module};
+    for (const QString &name : candidates)
+        if (re.match(name).hasMatch())
+            return true;
+    return false;
+}
+
+bool ignoredByCheckpoint(const QuantizationSpec &spec, const TensorGroup &group)
+{
+    for (const QString &pattern : spec.modulesNotConverted) {
+        if (pattern.startsWith(QLatin1String("re:"))) {
+            if (matchesRegexPattern(pattern, group))
+                return true;
+            continue;
+        }
+        const QString relative = layerRelative(pattern);
+        if (!relative.isEmpty()
+            && (group.name == relative || group.name.startsWith(relative + QLatin1Char('.'))))
+            return true;
+    }
+    return false;
+}
+
+std::int64_t groupBytes(const TensorGroup &group, std::int64_t rows, std::int64_t cols,
+                        const QuantizationSpec &spec, int dtypeBytes)
+{
+    const QuantizationSpec &applied = quantizes(spec, group) ? spec : QuantizationSpec{};
+    return (Checked(quantizedMatrixBytes(applied, rows, cols, dtypeBytes)) * group.copies).value();
+}
+
+} // namespace
+
+bool quantizes(const QuantizationSpec &spec, const TensorGroup &group)
+{
+    if (spec.method == QuantMethod::None || group.role != TensorRole::LinearWeight)
+        return false;
+    if (spec.method == QuantMethod::Mxfp4 && group.component != Component::Experts)
+        return false;
+    const bool decoderLinear = group.component == Component::Attention || group.component == Component::Mlp
+                               || group.component == Component::Experts;
+    return decoderLinear && !ignoredByCheckpoint(spec, group);
+}
+
+std::int64_t rotaryBufferBytes(const ModelArch &model, WeightDtype dtype)
+{
+    return (Checked(model.maxPositionEmbeddings) * model.rotaryDim * bytesPerElement(dtype) * model.ropeCaches)
+        .value();
+}
+
+WeightMemory weightMemory(const ModelArch &model, const QList<TensorGroup> &inventory,
+                          const QuantizationSpec &spec, WeightDtype dtype, int tensorParallelSize)
+{
+    WeightMemory w;
+    const int dtypeBytes = bytesPerElement(dtype);
+    Checked perGpu, checkpoint, quantizedParams, quantizedBytes, allParams;
+    for (const TensorGroup &group : inventory) {
+        const LocalShape local = localShape(group, tensorParallelSize);
+        const std::int64_t localBytes = groupBytes(group, local.rows, local.cols, spec, dtypeBytes);
+        const std::int64_t storedBytes = groupBytes(group, group.rows, group.cols, spec, dtypeBytes);
+        perGpu += localBytes;
+        checkpoint += storedBytes;
+        allParams += group.elements();
+        w.byComponent[int(group.component)] = (Checked(w.byComponent[int(group.component)]) + localBytes).value();
+        if (quantizes(spec, group)) {
+            quantizedParams += group.elements();
+            quantizedBytes += storedBytes;
+        }
+    }
+    w.buffersBytes = rotaryBufferBytes(model, dtype);
+    w.bytesPerGpu = (perGpu + w.buffersBytes).value();
+    w.checkpointBytes = checkpoint.value();
+    w.quantizedParams = quantizedParams.value();
+    w.quantizedBytes = quantizedBytes.value();
+    w.bitsPerWeight = allParams.value() > 0 ? 8.0 * double(w.checkpointBytes) / double(allParams.value()) : 0;
+    w.quantizedBitsPerWeight =
+        w.quantizedParams > 0 ? 8.0 * double(w.quantizedBytes) / double(w.quantizedParams) : 0;
+    return w;
+}
+
+} // namespace kvscope

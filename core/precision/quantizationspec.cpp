@@ -1,0 +1,177 @@
+// SPDX-License-Identifier: MIT
+#include "precision/quantizationspec.h"
+
+#include "common/checked.h"
+#include "common/error.h"
+
+namespace kvscope {
+
+QString quantMethodName(QuantMethod method)
+{
+    switch (method) {
+    case QuantMethod::None: return QStringLiteral("none");
+    case QuantMethod::Fp8: return QStringLiteral("fp8");
+    case QuantMethod::Int8: return QStringLiteral("int8");
+    case QuantMethod::Awq: return QStringLiteral("awq");
+    case QuantMethod::Gptq: return QStringLiteral("gptq");
+    case QuantMethod::BitsAndBytesNf4: return QStringLiteral("bitsandbytes-nf4");
+    case QuantMethod::Mxfp4: return QStringLiteral("mxfp4");
+    case QuantMethod::CompressedTensors: return QStringLiteral("compressed-tensors");
+    }
+    return {};
+}
+
+QStringList quantMethodChoices()
+{
+    return {QStringLiteral("auto"), QStringLiteral("none"), QStringLiteral("fp8"),
+            QStringLiteral("int8"), QStringLiteral("awq"),  QStringLiteral("gptq"),
+            QStringLiteral("bitsandbytes-nf4"), QStringLiteral("mxfp4"), QStringLiteral("compressed-tensors")};
+}
+
+QuantMethod parseQuantMethod(const QString &text, const QString &option)
+{
+    const QString t = text.trimmed().toLower();
+    if (t == QLatin1String("none"))
+        return QuantMethod::None;
+    if (t == QLatin1String("fp8"))
+        return QuantMethod::Fp8;
+    if (t == QLatin1String("int8") || t == QLatin1String("w8a8"))
+        return QuantMethod::Int8;
+    if (t == QLatin1String("awq") || t == QLatin1String("awq_marlin"))
+        return QuantMethod::Awq;
+    if (t == QLatin1String("gptq") || t == QLatin1String("gptq_marlin"))
+        return QuantMethod::Gptq;
+    if (t == QLatin1String("bitsandbytes") || t == QLatin1String("bitsandbytes-nf4")
+        || t == QLatin1String("nf4"))
+        return QuantMethod::BitsAndBytesNf4;
+    if (t == QLatin1String("mxfp4"))
+        return QuantMethod::Mxfp4;
+    if (t == QLatin1String("compressed-tensors") || t == QLatin1String("compressed_tensors"))
+        return QuantMethod::CompressedTensors;
+    throw Error(QStringLiteral("%1: unknown quantization method '%2' (choose one of: %3)")
+                    .arg(option, text, quantMethodChoices().join(QStringLiteral(", "))));
+}
+
+QuantizationSpec defaultSpecFor(QuantMethod method)
+{
+    QuantizationSpec spec;
+    spec.method = method;
+    spec.bits = method == QuantMethod::Int8 || method == QuantMethod::Fp8 ? 8 : 4;
+    if (method == QuantMethod::CompressedTensors)
+        spec.scheme = QStringLiteral("W4A16"); // llm-compressor's most common scheme: int4, g128, symmetric
+    return spec;
+}
+
+QString describe(const QuantizationSpec &spec)
+{
+    switch (spec.method) {
+    case QuantMethod::None: return QStringLiteral("unquantized");
+    case QuantMethod::Fp8:
+        if (spec.perChannelScales)
+            return QStringLiteral("FP8 E4M3, fp32 scale per output channel");
+        return spec.blockRows > 0
+                   ? QStringLiteral("FP8 E4M3, fp32 scale per %1x%2 block").arg(spec.blockRows).arg(spec.blockCols)
+                   : QStringLiteral("FP8 E4M3, fp32 scale per tensor");
+    case QuantMethod::Int8: return QStringLiteral("INT8, fp32 scale per output channel");
+    case QuantMethod::Awq:
+        return QStringLiteral("AWQ int%1, group %2, fp16 scales + int%1 zero points")
+            .arg(spec.bits)
+            .arg(spec.groupSize);
+    case QuantMethod::Gptq:
+        return QStringLiteral("GPTQ int%1, group %2, fp16 scales + int%1 zeros + int32 g_idx")
+            .arg(spec.bits)
+            .arg(spec.groupSize);
+    case QuantMethod::BitsAndBytesNf4:
+        return spec.doubleQuant ? QStringLiteral("NF4, blocks of 64, double-quantized absmax")
+                                : QStringLiteral("NF4, blocks of 64, fp32 absmax");
+    case QuantMethod::Mxfp4: return QStringLiteral("MXFP4 (E2M1), E8M0 scale per 32 values");
+    case QuantMethod::CompressedTensors: {
+        const QString granularity = spec.groupSize > 0    ? QStringLiteral("group %1").arg(spec.groupSize)
+                                    : spec.groupSize == 0 ? QStringLiteral("per tensor")
+                                                          : QStringLiteral("per channel");
+        return QStringLiteral("compressed-tensors %1: %2%3, %4, %5")
+            .arg(spec.scheme.isEmpty() ? QStringLiteral("scheme") : spec.scheme,
+                 spec.floatWeights ? QStringLiteral("fp") : QStringLiteral("int"))
+            .arg(spec.bits)
+            .arg(granularity, spec.symmetric ? QStringLiteral("symmetric") : QStringLiteral("with zero points"));
+    }
+    }
+    return {};
+}
+
+namespace {
+
+/// compressed-tensors storage (compressed_tensors/compressors): pack-quantized
+/// ints live in int32 words along the input, 4-bit floats two per byte, 8-bit
+/// types one per byte; a scale per group/row/tensor; zero points packed like
+/// the weights along the output when asymmetric; 16 B weight_shape when packed.
+std::int64_t compressedTensorsBytes(const QuantizationSpec &spec, std::int64_t rows, std::int64_t cols,
+                                    int dtypeBytes)
+{
+    const bool packedInts = !spec.floatWeights && spec.bits < 8;
+    Checked weights = packedInts ? Checked(rows) * ceilDiv((Checked(cols) * spec.bits).value(), 32) * 4
+                                 : Checked(ceilDiv((Checked(rows) * cols * spec.bits).value(), 8));
+    const std::int64_t groups = spec.groupSize > 0 ? ceilDiv(cols, spec.groupSize) : 1;
+    const Checked scales = spec.groupSize == 0 ? Checked(1) : Checked(rows) * groups;
+    Checked total = weights + scales * (spec.scaleBytes > 0 ? spec.scaleBytes : dtypeBytes) + spec.globalScaleBytes;
+    if (!spec.symmetric && !spec.floatWeights) {
+        const std::int64_t zeroRows = spec.groupSize == 0 ? 1 : rows;
+        total += packedInts ? Checked(ceilDiv((Checked(zeroRows) * spec.bits).value(), 32)) * 4 * groups
+                            : Checked(zeroRows) * groups;
+    }
+    if (packedInts || (spec.floatWeights && spec.bits < 8))
+        total += 16; // weight_shape: int64 [rows, cols]
+    return total.value();
+}
+
+} // namespace
+
+std::int64_t quantizedMatrixBytes(const QuantizationSpec &spec, std::int64_t rows, std::int64_t cols,
+                                  int dtypeBytes)
+{
+    const Checked elements = Checked(rows) * cols;
+    switch (spec.method) {
+    case QuantMethod::None:
+        break;
+    case QuantMethod::Fp8: {
+        // One byte per weight; fp32 scales per tensor, per row or per block (DeepSeek-V3 128x128).
+        if (spec.perChannelScales)
+            return (elements + Checked(rows) * 4).value();
+        if (spec.blockRows > 0 && spec.blockCols > 0)
+            return (elements + Checked(ceilDiv(rows, spec.blockRows)) * ceilDiv(cols, spec.blockCols) * 4).value();
+        return (elements + 4).value();
+    }
+    case QuantMethod::Int8:
+        return (elements + Checked(rows) * 4).value();
+    case QuantMethod::Awq:
+    case QuantMethod::Gptq: {
+        // qweight packs `bits` per weight; per group along the input: a scale in
+        // the activation dtype and a packed zero point of `bits` (AutoAWQ/AutoGPTQ layout).
+        const std::int64_t groups = spec.groupSize > 0 ? ceilDiv(cols, spec.groupSize) : 1;
+        const Checked packedWeights = Checked(ceilDiv((elements * spec.bits).value(), 8));
+        const Checked scales = Checked(groups) * rows * dtypeBytes;
+        const Checked zeros = Checked(ceilDiv((Checked(groups) * rows * spec.bits).value(), 8));
+        Checked total = packedWeights + scales + zeros;
+        if (spec.method == QuantMethod::Gptq)
+            total += Checked(cols) * 4; // g_idx: int32 per input channel
+        return total.value();
+    }
+    case QuantMethod::BitsAndBytesNf4: {
+        // Two codes per byte, absmax per 64 values; with double quantization the
+        // absmax is int8 with an fp32 absmax per 256 blocks and one fp32 offset.
+        const std::int64_t blocks = ceilDiv(elements.value(), 64);
+        const Checked codes = Checked(ceilDiv(elements.value(), 2));
+        if (spec.doubleQuant)
+            return (codes + blocks + Checked(ceilDiv(blocks, 256)) * 4 + 4).value();
+        return (codes + Checked(blocks) * 4).value();
+    }
+    case QuantMethod::Mxfp4:
+        // E2M1 nibbles, one E8M0 byte per 32 values along the input dimension.
+        return (Checked(ceilDiv(elements.value(), 2)) + Checked(rows) * ceilDiv(cols, 32)).value();
+    case QuantMethod::CompressedTensors:
+        return compressedTensorsBytes(spec, rows, cols, dtypeBytes);
+    }
+    return (elements * dtypeBytes).value();
+}
+
+} // namespace kvscope

@@ -1,0 +1,36 @@
+// SPDX-License-Identifier: MIT
+// Simulator results as JSON (kvscope quant --json) and histograms as CSV
+// (--histogram), shared by the command line and the window's export.
+#pragma once
+
+#include "quantization/simulator.h"
+#include "quantization/tensorsource.h"
+
+#include <QJsonArray>
+#include <QJsonObject>
+#include <QList>
+#include <QString>
+
+namespace kvscope::quant {
+
+/// One scheme's figures: scheme, description, source, tensor, rows, cols,
+/// elements, bits_per_weight, mse, sqnr_db, max_abs_error, mean_abs_error,
+/// cosine_similarity, clipped, clipped_share, flushed, flushed_share,
+/// non_finite, fp8_scale (FP8 only), error_range. Figures that are not
+/// finite (SQNR of an exact result, errors after an overflow to NaN) are null.
+QJsonObject resultToJson(const SchemeResult &result, const TensorData &tensor);
+
+/// A file's tensors: name, dtype, shape, usable, reason.
+QJsonArray tensorListToJson(const QList<TensorInfo> &tensors);
+
+/// CSV with columns histogram,scheme,bin,lower,upper,count: for each scheme
+/// its "error" and "relative_error" bins, then rows "below", "above" and
+/// "non_finite" (lower/upper empty) so every element is counted once, and the
+/// tensor's "values" histogram (scheme empty) when given.
+QByteArray histogramsCsv(const QList<SchemeResult> &results, const Histogram *values);
+
+/// Writes `contents` to `path` atomically (QSaveFile: all or nothing);
+/// throws kvscope::Error naming the file.
+void writeFileAtomically(const QString &path, const QByteArray &contents);
+
+} // namespace kvscope::quant

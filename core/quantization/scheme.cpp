@@ -1,0 +1,253 @@
+// SPDX-License-Identifier: MIT
+#include "quantization/scheme.h"
+
+#include "common/error.h"
+
+#include <QRegularExpression>
+
+namespace kvscope::quant {
+
+namespace {
+
+QString groupSuffix(int groupSize)
+{
+    return groupSize == WholeRow ? QStringLiteral("row") : QStringLiteral("g%1").arg(groupSize);
+}
+
+[[noreturn]] void unknownScheme(const QString &option, const QString &text)
+{
+    throw Error(QStringLiteral("%1: unknown scheme '%2' (choose from %3)")
+                    .arg(option, text, schemeChoices().join(QStringLiteral(", "))));
+}
+
+} // namespace
+
+QString Scheme::id() const
+{
+    switch (kind) {
+    case SchemeKind::Fp16:
+        return QStringLiteral("fp16");
+    case SchemeKind::Bf16:
+        return QStringLiteral("bf16");
+    case SchemeKind::Fp8E4M3:
+        return QStringLiteral("fp8-e4m3");
+    case SchemeKind::Fp8E5M2:
+        return QStringLiteral("fp8-e5m2");
+    case SchemeKind::Int8:
+        return QStringLiteral("int8");
+    case SchemeKind::Int:
+        return QStringLiteral("int%1%2-%3")
+            .arg(bits)
+            .arg(symmetric ? QStringLiteral("-sym") : QString())
+            .arg(groupSuffix(groupSize));
+    case SchemeKind::Nf4:
+        return QStringLiteral("nf4");
+    case SchemeKind::Mxfp4:
+        return QStringLiteral("mxfp4");
+    }
+    return {};
+}
+
+QString Scheme::description() const
+{
+    const QString fp8Options = QStringLiteral("%1, %2").arg(
+        unitScale ? QStringLiteral("scale 1.0") : QStringLiteral("per-tensor scale"),
+        saturate ? QStringLiteral("saturating") : QStringLiteral("overflow to NaN/inf"));
+    switch (kind) {
+    case SchemeKind::Fp16:
+        return QStringLiteral("FP16, round-to-nearest-even from FP32");
+    case SchemeKind::Bf16:
+        return QStringLiteral("BF16, round-to-nearest-even from FP32");
+    case SchemeKind::Fp8E4M3:
+        return QStringLiteral("FP8 E4M3 (max 448), %1").arg(fp8Options);
+    case SchemeKind::Fp8E5M2:
+        return QStringLiteral("FP8 E5M2 (max 57344), %1").arg(fp8Options);
+    case SchemeKind::Int8:
+        return QStringLiteral("INT8 symmetric, one scale per row");
+    case SchemeKind::Int:
+        return QStringLiteral("INT%1 %2, %3")
+            .arg(bits)
+            .arg(symmetric ? QStringLiteral("symmetric (GPTQ)") : QStringLiteral("asymmetric (AWQ)"))
+            .arg(groupSize == WholeRow ? QStringLiteral("one group per row")
+                                       : QStringLiteral("groups of %1").arg(groupSize));
+    case SchemeKind::Nf4:
+        return QStringLiteral("NF4 (bitsandbytes), blocks of 64");
+    case SchemeKind::Mxfp4:
+        return QStringLiteral("MXFP4 (OCP MX), E2M1 in blocks of 32");
+    }
+    return {};
+}
+
+IntRule intRule(const Scheme &scheme)
+{
+    if (scheme.kind == SchemeKind::Int8)
+        return IntRule::Int8;
+    return scheme.symmetric ? IntRule::GptqSymmetric : IntRule::Awq;
+}
+
+QStringList schemeChoices()
+{
+    return {QStringLiteral("fp16"),
+            QStringLiteral("bf16"),
+            QStringLiteral("fp8-e4m3"),
+            QStringLiteral("fp8-e5m2"),
+            QStringLiteral("int8"),
+            QStringLiteral("int4[-sym][-gN|-row]"),
+            QStringLiteral("int3[-sym][-gN|-row]"),
+            QStringLiteral("int2[-sym][-gN|-row]"),
+            QStringLiteral("nf4"),
+            QStringLiteral("mxfp4")};
+}
+
+int validateGroupSize(int groupSize, const QString &option)
+{
+    if (groupSize != WholeRow && groupSize < 1)
+        throw Error(QStringLiteral("%1: %2 is not a group size (a positive number of elements, or -1 for one "
+                                   "group per row)")
+                        .arg(option)
+                        .arg(groupSize));
+    return groupSize;
+}
+
+Scheme parseScheme(const QString &text, const SchemeDefaults &defaults, const QString &option)
+{
+    const QString name = text.trimmed().toLower();
+    Scheme scheme;
+    scheme.saturate = defaults.saturate;
+    scheme.unitScale = defaults.unitScale;
+    scheme.groupSize = defaults.groupSize;
+
+    struct Fixed
+    {
+        const char *name;
+        SchemeKind kind;
+    };
+    static constexpr Fixed fixed[] = {
+        {"fp16", SchemeKind::Fp16},        {"float16", SchemeKind::Fp16},
+        {"bf16", SchemeKind::Bf16},        {"bfloat16", SchemeKind::Bf16},
+        {"fp8", SchemeKind::Fp8E4M3},      {"fp8-e4m3", SchemeKind::Fp8E4M3},
+        {"fp8_e4m3", SchemeKind::Fp8E4M3}, {"fp8-e5m2", SchemeKind::Fp8E5M2},
+        {"fp8_e5m2", SchemeKind::Fp8E5M2}, {"int8", SchemeKind::Int8},
+        {"nf4", SchemeKind::Nf4},          {"mxfp4", SchemeKind::Mxfp4},
+    };
+    for (const Fixed &f : fixed) {
+        if (name == QLatin1String(f.name)) {
+            scheme.kind = f.kind;
+            return scheme;
+        }
+    }
+
+    static const QRegularExpression intPattern(QStringLiteral("^int([234])(-sym)?(?:-(?:g(\\d+)|(row)))?$"));
+    const QRegularExpressionMatch match = intPattern.match(name);
+    if (!match.hasMatch())
+        unknownScheme(option, text);
+    scheme.kind = SchemeKind::Int;
+    scheme.bits = match.captured(1).toInt();
+    scheme.symmetric = match.hasCaptured(2);
+    if (match.hasCaptured(4)) {
+        scheme.groupSize = WholeRow;
+    } else if (match.hasCaptured(3)) {
+        bool ok = false;
+        const int group = match.captured(3).toInt(&ok);
+        if (!ok || group < 1)
+            throw Error(QStringLiteral("%1: '%2' has group size %3; it must be a positive number of elements")
+                            .arg(option, text, match.captured(3)));
+        scheme.groupSize = group;
+    }
+    validateGroupSize(scheme.groupSize, option);
+    return scheme;
+}
+
+QList<Scheme> parseSchemeList(const QStringList &texts, const SchemeDefaults &defaults, const QString &option)
+{
+    QList<Scheme> schemes;
+    for (const QString &text : texts) {
+        for (const QString &part : text.split(QLatin1Char(','), Qt::SkipEmptyParts)) {
+            const Scheme scheme = parseScheme(part, defaults, option);
+            if (!schemes.contains(scheme))
+                schemes << scheme;
+        }
+    }
+    if (schemes.isEmpty())
+        throw Error(QStringLiteral("%1: no scheme given").arg(option));
+    return schemes;
+}
+
+std::int64_t UnitLayout::unitCount() const
+{
+    if (rowAligned)
+        return rows * unitsPerRow();
+    return (rows * cols + length - 1) / length;
+}
+
+std::int64_t UnitLayout::unitStart(std::int64_t unit) const
+{
+    if (!rowAligned)
+        return unit * length;
+    const std::int64_t perRow = unitsPerRow();
+    return (unit / perRow) * cols + (unit % perRow) * length;
+}
+
+std::int64_t UnitLayout::unitLength(std::int64_t unit) const
+{
+    if (!rowAligned)
+        return std::min(length, rows * cols - unit * length);
+    const std::int64_t column = (unit % unitsPerRow()) * length;
+    return std::min(length, cols - column);
+}
+
+std::int64_t UnitLayout::unitOf(std::int64_t index) const
+{
+    if (!rowAligned)
+        return index / length;
+    return (index / cols) * unitsPerRow() + (index % cols) / length;
+}
+
+UnitLayout unitLayout(const Scheme &scheme, std::int64_t rows, std::int64_t cols)
+{
+    UnitLayout layout;
+    layout.rows = rows;
+    layout.cols = cols;
+    layout.length = cols;
+    switch (scheme.kind) {
+    case SchemeKind::Int:
+        if (scheme.groupSize != WholeRow)
+            layout.length = std::min<std::int64_t>(scheme.groupSize, cols);
+        break;
+    case SchemeKind::Nf4:
+        layout.length = 64;
+        layout.rowAligned = false; // bitsandbytes blocks the flattened tensor
+        break;
+    case SchemeKind::Mxfp4:
+        layout.length = std::min<std::int64_t>(32, cols);
+        break;
+    default:
+        break;
+    }
+    return layout;
+}
+
+double bitsPerWeight(const Scheme &scheme, std::int64_t rows, std::int64_t cols)
+{
+    const double elements = double(rows) * double(cols);
+    const double units = double(unitLayout(scheme, rows, cols).unitCount());
+    switch (scheme.kind) {
+    case SchemeKind::Fp16:
+    case SchemeKind::Bf16:
+        return 16.0;
+    case SchemeKind::Fp8E4M3:
+    case SchemeKind::Fp8E5M2:
+        return 8.0 + 32.0 / elements;
+    case SchemeKind::Int8:
+        return 8.0 + 32.0 * units / elements;
+    case SchemeKind::Int:
+        return scheme.bits + (16.0 + scheme.bits) * units / elements;
+    case SchemeKind::Nf4:
+        return 4.0 + 32.0 * units / elements;
+    case SchemeKind::Mxfp4:
+        return 4.0 + 8.0 * units / elements;
+    }
+    return 0.0;
+}
+
+} // namespace kvscope::quant

@@ -1,0 +1,66 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "quantization/parallel.h"
+#include "quantization/tensordata.h"
+
+#include <cstdint>
+
+#include <QList>
+#include <QString>
+#include <QStringList>
+
+namespace kvscope::quant {
+
+/// Distributions of the synthetic tensors.
+enum class SyntheticKind
+{
+    Gaussian, ///< weights ~ N(0, std²); std 0.02 = LlamaConfig.initializer_range
+    Laplace,  ///< heavier-tailed weights with the same std
+    StudentT, ///< Student-t with 5 degrees of freedom, scaled to the std
+    Outliers, ///< activations/keys: N(0, std²), std 1, with a few fixed channels 20-100x larger
+};
+
+/// Largest rows or columns of a synthetic tensor.
+inline constexpr std::int64_t MaxSyntheticDimension = 8192;
+
+struct SyntheticSpec
+{
+    SyntheticKind kind = SyntheticKind::Gaussian;
+    std::int64_t rows = 4096;
+    std::int64_t cols = 4096;
+    std::uint64_t seed = 0;
+    double standardDeviation = 0; ///< 0 = the kind's default (0.02, or 1.0 for Outliers)
+
+    double effectiveStd() const;
+    /// "synthetic:gaussian"
+    QString origin() const;
+};
+
+/// One outlier channel (a column, as hidden-state features are).
+struct OutlierChannel
+{
+    std::int64_t column = 0;
+    double multiplier = 1;
+};
+
+QString syntheticKindName(SyntheticKind kind);
+QStringList syntheticKindChoices();
+/// "gaussian", "laplace", "student-t", "outliers"; throws kvscope::Error naming `option`.
+SyntheticKind parseSyntheticKind(const QString &text, const QString &option = QStringLiteral("--input"));
+
+/// Checks sizes (1..8192) and std (> 0 and finite, or 0); throws kvscope::Error naming the option.
+void validate(const SyntheticSpec &spec);
+
+/// The outlier channels of an Outliers tensor: four distinct columns picked
+/// from the seed (fewer when the tensor is narrower), scaled by 20, 45, 70
+/// and 100 (LLM.int8(): a few fixed feature dimensions, tens of times larger;
+/// shared/reference/quantization.md §9).
+QList<OutlierChannel> outlierChannels(const SyntheticSpec &spec);
+
+/// Generates the tensor, rows in parallel. Reproducible: the same spec gives
+/// the same values whatever the thread count (each row has its own
+/// xoshiro256** stream seeded by SplitMix64 from the seed and the row).
+TensorData generateSynthetic(const SyntheticSpec &spec, const RunControl &control = {});
+
+} // namespace kvscope::quant

@@ -1,0 +1,53 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "quantization/histogram.h"
+
+#include <QChartView>
+#include <QList>
+#include <QPointF>
+
+class QLineSeries;
+class QLogValueAxis;
+class QValueAxis;
+
+namespace kvscope {
+
+/// A chart of histograms drawn as step lines, with a linear or log count
+/// axis. One chart object lives as long as the view; series are reused and
+/// their points replaced, never rebuilt (Qt Charts is slow to rebuild).
+class HistogramChartView : public QChartView
+{
+    Q_OBJECT
+
+public:
+    explicit HistogramChartView(QWidget *parent = nullptr);
+
+    /// Step-line points of a histogram: two per bin, at its edges. With
+    /// logY, empty bins sit at 0.5 (a log axis has no 0).
+    static QList<QPointF> stepPoints(const quant::Histogram &histogram, bool logY);
+
+protected:
+    void changeEvent(QEvent *event) override;
+    /// Sets the chart's texts; called on a language change (and by subclasses when built).
+    virtual void retranslate() {}
+
+    /// Series `index` of a pool of `count` (created or deleted as needed).
+    QLineSeries *pooledSeries(QList<QLineSeries *> &pool, int index, int count);
+    void trimPool(QList<QLineSeries *> &pool, int count);
+    /// Puts the log or the linear count axis on the chart; call before
+    /// replacing points, so no zero count ever meets a log axis.
+    void useLogAxis(bool logY);
+    /// Sets both ranges (of the axes useLogAxis chose).
+    void setRanges(double xMin, double xMax, double maxCount);
+    QLineSeries *createSeries();
+
+    QValueAxis *m_x = nullptr;
+
+private:
+    QValueAxis *m_linearY = nullptr;
+    QLogValueAxis *m_logY = nullptr;
+    bool m_logActive = false;
+};
+
+} // namespace kvscope

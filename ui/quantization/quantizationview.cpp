@@ -1,0 +1,390 @@
+// SPDX-License-Identifier: MIT
+#include "quantization/quantizationview.h"
+
+#include "common/error.h"
+#include "quantization/errorhistogramchart.h"
+#include "quantization/figuresmodel.h"
+#include "quantization/groupinspector.h"
+#include "quantization/grid.h"
+#include "quantization/quantsettings.h"
+#include "quantization/schemepicker.h"
+#include "quantization/sourcepicker.h"
+#include "quantization/sqnrchart.h"
+#include "common/units.h"
+#include "quantization/valueschart.h"
+
+#include <climits>
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QEvent>
+#include <QGridLayout>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QProgressBar>
+#include <QPromise>
+#include <QResizeEvent>
+#include <QScrollArea>
+#include <QTableView>
+#include <QVBoxLayout>
+#include <QtConcurrent/QtConcurrentRun>
+
+namespace kvscope {
+
+namespace {
+
+/// Below this width the panels stack in one column.
+constexpr int WideLayoutWidth = 1100;
+/// The settings column never takes more than this.
+constexpr int ControlsWidth = 280;
+
+void runInBackground(QPromise<QuantJobResult> &promise, const QuantRequest &request,
+                     const std::optional<LoadedTensor> &cached,
+                     const std::shared_ptr<std::atomic<bool>> &cancel)
+{
+    promise.setProgressRange(0, 100);
+    quant::RunControl control;
+    control.cancel = cancel.get();
+    control.progress = [&promise](double fraction) { promise.setProgressValue(int(fraction * 100)); };
+    QuantJobResult result;
+    try {
+        result.outcome = runQuantJob(request, cached, control);
+    } catch (const quant::Cancelled &) {
+        // superseded: nobody waits for this result
+    } catch (const Error &error) {
+        result.error = error.message();
+    } catch (const std::bad_alloc &) {
+        result.outOfMemory = true;
+    }
+    promise.addResult(std::move(result));
+}
+
+QWidget *scrolling(QWidget *content, QWidget *parent)
+{
+    auto *area = new QScrollArea(parent);
+    area->setWidget(content);
+    area->setWidgetResizable(true);
+    area->setFrameShape(QFrame::NoFrame);
+    return area;
+}
+
+} // namespace
+
+QuantizationView::QuantizationView(QWidget *parent) : QWidget(parent)
+{
+    setObjectName(QStringLiteral("quantizationView"));
+    m_source = new SourcePicker(this);
+    m_schemes = new SchemePicker(this);
+    m_progress = new QProgressBar(this);
+    m_progress->setObjectName(QStringLiteral("progress"));
+    m_progress->setRange(0, 100);
+    m_progress->setTextVisible(false);
+    m_progress->setMaximumHeight(8);
+    m_status = new QLabel(this);
+    m_status->setObjectName(QStringLiteral("status"));
+    m_status->setWordWrap(true);
+    m_status->setTextInteractionFlags(Qt::TextSelectableByMouse);
+
+    auto *controls = new QWidget;
+    auto *controlsLayout = new QVBoxLayout(controls);
+    controlsLayout->setContentsMargins(0, 0, 4, 0);
+    controlsLayout->addWidget(m_source);
+    controlsLayout->addWidget(m_schemes);
+    controlsLayout->addWidget(m_progress);
+    controlsLayout->addWidget(m_status);
+    controlsLayout->addStretch();
+    QWidget *controlsArea = scrolling(controls, this);
+    controlsArea->setFixedWidth(std::min(controls->sizeHint().width(), ControlsWidth) + 16);
+
+    m_errorKind = new QComboBox(this);
+    m_errorKind->setObjectName(QStringLiteral("errorKind"));
+    m_errorKind->addItem(QString()); // w - w'; texts set in retranslate()
+    m_errorKind->addItem(QString()); // (w - w') / |w|
+    m_logY = new QCheckBox(this);
+    m_logY->setObjectName(QStringLiteral("logY"));
+    m_logY->setChecked(true);
+    m_histogramTitle = new QLabel(this);
+    auto *display = new QHBoxLayout;
+    display->addWidget(m_histogramTitle);
+    display->addWidget(m_errorKind);
+    display->addWidget(m_logY);
+    display->addStretch();
+
+    m_errorChart = new ErrorHistogramChart(this);
+    m_valuesChart = new ValuesChart(this);
+    m_sqnrChart = new SqnrChart(this);
+    m_inspector = new GroupInspector(this);
+    m_inspector->setObjectName(QStringLiteral("inspector"));
+    for (QWidget *w : std::initializer_list<QWidget *>{m_errorChart, m_valuesChart, m_sqnrChart, m_inspector})
+        w->setMinimumSize(320, 300);
+    m_figures = new FiguresModel(this);
+    m_table = new QTableView(this);
+    m_table->setObjectName(QStringLiteral("figuresTable"));
+    m_table->setModel(m_figures);
+    m_table->verticalHeader()->hide();
+    m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
+    m_table->horizontalHeader()->setMinimumSectionSize(
+        m_table->fontMetrics().horizontalAdvance(QStringLiteral("0.000e-00")) + 12);
+    m_table->setSizeAdjustPolicy(QAbstractScrollArea::AdjustToContents);
+    m_table->setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    m_table->setAlternatingRowColors(true);
+
+    auto *results = new QWidget;
+    auto *resultsLayout = new QVBoxLayout(results);
+    resultsLayout->setContentsMargins(4, 0, 0, 0);
+    resultsLayout->addLayout(display);
+    m_panels = new QGridLayout;
+    resultsLayout->addLayout(m_panels, 1);
+    arrangePanels(true);
+
+    auto *layout = new QHBoxLayout(this);
+    layout->addWidget(controlsArea);
+    layout->addWidget(scrolling(results, this), 1);
+    retranslate();
+    restoreSettings(); // before the connections: restoring is no change to save
+
+    m_debounce.setSingleShot(true);
+    m_debounce.setInterval(150);
+    connect(&m_debounce, &QTimer::timeout, this, &QuantizationView::simulate);
+    connect(&m_debounce, &QTimer::timeout, this, &QuantizationView::saveSettings);
+    connect(m_source, &SourcePicker::changed, &m_debounce, qOverload<>(&QTimer::start));
+    connect(m_schemes, &SchemePicker::changed, &m_debounce, qOverload<>(&QTimer::start));
+    connect(&m_watcher, &QFutureWatcherBase::progressValueChanged, m_progress, &QProgressBar::setValue);
+    connect(&m_watcher, &QFutureWatcherBase::finished, this, &QuantizationView::finishRun);
+    connect(m_errorKind, &QComboBox::currentIndexChanged, this, [this] {
+        redrawHistograms();
+        saveSettings();
+    });
+    connect(m_logY, &QCheckBox::toggled, this, [this] {
+        redrawHistograms();
+        redrawValues();
+        saveSettings();
+    });
+    connect(m_inspector, &GroupInspector::selectionChanged, this, &QuantizationView::redrawValues);
+
+    m_progress->hide();
+    m_debounce.start();
+}
+
+QuantizationView::~QuantizationView()
+{
+    saveSettings();
+    // Let a running job stop at its next chunk instead of finishing its work.
+    if (m_cancel)
+        m_cancel->store(true);
+    m_watcher.waitForFinished();
+}
+
+void QuantizationView::retranslate()
+{
+    m_errorKind->setItemText(0, tr("Error w − w′"));
+    m_errorKind->setItemText(1, tr("Relative error (w − w′) / |w|"));
+    m_logY->setText(tr("Log counts"));
+    m_histogramTitle->setText(tr("Histogram:"));
+    showStatus();
+}
+
+void QuantizationView::changeEvent(QEvent *event)
+{
+    if (event->type() == QEvent::LanguageChange) {
+        retranslate();
+        m_figures->retranslate();
+        redrawValues(); // the grid's legend entry names its row and group
+    }
+    QWidget::changeEvent(event);
+}
+
+void QuantizationView::restoreSettings()
+{
+    const QuantSettings s = quantsettings::load();
+    m_source->setSource(s.source);
+    m_schemes->setChoice(s.schemes);
+    m_errorKind->setCurrentIndex(s.relativeError ? 1 : 0);
+    m_logY->setChecked(s.logY);
+}
+
+void QuantizationView::saveSettings() const
+{
+    QuantSettings s;
+    s.source = m_source->source();
+    s.schemes = m_schemes->choice();
+    s.relativeError = m_errorKind->currentIndex() == 1;
+    s.logY = m_logY->isChecked();
+    quantsettings::save(s);
+}
+
+void QuantizationView::setStatus(Status status)
+{
+    m_state = status;
+    showStatus();
+}
+
+QString QuantizationView::failureText() const
+{
+    return m_failure.isEmpty() ? tr("not enough memory for this tensor") : m_failure;
+}
+
+void QuantizationView::showStatus()
+{
+    switch (m_state) {
+    case Status::Idle:
+        m_status->clear();
+        break;
+    case Status::NoSchemes:
+        m_status->setText(tr("Pick at least one scheme."));
+        break;
+    case Status::NoTensor:
+        m_status->setText(tr("Pick a file and one of its tensors."));
+        break;
+    case Status::Running:
+        m_status->setText(tr("Simulating %1…").arg(m_runningSchemes.join(QStringLiteral(", "))));
+        break;
+    case Status::Failed:
+        m_status->setText(
+            QStringLiteral("<span style='color:#b00020'>%1</span>").arg(failureText().toHtmlEscaped()));
+        break;
+    case Status::Shown: {
+        const quant::TensorData &t = m_outcome->tensor.data;
+        // The count picks the plural form; the text shows it with separators.
+        const int plural = int(std::min<std::int64_t>(t.elements(), INT_MAX));
+        m_status->setText(tr("%1 · %2 × %3 %4 · %5 elements", nullptr, plural)
+                              .arg(t.origin(), QString::number(t.rows()), QString::number(t.cols()),
+                                   quant::elementTypeName(t.type()), formatCount(t.elements())));
+        break;
+    }
+    }
+}
+
+bool QuantizationView::isBusy() const
+{
+    return m_debounce.isActive() || m_watcher.isRunning();
+}
+
+void QuantizationView::simulate()
+{
+    m_debounce.stop();
+    QuantRequest request;
+    request.source = m_source->source();
+    request.schemes = m_schemes->schemes();
+    request.bins = m_schemes->bins();
+    if (request.schemes.isEmpty()) {
+        setStatus(Status::NoSchemes);
+        return;
+    }
+    if (!request.source.synthetic && request.source.tensor.isEmpty()) {
+        setStatus(Status::NoTensor);
+        return;
+    }
+    // Supersede: the running job sees the flag at its next chunk and stops.
+    if (m_cancel)
+        m_cancel->store(true);
+    m_cancel = std::make_shared<std::atomic<bool>>(false);
+    std::optional<LoadedTensor> cached;
+    if (m_outcome)
+        cached = m_outcome->tensor;
+    m_progress->setValue(0);
+    m_progress->show();
+    m_runningSchemes.clear();
+    for (const quant::Scheme &scheme : request.schemes)
+        m_runningSchemes << scheme.id();
+    setStatus(Status::Running);
+    m_watcher.setFuture(QtConcurrent::run(runInBackground, request, cached, m_cancel));
+}
+
+void QuantizationView::finishRun()
+{
+    const QFuture<QuantJobResult> future = m_watcher.future();
+    if (future.resultCount() == 0)
+        return;
+    QuantJobResult result = future.result();
+    m_progress->hide();
+    if (!result.outcome) {
+        if (result.outOfMemory || !result.error.isEmpty()) {
+            m_failure = result.error;
+            setStatus(Status::Failed);
+            Q_EMIT failed(failureText());
+        }
+        return;
+    }
+    m_outcome = std::move(result.outcome);
+    showOutcome();
+}
+
+void QuantizationView::showOutcome()
+{
+    const QuantOutcome &o = *m_outcome;
+    const quant::TensorData &t = o.tensor.data;
+    setStatus(Status::Shown);
+    m_figures->setResults(o.results);
+    m_sqnrChart->setResults(o.results);
+    QList<quant::Scheme> schemes;
+    for (const quant::SchemeResult &r : o.results)
+        schemes << r.scheme;
+    quant::SchemeDefaults defaults;
+    defaults.groupSize = m_schemes->groupSize();
+    m_inspector->setSchemes(schemes, quant::parseScheme(QStringLiteral("int4"), defaults));
+    m_inspector->setTensor(t);
+    redrawHistograms();
+    redrawValues();
+    Q_EMIT resultsShown();
+}
+
+void QuantizationView::redrawHistograms()
+{
+    if (!m_outcome)
+        return;
+    const auto kind = m_errorKind->currentIndex() == 1 ? ErrorHistogramChart::Kind::Relative
+                                                       : ErrorHistogramChart::Kind::Absolute;
+    m_errorChart->setResults(m_outcome->results, kind, m_logY->isChecked());
+}
+
+void QuantizationView::redrawValues()
+{
+    if (!m_outcome)
+        return;
+    const QuantOutcome &o = *m_outcome;
+    const quant::Scheme scheme = m_inspector->scheme();
+    const quant::QuantizationGrid grid =
+        quant::quantizationGrid(o.tensor.data, o.tensor.stats, scheme, m_inspector->row(),
+                                m_inspector->column(), o.values.lo, o.values.hi);
+    const QString unit = scheme.kind == quant::SchemeKind::Int8
+                             ? tr("row %1").arg(m_inspector->row())
+                             : tr("row %1, group %2").arg(m_inspector->row()).arg(m_inspector->group());
+    m_valuesChart->setValues(o.values, grid, QStringLiteral("%1, %2").arg(scheme.id(), unit),
+                             m_logY->isChecked());
+}
+
+void QuantizationView::arrangePanels(bool wide)
+{
+    m_wide = wide;
+    for (QWidget *w :
+         std::initializer_list<QWidget *>{m_errorChart, m_valuesChart, m_sqnrChart, m_inspector, m_table})
+        m_panels->removeWidget(w);
+    for (int row = 0; row < m_panels->rowCount(); ++row)
+        m_panels->setRowStretch(row, 0);
+    if (wide) {
+        m_panels->addWidget(m_errorChart, 0, 0);
+        m_panels->addWidget(m_valuesChart, 0, 1);
+        m_panels->addWidget(m_sqnrChart, 1, 0);
+        m_panels->addWidget(m_inspector, 1, 1);
+        m_panels->addWidget(m_table, 2, 0, 1, 2);
+        m_panels->setRowStretch(0, 1);
+        m_panels->setRowStretch(1, 1);
+    } else {
+        int row = 0;
+        for (QWidget *w :
+             std::initializer_list<QWidget *>{m_errorChart, m_valuesChart, m_sqnrChart, m_inspector, m_table})
+            m_panels->addWidget(w, row++, 0);
+    }
+}
+
+void QuantizationView::resizeEvent(QResizeEvent *event)
+{
+    QWidget::resizeEvent(event);
+    const bool wide = event->size().width() >= WideLayoutWidth;
+    if (wide != m_wide)
+        arrangePanels(wide);
+}
+
+} // namespace kvscope

@@ -1,0 +1,124 @@
+// SPDX-License-Identifier: MIT
+// The Quantization view: pick a tensor (synthetic or from a checkpoint) and
+// schemes; the simulator runs off the GUI thread (QtConcurrent), a newer
+// request cancels the running one, and the charts, figures table and group
+// inspector show the outcome.
+//
+//   SourcePicker, SchemePicker --changed--> debounce --> runQuantJob (worker)
+//        --QFutureWatcher--> ErrorHistogramChart, ValuesChart, SqnrChart,
+//                            FiguresModel, GroupInspector
+#pragma once
+
+#include "quantization/quantjob.h"
+
+#include <atomic>
+#include <memory>
+#include <optional>
+
+#include <QFutureWatcher>
+#include <QTimer>
+#include <QWidget>
+
+class QCheckBox;
+class QComboBox;
+class QGridLayout;
+class QLabel;
+class QProgressBar;
+class QTableView;
+
+namespace kvscope {
+
+class ErrorHistogramChart;
+class FiguresModel;
+class GroupInspector;
+class SchemePicker;
+class SourcePicker;
+class SqnrChart;
+class ValuesChart;
+
+/// What one background run hands back to the GUI thread.
+struct QuantJobResult
+{
+    std::optional<QuantOutcome> outcome;
+    QString error;
+    bool outOfMemory = false; ///< the message is translated on the GUI thread, when shown
+};
+
+class QuantizationView : public QWidget
+{
+    Q_OBJECT
+
+public:
+    explicit QuantizationView(QWidget *parent = nullptr);
+    ~QuantizationView() override;
+
+    /// True while a simulation runs or waits for the debounce timer.
+    bool isBusy() const;
+    /// The outcome on screen, if any.
+    const std::optional<QuantOutcome> &outcome() const { return m_outcome; }
+
+public Q_SLOTS:
+    /// Starts a simulation for the current settings now (the controls call
+    /// it after a short pause).
+    void simulate();
+
+Q_SIGNALS:
+    /// New results are on screen.
+    void resultsShown();
+    /// A run failed; the previous results stay on screen.
+    void failed(const QString &message);
+
+protected:
+    void changeEvent(QEvent *event) override;
+    void resizeEvent(QResizeEvent *event) override;
+
+private:
+    /// What the status line says; its text is made from this in the current language.
+    enum class Status
+    {
+        Idle,
+        NoSchemes,
+        NoTensor,
+        Running,
+        Failed,
+        Shown
+    };
+
+    void retranslate();
+    void setStatus(Status status);
+    void showStatus();
+    QString failureText() const;
+    void restoreSettings();
+    void saveSettings() const;
+    void finishRun();
+    void showOutcome();
+    void redrawHistograms();
+    void redrawValues();
+    void arrangePanels(bool wide);
+
+    SourcePicker *m_source = nullptr;
+    SchemePicker *m_schemes = nullptr;
+    QProgressBar *m_progress = nullptr;
+    QLabel *m_status = nullptr;
+    QLabel *m_histogramTitle = nullptr;
+    QComboBox *m_errorKind = nullptr;
+    QCheckBox *m_logY = nullptr;
+    ErrorHistogramChart *m_errorChart = nullptr;
+    ValuesChart *m_valuesChart = nullptr;
+    SqnrChart *m_sqnrChart = nullptr;
+    GroupInspector *m_inspector = nullptr;
+    FiguresModel *m_figures = nullptr;
+    QTableView *m_table = nullptr;
+    QGridLayout *m_panels = nullptr;
+    bool m_wide = true;
+    Status m_state = Status::Idle;
+    QStringList m_runningSchemes; ///< scheme ids of the run in progress, for the status line
+    QString m_failure; ///< the last run's error; empty when it ran out of memory
+
+    QTimer m_debounce;
+    QFutureWatcher<QuantJobResult> m_watcher;
+    std::shared_ptr<std::atomic<bool>> m_cancel;
+    std::optional<QuantOutcome> m_outcome;
+};
+
+} // namespace kvscope

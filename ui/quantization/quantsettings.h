@@ -1,0 +1,59 @@
+// SPDX-License-Identifier: MIT
+// The Quantization view's settings, kept in QSettings under "quantization/"
+// between runs. Reading validates every key on its own: a missing or
+// unusable value gives that field's default, never an error.
+#pragma once
+
+#include "quantization/quantjob.h"
+
+#include <QList>
+#include <QStringList>
+
+namespace kvscope {
+
+/// A scheme the picker offers, and whether it starts checked.
+struct SchemeEntry
+{
+    const char *name;
+    bool checkedByDefault;
+};
+
+/// The schemes the picker offers, in display order.
+QList<SchemeEntry> schemeEntries();
+/// The int group sizes the picker offers: powers of two, then quant::WholeRow.
+QList<int> groupSizeStops();
+
+/// Largest seed the source picker takes.
+inline constexpr int MaxSyntheticSeed = 1'000'000;
+/// Largest standard deviation the source picker takes (0 = the kind's default).
+inline constexpr double MaxSyntheticStd = 1000;
+
+/// What the scheme picker holds.
+struct SchemeChoice
+{
+    QStringList names;   ///< checked schemes, as schemeEntries() names them
+    int groupSize = 128; ///< the AWQ/GPTQ default
+    int bins = 128;
+    bool saturate = true;
+    bool unitScale = false;
+
+    SchemeChoice();
+};
+
+struct QuantSettings
+{
+    QuantSource source;
+    SchemeChoice schemes;
+    bool relativeError = false; ///< histogram of (w - w') / |w| instead of w - w'
+    bool logY = true;
+};
+
+namespace quantsettings {
+
+/// The saved settings, each field validated; defaults where nothing usable is saved.
+/// A file source is returned as saved: whether the file still opens is the picker's test.
+QuantSettings load();
+void save(const QuantSettings &settings);
+
+} // namespace quantsettings
+} // namespace kvscope

@@ -1,0 +1,84 @@
+// SPDX-License-Identifier: MIT
+#include "quantization/sqnrchart.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include <QBarCategoryAxis>
+#include <QBarSet>
+#include <QChart>
+#include <QEvent>
+#include <QHorizontalBarSeries>
+#include <QValueAxis>
+
+namespace kvscope {
+
+SqnrChart::SqnrChart(QWidget *parent) : QChartView(parent)
+{
+    setObjectName(QStringLiteral("sqnrChart"));
+    setRenderHint(QPainter::Antialiasing);
+    QChart *c = chart();
+    c->setAnimationOptions(QChart::NoAnimation);
+    c->legend()->hide();
+    c->setMargins(QMargins(4, 4, 4, 4));
+    m_series = new QHorizontalBarSeries;
+    m_set = new QBarSet(QString());
+    m_series->append(m_set);
+    m_series->setLabelsVisible(true);
+    m_series->setLabelsFormat(QStringLiteral("@value"));
+    m_series->setLabelsPrecision(3);
+    m_series->setLabelsPosition(QAbstractBarSeries::LabelsInsideEnd);
+    c->addSeries(m_series);
+    m_categories = new QBarCategoryAxis(this);
+    m_categories->setTruncateLabels(false); // "int4-sym-g128" must stay readable
+    m_decibels = new QValueAxis(this);
+    m_decibels->setLabelFormat(QStringLiteral("%.0f"));
+    c->addAxis(m_categories, Qt::AlignLeft);
+    c->addAxis(m_decibels, Qt::AlignBottom);
+    m_series->attachAxis(m_categories);
+    m_series->attachAxis(m_decibels);
+    retranslate();
+}
+
+void SqnrChart::retranslate()
+{
+    chart()->setTitle(tr("SQNR by scheme (dB, higher is better)"));
+    m_set->setLabel(tr("SQNR dB"));
+}
+
+void SqnrChart::changeEvent(QEvent *event)
+{
+    if (event->type() == QEvent::LanguageChange)
+        retranslate();
+    QChartView::changeEvent(event);
+}
+
+int SqnrChart::barCount() const
+{
+    return int(m_set->count());
+}
+
+void SqnrChart::setResults(const QList<quant::SchemeResult> &results)
+{
+    QStringList names;
+    QList<qreal> values;
+    double top = 10;
+    // Horizontal bars count up from the bottom: add in reverse to read top-down.
+    for (auto it = results.crbegin(); it != results.crend(); ++it) {
+        const quant::SchemeResult &r = *it;
+        names << r.scheme.id(); // ids are unique, as QBarCategoryAxis needs
+        // An exact result has infinite SQNR and an overflow -inf: draw no bar.
+        const double db = std::isfinite(r.metrics.sqnrDb) ? std::max(r.metrics.sqnrDb, 0.0) : 0.0;
+        values << db;
+        top = std::max(top, db);
+    }
+    m_set->remove(0, m_set->count());
+    m_set->append(values);
+    m_categories->setCategories(names);
+    // Ticks every 10 dB, with room above the tallest bar for its label.
+    const double axisTop = std::ceil((top + 5.0) / 10.0) * 10.0;
+    m_decibels->setRange(0, axisTop);
+    m_decibels->setTickCount(int(axisTop / 10.0) + 1);
+}
+
+} // namespace kvscope
