@@ -67,26 +67,31 @@ int main(int argc, char *argv[])
     // GUI options are parsed before any display is opened, so --help and
     // mistakes work on a machine without one.
     QCommandLineParser parser;
-    parser.setApplicationDescription(QStringLiteral("kvscope: will this LLM fit on this GPU?\n\n")
-                                     + kvscope::cli::commandSummary());
+    parser.setApplicationDescription(QStringLiteral("kvscope: will this LLM fit on this GPU?\n\n") +
+                                     kvscope::cli::commandSummary());
     const QCommandLineOption help = parser.addHelpOption();
     const QCommandLineOption version = parser.addVersionOption();
-    const QCommandLineOption resetSettings(QStringLiteral("reset-settings"),
-                                           QStringLiteral("Forget the saved scenario and window state; start clean."));
-    const QCommandLineOption language(QStringLiteral("lang"), QStringLiteral("Interface language: en or zh_CN."),
-                                      QStringLiteral("code"));
+    const QCommandLineOption resetSettings(
+        QStringLiteral("reset-settings"),
+        QStringLiteral("Forget the saved scenario and window state; start clean."));
+    const QCommandLineOption language(
+        QStringLiteral("lang"), QStringLiteral("Interface language: en or zh_CN."), QStringLiteral("code"));
     const QCommandLineOption screenshot(QStringLiteral("screenshot"),
-                                        QStringLiteral("Render the window to a PNG file and exit."), QStringLiteral("file"));
-    const QCommandLineOption size(QStringLiteral("size"), QStringLiteral("Window size for --screenshot, e.g. 1280x720."),
+                                        QStringLiteral("Render the window to a PNG file and exit."),
+                                        QStringLiteral("file"));
+    const QCommandLineOption size(QStringLiteral("size"),
+                                  QStringLiteral("Window size for --screenshot, e.g. 1280x720."),
                                   QStringLiteral("WxH"));
-    const QCommandLineOption view(QStringLiteral("view"), QStringLiteral("Open on a view: explorer or quantization."),
+    const QCommandLineOption view(QStringLiteral("view"),
+                                  QStringLiteral("Open on a view: explorer or quantization."),
                                   QStringLiteral("name"));
     parser.addOptions({resetSettings, language, screenshot, size, view});
     if (!parser.parse(arguments))
         return kvscope::cli::fail(parser.errorText(), kvscope::cli::UsageError);
     if (parser.isSet(help)) {
         // No QCoreApplication exists yet to name the program in the usage line.
-        kvscope::cli::writeOut(parser.helpText().replace(QStringLiteral("<executable_name>"), QStringLiteral("kvscope")));
+        kvscope::cli::writeOut(
+            parser.helpText().replace(QStringLiteral("<executable_name>"), QStringLiteral("kvscope")));
         return 0;
     }
     if (parser.isSet(version)) {
@@ -97,27 +102,32 @@ int main(int argc, char *argv[])
         return kvscope::cli::fail(
             QStringLiteral("unknown command '%1' (try --help)").arg(parser.positionalArguments().first()),
             kvscope::cli::UsageError);
-    if (parser.isSet(view) && parser.value(view) != QLatin1String("explorer")
-        && parser.value(view) != QLatin1String("quantization"))
-        return kvscope::cli::fail(QStringLiteral("--view: unknown view '%1' (choose explorer or quantization)").arg(parser.value(view)),
-                                  kvscope::cli::UsageError);
+    if (parser.isSet(view) && parser.value(view) != QLatin1String("explorer") &&
+        parser.value(view) != QLatin1String("quantization"))
+        return kvscope::cli::fail(
+            QStringLiteral("--view: unknown view '%1' (choose explorer or quantization)")
+                .arg(parser.value(view)),
+            kvscope::cli::UsageError);
     if (parser.isSet(language) && !kvscope::translations::available().contains(parser.value(language)))
-        return kvscope::cli::fail(QStringLiteral("--lang: unknown language '%1' (choose en or zh_CN)").arg(parser.value(language)),
-                                  kvscope::cli::UsageError);
+        return kvscope::cli::fail(
+            QStringLiteral("--lang: unknown language '%1' (choose en or zh_CN)").arg(parser.value(language)),
+            kvscope::cli::UsageError);
     static const QRegularExpression sizePattern(QStringLiteral("^(\\d{3,5})x(\\d{3,5})$"));
     const QRegularExpressionMatch sizeMatch = sizePattern.match(parser.value(size));
     if (parser.isSet(size) && !sizeMatch.hasMatch())
-        return kvscope::cli::fail(QStringLiteral("--size: expected WIDTHxHEIGHT such as 1280x720, got '%1'").arg(parser.value(size)),
+        return kvscope::cli::fail(QStringLiteral("--size: expected WIDTHxHEIGHT such as 1280x720, got '%1'")
+                                      .arg(parser.value(size)),
                                   kvscope::cli::UsageError);
 
 #if defined(Q_OS_LINUX)
     // Qt would abort with "could not connect to display"; say what to do instead.
-    if (qEnvironmentVariableIsEmpty("DISPLAY") && qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY")
-        && qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
-        return kvscope::cli::fail(QStringLiteral("no display to open the window on (DISPLAY and WAYLAND_DISPLAY are "
-                                                 "unset); run a command such as 'kvscope calc', or set "
-                                                 "QT_QPA_PLATFORM=offscreen"),
-                                  kvscope::cli::Failure);
+    if (qEnvironmentVariableIsEmpty("DISPLAY") && qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY") &&
+        qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
+        return kvscope::cli::fail(
+            QStringLiteral("no display to open the window on (DISPLAY and WAYLAND_DISPLAY are "
+                           "unset); run a command such as 'kvscope calc', or set "
+                           "QT_QPA_PLATFORM=offscreen"),
+            kvscope::cli::Failure);
 #endif
     QApplication app(argc, argv);
     setApplicationIdentity();

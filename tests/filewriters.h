@@ -4,6 +4,8 @@
 // safetensors README "Format") and GGUF (ggml-org/ggml docs/gguf.md).
 #pragma once
 
+#include <cstring>
+
 #include <QByteArray>
 #include <QFile>
 #include <QJsonArray>
@@ -13,8 +15,6 @@
 #include <QString>
 #include <QStringList>
 #include <QtEndian>
-
-#include <cstring>
 
 namespace kvscope::test {
 
@@ -44,7 +44,8 @@ inline QByteArray safetensorsBytes(const QList<StTensor> &tensors)
             shape << double(d);
         header.insert(t.name, QJsonObject{{QStringLiteral("dtype"), t.dtype},
                                           {QStringLiteral("shape"), shape},
-                                          {QStringLiteral("data_offsets"), QJsonArray{double(offset), double(offset + t.bytes)}}});
+                                          {QStringLiteral("data_offsets"),
+                                           QJsonArray{double(offset), double(offset + t.bytes)}}});
         offset += t.bytes;
     }
     const QByteArray json = QJsonDocument(header).toJson(QJsonDocument::Compact);
@@ -59,8 +60,22 @@ class GgufWriter
 {
 public:
     // gguf_type
-    enum Type : quint32 { U8 = 0, I8 = 1, U16 = 2, I16 = 3, U32 = 4, I32 = 5, F32 = 6, BOOL = 7, STRING = 8,
-                          ARRAY = 9, U64 = 10, I64 = 11, F64 = 12 };
+    enum Type : quint32
+    {
+        U8 = 0,
+        I8 = 1,
+        U16 = 2,
+        I16 = 3,
+        U32 = 4,
+        I32 = 5,
+        F32 = 6,
+        BOOL = 7,
+        STRING = 8,
+        ARRAY = 9,
+        U64 = 10,
+        I64 = 11,
+        F64 = 12
+    };
 
     QByteArray magic = QByteArrayLiteral("GGUF");
     quint32 version = 3;
@@ -118,9 +133,9 @@ public:
             infos += le(t.type) + le(quint64(t.offsetOverride >= 0 ? t.offsetOverride : offset));
             offset = align(offset + t.bytes);
         }
-        QByteArray out = magic + le(version)
-                         + le(quint64(tensorCountOverride >= 0 ? tensorCountOverride : m_tensors.size()))
-                         + le(quint64(m_keys)) + m_kv + infos;
+        QByteArray out = magic + le(version) +
+                         le(quint64(tensorCountOverride >= 0 ? tensorCountOverride : m_tensors.size())) +
+                         le(quint64(m_keys)) + m_kv + infos;
         out += QByteArray(qsizetype(align(out.size()) - out.size()), '\0');
         return out + QByteArray(qsizetype(offset), '\0');
     }
@@ -135,8 +150,7 @@ private:
         qint64 offsetOverride;
     };
 
-    template<typename T>
-    static QByteArray le(T v)
+    template <typename T> static QByteArray le(T v)
     {
         uchar raw[sizeof(T)];
         qToLittleEndian<T>(v, raw);
@@ -155,7 +169,15 @@ private:
 };
 
 /// ggml_type ids (ggml.h) used by the tests.
-enum GgmlId : quint32 { GgmlF32 = 0, GgmlF16 = 1, GgmlQ4_0 = 2, GgmlQ8_0 = 8, GgmlQ4_K = 12, GgmlQ6_K = 14 };
+enum GgmlId : quint32
+{
+    GgmlF32 = 0,
+    GgmlF16 = 1,
+    GgmlQ4_0 = 2,
+    GgmlQ8_0 = 8,
+    GgmlQ4_K = 12,
+    GgmlQ6_K = 14
+};
 
 /// A two-layer Llama-shaped GGUF (h 256, 4 heads / 2 KV heads of 64, FFN 512,
 /// vocab 1000) in Q4_K / Q6_K / Q8_0 / F16 / F32. Byte sizes by hand from
@@ -184,7 +206,9 @@ inline GgufWriter tinyLlamaGguf()
         .tensor(QStringLiteral("output_norm.weight"), {256}, GgmlF32, 256 * 4)
         .tensor(QStringLiteral("output.weight"), {256, 1000}, GgmlQ6_K, 1000 * 210);
     for (int layer = 0; layer < 2; ++layer) {
-        const auto name = [&](const char *t) { return QStringLiteral("blk.%1.%2.weight").arg(layer).arg(QLatin1String(t)); };
+        const auto name = [&](const char *t) {
+            return QStringLiteral("blk.%1.%2.weight").arg(layer).arg(QLatin1String(t));
+        };
         w.tensor(name("attn_norm"), {256}, GgmlF32, 1024)
             .tensor(name("attn_q"), {256, 256}, GgmlQ4_K, 256 * 144)
             .tensor(name("attn_k"), {256, 128}, GgmlQ4_K, 128 * 144);

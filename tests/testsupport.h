@@ -5,10 +5,10 @@
 #include "common/error.h"
 #include "library/library.h"
 
+#include <cstddef>
+
 #include <QStringList>
 #include <QtGlobal>
-
-#include <cstddef>
 
 namespace kvscope::test {
 
@@ -22,8 +22,7 @@ inline const ModelArch &preset(const QString &id)
 }
 
 /// The kvscope::Error message `call` throws, or a null string when it throws none.
-template<typename Call>
-QString errorFrom(Call call)
+template <typename Call> QString errorFrom(Call call)
 {
     try {
         call();
@@ -35,8 +34,7 @@ QString errorFrom(Call call)
 
 /// Ids of built-in presets that a table of rows (each with a `const char *id`)
 /// leaves out, so that per-preset tables grow with the library.
-template<typename Row, std::size_t N>
-QStringList presetsMissingFrom(const Row (&rows)[N])
+template <typename Row, std::size_t N> QStringList presetsMissingFrom(const Row (&rows)[N])
 {
     QStringList missing;
     for (const ModelArch &m : ModelLibrary::builtin().models()) {
@@ -53,10 +51,10 @@ QStringList presetsMissingFrom(const Row (&rows)[N])
 
 /// Checks that `call` throws a kvscope::Error whose one-line message starts
 /// with `start` (the file or option) and contains `part` (field and value).
-#define KVSCOPE_VERIFY_ERROR(call, start, part)                                                                 \
-    do {                                                                                                       \
-        const QString message_ = kvscope::test::errorFrom([&] { call; });                                     \
-        QVERIFY2(!message_.isNull(), "no kvscope::Error thrown");                                              \
-        QVERIFY2(message_.startsWith(start), qPrintable(message_));                                            \
-        QVERIFY2(message_.contains(part), qPrintable(message_));                                               \
+#define KVSCOPE_VERIFY_ERROR(call, start, part)                                                              \
+    do {                                                                                                     \
+        const QString message_ = kvscope::test::errorFrom([&] { call; });                                    \
+        QVERIFY2(!message_.isNull(), "no kvscope::Error thrown");                                            \
+        QVERIFY2(message_.startsWith(start), qPrintable(message_));                                          \
+        QVERIFY2(message_.contains(part), qPrintable(message_));                                             \
     } while (false)

@@ -6,9 +6,9 @@
 #include "library/userlibrary.h"
 #include "plan/planner.h"
 
-#include <QSettings>
-
 #include <functional>
+
+#include <QSettings>
 
 namespace kvscope::appsettings {
 
@@ -68,7 +68,8 @@ void saveScenario(const Scenario &s, GrowthAxis growthAxis)
     settings.setValue(Gpu, s.gpu.id);
     settings.setValue(TensorParallel, s.tensorParallelSize);
     settings.setValue(Dtype, dtypeName(s.dtype));
-    settings.setValue(Quantization, s.quantization ? quantMethodName(s.quantization->method) : QStringLiteral("auto"));
+    settings.setValue(Quantization,
+                      s.quantization ? quantMethodName(s.quantization->method) : QStringLiteral("auto"));
     settings.setValue(GroupSize, s.quantization ? s.quantization->groupSize : 128);
     settings.setValue(KvCacheDtypeKey, dtypeName(s.kvCacheDtype));
     settings.setValue(Utilization, formatUtilization(s.gpuMemoryUtilizationPpm));
@@ -76,7 +77,8 @@ void saveScenario(const Scenario &s, GrowthAxis growthAxis)
     settings.setValue(MaxModelLen, qlonglong(s.maxModelLen));
     settings.setValue(BatchSize, qlonglong(s.batchSize));
     settings.setValue(SeqLen, qlonglong(s.seqLen));
-    settings.setValue(Axis, growthAxis == GrowthAxis::BatchSize ? QStringLiteral("batch") : QStringLiteral("sequence"));
+    settings.setValue(Axis, growthAxis == GrowthAxis::BatchSize ? QStringLiteral("batch")
+                                                                : QStringLiteral("sequence"));
 }
 
 RestoredState loadScenario(const Scenario &defaults, const UserLibrary &library)
@@ -85,7 +87,8 @@ RestoredState loadScenario(const Scenario &defaults, const UserLibrary &library)
     state.scenario = defaults;
     QSettings settings;
     if (settings.status() != QSettings::NoError) {
-        state.problems << QStringLiteral("settings file %1 is unreadable; starting with defaults").arg(settings.fileName());
+        state.problems << QStringLiteral("settings file %1 is unreadable; starting with defaults")
+                              .arg(settings.fileName());
         return state;
     }
     Scenario &s = state.scenario;
@@ -119,10 +122,14 @@ RestoredState loadScenario(const Scenario &defaults, const UserLibrary &library)
         if (s.quantization)
             s.quantization->groupSize = group;
     });
-    readKey(settings, KvCacheDtypeKey, problems, [&](const QString &t) { s.kvCacheDtype = parseKvCacheDtype(t); });
-    readKey(settings, Utilization, problems, [&](const QString &t) { s.gpuMemoryUtilizationPpm = parseUtilization(t); });
-    readKey(settings, BlockSize, problems, [&](const QString &t) { s.blockSize = int(positive(t, BlockSize)); });
-    readKey(settings, MaxModelLen, problems, [&](const QString &t) { s.maxModelLen = positive(t, MaxModelLen); });
+    readKey(settings, KvCacheDtypeKey, problems,
+            [&](const QString &t) { s.kvCacheDtype = parseKvCacheDtype(t); });
+    readKey(settings, Utilization, problems,
+            [&](const QString &t) { s.gpuMemoryUtilizationPpm = parseUtilization(t); });
+    readKey(settings, BlockSize, problems,
+            [&](const QString &t) { s.blockSize = int(positive(t, BlockSize)); });
+    readKey(settings, MaxModelLen, problems,
+            [&](const QString &t) { s.maxModelLen = positive(t, MaxModelLen); });
     readKey(settings, BatchSize, problems, [&](const QString &t) { s.batchSize = positive(t, BatchSize); });
     readKey(settings, SeqLen, problems, [&](const QString &t) { s.seqLen = positive(t, SeqLen); });
     readKey(settings, Axis, problems, [&](const QString &t) {

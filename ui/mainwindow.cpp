@@ -4,19 +4,21 @@
 #include "appsettings.h"
 #include "charts/breakdownchart.h"
 #include "charts/growthchart.h"
+#include "common/units.h"
 #include "explorer/explorerview.h"
 #include "explorer/parameterpanel.h"
-#include "plan/growth.h"
 #include "library/customgpudialog.h"
 #include "library/modelimporter.h"
 #include "library/pasteconfigdialog.h"
 #include "library/userlibrary.h"
+#include "plan/growth.h"
 #include "quantization/quantizationview.h"
 #include "scenariocontroller.h"
 #include "theme.h"
 #include "translations.h"
-#include "common/units.h"
 #include "widgets/logsliderbox.h"
+
+#include <algorithm>
 
 #include <QAction>
 #include <QActionGroup>
@@ -26,11 +28,11 @@
 #include <QDragEnterEvent>
 #include <QDropEvent>
 #include <QFileDialog>
-#include <QMimeData>
 #include <QKeySequence>
 #include <QLabel>
 #include <QMenuBar>
 #include <QMessageBox>
+#include <QMimeData>
 #include <QSettings>
 #include <QShortcut>
 #include <QSpinBox>
@@ -39,19 +41,12 @@
 #include <QTabWidget>
 #include <QVBoxLayout>
 
-#include <algorithm>
-
 namespace kvscope {
 
 MainWindow::MainWindow(QWidget *parent)
-    : QMainWindow(parent),
-      m_library(new UserLibrary(this)),
-      m_importer(new ModelImporter(this)),
-      m_controller(new ScenarioController(this)),
-      m_tabs(new QTabWidget(this)),
-      m_explorer(nullptr),
-      m_quantizationTab(new QWidget(this)),
-      m_units(new QLabel(this))
+    : QMainWindow(parent), m_library(new UserLibrary(this)), m_importer(new ModelImporter(this)),
+      m_controller(new ScenarioController(this)), m_tabs(new QTabWidget(this)), m_explorer(nullptr),
+      m_quantizationTab(new QWidget(this)), m_units(new QLabel(this))
 {
     setObjectName(QStringLiteral("mainWindow"));
     setWindowIcon(QIcon(QStringLiteral(":/icons/kvscope.svg")));
@@ -76,12 +71,14 @@ MainWindow::MainWindow(QWidget *parent)
     statusBar()->addPermanentWidget(m_units);
 
     connect(m_controller, &ScenarioController::errorOccurred, this, &MainWindow::showError);
-    connect(m_explorer->parameterPanel(), &ParameterPanel::customGpuRequested, this, &MainWindow::addCustomGpu);
+    connect(m_explorer->parameterPanel(), &ParameterPanel::customGpuRequested, this,
+            &MainWindow::addCustomGpu);
     connect(m_importer, &ModelImporter::started, this,
             [this](const QString &path) { statusBar()->showMessage(tr("Importing %1…").arg(path)); });
     connect(m_importer, &ModelImporter::imported, this, [this](const ImportedModel &imported) {
         selectImported(m_library->addImported(imported));
-        statusBar()->showMessage(tr("Imported %1 (%2)").arg(imported.model.name, importKindName(imported.kind)), 8'000);
+        statusBar()->showMessage(
+            tr("Imported %1 (%2)").arg(imported.model.name, importKindName(imported.kind)), 8'000);
     });
     connect(m_importer, &ModelImporter::failed, this, [this](const QString &message) {
         statusBar()->showMessage(message, 15'000);
@@ -100,11 +97,14 @@ MainWindow::MainWindow(QWidget *parent)
     QSettings settings;
     if (!restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray()))
         resize(1280, 720);
-    m_explorer->splitter()->restoreState(settings.value(QStringLiteral("window/explorerSplitter")).toByteArray());
-    m_tabs->setCurrentIndex(std::clamp(settings.value(QStringLiteral("window/tab"), 0).toInt(), 0, m_tabs->count() - 1));
+    m_explorer->splitter()->restoreState(
+        settings.value(QStringLiteral("window/explorerSplitter")).toByteArray());
+    m_tabs->setCurrentIndex(
+        std::clamp(settings.value(QStringLiteral("window/tab"), 0).toInt(), 0, m_tabs->count() - 1));
     if (!m_restoreProblems.isEmpty())
-        statusBar()->showMessage(tr("Some settings were not restored: %1").arg(m_restoreProblems.join(QStringLiteral("; "))),
-                                 15'000);
+        statusBar()->showMessage(
+            tr("Some settings were not restored: %1").arg(m_restoreProblems.join(QStringLiteral("; "))),
+            15'000);
 }
 
 MainWindow::~MainWindow() = default;
@@ -183,7 +183,8 @@ void MainWindow::createMenus()
     quit->setShortcut(QKeySequence::Quit);
 
     m_viewMenu = menuBar()->addMenu(QString());
-    QAction *showExplorer = m_viewMenu->addAction(QString(), this, [this] { m_tabs->setCurrentWidget(m_explorer); });
+    QAction *showExplorer =
+        m_viewMenu->addAction(QString(), this, [this] { m_tabs->setCurrentWidget(m_explorer); });
     showExplorer->setObjectName(QStringLiteral("actionShowExplorer"));
     showExplorer->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_1));
     QAction *showQuantization =
@@ -192,17 +193,17 @@ void MainWindow::createMenus()
     showQuantization->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_2));
     m_viewMenu->addSeparator();
     QAction *axis = m_viewMenu->addAction(QString(), this, [this] {
-        m_controller->setGrowthAxis(m_controller->growthAxis() == GrowthAxis::SequenceLength ? GrowthAxis::BatchSize
-                                                                                             : GrowthAxis::SequenceLength);
+        m_controller->setGrowthAxis(m_controller->growthAxis() == GrowthAxis::SequenceLength
+                                        ? GrowthAxis::BatchSize
+                                        : GrowthAxis::SequenceLength);
     });
     axis->setObjectName(QStringLiteral("actionToggleGrowthAxis"));
     axis->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_T));
     QAction *precision = m_viewMenu->addAction(QString(), this, &MainWindow::cycleKvPrecision);
     precision->setObjectName(QStringLiteral("actionCycleKvPrecision"));
     precision->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_K));
-    QAction *fullScreen = m_viewMenu->addAction(QString(), this, [this] {
-        isFullScreen() ? showNormal() : showFullScreen();
-    });
+    QAction *fullScreen =
+        m_viewMenu->addAction(QString(), this, [this] { isFullScreen() ? showNormal() : showFullScreen(); });
     fullScreen->setObjectName(QStringLiteral("actionFullScreen"));
     fullScreen->setShortcut(QKeySequence::FullScreen);
     m_viewMenu->addSeparator();
@@ -224,11 +225,12 @@ void MainWindow::createMenus()
 
     m_helpMenu = menuBar()->addMenu(QString());
     QAction *about = m_helpMenu->addAction(QString(), this, [this] {
-        QMessageBox::about(this, tr("About kvscope"),
-                           tr("<h3>kvscope %1</h3><p>Will this model fit on this GPU at this precision? How many "
-                              "tokens and concurrent requests does the KV cache hold?</p><p>Figures follow vLLM's "
-                              "own memory accounting.</p><p>%2</p>")
-                               .arg(QCoreApplication::applicationVersion(), unitsConvention()));
+        QMessageBox::about(
+            this, tr("About kvscope"),
+            tr("<h3>kvscope %1</h3><p>Will this model fit on this GPU at this precision? How many "
+               "tokens and concurrent requests does the KV cache hold?</p><p>Figures follow vLLM's "
+               "own memory accounting.</p><p>%2</p>")
+                .arg(QCoreApplication::applicationVersion(), unitsConvention()));
     });
     about->setObjectName(QStringLiteral("actionAbout"));
 }
@@ -291,8 +293,9 @@ void MainWindow::retranslate()
 void MainWindow::updateTitle()
 {
     const Scenario &s = m_controller->scenario();
-    setWindowTitle(s.tensorParallelSize > 1 ? tr("%1 on %2 × %3 — kvscope").arg(s.model.name, s.gpu.name).arg(s.tensorParallelSize)
-                                            : tr("%1 on %2 — kvscope").arg(s.model.name, s.gpu.name));
+    setWindowTitle(s.tensorParallelSize > 1
+                       ? tr("%1 on %2 × %3 — kvscope").arg(s.model.name, s.gpu.name).arg(s.tensorParallelSize)
+                       : tr("%1 on %2 — kvscope").arg(s.model.name, s.gpu.name));
 }
 
 void MainWindow::showError(const QString &message)
@@ -307,16 +310,18 @@ void MainWindow::importModelPath(const QString &path)
 
 void MainWindow::openModelFile()
 {
-    const QString path = QFileDialog::getOpenFileName(
-        this, tr("Open model"), QString(),
-        tr("Models (*.json *.gguf *.safetensors);;HuggingFace config (*.json);;llama.cpp GGUF (*.gguf);;All files (*)"));
+    const QString path =
+        QFileDialog::getOpenFileName(this, tr("Open model"), QString(),
+                                     tr("Models (*.json *.gguf *.safetensors);;HuggingFace config "
+                                        "(*.json);;llama.cpp GGUF (*.gguf);;All files (*)"));
     if (!path.isEmpty())
         importModelPath(path);
 }
 
 void MainWindow::openModelFolder()
 {
-    const QString path = QFileDialog::getExistingDirectory(this, tr("Open model folder (config.json + .safetensors)"));
+    const QString path =
+        QFileDialog::getExistingDirectory(this, tr("Open model folder (config.json + .safetensors)"));
     if (!path.isEmpty())
         importModelPath(path);
 }

@@ -51,7 +51,6 @@ Q_SIGNALS:
     void importFailed(const QString &message);
 
 public:
-
     /// Writes the scenario, geometry and view state to QSettings now.
     void saveState();
     /// Shows a view by name: "explorer" or "quantization"; false if unknown.

@@ -45,8 +45,7 @@ bool ScenarioController::setScenario(const Scenario &scenario)
     return true;
 }
 
-template<typename Change>
-void ScenarioController::change(Change &&apply)
+template <typename Change> void ScenarioController::change(Change &&apply)
 {
     Scenario next = m_scenario;
     apply(next);

@@ -5,9 +5,9 @@
 #include "plan/memoryplan.h"
 #include "plan/scenario.h"
 
-#include <QObject>
-
 #include <optional>
+
+#include <QObject>
 
 namespace kvscope {
 
@@ -52,8 +52,7 @@ Q_SIGNALS:
     void errorOccurred(const QString &message);
 
 private:
-    template<typename Change>
-    void change(Change &&apply);
+    template <typename Change> void change(Change &&apply);
 
     Scenario m_scenario;
     MemoryPlan m_plan;

@@ -17,12 +17,18 @@ QColor partColor(MemoryPart part, const QPalette &palette)
 {
     const bool dark = isDark(palette);
     switch (part) {
-    case MemoryPart::Weights: return dark ? QColor(0x60, 0xa5, 0xfa) : QColor(0x25, 0x63, 0xeb);
-    case MemoryPart::Activations: return dark ? QColor(0xfb, 0xbf, 0x24) : QColor(0xd9, 0x77, 0x06);
-    case MemoryPart::Overhead: return dark ? QColor(0xa1, 0xa1, 0xaa) : QColor(0x71, 0x71, 0x7a);
-    case MemoryPart::KvCache: return dark ? QColor(0x34, 0xd3, 0x99) : QColor(0x05, 0x96, 0x69);
-    case MemoryPart::Headroom: return dark ? QColor(0x3f, 0x3f, 0x46) : QColor(0xe4, 0xe4, 0xe7);
-    case MemoryPart::Overflow: return warningColor(palette);
+    case MemoryPart::Weights:
+        return dark ? QColor(0x60, 0xa5, 0xfa) : QColor(0x25, 0x63, 0xeb);
+    case MemoryPart::Activations:
+        return dark ? QColor(0xfb, 0xbf, 0x24) : QColor(0xd9, 0x77, 0x06);
+    case MemoryPart::Overhead:
+        return dark ? QColor(0xa1, 0xa1, 0xaa) : QColor(0x71, 0x71, 0x7a);
+    case MemoryPart::KvCache:
+        return dark ? QColor(0x34, 0xd3, 0x99) : QColor(0x05, 0x96, 0x69);
+    case MemoryPart::Headroom:
+        return dark ? QColor(0x3f, 0x3f, 0x46) : QColor(0xe4, 0xe4, 0xe7);
+    case MemoryPart::Overflow:
+        return warningColor(palette);
     }
     return palette.color(QPalette::Text);
 }

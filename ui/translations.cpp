@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: MIT
 #include "translations.h"
 
+#include <memory>
+
 #include <QCoreApplication>
 #include <QLibraryInfo>
 #include <QLocale>
 #include <QTranslator>
-
-#include <memory>
 
 namespace kvscope::translations {
 
@@ -37,7 +37,8 @@ QString apply(const QString &requested)
 {
     QString code = requested;
     if (code.isEmpty())
-        code = QLocale::system().name().startsWith(QLatin1String("zh")) ? QStringLiteral("zh_CN") : QStringLiteral("en");
+        code = QLocale::system().name().startsWith(QLatin1String("zh")) ? QStringLiteral("zh_CN")
+                                                                        : QStringLiteral("en");
     if (!available().contains(code))
         code = QStringLiteral("en");
 
@@ -53,7 +54,8 @@ QString apply(const QString &requested)
             QCoreApplication::installTranslator(appTranslator.get());
         // Qt's own strings (standard dialogs, context menus), when the system has them.
         qtTranslator = std::make_unique<QTranslator>();
-        if (qtTranslator->load(QStringLiteral("qtbase_") + code, QLibraryInfo::path(QLibraryInfo::TranslationsPath)))
+        if (qtTranslator->load(QStringLiteral("qtbase_") + code,
+                               QLibraryInfo::path(QLibraryInfo::TranslationsPath)))
             QCoreApplication::installTranslator(qtTranslator.get());
     }
     currentCode = code;

@@ -2,12 +2,11 @@
 // kvscope calc: one Scenario in, one MemoryPlan out, as a table or JSON.
 #include "cliio.h"
 #include "commands.h"
-#include "plantext.h"
-#include "scenariooptions.h"
-
 #include "common/error.h"
 #include "plan/planjson.h"
 #include "plan/planner.h"
+#include "plantext.h"
+#include "scenariooptions.h"
 
 #include <QCommandLineParser>
 #include <QJsonDocument>
@@ -34,8 +33,9 @@ int runCalc(const QStringList &arguments)
         return Success;
     }
     if (!parser.positionalArguments().isEmpty())
-        return fail(QStringLiteral("calc: unexpected argument '%1'").arg(parser.positionalArguments().first()),
-                    UsageError);
+        return fail(
+            QStringLiteral("calc: unexpected argument '%1'").arg(parser.positionalArguments().first()),
+            UsageError);
     try {
         const MemoryPlan plan = planMemory(scenarioOptions.scenario(parser));
         if (parser.isSet(jsonOption))

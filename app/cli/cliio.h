@@ -6,7 +6,12 @@
 namespace kvscope::cli {
 
 /// Exit codes of the headless commands.
-enum ExitCode { Success = 0, Failure = 1, UsageError = 2 };
+enum ExitCode
+{
+    Success = 0,
+    Failure = 1,
+    UsageError = 2
+};
 
 /// Writes text to stdout in UTF-8, all at once (so output is never partial).
 void writeOut(const QString &text);

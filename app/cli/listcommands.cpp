@@ -2,20 +2,19 @@
 // kvscope models / kvscope gpus: the built-in presets, as a table or JSON.
 #include "cliio.h"
 #include "commands.h"
-
-#include "gpu/customgpu.h"
 #include "common/error.h"
+#include "common/units.h"
+#include "gpu/customgpu.h"
 #include "library/library.h"
 #include "library/presetlist.h"
-#include "common/units.h"
+
+#include <algorithm>
+#include <functional>
 
 #include <QCommandLineParser>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
-
-#include <algorithm>
-#include <functional>
 
 namespace kvscope::cli {
 
@@ -37,13 +36,15 @@ int runListing(const QStringList &arguments, const QString &description,
     parser.setApplicationDescription(description);
     parser.addHelpOption();
     const QCommandLineOption json(QStringLiteral("json"), QStringLiteral("Print a JSON array."));
-    const QCommandLineOption search(QStringLiteral("search"),
-                                    QStringLiteral("Only entries whose id, name, family or aliases contain every word "
-                                                   "of TEXT (ignoring case)."),
-                                    QStringLiteral("text"));
+    const QCommandLineOption search(
+        QStringLiteral("search"),
+        QStringLiteral("Only entries whose id, name, family or aliases contain every word "
+                       "of TEXT (ignoring case)."),
+        QStringLiteral("text"));
     parser.addOption(json);
     parser.addOption(search);
-    parser.addPositionalArgument(QStringLiteral("filter"), QStringLiteral("Words to search for, as --search."),
+    parser.addPositionalArgument(QStringLiteral("filter"),
+                                 QStringLiteral("Words to search for, as --search."),
                                  QStringLiteral("[filter...]"));
     if (!parser.parse(arguments.mid(1)))
         return fail(QStringLiteral("%1: %2").arg(arguments.value(1), parser.errorText()), UsageError);
@@ -71,8 +72,8 @@ QString column(const QString &text, int width)
 Listing modelListing(const QString &filter)
 {
     Listing l;
-    l.text = QStringLiteral("  ") + column(QStringLiteral("id"), 18)
-             + QStringLiteral("params (total / active)            KV B/token (bf16, TP1)  context\n");
+    l.text = QStringLiteral("  ") + column(QStringLiteral("id"), 18) +
+             QStringLiteral("params (total / active)            KV B/token (bf16, TP1)  context\n");
     for (const PresetFamily &family : presetsByFamily(ModelLibrary::builtin().models(), filter)) {
         l.text += family.family + QLatin1Char('\n');
         for (const PresetSummary &p : family.presets) {
@@ -86,12 +87,13 @@ Listing modelListing(const QString &filter)
             o.insert(QStringLiteral("kv_bytes_per_token_bf16"), qint64(p.kvBytesPerTokenBf16));
             o.insert(QStringLiteral("max_position_embeddings"), qint64(p.maxPositionEmbeddings));
             l.json.append(o);
-            const QString counts = p.paramsActive == p.paramsTotal
-                                       ? formatCount(p.paramsTotal)
-                                       : formatCount(p.paramsTotal) + QStringLiteral(" / ") + formatCount(p.paramsActive);
-            l.text += QStringLiteral("  ") + column(p.id, 18) + column(counts, 35)
-                      + column(formatCount(p.kvBytesPerTokenBf16), 24) + formatCount(p.maxPositionEmbeddings)
-                      + QLatin1Char('\n');
+            const QString counts =
+                p.paramsActive == p.paramsTotal
+                    ? formatCount(p.paramsTotal)
+                    : formatCount(p.paramsTotal) + QStringLiteral(" / ") + formatCount(p.paramsActive);
+            l.text += QStringLiteral("  ") + column(p.id, 18) + column(counts, 35) +
+                      column(formatCount(p.kvBytesPerTokenBf16), 24) + formatCount(p.maxPositionEmbeddings) +
+                      QLatin1Char('\n');
         }
     }
     return l;
@@ -100,8 +102,8 @@ Listing modelListing(const QString &filter)
 Listing gpuListing(const QString &filter)
 {
     Listing l;
-    l.text = column(QStringLiteral("id"), 22) + column(QStringLiteral("name"), 42)
-             + QStringLiteral("memory (GiB, basis)      bandwidth GB/s\n");
+    l.text = column(QStringLiteral("id"), 22) + column(QStringLiteral("name"), 42) +
+             QStringLiteral("memory (GiB, basis)      bandwidth GB/s\n");
     const QStringList words = filter.split(QLatin1Char(' '), Qt::SkipEmptyParts);
     for (const GpuSpec &g : GpuLibrary::builtin().gpus()) {
         const QStringList names = QStringList{g.id, g.name, g.vendor} + g.aliases;
@@ -116,9 +118,10 @@ Listing gpuListing(const QString &filter)
         o.insert(QStringLiteral("memory_basis"), g.memoryBasis);
         o.insert(QStringLiteral("memory_gb_marketed"), g.marketedGb);
         l.json.append(o);
-        l.text += column(g.id, 22) + column(g.name, 42)
-                  + column(formatGiB(g.memoryBytes) + QStringLiteral(" (") + g.memoryBasis + QLatin1Char(')'), 25)
-                  + QString::number(g.bandwidthGBs, 'f', 0) + QLatin1Char('\n');
+        l.text +=
+            column(g.id, 22) + column(g.name, 42) +
+            column(formatGiB(g.memoryBytes) + QStringLiteral(" (") + g.memoryBasis + QLatin1Char(')'), 25) +
+            QString::number(g.bandwidthGBs, 'f', 0) + QLatin1Char('\n');
     }
     return l;
 }
@@ -127,19 +130,21 @@ Listing gpuListing(const QString &filter)
 
 int runModels(const QStringList &arguments)
 {
-    return runListing(arguments,
-                      QStringLiteral("List the built-in model presets by family, with parameters and KV bytes per "
-                                     "token. Any config.json, model folder or .gguf file can also be passed to "
-                                     "'kvscope calc --model'."),
-                      modelListing);
+    return runListing(
+        arguments,
+        QStringLiteral("List the built-in model presets by family, with parameters and KV bytes per "
+                       "token. Any config.json, model folder or .gguf file can also be passed to "
+                       "'kvscope calc --model'."),
+        modelListing);
 }
 
 int runGpus(const QStringList &arguments)
 {
-    return runListing(arguments,
-                      QStringLiteral("List the built-in GPU presets. Any other accelerator: 'kvscope calc --gpu "
-                                     "custom:MEMORY_GIB[:BANDWIDTH_GBS[:TFLOPS_BF16]]'."),
-                      gpuListing);
+    return runListing(
+        arguments,
+        QStringLiteral("List the built-in GPU presets. Any other accelerator: 'kvscope calc --gpu "
+                       "custom:MEMORY_GIB[:BANDWIDTH_GBS[:TFLOPS_BF16]]'."),
+        gpuListing);
 }
 
 } // namespace kvscope::cli

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "plantext.h"
 
-#include "plan/scenario.h"
 #include "common/units.h"
+#include "plan/scenario.h"
 
 namespace kvscope::cli {
 
@@ -39,13 +39,14 @@ QString planAsText(const MemoryPlan &p)
 {
     TextTable t;
     t.line(QStringLiteral("%1 on %2 x %3").arg(p.modelName, p.gpuName).arg(p.tensorParallelSize));
-    t.line(QStringLiteral("--dtype %1  --quantization %2%3  --kv-cache-dtype %4  --gpu-memory-utilization %5  "
-                          "--max-model-len %6  --block-size %7")
-               .arg(dtypeName(p.dtype), quantMethodName(p.quantization.method),
-                    p.quantizationFromCheckpoint ? QStringLiteral(" (from checkpoint)") : QString(),
-                    dtypeName(p.kvCacheDtype), formatUtilization(p.gpuMemoryUtilizationPpm))
-               .arg(p.maxModelLen)
-               .arg(p.blockSize));
+    t.line(
+        QStringLiteral("--dtype %1  --quantization %2%3  --kv-cache-dtype %4  --gpu-memory-utilization %5  "
+                       "--max-model-len %6  --block-size %7")
+            .arg(dtypeName(p.dtype), quantMethodName(p.quantization.method),
+                 p.quantizationFromCheckpoint ? QStringLiteral(" (from checkpoint)") : QString(),
+                 dtypeName(p.kvCacheDtype), formatUtilization(p.gpuMemoryUtilizationPpm))
+            .arg(p.maxModelLen)
+            .arg(p.blockSize));
 
     t.heading(QStringLiteral("Model"));
     t.row(QStringLiteral("parameters, total"), formatCount(p.params.total));
@@ -61,8 +62,8 @@ QString planAsText(const MemoryPlan &p)
         for (auto it = p.weights.measuredBytesByType.begin(); it != p.weights.measuredBytesByType.end(); ++it)
             types << QStringLiteral("%1 %2").arg(it.key(), formatGiB(it.value()));
         t.row(QStringLiteral("measured from checkpoint"), formatGiB(p.weights.measuredCheckpointBytes),
-              QStringLiteral("%1 stored elements; %2").arg(formatCount(p.weights.measuredParams),
-                                                           types.join(QStringLiteral(", "))));
+              QStringLiteral("%1 stored elements; %2")
+                  .arg(formatCount(p.weights.measuredParams), types.join(QStringLiteral(", "))));
     }
     t.row(QStringLiteral("KV bytes per token"), formatCount(p.kv.bytesPerToken),
           QStringLiteral("%1 B/layer x %2 layers, %3 KV head(s)/GPU%4")
@@ -79,19 +80,24 @@ QString planAsText(const MemoryPlan &p)
 
     t.heading(QStringLiteral("Memory per GPU (GiB = 2^30 bytes)"));
     t.row(QStringLiteral("GPU memory"), formatGiB(p.gpuMemoryBytes));
-    t.row(QStringLiteral("budget"), formatGiB(p.budgetBytes),
-          QStringLiteral("x %1 (--gpu-memory-utilization)").arg(formatUtilization(p.gpuMemoryUtilizationPpm)));
+    t.row(
+        QStringLiteral("budget"), formatGiB(p.budgetBytes),
+        QStringLiteral("x %1 (--gpu-memory-utilization)").arg(formatUtilization(p.gpuMemoryUtilizationPpm)));
     t.row(QStringLiteral("weights"), formatGiB(p.weights.bytesPerGpu),
-          percentOf(p.weights.bytesPerGpu, p.budgetBytes)
-              + (p.weights.budgetUsesMeasured ? QStringLiteral(", measured from checkpoint")
-                 : p.weights.checkpointMeasured
-                     ? QStringLiteral(", estimate (measured: %1)").arg(formatGiB(p.weights.measuredBytesPerGpu))
-                     : QString()));
+          percentOf(p.weights.bytesPerGpu, p.budgetBytes) +
+              (p.weights.budgetUsesMeasured ? QStringLiteral(", measured from checkpoint")
+               : p.weights.checkpointMeasured
+                   ? QStringLiteral(", estimate (measured: %1)").arg(formatGiB(p.weights.measuredBytesPerGpu))
+                   : QString()));
     t.row(QStringLiteral("activations (peak)"), formatGiB(p.activationBytes),
           percentOf(p.activationBytes, p.budgetBytes));
-    t.row(QStringLiteral("runtime overhead"), formatGiB(p.overheadBytes), percentOf(p.overheadBytes, p.budgetBytes));
+    t.row(QStringLiteral("runtime overhead"), formatGiB(p.overheadBytes),
+          percentOf(p.overheadBytes, p.budgetBytes));
     t.row(QStringLiteral("KV cache"), formatGiB(p.kv.cacheBytes),
-          QStringLiteral("%1 x %2 tokens, %3").arg(p.batchSize).arg(p.seqLen).arg(percentOf(p.kv.cacheBytes, p.budgetBytes)));
+          QStringLiteral("%1 x %2 tokens, %3")
+              .arg(p.batchSize)
+              .arg(p.seqLen)
+              .arg(percentOf(p.kv.cacheBytes, p.budgetBytes)));
     t.row(QStringLiteral("headroom"), formatGiB(p.headroomBytes),
           p.fits ? QStringLiteral("fits") : QStringLiteral("DOES NOT FIT"));
     if (!p.fits)
@@ -106,7 +112,8 @@ QString planAsText(const MemoryPlan &p)
     t.row(QStringLiteral("available KV cache memory"), formatGiB(p.kv.availableBytes));
     t.row(QStringLiteral("GPU KV cache size"), formatCount(p.kv.capacityTokens) + QStringLiteral(" tokens"),
           QStringLiteral("%1 blocks of %2 tokens").arg(formatCount(p.kv.numGpuBlocks)).arg(p.blockSize));
-    t.row(QStringLiteral("maximum concurrency"), QString::number(p.kv.maxConcurrency, 'f', 2) + QLatin1Char('x'),
+    t.row(QStringLiteral("maximum concurrency"),
+          QString::number(p.kv.maxConcurrency, 'f', 2) + QLatin1Char('x'),
           QStringLiteral("for %1 tokens per request").arg(formatCount(p.maxModelLen)));
 
     if (!p.notes.isEmpty()) {

@@ -37,35 +37,43 @@ std::int64_t parsePositive(const QString &text, const QString &option)
 ScenarioOptions::ScenarioOptions()
 {
     m_options = {
-        option("model", QStringLiteral("Preset id, HuggingFace repo id, or a path to a config.json, a model folder "
-                                       "(config.json + .safetensors, headers measured) or a .gguf file."),
+        option("model",
+               QStringLiteral("Preset id, HuggingFace repo id, or a path to a config.json, a model folder "
+                              "(config.json + .safetensors, headers measured) or a .gguf file."),
                "model", QStringLiteral("llama-3.1-8b")),
-        option("gpu", QStringLiteral("GPU preset id (see 'kvscope gpus'), or "
-                                     "custom:MEMORY_GIB[:BANDWIDTH_GBS[:TFLOPS_BF16]]."),
+        option("gpu",
+               QStringLiteral("GPU preset id (see 'kvscope gpus'), or "
+                              "custom:MEMORY_GIB[:BANDWIDTH_GBS[:TFLOPS_BF16]]."),
                "gpu", QStringLiteral("h100-sxm")),
-        option("dtype", QStringLiteral("Weights/activations dtype: auto, float32, float16, bfloat16."), "dtype",
-               QStringLiteral("auto")),
-        option("quantization", QStringLiteral("Weight quantization: auto (checkpoint's), none, fp8, int8, awq, "
-                                              "gptq, bitsandbytes-nf4, mxfp4, compressed-tensors."),
-               "method", QStringLiteral("auto")),
-        option("group-size", QStringLiteral("Group size for awq/gptq/compressed-tensors (default 128; -1 = per "
-                                            "row)."),
-               "n"),
-        option("kv-cache-dtype", QStringLiteral("KV cache dtype: auto, float16, bfloat16, fp8, fp8_e4m3, fp8_e5m2; "
-                                                "for GGUF models also llama.cpp's q8_0 and q4_0."),
+        option("dtype", QStringLiteral("Weights/activations dtype: auto, float32, float16, bfloat16."),
                "dtype", QStringLiteral("auto")),
-        option("gpu-memory-utilization", QStringLiteral("Share of GPU memory vLLM may use, in (0, 1]."), "ratio",
-               QStringLiteral("0.9")),
-        option("tensor-parallel-size", QStringLiteral("GPUs the model is split over."), "n", QStringLiteral("1")),
-        option("max-model-len", QStringLiteral("Longest request in tokens (default: the model's context)."), "n"),
-        option("block-size", QStringLiteral("Tokens per KV cache block."), "n", QStringLiteral("16")),
-        option("max-num-seqs", QStringLiteral("Scheduler's sequences per step (default: vLLM's for the GPU)."),
+        option("quantization",
+               QStringLiteral("Weight quantization: auto (checkpoint's), none, fp8, int8, awq, "
+                              "gptq, bitsandbytes-nf4, mxfp4, compressed-tensors."),
+               "method", QStringLiteral("auto")),
+        option("group-size",
+               QStringLiteral("Group size for awq/gptq/compressed-tensors (default 128; -1 = per "
+                              "row)."),
                "n"),
+        option("kv-cache-dtype",
+               QStringLiteral("KV cache dtype: auto, float16, bfloat16, fp8, fp8_e4m3, fp8_e5m2; "
+                              "for GGUF models also llama.cpp's q8_0 and q4_0."),
+               "dtype", QStringLiteral("auto")),
+        option("gpu-memory-utilization", QStringLiteral("Share of GPU memory vLLM may use, in (0, 1]."),
+               "ratio", QStringLiteral("0.9")),
+        option("tensor-parallel-size", QStringLiteral("GPUs the model is split over."), "n",
+               QStringLiteral("1")),
+        option("max-model-len", QStringLiteral("Longest request in tokens (default: the model's context)."),
+               "n"),
+        option("block-size", QStringLiteral("Tokens per KV cache block."), "n", QStringLiteral("16")),
+        option("max-num-seqs",
+               QStringLiteral("Scheduler's sequences per step (default: vLLM's for the GPU)."), "n"),
         option("max-num-batched-tokens",
                QStringLiteral("Scheduler's tokens per step (default: vLLM's for the GPU)."), "n"),
         option("batch-size", QStringLiteral("Concurrent sequences held in the KV cache."), "n",
                QStringLiteral("16")),
-        option("seq-len", QStringLiteral("Tokens per sequence (prompt + output)."), "n", QStringLiteral("8192")),
+        option("seq-len", QStringLiteral("Tokens per sequence (prompt + output)."), "n",
+               QStringLiteral("8192")),
     };
 }
 
@@ -96,8 +104,8 @@ Scenario ScenarioOptions::scenario(const QCommandLineParser &p) const
             throw Error(QStringLiteral("--group-size: must be a positive integer or -1, got '%1'")
                             .arg(p.value(opt("group-size"))));
         QuantizationSpec spec = s.quantization.value_or(s.model.checkpointQuantization);
-        if (spec.method != QuantMethod::Awq && spec.method != QuantMethod::Gptq
-            && spec.method != QuantMethod::CompressedTensors)
+        if (spec.method != QuantMethod::Awq && spec.method != QuantMethod::Gptq &&
+            spec.method != QuantMethod::CompressedTensors)
             throw Error(QStringLiteral("--group-size: applies to awq, gptq and compressed-tensors, not to "
                                        "quantization '%1'")
                             .arg(quantMethodName(spec.method)));
@@ -107,11 +115,12 @@ Scenario ScenarioOptions::scenario(const QCommandLineParser &p) const
 
     s.gpuMemoryUtilizationPpm = parseUtilization(p.value(opt("gpu-memory-utilization")));
     s.tensorParallelSize = int(std::min<std::int64_t>(
-        parsePositive(p.value(opt("tensor-parallel-size")), QStringLiteral("--tensor-parallel-size")), 1 << 20));
+        parsePositive(p.value(opt("tensor-parallel-size")), QStringLiteral("--tensor-parallel-size")),
+        1 << 20));
     if (p.isSet(opt("max-model-len")))
         s.maxModelLen = parsePositive(p.value(opt("max-model-len")), QStringLiteral("--max-model-len"));
-    s.blockSize = int(std::min<std::int64_t>(parsePositive(p.value(opt("block-size")), QStringLiteral("--block-size")),
-                                             1 << 20));
+    s.blockSize = int(std::min<std::int64_t>(
+        parsePositive(p.value(opt("block-size")), QStringLiteral("--block-size")), 1 << 20));
     if (p.isSet(opt("max-num-seqs")))
         s.maxNumSeqs = parsePositive(p.value(opt("max-num-seqs")), QStringLiteral("--max-num-seqs"));
     if (p.isSet(opt("max-num-batched-tokens")))

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include <exception>
+
 #include <QByteArray>
 #include <QString>
-
-#include <exception>
 
 namespace kvscope {
 

@@ -7,7 +7,8 @@ namespace kvscope {
 
 QString unitsConvention()
 {
-    return QStringLiteral("Units: GiB = 2^30 bytes, MiB = 2^20 bytes; bytes are per GPU unless marked total.");
+    return QStringLiteral(
+        "Units: GiB = 2^30 bytes, MiB = 2^20 bytes; bytes are per GPU unless marked total.");
 }
 
 QString formatGiB(std::int64_t bytes, int decimals)
@@ -18,12 +19,17 @@ QString formatGiB(std::int64_t bytes, int decimals)
 QString formatBytes(std::int64_t bytes, int decimals)
 {
     const std::int64_t magnitude = bytes < 0 ? -bytes : bytes;
-    struct Unit { std::int64_t size; const char *name; };
-    static constexpr Unit units[] = {{std::int64_t{1} << 40, "TiB"}, {GiB, "GiB"}, {MiB, "MiB"}, {KiB, "KiB"}};
+    struct Unit
+    {
+        std::int64_t size;
+        const char *name;
+    };
+    static constexpr Unit units[] = {
+        {std::int64_t{1} << 40, "TiB"}, {GiB, "GiB"}, {MiB, "MiB"}, {KiB, "KiB"}};
     for (const Unit &unit : units) {
         if (magnitude >= unit.size)
-            return QString::number(double(bytes) / double(unit.size), 'f', decimals) + QLatin1Char(' ')
-                   + QLatin1String(unit.name);
+            return QString::number(double(bytes) / double(unit.size), 'f', decimals) + QLatin1Char(' ') +
+                   QLatin1String(unit.name);
     }
     return QString::number(bytes) + QStringLiteral(" B");
 }

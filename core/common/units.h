@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include <QString>
-
 #include <cstdint>
+
+#include <QString>
 
 namespace kvscope {
 
@@ -29,6 +29,9 @@ QString formatCount(std::int64_t value);
 QString formatParameterCount(std::int64_t parameters);
 
 /// Bytes / GiB as a double, for charts and percentages only.
-inline double toGiB(std::int64_t bytes) { return double(bytes) / double(GiB); }
+inline double toGiB(std::int64_t bytes)
+{
+    return double(bytes) / double(GiB);
+}
 
 } // namespace kvscope

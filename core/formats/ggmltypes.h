@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include <QString>
-
 #include <cstdint>
 #include <optional>
+
+#include <QString>
 
 namespace kvscope {
 
@@ -12,10 +12,10 @@ namespace kvscope {
 /// (ggml/src/ggml-common.h block structs; quantization.md section 6).
 struct GgmlType
 {
-    std::uint32_t id = 0;      ///< enum ggml_type value
-    const char *name = "";     ///< "Q4_K"
-    int blockValues = 1;       ///< values per block (1 for plain types)
-    int blockBytes = 0;        ///< bytes per block
+    std::uint32_t id = 0;  ///< enum ggml_type value
+    const char *name = ""; ///< "Q4_K"
+    int blockValues = 1;   ///< values per block (1 for plain types)
+    int blockBytes = 0;    ///< bytes per block
 
     double bitsPerWeight() const { return 8.0 * blockBytes / blockValues; }
 };

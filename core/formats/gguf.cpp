@@ -7,12 +7,12 @@
 #include "common/checked.h"
 #include "common/error.h"
 
+#include <algorithm>
+#include <cstring>
+
 #include <QFile>
 #include <QSet>
 #include <QtEndian>
-
-#include <algorithm>
-#include <cstring>
 
 namespace kvscope {
 
@@ -26,8 +26,10 @@ bool GgufValue::isInteger() const
     case GgufValueType::UInt32:
     case GgufValueType::Int32:
     case GgufValueType::UInt64:
-    case GgufValueType::Int64: return true;
-    default: return false;
+    case GgufValueType::Int64:
+        return true;
+    default:
+        return false;
     }
 }
 
@@ -67,17 +69,22 @@ std::int64_t minimumBytes(GgufValueType type)
     switch (type) {
     case GgufValueType::UInt8:
     case GgufValueType::Int8:
-    case GgufValueType::Bool: return 1;
+    case GgufValueType::Bool:
+        return 1;
     case GgufValueType::UInt16:
-    case GgufValueType::Int16: return 2;
+    case GgufValueType::Int16:
+        return 2;
     case GgufValueType::UInt32:
     case GgufValueType::Int32:
-    case GgufValueType::Float32: return 4;
+    case GgufValueType::Float32:
+        return 4;
     case GgufValueType::UInt64:
     case GgufValueType::Int64:
     case GgufValueType::Float64:
-    case GgufValueType::String: return 8;  // a string is at least its u64 length
-    case GgufValueType::Array: return 12;  // u32 type + u64 count
+    case GgufValueType::String:
+        return 8; // a string is at least its u64 length
+    case GgufValueType::Array:
+        return 12; // u32 type + u64 count
     }
     return 1;
 }
@@ -93,8 +100,7 @@ class Reader
 public:
     Reader(QIODevice &device, std::int64_t size, QString origin)
         : m_device(device), m_size(size), m_origin(std::move(origin))
-    {
-    }
+    {}
 
     std::int64_t position() const { return m_position; }
     std::int64_t remaining() const { return m_size - m_position; }
@@ -118,8 +124,7 @@ public:
         m_position += n;
     }
 
-    template<typename T>
-    T number(const QString &what)
+    template <typename T> T number(const QString &what)
     {
         uchar raw[sizeof(T)];
         bytes(reinterpret_cast<char *>(raw), sizeof(T), what);
@@ -185,29 +190,40 @@ private:
 QVariant readScalar(Reader &r, GgufValueType type, const QString &what)
 {
     switch (type) {
-    case GgufValueType::UInt8: return QVariant(qulonglong(r.number<quint8>(what)));
-    case GgufValueType::Int8: return QVariant(qlonglong(r.number<qint8>(what)));
-    case GgufValueType::UInt16: return QVariant(qulonglong(r.number<quint16>(what)));
-    case GgufValueType::Int16: return QVariant(qlonglong(r.number<qint16>(what)));
-    case GgufValueType::UInt32: return QVariant(qulonglong(r.number<quint32>(what)));
-    case GgufValueType::Int32: return QVariant(qlonglong(r.number<qint32>(what)));
-    case GgufValueType::Float32: return QVariant(r.float32(what));
+    case GgufValueType::UInt8:
+        return QVariant(qulonglong(r.number<quint8>(what)));
+    case GgufValueType::Int8:
+        return QVariant(qlonglong(r.number<qint8>(what)));
+    case GgufValueType::UInt16:
+        return QVariant(qulonglong(r.number<quint16>(what)));
+    case GgufValueType::Int16:
+        return QVariant(qlonglong(r.number<qint16>(what)));
+    case GgufValueType::UInt32:
+        return QVariant(qulonglong(r.number<quint32>(what)));
+    case GgufValueType::Int32:
+        return QVariant(qlonglong(r.number<qint32>(what)));
+    case GgufValueType::Float32:
+        return QVariant(r.float32(what));
     case GgufValueType::Bool: {
         const quint8 b = r.number<quint8>(what);
         if (b > 1)
             r.fail(QStringLiteral("%1 is a bool of value %2").arg(what).arg(b));
         return QVariant(b == 1);
     }
-    case GgufValueType::String: return QVariant(r.string(what));
+    case GgufValueType::String:
+        return QVariant(r.string(what));
     case GgufValueType::UInt64: {
         const quint64 v = r.number<quint64>(what);
         if (v > quint64(std::numeric_limits<qint64>::max()))
             r.fail(QStringLiteral("%1 is %2, beyond 2^63").arg(what).arg(v));
         return QVariant(qulonglong(v));
     }
-    case GgufValueType::Int64: return QVariant(qlonglong(r.number<qint64>(what)));
-    case GgufValueType::Float64: return QVariant(r.float64(what));
-    case GgufValueType::Array: break;
+    case GgufValueType::Int64:
+        return QVariant(qlonglong(r.number<qint64>(what)));
+    case GgufValueType::Float64:
+        return QVariant(r.float64(what));
+    case GgufValueType::Array:
+        break;
     }
     r.fail(QStringLiteral("internal: %1 is not a scalar").arg(what));
 }
@@ -226,12 +242,14 @@ GgufValue readValue(Reader &r, const QString &key)
     }
     const quint32 elementType = r.number<quint32>(QStringLiteral("the element type of '%1'").arg(key));
     if (!knownValueType(elementType))
-        r.fail(QStringLiteral("key '%1' is an array of type %2, which GGUF does not define").arg(key).arg(elementType));
+        r.fail(QStringLiteral("key '%1' is an array of type %2, which GGUF does not define")
+                   .arg(key)
+                   .arg(elementType));
     value.elementType = GgufValueType(elementType);
     if (value.elementType == GgufValueType::Array)
         r.fail(QStringLiteral("key '%1' is an array of arrays, which kvscope does not read").arg(key));
-    value.count = r.count(QStringLiteral("the length of array '%1'").arg(key), minimumBytes(value.elementType),
-                          std::numeric_limits<std::int64_t>::max());
+    value.count = r.count(QStringLiteral("the length of array '%1'").arg(key),
+                          minimumBytes(value.elementType), std::numeric_limits<std::int64_t>::max());
     const bool keep = value.elementType != GgufValueType::String && value.count <= MaxKeptGgufArrayItems;
     if (keep)
         value.items.reserve(qsizetype(value.count));
@@ -366,7 +384,8 @@ GgufFile parseGguf(QIODevice &device, std::int64_t size, const QString &origin)
     if (version != 2 && version != 3)
         r.fail(QStringLiteral("GGUF version %1 is not supported (versions 2 and 3 are%2)")
                    .arg(version)
-                   .arg(qbswap(version) <= 3 ? QStringLiteral("; this looks like a big-endian file") : QString()));
+                   .arg(qbswap(version) <= 3 ? QStringLiteral("; this looks like a big-endian file")
+                                             : QString()));
     file.version = int(version);
     // Minimal encodings: a tensor info is >= 8 + 4 + 8 + 4 + 8 bytes, a key/value >= 8 + 4 + 1.
     const std::int64_t tensorCount = r.count(QStringLiteral("the tensor count"), 32, MaxGgufTensors);

@@ -3,22 +3,34 @@
 
 #include "formats/ggmltypes.h"
 
+#include <cstdint>
+#include <optional>
+
 #include <QList>
 #include <QMap>
 #include <QString>
 #include <QVariant>
-
-#include <cstdint>
-#include <optional>
 
 class QIODevice;
 
 namespace kvscope {
 
 /// GGUF metadata value types (gguf.h enum gguf_type).
-enum class GgufValueType : std::uint32_t {
-    UInt8 = 0, Int8 = 1, UInt16 = 2, Int16 = 3, UInt32 = 4, Int32 = 5, Float32 = 6,
-    Bool = 7, String = 8, Array = 9, UInt64 = 10, Int64 = 11, Float64 = 12,
+enum class GgufValueType : std::uint32_t
+{
+    UInt8 = 0,
+    Int8 = 1,
+    UInt16 = 2,
+    Int16 = 3,
+    UInt32 = 4,
+    Int32 = 5,
+    Float32 = 6,
+    Bool = 7,
+    String = 8,
+    Array = 9,
+    UInt64 = 10,
+    Int64 = 11,
+    Float64 = 12,
 };
 
 /// One metadata value. Arrays keep their element type and count; their items
@@ -27,10 +39,10 @@ enum class GgufValueType : std::uint32_t {
 struct GgufValue
 {
     GgufValueType type = GgufValueType::UInt32;
-    QVariant scalar;                        ///< number, bool or string
+    QVariant scalar; ///< number, bool or string
     GgufValueType elementType = GgufValueType::UInt32;
-    std::int64_t count = 0;                 ///< array length
-    QList<QVariant> items;                  ///< kept array items (see above)
+    std::int64_t count = 0; ///< array length
+    QList<QVariant> items;  ///< kept array items (see above)
 
     bool isArray() const { return type == GgufValueType::Array; }
     bool isInteger() const;
@@ -43,20 +55,20 @@ struct GgufTensor
     QString name;
     QList<std::int64_t> shape;
     GgmlType type;
-    std::int64_t offset = 0;                ///< from the start of the data section
+    std::int64_t offset = 0; ///< from the start of the data section
     std::int64_t elements = 0;
-    std::int64_t bytes = 0;                 ///< whole blocks, exactly as stored
+    std::int64_t bytes = 0; ///< whole blocks, exactly as stored
 };
 
 /// A parsed, validated GGUF header: metadata and tensor infos (never the data).
 struct GgufFile
 {
     int version = 0;
-    std::int64_t alignment = 32;            ///< general.alignment
-    std::int64_t dataOffset = 0;            ///< start of the tensor data
+    std::int64_t alignment = 32; ///< general.alignment
+    std::int64_t dataOffset = 0; ///< start of the tensor data
     std::int64_t fileSize = 0;
     QMap<QString, GgufValue> metadata;
-    QList<GgufTensor> tensors;              ///< in file order
+    QList<GgufTensor> tensors; ///< in file order
 
     const GgufValue *value(const QString &key) const;
     const GgufTensor *tensor(const QString &name) const;

@@ -4,15 +4,15 @@
 #include "common/checked.h"
 #include "common/error.h"
 
+#include <algorithm>
+#include <cmath>
+
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QJsonParseError>
 #include <QtEndian>
-
-#include <algorithm>
-#include <cmath>
 
 namespace kvscope {
 
@@ -26,10 +26,12 @@ struct DtypeInfo
 };
 
 constexpr DtypeInfo dtypeTable[] = {
-    {TensorDtype::F64, "F64", 8},         {TensorDtype::F32, "F32", 4},         {TensorDtype::F16, "F16", 2},
-    {TensorDtype::BF16, "BF16", 2},       {TensorDtype::F8_E4M3, "F8_E4M3", 1}, {TensorDtype::F8_E5M2, "F8_E5M2", 1},
-    {TensorDtype::I64, "I64", 8},         {TensorDtype::I32, "I32", 4},         {TensorDtype::I16, "I16", 2},
-    {TensorDtype::I8, "I8", 1},           {TensorDtype::U8, "U8", 1},           {TensorDtype::Bool, "BOOL", 1},
+    {TensorDtype::F64, "F64", 8},         {TensorDtype::F32, "F32", 4},
+    {TensorDtype::F16, "F16", 2},         {TensorDtype::BF16, "BF16", 2},
+    {TensorDtype::F8_E4M3, "F8_E4M3", 1}, {TensorDtype::F8_E5M2, "F8_E5M2", 1},
+    {TensorDtype::I64, "I64", 8},         {TensorDtype::I32, "I32", 4},
+    {TensorDtype::I16, "I16", 2},         {TensorDtype::I8, "I8", 1},
+    {TensorDtype::U8, "U8", 1},           {TensorDtype::Bool, "BOOL", 1},
 };
 
 [[noreturn]] void fail(const QString &origin, const QString &problem)
@@ -134,12 +136,15 @@ const SafetensorsEntry *SafetensorsHeader::find(const QString &name) const
     return nullptr;
 }
 
-SafetensorsHeader parseSafetensorsHeader(const QByteArray &json, std::int64_t dataBytes, const QString &origin)
+SafetensorsHeader parseSafetensorsHeader(const QByteArray &json, std::int64_t dataBytes,
+                                         const QString &origin)
 {
     QJsonParseError error{};
     const QJsonDocument doc = QJsonDocument::fromJson(json, &error);
     if (error.error != QJsonParseError::NoError)
-        fail(origin, QStringLiteral("header is not valid JSON at offset %1: %2").arg(error.offset).arg(error.errorString()));
+        fail(origin, QStringLiteral("header is not valid JSON at offset %1: %2")
+                         .arg(error.offset)
+                         .arg(error.errorString()));
     if (!doc.isObject())
         fail(origin, QStringLiteral("header is not a JSON object"));
 
@@ -157,7 +162,9 @@ SafetensorsHeader parseSafetensorsHeader(const QByteArray &json, std::int64_t da
         header.tensors << parseEntry(it.key(), it.value(), dataBytes, origin);
     }
     std::sort(header.tensors.begin(), header.tensors.end(),
-              [](const SafetensorsEntry &a, const SafetensorsEntry &b) { return a.begin < b.begin || (a.begin == b.begin && a.end < b.end); });
+              [](const SafetensorsEntry &a, const SafetensorsEntry &b) {
+                  return a.begin < b.begin || (a.begin == b.begin && a.end < b.end);
+              });
     for (qsizetype i = 1; i < header.tensors.size(); ++i) {
         const SafetensorsEntry &previous = header.tensors.at(i - 1);
         const SafetensorsEntry &current = header.tensors.at(i);
@@ -177,7 +184,8 @@ SafetensorsHeader readSafetensorsHeader(QIODevice &file, std::int64_t size, cons
         fail(origin, QStringLiteral("cannot read the header length: %1").arg(file.errorString()));
     const quint64 length = qFromLittleEndian<quint64>(lengthBytes);
     if (length > quint64(size - 8))
-        fail(origin, QStringLiteral("header length %1 runs past the end of the %2-byte file").arg(length).arg(size));
+        fail(origin,
+             QStringLiteral("header length %1 runs past the end of the %2-byte file").arg(length).arg(size));
     if (length > quint64(MaxSafetensorsHeaderBytes))
         fail(origin, QStringLiteral("header length %1 exceeds the 100 MB limit").arg(length));
     const QByteArray json = file.read(qint64(length));

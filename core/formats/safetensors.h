@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include <cstdint>
+
 #include <QByteArray>
 #include <QList>
 #include <QMap>
 #include <QSharedPointer>
 #include <QString>
-
-#include <cstdint>
 
 class QFile;
 class QIODevice;
@@ -15,7 +15,22 @@ class QIODevice;
 namespace kvscope {
 
 /// Element types a .safetensors header can name.
-enum class TensorDtype { F64, F32, F16, BF16, F8_E4M3, F8_E5M2, I64, I32, I16, I8, U8, Bool, Unknown };
+enum class TensorDtype
+{
+    F64,
+    F32,
+    F16,
+    BF16,
+    F8_E4M3,
+    F8_E5M2,
+    I64,
+    I32,
+    I16,
+    I8,
+    U8,
+    Bool,
+    Unknown
+};
 
 TensorDtype parseTensorDtype(const QString &text);
 QString tensorDtypeName(TensorDtype dtype);
@@ -27,23 +42,23 @@ int tensorDtypeBytes(TensorDtype dtype);
 struct SafetensorsEntry
 {
     QString name;
-    QString dtypeText;          ///< as written in the header ("BF16")
+    QString dtypeText; ///< as written in the header ("BF16")
     TensorDtype dtype = TensorDtype::Unknown;
     QList<std::int64_t> shape;
     std::int64_t begin = 0;
     std::int64_t end = 0;
 
-    std::int64_t elements() const;   ///< product of shape (1 for a scalar)
+    std::int64_t elements() const; ///< product of shape (1 for a scalar)
     std::int64_t byteSize() const { return end - begin; }
 };
 
 /// A parsed, validated header.
 struct SafetensorsHeader
 {
-    QList<SafetensorsEntry> tensors;     ///< in data-offset order
-    QMap<QString, QString> metadata;     ///< "__metadata__"
-    std::int64_t headerBytes = 0;        ///< N, the JSON length
-    std::int64_t dataBytes = 0;          ///< file size - 8 - N
+    QList<SafetensorsEntry> tensors; ///< in data-offset order
+    QMap<QString, QString> metadata; ///< "__metadata__"
+    std::int64_t headerBytes = 0;    ///< N, the JSON length
+    std::int64_t dataBytes = 0;      ///< file size - 8 - N
 
     const SafetensorsEntry *find(const QString &name) const;
 };
@@ -55,7 +70,8 @@ inline constexpr std::int64_t MaxSafetensorsHeaderBytes = 100'000'000;
 /// long: every entry has a dtype, a non-negative shape and offsets inside
 /// the data section that match the shape, and entries do not overlap.
 /// Throws kvscope::Error naming `origin`, the tensor and the field.
-SafetensorsHeader parseSafetensorsHeader(const QByteArray &json, std::int64_t dataBytes, const QString &origin);
+SafetensorsHeader parseSafetensorsHeader(const QByteArray &json, std::int64_t dataBytes,
+                                         const QString &origin);
 
 /// Reads only the 8-byte length and the header of a file (never the data);
 /// for counting a checkpoint's parameters without touching its weights.

@@ -4,16 +4,16 @@
 #include "common/error.h"
 #include "common/units.h"
 
-#include <QRegularExpression>
-
 #include <cmath>
+
+#include <QRegularExpression>
 
 namespace kvscope {
 
 namespace {
 
 constexpr std::int64_t MaxCustomMemory = std::int64_t(1) << 50; // 1 PiB
-constexpr double MaxRate = 1e7;                                   // GB/s or TFLOPS
+constexpr double MaxRate = 1e7;                                 // GB/s or TFLOPS
 
 void checkRate(const QString &field, std::optional<double> value)
 {
@@ -52,7 +52,8 @@ std::optional<std::int64_t> parseMillionths(const QString &text)
     const QRegularExpressionMatch m = pattern.match(text);
     if (!m.hasMatch())
         return std::nullopt;
-    return m.captured(1).toLongLong() * 1'000'000 + m.captured(2).leftJustified(6, QLatin1Char('0')).toLongLong();
+    return m.captured(1).toLongLong() * 1'000'000 +
+           m.captured(2).leftJustified(6, QLatin1Char('0')).toLongLong();
 }
 
 } // namespace
@@ -72,7 +73,9 @@ GpuSpec customGpu(const CustomGpuInput &in)
     GpuSpec g;
     g.name = in.name.trimmed().isEmpty() ? QStringLiteral("Custom GPU") : in.name.trimmed();
     const QString s = slug(g.name);
-    g.id = s.isEmpty() ? QStringLiteral("custom") : s.startsWith(QLatin1String("custom")) ? s : QStringLiteral("custom-") + s;
+    g.id = s.isEmpty()                             ? QStringLiteral("custom")
+           : s.startsWith(QLatin1String("custom")) ? s
+                                                   : QStringLiteral("custom-") + s;
     g.vendor = in.vendor;
     g.memoryBytes = in.memoryBytes;
     g.memoryBasis = QStringLiteral("custom");
@@ -88,7 +91,8 @@ GpuSpec customGpu(const CustomGpuInput &in)
     return g;
 }
 
-GpuSpec customGpu(const QString &name, std::int64_t memoryBytes, double bandwidthGBs, std::optional<double> tflopsBf16)
+GpuSpec customGpu(const QString &name, std::int64_t memoryBytes, double bandwidthGBs,
+                  std::optional<double> tflopsBf16)
 {
     CustomGpuInput in;
     in.name = name;
@@ -124,7 +128,8 @@ GpuSpec customGpuFromJson(const QJsonObject &o, const QString &origin)
     const QJsonValue memory = o.value(QLatin1String("memory_bytes"));
     const double bytes = memory.toDouble(-1);
     if (!memory.isDouble() || bytes != std::floor(bytes) || bytes <= 0 || bytes > double(MaxCustomMemory))
-        throw Error(QStringLiteral("%1: field 'memory_bytes' must be a positive integer of at most 1 PiB").arg(origin));
+        throw Error(QStringLiteral("%1: field 'memory_bytes' must be a positive integer of at most 1 PiB")
+                        .arg(origin));
     CustomGpuInput in;
     in.name = o.value(QLatin1String("name")).toString();
     in.vendor = o.value(QLatin1String("vendor")).toString();
@@ -155,7 +160,8 @@ GpuSpec parseCustomGpuOption(const QString &text, const QString &option)
                                    "(e.g. custom:24:1008:165)")
                         .arg(option, text));
     };
-    if (parts.size() < 2 || parts.size() > 4 || parts.first().compare(QLatin1String("custom"), Qt::CaseInsensitive) != 0)
+    if (parts.size() < 2 || parts.size() > 4 ||
+        parts.first().compare(QLatin1String("custom"), Qt::CaseInsensitive) != 0)
         return fail();
     const std::optional<std::int64_t> millionths = parseMillionths(parts.at(1));
     if (!millionths || *millionths == 0)

@@ -3,12 +3,12 @@
 
 #include "gpu/gpuspec.h"
 
+#include <cstdint>
+#include <optional>
+
 #include <QJsonObject>
 #include <QString>
 #include <QVariantMap>
-
-#include <cstdint>
-#include <optional>
 
 namespace kvscope {
 
@@ -16,10 +16,10 @@ namespace kvscope {
 /// Apple M-series machine with its own amount of unified memory).
 struct CustomGpuInput
 {
-    QString name;                         ///< shown in tables; "Custom GPU" when empty
-    std::int64_t memoryBytes = 0;         ///< memory the runtime can use; the budget starts here
-    double bandwidthGBs = 0;              ///< GB/s = 10^9 B/s; 0 = unknown
-    std::optional<double> tflopsBf16;     ///< dense
+    QString name;                     ///< shown in tables; "Custom GPU" when empty
+    std::int64_t memoryBytes = 0;     ///< memory the runtime can use; the budget starts here
+    double bandwidthGBs = 0;          ///< GB/s = 10^9 B/s; 0 = unknown
+    std::optional<double> tflopsBf16; ///< dense
     std::optional<double> tflopsFp8;
     std::optional<double> tflopsInt8;
     bool fp8Native = false;

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include <QString>
-#include <QStringList>
-
 #include <cstdint>
 #include <optional>
+
+#include <QString>
+#include <QStringList>
 
 namespace kvscope {
 
@@ -14,15 +14,15 @@ namespace kvscope {
 /// --gpu-memory-utilization), not the marketed size.
 struct GpuSpec
 {
-    QString id;                 ///< "h100-sxm"
-    QString name;               ///< "NVIDIA H100 SXM 80GB"
+    QString id;   ///< "h100-sxm"
+    QString name; ///< "NVIDIA H100 SXM 80GB"
     QStringList aliases;
     QString vendor;
     QString arch;
     std::int64_t memoryBytes = 0;
-    QString memoryBasis;        ///< "cuda", "nvidia-smi" or "marketed": what memoryBytes was read from
-    double marketedGb = 0;      ///< as sold (GB = 10^9 B for NVIDIA/AMD datasheets)
-    double bandwidthGBs = 0;    ///< GB/s = 10^9 B/s
+    QString memoryBasis;     ///< "cuda", "nvidia-smi" or "marketed": what memoryBytes was read from
+    double marketedGb = 0;   ///< as sold (GB = 10^9 B for NVIDIA/AMD datasheets)
+    double bandwidthGBs = 0; ///< GB/s = 10^9 B/s
     std::optional<double> tflopsBf16, tflopsFp16, tflopsFp8, tflopsInt8, tflopsFp4; ///< dense
     bool fp8Native = false;
     std::optional<double> interconnectGBs;

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: MIT
 #include "library/library.h"
 
-#include "gpu/customgpu.h"
 #include "common/error.h"
+#include "common/units.h"
+#include "gpu/customgpu.h"
 #include "model/hfconfig.h"
 #include "model/modelimport.h"
-#include "common/units.h"
 
 #include <QDir>
 #include <QFile>
@@ -44,7 +44,7 @@ bool matches(const QString &candidate, const QString &wanted)
 }
 
 /// The entry whose id, name or one of `otherNames` equals `text`, ignoring case.
-template<typename Entry, typename OtherNames>
+template <typename Entry, typename OtherNames>
 const Entry *findByName(const QList<Entry> &entries, const QString &text, OtherNames otherNames)
 {
     const QString wanted = text.trimmed();
@@ -161,10 +161,11 @@ ModelArch resolveModel(const QString &text)
         return *preset;
     if (QFileInfo::exists(text))
         return importModel(text).model;
-    throw Error(QStringLiteral("--model: unknown model '%1': not a preset id, a HuggingFace repo id of a preset, "
-                               "or an existing config.json, model folder or .gguf file (run 'kvscope models' for "
-                               "the list)")
-                    .arg(text));
+    throw Error(
+        QStringLiteral("--model: unknown model '%1': not a preset id, a HuggingFace repo id of a preset, "
+                       "or an existing config.json, model folder or .gguf file (run 'kvscope models' for "
+                       "the list)")
+            .arg(text));
 }
 
 GpuSpec resolveGpu(const QString &text)

@@ -63,9 +63,9 @@ QList<PresetFamily> presetsByFamily(const QList<ModelArch> &models, const QStrin
         family->presets << summarizePreset(m);
     }
     for (PresetFamily &f : families)
-        std::stable_sort(f.presets.begin(), f.presets.end(), [](const PresetSummary &a, const PresetSummary &b) {
-            return a.paramsTotal < b.paramsTotal;
-        });
+        std::stable_sort(
+            f.presets.begin(), f.presets.end(),
+            [](const PresetSummary &a, const PresetSummary &b) { return a.paramsTotal < b.paramsTotal; });
     return families;
 }
 

@@ -3,11 +3,11 @@
 
 #include "model/modelarch.h"
 
+#include <cstdint>
+
 #include <QList>
 #include <QString>
 #include <QStringList>
-
-#include <cstdint>
 
 namespace kvscope {
 
@@ -20,7 +20,7 @@ struct PresetSummary
     QStringList hfRepoIds;
     std::int64_t paramsTotal = 0;
     std::int64_t paramsActive = 0;
-    std::int64_t kvBytesPerTokenBf16 = 0;   ///< every layer, TP 1, no window, no blocks
+    std::int64_t kvBytesPerTokenBf16 = 0; ///< every layer, TP 1, no window, no blocks
     std::int64_t maxPositionEmbeddings = 0;
     bool moe = false;
     bool mla = false;

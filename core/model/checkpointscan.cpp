@@ -28,19 +28,23 @@ QHash<QString, QStringList> readIndex(const QString &indexPath)
     if (!file.open(QIODevice::ReadOnly))
         throw Error(QStringLiteral("%1: cannot open: %2").arg(indexPath, file.errorString()));
     if (file.size() > MaxIndexBytes)
-        throw Error(QStringLiteral("%1: %2 bytes is too large for a safetensors index").arg(indexPath).arg(file.size()));
+        throw Error(QStringLiteral("%1: %2 bytes is too large for a safetensors index")
+                        .arg(indexPath)
+                        .arg(file.size()));
     const QJsonObject index = parseJsonObject(file.readAll(), indexPath);
     const QJsonValue map = index.value(QLatin1String("weight_map"));
     if (!map.isObject())
-        throw Error(QStringLiteral("%1: field 'weight_map' must be an object of tensor -> shard file").arg(indexPath));
+        throw Error(QStringLiteral("%1: field 'weight_map' must be an object of tensor -> shard file")
+                        .arg(indexPath));
     QHash<QString, QStringList> tensorsByShard;
     const QJsonObject weightMap = map.toObject();
     for (auto it = weightMap.begin(); it != weightMap.end(); ++it) {
         const QString shard = it.value().toString();
-        if (shard.isEmpty() || shard.contains(QLatin1Char('/')) || shard.contains(QLatin1Char('\\'))
-            || shard == QLatin1String(".") || shard == QLatin1String(".."))
-            throw Error(QStringLiteral("%1: field 'weight_map.%2' is '%3', not a file name in the model folder")
-                            .arg(indexPath, it.key(), it.value().toVariant().toString()));
+        if (shard.isEmpty() || shard.contains(QLatin1Char('/')) || shard.contains(QLatin1Char('\\')) ||
+            shard == QLatin1String(".") || shard == QLatin1String(".."))
+            throw Error(
+                QStringLiteral("%1: field 'weight_map.%2' is '%3', not a file name in the model folder")
+                    .arg(indexPath, it.key(), it.value().toVariant().toString()));
         tensorsByShard[shard] << it.key();
         if (tensorsByShard.size() > MaxShards)
             throw Error(QStringLiteral("%1: more than %2 shard files").arg(indexPath).arg(MaxShards));
@@ -78,7 +82,8 @@ MeasuredCheckpoint measureSafetensorsFolder(const QString &folder, QStringList &
         for (const QString &shard : shards) {
             const QString path = dir.filePath(shard);
             if (!QFileInfo(path).isFile())
-                throw Error(QStringLiteral("%1: shard '%2' is listed but not in the folder").arg(indexPath, shard));
+                throw Error(
+                    QStringLiteral("%1: shard '%2' is listed but not in the folder").arg(indexPath, shard));
             const SafetensorsHeader header = readSafetensorsHeader(path);
             for (const QString &name : tensorsByShard.value(shard))
                 if (!header.find(name))
@@ -86,7 +91,8 @@ MeasuredCheckpoint measureSafetensorsFolder(const QString &folder, QStringList &
                                     .arg(indexPath, name, shard));
             for (const SafetensorsEntry &e : header.tensors) {
                 if (seen.contains(e.name))
-                    throw Error(QStringLiteral("%1: tensor '%2' appears in more than one shard").arg(path, e.name));
+                    throw Error(
+                        QStringLiteral("%1: tensor '%2' appears in more than one shard").arg(path, e.name));
                 seen.insert(e.name);
             }
             add(measured, header);
@@ -107,7 +113,8 @@ MeasuredCheckpoint measureSafetensorsFolder(const QString &folder, QStringList &
         }
     }
     if (measured.files == 0)
-        warnings << QStringLiteral("%1 holds no .safetensors files: weights are estimated from config.json only")
+        warnings << QStringLiteral(
+                        "%1 holds no .safetensors files: weights are estimated from config.json only")
                         .arg(folder);
     else
         measured.format = QStringLiteral("safetensors");
@@ -135,7 +142,11 @@ QStringList ggufSplitFiles(const QString &path, int splitCount)
                                  .arg(splitCount, 5, 10, QLatin1Char('0'));
         const QString file = info.dir().filePath(name);
         if (!QFileInfo(file).isFile())
-            throw Error(QStringLiteral("%1: split file %2 of %3 ('%4') is missing").arg(path).arg(k).arg(splitCount).arg(name));
+            throw Error(QStringLiteral("%1: split file %2 of %3 ('%4') is missing")
+                            .arg(path)
+                            .arg(k)
+                            .arg(splitCount)
+                            .arg(name));
         files << file;
     }
     return files;

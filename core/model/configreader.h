@@ -3,16 +3,16 @@
 
 #include "common/error.h"
 
+#include <cmath>
+#include <cstdint>
+#include <initializer_list>
+#include <optional>
+
 #include <QJsonArray>
 #include <QJsonObject>
 #include <QJsonValue>
 #include <QString>
 #include <QStringList>
-
-#include <cmath>
-#include <cstdint>
-#include <initializer_list>
-#include <optional>
 
 namespace kvscope {
 
@@ -29,8 +29,7 @@ class ConfigReader
 public:
     ConfigReader(QJsonObject object, QString origin, QString prefix = {})
         : m_object(std::move(object)), m_origin(std::move(origin)), m_prefix(std::move(prefix))
-    {
-    }
+    {}
 
     const QJsonObject &object() const { return m_object; }
     const QString &origin() const { return m_origin; }
@@ -121,12 +120,18 @@ public:
     static QString render(const QJsonValue &v)
     {
         switch (v.type()) {
-        case QJsonValue::String: return QLatin1Char('"') + v.toString() + QLatin1Char('"');
-        case QJsonValue::Double: return QString::number(v.toDouble(), 'g', 17);
-        case QJsonValue::Bool: return v.toBool() ? QStringLiteral("true") : QStringLiteral("false");
-        case QJsonValue::Array: return QStringLiteral("an array");
-        case QJsonValue::Object: return QStringLiteral("an object");
-        default: return QStringLiteral("null");
+        case QJsonValue::String:
+            return QLatin1Char('"') + v.toString() + QLatin1Char('"');
+        case QJsonValue::Double:
+            return QString::number(v.toDouble(), 'g', 17);
+        case QJsonValue::Bool:
+            return v.toBool() ? QStringLiteral("true") : QStringLiteral("false");
+        case QJsonValue::Array:
+            return QStringLiteral("an array");
+        case QJsonValue::Object:
+            return QStringLiteral("an object");
+        default:
+            return QStringLiteral("null");
         }
     }
 
@@ -137,7 +142,9 @@ private:
         for (const char *key : keys)
             names << QLatin1String(key);
         QString first = names.takeFirst();
-        return names.isEmpty() ? first : first + QStringLiteral("' (or ") + names.join(QStringLiteral(", ")) + QLatin1Char(')') + QLatin1Char('\'');
+        return names.isEmpty() ? first
+                               : first + QStringLiteral("' (or ") + names.join(QStringLiteral(", ")) +
+                                     QLatin1Char(')') + QLatin1Char('\'');
     }
 
     QJsonObject m_object;

@@ -2,15 +2,15 @@
 #include "model/ggufmodel.h"
 
 #include "common/checked.h"
-#include "model/configreader.h"
 #include "common/error.h"
+#include "common/units.h"
+#include "model/configreader.h"
 #include "model/hfconfig.h"
 #include "model/inventory.h"
-#include "common/units.h"
-
-#include <QJsonArray>
 
 #include <algorithm>
+
+#include <QJsonArray>
 
 namespace kvscope {
 
@@ -26,10 +26,10 @@ struct ArchName
 // and Mixtral GGUFs use "llama"; unknown names go through as they are and
 // are read with the generic decoder fields (estimated).
 constexpr ArchName archNames[] = {
-    {"llama", "llama"},       {"qwen2", "qwen2"},         {"qwen2moe", "qwen2_moe"},    {"qwen3", "qwen3"},
-    {"qwen3moe", "qwen3_moe"}, {"gemma", "gemma"},        {"gemma2", "gemma2"},         {"gemma3", "gemma3_text"},
-    {"phi3", "phi3"},         {"falcon", "falcon"},       {"deepseek2", "deepseek_v2"}, {"gpt-oss", "gpt_oss"},
-    {"granite", "granite"},   {"olmo2", "olmo2"},         {"internlm2", "internlm2"},   {"exaone", "exaone"},
+    {"llama", "llama"},        {"qwen2", "qwen2"},   {"qwen2moe", "qwen2_moe"},    {"qwen3", "qwen3"},
+    {"qwen3moe", "qwen3_moe"}, {"gemma", "gemma"},   {"gemma2", "gemma2"},         {"gemma3", "gemma3_text"},
+    {"phi3", "phi3"},          {"falcon", "falcon"}, {"deepseek2", "deepseek_v2"}, {"gpt-oss", "gpt_oss"},
+    {"granite", "granite"},    {"olmo2", "olmo2"},   {"internlm2", "internlm2"},   {"exaone", "exaone"},
     {"minicpm", "minicpm"},
 };
 
@@ -48,8 +48,7 @@ class MetadataReader
 public:
     MetadataReader(const GgufFile &file, QString arch, QString origin, QStringList &notes)
         : m_file(file), m_arch(std::move(arch)), m_origin(std::move(origin)), m_notes(notes)
-    {
-    }
+    {}
 
     QString key(const char *suffix) const { return m_arch + QLatin1Char('.') + QLatin1String(suffix); }
 
@@ -61,21 +60,23 @@ public:
             return std::nullopt;
         if (v->isInteger())
             return checkedRange(k, v->scalar.toLongLong());
-        if (v->isArray() && !v->items.isEmpty() && v->elementType != GgufValueType::Float32
-            && v->elementType != GgufValueType::Float64 && v->elementType != GgufValueType::String) {
+        if (v->isArray() && !v->items.isEmpty() && v->elementType != GgufValueType::Float32 &&
+            v->elementType != GgufValueType::Float64 && v->elementType != GgufValueType::String) {
             std::int64_t low = v->items.first().toLongLong(), high = low;
             for (const QVariant &item : v->items) {
                 low = std::min<std::int64_t>(low, item.toLongLong());
                 high = std::max<std::int64_t>(high, item.toLongLong());
             }
             if (low != high)
-                m_notes << QStringLiteral("%1 varies per layer (%2 to %3): sized with %3 for every layer (estimated)")
+                m_notes << QStringLiteral(
+                               "%1 varies per layer (%2 to %3): sized with %3 for every layer (estimated)")
                                .arg(k)
                                .arg(low)
                                .arg(high);
             return checkedRange(k, high);
         }
-        throw Error(QStringLiteral("%1: metadata '%2' must be an integer or an array of integers").arg(m_origin, k));
+        throw Error(
+            QStringLiteral("%1: metadata '%2' must be an integer or an array of integers").arg(m_origin, k));
     }
 
     /// A key the model cannot be sized without; zero is as wrong as absent.
@@ -85,7 +86,9 @@ public:
         if (!v)
             throw Error(QStringLiteral("%1: missing metadata '%2'").arg(m_origin, key(suffix)));
         if (*v < 1)
-            throw Error(QStringLiteral("%1: metadata '%2' is %3; expected at least 1").arg(m_origin, key(suffix)).arg(*v));
+            throw Error(QStringLiteral("%1: metadata '%2' is %3; expected at least 1")
+                            .arg(m_origin, key(suffix))
+                            .arg(*v));
         return *v;
     }
 
@@ -93,7 +96,9 @@ private:
     std::int64_t checkedRange(const QString &k, std::int64_t v) const
     {
         if (v < 0)
-            throw Error(QStringLiteral("%1: metadata '%2' is %3; expected a non-negative integer").arg(m_origin, k).arg(v));
+            throw Error(QStringLiteral("%1: metadata '%2' is %3; expected a non-negative integer")
+                            .arg(m_origin, k)
+                            .arg(v));
         return v;
     }
 
@@ -120,7 +125,8 @@ QJsonArray layerTypesFromPattern(std::int64_t layers, std::int64_t pattern)
 {
     QJsonArray types;
     for (std::int64_t i = 0; i < layers; ++i)
-        types << (i % pattern < pattern - 1 ? QStringLiteral("sliding_attention") : QStringLiteral("full_attention"));
+        types << (i % pattern < pattern - 1 ? QStringLiteral("sliding_attention")
+                                            : QStringLiteral("full_attention"));
     return types;
 }
 
@@ -153,13 +159,16 @@ QJsonObject hfConfigFromGguf(const GgufFile &file, const QString &origin)
 
     // Vocabulary: the token list, else <arch>.vocab_size, else the embedding rows.
     std::optional<std::int64_t> vocab;
-    if (const GgufValue *tokens = file.value(QStringLiteral("tokenizer.ggml.tokens")); tokens && tokens->isArray())
+    if (const GgufValue *tokens = file.value(QStringLiteral("tokenizer.ggml.tokens"));
+        tokens && tokens->isArray())
         vocab = tokens->count;
     if (!vocab)
         vocab = m.integer("vocab_size");
-    if (const GgufTensor *embed = file.tensor(QStringLiteral("token_embd.weight")); embed && embed->shape.size() >= 2) {
+    if (const GgufTensor *embed = file.tensor(QStringLiteral("token_embd.weight"));
+        embed && embed->shape.size() >= 2) {
         if (vocab && *vocab != embed->shape.at(1))
-            notes << QStringLiteral("tokenizer holds %1 tokens, token_embd.weight %2 rows: sized with the rows")
+            notes << QStringLiteral(
+                         "tokenizer holds %1 tokens, token_embd.weight %2 rows: sized with the rows")
                          .arg(*vocab)
                          .arg(embed->shape.at(1));
         vocab = embed->shape.at(1);
@@ -179,12 +188,14 @@ QJsonObject hfConfigFromGguf(const GgufFile &file, const QString &origin)
         c.insert(QStringLiteral("kv_lora_rank"), double(*kvLora));
         insertIfPresent(c, "q_lora_rank", m.integer("attention.q_lora_rank"));
         c.insert(QStringLiteral("qk_rope_head_dim"), double(rope));
-        c.insert(QStringLiteral("qk_nope_head_dim"), double(std::max<std::int64_t>(0, keyLength.value_or(192) - rope)));
+        c.insert(QStringLiteral("qk_nope_head_dim"),
+                 double(std::max<std::int64_t>(0, keyLength.value_or(192) - rope)));
         c.insert(QStringLiteral("v_head_dim"), double(valueLength.value_or(128)));
     } else {
         insertIfPresent(c, "head_dim", keyLength);
-        const std::int64_t headDim = keyLength.value_or(c.value(QLatin1String("hidden_size")).toDouble()
-                                                        / c.value(QLatin1String("num_attention_heads")).toDouble());
+        const std::int64_t headDim =
+            keyLength.value_or(c.value(QLatin1String("hidden_size")).toDouble() /
+                               c.value(QLatin1String("num_attention_heads")).toDouble());
         if (ropeDims && headDim > 0 && *ropeDims > 0 && *ropeDims < headDim)
             c.insert(QStringLiteral("partial_rotary_factor"), double(*ropeDims) / double(headDim));
     }
@@ -206,16 +217,19 @@ QJsonObject hfConfigFromGguf(const GgufFile &file, const QString &origin)
         if (pattern->isArray() && pattern->elementType == GgufValueType::Bool && pattern->count == layers) {
             QJsonArray types;
             for (const QVariant &sliding : pattern->items)
-                types << (sliding.toBool() ? QStringLiteral("sliding_attention") : QStringLiteral("full_attention"));
+                types << (sliding.toBool() ? QStringLiteral("sliding_attention")
+                                           : QStringLiteral("full_attention"));
             c.insert(QStringLiteral("layer_types"), types);
         } else if (pattern->isInteger() && pattern->scalar.toLongLong() > 0) {
-            c.insert(QStringLiteral("layer_types"), layerTypesFromPattern(layers, pattern->scalar.toLongLong()));
+            c.insert(QStringLiteral("layer_types"),
+                     layerTypesFromPattern(layers, pattern->scalar.toLongLong()));
         } else {
             throw Error(QStringLiteral("%1: metadata '%2' must be a period or one bool per layer")
                             .arg(origin, m.key("attention.sliding_window_pattern")));
         }
     } else if (arch == QLatin1String("gpt-oss") && c.contains(QLatin1String("sliding_window"))) {
-        c.insert(QStringLiteral("layer_types"), layerTypesFromPattern(layers, 2)); // llama.cpp: set_swa_pattern(2)
+        c.insert(QStringLiteral("layer_types"),
+                 layerTypesFromPattern(layers, 2)); // llama.cpp: set_swa_pattern(2)
     }
 
     // What the tensors show: tied output, biases, Falcon's layout.
@@ -269,7 +283,8 @@ ModelArch modelFromGguf(const GgufFile &file, const QString &origin)
     const std::int64_t expected = countParameters(model).total;
     if (expected != model.measured.elements)
         model.notes << QStringLiteral("the file holds %1 weights; kvscope's layout for '%2' counts %3")
-                           .arg(formatCount(model.measured.elements), model.architecture, formatCount(expected));
+                           .arg(formatCount(model.measured.elements), model.architecture,
+                                formatCount(expected));
     return model;
 }
 

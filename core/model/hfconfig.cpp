@@ -1,19 +1,19 @@
 // SPDX-License-Identifier: MIT
 #include "model/hfconfig.h"
 
-#include "model/configreader.h"
 #include "common/error.h"
+#include "model/configreader.h"
 #include "model/quantizationconfig.h"
+
+#include <cmath>
+#include <initializer_list>
+#include <optional>
 
 #include <QFile>
 #include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonParseError>
-
-#include <cmath>
-#include <initializer_list>
-#include <optional>
 
 namespace kvscope {
 
@@ -101,8 +101,9 @@ QList<bool> slidingLayersFrom(const ConfigReader &r, const QString &modelType, i
     if (types.isArray()) {
         const QJsonArray array = types.toArray();
         if (array.size() != layers)
-            r.fail(QStringLiteral("layer_types"),
-                   QStringLiteral("has %1 entries but num_hidden_layers is %2").arg(array.size()).arg(layers));
+            r.fail(
+                QStringLiteral("layer_types"),
+                QStringLiteral("has %1 entries but num_hidden_layers is %2").arg(array.size()).arg(layers));
         for (int i = 0; i < layers; ++i) {
             const QString kind = array.at(i).toString();
             if (kind == QLatin1String("sliding_attention"))
@@ -144,7 +145,8 @@ QList<bool> slidingLayersFrom(const ConfigReader &r, const QString &modelType, i
 
 void readMoe(const ConfigReader &r, const QString &modelType, ModelArch &m)
 {
-    const auto experts = r.integer({"n_routed_experts", "num_local_experts", "num_experts", "moe_num_experts"});
+    const auto experts =
+        r.integer({"n_routed_experts", "num_local_experts", "num_experts", "moe_num_experts"});
     if (!experts || *experts == 0)
         return;
     MoeSpec &e = m.moe;
@@ -154,8 +156,9 @@ void readMoe(const ConfigReader &r, const QString &modelType, ModelArch &m)
         r.fail(QStringLiteral("num_experts_per_tok"),
                QStringLiteral("is %1, more than the %2 experts").arg(e.expertsPerToken).arg(e.numExperts));
     e.numSharedExperts = int(r.integer({"n_shared_experts", "num_shared_experts"}).value_or(0));
-    e.expertIntermediateSize = r.integer({"moe_intermediate_size", "expert_intermediate_size"}, 0, MaxConfigWidth)
-                                   .value_or(m.intermediateSize);
+    e.expertIntermediateSize =
+        r.integer({"moe_intermediate_size", "expert_intermediate_size"}, 0, MaxConfigWidth)
+            .value_or(m.intermediateSize);
     e.sharedIntermediateSize = r.integer({"shared_expert_intermediate_size"}, 0, MaxConfigWidth).value_or(0);
     e.sharedExpertGate = e.sharedIntermediateSize > 0 && modelType == QLatin1String("qwen2_moe");
     e.firstDenseLayers = int(r.integer({"first_k_dense_replace"}).value_or(0));
@@ -181,8 +184,8 @@ void readMoe(const ConfigReader &r, const QString &modelType, ModelArch &m)
             e.denseLayers << v.toInt();
         }
     }
-    e.routerBias = modelType == QLatin1String("gpt_oss")
-                   || r.string({"topk_method"}) == QLatin1String("noaux_tc");
+    e.routerBias =
+        modelType == QLatin1String("gpt_oss") || r.string({"topk_method"}) == QLatin1String("noaux_tc");
     e.expertBias = modelType == QLatin1String("gpt_oss");
 }
 
@@ -220,7 +223,8 @@ void readVision(const QJsonObject &top, const QString &origin, ModelArch &m)
         v = VisionSpec{};
     const QString type = r.string({"model_type"});
     if (v.enabled() && type != QLatin1String("siglip_vision_model"))
-        m.notes << QStringLiteral("vision tower '%1' counted with the generic ViT layout (estimated)").arg(type);
+        m.notes
+            << QStringLiteral("vision tower '%1' counted with the generic ViT layout (estimated)").arg(type);
 }
 
 WeightDtype readDtype(const ConfigReader &r)
@@ -231,7 +235,8 @@ WeightDtype readDtype(const ConfigReader &r)
     try {
         return parseWeightDtype(text, r.origin() + QStringLiteral(": torch_dtype"));
     } catch (const Error &) {
-        r.fail(QStringLiteral("torch_dtype"), QStringLiteral("is '%1', not a floating-point dtype").arg(text));
+        r.fail(QStringLiteral("torch_dtype"),
+               QStringLiteral("is '%1', not a floating-point dtype").arg(text));
     }
 }
 
@@ -299,18 +304,20 @@ ModelArch parseHfConfig(const QJsonObject &top, const QString &origin)
     const FamilyTraits traits = traitsFor(modelType);
     if (!traits.known) {
         m.estimated = true;
-        m.notes << QStringLiteral("model_type '%1' is not a known family: read with the generic decoder fields "
-                                  "(estimated)")
+        m.notes << QStringLiteral(
+                       "model_type '%1' is not a known family: read with the generic decoder fields "
+                       "(estimated)")
                        .arg(modelType.isEmpty() ? QStringLiteral("(none)") : modelType);
     }
 
-    m.numLayers = int(r.requireInteger({"num_hidden_layers", "n_layer", "num_layers", "n_layers"}, 1, MaxConfigLayers));
+    m.numLayers =
+        int(r.requireInteger({"num_hidden_layers", "n_layer", "num_layers", "n_layers"}, 1, MaxConfigLayers));
     m.hiddenSize = r.requireInteger({"hidden_size", "n_embd", "d_model", "dim"}, 1, MaxConfigWidth);
     m.numHeads = int(r.requireInteger({"num_attention_heads", "n_head", "num_heads", "n_heads"}));
 
     // KV heads: explicit count, Falcon's multi_query flag, or MHA.
-    if (const auto kv = r.integer({"num_key_value_heads", "n_head_kv", "num_kv_heads", "n_kv_heads",
-                                   "multi_query_group_num"}, 1))
+    if (const auto kv = r.integer(
+            {"num_key_value_heads", "n_head_kv", "num_kv_heads", "n_kv_heads", "multi_query_group_num"}, 1))
         m.numKvHeads = int(*kv);
     else if (r.boolean({"multi_query"}).value_or(false))
         m.numKvHeads = 1;
@@ -326,21 +333,24 @@ ModelArch parseHfConfig(const QJsonObject &top, const QString &origin)
         m.headDim = int(*hd);
     } else {
         if (m.hiddenSize % m.numHeads != 0)
-            r.fail(QStringLiteral("hidden_size"), QStringLiteral("is %1, not divisible by num_attention_heads %2 "
-                                                                 "and no head_dim is given")
-                                                      .arg(m.hiddenSize)
-                                                      .arg(m.numHeads));
+            r.fail(QStringLiteral("hidden_size"),
+                   QStringLiteral("is %1, not divisible by num_attention_heads %2 "
+                                  "and no head_dim is given")
+                       .arg(m.hiddenSize)
+                       .arg(m.numHeads));
         m.headDim = int(m.hiddenSize / m.numHeads);
     }
     m.vHeadDim = m.headDim;
 
     const FamilyTraits &t = traits;
-    m.intermediateSize = r.integer({"intermediate_size", "ffn_hidden_size", "n_inner", "ffn_dim", "hidden_dim"}, 0,
-                                   MaxConfigWidth)
-                             .value_or(t.mlpKind == MlpKind::Plain ? 4 * m.hiddenSize : 0);
+    m.intermediateSize =
+        r.integer({"intermediate_size", "ffn_hidden_size", "n_inner", "ffn_dim", "hidden_dim"}, 0,
+                  MaxConfigWidth)
+            .value_or(t.mlpKind == MlpKind::Plain ? 4 * m.hiddenSize : 0);
     m.vocabSize = r.requireInteger({"vocab_size", "padded_vocab_size", "n_vocab"}, 1, MaxConfigWidth);
     m.maxPositionEmbeddings = r.integer({"max_position_embeddings", "n_positions", "max_seq_len",
-                                         "seq_length", "max_sequence_length"}, 1, MaxConfigWidth)
+                                         "seq_length", "max_sequence_length"},
+                                        1, MaxConfigWidth)
                                   .value_or(0);
     if (m.maxPositionEmbeddings == 0) {
         m.maxPositionEmbeddings = 2048;
@@ -386,9 +396,9 @@ ModelArch parseHfConfig(const QJsonObject &top, const QString &origin)
         throw Error(QStringLiteral("%1: missing field '%2intermediate_size'").arg(origin, prefix));
 
     const std::int64_t window = r.integer({"sliding_window", "sliding_window_size"}).value_or(0);
-    const bool slidingDisabled = r.boolean({"use_sliding_window"}).has_value()
-                                 && !r.boolean({"use_sliding_window"}).value()
-                                 && !r.value({"layer_types"}).isArray();
+    const bool slidingDisabled = r.boolean({"use_sliding_window"}).has_value() &&
+                                 !r.boolean({"use_sliding_window"}).value() &&
+                                 !r.value({"layer_types"}).isArray();
     if (window > 0 && !slidingDisabled && window < m.maxPositionEmbeddings) {
         m.slidingWindow = int(window);
         m.slidingLayers = slidingLayersFrom(r, modelType, m.numLayers, m.slidingWindow, m.notes);

@@ -10,14 +10,22 @@ namespace kvscope {
 QString componentName(Component component)
 {
     switch (component) {
-    case Component::Embedding: return QStringLiteral("embeddings");
-    case Component::Attention: return QStringLiteral("attention");
-    case Component::Mlp: return QStringLiteral("mlp");
-    case Component::Experts: return QStringLiteral("experts");
-    case Component::Router: return QStringLiteral("router");
-    case Component::Norms: return QStringLiteral("norms");
-    case Component::LmHead: return QStringLiteral("lm_head");
-    case Component::Vision: return QStringLiteral("vision");
+    case Component::Embedding:
+        return QStringLiteral("embeddings");
+    case Component::Attention:
+        return QStringLiteral("attention");
+    case Component::Mlp:
+        return QStringLiteral("mlp");
+    case Component::Experts:
+        return QStringLiteral("experts");
+    case Component::Router:
+        return QStringLiteral("router");
+    case Component::Norms:
+        return QStringLiteral("norms");
+    case Component::LmHead:
+        return QStringLiteral("lm_head");
+    case Component::Vision:
+        return QStringLiteral("vision");
     }
     return {};
 }
@@ -63,7 +71,8 @@ public:
 
     void norm(QString name, Component component, std::int64_t width, std::int64_t copies, NormKind kind)
     {
-        add(name + QStringLiteral(".weight"), component, TensorRole::Norm, width, 1, copies, Sharding::Replicated);
+        add(name + QStringLiteral(".weight"), component, TensorRole::Norm, width, 1, copies,
+            Sharding::Replicated);
         if (kind == NormKind::LayerNorm)
             add(name + QStringLiteral(".bias"), component, TensorRole::Norm, width, 1, copies,
                 Sharding::Replicated);
@@ -96,10 +105,11 @@ void addStandardAttention(InventoryBuilder &b, const ModelArch &m, std::int64_t 
     const std::int64_t vWidth = std::int64_t(m.numHeads) * m.vHeadDim;
     b.linear(QStringLiteral("self_attn.q_proj"), Component::Attention, qWidth, h, layers, Sharding::SplitRows,
              m.qkvBias);
-    b.linear(QStringLiteral("self_attn.k_proj"), Component::Attention, std::int64_t(m.numKvHeads) * m.headDim, h,
-             layers, Sharding::KvHeadRows, m.qkvBias, -1, m.numKvHeads);
-    b.linear(QStringLiteral("self_attn.v_proj"), Component::Attention, std::int64_t(m.numKvHeads) * m.vHeadDim,
+    b.linear(QStringLiteral("self_attn.k_proj"), Component::Attention, std::int64_t(m.numKvHeads) * m.headDim,
              h, layers, Sharding::KvHeadRows, m.qkvBias, -1, m.numKvHeads);
+    b.linear(QStringLiteral("self_attn.v_proj"), Component::Attention,
+             std::int64_t(m.numKvHeads) * m.vHeadDim, h, layers, Sharding::KvHeadRows, m.qkvBias, -1,
+             m.numKvHeads);
     b.linear(QStringLiteral("self_attn.o_proj"), Component::Attention, h, vWidth, layers, Sharding::SplitCols,
              m.oBias);
     if (m.qkNorm) {
@@ -107,8 +117,8 @@ void addStandardAttention(InventoryBuilder &b, const ModelArch &m, std::int64_t 
         b.norm(QStringLiteral("self_attn.k_norm"), Component::Norms, m.headDim, layers, NormKind::RmsNorm);
     }
     if (m.attentionSinks)
-        b.add(QStringLiteral("self_attn.sinks"), Component::Attention, TensorRole::Other, m.numHeads, 1, layers,
-              Sharding::SplitRows);
+        b.add(QStringLiteral("self_attn.sinks"), Component::Attention, TensorRole::Other, m.numHeads, 1,
+              layers, Sharding::SplitRows);
 }
 
 void addLatentAttention(InventoryBuilder &b, const ModelArch &m, std::int64_t layers)
@@ -120,7 +130,8 @@ void addLatentAttention(InventoryBuilder &b, const ModelArch &m, std::int64_t la
     if (a.qLoraRank > 0) {
         b.linear(QStringLiteral("self_attn.q_a_proj"), Component::Attention, a.qLoraRank, h, layers,
                  Sharding::Replicated, false);
-        b.norm(QStringLiteral("self_attn.q_a_layernorm"), Component::Norms, a.qLoraRank, layers, NormKind::RmsNorm);
+        b.norm(QStringLiteral("self_attn.q_a_layernorm"), Component::Norms, a.qLoraRank, layers,
+               NormKind::RmsNorm);
         b.linear(QStringLiteral("self_attn.q_b_proj"), Component::Attention, heads * qHeadWidth, a.qLoraRank,
                  layers, Sharding::SplitRows, false);
     } else {
@@ -129,7 +140,8 @@ void addLatentAttention(InventoryBuilder &b, const ModelArch &m, std::int64_t la
     }
     b.linear(QStringLiteral("self_attn.kv_a_proj_with_mqa"), Component::Attention,
              std::int64_t(a.kvLoraRank) + a.qkRopeHeadDim, h, layers, Sharding::Replicated, false);
-    b.norm(QStringLiteral("self_attn.kv_a_layernorm"), Component::Norms, a.kvLoraRank, layers, NormKind::RmsNorm);
+    b.norm(QStringLiteral("self_attn.kv_a_layernorm"), Component::Norms, a.kvLoraRank, layers,
+           NormKind::RmsNorm);
     b.linear(QStringLiteral("self_attn.kv_b_proj"), Component::Attention,
              heads * (std::int64_t(a.qkNopeHeadDim) + a.vHeadDim), a.kvLoraRank, layers, Sharding::SplitRows,
              false);
@@ -143,10 +155,12 @@ void addFeedForward(InventoryBuilder &b, const QString &prefix, Component compon
 {
     const std::int64_t h = m.hiddenSize;
     if (m.mlpKind == MlpKind::Gated)
-        b.linear(prefix + QStringLiteral(".gate_proj"), component, width, h, copies, Sharding::SplitRows, bias,
-                 active);
-    b.linear(prefix + QStringLiteral(".up_proj"), component, width, h, copies, Sharding::SplitRows, bias, active);
-    b.linear(prefix + QStringLiteral(".down_proj"), component, h, width, copies, Sharding::SplitCols, bias, active);
+        b.linear(prefix + QStringLiteral(".gate_proj"), component, width, h, copies, Sharding::SplitRows,
+                 bias, active);
+    b.linear(prefix + QStringLiteral(".up_proj"), component, width, h, copies, Sharding::SplitRows, bias,
+             active);
+    b.linear(prefix + QStringLiteral(".down_proj"), component, h, width, copies, Sharding::SplitCols, bias,
+             active);
 }
 
 /// SigLIP-style encoder plus a linear projector (Gemma 3). Other towers are
@@ -157,8 +171,8 @@ void addVisionTower(InventoryBuilder &b, const VisionSpec &v)
     const std::int64_t layers = v.numLayers;
     const Component c = Component::Vision;
     for (const char *name : {"q_proj", "k_proj", "v_proj"})
-        b.linear(QStringLiteral("vision.self_attn.") + QLatin1String(name), c, h, h, layers, Sharding::SplitRows,
-                 true);
+        b.linear(QStringLiteral("vision.self_attn.") + QLatin1String(name), c, h, h, layers,
+                 Sharding::SplitRows, true);
     b.linear(QStringLiteral("vision.self_attn.out_proj"), c, h, h, layers, Sharding::SplitCols, true);
     b.linear(QStringLiteral("vision.mlp.fc1"), c, v.intermediateSize, h, layers, Sharding::SplitRows, true);
     b.linear(QStringLiteral("vision.mlp.fc2"), c, h, v.intermediateSize, layers, Sharding::SplitCols, true);
@@ -186,8 +200,8 @@ QList<TensorGroup> tensorInventory(const ModelArch &m)
     const std::int64_t layers = m.numLayers;
     const std::int64_t h = m.hiddenSize;
 
-    b.add(QStringLiteral("embed_tokens.weight"), Component::Embedding, TensorRole::Embedding, m.vocabSize, h, 1,
-          Sharding::VocabRows);
+    b.add(QStringLiteral("embed_tokens.weight"), Component::Embedding, TensorRole::Embedding, m.vocabSize, h,
+          1, Sharding::VocabRows);
 
     if (m.usesMla())
         addLatentAttention(b, m, layers);
@@ -204,13 +218,13 @@ QList<TensorGroup> tensorInventory(const ModelArch &m)
 
     if (moeLayers > 0) {
         const MoeSpec &e = m.moe;
-        b.linear(QStringLiteral("mlp.gate"), Component::Router, e.numExperts, h, moeLayers, Sharding::Replicated,
-                 e.routerBias);
+        b.linear(QStringLiteral("mlp.gate"), Component::Router, e.numExperts, h, moeLayers,
+                 Sharding::Replicated, e.routerBias);
         addFeedForward(b, QStringLiteral("mlp.experts"), Component::Experts, m, e.expertIntermediateSize,
                        moeLayers * e.numExperts, moeLayers * e.expertsPerToken, e.expertBias);
-        const std::int64_t sharedWidth = e.sharedIntermediateSize > 0
-                                             ? e.sharedIntermediateSize
-                                             : (Checked(e.numSharedExperts) * e.expertIntermediateSize).value();
+        const std::int64_t sharedWidth =
+            e.sharedIntermediateSize > 0 ? e.sharedIntermediateSize
+                                         : (Checked(e.numSharedExperts) * e.expertIntermediateSize).value();
         if (sharedWidth > 0)
             addFeedForward(b, QStringLiteral("mlp.shared_experts"), Component::Mlp, m, sharedWidth, moeLayers,
                            moeLayers, false);
@@ -223,8 +237,8 @@ QList<TensorGroup> tensorInventory(const ModelArch &m)
     b.norm(QStringLiteral("norm"), Component::Norms, h, 1, m.normKind);
 
     if (!m.tiedEmbeddings)
-        b.add(QStringLiteral("lm_head.weight"), Component::LmHead, TensorRole::LinearWeight, m.vocabSize, h, 1,
-              Sharding::VocabRows);
+        b.add(QStringLiteral("lm_head.weight"), Component::LmHead, TensorRole::LinearWeight, m.vocabSize, h,
+              1, Sharding::VocabRows);
 
     if (m.vision.enabled())
         addVisionTower(b, m.vision);
@@ -236,15 +250,19 @@ LocalShape localShape(const TensorGroup &group, int tp)
 {
     const int t = std::max(1, tp);
     switch (group.sharding) {
-    case Sharding::Replicated: return {group.rows, group.cols};
-    case Sharding::SplitRows: return {ceilDiv(group.rows, t), group.cols};
-    case Sharding::SplitCols: return {group.rows, ceilDiv(group.cols, t)};
+    case Sharding::Replicated:
+        return {group.rows, group.cols};
+    case Sharding::SplitRows:
+        return {ceilDiv(group.rows, t), group.cols};
+    case Sharding::SplitCols:
+        return {group.rows, ceilDiv(group.cols, t)};
     case Sharding::KvHeadRows: {
         const std::int64_t heads = std::max(1, group.kvHeads);
         const std::int64_t perHead = group.rows / heads;
         return {std::max<std::int64_t>(1, heads / t) * perHead, group.cols};
     }
-    case Sharding::VocabRows: return {ceilDiv(paddedVocab(group.rows), t), group.cols};
+    case Sharding::VocabRows:
+        return {ceilDiv(paddedVocab(group.rows), t), group.cols};
     }
     return {group.rows, group.cols};
 }
@@ -256,7 +274,8 @@ ParameterCounts countParameters(const QList<TensorGroup> &inventory)
     for (const TensorGroup &g : inventory) {
         total += g.elements();
         active += g.activeElements();
-        counts.byComponent[int(g.component)] = (Checked(counts.byComponent[int(g.component)]) + g.elements()).value();
+        counts.byComponent[int(g.component)] =
+            (Checked(counts.byComponent[int(g.component)]) + g.elements()).value();
         if (g.component == Component::Embedding)
             counts.embedding = (Checked(counts.embedding) + g.elements()).value();
     }

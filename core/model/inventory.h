@@ -3,22 +3,40 @@
 
 #include "model/modelarch.h"
 
+#include <cstdint>
+
 #include <QList>
 #include <QString>
-
-#include <cstdint>
 
 namespace kvscope {
 
 /// Where a tensor belongs in the parameter breakdown.
-enum class Component { Embedding, Attention, Mlp, Experts, Router, Norms, LmHead, Vision };
+enum class Component
+{
+    Embedding,
+    Attention,
+    Mlp,
+    Experts,
+    Router,
+    Norms,
+    LmHead,
+    Vision
+};
 inline constexpr int ComponentCount = 8;
 QString componentName(Component component);
 
-enum class TensorRole { LinearWeight, Bias, Norm, Embedding, Other };
+enum class TensorRole
+{
+    LinearWeight,
+    Bias,
+    Norm,
+    Embedding,
+    Other
+};
 
 /// How vLLM's tensor parallelism lays a tensor over the GPUs.
-enum class Sharding {
+enum class Sharding
+{
     Replicated, ///< whole tensor on every GPU (norms, row-parallel biases, MLA down-projections, routers)
     SplitRows,  ///< column-parallel: output features split (q, gate/up, expert gate/up)
     SplitCols,  ///< row-parallel: input features split (o, down)
@@ -31,7 +49,7 @@ enum class Sharding {
 /// 1-D tensors have cols = 1.
 struct TensorGroup
 {
-    QString name;             ///< HF-style module path inside a layer ("self_attn.q_proj.weight")
+    QString name; ///< HF-style module path inside a layer ("self_attn.q_proj.weight")
     Component component = Component::Attention;
     TensorRole role = TensorRole::LinearWeight;
     std::int64_t rows = 0;
@@ -39,7 +57,7 @@ struct TensorGroup
     std::int64_t copies = 0;       ///< how many such tensors the model holds
     std::int64_t activeCopies = 0; ///< how many a token touches (routed experts: layers x top-k)
     Sharding sharding = Sharding::Replicated;
-    int kvHeads = 0;               ///< for KvHeadRows: heads that rows are made of
+    int kvHeads = 0; ///< for KvHeadRows: heads that rows are made of
 
     std::int64_t elements() const;       ///< rows x cols x copies
     std::int64_t activeElements() const; ///< rows x cols x activeCopies
@@ -61,8 +79,8 @@ LocalShape localShape(const TensorGroup &group, int tp);
 struct ParameterCounts
 {
     std::int64_t total = 0;
-    std::int64_t active = 0;               ///< per token: all but the routed experts not chosen
-    std::int64_t embedding = 0;            ///< input embedding (excluded by OpenAI's "active" figure)
+    std::int64_t active = 0;    ///< per token: all but the routed experts not chosen
+    std::int64_t embedding = 0; ///< input embedding (excluded by OpenAI's "active" figure)
     std::int64_t byComponent[ComponentCount] = {};
 
     std::int64_t of(Component c) const { return byComponent[int(c)]; }

@@ -5,36 +5,48 @@
 #include "precision/dtypes.h"
 #include "precision/quantizationspec.h"
 
+#include <cstdint>
+#include <optional>
+
 #include <QList>
 #include <QString>
 #include <QStringList>
 
-#include <cstdint>
-#include <optional>
-
 namespace kvscope {
 
-enum class NormKind { RmsNorm, LayerNorm }; ///< LayerNorm carries a bias: 2h parameters instead of h
-enum class MlpKind { Gated, Plain };         ///< gate+up+down (SwiGLU/GeGLU) or up+down
+enum class NormKind
+{
+    RmsNorm,
+    LayerNorm
+}; ///< LayerNorm carries a bias: 2h parameters instead of h
+enum class MlpKind
+{
+    Gated,
+    Plain
+}; ///< gate+up+down (SwiGLU/GeGLU) or up+down
 
 /// Where a model's description came from: a HuggingFace config.json (preset,
 /// file, pasted text or model folder) or a llama.cpp GGUF file.
-enum class ModelFormat { HfConfig, Gguf };
+enum class ModelFormat
+{
+    HfConfig,
+    Gguf
+};
 
 /// Mixture-of-experts layout (routed experts per MoE layer).
 struct MoeSpec
 {
-    int numExperts = 0;            ///< routed experts; 0 = dense model
-    int expertsPerToken = 0;       ///< top-k
-    int numSharedExperts = 0;      ///< always-on experts (DeepSeek)
+    int numExperts = 0;       ///< routed experts; 0 = dense model
+    int expertsPerToken = 0;  ///< top-k
+    int numSharedExperts = 0; ///< always-on experts (DeepSeek)
     std::int64_t expertIntermediateSize = 0;
     std::int64_t sharedIntermediateSize = 0; ///< total width of the shared experts; 0 = shared x expert width
-    bool sharedExpertGate = false; ///< Qwen2-MoE sigmoid gate (h -> 1) on the shared expert
-    int firstDenseLayers = 0;      ///< DeepSeek first_k_dense_replace
-    QList<int> denseLayers;        ///< other dense layers (mlp_only_layers, or off-step layers of
-                                   ///< decoder_sparse_step / moe_layer_freq), expanded by the parser
-    bool routerBias = false;       ///< gpt-oss router bias, DeepSeek-V3 e_score_correction_bias
-    bool expertBias = false;       ///< gpt-oss expert projections carry biases
+    bool sharedExpertGate = false;           ///< Qwen2-MoE sigmoid gate (h -> 1) on the shared expert
+    int firstDenseLayers = 0;                ///< DeepSeek first_k_dense_replace
+    QList<int> denseLayers;                  ///< other dense layers (mlp_only_layers, or off-step layers of
+                            ///< decoder_sparse_step / moe_layer_freq), expanded by the parser
+    bool routerBias = false; ///< gpt-oss router bias, DeepSeek-V3 e_score_correction_bias
+    bool expertBias = false; ///< gpt-oss expert projections carry biases
 
     bool enabled() const { return numExperts > 0; }
     friend bool operator==(const MoeSpec &, const MoeSpec &) = default;
@@ -45,7 +57,7 @@ struct MoeSpec
 struct MlaSpec
 {
     int kvLoraRank = 0;
-    int qLoraRank = 0;             ///< 0 = queries are not compressed (V2-Lite)
+    int qLoraRank = 0; ///< 0 = queries are not compressed (V2-Lite)
     int qkRopeHeadDim = 0;
     int qkNopeHeadDim = 0;
     int vHeadDim = 0;
@@ -74,36 +86,36 @@ struct VisionSpec
 struct ModelArch
 {
     // Identity
-    QString id;                    ///< preset id, lower case ("llama-3.1-8b")
-    QString name;                  ///< display name ("Llama-3.1-8B")
-    QString family;                ///< picker group ("Llama 3")
-    QStringList hfRepoIds;         ///< HuggingFace repos that resolve to this preset
-    QString source;                ///< where the config came from
-    QString modelType;             ///< config.json model_type
-    QString architecture;          ///< config.json architectures[0]
+    QString id;            ///< preset id, lower case ("llama-3.1-8b")
+    QString name;          ///< display name ("Llama-3.1-8B")
+    QString family;        ///< picker group ("Llama 3")
+    QStringList hfRepoIds; ///< HuggingFace repos that resolve to this preset
+    QString source;        ///< where the config came from
+    QString modelType;     ///< config.json model_type
+    QString architecture;  ///< config.json architectures[0]
 
     // Shape
     int numLayers = 0;
     std::int64_t hiddenSize = 0;
     int numHeads = 0;
     int numKvHeads = 0;
-    int headDim = 0;               ///< query/key head dimension
-    int vHeadDim = 0;              ///< value head dimension (usually = headDim)
+    int headDim = 0;  ///< query/key head dimension
+    int vHeadDim = 0; ///< value head dimension (usually = headDim)
     std::int64_t intermediateSize = 0;
     std::int64_t vocabSize = 0;
     bool tiedEmbeddings = false;
     std::int64_t maxPositionEmbeddings = 0;
-    int rotaryDim = 0;             ///< rotary dimension (head_dim x partial_rotary_factor)
-    int ropeCaches = 1;            ///< distinct rotary tables vLLM keeps (Gemma 3: local + global)
+    int rotaryDim = 0;  ///< rotary dimension (head_dim x partial_rotary_factor)
+    int ropeCaches = 1; ///< distinct rotary tables vLLM keeps (Gemma 3: local + global)
 
     // Per-family details that change the parameter count
     NormKind normKind = NormKind::RmsNorm;
-    int normsPerLayer = 2;         ///< 2 (pre-attn, pre-mlp); 4 in Gemma 2/3; 1 for Falcon's parallel block
+    int normsPerLayer = 2; ///< 2 (pre-attn, pre-mlp); 4 in Gemma 2/3; 1 for Falcon's parallel block
     bool qkvBias = false;
     bool oBias = false;
     bool mlpBias = false;
-    bool qkNorm = false;           ///< per-head RMSNorm on q and k (Qwen3, Gemma 3)
-    bool attentionSinks = false;   ///< gpt-oss learned sink per head
+    bool qkNorm = false;         ///< per-head RMSNorm on q and k (Qwen3, Gemma 3)
+    bool attentionSinks = false; ///< gpt-oss learned sink per head
     MlpKind mlpKind = MlpKind::Gated;
 
     MoeSpec moe;
@@ -111,20 +123,20 @@ struct ModelArch
     VisionSpec vision;
 
     // Sliding-window attention
-    int slidingWindow = 0;         ///< tokens; 0 = none
-    QList<bool> slidingLayers;     ///< per layer: true = sliding window; empty = all full
+    int slidingWindow = 0;     ///< tokens; 0 = none
+    QList<bool> slidingLayers; ///< per layer: true = sliding window; empty = all full
 
     // Storage
     WeightDtype checkpointDtype = WeightDtype::Auto; ///< config torch_dtype
-    QuantizationSpec checkpointQuantization;          ///< config quantization_config
+    QuantizationSpec checkpointQuantization;         ///< config quantization_config
     ModelFormat format = ModelFormat::HfConfig;
-    MeasuredCheckpoint measured;                      ///< from a model folder or GGUF file; empty for presets
-    QString fileType;                                 ///< GGUF general.file_type as llama.cpp names it ("Q4_K_M")
+    MeasuredCheckpoint measured; ///< from a model folder or GGUF file; empty for presets
+    QString fileType;            ///< GGUF general.file_type as llama.cpp names it ("Q4_K_M")
 
     // Provenance
-    std::optional<std::int64_t> statedParams;        ///< published total, when the card gives one exactly
-    QString statedParamsText;                         ///< the card's wording ("8B", "117B total / 5.1B active")
-    bool estimated = false;                           ///< unknown architecture read with generic fields
+    std::optional<std::int64_t> statedParams; ///< published total, when the card gives one exactly
+    QString statedParamsText;                 ///< the card's wording ("8B", "117B total / 5.1B active")
+    bool estimated = false;                   ///< unknown architecture read with generic fields
     QStringList notes;
 
     bool isMoeLayer(int layer) const;

@@ -2,16 +2,16 @@
 #include "model/modelimport.h"
 
 #include "common/checked.h"
-#include "model/checkpointscan.h"
 #include "common/error.h"
 #include "formats/gguf.h"
+#include "model/checkpointscan.h"
 #include "model/ggufmodel.h"
 #include "model/hfconfig.h"
 
+#include <algorithm>
+
 #include <QDir>
 #include <QFileInfo>
-
-#include <algorithm>
 
 namespace kvscope {
 
@@ -36,10 +36,12 @@ ImportedModel importFolder(const QString &folder)
     const QString config = dir.filePath(QStringLiteral("config.json"));
     if (!QFileInfo(config).isFile()) {
         const QStringList gguf = dir.entryList({QStringLiteral("*.gguf")}, QDir::Files, QDir::Name);
-        throw Error(QStringLiteral("%1: folder has no config.json%2")
-                        .arg(folder, gguf.isEmpty() ? QString()
-                                                    : QStringLiteral(" (it holds %1: pass the .gguf file itself)")
-                                                          .arg(gguf.first())));
+        throw Error(
+            QStringLiteral("%1: folder has no config.json%2")
+                .arg(folder,
+                     gguf.isEmpty()
+                         ? QString()
+                         : QStringLiteral(" (it holds %1: pass the .gguf file itself)").arg(gguf.first())));
     }
     ImportedModel imported;
     imported.kind = ImportKind::ModelFolder;
@@ -58,8 +60,9 @@ ImportedModel importGguf(const QString &path)
     const GgufFile file = readGgufFile(path);
     imported.model = modelFromGguf(file, path);
     // llama.cpp split files: metadata in the first, tensors in all of them.
-    const QStringList splits = ggufSplitFiles(path, int(std::clamp<std::int64_t>(
-                                                        file.integer(QStringLiteral("split.count")).value_or(1), 1, 100'000)));
+    const QStringList splits = ggufSplitFiles(
+        path,
+        int(std::clamp<std::int64_t>(file.integer(QStringLiteral("split.count")).value_or(1), 1, 100'000)));
     for (qsizetype i = 1; i < splits.size(); ++i) {
         const MeasuredCheckpoint part = measureGguf(readGgufFile(splits.at(i)));
         MeasuredCheckpoint &m = imported.model.measured;
@@ -83,10 +86,14 @@ ImportedModel importGguf(const QString &path)
 QString importKindName(ImportKind kind)
 {
     switch (kind) {
-    case ImportKind::ConfigFile: return QStringLiteral("config.json");
-    case ImportKind::ConfigText: return QStringLiteral("pasted config");
-    case ImportKind::ModelFolder: return QStringLiteral("model folder");
-    case ImportKind::GgufFile: return QStringLiteral("GGUF");
+    case ImportKind::ConfigFile:
+        return QStringLiteral("config.json");
+    case ImportKind::ConfigText:
+        return QStringLiteral("pasted config");
+    case ImportKind::ModelFolder:
+        return QStringLiteral("model folder");
+    case ImportKind::GgufFile:
+        return QStringLiteral("GGUF");
     }
     return {};
 }
@@ -108,9 +115,10 @@ ImportedModel importModel(const QString &path)
     imported.path = info.absoluteFilePath();
     imported.model = loadHfConfigFile(path);
     const QString parent = info.dir().dirName();
-    const QString id = name == QLatin1String("config.json") && !parent.isEmpty() && parent != QLatin1String(".")
-                           ? parent
-                           : info.completeBaseName();
+    const QString id =
+        name == QLatin1String("config.json") && !parent.isEmpty() && parent != QLatin1String(".")
+            ? parent
+            : info.completeBaseName();
     finish(imported, id, imported.path);
     return imported;
 }
@@ -120,8 +128,8 @@ ImportedModel importConfigText(const QByteArray &json, const QString &origin)
     ImportedModel imported;
     imported.kind = ImportKind::ConfigText;
     imported.model = parseHfConfig(parseJsonObject(json, origin), origin);
-    const QString id = imported.model.architecture.isEmpty() ? QStringLiteral("pasted-config")
-                                                             : imported.model.architecture;
+    const QString id =
+        imported.model.architecture.isEmpty() ? QStringLiteral("pasted-config") : imported.model.architecture;
     finish(imported, id, origin);
     return imported;
 }

@@ -10,7 +10,8 @@
 namespace kvscope {
 
 /// What a user handed kvscope.
-enum class ImportKind {
+enum class ImportKind
+{
     ConfigFile,  ///< a HuggingFace config.json
     ConfigText,  ///< config.json text pasted into the window
     ModelFolder, ///< config.json plus .safetensors shards (headers measured)
@@ -24,9 +25,9 @@ QString importKindName(ImportKind kind);
 struct ImportedModel
 {
     ImportKind kind = ImportKind::ConfigFile;
-    QString path;            ///< file or folder imported; empty for pasted text
+    QString path; ///< file or folder imported; empty for pasted text
     ModelArch model;
-    QStringList warnings;    ///< also in model.notes; worth showing beside the model
+    QStringList warnings; ///< also in model.notes; worth showing beside the model
 };
 
 /// Imports a config.json (any .json file), a model folder (config.json and
@@ -36,6 +37,7 @@ struct ImportedModel
 ImportedModel importModel(const QString &path);
 
 /// Parses pasted config.json text; `origin` names it in error messages.
-ImportedModel importConfigText(const QByteArray &json, const QString &origin = QStringLiteral("pasted config"));
+ImportedModel importConfigText(const QByteArray &json,
+                               const QString &origin = QStringLiteral("pasted config"));
 
 } // namespace kvscope

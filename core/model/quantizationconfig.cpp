@@ -26,7 +26,8 @@ QuantizationSpec readFp8(const ConfigReader &r)
         if (spec.blockRows <= 0 || spec.blockCols <= 0)
             r.fail(QStringLiteral("weight_block_size"), QStringLiteral("must hold two positive integers"));
     }
-    spec.modulesNotConverted = stringList(r.object(), "modules_to_not_convert") + stringList(r.object(), "ignored_layers");
+    spec.modulesNotConverted =
+        stringList(r.object(), "modules_to_not_convert") + stringList(r.object(), "ignored_layers");
     return spec;
 }
 
@@ -36,14 +37,16 @@ QuantizationSpec readBitsAndBytes(const ConfigReader &r)
     if (r.boolean({"load_in_4bit"}).value_or(false)) {
         const QString type = r.string({"bnb_4bit_quant_type"}).toLower();
         if (!type.isEmpty() && type != QLatin1String("nf4") && type != QLatin1String("fp4"))
-            r.fail(QStringLiteral("bnb_4bit_quant_type"), QStringLiteral("is '%1'; expected nf4 or fp4").arg(type));
+            r.fail(QStringLiteral("bnb_4bit_quant_type"),
+                   QStringLiteral("is '%1'; expected nf4 or fp4").arg(type));
         spec = defaultSpecFor(QuantMethod::BitsAndBytesNf4); // fp4 stores the same codes and absmax
         spec.doubleQuant = r.boolean({"bnb_4bit_use_double_quant"}).value_or(false);
     } else if (r.boolean({"load_in_8bit"}).value_or(false)) {
         // LLM.int8(): int8 weights plus one fp32 scale (SCB) per output row.
         spec = defaultSpecFor(QuantMethod::Int8);
     } else {
-        r.fail(QStringLiteral("load_in_4bit"), QStringLiteral("and load_in_8bit are both unset; nothing to size"));
+        r.fail(QStringLiteral("load_in_4bit"),
+               QStringLiteral("and load_in_8bit are both unset; nothing to size"));
     }
     spec.modulesNotConverted = stringList(r.object(), "llm_int8_skip_modules");
     return spec;
@@ -63,7 +66,8 @@ QuantizationSpec readCompressedTensors(const ConfigReader &r)
         const QJsonObject weights = it.value().toObject().value(QLatin1String("weights")).toObject();
         if (weights.isEmpty())
             r.fail(field, QStringLiteral("is missing"));
-        const ConfigReader w(weights, r.origin(), QStringLiteral("quantization_config.") + field + QLatin1Char('.'));
+        const ConfigReader w(weights, r.origin(),
+                             QStringLiteral("quantization_config.") + field + QLatin1Char('.'));
         QuantizationSpec g = spec;
         g.bits = int(w.requireInteger({"num_bits"}, 1, 16));
         const QString type = w.string({"type"}).toLower();
@@ -87,24 +91,28 @@ QuantizationSpec readCompressedTensors(const ConfigReader &r)
             g.scaleBytes = 1;
             g.globalScaleBytes = strategy == QLatin1String("tensor_group") ? 4 : 0;
         }
-        if (!first && (g.bits != spec.bits || g.floatWeights != spec.floatWeights || g.groupSize != spec.groupSize
-                       || g.symmetric != spec.symmetric))
+        if (!first && (g.bits != spec.bits || g.floatWeights != spec.floatWeights ||
+                       g.groupSize != spec.groupSize || g.symmetric != spec.symmetric))
             r.fail(QStringLiteral("config_groups"),
                    QStringLiteral("mix different weight schemes; kvscope sizes one scheme per checkpoint"));
         spec = g;
         first = false;
     }
-    const QJsonObject activations = groups.begin().value().toObject().value(QLatin1String("input_activations")).toObject();
+    const QJsonObject activations =
+        groups.begin().value().toObject().value(QLatin1String("input_activations")).toObject();
     const QString prefix = spec.floatWeights ? QStringLiteral("FP") : QStringLiteral("W");
     if (spec.floatWeights && spec.bits == 4)
         spec.scheme = spec.globalScaleBytes > 0 ? QStringLiteral("NVFP4") : QStringLiteral("MXFP4");
     else if (activations.isEmpty())
-        spec.scheme = prefix + QString::number(spec.bits) + (spec.floatWeights ? QString() : QStringLiteral("A16"));
+        spec.scheme =
+            prefix + QString::number(spec.bits) + (spec.floatWeights ? QString() : QStringLiteral("A16"));
     else
-        spec.scheme = prefix + QString::number(spec.bits)
-                      + (spec.floatWeights ? (activations.value(QLatin1String("dynamic")).toBool() ? QStringLiteral("_DYNAMIC")
-                                                                                                  : QString())
-                                           : QStringLiteral("A%1").arg(activations.value(QLatin1String("num_bits")).toInt(8)));
+        spec.scheme =
+            prefix + QString::number(spec.bits) +
+            (spec.floatWeights
+                 ? (activations.value(QLatin1String("dynamic")).toBool() ? QStringLiteral("_DYNAMIC")
+                                                                         : QString())
+                 : QStringLiteral("A%1").arg(activations.value(QLatin1String("num_bits")).toInt(8)));
     spec.modulesNotConverted = stringList(r.object(), "ignore");
     return spec;
 }
@@ -126,7 +134,8 @@ QuantizationSpec parseQuantizationConfig(const QJsonObject &q, const QString &or
         return spec;
     }
     if (method == QLatin1String("awq") || method == QLatin1String("gptq")) {
-        QuantizationSpec spec = defaultSpecFor(method == QLatin1String("awq") ? QuantMethod::Awq : QuantMethod::Gptq);
+        QuantizationSpec spec =
+            defaultSpecFor(method == QLatin1String("awq") ? QuantMethod::Awq : QuantMethod::Gptq);
         spec.bits = int(r.integer({"bits", "w_bit"}, 2, 8).value_or(4));
         spec.groupSize = int(r.integer({"group_size", "q_group_size"}, -1).value_or(128));
         if (spec.groupSize == 0)
@@ -144,7 +153,8 @@ QuantizationSpec parseQuantizationConfig(const QJsonObject &q, const QString &or
     if (method == QLatin1String("compressed-tensors") || method == QLatin1String("compressed_tensors"))
         return readCompressedTensors(r);
     if (!method.isEmpty())
-        r.fail(QStringLiteral("quant_method"), QStringLiteral("is '%1', which kvscope does not size").arg(method));
+        r.fail(QStringLiteral("quant_method"),
+               QStringLiteral("is '%1', which kvscope does not size").arg(method));
     return {};
 }
 

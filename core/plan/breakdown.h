@@ -3,13 +3,21 @@
 
 #include "plan/memoryplan.h"
 
-#include <QList>
-
 #include <cstdint>
+
+#include <QList>
 
 namespace kvscope {
 
-enum class MemoryPart { Weights, Activations, Overhead, KvCache, Headroom, Overflow };
+enum class MemoryPart
+{
+    Weights,
+    Activations,
+    Overhead,
+    KvCache,
+    Headroom,
+    Overflow
+};
 inline constexpr int MemoryPartCount = 6;
 
 /// One segment of the stacked memory bar of one GPU.
@@ -28,8 +36,8 @@ struct MemoryBreakdown
     QList<BreakdownSegment> segments; ///< weights, activations, overhead, KV cache, headroom|overflow
     std::int64_t budgetBytes = 0;
     std::int64_t gpuMemoryBytes = 0;
-    std::int64_t demandBytes = 0;     ///< weights + activations + overhead + KV cache
-    std::int64_t overflowBytes = 0;   ///< demand beyond the budget (0 when it fits)
+    std::int64_t demandBytes = 0;   ///< weights + activations + overhead + KV cache
+    std::int64_t overflowBytes = 0; ///< demand beyond the budget (0 when it fits)
 
     const BreakdownSegment *segment(MemoryPart part) const;
 };

@@ -15,7 +15,8 @@ QList<KvCacheDtype> kvPrecisionWalk(WeightDtype resolvedDtype, ModelFormat forma
 {
     if (format == ModelFormat::Gguf)
         return {KvCacheDtype::Float32, KvCacheDtype::Float16, KvCacheDtype::Q8_0, KvCacheDtype::Q4_0};
-    const KvCacheDtype sixteen = resolvedDtype == WeightDtype::Float16 ? KvCacheDtype::Float16 : KvCacheDtype::BFloat16;
+    const KvCacheDtype sixteen =
+        resolvedDtype == WeightDtype::Float16 ? KvCacheDtype::Float16 : KvCacheDtype::BFloat16;
     return {KvCacheDtype::Float32, sixteen, KvCacheDtype::Fp8E4M3};
 }
 
@@ -60,7 +61,8 @@ QList<std::int64_t> samplePoints(std::int64_t lo, std::int64_t hi, int points, Q
     xs << lo << hi;
     std::sort(xs.begin(), xs.end());
     xs.erase(std::unique(xs.begin(), xs.end()), xs.end());
-    xs.erase(std::remove_if(xs.begin(), xs.end(), [&](std::int64_t x) { return x < lo || x > hi; }), xs.end());
+    xs.erase(std::remove_if(xs.begin(), xs.end(), [&](std::int64_t x) { return x < lo || x > hi; }),
+             xs.end());
     return xs;
 }
 
@@ -108,11 +110,11 @@ GrowthChartData growthChartData(const Scenario &scenario, const MemoryPlan &plan
         curve.fitsUpTo = bySequence ? fits.largestSeqLenThatFits : fits.largestBatchThatFits;
         for (std::int64_t x : xs) {
             try {
-                const std::int64_t kv =
-                    bySequence ? kvCacheBytes(m, curve.kvCacheDtype, scenario.tensorParallelSize, scenario.blockSize,
-                                              scenario.batchSize, x)
-                               : kvCacheBytes(m, curve.kvCacheDtype, scenario.tensorParallelSize, scenario.blockSize, x,
-                                              scenario.seqLen);
+                const std::int64_t kv = bySequence
+                                            ? kvCacheBytes(m, curve.kvCacheDtype, scenario.tensorParallelSize,
+                                                           scenario.blockSize, scenario.batchSize, x)
+                                            : kvCacheBytes(m, curve.kvCacheDtype, scenario.tensorParallelSize,
+                                                           scenario.blockSize, x, scenario.seqLen);
                 const std::int64_t total = (Checked(d.fixedBytes) + kv).value();
                 curve.x << x;
                 curve.kvBytes << kv;

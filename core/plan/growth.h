@@ -4,13 +4,17 @@
 #include "plan/memoryplan.h"
 #include "plan/scenario.h"
 
-#include <QList>
-
 #include <cstdint>
+
+#include <QList>
 
 namespace kvscope {
 
-enum class GrowthAxis { SequenceLength, BatchSize };
+enum class GrowthAxis
+{
+    SequenceLength,
+    BatchSize
+};
 
 /// The KV precisions the explorer walks through. vLLM: FP32 -> FP16/BF16
 /// (following the resolved --dtype) -> FP8. GGUF models (llama.cpp's cache
@@ -26,9 +30,9 @@ struct GrowthCurve
 {
     KvCacheDtype kvCacheDtype = KvCacheDtype::BFloat16;
     QList<std::int64_t> x;
-    QList<std::int64_t> kvBytes;     ///< KV cache at x
-    QList<std::int64_t> totalBytes;  ///< weights + activations + overhead + KV cache at x
-    std::int64_t fitsUpTo = 0;       ///< largest x within the budget; -1 = no limit (all layers slide)
+    QList<std::int64_t> kvBytes;    ///< KV cache at x
+    QList<std::int64_t> totalBytes; ///< weights + activations + overhead + KV cache at x
+    std::int64_t fitsUpTo = 0;      ///< largest x within the budget; -1 = no limit (all layers slide)
 };
 
 /// Everything the growth chart draws, all computed here.
@@ -39,12 +43,12 @@ struct GrowthChartData
     std::int64_t xMax = 1;
     std::int64_t budgetBytes = 0;
     std::int64_t gpuMemoryBytes = 0;
-    std::int64_t fixedBytes = 0;     ///< weights + activations + overhead
-    QList<GrowthCurve> curves;       ///< one per KV precision on the walk (plus the plan's, if off the walk)
-    int currentCurve = 0;            ///< the curve of the plan's KV dtype
+    std::int64_t fixedBytes = 0; ///< weights + activations + overhead
+    QList<GrowthCurve> curves;   ///< one per KV precision on the walk (plus the plan's, if off the walk)
+    int currentCurve = 0;        ///< the curve of the plan's KV dtype
     std::int64_t currentX = 0;
-    std::int64_t batchSize = 0;      ///< the scenario's batch (fixed along the sequence axis)
-    std::int64_t seqLen = 0;         ///< the scenario's sequence length (fixed along the batch axis)
+    std::int64_t batchSize = 0; ///< the scenario's batch (fixed along the sequence axis)
+    std::int64_t seqLen = 0;    ///< the scenario's sequence length (fixed along the batch axis)
     std::int64_t currentKvBytes = 0;
     std::int64_t currentTotalBytes = 0;
 };
@@ -59,6 +63,7 @@ std::int64_t batchAxisMax();
 
 /// Samples the curves at `points` log-spaced x values (plus the current x and,
 /// for windowed models, the window), on the axis' range.
-GrowthChartData growthChartData(const Scenario &scenario, const MemoryPlan &plan, GrowthAxis axis, int points = 96);
+GrowthChartData growthChartData(const Scenario &scenario, const MemoryPlan &plan, GrowthAxis axis,
+                                int points = 96);
 
 } // namespace kvscope

@@ -20,8 +20,8 @@ std::int64_t kvBytesPerTokenPerLayer(const ModelArch &model, KvCacheDtype dtype,
         return kvRowBytes(dtype, (Checked(model.mla.kvLoraRank) + model.mla.qkRopeHeadDim).value());
     // K and V are separate rows (they are separate tensors in vLLM and llama.cpp).
     const Checked heads = kvHeadsPerGpu(model, tensorParallelSize);
-    return (Checked(kvRowBytes(dtype, (heads * model.headDim).value()))
-            + kvRowBytes(dtype, (heads * model.vHeadDim).value()))
+    return (Checked(kvRowBytes(dtype, (heads * model.headDim).value())) +
+            kvRowBytes(dtype, (heads * model.vHeadDim).value()))
         .value();
 }
 
@@ -46,8 +46,8 @@ KvGroupLayout kvGroupLayout(const ModelArch &model)
     layout.slidingLayers = model.slidingLayerCount();
     layout.fullLayers = model.numLayers - layout.slidingLayers;
     const int minLayers = layout.slidingLayers == 0 ? layout.fullLayers
-                          : layout.fullLayers == 0 ? layout.slidingLayers
-                                                   : std::min(layout.fullLayers, layout.slidingLayers);
+                          : layout.fullLayers == 0  ? layout.slidingLayers
+                                                    : std::min(layout.fullLayers, layout.slidingLayers);
     const int maxLayers = std::max(layout.fullLayers, layout.slidingLayers);
     // vLLM kv_cache_utils: group size is the smaller type's layer count, or the
     // larger one when the two are within 1.5x (less padding).
@@ -78,8 +78,8 @@ namespace kvscope {
 std::int64_t blocksPerSequence(const ModelArch &model, const KvGroupLayout &layout, std::int64_t tokens,
                                int blockSize)
 {
-    return (Checked(layout.fullGroups) * blocksHeld(tokens, 0, blockSize)
-            + Checked(layout.slidingGroups) * blocksHeld(tokens, model.slidingWindow, blockSize))
+    return (Checked(layout.fullGroups) * blocksHeld(tokens, 0, blockSize) +
+            Checked(layout.slidingGroups) * blocksHeld(tokens, model.slidingWindow, blockSize))
         .value();
 }
 
@@ -94,8 +94,8 @@ std::int64_t kvCacheBytes(const ModelArch &model, KvCacheDtype dtype, int tensor
                           std::int64_t batch, std::int64_t tokens)
 {
     const KvGroupLayout layout = kvGroupLayout(model);
-    return (Checked(batch) * blocksPerSequence(model, layout, tokens, blockSize)
-            * bytesPerPoolBlock(model, layout, dtype, tensorParallelSize, blockSize))
+    return (Checked(batch) * blocksPerSequence(model, layout, tokens, blockSize) *
+            bytesPerPoolBlock(model, layout, dtype, tensorParallelSize, blockSize))
         .value();
 }
 

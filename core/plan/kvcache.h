@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "precision/dtypes.h"
 #include "model/modelarch.h"
+#include "precision/dtypes.h"
 
 #include <cstdint>
 
@@ -53,7 +53,8 @@ std::int64_t kvCacheBytes(const ModelArch &model, KvCacheDtype dtype, int tensor
                           std::int64_t batch, std::int64_t tokens);
 
 /// Blocks one request of `maxModelLen` tokens reserves at admission
-/// (vLLM: full groups cdiv(len, block); sliding groups cdiv(min(W - 1 + max_num_batched_tokens, len), block) + 1).
+/// (vLLM: full groups cdiv(len, block); sliding groups cdiv(min(W - 1 + max_num_batched_tokens, len), block)
+/// + 1).
 std::int64_t blocksPerRequest(const ModelArch &model, const KvGroupLayout &layout, std::int64_t maxModelLen,
                               std::int64_t maxNumBatchedTokens, int blockSize);
 

@@ -1,68 +1,69 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "precision/dtypes.h"
 #include "model/inventory.h"
 #include "model/modelarch.h"
+#include "precision/dtypes.h"
 #include "precision/quantizationspec.h"
+
+#include <cstdint>
 
 #include <QMap>
 #include <QString>
 #include <QStringList>
-
-#include <cstdint>
 
 namespace kvscope {
 
 /// Weight memory. Byte figures are per GPU unless named "total".
 struct WeightMemory
 {
-    std::int64_t bytesPerGpu = 0;          ///< parameters on one GPU plus buffers
-    std::int64_t buffersBytes = 0;         ///< rotary cos/sin tables vLLM allocates with the model
+    std::int64_t bytesPerGpu = 0;                  ///< parameters on one GPU plus buffers
+    std::int64_t buffersBytes = 0;                 ///< rotary cos/sin tables vLLM allocates with the model
     std::int64_t byComponent[ComponentCount] = {}; ///< per GPU, parameters only
-    std::int64_t checkpointBytes = 0;      ///< whole model as stored (unsharded, no padding, no buffers)
-    std::int64_t quantizedParams = 0;      ///< parameters stored by the quantization method
-    std::int64_t quantizedBytes = 0;       ///< their bytes, scales and zero points included
-    double bitsPerWeight = 0;              ///< checkpointBytes x 8 / all parameters
-    double quantizedBitsPerWeight = 0;     ///< over the quantized parameters only
+    std::int64_t checkpointBytes = 0;  ///< whole model as stored (unsharded, no padding, no buffers)
+    std::int64_t quantizedParams = 0;  ///< parameters stored by the quantization method
+    std::int64_t quantizedBytes = 0;   ///< their bytes, scales and zero points included
+    double bitsPerWeight = 0;          ///< checkpointBytes x 8 / all parameters
+    double quantizedBitsPerWeight = 0; ///< over the quantized parameters only
 
     // The checkpoint measured from its file headers (model folder, GGUF), beside the estimate.
-    std::int64_t estimatedBytesPerGpu = 0; ///< the estimate from architecture, --dtype and quantization
-    bool checkpointMeasured = false;       ///< the fields below were read from file headers
+    std::int64_t estimatedBytesPerGpu = 0;    ///< the estimate from architecture, --dtype and quantization
+    bool checkpointMeasured = false;          ///< the fields below were read from file headers
     std::int64_t measuredCheckpointBytes = 0; ///< tensor bytes as stored
-    std::int64_t measuredBytesPerGpu = 0;  ///< measured / TP (rounded up) + buffers
-    std::int64_t measuredParams = 0;       ///< elements as stored (see MeasuredCheckpoint::elements)
+    std::int64_t measuredBytesPerGpu = 0;     ///< measured / TP (rounded up) + buffers
+    std::int64_t measuredParams = 0;          ///< elements as stored (see MeasuredCheckpoint::elements)
     QMap<QString, std::int64_t> measuredBytesByType; ///< "BF16", "Q4_K"... -> bytes as stored
-    bool budgetUsesMeasured = false;       ///< GGUF: bytesPerGpu is the measured figure
+    bool budgetUsesMeasured = false;                 ///< GGUF: bytesPerGpu is the measured figure
 };
 
 /// The KV cache: formula, the batch held, and vLLM's paged capacity.
 struct KvCacheMemory
 {
-    int bytesPerElement = 0;               ///< 0 for llama.cpp block types (q8_0, q4_0)
-    double bitsPerElement = 0;             ///< storage bits per cached value (q8_0: 8.5)
-    int kvHeadsPerGpu = 0;                 ///< heads per GPU (1 latent for MLA)
-    bool headsReplicated = false;          ///< TP > KV heads, or MLA under TP
-    std::int64_t bytesPerTokenPerLayer = 0;///< one layer, one token, one GPU
-    std::int64_t bytesPerToken = 0;        ///< every layer, no window, no block rounding
-    std::int64_t cacheBytes = 0;           ///< --batch-size x --seq-len, windows and whole blocks applied
-    std::int64_t blocksPerSequence = 0;    ///< blocks one sequence of --seq-len holds, summed over layers
+    int bytesPerElement = 0;                ///< 0 for llama.cpp block types (q8_0, q4_0)
+    double bitsPerElement = 0;              ///< storage bits per cached value (q8_0: 8.5)
+    int kvHeadsPerGpu = 0;                  ///< heads per GPU (1 latent for MLA)
+    bool headsReplicated = false;           ///< TP > KV heads, or MLA under TP
+    std::int64_t bytesPerTokenPerLayer = 0; ///< one layer, one token, one GPU
+    std::int64_t bytesPerToken = 0;         ///< every layer, no window, no block rounding
+    std::int64_t cacheBytes = 0;            ///< --batch-size x --seq-len, windows and whole blocks applied
+    std::int64_t blocksPerSequence = 0;     ///< blocks one sequence of --seq-len holds, summed over layers
 
     // vLLM's grouping of layers that share KV tensors (hybrid sliding/full models)
     int fullLayers = 0;
     int slidingLayers = 0;
-    int groupSize = 0;                     ///< layers per KV cache group
+    int groupSize = 0; ///< layers per KV cache group
     int numGroups = 0;
-    int paddingLayers = 0;                 ///< empty layer slots vLLM pads groups with
-    std::int64_t pageBytes = 0;            ///< one block of one layer
+    int paddingLayers = 0;      ///< empty layer slots vLLM pads groups with
+    std::int64_t pageBytes = 0; ///< one block of one layer
 
     // Capacity, as vLLM logs it at start-up
-    std::int64_t availableBytes = 0;       ///< budget - weights - activations - overhead (may be negative)
+    std::int64_t availableBytes = 0; ///< budget - weights - activations - overhead (may be negative)
     std::int64_t numGpuBlocks = 0;
-    std::int64_t capacityTokens = 0;       ///< "GPU KV cache size: N tokens"
-    std::int64_t blocksPerMaxRequest = 0;  ///< blocks one --max-model-len request reserves
-    double maxConcurrency = 0;             ///< "Maximum concurrency for M tokens per request: X"
-    std::int64_t maxModelLenThatFits = 0;  ///< longest request the cache can hold (vLLM's hint when it refuses)
+    std::int64_t capacityTokens = 0;      ///< "GPU KV cache size: N tokens"
+    std::int64_t blocksPerMaxRequest = 0; ///< blocks one --max-model-len request reserves
+    double maxConcurrency = 0;            ///< "Maximum concurrency for M tokens per request: X"
+    std::int64_t maxModelLenThatFits =
+        0; ///< longest request the cache can hold (vLLM's hint when it refuses)
 };
 
 /// Every output of a plan. Computed once by planMemory(); the CLI and the GUI
@@ -75,7 +76,7 @@ struct MemoryPlan
     QString gpuId;
     QString gpuName;
     ModelFormat modelFormat = ModelFormat::HfConfig;
-    QString modelFileType;                 ///< GGUF general.file_type ("Q4_K_M")
+    QString modelFileType; ///< GGUF general.file_type ("Q4_K_M")
     WeightDtype dtype = WeightDtype::BFloat16;
     KvCacheDtype kvCacheDtype = KvCacheDtype::BFloat16;
     QuantizationSpec quantization;
@@ -93,18 +94,18 @@ struct MemoryPlan
     WeightMemory weights;
     KvCacheMemory kv;
 
-    std::int64_t gpuMemoryBytes = 0;       ///< what the runtime reports for one GPU
-    std::int64_t budgetBytes = 0;          ///< gpuMemoryBytes x --gpu-memory-utilization
-    std::int64_t activationBytes = 0;      ///< peak of vLLM's profiling run
-    std::int64_t overheadBytes = 0;        ///< non-torch memory: CUDA context, NCCL buffers
-    std::int64_t headroomBytes = 0;        ///< budget - weights - activations - overhead - KV cache (signed)
-    bool fits = false;                     ///< headroom >= 0
-    bool engineStarts = false;             ///< one --max-model-len request fits in the KV cache
+    std::int64_t gpuMemoryBytes = 0;  ///< what the runtime reports for one GPU
+    std::int64_t budgetBytes = 0;     ///< gpuMemoryBytes x --gpu-memory-utilization
+    std::int64_t activationBytes = 0; ///< peak of vLLM's profiling run
+    std::int64_t overheadBytes = 0;   ///< non-torch memory: CUDA context, NCCL buffers
+    std::int64_t headroomBytes = 0;   ///< budget - weights - activations - overhead - KV cache (signed)
+    bool fits = false;                ///< headroom >= 0
+    bool engineStarts = false;        ///< one --max-model-len request fits in the KV cache
 
-    std::int64_t largestBatchThatFits = 0; ///< at --seq-len, everything else unchanged
-    std::int64_t largestSeqLenThatFits = 0;///< at --batch-size, everything else unchanged
+    std::int64_t largestBatchThatFits = 0;  ///< at --seq-len, everything else unchanged
+    std::int64_t largestSeqLenThatFits = 0; ///< at --batch-size, everything else unchanged
 
-    QStringList notes;                     ///< assumptions and warnings worth showing
+    QStringList notes; ///< assumptions and warnings worth showing
 };
 
 } // namespace kvscope

@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: MIT
 #include "plan/planjson.h"
 
-#include "plan/scenario.h"
 #include "common/units.h"
-
-#include <QJsonArray>
+#include "plan/scenario.h"
 
 #include <cmath>
+
+#include <QJsonArray>
 
 namespace kvscope {
 
@@ -44,7 +44,8 @@ QJsonObject planToJson(const MemoryPlan &p)
     o.insert(QStringLiteral("quantization_from_checkpoint"), p.quantizationFromCheckpoint);
     o.insert(QStringLiteral("kv_cache_dtype"), dtypeName(p.kvCacheDtype));
     o.insert(QStringLiteral("tensor_parallel_size"), p.tensorParallelSize);
-    o.insert(QStringLiteral("gpu_memory_utilization"), formatUtilization(p.gpuMemoryUtilizationPpm).toDouble());
+    o.insert(QStringLiteral("gpu_memory_utilization"),
+             formatUtilization(p.gpuMemoryUtilizationPpm).toDouble());
     o.insert(QStringLiteral("max_model_len"), qint64(p.maxModelLen));
     o.insert(QStringLiteral("block_size"), p.blockSize);
     o.insert(QStringLiteral("max_num_seqs"), qint64(p.maxNumSeqs));
@@ -65,8 +66,8 @@ QJsonObject planToJson(const MemoryPlan &p)
     o.insert(QStringLiteral("weights_bytes_by_component"), componentObject(p.weights.byComponent));
     o.insert(QStringLiteral("checkpoint_bytes"), qint64(p.weights.checkpointBytes));
     o.insert(QStringLiteral("weights_bytes_estimated"), qint64(p.weights.estimatedBytesPerGpu));
-    o.insert(QStringLiteral("weights_source"), p.weights.budgetUsesMeasured ? QStringLiteral("checkpoint")
-                                                                            : QStringLiteral("estimate"));
+    o.insert(QStringLiteral("weights_source"),
+             p.weights.budgetUsesMeasured ? QStringLiteral("checkpoint") : QStringLiteral("estimate"));
     if (p.weights.checkpointMeasured) {
         o.insert(QStringLiteral("checkpoint_bytes_measured"), qint64(p.weights.measuredCheckpointBytes));
         o.insert(QStringLiteral("weights_bytes_measured"), qint64(p.weights.measuredBytesPerGpu));

@@ -3,10 +3,10 @@
 
 #include "common/checked.h"
 #include "common/error.h"
+#include "common/units.h"
 #include "plan/kvcache.h"
 #include "plan/runtime.h"
 #include "plan/tensorparallel.h"
-#include "common/units.h"
 #include "plan/weights.h"
 
 #include <algorithm>
@@ -19,12 +19,12 @@ namespace {
 void requirePositive(std::int64_t value, const char *option)
 {
     if (value <= 0)
-        throw Error(QStringLiteral("%1: must be a positive integer, got %2").arg(QLatin1String(option)).arg(value));
+        throw Error(
+            QStringLiteral("%1: must be a positive integer, got %2").arg(QLatin1String(option)).arg(value));
 }
 
 /// Largest n in [0, upper] with fits(n), for a monotone predicate.
-template<typename Predicate>
-std::int64_t largestSatisfying(std::int64_t upper, Predicate fits)
+template <typename Predicate> std::int64_t largestSatisfying(std::int64_t upper, Predicate fits)
 {
     std::int64_t lo = 0, hi = upper;
     while (lo < hi) {
@@ -56,22 +56,27 @@ void applyMeasuredCheckpoint(const ModelArch &m, int tp, MemoryPlan &plan)
         w.bytesPerGpu = w.measuredBytesPerGpu;
         w.budgetUsesMeasured = true;
         w.checkpointBytes = m.measured.bytes;
-        w.bitsPerWeight = m.measured.elements > 0 ? 8.0 * double(m.measured.bytes) / double(m.measured.elements) : 0;
-        plan.notes << QStringLiteral("weights measured from the GGUF tensors (%1%2 bits per weight); the budget uses "
-                                     "them")
+        w.bitsPerWeight =
+            m.measured.elements > 0 ? 8.0 * double(m.measured.bytes) / double(m.measured.elements) : 0;
+        plan.notes << QStringLiteral(
+                          "weights measured from the GGUF tensors (%1%2 bits per weight); the budget uses "
+                          "them")
                           .arg(m.fileType.isEmpty() ? QString() : m.fileType + QStringLiteral(", "))
                           .arg(w.bitsPerWeight, 0, 'f', 2);
         if (tp > 1)
-            plan.notes << QStringLiteral("GGUF weights under --tensor-parallel-size %1 are divided evenly over the "
-                                         "GPUs (an approximation)")
+            plan.notes << QStringLiteral(
+                              "GGUF weights under --tensor-parallel-size %1 are divided evenly over the "
+                              "GPUs (an approximation)")
                               .arg(tp);
         return;
     }
     const std::int64_t estimated = w.checkpointBytes;
-    const std::int64_t difference = estimated > m.measured.bytes ? estimated - m.measured.bytes : m.measured.bytes - estimated;
+    const std::int64_t difference =
+        estimated > m.measured.bytes ? estimated - m.measured.bytes : m.measured.bytes - estimated;
     if (difference > m.measured.bytes / 50)
-        plan.notes << QStringLiteral("the checkpoint measures %1 as stored; the estimate for %2 weights is %3 "
-                                     "(vLLM loads weights in --dtype; the budget uses the estimate)")
+        plan.notes << QStringLiteral(
+                          "the checkpoint measures %1 as stored; the estimate for %2 weights is %3 "
+                          "(vLLM loads weights in --dtype; the budget uses the estimate)")
                           .arg(formatGiB(m.measured.bytes), dtypeName(plan.dtype), formatGiB(estimated));
 }
 
@@ -80,18 +85,22 @@ void addCompatibilityNotes(const Scenario &s, MemoryPlan &plan)
     const QString cc = s.gpu.computeCapability;
     const bool preAmpere = !cc.isEmpty() && cc.split(QLatin1Char('.')).first().toInt() < 8;
     if (plan.dtype == WeightDtype::BFloat16 && preAmpere)
-        plan.notes << QStringLiteral("%1 (compute capability %2) has no bfloat16; vLLM requires --dtype float16 there")
+        plan.notes << QStringLiteral(
+                          "%1 (compute capability %2) has no bfloat16; vLLM requires --dtype float16 there")
                           .arg(s.gpu.name, cc);
-    if ((plan.quantization.method == QuantMethod::Awq || plan.quantization.method == QuantMethod::Gptq)
-        && plan.dtype == WeightDtype::BFloat16)
-        plan.notes << QStringLiteral("vLLM runs %1 with float16 activations; --dtype bfloat16 may be rejected")
+    if ((plan.quantization.method == QuantMethod::Awq || plan.quantization.method == QuantMethod::Gptq) &&
+        plan.dtype == WeightDtype::BFloat16)
+        plan.notes << QStringLiteral(
+                          "vLLM runs %1 with float16 activations; --dtype bfloat16 may be rejected")
                           .arg(quantMethodName(plan.quantization.method));
     if (plan.quantization.method == QuantMethod::Fp8 && !s.gpu.fp8Native && !s.gpu.name.isEmpty())
-        plan.notes << QStringLiteral("%1 has no FP8 tensor cores: vLLM keeps FP8 weights (same memory) and runs "
-                                     "them weight-only through Marlin")
+        plan.notes << QStringLiteral(
+                          "%1 has no FP8 tensor cores: vLLM keeps FP8 weights (same memory) and runs "
+                          "them weight-only through Marlin")
                           .arg(s.gpu.name);
     if (plan.quantization.method == QuantMethod::Mxfp4 && !s.model.moe.enabled())
-        plan.notes << QStringLiteral("mxfp4 quantizes MoE experts only; %1 is dense, so its weights stay in %2")
+        plan.notes << QStringLiteral(
+                          "mxfp4 quantizes MoE experts only; %1 is dense, so its weights stay in %2")
                           .arg(s.model.name, dtypeName(plan.dtype));
 }
 
@@ -107,10 +116,11 @@ QuantizationSpec effectiveQuantization(const Scenario &s)
 void validateScenario(const Scenario &s)
 {
     const ModelArch &m = s.model;
-    if (m.numLayers <= 0 || m.hiddenSize <= 0 || m.numHeads <= 0 || m.numKvHeads <= 0 || m.headDim <= 0
-        || m.vocabSize <= 0)
-        throw Error(QStringLiteral("--model: '%1' has no usable architecture (layers, hidden size, heads, vocab)")
-                        .arg(m.name));
+    if (m.numLayers <= 0 || m.hiddenSize <= 0 || m.numHeads <= 0 || m.numKvHeads <= 0 || m.headDim <= 0 ||
+        m.vocabSize <= 0)
+        throw Error(
+            QStringLiteral("--model: '%1' has no usable architecture (layers, hidden size, heads, vocab)")
+                .arg(m.name));
     if (s.gpu.memoryBytes <= 0)
         throw Error(QStringLiteral("--gpu: '%1' has no memory size").arg(s.gpu.name));
     requirePositive(s.batchSize, "--batch-size");
@@ -130,24 +140,28 @@ void validateScenario(const Scenario &s)
         throw Error(QStringLiteral("--gpu-memory-utilization: must be in (0, 1], got %1")
                         .arg(formatUtilization(s.gpuMemoryUtilizationPpm)));
     if (s.maxModelLen > m.maxPositionEmbeddings)
-        throw Error(QStringLiteral("--max-model-len: %1 exceeds %2's max_position_embeddings %3 (vLLM refuses it)")
-                        .arg(s.maxModelLen)
-                        .arg(m.name)
-                        .arg(m.maxPositionEmbeddings));
+        throw Error(
+            QStringLiteral("--max-model-len: %1 exceeds %2's max_position_embeddings %3 (vLLM refuses it)")
+                .arg(s.maxModelLen)
+                .arg(m.name)
+                .arg(m.maxPositionEmbeddings));
     const QuantizationSpec q = effectiveQuantization(s);
-    if ((q.method == QuantMethod::Awq || q.method == QuantMethod::Gptq)
-        && (q.groupSize == 0 || q.groupSize < -1 || q.bits < 2 || q.bits > 8))
-        throw Error(QStringLiteral("--group-size: must be a positive integer or -1, got %1").arg(q.groupSize));
+    if ((q.method == QuantMethod::Awq || q.method == QuantMethod::Gptq) &&
+        (q.groupSize == 0 || q.groupSize < -1 || q.bits < 2 || q.bits > 8))
+        throw Error(
+            QStringLiteral("--group-size: must be a positive integer or -1, got %1").arg(q.groupSize));
     validateTensorParallel(m, s.tensorParallelSize);
     if (isBlockKvType(s.kvCacheDtype) && m.format != ModelFormat::Gguf)
-        throw Error(QStringLiteral("--kv-cache-dtype: %1 is a llama.cpp cache type for GGUF models; %2 is not one "
-                                   "(vLLM offers auto, float16, bfloat16, fp8)")
-                        .arg(dtypeName(s.kvCacheDtype), m.name));
+        throw Error(
+            QStringLiteral("--kv-cache-dtype: %1 is a llama.cpp cache type for GGUF models; %2 is not one "
+                           "(vLLM offers auto, float16, bfloat16, fp8)")
+                .arg(dtypeName(s.kvCacheDtype), m.name));
     if (m.format == ModelFormat::Gguf && s.quantization && s.quantization->method != QuantMethod::None)
-        throw Error(QStringLiteral("--quantization: %1 is a GGUF file whose weights are stored%2 already; its "
-                                   "tensor bytes are used, so '%3' does not apply")
-                        .arg(m.name, m.fileType.isEmpty() ? QString() : QStringLiteral(" as ") + m.fileType,
-                             quantMethodName(s.quantization->method)));
+        throw Error(
+            QStringLiteral("--quantization: %1 is a GGUF file whose weights are stored%2 already; its "
+                           "tensor bytes are used, so '%3' does not apply")
+                .arg(m.name, m.fileType.isEmpty() ? QString() : QStringLiteral(" as ") + m.fileType,
+                     quantMethodName(s.quantization->method)));
 }
 
 MemoryPlan planMemory(const Scenario &s)
@@ -167,8 +181,8 @@ MemoryPlan planMemory(const Scenario &s)
     plan.quantizationFromCheckpoint = !s.quantization && plan.quantization.method != QuantMethod::None;
     WeightDtype checkpointDtype = m.checkpointDtype;
     // vLLM's AWQ/GPTQ kernels take float16; "auto" picks it for those checkpoints.
-    if (s.dtype == WeightDtype::Auto
-        && (plan.quantization.method == QuantMethod::Awq || plan.quantization.method == QuantMethod::Gptq))
+    if (s.dtype == WeightDtype::Auto &&
+        (plan.quantization.method == QuantMethod::Awq || plan.quantization.method == QuantMethod::Gptq))
         checkpointDtype = WeightDtype::Float16;
     plan.dtype = resolveAutoDtype(s.dtype, checkpointDtype);
     plan.kvCacheDtype = resolveKvCacheDtype(s.kvCacheDtype, plan.dtype);
@@ -177,7 +191,8 @@ MemoryPlan planMemory(const Scenario &s)
     plan.maxModelLen = s.maxModelLen > 0 ? s.maxModelLen : m.maxPositionEmbeddings;
     plan.blockSize = s.blockSize;
     plan.maxNumSeqs = s.maxNumSeqs > 0 ? s.maxNumSeqs : defaultMaxNumSeqs(s.gpu);
-    plan.maxNumBatchedTokens = s.maxNumBatchedTokens > 0 ? s.maxNumBatchedTokens : defaultMaxNumBatchedTokens(s.gpu);
+    plan.maxNumBatchedTokens =
+        s.maxNumBatchedTokens > 0 ? s.maxNumBatchedTokens : defaultMaxNumBatchedTokens(s.gpu);
     plan.batchSize = s.batchSize;
     plan.seqLen = s.seqLen;
     plan.notes = m.notes;
@@ -215,7 +230,8 @@ MemoryPlan planMemory(const Scenario &s)
             activationBytes(m, bytesPerElement(plan.dtype), tp, plan.maxNumSeqs, plan.maxNumBatchedTokens);
         plan.overheadBytes = runtimeOverheadBytes(tp);
         kv.availableBytes =
-            (Checked(plan.budgetBytes) - plan.weights.bytesPerGpu - plan.activationBytes - plan.overheadBytes).value();
+            (Checked(plan.budgetBytes) - plan.weights.bytesPerGpu - plan.activationBytes - plan.overheadBytes)
+                .value();
         plan.headroomBytes = (Checked(kv.availableBytes) - kv.cacheBytes).value();
         plan.fits = plan.headroomBytes >= 0;
 
@@ -236,7 +252,8 @@ MemoryPlan planMemory(const Scenario &s)
         plan.largestBatchThatFits = free / sequenceBytes;
         const auto seqFits = [&](std::int64_t tokens) {
             try {
-                return (Checked(s.batchSize) * blocksPerSequence(m, layout, tokens, s.blockSize) * poolBlockBytes)
+                return (Checked(s.batchSize) * blocksPerSequence(m, layout, tokens, s.blockSize) *
+                        poolBlockBytes)
                            .value() <= free;
             } catch (const Error &) {
                 return false; // beyond 2^63 bytes cannot fit
@@ -247,8 +264,10 @@ MemoryPlan planMemory(const Scenario &s)
             plan.largestSeqLenThatFits = -1; // every layer slides: memory stops growing at the window
         } else {
             // Each full group adds a block per blockSize tokens, so this bounds the answer.
-            const std::int64_t perToken = (Checked(s.batchSize) * poolBlockBytes * std::max(1, layout.fullGroups)).value();
-            const std::int64_t upper = std::min(unbounded, (free / perToken + 2) * s.blockSize + m.slidingWindow);
+            const std::int64_t perToken =
+                (Checked(s.batchSize) * poolBlockBytes * std::max(1, layout.fullGroups)).value();
+            const std::int64_t upper =
+                std::min(unbounded, (free / perToken + 2) * s.blockSize + m.slidingWindow);
             plan.largestSeqLenThatFits = largestSatisfying(upper, seqFits);
         }
     } catch (const Error &error) {
@@ -260,22 +279,26 @@ MemoryPlan planMemory(const Scenario &s)
     }
 
     if (plan.seqLen > plan.maxModelLen)
-        plan.notes << QStringLiteral("--seq-len %1 exceeds --max-model-len %2: vLLM would reject such requests")
+        plan.notes << QStringLiteral(
+                          "--seq-len %1 exceeds --max-model-len %2: vLLM would reject such requests")
                           .arg(plan.seqLen)
                           .arg(plan.maxModelLen);
     if (!plan.engineStarts)
-        plan.notes << QStringLiteral("vLLM would refuse to start: one %1-token request needs %2 KV blocks, the "
-                                     "cache holds %3; --max-model-len %4 would fit")
+        plan.notes << QStringLiteral(
+                          "vLLM would refuse to start: one %1-token request needs %2 KV blocks, the "
+                          "cache holds %3; --max-model-len %4 would fit")
                           .arg(plan.maxModelLen)
                           .arg(plan.kv.blocksPerMaxRequest)
                           .arg(plan.kv.numGpuBlocks)
                           .arg(plan.kv.maxModelLenThatFits);
     if (plan.kv.headsReplicated && !m.usesMla())
-        plan.notes << QStringLiteral("--tensor-parallel-size %1 > %2 KV heads: each GPU holds a replicated head")
+        plan.notes << QStringLiteral(
+                          "--tensor-parallel-size %1 > %2 KV heads: each GPU holds a replicated head")
                           .arg(tp)
                           .arg(m.numKvHeads);
     if (plan.kv.paddingLayers > 0)
-        plan.notes << QStringLiteral("vLLM pads its KV groups with %1 empty layer slots (hybrid sliding/full layout)")
+        plan.notes << QStringLiteral(
+                          "vLLM pads its KV groups with %1 empty layer slots (hybrid sliding/full layout)")
                           .arg(plan.kv.paddingLayers);
     addCompatibilityNotes(s, plan);
     return plan;

@@ -1,15 +1,15 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "precision/dtypes.h"
 #include "gpu/gpuspec.h"
 #include "model/modelarch.h"
+#include "precision/dtypes.h"
 #include "precision/quantizationspec.h"
-
-#include <QString>
 
 #include <cstdint>
 #include <optional>
+
+#include <QString>
 
 namespace kvscope {
 
@@ -20,23 +20,24 @@ struct Scenario
     ModelArch model;
     GpuSpec gpu;
 
-    WeightDtype dtype = WeightDtype::Auto;                 ///< --dtype
-    std::optional<QuantizationSpec> quantization;          ///< --quantization; nullopt = checkpoint's (vLLM default)
-    KvCacheDtype kvCacheDtype = KvCacheDtype::Auto;        ///< --kv-cache-dtype
-    std::int64_t gpuMemoryUtilizationPpm = 900'000;        ///< --gpu-memory-utilization in millionths (0.9)
-    int tensorParallelSize = 1;                            ///< --tensor-parallel-size
-    std::int64_t maxModelLen = 0;                          ///< --max-model-len; 0 = model's max_position_embeddings
-    int blockSize = 16;                                    ///< --block-size
-    std::int64_t maxNumSeqs = 0;                           ///< --max-num-seqs; 0 = vLLM's default for the GPU
-    std::int64_t maxNumBatchedTokens = 0;                  ///< --max-num-batched-tokens; 0 = vLLM's default
+    WeightDtype dtype = WeightDtype::Auto;          ///< --dtype
+    std::optional<QuantizationSpec> quantization;   ///< --quantization; nullopt = checkpoint's (vLLM default)
+    KvCacheDtype kvCacheDtype = KvCacheDtype::Auto; ///< --kv-cache-dtype
+    std::int64_t gpuMemoryUtilizationPpm = 900'000; ///< --gpu-memory-utilization in millionths (0.9)
+    int tensorParallelSize = 1;                     ///< --tensor-parallel-size
+    std::int64_t maxModelLen = 0;                   ///< --max-model-len; 0 = model's max_position_embeddings
+    int blockSize = 16;                             ///< --block-size
+    std::int64_t maxNumSeqs = 0;                    ///< --max-num-seqs; 0 = vLLM's default for the GPU
+    std::int64_t maxNumBatchedTokens = 0;           ///< --max-num-batched-tokens; 0 = vLLM's default
 
-    std::int64_t batchSize = 16;                           ///< concurrent sequences to hold
-    std::int64_t seqLen = 8192;                            ///< tokens per sequence (prompt + output)
+    std::int64_t batchSize = 16; ///< concurrent sequences to hold
+    std::int64_t seqLen = 8192;  ///< tokens per sequence (prompt + output)
 };
 
 /// Parses a utilization such as "0.9" exactly into millionths; throws
 /// kvscope::Error naming `option` unless 0 < value <= 1.
-std::int64_t parseUtilization(const QString &text, const QString &option = QStringLiteral("--gpu-memory-utilization"));
+std::int64_t parseUtilization(const QString &text,
+                              const QString &option = QStringLiteral("--gpu-memory-utilization"));
 
 /// "0.9" from 900000, without float noise.
 QString formatUtilization(std::int64_t ppm);

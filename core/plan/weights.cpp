@@ -47,8 +47,8 @@ bool ignoredByCheckpoint(const QuantizationSpec &spec, const TensorGroup &group)
             continue;
         }
         const QString relative = layerRelative(pattern);
-        if (!relative.isEmpty()
-            && (group.name == relative || group.name.startsWith(relative + QLatin1Char('.'))))
+        if (!relative.isEmpty() &&
+            (group.name == relative || group.name.startsWith(relative + QLatin1Char('.'))))
             return true;
     }
     return false;
@@ -69,14 +69,15 @@ bool quantizes(const QuantizationSpec &spec, const TensorGroup &group)
         return false;
     if (spec.method == QuantMethod::Mxfp4 && group.component != Component::Experts)
         return false;
-    const bool decoderLinear = group.component == Component::Attention || group.component == Component::Mlp
-                               || group.component == Component::Experts;
+    const bool decoderLinear = group.component == Component::Attention || group.component == Component::Mlp ||
+                               group.component == Component::Experts;
     return decoderLinear && !ignoredByCheckpoint(spec, group);
 }
 
 std::int64_t rotaryBufferBytes(const ModelArch &model, WeightDtype dtype)
 {
-    return (Checked(model.maxPositionEmbeddings) * model.rotaryDim * bytesPerElement(dtype) * model.ropeCaches)
+    return (Checked(model.maxPositionEmbeddings) * model.rotaryDim * bytesPerElement(dtype) *
+            model.ropeCaches)
         .value();
 }
 
@@ -93,7 +94,8 @@ WeightMemory weightMemory(const ModelArch &model, const QList<TensorGroup> &inve
         perGpu += localBytes;
         checkpoint += storedBytes;
         allParams += group.elements();
-        w.byComponent[int(group.component)] = (Checked(w.byComponent[int(group.component)]) + localBytes).value();
+        w.byComponent[int(group.component)] =
+            (Checked(w.byComponent[int(group.component)]) + localBytes).value();
         if (quantizes(spec, group)) {
             quantizedParams += group.elements();
             quantizedBytes += storedBytes;

@@ -9,10 +9,14 @@ namespace kvscope {
 QString dtypeName(WeightDtype dtype)
 {
     switch (dtype) {
-    case WeightDtype::Auto: return QStringLiteral("auto");
-    case WeightDtype::Float32: return QStringLiteral("float32");
-    case WeightDtype::Float16: return QStringLiteral("float16");
-    case WeightDtype::BFloat16: return QStringLiteral("bfloat16");
+    case WeightDtype::Auto:
+        return QStringLiteral("auto");
+    case WeightDtype::Float32:
+        return QStringLiteral("float32");
+    case WeightDtype::Float16:
+        return QStringLiteral("float16");
+    case WeightDtype::BFloat16:
+        return QStringLiteral("bfloat16");
     }
     return {};
 }
@@ -20,15 +24,24 @@ QString dtypeName(WeightDtype dtype)
 QString dtypeName(KvCacheDtype dtype)
 {
     switch (dtype) {
-    case KvCacheDtype::Auto: return QStringLiteral("auto");
-    case KvCacheDtype::Float32: return QStringLiteral("float32");
-    case KvCacheDtype::Float16: return QStringLiteral("float16");
-    case KvCacheDtype::BFloat16: return QStringLiteral("bfloat16");
-    case KvCacheDtype::Fp8: return QStringLiteral("fp8");
-    case KvCacheDtype::Fp8E4M3: return QStringLiteral("fp8_e4m3");
-    case KvCacheDtype::Fp8E5M2: return QStringLiteral("fp8_e5m2");
-    case KvCacheDtype::Q8_0: return QStringLiteral("q8_0");
-    case KvCacheDtype::Q4_0: return QStringLiteral("q4_0");
+    case KvCacheDtype::Auto:
+        return QStringLiteral("auto");
+    case KvCacheDtype::Float32:
+        return QStringLiteral("float32");
+    case KvCacheDtype::Float16:
+        return QStringLiteral("float16");
+    case KvCacheDtype::BFloat16:
+        return QStringLiteral("bfloat16");
+    case KvCacheDtype::Fp8:
+        return QStringLiteral("fp8");
+    case KvCacheDtype::Fp8E4M3:
+        return QStringLiteral("fp8_e4m3");
+    case KvCacheDtype::Fp8E5M2:
+        return QStringLiteral("fp8_e5m2");
+    case KvCacheDtype::Q8_0:
+        return QStringLiteral("q8_0");
+    case KvCacheDtype::Q4_0:
+        return QStringLiteral("q4_0");
     }
     return {};
 }
@@ -41,8 +54,8 @@ QStringList weightDtypeChoices()
 
 QStringList kvCacheDtypeChoices()
 {
-    return {QStringLiteral("auto"),     QStringLiteral("float32"),  QStringLiteral("float16"),
-            QStringLiteral("bfloat16"), QStringLiteral("fp8"),      QStringLiteral("fp8_e4m3"),
+    return {QStringLiteral("auto"),     QStringLiteral("float32"), QStringLiteral("float16"),
+            QStringLiteral("bfloat16"), QStringLiteral("fp8"),     QStringLiteral("fp8_e4m3"),
             QStringLiteral("fp8_e5m2")};
 }
 
@@ -95,10 +108,13 @@ KvCacheDtype parseKvCacheDtype(const QString &text, const QString &option)
 int bytesPerElement(WeightDtype dtype)
 {
     switch (dtype) {
-    case WeightDtype::Float32: return 4;
+    case WeightDtype::Float32:
+        return 4;
     case WeightDtype::Float16:
-    case WeightDtype::BFloat16: return 2;
-    case WeightDtype::Auto: break;
+    case WeightDtype::BFloat16:
+        return 2;
+    case WeightDtype::Auto:
+        break;
     }
     throw Error(QStringLiteral("internal: dtype 'auto' must be resolved before sizing"));
 }
@@ -106,17 +122,21 @@ int bytesPerElement(WeightDtype dtype)
 int bytesPerElement(KvCacheDtype dtype)
 {
     switch (dtype) {
-    case KvCacheDtype::Float32: return 4;
+    case KvCacheDtype::Float32:
+        return 4;
     case KvCacheDtype::Float16:
-    case KvCacheDtype::BFloat16: return 2;
+    case KvCacheDtype::BFloat16:
+        return 2;
     case KvCacheDtype::Fp8:
     case KvCacheDtype::Fp8E4M3:
-    case KvCacheDtype::Fp8E5M2: return 1;
+    case KvCacheDtype::Fp8E5M2:
+        return 1;
     case KvCacheDtype::Q8_0:
     case KvCacheDtype::Q4_0:
         throw Error(QStringLiteral("internal: KV cache dtype '%1' is a block type; size it with kvRowBytes")
                         .arg(dtypeName(dtype)));
-    case KvCacheDtype::Auto: break;
+    case KvCacheDtype::Auto:
+        break;
     }
     throw Error(QStringLiteral("internal: KV cache dtype 'auto' must be resolved before sizing"));
 }
@@ -133,9 +153,12 @@ struct KvBlock
 KvBlock kvBlock(KvCacheDtype dtype)
 {
     switch (dtype) {
-    case KvCacheDtype::Q8_0: return {32, 34}; // fp16 d + int8 qs[32]
-    case KvCacheDtype::Q4_0: return {32, 18}; // fp16 d + 16 bytes of nibbles
-    default: return {1, bytesPerElement(dtype)};
+    case KvCacheDtype::Q8_0:
+        return {32, 34}; // fp16 d + int8 qs[32]
+    case KvCacheDtype::Q4_0:
+        return {32, 18}; // fp16 d + 16 bytes of nibbles
+    default:
+        return {1, bytesPerElement(dtype)};
     }
 }
 
@@ -170,9 +193,11 @@ WeightDtype resolveAutoDtype(WeightDtype requested, WeightDtype checkpointDtype)
         return requested;
     switch (checkpointDtype) {
     case WeightDtype::Float32:
-    case WeightDtype::Float16: return WeightDtype::Float16;
+    case WeightDtype::Float16:
+        return WeightDtype::Float16;
     case WeightDtype::BFloat16:
-    case WeightDtype::Auto: return WeightDtype::BFloat16;
+    case WeightDtype::Auto:
+        return WeightDtype::BFloat16;
     }
     return WeightDtype::BFloat16;
 }
@@ -182,14 +207,19 @@ KvCacheDtype resolveKvCacheDtype(KvCacheDtype requested, WeightDtype resolvedDty
     switch (requested) {
     case KvCacheDtype::Auto:
         switch (resolvedDtype) {
-        case WeightDtype::Float32: return KvCacheDtype::Float32;
-        case WeightDtype::Float16: return KvCacheDtype::Float16;
+        case WeightDtype::Float32:
+            return KvCacheDtype::Float32;
+        case WeightDtype::Float16:
+            return KvCacheDtype::Float16;
         case WeightDtype::BFloat16:
-        case WeightDtype::Auto: return KvCacheDtype::BFloat16;
+        case WeightDtype::Auto:
+            return KvCacheDtype::BFloat16;
         }
         break;
-    case KvCacheDtype::Fp8: return KvCacheDtype::Fp8E4M3;
-    default: return requested;
+    case KvCacheDtype::Fp8:
+        return KvCacheDtype::Fp8E4M3;
+    default:
+        return requested;
     }
     return requested;
 }

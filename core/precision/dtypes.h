@@ -1,21 +1,38 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include <cstdint>
+
 #include <QString>
 #include <QStringList>
-
-#include <cstdint>
 
 namespace kvscope {
 
 /// vLLM's --dtype: the floating-point type of unquantized weights and activations.
-enum class WeightDtype { Auto, Float32, Float16, BFloat16 };
+enum class WeightDtype
+{
+    Auto,
+    Float32,
+    Float16,
+    BFloat16
+};
 
 /// vLLM's --kv-cache-dtype. Float32 is not a vLLM choice; it is what "auto"
 /// gives under --dtype float32, kept so the precision walk can start there.
 /// Q8_0 and Q4_0 are llama.cpp's block-quantized cache types (--cache-type-k/v),
 /// for GGUF models: 32 values in 34 and 18 bytes (ggml-common.h block_q8_0/q4_0).
-enum class KvCacheDtype { Auto, Float32, Float16, BFloat16, Fp8, Fp8E4M3, Fp8E5M2, Q8_0, Q4_0 };
+enum class KvCacheDtype
+{
+    Auto,
+    Float32,
+    Float16,
+    BFloat16,
+    Fp8,
+    Fp8E4M3,
+    Fp8E5M2,
+    Q8_0,
+    Q4_0
+};
 
 QString dtypeName(WeightDtype dtype);
 QString dtypeName(KvCacheDtype dtype);

@@ -9,23 +9,37 @@ namespace kvscope {
 QString quantMethodName(QuantMethod method)
 {
     switch (method) {
-    case QuantMethod::None: return QStringLiteral("none");
-    case QuantMethod::Fp8: return QStringLiteral("fp8");
-    case QuantMethod::Int8: return QStringLiteral("int8");
-    case QuantMethod::Awq: return QStringLiteral("awq");
-    case QuantMethod::Gptq: return QStringLiteral("gptq");
-    case QuantMethod::BitsAndBytesNf4: return QStringLiteral("bitsandbytes-nf4");
-    case QuantMethod::Mxfp4: return QStringLiteral("mxfp4");
-    case QuantMethod::CompressedTensors: return QStringLiteral("compressed-tensors");
+    case QuantMethod::None:
+        return QStringLiteral("none");
+    case QuantMethod::Fp8:
+        return QStringLiteral("fp8");
+    case QuantMethod::Int8:
+        return QStringLiteral("int8");
+    case QuantMethod::Awq:
+        return QStringLiteral("awq");
+    case QuantMethod::Gptq:
+        return QStringLiteral("gptq");
+    case QuantMethod::BitsAndBytesNf4:
+        return QStringLiteral("bitsandbytes-nf4");
+    case QuantMethod::Mxfp4:
+        return QStringLiteral("mxfp4");
+    case QuantMethod::CompressedTensors:
+        return QStringLiteral("compressed-tensors");
     }
     return {};
 }
 
 QStringList quantMethodChoices()
 {
-    return {QStringLiteral("auto"), QStringLiteral("none"), QStringLiteral("fp8"),
-            QStringLiteral("int8"), QStringLiteral("awq"),  QStringLiteral("gptq"),
-            QStringLiteral("bitsandbytes-nf4"), QStringLiteral("mxfp4"), QStringLiteral("compressed-tensors")};
+    return {QStringLiteral("auto"),
+            QStringLiteral("none"),
+            QStringLiteral("fp8"),
+            QStringLiteral("int8"),
+            QStringLiteral("awq"),
+            QStringLiteral("gptq"),
+            QStringLiteral("bitsandbytes-nf4"),
+            QStringLiteral("mxfp4"),
+            QStringLiteral("compressed-tensors")};
 }
 
 QuantMethod parseQuantMethod(const QString &text, const QString &option)
@@ -41,8 +55,8 @@ QuantMethod parseQuantMethod(const QString &text, const QString &option)
         return QuantMethod::Awq;
     if (t == QLatin1String("gptq") || t == QLatin1String("gptq_marlin"))
         return QuantMethod::Gptq;
-    if (t == QLatin1String("bitsandbytes") || t == QLatin1String("bitsandbytes-nf4")
-        || t == QLatin1String("nf4"))
+    if (t == QLatin1String("bitsandbytes") || t == QLatin1String("bitsandbytes-nf4") ||
+        t == QLatin1String("nf4"))
         return QuantMethod::BitsAndBytesNf4;
     if (t == QLatin1String("mxfp4"))
         return QuantMethod::Mxfp4;
@@ -65,14 +79,17 @@ QuantizationSpec defaultSpecFor(QuantMethod method)
 QString describe(const QuantizationSpec &spec)
 {
     switch (spec.method) {
-    case QuantMethod::None: return QStringLiteral("unquantized");
+    case QuantMethod::None:
+        return QStringLiteral("unquantized");
     case QuantMethod::Fp8:
         if (spec.perChannelScales)
             return QStringLiteral("FP8 E4M3, fp32 scale per output channel");
-        return spec.blockRows > 0
-                   ? QStringLiteral("FP8 E4M3, fp32 scale per %1x%2 block").arg(spec.blockRows).arg(spec.blockCols)
-                   : QStringLiteral("FP8 E4M3, fp32 scale per tensor");
-    case QuantMethod::Int8: return QStringLiteral("INT8, fp32 scale per output channel");
+        return spec.blockRows > 0 ? QStringLiteral("FP8 E4M3, fp32 scale per %1x%2 block")
+                                        .arg(spec.blockRows)
+                                        .arg(spec.blockCols)
+                                  : QStringLiteral("FP8 E4M3, fp32 scale per tensor");
+    case QuantMethod::Int8:
+        return QStringLiteral("INT8, fp32 scale per output channel");
     case QuantMethod::Awq:
         return QStringLiteral("AWQ int%1, group %2, fp16 scales + int%1 zero points")
             .arg(spec.bits)
@@ -84,7 +101,8 @@ QString describe(const QuantizationSpec &spec)
     case QuantMethod::BitsAndBytesNf4:
         return spec.doubleQuant ? QStringLiteral("NF4, blocks of 64, double-quantized absmax")
                                 : QStringLiteral("NF4, blocks of 64, fp32 absmax");
-    case QuantMethod::Mxfp4: return QStringLiteral("MXFP4 (E2M1), E8M0 scale per 32 values");
+    case QuantMethod::Mxfp4:
+        return QStringLiteral("MXFP4 (E2M1), E8M0 scale per 32 values");
     case QuantMethod::CompressedTensors: {
         const QString granularity = spec.groupSize > 0    ? QStringLiteral("group %1").arg(spec.groupSize)
                                     : spec.groupSize == 0 ? QStringLiteral("per tensor")
@@ -93,7 +111,8 @@ QString describe(const QuantizationSpec &spec)
             .arg(spec.scheme.isEmpty() ? QStringLiteral("scheme") : spec.scheme,
                  spec.floatWeights ? QStringLiteral("fp") : QStringLiteral("int"))
             .arg(spec.bits)
-            .arg(granularity, spec.symmetric ? QStringLiteral("symmetric") : QStringLiteral("with zero points"));
+            .arg(granularity,
+                 spec.symmetric ? QStringLiteral("symmetric") : QStringLiteral("with zero points"));
     }
     }
     return {};
@@ -113,7 +132,8 @@ std::int64_t compressedTensorsBytes(const QuantizationSpec &spec, std::int64_t r
                                  : Checked(ceilDiv((Checked(rows) * cols * spec.bits).value(), 8));
     const std::int64_t groups = spec.groupSize > 0 ? ceilDiv(cols, spec.groupSize) : 1;
     const Checked scales = spec.groupSize == 0 ? Checked(1) : Checked(rows) * groups;
-    Checked total = weights + scales * (spec.scaleBytes > 0 ? spec.scaleBytes : dtypeBytes) + spec.globalScaleBytes;
+    Checked total =
+        weights + scales * (spec.scaleBytes > 0 ? spec.scaleBytes : dtypeBytes) + spec.globalScaleBytes;
     if (!spec.symmetric && !spec.floatWeights) {
         const std::int64_t zeroRows = spec.groupSize == 0 ? 1 : rows;
         total += packedInts ? Checked(ceilDiv((Checked(zeroRows) * spec.bits).value(), 32)) * 4 * groups
@@ -138,7 +158,8 @@ std::int64_t quantizedMatrixBytes(const QuantizationSpec &spec, std::int64_t row
         if (spec.perChannelScales)
             return (elements + Checked(rows) * 4).value();
         if (spec.blockRows > 0 && spec.blockCols > 0)
-            return (elements + Checked(ceilDiv(rows, spec.blockRows)) * ceilDiv(cols, spec.blockCols) * 4).value();
+            return (elements + Checked(ceilDiv(rows, spec.blockRows)) * ceilDiv(cols, spec.blockCols) * 4)
+                .value();
         return (elements + 4).value();
     }
     case QuantMethod::Int8:

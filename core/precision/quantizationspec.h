@@ -1,36 +1,46 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include <cstdint>
+
 #include <QString>
 #include <QStringList>
-
-#include <cstdint>
 
 namespace kvscope {
 
 /// vLLM's --quantization methods that kvscope sizes.
-enum class QuantMethod { None, Fp8, Int8, Awq, Gptq, BitsAndBytesNf4, Mxfp4, CompressedTensors };
+enum class QuantMethod
+{
+    None,
+    Fp8,
+    Int8,
+    Awq,
+    Gptq,
+    BitsAndBytesNf4,
+    Mxfp4,
+    CompressedTensors
+};
 
 /// One weight-quantization scheme as a checkpoint stores it. Filled from
 /// --quantization/--group-size or from config.json's quantization_config.
 struct QuantizationSpec
 {
     QuantMethod method = QuantMethod::None;
-    int bits = 4;                 ///< awq/gptq weight bits
-    int groupSize = 128;          ///< awq/gptq group along the input dimension; -1 = one group per row
-    int blockRows = 0;            ///< fp8 block-wise scales (DeepSeek-V3: 128 x 128); 0 = per-tensor scale
+    int bits = 4;        ///< awq/gptq weight bits
+    int groupSize = 128; ///< awq/gptq group along the input dimension; -1 = one group per row
+    int blockRows = 0;   ///< fp8 block-wise scales (DeepSeek-V3: 128 x 128); 0 = per-tensor scale
     int blockCols = 0;
-    bool doubleQuant = true;      ///< bitsandbytes nf4 with quantized absmax (QLoRA)
-    bool perChannelScales = false; ///< fp8 with one fp32 scale per output row (fbgemm_fp8)
+    bool doubleQuant = true;         ///< bitsandbytes nf4 with quantized absmax (QLoRA)
+    bool perChannelScales = false;   ///< fp8 with one fp32 scale per output row (fbgemm_fp8)
     QStringList modulesNotConverted; ///< checkpoint's ignore list (HF module names, "re:" regexes)
 
     // compressed-tensors (llm-compressor) weight scheme. groupSize > 0: groups
     // along the input; -1: one scale per output row ("channel"); 0: one per tensor.
-    bool floatWeights = false;    ///< "type": "float" (fp8, fp4) instead of "int"
-    bool symmetric = true;        ///< no zero points stored
-    int scaleBytes = 0;           ///< bytes per scale; 0 = the --dtype element (llm-compressor's default)
-    int globalScaleBytes = 0;     ///< one extra per-tensor scale (NVFP4: fp32)
-    QString scheme;               ///< preset name for display ("W4A16", "FP8_DYNAMIC", "W8A8", "NVFP4")
+    bool floatWeights = false; ///< "type": "float" (fp8, fp4) instead of "int"
+    bool symmetric = true;     ///< no zero points stored
+    int scaleBytes = 0;        ///< bytes per scale; 0 = the --dtype element (llm-compressor's default)
+    int globalScaleBytes = 0;  ///< one extra per-tensor scale (NVFP4: fp32)
+    QString scheme;            ///< preset name for display ("W4A16", "FP8_DYNAMIC", "W8A8", "NVFP4")
 
     friend bool operator==(const QuantizationSpec &, const QuantizationSpec &) = default;
 };

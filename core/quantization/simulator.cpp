@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "quantization/simulator.h"
 
-#include "quantization/blockplan.h"
 #include "common/error.h"
+#include "quantization/blockplan.h"
 #include "quantization/kernels.h"
 
 #include <algorithm>

@@ -9,14 +9,14 @@
 #include "explorer/explorerview.h"
 #include "mainwindow.h"
 
+#include <algorithm>
+#include <cstdio>
+#include <functional>
+
 #include <QApplication>
 #include <QElapsedTimer>
 #include <QSlider>
 #include <QStandardPaths>
-
-#include <algorithm>
-#include <cstdio>
-#include <functional>
 
 namespace {
 
@@ -78,10 +78,12 @@ int main(int argc, char *argv[])
         sweep(slider, 50, [] {}); // warm up
         const Percentiles updated = percentiles(sweep(slider, 1000, [] {}));
         const Percentiles painted = percentiles(sweep(slider, 300, repaintCharts));
-        std::printf("%-34s %8.3f %8.3f %8.3f\n", qPrintable(QStringLiteral("%1: series updated").arg(QLatin1String(name))),
-                    updated.p50, updated.p95, updated.max);
-        std::printf("%-34s %8.3f %8.3f %8.3f\n", qPrintable(QStringLiteral("%1: charts repainted").arg(QLatin1String(name))),
-                    painted.p50, painted.p95, painted.max);
+        std::printf("%-34s %8.3f %8.3f %8.3f\n",
+                    qPrintable(QStringLiteral("%1: series updated").arg(QLatin1String(name))), updated.p50,
+                    updated.p95, updated.max);
+        std::printf("%-34s %8.3f %8.3f %8.3f\n",
+                    qPrintable(QStringLiteral("%1: charts repainted").arg(QLatin1String(name))), painted.p50,
+                    painted.p95, painted.max);
     }
     return 0;
 }

@@ -29,7 +29,8 @@ private Q_SLOTS:
         s.gpu = resolveGpu(QStringLiteral("h100-sxm"));
         s.tensorParallelSize = model.startsWith(QLatin1String("deepseek")) ? 8 : 1;
         std::int64_t sink = 0;
-        QBENCHMARK {
+        QBENCHMARK
+        {
             sink += planMemory(s).headroomBytes;
         }
         QVERIFY(sink != 0);

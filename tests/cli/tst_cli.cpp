@@ -44,21 +44,24 @@ private Q_SLOTS:
         QCOMPARE(o.value(QLatin1String("params_total")).toInteger(), 8'030'261'248LL);
         QCOMPARE(o.value(QLatin1String("params_active")).toInteger(), 8'030'261'248LL);
         QCOMPARE(o.value(QLatin1String("bits_per_weight")).toDouble(), 16.0);
-        for (const char *key : {"weights_bytes", "kv_cache_bytes", "activation_bytes", "overhead_bytes",
-                                "budget_bytes", "headroom_bytes", "kv_capacity_tokens", "max_concurrency", "fits"})
+        for (const char *key :
+             {"weights_bytes", "kv_cache_bytes", "activation_bytes", "overhead_bytes", "budget_bytes",
+              "headroom_bytes", "kv_capacity_tokens", "max_concurrency", "fits"})
             QVERIFY2(o.contains(QLatin1String(key)), key);
         QCOMPARE(o.value(QLatin1String("kv_cache_bytes")).toInteger(), 16LL << 30); // 16 x 8192 x 128 KiB
         QCOMPARE(o.value(QLatin1String("fits")).toBool(), true);
         QCOMPARE(o.value(QLatin1String("headroom_bytes")).toInteger(),
-                 o.value(QLatin1String("budget_bytes")).toInteger() - o.value(QLatin1String("weights_bytes")).toInteger()
-                     - o.value(QLatin1String("activation_bytes")).toInteger()
-                     - o.value(QLatin1String("overhead_bytes")).toInteger()
-                     - o.value(QLatin1String("kv_cache_bytes")).toInteger());
+                 o.value(QLatin1String("budget_bytes")).toInteger() -
+                     o.value(QLatin1String("weights_bytes")).toInteger() -
+                     o.value(QLatin1String("activation_bytes")).toInteger() -
+                     o.value(QLatin1String("overhead_bytes")).toInteger() -
+                     o.value(QLatin1String("kv_cache_bytes")).toInteger());
     }
 
     void huggingFaceIdsResolve()
     {
-        const QJsonObject o = calcJson({QStringLiteral("--model"), QStringLiteral("meta-llama/Llama-3.1-8B")});
+        const QJsonObject o =
+            calcJson({QStringLiteral("--model"), QStringLiteral("meta-llama/Llama-3.1-8B")});
         QCOMPARE(o.value(QLatin1String("model")).toString(), QStringLiteral("llama-3.1-8b"));
     }
 
@@ -69,7 +72,8 @@ private Q_SLOTS:
         QCOMPARE(fp8.value(QLatin1String("kv_bytes_per_token")).toInteger() * 2,
                  base.value(QLatin1String("kv_bytes_per_token")).toInteger());
         const QJsonObject awq = calcJson({QStringLiteral("--quantization"), QStringLiteral("awq")});
-        QCOMPARE(awq.value(QLatin1String("kv_bytes_per_token")), base.value(QLatin1String("kv_bytes_per_token")));
+        QCOMPARE(awq.value(QLatin1String("kv_bytes_per_token")),
+                 base.value(QLatin1String("kv_bytes_per_token")));
         QCOMPARE(awq.value(QLatin1String("quantized_bits_per_weight")).toDouble(), 4.15625);
         QCOMPARE(awq.value(QLatin1String("dtype")).toString(), QStringLiteral("float16"));
         const QJsonObject tp = calcJson({QStringLiteral("--model"), QStringLiteral("llama-3.1-70b"),
@@ -100,8 +104,9 @@ private Q_SLOTS:
         // GGUF: the tiny Llama of tests/filewriters.h; figures by hand there and in tst_gguf.
         const QString gguf = dir.filePath(QStringLiteral("tiny.Q4_K_M.gguf"));
         QVERIFY(kvscope::test::writeFile(gguf, kvscope::test::tinyLlamaGguf().bytes()));
-        const QJsonObject g = calcJson({QStringLiteral("--model"), gguf, QStringLiteral("--kv-cache-dtype"),
-                                        QStringLiteral("q8_0"), QStringLiteral("--seq-len"), QStringLiteral("4096")});
+        const QJsonObject g =
+            calcJson({QStringLiteral("--model"), gguf, QStringLiteral("--kv-cache-dtype"),
+                      QStringLiteral("q8_0"), QStringLiteral("--seq-len"), QStringLiteral("4096")});
         QCOMPARE(g.value(QLatin1String("model_format")).toString(), QStringLiteral("gguf"));
         QCOMPARE(g.value(QLatin1String("model_file_type")).toString(), QStringLiteral("Q4_K_M"));
         QCOMPARE(g.value(QLatin1String("weights_source")).toString(), QStringLiteral("checkpoint"));
@@ -110,7 +115,10 @@ private Q_SLOTS:
         QCOMPARE(g.value(QLatin1String("params_total")).toInteger(), 1'692'928LL);
         QCOMPARE(g.value(QLatin1String("kv_cache_dtype")).toString(), QStringLiteral("q8_0"));
         QCOMPARE(g.value(QLatin1String("kv_bytes_per_token")).toInteger(), 544); // 2 layers x 2 x 4 x 34 B
-        QCOMPARE(g.value(QLatin1String("checkpoint_bytes_by_type_measured")).toObject().value(QLatin1String("Q8_0")).toInteger(),
+        QCOMPARE(g.value(QLatin1String("checkpoint_bytes_by_type_measured"))
+                     .toObject()
+                     .value(QLatin1String("Q8_0"))
+                     .toInteger(),
                  34'816LL);
 
         // Model folder: config.json and one shard; the shard measures 64,000 BF16 values = 128,000 B.
@@ -119,9 +127,12 @@ private Q_SLOTS:
         QVERIFY(kvscope::test::writeFile(folder + QStringLiteral("/config.json"),
                                          R"({"model_type": "llama", "num_hidden_layers": 2, "hidden_size": 64,
             "num_attention_heads": 4, "intermediate_size": 128, "vocab_size": 1000, "torch_dtype": "bfloat16"})"));
-        QVERIFY(kvscope::test::writeFile(folder + QStringLiteral("/model.safetensors"),
-                                         kvscope::test::safetensorsBytes({{QStringLiteral("model.embed_tokens.weight"),
-                                                                           QStringLiteral("BF16"), {1000, 64}, 128'000}})));
+        QVERIFY(kvscope::test::writeFile(
+            folder + QStringLiteral("/model.safetensors"),
+            kvscope::test::safetensorsBytes({{QStringLiteral("model.embed_tokens.weight"),
+                                              QStringLiteral("BF16"),
+                                              {1000, 64},
+                                              128'000}})));
         const QJsonObject f = calcJson({QStringLiteral("--model"), folder});
         QCOMPARE(f.value(QLatin1String("model")).toString(), QStringLiteral("folder-model"));
         QCOMPARE(f.value(QLatin1String("checkpoint_bytes_measured")).toInteger(), 128'000LL);
@@ -133,7 +144,9 @@ private Q_SLOTS:
     void customGpu()
     {
         // 24 GiB = 24 x 2^30 bytes; 23.5 GiB = 25,232,932,864 bytes.
-        QCOMPARE(calcJson({QStringLiteral("--gpu"), QStringLiteral("custom:24")}).value(QLatin1String("gpu_memory_bytes")).toInteger(),
+        QCOMPARE(calcJson({QStringLiteral("--gpu"), QStringLiteral("custom:24")})
+                     .value(QLatin1String("gpu_memory_bytes"))
+                     .toInteger(),
                  24LL << 30);
         const QJsonObject o = calcJson({QStringLiteral("--gpu"), QStringLiteral("custom:23.5:1008:165")});
         QCOMPARE(o.value(QLatin1String("gpu_memory_bytes")).toInteger(), 25'232'932'864LL);
@@ -142,7 +155,8 @@ private Q_SLOTS:
 
     void modelSearch()
     {
-        const Run r = run({QStringLiteral("models"), QStringLiteral("--search"), QStringLiteral("gemma 3"), QStringLiteral("--json")});
+        const Run r = run({QStringLiteral("models"), QStringLiteral("--search"), QStringLiteral("gemma 3"),
+                           QStringLiteral("--json")});
         QCOMPARE(r.exitCode, 0);
         const QJsonArray list = QJsonDocument::fromJson(r.out).array();
         QCOMPARE(list.size(), 4); // gemma-3-1b, -4b, -12b, -27b
@@ -160,41 +174,50 @@ private Q_SLOTS:
         QTest::addColumn<QStringList>("arguments");
         QTest::addColumn<int>("exitCode");
         QTest::addColumn<QString>("message");
-        QTest::newRow("unknown model") << QStringList{QStringLiteral("calc"), QStringLiteral("--model"), QStringLiteral("llama-9")}
-                                       << 1 << "--model: unknown model 'llama-9'";
-        QTest::newRow("unknown dtype") << QStringList{QStringLiteral("calc"), QStringLiteral("--dtype"), QStringLiteral("fp7")}
-                                       << 1 << "--dtype: unknown dtype 'fp7'";
+        QTest::newRow("unknown model")
+            << QStringList{QStringLiteral("calc"), QStringLiteral("--model"), QStringLiteral("llama-9")} << 1
+            << "--model: unknown model 'llama-9'";
+        QTest::newRow("unknown dtype")
+            << QStringList{QStringLiteral("calc"), QStringLiteral("--dtype"), QStringLiteral("fp7")} << 1
+            << "--dtype: unknown dtype 'fp7'";
         QTest::newRow("unknown kv dtype")
-            << QStringList{QStringLiteral("calc"), QStringLiteral("--kv-cache-dtype"), QStringLiteral("int2")} << 1
-            << "--kv-cache-dtype: unknown KV cache dtype 'int2'";
-        QTest::newRow("zero batch") << QStringList{QStringLiteral("calc"), QStringLiteral("--batch-size"), QStringLiteral("0")}
+            << QStringList{QStringLiteral("calc"), QStringLiteral("--kv-cache-dtype"), QStringLiteral("int2")}
+            << 1 << "--kv-cache-dtype: unknown KV cache dtype 'int2'";
+        QTest::newRow("zero batch") << QStringList{QStringLiteral("calc"), QStringLiteral("--batch-size"),
+                                                   QStringLiteral("0")}
                                     << 1 << "--batch-size: must be a positive integer, got '0'";
-        QTest::newRow("negative seq") << QStringList{QStringLiteral("calc"), QStringLiteral("--seq-len"), QStringLiteral("-5")}
-                                      << 1 << "--seq-len: must be a positive integer, got '-5'";
+        QTest::newRow("negative seq")
+            << QStringList{QStringLiteral("calc"), QStringLiteral("--seq-len"), QStringLiteral("-5")} << 1
+            << "--seq-len: must be a positive integer, got '-5'";
         QTest::newRow("bad utilization")
-            << QStringList{QStringLiteral("calc"), QStringLiteral("--gpu-memory-utilization"), QStringLiteral("1.5")} << 1
-            << "--gpu-memory-utilization: must be a number in (0, 1], got '1.5'";
-        QTest::newRow("unknown option") << QStringList{QStringLiteral("calc"), QStringLiteral("--frobnicate")} << 2
-                                        << "Unknown option 'frobnicate'";
-        QTest::newRow("unknown gpu") << QStringList{QStringLiteral("calc"), QStringLiteral("--gpu"), QStringLiteral("tpu-v9")}
+            << QStringList{QStringLiteral("calc"), QStringLiteral("--gpu-memory-utilization"),
+                           QStringLiteral("1.5")}
+            << 1 << "--gpu-memory-utilization: must be a number in (0, 1], got '1.5'";
+        QTest::newRow("unknown option") << QStringList{QStringLiteral("calc"), QStringLiteral("--frobnicate")}
+                                        << 2 << "Unknown option 'frobnicate'";
+        QTest::newRow("unknown gpu") << QStringList{QStringLiteral("calc"), QStringLiteral("--gpu"),
+                                                    QStringLiteral("tpu-v9")}
                                      << 1 << "--gpu: unknown GPU 'tpu-v9'";
-        QTest::newRow("absurd sizes") << QStringList{QStringLiteral("calc"), QStringLiteral("--batch-size"),
-                                                     QStringLiteral("1000000000"), QStringLiteral("--seq-len"),
-                                                     QStringLiteral("1000000000000"), QStringLiteral("--json")}
-                                      << 1 << "exceeds 2^63";
+        QTest::newRow("absurd sizes")
+            << QStringList{QStringLiteral("calc"),          QStringLiteral("--batch-size"),
+                           QStringLiteral("1000000000"),    QStringLiteral("--seq-len"),
+                           QStringLiteral("1000000000000"), QStringLiteral("--json")}
+            << 1 << "exceeds 2^63";
         QTest::newRow("group size for fp8")
             << QStringList{QStringLiteral("calc"), QStringLiteral("--quantization"), QStringLiteral("fp8"),
                            QStringLiteral("--group-size"), QStringLiteral("64")}
             << 1 << "--group-size: applies to awq, gptq and compressed-tensors, not to quantization 'fp8'";
-        QTest::newRow("unknown command") << QStringList{QStringLiteral("frobnicate")} << 2 << "unknown command 'frobnicate'";
-        QTest::newRow("custom gpu without memory") << QStringList{QStringLiteral("calc"), QStringLiteral("--gpu"), QStringLiteral("custom:0")}
-                                                   << 1 << "--gpu: 'custom:0' is not custom:MEMORY_GIB";
+        QTest::newRow("unknown command")
+            << QStringList{QStringLiteral("frobnicate")} << 2 << "unknown command 'frobnicate'";
+        QTest::newRow("custom gpu without memory")
+            << QStringList{QStringLiteral("calc"), QStringLiteral("--gpu"), QStringLiteral("custom:0")} << 1
+            << "--gpu: 'custom:0' is not custom:MEMORY_GIB";
         QTest::newRow("custom gpu bad bandwidth")
-            << QStringList{QStringLiteral("calc"), QStringLiteral("--gpu"), QStringLiteral("custom:24:-5")} << 1
-            << "--gpu: custom GPU: bandwidth must be a number between 0 and 1e+07 GB/s, got -5";
+            << QStringList{QStringLiteral("calc"), QStringLiteral("--gpu"), QStringLiteral("custom:24:-5")}
+            << 1 << "--gpu: custom GPU: bandwidth must be a number between 0 and 1e+07 GB/s, got -5";
         QTest::newRow("q8_0 for a vLLM preset")
-            << QStringList{QStringLiteral("calc"), QStringLiteral("--kv-cache-dtype"), QStringLiteral("q8_0")} << 1
-            << "--kv-cache-dtype: q8_0 is a llama.cpp cache type for GGUF models";
+            << QStringList{QStringLiteral("calc"), QStringLiteral("--kv-cache-dtype"), QStringLiteral("q8_0")}
+            << 1 << "--kv-cache-dtype: q8_0 is a llama.cpp cache type for GGUF models";
         QTest::newRow("nothing matches") << QStringList{QStringLiteral("models"), QStringLiteral("zzz")} << 1
                                          << "models: nothing matches 'zzz'";
     }
@@ -208,7 +231,7 @@ private Q_SLOTS:
         QCOMPARE(r.exitCode, exitCode);
         QVERIFY2(r.out.isEmpty(), r.out.constData()); // never a partial table or JSON
         const QString err = QString::fromUtf8(r.err);
-        QCOMPARE(err.count(QLatin1Char('\n')), 1);    // one line
+        QCOMPARE(err.count(QLatin1Char('\n')), 1); // one line
         QVERIFY2(err.startsWith(QLatin1String("kvscope: error: ")), qPrintable(err));
         QVERIFY2(err.contains(message), qPrintable(err));
     }
@@ -220,7 +243,8 @@ private Q_SLOTS:
         QVERIFY(file.open(QIODevice::WriteOnly));
         file.write("{\"num_hidden_layers\": 32,");
         file.close();
-        const Run r = run({QStringLiteral("calc"), QStringLiteral("--model"), file.fileName(), QStringLiteral("--json")});
+        const Run r = run(
+            {QStringLiteral("calc"), QStringLiteral("--model"), file.fileName(), QStringLiteral("--json")});
         QCOMPARE(r.exitCode, 1);
         QVERIFY(r.out.isEmpty());
         QVERIFY(r.err.contains("config.json: malformed JSON at offset"));
@@ -231,7 +255,8 @@ private Q_SLOTS:
         QTemporaryDir dir;
         const QString gguf = dir.filePath(QStringLiteral("broken.gguf"));
         QVERIFY(kvscope::test::writeFile(gguf, kvscope::test::tinyLlamaGguf().bytes().left(300)));
-        const Run r = run({QStringLiteral("calc"), QStringLiteral("--model"), gguf, QStringLiteral("--json")});
+        const Run r =
+            run({QStringLiteral("calc"), QStringLiteral("--model"), gguf, QStringLiteral("--json")});
         QCOMPARE(r.exitCode, 1);
         QVERIFY(r.out.isEmpty());
         QVERIFY2(r.err.startsWith("kvscope: error: " + gguf.toUtf8() + ": "), r.err.constData());
@@ -243,7 +268,8 @@ private Q_SLOTS:
 
     void tableOutput()
     {
-        const Run r = run({QStringLiteral("calc"), QStringLiteral("--model"), QStringLiteral("qwen3-30b-a3b")});
+        const Run r =
+            run({QStringLiteral("calc"), QStringLiteral("--model"), QStringLiteral("qwen3-30b-a3b")});
         QCOMPARE(r.exitCode, 0);
         const QString text = QString::fromUtf8(r.out);
         QVERIFY(text.contains(QLatin1String("30,532,122,624")));
@@ -259,8 +285,8 @@ private Q_SLOTS:
         QStringList ids;
         for (const QJsonValue v : list)
             ids << v.toObject().value(QLatin1String("id")).toString();
-        for (const char *required : {"llama-3.1-8b", "llama-3.1-70b", "qwen3-30b-a3b", "mixtral-8x7b", "gemma-3-27b",
-                                     "deepseek-v3", "gpt-oss-120b"})
+        for (const char *required : {"llama-3.1-8b", "llama-3.1-70b", "qwen3-30b-a3b", "mixtral-8x7b",
+                                     "gemma-3-27b", "deepseek-v3", "gpt-oss-120b"})
             QVERIFY2(ids.contains(QLatin1String(required)), required);
         const Run gpus = run({QStringLiteral("gpus")});
         QCOMPARE(gpus.exitCode, 0);

@@ -119,7 +119,8 @@ private Q_SLOTS:
 
     void modelFromMetadata()
     {
-        const ModelArch m = modelFromGguf(parseBytes(test::tinyLlamaGguf().bytes()), QStringLiteral("t.gguf"));
+        const ModelArch m =
+            modelFromGguf(parseBytes(test::tinyLlamaGguf().bytes()), QStringLiteral("t.gguf"));
         QCOMPARE(m.format, ModelFormat::Gguf);
         QCOMPARE(m.modelType, QStringLiteral("llama"));
         QCOMPARE(m.name, QStringLiteral("Tiny Llama"));
@@ -162,7 +163,8 @@ private Q_SLOTS:
     {
         QFETCH(int, dtype);
         QFETCH(qint64, perToken);
-        const ModelArch m = modelFromGguf(parseBytes(test::tinyLlamaGguf().bytes()), QStringLiteral("t.gguf"));
+        const ModelArch m =
+            modelFromGguf(parseBytes(test::tinyLlamaGguf().bytes()), QStringLiteral("t.gguf"));
         QCOMPARE(kvBytesPerTokenPerLayer(m, KvCacheDtype(dtype), 1) * m.numLayers, perToken);
     }
 
@@ -257,31 +259,36 @@ private Q_SLOTS:
         twoKeys.string(QStringLiteral("general.architecture"), QStringLiteral("llama"))
             .u32(QStringLiteral("llama.block_count"), 2);
         // 24-byte header + 45-byte first key + 33-byte second key (its u32 value at 98..101).
-        QTest::newRow("truncated metadata") << twoKeys.bytes().left(100)
-                                            << "truncated at offset 98 while reading the value of 'llama.block_count'";
-        QTest::newRow("truncated key name") << twoKeys.bytes().left(90)
-                                            << "the name of key 1 length is 17, but only 13 bytes follow";
-        QTest::newRow("header counts past a truncated file") << test::tinyLlamaGguf().bytes().left(200)
-                                                             << "the tensor count is 21, but only 184 bytes follow";
+        QTest::newRow("truncated metadata")
+            << twoKeys.bytes().left(100)
+            << "truncated at offset 98 while reading the value of 'llama.block_count'";
+        QTest::newRow("truncated key name")
+            << twoKeys.bytes().left(90) << "the name of key 1 length is 17, but only 13 bytes follow";
+        QTest::newRow("header counts past a truncated file")
+            << test::tinyLlamaGguf().bytes().left(200) << "the tensor count is 21, but only 184 bytes follow";
         GgufWriter hugeCount = test::tinyLlamaGguf();
         hugeCount.tensorCountOverride = qint64(1) << 40;
-        QTest::newRow("absurd tensor count") << hugeCount.bytes() << "the tensor count is 1099511627776, more than kvscope reads";
+        QTest::newRow("absurd tensor count")
+            << hugeCount.bytes() << "the tensor count is 1099511627776, more than kvscope reads";
         GgufWriter manyTensors = test::tinyLlamaGguf();
         manyTensors.tensorCountOverride = 900'000;
         QTest::newRow("tensor count past the end") << manyTensors.bytes() << "but only";
         GgufWriter longString;
         longString.keyed(QStringLiteral("general.name"), GgufWriter::STRING,
                          QByteArray::fromHex("40420f0000000000") + "abc"); // length 1,000,000, 3 bytes follow
-        QTest::newRow("string length past the end") << longString.bytes() << "'general.name' length is 1000000, but only";
+        QTest::newRow("string length past the end")
+            << longString.bytes() << "'general.name' length is 1000000, but only";
         GgufWriter hugeString;
-        hugeString.keyed(QStringLiteral("general.name"), GgufWriter::STRING, QByteArray::fromHex("ffffffffffffff7f"));
+        hugeString.keyed(QStringLiteral("general.name"), GgufWriter::STRING,
+                         QByteArray::fromHex("ffffffffffffff7f"));
         QTest::newRow("string length beyond the cap") << hugeString.bytes() << "more than kvscope reads";
         GgufWriter longArray;
         longArray.keyed(QStringLiteral("x"), GgufWriter::ARRAY,
                         QByteArray::fromHex("04000000") + QByteArray::fromHex("ffffffffffffff00"));
         QTest::newRow("array length past the end") << longArray.bytes() << "the length of array 'x' is";
         GgufWriter nested;
-        nested.keyed(QStringLiteral("x"), GgufWriter::ARRAY, QByteArray::fromHex("09000000") + QByteArray(8, '\0'));
+        nested.keyed(QStringLiteral("x"), GgufWriter::ARRAY,
+                     QByteArray::fromHex("09000000") + QByteArray(8, '\0'));
         QTest::newRow("array of arrays") << nested.bytes() << "array of arrays";
         GgufWriter badType;
         badType.keyed(QStringLiteral("x"), 13, QByteArray(8, '\0'));
@@ -297,27 +304,32 @@ private Q_SLOTS:
         QTest::newRow("alignment not a power of two") << badAlignment.bytes() << "power of two";
         GgufWriter unknownType;
         unknownType.tensor(QStringLiteral("w"), {32}, 200, 64);
-        QTest::newRow("unknown ggml type") << unknownType.bytes() << "tensor 'w' has ggml type 200, which kvscope does not know";
+        QTest::newRow("unknown ggml type")
+            << unknownType.bytes() << "tensor 'w' has ggml type 200, which kvscope does not know";
         GgufWriter removedType;
         removedType.tensor(QStringLiteral("w"), {32}, 4, 64);
         QTest::newRow("removed ggml type 4") << removedType.bytes() << "ggml type 4";
         GgufWriter partialBlock;
         partialBlock.tensor(QStringLiteral("w"), {100, 2}, test::GgmlQ4_K, 288);
-        QTest::newRow("row not whole blocks") << partialBlock.bytes() << "rows of 100 values are not whole Q4_K blocks";
+        QTest::newRow("row not whole blocks")
+            << partialBlock.bytes() << "rows of 100 values are not whole Q4_K blocks";
         GgufWriter fiveDims;
         fiveDims.tensor(QStringLiteral("w"), {1, 1, 1, 1, 1}, test::GgmlF32, 4);
         QTest::newRow("five dimensions") << fiveDims.bytes() << "has 5 dimensions";
         GgufWriter pastEnd;
         pastEnd.tensor(QStringLiteral("w"), {32}, test::GgmlF32, 128, 1'048'576);
-        QTest::newRow("tensor offset past the end") << pastEnd.bytes() << "tensor 'w' [1048576, 1048704) runs past the end";
+        QTest::newRow("tensor offset past the end")
+            << pastEnd.bytes() << "tensor 'w' [1048576, 1048704) runs past the end";
         GgufWriter misaligned;
         misaligned.tensor(QStringLiteral("w"), {32}, test::GgmlF32, 128, 4);
         QTest::newRow("misaligned offset") << misaligned.bytes() << "not a multiple of the alignment 32";
         GgufWriter overlap;
-        overlap.tensor(QStringLiteral("a"), {32}, test::GgmlF32, 128).tensor(QStringLiteral("b"), {32}, test::GgmlF32, 128, 64);
+        overlap.tensor(QStringLiteral("a"), {32}, test::GgmlF32, 128)
+            .tensor(QStringLiteral("b"), {32}, test::GgmlF32, 128, 64);
         QTest::newRow("overlapping tensors") << overlap.bytes() << "overlap";
         GgufWriter sameName;
-        sameName.tensor(QStringLiteral("a"), {8}, test::GgmlF32, 32).tensor(QStringLiteral("a"), {8}, test::GgmlF32, 32);
+        sameName.tensor(QStringLiteral("a"), {8}, test::GgmlF32, 32)
+            .tensor(QStringLiteral("a"), {8}, test::GgmlF32, 32);
         QTest::newRow("duplicate tensor") << sameName.bytes() << "tensor 'a' appears twice";
     }
 
@@ -325,7 +337,8 @@ private Q_SLOTS:
     {
         QFETCH(QByteArray, bytes);
         QFETCH(QString, message);
-        KVSCOPE_VERIFY_ERROR(parseBytes(bytes, QStringLiteral("bad.gguf")), QLatin1String("bad.gguf: "), message);
+        KVSCOPE_VERIFY_ERROR(parseBytes(bytes, QStringLiteral("bad.gguf")), QLatin1String("bad.gguf: "),
+                             message);
     }
 
     void badMetadata_data()
@@ -339,18 +352,21 @@ private Q_SLOTS:
         noLayers.string(QStringLiteral("general.architecture"), QStringLiteral("llama"));
         QTest::newRow("no block count") << noLayers.bytes() << "missing metadata 'llama.block_count'";
         GgufWriter zeroLayers;
-        zeroLayers.string(QStringLiteral("general.architecture"), QStringLiteral("llama")).u32(QStringLiteral("llama.block_count"), 0);
+        zeroLayers.string(QStringLiteral("general.architecture"), QStringLiteral("llama"))
+            .u32(QStringLiteral("llama.block_count"), 0);
         QTest::newRow("zero layers") << zeroLayers.bytes() << "metadata 'llama.block_count' is 0";
         GgufWriter manyLayers;
         manyLayers.string(QStringLiteral("general.architecture"), QStringLiteral("gpt-oss"))
             .u64(QStringLiteral("gpt-oss.block_count"), quint64(1) << 40)
             .u32(QStringLiteral("gpt-oss.attention.sliding_window"), 128);
-        QTest::newRow("absurd block count") << manyLayers.bytes()
-                                            << "metadata 'gpt-oss.block_count' is 1099511627776; kvscope reads at most 65536";
+        QTest::newRow("absurd block count")
+            << manyLayers.bytes()
+            << "metadata 'gpt-oss.block_count' is 1099511627776; kvscope reads at most 65536";
         GgufWriter stringLayers;
         stringLayers.string(QStringLiteral("general.architecture"), QStringLiteral("llama"))
             .string(QStringLiteral("llama.block_count"), QStringLiteral("two"));
-        QTest::newRow("string block count") << stringLayers.bytes() << "'llama.block_count' must be an integer";
+        QTest::newRow("string block count")
+            << stringLayers.bytes() << "'llama.block_count' must be an integer";
         GgufWriter noVocab;
         noVocab.string(QStringLiteral("general.architecture"), QStringLiteral("llama"))
             .u32(QStringLiteral("llama.block_count"), 2)
@@ -359,7 +375,8 @@ private Q_SLOTS:
             .u32(QStringLiteral("llama.feed_forward_length"), 512);
         QTest::newRow("no vocabulary") << noVocab.bytes() << "no vocabulary size";
         GgufWriter badHeads = noVocab;
-        badHeads.u32(QStringLiteral("llama.vocab_size"), 10).u32(QStringLiteral("llama.attention.head_count_kv"), 3);
+        badHeads.u32(QStringLiteral("llama.vocab_size"), 10)
+            .u32(QStringLiteral("llama.attention.head_count_kv"), 3);
         QTest::newRow("kv heads not dividing") << badHeads.bytes() << "num_key_value_heads' is 3";
     }
 
@@ -367,8 +384,9 @@ private Q_SLOTS:
     {
         QFETCH(QByteArray, bytes);
         QFETCH(QString, message);
-        KVSCOPE_VERIFY_ERROR(modelFromGguf(parseBytes(bytes, QStringLiteral("bad.gguf")), QStringLiteral("bad.gguf")),
-                             QLatin1String("bad.gguf"), message);
+        KVSCOPE_VERIFY_ERROR(
+            modelFromGguf(parseBytes(bytes, QStringLiteral("bad.gguf")), QStringLiteral("bad.gguf")),
+            QLatin1String("bad.gguf"), message);
     }
 
     void fileOnDisk()

@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: MIT
 // What the explorer charts draw: the memory bar segments, the growth curves,
 // the KV precision walk and the GPU counts offered.
+#include "common/units.h"
 #include "plan/breakdown.h"
 #include "plan/growth.h"
 #include "plan/planner.h"
 #include "plan/tensorparallel.h"
 #include "testsupport.h"
-#include "common/units.h"
 
 #include <QTest>
 
@@ -51,7 +51,7 @@ private Q_SLOTS:
         const MemoryBreakdown b = memoryBreakdown(plan);
         const BreakdownSegment *kv = b.segment(MemoryPart::KvCache);
         QCOMPARE(kv->fullBytes, 256LL * GiB);
-        QCOMPARE(kv->bytes, plan.kv.availableBytes);          // only what the budget leaves
+        QCOMPARE(kv->bytes, plan.kv.availableBytes); // only what the budget leaves
         QCOMPARE(b.overflowBytes, -plan.headroomBytes);
         QCOMPARE(b.segment(MemoryPart::Overflow)->bytes, 256LL * GiB - plan.kv.availableBytes);
         QVERIFY(!b.segment(MemoryPart::Headroom));
@@ -126,7 +126,8 @@ private Q_SLOTS:
     void gpuCountsOffered()
     {
         // Llama-3.1-8B: 32 heads, 8 KV heads, I 14336 = 2^11 x 7.
-        QCOMPARE(validTensorParallelSizes(preset(QStringLiteral("llama-3.1-8b")), 64), (QList<int>{1, 2, 4, 8, 16, 32}));
+        QCOMPARE(validTensorParallelSizes(preset(QStringLiteral("llama-3.1-8b")), 64),
+                 (QList<int>{1, 2, 4, 8, 16, 32}));
         // Qwen2.5-7B: 28 heads, 4 KV heads, I 18944: 1, 2, 4 and 28 fails I.
         QCOMPARE(validTensorParallelSizes(preset(QStringLiteral("qwen2.5-7b")), 64), (QList<int>{1, 2, 4}));
     }

@@ -53,7 +53,8 @@ private Q_SLOTS:
         QVERIFY(!m.estimated);
         // By hand: embed 64000 + lm_head 64000 + 2 x (q 4096 + k 2048 + v 2048 + o 4096
         // + mlp 3 x 8192 + norms 128) + final norm 64.
-        QCOMPARE(countParameters(m).total, 64'000LL * 2 + 2 * (4096 + 2048 + 2048 + 4096 + 3 * 8192 + 128) + 64);
+        QCOMPARE(countParameters(m).total,
+                 64'000LL * 2 + 2 * (4096 + 2048 + 2048 + 4096 + 3 * 8192 + 128) + 64);
     }
 
     void badInput_data()
@@ -64,30 +65,34 @@ private Q_SLOTS:
                                         << "config.json: missing field 'num_hidden_layers' (or n_layer";
         QTest::newRow("zero layers") << withField("num_hidden_layers", 0)
                                      << "field 'num_hidden_layers' must be an integer >= 1, got 0";
-        QTest::newRow("negative hidden") << withField("hidden_size", -64)
-                                         << "field 'hidden_size' must be an integer >= 1, got -64";
+        QTest::newRow("negative hidden")
+            << withField("hidden_size", -64) << "field 'hidden_size' must be an integer >= 1, got -64";
         QTest::newRow("fractional heads") << withField("num_attention_heads", 2.5)
                                           << "field 'num_attention_heads' must be an integer >= 1, got 2.5";
         QTest::newRow("string vocab") << withField("vocab_size", QStringLiteral("big"))
                                       << "field 'vocab_size' must be an integer >= 1, got \"big\"";
-        QTest::newRow("heads not dividing hidden") << withField("num_attention_heads", 6)
-                                                   << "hidden_size' is 64, not divisible by num_attention_heads 6";
-        QTest::newRow("kv heads not dividing heads") << withField("num_key_value_heads", 3)
-                                                     << "num_key_value_heads' is 3, which does not divide";
-        QTest::newRow("unknown dtype") << withField("torch_dtype", QStringLiteral("int3"))
-                                       << "torch_dtype' is 'int3'";
-        QTest::newRow("missing intermediate") << withField("intermediate_size", QJsonValue::Undefined)
-                                              << "missing field 'intermediate_size'";
+        QTest::newRow("heads not dividing hidden")
+            << withField("num_attention_heads", 6)
+            << "hidden_size' is 64, not divisible by num_attention_heads 6";
+        QTest::newRow("kv heads not dividing heads")
+            << withField("num_key_value_heads", 3) << "num_key_value_heads' is 3, which does not divide";
+        QTest::newRow("unknown dtype")
+            << withField("torch_dtype", QStringLiteral("int3")) << "torch_dtype' is 'int3'";
+        QTest::newRow("missing intermediate")
+            << withField("intermediate_size", QJsonValue::Undefined) << "missing field 'intermediate_size'";
         QJsonObject wrongTypes = object(llamaLike);
         wrongTypes.insert(QStringLiteral("sliding_window"), 128);
         wrongTypes.insert(QStringLiteral("layer_types"), QJsonArray{QStringLiteral("full_attention")});
-        QTest::newRow("layer_types length") << wrongTypes << "layer_types' has 1 entries but num_hidden_layers is 2";
-        QTest::newRow("absurd layer count") << withField("num_hidden_layers", 1e12)
-                                            << "field 'num_hidden_layers' must be an integer <= 65536, got 1000000000000";
+        QTest::newRow("layer_types length")
+            << wrongTypes << "layer_types' has 1 entries but num_hidden_layers is 2";
+        QTest::newRow("absurd layer count")
+            << withField("num_hidden_layers", 1e12)
+            << "field 'num_hidden_layers' must be an integer <= 65536, got 1000000000000";
         QTest::newRow("heads past int") << withField("num_attention_heads", 4294967296.0)
                                         << "field 'num_attention_heads' must be an integer <= 2147483647";
-        QTest::newRow("partial rotary above 1") << withField("partial_rotary_factor", 7)
-                                                << "field 'partial_rotary_factor' is 7; expected a share in (0, 1]";
+        QTest::newRow("partial rotary above 1")
+            << withField("partial_rotary_factor", 7)
+            << "field 'partial_rotary_factor' is 7; expected a share in (0, 1]";
         QTest::newRow("kv heads zero") << withField("num_key_value_heads", 0)
                                        << "field 'num_key_value_heads' must be an integer >= 1, got 0";
         QJsonObject unknownQuant = object(llamaLike);
@@ -100,8 +105,8 @@ private Q_SLOTS:
     {
         QFETCH(QJsonObject, config);
         QFETCH(QString, message);
-        KVSCOPE_VERIFY_ERROR(parseHfConfig(config, QStringLiteral("config.json")), QLatin1String("config.json: "),
-                             message);
+        KVSCOPE_VERIFY_ERROR(parseHfConfig(config, QStringLiteral("config.json")),
+                             QLatin1String("config.json: "), message);
     }
 
     void malformedJson()
@@ -209,12 +214,14 @@ private Q_SLOTS:
     void otherFamilySpellings()
     {
         // Mistral's native params.json style and ChatGLM's kv_channels.
-        const char *mistral = R"({"dim": 4096, "n_layers": 32, "n_heads": 32, "n_kv_heads": 8, "head_dim": 128,
+        const char *mistral =
+            R"({"dim": 4096, "n_layers": 32, "n_heads": 32, "n_kv_heads": 8, "head_dim": 128,
           "hidden_dim": 14336, "vocab_size": 32768, "model_type": "mistral"})";
         const ModelArch m = parseHfConfig(object(mistral), QStringLiteral("params.json"));
         QCOMPARE(m.numKvHeads, 8);
         QCOMPARE(m.intermediateSize, 14336LL);
-        const char *glm = R"({"model_type": "chatglm", "num_layers": 28, "hidden_size": 4096, "num_attention_heads": 32,
+        const char *glm =
+            R"({"model_type": "chatglm", "num_layers": 28, "hidden_size": 4096, "num_attention_heads": 32,
           "multi_query_group_num": 2, "kv_channels": 128, "ffn_hidden_size": 13696, "padded_vocab_size": 65024,
           "seq_length": 8192})";
         const ModelArch g = parseHfConfig(object(glm), QStringLiteral("c"));
@@ -225,7 +232,8 @@ private Q_SLOTS:
 
     void unknownFamilyIsEstimated()
     {
-        const ModelArch m = parseHfConfig(withField("model_type", QStringLiteral("brand_new")), QStringLiteral("c"));
+        const ModelArch m =
+            parseHfConfig(withField("model_type", QStringLiteral("brand_new")), QStringLiteral("c"));
         QVERIFY(m.estimated);
         QVERIFY(!m.notes.filter(QStringLiteral("estimated")).isEmpty());
     }

@@ -44,7 +44,8 @@ QByteArray indexJson(const QString &first = QStringLiteral("model-00001-of-00002
         map.insert(t.name, first);
     for (const StTensor &t : shard2)
         map.insert(t.name, QStringLiteral("model-00002-of-00002.safetensors"));
-    return QJsonDocument(QJsonObject{{QStringLiteral("metadata"), QJsonObject{{QStringLiteral("total_size"), double(folderBytes)}}},
+    return QJsonDocument(QJsonObject{{QStringLiteral("metadata"),
+                                      QJsonObject{{QStringLiteral("total_size"), double(folderBytes)}}},
                                      {QStringLiteral("weight_map"), map}})
         .toJson();
 }
@@ -64,8 +65,10 @@ class TestImport : public QObject
         const QDir dir(m_root.filePath(name));
         if (withConfig && !test::writeFile(dir.filePath(QStringLiteral("config.json")), llamaConfig))
             qFatal("write failed");
-        test::writeFile(dir.filePath(QStringLiteral("model-00001-of-00002.safetensors")), test::safetensorsBytes(shard1));
-        test::writeFile(dir.filePath(QStringLiteral("model-00002-of-00002.safetensors")), test::safetensorsBytes(shard2));
+        test::writeFile(dir.filePath(QStringLiteral("model-00001-of-00002.safetensors")),
+                        test::safetensorsBytes(shard1));
+        test::writeFile(dir.filePath(QStringLiteral("model-00002-of-00002.safetensors")),
+                        test::safetensorsBytes(shard2));
         if (withIndex)
             test::writeFile(dir.filePath(QStringLiteral("model.safetensors.index.json")), indexJson());
         return dir.path();
@@ -92,8 +95,12 @@ private Q_SLOTS:
         QCOMPARE(m.elementsByType.value(QStringLiteral("I32")), 512LL);
         QCOMPARE(m.bytesByType.value(QStringLiteral("F16")), 128LL);
         // A shard or the index stands for its folder.
-        QCOMPARE(importModel(QDir(path).filePath(QStringLiteral("model.safetensors.index.json"))).model.measured, m);
-        QCOMPARE(importModel(QDir(path).filePath(QStringLiteral("model-00002-of-00002.safetensors"))).model.measured, m);
+        QCOMPARE(
+            importModel(QDir(path).filePath(QStringLiteral("model.safetensors.index.json"))).model.measured,
+            m);
+        QCOMPARE(importModel(QDir(path).filePath(QStringLiteral("model-00002-of-00002.safetensors")))
+                     .model.measured,
+                 m);
         // --model accepts the folder too.
         QCOMPARE(resolveModel(path).measured.bytes, folderBytes);
     }
@@ -119,32 +126,43 @@ private Q_SLOTS:
     {
         const QString noConfig = folder(QStringLiteral("no-config"), true, false);
         KVSCOPE_VERIFY_ERROR(importModel(noConfig), noConfig, QStringLiteral("folder has no config.json"));
-        test::writeFile(QDir(noConfig).filePath(QStringLiteral("m.Q4_K_M.gguf")), test::tinyLlamaGguf().bytes());
-        KVSCOPE_VERIFY_ERROR(importModel(noConfig), noConfig, QStringLiteral("(it holds m.Q4_K_M.gguf: pass the .gguf file itself)"));
+        test::writeFile(QDir(noConfig).filePath(QStringLiteral("m.Q4_K_M.gguf")),
+                        test::tinyLlamaGguf().bytes());
+        KVSCOPE_VERIFY_ERROR(importModel(noConfig), noConfig,
+                             QStringLiteral("(it holds m.Q4_K_M.gguf: pass the .gguf file itself)"));
 
         const QString missingShard = folder(QStringLiteral("missing-shard"));
         QFile::remove(QDir(missingShard).filePath(QStringLiteral("model-00002-of-00002.safetensors")));
-        KVSCOPE_VERIFY_ERROR(importModel(missingShard), QDir(missingShard).filePath(QStringLiteral("model.safetensors.index.json")),
-                             QStringLiteral("shard 'model-00002-of-00002.safetensors' is listed but not in the folder"));
+        KVSCOPE_VERIFY_ERROR(
+            importModel(missingShard),
+            QDir(missingShard).filePath(QStringLiteral("model.safetensors.index.json")),
+            QStringLiteral("shard 'model-00002-of-00002.safetensors' is listed but not in the folder"));
 
         const QString wrongMap = folder(QStringLiteral("wrong-map"));
         QJsonObject index = QJsonDocument::fromJson(indexJson()).object();
         QJsonObject map = index.value(QLatin1String("weight_map")).toObject();
-        map.insert(QStringLiteral("model.layers.9.mlp.up_proj.weight"), QStringLiteral("model-00001-of-00002.safetensors"));
+        map.insert(QStringLiteral("model.layers.9.mlp.up_proj.weight"),
+                   QStringLiteral("model-00001-of-00002.safetensors"));
         index.insert(QStringLiteral("weight_map"), map);
-        test::writeFile(QDir(wrongMap).filePath(QStringLiteral("model.safetensors.index.json")), QJsonDocument(index).toJson());
-        KVSCOPE_VERIFY_ERROR(importModel(wrongMap), QDir(wrongMap).filePath(QStringLiteral("model.safetensors.index.json")),
-                             QStringLiteral("tensor 'model.layers.9.mlp.up_proj.weight' is mapped to 'model-00001-of-00002.safetensors', which does not hold it"));
+        test::writeFile(QDir(wrongMap).filePath(QStringLiteral("model.safetensors.index.json")),
+                        QJsonDocument(index).toJson());
+        KVSCOPE_VERIFY_ERROR(importModel(wrongMap),
+                             QDir(wrongMap).filePath(QStringLiteral("model.safetensors.index.json")),
+                             QStringLiteral("tensor 'model.layers.9.mlp.up_proj.weight' is mapped to "
+                                            "'model-00001-of-00002.safetensors', which does not hold it"));
 
         const QString traversal = folder(QStringLiteral("traversal"));
         test::writeFile(QDir(traversal).filePath(QStringLiteral("model.safetensors.index.json")),
                         indexJson(QStringLiteral("../wrong-map/model-00001-of-00002.safetensors")));
-        KVSCOPE_VERIFY_ERROR(importModel(traversal), QDir(traversal).filePath(QStringLiteral("model.safetensors.index.json")),
+        KVSCOPE_VERIFY_ERROR(importModel(traversal),
+                             QDir(traversal).filePath(QStringLiteral("model.safetensors.index.json")),
                              QStringLiteral("not a file name in the model folder"));
 
         const QString badIndex = folder(QStringLiteral("bad-index"));
-        test::writeFile(QDir(badIndex).filePath(QStringLiteral("model.safetensors.index.json")), "{\"weight_map\": [");
-        KVSCOPE_VERIFY_ERROR(importModel(badIndex), QDir(badIndex).filePath(QStringLiteral("model.safetensors.index.json")),
+        test::writeFile(QDir(badIndex).filePath(QStringLiteral("model.safetensors.index.json")),
+                        "{\"weight_map\": [");
+        KVSCOPE_VERIFY_ERROR(importModel(badIndex),
+                             QDir(badIndex).filePath(QStringLiteral("model.safetensors.index.json")),
                              QStringLiteral("malformed JSON"));
 
         const QString corrupt = folder(QStringLiteral("corrupt-shard"), false);
@@ -155,11 +173,14 @@ private Q_SLOTS:
         KVSCOPE_VERIFY_ERROR(importModel(corrupt), shard, QStringLiteral("runs past the end"));
 
         const QString duplicate = folder(QStringLiteral("duplicate"), false);
-        test::writeFile(QDir(duplicate).filePath(QStringLiteral("extra.safetensors")), test::safetensorsBytes(shard1));
-        KVSCOPE_VERIFY_ERROR(importModel(duplicate), duplicate, QStringLiteral("appears in more than one shard"));
+        test::writeFile(QDir(duplicate).filePath(QStringLiteral("extra.safetensors")),
+                        test::safetensorsBytes(shard1));
+        KVSCOPE_VERIFY_ERROR(importModel(duplicate), duplicate,
+                             QStringLiteral("appears in more than one shard"));
 
         KVSCOPE_VERIFY_ERROR(importModel(m_root.filePath(QStringLiteral("nothing-here"))),
-                             m_root.filePath(QStringLiteral("nothing-here")), QStringLiteral("no such file or folder"));
+                             m_root.filePath(QStringLiteral("nothing-here")),
+                             QStringLiteral("no such file or folder"));
     }
 
     void configFileAndPastedText()
@@ -207,10 +228,12 @@ private Q_SLOTS:
         test::GgufWriter first = test::tinyLlamaGguf();
         first.u32(QStringLiteral("split.count"), 2);
         test::GgufWriter second;
-        second.u32(QStringLiteral("split.count"), 2).tensor(QStringLiteral("extra.weight"), {256}, test::GgmlF32, 1024);
+        second.u32(QStringLiteral("split.count"), 2)
+            .tensor(QStringLiteral("extra.weight"), {256}, test::GgmlF32, 1024);
         const QString a = m_root.filePath(QStringLiteral("split/m-00001-of-00002.gguf"));
         test::writeFile(a, first.bytes());
-        KVSCOPE_VERIFY_ERROR(importModel(a), a, QStringLiteral("split file 2 of 2 ('m-00002-of-00002.gguf') is missing"));
+        KVSCOPE_VERIFY_ERROR(importModel(a), a,
+                             QStringLiteral("split file 2 of 2 ('m-00002-of-00002.gguf') is missing"));
         test::writeFile(m_root.filePath(QStringLiteral("split/m-00002-of-00002.gguf")), second.bytes());
         const ImportedModel imported = importModel(a);
         QCOMPARE(imported.model.measured.files, 2);
@@ -256,7 +279,8 @@ private Q_SLOTS:
                              QStringLiteral("q8_0 is a llama.cpp cache type for GGUF models"));
         s.kvCacheDtype = KvCacheDtype::Auto;
         s.quantization = defaultSpecFor(QuantMethod::Awq);
-        KVSCOPE_VERIFY_ERROR(planMemory(s), QStringLiteral("--quantization"), QStringLiteral("stored as Q4_K_M already"));
+        KVSCOPE_VERIFY_ERROR(planMemory(s), QStringLiteral("--quantization"),
+                             QStringLiteral("stored as Q4_K_M already"));
     }
 };
 

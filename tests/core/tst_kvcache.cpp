@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 // KV cache formulas: per-token bytes, TP replication, MLA, sliding windows,
 // block rounding and vLLM's hybrid grouping.
-#include "plan/kvcache.h"
 #include "library/library.h"
+#include "plan/kvcache.h"
 #include "testsupport.h"
 
 #include <QTest>
@@ -89,7 +89,8 @@ private Q_SLOTS:
     void tableCoversEveryPreset()
     {
         const QStringList missing = test::presetsMissingFrom(kvRows);
-        QVERIFY2(missing.isEmpty(), qPrintable(QStringLiteral("no row for: ") + missing.join(QStringLiteral(", "))));
+        QVERIFY2(missing.isEmpty(),
+                 qPrintable(QStringLiteral("no row for: ") + missing.join(QStringLiteral(", "))));
     }
 
     void perTokenBf16()
@@ -148,7 +149,8 @@ private Q_SLOTS:
         QTest::newRow("window larger than sequence") << 100LL << 4096LL << 16 << 7LL;
         QTest::newRow("window 128, 1000 tokens: tokens 872..999 -> blocks 54..62")
             << 1000LL << 128LL << 16 << 9LL;
-        QTest::newRow("window 128, 1024 tokens: 896..1023 aligned -> 8 blocks") << 1024LL << 128LL << 16 << 8LL;
+        QTest::newRow("window 128, 1024 tokens: 896..1023 aligned -> 8 blocks")
+            << 1024LL << 128LL << 16 << 8LL;
         QTest::newRow("window 4096, 8192 tokens, block 32") << 8192LL << 4096LL << 32 << 128LL;
         QTest::newRow("zero tokens") << 0LL << 0LL << 16 << 0LL;
     }
@@ -173,8 +175,7 @@ private Q_SLOTS:
         QCOMPARE(m.slidingLayerCount(), 18);
         QCOMPARE(kvCacheBytes(m, KvCacheDtype::BFloat16, 1, 16, 4, 10'000), 4LL * (625 + 8) * 16 * 2048 * 18);
         // A window-only layer count would be 2x smaller than counting every layer as full.
-        QVERIFY(kvCacheBytes(m, KvCacheDtype::BFloat16, 1, 16, 1, 100'000)
-                < 100'000LL * 73'728 * 6 / 10);
+        QVERIFY(kvCacheBytes(m, KvCacheDtype::BFloat16, 1, 16, 1, 100'000) < 100'000LL * 73'728 * 6 / 10);
     }
 
     void gemmaLayoutsFollowVllmGrouping()

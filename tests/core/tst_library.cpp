@@ -2,12 +2,12 @@
 // The model and GPU library: the picker's grouped listing and search, GPU
 // preset fields, and custom GPUs (validation and the round trip the GUI
 // uses to remember them).
-#include "gpu/customgpu.h"
 #include "common/error.h"
+#include "common/units.h"
+#include "gpu/customgpu.h"
 #include "library/library.h"
 #include "library/presetlist.h"
 #include "testsupport.h"
-#include "common/units.h"
 
 #include <QFile>
 #include <QJsonArray>
@@ -35,8 +35,9 @@ private Q_SLOTS:
         QCOMPARE(total, ModelLibrary::builtin().models().size());
         QCOMPARE(names.removeDuplicates(), 0);
         // Qwen3 holds the dense and MoE models, smallest first.
-        const auto qwen3 = std::find_if(families.begin(), families.end(),
-                                        [](const PresetFamily &f) { return f.family == QLatin1String("Qwen3"); });
+        const auto qwen3 = std::find_if(families.begin(), families.end(), [](const PresetFamily &f) {
+            return f.family == QLatin1String("Qwen3");
+        });
         QVERIFY(qwen3 != families.end());
         QCOMPARE(qwen3->presets.first().id, QStringLiteral("qwen3-0.6b"));
         QCOMPARE(qwen3->presets.last().id, QStringLiteral("qwen3-235b-a22b"));
@@ -59,12 +60,14 @@ private Q_SLOTS:
         QTest::addColumn<QString>("filter");
         QTest::addColumn<QStringList>("ids");
         QTest::newRow("by repo id") << "meta-llama/Llama-3.3" << QStringList{QStringLiteral("llama-3.3-70b")};
-        QTest::newRow("every word must match") << "gemma 27b"
-                                               << QStringList{QStringLiteral("gemma-2-27b"), QStringLiteral("gemma-3-27b")};
+        QTest::newRow("every word must match")
+            << "gemma 27b" << QStringList{QStringLiteral("gemma-2-27b"), QStringLiteral("gemma-3-27b")};
         QTest::newRow("kind words") << "deepseek mla"
-                                    << QStringList{QStringLiteral("deepseek-v3"), QStringLiteral("deepseek-v2-lite"),
+                                    << QStringList{QStringLiteral("deepseek-v3"),
+                                                   QStringLiteral("deepseek-v2-lite"),
                                                    QStringLiteral("deepseek-r1")};
-        QTest::newRow("case-insensitive family") << "PHI-4" << QStringList{QStringLiteral("phi-4-mini"), QStringLiteral("phi-4")};
+        QTest::newRow("case-insensitive family")
+            << "PHI-4" << QStringList{QStringLiteral("phi-4-mini"), QStringLiteral("phi-4")};
         QTest::newRow("nothing") << "llama 9000" << QStringList{};
     }
 
@@ -86,14 +89,17 @@ private Q_SLOTS:
         // The data file names each field even where the value is unknown (null), with a source.
         QFile file(QStringLiteral(":/presets/gpus.json"));
         QVERIFY(file.open(QIODevice::ReadOnly));
-        const QJsonArray gpus = QJsonDocument::fromJson(file.readAll()).object().value(QLatin1String("gpus")).toArray();
+        const QJsonArray gpus =
+            QJsonDocument::fromJson(file.readAll()).object().value(QLatin1String("gpus")).toArray();
         QVERIFY(gpus.size() >= 20);
         for (const QJsonValue v : gpus) {
             const QJsonObject o = v.toObject();
             const QString id = o.value(QLatin1String("id")).toString();
-            for (const char *key : {"memory_gb_marketed", "memory_mib_nvidia_smi", "memory_mib_cuda", "bandwidth_gbps",
-                                    "tflops_bf16_dense", "tflops_fp8_dense", "tflops_int8_dense", "fp8_native", "source"})
-                QVERIFY2(o.contains(QLatin1String(key)), qPrintable(id + QLatin1Char(' ') + QLatin1String(key)));
+            for (const char *key :
+                 {"memory_gb_marketed", "memory_mib_nvidia_smi", "memory_mib_cuda", "bandwidth_gbps",
+                  "tflops_bf16_dense", "tflops_fp8_dense", "tflops_int8_dense", "fp8_native", "source"})
+                QVERIFY2(o.contains(QLatin1String(key)),
+                         qPrintable(id + QLatin1Char(' ') + QLatin1String(key)));
             QVERIFY2(o.value(QLatin1String("bandwidth_gbps")).toDouble() > 0, qPrintable(id));
         }
         for (const GpuSpec &g : GpuLibrary::builtin().gpus())
@@ -136,10 +142,12 @@ private Q_SLOTS:
         QTest::addColumn<double>("bandwidth");
         QTest::addColumn<double>("tflops");
         QTest::addColumn<QString>("message");
-        QTest::newRow("no memory") << 0LL << 0.0 << 0.0 << "memory must be between 1 byte and 1 PiB, got 0 bytes";
+        QTest::newRow("no memory") << 0LL << 0.0 << 0.0
+                                   << "memory must be between 1 byte and 1 PiB, got 0 bytes";
         QTest::newRow("negative memory") << -5LL << 0.0 << 0.0 << "got -5 bytes";
         QTest::newRow("past 1 PiB") << (qint64(1) << 51) << 0.0 << 0.0 << "1 PiB";
-        QTest::newRow("negative bandwidth") << qint64(GiB) << -1.0 << 0.0 << "bandwidth must be a number between 0";
+        QTest::newRow("negative bandwidth")
+            << qint64(GiB) << -1.0 << 0.0 << "bandwidth must be a number between 0";
         QTest::newRow("NaN bandwidth") << qint64(GiB) << std::nan("") << 0.0 << "bandwidth";
         QTest::newRow("infinite TFLOPS") << qint64(GiB) << 1.0 << HUGE_VAL << "BF16 TFLOPS must be a number";
     }
@@ -150,8 +158,8 @@ private Q_SLOTS:
         QFETCH(double, bandwidth);
         QFETCH(double, tflops);
         QFETCH(QString, message);
-        KVSCOPE_VERIFY_ERROR(customGpu(QStringLiteral("x"), memory, bandwidth, tflops), QLatin1String("custom GPU: "),
-                             message);
+        KVSCOPE_VERIFY_ERROR(customGpu(QStringLiteral("x"), memory, bandwidth, tflops),
+                             QLatin1String("custom GPU: "), message);
     }
 
     void badRememberedGpus()
@@ -164,7 +172,8 @@ private Q_SLOTS:
         o.insert(QStringLiteral("bandwidth_gbps"), QStringLiteral("fast"));
         KVSCOPE_VERIFY_ERROR(customGpuFromJson(o, QStringLiteral("settings")), QLatin1String("settings: "),
                              QLatin1String("field 'bandwidth_gbps' must be a number"));
-        for (const char *text : {"custom", "custom:", "custom:x", "custom:24:fast", "custom:24:1:2:3", "custom:-1"})
+        for (const char *text :
+             {"custom", "custom:", "custom:x", "custom:24:fast", "custom:24:1:2:3", "custom:-1"})
             KVSCOPE_VERIFY_ERROR(parseCustomGpuOption(QLatin1String(text)), QLatin1String("--gpu: "),
                                  QLatin1String("is not custom:MEMORY_GIB"));
     }

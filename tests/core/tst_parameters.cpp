@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 // Parameter counts of the built-in presets against published or
 // independently derived figures. Each row names its source.
-#include "model/inventory.h"
 #include "library/library.h"
+#include "model/inventory.h"
 #include "testsupport.h"
 
 #include <QTest>
@@ -33,7 +33,8 @@ constexpr CountRow countRows[] = {
     {"Mistral-7B-v0.1 (7.3B)", "mistral-7b-v0.1", 7'241'732'096LL, 7'241'732'096LL},
     {"Mistral-7B-v0.3", "mistral-7b-v0.3", 7'248'023'552LL, 7'248'023'552LL},
     {"Mixtral-8x7B (Mistral post 46.7B / 12.9B)", "mixtral-8x7b", 46'702'792'704LL, 12'879'925'248LL},
-    {"DeepSeek-V3 (README 671B / 37B; calculators.md 37.55B)", "deepseek-v3", 671'026'419'200LL, 37'552'297'472LL},
+    {"DeepSeek-V3 (README 671B / 37B; calculators.md 37.55B)", "deepseek-v3", 671'026'419'200LL,
+     37'552'297'472LL},
     {"gpt-oss-120b (card 117B)", "gpt-oss-120b", 116'829'156'672LL, 5'711'982'912LL},
     {"Llama-2-7B (6.74B)", "llama-2-7b", 6'738'415'616LL, 6'738'415'616LL},
     {"Llama-2-70B (68.98B)", "llama-2-70b", 68'976'648'192LL, 68'976'648'192LL},
@@ -105,7 +106,8 @@ private Q_SLOTS:
     void tableCoversEveryPreset()
     {
         const QStringList missing = test::presetsMissingFrom(countRows);
-        QVERIFY2(missing.isEmpty(), qPrintable(QStringLiteral("no row for: ") + missing.join(QStringLiteral(", "))));
+        QVERIFY2(missing.isEmpty(),
+                 qPrintable(QStringLiteral("no row for: ") + missing.join(QStringLiteral(", "))));
     }
 
     void totals()

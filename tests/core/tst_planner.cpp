@@ -2,9 +2,9 @@
 // Scenario -> MemoryPlan: budget arithmetic, headroom, capacity against
 // vLLM's own start-up logs, inverse questions and input validation.
 #include "common/error.h"
+#include "common/units.h"
 #include "library/library.h"
 #include "plan/planner.h"
-#include "common/units.h"
 
 #include <QTest>
 
@@ -40,8 +40,8 @@ private Q_SLOTS:
         const MemoryPlan plan = planMemory(scenario(QStringLiteral("llama-3.1-8b")));
         QCOMPARE(plan.gpuMemoryBytes, 81'090LL * MiB);
         QCOMPARE(plan.budgetBytes, 81'090LL * MiB * 9 / 10);
-        QCOMPARE(plan.headroomBytes, plan.budgetBytes - plan.weights.bytesPerGpu - plan.activationBytes
-                                         - plan.overheadBytes - plan.kv.cacheBytes);
+        QCOMPARE(plan.headroomBytes, plan.budgetBytes - plan.weights.bytesPerGpu - plan.activationBytes -
+                                         plan.overheadBytes - plan.kv.cacheBytes);
         QVERIFY(plan.fits);
         // Default explorer scenario: batch 16 x 8192 tokens of 128 KiB = 16 GiB exactly.
         QCOMPARE(plan.kv.cacheBytes, 16LL * GiB);
@@ -103,7 +103,8 @@ private Q_SLOTS:
         const MemoryPlan plan = planMemory(s);
         const double tokenError = double(plan.kv.capacityTokens - loggedTokens) / double(loggedTokens);
         QVERIFY2(qAbs(tokenError) < 0.005,
-                 qPrintable(QStringLiteral("%1 tokens vs logged %2").arg(plan.kv.capacityTokens).arg(loggedTokens)));
+                 qPrintable(
+                     QStringLiteral("%1 tokens vs logged %2").arg(plan.kv.capacityTokens).arg(loggedTokens)));
         QVERIFY2(qAbs(plan.kv.maxConcurrency - loggedConcurrency) / loggedConcurrency < 0.005,
                  qPrintable(QString::number(plan.kv.maxConcurrency)));
         QVERIFY(plan.engineStarts);
@@ -221,9 +222,11 @@ private Q_SLOTS:
         QTest::newRow("batch 0") << "batch" << 0LL << "--batch-size: must be a positive integer, got 0";
         QTest::newRow("seq -5") << "seq" << -5LL << "--seq-len: must be a positive integer, got -5";
         QTest::newRow("block 0") << "block" << 0LL << "--block-size";
-        QTest::newRow("tp 3") << "tp" << 3LL << "--tensor-parallel-size: 3 does not divide num_attention_heads 32";
+        QTest::newRow("tp 3") << "tp" << 3LL
+                              << "--tensor-parallel-size: 3 does not divide num_attention_heads 32";
         QTest::newRow("tp 0") << "tp" << 0LL << "--tensor-parallel-size";
-        QTest::newRow("max-model-len too long") << "mml" << 200'000LL << "exceeds Llama-3.1-8B's max_position_embeddings 131072";
+        QTest::newRow("max-model-len too long")
+            << "mml" << 200'000LL << "exceeds Llama-3.1-8B's max_position_embeddings 131072";
         QTest::newRow("utilization 0") << "util" << 0LL << "--gpu-memory-utilization";
     }
 
@@ -260,9 +263,11 @@ private Q_SLOTS:
     {
         // vllm/engine/arg_utils.py: >= 70 GiB and not A100 -> 1024 / 8192, else 256 / 2048.
         QCOMPARE(planMemory(scenario(QStringLiteral("llama-3.1-8b"))).maxNumSeqs, 1024LL);
-        QCOMPARE(planMemory(scenario(QStringLiteral("llama-3.1-8b"), QStringLiteral("a100-80gb"))).maxNumSeqs, 256LL);
-        QCOMPARE(planMemory(scenario(QStringLiteral("llama-3.1-8b"), QStringLiteral("l40s"))).maxNumBatchedTokens,
-                 2048LL);
+        QCOMPARE(planMemory(scenario(QStringLiteral("llama-3.1-8b"), QStringLiteral("a100-80gb"))).maxNumSeqs,
+                 256LL);
+        QCOMPARE(
+            planMemory(scenario(QStringLiteral("llama-3.1-8b"), QStringLiteral("l40s"))).maxNumBatchedTokens,
+            2048LL);
     }
 };
 

@@ -5,8 +5,8 @@
 #include "common/error.h"
 #include "model/hfconfig.h"
 #include "model/inventory.h"
-#include "testsupport.h"
 #include "plan/weights.h"
+#include "testsupport.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -70,7 +70,8 @@ private Q_SLOTS:
         // W4A16: int32 words 4096 x 512 x 4 + scales 4096 x 32 x 2 + weight_shape 16.
         QTest::newRow("W4A16 g128") << w4a16 << "W4A16" << 4 << 128 << false << (8'388'608LL + 262'144 + 16);
         // FP8 channel: 1 B per weight + one bf16 scale per row.
-        QTest::newRow("FP8_DYNAMIC") << fp8Dynamic << "FP8_DYNAMIC" << 8 << -1 << true << (16'777'216LL + 8'192);
+        QTest::newRow("FP8_DYNAMIC") << fp8Dynamic << "FP8_DYNAMIC" << 8 << -1 << true
+                                     << (16'777'216LL + 8'192);
         // W8A8: int8 weights + one bf16 scale per row.
         QTest::newRow("W8A8") << w8a8 << "W8A8" << 8 << -1 << false << (16'777'216LL + 8'192);
         // NVFP4: two E2M1 per byte + one fp8 scale per 16 + fp32 global + weight_shape (4.5 bpw).
@@ -115,7 +116,8 @@ private Q_SLOTS:
     {
         // "lm_head" by name, the MoE router by regex: neither is quantized.
         const QuantizationSpec spec = parse(fp8Dynamic);
-        QCOMPARE(spec.modulesNotConverted, (QStringList{QStringLiteral("lm_head"), QStringLiteral("re:.*mlp.gate$")}));
+        QCOMPARE(spec.modulesNotConverted,
+                 (QStringList{QStringLiteral("lm_head"), QStringLiteral("re:.*mlp.gate$")}));
         TensorGroup router;
         router.name = QStringLiteral("mlp.gate.weight");
         router.component = Component::Mlp; // even if a family filed it as a plain linear
@@ -134,11 +136,13 @@ private Q_SLOTS:
                                                "bnb_4bit_quant_type": "fp4"})");
         QCOMPARE(fp4.method, QuantMethod::BitsAndBytesNf4);
         QVERIFY(!fp4.doubleQuant);
-        const QuantizationSpec fbgemm = parse(R"({"quant_method": "fbgemm_fp8", "activation_scale_ub": 1200.0})");
+        const QuantizationSpec fbgemm =
+            parse(R"({"quant_method": "fbgemm_fp8", "activation_scale_ub": 1200.0})");
         QCOMPARE(fbgemm.method, QuantMethod::Fp8);
         QVERIFY(fbgemm.perChannelScales);
         QCOMPARE(quantizedMatrixBytes(fbgemm, 4096, 4096, 2), 16'777'216LL + 4096 * 4);
-        const QuantizationSpec gptq = parse(R"({"quant_method": "gptq", "bits": 8, "group_size": -1, "sym": true})");
+        const QuantizationSpec gptq =
+            parse(R"({"quant_method": "gptq", "bits": 8, "group_size": -1, "sym": true})");
         QCOMPARE(gptq.bits, 8);
         QCOMPARE(gptq.groupSize, -1);
     }
@@ -164,22 +168,28 @@ private Q_SLOTS:
         QTest::addColumn<QString>("message");
         QTest::newRow("no config groups") << R"({"quant_method": "compressed-tensors"})"
                                           << "quantization_config.config_groups' is missing or empty";
-        QTest::newRow("bad type") << R"({"quant_method": "compressed-tensors", "config_groups": {"g": {"weights":
+        QTest::newRow("bad type")
+            << R"({"quant_method": "compressed-tensors", "config_groups": {"g": {"weights":
             {"num_bits": 4, "type": "posit", "strategy": "group", "group_size": 128}}}})"
-                                  << "config_groups.g.weights.type' is 'posit'";
-        QTest::newRow("bad strategy") << R"({"quant_method": "compressed-tensors", "config_groups": {"g": {"weights":
+            << "config_groups.g.weights.type' is 'posit'";
+        QTest::newRow("bad strategy")
+            << R"({"quant_method": "compressed-tensors", "config_groups": {"g": {"weights":
             {"num_bits": 4, "type": "int", "strategy": "block"}}}})"
-                                      << "strategy' is 'block'";
-        QTest::newRow("bits out of range") << R"({"quant_method": "compressed-tensors", "config_groups": {"g": {"weights":
+            << "strategy' is 'block'";
+        QTest::newRow("bits out of range")
+            << R"({"quant_method": "compressed-tensors", "config_groups": {"g": {"weights":
             {"num_bits": 99, "type": "int", "strategy": "channel"}}}})"
-                                           << "num_bits' must be an integer <= 16, got 99";
+            << "num_bits' must be an integer <= 16, got 99";
         QTest::newRow("mixed schemes") << R"({"quant_method": "compressed-tensors", "config_groups": {
             "a": {"weights": {"num_bits": 4, "type": "int", "strategy": "group", "group_size": 128}},
             "b": {"weights": {"num_bits": 8, "type": "int", "strategy": "channel"}}}})"
                                        << "mix different weight schemes";
-        QTest::newRow("bnb without a mode") << R"({"quant_method": "bitsandbytes"})" << "load_in_4bit' and load_in_8bit";
-        QTest::newRow("gptq group 0") << R"({"quant_method": "gptq", "bits": 4, "group_size": 0})" << "group_size' is 0";
-        QTest::newRow("awq bits 3.5") << R"({"quant_method": "awq", "bits": 3.5})" << "bits' must be an integer";
+        QTest::newRow("bnb without a mode") << R"({"quant_method": "bitsandbytes"})"
+                                            << "load_in_4bit' and load_in_8bit";
+        QTest::newRow("gptq group 0") << R"({"quant_method": "gptq", "bits": 4, "group_size": 0})"
+                                      << "group_size' is 0";
+        QTest::newRow("awq bits 3.5") << R"({"quant_method": "awq", "bits": 3.5})"
+                                      << "bits' must be an integer";
     }
 
     void badQuantizationConfigs()

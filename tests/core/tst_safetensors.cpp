@@ -6,12 +6,12 @@
 #include "formats/safetensors.h"
 #include "tensorfiles.h"
 
+#include <cstring>
+
 #include <QBuffer>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QtEndian>
-
-#include <cstring>
 
 using namespace kvscope;
 
@@ -22,7 +22,10 @@ QByteArray fileBytes(const QByteArray &header, const QByteArray &data, qint64 de
     return test::safetensorsBytes(header, data, declaredLength);
 }
 
-QByteArray floats(std::initializer_list<float> values) { return test::floatBytes(values); }
+QByteArray floats(std::initializer_list<float> values)
+{
+    return test::floatBytes(values);
+}
 
 } // namespace
 
@@ -32,7 +35,10 @@ class TestSafetensors : public QObject
 
     QTemporaryDir m_dir;
 
-    QString write(const QString &name, const QByteArray &bytes) { return test::writeFile(m_dir, name, bytes); }
+    QString write(const QString &name, const QByteArray &bytes)
+    {
+        return test::writeFile(m_dir, name, bytes);
+    }
 
 private Q_SLOTS:
     void readsTensorsAndData()
@@ -40,8 +46,8 @@ private Q_SLOTS:
         const QByteArray header = R"({"__metadata__": {"format": "pt"},
             "b": {"dtype": "F32", "shape": [2], "data_offsets": [8, 16]},
             "a": {"dtype": "F32", "shape": [1, 2], "data_offsets": [0, 8]}})";
-        const QString path = write(QStringLiteral("good.safetensors"),
-                                   fileBytes(header, floats({1.0f, -2.0f, 0.5f, 4.0f})));
+        const QString path =
+            write(QStringLiteral("good.safetensors"), fileBytes(header, floats({1.0f, -2.0f, 0.5f, 4.0f})));
         const SafetensorsFile file = SafetensorsFile::open(path);
         QCOMPARE(file.tensors().size(), 2);
         QCOMPARE(file.tensors().at(0).name, QStringLiteral("a")); // data order
@@ -72,21 +78,25 @@ private Q_SLOTS:
             << fileBytes(R"({"w": {"dtype": "F32", "shape": [2], "data_offsets": [0, 800]}})", data)
             << "data_offsets [0, 800] run past the 8-byte data section";
         QTest::newRow("begin after end")
-            << fileBytes(R"({"w": {"dtype": "F32", "shape": [0], "data_offsets": [8, 0]}})", data) << "data_offsets";
+            << fileBytes(R"({"w": {"dtype": "F32", "shape": [0], "data_offsets": [8, 0]}})", data)
+            << "data_offsets";
         QTest::newRow("shape does not match bytes")
             << fileBytes(R"({"w": {"dtype": "F32", "shape": [3], "data_offsets": [0, 8]}})", data)
             << "tensor 'w' is 8 bytes but shape x F32 needs 12";
         QTest::newRow("negative shape")
-            << fileBytes(R"({"w": {"dtype": "F32", "shape": [-2], "data_offsets": [0, 8]}})", data) << "shape entries";
+            << fileBytes(R"({"w": {"dtype": "F32", "shape": [-2], "data_offsets": [0, 8]}})", data)
+            << "shape entries";
         QTest::newRow("overflowing shape")
-            << fileBytes(R"({"w": {"dtype": "F32", "shape": [4294967296, 4294967296, 4294967296], "data_offsets": [0, 8]}})",
-                         data)
+            << fileBytes(
+                   R"({"w": {"dtype": "F32", "shape": [4294967296, 4294967296, 4294967296], "data_offsets": [0, 8]}})",
+                   data)
             << "shape is too large";
-        QTest::newRow("missing dtype") << fileBytes(R"({"w": {"shape": [2], "data_offsets": [0, 8]}})", data)
-                                       << "has no dtype";
+        QTest::newRow("missing dtype")
+            << fileBytes(R"({"w": {"shape": [2], "data_offsets": [0, 8]}})", data) << "has no dtype";
         QTest::newRow("overlapping tensors")
             << fileBytes(R"({"a": {"dtype": "F32", "shape": [2], "data_offsets": [0, 8]},
-                             "b": {"dtype": "F32", "shape": [1], "data_offsets": [4, 8]}})", data)
+                             "b": {"dtype": "F32", "shape": [1], "data_offsets": [4, 8]}})",
+                         data)
             << "overlap";
     }
 
@@ -107,10 +117,12 @@ private Q_SLOTS:
     void headerFromAnyDevice()
     {
         // The header-only reader works on any device (the fuzzer feeds memory).
-        QByteArray bytes = fileBytes(R"({"w": {"dtype": "BF16", "shape": [2, 2], "data_offsets": [0, 8]}})", QByteArray(8, '\0'));
+        QByteArray bytes = fileBytes(R"({"w": {"dtype": "BF16", "shape": [2, 2], "data_offsets": [0, 8]}})",
+                                     QByteArray(8, '\0'));
         QBuffer buffer(&bytes);
         QVERIFY(buffer.open(QIODevice::ReadOnly));
-        const SafetensorsHeader header = readSafetensorsHeader(buffer, bytes.size(), QStringLiteral("memory"));
+        const SafetensorsHeader header =
+            readSafetensorsHeader(buffer, bytes.size(), QStringLiteral("memory"));
         QCOMPARE(header.tensors.size(), 1);
         QCOMPARE(header.tensors.first().elements(), 4);
         QCOMPARE(header.dataBytes, 8LL);
@@ -121,7 +133,8 @@ private Q_SLOTS:
 
     void missingFile()
     {
-        QVERIFY_THROWS_EXCEPTION(Error, SafetensorsFile::open(m_dir.filePath(QStringLiteral("none.safetensors"))));
+        QVERIFY_THROWS_EXCEPTION(Error,
+                                 SafetensorsFile::open(m_dir.filePath(QStringLiteral("none.safetensors"))));
     }
 };
 

@@ -4,9 +4,9 @@
 #include "common/error.h"
 #include "common/units.h"
 
-#include <QTest>
-
 #include <limits>
+
+#include <QTest>
 
 using namespace kvscope;
 

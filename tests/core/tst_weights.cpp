@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
 // Weight storage per quantization method: scales and zero points counted,
 // unquantized layers kept in --dtype, tensor-parallel sharding.
-#include "model/inventory.h"
 #include "library/library.h"
-#include "testsupport.h"
+#include "model/inventory.h"
 #include "plan/weights.h"
+#include "testsupport.h"
 
 #include <QTest>
 
@@ -34,17 +34,20 @@ private Q_SLOTS:
         // (shared/reference/quantization.md sections 1, 3, 4, 5, 7).
         const qint64 n = 4096LL * 4096;
         QTest::newRow("none, bf16") << int(QuantMethod::None) << 4096LL << 4096LL << n * 2;
-        QTest::newRow("fp8 per-tensor: 1 B + one fp32 scale") << int(QuantMethod::Fp8) << 4096LL << 4096LL << n + 4;
-        QTest::newRow("int8 per-channel: 1 B + fp32 per row") << int(QuantMethod::Int8) << 4096LL << 4096LL
-                                                               << n + 4096 * 4;
+        QTest::newRow("fp8 per-tensor: 1 B + one fp32 scale")
+            << int(QuantMethod::Fp8) << 4096LL << 4096LL << n + 4;
+        QTest::newRow("int8 per-channel: 1 B + fp32 per row")
+            << int(QuantMethod::Int8) << 4096LL << 4096LL << n + 4096 * 4;
         // AWQ g128: n/2 qweight + 32 groups x 4096 rows x (2 B scale + 0.5 B zero)
-        QTest::newRow("awq int4 g128") << int(QuantMethod::Awq) << 4096LL << 4096LL << n / 2 + 32 * 4096 * 2 + 32 * 4096 / 2;
-        QTest::newRow("gptq int4 g128 + int32 g_idx") << int(QuantMethod::Gptq) << 4096LL << 4096LL
-                                                      << n / 2 + 32 * 4096 * 2 + 32 * 4096 / 2 + 4096 * 4;
+        QTest::newRow("awq int4 g128")
+            << int(QuantMethod::Awq) << 4096LL << 4096LL << n / 2 + 32 * 4096 * 2 + 32 * 4096 / 2;
+        QTest::newRow("gptq int4 g128 + int32 g_idx")
+            << int(QuantMethod::Gptq) << 4096LL << 4096LL << n / 2 + 32 * 4096 * 2 + 32 * 4096 / 2 + 4096 * 4;
         // NF4 + double quantization: n/2 + n/64 int8 absmax + (n/64)/256 fp32 + 4 B offset
         QTest::newRow("nf4 double-quant") << int(QuantMethod::BitsAndBytesNf4) << 4096LL << 4096LL
                                           << n / 2 + n / 64 + (n / 64 / 256) * 4 + 4;
-        QTest::newRow("mxfp4: n/2 + one E8M0 per 32") << int(QuantMethod::Mxfp4) << 4096LL << 4096LL << n / 2 + n / 32;
+        QTest::newRow("mxfp4: n/2 + one E8M0 per 32")
+            << int(QuantMethod::Mxfp4) << 4096LL << 4096LL << n / 2 + n / 32;
     }
 
     void matrixBytes()
@@ -59,13 +62,15 @@ private Q_SLOTS:
     void awqBitsPerWeight()
     {
         // Seed document and quantization.md section 4: 4 + 16/128 + 4/128 = 4.15625 bits.
-        const WeightMemory w = weightsOf(QStringLiteral("llama-3.1-8b"), QuantMethod::Awq, 1, WeightDtype::Float16);
+        const WeightMemory w =
+            weightsOf(QStringLiteral("llama-3.1-8b"), QuantMethod::Awq, 1, WeightDtype::Float16);
         QCOMPARE(w.quantizedBitsPerWeight, 4.15625);
         // Quantized: every decoder linear layer; embeddings, lm_head and norms stay fp16.
         QCOMPARE(w.quantizedParams, 32LL * (2 * 4096 * 4096 + 2 * 4096 * 1024 + 3 * 4096 * 14336));
         const qint64 unquantized = 2 * 128'256LL * 4096 + 32 * 2 * 4096 + 4096;
-        QCOMPARE(w.checkpointBytes, w.quantizedParams * 133 / 256 + unquantized * 2); // 4.15625 / 8 = 133 / 256
-        QVERIFY(w.bitsPerWeight > 5.6 && w.bitsPerWeight < 5.8); // effective over the whole model
+        QCOMPARE(w.checkpointBytes,
+                 w.quantizedParams * 133 / 256 + unquantized * 2); // 4.15625 / 8 = 133 / 256
+        QVERIFY(w.bitsPerWeight > 5.6 && w.bitsPerWeight < 5.8);   // effective over the whole model
     }
 
     void gptqAddsGroupIndex()
@@ -105,7 +110,8 @@ private Q_SLOTS:
         const ModelArch &m = preset(QStringLiteral("deepseek-v3"));
         QCOMPARE(m.checkpointQuantization.method, QuantMethod::Fp8);
         QCOMPARE(m.checkpointQuantization.blockRows, 128);
-        const WeightMemory w = weightMemory(m, tensorInventory(m), m.checkpointQuantization, WeightDtype::BFloat16, 1);
+        const WeightMemory w =
+            weightMemory(m, tensorInventory(m), m.checkpointQuantization, WeightDtype::BFloat16, 1);
         QVERIFY(w.quantizedBitsPerWeight > 8.0 && w.quantizedBitsPerWeight < 8.0 + 32.0 / 16384 + 0.001);
         // The published FP8 checkpoint is 642 GiB-ish for 671B: 1 byte per weight dominates.
         QVERIFY(w.checkpointBytes > 671'000'000'000LL && w.checkpointBytes < 700'000'000'000LL);
@@ -126,7 +132,8 @@ private Q_SLOTS:
         const WeightMemory one = weightsOf(QStringLiteral("llama-3.1-8b"), QuantMethod::None, 1);
         const WeightMemory two = weightsOf(QStringLiteral("llama-3.1-8b"), QuantMethod::None, 2);
         const qint64 norms = (32LL * 2 * 4096 + 4096) * 2;
-        QCOMPARE(two.bytesPerGpu - two.buffersBytes, (one.bytesPerGpu - one.buffersBytes - norms) / 2 + norms);
+        QCOMPARE(two.bytesPerGpu - two.buffersBytes,
+                 (one.bytesPerGpu - one.buffersBytes - norms) / 2 + norms);
         // vLLM log (shared/reference/vllm-logs.json id 3): "Model loading took 7.51 GiB" at TP2.
         QCOMPARE(QString::number(double(two.bytesPerGpu) / (1 << 30), 'f', 2), QStringLiteral("7.51"));
         QCOMPARE(QString::number(double(one.bytesPerGpu) / (1 << 30), 'f', 2), QStringLiteral("14.99"));
@@ -135,7 +142,8 @@ private Q_SLOTS:
     void rotaryBuffer()
     {
         // 131072 positions x 128 rotary dims x 2 B = 32 MiB (vLLM cos_sin_cache in the model dtype).
-        QCOMPARE(rotaryBufferBytes(preset(QStringLiteral("llama-3.1-8b")), WeightDtype::BFloat16), 32LL << 20);
+        QCOMPARE(rotaryBufferBytes(preset(QStringLiteral("llama-3.1-8b")), WeightDtype::BFloat16),
+                 32LL << 20);
     }
 };
 

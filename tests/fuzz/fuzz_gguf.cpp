@@ -8,7 +8,6 @@
 #include "model/inventory.h"
 #include "plan/kvcache.h"
 
-
 #include <cstddef>
 #include <cstdint>
 

@@ -7,17 +7,18 @@
 #include "plan/kvcache.h"
 #include "plan/weights.h"
 
-#include <QByteArray>
-
 #include <cstddef>
 #include <cstdint>
+
+#include <QByteArray>
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size)
 {
     using namespace kvscope;
     try {
         const QByteArray text(reinterpret_cast<const char *>(data), qsizetype(size));
-        const ModelArch model = parseHfConfig(parseJsonObject(text, QStringLiteral("fuzz")), QStringLiteral("fuzz"));
+        const ModelArch model =
+            parseHfConfig(parseJsonObject(text, QStringLiteral("fuzz")), QStringLiteral("fuzz"));
         const QList<TensorGroup> inventory = tensorInventory(model);
         countParameters(inventory);
         weightMemory(model, inventory, model.checkpointQuantization, WeightDtype::BFloat16, 2);

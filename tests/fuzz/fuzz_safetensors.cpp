@@ -13,7 +13,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size
     using namespace kvscope;
     fuzz::InputDevice input(data, size);
     try {
-        const SafetensorsHeader header = readSafetensorsHeader(input.device(), input.size(), QStringLiteral("fuzz"));
+        const SafetensorsHeader header =
+            readSafetensorsHeader(input.device(), input.size(), QStringLiteral("fuzz"));
         for (const SafetensorsEntry &e : header.tensors)
             (void)e.elements();
     } catch (const Error &) {

@@ -2,11 +2,11 @@
 // The fuzzer's bytes as a read-only device, without a copy.
 #pragma once
 
-#include <QBuffer>
-#include <QByteArray>
-
 #include <cstddef>
 #include <cstdint>
+
+#include <QBuffer>
+#include <QByteArray>
 
 namespace kvscope::fuzz {
 
@@ -14,7 +14,8 @@ class InputDevice
 {
 public:
     InputDevice(const std::uint8_t *data, std::size_t size)
-        : m_bytes(QByteArray::fromRawData(reinterpret_cast<const char *>(data), qsizetype(size))), m_buffer(&m_bytes)
+        : m_bytes(QByteArray::fromRawData(reinterpret_cast<const char *>(data), qsizetype(size))),
+          m_buffer(&m_bytes)
     {
         m_buffer.open(QIODevice::ReadOnly);
     }

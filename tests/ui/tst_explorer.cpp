@@ -2,21 +2,23 @@
 // The explorer window driven through its widgets (by objectName) under the
 // offscreen platform: every figure on screen must equal the core's.
 #include "appsettings.h"
-#include "uitestsupport.h"
-#include "plan/breakdown.h"
 #include "charts/breakdownchart.h"
 #include "charts/growthchart.h"
+#include "common/units.h"
 #include "explorer/explorerview.h"
 #include "explorer/figurespanel.h"
 #include "explorer/fitbanner.h"
 #include "library/library.h"
 #include "mainwindow.h"
+#include "plan/breakdown.h"
 #include "plan/planner.h"
 #include "scenariocontroller.h"
 #include "theme.h"
-#include "common/units.h"
+#include "uitestsupport.h"
 #include "widgets/groupedcombobox.h"
 #include "widgets/logsliderbox.h"
+
+#include <memory>
 
 #include <QAction>
 #include <QApplication>
@@ -38,8 +40,6 @@
 #include <QTabWidget>
 #include <QTest>
 
-#include <memory>
-
 using namespace kvscope;
 
 class TestExplorer : public QObject
@@ -48,8 +48,7 @@ class TestExplorer : public QObject
 
     std::unique_ptr<MainWindow> m_window;
 
-    template<typename T>
-    T *child(const char *name) const
+    template <typename T> T *child(const char *name) const
     {
         T *widget = m_window->findChild<T *>(QLatin1String(name));
         if (!widget)
@@ -80,15 +79,18 @@ class TestExplorer : public QObject
         for (int y = 0; y < image.height(); y += 2)
             for (int x = 0; x < image.width(); x += 2) {
                 const QColor c = image.pixelColor(x, y);
-                if (qAbs(c.red() - color.red()) < 12 && qAbs(c.green() - color.green()) < 12
-                    && qAbs(c.blue() - color.blue()) < 12)
+                if (qAbs(c.red() - color.red()) < 12 && qAbs(c.green() - color.green()) < 12 &&
+                    qAbs(c.blue() - color.blue()) < 12)
                     ++count;
             }
         return count;
     }
 
 private Q_SLOTS:
-    void initTestCase() { test::isolateSettings(QStringLiteral("kvscope-tests")); } // never the user's settings
+    void initTestCase()
+    {
+        test::isolateSettings(QStringLiteral("kvscope-tests"));
+    } // never the user's settings
 
     void init()
     {
@@ -182,14 +184,16 @@ private Q_SLOTS:
         for (const QLineSeries *line : growth->kvLines())
             drawn += line->count() > 0 ? 1 : 0;
         QCOMPARE(drawn, 3); // FP32, BF16, FP8
-        QCOMPARE(growth->crossingText(), QStringLiteral("fits up to %1 tokens").arg(formatCount(plan.largestSeqLenThatFits)));
+        QCOMPARE(growth->crossingText(),
+                 QStringLiteral("fits up to %1 tokens").arg(formatCount(plan.largestSeqLenThatFits)));
         const QPointF current = growth->currentPoint()->at(0);
         QCOMPARE(current.y(), toGiB(plan.budgetBytes - plan.headroomBytes));
         QCOMPARE(growth->budgetLine()->at(0).y(), toGiB(plan.budgetBytes));
 
         selectComboData(child<QComboBox>("growthAxisCombo"), QString::number(int(GrowthAxis::BatchSize)));
         QCOMPARE(controller()->growthAxis(), GrowthAxis::BatchSize);
-        QCOMPARE(growth->crossingText(), QStringLiteral("fits up to %1 sequences").arg(formatCount(plan.largestBatchThatFits)));
+        QCOMPARE(growth->crossingText(),
+                 QStringLiteral("fits up to %1 sequences").arg(formatCount(plan.largestBatchThatFits)));
     }
 
     void figuresEqualTheCommandLine()
@@ -199,19 +203,22 @@ private Q_SLOTS:
         selectComboData(child<QComboBox>("kvCacheDtypeCombo"), QStringLiteral("fp8"));
         QProcess calc;
         calc.start(qEnvironmentVariable("KVSCOPE_BINARY"),
-                   {QStringLiteral("calc"), QStringLiteral("--json"), QStringLiteral("--batch-size"), QStringLiteral("32"),
-                    QStringLiteral("--kv-cache-dtype"), QStringLiteral("fp8")});
+                   {QStringLiteral("calc"), QStringLiteral("--json"), QStringLiteral("--batch-size"),
+                    QStringLiteral("32"), QStringLiteral("--kv-cache-dtype"), QStringLiteral("fp8")});
         QVERIFY(calc.waitForFinished(30'000));
         const QJsonObject json = QJsonDocument::fromJson(calc.readAllStandardOutput()).object();
         FiguresPanel *figures = explorer()->figuresPanel();
         QCOMPARE(figures->valueLabel(QStringLiteral("kvBytesPerToken"))->text(),
-                 QStringLiteral("%1 B").arg(formatCount(json.value(QLatin1String("kv_bytes_per_token")).toInteger())));
+                 QStringLiteral("%1 B").arg(
+                     formatCount(json.value(QLatin1String("kv_bytes_per_token")).toInteger())));
         QCOMPARE(figures->valueLabel(QStringLiteral("kvCacheBytes"))->text(),
                  formatGiB(json.value(QLatin1String("kv_cache_bytes")).toInteger()));
         QCOMPARE(figures->valueLabel(QStringLiteral("kvCapacity"))->text(),
-                 QStringLiteral("%1 tokens").arg(formatCount(json.value(QLatin1String("kv_capacity_tokens")).toInteger())));
+                 QStringLiteral("%1 tokens")
+                     .arg(formatCount(json.value(QLatin1String("kv_capacity_tokens")).toInteger())));
         QCOMPARE(figures->valueLabel(QStringLiteral("maxConcurrency"))->text(),
-                 QString::number(json.value(QLatin1String("max_concurrency")).toDouble(), 'f', 2) + QStringLiteral("×"));
+                 QString::number(json.value(QLatin1String("max_concurrency")).toDouble(), 'f', 2) +
+                     QStringLiteral("×"));
         QCOMPARE(figures->valueLabel(QStringLiteral("weights"))->text(),
                  formatGiB(json.value(QLatin1String("weights_bytes")).toInteger()));
         QCOMPARE(figures->valueLabel(QStringLiteral("parameters"))->text(),
@@ -242,8 +249,8 @@ private Q_SLOTS:
         QStringList offered;
         for (int i = 0; i < gpus->count(); ++i)
             offered << gpus->itemText(i);
-        QCOMPARE(offered, (QStringList{QStringLiteral("1"), QStringLiteral("2"), QStringLiteral("4"), QStringLiteral("8"),
-                                       QStringLiteral("16"), QStringLiteral("32")}));
+        QCOMPARE(offered, (QStringList{QStringLiteral("1"), QStringLiteral("2"), QStringLiteral("4"),
+                                       QStringLiteral("8"), QStringLiteral("16"), QStringLiteral("32")}));
     }
 
     void rejectedChangeKeepsState()
@@ -293,7 +300,8 @@ private Q_SLOTS:
         QCOMPARE(controller()->scenario().batchSize, 16);
         QCOMPARE(controller()->scenario().gpuMemoryUtilizationPpm, 900'000);
         const QString problems = m_window->restoreProblems().join(QLatin1Char('\n'));
-        QVERIFY2(problems.contains(QLatin1String("scenario/model = 'llama-99b' ignored")), qPrintable(problems));
+        QVERIFY2(problems.contains(QLatin1String("scenario/model = 'llama-99b' ignored")),
+                 qPrintable(problems));
         QVERIFY2(problems.contains(QLatin1String("scenario/batchSize")), qPrintable(problems));
 
         // A combination that is invalid as a whole (TP 3 for 32 heads) also falls back.
@@ -348,7 +356,8 @@ private Q_SLOTS:
         QCOMPARE(chart->chart()->backgroundBrush().color(), dark.color(QPalette::Base));
         const QImage image = m_window->grab().toImage();
         if (qEnvironmentVariableIsSet("KVSCOPE_TEST_SCREENSHOTS"))
-            image.save(qEnvironmentVariable("KVSCOPE_TEST_SCREENSHOTS") + QStringLiteral("/explorer-dark.png"));
+            image.save(qEnvironmentVariable("KVSCOPE_TEST_SCREENSHOTS") +
+                       QStringLiteral("/explorer-dark.png"));
         // Dark-mode colours are used: the lighter KV green of the dark palette appears.
         QVERIFY(pixelsNear(image, theme::partColor(MemoryPart::KvCache, dark)) > 100);
         QApplication::setPalette(original);

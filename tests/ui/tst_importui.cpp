@@ -2,8 +2,9 @@
 // Importing models into the window (open, drag and drop, paste), custom
 // GPUs, and what is remembered across a restart.
 #include "appsettings.h"
-#include "uitestsupport.h"
 #include "explorer/explorerview.h"
+#include "filewriters.h"
+#include "gpu/customgpu.h"
 #include "library/customgpudialog.h"
 #include "library/modelimporter.h"
 #include "library/pasteconfigdialog.h"
@@ -11,13 +12,13 @@
 #include "mainwindow.h"
 #include "plan/planner.h"
 #include "scenariocontroller.h"
-#include "gpu/customgpu.h"
-#include "filewriters.h"
+#include "uitestsupport.h"
 #include "widgets/groupedcombobox.h"
+
+#include <memory>
 
 #include <QApplication>
 #include <QComboBox>
-#include <QSlider>
 #include <QDialogButtonBox>
 #include <QDoubleSpinBox>
 #include <QDropEvent>
@@ -26,14 +27,13 @@
 #include <QMimeData>
 #include <QPlainTextEdit>
 #include <QSignalSpy>
+#include <QSlider>
 #include <QStandardItemModel>
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTimer>
 #include <QUrl>
-
-#include <memory>
 
 using namespace kvscope;
 
@@ -136,7 +136,8 @@ private Q_SLOTS:
         m_window->importModelPath(path);
         QTRY_COMPARE(failed.count(), 1);
         const QString message = failed.first().first().toString();
-        QVERIFY2(message.startsWith(path) && message.contains(QLatin1String("malformed JSON")), qPrintable(message));
+        QVERIFY2(message.startsWith(path) && message.contains(QLatin1String("malformed JSON")),
+                 qPrintable(message));
         QCOMPARE(controller()->scenario().model.id, QStringLiteral("llama-3.1-8b"));
         QVERIFY(!pickerGroups("modelPicker").contains(QStringLiteral("Imported")));
         QTRY_VERIFY(!QApplication::activeModalWidget());
@@ -144,7 +145,8 @@ private Q_SLOTS:
 
     void dropAFolderOnTheWindow()
     {
-        const QString folder = QFileInfo(writeFile(QStringLiteral("dropped/config.json"), smallConfig)).path();
+        const QString folder =
+            QFileInfo(writeFile(QStringLiteral("dropped/config.json"), smallConfig)).path();
         QMimeData mime;
         mime.setUrls({QUrl::fromLocalFile(folder)});
         QDragEnterEvent enter(QPoint(100, 100), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
@@ -158,13 +160,18 @@ private Q_SLOTS:
     void pasteConfigDialog()
     {
         PasteConfigDialog dialog;
-        dialog.findChild<QPlainTextEdit *>(QStringLiteral("pastedConfigText"))->setPlainText(QStringLiteral("{ not json"));
+        dialog.findChild<QPlainTextEdit *>(QStringLiteral("pastedConfigText"))
+            ->setPlainText(QStringLiteral("{ not json"));
         dialog.accept();
         QCOMPARE(dialog.result(), int(QDialog::Rejected)); // stays open with the error
-        QVERIFY(dialog.findChild<QLabel *>(QStringLiteral("pastedConfigError"))->text().contains(QLatin1String("malformed JSON")));
+        QVERIFY(dialog.findChild<QLabel *>(QStringLiteral("pastedConfigError"))
+                    ->text()
+                    .contains(QLatin1String("malformed JSON")));
 
-        dialog.findChild<QLineEdit *>(QStringLiteral("pastedConfigName"))->setText(QStringLiteral("My Llama"));
-        dialog.findChild<QPlainTextEdit *>(QStringLiteral("pastedConfigText"))->setPlainText(QString::fromUtf8(llamaConfig));
+        dialog.findChild<QLineEdit *>(QStringLiteral("pastedConfigName"))
+            ->setText(QStringLiteral("My Llama"));
+        dialog.findChild<QPlainTextEdit *>(QStringLiteral("pastedConfigText"))
+            ->setPlainText(QString::fromUtf8(llamaConfig));
         dialog.accept();
         QCOMPARE(dialog.result(), int(QDialog::Accepted));
         const QString key = m_window->library()->addImported(dialog.imported(), dialog.configText());
@@ -198,8 +205,8 @@ private Q_SLOTS:
         const QString path = writeFile(QStringLiteral("kept/config.json"), smallConfig);
         m_window->importModelPath(path);
         QTRY_COMPARE(controller()->scenario().model.id, QStringLiteral("imported:") + path);
-        const QString gpuId = m_window->library()->addCustomGpu(
-            customGpu(QStringLiteral("Remembered"), 40LL << 30, 1000));
+        const QString gpuId =
+            m_window->library()->addCustomGpu(customGpu(QStringLiteral("Remembered"), 40LL << 30, 1000));
         controller()->setGpu(*m_window->library()->findGpu(gpuId));
         m_window->close();
         m_window.reset();
@@ -217,7 +224,8 @@ private Q_SLOTS:
         openWindow();
         QCOMPARE(controller()->scenario().model.id, QStringLiteral("llama-3.1-8b"));
         const QString problems = m_window->restoreProblems().join(QLatin1Char('\n'));
-        QVERIFY2(problems.contains(QLatin1String("imported model dropped")) && problems.contains(path), qPrintable(problems));
+        QVERIFY2(problems.contains(QLatin1String("imported model dropped")) && problems.contains(path),
+                 qPrintable(problems));
     }
 
     void ggufModelOffersLlamaCppCacheTypes()
@@ -237,7 +245,8 @@ private Q_SLOTS:
         // q8_0: 34 bytes per 32 values (ggml-common.h block_q8_0):
         // 2 layers x (K + V) x 2 heads x 64 values x 34/32 = 544 bytes per token.
         QCOMPARE(controller()->plan().kv.bytesPerToken, 544);
-        QCOMPARE(m_window->findChild<QSlider *>(QStringLiteral("precisionSlider"))->maximum(), 3); // F32 F16 Q8_0 Q4_0
+        QCOMPARE(m_window->findChild<QSlider *>(QStringLiteral("precisionSlider"))->maximum(),
+                 3); // F32 F16 Q8_0 Q4_0
         QVERIFY(!m_window->findChild<QComboBox *>(QStringLiteral("quantizationCombo"))->isEnabled());
         QVERIFY(controller()->plan().weights.budgetUsesMeasured);
     }
@@ -249,7 +258,8 @@ private Q_SLOTS:
         QSignalSpy imported(m_window->importer(), &ModelImporter::imported);
         m_window->importModelPath(first);
         m_window->importModelPath(second);
-        QTRY_VERIFY(!m_window->importer()->busy() && controller()->scenario().model.id.endsWith(QLatin1String("second/config.json")));
+        QTRY_VERIFY(!m_window->importer()->busy() &&
+                    controller()->scenario().model.id.endsWith(QLatin1String("second/config.json")));
         QTest::qWait(100);
         QCOMPARE(controller()->scenario().model.id, QStringLiteral("imported:") + second);
     }

@@ -8,14 +8,14 @@
 #include "quantization/errorhistogramchart.h"
 #include "quantization/figuresmodel.h"
 #include "quantization/inspection.h"
-#include "quantization/simulator.h"
-#include "quantization/synthetic.h"
 #include "quantization/quantizationview.h"
+#include "quantization/simulator.h"
 #include "quantization/sourcepicker.h"
 #include "quantization/sqnrchart.h"
+#include "quantization/synthetic.h"
+#include "quantization/valueschart.h"
 #include "tensorfiles.h"
 #include "uitestsupport.h"
-#include "quantization/valueschart.h"
 
 #include <set>
 

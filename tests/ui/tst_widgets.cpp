@@ -4,9 +4,9 @@
 #include "widgets/logsliderbox.h"
 
 #include <QSignalSpy>
-#include <QStandardItemModel>
 #include <QSlider>
 #include <QSpinBox>
+#include <QStandardItemModel>
 #include <QTest>
 
 using namespace kvscope;
@@ -52,15 +52,18 @@ private Q_SLOTS:
         GroupedComboBox combo;
         combo.setSearchable(true);
         combo.addGroup(QStringLiteral("Llama"));
-        combo.addEntry(QStringLiteral("llama-3.1-8b"), QStringLiteral("Llama-3.1-8B · 8.03B"), {}, QStringLiteral("Llama-3.1-8B"));
+        combo.addEntry(QStringLiteral("llama-3.1-8b"), QStringLiteral("Llama-3.1-8B · 8.03B"), {},
+                       QStringLiteral("Llama-3.1-8B"));
         combo.addGroup(QStringLiteral("Qwen"));
-        combo.addEntry(QStringLiteral("qwen3-8b"), QStringLiteral("Qwen3-8B · 8.19B"), {}, QStringLiteral("Qwen3-8B"));
+        combo.addEntry(QStringLiteral("qwen3-8b"), QStringLiteral("Qwen3-8B · 8.19B"), {},
+                       QStringLiteral("Qwen3-8B"));
         combo.finishEntries();
         QVERIFY(combo.setCurrentKey(QStringLiteral("qwen3-8b")));
         QCOMPARE(combo.currentText(), QStringLiteral("Qwen3-8B"));
         QVERIFY(!combo.setCurrentKey(QStringLiteral("nope")));
         // Headings cannot be chosen.
-        QVERIFY(!(qobject_cast<const QStandardItemModel *>(combo.model())->item(0)->flags() & Qt::ItemIsSelectable));
+        QVERIFY(!(qobject_cast<const QStandardItemModel *>(combo.model())->item(0)->flags() &
+                  Qt::ItemIsSelectable));
         QSignalSpy activated(&combo, &GroupedComboBox::keyActivated);
         Q_EMIT combo.activated(1);
         QCOMPARE(activated.count(), 1);

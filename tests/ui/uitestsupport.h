@@ -5,11 +5,11 @@
 #include "appsettings.h"
 #include "mainwindow.h"
 
+#include <memory>
+
 #include <QCoreApplication>
 #include <QStandardPaths>
 #include <QTest>
-
-#include <memory>
 
 namespace kvscope::test {
 

@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: MIT
 #include "charts/breakdownchart.h"
 
-#include "theme.h"
 #include "common/units.h"
+#include "theme.h"
+
+#include <algorithm>
 
 #include <QBarCategoryAxis>
 #include <QBarSet>
@@ -14,19 +16,23 @@
 #include <QLineSeries>
 #include <QValueAxis>
 
-#include <algorithm>
-
 namespace kvscope {
 
 QString memoryPartName(MemoryPart part)
 {
     switch (part) {
-    case MemoryPart::Weights: return QCoreApplication::translate("kvscope", "Weights");
-    case MemoryPart::Activations: return QCoreApplication::translate("kvscope", "Activations");
-    case MemoryPart::Overhead: return QCoreApplication::translate("kvscope", "Runtime overhead");
-    case MemoryPart::KvCache: return QCoreApplication::translate("kvscope", "KV cache");
-    case MemoryPart::Headroom: return QCoreApplication::translate("kvscope", "Headroom");
-    case MemoryPart::Overflow: return QCoreApplication::translate("kvscope", "Over budget");
+    case MemoryPart::Weights:
+        return QCoreApplication::translate("kvscope", "Weights");
+    case MemoryPart::Activations:
+        return QCoreApplication::translate("kvscope", "Activations");
+    case MemoryPart::Overhead:
+        return QCoreApplication::translate("kvscope", "Runtime overhead");
+    case MemoryPart::KvCache:
+        return QCoreApplication::translate("kvscope", "KV cache");
+    case MemoryPart::Headroom:
+        return QCoreApplication::translate("kvscope", "Headroom");
+    case MemoryPart::Overflow:
+        return QCoreApplication::translate("kvscope", "Over budget");
     }
     return {};
 }
@@ -42,12 +48,8 @@ QString percent(std::int64_t basisPoints)
 
 BreakdownChartView::BreakdownChartView(QWidget *parent)
     : ExplorerChartView(QStringLiteral("breakdownChart"), 110, QMargins(4, 2, 12, 2), parent),
-      m_bars(new QHorizontalStackedBarSeries),
-      m_budget(new QLineSeries),
-      m_physical(new QLineSeries),
-      m_valueAxis(new QValueAxis),
-      m_categoryAxis(new QBarCategoryAxis),
-      m_lineAxis(new QValueAxis)
+      m_bars(new QHorizontalStackedBarSeries), m_budget(new QLineSeries), m_physical(new QLineSeries),
+      m_valueAxis(new QValueAxis), m_categoryAxis(new QBarCategoryAxis), m_lineAxis(new QValueAxis)
 {
     QChart *chart = this->chart();
     for (int i = 0; i < MemoryPartCount; ++i) {
@@ -96,7 +98,8 @@ void BreakdownChartView::showBreakdown(const MemoryBreakdown &breakdown, int ten
         m_sets[i]->replace(0, segment ? toGiB(segment->bytes) : 0.0);
     }
     m_budget->replace({QPointF(toGiB(breakdown.budgetBytes), 0), QPointF(toGiB(breakdown.budgetBytes), 1)});
-    m_physical->replace({QPointF(toGiB(breakdown.gpuMemoryBytes), 0), QPointF(toGiB(breakdown.gpuMemoryBytes), 1)});
+    m_physical->replace(
+        {QPointF(toGiB(breakdown.gpuMemoryBytes), 0), QPointF(toGiB(breakdown.gpuMemoryBytes), 1)});
     retranslate();
     placeLabels();
 }
@@ -128,21 +131,24 @@ QList<LegendStrip::Entry> BreakdownChartView::legendEntries() const
 {
     QList<LegendStrip::Entry> entries;
     for (const BreakdownSegment &segment : m_breakdown.segments)
-        entries.append({QStringLiteral("%1 %2 (%3)").arg(memoryPartName(segment.part), formatGiB(segment.fullBytes),
-                                                         percent(segment.basisPoints)),
-                        theme::partColor(segment.part, palette()), Qt::NoPen, segment.part == MemoryPart::Overflow});
+        entries.append({QStringLiteral("%1 %2 (%3)")
+                            .arg(memoryPartName(segment.part), formatGiB(segment.fullBytes),
+                                 percent(segment.basisPoints)),
+                        theme::partColor(segment.part, palette()), Qt::NoPen,
+                        segment.part == MemoryPart::Overflow});
     entries.append({tr("Budget %1").arg(formatGiB(m_breakdown.budgetBytes)), theme::budgetColor(palette()),
                     Qt::DashLine, false});
-    entries.append({tr("GPU memory %1").arg(formatGiB(m_breakdown.gpuMemoryBytes)), palette().color(QPalette::Mid),
-                    Qt::DotLine, false});
+    entries.append({tr("GPU memory %1").arg(formatGiB(m_breakdown.gpuMemoryBytes)),
+                    palette().color(QPalette::Mid), Qt::DotLine, false});
     return entries;
 }
 
 void BreakdownChartView::retranslate()
 {
-    theme::setTitle(chart(), m_tensorParallelSize > 1
-                                 ? tr("Memory per GPU (each of %1), GiB = 2^30 bytes").arg(m_tensorParallelSize)
-                                 : tr("Memory per GPU, GiB = 2^30 bytes"));
+    theme::setTitle(chart(),
+                    m_tensorParallelSize > 1
+                        ? tr("Memory per GPU (each of %1), GiB = 2^30 bytes").arg(m_tensorParallelSize)
+                        : tr("Memory per GPU, GiB = 2^30 bytes"));
     Q_EMIT legendChanged();
 }
 

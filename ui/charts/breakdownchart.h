@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "plan/breakdown.h"
 #include "charts/explorerchartview.h"
+#include "plan/breakdown.h"
 
 class QBarCategoryAxis;
 class QBarSet;

@@ -1,8 +1,11 @@
 // SPDX-License-Identifier: MIT
 #include "charts/growthchart.h"
 
-#include "theme.h"
 #include "common/units.h"
+#include "theme.h"
+
+#include <algorithm>
+#include <cmath>
 
 #include <QCategoryAxis>
 #include <QEvent>
@@ -10,9 +13,6 @@
 #include <QLineSeries>
 #include <QScatterSeries>
 #include <QValueAxis>
-
-#include <algorithm>
-#include <cmath>
 
 namespace kvscope {
 
@@ -36,14 +36,21 @@ double logX(std::int64_t x)
 QString precisionName(KvCacheDtype dtype)
 {
     switch (dtype) {
-    case KvCacheDtype::Float32: return QStringLiteral("FP32");
-    case KvCacheDtype::Float16: return QStringLiteral("FP16");
-    case KvCacheDtype::Fp8E5M2: return QStringLiteral("FP8 E5M2");
-    case KvCacheDtype::Q8_0: return QStringLiteral("Q8_0");
-    case KvCacheDtype::Q4_0: return QStringLiteral("Q4_0");
+    case KvCacheDtype::Float32:
+        return QStringLiteral("FP32");
+    case KvCacheDtype::Float16:
+        return QStringLiteral("FP16");
+    case KvCacheDtype::Fp8E5M2:
+        return QStringLiteral("FP8 E5M2");
+    case KvCacheDtype::Q8_0:
+        return QStringLiteral("Q8_0");
+    case KvCacheDtype::Q4_0:
+        return QStringLiteral("Q4_0");
     case KvCacheDtype::Fp8:
-    case KvCacheDtype::Fp8E4M3: return QStringLiteral("FP8");
-    default: return QStringLiteral("BF16");
+    case KvCacheDtype::Fp8E4M3:
+        return QStringLiteral("FP8");
+    default:
+        return QStringLiteral("BF16");
     }
 }
 
@@ -51,12 +58,8 @@ QString precisionName(KvCacheDtype dtype)
 
 GrowthChartView::GrowthChartView(QWidget *parent)
     : ExplorerChartView(QStringLiteral("growthChart"), 220, QMargins(4, 4, 24, 4), parent),
-      m_total(new QLineSeries),
-      m_budget(new QLineSeries),
-      m_current(new QScatterSeries),
-      m_crossing(new QScatterSeries),
-      m_xAxis(new QCategoryAxis),
-      m_yAxis(new QValueAxis)
+      m_total(new QLineSeries), m_budget(new QLineSeries), m_current(new QScatterSeries),
+      m_crossing(new QScatterSeries), m_xAxis(new QCategoryAxis), m_yAxis(new QValueAxis)
 {
     QChart *chart = this->chart();
     chart->addAxis(m_xAxis, Qt::AlignBottom);
@@ -85,8 +88,8 @@ void GrowthChartView::showGrowth(const GrowthChartData &data)
 {
     const bool axisChanged = data.axis != m_data.axis || data.xMin != m_data.xMin || data.xMax != m_data.xMax;
     m_data = data;
-    const double yMax = toGiB(std::min(std::max(data.gpuMemoryBytes, data.currentTotalBytes) * 5 / 4,
-                                       data.gpuMemoryBytes * 4));
+    const double yMax = toGiB(
+        std::min(std::max(data.gpuMemoryBytes, data.currentTotalBytes) * 5 / 4, data.gpuMemoryBytes * 4));
     m_yAxis->setRange(0, std::max(1.0, yMax));
     m_yAxis->applyNiceNumbers();
     if (axisChanged)
@@ -109,12 +112,15 @@ void GrowthChartView::showGrowth(const GrowthChartData &data)
             total.append(QPointF(logX(curve.x.at(p)), toGiB(curve.totalBytes.at(p))));
     }
     m_total->replace(total);
-    m_budget->replace({QPointF(logX(data.xMin), toGiB(data.budgetBytes)), QPointF(logX(data.xMax), toGiB(data.budgetBytes))});
+    m_budget->replace({QPointF(logX(data.xMin), toGiB(data.budgetBytes)),
+                       QPointF(logX(data.xMax), toGiB(data.budgetBytes))});
     m_current->replace({QPointF(logX(data.currentX), toGiB(data.currentTotalBytes))});
 
-    const std::int64_t fitsUpTo = data.currentCurve < data.curves.size() ? data.curves.at(data.currentCurve).fitsUpTo : 0;
+    const std::int64_t fitsUpTo =
+        data.currentCurve < data.curves.size() ? data.curves.at(data.currentCurve).fitsUpTo : 0;
     const bool crossingShown = fitsUpTo >= data.xMin && fitsUpTo <= data.xMax;
-    m_crossing->replace(crossingShown ? QList<QPointF>{QPointF(logX(fitsUpTo), toGiB(data.budgetBytes))} : QList<QPointF>{});
+    m_crossing->replace(crossingShown ? QList<QPointF>{QPointF(logX(fitsUpTo), toGiB(data.budgetBytes))}
+                                      : QList<QPointF>{});
     updatePens();
     retranslate();
 }
@@ -148,9 +154,12 @@ void GrowthChartView::rebuildTicks()
 void GrowthChartView::retranslate()
 {
     const bool bySequence = m_data.axis == GrowthAxis::SequenceLength;
-    theme::setTitle(chart(), bySequence ? tr("Memory per GPU vs sequence length (batch %1)").arg(formatCount(m_data.batchSize))
-                                        : tr("Memory per GPU vs batch size (%1 tokens each)").arg(formatCount(m_data.seqLen)));
-    const QString xTitle = bySequence ? tr("Sequence length (tokens, log scale)") : tr("Batch size (sequences, log scale)");
+    theme::setTitle(
+        chart(), bySequence
+                     ? tr("Memory per GPU vs sequence length (batch %1)").arg(formatCount(m_data.batchSize))
+                     : tr("Memory per GPU vs batch size (%1 tokens each)").arg(formatCount(m_data.seqLen)));
+    const QString xTitle =
+        bySequence ? tr("Sequence length (tokens, log scale)") : tr("Batch size (sequences, log scale)");
     m_xAxis->setTitleText(xTitle);
     m_yAxis->setTitleText(tr("GiB"));
     for (int i = 0; i < m_kvLines.size() && i < m_data.curves.size(); ++i) {
@@ -158,10 +167,13 @@ void GrowthChartView::retranslate()
         m_kvLines[i]->setName(i == m_data.currentCurve ? tr("%1 (current)").arg(name) : name);
     }
     if (m_data.currentCurve < m_data.curves.size())
-        m_total->setName(tr("Total, KV %1").arg(precisionName(m_data.curves.at(m_data.currentCurve).kvCacheDtype)));
+        m_total->setName(
+            tr("Total, KV %1").arg(precisionName(m_data.curves.at(m_data.currentCurve).kvCacheDtype)));
     m_budget->setName(tr("Budget %1").arg(formatGiB(m_data.budgetBytes)));
-    m_current->setPointLabelsFormat(bySequence ? tr("%1 tokens: %2").arg(formatCount(m_data.currentX), formatGiB(m_data.currentTotalBytes))
-                                               : tr("batch %1: %2").arg(formatCount(m_data.currentX), formatGiB(m_data.currentTotalBytes)));
+    m_current->setPointLabelsFormat(
+        bySequence
+            ? tr("%1 tokens: %2").arg(formatCount(m_data.currentX), formatGiB(m_data.currentTotalBytes))
+            : tr("batch %1: %2").arg(formatCount(m_data.currentX), formatGiB(m_data.currentTotalBytes)));
     m_crossing->setPointLabelsFormat(crossingText());
     Q_EMIT legendChanged();
 }
@@ -170,7 +182,8 @@ QList<LegendStrip::Entry> GrowthChartView::legendEntries() const
 {
     QList<LegendStrip::Entry> entries;
     for (int i = 0; i < m_kvLines.size() && i < m_data.curves.size(); ++i)
-        entries.append({m_kvLines.at(i)->name(), m_kvLines.at(i)->pen().color(), Qt::SolidLine, i == m_data.currentCurve});
+        entries.append({m_kvLines.at(i)->name(), m_kvLines.at(i)->pen().color(), Qt::SolidLine,
+                        i == m_data.currentCurve});
     entries.append({m_total->name(), m_total->pen().color(), Qt::DashLine, false});
     entries.append({m_budget->name(), m_budget->pen().color(), Qt::DashDotLine, false});
     return entries;
@@ -186,13 +199,15 @@ void GrowthChartView::applyPalette()
 void GrowthChartView::updatePens()
 {
     for (int i = 0; i < m_kvLines.size(); ++i) {
-        const KvCacheDtype dtype = i < m_data.curves.size() ? m_data.curves.at(i).kvCacheDtype : KvCacheDtype::BFloat16;
+        const KvCacheDtype dtype =
+            i < m_data.curves.size() ? m_data.curves.at(i).kvCacheDtype : KvCacheDtype::BFloat16;
         QPen pen(theme::precisionColor(dtype, palette()), i == m_data.currentCurve ? 3.5 : 2.0);
         m_kvLines[i]->setPen(pen);
     }
-    const QColor current = m_data.currentCurve < m_data.curves.size()
-                               ? theme::precisionColor(m_data.curves.at(m_data.currentCurve).kvCacheDtype, palette())
-                               : palette().color(QPalette::Text);
+    const QColor current =
+        m_data.currentCurve < m_data.curves.size()
+            ? theme::precisionColor(m_data.curves.at(m_data.currentCurve).kvCacheDtype, palette())
+            : palette().color(QPalette::Text);
     m_total->setPen(QPen(current, 2.5, Qt::DashLine));
     m_budget->setPen(QPen(theme::budgetColor(palette()), 2.0, Qt::DashDotLine));
     m_current->setColor(current);

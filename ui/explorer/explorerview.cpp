@@ -1,15 +1,17 @@
 // SPDX-License-Identifier: MIT
 #include "explorer/explorerview.h"
 
-#include "plan/breakdown.h"
 #include "charts/breakdownchart.h"
 #include "charts/growthchart.h"
 #include "explorer/figurespanel.h"
 #include "explorer/fitbanner.h"
 #include "explorer/parameterpanel.h"
+#include "plan/breakdown.h"
 #include "plan/planjson.h"
 #include "scenariocontroller.h"
 #include "widgets/legendstrip.h"
+
+#include <algorithm>
 
 #include <QClipboard>
 #include <QComboBox>
@@ -23,22 +25,14 @@
 #include <QSplitter>
 #include <QVBoxLayout>
 
-#include <algorithm>
-
 namespace kvscope {
 
 ExplorerView::ExplorerView(ScenarioController *controller, UserLibrary *library, QWidget *parent)
-    : QWidget(parent),
-      m_controller(controller),
-      m_panel(new ParameterPanel(controller, library, this)),
-      m_banner(new FitBanner(this)),
-      m_figures(new FiguresPanel(this)),
-      m_breakdown(new BreakdownChartView(this)),
-      m_growth(new GrowthChartView(this)),
-      m_growthAxis(new QComboBox(this)),
-      m_copyFigures(new QPushButton(this)),
-      m_copyJson(new QPushButton(this)),
-      m_splitter(new QSplitter(Qt::Horizontal, this))
+    : QWidget(parent), m_controller(controller), m_panel(new ParameterPanel(controller, library, this)),
+      m_banner(new FitBanner(this)), m_figures(new FiguresPanel(this)),
+      m_breakdown(new BreakdownChartView(this)), m_growth(new GrowthChartView(this)),
+      m_growthAxis(new QComboBox(this)), m_copyFigures(new QPushButton(this)),
+      m_copyJson(new QPushButton(this)), m_splitter(new QSplitter(Qt::Horizontal, this))
 {
     setObjectName(QStringLiteral("explorerView"));
     m_growthAxis->setObjectName(QStringLiteral("growthAxisCombo"));

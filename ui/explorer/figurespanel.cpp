@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: MIT
 #include "explorer/figurespanel.h"
 
-#include "theme.h"
 #include "common/units.h"
+#include "theme.h"
+
+#include <algorithm>
 
 #include <QEvent>
 #include <QFrame>
@@ -10,23 +12,29 @@
 #include <QLabel>
 #include <QVBoxLayout>
 
-#include <algorithm>
-
 namespace kvscope {
 
 QString FiguresPanel::quantizationSummary(const QuantizationSpec &spec)
 {
     switch (spec.method) {
-    case QuantMethod::None: return tr("unquantized");
-    case QuantMethod::Fp8: return spec.blockRows > 0 ? tr("FP8, %1×%2 block scales").arg(spec.blockRows).arg(spec.blockCols)
-                                                     : tr("FP8, per-tensor scale");
-    case QuantMethod::Int8: return tr("INT8, per-channel scales");
-    case QuantMethod::Awq: return tr("AWQ INT%1, group %2").arg(spec.bits).arg(spec.groupSize);
-    case QuantMethod::Gptq: return tr("GPTQ INT%1, group %2").arg(spec.bits).arg(spec.groupSize);
-    case QuantMethod::BitsAndBytesNf4: return tr("NF4, blocks of 64");
-    case QuantMethod::Mxfp4: return tr("MXFP4 experts, blocks of 32");
+    case QuantMethod::None:
+        return tr("unquantized");
+    case QuantMethod::Fp8:
+        return spec.blockRows > 0 ? tr("FP8, %1×%2 block scales").arg(spec.blockRows).arg(spec.blockCols)
+                                  : tr("FP8, per-tensor scale");
+    case QuantMethod::Int8:
+        return tr("INT8, per-channel scales");
+    case QuantMethod::Awq:
+        return tr("AWQ INT%1, group %2").arg(spec.bits).arg(spec.groupSize);
+    case QuantMethod::Gptq:
+        return tr("GPTQ INT%1, group %2").arg(spec.bits).arg(spec.groupSize);
+    case QuantMethod::BitsAndBytesNf4:
+        return tr("NF4, blocks of 64");
+    case QuantMethod::Mxfp4:
+        return tr("MXFP4 experts, blocks of 32");
     case QuantMethod::CompressedTensors:
-        return spec.scheme.isEmpty() ? tr("compressed-tensors") : tr("compressed-tensors %1").arg(spec.scheme);
+        return spec.scheme.isEmpty() ? tr("compressed-tensors")
+                                     : tr("compressed-tensors %1").arg(spec.scheme);
     }
     return {};
 }
@@ -36,7 +44,8 @@ FiguresPanel::FiguresPanel(QWidget *parent) : QWidget(parent), m_grid(new QGridL
     setObjectName(QStringLiteral("figuresPanel"));
     m_grid->setContentsMargins(0, 0, 0, 0);
     m_grid->setSpacing(6);
-    for (const char *key : {"kvBytesPerToken", "kvCacheBytes", "kvCapacity", "maxConcurrency", "weights", "parameters"})
+    for (const char *key :
+         {"kvBytesPerToken", "kvCacheBytes", "kvCapacity", "maxConcurrency", "weights", "parameters"})
         addCard(QLatin1String(key));
     reflow();
 }
@@ -86,7 +95,8 @@ void FiguresPanel::applyPalette()
     }
 }
 
-void FiguresPanel::setCard(const QString &key, const QString &caption, const QString &value, const QString &detail)
+void FiguresPanel::setCard(const QString &key, const QString &caption, const QString &value,
+                           const QString &detail)
 {
     for (Card &card : m_cards) {
         if (card.key == key) {
@@ -119,8 +129,10 @@ void FiguresPanel::showPlan(const MemoryPlan &p)
                 .arg(p.kv.kvHeadsPerGpu)
                 .arg(p.kv.headsReplicated ? tr(", replicated") : QString()));
     setCard(QStringLiteral("kvCacheBytes"), tr("KV cache for the batch"), formatGiB(p.kv.cacheBytes),
-            tr("%1 × %2 tokens, %3").arg(formatCount(p.batchSize), formatCount(p.seqLen), dtypeName(p.kvCacheDtype)));
-    setCard(QStringLiteral("kvCapacity"), tr("KV capacity"), tr("%1 tokens").arg(formatCount(p.kv.capacityTokens)),
+            tr("%1 × %2 tokens, %3")
+                .arg(formatCount(p.batchSize), formatCount(p.seqLen), dtypeName(p.kvCacheDtype)));
+    setCard(QStringLiteral("kvCapacity"), tr("KV capacity"),
+            tr("%1 tokens").arg(formatCount(p.kv.capacityTokens)),
             tr("%1 blocks of %2 tokens · %3 available")
                 .arg(formatCount(p.kv.numGpuBlocks))
                 .arg(p.blockSize)
@@ -133,20 +145,25 @@ void FiguresPanel::showPlan(const MemoryPlan &p)
     if (p.weights.budgetUsesMeasured)
         storage += QStringLiteral(" · ") + tr("measured from checkpoint");
     else if (p.weights.measuredBytesPerGpu > 0)
-        storage += QStringLiteral(" · ") + tr("measured from checkpoint: %1").arg(formatGiB(p.weights.measuredBytesPerGpu));
+        storage += QStringLiteral(" · ") +
+                   tr("measured from checkpoint: %1").arg(formatGiB(p.weights.measuredBytesPerGpu));
     setCard(QStringLiteral("weights"), tr("Weights per GPU"), formatGiB(p.weights.bytesPerGpu),
             tr("%1 bits/weight · %2").arg(QString::number(p.weights.bitsPerWeight, 'f', 2), storage));
     setCard(QStringLiteral("parameters"), tr("Parameters"), formatParameterCount(p.params.total),
             p.params.active != p.params.total
-                ? tr("%1 total · %2 active per token").arg(formatCount(p.params.total), formatCount(p.params.active))
+                ? tr("%1 total · %2 active per token")
+                      .arg(formatCount(p.params.total), formatCount(p.params.active))
                 : tr("%1 total").arg(formatCount(p.params.total)));
 }
 
 QString FiguresPanel::figuresText() const
 {
-    QString text = QStringLiteral("%1 on %2 x %3\n").arg(m_plan.modelName, m_plan.gpuName).arg(m_plan.tensorParallelSize);
+    QString text = QStringLiteral("%1 on %2 x %3\n")
+                       .arg(m_plan.modelName, m_plan.gpuName)
+                       .arg(m_plan.tensorParallelSize);
     for (const Card &card : m_cards)
-        text += QStringLiteral("%1: %2 (%3)\n").arg(card.caption->text(), card.value->text(), card.detail->text());
+        text += QStringLiteral("%1: %2 (%3)\n")
+                    .arg(card.caption->text(), card.value->text(), card.detail->text());
     return text + unitsConvention() + QLatin1Char('\n');
 }
 

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "explorer/fitbanner.h"
 
-#include "theme.h"
 #include "common/units.h"
+#include "theme.h"
 
 #include <QApplication>
 #include <QEvent>
@@ -27,20 +27,25 @@ void FitBanner::showPlan(const MemoryPlan &p)
     m_warning = !p.fits || !p.engineStarts;
     QString text;
     if (p.fits) {
-        text = tr("<b>Fits.</b> %1 headroom of the %2 budget per GPU.").arg(formatGiB(p.headroomBytes), formatGiB(p.budgetBytes));
+        text = tr("<b>Fits.</b> %1 headroom of the %2 budget per GPU.")
+                   .arg(formatGiB(p.headroomBytes), formatGiB(p.budgetBytes));
     } else {
-        const QString longest = p.largestSeqLenThatFits < 0 ? tr("any length") : tr("%1 tokens").arg(formatCount(p.largestSeqLenThatFits));
-        text = tr("<b>Does not fit:</b> %1 over the %2 budget per GPU. At %3 tokens the largest batch that fits is "
+        const QString longest = p.largestSeqLenThatFits < 0
+                                    ? tr("any length")
+                                    : tr("%1 tokens").arg(formatCount(p.largestSeqLenThatFits));
+        text = tr("<b>Does not fit:</b> %1 over the %2 budget per GPU. At %3 tokens the largest batch that "
+                  "fits is "
                   "<b>%4</b>; at batch %5 the longest sequence is <b>%6</b>.")
                    .arg(formatGiB(-p.headroomBytes), formatGiB(p.budgetBytes), formatCount(p.seqLen),
                         formatCount(p.largestBatchThatFits), formatCount(p.batchSize), longest);
     }
     if (!p.engineStarts)
-        text += QLatin1Char(' ')
-                + tr("vLLM would refuse to start: one %1-token request needs %2 KV blocks and the cache holds %3; "
-                     "--max-model-len %4 would fit.")
-                      .arg(formatCount(p.maxModelLen), formatCount(p.kv.blocksPerMaxRequest), formatCount(p.kv.numGpuBlocks),
-                           formatCount(p.kv.maxModelLenThatFits));
+        text +=
+            QLatin1Char(' ') +
+            tr("vLLM would refuse to start: one %1-token request needs %2 KV blocks and the cache holds %3; "
+               "--max-model-len %4 would fit.")
+                .arg(formatCount(p.maxModelLen), formatCount(p.kv.blocksPerMaxRequest),
+                     formatCount(p.kv.numGpuBlocks), formatCount(p.kv.maxModelLenThatFits));
     setText(text);
     restyle();
 }

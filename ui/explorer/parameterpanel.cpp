@@ -1,15 +1,15 @@
 // SPDX-License-Identifier: MIT
 #include "explorer/parameterpanel.h"
 
-#include "plan/growth.h"
-#include "model/inventory.h"
-#include "plan/kvcache.h"
-#include "library/library.h"
-#include "library/userlibrary.h"
-#include "library/presetlist.h"
-#include "scenariocontroller.h"
-#include "plan/tensorparallel.h"
 #include "common/units.h"
+#include "library/library.h"
+#include "library/presetlist.h"
+#include "library/userlibrary.h"
+#include "model/inventory.h"
+#include "plan/growth.h"
+#include "plan/kvcache.h"
+#include "plan/tensorparallel.h"
+#include "scenariocontroller.h"
 #include "widgets/groupedcombobox.h"
 #include "widgets/logsliderbox.h"
 
@@ -40,12 +40,17 @@ void fillChoices(QComboBox *combo, const QStringList &choices)
 QString precisionLabel(KvCacheDtype dtype)
 {
     switch (dtype) {
-    case KvCacheDtype::Float32: return QStringLiteral("FP32");
+    case KvCacheDtype::Float32:
+        return QStringLiteral("FP32");
     case KvCacheDtype::Float16:
-    case KvCacheDtype::BFloat16: return QStringLiteral("FP16/BF16");
-    case KvCacheDtype::Q8_0: return QStringLiteral("Q8_0");
-    case KvCacheDtype::Q4_0: return QStringLiteral("Q4_0");
-    default: return QStringLiteral("FP8");
+    case KvCacheDtype::BFloat16:
+        return QStringLiteral("FP16/BF16");
+    case KvCacheDtype::Q8_0:
+        return QStringLiteral("Q8_0");
+    case KvCacheDtype::Q4_0:
+        return QStringLiteral("Q4_0");
+    default:
+        return QStringLiteral("FP8");
     }
 }
 
@@ -66,29 +71,17 @@ void setFormLabel(QFormLayout *form, QWidget *field, const QString &text)
 } // namespace
 
 ParameterPanel::ParameterPanel(ScenarioController *controller, UserLibrary *library, QWidget *parent)
-    : QWidget(parent),
-      m_controller(controller),
-      m_library(library),
-      m_model(new GroupedComboBox(this)),
-      m_gpu(new GroupedComboBox(this)),
-      m_gpuCount(new QComboBox(this)),
-      m_dtype(new QComboBox(this)),
-      m_quantization(new QComboBox(this)),
-      m_groupSize(new QComboBox(this)),
+    : QWidget(parent), m_controller(controller), m_library(library), m_model(new GroupedComboBox(this)),
+      m_gpu(new GroupedComboBox(this)), m_gpuCount(new QComboBox(this)), m_dtype(new QComboBox(this)),
+      m_quantization(new QComboBox(this)), m_groupSize(new QComboBox(this)),
       m_kvCacheDtype(new QComboBox(this)),
-      m_precision(new QSlider(Qt::Horizontal, this)),
-      m_precisionSteps{new QLabel(this), new QLabel(this), new QLabel(this), new QLabel(this)},
-      m_utilization(new QDoubleSpinBox(this)),
-      m_blockSize(new QComboBox(this)),
-      m_maxModelLen(new QSpinBox(this)),
-      m_batch(new LogSliderBox(this)),
-      m_seqLen(new LogSliderBox(this)),
-      m_modelGroup(new QGroupBox(this)),
-      m_precisionGroup(new QGroupBox(this)),
-      m_servingGroup(new QGroupBox(this)),
-      m_modelForm(new QFormLayout(m_modelGroup)),
-      m_precisionForm(new QFormLayout(m_precisionGroup)),
-      m_servingForm(new QFormLayout(m_servingGroup))
+      m_precision(new QSlider(Qt::Horizontal, this)), m_precisionSteps{new QLabel(this), new QLabel(this),
+                                                                       new QLabel(this), new QLabel(this)},
+      m_utilization(new QDoubleSpinBox(this)), m_blockSize(new QComboBox(this)),
+      m_maxModelLen(new QSpinBox(this)), m_batch(new LogSliderBox(this)), m_seqLen(new LogSliderBox(this)),
+      m_modelGroup(new QGroupBox(this)), m_precisionGroup(new QGroupBox(this)),
+      m_servingGroup(new QGroupBox(this)), m_modelForm(new QFormLayout(m_modelGroup)),
+      m_precisionForm(new QFormLayout(m_precisionGroup)), m_servingForm(new QFormLayout(m_servingGroup))
 {
     m_model->setObjectName(QStringLiteral("modelPicker"));
     m_gpu->setObjectName(QStringLiteral("gpuPicker"));
@@ -207,9 +200,12 @@ ParameterPanel::ParameterPanel(ScenarioController *controller, UserLibrary *libr
     });
     connect(m_blockSize, &QComboBox::activated, this,
             [this](int index) { m_controller->setBlockSize(m_blockSize->itemData(index).toInt()); });
-    connect(m_maxModelLen, &QSpinBox::valueChanged, this, [this](int value) { m_controller->setMaxModelLen(value); });
-    connect(m_batch, &LogSliderBox::valueChanged, this, [this](std::int64_t value) { m_controller->setBatchSize(value); });
-    connect(m_seqLen, &LogSliderBox::valueChanged, this, [this](std::int64_t value) { m_controller->setSeqLen(value); });
+    connect(m_maxModelLen, &QSpinBox::valueChanged, this,
+            [this](int value) { m_controller->setMaxModelLen(value); });
+    connect(m_batch, &LogSliderBox::valueChanged, this,
+            [this](std::int64_t value) { m_controller->setBatchSize(value); });
+    connect(m_seqLen, &LogSliderBox::valueChanged, this,
+            [this](std::int64_t value) { m_controller->setSeqLen(value); });
 
     // Controller -> widgets
     connect(m_controller, &ScenarioController::scenarioChanged, this, &ParameterPanel::showScenario);
@@ -249,13 +245,15 @@ void ParameterPanel::buildModelList()
     for (const PresetFamily &family : presetsByFamily(ModelLibrary::builtin().models())) {
         m_model->addGroup(family.family);
         for (const PresetSummary &preset : family.presets)
-            m_model->addEntry(preset.id, modelEntryText(preset), preset.hfRepoIds.join(QLatin1Char('\n')), preset.name);
+            m_model->addEntry(preset.id, modelEntryText(preset), preset.hfRepoIds.join(QLatin1Char('\n')),
+                              preset.name);
     }
     if (!m_library->importedModels().isEmpty()) {
         m_model->addGroup(tr("Imported"));
         for (const UserLibrary::ImportedEntry &entry : m_library->importedModels()) {
             const ModelArch &m = entry.imported.model;
-            QString tip = entry.imported.path.isEmpty() ? importKindName(entry.imported.kind) : entry.imported.path;
+            QString tip =
+                entry.imported.path.isEmpty() ? importKindName(entry.imported.kind) : entry.imported.path;
             if (!m.notes.isEmpty())
                 tip += QLatin1Char('\n') + m.notes.join(QLatin1Char('\n'));
             m_model->addEntry(entry.key, modelEntryText(summarizePreset(m)), tip, m.name);
@@ -314,7 +312,8 @@ void ParameterPanel::showScenario(const Scenario &s)
     }
     selectData(m_gpuCount, s.tensorParallelSize);
     selectData(m_dtype, dtypeName(s.dtype));
-    selectData(m_quantization, s.quantization ? quantMethodName(s.quantization->method) : QStringLiteral("auto"));
+    selectData(m_quantization,
+               s.quantization ? quantMethodName(s.quantization->method) : QStringLiteral("auto"));
     // GGUF models add llama.cpp's cache types; their weights carry their own
     // quantization, so --quantization does not apply.
     const QStringList kvChoices = s.model.format == ModelFormat::Gguf
@@ -346,10 +345,12 @@ void ParameterPanel::showPlan(const MemoryPlan &plan)
 {
     // What "auto" resolved to, and the knobs that depend on the resolved method.
     m_dtype->setItemText(0, tr("auto (%1)").arg(dtypeName(plan.dtype)));
-    m_kvCacheDtype->setItemText(0, tr("auto (%1)").arg(dtypeName(resolveKvCacheDtype(KvCacheDtype::Auto, plan.dtype))));
+    m_kvCacheDtype->setItemText(
+        0, tr("auto (%1)").arg(dtypeName(resolveKvCacheDtype(KvCacheDtype::Auto, plan.dtype))));
     const QuantizationSpec &checkpoint = m_controller->scenario().model.checkpointQuantization;
     m_quantization->setItemText(0, tr("auto (checkpoint: %1)").arg(quantMethodName(checkpoint.method)));
-    const bool grouped = plan.quantization.method == QuantMethod::Awq || plan.quantization.method == QuantMethod::Gptq;
+    const bool grouped =
+        plan.quantization.method == QuantMethod::Awq || plan.quantization.method == QuantMethod::Gptq;
     m_groupSize->setEnabled(grouped);
     selectData(m_groupSize, grouped ? plan.quantization.groupSize : 128);
     {
@@ -365,7 +366,9 @@ void ParameterPanel::showPlan(const MemoryPlan &plan)
                 continue;
             m_precisionSteps[i]->setText(precisionLabel(walk.at(i)));
             // Labels sit under the slider's ends and middle stops.
-            m_precisionSteps[i]->setAlignment(i == 0 ? Qt::AlignLeft : i == steps - 1 ? Qt::AlignRight : Qt::AlignHCenter);
+            m_precisionSteps[i]->setAlignment(i == 0           ? Qt::AlignLeft
+                                              : i == steps - 1 ? Qt::AlignRight
+                                                               : Qt::AlignHCenter);
         }
     }
     m_maxModelLen->setSpecialValueText(tr("model default (%1)").arg(formatCount(plan.maxModelLen)));
@@ -391,28 +394,34 @@ void ParameterPanel::retranslate()
     setFormLabel(m_servingForm, m_seqLen, tr("Se&quence length"));
     m_groupSize->setItemText(m_groupSize->count() - 1, tr("per row"));
 
-    m_model->setToolTip(tr("Built-in models grouped by family, with total (and active) parameters and the KV cache "
-                           "bytes per token at BF16. Type to search."));
+    m_model->setToolTip(
+        tr("Built-in models grouped by family, with total (and active) parameters and the KV cache "
+           "bytes per token at BF16. Type to search."));
     m_gpu->setToolTip(tr("The GPU and the memory its driver reports, which vLLM's budget starts from."));
-    m_gpuCount->setToolTip(tr("--tensor-parallel-size: the model is split over this many GPUs. Figures are per GPU. "
-                              "KV heads are divided among GPUs, and replicated when there are more GPUs than KV "
-                              "heads; an MLA latent is replicated on every GPU."));
-    m_dtype->setToolTip(tr("--dtype: the floating-point type of the weights that are not quantized, and of the "
-                           "activations. With --kv-cache-dtype auto the KV cache follows it. auto = the "
-                           "checkpoint's dtype (float16 for float32 checkpoints and for AWQ/GPTQ)."));
-    m_quantization->setToolTip(tr("--quantization: how the weights are stored (FP8, INT8, AWQ/GPTQ INT4 with scales "
-                                  "and zero points, NF4, MXFP4). Smaller weights leave more memory for the KV cache, "
-                                  "but the KV bytes per token do not change. auto = the checkpoint's "
-                                  "quantization_config, as vLLM does."));
+    m_gpuCount->setToolTip(
+        tr("--tensor-parallel-size: the model is split over this many GPUs. Figures are per GPU. "
+           "KV heads are divided among GPUs, and replicated when there are more GPUs than KV "
+           "heads; an MLA latent is replicated on every GPU."));
+    m_dtype->setToolTip(
+        tr("--dtype: the floating-point type of the weights that are not quantized, and of the "
+           "activations. With --kv-cache-dtype auto the KV cache follows it. auto = the "
+           "checkpoint's dtype (float16 for float32 checkpoints and for AWQ/GPTQ)."));
+    m_quantization->setToolTip(
+        tr("--quantization: how the weights are stored (FP8, INT8, AWQ/GPTQ INT4 with scales "
+           "and zero points, NF4, MXFP4). Smaller weights leave more memory for the KV cache, "
+           "but the KV bytes per token do not change. auto = the checkpoint's "
+           "quantization_config, as vLLM does."));
     m_groupSize->setToolTip(tr("AWQ/GPTQ: weights per group that share one scale and zero point "
                                "(4 + 16/g + 4/g bits per weight)."));
-    m_kvCacheDtype->setToolTip(tr("--kv-cache-dtype: the precision of the cached keys and values. This is the knob "
-                                  "that changes the KV bytes per token: fp8 halves them versus bfloat16 and doubles "
-                                  "the tokens the cache holds. auto follows --dtype."));
+    m_kvCacheDtype->setToolTip(
+        tr("--kv-cache-dtype: the precision of the cached keys and values. This is the knob "
+           "that changes the KV bytes per token: fp8 halves them versus bfloat16 and doubles "
+           "the tokens the cache holds. auto follows --dtype."));
     m_precision->setToolTip(tr("Walk the KV cache precision: FP32, FP16/BF16, FP8 (sets --kv-cache-dtype). "
                                "Shortcut: Ctrl+K."));
-    m_utilization->setToolTip(tr("--gpu-memory-utilization: the share of GPU memory vLLM may use. The rest is "
-                                 "left to CUDA graphs and other processes."));
+    m_utilization->setToolTip(
+        tr("--gpu-memory-utilization: the share of GPU memory vLLM may use. The rest is "
+           "left to CUDA graphs and other processes."));
     m_blockSize->setToolTip(tr("--block-size: tokens per KV cache block. Sequences hold whole blocks."));
     m_maxModelLen->setToolTip(tr("--max-model-len: the longest request. Sets the maximum concurrency vLLM "
                                  "reports; vLLM refuses to start if one such request does not fit."));

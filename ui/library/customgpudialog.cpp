@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: MIT
 #include "library/customgpudialog.h"
 
-#include "gpu/customgpu.h"
 #include "common/error.h"
 #include "common/units.h"
+#include "gpu/customgpu.h"
+
+#include <cmath>
 
 #include <QDialogButtonBox>
 #include <QDoubleSpinBox>
@@ -12,17 +14,11 @@
 #include <QLineEdit>
 #include <QPushButton>
 
-#include <cmath>
-
 namespace kvscope {
 
 CustomGpuDialog::CustomGpuDialog(QWidget *parent)
-    : QDialog(parent),
-      m_name(new QLineEdit(this)),
-      m_memoryGiB(new QDoubleSpinBox(this)),
-      m_bandwidth(new QDoubleSpinBox(this)),
-      m_tflops(new QDoubleSpinBox(this)),
-      m_error(new QLabel(this)),
+    : QDialog(parent), m_name(new QLineEdit(this)), m_memoryGiB(new QDoubleSpinBox(this)),
+      m_bandwidth(new QDoubleSpinBox(this)), m_tflops(new QDoubleSpinBox(this)), m_error(new QLabel(this)),
       m_buttons(new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this))
 {
     setWindowTitle(tr("Custom GPU"));

@@ -13,14 +13,16 @@
 namespace kvscope {
 
 PasteConfigDialog::PasteConfigDialog(QWidget *parent)
-    : QDialog(parent), m_name(new QLineEdit(this)), m_text(new QPlainTextEdit(this)), m_error(new QLabel(this))
+    : QDialog(parent), m_name(new QLineEdit(this)), m_text(new QPlainTextEdit(this)),
+      m_error(new QLabel(this))
 {
     setWindowTitle(tr("Paste config.json"));
     m_name->setObjectName(QStringLiteral("pastedConfigName"));
     m_text->setObjectName(QStringLiteral("pastedConfigText"));
     m_error->setObjectName(QStringLiteral("pastedConfigError"));
     m_name->setPlaceholderText(tr("Name shown in the model list"));
-    m_text->setPlaceholderText(QStringLiteral("{\n  \"model_type\": \"llama\",\n  \"num_hidden_layers\": 32,\n  ...\n}"));
+    m_text->setPlaceholderText(
+        QStringLiteral("{\n  \"model_type\": \"llama\",\n  \"num_hidden_layers\": 32,\n  ...\n}"));
     m_text->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
     m_error->setWordWrap(true);
     auto *buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);

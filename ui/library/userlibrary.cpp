@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "library/userlibrary.h"
 
-#include "gpu/customgpu.h"
 #include "common/error.h"
+#include "gpu/customgpu.h"
 #include "library/library.h"
 
 #include <QSettings>
@@ -31,7 +31,8 @@ QStringList UserLibrary::load()
             entry.key = key;
             if (key.startsWith(QLatin1String("pasted:"))) {
                 entry.configText = map.value(QStringLiteral("config")).toByteArray();
-                entry.imported = importConfigText(entry.configText, map.value(QStringLiteral("name")).toString());
+                entry.imported =
+                    importConfigText(entry.configText, map.value(QStringLiteral("name")).toString());
                 entry.imported.model.name = map.value(QStringLiteral("name")).toString();
                 m_pastedCount = std::max(m_pastedCount, key.mid(7).toInt());
             } else if (key.startsWith(QLatin1String("imported:"))) {
@@ -48,7 +49,8 @@ QStringList UserLibrary::load()
     m_gpus.clear();
     for (const QVariant &value : settings.value(CustomGpusKey).toList()) {
         try {
-            m_gpus.append(customGpuFromVariantMap(value.toMap(), QStringLiteral("settings %1").arg(CustomGpusKey)));
+            m_gpus.append(
+                customGpuFromVariantMap(value.toMap(), QStringLiteral("settings %1").arg(CustomGpusKey)));
         } catch (const Error &error) {
             problems << QStringLiteral("custom GPU dropped: %1").arg(error.message());
         }
@@ -64,7 +66,8 @@ void UserLibrary::save() const
 {
     QVariantList models;
     for (const ImportedEntry &entry : m_models) {
-        QVariantMap map{{QStringLiteral("key"), entry.key}, {QStringLiteral("name"), entry.imported.model.name}};
+        QVariantMap map{{QStringLiteral("key"), entry.key},
+                        {QStringLiteral("name"), entry.imported.model.name}};
         if (!entry.configText.isEmpty())
             map.insert(QStringLiteral("config"), entry.configText);
         models << map;
@@ -84,7 +87,8 @@ QString UserLibrary::addImported(const ImportedModel &imported, const QByteArray
     entry.imported = imported;
     if (imported.kind == ImportKind::ConfigText) {
         if (configText.size() > MaxPastedConfigBytes)
-            throw Error(QStringLiteral("pasted config: %1 bytes is too large to keep").arg(configText.size()));
+            throw Error(
+                QStringLiteral("pasted config: %1 bytes is too large to keep").arg(configText.size()));
         entry.key = QStringLiteral("pasted:%1").arg(++m_pastedCount);
         entry.configText = configText;
         if (entry.imported.model.name.isEmpty() || entry.imported.model.name == entry.imported.model.id)

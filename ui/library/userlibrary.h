@@ -21,9 +21,9 @@ class UserLibrary : public QObject
 public:
     struct ImportedEntry
     {
-        QString key;            ///< "imported:<path>" or "pasted:<n>"; what the picker and settings store
+        QString key; ///< "imported:<path>" or "pasted:<n>"; what the picker and settings store
         ImportedModel imported;
-        QByteArray configText;  ///< pasted configs only
+        QByteArray configText; ///< pasted configs only
     };
 
     explicit UserLibrary(QObject *parent = nullptr);

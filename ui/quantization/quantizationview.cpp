@@ -2,15 +2,15 @@
 #include "quantization/quantizationview.h"
 
 #include "common/error.h"
+#include "common/units.h"
 #include "quantization/errorhistogramchart.h"
 #include "quantization/figuresmodel.h"
-#include "quantization/groupinspector.h"
 #include "quantization/grid.h"
+#include "quantization/groupinspector.h"
 #include "quantization/quantsettings.h"
 #include "quantization/schemepicker.h"
 #include "quantization/sourcepicker.h"
 #include "quantization/sqnrchart.h"
-#include "common/units.h"
 #include "quantization/valueschart.h"
 
 #include <climits>

@@ -113,7 +113,7 @@ private:
     bool m_wide = true;
     Status m_state = Status::Idle;
     QStringList m_runningSchemes; ///< scheme ids of the run in progress, for the status line
-    QString m_failure; ///< the last run's error; empty when it ran out of memory
+    QString m_failure;            ///< the last run's error; empty when it ran out of memory
 
     QTimer m_debounce;
     QFutureWatcher<QuantJobResult> m_watcher;

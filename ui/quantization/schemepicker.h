@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "quantization/scheme.h"
 #include "quantization/quantsettings.h"
+#include "quantization/scheme.h"
 
 #include <QGroupBox>
 #include <QList>

@@ -2,8 +2,8 @@
 #include "quantization/sourcepicker.h"
 
 #include "common/error.h"
-#include "quantization/tensorsource.h"
 #include "quantization/quantsettings.h"
+#include "quantization/tensorsource.h"
 
 #include <QButtonGroup>
 #include <QComboBox>

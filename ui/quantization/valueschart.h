@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "quantization/histogramchartview.h"
 #include "quantization/grid.h"
+#include "quantization/histogramchartview.h"
 
 namespace kvscope {
 

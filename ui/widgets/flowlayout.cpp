@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 #include "widgets/flowlayout.h"
 
-#include <QWidget>
-
 #include <algorithm>
+
+#include <QWidget>
 
 namespace kvscope {
 

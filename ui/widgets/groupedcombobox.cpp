@@ -57,7 +57,8 @@ void GroupedComboBox::addGroup(const QString &title)
     m_model->appendRow(item);
 }
 
-void GroupedComboBox::addEntry(const QString &key, const QString &text, const QString &toolTip, const QString &shortText)
+void GroupedComboBox::addEntry(const QString &key, const QString &text, const QString &toolTip,
+                               const QString &shortText)
 {
     auto *item = new QStandardItem(QStringLiteral("  ") + text);
     item->setData(key, KeyRole);

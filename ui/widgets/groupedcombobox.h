@@ -25,7 +25,8 @@ public:
     void clearEntries();
     void addGroup(const QString &title);
     /// `shortText` is what the search field shows for the chosen entry (default: `text`).
-    void addEntry(const QString &key, const QString &text, const QString &toolTip = {}, const QString &shortText = {});
+    void addEntry(const QString &key, const QString &text, const QString &toolTip = {},
+                  const QString &shortText = {});
     /// Call after adding entries: refreshes the search list.
     void finishEntries();
 

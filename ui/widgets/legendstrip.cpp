@@ -53,8 +53,9 @@ void LegendStrip::setEntries(const QList<Entry> &entries)
     // when the entries themselves change.
     bool sameShape = entries.size() == m_entries.size();
     for (qsizetype i = 0; sameShape && i < entries.size(); ++i)
-        sameShape = entries[i].color == m_entries[i].color && entries[i].lineStyle == m_entries[i].lineStyle
-                    && entries[i].emphasized == m_entries[i].emphasized;
+        sameShape = entries[i].color == m_entries[i].color &&
+                    entries[i].lineStyle == m_entries[i].lineStyle &&
+                    entries[i].emphasized == m_entries[i].emphasized;
     m_entries = entries;
     if (sameShape) {
         for (qsizetype i = 0; i < entries.size(); ++i)

@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: MIT
 #include "widgets/logsliderbox.h"
 
+#include <algorithm>
+#include <limits>
+
 #include <QHBoxLayout>
 #include <QSignalBlocker>
 #include <QSlider>
 #include <QSpinBox>
-
-#include <algorithm>
-#include <limits>
 
 namespace kvscope {
 

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include <cstdint>
+
 #include <QList>
 #include <QWidget>
-
-#include <cstdint>
 
 class QSlider;
 class QSpinBox;
