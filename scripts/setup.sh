@@ -10,12 +10,13 @@ KVSCOPE_BUILD="${KVSCOPE_BUILD_DIR:-$KVSCOPE_ROOT/build}"
 
 # Debian 12 / Ubuntu packages. qt6-charts-dev's CMake config needs
 # libqt6opengl6-dev; xvfb, xauth and the CJK fonts are for screenshots and
-# for drawing the Chinese UI in offscreen tests.
+# for drawing the Chinese UI in offscreen tests; clang-format (14 on Debian 12)
+# for scripts/format.
 KVSCOPE_PACKAGES=(
     build-essential cmake ninja-build pkg-config
     qt6-base-dev libqt6opengl6-dev qt6-charts-dev qt6-svg-dev
     qt6-tools-dev qt6-tools-dev-tools qt6-l10n-tools libxkbcommon-dev libgl-dev
-    xvfb xauth fonts-noto-cjk
+    xvfb xauth fonts-noto-cjk clang-format
 )
 
 kvscope_missing_packages() {
@@ -52,10 +53,18 @@ kvscope_install_dependencies() {
     "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $missing
 }
 
+# Configures once; KVSCOPE_WERROR=ON (set by CI) makes warnings errors.
+# ccache is used when it is installed.
 kvscope_build() {
+    local options=(-DKVSCOPE_WERROR="${KVSCOPE_WERROR:-OFF}")
     if [[ ! -f "$KVSCOPE_BUILD/build.ninja" ]]; then
-        cmake -S "$KVSCOPE_ROOT" -B "$KVSCOPE_BUILD" -G Ninja \
-            -DCMAKE_BUILD_TYPE="${KVSCOPE_BUILD_TYPE:-RelWithDebInfo}" >/dev/null
+        options+=(-G Ninja -DCMAKE_BUILD_TYPE="${KVSCOPE_BUILD_TYPE:-RelWithDebInfo}")
+        if command -v ccache >/dev/null; then
+            options+=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
+        fi
+        cmake -S "$KVSCOPE_ROOT" -B "$KVSCOPE_BUILD" "${options[@]}" >/dev/null
+    elif [[ -n "${KVSCOPE_WERROR:-}" ]]; then
+        cmake "$KVSCOPE_BUILD" "${options[@]}" >/dev/null
     fi
     cmake --build "$KVSCOPE_BUILD" -j "${KVSCOPE_JOBS:-2}" "$@"
 }
