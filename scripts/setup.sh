@@ -7,6 +7,7 @@ set -euo pipefail
 
 KVSCOPE_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 KVSCOPE_BUILD="${KVSCOPE_BUILD_DIR:-$KVSCOPE_ROOT/build}"
+KVSCOPE_CONFIGURE_OPTIONS=()
 
 # Debian 12 / Ubuntu packages. qt6-charts-dev's CMake config needs
 # libqt6opengl6-dev; xvfb, xauth and the CJK fonts are for screenshots and
@@ -62,7 +63,7 @@ kvscope_build() {
         if command -v ccache >/dev/null; then
             options+=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
         fi
-        cmake -S "$KVSCOPE_ROOT" -B "$KVSCOPE_BUILD" "${options[@]}" >/dev/null
+        cmake -S "$KVSCOPE_ROOT" -B "$KVSCOPE_BUILD" "${options[@]}" "${KVSCOPE_CONFIGURE_OPTIONS[@]}" >/dev/null
     elif [[ -n "${KVSCOPE_WERROR:-}" ]]; then
         cmake "$KVSCOPE_BUILD" "${options[@]}" >/dev/null
     fi
