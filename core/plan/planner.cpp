@@ -23,6 +23,14 @@ void requirePositive(std::int64_t value, const char *option)
             QStringLiteral("%1: must be a positive integer, got %2").arg(QLatin1String(option)).arg(value));
 }
 
+/// A share in (0, 1] held in millionths.
+void requireShare(std::int64_t ppm, const char *option)
+{
+    if (ppm <= 0 || ppm > 1'000'000)
+        throw Error(QStringLiteral("%1: must be in (0, 1], got %2")
+                        .arg(QLatin1String(option), formatUtilization(ppm)));
+}
+
 /// Largest n in [0, upper] with fits(n), for a monotone predicate.
 template <typename Predicate> std::int64_t largestSatisfying(std::int64_t upper, Predicate fits)
 {
@@ -136,9 +144,7 @@ void validateScenario(const Scenario &s)
     if (s.blockSize > 4096)
         throw Error(QStringLiteral("--block-size: %1 is larger than any vLLM block size (at most 4096)")
                         .arg(s.blockSize));
-    if (s.gpuMemoryUtilizationPpm <= 0 || s.gpuMemoryUtilizationPpm > 1'000'000)
-        throw Error(QStringLiteral("--gpu-memory-utilization: must be in (0, 1], got %1")
-                        .arg(formatUtilization(s.gpuMemoryUtilizationPpm)));
+    requireShare(s.gpuMemoryUtilizationPpm, "--gpu-memory-utilization");
     if (s.maxModelLen > m.maxPositionEmbeddings)
         throw Error(
             QStringLiteral("--max-model-len: %1 exceeds %2's max_position_embeddings %3 (vLLM refuses it)")
