@@ -6,6 +6,7 @@
 #include "common/units.h"
 #include "plan/kvcache.h"
 #include "plan/runtime.h"
+#include "plan/speed.h"
 #include "plan/tensorparallel.h"
 #include "plan/weights.h"
 
@@ -145,6 +146,15 @@ void validateScenario(const Scenario &s)
         throw Error(QStringLiteral("--block-size: %1 is larger than any vLLM block size (at most 4096)")
                         .arg(s.blockSize));
     requireShare(s.gpuMemoryUtilizationPpm, "--gpu-memory-utilization");
+    requireShare(s.bandwidthEfficiencyPpm, "--bandwidth-efficiency");
+    requireShare(s.computeEfficiencyPpm, "--compute-efficiency");
+    if (s.promptLen < 0)
+        requirePositive(s.promptLen, "--prompt-len");
+    if (s.promptLen > s.seqLen)
+        throw Error(QStringLiteral("--prompt-len: %1 exceeds --seq-len %2 (a sequence is its prompt plus "
+                                   "its output)")
+                        .arg(s.promptLen)
+                        .arg(s.seqLen));
     if (s.maxModelLen > m.maxPositionEmbeddings)
         throw Error(
             QStringLiteral("--max-model-len: %1 exceeds %2's max_position_embeddings %3 (vLLM refuses it)")
@@ -307,6 +317,7 @@ MemoryPlan planMemory(const Scenario &s)
                           "vLLM pads its KV groups with %1 empty layer slots (hybrid sliding/full layout)")
                           .arg(plan.kv.paddingLayers);
     addCompatibilityNotes(s, plan);
+    plan.speed = planSpeed(s, plan);
     return plan;
 }
 
