@@ -3,6 +3,9 @@
 
 #include "common/units.h"
 #include "plan/scenario.h"
+#include "plan/speed.h"
+
+#include <cmath>
 
 namespace kvscope::cli {
 
@@ -32,6 +35,48 @@ public:
 private:
     QString m_text;
 };
+
+/// Tokens per second: whole numbers with separators from 1,000 up, else one decimal.
+QString formatRate(double perSecond)
+{
+    return perSecond >= 1000 ? formatCount(std::llround(perSecond)) : QString::number(perSecond, 'f', 1);
+}
+
+void speedSection(TextTable &t, const MemoryPlan &p)
+{
+    const SpeedPlan &s = p.speed;
+    t.heading(QStringLiteral("Speed per GPU (roofline: x %1 of the bandwidth, x %2 of the compute peak)")
+                  .arg(s.bandwidthEfficiency)
+                  .arg(s.computeEfficiency));
+    const QString none = QStringLiteral("—");
+    if (!s.available) {
+        for (const char *label : {"decode step", "decode tokens/s", "time to first token"})
+            t.row(QLatin1String(label), none, QStringLiteral("see notes"));
+        return;
+    }
+    t.row(QStringLiteral("decode step"), formatDuration(s.decode.seconds),
+          QStringLiteral("%1-bound; ideal %2")
+              .arg(speedBoundName(s.decode.bound), formatDuration(s.decode.idealSeconds)));
+    t.row(QStringLiteral("decode tokens/s"), formatRate(s.decodeTokensPerSecond),
+          QStringLiteral("%1 sequences, %2 each; ideal %3")
+              .arg(formatCount(s.batchSize), formatRate(s.decodeTokensPerSecondPerSequence),
+                   formatRate(s.decodeTokensPerSecondIdeal)));
+    t.row(QStringLiteral("time to first token"), formatDuration(s.prefill.seconds),
+          QStringLiteral("%1-token prompt, %2-bound; ideal %3")
+              .arg(formatCount(s.promptLen), speedBoundName(s.prefill.bound),
+                   formatDuration(s.prefill.idealSeconds)));
+    if (s.decode.allReduceSeconds > 0)
+        t.row(QStringLiteral("all-reduce per step"), formatDuration(s.decode.allReduceSeconds),
+              QStringLiteral("included above; %1 GB/s interconnect").arg(s.interconnectGBs));
+    if (s.expectedExperts > 0)
+        t.row(QStringLiteral("experts read per layer"), QString::number(s.expectedExperts, 'f', 1),
+              QStringLiteral("expected, for %1 tokens").arg(formatCount(s.batchSize)));
+    t.row(QStringLiteral("compute format"), computeFormatName(s.computeFormat),
+          QStringLiteral("%1 TFLOPS dense%2; %3 GB/s memory")
+              .arg(s.peakTflops)
+              .arg(s.weightOnly ? QStringLiteral(" (weights dequantized: weight-only)") : QString(),
+                   formatCount(std::llround(s.bandwidthGBs))));
+}
 
 } // namespace
 
@@ -116,9 +161,12 @@ QString planAsText(const MemoryPlan &p)
           QString::number(p.kv.maxConcurrency, 'f', 2) + QLatin1Char('x'),
           QStringLiteral("for %1 tokens per request").arg(formatCount(p.maxModelLen)));
 
-    if (!p.notes.isEmpty()) {
+    speedSection(t, p);
+
+    const QStringList notes = p.notes + p.speed.notes;
+    if (!notes.isEmpty()) {
         t.heading(QStringLiteral("Notes"));
-        for (const QString &note : p.notes)
+        for (const QString &note : notes)
             t.line(QStringLiteral("  - ") + note);
     }
     return t.text();

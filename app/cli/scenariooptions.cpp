@@ -74,6 +74,14 @@ ScenarioOptions::ScenarioOptions()
                QStringLiteral("16")),
         option("seq-len", QStringLiteral("Tokens per sequence (prompt + output)."), "n",
                QStringLiteral("8192")),
+        option("prompt-len",
+               QStringLiteral("Prompt tokens of the prefill (time to first token); default --seq-len."), "n"),
+        option("bandwidth-efficiency",
+               QStringLiteral("Share of the memory bandwidth a forward pass achieves, in (0, 1]."), "ratio",
+               formatUtilization(DefaultBandwidthEfficiencyPpm)),
+        option("compute-efficiency",
+               QStringLiteral("Share of the dense tensor-core peak a forward pass achieves, in (0, 1]."),
+               "ratio", formatUtilization(DefaultComputeEfficiencyPpm)),
     };
 }
 
@@ -128,6 +136,12 @@ Scenario ScenarioOptions::scenario(const QCommandLineParser &p) const
             parsePositive(p.value(opt("max-num-batched-tokens")), QStringLiteral("--max-num-batched-tokens"));
     s.batchSize = parsePositive(p.value(opt("batch-size")), QStringLiteral("--batch-size"));
     s.seqLen = parsePositive(p.value(opt("seq-len")), QStringLiteral("--seq-len"));
+    if (p.isSet(opt("prompt-len")))
+        s.promptLen = parsePositive(p.value(opt("prompt-len")), QStringLiteral("--prompt-len"));
+    s.bandwidthEfficiencyPpm =
+        parseUtilization(p.value(opt("bandwidth-efficiency")), QStringLiteral("--bandwidth-efficiency"));
+    s.computeEfficiencyPpm =
+        parseUtilization(p.value(opt("compute-efficiency")), QStringLiteral("--compute-efficiency"));
     return s;
 }
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "common/units.h"
 
+#include <cmath>
 #include <cstdlib>
 
 namespace kvscope {
@@ -53,6 +54,19 @@ QString formatParameterCount(std::int64_t parameters)
     if (billions >= 1)
         return QString::number(billions, 'f', 2) + QLatin1Char('B');
     return QString::number(double(parameters) / 1e6, 'f', 0) + QLatin1Char('M');
+}
+
+QString formatDuration(double seconds)
+{
+    static const char *const names[] = {"s", "ms", "µs"};
+    double value = seconds;
+    int unit = 0;
+    while (unit < 2 && std::abs(value) < 1.0) {
+        value *= 1000;
+        ++unit;
+    }
+    const int decimals = value >= 100 ? 0 : value >= 10 ? 1 : 2;
+    return QString::number(value, 'f', decimals) + QLatin1Char(' ') + QString::fromUtf8(names[unit]);
 }
 
 } // namespace kvscope

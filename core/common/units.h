@@ -28,6 +28,9 @@ QString formatCount(std::int64_t value);
 /// A parameter count in short scale: "8.03B", "671B", "1.24B", "560M".
 QString formatParameterCount(std::int64_t parameters);
 
+/// A duration with three significant digits in s, ms or µs ("6.36 ms", "0.613 s" is "613 ms").
+QString formatDuration(double seconds);
+
 /// Bytes / GiB as a double, for charts and percentages only.
 inline double toGiB(std::int64_t bytes)
 {

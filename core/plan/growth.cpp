@@ -48,9 +48,7 @@ std::int64_t batchAxisMax()
     return 4096;
 }
 
-namespace {
-
-QList<std::int64_t> samplePoints(std::int64_t lo, std::int64_t hi, int points, QList<std::int64_t> extra)
+QList<std::int64_t> logSpacedPoints(std::int64_t lo, std::int64_t hi, int points, QList<std::int64_t> extra)
 {
     QList<std::int64_t> xs = std::move(extra);
     const double ratio = std::log(double(hi) / double(lo));
@@ -66,7 +64,18 @@ QList<std::int64_t> samplePoints(std::int64_t lo, std::int64_t hi, int points, Q
     return xs;
 }
 
-} // namespace
+QList<KvCacheDtype> chartKvDtypes(const MemoryPlan &plan, int &current)
+{
+    QList<KvCacheDtype> walk = kvPrecisionWalk(plan.dtype, plan.modelFormat);
+    current = kvPrecisionStep(walk, plan.kvCacheDtype);
+    if (current < 0) {
+        walk.append(plan.kvCacheDtype); // a cache type off the walk still gets its curve
+        current = int(walk.size()) - 1;
+    } else {
+        walk[current] = plan.kvCacheDtype; // fp8_e5m2 sits on the FP8 step as itself
+    }
+    return walk;
+}
 
 GrowthChartData growthChartData(const Scenario &scenario, const MemoryPlan &plan, GrowthAxis axis, int points)
 {
@@ -87,18 +96,13 @@ GrowthChartData growthChartData(const Scenario &scenario, const MemoryPlan &plan
     QList<std::int64_t> extra{d.currentX};
     if (bySequence && scenario.model.slidingWindow > 0)
         extra << scenario.model.slidingWindow << scenario.model.slidingWindow + scenario.blockSize;
-    const QList<std::int64_t> xs = samplePoints(d.xMin, d.xMax, points, extra);
+    const QList<std::int64_t> xs = logSpacedPoints(d.xMin, d.xMax, points, extra);
 
     const ModelArch &m = scenario.model;
-    QList<KvCacheDtype> walk = kvPrecisionWalk(plan.dtype, scenario.model.format);
-    d.currentCurve = kvPrecisionStep(walk, plan.kvCacheDtype);
-    if (d.currentCurve < 0) {
-        walk.append(plan.kvCacheDtype); // a cache type off the walk still gets its curve
-        d.currentCurve = int(walk.size()) - 1;
-    }
+    const QList<KvCacheDtype> walk = chartKvDtypes(plan, d.currentCurve);
     for (qsizetype i = 0; i < walk.size(); ++i) {
         GrowthCurve curve;
-        curve.kvCacheDtype = i == d.currentCurve ? plan.kvCacheDtype : walk.at(i);
+        curve.kvCacheDtype = walk.at(i);
         // The plan already answers for its own KV dtype; the other precisions need their own plan.
         MemoryPlan otherPlan;
         if (i != d.currentCurve) {

@@ -25,6 +25,16 @@ QList<KvCacheDtype> kvPrecisionWalk(WeightDtype resolvedDtype, ModelFormat forma
 /// bits per value (fp8_e5m2 sits on the FP8 step); -1 when none matches.
 int kvPrecisionStep(const QList<KvCacheDtype> &walk, KvCacheDtype resolvedKvDtype);
 
+/// The KV dtypes a chart draws a curve for: the walk for the plan's --dtype and
+/// format, the plan's own dtype on its step (or appended when off the walk);
+/// `current` receives the index of the plan's curve.
+QList<KvCacheDtype> chartKvDtypes(const MemoryPlan &plan, int &current);
+
+/// `points` log-spaced integers from lo to hi plus the `extra` values in that
+/// range, sorted, without repeats (the x samples of a chart).
+QList<std::int64_t> logSpacedPoints(std::int64_t lo, std::int64_t hi, int points,
+                                    QList<std::int64_t> extra = {});
+
 /// Memory against sequence length or batch size for one KV dtype.
 struct GrowthCurve
 {

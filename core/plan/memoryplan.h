@@ -3,6 +3,7 @@
 
 #include "model/inventory.h"
 #include "model/modelarch.h"
+#include "plan/speedplan.h"
 #include "precision/dtypes.h"
 #include "precision/quantizationspec.h"
 
@@ -106,6 +107,8 @@ struct MemoryPlan
     std::int64_t largestSeqLenThatFits = 0; ///< at --batch-size, everything else unchanged
 
     QStringList notes; ///< assumptions and warnings worth showing
+
+    SpeedPlan speed; ///< decode and prefill speed (planSpeed()), with its own notes
 };
 
 } // namespace kvscope

@@ -3,6 +3,7 @@
 
 #include "common/units.h"
 #include "plan/scenario.h"
+#include "plan/speed.h"
 
 #include <cmath>
 
@@ -25,6 +26,37 @@ QJsonObject componentObject(const std::int64_t (&values)[ComponentCount])
         if (values[i] != 0)
             o.insert(componentName(Component(i)), qint64(values[i]));
     return o;
+}
+
+/// The speed figures; null where the GPU lacks a figure the roofline needs.
+void insertSpeed(QJsonObject &o, const SpeedPlan &s)
+{
+    const auto put = [&](const char *key, const QJsonValue &value) {
+        o.insert(QLatin1String(key), s.available ? value : QJsonValue(QJsonValue::Null));
+    };
+    o.insert(QStringLiteral("prompt_len"), qint64(s.promptLen));
+    o.insert(QStringLiteral("bandwidth_efficiency"), s.bandwidthEfficiency);
+    o.insert(QStringLiteral("compute_efficiency"), s.computeEfficiency);
+    o.insert(QStringLiteral("compute_format"), computeFormatName(s.computeFormat));
+    o.insert(QStringLiteral("compute_weight_only"), s.weightOnly);
+    put("decode_step_seconds", rounded(s.decode.seconds, 9));
+    put("decode_step_seconds_ideal", rounded(s.decode.idealSeconds, 9));
+    put("decode_tokens_per_second", rounded(s.decodeTokensPerSecond, 3));
+    put("decode_tokens_per_second_per_sequence", rounded(s.decodeTokensPerSecondPerSequence, 3));
+    put("decode_tokens_per_second_ideal", rounded(s.decodeTokensPerSecondIdeal, 3));
+    put("decode_bound", speedBoundName(s.decode.bound));
+    put("decode_bytes_per_step", qint64(s.decode.bytes()));
+    put("decode_flops_per_step", std::round(s.decode.flops()));
+    put("decode_allreduce_seconds", rounded(s.decode.allReduceSeconds, 9));
+    put("decode_ridge_batch", qint64(s.ridgeBatch));
+    put("decode_ridge_batch_ideal", qint64(s.ridgeBatchIdeal));
+    if (s.expectedExperts > 0)
+        put("decode_experts_touched", rounded(s.expectedExperts, 4));
+    put("prefill_seconds", rounded(s.prefill.seconds, 9));
+    put("prefill_seconds_ideal", rounded(s.prefill.idealSeconds, 9));
+    put("prefill_bound", speedBoundName(s.prefill.bound));
+    put("prefill_bytes", qint64(s.prefill.bytes()));
+    put("prefill_flops", std::round(s.prefill.flops()));
 }
 
 } // namespace
@@ -104,7 +136,8 @@ QJsonObject planToJson(const MemoryPlan &p)
     o.insert(QStringLiteral("engine_starts"), p.engineStarts);
     o.insert(QStringLiteral("largest_batch_that_fits"), qint64(p.largestBatchThatFits));
     o.insert(QStringLiteral("largest_seq_len_that_fits"), qint64(p.largestSeqLenThatFits));
-    o.insert(QStringLiteral("notes"), QJsonArray::fromStringList(p.notes));
+    insertSpeed(o, p.speed);
+    o.insert(QStringLiteral("notes"), QJsonArray::fromStringList(p.notes + p.speed.notes));
     o.insert(QStringLiteral("units"), unitsConvention());
     return o;
 }

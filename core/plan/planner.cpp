@@ -6,6 +6,7 @@
 #include "common/units.h"
 #include "plan/kvcache.h"
 #include "plan/runtime.h"
+#include "plan/speed.h"
 #include "plan/tensorparallel.h"
 #include "plan/weights.h"
 
@@ -21,6 +22,14 @@ void requirePositive(std::int64_t value, const char *option)
     if (value <= 0)
         throw Error(
             QStringLiteral("%1: must be a positive integer, got %2").arg(QLatin1String(option)).arg(value));
+}
+
+/// A share in (0, 1] held in millionths.
+void requireShare(std::int64_t ppm, const char *option)
+{
+    if (ppm <= 0 || ppm > 1'000'000)
+        throw Error(QStringLiteral("%1: must be in (0, 1], got %2")
+                        .arg(QLatin1String(option), formatUtilization(ppm)));
 }
 
 /// Largest n in [0, upper] with fits(n), for a monotone predicate.
@@ -136,9 +145,16 @@ void validateScenario(const Scenario &s)
     if (s.blockSize > 4096)
         throw Error(QStringLiteral("--block-size: %1 is larger than any vLLM block size (at most 4096)")
                         .arg(s.blockSize));
-    if (s.gpuMemoryUtilizationPpm <= 0 || s.gpuMemoryUtilizationPpm > 1'000'000)
-        throw Error(QStringLiteral("--gpu-memory-utilization: must be in (0, 1], got %1")
-                        .arg(formatUtilization(s.gpuMemoryUtilizationPpm)));
+    requireShare(s.gpuMemoryUtilizationPpm, "--gpu-memory-utilization");
+    requireShare(s.bandwidthEfficiencyPpm, "--bandwidth-efficiency");
+    requireShare(s.computeEfficiencyPpm, "--compute-efficiency");
+    if (s.promptLen < 0)
+        requirePositive(s.promptLen, "--prompt-len");
+    if (s.promptLen > s.seqLen)
+        throw Error(QStringLiteral("--prompt-len: %1 exceeds --seq-len %2 (a sequence is its prompt plus "
+                                   "its output)")
+                        .arg(s.promptLen)
+                        .arg(s.seqLen));
     if (s.maxModelLen > m.maxPositionEmbeddings)
         throw Error(
             QStringLiteral("--max-model-len: %1 exceeds %2's max_position_embeddings %3 (vLLM refuses it)")
@@ -301,6 +317,7 @@ MemoryPlan planMemory(const Scenario &s)
                           "vLLM pads its KV groups with %1 empty layer slots (hybrid sliding/full layout)")
                           .arg(plan.kv.paddingLayers);
     addCompatibilityNotes(s, plan);
+    plan.speed = planSpeed(s, plan);
     return plan;
 }
 

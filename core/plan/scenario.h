@@ -13,6 +13,11 @@
 
 namespace kvscope {
 
+/// Default roofline efficiencies (--bandwidth-efficiency, --compute-efficiency) in
+/// millionths, calibrated on the public measurements in tests/data/speed-measurements.json.
+inline constexpr std::int64_t DefaultBandwidthEfficiencyPpm = 730'000;
+inline constexpr std::int64_t DefaultComputeEfficiencyPpm = 530'000;
+
 /// Every input of a memory plan, named after vLLM's engine arguments.
 /// A plain value: copy it, change a field, plan again.
 struct Scenario
@@ -32,6 +37,11 @@ struct Scenario
 
     std::int64_t batchSize = 16; ///< concurrent sequences to hold
     std::int64_t seqLen = 8192;  ///< tokens per sequence (prompt + output)
+
+    // Speed (roofline)
+    std::int64_t promptLen = 0; ///< --prompt-len: tokens of the prefill; 0 = --seq-len
+    std::int64_t bandwidthEfficiencyPpm = DefaultBandwidthEfficiencyPpm; ///< --bandwidth-efficiency
+    std::int64_t computeEfficiencyPpm = DefaultComputeEfficiencyPpm;     ///< --compute-efficiency
 };
 
 /// Parses a utilization such as "0.9" exactly into millionths; throws

@@ -4,6 +4,8 @@
 #include "filewriters.h"
 #include "kvscoperun.h"
 
+#include <cmath>
+
 #include <QDir>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -153,6 +155,77 @@ private Q_SLOTS:
         QCOMPARE(o.value(QLatin1String("gpu")).toString(), QStringLiteral("custom:23.5:1008:165"));
     }
 
+    void speedFigures()
+    {
+        // Llama-3.1-8B on one H100, batch 16 x 8192 tokens: decode reads 15.0 GB of weights
+        // and 16 x 1.07 GB of KV cache per step (memory-bound); an 8192-token prefill is compute-bound.
+        const QJsonObject o = calcJson({});
+        QCOMPARE(o.value(QLatin1String("decode_bound")).toString(), QStringLiteral("memory"));
+        QCOMPARE(o.value(QLatin1String("prefill_bound")).toString(), QStringLiteral("compute"));
+        QCOMPARE(o.value(QLatin1String("prompt_len")).toInteger(), 8192);
+        QCOMPARE(o.value(QLatin1String("bandwidth_efficiency")).toDouble(), 0.73);
+        QCOMPARE(o.value(QLatin1String("compute_efficiency")).toDouble(), 0.53);
+        QCOMPARE(o.value(QLatin1String("compute_format")).toString(), QStringLiteral("bf16"));
+        const double bytes = 15'009'980'416.0 + 16 * 8192.0 * 131'072 + 16 * 1'561'600.0;
+        QCOMPARE(o.value(QLatin1String("decode_bytes_per_step")).toDouble(), bytes);
+        const double step = bytes / 3350e9 / 0.73;
+        QVERIFY(std::abs(o.value(QLatin1String("decode_step_seconds")).toDouble() - step) < 1e-9);
+        QVERIFY(std::abs(o.value(QLatin1String("decode_tokens_per_second")).toDouble() - 16 / step) < 1e-3);
+        QVERIFY(std::abs(o.value(QLatin1String("decode_tokens_per_second_per_sequence")).toDouble() -
+                         1 / step) < 1e-3);
+        QVERIFY(std::abs(o.value(QLatin1String("decode_tokens_per_second_ideal")).toDouble() -
+                         16 / step / 0.73) < 1e-3);
+        QVERIFY(o.value(QLatin1String("prefill_seconds")).toDouble() > 0.2);
+
+        // Both efficiencies 1: the expected figures are the ideal ones; --prompt-len moves prefill only.
+        const QJsonObject ideal = calcJson({QStringLiteral("--bandwidth-efficiency"), QStringLiteral("1"),
+                                            QStringLiteral("--compute-efficiency"), QStringLiteral("1"),
+                                            QStringLiteral("--prompt-len"), QStringLiteral("1024")});
+        QCOMPARE(ideal.value(QLatin1String("decode_step_seconds")),
+                 ideal.value(QLatin1String("decode_step_seconds_ideal")));
+        QCOMPARE(ideal.value(QLatin1String("prefill_seconds")),
+                 ideal.value(QLatin1String("prefill_seconds_ideal")));
+        QCOMPARE(ideal.value(QLatin1String("prompt_len")).toInteger(), 1024);
+        QVERIFY(ideal.value(QLatin1String("prefill_seconds")).toDouble() <
+                o.value(QLatin1String("prefill_seconds")).toDouble() / 8);
+
+        // FP8 weights on an A100 multiply at the 16-bit peak (weight-only); on an H100 in FP8.
+        const QJsonObject a100 = calcJson({QStringLiteral("--gpu"), QStringLiteral("a100-80gb"),
+                                           QStringLiteral("--quantization"), QStringLiteral("fp8")});
+        QCOMPARE(a100.value(QLatin1String("compute_format")).toString(), QStringLiteral("bf16"));
+        QCOMPARE(a100.value(QLatin1String("compute_weight_only")).toBool(), true);
+        const QJsonObject h100 = calcJson({QStringLiteral("--quantization"), QStringLiteral("fp8")});
+        QCOMPARE(h100.value(QLatin1String("compute_format")).toString(), QStringLiteral("fp8"));
+
+        const Run text = run({QStringLiteral("calc")});
+        QVERIFY2(text.out.contains("Speed per GPU"), text.out.constData());
+        QVERIFY(text.out.contains("decode tokens/s"));
+        QVERIFY(text.out.contains("memory-bound"));
+    }
+
+    void speedWithoutGpuFigures()
+    {
+        // A custom GPU given only memory: speed keys are null and a note says why.
+        const QJsonObject o = calcJson({QStringLiteral("--gpu"), QStringLiteral("custom:80")});
+        for (const char *key :
+             {"decode_step_seconds", "decode_tokens_per_second", "decode_tokens_per_second_per_sequence",
+              "decode_tokens_per_second_ideal", "prefill_seconds", "decode_bound", "prefill_bound"}) {
+            QVERIFY2(o.contains(QLatin1String(key)), key);
+            QVERIFY2(o.value(QLatin1String(key)).isNull(), key);
+        }
+        QVERIFY(o.value(QLatin1String("fits")).toBool());
+        bool noted = false;
+        for (const QJsonValue note : o.value(QLatin1String("notes")).toArray())
+            noted = noted || note.toString().contains(QLatin1String("memory bandwidth"));
+        QVERIFY(noted);
+        const Run text = run({QStringLiteral("calc"), QStringLiteral("--gpu"), QStringLiteral("custom:80")});
+        QCOMPARE(text.exitCode, 0);
+        const QStringList lines = QString::fromUtf8(text.out).split(QLatin1Char('\n'));
+        const QStringList decode = lines.filter(QStringLiteral("decode tokens/s"));
+        QCOMPARE(decode.size(), 1);
+        QVERIFY2(decode.first().contains(QChar(0x2014)), qPrintable(decode.first())); // em dash
+    }
+
     void modelSearch()
     {
         const Run r = run({QStringLiteral("models"), QStringLiteral("--search"), QStringLiteral("gemma 3"),
@@ -218,6 +291,25 @@ private Q_SLOTS:
         QTest::newRow("q8_0 for a vLLM preset")
             << QStringList{QStringLiteral("calc"), QStringLiteral("--kv-cache-dtype"), QStringLiteral("q8_0")}
             << 1 << "--kv-cache-dtype: q8_0 is a llama.cpp cache type for GGUF models";
+        QTest::newRow("bandwidth efficiency above 1")
+            << QStringList{QStringLiteral("calc"), QStringLiteral("--bandwidth-efficiency"),
+                           QStringLiteral("1.5")}
+            << 1 << "--bandwidth-efficiency: must be a number in (0, 1], got '1.5'";
+        QTest::newRow("compute efficiency not a number")
+            << QStringList{QStringLiteral("calc"), QStringLiteral("--compute-efficiency"),
+                           QStringLiteral("fast")}
+            << 1 << "--compute-efficiency: must be a number in (0, 1], got 'fast'";
+        QTest::newRow("zero compute efficiency")
+            << QStringList{QStringLiteral("calc"), QStringLiteral("--compute-efficiency"),
+                           QStringLiteral("0")}
+            << 1 << "--compute-efficiency: must be a number in (0, 1], got '0'";
+        QTest::newRow("zero prompt") << QStringList{QStringLiteral("calc"), QStringLiteral("--prompt-len"),
+                                                    QStringLiteral("0")}
+                                     << 1 << "--prompt-len: must be a positive integer, got '0'";
+        QTest::newRow("prompt longer than the sequence")
+            << QStringList{QStringLiteral("calc"), QStringLiteral("--prompt-len"), QStringLiteral("9000"),
+                           QStringLiteral("--json")}
+            << 1 << "--prompt-len: 9000 exceeds --seq-len 8192";
         QTest::newRow("nothing matches") << QStringList{QStringLiteral("models"), QStringLiteral("zzz")} << 1
                                          << "models: nothing matches 'zzz'";
     }
@@ -300,6 +392,8 @@ private Q_SLOTS:
         QCOMPARE(r.exitCode, 0);
         QVERIFY(r.out.contains("--kv-cache-dtype"));
         QVERIFY(r.out.contains("--tensor-parallel-size"));
+        for (const char *option : {"--prompt-len", "--bandwidth-efficiency", "--compute-efficiency"})
+            QVERIFY2(r.out.contains(option), option);
     }
 };
 

@@ -1,0 +1,409 @@
+// SPDX-License-Identifier: MIT
+#include "plan/speed.h"
+
+#include "common/checked.h"
+#include "common/error.h"
+#include "model/inventory.h"
+#include "plan/weights.h"
+
+#include <algorithm>
+#include <cmath>
+#include <optional>
+
+namespace kvscope {
+
+namespace {
+
+/// The peak that multiplies the quantized linear layers, and how it was chosen.
+struct ComputePath
+{
+    ComputeFormat format = ComputeFormat::BFloat16;
+    bool weightOnly = false;
+    std::optional<double> tflops;
+    QString note;
+};
+
+ComputeFormat sixteenBitFormat(WeightDtype dtype)
+{
+    switch (dtype) {
+    case WeightDtype::Float16:
+        return ComputeFormat::Float16;
+    case WeightDtype::Float32:
+        return ComputeFormat::Float32;
+    case WeightDtype::Auto:
+    case WeightDtype::BFloat16:
+        break;
+    }
+    return ComputeFormat::BFloat16;
+}
+
+std::optional<double> peakOf(const GpuSpec &gpu, ComputeFormat format)
+{
+    switch (format) {
+    case ComputeFormat::Float32:
+        return std::nullopt; // presets list tensor-core peaks only
+    case ComputeFormat::Float16:
+        return gpu.tflopsFp16;
+    case ComputeFormat::BFloat16:
+        return gpu.tflopsBf16;
+    case ComputeFormat::Fp8:
+        return gpu.tflopsFp8;
+    case ComputeFormat::Int8:
+        return gpu.tflopsInt8;
+    case ComputeFormat::Fp4:
+        return gpu.tflopsFp4;
+    }
+    return std::nullopt;
+}
+
+bool positive(std::optional<double> value)
+{
+    return value && *value > 0;
+}
+
+/// Which tensor cores multiply the quantized weights. W8A8 schemes quantize
+/// the activations too and use the 8-bit peak where the GPU has it; every
+/// other scheme (and W8A8 on a GPU without those tensor cores) dequantizes
+/// weights to --dtype inside the kernel: weight-only, at the 16-bit peak.
+ComputePath computePath(const GpuSpec &gpu, const QuantizationSpec &q, WeightDtype dtype)
+{
+    const ComputeFormat sixteen = sixteenBitFormat(dtype);
+    const ComputePath weightOnly{sixteen, q.method != QuantMethod::None, peakOf(gpu, sixteen), {}};
+    const auto native = [&](ComputeFormat format, bool supported, const QString &what) {
+        if (supported && positive(peakOf(gpu, format)))
+            return ComputePath{format, false, peakOf(gpu, format), {}};
+        ComputePath path = weightOnly;
+        path.note = QStringLiteral("speed: %1 has no %2 tensor-core peak; %3 weights are dequantized and "
+                                   "multiply at the %4 peak (weight-only)")
+                        .arg(gpu.name, computeFormatName(format), what, computeFormatName(sixteen));
+        return path;
+    };
+    switch (q.method) {
+    case QuantMethod::None:
+        return {sixteen, false, peakOf(gpu, sixteen), {}};
+    case QuantMethod::Fp8:
+        return native(ComputeFormat::Fp8, gpu.fp8Native, QStringLiteral("FP8"));
+    case QuantMethod::Int8:
+        return native(ComputeFormat::Int8, true, QStringLiteral("INT8"));
+    case QuantMethod::CompressedTensors:
+        if (q.scheme == QLatin1String("W8A8"))
+            return native(ComputeFormat::Int8, true, QStringLiteral("INT8"));
+        if (q.floatWeights && q.bits == 8)
+            return native(ComputeFormat::Fp8, gpu.fp8Native, QStringLiteral("FP8"));
+        if (q.scheme == QLatin1String("NVFP4"))
+            return native(ComputeFormat::Fp4, true, QStringLiteral("NVFP4"));
+        return weightOnly;
+    case QuantMethod::Awq:
+    case QuantMethod::Gptq:
+    case QuantMethod::BitsAndBytesNf4:
+    case QuantMethod::Mxfp4:
+        return weightOnly;
+    }
+    return weightOnly;
+}
+
+/// Sum over the prompt's positions of the tokens each attends to (causal):
+/// P(P+1)/2, or with a window W the first W positions then W each.
+double causalAttendedTokens(std::int64_t promptLen, std::int64_t window)
+{
+    const double p = double(promptLen);
+    if (window <= 0 || promptLen <= window)
+        return p * (p + 1) / 2;
+    const double w = double(window);
+    return w * (w + 1) / 2 + (p - w) * w;
+}
+
+} // namespace
+
+double expectedExpertsTouched(int experts, int topK, std::int64_t tokens)
+{
+    if (experts <= 0 || topK <= 0 || tokens <= 0)
+        return 0;
+    const double e = double(experts);
+    if (topK >= experts)
+        return e;
+    // 1 - (1 - k/E)^n as -expm1(n log1p(-k/E)): no cancellation when k/E is small.
+    return e * -std::expm1(double(tokens) * std::log1p(-double(topK) / e));
+}
+
+QString speedBoundName(SpeedBound bound)
+{
+    return bound == SpeedBound::Memory ? QStringLiteral("memory") : QStringLiteral("compute");
+}
+
+QString computeFormatName(ComputeFormat format)
+{
+    switch (format) {
+    case ComputeFormat::Float32:
+        return QStringLiteral("fp32");
+    case ComputeFormat::Float16:
+        return QStringLiteral("fp16");
+    case ComputeFormat::BFloat16:
+        return QStringLiteral("bf16");
+    case ComputeFormat::Fp8:
+        return QStringLiteral("fp8");
+    case ComputeFormat::Int8:
+        return QStringLiteral("int8");
+    case ComputeFormat::Fp4:
+        return QStringLiteral("fp4");
+    }
+    return {};
+}
+
+SpeedModel::SpeedModel(const Scenario &s, const MemoryPlan &plan)
+{
+    m_tensorParallelSize = plan.tensorParallelSize;
+    m_bandwidthEfficiency = double(s.bandwidthEfficiencyPpm) / 1e6;
+    m_computeEfficiency = double(s.computeEfficiencyPpm) / 1e6;
+    readHardware(s.gpu, plan);
+    readWeights(s.model, plan);
+    countFlops(s.model, plan);
+}
+
+void SpeedModel::readHardware(const GpuSpec &gpu, const MemoryPlan &plan)
+{
+    // Every figure the roofline needs, or a note saying which is missing.
+    const int tp = plan.tensorParallelSize;
+    const ComputePath path = computePath(gpu, plan.quantization, plan.dtype);
+    m_format = path.format;
+    m_weightOnly = path.weightOnly;
+    const std::optional<double> peak16 = peakOf(gpu, sixteenBitFormat(plan.dtype));
+    QStringList missing;
+    if (!(gpu.bandwidthGBs > 0))
+        missing << QStringLiteral("memory bandwidth");
+    if (!positive(peak16))
+        missing << QStringLiteral("dense %1 TFLOPS").arg(computeFormatName(sixteenBitFormat(plan.dtype)));
+    else if (!positive(path.tflops))
+        missing << QStringLiteral("dense %1 TFLOPS").arg(computeFormatName(path.format));
+    if (tp > 1 && !positive(gpu.interconnectGBs))
+        missing << QStringLiteral("interconnect bandwidth for --tensor-parallel-size %1").arg(tp);
+    m_available = missing.isEmpty();
+    if (!m_available)
+        m_notes << QStringLiteral("speed: %1 lists no %2; speed figures are not computed")
+                       .arg(gpu.name.isEmpty() ? QStringLiteral("the GPU") : gpu.name,
+                            missing.join(QStringLiteral(" and no ")));
+    if (m_available && !path.note.isEmpty())
+        m_notes << path.note;
+    m_bandwidthGBs = gpu.bandwidthGBs;
+    m_peakTflops = path.tflops.value_or(0);
+    m_peak16Tflops = peak16.value_or(0);
+    m_interconnectGBs = tp > 1 ? gpu.interconnectGBs.value_or(0) : 0;
+    m_bandwidth = m_bandwidthGBs * 1e9;
+    m_peak = m_peakTflops * 1e12;
+    m_peak16 = m_peak16Tflops * 1e12;
+    // Presets list link bandwidth over both directions; a ring all-reduce sends one way per step.
+    m_linkPerDirection = m_interconnectGBs * 1e9 / 2;
+}
+
+void SpeedModel::readWeights(const ModelArch &m, const MemoryPlan &plan)
+{
+    m_layers = m.numLayers;
+    m_hidden = m.hiddenSize;
+    m_activationBytes = bytesPerElement(plan.dtype);
+    m_contextLen = plan.seqLen;
+    m_fullLayers = plan.kv.fullLayers;
+    m_slidingLayers = plan.kv.slidingLayers;
+    m_window = m.slidingWindow;
+    m_kvBytesPerTokenPerLayer = plan.kv.bytesPerTokenPerLayer;
+    m_experts = m.moe.numExperts;
+    m_topK = m.moe.expertsPerToken;
+
+    // Weights a pass reads: everything on the GPU but the input embedding table
+    // (a lookup reads one row per token), the vision tower (text decoding) and
+    // the rotary buffers (one row per position); routed experts as touched.
+    const WeightMemory &w = plan.weights;
+    const auto component = [&](Component c) { return w.byComponent[int(c)]; };
+    Checked dense = Checked(component(Component::Attention)) + component(Component::Mlp) +
+                    component(Component::Router) + component(Component::Norms) + component(Component::LmHead);
+    if (m.tiedEmbeddings)
+        dense += component(Component::Embedding); // the table is the output projection as well
+    else
+        m_embeddingRowBytes = (Checked(m.hiddenSize) * m_activationBytes).value();
+    m_denseWeightBytes = dense.value();
+    m_expertWeightBytes = component(Component::Experts);
+    if (w.budgetUsesMeasured) {
+        // GGUF blocks: the measured bytes replace the estimate in the same proportions.
+        Checked estimated;
+        for (const std::int64_t bytes : w.byComponent)
+            estimated += bytes;
+        if (estimated.value() > 0)
+            m_measuredScale = double(w.bytesPerGpu - w.buffersBytes) / double(estimated.value());
+    }
+
+    // Activations: each layer reads and writes every token's hidden state around
+    // attention and around the MLP (4 x h), and the sampler reads float32 logits.
+    m_logitBytes = (Checked(ceilDiv(paddedVocab(m.vocabSize), m_tensorParallelSize)) * 4).value();
+    m_hiddenBytesPerToken = (Checked(4) * m.numLayers * m.hiddenSize * m_activationBytes).value();
+}
+
+void SpeedModel::countFlops(const ModelArch &m, const MemoryPlan &plan)
+{
+    const int tp = plan.tensorParallelSize;
+    // FLOPs per token: 2 per weight of every linear layer a token passes through
+    // (routed experts: its top-k), on this GPU's shard of the tensor.
+    for (const TensorGroup &g : tensorInventory(m)) {
+        if (g.role != TensorRole::LinearWeight || g.component == Component::Vision)
+            continue;
+        const LocalShape local = localShape(g, tp);
+        const double flops = 2.0 * double(local.rows) * double(local.cols) * double(g.activeCopies);
+        (quantizes(plan.quantization, g) ? m_quantizedFlopsPerToken : m_denseFlopsPerToken) += flops;
+        if (g.component == Component::LmHead)
+            m_lmHeadFlopsPerToken += flops;
+    }
+    if (m.tiedEmbeddings) {
+        const double lmHead = 2.0 * double(ceilDiv(paddedVocab(m.vocabSize), tp)) * double(m.hiddenSize);
+        m_denseFlopsPerToken += lmHead;
+        m_lmHeadFlopsPerToken += lmHead;
+    }
+
+    // Attention per query token, layer and attended token: QK^T (2 x d_qk) and PV
+    // (2 x d_v) per head on this GPU. MLA decodes on the latent (absorbed weights:
+    // d_qk = kv_lora_rank + rope, d_v = kv_lora_rank) and prefills on decompressed heads.
+    const double heads = double(m.numHeads) / double(tp);
+    if (m.usesMla()) {
+        const MlaSpec &a = m.mla;
+        m_decodeAttentionFlops = 2 * heads * double(2 * a.kvLoraRank + a.qkRopeHeadDim);
+        m_prefillAttentionFlops = 2 * heads * double(a.qkNopeHeadDim + a.qkRopeHeadDim + a.vHeadDim);
+    } else {
+        m_decodeAttentionFlops = 2 * heads * double(m.headDim + m.vHeadDim);
+        m_prefillAttentionFlops = m_decodeAttentionFlops;
+    }
+}
+
+void SpeedModel::describe(SpeedPlan &speed) const
+{
+    speed.notes = m_notes;
+    speed.bandwidthEfficiency = m_bandwidthEfficiency;
+    speed.computeEfficiency = m_computeEfficiency;
+    speed.computeFormat = m_format;
+    speed.weightOnly = m_weightOnly;
+    speed.peakTflops = m_peakTflops;
+    speed.peak16Tflops = m_peak16Tflops;
+    speed.bandwidthGBs = m_bandwidthGBs;
+    speed.interconnectGBs = m_interconnectGBs;
+}
+
+std::int64_t SpeedModel::weightBytesRead(std::int64_t tokens) const
+{
+    const double expertShare =
+        m_experts > 0 ? expectedExpertsTouched(m_experts, m_topK, tokens) / double(m_experts) : 0.0;
+    const std::int64_t experts = std::llround(double(m_expertWeightBytes) * expertShare);
+    const Checked stored = Checked(m_denseWeightBytes) + experts;
+    const std::int64_t asStored =
+        m_measuredScale == 1 ? stored.value() : std::llround(double(stored.value()) * m_measuredScale);
+    return (Checked(asStored) + Checked(tokens) * m_embeddingRowBytes).value();
+}
+
+std::int64_t SpeedModel::kvTokenLayers(std::int64_t contextLen) const
+{
+    const std::int64_t windowed = m_window > 0 ? std::min(contextLen, m_window) : contextLen;
+    return (Checked(m_fullLayers) * contextLen + Checked(m_slidingLayers) * windowed).value();
+}
+
+ForwardCost SpeedModel::finish(ForwardCost c, std::int64_t tokens) const
+{
+    c.memorySeconds = double(c.bytes()) / m_bandwidth;
+    c.computeSeconds = c.quantizedFlops / m_peak + (c.denseFlops + c.attentionFlops) / m_peak16;
+    if (m_tensorParallelSize > 1) {
+        // Two all-reduces per layer (after attention and after the MLP) of every
+        // token's hidden state; ring: 2(n-1)/n of the message crosses each link.
+        const double n = double(m_tensorParallelSize);
+        const double message = double(tokens) * double(m_hidden) * double(m_activationBytes);
+        c.allReduceSeconds =
+            2.0 * m_layers * (AllReduceLatencySeconds + 2.0 * (n - 1) / n * message / m_linkPerDirection);
+    }
+    const double memory = c.memorySeconds / m_bandwidthEfficiency;
+    const double compute = c.computeSeconds / m_computeEfficiency;
+    c.bound = memory >= compute ? SpeedBound::Memory : SpeedBound::Compute;
+    c.seconds = std::max(memory, compute) + c.allReduceSeconds;
+    c.idealSeconds = std::max(c.memorySeconds, c.computeSeconds) + c.allReduceSeconds;
+    return c;
+}
+
+ForwardCost SpeedModel::decode(std::int64_t batch) const
+{
+    ForwardCost c;
+    const std::int64_t attended = kvTokenLayers(m_contextLen);
+    c.weightBytes = weightBytesRead(batch);
+    c.kvBytes = (Checked(batch) * attended * m_kvBytesPerTokenPerLayer).value();
+    c.activationBytes = (Checked(batch) * (Checked(m_hiddenBytesPerToken) + m_logitBytes)).value();
+    c.quantizedFlops = double(batch) * m_quantizedFlopsPerToken;
+    c.denseFlops = double(batch) * m_denseFlopsPerToken;
+    c.attentionFlops = double(batch) * double(attended) * m_decodeAttentionFlops;
+    return finish(c, batch);
+}
+
+ForwardCost SpeedModel::prefill(std::int64_t promptLen) const
+{
+    // vLLM computes logits for the last prompt position only.
+    ForwardCost c;
+    c.weightBytes = weightBytesRead(promptLen);
+    c.kvBytes = (Checked(promptLen) * (m_fullLayers + m_slidingLayers) * m_kvBytesPerTokenPerLayer).value();
+    c.activationBytes = (Checked(promptLen) * m_hiddenBytesPerToken + m_logitBytes).value();
+    c.quantizedFlops = double(promptLen) * m_quantizedFlopsPerToken;
+    c.denseFlops = double(promptLen) * (m_denseFlopsPerToken - m_lmHeadFlopsPerToken) + m_lmHeadFlopsPerToken;
+    c.attentionFlops =
+        m_prefillAttentionFlops * (double(m_fullLayers) * causalAttendedTokens(promptLen, 0) +
+                                   double(m_slidingLayers) * causalAttendedTokens(promptLen, m_window));
+    return finish(c, promptLen);
+}
+
+std::int64_t SpeedModel::ridgeBatch(bool ideal) const
+{
+    // compute - memory is convex in the batch (linear minus the concave MoE
+    // term), negative at batch 1 when memory-bound: one crossing, found by bisection.
+    const auto computeBound = [&](std::int64_t batch) {
+        const ForwardCost c = decode(batch);
+        return ideal ? c.computeSeconds > c.memorySeconds
+                     : c.computeSeconds / m_computeEfficiency > c.memorySeconds / m_bandwidthEfficiency;
+    };
+    constexpr std::int64_t searchLimit = std::int64_t(1) << 24;
+    if (computeBound(1))
+        return 1;
+    try {
+        if (!computeBound(searchLimit))
+            return -1;
+    } catch (const Error &) {
+        return -1; // bytes past 2^63 at this batch: memory-bound as far as it can be counted
+    }
+    std::int64_t lo = 1, hi = searchLimit; // !computeBound(lo), computeBound(hi)
+    while (hi - lo > 1) {
+        const std::int64_t mid = lo + (hi - lo) / 2;
+        (computeBound(mid) ? hi : lo) = mid;
+    }
+    return hi;
+}
+
+SpeedPlan planSpeed(const Scenario &s, const MemoryPlan &plan)
+{
+    const auto inputs = [&] {
+        SpeedPlan speed;
+        speed.batchSize = plan.batchSize;
+        speed.contextLen = plan.seqLen;
+        speed.promptLen = s.promptLen > 0 ? s.promptLen : plan.seqLen;
+        return speed;
+    };
+    SpeedPlan speed = inputs();
+    try {
+        const SpeedModel model(s, plan);
+        model.describe(speed);
+        if (!model.available())
+            return speed;
+        speed.decode = model.decode(plan.batchSize);
+        speed.prefill = model.prefill(speed.promptLen);
+        speed.expectedExperts =
+            expectedExpertsTouched(s.model.moe.numExperts, s.model.moe.expertsPerToken, plan.batchSize);
+        speed.decodeTokensPerSecond = double(plan.batchSize) / speed.decode.seconds;
+        speed.decodeTokensPerSecondPerSequence = 1.0 / speed.decode.seconds;
+        speed.decodeTokensPerSecondIdeal = double(plan.batchSize) / speed.decode.idealSeconds;
+        speed.ridgeBatch = model.ridgeBatch(false);
+        speed.ridgeBatchIdeal = model.ridgeBatch(true);
+        speed.available = true;
+    } catch (const Error &error) {
+        speed = inputs(); // no partial figures
+        speed.notes << QStringLiteral("speed: %1").arg(error.message());
+    }
+    return speed;
+}
+
+} // namespace kvscope

@@ -1,0 +1,96 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "plan/memoryplan.h"
+#include "plan/scenario.h"
+#include "plan/speedplan.h"
+
+#include <cstdint>
+
+namespace kvscope {
+
+/// Latency of one tensor-parallel all-reduce of a decode-sized message (kilobytes). NCCL's
+/// small-message all-reduce on NVLink takes 23-29 us (pynccl column of vLLM's
+/// benchmark_device_communicators results: vllm-project/vllm#24111 on H100, #37756 on B300);
+/// 28 us, in that range, fits the measured tensor-parallel decode of
+/// tests/data/speed-measurements.json (gpt-fast TP 2-8, NIM TP 2) within 6 %.
+inline constexpr double AllReduceLatencySeconds = 28e-6;
+
+/// Routed experts one MoE layer reads when `tokens` tokens each pick `topK` of
+/// `experts` independently and uniformly: E x (1 - (1 - k/E)^tokens) in expectation
+/// (k at one token, E for many).
+double expectedExpertsTouched(int experts, int topK, std::int64_t tokens);
+
+QString speedBoundName(SpeedBound bound);        ///< "memory", "compute"
+QString computeFormatName(ComputeFormat format); ///< "bf16", "fp8", "int8"...
+
+/// The roofline of one scenario on its GPU, per GPU, at any batch size; the
+/// speed plan, the ridge point and the speed chart all evaluate it.
+class SpeedModel
+{
+public:
+    SpeedModel(const Scenario &scenario, const MemoryPlan &plan);
+
+    /// False when the GPU lacks a figure the roofline needs; notes() says which.
+    bool available() const { return m_available; }
+    const QStringList &notes() const { return m_notes; }
+
+    /// One decode step: `batch` sequences at --seq-len tokens each emit one token.
+    ForwardCost decode(std::int64_t batch) const;
+    /// One sequence's prompt of `promptLen` tokens in one forward pass (causal attention).
+    ForwardCost prefill(std::int64_t promptLen) const;
+    /// Smallest batch whose decode step is compute-bound (with the efficiencies,
+    /// or on the ideal roofline); -1 when the step stays memory-bound (long
+    /// contexts: the KV cache grows as fast as the FLOPs).
+    std::int64_t ridgeBatch(bool ideal) const;
+
+    /// Fills the resolved inputs and hardware figures of a speed plan.
+    void describe(SpeedPlan &speed) const;
+
+private:
+    void readHardware(const GpuSpec &gpu, const MemoryPlan &plan);
+    void readWeights(const ModelArch &model, const MemoryPlan &plan);
+    void countFlops(const ModelArch &model, const MemoryPlan &plan);
+    ForwardCost finish(ForwardCost cost, std::int64_t tokens) const;
+    std::int64_t weightBytesRead(std::int64_t tokens) const;
+    std::int64_t kvTokenLayers(std::int64_t contextLen) const;
+
+    bool m_available = false;
+    QStringList m_notes;
+
+    // Hardware, in bytes and FLOPs per second
+    double m_bandwidth = 0;
+    double m_peak = 0;
+    double m_peak16 = 0;
+    double m_linkPerDirection = 0;
+    double m_bandwidthEfficiency = 1;
+    double m_computeEfficiency = 1;
+    ComputeFormat m_format = ComputeFormat::BFloat16;
+    bool m_weightOnly = false;
+    double m_peakTflops = 0, m_peak16Tflops = 0, m_bandwidthGBs = 0, m_interconnectGBs = 0;
+
+    // Model, per GPU
+    int m_tensorParallelSize = 1;
+    int m_layers = 0;
+    std::int64_t m_hidden = 0;
+    int m_activationBytes = 2;
+    std::int64_t m_contextLen = 0;
+    std::int64_t m_fullLayers = 0, m_slidingLayers = 0, m_window = 0;
+    std::int64_t m_kvBytesPerTokenPerLayer = 0;
+    std::int64_t m_denseWeightBytes = 0;  ///< read every pass: all weights but routed experts and tables
+    std::int64_t m_expertWeightBytes = 0; ///< every routed expert's share on this GPU
+    std::int64_t m_embeddingRowBytes = 0; ///< one token's row of an untied input embedding
+    double m_measuredScale = 1;           ///< GGUF: measured / estimated weight bytes
+    int m_experts = 0, m_topK = 0;
+    std::int64_t m_hiddenBytesPerToken = 0; ///< activation traffic of one token through every layer
+    std::int64_t m_logitBytes = 0;          ///< one token's float32 logits on this GPU
+    double m_quantizedFlopsPerToken = 0, m_denseFlopsPerToken = 0, m_lmHeadFlopsPerToken = 0;
+    double m_decodeAttentionFlops = 0;  ///< per token, layer and context token
+    double m_prefillAttentionFlops = 0; ///< the same for prefill (MLA decompresses K and V there)
+};
+
+/// Speed of the scenario's decode step and prefill on its GPU (see README,
+/// "Speed"). Pure; the plan supplies weights, KV bytes and the resolved dtypes.
+SpeedPlan planSpeed(const Scenario &scenario, const MemoryPlan &plan);
+
+} // namespace kvscope
