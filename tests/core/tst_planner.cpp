@@ -85,7 +85,7 @@ private Q_SLOTS:
 
     void fp8KvDoublesCapacityNotWeights()
     {
-        // The seed document's point: --kv-cache-dtype halves KV bytes per token;
+        // --kv-cache-dtype fp8 halves KV bytes per token;
         // weight quantization leaves them alone and frees memory instead.
         Scenario s = scenario(QStringLiteral("llama-3.1-8b"));
         const MemoryPlan bf16 = planMemory(s);
