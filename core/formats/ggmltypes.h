@@ -9,7 +9,7 @@
 namespace kvscope {
 
 /// A ggml tensor type as GGUF stores it: values per block and bytes per block
-/// (ggml/src/ggml-common.h block structs; quantization.md section 6).
+/// (ggml/src/ggml-common.h block structs; docs/quantization-formats.md §6).
 struct GgmlType
 {
     std::uint32_t id = 0;  ///< enum ggml_type value

@@ -18,7 +18,8 @@ std::int64_t defaultMaxNumBatchedTokens(const GpuSpec &gpu);
 ///   sampler   = max_num_seqs x vocab x 15 B   (logits, float32 copies, probabilities)
 ///   hidden    = max_num_batched_tokens x hidden x dtype bytes
 ///   MoE       = tokens x top-k x (max(2 x I/TP, hidden) + I/TP) x dtype bytes (fused-MoE workspace)
-/// Calibrated on vLLM 0.19 start-up logs (H100, see docs/formulas.md); within about 3%.
+/// Calibrated on vLLM 0.19 start-up logs (H100; tests/data/vllm-logs.json, compared in docs/validation.md);
+/// within about 3%.
 std::int64_t activationBytes(const ModelArch &model, int dtypeBytes, int tensorParallelSize,
                              std::int64_t maxNumSeqs, std::int64_t maxNumBatchedTokens);
 

@@ -14,8 +14,8 @@ namespace kvscope::quant {
 
 /// A binary floating-point format with IEEE-style subnormals, described by
 /// what rounding needs: mantissa bits, the exponent of its smallest normal
-/// number and its largest finite value (formats.md tables in
-/// shared/reference/quantization.md §1, §2, §7).
+/// number and its largest finite value (the tables of
+/// docs/quantization-formats.md §1, §2, §7).
 struct MinifloatFormat
 {
     int mantissaBits;

@@ -11,7 +11,7 @@ namespace kvscope::quant {
 QString formatNumber(double value, int digits)
 {
     QString text = QString::number(value, 'g', digits);
-    return text.replace(QLatin1Char('-'), QChar(0x2212)); // a real minus sign, as in the seed document
+    return text.replace(QLatin1Char('-'), QChar(0x2212)); // a real minus sign, as in printed formulas
 }
 
 QString GroupInspection::workedExample(int digits) const

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 // A close look at one integer group: its scale and zero point, every weight
 // with its stored code q and dequantized value, and the worked example
-// "(q - z) × s" for one weight (as the seed document explains AWQ:
-// (12 - 8) × 0.05 = 0.2).
+// "(q - z) × s" for one weight (the worked example of
+// docs/quantization-formats.md §4: (12 - 8) × 0.05 = 0.2).
 #pragma once
 
 #include "quantization/quantizers.h"

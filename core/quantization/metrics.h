@@ -6,7 +6,7 @@
 namespace kvscope::quant {
 
 /// How far w' (the dequantized tensor) is from w, all in double precision
-/// (shared/reference/quantization.md §8).
+/// (docs/quantization-formats.md §8).
 struct ErrorMetrics
 {
     std::int64_t elements = 0;

@@ -100,7 +100,7 @@ inline float dequantizeInt(float w, const IntGrid &grid, bool &clipped)
 }
 
 /// NF4 code values, bitsandbytes functional.py get_4bit_type("nf4")
-/// (shared/reference/quantization.md §5).
+/// (docs/quantization-formats.md §5).
 inline constexpr float Nf4Codes[16] = {-1.0f,
                                        -0.6961928009986877f,
                                        -0.5250730514526367f,

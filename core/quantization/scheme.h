@@ -8,8 +8,8 @@
 
 namespace kvscope::quant {
 
-/// The number formats the simulator applies (definitions: issue 4 and
-/// shared/reference/quantization.md).
+/// The number formats the simulator applies (definitions and sources:
+/// docs/quantization-formats.md; the README's "Formats" table).
 enum class SchemeKind
 {
     Fp16,    ///< cast from float32, round-to-nearest-even

@@ -55,7 +55,7 @@ void validate(const SyntheticSpec &spec);
 /// The outlier channels of an Outliers tensor: four distinct columns picked
 /// from the seed (fewer when the tensor is narrower), scaled by 20, 45, 70
 /// and 100 (LLM.int8(): a few fixed feature dimensions, tens of times larger;
-/// shared/reference/quantization.md §9).
+/// docs/quantization-formats.md §9).
 QList<OutlierChannel> outlierChannels(const SyntheticSpec &spec);
 
 /// Generates the tensor, rows in parallel. Reproducible: the same spec gives

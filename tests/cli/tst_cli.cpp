@@ -39,8 +39,9 @@ private Q_SLOTS:
 
     void llamaHeadlineFigures()
     {
-        // The foundation issue's acceptance figures: Llama-3.1-8B config.json
-        // (shared/reference/models.json): 32 x 2 x 8 x 128 x 2 B and 8,030,261,248 parameters.
+        // Llama-3.1-8B's headline figures from its config.json (the llama-3.1-8b preset of
+        // resources/presets/models.json, from huggingface.co/meta-llama/Llama-3.1-8B), by hand:
+        // 32 x 2 x 8 x 128 x 2 B per token and 8,030,261,248 parameters (HF's "8.03B").
         const QJsonObject o = calcJson({QStringLiteral("--model"), QStringLiteral("llama-3.1-8b")});
         QCOMPARE(o.value(QLatin1String("kv_bytes_per_token")).toInteger(), 131'072);
         QCOMPARE(o.value(QLatin1String("params_total")).toInteger(), 8'030'261'248LL);

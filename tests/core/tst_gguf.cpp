@@ -48,7 +48,7 @@ private Q_SLOTS:
         QTest::addColumn<int>("values");
         QTest::addColumn<int>("bytes");
         QTest::addColumn<double>("bpw");
-        // shared/reference/quantization.md section 6 and ggml-common.h block structs.
+        // ggml-common.h block structs (docs/quantization-formats.md §6).
         QTest::newRow("Q8_0") << "Q8_0" << 32 << 34 << 8.5;
         QTest::newRow("Q4_0") << "Q4_0" << 32 << 18 << 4.5;
         QTest::newRow("Q4_1") << "Q4_1" << 32 << 20 << 5.0;

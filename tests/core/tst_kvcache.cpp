@@ -10,10 +10,10 @@
 using namespace kvscope;
 using kvscope::test::preset;
 
-/// Per-token KV bytes at bf16, TP 1, for every preset. The first rows come
-/// from kv_cache.bytes_per_token_bf16 in shared/reference/models.json; the rest
-/// by hand from each preset's config.json: layers x 2 x kv_heads x head_dim x 2 B,
-/// or layers x (kv_lora_rank + qk_rope_head_dim) x 2 B for MLA.
+/// Per-token KV bytes at bf16, TP 1, for every preset, by hand from each
+/// preset's config.json (resources/presets/models.json, each with its HF
+/// source): layers x 2 x kv_heads x head_dim x 2 B, or
+/// layers x (kv_lora_rank + qk_rope_head_dim) x 2 B for MLA.
 struct KvRow
 {
     const char *label;
@@ -112,12 +112,13 @@ private Q_SLOTS:
         QTest::addColumn<int>("tp");
         QTest::addColumn<int>("heads");
         QTest::addColumn<qint64>("bytes");
-        // Hand computed; the 8-GPU 405B figure matches vLLM's logged 79,392
-        // tokens x 64,512 B (shared/reference/vllm-logs.json id 26).
+        // Hand computed: layers x 2 x heads per GPU x head_dim x 2 B. The gpt-oss
+        // figure is what vLLM's log implies (tests/data/vllm-logs.json id 30:
+        // 45.32 GiB / 2,640,144 tokens = 18,431 B).
         QTest::newRow("Llama-3.1-8B TP2: 4 heads") << "llama-3.1-8b" << 2 << 4 << 65'536LL;
         QTest::newRow("Llama-3.1-70B TP8: 1 head") << "llama-3.1-70b" << 8 << 1 << 40'960LL;
         QTest::newRow("Llama-3.1-70B TP16: 1 replicated head") << "llama-3.1-70b" << 16 << 1 << 40'960LL;
-        QTest::newRow("Llama-3.1-405B TP8 (vLLM log 26)") << "llama-3.1-405b" << 8 << 1 << 64'512LL;
+        QTest::newRow("Llama-3.1-405B TP8: 1 head") << "llama-3.1-405b" << 8 << 1 << 64'512LL;
         QTest::newRow("Qwen3-30B-A3B TP8: 4 heads -> 1 each") << "qwen3-30b-a3b" << 8 << 1 << 24'576LL;
         QTest::newRow("gpt-oss-120b TP4 (vLLM log 30: 18,432)") << "gpt-oss-120b" << 4 << 2 << 18'432LL;
         QTest::newRow("DeepSeek-V3 TP8: latent on every GPU") << "deepseek-v3" << 8 << 1 << 70'272LL;
@@ -202,12 +203,13 @@ private Q_SLOTS:
 
     void blocksPerMaxRequest()
     {
-        // vLLM log (shared/reference/vllm-logs.json id 8): gemma-2-9b,
+        // vLLM log (tests/data/vllm-logs.json id 8): gemma-2-9b,
         // max_model_len 8192, max_num_batched_tokens 8192 -> 21110 blocks give
         // 20.60x concurrency, i.e. 512 (full) + 513 (sliding) blocks per request.
         const ModelArch &m = preset(QStringLiteral("gemma-2-9b"));
         QCOMPARE(kvscope::blocksPerRequest(m, kvGroupLayout(m), 8192, 8192, 16), 1025LL);
-        // gpt-oss-120b (log id 30): 16384 tokens, 2048 batched: 1024 + (ceil(2175/16) + 1) = 1161.
+        // gpt-oss-120b (tests/data/vllm-logs.json id 30): 16384 tokens, 2048 batched: 1024 + (ceil(2175/16) +
+        // 1) = 1161.
         const ModelArch &oss = preset(QStringLiteral("gpt-oss-120b"));
         QCOMPARE(kvscope::blocksPerRequest(oss, kvGroupLayout(oss), 16384, 2048, 16), 1161LL);
     }

@@ -45,7 +45,8 @@ private Q_SLOTS:
 
     void summaryFigures()
     {
-        // Llama-3.1-8B: 8,030,261,248 parameters and 32 x 2 x 8 x 128 x 2 B (shared/reference/models.json).
+        // Llama-3.1-8B: 8,030,261,248 parameters and 32 x 2 x 8 x 128 x 2 B (by hand from its preset's
+        // config.json).
         const PresetSummary s = summarizePreset(test::preset(QStringLiteral("llama-3.1-8b")));
         QCOMPARE(s.paramsTotal, 8'030'261'248LL);
         QCOMPARE(s.kvBytesPerTokenBf16, 131'072LL);

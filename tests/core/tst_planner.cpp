@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
-// Scenario -> MemoryPlan: budget arithmetic, headroom, capacity against
-// vLLM's own start-up logs, inverse questions and input validation.
+// Scenario -> MemoryPlan: budget arithmetic, headroom, capacity, inverse
+// questions and input validation. Capacity against vLLM's own start-up logs is
+// tst_validation's (tests/data/vllm-logs.json).
 #include "common/error.h"
 #include "common/units.h"
 #include "library/library.h"
@@ -74,42 +75,6 @@ private Q_SLOTS:
         QCOMPARE(parseUtilization(formatUtilization(ppm)), ppm);
     }
 
-    void capacityMatchesVllmLogs_data()
-    {
-        QTest::addColumn<QString>("model");
-        QTest::addColumn<int>("tp");
-        QTest::addColumn<qint64>("loggedTokens");
-        QTest::addColumn<double>("loggedConcurrency");
-        // vLLM 0.19.0 on H100 80GB, --gpu-memory-utilization 0.95, --max-model-len 8192,
-        // "GPU KV cache size" / "Maximum concurrency" lines in
-        // shared/reference/vllm-logs.json (ids 1, 3, 6, 8, 11; llm-d-planner logs).
-        QTest::newRow("log 1 Llama-3.1-8B TP1") << "llama-3.1-8b" << 1 << 476'016LL << 58.11;
-        QTest::newRow("log 3 Llama-3.1-8B TP2") << "llama-3.1-8b" << 2 << 1'044'688LL << 127.53;
-        QTest::newRow("log 6 Qwen2.5-7B") << "qwen2.5-7b" << 1 << 1'096'000LL << 133.79;
-        QTest::newRow("log 8 gemma-2-9b (hybrid)") << "gemma-2-9b" << 1 << 168'880LL << 20.60;
-        QTest::newRow("log 11 Mixtral-8x7B TP2") << "mixtral-8x7b" << 2 << 465'936LL << 56.88;
-    }
-
-    void capacityMatchesVllmLogs()
-    {
-        QFETCH(QString, model);
-        QFETCH(int, tp);
-        QFETCH(qint64, loggedTokens);
-        QFETCH(double, loggedConcurrency);
-        Scenario s = scenario(model);
-        s.tensorParallelSize = tp;
-        s.gpuMemoryUtilizationPpm = 950'000;
-        s.maxModelLen = 8192;
-        const MemoryPlan plan = planMemory(s);
-        const double tokenError = double(plan.kv.capacityTokens - loggedTokens) / double(loggedTokens);
-        QVERIFY2(qAbs(tokenError) < 0.005,
-                 qPrintable(
-                     QStringLiteral("%1 tokens vs logged %2").arg(plan.kv.capacityTokens).arg(loggedTokens)));
-        QVERIFY2(qAbs(plan.kv.maxConcurrency - loggedConcurrency) / loggedConcurrency < 0.005,
-                 qPrintable(QString::number(plan.kv.maxConcurrency)));
-        QVERIFY(plan.engineStarts);
-    }
-
     void capacityIsBlocksTimesBlockSize()
     {
         const MemoryPlan plan = planMemory(scenario(QStringLiteral("llama-3.1-8b")));
@@ -120,7 +85,7 @@ private Q_SLOTS:
 
     void fp8KvDoublesCapacityNotWeights()
     {
-        // The seed document's point: --kv-cache-dtype halves KV bytes per token;
+        // --kv-cache-dtype fp8 halves KV bytes per token;
         // weight quantization leaves them alone and frees memory instead.
         Scenario s = scenario(QStringLiteral("llama-3.1-8b"));
         const MemoryPlan bf16 = planMemory(s);
@@ -183,7 +148,7 @@ private Q_SLOTS:
     void engineRefusesWhenOneRequestDoesNotFit()
     {
         // gpt-oss-120b with 131072-token requests on a GPU that leaves ~2 GiB
-        // for the KV cache (vLLM log 20 shows the same failure on an H100).
+        // for the KV cache (tests/data/vllm-logs.json id 20 shows the same failure on an H100).
         Scenario s = scenario(QStringLiteral("gpt-oss-120b"));
         s.gpuMemoryUtilizationPpm = 950'000;
         s.maxModelLen = 131'072;

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Float32 -> small float formats, element by element, against values derived
-// by hand from the format definitions in shared/reference/quantization.md
-// (§1 FP8 table and ml_dtypes issue #400, §2 BF16/FP16, §7 E2M1). Every
+// by hand from the format definitions in docs/quantization-formats.md (§1 FP8
+// table and https://github.com/jax-ml/ml_dtypes/issues/400, §2 BF16/FP16, §7 E2M1). Every
 // expected value is written as an exact power-of-two expression.
 #include "quantization/floatformat.h"
 
@@ -48,8 +48,8 @@ class TestQuantFormats : public QObject
         QTest::addColumn<float>("saturating");
         QTest::addColumn<float>("overflowing");
         if (e4m3) {
-            // ml_dtypes issue #400: [1000, 448, 464, 465, -1000] -> [nan, 448, 448, nan, nan] without
-            // saturation.
+            // ml_dtypes without saturation (github.com/jax-ml/ml_dtypes/issues/400):
+            // [1000, 448, 464, 465, -1000] -> [nan, 448, 448, nan, nan].
             QTest::newRow("max finite 448") << 448.0f << 448.0f << 448.0f;
             QTest::newRow("464 is the tie 448|480, to even 448") << 464.0f << 448.0f << 448.0f;
             QTest::newRow("465 rounds to 480 = the NaN code") << 465.0f << 448.0f << qnan;
@@ -116,7 +116,7 @@ private Q_SLOTS:
             if (((code >> 2) & 0x1F) != 0x1F)
                 QCOMPARE(fp8(e5m2, Fp8E5M2Format, false), e5m2);
         }
-        QCOMPARE(decodeMinifloat(0x7E, 4, 3, 7), 448.0);    // S.1111.110 (quantization.md §1)
+        QCOMPARE(decodeMinifloat(0x7E, 4, 3, 7), 448.0);    // S.1111.110 (quantization-formats.md §1)
         QCOMPARE(decodeMinifloat(0x7B, 5, 2, 15), 57344.0); // S.11110.11
         QCOMPARE(decodeMinifloat(0x01, 4, 3, 7), std::ldexp(1.0, -9));
     }
@@ -183,7 +183,8 @@ private Q_SLOTS:
         QTest::addColumn<float>("input");
         QTest::addColumn<float>("expected");
         QTest::addColumn<bool>("overflow");
-        // E2M1 magnitudes {0, 0.5, 1, 1.5, 2, 3, 4, 6} (quantization.md §7); ties go to the even mantissa.
+        // E2M1 magnitudes {0, 0.5, 1, 1.5, 2, 3, 4, 6} (quantization-formats.md §7); ties go to the even
+        // mantissa.
         QTest::newRow("0.25: tie 0|0.5 -> 0") << 0.25f << 0.0f << false;
         QTest::newRow("0.75: tie 0.5|1 -> 1") << 0.75f << 1.0f << false;
         QTest::newRow("1.25: tie 1|1.5 -> 1") << 1.25f << 1.0f << false;

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Each scheme on tiny tensors whose results are worked out by hand in the
-// comments, from the definitions in issue 4 and
-// shared/reference/quantization.md (§3 INT8, §4 AWQ/GPTQ, §5 NF4, §7 MXFP4).
+// comments, from the definitions in docs/quantization-formats.md (§3 INT8,
+// §4 AWQ/GPTQ, §5 NF4, §7 MXFP4) and the README's "Formats" table.
 #include "common/error.h"
 #include "quantization/inspection.h"
 #include "quantization/scheme.h"
@@ -110,7 +110,7 @@ private Q_SLOTS:
     {
         QTest::addColumn<QString>("text");
         QTest::addColumn<double>("bits");
-        // quantization.md §4: 4 + 16/128 + 4/128; §5: 4 + 32/64; §7: 4 + 8/32.
+        // quantization-formats.md §4: 4 + 16/128 + 4/128; §5: 4 + 32/64; §7: 4 + 8/32.
         QTest::newRow("AWQ int4 g128") << "int4" << 4.15625;
         QTest::newRow("GPTQ sym stores zeros too") << "int4-sym" << 4.15625;
         QTest::newRow("int3 g64: 3 + 19/64") << "int3-g64" << 3.0 + 19.0 / 64.0;
@@ -148,7 +148,7 @@ private Q_SLOTS:
 
     void awqSeedDocumentExample()
     {
-        // The seed document's worked example: INT4 value 12, scale 0.05,
+        // The worked example of quantization-formats.md §4: INT4 value 12, scale 0.05,
         // zero point 8 -> (12 - 8) × 0.05 = 0.2. A group with min -0.4 and
         // max 0.35 has s = 0.75/15 = 0.05 and z = -round(-0.4/0.05) = 8;
         // the weight 0.2 stores q = round(0.2/0.05) + 8 = 12.

@@ -31,7 +31,7 @@ private Q_SLOTS:
         QTest::addColumn<qint64>("cols");
         QTest::addColumn<qint64>("bytes");
         // 4096 x 4096 matrix, hand computed from each format's storage layout
-        // (shared/reference/quantization.md sections 1, 3, 4, 5, 7).
+        // (docs/quantization-formats.md §1, §3, §4, §5, §7).
         const qint64 n = 4096LL * 4096;
         QTest::newRow("none, bf16") << int(QuantMethod::None) << 4096LL << 4096LL << n * 2;
         QTest::newRow("fp8 per-tensor: 1 B + one fp32 scale")
@@ -61,7 +61,7 @@ private Q_SLOTS:
 
     void awqBitsPerWeight()
     {
-        // Seed document and quantization.md section 4: 4 + 16/128 + 4/128 = 4.15625 bits.
+        // docs/quantization-formats.md §4: 4 + 16/128 + 4/128 = 4.15625 bits.
         const WeightMemory w =
             weightsOf(QStringLiteral("llama-3.1-8b"), QuantMethod::Awq, 1, WeightDtype::Float16);
         QCOMPARE(w.quantizedBitsPerWeight, 4.15625);
@@ -90,7 +90,7 @@ private Q_SLOTS:
         const WeightMemory w = weightsOf(QStringLiteral("gpt-oss-120b"), QuantMethod::Mxfp4);
         const qint64 expertWeights = 36LL * 128 * (2 * 2880 * 2880 + 2880 * 2880);
         QCOMPARE(w.quantizedParams, expertWeights);
-        QCOMPARE(w.quantizedBitsPerWeight, 4.25); // quantization.md section 7: 4 + 8/32
+        QCOMPARE(w.quantizedBitsPerWeight, 4.25); // quantization-formats.md §7: 4 + 8/32
         const qint64 others = countParameters(m).total - expertWeights;
         QCOMPARE(w.checkpointBytes, expertWeights * 17 / 32 + others * 2);
     }
@@ -134,7 +134,7 @@ private Q_SLOTS:
         const qint64 norms = (32LL * 2 * 4096 + 4096) * 2;
         QCOMPARE(two.bytesPerGpu - two.buffersBytes,
                  (one.bytesPerGpu - one.buffersBytes - norms) / 2 + norms);
-        // vLLM log (shared/reference/vllm-logs.json id 3): "Model loading took 7.51 GiB" at TP2.
+        // vLLM log (tests/data/vllm-logs.json id 3): "Model loading took 7.51 GiB" at TP2.
         QCOMPARE(QString::number(double(two.bytesPerGpu) / (1 << 30), 'f', 2), QStringLiteral("7.51"));
         QCOMPARE(QString::number(double(one.bytesPerGpu) / (1 << 30), 'f', 2), QStringLiteral("14.99"));
     }

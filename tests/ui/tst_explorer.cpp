@@ -102,7 +102,8 @@ private Q_SLOTS:
 
     void defaultScenario()
     {
-        // The default: Llama-3.1-8B on one H100, BF16, batch 16, 8k tokens.
+        // The explorer's default (README, "Command line"): Llama-3.1-8B on one H100, BF16, batch 16, 8k
+        // tokens.
         const Scenario &s = controller()->scenario();
         QCOMPARE(s.model.id, QStringLiteral("llama-3.1-8b"));
         QCOMPARE(s.gpu.id, QStringLiteral("h100-sxm"));

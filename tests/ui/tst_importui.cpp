@@ -39,7 +39,8 @@ using namespace kvscope;
 
 namespace {
 
-// A Llama-3.1-8B-shaped config.json (shared/reference/models.json): 131,072 KV bytes per token.
+// A Llama-3.1-8B-shaped config.json (the llama-3.1-8b preset of resources/presets/models.json, from
+// huggingface.co/meta-llama/Llama-3.1-8B config.json): 32 x 2 x 8 x 128 x 2 = 131,072 KV bytes per token.
 const char *llamaConfig = R"({"model_type": "llama", "architectures": ["LlamaForCausalLM"],
   "num_hidden_layers": 32, "hidden_size": 4096, "num_attention_heads": 32, "num_key_value_heads": 8,
   "intermediate_size": 14336, "vocab_size": 128256, "max_position_embeddings": 131072, "torch_dtype": "bfloat16"})";

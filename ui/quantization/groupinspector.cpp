@@ -152,7 +152,7 @@ void GroupInspector::setSchemes(const QList<quant::Scheme> &schemes, const quant
         m_scheme->clear();
         for (const quant::Scheme &s : m_schemes)
             m_scheme->addItem(s.id());
-        // Keep the user's choice; else start with AWQ-style INT, the seed document's example.
+        // Keep the user's choice; else start with AWQ-style INT, the worked example's scheme.
         int keep = m_scheme->findText(current);
         for (int i = 0; keep < 0 && i < m_schemes.size(); ++i)
             if (m_schemes[i].kind == quant::SchemeKind::Int && !m_schemes[i].symmetric)

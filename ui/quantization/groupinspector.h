@@ -15,7 +15,7 @@ class QTableWidget;
 
 namespace kvscope {
 
-/// One integer group up close, as the seed document explains AWQ: its range,
+/// One integer group up close, as docs/quantization-formats.md §4 explains AWQ: its range,
 /// scale s and zero point z, every weight with its stored q and w', and the
 /// worked example "(q − z) × s" for the chosen weight.
 class GroupInspector : public QGroupBox

@@ -1,0 +1,227 @@
+// SPDX-License-Identifier: MIT
+#include "validationdoc.h"
+
+#include "common/error.h"
+#include "common/units.h"
+#include "plan/scenario.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include <QMap>
+
+namespace kvscope::validation {
+
+namespace {
+
+QString cell(QString text)
+{
+    return text.replace(QLatin1Char('|'), QStringLiteral("\\|")).replace(QLatin1Char('\n'), QLatin1Char(' '));
+}
+
+QString percent(double ratio)
+{
+    return QString::number(ratio * 100, 'g', 3) + QStringLiteral(" %");
+}
+
+QString number(double value, int decimals)
+{
+    return decimals == 0 ? formatCount(std::int64_t(std::llround(value)))
+                         : QString::number(value, 'f', decimals);
+}
+
+/// "476,016 → 475,904 (-0.02 %)", the error in bold when out of tolerance.
+QString figureCell(const Figure &f)
+{
+    const QString predicted = number(f.predicted, f.decimals);
+    if (!f.isLogged())
+        return QStringLiteral("— → ") + predicted;
+    const QString logged = f.decimals == 0 ? number(*f.logged, 0) : QString::number(*f.logged);
+    QString error = QString::asprintf("%+.2f %%", f.relativeError() * 100);
+    if (!f.within())
+        error = QStringLiteral("**") + error + QStringLiteral("**");
+    return QStringLiteral("%1 → %2 (%3)").arg(logged, predicted, error);
+}
+
+QString startsCell(const LogCheck &c)
+{
+    if (!c.loggedStarts)
+        return QStringLiteral("—");
+    const auto word = [](bool starts) { return starts ? QStringLiteral("yes") : QStringLiteral("no"); };
+    const QString predicted = word(c.plan.engineStarts);
+    return QStringLiteral("%1 → %2").arg(
+        word(*c.loggedStarts), c.startsAsLogged() ? predicted : QStringLiteral("**%1**").arg(predicted));
+}
+
+QString modelCell(const LogCheck &c)
+{
+    const QJsonObject options = c.entry.value(QLatin1String("kvscope")).toObject();
+    const QString preset = options.value(QLatin1String("model")).toString();
+    return cell(c.entry.value(QLatin1String("model")).toString()) +
+           (preset.isEmpty() ? QStringLiteral(" (config.json in the data file)")
+                             : QStringLiteral(" (`%1`)").arg(preset));
+}
+
+QString settingsCell(const MemoryPlan &p)
+{
+    QStringList parts = {QStringLiteral("util ") + formatUtilization(p.gpuMemoryUtilizationPpm),
+                         QStringLiteral("len ") + formatCount(p.maxModelLen),
+                         QStringLiteral("seqs ") + formatCount(p.maxNumSeqs),
+                         QStringLiteral("batched ") + formatCount(p.maxNumBatchedTokens),
+                         QStringLiteral("block %1").arg(p.blockSize),
+                         dtypeName(p.dtype)};
+    if (p.quantization.method != QuantMethod::None)
+        parts << quantMethodName(p.quantization.method);
+    if (p.kvCacheDtype != KvCacheDtype::BFloat16 && p.kvCacheDtype != KvCacheDtype::Float16)
+        parts << QStringLiteral("KV ") + dtypeName(p.kvCacheDtype);
+    return parts.join(QStringLiteral(" · "));
+}
+
+QString resultCell(const LogCheck &c)
+{
+    if (!c.withinTolerance())
+        return QStringLiteral("**miss**");
+    return c.logClass == LogClass::Calibration ? QStringLiteral("✓ calibration") : QStringLiteral("✓");
+}
+
+QString logLink(const QJsonObject &entry)
+{
+    return QStringLiteral("[%1](%2)").arg(entry.value(QLatin1String("id")).toInt()).arg(sourceUrl(entry));
+}
+
+/// Newest engine first: "vLLM 0.19" before "vLLM 0.2".
+bool newerVersion(const QString &a, const QString &b)
+{
+    const auto key = [](const QString &v) {
+        const QStringList parts = v.mid(5).split(QLatin1Char('.'));
+        return std::make_pair(parts.value(0).toInt(), parts.value(1).toInt());
+    };
+    return key(a) > key(b);
+}
+
+QString toleranceTable()
+{
+    QString out = QStringLiteral(
+        "| class | logs | KV tokens | available KV | concurrency | weights | activation | non-torch |\n"
+        "|---|---|---|---|---|---|---|---|\n");
+    const QList<std::pair<LogClass, QString>> classes = {
+        {LogClass::Calibration,
+         QStringLiteral("vLLM 0.19, ids 1, 3, 6, 8, 11 (the constants were fitted to them)")},
+        {LogClass::SameEngine, QStringLiteral("the other vLLM 0.19 logs")},
+        {LogClass::OtherEngine, QStringLiteral("every other vLLM version")}};
+    for (const auto &[logClass, which] : classes) {
+        const Tolerances t = tolerancesFor(logClass);
+        out +=
+            QStringLiteral("| %1 | %2 | %3 | %4 | %5 | %6 | %7 | %8 |\n")
+                .arg(className(logClass), which, percent(t.kvTokens), percent(t.kvMemory),
+                     percent(t.concurrency), percent(t.weights), percent(t.activation), percent(t.nonTorch));
+    }
+    return out;
+}
+
+QString versionTable(const QString &version, const QList<const LogCheck *> &checks)
+{
+    QString out = QStringLiteral("### %1\n\n").arg(version);
+    out += QStringLiteral("| log | model | GPU × TP | settings | KV cache tokens | available KV GiB | "
+                          "concurrency | weights GiB | activation GiB | non-torch GiB | starts | result |\n"
+                          "|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+    for (const LogCheck *c : checks) {
+        out += QStringLiteral("| %1 | %2 | `%3` × %4 | %5 |")
+                   .arg(logLink(c->entry), modelCell(*c), c->plan.gpuId)
+                   .arg(c->plan.tensorParallelSize)
+                   .arg(settingsCell(c->plan));
+        for (const Figure *f : c->figures())
+            out += QLatin1Char(' ') + figureCell(*f) + QStringLiteral(" |");
+        out += QStringLiteral(" %1 | %2 |\n").arg(startsCell(*c), resultCell(*c));
+    }
+    QString notes;
+    for (const LogCheck *c : checks) {
+        if (c->assumptions.isEmpty() && c->miss.isEmpty())
+            continue;
+        notes += QStringLiteral("- **Log %1** (%2).").arg(c->id).arg(c->plan.modelName);
+        if (!c->assumptions.isEmpty())
+            notes += QStringLiteral(" *Inputs:* ") + c->assumptions;
+        if (!c->miss.isEmpty())
+            notes += QStringLiteral(" *Why it misses:* ") + c->miss;
+        notes += QLatin1Char('\n');
+    }
+    if (!notes.isEmpty())
+        out += QLatin1Char('\n') + notes;
+    return out + QLatin1Char('\n');
+}
+
+QString skippedTable(const QJsonArray &logs)
+{
+    QString out =
+        QStringLiteral("### Not modelled\n\n| log | engine | model | GPU | why |\n|---|---|---|---|---|\n");
+    for (const QJsonValue value : logs) {
+        const QJsonObject entry = value.toObject();
+        if (!entry.contains(QLatin1String("kvscope_skip")))
+            continue;
+        out += QStringLiteral("| %1 | %2 | %3 | %4 | %5 |\n")
+                   .arg(logLink(entry), cell(entry.value(QLatin1String("vllm_version")).toString()),
+                        cell(entry.value(QLatin1String("model")).toString()),
+                        cell(entry.value(QLatin1String("gpu")).toString()),
+                        cell(entry.value(QLatin1String("kvscope_skip")).toString()));
+    }
+    return out;
+}
+
+} // namespace
+
+QString validationTables(const QList<LogCheck> &checks, const QJsonArray &logs)
+{
+    QMap<QString, QList<const LogCheck *>> byVersion;
+    int calibrated = 0, within = 0, misses = 0;
+    for (const LogCheck &c : checks) {
+        byVersion[engineVersion(c.entry)] << &c;
+        if (!c.withinTolerance())
+            ++misses;
+        else if (c.logClass == LogClass::Calibration)
+            ++calibrated;
+        else
+            ++within;
+    }
+    QString out =
+        QStringLiteral(
+            "**%1 logs** in `tests/data/vllm-logs.json`: %2 modelled, %3 not. Of the modelled logs, %4 "
+            "are the calibration set, all within its tolerance; %5 others agree within the tolerance of "
+            "their class; %6 are misses, each explained under its table.\n\n")
+            .arg(logs.size())
+            .arg(checks.size())
+            .arg(logs.size() - checks.size())
+            .arg(calibrated)
+            .arg(within)
+            .arg(misses);
+    out += toleranceTable();
+    out +=
+        QStringLiteral("\nFigures logged to two decimals (GiB, concurrency) also pass within 0.01, their "
+                       "rounding step. A log misses when any logged figure, or whether vLLM started, falls "
+                       "outside its class.\n\n");
+    QStringList versions = byVersion.keys();
+    std::sort(versions.begin(), versions.end(), newerVersion);
+    for (const QString &version : versions)
+        out += versionTable(version, byVersion.value(version));
+    return out + skippedTable(logs);
+}
+
+QString generatedSection(const QString &document)
+{
+    const qsizetype begin = document.indexOf(QLatin1String(GeneratedBegin));
+    const qsizetype end = document.indexOf(QLatin1String(GeneratedEnd));
+    if (begin < 0 || end < begin)
+        throw Error(QStringLiteral("docs/validation.md: the markers '%1' and '%2' are missing")
+                        .arg(QLatin1String(GeneratedBegin), QLatin1String(GeneratedEnd)));
+    const qsizetype start = begin + qsizetype(qstrlen(GeneratedBegin)) + 1; // after the marker's line
+    return document.mid(start, end - start);
+}
+
+QString withGeneratedSection(const QString &document, const QString &generated)
+{
+    const QString old = generatedSection(document);
+    const qsizetype start =
+        document.indexOf(QLatin1String(GeneratedBegin)) + qsizetype(qstrlen(GeneratedBegin)) + 1;
+    return document.left(start) + generated + document.mid(start + old.size());
+}
+
+} // namespace kvscope::validation

@@ -1,0 +1,222 @@
+// SPDX-License-Identifier: MIT
+#include "vllmlogcheck.h"
+
+#include "common/error.h"
+#include "common/units.h"
+#include "library/library.h"
+#include "model/hfconfig.h"
+#include "plan/planner.h"
+
+#include <cmath>
+
+#include <QFile>
+#include <QJsonDocument>
+#include <QRegularExpression>
+
+namespace kvscope::validation {
+
+namespace {
+
+const QStringList optionKeys = {QStringLiteral("model"),
+                                QStringLiteral("model_config"),
+                                QStringLiteral("model_config_source"),
+                                QStringLiteral("gpu"),
+                                QStringLiteral("tensor_parallel_size"),
+                                QStringLiteral("gpu_memory_utilization"),
+                                QStringLiteral("max_model_len"),
+                                QStringLiteral("dtype"),
+                                QStringLiteral("quantization"),
+                                QStringLiteral("kv_cache_dtype"),
+                                QStringLiteral("max_num_seqs"),
+                                QStringLiteral("max_num_batched_tokens"),
+                                QStringLiteral("block_size"),
+                                QStringLiteral("assumptions"),
+                                QStringLiteral("miss")};
+
+/// A whole-number option; `fallback` when absent or null.
+std::int64_t integer(const QJsonObject &options, const char *key, std::int64_t fallback,
+                     const QString &origin)
+{
+    const QJsonValue v = options.value(QLatin1String(key));
+    if (v.isUndefined() || v.isNull())
+        return fallback;
+    const double d = v.toDouble(-1);
+    if (!v.isDouble() || d < 1 || d != std::floor(d))
+        throw Error(QStringLiteral("%1.%2: expected a positive integer").arg(origin, QLatin1String(key)));
+    return std::int64_t(d);
+}
+
+QString text(const QJsonObject &options, const char *key, const QString &fallback)
+{
+    return options.value(QLatin1String(key)).toString(fallback);
+}
+
+} // namespace
+
+Tolerances tolerancesFor(LogClass logClass)
+{
+    switch (logClass) {
+    case LogClass::Calibration:
+        return {0.01, 0.04, 0.04, 0.005, 0.005, 0.005};
+    case LogClass::SameEngine:
+        return {0.03, 0.05, 0.05, 0.02, 0.02, 0.02};
+    case LogClass::OtherEngine:
+        break;
+    }
+    return {0.05, 0.05, 0.05, 0.05, 0.05, 0.05};
+}
+
+QString className(LogClass logClass)
+{
+    switch (logClass) {
+    case LogClass::Calibration:
+        return QStringLiteral("calibration");
+    case LogClass::SameEngine:
+        return QStringLiteral("same engine");
+    case LogClass::OtherEngine:
+        break;
+    }
+    return QStringLiteral("other versions");
+}
+
+const QList<int> &calibrationIds()
+{
+    static const QList<int> ids = {1, 3, 6, 8, 11};
+    return ids;
+}
+
+bool Figure::within() const
+{
+    if (!logged)
+        return true;
+    // The epsilon keeps a difference of exactly one rounding step (0.25 vs 0.24) inside.
+    return std::abs(predicted - *logged) <= std::max(tolerance * std::abs(*logged), floor) + 1e-9;
+}
+
+double Figure::relativeError() const
+{
+    if (!logged || *logged == 0)
+        return 0;
+    return (predicted - *logged) / std::abs(*logged);
+}
+
+QList<const Figure *> LogCheck::figures() const
+{
+    return {&kvTokens, &kvMemory, &concurrency, &weights, &activation, &nonTorch};
+}
+
+bool LogCheck::withinTolerance() const
+{
+    for (const Figure *figure : figures())
+        if (!figure->within())
+            return false;
+    return startsAsLogged();
+}
+
+QJsonArray readLogs(const QString &path)
+{
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly))
+        throw Error(QStringLiteral("%1: %2").arg(path, file.errorString()));
+    QJsonParseError error;
+    const QJsonDocument doc = QJsonDocument::fromJson(file.readAll(), &error);
+    if (!doc.isArray())
+        throw Error(QStringLiteral("%1: not a JSON array (%2 at offset %3)")
+                        .arg(path, error.errorString())
+                        .arg(error.offset));
+    return doc.array();
+}
+
+Scenario scenarioFor(const QJsonObject &options, const QString &origin)
+{
+    for (const QString &key : options.keys())
+        if (!optionKeys.contains(key))
+            throw Error(QStringLiteral("%1: unknown option '%2'").arg(origin, key));
+    Scenario s;
+    if (options.contains(QLatin1String("model_config")))
+        s.model = parseHfConfig(options.value(QLatin1String("model_config")).toObject(),
+                                origin + QStringLiteral(".model_config"));
+    else
+        s.model = resolveModel(text(options, "model", {}));
+    s.gpu = resolveGpu(text(options, "gpu", {}));
+    s.dtype =
+        parseWeightDtype(text(options, "dtype", QStringLiteral("auto")), origin + QStringLiteral(".dtype"));
+    s.kvCacheDtype = parseKvCacheDtype(text(options, "kv_cache_dtype", QStringLiteral("auto")),
+                                       origin + QStringLiteral(".kv_cache_dtype"));
+    const QString method = text(options, "quantization", QStringLiteral("auto"));
+    if (method != QLatin1String("auto"))
+        s.quantization = defaultSpecFor(parseQuantMethod(method, origin + QStringLiteral(".quantization")));
+    const QJsonValue utilization = options.value(QLatin1String("gpu_memory_utilization"));
+    if (!utilization.isUndefined())
+        s.gpuMemoryUtilizationPpm = parseUtilization(QString::number(utilization.toDouble(), 'g', 12),
+                                                     origin + QStringLiteral(".gpu_memory_utilization"));
+    s.tensorParallelSize = int(integer(options, "tensor_parallel_size", 1, origin));
+    s.maxModelLen = integer(options, "max_model_len", 0, origin);
+    s.blockSize = int(integer(options, "block_size", 16, origin));
+    s.maxNumSeqs = integer(options, "max_num_seqs", 0, origin);
+    s.maxNumBatchedTokens = integer(options, "max_num_batched_tokens", 0, origin);
+    return s;
+}
+
+LogCheck checkLog(const QJsonObject &entry)
+{
+    LogCheck c;
+    c.id = entry.value(QLatin1String("id")).toInt();
+    c.entry = entry;
+    const QJsonObject options = entry.value(QLatin1String("kvscope")).toObject();
+    c.scenario = scenarioFor(options, QStringLiteral("tests/data/vllm-logs.json [id %1].kvscope").arg(c.id));
+    if (c.scenario.model.name.isEmpty())
+        c.scenario.model.name = entry.value(QLatin1String("model")).toString();
+    c.plan = planMemory(c.scenario);
+    c.miss = text(options, "miss", {});
+    c.assumptions = text(options, "assumptions", {});
+
+    if (calibrationIds().contains(c.id))
+        c.logClass = LogClass::Calibration;
+    else if (engineVersion(entry) == QLatin1String("vLLM 0.19"))
+        c.logClass = LogClass::SameEngine;
+    const Tolerances t = tolerancesFor(c.logClass);
+
+    const QJsonObject logged = entry.value(QLatin1String("logged")).toObject();
+    const auto figure = [&](const char *label, const char *key, double predicted, double tolerance,
+                            double floor, int decimals) {
+        Figure f;
+        f.label = QLatin1String(label);
+        if (logged.contains(QLatin1String(key)))
+            f.logged = logged.value(QLatin1String(key)).toDouble();
+        f.predicted = predicted;
+        f.tolerance = tolerance;
+        f.floor = floor;
+        f.decimals = decimals;
+        return f;
+    };
+    const MemoryPlan &p = c.plan;
+    c.kvTokens = figure("KV cache tokens", "kv_cache_tokens", double(p.kv.capacityTokens), t.kvTokens, 0, 0);
+    c.kvMemory = figure("available KV GiB", "kv_cache_gib", toGiB(p.kv.availableBytes), t.kvMemory, 0.01, 2);
+    c.concurrency = figure("concurrency", "max_concurrency", p.kv.maxConcurrency, t.concurrency, 0.01, 2);
+    c.weights = figure("weights GiB", "weights_gib", toGiB(p.weights.bytesPerGpu), t.weights, 0.01, 2);
+    c.activation =
+        figure("activation GiB", "activation_peak_gib", toGiB(p.activationBytes), t.activation, 0.01, 2);
+    c.nonTorch = figure("non-torch GiB", "non_torch_gib", toGiB(p.overheadBytes), t.nonTorch, 0.01, 2);
+    if (logged.contains(QLatin1String("startup_failed")))
+        c.loggedStarts = !logged.value(QLatin1String("startup_failed")).toBool();
+    return c;
+}
+
+QString engineVersion(const QJsonObject &entry)
+{
+    static const QRegularExpression version(QStringLiteral("^~?\\s*(\\d+)\\.(\\d+)"));
+    const QRegularExpressionMatch match =
+        version.match(entry.value(QLatin1String("vllm_version")).toString());
+    if (!match.hasMatch())
+        return {};
+    return QStringLiteral("vLLM %1.%2").arg(match.captured(1), match.captured(2));
+}
+
+QString sourceUrl(const QJsonObject &entry)
+{
+    static const QRegularExpression url(QStringLiteral("https?://\\S+"));
+    return url.match(entry.value(QLatin1String("source")).toString()).captured(0);
+}
+
+} // namespace kvscope::validation

@@ -1,0 +1,96 @@
+// SPDX-License-Identifier: MIT
+// The vLLM start-up logs of tests/data/vllm-logs.json, each planned with
+// planMemory() and compared figure by figure with what vLLM logged.
+#pragma once
+
+#include "plan/memoryplan.h"
+#include "plan/scenario.h"
+
+#include <optional>
+
+#include <QJsonArray>
+#include <QJsonObject>
+#include <QList>
+#include <QString>
+
+namespace kvscope::validation {
+
+/// How closely a log is expected to agree, by how it relates to the constants
+/// kvscope was calibrated on (runtime.h: activation and non-torch memory).
+enum class LogClass
+{
+    Calibration, ///< the vLLM 0.19 logs the constants were fitted to
+    SameEngine,  ///< other vLLM 0.19 logs
+    OtherEngine  ///< other vLLM versions, whose accounting differs
+};
+
+/// Relative tolerance per figure; figures logged to two decimals also get an
+/// absolute floor of 0.01 (GiB or x), their rounding step.
+struct Tolerances
+{
+    double weights;
+    double activation;
+    double nonTorch;
+    double kvMemory;
+    double kvTokens;
+    double concurrency;
+};
+
+Tolerances tolerancesFor(LogClass logClass);
+QString className(LogClass logClass);
+
+/// The ids vLLM's activation and non-torch constants were calibrated on.
+const QList<int> &calibrationIds();
+
+/// One compared quantity: what the log says and what kvscope predicts.
+struct Figure
+{
+    QString label;                ///< "KV cache tokens"
+    std::optional<double> logged; ///< absent when the log does not give it
+    double predicted = 0;
+    double tolerance = 0; ///< relative
+    double floor = 0;     ///< absolute slack (rounding of the logged figure)
+    int decimals = 2;     ///< for the predicted figure in the table
+
+    bool isLogged() const { return logged.has_value(); }
+    bool within() const;
+    double relativeError() const; ///< (predicted - logged) / logged
+};
+
+/// A modelled log: its scenario, the plan and every figure compared.
+struct LogCheck
+{
+    int id = 0;
+    QJsonObject entry; ///< the log as stored
+    LogClass logClass = LogClass::OtherEngine;
+    Scenario scenario;
+    MemoryPlan plan;
+
+    Figure weights, activation, nonTorch, kvMemory, kvTokens, concurrency;
+    std::optional<bool> loggedStarts; ///< false when the log shows vLLM refusing to start
+
+    QString miss;        ///< the data file's explanation when a figure is out of tolerance
+    QString assumptions; ///< inputs the log does not state, as the data file fills them in
+
+    QList<const Figure *> figures() const;
+    bool startsAsLogged() const { return !loggedStarts || *loggedStarts == plan.engineStarts; }
+    bool withinTolerance() const;
+};
+
+/// The log entries as stored; throws kvscope::Error for an unreadable file.
+QJsonArray readLogs(const QString &path);
+
+/// The scenario of an entry's "kvscope" object (vLLM's engine arguments as
+/// kvscope options); throws kvscope::Error naming the entry and field.
+Scenario scenarioFor(const QJsonObject &options, const QString &origin);
+
+/// Plans one modelled entry and fills in every figure.
+LogCheck checkLog(const QJsonObject &entry);
+
+/// "vLLM 0.19" from "0.19.0", "~0.11.0 (inferred...)"; empty for other engines.
+QString engineVersion(const QJsonObject &entry);
+
+/// The first URL in the entry's "source".
+QString sourceUrl(const QJsonObject &entry);
+
+} // namespace kvscope::validation
