@@ -61,8 +61,7 @@ void readMamba2(const ConfigReader &r, ModelArch &m)
     s.stateSize = int(r.requireInteger({"mamba_d_state"}));
     s.numGroups = int(r.integer({"mamba_n_groups"}, 1).value_or(1));
     s.convKernel = int(r.integer({"mamba_d_conv"}, 1).value_or(4));
-    s.intermediateSize =
-        (Checked(r.integer({"mamba_expand"}, 1).value_or(2)) * m.hiddenSize).value();
+    s.intermediateSize = (Checked(r.integer({"mamba_expand"}, 1).value_or(2)) * m.hiddenSize).value();
     s.numHeads = int(r.integer({"mamba_n_heads"}, 1).value_or(s.intermediateSize / s.headDim));
     if (std::int64_t(s.numHeads) * s.headDim != s.intermediateSize)
         r.fail(QStringLiteral("mamba_n_heads"),
@@ -74,7 +73,8 @@ void readMamba2(const ConfigReader &r, ModelArch &m)
     s.projBias = r.boolean({"mamba_proj_bias"}).value_or(false);
     const char *key = r.value({"layer_types"}).isArray() ? "layer_types" : "layers_block_type";
     if (!r.value({key}).isArray())
-        r.fail(QStringLiteral("layer_types"), QStringLiteral("is missing: a hybrid Mamba model lists its layers"));
+        r.fail(QStringLiteral("layer_types"),
+               QStringLiteral("is missing: a hybrid Mamba model lists its layers"));
     s.layers = layerFlags(r, key, m.numLayers, QStringLiteral("mamba"), QStringLiteral("attention"));
 }
 
@@ -106,8 +106,9 @@ void readRecurrentLayers(const ConfigReader &r, const QString &modelType, ModelA
     if (m.recurrent.enabled() && m.recurrent.layerCount() == 0)
         m.recurrent = RecurrentSpec{}; // Granite 4.0 Micro: mamba_* fields, attention layers only
     if (m.recurrent.layerCount() == m.numLayers)
-        r.fail(QStringLiteral("layer_types"), QStringLiteral("has no attention layer; pure state-space models "
-                                                             "are not modelled"));
+        r.fail(QStringLiteral("layer_types"),
+               QStringLiteral("has no attention layer; pure state-space models "
+                              "are not modelled"));
 }
 
 void readLlama4Layout(const ConfigReader &r, const QString &modelType, ModelArch &m)
@@ -132,9 +133,10 @@ void readLlama4Layout(const ConfigReader &r, const QString &modelType, ModelArch
     m.chunkedLayers = QList<bool>(m.numLayers, false);
     if (!noRope.isEmpty()) {
         if (noRope.size() != m.numLayers)
-            r.fail(QStringLiteral("no_rope_layers"), QStringLiteral("has %1 entries but num_hidden_layers is %2")
-                                                         .arg(noRope.size())
-                                                         .arg(m.numLayers));
+            r.fail(QStringLiteral("no_rope_layers"),
+                   QStringLiteral("has %1 entries but num_hidden_layers is %2")
+                       .arg(noRope.size())
+                       .arg(m.numLayers));
         for (int i = 0; i < m.numLayers; ++i)
             m.chunkedLayers[i] = noRope.at(i).toInt(1) != 0;
         return;
@@ -158,7 +160,9 @@ void readGemma3nLayout(const ConfigReader &r, const QString &modelType, ModelArc
     m.kvSharedLayers = int(r.integer({"num_kv_shared_layers"}).value_or(15));
     if (m.kvSharedLayers >= m.numLayers)
         r.fail(QStringLiteral("num_kv_shared_layers"),
-               QStringLiteral("is %1, not fewer than num_hidden_layers %2").arg(m.kvSharedLayers).arg(m.numLayers));
+               QStringLiteral("is %1, not fewer than num_hidden_layers %2")
+                   .arg(m.kvSharedLayers)
+                   .arg(m.numLayers));
 }
 
 void readSparseIndexer(const ConfigReader &r, ModelArch &m)

@@ -56,9 +56,9 @@ private Q_SLOTS:
     void recordedConfigsParseLikeThePresets_data()
     {
         QTest::addColumn<QString>("id");
-        for (const char *id : {"qwen3-next-80b-a3b", "deepseek-v3.2-exp", "llama-4-scout-17b-16e",
-                               "llama-4-maverick-17b-128e", "gemma-3n-e4b", "gemma-3n-e2b", "granite-4.0-h-small",
-                               "granite-4.0-h-tiny"})
+        for (const char *id :
+             {"qwen3-next-80b-a3b", "deepseek-v3.2-exp", "llama-4-scout-17b-16e", "llama-4-maverick-17b-128e",
+              "gemma-3n-e4b", "gemma-3n-e2b", "granite-4.0-h-small", "granite-4.0-h-tiny"})
             QTest::newRow(id) << QString::fromLatin1(id);
     }
 
@@ -74,7 +74,8 @@ private Q_SLOTS:
         const ModelArch parsed = parseHfConfig(config, path);
         const ModelArch &p = preset(id);
         QCOMPARE(countParameters(parsed).total, countParameters(p).total);
-        QCOMPARE(kvBytesPerToken(parsed, KvCacheDtype::BFloat16, 1), kvBytesPerToken(p, KvCacheDtype::BFloat16, 1));
+        QCOMPARE(kvBytesPerToken(parsed, KvCacheDtype::BFloat16, 1),
+                 kvBytesPerToken(p, KvCacheDtype::BFloat16, 1));
         QCOMPARE(parsed.recurrent, p.recurrent);
     }
 
@@ -103,7 +104,8 @@ private Q_SLOTS:
         QFETCH(qint64, attention);
         QFETCH(int, block);
         const ModelArch &m = preset(QStringLiteral("qwen3-next-80b-a3b"));
-        const RecurrentState state = recurrentStatePerLayer(m, tp, WeightDtype::BFloat16, WeightDtype::BFloat16);
+        const RecurrentState state =
+            recurrentStatePerLayer(m, tp, WeightDtype::BFloat16, WeightDtype::BFloat16);
         QCOMPARE(state.convBytes, conv);
         QCOMPARE(state.ssmBytes, ssm);
         const KvCacheLayout layout = layoutOf(m.id, KvCacheDtype::BFloat16, tp);
@@ -167,7 +169,8 @@ private Q_SLOTS:
         QCOMPARE(bar.segment(MemoryPart::RecurrentState)->bytes, 4 * 3 * pool);
         QCOMPARE(bar.segment(MemoryPart::KvCache)->bytes, 4 * 19 * pool);
         // A pure attention model has no state part.
-        const MemoryPlan llama = planMemory(scenarioOf(QStringLiteral("llama-3.1-8b"), QStringLiteral("h100-sxm")));
+        const MemoryPlan llama =
+            planMemory(scenarioOf(QStringLiteral("llama-3.1-8b"), QStringLiteral("h100-sxm")));
         QVERIFY(!memoryBreakdown(llama).segment(MemoryPart::RecurrentState));
         QCOMPARE(llama.kv.stateBytesPerSequence, 0LL);
         QCOMPARE(llama.blockSize, 16);
@@ -297,7 +300,8 @@ private Q_SLOTS:
         QVERIFY(std::llabs(scout.active - scout.of(Component::Vision) - 17'000'000'000LL) < 500'000'000LL);
         const ParameterCounts maverick = countParameters(preset(QStringLiteral("llama-4-maverick-17b-128e")));
         QVERIFY(std::llabs(maverick.total - 400'000'000'000LL) < 4'000'000'000LL); // within 1 %
-        QVERIFY(std::llabs(maverick.active - maverick.of(Component::Vision) - 17'000'000'000LL) < 500'000'000LL);
+        QVERIFY(std::llabs(maverick.active - maverick.of(Component::Vision) - 17'000'000'000LL) <
+                500'000'000LL);
     }
 
     // --- Gemma 3n: KV sharing ---------------------------------------------------------------
@@ -340,10 +344,10 @@ private Q_SLOTS:
         // 32B / 9B; Granite-4.0-H-Tiny 7B / 1B (1.47B counted; IBM rounds it to 1B).
         QTest::newRow("Qwen3-Next") << "qwen3-next-80b-a3b" << 80'000'000'000LL << 3'500'000'000LL
                                     << 500'000'000LL;
-        QTest::newRow("Granite-4.0-H-Small") << "granite-4.0-h-small" << 32'000'000'000LL << 9'000'000'000LL
-                                             << 500'000'000LL;
-        QTest::newRow("Granite-4.0-H-Tiny") << "granite-4.0-h-tiny" << 7'000'000'000LL << 1'000'000'000LL
-                                            << 500'000'000LL;
+        QTest::newRow("Granite-4.0-H-Small")
+            << "granite-4.0-h-small" << 32'000'000'000LL << 9'000'000'000LL << 500'000'000LL;
+        QTest::newRow("Granite-4.0-H-Tiny")
+            << "granite-4.0-h-tiny" << 7'000'000'000LL << 1'000'000'000LL << 500'000'000LL;
     }
 
     void parametersMatchTheCards()
