@@ -259,7 +259,8 @@ private Q_SLOTS:
         const QJsonArray list = QJsonDocument::fromJson(r.out).array();
         QCOMPARE(list.size(), 6); // gemma-3-1b, -4b, -12b, -27b and gemma-3n-e2b, -e4b
         for (const QJsonValue v : list)
-            QVERIFY(v.toObject().value(QLatin1String("family")).toString().startsWith(QLatin1String("Gemma 3")));
+            QVERIFY(
+                v.toObject().value(QLatin1String("family")).toString().startsWith(QLatin1String("Gemma 3")));
         const Run moe = run({QStringLiteral("models"), QStringLiteral("qwen3"), QStringLiteral("moe")});
         QVERIFY(moe.out.contains("qwen3-30b-a3b") && moe.out.contains("qwen3-235b-a22b"));
         QVERIFY(!moe.out.contains("qwen3-8b"));
