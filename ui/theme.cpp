@@ -25,6 +25,8 @@ QColor partColor(MemoryPart part, const QPalette &palette)
         return dark ? QColor(0xa1, 0xa1, 0xaa) : QColor(0x71, 0x71, 0x7a);
     case MemoryPart::KvCache:
         return dark ? QColor(0x34, 0xd3, 0x99) : QColor(0x05, 0x96, 0x69);
+    case MemoryPart::RecurrentState:
+        return dark ? QColor(0xf4, 0x72, 0xb6) : QColor(0xdb, 0x27, 0x77);
     case MemoryPart::Headroom:
         return dark ? QColor(0x3f, 0x3f, 0x46) : QColor(0xe4, 0xe4, 0xe7);
     case MemoryPart::Overflow:

@@ -113,9 +113,17 @@ QString planAsText(const MemoryPlan &p)
     t.row(QStringLiteral("KV bytes per token"), formatCount(p.kv.bytesPerToken),
           QStringLiteral("%1 B/layer x %2 layers, %3 KV head(s)/GPU%4")
               .arg(formatCount(p.kv.bytesPerTokenPerLayer))
-              .arg(p.kv.fullLayers + p.kv.slidingLayers)
+              .arg(p.kv.cacheLayers)
               .arg(p.kv.kvHeadsPerGpu)
               .arg(p.kv.headsReplicated ? QStringLiteral(" (replicated)") : QString()));
+    if (p.kv.recurrentLayers > 0)
+        t.row(QStringLiteral("recurrent state per sequence"), formatBytes(p.kv.stateBytesPerSequence),
+              QStringLiteral("%1 layers x %2 B (%3 SSM state); block size %4 (requested %5)")
+                  .arg(p.kv.recurrentLayers)
+                  .arg(formatCount(p.kv.stateBytesPerLayer))
+                  .arg(dtypeName(p.mambaSsmCacheDtype))
+                  .arg(p.blockSize)
+                  .arg(p.requestedBlockSize));
     if (p.kv.slidingLayers > 0)
         t.row(QStringLiteral("sliding-window layers"), QString::number(p.kv.slidingLayers),
               QStringLiteral("of %1; vLLM groups of %2 layers, %3 groups")

@@ -65,7 +65,13 @@ ScenarioOptions::ScenarioOptions()
                QStringLiteral("1")),
         option("max-model-len", QStringLiteral("Longest request in tokens (default: the model's context)."),
                "n"),
-        option("block-size", QStringLiteral("Tokens per KV cache block."), "n", QStringLiteral("16")),
+        option("block-size",
+               QStringLiteral("Tokens per KV cache block (vLLM raises it for hybrid recurrent models)."), "n",
+               QStringLiteral("16")),
+        option("mamba-ssm-cache-dtype",
+               QStringLiteral("Dtype of the recurrent (SSM) state of Mamba/DeltaNet layers: auto (the model "
+                              "dtype), float32, float16, bfloat16."),
+               "dtype", QStringLiteral("auto")),
         option("max-num-seqs",
                QStringLiteral("Scheduler's sequences per step (default: vLLM's for the GPU)."), "n"),
         option("max-num-batched-tokens",
@@ -129,6 +135,8 @@ Scenario ScenarioOptions::scenario(const QCommandLineParser &p) const
         s.maxModelLen = parsePositive(p.value(opt("max-model-len")), QStringLiteral("--max-model-len"));
     s.blockSize = int(std::min<std::int64_t>(
         parsePositive(p.value(opt("block-size")), QStringLiteral("--block-size")), 1 << 20));
+    s.mambaSsmCacheDtype =
+        parseWeightDtype(p.value(opt("mamba-ssm-cache-dtype")), QStringLiteral("--mamba-ssm-cache-dtype"));
     if (p.isSet(opt("max-num-seqs")))
         s.maxNumSeqs = parsePositive(p.value(opt("max-num-seqs")), QStringLiteral("--max-num-seqs"));
     if (p.isSet(opt("max-num-batched-tokens")))

@@ -38,6 +38,12 @@ bool presetMatches(const ModelArch &m, const QString &filter)
         haystack << QStringLiteral("sliding-window swa");
     if (m.vision.enabled())
         haystack << QStringLiteral("multimodal vision");
+    if (m.recurrent.enabled())
+        haystack << QStringLiteral("hybrid recurrent mamba deltanet");
+    if (m.attentionChunkSize > 0)
+        haystack << QStringLiteral("chunked");
+    if (m.indexer.enabled())
+        haystack << QStringLiteral("sparse-attention dsa");
     for (const QString &word : filter.split(QLatin1Char(' '), Qt::SkipEmptyParts)) {
         bool found = false;
         for (const QString &text : haystack)

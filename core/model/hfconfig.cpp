@@ -3,6 +3,7 @@
 
 #include "common/error.h"
 #include "model/configreader.h"
+#include "model/hybridconfig.h"
 #include "model/quantizationconfig.h"
 
 #include <cmath>
@@ -42,12 +43,13 @@ FamilyTraits traitsFor(const QString &modelType)
         return false;
     };
     if (is({"llama", "mistral", "mixtral", "phi3", "granite", "olmo2", "internlm2", "yi", "deepseek_v2",
-            "deepseek_v3", "gpt_oss", "minicpm", "exaone", "mistral3"})) {
-        t.known = true;
+            "deepseek_v3", "deepseek_v32", "gpt_oss", "minicpm", "exaone", "mistral3", "granitemoehybrid",
+            "llama4", "llama4_text"})) {
+        t.known = true; // Llama 4's qk norm is a weightless L2 norm
     } else if (is({"qwen2", "qwen2_moe"})) {
         t.known = true;
         t.qkvBiasAlways = true;
-    } else if (is({"qwen3", "qwen3_moe"})) {
+    } else if (is({"qwen3", "qwen3_moe", "qwen3_next"})) {
         t.known = true;
         t.qkNorm = true;
     } else if (is({"gemma"})) {
@@ -57,7 +59,7 @@ FamilyTraits traitsFor(const QString &modelType)
         t.known = true;
         t.tiedByDefault = true;
         t.normsPerLayer = 4;
-    } else if (is({"gemma3", "gemma3_text"})) {
+    } else if (is({"gemma3", "gemma3_text", "gemma3n", "gemma3n_text"})) {
         t.known = true;
         t.tiedByDefault = true;
         t.normsPerLayer = 4;
@@ -159,13 +161,16 @@ void readMoe(const ConfigReader &r, const QString &modelType, ModelArch &m)
     e.expertIntermediateSize =
         r.integer({"moe_intermediate_size", "expert_intermediate_size"}, 0, MaxConfigWidth)
             .value_or(m.intermediateSize);
-    e.sharedIntermediateSize = r.integer({"shared_expert_intermediate_size"}, 0, MaxConfigWidth).value_or(0);
-    e.sharedExpertGate = e.sharedIntermediateSize > 0 && modelType == QLatin1String("qwen2_moe");
+    e.sharedIntermediateSize =
+        r.integer({"shared_expert_intermediate_size", "shared_intermediate_size"}, 0, MaxConfigWidth)
+            .value_or(0);
+    e.sharedExpertGate = e.sharedIntermediateSize > 0 && (modelType == QLatin1String("qwen2_moe") ||
+                                                          modelType == QLatin1String("qwen3_next"));
     e.firstDenseLayers = int(r.integer({"first_k_dense_replace"}).value_or(0));
 
-    // Sparse-step conventions: Qwen puts experts where (i + 1) % step == 0,
+    // Sparse-step conventions: Qwen and Llama 4 put experts where (i + 1) % step == 0,
     // DeepSeek where i % freq == 0 (after the first dense layers).
-    if (const auto step = r.integer({"decoder_sparse_step"}, 1)) {
+    if (const auto step = r.integer({"decoder_sparse_step", "interleave_moe_layer_step"}, 1)) {
         for (int i = 0; i < m.numLayers; ++i)
             if ((i + 1) % *step != 0)
                 e.denseLayers << i;
@@ -298,6 +303,8 @@ ModelArch parseHfConfig(const QJsonObject &top, const QString &origin)
         modelType = outer.string({"model_type"});
     if (modelType == QLatin1String("gemma3_text") || modelType == QLatin1String("gemma3"))
         applyGemma3TextDefaults(textObject);
+    if (modelType.startsWith(QLatin1String("gemma3n")))
+        normalizeGemma3nText(textObject, origin, prefix);
     const ConfigReader r(textObject, origin, prefix);
     m.modelType = modelType;
 
@@ -389,9 +396,19 @@ ModelArch parseHfConfig(const QJsonObject &top, const QString &origin)
         r.fail(QStringLiteral("partial_rotary_factor"),
                QStringLiteral("is %1; expected a share in (0, 1]").arg(partialRotary));
     m.rotaryDim = int(std::lround(m.headDim * partialRotary));
+    // Granite 4.0-H attention has no positional encoding, so vLLM builds no rotary table.
+    if (r.string({"position_embedding_type"}) == QLatin1String("nope"))
+        m.rotaryDim = 0;
+    // Qwen3-Next gated attention: q_proj also yields a sigmoid gate per head.
+    m.attentionOutputGate =
+        modelType == QLatin1String("qwen3_next") && r.boolean({"attn_output_gate"}).value_or(true);
 
     readMla(r, m);
     readMoe(r, modelType, m);
+    readLlama4Layout(r, modelType, m);
+    readGemma3nLayout(r, modelType, m);
+    readRecurrentLayers(r, modelType, m);
+    readSparseIndexer(r, m);
     if (m.intermediateSize == 0 && !m.moe.enabled())
         throw Error(QStringLiteral("%1: missing field '%2intermediate_size'").arg(origin, prefix));
 

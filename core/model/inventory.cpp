@@ -101,7 +101,8 @@ private:
 void addStandardAttention(InventoryBuilder &b, const ModelArch &m, std::int64_t layers)
 {
     const std::int64_t h = m.hiddenSize;
-    const std::int64_t qWidth = std::int64_t(m.numHeads) * m.headDim;
+    // Qwen3-Next's gated attention: q_proj yields the queries and a gate of the same width.
+    const std::int64_t qWidth = std::int64_t(m.numHeads) * m.headDim * (m.attentionOutputGate ? 2 : 1);
     const std::int64_t vWidth = std::int64_t(m.numHeads) * m.vHeadDim;
     b.linear(QStringLiteral("self_attn.q_proj"), Component::Attention, qWidth, h, layers, Sharding::SplitRows,
              m.qkvBias);
@@ -147,6 +148,113 @@ void addLatentAttention(InventoryBuilder &b, const ModelArch &m, std::int64_t la
              false);
     b.linear(QStringLiteral("self_attn.o_proj"), Component::Attention, h, heads * a.vHeadDim, layers,
              Sharding::SplitCols, m.oBias);
+}
+
+/// DeepSeek-V3.2's lightning indexer: vLLM keeps its projections replicated
+/// (deepseek_v2.py Indexer: wq_b, wk, weights_proj; k_norm is a LayerNorm).
+void addSparseIndexer(InventoryBuilder &b, const ModelArch &m, std::int64_t layers)
+{
+    const IndexerSpec &x = m.indexer;
+    const std::int64_t h = m.hiddenSize;
+    b.linear(QStringLiteral("self_attn.indexer.wq_b"), Component::Attention,
+             std::int64_t(x.numHeads) * x.headDim, m.mla.qLoraRank > 0 ? m.mla.qLoraRank : h, layers,
+             Sharding::Replicated, false);
+    b.linear(QStringLiteral("self_attn.indexer.wk"), Component::Attention, x.headDim, h, layers,
+             Sharding::Replicated, false);
+    b.norm(QStringLiteral("self_attn.indexer.k_norm"), Component::Norms, x.headDim, layers,
+           NormKind::LayerNorm);
+    b.linear(QStringLiteral("self_attn.indexer.weights_proj"), Component::Attention, x.numHeads, h, layers,
+             Sharding::Replicated, false);
+}
+
+/// Qwen3-Next's Gated DeltaNet (transformers Qwen3NextGatedDeltaNet): fused
+/// q/k/v/z and b/a projections, a depthwise causal conv over q, k and v, per-head
+/// decay (A_log, dt_bias), a gated RMSNorm over one value head, and out_proj.
+void addGatedDeltaNet(InventoryBuilder &b, const ModelArch &m, std::int64_t layers)
+{
+    const RecurrentSpec &r = m.recurrent;
+    const std::int64_t h = m.hiddenSize;
+    const std::int64_t keyWidth = std::int64_t(r.numKeyHeads) * r.keyHeadDim;
+    const std::int64_t valueWidth = std::int64_t(r.numValueHeads) * r.valueHeadDim;
+    const Component c = Component::Attention;
+    b.linear(QStringLiteral("linear_attn.in_proj_qkvz"), c, 2 * keyWidth + 2 * valueWidth, h, layers,
+             Sharding::SplitRows, false);
+    b.linear(QStringLiteral("linear_attn.in_proj_ba"), c, 2 * std::int64_t(r.numValueHeads), h, layers,
+             Sharding::SplitRows, false);
+    b.add(QStringLiteral("linear_attn.conv1d.weight"), c, TensorRole::LinearWeight, 2 * keyWidth + valueWidth,
+          r.convKernel, layers, Sharding::SplitRows);
+    b.add(QStringLiteral("linear_attn.dt_bias"), c, TensorRole::Other, r.numValueHeads, 1, layers,
+          Sharding::SplitRows);
+    b.add(QStringLiteral("linear_attn.A_log"), c, TensorRole::Other, r.numValueHeads, 1, layers,
+          Sharding::SplitRows);
+    b.norm(QStringLiteral("linear_attn.norm"), Component::Norms, r.valueHeadDim, layers, NormKind::RmsNorm);
+    b.linear(QStringLiteral("linear_attn.out_proj"), c, h, valueWidth, layers, Sharding::SplitCols, false);
+}
+
+/// Granite 4.0-H's Mamba-2 mixer (vLLM MambaMixer2): in_proj to z, x, B, C and
+/// dt; a depthwise conv over x, B and C; A, D, dt_bias per head; a gated
+/// RMSNorm over the inner width; out_proj. vLLM replicates B and C when
+/// n_groups does not divide by TP; that small copy is not counted.
+void addMamba2(InventoryBuilder &b, const ModelArch &m, std::int64_t layers)
+{
+    const RecurrentSpec &r = m.recurrent;
+    const std::int64_t h = m.hiddenSize;
+    const std::int64_t inner = r.intermediateSize;
+    const std::int64_t groupWidth = 2 * std::int64_t(r.numGroups) * r.stateSize;
+    const Component c = Component::Attention;
+    b.linear(QStringLiteral("mamba.in_proj"), c, 2 * inner + groupWidth + r.numHeads, h, layers,
+             Sharding::SplitRows, r.projBias);
+    b.add(QStringLiteral("mamba.conv1d.weight"), c, TensorRole::LinearWeight, inner + groupWidth,
+          r.convKernel, layers, Sharding::SplitRows);
+    if (r.convBias)
+        b.add(QStringLiteral("mamba.conv1d.bias"), c, TensorRole::Bias, inner + groupWidth, 1, layers,
+              Sharding::SplitRows);
+    for (const char *name : {"mamba.A", "mamba.D", "mamba.dt_bias"})
+        b.add(QLatin1String(name), c, TensorRole::Other, r.numHeads, 1, layers, Sharding::SplitRows);
+    b.add(QStringLiteral("mamba.norm.weight"), Component::Norms, TensorRole::Norm, inner, 1, layers,
+          Sharding::SplitRows);
+    b.linear(QStringLiteral("mamba.out_proj"), c, h, inner, layers, Sharding::SplitCols, r.projBias);
+}
+
+/// Gemma 3n's weights beyond a Gemma 3 decoder (transformers Gemma3nTextModel /
+/// Gemma3nTextDecoderLayer): per-layer embeddings and their projections, AltUp
+/// (predict/correct coefficients, router, up/down projections) and LAuReL
+/// (a rank-r residual). Kept whole on every GPU except the per-layer embedding table.
+void addGemma3nExtras(InventoryBuilder &b, const ModelArch &m, std::int64_t layers)
+{
+    const Gemma3nSpec &g = m.gemma3n;
+    const std::int64_t h = m.hiddenSize;
+    const std::int64_t n = g.altupInputs;
+    const std::int64_t perLayer = g.perLayerInputSize;
+    const std::int64_t allLayers = (Checked(layers) * perLayer).value();
+    b.add(QStringLiteral("embed_tokens_per_layer.weight"), Component::Embedding, TensorRole::Embedding,
+          g.perLayerVocabSize, allLayers, 1, Sharding::VocabRows);
+    b.linear(QStringLiteral("per_layer_model_projection"), Component::Mlp, allLayers, h, 1,
+             Sharding::Replicated, false);
+    b.norm(QStringLiteral("per_layer_projection_norm"), Component::Norms, perLayer, 1, NormKind::RmsNorm);
+    b.linear(QStringLiteral("altup_projections"), Component::Mlp, h, h, n - 1, Sharding::Replicated, false);
+    b.linear(QStringLiteral("altup_unembed_projections"), Component::Mlp, h, h, n - 1, Sharding::Replicated,
+             false);
+    // Per layer.
+    b.linear(QStringLiteral("altup.correction_coefs"), Component::Mlp, n, n, layers, Sharding::Replicated,
+             false);
+    b.linear(QStringLiteral("altup.prediction_coefs"), Component::Mlp, n * n, n, layers, Sharding::Replicated,
+             false);
+    b.linear(QStringLiteral("altup.modality_router"), Component::Mlp, n, h, layers, Sharding::Replicated,
+             false);
+    b.norm(QStringLiteral("altup.router_norm"), Component::Norms, h, layers, NormKind::RmsNorm);
+    b.add(QStringLiteral("altup.correct_output_scale"), Component::Mlp, TensorRole::Other, h, 1, layers,
+          Sharding::Replicated);
+    b.linear(QStringLiteral("laurel.linear_left"), Component::Mlp, g.laurelRank, h, layers,
+             Sharding::Replicated, false);
+    b.linear(QStringLiteral("laurel.linear_right"), Component::Mlp, h, g.laurelRank, layers,
+             Sharding::Replicated, false);
+    b.norm(QStringLiteral("laurel.post_laurel_norm"), Component::Norms, h, layers, NormKind::RmsNorm);
+    b.linear(QStringLiteral("per_layer_input_gate"), Component::Mlp, perLayer, h, layers,
+             Sharding::Replicated, false);
+    b.linear(QStringLiteral("per_layer_projection"), Component::Mlp, h, perLayer, layers,
+             Sharding::Replicated, false);
+    b.norm(QStringLiteral("post_per_layer_input_norm"), Component::Norms, h, layers, NormKind::RmsNorm);
 }
 
 /// gate/up/down (or up/down) of width `width`, `copies` times, `active` of them per token.
@@ -203,10 +311,21 @@ QList<TensorGroup> tensorInventory(const ModelArch &m)
     b.add(QStringLiteral("embed_tokens.weight"), Component::Embedding, TensorRole::Embedding, m.vocabSize, h,
           1, Sharding::VocabRows);
 
+    // Recurrent layers replace attention with their own mixer.
+    const std::int64_t recurrentLayers = m.recurrent.layerCount();
+    const std::int64_t attentionLayers = layers - recurrentLayers;
     if (m.usesMla())
-        addLatentAttention(b, m, layers);
+        addLatentAttention(b, m, attentionLayers);
     else
-        addStandardAttention(b, m, layers);
+        addStandardAttention(b, m, attentionLayers);
+    if (m.indexer.enabled())
+        addSparseIndexer(b, m, attentionLayers);
+    if (m.recurrent.kind == RecurrentKind::GatedDeltaNet)
+        addGatedDeltaNet(b, m, recurrentLayers);
+    else if (m.recurrent.kind == RecurrentKind::Mamba2)
+        addMamba2(b, m, recurrentLayers);
+    if (m.gemma3n.enabled())
+        addGemma3nExtras(b, m, layers);
 
     std::int64_t moeLayers = 0;
     for (int i = 0; i < m.numLayers; ++i)

@@ -23,4 +23,24 @@ int ModelArch::slidingLayerCount() const
     return count;
 }
 
+bool ModelArch::isChunkedLayer(int layer) const
+{
+    return attentionChunkSize > 0 && layer >= 0 && layer < chunkedLayers.size() && chunkedLayers.at(layer);
+}
+
+bool ModelArch::isRecurrentLayer(int layer) const
+{
+    return recurrent.enabled() && layer >= 0 && layer < recurrent.layers.size() && recurrent.layers.at(layer);
+}
+
+bool ModelArch::isKvSharedLayer(int layer) const
+{
+    return kvSharedLayers > 0 && layer >= numLayers - kvSharedLayers && layer < numLayers;
+}
+
+int RecurrentSpec::layerCount() const
+{
+    return enabled() ? int(layers.count(true)) : 0;
+}
+
 } // namespace kvscope

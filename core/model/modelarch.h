@@ -66,6 +66,65 @@ struct MlaSpec
     friend bool operator==(const MlaSpec &, const MlaSpec &) = default;
 };
 
+/// Recurrent layers that keep a fixed state per sequence instead of a
+/// per-token cache: Gated DeltaNet (Qwen3-Next linear_attention layers) and
+/// Mamba-2 (Granite 4.0-H mamba layers). Shapes follow vLLM's
+/// MambaStateShapeCalculator (mamba_utils.py).
+enum class RecurrentKind
+{
+    None,
+    GatedDeltaNet,
+    Mamba2
+};
+
+struct RecurrentSpec
+{
+    RecurrentKind kind = RecurrentKind::None;
+    QList<bool> layers; ///< per layer: true = recurrent (holds state, no KV cache)
+    int convKernel = 0; ///< linear_conv_kernel_dim / mamba_d_conv
+    // Gated DeltaNet
+    int numKeyHeads = 0;   ///< linear_num_key_heads
+    int numValueHeads = 0; ///< linear_num_value_heads
+    int keyHeadDim = 0;    ///< linear_key_head_dim
+    int valueHeadDim = 0;  ///< linear_value_head_dim
+    // Mamba-2
+    int numHeads = 0;                  ///< mamba_n_heads
+    int headDim = 0;                   ///< mamba_d_head
+    int stateSize = 0;                 ///< mamba_d_state
+    int numGroups = 0;                 ///< mamba_n_groups
+    std::int64_t intermediateSize = 0; ///< mamba_expand x hidden_size
+    bool convBias = false;             ///< mamba_conv_bias
+    bool projBias = false;             ///< mamba_proj_bias
+
+    bool enabled() const { return kind != RecurrentKind::None; }
+    int layerCount() const;
+    friend bool operator==(const RecurrentSpec &, const RecurrentSpec &) = default;
+};
+
+/// DeepSeek sparse attention's lightning indexer (DeepSeek-V3.2): a key cache
+/// of head_dim FP8 values plus one float32 scale per 128 values, per token and layer.
+struct IndexerSpec
+{
+    int numHeads = 0; ///< index_n_heads
+    int headDim = 0;  ///< index_head_dim
+    int topK = 0;     ///< index_topk
+
+    bool enabled() const { return headDim > 0; }
+    friend bool operator==(const IndexerSpec &, const IndexerSpec &) = default;
+};
+
+/// Gemma 3n's extra decoder weights: per-layer embeddings, AltUp and LAuReL.
+struct Gemma3nSpec
+{
+    int altupInputs = 0;                ///< altup_num_inputs
+    int laurelRank = 0;                 ///< laurel_rank
+    int perLayerInputSize = 0;          ///< hidden_size_per_layer_input
+    std::int64_t perLayerVocabSize = 0; ///< vocab_size_per_layer_input
+
+    bool enabled() const { return altupInputs > 0; }
+    friend bool operator==(const Gemma3nSpec &, const Gemma3nSpec &) = default;
+};
+
 /// A ViT-style vision tower of a multimodal checkpoint (counted, kept in --dtype).
 struct VisionSpec
 {
@@ -121,10 +180,21 @@ struct ModelArch
     MoeSpec moe;
     MlaSpec mla;
     VisionSpec vision;
+    RecurrentSpec recurrent;
+    IndexerSpec indexer;
+    Gemma3nSpec gemma3n;
+    bool attentionOutputGate = false; ///< Qwen3-Next: q_proj also produces a sigmoid gate per head
 
     // Sliding-window attention
     int slidingWindow = 0;     ///< tokens; 0 = none
     QList<bool> slidingLayers; ///< per layer: true = sliding window; empty = all full
+
+    // Chunked local attention (Llama 4): tokens attend within their chunk only
+    int attentionChunkSize = 0; ///< attention_chunk_size; 0 = none
+    QList<bool> chunkedLayers;  ///< per layer: true = chunked local attention (RoPE layers)
+
+    // KV sharing (Gemma 3n): the last layers reuse an earlier layer's cache
+    int kvSharedLayers = 0; ///< num_kv_shared_layers
 
     // Storage
     WeightDtype checkpointDtype = WeightDtype::Auto; ///< config torch_dtype
@@ -142,6 +212,9 @@ struct ModelArch
     bool isMoeLayer(int layer) const;
     bool isSlidingLayer(int layer) const;
     int slidingLayerCount() const;
+    bool isChunkedLayer(int layer) const;
+    bool isRecurrentLayer(int layer) const;
+    bool isKvSharedLayer(int layer) const; ///< reuses an earlier layer's cache, holds none
     bool usesMla() const { return mla.enabled(); }
 };
 

@@ -24,14 +24,18 @@ MemoryBreakdown memoryBreakdown(const MemoryPlan &plan)
         return b.budgetBytes > 0 ? (Checked(bytes) * 10'000).value() / b.budgetBytes : 0;
     };
 
+    // The pool holds both; the state is its own part only for models that have one.
     const std::pair<MemoryPart, std::int64_t> demands[] = {
         {MemoryPart::Weights, plan.weights.bytesPerGpu},
         {MemoryPart::Activations, plan.activationBytes},
         {MemoryPart::Overhead, plan.overheadBytes},
-        {MemoryPart::KvCache, plan.kv.cacheBytes},
+        {MemoryPart::KvCache, plan.kv.cacheBytes - plan.kv.stateCacheBytes},
+        {MemoryPart::RecurrentState, plan.kv.stateCacheBytes},
     };
     Checked used = 0;
     for (const auto &[part, bytes] : demands) {
+        if (part == MemoryPart::RecurrentState && plan.kv.recurrentLayers == 0)
+            continue;
         const std::int64_t room = std::max<std::int64_t>(0, b.budgetBytes - used.value());
         b.segments.append({part, std::min(bytes, room), bytes, share(bytes)});
         used += bytes;

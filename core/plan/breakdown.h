@@ -15,10 +15,11 @@ enum class MemoryPart
     Activations,
     Overhead,
     KvCache,
+    RecurrentState, ///< Gated DeltaNet / Mamba-2 state blocks (fixed per sequence)
     Headroom,
     Overflow
 };
-inline constexpr int MemoryPartCount = 6;
+inline constexpr int MemoryPartCount = 7;
 
 /// One segment of the stacked memory bar of one GPU.
 struct BreakdownSegment
@@ -33,10 +34,11 @@ struct BreakdownSegment
 /// (if they fit) or the overflow beyond the budget line (if they do not).
 struct MemoryBreakdown
 {
-    QList<BreakdownSegment> segments; ///< weights, activations, overhead, KV cache, headroom|overflow
+    QList<BreakdownSegment>
+        segments; ///< weights, activations, overhead, KV cache, [state,] headroom|overflow
     std::int64_t budgetBytes = 0;
     std::int64_t gpuMemoryBytes = 0;
-    std::int64_t demandBytes = 0;   ///< weights + activations + overhead + KV cache
+    std::int64_t demandBytes = 0;   ///< weights + activations + overhead + KV cache + recurrent state
     std::int64_t overflowBytes = 0; ///< demand beyond the budget (0 when it fits)
 
     const BreakdownSegment *segment(MemoryPart part) const;

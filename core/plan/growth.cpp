@@ -95,7 +95,7 @@ GrowthChartData growthChartData(const Scenario &scenario, const MemoryPlan &plan
 
     QList<std::int64_t> extra{d.currentX};
     if (bySequence && scenario.model.slidingWindow > 0)
-        extra << scenario.model.slidingWindow << scenario.model.slidingWindow + scenario.blockSize;
+        extra << scenario.model.slidingWindow << scenario.model.slidingWindow + plan.blockSize;
     const QList<std::int64_t> xs = logSpacedPoints(d.xMin, d.xMax, points, extra);
 
     const ModelArch &m = scenario.model;
@@ -112,13 +112,12 @@ GrowthChartData growthChartData(const Scenario &scenario, const MemoryPlan &plan
         }
         const MemoryPlan &fits = i == d.currentCurve ? plan : otherPlan;
         curve.fitsUpTo = bySequence ? fits.largestSeqLenThatFits : fits.largestBatchThatFits;
+        const KvCacheLayout layout =
+            kvCacheLayout(m, kvCacheOptions(scenario, plan.dtype, curve.kvCacheDtype));
         for (std::int64_t x : xs) {
             try {
-                const std::int64_t kv = bySequence
-                                            ? kvCacheBytes(m, curve.kvCacheDtype, scenario.tensorParallelSize,
-                                                           scenario.blockSize, scenario.batchSize, x)
-                                            : kvCacheBytes(m, curve.kvCacheDtype, scenario.tensorParallelSize,
-                                                           scenario.blockSize, x, scenario.seqLen);
+                const std::int64_t kv = bySequence ? kvCacheBytes(m, layout, scenario.batchSize, x)
+                                                   : kvCacheBytes(m, layout, x, scenario.seqLen);
                 const std::int64_t total = (Checked(d.fixedBytes) + kv).value();
                 curve.x << x;
                 curve.kvBytes << kv;

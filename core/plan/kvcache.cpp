@@ -4,8 +4,41 @@
 #include "common/checked.h"
 
 #include <algorithm>
+#include <initializer_list>
 
 namespace kvscope {
+
+namespace {
+
+/// vLLM's kernel_block_alignment_size for hybrid attention/Mamba block sizes.
+constexpr int HybridBlockAlignment = 16;
+/// FlashMLASparseBackend.get_supported_kernel_block_sizes() -> [64].
+constexpr int SparseMlaBlockSize = 64;
+/// fp8_ds_mla and the indexer key keep one float32 scale per 128 FP8 values.
+constexpr int Fp8ScaleBlock = 128;
+
+std::int64_t fp8DsMlaBytes(const MlaSpec &mla)
+{
+    // 512 FP8 NoPE values + 4 float32 scales + 64 bf16 RoPE values = 656 B (flashmla_sparse.py).
+    return (Checked(mla.kvLoraRank) + ceilDiv(mla.kvLoraRank, Fp8ScaleBlock) * 4 +
+            Checked(mla.qkRopeHeadDim) * 2)
+        .value();
+}
+
+std::int64_t exactShare(std::int64_t width, int tp)
+{
+    return width / std::max(1, tp); // validateTensorParallel() guarantees exact division
+}
+
+/// Blocks a chunked-local layer holds: those of the chunk the last token lies in.
+std::int64_t chunkBlocksHeld(std::int64_t tokens, std::int64_t chunk, int blockSize)
+{
+    if (tokens <= 0 || chunk <= 0)
+        return 0;
+    return blocksHeld(tokens, (tokens - 1) % chunk + 1, blockSize);
+}
+
+} // namespace
 
 int kvHeadsPerGpu(const ModelArch &model, int tensorParallelSize)
 {
@@ -14,10 +47,29 @@ int kvHeadsPerGpu(const ModelArch &model, int tensorParallelSize)
     return std::max(1, model.numKvHeads / std::max(1, tensorParallelSize));
 }
 
+std::int64_t indexerKeyBytes(const ModelArch &model)
+{
+    // DeepseekV32IndexerCache: head_dim FP8 values + head_dim / 128 float32 scales (uint8 page).
+    const IndexerSpec &indexer = model.indexer;
+    if (!indexer.enabled())
+        return 0;
+    return indexer.headDim + indexer.headDim / Fp8ScaleBlock * 4;
+}
+
+bool usesFp8DsMla(const ModelArch &model, KvCacheDtype dtype)
+{
+    return model.usesMla() && model.indexer.enabled() && !isBlockKvType(dtype) && bytesPerElement(dtype) == 1;
+}
+
 std::int64_t kvBytesPerTokenPerLayer(const ModelArch &model, KvCacheDtype dtype, int tensorParallelSize)
 {
-    if (model.usesMla())
-        return kvRowBytes(dtype, (Checked(model.mla.kvLoraRank) + model.mla.qkRopeHeadDim).value());
+    if (model.usesMla()) {
+        const std::int64_t latent =
+            usesFp8DsMla(model, dtype)
+                ? fp8DsMlaBytes(model.mla)
+                : kvRowBytes(dtype, (Checked(model.mla.kvLoraRank) + model.mla.qkRopeHeadDim).value());
+        return (Checked(latent) + indexerKeyBytes(model)).value();
+    }
     // K and V are separate rows (they are separate tensors in vLLM and llama.cpp).
     const Checked heads = kvHeadsPerGpu(model, tensorParallelSize);
     return (Checked(kvRowBytes(dtype, (heads * model.headDim).value())) +
@@ -25,9 +77,47 @@ std::int64_t kvBytesPerTokenPerLayer(const ModelArch &model, KvCacheDtype dtype,
         .value();
 }
 
+int kvCacheLayerCount(const ModelArch &model)
+{
+    int count = 0;
+    for (int i = 0; i < model.numLayers; ++i)
+        count += model.isRecurrentLayer(i) || model.isKvSharedLayer(i) ? 0 : 1;
+    return count;
+}
+
 std::int64_t kvBytesPerToken(const ModelArch &model, KvCacheDtype dtype, int tensorParallelSize)
 {
-    return (Checked(kvBytesPerTokenPerLayer(model, dtype, tensorParallelSize)) * model.numLayers).value();
+    return (Checked(kvBytesPerTokenPerLayer(model, dtype, tensorParallelSize)) * kvCacheLayerCount(model))
+        .value();
+}
+
+RecurrentState recurrentStatePerLayer(const ModelArch &model, int tensorParallelSize, WeightDtype convDtype,
+                                      WeightDtype ssmDtype)
+{
+    const RecurrentSpec &r = model.recurrent;
+    const int tp = std::max(1, tensorParallelSize);
+    RecurrentState state;
+    Checked convWidth, ssmElements;
+    switch (r.kind) {
+    case RecurrentKind::None:
+        return state;
+    case RecurrentKind::GatedDeltaNet:
+        // gated_delta_net_state_shape: conv over q, k and v; one k x v matrix per value head.
+        convWidth = Checked(r.keyHeadDim) * r.numKeyHeads * 2 + Checked(r.valueHeadDim) * r.numValueHeads;
+        ssmElements = Checked(exactShare(r.numValueHeads, tp)) * r.valueHeadDim * r.keyHeadDim;
+        break;
+    case RecurrentKind::Mamba2: {
+        // mamba2_state_shape: groups are replicated up to TP when TP does not divide them.
+        const std::int64_t groups = r.numGroups + (r.numGroups % tp != 0 ? tp - r.numGroups : 0);
+        convWidth = Checked(r.intermediateSize) + Checked(2) * groups * r.stateSize;
+        ssmElements = Checked(exactShare(r.numHeads, tp)) * r.headDim * r.stateSize;
+        break;
+    }
+    }
+    state.convBytes =
+        (Checked(r.convKernel - 1) * exactShare(convWidth.value(), tp) * bytesPerElement(convDtype)).value();
+    state.ssmBytes = (ssmElements * bytesPerElement(ssmDtype)).value();
+    return state;
 }
 
 std::int64_t blocksHeld(std::int64_t tokens, std::int64_t window, int blockSize)
@@ -42,61 +132,102 @@ std::int64_t blocksHeld(std::int64_t tokens, std::int64_t window, int blockSize)
 
 KvGroupLayout kvGroupLayout(const ModelArch &model)
 {
-    KvGroupLayout layout;
-    layout.slidingLayers = model.slidingLayerCount();
-    layout.fullLayers = model.numLayers - layout.slidingLayers;
-    const int minLayers = layout.slidingLayers == 0 ? layout.fullLayers
-                          : layout.fullLayers == 0  ? layout.slidingLayers
-                                                    : std::min(layout.fullLayers, layout.slidingLayers);
-    const int maxLayers = std::max(layout.fullLayers, layout.slidingLayers);
-    // vLLM kv_cache_utils: group size is the smaller type's layer count, or the
-    // larger one when the two are within 1.5x (less padding).
-    layout.groupSize = minLayers;
-    if (maxLayers * 2 < minLayers * 3)
-        layout.groupSize = maxLayers;
-    layout.groupSize = std::max(1, layout.groupSize);
-    layout.fullGroups = int(ceilDiv(layout.fullLayers, layout.groupSize));
-    layout.slidingGroups = int(ceilDiv(layout.slidingLayers, layout.groupSize));
+    KvGroupLayout g;
+    for (int i = 0; i < model.numLayers; ++i) {
+        if (model.isKvSharedLayer(i))
+            ++g.sharedLayers;
+        else if (model.isRecurrentLayer(i))
+            ++g.recurrentLayers;
+        else if (model.isChunkedLayer(i))
+            ++g.chunkedLayers;
+        else if (model.isSlidingLayer(i))
+            ++g.slidingLayers;
+        else
+            ++g.fullLayers;
+    }
+    // vLLM: the group size is the smallest kind's layer count, or the largest
+    // one when every kind is within 1.5x of the smallest (less padding).
+    int minLayers = 0, maxLayers = 0;
+    for (const int n : {g.fullLayers, g.slidingLayers, g.chunkedLayers, g.recurrentLayers}) {
+        if (n == 0)
+            continue;
+        minLayers = minLayers == 0 ? n : std::min(minLayers, n);
+        maxLayers = std::max(maxLayers, n);
+    }
+    g.groupSize = maxLayers * 2 < minLayers * 3 ? maxLayers : minLayers;
+    g.groupSize = std::max(1, g.groupSize);
+    g.fullGroups = int(ceilDiv(g.fullLayers, g.groupSize));
+    g.slidingGroups = int(ceilDiv(g.slidingLayers, g.groupSize));
+    g.chunkedGroups = int(ceilDiv(g.chunkedLayers, g.groupSize));
+    g.recurrentGroups = int(ceilDiv(g.recurrentLayers, g.groupSize));
+    return g;
+}
+
+std::int64_t KvCacheLayout::poolBlockBytes() const
+{
+    return (Checked(pageBytes) * groups.groupSize).value();
+}
+
+KvCacheLayout kvCacheLayout(const ModelArch &model, const KvCacheOptions &options)
+{
+    KvCacheLayout layout;
+    layout.groups = kvGroupLayout(model);
+    layout.bytesPerTokenPerLayer = kvBytesPerTokenPerLayer(model, options.dtype, options.tensorParallelSize);
+    layout.stateBytesPerLayer = recurrentStatePerLayer(model, options.tensorParallelSize,
+                                                       options.convStateDtype, options.ssmStateDtype)
+                                    .bytes();
+    layout.requestedBlockSize = options.blockSize;
+    layout.blockSize = options.blockSize;
+    const bool hasAttention = layout.groups.numGroups() > layout.groups.recurrentGroups;
+    if (model.indexer.enabled()) {
+        layout.blockSize = SparseMlaBlockSize;
+    } else if (layout.groups.recurrentLayers > 0 && hasAttention) {
+        const std::int64_t alignedPage =
+            (Checked(HybridBlockAlignment) * layout.bytesPerTokenPerLayer).value();
+        const std::int64_t aligned = HybridBlockAlignment * ceilDiv(layout.stateBytesPerLayer, alignedPage);
+        layout.blockSize = int(std::max<std::int64_t>(options.blockSize, aligned));
+    }
+    layout.pageBytes = hasAttention ? (Checked(layout.blockSize) * layout.bytesPerTokenPerLayer).value()
+                                    : layout.stateBytesPerLayer;
     return layout;
 }
 
-std::int64_t blocksPerRequest(const ModelArch &model, const KvGroupLayout &layout, std::int64_t maxModelLen,
-                              std::int64_t maxNumBatchedTokens, int blockSize)
+std::int64_t blocksPerSequence(const ModelArch &model, const KvCacheLayout &layout, std::int64_t tokens)
 {
-    const Checked full = Checked(layout.fullGroups) * ceilDiv(maxModelLen, blockSize);
-    if (layout.slidingGroups == 0)
-        return full.value();
-    const std::int64_t reach =
-        std::min((Checked(model.slidingWindow) - 1 + maxNumBatchedTokens).value(), maxModelLen);
-    return (full + Checked(layout.slidingGroups) * (ceilDiv(reach, blockSize) + 1)).value();
-}
-
-} // namespace kvscope
-
-namespace kvscope {
-
-std::int64_t blocksPerSequence(const ModelArch &model, const KvGroupLayout &layout, std::int64_t tokens,
-                               int blockSize)
-{
-    return (Checked(layout.fullGroups) * blocksHeld(tokens, 0, blockSize) +
-            Checked(layout.slidingGroups) * blocksHeld(tokens, model.slidingWindow, blockSize))
+    const KvGroupLayout &g = layout.groups;
+    const int block = layout.blockSize;
+    return (Checked(g.fullGroups) * blocksHeld(tokens, 0, block) +
+            Checked(g.slidingGroups) * blocksHeld(tokens, model.slidingWindow, block) +
+            Checked(g.chunkedGroups) * chunkBlocksHeld(tokens, model.attentionChunkSize, block) +
+            Checked(g.recurrentGroups) * (tokens > 0 ? 1 : 0))
         .value();
 }
 
-std::int64_t bytesPerPoolBlock(const ModelArch &model, const KvGroupLayout &layout, KvCacheDtype dtype,
-                               int tensorParallelSize, int blockSize)
+std::int64_t kvCacheBytes(const ModelArch &model, const KvCacheLayout &layout, std::int64_t batch,
+                          std::int64_t tokens)
 {
-    return (Checked(blockSize) * kvBytesPerTokenPerLayer(model, dtype, tensorParallelSize) * layout.groupSize)
-        .value();
+    return (Checked(batch) * blocksPerSequence(model, layout, tokens) * layout.poolBlockBytes()).value();
 }
 
-std::int64_t kvCacheBytes(const ModelArch &model, KvCacheDtype dtype, int tensorParallelSize, int blockSize,
-                          std::int64_t batch, std::int64_t tokens)
+std::int64_t blocksPerRequest(const ModelArch &model, const KvCacheLayout &layout, std::int64_t maxModelLen,
+                              std::int64_t maxNumBatchedTokens)
 {
-    const KvGroupLayout layout = kvGroupLayout(model);
-    return (Checked(batch) * blocksPerSequence(model, layout, tokens, blockSize) *
-            bytesPerPoolBlock(model, layout, dtype, tensorParallelSize, blockSize))
-        .value();
+    const KvGroupLayout &g = layout.groups;
+    const int block = layout.blockSize;
+    Checked blocks = Checked(g.fullGroups) * ceilDiv(maxModelLen, block);
+    if (g.slidingGroups > 0) {
+        const std::int64_t reach =
+            std::min((Checked(model.slidingWindow) - 1 + maxNumBatchedTokens).value(), maxModelLen);
+        blocks += Checked(g.slidingGroups) * (ceilDiv(reach, block) + 1);
+    }
+    if (g.chunkedGroups > 0) {
+        const std::int64_t reach =
+            std::min((Checked(model.attentionChunkSize) + maxNumBatchedTokens).value(), maxModelLen);
+        blocks += Checked(g.chunkedGroups) * ceilDiv(reach, block);
+    }
+    // --mamba-cache-mode none (no prefix caching): one state block per group.
+    blocks += g.recurrentGroups;
+    return blocks.value();
 }
 
 } // namespace kvscope

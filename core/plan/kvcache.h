@@ -12,50 +12,108 @@ namespace kvscope {
 /// heads are replicated when TP > kv_heads. MLA holds one latent on every GPU.
 int kvHeadsPerGpu(const ModelArch &model, int tensorParallelSize);
 
+/// DeepSeek-V3.2 under an FP8 --kv-cache-dtype: vLLM stores the latent as
+/// fp8_ds_mla (FP8 NoPE part, float32 scale per 128 values, bf16 RoPE part).
+bool usesFp8DsMla(const ModelArch &model, KvCacheDtype dtype);
+
+/// DeepSeek-V3.2's indexer key per token and layer: head_dim FP8 values plus a
+/// float32 scale per 128 (DeepseekV32IndexerCache, 132 B); 0 without an indexer.
+std::int64_t indexerKeyBytes(const ModelArch &model);
+
 /// Bytes one token occupies in one layer on one GPU:
-/// 2 x heads x head_dim x bytes (K and V), or (kv_lora_rank + qk_rope_head_dim) x bytes for MLA.
+/// 2 x heads x head_dim x bytes (K and V), or (kv_lora_rank + qk_rope_head_dim) x bytes for MLA
+/// (656 B as fp8_ds_mla), plus DeepSeek-V3.2's indexer key (head_dim + head_dim / 128 x 4 B).
 std::int64_t kvBytesPerTokenPerLayer(const ModelArch &model, KvCacheDtype dtype, int tensorParallelSize);
 
-/// Bytes one token occupies over every layer on one GPU (no window, no blocks).
+/// Layers that hold a per-token cache: all but recurrent layers and Gemma 3n's KV-shared layers.
+int kvCacheLayerCount(const ModelArch &model);
+
+/// Bytes one token occupies over every caching layer on one GPU (no window, no blocks).
 std::int64_t kvBytesPerToken(const ModelArch &model, KvCacheDtype dtype, int tensorParallelSize);
+
+/// Fixed state of one recurrent layer for one sequence on one GPU (vLLM
+/// MambaStateShapeCalculator / MambaSpec.page_size_bytes, no speculative tokens).
+struct RecurrentState
+{
+    std::int64_t convBytes = 0; ///< causal-conv window: (kernel - 1) x conv width / TP
+    std::int64_t ssmBytes = 0;  ///< recurrent matrix: heads / TP x head_dim x state (GDN: key dim)
+    std::int64_t bytes() const { return convBytes + ssmBytes; }
+};
+RecurrentState recurrentStatePerLayer(const ModelArch &model, int tensorParallelSize, WeightDtype convDtype,
+                                      WeightDtype ssmDtype);
 
 /// Blocks of `blockSize` tokens that a layer holds for a sequence of `tokens`
 /// tokens. A sliding-window layer (window > 0) keeps the blocks the last
 /// `window` tokens touch; a full layer keeps ceil(tokens / blockSize).
 std::int64_t blocksHeld(std::int64_t tokens, std::int64_t window, int blockSize);
 
-/// vLLM's KV cache groups: layers of one attention type split into groups of
-/// equal size so that a group's layers share one tensor per slot.
+/// vLLM's KV cache groups (kv_cache_utils.py, _get_kv_cache_groups_uniform_page_size):
+/// layers of one kind split into groups of equal size so that a group's layers
+/// share one tensor per slot. KV-shared layers hold nothing and join no group.
 struct KvGroupLayout
 {
     int fullLayers = 0;
     int slidingLayers = 0;
+    int chunkedLayers = 0;
+    int recurrentLayers = 0;
+    int sharedLayers = 0; ///< Gemma 3n: reuse an earlier layer's cache
     int groupSize = 0;
     int fullGroups = 0;
     int slidingGroups = 0;
-    int numGroups() const { return fullGroups + slidingGroups; }
-    int paddingLayers() const { return numGroups() * groupSize - fullLayers - slidingLayers; }
+    int chunkedGroups = 0;
+    int recurrentGroups = 0;
+    int numGroups() const { return fullGroups + slidingGroups + chunkedGroups + recurrentGroups; }
+    int paddingLayers() const
+    {
+        return numGroups() * groupSize - fullLayers - slidingLayers - chunkedLayers - recurrentLayers;
+    }
 };
 KvGroupLayout kvGroupLayout(const ModelArch &model);
 
-/// Blocks from vLLM's pool that one sequence of `tokens` tokens holds. One
-/// block spans a page in each of the group's `groupSize` layer slots.
-std::int64_t blocksPerSequence(const ModelArch &model, const KvGroupLayout &layout, std::int64_t tokens,
-                               int blockSize);
+/// What the cache is laid out for: vLLM's cache config, resolved.
+struct KvCacheOptions
+{
+    KvCacheDtype dtype = KvCacheDtype::BFloat16;
+    int tensorParallelSize = 1;
+    int blockSize = 16;                                 ///< --block-size as requested
+    WeightDtype convStateDtype = WeightDtype::BFloat16; ///< --mamba-cache-dtype (auto: --dtype)
+    WeightDtype ssmStateDtype = WeightDtype::BFloat16;  ///< --mamba-ssm-cache-dtype (auto: conv dtype)
+};
 
-/// Bytes of one pool block on one GPU: blockSize x per-layer token bytes x group size.
-std::int64_t bytesPerPoolBlock(const ModelArch &model, const KvGroupLayout &layout, KvCacheDtype dtype,
-                               int tensorParallelSize, int blockSize);
+/// The pool vLLM allocates: groups, the block size it settles on and the page
+/// every layer slot shares.
+struct KvCacheLayout
+{
+    KvGroupLayout groups;
+    std::int64_t bytesPerTokenPerLayer = 0; ///< attention page of one token
+    std::int64_t stateBytesPerLayer = 0;    ///< one recurrent layer, one sequence, before padding
+    int requestedBlockSize = 16;
+    int blockSize = 16;         ///< effective: raised for recurrent state pages, 64 for sparse MLA
+    std::int64_t pageBytes = 0; ///< one block of one layer slot (a state page padded to it)
+    std::int64_t poolBlockBytes() const;
+};
 
-/// KV bytes for `batch` sequences of `tokens` tokens on one GPU, with
-/// windows, whole blocks and vLLM's group padding applied.
-std::int64_t kvCacheBytes(const ModelArch &model, KvCacheDtype dtype, int tensorParallelSize, int blockSize,
-                          std::int64_t batch, std::int64_t tokens);
+/// vLLM's block size: DeepSeek-V3.2's sparse MLA backend supports 64 only; a
+/// hybrid recurrent model raises it to 16 x ceil(state page / (16 x attention
+/// token page)) so one attention page holds one state page
+/// (HybridAttentionMambaModelConfig.verify_and_update_config, kernel alignment 16).
+KvCacheLayout kvCacheLayout(const ModelArch &model, const KvCacheOptions &options);
+
+/// Blocks from vLLM's pool that one sequence of `tokens` tokens holds: per
+/// group, full layers ceil(tokens / block), windows and chunks the blocks they
+/// touch, recurrent layers one state block.
+std::int64_t blocksPerSequence(const ModelArch &model, const KvCacheLayout &layout, std::int64_t tokens);
+
+/// KV cache and state bytes for `batch` sequences of `tokens` tokens on one
+/// GPU, with windows, whole blocks, padded state pages and group padding applied.
+std::int64_t kvCacheBytes(const ModelArch &model, const KvCacheLayout &layout, std::int64_t batch,
+                          std::int64_t tokens);
 
 /// Blocks one request of `maxModelLen` tokens reserves at admission
-/// (vLLM: full groups cdiv(len, block); sliding groups cdiv(min(W - 1 + max_num_batched_tokens, len), block)
-/// + 1).
-std::int64_t blocksPerRequest(const ModelArch &model, const KvGroupLayout &layout, std::int64_t maxModelLen,
-                              std::int64_t maxNumBatchedTokens, int blockSize);
+/// (vLLM max_memory_usage_bytes: full groups cdiv(len, block); sliding groups
+/// cdiv(min(W - 1 + max_num_batched_tokens, len), block) + 1; chunked groups
+/// cdiv(min(chunk + max_num_batched_tokens, len), block); recurrent groups 1).
+std::int64_t blocksPerRequest(const ModelArch &model, const KvCacheLayout &layout, std::int64_t maxModelLen,
+                              std::int64_t maxNumBatchedTokens);
 
 } // namespace kvscope

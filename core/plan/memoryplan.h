@@ -49,13 +49,27 @@ struct KvCacheMemory
     std::int64_t cacheBytes = 0;            ///< --batch-size x --seq-len, windows and whole blocks applied
     std::int64_t blocksPerSequence = 0;     ///< blocks one sequence of --seq-len holds, summed over layers
 
-    // vLLM's grouping of layers that share KV tensors (hybrid sliding/full models)
+    bool fp8DsMla = false; ///< DeepSeek-V3.2 latent stored as fp8_ds_mla (656 B)
+
+    // vLLM's grouping of layers that share KV tensors (hybrid models)
+    int cacheLayers = 0; ///< layers that hold a per-token cache (full + sliding + chunked)
     int fullLayers = 0;
     int slidingLayers = 0;
-    int groupSize = 0; ///< layers per KV cache group
+    int chunkedLayers = 0;   ///< Llama 4 chunked local attention
+    int recurrentLayers = 0; ///< Gated DeltaNet / Mamba-2: fixed state, no per-token cache
+    int sharedLayers = 0;    ///< Gemma 3n: reuse an earlier layer's cache, hold none
+    int groupSize = 0;       ///< layers per KV cache group
     int numGroups = 0;
     int paddingLayers = 0;      ///< empty layer slots vLLM pads groups with
-    std::int64_t pageBytes = 0; ///< one block of one layer
+    std::int64_t pageBytes = 0; ///< one block of one layer (a recurrent state page is padded to it)
+
+    // Recurrent state (per GPU, per sequence; fixed, does not grow with tokens)
+    RecurrentKind recurrentKind = RecurrentKind::None;
+    std::int64_t stateConvBytesPerLayer = 0; ///< causal-conv window of one layer
+    std::int64_t stateSsmBytesPerLayer = 0;  ///< recurrent matrix of one layer
+    std::int64_t stateBytesPerLayer = 0;     ///< conv + SSM, before page padding
+    std::int64_t stateBytesPerSequence = 0;  ///< over every recurrent layer, before page padding
+    std::int64_t stateCacheBytes = 0; ///< the batch's state blocks in the pool (padded; part of cacheBytes)
 
     // Capacity, as vLLM logs it at start-up
     std::int64_t availableBytes = 0; ///< budget - weights - activations - overhead (may be negative)
@@ -85,7 +99,10 @@ struct MemoryPlan
     int tensorParallelSize = 1;
     std::int64_t gpuMemoryUtilizationPpm = 0;
     std::int64_t maxModelLen = 0;
-    int blockSize = 16;
+    int blockSize = 16;          ///< effective: vLLM raises it for hybrid recurrent models, 64 for sparse MLA
+    int requestedBlockSize = 16; ///< --block-size as given
+    WeightDtype mambaCacheDtype = WeightDtype::BFloat16;    ///< conv state dtype (auto: --dtype)
+    WeightDtype mambaSsmCacheDtype = WeightDtype::BFloat16; ///< SSM state dtype (auto: conv dtype)
     std::int64_t maxNumSeqs = 0;
     std::int64_t maxNumBatchedTokens = 0;
     std::int64_t batchSize = 0;

@@ -80,6 +80,7 @@ QJsonObject planToJson(const MemoryPlan &p)
              formatUtilization(p.gpuMemoryUtilizationPpm).toDouble());
     o.insert(QStringLiteral("max_model_len"), qint64(p.maxModelLen));
     o.insert(QStringLiteral("block_size"), p.blockSize);
+    o.insert(QStringLiteral("requested_block_size"), p.requestedBlockSize);
     o.insert(QStringLiteral("max_num_seqs"), qint64(p.maxNumSeqs));
     o.insert(QStringLiteral("max_num_batched_tokens"), qint64(p.maxNumBatchedTokens));
     o.insert(QStringLiteral("batch_size"), qint64(p.batchSize));
@@ -118,6 +119,17 @@ QJsonObject planToJson(const MemoryPlan &p)
     o.insert(QStringLiteral("kv_blocks_per_sequence"), qint64(p.kv.blocksPerSequence));
     o.insert(QStringLiteral("kv_full_layers"), p.kv.fullLayers);
     o.insert(QStringLiteral("kv_sliding_layers"), p.kv.slidingLayers);
+    o.insert(QStringLiteral("kv_chunked_layers"), p.kv.chunkedLayers);
+    o.insert(QStringLiteral("kv_recurrent_layers"), p.kv.recurrentLayers);
+    o.insert(QStringLiteral("kv_shared_layers"), p.kv.sharedLayers);
+    o.insert(QStringLiteral("kv_page_bytes"), qint64(p.kv.pageBytes));
+    o.insert(QStringLiteral("kv_cache_layout"),
+             p.kv.fp8DsMla ? QStringLiteral("fp8_ds_mla") : dtypeName(p.kvCacheDtype));
+    o.insert(QStringLiteral("state_bytes_per_sequence"), qint64(p.kv.stateBytesPerSequence));
+    o.insert(QStringLiteral("state_bytes_per_layer"), qint64(p.kv.stateBytesPerLayer));
+    o.insert(QStringLiteral("state_cache_bytes"), qint64(p.kv.stateCacheBytes));
+    o.insert(QStringLiteral("mamba_cache_dtype"), dtypeName(p.mambaCacheDtype));
+    o.insert(QStringLiteral("mamba_ssm_cache_dtype"), dtypeName(p.mambaSsmCacheDtype));
     o.insert(QStringLiteral("kv_group_size"), p.kv.groupSize);
     o.insert(QStringLiteral("kv_groups"), p.kv.numGroups);
     o.insert(QStringLiteral("kv_available_bytes"), qint64(p.kv.availableBytes));

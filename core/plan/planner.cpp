@@ -89,6 +89,47 @@ void applyMeasuredCheckpoint(const ModelArch &m, int tp, MemoryPlan &plan)
                           .arg(formatGiB(m.measured.bytes), dtypeName(plan.dtype), formatGiB(estimated));
 }
 
+/// How vLLM lays out the cache of the architectures that mix layer kinds.
+void addArchitectureNotes(const ModelArch &m, MemoryPlan &plan)
+{
+    const KvCacheMemory &kv = plan.kv;
+    if (kv.recurrentLayers > 0 && plan.blockSize != plan.requestedBlockSize)
+        plan.notes
+            << QStringLiteral(
+                   "vLLM raises the block size to %1 tokens so that one attention page (%2 B) holds one "
+                   "recurrent state page (%3 B, padded by %4 %)")
+                   .arg(plan.blockSize)
+                   .arg(kv.pageBytes)
+                   .arg(kv.stateBytesPerLayer)
+                   .arg(100.0 * double(kv.pageBytes - kv.stateBytesPerLayer) / double(kv.stateBytesPerLayer),
+                        0, 'f', 2);
+    if (m.indexer.enabled()) {
+        const std::int64_t indexer = indexerKeyBytes(m);
+        plan.notes
+            << QStringLiteral(
+                   "DeepSeek sparse attention: %1 B of MLA latent%2 plus the indexer's %3 B key per token "
+                   "and layer, in 64-token blocks (vLLM's sparse MLA backend)")
+                   .arg(kv.bytesPerTokenPerLayer - indexer)
+                   .arg(kv.fp8DsMla ? QStringLiteral(" (fp8_ds_mla)") : QString())
+                   .arg(indexer);
+        if (!kv.fp8DsMla)
+            plan.notes << QStringLiteral(
+                "older vLLM builds store fp8_ds_mla (656 B) even for --kv-cache-dtype auto; pass "
+                "--kv-cache-dtype fp8 to plan that layout");
+    }
+    if (kv.chunkedLayers > 0)
+        plan.notes
+            << QStringLiteral(
+                   "%1 chunked-local layers keep only their %2-token chunk, as vLLM's hybrid KV cache "
+                   "manager allocates them; vLLM releases that disable it for Llama 4 by default count "
+                   "every layer as full attention")
+                   .arg(kv.chunkedLayers)
+                   .arg(m.attentionChunkSize);
+    if (kv.sharedLayers > 0)
+        plan.notes << QStringLiteral("the last %1 layers reuse earlier layers' KV cache and hold none")
+                          .arg(kv.sharedLayers);
+}
+
 void addCompatibilityNotes(const Scenario &s, MemoryPlan &plan)
 {
     const QString cc = s.gpu.computeCapability;
@@ -114,6 +155,19 @@ void addCompatibilityNotes(const Scenario &s, MemoryPlan &plan)
 }
 
 } // namespace
+
+KvCacheOptions kvCacheOptions(const Scenario &s, WeightDtype dtype, KvCacheDtype kvCacheDtype)
+{
+    KvCacheOptions o;
+    o.dtype = kvCacheDtype;
+    o.tensorParallelSize = s.tensorParallelSize;
+    o.blockSize = s.blockSize;
+    // vLLM MambaStateDtypeCalculator: --mamba-cache-dtype auto is the model dtype;
+    // --mamba-ssm-cache-dtype auto follows it.
+    o.convStateDtype = dtype;
+    o.ssmStateDtype = s.mambaSsmCacheDtype == WeightDtype::Auto ? dtype : s.mambaSsmCacheDtype;
+    return o;
+}
 
 QuantizationSpec effectiveQuantization(const Scenario &s)
 {
@@ -206,6 +260,7 @@ MemoryPlan planMemory(const Scenario &s)
     plan.gpuMemoryUtilizationPpm = s.gpuMemoryUtilizationPpm;
     plan.maxModelLen = s.maxModelLen > 0 ? s.maxModelLen : m.maxPositionEmbeddings;
     plan.blockSize = s.blockSize;
+    plan.requestedBlockSize = s.blockSize;
     plan.maxNumSeqs = s.maxNumSeqs > 0 ? s.maxNumSeqs : defaultMaxNumSeqs(s.gpu);
     plan.maxNumBatchedTokens =
         s.maxNumBatchedTokens > 0 ? s.maxNumBatchedTokens : defaultMaxNumBatchedTokens(s.gpu);
@@ -222,22 +277,40 @@ MemoryPlan planMemory(const Scenario &s)
 
         // KV cache: the formula, the batch, and vLLM's pool layout
         KvCacheMemory &kv = plan.kv;
-        const KvGroupLayout layout = kvGroupLayout(m);
+        const KvCacheOptions options = kvCacheOptions(s, plan.dtype, plan.kvCacheDtype);
+        const KvCacheLayout layout = kvCacheLayout(m, options);
+        const KvGroupLayout &groups = layout.groups;
+        plan.blockSize = layout.blockSize;
+        plan.mambaCacheDtype = options.convStateDtype;
+        plan.mambaSsmCacheDtype = options.ssmStateDtype;
         kv.bytesPerElement = isBlockKvType(plan.kvCacheDtype) ? 0 : bytesPerElement(plan.kvCacheDtype);
         kv.bitsPerElement = kvBitsPerElement(plan.kvCacheDtype);
         kv.kvHeadsPerGpu = kvHeadsPerGpu(m, tp);
         kv.headsReplicated = m.usesMla() ? tp > 1 : tp > m.numKvHeads;
-        kv.bytesPerTokenPerLayer = kvBytesPerTokenPerLayer(m, plan.kvCacheDtype, tp);
+        kv.bytesPerTokenPerLayer = layout.bytesPerTokenPerLayer;
         kv.bytesPerToken = kvBytesPerToken(m, plan.kvCacheDtype, tp);
-        kv.fullLayers = layout.fullLayers;
-        kv.slidingLayers = layout.slidingLayers;
-        kv.groupSize = layout.groupSize;
-        kv.numGroups = layout.numGroups();
-        kv.paddingLayers = layout.paddingLayers();
-        kv.pageBytes = (Checked(kv.bytesPerTokenPerLayer) * s.blockSize).value();
-        const std::int64_t poolBlockBytes = bytesPerPoolBlock(m, layout, plan.kvCacheDtype, tp, s.blockSize);
-        kv.blocksPerSequence = blocksPerSequence(m, layout, s.seqLen, s.blockSize);
+        kv.fp8DsMla = usesFp8DsMla(m, plan.kvCacheDtype);
+        kv.cacheLayers = kvCacheLayerCount(m);
+        kv.recurrentKind = m.recurrent.kind;
+        kv.fullLayers = groups.fullLayers;
+        kv.slidingLayers = groups.slidingLayers;
+        kv.chunkedLayers = groups.chunkedLayers;
+        kv.recurrentLayers = groups.recurrentLayers;
+        kv.sharedLayers = groups.sharedLayers;
+        kv.groupSize = groups.groupSize;
+        kv.numGroups = groups.numGroups();
+        kv.paddingLayers = groups.paddingLayers();
+        kv.pageBytes = layout.pageBytes;
+        const RecurrentState state =
+            recurrentStatePerLayer(m, tp, options.convStateDtype, options.ssmStateDtype);
+        kv.stateConvBytesPerLayer = state.convBytes;
+        kv.stateSsmBytesPerLayer = state.ssmBytes;
+        kv.stateBytesPerLayer = state.bytes();
+        kv.stateBytesPerSequence = (Checked(state.bytes()) * groups.recurrentLayers).value();
+        const std::int64_t poolBlockBytes = layout.poolBlockBytes();
+        kv.blocksPerSequence = blocksPerSequence(m, layout, s.seqLen);
         kv.cacheBytes = (Checked(s.batchSize) * kv.blocksPerSequence * poolBlockBytes).value();
+        kv.stateCacheBytes = (Checked(s.batchSize) * groups.recurrentGroups * poolBlockBytes).value();
 
         // Budget, as vLLM's gpu_worker computes it
         plan.gpuMemoryBytes = s.gpu.memoryBytes;
@@ -253,13 +326,13 @@ MemoryPlan planMemory(const Scenario &s)
 
         // Capacity in vLLM's terms
         kv.numGpuBlocks = std::max<std::int64_t>(0, kv.availableBytes) / poolBlockBytes;
-        kv.capacityTokens = (Checked(kv.numGpuBlocks / kv.numGroups) * s.blockSize).value();
-        kv.blocksPerMaxRequest =
-            blocksPerRequest(m, layout, plan.maxModelLen, plan.maxNumBatchedTokens, s.blockSize);
+        // vLLM _report_kv_cache_config: blocks per group x the smallest (attention) block size.
+        kv.capacityTokens = (Checked(kv.numGpuBlocks / kv.numGroups) * layout.blockSize).value();
+        kv.blocksPerMaxRequest = blocksPerRequest(m, layout, plan.maxModelLen, plan.maxNumBatchedTokens);
         kv.maxConcurrency = double(kv.numGpuBlocks) / double(kv.blocksPerMaxRequest);
         plan.engineStarts = kv.numGpuBlocks > 0 && kv.numGpuBlocks >= kv.blocksPerMaxRequest;
         kv.maxModelLenThatFits = largestSatisfying(plan.maxModelLen, [&](std::int64_t len) {
-            return blocksPerRequest(m, layout, len, plan.maxNumBatchedTokens, s.blockSize) <= kv.numGpuBlocks;
+            return blocksPerRequest(m, layout, len, plan.maxNumBatchedTokens) <= kv.numGpuBlocks;
         });
 
         // Inverse questions: the largest batch / sequence that still fit.
@@ -268,22 +341,21 @@ MemoryPlan planMemory(const Scenario &s)
         plan.largestBatchThatFits = free / sequenceBytes;
         const auto seqFits = [&](std::int64_t tokens) {
             try {
-                return (Checked(s.batchSize) * blocksPerSequence(m, layout, tokens, s.blockSize) *
-                        poolBlockBytes)
+                return (Checked(s.batchSize) * blocksPerSequence(m, layout, tokens) * poolBlockBytes)
                            .value() <= free;
             } catch (const Error &) {
                 return false; // beyond 2^63 bytes cannot fit
             }
         };
         constexpr std::int64_t unbounded = std::numeric_limits<std::int64_t>::max() / 4;
-        if (layout.fullGroups == 0 && seqFits(unbounded)) {
+        if (groups.fullGroups == 0 && seqFits(unbounded)) {
             plan.largestSeqLenThatFits = -1; // every layer slides: memory stops growing at the window
         } else {
             // Each full group adds a block per blockSize tokens, so this bounds the answer.
             const std::int64_t perToken =
-                (Checked(s.batchSize) * poolBlockBytes * std::max(1, layout.fullGroups)).value();
-            const std::int64_t upper =
-                std::min(unbounded, (free / perToken + 2) * s.blockSize + m.slidingWindow);
+                (Checked(s.batchSize) * poolBlockBytes * std::max(1, groups.fullGroups)).value();
+            const std::int64_t reach = std::max(m.slidingWindow, m.attentionChunkSize);
+            const std::int64_t upper = std::min(unbounded, (free / perToken + 2) * layout.blockSize + reach);
             plan.largestSeqLenThatFits = largestSatisfying(upper, seqFits);
         }
     } catch (const Error &error) {
@@ -313,9 +385,9 @@ MemoryPlan planMemory(const Scenario &s)
                           .arg(tp)
                           .arg(m.numKvHeads);
     if (plan.kv.paddingLayers > 0)
-        plan.notes << QStringLiteral(
-                          "vLLM pads its KV groups with %1 empty layer slots (hybrid sliding/full layout)")
+        plan.notes << QStringLiteral("vLLM pads its KV groups with %1 empty layer slots (hybrid layout)")
                           .arg(plan.kv.paddingLayers);
+    addArchitectureNotes(m, plan);
     addCompatibilityNotes(s, plan);
     plan.speed = planSpeed(s, plan);
     return plan;

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "plan/kvcache.h"
 #include "plan/memoryplan.h"
 #include "plan/scenario.h"
 
@@ -14,6 +15,10 @@ MemoryPlan planMemory(const Scenario &scenario);
 /// The quantization a scenario resolves to: --quantization if given (with its
 /// group size), else the checkpoint's quantization_config, else none.
 QuantizationSpec effectiveQuantization(const Scenario &scenario);
+
+/// The cache layout options a scenario resolves to under `dtype` (the resolved
+/// --dtype) and `kvCacheDtype` (resolved): TP, --block-size, state dtypes.
+KvCacheOptions kvCacheOptions(const Scenario &scenario, WeightDtype dtype, KvCacheDtype kvCacheDtype);
 
 /// Checks a scenario without planning; throws the same errors planMemory would.
 void validateScenario(const Scenario &scenario);

@@ -204,6 +204,9 @@ void SpeedModel::readWeights(const ModelArch &m, const MemoryPlan &plan)
     m_fullLayers = plan.kv.fullLayers;
     m_slidingLayers = plan.kv.slidingLayers;
     m_window = m.slidingWindow;
+    m_chunkedLayers = plan.kv.chunkedLayers;
+    m_chunk = m.attentionChunkSize;
+    m_stateBytesPerSequence = plan.kv.stateBytesPerSequence;
     m_kvBytesPerTokenPerLayer = plan.kv.bytesPerTokenPerLayer;
     m_experts = m.moe.numExperts;
     m_topK = m.moe.expertsPerToken;
@@ -297,7 +300,11 @@ std::int64_t SpeedModel::weightBytesRead(std::int64_t tokens) const
 std::int64_t SpeedModel::kvTokenLayers(std::int64_t contextLen) const
 {
     const std::int64_t windowed = m_window > 0 ? std::min(contextLen, m_window) : contextLen;
-    return (Checked(m_fullLayers) * contextLen + Checked(m_slidingLayers) * windowed).value();
+    // A chunked layer attends the tokens of the chunk the current token lies in.
+    const std::int64_t chunked = m_chunk > 0 && contextLen > 0 ? (contextLen - 1) % m_chunk + 1 : 0;
+    return (Checked(m_fullLayers) * contextLen + Checked(m_slidingLayers) * windowed +
+            Checked(m_chunkedLayers) * chunked)
+        .value();
 }
 
 ForwardCost SpeedModel::finish(ForwardCost c, std::int64_t tokens) const
@@ -325,7 +332,10 @@ ForwardCost SpeedModel::decode(std::int64_t batch) const
     ForwardCost c;
     const std::int64_t attended = kvTokenLayers(m_contextLen);
     c.weightBytes = weightBytesRead(batch);
-    c.kvBytes = (Checked(batch) * attended * m_kvBytesPerTokenPerLayer).value();
+    // Recurrent layers read their state and write it back every step.
+    c.kvBytes =
+        (Checked(batch) * attended * m_kvBytesPerTokenPerLayer + Checked(batch) * m_stateBytesPerSequence * 2)
+            .value();
     c.activationBytes = (Checked(batch) * (Checked(m_hiddenBytesPerToken) + m_logitBytes)).value();
     c.quantizedFlops = double(batch) * m_quantizedFlopsPerToken;
     c.denseFlops = double(batch) * m_denseFlopsPerToken;
@@ -338,13 +348,16 @@ ForwardCost SpeedModel::prefill(std::int64_t promptLen) const
     // vLLM computes logits for the last prompt position only.
     ForwardCost c;
     c.weightBytes = weightBytesRead(promptLen);
-    c.kvBytes = (Checked(promptLen) * (m_fullLayers + m_slidingLayers) * m_kvBytesPerTokenPerLayer).value();
+    c.kvBytes =
+        (Checked(promptLen) * (m_fullLayers + m_slidingLayers + m_chunkedLayers) * m_kvBytesPerTokenPerLayer)
+            .value();
     c.activationBytes = (Checked(promptLen) * m_hiddenBytesPerToken + m_logitBytes).value();
     c.quantizedFlops = double(promptLen) * m_quantizedFlopsPerToken;
     c.denseFlops = double(promptLen) * (m_denseFlopsPerToken - m_lmHeadFlopsPerToken) + m_lmHeadFlopsPerToken;
     c.attentionFlops =
         m_prefillAttentionFlops * (double(m_fullLayers) * causalAttendedTokens(promptLen, 0) +
-                                   double(m_slidingLayers) * causalAttendedTokens(promptLen, m_window));
+                                   double(m_slidingLayers) * causalAttendedTokens(promptLen, m_window) +
+                                   double(m_chunkedLayers) * causalAttendedTokens(promptLen, m_chunk));
     return finish(c, promptLen);
 }
 

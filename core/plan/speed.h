@@ -76,6 +76,8 @@ private:
     int m_activationBytes = 2;
     std::int64_t m_contextLen = 0;
     std::int64_t m_fullLayers = 0, m_slidingLayers = 0, m_window = 0;
+    std::int64_t m_chunkedLayers = 0, m_chunk = 0; ///< Llama 4 chunked local attention
+    std::int64_t m_stateBytesPerSequence = 0;      ///< recurrent state, read and written each step
     std::int64_t m_kvBytesPerTokenPerLayer = 0;
     std::int64_t m_denseWeightBytes = 0;  ///< read every pass: all weights but routed experts and tables
     std::int64_t m_expertWeightBytes = 0; ///< every routed expert's share on this GPU

@@ -38,6 +38,13 @@ void validateTensorParallel(const ModelArch &m, int tp)
         checkWidth(m.intermediateSize, "intermediate_size");
     if (m.moe.enabled())
         checkWidth(m.moe.expertIntermediateSize, "moe_intermediate_size");
+    // vLLM's MambaStateShapeCalculator divides the recurrent heads exactly.
+    if (m.recurrent.kind == RecurrentKind::GatedDeltaNet) {
+        checkWidth(m.recurrent.numKeyHeads, "linear_num_key_heads");
+        checkWidth(m.recurrent.numValueHeads, "linear_num_value_heads");
+    } else if (m.recurrent.kind == RecurrentKind::Mamba2) {
+        checkWidth(m.recurrent.numHeads, "mamba_n_heads");
+    }
 }
 
 QList<int> validTensorParallelSizes(const ModelArch &model, int maxGpus)

@@ -1,4 +1,4 @@
-<?xml version='1.0' encoding='utf-8'?>
+<?xml version="1.0" encoding="utf-8"?>
 <!DOCTYPE TS>
 <TS version="2.1" language="zh_CN">
 <context>
@@ -26,6 +26,10 @@
     <message>
         <source>Over budget</source>
         <translation>超出预算</translation>
+    </message>
+    <message>
+        <source>Recurrent state</source>
+        <translation>循环状态</translation>
     </message>
 </context>
 <context>
@@ -78,7 +82,7 @@
         <translation>稠密 BF16 算力</translation>
     </message>
     <message>
-        <source>Enter the memory CUDA/ROCm reports (nvidia-smi's total, a little below the marketed size); vLLM's budget starts from it. %1</source>
+        <source>Enter the memory CUDA/ROCm reports (nvidia-smi&apos;s total, a little below the marketed size); vLLM&apos;s budget starts from it. %1</source>
         <translation>请输入 CUDA/ROCm 报告的显存（nvidia-smi 显示的总量，略小于标称容量）；vLLM 的预算由此算起。%1</translation>
     </message>
 </context>
@@ -112,7 +116,7 @@
         <translation>随 Batch 大小</translation>
     </message>
     <message>
-        <source>What the growth chart's horizontal axis shows. Shortcut: Ctrl+T.</source>
+        <source>What the growth chart&apos;s horizontal axis shows. Shortcut: Ctrl+T.</source>
         <translation>增长图的横轴。快捷键：Ctrl+T。</translation>
     </message>
     <message>
@@ -180,10 +184,6 @@
     <message>
         <source>%1 B</source>
         <translation>%1 B</translation>
-    </message>
-    <message>
-        <source>%1 · %2 layers × %3 B · %4 KV head(s)/GPU%5</source>
-        <translation>%1 · %2 层 × %3 B · 每 GPU %4 个 KV Head%5</translation>
     </message>
     <message>
         <source>, replicated</source>
@@ -284,6 +284,34 @@
     <message>
         <source>measured from checkpoint: %1</source>
         <translation>按 checkpoint 实测：%1</translation>
+    </message>
+    <message>
+        <source>%1 layers × %2 B</source>
+        <translation>%1 层 × %2 B</translation>
+    </message>
+    <message>
+        <source>%1 attention layers × %2 B/token; %3 %4 layers × %5 state per sequence</source>
+        <translation>%1 个注意力层 × %2 B/token；%3 个 %4 层 × 每序列 %5 状态</translation>
+    </message>
+    <message>
+        <source>Mamba-2</source>
+        <translation>Mamba-2</translation>
+    </message>
+    <message>
+        <source>DeltaNet</source>
+        <translation>DeltaNet</translation>
+    </message>
+    <message>
+        <source>; %1 of them chunked</source>
+        <translation>；其中 %1 层为分块注意力</translation>
+    </message>
+    <message>
+        <source>; %1 layers share earlier caches</source>
+        <translation>；%1 层共享前面层的缓存</translation>
+    </message>
+    <message>
+        <source>%1 · %2 · %3 KV head(s)/GPU%4</source>
+        <translation>%1 · %2 · 每 GPU %3 个 KV Head%4</translation>
     </message>
 </context>
 <context>
@@ -469,7 +497,7 @@
         <translation>关于 kvscope</translation>
     </message>
     <message>
-        <source>&lt;h3&gt;kvscope %1&lt;/h3&gt;&lt;p&gt;Will this model fit on this GPU at this precision? How many tokens and concurrent requests does the KV cache hold?&lt;/p&gt;&lt;p&gt;Figures follow vLLM's own memory accounting.&lt;/p&gt;&lt;p&gt;%2&lt;/p&gt;</source>
+        <source>&lt;h3&gt;kvscope %1&lt;/h3&gt;&lt;p&gt;Will this model fit on this GPU at this precision? How many tokens and concurrent requests does the KV cache hold?&lt;/p&gt;&lt;p&gt;Figures follow vLLM&apos;s own memory accounting.&lt;/p&gt;&lt;p&gt;%2&lt;/p&gt;</source>
         <translation>&lt;h3&gt;kvscope %1&lt;/h3&gt;&lt;p&gt;这个模型在这种精度下能放进这块 GPU 吗？KV Cache 能容纳多少 token、多少并发请求？&lt;/p&gt;&lt;p&gt;数字遵循 vLLM 自身的显存计算方式。&lt;/p&gt;&lt;p&gt;%2&lt;/p&gt;</translation>
     </message>
     <message>
@@ -668,7 +696,7 @@
         <translation>按系列分组的内置模型，显示总（及激活）参数量和 BF16 下每个 token 的 KV Cache 字节数。输入文字即可搜索。</translation>
     </message>
     <message>
-        <source>The GPU and the memory its driver reports, which vLLM's budget starts from.</source>
+        <source>The GPU and the memory its driver reports, which vLLM&apos;s budget starts from.</source>
         <translation>GPU 及其驱动报告的显存大小，vLLM 的预算由此算起。</translation>
     </message>
     <message>
@@ -676,11 +704,11 @@
         <translation>--tensor-parallel-size：模型切分到这么多块 GPU 上，数字均为每块 GPU。KV Head 在 GPU 之间划分；GPU 多于 KV Head 时会复制；MLA 的潜向量在每块 GPU 上都有一份。</translation>
     </message>
     <message>
-        <source>--dtype: the floating-point type of the weights that are not quantized, and of the activations. With --kv-cache-dtype auto the KV cache follows it. auto = the checkpoint's dtype (float16 for float32 checkpoints and for AWQ/GPTQ).</source>
+        <source>--dtype: the floating-point type of the weights that are not quantized, and of the activations. With --kv-cache-dtype auto the KV cache follows it. auto = the checkpoint&apos;s dtype (float16 for float32 checkpoints and for AWQ/GPTQ).</source>
         <translation>--dtype：未量化权重和激活的浮点类型。--kv-cache-dtype 为 auto 时，KV Cache 跟随它。auto = checkpoint 的 dtype（float32 checkpoint 以及 AWQ/GPTQ 使用 float16）。</translation>
     </message>
     <message>
-        <source>--quantization: how the weights are stored (FP8, INT8, AWQ/GPTQ INT4 with scales and zero points, NF4, MXFP4). Smaller weights leave more memory for the KV cache, but the KV bytes per token do not change. auto = the checkpoint's quantization_config, as vLLM does.</source>
+        <source>--quantization: how the weights are stored (FP8, INT8, AWQ/GPTQ INT4 with scales and zero points, NF4, MXFP4). Smaller weights leave more memory for the KV cache, but the KV bytes per token do not change. auto = the checkpoint&apos;s quantization_config, as vLLM does.</source>
         <translation>--quantization：权重的存储方式（FP8、INT8、带 scale 和 zero point 的 AWQ/GPTQ INT4、NF4、MXFP4）。权重变小后，能留给 KV Cache 的显存更多，但单个 token 的 KV Cache 大小不变。auto = checkpoint 中的 quantization_config，与 vLLM 一致。</translation>
     </message>
     <message>
@@ -739,7 +767,7 @@
         <translation>在模型列表中显示的名称</translation>
     </message>
     <message>
-        <source>Paste the model's config.json from its HuggingFace page:</source>
+        <source>Paste the model&apos;s config.json from its HuggingFace page:</source>
         <translation>从模型的 HuggingFace 页面粘贴 config.json：</translation>
     </message>
     <message>
@@ -779,7 +807,9 @@
     </message>
     <message numerus="yes">
         <source>%1 · %2 × %3 %4 · %5 elements</source>
-        <translation><numerusform>%1 · %2 × %3 %4 · %5 个元素</numerusform></translation>
+        <translation>
+            <numerusform>%1 · %2 × %3 %4 · %5 个元素</numerusform>
+        </translation>
     </message>
     <message>
         <source>row %1</source>
@@ -821,7 +851,7 @@
         <translation>FP8 scale 固定为 1.0</translation>
     </message>
     <message>
-        <source>vLLM's default KV-cache scale: small values fall into subnormals or to zero</source>
+        <source>vLLM&apos;s default KV-cache scale: small values fall into subnormals or to zero</source>
         <translation>vLLM 默认的 KV Cache scale：较小的值会落入次正规数或变为零</translation>
     </message>
     <message>

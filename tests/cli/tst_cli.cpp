@@ -37,6 +37,31 @@ private Q_SLOTS:
         QVERIFY2(!qEnvironmentVariableIsEmpty("KVSCOPE_BINARY"), "ctest sets KVSCOPE_BINARY");
     }
 
+    void recurrentStateKeys()
+    {
+        // Qwen3-Next (tests/data/configs): 36 Gated DeltaNet layers x (3 x 8192 x 2 + 32 x 128 x 128 x 2)
+        // = 36 x 1,097,728 B of state per sequence; 12 attention layers x 2,048 B per token; vLLM's
+        // block 16 x cdiv(1,097,728, 16 x 2,048) = 544 (HybridAttentionMambaModelConfig).
+        const QJsonObject o = calcJson({QStringLiteral("--model"), QStringLiteral("qwen3-next-80b-a3b"),
+                                        QStringLiteral("--gpu"), QStringLiteral("h200")});
+        QCOMPARE(o.value(QLatin1String("state_bytes_per_sequence")).toInteger(), 36 * 1'097'728LL);
+        QCOMPARE(o.value(QLatin1String("kv_bytes_per_token")).toInteger(), 12 * 2'048LL);
+        QCOMPARE(o.value(QLatin1String("block_size")).toInteger(), 544);
+        QCOMPARE(o.value(QLatin1String("requested_block_size")).toInteger(), 16);
+        QCOMPARE(o.value(QLatin1String("kv_recurrent_layers")).toInteger(), 36);
+        // --mamba-ssm-cache-dtype float32 doubles the SSM part: 36 x (49,152 + 2,097,152), block 1,056.
+        const QJsonObject f32 = calcJson(
+            {QStringLiteral("--model"), QStringLiteral("qwen3-next-80b-a3b"), QStringLiteral("--gpu"),
+             QStringLiteral("h200"), QStringLiteral("--mamba-ssm-cache-dtype"), QStringLiteral("float32")});
+        QCOMPARE(f32.value(QLatin1String("state_bytes_per_sequence")).toInteger(), 36 * 2'146'304LL);
+        QCOMPARE(f32.value(QLatin1String("block_size")).toInteger(), 1'056);
+        QCOMPARE(f32.value(QLatin1String("mamba_ssm_cache_dtype")).toString(), QStringLiteral("float32"));
+        // Pure attention: no state, the block as requested.
+        const QJsonObject llama = calcJson({QStringLiteral("--model"), QStringLiteral("llama-3.1-8b")});
+        QCOMPARE(llama.value(QLatin1String("state_bytes_per_sequence")).toInteger(), 0);
+        QCOMPARE(llama.value(QLatin1String("block_size")).toInteger(), 16);
+    }
+
     void llamaHeadlineFigures()
     {
         // Llama-3.1-8B's headline figures from its config.json (the llama-3.1-8b preset of
@@ -233,9 +258,10 @@ private Q_SLOTS:
                            QStringLiteral("--json")});
         QCOMPARE(r.exitCode, 0);
         const QJsonArray list = QJsonDocument::fromJson(r.out).array();
-        QCOMPARE(list.size(), 4); // gemma-3-1b, -4b, -12b, -27b
+        QCOMPARE(list.size(), 6); // gemma-3-1b, -4b, -12b, -27b and gemma-3n-e2b, -e4b
         for (const QJsonValue v : list)
-            QCOMPARE(v.toObject().value(QLatin1String("family")).toString(), QStringLiteral("Gemma 3"));
+            QVERIFY(
+                v.toObject().value(QLatin1String("family")).toString().startsWith(QLatin1String("Gemma 3")));
         const Run moe = run({QStringLiteral("models"), QStringLiteral("qwen3"), QStringLiteral("moe")});
         QVERIFY(moe.out.contains("qwen3-30b-a3b") && moe.out.contains("qwen3-235b-a22b"));
         QVERIFY(!moe.out.contains("qwen3-8b"));
@@ -311,6 +337,10 @@ private Q_SLOTS:
             << QStringList{QStringLiteral("calc"), QStringLiteral("--prompt-len"), QStringLiteral("9000"),
                            QStringLiteral("--json")}
             << 1 << "--prompt-len: 9000 exceeds --seq-len 8192";
+        QTest::newRow("SSM state dtype")
+            << QStringList{QStringLiteral("calc"), QStringLiteral("--mamba-ssm-cache-dtype"),
+                           QStringLiteral("int4")}
+            << 1 << "--mamba-ssm-cache-dtype";
         QTest::newRow("nothing matches") << QStringList{QStringLiteral("models"), QStringLiteral("zzz")} << 1
                                          << "models: nothing matches 'zzz'";
     }

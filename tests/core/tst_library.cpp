@@ -66,9 +66,14 @@ private Q_SLOTS:
         QTest::newRow("kind words") << "deepseek mla"
                                     << QStringList{QStringLiteral("deepseek-v3"),
                                                    QStringLiteral("deepseek-v2-lite"),
-                                                   QStringLiteral("deepseek-r1")};
+                                                   QStringLiteral("deepseek-r1"),
+                                                   QStringLiteral("deepseek-v3.2-exp")};
         QTest::newRow("case-insensitive family")
             << "PHI-4" << QStringList{QStringLiteral("phi-4-mini"), QStringLiteral("phi-4")};
+        QTest::newRow("hybrid recurrent models")
+            << "hybrid"
+            << QStringList{QStringLiteral("qwen3-next-80b-a3b"), QStringLiteral("granite-4.0-h-tiny"),
+                           QStringLiteral("granite-4.0-h-small")};
         QTest::newRow("nothing") << "llama 9000" << QStringList{};
     }
 

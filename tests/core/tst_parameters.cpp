@@ -87,6 +87,28 @@ constexpr CountRow countRows[] = {
     {"Gemma-2-9B (report)", "gemma-2-9b", 9'241'705'984LL, 9'241'705'984LL},
     // Gemma 3 report: 25,599,716,096 text + 262208*5376 embedding + SigLIP 416,866,032 + projector 6,194,304.
     {"Gemma-3-27B (report)", "gemma-3-27b", 27'432'406'640LL, 27'432'406'640LL},
+    // Hybrid architectures, hand computed (tst_architectures checks them against the cards).
+    // Qwen3-Next: 2*V*h + 36 GDN (h*12288 + h*64 + 8192*4 + 2*32 + 128 + 4096*h) + 12 gated attention
+    // (h*8192 + 2*h*512 + 4096*h + 2*256) + 48*(512*3*h*512 + 3*h*512 + h + h*512 + 2h) + h.
+    // The same total and active count is derived from the published Qwen3-Coder-Next safetensors
+    // headers (same architecture) in a public test: 79,674,391,296 / 3,874,929,408.
+    {"Qwen3-Next-80B-A3B (card 80B / 3B)", "qwen3-next-80b-a3b", 79'674'391'296LL, 3'874'929'408LL},
+    // DeepSeek-V3 + 61 x indexer (wq_b 8192x1536, wk 128x7168, k_norm 2x128, weights_proj 64x7168)
+    // = 671,026,419,200 + 851,524,864 (shapes from the V3.2 safetensors inventory).
+    {"DeepSeek-V3.2-Exp (671B + indexer)", "deepseek-v3.2-exp", 671'877'944'064LL, 38'403'822'336LL},
+    // Llama 4 text: 2*V*h + 48 attention + MoE layers (E*3*h*8192 + shared 3*h*8192 + router h*E)
+    // + dense layers 3*h*16384 + norms; plus the vision tower in the generic ViT layout (818,321,152).
+    {"Llama-4-Scout (card 109B / 17B)", "llama-4-scout-17b-16e", 108'588'182'272LL, 17'991'215'872LL},
+    {"Llama-4-Maverick (card 400B / 17B)", "llama-4-maverick-17b-128e", 401'530'170'112LL, 18'003'012'352LL},
+    // Gemma 3n text decoder: V*h (tied) + per-layer embeddings 262144*L*256 + per-layer projection
+    // h*L*256 + 256 + AltUp projections 2*3*h*h + h + L*(attention, MLP 3*h*I, 4 norms, AltUp, LAuReL,
+    // per-layer gate/projection/norm).
+    {"Gemma-3n-E4B text (card 8B raw with encoders)", "gemma-3n-e4b", 6'866'696'688LL, 6'866'696'688LL},
+    {"Gemma-3n-E2B text (card 5B raw with encoders)", "gemma-3n-e2b", 4'456'156'768LL, 4'456'156'768LL},
+    // Granite 4.0-H: V*h (tied) + 4 attention + 36 Mamba-2 (in_proj h*(2*inner + 2*128 + heads), conv
+    // (inner + 256)*4 + bias, A/D/dt_bias, norm inner, out_proj inner*h) + 40 MoE layers + norms.
+    {"Granite-4.0-H-Small (card 32B / 9B)", "granite-4.0-h-small", 32'207'337'984LL, 8'803'121'664LL},
+    {"Granite-4.0-H-Tiny (card 7B / 1B)", "granite-4.0-h-tiny", 6'939'037'248LL, 1'465'470'528LL},
 };
 
 class TestParameters : public QObject

@@ -22,7 +22,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size
         const QList<TensorGroup> inventory = tensorInventory(model);
         countParameters(inventory);
         weightMemory(model, inventory, model.checkpointQuantization, WeightDtype::BFloat16, 2);
-        kvCacheBytes(model, KvCacheDtype::BFloat16, 2, 16, 4, 4096);
+        kvCacheBytes(model, kvCacheLayout(model, KvCacheOptions{KvCacheDtype::BFloat16, 2, 16}), 4, 4096);
     } catch (const Error &) {
         // A clear rejection is a correct answer.
     }

@@ -29,6 +29,8 @@ QString memoryPartName(MemoryPart part)
         return QCoreApplication::translate("kvscope", "Runtime overhead");
     case MemoryPart::KvCache:
         return QCoreApplication::translate("kvscope", "KV cache");
+    case MemoryPart::RecurrentState:
+        return QCoreApplication::translate("kvscope", "Recurrent state");
     case MemoryPart::Headroom:
         return QCoreApplication::translate("kvscope", "Headroom");
     case MemoryPart::Overflow:

@@ -119,13 +119,23 @@ QLabel *FiguresPanel::valueLabel(const QString &key) const
 void FiguresPanel::showPlan(const MemoryPlan &p)
 {
     m_plan = p;
-    const int layers = p.kv.fullLayers + p.kv.slidingLayers;
+    QString layersText =
+        tr("%1 layers × %2 B").arg(p.kv.cacheLayers).arg(formatCount(p.kv.bytesPerTokenPerLayer));
+    if (p.kv.recurrentLayers > 0)
+        layersText = tr("%1 attention layers × %2 B/token; %3 %4 layers × %5 state per sequence")
+                         .arg(p.kv.cacheLayers)
+                         .arg(formatCount(p.kv.bytesPerTokenPerLayer))
+                         .arg(p.kv.recurrentLayers)
+                         .arg(p.kv.recurrentKind == RecurrentKind::Mamba2 ? tr("Mamba-2") : tr("DeltaNet"))
+                         .arg(formatBytes(p.kv.stateBytesPerLayer));
+    if (p.kv.chunkedLayers > 0)
+        layersText += tr("; %1 of them chunked").arg(p.kv.chunkedLayers);
+    if (p.kv.sharedLayers > 0)
+        layersText += tr("; %1 layers share earlier caches").arg(p.kv.sharedLayers);
     setCard(QStringLiteral("kvBytesPerToken"), tr("KV cache per token"),
             tr("%1 B").arg(formatCount(p.kv.bytesPerToken)),
-            tr("%1 · %2 layers × %3 B · %4 KV head(s)/GPU%5")
-                .arg(formatBytes(p.kv.bytesPerToken))
-                .arg(layers)
-                .arg(formatCount(p.kv.bytesPerTokenPerLayer))
+            tr("%1 · %2 · %3 KV head(s)/GPU%4")
+                .arg(formatBytes(p.kv.bytesPerToken), layersText)
                 .arg(p.kv.kvHeadsPerGpu)
                 .arg(p.kv.headsReplicated ? tr(", replicated") : QString()));
     setCard(QStringLiteral("kvCacheBytes"), tr("KV cache for the batch"), formatGiB(p.kv.cacheBytes),

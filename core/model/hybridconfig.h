@@ -1,0 +1,26 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "model/configreader.h"
+#include "model/modelarch.h"
+
+#include <QJsonObject>
+#include <QString>
+
+namespace kvscope {
+
+// Readers for the config.json fields of layouts that mix layer kinds: recurrent
+// layers (Qwen3-Next Gated DeltaNet, Granite 4.0-H Mamba-2), Llama 4 chunked
+// local attention, Gemma 3n KV sharing and extra weights, and DeepSeek-V3.2's
+// sparse-attention indexer. Each throws kvscope::Error naming the field.
+
+/// Gemma 3n publishes intermediate_size as one width per layer; kvscope needs
+/// one width, so equal entries collapse to it (differing ones are refused).
+void normalizeGemma3nText(QJsonObject &text, const QString &origin, const QString &prefix);
+
+void readRecurrentLayers(const ConfigReader &r, const QString &modelType, ModelArch &m);
+void readLlama4Layout(const ConfigReader &r, const QString &modelType, ModelArch &m);
+void readGemma3nLayout(const ConfigReader &r, const QString &modelType, ModelArch &m);
+void readSparseIndexer(const ConfigReader &r, ModelArch &m);
+
+} // namespace kvscope
