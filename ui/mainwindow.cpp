@@ -4,6 +4,7 @@
 #include "appsettings.h"
 #include "charts/breakdownchart.h"
 #include "charts/growthchart.h"
+#include "common/error.h"
 #include "common/units.h"
 #include "explorer/explorerview.h"
 #include "explorer/parameterpanel.h"
@@ -14,6 +15,7 @@
 #include "plan/growth.h"
 #include "quantization/quantizationview.h"
 #include "scenariocontroller.h"
+#include "settings/settingkeys.h"
 #include "theme.h"
 #include "translations.h"
 #include "widgets/logsliderbox.h"
@@ -33,7 +35,6 @@
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QMimeData>
-#include <QSettings>
 #include <QShortcut>
 #include <QSpinBox>
 #include <QSplitter>
@@ -50,9 +51,10 @@ MainWindow::MainWindow(QWidget *parent)
 {
     setObjectName(QStringLiteral("mainWindow"));
     setWindowIcon(QIcon(QStringLiteral(":/icons/kvscope.svg")));
-    translations::apply(appsettings::language()); // before any widget sets its texts
-    m_restoreProblems = m_library->load();
-    restoreState(); // before the views exist, so they start from the restored scenario
+    settings::SettingsReader saved;
+    translations::apply(appsettings::language(saved)); // before any widget sets its texts
+    m_library->load(saved);
+    restoreState(saved); // before the views exist, so they start from the restored scenario
     m_explorer = new ExplorerView(m_controller, m_library, this);
     setAcceptDrops(true);
     m_tabs->setObjectName(QStringLiteral("viewTabs"));
@@ -94,17 +96,8 @@ MainWindow::MainWindow(QWidget *parent)
     retranslate();
     updateTitle();
 
-    QSettings settings;
-    if (!restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray()))
-        resize(1280, 720);
-    m_explorer->splitter()->restoreState(
-        settings.value(QStringLiteral("window/explorerSplitter")).toByteArray());
-    m_tabs->setCurrentIndex(
-        std::clamp(settings.value(QStringLiteral("window/tab"), 0).toInt(), 0, m_tabs->count() - 1));
-    if (!m_restoreProblems.isEmpty())
-        statusBar()->showMessage(
-            tr("Some settings were not restored: %1").arg(m_restoreProblems.join(QStringLiteral("; "))),
-            15'000);
+    restoreWindowState(saved);
+    reportRestoreProblems(saved.problems());
 }
 
 MainWindow::~MainWindow() = default;
@@ -125,28 +118,58 @@ QuantizationView *MainWindow::quantization()
     if (!m_quantization) {
         m_quantization = new QuantizationView(m_quantizationTab);
         m_quantizationTab->layout()->addWidget(m_quantization);
+        reportRestoreProblems(m_quantization->restoreProblems());
     }
     return m_quantization;
 }
 
-void MainWindow::restoreState()
+void MainWindow::restoreState(settings::SettingsReader &saved)
 {
-    const RestoredState state = appsettings::loadScenario(ScenarioController::defaultScenario(), *m_library);
-    m_restoreProblems << state.problems;
-    for (const QString &problem : state.problems)
-        qWarning("kvscope: settings: %s", qPrintable(problem));
+    const RestoredState state = appsettings::loadScenario(saved, *m_library);
     m_controller->setScenario(state.scenario);
     m_controller->setGrowthAxis(state.growthAxis);
+}
+
+void MainWindow::restoreWindowState(settings::SettingsReader &saved)
+{
+    const settings::WindowKeys &k = settings::windowKeys();
+    saved.read(k.geometry, [this](const QByteArray &geometry) {
+        if (geometry.isEmpty())
+            resize(1280, 720);
+        else if (!restoreGeometry(geometry))
+            throw Error(QStringLiteral("not a window geometry"));
+    });
+    saved.read(k.explorerSplitter, [this](const QByteArray &state) {
+        if (!state.isEmpty() && !m_explorer->splitter()->restoreState(state))
+            throw Error(QStringLiteral("not a splitter state"));
+    });
+    m_tabs->setCurrentIndex(saved.read(k.tab, [this](int tab) {
+        if (tab >= m_tabs->count())
+            throw Error(QStringLiteral("there are %1 tabs").arg(m_tabs->count()));
+        return tab;
+    }));
+}
+
+void MainWindow::reportRestoreProblems(const QStringList &problems)
+{
+    if (problems.isEmpty())
+        return;
+    m_restoreProblems << problems;
+    for (const QString &problem : problems)
+        qWarning("kvscope: settings: %s", qPrintable(problem));
+    statusBar()->showMessage(
+        tr("Some settings were not restored: %1").arg(m_restoreProblems.join(QStringLiteral("; "))), 15'000);
 }
 
 void MainWindow::saveState()
 {
     appsettings::saveScenario(m_controller->scenario(), m_controller->growthAxis());
-    QSettings settings;
-    settings.setValue(QStringLiteral("window/geometry"), saveGeometry());
-    settings.setValue(QStringLiteral("window/explorerSplitter"), m_explorer->splitter()->saveState());
-    settings.setValue(QStringLiteral("window/tab"), m_tabs->currentIndex());
-    settings.sync();
+    const settings::WindowKeys &k = settings::windowKeys();
+    settings::SettingsWriter writer;
+    writer.write(k.geometry, saveGeometry());
+    writer.write(k.explorerSplitter, m_explorer->splitter()->saveState());
+    writer.write(k.tab, m_tabs->currentIndex());
+    writer.sync();
 }
 
 void MainWindow::closeEvent(QCloseEvent *event)

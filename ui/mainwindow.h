@@ -10,6 +10,10 @@ class QTabWidget;
 
 namespace kvscope {
 
+namespace settings {
+class SettingsReader;
+}
+
 class ExplorerView;
 class QuantizationView;
 class ModelImporter;
@@ -68,7 +72,10 @@ protected:
 private:
     void createMenus();
     void createShortcuts();
-    void restoreState();
+    void restoreState(settings::SettingsReader &saved);
+    void restoreWindowState(settings::SettingsReader &saved);
+    /// Shows settings that could not be restored in the status bar (and on stderr).
+    void reportRestoreProblems(const QStringList &problems);
     void retranslate();
     void updateTitle();
     void showError(const QString &message);

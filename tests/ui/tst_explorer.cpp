@@ -13,7 +13,9 @@
 #include "plan/breakdown.h"
 #include "plan/planner.h"
 #include "scenariocontroller.h"
+#include "settings/setting.h"
 #include "theme.h"
+#include "translations.h"
 #include "uitestsupport.h"
 #include "widgets/groupedcombobox.h"
 #include "widgets/logsliderbox.h"
@@ -37,6 +39,7 @@
 #include <QSlider>
 #include <QSpinBox>
 #include <QStandardPaths>
+#include <QStatusBar>
 #include <QTabWidget>
 #include <QTest>
 
@@ -303,6 +306,11 @@ private Q_SLOTS:
         QVERIFY2(problems.contains(QLatin1String("scenario/model = 'llama-99b' ignored")),
                  qPrintable(problems));
         QVERIFY2(problems.contains(QLatin1String("scenario/batchSize")), qPrintable(problems));
+        // Each line is in the status bar too.
+        const QString shown = m_window->statusBar()->currentMessage();
+        QVERIFY2(shown.contains(QLatin1String("scenario/model = 'llama-99b' ignored")), qPrintable(shown));
+        QVERIFY2(shown.contains(QLatin1String("scenario/gpuMemoryUtilization = '7' ignored")),
+                 qPrintable(shown));
 
         // A combination that is invalid as a whole (TP 3 for 32 heads) also falls back.
         m_window.reset();
@@ -313,6 +321,32 @@ private Q_SLOTS:
         QVERIFY(!m_window->restoreProblems().isEmpty());
     }
 
+    void corruptWindowStateFallsBack()
+    {
+        m_window.reset();
+        {
+            QSettings settings;
+            settings.setValue(QStringLiteral("window/geometry"), QByteArray("not a geometry"));
+            settings.setValue(QStringLiteral("window/explorerSplitter"), QStringLiteral("sideways"));
+            settings.setValue(QStringLiteral("window/tab"), 7);
+            settings.setValue(QStringLiteral("ui/language"), QStringLiteral("tlh"));
+            settings.setValue(QStringLiteral("explorer/growthAxis"), QStringLiteral("diagonal"));
+        }
+        m_window = std::make_unique<MainWindow>();
+        QCOMPARE(m_window->size(), QSize(1280, 720)); // the default size
+        QCOMPARE(child<QTabWidget>("viewTabs")->currentIndex(), 0);
+        QCOMPARE(translations::current(), QStringLiteral("en"));
+        QCOMPARE(controller()->growthAxis(), GrowthAxis::SequenceLength);
+        const QString problems = m_window->restoreProblems().join(QLatin1Char('\n'));
+        for (const char *line : {"window/geometry = 'not a geometry' ignored",
+                                 "window/explorerSplitter = 'sideways' ignored", "window/tab = '7' ignored",
+                                 "ui/language = 'tlh' ignored", "explorer/growthAxis = 'diagonal' ignored"})
+            QVERIFY2(problems.contains(QLatin1String(line)), qPrintable(problems));
+        QCOMPARE(m_window->restoreProblems().size(), 5); // one line each, nothing else
+        QVERIFY(
+            m_window->statusBar()->currentMessage().contains(QLatin1String("ui/language = 'tlh' ignored")));
+    }
+
     void switchesLanguageLive()
     {
         auto *tabs = child<QTabWidget>("viewTabs");
@@ -320,7 +354,8 @@ private Q_SLOTS:
         child<QAction>("actionLanguage_zh_CN")->trigger(); // LanguageChange is posted to the windows
         QTRY_COMPARE(tabs->tabText(0), QStringLiteral("探索"));
         QTRY_VERIFY(explorer()->fitBanner()->text().contains(QStringLiteral("放得下")));
-        QCOMPARE(appsettings::language(), QStringLiteral("zh_CN"));
+        settings::SettingsReader saved;
+        QCOMPARE(appsettings::language(saved), QStringLiteral("zh_CN"));
         child<QAction>("actionLanguage_en")->trigger();
         QTRY_COMPARE(tabs->tabText(0), QStringLiteral("Explorer"));
     }

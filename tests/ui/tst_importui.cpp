@@ -26,10 +26,12 @@
 #include <QLineEdit>
 #include <QMimeData>
 #include <QPlainTextEdit>
+#include <QSettings>
 #include <QSignalSpy>
 #include <QSlider>
 #include <QStandardItemModel>
 #include <QStandardPaths>
+#include <QStatusBar>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTimer>
@@ -224,8 +226,55 @@ private Q_SLOTS:
         openWindow();
         QCOMPARE(controller()->scenario().model.id, QStringLiteral("llama-3.1-8b"));
         const QString problems = m_window->restoreProblems().join(QLatin1Char('\n'));
-        QVERIFY2(problems.contains(QLatin1String("imported model dropped")) && problems.contains(path),
+        QVERIFY2(problems.contains(QStringLiteral("library/imported = 'imported:%1' ignored: %1").arg(path)),
                  qPrintable(problems));
+    }
+
+    void corruptLibraryFallsBack()
+    {
+        m_window.reset();
+        const QString kept = writeFile(QStringLiteral("good/config.json"), smallConfig);
+        {
+            QSettings settings;
+            // One good entry and two bad ones: the good one stays.
+            settings.setValue(
+                QStringLiteral("library/imported"),
+                QVariantList{QVariantMap{{QStringLiteral("key"), QStringLiteral("imported:") + kept}},
+                             QVariantMap{{QStringLiteral("key"), QStringLiteral("stolen:1")}},
+                             QStringLiteral("garbage")});
+            QVariantMap badGpu = gpuToVariantMap(customGpu(QStringLiteral("Broken card"), 40LL << 30, 1000));
+            badGpu[QStringLiteral("memory_bytes")] = -5;
+            settings.setValue(QStringLiteral("library/customGpus"), QVariantList{badGpu});
+            settings.setValue(QStringLiteral("library/recentFiles"),
+                              QVariantMap{{QStringLiteral("not"), QStringLiteral("a list")}});
+        }
+        openWindow();
+        UserLibrary *library = m_window->library();
+        QCOMPARE(library->importedModels().size(), 1);
+        QCOMPARE(library->importedModels().first().key, QStringLiteral("imported:") + kept);
+        QVERIFY(library->customGpus().isEmpty());
+        QVERIFY(library->recentFiles().isEmpty());
+        const QString problems = m_window->restoreProblems().join(QLatin1Char('\n'));
+        for (const QString &line :
+             {QStringLiteral("library/imported = 'stolen:1' ignored: not an imported model"),
+              QStringLiteral("library/imported = 'garbage' ignored"),
+              QStringLiteral("library/customGpus = 'Broken card' ignored: saved custom GPU: "
+                             "field 'memory_bytes'"),
+              QStringLiteral("library/recentFiles = '{not: a list}' ignored: not a list of "
+                             "paths")})
+            QVERIFY2(problems.contains(line), qPrintable(problems));
+        QCOMPARE(m_window->restoreProblems().size(), 4);
+        QVERIFY(m_window->statusBar()->currentMessage().contains(QLatin1String("library/customGpus")));
+
+        // A list that is no list at all: nothing imported, one line.
+        m_window.reset();
+        appsettings::reset();
+        QSettings().setValue(QStringLiteral("library/imported"), QStringLiteral("imported:/nowhere"));
+        openWindow();
+        QVERIFY(m_window->library()->importedModels().isEmpty());
+        QCOMPARE(m_window->restoreProblems(),
+                 QStringList{QStringLiteral("library/imported = 'imported:/nowhere' ignored: not a list of "
+                                            "imported models")});
     }
 
     void ggufModelOffersLlamaCppCacheTypes()

@@ -9,6 +9,7 @@
 #include "quantization/figuresmodel.h"
 #include "quantization/inspection.h"
 #include "quantization/quantizationview.h"
+#include "quantization/quantsettings.h"
 #include "quantization/simulator.h"
 #include "quantization/sourcepicker.h"
 #include "quantization/sqnrchart.h"
@@ -40,6 +41,7 @@
 #include <QSignalSpy>
 #include <QSlider>
 #include <QSpinBox>
+#include <QStatusBar>
 #include <QTableView>
 #include <QTest>
 #include <QTranslator>
@@ -509,6 +511,37 @@ private Q_SLOTS:
         const QuantizationView view;
         compareSettings(settingsShown(view), expected);
         QVERIFY(!child<QLabel>(view, "fileMessage")->isVisibleTo(&view));
+
+        // Each unusable value is reported once, by key and value; the good one is not.
+        const QStringList problems = view.restoreProblems();
+        const QString all = problems.join(QLatin1Char('\n'));
+        for (const char *line :
+             {"quantization/source = 'banana' ignored", "quantization/synthetic/kind = 'cauchy' ignored",
+              "quantization/synthetic/rows = '-3' ignored", "quantization/synthetic/cols = '99999' ignored",
+              "quantization/synthetic/seed = 'seven' ignored", "quantization/synthetic/std = 'nan' ignored",
+              "quantization/schemes = 'int4, int5' ignored: no scheme 'int5'",
+              "quantization/groupSize = '100' ignored", "quantization/fp8Saturate = 'maybe' ignored",
+              "quantization/fp8UnitScale = 'yes' ignored", "quantization/histogram = 'sideways' ignored",
+              "quantization/logY = '[1, 2]' ignored"})
+            QVERIFY2(all.contains(QLatin1String(line)),
+                     qPrintable(QLatin1String(line) + QStringLiteral("\nin\n") + all));
+        QCOMPARE(problems.size(), 12);
+        QVERIFY(!all.contains(QLatin1String("quantization/bins")));
+    }
+
+    void windowReportsTheTabsSettings()
+    {
+        test::resetState();
+        QSettings().setValue(QStringLiteral("quantization/bins"), 0);
+        const std::unique_ptr<MainWindow> window = test::openWindow();
+        QVERIFY(window->restoreProblems().isEmpty()); // the tab's settings are read when it opens
+        QVERIFY(window->showView(QStringLiteral("quantization")));
+        const QuantizationView *view = window->quantization();
+        QCOMPARE(child<QSpinBox>(*view, "bins")->value(), SchemeChoice().bins);
+        const QString line = QStringLiteral("quantization/bins = '0' ignored: not an integer from 1 to 4096");
+        QCOMPARE(window->restoreProblems(), QStringList{line});
+        QVERIFY2(window->statusBar()->currentMessage().contains(line),
+                 qPrintable(window->statusBar()->currentMessage()));
     }
 };
 
