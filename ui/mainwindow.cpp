@@ -54,7 +54,7 @@ MainWindow::MainWindow(QWidget *parent)
     settings::SettingsReader saved;
     translations::apply(appsettings::language(saved)); // before any widget sets its texts
     m_library->load(saved);
-    restoreState(saved); // before the views exist, so they start from the restored scenario
+    restoreScenario(saved); // before the views exist, so they start from the restored scenario
     m_explorer = new ExplorerView(m_controller, m_library, this);
     setAcceptDrops(true);
     m_tabs->setObjectName(QStringLiteral("viewTabs"));
@@ -123,7 +123,7 @@ QuantizationView *MainWindow::quantization()
     return m_quantization;
 }
 
-void MainWindow::restoreState(settings::SettingsReader &saved)
+void MainWindow::restoreScenario(settings::SettingsReader &saved)
 {
     const RestoredState state = appsettings::loadScenario(saved, *m_library);
     m_controller->setScenario(state.scenario);
@@ -161,7 +161,7 @@ void MainWindow::reportRestoreProblems(const QStringList &problems)
         tr("Some settings were not restored: %1").arg(m_restoreProblems.join(QStringLiteral("; "))), 15'000);
 }
 
-void MainWindow::saveState()
+void MainWindow::saveSettings()
 {
     appsettings::saveScenario(m_controller->scenario(), m_controller->growthAxis());
     const settings::WindowKeys &k = settings::windowKeys();
@@ -174,7 +174,7 @@ void MainWindow::saveState()
 
 void MainWindow::closeEvent(QCloseEvent *event)
 {
-    saveState();
+    saveSettings();
     event->accept();
 }
 

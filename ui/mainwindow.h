@@ -55,8 +55,9 @@ Q_SIGNALS:
     void importFailed(const QString &message);
 
 public:
-    /// Writes the scenario, geometry and view state to QSettings now.
-    void saveState();
+    /// Writes the scenario, geometry and view state to QSettings now. (Not
+    /// saveState(): that is QMainWindow's, for toolbars and docks.)
+    void saveSettings();
     /// Shows a view by name: "explorer" or "quantization"; false if unknown.
     bool showView(const QString &name);
 
@@ -72,7 +73,7 @@ protected:
 private:
     void createMenus();
     void createShortcuts();
-    void restoreState(settings::SettingsReader &saved);
+    void restoreScenario(settings::SettingsReader &saved);
     void restoreWindowState(settings::SettingsReader &saved);
     /// Shows settings that could not be restored in the status bar (and on stderr).
     void reportRestoreProblems(const QStringList &problems);

@@ -38,6 +38,7 @@
 #include <QSignalSpy>
 #include <QSlider>
 #include <QSpinBox>
+#include <QSplitter>
 #include <QStandardPaths>
 #include <QStatusBar>
 #include <QTabWidget>
@@ -275,6 +276,12 @@ private Q_SLOTS:
         selectComboData(child<QComboBox>("kvCacheDtypeCombo"), QStringLiteral("fp8_e5m2"));
         selectComboData(child<QComboBox>("growthAxisCombo"), QString::number(int(GrowthAxis::BatchSize)));
         m_window->resize(1000, 700);
+        QApplication::processEvents();
+        auto *splitter = child<QSplitter>("explorerSplitter");
+        const QList<int> sizes{splitter->sizes().first() + 40, splitter->sizes().last() - 40};
+        splitter->setSizes(sizes);
+        QCOMPARE(splitter->sizes(), sizes);
+        QVERIFY(m_window->showView(QStringLiteral("quantization")));
         m_window->close(); // saves
         m_window.reset();
 
@@ -286,6 +293,11 @@ private Q_SLOTS:
         QCOMPARE(s.kvCacheDtype, KvCacheDtype::Fp8E5M2);
         QCOMPARE(controller()->growthAxis(), GrowthAxis::BatchSize);
         QCOMPARE(m_window->size(), QSize(1000, 700));
+        QCOMPARE(child<QTabWidget>("viewTabs")->currentWidget()->objectName(),
+                 QStringLiteral("quantizationTab"));
+        m_window->showView(QStringLiteral("explorer"));
+        QApplication::processEvents();
+        QCOMPARE(child<QSplitter>("explorerSplitter")->sizes(), sizes);
         QVERIFY(m_window->restoreProblems().isEmpty());
     }
 

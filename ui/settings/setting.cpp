@@ -43,8 +43,8 @@ SettingsReader::SettingsReader()
 {
     if (m_settings.status() != QSettings::NoError) {
         m_readable = false;
-        reportAll(
-            QStringLiteral("settings file %1 is unreadable; starting with defaults").arg(m_settings.fileName()));
+        reportAll(QStringLiteral("settings file %1 is unreadable; starting with defaults")
+                      .arg(m_settings.fileName()));
     }
 }
 
@@ -55,7 +55,8 @@ QVariant SettingsReader::saved(const char *key) const
 
 void SettingsReader::report(const char *key, const QVariant &value, const QString &reason)
 {
-    m_problems << QStringLiteral("%1 = '%2' ignored: %3").arg(QLatin1String(key), displayValue(value), reason);
+    m_problems
+        << QStringLiteral("%1 = '%2' ignored: %3").arg(QLatin1String(key), displayValue(value), reason);
 }
 
 void SettingsReader::reportAll(const QString &problem)

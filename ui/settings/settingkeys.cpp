@@ -57,8 +57,9 @@ Setting<T> integerSetting(const char *key, T defaultValue, qlonglong lo, qlonglo
                 bool ok = false;
                 const qlonglong value = text(saved).toLongLong(&ok);
                 if (!ok || value < lo || value > hi)
-                    throw Error(reason.isEmpty() ? QStringLiteral("not an integer from %1 to %2").arg(lo).arg(hi)
-                                                 : reason);
+                    throw Error(reason.isEmpty()
+                                    ? QStringLiteral("not an integer from %1 to %2").arg(lo).arg(hi)
+                                    : reason);
                 return T(value);
             }};
 }
@@ -140,7 +141,8 @@ ScenarioKeys makeScenarioKeys()
                  throw Error(QStringLiteral("not a group size"));
              return group;
          }},
-        {"scenario/kvCacheDtype", defaults.kvCacheDtype, [](const KvCacheDtype &d) { return QVariant(dtypeName(d)); },
+        {"scenario/kvCacheDtype", defaults.kvCacheDtype,
+         [](const KvCacheDtype &d) { return QVariant(dtypeName(d)); },
          [](const QVariant &saved) { return parseKvCacheDtype(text(saved)); }},
         {"scenario/gpuMemoryUtilization", defaults.gpuMemoryUtilizationPpm,
          [](const std::int64_t &ppm) { return QVariant(formatUtilization(ppm)); },
@@ -151,7 +153,8 @@ ScenarioKeys makeScenarioKeys()
         countSetting<std::int64_t>("scenario/seqLen", defaults.seqLen),
         {"explorer/growthAxis", GrowthAxis::SequenceLength,
          [](const GrowthAxis &axis) {
-             return QVariant(axis == GrowthAxis::BatchSize ? QStringLiteral("batch") : QStringLiteral("sequence"));
+             return QVariant(axis == GrowthAxis::BatchSize ? QStringLiteral("batch")
+                                                           : QStringLiteral("sequence"));
          },
          [](const QVariant &saved) {
              const QString t = text(saved);
@@ -171,8 +174,10 @@ QuantizationKeys makeQuantizationKeys()
         {"quantization/synthetic/kind", spec.kind,
          [](const quant::SyntheticKind &kind) { return QVariant(quant::syntheticKindName(kind)); },
          [](const QVariant &saved) { return quant::parseSyntheticKind(text(saved)); }},
-        integerSetting<std::int64_t>("quantization/synthetic/rows", spec.rows, 1, quant::MaxSyntheticDimension),
-        integerSetting<std::int64_t>("quantization/synthetic/cols", spec.cols, 1, quant::MaxSyntheticDimension),
+        integerSetting<std::int64_t>("quantization/synthetic/rows", spec.rows, 1,
+                                     quant::MaxSyntheticDimension),
+        integerSetting<std::int64_t>("quantization/synthetic/cols", spec.cols, 1,
+                                     quant::MaxSyntheticDimension),
         integerSetting<std::uint64_t>("quantization/synthetic/seed", spec.seed, 0, MaxSyntheticSeed),
         {"quantization/synthetic/std", spec.standardDeviation, asItself<double>(),
          [](const QVariant &saved) {
@@ -225,7 +230,9 @@ LibraryKeys makeLibraryKeys()
     return {
         mapListSetting("library/imported", QStringLiteral("imported models")),
         mapListSetting("library/customGpus", QStringLiteral("custom GPUs")),
-        {"library/recentFiles", {}, asItself<QStringList>(),
+        {"library/recentFiles",
+         {},
+         asItself<QStringList>(),
          [](const QVariant &saved) {
              // None saved reads back invalid, one path as a plain string.
              if (!saved.isValid())
