@@ -15,6 +15,9 @@ namespace kvscope::theme {
 /// True when the palette's window is dark (the system is in dark mode).
 bool isDark(const QPalette &palette);
 
+/// A dark palette (zinc greys), for rendering in dark where the platform has none.
+QPalette darkPalette();
+
 /// Colour of a part of the memory bar; the overflow is the warning colour.
 QColor partColor(MemoryPart part, const QPalette &palette);
 

@@ -76,20 +76,6 @@ class TestExplorer : public QObject
         Q_EMIT combo->activated(index);
     }
 
-    /// Counts pixels of `color` (within a small tolerance) in an image.
-    static int pixelsNear(const QImage &image, const QColor &color)
-    {
-        int count = 0;
-        for (int y = 0; y < image.height(); y += 2)
-            for (int x = 0; x < image.width(); x += 2) {
-                const QColor c = image.pixelColor(x, y);
-                if (qAbs(c.red() - color.red()) < 12 && qAbs(c.green() - color.green()) < 12 &&
-                    qAbs(c.blue() - color.blue()) < 12)
-                    ++count;
-            }
-        return count;
-    }
-
 private Q_SLOTS:
     void initTestCase()
     {
@@ -162,7 +148,7 @@ private Q_SLOTS:
     {
         QVERIFY(!explorer()->fitBanner()->showsWarning());
         const QColor warning = theme::warningColor(explorer()->breakdownChart()->palette());
-        QCOMPARE(pixelsNear(explorer()->breakdownChart()->grab().toImage(), warning), 0);
+        QCOMPARE(test::pixelsNear(explorer()->breakdownChart()->grab().toImage(), warning), 0);
 
         child<QSpinBox>("batchSpin")->setValue(512); // 512 x 8192 x 128 KiB = 512 GiB
         const MemoryPlan &plan = controller()->plan();
@@ -177,7 +163,7 @@ private Q_SLOTS:
         QCOMPARE(chart->barSet(MemoryPart::Overflow)->at(0), toGiB(-plan.headroomBytes));
         QCOMPARE(chart->barSet(MemoryPart::Headroom)->at(0), 0.0);
         QApplication::processEvents();
-        QVERIFY(pixelsNear(chart->grab().toImage(), warning) > 200);
+        QVERIFY(test::pixelsNear(chart->grab().toImage(), warning) > 200);
     }
 
     void growthChartMarksCurrentPointAndCrossing()
@@ -381,8 +367,8 @@ private Q_SLOTS:
             QCOMPARE(image.size() / image.devicePixelRatio(), size);
             // Not blank: the KV cache and weights colours both appear.
             const QPalette palette = explorer()->breakdownChart()->palette();
-            QVERIFY(pixelsNear(image, theme::partColor(MemoryPart::KvCache, palette)) > 100);
-            QVERIFY(pixelsNear(image, theme::partColor(MemoryPart::Weights, palette)) > 100);
+            QVERIFY(test::pixelsNear(image, theme::partColor(MemoryPart::KvCache, palette)) > 100);
+            QVERIFY(test::pixelsNear(image, theme::partColor(MemoryPart::Weights, palette)) > 100);
         }
     }
 
@@ -406,7 +392,7 @@ private Q_SLOTS:
             image.save(qEnvironmentVariable("KVSCOPE_TEST_SCREENSHOTS") +
                        QStringLiteral("/explorer-dark.png"));
         // Dark-mode colours are used: the lighter KV green of the dark palette appears.
-        QVERIFY(pixelsNear(image, theme::partColor(MemoryPart::KvCache, dark)) > 100);
+        QVERIFY(test::pixelsNear(image, theme::partColor(MemoryPart::KvCache, dark)) > 100);
         QApplication::setPalette(original);
     }
 

@@ -16,6 +16,7 @@
 #include "quantization/synthetic.h"
 #include "quantization/valueschart.h"
 #include "tensorfiles.h"
+#include "theme.h"
 #include "uitestsupport.h"
 
 #include <set>
@@ -35,6 +36,7 @@
 #include <QGroupBox>
 #include <QLabel>
 #include <QLineEdit>
+#include <QLineSeries>
 #include <QRadioButton>
 #include <QRegularExpression>
 #include <QSettings>
@@ -412,6 +414,49 @@ private Q_SLOTS:
         QCoreApplication::removeTranslator(&marker);
         QTRY_COMPARE(child<QLabel>(view, "status")->text(), status);
         QCOMPARE(visibleTexts(view), before);
+    }
+
+    void chartsFollowADarkPalette()
+    {
+        QuantizationView view;
+        showWith(view, 64, 256, {QStringLiteral("int8"), QStringLiteral("mxfp4")});
+        QTRY_VERIFY_WITH_TIMEOUT(showing(view, 64, 2), 20000);
+        auto *errors = child<ErrorHistogramChart>(view, "errorChart");
+        QList<QColor> pens;
+        for (QAbstractSeries *series : errors->chart()->series())
+            pens << qobject_cast<QLineSeries *>(series)->pen().color();
+
+        // The palette changes while the charts exist, as when the system turns dark.
+        const QPalette original = QApplication::palette();
+        const QPalette dark = theme::darkPalette();
+        QApplication::setPalette(dark);
+        QApplication::processEvents();
+        const QColor base = dark.color(QPalette::Base);
+        for (const char *name : {"errorChart", "valuesChart", "sqnrChart"}) {
+            auto *chartView = child<QChartView>(view, name);
+            QCOMPARE(chartView->chart()->backgroundBrush().color(), base);
+            // Most of the chart is drawn in the background colour; white is at most a bar's label.
+            const QImage image = chartView->grab().toImage();
+            const double sampled = double(image.width() / 2) * double(image.height() / 2);
+            const double background = test::pixelsNear(image, base) / sampled;
+            const double white = test::pixelsNear(image, Qt::white) / sampled;
+            QVERIFY2(background > 0.6 && white < 0.001,
+                     qPrintable(QStringLiteral("%1: %2 background, %3 white")
+                                    .arg(QLatin1String(name))
+                                    .arg(background)
+                                    .arg(white)));
+        }
+        if (qEnvironmentVariableIsSet("KVSCOPE_TEST_SCREENSHOTS"))
+            view.grab().save(qEnvironmentVariable("KVSCOPE_TEST_SCREENSHOTS") +
+                             QStringLiteral("/quantization-dark.png"));
+        // The schemes keep their colours through the dark theme, except what would vanish on it.
+        QList<QColor> darkPens;
+        for (QAbstractSeries *series : errors->chart()->series())
+            darkPens << qobject_cast<QLineSeries *>(series)->pen().color();
+        QCOMPARE(darkPens.size(), 2);
+        QCOMPARE(darkPens.first(), pens.first());   // int8 green
+        QVERIFY(darkPens.last().lightness() > 128); // mxfp4 is black on light, light on dark
+        QApplication::setPalette(original);
     }
 
     void settingsSurviveARestart()

@@ -7,7 +7,9 @@
 
 #include <memory>
 
+#include <QColor>
 #include <QCoreApplication>
+#include <QImage>
 #include <QStandardPaths>
 #include <QTest>
 
@@ -38,6 +40,20 @@ inline std::unique_ptr<MainWindow> openWindow(bool defaultSize = true)
     if (!QTest::qWaitForWindowExposed(window.get()))
         qFatal("window not exposed");
     return window;
+}
+
+/// Counts pixels of `color` (within a small tolerance) in every other row and column.
+inline int pixelsNear(const QImage &image, const QColor &color)
+{
+    int count = 0;
+    for (int y = 0; y < image.height(); y += 2)
+        for (int x = 0; x < image.width(); x += 2) {
+            const QColor c = image.pixelColor(x, y);
+            if (qAbs(c.red() - color.red()) < 12 && qAbs(c.green() - color.green()) < 12 &&
+                qAbs(c.blue() - color.blue()) < 12)
+                ++count;
+        }
+    return count;
 }
 
 } // namespace kvscope::test

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "charts/explorerchartview.h"
+#include "charts/chartview.h"
 #include "plan/growth.h"
 
 #include <QList>
@@ -16,7 +16,7 @@ namespace kvscope {
 /// Chart 2: KV cache (one line per KV precision) and total memory against
 /// sequence length or batch size on a log axis, with the budget line, the
 /// current point, and where the total crosses the budget ("fits up to ...").
-class GrowthChartView : public ExplorerChartView
+class GrowthChartView : public ChartView
 {
     Q_OBJECT
 
