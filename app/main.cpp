@@ -5,14 +5,15 @@
 #include "cli/cliio.h"
 #include "cli/commands.h"
 #include "mainwindow.h"
-#include "quantization/quantizationview.h"
+#include "screenshot.h"
+#include "theme.h"
 #include "translations.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QCoreApplication>
 #include <QRegularExpression>
-#include <QTimer>
+#include <QStyle>
 
 namespace {
 
@@ -29,27 +30,6 @@ QStringList argumentList(int argc, char *argv[])
     for (int i = 0; i < argc; ++i)
         list << QString::fromLocal8Bit(argv[i]);
     return list;
-}
-
-/// Renders the window to a PNG once it has laid out (and, on the simulator,
-/// once its results are on screen), then quits. Used for the README images.
-void scheduleScreenshot(kvscope::MainWindow &window, const QString &path)
-{
-    const auto grab = [&window, path] {
-        const bool saved = window.grab().save(path);
-        if (!saved)
-            kvscope::cli::fail(QStringLiteral("--screenshot: cannot write '%1'").arg(path));
-        QCoreApplication::exit(saved ? 0 : 1);
-    };
-    // The simulator exists only once its tab has been shown.
-    auto *simulator = window.findChild<kvscope::QuantizationView *>();
-    if (!simulator) {
-        QTimer::singleShot(400, &window, grab);
-        return;
-    }
-    QObject::connect(simulator, &kvscope::QuantizationView::resultsShown, &window,
-                     [grab] { QTimer::singleShot(200, grab); });
-    QTimer::singleShot(30'000, &window, grab); // a result that never comes still ends the run
 }
 
 } // namespace
@@ -85,7 +65,11 @@ int main(int argc, char *argv[])
     const QCommandLineOption view(QStringLiteral("view"),
                                   QStringLiteral("Open on a view: explorer or quantization."),
                                   QStringLiteral("name"));
-    parser.addOptions({resetSettings, language, screenshot, size, view});
+    const QCommandLineOption palette(
+        QStringLiteral("palette"),
+        QStringLiteral("Use a dark or light palette instead of the system's (drawn with Fusion)."),
+        QStringLiteral("name"));
+    parser.addOptions({resetSettings, language, screenshot, size, view, palette});
     if (!parser.parse(arguments))
         return kvscope::cli::fail(parser.errorText(), kvscope::cli::UsageError);
     if (parser.isSet(help)) {
@@ -108,6 +92,11 @@ int main(int argc, char *argv[])
             QStringLiteral("--view: unknown view '%1' (choose explorer or quantization)")
                 .arg(parser.value(view)),
             kvscope::cli::UsageError);
+    if (parser.isSet(palette) && parser.value(palette) != QLatin1String("dark") &&
+        parser.value(palette) != QLatin1String("light"))
+        return kvscope::cli::fail(QStringLiteral("--palette: unknown palette '%1' (choose dark or light)")
+                                      .arg(parser.value(palette)),
+                                  kvscope::cli::UsageError);
     if (parser.isSet(language) && !kvscope::translations::available().contains(parser.value(language)))
         return kvscope::cli::fail(
             QStringLiteral("--lang: unknown language '%1' (choose en or zh_CN)").arg(parser.value(language)),
@@ -132,6 +121,12 @@ int main(int argc, char *argv[])
     QApplication app(argc, argv);
     setApplicationIdentity();
     QApplication::setApplicationDisplayName(QStringLiteral("kvscope"));
+    if (parser.isSet(palette)) {
+        QApplication::setStyle(QStringLiteral("Fusion")); // a platform style may ignore the palette
+        QApplication::setPalette(parser.value(palette) == QLatin1String("dark")
+                                     ? kvscope::theme::darkPalette()
+                                     : QApplication::style()->standardPalette());
+    }
     if (parser.isSet(resetSettings))
         kvscope::appsettings::reset();
     if (parser.isSet(language))
@@ -144,6 +139,6 @@ int main(int argc, char *argv[])
         window.showView(parser.value(view));
     window.show();
     if (parser.isSet(screenshot))
-        scheduleScreenshot(window, parser.value(screenshot));
+        kvscope::scheduleScreenshot(window, parser.value(screenshot));
     return QApplication::exec();
 }

@@ -10,6 +10,7 @@
 #include "quantization/inspection.h"
 #include "quantization/quantizationview.h"
 #include "quantization/quantsettings.h"
+#include "quantization/schemecolors.h"
 #include "quantization/simulator.h"
 #include "quantization/sourcepicker.h"
 #include "quantization/sqnrchart.h"
@@ -457,6 +458,30 @@ private Q_SLOTS:
         QCOMPARE(darkPens.first(), pens.first());   // int8 green
         QVERIFY(darkPens.last().lightness() > 128); // mxfp4 is black on light, light on dark
         QApplication::setPalette(original);
+    }
+
+    void screenshotShowsTheResults()
+    {
+        // kvscope --screenshot waits for the simulator: the int8 curve is in the picture.
+        QTemporaryDir config;
+        const QString png = config.filePath(QStringLiteral("quantization.png"));
+        const test::WindowRun run = test::runWindow(
+            config,
+            {QStringLiteral("--screenshot"), png, QStringLiteral("--size"), QStringLiteral("1200x800"),
+             QStringLiteral("--view"), QStringLiteral("quantization")},
+            "[quantization]\nsynthetic\\rows=64\nsynthetic\\cols=256\nschemes=int8\n");
+        QVERIFY2(run.exitCode == 0, run.err.constData());
+        const QImage image(png);
+        QCOMPARE(image.size(), QSize(1200, 800));
+        const QColor int8 = schemeColor(quant::parseScheme(QStringLiteral("int8")), QApplication::palette());
+        QVERIFY(test::pixelsNear(image, int8) > 200); // the curve, not only its legend entry
+
+        // A picture that cannot be written: exit 1, and why.
+        const test::WindowRun unwritable =
+            test::runWindow(config, {QStringLiteral("--screenshot"),
+                                     config.filePath(QStringLiteral("no/such/folder/x.png"))});
+        QCOMPARE(unwritable.exitCode, 1);
+        QVERIFY2(unwritable.err.contains("--screenshot: cannot write"), unwritable.err.constData());
     }
 
     void settingsSurviveARestart()
