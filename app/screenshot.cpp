@@ -39,14 +39,15 @@ void scheduleScreenshot(MainWindow &window, const QString &path)
     auto clock = std::make_shared<QElapsedTimer>();
     clock->start();
     QObject::connect(poll, &QTimer::timeout, &window, [&window, path, failures, simulator, poll, clock] {
-        const bool ready = clock->elapsed() >= LayoutMs && !window.importer()->busy() &&
-                           !(simulator && simulator->isBusy());
+        const bool ready =
+            clock->elapsed() >= LayoutMs && !window.importer()->busy() && !(simulator && simulator->isBusy());
         const bool late = clock->elapsed() >= GiveUpMs;
         if (!ready && !late)
             return;
         poll->stop();
         if (!ready)
-            *failures << QStringLiteral("--screenshot: still busy after %1 s; taken anyway").arg(GiveUpMs / 1000);
+            *failures
+                << QStringLiteral("--screenshot: still busy after %1 s; taken anyway").arg(GiveUpMs / 1000);
         QTimer::singleShot(SettleMs, &window, [&window, path, failures] {
             if (!window.grab().save(path))
                 *failures << QStringLiteral("--screenshot: cannot write '%1'").arg(path);

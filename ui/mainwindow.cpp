@@ -73,21 +73,17 @@ MainWindow::MainWindow(QWidget *parent)
     statusBar()->addPermanentWidget(m_units);
 
     connect(m_controller, &ScenarioController::errorOccurred, this, &MainWindow::showError);
+    connect(m_explorer, &ExplorerView::errorOccurred, this, &MainWindow::showError);
     connect(m_explorer->parameterPanel(), &ParameterPanel::customGpuRequested, this,
             &MainWindow::addCustomGpu);
     connect(m_importer, &ModelImporter::started, this,
             [this](const QString &path) { statusBar()->showMessage(tr("Importing %1…").arg(path)); });
     connect(m_importer, &ModelImporter::imported, this, [this](const ImportedModel &imported) {
-        selectImported(m_library->addImported(imported));
-        statusBar()->showMessage(
-            tr("Imported %1 (%2)").arg(imported.model.name, importKindName(imported.kind)), 8'000);
+        if (addImported(imported))
+            statusBar()->showMessage(
+                tr("Imported %1 (%2)").arg(imported.model.name, importKindName(imported.kind)), 8'000);
     });
-    connect(m_importer, &ModelImporter::failed, this, [this](const QString &message) {
-        statusBar()->showMessage(message, 15'000);
-        Q_EMIT importFailed(message);
-        if (isVisible())
-            QMessageBox::warning(this, tr("Cannot import model"), message);
-    });
+    connect(m_importer, &ModelImporter::failed, this, &MainWindow::refuseImport);
     connect(m_library, &UserLibrary::recentFilesChanged, this, &MainWindow::rebuildRecentMenu);
     connect(m_controller, &ScenarioController::scenarioChanged, this, &MainWindow::updateTitle);
 
@@ -354,7 +350,26 @@ void MainWindow::pasteConfig()
     PasteConfigDialog dialog(this);
     if (dialog.exec() != QDialog::Accepted)
         return;
-    selectImported(m_library->addImported(dialog.imported(), dialog.configText()));
+    addImported(dialog.imported(), dialog.configText());
+}
+
+bool MainWindow::addImported(const ImportedModel &imported, const QByteArray &configText)
+{
+    try {
+        selectImported(m_library->addImported(imported, configText));
+        return true;
+    } catch (const Error &error) {
+        refuseImport(error.message());
+        return false;
+    }
+}
+
+void MainWindow::refuseImport(const QString &message)
+{
+    statusBar()->showMessage(message, 15'000);
+    Q_EMIT importFailed(message);
+    if (isVisible())
+        QMessageBox::warning(this, tr("Cannot import model"), message);
 }
 
 void MainWindow::addCustomGpu()
@@ -362,9 +377,13 @@ void MainWindow::addCustomGpu()
     CustomGpuDialog dialog(this);
     if (dialog.exec() != QDialog::Accepted)
         return;
-    const QString id = m_library->addCustomGpu(dialog.gpu());
-    if (const GpuSpec *gpu = m_library->findGpu(id))
-        m_controller->setGpu(*gpu);
+    try {
+        const QString id = m_library->addCustomGpu(dialog.gpu());
+        if (const GpuSpec *gpu = m_library->findGpu(id))
+            m_controller->setGpu(*gpu);
+    } catch (const Error &error) {
+        showError(error.message());
+    }
 }
 
 void MainWindow::selectImported(const QString &key)

@@ -81,6 +81,14 @@ private:
     void updateTitle();
     void showError(const QString &message);
     void cycleKvPrecision();
+    // Every way in from the UI (files, drops, recent files, pastes, custom
+    // GPUs, the controls) catches the core's Error and shows it: one that
+    // reached Qt's event loop would end the program.
+
+    /// Adds an import to the library and selects it; false (and shown) when refused.
+    bool addImported(const ImportedModel &imported, const QByteArray &configText = {});
+    /// Shows why an import was refused; the previous model stays selected.
+    void refuseImport(const QString &message);
     void selectImported(const QString &key);
     void rebuildRecentMenu();
 

@@ -183,6 +183,32 @@ private Q_SLOTS:
         QCOMPARE(model->name, QStringLiteral("My Llama"));
     }
 
+    void oversizedPastedConfigKeepsTheModel()
+    {
+        // A valid config.json, padded past the 1 MiB a pasted config may keep
+        // (a real one is a few KiB): it parses, but the library refuses it.
+        QByteArray config = llamaConfig;
+        // Whitespace between tokens, in short lines (one long line would take the text box minutes).
+        config.insert(config.lastIndexOf('}'), (QByteArray(63, ' ') + '\n').repeated((1 << 20) / 64 + 1));
+        QVERIFY(config.size() > (1 << 20));
+        const Scenario before = controller()->scenario();
+        QTimer::singleShot(0, [config] {
+            auto *dialog = qobject_cast<PasteConfigDialog *>(QApplication::activeModalWidget());
+            if (!dialog)
+                qFatal("no paste dialog");
+            dialog->findChild<QPlainTextEdit *>(QStringLiteral("pastedConfigText"))
+                ->setPlainText(QString::fromUtf8(config));
+            closeNextModal(); // the error message that follows
+            dialog->accept();
+        });
+        m_window->pasteConfig(); // returns once the dialog and the message are closed
+        QCOMPARE(controller()->scenario().model.id, before.model.id);
+        QVERIFY(m_window->library()->importedModels().isEmpty());
+        const QString shown = m_window->statusBar()->currentMessage();
+        QVERIFY2(shown.contains(QLatin1String("is too large to keep")), qPrintable(shown));
+        QTRY_VERIFY(!QApplication::activeModalWidget());
+    }
+
     void customGpuDialogAndPicker()
     {
         CustomGpuDialog dialog;
@@ -298,6 +324,28 @@ private Q_SLOTS:
                  3); // F32 F16 Q8_0 Q4_0
         QVERIFY(!m_window->findChild<QComboBox *>(QStringLiteral("quantizationCombo"))->isEnabled());
         QVERIFY(controller()->plan().weights.budgetUsesMeasured);
+    }
+
+    void modelWithoutLlamaCppBlocksStillImports()
+    {
+        // Heads of 40 values: 2 KV heads x 40 = 80 values per row, which
+        // llama.cpp's 32-value Q8_0/Q4_0 blocks cannot hold (ggml-common.h
+        // QK8_0 = 32). The F16 plan is fine; the growth chart's Q8_0 and Q4_0
+        // curves cannot be planned, and must not take the window down.
+        test::GgufWriter gguf = test::tinyLlamaGguf();
+        gguf.u32(QStringLiteral("llama.attention.key_length"), 40)
+            .u32(QStringLiteral("llama.attention.value_length"), 40);
+        const QString path = m_dir.filePath(QStringLiteral("odd-heads.gguf"));
+        QVERIFY(test::writeFile(path, gguf.bytes()));
+        QSignalSpy errors(m_window->explorer(), &ExplorerView::errorOccurred);
+        m_window->importModelPath(path);
+        QTRY_COMPARE(controller()->scenario().model.id, QStringLiteral("imported:") + path);
+        // layers x (K + V) x KV heads x 40 values x 2 bytes (F16)
+        QCOMPARE(controller()->plan().kv.bytesPerToken, 2 * 2 * 2 * 40 * 2);
+        QVERIFY(!errors.isEmpty());
+        QVERIFY2(errors.last().first().toString().contains(QLatin1String("q8_0 stores blocks of 32 values")),
+                 qPrintable(errors.last().first().toString()));
+        QVERIFY(m_window->isVisible());
     }
 
     void newerImportSupersedesOlder()

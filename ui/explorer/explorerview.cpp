@@ -3,6 +3,7 @@
 
 #include "charts/breakdownchart.h"
 #include "charts/growthchart.h"
+#include "common/error.h"
 #include "explorer/figurespanel.h"
 #include "explorer/fitbanner.h"
 #include "explorer/parameterpanel.h"
@@ -110,7 +111,13 @@ void ExplorerView::refresh()
     m_banner->showPlan(plan);
     m_figures->showPlan(plan);
     m_breakdown->showBreakdown(memoryBreakdown(plan), plan.tensorParallelSize);
-    m_growth->showGrowth(growthChartData(m_controller->scenario(), plan, m_controller->growthAxis()));
+    try {
+        m_growth->showGrowth(growthChartData(m_controller->scenario(), plan, m_controller->growthAxis()));
+    } catch (const Error &error) {
+        // The plan stands; only a curve of another KV precision could not be planned.
+        m_growth->showGrowth(GrowthChartData{});
+        Q_EMIT errorOccurred(tr("Growth chart: %1").arg(error.message()));
+    }
 }
 
 QString ExplorerView::figuresText() const
