@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
-// kvscope: the window by default, headless subcommands (calc, models, gpus...)
-// when the first argument names one.
+// kvscope: the window by default (with a model file to open, if one is
+// given), headless subcommands (calc, models, gpus...) when the first
+// argument names one.
 #include "appsettings.h"
 #include "cli/cliio.h"
 #include "cli/commands.h"
@@ -12,6 +13,7 @@
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QCoreApplication>
+#include <QFileInfo>
 #include <QRegularExpression>
 #include <QStyle>
 
@@ -70,6 +72,10 @@ int main(int argc, char *argv[])
         QStringLiteral("Use a dark or light palette instead of the system's (drawn with Fusion)."),
         QStringLiteral("name"));
     parser.addOptions({resetSettings, language, screenshot, size, view, palette});
+    parser.addPositionalArgument(
+        QStringLiteral("file"),
+        QStringLiteral("A model to open: a config.json, a model folder or a .gguf file."),
+        QStringLiteral("[FILE]"));
     if (!parser.parse(arguments))
         return kvscope::cli::fail(parser.errorText(), kvscope::cli::UsageError);
     if (parser.isSet(help)) {
@@ -82,9 +88,16 @@ int main(int argc, char *argv[])
         kvscope::cli::writeOut(QStringLiteral("kvscope %1\n").arg(QStringLiteral(KVSCOPE_VERSION)));
         return 0;
     }
-    if (!parser.positionalArguments().isEmpty())
+    // A word that is no command and no file is most likely a mistyped command.
+    const QStringList files = parser.positionalArguments();
+    if (!files.isEmpty() && !QFileInfo::exists(files.first()))
         return kvscope::cli::fail(
-            QStringLiteral("unknown command '%1' (try --help)").arg(parser.positionalArguments().first()),
+            QStringLiteral("unknown command '%1', and no file or folder of that name (try --help)")
+                .arg(files.first()),
+            kvscope::cli::UsageError);
+    if (files.size() > 1)
+        return kvscope::cli::fail(
+            QStringLiteral("one model at a time: '%1' and '%2' given").arg(files.at(0), files.at(1)),
             kvscope::cli::UsageError);
     if (parser.isSet(view) && parser.value(view) != QLatin1String("explorer") &&
         parser.value(view) != QLatin1String("quantization"))
@@ -138,6 +151,9 @@ int main(int argc, char *argv[])
     if (parser.isSet(view))
         window.showView(parser.value(view));
     window.show();
+    // In the background, as File → Open does; a refused file is shown in the window.
+    if (!files.isEmpty())
+        window.importModelPath(QFileInfo(files.first()).absoluteFilePath());
     if (parser.isSet(screenshot))
         kvscope::scheduleScreenshot(window, parser.value(screenshot));
     return QApplication::exec();

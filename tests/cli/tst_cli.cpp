@@ -209,6 +209,8 @@ private Q_SLOTS:
             << 1 << "--group-size: applies to awq, gptq and compressed-tensors, not to quantization 'fp8'";
         QTest::newRow("unknown command")
             << QStringList{QStringLiteral("frobnicate")} << 2 << "unknown command 'frobnicate'";
+        QTest::newRow("two model files") << QStringList{QStringLiteral("/"), QStringLiteral("/")} << 2
+                                         << "one model at a time: '/' and '/' given";
         QTest::newRow("unknown palette") << QStringList{QStringLiteral("--palette"), QStringLiteral("purple")}
                                          << 2 << "--palette: unknown palette 'purple' (choose dark or light)";
         QTest::newRow("custom gpu without memory")

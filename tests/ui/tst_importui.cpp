@@ -22,6 +22,7 @@
 #include <QDialogButtonBox>
 #include <QDoubleSpinBox>
 #include <QDropEvent>
+#include <QImage>
 #include <QLabel>
 #include <QLineEdit>
 #include <QMimeData>
@@ -346,6 +347,30 @@ private Q_SLOTS:
         QVERIFY2(errors.last().first().toString().contains(QLatin1String("q8_0 stores blocks of 32 values")),
                  qPrintable(errors.last().first().toString()));
         QVERIFY(m_window->isVisible());
+    }
+
+    void opensAFileGivenOnTheCommandLine()
+    {
+        // As the desktop entry starts it (Exec=kvscope %f): the window opens,
+        // imports the file in the background and selects it.
+        const QString path = writeFile(QStringLiteral("launched/config.json"), smallConfig);
+        QTemporaryDir config;
+        const QString png = config.filePath(QStringLiteral("window.png"));
+        const test::WindowRun run = test::runWindow(config, {path, QStringLiteral("--screenshot"), png,
+                                                             QStringLiteral("--lang"), QStringLiteral("en")});
+        QVERIFY2(run.exitCode == 0, run.err.constData());
+        QVERIFY(!QImage(png).isNull());
+        const QSettings saved(test::settingsFile(config), QSettings::IniFormat);
+        QCOMPARE(saved.value(QStringLiteral("library/recentFiles")).toStringList(), QStringList{path});
+
+        // A bad file: the window still opens, and says why (the screenshot then exits 1).
+        const QString bad =
+            writeFile(QStringLiteral("launched-bad/config.json"), "{\"num_hidden_layers\": 32,");
+        const test::WindowRun refused = test::runWindow(config, {bad, QStringLiteral("--screenshot"), png});
+        QCOMPARE(refused.exitCode, 1);
+        QVERIFY2(refused.err.contains("malformed JSON") && refused.err.contains(bad.toUtf8()),
+                 refused.err.constData());
+        QVERIFY(!QImage(png).isNull());
     }
 
     void newerImportSupersedesOlder()
