@@ -287,6 +287,21 @@ private Q_SLOTS:
         QVERIFY(m_window->restoreProblems().isEmpty());
     }
 
+    void growthAxisComboMatchesTheChartAfterRestart()
+    {
+        selectComboData(child<QComboBox>("growthAxisCombo"), QString::number(int(GrowthAxis::BatchSize)));
+        m_window->close(); // saves
+        m_window.reset();
+
+        openWindow();
+        auto *combo = child<QComboBox>("growthAxisCombo");
+        QCOMPARE(controller()->growthAxis(), GrowthAxis::BatchSize);
+        QVERIFY2(explorer()->growthChart()->chart()->title().contains(QLatin1String("vs batch size")),
+                 qPrintable(explorer()->growthChart()->chart()->title()));
+        QCOMPARE(combo->currentText(), QStringLiteral("vs batch size"));
+        QCOMPARE(GrowthAxis(combo->currentData().toInt()), controller()->growthAxis());
+    }
+
     void corruptSettingsFallBackToDefaults()
     {
         m_window.reset();
