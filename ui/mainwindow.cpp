@@ -2,8 +2,6 @@
 #include "mainwindow.h"
 
 #include "appsettings.h"
-#include "charts/breakdownchart.h"
-#include "charts/growthchart.h"
 #include "common/error.h"
 #include "common/units.h"
 #include "explorer/explorerview.h"
@@ -16,30 +14,27 @@
 #include "quantization/quantizationview.h"
 #include "scenariocontroller.h"
 #include "settings/settingkeys.h"
-#include "theme.h"
 #include "translations.h"
 #include "widgets/logsliderbox.h"
 
-#include <algorithm>
-
 #include <QAction>
 #include <QActionGroup>
-#include <QApplication>
 #include <QCloseEvent>
-#include <QComboBox>
+#include <QCoreApplication>
 #include <QDragEnterEvent>
 #include <QDropEvent>
 #include <QFileDialog>
+#include <QIcon>
 #include <QKeySequence>
 #include <QLabel>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QMimeData>
 #include <QShortcut>
-#include <QSpinBox>
 #include <QSplitter>
 #include <QStatusBar>
 #include <QTabWidget>
+#include <QUrl>
 #include <QVBoxLayout>
 
 namespace kvscope {

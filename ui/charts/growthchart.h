@@ -26,10 +26,8 @@ public:
     void showGrowth(const GrowthChartData &data);
 
     QList<QLineSeries *> kvLines() const { return m_kvLines; }
-    QLineSeries *totalLine() const { return m_total; }
     QLineSeries *budgetLine() const { return m_budget; }
     QScatterSeries *currentPoint() const { return m_current; }
-    QScatterSeries *crossingPoint() const { return m_crossing; }
     /// The text at the crossing point ("fits up to 27,712 tokens").
     QString crossingText() const;
     QList<LegendStrip::Entry> legendEntries() const override;
