@@ -1,18 +1,21 @@
 // SPDX-License-Identifier: MIT
-// kvscope: the window by default, headless subcommands (calc, models, gpus...)
-// when the first argument names one.
+// kvscope: the window by default (with a model file to open, if one is
+// given), headless subcommands (calc, models, gpus...) when the first
+// argument names one.
 #include "appsettings.h"
 #include "cli/cliio.h"
 #include "cli/commands.h"
 #include "mainwindow.h"
-#include "quantization/quantizationview.h"
+#include "screenshot.h"
+#include "theme.h"
 #include "translations.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QCoreApplication>
+#include <QFileInfo>
 #include <QRegularExpression>
-#include <QTimer>
+#include <QStyle>
 
 namespace {
 
@@ -29,27 +32,6 @@ QStringList argumentList(int argc, char *argv[])
     for (int i = 0; i < argc; ++i)
         list << QString::fromLocal8Bit(argv[i]);
     return list;
-}
-
-/// Renders the window to a PNG once it has laid out (and, on the simulator,
-/// once its results are on screen), then quits. Used for the README images.
-void scheduleScreenshot(kvscope::MainWindow &window, const QString &path)
-{
-    const auto grab = [&window, path] {
-        const bool saved = window.grab().save(path);
-        if (!saved)
-            kvscope::cli::fail(QStringLiteral("--screenshot: cannot write '%1'").arg(path));
-        QCoreApplication::exit(saved ? 0 : 1);
-    };
-    // The simulator exists only once its tab has been shown.
-    auto *simulator = window.findChild<kvscope::QuantizationView *>();
-    if (!simulator) {
-        QTimer::singleShot(400, &window, grab);
-        return;
-    }
-    QObject::connect(simulator, &kvscope::QuantizationView::resultsShown, &window,
-                     [grab] { QTimer::singleShot(200, grab); });
-    QTimer::singleShot(30'000, &window, grab); // a result that never comes still ends the run
 }
 
 } // namespace
@@ -85,7 +67,15 @@ int main(int argc, char *argv[])
     const QCommandLineOption view(QStringLiteral("view"),
                                   QStringLiteral("Open on a view: explorer or quantization."),
                                   QStringLiteral("name"));
-    parser.addOptions({resetSettings, language, screenshot, size, view});
+    const QCommandLineOption palette(
+        QStringLiteral("palette"),
+        QStringLiteral("Use a dark or light palette instead of the system's (drawn with Fusion)."),
+        QStringLiteral("name"));
+    parser.addOptions({resetSettings, language, screenshot, size, view, palette});
+    parser.addPositionalArgument(
+        QStringLiteral("file"),
+        QStringLiteral("A model to open: a config.json, a model folder or a .gguf file."),
+        QStringLiteral("[FILE]"));
     if (!parser.parse(arguments))
         return kvscope::cli::fail(parser.errorText(), kvscope::cli::UsageError);
     if (parser.isSet(help)) {
@@ -98,9 +88,16 @@ int main(int argc, char *argv[])
         kvscope::cli::writeOut(QStringLiteral("kvscope %1\n").arg(QStringLiteral(KVSCOPE_VERSION)));
         return 0;
     }
-    if (!parser.positionalArguments().isEmpty())
+    // A word that is no command and no file is most likely a mistyped command.
+    const QStringList files = parser.positionalArguments();
+    if (!files.isEmpty() && !QFileInfo::exists(files.first()))
         return kvscope::cli::fail(
-            QStringLiteral("unknown command '%1' (try --help)").arg(parser.positionalArguments().first()),
+            QStringLiteral("unknown command '%1', and no file or folder of that name (try --help)")
+                .arg(files.first()),
+            kvscope::cli::UsageError);
+    if (files.size() > 1)
+        return kvscope::cli::fail(
+            QStringLiteral("one model at a time: '%1' and '%2' given").arg(files.at(0), files.at(1)),
             kvscope::cli::UsageError);
     if (parser.isSet(view) && parser.value(view) != QLatin1String("explorer") &&
         parser.value(view) != QLatin1String("quantization"))
@@ -108,6 +105,11 @@ int main(int argc, char *argv[])
             QStringLiteral("--view: unknown view '%1' (choose explorer or quantization)")
                 .arg(parser.value(view)),
             kvscope::cli::UsageError);
+    if (parser.isSet(palette) && parser.value(palette) != QLatin1String("dark") &&
+        parser.value(palette) != QLatin1String("light"))
+        return kvscope::cli::fail(QStringLiteral("--palette: unknown palette '%1' (choose dark or light)")
+                                      .arg(parser.value(palette)),
+                                  kvscope::cli::UsageError);
     if (parser.isSet(language) && !kvscope::translations::available().contains(parser.value(language)))
         return kvscope::cli::fail(
             QStringLiteral("--lang: unknown language '%1' (choose en or zh_CN)").arg(parser.value(language)),
@@ -132,6 +134,12 @@ int main(int argc, char *argv[])
     QApplication app(argc, argv);
     setApplicationIdentity();
     QApplication::setApplicationDisplayName(QStringLiteral("kvscope"));
+    if (parser.isSet(palette)) {
+        QApplication::setStyle(QStringLiteral("Fusion")); // a platform style may ignore the palette
+        QApplication::setPalette(parser.value(palette) == QLatin1String("dark")
+                                     ? kvscope::theme::darkPalette()
+                                     : QApplication::style()->standardPalette());
+    }
     if (parser.isSet(resetSettings))
         kvscope::appsettings::reset();
     if (parser.isSet(language))
@@ -143,7 +151,10 @@ int main(int argc, char *argv[])
     if (parser.isSet(view))
         window.showView(parser.value(view));
     window.show();
+    // In the background, as File → Open does; a refused file is shown in the window.
+    if (!files.isEmpty())
+        window.importModelPath(QFileInfo(files.first()).absoluteFilePath());
     if (parser.isSet(screenshot))
-        scheduleScreenshot(window, parser.value(screenshot));
+        kvscope::scheduleScreenshot(window, parser.value(screenshot));
     return QApplication::exec();
 }

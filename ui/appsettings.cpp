@@ -2,161 +2,94 @@
 #include "appsettings.h"
 
 #include "common/error.h"
-#include "library/library.h"
 #include "library/userlibrary.h"
 #include "plan/planner.h"
-
-#include <functional>
-
-#include <QSettings>
+#include "scenariocontroller.h"
+#include "settings/settingkeys.h"
 
 namespace kvscope::appsettings {
 
-namespace {
-
-const QString Model = QStringLiteral("scenario/model");
-const QString Gpu = QStringLiteral("scenario/gpu");
-const QString TensorParallel = QStringLiteral("scenario/tensorParallelSize");
-const QString Dtype = QStringLiteral("scenario/dtype");
-const QString Quantization = QStringLiteral("scenario/quantization");
-const QString GroupSize = QStringLiteral("scenario/groupSize");
-const QString KvCacheDtypeKey = QStringLiteral("scenario/kvCacheDtype");
-const QString Utilization = QStringLiteral("scenario/gpuMemoryUtilization");
-const QString BlockSize = QStringLiteral("scenario/blockSize");
-const QString MaxModelLen = QStringLiteral("scenario/maxModelLen");
-const QString BatchSize = QStringLiteral("scenario/batchSize");
-const QString SeqLen = QStringLiteral("scenario/seqLen");
-const QString Axis = QStringLiteral("explorer/growthAxis");
-const QString Language = QStringLiteral("ui/language");
-
-/// Reads one key with `apply`; a value it rejects is reported, not used.
-void readKey(const QSettings &settings, const QString &key, QStringList &problems,
-             const std::function<void(const QString &)> &apply)
-{
-    if (!settings.contains(key))
-        return;
-    const QString text = settings.value(key).toString();
-    try {
-        apply(text);
-    } catch (const Error &error) {
-        problems << QStringLiteral("%1 = '%2' ignored: %3").arg(key, text, error.message());
-    }
-}
-
-std::int64_t positive(const QString &text, const QString &key)
-{
-    bool ok = false;
-    const qlonglong value = text.toLongLong(&ok);
-    if (!ok || value < 0)
-        throw Error(QStringLiteral("%1: not a non-negative integer").arg(key));
-    return value;
-}
-
-} // namespace
+using settings::scenarioKeys;
 
 void reset()
 {
-    QSettings settings;
-    settings.clear();
-    settings.sync();
+    settings::clearAll();
 }
 
 void saveScenario(const Scenario &s, GrowthAxis growthAxis)
 {
-    QSettings settings;
-    settings.setValue(Model, s.model.id);
-    settings.setValue(Gpu, s.gpu.id);
-    settings.setValue(TensorParallel, s.tensorParallelSize);
-    settings.setValue(Dtype, dtypeName(s.dtype));
-    settings.setValue(Quantization,
-                      s.quantization ? quantMethodName(s.quantization->method) : QStringLiteral("auto"));
-    settings.setValue(GroupSize, s.quantization ? s.quantization->groupSize : 128);
-    settings.setValue(KvCacheDtypeKey, dtypeName(s.kvCacheDtype));
-    settings.setValue(Utilization, formatUtilization(s.gpuMemoryUtilizationPpm));
-    settings.setValue(BlockSize, s.blockSize);
-    settings.setValue(MaxModelLen, qlonglong(s.maxModelLen));
-    settings.setValue(BatchSize, qlonglong(s.batchSize));
-    settings.setValue(SeqLen, qlonglong(s.seqLen));
-    settings.setValue(Axis, growthAxis == GrowthAxis::BatchSize ? QStringLiteral("batch")
-                                                                : QStringLiteral("sequence"));
+    const settings::ScenarioKeys &k = scenarioKeys();
+    settings::SettingsWriter writer;
+    writer.write(k.model, s.model.id);
+    writer.write(k.gpu, s.gpu.id);
+    writer.write(k.tensorParallelSize, s.tensorParallelSize);
+    writer.write(k.dtype, s.dtype);
+    writer.write(k.quantization,
+                 s.quantization ? quantMethodName(s.quantization->method) : QStringLiteral("auto"));
+    writer.write(k.groupSize, s.quantization ? s.quantization->groupSize : 128);
+    writer.write(k.kvCacheDtype, s.kvCacheDtype);
+    writer.write(k.gpuMemoryUtilizationPpm, s.gpuMemoryUtilizationPpm);
+    writer.write(k.blockSize, s.blockSize);
+    writer.write(k.maxModelLen, s.maxModelLen);
+    writer.write(k.batchSize, s.batchSize);
+    writer.write(k.seqLen, s.seqLen);
+    writer.write(k.growthAxis, growthAxis);
 }
 
-RestoredState loadScenario(const Scenario &defaults, const UserLibrary &library)
+RestoredState loadScenario(settings::SettingsReader &reader, const UserLibrary &library)
 {
+    const settings::ScenarioKeys &k = scenarioKeys();
     RestoredState state;
-    state.scenario = defaults;
-    QSettings settings;
-    if (settings.status() != QSettings::NoError) {
-        state.problems << QStringLiteral("settings file %1 is unreadable; starting with defaults")
-                              .arg(settings.fileName());
-        return state;
-    }
     Scenario &s = state.scenario;
-    QStringList &problems = state.problems;
-    readKey(settings, Model, problems, [&](const QString &t) {
-        const ModelArch *model = library.findModel(t);
+    s.model = reader.read(k.model, [&](const QString &id) {
+        const ModelArch *model = library.findModel(id);
         if (!model)
             throw Error(QStringLiteral("no such model preset or imported model"));
-        s.model = *model;
+        return *model;
     });
-    readKey(settings, Gpu, problems, [&](const QString &t) {
-        const GpuSpec *gpu = library.findGpu(t);
+    s.gpu = reader.read(k.gpu, [&](const QString &id) {
+        const GpuSpec *gpu = library.findGpu(id);
         if (!gpu)
             throw Error(QStringLiteral("no such GPU preset or custom GPU"));
-        s.gpu = *gpu;
+        return *gpu;
     });
-    readKey(settings, TensorParallel, problems,
-            [&](const QString &t) { s.tensorParallelSize = int(positive(t, TensorParallel)); });
-    readKey(settings, Dtype, problems, [&](const QString &t) { s.dtype = parseWeightDtype(t); });
-    readKey(settings, Quantization, problems, [&](const QString &t) {
+    s.tensorParallelSize = reader.read(k.tensorParallelSize);
+    s.dtype = reader.read(k.dtype);
+    reader.read(k.quantization, [&](const QString &t) {
         if (t == QLatin1String("auto"))
             s.quantization.reset();
         else
             s.quantization = defaultSpecFor(parseQuantMethod(t));
     });
-    readKey(settings, GroupSize, problems, [&](const QString &t) {
-        bool ok = false;
-        const int group = t.toInt(&ok);
-        if (!ok || (group <= 0 && group != -1))
-            throw Error(QStringLiteral("not a group size"));
-        if (s.quantization)
-            s.quantization->groupSize = group;
-    });
-    readKey(settings, KvCacheDtypeKey, problems,
-            [&](const QString &t) { s.kvCacheDtype = parseKvCacheDtype(t); });
-    readKey(settings, Utilization, problems,
-            [&](const QString &t) { s.gpuMemoryUtilizationPpm = parseUtilization(t); });
-    readKey(settings, BlockSize, problems,
-            [&](const QString &t) { s.blockSize = int(positive(t, BlockSize)); });
-    readKey(settings, MaxModelLen, problems,
-            [&](const QString &t) { s.maxModelLen = positive(t, MaxModelLen); });
-    readKey(settings, BatchSize, problems, [&](const QString &t) { s.batchSize = positive(t, BatchSize); });
-    readKey(settings, SeqLen, problems, [&](const QString &t) { s.seqLen = positive(t, SeqLen); });
-    readKey(settings, Axis, problems, [&](const QString &t) {
-        if (t == QLatin1String("batch"))
-            state.growthAxis = GrowthAxis::BatchSize;
-        else if (t != QLatin1String("sequence"))
-            throw Error(QStringLiteral("expected 'sequence' or 'batch'"));
-    });
+    const int groupSize = reader.read(k.groupSize);
+    if (s.quantization)
+        s.quantization->groupSize = groupSize;
+    s.kvCacheDtype = reader.read(k.kvCacheDtype);
+    s.gpuMemoryUtilizationPpm = reader.read(k.gpuMemoryUtilizationPpm);
+    s.blockSize = reader.read(k.blockSize);
+    s.maxModelLen = reader.read(k.maxModelLen);
+    s.batchSize = reader.read(k.batchSize);
+    s.seqLen = reader.read(k.seqLen);
+    state.growthAxis = reader.read(k.growthAxis);
 
     // Each value may be fine alone and the combination still invalid.
     try {
         planMemory(s);
     } catch (const Error &error) {
-        problems << QStringLiteral("saved scenario ignored: %1").arg(error.message());
-        state.scenario = defaults;
+        reader.reportAll(QStringLiteral("saved scenario ignored: %1").arg(error.message()));
+        state.scenario = ScenarioController::defaultScenario();
     }
     return state;
 }
 
-QString language()
+QString language(settings::SettingsReader &reader)
 {
-    return QSettings().value(Language).toString();
+    return reader.read(settings::windowKeys().language);
 }
 
 void setLanguage(const QString &code)
 {
-    QSettings().setValue(Language, code);
+    settings::SettingsWriter().write(settings::windowKeys().language, code);
 }
 
 } // namespace kvscope::appsettings

@@ -4,19 +4,20 @@
 #include "plan/growth.h"
 #include "plan/scenario.h"
 
-#include <QStringList>
-
 namespace kvscope {
 
 class UserLibrary;
 
-/// The explorer's state in QSettings, read back with validation: anything
-/// unreadable or out of range falls back to the default and is reported.
+namespace settings {
+class SettingsReader;
+}
+
+/// The explorer's state read back from QSettings: each value checked on its
+/// own (settings/settingkeys.h), then the scenario as a whole.
 struct RestoredState
 {
     Scenario scenario;
     GrowthAxis growthAxis = GrowthAxis::SequenceLength;
-    QStringList problems; ///< one message per value that was ignored
 };
 
 namespace appsettings {
@@ -26,10 +27,13 @@ void reset();
 
 void saveScenario(const Scenario &scenario, GrowthAxis growthAxis);
 /// Reads the saved scenario; models and GPUs resolve through `library`
-/// (presets, imported models, custom GPUs).
-RestoredState loadScenario(const Scenario &defaults, const UserLibrary &library);
+/// (presets, imported models, custom GPUs). What cannot be restored falls
+/// back to the default and is reported to `reader`; a scenario the planner
+/// refuses as a whole falls back to the default scenario.
+RestoredState loadScenario(settings::SettingsReader &reader, const UserLibrary &library);
 
-QString language();
+/// The saved interface language ("en", "zh_CN"; empty = the system's).
+QString language(settings::SettingsReader &reader);
 void setLanguage(const QString &code);
 
 } // namespace appsettings

@@ -2,8 +2,7 @@
 #include "mainwindow.h"
 
 #include "appsettings.h"
-#include "charts/breakdownchart.h"
-#include "charts/growthchart.h"
+#include "common/error.h"
 #include "common/units.h"
 #include "explorer/explorerview.h"
 #include "explorer/parameterpanel.h"
@@ -14,31 +13,28 @@
 #include "plan/growth.h"
 #include "quantization/quantizationview.h"
 #include "scenariocontroller.h"
-#include "theme.h"
+#include "settings/settingkeys.h"
 #include "translations.h"
 #include "widgets/logsliderbox.h"
 
-#include <algorithm>
-
 #include <QAction>
 #include <QActionGroup>
-#include <QApplication>
 #include <QCloseEvent>
-#include <QComboBox>
+#include <QCoreApplication>
 #include <QDragEnterEvent>
 #include <QDropEvent>
 #include <QFileDialog>
+#include <QIcon>
 #include <QKeySequence>
 #include <QLabel>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QMimeData>
-#include <QSettings>
 #include <QShortcut>
-#include <QSpinBox>
 #include <QSplitter>
 #include <QStatusBar>
 #include <QTabWidget>
+#include <QUrl>
 #include <QVBoxLayout>
 
 namespace kvscope {
@@ -50,9 +46,10 @@ MainWindow::MainWindow(QWidget *parent)
 {
     setObjectName(QStringLiteral("mainWindow"));
     setWindowIcon(QIcon(QStringLiteral(":/icons/kvscope.svg")));
-    translations::apply(appsettings::language()); // before any widget sets its texts
-    m_restoreProblems = m_library->load();
-    restoreState(); // before the views exist, so they start from the restored scenario
+    settings::SettingsReader saved;
+    translations::apply(appsettings::language(saved)); // before any widget sets its texts
+    m_library->load(saved);
+    restoreScenario(saved); // before the views exist, so they start from the restored scenario
     m_explorer = new ExplorerView(m_controller, m_library, this);
     setAcceptDrops(true);
     m_tabs->setObjectName(QStringLiteral("viewTabs"));
@@ -71,21 +68,17 @@ MainWindow::MainWindow(QWidget *parent)
     statusBar()->addPermanentWidget(m_units);
 
     connect(m_controller, &ScenarioController::errorOccurred, this, &MainWindow::showError);
+    connect(m_explorer, &ExplorerView::errorOccurred, this, &MainWindow::showError);
     connect(m_explorer->parameterPanel(), &ParameterPanel::customGpuRequested, this,
             &MainWindow::addCustomGpu);
     connect(m_importer, &ModelImporter::started, this,
             [this](const QString &path) { statusBar()->showMessage(tr("Importing %1…").arg(path)); });
     connect(m_importer, &ModelImporter::imported, this, [this](const ImportedModel &imported) {
-        selectImported(m_library->addImported(imported));
-        statusBar()->showMessage(
-            tr("Imported %1 (%2)").arg(imported.model.name, importKindName(imported.kind)), 8'000);
+        if (addImported(imported))
+            statusBar()->showMessage(
+                tr("Imported %1 (%2)").arg(imported.model.name, importKindName(imported.kind)), 8'000);
     });
-    connect(m_importer, &ModelImporter::failed, this, [this](const QString &message) {
-        statusBar()->showMessage(message, 15'000);
-        Q_EMIT importFailed(message);
-        if (isVisible())
-            QMessageBox::warning(this, tr("Cannot import model"), message);
-    });
+    connect(m_importer, &ModelImporter::failed, this, &MainWindow::refuseImport);
     connect(m_library, &UserLibrary::recentFilesChanged, this, &MainWindow::rebuildRecentMenu);
     connect(m_controller, &ScenarioController::scenarioChanged, this, &MainWindow::updateTitle);
 
@@ -94,17 +87,8 @@ MainWindow::MainWindow(QWidget *parent)
     retranslate();
     updateTitle();
 
-    QSettings settings;
-    if (!restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray()))
-        resize(1280, 720);
-    m_explorer->splitter()->restoreState(
-        settings.value(QStringLiteral("window/explorerSplitter")).toByteArray());
-    m_tabs->setCurrentIndex(
-        std::clamp(settings.value(QStringLiteral("window/tab"), 0).toInt(), 0, m_tabs->count() - 1));
-    if (!m_restoreProblems.isEmpty())
-        statusBar()->showMessage(
-            tr("Some settings were not restored: %1").arg(m_restoreProblems.join(QStringLiteral("; "))),
-            15'000);
+    restoreWindowState(saved);
+    reportRestoreProblems(saved.problems());
 }
 
 MainWindow::~MainWindow() = default;
@@ -125,33 +109,63 @@ QuantizationView *MainWindow::quantization()
     if (!m_quantization) {
         m_quantization = new QuantizationView(m_quantizationTab);
         m_quantizationTab->layout()->addWidget(m_quantization);
+        reportRestoreProblems(m_quantization->restoreProblems());
     }
     return m_quantization;
 }
 
-void MainWindow::restoreState()
+void MainWindow::restoreScenario(settings::SettingsReader &saved)
 {
-    const RestoredState state = appsettings::loadScenario(ScenarioController::defaultScenario(), *m_library);
-    m_restoreProblems << state.problems;
-    for (const QString &problem : state.problems)
-        qWarning("kvscope: settings: %s", qPrintable(problem));
+    const RestoredState state = appsettings::loadScenario(saved, *m_library);
     m_controller->setScenario(state.scenario);
     m_controller->setGrowthAxis(state.growthAxis);
 }
 
-void MainWindow::saveState()
+void MainWindow::restoreWindowState(settings::SettingsReader &saved)
+{
+    const settings::WindowKeys &k = settings::windowKeys();
+    saved.read(k.geometry, [this](const QByteArray &geometry) {
+        if (geometry.isEmpty())
+            resize(1280, 720);
+        else if (!restoreGeometry(geometry))
+            throw Error(QStringLiteral("not a window geometry"));
+    });
+    saved.read(k.explorerSplitter, [this](const QByteArray &state) {
+        if (!state.isEmpty() && !m_explorer->splitter()->restoreState(state))
+            throw Error(QStringLiteral("not a splitter state"));
+    });
+    m_tabs->setCurrentIndex(saved.read(k.tab, [this](int tab) {
+        if (tab >= m_tabs->count())
+            throw Error(QStringLiteral("there are %1 tabs").arg(m_tabs->count()));
+        return tab;
+    }));
+}
+
+void MainWindow::reportRestoreProblems(const QStringList &problems)
+{
+    if (problems.isEmpty())
+        return;
+    m_restoreProblems << problems;
+    for (const QString &problem : problems)
+        qWarning("kvscope: settings: %s", qPrintable(problem));
+    statusBar()->showMessage(
+        tr("Some settings were not restored: %1").arg(m_restoreProblems.join(QStringLiteral("; "))), 15'000);
+}
+
+void MainWindow::saveSettings()
 {
     appsettings::saveScenario(m_controller->scenario(), m_controller->growthAxis());
-    QSettings settings;
-    settings.setValue(QStringLiteral("window/geometry"), saveGeometry());
-    settings.setValue(QStringLiteral("window/explorerSplitter"), m_explorer->splitter()->saveState());
-    settings.setValue(QStringLiteral("window/tab"), m_tabs->currentIndex());
-    settings.sync();
+    const settings::WindowKeys &k = settings::windowKeys();
+    settings::SettingsWriter writer;
+    writer.write(k.geometry, saveGeometry());
+    writer.write(k.explorerSplitter, m_explorer->splitter()->saveState());
+    writer.write(k.tab, m_tabs->currentIndex());
+    writer.sync();
 }
 
 void MainWindow::closeEvent(QCloseEvent *event)
 {
-    saveState();
+    saveSettings();
     event->accept();
 }
 
@@ -331,7 +345,26 @@ void MainWindow::pasteConfig()
     PasteConfigDialog dialog(this);
     if (dialog.exec() != QDialog::Accepted)
         return;
-    selectImported(m_library->addImported(dialog.imported(), dialog.configText()));
+    addImported(dialog.imported(), dialog.configText());
+}
+
+bool MainWindow::addImported(const ImportedModel &imported, const QByteArray &configText)
+{
+    try {
+        selectImported(m_library->addImported(imported, configText));
+        return true;
+    } catch (const Error &error) {
+        refuseImport(error.message());
+        return false;
+    }
+}
+
+void MainWindow::refuseImport(const QString &message)
+{
+    statusBar()->showMessage(message, 15'000);
+    Q_EMIT importFailed(message);
+    if (isVisible())
+        QMessageBox::warning(this, tr("Cannot import model"), message);
 }
 
 void MainWindow::addCustomGpu()
@@ -339,9 +372,13 @@ void MainWindow::addCustomGpu()
     CustomGpuDialog dialog(this);
     if (dialog.exec() != QDialog::Accepted)
         return;
-    const QString id = m_library->addCustomGpu(dialog.gpu());
-    if (const GpuSpec *gpu = m_library->findGpu(id))
-        m_controller->setGpu(*gpu);
+    try {
+        const QString id = m_library->addCustomGpu(dialog.gpu());
+        if (const GpuSpec *gpu = m_library->findGpu(id))
+            m_controller->setGpu(*gpu);
+    } catch (const Error &error) {
+        showError(error.message());
+    }
 }
 
 void MainWindow::selectImported(const QString &key)

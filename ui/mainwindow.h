@@ -10,6 +10,10 @@ class QTabWidget;
 
 namespace kvscope {
 
+namespace settings {
+class SettingsReader;
+}
+
 class ExplorerView;
 class QuantizationView;
 class ModelImporter;
@@ -51,8 +55,9 @@ Q_SIGNALS:
     void importFailed(const QString &message);
 
 public:
-    /// Writes the scenario, geometry and view state to QSettings now.
-    void saveState();
+    /// Writes the scenario, geometry and view state to QSettings now. (Not
+    /// saveState(): that is QMainWindow's, for toolbars and docks.)
+    void saveSettings();
     /// Shows a view by name: "explorer" or "quantization"; false if unknown.
     bool showView(const QString &name);
 
@@ -68,11 +73,22 @@ protected:
 private:
     void createMenus();
     void createShortcuts();
-    void restoreState();
+    void restoreScenario(settings::SettingsReader &saved);
+    void restoreWindowState(settings::SettingsReader &saved);
+    /// Shows settings that could not be restored in the status bar (and on stderr).
+    void reportRestoreProblems(const QStringList &problems);
     void retranslate();
     void updateTitle();
     void showError(const QString &message);
     void cycleKvPrecision();
+    // Every way in from the UI (files, drops, recent files, pastes, custom
+    // GPUs, the controls) catches the core's Error and shows it: one that
+    // reached Qt's event loop would end the program.
+
+    /// Adds an import to the library and selects it; false (and shown) when refused.
+    bool addImported(const ImportedModel &imported, const QByteArray &configText = {});
+    /// Shows why an import was refused; the previous model stays selected.
+    void refuseImport(const QString &message);
     void selectImported(const QString &key);
     void rebuildRecentMenu();
 

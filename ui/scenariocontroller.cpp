@@ -48,7 +48,13 @@ bool ScenarioController::setScenario(const Scenario &scenario)
 template <typename Change> void ScenarioController::change(Change &&apply)
 {
     Scenario next = m_scenario;
-    apply(next);
+    try {
+        apply(next);
+    } catch (const Error &error) {
+        Q_EMIT errorOccurred(error.message());
+        Q_EMIT scenarioChanged(m_scenario);
+        return;
+    }
     setScenario(next);
 }
 

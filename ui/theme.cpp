@@ -13,6 +13,30 @@ bool isDark(const QPalette &palette)
     return palette.color(QPalette::Window).lightness() < 128;
 }
 
+QPalette darkPalette()
+{
+    const QColor window(0x20, 0x20, 0x24), base(0x18, 0x18, 0x1b), text(0xe4, 0xe4, 0xe7);
+    const QColor button(0x2a, 0x2a, 0x2e), mid(0x52, 0x52, 0x5b), highlight(0x25, 0x63, 0xeb);
+    QPalette p(button, window);
+    p.setColor(QPalette::Window, window);
+    p.setColor(QPalette::WindowText, text);
+    p.setColor(QPalette::Base, base);
+    p.setColor(QPalette::AlternateBase, window);
+    p.setColor(QPalette::Text, text);
+    p.setColor(QPalette::Button, button);
+    p.setColor(QPalette::ButtonText, text);
+    p.setColor(QPalette::ToolTipBase, button);
+    p.setColor(QPalette::ToolTipText, text);
+    p.setColor(QPalette::PlaceholderText, QColor(0xa1, 0xa1, 0xaa));
+    p.setColor(QPalette::Mid, mid);
+    p.setColor(QPalette::Highlight, highlight);
+    p.setColor(QPalette::HighlightedText, Qt::white);
+    p.setColor(QPalette::Link, QColor(0x60, 0xa5, 0xfa));
+    for (const QPalette::ColorRole role : {QPalette::WindowText, QPalette::Text, QPalette::ButtonText})
+        p.setColor(QPalette::Disabled, role, QColor(0x71, 0x71, 0x7a));
+    return p;
+}
+
 QColor partColor(MemoryPart part, const QPalette &palette)
 {
     const bool dark = isDark(palette);

@@ -15,6 +15,10 @@ namespace kvscope::theme {
 /// True when the palette's window is dark (the system is in dark mode).
 bool isDark(const QPalette &palette);
 
+/// A dark palette (zinc greys): `kvscope --palette dark` where the platform offers
+/// none (the offscreen one, Qt 6.4 on many desktops), and the dark-mode tests.
+QPalette darkPalette();
+
 /// Colour of a part of the memory bar; the overflow is the warning colour.
 QColor partColor(MemoryPart part, const QPalette &palette);
 

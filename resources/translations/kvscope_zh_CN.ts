@@ -135,6 +135,10 @@
         <source>Copy the whole plan as JSON, the same object as kvscope calc --json.</source>
         <translation>以 JSON 复制完整结果，与 kvscope calc --json 输出相同。</translation>
     </message>
+    <message>
+        <source>Growth chart: %1</source>
+        <translation>增长图：%1</translation>
+    </message>
 </context>
 <context>
     <name>kvscope::FiguresModel</name>

@@ -309,6 +309,10 @@ private Q_SLOTS:
             << 1 << "--group-size: applies to awq, gptq and compressed-tensors, not to quantization 'fp8'";
         QTest::newRow("unknown command")
             << QStringList{QStringLiteral("frobnicate")} << 2 << "unknown command 'frobnicate'";
+        QTest::newRow("two model files") << QStringList{QStringLiteral("/"), QStringLiteral("/")} << 2
+                                         << "one model at a time: '/' and '/' given";
+        QTest::newRow("unknown palette") << QStringList{QStringLiteral("--palette"), QStringLiteral("purple")}
+                                         << 2 << "--palette: unknown palette 'purple' (choose dark or light)";
         QTest::newRow("custom gpu without memory")
             << QStringList{QStringLiteral("calc"), QStringLiteral("--gpu"), QStringLiteral("custom:0")} << 1
             << "--gpu: 'custom:0' is not custom:MEMORY_GIB";

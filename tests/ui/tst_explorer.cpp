@@ -13,7 +13,9 @@
 #include "plan/breakdown.h"
 #include "plan/planner.h"
 #include "scenariocontroller.h"
+#include "settings/setting.h"
 #include "theme.h"
+#include "translations.h"
 #include "uitestsupport.h"
 #include "widgets/groupedcombobox.h"
 #include "widgets/logsliderbox.h"
@@ -36,7 +38,9 @@
 #include <QSignalSpy>
 #include <QSlider>
 #include <QSpinBox>
+#include <QSplitter>
 #include <QStandardPaths>
+#include <QStatusBar>
 #include <QTabWidget>
 #include <QTest>
 
@@ -70,20 +74,6 @@ class TestExplorer : public QObject
         QVERIFY2(index >= 0, qPrintable(data));
         combo->setCurrentIndex(index);
         Q_EMIT combo->activated(index);
-    }
-
-    /// Counts pixels of `color` (within a small tolerance) in an image.
-    static int pixelsNear(const QImage &image, const QColor &color)
-    {
-        int count = 0;
-        for (int y = 0; y < image.height(); y += 2)
-            for (int x = 0; x < image.width(); x += 2) {
-                const QColor c = image.pixelColor(x, y);
-                if (qAbs(c.red() - color.red()) < 12 && qAbs(c.green() - color.green()) < 12 &&
-                    qAbs(c.blue() - color.blue()) < 12)
-                    ++count;
-            }
-        return count;
     }
 
 private Q_SLOTS:
@@ -159,7 +149,7 @@ private Q_SLOTS:
     {
         QVERIFY(!explorer()->fitBanner()->showsWarning());
         const QColor warning = theme::warningColor(explorer()->breakdownChart()->palette());
-        QCOMPARE(pixelsNear(explorer()->breakdownChart()->grab().toImage(), warning), 0);
+        QCOMPARE(test::pixelsNear(explorer()->breakdownChart()->grab().toImage(), warning), 0);
 
         child<QSpinBox>("batchSpin")->setValue(512); // 512 x 8192 x 128 KiB = 512 GiB
         const MemoryPlan &plan = controller()->plan();
@@ -174,7 +164,7 @@ private Q_SLOTS:
         QCOMPARE(chart->barSet(MemoryPart::Overflow)->at(0), toGiB(-plan.headroomBytes));
         QCOMPARE(chart->barSet(MemoryPart::Headroom)->at(0), 0.0);
         QApplication::processEvents();
-        QVERIFY(pixelsNear(chart->grab().toImage(), warning) > 200);
+        QVERIFY(test::pixelsNear(chart->grab().toImage(), warning) > 200);
     }
 
     void growthChartMarksCurrentPointAndCrossing()
@@ -273,6 +263,12 @@ private Q_SLOTS:
         selectComboData(child<QComboBox>("kvCacheDtypeCombo"), QStringLiteral("fp8_e5m2"));
         selectComboData(child<QComboBox>("growthAxisCombo"), QString::number(int(GrowthAxis::BatchSize)));
         m_window->resize(1000, 700);
+        QApplication::processEvents();
+        auto *splitter = child<QSplitter>("explorerSplitter");
+        const QList<int> sizes{splitter->sizes().first() + 40, splitter->sizes().last() - 40};
+        splitter->setSizes(sizes);
+        QCOMPARE(splitter->sizes(), sizes);
+        QVERIFY(m_window->showView(QStringLiteral("quantization")));
         m_window->close(); // saves
         m_window.reset();
 
@@ -284,7 +280,27 @@ private Q_SLOTS:
         QCOMPARE(s.kvCacheDtype, KvCacheDtype::Fp8E5M2);
         QCOMPARE(controller()->growthAxis(), GrowthAxis::BatchSize);
         QCOMPARE(m_window->size(), QSize(1000, 700));
+        QCOMPARE(child<QTabWidget>("viewTabs")->currentWidget()->objectName(),
+                 QStringLiteral("quantizationTab"));
+        m_window->showView(QStringLiteral("explorer"));
+        QApplication::processEvents();
+        QCOMPARE(child<QSplitter>("explorerSplitter")->sizes(), sizes);
         QVERIFY(m_window->restoreProblems().isEmpty());
+    }
+
+    void growthAxisComboMatchesTheChartAfterRestart()
+    {
+        selectComboData(child<QComboBox>("growthAxisCombo"), QString::number(int(GrowthAxis::BatchSize)));
+        m_window->close(); // saves
+        m_window.reset();
+
+        openWindow();
+        auto *combo = child<QComboBox>("growthAxisCombo");
+        QCOMPARE(controller()->growthAxis(), GrowthAxis::BatchSize);
+        QVERIFY2(explorer()->growthChart()->chart()->title().contains(QLatin1String("vs batch size")),
+                 qPrintable(explorer()->growthChart()->chart()->title()));
+        QCOMPARE(combo->currentText(), QStringLiteral("vs batch size"));
+        QCOMPARE(GrowthAxis(combo->currentData().toInt()), controller()->growthAxis());
     }
 
     void corruptSettingsFallBackToDefaults()
@@ -304,6 +320,11 @@ private Q_SLOTS:
         QVERIFY2(problems.contains(QLatin1String("scenario/model = 'llama-99b' ignored")),
                  qPrintable(problems));
         QVERIFY2(problems.contains(QLatin1String("scenario/batchSize")), qPrintable(problems));
+        // Each line is in the status bar too.
+        const QString shown = m_window->statusBar()->currentMessage();
+        QVERIFY2(shown.contains(QLatin1String("scenario/model = 'llama-99b' ignored")), qPrintable(shown));
+        QVERIFY2(shown.contains(QLatin1String("scenario/gpuMemoryUtilization = '7' ignored")),
+                 qPrintable(shown));
 
         // A combination that is invalid as a whole (TP 3 for 32 heads) also falls back.
         m_window.reset();
@@ -314,6 +335,32 @@ private Q_SLOTS:
         QVERIFY(!m_window->restoreProblems().isEmpty());
     }
 
+    void corruptWindowStateFallsBack()
+    {
+        m_window.reset();
+        {
+            QSettings settings;
+            settings.setValue(QStringLiteral("window/geometry"), QByteArray("not a geometry"));
+            settings.setValue(QStringLiteral("window/explorerSplitter"), QStringLiteral("sideways"));
+            settings.setValue(QStringLiteral("window/tab"), 7);
+            settings.setValue(QStringLiteral("ui/language"), QStringLiteral("tlh"));
+            settings.setValue(QStringLiteral("explorer/growthAxis"), QStringLiteral("diagonal"));
+        }
+        m_window = std::make_unique<MainWindow>();
+        QCOMPARE(m_window->size(), QSize(1280, 720)); // the default size
+        QCOMPARE(child<QTabWidget>("viewTabs")->currentIndex(), 0);
+        QCOMPARE(translations::current(), QStringLiteral("en"));
+        QCOMPARE(controller()->growthAxis(), GrowthAxis::SequenceLength);
+        const QString problems = m_window->restoreProblems().join(QLatin1Char('\n'));
+        for (const char *line : {"window/geometry = 'not a geometry' ignored",
+                                 "window/explorerSplitter = 'sideways' ignored", "window/tab = '7' ignored",
+                                 "ui/language = 'tlh' ignored", "explorer/growthAxis = 'diagonal' ignored"})
+            QVERIFY2(problems.contains(QLatin1String(line)), qPrintable(problems));
+        QCOMPARE(m_window->restoreProblems().size(), 5); // one line each, nothing else
+        QVERIFY(
+            m_window->statusBar()->currentMessage().contains(QLatin1String("ui/language = 'tlh' ignored")));
+    }
+
     void switchesLanguageLive()
     {
         auto *tabs = child<QTabWidget>("viewTabs");
@@ -321,7 +368,8 @@ private Q_SLOTS:
         child<QAction>("actionLanguage_zh_CN")->trigger(); // LanguageChange is posted to the windows
         QTRY_COMPARE(tabs->tabText(0), QStringLiteral("探索"));
         QTRY_VERIFY(explorer()->fitBanner()->text().contains(QStringLiteral("放得下")));
-        QCOMPARE(appsettings::language(), QStringLiteral("zh_CN"));
+        settings::SettingsReader saved;
+        QCOMPARE(appsettings::language(saved), QStringLiteral("zh_CN"));
         child<QAction>("actionLanguage_en")->trigger();
         QTRY_COMPARE(tabs->tabText(0), QStringLiteral("Explorer"));
     }
@@ -335,8 +383,8 @@ private Q_SLOTS:
             QCOMPARE(image.size() / image.devicePixelRatio(), size);
             // Not blank: the KV cache and weights colours both appear.
             const QPalette palette = explorer()->breakdownChart()->palette();
-            QVERIFY(pixelsNear(image, theme::partColor(MemoryPart::KvCache, palette)) > 100);
-            QVERIFY(pixelsNear(image, theme::partColor(MemoryPart::Weights, palette)) > 100);
+            QVERIFY(test::pixelsNear(image, theme::partColor(MemoryPart::KvCache, palette)) > 100);
+            QVERIFY(test::pixelsNear(image, theme::partColor(MemoryPart::Weights, palette)) > 100);
         }
     }
 
@@ -360,7 +408,7 @@ private Q_SLOTS:
             image.save(qEnvironmentVariable("KVSCOPE_TEST_SCREENSHOTS") +
                        QStringLiteral("/explorer-dark.png"));
         // Dark-mode colours are used: the lighter KV green of the dark palette appears.
-        QVERIFY(pixelsNear(image, theme::partColor(MemoryPart::KvCache, dark)) > 100);
+        QVERIFY(test::pixelsNear(image, theme::partColor(MemoryPart::KvCache, dark)) > 100);
         QApplication::setPalette(original);
     }
 

@@ -22,14 +22,17 @@
 #include <QDialogButtonBox>
 #include <QDoubleSpinBox>
 #include <QDropEvent>
+#include <QImage>
 #include <QLabel>
 #include <QLineEdit>
 #include <QMimeData>
 #include <QPlainTextEdit>
+#include <QSettings>
 #include <QSignalSpy>
 #include <QSlider>
 #include <QStandardItemModel>
 #include <QStandardPaths>
+#include <QStatusBar>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTimer>
@@ -182,6 +185,32 @@ private Q_SLOTS:
         QCOMPARE(model->name, QStringLiteral("My Llama"));
     }
 
+    void oversizedPastedConfigKeepsTheModel()
+    {
+        // A valid config.json, padded past the 1 MiB a pasted config may keep
+        // (a real one is a few KiB): it parses, but the library refuses it.
+        QByteArray config = llamaConfig;
+        // Whitespace between tokens, in short lines (one long line would take the text box minutes).
+        config.insert(config.lastIndexOf('}'), (QByteArray(63, ' ') + '\n').repeated((1 << 20) / 64 + 1));
+        QVERIFY(config.size() > (1 << 20));
+        const Scenario before = controller()->scenario();
+        QTimer::singleShot(0, [config] {
+            auto *dialog = qobject_cast<PasteConfigDialog *>(QApplication::activeModalWidget());
+            if (!dialog)
+                qFatal("no paste dialog");
+            dialog->findChild<QPlainTextEdit *>(QStringLiteral("pastedConfigText"))
+                ->setPlainText(QString::fromUtf8(config));
+            closeNextModal(); // the error message that follows
+            dialog->accept();
+        });
+        m_window->pasteConfig(); // returns once the dialog and the message are closed
+        QCOMPARE(controller()->scenario().model.id, before.model.id);
+        QVERIFY(m_window->library()->importedModels().isEmpty());
+        const QString shown = m_window->statusBar()->currentMessage();
+        QVERIFY2(shown.contains(QLatin1String("is too large to keep")), qPrintable(shown));
+        QTRY_VERIFY(!QApplication::activeModalWidget());
+    }
+
     void customGpuDialogAndPicker()
     {
         CustomGpuDialog dialog;
@@ -225,8 +254,55 @@ private Q_SLOTS:
         openWindow();
         QCOMPARE(controller()->scenario().model.id, QStringLiteral("llama-3.1-8b"));
         const QString problems = m_window->restoreProblems().join(QLatin1Char('\n'));
-        QVERIFY2(problems.contains(QLatin1String("imported model dropped")) && problems.contains(path),
+        QVERIFY2(problems.contains(QStringLiteral("library/imported = 'imported:%1' ignored: %1").arg(path)),
                  qPrintable(problems));
+    }
+
+    void corruptLibraryFallsBack()
+    {
+        m_window.reset();
+        const QString kept = writeFile(QStringLiteral("good/config.json"), smallConfig);
+        {
+            QSettings settings;
+            // One good entry and two bad ones: the good one stays.
+            settings.setValue(
+                QStringLiteral("library/imported"),
+                QVariantList{QVariantMap{{QStringLiteral("key"), QStringLiteral("imported:") + kept}},
+                             QVariantMap{{QStringLiteral("key"), QStringLiteral("stolen:1")}},
+                             QStringLiteral("garbage")});
+            QVariantMap badGpu = gpuToVariantMap(customGpu(QStringLiteral("Broken card"), 40LL << 30, 1000));
+            badGpu[QStringLiteral("memory_bytes")] = -5;
+            settings.setValue(QStringLiteral("library/customGpus"), QVariantList{badGpu});
+            settings.setValue(QStringLiteral("library/recentFiles"),
+                              QVariantMap{{QStringLiteral("not"), QStringLiteral("a list")}});
+        }
+        openWindow();
+        UserLibrary *library = m_window->library();
+        QCOMPARE(library->importedModels().size(), 1);
+        QCOMPARE(library->importedModels().first().key, QStringLiteral("imported:") + kept);
+        QVERIFY(library->customGpus().isEmpty());
+        QVERIFY(library->recentFiles().isEmpty());
+        const QString problems = m_window->restoreProblems().join(QLatin1Char('\n'));
+        for (const QString &line :
+             {QStringLiteral("library/imported = 'stolen:1' ignored: not an imported model"),
+              QStringLiteral("library/imported = 'garbage' ignored"),
+              QStringLiteral("library/customGpus = 'Broken card' ignored: saved custom GPU: "
+                             "field 'memory_bytes'"),
+              QStringLiteral("library/recentFiles = '{not: a list}' ignored: not a list of "
+                             "paths")})
+            QVERIFY2(problems.contains(line), qPrintable(problems));
+        QCOMPARE(m_window->restoreProblems().size(), 4);
+        QVERIFY(m_window->statusBar()->currentMessage().contains(QLatin1String("library/customGpus")));
+
+        // A list that is no list at all: nothing imported, one line.
+        m_window.reset();
+        appsettings::reset();
+        QSettings().setValue(QStringLiteral("library/imported"), QStringLiteral("imported:/nowhere"));
+        openWindow();
+        QVERIFY(m_window->library()->importedModels().isEmpty());
+        QCOMPARE(m_window->restoreProblems(),
+                 QStringList{QStringLiteral("library/imported = 'imported:/nowhere' ignored: not a list of "
+                                            "imported models")});
     }
 
     void ggufModelOffersLlamaCppCacheTypes()
@@ -250,6 +326,52 @@ private Q_SLOTS:
                  3); // F32 F16 Q8_0 Q4_0
         QVERIFY(!m_window->findChild<QComboBox *>(QStringLiteral("quantizationCombo"))->isEnabled());
         QVERIFY(controller()->plan().weights.budgetUsesMeasured);
+    }
+
+    void modelWithoutLlamaCppBlocksStillImports()
+    {
+        // Heads of 40 values: 2 KV heads x 40 = 80 values per row, which
+        // llama.cpp's 32-value Q8_0/Q4_0 blocks cannot hold (ggml-common.h
+        // QK8_0 = 32). The F16 plan is fine; the growth chart's Q8_0 and Q4_0
+        // curves cannot be planned, and must not take the window down.
+        test::GgufWriter gguf = test::tinyLlamaGguf();
+        gguf.u32(QStringLiteral("llama.attention.key_length"), 40)
+            .u32(QStringLiteral("llama.attention.value_length"), 40);
+        const QString path = m_dir.filePath(QStringLiteral("odd-heads.gguf"));
+        QVERIFY(test::writeFile(path, gguf.bytes()));
+        QSignalSpy errors(m_window->explorer(), &ExplorerView::errorOccurred);
+        m_window->importModelPath(path);
+        QTRY_COMPARE(controller()->scenario().model.id, QStringLiteral("imported:") + path);
+        // layers x (K + V) x KV heads x 40 values x 2 bytes (F16)
+        QCOMPARE(controller()->plan().kv.bytesPerToken, 2 * 2 * 2 * 40 * 2);
+        QVERIFY(!errors.isEmpty());
+        QVERIFY2(errors.last().first().toString().contains(QLatin1String("q8_0 stores blocks of 32 values")),
+                 qPrintable(errors.last().first().toString()));
+        QVERIFY(m_window->isVisible());
+    }
+
+    void opensAFileGivenOnTheCommandLine()
+    {
+        // As the desktop entry starts it (Exec=kvscope %f): the window opens,
+        // imports the file in the background and selects it.
+        const QString path = writeFile(QStringLiteral("launched/config.json"), smallConfig);
+        QTemporaryDir config;
+        const QString png = config.filePath(QStringLiteral("window.png"));
+        const test::WindowRun run = test::runWindow(config, {path, QStringLiteral("--screenshot"), png,
+                                                             QStringLiteral("--lang"), QStringLiteral("en")});
+        QVERIFY2(run.exitCode == 0, run.err.constData());
+        QVERIFY(!QImage(png).isNull());
+        const QSettings saved(test::settingsFile(config), QSettings::IniFormat);
+        QCOMPARE(saved.value(QStringLiteral("library/recentFiles")).toStringList(), QStringList{path});
+
+        // A bad file: the window still opens, and says why (the screenshot then exits 1).
+        const QString bad =
+            writeFile(QStringLiteral("launched-bad/config.json"), "{\"num_hidden_layers\": 32,");
+        const test::WindowRun refused = test::runWindow(config, {bad, QStringLiteral("--screenshot"), png});
+        QCOMPARE(refused.exitCode, 1);
+        QVERIFY2(refused.err.contains("malformed JSON") && refused.err.contains(bad.toUtf8()),
+                 refused.err.constData());
+        QVERIFY(!QImage(png).isNull());
     }
 
     void newerImportSupersedesOlder()

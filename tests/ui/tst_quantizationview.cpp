@@ -9,12 +9,15 @@
 #include "quantization/figuresmodel.h"
 #include "quantization/inspection.h"
 #include "quantization/quantizationview.h"
+#include "quantization/quantsettings.h"
+#include "quantization/schemecolors.h"
 #include "quantization/simulator.h"
 #include "quantization/sourcepicker.h"
 #include "quantization/sqnrchart.h"
 #include "quantization/synthetic.h"
 #include "quantization/valueschart.h"
 #include "tensorfiles.h"
+#include "theme.h"
 #include "uitestsupport.h"
 
 #include <set>
@@ -34,12 +37,14 @@
 #include <QGroupBox>
 #include <QLabel>
 #include <QLineEdit>
+#include <QLineSeries>
 #include <QRadioButton>
 #include <QRegularExpression>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QSlider>
 #include <QSpinBox>
+#include <QStatusBar>
 #include <QTableView>
 #include <QTest>
 #include <QTranslator>
@@ -412,6 +417,73 @@ private Q_SLOTS:
         QCOMPARE(visibleTexts(view), before);
     }
 
+    void chartsFollowADarkPalette()
+    {
+        QuantizationView view;
+        showWith(view, 64, 256, {QStringLiteral("int8"), QStringLiteral("mxfp4")});
+        QTRY_VERIFY_WITH_TIMEOUT(showing(view, 64, 2), 20000);
+        auto *errors = child<ErrorHistogramChart>(view, "errorChart");
+        QList<QColor> pens;
+        for (QAbstractSeries *series : errors->chart()->series())
+            pens << qobject_cast<QLineSeries *>(series)->pen().color();
+
+        // The palette changes while the charts exist, as when the system turns dark.
+        const QPalette original = QApplication::palette();
+        const QPalette dark = theme::darkPalette();
+        QApplication::setPalette(dark);
+        QApplication::processEvents();
+        const QColor base = dark.color(QPalette::Base);
+        for (const char *name : {"errorChart", "valuesChart", "sqnrChart"}) {
+            auto *chartView = child<QChartView>(view, name);
+            QCOMPARE(chartView->chart()->backgroundBrush().color(), base);
+            // Most of the chart is drawn in the background colour; white is at most a bar's label.
+            const QImage image = chartView->grab().toImage();
+            const double sampled = double(image.width() / 2) * double(image.height() / 2);
+            const double background = test::pixelsNear(image, base) / sampled;
+            const double white = test::pixelsNear(image, Qt::white) / sampled;
+            QVERIFY2(background > 0.6 && white < 0.001,
+                     qPrintable(QStringLiteral("%1: %2 background, %3 white")
+                                    .arg(QLatin1String(name))
+                                    .arg(background)
+                                    .arg(white)));
+        }
+        if (qEnvironmentVariableIsSet("KVSCOPE_TEST_SCREENSHOTS"))
+            view.grab().save(qEnvironmentVariable("KVSCOPE_TEST_SCREENSHOTS") +
+                             QStringLiteral("/quantization-dark.png"));
+        // The schemes keep their colours through the dark theme, except what would vanish on it.
+        QList<QColor> darkPens;
+        for (QAbstractSeries *series : errors->chart()->series())
+            darkPens << qobject_cast<QLineSeries *>(series)->pen().color();
+        QCOMPARE(darkPens.size(), 2);
+        QCOMPARE(darkPens.first(), pens.first());   // int8 green
+        QVERIFY(darkPens.last().lightness() > 128); // mxfp4 is black on light, light on dark
+        QApplication::setPalette(original);
+    }
+
+    void screenshotShowsTheResults()
+    {
+        // kvscope --screenshot waits for the simulator: the int8 curve is in the picture.
+        QTemporaryDir config;
+        const QString png = config.filePath(QStringLiteral("quantization.png"));
+        const test::WindowRun run = test::runWindow(
+            config,
+            {QStringLiteral("--screenshot"), png, QStringLiteral("--size"), QStringLiteral("1200x800"),
+             QStringLiteral("--view"), QStringLiteral("quantization")},
+            "[quantization]\nsynthetic\\rows=64\nsynthetic\\cols=256\nschemes=int8\n");
+        QVERIFY2(run.exitCode == 0, run.err.constData());
+        const QImage image(png);
+        QCOMPARE(image.size(), QSize(1200, 800));
+        const QColor int8 = schemeColor(quant::parseScheme(QStringLiteral("int8")), QApplication::palette());
+        QVERIFY(test::pixelsNear(image, int8) > 200); // the curve, not only its legend entry
+
+        // A picture that cannot be written: exit 1, and why.
+        const test::WindowRun unwritable =
+            test::runWindow(config, {QStringLiteral("--screenshot"),
+                                     config.filePath(QStringLiteral("no/such/folder/x.png"))});
+        QCOMPARE(unwritable.exitCode, 1);
+        QVERIFY2(unwritable.err.contains("--screenshot: cannot write"), unwritable.err.constData());
+    }
+
     void settingsSurviveARestart()
     {
         const QVariantMap defaults = defaultSettings();
@@ -509,6 +581,37 @@ private Q_SLOTS:
         const QuantizationView view;
         compareSettings(settingsShown(view), expected);
         QVERIFY(!child<QLabel>(view, "fileMessage")->isVisibleTo(&view));
+
+        // Each unusable value is reported once, by key and value; the good one is not.
+        const QStringList problems = view.restoreProblems();
+        const QString all = problems.join(QLatin1Char('\n'));
+        for (const char *line :
+             {"quantization/source = 'banana' ignored", "quantization/synthetic/kind = 'cauchy' ignored",
+              "quantization/synthetic/rows = '-3' ignored", "quantization/synthetic/cols = '99999' ignored",
+              "quantization/synthetic/seed = 'seven' ignored", "quantization/synthetic/std = 'nan' ignored",
+              "quantization/schemes = 'int4, int5' ignored: no scheme 'int5'",
+              "quantization/groupSize = '100' ignored", "quantization/fp8Saturate = 'maybe' ignored",
+              "quantization/fp8UnitScale = 'yes' ignored", "quantization/histogram = 'sideways' ignored",
+              "quantization/logY = '[1, 2]' ignored"})
+            QVERIFY2(all.contains(QLatin1String(line)),
+                     qPrintable(QLatin1String(line) + QStringLiteral("\nin\n") + all));
+        QCOMPARE(problems.size(), 12);
+        QVERIFY(!all.contains(QLatin1String("quantization/bins")));
+    }
+
+    void windowReportsTheTabsSettings()
+    {
+        test::resetState();
+        QSettings().setValue(QStringLiteral("quantization/bins"), 0);
+        const std::unique_ptr<MainWindow> window = test::openWindow();
+        QVERIFY(window->restoreProblems().isEmpty()); // the tab's settings are read when it opens
+        QVERIFY(window->showView(QStringLiteral("quantization")));
+        const QuantizationView *view = window->quantization();
+        QCOMPARE(child<QSpinBox>(*view, "bins")->value(), SchemeChoice().bins);
+        const QString line = QStringLiteral("quantization/bins = '0' ignored: not an integer from 1 to 4096");
+        QCOMPARE(window->restoreProblems(), QStringList{line});
+        QVERIFY2(window->statusBar()->currentMessage().contains(line),
+                 qPrintable(window->statusBar()->currentMessage()));
     }
 };
 

@@ -7,8 +7,14 @@
 
 #include <memory>
 
+#include <QColor>
 #include <QCoreApplication>
+#include <QDir>
+#include <QFile>
+#include <QImage>
+#include <QProcess>
 #include <QStandardPaths>
+#include <QTemporaryDir>
 #include <QTest>
 
 namespace kvscope::test {
@@ -38,6 +44,54 @@ inline std::unique_ptr<MainWindow> openWindow(bool defaultSize = true)
     if (!QTest::qWaitForWindowExposed(window.get()))
         qFatal("window not exposed");
     return window;
+}
+
+/// The kvscope program (KVSCOPE_BINARY) opening its window offscreen, with
+/// settings of its own in `config` (its XDG_CONFIG_HOME): `settings` is the
+/// INI text of its settings file when it starts.
+struct WindowRun
+{
+    int exitCode = -1;
+    QByteArray err;
+};
+
+/// The settings file kvscope uses under XDG_CONFIG_HOME `config`.
+inline QString settingsFile(const QTemporaryDir &config)
+{
+    return config.filePath(QStringLiteral("kvscope/kvscope.conf"));
+}
+
+inline WindowRun runWindow(const QTemporaryDir &config, const QStringList &arguments,
+                           const QByteArray &settings = {})
+{
+    QDir(config.path()).mkpath(QStringLiteral("kvscope"));
+    QFile file(settingsFile(config));
+    if (!file.open(QIODevice::WriteOnly) || file.write(settings) != settings.size())
+        qFatal("cannot write %s", qPrintable(file.fileName()));
+    file.close();
+    QProcess process;
+    QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+    environment.insert(QStringLiteral("XDG_CONFIG_HOME"), config.path());
+    environment.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
+    process.setProcessEnvironment(environment);
+    process.start(qEnvironmentVariable("KVSCOPE_BINARY"), arguments);
+    if (!process.waitForFinished(120'000))
+        qFatal("kvscope did not finish");
+    return {process.exitCode(), process.readAllStandardError()};
+}
+
+/// Counts pixels of `color` (within a small tolerance) in every other row and column.
+inline int pixelsNear(const QImage &image, const QColor &color)
+{
+    int count = 0;
+    for (int y = 0; y < image.height(); y += 2)
+        for (int x = 0; x < image.width(); x += 2) {
+            const QColor c = image.pixelColor(x, y);
+            if (qAbs(c.red() - color.red()) < 12 && qAbs(c.green() - color.green()) < 12 &&
+                qAbs(c.blue() - color.blue()) < 12)
+                ++count;
+        }
+    return count;
 }
 
 } // namespace kvscope::test

@@ -49,10 +49,11 @@ QString percent(std::int64_t basisPoints)
 } // namespace
 
 BreakdownChartView::BreakdownChartView(QWidget *parent)
-    : ExplorerChartView(QStringLiteral("breakdownChart"), 110, QMargins(4, 2, 12, 2), parent),
+    : ChartView(QStringLiteral("breakdownChart"), QMargins(4, 2, 12, 2), parent),
       m_bars(new QHorizontalStackedBarSeries), m_budget(new QLineSeries), m_physical(new QLineSeries),
       m_valueAxis(new QValueAxis), m_categoryAxis(new QBarCategoryAxis), m_lineAxis(new QValueAxis)
 {
+    setMinimumHeight(110);
     QChart *chart = this->chart();
     for (int i = 0; i < MemoryPartCount; ++i) {
         m_sets[i] = new QBarSet(QString());
@@ -156,7 +157,7 @@ void BreakdownChartView::retranslate()
 
 void BreakdownChartView::applyPalette()
 {
-    theme::applyToChart(chart(), palette());
+    ChartView::applyPalette();
     for (int i = 0; i < MemoryPartCount; ++i) {
         const QColor color = theme::partColor(MemoryPart(i), palette());
         m_sets[i]->setColor(color);
@@ -177,7 +178,7 @@ void BreakdownChartView::changeEvent(QEvent *event)
     if (event->type() == QEvent::LanguageChange)
         for (int i = 0; i < MemoryPartCount; ++i)
             m_sets[i]->setLabel(memoryPartName(MemoryPart(i)));
-    ExplorerChartView::changeEvent(event);
+    ChartView::changeEvent(event);
 }
 
 } // namespace kvscope

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "charts/explorerchartview.h"
+#include "charts/chartview.h"
 #include "plan/breakdown.h"
 
 class QBarCategoryAxis;
@@ -17,7 +17,7 @@ namespace kvscope {
 /// overhead, KV cache, and headroom — against the budget line and the
 /// physical memory; what does not fit is drawn beyond the budget line in the
 /// warning colour. One chart, updated in place (bar values replaced).
-class BreakdownChartView : public ExplorerChartView
+class BreakdownChartView : public ChartView
 {
     Q_OBJECT
 

@@ -57,10 +57,11 @@ QString precisionName(KvCacheDtype dtype)
 } // namespace
 
 GrowthChartView::GrowthChartView(QWidget *parent)
-    : ExplorerChartView(QStringLiteral("growthChart"), 220, QMargins(4, 4, 24, 4), parent),
-      m_total(new QLineSeries), m_budget(new QLineSeries), m_current(new QScatterSeries),
-      m_crossing(new QScatterSeries), m_xAxis(new QCategoryAxis), m_yAxis(new QValueAxis)
+    : ChartView(QStringLiteral("growthChart"), QMargins(4, 4, 24, 4), parent), m_total(new QLineSeries),
+      m_budget(new QLineSeries), m_current(new QScatterSeries), m_crossing(new QScatterSeries),
+      m_xAxis(new QCategoryAxis), m_yAxis(new QValueAxis)
 {
+    setMinimumHeight(220);
     QChart *chart = this->chart();
     chart->addAxis(m_xAxis, Qt::AlignBottom);
     chart->addAxis(m_yAxis, Qt::AlignLeft);
@@ -191,7 +192,7 @@ QList<LegendStrip::Entry> GrowthChartView::legendEntries() const
 
 void GrowthChartView::applyPalette()
 {
-    theme::applyToChart(chart(), palette());
+    ChartView::applyPalette();
     updatePens();
     Q_EMIT legendChanged();
 }

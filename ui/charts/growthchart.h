@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "charts/explorerchartview.h"
+#include "charts/chartview.h"
 #include "plan/growth.h"
 
 #include <QList>
@@ -16,7 +16,7 @@ namespace kvscope {
 /// Chart 2: KV cache (one line per KV precision) and total memory against
 /// sequence length or batch size on a log axis, with the budget line, the
 /// current point, and where the total crosses the budget ("fits up to ...").
-class GrowthChartView : public ExplorerChartView
+class GrowthChartView : public ChartView
 {
     Q_OBJECT
 
@@ -26,10 +26,8 @@ public:
     void showGrowth(const GrowthChartData &data);
 
     QList<QLineSeries *> kvLines() const { return m_kvLines; }
-    QLineSeries *totalLine() const { return m_total; }
     QLineSeries *budgetLine() const { return m_budget; }
     QScatterSeries *currentPoint() const { return m_current; }
-    QScatterSeries *crossingPoint() const { return m_crossing; }
     /// The text at the crossing point ("fits up to 27,712 tokens").
     QString crossingText() const;
     QList<LegendStrip::Entry> legendEntries() const override;

@@ -3,6 +3,7 @@
 
 #include "charts/breakdownchart.h"
 #include "charts/growthchart.h"
+#include "common/error.h"
 #include "explorer/figurespanel.h"
 #include "explorer/fitbanner.h"
 #include "explorer/parameterpanel.h"
@@ -90,10 +91,7 @@ ExplorerView::ExplorerView(ScenarioController *controller, UserLibrary *library,
     layout->addWidget(m_splitter);
 
     connect(m_controller, &ScenarioController::planChanged, this, &ExplorerView::refresh);
-    connect(m_controller, &ScenarioController::growthAxisChanged, this, [this](GrowthAxis axis) {
-        m_growthAxis->setCurrentIndex(m_growthAxis->findData(int(axis)));
-        refresh();
-    });
+    connect(m_controller, &ScenarioController::growthAxisChanged, this, &ExplorerView::refresh);
     connect(m_growthAxis, &QComboBox::activated, this, [this](int index) {
         m_controller->setGrowthAxis(GrowthAxis(m_growthAxis->itemData(index).toInt()));
     });
@@ -110,7 +108,15 @@ void ExplorerView::refresh()
     m_banner->showPlan(plan);
     m_figures->showPlan(plan);
     m_breakdown->showBreakdown(memoryBreakdown(plan), plan.tensorParallelSize);
-    m_growth->showGrowth(growthChartData(m_controller->scenario(), plan, m_controller->growthAxis()));
+    // The chart and its axis choice are set together, from the controller (also the restored one).
+    m_growthAxis->setCurrentIndex(m_growthAxis->findData(int(m_controller->growthAxis())));
+    try {
+        m_growth->showGrowth(growthChartData(m_controller->scenario(), plan, m_controller->growthAxis()));
+    } catch (const Error &error) {
+        // The plan stands; only a curve of another KV precision could not be planned.
+        m_growth->showGrowth(GrowthChartData{});
+        Q_EMIT errorOccurred(tr("Growth chart: %1").arg(error.message()));
+    }
 }
 
 QString ExplorerView::figuresText() const

@@ -42,6 +42,10 @@ public Q_SLOTS:
     void copyFigures();
     void copyJson();
 
+Q_SIGNALS:
+    /// Something the view asked of the core failed; the message says what.
+    void errorOccurred(const QString &message);
+
 protected:
     void changeEvent(QEvent *event) override;
 

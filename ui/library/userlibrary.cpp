@@ -4,26 +4,21 @@
 #include "common/error.h"
 #include "gpu/customgpu.h"
 #include "library/library.h"
-
-#include <QSettings>
+#include "settings/settingkeys.h"
 
 namespace kvscope {
 
 namespace {
-const QString ImportedKey = QStringLiteral("library/imported");
-const QString CustomGpusKey = QStringLiteral("library/customGpus");
-const QString RecentKey = QStringLiteral("library/recentFiles");
 constexpr qsizetype MaxPastedConfigBytes = 1 << 20; // a config.json is a few KiB
 } // namespace
 
 UserLibrary::UserLibrary(QObject *parent) : QObject(parent) {}
 
-QStringList UserLibrary::load()
+void UserLibrary::load(settings::SettingsReader &reader)
 {
-    QStringList problems;
-    QSettings settings;
+    const settings::LibraryKeys &k = settings::libraryKeys();
     m_models.clear();
-    for (const QVariant &value : settings.value(ImportedKey).toList()) {
+    for (const QVariant &value : reader.read(k.importedModels)) {
         const QVariantMap map = value.toMap();
         const QString key = map.value(QStringLiteral("key")).toString();
         try {
@@ -38,28 +33,28 @@ QStringList UserLibrary::load()
             } else if (key.startsWith(QLatin1String("imported:"))) {
                 entry.imported = importModel(key.mid(9));
             } else {
-                continue;
+                throw Error(QStringLiteral("not an imported model"));
             }
             entry.imported.model.id = key;
             m_models.append(entry);
         } catch (const Error &error) {
-            problems << QStringLiteral("imported model dropped: %1").arg(error.message());
+            reader.report(k.importedModels.key, key.isEmpty() ? value : QVariant(key), error.message());
         }
     }
     m_gpus.clear();
-    for (const QVariant &value : settings.value(CustomGpusKey).toList()) {
+    for (const QVariant &value : reader.read(k.customGpus)) {
+        const QVariantMap map = value.toMap();
         try {
-            m_gpus.append(
-                customGpuFromVariantMap(value.toMap(), QStringLiteral("settings %1").arg(CustomGpusKey)));
+            m_gpus.append(customGpuFromVariantMap(map, QStringLiteral("saved custom GPU")));
         } catch (const Error &error) {
-            problems << QStringLiteral("custom GPU dropped: %1").arg(error.message());
+            const QVariant name = map.value(QStringLiteral("name"));
+            reader.report(k.customGpus.key, name.isValid() ? name : value, error.message());
         }
     }
-    m_recent = settings.value(RecentKey).toStringList().mid(0, MaxRecentFiles);
+    m_recent = reader.read(k.recentFiles).mid(0, MaxRecentFiles);
     Q_EMIT modelsChanged();
     Q_EMIT gpusChanged();
     Q_EMIT recentFilesChanged();
-    return problems;
 }
 
 void UserLibrary::save() const
@@ -75,10 +70,11 @@ void UserLibrary::save() const
     QVariantList gpus;
     for (const GpuSpec &gpu : m_gpus)
         gpus << gpuToVariantMap(gpu);
-    QSettings settings;
-    settings.setValue(ImportedKey, models);
-    settings.setValue(CustomGpusKey, gpus);
-    settings.setValue(RecentKey, m_recent);
+    const settings::LibraryKeys &k = settings::libraryKeys();
+    settings::SettingsWriter writer;
+    writer.write(k.importedModels, models);
+    writer.write(k.customGpus, gpus);
+    writer.write(k.recentFiles, m_recent);
 }
 
 QString UserLibrary::addImported(const ImportedModel &imported, const QByteArray &configText)

@@ -10,6 +10,10 @@
 
 namespace kvscope {
 
+namespace settings {
+class SettingsReader;
+}
+
 /// What the user added to the built-in presets: imported models (files,
 /// folders, pasted configs), custom GPUs, and the recent-files list. Kept in
 /// QSettings and re-read at start; an entry that no longer imports is dropped
@@ -28,8 +32,9 @@ public:
 
     explicit UserLibrary(QObject *parent = nullptr);
 
-    /// Reads the saved entries (re-importing files from disk); returns problems.
-    QStringList load();
+    /// Reads the saved entries (re-importing files from disk); an entry that
+    /// no longer imports is dropped and reported to `reader`.
+    void load(settings::SettingsReader &reader);
     void save() const;
 
     const QList<ImportedEntry> &importedModels() const { return m_models; }

@@ -7,15 +7,33 @@
 
 #include <QChart>
 #include <QLineSeries>
+#include <QPalette>
 #include <QPen>
 #include <QValueAxis>
 
 namespace kvscope {
 
-ErrorHistogramChart::ErrorHistogramChart(QWidget *parent) : HistogramChartView(parent)
+ErrorHistogramChart::ErrorHistogramChart(QWidget *parent)
+    : HistogramChartView(QStringLiteral("errorChart"), Qt::AlignRight,
+                         parent) // a column never truncates names
 {
-    setObjectName(QStringLiteral("errorChart"));
+    applyPalette();
     retranslate();
+}
+
+void ErrorHistogramChart::applyPalette()
+{
+    HistogramChartView::applyPalette();
+    colourSeries();
+}
+
+void ErrorHistogramChart::colourSeries()
+{
+    for (qsizetype i = 0; i < m_series.size() && i < m_schemes.size(); ++i) {
+        QPen pen(schemeColor(m_schemes.at(i), palette()));
+        pen.setWidthF(1.5);
+        m_series[i]->setPen(pen);
+    }
 }
 
 void ErrorHistogramChart::retranslate()
@@ -32,13 +50,12 @@ void ErrorHistogramChart::setResults(const QList<quant::SchemeResult> &results, 
     retranslate();
     const bool relative = kind == Kind::Relative;
     double lo = 0, hi = 0, top = 0;
+    m_schemes.clear();
     for (int i = 0; i < results.size(); ++i) {
         const quant::Histogram &h = relative ? results[i].relativeError : results[i].error;
         QLineSeries *series = pooledSeries(m_series, i, int(results.size()));
         series->setName(results[i].scheme.id());
-        QPen pen(schemeColor(results[i].scheme));
-        pen.setWidthF(1.5);
-        series->setPen(pen);
+        m_schemes << results[i].scheme;
         series->replace(stepPoints(h, logY));
         lo = std::min(lo, h.lo);
         hi = std::max(hi, h.hi);
@@ -46,6 +63,7 @@ void ErrorHistogramChart::setResults(const QList<quant::SchemeResult> &results, 
             top = std::max(top, double(c));
     }
     trimPool(m_series, int(results.size()));
+    colourSeries();
     setRanges(lo, hi, top);
 }
 

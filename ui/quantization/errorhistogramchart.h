@@ -25,10 +25,14 @@ public:
     int seriesCount() const { return int(m_series.size()); }
 
 protected:
+    void applyPalette() override;
     void retranslate() override;
 
 private:
+    void colourSeries();
+
     QList<QLineSeries *> m_series;
+    QList<quant::Scheme> m_schemes; ///< of m_series, for their colours
     Kind m_kind = Kind::Absolute;
 };
 

@@ -3,24 +3,22 @@
 
 #include <algorithm>
 
+#include <QApplication>
 #include <QChart>
-#include <QEvent>
+#include <QLegend>
 #include <QLineSeries>
 #include <QLogValueAxis>
 #include <QValueAxis>
 
 namespace kvscope {
 
-HistogramChartView::HistogramChartView(QWidget *parent) : QChartView(parent)
+HistogramChartView::HistogramChartView(const QString &objectName, Qt::Alignment legendAlignment,
+                                       QWidget *parent)
+    : ChartView(objectName, QMargins(4, 4, 4, 4), parent)
 {
-    setRenderHint(QPainter::Antialiasing);
     QChart *c = chart();
-    c->setAnimationOptions(QChart::NoAnimation);
-    c->legend()->setAlignment(Qt::AlignRight); // a column of names never truncates them
-    QFont legendFont = c->legend()->font();
-    legendFont.setPointSizeF(legendFont.pointSizeF() * 0.9); // eleven schemes fit one column
-    c->legend()->setFont(legendFont);
-    c->setMargins(QMargins(4, 4, 4, 4));
+    c->legend()->setVisible(true);
+    c->legend()->setAlignment(legendAlignment);
     m_x = new QValueAxis(this);
     m_x->setLabelFormat(QStringLiteral("%.3g"));
     m_x->setTickCount(5);
@@ -33,11 +31,20 @@ HistogramChartView::HistogramChartView(QWidget *parent) : QChartView(parent)
     c->addAxis(m_linearY, Qt::AlignLeft);
 }
 
-void HistogramChartView::changeEvent(QEvent *event)
+void HistogramChartView::applyPalette()
 {
-    if (event->type() == QEvent::LanguageChange)
-        retranslate();
-    QChartView::changeEvent(event);
+    ChartView::applyPalette();
+    // The count axis off the chart misses the chart's colours: give it the same.
+    for (QAbstractAxis *y : {static_cast<QAbstractAxis *>(m_linearY), static_cast<QAbstractAxis *>(m_logY)}) {
+        y->setLabelsColor(m_x->labelsColor());
+        y->setLabelsFont(m_x->labelsFont());
+        y->setTitleBrush(m_x->titleBrush());
+        y->setGridLineColor(m_x->gridLineColor());
+        y->setLinePen(m_x->linePen());
+    }
+    QFont legendFont = QApplication::font();
+    legendFont.setPointSizeF(legendFont.pointSizeF() * 0.9); // eleven schemes fit one column
+    chart()->legend()->setFont(legendFont);
 }
 
 QList<QPointF> HistogramChartView::stepPoints(const quant::Histogram &histogram, bool logY)

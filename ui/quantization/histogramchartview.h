@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "charts/chartview.h"
 #include "quantization/histogram.h"
 
-#include <QChartView>
 #include <QList>
 #include <QPointF>
 
@@ -14,23 +14,22 @@ class QValueAxis;
 namespace kvscope {
 
 /// A chart of histograms drawn as step lines, with a linear or log count
-/// axis. One chart object lives as long as the view; series are reused and
-/// their points replaced, never rebuilt (Qt Charts is slow to rebuild).
-class HistogramChartView : public QChartView
+/// axis and Qt's legend. One chart object lives as long as the view; series
+/// are reused and their points replaced, never rebuilt (Qt Charts is slow to
+/// rebuild).
+class HistogramChartView : public ChartView
 {
     Q_OBJECT
 
 public:
-    explicit HistogramChartView(QWidget *parent = nullptr);
-
     /// Step-line points of a histogram: two per bin, at its edges. With
     /// logY, empty bins sit at 0.5 (a log axis has no 0).
     static QList<QPointF> stepPoints(const quant::Histogram &histogram, bool logY);
 
 protected:
-    void changeEvent(QEvent *event) override;
-    /// Sets the chart's texts; called on a language change (and by subclasses when built).
-    virtual void retranslate() {}
+    HistogramChartView(const QString &objectName, Qt::Alignment legendAlignment, QWidget *parent);
+
+    void applyPalette() override;
 
     /// Series `index` of a pool of `count` (created or deleted as needed).
     QLineSeries *pooledSeries(QList<QLineSeries *> &pool, int index, int count);

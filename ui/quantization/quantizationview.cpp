@@ -12,6 +12,7 @@
 #include "quantization/sourcepicker.h"
 #include "quantization/sqnrchart.h"
 #include "quantization/valueschart.h"
+#include "settings/setting.h"
 
 #include <climits>
 
@@ -197,7 +198,9 @@ void QuantizationView::changeEvent(QEvent *event)
 
 void QuantizationView::restoreSettings()
 {
-    const QuantSettings s = quantsettings::load();
+    settings::SettingsReader saved;
+    const QuantSettings s = quantsettings::load(saved);
+    m_restoreProblems = saved.problems();
     m_source->setSource(s.source);
     m_schemes->setChoice(s.schemes);
     m_errorKind->setCurrentIndex(s.relativeError ? 1 : 0);

@@ -56,6 +56,8 @@ public:
     bool isBusy() const;
     /// The outcome on screen, if any.
     const std::optional<QuantOutcome> &outcome() const { return m_outcome; }
+    /// Saved settings that could not be restored (the defaults took their place).
+    QStringList restoreProblems() const { return m_restoreProblems; }
 
 public Q_SLOTS:
     /// Starts a simulation for the current settings now (the controls call
@@ -114,6 +116,7 @@ private:
     Status m_state = Status::Idle;
     QStringList m_runningSchemes; ///< scheme ids of the run in progress, for the status line
     QString m_failure;            ///< the last run's error; empty when it ran out of memory
+    QStringList m_restoreProblems;
 
     QTimer m_debounce;
     QFutureWatcher<QuantJobResult> m_watcher;

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 // The Quantization view's settings, kept in QSettings under "quantization/"
-// between runs. Reading validates every key on its own: a missing or
-// unusable value gives that field's default, never an error.
+// between runs (keys in settings/settingkeys.h). Reading checks every key on
+// its own: a missing value gives that field's default, an unusable one the
+// default and a report.
 #pragma once
 
 #include "quantization/quantjob.h"
@@ -10,6 +11,10 @@
 #include <QStringList>
 
 namespace kvscope {
+
+namespace settings {
+class SettingsReader;
+}
 
 /// A scheme the picker offers, and whether it starts checked.
 struct SchemeEntry
@@ -50,9 +55,10 @@ struct QuantSettings
 
 namespace quantsettings {
 
-/// The saved settings, each field validated; defaults where nothing usable is saved.
-/// A file source is returned as saved: whether the file still opens is the picker's test.
-QuantSettings load();
+/// The saved settings, each field checked; defaults where nothing usable is
+/// saved, and a report to `reader` for each value that was unusable. A file
+/// source is returned as saved: whether the file still opens is the picker's test.
+QuantSettings load(settings::SettingsReader &reader);
 void save(const QuantSettings &settings);
 
 } // namespace quantsettings

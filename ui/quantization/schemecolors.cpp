@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: MIT
 #include "quantization/schemecolors.h"
 
+#include "theme.h"
+
 namespace kvscope {
 
-QColor schemeColor(const quant::Scheme &scheme)
+QColor schemeColor(const quant::Scheme &scheme, const QPalette &palette)
 {
-    // Tableau 10 plus black: distinct for readers with the common colour-vision deficiencies.
+    // Tableau 10 plus black (white on dark): distinct for readers with the common colour-vision deficiencies.
     switch (scheme.kind) {
     case quant::SchemeKind::Fp16:
         return QColor(0x1f, 0x77, 0xb4);
@@ -26,7 +28,7 @@ QColor schemeColor(const quant::Scheme &scheme)
     case quant::SchemeKind::Nf4:
         return QColor(0xbc, 0xbd, 0x22);
     case quant::SchemeKind::Mxfp4:
-        return QColor(0x20, 0x20, 0x20);
+        return theme::isDark(palette) ? QColor(0xe4, 0xe4, 0xe7) : QColor(0x20, 0x20, 0x20);
     }
     return Qt::gray;
 }

@@ -7,20 +7,14 @@
 #include <QBarCategoryAxis>
 #include <QBarSet>
 #include <QChart>
-#include <QEvent>
 #include <QHorizontalBarSeries>
 #include <QValueAxis>
 
 namespace kvscope {
 
-SqnrChart::SqnrChart(QWidget *parent) : QChartView(parent)
+SqnrChart::SqnrChart(QWidget *parent) : ChartView(QStringLiteral("sqnrChart"), QMargins(4, 4, 4, 4), parent)
 {
-    setObjectName(QStringLiteral("sqnrChart"));
-    setRenderHint(QPainter::Antialiasing);
     QChart *c = chart();
-    c->setAnimationOptions(QChart::NoAnimation);
-    c->legend()->hide();
-    c->setMargins(QMargins(4, 4, 4, 4));
     m_series = new QHorizontalBarSeries;
     m_set = new QBarSet(QString());
     m_series->append(m_set);
@@ -37,20 +31,20 @@ SqnrChart::SqnrChart(QWidget *parent) : QChartView(parent)
     c->addAxis(m_decibels, Qt::AlignBottom);
     m_series->attachAxis(m_categories);
     m_series->attachAxis(m_decibels);
+    applyPalette();
     retranslate();
+}
+
+void SqnrChart::applyPalette()
+{
+    ChartView::applyPalette();
+    m_set->setBorderColor(m_set->color()); // the dark theme would outline the bars in white
 }
 
 void SqnrChart::retranslate()
 {
     chart()->setTitle(tr("SQNR by scheme (dB, higher is better)"));
     m_set->setLabel(tr("SQNR dB"));
-}
-
-void SqnrChart::changeEvent(QEvent *event)
-{
-    if (event->type() == QEvent::LanguageChange)
-        retranslate();
-    QChartView::changeEvent(event);
 }
 
 int SqnrChart::barCount() const

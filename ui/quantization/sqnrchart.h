@@ -1,9 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "charts/chartview.h"
 #include "quantization/simulator.h"
-
-#include <QChartView>
 
 class QBarCategoryAxis;
 class QHorizontalBarSeries;
@@ -14,7 +13,7 @@ namespace kvscope {
 
 /// SQNR in dB per scheme as horizontal bars (long scheme names stay
 /// readable), first scheme on top: more is better, about 6 dB per bit.
-class SqnrChart : public QChartView
+class SqnrChart : public ChartView
 {
     Q_OBJECT
 
@@ -25,11 +24,10 @@ public:
     int barCount() const;
 
 protected:
-    void changeEvent(QEvent *event) override;
+    void applyPalette() override;
+    void retranslate() override;
 
 private:
-    void retranslate();
-
     QHorizontalBarSeries *m_series = nullptr;
     QBarSet *m_set = nullptr;
     QBarCategoryAxis *m_categories = nullptr;

@@ -10,16 +10,21 @@
 
 namespace kvscope {
 
-ValuesChart::ValuesChart(QWidget *parent) : HistogramChartView(parent)
+ValuesChart::ValuesChart(QWidget *parent)
+    : HistogramChartView(QStringLiteral("valuesChart"), Qt::AlignTop, parent) // two entries, one long
 {
-    setObjectName(QStringLiteral("valuesChart"));
-    chart()->legend()->setAlignment(Qt::AlignTop); // two entries, one of them long
     m_histogram = createSeries();
     m_grid = createSeries();
-    QPen pen(QColor(220, 60, 40, 150));
+    applyPalette();
+    retranslate();
+}
+
+void ValuesChart::applyPalette()
+{
+    HistogramChartView::applyPalette();
+    QPen pen(QColor(220, 60, 40, 150)); // translucent: the values show through the grid
     pen.setWidthF(1.0);
     m_grid->setPen(pen);
-    retranslate();
 }
 
 void ValuesChart::retranslate()

@@ -20,6 +20,7 @@ public:
     int gridLines() const { return m_gridLines; }
 
 protected:
+    void applyPalette() override;
     void retranslate() override;
 
 private:

@@ -1,0 +1,62 @@
+// SPDX-License-Identifier: MIT
+#include "screenshot.h"
+
+#include "cli/cliio.h"
+#include "library/modelimporter.h"
+#include "mainwindow.h"
+#include "quantization/quantizationview.h"
+
+#include <memory>
+
+#include <QCoreApplication>
+#include <QElapsedTimer>
+#include <QPixmap>
+#include <QTimer>
+
+namespace kvscope {
+
+namespace {
+
+/// Time for the first layout, and the longest wait for imports and results.
+constexpr int LayoutMs = 400;
+constexpr int GiveUpMs = 60'000;
+/// After the last result, time for the charts to repaint.
+constexpr int SettleMs = 200;
+
+} // namespace
+
+void scheduleScreenshot(MainWindow &window, const QString &path)
+{
+    auto failures = std::make_shared<QStringList>();
+    const auto remember = [failures](const QString &message) { *failures << message; };
+    QObject::connect(&window, &MainWindow::importFailed, &window, remember);
+    // The simulator exists only once its tab has been shown (--view quantization).
+    QuantizationView *simulator = window.findChild<QuantizationView *>();
+    if (simulator)
+        QObject::connect(simulator, &QuantizationView::failed, &window, remember);
+
+    auto *poll = new QTimer(&window);
+    auto clock = std::make_shared<QElapsedTimer>();
+    clock->start();
+    QObject::connect(poll, &QTimer::timeout, &window, [&window, path, failures, simulator, poll, clock] {
+        const bool ready =
+            clock->elapsed() >= LayoutMs && !window.importer()->busy() && !(simulator && simulator->isBusy());
+        const bool late = clock->elapsed() >= GiveUpMs;
+        if (!ready && !late)
+            return;
+        poll->stop();
+        if (!ready)
+            *failures
+                << QStringLiteral("--screenshot: still busy after %1 s; taken anyway").arg(GiveUpMs / 1000);
+        QTimer::singleShot(SettleMs, &window, [&window, path, failures] {
+            if (!window.grab().save(path))
+                *failures << QStringLiteral("--screenshot: cannot write '%1'").arg(path);
+            for (const QString &failure : *failures)
+                cli::fail(failure);
+            QCoreApplication::exit(failures->isEmpty() ? 0 : 1);
+        });
+    });
+    poll->start(100);
+}
+
+} // namespace kvscope

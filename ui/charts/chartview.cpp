@@ -1,0 +1,47 @@
+// SPDX-License-Identifier: MIT
+#include "charts/chartview.h"
+
+#include "theme.h"
+
+#include <QEvent>
+#include <QLegend>
+
+namespace kvscope {
+
+namespace {
+
+QChart *newChart(const QMargins &margins)
+{
+    auto *chart = new QChart;
+    chart->setAnimationOptions(QChart::NoAnimation);
+    chart->setMargins(margins);
+    chart->legend()->setVisible(false);
+    return chart;
+}
+
+} // namespace
+
+// The chart is handed to QChartView's constructor: setChart() would leave
+// the view's default chart behind, never deleted.
+ChartView::ChartView(const QString &objectName, const QMargins &margins, QWidget *parent)
+    : QChartView(newChart(margins), parent)
+{
+    setObjectName(objectName);
+    setRenderHint(QPainter::Antialiasing);
+}
+
+void ChartView::applyPalette()
+{
+    theme::applyToChart(chart(), palette());
+}
+
+void ChartView::changeEvent(QEvent *event)
+{
+    if (event->type() == QEvent::PaletteChange)
+        applyPalette();
+    else if (event->type() == QEvent::LanguageChange)
+        retranslate();
+    QChartView::changeEvent(event);
+}
+
+} // namespace kvscope

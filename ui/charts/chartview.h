@@ -1,0 +1,37 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "widgets/legendstrip.h"
+
+#include <QChartView>
+
+namespace kvscope {
+
+/// What every kvscope chart shares: a QChart without animations (a dragged
+/// slider must redraw within the frame, never lag behind), colours from the
+/// widget's palette (theme::applyToChart) renewed when the palette changes,
+/// and texts renewed when the language changes. Qt's own legend is hidden:
+/// a chart shows it, or hands its entries to a LegendStrip that wraps.
+class ChartView : public QChartView
+{
+    Q_OBJECT
+
+public:
+    /// Legend entries for a LegendStrip under the chart; none for a chart
+    /// that shows Qt's legend.
+    virtual QList<LegendStrip::Entry> legendEntries() const { return {}; }
+
+Q_SIGNALS:
+    void legendChanged();
+
+protected:
+    ChartView(const QString &objectName, const QMargins &margins, QWidget *parent);
+
+    void changeEvent(QEvent *event) override;
+    /// Applies the palette's colours to the chart; overrides add their
+    /// series' colours after calling it (a chart theme resets them).
+    virtual void applyPalette();
+    virtual void retranslate() = 0;
+};
+
+} // namespace kvscope

@@ -1,0 +1,86 @@
+// SPDX-License-Identifier: MIT
+#include "settings/setting.h"
+
+namespace kvscope::settings {
+
+namespace {
+
+/// Longest value a report shows: a path in full, a geometry blob cut short.
+constexpr qsizetype MaxShownCharacters = 160;
+
+QString plainText(const QVariant &value)
+{
+    switch (value.typeId()) {
+    case QMetaType::QByteArray: {
+        const QByteArray bytes = value.toByteArray();
+        const QString text = QString::fromUtf8(bytes);
+        // Binary data (a geometry blob) as hex, text as text.
+        return text.toUtf8() == bytes ? text : QString::fromLatin1(bytes.toHex());
+    }
+    case QMetaType::QStringList:
+        return value.toStringList().join(QStringLiteral(", "));
+    case QMetaType::QVariantList: {
+        QStringList parts;
+        for (const QVariant &item : value.toList())
+            parts << plainText(item);
+        return QLatin1Char('[') + parts.join(QStringLiteral(", ")) + QLatin1Char(']');
+    }
+    case QMetaType::QVariantMap: {
+        QStringList parts;
+        const QVariantMap map = value.toMap();
+        for (auto it = map.cbegin(); it != map.cend(); ++it)
+            parts << it.key() + QStringLiteral(": ") + plainText(it.value());
+        return QLatin1Char('{') + parts.join(QStringLiteral(", ")) + QLatin1Char('}');
+    }
+    default:
+        return value.toString();
+    }
+}
+
+} // namespace
+
+SettingsReader::SettingsReader()
+{
+    if (m_settings.status() != QSettings::NoError) {
+        m_readable = false;
+        reportAll(QStringLiteral("settings file %1 is unreadable; starting with defaults")
+                      .arg(m_settings.fileName()));
+    }
+}
+
+QVariant SettingsReader::saved(const char *key) const
+{
+    return m_readable ? m_settings.value(QLatin1String(key)) : QVariant();
+}
+
+void SettingsReader::report(const char *key, const QVariant &value, const QString &reason)
+{
+    m_problems
+        << QStringLiteral("%1 = '%2' ignored: %3").arg(QLatin1String(key), displayValue(value), reason);
+}
+
+void SettingsReader::reportAll(const QString &problem)
+{
+    m_problems << problem;
+}
+
+void clearAll()
+{
+    QSettings settings;
+    settings.clear();
+    settings.sync();
+}
+
+QString displayValue(const QVariant &value)
+{
+    QString text = plainText(value);
+    // One line: control characters (a corrupt file's bytes, newlines) become '?'.
+    for (QChar &c : text)
+        if (c.category() == QChar::Other_Control)
+            c = QLatin1Char('?');
+    if (text.size() > MaxShownCharacters)
+        text = text.left(MaxShownCharacters - 1) + QChar(0x2026);
+    return text;
+}
+
+} // namespace kvscope::settings

@@ -1,0 +1,85 @@
+// SPDX-License-Identifier: MIT
+// Every key kvscope keeps in QSettings, with its default and how its saved
+// value is checked: the one catalogue. Code elsewhere names a setting
+// through these tables, never by its key string. Key names and value
+// spellings are those older versions wrote, so their settings still load.
+#pragma once
+
+#include "plan/growth.h"
+#include "precision/dtypes.h"
+#include "quantization/synthetic.h"
+#include "settings/setting.h"
+
+#include <cstdint>
+
+#include <QByteArray>
+#include <QString>
+#include <QStringList>
+#include <QVariantList>
+
+namespace kvscope::settings {
+
+/// The explorer's scenario ("scenario/...") and its growth chart's axis.
+/// Defaults are those of ScenarioController::defaultScenario(); models and
+/// GPUs are ids the reader resolves through the user's library.
+struct ScenarioKeys
+{
+    Setting<QString> model;
+    Setting<QString> gpu;
+    Setting<int> tensorParallelSize;
+    Setting<WeightDtype> dtype;
+    Setting<QString> quantization; ///< "auto" or a method name
+    Setting<int> groupSize;        ///< > 0, or -1 = one group per row
+    Setting<KvCacheDtype> kvCacheDtype;
+    Setting<std::int64_t> gpuMemoryUtilizationPpm; ///< saved as the decimal text "0.9"
+    Setting<int> blockSize;
+    Setting<std::int64_t> maxModelLen;
+    Setting<std::int64_t> batchSize;
+    Setting<std::int64_t> seqLen;
+    Setting<GrowthAxis> growthAxis; ///< "sequence" or "batch"
+};
+
+/// The Quantization view ("quantization/..."); defaults are QuantSettings'.
+struct QuantizationKeys
+{
+    Setting<bool> synthetic; ///< saved as "synthetic" or "file"
+    Setting<quant::SyntheticKind> kind;
+    Setting<std::int64_t> rows;
+    Setting<std::int64_t> cols;
+    Setting<std::uint64_t> seed;
+    Setting<double> standardDeviation;
+    Setting<QString> path; ///< whether the file still opens is the source picker's test
+    Setting<QString> tensor;
+    Setting<QStringList> schemes; ///< offered names, none repeated
+    Setting<int> groupSize;       ///< one of groupSizeStops()
+    Setting<int> bins;
+    Setting<bool> fp8Saturate;
+    Setting<bool> fp8UnitScale;
+    Setting<bool> relativeError; ///< saved as "error" or "relative"
+    Setting<bool> logY;
+};
+
+/// What the user added to the presets ("library/..."). The lists are read
+/// entry by entry: an entry that no longer imports is dropped and reported.
+struct LibraryKeys
+{
+    Setting<QVariantList> importedModels; ///< maps: key, name, config (pasted only)
+    Setting<QVariantList> customGpus;     ///< maps as gpuToVariantMap() writes them
+    Setting<QStringList> recentFiles;
+};
+
+/// The window: geometry, splitter, tab ("window/...") and language ("ui/language").
+struct WindowKeys
+{
+    Setting<QByteArray> geometry; ///< empty = the default size
+    Setting<QByteArray> explorerSplitter;
+    Setting<int> tab;
+    Setting<QString> language; ///< "en", "zh_CN", or empty = the system's
+};
+
+const ScenarioKeys &scenarioKeys();
+const QuantizationKeys &quantizationKeys();
+const LibraryKeys &libraryKeys();
+const WindowKeys &windowKeys();
+
+} // namespace kvscope::settings
