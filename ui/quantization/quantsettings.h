@@ -4,7 +4,7 @@
 // unusable value gives that field's default, never an error.
 #pragma once
 
-#include "quantization/quantjob.h"
+#include "quantization/quantsource.h"
 
 #include <QList>
 #include <QStringList>
