@@ -80,7 +80,7 @@ std::optional<QStringList> readSchemes(const QSettings &settings)
     // An empty list reads back as an invalid QVariant: nothing checked.
     const QStringList saved = settings.value(SchemesKey).toStringList();
     QStringList names;
-    for (const SchemeEntry &entry : schemeEntries())
+    for (const quant::SchemeEntry &entry : quant::schemeEntries())
         if (saved.contains(QLatin1String(entry.name)))
             names << QLatin1String(entry.name);
     if (names.size() != saved.size() || QSet<QString>(saved.begin(), saved.end()).size() != saved.size())
@@ -90,23 +90,9 @@ std::optional<QStringList> readSchemes(const QSettings &settings)
 
 } // namespace
 
-QList<SchemeEntry> schemeEntries()
-{
-    return {
-        {"fp16", false}, {"bf16", false}, {"fp8-e4m3", true},  {"fp8-e5m2", false},
-        {"int8", true},  {"int4", true},  {"int4-sym", false}, {"int3", false},
-        {"int2", false}, {"nf4", true},   {"mxfp4", true},
-    };
-}
-
-QList<int> groupSizeStops()
-{
-    return {16, 32, 64, 128, 256, 512, 1024, quant::WholeRow};
-}
-
 SchemeChoice::SchemeChoice()
 {
-    for (const SchemeEntry &entry : schemeEntries())
+    for (const quant::SchemeEntry &entry : quant::schemeEntries())
         if (entry.checkedByDefault)
             names << QLatin1String(entry.name);
 }
@@ -131,7 +117,7 @@ QuantSettings load()
 
     if (const std::optional<QStringList> names = readSchemes(settings))
         s.schemes.names = *names;
-    if (const auto group = integer(settings, GroupSizeKey); group && groupSizeStops().contains(*group))
+    if (const auto group = integer(settings, GroupSizeKey); group && quant::groupSizeStops().contains(*group))
         s.schemes.groupSize = int(*group);
     readInteger(settings, BinsKey, quant::MinHistogramBins, quant::MaxHistogramBins, s.schemes.bins);
     readBool(settings, SaturateKey, s.schemes.saturate);

@@ -5,23 +5,12 @@
 #pragma once
 
 #include "quantization/quantsource.h"
+#include "quantization/schemecatalogue.h"
 
 #include <QList>
 #include <QStringList>
 
 namespace kvscope {
-
-/// A scheme the picker offers, and whether it starts checked.
-struct SchemeEntry
-{
-    const char *name;
-    bool checkedByDefault;
-};
-
-/// The schemes the picker offers, in display order.
-QList<SchemeEntry> schemeEntries();
-/// The int group sizes the picker offers: powers of two, then quant::WholeRow.
-QList<int> groupSizeStops();
 
 /// Largest seed the source picker takes.
 inline constexpr int MaxSyntheticSeed = 1'000'000;
