@@ -68,8 +68,7 @@ void saveScenario(const Scenario &s, GrowthAxis growthAxis)
     settings.setValue(Gpu, s.gpu.id);
     settings.setValue(TensorParallel, s.tensorParallelSize);
     settings.setValue(Dtype, dtypeName(s.dtype));
-    settings.setValue(Quantization,
-                      s.quantization ? quantMethodName(s.quantization->method) : QStringLiteral("auto"));
+    settings.setValue(Quantization, quantizationChoiceName(s.quantization));
     settings.setValue(GroupSize, s.quantization ? s.quantization->groupSize : 128);
     settings.setValue(KvCacheDtypeKey, dtypeName(s.kvCacheDtype));
     settings.setValue(Utilization, formatUtilization(s.gpuMemoryUtilizationPpm));
@@ -108,12 +107,8 @@ RestoredState loadScenario(const Scenario &defaults, const UserLibrary &library)
     readKey(settings, TensorParallel, problems,
             [&](const QString &t) { s.tensorParallelSize = int(positive(t, TensorParallel)); });
     readKey(settings, Dtype, problems, [&](const QString &t) { s.dtype = parseWeightDtype(t); });
-    readKey(settings, Quantization, problems, [&](const QString &t) {
-        if (t == QLatin1String("auto"))
-            s.quantization.reset();
-        else
-            s.quantization = defaultSpecFor(parseQuantMethod(t));
-    });
+    readKey(settings, Quantization, problems,
+            [&](const QString &t) { s.quantization = parseQuantizationChoice(t); });
     readKey(settings, GroupSize, problems, [&](const QString &t) {
         bool ok = false;
         const int group = t.toInt(&ok);

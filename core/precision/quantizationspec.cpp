@@ -9,6 +9,9 @@ namespace kvscope {
 
 namespace {
 
+/// The --quantization choice that is no method: the checkpoint's own.
+const QString AutoChoice = QStringLiteral("auto");
+
 constexpr EnumSpelling<QuantMethod> quantMethodSpellings[] = {
     {QuantMethod::None, "none"},
     {QuantMethod::Fp8, "fp8"},
@@ -29,7 +32,7 @@ QString quantMethodName(QuantMethod method)
 
 QStringList quantMethodChoices()
 {
-    return QStringList{QStringLiteral("auto")} + enumChoices(quantMethodSpellings);
+    return QStringList{AutoChoice} + enumChoices(quantMethodSpellings);
 }
 
 QuantMethod parseQuantMethod(const QString &text, const QString &option)
@@ -48,6 +51,27 @@ QuantizationSpec defaultSpecFor(QuantMethod method)
     if (method == QuantMethod::CompressedTensors)
         spec.scheme = QStringLiteral("W4A16"); // llm-compressor's most common scheme: int4, g128, symmetric
     return spec;
+}
+
+QString quantizationChoiceName(const std::optional<QuantizationSpec> &choice)
+{
+    return choice ? quantMethodName(choice->method) : AutoChoice;
+}
+
+std::optional<QuantizationSpec> parseQuantizationChoice(const QString &text, const QString &option)
+{
+    if (text.trimmed().toLower() == AutoChoice)
+        return std::nullopt;
+    return defaultSpecFor(parseQuantMethod(text, option));
+}
+
+std::optional<QuantizationSpec>
+parseQuantizationChoice(const QString &text, const QuantizationSpec &checkpoint, const QString &option)
+{
+    const std::optional<QuantizationSpec> choice = parseQuantizationChoice(text, option);
+    if (choice && choice->method == checkpoint.method)
+        return checkpoint;
+    return choice;
 }
 
 QString describe(const QuantizationSpec &spec)

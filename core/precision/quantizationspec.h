@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 
 #include <QString>
 #include <QStringList>
@@ -52,6 +53,19 @@ QuantMethod parseQuantMethod(const QString &text, const QString &option = QStrin
 
 /// A spec with the method's usual defaults (awq/gptq 4-bit g128, fp8 per tensor...).
 QuantizationSpec defaultSpecFor(QuantMethod method);
+
+/// The text of a --quantization choice: "auto" (std::nullopt: whatever the
+/// checkpoint stores) or the method's name.
+QString quantizationChoiceName(const std::optional<QuantizationSpec> &choice);
+/// Reads a --quantization choice: "auto" (any case, blanks ignored) gives
+/// std::nullopt, a method its defaultSpecFor(); throws as parseQuantMethod.
+std::optional<QuantizationSpec>
+parseQuantizationChoice(const QString &text, const QString &option = QStringLiteral("--quantization"));
+/// The same for a model whose checkpoint is quantized as `checkpoint`: when
+/// it names the chosen method, the checkpoint's own spec (bits, groups, scales) is kept.
+std::optional<QuantizationSpec>
+parseQuantizationChoice(const QString &text, const QuantizationSpec &checkpoint,
+                        const QString &option = QStringLiteral("--quantization"));
 
 /// Human description used in tables: "AWQ int4, group 128, fp16 scales + int4 zeros".
 QString describe(const QuantizationSpec &spec);

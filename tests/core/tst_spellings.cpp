@@ -92,6 +92,28 @@ private Q_SLOTS:
                      "int8, awq, gptq, bitsandbytes-nf4, mxfp4, compressed-tensors)"));
     }
 
+    void quantizationChoices()
+    {
+        // --quantization: "auto" is no spec (the checkpoint's own), a method its defaults.
+        for (const QString &choice : quantMethodChoices())
+            QCOMPARE(quantizationChoiceName(parseQuantizationChoice(choice)), choice);
+        QCOMPARE(quantizationChoiceName(std::nullopt), QStringLiteral("auto"));
+        QVERIFY(!parseQuantizationChoice(QStringLiteral(" Auto ")));
+        QCOMPARE(parseQuantizationChoice(QStringLiteral("AWQ")), defaultSpecFor(QuantMethod::Awq));
+        // A checkpoint quantized with the chosen method keeps its own details; another method does not.
+        QuantizationSpec checkpoint = defaultSpecFor(QuantMethod::Awq);
+        checkpoint.bits = 8;
+        checkpoint.groupSize = 64;
+        QCOMPARE(parseQuantizationChoice(QStringLiteral("awq"), checkpoint), checkpoint);
+        QCOMPARE(parseQuantizationChoice(QStringLiteral("gptq"), checkpoint),
+                 defaultSpecFor(QuantMethod::Gptq));
+        QVERIFY(!parseQuantizationChoice(QStringLiteral("auto"), checkpoint));
+        QCOMPARE(errorOf([] { parseQuantizationChoice(QStringLiteral("int4"), QStringLiteral("scenario")); }),
+                 QStringLiteral(
+                     "scenario: unknown quantization method 'int4' (choose one of: auto, none, fp8, int8, "
+                     "awq, gptq, bitsandbytes-nf4, mxfp4, compressed-tensors)"));
+    }
+
     void syntheticKinds()
     {
         QCOMPARE(syntheticKindChoices(), names({"gaussian", "laplace", "student-t", "outliers"}));

@@ -286,17 +286,10 @@ void ParameterPanel::buildGpuList()
 
 void ParameterPanel::applyQuantizationChoice()
 {
-    const QString method = m_quantization->currentData().toString();
-    if (method == QLatin1String("auto")) {
-        m_controller->setQuantization(std::nullopt);
-        return;
-    }
-    QuantizationSpec spec = defaultSpecFor(parseQuantMethod(method));
-    const QuantizationSpec &checkpoint = m_controller->scenario().model.checkpointQuantization;
-    if (checkpoint.method == spec.method)
-        spec = checkpoint;
-    if (spec.method == QuantMethod::Awq || spec.method == QuantMethod::Gptq)
-        spec.groupSize = m_groupSize->currentData().toInt();
+    std::optional<QuantizationSpec> spec = parseQuantizationChoice(
+        m_quantization->currentData().toString(), m_controller->scenario().model.checkpointQuantization);
+    if (spec && (spec->method == QuantMethod::Awq || spec->method == QuantMethod::Gptq))
+        spec->groupSize = m_groupSize->currentData().toInt();
     m_controller->setQuantization(spec);
 }
 
@@ -312,8 +305,7 @@ void ParameterPanel::showScenario(const Scenario &s)
     }
     selectData(m_gpuCount, s.tensorParallelSize);
     selectData(m_dtype, dtypeName(s.dtype));
-    selectData(m_quantization,
-               s.quantization ? quantMethodName(s.quantization->method) : QStringLiteral("auto"));
+    selectData(m_quantization, quantizationChoiceName(s.quantization));
     // GGUF models add llama.cpp's cache types; their weights carry their own
     // quantization, so --quantization does not apply.
     const QStringList kvChoices = s.model.format == ModelFormat::Gguf
