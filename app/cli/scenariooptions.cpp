@@ -100,8 +100,7 @@ Scenario ScenarioOptions::scenario(const QCommandLineParser &p) const
             throw Error(QStringLiteral("--group-size: must be a positive integer or -1, got '%1'")
                             .arg(p.value(opt("group-size"))));
         QuantizationSpec spec = s.quantization.value_or(s.model.checkpointQuantization);
-        if (spec.method != QuantMethod::Awq && spec.method != QuantMethod::Gptq &&
-            spec.method != QuantMethod::CompressedTensors)
+        if (!spec.takesGroupSize())
             throw Error(QStringLiteral("--group-size: applies to awq, gptq and compressed-tensors, not to "
                                        "quantization '%1'")
                             .arg(quantMethodName(spec.method)));

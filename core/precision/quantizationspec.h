@@ -43,6 +43,12 @@ struct QuantizationSpec
     int globalScaleBytes = 0;  ///< one extra per-tensor scale (NVFP4: fp32)
     QString scheme;            ///< preset name for display ("W4A16", "FP8_DYNAMIC", "W8A8", "NVFP4")
 
+    /// AWQ or GPTQ: int weights in groups of groupSize along the input (-1:
+    /// one per row, never 0) with fp16 scales, which vLLM's kernels run in float16.
+    bool isAwqOrGptq() const { return method == QuantMethod::Awq || method == QuantMethod::Gptq; }
+    /// --group-size applies: AWQ, GPTQ and compressed-tensors.
+    bool takesGroupSize() const { return isAwqOrGptq() || method == QuantMethod::CompressedTensors; }
+
     friend bool operator==(const QuantizationSpec &, const QuantizationSpec &) = default;
 };
 

@@ -288,7 +288,7 @@ void ParameterPanel::applyQuantizationChoice()
 {
     std::optional<QuantizationSpec> spec = parseQuantizationChoice(
         m_quantization->currentData().toString(), m_controller->scenario().model.checkpointQuantization);
-    if (spec && (spec->method == QuantMethod::Awq || spec->method == QuantMethod::Gptq))
+    if (spec && spec->isAwqOrGptq())
         spec->groupSize = m_groupSize->currentData().toInt();
     m_controller->setQuantization(spec);
 }
@@ -341,8 +341,7 @@ void ParameterPanel::showPlan(const MemoryPlan &plan)
         0, tr("auto (%1)").arg(dtypeName(resolveKvCacheDtype(KvCacheDtype::Auto, plan.dtype))));
     const QuantizationSpec &checkpoint = m_controller->scenario().model.checkpointQuantization;
     m_quantization->setItemText(0, tr("auto (checkpoint: %1)").arg(quantMethodName(checkpoint.method)));
-    const bool grouped =
-        plan.quantization.method == QuantMethod::Awq || plan.quantization.method == QuantMethod::Gptq;
+    const bool grouped = plan.quantization.isAwqOrGptq();
     m_groupSize->setEnabled(grouped);
     selectData(m_groupSize, grouped ? plan.quantization.groupSize : 128);
     {
