@@ -8,7 +8,6 @@
 #include "library/library.h"
 #include "library/presetlist.h"
 
-#include <algorithm>
 #include <functional>
 
 #include <QCommandLineParser>
@@ -104,14 +103,8 @@ Listing gpuListing(const QString &filter)
     Listing l;
     l.text = column(QStringLiteral("id"), 22) + column(QStringLiteral("name"), 42) +
              QStringLiteral("memory (GiB, basis)      bandwidth GB/s\n");
-    const QStringList words = filter.split(QLatin1Char(' '), Qt::SkipEmptyParts);
     for (const GpuSpec &g : GpuLibrary::builtin().gpus()) {
-        const QStringList names = QStringList{g.id, g.name, g.vendor} + g.aliases;
-        const bool matches = std::all_of(words.begin(), words.end(), [&](const QString &word) {
-            return std::any_of(names.begin(), names.end(),
-                               [&](const QString &n) { return n.contains(word, Qt::CaseInsensitive); });
-        });
-        if (!matches)
+        if (!presetMatches(g, filter))
             continue;
         QJsonObject o = gpuToJson(g);
         o.remove(QStringLiteral("format"));

@@ -84,6 +84,36 @@ private Q_SLOTS:
         QCOMPARE(found, ids);
     }
 
+    void gpuSearch_data()
+    {
+        QTest::addColumn<QString>("filter");
+        QTest::addColumn<QStringList>("ids");
+        QTest::newRow("by alias") << "sxm5" << QStringList{QStringLiteral("h100-sxm")};
+        QTest::newRow("by vendor") << "amd"
+                                   << QStringList{QStringLiteral("mi300x"), QStringLiteral("mi325x")};
+        QTest::newRow("every word must match, in any field")
+            << "pcie 80gb" << QStringList{QStringLiteral("h100-pcie"), QStringLiteral("a100-pcie-80gb")};
+        QTest::newRow("case-insensitive")
+            << "apple ULTRA" << QStringList{QStringLiteral("apple-m2-ultra-192gb")};
+        QTest::newRow("nothing") << "h100 40gb" << QStringList{};
+    }
+
+    void gpuSearch()
+    {
+        QFETCH(QString, filter);
+        QFETCH(QStringList, ids);
+        QStringList found;
+        for (const GpuSpec &g : GpuLibrary::builtin().gpus())
+            if (presetMatches(g, filter))
+                found << g.id;
+        found.sort();
+        ids.sort();
+        QCOMPARE(found, ids);
+        // An empty filter keeps every GPU.
+        for (const GpuSpec &g : GpuLibrary::builtin().gpus())
+            QVERIFY(presetMatches(g, QStringLiteral("  ")));
+    }
+
     void gpuPresetsCarryEveryField()
     {
         // The data file names each field even where the value is unknown (null), with a source.
