@@ -45,12 +45,8 @@ int runListing(const QStringList &arguments, const QString &description,
     parser.addPositionalArgument(QStringLiteral("filter"),
                                  QStringLiteral("Words to search for, as --search."),
                                  QStringLiteral("[filter...]"));
-    if (!parser.parse(arguments.mid(1)))
-        return fail(QStringLiteral("%1: %2").arg(arguments.value(1), parser.errorText()), UsageError);
-    if (parser.isSet(QStringLiteral("help"))) {
-        writeOut(parser.helpText());
-        return Success;
-    }
+    if (const std::optional<int> exitCode = parseCommandLine(parser, arguments, Positionals::Taken))
+        return *exitCode;
     const QString filter = (parser.values(search) + parser.positionalArguments()).join(QLatin1Char(' '));
     try {
         const Listing listing = build(filter);

@@ -185,16 +185,8 @@ int runQuant(const QStringList &arguments)
     parser.addHelpOption();
     const QuantOptions options;
     parser.addOptions(options.all());
-    if (!parser.parse(arguments.mid(1)))
-        return fail(QStringLiteral("quant: %1").arg(parser.errorText()), UsageError);
-    if (parser.isSet(QStringLiteral("help"))) {
-        writeOut(parser.helpText());
-        return Success;
-    }
-    if (!parser.positionalArguments().isEmpty())
-        return fail(
-            QStringLiteral("quant: unexpected argument '%1'").arg(parser.positionalArguments().first()),
-            UsageError);
+    if (const std::optional<int> exitCode = parseCommandLine(parser, arguments))
+        return *exitCode;
     try {
         return parser.isSet(options.list) ? listTensorsOf(parser, options) : simulate(parser, options);
     } catch (const Error &error) {
