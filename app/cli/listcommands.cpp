@@ -69,7 +69,7 @@ Listing modelListing(const QString &filter)
     Listing l;
     l.text = QStringLiteral("  ") + column(QStringLiteral("id"), 18) +
              QStringLiteral("params (total / active)            KV B/token (bf16, TP1)  context\n");
-    for (const PresetFamily &family : presetsByFamily(ModelLibrary::builtin().models(), filter)) {
+    for (const PresetFamily &family : presetsByFamily(ModelLibrary::builtin().presets(), filter)) {
         l.text += family.family + QLatin1Char('\n');
         for (const PresetSummary &p : family.presets) {
             QJsonObject o;
@@ -99,7 +99,7 @@ Listing gpuListing(const QString &filter)
     Listing l;
     l.text = column(QStringLiteral("id"), 22) + column(QStringLiteral("name"), 42) +
              QStringLiteral("memory (GiB, basis)      bandwidth GB/s\n");
-    for (const GpuSpec &g : GpuLibrary::builtin().gpus()) {
+    for (const GpuSpec &g : GpuLibrary::builtin().presets()) {
         if (!presetMatches(g, filter))
             continue;
         QJsonObject o = gpuToJson(g);

@@ -102,7 +102,7 @@ private Q_SLOTS:
 
     void fp8HalvesEveryPreset()
     {
-        for (const ModelArch &m : ModelLibrary::builtin().models())
+        for (const ModelArch &m : ModelLibrary::builtin().presets())
             QCOMPARE(perToken(m, KvCacheDtype::Fp8E4M3, 1) * 2, perToken(m, KvCacheDtype::BFloat16, 1));
     }
 

@@ -242,7 +242,7 @@ QString modelEntryText(const PresetSummary &s)
 void ParameterPanel::buildModelList()
 {
     m_model->clearEntries();
-    for (const PresetFamily &family : presetsByFamily(ModelLibrary::builtin().models())) {
+    for (const PresetFamily &family : presetsByFamily(ModelLibrary::builtin().presets())) {
         m_model->addGroup(family.family);
         for (const PresetSummary &preset : family.presets)
             m_model->addEntry(preset.id, modelEntryText(preset), preset.hfRepoIds.join(QLatin1Char('\n')),
@@ -266,7 +266,7 @@ void ParameterPanel::buildGpuList()
 {
     m_gpu->clearEntries();
     QString vendor;
-    for (const GpuSpec &g : GpuLibrary::builtin().gpus()) {
+    for (const GpuSpec &g : GpuLibrary::builtin().presets()) {
         if (g.vendor != vendor) {
             vendor = g.vendor;
             m_gpu->addGroup(vendor);
