@@ -37,7 +37,7 @@ template <typename Call> QString errorFrom(Call call)
 template <typename Row, std::size_t N> QStringList presetsMissingFrom(const Row (&rows)[N])
 {
     QStringList missing;
-    for (const ModelArch &m : ModelLibrary::builtin().models()) {
+    for (const ModelArch &m : ModelLibrary::builtin().presets()) {
         bool found = false;
         for (const Row &row : rows)
             found = found || m.id == QLatin1String(row.id);

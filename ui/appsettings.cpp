@@ -24,8 +24,7 @@ void saveScenario(const Scenario &s, GrowthAxis growthAxis)
     writer.write(k.gpu, s.gpu.id);
     writer.write(k.tensorParallelSize, s.tensorParallelSize);
     writer.write(k.dtype, s.dtype);
-    writer.write(k.quantization,
-                 s.quantization ? quantMethodName(s.quantization->method) : QStringLiteral("auto"));
+    writer.write(k.quantization, quantizationChoiceName(s.quantization));
     writer.write(k.groupSize, s.quantization ? s.quantization->groupSize : 128);
     writer.write(k.kvCacheDtype, s.kvCacheDtype);
     writer.write(k.gpuMemoryUtilizationPpm, s.gpuMemoryUtilizationPpm);
@@ -55,12 +54,7 @@ RestoredState loadScenario(settings::SettingsReader &reader, const UserLibrary &
     });
     s.tensorParallelSize = reader.read(k.tensorParallelSize);
     s.dtype = reader.read(k.dtype);
-    reader.read(k.quantization, [&](const QString &t) {
-        if (t == QLatin1String("auto"))
-            s.quantization.reset();
-        else
-            s.quantization = defaultSpecFor(parseQuantMethod(t));
-    });
+    reader.read(k.quantization, [&](const QString &t) { s.quantization = parseQuantizationChoice(t); });
     const int groupSize = reader.read(k.groupSize);
     if (s.quantization)
         s.quantization->groupSize = groupSize;

@@ -26,16 +26,8 @@ int runCalc(const QStringList &arguments)
     const QCommandLineOption jsonOption(QStringLiteral("json"), QStringLiteral("Print one JSON object."));
     parser.addOption(jsonOption);
 
-    if (!parser.parse(arguments.mid(1)))
-        return fail(QStringLiteral("calc: %1").arg(parser.errorText()), UsageError);
-    if (parser.isSet(QStringLiteral("help"))) {
-        writeOut(parser.helpText());
-        return Success;
-    }
-    if (!parser.positionalArguments().isEmpty())
-        return fail(
-            QStringLiteral("calc: unexpected argument '%1'").arg(parser.positionalArguments().first()),
-            UsageError);
+    if (const std::optional<int> exitCode = parseCommandLine(parser, arguments))
+        return *exitCode;
     try {
         const MemoryPlan plan = planMemory(scenarioOptions.scenario(parser));
         if (parser.isSet(jsonOption))

@@ -3,6 +3,8 @@
 
 #include <cstdio>
 
+#include <QCommandLineParser>
+
 namespace kvscope::cli {
 
 void writeOut(const QString &text)
@@ -19,6 +21,23 @@ int fail(const QString &message, int code)
     std::fwrite(utf8.constData(), 1, size_t(utf8.size()), stderr);
     std::fflush(stderr);
     return code;
+}
+
+std::optional<int> parseCommandLine(QCommandLineParser &parser, const QStringList &arguments,
+                                    Positionals positionals)
+{
+    const QString command = arguments.value(1);
+    if (!parser.parse(arguments.mid(1)))
+        return fail(QStringLiteral("%1: %2").arg(command, parser.errorText()), UsageError);
+    if (parser.isSet(QStringLiteral("help"))) {
+        writeOut(parser.helpText());
+        return Success;
+    }
+    if (positionals == Positionals::Refused && !parser.positionalArguments().isEmpty())
+        return fail(
+            QStringLiteral("%1: unexpected argument '%2'").arg(command, parser.positionalArguments().first()),
+            UsageError);
+    return std::nullopt;
 }
 
 } // namespace kvscope::cli

@@ -1,7 +1,12 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include <optional>
+
 #include <QString>
+#include <QStringList>
+
+class QCommandLineParser;
 
 namespace kvscope::cli {
 
@@ -18,5 +23,20 @@ void writeOut(const QString &text);
 
 /// Prints "kvscope: error: <message>" as one line on stderr and returns `code`.
 int fail(const QString &message, int code = Failure);
+
+/// Whether a command takes words besides its options.
+enum class Positionals
+{
+    Refused,
+    Taken
+};
+
+/// Parses a command's options from `arguments` (the program, the command,
+/// then its options) and handles what ends the command before it runs:
+/// prints --help, or a usage error naming the command for options it cannot
+/// parse or a word it does not take. Returns that exit code, or std::nullopt
+/// when the command should run.
+std::optional<int> parseCommandLine(QCommandLineParser &parser, const QStringList &arguments,
+                                    Positionals positionals = Positionals::Refused);
 
 } // namespace kvscope::cli

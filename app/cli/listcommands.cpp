@@ -8,7 +8,6 @@
 #include "library/library.h"
 #include "library/presetlist.h"
 
-#include <algorithm>
 #include <functional>
 
 #include <QCommandLineParser>
@@ -46,12 +45,8 @@ int runListing(const QStringList &arguments, const QString &description,
     parser.addPositionalArgument(QStringLiteral("filter"),
                                  QStringLiteral("Words to search for, as --search."),
                                  QStringLiteral("[filter...]"));
-    if (!parser.parse(arguments.mid(1)))
-        return fail(QStringLiteral("%1: %2").arg(arguments.value(1), parser.errorText()), UsageError);
-    if (parser.isSet(QStringLiteral("help"))) {
-        writeOut(parser.helpText());
-        return Success;
-    }
+    if (const std::optional<int> exitCode = parseCommandLine(parser, arguments, Positionals::Taken))
+        return *exitCode;
     const QString filter = (parser.values(search) + parser.positionalArguments()).join(QLatin1Char(' '));
     try {
         const Listing listing = build(filter);
@@ -74,7 +69,7 @@ Listing modelListing(const QString &filter)
     Listing l;
     l.text = QStringLiteral("  ") + column(QStringLiteral("id"), 18) +
              QStringLiteral("params (total / active)            KV B/token (bf16, TP1)  context\n");
-    for (const PresetFamily &family : presetsByFamily(ModelLibrary::builtin().models(), filter)) {
+    for (const PresetFamily &family : presetsByFamily(ModelLibrary::builtin().presets(), filter)) {
         l.text += family.family + QLatin1Char('\n');
         for (const PresetSummary &p : family.presets) {
             QJsonObject o;
@@ -104,14 +99,8 @@ Listing gpuListing(const QString &filter)
     Listing l;
     l.text = column(QStringLiteral("id"), 22) + column(QStringLiteral("name"), 42) +
              QStringLiteral("memory (GiB, basis)      bandwidth GB/s\n");
-    const QStringList words = filter.split(QLatin1Char(' '), Qt::SkipEmptyParts);
-    for (const GpuSpec &g : GpuLibrary::builtin().gpus()) {
-        const QStringList names = QStringList{g.id, g.name, g.vendor} + g.aliases;
-        const bool matches = std::all_of(words.begin(), words.end(), [&](const QString &word) {
-            return std::any_of(names.begin(), names.end(),
-                               [&](const QString &n) { return n.contains(word, Qt::CaseInsensitive); });
-        });
-        if (!matches)
+    for (const GpuSpec &g : GpuLibrary::builtin().presets()) {
+        if (!presetMatches(g, filter))
             continue;
         QJsonObject o = gpuToJson(g);
         o.remove(QStringLiteral("format"));

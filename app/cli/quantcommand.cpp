@@ -4,9 +4,8 @@
 #include "cliio.h"
 #include "commands.h"
 #include "common/error.h"
+#include "quantization/quantrun.h"
 #include "quantization/report.h"
-#include "quantization/simulator.h"
-#include "quantization/synthetic.h"
 #include "quantization/tensorsource.h"
 #include "quanttext.h"
 #include "scenariooptions.h"
@@ -108,11 +107,11 @@ int parseGroupSize(const QString &text)
     return validateGroupSize(value);
 }
 
-TensorData loadInput(const QCommandLineParser &parser, const QuantOptions &o)
+TensorSource inputSource(const QCommandLineParser &parser, const QuantOptions &o)
 {
     const QString input = parser.value(o.input);
     if (!input.startsWith(syntheticPrefix))
-        return openTensor(input, parser.value(o.tensor));
+        return TensorFile{input, parser.value(o.tensor)};
     if (parser.isSet(o.tensor))
         throw Error(QStringLiteral("--tensor: a synthetic input has no named tensors"));
     SyntheticSpec spec;
@@ -122,7 +121,7 @@ TensorData loadInput(const QCommandLineParser &parser, const QuantOptions &o)
     spec.seed = parseSeed(parser.value(o.seed));
     if (parser.isSet(o.deviation))
         spec.standardDeviation = parseStd(parser.value(o.deviation));
-    return generateSynthetic(spec);
+    return spec;
 }
 
 int listTensorsOf(const QCommandLineParser &parser, const QuantOptions &o)
@@ -145,34 +144,31 @@ int simulate(const QCommandLineParser &parser, const QuantOptions &o)
     defaults.groupSize = parseGroupSize(parser.value(o.groupSize));
     defaults.saturate = !parser.isSet(o.noSaturation);
     defaults.unitScale = parser.isSet(o.unitScale);
-    const QList<Scheme> schemes = parseSchemeList(parser.values(o.scheme), defaults);
+    QuantRequest request;
+    request.schemes = parseSchemeList(parser.values(o.scheme), defaults);
     const std::int64_t bins = parsePositive(parser.value(o.bins), QStringLiteral("--bins"));
     if (bins > MaxHistogramBins)
         throw Error(QStringLiteral("--bins: %1 is more than %2").arg(bins).arg(MaxHistogramBins));
+    request.options.bins = int(bins);
+    // The relative-error and value histograms only go to the CSV.
+    request.options.relativeHistogram = parser.isSet(o.histogram);
+    request.valueHistogram = parser.isSet(o.histogram);
+    request.source = inputSource(parser, o);
 
-    const TensorData tensor = loadInput(parser, o);
-    const TensorStats stats = scanTensor(tensor);
-    SimulationOptions options;
-    options.bins = int(bins);
-    options.relativeHistogram = parser.isSet(o.histogram);
-    QList<SchemeResult> results;
-    for (const Scheme &scheme : schemes)
-        results << simulateScheme(tensor, stats, scheme, options);
-
+    const QuantOutcome outcome = runQuantization(request);
+    const TensorData &tensor = outcome.tensor.data;
     // The CSV goes first: if it cannot be written, nothing reaches stdout.
-    if (parser.isSet(o.histogram)) {
-        const Histogram values = valueHistogram(tensor, stats, options.bins);
-        writeFileAtomically(parser.value(o.histogram), histogramsCsv(results, &values));
-    }
+    if (parser.isSet(o.histogram))
+        writeFileAtomically(parser.value(o.histogram), histogramsCsv(outcome.results, &*outcome.values));
     if (parser.isSet(o.json)) {
         QJsonArray array;
-        for (const SchemeResult &r : results)
+        for (const SchemeResult &r : outcome.results)
             array << resultToJson(r, tensor);
         const QJsonDocument doc =
             array.size() == 1 ? QJsonDocument(array.first().toObject()) : QJsonDocument(array);
         writeOut(QString::fromUtf8(doc.toJson(QJsonDocument::Indented)));
     } else {
-        writeOut(resultsText(tensor, stats, results));
+        writeOut(resultsText(tensor, outcome.tensor.stats, outcome.results));
     }
     return Success;
 }
@@ -189,16 +185,8 @@ int runQuant(const QStringList &arguments)
     parser.addHelpOption();
     const QuantOptions options;
     parser.addOptions(options.all());
-    if (!parser.parse(arguments.mid(1)))
-        return fail(QStringLiteral("quant: %1").arg(parser.errorText()), UsageError);
-    if (parser.isSet(QStringLiteral("help"))) {
-        writeOut(parser.helpText());
-        return Success;
-    }
-    if (!parser.positionalArguments().isEmpty())
-        return fail(
-            QStringLiteral("quant: unexpected argument '%1'").arg(parser.positionalArguments().first()),
-            UsageError);
+    if (const std::optional<int> exitCode = parseCommandLine(parser, arguments))
+        return *exitCode;
     try {
         return parser.isSet(options.list) ? listTensorsOf(parser, options) : simulate(parser, options);
     } catch (const Error &error) {

@@ -104,13 +104,9 @@ Scenario ScenarioOptions::scenario(const QCommandLineParser &p) const
     s.dtype = parseWeightDtype(p.value(opt("dtype")));
     s.kvCacheDtype = parseKvCacheDtype(p.value(opt("kv-cache-dtype")));
 
-    const QString method = p.value(opt("quantization")).trimmed().toLower();
-    if (method != QLatin1String("auto")) {
-        s.quantization = defaultSpecFor(parseQuantMethod(method));
-        // A checkpoint that already names this method keeps its own details.
-        if (s.model.checkpointQuantization.method == s.quantization->method)
-            s.quantization = s.model.checkpointQuantization;
-    }
+    // Read lower-cased, so an error names the method in lower case.
+    s.quantization = parseQuantizationChoice(p.value(opt("quantization")).trimmed().toLower(),
+                                             s.model.checkpointQuantization);
     if (p.isSet(opt("group-size"))) {
         bool ok = false;
         const int group = p.value(opt("group-size")).toInt(&ok);
@@ -118,8 +114,7 @@ Scenario ScenarioOptions::scenario(const QCommandLineParser &p) const
             throw Error(QStringLiteral("--group-size: must be a positive integer or -1, got '%1'")
                             .arg(p.value(opt("group-size"))));
         QuantizationSpec spec = s.quantization.value_or(s.model.checkpointQuantization);
-        if (spec.method != QuantMethod::Awq && spec.method != QuantMethod::Gptq &&
-            spec.method != QuantMethod::CompressedTensors)
+        if (!spec.takesGroupSize())
             throw Error(QStringLiteral("--group-size: applies to awq, gptq and compressed-tensors, not to "
                                        "quantization '%1'")
                             .arg(quantMethodName(spec.method)));

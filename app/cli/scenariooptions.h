@@ -9,8 +9,8 @@
 
 namespace kvscope::cli {
 
-/// The vLLM-named options that describe a Scenario, shared by every command
-/// that plans memory (calc, export...).
+/// The vLLM-named options that describe a Scenario, for the commands that
+/// plan memory (calc).
 class ScenarioOptions
 {
 public:

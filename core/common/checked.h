@@ -6,6 +6,8 @@
 #include <cstdint>
 #include <limits>
 
+#include <QtNumeric>
+
 namespace kvscope {
 
 /// A signed 64-bit integer whose arithmetic throws instead of wrapping.
@@ -21,21 +23,21 @@ public:
     friend Checked operator+(Checked a, Checked b)
     {
         std::int64_t r;
-        if (__builtin_add_overflow(a.m_value, b.m_value, &r))
+        if (qAddOverflow(a.m_value, b.m_value, &r))
             overflow();
         return r;
     }
     friend Checked operator-(Checked a, Checked b)
     {
         std::int64_t r;
-        if (__builtin_sub_overflow(a.m_value, b.m_value, &r))
+        if (qSubOverflow(a.m_value, b.m_value, &r))
             overflow();
         return r;
     }
     friend Checked operator*(Checked a, Checked b)
     {
         std::int64_t r;
-        if (__builtin_mul_overflow(a.m_value, b.m_value, &r))
+        if (qMulOverflow(a.m_value, b.m_value, &r))
             overflow();
         return r;
     }

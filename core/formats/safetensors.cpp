@@ -104,14 +104,6 @@ TensorDtype parseTensorDtype(const QString &text)
     return TensorDtype::Unknown;
 }
 
-QString tensorDtypeName(TensorDtype dtype)
-{
-    for (const DtypeInfo &info : dtypeTable)
-        if (info.dtype == dtype)
-            return QLatin1String(info.name);
-    return QStringLiteral("unknown");
-}
-
 int tensorDtypeBytes(TensorDtype dtype)
 {
     for (const DtypeInfo &info : dtypeTable)

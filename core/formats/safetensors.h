@@ -33,7 +33,6 @@ enum class TensorDtype
 };
 
 TensorDtype parseTensorDtype(const QString &text);
-QString tensorDtypeName(TensorDtype dtype);
 /// Bytes per element; 0 for Unknown.
 int tensorDtypeBytes(TensorDtype dtype);
 

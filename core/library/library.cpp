@@ -43,37 +43,17 @@ bool matches(const QString &candidate, const QString &wanted)
     return candidate.compare(wanted, Qt::CaseInsensitive) == 0;
 }
 
-/// The entry whose id, name or one of `otherNames` equals `text`, ignoring case.
-template <typename Entry, typename OtherNames>
-const Entry *findByName(const QList<Entry> &entries, const QString &text, OtherNames otherNames)
-{
-    const QString wanted = text.trimmed();
-    for (const Entry &entry : entries) {
-        if (matches(entry.id, wanted) || matches(entry.name, wanted))
-            return &entry;
-        for (const QString &name : otherNames(entry))
-            if (matches(name, wanted))
-                return &entry;
-    }
-    return nullptr;
-}
+/// What differs between the kinds of presets: their file, the document's
+/// key, how an entry reads, and the names besides id and name it is found by.
+template <class Entry> struct PresetKind;
 
-} // namespace
-
-const ModelLibrary &ModelLibrary::builtin()
+template <> struct PresetKind<ModelArch>
 {
-    static const ModelLibrary library =
-        fromJson(readResource(QStringLiteral(":/presets/models.json")), QStringLiteral("models.json"));
-    return library;
-}
+    static constexpr const char *file = "models.json";
+    static constexpr const char *key = "models";
 
-ModelLibrary ModelLibrary::fromJson(const QByteArray &json, const QString &origin)
-{
-    ModelLibrary library;
-    const QJsonObject doc = parseJsonObject(json, origin);
-    const QJsonArray entries = doc.value(QLatin1String("models")).toArray();
-    for (const QJsonValue entry : entries) {
-        const QJsonObject o = entry.toObject();
+    static ModelArch read(const QJsonObject &o, const QString &origin)
+    {
         const QString id = o.value(QLatin1String("id")).toString();
         if (id.isEmpty())
             throw Error(QStringLiteral("%1: a model entry has no id").arg(origin));
@@ -85,29 +65,19 @@ ModelLibrary ModelLibrary::fromJson(const QByteArray &json, const QString &origi
         model.hfRepoIds = stringList(o.value(QLatin1String("hf_repo_ids")));
         model.source = o.value(QLatin1String("source")).toString();
         model.statedParamsText = o.value(QLatin1String("stated_params")).toString();
-        library.m_models.append(model);
+        return model;
     }
-    return library;
-}
 
-const ModelArch *ModelLibrary::find(const QString &idOrRepo) const
-{
-    return findByName(m_models, idOrRepo, [](const ModelArch &m) { return m.hfRepoIds; });
-}
+    static const QStringList &otherNames(const ModelArch &m) { return m.hfRepoIds; }
+};
 
-const GpuLibrary &GpuLibrary::builtin()
+template <> struct PresetKind<GpuSpec>
 {
-    static const GpuLibrary library =
-        fromJson(readResource(QStringLiteral(":/presets/gpus.json")), QStringLiteral("gpus.json"));
-    return library;
-}
+    static constexpr const char *file = "gpus.json";
+    static constexpr const char *key = "gpus";
 
-GpuLibrary GpuLibrary::fromJson(const QByteArray &json, const QString &origin)
-{
-    GpuLibrary library;
-    const QJsonObject doc = parseJsonObject(json, origin);
-    for (const QJsonValue entry : doc.value(QLatin1String("gpus")).toArray()) {
-        const QJsonObject o = entry.toObject();
+    static GpuSpec read(const QJsonObject &o, const QString &origin)
+    {
         GpuSpec g;
         g.id = o.value(QLatin1String("id")).toString();
         g.name = o.value(QLatin1String("name")).toString();
@@ -143,15 +113,47 @@ GpuLibrary GpuLibrary::fromJson(const QByteArray &json, const QString &origin)
         g.computeCapability = o.value(QLatin1String("compute_capability")).toString();
         g.notes = o.value(QLatin1String("notes")).toString();
         g.source = o.value(QLatin1String("source")).toString();
-        library.m_gpus.append(g);
+        return g;
     }
+
+    static const QStringList &otherNames(const GpuSpec &g) { return g.aliases; }
+};
+
+} // namespace
+
+template <class Entry> const PresetLibrary<Entry> &PresetLibrary<Entry>::builtin()
+{
+    static const PresetLibrary library =
+        fromJson(readResource(QStringLiteral(":/presets/") + QLatin1String(PresetKind<Entry>::file)),
+                 QLatin1String(PresetKind<Entry>::file));
     return library;
 }
 
-const GpuSpec *GpuLibrary::find(const QString &idOrAlias) const
+template <class Entry>
+PresetLibrary<Entry> PresetLibrary<Entry>::fromJson(const QByteArray &json, const QString &origin)
 {
-    return findByName(m_gpus, idOrAlias, [](const GpuSpec &g) { return g.aliases; });
+    PresetLibrary library;
+    const QJsonObject doc = parseJsonObject(json, origin);
+    for (const QJsonValue entry : doc.value(QLatin1String(PresetKind<Entry>::key)).toArray())
+        library.m_presets.append(PresetKind<Entry>::read(entry.toObject(), origin));
+    return library;
 }
+
+template <class Entry> const Entry *PresetLibrary<Entry>::find(const QString &text) const
+{
+    const QString wanted = text.trimmed();
+    for (const Entry &entry : m_presets) {
+        if (matches(entry.id, wanted) || matches(entry.name, wanted))
+            return &entry;
+        for (const QString &name : PresetKind<Entry>::otherNames(entry))
+            if (matches(name, wanted))
+                return &entry;
+    }
+    return nullptr;
+}
+
+template class PresetLibrary<ModelArch>;
+template class PresetLibrary<GpuSpec>;
 
 ModelArch resolveModel(const QString &text)
 {

@@ -9,39 +9,35 @@
 
 namespace kvscope {
 
-/// The built-in model presets (resources/presets/models.json), each read
-/// through the same config.json parser as an imported model.
-class ModelLibrary
+/// Presets of one kind (models, GPUs) from a JSON document
+/// {"models": [...]} or {"gpus": [...]}, found by id, name or another name.
+template <class Entry> class PresetLibrary
 {
 public:
-    /// The presets compiled into the binary; loaded once, then shared.
-    static const ModelLibrary &builtin();
+    /// The presets compiled into the binary (resources/presets/); loaded once, then shared.
+    static const PresetLibrary &builtin();
 
     /// Loads a presets document; throws kvscope::Error on a malformed entry.
-    static ModelLibrary fromJson(const QByteArray &json, const QString &origin);
+    static PresetLibrary fromJson(const QByteArray &json, const QString &origin);
 
-    const QList<ModelArch> &models() const { return m_models; }
+    const QList<Entry> &presets() const { return m_presets; }
 
-    /// Preset by id, display name or HuggingFace repo id (case-insensitive).
-    const ModelArch *find(const QString &idOrRepo) const;
-
-private:
-    QList<ModelArch> m_models;
-};
-
-/// The built-in GPU presets (resources/presets/gpus.json).
-class GpuLibrary
-{
-public:
-    static const GpuLibrary &builtin();
-    static GpuLibrary fromJson(const QByteArray &json, const QString &origin);
-
-    const QList<GpuSpec> &gpus() const { return m_gpus; }
-    const GpuSpec *find(const QString &idOrAlias) const;
+    /// The preset whose id, display name or one of its other names (a model's
+    /// HuggingFace repo ids, a GPU's aliases) is `text`, ignoring case and blanks around it.
+    const Entry *find(const QString &text) const;
 
 private:
-    QList<GpuSpec> m_gpus;
+    QList<Entry> m_presets;
 };
+
+/// The built-in model presets (models.json), each read through the same
+/// config.json parser as an imported model.
+using ModelLibrary = PresetLibrary<ModelArch>;
+/// The built-in GPU presets (gpus.json).
+using GpuLibrary = PresetLibrary<GpuSpec>;
+
+extern template class PresetLibrary<ModelArch>;
+extern template class PresetLibrary<GpuSpec>;
 
 /// Resolves --model: a preset id, a HuggingFace repo id, or a path to a
 /// config.json, a model folder or a .gguf file (see importModel). Throws

@@ -8,6 +8,21 @@
 
 namespace kvscope {
 
+namespace {
+
+/// The search rule of the preset lists: every word of `filter` occurs,
+/// ignoring case, in at least one of `texts`.
+bool everyWordIn(const QStringList &texts, const QString &filter)
+{
+    const QStringList words = filter.split(QLatin1Char(' '), Qt::SkipEmptyParts);
+    return std::all_of(words.begin(), words.end(), [&](const QString &word) {
+        return std::any_of(texts.begin(), texts.end(),
+                           [&](const QString &text) { return text.contains(word, Qt::CaseInsensitive); });
+    });
+}
+
+} // namespace
+
 PresetSummary summarizePreset(const ModelArch &m)
 {
     const ParameterCounts counts = countParameters(m);
@@ -44,14 +59,12 @@ bool presetMatches(const ModelArch &m, const QString &filter)
         haystack << QStringLiteral("chunked");
     if (m.indexer.enabled())
         haystack << QStringLiteral("sparse-attention dsa");
-    for (const QString &word : filter.split(QLatin1Char(' '), Qt::SkipEmptyParts)) {
-        bool found = false;
-        for (const QString &text : haystack)
-            found = found || text.contains(word, Qt::CaseInsensitive);
-        if (!found)
-            return false;
-    }
-    return true;
+    return everyWordIn(haystack, filter);
+}
+
+bool presetMatches(const GpuSpec &g, const QString &filter)
+{
+    return everyWordIn(QStringList{g.id, g.name, g.vendor} + g.aliases, filter);
 }
 
 QList<PresetFamily> presetsByFamily(const QList<ModelArch> &models, const QString &filter)

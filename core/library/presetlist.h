@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "gpu/gpuspec.h"
 #include "model/modelarch.h"
 
 #include <cstdint>
@@ -40,6 +41,10 @@ PresetSummary summarizePreset(const ModelArch &model);
 /// name, family, one of its HuggingFace repo ids or one of the kind words
 /// "moe", "mla", "swa" (sliding-window), "multimodal"; an empty filter matches all.
 bool presetMatches(const ModelArch &model, const QString &filter);
+
+/// True when every word of `filter` occurs (ignoring case) in the GPU's id,
+/// name, vendor or one of its aliases; an empty filter matches all.
+bool presetMatches(const GpuSpec &gpu, const QString &filter);
 
 /// The models that match `filter`, grouped by family in the order families
 /// first appear in `models`, each family sorted by total parameters.

@@ -6,7 +6,6 @@
 #include "precision/quantizationspec.h"
 
 #include <cstdint>
-#include <optional>
 
 #include <QList>
 #include <QString>
@@ -204,9 +203,8 @@ struct ModelArch
     QString fileType;            ///< GGUF general.file_type as llama.cpp names it ("Q4_K_M")
 
     // Provenance
-    std::optional<std::int64_t> statedParams; ///< published total, when the card gives one exactly
-    QString statedParamsText;                 ///< the card's wording ("8B", "117B total / 5.1B active")
-    bool estimated = false;                   ///< unknown architecture read with generic fields
+    QString statedParamsText; ///< the card's wording ("8B", "117B total / 5.1B active")
+    bool estimated = false;   ///< unknown architecture read with generic fields
     QStringList notes;
 
     bool isMoeLayer(int layer) const;

@@ -138,8 +138,7 @@ void addCompatibilityNotes(const Scenario &s, MemoryPlan &plan)
         plan.notes << QStringLiteral(
                           "%1 (compute capability %2) has no bfloat16; vLLM requires --dtype float16 there")
                           .arg(s.gpu.name, cc);
-    if ((plan.quantization.method == QuantMethod::Awq || plan.quantization.method == QuantMethod::Gptq) &&
-        plan.dtype == WeightDtype::BFloat16)
+    if (plan.quantization.isAwqOrGptq() && plan.dtype == WeightDtype::BFloat16)
         plan.notes << QStringLiteral(
                           "vLLM runs %1 with float16 activations; --dtype bfloat16 may be rejected")
                           .arg(quantMethodName(plan.quantization.method));
@@ -216,8 +215,7 @@ void validateScenario(const Scenario &s)
                 .arg(m.name)
                 .arg(m.maxPositionEmbeddings));
     const QuantizationSpec q = effectiveQuantization(s);
-    if ((q.method == QuantMethod::Awq || q.method == QuantMethod::Gptq) &&
-        (q.groupSize == 0 || q.groupSize < -1 || q.bits < 2 || q.bits > 8))
+    if (q.isAwqOrGptq() && (q.groupSize == 0 || q.groupSize < -1 || q.bits < 2 || q.bits > 8))
         throw Error(
             QStringLiteral("--group-size: must be a positive integer or -1, got %1").arg(q.groupSize));
     validateTensorParallel(m, s.tensorParallelSize);
@@ -251,8 +249,7 @@ MemoryPlan planMemory(const Scenario &s)
     plan.quantizationFromCheckpoint = !s.quantization && plan.quantization.method != QuantMethod::None;
     WeightDtype checkpointDtype = m.checkpointDtype;
     // vLLM's AWQ/GPTQ kernels take float16; "auto" picks it for those checkpoints.
-    if (s.dtype == WeightDtype::Auto &&
-        (plan.quantization.method == QuantMethod::Awq || plan.quantization.method == QuantMethod::Gptq))
+    if (s.dtype == WeightDtype::Auto && plan.quantization.isAwqOrGptq())
         checkpointDtype = WeightDtype::Float16;
     plan.dtype = resolveAutoDtype(s.dtype, checkpointDtype);
     plan.kvCacheDtype = resolveKvCacheDtype(s.kvCacheDtype, plan.dtype);

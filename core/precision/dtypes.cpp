@@ -2,104 +2,71 @@
 #include "precision/dtypes.h"
 
 #include "common/checked.h"
+#include "common/enumtable.h"
 #include "common/error.h"
 
 namespace kvscope {
 
+namespace {
+
+constexpr EnumSpelling<WeightDtype> weightDtypeSpellings[] = {
+    {WeightDtype::Auto, "auto"},
+    {WeightDtype::Float32, "float32", {"float", "fp32"}},
+    {WeightDtype::Float16, "float16", {"half", "fp16"}},
+    {WeightDtype::BFloat16, "bfloat16", {"bf16"}},
+};
+
+constexpr EnumSpelling<KvCacheDtype> kvCacheDtypeSpellings[] = {
+    {KvCacheDtype::Auto, "auto"},
+    {KvCacheDtype::Float32, "float32", {"fp32"}},
+    {KvCacheDtype::Float16, "float16", {"half", "fp16"}},
+    {KvCacheDtype::BFloat16, "bfloat16", {"bf16"}},
+    {KvCacheDtype::Fp8, "fp8"},
+    {KvCacheDtype::Fp8E4M3, "fp8_e4m3"},
+    {KvCacheDtype::Fp8E5M2, "fp8_e5m2"},
+    {KvCacheDtype::Q8_0, "q8_0"},
+    {KvCacheDtype::Q4_0, "q4_0"},
+};
+
+} // namespace
+
 QString dtypeName(WeightDtype dtype)
 {
-    switch (dtype) {
-    case WeightDtype::Auto:
-        return QStringLiteral("auto");
-    case WeightDtype::Float32:
-        return QStringLiteral("float32");
-    case WeightDtype::Float16:
-        return QStringLiteral("float16");
-    case WeightDtype::BFloat16:
-        return QStringLiteral("bfloat16");
-    }
-    return {};
+    return enumName(weightDtypeSpellings, dtype);
 }
 
 QString dtypeName(KvCacheDtype dtype)
 {
-    switch (dtype) {
-    case KvCacheDtype::Auto:
-        return QStringLiteral("auto");
-    case KvCacheDtype::Float32:
-        return QStringLiteral("float32");
-    case KvCacheDtype::Float16:
-        return QStringLiteral("float16");
-    case KvCacheDtype::BFloat16:
-        return QStringLiteral("bfloat16");
-    case KvCacheDtype::Fp8:
-        return QStringLiteral("fp8");
-    case KvCacheDtype::Fp8E4M3:
-        return QStringLiteral("fp8_e4m3");
-    case KvCacheDtype::Fp8E5M2:
-        return QStringLiteral("fp8_e5m2");
-    case KvCacheDtype::Q8_0:
-        return QStringLiteral("q8_0");
-    case KvCacheDtype::Q4_0:
-        return QStringLiteral("q4_0");
-    }
-    return {};
+    return enumName(kvCacheDtypeSpellings, dtype);
 }
 
 QStringList weightDtypeChoices()
 {
-    return {QStringLiteral("auto"), QStringLiteral("float32"), QStringLiteral("float16"),
-            QStringLiteral("bfloat16")};
+    return enumChoices(weightDtypeSpellings);
 }
 
 QStringList kvCacheDtypeChoices()
 {
-    return {QStringLiteral("auto"),     QStringLiteral("float32"), QStringLiteral("float16"),
-            QStringLiteral("bfloat16"), QStringLiteral("fp8"),     QStringLiteral("fp8_e4m3"),
-            QStringLiteral("fp8_e5m2")};
+    return enumChoices(kvCacheDtypeSpellings, [](KvCacheDtype d) { return !isBlockKvType(d); });
 }
 
 QStringList llamaCppKvCacheDtypeChoices()
 {
-    return {QStringLiteral("q8_0"), QStringLiteral("q4_0")};
+    return enumChoices(kvCacheDtypeSpellings, isBlockKvType);
 }
 
 WeightDtype parseWeightDtype(const QString &text, const QString &option)
 {
-    const QString t = text.trimmed().toLower();
-    if (t == QLatin1String("auto"))
-        return WeightDtype::Auto;
-    if (t == QLatin1String("float32") || t == QLatin1String("float") || t == QLatin1String("fp32"))
-        return WeightDtype::Float32;
-    if (t == QLatin1String("float16") || t == QLatin1String("half") || t == QLatin1String("fp16"))
-        return WeightDtype::Float16;
-    if (t == QLatin1String("bfloat16") || t == QLatin1String("bf16"))
-        return WeightDtype::BFloat16;
+    if (const auto dtype = enumValue(weightDtypeSpellings, text.trimmed().toLower()))
+        return *dtype;
     throw Error(QStringLiteral("%1: unknown dtype '%2' (choose one of: %3)")
                     .arg(option, text, weightDtypeChoices().join(QStringLiteral(", "))));
 }
 
 KvCacheDtype parseKvCacheDtype(const QString &text, const QString &option)
 {
-    const QString t = text.trimmed().toLower();
-    if (t == QLatin1String("auto"))
-        return KvCacheDtype::Auto;
-    if (t == QLatin1String("float32") || t == QLatin1String("fp32"))
-        return KvCacheDtype::Float32;
-    if (t == QLatin1String("float16") || t == QLatin1String("half") || t == QLatin1String("fp16"))
-        return KvCacheDtype::Float16;
-    if (t == QLatin1String("bfloat16") || t == QLatin1String("bf16"))
-        return KvCacheDtype::BFloat16;
-    if (t == QLatin1String("fp8"))
-        return KvCacheDtype::Fp8;
-    if (t == QLatin1String("fp8_e4m3"))
-        return KvCacheDtype::Fp8E4M3;
-    if (t == QLatin1String("fp8_e5m2"))
-        return KvCacheDtype::Fp8E5M2;
-    if (t == QLatin1String("q8_0"))
-        return KvCacheDtype::Q8_0;
-    if (t == QLatin1String("q4_0"))
-        return KvCacheDtype::Q4_0;
+    if (const auto dtype = enumValue(kvCacheDtypeSpellings, text.trimmed().toLower()))
+        return *dtype;
     throw Error(QStringLiteral("%1: unknown KV cache dtype '%2' (choose one of: %3; for GGUF models also %4)")
                     .arg(option, text, kvCacheDtypeChoices().join(QStringLiteral(", ")),
                          llamaCppKvCacheDtypeChoices().join(QStringLiteral(", "))));

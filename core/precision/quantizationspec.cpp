@@ -2,66 +2,43 @@
 #include "precision/quantizationspec.h"
 
 #include "common/checked.h"
+#include "common/enumtable.h"
 #include "common/error.h"
 
 namespace kvscope {
 
+namespace {
+
+/// The --quantization choice that is no method: the checkpoint's own.
+const QString AutoChoice = QStringLiteral("auto");
+
+constexpr EnumSpelling<QuantMethod> quantMethodSpellings[] = {
+    {QuantMethod::None, "none"},
+    {QuantMethod::Fp8, "fp8"},
+    {QuantMethod::Int8, "int8", {"w8a8"}},
+    {QuantMethod::Awq, "awq", {"awq_marlin"}},
+    {QuantMethod::Gptq, "gptq", {"gptq_marlin"}},
+    {QuantMethod::BitsAndBytesNf4, "bitsandbytes-nf4", {"bitsandbytes", "nf4"}},
+    {QuantMethod::Mxfp4, "mxfp4"},
+    {QuantMethod::CompressedTensors, "compressed-tensors", {"compressed_tensors"}},
+};
+
+} // namespace
+
 QString quantMethodName(QuantMethod method)
 {
-    switch (method) {
-    case QuantMethod::None:
-        return QStringLiteral("none");
-    case QuantMethod::Fp8:
-        return QStringLiteral("fp8");
-    case QuantMethod::Int8:
-        return QStringLiteral("int8");
-    case QuantMethod::Awq:
-        return QStringLiteral("awq");
-    case QuantMethod::Gptq:
-        return QStringLiteral("gptq");
-    case QuantMethod::BitsAndBytesNf4:
-        return QStringLiteral("bitsandbytes-nf4");
-    case QuantMethod::Mxfp4:
-        return QStringLiteral("mxfp4");
-    case QuantMethod::CompressedTensors:
-        return QStringLiteral("compressed-tensors");
-    }
-    return {};
+    return enumName(quantMethodSpellings, method);
 }
 
 QStringList quantMethodChoices()
 {
-    return {QStringLiteral("auto"),
-            QStringLiteral("none"),
-            QStringLiteral("fp8"),
-            QStringLiteral("int8"),
-            QStringLiteral("awq"),
-            QStringLiteral("gptq"),
-            QStringLiteral("bitsandbytes-nf4"),
-            QStringLiteral("mxfp4"),
-            QStringLiteral("compressed-tensors")};
+    return QStringList{AutoChoice} + enumChoices(quantMethodSpellings);
 }
 
 QuantMethod parseQuantMethod(const QString &text, const QString &option)
 {
-    const QString t = text.trimmed().toLower();
-    if (t == QLatin1String("none"))
-        return QuantMethod::None;
-    if (t == QLatin1String("fp8"))
-        return QuantMethod::Fp8;
-    if (t == QLatin1String("int8") || t == QLatin1String("w8a8"))
-        return QuantMethod::Int8;
-    if (t == QLatin1String("awq") || t == QLatin1String("awq_marlin"))
-        return QuantMethod::Awq;
-    if (t == QLatin1String("gptq") || t == QLatin1String("gptq_marlin"))
-        return QuantMethod::Gptq;
-    if (t == QLatin1String("bitsandbytes") || t == QLatin1String("bitsandbytes-nf4") ||
-        t == QLatin1String("nf4"))
-        return QuantMethod::BitsAndBytesNf4;
-    if (t == QLatin1String("mxfp4"))
-        return QuantMethod::Mxfp4;
-    if (t == QLatin1String("compressed-tensors") || t == QLatin1String("compressed_tensors"))
-        return QuantMethod::CompressedTensors;
+    if (const auto method = enumValue(quantMethodSpellings, text.trimmed().toLower()))
+        return *method;
     throw Error(QStringLiteral("%1: unknown quantization method '%2' (choose one of: %3)")
                     .arg(option, text, quantMethodChoices().join(QStringLiteral(", "))));
 }
@@ -74,6 +51,27 @@ QuantizationSpec defaultSpecFor(QuantMethod method)
     if (method == QuantMethod::CompressedTensors)
         spec.scheme = QStringLiteral("W4A16"); // llm-compressor's most common scheme: int4, g128, symmetric
     return spec;
+}
+
+QString quantizationChoiceName(const std::optional<QuantizationSpec> &choice)
+{
+    return choice ? quantMethodName(choice->method) : AutoChoice;
+}
+
+std::optional<QuantizationSpec> parseQuantizationChoice(const QString &text, const QString &option)
+{
+    if (text.trimmed().toLower() == AutoChoice)
+        return std::nullopt;
+    return defaultSpecFor(parseQuantMethod(text, option));
+}
+
+std::optional<QuantizationSpec>
+parseQuantizationChoice(const QString &text, const QuantizationSpec &checkpoint, const QString &option)
+{
+    const std::optional<QuantizationSpec> choice = parseQuantizationChoice(text, option);
+    if (choice && choice->method == checkpoint.method)
+        return checkpoint;
+    return choice;
 }
 
 QString describe(const QuantizationSpec &spec)

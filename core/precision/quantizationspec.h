@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 
 #include <QString>
 #include <QStringList>
@@ -42,6 +43,12 @@ struct QuantizationSpec
     int globalScaleBytes = 0;  ///< one extra per-tensor scale (NVFP4: fp32)
     QString scheme;            ///< preset name for display ("W4A16", "FP8_DYNAMIC", "W8A8", "NVFP4")
 
+    /// AWQ or GPTQ: int weights in groups of groupSize along the input (-1:
+    /// one per row, never 0) with fp16 scales, which vLLM's kernels run in float16.
+    bool isAwqOrGptq() const { return method == QuantMethod::Awq || method == QuantMethod::Gptq; }
+    /// --group-size applies: AWQ, GPTQ and compressed-tensors.
+    bool takesGroupSize() const { return isAwqOrGptq() || method == QuantMethod::CompressedTensors; }
+
     friend bool operator==(const QuantizationSpec &, const QuantizationSpec &) = default;
 };
 
@@ -52,6 +59,19 @@ QuantMethod parseQuantMethod(const QString &text, const QString &option = QStrin
 
 /// A spec with the method's usual defaults (awq/gptq 4-bit g128, fp8 per tensor...).
 QuantizationSpec defaultSpecFor(QuantMethod method);
+
+/// The text of a --quantization choice: "auto" (std::nullopt: whatever the
+/// checkpoint stores) or the method's name.
+QString quantizationChoiceName(const std::optional<QuantizationSpec> &choice);
+/// Reads a --quantization choice: "auto" (any case, blanks ignored) gives
+/// std::nullopt, a method its defaultSpecFor(); throws as parseQuantMethod.
+std::optional<QuantizationSpec>
+parseQuantizationChoice(const QString &text, const QString &option = QStringLiteral("--quantization"));
+/// The same for a model whose checkpoint is quantized as `checkpoint`: when
+/// it names the chosen method, the checkpoint's own spec (bits, groups, scales) is kept.
+std::optional<QuantizationSpec>
+parseQuantizationChoice(const QString &text, const QuantizationSpec &checkpoint,
+                        const QString &option = QStringLiteral("--quantization"));
 
 /// Human description used in tables: "AWQ int4, group 128, fp16 scales + int4 zeros".
 QString describe(const QuantizationSpec &spec);

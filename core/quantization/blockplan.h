@@ -25,7 +25,6 @@ public:
     explicit BlockPlan(const UnitLayout &layout, std::int64_t targetElements = 4096, int blocksPerChunk = 16);
 
     const UnitLayout &layout() const { return m_layout; }
-    std::int64_t blockCount() const { return m_blockCount; }
     std::int64_t chunkCount() const { return (m_blockCount + m_blocksPerChunk - 1) / m_blocksPerChunk; }
     std::int64_t maxBlockLength() const { return m_unitsPerBlock * m_layout.length; }
 

@@ -25,7 +25,6 @@ struct Histogram
     int bins() const { return int(counts.size()); }
     double binWidth() const { return bins() > 0 ? (hi - lo) / bins() : 0.0; }
     double binLower(int bin) const { return lo + bin * binWidth(); }
-    double binCenter(int bin) const { return lo + (bin + 0.5) * binWidth(); }
     std::int64_t inRange() const;
     std::int64_t total() const { return inRange() + below + above + nonFinite; }
 

@@ -21,7 +21,6 @@ struct ErrorMetrics
 
     double clippedShare() const { return elements ? double(clipped) / double(elements) : 0.0; }
     double flushedShare() const { return elements ? double(flushed) / double(elements) : 0.0; }
-    double nonFiniteShare() const { return elements ? double(nonFinite) / double(elements) : 0.0; }
 
     /// From the sums of one pass: Σw², Σ(w - w')², Σ|w - w'|, Σw(w - w').
     /// Σww' and Σw'² follow from them, so the pass needs no extra products.

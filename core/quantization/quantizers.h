@@ -127,16 +127,8 @@ inline constexpr float Nf4Thresholds[15] = {
     0.1202552504837513f,   0.2035212516784668f,   0.2920137718319893f,    0.3893125355243683f,
     0.5016634166240692f,   0.6427869200706482f,   0.8614784181118011f};
 
-inline int nf4Index(float normalized)
-{
-    int index = 0;
-    for (float threshold : Nf4Thresholds)
-        index += normalized > threshold ? 1 : 0;
-    return index;
-}
-
-/// The NF4 code of a normalized value, by the same thresholds as nf4Index
-/// but as a chain of selects (no table lookup, so it vectorizes without gathers).
+/// The NF4 code of a normalized value, by those thresholds, as a chain of
+/// selects (no table lookup, so it vectorizes without gathers).
 inline float nf4Code(float normalized)
 {
     float code = Nf4Codes[0];

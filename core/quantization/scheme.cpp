@@ -1,13 +1,28 @@
 // SPDX-License-Identifier: MIT
 #include "quantization/scheme.h"
 
+#include "common/enumtable.h"
 #include "common/error.h"
+
+#include <functional>
 
 #include <QRegularExpression>
 
 namespace kvscope::quant {
 
 namespace {
+
+/// The kinds with one fixed spelling; SchemeKind::Int has a family of them
+/// ("int4-sym-g64"), written by Scheme::id() and read by parseScheme().
+constexpr EnumSpelling<SchemeKind> fixedKindSpellings[] = {
+    {SchemeKind::Fp16, "fp16", {"float16"}},
+    {SchemeKind::Bf16, "bf16", {"bfloat16"}},
+    {SchemeKind::Fp8E4M3, "fp8-e4m3", {"fp8", "fp8_e4m3"}},
+    {SchemeKind::Fp8E5M2, "fp8-e5m2", {"fp8_e5m2"}},
+    {SchemeKind::Int8, "int8"},
+    {SchemeKind::Nf4, "nf4"},
+    {SchemeKind::Mxfp4, "mxfp4"},
+};
 
 QString groupSuffix(int groupSize)
 {
@@ -24,28 +39,12 @@ QString groupSuffix(int groupSize)
 
 QString Scheme::id() const
 {
-    switch (kind) {
-    case SchemeKind::Fp16:
-        return QStringLiteral("fp16");
-    case SchemeKind::Bf16:
-        return QStringLiteral("bf16");
-    case SchemeKind::Fp8E4M3:
-        return QStringLiteral("fp8-e4m3");
-    case SchemeKind::Fp8E5M2:
-        return QStringLiteral("fp8-e5m2");
-    case SchemeKind::Int8:
-        return QStringLiteral("int8");
-    case SchemeKind::Int:
+    if (kind == SchemeKind::Int)
         return QStringLiteral("int%1%2-%3")
             .arg(bits)
             .arg(symmetric ? QStringLiteral("-sym") : QString())
             .arg(groupSuffix(groupSize));
-    case SchemeKind::Nf4:
-        return QStringLiteral("nf4");
-    case SchemeKind::Mxfp4:
-        return QStringLiteral("mxfp4");
-    }
-    return {};
+    return enumName(fixedKindSpellings, kind);
 }
 
 QString Scheme::description() const
@@ -87,16 +86,12 @@ IntRule intRule(const Scheme &scheme)
 
 QStringList schemeChoices()
 {
-    return {QStringLiteral("fp16"),
-            QStringLiteral("bf16"),
-            QStringLiteral("fp8-e4m3"),
-            QStringLiteral("fp8-e5m2"),
-            QStringLiteral("int8"),
-            QStringLiteral("int4[-sym][-gN|-row]"),
-            QStringLiteral("int3[-sym][-gN|-row]"),
-            QStringLiteral("int2[-sym][-gN|-row]"),
-            QStringLiteral("nf4"),
-            QStringLiteral("mxfp4")};
+    // In the order of SchemeKind, the int family where SchemeKind::Int stands.
+    const auto beforeInt = [](SchemeKind kind) { return kind < SchemeKind::Int; };
+    QStringList choices = enumChoices(fixedKindSpellings, beforeInt);
+    for (int bits : {4, 3, 2})
+        choices << QStringLiteral("int%1[-sym][-gN|-row]").arg(bits);
+    return choices + enumChoices(fixedKindSpellings, std::not_fn(beforeInt));
 }
 
 int validateGroupSize(int groupSize, const QString &option)
@@ -117,24 +112,9 @@ Scheme parseScheme(const QString &text, const SchemeDefaults &defaults, const QS
     scheme.unitScale = defaults.unitScale;
     scheme.groupSize = defaults.groupSize;
 
-    struct Fixed
-    {
-        const char *name;
-        SchemeKind kind;
-    };
-    static constexpr Fixed fixed[] = {
-        {"fp16", SchemeKind::Fp16},        {"float16", SchemeKind::Fp16},
-        {"bf16", SchemeKind::Bf16},        {"bfloat16", SchemeKind::Bf16},
-        {"fp8", SchemeKind::Fp8E4M3},      {"fp8-e4m3", SchemeKind::Fp8E4M3},
-        {"fp8_e4m3", SchemeKind::Fp8E4M3}, {"fp8-e5m2", SchemeKind::Fp8E5M2},
-        {"fp8_e5m2", SchemeKind::Fp8E5M2}, {"int8", SchemeKind::Int8},
-        {"nf4", SchemeKind::Nf4},          {"mxfp4", SchemeKind::Mxfp4},
-    };
-    for (const Fixed &f : fixed) {
-        if (name == QLatin1String(f.name)) {
-            scheme.kind = f.kind;
-            return scheme;
-        }
+    if (const auto kind = enumValue(fixedKindSpellings, name)) {
+        scheme.kind = *kind;
+        return scheme;
     }
 
     static const QRegularExpression intPattern(QStringLiteral("^int([234])(-sym)?(?:-(?:g(\\d+)|(row)))?$"));

@@ -36,6 +36,8 @@ struct SimulationOptions
 {
     int bins = 256;                ///< bins of every histogram
     bool relativeHistogram = true; ///< also bin (w - w') / |w|
+
+    friend bool operator==(const SimulationOptions &, const SimulationOptions &) = default;
 };
 
 struct SchemeResult

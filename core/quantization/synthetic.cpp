@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "quantization/synthetic.h"
 
+#include "common/enumtable.h"
 #include "common/error.h"
 
 #include <algorithm>
@@ -97,13 +98,7 @@ std::uint64_t rowSeed(std::uint64_t seed, std::int64_t row)
     return splitMix64(state);
 }
 
-struct KindInfo
-{
-    SyntheticKind kind;
-    const char *name;
-};
-
-constexpr KindInfo kinds[] = {
+constexpr EnumSpelling<SyntheticKind> kindSpellings[] = {
     {SyntheticKind::Gaussian, "gaussian"},
     {SyntheticKind::Laplace, "laplace"},
     {SyntheticKind::StudentT, "student-t"},
@@ -126,25 +121,19 @@ QString SyntheticSpec::origin() const
 
 QString syntheticKindName(SyntheticKind kind)
 {
-    for (const KindInfo &info : kinds)
-        if (info.kind == kind)
-            return QLatin1String(info.name);
-    return {};
+    return enumName(kindSpellings, kind);
 }
 
 QStringList syntheticKindChoices()
 {
-    QStringList names;
-    for (const KindInfo &info : kinds)
-        names << QLatin1String(info.name);
-    return names;
+    return enumChoices(kindSpellings);
 }
 
 SyntheticKind parseSyntheticKind(const QString &text, const QString &option)
 {
-    for (const KindInfo &info : kinds)
-        if (text.compare(QLatin1String(info.name), Qt::CaseInsensitive) == 0)
-            return info.kind;
+    // Ignoring case (by folding, as QString::compare does), but not blanks.
+    if (const auto kind = enumValue(kindSpellings, text.toCaseFolded()))
+        return *kind;
     throw Error(QStringLiteral("%1: unknown synthetic kind '%2' (choose from %3)")
                     .arg(option, text, syntheticKindChoices().join(QStringLiteral(", "))));
 }

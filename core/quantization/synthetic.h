@@ -35,6 +35,8 @@ struct SyntheticSpec
     double effectiveStd() const;
     /// "synthetic:gaussian"
     QString origin() const;
+
+    friend bool operator==(const SyntheticSpec &, const SyntheticSpec &) = default;
 };
 
 /// One outlier channel (a column, as hidden-state features are).

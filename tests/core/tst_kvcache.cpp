@@ -118,7 +118,7 @@ private Q_SLOTS:
     {
         // DeepSeek-V3.2 is the exception: fp8_ds_mla keeps scales and a bf16 RoPE part,
         // and the indexer key is FP8 either way (tst_architectures).
-        for (const ModelArch &m : ModelLibrary::builtin().models())
+        for (const ModelArch &m : ModelLibrary::builtin().presets())
             if (!m.indexer.enabled())
                 QCOMPARE(perToken(m, KvCacheDtype::Fp8E4M3, 1) * 2, perToken(m, KvCacheDtype::BFloat16, 1));
     }

@@ -7,6 +7,7 @@
 #include "gpu/customgpu.h"
 #include "library/library.h"
 #include "library/presetlist.h"
+#include "tensorfiles.h"
 #include "testsupport.h"
 
 #include <QFile>
@@ -23,7 +24,7 @@ class TestLibrary : public QObject
 private Q_SLOTS:
     void presetsGroupByFamilySmallestFirst()
     {
-        const QList<PresetFamily> families = presetsByFamily(ModelLibrary::builtin().models());
+        const QList<PresetFamily> families = presetsByFamily(ModelLibrary::builtin().presets());
         int total = 0;
         QStringList names;
         for (const PresetFamily &f : families) {
@@ -32,7 +33,7 @@ private Q_SLOTS:
             for (qsizetype i = 1; i < f.presets.size(); ++i)
                 QVERIFY(f.presets.at(i - 1).paramsTotal <= f.presets.at(i).paramsTotal);
         }
-        QCOMPARE(total, ModelLibrary::builtin().models().size());
+        QCOMPARE(total, ModelLibrary::builtin().presets().size());
         QCOMPARE(names.removeDuplicates(), 0);
         // Qwen3 holds the dense and MoE models, smallest first.
         const auto qwen3 = std::find_if(families.begin(), families.end(), [](const PresetFamily &f) {
@@ -82,12 +83,81 @@ private Q_SLOTS:
         QFETCH(QString, filter);
         QFETCH(QStringList, ids);
         QStringList found;
-        for (const PresetFamily &f : presetsByFamily(ModelLibrary::builtin().models(), filter))
+        for (const PresetFamily &f : presetsByFamily(ModelLibrary::builtin().presets(), filter))
             for (const PresetSummary &p : f.presets)
                 found << p.id;
         found.sort();
         ids.sort();
         QCOMPARE(found, ids);
+    }
+
+    void gpuSearch_data()
+    {
+        QTest::addColumn<QString>("filter");
+        QTest::addColumn<QStringList>("ids");
+        QTest::newRow("by alias") << "sxm5" << QStringList{QStringLiteral("h100-sxm")};
+        QTest::newRow("by vendor") << "amd"
+                                   << QStringList{QStringLiteral("mi300x"), QStringLiteral("mi325x")};
+        QTest::newRow("every word must match, in any field")
+            << "pcie 80gb" << QStringList{QStringLiteral("h100-pcie"), QStringLiteral("a100-pcie-80gb")};
+        QTest::newRow("case-insensitive")
+            << "apple ULTRA" << QStringList{QStringLiteral("apple-m2-ultra-192gb")};
+        QTest::newRow("nothing") << "h100 40gb" << QStringList{};
+    }
+
+    void gpuSearch()
+    {
+        QFETCH(QString, filter);
+        QFETCH(QStringList, ids);
+        QStringList found;
+        for (const GpuSpec &g : GpuLibrary::builtin().presets())
+            if (presetMatches(g, filter))
+                found << g.id;
+        found.sort();
+        ids.sort();
+        QCOMPARE(found, ids);
+        // An empty filter keeps every GPU.
+        for (const GpuSpec &g : GpuLibrary::builtin().presets())
+            QVERIFY(presetMatches(g, QStringLiteral("  ")));
+    }
+
+    void findsByEveryName()
+    {
+        // Id, display name or another name (repo id, alias), ignoring case and blanks around it.
+        const ModelLibrary &models = ModelLibrary::builtin();
+        for (const char *name : {"qwen3-8b", "QWEN3-8B ", " Qwen/Qwen3-8B-Base"}) {
+            const ModelArch *m = models.find(QLatin1String(name));
+            QVERIFY2(m && m->id == QLatin1String("qwen3-8b"), name);
+        }
+        QVERIFY(!models.find(QStringLiteral("Qwen/Qwen3")));
+        const GpuLibrary &gpus = GpuLibrary::builtin();
+        for (const char *name : {"h100-sxm", "NVIDIA H100 SXM 80GB", "H100-SXM5"}) {
+            const GpuSpec *g = gpus.find(QLatin1String(name));
+            QVERIFY2(g && g->id == QLatin1String("h100-sxm"), name);
+        }
+        QVERIFY(!gpus.find(QStringLiteral("h100-sxm6")));
+    }
+
+    void malformedPresetsNameTheFile()
+    {
+        QCOMPARE(test::errorOf([] {
+                     ModelLibrary::fromJson(R"({"models": [{"name": "x", "config": {}}]})",
+                                            QStringLiteral("m.json"));
+                 }),
+                 QStringLiteral("m.json: a model entry has no id"));
+        QCOMPARE(test::errorOf(
+                     [] { GpuLibrary::fromJson(R"({"gpus": [{"name": "x"}]})", QStringLiteral("g.json")); }),
+                 QStringLiteral("g.json: a GPU entry has no id"));
+        QCOMPARE(test::errorOf([] {
+                     GpuLibrary::fromJson(R"({"gpus": [{"id": "x", "memory_gb_marketed": 0}]})",
+                                          QStringLiteral("g.json"));
+                 }),
+                 QStringLiteral("g.json [x]: no memory size"));
+        const GpuLibrary two = GpuLibrary::fromJson(
+            R"({"gpus": [{"id": "a", "memory_mib_cuda": 1024}, {"id": "b", "memory_gb_marketed": 2}]})",
+            QStringLiteral("g.json"));
+        QCOMPARE(two.presets().size(), 2);
+        QCOMPARE(two.find(QStringLiteral("B"))->memoryBytes, 2'000'000'000LL);
     }
 
     void gpuPresetsCarryEveryField()
@@ -108,7 +178,7 @@ private Q_SLOTS:
                          qPrintable(id + QLatin1Char(' ') + QLatin1String(key)));
             QVERIFY2(o.value(QLatin1String("bandwidth_gbps")).toDouble() > 0, qPrintable(id));
         }
-        for (const GpuSpec &g : GpuLibrary::builtin().gpus())
+        for (const GpuSpec &g : GpuLibrary::builtin().presets())
             QVERIFY2(g.memoryBytes > 0 && !g.source.isEmpty(), qPrintable(g.id));
         // Apple M-series: a device with N GB of unified memory, sold in GiB.
         const GpuSpec *m2 = GpuLibrary::builtin().find(QStringLiteral("apple-m2-ultra-192gb"));

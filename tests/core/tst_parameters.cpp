@@ -195,7 +195,7 @@ private Q_SLOTS:
 
     void libraryHoldsAtLeastThirtyPresetsWithSources()
     {
-        const QList<ModelArch> &models = ModelLibrary::builtin().models();
+        const QList<ModelArch> &models = ModelLibrary::builtin().presets();
         QVERIFY(models.size() >= 30);
         for (const ModelArch &m : models) {
             QVERIFY2(!m.source.isEmpty(), qPrintable(m.id));
@@ -230,7 +230,7 @@ private Q_SLOTS:
 
     void componentsSumToTotal()
     {
-        for (const ModelArch &m : ModelLibrary::builtin().models()) {
+        for (const ModelArch &m : ModelLibrary::builtin().presets()) {
             const ParameterCounts counts = countParameters(m);
             qint64 sum = 0;
             for (qint64 c : counts.byComponent)

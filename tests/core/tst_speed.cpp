@@ -347,7 +347,7 @@ private Q_SLOTS:
     void everyPresetGpuHasAnInterconnect()
     {
         // Tensor parallelism needs a link figure: NVLink where there is one, else PCIe.
-        for (const GpuSpec &gpu : GpuLibrary::builtin().gpus()) {
+        for (const GpuSpec &gpu : GpuLibrary::builtin().presets()) {
             if (gpu.vendor == QLatin1String("Apple"))
                 continue; // one machine: vLLM has no tensor parallelism across Macs
             QVERIFY2(gpu.interconnectGBs.value_or(0) > 0, qPrintable(gpu.id));

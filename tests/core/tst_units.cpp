@@ -43,6 +43,28 @@ private Q_SLOTS:
         QCOMPARE((Checked(3) * 4 + 5 - 1).value(), 16LL);
     }
 
+    void checkedArithmeticEdges()
+    {
+        // Exactly at the ends of int64 is a figure; one step past is an error.
+        constexpr std::int64_t max = std::numeric_limits<std::int64_t>::max();
+        constexpr std::int64_t min = std::numeric_limits<std::int64_t>::min();
+        QCOMPARE((Checked(max - 1) + 1).value(), max);
+        QVERIFY_THROWS_EXCEPTION(Error, Checked(max) + 1);
+        QCOMPARE((Checked(min + 1) - 1).value(), min);
+        QCOMPARE((Checked(-1) - max).value(), min);
+        QVERIFY_THROWS_EXCEPTION(Error, Checked(-2) - max);
+        QCOMPARE((Checked(min / 2) * 2).value(), min); // -2^62 * 2 = -2^63 fits
+        QVERIFY_THROWS_EXCEPTION(Error, Checked(min) * -1);
+        QVERIFY_THROWS_EXCEPTION(Error, Checked(-1) * min);
+        QVERIFY_THROWS_EXCEPTION(Error, Checked(1LL << 32) * (1LL << 31));
+        QCOMPARE((Checked(3'037'000'499) * 3'037'000'499).value(), 9'223'372'030'926'249'001LL);
+        Checked c = max / 3;
+        c *= 3;
+        QCOMPARE(c.value(), max - 1);
+        QVERIFY_THROWS_EXCEPTION(Error, c += 2);
+        QVERIFY_THROWS_EXCEPTION(Error, Checked(min) -= 1);
+    }
+
     void divisions()
     {
         QCOMPARE(ceilDiv(17, 16), 2LL);

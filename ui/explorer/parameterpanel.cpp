@@ -242,7 +242,7 @@ QString modelEntryText(const PresetSummary &s)
 void ParameterPanel::buildModelList()
 {
     m_model->clearEntries();
-    for (const PresetFamily &family : presetsByFamily(ModelLibrary::builtin().models())) {
+    for (const PresetFamily &family : presetsByFamily(ModelLibrary::builtin().presets())) {
         m_model->addGroup(family.family);
         for (const PresetSummary &preset : family.presets)
             m_model->addEntry(preset.id, modelEntryText(preset), preset.hfRepoIds.join(QLatin1Char('\n')),
@@ -266,7 +266,7 @@ void ParameterPanel::buildGpuList()
 {
     m_gpu->clearEntries();
     QString vendor;
-    for (const GpuSpec &g : GpuLibrary::builtin().gpus()) {
+    for (const GpuSpec &g : GpuLibrary::builtin().presets()) {
         if (g.vendor != vendor) {
             vendor = g.vendor;
             m_gpu->addGroup(vendor);
@@ -286,17 +286,10 @@ void ParameterPanel::buildGpuList()
 
 void ParameterPanel::applyQuantizationChoice()
 {
-    const QString method = m_quantization->currentData().toString();
-    if (method == QLatin1String("auto")) {
-        m_controller->setQuantization(std::nullopt);
-        return;
-    }
-    QuantizationSpec spec = defaultSpecFor(parseQuantMethod(method));
-    const QuantizationSpec &checkpoint = m_controller->scenario().model.checkpointQuantization;
-    if (checkpoint.method == spec.method)
-        spec = checkpoint;
-    if (spec.method == QuantMethod::Awq || spec.method == QuantMethod::Gptq)
-        spec.groupSize = m_groupSize->currentData().toInt();
+    std::optional<QuantizationSpec> spec = parseQuantizationChoice(
+        m_quantization->currentData().toString(), m_controller->scenario().model.checkpointQuantization);
+    if (spec && spec->isAwqOrGptq())
+        spec->groupSize = m_groupSize->currentData().toInt();
     m_controller->setQuantization(spec);
 }
 
@@ -312,8 +305,7 @@ void ParameterPanel::showScenario(const Scenario &s)
     }
     selectData(m_gpuCount, s.tensorParallelSize);
     selectData(m_dtype, dtypeName(s.dtype));
-    selectData(m_quantization,
-               s.quantization ? quantMethodName(s.quantization->method) : QStringLiteral("auto"));
+    selectData(m_quantization, quantizationChoiceName(s.quantization));
     // GGUF models add llama.cpp's cache types; their weights carry their own
     // quantization, so --quantization does not apply.
     const QStringList kvChoices = s.model.format == ModelFormat::Gguf
@@ -349,8 +341,7 @@ void ParameterPanel::showPlan(const MemoryPlan &plan)
         0, tr("auto (%1)").arg(dtypeName(resolveKvCacheDtype(KvCacheDtype::Auto, plan.dtype))));
     const QuantizationSpec &checkpoint = m_controller->scenario().model.checkpointQuantization;
     m_quantization->setItemText(0, tr("auto (checkpoint: %1)").arg(quantMethodName(checkpoint.method)));
-    const bool grouped =
-        plan.quantization.method == QuantMethod::Awq || plan.quantization.method == QuantMethod::Gptq;
+    const bool grouped = plan.quantization.isAwqOrGptq();
     m_groupSize->setEnabled(grouped);
     selectData(m_groupSize, grouped ? plan.quantization.groupSize : 128);
     {

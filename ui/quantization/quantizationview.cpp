@@ -40,8 +40,8 @@ constexpr int WideLayoutWidth = 1100;
 /// The settings column never takes more than this.
 constexpr int ControlsWidth = 280;
 
-void runInBackground(QPromise<QuantJobResult> &promise, const QuantRequest &request,
-                     const std::optional<LoadedTensor> &cached,
+void runInBackground(QPromise<QuantJobResult> &promise, const quant::QuantRequest &request,
+                     const std::optional<quant::LoadedTensor> &cached,
                      const std::shared_ptr<std::atomic<bool>> &cancel)
 {
     promise.setProgressRange(0, 100);
@@ -50,7 +50,7 @@ void runInBackground(QPromise<QuantJobResult> &promise, const QuantRequest &requ
     control.progress = [&promise](double fraction) { promise.setProgressValue(int(fraction * 100)); };
     QuantJobResult result;
     try {
-        result.outcome = runQuantJob(request, cached, control);
+        result.outcome = quant::runQuantization(request, cached, control);
     } catch (const quant::Cancelled &) {
         // superseded: nobody waits for this result
     } catch (const Error &error) {
@@ -267,15 +267,16 @@ bool QuantizationView::isBusy() const
 void QuantizationView::simulate()
 {
     m_debounce.stop();
-    QuantRequest request;
-    request.source = m_source->source();
+    const QuantSource source = m_source->source();
+    quant::QuantRequest request;
+    request.source = source.selected();
     request.schemes = m_schemes->schemes();
-    request.bins = m_schemes->bins();
+    request.options.bins = m_schemes->bins();
     if (request.schemes.isEmpty()) {
         setStatus(Status::NoSchemes);
         return;
     }
-    if (!request.source.synthetic && request.source.tensor.isEmpty()) {
+    if (!source.synthetic && source.tensor.isEmpty()) {
         setStatus(Status::NoTensor);
         return;
     }
@@ -283,7 +284,7 @@ void QuantizationView::simulate()
     if (m_cancel)
         m_cancel->store(true);
     m_cancel = std::make_shared<std::atomic<bool>>(false);
-    std::optional<LoadedTensor> cached;
+    std::optional<quant::LoadedTensor> cached;
     if (m_outcome)
         cached = m_outcome->tensor;
     m_progress->setValue(0);
@@ -316,7 +317,7 @@ void QuantizationView::finishRun()
 
 void QuantizationView::showOutcome()
 {
-    const QuantOutcome &o = *m_outcome;
+    const quant::QuantOutcome &o = *m_outcome;
     const quant::TensorData &t = o.tensor.data;
     setStatus(Status::Shown);
     m_figures->setResults(o.results);
@@ -346,15 +347,15 @@ void QuantizationView::redrawValues()
 {
     if (!m_outcome)
         return;
-    const QuantOutcome &o = *m_outcome;
+    const quant::QuantOutcome &o = *m_outcome;
     const quant::Scheme scheme = m_inspector->scheme();
     const quant::QuantizationGrid grid =
         quant::quantizationGrid(o.tensor.data, o.tensor.stats, scheme, m_inspector->row(),
-                                m_inspector->column(), o.values.lo, o.values.hi);
+                                m_inspector->column(), o.values->lo, o.values->hi);
     const QString unit = scheme.kind == quant::SchemeKind::Int8
                              ? tr("row %1").arg(m_inspector->row())
                              : tr("row %1, group %2").arg(m_inspector->row()).arg(m_inspector->group());
-    m_valuesChart->setValues(o.values, grid, QStringLiteral("%1, %2").arg(scheme.id(), unit),
+    m_valuesChart->setValues(*o.values, grid, QStringLiteral("%1, %2").arg(scheme.id(), unit),
                              m_logY->isChecked());
 }
 

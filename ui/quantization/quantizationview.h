@@ -4,12 +4,12 @@
 // request cancels the running one, and the charts, figures table and group
 // inspector show the outcome.
 //
-//   SourcePicker, SchemePicker --changed--> debounce --> runQuantJob (worker)
+//   SourcePicker, SchemePicker --changed--> debounce --> quant::runQuantization (worker)
 //        --QFutureWatcher--> ErrorHistogramChart, ValuesChart, SqnrChart,
 //                            FiguresModel, GroupInspector
 #pragma once
 
-#include "quantization/quantjob.h"
+#include "quantization/quantrun.h"
 
 #include <atomic>
 #include <memory>
@@ -39,7 +39,7 @@ class ValuesChart;
 /// What one background run hands back to the GUI thread.
 struct QuantJobResult
 {
-    std::optional<QuantOutcome> outcome;
+    std::optional<quant::QuantOutcome> outcome;
     QString error;
     bool outOfMemory = false; ///< the message is translated on the GUI thread, when shown
 };
@@ -55,7 +55,7 @@ public:
     /// True while a simulation runs or waits for the debounce timer.
     bool isBusy() const;
     /// The outcome on screen, if any.
-    const std::optional<QuantOutcome> &outcome() const { return m_outcome; }
+    const std::optional<quant::QuantOutcome> &outcome() const { return m_outcome; }
     /// Saved settings that could not be restored (the defaults took their place).
     QStringList restoreProblems() const { return m_restoreProblems; }
 
@@ -121,7 +121,7 @@ private:
     QTimer m_debounce;
     QFutureWatcher<QuantJobResult> m_watcher;
     std::shared_ptr<std::atomic<bool>> m_cancel;
-    std::optional<QuantOutcome> m_outcome;
+    std::optional<quant::QuantOutcome> m_outcome;
 };
 
 } // namespace kvscope

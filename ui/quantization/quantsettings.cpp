@@ -6,23 +6,9 @@
 
 namespace kvscope {
 
-QList<SchemeEntry> schemeEntries()
-{
-    return {
-        {"fp16", false}, {"bf16", false}, {"fp8-e4m3", true},  {"fp8-e5m2", false},
-        {"int8", true},  {"int4", true},  {"int4-sym", false}, {"int3", false},
-        {"int2", false}, {"nf4", true},   {"mxfp4", true},
-    };
-}
-
-QList<int> groupSizeStops()
-{
-    return {16, 32, 64, 128, 256, 512, 1024, quant::WholeRow};
-}
-
 SchemeChoice::SchemeChoice()
 {
-    for (const SchemeEntry &entry : schemeEntries())
+    for (const quant::SchemeEntry &entry : quant::schemeEntries())
         if (entry.checkedByDefault)
             names << QLatin1String(entry.name);
 }

@@ -5,7 +5,8 @@
 // default and a report.
 #pragma once
 
-#include "quantization/quantjob.h"
+#include "quantization/quantsource.h"
+#include "quantization/schemecatalogue.h"
 
 #include <QList>
 #include <QStringList>
@@ -15,18 +16,6 @@ namespace kvscope {
 namespace settings {
 class SettingsReader;
 }
-
-/// A scheme the picker offers, and whether it starts checked.
-struct SchemeEntry
-{
-    const char *name;
-    bool checkedByDefault;
-};
-
-/// The schemes the picker offers, in display order.
-QList<SchemeEntry> schemeEntries();
-/// The int group sizes the picker offers: powers of two, then quant::WholeRow.
-QList<int> groupSizeStops();
 
 /// Largest seed the source picker takes.
 inline constexpr int MaxSyntheticSeed = 1'000'000;

@@ -18,7 +18,7 @@ SchemePicker::SchemePicker(QWidget *parent) : QGroupBox(parent)
 {
     const SchemeChoice defaults;
     auto *grid = new QGridLayout;
-    for (const SchemeEntry &e : schemeEntries()) {
+    for (const quant::SchemeEntry &e : quant::schemeEntries()) {
         const QString name = QLatin1String(e.name);
         // Format names and the core's descriptions are not translated.
         auto *box = new QCheckBox(name, this);
@@ -33,8 +33,8 @@ SchemePicker::SchemePicker(QWidget *parent) : QGroupBox(parent)
 
     m_groupSize = new QSlider(Qt::Horizontal, this);
     m_groupSize->setObjectName(QStringLiteral("groupSize"));
-    m_groupSize->setRange(0, int(groupSizeStops().size()) - 1);
-    m_groupSize->setValue(int(groupSizeStops().indexOf(defaults.groupSize)));
+    m_groupSize->setRange(0, int(quant::groupSizeStops().size()) - 1);
+    m_groupSize->setValue(int(quant::groupSizeStops().indexOf(defaults.groupSize)));
     m_groupSize->setPageStep(1);
     m_groupSize->setTickPosition(QSlider::TicksBelow);
     m_groupLabel = new QLabel(this);
@@ -103,7 +103,7 @@ void SchemePicker::showGroupSize()
 
 int SchemePicker::groupSize() const
 {
-    return groupSizeStops().value(m_groupSize->value());
+    return quant::groupSizeStops().value(m_groupSize->value());
 }
 
 int SchemePicker::bins() const
@@ -142,7 +142,7 @@ void SchemePicker::setChoice(const SchemeChoice &c)
 {
     for (const Choice &entry : m_choices)
         entry.box->setChecked(c.names.contains(entry.name));
-    if (const qsizetype stop = groupSizeStops().indexOf(c.groupSize); stop >= 0)
+    if (const qsizetype stop = quant::groupSizeStops().indexOf(c.groupSize); stop >= 0)
         m_groupSize->setValue(int(stop));
     m_bins->setValue(c.bins);
     m_saturate->setChecked(c.saturate);

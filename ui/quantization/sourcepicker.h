@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "quantization/quantjob.h"
+#include "quantization/quantsource.h"
 
 #include <QGroupBox>
 

@@ -194,7 +194,7 @@ QuantizationKeys makeQuantizationKeys()
              // An empty list reads back as an invalid QVariant: nothing checked.
              const QStringList names = saved.isValid() ? saved.toStringList() : QStringList();
              QStringList offered;
-             for (const SchemeEntry &entry : schemeEntries())
+             for (const quant::SchemeEntry &entry : quant::schemeEntries())
                  offered << QLatin1String(entry.name);
              for (const QString &name : names)
                  if (!offered.contains(name))
@@ -212,7 +212,7 @@ QuantizationKeys makeQuantizationKeys()
          [](const QVariant &saved) {
              bool ok = false;
              const int group = text(saved).toInt(&ok);
-             if (!ok || !groupSizeStops().contains(group))
+             if (!ok || !quant::groupSizeStops().contains(group))
                  throw Error(QStringLiteral("not a group size the picker offers"));
              return group;
          }},

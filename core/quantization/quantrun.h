@@ -1,0 +1,72 @@
+// SPDX-License-Identifier: MIT
+// The quantization pipeline in one call, as planMemory() is for memory: load
+// the tensor (or reuse one already loaded), scan it, bin its values and
+// simulate every scheme. The command line and the window's views all run it;
+// it touches no widget, so it may run on a worker thread.
+#pragma once
+
+#include "quantization/histogram.h"
+#include "quantization/parallel.h"
+#include "quantization/scheme.h"
+#include "quantization/simulator.h"
+#include "quantization/synthetic.h"
+#include "quantization/tensordata.h"
+
+#include <optional>
+#include <variant>
+
+#include <QList>
+#include <QString>
+
+namespace kvscope::quant {
+
+/// A tensor in a file: a .safetensors tensor by name, or a .npy file's only one.
+struct TensorFile
+{
+    QString path;
+    QString tensor; ///< empty: the file's only tensor
+
+    friend bool operator==(const TensorFile &, const TensorFile &) = default;
+};
+
+/// Where the tensor comes from: generated, or read from a file.
+using TensorSource = std::variant<SyntheticSpec, TensorFile>;
+
+/// Generates or maps the tensor; throws kvscope::Error naming the option or
+/// file at fault, Cancelled when the control's flag is set.
+TensorData loadTensor(const TensorSource &source, const RunControl &control = {});
+
+struct QuantRequest
+{
+    TensorSource source;
+    QList<Scheme> schemes;
+    SimulationOptions options;  ///< bins of every histogram; whether to bin the relative error
+    bool valueHistogram = true; ///< also bin the tensor's values (options.bins over [min, max])
+
+    friend bool operator==(const QuantRequest &, const QuantRequest &) = default;
+};
+
+/// A loaded tensor with its scan. A caller that keeps it and passes it back
+/// as `cached` spares a request for the same source the load and the scan.
+struct LoadedTensor
+{
+    TensorSource source;
+    TensorData data;
+    TensorStats stats;
+};
+
+struct QuantOutcome
+{
+    LoadedTensor tensor;
+    std::optional<Histogram> values; ///< when the request asked for it
+    QList<SchemeResult> results;     ///< one per scheme, in the request's order
+};
+
+/// Loads `request.source` (or takes `cached` when it holds an equal source),
+/// scans it, bins its values when asked and simulates every scheme. Progress
+/// goes from 0 to 1 over the whole run. Throws kvscope::Error for bad input
+/// and Cancelled when the control's flag is set.
+QuantOutcome runQuantization(const QuantRequest &request, const std::optional<LoadedTensor> &cached = {},
+                             const RunControl &control = {});
+
+} // namespace kvscope::quant

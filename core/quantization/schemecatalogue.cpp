@@ -1,0 +1,22 @@
+// SPDX-License-Identifier: MIT
+#include "quantization/schemecatalogue.h"
+
+#include "quantization/scheme.h"
+
+namespace kvscope::quant {
+
+QList<SchemeEntry> schemeEntries()
+{
+    return {
+        {"fp16", false}, {"bf16", false}, {"fp8-e4m3", true},  {"fp8-e5m2", false},
+        {"int8", true},  {"int4", true},  {"int4-sym", false}, {"int3", false},
+        {"int2", false}, {"nf4", true},   {"mxfp4", true},
+    };
+}
+
+QList<int> groupSizeStops()
+{
+    return {16, 32, 64, 128, 256, 512, 1024, WholeRow};
+}
+
+} // namespace kvscope::quant

@@ -1,0 +1,21 @@
+// SPDX-License-Identifier: MIT
+// The schemes and int group sizes a picker offers, in display order.
+#pragma once
+
+#include <QList>
+
+namespace kvscope::quant {
+
+/// A scheme a picker offers (a name parseScheme() reads), and whether it starts checked.
+struct SchemeEntry
+{
+    const char *name;
+    bool checkedByDefault;
+};
+
+/// The schemes a picker offers, in display order.
+QList<SchemeEntry> schemeEntries();
+/// The int group sizes a picker offers: powers of two, then WholeRow.
+QList<int> groupSizeStops();
+
+} // namespace kvscope::quant
