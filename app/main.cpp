@@ -2,11 +2,11 @@
 // kvscope: the window by default (with a model file to open, if one is
 // given), headless subcommands (calc, models, gpus...) when the first
 // argument names one.
-#include "appsettings.h"
 #include "cli/cliio.h"
 #include "cli/commands.h"
 #include "mainwindow.h"
 #include "screenshot.h"
+#include "settings/appsettings.h"
 #include "theme.h"
 #include "translations.h"
 

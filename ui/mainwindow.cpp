@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "mainwindow.h"
 
-#include "appsettings.h"
 #include "common/error.h"
 #include "common/units.h"
 #include "explorer/explorerview.h"
@@ -13,6 +12,7 @@
 #include "plan/growth.h"
 #include "quantization/quantizationview.h"
 #include "scenariocontroller.h"
+#include "settings/appsettings.h"
 #include "settings/settingkeys.h"
 #include "translations.h"
 #include "widgets/logsliderbox.h"

@@ -3,11 +3,11 @@
 // sequence slider to (a) the chart series holding the new data and (b) both
 // charts repainted. Prints p50/p95 for docs/benchmarks.md.
 // Run: QT_QPA_PLATFORM=offscreen build/tests/benchmarks/bench_explorer
-#include "appsettings.h"
 #include "charts/breakdownchart.h"
 #include "charts/growthchart.h"
 #include "explorer/explorerview.h"
 #include "mainwindow.h"
+#include "settings/appsettings.h"
 
 #include <algorithm>
 #include <cstdio>

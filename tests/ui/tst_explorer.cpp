@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: MIT
 // The explorer window driven through its widgets (by objectName) under the
 // offscreen platform: every figure on screen must equal the core's.
-#include "appsettings.h"
 #include "charts/breakdownchart.h"
 #include "charts/growthchart.h"
 #include "common/units.h"
@@ -13,6 +12,7 @@
 #include "plan/breakdown.h"
 #include "plan/planner.h"
 #include "scenariocontroller.h"
+#include "settings/appsettings.h"
 #include "settings/setting.h"
 #include "theme.h"
 #include "translations.h"

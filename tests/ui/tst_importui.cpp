@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: MIT
 // Importing models into the window (open, drag and drop, paste), custom
 // GPUs, and what is remembered across a restart.
-#include "appsettings.h"
 #include "explorer/explorerview.h"
 #include "filewriters.h"
 #include "gpu/customgpu.h"
@@ -12,6 +11,7 @@
 #include "mainwindow.h"
 #include "plan/planner.h"
 #include "scenariocontroller.h"
+#include "settings/appsettings.h"
 #include "uitestsupport.h"
 #include "widgets/groupedcombobox.h"
 

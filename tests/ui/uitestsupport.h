@@ -2,8 +2,8 @@
 // Helpers shared by the UI suites.
 #pragma once
 
-#include "appsettings.h"
 #include "mainwindow.h"
+#include "settings/appsettings.h"
 
 #include <memory>
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "appsettings.h"
+#include "settings/appsettings.h"
 
 #include "common/error.h"
 #include "library/userlibrary.h"
