@@ -30,7 +30,10 @@ struct Draft
         fix.scenario = scenario;
         fix.limit = limit;
     }
-    void record(const char *option, const QJsonValue &value) { fix.changes.append({QLatin1String(option), value}); }
+    void record(const char *option, const QJsonValue &value)
+    {
+        fix.changes.append({QLatin1String(option), value});
+    }
     void batchSize(std::int64_t n)
     {
         fix.scenario.batchSize = n;
@@ -218,7 +221,8 @@ void addTensorParallel(const Scenario &s, QList<Fix> &fixes)
     }
 }
 
-/// GPUs of the library with more memory, smallest first, that work.
+/// GPUs of the library with more memory, smallest first, that hold the batch as it is;
+/// when none does, the one with the most memory and the batch that then fits.
 void addGpus(const Scenario &s, const QList<GpuSpec> &gpus, QList<Fix> &fixes)
 {
     QList<GpuSpec> larger;
@@ -231,11 +235,18 @@ void addGpus(const Scenario &s, const QList<GpuSpec> &gpus, QList<Fix> &fixes)
     for (const GpuSpec &gpu : larger) {
         Draft draft(FixKind::Gpu, s);
         draft.gpu(gpu);
-        if (std::optional<Fix> fix = settle(draft)) {
+        std::optional<Fix> fix = settle(draft);
+        if (fix && keepsBatch(*fix, s)) {
             fixes << *fix;
             if (++offered == MaxGpuProposals)
                 return;
         }
+    }
+    if (offered == 0 && !larger.isEmpty()) {
+        Draft draft(FixKind::Gpu, s);
+        draft.gpu(larger.last());
+        if (std::optional<Fix> fix = settle(draft))
+            fixes << *fix;
     }
 }
 

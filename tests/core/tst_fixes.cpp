@@ -109,7 +109,8 @@ private Q_SLOTS:
         for (const Fix &fix : quantized) {
             QVERIFY(fix.plan.weights.bytesPerGpu < plan.weights.bytesPerGpu);
             const QString method = fix.changes.first().value.toString();
-            QCOMPARE(fix.needsQuantizedCheckpoint, method == QLatin1String("awq") || method == QLatin1String("gptq"));
+            QCOMPARE(fix.needsQuantizedCheckpoint,
+                     method == QLatin1String("awq") || method == QLatin1String("gptq"));
             if (method == QLatin1String("awq")) {
                 awq = true;
                 QVERIFY(fix.plan.weights.bytesPerGpu < plan.weights.bytesPerGpu * 3 / 10);
@@ -202,7 +203,8 @@ private Q_SLOTS:
             for (const OptionChange &c : fixes.at(i).changes)
                 QCOMPARE(change.value(c.option), c.value);
         }
-        QCOMPARE(array.at(0).toObject().value(QLatin1String("kind")).toString(), fixKindName(fixes.at(0).kind));
+        QCOMPARE(array.at(0).toObject().value(QLatin1String("kind")).toString(),
+                 fixKindName(fixes.at(0).kind));
     }
 
     void everyProposalReallyWorks()
@@ -219,7 +221,8 @@ private Q_SLOTS:
         for (const ModelArch &model : ModelLibrary::builtin().models()) {
             for (const QString &gpu : gpus) {
                 for (const auto &size : sizes) {
-                    Scenario s = scenario(model.id, gpu, size.batch, std::min(size.seqLen, model.maxPositionEmbeddings));
+                    Scenario s = scenario(model.id, gpu, size.batch,
+                                          std::min(size.seqLen, model.maxPositionEmbeddings));
                     s.tensorParallelSize = 1;
                     const MemoryPlan plan = planMemory(s);
                     ++scenarios;
