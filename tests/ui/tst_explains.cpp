@@ -28,6 +28,7 @@
 #include <QCategoryAxis>
 #include <QClipboard>
 #include <QComboBox>
+#include <QGraphicsRectItem>
 #include <QHeaderView>
 #include <QHelpEvent>
 #include <QLabel>
@@ -106,7 +107,8 @@ class TestExplains : public QObject
         const QImage image = chart->grab().toImage();
         QCOMPARE(image.devicePixelRatio(), 1.0);
         const QPointF origin = chart->chart()->mapToPosition(QPointF(0, 0), chart->chart()->series().first());
-        const QPointF end = chart->chart()->mapToPosition(QPointF(toGiB(bytes), 0), chart->chart()->series().first());
+        const QPointF end =
+            chart->chart()->mapToPosition(QPointF(toGiB(bytes), 0), chart->chart()->series().first());
         const MemoryBreakdown bar = memoryBreakdown(controller()->plan());
         // The segment starts where the parts before it end.
         double start = 0;
@@ -115,15 +117,18 @@ class TestExplains : public QObject
                 break;
             start += toGiB(segment.bytes);
         }
-        const double left = chart->chart()->mapToPosition(QPointF(start, 0), chart->chart()->series().first()).x();
+        const double left =
+            chart->chart()->mapToPosition(QPointF(start, 0), chart->chart()->series().first()).x();
         // A row a quarter into the bar, clear of the centred value label.
         const int y = int(origin.y() - chart->chart()->plotArea().height() * 0.2);
         const auto [first, last] = extent(image, y, theme::partColor(part, chart->palette()));
         const double expected = end.x() - origin.x();
         QVERIFY2(first >= 0, "segment not drawn");
-        QVERIFY2(qAbs(first - left) <= 3, qPrintable(QStringLiteral("starts at %1, expected %2").arg(first).arg(left)));
-        QVERIFY2(qAbs((last - first + 1) - expected) <= 3,
-                 qPrintable(QStringLiteral("%1 px drawn, %2 px on the axis").arg(last - first + 1).arg(expected)));
+        QVERIFY2(qAbs(first - left) <= 3,
+                 qPrintable(QStringLiteral("starts at %1, expected %2").arg(first).arg(left)));
+        QVERIFY2(
+            qAbs((last - first + 1) - expected) <= 3,
+            qPrintable(QStringLiteral("%1 px drawn, %2 px on the axis").arg(last - first + 1).arg(expected)));
     }
 
 private Q_SLOTS:
@@ -160,7 +165,8 @@ private Q_SLOTS:
         switchLanguage("zh_CN");
         QTRY_VERIFY2(banner()->plainText().contains(QStringLiteral("没有 bfloat16")),
                      qPrintable(banner()->plainText()));
-        QVERIFY2(banner()->plainText().contains(QStringLiteral("FP8 张量核心")), qPrintable(banner()->plainText()));
+        QVERIFY2(banner()->plainText().contains(QStringLiteral("FP8 张量核心")),
+                 qPrintable(banner()->plainText()));
         QVERIFY(!banner()->plainText().contains(QLatin1String("has no bfloat16")));
     }
 
@@ -179,8 +185,9 @@ private Q_SLOTS:
         // Gemma 3 27B: 507,904 B per token over 62 layers, yet 16 x 32,768 tokens take far less
         // than 248 GiB: 52 of the 62 layers keep only a 1,024-token window.
         show(scenario("gemma-3-27b", "h200", 16, 32768));
-        QVERIFY2(detail("kvCacheBytes").contains(QLatin1String("52 of 62 layers slide over a 1,024-token window")),
-                 qPrintable(detail("kvCacheBytes")));
+        QVERIFY2(
+            detail("kvCacheBytes").contains(QLatin1String("52 of 62 layers slide over a 1,024-token window")),
+            qPrintable(detail("kvCacheBytes")));
         QVERIFY(detail("kvCacheBytes").contains(QLatin1String("whole blocks of 16 tokens")));
         QVERIFY2(detail("kvBytesPerToken").contains(QLatin1String("GQA: 16 KV heads for 32 query heads")),
                  qPrintable(detail("kvBytesPerToken")));
@@ -189,19 +196,23 @@ private Q_SLOTS:
         Scenario deepseek = scenario("deepseek-v3", "h200", 16, 8192);
         deepseek.tensorParallelSize = 8;
         show(deepseek);
-        QVERIFY2(detail("kvBytesPerToken").contains(QStringLiteral("MLA latent (512 + 64) × 2 B, replicated on every GPU")),
+        QVERIFY2(detail("kvBytesPerToken")
+                     .contains(QStringLiteral("MLA latent (512 + 64) × 2 B, replicated on every GPU")),
                  qPrintable(detail("kvBytesPerToken")));
         QVERIFY(!detail("kvBytesPerToken").contains(QLatin1String("KV head")));
 
         // Qwen3-Next: 36 Gated DeltaNet layers of 48 with a fixed state; vLLM's grouped blocks.
-        show(scenario("qwen3-next-80b-a3b", "h200", 4, 8192));
+        Scenario qwen = scenario("qwen3-next-80b-a3b", "h200", 4, 8192);
+        qwen.tensorParallelSize = 4;
+        show(qwen);
         QVERIFY2(detail("kvCacheBytes").contains(QLatin1String("36 of 48 layers are Gated DeltaNet")),
                  qPrintable(detail("kvCacheBytes")));
         QVERIFY2(detail("kvCapacity").contains(QLatin1String("groups")), qPrintable(detail("kvCapacity")));
 
         // Llama 4 Scout: 36 of 48 layers keep their 8,192-token chunk.
         show(scenario("llama-4-scout-17b-16e", "h200", 4, 32768));
-        QVERIFY2(detail("kvCacheBytes").contains(QLatin1String("36 of 48 layers keep only their 8,192-token chunk")),
+        QVERIFY2(detail("kvCacheBytes")
+                     .contains(QLatin1String("36 of 48 layers keep only their 8,192-token chunk")),
                  qPrintable(detail("kvCacheBytes")));
     }
 
@@ -233,7 +244,8 @@ private Q_SLOTS:
         QCOMPARE(controller()->scenario().batchSize, 16);
         QVERIFY(controller()->plan().fits);
         QVERIFY(!banner()->showsWarning());
-        QVERIFY2(banner()->plainText().contains(QLatin1String("Room for up to")), qPrintable(banner()->plainText()));
+        QVERIFY2(banner()->plainText().contains(QLatin1String("Room for up to")),
+                 qPrintable(banner()->plainText()));
     }
 
     void barSegmentsAreTrueToScale()
@@ -247,8 +259,8 @@ private Q_SLOTS:
         // And the hatched overflow starts at the budget line.
         BreakdownChartView *chart = explorer()->breakdownChart();
         QVERIFY(chart->overflowRegion()->isVisible());
-        const QPointF budget = chart->chart()->mapToPosition(QPointF(toGiB(controller()->plan().budgetBytes), 0),
-                                                             chart->chart()->series().first());
+        const QPointF budget = chart->chart()->mapToPosition(
+            QPointF(toGiB(controller()->plan().budgetBytes), 0), chart->chart()->series().first());
         QVERIFY(qAbs(chart->overflowRegion()->rect().left() - budget.x()) < 1);
     }
 
@@ -275,7 +287,7 @@ private Q_SLOTS:
         Q_EMIT scale->activated(scale->currentIndex());
         QCOMPARE(controller()->growthScale(), AxisScale::Logarithmic);
         QCOMPARE(growth->currentPoint()->at(0).x(), 13.0); // log2(8192)
-        m_window->close(); // saves
+        m_window->close();                                 // saves
         m_window = test::openWindow();
         QCOMPARE(controller()->growthScale(), AxisScale::Logarithmic);
         QCOMPARE(m_window->findChild<QComboBox *>(QStringLiteral("growthScaleCombo"))->currentData().toInt(),
@@ -290,16 +302,21 @@ private Q_SLOTS:
             QApplication::processEvents();
             GrowthChartView *growth = explorer()->growthChart();
             const QImage image = growth->grab().toImage();
-            QList<ChartCallout *> labels{growth->currentLabel(), growth->crossingLabel(), growth->maxModelLenLabel()};
+            QList<ChartCallout *> labels{growth->currentLabel(), growth->crossingLabel(),
+                                         growth->maxModelLenLabel()};
             for (ChartCallout *label : labels) {
                 QVERIFY(label->isVisible());
                 // The label's box is opaque: no curve colour inside it.
-                const QRect box = growth->mapFromScene(label->sceneBoundingRect()).boundingRect().adjusted(2, 2, -2, -2);
+                const QRect box =
+                    growth->mapFromScene(label->sceneBoundingRect()).boundingRect().adjusted(2, 2, -2, -2);
                 const QImage inside = image.copy(box);
                 for (const GrowthCurve &curve : growth->data().curves)
-                    QCOMPARE(test::pixelsNear(inside, theme::precisionColor(curve.kvCacheDtype, growth->palette())), 0);
+                    QCOMPARE(test::pixelsNear(inside,
+                                              theme::precisionColor(curve.kvCacheDtype, growth->palette())),
+                             0);
                 // Inside the plot.
-                QVERIFY(growth->chart()->plotArea().adjusted(-1, -1, 1, 1).contains(label->sceneBoundingRect()));
+                QVERIFY(
+                    growth->chart()->plotArea().adjusted(-1, -1, 1, 1).contains(label->sceneBoundingRect()));
             }
             for (int i = 0; i < labels.size(); ++i)
                 for (int j = i + 1; j < labels.size(); ++j)
@@ -315,8 +332,10 @@ private Q_SLOTS:
         GrowthChartView *growth = explorer()->growthChart();
         QCOMPARE(growth->currentPoint()->count(), 1);
         QCOMPARE(growth->currentPoint()->at(0).y(), toGiB(growth->data().yMaxBytes));
-        QVERIFY2(growth->currentLabel()->text().startsWith(QStringLiteral("↑")), qPrintable(growth->currentLabel()->text()));
-        QVERIFY(growth->currentLabel()->text().contains(formatMemory(controller()->plan().budgetBytes - controller()->plan().headroomBytes, QLocale())));
+        QVERIFY2(growth->currentLabel()->text().startsWith(QStringLiteral("↑")),
+                 qPrintable(growth->currentLabel()->text()));
+        QVERIFY(growth->currentLabel()->text().contains(
+            formatMemory(controller()->plan().budgetBytes - controller()->plan().headroomBytes, QLocale())));
     }
 
     void hugeFiguresStayReadable()
@@ -330,7 +349,8 @@ private Q_SLOTS:
         QVERIFY2(kv.contains(QStringLiteral("×920 the budget")), qPrintable(kv));
         for (const QString &line : legend)
             QVERIFY2(!line.contains(QRegularExpression(QStringLiteral("\\d{4,}[.%]"))), qPrintable(line));
-        QVERIFY2(banner()->plainText().contains(QLatin1String("TiB over")), qPrintable(banner()->plainText()));
+        QVERIFY2(banner()->plainText().contains(QLatin1String("TiB over")),
+                 qPrintable(banner()->plainText()));
         QCOMPARE(value("kvBytesPerToken"), QStringLiteral("131,072 B"));
     }
 
@@ -375,8 +395,10 @@ private Q_SLOTS:
         QTRY_VERIFY(table->model()->rowCount() > 0);
         QApplication::processEvents();
         const QRect shown = QRect(table->mapTo(m_window.get(), QPoint(0, 0)), table->size());
-        QVERIFY2(m_window->rect().contains(shown.topLeft() + QPoint(0, table->horizontalHeader()->height() * 3)),
-                 qPrintable(QStringLiteral("table at y %1 in a %2 px window").arg(shown.top()).arg(m_window->height())));
+        QVERIFY2(
+            m_window->rect().contains(shown.topLeft() + QPoint(0, table->horizontalHeader()->height() * 3)),
+            qPrintable(
+                QStringLiteral("table at y %1 in a %2 px window").arg(shown.top()).arg(m_window->height())));
     }
 
     void copyFiguresCopiesEverythingOnScreen()
@@ -389,7 +411,8 @@ private Q_SLOTS:
         QVERIFY(copied.contains(QLatin1String("4 GPUs (tensor parallel)"))); // a proposal
         for (const QString &note : plan.notes)
             QVERIFY2(copied.contains(note), qPrintable(note)); // the notes
-        QVERIFY2(copied.contains(QStringLiteral("Weights %1").arg(formatMemory(plan.weights.bytesPerGpu, QLocale()))),
+        QVERIFY2(copied.contains(
+                     QStringLiteral("Weights %1").arg(formatMemory(plan.weights.bytesPerGpu, QLocale()))),
                  qPrintable(copied)); // the memory bar
         QVERIFY(copied.contains(QLatin1String("Over budget")));
         QVERIFY(copied.contains(explorer()->growthChart()->crossingText()));
