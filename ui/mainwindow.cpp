@@ -16,6 +16,7 @@
 #include "settings/settingkeys.h"
 #include "translations.h"
 #include "widgets/logsliderbox.h"
+#include "widgets/wrappedtooltips.h"
 
 #include <QAction>
 #include <QActionGroup>
@@ -46,6 +47,7 @@ MainWindow::MainWindow(QWidget *parent)
 {
     setObjectName(QStringLiteral("mainWindow"));
     setWindowIcon(QIcon(QStringLiteral(":/icons/kvscope.svg")));
+    QCoreApplication::instance()->installEventFilter(new WrappedToolTips(this));
     settings::SettingsReader saved;
     translations::apply(appsettings::language(saved)); // before any widget sets its texts
     m_library->load(saved);
@@ -119,6 +121,7 @@ void MainWindow::restoreScenario(settings::SettingsReader &saved)
     const RestoredState state = appsettings::loadScenario(saved, *m_library);
     m_controller->setScenario(state.scenario);
     m_controller->setGrowthAxis(state.growthAxis);
+    m_controller->setGrowthScale(state.growthScale);
 }
 
 void MainWindow::restoreWindowState(settings::SettingsReader &saved)
@@ -154,7 +157,8 @@ void MainWindow::reportRestoreProblems(const QStringList &problems)
 
 void MainWindow::saveSettings()
 {
-    appsettings::saveScenario(m_controller->scenario(), m_controller->growthAxis());
+    appsettings::saveScenario(m_controller->scenario(), m_controller->growthAxis(),
+                              m_controller->growthScale());
     const settings::WindowKeys &k = settings::windowKeys();
     settings::SettingsWriter writer;
     writer.write(k.geometry, saveGeometry());

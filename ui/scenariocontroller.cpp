@@ -8,12 +8,23 @@
 
 #include <algorithm>
 
+#include <QCoreApplication>
+#include <QEvent>
+
 namespace kvscope {
 
 ScenarioController::ScenarioController(QObject *parent) : QObject(parent)
 {
     m_scenario = defaultScenario();
     m_plan = planMemory(m_scenario);
+    QCoreApplication::instance()->installEventFilter(this);
+}
+
+bool ScenarioController::eventFilter(QObject *watched, QEvent *event)
+{
+    if (watched == QCoreApplication::instance() && event->type() == QEvent::LanguageChange)
+        setScenario(m_scenario);
+    return QObject::eventFilter(watched, event);
 }
 
 Scenario ScenarioController::defaultScenario()
@@ -134,6 +145,14 @@ void ScenarioController::setGrowthAxis(GrowthAxis axis)
         return;
     m_growthAxis = axis;
     Q_EMIT growthAxisChanged(axis);
+}
+
+void ScenarioController::setGrowthScale(AxisScale scale)
+{
+    if (scale == m_growthScale)
+        return;
+    m_growthScale = scale;
+    Q_EMIT growthScaleChanged(scale);
 }
 
 } // namespace kvscope

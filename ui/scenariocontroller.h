@@ -25,6 +25,7 @@ public:
     const Scenario &scenario() const { return m_scenario; }
     const MemoryPlan &plan() const { return m_plan; }
     GrowthAxis growthAxis() const { return m_growthAxis; }
+    AxisScale growthScale() const { return m_growthScale; }
 
     /// The explorer's default: Llama-3.1-8B on one H100 SXM, BF16, batch 16, 8k tokens.
     static Scenario defaultScenario();
@@ -44,12 +45,18 @@ public:
     void setBatchSize(std::int64_t sequences);
     void setSeqLen(std::int64_t tokens);
     void setGrowthAxis(GrowthAxis axis);
+    void setGrowthScale(AxisScale scale);
 
 Q_SIGNALS:
     void scenarioChanged(const kvscope::Scenario &scenario);
     void planChanged(const kvscope::MemoryPlan &plan);
     void growthAxisChanged(kvscope::GrowthAxis axis);
+    void growthScaleChanged(kvscope::AxisScale scale);
     void errorOccurred(const QString &message);
+
+protected:
+    /// The plan's notes are worded when planned: a new language plans again.
+    bool eventFilter(QObject *watched, QEvent *event) override;
 
 private:
     template <typename Change> void change(Change &&apply);
@@ -57,6 +64,7 @@ private:
     Scenario m_scenario;
     MemoryPlan m_plan;
     GrowthAxis m_growthAxis = GrowthAxis::SequenceLength;
+    AxisScale m_growthScale = AxisScale::Linear;
 };
 
 } // namespace kvscope

@@ -58,6 +58,10 @@ QString apply(const QString &requested)
                                QLibraryInfo::path(QLibraryInfo::TranslationsPath)))
             QCoreApplication::installTranslator(qtTranslator.get());
     }
+    // Figures on screen group their digits as the language does; the system's own
+    // conventions where it speaks that language (en_GB under English, say).
+    const QLocale language(code == QLatin1String("en") ? QStringLiteral("en_US") : code);
+    QLocale::setDefault(QLocale::system().language() == language.language() ? QLocale::system() : language);
     currentCode = code;
     return code;
 }

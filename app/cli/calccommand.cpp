@@ -3,6 +3,8 @@
 #include "cliio.h"
 #include "commands.h"
 #include "common/error.h"
+#include "library/library.h"
+#include "plan/fixes.h"
 #include "plan/planjson.h"
 #include "plan/planner.h"
 #include "plantext.h"
@@ -10,6 +12,7 @@
 
 #include <QCommandLineParser>
 #include <QJsonDocument>
+#include <QJsonObject>
 
 namespace kvscope::cli {
 
@@ -29,10 +32,14 @@ int runCalc(const QStringList &arguments)
     if (const std::optional<int> exitCode = parseCommandLine(parser, arguments))
         return *exitCode;
     try {
-        const MemoryPlan plan = planMemory(scenarioOptions.scenario(parser));
-        if (parser.isSet(jsonOption))
-            writeOut(QString::fromUtf8(QJsonDocument(planToJson(plan)).toJson(QJsonDocument::Indented)));
-        else
+        const Scenario scenario = scenarioOptions.scenario(parser);
+        const MemoryPlan plan = planMemory(scenario);
+        if (parser.isSet(jsonOption)) {
+            QJsonObject json = planToJson(plan);
+            json.insert(QStringLiteral("fixes"),
+                        fixesToJson(proposeFixes(scenario, plan, GpuLibrary::builtin().presets())));
+            writeOut(QString::fromUtf8(QJsonDocument(json).toJson(QJsonDocument::Indented)));
+        } else
             writeOut(planAsText(plan));
         return Success;
     } catch (const Error &error) {

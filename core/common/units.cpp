@@ -4,7 +4,42 @@
 #include <cmath>
 #include <cstdlib>
 
+#include <QCoreApplication>
+
 namespace kvscope {
+
+namespace {
+
+constexpr std::int64_t TiB = std::int64_t{1} << 40;
+
+/// `locale` with its group separator on (the C locale leaves it off by default).
+QLocale grouped(QLocale locale)
+{
+    locale.setNumberOptions(locale.numberOptions() & ~QLocale::OmitGroupSeparator);
+    return locale;
+}
+
+/// The largest binary unit whose size the magnitude of `bytes` reaches, from `largest` down.
+struct Unit
+{
+    std::int64_t size;
+    const char *name;
+};
+constexpr Unit BinaryUnits[] = {{TiB, "TiB"}, {GiB, "GiB"}, {MiB, "MiB"}, {KiB, "KiB"}, {1, "B"}};
+
+QString inUnits(std::int64_t bytes, int decimals, const QLocale &locale, const Unit *first, const Unit *last)
+{
+    const std::int64_t magnitude = bytes < 0 ? -bytes : bytes;
+    const Unit *unit = first;
+    while (unit != last && magnitude < unit->size)
+        ++unit;
+    if (unit->size == 1)
+        return locale.toString(qint64(bytes)) + QStringLiteral(" B");
+    return locale.toString(double(bytes) / double(unit->size), 'f', decimals) + QLatin1Char(' ') +
+           QLatin1String(unit->name);
+}
+
+} // namespace
 
 QString unitsConvention()
 {
@@ -19,20 +54,36 @@ QString formatGiB(std::int64_t bytes, int decimals)
 
 QString formatBytes(std::int64_t bytes, int decimals)
 {
-    const std::int64_t magnitude = bytes < 0 ? -bytes : bytes;
-    struct Unit
-    {
-        std::int64_t size;
-        const char *name;
-    };
-    static constexpr Unit units[] = {
-        {std::int64_t{1} << 40, "TiB"}, {GiB, "GiB"}, {MiB, "MiB"}, {KiB, "KiB"}};
-    for (const Unit &unit : units) {
-        if (magnitude >= unit.size)
-            return QString::number(double(bytes) / double(unit.size), 'f', decimals) + QLatin1Char(' ') +
-                   QLatin1String(unit.name);
-    }
-    return QString::number(bytes) + QStringLiteral(" B");
+    return inUnits(bytes, decimals, QLocale::c(), std::begin(BinaryUnits), std::end(BinaryUnits) - 1);
+}
+
+QString formatBytes(std::int64_t bytes, const QLocale &locale, int decimals)
+{
+    return inUnits(bytes, decimals, grouped(locale), std::begin(BinaryUnits), std::end(BinaryUnits) - 1);
+}
+
+QString formatMemory(std::int64_t bytes, const QLocale &locale, int decimals)
+{
+    // GiB below a TiB, whatever the size (a 0.50 GiB part stays in the bar's unit).
+    return inUnits(bytes, decimals, grouped(locale), std::begin(BinaryUnits), std::begin(BinaryUnits) + 1);
+}
+
+QString formatCount(std::int64_t value, const QLocale &locale)
+{
+    return grouped(locale).toString(qint64(value));
+}
+
+QString formatDecimal(double value, int decimals, const QLocale &locale)
+{
+    return grouped(locale).toString(value, 'f', decimals);
+}
+
+QString formatBudgetShare(std::int64_t basisPoints, const QLocale &locale)
+{
+    if (basisPoints < 99'950) // 999.5 % rounds to "999.5%" at most
+        return formatDecimal(double(basisPoints) / 100.0, 1, locale) + QLatin1Char('%');
+    return QCoreApplication::translate("kvscope::units", "×%1 the budget")
+        .arg(formatCount(std::llround(double(basisPoints) / 10'000.0), locale));
 }
 
 QString formatCount(std::int64_t value)

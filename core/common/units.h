@@ -3,6 +3,7 @@
 
 #include <cstdint>
 
+#include <QLocale>
 #include <QString>
 
 namespace kvscope {
@@ -30,6 +31,25 @@ QString formatParameterCount(std::int64_t parameters);
 
 /// A duration with three significant digits in s, ms or µs ("6.36 ms", "0.613 s" is "613 ms").
 QString formatDuration(double seconds);
+
+// On screen: the same figures with the digits grouped as `locale` groups them (the
+// window passes the locale of its language), so a large figure stays readable.
+
+/// Bytes as GiB, or TiB from 1,024 GiB on ("65,536.00 GiB" is "64.00 TiB").
+QString formatMemory(std::int64_t bytes, const QLocale &locale, int decimals = 2);
+
+/// Bytes in the largest binary unit that keeps the number >= 1, digits grouped.
+QString formatBytes(std::int64_t bytes, const QLocale &locale, int decimals = 2);
+
+/// An integer with the locale's digit grouping.
+QString formatCount(std::int64_t value, const QLocale &locale);
+
+/// A number with `decimals` decimals and the locale's digit grouping.
+QString formatDecimal(double value, int decimals, const QLocale &locale);
+
+/// A share of the budget given in basis points: "45.2%"; above 999% the multiple,
+/// "×919 the budget" (translated where a translator is installed).
+QString formatBudgetShare(std::int64_t basisPoints, const QLocale &locale);
 
 /// Bytes / GiB as a double, for charts and percentages only.
 inline double toGiB(std::int64_t bytes)

@@ -36,17 +36,19 @@ MemoryBreakdown memoryBreakdown(const MemoryPlan &plan)
     for (const auto &[part, bytes] : demands) {
         if (part == MemoryPart::RecurrentState && plan.kv.recurrentLayers == 0)
             continue;
-        const std::int64_t room = std::max<std::int64_t>(0, b.budgetBytes - used.value());
-        b.segments.append({part, std::min(bytes, room), bytes, share(bytes)});
+        const std::int64_t start = used.value();
         used += bytes;
+        const std::int64_t beyond =
+            std::min(bytes, std::max<std::int64_t>(0, used.value() - std::max(start, b.budgetBytes)));
+        b.segments.append({part, bytes, beyond, share(bytes)});
     }
     b.demandBytes = used.value();
     if (b.demandBytes <= b.budgetBytes) {
         const std::int64_t headroom = b.budgetBytes - b.demandBytes;
-        b.segments.append({MemoryPart::Headroom, headroom, headroom, share(headroom)});
+        b.segments.append({MemoryPart::Headroom, headroom, 0, share(headroom)});
     } else {
         b.overflowBytes = b.demandBytes - b.budgetBytes;
-        b.segments.append({MemoryPart::Overflow, b.overflowBytes, b.overflowBytes, share(b.overflowBytes)});
+        b.overflowBasisPoints = share(b.overflowBytes);
     }
     return b;
 }

@@ -21,25 +21,25 @@ enum class MemoryPart
 };
 inline constexpr int MemoryPartCount = 7;
 
-/// One segment of the stacked memory bar of one GPU.
+/// One segment of the stacked memory bar of one GPU, drawn true to scale.
 struct BreakdownSegment
 {
     MemoryPart part = MemoryPart::Weights;
-    std::int64_t bytes = 0;       ///< drawn inside the budget (or, for Overflow, beyond it)
-    std::int64_t fullBytes = 0;   ///< the part's whole size (the KV cache may be partly overflow)
-    std::int64_t basisPoints = 0; ///< fullBytes as a share of the budget, in 1/10000
+    std::int64_t bytes = 0;             ///< the part's whole size: its length on the bar
+    std::int64_t beyondBudgetBytes = 0; ///< the share of it past the budget line
+    std::int64_t basisPoints = 0;       ///< bytes as a share of the budget, in 1/10000
 };
 
-/// The memory bar: demands stacked in order up to the budget, then headroom
-/// (if they fit) or the overflow beyond the budget line (if they do not).
+/// The memory bar: demands stacked in order, then headroom if they fit. When they
+/// do not, they run past the budget line; what lies beyond it is the overflow.
 struct MemoryBreakdown
 {
-    QList<BreakdownSegment>
-        segments; ///< weights, activations, overhead, KV cache, [state,] headroom|overflow
+    QList<BreakdownSegment> segments; ///< weights, activations, overhead, KV cache, [state,] [headroom]
     std::int64_t budgetBytes = 0;
     std::int64_t gpuMemoryBytes = 0;
-    std::int64_t demandBytes = 0;   ///< weights + activations + overhead + KV cache + recurrent state
-    std::int64_t overflowBytes = 0; ///< demand beyond the budget (0 when it fits)
+    std::int64_t demandBytes = 0;         ///< weights + activations + overhead + KV cache + recurrent state
+    std::int64_t overflowBytes = 0;       ///< demand beyond the budget (0 when it fits)
+    std::int64_t overflowBasisPoints = 0; ///< overflowBytes as a share of the budget
 
     const BreakdownSegment *segment(MemoryPart part) const;
 };

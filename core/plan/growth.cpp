@@ -3,6 +3,7 @@
 
 #include "common/checked.h"
 #include "common/error.h"
+#include "common/units.h"
 #include "plan/kvcache.h"
 #include "plan/planner.h"
 
@@ -27,6 +28,81 @@ int kvPrecisionStep(const QList<KvCacheDtype> &walk, KvCacheDtype resolvedKvDtyp
             return int(i);
     return -1;
 }
+
+double axisPosition(std::int64_t x, AxisScale scale)
+{
+    return scale == AxisScale::Logarithmic ? std::log2(double(std::max<std::int64_t>(1, x))) : double(x);
+}
+
+namespace {
+
+std::int64_t powerOfTwoAtLeast(std::int64_t value)
+{
+    std::int64_t power = 1;
+    while (power < value)
+        power <<= 1;
+    return power;
+}
+
+/// `points` evenly spaced integers from lo to hi plus the `extra` values in that range.
+QList<std::int64_t> linearSpacedPoints(std::int64_t lo, std::int64_t hi, int points,
+                                       QList<std::int64_t> extra)
+{
+    QList<std::int64_t> xs = std::move(extra);
+    for (int i = 0; i < points; ++i) {
+        const double t = points > 1 ? double(i) / double(points - 1) : 0.0;
+        xs << std::clamp<std::int64_t>(std::llround(double(lo) + double(hi - lo) * t), lo, hi);
+    }
+    xs << lo << hi;
+    std::sort(xs.begin(), xs.end());
+    xs.erase(std::unique(xs.begin(), xs.end()), xs.end());
+    xs.erase(std::remove_if(xs.begin(), xs.end(), [&](std::int64_t x) { return x < lo || x > hi; }),
+             xs.end());
+    return xs;
+}
+
+/// Labelled x values: powers of two on a log axis, multiples of a power of two on a
+/// linear one; at most about nine.
+QList<std::int64_t> axisTicks(std::int64_t lo, std::int64_t hi, AxisScale scale)
+{
+    QList<std::int64_t> ticks;
+    if (scale == AxisScale::Logarithmic) {
+        const int first = int(std::ceil(std::log2(double(std::max<std::int64_t>(1, lo)))));
+        const int last = int(std::floor(std::log2(double(hi))));
+        const int every = std::max(1, (last - first + 1 + 7) / 8);
+        for (int power = first; power <= last; power += every)
+            ticks << (std::int64_t(1) << power);
+        return ticks;
+    }
+    const std::int64_t step = powerOfTwoAtLeast(std::max<std::int64_t>(1, (hi - lo) / 8));
+    for (std::int64_t x = lo + (step - lo % step) % step; x <= hi; x += step)
+        ticks << x;
+    return ticks;
+}
+
+/// The smallest of 1, 2 or 5 x 10^k GiB (k >= 0) at least `bytes`.
+std::int64_t niceStep(std::int64_t bytes)
+{
+    for (std::int64_t decade = GiB;; decade *= 10)
+        for (std::int64_t factor : {1, 2, 5})
+            if (factor * decade >= bytes)
+                return factor * decade;
+}
+
+GrowthMarker placeMarker(std::int64_t x, std::int64_t bytes, const GrowthChartData &d)
+{
+    GrowthMarker m;
+    m.present = true;
+    m.x = x;
+    m.bytes = bytes;
+    m.shownX = std::clamp(x, d.rangeMin, d.rangeMax);
+    m.beyondX = x < d.rangeMin ? -1 : x > d.rangeMax ? 1 : 0;
+    m.shownBytes = std::clamp<std::int64_t>(bytes, 0, d.yMaxBytes);
+    m.beyondTop = bytes > d.yMaxBytes;
+    return m;
+}
+
+} // namespace
 
 std::int64_t sequenceAxisMin()
 {
@@ -77,10 +153,12 @@ QList<KvCacheDtype> chartKvDtypes(const MemoryPlan &plan, int &current)
     return walk;
 }
 
-GrowthChartData growthChartData(const Scenario &scenario, const MemoryPlan &plan, GrowthAxis axis, int points)
+GrowthChartData growthChartData(const Scenario &scenario, const MemoryPlan &plan, GrowthAxis axis, int points,
+                                AxisScale scale)
 {
     GrowthChartData d;
     d.axis = axis;
+    d.scale = scale;
     const bool bySequence = axis == GrowthAxis::SequenceLength;
     d.xMin = bySequence ? sequenceAxisMin() : batchAxisMin();
     d.xMax = bySequence ? sequenceAxisMax(scenario.model) : batchAxisMax();
@@ -93,10 +171,34 @@ GrowthChartData growthChartData(const Scenario &scenario, const MemoryPlan &plan
     d.currentKvBytes = plan.kv.cacheBytes;
     d.currentTotalBytes = (Checked(d.fixedBytes) + plan.kv.cacheBytes).value();
 
+    // Up to where the curves are drawn: the whole control range on a log axis; on a
+    // linear one, a power of two past the current point and the crossing, so both
+    // stand apart from the origin.
+    const std::int64_t currentFitsUpTo = bySequence ? plan.largestSeqLenThatFits : plan.largestBatchThatFits;
+    d.rangeMin = scale == AxisScale::Logarithmic ? d.xMin : 0;
+    d.rangeMax = d.xMax;
+    if (scale == AxisScale::Linear) {
+        const std::int64_t reach = std::max(d.currentX, std::min(currentFitsUpTo, d.xMax));
+        d.rangeMax = std::min(d.xMax, powerOfTwoAtLeast(reach + reach / 4 + 1));
+    }
+    d.ticks = axisTicks(d.rangeMin, d.rangeMax, scale);
+    const std::int64_t top =
+        std::min(std::max(d.gpuMemoryBytes, d.currentTotalBytes) / 4 * 5, d.gpuMemoryBytes * 4);
+    d.yTickBytes = niceStep(top / 5);
+    d.yMaxBytes = ceilDiv(top, d.yTickBytes) * d.yTickBytes;
+
+    d.current = placeMarker(d.currentX, d.currentTotalBytes, d);
+    if (currentFitsUpTo >= 0)
+        d.crossing = placeMarker(currentFitsUpTo, d.budgetBytes, d);
+    if (bySequence)
+        d.maxModelLen = placeMarker(plan.maxModelLen, d.yMaxBytes, d);
+
     QList<std::int64_t> extra{d.currentX};
     if (bySequence && scenario.model.slidingWindow > 0)
         extra << scenario.model.slidingWindow << scenario.model.slidingWindow + plan.blockSize;
-    const QList<std::int64_t> xs = logSpacedPoints(d.xMin, d.xMax, points, extra);
+    const QList<std::int64_t> xs = scale == AxisScale::Logarithmic
+                                       ? logSpacedPoints(d.xMin, d.rangeMax, points, extra)
+                                       : linearSpacedPoints(d.xMin, d.rangeMax, points, extra);
 
     const ModelArch &m = scenario.model;
     const QList<KvCacheDtype> walk = chartKvDtypes(plan, d.currentCurve);

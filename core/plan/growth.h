@@ -16,6 +16,18 @@ enum class GrowthAxis
     BatchSize
 };
 
+/// How the growth chart spaces its horizontal axis. KV memory grows linearly with
+/// tokens and sequences: a linear axis shows that as a straight line; a
+/// logarithmic one shows the whole range at once but bends the line.
+enum class AxisScale
+{
+    Linear,
+    Logarithmic
+};
+
+/// Where `x` sits on an axis of `scale`: x itself, or log2(x) (x >= 1).
+double axisPosition(std::int64_t x, AxisScale scale);
+
 /// The KV precisions the explorer walks through. vLLM: FP32 -> FP16/BF16
 /// (following the resolved --dtype) -> FP8. GGUF models (llama.cpp's cache
 /// types): F32 -> F16 -> Q8_0 -> Q4_0.
@@ -45,12 +57,34 @@ struct GrowthCurve
     std::int64_t fitsUpTo = 0;      ///< largest x within the budget; -1 = no limit (all layers slide)
 };
 
+/// A marked point of the growth chart. Where it lies outside the shown range it is
+/// drawn at the edge (`shownX`, `shownBytes`) with an arrow pointing out.
+struct GrowthMarker
+{
+    bool present = false;
+    std::int64_t x = 0;          ///< tokens or sequences it marks
+    std::int64_t bytes = 0;      ///< memory at x
+    std::int64_t shownX = 0;     ///< x clamped into [rangeMin, rangeMax]
+    std::int64_t shownBytes = 0; ///< bytes clamped into [0, yMaxBytes]
+    int beyondX = 0;             ///< -1: left of the range, +1: right of it, 0: inside
+    bool beyondTop = false;      ///< above the vertical range
+};
+
 /// Everything the growth chart draws, all computed here.
 struct GrowthChartData
 {
     GrowthAxis axis = GrowthAxis::SequenceLength;
-    std::int64_t xMin = 1;
+    AxisScale scale = AxisScale::Logarithmic;
+    std::int64_t xMin = 1; ///< the axis control's range (samples start here)
     std::int64_t xMax = 1;
+    std::int64_t rangeMin = 1;   ///< the range shown: [xMin, xMax] on a log axis; from 0 on a linear one,
+    std::int64_t rangeMax = 1;   ///< up to a power of two past the current point and the crossing
+    QList<std::int64_t> ticks;   ///< labelled x values
+    std::int64_t yMaxBytes = 0;  ///< top of the vertical axis: a whole number of ticks
+    std::int64_t yTickBytes = 0; ///< between two labelled values (1, 2 or 5 x 10^k GiB)
+    GrowthMarker current;        ///< the scenario
+    GrowthMarker crossing;       ///< where the total meets the budget (at budget height)
+    GrowthMarker maxModelLen;    ///< --max-model-len (sequence axis only; at the top)
     std::int64_t budgetBytes = 0;
     std::int64_t gpuMemoryBytes = 0;
     std::int64_t fixedBytes = 0; ///< weights + activations + overhead
@@ -71,9 +105,9 @@ std::int64_t sequenceAxisMax(const ModelArch &model);
 std::int64_t batchAxisMin();
 std::int64_t batchAxisMax();
 
-/// Samples the curves at `points` log-spaced x values (plus the current x and,
-/// for windowed models, the window), on the axis' range.
+/// Samples the curves at `points` x values spaced for `scale` (plus the current x
+/// and, for windowed models, the window) over the range shown, and places the markers.
 GrowthChartData growthChartData(const Scenario &scenario, const MemoryPlan &plan, GrowthAxis axis,
-                                int points = 96);
+                                int points = 96, AxisScale scale = AxisScale::Logarithmic);
 
 } // namespace kvscope

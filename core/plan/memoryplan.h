@@ -51,6 +51,17 @@ struct KvCacheMemory
 
     bool fp8DsMla = false; ///< DeepSeek-V3.2 latent stored as fp8_ds_mla (656 B)
 
+    // The structure behind the per-token figure, for the words that explain it
+    int numKvHeads = 0;               ///< the model's KV heads (all GPUs)
+    int numQueryHeads = 0;            ///< attention heads (queries)
+    int keyHeadDim = 0;               ///< dimensions of one key head
+    int valueHeadDim = 0;             ///< dimensions of one value head
+    int mlaLatentRank = 0;            ///< MLA kv_lora_rank; 0 = not MLA
+    int mlaRopeDim = 0;               ///< MLA qk_rope_head_dim
+    std::int64_t indexerKeyBytes = 0; ///< DeepSeek sparse attention's key per token and layer
+    int slidingWindow = 0;            ///< tokens a sliding layer keeps (0 = none)
+    int attentionChunkSize = 0;       ///< tokens a chunked-local layer keeps (0 = none)
+
     // vLLM's grouping of layers that share KV tensors (hybrid models)
     int cacheLayers = 0; ///< layers that hold a per-token cache (full + sliding + chunked)
     int fullLayers = 0;
@@ -78,7 +89,8 @@ struct KvCacheMemory
     std::int64_t blocksPerMaxRequest = 0; ///< blocks one --max-model-len request reserves
     double maxConcurrency = 0;            ///< "Maximum concurrency for M tokens per request: X"
     std::int64_t maxModelLenThatFits =
-        0; ///< longest request the cache can hold (vLLM's hint when it refuses)
+        0;                           ///< longest request the cache can hold (vLLM's hint when it refuses)
+    std::int64_t shortfallBytes = 0; ///< weights + activations + overhead beyond the budget (0 if within)
 };
 
 /// Every output of a plan. Computed once by planMemory(); the CLI and the GUI
@@ -118,12 +130,16 @@ struct MemoryPlan
     std::int64_t overheadBytes = 0;   ///< non-torch memory: CUDA context, NCCL buffers
     std::int64_t headroomBytes = 0;   ///< budget - weights - activations - overhead - KV cache (signed)
     bool fits = false;                ///< headroom >= 0
-    bool engineStarts = false;        ///< one --max-model-len request fits in the KV cache
+    bool weightsFit = true;           ///< the weights alone are within the budget
+    std::int64_t weightsOverBudgetBytes = 0; ///< weights beyond the budget (0 if within)
+    bool engineStarts = false;               ///< one --max-model-len request fits in the KV cache
 
     std::int64_t largestBatchThatFits = 0;  ///< at --seq-len, everything else unchanged
     std::int64_t largestSeqLenThatFits = 0; ///< at --batch-size, everything else unchanged
 
-    QStringList notes; ///< assumptions and warnings worth showing
+    /// Assumptions and warnings worth showing, in the language of the translator installed when
+    /// planned (the CLI installs none: English).
+    QStringList notes;
 
     SpeedPlan speed; ///< decode and prefill speed (planSpeed()), with its own notes
 };

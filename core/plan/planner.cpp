@@ -13,6 +13,8 @@
 #include <algorithm>
 #include <limits>
 
+#include <QCoreApplication>
+
 namespace kvscope {
 
 namespace {
@@ -20,15 +22,16 @@ namespace {
 void requirePositive(std::int64_t value, const char *option)
 {
     if (value <= 0)
-        throw Error(
-            QStringLiteral("%1: must be a positive integer, got %2").arg(QLatin1String(option)).arg(value));
+        throw Error(QCoreApplication::translate("kvscope::Planner", "%1: must be a positive integer, got %2")
+                        .arg(QLatin1String(option))
+                        .arg(value));
 }
 
 /// A share in (0, 1] held in millionths.
 void requireShare(std::int64_t ppm, const char *option)
 {
     if (ppm <= 0 || ppm > 1'000'000)
-        throw Error(QStringLiteral("%1: must be in (0, 1], got %2")
+        throw Error(QCoreApplication::translate("kvscope::Planner", "%1: must be in (0, 1], got %2")
                         .arg(QLatin1String(option), formatUtilization(ppm)));
 }
 
@@ -67,13 +70,15 @@ void applyMeasuredCheckpoint(const ModelArch &m, int tp, MemoryPlan &plan)
         w.checkpointBytes = m.measured.bytes;
         w.bitsPerWeight =
             m.measured.elements > 0 ? 8.0 * double(m.measured.bytes) / double(m.measured.elements) : 0;
-        plan.notes << QStringLiteral(
+        plan.notes << QCoreApplication::translate(
+                          "kvscope::Planner",
                           "weights measured from the GGUF tensors (%1%2 bits per weight); the budget uses "
                           "them")
                           .arg(m.fileType.isEmpty() ? QString() : m.fileType + QStringLiteral(", "))
                           .arg(w.bitsPerWeight, 0, 'f', 2);
         if (tp > 1)
-            plan.notes << QStringLiteral(
+            plan.notes << QCoreApplication::translate(
+                              "kvscope::Planner",
                               "GGUF weights under --tensor-parallel-size %1 are divided evenly over the "
                               "GPUs (an approximation)")
                               .arg(tp);
@@ -83,7 +88,8 @@ void applyMeasuredCheckpoint(const ModelArch &m, int tp, MemoryPlan &plan)
     const std::int64_t difference =
         estimated > m.measured.bytes ? estimated - m.measured.bytes : m.measured.bytes - estimated;
     if (difference > m.measured.bytes / 50)
-        plan.notes << QStringLiteral(
+        plan.notes << QCoreApplication::translate(
+                          "kvscope::Planner",
                           "the checkpoint measures %1 as stored; the estimate for %2 weights is %3 "
                           "(vLLM loads weights in --dtype; the budget uses the estimate)")
                           .arg(formatGiB(m.measured.bytes), dtypeName(plan.dtype), formatGiB(estimated));
@@ -95,7 +101,8 @@ void addArchitectureNotes(const ModelArch &m, MemoryPlan &plan)
     const KvCacheMemory &kv = plan.kv;
     if (kv.recurrentLayers > 0 && plan.blockSize != plan.requestedBlockSize)
         plan.notes
-            << QStringLiteral(
+            << QCoreApplication::translate(
+                   "kvscope::Planner",
                    "vLLM raises the block size to %1 tokens so that one attention page (%2 B) holds one "
                    "recurrent state page (%3 B, padded by %4 %)")
                    .arg(plan.blockSize)
@@ -106,27 +113,32 @@ void addArchitectureNotes(const ModelArch &m, MemoryPlan &plan)
     if (m.indexer.enabled()) {
         const std::int64_t indexer = indexerKeyBytes(m);
         plan.notes
-            << QStringLiteral(
+            << QCoreApplication::translate(
+                   "kvscope::Planner",
                    "DeepSeek sparse attention: %1 B of MLA latent%2 plus the indexer's %3 B key per token "
                    "and layer, in 64-token blocks (vLLM's sparse MLA backend)")
                    .arg(kv.bytesPerTokenPerLayer - indexer)
                    .arg(kv.fp8DsMla ? QStringLiteral(" (fp8_ds_mla)") : QString())
                    .arg(indexer);
         if (!kv.fp8DsMla)
-            plan.notes << QStringLiteral(
+            plan.notes << QCoreApplication::translate(
+                "kvscope::Planner",
                 "older vLLM builds store fp8_ds_mla (656 B) even for --kv-cache-dtype auto; pass "
                 "--kv-cache-dtype fp8 to plan that layout");
     }
     if (kv.chunkedLayers > 0)
         plan.notes
-            << QStringLiteral(
+            << QCoreApplication::translate(
+                   "kvscope::Planner",
                    "%1 chunked-local layers keep only their %2-token chunk, as vLLM's hybrid KV cache "
                    "manager allocates them; vLLM releases that disable it for Llama 4 by default count "
                    "every layer as full attention")
                    .arg(kv.chunkedLayers)
                    .arg(m.attentionChunkSize);
     if (kv.sharedLayers > 0)
-        plan.notes << QStringLiteral("the last %1 layers reuse earlier layers' KV cache and hold none")
+        plan.notes << QCoreApplication::translate(
+                          "kvscope::Planner",
+                          "the last %1 layers reuse earlier layers' KV cache and hold none")
                           .arg(kv.sharedLayers);
 }
 
@@ -135,20 +147,24 @@ void addCompatibilityNotes(const Scenario &s, MemoryPlan &plan)
     const QString cc = s.gpu.computeCapability;
     const bool preAmpere = !cc.isEmpty() && cc.split(QLatin1Char('.')).first().toInt() < 8;
     if (plan.dtype == WeightDtype::BFloat16 && preAmpere)
-        plan.notes << QStringLiteral(
+        plan.notes << QCoreApplication::translate(
+                          "kvscope::Planner",
                           "%1 (compute capability %2) has no bfloat16; vLLM requires --dtype float16 there")
                           .arg(s.gpu.name, cc);
     if (plan.quantization.isAwqOrGptq() && plan.dtype == WeightDtype::BFloat16)
-        plan.notes << QStringLiteral(
+        plan.notes << QCoreApplication::translate(
+                          "kvscope::Planner",
                           "vLLM runs %1 with float16 activations; --dtype bfloat16 may be rejected")
                           .arg(quantMethodName(plan.quantization.method));
     if (plan.quantization.method == QuantMethod::Fp8 && !s.gpu.fp8Native && !s.gpu.name.isEmpty())
-        plan.notes << QStringLiteral(
+        plan.notes << QCoreApplication::translate(
+                          "kvscope::Planner",
                           "%1 has no FP8 tensor cores: vLLM keeps FP8 weights (same memory) and runs "
                           "them weight-only through Marlin")
                           .arg(s.gpu.name);
     if (plan.quantization.method == QuantMethod::Mxfp4 && !s.model.moe.enabled())
-        plan.notes << QStringLiteral(
+        plan.notes << QCoreApplication::translate(
+                          "kvscope::Planner",
                           "mxfp4 quantizes MoE experts only; %1 is dense, so its weights stay in %2")
                           .arg(s.model.name, dtypeName(plan.dtype));
 }
@@ -180,11 +196,13 @@ void validateScenario(const Scenario &s)
     const ModelArch &m = s.model;
     if (m.numLayers <= 0 || m.hiddenSize <= 0 || m.numHeads <= 0 || m.numKvHeads <= 0 || m.headDim <= 0 ||
         m.vocabSize <= 0)
-        throw Error(
-            QStringLiteral("--model: '%1' has no usable architecture (layers, hidden size, heads, vocab)")
-                .arg(m.name));
+        throw Error(QCoreApplication::translate(
+                        "kvscope::Planner",
+                        "--model: '%1' has no usable architecture (layers, hidden size, heads, vocab)")
+                        .arg(m.name));
     if (s.gpu.memoryBytes <= 0)
-        throw Error(QStringLiteral("--gpu: '%1' has no memory size").arg(s.gpu.name));
+        throw Error(QCoreApplication::translate("kvscope::Planner", "--gpu: '%1' has no memory size")
+                        .arg(s.gpu.name));
     requirePositive(s.batchSize, "--batch-size");
     requirePositive(s.seqLen, "--seq-len");
     requirePositive(s.blockSize, "--block-size");
@@ -196,40 +214,48 @@ void validateScenario(const Scenario &s)
     if (s.maxNumBatchedTokens < 0)
         requirePositive(s.maxNumBatchedTokens, "--max-num-batched-tokens");
     if (s.blockSize > 4096)
-        throw Error(QStringLiteral("--block-size: %1 is larger than any vLLM block size (at most 4096)")
-                        .arg(s.blockSize));
+        throw Error(
+            QCoreApplication::translate("kvscope::Planner",
+                                        "--block-size: %1 is larger than any vLLM block size (at most 4096)")
+                .arg(s.blockSize));
     requireShare(s.gpuMemoryUtilizationPpm, "--gpu-memory-utilization");
     requireShare(s.bandwidthEfficiencyPpm, "--bandwidth-efficiency");
     requireShare(s.computeEfficiencyPpm, "--compute-efficiency");
     if (s.promptLen < 0)
         requirePositive(s.promptLen, "--prompt-len");
     if (s.promptLen > s.seqLen)
-        throw Error(QStringLiteral("--prompt-len: %1 exceeds --seq-len %2 (a sequence is its prompt plus "
-                                   "its output)")
+        throw Error(QCoreApplication::translate(
+                        "kvscope::Planner",
+                        "--prompt-len: %1 exceeds --seq-len %2 (a sequence is its prompt plus "
+                        "its output)")
                         .arg(s.promptLen)
                         .arg(s.seqLen));
     if (s.maxModelLen > m.maxPositionEmbeddings)
-        throw Error(
-            QStringLiteral("--max-model-len: %1 exceeds %2's max_position_embeddings %3 (vLLM refuses it)")
-                .arg(s.maxModelLen)
-                .arg(m.name)
-                .arg(m.maxPositionEmbeddings));
+        throw Error(QCoreApplication::translate(
+                        "kvscope::Planner",
+                        "--max-model-len: %1 exceeds %2's max_position_embeddings %3 (vLLM refuses it)")
+                        .arg(s.maxModelLen)
+                        .arg(m.name)
+                        .arg(m.maxPositionEmbeddings));
     const QuantizationSpec q = effectiveQuantization(s);
     if (q.isAwqOrGptq() && (q.groupSize == 0 || q.groupSize < -1 || q.bits < 2 || q.bits > 8))
-        throw Error(
-            QStringLiteral("--group-size: must be a positive integer or -1, got %1").arg(q.groupSize));
+        throw Error(QCoreApplication::translate("kvscope::Planner",
+                                                "--group-size: must be a positive integer or -1, got %1")
+                        .arg(q.groupSize));
     validateTensorParallel(m, s.tensorParallelSize);
     if (isBlockKvType(s.kvCacheDtype) && m.format != ModelFormat::Gguf)
-        throw Error(
-            QStringLiteral("--kv-cache-dtype: %1 is a llama.cpp cache type for GGUF models; %2 is not one "
-                           "(vLLM offers auto, float16, bfloat16, fp8)")
-                .arg(dtypeName(s.kvCacheDtype), m.name));
+        throw Error(QCoreApplication::translate(
+                        "kvscope::Planner",
+                        "--kv-cache-dtype: %1 is a llama.cpp cache type for GGUF models; %2 is not one "
+                        "(vLLM offers auto, float16, bfloat16, fp8)")
+                        .arg(dtypeName(s.kvCacheDtype), m.name));
     if (m.format == ModelFormat::Gguf && s.quantization && s.quantization->method != QuantMethod::None)
-        throw Error(
-            QStringLiteral("--quantization: %1 is a GGUF file whose weights are stored%2 already; its "
-                           "tensor bytes are used, so '%3' does not apply")
-                .arg(m.name, m.fileType.isEmpty() ? QString() : QStringLiteral(" as ") + m.fileType,
-                     quantMethodName(s.quantization->method)));
+        throw Error(QCoreApplication::translate(
+                        "kvscope::Planner",
+                        "--quantization: %1 is a GGUF file whose weights are stored%2 already; its "
+                        "tensor bytes are used, so '%3' does not apply")
+                        .arg(m.name, m.fileType.isEmpty() ? QString() : QStringLiteral(" as ") + m.fileType,
+                             quantMethodName(s.quantization->method)));
 }
 
 MemoryPlan planMemory(const Scenario &s)
@@ -287,6 +313,15 @@ MemoryPlan planMemory(const Scenario &s)
         kv.bytesPerTokenPerLayer = layout.bytesPerTokenPerLayer;
         kv.bytesPerToken = kvBytesPerToken(m, plan.kvCacheDtype, tp);
         kv.fp8DsMla = usesFp8DsMla(m, plan.kvCacheDtype);
+        kv.numKvHeads = m.numKvHeads;
+        kv.numQueryHeads = m.numHeads;
+        kv.keyHeadDim = m.headDim;
+        kv.valueHeadDim = m.vHeadDim;
+        kv.mlaLatentRank = m.mla.kvLoraRank;
+        kv.mlaRopeDim = m.usesMla() ? m.mla.qkRopeHeadDim : 0;
+        kv.indexerKeyBytes = indexerKeyBytes(m);
+        kv.slidingWindow = groups.slidingLayers > 0 ? m.slidingWindow : 0;
+        kv.attentionChunkSize = groups.chunkedLayers > 0 ? m.attentionChunkSize : 0;
         kv.cacheLayers = kvCacheLayerCount(m);
         kv.recurrentKind = m.recurrent.kind;
         kv.fullLayers = groups.fullLayers;
@@ -320,6 +355,10 @@ MemoryPlan planMemory(const Scenario &s)
                 .value();
         plan.headroomBytes = (Checked(kv.availableBytes) - kv.cacheBytes).value();
         plan.fits = plan.headroomBytes >= 0;
+        kv.shortfallBytes = std::max<std::int64_t>(0, -kv.availableBytes);
+        plan.weightsOverBudgetBytes =
+            std::max<std::int64_t>(0, (Checked(plan.weights.bytesPerGpu) - plan.budgetBytes).value());
+        plan.weightsFit = plan.weightsOverBudgetBytes == 0;
 
         // Capacity in vLLM's terms
         kv.numGpuBlocks = std::max<std::int64_t>(0, kv.availableBytes) / poolBlockBytes;
@@ -356,7 +395,9 @@ MemoryPlan planMemory(const Scenario &s)
             plan.largestSeqLenThatFits = largestSatisfying(upper, seqFits);
         }
     } catch (const Error &error) {
-        throw Error(QStringLiteral("%1, for %2 with --batch-size %3, --seq-len %4, --tensor-parallel-size %5")
+        throw Error(QCoreApplication::translate(
+                        "kvscope::Planner",
+                        "%1, for %2 with --batch-size %3, --seq-len %4, --tensor-parallel-size %5")
                         .arg(error.message(), m.name)
                         .arg(s.batchSize)
                         .arg(s.seqLen)
@@ -364,25 +405,30 @@ MemoryPlan planMemory(const Scenario &s)
     }
 
     if (plan.seqLen > plan.maxModelLen)
-        plan.notes << QStringLiteral(
+        plan.notes << QCoreApplication::translate(
+                          "kvscope::Planner",
                           "--seq-len %1 exceeds --max-model-len %2: vLLM would reject such requests")
-                          .arg(plan.seqLen)
-                          .arg(plan.maxModelLen);
-    if (!plan.engineStarts)
-        plan.notes << QStringLiteral(
-                          "vLLM would refuse to start: one %1-token request needs %2 KV blocks, the "
-                          "cache holds %3; --max-model-len %4 would fit")
-                          .arg(plan.maxModelLen)
-                          .arg(plan.kv.blocksPerMaxRequest)
-                          .arg(plan.kv.numGpuBlocks)
-                          .arg(plan.kv.maxModelLenThatFits);
+                          .arg(formatCount(plan.seqLen), formatCount(plan.maxModelLen));
+    if (!plan.engineStarts && plan.kv.maxModelLenThatFits > 0)
+        plan.notes << QCoreApplication::translate(
+                          "kvscope::Planner", "vLLM would refuse to start: one %1-token request needs %2 KV "
+                                              "blocks, the cache holds %3; --max-model-len %4 would fit")
+                          .arg(formatCount(plan.maxModelLen), formatCount(plan.kv.blocksPerMaxRequest),
+                               formatCount(plan.kv.numGpuBlocks), formatCount(plan.kv.maxModelLenThatFits));
+    else if (!plan.engineStarts)
+        plan.notes << QCoreApplication::translate(
+            "kvscope::Planner", "vLLM would refuse to start: no memory is left for KV cache "
+                                "blocks");
     if (plan.kv.headsReplicated && !m.usesMla())
-        plan.notes << QStringLiteral(
+        plan.notes << QCoreApplication::translate(
+                          "kvscope::Planner",
                           "--tensor-parallel-size %1 > %2 KV heads: each GPU holds a replicated head")
                           .arg(tp)
                           .arg(m.numKvHeads);
     if (plan.kv.paddingLayers > 0)
-        plan.notes << QStringLiteral("vLLM pads its KV groups with %1 empty layer slots (hybrid layout)")
+        plan.notes << QCoreApplication::translate(
+                          "kvscope::Planner",
+                          "vLLM pads its KV groups with %1 empty layer slots (hybrid layout)")
                           .arg(plan.kv.paddingLayers);
     addArchitectureNotes(m, plan);
     addCompatibilityNotes(s, plan);

@@ -139,6 +139,26 @@
         <source>Growth chart: %1</source>
         <translation>增长图：%1</translation>
     </message>
+    <message>
+        <source>%1 on %2 × %3</source>
+        <translation>%1，%2 × %3</translation>
+    </message>
+    <message>
+        <source>%1 on %2</source>
+        <translation>%1，%2</translation>
+    </message>
+    <message>
+        <source>linear axis</source>
+        <translation>线性坐标</translation>
+    </message>
+    <message>
+        <source>log axis</source>
+        <translation>对数坐标</translation>
+    </message>
+    <message>
+        <source>A linear axis shows KV memory growing in a straight line; a logarithmic one shows the whole range at once.</source>
+        <translation>线性坐标下 KV 内存的增长是一条直线；对数坐标可一次看到整个范围。</translation>
+    </message>
 </context>
 <context>
     <name>kvscope::FiguresModel</name>
@@ -188,10 +208,6 @@
     <message>
         <source>%1 B</source>
         <translation>%1 B</translation>
-    </message>
-    <message>
-        <source>, replicated</source>
-        <translation>，复制</translation>
     </message>
     <message>
         <source>KV cache for the batch</source>
@@ -294,28 +310,96 @@
         <translation>%1 层 × %2 B</translation>
     </message>
     <message>
-        <source>%1 attention layers × %2 B/token; %3 %4 layers × %5 state per sequence</source>
-        <translation>%1 个注意力层 × %2 B/token；%3 个 %4 层 × 每序列 %5 状态</translation>
-    </message>
-    <message>
         <source>Mamba-2</source>
         <translation>Mamba-2</translation>
     </message>
     <message>
-        <source>DeltaNet</source>
-        <translation>DeltaNet</translation>
+        <source>%1 bits</source>
+        <translation>%1 位</translation>
     </message>
     <message>
-        <source>; %1 of them chunked</source>
-        <translation>；其中 %1 层为分块注意力</translation>
+        <source>MLA latent (%1 + %2) as fp8_ds_mla</source>
+        <translation>MLA 潜向量 (%1 + %2)，以 fp8_ds_mla 存储</translation>
     </message>
     <message>
-        <source>; %1 layers share earlier caches</source>
-        <translation>；%1 层共享前面层的缓存</translation>
+        <source>MLA latent (%1 + %2) × %3</source>
+        <translation>MLA 潜向量 (%1 + %2) × %3</translation>
     </message>
     <message>
-        <source>%1 · %2 · %3 KV head(s)/GPU%4</source>
-        <translation>%1 · %2 · 每 GPU %3 个 KV Head%4</translation>
+        <source>+ %1 B indexer key</source>
+        <translation>+ %1 B 索引器键</translation>
+    </message>
+    <message>
+        <source>, replicated on every GPU</source>
+        <translation>，每块 GPU 各存一份</translation>
+    </message>
+    <message>
+        <source>GQA: %1 KV heads for %2 query heads</source>
+        <translation>GQA：%2 个查询头共用 %1 个 KV 头</translation>
+    </message>
+    <message>
+        <source>%1 KV heads</source>
+        <translation>%1 个 KV 头</translation>
+    </message>
+    <message>
+        <source>%1 per GPU, replicated</source>
+        <translation>每块 GPU %1 个（复制）</translation>
+    </message>
+    <message>
+        <source>%1 per GPU</source>
+        <translation>每块 GPU %1 个</translation>
+    </message>
+    <message>
+        <source>%1; %2 × (K %3 + V %4 dims) × %5</source>
+        <translation>%1；%2 × (K %3 + V %4 维) × %5</translation>
+    </message>
+    <message>
+        <source>%1 of %2 layers slide over a %3-token window</source>
+        <translation>%2 层中有 %1 层只保留 %3 token 的滑动窗口</translation>
+    </message>
+    <message>
+        <source>%1 of %2 layers keep only their %3-token chunk</source>
+        <translation>%2 层中有 %1 层只保留所在的 %3 token 分块</translation>
+    </message>
+    <message>
+        <source>%1 of %2 layers reuse earlier layers&apos; caches</source>
+        <translation>%2 层中有 %1 层复用前面层的缓存</translation>
+    </message>
+    <message>
+        <source>%1 of %2 layers are %3: %4 of fixed state per sequence</source>
+        <translation>%2 层中有 %1 层是 %3：每条序列固定 %4 状态</translation>
+    </message>
+    <message>
+        <source>Gated DeltaNet</source>
+        <translation>Gated DeltaNet</translation>
+    </message>
+    <message>
+        <source>whole blocks of %1 tokens</source>
+        <translation>按整块分配（每块 %1 token）</translation>
+    </message>
+    <message>
+        <source>vLLM pads its layer groups with %1 empty slots</source>
+        <translation>vLLM 为层组补齐 %1 个空位</translation>
+    </message>
+    <message>
+        <source>no room: weights, activations and overhead exceed the budget by %1</source>
+        <translation>没有空间：权重、激活和开销已超出预算 %1</translation>
+    </message>
+    <message>
+        <source>each block serves a group of %1 layers (%2 groups)</source>
+        <translation>每块服务一组 %1 层（共 %2 组）</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>无</translation>
+    </message>
+    <message>
+        <source>not one request of %1 tokens (--max-model-len)</source>
+        <translation>连一个 %1 token 的请求都放不下（--max-model-len）</translation>
+    </message>
+    <message>
+        <source>%1 over the budget alone</source>
+        <translation>仅权重就超出预算 %1</translation>
     </message>
 </context>
 <context>
@@ -325,20 +409,68 @@
         <translation>&lt;b&gt;放得下。&lt;/b&gt;每块 GPU 的 %2 预算还剩 %1。</translation>
     </message>
     <message>
-        <source>any length</source>
-        <translation>任意长度</translation>
-    </message>
-    <message>
         <source>%1 tokens</source>
         <translation>%1 个 token</translation>
     </message>
     <message>
-        <source>&lt;b&gt;Does not fit:&lt;/b&gt; %1 over the %2 budget per GPU. At %3 tokens the largest batch that fits is &lt;b&gt;%4&lt;/b&gt;; at batch %5 the longest sequence is &lt;b&gt;%6&lt;/b&gt;.</source>
-        <translation>&lt;b&gt;放不下：&lt;/b&gt;超出每块 GPU 的 %2 预算 %1。序列长度为 %3 时，最多能放 &lt;b&gt;%4&lt;/b&gt; 条序列；Batch 为 %5 时，最长序列为 &lt;b&gt;%6&lt;/b&gt;。</translation>
+        <source>&lt;b&gt;The weights alone do not fit:&lt;/b&gt; %1 of weights per GPU against a %2 budget, %3 over before any activations, overhead or KV cache.</source>
+        <translation>&lt;b&gt;仅权重就放不下：&lt;/b&gt;每块 GPU 权重 %1，预算 %2，未计激活、开销和 KV 缓存就已超出 %3。</translation>
     </message>
     <message>
-        <source>vLLM would refuse to start: one %1-token request needs %2 KV blocks and the cache holds %3; --max-model-len %4 would fit.</source>
-        <translation>vLLM 将无法启动：一个 %1 token 的请求需要 %2 个 KV 块，而缓存只有 %3 个；--max-model-len %4 可以放下。</translation>
+        <source>&lt;b&gt;No room for a KV cache:&lt;/b&gt; weights, activations and runtime overhead exceed the %1 budget per GPU by %2.</source>
+        <translation>&lt;b&gt;没有 KV 缓存的空间：&lt;/b&gt;权重、激活和运行时开销超出每块 GPU 的 %1 预算 %2。</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Does not fit:&lt;/b&gt; %1 over the %2 budget per GPU.</source>
+        <translation>&lt;b&gt;放不下：&lt;/b&gt;超出每块 GPU 的 %2 预算 %1。</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;The batch fits, but vLLM would refuse to start&lt;/b&gt; (see the note below). %1 headroom of the %2 budget per GPU.</source>
+        <translation>&lt;b&gt;批次放得下，但 vLLM 会拒绝启动&lt;/b&gt;（见下方说明）。每块 GPU 的 %2 预算还剩 %1。</translation>
+    </message>
+    <message>
+        <source>batch %1</source>
+        <translation>批次 %1</translation>
+    </message>
+    <message>
+        <source>--max-model-len %1</source>
+        <translation>--max-model-len %1</translation>
+    </message>
+    <message>
+        <source>%1 KV cache</source>
+        <translation>%1 KV 缓存</translation>
+    </message>
+    <message>
+        <source>%1 weights %2 (needs a checkpoint stored as %1)</source>
+        <translation>%1 权重 %2（需要以 %1 存储的检查点）</translation>
+    </message>
+    <message>
+        <source>%1 weights %2</source>
+        <translation>%1 权重 %2</translation>
+    </message>
+    <message>
+        <source>%1 GPUs (tensor parallel)</source>
+        <translation>%1 块 GPU（张量并行）</translation>
+    </message>
+    <message>
+        <source>Nothing kvscope tries makes it fit: a smaller batch or sequence, a narrower KV cache, quantized weights, more GPUs or a GPU with more memory.</source>
+        <translation>kvscope 尝试的改动都放不下：更小的批次或序列、更窄的 KV 缓存、量化权重、更多 GPU 或显存更大的 GPU。</translation>
+    </message>
+    <message>
+        <source>batch %1 at %2 tokens</source>
+        <translation>%2 token 时批次 %1</translation>
+    </message>
+    <message>
+        <source>%1 tokens at batch %2</source>
+        <translation>批次 %2 时 %1 token</translation>
+    </message>
+    <message>
+        <source>Room for up to %1.</source>
+        <translation>最多可到：%1。</translation>
+    </message>
+    <message>
+        <source>It would fit with: %1.</source>
+        <translation>这样就放得下：%1。</translation>
     </message>
 </context>
 <context>
@@ -488,6 +620,22 @@
     <message>
         <source>batch %1: %2</source>
         <translation>Batch %1：%2</translation>
+    </message>
+    <message>
+        <source>Sequence length (tokens)</source>
+        <translation>序列长度（token）</translation>
+    </message>
+    <message>
+        <source>Batch size (sequences)</source>
+        <translation>批次大小（序列数）</translation>
+    </message>
+    <message>
+        <source>--max-model-len</source>
+        <translation>--max-model-len</translation>
+    </message>
+    <message>
+        <source>--max-model-len %1</source>
+        <translation>--max-model-len %1</translation>
     </message>
 </context>
 <context>
@@ -780,6 +928,121 @@
     </message>
 </context>
 <context>
+    <name>kvscope::Planner</name>
+    <message>
+        <source>%1: must be a positive integer, got %2</source>
+        <translation>%1：必须是正整数，实际为 %2</translation>
+    </message>
+    <message>
+        <source>%1: must be in (0, 1], got %2</source>
+        <translation>%1：必须在 (0, 1] 之间，实际为 %2</translation>
+    </message>
+    <message>
+        <source>weights measured from the GGUF tensors (%1%2 bits per weight); the budget uses them</source>
+        <translation>权重按 GGUF 张量实测（%1每个权重 %2 位）；预算使用实测值</translation>
+    </message>
+    <message>
+        <source>GGUF weights under --tensor-parallel-size %1 are divided evenly over the GPUs (an approximation)</source>
+        <translation>--tensor-parallel-size %1 时 GGUF 权重按 GPU 平均分配（近似）</translation>
+    </message>
+    <message>
+        <source>the checkpoint measures %1 as stored; the estimate for %2 weights is %3 (vLLM loads weights in --dtype; the budget uses the estimate)</source>
+        <translation>检查点实测存储为 %1；按 %2 权重估计为 %3（vLLM 按 --dtype 加载权重；预算使用估计值）</translation>
+    </message>
+    <message>
+        <source>vLLM raises the block size to %1 tokens so that one attention page (%2 B) holds one recurrent state page (%3 B, padded by %4 %)</source>
+        <translation>vLLM 把块大小提高到 %1 token，使一个注意力页（%2 B）容纳一个循环状态页（%3 B，填充 %4 %）</translation>
+    </message>
+    <message>
+        <source>DeepSeek sparse attention: %1 B of MLA latent%2 plus the indexer&apos;s %3 B key per token and layer, in 64-token blocks (vLLM&apos;s sparse MLA backend)</source>
+        <translation>DeepSeek 稀疏注意力：每个 token 每层 %1 B MLA 潜向量%2，外加索引器 %3 B 键，按 64 token 分块（vLLM 稀疏 MLA 后端）</translation>
+    </message>
+    <message>
+        <source>older vLLM builds store fp8_ds_mla (656 B) even for --kv-cache-dtype auto; pass --kv-cache-dtype fp8 to plan that layout</source>
+        <translation>较旧的 vLLM 版本即使 --kv-cache-dtype auto 也存储 fp8_ds_mla（656 B）；用 --kv-cache-dtype fp8 按该布局规划</translation>
+    </message>
+    <message>
+        <source>%1 chunked-local layers keep only their %2-token chunk, as vLLM&apos;s hybrid KV cache manager allocates them; vLLM releases that disable it for Llama 4 by default count every layer as full attention</source>
+        <translation>%1 个分块局部注意力层只保留所在的 %2 token 分块，与 vLLM 混合 KV 缓存管理器的分配一致；默认为 Llama 4 关闭该管理器的 vLLM 版本会把每层都按全注意力计算</translation>
+    </message>
+    <message>
+        <source>the last %1 layers reuse earlier layers&apos; KV cache and hold none</source>
+        <translation>最后 %1 层复用前面层的 KV 缓存，自身不占缓存</translation>
+    </message>
+    <message>
+        <source>%1 (compute capability %2) has no bfloat16; vLLM requires --dtype float16 there</source>
+        <translation>%1（计算能力 %2）没有 bfloat16；vLLM 在该 GPU 上要求 --dtype float16</translation>
+    </message>
+    <message>
+        <source>vLLM runs %1 with float16 activations; --dtype bfloat16 may be rejected</source>
+        <translation>vLLM 以 float16 激活运行 %1；--dtype bfloat16 可能被拒绝</translation>
+    </message>
+    <message>
+        <source>%1 has no FP8 tensor cores: vLLM keeps FP8 weights (same memory) and runs them weight-only through Marlin</source>
+        <translation>%1 没有 FP8 张量核心：vLLM 保留 FP8 权重（显存相同），通过 Marlin 以仅权重量化方式运行</translation>
+    </message>
+    <message>
+        <source>mxfp4 quantizes MoE experts only; %1 is dense, so its weights stay in %2</source>
+        <translation>mxfp4 只量化 MoE 专家；%1 是稠密模型，权重保持 %2</translation>
+    </message>
+    <message>
+        <source>--model: &apos;%1&apos; has no usable architecture (layers, hidden size, heads, vocab)</source>
+        <translation>--model：&apos;%1&apos; 没有可用的架构（层数、隐藏维度、头数、词表）</translation>
+    </message>
+    <message>
+        <source>--gpu: &apos;%1&apos; has no memory size</source>
+        <translation>--gpu：&apos;%1&apos; 没有显存大小</translation>
+    </message>
+    <message>
+        <source>--block-size: %1 is larger than any vLLM block size (at most 4096)</source>
+        <translation>--block-size：%1 大于 vLLM 的任何块大小（最多 4096）</translation>
+    </message>
+    <message>
+        <source>--prompt-len: %1 exceeds --seq-len %2 (a sequence is its prompt plus its output)</source>
+        <translation>--prompt-len：%1 超过 --seq-len %2（序列是提示加输出）</translation>
+    </message>
+    <message>
+        <source>--max-model-len: %1 exceeds %2&apos;s max_position_embeddings %3 (vLLM refuses it)</source>
+        <translation>--max-model-len：%1 超过 %2 的 max_position_embeddings %3（vLLM 会拒绝）</translation>
+    </message>
+    <message>
+        <source>--group-size: must be a positive integer or -1, got %1</source>
+        <translation>--group-size：必须是正整数或 -1，实际为 %1</translation>
+    </message>
+    <message>
+        <source>--kv-cache-dtype: %1 is a llama.cpp cache type for GGUF models; %2 is not one (vLLM offers auto, float16, bfloat16, fp8)</source>
+        <translation>--kv-cache-dtype：%1 是 llama.cpp 用于 GGUF 模型的缓存类型；%2 不是 GGUF 模型（vLLM 提供 auto、float16、bfloat16、fp8）</translation>
+    </message>
+    <message>
+        <source>--quantization: %1 is a GGUF file whose weights are stored%2 already; its tensor bytes are used, so &apos;%3&apos; does not apply</source>
+        <translation>--quantization：%1 是 GGUF 文件，权重已经存储为量化格式%2；使用其张量字节，因此 &apos;%3&apos; 不适用</translation>
+    </message>
+    <message>
+        <source>%1, for %2 with --batch-size %3, --seq-len %4, --tensor-parallel-size %5</source>
+        <translation>%1（%2，--batch-size %3，--seq-len %4，--tensor-parallel-size %5）</translation>
+    </message>
+    <message>
+        <source>--seq-len %1 exceeds --max-model-len %2: vLLM would reject such requests</source>
+        <translation>--seq-len %1 超过 --max-model-len %2：vLLM 会拒绝这样的请求</translation>
+    </message>
+    <message>
+        <source>vLLM would refuse to start: one %1-token request needs %2 KV blocks, the cache holds %3; --max-model-len %4 would fit</source>
+        <translation>vLLM 会拒绝启动：一个 %1 token 的请求需要 %2 个 KV 块，缓存只有 %3 个；--max-model-len %4 可以放下</translation>
+    </message>
+    <message>
+        <source>vLLM would refuse to start: no memory is left for KV cache blocks</source>
+        <translation>vLLM 会拒绝启动：没有剩余显存用于 KV 缓存块</translation>
+    </message>
+    <message>
+        <source>--tensor-parallel-size %1 &gt; %2 KV heads: each GPU holds a replicated head</source>
+        <translation>--tensor-parallel-size %1 &gt; %2 个 KV 头：每块 GPU 持有一个复制的头</translation>
+    </message>
+    <message>
+        <source>vLLM pads its KV groups with %1 empty layer slots (hybrid layout)</source>
+        <translation>vLLM 为 KV 组补齐 %1 个空层位（混合布局）</translation>
+    </message>
+</context>
+<context>
     <name>kvscope::QuantizationView</name>
     <message>
         <source>Error w − w′</source>
@@ -966,6 +1229,13 @@
     <message>
         <source>grid of %1</source>
         <translation>%1 的网格</translation>
+    </message>
+</context>
+<context>
+    <name>kvscope::units</name>
+    <message>
+        <source>×%1 the budget</source>
+        <translation>预算的 %1 倍</translation>
     </message>
 </context>
 </TS>

@@ -86,6 +86,75 @@ private Q_SLOTS:
                      o.value(QLatin1String("kv_cache_bytes")).toInteger());
     }
 
+    void fixesKey()
+    {
+        // Llama-3.1-70B in BF16 on one H100: 131.4 GiB of weights, a 71.27 GiB budget. At 4 GPUs
+        // (32.9 GiB of weights, 10 GiB of cache each) the default batch fits as it is.
+        const QJsonObject o = calcJson({QStringLiteral("--model"), QStringLiteral("llama-3.1-70b")});
+        QCOMPARE(o.value(QLatin1String("fits")).toBool(), false);
+        const QJsonArray fixes = o.value(QLatin1String("fixes")).toArray();
+        QVERIFY(!fixes.isEmpty());
+        bool fourGpus = false;
+        for (const QJsonValue &value : fixes) {
+            const QJsonObject fix = value.toObject();
+            QCOMPARE(fix.value(QLatin1String("fits")).toBool(), true);
+            QVERIFY(fix.value(QLatin1String("headroom_bytes")).toInteger() >= 0);
+            const QJsonObject change = fix.value(QLatin1String("change")).toObject();
+            QVERIFY(!change.isEmpty());
+            if (change == QJsonObject{{QStringLiteral("--tensor-parallel-size"), 4}})
+                fourGpus = true;
+        }
+        QVERIFY(fourGpus);
+        // The proposal, given back to calc, fits with the headroom it announced.
+        for (const QJsonValue &value : fixes) {
+            const QJsonObject fix = value.toObject();
+            QStringList arguments{QStringLiteral("--model"), QStringLiteral("llama-3.1-70b")};
+            const QJsonObject change = fix.value(QLatin1String("change")).toObject();
+            for (auto it = change.begin(); it != change.end(); ++it)
+                arguments << it.key()
+                          << (it.value().isString() ? it.value().toString()
+                                                    : QString::number(it.value().toInteger()));
+            const QJsonObject again = calcJson(arguments);
+            QVERIFY2(again.value(QLatin1String("fits")).toBool(),
+                     qPrintable(arguments.join(QLatin1Char(' '))));
+            QCOMPARE(again.value(QLatin1String("headroom_bytes")).toInteger(),
+                     fix.value(QLatin1String("headroom_bytes")).toInteger());
+        }
+        // A scenario that fits says how far it could go.
+        const QJsonArray limits = calcJson({QStringLiteral("--model"), QStringLiteral("llama-3.1-8b")})
+                                      .value(QLatin1String("fixes"))
+                                      .toArray();
+        QCOMPARE(limits.size(), 2);
+        QCOMPARE(limits.first().toObject().value(QLatin1String("limit")).toBool(), true);
+    }
+
+    void notesStayEnglishUnderAChineseLocale()
+    {
+        // The window translates the core's notes; the command line installs no translator.
+        QProcess process;
+        QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+        environment.insert(QStringLiteral("LANG"), QStringLiteral("zh_CN.UTF-8"));
+        environment.insert(QStringLiteral("LANGUAGE"), QStringLiteral("zh_CN"));
+        environment.insert(QStringLiteral("LC_ALL"), QStringLiteral("zh_CN.UTF-8"));
+        process.setProcessEnvironment(environment);
+        process.start(qEnvironmentVariable("KVSCOPE_BINARY"),
+                      {QStringLiteral("calc"), QStringLiteral("--json"), QStringLiteral("--model"),
+                       QStringLiteral("llama-3.1-8b"), QStringLiteral("--gpu"), QStringLiteral("t4"),
+                       QStringLiteral("--dtype"), QStringLiteral("bfloat16"),
+                       QStringLiteral("--quantization"), QStringLiteral("fp8"),
+                       QStringLiteral("--max-model-len"), QStringLiteral("4096"), QStringLiteral("--seq-len"),
+                       QStringLiteral("8192"), QStringLiteral("--batch-size"), QStringLiteral("1")});
+        QVERIFY(process.waitForFinished(60'000));
+        QCOMPARE(process.exitCode(), 0);
+        const QJsonObject o = QJsonDocument::fromJson(process.readAllStandardOutput()).object();
+        const QString notes =
+            o.value(QLatin1String("notes")).toVariant().toStringList().join(QLatin1Char('\n'));
+        // The three notes of the brief: no BF16 on a T4, no FP8 tensor cores, a length vLLM refuses.
+        QVERIFY2(notes.contains(QLatin1String("has no bfloat16")), qPrintable(notes));
+        QVERIFY2(notes.contains(QLatin1String("has no FP8 tensor cores")), qPrintable(notes));
+        QVERIFY2(notes.contains(QLatin1String("exceeds --max-model-len 4,096")), qPrintable(notes));
+    }
+
     void huggingFaceIdsResolve()
     {
         const QJsonObject o =

@@ -50,11 +50,30 @@ private Q_SLOTS:
         const MemoryPlan plan = planMemory(s);
         const MemoryBreakdown b = memoryBreakdown(plan);
         const BreakdownSegment *kv = b.segment(MemoryPart::KvCache);
-        QCOMPARE(kv->fullBytes, 256LL * GiB);
-        QCOMPARE(kv->bytes, plan.kv.availableBytes); // only what the budget leaves
+        // True to scale: the whole 256 GiB, of which what the budget does not leave lies beyond it.
+        QCOMPARE(kv->bytes, 256LL * GiB);
+        QCOMPARE(kv->beyondBudgetBytes, 256LL * GiB - plan.kv.availableBytes);
+        QCOMPARE(b.segment(MemoryPart::Weights)->beyondBudgetBytes, 0LL);
         QCOMPARE(b.overflowBytes, -plan.headroomBytes);
-        QCOMPARE(b.segment(MemoryPart::Overflow)->bytes, 256LL * GiB - plan.kv.availableBytes);
+        QCOMPARE(b.demandBytes, plan.budgetBytes + b.overflowBytes);
+        QVERIFY(!b.segment(MemoryPart::Overflow));
         QVERIFY(!b.segment(MemoryPart::Headroom));
+    }
+
+    void breakdownWhenTheWeightsAloneOverflow()
+    {
+        // Llama-3.1-70B in BF16 on one H100: 131.4 GiB of weights against a 71.27 GiB budget.
+        Scenario s = defaultScenario();
+        s.model = preset(QStringLiteral("llama-3.1-70b"));
+        const MemoryPlan plan = planMemory(s);
+        const MemoryBreakdown b = memoryBreakdown(plan);
+        const BreakdownSegment *weights = b.segment(MemoryPart::Weights);
+        QCOMPARE(weights->bytes, plan.weights.bytesPerGpu);
+        QCOMPARE(weights->beyondBudgetBytes, plan.weights.bytesPerGpu - plan.budgetBytes);
+        // Everything after the weights lies wholly beyond the budget line.
+        for (MemoryPart part : {MemoryPart::Activations, MemoryPart::Overhead, MemoryPart::KvCache})
+            QCOMPARE(b.segment(part)->beyondBudgetBytes, b.segment(part)->bytes);
+        QCOMPARE(b.overflowBytes, b.demandBytes - plan.budgetBytes);
     }
 
     void precisionWalk()
@@ -121,6 +140,60 @@ private Q_SLOTS:
         QVERIFY(c.x.contains(4096));
         QCOMPARE(c.kvBytes.last(), c.kvBytes.at(c.x.indexOf(4096 + 16)));
         QCOMPARE(c.fitsUpTo, -1LL);
+    }
+
+    void linearAxisFramesTheCurrentPointAndTheCrossing()
+    {
+        const Scenario s = defaultScenario();
+        const MemoryPlan plan = planMemory(s);
+        const GrowthChartData d = growthChartData(s, plan, GrowthAxis::SequenceLength, 64, AxisScale::Linear);
+        QCOMPARE(d.rangeMin, 0LL);
+        // Batch 16 x 128 KiB = 2 MiB per token of sequence: the 54 GiB left after the
+        // weights hold about 27,700 tokens; a quarter past that, the next power of two is 64K.
+        QVERIFY(plan.largestSeqLenThatFits > 27'000 && plan.largestSeqLenThatFits < 28'000);
+        QCOMPARE(d.rangeMax, 65'536LL);
+        QCOMPARE(d.ticks,
+                 (QList<std::int64_t>{0, 8192, 16'384, 24'576, 32'768, 40'960, 49'152, 57'344, 65'536}));
+        QCOMPARE(d.current.beyondX, 0);
+        QCOMPARE(d.current.shownX, 8192LL);
+        QCOMPARE(d.crossing.x, plan.largestSeqLenThatFits);
+        QCOMPARE(d.crossing.beyondX, 0);
+        // --max-model-len (131,072) lies past the range: drawn at its right edge.
+        QVERIFY(d.maxModelLen.present);
+        QCOMPARE(d.maxModelLen.x, 131'072LL);
+        QCOMPARE(d.maxModelLen.beyondX, 1);
+        QCOMPARE(d.maxModelLen.shownX, d.rangeMax);
+        // Samples are evenly spaced, and KV grows in proportion: a straight line.
+        const GrowthCurve &bf16 = d.curves.at(1);
+        QCOMPARE(bf16.x.last(), d.rangeMax);
+        for (qsizetype i = 0; i < bf16.x.size(); ++i)
+            if (bf16.x.at(i) % 16 == 0)
+                QCOMPARE(bf16.kvBytes.at(i), bf16.x.at(i) * 16 * 128 * KiB);
+        QCOMPARE(axisPosition(8192, AxisScale::Linear), 8192.0);
+        QCOMPARE(axisPosition(8192, AxisScale::Logarithmic), 13.0);
+    }
+
+    void markersOutsideTheRangeAreClampedToItsEdge()
+    {
+        // 4,096 sequences of 8,192 tokens: 4 TiB of KV cache, far above the chart's top.
+        Scenario s = defaultScenario();
+        s.batchSize = 4096;
+        MemoryPlan plan = planMemory(s);
+        GrowthChartData d = growthChartData(s, plan, GrowthAxis::SequenceLength, 32, AxisScale::Logarithmic);
+        QVERIFY(d.current.beyondTop);
+        QCOMPARE(d.current.shownBytes, d.yMaxBytes);
+        QCOMPARE(d.current.bytes, d.currentTotalBytes);
+        // Llama-3.1-70B on one H100: the weights alone overflow, not one token fits; the
+        // crossing lies left of the 128-token axis start.
+        s = defaultScenario();
+        s.model = preset(QStringLiteral("llama-3.1-70b"));
+        plan = planMemory(s);
+        d = growthChartData(s, plan, GrowthAxis::SequenceLength, 32, AxisScale::Logarithmic);
+        QCOMPARE(d.crossing.x, 0LL);
+        QCOMPARE(d.crossing.beyondX, -1);
+        QCOMPARE(d.crossing.shownX, d.rangeMin);
+        QCOMPARE(d.ticks.first(), 128LL);
+        QCOMPARE(d.ticks.last(), 131'072LL);
     }
 
     void gpuCountsOffered()

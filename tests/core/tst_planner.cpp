@@ -35,6 +35,35 @@ private:
     }
 
 private Q_SLOTS:
+    void structureBehindTheFigures()
+    {
+        // Gemma 3 27B (config.json): 62 layers, sliding_window 1024, every sixth layer global:
+        // 52 slide, 10 keep every token; 16 KV heads of 128 dims.
+        MemoryPlan plan = planMemory(scenario(QStringLiteral("gemma-3-27b")));
+        QCOMPARE(plan.kv.cacheLayers, 62);
+        QCOMPARE(plan.kv.slidingLayers, 52);
+        QCOMPARE(plan.kv.fullLayers, 10);
+        QCOMPARE(plan.kv.slidingWindow, 1024);
+        QCOMPARE(plan.kv.numKvHeads, 16);
+        QCOMPARE(plan.kv.numQueryHeads, 32);
+        QCOMPARE(plan.kv.keyHeadDim, 128);
+        QCOMPARE(plan.kv.mlaLatentRank, 0);
+        // DeepSeek-V3 (config.json): MLA latent kv_lora_rank 512 + qk_rope_head_dim 64, one copy on
+        // every GPU under tensor parallelism.
+        Scenario s = scenario(QStringLiteral("deepseek-v3"), QStringLiteral("h200"));
+        s.tensorParallelSize = 8;
+        plan = planMemory(s);
+        QCOMPARE(plan.kv.mlaLatentRank, 512);
+        QCOMPARE(plan.kv.mlaRopeDim, 64);
+        QVERIFY(plan.kv.headsReplicated);
+        QCOMPARE(plan.kv.bytesPerTokenPerLayer, (512 + 64) * 2);
+        QCOMPARE(plan.kv.slidingWindow, 0);
+        // Llama 4 Scout: chunked local attention over 8,192-token chunks on three of four layers.
+        plan = planMemory(scenario(QStringLiteral("llama-4-scout-17b-16e")));
+        QCOMPARE(plan.kv.attentionChunkSize, 8192);
+        QCOMPARE(plan.kv.chunkedLayers, 36);
+    }
+
     void budgetIsExactUtilizationOfReportedMemory()
     {
         // H100 SXM: CUDA reports 81,090 MiB (vLLM logs "total_memory=79.19GiB").

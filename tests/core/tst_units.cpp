@@ -34,6 +34,37 @@ private Q_SLOTS:
                  QStringLiteral("-9,223,372,036,854,775,808"));
     }
 
+    void screenFiguresGroupDigitsAndSwitchUnits()
+    {
+        const QLocale english(QLocale::English, QLocale::UnitedStates);
+        // 1,000 GiB stays in GiB, grouped; 65,536 GiB = 2^46 B = 64 TiB.
+        QCOMPARE(formatMemory(1000 * GiB, english), QStringLiteral("1,000.00 GiB"));
+        QCOMPARE(formatMemory(65'536 * GiB, english), QStringLiteral("64.00 TiB"));
+        QCOMPARE(formatMemory(-62 * GiB - GiB / 2, english), QStringLiteral("-62.50 GiB"));
+        QCOMPARE(formatMemory(GiB / 2, english), QStringLiteral("0.50 GiB"));
+        QCOMPARE(formatBytes(507'904, english), QStringLiteral("496.00 KiB"));
+        QCOMPARE(formatBytes(1'000, english), QStringLiteral("1,000 B"));
+        QCOMPARE(formatCount(8'030'261'248, english), QStringLiteral("8,030,261,248"));
+        // The C locale leaves its separator off by default; the screen groups anyway.
+        QCOMPARE(formatCount(131'072, QLocale::c()), QStringLiteral("131,072"));
+        // German groups with '.' and writes the decimal comma.
+        QCOMPARE(formatMemory(1000 * GiB + GiB / 4, QLocale(QLocale::German, QLocale::Germany)),
+                 QStringLiteral("1.000,25 GiB"));
+        // The command line's own formats stay as they were (no grouping, GiB only).
+        QCOMPARE(formatGiB(65'536 * GiB), QStringLiteral("65536.00 GiB"));
+        QCOMPARE(formatBytes(507'904), QStringLiteral("496.00 KiB"));
+    }
+
+    void budgetShares()
+    {
+        const QLocale english(QLocale::English, QLocale::UnitedStates);
+        QCOMPARE(formatBudgetShare(4'520, english), QStringLiteral("45.2%"));
+        QCOMPARE(formatBudgetShare(99'940, english), QStringLiteral("999.4%"));
+        // 91,877.9% of the budget is 918.779 budgets.
+        QCOMPARE(formatBudgetShare(9'187'790, english), QStringLiteral("×919 the budget"));
+        QCOMPARE(formatBudgetShare(123'456'789, english), QStringLiteral("×12,346 the budget"));
+    }
+
     void checkedArithmeticThrows()
     {
         const Checked big = std::numeric_limits<std::int64_t>::max() / 2 + 1;

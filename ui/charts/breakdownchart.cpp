@@ -10,6 +10,7 @@
 #include <QBarSet>
 #include <QCoreApplication>
 #include <QEvent>
+#include <QGraphicsRectItem>
 #include <QGraphicsSimpleTextItem>
 #include <QHorizontalStackedBarSeries>
 #include <QLegend>
@@ -39,19 +40,11 @@ QString memoryPartName(MemoryPart part)
     return {};
 }
 
-namespace {
-
-QString percent(std::int64_t basisPoints)
-{
-    return QString::number(double(basisPoints) / 100.0, 'f', 1) + QLatin1Char('%');
-}
-
-} // namespace
-
 BreakdownChartView::BreakdownChartView(QWidget *parent)
     : ChartView(QStringLiteral("breakdownChart"), QMargins(4, 2, 12, 2), parent),
       m_bars(new QHorizontalStackedBarSeries), m_budget(new QLineSeries), m_physical(new QLineSeries),
-      m_valueAxis(new QValueAxis), m_categoryAxis(new QBarCategoryAxis), m_lineAxis(new QValueAxis)
+      m_overflow(new QGraphicsRectItem), m_valueAxis(new QValueAxis), m_categoryAxis(new QBarCategoryAxis),
+      m_lineAxis(new QValueAxis)
 {
     setMinimumHeight(110);
     QChart *chart = this->chart();
@@ -85,6 +78,9 @@ BreakdownChartView::BreakdownChartView(QWidget *parent)
         label = new QGraphicsSimpleTextItem(chart);
         label->setZValue(10);
     }
+    m_overflow->setParentItem(chart);
+    m_overflow->setZValue(5); // over the bars, under the labels
+    m_overflow->setVisible(false);
     connect(chart, &QChart::plotAreaChanged, this, &BreakdownChartView::placeLabels);
     applyPalette();
     retranslate();
@@ -111,6 +107,7 @@ void BreakdownChartView::placeLabels()
 {
     // In-bar labels only where the segment is wide enough to hold them.
     double start = 0;
+    double barTop = 0, barBottom = 0;
     for (int i = 0; i < MemoryPartCount; ++i) {
         QGraphicsSimpleTextItem *label = m_labels[i];
         const BreakdownSegment *segment = m_breakdown.segment(MemoryPart(i));
@@ -122,28 +119,52 @@ void BreakdownChartView::placeLabels()
             label->setVisible(false);
             continue;
         }
-        label->setText(formatGiB(segment->fullBytes));
+        label->setText(formatMemory(segment->bytes, QLocale()));
         const QRectF box = label->boundingRect();
         const bool roomy = right.x() - left.x() > box.width() + 8;
         label->setVisible(roomy);
         label->setPos((left.x() + right.x() - box.width()) / 2, left.y() - box.height() / 2);
+        const double halfBar = chart()->plotArea().height() * m_bars->barWidth() / 2;
+        barTop = left.y() - halfBar;
+        barBottom = left.y() + halfBar;
+    }
+    // Past the budget line: hatched over the parts that run into it.
+    m_overflow->setVisible(m_breakdown.overflowBytes > 0);
+    if (m_breakdown.overflowBytes > 0) {
+        const QPointF from = chart()->mapToPosition(QPointF(toGiB(m_breakdown.budgetBytes), 0), m_bars);
+        const QPointF to = chart()->mapToPosition(QPointF(toGiB(m_breakdown.demandBytes), 0), m_bars);
+        m_overflow->setRect(QRectF(QPointF(from.x(), barTop), QPointF(to.x(), barBottom)));
     }
 }
 
 QList<LegendStrip::Entry> BreakdownChartView::legendEntries() const
 {
+    const QLocale locale;
     QList<LegendStrip::Entry> entries;
     for (const BreakdownSegment &segment : m_breakdown.segments)
         entries.append({QStringLiteral("%1 %2 (%3)")
-                            .arg(memoryPartName(segment.part), formatGiB(segment.fullBytes),
-                                 percent(segment.basisPoints)),
-                        theme::partColor(segment.part, palette()), Qt::NoPen,
-                        segment.part == MemoryPart::Overflow});
-    entries.append({tr("Budget %1").arg(formatGiB(m_breakdown.budgetBytes)), theme::budgetColor(palette()),
-                    Qt::DashLine, false});
-    entries.append({tr("GPU memory %1").arg(formatGiB(m_breakdown.gpuMemoryBytes)),
+                            .arg(memoryPartName(segment.part), formatMemory(segment.bytes, locale),
+                                 formatBudgetShare(segment.basisPoints, locale)),
+                        theme::partColor(segment.part, palette()), Qt::NoPen, false});
+    if (m_breakdown.overflowBytes > 0)
+        entries.append(
+            {QStringLiteral("%1 %2 (%3)")
+                 .arg(memoryPartName(MemoryPart::Overflow), formatMemory(m_breakdown.overflowBytes, locale),
+                      formatBudgetShare(m_breakdown.overflowBasisPoints, locale)),
+             theme::partColor(MemoryPart::Overflow, palette()), Qt::NoPen, true});
+    entries.append({tr("Budget %1").arg(formatMemory(m_breakdown.budgetBytes, locale)),
+                    theme::budgetColor(palette()), Qt::DashLine, false});
+    entries.append({tr("GPU memory %1").arg(formatMemory(m_breakdown.gpuMemoryBytes, locale)),
                     palette().color(QPalette::Mid), Qt::DotLine, false});
     return entries;
+}
+
+QString BreakdownChartView::summaryText() const
+{
+    QStringList lines;
+    for (const LegendStrip::Entry &entry : legendEntries())
+        lines << entry.text;
+    return lines.join(QLatin1Char('\n'));
 }
 
 void BreakdownChartView::retranslate()
@@ -168,6 +189,9 @@ void BreakdownChartView::applyPalette()
         font.setBold(true);
         m_labels[i]->setFont(font);
     }
+    const QColor warning = theme::warningColor(palette());
+    m_overflow->setBrush(QBrush(warning, Qt::BDiagPattern));
+    m_overflow->setPen(QPen(warning, 2));
     m_budget->setPen(QPen(theme::budgetColor(palette()), 2.5, Qt::DashLine));
     m_physical->setPen(QPen(palette().color(QPalette::Mid), 2, Qt::DotLine));
     Q_EMIT legendChanged();

@@ -6,6 +6,7 @@
 
 class QBarCategoryAxis;
 class QBarSet;
+class QGraphicsRectItem;
 class QGraphicsSimpleTextItem;
 class QHorizontalStackedBarSeries;
 class QLineSeries;
@@ -15,8 +16,9 @@ namespace kvscope {
 
 /// Chart 1: one GPU's memory as a stacked bar — weights, activations, runtime
 /// overhead, KV cache, and headroom — against the budget line and the
-/// physical memory; what does not fit is drawn beyond the budget line in the
-/// warning colour. One chart, updated in place (bar values replaced).
+/// physical memory. Every part is drawn true to scale: what does not fit runs
+/// past the budget line, hatched in the warning colour, and the axis extends to
+/// show it. One chart, updated in place (bar values replaced).
 class BreakdownChartView : public ChartView
 {
     Q_OBJECT
@@ -29,6 +31,10 @@ public:
     /// The bar set drawing a part (tests read values from it).
     QBarSet *barSet(MemoryPart part) const { return m_sets[int(part)]; }
     QLineSeries *budgetLine() const { return m_budget; }
+    /// The hatched region past the budget line (hidden when everything fits).
+    QGraphicsRectItem *overflowRegion() const { return m_overflow; }
+    /// Legend entries as lines of text, for the clipboard.
+    QString summaryText() const;
     /// Legend entries with GiB and percentages of the budget.
     QList<LegendStrip::Entry> legendEntries() const override;
 
@@ -45,6 +51,7 @@ private:
     QGraphicsSimpleTextItem *m_labels[MemoryPartCount] = {};
     QLineSeries *m_budget;
     QLineSeries *m_physical;
+    QGraphicsRectItem *m_overflow;
     QValueAxis *m_valueAxis;
     QBarCategoryAxis *m_categoryAxis;
     QValueAxis *m_lineAxis;

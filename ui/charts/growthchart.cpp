@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "charts/growthchart.h"
 
+#include "charts/chartcallout.h"
 #include "common/units.h"
 #include "theme.h"
 
@@ -26,12 +27,6 @@ QString shortCount(std::int64_t value)
 }
 
 namespace {
-
-/// Horizontal position of x on the log axis.
-double logX(std::int64_t x)
-{
-    return std::log2(double(std::max<std::int64_t>(1, x)));
-}
 
 QString precisionName(KvCacheDtype dtype)
 {
@@ -59,6 +54,8 @@ QString precisionName(KvCacheDtype dtype)
 GrowthChartView::GrowthChartView(QWidget *parent)
     : ChartView(QStringLiteral("growthChart"), QMargins(4, 4, 24, 4), parent), m_total(new QLineSeries),
       m_budget(new QLineSeries), m_current(new QScatterSeries), m_crossing(new QScatterSeries),
+      m_maxModelLen(new QLineSeries), m_currentLabel(new ChartCallout(chart())),
+      m_crossingLabel(new ChartCallout(chart())), m_maxModelLenLabel(new ChartCallout(chart())),
       m_xAxis(new QCategoryAxis), m_yAxis(new QValueAxis)
 {
     setMinimumHeight(220);
@@ -71,28 +68,32 @@ GrowthChartView::GrowthChartView(QWidget *parent)
     for (int i = 0; i < 4; ++i)
         m_kvLines << new QLineSeries;
     QList<QXYSeries *> all(m_kvLines.begin(), m_kvLines.end());
-    all << m_total << m_budget << m_current << m_crossing;
+    all << m_total << m_budget << m_maxModelLen << m_current << m_crossing;
     for (QXYSeries *series : all) {
         chart->addSeries(series);
         series->attachAxis(m_xAxis);
         series->attachAxis(m_yAxis);
     }
-    for (QScatterSeries *point : {m_current, m_crossing}) {
+    for (QScatterSeries *point : {m_current, m_crossing})
         point->setMarkerSize(13);
-        point->setPointLabelsVisible(true);
-        point->setPointLabelsClipping(false);
-    }
+    connect(chart, &QChart::plotAreaChanged, this, &GrowthChartView::placeLabels);
     applyPalette();
+}
+
+QPointF GrowthChartView::position(std::int64_t x, std::int64_t bytes) const
+{
+    return QPointF(axisPosition(x, m_data.scale), toGiB(bytes));
 }
 
 void GrowthChartView::showGrowth(const GrowthChartData &data)
 {
-    const bool axisChanged = data.axis != m_data.axis || data.xMin != m_data.xMin || data.xMax != m_data.xMax;
+    const bool axisChanged = data.axis != m_data.axis || data.scale != m_data.scale ||
+                             data.rangeMin != m_data.rangeMin || data.rangeMax != m_data.rangeMax;
     m_data = data;
-    const double yMax = toGiB(
-        std::min(std::max(data.gpuMemoryBytes, data.currentTotalBytes) * 5 / 4, data.gpuMemoryBytes * 4));
-    m_yAxis->setRange(0, std::max(1.0, yMax));
-    m_yAxis->applyNiceNumbers();
+    m_yAxis->setRange(0, toGiB(data.yMaxBytes));
+    m_yAxis->setTickType(QValueAxis::TicksDynamic);
+    m_yAxis->setTickAnchor(0);
+    m_yAxis->setTickInterval(toGiB(data.yTickBytes));
     if (axisChanged)
         rebuildTicks();
 
@@ -102,7 +103,7 @@ void GrowthChartView::showGrowth(const GrowthChartData &data)
             const GrowthCurve &curve = data.curves.at(i);
             points.reserve(curve.x.size());
             for (qsizetype p = 0; p < curve.x.size(); ++p)
-                points.append(QPointF(logX(curve.x.at(p)), toGiB(curve.kvBytes.at(p))));
+                points.append(position(curve.x.at(p), curve.kvBytes.at(p)));
         }
         m_kvLines[i]->replace(points);
     }
@@ -110,18 +111,19 @@ void GrowthChartView::showGrowth(const GrowthChartData &data)
     if (data.currentCurve < data.curves.size()) {
         const GrowthCurve &curve = data.curves.at(data.currentCurve);
         for (qsizetype p = 0; p < curve.x.size(); ++p)
-            total.append(QPointF(logX(curve.x.at(p)), toGiB(curve.totalBytes.at(p))));
+            total.append(position(curve.x.at(p), curve.totalBytes.at(p)));
     }
     m_total->replace(total);
-    m_budget->replace({QPointF(logX(data.xMin), toGiB(data.budgetBytes)),
-                       QPointF(logX(data.xMax), toGiB(data.budgetBytes))});
-    m_current->replace({QPointF(logX(data.currentX), toGiB(data.currentTotalBytes))});
-
-    const std::int64_t fitsUpTo =
-        data.currentCurve < data.curves.size() ? data.curves.at(data.currentCurve).fitsUpTo : 0;
-    const bool crossingShown = fitsUpTo >= data.xMin && fitsUpTo <= data.xMax;
-    m_crossing->replace(crossingShown ? QList<QPointF>{QPointF(logX(fitsUpTo), toGiB(data.budgetBytes))}
-                                      : QList<QPointF>{});
+    m_budget->replace({position(data.rangeMin, data.budgetBytes), position(data.rangeMax, data.budgetBytes)});
+    const auto marker = [this](const GrowthMarker &m) {
+        return m.present ? QList<QPointF>{position(m.shownX, m.shownBytes)} : QList<QPointF>{};
+    };
+    m_current->replace(marker(data.current));
+    m_crossing->replace(marker(data.crossing));
+    m_maxModelLen->replace(data.maxModelLen.present
+                               ? QList<QPointF>{position(data.maxModelLen.shownX, 0),
+                                                position(data.maxModelLen.shownX, data.yMaxBytes)}
+                               : QList<QPointF>{});
     updatePens();
     retranslate();
 }
@@ -136,32 +138,33 @@ QString GrowthChartView::crossingText() const
         return tr("fits at any length (every layer slides)");
     if (fitsUpTo == 0)
         return bySequence ? tr("does not fit even one token") : tr("does not fit even one sequence");
-    return bySequence ? tr("fits up to %1 tokens").arg(formatCount(fitsUpTo))
-                      : tr("fits up to %1 sequences").arg(formatCount(fitsUpTo));
+    const QString n = formatCount(fitsUpTo, QLocale());
+    return bySequence ? tr("fits up to %1 tokens").arg(n) : tr("fits up to %1 sequences").arg(n);
 }
 
 void GrowthChartView::rebuildTicks()
 {
     for (const QString &label : m_xAxis->categoriesLabels())
         m_xAxis->remove(label);
-    m_xAxis->setRange(logX(m_data.xMin), logX(m_data.xMax));
-    const int first = int(std::ceil(logX(m_data.xMin)));
-    const int last = int(std::floor(logX(m_data.xMax)));
-    const int every = std::max(1, (last - first + 1 + 7) / 8); // at most ~8 labels
-    for (int power = first; power <= last; power += every)
-        m_xAxis->append(shortCount(std::int64_t(1) << power), power);
+    m_xAxis->setRange(axisPosition(m_data.rangeMin, m_data.scale),
+                      axisPosition(m_data.rangeMax, m_data.scale));
+    for (std::int64_t tick : m_data.ticks)
+        m_xAxis->append(shortCount(tick), axisPosition(tick, m_data.scale));
 }
 
 void GrowthChartView::retranslate()
 {
+    const QLocale locale;
     const bool bySequence = m_data.axis == GrowthAxis::SequenceLength;
+    const bool log = m_data.scale == AxisScale::Logarithmic;
     theme::setTitle(
-        chart(), bySequence
-                     ? tr("Memory per GPU vs sequence length (batch %1)").arg(formatCount(m_data.batchSize))
-                     : tr("Memory per GPU vs batch size (%1 tokens each)").arg(formatCount(m_data.seqLen)));
-    const QString xTitle =
-        bySequence ? tr("Sequence length (tokens, log scale)") : tr("Batch size (sequences, log scale)");
-    m_xAxis->setTitleText(xTitle);
+        chart(),
+        bySequence
+            ? tr("Memory per GPU vs sequence length (batch %1)").arg(formatCount(m_data.batchSize, locale))
+            : tr("Memory per GPU vs batch size (%1 tokens each)").arg(formatCount(m_data.seqLen, locale)));
+    m_xAxis->setTitleText(
+        bySequence ? (log ? tr("Sequence length (tokens, log scale)") : tr("Sequence length (tokens)"))
+                   : (log ? tr("Batch size (sequences, log scale)") : tr("Batch size (sequences)")));
     m_yAxis->setTitleText(tr("GiB"));
     for (int i = 0; i < m_kvLines.size() && i < m_data.curves.size(); ++i) {
         const QString name = tr("KV cache %1").arg(precisionName(m_data.curves.at(i).kvCacheDtype));
@@ -170,13 +173,72 @@ void GrowthChartView::retranslate()
     if (m_data.currentCurve < m_data.curves.size())
         m_total->setName(
             tr("Total, KV %1").arg(precisionName(m_data.curves.at(m_data.currentCurve).kvCacheDtype)));
-    m_budget->setName(tr("Budget %1").arg(formatGiB(m_data.budgetBytes)));
-    m_current->setPointLabelsFormat(
-        bySequence
-            ? tr("%1 tokens: %2").arg(formatCount(m_data.currentX), formatGiB(m_data.currentTotalBytes))
-            : tr("batch %1: %2").arg(formatCount(m_data.currentX), formatGiB(m_data.currentTotalBytes)));
-    m_crossing->setPointLabelsFormat(crossingText());
+    m_budget->setName(tr("Budget %1").arg(formatMemory(m_data.budgetBytes, locale)));
+    m_maxModelLen->setName(tr("--max-model-len"));
+
+    // Arrows say which way a marker drawn at the edge really lies.
+    const auto arrowed = [](const GrowthMarker &m, const QString &text) {
+        QString shown = text;
+        if (m.beyondTop)
+            shown = QStringLiteral("↑ ") + shown;
+        if (m.beyondX < 0)
+            shown = QStringLiteral("← ") + shown;
+        if (m.beyondX > 0)
+            shown += QStringLiteral(" →");
+        return shown;
+    };
+    const QString current = formatMemory(m_data.current.bytes, locale);
+    m_currentLabel->setText(arrowed(
+        m_data.current, bySequence ? tr("%1 tokens: %2").arg(formatCount(m_data.currentX, locale), current)
+                                   : tr("batch %1: %2").arg(formatCount(m_data.currentX, locale), current)));
+    m_crossingLabel->setText(arrowed(m_data.crossing, crossingText()));
+    m_maxModelLenLabel->setText(
+        arrowed(m_data.maxModelLen, tr("--max-model-len %1").arg(formatCount(m_data.maxModelLen.x, locale))));
+    m_currentLabel->setVisible(m_data.current.present);
+    m_crossingLabel->setVisible(m_data.crossing.present);
+    m_maxModelLenLabel->setVisible(m_data.maxModelLen.present);
+    placeLabels();
     Q_EMIT legendChanged();
+}
+
+void GrowthChartView::placeLabels()
+{
+    const QRectF plot = chart()->plotArea();
+    // Beside its point, inside the plot; flipped to the left near the right edge.
+    const auto place = [&](ChartCallout *label, QPointF at, QPointF offset) {
+        const QRectF box = label->boundingRect();
+        QPointF pos = at + offset;
+        if (pos.x() + box.width() > plot.right())
+            pos.setX(at.x() - offset.x() - box.width());
+        pos.setX(std::clamp(pos.x(), plot.left(), std::max(plot.left(), plot.right() - box.width())));
+        pos.setY(std::clamp(pos.y(), plot.top(), std::max(plot.top(), plot.bottom() - box.height())));
+        label->setPos(pos);
+    };
+    const auto pointOf = [this](const GrowthMarker &m) {
+        return chart()->mapToPosition(position(m.shownX, m.shownBytes), m_current);
+    };
+    if (m_data.maxModelLen.present) {
+        const QPointF top =
+            chart()->mapToPosition(position(m_data.maxModelLen.shownX, m_data.yMaxBytes), m_current);
+        place(m_maxModelLenLabel, QPointF(top.x(), plot.top()), QPointF(6, 2));
+    }
+    if (m_data.current.present)
+        place(m_currentLabel, pointOf(m_data.current),
+              QPointF(10, -m_currentLabel->boundingRect().height() - 6));
+    if (m_data.crossing.present)
+        place(m_crossingLabel, pointOf(m_data.crossing), QPointF(10, 8));
+    // No two labels on top of each other: move the later ones down past the earlier.
+    QList<ChartCallout *> placed;
+    for (ChartCallout *label : {m_maxModelLenLabel, m_currentLabel, m_crossingLabel}) {
+        if (!label->isVisible())
+            continue;
+        for (ChartCallout *other : placed) {
+            const QRectF a = label->sceneBoundingRect(), b = other->sceneBoundingRect();
+            if (a.intersects(b))
+                label->setY(b.bottom() + 2);
+        }
+        placed << label;
+    }
 }
 
 QList<LegendStrip::Entry> GrowthChartView::legendEntries() const
@@ -187,6 +249,8 @@ QList<LegendStrip::Entry> GrowthChartView::legendEntries() const
                         i == m_data.currentCurve});
     entries.append({m_total->name(), m_total->pen().color(), Qt::DashLine, false});
     entries.append({m_budget->name(), m_budget->pen().color(), Qt::DashDotLine, false});
+    if (m_data.maxModelLen.present)
+        entries.append({m_maxModelLen->name(), m_maxModelLen->pen().color(), Qt::DotLine, false});
     return entries;
 }
 
@@ -215,9 +279,12 @@ void GrowthChartView::updatePens()
     m_current->setBorderColor(palette().color(QPalette::Base));
     m_crossing->setColor(theme::warningColor(palette()));
     m_crossing->setBorderColor(palette().color(QPalette::Base));
-    for (QScatterSeries *point : {m_current, m_crossing}) {
-        point->setPointLabelsColor(palette().color(QPalette::Text));
-        point->setPointLabelsFont(theme::chartLabelFont());
+    m_maxModelLen->setPen(QPen(theme::mutedTextColor(palette()), 1.5, Qt::DotLine));
+    QColor background = palette().color(QPalette::Base);
+    background.setAlpha(235);
+    for (ChartCallout *label : {m_currentLabel, m_crossingLabel, m_maxModelLenLabel}) {
+        label->setFont(theme::chartLabelFont());
+        label->setColors(palette().color(QPalette::Text), background, palette().color(QPalette::Mid));
     }
 }
 

@@ -13,9 +13,13 @@ class QValueAxis;
 
 namespace kvscope {
 
+class ChartCallout;
+
 /// Chart 2: KV cache (one line per KV precision) and total memory against
-/// sequence length or batch size on a log axis, with the budget line, the
-/// current point, and where the total crosses the budget ("fits up to ...").
+/// sequence length or batch size on a linear or logarithmic axis, with the
+/// budget line, --max-model-len, the current point, and where the total crosses
+/// the budget ("fits up to ..."). A marker outside the range sits at its edge
+/// with an arrow; labels have a background so no curve runs through them.
 class GrowthChartView : public ChartView
 {
     Q_OBJECT
@@ -28,6 +32,14 @@ public:
     QList<QLineSeries *> kvLines() const { return m_kvLines; }
     QLineSeries *budgetLine() const { return m_budget; }
     QScatterSeries *currentPoint() const { return m_current; }
+    QScatterSeries *crossingPoint() const { return m_crossing; }
+    QLineSeries *maxModelLenLine() const { return m_maxModelLen; }
+    /// The labels of the current point, the crossing and --max-model-len.
+    ChartCallout *currentLabel() const { return m_currentLabel; }
+    ChartCallout *crossingLabel() const { return m_crossingLabel; }
+    ChartCallout *maxModelLenLabel() const { return m_maxModelLenLabel; }
+    QCategoryAxis *xAxis() const { return m_xAxis; }
+    const GrowthChartData &data() const { return m_data; }
     /// The text at the crossing point ("fits up to 27,712 tokens").
     QString crossingText() const;
     QList<LegendStrip::Entry> legendEntries() const override;
@@ -39,12 +51,18 @@ protected:
 private:
     void updatePens();
     void rebuildTicks();
+    void placeLabels();
+    QPointF position(std::int64_t x, std::int64_t bytes) const;
 
     QList<QLineSeries *> m_kvLines;
     QLineSeries *m_total;
     QLineSeries *m_budget;
     QScatterSeries *m_current;
     QScatterSeries *m_crossing;
+    QLineSeries *m_maxModelLen;
+    ChartCallout *m_currentLabel;
+    ChartCallout *m_crossingLabel;
+    ChartCallout *m_maxModelLenLabel;
     QCategoryAxis *m_xAxis;
     QValueAxis *m_yAxis;
     GrowthChartData m_data;

@@ -4,9 +4,12 @@
 #include "charts/breakdownchart.h"
 #include "charts/growthchart.h"
 #include "common/error.h"
+#include "common/units.h"
 #include "explorer/figurespanel.h"
 #include "explorer/fitbanner.h"
 #include "explorer/parameterpanel.h"
+#include "library/library.h"
+#include "library/userlibrary.h"
 #include "plan/breakdown.h"
 #include "plan/planjson.h"
 #include "scenariocontroller.h"
@@ -20,6 +23,7 @@
 #include <QGuiApplication>
 #include <QHBoxLayout>
 #include <QJsonDocument>
+#include <QJsonObject>
 #include <QLabel>
 #include <QPushButton>
 #include <QScrollArea>
@@ -32,8 +36,9 @@ ExplorerView::ExplorerView(ScenarioController *controller, UserLibrary *library,
     : QWidget(parent), m_controller(controller), m_panel(new ParameterPanel(controller, library, this)),
       m_banner(new FitBanner(this)), m_figures(new FiguresPanel(this)),
       m_breakdown(new BreakdownChartView(this)), m_growth(new GrowthChartView(this)),
-      m_growthAxis(new QComboBox(this)), m_copyFigures(new QPushButton(this)),
-      m_copyJson(new QPushButton(this)), m_splitter(new QSplitter(Qt::Horizontal, this))
+      m_growthAxis(new QComboBox(this)), m_growthScale(new QComboBox(this)), m_library(library),
+      m_copyFigures(new QPushButton(this)), m_copyJson(new QPushButton(this)),
+      m_splitter(new QSplitter(Qt::Horizontal, this))
 {
     setObjectName(QStringLiteral("explorerView"));
     m_growthAxis->setObjectName(QStringLiteral("growthAxisCombo"));
@@ -42,6 +47,9 @@ ExplorerView::ExplorerView(ScenarioController *controller, UserLibrary *library,
     m_splitter->setObjectName(QStringLiteral("explorerSplitter"));
     m_growthAxis->addItem(QString(), int(GrowthAxis::SequenceLength));
     m_growthAxis->addItem(QString(), int(GrowthAxis::BatchSize));
+    m_growthScale->setObjectName(QStringLiteral("growthScaleCombo"));
+    m_growthScale->addItem(QString(), int(AxisScale::Linear));
+    m_growthScale->addItem(QString(), int(AxisScale::Logarithmic));
 
     auto *panelScroll = new QScrollArea(this);
     panelScroll->setWidget(m_panel);
@@ -73,6 +81,7 @@ ExplorerView::ExplorerView(ScenarioController *controller, UserLibrary *library,
     auto *growthFooter = new QHBoxLayout;
     growthFooter->addWidget(growthLegend, 1);
     growthFooter->addWidget(m_growthAxis, 0, Qt::AlignTop);
+    growthFooter->addWidget(m_growthScale, 0, Qt::AlignTop);
     rightLayout->addLayout(growthFooter);
     // Below the layout's minimum height the charts scroll instead of overlapping.
     auto *rightScroll = new QScrollArea(this);
@@ -95,6 +104,12 @@ ExplorerView::ExplorerView(ScenarioController *controller, UserLibrary *library,
     connect(m_growthAxis, &QComboBox::activated, this, [this](int index) {
         m_controller->setGrowthAxis(GrowthAxis(m_growthAxis->itemData(index).toInt()));
     });
+    connect(m_controller, &ScenarioController::growthScaleChanged, this, &ExplorerView::refresh);
+    connect(m_growthScale, &QComboBox::activated, this, [this](int index) {
+        m_controller->setGrowthScale(AxisScale(m_growthScale->itemData(index).toInt()));
+    });
+    connect(m_banner, &FitBanner::fixChosen, m_controller, &ScenarioController::setScenario);
+    connect(library, &UserLibrary::gpusChanged, this, &ExplorerView::refresh);
     connect(m_copyFigures, &QPushButton::clicked, this, &ExplorerView::copyFigures);
     connect(m_copyJson, &QPushButton::clicked, this, &ExplorerView::copyJson);
 
@@ -105,13 +120,16 @@ ExplorerView::ExplorerView(ScenarioController *controller, UserLibrary *library,
 void ExplorerView::refresh()
 {
     const MemoryPlan &plan = m_controller->plan();
-    m_banner->showPlan(plan);
+    m_fixes = proposeFixes(m_controller->scenario(), plan, libraryGpus());
+    m_banner->showPlan(plan, m_fixes);
     m_figures->showPlan(plan);
     m_breakdown->showBreakdown(memoryBreakdown(plan), plan.tensorParallelSize);
     // The chart and its axis choice are set together, from the controller (also the restored one).
     m_growthAxis->setCurrentIndex(m_growthAxis->findData(int(m_controller->growthAxis())));
+    m_growthScale->setCurrentIndex(m_growthScale->findData(int(m_controller->growthScale())));
     try {
-        m_growth->showGrowth(growthChartData(m_controller->scenario(), plan, m_controller->growthAxis()));
+        m_growth->showGrowth(growthChartData(m_controller->scenario(), plan, m_controller->growthAxis(), 96,
+                                             m_controller->growthScale()));
     } catch (const Error &error) {
         // The plan stands; only a curve of another KV precision could not be planned.
         m_growth->showGrowth(GrowthChartData{});
@@ -119,14 +137,30 @@ void ExplorerView::refresh()
     }
 }
 
+QList<GpuSpec> ExplorerView::libraryGpus() const
+{
+    return GpuLibrary::builtin().presets() + m_library->customGpus();
+}
+
 QString ExplorerView::figuresText() const
 {
-    return m_figures->figuresText();
+    const MemoryPlan &plan = m_controller->plan();
+    const QString title =
+        plan.tensorParallelSize > 1
+            ? tr("%1 on %2 × %3").arg(plan.modelName, plan.gpuName).arg(plan.tensorParallelSize)
+            : tr("%1 on %2").arg(plan.modelName, plan.gpuName);
+    const QString blank = QStringLiteral("\n\n");
+    return title + blank + m_banner->plainText() + blank + m_figures->figuresText() + blank +
+           m_breakdown->chart()->title() + QLatin1Char('\n') + m_breakdown->summaryText() + blank +
+           m_growth->chart()->title() + QLatin1Char('\n') + m_growth->crossingText() + blank +
+           unitsConvention() + QLatin1Char('\n');
 }
 
 QString ExplorerView::planJson() const
 {
-    return QString::fromUtf8(QJsonDocument(planToJson(m_controller->plan())).toJson(QJsonDocument::Indented));
+    QJsonObject json = planToJson(m_controller->plan());
+    json.insert(QStringLiteral("fixes"), fixesToJson(m_fixes));
+    return QString::fromUtf8(QJsonDocument(json).toJson(QJsonDocument::Indented));
 }
 
 void ExplorerView::copyFigures()
@@ -144,6 +178,11 @@ void ExplorerView::retranslate()
     m_growthAxis->setItemText(0, tr("vs sequence length"));
     m_growthAxis->setItemText(1, tr("vs batch size"));
     m_growthAxis->setToolTip(tr("What the growth chart's horizontal axis shows. Shortcut: Ctrl+T."));
+    m_growthScale->setItemText(0, tr("linear axis"));
+    m_growthScale->setItemText(1, tr("log axis"));
+    m_growthScale->setToolTip(
+        tr("A linear axis shows KV memory growing in a straight line; a logarithmic one "
+           "shows the whole range at once."));
     m_copyFigures->setText(tr("Copy figures"));
     m_copyFigures->setToolTip(tr("Copy the figures as text (Ctrl+Shift+C)."));
     m_copyJson->setText(tr("Copy JSON"));

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "plan/fixes.h"
+
 #include <QWidget>
 
 class QComboBox;
@@ -34,7 +36,8 @@ public:
     FitBanner *fitBanner() const { return m_banner; }
     QSplitter *splitter() const { return m_splitter; }
 
-    /// Plain-text figures and the plan as JSON, for the clipboard.
+    /// Everything the page shows as plain text (verdict, proposals, notes, figures,
+    /// memory bar, growth) and the plan as JSON, for the clipboard.
     QString figuresText() const;
     QString planJson() const;
 
@@ -52,6 +55,8 @@ protected:
 private:
     void refresh();
     void retranslate();
+    /// The GPUs a proposal may name: the presets and the user's own.
+    QList<GpuSpec> libraryGpus() const;
 
     ScenarioController *m_controller;
     ParameterPanel *m_panel;
@@ -60,6 +65,9 @@ private:
     BreakdownChartView *m_breakdown;
     GrowthChartView *m_growth;
     QComboBox *m_growthAxis;
+    QComboBox *m_growthScale;
+    UserLibrary *m_library;
+    QList<Fix> m_fixes;
     QPushButton *m_copyFigures;
     QPushButton *m_copyJson;
     QSplitter *m_splitter;

@@ -108,6 +108,14 @@ void FiguresPanel::setCard(const QString &key, const QString &caption, const QSt
     }
 }
 
+QLabel *FiguresPanel::detailLabel(const QString &key) const
+{
+    for (const Card &card : m_cards)
+        if (card.key == key)
+            return card.detail;
+    return nullptr;
+}
+
 QLabel *FiguresPanel::valueLabel(const QString &key) const
 {
     for (const Card &card : m_cards)
@@ -116,65 +124,148 @@ QLabel *FiguresPanel::valueLabel(const QString &key) const
     return nullptr;
 }
 
+namespace {
+
+QString count(std::int64_t value)
+{
+    return formatCount(value, QLocale());
+}
+
+QString memory(std::int64_t bytes)
+{
+    return formatMemory(bytes, QLocale());
+}
+
+QString bytes(std::int64_t value)
+{
+    return formatBytes(value, QLocale());
+}
+
+QString joined(const QStringList &parts)
+{
+    return parts.join(QStringLiteral(" · "));
+}
+
+} // namespace
+
+QString FiguresPanel::elementText(const KvCacheMemory &kv)
+{
+    // llama.cpp's block types store fractional bits per value (q8_0: 8.5).
+    return kv.bytesPerElement > 0 ? tr("%1 B").arg(kv.bytesPerElement)
+                                  : tr("%1 bits").arg(formatDecimal(kv.bitsPerElement, 1, QLocale()));
+}
+
+QString FiguresPanel::tokenStructure(const MemoryPlan &p)
+{
+    const KvCacheMemory &kv = p.kv;
+    if (kv.mlaLatentRank > 0) {
+        QString latent =
+            kv.fp8DsMla ? tr("MLA latent (%1 + %2) as fp8_ds_mla").arg(kv.mlaLatentRank).arg(kv.mlaRopeDim)
+                        : tr("MLA latent (%1 + %2) × %3")
+                              .arg(kv.mlaLatentRank)
+                              .arg(kv.mlaRopeDim)
+                              .arg(elementText(kv));
+        if (kv.indexerKeyBytes > 0)
+            latent += QLatin1Char(' ') + tr("+ %1 B indexer key").arg(kv.indexerKeyBytes);
+        if (p.tensorParallelSize > 1)
+            latent += tr(", replicated on every GPU");
+        return latent;
+    }
+    const QString heads =
+        kv.numKvHeads < kv.numQueryHeads
+            ? tr("GQA: %1 KV heads for %2 query heads").arg(kv.numKvHeads).arg(kv.numQueryHeads)
+            : tr("%1 KV heads").arg(kv.numKvHeads);
+    const QString perGpu = kv.headsReplicated ? tr("%1 per GPU, replicated").arg(kv.kvHeadsPerGpu)
+                                              : tr("%1 per GPU").arg(kv.kvHeadsPerGpu);
+    return tr("%1; %2 × (K %3 + V %4 dims) × %5")
+        .arg(heads, perGpu)
+        .arg(kv.keyHeadDim)
+        .arg(kv.valueHeadDim)
+        .arg(elementText(kv));
+}
+
+QString FiguresPanel::batchStructure(const MemoryPlan &p)
+{
+    const KvCacheMemory &kv = p.kv;
+    QStringList parts;
+    const int layers = kv.cacheLayers + kv.recurrentLayers + kv.sharedLayers;
+    if (kv.slidingLayers > 0)
+        parts << tr("%1 of %2 layers slide over a %3-token window")
+                     .arg(kv.slidingLayers)
+                     .arg(layers)
+                     .arg(count(kv.slidingWindow));
+    if (kv.chunkedLayers > 0)
+        parts << tr("%1 of %2 layers keep only their %3-token chunk")
+                     .arg(kv.chunkedLayers)
+                     .arg(layers)
+                     .arg(count(kv.attentionChunkSize));
+    if (kv.sharedLayers > 0)
+        parts << tr("%1 of %2 layers reuse earlier layers' caches").arg(kv.sharedLayers).arg(layers);
+    if (kv.recurrentLayers > 0)
+        parts << tr("%1 of %2 layers are %3: %4 of fixed state per sequence")
+                     .arg(kv.recurrentLayers)
+                     .arg(layers)
+                     .arg(kv.recurrentKind == RecurrentKind::Mamba2 ? tr("Mamba-2") : tr("Gated DeltaNet"))
+                     .arg(bytes(kv.stateBytesPerSequence));
+    parts << tr("whole blocks of %1 tokens").arg(p.blockSize);
+    if (kv.paddingLayers > 0)
+        parts << tr("vLLM pads its layer groups with %1 empty slots").arg(kv.paddingLayers);
+    return joined(parts);
+}
+
 void FiguresPanel::showPlan(const MemoryPlan &p)
 {
     m_plan = p;
-    QString layersText =
-        tr("%1 layers × %2 B").arg(p.kv.cacheLayers).arg(formatCount(p.kv.bytesPerTokenPerLayer));
-    if (p.kv.recurrentLayers > 0)
-        layersText = tr("%1 attention layers × %2 B/token; %3 %4 layers × %5 state per sequence")
-                         .arg(p.kv.cacheLayers)
-                         .arg(formatCount(p.kv.bytesPerTokenPerLayer))
-                         .arg(p.kv.recurrentLayers)
-                         .arg(p.kv.recurrentKind == RecurrentKind::Mamba2 ? tr("Mamba-2") : tr("DeltaNet"))
-                         .arg(formatBytes(p.kv.stateBytesPerLayer));
-    if (p.kv.chunkedLayers > 0)
-        layersText += tr("; %1 of them chunked").arg(p.kv.chunkedLayers);
-    if (p.kv.sharedLayers > 0)
-        layersText += tr("; %1 layers share earlier caches").arg(p.kv.sharedLayers);
+    QString layersText = tr("%1 layers × %2 B").arg(p.kv.cacheLayers).arg(count(p.kv.bytesPerTokenPerLayer));
     setCard(QStringLiteral("kvBytesPerToken"), tr("KV cache per token"),
-            tr("%1 B").arg(formatCount(p.kv.bytesPerToken)),
-            tr("%1 · %2 · %3 KV head(s)/GPU%4")
-                .arg(formatBytes(p.kv.bytesPerToken), layersText)
-                .arg(p.kv.kvHeadsPerGpu)
-                .arg(p.kv.headsReplicated ? tr(", replicated") : QString()));
-    setCard(QStringLiteral("kvCacheBytes"), tr("KV cache for the batch"), formatGiB(p.kv.cacheBytes),
-            tr("%1 × %2 tokens, %3")
-                .arg(formatCount(p.batchSize), formatCount(p.seqLen), dtypeName(p.kvCacheDtype)));
+            tr("%1 B").arg(count(p.kv.bytesPerToken)),
+            joined({bytes(p.kv.bytesPerToken), layersText, tokenStructure(p)}));
+    setCard(
+        QStringLiteral("kvCacheBytes"), tr("KV cache for the batch"), memory(p.kv.cacheBytes),
+        joined({tr("%1 × %2 tokens, %3").arg(count(p.batchSize), count(p.seqLen), dtypeName(p.kvCacheDtype)),
+                batchStructure(p)}));
+    const bool noRoom = p.kv.shortfallBytes > 0;
+    QString capacityDetail = noRoom ? tr("no room: weights, activations and overhead exceed the budget by %1")
+                                          .arg(memory(p.kv.shortfallBytes))
+                                    : tr("%1 blocks of %2 tokens · %3 available")
+                                          .arg(count(p.kv.numGpuBlocks))
+                                          .arg(p.blockSize)
+                                          .arg(memory(p.kv.availableBytes));
+    if (!noRoom && p.kv.numGroups > 1)
+        capacityDetail +=
+            QStringLiteral(" · ") +
+            tr("each block serves a group of %1 layers (%2 groups)").arg(p.kv.groupSize).arg(p.kv.numGroups);
     setCard(QStringLiteral("kvCapacity"), tr("KV capacity"),
-            tr("%1 tokens").arg(formatCount(p.kv.capacityTokens)),
-            tr("%1 blocks of %2 tokens · %3 available")
-                .arg(formatCount(p.kv.numGpuBlocks))
-                .arg(p.blockSize)
-                .arg(formatGiB(p.kv.availableBytes)));
+            noRoom ? tr("none") : tr("%1 tokens").arg(count(p.kv.capacityTokens)), capacityDetail);
     setCard(QStringLiteral("maxConcurrency"), tr("Max concurrency"),
-            QString::number(p.kv.maxConcurrency, 'f', 2) + QStringLiteral("×"),
-            tr("requests of %1 tokens (--max-model-len)").arg(formatCount(p.maxModelLen)));
+            noRoom ? tr("none") : formatDecimal(p.kv.maxConcurrency, 2, QLocale()) + QStringLiteral("×"),
+            noRoom ? tr("not one request of %1 tokens (--max-model-len)").arg(count(p.maxModelLen))
+                   : tr("requests of %1 tokens (--max-model-len)").arg(count(p.maxModelLen)));
     QString storage = p.modelFileType.isEmpty() ? quantizationSummary(p.quantization)
                                                 : QStringLiteral("GGUF %1").arg(p.modelFileType);
     if (p.weights.budgetUsesMeasured)
         storage += QStringLiteral(" · ") + tr("measured from checkpoint");
     else if (p.weights.measuredBytesPerGpu > 0)
         storage += QStringLiteral(" · ") +
-                   tr("measured from checkpoint: %1").arg(formatGiB(p.weights.measuredBytesPerGpu));
-    setCard(QStringLiteral("weights"), tr("Weights per GPU"), formatGiB(p.weights.bytesPerGpu),
-            tr("%1 bits/weight · %2").arg(QString::number(p.weights.bitsPerWeight, 'f', 2), storage));
+                   tr("measured from checkpoint: %1").arg(memory(p.weights.measuredBytesPerGpu));
+    if (!p.weightsFit)
+        storage +=
+            QStringLiteral(" · ") + tr("%1 over the budget alone").arg(memory(p.weightsOverBudgetBytes));
+    setCard(QStringLiteral("weights"), tr("Weights per GPU"), memory(p.weights.bytesPerGpu),
+            tr("%1 bits/weight · %2").arg(formatDecimal(p.weights.bitsPerWeight, 2, QLocale()), storage));
     setCard(QStringLiteral("parameters"), tr("Parameters"), formatParameterCount(p.params.total),
             p.params.active != p.params.total
-                ? tr("%1 total · %2 active per token")
-                      .arg(formatCount(p.params.total), formatCount(p.params.active))
-                : tr("%1 total").arg(formatCount(p.params.total)));
+                ? tr("%1 total · %2 active per token").arg(count(p.params.total), count(p.params.active))
+                : tr("%1 total").arg(count(p.params.total)));
 }
 
 QString FiguresPanel::figuresText() const
 {
-    QString text = QStringLiteral("%1 on %2 x %3\n")
-                       .arg(m_plan.modelName, m_plan.gpuName)
-                       .arg(m_plan.tensorParallelSize);
+    QString text;
     for (const Card &card : m_cards)
         text += QStringLiteral("%1: %2 (%3)\n")
                     .arg(card.caption->text(), card.value->text(), card.detail->text());
-    return text + unitsConvention() + QLatin1Char('\n');
+    return text.trimmed();
 }
 
 void FiguresPanel::reflow()

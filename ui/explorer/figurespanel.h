@@ -27,15 +27,24 @@ public:
     QString figuresText() const;
     /// The value label of a card by its key ("kvBytesPerToken", "kvCapacity", ...).
     QLabel *valueLabel(const QString &key) const;
+    /// The detail line under a card's value.
+    QLabel *detailLabel(const QString &key) const;
 
     /// Short, translated description of a weight quantization.
     static QString quantizationSummary(const QuantizationSpec &spec);
+    /// What one token's cache is made of: "GQA: 8 KV heads for 32 query heads; 8 per GPU × (K 128
+    /// + V 128 dims) × 2 B", "MLA latent (512 + 64) × 2 B, replicated on every GPU".
+    static QString tokenStructure(const MemoryPlan &plan);
+    /// What shapes the batch's cache: windows, chunks, shared layers, recurrent state, blocks.
+    static QString batchStructure(const MemoryPlan &plan);
 
 protected:
     void resizeEvent(QResizeEvent *event) override;
     void changeEvent(QEvent *event) override;
 
 private:
+    static QString elementText(const KvCacheMemory &kv);
+
     struct Card
     {
         QString key;

@@ -6,48 +6,168 @@
 
 #include <QApplication>
 #include <QEvent>
+#include <QTextDocumentFragment>
 
 namespace kvscope {
+
+namespace {
+
+QString count(std::int64_t value)
+{
+    return formatCount(value, QLocale());
+}
+
+QString memory(std::int64_t bytes)
+{
+    return formatMemory(bytes, QLocale());
+}
+
+bool works(const MemoryPlan &plan)
+{
+    return plan.fits && plan.engineStarts;
+}
+
+/// A weight format in a few letters: "FP8", "AWQ INT4", "NF4".
+QString quantizationName(const QuantizationSpec &spec)
+{
+    switch (spec.method) {
+    case QuantMethod::Awq:
+        return QStringLiteral("AWQ INT%1").arg(spec.bits);
+    case QuantMethod::Gptq:
+        return QStringLiteral("GPTQ INT%1").arg(spec.bits);
+    case QuantMethod::BitsAndBytesNf4:
+        return QStringLiteral("NF4");
+    default:
+        return quantMethodName(spec.method).toUpper();
+    }
+}
+
+} // namespace
 
 FitBanner::FitBanner(QWidget *parent) : QLabel(parent)
 {
     setObjectName(QStringLiteral("fitBanner"));
     setWordWrap(true);
-    setTextInteractionFlags(Qt::TextSelectableByMouse);
+    setTextFormat(Qt::RichText);
+    setTextInteractionFlags(Qt::TextBrowserInteraction);
+    setOpenExternalLinks(false);
     setMargin(8);
     setAutoFillBackground(true);
     QFont f = font();
-    f.setPointSizeF(f.pointSizeF() * 1.15);
+    f.setPointSizeF(f.pointSizeF() * 1.1);
     setFont(f);
+    connect(this, &QLabel::linkActivated, this, [this](const QString &link) {
+        if (link.startsWith(QLatin1String("fix:")))
+            chooseFix(link.mid(4).toInt());
+    });
 }
 
-void FitBanner::showPlan(const MemoryPlan &p)
+void FitBanner::showPlan(const MemoryPlan &plan, const QList<Fix> &fixes)
 {
-    m_plan = p;
-    m_warning = !p.fits || !p.engineStarts;
-    QString text;
-    if (p.fits) {
-        text = tr("<b>Fits.</b> %1 headroom of the %2 budget per GPU.")
-                   .arg(formatGiB(p.headroomBytes), formatGiB(p.budgetBytes));
-    } else {
-        const QString longest = p.largestSeqLenThatFits < 0
-                                    ? tr("any length")
-                                    : tr("%1 tokens").arg(formatCount(p.largestSeqLenThatFits));
-        text = tr("<b>Does not fit:</b> %1 over the %2 budget per GPU. At %3 tokens the largest batch that "
-                  "fits is "
-                  "<b>%4</b>; at batch %5 the longest sequence is <b>%6</b>.")
-                   .arg(formatGiB(-p.headroomBytes), formatGiB(p.budgetBytes), formatCount(p.seqLen),
-                        formatCount(p.largestBatchThatFits), formatCount(p.batchSize), longest);
-    }
-    if (!p.engineStarts)
-        text +=
-            QLatin1Char(' ') +
-            tr("vLLM would refuse to start: one %1-token request needs %2 KV blocks and the cache holds %3; "
-               "--max-model-len %4 would fit.")
-                .arg(formatCount(p.maxModelLen), formatCount(p.kv.blocksPerMaxRequest),
-                     formatCount(p.kv.numGpuBlocks), formatCount(p.kv.maxModelLenThatFits));
+    m_plan = plan;
+    m_fixes = fixes;
+    m_warning = !works(plan);
+    QString text = verdict();
+    const QString offered = proposals();
+    if (!offered.isEmpty())
+        text += QStringLiteral("<br>") + offered;
+    text += notes();
     setText(text);
     restyle();
+}
+
+QString FitBanner::verdict() const
+{
+    const MemoryPlan &p = m_plan;
+    if (!p.weightsFit)
+        return tr("<b>The weights alone do not fit:</b> %1 of weights per GPU against a %2 budget, %3 over "
+                  "before any activations, overhead or KV cache.")
+            .arg(memory(p.weights.bytesPerGpu), memory(p.budgetBytes), memory(p.weightsOverBudgetBytes));
+    if (p.kv.shortfallBytes > 0)
+        return tr("<b>No room for a KV cache:</b> weights, activations and runtime overhead exceed the %1 "
+                  "budget per GPU by %2.")
+            .arg(memory(p.budgetBytes), memory(p.kv.shortfallBytes));
+    if (!p.fits)
+        return tr("<b>Does not fit:</b> %1 over the %2 budget per GPU.")
+            .arg(memory(-p.headroomBytes), memory(p.budgetBytes));
+    if (!p.engineStarts)
+        return tr("<b>The batch fits, but vLLM would refuse to start</b> (see the note below). %1 headroom "
+                  "of "
+                  "the %2 budget per GPU.")
+            .arg(memory(p.headroomBytes), memory(p.budgetBytes));
+    return tr("<b>Fits.</b> %1 headroom of the %2 budget per GPU.")
+        .arg(memory(p.headroomBytes), memory(p.budgetBytes));
+}
+
+QString FitBanner::fixText(const Fix &fix)
+{
+    QStringList parts;
+    for (const OptionChange &change : fix.changes) {
+        const QString &option = change.option;
+        if (option == QLatin1String("--batch-size")) {
+            parts << tr("batch %1").arg(count(change.value.toInteger()));
+        } else if (option == QLatin1String("--seq-len")) {
+            parts << tr("%1 tokens").arg(count(change.value.toInteger()));
+        } else if (option == QLatin1String("--max-model-len")) {
+            parts << tr("--max-model-len %1").arg(count(change.value.toInteger()));
+        } else if (option == QLatin1String("--kv-cache-dtype")) {
+            parts << tr("%1 KV cache").arg(change.value.toString().toUpper());
+        } else if (option == QLatin1String("--quantization")) {
+            const QString method = quantizationName(fix.plan.quantization);
+            parts << (fix.needsQuantizedCheckpoint ? tr("%1 weights %2 (needs a checkpoint stored as %1)")
+                                                   : tr("%1 weights %2"))
+                         .arg(method, memory(fix.plan.weights.bytesPerGpu));
+        } else if (option == QLatin1String("--tensor-parallel-size")) {
+            parts << tr("%1 GPUs (tensor parallel)").arg(change.value.toInteger());
+        } else if (option == QLatin1String("--gpu")) {
+            parts << fix.scenario.gpu.name;
+        }
+    }
+    return parts.join(QStringLiteral(", "));
+}
+
+QString FitBanner::proposals() const
+{
+    if (m_fixes.isEmpty())
+        return works(m_plan)
+                   ? QString()
+                   : tr("Nothing kvscope tries makes it fit: a smaller batch or sequence, a narrower "
+                        "KV cache, quantized weights, more GPUs or a GPU with more memory.");
+    QStringList links;
+    for (qsizetype i = 0; i < m_fixes.size(); ++i) {
+        const Fix &fix = m_fixes.at(i);
+        QString words = fixText(fix);
+        if (fix.limit)
+            words = fix.kind == FixKind::BatchSize
+                        ? tr("batch %1 at %2 tokens")
+                              .arg(count(fix.scenario.batchSize), count(fix.scenario.seqLen))
+                        : tr("%1 tokens at batch %2")
+                              .arg(count(fix.scenario.seqLen), count(fix.scenario.batchSize));
+        links << QStringLiteral("<a href=\"fix:%1\">%2</a>").arg(i).arg(words.toHtmlEscaped());
+    }
+    const QString list = links.join(QStringLiteral(" · "));
+    return works(m_plan) ? tr("Room for up to %1.").arg(list) : tr("It would fit with: %1.").arg(list);
+}
+
+QString FitBanner::notes() const
+{
+    if (m_plan.notes.isEmpty())
+        return {};
+    QString lines;
+    for (const QString &note : m_plan.notes)
+        lines += QStringLiteral("<br>• ") + note.toHtmlEscaped();
+    return QStringLiteral("<span style=\"font-size:small\">%1</span>").arg(lines);
+}
+
+QString FitBanner::plainText() const
+{
+    return QTextDocumentFragment::fromHtml(text()).toPlainText();
+}
+
+void FitBanner::chooseFix(int index)
+{
+    if (index >= 0 && index < m_fixes.size())
+        Q_EMIT fixChosen(m_fixes.at(index).scenario);
 }
 
 void FitBanner::restyle()
@@ -66,7 +186,7 @@ void FitBanner::restyle()
 void FitBanner::changeEvent(QEvent *event)
 {
     if (event->type() == QEvent::LanguageChange)
-        showPlan(m_plan);
+        showPlan(m_plan, m_fixes);
     QLabel::changeEvent(event);
 }
 

@@ -1,14 +1,16 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "plan/fixes.h"
 #include "plan/memoryplan.h"
 
 #include <QLabel>
 
 namespace kvscope {
 
-/// One line that says whether the scenario fits, by how much, and — when it
-/// does not — the largest batch and sequence length that would (from the core).
+/// Says whether the scenario fits and by how much; when it does not, what alone
+/// is over (the weights, say) and the changes the core proposes, each a link
+/// that applies it; when it does, how far it could go. Below, the plan's notes.
 class FitBanner : public QLabel
 {
     Q_OBJECT
@@ -16,16 +18,35 @@ class FitBanner : public QLabel
 public:
     explicit FitBanner(QWidget *parent = nullptr);
 
-    void showPlan(const MemoryPlan &plan);
+    void showPlan(const MemoryPlan &plan, const QList<Fix> &fixes);
     bool showsWarning() const { return m_warning; }
+    const QList<Fix> &fixes() const { return m_fixes; }
+
+    /// The banner as plain text (verdict, proposals, notes), for the clipboard.
+    QString plainText() const;
+
+    /// Words for a proposal: "4 GPUs (tensor parallel)", "AWQ INT4 weights 37.21 GiB (needs a checkpoint
+    /// stored as AWQ INT4), batch 12".
+    static QString fixText(const Fix &fix);
+
+public Q_SLOTS:
+    /// Applies the proposal at `index` of fixes(): what clicking its link does.
+    void chooseFix(int index);
+
+Q_SIGNALS:
+    void fixChosen(const kvscope::Scenario &scenario);
 
 protected:
     void changeEvent(QEvent *event) override;
 
 private:
+    QString verdict() const;
+    QString proposals() const;
+    QString notes() const;
     void restyle();
 
     MemoryPlan m_plan;
+    QList<Fix> m_fixes;
     bool m_warning = false;
 };
 

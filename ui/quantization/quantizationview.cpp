@@ -367,18 +367,20 @@ void QuantizationView::arrangePanels(bool wide)
         m_panels->removeWidget(w);
     for (int row = 0; row < m_panels->rowCount(); ++row)
         m_panels->setRowStretch(row, 0);
+    // The figures first: at 1280 x 720 two rows of charts fill the screen, and the
+    // table under them was below the fold.
     if (wide) {
-        m_panels->addWidget(m_errorChart, 0, 0);
-        m_panels->addWidget(m_valuesChart, 0, 1);
-        m_panels->addWidget(m_sqnrChart, 1, 0);
-        m_panels->addWidget(m_inspector, 1, 1);
-        m_panels->addWidget(m_table, 2, 0, 1, 2);
-        m_panels->setRowStretch(0, 1);
+        m_panels->addWidget(m_table, 0, 0, 1, 2);
+        m_panels->addWidget(m_errorChart, 1, 0);
+        m_panels->addWidget(m_valuesChart, 1, 1);
+        m_panels->addWidget(m_sqnrChart, 2, 0);
+        m_panels->addWidget(m_inspector, 2, 1);
         m_panels->setRowStretch(1, 1);
+        m_panels->setRowStretch(2, 1);
     } else {
         int row = 0;
         for (QWidget *w :
-             std::initializer_list<QWidget *>{m_errorChart, m_valuesChart, m_sqnrChart, m_inspector, m_table})
+             std::initializer_list<QWidget *>{m_table, m_errorChart, m_valuesChart, m_sqnrChart, m_inspector})
             m_panels->addWidget(w, row++, 0);
     }
 }

@@ -16,7 +16,7 @@ void reset()
     settings::clearAll();
 }
 
-void saveScenario(const Scenario &s, GrowthAxis growthAxis)
+void saveScenario(const Scenario &s, GrowthAxis growthAxis, AxisScale growthScale)
 {
     const settings::ScenarioKeys &k = scenarioKeys();
     settings::SettingsWriter writer;
@@ -33,6 +33,7 @@ void saveScenario(const Scenario &s, GrowthAxis growthAxis)
     writer.write(k.batchSize, s.batchSize);
     writer.write(k.seqLen, s.seqLen);
     writer.write(k.growthAxis, growthAxis);
+    writer.write(k.growthScale, growthScale);
 }
 
 RestoredState loadScenario(settings::SettingsReader &reader, const UserLibrary &library)
@@ -65,6 +66,7 @@ RestoredState loadScenario(settings::SettingsReader &reader, const UserLibrary &
     s.batchSize = reader.read(k.batchSize);
     s.seqLen = reader.read(k.seqLen);
     state.growthAxis = reader.read(k.growthAxis);
+    state.growthScale = reader.read(k.growthScale);
 
     // Each value may be fine alone and the combination still invalid.
     try {

@@ -18,6 +18,7 @@ struct RestoredState
 {
     Scenario scenario;
     GrowthAxis growthAxis = GrowthAxis::SequenceLength;
+    AxisScale growthScale = AxisScale::Linear;
 };
 
 namespace appsettings {
@@ -25,7 +26,7 @@ namespace appsettings {
 /// Forgets everything (--reset-settings).
 void reset();
 
-void saveScenario(const Scenario &scenario, GrowthAxis growthAxis);
+void saveScenario(const Scenario &scenario, GrowthAxis growthAxis, AxisScale growthScale);
 /// Reads the saved scenario; models and GPUs resolve through `library`
 /// (presets, imported models, custom GPUs). What cannot be restored falls
 /// back to the default and is reported to `reader`; a scenario the planner

@@ -162,6 +162,17 @@ ScenarioKeys makeScenarioKeys()
                  throw Error(QStringLiteral("expected 'sequence' or 'batch'"));
              return t == QLatin1String("batch") ? GrowthAxis::BatchSize : GrowthAxis::SequenceLength;
          }},
+        {"explorer/growthScale", AxisScale::Linear,
+         [](const AxisScale &scale) {
+             return QVariant(scale == AxisScale::Logarithmic ? QStringLiteral("log")
+                                                             : QStringLiteral("linear"));
+         },
+         [](const QVariant &saved) {
+             const QString t = text(saved);
+             if (t != QLatin1String("linear") && t != QLatin1String("log"))
+                 throw Error(QStringLiteral("expected 'linear' or 'log'"));
+             return t == QLatin1String("log") ? AxisScale::Logarithmic : AxisScale::Linear;
+         }},
     };
 }
 

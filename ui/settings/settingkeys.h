@@ -37,6 +37,7 @@ struct ScenarioKeys
     Setting<std::int64_t> batchSize;
     Setting<std::int64_t> seqLen;
     Setting<GrowthAxis> growthAxis; ///< "sequence" or "batch"
+    Setting<AxisScale> growthScale; ///< "linear" or "log"
 };
 
 /// The Quantization view ("quantization/..."); defaults are QuantSettings'.

@@ -12,7 +12,8 @@ namespace kvscope {
 
 namespace {
 constexpr int ShortTextRole = Qt::UserRole + 2;
-}
+constexpr int VisibleItems = 28;
+} // namespace
 
 GroupedComboBox::GroupedComboBox(QWidget *parent) : QComboBox(parent), m_model(new QStandardItemModel(this))
 {
@@ -20,6 +21,8 @@ GroupedComboBox::GroupedComboBox(QWidget *parent) : QComboBox(parent), m_model(n
     setInsertPolicy(QComboBox::NoInsert);
     setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
     setMinimumContentsLength(18);
+    // Fifty models under their families: show most of them at once (Qt's default is ten).
+    setMaxVisibleItems(VisibleItems);
     connect(this, &QComboBox::activated, this, [this](int index) {
         const QString key = itemData(index, KeyRole).toString();
         if (key.isEmpty())
@@ -103,6 +106,7 @@ void GroupedComboBox::rebuildCompleter()
     completer->setCaseSensitivity(Qt::CaseInsensitive);
     completer->setFilterMode(Qt::MatchContains);
     completer->setCompletionMode(QCompleter::PopupCompletion);
+    completer->setMaxVisibleItems(VisibleItems);
     connect(completer, qOverload<const QString &>(&QCompleter::activated), this, [this](const QString &text) {
         for (int row = 0; row < m_model->rowCount(); ++row) {
             if (m_model->item(row)->text().trimmed() == text) {
