@@ -2,6 +2,7 @@
 // kvscope: the window by default (with a model file to open, if one is
 // given), headless subcommands (calc, models, gpus...) when the first
 // argument names one.
+#include "buildinfo.h"
 #include "cli/cliio.h"
 #include "cli/commands.h"
 #include "mainwindow.h"
@@ -23,7 +24,7 @@ void setApplicationIdentity()
 {
     QCoreApplication::setOrganizationName(QStringLiteral("kvscope"));
     QCoreApplication::setApplicationName(QStringLiteral("kvscope"));
-    QCoreApplication::setApplicationVersion(QStringLiteral(KVSCOPE_VERSION));
+    QCoreApplication::setApplicationVersion(kvscope::versionText());
 }
 
 QStringList argumentList(int argc, char *argv[])
@@ -85,7 +86,7 @@ int main(int argc, char *argv[])
         return 0;
     }
     if (parser.isSet(version)) {
-        kvscope::cli::writeOut(QStringLiteral("kvscope %1\n").arg(QStringLiteral(KVSCOPE_VERSION)));
+        kvscope::cli::writeOut(QStringLiteral("kvscope %1\n").arg(kvscope::versionText()));
         return 0;
     }
     // A word that is no command and no file is most likely a mistyped command.

@@ -247,7 +247,7 @@ void MainWindow::createMenus()
             this, tr("About kvscope"),
             tr("<h3>kvscope %1</h3><p>Will this model fit on this GPU at this precision? How many "
                "tokens and concurrent requests does the KV cache hold?</p><p>Figures follow vLLM's "
-               "own memory accounting.</p><p>%2</p>")
+               "own memory accounting.</p><p>%2</p><p>Released under the MIT licence.</p>")
                 .arg(QCoreApplication::applicationVersion(), unitsConvention()));
     });
     about->setObjectName(QStringLiteral("actionAbout"));
