@@ -7,7 +7,8 @@ namespace kvscope {
 
 QString versionText()
 {
-    return QStringLiteral("%1 (git %2)").arg(QStringLiteral(KVSCOPE_VERSION), QStringLiteral(KVSCOPE_GIT_REVISION));
+    return QStringLiteral("%1 (git %2)")
+        .arg(QStringLiteral(KVSCOPE_VERSION), QStringLiteral(KVSCOPE_GIT_REVISION));
 }
 
 } // namespace kvscope
