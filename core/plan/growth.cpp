@@ -11,6 +11,19 @@
 
 namespace kvscope {
 
+QString growthAxisName(GrowthAxis axis)
+{
+    return axis == GrowthAxis::BatchSize ? QStringLiteral("batch") : QStringLiteral("sequence");
+}
+
+GrowthAxis parseGrowthAxis(const QString &text, const QString &option)
+{
+    for (const GrowthAxis axis : {GrowthAxis::SequenceLength, GrowthAxis::BatchSize})
+        if (text == growthAxisName(axis))
+            return axis;
+    throw Error(QStringLiteral("%1: expected 'sequence' or 'batch', got '%2'").arg(option, text));
+}
+
 QList<KvCacheDtype> kvPrecisionWalk(WeightDtype resolvedDtype, ModelFormat format)
 {
     if (format == ModelFormat::Gguf)

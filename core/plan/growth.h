@@ -16,6 +16,11 @@ enum class GrowthAxis
     BatchSize
 };
 
+/// "sequence" or "batch": how settings, scenario files and the command line spell the axis.
+QString growthAxisName(GrowthAxis axis);
+/// Reads growthAxisName()'s spellings; throws kvscope::Error naming `option` and the text.
+GrowthAxis parseGrowthAxis(const QString &text, const QString &option);
+
 /// The KV precisions the explorer walks through. vLLM: FP32 -> FP16/BF16
 /// (following the resolved --dtype) -> FP8. GGUF models (llama.cpp's cache
 /// types): F32 -> F16 -> Q8_0 -> Q4_0.

@@ -152,16 +152,8 @@ ScenarioKeys makeScenarioKeys()
         countSetting<std::int64_t>("scenario/batchSize", defaults.batchSize),
         countSetting<std::int64_t>("scenario/seqLen", defaults.seqLen),
         {"explorer/growthAxis", GrowthAxis::SequenceLength,
-         [](const GrowthAxis &axis) {
-             return QVariant(axis == GrowthAxis::BatchSize ? QStringLiteral("batch")
-                                                           : QStringLiteral("sequence"));
-         },
-         [](const QVariant &saved) {
-             const QString t = text(saved);
-             if (t != QLatin1String("batch") && t != QLatin1String("sequence"))
-                 throw Error(QStringLiteral("expected 'sequence' or 'batch'"));
-             return t == QLatin1String("batch") ? GrowthAxis::BatchSize : GrowthAxis::SequenceLength;
-         }},
+         [](const GrowthAxis &axis) { return QVariant(growthAxisName(axis)); },
+         [](const QVariant &saved) { return parseGrowthAxis(text(saved), QStringLiteral("growth axis")); }},
     };
 }
 
