@@ -7,6 +7,7 @@
 #include "explorer/figurespanel.h"
 #include "explorer/fitbanner.h"
 #include "explorer/parameterpanel.h"
+#include "export/chartactions.h"
 #include "plan/breakdown.h"
 #include "plan/planjson.h"
 #include "scenariocontroller.h"
@@ -96,6 +97,9 @@ ExplorerView::ExplorerView(ScenarioController *controller, UserLibrary *library,
         m_controller->setGrowthAxis(GrowthAxis(m_growthAxis->itemData(index).toInt()));
     });
     connect(m_copyFigures, &QPushButton::clicked, this, &ExplorerView::copyFigures);
+    const auto source = [this] { return chartSource(); };
+    makeExportable(m_breakdown, QStringLiteral("memory"), source);
+    makeExportable(m_growth, QStringLiteral("growth"), source);
     connect(m_copyJson, &QPushButton::clicked, this, &ExplorerView::copyJson);
 
     retranslate();
@@ -117,6 +121,15 @@ void ExplorerView::refresh()
         m_growth->showGrowth(GrowthChartData{});
         Q_EMIT errorOccurred(tr("Growth chart: %1").arg(error.message()));
     }
+}
+
+ChartSource ExplorerView::chartSource() const
+{
+    ChartSource source;
+    source.scenario = m_controller->scenario();
+    source.plan = m_controller->plan();
+    source.growthAxis = m_controller->growthAxis();
+    return source;
 }
 
 QString ExplorerView::figuresText() const

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "export/chartsource.h"
+
 #include <QWidget>
 
 class QComboBox;
@@ -33,6 +35,9 @@ public:
     FiguresPanel *figuresPanel() const { return m_figures; }
     FitBanner *fitBanner() const { return m_banner; }
     QSplitter *splitter() const { return m_splitter; }
+
+    /// What the explorer's charts draw now (their export, the report).
+    ChartSource chartSource() const;
 
     /// Plain-text figures and the plan as JSON, for the clipboard.
     QString figuresText() const;
