@@ -34,11 +34,6 @@ constexpr int LogicalDpi = 96;
 constexpr double InchesPerMeter = 1 / 0.0254;
 constexpr int PageMargin = 16;
 
-QString translate(const char *text)
-{
-    return QCoreApplication::translate("kvscope::FigureRenderer", text);
-}
-
 QPalette figurePalette(bool dark)
 {
     QPalette palette = dark ? theme::darkPalette() : QApplication::style()->standardPalette();
@@ -104,9 +99,10 @@ QImage paintImage(QWidget *figure, QSize size, int scale)
 {
     QImage image(size * scale, QImage::Format_ARGB32_Premultiplied);
     if (image.isNull())
-        throw Error(translate("not enough memory for a %1 × %2 image")
-                        .arg(size.width() * scale)
-                        .arg(size.height() * scale));
+        throw Error(
+            QCoreApplication::translate("kvscope::FigureRenderer", "not enough memory for a %1 × %2 image")
+                .arg(size.width() * scale)
+                .arg(size.height() * scale));
     image.setDevicePixelRatio(scale);
     // Text in points is sized by the device's dpi: paint at the logical 96.
     image.setDotsPerMeterX(qRound(LogicalDpi * InchesPerMeter));
@@ -131,7 +127,8 @@ QByteArray pngBytes(const QImage &image)
     buffer.open(QIODevice::WriteOnly);
     QImageWriter writer(&buffer, "png");
     if (!writer.write(image))
-        throw Error(translate("cannot encode the PNG: %1").arg(writer.errorString()));
+        throw Error(QCoreApplication::translate("kvscope::FigureRenderer", "cannot encode the PNG: %1")
+                        .arg(writer.errorString()));
     return bytes;
 }
 
@@ -178,7 +175,8 @@ QByteArray pdfBytes(QWidget *figure, QSize size, const QString &title)
 QString scenarioCaption(const Scenario &s)
 {
     const ScenarioValues v = scenarioToValues(s);
-    return translate(
+    return QCoreApplication::translate(
+               "kvscope::FigureRenderer",
                "%1 · %2 × %3 · --dtype %4 --quantization %5 --kv-cache-dtype %6 · batch %7 · %8 tokens · "
                "kvscope %9")
         .arg(s.model.name, s.gpu.name, QString::number(s.tensorParallelSize),
@@ -196,10 +194,12 @@ QString quantizationCaption(const ChartSource &source)
         tensor = t.name().isEmpty() ? t.origin() : QStringLiteral("%1 %2").arg(t.origin(), t.name());
         tensor += QStringLiteral(" [%1 × %2]").arg(t.rows()).arg(t.cols());
     }
-    return translate("%1 · schemes %2 · group %3 · %4 bins · kvscope %5")
+    return QCoreApplication::translate("kvscope::FigureRenderer",
+                                       "%1 · schemes %2 · group %3 · %4 bins · kvscope %5")
         .arg(tensor, q.schemes.join(QStringLiteral(", ")),
-             q.groupSize < 0 ? translate("whole row") : QString::number(q.groupSize), QString::number(q.bins),
-             QStringLiteral(KVSCOPE_VERSION));
+             q.groupSize < 0 ? QCoreApplication::translate("kvscope::FigureRenderer", "whole row")
+                             : QString::number(q.groupSize),
+             QString::number(q.bins), QStringLiteral(KVSCOPE_VERSION));
 }
 
 } // namespace
@@ -214,8 +214,11 @@ FigureFormat formatForPath(const QString &path)
     for (const auto &[name, format] : formats)
         if (suffix == QLatin1String(name))
             return format;
-    throw Error(translate("%1: unsupported extension '%2' (use .png, .svg, .pdf, .csv or .json)")
-                    .arg(path, suffix.isEmpty() ? translate("none") : QStringLiteral(".") + suffix));
+    throw Error(
+        QCoreApplication::translate("kvscope::FigureRenderer",
+                                    "%1: unsupported extension '%2' (use .png, .svg, .pdf, .csv or .json)")
+            .arg(path, suffix.isEmpty() ? QCoreApplication::translate("kvscope::FigureRenderer", "none")
+                                        : QStringLiteral(".") + suffix));
 }
 
 QSize reportPageSize(ReportPage page)
@@ -229,16 +232,21 @@ void checkFigureOptions(const FigureOptions &options)
     const QSize size = options.size;
     if (size.width() < MinFigureSide || size.height() < MinFigureSide || size.width() > MaxFigureSide ||
         size.height() > MaxFigureSide)
-        throw Error(translate("size %1 × %2: each side must be from %3 to %4 pixels")
+        throw Error(QCoreApplication::translate("kvscope::FigureRenderer",
+                                                "size %1 × %2: each side must be from %3 to %4 pixels")
                         .arg(size.width())
                         .arg(size.height())
                         .arg(MinFigureSide)
                         .arg(MaxFigureSide));
     if (options.scale < 1 || options.scale > MaxFigureScale)
-        throw Error(translate("scale %1: must be from 1 to %2").arg(options.scale).arg(MaxFigureScale));
+        throw Error(QCoreApplication::translate("kvscope::FigureRenderer", "scale %1: must be from 1 to %2")
+                        .arg(options.scale)
+                        .arg(MaxFigureScale));
     const qint64 pixels = qint64(size.width()) * options.scale * qint64(size.height()) * options.scale;
     if (pixels > MaxFigurePixels)
-        throw Error(translate("%1 × %2 at scale %3 is %4 pixels, more than the %5 an image may have")
+        throw Error(QCoreApplication::translate(
+                        "kvscope::FigureRenderer",
+                        "%1 × %2 at scale %3 is %4 pixels, more than the %5 an image may have")
                         .arg(size.width())
                         .arg(size.height())
                         .arg(options.scale)
