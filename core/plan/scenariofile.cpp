@@ -4,6 +4,8 @@
 #include "common/atomicfile.h"
 #include "common/error.h"
 #include "gpu/customgpu.h"
+#include "model/configreader.h"
+#include "model/hfconfig.h"
 #include "quantization/histogram.h"
 #include "quantization/scheme.h"
 #include "quantization/synthetic.h"
@@ -27,22 +29,7 @@ constexpr double MaxExactInteger = 9007199254740992.0;
 
 QString shown(const QJsonValue &value)
 {
-    switch (value.type()) {
-    case QJsonValue::String:
-        return QStringLiteral("'%1'").arg(value.toString().left(80));
-    case QJsonValue::Double:
-        return QString::number(value.toDouble(), 'g', 17);
-    case QJsonValue::Bool:
-        return value.toBool() ? QStringLiteral("true") : QStringLiteral("false");
-    case QJsonValue::Null:
-        return QStringLiteral("null");
-    case QJsonValue::Array:
-        return QStringLiteral("an array");
-    case QJsonValue::Object:
-        return QStringLiteral("an object");
-    default:
-        return QStringLiteral("nothing");
-    }
+    return ConfigReader::render(value);
 }
 
 /// Reads one JSON object strictly: each value checked for its type, and
@@ -333,16 +320,7 @@ QByteArray scenarioFileBytes(const ScenarioDocument &d)
 
 ScenarioDocument parseScenarioFile(const QByteArray &bytes, const QString &origin)
 {
-    QJsonParseError error{};
-    const QJsonDocument json = QJsonDocument::fromJson(bytes, &error);
-    if (error.error != QJsonParseError::NoError)
-        throw Error(QStringLiteral("%1: not a kvscope scenario file: JSON error at byte %2: %3")
-                        .arg(origin)
-                        .arg(error.offset)
-                        .arg(error.errorString()));
-    if (!json.isObject())
-        throw Error(QStringLiteral("%1: not a kvscope scenario file: expected a JSON object").arg(origin));
-    ObjectReader root(json.object(), origin, QString());
+    ObjectReader root(parseJsonObject(bytes, origin), origin, QString());
     const QJsonValue format = root.take("format");
     if (format.toString() != FormatName)
         throw Error(QStringLiteral("%1: not a kvscope scenario file: 'format' is %2, expected '%3'")

@@ -10,9 +10,7 @@ set -euo pipefail
 kvscope="${1:-$(dirname "${BASH_SOURCE[0]}")/../../build/app/kvscope}"
 out="$(mktemp -d)"
 trap 'rm -rf "$out"' EXIT
-run() { env -u DISPLAY -u WAYLAND_DISPLAY -u QT_QPA_PLATFORM "$kvscope" export "$@"; }
-export -f run
-export kvscope
+run="env -u DISPLAY -u WAYLAND_DISPLAY -u QT_QPA_PLATFORM $kvscope export"
 
 cases=(
     "--chart memory --out $out/memory.png"
@@ -22,7 +20,8 @@ cases=(
 )
 if command -v hyperfine >/dev/null; then
     for c in "${cases[@]}"; do
-        hyperfine --warmup 2 --runs 20 --style basic "run $c" 2>&1 | grep -E "Time|Range"
+        echo "$c"
+        hyperfine --warmup 2 --runs 20 --style basic "$run $c" 2>&1 | grep -E "Time|Range"
     done
 else
     for c in "${cases[@]}"; do
@@ -30,7 +29,7 @@ else
         for _ in $(seq 10); do
             start=$(date +%s%N)
             # shellcheck disable=SC2086
-            run $c
+            $run $c
             total=$((total + $(date +%s%N) - start))
         done
         echo "$c: mean $((total / 10 / 1000000)) ms"

@@ -149,15 +149,17 @@ private Q_SLOTS:
         QTest::addColumn<QByteArray>("bytes");
         QTest::addColumn<QString>("part");
         const QByteArray good = scenarioFileBytes(fullDocument());
-        QTest::newRow("truncated") << good.left(good.size() / 2) << QStringLiteral("JSON error at byte");
-        QTest::newRow("array") << QByteArray("[]") << QStringLiteral("expected a JSON object");
+        QTest::newRow("truncated") << good.left(good.size() / 2)
+                                   << QStringLiteral("malformed JSON at offset");
+        QTest::newRow("array") << QByteArray("[]")
+                               << QStringLiteral("expected a JSON object at the top level");
         QTest::newRow("other format")
             << withField(good, {}, QStringLiteral("format"), QStringLiteral("kvscope-gpu-1"))
-            << QStringLiteral("'format' is 'kvscope-gpu-1'");
+            << QStringLiteral("'format' is \"kvscope-gpu-1\"");
         QTest::newRow("newer version") << withField(good, {}, QStringLiteral("version"), 2)
                                        << QStringLiteral("newer kvscope (scenario format version 2");
         QTest::newRow("version text") << withField(good, {}, QStringLiteral("version"), QStringLiteral("1"))
-                                      << QStringLiteral("version: expected a number, got '1'");
+                                      << QStringLiteral("version: expected a number, got \"1\"");
         QTest::newRow("unknown top-level key")
             << withField(good, {}, QStringLiteral("colour"), 1) << QStringLiteral("colour: not a field");
         QTest::newRow("unknown option")
@@ -165,7 +167,7 @@ private Q_SLOTS:
             << QStringLiteral("scenario.batch: not a kvscope calc option");
         QTest::newRow("count as text")
             << withField(good, QStringLiteral("scenario"), QStringLiteral("batch-size"), QStringLiteral("16"))
-            << QStringLiteral("scenario.batch-size: expected a number, got '16'");
+            << QStringLiteral("scenario.batch-size: expected a number, got \"16\"");
         QTest::newRow("fractional count")
             << withField(good, QStringLiteral("scenario"), QStringLiteral("seq-len"), 1.5)
             << QStringLiteral("scenario.seq-len: expected an integer");

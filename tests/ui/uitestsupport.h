@@ -6,6 +6,7 @@
 #include "mainwindow.h"
 
 #include <memory>
+#include <set>
 
 #include <QColor>
 #include <QCoreApplication>
@@ -92,6 +93,16 @@ inline int pixelsNear(const QImage &image, const QColor &color)
                 ++count;
         }
     return count;
+}
+
+/// Distinct colours in an image (every third pixel): a blank or single-colour picture has few.
+inline int colourCount(const QImage &image)
+{
+    std::set<QRgb> colours;
+    for (int y = 0; y < image.height(); y += 3)
+        for (int x = 0; x < image.width(); x += 3)
+            colours.insert(image.pixel(x, y));
+    return int(colours.size());
 }
 
 } // namespace kvscope::test
