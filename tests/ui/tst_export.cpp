@@ -28,8 +28,8 @@
 #include <QApplication>
 #include <QBuffer>
 #include <QClipboard>
-#include <QFileInfo>
 #include <QComboBox>
+#include <QFileInfo>
 #include <QImageReader>
 #include <QJsonDocument>
 #include <QLineEdit>
