@@ -37,10 +37,12 @@
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QMimeData>
+#include <QRegularExpression>
 #include <QShortcut>
 #include <QSplitter>
 #include <QStatusBar>
 #include <QTabWidget>
+#include <QTimer>
 #include <QUrl>
 #include <QVBoxLayout>
 
@@ -387,8 +389,10 @@ void MainWindow::refuse(const QString &title, const QString &message)
 
 void MainWindow::importModelPath(const QString &path)
 {
+    // From the event loop, as an import reports from it: a refusal's message
+    // box must not block whoever asked (the command line, a drop).
     if (path.endsWith(QLatin1String(".kvscope"), Qt::CaseInsensitive))
-        openScenarioFile(path);
+        QTimer::singleShot(0, this, [this, path] { openScenarioFile(path); });
     else
         m_importer->importPath(path);
 }
@@ -414,6 +418,7 @@ bool MainWindow::openScenarioFile(const QString &path)
     try {
         m_session->open(path);
     } catch (const Error &error) {
+        Q_EMIT importFailed(error.message()); // kvscope FILE --screenshot exits 1
         refuse(tr("Cannot open scenario"), error.message());
         return false;
     }
@@ -449,11 +454,12 @@ bool MainWindow::saveScenario()
 
 bool MainWindow::saveScenarioAs()
 {
-    const QString suggested =
-        m_session->path().isEmpty()
-            ? QDir::home().filePath(m_controller->scenario().model.id.section(QLatin1Char('/'), -1) +
-                                    QStringLiteral(".kvscope"))
-            : m_session->path();
+    // The model's name as a file name: "Pasted config 2" -> "Pasted-config-2.kvscope".
+    QString name = m_controller->scenario().model.name;
+    name.replace(QRegularExpression(QStringLiteral("[^A-Za-z0-9._-]+")), QStringLiteral("-"));
+    const QString suggested = m_session->path().isEmpty()
+                                  ? QDir::home().filePath(name + QStringLiteral(".kvscope"))
+                                  : m_session->path();
     QString path = QFileDialog::getSaveFileName(this, tr("Save scenario"), suggested,
                                                 tr("kvscope scenarios (*.kvscope)"));
     if (path.isEmpty())

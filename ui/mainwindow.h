@@ -48,7 +48,7 @@ public:
 
 public Q_SLOTS:
     /// Imports a config.json, model folder or .gguf (in the background) and
-    /// selects it; a .kvscope file is opened as a scenario instead.
+    /// selects it; a .kvscope file is opened as a scenario instead (from the event loop).
     void importModelPath(const QString &path);
     /// Opens a scenario file (after asking about unsaved changes); false if
     /// it was not opened (cancelled, or refused with a message).

@@ -122,7 +122,7 @@ void ScenarioSession::open(const QString &path)
         if (const ModelArch *model = m_library->findModel(key))
             scenario.model = *model;
     }
-    if (scenario.gpu.custom && !m_library->findGpu(scenario.gpu.id))
+    if (scenario.gpu.custom) // the file's definition, under its id
         m_library->addCustomGpu(scenario.gpu);
     m_comparison = d.comparison;
     m_carriedModels = d.models;

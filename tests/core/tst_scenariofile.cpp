@@ -6,6 +6,7 @@
 #include "gpu/customgpu.h"
 #include "library/library.h"
 #include "plan/chartcsv.h"
+#include "plan/planjson.h"
 #include "plan/planner.h"
 #include "plan/scenariofile.h"
 #include "plan/scenariovalues.h"
@@ -250,6 +251,14 @@ private Q_SLOTS:
         for (const GrowthCurve &curve : growth.curves)
             samples += curve.x.size();
         QCOMPARE(lines.size(), samples + 1);
+        // The figures: one key,value row per key of kvscope calc --json, values as JSON writes them.
+        const QByteArray figures = figuresCsv(plan);
+        const QJsonObject json = planToJson(plan);
+        QCOMPARE(figures.count('\n'), json.size() + 1);
+        QVERIFY(figures.contains(
+            "\nkv_capacity_tokens," +
+            QByteArray::number(qint64(json.value(QLatin1String("kv_capacity_tokens")).toDouble())) + '\n'));
+        QVERIFY(figures.contains("\nfits,true\n"));
         // The scenario's own point is a sample of the current curve.
         QVERIFY(curves.contains(',' + QByteArray::number(qint64(s.seqLen)) + ',' +
                                 QByteArray::number(qint64(plan.kv.cacheBytes)) + ','));

@@ -350,6 +350,26 @@ private Q_SLOTS:
         QVERIFY(m_window->session()->path().isEmpty());
     }
 
+    void commandLineOpensAScenarioFile()
+    {
+        // kvscope FILE.kvscope, as the desktop entry and a file manager start it.
+        ScenarioDocument document;
+        document.scenario = {{QStringLiteral("model"), QStringLiteral("qwen2.5-7b")},
+                             {QStringLiteral("gpu"), QStringLiteral("a100-80gb")}};
+        const QString good = path("cli.kvscope");
+        writeScenarioFile(good, document);
+        QTemporaryDir config;
+        const QStringList shot{QStringLiteral("--screenshot"), path("cli.png"), QStringLiteral("--size"),
+                               QStringLiteral("800x600")};
+        const test::WindowRun opened = test::runWindow(config, QStringList{good} + shot);
+        QVERIFY2(opened.exitCode == 0, opened.err.constData());
+        const QString bad = path("cli-bad.kvscope");
+        writeFileAtomically(bad, "{\"format\": \"kvscope-scenario\"");
+        const test::WindowRun refused = test::runWindow(config, QStringList{bad} + shot);
+        QCOMPARE(refused.exitCode, 1);
+        QVERIFY2(refused.err.contains(bad.toUtf8() + ": malformed JSON"), refused.err.constData());
+    }
+
     void unsavedChangesPrompt()
     {
         const QString file = path("prompted.kvscope");
