@@ -265,6 +265,12 @@ private Q_SLOTS:
             renderFigureImage(*findChart(QStringLiteral("report")), explorerSource(), options);
         QCOMPARE(slide.size(), QSize(1920, 1080));
         QVERIFY(test::colourCount(slide) > 20);
+        // A dark page from a light window: every text is drawn light, the fit banner's too (no black).
+        options.dark = true;
+        const QImage dark =
+            renderFigureImage(*findChart(QStringLiteral("report")), explorerSource(), options);
+        QCOMPARE(dark.pixelColor(2, 2), theme::darkPalette().color(QPalette::Base));
+        QCOMPARE(test::pixelsNear(dark, Qt::black), 0);
     }
 
     void refusalsWriteNothing_data()
