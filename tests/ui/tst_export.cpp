@@ -12,6 +12,7 @@
 #include "export/chartcatalogue.h"
 #include "export/exportdialog.h"
 #include "export/figurerenderer.h"
+#include "library/userlibrary.h"
 #include "mainwindow.h"
 #include "plan/breakdown.h"
 #include "plan/chartcsv.h"
@@ -29,6 +30,7 @@
 #include <QBuffer>
 #include <QClipboard>
 #include <QComboBox>
+#include <QDropEvent>
 #include <QFileInfo>
 #include <QImageReader>
 #include <QJsonDocument>
@@ -41,6 +43,7 @@
 #include <QStyle>
 #include <QTimer>
 #include <QToolButton>
+#include <QUrl>
 #include <QXmlStreamReader>
 
 using namespace kvscope;
@@ -374,6 +377,25 @@ private Q_SLOTS:
         const test::WindowRun refused = test::runWindow(config, QStringList{bad} + shot);
         QCOMPARE(refused.exitCode, 1);
         QVERIFY2(refused.err.contains(bad.toUtf8() + ": malformed JSON"), refused.err.constData());
+    }
+
+    void dropOpensAScenarioFileAndRemembersIt()
+    {
+        ScenarioDocument document;
+        document.scenario = {{QStringLiteral("model"), QStringLiteral("qwen2.5-7b")},
+                             {QStringLiteral("gpu"), QStringLiteral("a100-80gb")}};
+        const QString file = path("dropped.kvscope");
+        writeScenarioFile(file, document);
+        QMimeData data;
+        data.setUrls({QUrl::fromLocalFile(file)});
+        QDragEnterEvent enter(QPoint(10, 10), Qt::CopyAction, &data, Qt::LeftButton, Qt::NoModifier);
+        QCoreApplication::sendEvent(m_window.get(), &enter);
+        QVERIFY(enter.isAccepted());
+        QDropEvent drop(QPointF(10, 10), Qt::CopyAction, &data, Qt::LeftButton, Qt::NoModifier);
+        QCoreApplication::sendEvent(m_window.get(), &drop);
+        QTRY_COMPARE(m_window->controller()->scenario().model.id, QStringLiteral("qwen2.5-7b"));
+        QCOMPARE(m_window->session()->path(), file);
+        QCOMPARE(m_window->library()->recentFiles().value(0), file);
     }
 
     void unsavedChangesPrompt()
