@@ -91,6 +91,16 @@ class TestExport : public QObject
     QTemporaryDir m_dir;
 
     QString path(const char *name) const { return m_dir.filePath(QLatin1String(name)); }
+
+    /// A scenario file naming Qwen2.5-7B on an A100 (not the window's default), every other option default.
+    QString writeQwenScenario(const char *name) const
+    {
+        ScenarioDocument document;
+        document.scenario = {{QStringLiteral("model"), QStringLiteral("qwen2.5-7b")},
+                             {QStringLiteral("gpu"), QStringLiteral("a100-80gb")}};
+        writeScenarioFile(path(name), document);
+        return path(name);
+    }
     ChartSource explorerSource() const { return m_window->explorer()->chartSource(); }
     ChartView *chart(const char *name) const
     {
@@ -362,11 +372,7 @@ private Q_SLOTS:
     void commandLineOpensAScenarioFile()
     {
         // kvscope FILE.kvscope, as the desktop entry and a file manager start it.
-        ScenarioDocument document;
-        document.scenario = {{QStringLiteral("model"), QStringLiteral("qwen2.5-7b")},
-                             {QStringLiteral("gpu"), QStringLiteral("a100-80gb")}};
-        const QString good = path("cli.kvscope");
-        writeScenarioFile(good, document);
+        const QString good = writeQwenScenario("cli.kvscope");
         QTemporaryDir config;
         const QStringList shot{QStringLiteral("--screenshot"), path("cli.png"), QStringLiteral("--size"),
                                QStringLiteral("800x600")};
@@ -381,11 +387,7 @@ private Q_SLOTS:
 
     void dropOpensAScenarioFileAndRemembersIt()
     {
-        ScenarioDocument document;
-        document.scenario = {{QStringLiteral("model"), QStringLiteral("qwen2.5-7b")},
-                             {QStringLiteral("gpu"), QStringLiteral("a100-80gb")}};
-        const QString file = path("dropped.kvscope");
-        writeScenarioFile(file, document);
+        const QString file = writeQwenScenario("dropped.kvscope");
         QMimeData data;
         data.setUrls({QUrl::fromLocalFile(file)});
         QDragEnterEvent enter(QPoint(10, 10), Qt::CopyAction, &data, Qt::LeftButton, Qt::NoModifier);
