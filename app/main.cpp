@@ -11,6 +11,8 @@
 #include "theme.h"
 #include "translations.h"
 
+#include <cstdio>
+
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QCoreApplication>
@@ -27,6 +29,26 @@ void setApplicationIdentity()
     QCoreApplication::setApplicationVersion(kvscope::versionText());
 }
 
+/// Qt would abort with "could not connect to display": headless commands
+/// draw on the offscreen platform instead when no display is there.
+void drawOffscreenWithoutDisplay()
+{
+    if (qEnvironmentVariableIsEmpty("DISPLAY") && qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY") &&
+        qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
+        qputenv("QT_QPA_PLATFORM", "offscreen");
+}
+
+/// A script reads stderr for one error line: keep Qt's notes about the
+/// offscreen platform and the runtime directory, which change nothing, out of it.
+void quietPlatformNotes(QtMsgType type, const QMessageLogContext &context, const QString &message)
+{
+    if (type == QtWarningMsg && (message.startsWith(QLatin1String("QStandardPaths: XDG_RUNTIME_DIR")) ||
+                                 message.contains(QLatin1String("propagateSizeHints"))))
+        return;
+    const QByteArray line = qFormatLogMessage(type, context, message).toLocal8Bit() + '\n';
+    std::fwrite(line.constData(), 1, size_t(line.size()), stderr);
+}
+
 QStringList argumentList(int argc, char *argv[])
 {
     QStringList list;
@@ -41,6 +63,13 @@ int main(int argc, char *argv[])
 {
     const QStringList arguments = argumentList(argc, argv);
     const QString first = arguments.value(1);
+    if (kvscope::cli::commandDrawsCharts(first)) {
+        drawOffscreenWithoutDisplay();
+        qInstallMessageHandler(quietPlatformNotes);
+        QApplication app(argc, argv);
+        setApplicationIdentity();
+        return kvscope::cli::runCommand(QCoreApplication::arguments());
+    }
     if (kvscope::cli::isCommand(first)) {
         QCoreApplication app(argc, argv);
         setApplicationIdentity();
@@ -75,7 +104,8 @@ int main(int argc, char *argv[])
     parser.addOptions({resetSettings, language, screenshot, size, view, palette});
     parser.addPositionalArgument(
         QStringLiteral("file"),
-        QStringLiteral("A model to open: a config.json, a model folder or a .gguf file."),
+        QStringLiteral("A model to open (a config.json, a model folder or a .gguf file), or a .kvscope "
+                       "scenario file."),
         QStringLiteral("[FILE]"));
     if (!parser.parse(arguments))
         return kvscope::cli::fail(parser.errorText(), kvscope::cli::UsageError);
@@ -152,7 +182,8 @@ int main(int argc, char *argv[])
     if (parser.isSet(view))
         window.showView(parser.value(view));
     window.show();
-    // In the background, as File → Open does; a refused file is shown in the window.
+    // In the background, as File → Open does; a refused file is shown in the
+    // window. A .kvscope scenario file opens as File → Open scenario does.
     if (!files.isEmpty())
         window.importModelPath(QFileInfo(files.first()).absoluteFilePath());
     if (parser.isSet(screenshot))
