@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: MIT
 // kvscope calc: one Scenario in, one MemoryPlan out, as a table or JSON.
+#include "calccommand.h"
+
 #include "cliio.h"
 #include "commands.h"
 #include "common/error.h"
@@ -8,38 +10,40 @@
 #include "plan/planjson.h"
 #include "plan/planner.h"
 #include "plantext.h"
-#include "scenariooptions.h"
 
-#include <QCommandLineParser>
 #include <QJsonDocument>
 #include <QJsonObject>
 
 namespace kvscope::cli {
 
-int runCalc(const QStringList &arguments)
+CalcCommandLine::CalcCommandLine()
 {
-    QCommandLineParser parser;
     parser.setApplicationDescription(
         QStringLiteral("Plan GPU memory for serving a model with vLLM: weights, KV cache, activations, "
                        "headroom, KV capacity and maximum concurrency. Option names follow vLLM's engine "
                        "arguments. Units: GiB = 2^30 bytes; byte figures are per GPU."));
     parser.addHelpOption();
-    const ScenarioOptions scenarioOptions;
     scenarioOptions.addTo(parser);
-    const QCommandLineOption jsonOption(QStringLiteral("json"), QStringLiteral("Print one JSON object."));
-    parser.addOption(jsonOption);
+    parser.addOption(json);
+}
 
-    if (const std::optional<int> exitCode = parseCommandLine(parser, arguments))
+QString calcOutput(const CalcCommandLine &commandLine, const ScenarioResolvers &resolvers)
+{
+    const Scenario scenario = commandLine.scenarioOptions.scenario(commandLine.parser, resolvers);
+    const MemoryPlan plan = planMemory(scenario);
+    if (!commandLine.parser.isSet(commandLine.json))
+        return planAsText(plan);
+    const QJsonObject json = calcJson(plan, proposeFixes(scenario, plan, GpuLibrary::builtin().presets()));
+    return QString::fromUtf8(QJsonDocument(json).toJson(QJsonDocument::Indented));
+}
+
+int runCalc(const QStringList &arguments)
+{
+    CalcCommandLine commandLine;
+    if (const std::optional<int> exitCode = parseCommandLine(commandLine.parser, arguments))
         return *exitCode;
     try {
-        const Scenario scenario = scenarioOptions.scenario(parser);
-        const MemoryPlan plan = planMemory(scenario);
-        if (parser.isSet(jsonOption)) {
-            const QJsonObject json =
-                calcJson(plan, proposeFixes(scenario, plan, GpuLibrary::builtin().presets()));
-            writeOut(QString::fromUtf8(QJsonDocument(json).toJson(QJsonDocument::Indented)));
-        } else
-            writeOut(planAsText(plan));
+        writeOut(calcOutput(commandLine, builtinResolvers()));
         return Success;
     } catch (const Error &error) {
         return fail(error.message());

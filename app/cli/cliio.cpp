@@ -23,21 +23,31 @@ int fail(const QString &message, int code)
     return code;
 }
 
-std::optional<int> parseCommandLine(QCommandLineParser &parser, const QStringList &arguments,
-                                    Positionals positionals)
+std::optional<CommandLineStop> checkCommandLine(QCommandLineParser &parser, const QStringList &arguments,
+                                                Positionals positionals)
 {
     const QString command = arguments.value(1);
     if (!parser.parse(arguments.mid(1)))
-        return fail(QStringLiteral("%1: %2").arg(command, parser.errorText()), UsageError);
-    if (parser.isSet(QStringLiteral("help"))) {
-        writeOut(parser.helpText());
+        return CommandLineStop{UsageError, QStringLiteral("%1: %2").arg(command, parser.errorText())};
+    if (parser.isSet(QStringLiteral("help")))
+        return CommandLineStop{Success, parser.helpText()};
+    if (positionals == Positionals::Refused && !parser.positionalArguments().isEmpty())
+        return CommandLineStop{UsageError, QStringLiteral("%1: unexpected argument '%2'")
+                                               .arg(command, parser.positionalArguments().first())};
+    return std::nullopt;
+}
+
+std::optional<int> parseCommandLine(QCommandLineParser &parser, const QStringList &arguments,
+                                    Positionals positionals)
+{
+    const std::optional<CommandLineStop> stop = checkCommandLine(parser, arguments, positionals);
+    if (!stop)
+        return std::nullopt;
+    if (stop->code == Success) {
+        writeOut(stop->text);
         return Success;
     }
-    if (positionals == Positionals::Refused && !parser.positionalArguments().isEmpty())
-        return fail(
-            QStringLiteral("%1: unexpected argument '%2'").arg(command, parser.positionalArguments().first()),
-            UsageError);
-    return std::nullopt;
+    return fail(stop->text, stop->code);
 }
 
 } // namespace kvscope::cli

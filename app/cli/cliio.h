@@ -31,11 +31,22 @@ enum class Positionals
     Taken
 };
 
+/// What ends a command before it runs: --help (Success, the help text for
+/// stdout) or a usage error (UsageError, the message naming the command).
+struct CommandLineStop
+{
+    ExitCode code;
+    QString text;
+};
+
 /// Parses a command's options from `arguments` (the program, the command,
-/// then its options) and handles what ends the command before it runs:
-/// prints --help, or a usage error naming the command for options it cannot
-/// parse or a word it does not take. Returns that exit code, or std::nullopt
-/// when the command should run.
+/// then its options) and says whether the command ends before it runs: for
+/// --help, options it cannot parse or a word it does not take. Prints nothing.
+std::optional<CommandLineStop> checkCommandLine(QCommandLineParser &parser, const QStringList &arguments,
+                                                Positionals positionals = Positionals::Refused);
+
+/// checkCommandLine(), then prints the help or the usage error. Returns that
+/// exit code, or std::nullopt when the command should run.
 std::optional<int> parseCommandLine(QCommandLineParser &parser, const QStringList &arguments,
                                     Positionals positionals = Positionals::Refused);
 

@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: MIT
 // kvscope models / kvscope gpus: the built-in presets, as a table or JSON.
+#include "listcommands.h"
+
 #include "cliio.h"
 #include "commands.h"
 #include "common/error.h"
@@ -7,8 +9,6 @@
 #include "gpu/customgpu.h"
 #include "library/library.h"
 #include "library/presetlist.h"
-
-#include <functional>
 
 #include <QCommandLineParser>
 #include <QJsonArray>
@@ -25,39 +25,6 @@ struct Listing
     QJsonArray json;
     QString text;
 };
-
-/// Parses --json/--search/--help and positional filter words, builds the
-/// listing for the filter, prints it; returns the exit code.
-int runListing(const QStringList &arguments, const QString &description,
-               const std::function<Listing(const QString &filter)> &build)
-{
-    QCommandLineParser parser;
-    parser.setApplicationDescription(description);
-    parser.addHelpOption();
-    const QCommandLineOption json(QStringLiteral("json"), QStringLiteral("Print a JSON array."));
-    const QCommandLineOption search(
-        QStringLiteral("search"),
-        QStringLiteral("Only entries whose id, name, family or aliases contain every word "
-                       "of TEXT (ignoring case)."),
-        QStringLiteral("text"));
-    parser.addOption(json);
-    parser.addOption(search);
-    parser.addPositionalArgument(QStringLiteral("filter"),
-                                 QStringLiteral("Words to search for, as --search."),
-                                 QStringLiteral("[filter...]"));
-    if (const std::optional<int> exitCode = parseCommandLine(parser, arguments, Positionals::Taken))
-        return *exitCode;
-    const QString filter = (parser.values(search) + parser.positionalArguments()).join(QLatin1Char(' '));
-    try {
-        const Listing listing = build(filter);
-        if (listing.json.isEmpty() && !filter.isEmpty())
-            return fail(QStringLiteral("%1: nothing matches '%2'").arg(arguments.value(1), filter));
-        writeOut(parser.isSet(json) ? QString::fromUtf8(QJsonDocument(listing.json).toJson()) : listing.text);
-        return Success;
-    } catch (const Error &error) {
-        return fail(error.message());
-    }
-}
 
 QString column(const QString &text, int width)
 {
@@ -115,25 +82,65 @@ Listing gpuListing(const QString &filter)
     return l;
 }
 
+QString listingDescription(ListingKind kind)
+{
+    return kind == ListingKind::Models
+               ? QStringLiteral("List the built-in model presets by family, with parameters and KV bytes per "
+                                "token. Any config.json, model folder or .gguf file can also be passed to "
+                                "'kvscope calc --model'.")
+               : QStringLiteral("List the built-in GPU presets. Any other accelerator: 'kvscope calc --gpu "
+                                "custom:MEMORY_GIB[:BANDWIDTH_GBS[:TFLOPS_BF16]]'.");
+}
+
+int runListing(ListingKind kind, const QStringList &arguments)
+{
+    ListingCommandLine commandLine(kind);
+    if (const std::optional<int> exitCode =
+            parseCommandLine(commandLine.parser, arguments, Positionals::Taken))
+        return *exitCode;
+    try {
+        writeOut(listingOutput(commandLine));
+        return Success;
+    } catch (const Error &error) {
+        return fail(error.message());
+    }
+}
+
 } // namespace
+
+ListingCommandLine::ListingCommandLine(ListingKind listingKind) : kind(listingKind)
+{
+    parser.setApplicationDescription(listingDescription(kind));
+    parser.addHelpOption();
+    parser.addOption(json);
+    parser.addOption(search);
+    parser.addPositionalArgument(QStringLiteral("filter"),
+                                 QStringLiteral("Words to search for, as --search."),
+                                 QStringLiteral("[filter...]"));
+}
+
+QString listingOutput(const ListingCommandLine &commandLine)
+{
+    const QCommandLineParser &parser = commandLine.parser;
+    const QString filter =
+        (parser.values(commandLine.search) + parser.positionalArguments()).join(QLatin1Char(' '));
+    const bool models = commandLine.kind == ListingKind::Models;
+    const Listing listing = models ? modelListing(filter) : gpuListing(filter);
+    if (listing.json.isEmpty() && !filter.isEmpty())
+        throw Error(QStringLiteral("%1: nothing matches '%2'")
+                        .arg(models ? QStringLiteral("models") : QStringLiteral("gpus"), filter));
+    return parser.isSet(commandLine.json) ? QString::fromUtf8(QJsonDocument(listing.json).toJson())
+                                          : listing.text;
+}
 
 int runModels(const QStringList &arguments)
 {
-    return runListing(
-        arguments,
-        QStringLiteral("List the built-in model presets by family, with parameters and KV bytes per "
-                       "token. Any config.json, model folder or .gguf file can also be passed to "
-                       "'kvscope calc --model'."),
-        modelListing);
+    return runListing(ListingKind::Models, arguments);
 }
 
 int runGpus(const QStringList &arguments)
 {
-    return runListing(
-        arguments,
-        QStringLiteral("List the built-in GPU presets. Any other accelerator: 'kvscope calc --gpu "
-                       "custom:MEMORY_GIB[:BANDWIDTH_GBS[:TFLOPS_BF16]]'."),
-        gpuListing);
+    return runListing(ListingKind::Gpus, arguments);
 }
 
 } // namespace kvscope::cli

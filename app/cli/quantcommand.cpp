@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 // kvscope quant: fake-quantize one tensor with one or more schemes and print
 // the error figures as a table or JSON, optionally the histograms as CSV.
+#include "quantcommand.h"
+
 #include "cliio.h"
 #include "commands.h"
 #include "common/atomicfile.h"
@@ -8,9 +10,7 @@
 #include "quantization/quantrun.h"
 #include "quantization/report.h"
 #include "quantization/tensorsource.h"
-#include "quantoptions.h"
 #include "quanttext.h"
-#include "scenariooptions.h"
 
 #include <limits>
 
@@ -59,22 +59,7 @@ int listTensorsOf(const QCommandLineParser &parser, const QuantOptions &o)
 
 int simulate(const QCommandLineParser &parser, const QuantOptions &o)
 {
-    SchemeDefaults defaults;
-    defaults.groupSize = parseGroupSize(parser.value(o.groupSize));
-    defaults.saturate = !parser.isSet(o.noSaturation);
-    defaults.unitScale = parser.isSet(o.unitScale);
-    QuantRequest request;
-    request.schemes = parseSchemeList(parser.values(o.scheme), defaults);
-    const std::int64_t bins = parsePositive(parser.value(o.bins), QStringLiteral("--bins"));
-    if (bins > MaxHistogramBins)
-        throw Error(QStringLiteral("--bins: %1 is more than %2").arg(bins).arg(MaxHistogramBins));
-    request.options.bins = int(bins);
-    // The relative-error and value histograms only go to the CSV.
-    request.options.relativeHistogram = parser.isSet(o.histogram);
-    request.valueHistogram = parser.isSet(o.histogram);
-    request.source = inputSource(parser, o);
-
-    const QuantOutcome outcome = runQuantization(request);
+    const QuantOutcome outcome = runQuantization(quantRequest(parser, o));
     const TensorData &tensor = outcome.tensor.data;
     // The CSV goes first: if it cannot be written, nothing reaches stdout.
     if (parser.isSet(o.histogram))
@@ -94,17 +79,41 @@ int simulate(const QCommandLineParser &parser, const QuantOptions &o)
 
 } // namespace
 
-int runQuant(const QStringList &arguments)
+QuantCommandLine::QuantCommandLine()
 {
-    QCommandLineParser parser;
     parser.setApplicationDescription(QStringLiteral(
         "Quantize a tensor and measure the error: MSE, SQNR (10·log10 Σw²/Σ(w-w')²), max and mean "
         "absolute error, cosine similarity, clipped and flushed shares, bits per weight with scales. "
         "Rows are output channels; int groups, MXFP4 blocks run along a row."));
     parser.addHelpOption();
-    const QuantOptions options;
     parser.addOptions(options.all());
-    if (const std::optional<int> exitCode = parseCommandLine(parser, arguments))
+}
+
+QuantRequest quantRequest(const QCommandLineParser &parser, const QuantOptions &o)
+{
+    SchemeDefaults defaults;
+    defaults.groupSize = parseGroupSize(parser.value(o.groupSize));
+    defaults.saturate = !parser.isSet(o.noSaturation);
+    defaults.unitScale = parser.isSet(o.unitScale);
+    QuantRequest request;
+    request.schemes = parseSchemeList(parser.values(o.scheme), defaults);
+    const std::int64_t bins = parsePositive(parser.value(o.bins), QStringLiteral("--bins"));
+    if (bins > MaxHistogramBins)
+        throw Error(QStringLiteral("--bins: %1 is more than %2").arg(bins).arg(MaxHistogramBins));
+    request.options.bins = int(bins);
+    // The relative-error and value histograms only go to the CSV.
+    request.options.relativeHistogram = parser.isSet(o.histogram);
+    request.valueHistogram = parser.isSet(o.histogram);
+    request.source = inputSource(parser, o);
+    return request;
+}
+
+int runQuant(const QStringList &arguments)
+{
+    QuantCommandLine commandLine;
+    const QCommandLineParser &parser = commandLine.parser;
+    const QuantOptions &options = commandLine.options;
+    if (const std::optional<int> exitCode = parseCommandLine(commandLine.parser, arguments))
         return *exitCode;
     try {
         return parser.isSet(options.list) ? listTensorsOf(parser, options) : simulate(parser, options);

@@ -100,9 +100,9 @@ ScenarioValues ScenarioOptions::givenValues(const QCommandLineParser &parser) co
     return values;
 }
 
-Scenario ScenarioOptions::scenario(const QCommandLineParser &parser) const
+Scenario ScenarioOptions::scenario(const QCommandLineParser &parser, const ScenarioResolvers &resolvers) const
 {
-    return scenarioFromValues(values(parser), builtinResolvers());
+    return scenarioFromValues(values(parser), resolvers);
 }
 
 } // namespace kvscope::cli

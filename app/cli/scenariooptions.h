@@ -19,9 +19,9 @@ public:
 
     void addTo(QCommandLineParser &parser) const;
 
-    /// Builds the scenario from parsed options; throws kvscope::Error naming
-    /// the option and value on bad input.
-    Scenario scenario(const QCommandLineParser &parser) const;
+    /// Builds the scenario from parsed options, the model and GPU found by
+    /// `resolvers`; throws kvscope::Error naming the option and value on bad input.
+    Scenario scenario(const QCommandLineParser &parser, const ScenarioResolvers &resolvers) const;
     /// The options as values: those given and those with a default.
     ScenarioValues values(const QCommandLineParser &parser) const;
     /// Only the options given on the command line (overrides of a scenario file).

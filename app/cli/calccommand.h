@@ -1,0 +1,30 @@
+// SPDX-License-Identifier: MIT
+// kvscope calc's command line and what it prints, apart from the printing:
+// the fuzz target of the command line runs the same code in-process.
+#pragma once
+
+#include "plan/scenariovalues.h"
+#include "scenariooptions.h"
+
+#include <QCommandLineOption>
+#include <QCommandLineParser>
+#include <QString>
+
+namespace kvscope::cli {
+
+/// calc's parser with its options (the scenario's and --json).
+struct CalcCommandLine
+{
+    CalcCommandLine();
+
+    QCommandLineParser parser;
+    ScenarioOptions scenarioOptions;
+    QCommandLineOption json{QStringLiteral("json"), QStringLiteral("Print one JSON object.")};
+};
+
+/// What calc prints for the parsed options, the model and GPU found by
+/// `resolvers`: the plan as a table, or as JSON with the fixes that fit.
+/// Throws kvscope::Error naming the option and value on bad input.
+QString calcOutput(const CalcCommandLine &commandLine, const ScenarioResolvers &resolvers);
+
+} // namespace kvscope::cli
