@@ -4,6 +4,7 @@
 #include "common/error.h"
 #include "formats/gguf.h"
 #include "fuzzinput.h"
+#include "fuzztargets.h"
 #include "model/ggufmodel.h"
 #include "model/inventory.h"
 #include "plan/kvcache.h"
@@ -11,10 +12,11 @@
 #include <cstddef>
 #include <cstdint>
 
-extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size)
+namespace kvscope::fuzz {
+
+void gguf(const std::uint8_t *data, std::size_t size)
 {
-    using namespace kvscope;
-    fuzz::InputDevice input(data, size);
+    InputDevice input(data, size);
     try {
         const GgufFile file = parseGguf(input.device(), input.size(), QStringLiteral("fuzz"));
         const ModelArch model = modelFromGguf(file, QStringLiteral("fuzz"));
@@ -22,5 +24,6 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size
         kvBytesPerTokenPerLayer(model, KvCacheDtype::Q8_0, 1);
     } catch (const Error &) {
     }
-    return 0;
 }
+
+} // namespace kvscope::fuzz

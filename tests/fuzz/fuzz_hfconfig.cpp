@@ -2,6 +2,7 @@
 // config.json text -> parser -> the figures built from it. Any input may be
 // rejected with kvscope::Error; nothing may crash, read out of bounds or hang.
 #include "common/error.h"
+#include "fuzztargets.h"
 #include "model/hfconfig.h"
 #include "model/inventory.h"
 #include "plan/kvcache.h"
@@ -12,9 +13,10 @@
 
 #include <QByteArray>
 
-extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size)
+namespace kvscope::fuzz {
+
+void hfconfig(const std::uint8_t *data, std::size_t size)
 {
-    using namespace kvscope;
     try {
         const QByteArray text(reinterpret_cast<const char *>(data), qsizetype(size));
         const ModelArch model =
@@ -26,5 +28,6 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size
     } catch (const Error &) {
         // A clear rejection is a correct answer.
     }
-    return 0;
 }
+
+} // namespace kvscope::fuzz

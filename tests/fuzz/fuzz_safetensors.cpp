@@ -4,14 +4,16 @@
 #include "common/error.h"
 #include "formats/safetensors.h"
 #include "fuzzinput.h"
+#include "fuzztargets.h"
 
 #include <cstddef>
 #include <cstdint>
 
-extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size)
+namespace kvscope::fuzz {
+
+void safetensors(const std::uint8_t *data, std::size_t size)
 {
-    using namespace kvscope;
-    fuzz::InputDevice input(data, size);
+    InputDevice input(data, size);
     try {
         const SafetensorsHeader header =
             readSafetensorsHeader(input.device(), input.size(), QStringLiteral("fuzz"));
@@ -19,5 +21,6 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size
             (void)e.elements();
     } catch (const Error &) {
     }
-    return 0;
 }
+
+} // namespace kvscope::fuzz

@@ -22,7 +22,7 @@ def write(target, name, data):
 presets = json.loads((root / "resources/presets/models.json").read_text())
 for model in presets["models"]:
     write("hfconfig", model["id"] + ".json", json.dumps(model["config"], indent=1).encode())
-base = presets["models"][0]["config"]
+base = next(m for m in presets["models"] if m["id"] == "llama-3.1-8b")["config"]
 quant_configs = {
     "awq": {"quant_method": "awq", "bits": 4, "group_size": 128, "zero_point": True, "version": "gemm"},
     "gptq": {"quant_method": "gptq", "bits": 4, "group_size": 128, "desc_act": False, "sym": True},
@@ -44,7 +44,7 @@ write("hfconfig", "qwen1.5-moe-a2.7b.json", json.dumps({
     "torch_dtype": "bfloat16"}, indent=1).encode())
 write("hfconfig", "internvl-llm-config.json", json.dumps({
     "architectures": ["InternVLChatModel"], "model_type": "internvl_chat", "torch_dtype": "bfloat16",
-    "llm_config": dict(presets["models"][0]["config"], num_hidden_layers=2)}, indent=1).encode())
+    "llm_config": dict(base, num_hidden_layers=2)}, indent=1).encode())
 for name, q in quant_configs.items():
     write("hfconfig", "llama-" + name + ".json", json.dumps(dict(base, quantization_config=q), indent=1).encode())
 
@@ -141,3 +141,164 @@ write("gguf", "deepseek2-mla.gguf", gguf([kv_str("general.architecture", "deepse
                                            kv_u32("deepseek2.expert_count", 4), kv_u32("deepseek2.expert_used_count", 2),
                                            kv_u32("deepseek2.expert_shared_count", 1), kv_u32("deepseek2.leading_dense_block_count", 1),
                                            kv_u32("deepseek2.expert_feed_forward_length", 32), kv_u32("deepseek2.vocab_size", 8)], []))
+
+
+# .npy (numpy/lib/format.py): magic, version, little-endian header length, a
+# dict literal padded with spaces to a multiple of 64 bytes, then the data.
+def npy(descr, shape, data, version=(1, 0), fortran=False, header=None):
+    if header is None:
+        dims = "".join("%d, " % d for d in shape) if len(shape) == 1 else ", ".join(str(d) for d in shape)
+        header = "{'descr': '%s', 'fortran_order': %s, 'shape': (%s), }" % (descr, fortran, dims)
+    length_bytes = 2 if version[0] == 1 else 4
+    text = header.encode()
+    pad = -(6 + 2 + length_bytes + len(text) + 1) % 64
+    text += b" " * pad + b"\n"
+    length = struct.pack("<H" if length_bytes == 2 else "<I", len(text))
+    return b"\x93NUMPY" + bytes(version) + length + text + data
+
+
+odd_floats = [0.5, -1.25, 3.0e38, -3.0e38, 1.0e-45, -0.0, float("inf"), float("-inf"), float("nan"), 448.0,
+              57344.0, 1.0e-8]
+write("npy", "f4-2x6.npy", npy("<f4", [2, 6], struct.pack("<12f", *odd_floats)))
+write("npy", "f2-4x8.npy", npy("<f2", [4, 8], struct.pack("<32e", *[(i - 16) / 4 for i in range(32)])))
+write("npy", "bf16-2x16.npy", npy("<V2", [2, 16], b"".join(struct.pack("<f", v)[2:] for v in (odd_floats * 3)[:32])))
+write("npy", "v2-bf16-bar.npy", npy("|V2", [1, 64], bytes(range(128)), version=(2, 0)))
+write("npy", "v3-f4-1x32.npy", npy("<f4", [1, 32], struct.pack("<32f", *range(32)), version=(3, 0)))
+write("npy", "fortran.npy", npy("<f4", [2, 2], struct.pack("<4f", 1, 2, 3, 4), fortran=True))
+write("npy", "big-endian.npy", npy(">f4", [2, 2], struct.pack(">4f", 1, 2, 3, 4)))
+write("npy", "three-d.npy", npy("<f2", [2, 2, 2], bytes(16)))
+write("npy", "scalar.npy", npy("<f4", [], struct.pack("<f", 1)))
+write("npy", "empty-rows.npy", npy("<f4", [0, 4], b""))
+write("npy", "int64-vector.npy", npy("<i8", [3], struct.pack("<3q", 1, 2, 3)))
+write("npy", "python2-long.npy", npy("<f4", [], b"", header="{'descr': '<f4', 'fortran_order': False, "
+                                                           "'shape': (2L, 2L), }") + struct.pack("<4f", 1, 2, 3, 4))
+write("npy", "truncated.npy", npy("<f4", [4, 4], bytes(20)))
+
+
+# Scenario files (.kvscope): the format plan/scenariofile.h writes.
+tiny_llama = {"architectures": ["LlamaForCausalLM"], "model_type": "llama", "hidden_size": 2048,
+              "intermediate_size": 5632, "num_attention_heads": 32, "num_key_value_heads": 4,
+              "num_hidden_layers": 22, "vocab_size": 32000, "max_position_embeddings": 2048,
+              "torch_dtype": "bfloat16"}
+lab_card = {"format": "kvscope-gpu-1", "id": "custom-lab-card", "name": "lab card", "vendor": "",
+            "memory_bytes": 48 << 30, "bandwidth_gbps": 900, "tflops_bf16_dense": 180, "fp8_native": False,
+            "custom": True}
+
+
+def scenario_file(scenario, **sections):
+    return json.dumps(dict({"format": "kvscope-scenario", "version": 1, "scenario": scenario}, **sections),
+                      indent=4, sort_keys=True).encode()
+
+
+write("scenariofile", "minimal.kvscope", scenario_file({"model": "llama-3.1-8b", "gpu": "h100-sxm"}))
+write("scenariofile", "full.kvscope", scenario_file(
+    {"model": "pasted:1", "gpu": "custom-lab-card", "dtype": "bfloat16", "quantization": "awq", "group-size": 64,
+     "kv-cache-dtype": "fp8", "gpu-memory-utilization": 0.85, "batch-size": 32, "seq-len": 4096,
+     "tensor-parallel-size": 2, "max-model-len": 2048, "block-size": 32, "prompt-len": 1024,
+     "max-num-seqs": 64, "max-num-batched-tokens": 8192, "mamba-ssm-cache-dtype": "float32",
+     "bandwidth-efficiency": 0.7, "compute-efficiency": 0.5},
+    models=[{"id": "pasted:1", "name": "Tiny Llama", "config": json.dumps(tiny_llama)},
+            {"id": "imported:/models/x", "path": "/models/x"}],
+    gpus=[lab_card], charts={"growth-axis": "batch", "growth-scale": "log"},
+    quantization={"input": "synthetic:gaussian", "rows": 512, "cols": 1024, "seed": 7, "std": 0.02,
+                  "scheme": ["int8", "nf4"], "group-size": 128, "bins": 64, "no-saturation": True,
+                  "unit-scale": False, "histogram": "relative", "log-counts": True},
+    comparison=[{"kv-cache-dtype": "auto"}, {"model": "qwen2.5-7b", "batch-size": 8}]))
+write("scenariofile", "custom-gpu-option.kvscope", scenario_file(
+    {"model": "qwen3-30b-a3b", "gpu": "custom:24:1008:165", "kv-cache-dtype": "fp8_e5m2", "quantization": "fp8"}))
+write("scenariofile", "gguf-kv.kvscope", scenario_file(
+    {"model": "deepseek-v3", "gpu": "b200", "tensor-parallel-size": 8, "kv-cache-dtype": "auto",
+     "seq-len": 131072, "batch-size": 1000000}))
+write("scenariofile", "file-source.kvscope", scenario_file(
+    {"model": "gemma-3-27b", "gpu": "h200"}, quantization={"input": "/tmp/w.npy", "tensor": "w"}))
+write("scenariofile", "newer.kvscope", json.dumps({"format": "kvscope-scenario", "version": 2,
+                                                    "scenario": {"model": "x", "gpu": "y"}}).encode())
+
+
+# Command lines: one argument per line, as kvscope COMMAND's options.
+def command_line(target, name, *arguments):
+    write(target, name, "".join(a + "\n" for a in arguments).encode())
+
+
+command_line("cli_calc", "defaults.txt")
+command_line("cli_calc", "json.txt", "--json")
+command_line("cli_calc", "help.txt", "--help")
+command_line("cli_calc", "llama-70b-tp2.txt", "--model", "llama-3.1-70b", "--gpu", "h100-sxm",
+             "--tensor-parallel-size", "2", "--kv-cache-dtype", "fp8", "--max-model-len", "32768",
+             "--batch-size", "64", "--seq-len", "16384", "--json")
+command_line("cli_calc", "awq-group.txt", "--model=qwen2.5-72b", "--quantization=awq", "--group-size=-1",
+             "--gpu=custom:80:2039:312", "--gpu-memory-utilization=0.95", "--dtype=float16")
+command_line("cli_calc", "hybrid.txt", "--model", "qwen3-30b-a3b", "--mamba-ssm-cache-dtype", "float32",
+             "--block-size", "64", "--max-num-seqs", "256", "--max-num-batched-tokens", "8192",
+             "--prompt-len", "512", "--bandwidth-efficiency", "0.8", "--compute-efficiency", "1")
+command_line("cli_calc", "huge.txt", "--model", "llama-3.1-405b", "--gpu", "custom:0.5", "--batch-size",
+             "1000000", "--seq-len", "1000000000", "--tensor-parallel-size", "1048576")
+command_line("cli_calc", "bad-value.txt", "--batch-size", "-4", "extra")
+command_line("cli_quant", "defaults.txt")
+command_line("cli_quant", "schemes.txt", "--scheme", "int4,int3-sym-g64,fp8-e4m3", "--scheme", "nf4",
+             "--group-size", "-1", "--rows", "64", "--cols", "128", "--seed", "7", "--std", "1", "--bins", "4096",
+             "--no-saturation", "--unit-scale", "--json")
+command_line("cli_quant", "synthetic-kind.txt", "--input", "synthetic:outliers", "--tensor", "w")
+command_line("cli_quant", "file.txt", "--input", "/tmp/w.safetensors", "--tensor", "model.w", "--histogram",
+             "/tmp/h.csv", "--scheme", "mxfp4")
+command_line("cli_quant", "list.txt", "--input", "synthetic:gaussian", "--list")
+for target in ("cli_models", "cli_gpus"):
+    command_line(target, "all.txt")
+    command_line(target, "json.txt", "--json")
+    command_line(target, "help.txt", "--help")
+command_line("cli_models", "search.txt", "--search", "llama 3.1", "70b")
+command_line("cli_models", "nothing.txt", "--json", "no-such-model")
+command_line("cli_gpus", "search.txt", "--search", "H100", "sxm")
+command_line("cli_gpus", "nothing.txt", "tpu")
+
+
+# Stored settings (QSettings' INI text, keys of ui/settings/settingkeys.cpp).
+# The library's lists of maps are @Variant(...) blobs that QSettings encodes
+# itself: those seeds (library.conf, two-of-each.conf) are files kvscope wrote.
+write("settingsfile", "scenario.conf", b"""[General]
+ui\\language=zh_CN
+
+[scenario]
+model=qwen3-30b-a3b
+gpu=h200
+tensorParallelSize=2
+dtype=bfloat16
+quantization=awq
+groupSize=64
+kvCacheDtype=fp8
+gpuMemoryUtilization=0.85
+blockSize=32
+maxModelLen=32768
+batchSize=64
+seqLen=16384
+
+[explorer]
+growthAxis=batch
+growthScale=log
+
+[quantization]
+source=synthetic
+synthetic\\kind=outliers
+synthetic\\rows=256
+synthetic\\cols=512
+synthetic\\seed=7
+synthetic\\std=1
+file\\path=/tmp/w.npy
+file\\tensor=w
+schemes=int8, nf4, mxfp4
+groupSize=64
+bins=64
+fp8Saturate=false
+fp8UnitScale=true
+histogram=relative
+logY=false
+
+[library]
+recentFiles=/tmp/a.kvscope, /tmp/model.gguf
+
+[window]
+tab=1
+""")
+write("settingsfile", "unusable.conf", b"[scenario]\nmodel=llama-99b\nbatchSize=-4\ngpuMemoryUtilization=7\n"
+      b"seqLen=\x01\x02\xff\n[quantization]\nschemes=int8, int8\nlogY=maybe\n[library]\nimported=not a list\n"
+      b"customGpus=@Invalid()\n[window]\ngeometry=@ByteArray(\\x1\\xd9)\ntab=99\n")

@@ -1,0 +1,41 @@
+// SPDX-License-Identifier: MIT
+// kvscope models and kvscope gpus: the command line, one argument per
+// input line -> the parser -> the filtered listing (table or JSON), not printed.
+#include "cliio.h"
+#include "common/error.h"
+#include "fuzzsupport.h"
+#include "fuzztargets.h"
+#include "listcommands.h"
+
+#include <cstddef>
+#include <cstdint>
+
+namespace kvscope::fuzz {
+
+namespace {
+
+void listing(cli::ListingKind kind, const char *command, const std::uint8_t *data, std::size_t size)
+{
+    cli::ListingCommandLine commandLine(kind);
+    if (cli::checkCommandLine(commandLine.parser, commandArguments(command, data, size),
+                              cli::Positionals::Taken))
+        return;
+    try {
+        cli::listingOutput(commandLine);
+    } catch (const Error &) {
+    }
+}
+
+} // namespace
+
+void cli_models(const std::uint8_t *data, std::size_t size)
+{
+    listing(cli::ListingKind::Models, "models", data, size);
+}
+
+void cli_gpus(const std::uint8_t *data, std::size_t size)
+{
+    listing(cli::ListingKind::Gpus, "gpus", data, size);
+}
+
+} // namespace kvscope::fuzz

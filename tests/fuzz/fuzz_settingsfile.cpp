@@ -1,0 +1,143 @@
+// SPDX-License-Identifier: MIT
+// kvscope's stored settings file (QSettings' INI text, with @Variant(...)
+// values) -> every reader of the settings catalogue the window runs at start
+// (language, the user's library, the explorer's scenario, the Quantization
+// view) -> written back, and the same state read again.
+//
+// Only QtCore code is involved (settings/, the library, the controller's
+// default scenario, the Quantization view's settings), so the fuzz target
+// compiles those sources alone and links no widget (see tests/fuzz/CMakeLists.txt).
+#include "fuzzsupport.h"
+#include "fuzztargets.h"
+#include "library/userlibrary.h"
+#include "plan/scenariovalues.h"
+#include "quantization/quantsettings.h"
+#include "settings/appsettings.h"
+#include "settings/settingkeys.h"
+
+#include <cstddef>
+#include <cstdint>
+
+#include <QCoreApplication>
+#include <QDateTime>
+#include <QDir>
+#include <QFile>
+#include <QSettings>
+
+namespace kvscope::fuzz {
+
+namespace {
+
+/// The settings file every QSettings() of this process reads: in the
+/// scratch directory, never the user's, with no system-wide file behind it.
+QString settingsPath()
+{
+    QCoreApplication::setOrganizationName(QStringLiteral("kvscope"));
+    QCoreApplication::setApplicationName(QStringLiteral("kvscope"));
+    for (QSettings::Format format : {QSettings::NativeFormat, QSettings::IniFormat}) {
+        QSettings::setPath(format, QSettings::UserScope, scratchDirectory());
+        QSettings::setPath(format, QSettings::SystemScope, scratchDirectory() + QStringLiteral("/system"));
+    }
+    QDir(scratchDirectory()).mkpath(QStringLiteral("kvscope"));
+    return QSettings().fileName();
+}
+
+/// Writes the settings file. QSettings keeps files it read in a cache and
+/// rereads one only when its size or modification time changed, so every
+/// input gets a modification time of its own.
+void writeSettingsFile(const QString &path, const std::uint8_t *data, std::size_t size)
+{
+    static qint64 inputs = 0;
+    QFile file(path);
+    if (!file.open(QIODevice::WriteOnly | QIODevice::Truncate) ||
+        file.write(reinterpret_cast<const char *>(data), qint64(size)) != qint64(size) ||
+        !file.setFileTime(QDateTime::fromSecsSinceEpoch(++inputs, Qt::UTC),
+                          QFileDevice::FileModificationTime))
+        violated("the settings file can be written", path + QStringLiteral(": ") + file.errorString());
+}
+
+/// What the window restores at start.
+struct Restored
+{
+    QString language;
+    RestoredState state;
+    QuantSettings quantization;
+    QStringList problems;
+};
+
+Restored restore(UserLibrary &library)
+{
+    settings::SettingsReader reader;
+    Restored r;
+    r.language = appsettings::language(reader);
+    library.load(reader);
+    r.state = appsettings::loadScenario(reader, library);
+    r.quantization = quantsettings::load(reader);
+    const settings::WindowKeys &window = settings::windowKeys();
+    reader.read(window.geometry);
+    reader.read(window.explorerSplitter);
+    reader.read(window.tab);
+    r.problems = reader.problems();
+    for (const QString &problem : r.problems)
+        if (problem.contains(QLatin1Char('\n')))
+            violated("a settings problem is reported on one line", problem);
+    return r;
+}
+
+QStringList importedKeys(const UserLibrary &library)
+{
+    QStringList keys;
+    for (const UserLibrary::ImportedEntry &entry : library.importedModels())
+        keys << entry.key;
+    return keys;
+}
+
+/// The parts in which two restored states differ, or empty.
+QString differences(const Restored &a, const UserLibrary &aLibrary, const Restored &b,
+                    const UserLibrary &bLibrary)
+{
+    QStringList parts;
+    if (a.language != b.language)
+        parts << QStringLiteral("language");
+    if (importedKeys(aLibrary) != importedKeys(bLibrary))
+        parts << QStringLiteral("imported models");
+    if (aLibrary.customGpus() != bLibrary.customGpus())
+        parts << QStringLiteral("custom GPUs");
+    if (aLibrary.recentFiles() != bLibrary.recentFiles())
+        parts << QStringLiteral("recent files");
+    if (scenarioToValues(a.state.scenario) != scenarioToValues(b.state.scenario))
+        parts << QStringLiteral("scenario");
+    if (a.state.growthAxis != b.state.growthAxis || a.state.growthScale != b.state.growthScale)
+        parts << QStringLiteral("growth chart");
+    if (!(quantsettings::toChoices(a.quantization) == quantsettings::toChoices(b.quantization)) ||
+        a.quantization.source.path != b.quantization.source.path ||
+        a.quantization.source.tensor != b.quantization.source.tensor)
+        parts << QStringLiteral("quantization");
+    return parts.join(QStringLiteral(", "));
+}
+
+} // namespace
+
+void settingsfile(const std::uint8_t *data, std::size_t size)
+{
+    static const QString path = settingsPath();
+    writeSettingsFile(path, data, size);
+    UserLibrary library;
+    const Restored first = restore(library);
+
+    // What was restored, saved as the window saves it, restores to the same
+    // state without a complaint.
+    QSettings().clear();
+    appsettings::setLanguage(first.language);
+    library.save();
+    appsettings::saveScenario(first.state.scenario, first.state.growthAxis, first.state.growthScale);
+    quantsettings::save(first.quantization);
+    UserLibrary again;
+    const Restored second = restore(again);
+    if (!second.problems.isEmpty())
+        violated("restored settings saved again restore without problems", second.problems.join(u'\n'));
+    if (const QString parts = differences(first, library, second, again); !parts.isEmpty())
+        violated("restored settings saved again restore the same", parts);
+}
+
+} // namespace kvscope::fuzz

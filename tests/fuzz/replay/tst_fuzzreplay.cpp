@@ -1,0 +1,95 @@
+// SPDX-License-Identifier: MIT
+// Every committed fuzz input (tests/fuzz/corpus/<target>/) through its
+// target's function (tests/fuzz/fuzztargets.h): each parser accepts or
+// rejects it without crashing, without a sanitizer report under
+// KVSCOPE_SANITIZE, and without breaking a property the target checks.
+// Inputs that once crashed a target stay in its corpus, so each is a
+// regression test here.
+#include "fuzztargets.h"
+
+#include <cstddef>
+#include <cstdint>
+#include <iterator>
+#include <vector>
+
+#include <QDir>
+#include <QFile>
+#include <QTest>
+
+namespace {
+
+struct Target
+{
+    const char *name;
+    void (*run)(const std::uint8_t *, std::size_t);
+};
+
+namespace fuzz = kvscope::fuzz;
+
+constexpr Target targets[] = {
+    {"hfconfig", fuzz::hfconfig},
+    {"safetensors", fuzz::safetensors},
+    {"gguf", fuzz::gguf},
+    {"npy", fuzz::npy},
+    {"scenariofile", fuzz::scenariofile},
+    {"cli_calc", fuzz::cli_calc},
+    {"cli_quant", fuzz::cli_quant},
+    {"cli_models", fuzz::cli_models},
+    {"cli_gpus", fuzz::cli_gpus},
+    {"settingsfile", fuzz::settingsfile},
+};
+
+QDir corpus()
+{
+    return QDir(QStringLiteral(KVSCOPE_FUZZ_CORPUS));
+}
+
+} // namespace
+
+class FuzzReplay : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    // The build's list (tests/fuzz/targets.cmake), this table and the corpus
+    // folders name the same targets, each with at least one seed.
+    void everyTargetHasASeedCorpus()
+    {
+        QStringList names;
+        for (const Target &target : targets)
+            names << QLatin1String(target.name);
+        QCOMPARE(names, QStringLiteral(KVSCOPE_FUZZ_TARGET_NAMES).split(QLatin1Char(',')));
+        QStringList folders = corpus().entryList(QDir::Dirs | QDir::NoDotAndDotDot);
+        names.sort();
+        QCOMPARE(folders, names);
+        for (const QString &name : names)
+            QVERIFY2(!QDir(corpus().filePath(name)).isEmpty(QDir::Files), qPrintable(name));
+    }
+
+    void replay_data()
+    {
+        QTest::addColumn<int>("target");
+        QTest::addColumn<QString>("path");
+        for (int i = 0; i < int(std::size(targets)); ++i) {
+            const QDir folder(corpus().filePath(QLatin1String(targets[i].name)));
+            for (const QString &file : folder.entryList(QDir::Files, QDir::Name))
+                QTest::addRow("%s/%s", targets[i].name, qPrintable(file)) << i << folder.filePath(file);
+        }
+    }
+
+    void replay()
+    {
+        QFETCH(int, target);
+        QFETCH(QString, path);
+        QFile file(path);
+        QVERIFY2(file.open(QIODevice::ReadOnly), qPrintable(path));
+        const QByteArray bytes = file.readAll();
+        // A fresh copy of exactly the file's bytes, as libFuzzer hands them
+        // over, so a read past the end is one AddressSanitizer sees.
+        std::vector<std::uint8_t> input(bytes.begin(), bytes.end());
+        targets[target].run(input.data(), input.size());
+    }
+};
+
+QTEST_GUILESS_MAIN(FuzzReplay)
+#include "tst_fuzzreplay.moc"
