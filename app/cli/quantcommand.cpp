@@ -3,6 +3,7 @@
 // the error figures as a table or JSON, optionally the histograms as CSV.
 #include "cliio.h"
 #include "commands.h"
+#include "common/atomicfile.h"
 #include "common/error.h"
 #include "quantization/quantrun.h"
 #include "quantization/report.h"

@@ -1,11 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "quantization/report.h"
 
-#include "common/error.h"
-
 #include <cmath>
-
-#include <QSaveFile>
 
 namespace kvscope::quant {
 
@@ -95,16 +91,6 @@ QByteArray histogramsCsv(const QList<SchemeResult> &results, const Histogram *va
     if (values)
         appendHistogram(csv, "values", QString(), *values);
     return csv;
-}
-
-void writeFileAtomically(const QString &path, const QByteArray &contents)
-{
-    QSaveFile file(path);
-    if (!file.open(QIODevice::WriteOnly))
-        throw Error(QStringLiteral("%1: cannot write: %2").arg(path, file.errorString()));
-    file.write(contents);
-    if (!file.commit())
-        throw Error(QStringLiteral("%1: cannot write: %2").arg(path, file.errorString()));
 }
 
 } // namespace kvscope::quant

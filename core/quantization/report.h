@@ -29,8 +29,4 @@ QJsonArray tensorListToJson(const QList<TensorInfo> &tensors);
 /// tensor's "values" histogram (scheme empty) when given.
 QByteArray histogramsCsv(const QList<SchemeResult> &results, const Histogram *values);
 
-/// Writes `contents` to `path` atomically (QSaveFile: all or nothing);
-/// throws kvscope::Error naming the file.
-void writeFileAtomically(const QString &path, const QByteArray &contents);
-
 } // namespace kvscope::quant
