@@ -2,6 +2,7 @@
 #include "model/hfconfig.h"
 
 #include "common/error.h"
+#include "common/regularfile.h"
 #include "model/configreader.h"
 #include "model/hybridconfig.h"
 #include "model/quantizationconfig.h"
@@ -10,7 +11,6 @@
 #include <initializer_list>
 #include <optional>
 
-#include <QFile>
 #include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -263,13 +263,9 @@ QJsonObject parseJsonObject(const QByteArray &text, const QString &origin)
 
 ModelArch loadHfConfigFile(const QString &path)
 {
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly))
-        throw Error(QStringLiteral("%1: cannot open: %2").arg(path, file.errorString()));
     constexpr qint64 maxConfigBytes = 16 * 1024 * 1024;
-    if (file.size() > maxConfigBytes)
-        throw Error(QStringLiteral("%1: %2 bytes is too large for a config.json").arg(path).arg(file.size()));
-    ModelArch model = parseHfConfig(parseJsonObject(file.readAll(), path), path);
+    const QByteArray text = readRegularFile(path, maxConfigBytes, QStringLiteral("a config.json"));
+    ModelArch model = parseHfConfig(parseJsonObject(text, path), path);
     model.source = QFileInfo(path).absoluteFilePath();
     return model;
 }
