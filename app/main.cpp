@@ -43,7 +43,7 @@ int main(int argc, char *argv[])
     if (kvscope::cli::isCommand(first)) {
         QCoreApplication app(argc, argv);
         setApplicationIdentity();
-        return kvscope::cli::runCommand(QCoreApplication::arguments());
+        return kvscope::cli::finishOutput(kvscope::cli::runCommand(QCoreApplication::arguments()));
     }
 
     // GUI options are parsed before any display is opened, so --help and
@@ -82,11 +82,11 @@ int main(int argc, char *argv[])
         // No QCoreApplication exists yet to name the program in the usage line.
         kvscope::cli::writeOut(
             parser.helpText().replace(QStringLiteral("<executable_name>"), QStringLiteral("kvscope")));
-        return 0;
+        return kvscope::cli::finishOutput(kvscope::cli::Success);
     }
     if (parser.isSet(version)) {
         kvscope::cli::writeOut(QStringLiteral("kvscope %1\n").arg(QStringLiteral(KVSCOPE_VERSION)));
-        return 0;
+        return kvscope::cli::finishOutput(kvscope::cli::Success);
     }
     // A word that is no command and no file is most likely a mistyped command.
     const QStringList files = parser.positionalArguments();
