@@ -4,6 +4,8 @@
 // argument names one.
 #include "cli/cliio.h"
 #include "cli/commands.h"
+#include "common/error.h"
+#include "common/imagesize.h"
 #include "mainwindow.h"
 #include "screenshot.h"
 #include "settings/appsettings.h"
@@ -114,12 +116,20 @@ int main(int argc, char *argv[])
         return kvscope::cli::fail(
             QStringLiteral("--lang: unknown language '%1' (choose en or zh_CN)").arg(parser.value(language)),
             kvscope::cli::UsageError);
-    static const QRegularExpression sizePattern(QStringLiteral("^(\\d{3,5})x(\\d{3,5})$"));
+    static const QRegularExpression sizePattern(QStringLiteral("^(\\d{1,9})x(\\d{1,9})$"));
     const QRegularExpressionMatch sizeMatch = sizePattern.match(parser.value(size));
     if (parser.isSet(size) && !sizeMatch.hasMatch())
         return kvscope::cli::fail(QStringLiteral("--size: expected WIDTHxHEIGHT such as 1280x720, got '%1'")
                                       .arg(parser.value(size)),
                                   kvscope::cli::UsageError);
+    if (sizeMatch.hasMatch()) {
+        try {
+            kvscope::checkImageSize(sizeMatch.captured(1).toLongLong(), sizeMatch.captured(2).toLongLong(),
+                                    QStringLiteral("--size"));
+        } catch (const kvscope::Error &error) {
+            return kvscope::cli::fail(error.message(), kvscope::cli::UsageError);
+        }
+    }
 
 #if defined(Q_OS_LINUX)
     // Qt would abort with "could not connect to display"; say what to do instead.

@@ -5,6 +5,7 @@
 #include "common/atomicfile.h"
 #include "common/error.h"
 #include "library/modelimporter.h"
+#include "library/userlibrary.h"
 #include "mainwindow.h"
 #include "quantization/quantizationview.h"
 
@@ -42,8 +43,8 @@ void scheduleScreenshot(MainWindow &window, const QString &path)
     auto clock = std::make_shared<QElapsedTimer>();
     clock->start();
     QObject::connect(poll, &QTimer::timeout, &window, [&window, path, failures, simulator, poll, clock] {
-        const bool ready =
-            clock->elapsed() >= LayoutMs && !window.importer()->busy() && !(simulator && simulator->isBusy());
+        const bool ready = clock->elapsed() >= LayoutMs && !window.importer()->busy() &&
+                           !window.library()->isImporting() && !(simulator && simulator->isBusy());
         const bool late = clock->elapsed() >= GiveUpMs;
         if (!ready && !late)
             return;

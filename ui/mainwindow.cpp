@@ -18,6 +18,8 @@
 #include "widgets/logsliderbox.h"
 #include "widgets/wrappedtooltips.h"
 
+#include <utility>
+
 #include <QAction>
 #include <QActionGroup>
 #include <QCloseEvent>
@@ -82,6 +84,8 @@ MainWindow::MainWindow(QWidget *parent)
     });
     connect(m_importer, &ModelImporter::failed, this, &MainWindow::refuseImport);
     connect(m_library, &UserLibrary::recentFilesChanged, this, &MainWindow::rebuildRecentMenu);
+    connect(m_library, &UserLibrary::storedModelImported, this, &MainWindow::storedModelImported);
+    connect(m_library, &UserLibrary::storedModelDropped, this, &MainWindow::storedModelDropped);
     connect(m_controller, &ScenarioController::scenarioChanged, this, &MainWindow::updateTitle);
 
     createMenus();
@@ -118,10 +122,39 @@ QuantizationView *MainWindow::quantization()
 
 void MainWindow::restoreScenario(settings::SettingsReader &saved)
 {
-    const RestoredState state = appsettings::loadScenario(saved, *m_library);
+    RestoredState state = appsettings::loadScenario(saved, *m_library);
+    if (!state.pendingModel.isEmpty()) {
+        // Until the saved model arrives: the saved values with the default
+        // model if they fit it, else the default scenario (said once it arrives).
+        m_pendingRestore = state;
+        appsettings::checkWhole(state);
+    }
     m_controller->setScenario(state.scenario);
     m_controller->setGrowthAxis(state.growthAxis);
     m_controller->setGrowthScale(state.growthScale);
+}
+
+void MainWindow::storedModelImported(const QString &key)
+{
+    if (!m_pendingRestore || m_pendingRestore->pendingModel != key)
+        return;
+    RestoredState restored = *std::exchange(m_pendingRestore, std::nullopt);
+    const ModelArch *model = m_library->findModel(key);
+    // A model the user picked meanwhile stays.
+    if (!model || m_controller->scenario().model.id != restored.scenario.model.id)
+        return;
+    restored.scenario.model = *model;
+    restored.pendingModel.clear();
+    if (const std::optional<QString> problem = appsettings::checkWhole(restored))
+        reportRestoreProblems({*problem});
+    m_controller->setScenario(restored.scenario);
+}
+
+void MainWindow::storedModelDropped(const QString &key, const QString &problem)
+{
+    if (m_pendingRestore && m_pendingRestore->pendingModel == key)
+        m_pendingRestore.reset(); // the default model stays
+    reportRestoreProblems({problem});
 }
 
 void MainWindow::restoreWindowState(settings::SettingsReader &saved)
@@ -157,8 +190,11 @@ void MainWindow::reportRestoreProblems(const QStringList &problems)
 
 void MainWindow::saveSettings()
 {
-    appsettings::saveScenario(m_controller->scenario(), m_controller->growthAxis(),
-                              m_controller->growthScale());
+    Scenario scenario = m_controller->scenario();
+    // Closed before the saved model came back: it stays the saved one.
+    if (m_pendingRestore && scenario.model.id == m_pendingRestore->scenario.model.id)
+        scenario.model.id = m_pendingRestore->pendingModel;
+    appsettings::saveScenario(scenario, m_controller->growthAxis(), m_controller->growthScale());
     const settings::WindowKeys &k = settings::windowKeys();
     settings::SettingsWriter writer;
     writer.write(k.geometry, saveGeometry());

@@ -1,6 +1,10 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "settings/appsettings.h"
+
+#include <optional>
+
 #include <QMainWindow>
 
 class QActionGroup;
@@ -75,6 +79,11 @@ private:
     void createShortcuts();
     void restoreScenario(settings::SettingsReader &saved);
     void restoreWindowState(settings::SettingsReader &saved);
+    /// A saved model imported again in the background: the saved scenario
+    /// that names it is restored now.
+    void storedModelImported(const QString &key);
+    /// A saved model that no longer imports: reported; the default model stays.
+    void storedModelDropped(const QString &key, const QString &problem);
     /// Shows settings that could not be restored in the status bar (and on stderr).
     void reportRestoreProblems(const QStringList &problems);
     void retranslate();
@@ -107,6 +116,8 @@ private:
     QMenu *m_helpMenu = nullptr;
     QActionGroup *m_languages = nullptr;
     QStringList m_restoreProblems;
+    /// The saved scenario while its model is still being imported.
+    std::optional<RestoredState> m_pendingRestore;
 };
 
 } // namespace kvscope

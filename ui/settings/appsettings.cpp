@@ -42,6 +42,10 @@ RestoredState loadScenario(settings::SettingsReader &reader, const UserLibrary &
     RestoredState state;
     Scenario &s = state.scenario;
     s.model = reader.read(k.model, [&](const QString &id) {
+        if (library.isImportPending(id)) {
+            state.pendingModel = id;
+            return ScenarioController::defaultScenario().model; // until it arrives
+        }
         const ModelArch *model = library.findModel(id);
         if (!model)
             throw Error(QStringLiteral("no such model preset or imported model"));
@@ -68,14 +72,23 @@ RestoredState loadScenario(settings::SettingsReader &reader, const UserLibrary &
     state.growthAxis = reader.read(k.growthAxis);
     state.growthScale = reader.read(k.growthScale);
 
-    // Each value may be fine alone and the combination still invalid.
-    try {
-        planMemory(s);
-    } catch (const Error &error) {
-        reader.reportAll(QStringLiteral("saved scenario ignored: %1").arg(error.message()));
-        state.scenario = ScenarioController::defaultScenario();
+    if (state.pendingModel.isEmpty()) {
+        if (const std::optional<QString> problem = checkWhole(state))
+            reader.reportAll(*problem);
     }
     return state;
+}
+
+std::optional<QString> checkWhole(RestoredState &state)
+{
+    // Each value may be fine alone and the combination still invalid.
+    try {
+        planMemory(state.scenario);
+    } catch (const Error &error) {
+        state.scenario = ScenarioController::defaultScenario();
+        return QStringLiteral("saved scenario ignored: %1").arg(error.message());
+    }
+    return std::nullopt;
 }
 
 QString language(settings::SettingsReader &reader)

@@ -4,6 +4,10 @@
 #include "plan/growth.h"
 #include "plan/scenario.h"
 
+#include <optional>
+
+#include <QString>
+
 namespace kvscope {
 
 class UserLibrary;
@@ -19,6 +23,10 @@ struct RestoredState
     Scenario scenario;
     GrowthAxis growthAxis = GrowthAxis::SequenceLength;
     AxisScale growthScale = AxisScale::Linear;
+    /// The saved model when it is a saved import still running (UserLibrary
+    /// imports them in the background): `scenario` then holds the default
+    /// model in its place and is not yet checked as a whole (checkWhole()).
+    QString pendingModel;
 };
 
 namespace appsettings {
@@ -32,6 +40,9 @@ void saveScenario(const Scenario &scenario, GrowthAxis growthAxis, AxisScale gro
 /// back to the default and is reported to `reader`; a scenario the planner
 /// refuses as a whole falls back to the default scenario.
 RestoredState loadScenario(settings::SettingsReader &reader, const UserLibrary &library);
+/// Checks the restored scenario as a whole: one the planner refuses becomes
+/// the default scenario, and the line that says so is returned.
+std::optional<QString> checkWhole(RestoredState &state);
 
 /// The saved interface language ("en", "zh_CN"; empty = the system's).
 QString language(settings::SettingsReader &reader);

@@ -55,8 +55,12 @@ QVariant SettingsReader::saved(const char *key) const
 
 void SettingsReader::report(const char *key, const QVariant &value, const QString &reason)
 {
-    m_problems
-        << QStringLiteral("%1 = '%2' ignored: %3").arg(QLatin1String(key), displayValue(value), reason);
+    m_problems << problemLine(key, value, reason);
+}
+
+QString problemLine(const char *key, const QVariant &value, const QString &reason)
+{
+    return QStringLiteral("%1 = '%2' ignored: %3").arg(QLatin1String(key), displayValue(value), reason);
 }
 
 void SettingsReader::reportAll(const QString &problem)

@@ -91,4 +91,7 @@ void clearAll();
 /// A saved value as one short line of text, for a problem report.
 QString displayValue(const QVariant &value);
 
+/// The line that reports a value not restored: "key = 'value' ignored: reason".
+QString problemLine(const char *key, const QVariant &value, const QString &reason);
+
 } // namespace kvscope::settings
