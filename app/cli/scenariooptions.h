@@ -18,15 +18,12 @@ public:
 
     void addTo(QCommandLineParser &parser) const;
 
-    /// Builds the scenario from parsed options; throws kvscope::Error naming
-    /// the option and value on bad input.
+    /// Builds the scenario from parsed options (through the core's
+    /// applyOverrides()); throws kvscope::Error naming the option and value on bad input.
     Scenario scenario(const QCommandLineParser &parser) const;
 
 private:
     QList<QCommandLineOption> m_options;
 };
-
-/// Parses a strictly positive integer option ("--batch-size 16").
-std::int64_t parsePositive(const QString &text, const QString &option);
 
 } // namespace kvscope::cli
