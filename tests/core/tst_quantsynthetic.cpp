@@ -141,7 +141,8 @@ private Q_SLOTS:
         // 4,000 draws of t(5) per column: the std within 10 % (its kurtosis widens the estimate).
         for (const OutlierChannel &channel : channels) {
             const double std = moments(t, channel.column).std;
-            QVERIFY2(std::fabs(std / (0.02 * channel.multiplier) - 1) < 0.1, qPrintable(QString::number(std)));
+            QVERIFY2(std::fabs(std / (0.02 * channel.multiplier) - 1) < 0.1,
+                     qPrintable(QString::number(std)));
         }
         // Without a scale, only the Outliers kind has channels.
         QVERIFY(quant::outlierChannels(spec(SyntheticKind::Gaussian, 4, 8)).isEmpty());
