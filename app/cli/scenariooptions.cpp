@@ -1,8 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "scenariooptions.h"
 
-#include "plan/optionoverrides.h"
-
 namespace kvscope::cli {
 
 namespace {
@@ -78,6 +76,17 @@ ScenarioOptions::ScenarioOptions()
 void ScenarioOptions::addTo(QCommandLineParser &parser) const
 {
     parser.addOptions(m_options);
+}
+
+OptionValues ScenarioOptions::setValues(const QCommandLineParser &parser) const
+{
+    OptionValues values;
+    for (const QCommandLineOption &o : m_options) {
+        const QString name = o.names().constFirst();
+        if (parser.isSet(name))
+            values.insert(QStringLiteral("--") + name, parser.value(name));
+    }
+    return values;
 }
 
 Scenario ScenarioOptions::scenario(const QCommandLineParser &parser) const

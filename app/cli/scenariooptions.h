@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "plan/optionoverrides.h"
 #include "plan/scenario.h"
 
 #include <QCommandLineOption>
@@ -21,6 +22,9 @@ public:
     /// Builds the scenario from parsed options (through the core's
     /// applyOverrides()); throws kvscope::Error naming the option and value on bad input.
     Scenario scenario(const QCommandLineParser &parser) const;
+
+    /// The options the user set (no defaults), spelled as applyOverrides() reads them.
+    OptionValues setValues(const QCommandLineParser &parser) const;
 
 private:
     QList<QCommandLineOption> m_options;
