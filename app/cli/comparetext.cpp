@@ -140,9 +140,9 @@ void publishedSection(QString &out, const Comparison &comparison)
                                      .arg(r.aspect == QLatin1String("weights") ? QStringLiteral("weights")
                                                                                : QStringLiteral("KV"),
                                           r.format, r.model, r.benchmark, r.baselineLabel)
-                                     .arg(r.baseline)
+                                     .arg(publishedValueText(r.baseline))
                                      .arg(r.quantizedLabel)
-                                     .arg(r.quantized)
+                                     .arg(publishedValueText(r.quantized))
                                      .arg(r.source);
             if (!lines.contains(line))
                 lines << line;

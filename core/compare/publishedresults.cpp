@@ -6,6 +6,7 @@
 #include "model/hfconfig.h"
 
 #include <QJsonArray>
+#include <QLocale>
 
 namespace kvscope {
 
@@ -122,6 +123,11 @@ QJsonObject publishedResultToJson(const PublishedResult &r)
     o.insert(u"note", r.note);
     o.insert(u"source", r.source);
     return o;
+}
+
+QString publishedValueText(double value)
+{
+    return QString::number(value, 'g', QLocale::FloatingPointShortest);
 }
 
 } // namespace kvscope

@@ -53,4 +53,8 @@ QList<PublishedResult> publishedResultsFor(const Scenario &scenario, const Memor
 
 QJsonObject publishedResultToJson(const PublishedResult &result);
 
+/// A published figure as its source prints it, in the shortest exact spelling
+/// ("6.232196", "68.293", "5.6" for the paper's 5.60).
+QString publishedValueText(double value);
+
 } // namespace kvscope

@@ -14,9 +14,11 @@
 #include "tensorfiles.h"
 #include "testsupport.h"
 
+#include <algorithm>
 #include <cmath>
 
 #include <QDir>
+#include <QFile>
 #include <QJsonArray>
 #include <QJsonObject>
 #include <QTest>
@@ -429,6 +431,31 @@ private Q_SLOTS:
                 "benchmark": "b", "baseline": {"value": 1}, "quantized": {"value": 2}}]})",
                                      QStringLiteral("test.json")),
             QStringLiteral("test.json"), QStringLiteral("'source'"));
+    }
+
+    void publishedResultsDocumentHasEveryEntry()
+    {
+        // docs/published-results.md is the text form of the built-in file: one row per entry, same figures.
+        QFile file(QStringLiteral(KVSCOPE_PUBLISHED_RESULTS_DOC));
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        const QStringList lines = QString::fromUtf8(file.readAll()).split(QLatin1Char('\n'));
+        for (const PublishedResult &r : publishedResults()) {
+            const QStringList cells{
+                QStringLiteral("`%1`").arg(r.format),
+                r.model,
+                r.benchmark,
+                QStringLiteral("%1: %2").arg(r.baselineLabel, publishedValueText(r.baseline)),
+                QStringLiteral("%1: %2").arg(r.quantizedLabel, publishedValueText(r.quantized)),
+                QStringLiteral("<%1>").arg(r.source)};
+            const bool found = std::any_of(lines.cbegin(), lines.cend(), [&](const QString &line) {
+                return std::all_of(cells.cbegin(), cells.cend(),
+                                   [&](const QString &c) { return line.contains(c); });
+            });
+            QVERIFY2(found,
+                     qPrintable(QStringLiteral("no row for %1 %2 %3").arg(r.format, r.model, r.benchmark)));
+        }
+        QCOMPARE(publishedValueText(6.232196), QStringLiteral("6.232196"));
+        QCOMPARE(publishedValueText(5.60), QStringLiteral("5.6"));
     }
 
     void warmCacheSimulatesNothing()
