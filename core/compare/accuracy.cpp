@@ -185,6 +185,12 @@ std::optional<Scheme> weightScheme(const QuantizationSpec &spec, QStringList &no
         s.bits = spec.bits;
         s.symmetric = spec.method == QuantMethod::Gptq; // AutoGPTQ's default sym=True; AWQ zero points
         s.groupSize = spec.groupSize;
+        notes << QStringLiteral(
+                     "simulated as round-to-nearest per group, the baseline %1 improves on (its %2 is "
+                     "not simulated; the published results show how much it gains)")
+                     .arg(quantMethodName(spec.method).toUpper(),
+                          spec.method == QuantMethod::Awq ? QStringLiteral("activation-aware scaling")
+                                                          : QStringLiteral("error-compensating rounding"));
         return s;
     case QuantMethod::Fp8:
         s.kind = SchemeKind::Fp8E4M3;
@@ -423,10 +429,10 @@ KvAccuracy kvAccuracy(const Scenario &s, const MemoryPlan &plan, AccuracyCache &
         fp8.unitScale = false;
         calibrated = fp8;
         kv.engineScale = QStringLiteral(
-            "per-tensor 1.0: vLLM's k/v scale without calibrated scales (docs.vllm.ai, Quantized KV Cache: "
-            "\"No "
-            "calibration (default scales): all quantization scales are set to 1.0\"); kvscope does not read "
-            "calibrated scales from a checkpoint, which runs at the calibrated figure");
+            "per-tensor 1.0: vLLM's k/v scale without calibrated scales (docs.vllm.ai, Quantized KV "
+            "Cache: \"No calibration (default scales): all quantization scales are set to 1.0\"); a "
+            "checkpoint with calibrated k/v scales runs near the calibrated figure (kvscope does not read "
+            "them)");
         if (plan.kv.fp8DsMla)
             kv.notes << QStringLiteral(
                 "fp8_ds_mla keeps a float32 scale per 128 latent values; simulated with one "

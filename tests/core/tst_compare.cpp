@@ -128,6 +128,8 @@ private Q_SLOTS:
         QCOMPARE(a.weights.error->scheme, QStringLiteral("int4-g128"));
         QCOMPARE(a.weights.error->sqnrDb, weights.metrics.sqnrDb);
         QCOMPARE(a.weights.error->relativeError, std::pow(10.0, -weights.metrics.sqnrDb / 20.0));
+        // The simulator applies AWQ's storage format with plain rounding, and says so.
+        QVERIFY(a.weights.notes.join(u' ').contains(QStringLiteral("round-to-nearest")));
 
         // Keys: one head of 128 with outlier channels, FP8 E4M3 at vLLM's scale 1.0 and calibrated.
         // vLLM runs AWQ in float16 (AWQConfig.get_supported_act_dtypes), so float16 activations.
