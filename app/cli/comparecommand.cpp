@@ -37,7 +37,7 @@ std::optional<QList<Scenario>> variantScenarios(const ScenarioOptions &options, 
             return std::nullopt;
         }
         try {
-            scenarios << applyOverrides(base, options.setValues(parser));
+            scenarios << applyValues(base, options.givenValues(parser));
         } catch (const Error &error) {
             exitCode = fail(QStringLiteral("%1: %2").arg(prefix, error.message()));
             return std::nullopt;

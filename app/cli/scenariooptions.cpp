@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "scenariooptions.h"
 
+#include "plan/scenariovalues.h"
+
 namespace kvscope::cli {
 
 namespace {
@@ -78,27 +80,29 @@ void ScenarioOptions::addTo(QCommandLineParser &parser) const
     parser.addOptions(m_options);
 }
 
-OptionValues ScenarioOptions::setValues(const QCommandLineParser &parser) const
+ScenarioValues ScenarioOptions::values(const QCommandLineParser &parser) const
 {
-    OptionValues values;
+    ScenarioValues values;
     for (const QCommandLineOption &o : m_options) {
         const QString name = o.names().constFirst();
-        if (parser.isSet(name))
-            values.insert(QStringLiteral("--") + name, parser.value(name));
+        if (parser.isSet(name) || !o.defaultValues().isEmpty())
+            values.insert(name, parser.value(name));
     }
+    return values;
+}
+
+ScenarioValues ScenarioOptions::givenValues(const QCommandLineParser &parser) const
+{
+    ScenarioValues values;
+    for (const QCommandLineOption &o : m_options)
+        if (parser.isSet(o.names().constFirst()))
+            values.insert(o.names().constFirst(), parser.value(o.names().constFirst()));
     return values;
 }
 
 Scenario ScenarioOptions::scenario(const QCommandLineParser &parser) const
 {
-    // Every option the user set, and the defaults of the others, parsed by the core's one mapping.
-    OptionValues values;
-    for (const QCommandLineOption &o : m_options) {
-        const QString name = o.names().constFirst();
-        if (parser.isSet(name) || !o.defaultValues().isEmpty())
-            values.insert(QStringLiteral("--") + name, parser.value(name));
-    }
-    return applyOverrides(Scenario{}, values);
+    return scenarioFromValues(values(parser), builtinResolvers());
 }
 
 } // namespace kvscope::cli

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "plan/optionoverrides.h"
 #include "plan/scenario.h"
+#include "plan/scenariovalues.h"
 
 #include <QCommandLineOption>
 #include <QCommandLineParser>
@@ -11,7 +11,7 @@
 namespace kvscope::cli {
 
 /// The vLLM-named options that describe a Scenario, for the commands that
-/// plan memory (calc).
+/// plan memory (calc, compare, export).
 class ScenarioOptions
 {
 public:
@@ -19,12 +19,13 @@ public:
 
     void addTo(QCommandLineParser &parser) const;
 
-    /// Builds the scenario from parsed options (through the core's
-    /// applyOverrides()); throws kvscope::Error naming the option and value on bad input.
+    /// Builds the scenario from parsed options; throws kvscope::Error naming
+    /// the option and value on bad input.
     Scenario scenario(const QCommandLineParser &parser) const;
-
-    /// The options the user set (no defaults), spelled as applyOverrides() reads them.
-    OptionValues setValues(const QCommandLineParser &parser) const;
+    /// The options as values: those given and those with a default.
+    ScenarioValues values(const QCommandLineParser &parser) const;
+    /// Only the options given on the command line (overrides of a scenario file).
+    ScenarioValues givenValues(const QCommandLineParser &parser) const;
 
 private:
     QList<QCommandLineOption> m_options;

@@ -65,13 +65,9 @@ void distinguishLabels(QList<ComparisonColumn> &columns)
         if (!shared)
             continue;
         QStringList words;
-        try {
-            const OptionValues options = differingOptions(columns.first().scenario, columns.at(i).scenario);
-            for (auto it = options.cbegin(); it != options.cend(); ++it)
-                words << it.key() + QLatin1Char(' ') + it.value();
-        } catch (const Error &) {
-            words << QStringLiteral("variant %1").arg(i + 1);
-        }
+        const ScenarioValues values = differingValues(columns.first().scenario, columns.at(i).scenario);
+        for (auto it = values.cbegin(); it != values.cend(); ++it)
+            words << QStringLiteral("--%1 %2").arg(it.key(), it.value());
         if (!words.isEmpty())
             columns[i].label += QStringLiteral(" (%1)").arg(words.join(QLatin1Char(' ')));
     }
@@ -261,12 +257,12 @@ QList<ComparisonColumn> labelledColumns(const QList<Scenario> &scenarios)
     return columns;
 }
 
-QList<ComparisonColumn> variantColumns(const Scenario &base, const QList<OptionValues> &variants)
+QList<ComparisonColumn> variantColumns(const Scenario &base, const QList<ScenarioValues> &variants)
 {
     QList<Scenario> scenarios;
     for (qsizetype i = 0; i < variants.size(); ++i) {
         try {
-            scenarios << applyOverrides(base, variants.at(i));
+            scenarios << applyValues(base, variants.at(i));
         } catch (const Error &error) {
             throw Error(QStringLiteral("variant %1: %2").arg(i + 1).arg(error.message()));
         }
@@ -361,14 +357,10 @@ QJsonObject comparisonToJson(const Comparison &comparison)
         o.insert(u"published_results", published);
         o.insert(u"comparison_notes", QJsonArray::fromStringList(c.notes));
         QJsonObject options;
-        try {
-            const OptionValues differing = differingOptions(comparison.columns.first().scenario, c.scenario);
-            for (auto it = differing.cbegin(); it != differing.cend(); ++it)
-                options.insert(it.key(), it.value());
-            o.insert(u"options", options);
-        } catch (const Error &) {
-            o.insert(u"options", QJsonValue::Null); // a model or GPU no option can name
-        }
+        const ScenarioValues differing = differingValues(comparison.columns.first().scenario, c.scenario);
+        for (auto it = differing.cbegin(); it != differing.cend(); ++it)
+            options.insert(it.key(), it.value());
+        o.insert(u"options", options);
         variants << o;
     }
     QJsonArray rows;

@@ -15,8 +15,8 @@
 #include "compare/accuracy.h"
 #include "compare/publishedresults.h"
 #include "plan/memoryplan.h"
-#include "plan/optionoverrides.h"
 #include "plan/scenario.h"
+#include "plan/scenariovalues.h"
 #include "quantization/parallel.h"
 
 #include <optional>
@@ -56,9 +56,9 @@ QString precisionLabel(const Scenario &scenario);
 QList<ComparisonColumn> labelledColumns(const QList<Scenario> &scenarios);
 
 /// The columns of `variants` (each a set of options applied on top of `base` with
-/// applyOverrides()), labelled as labelledColumns(). Throws kvscope::Error naming the
+/// applyValues()), labelled as labelledColumns(). Throws kvscope::Error naming the
 /// variant (1-based) and the option.
-QList<ComparisonColumn> variantColumns(const Scenario &base, const QList<OptionValues> &variants);
+QList<ComparisonColumn> variantColumns(const Scenario &base, const QList<ScenarioValues> &variants);
 
 /// Which way a row is better.
 enum class Better
@@ -126,7 +126,7 @@ QList<CompareRow> comparisonRows(const QList<ComparedColumn> &columns);
 
 /// {"variants": [ per column: "label", planToJson()'s keys (speed included),
 /// "weight_sqnr_db", "kv_sqnr_db" (null where lossless or not modelled), "accuracy"
-/// (accuracyToJson), "published_results", "options" (the options that differ from
+/// (accuracyToJson), "published_results", "options" (the values that differ from
 /// the first column) ], "rows": [ {"key", "label", "unit", "better", "values",
 /// "deltas", "delta_percents", "best"} ]}.
 QJsonObject comparisonToJson(const Comparison &comparison);

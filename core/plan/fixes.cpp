@@ -3,6 +3,7 @@
 
 #include "common/error.h"
 #include "plan/growth.h"
+#include "plan/planjson.h"
 #include "plan/planner.h"
 #include "plan/tensorparallel.h"
 
@@ -285,6 +286,13 @@ QString fixKindName(FixKind kind)
         return QStringLiteral("gpu");
     }
     return {};
+}
+
+QJsonObject calcJson(const MemoryPlan &plan, const QList<Fix> &fixes)
+{
+    QJsonObject json = planToJson(plan);
+    json.insert(QStringLiteral("fixes"), fixesToJson(fixes));
+    return json;
 }
 
 QJsonArray fixesToJson(const QList<Fix> &fixes)

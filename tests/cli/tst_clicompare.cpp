@@ -110,8 +110,8 @@ private Q_SLOTS:
         QCOMPARE(variants.at(1).toObject().value(u"batch_size").toInteger(), 32);
         QCOMPARE(variants.at(1).toObject().value(u"label").toString(), QStringLiteral("BF16 + FP8 E5M2 KV"));
         const QJsonObject options = variants.at(1).toObject().value(u"options").toObject();
-        QCOMPARE(options.value(u"--kv-cache-dtype").toString(), QStringLiteral("fp8_e5m2"));
-        QCOMPARE(options.value(u"--gpu-memory-utilization").toString(), QStringLiteral("0.8"));
+        QCOMPARE(options.value(u"kv-cache-dtype").toString(), QStringLiteral("fp8_e5m2"));
+        QCOMPARE(options.value(u"gpu-memory-utilization").toString(), QStringLiteral("0.8"));
         QCOMPARE(options.size(), 2);
     }
 

@@ -8,8 +8,8 @@
 #include "compare/publishedresults.h"
 #include "library/library.h"
 #include "model/modelimport.h"
-#include "plan/optionoverrides.h"
 #include "plan/planner.h"
+#include "plan/scenariovalues.h"
 #include "quantization/quantrun.h"
 #include "tensorfiles.h"
 #include "testsupport.h"
@@ -340,9 +340,9 @@ private Q_SLOTS:
         QVERIFY(first.contains(u"decode_tokens_per_second"));
         const QJsonObject fourth = variants.at(3).toObject();
         QVERIFY(fourth.value(u"weight_sqnr_db").isDouble());
-        QCOMPARE(fourth.value(u"options").toObject().value(u"--kv-cache-dtype").toString(),
+        QCOMPARE(fourth.value(u"options").toObject().value(u"kv-cache-dtype").toString(),
                  QStringLiteral("fp8"));
-        QCOMPARE(fourth.value(u"options").toObject().value(u"--quantization").toString(),
+        QCOMPARE(fourth.value(u"options").toObject().value(u"quantization").toString(),
                  QStringLiteral("awq"));
     }
 
@@ -357,39 +357,38 @@ private Q_SLOTS:
         changed.gpuMemoryUtilizationPpm = 850'000;
         changed.batchSize = 48;
         changed.maxModelLen = 32'768;
-        const OptionValues diff = differingOptions(base, changed);
-        QCOMPARE(diff.value(QStringLiteral("--gpu")), QStringLiteral("a100-80gb"));
-        QCOMPARE(diff.value(QStringLiteral("--group-size")), QStringLiteral("64"));
-        QCOMPARE(diff.value(QStringLiteral("--gpu-memory-utilization")), QStringLiteral("0.85"));
+        const ScenarioValues diff = differingValues(base, changed);
+        QCOMPARE(diff.value(QStringLiteral("gpu")), QStringLiteral("a100-80gb"));
+        QCOMPARE(diff.value(QStringLiteral("group-size")), QStringLiteral("64"));
+        QCOMPARE(diff.value(QStringLiteral("gpu-memory-utilization")), QStringLiteral("0.85"));
         QCOMPARE(diff.size(), 7);
-        const Scenario back = applyOverrides(base, diff);
-        QVERIFY(differingOptions(changed, back).isEmpty());
+        const Scenario back = applyValues(base, diff);
+        QVERIFY(differingValues(changed, back).isEmpty());
         QCOMPARE(back.quantization->groupSize, 64);
         // And back to the default context: "auto" spells 0.
-        QCOMPARE(differingOptions(changed, base).value(QStringLiteral("--max-model-len")),
+        QCOMPARE(differingValues(changed, base).value(QStringLiteral("max-model-len")),
                  QStringLiteral("auto"));
-        QCOMPARE(applyOverrides(changed, differingOptions(changed, base)).maxModelLen, 0);
+        QCOMPARE(applyValues(changed, differingValues(changed, base)).maxModelLen, 0);
     }
 
     void overrideErrorsNameTheOption()
     {
         const Scenario base = llama8bOnH100();
-        KVSCOPE_VERIFY_ERROR(
-            applyOverrides(base, {{QStringLiteral("--kv-cache-dtype"), QStringLiteral("fp9")}}),
-            QStringLiteral("--kv-cache-dtype"), QStringLiteral("fp9"));
-        KVSCOPE_VERIFY_ERROR(applyOverrides(base, {{QStringLiteral("--batch-size"), QStringLiteral("-3")}}),
+        KVSCOPE_VERIFY_ERROR(applyValues(base, {{QStringLiteral("kv-cache-dtype"), QStringLiteral("fp9")}}),
+                             QStringLiteral("--kv-cache-dtype"), QStringLiteral("fp9"));
+        KVSCOPE_VERIFY_ERROR(applyValues(base, {{QStringLiteral("batch-size"), QStringLiteral("-3")}}),
                              QStringLiteral("--batch-size"), QStringLiteral("'-3'"));
-        KVSCOPE_VERIFY_ERROR(applyOverrides(base, {{QStringLiteral("--colour"), QStringLiteral("red")}}),
+        KVSCOPE_VERIFY_ERROR(applyValues(base, {{QStringLiteral("colour"), QStringLiteral("red")}}),
                              QStringLiteral("--colour"), QStringLiteral("unknown option"));
         KVSCOPE_VERIFY_ERROR(
-            variantColumns(base, {{}, {{QStringLiteral("--group-size"), QStringLiteral("64")}}}),
+            variantColumns(base, {{}, {{QStringLiteral("group-size"), QStringLiteral("64")}}}),
             QStringLiteral("variant 2"), QStringLiteral("--group-size"));
     }
 
     void labelsTellEqualPrecisionsApart()
     {
         const QList<ComparisonColumn> columns =
-            variantColumns(llama8bOnH100(), {{}, {{QStringLiteral("--batch-size"), QStringLiteral("64")}}});
+            variantColumns(llama8bOnH100(), {{}, {{QStringLiteral("batch-size"), QStringLiteral("64")}}});
         QCOMPARE(columns.at(0).label, QStringLiteral("BF16 + BF16 KV"));
         QCOMPARE(columns.at(1).label, QStringLiteral("BF16 + BF16 KV (--batch-size 64)"));
     }
