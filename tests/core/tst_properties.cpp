@@ -44,8 +44,7 @@ std::int64_t logUniform(QRandomGenerator &random, std::int64_t lo, std::int64_t 
     return std::clamp<std::int64_t>(std::llround(x), lo, hi);
 }
 
-template<typename T>
-const T &pick(QRandomGenerator &random, const QList<T> &list)
+template <typename T> const T &pick(QRandomGenerator &random, const QList<T> &list)
 {
     return list.at(qsizetype(random.bounded(quint32(list.size()))));
 }
@@ -68,12 +67,13 @@ Scenario drawScenario(QRandomGenerator &random)
             ? QList<KvCacheDtype>{KvCacheDtype::Auto, KvCacheDtype::Float16, KvCacheDtype::Q8_0,
                                   KvCacheDtype::Q4_0}
             : QList<KvCacheDtype>{KvCacheDtype::Auto, KvCacheDtype::Float16, KvCacheDtype::BFloat16,
-                                  KvCacheDtype::Fp8, KvCacheDtype::Fp8E4M3, KvCacheDtype::Fp8E5M2};
+                                  KvCacheDtype::Fp8,  KvCacheDtype::Fp8E4M3, KvCacheDtype::Fp8E5M2};
     s.kvCacheDtype = pick(random, kvDtypes);
     if (s.model.format != ModelFormat::Gguf && random.bounded(2) == 0)
-        s.quantization = defaultSpecFor(pick(
-            random, QList<QuantMethod>{QuantMethod::None, QuantMethod::Fp8, QuantMethod::Int8, QuantMethod::Awq,
-                                       QuantMethod::Gptq, QuantMethod::BitsAndBytesNf4, QuantMethod::Mxfp4}));
+        s.quantization = defaultSpecFor(
+            pick(random,
+                 QList<QuantMethod>{QuantMethod::None, QuantMethod::Fp8, QuantMethod::Int8, QuantMethod::Awq,
+                                    QuantMethod::Gptq, QuantMethod::BitsAndBytesNf4, QuantMethod::Mxfp4}));
     s.tensorParallelSize = pick(random, validTensorParallelSizes(s.model, 64));
     s.gpuMemoryUtilizationPpm = 100'000 + random.bounded(900'001);
     s.batchSize = logUniform(random, 1, 1'000'000);
@@ -99,7 +99,8 @@ std::optional<MemoryPlan> planOrRefusal(const Scenario &s)
 
 QString describe(const Scenario &s)
 {
-    return QStringLiteral("%1 on %2 x%3, dtype %4, quantization %5, kv %6, batch %7, seq %8, max-model-len %9")
+    return QStringLiteral(
+               "%1 on %2 x%3, dtype %4, quantization %5, kv %6, batch %7, seq %8, max-model-len %9")
         .arg(s.model.id, s.gpu.id)
         .arg(s.tensorParallelSize)
         .arg(dtypeName(s.dtype), quantizationChoiceName(s.quantization), dtypeName(s.kvCacheDtype))
@@ -187,7 +188,8 @@ private Q_SLOTS:
             const SpeedPlan speed = planSpeed(s, p);
             if (!speed.available)
                 return;
-            for (const double value : {speed.decode.seconds, speed.decode.idealSeconds, speed.prefill.seconds})
+            for (const double value :
+                 {speed.decode.seconds, speed.decode.idealSeconds, speed.prefill.seconds})
                 QVERIFY(std::isfinite(value) && value > 0);
             QVERIFY(speed.decode.idealSeconds <= speed.decode.seconds);
             QVERIFY(std::isfinite(speed.decodeTokensPerSecond) && speed.decodeTokensPerSecond > 0);
@@ -211,11 +213,14 @@ private Q_SLOTS:
                 // chunk, which restarts every attention_chunk_size tokens: it may hold a
                 // whole chunk less. Nothing else may shrink.
                 const std::int64_t chunkBlocks =
-                    p.kv.attentionChunkSize > 0 ? (p.kv.attentionChunkSize + p.blockSize - 1) / p.blockSize : 0;
+                    p.kv.attentionChunkSize > 0 ? (p.kv.attentionChunkSize + p.blockSize - 1) / p.blockSize
+                                                : 0;
                 const std::int64_t allowance =
-                    longer ? s.batchSize * (p.kv.slidingLayers + p.kv.chunkedLayers * chunkBlocks) * p.kv.pageBytes
+                    longer ? s.batchSize * (p.kv.slidingLayers + p.kv.chunkedLayers * chunkBlocks) *
+                                 p.kv.pageBytes
                            : 0;
-                QVERIFY2(q->kv.cacheBytes + allowance >= p.kv.cacheBytes, longer ? "sequence x2" : "batch x2");
+                QVERIFY2(q->kv.cacheBytes + allowance >= p.kv.cacheBytes,
+                         longer ? "sequence x2" : "batch x2");
             }
         });
     }
