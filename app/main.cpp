@@ -8,6 +8,7 @@
 #include "mainwindow.h"
 #include "screenshot.h"
 #include "settings/appsettings.h"
+#include "startupprobe.h"
 #include "theme.h"
 #include "translations.h"
 
@@ -101,7 +102,12 @@ int main(int argc, char *argv[])
         QStringLiteral("palette"),
         QStringLiteral("Use a dark or light palette instead of the system's (drawn with Fusion)."),
         QStringLiteral("name"));
-    parser.addOptions({resetSettings, language, screenshot, size, view, palette});
+    // For tests/benchmarks/bench_startup.sh only.
+    QCommandLineOption startupProbe(
+        QStringLiteral("startup-probe"),
+        QStringLiteral("Print the first paint's time and the idle memory, then exit."));
+    startupProbe.setFlags(QCommandLineOption::HiddenFromHelp);
+    parser.addOptions({resetSettings, language, screenshot, size, view, palette, startupProbe});
     parser.addPositionalArgument(
         QStringLiteral("file"),
         QStringLiteral("A model to open (a config.json, a model folder or a .gguf file), or a .kvscope "
@@ -181,6 +187,8 @@ int main(int argc, char *argv[])
         window.resize(sizeMatch.captured(1).toInt(), sizeMatch.captured(2).toInt());
     if (parser.isSet(view))
         window.showView(parser.value(view));
+    if (parser.isSet(startupProbe))
+        kvscope::installStartupProbe(window);
     window.show();
     // In the background, as File → Open does; a refused file is shown in the
     // window. A .kvscope scenario file opens as File → Open scenario does.
