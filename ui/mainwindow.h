@@ -3,9 +3,11 @@
 
 #include "settings/appsettings.h"
 
+#include <functional>
 #include <optional>
 
 #include <QMainWindow>
+#include <QMessageBox>
 
 class QActionGroup;
 class QLabel;
@@ -22,6 +24,7 @@ class ExplorerView;
 class QuantizationView;
 class ModelImporter;
 class ScenarioController;
+class ScenarioSession;
 class UserLibrary;
 struct ImportedModel;
 
@@ -47,8 +50,18 @@ public:
     ModelImporter *importer() const { return m_importer; }
 
 public Q_SLOTS:
-    /// Imports a config.json, model folder or .gguf (in the background) and selects it.
+    /// Imports a config.json, model folder or .gguf (in the background) and
+    /// selects it; a .kvscope file is opened as a scenario instead (from the event loop).
     void importModelPath(const QString &path);
+    /// Opens a scenario file (after asking about unsaved changes); false if
+    /// it was not opened (cancelled, or refused with a message).
+    bool openScenarioFile(const QString &path);
+    void openScenario();
+    /// Saves to the open file, or asks for one; false if not saved.
+    bool saveScenario();
+    bool saveScenarioAs();
+    void exportReport();
+    void exportFigures();
     void openModelFile();
     void openModelFolder();
     void pasteConfig();
@@ -67,6 +80,13 @@ public:
 
     /// Messages about settings that could not be restored (also shown in the status bar).
     QStringList restoreProblems() const { return m_restoreProblems; }
+
+    ScenarioSession *session() const { return m_session; }
+    /// How the window asks what to do with unsaved changes (Save, Discard or
+    /// Cancel); a QMessageBox unless replaced (tests answer it themselves).
+    using UnsavedChangesPrompt =
+        std::function<QMessageBox::StandardButton(QWidget *parent, const QString &file)>;
+    void setUnsavedChangesPrompt(UnsavedChangesPrompt prompt) { m_prompt = std::move(prompt); }
 
 protected:
     void closeEvent(QCloseEvent *event) override;
@@ -89,7 +109,12 @@ private:
     void retranslate();
     void updateTitle();
     void showError(const QString &message);
+    /// Shows a refusal in the status bar and, when the window is on screen, in a message box.
+    void refuse(const QString &title, const QString &message);
     void cycleKvPrecision();
+    /// Asks about unsaved changes to the open scenario file; true to go on.
+    bool maybeSaveChanges();
+    bool saveScenarioTo(const QString &path);
     // Every way in from the UI (files, drops, recent files, pastes, custom
     // GPUs, the controls) catches the core's Error and shows it: one that
     // reached Qt's event loop would end the program.
@@ -116,8 +141,16 @@ private:
     QMenu *m_helpMenu = nullptr;
     QActionGroup *m_languages = nullptr;
     QStringList m_restoreProblems;
-    /// The saved scenario while its model is still being imported.
-    std::optional<RestoredState> m_pendingRestore;
+    /// The saved scenario while its model is still being imported, and the
+    /// scenario shown meanwhile (the saved one only if nothing changed it).
+    struct PendingRestore
+    {
+        RestoredState saved;
+        Scenario shown;
+    };
+    std::optional<PendingRestore> m_pendingRestore;
+    ScenarioSession *m_session = nullptr;
+    UnsavedChangesPrompt m_prompt;
 };
 
 } // namespace kvscope

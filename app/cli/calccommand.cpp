@@ -35,9 +35,8 @@ int runCalc(const QStringList &arguments)
         const Scenario scenario = scenarioOptions.scenario(parser);
         const MemoryPlan plan = planMemory(scenario);
         if (parser.isSet(jsonOption)) {
-            QJsonObject json = planToJson(plan);
-            json.insert(QStringLiteral("fixes"),
-                        fixesToJson(proposeFixes(scenario, plan, GpuLibrary::builtin().presets())));
+            const QJsonObject json =
+                calcJson(plan, proposeFixes(scenario, plan, GpuLibrary::builtin().presets()));
             writeOut(QString::fromUtf8(QJsonDocument(json).toJson(QJsonDocument::Indented)));
         } else
             writeOut(planAsText(plan));

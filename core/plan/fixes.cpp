@@ -3,6 +3,7 @@
 
 #include "common/error.h"
 #include "plan/growth.h"
+#include "plan/planjson.h"
 #include "plan/planner.h"
 #include "plan/tensorparallel.h"
 
@@ -191,8 +192,7 @@ void addQuantizations(const Scenario &s, const MemoryPlan &plan, QList<Fix> &fix
             continue;
         // vLLM quantizes a 16-bit checkpoint to fp8 or bitsandbytes while loading it;
         // AWQ and GPTQ need weights calibrated and stored that way.
-        fix->needsQuantizedCheckpoint =
-            checkpointQuantized || fix->plan.quantization.isAwqOrGptq();
+        fix->needsQuantizedCheckpoint = checkpointQuantized || fix->plan.quantization.isAwqOrGptq();
         fixes << *fix;
     }
 }
@@ -286,6 +286,13 @@ QString fixKindName(FixKind kind)
         return QStringLiteral("gpu");
     }
     return {};
+}
+
+QJsonObject calcJson(const MemoryPlan &plan, const QList<Fix> &fixes)
+{
+    QJsonObject json = planToJson(plan);
+    json.insert(QStringLiteral("fixes"), fixesToJson(fixes));
+    return json;
 }
 
 QJsonArray fixesToJson(const QList<Fix> &fixes)

@@ -11,6 +11,7 @@
 #include "hostilesupport.h"
 #include "model/hfconfig.h"
 #include "model/modelimport.h"
+#include "plan/scenariofile.h"
 #include "quantization/tensorsource.h"
 #include "testsupport.h"
 
@@ -75,6 +76,8 @@ private Q_SLOTS:
             << "list-tensors" << Reader([](const QString &p) { quant::listTensors(p); });
         QTest::newRow("openTensor safetensors")
             << "tensor.safetensors" << Reader([](const QString &p) { quant::openTensor(p); });
+        QTest::newRow("readScenarioFile")
+            << "saved.kvscope" << Reader([](const QString &p) { readScenarioFile(p); });
     }
 
     void readersRefuseAFifo()
@@ -200,6 +203,25 @@ private Q_SLOTS:
         QVERIFY2(run.exitCode == 1 && !run.timedOut, run.describe().constData());
         QCOMPARE(run.err, refusalLine(path, "a FIFO"));
         QCOMPARE(watch.readersSeen(), 0);
+    }
+
+    // kvscope export --scenario read a FIFO's open (blocked) and /dev/zero
+    // until memory ran out.
+    void exportScenarioFifoAndDevice()
+    {
+        const QString fifo = m_dir.filePath(QStringLiteral("export-fifo.kvscope"));
+        QVERIFY(test::makeFifo(fifo));
+        test::FifoWatch watch(fifo);
+        const QString png = m_dir.filePath(QStringLiteral("never.png"));
+        for (const QString &path : {fifo, QStringLiteral("/dev/zero")}) {
+            const test::WatchedRun run = test::runWatched(
+                {QStringLiteral("export"), QStringLiteral("--chart"), QStringLiteral("memory"),
+                 QStringLiteral("--out"), png, QStringLiteral("--scenario"), path});
+            QVERIFY2(run.exitCode == 1 && !run.tooLarge && !run.timedOut, run.describe().constData());
+            QCOMPARE(run.err, refusalLine(path, path == fifo ? "a FIFO" : "a character device"));
+        }
+        QCOMPARE(watch.readersSeen(), 0);
+        QVERIFY(!QFile::exists(png));
     }
 
     void quantInputDevice()

@@ -217,6 +217,34 @@ private Q_SLOTS:
         QVERIFY2(QDir(dir.path()).entryList(QDir::Files).isEmpty(), "a file named '-' was written");
     }
 
+    // Before the fix '-' was a file name without an extension: refused.
+    void exportDashIsStandardOutput()
+    {
+        QTemporaryDir dir;
+        const QString csv = dir.filePath(QStringLiteral("memory.csv"));
+        const QStringList chart{QStringLiteral("export"), QStringLiteral("--chart"),
+                                QStringLiteral("memory")};
+        const test::WatchedRun file = test::runWatched(chart + QStringList{QStringLiteral("--out"), csv});
+        QVERIFY2(file.exitCode == 0, file.describe().constData());
+        test::RunOptions inDir;
+        inDir.workingDirectory = dir.path();
+        const test::WatchedRun dash =
+            test::runWatched(chart + QStringList{QStringLiteral("--out"), QStringLiteral("-"),
+                                                 QStringLiteral("--format"), QStringLiteral("csv")},
+                             inDir);
+        QVERIFY2(dash.exitCode == 0, dash.describe().constData());
+        QCOMPARE(dash.out, readAll(csv));
+        QCOMPARE(QDir(dir.path()).entryList(QDir::Files), QStringList{QStringLiteral("memory.csv")});
+
+        const test::WatchedRun unnamed =
+            test::runWatched(chart + QStringList{QStringLiteral("--out"), QStringLiteral("-")}, inDir);
+        QVERIFY2(unnamed.exitCode == 1, unnamed.describe().constData());
+        QCOMPARE(unnamed.err,
+                 QByteArray("kvscope: error: --out -: give the format with --format (png, svg, pdf, "
+                            "csv or json)\n"));
+        QVERIFY(unnamed.out.isEmpty());
+    }
+
     // Before the fix each of these exited 0 with the output lost.
     void standardOutputThatCannotBeWritten_data()
     {
@@ -236,6 +264,14 @@ private Q_SLOTS:
         QTest::newRow("calc --help") << QStringList{QStringLiteral("calc"), QStringLiteral("--help")};
         QTest::newRow("--help") << QStringList{QStringLiteral("--help")};
         QTest::newRow("--version") << QStringList{QStringLiteral("--version")};
+        QTest::newRow("export --out -")
+            << QStringList{QStringLiteral("export"), QStringLiteral("--chart"), QStringLiteral("memory"),
+                           QStringLiteral("--out"),  QStringLiteral("-"),       QStringLiteral("--format"),
+                           QStringLiteral("json")};
+        QTest::newRow("compare") << QStringList{QStringLiteral("compare")};
+        QTest::newRow("compare --json") << QStringList{QStringLiteral("compare"), QStringLiteral("--json")};
+        QTest::newRow("export --list-charts")
+            << QStringList{QStringLiteral("export"), QStringLiteral("--list-charts")};
     }
 
     void standardOutputThatCannotBeWritten()

@@ -8,6 +8,7 @@
 #include "explorer/figurespanel.h"
 #include "explorer/fitbanner.h"
 #include "explorer/parameterpanel.h"
+#include "export/chartactions.h"
 #include "library/library.h"
 #include "library/userlibrary.h"
 #include "plan/breakdown.h"
@@ -111,6 +112,9 @@ ExplorerView::ExplorerView(ScenarioController *controller, UserLibrary *library,
     connect(m_banner, &FitBanner::fixChosen, m_controller, &ScenarioController::setScenario);
     connect(library, &UserLibrary::gpusChanged, this, &ExplorerView::refresh);
     connect(m_copyFigures, &QPushButton::clicked, this, &ExplorerView::copyFigures);
+    const auto source = [this] { return chartSource(); };
+    makeExportable(m_breakdown, QStringLiteral("memory"), source);
+    makeExportable(m_growth, QStringLiteral("growth"), source);
     connect(m_copyJson, &QPushButton::clicked, this, &ExplorerView::copyJson);
 
     retranslate();
@@ -142,6 +146,17 @@ QList<GpuSpec> ExplorerView::libraryGpus() const
     return GpuLibrary::builtin().presets() + m_library->customGpus();
 }
 
+ChartSource ExplorerView::chartSource() const
+{
+    ChartSource source;
+    source.scenario = m_controller->scenario();
+    source.plan = m_controller->plan();
+    source.fixes = m_fixes;
+    source.growthAxis = m_controller->growthAxis();
+    source.growthScale = m_controller->growthScale();
+    return source;
+}
+
 QString ExplorerView::figuresText() const
 {
     const MemoryPlan &plan = m_controller->plan();
@@ -158,9 +173,8 @@ QString ExplorerView::figuresText() const
 
 QString ExplorerView::planJson() const
 {
-    QJsonObject json = planToJson(m_controller->plan());
-    json.insert(QStringLiteral("fixes"), fixesToJson(m_fixes));
-    return QString::fromUtf8(QJsonDocument(json).toJson(QJsonDocument::Indented));
+    return QString::fromUtf8(
+        QJsonDocument(calcJson(m_controller->plan(), m_fixes)).toJson(QJsonDocument::Indented));
 }
 
 void ExplorerView::copyFigures()

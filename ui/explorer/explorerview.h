@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "export/chartsource.h"
 #include "plan/fixes.h"
 
 #include <QWidget>
@@ -35,6 +36,9 @@ public:
     FiguresPanel *figuresPanel() const { return m_figures; }
     FitBanner *fitBanner() const { return m_banner; }
     QSplitter *splitter() const { return m_splitter; }
+
+    /// What the explorer's charts draw now (their export, the report).
+    ChartSource chartSource() const;
 
     /// Everything the page shows as plain text (verdict, proposals, notes, figures,
     /// memory bar, growth) and the plan as JSON, for the clipboard.

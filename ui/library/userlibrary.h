@@ -48,11 +48,13 @@ public:
     const QList<GpuSpec> &customGpus() const { return m_gpus; }
     QStringList recentFiles() const { return m_recent; }
 
-    /// Adds (or replaces, for the same file) an imported model; returns its key.
+    /// Adds (or replaces, for the same file or the same pasted text) an imported model; returns its key.
     QString addImported(const ImportedModel &imported, const QByteArray &configText = {});
     /// Adds (or replaces, by id) a custom GPU; returns its id.
     QString addCustomGpu(const GpuSpec &gpu);
     void clearRecentFiles();
+    /// Puts a path first on the recent-files list (models and scenario files).
+    void rememberRecent(const QString &path);
 
     /// A model by picker key: a preset id or an imported key.
     const ModelArch *findModel(const QString &key) const;
@@ -89,7 +91,6 @@ private:
         int order = 0;
     };
 
-    void rememberRecent(const QString &path);
     void importStored(const QString &key, const QVariantMap &saved, int order);
     void finishStored(const QString &key, const ImportedModel *imported, const QString &error);
     /// Where the saved entry with `order` goes among the models imported so far.
