@@ -191,8 +191,7 @@ void addQuantizations(const Scenario &s, const MemoryPlan &plan, QList<Fix> &fix
             continue;
         // vLLM quantizes a 16-bit checkpoint to fp8 or bitsandbytes while loading it;
         // AWQ and GPTQ need weights calibrated and stored that way.
-        fix->needsQuantizedCheckpoint =
-            checkpointQuantized || fix->plan.quantization.isAwqOrGptq();
+        fix->needsQuantizedCheckpoint = checkpointQuantized || fix->plan.quantization.isAwqOrGptq();
         fixes << *fix;
     }
 }
