@@ -95,6 +95,9 @@ double parseStd(const QString &text)
     const double value = text.trimmed().toDouble(&ok);
     if (!ok || !(value > 0) || !std::isfinite(value))
         throw Error(QStringLiteral("--std: '%1' is not a positive number").arg(text));
+    const QString problem = standardDeviationProblem(value);
+    if (!problem.isEmpty())
+        throw Error(QStringLiteral("--std: '%1' %2").arg(text, problem));
     return value;
 }
 
