@@ -346,7 +346,7 @@ MemoryPlan planMemory(const Scenario &s)
 
         // Budget, as vLLM's gpu_worker computes it
         plan.gpuMemoryBytes = s.gpu.memoryBytes;
-        plan.budgetBytes = (Checked(s.gpu.memoryBytes) * s.gpuMemoryUtilizationPpm).value() / 1'000'000;
+        plan.budgetBytes = mulDivFloor(s.gpu.memoryBytes, s.gpuMemoryUtilizationPpm, 1'000'000);
         plan.activationBytes =
             activationBytes(m, bytesPerElement(plan.dtype), tp, plan.maxNumSeqs, plan.maxNumBatchedTokens);
         plan.overheadBytes = runtimeOverheadBytes(tp);

@@ -4,6 +4,7 @@
 // tst_validation's (tests/data/vllm-logs.json).
 #include "common/error.h"
 #include "common/units.h"
+#include "gpu/customgpu.h"
 #include "library/library.h"
 #include "plan/planner.h"
 
@@ -75,6 +76,22 @@ private Q_SLOTS:
         QVERIFY(plan.fits);
         // Default explorer scenario: batch 16 x 8192 tokens of 128 KiB = 16 GiB exactly.
         QCOMPARE(plan.kv.cacheBytes, 16LL * GiB);
+    }
+
+    void budgetOfACustomGpuUpToOnePebibyte()
+    {
+        // The budget is memory x utilization, floored, for every memory size a custom GPU
+        // may have (1 B to 1 PiB): 2^50 x 0.9 = 1,013,309,916,158,361.6 and
+        // 10,000 GiB x 0.95 = 10,200,547,328,000 exactly.
+        Scenario s = scenario(QStringLiteral("llama-3.1-8b"));
+        s.gpu = parseCustomGpuOption(QStringLiteral("custom:1048576"));
+        QCOMPARE(planMemory(s).budgetBytes, 1'013'309'916'158'361LL);
+        s.gpu = parseCustomGpuOption(QStringLiteral("custom:10000"));
+        s.gpuMemoryUtilizationPpm = 950'000;
+        QCOMPARE(planMemory(s).budgetBytes, 10'200'547'328'000LL);
+        s.gpu = parseCustomGpuOption(QStringLiteral("custom:0.000001"));
+        s.gpuMemoryUtilizationPpm = 1'000'000;
+        QCOMPARE(planMemory(s).budgetBytes, 1073LL); // 10^-6 GiB = 1,073.741824 B, floored
     }
 
     void utilizationParsing_data()
