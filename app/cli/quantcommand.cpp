@@ -4,6 +4,7 @@
 #include "cliio.h"
 #include "commands.h"
 #include "common/error.h"
+#include "common/integertext.h"
 #include "quantization/quantrun.h"
 #include "quantization/report.h"
 #include "quantization/tensorsource.h"
@@ -103,11 +104,10 @@ double parseStd(const QString &text)
 
 int parseGroupSize(const QString &text)
 {
-    bool ok = false;
-    const int value = text.trimmed().toInt(&ok);
-    if (!ok)
-        throw Error(QStringLiteral("--group-size: '%1' is not an integer").arg(text));
-    return validateGroupSize(value);
+    const QString option = QStringLiteral("--group-size");
+    return validateGroupSize(parseInteger(text, option, std::numeric_limits<std::int64_t>::min(),
+                                          std::numeric_limits<int>::max(),
+                                          QStringLiteral("%1: '%2' is not an integer").arg(option, text)));
 }
 
 TensorSource inputSource(const QCommandLineParser &parser, const QuantOptions &o)

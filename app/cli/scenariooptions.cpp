@@ -2,9 +2,10 @@
 #include "scenariooptions.h"
 
 #include "common/error.h"
+#include "common/integertext.h"
 #include "library/library.h"
 
-#include <QRegularExpression>
+#include <limits>
 
 namespace kvscope::cli {
 
@@ -28,10 +29,9 @@ QString opt(const char *name)
 
 std::int64_t parsePositive(const QString &text, const QString &option)
 {
-    static const QRegularExpression digits(QStringLiteral("^\\s*\\d{1,18}\\s*$"));
-    if (!digits.match(text).hasMatch() || text.trimmed().toLongLong() <= 0)
-        throw Error(QStringLiteral("%1: must be a positive integer, got '%2'").arg(option, text));
-    return text.trimmed().toLongLong();
+    // Bounds beyond "positive" (block sizes, GPU counts) are the planner's: it names the value as given.
+    return parseInteger(text, option, 1, std::numeric_limits<std::int64_t>::max(),
+                        QStringLiteral("%1: must be a positive integer, got '%2'").arg(option, text));
 }
 
 ScenarioOptions::ScenarioOptions()
@@ -108,28 +108,28 @@ Scenario ScenarioOptions::scenario(const QCommandLineParser &p) const
     s.quantization = parseQuantizationChoice(p.value(opt("quantization")).trimmed().toLower(),
                                              s.model.checkpointQuantization);
     if (p.isSet(opt("group-size"))) {
-        bool ok = false;
-        const int group = p.value(opt("group-size")).toInt(&ok);
-        if (!ok || (group <= 0 && group != -1))
-            throw Error(QStringLiteral("--group-size: must be a positive integer or -1, got '%1'")
-                            .arg(p.value(opt("group-size"))));
+        const QString invalid = QStringLiteral("--group-size: must be a positive integer or -1, got '%1'")
+                                    .arg(p.value(opt("group-size")));
+        const std::int64_t group =
+            parseInteger(p.value(opt("group-size")), QStringLiteral("--group-size"),
+                         std::numeric_limits<std::int64_t>::min(), std::numeric_limits<int>::max(), invalid);
+        if (group <= 0 && group != -1)
+            throw Error(invalid);
         QuantizationSpec spec = s.quantization.value_or(s.model.checkpointQuantization);
         if (!spec.takesGroupSize())
             throw Error(QStringLiteral("--group-size: applies to awq, gptq and compressed-tensors, not to "
                                        "quantization '%1'")
                             .arg(quantMethodName(spec.method)));
-        spec.groupSize = group;
+        spec.groupSize = int(group);
         s.quantization = spec;
     }
 
     s.gpuMemoryUtilizationPpm = parseUtilization(p.value(opt("gpu-memory-utilization")));
-    s.tensorParallelSize = int(std::min<std::int64_t>(
-        parsePositive(p.value(opt("tensor-parallel-size")), QStringLiteral("--tensor-parallel-size")),
-        1 << 20));
+    s.tensorParallelSize =
+        parsePositive(p.value(opt("tensor-parallel-size")), QStringLiteral("--tensor-parallel-size"));
     if (p.isSet(opt("max-model-len")))
         s.maxModelLen = parsePositive(p.value(opt("max-model-len")), QStringLiteral("--max-model-len"));
-    s.blockSize = int(std::min<std::int64_t>(
-        parsePositive(p.value(opt("block-size")), QStringLiteral("--block-size")), 1 << 20));
+    s.blockSize = parsePositive(p.value(opt("block-size")), QStringLiteral("--block-size"));
     s.mambaSsmCacheDtype =
         parseWeightDtype(p.value(opt("mamba-ssm-cache-dtype")), QStringLiteral("--mamba-ssm-cache-dtype"));
     if (p.isSet(opt("max-num-seqs")))

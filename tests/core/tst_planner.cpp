@@ -239,6 +239,15 @@ private Q_SLOTS:
         QTest::newRow("max-model-len too long")
             << "mml" << 200'000LL << "exceeds Llama-3.1-8B's max_position_embeddings 131072";
         QTest::newRow("utilization 0") << "util" << 0LL << "--gpu-memory-utilization";
+        // Values beyond int are validated as given, never narrowed first (2^32 + 2 would become 2).
+        QTest::newRow("block 2^31") << "block" << 2'147'483'648LL
+                                    << "--block-size: 2147483648 is larger than any vLLM block size";
+        QTest::newRow("tp 2^32 + 2") << "tp" << 4'294'967'298LL
+                                     << "--tensor-parallel-size: 4294967298 does not divide";
+        QTest::newRow("max-num-seqs overflow")
+            << "seqs" << 999'999'999'999'999'999LL << "--max-num-seqs: 999999999999999999 sequences need";
+        QTest::newRow("max-num-batched-tokens overflow")
+            << "tokens" << 999'999'999'999'999'999LL << "--max-num-batched-tokens: 999999999999999999 tokens need";
     }
 
     void invalidInputs()
@@ -252,9 +261,13 @@ private Q_SLOTS:
         else if (field == QLatin1String("seq"))
             s.seqLen = value;
         else if (field == QLatin1String("block"))
-            s.blockSize = int(value);
+            s.blockSize = value;
         else if (field == QLatin1String("tp"))
-            s.tensorParallelSize = int(value);
+            s.tensorParallelSize = value;
+        else if (field == QLatin1String("seqs"))
+            s.maxNumSeqs = value;
+        else if (field == QLatin1String("tokens"))
+            s.maxNumBatchedTokens = value;
         else if (field == QLatin1String("mml"))
             s.maxModelLen = value;
         else if (field == QLatin1String("util"))

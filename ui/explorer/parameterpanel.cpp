@@ -303,7 +303,7 @@ void ParameterPanel::showScenario(const Scenario &s)
         for (int size : validTensorParallelSizes(s.model))
             m_gpuCount->addItem(QString::number(size), size);
     }
-    selectData(m_gpuCount, s.tensorParallelSize);
+    selectData(m_gpuCount, int(s.tensorParallelSize)); // the controller holds planned scenarios only
     selectData(m_dtype, dtypeName(s.dtype));
     selectData(m_quantization, quantizationChoiceName(s.quantization));
     // GGUF models add llama.cpp's cache types; their weights carry their own
@@ -322,7 +322,7 @@ void ParameterPanel::showScenario(const Scenario &s)
         const QSignalBlocker blocker(m_utilization);
         m_utilization->setValue(QString(formatUtilization(s.gpuMemoryUtilizationPpm)).toDouble());
     }
-    selectData(m_blockSize, s.blockSize);
+    selectData(m_blockSize, int(s.blockSize));
     {
         const QSignalBlocker blocker(m_maxModelLen);
         m_maxModelLen->setMaximum(int(std::min<std::int64_t>(s.model.maxPositionEmbeddings, 10'000'000)));

@@ -128,7 +128,7 @@ ScenarioKeys makeScenarioKeys()
     return {
         {"scenario/model", defaults.model.id, asText(), anyText()},
         {"scenario/gpu", defaults.gpu.id, asText(), anyText()},
-        countSetting<int>("scenario/tensorParallelSize", defaults.tensorParallelSize),
+        countSetting<std::int64_t>("scenario/tensorParallelSize", defaults.tensorParallelSize),
         {"scenario/dtype", defaults.dtype, [](const WeightDtype &d) { return QVariant(dtypeName(d)); },
          [](const QVariant &saved) { return parseWeightDtype(text(saved)); }},
         // No checkpoint quantization forced: "auto", as vLLM's default.
@@ -147,7 +147,7 @@ ScenarioKeys makeScenarioKeys()
         {"scenario/gpuMemoryUtilization", defaults.gpuMemoryUtilizationPpm,
          [](const std::int64_t &ppm) { return QVariant(formatUtilization(ppm)); },
          [](const QVariant &saved) { return parseUtilization(text(saved)); }},
-        countSetting<int>("scenario/blockSize", defaults.blockSize),
+        countSetting<std::int64_t>("scenario/blockSize", defaults.blockSize),
         countSetting<std::int64_t>("scenario/maxModelLen", defaults.maxModelLen),
         countSetting<std::int64_t>("scenario/batchSize", defaults.batchSize),
         countSetting<std::int64_t>("scenario/seqLen", defaults.seqLen),

@@ -26,13 +26,13 @@ struct ScenarioKeys
 {
     Setting<QString> model;
     Setting<QString> gpu;
-    Setting<int> tensorParallelSize;
+    Setting<std::int64_t> tensorParallelSize;
     Setting<WeightDtype> dtype;
     Setting<QString> quantization; ///< "auto" or a method name
     Setting<int> groupSize;        ///< > 0, or -1 = one group per row
     Setting<KvCacheDtype> kvCacheDtype;
     Setting<std::int64_t> gpuMemoryUtilizationPpm; ///< saved as the decimal text "0.9"
-    Setting<int> blockSize;
+    Setting<std::int64_t> blockSize;
     Setting<std::int64_t> maxModelLen;
     Setting<std::int64_t> batchSize;
     Setting<std::int64_t> seqLen;
