@@ -338,6 +338,25 @@ private Q_SLOTS:
         QVERIFY(!m_window->restoreProblems().isEmpty());
     }
 
+    void binarySettingsFileIsReported()
+    {
+        // A settings file of bytes no INI text holds: QSettings reads no error and no
+        // known key from it, so without a check of the file nothing would be said.
+        m_window.reset();
+        QFile file(QSettings().fileName());
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        QByteArray junk;
+        for (int i = 0; i < 512; ++i)
+            junk += char((i * 151 + 7) % 256);
+        file.write(junk);
+        file.close();
+        openWindow();
+        QCOMPARE(controller()->scenario().model.id, QStringLiteral("llama-3.1-8b"));
+        const QString shown = m_window->statusBar()->currentMessage();
+        QVERIFY2(shown.contains(QLatin1String("not a settings file")), qPrintable(shown));
+        QVERIFY2(shown.contains(QSettings().fileName()), qPrintable(shown));
+    }
+
     void corruptWindowStateFallsBack()
     {
         m_window.reset();

@@ -45,6 +45,7 @@ public:
     template <class T, class Use> auto read(const Setting<T> &setting, Use &&use)
     {
         if (m_readable && m_settings.contains(QLatin1String(setting.key))) {
+            m_foundKey = true;
             const QVariant saved = m_settings.value(QLatin1String(setting.key));
             try {
                 return use(setting.fromVariant(saved));
@@ -63,11 +64,14 @@ public:
     /// Reports a problem that is no single key's (the saved values together).
     void reportAll(const QString &problem);
 
-    QStringList problems() const { return m_problems; }
+    /// What was not restored, one line each.
+    QStringList problems() const;
 
 private:
     QSettings m_settings;
     bool m_readable = true;
+    bool m_binaryData = false;       ///< the file holds bytes no settings file does
+    mutable bool m_foundKey = false; ///< a key kvscope reads was in the file
     QStringList m_problems;
 };
 
