@@ -1041,6 +1041,18 @@
         <source>vLLM pads its KV groups with %1 empty layer slots (hybrid layout)</source>
         <translation>vLLM 为 KV 组补齐 %1 个空层位（混合布局）</translation>
     </message>
+    <message>
+        <source>--max-num-seqs: %1 sequences need sampler buffers beyond 2^63 bytes</source>
+        <translation>--max-num-seqs：%1 个序列所需的采样缓冲区超过 2^63 字节</translation>
+    </message>
+    <message>
+        <source>--max-num-batched-tokens: %1 tokens need activation buffers beyond 2^63 bytes</source>
+        <translation>--max-num-batched-tokens：%1 个 token 所需的激活缓冲区超过 2^63 字节</translation>
+    </message>
+    <message>
+        <source>--max-num-seqs %1 and --max-num-batched-tokens %2 need activation buffers beyond 2^63 bytes</source>
+        <translation>--max-num-seqs %1 与 --max-num-batched-tokens %2 所需的激活缓冲区超过 2^63 字节</translation>
+    </message>
 </context>
 <context>
     <name>kvscope::QuantizationView</name>
