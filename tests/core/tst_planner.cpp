@@ -247,7 +247,8 @@ private Q_SLOTS:
         QTest::newRow("max-num-seqs overflow")
             << "seqs" << 999'999'999'999'999'999LL << "--max-num-seqs: 999999999999999999 sequences need";
         QTest::newRow("max-num-batched-tokens overflow")
-            << "tokens" << 999'999'999'999'999'999LL << "--max-num-batched-tokens: 999999999999999999 tokens need";
+            << "tokens" << 999'999'999'999'999'999LL
+            << "--max-num-batched-tokens: 999999999999999999 tokens need";
     }
 
     void invalidInputs()
