@@ -189,10 +189,8 @@ void addQuantizations(const Scenario &s, const MemoryPlan &plan, QList<Fix> &fix
         std::optional<Fix> fix = settle(draft);
         if (!fix || fix->plan.weights.bytesPerGpu >= plan.weights.bytesPerGpu)
             continue;
-        // vLLM quantizes a 16-bit checkpoint to fp8 or bitsandbytes while loading it;
-        // AWQ and GPTQ need weights calibrated and stored that way.
         fix->needsQuantizedCheckpoint =
-            checkpointQuantized || fix->plan.quantization.isAwqOrGptq();
+            checkpointQuantized || !quantizesWhileLoading(fix->plan.quantization.method);
         fixes << *fix;
     }
 }
