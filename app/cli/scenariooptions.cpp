@@ -96,6 +96,14 @@ void ScenarioOptions::addTo(QCommandLineParser &parser) const
     parser.addOptions(m_options);
 }
 
+bool ScenarioOptions::anyGiven(const QCommandLineParser &parser) const
+{
+    for (const QCommandLineOption &o : m_options)
+        if (parser.isSet(o))
+            return true;
+    return false;
+}
+
 Scenario ScenarioOptions::scenario(const QCommandLineParser &p) const
 {
     Scenario s;

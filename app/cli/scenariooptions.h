@@ -18,6 +18,10 @@ public:
 
     void addTo(QCommandLineParser &parser) const;
 
+    /// Whether any of these options is on the command line (the window opens on
+    /// the saved scenario otherwise).
+    bool anyGiven(const QCommandLineParser &parser) const;
+
     /// Builds the scenario from parsed options; throws kvscope::Error naming
     /// the option and value on bad input.
     Scenario scenario(const QCommandLineParser &parser) const;
