@@ -4,11 +4,16 @@
 // argument names one.
 #include "cli/cliio.h"
 #include "cli/commands.h"
+#include "cli/scenariooptions.h"
+#include "common/error.h"
 #include "mainwindow.h"
+#include "plan/planner.h"
 #include "screenshot.h"
 #include "settings/appsettings.h"
 #include "theme.h"
 #include "translations.h"
+
+#include <optional>
 
 #include <QApplication>
 #include <QCommandLineParser>
@@ -71,7 +76,13 @@ int main(int argc, char *argv[])
         QStringLiteral("palette"),
         QStringLiteral("Use a dark or light palette instead of the system's (drawn with Fusion)."),
         QStringLiteral("name"));
-    parser.addOptions({resetSettings, language, screenshot, size, view, palette});
+    const QCommandLineOption present(
+        QStringLiteral("present"),
+        QStringLiteral("Open in presentation mode (F5): full screen, zoomed, high contrast."));
+    parser.addOptions({resetSettings, language, screenshot, size, view, palette, present});
+    // The calc command's scenario options: the window opens on that scenario.
+    const kvscope::cli::ScenarioOptions scenarioOptions;
+    scenarioOptions.addTo(parser);
     parser.addPositionalArgument(
         QStringLiteral("file"),
         QStringLiteral("A model to open: a config.json, a model folder or a .gguf file."),
@@ -121,6 +132,21 @@ int main(int argc, char *argv[])
                                       .arg(parser.value(size)),
                                   kvscope::cli::UsageError);
 
+    std::optional<kvscope::Scenario> scenario;
+    if (scenarioOptions.anyGiven(parser)) {
+        if (!files.isEmpty())
+            return kvscope::cli::fail(
+                QStringLiteral("'%1': a model file and scenario options together; pass the file as --model")
+                    .arg(files.first()),
+                kvscope::cli::UsageError);
+        try {
+            scenario = scenarioOptions.scenario(parser);
+            kvscope::validateScenario(*scenario);
+        } catch (const kvscope::Error &error) {
+            return kvscope::cli::fail(error.message());
+        }
+    }
+
 #if defined(Q_OS_LINUX)
     // Qt would abort with "could not connect to display"; say what to do instead.
     if (qEnvironmentVariableIsEmpty("DISPLAY") && qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY") &&
@@ -146,11 +172,20 @@ int main(int argc, char *argv[])
         kvscope::appsettings::setLanguage(parser.value(language));
 
     kvscope::MainWindow window;
+    if (scenario) {
+        try {
+            window.openScenario(*scenario);
+        } catch (const kvscope::Error &error) {
+            return kvscope::cli::fail(error.message());
+        }
+    }
     if (sizeMatch.hasMatch())
         window.resize(sizeMatch.captured(1).toInt(), sizeMatch.captured(2).toInt());
     if (parser.isSet(view))
         window.showView(parser.value(view));
     window.show();
+    if (parser.isSet(present))
+        window.setPresentationMode(true);
     // In the background, as File → Open does; a refused file is shown in the window.
     if (!files.isEmpty())
         window.importModelPath(QFileInfo(files.first()).absoluteFilePath());

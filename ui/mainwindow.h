@@ -1,8 +1,13 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include <QMainWindow>
+#include "plan/scenario.h"
 
+#include <QList>
+#include <QMainWindow>
+#include <QPalette>
+
+class QAction;
 class QActionGroup;
 class QLabel;
 class QMenu;
@@ -64,6 +69,19 @@ public:
     /// Messages about settings that could not be restored (also shown in the status bar).
     QStringList restoreProblems() const { return m_restoreProblems; }
 
+    /// Shows `scenario` (from the command line) without saving it over the saved one,
+    /// until something is changed in the window. A model file not yet in the library
+    /// joins it, as File → Open does. Throws kvscope::Error when the core refuses it.
+    void openScenario(const Scenario &scenario);
+
+    /// Presentation mode (F5): full screen, the presentation zoom, a high-contrast
+    /// palette; Page Up / Page Down step through the scenario strip.
+    bool presentationMode() const { return m_presenting; }
+    void setPresentationMode(bool on);
+    /// The zoom presentation mode applies (saved), from 1 to 3.
+    double presentationZoom() const { return m_zoom; }
+    void setPresentationZoom(double zoom);
+
 protected:
     void closeEvent(QCloseEvent *event) override;
     void changeEvent(QEvent *event) override;
@@ -81,6 +99,8 @@ private:
     void updateTitle();
     void showError(const QString &message);
     void cycleKvPrecision();
+    void createPresentationActions();
+    void stepScenarioStrip(int delta);
     // Every way in from the UI (files, drops, recent files, pastes, custom
     // GPUs, the controls) catches the core's Error and shows it: one that
     // reached Qt's event loop would end the program.
@@ -107,6 +127,14 @@ private:
     QMenu *m_helpMenu = nullptr;
     QActionGroup *m_languages = nullptr;
     QStringList m_restoreProblems;
+    QList<QAction *> m_presentationActions; ///< enabled in presentation mode only
+    bool m_presenting = false;
+    double m_zoom = 1.5;
+    bool m_wasFullScreen = false;
+    QPalette m_normalPalette;
+    /// The scenario came from the command line and nothing was changed since: not saved.
+    bool m_keepSavedScenario = false;
+    Scenario m_openedScenario;
 };
 
 } // namespace kvscope

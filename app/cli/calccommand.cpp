@@ -46,8 +46,7 @@ int runCalc(const QStringList &arguments)
                 calcJson(scenario, plan, proposeFixes(scenario, plan, GpuLibrary::builtin().presets()));
             writeOut(QString::fromUtf8(QJsonDocument(json).toJson(QJsonDocument::Indented)));
         } else if (parser.isSet(formulasOption)) {
-            writeOut(launchLine(scenario).command() + QStringLiteral("\n\n") +
-                     formulaSheet(scenario, plan).text());
+            writeOut(launchLine(scenario).text() + QLatin1Char('\n') + formulaSheet(scenario, plan).text());
         } else
             writeOut(planAsText(plan));
         return Success;
