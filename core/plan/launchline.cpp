@@ -123,6 +123,14 @@ QString LaunchLine::command() const
     return quoted.join(QLatin1Char(' '));
 }
 
+QString LaunchLine::text() const
+{
+    QString text = command() + QLatin1Char('\n');
+    for (const QString &caveat : caveats)
+        text += QStringLiteral("# %1\n").arg(caveat);
+    return text;
+}
+
 LaunchLine launchLine(const Scenario &s)
 {
     const Scenario vllmDefaults; // a Scenario's defaults are vLLM's

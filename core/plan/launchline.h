@@ -21,6 +21,8 @@ struct LaunchLine
 
     /// The arguments shell-quoted on one line: vllm serve meta-llama/Llama-3.1-8B --kv-cache-dtype fp8
     QString command() const;
+    /// command(), then each caveat on a line of its own as a shell comment ("# ...").
+    QString text() const;
 };
 
 LaunchLine launchLine(const Scenario &scenario);
