@@ -10,12 +10,13 @@
 
 namespace kvscope {
 
-namespace {
-
-QString tr(const char *text)
+/// The translation context of the sheet's notes (lupdate reads Formula::tr).
+class Formula
 {
-    return QCoreApplication::translate("kvscope::Formula", text);
-}
+    Q_DECLARE_TR_FUNCTIONS(kvscope::Formula)
+};
+
+namespace {
 
 // The options a term can come from, as the command line spells them.
 const QString ModelOption = QStringLiteral("--model");
@@ -229,15 +230,18 @@ FormulaLine perLayerLine(const MemoryPlan &plan, const KvTerms &t)
     }
     QString note;
     if (kv.mlaLatentRank > 0)
-        note = kv.headsReplicated
-                   ? tr("MLA: one compressed latent per token and layer instead of keys and values per head, "
-                        "replicated on every GPU")
-                   : tr("MLA: one compressed latent per token and layer instead of keys and values per head");
+        note =
+            kv.headsReplicated
+                ? Formula::tr(
+                      "MLA: one compressed latent per token and layer instead of keys and values per head, "
+                      "replicated on every GPU")
+                : Formula::tr(
+                      "MLA: one compressed latent per token and layer instead of keys and values per head");
     else
         note = kv.headsReplicated
-                   ? tr("K and V of one token in one layer on one GPU; more GPUs than KV heads, "
-                        "so each GPU holds a replicated head")
-                   : tr("K and V of one token in one layer on one GPU");
+                   ? Formula::tr("K and V of one token in one layer on one GPU; more GPUs than KV heads, "
+                                 "so each GPU holds a replicated head")
+                   : Formula::tr("K and V of one token in one layer on one GPU");
     return line.result(bytes(QString(), kv.bytesPerTokenPerLayer, {}), note);
 }
 
@@ -245,8 +249,9 @@ FormulaLine perTokenLine(const MemoryPlan &plan, const KvTerms &t, const Formula
 {
     LineBuilder line(FormulaSection::KvCache, QStringLiteral("kv_bytes_per_token"));
     line.term(t.layers).op(" × ").term(perLayer);
-    return line.result(bytes(QString(), plan.kv.bytesPerToken, {}),
-                       tr("every layer that keeps a per-token cache, before windows and whole blocks"));
+    return line.result(
+        bytes(QString(), plan.kv.bytesPerToken, {}),
+        Formula::tr("every layer that keeps a per-token cache, before windows and whole blocks"));
 }
 
 /// batch × tokens × bytes per token, or -1 past 2^63 (the formula still reads, the value does not fit).
@@ -280,10 +285,11 @@ FormulaLine usualFormulaLine(const MemoryPlan &plan, const KvTerms &t, const For
     else
         line.term(perLayer);
     const std::int64_t value = product({plan.batchSize, plan.seqLen, plan.kv.bytesPerToken});
-    return line.result(productResult(value),
-                       exceptions ? tr("the usual formula, as if every layer held every token; the lines "
-                                       "below say what these layers really keep")
-                                  : tr("the usual formula: every layer holds every token of every sequence"));
+    return line.result(
+        productResult(value),
+        exceptions ? Formula::tr("the usual formula, as if every layer held every token; the lines "
+                                 "below say what these layers really keep")
+                   : Formula::tr("the usual formula: every layer holds every token of every sequence"));
 }
 
 /// Full, sliding and chunked layers, each with the tokens it keeps.
@@ -309,7 +315,7 @@ QList<FormulaLine> windowLines(const Scenario &s, const MemoryPlan &plan, const 
         const std::int64_t value =
             product({plan.batchSize, plan.seqLen, kv.fullLayers, kv.bytesPerTokenPerLayer});
         total = value < 0 || total < 0 ? -1 : total + value;
-        add(line.result(productResult(value), tr("full-attention layers keep every token")));
+        add(line.result(productResult(value), Formula::tr("full-attention layers keep every token")));
     }
     if (kv.slidingLayers > 0) {
         LineBuilder line(FormulaSection::KvCache, QStringLiteral("sliding_layers_bytes"));
@@ -324,7 +330,7 @@ QList<FormulaLine> windowLines(const Scenario &s, const MemoryPlan &plan, const 
             product({plan.batchSize, kept, kv.slidingLayers, kv.bytesPerTokenPerLayer});
         total = value < 0 || total < 0 ? -1 : total + value;
         add(line.result(productResult(value),
-                        tr("sliding-window layers keep only the last window of tokens")));
+                        Formula::tr("sliding-window layers keep only the last window of tokens")));
     }
     if (kv.chunkedLayers > 0) {
         LineBuilder line(FormulaSection::KvCache, QStringLiteral("chunked_layers_bytes"));
@@ -340,11 +346,11 @@ QList<FormulaLine> windowLines(const Scenario &s, const MemoryPlan &plan, const 
             product({plan.batchSize, kept, kv.chunkedLayers, kv.bytesPerTokenPerLayer});
         total = value < 0 || total < 0 ? -1 : total + value;
         add(line.result(productResult(value),
-                        tr("chunked layers keep only the tokens of the current chunk")));
+                        Formula::tr("chunked layers keep only the tokens of the current chunk")));
     }
     Q_UNUSED(s);
     if (lines.size() > 1)
-        lines << sum.result(productResult(total), tr("what the layers keep, before whole blocks"));
+        lines << sum.result(productResult(total), Formula::tr("what the layers keep, before whole blocks"));
     return lines;
 }
 
@@ -361,8 +367,9 @@ QList<FormulaLine> recurrentLines(const MemoryPlan &plan, const KvTerms &t)
         .term(bytes(QStringLiteral("ssm_state_bytes"), kv.stateSsmBytesPerLayer, SsmDtypeOption,
                     QStringLiteral("heads / TP × head dim × state size × %1 bytes")
                         .arg(dtypeName(plan.mambaSsmCacheDtype))));
-    const FormulaLine perLayerLine = perLayer.result(bytes(QString(), kv.stateBytesPerLayer, {}),
-                                                     tr("one recurrent layer's state for one sequence"));
+    const FormulaLine perLayerLine =
+        perLayer.result(bytes(QString(), kv.stateBytesPerLayer, {}),
+                        Formula::tr("one recurrent layer's state for one sequence"));
     LineBuilder state(FormulaSection::KvCache, QStringLiteral("state_bytes"));
     state.term(t.batch)
         .op(" × ")
@@ -370,9 +377,10 @@ QList<FormulaLine> recurrentLines(const MemoryPlan &plan, const KvTerms &t)
                     QStringLiteral("Mamba-2 / Gated DeltaNet layers")))
         .op(" × ")
         .term(perLayerLine);
-    return {perLayerLine,
-            state.result(productResult(product({plan.batchSize, kv.stateBytesPerSequence})),
-                         tr("fixed per sequence: the state does not grow with the sequence length"))};
+    return {
+        perLayerLine,
+        state.result(productResult(product({plan.batchSize, kv.stateBytesPerSequence})),
+                     Formula::tr("fixed per sequence: the state does not grow with the sequence length"))};
 }
 
 /// Appends "kind_groups × blocks" for each kind of group the model has: full
@@ -434,10 +442,10 @@ QList<FormulaLine> allocationLines(const Scenario &s, const MemoryPlan &plan, co
         page.term(t.blockSize).op(" × ").term(perLayer);
     else
         page.term(bytes(QStringLiteral("state_page_bytes"), kv.pageBytes, {}));
-    QString pageNote = tr("one block of one layer: the unit vLLM allocates");
+    QString pageNote = Formula::tr("one block of one layer: the unit vLLM allocates");
     if (kv.recurrentLayers > 0 && attentionPage)
-        pageNote = tr("one block of one layer; vLLM raises the block size until one page holds a "
-                      "recurrent state, and pads the state to the page");
+        pageNote = Formula::tr("one block of one layer; vLLM raises the block size until one page holds a "
+                               "recurrent state, and pads the state to the page");
     lines << page.result(bytes(QString(), kv.pageBytes, {}), pageNote);
 
     const KvCacheLayout layout = kvCacheLayout(s.model, kvCacheOptions(s, plan.dtype, plan.kvCacheDtype));
@@ -447,7 +455,7 @@ QList<FormulaLine> allocationLines(const Scenario &s, const MemoryPlan &plan, co
                       QStringLiteral("blocks of the current chunk"));
     lines << blocks.result(
         count(QString(), kv.blocksPerSequence, {}, {}, TermUnit::Count),
-        tr("whole blocks: a sequence holds ceil(tokens / block size) of them in each group"));
+        Formula::tr("whole blocks: a sequence holds ceil(tokens / block size) of them in each group"));
 
     LineBuilder cache(FormulaSection::KvCache, QStringLiteral("kv_cache_bytes"));
     cache.term(t.batch)
@@ -460,17 +468,19 @@ QList<FormulaLine> allocationLines(const Scenario &s, const MemoryPlan &plan, co
         .term(lines.first());
     const QString note =
         kv.paddingLayers > 0
-            ? tr("as vLLM allocates it: %1 layers in %2 groups of %3 slots, %4 of them empty; one block "
-                 "spans a page in every slot of a group")
+            ? Formula::tr(
+                  "as vLLM allocates it: %1 layers in %2 groups of %3 slots, %4 of them empty; one block "
+                  "spans a page in every slot of a group")
                   .arg(kv.fullLayers + kv.slidingLayers + kv.chunkedLayers + kv.recurrentLayers)
                   .arg(kv.numGroups)
                   .arg(kv.groupSize)
                   .arg(kv.paddingLayers)
-        : kv.numGroups > 1 ? tr("as vLLM allocates it: %1 groups of %2 layers; one block spans a page in "
-                                "every layer of a group")
-                                 .arg(kv.numGroups)
-                                 .arg(kv.groupSize)
-                           : tr("as vLLM allocates it: whole blocks in every layer");
+        : kv.numGroups > 1
+            ? Formula::tr("as vLLM allocates it: %1 groups of %2 layers; one block spans a page in "
+                          "every layer of a group")
+                  .arg(kv.numGroups)
+                  .arg(kv.groupSize)
+            : Formula::tr("as vLLM allocates it: whole blocks in every layer");
     lines << cache.result(bytes(QString(), kv.cacheBytes, {}), note);
     return lines;
 }
@@ -507,7 +517,7 @@ QList<FormulaLine> kvLines(const Scenario &s, const MemoryPlan &plan)
             .term(count(QStringLiteral("tensor_parallel_size"), plan.tensorParallelSize, TpOption))
             .op(")");
         lines << heads.result(count(QString(), kv.kvHeadsPerGpu, {}),
-                              tr("tensor parallelism splits the KV heads over the GPUs"));
+                              Formula::tr("tensor parallelism splits the KV heads over the GPUs"));
         t.heads = lines.last().result;
         t.heads.option = TpOption;
     }
@@ -535,8 +545,9 @@ QList<FormulaLine> weightLines(const MemoryPlan &plan)
             .term(bytes(QStringLiteral("file_tensor_bytes"), w.checkpointBytes, ModelOption))
             .op(" / ")
             .term(parameters(QStringLiteral("parameters"), w.measuredParams, ModelOption));
-        lines << line.result(bits(QString(), w.bitsPerWeight, {}, {}, 3),
-                             tr("measured from the file's tensors, each stored in its own block type"));
+        lines << line.result(
+            bits(QString(), w.bitsPerWeight, {}, {}, 3),
+            Formula::tr("measured from the file's tensors, each stored in its own block type"));
     } else if (w.quantizedParams > 0) {
         const double n = double(w.quantizedParams);
         const MatrixStorage &q = w.quantizedStorage;
@@ -554,9 +565,10 @@ QList<FormulaLine> weightLines(const MemoryPlan &plan)
             split.op(" + ").term(bits(QStringLiteral("index_bits"), 8.0 * double(q.other) / n,
                                       QuantizationOption,
                                       QStringLiteral("GPTQ g_idx, compressed-tensors weight_shape")));
-        lines << split.result(bits(QString(), w.quantizedBitsPerWeight, {}, {}, 3),
-                              tr("the quantized linear layers: weights plus the scales and zero points "
-                                 "stored with them"));
+        lines << split.result(
+            bits(QString(), w.quantizedBitsPerWeight, {}, {}, 3),
+            Formula::tr("the quantized linear layers: weights plus the scales and zero points "
+                        "stored with them"));
 
         LineBuilder share(FormulaSection::Weights, QStringLiteral("unquantized_share"));
         const FormulaTerm unquantized =
@@ -571,7 +583,7 @@ QList<FormulaLine> weightLines(const MemoryPlan &plan)
                                TermUnit::Ratio,
                                {},
                                {}},
-                              tr("parameters the method leaves in --dtype"));
+                              Formula::tr("parameters the method leaves in --dtype"));
 
         LineBuilder whole(FormulaSection::Weights, QStringLiteral("bits_per_weight"));
         whole.op("(")
@@ -588,15 +600,16 @@ QList<FormulaLine> weightLines(const MemoryPlan &plan)
             .op(") / ")
             .term(all);
         lines << whole.result(bits(QString(), w.bitsPerWeight, {}, {}, 3),
-                              tr("the whole model: the unquantized share pulls the average up"));
+                              Formula::tr("the whole model: the unquantized share pulls the average up"));
     } else {
         LineBuilder line(FormulaSection::Weights, QStringLiteral("bits_per_weight"));
         line.op("8 × ")
             .term(bytes(QStringLiteral("checkpoint_bytes"), w.checkpointBytes, DtypeOption))
             .op(" / ")
             .term(all);
-        lines << line.result(bits(QString(), w.bitsPerWeight, {}, {}, 3),
-                             tr("unquantized: every weight in --dtype %1").arg(dtypeName(plan.dtype)));
+        lines << line.result(
+            bits(QString(), w.bitsPerWeight, {}, {}, 3),
+            Formula::tr("unquantized: every weight in --dtype %1").arg(dtypeName(plan.dtype)));
     }
     LineBuilder perGpu(FormulaSection::Weights, QStringLiteral("weights_bytes"));
     perGpu
@@ -607,8 +620,9 @@ QList<FormulaLine> weightLines(const MemoryPlan &plan)
         .term(memory(
             QStringLiteral("rotary_buffer_bytes"), w.buffersBytes, ModelOption,
             QStringLiteral("max_position_embeddings × rotary_dim × %1 bytes").arg(dtypeName(plan.dtype))));
-    lines << perGpu.result(memory(QString(), w.bytesPerGpu, {}),
-                           tr("what one GPU loads: its shards of the weights and the rotary tables"));
+    lines << perGpu.result(
+        memory(QString(), w.bytesPerGpu, {}),
+        Formula::tr("what one GPU loads: its shards of the weights and the rotary tables"));
     return lines;
 }
 
@@ -623,7 +637,7 @@ QList<FormulaLine> capacityLines(const Scenario &s, const MemoryPlan &plan, cons
         .term(
             ratio(QStringLiteral("gpu_memory_utilization"), plan.gpuMemoryUtilizationPpm, UtilizationOption));
     lines << budget.result(memory(QString(), plan.budgetBytes, {}),
-                           tr("the share of GPU memory vLLM may use"));
+                           Formula::tr("the share of GPU memory vLLM may use"));
 
     LineBuilder available(FormulaSection::Capacity, QStringLiteral("available"));
     available.term(lines.last())
@@ -635,7 +649,8 @@ QList<FormulaLine> capacityLines(const Scenario &s, const MemoryPlan &plan, cons
         .op(" − ")
         .term(memory(QStringLiteral("overhead"), plan.overheadBytes, TpOption,
                      QStringLiteral("CUDA context, NCCL buffers")));
-    lines << available.result(memory(QString(), kv.availableBytes, {}), tr("what is left for the KV cache"));
+    lines << available.result(memory(QString(), kv.availableBytes, {}),
+                              Formula::tr("what is left for the KV cache"));
 
     LineBuilder blocks(FormulaSection::Capacity, QStringLiteral("num_gpu_blocks"));
     blocks.op("floor(");
@@ -656,8 +671,9 @@ QList<FormulaLine> capacityLines(const Scenario &s, const MemoryPlan &plan, cons
         .term(count(QStringLiteral("group_size"), kv.groupSize, ModelOption,
                     QStringLiteral("layer slots per KV cache group")))
         .op("))");
-    lines << blocks.result(count(QString(), kv.numGpuBlocks, {}),
-                           tr("blocks of the shared pool: one spans a page in every slot of a group"));
+    lines << blocks.result(
+        count(QString(), kv.numGpuBlocks, {}),
+        Formula::tr("blocks of the shared pool: one spans a page in every slot of a group"));
 
     LineBuilder capacity(FormulaSection::Capacity, QStringLiteral("kv_capacity_tokens"));
     if (kv.numGroups > 1)
@@ -671,7 +687,7 @@ QList<FormulaLine> capacityLines(const Scenario &s, const MemoryPlan &plan, cons
     else
         capacity.term(lines.last()).op(" × ").term(blockSize);
     lines << capacity.result(count(QString(), kv.capacityTokens, {}, {}, TermUnit::Tokens),
-                             tr("vLLM's \"GPU KV cache size\" in tokens"));
+                             Formula::tr("vLLM's \"GPU KV cache size\" in tokens"));
 
     const KvCacheLayout layout = kvCacheLayout(s.model, kvCacheOptions(s, plan.dtype, plan.kvCacheDtype));
     LineBuilder request(FormulaSection::Capacity, QStringLiteral("blocks_per_request"));
@@ -683,18 +699,19 @@ QList<FormulaLine> capacityLines(const Scenario &s, const MemoryPlan &plan, cons
                        "max_model_len) tokens, plus one"),
         QStringLiteral("blocks of min(chunk + max_num_batched_tokens, max_model_len) tokens"));
     lines << request.result(count(QString(), kv.blocksPerMaxRequest, {}),
-                            tr("blocks one request of --max-model-len tokens reserves"));
+                            Formula::tr("blocks one request of --max-model-len tokens reserves"));
 
     LineBuilder concurrency(FormulaSection::Capacity, QStringLiteral("max_concurrency"));
     concurrency.term(lines.at(lines.size() - 3)).op(" / ").term(lines.last());
     lines << concurrency.result(
         {QString(), decimalText(kv.maxConcurrency, 2), 0, kv.maxConcurrency, TermUnit::Ratio, {}, {}},
-        tr("vLLM's \"Maximum concurrency\" for requests of --max-model-len tokens"));
+        Formula::tr("vLLM's \"Maximum concurrency\" for requests of --max-model-len tokens"));
 
     LineBuilder headroom(FormulaSection::Capacity, QStringLiteral("headroom"));
     headroom.term(lines.at(1)).op(" − ").term(cache);
     FormulaTerm left = memory(QString(), plan.headroomBytes, {});
-    lines << headroom.result(left, plan.fits ? tr("the batch fits") : tr("negative: the batch does not fit"));
+    lines << headroom.result(left, plan.fits ? Formula::tr("the batch fits")
+                                             : Formula::tr("negative: the batch does not fit"));
     return lines;
 }
 

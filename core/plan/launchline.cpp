@@ -7,12 +7,13 @@
 
 namespace kvscope {
 
-namespace {
-
-QString tr(const char *text)
+/// The translation context of the launch line's caveats (lupdate reads LaunchCaveats::tr).
+class LaunchCaveats
 {
-    return QCoreApplication::translate("kvscope::LaunchLine", text);
-}
+    Q_DECLARE_TR_FUNCTIONS(kvscope::LaunchCaveats)
+};
+
+namespace {
 
 /// The model as vLLM names it: a repo id, a folder or a .gguf file.
 QString modelArgument(const ModelArch &model, QStringList &caveats)
@@ -22,13 +23,15 @@ QString modelArgument(const ModelArch &model, QStringList &caveats)
     const QFileInfo source(model.source);
     if (!model.source.isEmpty() && source.exists()) {
         if (model.format == ModelFormat::Gguf)
-            caveats << tr("vLLM reads GGUF files experimentally; add --tokenizer with the original "
-                          "model's repo id");
+            caveats << LaunchCaveats::tr(
+                "vLLM reads GGUF files experimentally; add --tokenizer with the original "
+                "model's repo id");
         // A config.json stands for the folder that holds it and the weights.
         return source.isFile() && model.format != ModelFormat::Gguf ? source.absolutePath()
                                                                     : source.absoluteFilePath();
     }
-    caveats << tr("%1 has no HuggingFace repo id or folder; replace it with one").arg(model.name);
+    caveats
+        << LaunchCaveats::tr("%1 has no HuggingFace repo id or folder; replace it with one").arg(model.name);
     return model.name;
 }
 
@@ -63,25 +66,29 @@ void addQuantization(const Scenario &s, QStringList &arguments, QStringList &cav
     const QuantizationSpec &checkpoint = s.model.checkpointQuantization;
     if (chosen.method == QuantMethod::None) {
         if (checkpoint.method != QuantMethod::None)
-            caveats << tr("vLLM has no --quantization none: serve an unquantized checkpoint of the model");
+            caveats << LaunchCaveats::tr(
+                "vLLM has no --quantization none: serve an unquantized checkpoint of the model");
         return;
     }
     const QString name = vllmQuantization(chosen.method);
     if (name.isEmpty()) {
-        caveats << tr("vLLM has no --quantization %1: it loads such weights from a checkpoint stored that "
-                      "way (compressed-tensors)")
+        caveats << LaunchCaveats::tr(
+                       "vLLM has no --quantization %1: it loads such weights from a checkpoint stored that "
+                       "way (compressed-tensors)")
                        .arg(quantMethodName(chosen.method));
         return;
     }
     arguments << QStringLiteral("--quantization") << name;
     if (checkpoint.method != chosen.method && !quantizesWhileLoading(chosen.method))
-        caveats << tr("vLLM loads %1 weights from a checkpoint stored that way: serve a %1 checkpoint of "
-                      "the model")
+        caveats << LaunchCaveats::tr(
+                       "vLLM loads %1 weights from a checkpoint stored that way: serve a %1 checkpoint of "
+                       "the model")
                        .arg(name);
     // What the flag reads back as: the checkpoint's own spec, or the method's defaults.
     if (parseQuantizationChoice(quantMethodName(chosen.method), checkpoint) != chosen)
-        caveats << tr("the group size and scale layout come from the checkpoint's quantization_config, "
-                      "not from a flag");
+        caveats << LaunchCaveats::tr(
+            "the group size and scale layout come from the checkpoint's quantization_config, "
+            "not from a flag");
 }
 
 void addKvCacheDtype(const Scenario &s, QStringList &arguments, QStringList &caveats)
@@ -90,12 +97,14 @@ void addKvCacheDtype(const Scenario &s, QStringList &arguments, QStringList &cav
     case KvCacheDtype::Auto:
         return;
     case KvCacheDtype::Float32:
-        caveats << tr("vLLM's --kv-cache-dtype has no float32: the cache is float32 only with --dtype "
-                      "float32 and --kv-cache-dtype auto");
+        caveats << LaunchCaveats::tr(
+            "vLLM's --kv-cache-dtype has no float32: the cache is float32 only with --dtype "
+            "float32 and --kv-cache-dtype auto");
         return;
     case KvCacheDtype::Q8_0:
     case KvCacheDtype::Q4_0:
-        caveats << tr("%1 is a llama.cpp cache type (llama-server --cache-type-k/-v), not a vLLM one")
+        caveats << LaunchCaveats::tr(
+                       "%1 is a llama.cpp cache type (llama-server --cache-type-k/-v), not a vLLM one")
                        .arg(dtypeName(s.kvCacheDtype));
         return;
     default:
