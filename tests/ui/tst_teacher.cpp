@@ -37,6 +37,7 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QLabel>
+#include <QLineEdit>
 #include <QLineSeries>
 #include <QPushButton>
 #include <QScrollArea>
@@ -44,6 +45,8 @@
 #include <QSlider>
 #include <QSpinBox>
 #include <QSplitter>
+#include <QStyle>
+#include <QStyleOptionComboBox>
 #include <QTest>
 #include <QTextBlock>
 #include <QTextBrowser>
@@ -124,6 +127,33 @@ QStringList clippedTexts(QWidget *window)
                            .arg(button->height())
                            .arg(hint.width())
                            .arg(hint.height());
+    }
+    // A combo box or spin box narrower than the text it shows.
+    for (QComboBox *combo : window->findChildren<QComboBox *>()) {
+        if (!shown(combo) || combo->currentText().isEmpty())
+            continue;
+        QStyleOptionComboBox option;
+        option.initFrom(combo);
+        option.editable = combo->isEditable();
+        const QRect field =
+            combo->style()->subControlRect(QStyle::CC_ComboBox, &option, QStyle::SC_ComboBoxEditField, combo);
+        const int needed = combo->fontMetrics().horizontalAdvance(combo->currentText());
+        if (field.width() < needed)
+            clipped << QStringLiteral("combo %1 '%2': %3 px for %4 px of text")
+                           .arg(combo->objectName(), combo->currentText())
+                           .arg(field.width())
+                           .arg(needed);
+    }
+    for (QAbstractSpinBox *spin : window->findChildren<QAbstractSpinBox *>()) {
+        if (!shown(spin))
+            continue;
+        const QLineEdit *edit = spin->findChild<QLineEdit *>();
+        const int needed = spin->fontMetrics().horizontalAdvance(spin->text());
+        if (edit && edit->width() < needed)
+            clipped << QStringLiteral("spin box %1 '%2': %3 px for %4 px of text")
+                           .arg(spin->objectName(), spin->text())
+                           .arg(edit->width())
+                           .arg(needed);
     }
     // A scroll area without a horizontal scroll bar cuts what is wider than its viewport.
     for (QWidget *w : window->findChildren<QWidget *>()) {

@@ -255,23 +255,29 @@ void ExplorerView::retranslate()
 
 void ExplorerView::fitPanelWidth()
 {
-    // No horizontal scroll bar: the column is as wide as the panel's controls.
-    m_panelScroll->setMinimumWidth(std::max(320, m_panel->minimumSizeHint().width() +
-                                                     m_panelScroll->verticalScrollBar()->sizeHint().width()));
+    // No horizontal scroll bar: the column is at least as wide as the panel's controls.
+    const int scrollBar = m_panelScroll->verticalScrollBar()->sizeHint().width();
+    m_panelScroll->setMinimumWidth(std::max(320, m_panel->minimumSizeHint().width() + scrollBar));
+    // Wide enough for the controls' texts too (a combo narrower than its text cuts it).
+    growColumn(0, m_panel->sizeHint().width() + scrollBar);
 }
 
 void ExplorerView::fitFormulaWidth()
 {
-    QList<int> sizes = m_splitter->sizes();
     // At most a third of the page: the charts stay the widest column.
-    const int wanted = std::min(m_formula->preferredWidth(), m_splitter->width() / 3);
-    if (sizes.size() != 3 || sizes.at(2) >= wanted)
+    growColumn(2, std::min(m_formula->preferredWidth(), m_splitter->width() / 3));
+}
+
+void ExplorerView::growColumn(int column, int wanted)
+{
+    QList<int> sizes = m_splitter->sizes();
+    if (sizes.size() != 3 || sizes.at(column) >= wanted)
         return;
-    // The formulas take their room from the charts, which keep their minimum.
+    // The room comes from the charts, which keep their minimum.
     const int room = sizes.at(1) - m_splitter->widget(1)->minimumSizeHint().width();
-    const int added = std::clamp(wanted - sizes.at(2), 0, std::max(0, room));
+    const int added = std::clamp(wanted - sizes.at(column), 0, std::max(0, room));
     sizes[1] -= added;
-    sizes[2] += added;
+    sizes[column] += added;
     m_splitter->setSizes(sizes);
 }
 

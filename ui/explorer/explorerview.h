@@ -71,6 +71,9 @@ private:
     void fitPanelWidth();
     /// The formula column at its preferred width, taken from the charts' spare room.
     void fitFormulaWidth();
+    /// Widens splitter column `column` (0 parameters, 2 formulas) to `wanted` pixels,
+    /// as far as the charts can give.
+    void growColumn(int column, int wanted);
     /// The GPUs a proposal may name: the presets and the user's own.
     QList<GpuSpec> libraryGpus() const;
 
