@@ -239,6 +239,12 @@ private Q_SLOTS:
         QVERIFY(action("actionFormulaPanel")->isChecked());
         // Beside the charts, in the same splitter.
         QCOMPARE(explorer()->splitter()->indexOf(formulas()), 2);
+        // Wide enough for a formula line, up to a third of the page.
+        const auto wideEnough = [this] {
+            return formulas()->width() >=
+                   std::min(formulas()->preferredWidth(), explorer()->splitter()->width() / 3) - 2;
+        };
+        QTRY_VERIFY(wideEnough());
 
         // Llama-3.1-8B, 16 x 8,192 tokens, BF16: 32 layers x 2 x 8 KV heads x 128 dims x 2 bytes.
         const FormulaLine *usual = formulas()->sheet().line(QStringLiteral("total_bytes"));
@@ -282,6 +288,7 @@ private Q_SLOTS:
         m_window.reset();
         m_window = test::openWindow();
         QVERIFY(formulas()->isVisible());
+        QTRY_VERIFY(wideEnough());
     }
 
     void formulaVariantsForMlaAndSlidingWindows()

@@ -33,6 +33,7 @@
 #include <QScrollBar>
 #include <QSignalBlocker>
 #include <QSplitter>
+#include <QTimer>
 #include <QVBoxLayout>
 
 namespace kvscope {
@@ -184,8 +185,9 @@ void ExplorerView::setFormulaPanelShown(bool shown)
     if (shown)
         m_formula->showPlan(m_controller->scenario(), m_controller->plan());
     m_formula->setVisible(shown);
+    // Once laid out: a panel restored at start-up is shown before the window has its size.
     if (shown)
-        fitFormulaWidth();
+        QTimer::singleShot(0, this, &ExplorerView::fitFormulaWidth);
     {
         const QSignalBlocker blocker(m_formulaToggle);
         m_formulaToggle->setChecked(shown);

@@ -172,6 +172,11 @@ int FormulaPanel::preferredWidth() const
            m_browser->verticalScrollBar()->sizeHint().width() + 2 * m_browser->frameWidth() + 12;
 }
 
+QSize FormulaPanel::sizeHint() const
+{
+    return {preferredWidth(), QWidget::sizeHint().height()};
+}
+
 QString FormulaPanel::plainText() const
 {
     return m_launch.text() + QLatin1Char('\n') + m_sheet.text();

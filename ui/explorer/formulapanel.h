@@ -39,6 +39,7 @@ public:
     /// Wide enough for a formula line of about 56 monospace characters (a third of a
     /// 1920-pixel screen at the usual font), whatever the zoom.
     int preferredWidth() const;
+    QSize sizeHint() const override;
     /// The launch line, its caveats and the sheet as plain text.
     QString plainText() const;
 

@@ -12,7 +12,9 @@
 #include <QHBoxLayout>
 #include <QKeyEvent>
 #include <QLabel>
+#include <QMenu>
 #include <QPushButton>
+#include <QTimer>
 #include <QToolButton>
 
 namespace kvscope {
@@ -120,11 +122,17 @@ void ScenarioStrip::rebuild()
                              .arg(launchLine(scenario).command())
                              .arg(scenario.batchSize)
                              .arg(scenario.seqLen));
-        auto *remove = new QAction(tr("Remove from the strip"), chip);
-        connect(remove, &QAction::triggered, this,
-                [this, chip] { removeScenario(int(m_chips.indexOf(chip))); });
-        chip->addAction(remove);
-        chip->setContextMenuPolicy(Qt::ActionsContextMenu);
+        // A context menu of its own: an action added to a tool button draws a menu arrow on it.
+        chip->setContextMenuPolicy(Qt::CustomContextMenu);
+        connect(chip, &QToolButton::customContextMenuRequested, this, [this, chip](const QPoint &at) {
+            QMenu menu;
+            const QAction *remove = menu.addAction(tr("Remove from the strip"));
+            if (menu.exec(chip->mapToGlobal(at)) != remove)
+                return;
+            // Later: removing rebuilds the chips, this one among them, inside its own event.
+            const int index = int(m_chips.indexOf(chip));
+            QTimer::singleShot(0, this, [this, index] { removeScenario(index); });
+        });
         connect(chip, &QToolButton::clicked, this, [this, chip] { choose(int(m_chips.indexOf(chip))); });
         m_chipArea->layout()->addWidget(chip);
         m_chips << chip;
