@@ -1,10 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "scenariooptions.h"
 
-#include "common/error.h"
-#include "library/library.h"
-
-#include <QRegularExpression>
+#include "plan/scenariovalues.h"
 
 namespace kvscope::cli {
 
@@ -19,20 +16,7 @@ QCommandLineOption option(const char *name, const QString &description, const ch
     return o;
 }
 
-QString opt(const char *name)
-{
-    return QLatin1String(name);
-}
-
 } // namespace
-
-std::int64_t parsePositive(const QString &text, const QString &option)
-{
-    static const QRegularExpression digits(QStringLiteral("^\\s*\\d{1,18}\\s*$"));
-    if (!digits.match(text).hasMatch() || text.trimmed().toLongLong() <= 0)
-        throw Error(QStringLiteral("%1: must be a positive integer, got '%2'").arg(option, text));
-    return text.trimmed().toLongLong();
-}
 
 ScenarioOptions::ScenarioOptions()
 {
@@ -96,64 +80,29 @@ void ScenarioOptions::addTo(QCommandLineParser &parser) const
     parser.addOptions(m_options);
 }
 
-bool ScenarioOptions::anyGiven(const QCommandLineParser &parser) const
+ScenarioValues ScenarioOptions::values(const QCommandLineParser &parser) const
 {
-    for (const QCommandLineOption &o : m_options)
-        if (parser.isSet(o))
-            return true;
-    return false;
+    ScenarioValues values;
+    for (const QCommandLineOption &o : m_options) {
+        const QString name = o.names().constFirst();
+        if (parser.isSet(name) || !o.defaultValues().isEmpty())
+            values.insert(name, parser.value(name));
+    }
+    return values;
 }
 
-Scenario ScenarioOptions::scenario(const QCommandLineParser &p) const
+ScenarioValues ScenarioOptions::givenValues(const QCommandLineParser &parser) const
 {
-    Scenario s;
-    s.model = resolveModel(p.value(opt("model")));
-    s.gpu = resolveGpu(p.value(opt("gpu")));
-    s.dtype = parseWeightDtype(p.value(opt("dtype")));
-    s.kvCacheDtype = parseKvCacheDtype(p.value(opt("kv-cache-dtype")));
+    ScenarioValues values;
+    for (const QCommandLineOption &o : m_options)
+        if (parser.isSet(o.names().constFirst()))
+            values.insert(o.names().constFirst(), parser.value(o.names().constFirst()));
+    return values;
+}
 
-    // Read lower-cased, so an error names the method in lower case.
-    s.quantization = parseQuantizationChoice(p.value(opt("quantization")).trimmed().toLower(),
-                                             s.model.checkpointQuantization);
-    if (p.isSet(opt("group-size"))) {
-        bool ok = false;
-        const int group = p.value(opt("group-size")).toInt(&ok);
-        if (!ok || (group <= 0 && group != -1))
-            throw Error(QStringLiteral("--group-size: must be a positive integer or -1, got '%1'")
-                            .arg(p.value(opt("group-size"))));
-        QuantizationSpec spec = s.quantization.value_or(s.model.checkpointQuantization);
-        if (!spec.takesGroupSize())
-            throw Error(QStringLiteral("--group-size: applies to awq, gptq and compressed-tensors, not to "
-                                       "quantization '%1'")
-                            .arg(quantMethodName(spec.method)));
-        spec.groupSize = group;
-        s.quantization = spec;
-    }
-
-    s.gpuMemoryUtilizationPpm = parseUtilization(p.value(opt("gpu-memory-utilization")));
-    s.tensorParallelSize = int(std::min<std::int64_t>(
-        parsePositive(p.value(opt("tensor-parallel-size")), QStringLiteral("--tensor-parallel-size")),
-        1 << 20));
-    if (p.isSet(opt("max-model-len")))
-        s.maxModelLen = parsePositive(p.value(opt("max-model-len")), QStringLiteral("--max-model-len"));
-    s.blockSize = int(std::min<std::int64_t>(
-        parsePositive(p.value(opt("block-size")), QStringLiteral("--block-size")), 1 << 20));
-    s.mambaSsmCacheDtype =
-        parseWeightDtype(p.value(opt("mamba-ssm-cache-dtype")), QStringLiteral("--mamba-ssm-cache-dtype"));
-    if (p.isSet(opt("max-num-seqs")))
-        s.maxNumSeqs = parsePositive(p.value(opt("max-num-seqs")), QStringLiteral("--max-num-seqs"));
-    if (p.isSet(opt("max-num-batched-tokens")))
-        s.maxNumBatchedTokens =
-            parsePositive(p.value(opt("max-num-batched-tokens")), QStringLiteral("--max-num-batched-tokens"));
-    s.batchSize = parsePositive(p.value(opt("batch-size")), QStringLiteral("--batch-size"));
-    s.seqLen = parsePositive(p.value(opt("seq-len")), QStringLiteral("--seq-len"));
-    if (p.isSet(opt("prompt-len")))
-        s.promptLen = parsePositive(p.value(opt("prompt-len")), QStringLiteral("--prompt-len"));
-    s.bandwidthEfficiencyPpm =
-        parseUtilization(p.value(opt("bandwidth-efficiency")), QStringLiteral("--bandwidth-efficiency"));
-    s.computeEfficiencyPpm =
-        parseUtilization(p.value(opt("compute-efficiency")), QStringLiteral("--compute-efficiency"));
-    return s;
+Scenario ScenarioOptions::scenario(const QCommandLineParser &parser) const
+{
+    return scenarioFromValues(values(parser), builtinResolvers());
 }
 
 } // namespace kvscope::cli

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "plan/scenario.h"
+#include "plan/scenariovalues.h"
 
 #include <QCommandLineOption>
 #include <QCommandLineParser>
@@ -18,19 +19,16 @@ public:
 
     void addTo(QCommandLineParser &parser) const;
 
-    /// Whether any of these options is on the command line (the window opens on
-    /// the saved scenario otherwise).
-    bool anyGiven(const QCommandLineParser &parser) const;
-
     /// Builds the scenario from parsed options; throws kvscope::Error naming
     /// the option and value on bad input.
     Scenario scenario(const QCommandLineParser &parser) const;
+    /// The options as values: those given and those with a default.
+    ScenarioValues values(const QCommandLineParser &parser) const;
+    /// Only the options given on the command line (overrides of a scenario file).
+    ScenarioValues givenValues(const QCommandLineParser &parser) const;
 
 private:
     QList<QCommandLineOption> m_options;
 };
-
-/// Parses a strictly positive integer option ("--batch-size 16").
-std::int64_t parsePositive(const QString &text, const QString &option);
 
 } // namespace kvscope::cli

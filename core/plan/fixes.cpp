@@ -3,6 +3,8 @@
 
 #include "common/error.h"
 #include "plan/growth.h"
+#include "plan/launchline.h"
+#include "plan/planjson.h"
 #include "plan/planner.h"
 #include "plan/tensorparallel.h"
 
@@ -284,6 +286,16 @@ QString fixKindName(FixKind kind)
         return QStringLiteral("gpu");
     }
     return {};
+}
+
+QJsonObject calcJson(const Scenario &scenario, const MemoryPlan &plan, const QList<Fix> &fixes)
+{
+    QJsonObject json = planToJson(plan);
+    json.insert(QStringLiteral("fixes"), fixesToJson(fixes));
+    const LaunchLine line = launchLine(scenario);
+    json.insert(QStringLiteral("vllm_command"), line.command());
+    json.insert(QStringLiteral("vllm_command_caveats"), QJsonArray::fromStringList(line.caveats));
+    return json;
 }
 
 QJsonArray fixesToJson(const QList<Fix> &fixes)

@@ -26,8 +26,18 @@ enum class AxisScale
     Logarithmic
 };
 
+/// "linear" or "log": how settings and scenario files spell the scale.
+QString axisScaleName(AxisScale scale);
+/// Reads axisScaleName()'s spellings; throws kvscope::Error naming `option` and the text.
+AxisScale parseAxisScale(const QString &text, const QString &option);
+
 /// Where `x` sits on an axis of `scale`: x itself, or log2(x) (x >= 1).
 double axisPosition(std::int64_t x, AxisScale scale);
+
+/// "sequence" or "batch": how settings, scenario files and the command line spell the axis.
+QString growthAxisName(GrowthAxis axis);
+/// Reads growthAxisName()'s spellings; throws kvscope::Error naming `option` and the text.
+GrowthAxis parseGrowthAxis(const QString &text, const QString &option);
 
 /// The KV precisions the explorer walks through. vLLM: FP32 -> FP16/BF16
 /// (following the resolved --dtype) -> FP8. GGUF models (llama.cpp's cache

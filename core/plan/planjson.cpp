@@ -2,7 +2,6 @@
 #include "plan/planjson.h"
 
 #include "common/units.h"
-#include "plan/launchline.h"
 #include "plan/scenario.h"
 #include "plan/speed.h"
 
@@ -153,16 +152,6 @@ QJsonObject planToJson(const MemoryPlan &p)
     o.insert(QStringLiteral("notes"), QJsonArray::fromStringList(p.notes + p.speed.notes));
     o.insert(QStringLiteral("units"), unitsConvention());
     return o;
-}
-
-QJsonObject calcJson(const Scenario &scenario, const MemoryPlan &plan, const QList<Fix> &fixes)
-{
-    QJsonObject json = planToJson(plan);
-    json.insert(QStringLiteral("fixes"), fixesToJson(fixes));
-    const LaunchLine line = launchLine(scenario);
-    json.insert(QStringLiteral("vllm_command"), line.command());
-    json.insert(QStringLiteral("vllm_command_caveats"), QJsonArray::fromStringList(line.caveats));
-    return json;
 }
 
 } // namespace kvscope

@@ -52,6 +52,72 @@
     </message>
 </context>
 <context>
+    <name>kvscope::ChartCatalogue</name>
+    <message>
+        <source>Memory per GPU (bar)</source>
+        <translation>每块 GPU 的显存（条形图）</translation>
+    </message>
+    <message>
+        <source>Memory growth</source>
+        <translation>显存增长</translation>
+    </message>
+    <message>
+        <source>Quantization error histogram</source>
+        <translation>量化误差直方图</translation>
+    </message>
+    <message>
+        <source>Values and quantization grid</source>
+        <translation>数值与量化网格</translation>
+    </message>
+    <message>
+        <source>SQNR by scheme</source>
+        <translation>各方案的 SQNR</translation>
+    </message>
+    <message>
+        <source>Report: summary, figures and charts</source>
+        <translation>报告：摘要、数据与图表</translation>
+    </message>
+</context>
+<context>
+    <name>kvscope::ChartExportActions</name>
+    <message>
+        <source>Save image…</source>
+        <translation>保存图片…</translation>
+    </message>
+    <message>
+        <source>Save the chart as PNG, SVG or PDF, at any size and scale, with a caption line.</source>
+        <translation>将图表保存为 PNG、SVG 或 PDF，可选任意尺寸与缩放，并附说明行。</translation>
+    </message>
+    <message>
+        <source>Copy image</source>
+        <translation>复制图片</translation>
+    </message>
+    <message>
+        <source>Copy data</source>
+        <translation>复制数据</translation>
+    </message>
+    <message>
+        <source>Copy the chart&apos;s figures as CSV.</source>
+        <translation>以 CSV 复制图表的数据。</translation>
+    </message>
+    <message>
+        <source>Export this chart: save or copy it as an image, copy its data</source>
+        <translation>导出此图表：保存或复制为图片，复制其数据</translation>
+    </message>
+    <message>
+        <source>Cannot save the image</source>
+        <translation>无法保存图片</translation>
+    </message>
+    <message>
+        <source>Cannot copy the image</source>
+        <translation>无法复制图片</translation>
+    </message>
+    <message>
+        <source>Cannot copy the data</source>
+        <translation>无法复制数据</translation>
+    </message>
+</context>
+<context>
     <name>kvscope::CustomGpuDialog</name>
     <message>
         <source>Custom GPU</source>
@@ -174,6 +240,120 @@
     <message>
         <source>Show the formulas behind the figures, with this scenario&apos;s numbers, and the vLLM launch line (Ctrl+Shift+F).</source>
         <translation>显示各数字背后的公式（代入本场景的数值）以及 vLLM 启动命令（Ctrl+Shift+F）。</translation>
+    </message>
+</context>
+<context>
+    <name>kvscope::ExportDialog</name>
+    <message>
+        <source>Export report</source>
+        <translation>导出报告</translation>
+    </message>
+    <message>
+        <source>Save image</source>
+        <translation>保存图片</translation>
+    </message>
+    <message>
+        <source>Browse…</source>
+        <translation>浏览…</translation>
+    </message>
+    <message>
+        <source>Slide, 16:9 (1920 × 1080)</source>
+        <translation>幻灯片，16:9（1920 × 1080）</translation>
+    </message>
+    <message>
+        <source>A4 handout (portrait)</source>
+        <translation>A4 讲义（纵向）</translation>
+    </message>
+    <message>
+        <source>Current (%1 × %2)</source>
+        <translation>当前（%1 × %2）</translation>
+    </message>
+    <message>
+        <source>Custom</source>
+        <translation>自定义</translation>
+    </message>
+    <message>
+        <source>%1× (%2 dpi)</source>
+        <translation>%1×（%2 dpi）</translation>
+    </message>
+    <message>
+        <source>Light</source>
+        <translation>浅色</translation>
+    </message>
+    <message>
+        <source>Dark</source>
+        <translation>深色</translation>
+    </message>
+    <message>
+        <source>Caption line: model, GPU, precisions, batch, length, kvscope version</source>
+        <translation>说明行：模型、GPU、精度、batch、长度、kvscope 版本</translation>
+    </message>
+    <message>
+        <source>File (.png, .svg, .pdf):</source>
+        <translation>文件（.png、.svg、.pdf）：</translation>
+    </message>
+    <message>
+        <source>Page:</source>
+        <translation>页面：</translation>
+    </message>
+    <message>
+        <source>Size:</source>
+        <translation>尺寸：</translation>
+    </message>
+    <message>
+        <source>Scale:</source>
+        <translation>缩放：</translation>
+    </message>
+    <message>
+        <source>Theme:</source>
+        <translation>主题：</translation>
+    </message>
+    <message>
+        <source>PNG image (*.png);;SVG image (*.svg);;PDF document (*.pdf)</source>
+        <translation>PNG 图片 (*.png);;SVG 图片 (*.svg);;PDF 文档 (*.pdf)</translation>
+    </message>
+</context>
+<context>
+    <name>kvscope::FigureRenderer</name>
+    <message>
+        <source>not enough memory for a %1 × %2 image</source>
+        <translation>内存不足，无法生成 %1 × %2 的图片</translation>
+    </message>
+    <message>
+        <source>cannot encode the PNG: %1</source>
+        <translation>无法编码 PNG：%1</translation>
+    </message>
+    <message>
+        <source>%1 · %2 × %3 · --dtype %4 --quantization %5 --kv-cache-dtype %6 · batch %7 · %8 tokens · kvscope %9</source>
+        <translation>%1 · %2 × %3 · --dtype %4 --quantization %5 --kv-cache-dtype %6 · batch %7 · %8 个 token · kvscope %9</translation>
+    </message>
+    <message>
+        <source>%1 · schemes %2 · group %3 · %4 bins · kvscope %5</source>
+        <translation>%1 · 方案 %2 · 分组 %3 · %4 个区间 · kvscope %5</translation>
+    </message>
+    <message>
+        <source>whole row</source>
+        <translation>整行</translation>
+    </message>
+    <message>
+        <source>%1: unsupported extension &apos;%2&apos; (use .png, .svg, .pdf, .csv or .json)</source>
+        <translation>%1：不支持的扩展名“%2”（请使用 .png、.svg、.pdf、.csv 或 .json）</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>无</translation>
+    </message>
+    <message>
+        <source>size %1 × %2: each side must be from %3 to %4 pixels</source>
+        <translation>尺寸 %1 × %2：每边须在 %3 到 %4 像素之间</translation>
+    </message>
+    <message>
+        <source>scale %1: must be from 1 to %2</source>
+        <translation>缩放 %1：须在 1 到 %2 之间</translation>
+    </message>
+    <message>
+        <source>%1 × %2 at scale %3 is %4 pixels, more than the %5 an image may have</source>
+        <translation>%1 × %2 在 %3 倍缩放下为 %4 像素，超过单张图片上限 %5</translation>
     </message>
 </context>
 <context>
@@ -902,10 +1082,6 @@
         <translation>关于 kvscope</translation>
     </message>
     <message>
-        <source>&lt;h3&gt;kvscope %1&lt;/h3&gt;&lt;p&gt;Will this model fit on this GPU at this precision? How many tokens and concurrent requests does the KV cache hold?&lt;/p&gt;&lt;p&gt;Figures follow vLLM&apos;s own memory accounting.&lt;/p&gt;&lt;p&gt;%2&lt;/p&gt;</source>
-        <translation>&lt;h3&gt;kvscope %1&lt;/h3&gt;&lt;p&gt;这个模型在这种精度下能放进这块 GPU 吗？KV Cache 能容纳多少 token、多少并发请求？&lt;/p&gt;&lt;p&gt;数字遵循 vLLM 自身的显存计算方式。&lt;/p&gt;&lt;p&gt;%2&lt;/p&gt;</translation>
-    </message>
-    <message>
         <source>Explorer</source>
         <translation>探索</translation>
     </message>
@@ -994,10 +1170,6 @@
         <translation>添加自定义 GPU(&amp;G)…</translation>
     </message>
     <message>
-        <source>&amp;Recent models</source>
-        <translation>最近的模型(&amp;R)</translation>
-    </message>
-    <message>
         <source>Open model</source>
         <translation>打开模型</translation>
     </message>
@@ -1024,6 +1196,94 @@
     <message>
         <source>&amp;Quantization simulator</source>
         <translation>量化模拟器(&amp;Q)</translation>
+    </message>
+    <message>
+        <source>Unsaved changes</source>
+        <translation>未保存的更改</translation>
+    </message>
+    <message>
+        <source>The scenario differs from %1. Save the changes?</source>
+        <translation>当前场景与 %1 不同。是否保存更改？</translation>
+    </message>
+    <message>
+        <source>Open &amp;scenario (.kvscope)…</source>
+        <translation>打开场景(&amp;S)（.kvscope）…</translation>
+    </message>
+    <message>
+        <source>&amp;Save scenario</source>
+        <translation>保存场景(&amp;S)</translation>
+    </message>
+    <message>
+        <source>Save scenario &amp;as…</source>
+        <translation>场景另存为(&amp;A)…</translation>
+    </message>
+    <message>
+        <source>Export &amp;report (PNG, PDF)…</source>
+        <translation>导出报告(&amp;R)（PNG、PDF）…</translation>
+    </message>
+    <message>
+        <source>Export fi&amp;gures (CSV, JSON)…</source>
+        <translation>导出数据(&amp;G)（CSV、JSON）…</translation>
+    </message>
+    <message>
+        <source>&amp;Recent files</source>
+        <translation>最近的文件(&amp;R)</translation>
+    </message>
+    <message>
+        <source>Cannot open scenario</source>
+        <translation>无法打开场景</translation>
+    </message>
+    <message>
+        <source>Opened %1</source>
+        <translation>已打开 %1</translation>
+    </message>
+    <message>
+        <source>Open scenario</source>
+        <translation>打开场景</translation>
+    </message>
+    <message>
+        <source>kvscope scenarios (*.kvscope);;All files (*)</source>
+        <translation>kvscope 场景 (*.kvscope);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>Cannot save scenario</source>
+        <translation>无法保存场景</translation>
+    </message>
+    <message>
+        <source>Saved %1</source>
+        <translation>已保存 %1</translation>
+    </message>
+    <message>
+        <source>Save scenario</source>
+        <translation>保存场景</translation>
+    </message>
+    <message>
+        <source>kvscope scenarios (*.kvscope)</source>
+        <translation>kvscope 场景 (*.kvscope)</translation>
+    </message>
+    <message>
+        <source>Cannot export the report</source>
+        <translation>无法导出报告</translation>
+    </message>
+    <message>
+        <source>Export figures</source>
+        <translation>导出数据</translation>
+    </message>
+    <message>
+        <source>CSV (*.csv);;JSON, as kvscope calc --json (*.json)</source>
+        <translation>CSV (*.csv);;JSON，与 kvscope calc --json 相同 (*.json)</translation>
+    </message>
+    <message>
+        <source>%1: figures are saved as .csv or .json</source>
+        <translation>%1：数据只能保存为 .csv 或 .json</translation>
+    </message>
+    <message>
+        <source>Cannot export the figures</source>
+        <translation>无法导出数据</translation>
+    </message>
+    <message>
+        <source>&lt;h3&gt;kvscope %1&lt;/h3&gt;&lt;p&gt;Will this model fit on this GPU at this precision? How many tokens and concurrent requests does the KV cache hold?&lt;/p&gt;&lt;p&gt;Figures follow vLLM&apos;s own memory accounting.&lt;/p&gt;&lt;p&gt;%2&lt;/p&gt;&lt;p&gt;Released under the MIT licence.&lt;/p&gt;</source>
+        <translation>&lt;h3&gt;kvscope %1&lt;/h3&gt;&lt;p&gt;这个模型在这种精度下能放进这块 GPU 吗？KV Cache 能容纳多少 token、多少并发请求？&lt;/p&gt;&lt;p&gt;数字遵循 vLLM 自身的显存计算方式。&lt;/p&gt;&lt;p&gt;%2&lt;/p&gt;&lt;p&gt;以 MIT 许可证发布。&lt;/p&gt;</translation>
     </message>
     <message>
         <source>Presentation mode: Ctrl + / Ctrl − zoom, Page Up / Page Down step through the scenarios, F5 to leave</source>
@@ -1382,6 +1642,21 @@
     <message>
         <source>Simulating %1…</source>
         <translation>正在模拟 %1…</translation>
+    </message>
+</context>
+<context>
+    <name>kvscope::ReportPage</name>
+    <message>
+        <source>%1 on %2 × %3</source>
+        <translation>%1 运行于 %2 × %3</translation>
+    </message>
+    <message>
+        <source>%1 on %2</source>
+        <translation>%1 运行于 %2</translation>
+    </message>
+    <message>
+        <source>--dtype %1 · --quantization %2 · --kv-cache-dtype %3 · batch %4 × %5 tokens · --gpu-memory-utilization %6 · --max-model-len %7</source>
+        <translation>--dtype %1 · --quantization %2 · --kv-cache-dtype %3 · batch %4 × %5 个 token · --gpu-memory-utilization %6 · --max-model-len %7</translation>
     </message>
 </context>
 <context>

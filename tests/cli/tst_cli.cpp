@@ -11,6 +11,7 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
+#include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -153,6 +154,17 @@ private Q_SLOTS:
         QVERIFY2(notes.contains(QLatin1String("has no bfloat16")), qPrintable(notes));
         QVERIFY2(notes.contains(QLatin1String("has no FP8 tensor cores")), qPrintable(notes));
         QVERIFY2(notes.contains(QLatin1String("exceeds --max-model-len 4,096")), qPrintable(notes));
+    }
+
+    void versionNamesTheRevision()
+    {
+        // "kvscope 0.1.0 (git 1a2b3c4d5e6f)", "-dirty" for a modified checkout,
+        // "unknown" outside a git checkout (cmake/GitRevision.cmake).
+        const Run r = run({QStringLiteral("--version")});
+        QCOMPARE(r.exitCode, 0);
+        static const QRegularExpression line(
+            QStringLiteral("^kvscope \\d+\\.\\d+\\.\\d+ \\(git ([0-9a-f]{7,}(-dirty)?|unknown)\\)\\n$"));
+        QVERIFY2(line.match(QString::fromUtf8(r.out)).hasMatch(), r.out.constData());
     }
 
     void huggingFaceIdsResolve()

@@ -563,7 +563,7 @@ private Q_SLOTS:
         given.kvCacheDtype = KvCacheDtype::Fp8;
         m_window.reset();
         m_window = test::openWindow();
-        m_window->openScenario(given);
+        m_window->showCommandLineScenario(given);
         QVERIFY(controller()->scenario() == given);
         m_window->saveSettings();
         QCOMPARE(QSettings().value(QStringLiteral("scenario/model")).toString(),

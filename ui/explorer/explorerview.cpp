@@ -10,6 +10,7 @@
 #include "explorer/formulapanel.h"
 #include "explorer/parameterpanel.h"
 #include "explorer/scenariostrip.h"
+#include "export/chartactions.h"
 #include "library/library.h"
 #include "library/userlibrary.h"
 #include "plan/breakdown.h"
@@ -141,6 +142,9 @@ ExplorerView::ExplorerView(ScenarioController *controller, UserLibrary *library,
     connect(m_controller, &ScenarioController::scenarioChanged, m_strip, &ScenarioStrip::showCurrent);
     connect(library, &UserLibrary::gpusChanged, this, &ExplorerView::refresh);
     connect(m_copyFigures, &QPushButton::clicked, this, &ExplorerView::copyFigures);
+    const auto source = [this] { return chartSource(); };
+    makeExportable(m_breakdown, QStringLiteral("memory"), source);
+    makeExportable(m_growth, QStringLiteral("growth"), source);
     connect(m_copyJson, &QPushButton::clicked, this, &ExplorerView::copyJson);
 
     retranslate();
@@ -198,6 +202,18 @@ void ExplorerView::setFormulaPanelShown(bool shown)
 QList<GpuSpec> ExplorerView::libraryGpus() const
 {
     return GpuLibrary::builtin().presets() + m_library->customGpus();
+}
+
+ChartSource ExplorerView::chartSource() const
+{
+    ChartSource source;
+    source.scenario = m_controller->scenario();
+    source.plan = m_controller->plan();
+    source.fixes = m_fixes;
+    source.growthAxis = m_controller->growthAxis();
+    source.growthScale = m_controller->growthScale();
+    source.counterfactuals = m_controller->counterfactuals();
+    return source;
 }
 
 QString ExplorerView::figuresText() const

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "export/chartsource.h"
 #include "plan/fixes.h"
 
 #include <QWidget>
@@ -46,6 +47,8 @@ public:
     /// The formula panel beside the charts (its button and the View menu toggle it).
     bool formulaPanelShown() const;
     void setFormulaPanelShown(bool shown);
+    /// What the explorer's charts draw now (their export, the report).
+    ChartSource chartSource() const;
 
     /// Everything the page shows as plain text (verdict, proposals, notes, figures,
     /// memory bar, growth) and the plan as JSON, for the clipboard.

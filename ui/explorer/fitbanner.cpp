@@ -163,7 +163,10 @@ void FitBanner::restyle()
     background.setAlpha(40);
     pal.setColor(QPalette::Window, background);
     setPalette(pal);
-    setStyleSheet(QStringLiteral("QLabel#fitBanner { border-left: 5px solid %1; }").arg(accent.name()));
+    // The text colour too: a style sheet takes unset colours from the application's palette, which
+    // an export in the other theme does not share.
+    setStyleSheet(QStringLiteral("QLabel#fitBanner { border-left: 5px solid %1; color: %2; }")
+                      .arg(accent.name(), surrounding.color(QPalette::WindowText).name()));
 }
 
 void FitBanner::changeEvent(QEvent *event)

@@ -157,27 +157,11 @@ ScenarioKeys makeScenarioKeys()
          [](const WeightDtype &d) { return QVariant(dtypeName(d)); },
          [](const QVariant &saved) { return parseWeightDtype(text(saved)); }},
         {"explorer/growthAxis", GrowthAxis::SequenceLength,
-         [](const GrowthAxis &axis) {
-             return QVariant(axis == GrowthAxis::BatchSize ? QStringLiteral("batch")
-                                                           : QStringLiteral("sequence"));
-         },
-         [](const QVariant &saved) {
-             const QString t = text(saved);
-             if (t != QLatin1String("batch") && t != QLatin1String("sequence"))
-                 throw Error(QStringLiteral("expected 'sequence' or 'batch'"));
-             return t == QLatin1String("batch") ? GrowthAxis::BatchSize : GrowthAxis::SequenceLength;
-         }},
+         [](const GrowthAxis &axis) { return QVariant(growthAxisName(axis)); },
+         [](const QVariant &saved) { return parseGrowthAxis(text(saved), QStringLiteral("growth axis")); }},
         {"explorer/growthScale", AxisScale::Linear,
-         [](const AxisScale &scale) {
-             return QVariant(scale == AxisScale::Logarithmic ? QStringLiteral("log")
-                                                             : QStringLiteral("linear"));
-         },
-         [](const QVariant &saved) {
-             const QString t = text(saved);
-             if (t != QLatin1String("linear") && t != QLatin1String("log"))
-                 throw Error(QStringLiteral("expected 'linear' or 'log'"));
-             return t == QLatin1String("log") ? AxisScale::Logarithmic : AxisScale::Linear;
-         }},
+         [](const AxisScale &scale) { return QVariant(axisScaleName(scale)); },
+         [](const QVariant &saved) { return parseAxisScale(text(saved), QStringLiteral("growth scale")); }},
         boolSetting("explorer/counterfactuals", false),
     };
 }
