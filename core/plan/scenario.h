@@ -43,6 +43,8 @@ struct Scenario
     std::int64_t promptLen = 0; ///< --prompt-len: tokens of the prefill; 0 = --seq-len
     std::int64_t bandwidthEfficiencyPpm = DefaultBandwidthEfficiencyPpm; ///< --bandwidth-efficiency
     std::int64_t computeEfficiencyPpm = DefaultComputeEfficiencyPpm;     ///< --compute-efficiency
+
+    friend bool operator==(const Scenario &, const Scenario &) = default;
 };
 
 /// Parses a utilization such as "0.9" exactly into millionths; throws
