@@ -2,13 +2,21 @@
 // kvscope: the window by default (with a model file to open, if one is
 // given), headless subcommands (calc, models, gpus...) when the first
 // argument names one.
+#include "buildinfo.h"
 #include "cli/cliio.h"
 #include "cli/commands.h"
+#include "cli/scenariooptions.h"
+#include "common/error.h"
 #include "mainwindow.h"
+#include "plan/planner.h"
 #include "screenshot.h"
 #include "settings/appsettings.h"
+#include "startupprobe.h"
 #include "theme.h"
 #include "translations.h"
+
+#include <cstdio>
+#include <optional>
 
 #include <QApplication>
 #include <QCommandLineParser>
@@ -23,7 +31,27 @@ void setApplicationIdentity()
 {
     QCoreApplication::setOrganizationName(QStringLiteral("kvscope"));
     QCoreApplication::setApplicationName(QStringLiteral("kvscope"));
-    QCoreApplication::setApplicationVersion(QStringLiteral(KVSCOPE_VERSION));
+    QCoreApplication::setApplicationVersion(kvscope::versionText());
+}
+
+/// Qt would abort with "could not connect to display": headless commands
+/// draw on the offscreen platform instead when no display is there.
+void drawOffscreenWithoutDisplay()
+{
+    if (qEnvironmentVariableIsEmpty("DISPLAY") && qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY") &&
+        qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
+        qputenv("QT_QPA_PLATFORM", "offscreen");
+}
+
+/// A script reads stderr for one error line: keep Qt's notes about the
+/// offscreen platform and the runtime directory, which change nothing, out of it.
+void quietPlatformNotes(QtMsgType type, const QMessageLogContext &context, const QString &message)
+{
+    if (type == QtWarningMsg && (message.startsWith(QLatin1String("QStandardPaths: XDG_RUNTIME_DIR")) ||
+                                 message.contains(QLatin1String("propagateSizeHints"))))
+        return;
+    const QByteArray line = qFormatLogMessage(type, context, message).toLocal8Bit() + '\n';
+    std::fwrite(line.constData(), 1, size_t(line.size()), stderr);
 }
 
 QStringList argumentList(int argc, char *argv[])
@@ -40,6 +68,13 @@ int main(int argc, char *argv[])
 {
     const QStringList arguments = argumentList(argc, argv);
     const QString first = arguments.value(1);
+    if (kvscope::cli::commandDrawsCharts(first)) {
+        drawOffscreenWithoutDisplay();
+        qInstallMessageHandler(quietPlatformNotes);
+        QApplication app(argc, argv);
+        setApplicationIdentity();
+        return kvscope::cli::runCommand(QCoreApplication::arguments());
+    }
     if (kvscope::cli::isCommand(first)) {
         QCoreApplication app(argc, argv);
         setApplicationIdentity();
@@ -71,10 +106,22 @@ int main(int argc, char *argv[])
         QStringLiteral("palette"),
         QStringLiteral("Use a dark or light palette instead of the system's (drawn with Fusion)."),
         QStringLiteral("name"));
-    parser.addOptions({resetSettings, language, screenshot, size, view, palette});
+    const QCommandLineOption present(
+        QStringLiteral("present"),
+        QStringLiteral("Open in presentation mode (F5): full screen, zoomed, high contrast."));
+    // For tests/benchmarks/bench_startup.sh only.
+    QCommandLineOption startupProbe(
+        QStringLiteral("startup-probe"),
+        QStringLiteral("Print the first paint's time and the idle memory, then exit."));
+    startupProbe.setFlags(QCommandLineOption::HiddenFromHelp);
+    parser.addOptions({resetSettings, language, screenshot, size, view, palette, present, startupProbe});
+    // The calc command's scenario options: the window opens on that scenario.
+    const kvscope::cli::ScenarioOptions scenarioOptions;
+    scenarioOptions.addTo(parser);
     parser.addPositionalArgument(
         QStringLiteral("file"),
-        QStringLiteral("A model to open: a config.json, a model folder or a .gguf file."),
+        QStringLiteral("A model to open (a config.json, a model folder or a .gguf file), or a .kvscope "
+                       "scenario file."),
         QStringLiteral("[FILE]"));
     if (!parser.parse(arguments))
         return kvscope::cli::fail(parser.errorText(), kvscope::cli::UsageError);
@@ -85,7 +132,7 @@ int main(int argc, char *argv[])
         return 0;
     }
     if (parser.isSet(version)) {
-        kvscope::cli::writeOut(QStringLiteral("kvscope %1\n").arg(QStringLiteral(KVSCOPE_VERSION)));
+        kvscope::cli::writeOut(QStringLiteral("kvscope %1\n").arg(kvscope::versionText()));
         return 0;
     }
     // A word that is no command and no file is most likely a mistyped command.
@@ -121,6 +168,21 @@ int main(int argc, char *argv[])
                                       .arg(parser.value(size)),
                                   kvscope::cli::UsageError);
 
+    std::optional<kvscope::Scenario> scenario;
+    if (!scenarioOptions.givenValues(parser).isEmpty()) {
+        if (!files.isEmpty())
+            return kvscope::cli::fail(
+                QStringLiteral("'%1': a file and scenario options together; pass a model file as --model")
+                    .arg(files.first()),
+                kvscope::cli::UsageError);
+        try {
+            scenario = scenarioOptions.scenario(parser);
+            kvscope::validateScenario(*scenario);
+        } catch (const kvscope::Error &error) {
+            return kvscope::cli::fail(error.message());
+        }
+    }
+
 #if defined(Q_OS_LINUX)
     // Qt would abort with "could not connect to display"; say what to do instead.
     if (qEnvironmentVariableIsEmpty("DISPLAY") && qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY") &&
@@ -146,12 +208,24 @@ int main(int argc, char *argv[])
         kvscope::appsettings::setLanguage(parser.value(language));
 
     kvscope::MainWindow window;
+    if (scenario) {
+        try {
+            window.showCommandLineScenario(*scenario);
+        } catch (const kvscope::Error &error) {
+            return kvscope::cli::fail(error.message());
+        }
+    }
     if (sizeMatch.hasMatch())
         window.resize(sizeMatch.captured(1).toInt(), sizeMatch.captured(2).toInt());
     if (parser.isSet(view))
         window.showView(parser.value(view));
+    if (parser.isSet(startupProbe))
+        kvscope::installStartupProbe(window);
     window.show();
-    // In the background, as File → Open does; a refused file is shown in the window.
+    if (parser.isSet(present))
+        window.setPresentationMode(true);
+    // In the background, as File → Open does; a refused file is shown in the
+    // window. A .kvscope scenario file opens as File → Open scenario does.
     if (!files.isEmpty())
         window.importModelPath(QFileInfo(files.first()).absoluteFilePath());
     if (parser.isSet(screenshot))

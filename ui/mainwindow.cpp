@@ -5,36 +5,52 @@
 #include "common/units.h"
 #include "explorer/explorerview.h"
 #include "explorer/parameterpanel.h"
+#include "explorer/scenariostrip.h"
+#include "export/chartcatalogue.h"
+#include "export/exportdialog.h"
 #include "library/customgpudialog.h"
 #include "library/modelimporter.h"
 #include "library/pasteconfigdialog.h"
 #include "library/userlibrary.h"
+#include "model/modelimport.h"
 #include "plan/growth.h"
+#include "plan/planner.h"
 #include "quantization/quantizationview.h"
+#include "quantization/quantsettings.h"
 #include "scenariocontroller.h"
+#include "scenariosession.h"
 #include "settings/appsettings.h"
 #include "settings/settingkeys.h"
+#include "theme.h"
 #include "translations.h"
 #include "widgets/logsliderbox.h"
 #include "widgets/wrappedtooltips.h"
 
+#include <algorithm>
+#include <utility>
+
 #include <QAction>
 #include <QActionGroup>
+#include <QApplication>
 #include <QCloseEvent>
 #include <QCoreApplication>
+#include <QDir>
 #include <QDragEnterEvent>
 #include <QDropEvent>
 #include <QFileDialog>
+#include <QFileInfo>
 #include <QIcon>
 #include <QKeySequence>
 #include <QLabel>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QMimeData>
+#include <QRegularExpression>
 #include <QShortcut>
 #include <QSplitter>
 #include <QStatusBar>
 #include <QTabWidget>
+#include <QTimer>
 #include <QUrl>
 #include <QVBoxLayout>
 
@@ -83,6 +99,38 @@ MainWindow::MainWindow(QWidget *parent)
     connect(m_importer, &ModelImporter::failed, this, &MainWindow::refuseImport);
     connect(m_library, &UserLibrary::recentFilesChanged, this, &MainWindow::rebuildRecentMenu);
     connect(m_controller, &ScenarioController::scenarioChanged, this, &MainWindow::updateTitle);
+    // A scenario from the command line is the user's to keep only once they change it.
+    connect(m_controller, &ScenarioController::scenarioChanged, this, [this](const Scenario &scenario) {
+        if (m_keepSavedScenario && !(scenario == m_openedScenario))
+            m_keepSavedScenario = false;
+    });
+    connect(m_explorer->scenarioStrip(), &ScenarioStrip::scenariosChanged, this,
+            [this] { appsettings::saveScenarioStrip(m_explorer->scenarioStrip()->scenarios()); });
+
+    // The scenario file: the Quantization view's settings go through the view
+    // once it exists, through QSettings before.
+    ScenarioSession::QuantizationAccess quantization{[this]() -> QuantSettings {
+                                                         if (m_quantization)
+                                                             return m_quantization->settings();
+                                                         settings::SettingsReader saved;
+                                                         return quantsettings::load(saved);
+                                                     },
+                                                     [this](const QuantSettings &s) {
+                                                         if (m_quantization)
+                                                             m_quantization->applySettings(s);
+                                                         else
+                                                             quantsettings::save(s);
+                                                     }};
+    m_session = new ScenarioSession(m_controller, m_library, quantization, this);
+    connect(m_controller, &ScenarioController::scenarioChanged, m_session, &ScenarioSession::refresh);
+    connect(m_controller, &ScenarioController::growthAxisChanged, m_session, &ScenarioSession::refresh);
+    connect(m_controller, &ScenarioController::growthScaleChanged, m_session, &ScenarioSession::refresh);
+    connect(m_session, &ScenarioSession::stateChanged, this, &MainWindow::updateTitle);
+    m_prompt = [](QWidget *parent, const QString &file) {
+        return QMessageBox::question(
+            parent, tr("Unsaved changes"), tr("The scenario differs from %1. Save the changes?").arg(file),
+            QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel, QMessageBox::Save);
+    };
 
     createMenus();
     createShortcuts();
@@ -111,6 +159,7 @@ QuantizationView *MainWindow::quantization()
     if (!m_quantization) {
         m_quantization = new QuantizationView(m_quantizationTab);
         m_quantizationTab->layout()->addWidget(m_quantization);
+        connect(m_quantization, &QuantizationView::settingsChanged, m_session, &ScenarioSession::refresh);
         reportRestoreProblems(m_quantization->restoreProblems());
     }
     return m_quantization;
@@ -122,6 +171,7 @@ void MainWindow::restoreScenario(settings::SettingsReader &saved)
     m_controller->setScenario(state.scenario);
     m_controller->setGrowthAxis(state.growthAxis);
     m_controller->setGrowthScale(state.growthScale);
+    m_controller->setCounterfactuals(state.counterfactuals);
 }
 
 void MainWindow::restoreWindowState(settings::SettingsReader &saved)
@@ -142,6 +192,11 @@ void MainWindow::restoreWindowState(settings::SettingsReader &saved)
             throw Error(QStringLiteral("there are %1 tabs").arg(m_tabs->count()));
         return tab;
     }));
+    m_explorer->setFormulaPanelShown(saved.read(k.formulaPanel));
+    m_zoom = saved.read(k.presentationZoom);
+    ScenarioStrip *strip = m_explorer->scenarioStrip();
+    strip->setScenarios(appsettings::loadScenarioStrip(saved, *m_library));
+    strip->showCurrent(m_controller->scenario());
 }
 
 void MainWindow::reportRestoreProblems(const QStringList &problems)
@@ -155,20 +210,43 @@ void MainWindow::reportRestoreProblems(const QStringList &problems)
         tr("Some settings were not restored: %1").arg(m_restoreProblems.join(QStringLiteral("; "))), 15'000);
 }
 
+void MainWindow::showCommandLineScenario(const Scenario &scenario)
+{
+    Scenario s = scenario;
+    planMemory(s); // refused here, before the window shows anything of it
+    if (!m_library->findModel(s.model.id)) {
+        // A model file joins the library, as File → Open does, so the picker shows it.
+        const QString key = m_library->addImported(importModel(s.model.source));
+        s.model = *m_library->findModel(key);
+    }
+    m_controller->setScenario(s);
+    m_openedScenario = m_controller->scenario();
+    m_keepSavedScenario = true;
+    m_explorer->scenarioStrip()->showCurrent(m_openedScenario);
+}
+
 void MainWindow::saveSettings()
 {
-    appsettings::saveScenario(m_controller->scenario(), m_controller->growthAxis(),
-                              m_controller->growthScale());
+    if (!m_keepSavedScenario)
+        appsettings::saveScenario(m_controller->scenario());
+    appsettings::saveChartChoices(m_controller->growthAxis(), m_controller->growthScale(),
+                                  m_controller->counterfactuals());
     const settings::WindowKeys &k = settings::windowKeys();
     settings::SettingsWriter writer;
     writer.write(k.geometry, saveGeometry());
     writer.write(k.explorerSplitter, m_explorer->splitter()->saveState());
     writer.write(k.tab, m_tabs->currentIndex());
+    writer.write(k.formulaPanel, m_explorer->formulaPanelShown());
+    writer.write(k.presentationZoom, m_zoom);
     writer.sync();
 }
 
 void MainWindow::closeEvent(QCloseEvent *event)
 {
+    if (!maybeSaveChanges()) {
+        event->ignore();
+        return;
+    }
     saveSettings();
     event->accept();
 }
@@ -176,6 +254,15 @@ void MainWindow::closeEvent(QCloseEvent *event)
 void MainWindow::createMenus()
 {
     m_fileMenu = menuBar()->addMenu(QString());
+    QAction *openScenario = m_fileMenu->addAction(QString(), this, &MainWindow::openScenario);
+    openScenario->setObjectName(QStringLiteral("actionOpenScenario"));
+    QAction *saveScenario = m_fileMenu->addAction(QString(), this, &MainWindow::saveScenario);
+    saveScenario->setObjectName(QStringLiteral("actionSaveScenario"));
+    saveScenario->setShortcut(QKeySequence::Save);
+    QAction *saveScenarioAs = m_fileMenu->addAction(QString(), this, &MainWindow::saveScenarioAs);
+    saveScenarioAs->setObjectName(QStringLiteral("actionSaveScenarioAs"));
+    saveScenarioAs->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_S));
+    m_fileMenu->addSeparator();
     QAction *open = m_fileMenu->addAction(QString(), this, &MainWindow::openModelFile);
     open->setObjectName(QStringLiteral("actionOpenModel"));
     open->setShortcut(QKeySequence::Open);
@@ -185,11 +272,16 @@ void MainWindow::createMenus()
     QAction *paste = m_fileMenu->addAction(QString(), this, &MainWindow::pasteConfig);
     paste->setObjectName(QStringLiteral("actionPasteConfig"));
     m_recentMenu = m_fileMenu->addMenu(QString());
-    m_recentMenu->setObjectName(QStringLiteral("menuRecentModels"));
+    m_recentMenu->setObjectName(QStringLiteral("menuRecentFiles"));
     rebuildRecentMenu();
     QAction *customGpu = m_fileMenu->addAction(QString(), this, &MainWindow::addCustomGpu);
     customGpu->setObjectName(QStringLiteral("actionAddCustomGpu"));
     m_fileMenu->addSeparator();
+    QAction *exportReport = m_fileMenu->addAction(QString(), this, &MainWindow::exportReport);
+    exportReport->setObjectName(QStringLiteral("actionExportReport"));
+    exportReport->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_E));
+    QAction *exportFigures = m_fileMenu->addAction(QString(), this, &MainWindow::exportFigures);
+    exportFigures->setObjectName(QStringLiteral("actionExportFigures"));
     QAction *copyFigures = m_fileMenu->addAction(QString(), m_explorer, &ExplorerView::copyFigures);
     copyFigures->setObjectName(QStringLiteral("actionCopyFigures"));
     copyFigures->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_C));
@@ -225,6 +317,8 @@ void MainWindow::createMenus()
     fullScreen->setObjectName(QStringLiteral("actionFullScreen"));
     fullScreen->setShortcut(QKeySequence::FullScreen);
     m_viewMenu->addSeparator();
+    createPresentationActions();
+    m_viewMenu->addSeparator();
     m_languageMenu = m_viewMenu->addMenu(QString());
     m_languages = new QActionGroup(this);
     const QString current = translations::current();
@@ -247,10 +341,94 @@ void MainWindow::createMenus()
             this, tr("About kvscope"),
             tr("<h3>kvscope %1</h3><p>Will this model fit on this GPU at this precision? How many "
                "tokens and concurrent requests does the KV cache hold?</p><p>Figures follow vLLM's "
-               "own memory accounting.</p><p>%2</p>")
+               "own memory accounting.</p><p>%2</p><p>Released under the MIT licence.</p>")
                 .arg(QCoreApplication::applicationVersion(), unitsConvention()));
     });
     about->setObjectName(QStringLiteral("actionAbout"));
+}
+
+void MainWindow::createPresentationActions()
+{
+    QAction *formulas = m_viewMenu->addAction(QString());
+    formulas->setObjectName(QStringLiteral("actionFormulaPanel"));
+    formulas->setCheckable(true);
+    formulas->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_F));
+    connect(formulas, &QAction::toggled, m_explorer, &ExplorerView::setFormulaPanelShown);
+    connect(m_explorer, &ExplorerView::formulaPanelToggled, formulas, &QAction::setChecked);
+    QAction *keep = m_viewMenu->addAction(
+        QString(), this, [this] { m_explorer->scenarioStrip()->addScenario(m_controller->scenario()); });
+    keep->setObjectName(QStringLiteral("actionAddToStrip"));
+    keep->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_D));
+
+    QAction *present = m_viewMenu->addAction(QString());
+    present->setObjectName(QStringLiteral("actionPresentation"));
+    present->setCheckable(true);
+    present->setShortcut(QKeySequence(Qt::Key_F5));
+    connect(present, &QAction::toggled, this, &MainWindow::setPresentationMode);
+    const auto presenting = [this](const char *name, const QList<QKeySequence> &keys, auto slot) {
+        QAction *action = m_viewMenu->addAction(QString(), this, slot);
+        action->setObjectName(QLatin1String(name));
+        action->setShortcuts(keys);
+        action->setEnabled(false);
+        m_presentationActions << action;
+    };
+    presenting("actionZoomIn", {QKeySequence::ZoomIn, QKeySequence(Qt::CTRL | Qt::Key_Equal)},
+               [this] { setPresentationZoom(m_zoom + settings::PresentationZoomStep); });
+    presenting("actionZoomOut", {QKeySequence::ZoomOut},
+               [this] { setPresentationZoom(m_zoom - settings::PresentationZoomStep); });
+    presenting("actionZoomReset", {QKeySequence(Qt::CTRL | Qt::Key_0)},
+               [this] { setPresentationZoom(settings::MinPresentationZoom); });
+    // Page Up / Page Down belong to the sliders, except while presenting.
+    presenting("actionPreviousScenario", {QKeySequence(Qt::Key_PageUp)}, [this] { stepScenarioStrip(-1); });
+    presenting("actionNextScenario", {QKeySequence(Qt::Key_PageDown)}, [this] { stepScenarioStrip(1); });
+}
+
+void MainWindow::setPresentationMode(bool on)
+{
+    if (on == m_presenting)
+        return;
+    m_presenting = on;
+    if (on) {
+        m_wasFullScreen = isFullScreen();
+        m_normalPalette = QApplication::palette();
+        QApplication::setPalette(theme::highContrastPalette(theme::isDark(m_normalPalette)));
+        theme::setZoom(m_zoom);
+        m_tabs->setCurrentWidget(m_explorer);
+        showFullScreen();
+    } else {
+        theme::setZoom(1.0);
+        QApplication::setPalette(m_normalPalette);
+        if (!m_wasFullScreen)
+            showNormal();
+    }
+    for (QAction *action : std::as_const(m_presentationActions))
+        action->setEnabled(on);
+    if (auto *action = findChild<QAction *>(QStringLiteral("actionPresentation")))
+        action->setChecked(on);
+    // The banner and the cards tint themselves when they show a plan: show it again.
+    m_controller->setScenario(m_controller->scenario());
+    statusBar()->showMessage(on ? tr("Presentation mode: Ctrl + / Ctrl − zoom, Page Up / Page Down step "
+                                     "through the scenarios, F5 to leave")
+                                : QString(),
+                             8'000);
+}
+
+void MainWindow::setPresentationZoom(double zoom)
+{
+    m_zoom = std::clamp(zoom, settings::MinPresentationZoom, settings::MaxPresentationZoom);
+    settings::SettingsWriter().write(settings::windowKeys().presentationZoom, m_zoom);
+    if (m_presenting)
+        theme::setZoom(m_zoom);
+}
+
+void MainWindow::stepScenarioStrip(int delta)
+{
+    ScenarioStrip *strip = m_explorer->scenarioStrip();
+    if (strip->scenarios().isEmpty())
+        statusBar()->showMessage(tr("The scenario strip is empty: add the scenario on screen with Ctrl+D."),
+                                 5'000);
+    else
+        strip->step(delta);
 }
 
 void MainWindow::createShortcuts()
@@ -288,11 +466,16 @@ void MainWindow::retranslate()
         if (auto *action = findChild<QAction *>(QLatin1String(name)))
             action->setText(label);
     };
+    text("actionOpenScenario", tr("Open &scenario (.kvscope)…"));
+    text("actionSaveScenario", tr("&Save scenario"));
+    text("actionSaveScenarioAs", tr("Save scenario &as…"));
+    text("actionExportReport", tr("Export &report (PNG, PDF)…"));
+    text("actionExportFigures", tr("Export fi&gures (CSV, JSON)…"));
     text("actionOpenModel", tr("&Open model (config.json, .gguf)…"));
     text("actionOpenModelFolder", tr("Open model &folder…"));
     text("actionPasteConfig", tr("&Paste config.json…"));
     text("actionAddCustomGpu", tr("Add custom &GPU…"));
-    m_recentMenu->setTitle(tr("&Recent models"));
+    m_recentMenu->setTitle(tr("&Recent files"));
     rebuildRecentMenu();
     text("actionCopyFigures", tr("&Copy figures"));
     text("actionCopyJson", tr("Copy plan as &JSON"));
@@ -302,6 +485,14 @@ void MainWindow::retranslate()
     text("actionToggleGrowthAxis", tr("Growth chart: sequence length / batch size"));
     text("actionCycleKvPrecision", tr("Next KV precision (FP32 → FP16/BF16 → FP8)"));
     text("actionFullScreen", tr("&Full screen"));
+    text("actionFormulaPanel", tr("F&ormula panel"));
+    text("actionAddToStrip", tr("&Add scenario to the strip"));
+    text("actionPresentation", tr("&Presentation mode"));
+    text("actionZoomIn", tr("Zoom &in (presentation)"));
+    text("actionZoomOut", tr("Zoom &out (presentation)"));
+    text("actionZoomReset", tr("Zoom to 100 % (presentation)"));
+    text("actionPreviousScenario", tr("Previous scenario of the strip (presentation)"));
+    text("actionNextScenario", tr("Next scenario of the strip (presentation)"));
     text("actionAbout", tr("&About kvscope"));
     m_units->setText(tr("GiB = 2^30 bytes · figures per GPU"));
     m_units->setToolTip(unitsConvention());
@@ -311,9 +502,15 @@ void MainWindow::retranslate()
 void MainWindow::updateTitle()
 {
     const Scenario &s = m_controller->scenario();
-    setWindowTitle(s.tensorParallelSize > 1
-                       ? tr("%1 on %2 × %3 — kvscope").arg(s.model.name, s.gpu.name).arg(s.tensorParallelSize)
-                       : tr("%1 on %2 — kvscope").arg(s.model.name, s.gpu.name));
+    const QString title =
+        s.tensorParallelSize > 1
+            ? tr("%1 on %2 × %3 — kvscope").arg(s.model.name, s.gpu.name).arg(s.tensorParallelSize)
+            : tr("%1 on %2 — kvscope").arg(s.model.name, s.gpu.name);
+    // "[*]" is where Qt shows the modified mark.
+    const QString file =
+        m_session && !m_session->path().isEmpty() ? QFileInfo(m_session->path()).fileName() : QString();
+    setWindowTitle(file.isEmpty() ? title : QStringLiteral("%1[*] — %2").arg(file, title));
+    setWindowModified(m_session && m_session->isModified());
 }
 
 void MainWindow::showError(const QString &message)
@@ -321,9 +518,126 @@ void MainWindow::showError(const QString &message)
     statusBar()->showMessage(message, 10'000);
 }
 
+void MainWindow::refuse(const QString &title, const QString &message)
+{
+    showError(message);
+    if (isVisible())
+        QMessageBox::warning(this, title, message);
+}
+
 void MainWindow::importModelPath(const QString &path)
 {
-    m_importer->importPath(path);
+    // From the event loop, as an import reports from it: a refusal's message
+    // box must not block whoever asked (the command line, a drop).
+    if (path.endsWith(QLatin1String(".kvscope"), Qt::CaseInsensitive))
+        QTimer::singleShot(0, this, [this, path] { openScenarioFile(path); });
+    else
+        m_importer->importPath(path);
+}
+
+bool MainWindow::maybeSaveChanges()
+{
+    if (!m_session->isModified())
+        return true;
+    switch (m_prompt(this, QFileInfo(m_session->path()).fileName())) {
+    case QMessageBox::Save:
+        return saveScenario();
+    case QMessageBox::Discard:
+        return true;
+    default:
+        return false;
+    }
+}
+
+bool MainWindow::openScenarioFile(const QString &path)
+{
+    if (!maybeSaveChanges())
+        return false;
+    try {
+        m_session->open(path);
+    } catch (const Error &error) {
+        Q_EMIT importFailed(error.message()); // kvscope FILE --screenshot exits 1
+        refuse(tr("Cannot open scenario"), error.message());
+        return false;
+    }
+    statusBar()->showMessage(tr("Opened %1").arg(path), 8'000);
+    return true;
+}
+
+void MainWindow::openScenario()
+{
+    const QString path =
+        QFileDialog::getOpenFileName(this, tr("Open scenario"), QFileInfo(m_session->path()).path(),
+                                     tr("kvscope scenarios (*.kvscope);;All files (*)"));
+    if (!path.isEmpty())
+        openScenarioFile(path);
+}
+
+bool MainWindow::saveScenarioTo(const QString &path)
+{
+    try {
+        m_session->save(path);
+    } catch (const Error &error) {
+        refuse(tr("Cannot save scenario"), error.message());
+        return false;
+    }
+    statusBar()->showMessage(tr("Saved %1").arg(path), 8'000);
+    return true;
+}
+
+bool MainWindow::saveScenario()
+{
+    return m_session->path().isEmpty() ? saveScenarioAs() : saveScenarioTo(m_session->path());
+}
+
+bool MainWindow::saveScenarioAs()
+{
+    // The model's name as a file name: "Pasted config 2" -> "Pasted-config-2.kvscope".
+    QString name = m_controller->scenario().model.name;
+    name.replace(QRegularExpression(QStringLiteral("[^A-Za-z0-9._-]+")), QStringLiteral("-"));
+    const QString suggested = m_session->path().isEmpty()
+                                  ? QDir::home().filePath(name + QStringLiteral(".kvscope"))
+                                  : m_session->path();
+    QString path = QFileDialog::getSaveFileName(this, tr("Save scenario"), suggested,
+                                                tr("kvscope scenarios (*.kvscope)"));
+    if (path.isEmpty())
+        return false;
+    if (QFileInfo(path).suffix().isEmpty())
+        path += QStringLiteral(".kvscope");
+    return saveScenarioTo(path);
+}
+
+void MainWindow::exportReport()
+{
+    const QString suggested = QDir::home().filePath(QStringLiteral("kvscope-report.pdf"));
+    ExportDialog dialog(ExportDialog::Kind::Report, QSize(), suggested, theme::isDark(palette()), this);
+    if (dialog.exec() != QDialog::Accepted)
+        return;
+    try {
+        exportFigure(dialog.path(), *findChart(QStringLiteral("report")), m_explorer->chartSource(),
+                     dialog.options());
+        statusBar()->showMessage(tr("Saved %1").arg(dialog.path()), 8'000);
+    } catch (const Error &error) {
+        refuse(tr("Cannot export the report"), error.message());
+    }
+}
+
+void MainWindow::exportFigures()
+{
+    const QString path = QFileDialog::getSaveFileName(
+        this, tr("Export figures"), QDir::home().filePath(QStringLiteral("kvscope-figures.csv")),
+        tr("CSV (*.csv);;JSON, as kvscope calc --json (*.json)"));
+    if (path.isEmpty())
+        return;
+    try {
+        const FigureFormat format = formatForPath(path);
+        if (format != FigureFormat::Csv && format != FigureFormat::Json)
+            throw Error(tr("%1: figures are saved as .csv or .json").arg(path));
+        exportFigure(path, *findChart(QStringLiteral("report")), m_explorer->chartSource(), FigureOptions());
+        statusBar()->showMessage(tr("Saved %1").arg(path), 8'000);
+    } catch (const Error &error) {
+        refuse(tr("Cannot export the figures"), error.message());
+    }
 }
 
 void MainWindow::openModelFile()

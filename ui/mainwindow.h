@@ -1,8 +1,16 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include <QMainWindow>
+#include "plan/scenario.h"
 
+#include <functional>
+
+#include <QList>
+#include <QMainWindow>
+#include <QMessageBox>
+#include <QPalette>
+
+class QAction;
 class QActionGroup;
 class QLabel;
 class QMenu;
@@ -18,6 +26,7 @@ class ExplorerView;
 class QuantizationView;
 class ModelImporter;
 class ScenarioController;
+class ScenarioSession;
 class UserLibrary;
 struct ImportedModel;
 
@@ -43,8 +52,18 @@ public:
     ModelImporter *importer() const { return m_importer; }
 
 public Q_SLOTS:
-    /// Imports a config.json, model folder or .gguf (in the background) and selects it.
+    /// Imports a config.json, model folder or .gguf (in the background) and
+    /// selects it; a .kvscope file is opened as a scenario instead (from the event loop).
     void importModelPath(const QString &path);
+    /// Opens a scenario file (after asking about unsaved changes); false if
+    /// it was not opened (cancelled, or refused with a message).
+    bool openScenarioFile(const QString &path);
+    void openScenario();
+    /// Saves to the open file, or asks for one; false if not saved.
+    bool saveScenario();
+    bool saveScenarioAs();
+    void exportReport();
+    void exportFigures();
     void openModelFile();
     void openModelFolder();
     void pasteConfig();
@@ -64,6 +83,25 @@ public:
     /// Messages about settings that could not be restored (also shown in the status bar).
     QStringList restoreProblems() const { return m_restoreProblems; }
 
+    /// Shows `scenario` (from the command line) without saving it over the saved one,
+    /// until something is changed in the window. A model file not yet in the library
+    /// joins it, as File → Open does. Throws kvscope::Error when the core refuses it.
+    void showCommandLineScenario(const Scenario &scenario);
+
+    /// Presentation mode (F5): full screen, the presentation zoom, a high-contrast
+    /// palette; Page Up / Page Down step through the scenario strip.
+    bool presentationMode() const { return m_presenting; }
+    void setPresentationMode(bool on);
+    /// The zoom presentation mode applies (saved), from 1 to 3.
+    double presentationZoom() const { return m_zoom; }
+    void setPresentationZoom(double zoom);
+    ScenarioSession *session() const { return m_session; }
+    /// How the window asks what to do with unsaved changes (Save, Discard or
+    /// Cancel); a QMessageBox unless replaced (tests answer it themselves).
+    using UnsavedChangesPrompt =
+        std::function<QMessageBox::StandardButton(QWidget *parent, const QString &file)>;
+    void setUnsavedChangesPrompt(UnsavedChangesPrompt prompt) { m_prompt = std::move(prompt); }
+
 protected:
     void closeEvent(QCloseEvent *event) override;
     void changeEvent(QEvent *event) override;
@@ -80,7 +118,14 @@ private:
     void retranslate();
     void updateTitle();
     void showError(const QString &message);
+    /// Shows a refusal in the status bar and, when the window is on screen, in a message box.
+    void refuse(const QString &title, const QString &message);
     void cycleKvPrecision();
+    void createPresentationActions();
+    void stepScenarioStrip(int delta);
+    /// Asks about unsaved changes to the open scenario file; true to go on.
+    bool maybeSaveChanges();
+    bool saveScenarioTo(const QString &path);
     // Every way in from the UI (files, drops, recent files, pastes, custom
     // GPUs, the controls) catches the core's Error and shows it: one that
     // reached Qt's event loop would end the program.
@@ -107,6 +152,16 @@ private:
     QMenu *m_helpMenu = nullptr;
     QActionGroup *m_languages = nullptr;
     QStringList m_restoreProblems;
+    QList<QAction *> m_presentationActions; ///< enabled in presentation mode only
+    bool m_presenting = false;
+    double m_zoom = 1.5;
+    bool m_wasFullScreen = false;
+    QPalette m_normalPalette;
+    /// The scenario came from the command line and nothing was changed since: not saved.
+    bool m_keepSavedScenario = false;
+    Scenario m_openedScenario;
+    ScenarioSession *m_session = nullptr;
+    UnsavedChangesPrompt m_prompt;
 };
 
 } // namespace kvscope

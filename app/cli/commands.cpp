@@ -12,13 +12,16 @@ struct Command
     const char *name;
     const char *summary;
     int (*run)(const QStringList &);
+    bool widgets = false; ///< draws charts: needs a QApplication (offscreen without a display)
 };
 
 constexpr Command commands[] = {
     {"calc", "memory plan for a model on a GPU (weights, KV cache, capacity)", runCalc},
+    {"compare", "2 to 4 precisions side by side: memory, capacity, speed, accuracy", runCompare},
     {"models", "list the built-in model presets", runModels},
     {"gpus", "list the built-in GPU presets", runGpus},
     {"quant", "quantize a tensor (file or synthetic) and measure the error of each format", runQuant},
+    {"export", "draw a chart or the report to PNG, SVG or PDF, or its data to CSV or JSON", runExport, true},
 };
 
 } // namespace
@@ -28,6 +31,14 @@ bool isCommand(const QString &name)
     for (const Command &c : commands)
         if (name == QLatin1String(c.name))
             return true;
+    return false;
+}
+
+bool commandDrawsCharts(const QString &name)
+{
+    for (const Command &c : commands)
+        if (name == QLatin1String(c.name))
+            return c.widgets;
     return false;
 }
 

@@ -1,11 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "scenariooptions.h"
 
-#include "common/error.h"
-#include "common/integertext.h"
-#include "library/library.h"
-
-#include <limits>
+#include "plan/scenariovalues.h"
 
 namespace kvscope::cli {
 
@@ -20,19 +16,7 @@ QCommandLineOption option(const char *name, const QString &description, const ch
     return o;
 }
 
-QString opt(const char *name)
-{
-    return QLatin1String(name);
-}
-
 } // namespace
-
-std::int64_t parsePositive(const QString &text, const QString &option)
-{
-    // Bounds beyond "positive" (block sizes, GPU counts) are the planner's: it names the value as given.
-    return parseInteger(text, option, 1, std::numeric_limits<std::int64_t>::max(),
-                        QStringLiteral("%1: must be a positive integer, got '%2'").arg(option, text));
-}
 
 ScenarioOptions::ScenarioOptions()
 {
@@ -96,56 +80,29 @@ void ScenarioOptions::addTo(QCommandLineParser &parser) const
     parser.addOptions(m_options);
 }
 
-Scenario ScenarioOptions::scenario(const QCommandLineParser &p) const
+ScenarioValues ScenarioOptions::values(const QCommandLineParser &parser) const
 {
-    Scenario s;
-    s.model = resolveModel(p.value(opt("model")));
-    s.gpu = resolveGpu(p.value(opt("gpu")));
-    s.dtype = parseWeightDtype(p.value(opt("dtype")));
-    s.kvCacheDtype = parseKvCacheDtype(p.value(opt("kv-cache-dtype")));
-
-    // Read lower-cased, so an error names the method in lower case.
-    s.quantization = parseQuantizationChoice(p.value(opt("quantization")).trimmed().toLower(),
-                                             s.model.checkpointQuantization);
-    if (p.isSet(opt("group-size"))) {
-        const QString invalid = QStringLiteral("--group-size: must be a positive integer or -1, got '%1'")
-                                    .arg(p.value(opt("group-size")));
-        const std::int64_t group =
-            parseInteger(p.value(opt("group-size")), QStringLiteral("--group-size"),
-                         std::numeric_limits<std::int64_t>::min(), std::numeric_limits<int>::max(), invalid);
-        if (group <= 0 && group != -1)
-            throw Error(invalid);
-        QuantizationSpec spec = s.quantization.value_or(s.model.checkpointQuantization);
-        if (!spec.takesGroupSize())
-            throw Error(QStringLiteral("--group-size: applies to awq, gptq and compressed-tensors, not to "
-                                       "quantization '%1'")
-                            .arg(quantMethodName(spec.method)));
-        spec.groupSize = int(group);
-        s.quantization = spec;
+    ScenarioValues values;
+    for (const QCommandLineOption &o : m_options) {
+        const QString name = o.names().constFirst();
+        if (parser.isSet(name) || !o.defaultValues().isEmpty())
+            values.insert(name, parser.value(name));
     }
+    return values;
+}
 
-    s.gpuMemoryUtilizationPpm = parseUtilization(p.value(opt("gpu-memory-utilization")));
-    s.tensorParallelSize =
-        parsePositive(p.value(opt("tensor-parallel-size")), QStringLiteral("--tensor-parallel-size"));
-    if (p.isSet(opt("max-model-len")))
-        s.maxModelLen = parsePositive(p.value(opt("max-model-len")), QStringLiteral("--max-model-len"));
-    s.blockSize = parsePositive(p.value(opt("block-size")), QStringLiteral("--block-size"));
-    s.mambaSsmCacheDtype =
-        parseWeightDtype(p.value(opt("mamba-ssm-cache-dtype")), QStringLiteral("--mamba-ssm-cache-dtype"));
-    if (p.isSet(opt("max-num-seqs")))
-        s.maxNumSeqs = parsePositive(p.value(opt("max-num-seqs")), QStringLiteral("--max-num-seqs"));
-    if (p.isSet(opt("max-num-batched-tokens")))
-        s.maxNumBatchedTokens =
-            parsePositive(p.value(opt("max-num-batched-tokens")), QStringLiteral("--max-num-batched-tokens"));
-    s.batchSize = parsePositive(p.value(opt("batch-size")), QStringLiteral("--batch-size"));
-    s.seqLen = parsePositive(p.value(opt("seq-len")), QStringLiteral("--seq-len"));
-    if (p.isSet(opt("prompt-len")))
-        s.promptLen = parsePositive(p.value(opt("prompt-len")), QStringLiteral("--prompt-len"));
-    s.bandwidthEfficiencyPpm =
-        parseUtilization(p.value(opt("bandwidth-efficiency")), QStringLiteral("--bandwidth-efficiency"));
-    s.computeEfficiencyPpm =
-        parseUtilization(p.value(opt("compute-efficiency")), QStringLiteral("--compute-efficiency"));
-    return s;
+ScenarioValues ScenarioOptions::givenValues(const QCommandLineParser &parser) const
+{
+    ScenarioValues values;
+    for (const QCommandLineOption &o : m_options)
+        if (parser.isSet(o.names().constFirst()))
+            values.insert(o.names().constFirst(), parser.value(o.names().constFirst()));
+    return values;
+}
+
+Scenario ScenarioOptions::scenario(const QCommandLineParser &parser) const
+{
+    return scenarioFromValues(values(parser), builtinResolvers());
 }
 
 } // namespace kvscope::cli

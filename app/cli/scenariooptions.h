@@ -2,6 +2,7 @@
 #pragma once
 
 #include "plan/scenario.h"
+#include "plan/scenariovalues.h"
 
 #include <QCommandLineOption>
 #include <QCommandLineParser>
@@ -10,7 +11,7 @@
 namespace kvscope::cli {
 
 /// The vLLM-named options that describe a Scenario, for the commands that
-/// plan memory (calc).
+/// plan memory (calc, compare, export).
 class ScenarioOptions
 {
 public:
@@ -21,12 +22,13 @@ public:
     /// Builds the scenario from parsed options; throws kvscope::Error naming
     /// the option and value on bad input.
     Scenario scenario(const QCommandLineParser &parser) const;
+    /// The options as values: those given and those with a default.
+    ScenarioValues values(const QCommandLineParser &parser) const;
+    /// Only the options given on the command line (overrides of a scenario file).
+    ScenarioValues givenValues(const QCommandLineParser &parser) const;
 
 private:
     QList<QCommandLineOption> m_options;
 };
-
-/// Parses a strictly positive integer option ("--batch-size 16").
-std::int64_t parsePositive(const QString &text, const QString &option);
 
 } // namespace kvscope::cli

@@ -113,6 +113,15 @@ QString formatCount(std::int64_t value)
     return negative ? QLatin1Char('-') + digits : digits;
 }
 
+QString formatShortCount(std::int64_t value)
+{
+    if (value >= (std::int64_t(1) << 20) && value % (std::int64_t(1) << 20) == 0)
+        return QString::number(value >> 20) + QLatin1Char('M');
+    if (value >= 1024 && value % 1024 == 0)
+        return QString::number(value >> 10) + QLatin1Char('K');
+    return QString::number(value);
+}
+
 QString formatParameterCount(std::int64_t parameters)
 {
     const double billions = double(parameters) / 1e9;

@@ -26,6 +26,10 @@ QString formatBytes(std::int64_t bytes, int decimals = 2);
 /// An integer with thousands separators ("8,030,261,248"), locale independent.
 QString formatCount(std::int64_t value);
 
+/// A token or sequence count in binary thousands where it is a whole number of
+/// them: 512, 8K, 128K, 1M (axis ticks, labels).
+QString formatShortCount(std::int64_t value);
+
 /// A parameter count in short scale: "8.03B", "671B", "1.24B", "560M".
 QString formatParameterCount(std::int64_t parameters);
 

@@ -5,6 +5,7 @@
 #include "plan/scenario.h"
 
 #include <cstdint>
+#include <optional>
 
 #include <QList>
 
@@ -25,8 +26,18 @@ enum class AxisScale
     Logarithmic
 };
 
+/// "linear" or "log": how settings and scenario files spell the scale.
+QString axisScaleName(AxisScale scale);
+/// Reads axisScaleName()'s spellings; throws kvscope::Error naming `option` and the text.
+AxisScale parseAxisScale(const QString &text, const QString &option);
+
 /// Where `x` sits on an axis of `scale`: x itself, or log2(x) (x >= 1).
 double axisPosition(std::int64_t x, AxisScale scale);
+
+/// "sequence" or "batch": how settings, scenario files and the command line spell the axis.
+QString growthAxisName(GrowthAxis axis);
+/// Reads growthAxisName()'s spellings; throws kvscope::Error naming `option` and the text.
+GrowthAxis parseGrowthAxis(const QString &text, const QString &option);
 
 /// The KV precisions the explorer walks through. vLLM: FP32 -> FP16/BF16
 /// (following the resolved --dtype) -> FP8. GGUF models (llama.cpp's cache
@@ -55,6 +66,28 @@ struct GrowthCurve
     QList<std::int64_t> kvBytes;    ///< KV cache at x
     QList<std::int64_t> totalBytes; ///< weights + activations + overhead + KV cache at x
     std::int64_t fitsUpTo = 0;      ///< largest x within the budget; -1 = no limit (all layers slide)
+};
+
+/// A model that differs from the scenario's in one feature, to show what the
+/// feature saves.
+enum class Counterfactual
+{
+    AsIfMha,          ///< every query head with its own K and V: no GQA sharing, no MLA latent
+    AsIfAllLayersFull ///< every layer keeps every token: no sliding window, chunk, recurrent state or sharing
+};
+
+/// The scenario's model changed as `kind` says, or nothing when the model has no
+/// such feature (an MHA model as if MHA).
+std::optional<ModelArch> counterfactualModel(const ModelArch &model, Counterfactual kind);
+
+/// The KV cache of a counterfactual model along the chart's axis, at the plan's KV dtype.
+struct CounterfactualCurve
+{
+    Counterfactual kind = Counterfactual::AsIfMha;
+    QList<std::int64_t> x;
+    QList<std::int64_t> kvBytes;
+    int kvHeads = 0;     ///< KV heads of the changed model (all GPUs)
+    int cacheLayers = 0; ///< layers of the changed model that keep a per-token cache
 };
 
 /// A marked point of the growth chart. Where it lies outside the shown range it is
@@ -89,7 +122,8 @@ struct GrowthChartData
     std::int64_t gpuMemoryBytes = 0;
     std::int64_t fixedBytes = 0; ///< weights + activations + overhead
     QList<GrowthCurve> curves;   ///< one per KV precision on the walk (plus the plan's, if off the walk)
-    int currentCurve = 0;        ///< the curve of the plan's KV dtype
+    QList<CounterfactualCurve> counterfactuals; ///< when asked for: the KV line of each counterfactual model
+    int currentCurve = 0;                       ///< the curve of the plan's KV dtype
     std::int64_t currentX = 0;
     std::int64_t batchSize = 0; ///< the scenario's batch (fixed along the sequence axis)
     std::int64_t seqLen = 0;    ///< the scenario's sequence length (fixed along the batch axis)
@@ -106,8 +140,10 @@ std::int64_t batchAxisMin();
 std::int64_t batchAxisMax();
 
 /// Samples the curves at `points` x values spaced for `scale` (plus the current x
-/// and, for windowed models, the window) over the range shown, and places the markers.
+/// and, for windowed models, the window) over the range shown, and places the markers;
+/// with `counterfactuals`, adds the KV line of every counterfactual model that differs.
 GrowthChartData growthChartData(const Scenario &scenario, const MemoryPlan &plan, GrowthAxis axis,
-                                int points = 96, AxisScale scale = AxisScale::Logarithmic);
+                                int points = 96, AxisScale scale = AxisScale::Logarithmic,
+                                bool counterfactuals = false);
 
 } // namespace kvscope

@@ -43,12 +43,18 @@ struct Scenario
     std::int64_t promptLen = 0; ///< --prompt-len: tokens of the prefill; 0 = --seq-len
     std::int64_t bandwidthEfficiencyPpm = DefaultBandwidthEfficiencyPpm; ///< --bandwidth-efficiency
     std::int64_t computeEfficiencyPpm = DefaultComputeEfficiencyPpm;     ///< --compute-efficiency
+
+    friend bool operator==(const Scenario &, const Scenario &) = default;
 };
 
 /// Parses a utilization such as "0.9" exactly into millionths; throws
 /// kvscope::Error naming `option` unless 0 < value <= 1.
 std::int64_t parseUtilization(const QString &text,
                               const QString &option = QStringLiteral("--gpu-memory-utilization"));
+
+/// Parses a strictly positive integer ("--batch-size 16", up to 18 digits);
+/// throws kvscope::Error naming `option` and the text otherwise.
+std::int64_t parsePositive(const QString &text, const QString &option);
 
 /// "0.9" from 900000, without float noise.
 QString formatUtilization(std::int64_t ppm);

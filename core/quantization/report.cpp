@@ -1,11 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "quantization/report.h"
 
-#include "common/error.h"
-
 #include <cmath>
-
-#include <QSaveFile>
 
 namespace kvscope::quant {
 
@@ -97,14 +93,32 @@ QByteArray histogramsCsv(const QList<SchemeResult> &results, const Histogram *va
     return csv;
 }
 
-void writeFileAtomically(const QString &path, const QByteArray &contents)
+QByteArray valuesCsv(const Histogram &values, const QuantizationGrid &grid, const QString &gridScheme)
 {
-    QSaveFile file(path);
-    if (!file.open(QIODevice::WriteOnly))
-        throw Error(QStringLiteral("%1: cannot write: %2").arg(path, file.errorString()));
-    file.write(contents);
-    if (!file.commit())
-        throw Error(QStringLiteral("%1: cannot write: %2").arg(path, file.errorString()));
+    QByteArray csv = histogramsCsv({}, &values);
+    const QByteArray prefix = "grid," + gridScheme.toUtf8() + ',';
+    for (qsizetype i = 0; i < grid.values.size(); ++i) {
+        const QByteArray value = QByteArray::number(grid.values.at(i), 'g', 10);
+        csv += prefix + QByteArray::number(i) + ',' + value + ',' + value + ",\n";
+    }
+    return csv;
+}
+
+QByteArray resultsCsv(const QList<SchemeResult> &results)
+{
+    QByteArray csv = "scheme,bits_per_weight,sqnr_db,mse,max_abs_error,mean_abs_error,cosine_similarity,"
+                     "clipped_share,flushed_share\n";
+    const auto figure = [](double value) {
+        return std::isfinite(value) ? QByteArray::number(value, 'g', 10) : QByteArray();
+    };
+    for (const SchemeResult &r : results) {
+        const ErrorMetrics &m = r.metrics;
+        csv += r.scheme.id().toUtf8() + ',' + figure(r.bitsPerWeight) + ',' + figure(m.sqnrDb) + ',' +
+               figure(m.mse) + ',' + figure(m.maxAbsError) + ',' + figure(m.meanAbsError) + ',' +
+               figure(m.cosineSimilarity) + ',' + figure(m.clippedShare()) + ',' + figure(m.flushedShare()) +
+               '\n';
+    }
+    return csv;
 }
 
 } // namespace kvscope::quant

@@ -3,6 +3,7 @@
 // (--histogram), shared by the command line and the window's export.
 #pragma once
 
+#include "quantization/grid.h"
 #include "quantization/simulator.h"
 #include "quantization/tensorsource.h"
 
@@ -29,8 +30,14 @@ QJsonArray tensorListToJson(const QList<TensorInfo> &tensors);
 /// tensor's "values" histogram (scheme empty) when given.
 QByteArray histogramsCsv(const QList<SchemeResult> &results, const Histogram *values);
 
-/// Writes `contents` to `path` atomically (QSaveFile: all or nothing);
-/// throws kvscope::Error naming the file.
-void writeFileAtomically(const QString &path, const QByteArray &contents);
+/// The values chart's data: histogramsCsv's "values" rows, then one row per
+/// line of the quantization grid of `gridScheme`: histogram "grid", bin the
+/// line's index, lower and upper its value, count empty.
+QByteArray valuesCsv(const Histogram &values, const QuantizationGrid &grid, const QString &gridScheme);
+
+/// Columns scheme,bits_per_weight,sqnr_db,mse,max_abs_error,mean_abs_error,
+/// cosine_similarity,clipped_share,flushed_share: one row per scheme, figures
+/// as resultToJson gives them (empty where not finite).
+QByteArray resultsCsv(const QList<SchemeResult> &results);
 
 } // namespace kvscope::quant

@@ -52,6 +52,72 @@
     </message>
 </context>
 <context>
+    <name>kvscope::ChartCatalogue</name>
+    <message>
+        <source>Memory per GPU (bar)</source>
+        <translation>每块 GPU 的显存（条形图）</translation>
+    </message>
+    <message>
+        <source>Memory growth</source>
+        <translation>显存增长</translation>
+    </message>
+    <message>
+        <source>Quantization error histogram</source>
+        <translation>量化误差直方图</translation>
+    </message>
+    <message>
+        <source>Values and quantization grid</source>
+        <translation>数值与量化网格</translation>
+    </message>
+    <message>
+        <source>SQNR by scheme</source>
+        <translation>各方案的 SQNR</translation>
+    </message>
+    <message>
+        <source>Report: summary, figures and charts</source>
+        <translation>报告：摘要、数据与图表</translation>
+    </message>
+</context>
+<context>
+    <name>kvscope::ChartExportActions</name>
+    <message>
+        <source>Save image…</source>
+        <translation>保存图片…</translation>
+    </message>
+    <message>
+        <source>Save the chart as PNG, SVG or PDF, at any size and scale, with a caption line.</source>
+        <translation>将图表保存为 PNG、SVG 或 PDF，可选任意尺寸与缩放，并附说明行。</translation>
+    </message>
+    <message>
+        <source>Copy image</source>
+        <translation>复制图片</translation>
+    </message>
+    <message>
+        <source>Copy data</source>
+        <translation>复制数据</translation>
+    </message>
+    <message>
+        <source>Copy the chart&apos;s figures as CSV.</source>
+        <translation>以 CSV 复制图表的数据。</translation>
+    </message>
+    <message>
+        <source>Export this chart: save or copy it as an image, copy its data</source>
+        <translation>导出此图表：保存或复制为图片，复制其数据</translation>
+    </message>
+    <message>
+        <source>Cannot save the image</source>
+        <translation>无法保存图片</translation>
+    </message>
+    <message>
+        <source>Cannot copy the image</source>
+        <translation>无法复制图片</translation>
+    </message>
+    <message>
+        <source>Cannot copy the data</source>
+        <translation>无法复制数据</translation>
+    </message>
+</context>
+<context>
     <name>kvscope::CustomGpuDialog</name>
     <message>
         <source>Custom GPU</source>
@@ -158,6 +224,136 @@
     <message>
         <source>A linear axis shows KV memory growing in a straight line; a logarithmic one shows the whole range at once.</source>
         <translation>线性坐标下 KV 内存的增长是一条直线；对数坐标可一次看到整个范围。</translation>
+    </message>
+    <message>
+        <source>as if MHA / no window</source>
+        <translation>假设 MHA / 无窗口</translation>
+    </message>
+    <message>
+        <source>Adds dashed KV lines for the same model as if every query head kept its own K and V (no GQA, no MLA latent) and as if every layer kept every token (no sliding window, chunk or recurrent state): what those designs save.</source>
+        <translation>为同一模型添加虚线 KV 曲线：假设每个查询头都有自己的 K 和 V（无 GQA、无 MLA 潜向量），以及假设每层都保留全部 token（无滑动窗口、分块或循环状态）：这些设计省下了多少。</translation>
+    </message>
+    <message>
+        <source>Formulas</source>
+        <translation>公式</translation>
+    </message>
+    <message>
+        <source>Show the formulas behind the figures, with this scenario&apos;s numbers, and the vLLM launch line (Ctrl+Shift+F).</source>
+        <translation>显示各数字背后的公式（代入本场景的数值）以及 vLLM 启动命令（Ctrl+Shift+F）。</translation>
+    </message>
+</context>
+<context>
+    <name>kvscope::ExportDialog</name>
+    <message>
+        <source>Export report</source>
+        <translation>导出报告</translation>
+    </message>
+    <message>
+        <source>Save image</source>
+        <translation>保存图片</translation>
+    </message>
+    <message>
+        <source>Browse…</source>
+        <translation>浏览…</translation>
+    </message>
+    <message>
+        <source>Slide, 16:9 (1920 × 1080)</source>
+        <translation>幻灯片，16:9（1920 × 1080）</translation>
+    </message>
+    <message>
+        <source>A4 handout (portrait)</source>
+        <translation>A4 讲义（纵向）</translation>
+    </message>
+    <message>
+        <source>Current (%1 × %2)</source>
+        <translation>当前（%1 × %2）</translation>
+    </message>
+    <message>
+        <source>Custom</source>
+        <translation>自定义</translation>
+    </message>
+    <message>
+        <source>%1× (%2 dpi)</source>
+        <translation>%1×（%2 dpi）</translation>
+    </message>
+    <message>
+        <source>Light</source>
+        <translation>浅色</translation>
+    </message>
+    <message>
+        <source>Dark</source>
+        <translation>深色</translation>
+    </message>
+    <message>
+        <source>Caption line: model, GPU, precisions, batch, length, kvscope version</source>
+        <translation>说明行：模型、GPU、精度、batch、长度、kvscope 版本</translation>
+    </message>
+    <message>
+        <source>File (.png, .svg, .pdf):</source>
+        <translation>文件（.png、.svg、.pdf）：</translation>
+    </message>
+    <message>
+        <source>Page:</source>
+        <translation>页面：</translation>
+    </message>
+    <message>
+        <source>Size:</source>
+        <translation>尺寸：</translation>
+    </message>
+    <message>
+        <source>Scale:</source>
+        <translation>缩放：</translation>
+    </message>
+    <message>
+        <source>Theme:</source>
+        <translation>主题：</translation>
+    </message>
+    <message>
+        <source>PNG image (*.png);;SVG image (*.svg);;PDF document (*.pdf)</source>
+        <translation>PNG 图片 (*.png);;SVG 图片 (*.svg);;PDF 文档 (*.pdf)</translation>
+    </message>
+</context>
+<context>
+    <name>kvscope::FigureRenderer</name>
+    <message>
+        <source>not enough memory for a %1 × %2 image</source>
+        <translation>内存不足，无法生成 %1 × %2 的图片</translation>
+    </message>
+    <message>
+        <source>cannot encode the PNG: %1</source>
+        <translation>无法编码 PNG：%1</translation>
+    </message>
+    <message>
+        <source>%1 · %2 × %3 · --dtype %4 --quantization %5 --kv-cache-dtype %6 · batch %7 · %8 tokens · kvscope %9</source>
+        <translation>%1 · %2 × %3 · --dtype %4 --quantization %5 --kv-cache-dtype %6 · batch %7 · %8 个 token · kvscope %9</translation>
+    </message>
+    <message>
+        <source>%1 · schemes %2 · group %3 · %4 bins · kvscope %5</source>
+        <translation>%1 · 方案 %2 · 分组 %3 · %4 个区间 · kvscope %5</translation>
+    </message>
+    <message>
+        <source>whole row</source>
+        <translation>整行</translation>
+    </message>
+    <message>
+        <source>%1: unsupported extension &apos;%2&apos; (use .png, .svg, .pdf, .csv or .json)</source>
+        <translation>%1：不支持的扩展名“%2”（请使用 .png、.svg、.pdf、.csv 或 .json）</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>无</translation>
+    </message>
+    <message>
+        <source>size %1 × %2: each side must be from %3 to %4 pixels</source>
+        <translation>尺寸 %1 × %2：每边须在 %3 到 %4 像素之间</translation>
+    </message>
+    <message>
+        <source>scale %1: must be from 1 to %2</source>
+        <translation>缩放 %1：须在 1 到 %2 之间</translation>
+    </message>
+    <message>
+        <source>%1 × %2 at scale %3 is %4 pixels, more than the %5 an image may have</source>
+        <translation>%1 × %2 在 %3 倍缩放下为 %4 像素，超过单张图片上限 %5</translation>
     </message>
 </context>
 <context>
@@ -474,6 +670,200 @@
     </message>
 </context>
 <context>
+    <name>kvscope::Formula</name>
+    <message>
+        <source>MLA: one compressed latent per token and layer instead of keys and values per head, replicated on every GPU</source>
+        <translation>MLA：每个 token 每层只存一个压缩潜向量，而不是每个头的 K 和 V；在每块 GPU 上复制</translation>
+    </message>
+    <message>
+        <source>MLA: one compressed latent per token and layer instead of keys and values per head</source>
+        <translation>MLA：每个 token 每层只存一个压缩潜向量，而不是每个头的 K 和 V</translation>
+    </message>
+    <message>
+        <source>K and V of one token in one layer on one GPU; more GPUs than KV heads, so each GPU holds a replicated head</source>
+        <translation>一个 token 在一层、一块 GPU 上的 K 和 V；GPU 多于 KV 头，每块 GPU 持有一个复制的头</translation>
+    </message>
+    <message>
+        <source>K and V of one token in one layer on one GPU</source>
+        <translation>一个 token 在一层、一块 GPU 上的 K 和 V</translation>
+    </message>
+    <message>
+        <source>every layer that keeps a per-token cache, before windows and whole blocks</source>
+        <translation>所有保留逐 token 缓存的层，尚未考虑窗口和整块分配</translation>
+    </message>
+    <message>
+        <source>the usual formula, as if every layer held every token; the lines below say what these layers really keep</source>
+        <translation>常见公式，假设每层都保存全部 token；下面几行说明这些层实际保留什么</translation>
+    </message>
+    <message>
+        <source>the usual formula: every layer holds every token of every sequence</source>
+        <translation>常见公式：每层保存每个序列的全部 token</translation>
+    </message>
+    <message>
+        <source>full-attention layers keep every token</source>
+        <translation>全注意力层保留全部 token</translation>
+    </message>
+    <message>
+        <source>sliding-window layers keep only the last window of tokens</source>
+        <translation>滑动窗口层只保留最后一个窗口内的 token</translation>
+    </message>
+    <message>
+        <source>chunked layers keep only the tokens of the current chunk</source>
+        <translation>分块层只保留当前块内的 token</translation>
+    </message>
+    <message>
+        <source>what the layers keep, before whole blocks</source>
+        <translation>各层实际保留的量，尚未按整块分配</translation>
+    </message>
+    <message>
+        <source>one recurrent layer&apos;s state for one sequence</source>
+        <translation>一个循环层为一个序列保存的状态</translation>
+    </message>
+    <message>
+        <source>fixed per sequence: the state does not grow with the sequence length</source>
+        <translation>每个序列固定：状态不随序列长度增长</translation>
+    </message>
+    <message>
+        <source>one block of one layer: the unit vLLM allocates</source>
+        <translation>一层的一个块：vLLM 分配的单位</translation>
+    </message>
+    <message>
+        <source>one block of one layer; vLLM raises the block size until one page holds a recurrent state, and pads the state to the page</source>
+        <translation>一层的一个块；vLLM 会增大块大小直到一页能容纳一个循环状态，并把状态填充到页大小</translation>
+    </message>
+    <message>
+        <source>whole blocks: a sequence holds ceil(tokens / block size) of them in each group</source>
+        <translation>整块分配：每个组中一个序列占 ceil(token 数 / 块大小) 个块</translation>
+    </message>
+    <message>
+        <source>as vLLM allocates it: %1 layers in %2 groups of %3 slots, %4 of them empty; one block spans a page in every slot of a group</source>
+        <translation>按 vLLM 的分配方式：%1 层分成 %2 组，每组 %3 个槽位，其中 %4 个为空；一个块覆盖组内每个槽位的一页</translation>
+    </message>
+    <message>
+        <source>as vLLM allocates it: %1 groups of %2 layers; one block spans a page in every layer of a group</source>
+        <translation>按 vLLM 的分配方式：%1 组，每组 %2 层；一个块覆盖组内每层的一页</translation>
+    </message>
+    <message>
+        <source>as vLLM allocates it: whole blocks in every layer</source>
+        <translation>按 vLLM 的分配方式：每层都按整块分配</translation>
+    </message>
+    <message>
+        <source>tensor parallelism splits the KV heads over the GPUs</source>
+        <translation>张量并行把 KV 头分到各块 GPU 上</translation>
+    </message>
+    <message>
+        <source>measured from the file&apos;s tensors, each stored in its own block type</source>
+        <translation>按文件中的张量实测，每个张量以其自身的块类型存储</translation>
+    </message>
+    <message>
+        <source>the quantized linear layers: weights plus the scales and zero points stored with them</source>
+        <translation>量化后的线性层：权重加上与之一起存储的 scale 和零点</translation>
+    </message>
+    <message>
+        <source>parameters the method leaves in --dtype</source>
+        <translation>量化方法保留为 --dtype 的参数</translation>
+    </message>
+    <message>
+        <source>the whole model: the unquantized share pulls the average up</source>
+        <translation>整个模型：未量化的部分拉高了平均值</translation>
+    </message>
+    <message>
+        <source>unquantized: every weight in --dtype %1</source>
+        <translation>未量化：每个权重都是 --dtype %1</translation>
+    </message>
+    <message>
+        <source>what one GPU loads: its shards of the weights and the rotary tables</source>
+        <translation>一块 GPU 加载的内容：它分到的权重分片和旋转位置编码表</translation>
+    </message>
+    <message>
+        <source>the share of GPU memory vLLM may use</source>
+        <translation>vLLM 可以使用的 GPU 显存比例</translation>
+    </message>
+    <message>
+        <source>what is left for the KV cache</source>
+        <translation>留给 KV 缓存的部分</translation>
+    </message>
+    <message>
+        <source>blocks of the shared pool: one spans a page in every slot of a group</source>
+        <translation>共享池中的块：一个块覆盖组内每个槽位的一页</translation>
+    </message>
+    <message>
+        <source>vLLM&apos;s &quot;GPU KV cache size&quot; in tokens</source>
+        <translation>vLLM 的“GPU KV cache size”，以 token 计</translation>
+    </message>
+    <message>
+        <source>blocks one request of --max-model-len tokens reserves</source>
+        <translation>一个 --max-model-len 长度的请求预留的块数</translation>
+    </message>
+    <message>
+        <source>vLLM&apos;s &quot;Maximum concurrency&quot; for requests of --max-model-len tokens</source>
+        <translation>vLLM 的“Maximum concurrency”，按 --max-model-len 长度的请求计</translation>
+    </message>
+    <message>
+        <source>the batch fits</source>
+        <translation>该批次放得下</translation>
+    </message>
+    <message>
+        <source>negative: the batch does not fit</source>
+        <translation>为负：该批次放不下</translation>
+    </message>
+</context>
+<context>
+    <name>kvscope::FormulaPanel</name>
+    <message>
+        <source>%1, from the line above</source>
+        <translation>%1，来自上一行</translation>
+    </message>
+    <message>
+        <source>%1, set by %2</source>
+        <translation>%1，由 %2 设置</translation>
+    </message>
+    <message>
+        <source>%1, set by %2 (%3)</source>
+        <translation>%1，由 %2 设置（%3）</translation>
+    </message>
+    <message>
+        <source>KV cache</source>
+        <translation>KV 缓存</translation>
+    </message>
+    <message>
+        <source>Weights</source>
+        <translation>权重</translation>
+    </message>
+    <message>
+        <source>vLLM&apos;s budget and capacity</source>
+        <translation>vLLM 的预算与容量</translation>
+    </message>
+    <message>
+        <source>vLLM launch line</source>
+        <translation>vLLM 启动命令</translation>
+    </message>
+    <message>
+        <source>The vllm serve command for this scenario: the flags whose values differ from vLLM&apos;s defaults.</source>
+        <translation>本场景的 vllm serve 命令：只列出取值不同于 vLLM 默认值的参数。</translation>
+    </message>
+    <message>
+        <source>Copy</source>
+        <translation>复制</translation>
+    </message>
+    <message>
+        <source>Copy the vllm serve command.</source>
+        <translation>复制 vllm serve 命令。</translation>
+    </message>
+    <message>
+        <source>Copy formulas</source>
+        <translation>复制公式</translation>
+    </message>
+    <message>
+        <source>Copy the launch line and every formula as text.</source>
+        <translation>把启动命令和全部公式复制为文本。</translation>
+    </message>
+    <message>
+        <source>Each value names the option it comes from; hover it to find that control.</source>
+        <translation>每个数值都标明它来自哪个选项；鼠标悬停即可找到对应的控件。</translation>
+    </message>
+</context>
+<context>
     <name>kvscope::GroupInspector</name>
     <message>
         <source>INT group inspector</source>
@@ -637,6 +1027,49 @@
         <source>--max-model-len %1</source>
         <translation>--max-model-len %1</translation>
     </message>
+    <message>
+        <source>KV %1 as if MHA (%2 KV heads)</source>
+        <translation>KV %1，假设 MHA（%2 个 KV 头）</translation>
+    </message>
+    <message>
+        <source>KV %1 as if every layer full (%2 layers, no window or state)</source>
+        <translation>KV %1，假设每层都是全注意力（%2 层，无窗口或状态）</translation>
+    </message>
+</context>
+<context>
+    <name>kvscope::LaunchCaveats</name>
+    <message>
+        <source>vLLM reads GGUF files experimentally; add --tokenizer with the original model&apos;s repo id</source>
+        <translation>vLLM 对 GGUF 文件的支持是实验性的；请加上 --tokenizer 并指定原模型的仓库 ID</translation>
+    </message>
+    <message>
+        <source>%1 has no HuggingFace repo id or folder; replace it with one</source>
+        <translation>%1 没有 HuggingFace 仓库 ID 或文件夹；请替换为其中之一</translation>
+    </message>
+    <message>
+        <source>vLLM has no --quantization none: serve an unquantized checkpoint of the model</source>
+        <translation>vLLM 没有 --quantization none：请使用该模型的未量化检查点</translation>
+    </message>
+    <message>
+        <source>vLLM has no --quantization %1: it loads such weights from a checkpoint stored that way (compressed-tensors)</source>
+        <translation>vLLM 没有 --quantization %1：这类权重只能从以该格式存储的检查点加载（compressed-tensors）</translation>
+    </message>
+    <message>
+        <source>vLLM loads %1 weights from a checkpoint stored that way: serve a %1 checkpoint of the model</source>
+        <translation>vLLM 从以该格式存储的检查点加载 %1 权重：请使用该模型的 %1 检查点</translation>
+    </message>
+    <message>
+        <source>the group size and scale layout come from the checkpoint&apos;s quantization_config, not from a flag</source>
+        <translation>分组大小和 scale 布局来自检查点的 quantization_config，而不是命令行参数</translation>
+    </message>
+    <message>
+        <source>vLLM&apos;s --kv-cache-dtype has no float32: the cache is float32 only with --dtype float32 and --kv-cache-dtype auto</source>
+        <translation>vLLM 的 --kv-cache-dtype 没有 float32：只有在 --dtype float32 且 --kv-cache-dtype auto 时缓存才是 float32</translation>
+    </message>
+    <message>
+        <source>%1 is a llama.cpp cache type (llama-server --cache-type-k/-v), not a vLLM one</source>
+        <translation>%1 是 llama.cpp 的缓存类型（llama-server --cache-type-k/-v），不是 vLLM 的</translation>
+    </message>
 </context>
 <context>
     <name>kvscope::MainWindow</name>
@@ -647,10 +1080,6 @@
     <message>
         <source>About kvscope</source>
         <translation>关于 kvscope</translation>
-    </message>
-    <message>
-        <source>&lt;h3&gt;kvscope %1&lt;/h3&gt;&lt;p&gt;Will this model fit on this GPU at this precision? How many tokens and concurrent requests does the KV cache hold?&lt;/p&gt;&lt;p&gt;Figures follow vLLM&apos;s own memory accounting.&lt;/p&gt;&lt;p&gt;%2&lt;/p&gt;</source>
-        <translation>&lt;h3&gt;kvscope %1&lt;/h3&gt;&lt;p&gt;这个模型在这种精度下能放进这块 GPU 吗？KV Cache 能容纳多少 token、多少并发请求？&lt;/p&gt;&lt;p&gt;数字遵循 vLLM 自身的显存计算方式。&lt;/p&gt;&lt;p&gt;%2&lt;/p&gt;</translation>
     </message>
     <message>
         <source>Explorer</source>
@@ -741,10 +1170,6 @@
         <translation>添加自定义 GPU(&amp;G)…</translation>
     </message>
     <message>
-        <source>&amp;Recent models</source>
-        <translation>最近的模型(&amp;R)</translation>
-    </message>
-    <message>
         <source>Open model</source>
         <translation>打开模型</translation>
     </message>
@@ -771,6 +1196,134 @@
     <message>
         <source>&amp;Quantization simulator</source>
         <translation>量化模拟器(&amp;Q)</translation>
+    </message>
+    <message>
+        <source>Unsaved changes</source>
+        <translation>未保存的更改</translation>
+    </message>
+    <message>
+        <source>The scenario differs from %1. Save the changes?</source>
+        <translation>当前场景与 %1 不同。是否保存更改？</translation>
+    </message>
+    <message>
+        <source>Open &amp;scenario (.kvscope)…</source>
+        <translation>打开场景(&amp;S)（.kvscope）…</translation>
+    </message>
+    <message>
+        <source>&amp;Save scenario</source>
+        <translation>保存场景(&amp;S)</translation>
+    </message>
+    <message>
+        <source>Save scenario &amp;as…</source>
+        <translation>场景另存为(&amp;A)…</translation>
+    </message>
+    <message>
+        <source>Export &amp;report (PNG, PDF)…</source>
+        <translation>导出报告(&amp;R)（PNG、PDF）…</translation>
+    </message>
+    <message>
+        <source>Export fi&amp;gures (CSV, JSON)…</source>
+        <translation>导出数据(&amp;G)（CSV、JSON）…</translation>
+    </message>
+    <message>
+        <source>&amp;Recent files</source>
+        <translation>最近的文件(&amp;R)</translation>
+    </message>
+    <message>
+        <source>Cannot open scenario</source>
+        <translation>无法打开场景</translation>
+    </message>
+    <message>
+        <source>Opened %1</source>
+        <translation>已打开 %1</translation>
+    </message>
+    <message>
+        <source>Open scenario</source>
+        <translation>打开场景</translation>
+    </message>
+    <message>
+        <source>kvscope scenarios (*.kvscope);;All files (*)</source>
+        <translation>kvscope 场景 (*.kvscope);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>Cannot save scenario</source>
+        <translation>无法保存场景</translation>
+    </message>
+    <message>
+        <source>Saved %1</source>
+        <translation>已保存 %1</translation>
+    </message>
+    <message>
+        <source>Save scenario</source>
+        <translation>保存场景</translation>
+    </message>
+    <message>
+        <source>kvscope scenarios (*.kvscope)</source>
+        <translation>kvscope 场景 (*.kvscope)</translation>
+    </message>
+    <message>
+        <source>Cannot export the report</source>
+        <translation>无法导出报告</translation>
+    </message>
+    <message>
+        <source>Export figures</source>
+        <translation>导出数据</translation>
+    </message>
+    <message>
+        <source>CSV (*.csv);;JSON, as kvscope calc --json (*.json)</source>
+        <translation>CSV (*.csv);;JSON，与 kvscope calc --json 相同 (*.json)</translation>
+    </message>
+    <message>
+        <source>%1: figures are saved as .csv or .json</source>
+        <translation>%1：数据只能保存为 .csv 或 .json</translation>
+    </message>
+    <message>
+        <source>Cannot export the figures</source>
+        <translation>无法导出数据</translation>
+    </message>
+    <message>
+        <source>&lt;h3&gt;kvscope %1&lt;/h3&gt;&lt;p&gt;Will this model fit on this GPU at this precision? How many tokens and concurrent requests does the KV cache hold?&lt;/p&gt;&lt;p&gt;Figures follow vLLM&apos;s own memory accounting.&lt;/p&gt;&lt;p&gt;%2&lt;/p&gt;&lt;p&gt;Released under the MIT licence.&lt;/p&gt;</source>
+        <translation>&lt;h3&gt;kvscope %1&lt;/h3&gt;&lt;p&gt;这个模型在这种精度下能放进这块 GPU 吗？KV Cache 能容纳多少 token、多少并发请求？&lt;/p&gt;&lt;p&gt;数字遵循 vLLM 自身的显存计算方式。&lt;/p&gt;&lt;p&gt;%2&lt;/p&gt;&lt;p&gt;以 MIT 许可证发布。&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>Presentation mode: Ctrl + / Ctrl − zoom, Page Up / Page Down step through the scenarios, F5 to leave</source>
+        <translation>演示模式：Ctrl + / Ctrl − 缩放，Page Up / Page Down 切换场景，F5 退出</translation>
+    </message>
+    <message>
+        <source>The scenario strip is empty: add the scenario on screen with Ctrl+D.</source>
+        <translation>场景条为空：按 Ctrl+D 把当前场景加入其中。</translation>
+    </message>
+    <message>
+        <source>F&amp;ormula panel</source>
+        <translation>公式面板(&amp;O)</translation>
+    </message>
+    <message>
+        <source>&amp;Add scenario to the strip</source>
+        <translation>把场景加入场景条(&amp;A)</translation>
+    </message>
+    <message>
+        <source>&amp;Presentation mode</source>
+        <translation>演示模式(&amp;P)</translation>
+    </message>
+    <message>
+        <source>Zoom &amp;in (presentation)</source>
+        <translation>放大（演示）(&amp;I)</translation>
+    </message>
+    <message>
+        <source>Zoom &amp;out (presentation)</source>
+        <translation>缩小（演示）(&amp;O)</translation>
+    </message>
+    <message>
+        <source>Zoom to 100 % (presentation)</source>
+        <translation>缩放到 100 %（演示）</translation>
+    </message>
+    <message>
+        <source>Previous scenario of the strip (presentation)</source>
+        <translation>场景条中的上一个场景（演示）</translation>
+    </message>
+    <message>
+        <source>Next scenario of the strip (presentation)</source>
+        <translation>场景条中的下一个场景（演示）</translation>
     </message>
 </context>
 <context>
@@ -1101,6 +1654,52 @@
     <message>
         <source>Simulating %1…</source>
         <translation>正在模拟 %1…</translation>
+    </message>
+</context>
+<context>
+    <name>kvscope::ReportPage</name>
+    <message>
+        <source>%1 on %2 × %3</source>
+        <translation>%1 运行于 %2 × %3</translation>
+    </message>
+    <message>
+        <source>%1 on %2</source>
+        <translation>%1 运行于 %2</translation>
+    </message>
+    <message>
+        <source>--dtype %1 · --quantization %2 · --kv-cache-dtype %3 · batch %4 × %5 tokens · --gpu-memory-utilization %6 · --max-model-len %7</source>
+        <translation>--dtype %1 · --quantization %2 · --kv-cache-dtype %3 · batch %4 × %5 个 token · --gpu-memory-utilization %6 · --max-model-len %7</translation>
+    </message>
+</context>
+<context>
+    <name>kvscope::ScenarioStrip</name>
+    <message>
+        <source>%1
+batch %2 × %3 tokens
+Page Up / Page Down step through the strip.</source>
+        <translation>%1
+批次 %2 × %3 个 token
+Page Up / Page Down 在场景条中切换。</translation>
+    </message>
+    <message>
+        <source>Remove from the strip</source>
+        <translation>从场景条中移除</translation>
+    </message>
+    <message>
+        <source>Scenarios:</source>
+        <translation>场景：</translation>
+    </message>
+    <message>
+        <source>none saved yet</source>
+        <translation>尚未保存</translation>
+    </message>
+    <message>
+        <source>+ Add this scenario</source>
+        <translation>+ 添加此场景</translation>
+    </message>
+    <message>
+        <source>Keep the scenario on screen as a chip, to come back to it (Ctrl+D). In presentation mode (F5) Page Up / Page Down step through the chips.</source>
+        <translation>把当前场景保存为一个标签，以便随时回到它（Ctrl+D）。在演示模式（F5）下用 Page Up / Page Down 在标签间切换。</translation>
     </message>
 </context>
 <context>

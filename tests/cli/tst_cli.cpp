@@ -11,6 +11,7 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
+#include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -155,6 +156,17 @@ private Q_SLOTS:
         QVERIFY2(notes.contains(QLatin1String("exceeds --max-model-len 4,096")), qPrintable(notes));
     }
 
+    void versionNamesTheRevision()
+    {
+        // "kvscope 0.1.0 (git 1a2b3c4d5e6f)", "-dirty" for a modified checkout,
+        // "unknown" outside a git checkout (cmake/GitRevision.cmake).
+        const Run r = run({QStringLiteral("--version")});
+        QCOMPARE(r.exitCode, 0);
+        static const QRegularExpression line(
+            QStringLiteral("^kvscope \\d+\\.\\d+\\.\\d+ \\(git ([0-9a-f]{7,}(-dirty)?|unknown)\\)\\n$"));
+        QVERIFY2(line.match(QString::fromUtf8(r.out)).hasMatch(), r.out.constData());
+    }
+
     void huggingFaceIdsResolve()
     {
         const QJsonObject o =
@@ -178,6 +190,18 @@ private Q_SLOTS:
                                          QStringLiteral("--gpu"), QStringLiteral("a100-80gb")});
         QCOMPARE(tp.value(QLatin1String("kv_bytes_per_token")).toInteger(), 80 * 2 * 1 * 128 * 2);
         QCOMPARE(tp.value(QLatin1String("kv_heads_replicated")).toBool(), true);
+    }
+
+    void autoSpellsTheDefaultCounts()
+    {
+        // "auto" is the default of the optional counts: Llama-3.1-8B's context is 131,072 tokens
+        // (config.json max_position_embeddings), the prompt the whole --seq-len.
+        const QJsonObject plan = calcJson({QStringLiteral("--max-model-len"), QStringLiteral("auto"),
+                                           QStringLiteral("--prompt-len"), QStringLiteral("AUTO"),
+                                           QStringLiteral("--seq-len"), QStringLiteral("4096")});
+        QCOMPARE(plan.value(QLatin1String("max_model_len")).toInteger(), 131'072);
+        QCOMPARE(plan.value(QLatin1String("prompt_len")).toInteger(), 4096);
+        QCOMPARE(plan, calcJson({QStringLiteral("--seq-len"), QStringLiteral("4096")}));
     }
 
     void configJsonPath()

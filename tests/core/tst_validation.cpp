@@ -3,12 +3,12 @@
 // each entry with its source URL): the calibration set within 0.5 %, every other
 // modelled log within the tolerance of its class or explained as a miss, and
 // docs/validation.md exactly what this code computes.
+#include "common/atomicfile.h"
 #include "common/error.h"
 #include "validationdoc.h"
 #include "vllmlogcheck.h"
 
 #include <QFile>
-#include <QSaveFile>
 #include <QTest>
 
 using namespace kvscope;
@@ -155,10 +155,7 @@ private Q_SLOTS:
             const QString document = readText(QStringLiteral(KVSCOPE_VALIDATION_DOC));
             const QString target = qEnvironmentVariable("KVSCOPE_WRITE_VALIDATION");
             if (!target.isEmpty()) {
-                QSaveFile file(target);
-                QVERIFY2(file.open(QIODevice::WriteOnly), qPrintable(file.errorString()));
-                file.write(withGeneratedSection(document, generated).toUtf8());
-                QVERIFY2(file.commit(), qPrintable(file.errorString()));
+                writeFileAtomically(target, withGeneratedSection(document, generated).toUtf8());
                 qInfo("wrote %s", qPrintable(target));
                 return;
             }

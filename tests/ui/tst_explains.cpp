@@ -392,7 +392,7 @@ private Q_SLOTS:
         QApplication::processEvents();
         auto *table = m_window->findChild<QTableView *>(QStringLiteral("figuresTable"));
         QVERIFY(table);
-        QTRY_VERIFY(table->model()->rowCount() > 0);
+        QTRY_VERIFY_WITH_TIMEOUT(table->model()->rowCount() > 0, test::BackgroundWorkTimeoutMs);
         QApplication::processEvents();
         const QRect shown = QRect(table->mapTo(m_window.get(), QPoint(0, 0)), table->size());
         QVERIFY2(

@@ -268,7 +268,8 @@ private Q_SLOTS:
         m_window->resize(1000, 700);
         QApplication::processEvents();
         auto *splitter = child<QSplitter>("explorerSplitter");
-        const QList<int> sizes{splitter->sizes().first() + 40, splitter->sizes().last() - 40};
+        // The parameters, the charts, and the formula panel (hidden: no width).
+        const QList<int> sizes{splitter->sizes().first() + 40, splitter->sizes().at(1) - 40, 0};
         splitter->setSizes(sizes);
         QCOMPARE(splitter->sizes(), sizes);
         QVERIFY(m_window->showView(QStringLiteral("quantization")));

@@ -20,8 +20,6 @@
 #include "theme.h"
 #include "uitestsupport.h"
 
-#include <set>
-
 #include <QAbstractAxis>
 #include <QAbstractBarSeries>
 #include <QApplication>
@@ -89,16 +87,6 @@ bool showing(const QuantizationView &view, std::int64_t rows, int schemes)
 {
     return !view.isBusy() && view.outcome() && view.outcome()->tensor.data.rows() == rows &&
            view.outcome()->results.size() == schemes;
-}
-
-/// Distinct colours in an image: a blank or single-colour widget has few.
-int colourCount(const QImage &image)
-{
-    std::set<QRgb> colours;
-    for (int y = 0; y < image.height(); y += 3)
-        for (int x = 0; x < image.width(); x += 3)
-            colours.insert(image.pixel(x, y));
-    return int(colours.size());
 }
 
 /// Marks every string the app's own classes ask for: "«source»". Qt's
@@ -283,9 +271,9 @@ private Q_SLOTS:
 
         // Drawn, not blank: the charts hold many colours (series, labels, grid).
         QCoreApplication::processEvents();
-        QVERIFY(colourCount(child<ErrorHistogramChart>(view, "errorChart")->grab().toImage()) > 20);
-        QVERIFY(colourCount(child<ValuesChart>(view, "valuesChart")->grab().toImage()) > 20);
-        QVERIFY(colourCount(view.grab().toImage()) > 50);
+        QVERIFY(test::colourCount(child<ErrorHistogramChart>(view, "errorChart")->grab().toImage()) > 20);
+        QVERIFY(test::colourCount(child<ValuesChart>(view, "valuesChart")->grab().toImage()) > 20);
+        QVERIFY(test::colourCount(view.grab().toImage()) > 50);
     }
 
     void displayOptionsRedrawWithoutRerun()
@@ -341,7 +329,7 @@ private Q_SLOTS:
         child<QLineEdit>(view, "filePath")->setText(m_dir.filePath(QStringLiteral("missing.npy")));
         QMetaObject::invokeMethod(child<QLineEdit>(view, "filePath"), "editingFinished");
         QVERIFY(child<QLabel>(view, "fileMessage")->isVisibleTo(&view));
-        QTRY_VERIFY(!view.isBusy());
+        QTRY_VERIFY_WITH_TIMEOUT(!view.isBusy(), test::BackgroundWorkTimeoutMs);
         QCOMPARE(failed.count(), 1);
     }
 

@@ -6,6 +6,7 @@
 #include "settings/appsettings.h"
 
 #include <memory>
+#include <set>
 
 #include <QColor>
 #include <QCoreApplication>
@@ -18,6 +19,11 @@
 #include <QTest>
 
 namespace kvscope::test {
+
+/// How long a test waits for work on a worker thread (a quantization run):
+/// generous, because the machine may be loaded or the build sanitized; a
+/// passing test returns as soon as the work is done.
+inline constexpr int BackgroundWorkTimeoutMs = 60'000;
 
 /// Points QSettings at a test location (never the user's) under `application`.
 inline void isolateSettings(const QString &application)
@@ -92,6 +98,16 @@ inline int pixelsNear(const QImage &image, const QColor &color)
                 ++count;
         }
     return count;
+}
+
+/// Distinct colours in an image (every third pixel): a blank or single-colour picture has few.
+inline int colourCount(const QImage &image)
+{
+    std::set<QRgb> colours;
+    for (int y = 0; y < image.height(); y += 3)
+        for (int x = 0; x < image.width(); x += 3)
+            colours.insert(image.pixel(x, y));
+    return int(colours.size());
 }
 
 } // namespace kvscope::test

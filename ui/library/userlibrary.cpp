@@ -85,10 +85,15 @@ QString UserLibrary::addImported(const ImportedModel &imported, const QByteArray
         if (configText.size() > MaxPastedConfigBytes)
             throw Error(
                 QStringLiteral("pasted config: %1 bytes is too large to keep").arg(configText.size()));
-        entry.key = QStringLiteral("pasted:%1").arg(++m_pastedCount);
+        // The same text again (a scenario file carrying it) is the same model.
+        for (const ImportedEntry &existing : std::as_const(m_models))
+            if (existing.key.startsWith(QLatin1String("pasted:")) && existing.configText == configText)
+                entry.key = existing.key;
+        if (entry.key.isEmpty())
+            entry.key = QStringLiteral("pasted:%1").arg(++m_pastedCount);
         entry.configText = configText;
         if (entry.imported.model.name.isEmpty() || entry.imported.model.name == entry.imported.model.id)
-            entry.imported.model.name = QStringLiteral("Pasted config %1").arg(m_pastedCount);
+            entry.imported.model.name = QStringLiteral("Pasted config %1").arg(entry.key.mid(7));
     } else {
         entry.key = QStringLiteral("imported:") + imported.path;
         rememberRecent(imported.path);
@@ -129,6 +134,7 @@ void UserLibrary::rememberRecent(const QString &path)
     m_recent.removeAll(path);
     m_recent.prepend(path);
     m_recent = m_recent.mid(0, MaxRecentFiles);
+    save();
     Q_EMIT recentFilesChanged();
 }
 

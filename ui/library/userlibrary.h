@@ -41,11 +41,13 @@ public:
     const QList<GpuSpec> &customGpus() const { return m_gpus; }
     QStringList recentFiles() const { return m_recent; }
 
-    /// Adds (or replaces, for the same file) an imported model; returns its key.
+    /// Adds (or replaces, for the same file or the same pasted text) an imported model; returns its key.
     QString addImported(const ImportedModel &imported, const QByteArray &configText = {});
     /// Adds (or replaces, by id) a custom GPU; returns its id.
     QString addCustomGpu(const GpuSpec &gpu);
     void clearRecentFiles();
+    /// Puts a path first on the recent-files list (models and scenario files).
+    void rememberRecent(const QString &path);
 
     /// A model by picker key: a preset id or an imported key.
     const ModelArch *findModel(const QString &key) const;
@@ -60,8 +62,6 @@ Q_SIGNALS:
     void recentFilesChanged();
 
 private:
-    void rememberRecent(const QString &path);
-
     QList<ImportedEntry> m_models;
     QList<GpuSpec> m_gpus;
     QStringList m_recent;

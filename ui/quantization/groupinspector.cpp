@@ -2,6 +2,7 @@
 #include "quantization/groupinspector.h"
 
 #include "common/error.h"
+#include "theme.h"
 
 #include <QComboBox>
 #include <QEvent>
@@ -49,10 +50,7 @@ GroupInspector::GroupInspector(QWidget *parent) : QGroupBox(parent)
     m_code = new QLabel(this);
     m_example = new QLabel(this);
     m_example->setObjectName(QStringLiteral("workedExample"));
-    QFont big = m_example->font();
-    big.setPointSizeF(big.pointSizeF() * 1.4);
-    big.setBold(true);
-    m_example->setFont(big);
+    theme::setScaledFont(m_example, 1.4, true);
     for (QLabel *label : {m_range, m_scale, m_zero, m_code, m_example}) {
         label->setTextInteractionFlags(Qt::TextSelectableByMouse);
         label->setWordWrap(true);
@@ -135,7 +133,10 @@ void GroupInspector::setTensor(const quant::TensorData &tensor)
     refresh();
 }
 
-void GroupInspector::setSchemes(const QList<quant::Scheme> &schemes, const quant::Scheme &fallback)
+namespace {
+
+/// The schemes the inspector offers: the integer ones, else the fallback.
+QList<quant::Scheme> inspectableSchemes(const QList<quant::Scheme> &schemes, const quant::Scheme &fallback)
 {
     QList<quant::Scheme> integer;
     for (const quant::Scheme &s : schemes)
@@ -143,6 +144,30 @@ void GroupInspector::setSchemes(const QList<quant::Scheme> &schemes, const quant
             integer << s;
     if (integer.isEmpty())
         integer << fallback;
+    return integer;
+}
+
+/// Index of the scheme to start with: AWQ-style INT (asymmetric), the worked example's scheme; else the
+/// first.
+int startIndex(const QList<quant::Scheme> &schemes)
+{
+    for (int i = 0; i < schemes.size(); ++i)
+        if (schemes[i].kind == quant::SchemeKind::Int && !schemes[i].symmetric)
+            return i;
+    return 0;
+}
+
+} // namespace
+
+quant::Scheme startingInspectedScheme(const QList<quant::Scheme> &schemes, const quant::Scheme &fallback)
+{
+    const QList<quant::Scheme> offered = inspectableSchemes(schemes, fallback);
+    return offered.at(startIndex(offered));
+}
+
+void GroupInspector::setSchemes(const QList<quant::Scheme> &schemes, const quant::Scheme &fallback)
+{
+    const QList<quant::Scheme> integer = inspectableSchemes(schemes, fallback);
     if (integer == m_schemes)
         return;
     const QString current = m_scheme->currentText();
@@ -152,12 +177,9 @@ void GroupInspector::setSchemes(const QList<quant::Scheme> &schemes, const quant
         m_scheme->clear();
         for (const quant::Scheme &s : m_schemes)
             m_scheme->addItem(s.id());
-        // Keep the user's choice; else start with AWQ-style INT, the worked example's scheme.
-        int keep = m_scheme->findText(current);
-        for (int i = 0; keep < 0 && i < m_schemes.size(); ++i)
-            if (m_schemes[i].kind == quant::SchemeKind::Int && !m_schemes[i].symmetric)
-                keep = i;
-        m_scheme->setCurrentIndex(std::max(keep, 0));
+        // Keep the user's choice; else start where startingInspectedScheme() does.
+        const int keep = m_scheme->findText(current);
+        m_scheme->setCurrentIndex(keep >= 0 ? keep : startIndex(m_schemes));
     }
     updateRanges();
     refresh();

@@ -70,4 +70,9 @@ private:
     QLabel *m_weightTitle = nullptr;
 };
 
+/// The scheme the inspector starts with for these schemes (also the one an
+/// export without a window draws the grid of): the first asymmetric INT
+/// scheme, else the first integer one, else `fallback`.
+quant::Scheme startingInspectedScheme(const QList<quant::Scheme> &schemes, const quant::Scheme &fallback);
+
 } // namespace kvscope

@@ -3,6 +3,7 @@
 
 #include "common/error.h"
 #include "common/units.h"
+#include "export/chartactions.h"
 #include "quantization/errorhistogramchart.h"
 #include "quantization/figuresmodel.h"
 #include "quantization/grid.h"
@@ -149,6 +150,7 @@ QuantizationView::QuantizationView(QWidget *parent) : QWidget(parent)
     m_debounce.setInterval(150);
     connect(&m_debounce, &QTimer::timeout, this, &QuantizationView::simulate);
     connect(&m_debounce, &QTimer::timeout, this, &QuantizationView::saveSettings);
+    connect(&m_debounce, &QTimer::timeout, this, &QuantizationView::settingsChanged);
     connect(m_source, &SourcePicker::changed, &m_debounce, qOverload<>(&QTimer::start));
     connect(m_schemes, &SchemePicker::changed, &m_debounce, qOverload<>(&QTimer::start));
     connect(&m_watcher, &QFutureWatcherBase::progressValueChanged, m_progress, &QProgressBar::setValue);
@@ -156,12 +158,18 @@ QuantizationView::QuantizationView(QWidget *parent) : QWidget(parent)
     connect(m_errorKind, &QComboBox::currentIndexChanged, this, [this] {
         redrawHistograms();
         saveSettings();
+        Q_EMIT settingsChanged();
     });
     connect(m_logY, &QCheckBox::toggled, this, [this] {
         redrawHistograms();
         redrawValues();
         saveSettings();
+        Q_EMIT settingsChanged();
     });
+    const auto source = [this] { return chartSource(); };
+    makeExportable(m_errorChart, QStringLiteral("error-histogram"), source);
+    makeExportable(m_valuesChart, QStringLiteral("values"), source);
+    makeExportable(m_sqnrChart, QStringLiteral("sqnr"), source);
     connect(m_inspector, &GroupInspector::selectionChanged, this, &QuantizationView::redrawValues);
 
     m_progress->hide();
@@ -201,20 +209,49 @@ void QuantizationView::restoreSettings()
     settings::SettingsReader saved;
     const QuantSettings s = quantsettings::load(saved);
     m_restoreProblems = saved.problems();
+    applySettings(s);
+}
+
+void QuantizationView::applySettings(const QuantSettings &s)
+{
     m_source->setSource(s.source);
     m_schemes->setChoice(s.schemes);
     m_errorKind->setCurrentIndex(s.relativeError ? 1 : 0);
     m_logY->setChecked(s.logY);
 }
 
-void QuantizationView::saveSettings() const
+QuantSettings QuantizationView::settings() const
 {
     QuantSettings s;
     s.source = m_source->source();
     s.schemes = m_schemes->choice();
     s.relativeError = m_errorKind->currentIndex() == 1;
     s.logY = m_logY->isChecked();
-    quantsettings::save(s);
+    return s;
+}
+
+void QuantizationView::saveSettings() const
+{
+    quantsettings::save(settings());
+}
+
+ChartSource QuantizationView::chartSource() const
+{
+    ChartSource source;
+    source.quantChoices = quantsettings::toChoices(settings());
+    source.quant = m_outcome;
+    source.gridScheme = m_inspector->scheme();
+    source.gridRow = m_inspector->row();
+    source.gridColumn = m_inspector->column();
+    source.gridName = gridName(source.gridScheme, m_inspector->row(), m_inspector->group());
+    return source;
+}
+
+QString QuantizationView::gridName(const quant::Scheme &scheme, std::int64_t row, std::int64_t group)
+{
+    const QString unit = scheme.kind == quant::SchemeKind::Int8 ? tr("row %1").arg(row)
+                                                                : tr("row %1, group %2").arg(row).arg(group);
+    return QStringLiteral("%1, %2").arg(scheme.id(), unit);
 }
 
 void QuantizationView::setStatus(Status status)
@@ -352,10 +389,7 @@ void QuantizationView::redrawValues()
     const quant::QuantizationGrid grid =
         quant::quantizationGrid(o.tensor.data, o.tensor.stats, scheme, m_inspector->row(),
                                 m_inspector->column(), o.values->lo, o.values->hi);
-    const QString unit = scheme.kind == quant::SchemeKind::Int8
-                             ? tr("row %1").arg(m_inspector->row())
-                             : tr("row %1, group %2").arg(m_inspector->row()).arg(m_inspector->group());
-    m_valuesChart->setValues(*o.values, grid, QStringLiteral("%1, %2").arg(scheme.id(), unit),
+    m_valuesChart->setValues(*o.values, grid, gridName(scheme, m_inspector->row(), m_inspector->group()),
                              m_logY->isChecked());
 }
 

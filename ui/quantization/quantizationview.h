@@ -9,7 +9,9 @@
 //                            FiguresModel, GroupInspector
 #pragma once
 
+#include "export/chartsource.h"
 #include "quantization/quantrun.h"
+#include "quantization/quantsettings.h"
 
 #include <atomic>
 #include <memory>
@@ -59,6 +61,14 @@ public:
     /// Saved settings that could not be restored (the defaults took their place).
     QStringList restoreProblems() const { return m_restoreProblems; }
 
+    /// The controls' settings (source, schemes, histogram kind, count axis), and setting them all.
+    QuantSettings settings() const;
+    void applySettings(const QuantSettings &settings);
+    /// What the charts draw now, for their export (charts/ export/chartcatalogue.h).
+    ChartSource chartSource() const;
+    /// The grid's legend name: "int4-g128, row 3, group 2" ("int8, row 3" for per-row schemes).
+    static QString gridName(const quant::Scheme &scheme, std::int64_t row, std::int64_t group);
+
 public Q_SLOTS:
     /// Starts a simulation for the current settings now (the controls call
     /// it after a short pause).
@@ -69,6 +79,8 @@ Q_SIGNALS:
     void resultsShown();
     /// A run failed; the previous results stay on screen.
     void failed(const QString &message);
+    /// A control changed the settings (a scenario file holds them).
+    void settingsChanged();
 
 protected:
     void changeEvent(QEvent *event) override;

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "quantization/quantsettings.h"
 
+#include "common/error.h"
 #include "quantization/scheme.h"
 #include "settings/settingkeys.h"
 
@@ -57,6 +58,101 @@ void save(const QuantSettings &s)
     writer.write(k.fp8UnitScale, s.schemes.unitScale);
     writer.write(k.relativeError, s.relativeError);
     writer.write(k.logY, s.logY);
+}
+
+namespace {
+
+const QString SyntheticPrefix = QStringLiteral("synthetic:");
+
+} // namespace
+
+QuantizationChoices toChoices(const QuantSettings &s)
+{
+    QuantizationChoices c;
+    if (s.source.synthetic) {
+        c.input = SyntheticPrefix + quant::syntheticKindName(s.source.spec.kind);
+    } else {
+        c.input = s.source.path;
+        c.tensor = s.source.tensor;
+    }
+    c.rows = s.source.spec.rows;
+    c.cols = s.source.spec.cols;
+    c.seed = s.source.spec.seed;
+    c.standardDeviation = s.source.spec.standardDeviation;
+    c.schemes = s.schemes.names;
+    c.groupSize = s.schemes.groupSize;
+    c.bins = s.schemes.bins;
+    c.saturate = s.schemes.saturate;
+    c.unitScale = s.schemes.unitScale;
+    c.relativeError = s.relativeError;
+    c.logCounts = s.logY;
+    return c;
+}
+
+QuantSettings fromChoices(const QuantizationChoices &c, const QString &origin)
+{
+    const auto refuse = [&origin](const char *field, const QString &problem) {
+        throw Error(QStringLiteral("%1: quantization.%2: %3").arg(origin, QLatin1String(field), problem));
+    };
+    QuantSettings s;
+    s.source.synthetic = c.input.startsWith(SyntheticPrefix);
+    if (s.source.synthetic) {
+        s.source.spec.kind = quant::parseSyntheticKind(c.input.mid(SyntheticPrefix.size()));
+    } else {
+        s.source.path = c.input;
+        s.source.tensor = c.tensor;
+    }
+    s.source.spec.rows = c.rows;
+    s.source.spec.cols = c.cols;
+    if (c.seed > std::uint64_t(MaxSyntheticSeed))
+        refuse("seed", QStringLiteral("%1 is more than the view's %2").arg(c.seed).arg(MaxSyntheticSeed));
+    s.source.spec.seed = c.seed;
+    if (c.standardDeviation > MaxSyntheticStd)
+        refuse("std",
+               QStringLiteral("%1 is more than the view's %2").arg(c.standardDeviation).arg(MaxSyntheticStd));
+    s.source.spec.standardDeviation = c.standardDeviation;
+    QStringList offered;
+    for (const quant::SchemeEntry &entry : quant::schemeEntries())
+        offered << QLatin1String(entry.name);
+    for (const QString &name : c.schemes)
+        if (!offered.contains(name))
+            refuse("scheme", QStringLiteral("'%1' is not one the view offers (%2)")
+                                 .arg(name, offered.join(QStringLiteral(", "))));
+    s.schemes.names = c.schemes;
+    if (!quant::groupSizeStops().contains(c.groupSize))
+        refuse("group-size", QStringLiteral("%1 is not one the view offers").arg(c.groupSize));
+    s.schemes.groupSize = c.groupSize;
+    s.schemes.bins = c.bins;
+    s.schemes.saturate = c.saturate;
+    s.schemes.unitScale = c.unitScale;
+    s.relativeError = c.relativeError;
+    s.logY = c.logCounts;
+    return s;
+}
+
+quant::QuantRequest quantRequest(const QuantizationChoices &c)
+{
+    QuantSource source;
+    source.synthetic = c.input.startsWith(SyntheticPrefix);
+    if (source.synthetic) {
+        source.spec.kind = quant::parseSyntheticKind(c.input.mid(SyntheticPrefix.size()));
+        source.spec.rows = c.rows;
+        source.spec.cols = c.cols;
+        source.spec.seed = c.seed;
+        source.spec.standardDeviation = c.standardDeviation;
+    } else {
+        source.path = c.input;
+        source.tensor = c.tensor;
+    }
+    quant::SchemeDefaults defaults;
+    defaults.groupSize = c.groupSize;
+    defaults.saturate = c.saturate;
+    defaults.unitScale = c.unitScale;
+    quant::QuantRequest request;
+    request.source = source.selected();
+    request.schemes = quant::parseSchemeList(c.schemes, defaults);
+    request.options.bins = c.bins;
+    return request;
 }
 
 } // namespace quantsettings

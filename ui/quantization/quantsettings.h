@@ -5,6 +5,8 @@
 // default and a report.
 #pragma once
 
+#include "plan/scenariofile.h"
+#include "quantization/quantrun.h"
 #include "quantization/quantsource.h"
 #include "quantization/schemecatalogue.h"
 
@@ -49,6 +51,16 @@ namespace quantsettings {
 /// source is returned as saved: whether the file still opens is the picker's test.
 QuantSettings load(settings::SettingsReader &reader);
 void save(const QuantSettings &settings);
+
+/// The settings as a scenario file's quantization section, and back. The
+/// way back throws kvscope::Error naming `origin` and the field when the
+/// view cannot show a value (a scheme or group size its picker does not
+/// offer, a seed or standard deviation beyond its range).
+QuantizationChoices toChoices(const QuantSettings &settings);
+QuantSettings fromChoices(const QuantizationChoices &choices, const QString &origin);
+
+/// What to simulate for the choices (the command line's export runs it headless).
+quant::QuantRequest quantRequest(const QuantizationChoices &choices);
 
 } // namespace quantsettings
 } // namespace kvscope

@@ -7,6 +7,8 @@
 #include "scenariocontroller.h"
 #include "settings/settingkeys.h"
 
+#include <optional>
+
 namespace kvscope::appsettings {
 
 using settings::scenarioKeys;
@@ -16,10 +18,11 @@ void reset()
     settings::clearAll();
 }
 
-void saveScenario(const Scenario &s, GrowthAxis growthAxis, AxisScale growthScale)
+namespace {
+
+void writeScenario(settings::SettingsWriter &writer, const Scenario &s)
 {
     const settings::ScenarioKeys &k = scenarioKeys();
-    settings::SettingsWriter writer;
     writer.write(k.model, s.model.id);
     writer.write(k.gpu, s.gpu.id);
     writer.write(k.tensorParallelSize, s.tensorParallelSize);
@@ -32,15 +35,16 @@ void saveScenario(const Scenario &s, GrowthAxis growthAxis, AxisScale growthScal
     writer.write(k.maxModelLen, s.maxModelLen);
     writer.write(k.batchSize, s.batchSize);
     writer.write(k.seqLen, s.seqLen);
-    writer.write(k.growthAxis, growthAxis);
-    writer.write(k.growthScale, growthScale);
+    writer.write(k.maxNumSeqs, s.maxNumSeqs);
+    writer.write(k.maxNumBatchedTokens, s.maxNumBatchedTokens);
+    writer.write(k.mambaSsmCacheDtype, s.mambaSsmCacheDtype);
 }
 
-RestoredState loadScenario(settings::SettingsReader &reader, const UserLibrary &library)
+/// The scenario keys read one by one; nullopt (reported) when the planner refuses them together.
+std::optional<Scenario> readScenario(settings::SettingsReader &reader, const UserLibrary &library)
 {
     const settings::ScenarioKeys &k = scenarioKeys();
-    RestoredState state;
-    Scenario &s = state.scenario;
+    Scenario s;
     s.model = reader.read(k.model, [&](const QString &id) {
         const ModelArch *model = library.findModel(id);
         if (!model)
@@ -65,17 +69,70 @@ RestoredState loadScenario(settings::SettingsReader &reader, const UserLibrary &
     s.maxModelLen = reader.read(k.maxModelLen);
     s.batchSize = reader.read(k.batchSize);
     s.seqLen = reader.read(k.seqLen);
-    state.growthAxis = reader.read(k.growthAxis);
-    state.growthScale = reader.read(k.growthScale);
+    s.maxNumSeqs = reader.read(k.maxNumSeqs);
+    s.maxNumBatchedTokens = reader.read(k.maxNumBatchedTokens);
+    s.mambaSsmCacheDtype = reader.read(k.mambaSsmCacheDtype);
 
     // Each value may be fine alone and the combination still invalid.
     try {
         planMemory(s);
     } catch (const Error &error) {
         reader.reportAll(QStringLiteral("saved scenario ignored: %1").arg(error.message()));
-        state.scenario = ScenarioController::defaultScenario();
+        return std::nullopt;
     }
+    return s;
+}
+
+} // namespace
+
+void saveScenario(const Scenario &s)
+{
+    settings::SettingsWriter writer;
+    writeScenario(writer, s);
+}
+
+void saveChartChoices(GrowthAxis growthAxis, AxisScale growthScale, bool counterfactuals)
+{
+    const settings::ScenarioKeys &k = scenarioKeys();
+    settings::SettingsWriter writer;
+    writer.write(k.growthAxis, growthAxis);
+    writer.write(k.growthScale, growthScale);
+    writer.write(k.counterfactuals, counterfactuals);
+}
+
+RestoredState loadScenario(settings::SettingsReader &reader, const UserLibrary &library)
+{
+    const settings::ScenarioKeys &k = scenarioKeys();
+    RestoredState state;
+    state.scenario = readScenario(reader, library).value_or(ScenarioController::defaultScenario());
+    state.growthAxis = reader.read(k.growthAxis);
+    state.growthScale = reader.read(k.growthScale);
+    state.counterfactuals = reader.read(k.counterfactuals);
     return state;
+}
+
+void saveScenarioStrip(const QList<Scenario> &scenarios)
+{
+    settings::SettingsWriter writer;
+    writer.beginWriteArray(settings::windowKeys().scenarioStrip);
+    for (qsizetype i = 0; i < scenarios.size(); ++i) {
+        writer.setArrayIndex(int(i));
+        writeScenario(writer, scenarios.at(i));
+    }
+    writer.endArray();
+}
+
+QList<Scenario> loadScenarioStrip(settings::SettingsReader &reader, const UserLibrary &library)
+{
+    QList<Scenario> scenarios;
+    const int size = reader.beginReadArray(settings::windowKeys().scenarioStrip);
+    for (int i = 0; i < size; ++i) {
+        reader.setArrayIndex(i);
+        if (const std::optional<Scenario> s = readScenario(reader, library))
+            scenarios << *s;
+    }
+    reader.endArray();
+    return scenarios;
 }
 
 QString language(settings::SettingsReader &reader)

@@ -91,15 +91,32 @@ QStringList SettingsReader::problems() const
     return m_problems;
 }
 
+int SettingsReader::beginReadArray(const char *key)
+{
+    return m_settings.beginReadArray(QLatin1String(key));
+}
+
+void SettingsReader::setArrayIndex(int index)
+{
+    m_settings.setArrayIndex(index);
+}
+
+void SettingsReader::endArray()
+{
+    m_settings.endArray();
+}
+
 void SettingsReader::report(const char *key, const QVariant &value, const QString &reason)
 {
-    m_problems
-        << QStringLiteral("%1 = '%2' ignored: %3").arg(QLatin1String(key), displayValue(value), reason);
+    const QString group = m_settings.group();
+    const QString name = group.isEmpty() ? QLatin1String(key) : group + QLatin1Char('/') + QLatin1String(key);
+    m_problems << QStringLiteral("%1 = '%2' ignored: %3").arg(name, displayValue(value), reason);
 }
 
 void SettingsReader::reportAll(const QString &problem)
 {
-    m_problems << problem;
+    const QString group = m_settings.group();
+    m_problems << (group.isEmpty() ? problem : group + QStringLiteral(": ") + problem);
 }
 
 void clearAll()

@@ -59,6 +59,13 @@ public:
     /// The raw saved value (invalid when none), for lists read entry by entry.
     QVariant saved(const char *key) const;
 
+    /// Reads a list of groups (QSettings array `key`): returns its size; between
+    /// setArrayIndex() and endArray() keys are read within one entry, and problems
+    /// name the entry ("explorer/scenarioStrip/2/scenario/model = ...").
+    int beginReadArray(const char *key);
+    void setArrayIndex(int index);
+    void endArray();
+
     /// Reports one value that was not restored: "key = 'value' ignored: reason".
     void report(const char *key, const QVariant &value, const QString &reason);
     /// Reports a problem that is no single key's (the saved values together).
@@ -84,6 +91,15 @@ public:
         m_settings.setValue(QLatin1String(setting.key), setting.toVariant(value));
     }
     void sync() { m_settings.sync(); }
+
+    /// Writes a list of groups (QSettings array `key`), replacing what it held.
+    void beginWriteArray(const char *key)
+    {
+        m_settings.remove(QLatin1String(key));
+        m_settings.beginWriteArray(QLatin1String(key));
+    }
+    void setArrayIndex(int index) { m_settings.setArrayIndex(index); }
+    void endArray() { m_settings.endArray(); }
 
 private:
     QSettings m_settings;

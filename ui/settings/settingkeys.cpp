@@ -151,28 +151,18 @@ ScenarioKeys makeScenarioKeys()
         countSetting<std::int64_t>("scenario/maxModelLen", defaults.maxModelLen),
         countSetting<std::int64_t>("scenario/batchSize", defaults.batchSize),
         countSetting<std::int64_t>("scenario/seqLen", defaults.seqLen),
+        countSetting<std::int64_t>("scenario/maxNumSeqs", defaults.maxNumSeqs),
+        countSetting<std::int64_t>("scenario/maxNumBatchedTokens", defaults.maxNumBatchedTokens),
+        {"scenario/mambaSsmCacheDtype", defaults.mambaSsmCacheDtype,
+         [](const WeightDtype &d) { return QVariant(dtypeName(d)); },
+         [](const QVariant &saved) { return parseWeightDtype(text(saved)); }},
         {"explorer/growthAxis", GrowthAxis::SequenceLength,
-         [](const GrowthAxis &axis) {
-             return QVariant(axis == GrowthAxis::BatchSize ? QStringLiteral("batch")
-                                                           : QStringLiteral("sequence"));
-         },
-         [](const QVariant &saved) {
-             const QString t = text(saved);
-             if (t != QLatin1String("batch") && t != QLatin1String("sequence"))
-                 throw Error(QStringLiteral("expected 'sequence' or 'batch'"));
-             return t == QLatin1String("batch") ? GrowthAxis::BatchSize : GrowthAxis::SequenceLength;
-         }},
+         [](const GrowthAxis &axis) { return QVariant(growthAxisName(axis)); },
+         [](const QVariant &saved) { return parseGrowthAxis(text(saved), QStringLiteral("growth axis")); }},
         {"explorer/growthScale", AxisScale::Linear,
-         [](const AxisScale &scale) {
-             return QVariant(scale == AxisScale::Logarithmic ? QStringLiteral("log")
-                                                             : QStringLiteral("linear"));
-         },
-         [](const QVariant &saved) {
-             const QString t = text(saved);
-             if (t != QLatin1String("linear") && t != QLatin1String("log"))
-                 throw Error(QStringLiteral("expected 'linear' or 'log'"));
-             return t == QLatin1String("log") ? AxisScale::Logarithmic : AxisScale::Linear;
-         }},
+         [](const AxisScale &scale) { return QVariant(axisScaleName(scale)); },
+         [](const QVariant &saved) { return parseAxisScale(text(saved), QStringLiteral("growth scale")); }},
+        boolSetting("explorer/counterfactuals", false),
     };
 }
 
@@ -272,6 +262,18 @@ WindowKeys makeWindowKeys()
                                  .arg(translations::available().join(QStringLiteral(", "))));
              return code;
          }},
+        boolSetting("explorer/formulaPanel", false),
+        {"presentation/zoom", 1.5, asItself<double>(),
+         [](const QVariant &saved) {
+             bool ok = false;
+             const double zoom = text(saved).toDouble(&ok);
+             if (!ok || !(zoom >= MinPresentationZoom && zoom <= MaxPresentationZoom))
+                 throw Error(QStringLiteral("not a zoom from %1 to %2")
+                                 .arg(MinPresentationZoom)
+                                 .arg(MaxPresentationZoom));
+             return zoom;
+         }},
+        "explorer/scenarioStrip",
     };
 }
 

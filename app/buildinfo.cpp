@@ -1,0 +1,14 @@
+// SPDX-License-Identifier: MIT
+#include "buildinfo.h"
+
+#include "gitrevision.h"
+
+namespace kvscope {
+
+QString versionText()
+{
+    return QStringLiteral("%1 (git %2)")
+        .arg(QStringLiteral(KVSCOPE_VERSION), QStringLiteral(KVSCOPE_GIT_REVISION));
+}
+
+} // namespace kvscope

@@ -1,0 +1,223 @@
+// SPDX-License-Identifier: MIT
+// kvscope export: one chart (or the report page) to PNG, SVG or PDF, or its
+// data to CSV or JSON, with no window and no display: the same catalogue
+// entry and renderer as the window's Save image (ui/export/).
+#include "cliio.h"
+#include "commands.h"
+#include "common/error.h"
+#include "export/chartcatalogue.h"
+#include "export/figurerenderer.h"
+#include "library/library.h"
+#include "plan/fixes.h"
+#include "plan/planner.h"
+#include "plan/scenariofile.h"
+#include "quantization/groupinspector.h"
+#include "quantization/quantizationview.h"
+#include "quantization/quantsettings.h"
+#include "quantoptions.h"
+#include "scenariooptions.h"
+#include "translations.h"
+
+#include <QCommandLineParser>
+
+namespace kvscope::cli {
+
+namespace {
+
+struct ExportOptions
+{
+    QCommandLineOption chart{
+        QStringLiteral("chart"),
+        QStringLiteral("The chart: %1 (see --list-charts).").arg(chartNames().join(QStringLiteral(", "))),
+        QStringLiteral("name")};
+    QCommandLineOption out{
+        QStringLiteral("out"),
+        QStringLiteral("The file to write; its extension picks the format: .png, .svg, .pdf "
+                       "(the figure), .csv, .json (its data)."),
+        QStringLiteral("file")};
+    QCommandLineOption list{QStringLiteral("list-charts"), QStringLiteral("List the charts, one per line.")};
+    QCommandLineOption width{QStringLiteral("width"), QStringLiteral("Width in pixels (default 1280)."),
+                             QStringLiteral("W"), QStringLiteral("1280")};
+    QCommandLineOption height{QStringLiteral("height"), QStringLiteral("Height in pixels (default 720)."),
+                              QStringLiteral("H"), QStringLiteral("720")};
+    QCommandLineOption scale{
+        QStringLiteral("scale"),
+        QStringLiteral("Pixels per logical pixel, 1 to %1 (a PNG records 96 × S dpi).").arg(MaxFigureScale),
+        QStringLiteral("S"), QStringLiteral("1")};
+    QCommandLineOption theme{QStringLiteral("theme"), QStringLiteral("light or dark (default light)."),
+                             QStringLiteral("name"), QStringLiteral("light")};
+    QCommandLineOption noCaption{QStringLiteral("no-caption"),
+                                 QStringLiteral("Leave out the caption line (model, GPU, precisions, batch, "
+                                                "length, kvscope version).")};
+    QCommandLineOption page{QStringLiteral("page"),
+                            QStringLiteral("The report's page: slide (16:9, 1920 × 1080) or a4 (portrait)."),
+                            QStringLiteral("name"), QStringLiteral("slide")};
+    QCommandLineOption language{QStringLiteral("lang"), QStringLiteral("Language of the texts: en or zh_CN."),
+                                QStringLiteral("code"), QStringLiteral("en")};
+    QCommandLineOption scenario{
+        QStringLiteral("scenario"),
+        QStringLiteral("A .kvscope scenario file; options given here override its values."),
+        QStringLiteral("file")};
+    QCommandLineOption growthAxis{
+        QStringLiteral("growth-axis"),
+        QStringLiteral("The growth chart's axis: sequence or batch (default sequence)."),
+        QStringLiteral("axis")};
+    QCommandLineOption growthScale{
+        QStringLiteral("growth-scale"),
+        QStringLiteral("The growth chart's horizontal spacing: linear or log (default linear)."),
+        QStringLiteral("scale")};
+    QCommandLineOption relativeError{QStringLiteral("relative-error"),
+                                     QStringLiteral("error-histogram: the relative error (w − w′) / |w|.")};
+    QCommandLineOption linearCounts{
+        QStringLiteral("linear-counts"),
+        QStringLiteral("error-histogram, values: a linear count axis instead of log.")};
+
+    QList<QCommandLineOption> all() const
+    {
+        return {chart, out,      list,     width,      height,      scale,         theme,       noCaption,
+                page,  language, scenario, growthAxis, growthScale, relativeError, linearCounts};
+    }
+};
+
+int parseSide(const QString &text, const QString &option)
+{
+    const std::int64_t value = parsePositive(text, option);
+    if (value > MaxFigureSide)
+        throw Error(QStringLiteral("%1: %2 is more than %3 pixels").arg(option, text).arg(MaxFigureSide));
+    return int(value);
+}
+
+FigureOptions figureOptions(const QCommandLineParser &parser, const ExportOptions &o)
+{
+    FigureOptions options;
+    options.size = QSize(parseSide(parser.value(o.width), QStringLiteral("--width")),
+                         parseSide(parser.value(o.height), QStringLiteral("--height")));
+    const std::int64_t scale = parsePositive(parser.value(o.scale), QStringLiteral("--scale"));
+    if (scale > MaxFigureScale)
+        throw Error(QStringLiteral("--scale: must be from 1 to %1, got '%2'")
+                        .arg(MaxFigureScale)
+                        .arg(parser.value(o.scale)));
+    options.scale = int(scale);
+    const QString theme = parser.value(o.theme);
+    if (theme != QLatin1String("light") && theme != QLatin1String("dark"))
+        throw Error(QStringLiteral("--theme: expected light or dark, got '%1'").arg(theme));
+    options.dark = theme == QLatin1String("dark");
+    options.caption = !parser.isSet(o.noCaption);
+    const QString page = parser.value(o.page);
+    if (page != QLatin1String("slide") && page != QLatin1String("a4"))
+        throw Error(QStringLiteral("--page: expected slide or a4, got '%1'").arg(page));
+    options.page = page == QLatin1String("a4") ? ReportPage::A4 : ReportPage::Slide;
+    return options;
+}
+
+/// The chart's source from the scenario file (if any) with the command line's options over it.
+ChartSource chartSource(const ChartEntry &entry, const QCommandLineParser &parser, const ExportOptions &o,
+                        const ScenarioOptions &scenarioOptions, const QuantOptions &quantOptions,
+                        const QCommandLineOption &groupSize)
+{
+    std::optional<ScenarioDocument> document;
+    if (parser.isSet(o.scenario))
+        document = readScenarioFile(parser.value(o.scenario));
+    ChartSource source;
+    if (entry.inputs == ChartInputs::Scenario) {
+        ScenarioValues values = scenarioOptions.values(parser);
+        if (document) {
+            values = document->scenario;
+            const ScenarioValues given = scenarioOptions.givenValues(parser);
+            for (auto it = given.begin(); it != given.end(); ++it)
+                values.insert(it.key(), it.value());
+        }
+        const ScenarioResolvers resolvers =
+            document ? documentResolvers(*document, builtinResolvers()) : builtinResolvers();
+        source.scenario = scenarioFromValues(values, resolvers);
+        source.plan = planMemory(source.scenario);
+        source.fixes = proposeFixes(source.scenario, source.plan, GpuLibrary::builtin().presets());
+        source.growthAxis = document ? document->growthAxis : GrowthAxis::SequenceLength;
+        if (parser.isSet(o.growthAxis))
+            source.growthAxis = parseGrowthAxis(parser.value(o.growthAxis), QStringLiteral("--growth-axis"));
+        source.growthScale = document ? document->growthScale : AxisScale::Linear;
+        if (parser.isSet(o.growthScale))
+            source.growthScale =
+                parseAxisScale(parser.value(o.growthScale), QStringLiteral("--growth-scale"));
+        return source;
+    }
+    QuantizationChoices base =
+        document && document->quantization ? *document->quantization : QuantizationChoices();
+    if (parser.isSet(o.relativeError))
+        base.relativeError = true;
+    if (parser.isSet(o.linearCounts))
+        base.logCounts = false;
+    source.quantChoices = quantizationChoices(parser, quantOptions, groupSize, base);
+    const quant::QuantRequest request = quantsettings::quantRequest(source.quantChoices);
+    source.quant = quant::runQuantization(request);
+    quant::SchemeDefaults defaults;
+    defaults.groupSize = source.quantChoices.groupSize;
+    source.gridScheme =
+        startingInspectedScheme(request.schemes, quant::parseScheme(QStringLiteral("int4"), defaults));
+    source.gridName = QuantizationView::gridName(source.gridScheme, 0, 0);
+    return source;
+}
+
+} // namespace
+
+int runExport(const QStringList &arguments)
+{
+    QCommandLineParser parser;
+    parser.setApplicationDescription(
+        QStringLiteral("Draw one chart, or the report page, to PNG, SVG or PDF, or write its data as CSV or "
+                       "JSON — without a window or a display. Memory charts take kvscope calc's options, the "
+                       "quantization charts kvscope quant's (--group-size serves both); --scenario reads a "
+                       ".kvscope file. The JSON of memory, growth and report is kvscope calc --json's."));
+    parser.addHelpOption();
+    const ExportOptions o;
+    parser.addOptions(o.all());
+    const ScenarioOptions scenarioOptions;
+    scenarioOptions.addTo(parser);
+    const QuantOptions quantOptions;
+    parser.addOptions(quantOptions.simulation());
+
+    if (!parser.parse(arguments.mid(1)))
+        return fail(QStringLiteral("export: %1").arg(parser.errorText()), UsageError);
+    if (parser.isSet(QStringLiteral("help"))) {
+        writeOut(parser.helpText());
+        return Success;
+    }
+    if (!parser.positionalArguments().isEmpty())
+        return fail(
+            QStringLiteral("export: unexpected argument '%1'").arg(parser.positionalArguments().first()),
+            UsageError);
+    if (parser.isSet(o.list)) {
+        QString text;
+        for (const ChartEntry &entry : chartCatalogue())
+            text +=
+                QStringLiteral("%1  %2\n").arg(QLatin1String(entry.name), -16).arg(entry.translatedTitle());
+        writeOut(text);
+        return Success;
+    }
+    if (!parser.isSet(o.chart) || !parser.isSet(o.out))
+        return fail(QStringLiteral("export: give --chart NAME and --out FILE (or --list-charts)"),
+                    UsageError);
+    const QString language = parser.value(o.language);
+    if (!translations::available().contains(language))
+        return fail(QStringLiteral("--lang: unknown language '%1' (choose en or zh_CN)").arg(language),
+                    UsageError);
+    translations::apply(language);
+    const ChartEntry *entry = findChart(parser.value(o.chart));
+    if (!entry)
+        return fail(QStringLiteral("--chart: unknown chart '%1' (choose %2)")
+                        .arg(parser.value(o.chart), chartNames().join(QStringLiteral(", "))),
+                    UsageError);
+    try {
+        const QString path = parser.value(o.out);
+        formatForPath(path); // a wrong extension fails before any work
+        const FigureOptions options = figureOptions(parser, o);
+        const QCommandLineOption groupSize(QStringLiteral("group-size"), QString(), QStringLiteral("n"));
+        exportFigure(path, *entry, chartSource(*entry, parser, o, scenarioOptions, quantOptions, groupSize),
+                     options);
+        return Success;
+    } catch (const Error &error) {
+        return fail(error.message());
+    }
+}
+
+} // namespace kvscope::cli

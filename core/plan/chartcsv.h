@@ -1,0 +1,31 @@
+// SPDX-License-Identifier: MIT
+// What the explorer's charts draw, as CSV (the charts' "Copy data" and
+// `kvscope export --out FILE.csv`): the core's exact byte figures, one row
+// per bar segment or curve sample, a header row first.
+#pragma once
+
+#include "plan/breakdown.h"
+#include "plan/growth.h"
+#include "plan/memoryplan.h"
+
+#include <QByteArray>
+
+namespace kvscope {
+
+/// Columns part,bytes,beyond_budget_bytes,share_of_budget_bp: one row per
+/// segment of the memory bar (weights, activations, overhead, kv_cache,
+/// recurrent_state, headroom) with its whole size and the share of it past the
+/// budget line, then budget, gpu_memory and, when the demand does not fit, overflow.
+QByteArray breakdownCsv(const MemoryBreakdown &breakdown);
+
+/// Columns kv_cache_dtype,sequence_length (or batch_size),kv_cache_bytes,
+/// total_bytes,budget_bytes,current: every sample of every curve; current
+/// is 1 on the rows of the scenario's own KV dtype.
+QByteArray growthCsv(const GrowthChartData &data);
+
+/// The figures of `kvscope calc --json` as CSV with columns key,value: one
+/// row per key of planToJson() in its order, numbers as JSON writes them,
+/// lists joined with "; ", fields with commas or quotes quoted.
+QByteArray figuresCsv(const MemoryPlan &plan);
+
+} // namespace kvscope

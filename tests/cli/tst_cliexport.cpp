@@ -1,0 +1,228 @@
+// SPDX-License-Identifier: MIT
+// kvscope export as a script runs it: with no display, each format by its
+// extension, one clear line and no file for every mistake.
+#include "kvscoperun.h"
+
+#include <QDir>
+#include <QFile>
+#include <QProcess>
+#include <QSize>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace kvscope::test;
+
+namespace {
+
+/// Runs kvscope with no display at all: DISPLAY, WAYLAND_DISPLAY and QT_QPA_PLATFORM unset.
+Run runWithoutDisplay(const QStringList &arguments)
+{
+    QProcess process;
+    QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+    for (const char *name : {"DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM"})
+        environment.remove(QLatin1String(name));
+    process.setProcessEnvironment(environment);
+    process.start(qEnvironmentVariable("KVSCOPE_BINARY"), arguments);
+    if (!process.waitForFinished(120'000))
+        qFatal("kvscope did not finish");
+    return {process.exitCode(), process.readAllStandardOutput(), process.readAllStandardError()};
+}
+
+QByteArray readAll(const QString &path)
+{
+    QFile file(path);
+    return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
+}
+
+quint32 bigEndian(const QByteArray &bytes, qsizetype at)
+{
+    quint32 value = 0;
+    for (qsizetype i = 0; i < 4; ++i)
+        value = value << 8 | quint8(bytes.at(at + i));
+    return value;
+}
+
+/// A PNG's size (IHDR) and pixels per metre (pHYs), read from its chunks
+/// (PNG specification, sections 5.3 and 11.3.5.3); (-1, -1) and 0 when not a PNG.
+struct PngHeader
+{
+    QSize size{-1, -1};
+    quint32 pixelsPerMetre = 0;
+};
+
+PngHeader pngHeader(const QByteArray &png)
+{
+    PngHeader header;
+    if (!png.startsWith("\x89PNG\r\n\x1a\n"))
+        return header;
+    for (qsizetype at = 8; at + 8 <= png.size();) {
+        const quint32 length = bigEndian(png, at);
+        const QByteArray type = png.mid(at + 4, 4);
+        if (type == "IHDR")
+            header.size = QSize(int(bigEndian(png, at + 8)), int(bigEndian(png, at + 12)));
+        else if (type == "pHYs" && png.at(at + 16) == 1) // unit: the metre
+            header.pixelsPerMetre = bigEndian(png, at + 8);
+        at += 12 + qsizetype(length);
+    }
+    return header;
+}
+
+} // namespace
+
+class TestCliExport : public QObject
+{
+    Q_OBJECT
+
+    QTemporaryDir m_dir;
+
+    QString path(const QString &name) const { return m_dir.filePath(name); }
+
+private Q_SLOTS:
+    void listsTheCharts()
+    {
+        const Run run = runWithoutDisplay({QStringLiteral("export"), QStringLiteral("--list-charts")});
+        QCOMPARE(run.exitCode, 0);
+        for (const char *name : {"memory", "growth", "error-histogram", "values", "sqnr", "report"})
+            QVERIFY2(run.out.contains(QByteArray("\n") + name + ' ') ||
+                         run.out.startsWith(QByteArray(name) + ' '),
+                     name);
+    }
+
+    void pngWithoutDisplay()
+    {
+        const QString out = path(QStringLiteral("memory.png"));
+        const Run run =
+            runWithoutDisplay({QStringLiteral("export"), QStringLiteral("--chart"), QStringLiteral("memory"),
+                               QStringLiteral("--out"), out, QStringLiteral("--width"), QStringLiteral("800"),
+                               QStringLiteral("--height"), QStringLiteral("450"), QStringLiteral("--scale"),
+                               QStringLiteral("2"), QStringLiteral("--model"), QStringLiteral("qwen2.5-7b")});
+        QVERIFY2(run.exitCode == 0, run.err.constData());
+        const PngHeader png = pngHeader(readAll(out));
+        QCOMPARE(png.size, QSize(1600, 900));
+        QVERIFY(qAbs(png.pixelsPerMetre - 192 / 0.0254) < 2); // 192 dpi
+    }
+
+    void eachFormatByItsExtension()
+    {
+        const QStringList scenario{QStringLiteral("--model"),
+                                   QStringLiteral("llama-3.1-70b"),
+                                   QStringLiteral("--tensor-parallel-size"),
+                                   QStringLiteral("4"),
+                                   QStringLiteral("--kv-cache-dtype"),
+                                   QStringLiteral("fp8")};
+        const Run calc = runKvscope(QStringList{QStringLiteral("calc"), QStringLiteral("--json")} + scenario);
+        QCOMPARE(calc.exitCode, 0);
+        for (const char *suffix : {"svg", "pdf", "csv", "json"}) {
+            const QString out = path(QStringLiteral("growth.") + QLatin1String(suffix));
+            const Run run =
+                runWithoutDisplay(QStringList{QStringLiteral("export"), QStringLiteral("--chart"),
+                                              QStringLiteral("growth"), QStringLiteral("--out"), out} +
+                                  scenario);
+            QVERIFY2(run.exitCode == 0, run.err.constData());
+            const QByteArray bytes = readAll(out);
+            if (qstrcmp(suffix, "svg") == 0)
+                QVERIFY(bytes.contains("<svg") && bytes.contains("Memory per GPU vs sequence length"));
+            else if (qstrcmp(suffix, "pdf") == 0)
+                QVERIFY(bytes.startsWith("%PDF"));
+            else if (qstrcmp(suffix, "csv") == 0)
+                QVERIFY(bytes.startsWith(
+                    "kv_cache_dtype,sequence_length,kv_cache_bytes,total_bytes,budget_bytes,current\n"));
+            else
+                QCOMPARE(bytes, calc.out); // exactly kvscope calc --json
+        }
+    }
+
+    void quantizationChart()
+    {
+        const QString out = path(QStringLiteral("sqnr.png"));
+        const Run run =
+            runWithoutDisplay({QStringLiteral("export"), QStringLiteral("--chart"), QStringLiteral("sqnr"),
+                               QStringLiteral("--out"), out, QStringLiteral("--rows"), QStringLiteral("256"),
+                               QStringLiteral("--cols"), QStringLiteral("256"), QStringLiteral("--scheme"),
+                               QStringLiteral("int8,int4,nf4")});
+        QVERIFY2(run.exitCode == 0, run.err.constData());
+        QCOMPARE(pngHeader(readAll(out)).size, QSize(1280, 720));
+        const QString csv = path(QStringLiteral("sqnr.csv"));
+        QCOMPARE(
+            runWithoutDisplay({QStringLiteral("export"), QStringLiteral("--chart"), QStringLiteral("sqnr"),
+                               QStringLiteral("--out"), csv, QStringLiteral("--rows"), QStringLiteral("256"),
+                               QStringLiteral("--cols"), QStringLiteral("256"), QStringLiteral("--scheme"),
+                               QStringLiteral("int8,int4,nf4")})
+                .exitCode,
+            0);
+        QCOMPARE(readAll(csv).count('\n'), 4); // header + three schemes
+    }
+
+    void scenarioFile()
+    {
+        const QString file = path(QStringLiteral("plan.kvscope"));
+        QFile f(file);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(R"({"format": "kvscope-scenario", "version": 1,
+                   "scenario": {"model": "qwen2.5-7b", "gpu": "a100-80gb", "batch-size": 4}})");
+        f.close();
+        const QString out = path(QStringLiteral("plan.json"));
+        const Run run =
+            runWithoutDisplay({QStringLiteral("export"), QStringLiteral("--chart"), QStringLiteral("memory"),
+                               QStringLiteral("--out"), out, QStringLiteral("--scenario"), file,
+                               QStringLiteral("--seq-len"), QStringLiteral("2048")});
+        QVERIFY2(run.exitCode == 0, run.err.constData());
+        const Run calc =
+            runKvscope({QStringLiteral("calc"), QStringLiteral("--json"), QStringLiteral("--model"),
+                        QStringLiteral("qwen2.5-7b"), QStringLiteral("--gpu"), QStringLiteral("a100-80gb"),
+                        QStringLiteral("--batch-size"), QStringLiteral("4"), QStringLiteral("--seq-len"),
+                        QStringLiteral("2048")});
+        QCOMPARE(readAll(out), calc.out);
+    }
+
+    void mistakesWriteNothing_data()
+    {
+        QTest::addColumn<QStringList>("arguments");
+        QTest::addColumn<QString>("file");
+        QTest::addColumn<int>("exitCode");
+        QTest::addColumn<QString>("message");
+        QTest::newRow("unknown chart")
+            << QStringList{QStringLiteral("--chart"), QStringLiteral("speedometer")}
+            << QStringLiteral("a.png") << 2 << QStringLiteral("--chart: unknown chart 'speedometer'");
+        QTest::newRow("bad extension")
+            << QStringList{QStringLiteral("--chart"), QStringLiteral("memory")} << QStringLiteral("a.gif")
+            << 1 << QStringLiteral("unsupported extension '.gif'");
+        QTest::newRow("unwritable") << QStringList{QStringLiteral("--chart"), QStringLiteral("memory")}
+                                    << QStringLiteral("no-such-dir/a.png") << 1
+                                    << QStringLiteral("cannot write");
+        QTest::newRow("oversized") << QStringList{QStringLiteral("--chart"),  QStringLiteral("memory"),
+                                                  QStringLiteral("--width"),  QStringLiteral("16384"),
+                                                  QStringLiteral("--height"), QStringLiteral("16384"),
+                                                  QStringLiteral("--scale"),  QStringLiteral("2")}
+                                   << QStringLiteral("a.png") << 1
+                                   << QStringLiteral("more than the 268,435,456");
+        QTest::newRow("bad option") << QStringList{QStringLiteral("--chart"), QStringLiteral("memory"),
+                                                   QStringLiteral("--theme"), QStringLiteral("sepia")}
+                                    << QStringLiteral("a.png") << 1
+                                    << QStringLiteral("--theme: expected light or dark, got 'sepia'");
+        QTest::newRow("bad scenario value")
+            << QStringList{QStringLiteral("--chart"), QStringLiteral("memory"),
+                           QStringLiteral("--batch-size"), QStringLiteral("0")}
+            << QStringLiteral("a.png") << 1
+            << QStringLiteral("--batch-size: must be a positive integer, got '0'");
+    }
+
+    void mistakesWriteNothing()
+    {
+        QFETCH(QStringList, arguments);
+        QFETCH(QString, file);
+        QFETCH(int, exitCode);
+        QFETCH(QString, message);
+        const QString out = path(file);
+        const Run run = runWithoutDisplay(
+            QStringList{QStringLiteral("export"), QStringLiteral("--out"), out} + arguments);
+        QCOMPARE(run.exitCode, exitCode);
+        QVERIFY2(run.err.startsWith("kvscope: error: ") && run.err.count('\n') == 1, run.err.constData());
+        QVERIFY2(QString::fromUtf8(run.err).contains(message), run.err.constData());
+        QVERIFY(run.out.isEmpty());
+        QVERIFY(!QFile::exists(out));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCliExport)
+#include "tst_cliexport.moc"

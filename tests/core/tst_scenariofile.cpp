@@ -1,0 +1,276 @@
+// SPDX-License-Identifier: MIT
+// Scenario files: the exact bytes round-trip, every field is checked, and a
+// file that is not a version-1 scenario file is refused with one message
+// naming the file, the field and the value.
+#include "common/error.h"
+#include "gpu/customgpu.h"
+#include "library/library.h"
+#include "plan/chartcsv.h"
+#include "plan/planjson.h"
+#include "plan/planner.h"
+#include "plan/scenariofile.h"
+#include "plan/scenariovalues.h"
+#include "testsupport.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace kvscope;
+
+namespace {
+
+const QString Origin = QStringLiteral("plan.kvscope");
+
+/// A document that uses every section: a pasted model, a custom GPU, the
+/// batch axis, quantization choices and two comparison columns.
+ScenarioDocument fullDocument()
+{
+    ScenarioDocument d;
+    d.scenario = {{QStringLiteral("model"), QStringLiteral("pasted:1")},
+                  {QStringLiteral("gpu"), QStringLiteral("custom-lab-card")},
+                  {QStringLiteral("dtype"), QStringLiteral("bfloat16")},
+                  {QStringLiteral("quantization"), QStringLiteral("awq")},
+                  {QStringLiteral("group-size"), QStringLiteral("64")},
+                  {QStringLiteral("kv-cache-dtype"), QStringLiteral("fp8")},
+                  {QStringLiteral("gpu-memory-utilization"), QStringLiteral("0.85")},
+                  {QStringLiteral("batch-size"), QStringLiteral("32")},
+                  {QStringLiteral("seq-len"), QStringLiteral("4096")}};
+    d.models << CarriedModel{QStringLiteral("pasted:1"), QStringLiteral("Tiny Llama"), QString(),
+                             R"({"architectures": ["LlamaForCausalLM"], "model_type": "llama",
+                                 "hidden_size": 2048, "intermediate_size": 5632,
+                                 "num_attention_heads": 32, "num_key_value_heads": 4,
+                                 "num_hidden_layers": 22, "vocab_size": 32000,
+                                 "max_position_embeddings": 2048, "torch_dtype": "bfloat16"})"};
+    d.gpus << customGpu(QStringLiteral("lab card"), 48 * (std::int64_t(1) << 30), 900, 180);
+    d.growthAxis = GrowthAxis::BatchSize;
+    d.growthScale = AxisScale::Logarithmic;
+    QuantizationChoices q;
+    q.schemes = {QStringLiteral("int8"), QStringLiteral("nf4")};
+    q.rows = 512;
+    q.cols = 1024;
+    q.seed = 7;
+    q.relativeError = true;
+    d.quantization = q;
+    d.comparison << ScenarioValues{{QStringLiteral("kv-cache-dtype"), QStringLiteral("auto")}}
+                 << ScenarioValues{{QStringLiteral("model"), QStringLiteral("qwen2.5-7b")},
+                                   {QStringLiteral("batch-size"), QStringLiteral("8")},
+                                   // differingValues() spells a count back at its default "auto"
+                                   {QStringLiteral("max-model-len"), QStringLiteral("auto")}};
+    return d;
+}
+
+QByteArray withField(const QByteArray &file, const QString &section, const QString &key,
+                     const QJsonValue &value)
+{
+    QJsonObject root = QJsonDocument::fromJson(file).object();
+    if (section.isEmpty()) {
+        root.insert(key, value);
+    } else {
+        QJsonObject inner = root.value(section).toObject();
+        inner.insert(key, value);
+        root.insert(section, inner);
+    }
+    return QJsonDocument(root).toJson();
+}
+
+} // namespace
+
+class TestScenarioFile : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void bytesRoundTrip()
+    {
+        const QByteArray first = scenarioFileBytes(fullDocument());
+        const QByteArray second = scenarioFileBytes(parseScenarioFile(first, Origin));
+        QCOMPARE(second, first);
+        const QJsonObject root = QJsonDocument::fromJson(first).object();
+        QCOMPARE(root.value(QLatin1String("format")).toString(), QStringLiteral("kvscope-scenario"));
+        QCOMPARE(root.value(QLatin1String("version")).toInt(), 1);
+        // Option values keep their JSON types.
+        const QJsonObject scenario = root.value(QLatin1String("scenario")).toObject();
+        QVERIFY(scenario.value(QLatin1String("batch-size")).isDouble());
+        QCOMPARE(scenario.value(QLatin1String("gpu-memory-utilization")).toDouble(), 0.85);
+        QCOMPARE(scenario.value(QLatin1String("dtype")).toString(), QStringLiteral("bfloat16"));
+        QCOMPARE(root.value(QLatin1String("comparison")).toArray().size(), 2);
+    }
+
+    void fileRoundTripThroughDisk()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("a.kvscope"));
+        writeScenarioFile(path, fullDocument());
+        const ScenarioDocument read = readScenarioFile(path);
+        QCOMPARE(read.models, fullDocument().models);
+        QCOMPARE(read.quantization, fullDocument().quantization);
+        QCOMPARE(read.comparison, fullDocument().comparison);
+        QCOMPARE(read.growthAxis, GrowthAxis::BatchSize);
+        QCOMPARE(read.growthScale, AxisScale::Logarithmic);
+        QCOMPARE(read.gpus.size(), 1);
+        QCOMPARE(read.gpus.first().id, fullDocument().gpus.first().id);
+    }
+
+    void scenarioValuesRoundTrip()
+    {
+        // Every option the default scenario writes reads back to the same values.
+        Scenario s;
+        s.model = test::preset(QStringLiteral("qwen2.5-7b"));
+        s.gpu = resolveGpu(QStringLiteral("a100-80gb"));
+        s.quantization = defaultSpecFor(QuantMethod::Gptq);
+        s.quantization->groupSize = 32;
+        s.kvCacheDtype = KvCacheDtype::Fp8E5M2;
+        s.gpuMemoryUtilizationPpm = 925'000;
+        s.maxModelLen = 16384;
+        s.promptLen = 1000;
+        s.batchSize = 3;
+        const ScenarioValues values = scenarioToValues(s);
+        QCOMPARE(values.value(QStringLiteral("gpu-memory-utilization")), QStringLiteral("0.925"));
+        QCOMPARE(values.value(QStringLiteral("group-size")), QStringLiteral("32"));
+        QVERIFY(!values.contains(QStringLiteral("max-num-seqs"))); // 0 = vLLM's default: not written
+        const Scenario back = scenarioFromValues(values, builtinResolvers());
+        QCOMPARE(scenarioToValues(back), values);
+        // The same plan, figure for figure.
+        QCOMPARE(planMemory(back).kv.capacityTokens, planMemory(s).kv.capacityTokens);
+    }
+
+    void documentResolvesCarriedModelAndGpu()
+    {
+        const ScenarioDocument d = fullDocument();
+        const Scenario s = documentScenario(d, builtinResolvers(), Origin);
+        QCOMPARE(s.model.id, QStringLiteral("pasted:1"));
+        QCOMPARE(s.model.name, QStringLiteral("Tiny Llama"));
+        QCOMPARE(s.model.numKvHeads, 4);
+        QCOMPARE(s.gpu.memoryBytes, 48 * (std::int64_t(1) << 30));
+        QCOMPARE(s.quantization->groupSize, 64);
+        QCOMPARE(s.batchSize, std::int64_t(32));
+    }
+
+    void refusesWhatIsNotAScenarioFile_data()
+    {
+        QTest::addColumn<QByteArray>("bytes");
+        QTest::addColumn<QString>("part");
+        const QByteArray good = scenarioFileBytes(fullDocument());
+        QTest::newRow("truncated") << good.left(good.size() / 2)
+                                   << QStringLiteral("malformed JSON at offset");
+        QTest::newRow("array") << QByteArray("[]")
+                               << QStringLiteral("expected a JSON object at the top level");
+        QTest::newRow("other format")
+            << withField(good, {}, QStringLiteral("format"), QStringLiteral("kvscope-gpu-1"))
+            << QStringLiteral("'format' is \"kvscope-gpu-1\"");
+        QTest::newRow("newer version") << withField(good, {}, QStringLiteral("version"), 2)
+                                       << QStringLiteral("newer kvscope (scenario format version 2");
+        QTest::newRow("version text") << withField(good, {}, QStringLiteral("version"), QStringLiteral("1"))
+                                      << QStringLiteral("version: expected a number, got \"1\"");
+        QTest::newRow("unknown top-level key")
+            << withField(good, {}, QStringLiteral("colour"), 1) << QStringLiteral("colour: not a field");
+        QTest::newRow("unknown option")
+            << withField(good, QStringLiteral("scenario"), QStringLiteral("batch"), 4)
+            << QStringLiteral("scenario.batch: not a kvscope calc option");
+        QTest::newRow("count as text")
+            << withField(good, QStringLiteral("scenario"), QStringLiteral("batch-size"), QStringLiteral("16"))
+            << QStringLiteral("scenario.batch-size: expected a number, got \"16\"");
+        QTest::newRow("fractional count")
+            << withField(good, QStringLiteral("scenario"), QStringLiteral("seq-len"), 1.5)
+            << QStringLiteral("scenario.seq-len: expected an integer");
+        QTest::newRow("text as number")
+            << withField(good, QStringLiteral("scenario"), QStringLiteral("dtype"), 16)
+            << QStringLiteral("scenario.dtype: expected a string, got 16");
+        QTest::newRow("unknown scheme")
+            << withField(good, QStringLiteral("quantization"), QStringLiteral("scheme"),
+                         QJsonArray{QStringLiteral("int5")})
+            << QStringLiteral("quantization.scheme:");
+        QTest::newRow("bins out of range")
+            << withField(good, QStringLiteral("quantization"), QStringLiteral("bins"), 0)
+            << QStringLiteral("quantization.bins: expected an integer from 1 to 4096, got 0");
+        QTest::newRow("axis") << withField(good, QStringLiteral("charts"), QStringLiteral("growth-axis"),
+                                           QStringLiteral("tokens"))
+                              << QStringLiteral(
+                                     "charts.growth-axis: expected 'sequence' or 'batch', got 'tokens'");
+        QTest::newRow("scale") << withField(good, QStringLiteral("charts"), QStringLiteral("growth-scale"),
+                                            QStringLiteral("exponential"))
+                               << QStringLiteral(
+                                      "charts.growth-scale: expected 'linear' or 'log', got 'exponential'");
+        QTest::newRow("comparison override")
+            << withField(good, {}, QStringLiteral("comparison"),
+                         QJsonArray{QJsonObject{{QStringLiteral("gpus"), 2}}})
+            << QStringLiteral("comparison[0].gpus: not a kvscope calc option");
+        QTest::newRow("model without source")
+            << withField(good, {}, QStringLiteral("models"),
+                         QJsonArray{QJsonObject{{QStringLiteral("id"), QStringLiteral("x")}}})
+            << QStringLiteral("models[0].path: give either 'path' or 'config'");
+    }
+
+    void refusesWhatIsNotAScenarioFile()
+    {
+        QFETCH(QByteArray, bytes);
+        QFETCH(QString, part);
+        KVSCOPE_VERIFY_ERROR(parseScenarioFile(bytes, Origin), Origin + QStringLiteral(": "), part);
+    }
+
+    void missingModelIsNamed()
+    {
+        QJsonObject root = QJsonDocument::fromJson(scenarioFileBytes(fullDocument())).object();
+        QJsonObject scenario = root.value(QLatin1String("scenario")).toObject();
+        scenario.remove(QStringLiteral("model"));
+        root.insert(QStringLiteral("scenario"), scenario);
+        KVSCOPE_VERIFY_ERROR(parseScenarioFile(QJsonDocument(root).toJson(), Origin), Origin,
+                             QStringLiteral("scenario.model: missing"));
+    }
+
+    void badValueIsNamedWithTheFile()
+    {
+        ScenarioDocument d = fullDocument();
+        d.scenario.insert(QStringLiteral("batch-size"), QStringLiteral("-4"));
+        const ScenarioDocument read = parseScenarioFile(scenarioFileBytes(d), Origin);
+        KVSCOPE_VERIFY_ERROR(documentScenario(read, builtinResolvers(), Origin), Origin,
+                             QStringLiteral("--batch-size: must be a positive integer, got '-4'"));
+    }
+
+    void unreadableFileIsNamed()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("missing.kvscope"));
+        KVSCOPE_VERIFY_ERROR(readScenarioFile(path), path, QStringLiteral("cannot read"));
+    }
+
+    void chartCsvIsTheCoresFigures()
+    {
+        Scenario s;
+        s.model = test::preset(QStringLiteral("llama-3.1-8b"));
+        s.gpu = resolveGpu(QStringLiteral("h100-sxm"));
+        const MemoryPlan plan = planMemory(s);
+        const MemoryBreakdown breakdown = memoryBreakdown(plan);
+        const QByteArray bar = breakdownCsv(breakdown);
+        QVERIFY(bar.startsWith("part,bytes,beyond_budget_bytes,share_of_budget_bp\n"));
+        const BreakdownSegment *kv = breakdown.segment(MemoryPart::KvCache);
+        QVERIFY(kv);
+        QCOMPARE(kv->bytes, plan.kv.cacheBytes);
+        QVERIFY(bar.contains("\nkv_cache," + QByteArray::number(qint64(plan.kv.cacheBytes)) + ",0,"));
+        QVERIFY(bar.contains("\nbudget," + QByteArray::number(qint64(plan.budgetBytes)) + ','));
+        const GrowthChartData growth = growthChartData(s, plan, GrowthAxis::SequenceLength);
+        const QByteArray curves = growthCsv(growth);
+        const QList<QByteArray> lines = curves.trimmed().split('\n');
+        qsizetype samples = 0;
+        for (const GrowthCurve &curve : growth.curves)
+            samples += curve.x.size();
+        QCOMPARE(lines.size(), samples + 1);
+        // The figures: one key,value row per key of kvscope calc --json, values as JSON writes them.
+        const QByteArray figures = figuresCsv(plan);
+        const QJsonObject json = planToJson(plan);
+        QCOMPARE(figures.count('\n'), json.size() + 1);
+        QVERIFY(figures.contains(
+            "\nkv_capacity_tokens," +
+            QByteArray::number(qint64(json.value(QLatin1String("kv_capacity_tokens")).toDouble())) + '\n'));
+        QVERIFY(figures.contains("\nfits,true\n"));
+        // The scenario's own point is a sample of the current curve.
+        QVERIFY(curves.contains(',' + QByteArray::number(qint64(s.seqLen)) + ',' +
+                                QByteArray::number(qint64(plan.kv.cacheBytes)) + ','));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestScenarioFile)
+#include "tst_scenariofile.moc"

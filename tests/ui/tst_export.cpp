@@ -1,0 +1,455 @@
+// SPDX-License-Identifier: MIT
+// Export and share in the window: every chart's export actions, the files
+// they write (PNG of the requested size and dpi, SVG that parses, one-page
+// PDF, CSV and JSON equal to the core's), the report, scenario files
+// (byte-exact round trip, refusals that change nothing) and the
+// unsaved-changes prompt.
+#include "charts/chartview.h"
+#include "common/atomicfile.h"
+#include "common/error.h"
+#include "explorer/explorerview.h"
+#include "export/chartactions.h"
+#include "export/chartcatalogue.h"
+#include "export/exportdialog.h"
+#include "export/figurerenderer.h"
+#include "library/library.h"
+#include "library/userlibrary.h"
+#include "mainwindow.h"
+#include "plan/breakdown.h"
+#include "plan/chartcsv.h"
+#include "plan/fixes.h"
+#include "plan/planjson.h"
+#include "plan/scenariofile.h"
+#include "quantization/quantizationview.h"
+#include "scenariocontroller.h"
+#include "scenariosession.h"
+#include "testsupport.h"
+#include "theme.h"
+#include "uitestsupport.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QBuffer>
+#include <QClipboard>
+#include <QComboBox>
+#include <QDropEvent>
+#include <QFileInfo>
+#include <QImageReader>
+#include <QJsonDocument>
+#include <QLineEdit>
+#include <QMenu>
+#include <QMessageBox>
+#include <QMimeData>
+#include <QSettings>
+#include <QStatusBar>
+#include <QStyle>
+#include <QTimer>
+#include <QToolButton>
+#include <QUrl>
+#include <QXmlStreamReader>
+
+using namespace kvscope;
+
+namespace {
+
+QByteArray readAll(const QString &path)
+{
+    QFile file(path);
+    return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
+}
+
+/// The text an SVG shows (its <text> and <title> contents), after checking that it parses as XML.
+QString svgText(const QByteArray &svg, QString *error)
+{
+    QXmlStreamReader xml(svg);
+    QString text;
+    while (!xml.atEnd()) {
+        xml.readNext();
+        if (xml.isCharacters())
+            text += xml.text().toString() + QLatin1Char(' ');
+    }
+    if (xml.hasError())
+        *error = xml.errorString();
+    return text;
+}
+
+/// Pages in a PDF: its page objects (/Type /Page, not /Pages).
+int pdfPages(const QByteArray &pdf)
+{
+    int pages = 0;
+    for (qsizetype at = pdf.indexOf("/Type /Page"); at >= 0; at = pdf.indexOf("/Type /Page", at + 1))
+        if (pdf.mid(at + 11, 1) != "s")
+            ++pages;
+    return pages;
+}
+
+} // namespace
+
+class TestExport : public QObject
+{
+    Q_OBJECT
+
+    std::unique_ptr<MainWindow> m_window;
+    QTemporaryDir m_dir;
+
+    QString path(const char *name) const { return m_dir.filePath(QLatin1String(name)); }
+
+    /// A scenario file naming Qwen2.5-7B on an A100 (not the window's default), every other option default.
+    QString writeQwenScenario(const char *name) const
+    {
+        ScenarioDocument document;
+        document.scenario = {{QStringLiteral("model"), QStringLiteral("qwen2.5-7b")},
+                             {QStringLiteral("gpu"), QStringLiteral("a100-80gb")}};
+        writeScenarioFile(path(name), document);
+        return path(name);
+    }
+    ChartSource explorerSource() const { return m_window->explorer()->chartSource(); }
+    ChartView *chart(const char *name) const
+    {
+        auto *view = m_window->findChild<ChartView *>(QLatin1String(name));
+        if (!view)
+            qFatal("no chart %s", name);
+        return view;
+    }
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        test::isolateSettings(QStringLiteral("kvscope-export-tests"));
+        QVERIFY(m_dir.isValid());
+    }
+
+    void init()
+    {
+        test::resetState();
+        // A small tensor: the simulator's results arrive in a moment.
+        QSettings settings;
+        settings.setValue(QStringLiteral("quantization/synthetic/rows"), 256);
+        settings.setValue(QStringLiteral("quantization/synthetic/cols"), 512);
+        settings.sync();
+        m_window = test::openWindow();
+    }
+
+    void cleanup() { m_window.reset(); }
+
+    void everyChartHasItsExportActions()
+    {
+        QVERIFY(m_window->showView(QStringLiteral("quantization")));
+        QuantizationView *quantization = m_window->quantization();
+        QTRY_VERIFY_WITH_TIMEOUT(quantization->outcome().has_value() && !quantization->isBusy(),
+                                 test::BackgroundWorkTimeoutMs);
+        const QList<ChartView *> charts = m_window->findChildren<ChartView *>();
+        QStringList exported;
+        for (ChartView *view : charts) {
+            auto *actions = view->findChild<ChartExportActions *>();
+            QVERIFY2(actions, qPrintable(view->objectName()));
+            exported << actions->chartName();
+            for (const char *name : {"actionSaveImage", "actionCopyImage", "actionCopyData"}) {
+                auto *action = view->findChild<QAction *>(QLatin1String(name));
+                QVERIFY2(action && view->actions().contains(action), name);
+                QVERIFY(!action->text().isEmpty());
+            }
+            auto *button = view->findChild<QToolButton *>(QStringLiteral("exportButton"));
+            QVERIFY(button && button->menu());
+            QCOMPARE(button->menu()->actions().size(), 3);
+        }
+        // Every catalogue chart the window shows, each once.
+        QStringList expected = chartNames();
+        expected.removeAll(QStringLiteral("report"));
+        exported.sort();
+        expected.sort();
+        QCOMPARE(exported, expected);
+    }
+
+    void saveImageThroughTheDialogWritesTheFile()
+    {
+        const QString target = path("dialog.png");
+        QFile::remove(target);
+        QTimer::singleShot(0, this, [target] {
+            auto *dialog = qobject_cast<ExportDialog *>(QApplication::activeModalWidget());
+            QVERIFY(dialog);
+            dialog->setPath(target);
+            dialog->findChild<QComboBox *>(QStringLiteral("exportSize"))->setCurrentIndex(1);  // 1280 x 720
+            dialog->findChild<QComboBox *>(QStringLiteral("exportScale"))->setCurrentIndex(1); // 2x
+            dialog->accept();
+        });
+        chart("breakdownChart")->findChild<QAction *>(QStringLiteral("actionSaveImage"))->trigger();
+        const QImage image(target);
+        QCOMPARE(image.size(), QSize(2560, 1440));
+    }
+
+    void pngHasTheSizeDpiAndSeriesColours_data()
+    {
+        QTest::addColumn<int>("scale");
+        QTest::addColumn<bool>("dark");
+        QTest::newRow("1x light") << 1 << false;
+        QTest::newRow("2x light") << 2 << false;
+        QTest::newRow("3x dark") << 3 << true;
+    }
+
+    void pngHasTheSizeDpiAndSeriesColours()
+    {
+        QFETCH(int, scale);
+        QFETCH(bool, dark);
+        FigureOptions options;
+        options.size = QSize(900, 500);
+        options.scale = scale;
+        options.dark = dark;
+        const QString target = path("memory.png");
+        exportFigure(target, *findChart(QStringLiteral("memory")), explorerSource(), options);
+        QImageReader reader(target);
+        const QImage image = reader.read();
+        QCOMPARE(image.size(), QSize(900 * scale, 500 * scale));
+        // The PNG's pHYs: 96 dpi per logical pixel (dots per metre, rounded).
+        QVERIFY2(qAbs(image.dotsPerMeterX() - 96.0 * scale / 0.0254) < 2,
+                 qPrintable(QString::number(image.dotsPerMeterX())));
+        QVERIFY(test::colourCount(image) > 20);
+        const QPalette palette = dark ? theme::darkPalette() : QApplication::style()->standardPalette();
+        for (const MemoryPart part : {MemoryPart::Weights, MemoryPart::KvCache, MemoryPart::Activations})
+            QVERIFY2(test::pixelsNear(image, theme::partColor(part, palette)) > 50,
+                     qPrintable(QString::number(int(part))));
+        // The background is the palette's.
+        QCOMPARE(image.pixelColor(2, 2), palette.color(QPalette::Base));
+    }
+
+    void svgParsesAndHoldsTitleAndAxisText()
+    {
+        const ChartEntry &growth = *findChart(QStringLiteral("growth"));
+        const QByteArray svg = renderFigure(growth, explorerSource(), FigureOptions(), FigureFormat::Svg);
+        QString error;
+        const QString text = svgText(svg, &error);
+        QVERIFY2(error.isEmpty(), qPrintable(error));
+        QVERIFY2(text.contains(QStringLiteral("Memory per GPU vs sequence length")),
+                 qPrintable(text.left(400)));
+        QVERIFY(text.contains(QStringLiteral("Sequence length (tokens)")));
+        QVERIFY(text.contains(QStringLiteral("kvscope 0.1.0"))); // the caption
+    }
+
+    void pdfIsOnePage()
+    {
+        for (const char *name : {"memory", "report"}) {
+            const QByteArray pdf = renderFigure(*findChart(QLatin1String(name)), explorerSource(),
+                                                FigureOptions(), FigureFormat::Pdf);
+            QVERIFY(pdf.startsWith("%PDF"));
+            QCOMPARE(pdfPages(pdf), 1);
+        }
+    }
+
+    void csvAndJsonAreTheCoresFigures()
+    {
+        const ChartSource source = explorerSource();
+        const ChartEntry &memory = *findChart(QStringLiteral("memory"));
+        QCOMPARE(renderFigure(memory, source, {}, FigureFormat::Csv),
+                 breakdownCsv(memoryBreakdown(source.plan)));
+        // The JSON is kvscope calc --json's: the plan and the fixes that the core proposes.
+        const QList<Fix> fixes = proposeFixes(source.scenario, source.plan, GpuLibrary::builtin().presets());
+        const QByteArray calc =
+            QJsonDocument(calcJson(source.scenario, source.plan, fixes)).toJson(QJsonDocument::Indented);
+        QCOMPARE(renderFigure(memory, source, {}, FigureFormat::Json), calc);
+        // Copy data puts the same CSV on the clipboard.
+        chart("growthChart")->findChild<QAction *>(QStringLiteral("actionCopyData"))->trigger();
+        QCOMPARE(QGuiApplication::clipboard()->text().toUtf8(),
+                 growthCsv(growthChartData(source.scenario, source.plan, source.growthAxis, 96,
+                                           source.growthScale)));
+    }
+
+    void copyImagePutsPngAndSvgOnTheClipboard()
+    {
+        chart("breakdownChart")->findChild<QAction *>(QStringLiteral("actionCopyImage"))->trigger();
+        const QMimeData *data = QGuiApplication::clipboard()->mimeData();
+        QVERIFY(data->hasImage());
+        QVERIFY(data->data(QStringLiteral("image/svg+xml")).contains("<svg"));
+    }
+
+    void quantizationChartsExport()
+    {
+        QVERIFY(m_window->showView(QStringLiteral("quantization")));
+        QuantizationView *view = m_window->quantization();
+        QTRY_VERIFY_WITH_TIMEOUT(view->outcome().has_value() && !view->isBusy(),
+                                 test::BackgroundWorkTimeoutMs);
+        for (const char *name : {"error-histogram", "values", "sqnr"}) {
+            const QImage image =
+                renderFigureImage(*findChart(QLatin1String(name)), view->chartSource(), FigureOptions());
+            QCOMPARE(image.size(), QSize(1280, 720));
+            QVERIFY2(test::colourCount(image) > 20, name);
+        }
+    }
+
+    void reportPages()
+    {
+        FigureOptions options;
+        options.page = ReportPage::A4;
+        const QImage a4 = renderFigureImage(*findChart(QStringLiteral("report")), explorerSource(), options);
+        QCOMPARE(a4.size(), QSize(794, 1123));
+        options.page = ReportPage::Slide;
+        const QImage slide =
+            renderFigureImage(*findChart(QStringLiteral("report")), explorerSource(), options);
+        QCOMPARE(slide.size(), QSize(1920, 1080));
+        QVERIFY(test::colourCount(slide) > 20);
+        // A dark page from a light window: every text is drawn light, the fit banner's too (no black).
+        options.dark = true;
+        const QImage dark =
+            renderFigureImage(*findChart(QStringLiteral("report")), explorerSource(), options);
+        QCOMPARE(dark.pixelColor(2, 2), theme::darkPalette().color(QPalette::Base));
+        QCOMPARE(test::pixelsNear(dark, Qt::black), 0);
+    }
+
+    void refusalsWriteNothing_data()
+    {
+        QTest::addColumn<QString>("file");
+        QTest::addColumn<QSize>("size");
+        QTest::addColumn<int>("scale");
+        QTest::addColumn<QString>("part");
+        QTest::newRow("bad extension") << QStringLiteral("chart.bmp") << QSize(800, 600) << 1
+                                       << QStringLiteral("unsupported extension '.bmp'");
+        QTest::newRow("unwritable directory") << QStringLiteral("plain-file/chart.png") << QSize(800, 600)
+                                              << 1 << QStringLiteral("cannot write");
+        QTest::newRow("side too long") << QStringLiteral("wide.png") << QSize(20000, 600) << 1
+                                       << QStringLiteral("each side must be from 200 to 16384");
+        QTest::newRow("too many pixels") << QStringLiteral("huge.png") << QSize(16384, 16384) << 2
+                                         << QStringLiteral("more than the 268,435,456");
+    }
+
+    void refusalsWriteNothing()
+    {
+        QFETCH(QString, file);
+        QFETCH(QSize, size);
+        QFETCH(int, scale);
+        QFETCH(QString, part);
+        writeFileAtomically(path("plain-file"), "a file, not a directory");
+        FigureOptions options;
+        options.size = size;
+        options.scale = scale;
+        const QString target = m_dir.filePath(file);
+        KVSCOPE_VERIFY_ERROR(
+            exportFigure(target, *findChart(QStringLiteral("memory")), explorerSource(), options), QString(),
+            part);
+        QVERIFY(!QFile::exists(target));
+    }
+
+    void scenarioFileRoundTripsByteForByte()
+    {
+        m_window->controller()->setBatchSize(48);
+        m_window->controller()->setGrowthAxis(GrowthAxis::BatchSize);
+        const QString first = path("first.kvscope");
+        QVERIFY(m_window->session()->path().isEmpty());
+        m_window->session()->save(first);
+        m_window.reset();
+        test::resetState();
+        m_window = test::openWindow();
+        QVERIFY(m_window->openScenarioFile(first));
+        QCOMPARE(m_window->controller()->scenario().batchSize, 48);
+        QCOMPARE(m_window->controller()->growthAxis(), GrowthAxis::BatchSize);
+        QVERIFY(!m_window->session()->isModified());
+        QVERIFY(m_window->windowTitle().startsWith(QStringLiteral("first.kvscope")));
+        const QString second = path("second.kvscope");
+        m_window->session()->save(second);
+        QCOMPARE(readAll(second), readAll(first));
+    }
+
+    void corruptOrNewerFileChangesNothing_data()
+    {
+        QTest::addColumn<QByteArray>("bytes");
+        QTest::addColumn<QString>("part");
+        QTest::newRow("corrupt") << QByteArray("{\"format\": \"kvscope-scenario\", \"vers")
+                                 << QStringLiteral("malformed JSON");
+        QTest::newRow("newer") << QByteArray(
+                                      R"({"format": "kvscope-scenario", "version": 3, "scenario": {}})")
+                               << QStringLiteral("newer kvscope");
+        QTest::newRow("bad value") << QByteArray(R"({"format": "kvscope-scenario", "version": 1,
+                              "scenario": {"model": "llama-3.1-8b", "gpu": "h100-sxm", "batch-size": -2}})")
+                                   << QStringLiteral("--batch-size: must be a positive integer, got '-2'");
+    }
+
+    void corruptOrNewerFileChangesNothing()
+    {
+        QFETCH(QByteArray, bytes);
+        QFETCH(QString, part);
+        m_window->controller()->setBatchSize(40);
+        const QString file = path("bad.kvscope");
+        writeFileAtomically(file, bytes);
+        m_window->hide(); // no message box: the refusal goes to the status bar
+        QVERIFY(!m_window->openScenarioFile(file));
+        QVERIFY2(m_window->statusBar()->currentMessage().contains(part),
+                 qPrintable(m_window->statusBar()->currentMessage()));
+        QVERIFY(m_window->statusBar()->currentMessage().startsWith(file));
+        QCOMPARE(m_window->controller()->scenario().batchSize, 40);
+        QVERIFY(m_window->session()->path().isEmpty());
+    }
+
+    void commandLineOpensAScenarioFile()
+    {
+        // kvscope FILE.kvscope, as the desktop entry and a file manager start it.
+        const QString good = writeQwenScenario("cli.kvscope");
+        QTemporaryDir config;
+        const QStringList shot{QStringLiteral("--screenshot"), path("cli.png"), QStringLiteral("--size"),
+                               QStringLiteral("800x600")};
+        const test::WindowRun opened = test::runWindow(config, QStringList{good} + shot);
+        QVERIFY2(opened.exitCode == 0, opened.err.constData());
+        const QString bad = path("cli-bad.kvscope");
+        writeFileAtomically(bad, "{\"format\": \"kvscope-scenario\"");
+        const test::WindowRun refused = test::runWindow(config, QStringList{bad} + shot);
+        QCOMPARE(refused.exitCode, 1);
+        QVERIFY2(refused.err.contains(bad.toUtf8() + ": malformed JSON"), refused.err.constData());
+    }
+
+    void dropOpensAScenarioFileAndRemembersIt()
+    {
+        const QString file = writeQwenScenario("dropped.kvscope");
+        QMimeData data;
+        data.setUrls({QUrl::fromLocalFile(file)});
+        QDragEnterEvent enter(QPoint(10, 10), Qt::CopyAction, &data, Qt::LeftButton, Qt::NoModifier);
+        QCoreApplication::sendEvent(m_window.get(), &enter);
+        QVERIFY(enter.isAccepted());
+        QDropEvent drop(QPointF(10, 10), Qt::CopyAction, &data, Qt::LeftButton, Qt::NoModifier);
+        QCoreApplication::sendEvent(m_window.get(), &drop);
+        QTRY_COMPARE(m_window->controller()->scenario().model.id, QStringLiteral("qwen2.5-7b"));
+        QCOMPARE(m_window->session()->path(), file);
+        QCOMPARE(m_window->library()->recentFiles().value(0), file);
+    }
+
+    void unsavedChangesPrompt()
+    {
+        const QString file = path("prompted.kvscope");
+        m_window->session()->save(file);
+        const QString other = path("other.kvscope");
+        m_window->controller()->setBatchSize(64);
+        m_window->session()->save(other); // now the open file is other.kvscope, batch 64
+        m_window->controller()->setBatchSize(8);
+        QVERIFY(m_window->session()->isModified());
+        QVERIFY(m_window->isWindowModified());
+
+        int asked = 0;
+        QMessageBox::StandardButton answer = QMessageBox::Cancel;
+        m_window->setUnsavedChangesPrompt([&](QWidget *, const QString &name) {
+            ++asked;
+            // The question names the open file.
+            [&] { QCOMPARE(name, QFileInfo(m_window->session()->path()).fileName()); }();
+            return answer;
+        });
+        // Cancel: nothing opens, nothing closes, the change stays.
+        QVERIFY(!m_window->openScenarioFile(file));
+        QVERIFY(!m_window->close());
+        QCOMPARE(asked, 2);
+        QCOMPARE(m_window->controller()->scenario().batchSize, 8);
+
+        // Save: the change is written, then the other file opens.
+        answer = QMessageBox::Save;
+        QVERIFY(m_window->openScenarioFile(file));
+        QCOMPARE(asked, 3);
+        QCOMPARE(readScenarioFile(other).scenario.value(QStringLiteral("batch-size")), QStringLiteral("8"));
+        QCOMPARE(m_window->controller()->scenario().batchSize, 16);
+
+        // Discard: the change is dropped.
+        m_window->controller()->setBatchSize(99);
+        answer = QMessageBox::Discard;
+        QVERIFY(m_window->openScenarioFile(other));
+        QCOMPARE(asked, 4);
+        QCOMPARE(m_window->controller()->scenario().batchSize, 8);
+        QVERIFY(m_window->close()); // unchanged since opened: no question
+        QCOMPARE(asked, 4);
+    }
+};
+
+QTEST_MAIN(TestExport)
+#include "tst_export.moc"

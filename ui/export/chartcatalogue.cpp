@@ -1,0 +1,160 @@
+// SPDX-License-Identifier: MIT
+#include "export/chartcatalogue.h"
+
+#include "charts/breakdownchart.h"
+#include "charts/growthchart.h"
+#include "common/error.h"
+#include "plan/breakdown.h"
+#include "plan/chartcsv.h"
+#include "plan/planjson.h"
+#include "quantization/errorhistogramchart.h"
+#include "quantization/grid.h"
+#include "quantization/report.h"
+#include "quantization/sqnrchart.h"
+#include "quantization/valueschart.h"
+
+#include <QCoreApplication>
+#include <QJsonArray>
+#include <QJsonDocument>
+
+namespace kvscope {
+
+namespace {
+
+const quant::QuantOutcome &outcome(const ChartSource &source)
+{
+    if (!source.quant)
+        throw Error(QStringLiteral("the quantization simulator has no results to draw yet"));
+    return *source.quant;
+}
+
+const quant::Histogram &valueHistogram(const ChartSource &source)
+{
+    const quant::QuantOutcome &o = outcome(source);
+    if (!o.values)
+        throw Error(QStringLiteral("the quantization simulator binned no values to draw"));
+    return *o.values;
+}
+
+quant::QuantizationGrid valuesGrid(const ChartSource &source)
+{
+    const quant::QuantOutcome &o = outcome(source);
+    return quant::quantizationGrid(o.tensor.data, o.tensor.stats, source.gridScheme, source.gridRow,
+                                   source.gridColumn, valueHistogram(source).lo, valueHistogram(source).hi);
+}
+
+ChartView *memoryChart(const ChartSource &source)
+{
+    auto *chart = new BreakdownChartView;
+    chart->showBreakdown(memoryBreakdown(source.plan), source.plan.tensorParallelSize);
+    return chart;
+}
+
+ChartView *growthChart(const ChartSource &source)
+{
+    const GrowthChartData data = growthChartData(source.scenario, source.plan, source.growthAxis, 96,
+                                                 source.growthScale, source.counterfactuals);
+    auto *chart = new GrowthChartView;
+    chart->showGrowth(data);
+    return chart;
+}
+
+ChartView *errorHistogramChart(const ChartSource &source)
+{
+    const quant::QuantOutcome &o = outcome(source);
+    auto *chart = new ErrorHistogramChart;
+    chart->setResults(o.results,
+                      source.quantChoices.relativeError ? ErrorHistogramChart::Kind::Relative
+                                                        : ErrorHistogramChart::Kind::Absolute,
+                      source.quantChoices.logCounts);
+    return chart;
+}
+
+ChartView *valuesChart(const ChartSource &source)
+{
+    const quant::QuantizationGrid grid = valuesGrid(source);
+    auto *chart = new ValuesChart;
+    chart->setValues(valueHistogram(source), grid, source.gridName, source.quantChoices.logCounts);
+    return chart;
+}
+
+ChartView *sqnrChart(const ChartSource &source)
+{
+    auto *chart = new SqnrChart;
+    chart->setResults(outcome(source).results);
+    return chart;
+}
+
+} // namespace
+
+QString ChartEntry::translatedTitle() const
+{
+    return QCoreApplication::translate("kvscope::ChartCatalogue", title);
+}
+
+QByteArray planJsonBytes(const ChartSource &source)
+{
+    return QJsonDocument(calcJson(source.scenario, source.plan, source.fixes))
+        .toJson(QJsonDocument::Indented);
+}
+
+QByteArray quantJsonBytes(const ChartSource &source)
+{
+    const quant::QuantOutcome &o = outcome(source);
+    QJsonArray array;
+    for (const quant::SchemeResult &r : o.results)
+        array << quant::resultToJson(r, o.tensor.data);
+    const QJsonDocument doc =
+        array.size() == 1 ? QJsonDocument(array.first().toObject()) : QJsonDocument(array);
+    return doc.toJson(QJsonDocument::Indented);
+}
+
+const QList<ChartEntry> &chartCatalogue()
+{
+    static const QList<ChartEntry> entries = {
+        {"memory", QT_TRANSLATE_NOOP("kvscope::ChartCatalogue", "Memory per GPU (bar)"),
+         ChartInputs::Scenario, memoryChart,
+         [](const ChartSource &s) { return breakdownCsv(memoryBreakdown(s.plan)); }, planJsonBytes},
+        {"growth", QT_TRANSLATE_NOOP("kvscope::ChartCatalogue", "Memory growth"), ChartInputs::Scenario,
+         growthChart,
+         [](const ChartSource &s) {
+             return growthCsv(growthChartData(s.scenario, s.plan, s.growthAxis, 96, s.growthScale));
+         },
+         planJsonBytes},
+        {"error-histogram", QT_TRANSLATE_NOOP("kvscope::ChartCatalogue", "Quantization error histogram"),
+         ChartInputs::Quantization, errorHistogramChart,
+         [](const ChartSource &s) { return quant::histogramsCsv(outcome(s).results, nullptr); },
+         quantJsonBytes},
+        {"values", QT_TRANSLATE_NOOP("kvscope::ChartCatalogue", "Values and quantization grid"),
+         ChartInputs::Quantization, valuesChart,
+         [](const ChartSource &s) {
+             return quant::valuesCsv(valueHistogram(s), valuesGrid(s), s.gridScheme.id());
+         },
+         quantJsonBytes},
+        {"sqnr", QT_TRANSLATE_NOOP("kvscope::ChartCatalogue", "SQNR by scheme"), ChartInputs::Quantization,
+         sqnrChart, [](const ChartSource &s) { return quant::resultsCsv(outcome(s).results); },
+         quantJsonBytes},
+        {"report", QT_TRANSLATE_NOOP("kvscope::ChartCatalogue", "Report: summary, figures and charts"),
+         ChartInputs::Scenario, nullptr, [](const ChartSource &s) { return figuresCsv(s.plan); },
+         planJsonBytes},
+    };
+    return entries;
+}
+
+const ChartEntry *findChart(const QString &name)
+{
+    for (const ChartEntry &entry : chartCatalogue())
+        if (name == QLatin1String(entry.name))
+            return &entry;
+    return nullptr;
+}
+
+QStringList chartNames()
+{
+    QStringList names;
+    for (const ChartEntry &entry : chartCatalogue())
+        names << QLatin1String(entry.name);
+    return names;
+}
+
+} // namespace kvscope

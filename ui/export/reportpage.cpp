@@ -1,0 +1,87 @@
+// SPDX-License-Identifier: MIT
+#include "export/reportpage.h"
+
+#include "charts/breakdownchart.h"
+#include "charts/growthchart.h"
+#include "common/units.h"
+#include "explorer/figurespanel.h"
+#include "explorer/fitbanner.h"
+#include "plan/breakdown.h"
+#include "theme.h"
+#include "widgets/legendstrip.h"
+
+#include <QCoreApplication>
+#include <QLabel>
+#include <QVBoxLayout>
+
+namespace kvscope {
+
+namespace {
+
+/// A chart with its legend under it, the legend following the chart's entries.
+void addChart(QVBoxLayout *layout, ChartView *chart, int stretch)
+{
+    auto *legend = new LegendStrip(chart->parentWidget());
+    legend->setEntries(chart->legendEntries());
+    QObject::connect(chart, &ChartView::legendChanged, legend,
+                     [chart, legend] { legend->setEntries(chart->legendEntries()); });
+    layout->addWidget(chart, stretch);
+    layout->addWidget(legend);
+}
+
+} // namespace
+
+QString scenarioHeadline(const Scenario &s)
+{
+    return s.tensorParallelSize > 1
+               ? QCoreApplication::translate("kvscope::ReportPage", "%1 on %2 × %3")
+                     .arg(s.model.name, s.gpu.name)
+                     .arg(s.tensorParallelSize)
+               : QCoreApplication::translate("kvscope::ReportPage", "%1 on %2").arg(s.model.name, s.gpu.name);
+}
+
+QWidget *newReportPage(const ChartSource &source, QWidget *parent)
+{
+    auto *page = new QWidget(parent);
+    auto *layout = new QVBoxLayout(page);
+    layout->setContentsMargins(0, 0, 0, 0);
+
+    auto *headline = new QLabel(scenarioHeadline(source.scenario), page);
+    headline->setObjectName(QStringLiteral("reportHeadline"));
+    QFont font = theme::chartTitleFont();
+    font.setPointSizeF(font.pointSizeF() * 1.4);
+    headline->setFont(font);
+    layout->addWidget(headline);
+
+    const MemoryPlan &plan = source.plan;
+    auto *summary = new QLabel(page);
+    summary->setWordWrap(true);
+    summary->setText(QCoreApplication::translate(
+                         "kvscope::ReportPage",
+                         "--dtype %1 · --quantization %2 · --kv-cache-dtype %3 · batch %4 × %5 tokens · "
+                         "--gpu-memory-utilization %6 · --max-model-len %7")
+                         .arg(dtypeName(source.scenario.dtype),
+                              quantizationChoiceName(source.scenario.quantization),
+                              dtypeName(source.scenario.kvCacheDtype), formatCount(plan.batchSize),
+                              formatCount(plan.seqLen), formatUtilization(plan.gpuMemoryUtilizationPpm),
+                              formatCount(plan.maxModelLen)));
+    layout->addWidget(summary);
+
+    auto *banner = new FitBanner(page);
+    banner->showPlan(plan, source.fixes);
+    layout->addWidget(banner);
+    auto *figures = new FiguresPanel(page);
+    figures->showPlan(plan);
+    layout->addWidget(figures);
+
+    auto *breakdown = new BreakdownChartView(page);
+    breakdown->showBreakdown(memoryBreakdown(plan), plan.tensorParallelSize);
+    addChart(layout, breakdown, 2);
+    auto *growth = new GrowthChartView(page);
+    growth->showGrowth(growthChartData(source.scenario, plan, source.growthAxis, 96, source.growthScale,
+                                       source.counterfactuals));
+    addChart(layout, growth, 5);
+    return page;
+}
+
+} // namespace kvscope

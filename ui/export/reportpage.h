@@ -1,0 +1,19 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "export/chartsource.h"
+
+class QWidget;
+
+namespace kvscope {
+
+/// The report's page, one slide or handout: the model and GPU, the
+/// scenario's options, the fit banner, the figure cards, the memory bar and
+/// the growth chart with their legends. A widget of its own, never shown;
+/// the renderer lays it out at the page's size and paints it.
+QWidget *newReportPage(const ChartSource &source, QWidget *parent);
+
+/// "Llama-3.1-8B on NVIDIA H100 SXM 80GB × 2".
+QString scenarioHeadline(const Scenario &scenario);
+
+} // namespace kvscope
