@@ -5,9 +5,11 @@
 #include "buildinfo.h"
 #include "cli/cliio.h"
 #include "cli/commands.h"
+#include "cli/scenariooptions.h"
 #include "common/error.h"
 #include "common/imagesize.h"
 #include "mainwindow.h"
+#include "plan/planner.h"
 #include "screenshot.h"
 #include "settings/appsettings.h"
 #include "startupprobe.h"
@@ -15,6 +17,7 @@
 #include "translations.h"
 
 #include <cstdio>
+#include <optional>
 
 #include <QApplication>
 #include <QCommandLineParser>
@@ -104,12 +107,18 @@ int main(int argc, char *argv[])
         QStringLiteral("palette"),
         QStringLiteral("Use a dark or light palette instead of the system's (drawn with Fusion)."),
         QStringLiteral("name"));
+    const QCommandLineOption present(
+        QStringLiteral("present"),
+        QStringLiteral("Open in presentation mode (F5): full screen, zoomed, high contrast."));
     // For tests/benchmarks/bench_startup.sh only.
     QCommandLineOption startupProbe(
         QStringLiteral("startup-probe"),
         QStringLiteral("Print the first paint's time and the idle memory, then exit."));
     startupProbe.setFlags(QCommandLineOption::HiddenFromHelp);
-    parser.addOptions({resetSettings, language, screenshot, size, view, palette, startupProbe});
+    parser.addOptions({resetSettings, language, screenshot, size, view, palette, present, startupProbe});
+    // The calc command's scenario options: the window opens on that scenario.
+    const kvscope::cli::ScenarioOptions scenarioOptions;
+    scenarioOptions.addTo(parser);
     parser.addPositionalArgument(
         QStringLiteral("file"),
         QStringLiteral("A model to open (a config.json, a model folder or a .gguf file), or a .kvscope "
@@ -168,6 +177,21 @@ int main(int argc, char *argv[])
         }
     }
 
+    std::optional<kvscope::Scenario> scenario;
+    if (!scenarioOptions.givenValues(parser).isEmpty()) {
+        if (!files.isEmpty())
+            return kvscope::cli::fail(
+                QStringLiteral("'%1': a file and scenario options together; pass a model file as --model")
+                    .arg(files.first()),
+                kvscope::cli::UsageError);
+        try {
+            scenario = scenarioOptions.scenario(parser);
+            kvscope::validateScenario(*scenario);
+        } catch (const kvscope::Error &error) {
+            return kvscope::cli::fail(error.message());
+        }
+    }
+
 #if defined(Q_OS_LINUX)
     // Qt would abort with "could not connect to display"; say what to do instead.
     if (qEnvironmentVariableIsEmpty("DISPLAY") && qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY") &&
@@ -193,6 +217,13 @@ int main(int argc, char *argv[])
         kvscope::appsettings::setLanguage(parser.value(language));
 
     kvscope::MainWindow window;
+    if (scenario) {
+        try {
+            window.showCommandLineScenario(*scenario);
+        } catch (const kvscope::Error &error) {
+            return kvscope::cli::fail(error.message());
+        }
+    }
     if (sizeMatch.hasMatch())
         window.resize(sizeMatch.captured(1).toInt(), sizeMatch.captured(2).toInt());
     if (parser.isSet(view))
@@ -200,6 +231,8 @@ int main(int argc, char *argv[])
     if (parser.isSet(startupProbe))
         kvscope::installStartupProbe(window);
     window.show();
+    if (parser.isSet(present))
+        window.setPresentationMode(true);
     // In the background, as File → Open does; a refused file is shown in the
     // window. A .kvscope scenario file opens as File → Open scenario does.
     if (!files.isEmpty())

@@ -243,7 +243,8 @@ private Q_SLOTS:
                  breakdownCsv(memoryBreakdown(source.plan)));
         // The JSON is kvscope calc --json's: the plan and the fixes that the core proposes.
         const QList<Fix> fixes = proposeFixes(source.scenario, source.plan, GpuLibrary::builtin().presets());
-        const QByteArray calc = QJsonDocument(calcJson(source.plan, fixes)).toJson(QJsonDocument::Indented);
+        const QByteArray calc =
+            QJsonDocument(calcJson(source.scenario, source.plan, fixes)).toJson(QJsonDocument::Indented);
         QCOMPARE(renderFigure(memory, source, {}, FigureFormat::Json), calc);
         // Copy data puts the same CSV on the clipboard.
         chart("growthChart")->findChild<QAction *>(QStringLiteral("actionCopyData"))->trigger();

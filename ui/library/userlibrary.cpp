@@ -237,7 +237,8 @@ void UserLibrary::finishStored(const QString &key, const ImportedModel *imported
         m_order.remove(key);
         save(); // dropped for good: the next start does not try it again
         Q_EMIT storedModelDropped(
-            key, settings::problemLine(settings::libraryKeys().importedModels.key, key, error));
+            key,
+            settings::problemLine(QLatin1String(settings::libraryKeys().importedModels.key), key, error));
         return;
     }
     ImportedEntry entry;

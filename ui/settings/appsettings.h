@@ -6,6 +6,7 @@
 
 #include <optional>
 
+#include <QList>
 #include <QString>
 
 namespace kvscope {
@@ -27,6 +28,7 @@ struct RestoredState
     /// imports them in the background): `scenario` then holds the default
     /// model in its place and is not yet checked as a whole (checkWhole()).
     QString pendingModel;
+    bool counterfactuals = false;
 };
 
 namespace appsettings {
@@ -34,7 +36,9 @@ namespace appsettings {
 /// Forgets everything (--reset-settings).
 void reset();
 
-void saveScenario(const Scenario &scenario, GrowthAxis growthAxis, AxisScale growthScale);
+void saveScenario(const Scenario &scenario);
+/// The growth chart's choices: its axis, its scale, the counterfactual lines.
+void saveChartChoices(GrowthAxis growthAxis, AxisScale growthScale, bool counterfactuals);
 /// Reads the saved scenario; models and GPUs resolve through `library`
 /// (presets, imported models, custom GPUs). What cannot be restored falls
 /// back to the default and is reported to `reader`; a scenario the planner
@@ -43,6 +47,12 @@ RestoredState loadScenario(settings::SettingsReader &reader, const UserLibrary &
 /// Checks the restored scenario as a whole: one the planner refuses becomes
 /// the default scenario, and the line that says so is returned.
 std::optional<QString> checkWhole(RestoredState &state);
+
+/// The scenario strip, each entry saved with the same keys as the scenario.
+void saveScenarioStrip(const QList<Scenario> &scenarios);
+/// Reads the strip back; an entry that cannot be restored as a whole is dropped
+/// and reported (a single value falls back to its default, as for the scenario).
+QList<Scenario> loadScenarioStrip(settings::SettingsReader &reader, const UserLibrary &library);
 
 /// The saved interface language ("en", "zh_CN"; empty = the system's).
 QString language(settings::SettingsReader &reader);
