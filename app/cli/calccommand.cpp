@@ -7,6 +7,8 @@
 #include "common/error.h"
 #include "library/library.h"
 #include "plan/fixes.h"
+#include "plan/formula.h"
+#include "plan/launchline.h"
 #include "plan/planjson.h"
 #include "plan/planner.h"
 #include "plantext.h"
@@ -25,16 +27,21 @@ CalcCommandLine::CalcCommandLine()
     parser.addHelpOption();
     scenarioOptions.addTo(parser);
     parser.addOption(json);
+    parser.addOption(formulas);
 }
 
 QString calcOutput(const CalcCommandLine &commandLine, const ScenarioResolvers &resolvers)
 {
     const Scenario scenario = commandLine.scenarioOptions.scenario(commandLine.parser, resolvers);
     const MemoryPlan plan = planMemory(scenario);
-    if (!commandLine.parser.isSet(commandLine.json))
-        return planAsText(plan);
-    const QJsonObject json = calcJson(plan, proposeFixes(scenario, plan, GpuLibrary::builtin().presets()));
-    return QString::fromUtf8(QJsonDocument(json).toJson(QJsonDocument::Indented));
+    if (commandLine.parser.isSet(commandLine.json)) {
+        const QJsonObject json =
+            calcJson(scenario, plan, proposeFixes(scenario, plan, GpuLibrary::builtin().presets()));
+        return QString::fromUtf8(QJsonDocument(json).toJson(QJsonDocument::Indented));
+    }
+    if (commandLine.parser.isSet(commandLine.formulas))
+        return launchLine(scenario).text() + QLatin1Char('\n') + formulaSheet(scenario, plan).text();
+    return planAsText(plan);
 }
 
 int runCalc(const QStringList &arguments)

@@ -17,6 +17,7 @@ struct Command
 
 constexpr Command commands[] = {
     {"calc", "memory plan for a model on a GPU (weights, KV cache, capacity)", runCalc},
+    {"compare", "2 to 4 precisions side by side: memory, capacity, speed, accuracy", runCompare},
     {"models", "list the built-in model presets", runModels},
     {"gpus", "list the built-in GPU presets", runGpus},
     {"quant", "quantize a tensor (file or synthetic) and measure the error of each format", runQuant},

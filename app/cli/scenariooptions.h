@@ -11,7 +11,7 @@
 namespace kvscope::cli {
 
 /// The vLLM-named options that describe a Scenario, for the commands that
-/// plan memory (calc).
+/// plan memory (calc, compare, export).
 class ScenarioOptions
 {
 public:
@@ -20,8 +20,10 @@ public:
     void addTo(QCommandLineParser &parser) const;
 
     /// Builds the scenario from parsed options, the model and GPU found by
-    /// `resolvers`; throws kvscope::Error naming the option and value on bad input.
-    Scenario scenario(const QCommandLineParser &parser, const ScenarioResolvers &resolvers) const;
+    /// `resolvers` (the presets by default); throws kvscope::Error naming the
+    /// option and value on bad input.
+    Scenario scenario(const QCommandLineParser &parser,
+                      const ScenarioResolvers &resolvers = builtinResolvers()) const;
     /// The options as values: those given and those with a default.
     ScenarioValues values(const QCommandLineParser &parser) const;
     /// Only the options given on the command line (overrides of a scenario file).

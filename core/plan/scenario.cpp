@@ -2,6 +2,9 @@
 #include "plan/scenario.h"
 
 #include "common/error.h"
+#include "common/integertext.h"
+
+#include <limits>
 
 #include <QRegularExpression>
 
@@ -23,6 +26,13 @@ std::int64_t parseUtilization(const QString &text, const QString &option)
     if (ppm <= 0 || ppm > 1'000'000)
         return fail();
     return ppm;
+}
+
+std::int64_t parsePositive(const QString &text, const QString &option)
+{
+    // Bounds beyond "positive" (block sizes, GPU counts) are the planner's: it names the value as given.
+    return parseInteger(text, option, 1, std::numeric_limits<std::int64_t>::max(),
+                        QStringLiteral("%1: must be a positive integer, got '%2'").arg(option, text));
 }
 
 QString formatUtilization(std::int64_t ppm)

@@ -3,6 +3,7 @@
 
 #include "common/atomicfile.h"
 #include "common/error.h"
+#include "common/regularfile.h"
 #include "gpu/customgpu.h"
 #include "model/configreader.h"
 #include "model/hfconfig.h"
@@ -12,7 +13,6 @@
 
 #include <cmath>
 
-#include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -135,8 +135,12 @@ private:
 QJsonValue optionToJson(const ScenarioOption &option, const QString &text)
 {
     switch (option.kind) {
-    case OptionKind::Count:
-        return qint64(text.toLongLong());
+    case OptionKind::Count: {
+        // An optional count back at its default (a comparison column's value) stays "auto".
+        bool isNumber = false;
+        const qint64 count = text.toLongLong(&isNumber);
+        return isNumber ? QJsonValue(count) : QJsonValue(text);
+    }
     case OptionKind::Ratio:
         return text.toDouble();
     case OptionKind::Text:
@@ -169,8 +173,11 @@ ScenarioValues valuesFromJson(const QJsonObject &object, const QString &origin, 
             values.insert(it.key(), reader.string(key.constData(), value));
             break;
         case OptionKind::Count:
-            values.insert(it.key(), QString::number(reader.integer(key.constData(), value, -MaxExactInteger,
-                                                                   MaxExactInteger)));
+            if (value == QJsonValue(QStringLiteral("auto")))
+                values.insert(it.key(), value.toString());
+            else
+                values.insert(it.key(), QString::number(reader.integer(key.constData(), value,
+                                                                       -MaxExactInteger, MaxExactInteger)));
             break;
         case OptionKind::Ratio: {
             const double ratio = reader.number(key.constData(), value);
@@ -387,15 +394,8 @@ ScenarioDocument parseScenarioFile(const QByteArray &bytes, const QString &origi
 
 ScenarioDocument readScenarioFile(const QString &path)
 {
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly))
-        throw Error(QStringLiteral("%1: cannot read: %2").arg(path, file.errorString()));
-    if (file.size() > MaxScenarioFileBytes)
-        throw Error(QStringLiteral("%1: %2 bytes is too large for a scenario file (at most %3)")
-                        .arg(path)
-                        .arg(file.size())
-                        .arg(MaxScenarioFileBytes));
-    return parseScenarioFile(file.readAll(), path);
+    return parseScenarioFile(readRegularFile(path, MaxScenarioFileBytes, QStringLiteral("a scenario file")),
+                             path);
 }
 
 void writeScenarioFile(const QString &path, const ScenarioDocument &document)

@@ -56,7 +56,9 @@ ScenarioDocument fullDocument()
     d.quantization = q;
     d.comparison << ScenarioValues{{QStringLiteral("kv-cache-dtype"), QStringLiteral("auto")}}
                  << ScenarioValues{{QStringLiteral("model"), QStringLiteral("qwen2.5-7b")},
-                                   {QStringLiteral("batch-size"), QStringLiteral("8")}};
+                                   {QStringLiteral("batch-size"), QStringLiteral("8")},
+                                   // differingValues() spells a count back at its default "auto"
+                                   {QStringLiteral("max-model-len"), QStringLiteral("auto")}};
     return d;
 }
 
@@ -232,7 +234,7 @@ private Q_SLOTS:
     {
         QTemporaryDir dir;
         const QString path = dir.filePath(QStringLiteral("missing.kvscope"));
-        KVSCOPE_VERIFY_ERROR(readScenarioFile(path), path, QStringLiteral("cannot read"));
+        KVSCOPE_VERIFY_ERROR(readScenarioFile(path), path, QStringLiteral("cannot open"));
     }
 
     void chartCsvIsTheCoresFigures()

@@ -4,9 +4,10 @@
 // (language, the user's library, the explorer's scenario, the Quantization
 // view) -> written back, and the same state read again.
 //
-// Only QtCore code is involved (settings/, the library, the controller's
-// default scenario, the Quantization view's settings), so the fuzz target
-// compiles those sources alone and links no widget (see tests/fuzz/CMakeLists.txt).
+// No widget code is involved (settings/, the library and its background
+// imports, the controller's default scenario, the Quantization view's
+// settings), so the fuzz target compiles those sources alone and links
+// QtCore and QtConcurrent only (see tests/fuzz/CMakeLists.txt).
 #include "fuzzsupport.h"
 #include "fuzztargets.h"
 #include "library/userlibrary.h"
@@ -15,12 +16,14 @@
 #include "settings/appsettings.h"
 #include "settings/settingkeys.h"
 
+#include <chrono>
 #include <cstddef>
 #include <cstdint>
 
 #include <QCoreApplication>
 #include <QDateTime>
 #include <QDir>
+#include <QEventLoop>
 #include <QFile>
 #include <QSettings>
 
@@ -61,23 +64,49 @@ struct Restored
 {
     QString language;
     RestoredState state;
+    QList<Scenario> strip;
     QuantSettings quantization;
     QStringList problems;
 };
+
+/// Saved model files are imported again in the background (the window does
+/// not wait for them); the target waits, so that the scenario naming one is
+/// read as the window reads it once the import has ended.
+QStringList loadLibrary(settings::SettingsReader &reader, UserLibrary &library)
+{
+    if (!QCoreApplication::instance()) {
+        static int argc = 1;
+        static char name[] = "fuzz_settingsfile";
+        static char *argv[] = {name, nullptr};
+        static QCoreApplication application(argc, argv);
+    }
+    // A fuzzed path is a file that exists or one that does not: a second is plenty.
+    UserLibrary::setStoredImportTimeLimit(std::chrono::seconds(1));
+    QStringList dropped;
+    QObject::connect(&library, &UserLibrary::storedModelDropped,
+                     [&dropped](const QString &, const QString &problem) { dropped << problem; });
+    library.load(reader);
+    while (library.isImporting())
+        QCoreApplication::processEvents(QEventLoop::AllEvents | QEventLoop::WaitForMoreEvents, 50);
+    return dropped;
+}
 
 Restored restore(UserLibrary &library)
 {
     settings::SettingsReader reader;
     Restored r;
     r.language = appsettings::language(reader);
-    library.load(reader);
+    const QStringList dropped = loadLibrary(reader, library);
     r.state = appsettings::loadScenario(reader, library);
     r.quantization = quantsettings::load(reader);
     const settings::WindowKeys &window = settings::windowKeys();
     reader.read(window.geometry);
     reader.read(window.explorerSplitter);
     reader.read(window.tab);
-    r.problems = reader.problems();
+    reader.read(window.formulaPanel);
+    reader.read(window.presentationZoom);
+    r.strip = appsettings::loadScenarioStrip(reader, library);
+    r.problems = reader.problems() + dropped;
     for (const QString &problem : r.problems)
         if (problem.contains(QLatin1Char('\n')))
             violated("a settings problem is reported on one line", problem);
@@ -107,8 +136,17 @@ QString differences(const Restored &a, const UserLibrary &aLibrary, const Restor
         parts << QStringLiteral("recent files");
     if (scenarioToValues(a.state.scenario) != scenarioToValues(b.state.scenario))
         parts << QStringLiteral("scenario");
-    if (a.state.growthAxis != b.state.growthAxis || a.state.growthScale != b.state.growthScale)
+    if (a.state.growthAxis != b.state.growthAxis || a.state.growthScale != b.state.growthScale ||
+        a.state.counterfactuals != b.state.counterfactuals)
         parts << QStringLiteral("growth chart");
+    const auto values = [](const QList<Scenario> &strip) {
+        QList<ScenarioValues> all;
+        for (const Scenario &s : strip)
+            all << scenarioToValues(s);
+        return all;
+    };
+    if (values(a.strip) != values(b.strip))
+        parts << QStringLiteral("scenario strip");
     if (!(quantsettings::toChoices(a.quantization) == quantsettings::toChoices(b.quantization)) ||
         a.quantization.source.path != b.quantization.source.path ||
         a.quantization.source.tensor != b.quantization.source.tensor)
@@ -130,7 +168,10 @@ void settingsfile(const std::uint8_t *data, std::size_t size)
     QSettings().clear();
     appsettings::setLanguage(first.language);
     library.save();
-    appsettings::saveScenario(first.state.scenario, first.state.growthAxis, first.state.growthScale);
+    appsettings::saveScenario(first.state.scenario);
+    appsettings::saveChartChoices(first.state.growthAxis, first.state.growthScale,
+                                  first.state.counterfactuals);
+    appsettings::saveScenarioStrip(first.strip);
     quantsettings::save(first.quantization);
     UserLibrary again;
     const Restored second = restore(again);
