@@ -505,15 +505,15 @@ void MainWindow::retranslate()
         if (auto *action = findChild<QAction *>(QLatin1String(name)))
             action->setText(label);
     };
-    text("actionOpenScenario", tr("Open &scenario (.kvscope)…"));
+    text("actionOpenScenario", tr("Op&en scenario (.kvscope)…"));
     text("actionSaveScenario", tr("&Save scenario"));
     text("actionSaveScenarioAs", tr("Save scenario &as…"));
-    text("actionExportReport", tr("Export &report (PNG, PDF)…"));
+    text("actionExportReport", tr("Expor&t report (PNG, PDF)…"));
     text("actionExportFigures", tr("Export fi&gures (CSV, JSON)…"));
     text("actionOpenModel", tr("&Open model (config.json, .gguf)…"));
     text("actionOpenModelFolder", tr("Open model &folder…"));
     text("actionPasteConfig", tr("&Paste config.json…"));
-    text("actionAddCustomGpu", tr("Add custom &GPU…"));
+    text("actionAddCustomGpu", tr("Add c&ustom GPU…"));
     m_recentMenu->setTitle(tr("&Recent files"));
     rebuildRecentMenu();
     text("actionCopyFigures", tr("&Copy figures"));
@@ -528,7 +528,7 @@ void MainWindow::retranslate()
     text("actionAddToStrip", tr("&Add scenario to the strip"));
     text("actionPresentation", tr("&Presentation mode"));
     text("actionZoomIn", tr("Zoom &in (presentation)"));
-    text("actionZoomOut", tr("Zoom &out (presentation)"));
+    text("actionZoomOut", tr("Zoom o&ut (presentation)"));
     text("actionZoomReset", tr("Zoom to 100 % (presentation)"));
     text("actionPreviousScenario", tr("Previous scenario of the strip (presentation)"));
     text("actionNextScenario", tr("Next scenario of the strip (presentation)"));

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "theme.h"
 
+#include "zoomstyle.h"
+
 #include <optional>
 
 #include <QAbstractAxis>
@@ -173,6 +175,8 @@ void setZoom(double zoom)
     if (!baseFont)
         baseFont = QApplication::font();
     currentZoom = zoom;
+    if (zoom != 1.0)
+        ZoomStyle::install(); // check boxes and icons grow with the text
     QFont font = *baseFont;
     font.setPointSizeF(baseFont->pointSizeF() * zoom);
     QApplication::setFont(font);

@@ -1162,8 +1162,8 @@
         <translation>粘贴 config.json(&amp;P)…</translation>
     </message>
     <message>
-        <source>Add custom &amp;GPU…</source>
-        <translation>添加自定义 GPU(&amp;G)…</translation>
+        <source>Add c&amp;ustom GPU…</source>
+        <translation>添加自定义 GPU(&amp;U)…</translation>
     </message>
     <message>
         <source>Open model</source>
@@ -1202,8 +1202,8 @@
         <translation>当前场景与 %1 不同。是否保存更改？</translation>
     </message>
     <message>
-        <source>Open &amp;scenario (.kvscope)…</source>
-        <translation>打开场景(&amp;S)（.kvscope）…</translation>
+        <source>Op&amp;en scenario (.kvscope)…</source>
+        <translation>打开场景(&amp;E)（.kvscope）…</translation>
     </message>
     <message>
         <source>&amp;Save scenario</source>
@@ -1214,8 +1214,8 @@
         <translation>场景另存为(&amp;A)…</translation>
     </message>
     <message>
-        <source>Export &amp;report (PNG, PDF)…</source>
-        <translation>导出报告(&amp;R)（PNG、PDF）…</translation>
+        <source>Expor&amp;t report (PNG, PDF)…</source>
+        <translation>导出报告(&amp;T)（PNG、PDF）…</translation>
     </message>
     <message>
         <source>Export fi&amp;gures (CSV, JSON)…</source>
@@ -1306,8 +1306,8 @@
         <translation>放大（演示）(&amp;I)</translation>
     </message>
     <message>
-        <source>Zoom &amp;out (presentation)</source>
-        <translation>缩小（演示）(&amp;O)</translation>
+        <source>Zoom o&amp;ut (presentation)</source>
+        <translation>缩小（演示）(&amp;U)</translation>
     </message>
     <message>
         <source>Zoom to 100 % (presentation)</source>

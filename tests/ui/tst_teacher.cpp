@@ -39,6 +39,8 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QLineSeries>
+#include <QMenu>
+#include <QMenuBar>
 #include <QPushButton>
 #include <QScrollArea>
 #include <QSettings>
@@ -473,6 +475,24 @@ private Q_SLOTS:
         QCOMPARE(m_window->presentationZoom(), 1.25);
     }
 
+    void indicatorsAndIconsGrowWithTheZoom()
+    {
+        auto *box = m_window->findChild<QCheckBox *>();
+        auto *exportButton = m_window->findChild<QToolButton *>(QStringLiteral("exportButton"));
+        QVERIFY(box && exportButton);
+        const int indicator = box->style()->pixelMetric(QStyle::PM_IndicatorWidth, nullptr, box);
+        const QSize icon = exportButton->iconSize();
+        m_window->setPresentationZoom(2.0);
+        m_window->setPresentationMode(true);
+        QApplication::processEvents();
+        QCOMPARE(box->style()->pixelMetric(QStyle::PM_IndicatorWidth, nullptr, box), 2 * indicator);
+        QCOMPARE(exportButton->iconSize(), 2 * icon);
+        m_window->setPresentationMode(false);
+        QApplication::processEvents();
+        QCOMPARE(box->style()->pixelMetric(QStyle::PM_IndicatorWidth, nullptr, box), indicator);
+        QCOMPARE(exportButton->iconSize(), icon);
+    }
+
     void zoomedWindowClipsNoText_data()
     {
         QTest::addColumn<QString>("language");
@@ -602,6 +622,40 @@ private Q_SLOTS:
                                      QStringLiteral("--screenshot"), png});
         QCOMPARE(bad.exitCode, 1);
         QVERIFY2(bad.err.contains("--kv-cache-dtype") && bad.err.contains("fp7"), bad.err.constData());
+    }
+
+    // In front of a room the keyboard drives the menus: Alt+V then a letter
+    // must reach one action only (Zoom &out and F&ormula panel once shared O).
+    void menuMnemonicsAreUniqueInEachMenu_data()
+    {
+        QTest::addColumn<QString>("language");
+        QTest::newRow("en") << QStringLiteral("en");
+        QTest::newRow("zh_CN") << QStringLiteral("zh_CN");
+    }
+
+    void menuMnemonicsAreUniqueInEachMenu()
+    {
+        QFETCH(QString, language);
+        translations::apply(language);
+        QApplication::processEvents();
+        QStringList clashes;
+        const auto checkUnique = [&clashes](const QString &where, const QList<QAction *> &actions) {
+            QHash<QString, QString> seen;
+            for (const QAction *a : actions) {
+                const QString key = QKeySequence::mnemonic(a->text()).toString();
+                if (a->isSeparator() || key.isEmpty())
+                    continue;
+                if (seen.contains(key))
+                    clashes << QStringLiteral("%1: '%2' and '%3' share %4")
+                                   .arg(where, seen.value(key), a->text(), key);
+                seen.insert(key, a->text());
+            }
+        };
+        const QList<QAction *> menus = m_window->menuBar()->actions();
+        checkUnique(QStringLiteral("menu bar"), menus);
+        for (const QAction *menu : menus)
+            checkUnique(menu->text(), menu->menu()->actions());
+        QVERIFY2(clashes.isEmpty(), qPrintable(clashes.join(QLatin1Char('\n'))));
     }
 
     void panelsAreTranslated()

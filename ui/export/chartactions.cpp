@@ -42,7 +42,7 @@ ChartExportActions::ChartExportActions(ChartView *chart, const QString &name,
     m_button->setPopupMode(QToolButton::InstantPopup);
     m_button->setAutoRaise(true);
     m_button->setIcon(chart->style()->standardIcon(QStyle::SP_DialogSaveButton));
-    m_button->setIconSize(QSize(14, 14));
+    setButtonIconSize();
     m_button->setCursor(Qt::ArrowCursor);
     // The view's viewport gets the mouse: watch both for the context menu.
     chart->installEventFilter(this);
@@ -66,6 +66,13 @@ bool ChartExportActions::eventFilter(QObject *watched, QEvent *event)
         if (watched == m_chart)
             retranslate();
         break;
+    case QEvent::ApplicationFontChange: // the presentation zoom (sent to windows only,
+    case QEvent::FontChange:            // the views see the font they inherit change)
+        if (watched == m_chart) {
+            setButtonIconSize();
+            placeButton();
+        }
+        break;
     default:
         break;
     }
@@ -80,6 +87,12 @@ void ChartExportActions::retranslate()
     m_copyData->setText(tr("Copy data"));
     m_copyData->setToolTip(tr("Copy the chart's figures as CSV."));
     m_button->setToolTip(tr("Export this chart: save or copy it as an image, copy its data"));
+}
+
+void ChartExportActions::setButtonIconSize()
+{
+    const int side = int(std::lround(theme::lineWidth(14)));
+    m_button->setIconSize(QSize(side, side));
 }
 
 void ChartExportActions::placeButton()

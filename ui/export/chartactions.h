@@ -42,6 +42,7 @@ private:
     void askAndSave();
     void retranslate();
     void placeButton();
+    void setButtonIconSize(); ///< 14 px at 100 %, grown with the presentation zoom
 
     ChartView *m_chart;
     QString m_name;
