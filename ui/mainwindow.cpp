@@ -128,6 +128,7 @@ MainWindow::MainWindow(QWidget *parent)
     connect(m_controller, &ScenarioController::scenarioChanged, m_session, &ScenarioSession::refresh);
     connect(m_controller, &ScenarioController::growthAxisChanged, m_session, &ScenarioSession::refresh);
     connect(m_controller, &ScenarioController::growthScaleChanged, m_session, &ScenarioSession::refresh);
+    connect(m_controller, &ScenarioController::counterfactualsChanged, m_session, &ScenarioSession::refresh);
     connect(m_session, &ScenarioSession::stateChanged, this, &MainWindow::updateTitle);
     m_prompt = [](QWidget *parent, const QString &file) {
         return QMessageBox::question(

@@ -40,6 +40,7 @@ ScenarioDocument ScenarioSession::currentDocument() const
     d.scenario = scenarioToValues(s);
     d.growthAxis = m_controller->growthAxis();
     d.growthScale = m_controller->growthScale();
+    d.counterfactuals = m_controller->counterfactuals();
     d.quantization = quantsettings::toChoices(m_quantization.read());
     d.comparison = m_comparison;
 
@@ -131,6 +132,7 @@ void ScenarioSession::open(const QString &path)
     m_controller->setScenario(scenario);
     m_controller->setGrowthAxis(d.growthAxis);
     m_controller->setGrowthScale(d.growthScale);
+    m_controller->setCounterfactuals(d.counterfactuals);
     if (quantization)
         m_quantization.apply(*quantization);
     m_path = path;

@@ -71,6 +71,9 @@ struct ExportOptions
         QStringLiteral("growth-scale"),
         QStringLiteral("The growth chart's horizontal spacing: linear or log (default linear)."),
         QStringLiteral("scale")};
+    QCommandLineOption counterfactuals{
+        QStringLiteral("counterfactuals"),
+        QStringLiteral("growth: also the KV lines as if MHA and as if every layer kept every token.")};
     QCommandLineOption relativeError{QStringLiteral("relative-error"),
                                      QStringLiteral("error-histogram: the relative error (w − w′) / |w|.")};
     QCommandLineOption linearCounts{
@@ -79,8 +82,9 @@ struct ExportOptions
 
     QList<QCommandLineOption> all() const
     {
-        return {chart,     out,  format,   list,     width,      height,      scale,         theme,
-                noCaption, page, language, scenario, growthAxis, growthScale, relativeError, linearCounts};
+        return {chart,      out,         format,          list,          width,       height,
+                scale,      theme,       noCaption,       page,          language,    scenario,
+                growthAxis, growthScale, counterfactuals, relativeError, linearCounts};
     }
 };
 
@@ -160,6 +164,7 @@ ChartSource chartSource(const ChartEntry &entry, const QCommandLineParser &parse
         if (parser.isSet(o.growthScale))
             source.growthScale =
                 parseAxisScale(parser.value(o.growthScale), QStringLiteral("--growth-scale"));
+        source.counterfactuals = parser.isSet(o.counterfactuals) || (document && document->counterfactuals);
         return source;
     }
     QuantizationChoices base =

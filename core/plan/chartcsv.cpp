@@ -34,6 +34,17 @@ const char *partKey(MemoryPart part)
     return "";
 }
 
+const char *counterfactualKey(Counterfactual kind)
+{
+    switch (kind) {
+    case Counterfactual::AsIfMha:
+        return "as_if_mha";
+    case Counterfactual::AsIfAllLayersFull:
+        return "as_if_all_layers_full";
+    }
+    return "";
+}
+
 QByteArray row(std::initializer_list<QByteArray> cells)
 {
     QByteArray line;
@@ -101,15 +112,23 @@ QByteArray growthCsv(const GrowthChartData &data)
 {
     const QByteArray axis = data.axis == GrowthAxis::BatchSize ? "batch_size" : "sequence_length";
     QByteArray csv =
-        row({"kv_cache_dtype", axis, "kv_cache_bytes", "total_bytes", "budget_bytes", "current"});
+        row({"kv_cache_dtype", axis, "kv_cache_bytes", "total_bytes", "budget_bytes", "current", "line"});
     for (int c = 0; c < data.curves.size(); ++c) {
         const GrowthCurve &curve = data.curves.at(c);
         const QByteArray dtype = dtypeName(curve.kvCacheDtype).toUtf8();
         for (qsizetype i = 0; i < curve.x.size(); ++i)
             csv += row({dtype, number(curve.x.at(i)), number(curve.kvBytes.at(i)),
                         number(curve.totalBytes.at(i)), number(data.budgetBytes),
-                        c == data.currentCurve ? "1" : "0"});
+                        c == data.currentCurve ? "1" : "0", "kv_cache"});
     }
+    // The counterfactual lines are KV caches alone, at the plan's KV dtype: no total.
+    if (data.curves.isEmpty())
+        return csv;
+    const QByteArray planDtype = dtypeName(data.curves.at(data.currentCurve).kvCacheDtype).toUtf8();
+    for (const CounterfactualCurve &curve : data.counterfactuals)
+        for (qsizetype i = 0; i < curve.x.size(); ++i)
+            csv += row({planDtype, number(curve.x.at(i)), number(curve.kvBytes.at(i)), "",
+                        number(data.budgetBytes), "0", counterfactualKey(curve.kind)});
     return csv;
 }
 

@@ -19,8 +19,10 @@ namespace kvscope {
 QByteArray breakdownCsv(const MemoryBreakdown &breakdown);
 
 /// Columns kv_cache_dtype,sequence_length (or batch_size),kv_cache_bytes,
-/// total_bytes,budget_bytes,current: every sample of every curve; current
-/// is 1 on the rows of the scenario's own KV dtype.
+/// total_bytes,budget_bytes,current,line: every sample of every curve; current
+/// is 1 on the rows of the scenario's own KV dtype; line is kv_cache, or
+/// as_if_mha / as_if_all_layers_full for the counterfactual lines (KV alone,
+/// at the plan's KV dtype, total_bytes empty).
 QByteArray growthCsv(const GrowthChartData &data);
 
 /// The figures of `kvscope calc --json` as CSV with columns key,value: one

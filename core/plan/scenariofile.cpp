@@ -316,7 +316,8 @@ QByteArray scenarioFileBytes(const ScenarioDocument &d)
     root.insert(QStringLiteral("gpus"), gpus);
     root.insert(QStringLiteral("charts"),
                 QJsonObject{{QStringLiteral("growth-axis"), growthAxisName(d.growthAxis)},
-                            {QStringLiteral("growth-scale"), axisScaleName(d.growthScale)}});
+                            {QStringLiteral("growth-scale"), axisScaleName(d.growthScale)},
+                            {QStringLiteral("counterfactuals"), d.counterfactuals}});
     if (d.quantization)
         root.insert(QStringLiteral("quantization"), quantizationToJson(*d.quantization));
     QJsonArray comparison;
@@ -375,6 +376,8 @@ ScenarioDocument parseScenarioFile(const QByteArray &bytes, const QString &origi
         if (charts.has("growth-scale"))
             d.growthScale = parseAxisScale(charts.string("growth-scale", charts.take("growth-scale")),
                                            QStringLiteral("%1: charts.growth-scale").arg(origin));
+        if (charts.has("counterfactuals"))
+            d.counterfactuals = charts.boolean("counterfactuals", charts.take("counterfactuals"));
         charts.finish();
     }
     if (root.has("quantization")) {

@@ -8,7 +8,7 @@
 //    "models": [{"id": "pasted:1", "name": "...", "config": "{...}"},
 //               {"id": "imported:/models/x", "path": "/models/x"}],
 //    "gpus": [<custom GPUs as gpuToJson writes them>],
-//    "charts": {"growth-axis": "sequence", "growth-scale": "linear"},
+//    "charts": {"counterfactuals": false, "growth-axis": "sequence", "growth-scale": "linear"},
 //    "quantization": {"input": "synthetic:gaussian", "scheme": ["int4"], ...},
 //    "comparison": [{"kv-cache-dtype": "fp8"}, ...]}
 //
@@ -77,6 +77,7 @@ struct ScenarioDocument
     QList<GpuSpec> gpus; ///< custom GPUs the values name
     GrowthAxis growthAxis = GrowthAxis::SequenceLength;
     AxisScale growthScale = AxisScale::Linear;
+    bool counterfactuals = false; ///< the growth chart's "as if MHA / all layers full" lines
     std::optional<QuantizationChoices> quantization; ///< absent: the reader keeps its own
     QList<ScenarioValues> comparison;
 };

@@ -126,10 +126,27 @@ private Q_SLOTS:
                 QVERIFY(bytes.startsWith("%PDF"));
             else if (qstrcmp(suffix, "csv") == 0)
                 QVERIFY(bytes.startsWith(
-                    "kv_cache_dtype,sequence_length,kv_cache_bytes,total_bytes,budget_bytes,current\n"));
+                    "kv_cache_dtype,sequence_length,kv_cache_bytes,total_bytes,budget_bytes,current,line\n"));
             else
                 QCOMPARE(bytes, calc.out); // exactly kvscope calc --json
         }
+    }
+
+    void growthCsvWithTheCounterfactualLines()
+    {
+        // Gemma 3 27B: GQA (16 KV heads for 32 query heads) and 52 of 62 layers sliding, so both lines exist.
+        const QStringList growth{
+            QStringLiteral("export"), QStringLiteral("--chart"), QStringLiteral("growth"),
+            QStringLiteral("--out"),  QStringLiteral("-"),       QStringLiteral("--format"),
+            QStringLiteral("csv"),    QStringLiteral("--model"), QStringLiteral("gemma-3-27b")};
+        const Run plain = runWithoutDisplay(growth);
+        QVERIFY2(plain.exitCode == 0, plain.err.constData());
+        QVERIFY(!plain.out.contains("as_if"));
+        const Run lines = runWithoutDisplay(growth + QStringList{QStringLiteral("--counterfactuals")});
+        QVERIFY2(lines.exitCode == 0, lines.err.constData());
+        QVERIFY(lines.out.startsWith(plain.out)); // the real curves first, unchanged
+        QVERIFY(lines.out.contains(",as_if_mha\n"));
+        QVERIFY(lines.out.contains(",as_if_all_layers_full\n"));
     }
 
     void quantizationChart()

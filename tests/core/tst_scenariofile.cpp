@@ -47,6 +47,7 @@ ScenarioDocument fullDocument()
     d.gpus << customGpu(QStringLiteral("lab card"), 48 * (std::int64_t(1) << 30), 900, 180);
     d.growthAxis = GrowthAxis::BatchSize;
     d.growthScale = AxisScale::Logarithmic;
+    d.counterfactuals = true;
     QuantizationChoices q;
     q.schemes = {QStringLiteral("int8"), QStringLiteral("nf4")};
     q.rows = 512;
@@ -97,6 +98,13 @@ private Q_SLOTS:
         QCOMPARE(scenario.value(QLatin1String("gpu-memory-utilization")).toDouble(), 0.85);
         QCOMPARE(scenario.value(QLatin1String("dtype")).toString(), QStringLiteral("bfloat16"));
         QCOMPARE(root.value(QLatin1String("comparison")).toArray().size(), 2);
+        QVERIFY(parseScenarioFile(first, Origin).counterfactuals);
+        // Files written before the counterfactual lines existed read as without them.
+        QJsonObject old = root;
+        QJsonObject charts = old.value(QLatin1String("charts")).toObject();
+        charts.remove(QStringLiteral("counterfactuals"));
+        old.insert(QStringLiteral("charts"), charts);
+        QVERIFY(!parseScenarioFile(QJsonDocument(old).toJson(), Origin).counterfactuals);
     }
 
     void fileRoundTripThroughDisk()
@@ -269,6 +277,33 @@ private Q_SLOTS:
         // The scenario's own point is a sample of the current curve.
         QVERIFY(curves.contains(',' + QByteArray::number(qint64(s.seqLen)) + ',' +
                                 QByteArray::number(qint64(plan.kv.cacheBytes)) + ','));
+        QVERIFY(!curves.contains("as_if_mha"));
+    }
+
+    void growthCsvHoldsTheCounterfactualLines()
+    {
+        Scenario s;
+        s.model = test::preset(QStringLiteral("llama-3.1-8b"));
+        s.gpu = resolveGpu(QStringLiteral("h100-sxm"));
+        s.batchSize = 2;
+        s.seqLen = 4096; // the current point is always a sample
+        const MemoryPlan plan = planMemory(s);
+        const GrowthChartData growth = growthChartData(s, plan, GrowthAxis::SequenceLength, 96,
+                                                       AxisScale::Linear, /*counterfactuals*/ true);
+        const QByteArray csv = growthCsv(growth);
+        QVERIFY(csv.startsWith(
+            "kv_cache_dtype,sequence_length,kv_cache_bytes,total_bytes,budget_bytes,current,line\n"));
+        // Llama-3.1-8B's config.json (meta-llama/Llama-3.1-8B): 32 layers, 32 query heads,
+        // 8 KV heads, head_dim 128. As if MHA: 32 x 2 x 32 x 128 x 2 B = 524,288 B per
+        // token; 2 sequences of 4,096 tokens (whole 16-token blocks) hold 4 GiB.
+        QVERIFY(csv.contains("\nbfloat16,4096,4294967296,," + QByteArray::number(qint64(plan.budgetBytes)) +
+                             ",0,as_if_mha\n"));
+        // The model has no window: no "all layers full" line; one row per counterfactual sample.
+        QVERIFY(!csv.contains("as_if_all_layers_full"));
+        qsizetype rows = 0;
+        for (const CounterfactualCurve &curve : growth.counterfactuals)
+            rows += curve.x.size();
+        QCOMPARE(csv.count("as_if_mha\n"), rows);
     }
 };
 

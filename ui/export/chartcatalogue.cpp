@@ -118,7 +118,8 @@ const QList<ChartEntry> &chartCatalogue()
         {"growth", QT_TRANSLATE_NOOP("kvscope::ChartCatalogue", "Memory growth"), ChartInputs::Scenario,
          growthChart,
          [](const ChartSource &s) {
-             return growthCsv(growthChartData(s.scenario, s.plan, s.growthAxis, 96, s.growthScale));
+             return growthCsv(
+                 growthChartData(s.scenario, s.plan, s.growthAxis, 96, s.growthScale, s.counterfactuals));
          },
          planJsonBytes},
         {"error-histogram", QT_TRANSLATE_NOOP("kvscope::ChartCatalogue", "Quantization error histogram"),
