@@ -41,8 +41,8 @@ protected:
             m_painted = true;
             // Queued: runs once this paint has been drawn.
             QTimer::singleShot(0, this, [this] {
-                cli::writeOut(QStringLiteral("first_paint_epoch_ms %1\n")
-                                  .arg(QDateTime::currentMSecsSinceEpoch()));
+                cli::writeOut(
+                    QStringLiteral("first_paint_epoch_ms %1\n").arg(QDateTime::currentMSecsSinceEpoch()));
                 QTimer::singleShot(m_idleMs, this, [] {
                     cli::writeOut(QStringLiteral("idle_rss_kb %1\n").arg(residentKiB()));
                     QCoreApplication::exit(0);
