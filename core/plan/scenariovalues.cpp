@@ -37,17 +37,23 @@ const QList<ScenarioOption> &scenarioOptions()
     static const QList<ScenarioOption> options = {
         {"model", OptionKind::Text},
         {"gpu", OptionKind::Text},
+        {"engine", OptionKind::Text},
+        {"vllm-version", OptionKind::Text, OptionEngine::Vllm},
         {"dtype", OptionKind::Text},
         {"quantization", OptionKind::Text},
         {"group-size", OptionKind::Count},
         {"kv-cache-dtype", OptionKind::Text},
-        {"gpu-memory-utilization", OptionKind::Ratio},
+        {"gpu-memory-utilization", OptionKind::Ratio, OptionEngine::Vllm},
+        {"mem-fraction-static", OptionKind::Ratio, OptionEngine::Sglang},
         {"tensor-parallel-size", OptionKind::Count},
+        {"tp-size", OptionKind::Count, OptionEngine::Sglang, "tensor-parallel-size"},
         {"max-model-len", OptionKind::Count},
-        {"block-size", OptionKind::Count},
-        {"mamba-ssm-cache-dtype", OptionKind::Text},
-        {"max-num-seqs", OptionKind::Count},
-        {"max-num-batched-tokens", OptionKind::Count},
+        {"context-length", OptionKind::Count, OptionEngine::Sglang, "max-model-len"},
+        {"block-size", OptionKind::Count, OptionEngine::Vllm},
+        {"mamba-ssm-cache-dtype", OptionKind::Text, OptionEngine::Vllm},
+        {"max-num-seqs", OptionKind::Count, OptionEngine::Vllm},
+        {"max-running-requests", OptionKind::Count, OptionEngine::Sglang, "max-num-seqs"},
+        {"max-num-batched-tokens", OptionKind::Count, OptionEngine::Vllm},
         {"batch-size", OptionKind::Count},
         {"seq-len", OptionKind::Count},
         {"prompt-len", OptionKind::Count},
@@ -70,8 +76,46 @@ ScenarioResolvers builtinResolvers()
     return {resolveModel, resolveGpu};
 }
 
-Scenario scenarioFromValues(const ScenarioValues &values, const ScenarioResolvers &resolve)
+namespace {
+
+QString engineOptionName(OptionEngine engine)
 {
+    return engine == OptionEngine::Sglang ? QStringLiteral("SGLang") : QStringLiteral("vLLM");
+}
+
+/// The values with SGLang's spellings under their shared names, after checking
+/// that every option belongs to `engine`.
+ScenarioValues canonicalValues(const ScenarioValues &values, Engine engine)
+{
+    ScenarioValues canonical = values;
+    for (auto it = values.begin(); it != values.end(); ++it) {
+        const ScenarioOption *option = findScenarioOption(it.key());
+        if (!option || option->engine == OptionEngine::Any)
+            continue;
+        const bool belongs = (option->engine == OptionEngine::Sglang) == (engine == Engine::Sglang);
+        if (!belongs)
+            throw Error(QStringLiteral("--%1: is a %2 option; it does not apply with --engine %3 (got '%4')")
+                            .arg(it.key(), engineOptionName(option->engine), engineName(engine), it.value()));
+        if (!option->sameAs)
+            continue;
+        const QString shared = QLatin1String(option->sameAs);
+        if (values.contains(shared) && values.value(shared) != it.value())
+            throw Error(QStringLiteral("--%1: '%2' contradicts --%3 '%4' (the same setting); give one")
+                            .arg(it.key(), it.value(), shared, values.value(shared)));
+        canonical.remove(it.key());
+        canonical.insert(shared, it.value());
+    }
+    return canonical;
+}
+
+} // namespace
+
+Scenario scenarioFromValues(const ScenarioValues &rawValues, const ScenarioResolvers &resolve)
+{
+    const Engine engine = rawValues.contains(QStringLiteral("engine"))
+                              ? parseEngine(rawValues.value(QStringLiteral("engine")))
+                              : Engine::Vllm;
+    const ScenarioValues values = canonicalValues(rawValues, engine);
     const auto given = [&](const char *name) { return values.contains(QLatin1String(name)); };
     const auto value = [&](const char *name) { return values.value(QLatin1String(name)); };
     for (const char *required : {"model", "gpu"})
@@ -79,8 +123,16 @@ Scenario scenarioFromValues(const ScenarioValues &values, const ScenarioResolver
             throw Error(QStringLiteral("--%1: not given").arg(QLatin1String(required)));
 
     Scenario s;
+    s.engine = engine;
     s.model = resolve.model(value("model"));
     s.gpu = resolve.gpu(value("gpu"));
+    if (given("vllm-version")) {
+        s.vllmVersion = value("vllm-version").trimmed();
+        resolveVllmVersion(s.vllmVersion); // junk and releases before 0.10 fail here, naming the option
+    }
+    if (given("mem-fraction-static"))
+        s.memFractionStaticPpm =
+            parseUtilization(value("mem-fraction-static"), QStringLiteral("--mem-fraction-static"));
     if (given("dtype"))
         s.dtype = parseWeightDtype(value("dtype"));
     if (given("kv-cache-dtype"))
@@ -141,22 +193,31 @@ ScenarioValues scenarioToValues(const Scenario &s)
     const auto count = [&v](const char *name, std::int64_t value) {
         v.insert(QLatin1String(name), QString::number(value));
     };
+    const bool vllm = s.engine == Engine::Vllm;
     v.insert(QStringLiteral("model"), s.model.id);
     v.insert(QStringLiteral("gpu"), s.gpu.id);
+    v.insert(QStringLiteral("engine"), engineName(s.engine));
+    if (vllm && !s.vllmVersion.isEmpty())
+        v.insert(QStringLiteral("vllm-version"), s.vllmVersion);
+    if (!vllm && s.memFractionStaticPpm > 0)
+        v.insert(QStringLiteral("mem-fraction-static"), formatUtilization(s.memFractionStaticPpm));
     v.insert(QStringLiteral("dtype"), dtypeName(s.dtype));
     v.insert(QStringLiteral("quantization"), quantizationChoiceName(s.quantization));
     if (s.quantization && s.quantization->takesGroupSize())
         count("group-size", s.quantization->groupSize);
     v.insert(QStringLiteral("kv-cache-dtype"), dtypeName(s.kvCacheDtype));
-    v.insert(QStringLiteral("gpu-memory-utilization"), formatUtilization(s.gpuMemoryUtilizationPpm));
+    if (vllm)
+        v.insert(QStringLiteral("gpu-memory-utilization"), formatUtilization(s.gpuMemoryUtilizationPpm));
     count("tensor-parallel-size", s.tensorParallelSize);
     if (s.maxModelLen > 0)
         count("max-model-len", s.maxModelLen);
-    count("block-size", s.blockSize);
-    v.insert(QStringLiteral("mamba-ssm-cache-dtype"), dtypeName(s.mambaSsmCacheDtype));
+    if (vllm) {
+        count("block-size", s.blockSize);
+        v.insert(QStringLiteral("mamba-ssm-cache-dtype"), dtypeName(s.mambaSsmCacheDtype));
+    }
     if (s.maxNumSeqs > 0)
-        count("max-num-seqs", s.maxNumSeqs);
-    if (s.maxNumBatchedTokens > 0)
+        count(vllm ? "max-num-seqs" : "max-running-requests", s.maxNumSeqs);
+    if (vllm && s.maxNumBatchedTokens > 0)
         count("max-num-batched-tokens", s.maxNumBatchedTokens);
     count("batch-size", s.batchSize);
     count("seq-len", s.seqLen);

@@ -22,10 +22,21 @@ enum class OptionKind
     Ratio  ///< a number in (0, 1]: 0.9
 };
 
+/// The engine an option belongs to: a vLLM-only option under --engine sglang
+/// (or the reverse) is an error naming both.
+enum class OptionEngine
+{
+    Any,
+    Vllm,
+    Sglang
+};
+
 struct ScenarioOption
 {
     const char *name; ///< kvscope calc's option without the dashes: "batch-size"
     OptionKind kind;
+    OptionEngine engine = OptionEngine::Any;
+    const char *sameAs = nullptr; ///< SGLang's spelling of a shared option: the option it stands for
 };
 
 /// Every option that describes a Scenario, in kvscope calc's order.
@@ -53,14 +64,16 @@ ScenarioResolvers builtinResolvers();
 std::int64_t parsePositive(const QString &text, const QString &option);
 
 /// The Scenario the values describe. "model" and "gpu" must be present;
-/// any other option absent takes Scenario's default. Throws kvscope::Error
-/// naming the option ("--batch-size") and the value.
+/// any other option absent takes Scenario's default. SGLang's spellings
+/// (tp-size, context-length, max-running-requests) stand for the shared
+/// options; an option of the other engine than "engine" says is an error.
+/// Throws kvscope::Error naming the option ("--batch-size") and the value.
 Scenario scenarioFromValues(const ScenarioValues &values, const ScenarioResolvers &resolve);
 
 /// The values that describe `scenario` (model and GPU by their ids): every
-/// option, except those whose value means "the default" (max-model-len 0 is
-/// the model's context, prompt-len 0 is seq-len...) and a group size where
-/// the quantization takes none.
+/// option of its engine, except those whose value means "the default"
+/// (max-model-len 0 is the model's context, prompt-len 0 is seq-len...) and a
+/// group size where the quantization takes none.
 ScenarioValues scenarioToValues(const Scenario &scenario);
 
 } // namespace kvscope
