@@ -21,6 +21,7 @@ int runCommand(const QStringList &arguments);
 QString commandSummary();
 
 int runCalc(const QStringList &arguments);
+int runCompare(const QStringList &arguments);
 int runModels(const QStringList &arguments);
 int runGpus(const QStringList &arguments);
 int runQuant(const QStringList &arguments);

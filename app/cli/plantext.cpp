@@ -36,12 +36,6 @@ private:
     QString m_text;
 };
 
-/// Tokens per second: whole numbers with separators from 1,000 up, else one decimal.
-QString formatRate(double perSecond)
-{
-    return perSecond >= 1000 ? formatCount(std::llround(perSecond)) : QString::number(perSecond, 'f', 1);
-}
-
 void speedSection(TextTable &t, const MemoryPlan &p)
 {
     const SpeedPlan &s = p.speed;
@@ -79,6 +73,11 @@ void speedSection(TextTable &t, const MemoryPlan &p)
 }
 
 } // namespace
+
+QString formatRate(double perSecond)
+{
+    return perSecond >= 1000 ? formatCount(std::llround(perSecond)) : QString::number(perSecond, 'f', 1);
+}
 
 QString planAsText(const MemoryPlan &p)
 {

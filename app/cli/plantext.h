@@ -11,4 +11,7 @@ namespace kvscope::cli {
 /// every number is a field of the plan, only formatted).
 QString planAsText(const MemoryPlan &plan);
 
+/// Tokens per second: whole numbers with separators from 1,000 up, else one decimal.
+QString formatRate(double perSecond);
+
 } // namespace kvscope::cli

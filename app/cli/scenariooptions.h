@@ -11,7 +11,7 @@
 namespace kvscope::cli {
 
 /// The vLLM-named options that describe a Scenario, for the commands that
-/// plan memory (calc).
+/// plan memory (calc, compare, export).
 class ScenarioOptions
 {
 public:

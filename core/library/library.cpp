@@ -16,14 +16,6 @@ namespace kvscope {
 
 namespace {
 
-QByteArray readResource(const QString &path)
-{
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly))
-        throw Error(QStringLiteral("%1: built-in resource missing").arg(path));
-    return file.readAll();
-}
-
 QStringList stringList(const QJsonValue &value)
 {
     QStringList list;
@@ -120,6 +112,14 @@ template <> struct PresetKind<GpuSpec>
 };
 
 } // namespace
+
+QByteArray readResource(const QString &path)
+{
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly))
+        throw Error(QStringLiteral("%1: built-in resource missing").arg(path));
+    return file.readAll();
+}
 
 template <class Entry> const PresetLibrary<Entry> &PresetLibrary<Entry>::builtin()
 {

@@ -4,6 +4,7 @@
 #include "gpu/gpuspec.h"
 #include "model/modelarch.h"
 
+#include <QByteArray>
 #include <QList>
 #include <QString>
 
@@ -38,6 +39,10 @@ using GpuLibrary = PresetLibrary<GpuSpec>;
 
 extern template class PresetLibrary<ModelArch>;
 extern template class PresetLibrary<GpuSpec>;
+
+/// A data file compiled into the binary (":/presets/models.json"); throws
+/// kvscope::Error when it is missing.
+QByteArray readResource(const QString &path);
 
 /// Resolves --model: a preset id, a HuggingFace repo id, or a path to a
 /// config.json, a model folder or a .gguf file (see importModel). Throws

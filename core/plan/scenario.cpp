@@ -25,6 +25,14 @@ std::int64_t parseUtilization(const QString &text, const QString &option)
     return ppm;
 }
 
+std::int64_t parsePositive(const QString &text, const QString &option)
+{
+    static const QRegularExpression digits(QStringLiteral("^\\s*\\d{1,18}\\s*$"));
+    if (!digits.match(text).hasMatch() || text.trimmed().toLongLong() <= 0)
+        throw Error(QStringLiteral("%1: must be a positive integer, got '%2'").arg(option, text));
+    return text.trimmed().toLongLong();
+}
+
 QString formatUtilization(std::int64_t ppm)
 {
     QString text = QStringLiteral("%1.%2").arg(ppm / 1'000'000).arg(ppm % 1'000'000, 6, 10, QLatin1Char('0'));

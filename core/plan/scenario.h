@@ -56,6 +56,10 @@ struct Scenario
 std::int64_t parseUtilization(const QString &text,
                               const QString &option = QStringLiteral("--gpu-memory-utilization"));
 
+/// Parses a strictly positive integer ("--batch-size 16", up to 18 digits);
+/// throws kvscope::Error naming `option` and the text otherwise.
+std::int64_t parsePositive(const QString &text, const QString &option);
+
 /// "0.9" from 900000, without float noise.
 QString formatUtilization(std::int64_t ppm);
 

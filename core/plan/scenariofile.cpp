@@ -135,8 +135,12 @@ private:
 QJsonValue optionToJson(const ScenarioOption &option, const QString &text)
 {
     switch (option.kind) {
-    case OptionKind::Count:
-        return qint64(text.toLongLong());
+    case OptionKind::Count: {
+        // An optional count back at its default (a comparison column's value) stays "auto".
+        bool isNumber = false;
+        const qint64 count = text.toLongLong(&isNumber);
+        return isNumber ? QJsonValue(count) : QJsonValue(text);
+    }
     case OptionKind::Ratio:
         return text.toDouble();
     case OptionKind::Text:
@@ -169,8 +173,11 @@ ScenarioValues valuesFromJson(const QJsonObject &object, const QString &origin, 
             values.insert(it.key(), reader.string(key.constData(), value));
             break;
         case OptionKind::Count:
-            values.insert(it.key(), QString::number(reader.integer(key.constData(), value, -MaxExactInteger,
-                                                                   MaxExactInteger)));
+            if (value == QJsonValue(QStringLiteral("auto")))
+                values.insert(it.key(), value.toString());
+            else
+                values.insert(it.key(), QString::number(reader.integer(key.constData(), value,
+                                                                       -MaxExactInteger, MaxExactInteger)));
             break;
         case OptionKind::Ratio: {
             const double ratio = reader.number(key.constData(), value);

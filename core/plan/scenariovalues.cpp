@@ -6,60 +6,256 @@
 
 #include <algorithm>
 
-#include <QRegularExpression>
-
 namespace kvscope {
 
 namespace {
 
-std::int64_t positive(const QString &text, const char *name)
+constexpr char Auto[] = "auto";
+
+int clampedInt(std::int64_t value)
 {
-    return parsePositive(text, QStringLiteral("--") + QLatin1String(name));
+    return int(std::min<std::int64_t>(value, 1 << 20));
 }
 
-int positiveInt(const QString &text, const char *name)
+/// The optional counts (0 = the default) also read "auto", so that every value has a spelling.
+std::int64_t parseOptionalCount(const QString &text, const QString &option)
 {
-    return int(std::min<std::int64_t>(positive(text, name), 1 << 20));
+    if (text.trimmed().compare(QLatin1String(Auto), Qt::CaseInsensitive) == 0)
+        return 0;
+    return parsePositive(text, option);
+}
+
+QString optionalCountText(std::int64_t value)
+{
+    return value > 0 ? QString::number(value) : QLatin1String(Auto);
+}
+
+void applyGroupSize(Scenario &s, const QString &text, const QString &option)
+{
+    bool ok = false;
+    const int group = text.toInt(&ok);
+    if (!ok || (group <= 0 && group != -1))
+        throw Error(QStringLiteral("%1: must be a positive integer or -1, got '%2'").arg(option, text));
+    QuantizationSpec spec = s.quantization.value_or(s.model.checkpointQuantization);
+    if (!spec.takesGroupSize())
+        throw Error(
+            QStringLiteral("%1: applies to awq, gptq and compressed-tensors, not to quantization '%2'")
+                .arg(option, quantMethodName(spec.method)));
+    spec.groupSize = group;
+    s.quantization = spec;
+}
+
+/// Empty where the quantization takes no group size: the option does not apply.
+QString groupSizeText(const Scenario &s)
+{
+    return s.quantization && s.quantization->takesGroupSize() ? QString::number(s.quantization->groupSize)
+                                                              : QString();
+}
+
+/// Empty under the other engine: the option does not apply there.
+QString forEngine(const Scenario &s, Engine engine, const QString &text)
+{
+    return s.engine == engine ? text : QString();
+}
+
+/// --mem-fraction-static: "auto" (0) is SGLang's default for the GPU (as the command line spells it).
+std::int64_t parseOptionalRatio(const QString &text, const QString &option)
+{
+    if (text.trimmed().compare(QLatin1String(Auto), Qt::CaseInsensitive) == 0)
+        return 0;
+    return parseUtilization(text, option);
+}
+
+using Apply = void (*)(Scenario &s, const QString &text, const QString &option,
+                       const ScenarioResolvers &resolve);
+using Spell = QString (*)(const Scenario &s);
+using Same = bool (*)(const Scenario &a, const Scenario &b);
+
+/// One option: its name and kind, how its text sets the scenario, and how the
+/// scenario spells it back (`same` compares a field its spelling does not
+/// capture whole; else the spellings are compared).
+struct Field
+{
+    ScenarioOption option;
+    Apply apply;
+    Spell text;
+    Same same = nullptr;
+};
+
+// kvscope calc's order, which is also the order they apply in.
+const Field fields[] = {
+    {{"model", OptionKind::Text},
+     [](Scenario &s, const QString &text, const QString &, const ScenarioResolvers &r) {
+         s.model = r.model(text);
+     },
+     [](const Scenario &s) { return s.model.id; },
+     [](const Scenario &a, const Scenario &b) {
+         return a.model.id == b.model.id && a.model.source == b.model.source;
+     }},
+    {{"gpu", OptionKind::Text},
+     [](Scenario &s, const QString &text, const QString &, const ScenarioResolvers &r) {
+         s.gpu = r.gpu(text);
+     },
+     [](const Scenario &s) { return s.gpu.id; },
+     [](const Scenario &a, const Scenario &b) { return a.gpu == b.gpu; }},
+    {{"engine", OptionKind::Text},
+     [](Scenario &s, const QString &text, const QString &, const ScenarioResolvers &) {
+         s.engine = parseEngine(text);
+     },
+     [](const Scenario &s) { return engineName(s.engine); }},
+    // "auto": the newest modelled release. Junk and releases before 0.10 fail here, naming the option.
+    {{"vllm-version", OptionKind::Text, OptionEngine::Vllm},
+     [](Scenario &s, const QString &text, const QString &, const ScenarioResolvers &) {
+         const bool newest = text.trimmed().compare(QLatin1String(Auto), Qt::CaseInsensitive) == 0;
+         s.vllmVersion = newest ? QString() : text.trimmed();
+         resolveVllmVersion(s.vllmVersion);
+     },
+     [](const Scenario &s) {
+         return forEngine(s, Engine::Vllm, s.vllmVersion.isEmpty() ? QString::fromLatin1(Auto) : s.vllmVersion);
+     }},
+    {{"dtype", OptionKind::Text},
+     [](Scenario &s, const QString &text, const QString &o, const ScenarioResolvers &) {
+         s.dtype = parseWeightDtype(text, o);
+     },
+     [](const Scenario &s) { return dtypeName(s.dtype); }},
+    // Read lower-cased, so an error names the method in lower case.
+    {{"quantization", OptionKind::Text},
+     [](Scenario &s, const QString &text, const QString &o, const ScenarioResolvers &) {
+         s.quantization =
+             parseQuantizationChoice(text.trimmed().toLower(), s.model.checkpointQuantization, o);
+     },
+     [](const Scenario &s) { return quantizationChoiceName(s.quantization); }},
+    {{"group-size", OptionKind::Count},
+     [](Scenario &s, const QString &text, const QString &o, const ScenarioResolvers &) {
+         applyGroupSize(s, text, o);
+     },
+     groupSizeText},
+    {{"kv-cache-dtype", OptionKind::Text},
+     [](Scenario &s, const QString &text, const QString &o, const ScenarioResolvers &) {
+         s.kvCacheDtype = parseKvCacheDtype(text, o);
+     },
+     [](const Scenario &s) { return dtypeName(s.kvCacheDtype); }},
+    {{"gpu-memory-utilization", OptionKind::Ratio, OptionEngine::Vllm},
+     [](Scenario &s, const QString &text, const QString &o, const ScenarioResolvers &) {
+         s.gpuMemoryUtilizationPpm = parseUtilization(text, o);
+     },
+     [](const Scenario &s) { return forEngine(s, Engine::Vllm, formatUtilization(s.gpuMemoryUtilizationPpm)); }},
+    {{"mem-fraction-static", OptionKind::Ratio, OptionEngine::Sglang},
+     [](Scenario &s, const QString &text, const QString &o, const ScenarioResolvers &) {
+         s.memFractionStaticPpm = parseOptionalRatio(text, o);
+     },
+     // SGLang's default (0) is left out: a scenario file holds ratios as numbers.
+     [](const Scenario &s) {
+         return s.memFractionStaticPpm > 0 ? forEngine(s, Engine::Sglang, formatUtilization(s.memFractionStaticPpm))
+                                           : QString();
+     }},
+    {{"tensor-parallel-size", OptionKind::Count},
+     [](Scenario &s, const QString &text, const QString &o, const ScenarioResolvers &) {
+         s.tensorParallelSize = clampedInt(parsePositive(text, o));
+     },
+     [](const Scenario &s) { return QString::number(s.tensorParallelSize); }},
+    // SGLang's spellings of shared options read as them and are never written: the shared one is.
+    {{"tp-size", OptionKind::Count, OptionEngine::Sglang, "tensor-parallel-size"},
+     [](Scenario &s, const QString &text, const QString &o, const ScenarioResolvers &) {
+         s.tensorParallelSize = clampedInt(parsePositive(text, o));
+     },
+     [](const Scenario &) { return QString(); }},
+    {{"max-model-len", OptionKind::Count},
+     [](Scenario &s, const QString &text, const QString &o, const ScenarioResolvers &) {
+         s.maxModelLen = parseOptionalCount(text, o);
+     },
+     [](const Scenario &s) { return optionalCountText(s.maxModelLen); }},
+    {{"context-length", OptionKind::Count, OptionEngine::Sglang, "max-model-len"},
+     [](Scenario &s, const QString &text, const QString &o, const ScenarioResolvers &) {
+         s.maxModelLen = parseOptionalCount(text, o);
+     },
+     [](const Scenario &) { return QString(); }},
+    {{"block-size", OptionKind::Count, OptionEngine::Vllm},
+     [](Scenario &s, const QString &text, const QString &o, const ScenarioResolvers &) {
+         s.blockSize = clampedInt(parsePositive(text, o));
+     },
+     [](const Scenario &s) { return forEngine(s, Engine::Vllm, QString::number(s.blockSize)); }},
+    {{"mamba-ssm-cache-dtype", OptionKind::Text, OptionEngine::Vllm},
+     [](Scenario &s, const QString &text, const QString &o, const ScenarioResolvers &) {
+         s.mambaSsmCacheDtype = parseWeightDtype(text, o);
+     },
+     [](const Scenario &s) { return forEngine(s, Engine::Vllm, dtypeName(s.mambaSsmCacheDtype)); }},
+    {{"max-num-seqs", OptionKind::Count, OptionEngine::Vllm},
+     [](Scenario &s, const QString &text, const QString &o, const ScenarioResolvers &) {
+         s.maxNumSeqs = parseOptionalCount(text, o);
+     },
+     [](const Scenario &s) { return forEngine(s, Engine::Vllm, optionalCountText(s.maxNumSeqs)); }},
+    // SGLang's name for the same field, and the one an SGLang scenario is written with.
+    {{"max-running-requests", OptionKind::Count, OptionEngine::Sglang, "max-num-seqs"},
+     [](Scenario &s, const QString &text, const QString &o, const ScenarioResolvers &) {
+         s.maxNumSeqs = parseOptionalCount(text, o);
+     },
+     [](const Scenario &s) { return forEngine(s, Engine::Sglang, optionalCountText(s.maxNumSeqs)); }},
+    {{"max-num-batched-tokens", OptionKind::Count, OptionEngine::Vllm},
+     [](Scenario &s, const QString &text, const QString &o, const ScenarioResolvers &) {
+         s.maxNumBatchedTokens = parseOptionalCount(text, o);
+     },
+     [](const Scenario &s) { return forEngine(s, Engine::Vllm, optionalCountText(s.maxNumBatchedTokens)); }},
+    {{"batch-size", OptionKind::Count},
+     [](Scenario &s, const QString &text, const QString &o, const ScenarioResolvers &) {
+         s.batchSize = parsePositive(text, o);
+     },
+     [](const Scenario &s) { return QString::number(s.batchSize); }},
+    {{"seq-len", OptionKind::Count},
+     [](Scenario &s, const QString &text, const QString &o, const ScenarioResolvers &) {
+         s.seqLen = parsePositive(text, o);
+     },
+     [](const Scenario &s) { return QString::number(s.seqLen); }},
+    {{"prompt-len", OptionKind::Count},
+     [](Scenario &s, const QString &text, const QString &o, const ScenarioResolvers &) {
+         s.promptLen = parseOptionalCount(text, o);
+     },
+     [](const Scenario &s) { return optionalCountText(s.promptLen); }},
+    {{"bandwidth-efficiency", OptionKind::Ratio},
+     [](Scenario &s, const QString &text, const QString &o, const ScenarioResolvers &) {
+         s.bandwidthEfficiencyPpm = parseUtilization(text, o);
+     },
+     [](const Scenario &s) { return formatUtilization(s.bandwidthEfficiencyPpm); }},
+    {{"compute-efficiency", OptionKind::Ratio},
+     [](Scenario &s, const QString &text, const QString &o, const ScenarioResolvers &) {
+         s.computeEfficiencyPpm = parseUtilization(text, o);
+     },
+     [](const Scenario &s) { return formatUtilization(s.computeEfficiencyPpm); }},
+};
+
+QString dashed(const char *name)
+{
+    return QStringLiteral("--") + QLatin1String(name);
+}
+
+/// A vLLM-only option under SGLang or the reverse is an error naming both; so is an
+/// SGLang spelling that contradicts the shared option given beside it.
+void checkEngine(const ScenarioOption &option, Engine engine, const QString &value, const ScenarioValues &values)
+{
+    if (option.engine != OptionEngine::Any &&
+        (option.engine == OptionEngine::Sglang) != (engine == Engine::Sglang))
+        throw Error(QStringLiteral("--%1: is a %2 option; it does not apply with --engine %3 (got '%4')")
+                        .arg(QLatin1String(option.name),
+                             option.engine == OptionEngine::Sglang ? QStringLiteral("SGLang") : QStringLiteral("vLLM"),
+                             engineName(engine), value));
+    if (!option.sameAs)
+        return;
+    const auto shared = values.constFind(QLatin1String(option.sameAs));
+    if (shared != values.cend() && shared.value() != value)
+        throw Error(QStringLiteral("--%1: '%2' contradicts --%3 '%4' (the same setting); give one")
+                        .arg(QLatin1String(option.name), value, shared.key(), shared.value()));
 }
 
 } // namespace
 
-std::int64_t parsePositive(const QString &text, const QString &option)
-{
-    static const QRegularExpression digits(QStringLiteral("^\\s*\\d{1,18}\\s*$"));
-    if (!digits.match(text).hasMatch() || text.trimmed().toLongLong() <= 0)
-        throw Error(QStringLiteral("%1: must be a positive integer, got '%2'").arg(option, text));
-    return text.trimmed().toLongLong();
-}
-
 const QList<ScenarioOption> &scenarioOptions()
 {
-    static const QList<ScenarioOption> options = {
-        {"model", OptionKind::Text},
-        {"gpu", OptionKind::Text},
-        {"engine", OptionKind::Text},
-        {"vllm-version", OptionKind::Text, OptionEngine::Vllm},
-        {"dtype", OptionKind::Text},
-        {"quantization", OptionKind::Text},
-        {"group-size", OptionKind::Count},
-        {"kv-cache-dtype", OptionKind::Text},
-        {"gpu-memory-utilization", OptionKind::Ratio, OptionEngine::Vllm},
-        {"mem-fraction-static", OptionKind::Ratio, OptionEngine::Sglang},
-        {"tensor-parallel-size", OptionKind::Count},
-        {"tp-size", OptionKind::Count, OptionEngine::Sglang, "tensor-parallel-size"},
-        {"max-model-len", OptionKind::Count},
-        {"context-length", OptionKind::Count, OptionEngine::Sglang, "max-model-len"},
-        {"block-size", OptionKind::Count, OptionEngine::Vllm},
-        {"mamba-ssm-cache-dtype", OptionKind::Text, OptionEngine::Vllm},
-        {"max-num-seqs", OptionKind::Count, OptionEngine::Vllm},
-        {"max-running-requests", OptionKind::Count, OptionEngine::Sglang, "max-num-seqs"},
-        {"max-num-batched-tokens", OptionKind::Count, OptionEngine::Vllm},
-        {"batch-size", OptionKind::Count},
-        {"seq-len", OptionKind::Count},
-        {"prompt-len", OptionKind::Count},
-        {"bandwidth-efficiency", OptionKind::Ratio},
-        {"compute-efficiency", OptionKind::Ratio},
-    };
+    static const QList<ScenarioOption> options = [] {
+        QList<ScenarioOption> list;
+        for (const Field &field : fields)
+            list << field.option;
+        return list;
+    }();
     return options;
 }
 
@@ -76,156 +272,59 @@ ScenarioResolvers builtinResolvers()
     return {resolveModel, resolveGpu};
 }
 
-namespace {
-
-QString engineOptionName(OptionEngine engine)
+Scenario applyValues(const Scenario &base, const ScenarioValues &values, const ScenarioResolvers &resolve)
 {
-    return engine == OptionEngine::Sglang ? QStringLiteral("SGLang") : QStringLiteral("vLLM");
-}
-
-/// The values with SGLang's spellings under their shared names, after checking
-/// that every option belongs to `engine`.
-ScenarioValues canonicalValues(const ScenarioValues &values, Engine engine)
-{
-    ScenarioValues canonical = values;
-    for (auto it = values.begin(); it != values.end(); ++it) {
+    const auto engineIt = values.constFind(QStringLiteral("engine"));
+    const Engine engine = engineIt != values.cend() ? parseEngine(engineIt.value()) : base.engine;
+    for (auto it = values.cbegin(); it != values.cend(); ++it) {
         const ScenarioOption *option = findScenarioOption(it.key());
-        if (!option || option->engine == OptionEngine::Any)
-            continue;
-        const bool belongs = (option->engine == OptionEngine::Sglang) == (engine == Engine::Sglang);
-        if (!belongs)
-            throw Error(QStringLiteral("--%1: is a %2 option; it does not apply with --engine %3 (got '%4')")
-                            .arg(it.key(), engineOptionName(option->engine), engineName(engine), it.value()));
-        if (!option->sameAs)
-            continue;
-        const QString shared = QLatin1String(option->sameAs);
-        if (values.contains(shared) && values.value(shared) != it.value())
-            throw Error(QStringLiteral("--%1: '%2' contradicts --%3 '%4' (the same setting); give one")
-                            .arg(it.key(), it.value(), shared, values.value(shared)));
-        canonical.remove(it.key());
-        canonical.insert(shared, it.value());
+        if (!option)
+            throw Error(QStringLiteral("--%1: unknown option").arg(it.key()));
+        checkEngine(*option, engine, it.value(), values);
     }
-    return canonical;
+    Scenario s = base;
+    for (const Field &field : fields) {
+        const auto it = values.constFind(QLatin1String(field.option.name));
+        if (it != values.cend())
+            field.apply(s, it.value(), dashed(field.option.name), resolve);
+    }
+    return s;
 }
 
-} // namespace
-
-Scenario scenarioFromValues(const ScenarioValues &rawValues, const ScenarioResolvers &resolve)
+Scenario scenarioFromValues(const ScenarioValues &values, const ScenarioResolvers &resolve)
 {
-    const Engine engine = rawValues.contains(QStringLiteral("engine"))
-                              ? parseEngine(rawValues.value(QStringLiteral("engine")))
-                              : Engine::Vllm;
-    const ScenarioValues values = canonicalValues(rawValues, engine);
-    const auto given = [&](const char *name) { return values.contains(QLatin1String(name)); };
-    const auto value = [&](const char *name) { return values.value(QLatin1String(name)); };
     for (const char *required : {"model", "gpu"})
-        if (!given(required))
-            throw Error(QStringLiteral("--%1: not given").arg(QLatin1String(required)));
-
-    Scenario s;
-    s.engine = engine;
-    s.model = resolve.model(value("model"));
-    s.gpu = resolve.gpu(value("gpu"));
-    if (given("vllm-version")) {
-        s.vllmVersion = value("vllm-version").trimmed();
-        resolveVllmVersion(s.vllmVersion); // junk and releases before 0.10 fail here, naming the option
-    }
-    if (given("mem-fraction-static"))
-        s.memFractionStaticPpm =
-            parseUtilization(value("mem-fraction-static"), QStringLiteral("--mem-fraction-static"));
-    if (given("dtype"))
-        s.dtype = parseWeightDtype(value("dtype"));
-    if (given("kv-cache-dtype"))
-        s.kvCacheDtype = parseKvCacheDtype(value("kv-cache-dtype"));
-
-    // Read lower-cased, so an error names the method in lower case.
-    if (given("quantization"))
-        s.quantization = parseQuantizationChoice(value("quantization").trimmed().toLower(),
-                                                 s.model.checkpointQuantization);
-    if (given("group-size")) {
-        bool ok = false;
-        const int group = value("group-size").toInt(&ok);
-        if (!ok || (group <= 0 && group != -1))
-            throw Error(QStringLiteral("--group-size: must be a positive integer or -1, got '%1'")
-                            .arg(value("group-size")));
-        QuantizationSpec spec = s.quantization.value_or(s.model.checkpointQuantization);
-        if (!spec.takesGroupSize())
-            throw Error(QStringLiteral("--group-size: applies to awq, gptq and compressed-tensors, not to "
-                                       "quantization '%1'")
-                            .arg(quantMethodName(spec.method)));
-        spec.groupSize = group;
-        s.quantization = spec;
-    }
-
-    if (given("gpu-memory-utilization"))
-        s.gpuMemoryUtilizationPpm = parseUtilization(value("gpu-memory-utilization"));
-    if (given("tensor-parallel-size"))
-        s.tensorParallelSize = positiveInt(value("tensor-parallel-size"), "tensor-parallel-size");
-    if (given("max-model-len"))
-        s.maxModelLen = positive(value("max-model-len"), "max-model-len");
-    if (given("block-size"))
-        s.blockSize = positiveInt(value("block-size"), "block-size");
-    if (given("mamba-ssm-cache-dtype"))
-        s.mambaSsmCacheDtype =
-            parseWeightDtype(value("mamba-ssm-cache-dtype"), QStringLiteral("--mamba-ssm-cache-dtype"));
-    if (given("max-num-seqs"))
-        s.maxNumSeqs = positive(value("max-num-seqs"), "max-num-seqs");
-    if (given("max-num-batched-tokens"))
-        s.maxNumBatchedTokens = positive(value("max-num-batched-tokens"), "max-num-batched-tokens");
-    if (given("batch-size"))
-        s.batchSize = positive(value("batch-size"), "batch-size");
-    if (given("seq-len"))
-        s.seqLen = positive(value("seq-len"), "seq-len");
-    if (given("prompt-len"))
-        s.promptLen = positive(value("prompt-len"), "prompt-len");
-    if (given("bandwidth-efficiency"))
-        s.bandwidthEfficiencyPpm =
-            parseUtilization(value("bandwidth-efficiency"), QStringLiteral("--bandwidth-efficiency"));
-    if (given("compute-efficiency"))
-        s.computeEfficiencyPpm =
-            parseUtilization(value("compute-efficiency"), QStringLiteral("--compute-efficiency"));
-    return s;
+        if (!values.contains(QLatin1String(required)))
+            throw Error(QStringLiteral("%1: not given").arg(dashed(required)));
+    return applyValues(Scenario{}, values, resolve);
 }
 
 ScenarioValues scenarioToValues(const Scenario &s)
 {
-    ScenarioValues v;
-    const auto count = [&v](const char *name, std::int64_t value) {
-        v.insert(QLatin1String(name), QString::number(value));
-    };
-    const bool vllm = s.engine == Engine::Vllm;
-    v.insert(QStringLiteral("model"), s.model.id);
-    v.insert(QStringLiteral("gpu"), s.gpu.id);
-    v.insert(QStringLiteral("engine"), engineName(s.engine));
-    if (vllm && !s.vllmVersion.isEmpty())
-        v.insert(QStringLiteral("vllm-version"), s.vllmVersion);
-    if (!vllm && s.memFractionStaticPpm > 0)
-        v.insert(QStringLiteral("mem-fraction-static"), formatUtilization(s.memFractionStaticPpm));
-    v.insert(QStringLiteral("dtype"), dtypeName(s.dtype));
-    v.insert(QStringLiteral("quantization"), quantizationChoiceName(s.quantization));
-    if (s.quantization && s.quantization->takesGroupSize())
-        count("group-size", s.quantization->groupSize);
-    v.insert(QStringLiteral("kv-cache-dtype"), dtypeName(s.kvCacheDtype));
-    if (vllm)
-        v.insert(QStringLiteral("gpu-memory-utilization"), formatUtilization(s.gpuMemoryUtilizationPpm));
-    count("tensor-parallel-size", s.tensorParallelSize);
-    if (s.maxModelLen > 0)
-        count("max-model-len", s.maxModelLen);
-    if (vllm) {
-        count("block-size", s.blockSize);
-        v.insert(QStringLiteral("mamba-ssm-cache-dtype"), dtypeName(s.mambaSsmCacheDtype));
+    ScenarioValues values;
+    for (const Field &field : fields) {
+        const QString text = field.text(s);
+        // Left out: an option that does not apply, and an optional count at its default.
+        if (text.isEmpty() || (field.option.kind == OptionKind::Count && text == QLatin1String(Auto)))
+            continue;
+        values.insert(QLatin1String(field.option.name), text);
     }
-    if (s.maxNumSeqs > 0)
-        count(vllm ? "max-num-seqs" : "max-running-requests", s.maxNumSeqs);
-    if (vllm && s.maxNumBatchedTokens > 0)
-        count("max-num-batched-tokens", s.maxNumBatchedTokens);
-    count("batch-size", s.batchSize);
-    count("seq-len", s.seqLen);
-    if (s.promptLen > 0)
-        count("prompt-len", s.promptLen);
-    v.insert(QStringLiteral("bandwidth-efficiency"), formatUtilization(s.bandwidthEfficiencyPpm));
-    v.insert(QStringLiteral("compute-efficiency"), formatUtilization(s.computeEfficiencyPpm));
-    return v;
+    return values;
+}
+
+ScenarioValues differingValues(const Scenario &base, const Scenario &changed)
+{
+    ScenarioValues values;
+    for (const Field &field : fields) {
+        if (field.same ? field.same(base, changed) : field.text(base) == field.text(changed))
+            continue;
+        // No spelling: the option does not apply (a group size without a grouped
+        // quantization); the option before it already changed the field.
+        const QString text = field.text(changed);
+        if (!text.isEmpty())
+            values.insert(QLatin1String(field.option.name), text);
+    }
+    return values;
 }
 
 } // namespace kvscope

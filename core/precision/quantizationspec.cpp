@@ -74,6 +74,28 @@ parseQuantizationChoice(const QString &text, const QuantizationSpec &checkpoint,
     return choice;
 }
 
+QString shortName(const QuantizationSpec &spec)
+{
+    switch (spec.method) {
+    case QuantMethod::Awq:
+        return QStringLiteral("AWQ INT%1").arg(spec.bits);
+    case QuantMethod::Gptq:
+        return QStringLiteral("GPTQ INT%1").arg(spec.bits);
+    case QuantMethod::BitsAndBytesNf4:
+        return QStringLiteral("NF4");
+    case QuantMethod::CompressedTensors:
+        if (!spec.scheme.isEmpty())
+            return spec.scheme;
+        break;
+    case QuantMethod::None:
+    case QuantMethod::Fp8:
+    case QuantMethod::Int8:
+    case QuantMethod::Mxfp4:
+        break;
+    }
+    return quantMethodName(spec.method).toUpper();
+}
+
 QString describe(const QuantizationSpec &spec)
 {
     switch (spec.method) {

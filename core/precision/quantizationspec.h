@@ -73,6 +73,10 @@ std::optional<QuantizationSpec>
 parseQuantizationChoice(const QString &text, const QuantizationSpec &checkpoint,
                         const QString &option = QStringLiteral("--quantization"));
 
+/// A weight format in a few letters, for labels: "AWQ INT4", "GPTQ INT4", "NF4",
+/// a compressed-tensors checkpoint's scheme ("W8A8"), else the method upper-cased ("FP8").
+QString shortName(const QuantizationSpec &spec);
+
 /// Human description used in tables: "AWQ int4, group 128, fp16 scales + int4 zeros".
 QString describe(const QuantizationSpec &spec);
 

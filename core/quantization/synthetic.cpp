@@ -3,6 +3,7 @@
 
 #include "common/enumtable.h"
 #include "common/error.h"
+#include "quantization/floatformat.h"
 
 #include <algorithm>
 #include <array>
@@ -152,12 +153,20 @@ void validate(const SyntheticSpec &spec)
     if (!(spec.standardDeviation >= 0) || !std::isfinite(spec.standardDeviation))
         throw Error(
             QStringLiteral("--std: %1 is not a positive standard deviation").arg(spec.standardDeviation));
+    if (!(spec.channelScale >= 0) || !std::isfinite(spec.channelScale))
+        throw Error(QStringLiteral("channel scale: %1 is not a positive multiplier").arg(spec.channelScale));
 }
 
 QList<OutlierChannel> outlierChannels(const SyntheticSpec &spec)
 {
-    static constexpr double multipliers[] = {20.0, 45.0, 70.0, 100.0};
+    static constexpr double activationMultipliers[] = {20.0, 45.0, 70.0, 100.0};
+    static constexpr double channelShares[] = {0.25, 0.5, 0.75, 1.0};
     QList<OutlierChannel> channels;
+    if (spec.channelScale == 0 && spec.kind != SyntheticKind::Outliers)
+        return channels;
+    const auto multiplier = [&](qsizetype i) {
+        return spec.channelScale > 0 ? spec.channelScale * channelShares[i] : activationMultipliers[i];
+    };
     std::uint64_t state = spec.seed ^ 0x6F75746C69657273ull; // "outliers"
     const std::int64_t wanted = std::min<std::int64_t>(4, spec.cols);
     while (channels.size() < wanted) {
@@ -165,7 +174,7 @@ QList<OutlierChannel> outlierChannels(const SyntheticSpec &spec)
         const bool taken = std::any_of(channels.cbegin(), channels.cend(),
                                        [column](const OutlierChannel &c) { return c.column == column; });
         if (!taken)
-            channels << OutlierChannel{column, multipliers[channels.size()]};
+            channels << OutlierChannel{column, multiplier(channels.size())};
     }
     return channels;
 }
@@ -175,32 +184,35 @@ TensorData generateSynthetic(const SyntheticSpec &spec, const RunControl &contro
     validate(spec);
     const double deviation = spec.effectiveStd();
     std::vector<float> values(size_t(spec.rows * spec.cols));
-    std::vector<double> columnScale(size_t(spec.cols), deviation);
-    if (spec.kind == SyntheticKind::Outliers)
-        for (const OutlierChannel &channel : outlierChannels(spec))
-            columnScale[size_t(channel.column)] = deviation * channel.multiplier;
+    // Every kind draws unit-scale values, then multiplies by its column's scale.
+    std::vector<double> columnScale(size_t(spec.cols), 1.0);
+    for (const OutlierChannel &channel : outlierChannels(spec))
+        columnScale[size_t(channel.column)] = channel.multiplier;
 
     const double laplaceScale = deviation / std::numbers::sqrt2;
     const double studentScale = deviation / std::sqrt(double(StudentDegrees) / (StudentDegrees - 2));
     const auto fillRow = [&](Random &random, float *out) {
         switch (spec.kind) {
         case SyntheticKind::Gaussian:
+        case SyntheticKind::Outliers:
             for (std::int64_t col = 0; col < spec.cols; ++col)
-                out[col] = float(deviation * random.normal());
+                out[col] = float(columnScale[size_t(col)] * deviation * random.normal());
             break;
         case SyntheticKind::Laplace:
             for (std::int64_t col = 0; col < spec.cols; ++col)
-                out[col] = float(laplaceScale * random.laplace());
+                out[col] = float(columnScale[size_t(col)] * laplaceScale * random.laplace());
             break;
         case SyntheticKind::StudentT:
             for (std::int64_t col = 0; col < spec.cols; ++col)
-                out[col] = float(studentScale * random.studentT(StudentDegrees));
-            break;
-        case SyntheticKind::Outliers:
-            for (std::int64_t col = 0; col < spec.cols; ++col)
-                out[col] = float(columnScale[size_t(col)] * random.normal());
+                out[col] = float(columnScale[size_t(col)] * studentScale * random.studentT(StudentDegrees));
             break;
         }
+        if (spec.storedAs == ElementType::BFloat16)
+            for (std::int64_t col = 0; col < spec.cols; ++col)
+                out[col] = roundToBf16(out[col]);
+        else if (spec.storedAs == ElementType::Float16)
+            for (std::int64_t col = 0; col < spec.cols; ++col)
+                out[col] = roundToFp16(out[col]);
     };
     constexpr std::int64_t rowsPerChunk = 16;
     const std::int64_t chunks = (spec.rows + rowsPerChunk - 1) / rowsPerChunk;

@@ -31,6 +31,13 @@ struct SyntheticSpec
     std::int64_t cols = 4096;
     std::uint64_t seed = 0;
     double standardDeviation = 0; ///< 0 = the kind's default (0.02, or 1.0 for Outliers)
+    /// Outlier input channels of any kind: > 0 scales four columns (chosen by the seed)
+    /// by channelScale x 0.25, 0.5, 0.75 and 1; 0 = the kind's own (Outliers: 20, 45,
+    /// 70, 100; the others none).
+    double channelScale = 0;
+    /// Values rounded to this type after drawing (still held as float32), as a
+    /// checkpoint or an activation in bf16/fp16 holds them; Float32 = not rounded.
+    ElementType storedAs = ElementType::Float32;
 
     double effectiveStd() const;
     /// "synthetic:gaussian"
@@ -51,13 +58,15 @@ QStringList syntheticKindChoices();
 /// "gaussian", "laplace", "student-t", "outliers"; throws kvscope::Error naming `option`.
 SyntheticKind parseSyntheticKind(const QString &text, const QString &option = QStringLiteral("--input"));
 
-/// Checks sizes (1..8192) and std (> 0 and finite, or 0); throws kvscope::Error naming the option.
+/// Checks sizes (1..8192), std and channel scale (> 0 and finite, or 0); throws
+/// kvscope::Error naming the option.
 void validate(const SyntheticSpec &spec);
 
-/// The outlier channels of an Outliers tensor: four distinct columns picked
-/// from the seed (fewer when the tensor is narrower), scaled by 20, 45, 70
-/// and 100 (LLM.int8(): a few fixed feature dimensions, tens of times larger;
-/// docs/quantization-formats.md §9).
+/// The outlier channels of a tensor: four distinct columns picked from the
+/// seed (fewer when the tensor is narrower), scaled by channelScale x 0.25,
+/// 0.5, 0.75, 1, or for an Outliers tensor by 20, 45, 70 and 100 (LLM.int8():
+/// a few fixed feature dimensions, tens of times larger;
+/// docs/quantization-formats.md §9). Empty when the spec has none.
 QList<OutlierChannel> outlierChannels(const SyntheticSpec &spec);
 
 /// Generates the tensor, rows in parallel. Reproducible: the same spec gives

@@ -192,6 +192,18 @@ private Q_SLOTS:
         QCOMPARE(tp.value(QLatin1String("kv_heads_replicated")).toBool(), true);
     }
 
+    void autoSpellsTheDefaultCounts()
+    {
+        // "auto" is the default of the optional counts: Llama-3.1-8B's context is 131,072 tokens
+        // (config.json max_position_embeddings), the prompt the whole --seq-len.
+        const QJsonObject plan = calcJson({QStringLiteral("--max-model-len"), QStringLiteral("auto"),
+                                           QStringLiteral("--prompt-len"), QStringLiteral("AUTO"),
+                                           QStringLiteral("--seq-len"), QStringLiteral("4096")});
+        QCOMPARE(plan.value(QLatin1String("max_model_len")).toInteger(), 131'072);
+        QCOMPARE(plan.value(QLatin1String("prompt_len")).toInteger(), 4096);
+        QCOMPARE(plan, calcJson({QStringLiteral("--seq-len"), QStringLiteral("4096")}));
+    }
+
     void configJsonPath()
     {
         QTemporaryDir dir;

@@ -5,6 +5,7 @@
 #include "quantization/synthetic.h"
 #include "tensorfiles.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 
@@ -125,6 +126,56 @@ private Q_SLOTS:
         QVERIFY(std::fabs(moments(t, normal).std - 1.0) < 0.05);
         // A narrow tensor gets as many channels as it has columns.
         QCOMPARE(quant::outlierChannels(spec(SyntheticKind::Outliers, 4, 2)).size(), 2);
+    }
+
+    void channelScaleOfAnyKind()
+    {
+        // Student-t weights with four input channels 2.5x, 5x, 7.5x and 10x wider.
+        SyntheticSpec s = spec(SyntheticKind::StudentT, 4000, 64, 3);
+        s.channelScale = 10;
+        const QList<OutlierChannel> channels = quant::outlierChannels(s);
+        QCOMPARE(channels.size(), 4);
+        QCOMPARE(channels.at(0).multiplier, 2.5);
+        QCOMPARE(channels.at(3).multiplier, 10.0);
+        const TensorData t = generateSynthetic(s);
+        // 4,000 draws of t(5) per column: the std within 10 % (its kurtosis widens the estimate).
+        for (const OutlierChannel &channel : channels) {
+            const double std = moments(t, channel.column).std;
+            QVERIFY2(std::fabs(std / (0.02 * channel.multiplier) - 1) < 0.1,
+                     qPrintable(QString::number(std)));
+        }
+        // Without a scale, only the Outliers kind has channels.
+        QVERIFY(quant::outlierChannels(spec(SyntheticKind::Gaussian, 4, 8)).isEmpty());
+        SyntheticSpec negative = spec(SyntheticKind::Gaussian, 2, 2);
+        negative.channelScale = -1;
+        QVERIFY_THROWS_EXCEPTION(Error, validate(negative));
+    }
+
+    void storedAsRoundsEveryValue()
+    {
+        SyntheticSpec s = spec(SyntheticKind::Gaussian, 64, 64, 4);
+        const TensorData exact = generateSynthetic(s);
+        s.storedAs = ElementType::BFloat16;
+        const TensorData bf16 = generateSynthetic(s);
+        s.storedAs = ElementType::Float16;
+        const TensorData fp16 = generateSynthetic(s);
+        int differs = 0;
+        for (std::int64_t r = 0; r < 64; ++r) {
+            for (std::int64_t c = 0; c < 64; ++c) {
+                // bfloat16 keeps the top 16 bits of a float32; float16 values of N(0, 0.02)
+                // (all above 2^-14 here or subnormal) hold 11 significant bits.
+                std::uint32_t bits = 0;
+                const float b = bf16.at(r, c);
+                std::memcpy(&bits, &b, 4);
+                QCOMPARE(bits & 0xFFFFu, 0u);
+                QVERIFY(std::fabs(b - exact.at(r, c)) <= std::fabs(exact.at(r, c)) * std::ldexp(1.0, -8));
+                const float h = fp16.at(r, c);
+                QVERIFY(std::fabs(h - exact.at(r, c)) <=
+                        std::max(std::fabs(exact.at(r, c)) * std::ldexp(1.0, -11), std::ldexp(1.0, -25)));
+                differs += b != exact.at(r, c);
+            }
+        }
+        QVERIFY(differs > 4000); // nearly every float32 draw needs rounding
     }
 
     void customStd()

@@ -56,7 +56,9 @@ ScenarioDocument fullDocument()
     d.quantization = q;
     d.comparison << ScenarioValues{{QStringLiteral("kv-cache-dtype"), QStringLiteral("auto")}}
                  << ScenarioValues{{QStringLiteral("model"), QStringLiteral("qwen2.5-7b")},
-                                   {QStringLiteral("batch-size"), QStringLiteral("8")}};
+                                   {QStringLiteral("batch-size"), QStringLiteral("8")},
+                                   // differingValues() spells a count back at its default "auto"
+                                   {QStringLiteral("max-model-len"), QStringLiteral("auto")}};
     return d;
 }
 

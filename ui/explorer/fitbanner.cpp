@@ -27,21 +27,6 @@ bool works(const MemoryPlan &plan)
     return plan.fits && plan.engineStarts;
 }
 
-/// A weight format in a few letters: "FP8", "AWQ INT4", "NF4".
-QString quantizationName(const QuantizationSpec &spec)
-{
-    switch (spec.method) {
-    case QuantMethod::Awq:
-        return QStringLiteral("AWQ INT%1").arg(spec.bits);
-    case QuantMethod::Gptq:
-        return QStringLiteral("GPTQ INT%1").arg(spec.bits);
-    case QuantMethod::BitsAndBytesNf4:
-        return QStringLiteral("NF4");
-    default:
-        return quantMethodName(spec.method).toUpper();
-    }
-}
-
 } // namespace
 
 FitBanner::FitBanner(QWidget *parent) : QLabel(parent)
@@ -113,7 +98,7 @@ QString FitBanner::fixText(const Fix &fix)
         } else if (option == QLatin1String("--kv-cache-dtype")) {
             parts << tr("%1 KV cache").arg(change.value.toString().toUpper());
         } else if (option == QLatin1String("--quantization")) {
-            const QString method = quantizationName(fix.plan.quantization);
+            const QString method = shortName(fix.plan.quantization);
             parts << (fix.needsQuantizedCheckpoint ? tr("%1 weights %2 (needs a checkpoint stored as %1)")
                                                    : tr("%1 weights %2"))
                          .arg(method, memory(fix.plan.weights.bytesPerGpu));

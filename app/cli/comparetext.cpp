@@ -1,0 +1,202 @@
+// SPDX-License-Identifier: MIT
+#include "comparetext.h"
+
+#include "common/units.h"
+#include "plantext.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace kvscope::cli {
+
+namespace {
+
+QString withoutTrailingBlanks(QString text)
+{
+    while (text.endsWith(QLatin1Char(' ')))
+        text.chop(1);
+    return text;
+}
+
+QString signedText(double delta, const QString &magnitude)
+{
+    return (delta < 0 ? QStringLiteral("-") : QStringLiteral("+")) + magnitude;
+}
+
+/// A figure of a row in its unit; `delta` formats a difference (with its sign).
+QString valueText(const CompareRow &row, double value, bool delta)
+{
+    const double magnitude = delta ? std::fabs(value) : value;
+    QString text;
+    if (row.unit == QLatin1String("bytes"))
+        text = (magnitude < 0 ? QStringLiteral("-") : QString()) +
+               formatBytes(std::llabs(std::llround(magnitude)));
+    else if (row.unit == QLatin1String("tokens") || row.unit == QLatin1String("sequences"))
+        text = formatCount(std::llround(magnitude));
+    else if (row.unit == QLatin1String("x"))
+        text = QString::number(magnitude, 'f', 2) + QLatin1Char('x');
+    else if (row.unit == QLatin1String("tokens/s"))
+        text = formatRate(magnitude);
+    else if (row.unit == QLatin1String("seconds"))
+        text = formatDuration(magnitude);
+    else if (row.unit == QLatin1String("dB"))
+        text = QString::number(magnitude, 'f', 2) + QStringLiteral(" dB");
+    else
+        text = QString::number(magnitude);
+    return delta ? signedText(value, text) : text;
+}
+
+QString cellText(const CompareRow &row, const CompareCell &cell, bool first)
+{
+    if (!cell.text.isEmpty())
+        return cell.text;
+    if (cell.lossless)
+        return QStringLiteral("lossless");
+    if (!cell.value)
+        return QStringLiteral("—");
+    QString text = valueText(row, *cell.value, false);
+    if (!first && cell.delta) {
+        if (*cell.delta == 0)
+            text += QStringLiteral(" (=)");
+        else if (cell.deltaPercent)
+            text += QStringLiteral(" (%1, %2%3 %)")
+                        .arg(valueText(row, *cell.delta, true),
+                             *cell.deltaPercent < 0 ? QString() : QStringLiteral("+"))
+                        .arg(*cell.deltaPercent, 0, 'f', 1);
+        else
+            text += QStringLiteral(" (%1)").arg(valueText(row, *cell.delta, true));
+    }
+    return text;
+}
+
+QString errorText(const SimulatedError &e)
+{
+    QString text = QStringLiteral("%1 %2 dB, relative error %3 %")
+                       .arg(e.scheme)
+                       .arg(e.sqnrDb, 0, 'f', 2)
+                       .arg(e.relativeError * 100.0, 0, 'f', 2);
+    if (e.fp8Scale > 0)
+        text += QStringLiteral(", scale %1").arg(e.fp8Scale, 0, 'g', 4);
+    if (e.clippedShare > 0)
+        text += QStringLiteral(", %1 % clipped").arg(e.clippedShare * 100.0, 0, 'f', 3);
+    return text;
+}
+
+QString tensorText(const AccuracyTensor &t)
+{
+    QString text =
+        QStringLiteral("[%1, %2] like %3: %4").arg(t.rows).arg(t.cols).arg(t.stands, t.description);
+    if (!t.clipping.isEmpty())
+        text += QStringLiteral("; ") + t.clipping;
+    return text;
+}
+
+void accuracySection(QString &out, const Comparison &comparison)
+{
+    out += QStringLiteral("\nAccuracy (simulated quantization error; SQNR is a proxy for end quality)\n");
+    QStringList tensors;
+    for (const ComparedColumn &c : comparison.columns) {
+        const WeightAccuracy &w = c.accuracy.weights;
+        const KvAccuracy &kv = c.accuracy.kv;
+        out += QStringLiteral("  %1\n").arg(c.label);
+        out += QStringLiteral("    weights   %1: %2\n")
+                   .arg(w.format, w.lossless ? QStringLiteral("lossless")
+                                  : w.error  ? errorText(*w.error)
+                                             : QStringLiteral("not modelled"));
+        if (!kv.lossless && (kv.keys || kv.values)) {
+            if (kv.keys)
+                out += QStringLiteral("    keys      %1\n").arg(errorText(*kv.keys));
+            if (kv.values)
+                out += QStringLiteral("    values    %1\n").arg(errorText(*kv.values));
+            if (kv.calibratedCombinedSqnrDb)
+                out += QStringLiteral("    KV with a calibrated amax scale: %1 dB (engine's scale: %2 dB)\n")
+                           .arg(*kv.calibratedCombinedSqnrDb, 0, 'f', 2)
+                           .arg(kv.combinedSqnrDb.value_or(0), 0, 'f', 2);
+        } else {
+            out += QStringLiteral("    KV cache  %1: %2\n")
+                       .arg(dtypeName(kv.dtype),
+                            kv.lossless ? QStringLiteral("lossless") : QStringLiteral("not modelled"));
+        }
+        for (const QString &note : w.notes + kv.notes + c.notes)
+            out += QStringLiteral("    note: %1\n").arg(note);
+        for (const AccuracyTensor *t : {&w.tensor, &kv.keyTensor, &kv.valueTensor})
+            if (t->rows > 0 && !tensors.contains(tensorText(*t)))
+                tensors << tensorText(*t);
+        const QString scale = QStringLiteral("FP8 KV scale: ") + kv.engineScale;
+        if (!kv.engineScale.isEmpty() && !tensors.contains(scale))
+            tensors << scale;
+    }
+    out += QStringLiteral("  simulated on:\n");
+    for (const QString &t : std::as_const(tensors))
+        out += QStringLiteral("    %1\n").arg(t);
+}
+
+void publishedSection(QString &out, const Comparison &comparison)
+{
+    QStringList lines;
+    for (const ComparedColumn &c : comparison.columns)
+        for (const PublishedResult &r : c.published) {
+            const QString line = QStringLiteral("  %1 %2: %3, %4: %5 %6 -> %7 %8 (%9)")
+                                     .arg(r.aspect == QLatin1String("weights") ? QStringLiteral("weights")
+                                                                               : QStringLiteral("KV"),
+                                          r.format, r.model, r.benchmark, r.baselineLabel)
+                                     .arg(publishedValueText(r.baseline))
+                                     .arg(r.quantizedLabel)
+                                     .arg(publishedValueText(r.quantized))
+                                     .arg(r.source);
+            if (!lines.contains(line))
+                lines << line;
+        }
+    if (lines.isEmpty())
+        return;
+    out += QStringLiteral("\nPublished results for these formats (what real evaluations found)\n");
+    out += lines.join(QLatin1Char('\n')) + QLatin1Char('\n');
+}
+
+} // namespace
+
+QString comparisonAsText(const Comparison &comparison)
+{
+    const MemoryPlan &first = comparison.columns.first().plan;
+    QString out = QStringLiteral("%1 on %2 x %3, batch %4 x %5 tokens\n")
+                      .arg(first.modelName, first.gpuName)
+                      .arg(first.tensorParallelSize)
+                      .arg(formatCount(first.batchSize), formatCount(first.seqLen));
+    out += QStringLiteral("%1 Differences are to the first column; * marks the best of a row.\n\n")
+               .arg(unitsConvention());
+
+    // Columns as wide as their widest cell.
+    QList<QStringList> cells;
+    int labelWidth = 0;
+    for (const CompareRow &row : comparison.rows)
+        labelWidth = std::max(labelWidth, int(row.label.size()));
+    QList<int> widths;
+    for (const ComparedColumn &c : comparison.columns)
+        widths << int(c.label.size());
+    for (const CompareRow &row : comparison.rows) {
+        QStringList texts;
+        for (qsizetype i = 0; i < row.cells.size(); ++i) {
+            QString text = cellText(row, row.cells.at(i), i == 0);
+            if (row.best.contains(int(i)))
+                text += QStringLiteral(" *");
+            widths[i] = std::max(widths.at(i), int(text.size()));
+            texts << text;
+        }
+        cells << texts;
+    }
+    QString header(labelWidth + 2, QLatin1Char(' '));
+    for (qsizetype i = 0; i < comparison.columns.size(); ++i)
+        header += comparison.columns.at(i).label.leftJustified(widths.at(i) + 3);
+    out += withoutTrailingBlanks(header) + QLatin1Char('\n');
+    for (qsizetype r = 0; r < comparison.rows.size(); ++r) {
+        QString line = comparison.rows.at(r).label.leftJustified(labelWidth + 2);
+        for (qsizetype i = 0; i < cells.at(r).size(); ++i)
+            line += cells.at(r).at(i).leftJustified(widths.at(i) + 3);
+        out += withoutTrailingBlanks(line) + QLatin1Char('\n');
+    }
+    accuracySection(out, comparison);
+    publishedSection(out, comparison);
+    return out;
+}
+
+} // namespace kvscope::cli

@@ -1,0 +1,642 @@
+// SPDX-License-Identifier: MIT
+#include "compare/accuracy.h"
+
+#include "common/error.h"
+#include "quantization/tensorsource.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QMutexLocker>
+
+namespace kvscope {
+
+namespace {
+
+using quant::ElementType;
+using quant::Scheme;
+using quant::SchemeKind;
+using quant::SyntheticKind;
+using quant::SyntheticSpec;
+using quant::TensorSource;
+
+// The synthetic tensors (README "Accuracy"): weights like a trained linear
+// layer, keys and values like one KV head over a prompt.
+constexpr double WeightStd = 0.02;      // LlamaConfig.initializer_range
+constexpr double ChannelScale = 10.0;   // four channels 2.5x, 5x, 7.5x, 10x
+constexpr std::int64_t KvTokens = 4096; // rows of a key or value tensor
+constexpr std::uint64_t WeightSeed = 1;
+constexpr std::uint64_t KeySeed = 2;
+constexpr std::uint64_t ValueSeed = 3;
+constexpr int TensorsKept = 3; // weights, keys, values of the last run
+
+ElementType elementType(WeightDtype dtype)
+{
+    switch (dtype) {
+    case WeightDtype::Float16:
+        return ElementType::Float16;
+    case WeightDtype::Float32:
+        return ElementType::Float32;
+    case WeightDtype::Auto:
+    case WeightDtype::BFloat16:
+        break;
+    }
+    return ElementType::BFloat16;
+}
+
+/// Bits of mantissa and exponent a 16/32-bit float type holds; a cast to a
+/// type that holds both at least as wide is exact.
+bool castIsExact(WeightDtype from, WeightDtype to)
+{
+    return from == to || to == WeightDtype::Float32;
+}
+
+Scheme castScheme(WeightDtype to)
+{
+    Scheme s;
+    s.kind = to == WeightDtype::Float16 ? SchemeKind::Fp16 : SchemeKind::Bf16;
+    return s;
+}
+
+QString storageName(ElementType type)
+{
+    return quant::elementTypeName(type).toLower();
+}
+
+QString syntheticDescription(const SyntheticSpec &spec)
+{
+    QString distribution = spec.kind == SyntheticKind::StudentT
+                               ? QStringLiteral("Student-t (5 degrees of freedom)")
+                               : QStringLiteral("Gaussian");
+    QString text = QStringLiteral("synthetic %1, std %2").arg(distribution).arg(spec.effectiveStd());
+    if (spec.channelScale > 0)
+        text +=
+            QStringLiteral(", 4 %1 channels %2x, %3x, %4x, %5x larger")
+                .arg(spec.kind == SyntheticKind::StudentT ? QStringLiteral("input") : QStringLiteral("key"))
+                .arg(spec.channelScale * 0.25)
+                .arg(spec.channelScale * 0.5)
+                .arg(spec.channelScale * 0.75)
+                .arg(spec.channelScale);
+    text += QStringLiteral(", seed %1, stored as %2").arg(spec.seed).arg(storageName(spec.storedAs));
+    return text;
+}
+
+AccuracyTensor syntheticTensor(const SyntheticSpec &spec, const QString &stands, std::int64_t rows,
+                               std::int64_t cols)
+{
+    AccuracyTensor t;
+    t.source = spec;
+    t.stands = stands;
+    t.description = syntheticDescription(spec);
+    t.rows = spec.rows;
+    t.cols = spec.cols;
+    if (rows != spec.rows || cols != spec.cols)
+        t.clipping = QStringLiteral("[%1, %2] clipped to [%3, %4] (the simulator's %5 x %5 limit)")
+                         .arg(rows)
+                         .arg(cols)
+                         .arg(spec.rows)
+                         .arg(spec.cols)
+                         .arg(quant::MaxSyntheticDimension);
+    return t;
+}
+
+/// The linear layer whose shape the weight tensor takes, as a checkpoint names it.
+struct LinearLayer
+{
+    QString name; ///< "model.layers.0.self_attn.o_proj.weight"
+    std::int64_t rows = 0;
+    std::int64_t cols = 0;
+};
+
+LinearLayer weightLayer(const ModelArch &m, const QuantizationSpec &quantization)
+{
+    int layer = 0;
+    if (quantization.method == QuantMethod::Mxfp4 && m.moe.enabled()) {
+        while (layer + 1 < m.numLayers && !m.isMoeLayer(layer))
+            ++layer;
+        return {QStringLiteral("model.layers.%1.mlp.experts.0.down_proj.weight").arg(layer), m.hiddenSize,
+                m.moe.expertIntermediateSize};
+    }
+    while (layer + 1 < m.numLayers && m.isRecurrentLayer(layer))
+        ++layer;
+    const int valueDim = m.usesMla() ? m.mla.vHeadDim : (m.vHeadDim > 0 ? m.vHeadDim : m.headDim);
+    return {QStringLiteral("model.layers.%1.self_attn.o_proj.weight").arg(layer), m.hiddenSize,
+            std::int64_t(m.numHeads) * valueDim};
+}
+
+/// The shard of a model folder that holds a tensor whose name ends with
+/// `suffix` (multimodal checkpoints prefix "language_model."), or nothing.
+std::optional<quant::TensorFile> findCheckpointTensor(const QString &folder, const QString &suffix,
+                                                      QStringList &notes)
+{
+    const QDir dir(folder);
+    const auto matches = [&](const QString &name) {
+        return name == suffix || name.endsWith(QLatin1Char('.') + suffix);
+    };
+    QStringList shards;
+    QFile index(dir.filePath(QStringLiteral("model.safetensors.index.json")));
+    if (index.open(QIODevice::ReadOnly)) {
+        const QJsonObject map =
+            QJsonDocument::fromJson(index.readAll()).object().value(u"weight_map").toObject();
+        for (auto it = map.begin(); it != map.end(); ++it)
+            if (matches(it.key()))
+                shards << it.value().toString();
+    }
+    if (shards.isEmpty())
+        shards = dir.entryList({QStringLiteral("*.safetensors")}, QDir::Files, QDir::Name);
+    for (const QString &shard : std::as_const(shards)) {
+        const QString path = dir.filePath(shard);
+        for (const quant::TensorInfo &info : quant::listTensors(path)) {
+            if (!matches(info.name))
+                continue;
+            if (!info.unusableReason.isEmpty()) {
+                notes << QStringLiteral("%1 in %2 is %3 %4 (%5): simulated on a synthetic tensor instead")
+                             .arg(info.name, shard, info.dtype, info.shapeText(), info.unusableReason);
+                return std::nullopt;
+            }
+            return quant::TensorFile{path, info.name};
+        }
+    }
+    notes << QStringLiteral("no tensor named *%1 in %2: simulated on a synthetic tensor instead")
+                 .arg(suffix, folder);
+    return std::nullopt;
+}
+
+/// The simulator scheme that models a weight quantization, or nothing (with a note).
+std::optional<Scheme> weightScheme(const QuantizationSpec &spec, QStringList &notes)
+{
+    Scheme s;
+    switch (spec.method) {
+    case QuantMethod::None:
+        return std::nullopt;
+    case QuantMethod::Awq:
+    case QuantMethod::Gptq:
+        if (spec.bits < 2 || spec.bits > 4) {
+            notes << QStringLiteral("%1-bit groups are not modelled by the simulator (2 to 4 bits)")
+                         .arg(spec.bits);
+            return std::nullopt;
+        }
+        s.kind = SchemeKind::Int;
+        s.bits = spec.bits;
+        s.symmetric = spec.method == QuantMethod::Gptq; // AutoGPTQ's default sym=True; AWQ zero points
+        s.groupSize = spec.groupSize;
+        notes << QStringLiteral(
+                     "simulated as round-to-nearest per group, the baseline %1 improves on (its %2 is "
+                     "not simulated; the published results show how much it gains)")
+                     .arg(quantMethodName(spec.method).toUpper(),
+                          spec.method == QuantMethod::Awq ? QStringLiteral("activation-aware scaling")
+                                                          : QStringLiteral("error-compensating rounding"));
+        return s;
+    case QuantMethod::Fp8:
+        s.kind = SchemeKind::Fp8E4M3;
+        if (spec.blockRows > 0 || spec.perChannelScales)
+            notes << QStringLiteral(
+                         "the checkpoint's %1 FP8 scales are simulated as one per-tensor scale (an "
+                         "upper bound on the error)")
+                         .arg(spec.blockRows > 0
+                                  ? QStringLiteral("%1 x %2 block").arg(spec.blockRows).arg(spec.blockCols)
+                                  : QStringLiteral("per-channel"));
+        return s;
+    case QuantMethod::Int8:
+        s.kind = SchemeKind::Int8;
+        return s;
+    case QuantMethod::BitsAndBytesNf4:
+        s.kind = SchemeKind::Nf4;
+        notes << QStringLiteral(
+            "NF4 simulated with fp32 absmax per 64 (double quantization of the absmax not "
+            "simulated)");
+        return s;
+    case QuantMethod::Mxfp4:
+        s.kind = SchemeKind::Mxfp4;
+        return s;
+    case QuantMethod::CompressedTensors:
+        if (!spec.floatWeights && spec.bits >= 2 && spec.bits <= 4 && spec.groupSize != 0) {
+            s.kind = SchemeKind::Int;
+            s.bits = spec.bits;
+            s.symmetric = spec.symmetric;
+            s.groupSize = spec.groupSize;
+            return s;
+        }
+        if (!spec.floatWeights && spec.bits == 8 && spec.groupSize == -1) {
+            s.kind = SchemeKind::Int8;
+            return s;
+        }
+        if (spec.floatWeights && spec.bits == 8) {
+            s.kind = SchemeKind::Fp8E4M3;
+            if (spec.groupSize != 0)
+                notes << QStringLiteral(
+                    "the checkpoint's per-channel FP8 scales are simulated as one per-tensor "
+                    "scale (an upper bound on the error)");
+            return s;
+        }
+        notes << QStringLiteral("compressed-tensors scheme %1 is not modelled by the simulator")
+                     .arg(spec.scheme.isEmpty() ? describe(spec) : spec.scheme);
+        return std::nullopt;
+    }
+    return std::nullopt;
+}
+
+QString key(const TensorSource &source)
+{
+    if (const auto *spec = std::get_if<SyntheticSpec>(&source))
+        return QStringLiteral("synthetic %1 %2x%3 seed %4 std %5 channels %6 as %7")
+            .arg(int(spec->kind))
+            .arg(spec->rows)
+            .arg(spec->cols)
+            .arg(spec->seed)
+            .arg(spec->standardDeviation, 0, 'g', 17)
+            .arg(spec->channelScale, 0, 'g', 17)
+            .arg(int(spec->storedAs));
+    const auto &file = std::get<quant::TensorFile>(source);
+    return QStringLiteral("file %1 %2").arg(file.path, file.tensor);
+}
+
+SimulatedError toError(const quant::SchemeResult &result, const quant::TensorStats &stats)
+{
+    SimulatedError e;
+    e.scheme = result.scheme.id();
+    e.signalSquares = stats.sumSquares;
+    e.errorSquares = result.metrics.mse * double(result.metrics.elements);
+    e.sqnrDb = result.metrics.sqnrDb;
+    e.relativeError = e.signalSquares > 0 ? std::sqrt(e.errorSquares / e.signalSquares) : 0.0;
+    e.clippedShare = result.metrics.clippedShare();
+    e.flushedShare = result.metrics.flushedShare();
+    e.fp8Scale = result.tensorScale;
+    return e;
+}
+
+/// Every scheme on one tensor: taken from the cache, the rest simulated in one run.
+QList<SimulatedError> simulate(const TensorSource &source, const QList<Scheme> &schemes, AccuracyCache &cache,
+                               const quant::RunControl &control)
+{
+    QList<Scheme> missing;
+    for (const Scheme &scheme : schemes)
+        if (!cache.result(source, scheme))
+            missing << scheme;
+    if (!missing.isEmpty()) {
+        quant::QuantRequest request;
+        request.source = source;
+        request.schemes = missing;
+        request.options.bins = 16; // the histograms are not shown here
+        request.options.relativeHistogram = false;
+        request.valueHistogram = false;
+        const quant::QuantOutcome outcome = quant::runQuantization(request, cache.tensor(source), control);
+        cache.keepTensor(outcome.tensor);
+        for (qsizetype i = 0; i < missing.size(); ++i)
+            cache.keepResult(source, missing.at(i), toError(outcome.results.at(i), outcome.tensor.stats));
+    }
+    control.report(1.0);
+    QList<SimulatedError> errors;
+    for (const Scheme &scheme : schemes)
+        errors << *cache.result(source, scheme);
+    return errors;
+}
+
+/// nullopt for an exact result (no error on this tensor: lossless).
+std::optional<SimulatedError> nonZero(const SimulatedError &error)
+{
+    if (error.errorSquares == 0)
+        return std::nullopt;
+    return error;
+}
+
+/// The SQNR of keys and values together (sums of both); nullopt when both are exact.
+std::optional<double> combinedSqnr(const QList<SimulatedError> &errors)
+{
+    double signal = 0;
+    double error = 0;
+    for (const SimulatedError &e : errors) {
+        signal += e.signalSquares;
+        error += e.errorSquares;
+    }
+    if (error == 0)
+        return std::nullopt;
+    return 10.0 * std::log10(signal / error);
+}
+
+WeightAccuracy weightAccuracy(const Scenario &s, const MemoryPlan &plan, AccuracyCache &cache,
+                              const quant::RunControl &control)
+{
+    const ModelArch &m = s.model;
+    WeightAccuracy w;
+    const WeightDtype checkpoint =
+        m.checkpointDtype == WeightDtype::Auto ? WeightDtype::BFloat16 : m.checkpointDtype;
+    if (plan.modelFormat == ModelFormat::Gguf) {
+        const QString type =
+            plan.modelFileType.isEmpty() ? QStringLiteral("GGUF blocks") : plan.modelFileType;
+        w.format = QStringLiteral("%1 (GGUF)").arg(type);
+        const QString upper = type.toUpper();
+        if (upper == QLatin1String("F32") || upper == QLatin1String("F16") ||
+            upper == QLatin1String("BF16")) {
+            w.lossless = true;
+            w.notes << QStringLiteral("the file's weights are stored unquantized");
+        } else {
+            w.notes << QStringLiteral(
+                           "llama.cpp's %1 blocks are not modelled by the simulator; see the published "
+                           "results")
+                           .arg(type);
+        }
+        return w;
+    }
+
+    std::optional<Scheme> scheme;
+    if (plan.quantization.method == QuantMethod::None) {
+        w.format = QStringLiteral("%1 of a %2 checkpoint").arg(dtypeName(plan.dtype), dtypeName(checkpoint));
+        if (castIsExact(checkpoint, plan.dtype)) {
+            w.lossless = true;
+            return w;
+        }
+        scheme = castScheme(plan.dtype);
+    } else {
+        w.format = describe(plan.quantization);
+        scheme = weightScheme(plan.quantization, w.notes);
+        if (!scheme)
+            return w;
+        if (plan.quantizationFromCheckpoint)
+            w.notes << QStringLiteral(
+                "the checkpoint stores its weights quantized; the error is estimated against "
+                "unquantized weights");
+    }
+
+    const LinearLayer layer = weightLayer(m, plan.quantization);
+    std::optional<quant::TensorFile> file;
+    if (m.measured.format == QLatin1String("safetensors") && QFileInfo(m.source).isDir() &&
+        !plan.quantizationFromCheckpoint)
+        file = findCheckpointTensor(m.source, layer.name.mid(layer.name.indexOf(QLatin1String("layers."))),
+                                    w.notes);
+    if (file) {
+        w.tensor.source = *file;
+        w.tensor.stands = layer.name;
+        w.tensor.fromCheckpoint = true;
+        const quant::TensorData data = quant::openTensor(file->path, file->tensor);
+        w.tensor.rows = data.rows();
+        w.tensor.cols = data.cols();
+        w.tensor.description = QStringLiteral("%1 of %2 (%3)")
+                                   .arg(file->tensor, file->path, quant::elementTypeName(data.type()));
+    } else {
+        SyntheticSpec spec;
+        spec.kind = SyntheticKind::StudentT;
+        spec.rows = std::min(layer.rows, quant::MaxSyntheticDimension);
+        spec.cols = std::min(layer.cols, quant::MaxSyntheticDimension);
+        spec.seed = WeightSeed;
+        spec.standardDeviation = WeightStd;
+        spec.channelScale = ChannelScale;
+        spec.storedAs = elementType(checkpoint);
+        w.tensor = syntheticTensor(spec, layer.name, layer.rows, layer.cols);
+    }
+    w.error = nonZero(simulate(w.tensor.source, {*scheme}, cache, control).constFirst());
+    w.lossless = !w.error;
+    return w;
+}
+
+KvAccuracy kvAccuracy(const Scenario &s, const MemoryPlan &plan, AccuracyCache &cache,
+                      const quant::RunControl &control)
+{
+    const ModelArch &m = s.model;
+    KvAccuracy kv;
+    kv.dtype = plan.kvCacheDtype;
+    const WeightDtype activations = plan.dtype;
+    std::optional<Scheme> engine;
+    std::optional<Scheme> calibrated;
+    switch (plan.kvCacheDtype) {
+    case KvCacheDtype::Auto:
+    case KvCacheDtype::Float32:
+        kv.lossless = true;
+        return kv;
+    case KvCacheDtype::Float16:
+    case KvCacheDtype::BFloat16: {
+        const WeightDtype cache16 =
+            plan.kvCacheDtype == KvCacheDtype::Float16 ? WeightDtype::Float16 : WeightDtype::BFloat16;
+        if (castIsExact(activations, cache16)) {
+            kv.lossless = true;
+            return kv;
+        }
+        engine = castScheme(cache16);
+        break;
+    }
+    case KvCacheDtype::Fp8:
+    case KvCacheDtype::Fp8E4M3:
+    case KvCacheDtype::Fp8E5M2: {
+        Scheme fp8;
+        fp8.kind = plan.kvCacheDtype == KvCacheDtype::Fp8E5M2 ? SchemeKind::Fp8E5M2 : SchemeKind::Fp8E4M3;
+        fp8.unitScale = true;
+        engine = fp8;
+        fp8.unitScale = false;
+        calibrated = fp8;
+        kv.engineScale = QStringLiteral(
+            "per-tensor 1.0: vLLM's k/v scale without calibrated scales (docs.vllm.ai, Quantized KV "
+            "Cache: \"No calibration (default scales): all quantization scales are set to 1.0\"); a "
+            "checkpoint with calibrated k/v scales runs near the calibrated figure (kvscope does not read "
+            "them)");
+        if (plan.kv.fp8DsMla)
+            kv.notes << QStringLiteral(
+                "fp8_ds_mla keeps a float32 scale per 128 latent values; simulated with one "
+                "per-tensor scale");
+        break;
+    }
+    case KvCacheDtype::Q8_0:
+    case KvCacheDtype::Q4_0:
+        kv.notes << QStringLiteral(
+                        "llama.cpp's %1 KV blocks are not modelled by the simulator; see the published "
+                        "results")
+                        .arg(dtypeName(plan.kvCacheDtype));
+        return kv;
+    }
+
+    const bool latent = m.usesMla();
+    SyntheticSpec keys;
+    keys.kind = SyntheticKind::Gaussian;
+    keys.rows = KvTokens;
+    keys.cols = std::min<std::int64_t>(latent ? m.mla.kvLoraRank + m.mla.qkRopeHeadDim : m.headDim,
+                                       quant::MaxSyntheticDimension);
+    keys.seed = KeySeed;
+    keys.standardDeviation = 1.0;
+    keys.channelScale = ChannelScale;
+    keys.storedAs = elementType(activations);
+    const QString head =
+        latent ? QStringLiteral("the MLA latent of one layer over %1 tokens").arg(KvTokens)
+               : QStringLiteral("the keys of one KV head of one layer over %1 tokens").arg(KvTokens);
+    kv.keyTensor = syntheticTensor(keys, head, keys.rows, keys.cols);
+
+    QList<Scheme> schemes{*engine};
+    if (calibrated)
+        schemes << *calibrated;
+    const double split = latent ? 1.0 : 0.5;
+    const QList<SimulatedError> keyErrors = simulate(keys, schemes, cache, control.slice(0.0, split));
+    kv.keys = nonZero(keyErrors.at(0));
+    if (calibrated)
+        kv.calibratedKeys = nonZero(keyErrors.at(1));
+    QList<SimulatedError> engineErrors{keyErrors.at(0)};
+    QList<SimulatedError> calibratedErrors;
+    if (calibrated)
+        calibratedErrors << keyErrors.at(1);
+    if (!latent) {
+        SyntheticSpec values = keys;
+        values.cols = m.vHeadDim > 0 ? m.vHeadDim : m.headDim;
+        values.seed = ValueSeed;
+        values.channelScale = 0;
+        kv.valueTensor = syntheticTensor(
+            values, QStringLiteral("the values of one KV head of one layer over %1 tokens").arg(KvTokens),
+            values.rows, values.cols);
+        const QList<SimulatedError> valueErrors = simulate(values, schemes, cache, control.slice(split, 1.0));
+        kv.values = nonZero(valueErrors.at(0));
+        engineErrors << valueErrors.at(0);
+        if (calibrated) {
+            kv.calibratedValues = nonZero(valueErrors.at(1));
+            calibratedErrors << valueErrors.at(1);
+        }
+    }
+    kv.combinedSqnrDb = combinedSqnr(engineErrors);
+    kv.calibratedCombinedSqnrDb = combinedSqnr(calibratedErrors);
+    kv.lossless = !kv.keys && !kv.values;
+    return kv;
+}
+
+QJsonValue optionalNumber(const std::optional<double> &value)
+{
+    return value ? QJsonValue(*value) : QJsonValue(QJsonValue::Null);
+}
+
+QJsonValue errorToJson(const std::optional<SimulatedError> &error)
+{
+    if (!error)
+        return QJsonValue::Null;
+    QJsonObject o;
+    o.insert(u"scheme", error->scheme);
+    o.insert(u"sqnr_db", error->sqnrDb);
+    o.insert(u"relative_error", error->relativeError);
+    o.insert(u"clipped_share", error->clippedShare);
+    o.insert(u"flushed_share", error->flushedShare);
+    if (error->fp8Scale > 0)
+        o.insert(u"fp8_scale", error->fp8Scale);
+    return o;
+}
+
+QJsonValue tensorToJson(const AccuracyTensor &t)
+{
+    if (t.rows == 0)
+        return QJsonValue::Null;
+    QJsonObject o;
+    o.insert(u"stands_for", t.stands);
+    o.insert(u"source", std::holds_alternative<SyntheticSpec>(t.source)
+                            ? std::get<SyntheticSpec>(t.source).origin()
+                            : std::get<quant::TensorFile>(t.source).path);
+    o.insert(u"description", t.description);
+    o.insert(u"from_checkpoint", t.fromCheckpoint);
+    o.insert(u"shape", QJsonArray{qint64(t.rows), qint64(t.cols)});
+    o.insert(u"clipping", t.clipping.isEmpty() ? QJsonValue(QJsonValue::Null) : QJsonValue(t.clipping));
+    return o;
+}
+
+} // namespace
+
+std::optional<quant::LoadedTensor> AccuracyCache::tensor(const quant::TensorSource &source) const
+{
+    const QMutexLocker lock(&m_mutex);
+    for (const quant::LoadedTensor &t : m_tensors)
+        if (t.source == source)
+            return t;
+    return std::nullopt;
+}
+
+void AccuracyCache::keepTensor(const quant::LoadedTensor &tensor)
+{
+    const QMutexLocker lock(&m_mutex);
+    m_tensors.removeIf([&](const quant::LoadedTensor &t) { return t.source == tensor.source; });
+    m_tensors << tensor;
+    while (m_tensors.size() > TensorsKept)
+        m_tensors.removeFirst();
+}
+
+std::optional<SimulatedError> AccuracyCache::result(const quant::TensorSource &source,
+                                                    const quant::Scheme &scheme) const
+{
+    const QMutexLocker lock(&m_mutex);
+    const auto it = m_results.constFind(key(source, scheme));
+    if (it == m_results.cend())
+        return std::nullopt;
+    return *it;
+}
+
+void AccuracyCache::keepResult(const quant::TensorSource &source, const quant::Scheme &scheme,
+                               const SimulatedError &error)
+{
+    const QMutexLocker lock(&m_mutex);
+    m_results.insert(key(source, scheme), error);
+}
+
+int AccuracyCache::simulatedCount() const
+{
+    const QMutexLocker lock(&m_mutex);
+    return int(m_results.size());
+}
+
+QString AccuracyCache::key(const quant::TensorSource &source, const quant::Scheme &scheme)
+{
+    return QStringLiteral("%1 | %2 unit %3 saturate %4")
+        .arg(kvscope::key(source), scheme.id())
+        .arg(scheme.unitScale)
+        .arg(scheme.saturate);
+}
+
+Accuracy estimateAccuracy(const Scenario &scenario, const MemoryPlan &plan, AccuracyCache &cache,
+                          const quant::RunControl &control)
+{
+    // The simulator checks the flag before every chunk; these checks cover the cached parts.
+    const auto checkCancelled = [&control] {
+        if (control.cancelled())
+            throw quant::Cancelled();
+    };
+    Accuracy a;
+    checkCancelled();
+    a.weights = weightAccuracy(scenario, plan, cache, control.slice(0.0, 0.8));
+    checkCancelled();
+    a.kv = kvAccuracy(scenario, plan, cache, control.slice(0.8, 1.0));
+    control.report(1.0);
+    return a;
+}
+
+QJsonObject accuracyToJson(const Accuracy &a)
+{
+    QJsonObject weights;
+    weights.insert(u"format", a.weights.format);
+    weights.insert(u"lossless", a.weights.lossless);
+    weights.insert(u"sqnr_db",
+                   optionalNumber(a.weights.error ? std::optional(a.weights.error->sqnrDb) : std::nullopt));
+    weights.insert(
+        u"relative_error",
+        optionalNumber(a.weights.error ? std::optional(a.weights.error->relativeError) : std::nullopt));
+    weights.insert(u"error", errorToJson(a.weights.error));
+    weights.insert(u"tensor", tensorToJson(a.weights.tensor));
+    weights.insert(u"notes", QJsonArray::fromStringList(a.weights.notes));
+
+    QJsonObject kv;
+    kv.insert(u"dtype", dtypeName(a.kv.dtype));
+    kv.insert(u"lossless", a.kv.lossless);
+    kv.insert(u"sqnr_db", optionalNumber(a.kv.combinedSqnrDb));
+    kv.insert(u"key_sqnr_db", optionalNumber(a.kv.keys ? std::optional(a.kv.keys->sqnrDb) : std::nullopt));
+    kv.insert(u"value_sqnr_db",
+              optionalNumber(a.kv.values ? std::optional(a.kv.values->sqnrDb) : std::nullopt));
+    kv.insert(u"scale",
+              a.kv.engineScale.isEmpty() ? QJsonValue(QJsonValue::Null) : QJsonValue(a.kv.engineScale));
+    kv.insert(u"keys", errorToJson(a.kv.keys));
+    kv.insert(u"values", errorToJson(a.kv.values));
+    kv.insert(u"calibrated_sqnr_db", optionalNumber(a.kv.calibratedCombinedSqnrDb));
+    kv.insert(u"calibrated_keys", errorToJson(a.kv.calibratedKeys));
+    kv.insert(u"calibrated_values", errorToJson(a.kv.calibratedValues));
+    kv.insert(u"key_tensor", tensorToJson(a.kv.keyTensor));
+    kv.insert(u"value_tensor", tensorToJson(a.kv.valueTensor));
+    kv.insert(u"notes", QJsonArray::fromStringList(a.kv.notes));
+
+    QJsonObject o;
+    o.insert(u"weights", weights);
+    o.insert(u"kv_cache", kv);
+    return o;
+}
+
+} // namespace kvscope

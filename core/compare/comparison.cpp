@@ -1,0 +1,393 @@
+// SPDX-License-Identifier: MIT
+#include "compare/comparison.h"
+
+#include "common/error.h"
+#include "plan/planjson.h"
+#include "plan/planner.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include <QJsonArray>
+
+namespace kvscope {
+
+namespace {
+
+QString weightLabel(const MemoryPlan &plan)
+{
+    if (plan.modelFormat == ModelFormat::Gguf)
+        return plan.modelFileType.isEmpty() ? QStringLiteral("GGUF") : plan.modelFileType;
+    if (plan.quantization.method != QuantMethod::None)
+        return shortName(plan.quantization);
+    return plan.dtype == WeightDtype::Float16   ? QStringLiteral("FP16")
+           : plan.dtype == WeightDtype::Float32 ? QStringLiteral("FP32")
+                                                : QStringLiteral("BF16");
+}
+
+QString kvLabel(KvCacheDtype dtype)
+{
+    switch (dtype) {
+    case KvCacheDtype::Auto:
+    case KvCacheDtype::BFloat16:
+        return QStringLiteral("BF16 KV");
+    case KvCacheDtype::Float16:
+        return QStringLiteral("FP16 KV");
+    case KvCacheDtype::Float32:
+        return QStringLiteral("FP32 KV");
+    case KvCacheDtype::Fp8:
+    case KvCacheDtype::Fp8E4M3:
+        return QStringLiteral("FP8 KV");
+    case KvCacheDtype::Fp8E5M2:
+        return QStringLiteral("FP8 E5M2 KV");
+    case KvCacheDtype::Q8_0:
+        return QStringLiteral("Q8_0 KV");
+    case KvCacheDtype::Q4_0:
+        return QStringLiteral("Q4_0 KV");
+    }
+    return {};
+}
+
+ComparisonColumn column(const Scenario &scenario)
+{
+    return {precisionLabel(scenario), scenario};
+}
+
+/// Labels that tell the columns apart: the precisions, and the other options
+/// that differ from the first column when two columns share their precisions.
+void distinguishLabels(QList<ComparisonColumn> &columns)
+{
+    for (qsizetype i = 1; i < columns.size(); ++i) {
+        bool shared = false;
+        for (qsizetype j = 0; j < columns.size(); ++j)
+            shared = shared || (j != i && columns.at(j).label == columns.at(i).label);
+        if (!shared)
+            continue;
+        QStringList words;
+        const ScenarioValues values = differingValues(columns.first().scenario, columns.at(i).scenario);
+        for (auto it = values.cbegin(); it != values.cend(); ++it)
+            words << QStringLiteral("--%1 %2").arg(it.key(), it.value());
+        if (!words.isEmpty())
+            columns[i].label += QStringLiteral(" (%1)").arg(words.join(QLatin1Char(' ')));
+    }
+}
+
+/// One row's figure of one column.
+struct RowSpec
+{
+    const char *key;
+    const char *label;
+    const char *unit;
+    Better better;
+    bool integral;
+    CompareCell (*cell)(const ComparedColumn &c);
+};
+
+CompareCell number(double value)
+{
+    CompareCell cell;
+    cell.value = value;
+    return cell;
+}
+
+CompareCell speedNumber(const ComparedColumn &c, double value)
+{
+    return c.plan.speed.available ? number(value) : CompareCell{};
+}
+
+CompareCell sqnr(const std::optional<double> &value, bool lossless)
+{
+    CompareCell cell;
+    cell.value = value;
+    cell.lossless = lossless;
+    return cell;
+}
+
+const RowSpec rowSpecs[] = {
+    {"weights_bytes", "weights per GPU", "bytes", Better::Less, true,
+     [](const ComparedColumn &c) { return number(double(c.plan.weights.bytesPerGpu)); }},
+    {"kv_bytes_per_token", "KV bytes per token", "bytes", Better::Less, true,
+     [](const ComparedColumn &c) { return number(double(c.plan.kv.bytesPerToken)); }},
+    {"kv_cache_bytes", "KV cache for the batch", "bytes", Better::Less, true,
+     [](const ComparedColumn &c) { return number(double(c.plan.kv.cacheBytes)); }},
+    {"headroom_bytes", "headroom", "bytes", Better::More, true,
+     [](const ComparedColumn &c) { return number(double(c.plan.headroomBytes)); }},
+    {"kv_capacity_tokens", "KV capacity", "tokens", Better::More, true,
+     [](const ComparedColumn &c) { return number(double(c.plan.kv.capacityTokens)); }},
+    {"max_concurrency", "maximum concurrency", "x", Better::More, false,
+     [](const ComparedColumn &c) { return number(c.plan.kv.maxConcurrency); }},
+    {"largest_batch_that_fits", "largest batch that fits", "sequences", Better::More, true,
+     [](const ComparedColumn &c) { return number(double(c.plan.largestBatchThatFits)); }},
+    {"decode_tokens_per_second", "decode tokens/s", "tokens/s", Better::More, false,
+     [](const ComparedColumn &c) { return speedNumber(c, c.plan.speed.decodeTokensPerSecond); }},
+    {"prefill_seconds", "time to first token", "seconds", Better::Less, false,
+     [](const ComparedColumn &c) { return speedNumber(c, c.plan.speed.prefill.seconds); }},
+    {"decode_bound", "decode bound", "", Better::None, false,
+     [](const ComparedColumn &c) {
+         CompareCell cell;
+         if (c.plan.speed.available)
+             cell.text = c.plan.speed.decode.bound == SpeedBound::Memory ? QStringLiteral("memory")
+                                                                         : QStringLiteral("compute");
+         return cell;
+     }},
+    {"weight_sqnr_db", "weight SQNR", "dB", Better::More, false,
+     [](const ComparedColumn &c) {
+         const WeightAccuracy &w = c.accuracy.weights;
+         return sqnr(w.error ? std::optional(w.error->sqnrDb) : std::nullopt, w.lossless);
+     }},
+    {"kv_sqnr_db", "KV SQNR", "dB", Better::More, false,
+     [](const ComparedColumn &c) { return sqnr(c.accuracy.kv.combinedSqnrDb, c.accuracy.kv.lossless); }},
+};
+
+/// Two figures equal up to rounding (the same FLOPs summed in another order):
+/// a difference below a billionth of either is none.
+bool sameFigure(double a, double b)
+{
+    if (a == b)
+        return true;
+    return std::isfinite(a) && std::isfinite(b) &&
+           std::fabs(a - b) <= 1e-9 * std::max(std::fabs(a), std::fabs(b));
+}
+
+/// A cell's value for ranking: a lossless SQNR beats every finite one.
+std::optional<double> rank(const CompareCell &cell)
+{
+    if (cell.lossless)
+        return std::numeric_limits<double>::infinity();
+    return cell.value;
+}
+
+QList<int> bestColumns(const CompareRow &row)
+{
+    if (row.better == Better::None)
+        return {};
+    std::optional<double> best;
+    int ranked = 0;
+    for (const CompareCell &cell : row.cells) {
+        const std::optional<double> value = rank(cell);
+        if (!value)
+            continue;
+        ++ranked;
+        if (!best || (row.better == Better::More ? *value > *best : *value < *best))
+            best = value;
+    }
+    QList<int> columns;
+    if (ranked < 2)
+        return columns;
+    for (qsizetype i = 0; i < row.cells.size(); ++i)
+        if (const std::optional<double> value = rank(row.cells.at(i)); value && sameFigure(*value, *best))
+            columns << int(i);
+    // Every column the same: none stands out.
+    if (columns.size() == ranked)
+        columns.clear();
+    return columns;
+}
+
+QJsonValue optionalJson(const std::optional<double> &value, bool integral)
+{
+    if (!value)
+        return QJsonValue::Null;
+    return integral ? QJsonValue(qint64(*value)) : QJsonValue(*value);
+}
+
+QString betterName(Better better)
+{
+    switch (better) {
+    case Better::Less:
+        return QStringLiteral("less");
+    case Better::More:
+        return QStringLiteral("more");
+    case Better::None:
+        break;
+    }
+    return QStringLiteral("none");
+}
+
+} // namespace
+
+QString precisionLabel(const Scenario &scenario)
+{
+    try {
+        const MemoryPlan plan = planMemory(scenario);
+        return QStringLiteral("%1 + %2").arg(weightLabel(plan), kvLabel(plan.kvCacheDtype));
+    } catch (const Error &) {
+        return QStringLiteral("%1 + %2 KV")
+            .arg(quantizationChoiceName(scenario.quantization), dtypeName(scenario.kvCacheDtype));
+    }
+}
+
+QList<ComparisonColumn> seedQuestionColumns(const Scenario &base)
+{
+    QList<ComparisonColumn> columns;
+    const auto add = [&](Scenario s) { columns << column(s); };
+    Scenario s = base;
+    if (base.model.format == ModelFormat::Gguf) {
+        s.quantization.reset();
+        for (const KvCacheDtype kv : {KvCacheDtype::Float16, KvCacheDtype::Q8_0, KvCacheDtype::Q4_0}) {
+            s.kvCacheDtype = kv;
+            add(s);
+        }
+        return columns;
+    }
+    if (base.model.checkpointQuantization.method != QuantMethod::None) {
+        s.quantization.reset();
+        s.kvCacheDtype = KvCacheDtype::Auto;
+        add(s);
+        s.kvCacheDtype = KvCacheDtype::Fp8;
+        add(s);
+        return columns;
+    }
+    for (const QuantMethod method : {QuantMethod::None, QuantMethod::Awq}) {
+        s.quantization = defaultSpecFor(method);
+        for (const KvCacheDtype kv : {KvCacheDtype::Auto, KvCacheDtype::Fp8}) {
+            s.kvCacheDtype = kv;
+            add(s);
+        }
+    }
+    return columns;
+}
+
+QList<ComparisonColumn> labelledColumns(const QList<Scenario> &scenarios)
+{
+    QList<ComparisonColumn> columns;
+    for (const Scenario &s : scenarios)
+        columns << column(s);
+    distinguishLabels(columns);
+    return columns;
+}
+
+QList<ComparisonColumn> variantColumns(const Scenario &base, const QList<ScenarioValues> &variants)
+{
+    QList<Scenario> scenarios;
+    for (qsizetype i = 0; i < variants.size(); ++i) {
+        try {
+            scenarios << applyValues(base, variants.at(i));
+        } catch (const Error &error) {
+            throw Error(QStringLiteral("variant %1: %2").arg(i + 1).arg(error.message()));
+        }
+    }
+    return labelledColumns(scenarios);
+}
+
+QList<CompareRow> comparisonRows(const QList<ComparedColumn> &columns)
+{
+    QList<CompareRow> rows;
+    for (const RowSpec &spec : rowSpecs) {
+        CompareRow row;
+        row.key = QLatin1String(spec.key);
+        row.label = QLatin1String(spec.label);
+        row.unit = QLatin1String(spec.unit);
+        row.better = spec.better;
+        row.integral = spec.integral;
+        for (const ComparedColumn &c : columns)
+            row.cells << spec.cell(c);
+        // The first column's figure, as a plain double (GCC 12 misreads an optional here).
+        const bool hasFirst = !row.cells.isEmpty() && row.cells.first().value.has_value();
+        const double first = hasFirst ? *row.cells.first().value : 0.0;
+        for (CompareCell &cell : row.cells) {
+            if (!hasFirst || !cell.value)
+                continue;
+            const double delta = sameFigure(*cell.value, first) ? 0.0 : *cell.value - first;
+            cell.delta = delta;
+            if (first != 0)
+                cell.deltaPercent = delta / std::fabs(first) * 100.0;
+        }
+        row.best = bestColumns(row);
+        rows << row;
+    }
+    return rows;
+}
+
+Comparison compare(const QList<ComparisonColumn> &columns, AccuracyCache &cache,
+                   const quant::RunControl &control)
+{
+    if (columns.size() < 2 || columns.size() > MaxComparisonColumns)
+        throw Error(QStringLiteral("comparison: needs 2 to %1 columns, got %2")
+                        .arg(MaxComparisonColumns)
+                        .arg(columns.size()));
+    Comparison comparison;
+    const double share = 1.0 / double(columns.size());
+    for (qsizetype i = 0; i < columns.size(); ++i) {
+        // Between columns too: a column whose accuracy is all cached runs no simulation to notice.
+        if (control.cancelled())
+            throw quant::Cancelled();
+        ComparedColumn c;
+        c.label = columns.at(i).label;
+        c.scenario = columns.at(i).scenario;
+        try {
+            c.plan = planMemory(c.scenario);
+        } catch (const Error &error) {
+            throw Error(QStringLiteral("column %1 (%2): %3").arg(i + 1).arg(c.label, error.message()));
+        }
+        c.accuracy = estimateAccuracy(c.scenario, c.plan, cache,
+                                      control.slice(share * double(i), share * double(i + 1)));
+        c.published = publishedResultsFor(c.scenario, c.plan);
+        // As proposeFixes() says of them: vLLM quantizes to fp8 or bitsandbytes while
+        // loading, but AWQ and GPTQ weights must come calibrated in the checkpoint.
+        if (c.plan.quantization.isAwqOrGptq() && !c.plan.quantizationFromCheckpoint &&
+            c.scenario.model.checkpointQuantization.method != c.plan.quantization.method)
+            c.notes << QStringLiteral(
+                           "vLLM loads %1 weights only from a checkpoint stored that way (the same "
+                           "model quantized with %2); it does not quantize a 16-bit checkpoint")
+                           .arg(quantMethodName(c.plan.quantization.method).toUpper(),
+                                c.plan.quantization.method == QuantMethod::Awq ? QStringLiteral("AutoAWQ")
+                                                                               : QStringLiteral("GPTQ"));
+        comparison.columns << c;
+    }
+    comparison.rows = comparisonRows(comparison.columns);
+    control.report(1.0);
+    return comparison;
+}
+
+QJsonObject comparisonToJson(const Comparison &comparison)
+{
+    QJsonArray variants;
+    for (const ComparedColumn &c : comparison.columns) {
+        QJsonObject o = planToJson(c.plan);
+        o.insert(u"label", c.label);
+        const WeightAccuracy &w = c.accuracy.weights;
+        o.insert(u"weight_sqnr_db",
+                 optionalJson(w.error ? std::optional(w.error->sqnrDb) : std::nullopt, false));
+        o.insert(u"kv_sqnr_db", optionalJson(c.accuracy.kv.combinedSqnrDb, false));
+        o.insert(u"accuracy", accuracyToJson(c.accuracy));
+        QJsonArray published;
+        for (const PublishedResult &r : c.published)
+            published << publishedResultToJson(r);
+        o.insert(u"published_results", published);
+        o.insert(u"comparison_notes", QJsonArray::fromStringList(c.notes));
+        QJsonObject options;
+        const ScenarioValues differing = differingValues(comparison.columns.first().scenario, c.scenario);
+        for (auto it = differing.cbegin(); it != differing.cend(); ++it)
+            options.insert(it.key(), it.value());
+        o.insert(u"options", options);
+        variants << o;
+    }
+    QJsonArray rows;
+    for (const CompareRow &row : comparison.rows) {
+        QJsonArray values, deltas, percents, best;
+        for (const CompareCell &cell : row.cells) {
+            values << (!cell.text.isEmpty() ? QJsonValue(cell.text) : optionalJson(cell.value, row.integral));
+            deltas << optionalJson(cell.delta, row.integral);
+            percents << optionalJson(cell.deltaPercent, false);
+        }
+        for (const int column : row.best)
+            best << column;
+        QJsonObject o;
+        o.insert(u"key", row.key);
+        o.insert(u"label", row.label);
+        o.insert(u"unit", row.unit);
+        o.insert(u"better", betterName(row.better));
+        o.insert(u"values", values);
+        o.insert(u"deltas", deltas);
+        o.insert(u"delta_percents", percents);
+        o.insert(u"best", best);
+        rows << o;
+    }
+    QJsonObject o;
+    o.insert(u"variants", variants);
+    o.insert(u"rows", rows);
+    return o;
+}
+
+} // namespace kvscope

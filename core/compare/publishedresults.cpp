@@ -1,0 +1,133 @@
+// SPDX-License-Identifier: MIT
+#include "compare/publishedresults.h"
+
+#include "common/error.h"
+#include "library/library.h"
+#include "model/hfconfig.h"
+
+#include <QJsonArray>
+#include <QLocale>
+
+namespace kvscope {
+
+QList<PublishedResult> publishedResultsFromJson(const QByteArray &json, const QString &origin)
+{
+    QList<PublishedResult> results;
+    const QJsonArray entries = parseJsonObject(json, origin).value(u"results").toArray();
+    for (qsizetype i = 0; i < entries.size(); ++i) {
+        const QJsonObject o = entries.at(i).toObject();
+        PublishedResult r;
+        r.aspect = o.value(u"aspect").toString();
+        r.format = o.value(u"format").toString();
+        r.model = o.value(u"model").toString();
+        r.engine = o.value(u"engine").toString();
+        r.benchmark = o.value(u"benchmark").toString();
+        r.higherIsBetter = o.value(u"higher_is_better").toBool(true);
+        const QJsonObject baseline = o.value(u"baseline").toObject();
+        const QJsonObject quantized = o.value(u"quantized").toObject();
+        r.baselineLabel = baseline.value(u"label").toString();
+        r.baseline = baseline.value(u"value").toDouble();
+        r.quantizedLabel = quantized.value(u"label").toString();
+        r.quantized = quantized.value(u"value").toDouble();
+        r.note = o.value(u"note").toString();
+        r.source = o.value(u"source").toString();
+        const auto fail = [&](const char *field) {
+            throw Error(QStringLiteral("%1: results[%2]: field '%3' missing or invalid")
+                            .arg(origin)
+                            .arg(i)
+                            .arg(QLatin1String(field)));
+        };
+        if (r.aspect != QLatin1String("weights") && r.aspect != QLatin1String("kv_cache"))
+            fail("aspect");
+        if (r.format.isEmpty())
+            fail("format");
+        if (r.model.isEmpty() || r.benchmark.isEmpty())
+            fail("model");
+        if (!baseline.value(u"value").isDouble() || !quantized.value(u"value").isDouble())
+            fail("value");
+        if (!r.source.startsWith(QLatin1String("https://")))
+            fail("source");
+        results << r;
+    }
+    return results;
+}
+
+const QList<PublishedResult> &publishedResults()
+{
+    static const QList<PublishedResult> results =
+        publishedResultsFromJson(readResource(QStringLiteral(":/quality/published-results.json")),
+                                 QStringLiteral("published-results.json"));
+    return results;
+}
+
+QString weightFormatKey(const Scenario &scenario, const MemoryPlan &plan)
+{
+    if (plan.modelFormat == ModelFormat::Gguf)
+        return plan.modelFileType.isEmpty() ? QString()
+                                            : QStringLiteral("gguf:") + plan.modelFileType.toLower();
+    if (plan.quantization.method != QuantMethod::None)
+        return quantMethodName(plan.quantization.method);
+    const WeightDtype checkpoint = scenario.model.checkpointDtype == WeightDtype::Auto
+                                       ? WeightDtype::BFloat16
+                                       : scenario.model.checkpointDtype;
+    if (plan.dtype == checkpoint || plan.dtype == WeightDtype::Float32)
+        return {};
+    return dtypeName(plan.dtype);
+}
+
+QString kvFormatKey(const MemoryPlan &plan)
+{
+    switch (plan.kvCacheDtype) {
+    case KvCacheDtype::Fp8:
+    case KvCacheDtype::Fp8E4M3:
+        return dtypeName(KvCacheDtype::Fp8E4M3);
+    case KvCacheDtype::Fp8E5M2:
+    case KvCacheDtype::Q8_0:
+    case KvCacheDtype::Q4_0:
+        return dtypeName(plan.kvCacheDtype);
+    case KvCacheDtype::Auto:
+    case KvCacheDtype::Float32:
+    case KvCacheDtype::Float16:
+    case KvCacheDtype::BFloat16:
+        break;
+    }
+    return {};
+}
+
+QList<PublishedResult> publishedResultsFor(const Scenario &scenario, const MemoryPlan &plan)
+{
+    const QString weights = weightFormatKey(scenario, plan);
+    const QString kv = kvFormatKey(plan);
+    QList<PublishedResult> found;
+    for (const PublishedResult &r : publishedResults()) {
+        const QString &wanted = r.aspect == QLatin1String("weights") ? weights : kv;
+        if (!wanted.isEmpty() && r.format == wanted)
+            found << r;
+    }
+    return found;
+}
+
+QJsonObject publishedResultToJson(const PublishedResult &r)
+{
+    QJsonObject o;
+    o.insert(u"aspect", r.aspect);
+    o.insert(u"format", r.format);
+    o.insert(u"model", r.model);
+    o.insert(u"engine", r.engine);
+    o.insert(u"benchmark", r.benchmark);
+    o.insert(u"higher_is_better", r.higherIsBetter);
+    o.insert(u"baseline",
+             QJsonObject{{QStringLiteral("label"), r.baselineLabel}, {QStringLiteral("value"), r.baseline}});
+    o.insert(u"quantized", QJsonObject{{QStringLiteral("label"), r.quantizedLabel},
+                                       {QStringLiteral("value"), r.quantized}});
+    o.insert(u"note", r.note);
+    o.insert(u"source", r.source);
+    return o;
+}
+
+QString publishedValueText(double value)
+{
+    return QString::number(value, 'g', QLocale::FloatingPointShortest);
+}
+
+} // namespace kvscope

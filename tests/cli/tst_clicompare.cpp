@@ -1,0 +1,171 @@
+// SPDX-License-Identifier: MIT
+// kvscope compare: the seed question for Llama-3.1-8B on one H100 (all four
+// aspects, four columns, deltas to the first), --variant columns, and bad
+// variants named with their text and option.
+#include "kvscoperun.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QTest>
+
+class TestCliCompare : public QObject
+{
+    Q_OBJECT
+
+private:
+    using Run = kvscope::test::Run;
+
+    static Run run(const QStringList &arguments) { return kvscope::test::runKvscope(arguments); }
+
+    static QJsonObject json(const QStringList &command)
+    {
+        const Run r = run(command + QStringList{QStringLiteral("--json")});
+        if (r.exitCode != 0)
+            qFatal("kvscope failed: %s", r.err.constData());
+        return QJsonDocument::fromJson(r.out).object();
+    }
+
+    static QJsonObject rowOf(const QJsonObject &comparison, const QString &key)
+    {
+        for (const QJsonValue row : comparison.value(u"rows").toArray())
+            if (row.toObject().value(u"key").toString() == key)
+                return row.toObject();
+        qFatal("no row %s", qPrintable(key));
+    }
+
+private Q_SLOTS:
+    void seedQuestionForLlama8bOnH100()
+    {
+        // The teacher's case: the same model (Llama-3.1-8B, BF16 checkpoint) on one H100 SXM,
+        // batch 16 x 8,192 tokens, with BF16 or AWQ INT4 weights and a 16-bit or FP8 KV cache.
+        const QJsonObject c =
+            json({QStringLiteral("compare"), QStringLiteral("--model"), QStringLiteral("llama-3.1-8b"),
+                  QStringLiteral("--gpu"), QStringLiteral("h100-sxm")});
+        const QJsonArray variants = c.value(u"variants").toArray();
+        QCOMPARE(variants.size(), 4);
+        const QStringList labels{QStringLiteral("BF16 + BF16 KV"), QStringLiteral("BF16 + FP8 KV"),
+                                 QStringLiteral("AWQ INT4 + FP16 KV"), QStringLiteral("AWQ INT4 + FP8 KV")};
+        for (int i = 0; i < 4; ++i) {
+            const QJsonObject v = variants.at(i).toObject();
+            QCOMPARE(v.value(u"label").toString(), labels.at(i));
+            // Memory, capacity, speed: the calc keys.
+            for (const char *key : {"weights_bytes", "kv_bytes_per_token", "kv_cache_bytes", "headroom_bytes",
+                                    "kv_capacity_tokens", "max_concurrency", "largest_batch_that_fits",
+                                    "decode_tokens_per_second", "prefill_seconds", "decode_bound"})
+                QVERIFY2(v.contains(QLatin1String(key)), key);
+            // Accuracy: null where the choice is lossless.
+            const bool awq = i >= 2;
+            const bool fp8Kv = i % 2 == 1;
+            QCOMPARE(v.value(u"weight_sqnr_db").isNull(), !awq);
+            QCOMPARE(v.value(u"kv_sqnr_db").isNull(), !fp8Kv);
+            QVERIFY(v.value(u"accuracy").toObject().contains(u"weights"));
+        }
+        // FP8 KV: 32 layers x 2 x 8 KV heads x 128 x 1 B = 65,536 B per token, half of BF16's 131,072.
+        QCOMPARE(variants.at(0).toObject().value(u"kv_bytes_per_token").toInteger(), 131'072);
+        QCOMPARE(variants.at(1).toObject().value(u"kv_bytes_per_token").toInteger(), 65'536);
+        QCOMPARE(variants.at(2).toObject().value(u"kv_bytes_per_token").toInteger(), 131'072);
+        // Each column is the plan `kvscope calc` gives for the same options.
+        const QJsonObject calc =
+            json({QStringLiteral("calc"), QStringLiteral("--kv-cache-dtype"), QStringLiteral("fp8")});
+        QCOMPARE(variants.at(1).toObject().value(u"kv_capacity_tokens").toInteger(),
+                 calc.value(u"kv_capacity_tokens").toInteger());
+        QCOMPARE(variants.at(1).toObject().value(u"decode_tokens_per_second").toDouble(),
+                 calc.value(u"decode_tokens_per_second").toDouble());
+        // The KV tensors: one head of 128 over 4,096 tokens; FP8 at vLLM's scale 1.0.
+        const QJsonObject kv =
+            variants.at(1).toObject().value(u"accuracy").toObject().value(u"kv_cache").toObject();
+        QCOMPARE(kv.value(u"key_tensor").toObject().value(u"shape").toArray(), (QJsonArray{4096, 128}));
+        QCOMPARE(kv.value(u"keys").toObject().value(u"fp8_scale").toDouble(), 1.0);
+        QVERIFY(kv.value(u"calibrated_sqnr_db").isDouble());
+        const QJsonObject weights =
+            variants.at(2).toObject().value(u"accuracy").toObject().value(u"weights").toObject();
+        QCOMPARE(weights.value(u"tensor").toObject().value(u"shape").toArray(), (QJsonArray{4096, 4096}));
+        QCOMPARE(weights.value(u"error").toObject().value(u"scheme").toString(), QStringLiteral("int4-g128"));
+
+        // Deltas to the first column and the best per row.
+        const QJsonObject perToken = rowOf(c, QStringLiteral("kv_bytes_per_token"));
+        QCOMPARE(perToken.value(u"deltas").toArray(), (QJsonArray{0, -65'536, 0, -65'536}));
+        QCOMPARE(perToken.value(u"delta_percents").toArray().at(1).toDouble(), -50.0);
+        QCOMPARE(perToken.value(u"best").toArray(), (QJsonArray{1, 3}));
+        QCOMPARE(perToken.value(u"better").toString(), QStringLiteral("less"));
+        const QJsonObject capacity = rowOf(c, QStringLiteral("kv_capacity_tokens"));
+        QCOMPARE(capacity.value(u"best").toArray(), QJsonArray{3});
+        const QJsonArray capacities = capacity.value(u"values").toArray();
+        QCOMPARE(capacity.value(u"deltas").toArray().at(1).toInteger(),
+                 capacities.at(1).toInteger() - capacities.at(0).toInteger());
+        QCOMPARE(rowOf(c, QStringLiteral("weight_sqnr_db")).value(u"best").toArray(), (QJsonArray{0, 1}));
+        QCOMPARE(c.value(u"rows").toArray().size(), 12);
+    }
+
+    void variants()
+    {
+        const QJsonObject c =
+            json({QStringLiteral("compare"), QStringLiteral("--batch-size"), QStringLiteral("32"),
+                  QStringLiteral("--variant"), QString(), QStringLiteral("--variant"),
+                  QStringLiteral("--kv-cache-dtype fp8_e5m2 --gpu-memory-utilization 0.8")});
+        const QJsonArray variants = c.value(u"variants").toArray();
+        QCOMPARE(variants.size(), 2);
+        QCOMPARE(variants.at(0).toObject().value(u"batch_size").toInteger(), 32);
+        QCOMPARE(variants.at(1).toObject().value(u"batch_size").toInteger(), 32);
+        QCOMPARE(variants.at(1).toObject().value(u"label").toString(), QStringLiteral("BF16 + FP8 E5M2 KV"));
+        const QJsonObject options = variants.at(1).toObject().value(u"options").toObject();
+        QCOMPARE(options.value(u"kv-cache-dtype").toString(), QStringLiteral("fp8_e5m2"));
+        QCOMPARE(options.value(u"gpu-memory-utilization").toString(), QStringLiteral("0.8"));
+        QCOMPARE(options.size(), 2);
+    }
+
+    void badVariants_data()
+    {
+        QTest::addColumn<QStringList>("arguments");
+        QTest::addColumn<int>("exitCode");
+        QTest::addColumn<QString>("message");
+        const QString variant = QStringLiteral("--variant");
+        QTest::newRow("bad value")
+            << QStringList{variant, QString(), variant, QStringLiteral("--kv-cache-dtype fp9")} << 1
+            << "--variant 2 (\"--kv-cache-dtype fp9\"): --kv-cache-dtype: unknown KV cache "
+               "dtype 'fp9'";
+        QTest::newRow("unknown option")
+            << QStringList{variant, QStringLiteral("--colour red"), variant, QString()} << 2
+            << "--variant 1 (\"--colour red\"): Unknown option 'colour'";
+        QTest::newRow("stray word") << QStringList{variant, QString(), variant, QStringLiteral("fp8")} << 2
+                                    << "--variant 2 (\"fp8\"): unexpected argument 'fp8'";
+        QTest::newRow("one variant") << QStringList{variant, QString()} << 2
+                                     << "--variant: give 2 to 4 variants, got 1";
+        QTest::newRow("five variants") << QStringList{variant,   QString(), variant,   QString(), variant,
+                                                      QString(), variant,   QString(), variant,   QString()}
+                                       << 2 << "got 5";
+        QTest::newRow("bad shared option") << QStringList{QStringLiteral("--batch-size"), QStringLiteral("0")}
+                                           << 1 << "--batch-size: must be a positive integer, got '0'";
+    }
+
+    void badVariants()
+    {
+        QFETCH(QStringList, arguments);
+        QFETCH(int, exitCode);
+        QFETCH(QString, message);
+        const Run r = run(QStringList{QStringLiteral("compare")} + arguments);
+        QCOMPARE(r.exitCode, exitCode);
+        QVERIFY2(r.out.isEmpty(), r.out.constData());
+        const QString err = QString::fromUtf8(r.err);
+        QCOMPARE(err.count(QLatin1Char('\n')), 1);
+        QVERIFY2(err.startsWith(QLatin1String("kvscope: error: ")), qPrintable(err));
+        QVERIFY2(err.contains(message), qPrintable(err));
+    }
+
+    void table()
+    {
+        const Run r = run({QStringLiteral("compare")});
+        QCOMPARE(r.exitCode, 0);
+        const QString out = QString::fromUtf8(r.out);
+        for (const char *part :
+             {"Llama-3.1-8B on NVIDIA H100 SXM 80GB x 1", "BF16 + BF16 KV", "AWQ INT4 + FP8 KV",
+              "weights per GPU", "KV bytes per token", "128.00 KiB", "64.00 KiB (-64.00 KiB, -50.0 %) *",
+              "KV capacity", "decode tokens/s", "time to first token", "weight SQNR", "lossless",
+              "Published results", "https://arxiv.org/abs/2306.00978"})
+            QVERIFY2(out.contains(QLatin1String(part)), part);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCliCompare)
+#include "tst_clicompare.moc"

@@ -1,0 +1,500 @@
+// SPDX-License-Identifier: MIT
+// Precisions side by side: accuracy from the scenario (the simulator's own
+// figures on the tensors README "Accuracy" describes), the seed question's
+// four columns, deltas and the best column per row, option overrides and
+// published results.
+#include "compare/accuracy.h"
+#include "compare/comparison.h"
+#include "compare/publishedresults.h"
+#include "library/library.h"
+#include "model/modelimport.h"
+#include "plan/planner.h"
+#include "plan/scenariovalues.h"
+#include "quantization/quantrun.h"
+#include "tensorfiles.h"
+#include "testsupport.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include <QDir>
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonObject>
+#include <QTest>
+
+using namespace kvscope;
+
+namespace {
+
+Scenario llama8bOnH100()
+{
+    Scenario s;
+    s.model = test::preset(QStringLiteral("llama-3.1-8b"));
+    s.gpu = *GpuLibrary::builtin().find(QStringLiteral("h100-sxm"));
+    return s;
+}
+
+/// The simulator's own figure for one scheme on one tensor, run directly.
+quant::SchemeResult simulated(const quant::TensorSource &source, const quant::Scheme &scheme)
+{
+    quant::QuantRequest request;
+    request.source = source;
+    request.schemes = {scheme};
+    request.valueHistogram = false;
+    return quant::runQuantization(request).results.constFirst();
+}
+
+/// The synthetic tensors as README "Accuracy" describes them, written out here
+/// independently of the code under test.
+quant::SyntheticSpec weightTensor(std::int64_t rows, std::int64_t cols)
+{
+    quant::SyntheticSpec spec;
+    spec.kind = quant::SyntheticKind::StudentT;
+    spec.rows = rows;
+    spec.cols = cols;
+    spec.seed = 1;
+    spec.standardDeviation = 0.02;
+    spec.channelScale = 10;
+    spec.storedAs = quant::ElementType::BFloat16;
+    return spec;
+}
+
+quant::SyntheticSpec keyTensor(int headDim, quant::ElementType activations)
+{
+    quant::SyntheticSpec spec;
+    spec.kind = quant::SyntheticKind::Gaussian;
+    spec.rows = 4096;
+    spec.cols = headDim;
+    spec.seed = 2;
+    spec.standardDeviation = 1.0;
+    spec.channelScale = 10;
+    spec.storedAs = activations;
+    return spec;
+}
+
+quant::Scheme fp8(bool unitScale)
+{
+    quant::Scheme s;
+    s.kind = quant::SchemeKind::Fp8E4M3;
+    s.unitScale = unitScale;
+    return s;
+}
+
+const CompareRow &row(const Comparison &c, const char *key)
+{
+    for (const CompareRow &r : c.rows)
+        if (r.key == QLatin1String(key))
+            return r;
+    qFatal("no row %s", key);
+}
+
+} // namespace
+
+class TestCompare : public QObject
+{
+    Q_OBJECT
+
+    AccuracyCache m_cache; // shared, as a view would keep it
+    std::optional<Comparison> m_seed;
+
+    const Comparison &seed()
+    {
+        if (!m_seed)
+            m_seed = compare(seedQuestionColumns(llama8bOnH100()), m_cache);
+        return *m_seed;
+    }
+
+private Q_SLOTS:
+    void accuracyIsTheSimulatorsOnTheSameTensor()
+    {
+        Scenario s = llama8bOnH100();
+        s.quantization = defaultSpecFor(QuantMethod::Awq);
+        s.kvCacheDtype = KvCacheDtype::Fp8;
+        const Accuracy a = estimateAccuracy(s, planMemory(s), m_cache);
+
+        // Weights: o_proj of Llama-3.1-8B is [hidden 4096, 32 heads x 128].
+        QCOMPARE(a.weights.tensor.rows, 4096);
+        QCOMPARE(a.weights.tensor.cols, 4096);
+        QCOMPARE(a.weights.tensor.stands, QStringLiteral("model.layers.0.self_attn.o_proj.weight"));
+        QVERIFY(a.weights.tensor.clipping.isEmpty());
+        QVERIFY(std::get<quant::SyntheticSpec>(a.weights.tensor.source) == weightTensor(4096, 4096));
+        quant::Scheme awq; // AutoAWQ: int4, zero point, groups of 128
+        awq.kind = quant::SchemeKind::Int;
+        awq.bits = 4;
+        awq.groupSize = 128;
+        const quant::SchemeResult weights = simulated(weightTensor(4096, 4096), awq);
+        QVERIFY(a.weights.error);
+        QCOMPARE(a.weights.error->scheme, QStringLiteral("int4-g128"));
+        QCOMPARE(a.weights.error->sqnrDb, weights.metrics.sqnrDb);
+        QCOMPARE(a.weights.error->relativeError, std::pow(10.0, -weights.metrics.sqnrDb / 20.0));
+        // The simulator applies AWQ's storage format with plain rounding, and says so.
+        QVERIFY(a.weights.notes.join(u' ').contains(QStringLiteral("round-to-nearest")));
+
+        // Keys: one head of 128 with outlier channels, FP8 E4M3 at vLLM's scale 1.0 and calibrated.
+        // vLLM runs AWQ in float16 (AWQConfig.get_supported_act_dtypes), so float16 activations.
+        QCOMPARE(planMemory(s).dtype, WeightDtype::Float16);
+        const quant::SyntheticSpec keys = keyTensor(128, quant::ElementType::Float16);
+        QVERIFY(std::get<quant::SyntheticSpec>(a.kv.keyTensor.source) == keys);
+        const quant::SchemeResult engine = simulated(keys, fp8(true));
+        const quant::SchemeResult calibrated = simulated(keys, fp8(false));
+        QVERIFY(a.kv.keys && a.kv.calibratedKeys && a.kv.values);
+        QCOMPARE(a.kv.keys->sqnrDb, engine.metrics.sqnrDb);
+        QCOMPARE(a.kv.keys->fp8Scale, 1.0);
+        QCOMPARE(a.kv.calibratedKeys->sqnrDb, calibrated.metrics.sqnrDb);
+        QVERIFY(a.kv.engineScale.contains(QStringLiteral("1.0")));
+        // Combined: the energies of keys and values together, between the two SQNRs.
+        const double low = std::min(a.kv.keys->sqnrDb, a.kv.values->sqnrDb);
+        const double high = std::max(a.kv.keys->sqnrDb, a.kv.values->sqnrDb);
+        QVERIFY(*a.kv.combinedSqnrDb >= low && *a.kv.combinedSqnrDb <= high);
+        // About 6 dB per bit: INT4 with groups lands near 20 dB, FP8 E4M3 (3 mantissa bits) near 31.
+        QVERIFY2(a.weights.error->sqnrDb > 15 && a.weights.error->sqnrDb < 25,
+                 qPrintable(QString::number(a.weights.error->sqnrDb)));
+        QVERIFY(a.kv.keys->sqnrDb > 28 && a.kv.keys->sqnrDb < 34);
+    }
+
+    void losslessChoicesGiveNull()
+    {
+        const Scenario s = llama8bOnH100(); // BF16 checkpoint, --dtype auto, KV auto
+        const Accuracy a = estimateAccuracy(s, planMemory(s), m_cache);
+        QVERIFY(a.weights.lossless);
+        QVERIFY(!a.weights.error);
+        QVERIFY(a.kv.lossless);
+        QVERIFY(!a.kv.combinedSqnrDb);
+        const QJsonObject json = accuracyToJson(a);
+        QVERIFY(json.value(u"weights").toObject().value(u"sqnr_db").isNull());
+        QVERIFY(json.value(u"kv_cache").toObject().value(u"sqnr_db").isNull());
+        // Why null is right: the simulator finds no error for BF16 values cast to BF16.
+        quant::Scheme bf16;
+        bf16.kind = quant::SchemeKind::Bf16;
+        QVERIFY(std::isinf(simulated(weightTensor(256, 256), bf16).metrics.sqnrDb));
+    }
+
+    void float16OfABfloat16CheckpointIsACast()
+    {
+        Scenario s = llama8bOnH100();
+        s.dtype = WeightDtype::Float16;
+        const Accuracy a = estimateAccuracy(s, planMemory(s), m_cache);
+        QVERIFY(!a.weights.lossless);
+        quant::Scheme fp16;
+        fp16.kind = quant::SchemeKind::Fp16;
+        QCOMPARE(a.weights.error->sqnrDb, simulated(weightTensor(4096, 4096), fp16).metrics.sqnrDb);
+        // BF16 values fit FP16's 11-bit mantissa; only those below 2^-14 lose bits.
+        QVERIFY(a.weights.error->sqnrDb > 60);
+        // KV auto follows --dtype: FP16 activations in an FP16 cache.
+        QVERIFY(a.kv.lossless);
+    }
+
+    void clippedToTheSimulatorsLimit()
+    {
+        Scenario s;
+        s.model = test::preset(QStringLiteral("llama-3.1-405b")); // o_proj [16384, 128 heads x 128]
+        s.gpu = *GpuLibrary::builtin().find(QStringLiteral("h100-sxm"));
+        s.tensorParallelSize = 8;
+        s.quantization = defaultSpecFor(QuantMethod::Fp8);
+        AccuracyCache cache; // its 8192 x 8192 tensor is freed with it
+        const Accuracy a = estimateAccuracy(s, planMemory(s), cache);
+        QCOMPARE(a.weights.tensor.rows, 8192);
+        QCOMPARE(a.weights.tensor.cols, 8192);
+        QVERIFY2(
+            a.weights.tensor.clipping.startsWith(QStringLiteral("[16384, 16384] clipped to [8192, 8192]")),
+            qPrintable(a.weights.tensor.clipping));
+        QCOMPARE(a.weights.error->scheme, QStringLiteral("fp8-e4m3"));
+    }
+
+    void realTensorFromAModelFolder()
+    {
+        // A model folder whose o_proj is a real F32 tensor [64, 4 x 16] with known values.
+        QTemporaryDir dir;
+        const QByteArray config = R"({"model_type": "llama", "architectures": ["LlamaForCausalLM"],
+          "num_hidden_layers": 1, "hidden_size": 64, "num_attention_heads": 4, "num_key_value_heads": 2,
+          "intermediate_size": 128, "vocab_size": 1000, "max_position_embeddings": 4096,
+          "torch_dtype": "bfloat16"})";
+        test::writeFile(dir, QStringLiteral("config.json"), config);
+        QByteArray data;
+        for (int i = 0; i < 64 * 64; ++i) {
+            const float v = 0.001f * float((i * 37) % 101 - 50);
+            data.append(reinterpret_cast<const char *>(&v), 4);
+        }
+        const QByteArray header =
+            R"({"model.layers.0.self_attn.o_proj.weight": {"dtype": "F32", "shape": [64, 64], "data_offsets": [0, 16384]}})";
+        const QString shard =
+            test::writeFile(dir, QStringLiteral("model.safetensors"), test::safetensorsBytes(header, data));
+        Scenario s = llama8bOnH100();
+        s.model = importModel(dir.path()).model;
+        s.quantization = defaultSpecFor(QuantMethod::Int8);
+        const Accuracy a = estimateAccuracy(s, planMemory(s), m_cache);
+        QVERIFY(a.weights.tensor.fromCheckpoint);
+        QCOMPARE(a.weights.tensor.rows, 64);
+        QCOMPARE(a.weights.tensor.cols, 64);
+        quant::Scheme int8;
+        int8.kind = quant::SchemeKind::Int8;
+        const quant::TensorFile file{QDir(dir.path()).filePath(QStringLiteral("model.safetensors")),
+                                     QStringLiteral("model.layers.0.self_attn.o_proj.weight")};
+        QCOMPARE(shard, file.path);
+        QCOMPARE(a.weights.error->sqnrDb, simulated(file, int8).metrics.sqnrDb);
+    }
+
+    void notModelledFormatsSayWhy()
+    {
+        Scenario s = llama8bOnH100();
+        QuantizationSpec nvfp4 = defaultSpecFor(QuantMethod::CompressedTensors);
+        nvfp4.floatWeights = true;
+        nvfp4.bits = 4;
+        nvfp4.groupSize = 16;
+        nvfp4.scheme = QStringLiteral("NVFP4");
+        s.quantization = nvfp4;
+        const Accuracy a = estimateAccuracy(s, planMemory(s), m_cache);
+        QVERIFY(!a.weights.lossless);
+        QVERIFY(!a.weights.error);
+        QVERIFY(a.weights.notes.join(u' ').contains(QStringLiteral("NVFP4 is not modelled")));
+    }
+
+    void seedQuestionFourColumns()
+    {
+        const Comparison &c = seed();
+        QCOMPARE(c.columns.size(), 4);
+        QCOMPARE(c.columns.at(0).label, QStringLiteral("BF16 + BF16 KV"));
+        QCOMPARE(c.columns.at(1).label, QStringLiteral("BF16 + FP8 KV"));
+        // vLLM runs AWQ in float16, so "auto" KV is FP16 there (same bytes as BF16).
+        QCOMPARE(c.columns.at(2).label, QStringLiteral("AWQ INT4 + FP16 KV"));
+        QCOMPARE(c.columns.at(3).label, QStringLiteral("AWQ INT4 + FP8 KV"));
+        const MemoryPlan &bf16 = c.columns.at(0).plan;
+        const MemoryPlan &fp8Kv = c.columns.at(1).plan;
+        const MemoryPlan &awq = c.columns.at(2).plan;
+        // FP8 KV halves the bytes per token: 32 layers x 2 x 8 heads x 128 x 1 B = 65,536 (BF16: 131,072).
+        QCOMPARE(bf16.kv.bytesPerToken, 131'072);
+        QCOMPARE(fp8Kv.kv.bytesPerToken, 65'536);
+        QCOMPARE(fp8Kv.kv.cacheBytes * 2, bf16.kv.cacheBytes);
+        // ... and about doubles the capacity (the same available memory, half the page).
+        const double ratio = double(fp8Kv.kv.capacityTokens) / double(bf16.kv.capacityTokens);
+        QVERIFY2(ratio > 1.99 && ratio < 2.01, qPrintable(QString::number(ratio)));
+        // AWQ frees weight memory without changing KV bytes per token.
+        QVERIFY(awq.weights.bytesPerGpu < bf16.weights.bytesPerGpu / 2);
+        QCOMPARE(awq.kv.bytesPerToken, bf16.kv.bytesPerToken);
+        QVERIFY(awq.kv.capacityTokens > bf16.kv.capacityTokens);
+        QVERIFY(c.columns.at(2).notes.join(u' ').contains(QStringLiteral("checkpoint stored that way")));
+    }
+
+    void columnsEqualTheIndividualPlans()
+    {
+        const Comparison &c = seed();
+        for (const ComparedColumn &column : c.columns) {
+            const MemoryPlan alone = planMemory(column.scenario);
+            QCOMPARE(column.plan.weights.bytesPerGpu, alone.weights.bytesPerGpu);
+            QCOMPARE(column.plan.kv.capacityTokens, alone.kv.capacityTokens);
+            QCOMPARE(column.plan.headroomBytes, alone.headroomBytes);
+            QCOMPARE(column.plan.speed.decodeTokensPerSecond, alone.speed.decodeTokensPerSecond);
+            AccuracyCache fresh;
+            const Accuracy accuracy = estimateAccuracy(column.scenario, alone, fresh);
+            QCOMPARE(column.accuracy.kv.combinedSqnrDb, accuracy.kv.combinedSqnrDb);
+            QCOMPARE(column.accuracy.weights.lossless, accuracy.weights.lossless);
+        }
+    }
+
+    void deltasAndBestPerRow()
+    {
+        const Comparison &c = seed();
+        const CompareRow &kvPerToken = row(c, "kv_bytes_per_token");
+        QCOMPARE(*kvPerToken.cells.at(1).delta, -65'536.0);
+        QCOMPARE(*kvPerToken.cells.at(1).deltaPercent, -50.0);
+        QCOMPARE(*kvPerToken.cells.at(2).delta, 0.0);
+        QCOMPARE(kvPerToken.best, (QList<int>{1, 3})); // less memory is better; ties all count
+        const CompareRow &weights = row(c, "weights_bytes");
+        QCOMPARE(weights.best, (QList<int>{2, 3}));
+        const double freed =
+            double(c.columns.at(2).plan.weights.bytesPerGpu - c.columns.at(0).plan.weights.bytesPerGpu);
+        QCOMPARE(*weights.cells.at(2).delta, freed);
+        const CompareRow &capacity = row(c, "kv_capacity_tokens");
+        QCOMPARE(capacity.best, (QList<int>{3})); // more capacity is better
+        QCOMPARE(*capacity.cells.at(0).delta, 0.0);
+        // SQNR: lossless (null) beats every finite figure.
+        const CompareRow &weightSqnr = row(c, "weight_sqnr_db");
+        QVERIFY(weightSqnr.cells.at(0).lossless && !weightSqnr.cells.at(0).value);
+        QCOMPARE(weightSqnr.best, (QList<int>{0, 1}));
+        QVERIFY(!weightSqnr.cells.at(2).delta); // no difference to a lossless figure
+        const CompareRow &kvSqnr = row(c, "kv_sqnr_db");
+        QCOMPARE(kvSqnr.best, (QList<int>{0, 2}));
+        // The same KV format on activations rounded to bfloat16 (column 2) or float16 (AWQ, column 4):
+        // different tensors, so not the same figure, but within a tenth of a dB.
+        QVERIFY(*kvSqnr.cells.at(1).value != *kvSqnr.cells.at(3).value);
+        QVERIFY(std::fabs(*kvSqnr.cells.at(1).value - *kvSqnr.cells.at(3).value) < 0.1);
+        // Figures equal up to rounding have no difference, and a row where all tie has no best.
+        const CompareRow &ttft = row(c, "prefill_seconds");
+        for (const CompareCell &cell : ttft.cells)
+            QCOMPARE(*cell.delta, 0.0);
+        QCOMPARE(ttft.best, QList<int>{});
+        QCOMPARE(row(c, "decode_bound").best, QList<int>{});
+        QCOMPARE(c.rows.size(), 12);
+    }
+
+    void comparisonJson()
+    {
+        const QJsonObject json = comparisonToJson(seed());
+        const QJsonArray variants = json.value(u"variants").toArray();
+        QCOMPARE(variants.size(), 4);
+        const QJsonObject first = variants.at(0).toObject();
+        QVERIFY(first.value(u"weight_sqnr_db").isNull());
+        QVERIFY(first.value(u"kv_sqnr_db").isNull());
+        QCOMPARE(first.value(u"kv_bytes_per_token").toInteger(), 131'072);
+        QVERIFY(first.contains(u"decode_tokens_per_second"));
+        const QJsonObject fourth = variants.at(3).toObject();
+        QVERIFY(fourth.value(u"weight_sqnr_db").isDouble());
+        QCOMPARE(fourth.value(u"options").toObject().value(u"kv-cache-dtype").toString(),
+                 QStringLiteral("fp8"));
+        QCOMPARE(fourth.value(u"options").toObject().value(u"quantization").toString(),
+                 QStringLiteral("awq"));
+    }
+
+    void overridesRoundTrip()
+    {
+        const Scenario base = llama8bOnH100();
+        Scenario changed = base;
+        changed.gpu = *GpuLibrary::builtin().find(QStringLiteral("a100-80gb"));
+        changed.kvCacheDtype = KvCacheDtype::Fp8E5M2;
+        changed.quantization = defaultSpecFor(QuantMethod::Gptq);
+        changed.quantization->groupSize = 64;
+        changed.gpuMemoryUtilizationPpm = 850'000;
+        changed.batchSize = 48;
+        changed.maxModelLen = 32'768;
+        const ScenarioValues diff = differingValues(base, changed);
+        QCOMPARE(diff.value(QStringLiteral("gpu")), QStringLiteral("a100-80gb"));
+        QCOMPARE(diff.value(QStringLiteral("group-size")), QStringLiteral("64"));
+        QCOMPARE(diff.value(QStringLiteral("gpu-memory-utilization")), QStringLiteral("0.85"));
+        QCOMPARE(diff.size(), 7);
+        const Scenario back = applyValues(base, diff);
+        QVERIFY(differingValues(changed, back).isEmpty());
+        QCOMPARE(back.quantization->groupSize, 64);
+        // And back to the default context: "auto" spells 0.
+        QCOMPARE(differingValues(changed, base).value(QStringLiteral("max-model-len")),
+                 QStringLiteral("auto"));
+        QCOMPARE(applyValues(changed, differingValues(changed, base)).maxModelLen, 0);
+    }
+
+    void overrideErrorsNameTheOption()
+    {
+        const Scenario base = llama8bOnH100();
+        KVSCOPE_VERIFY_ERROR(applyValues(base, {{QStringLiteral("kv-cache-dtype"), QStringLiteral("fp9")}}),
+                             QStringLiteral("--kv-cache-dtype"), QStringLiteral("fp9"));
+        KVSCOPE_VERIFY_ERROR(applyValues(base, {{QStringLiteral("batch-size"), QStringLiteral("-3")}}),
+                             QStringLiteral("--batch-size"), QStringLiteral("'-3'"));
+        KVSCOPE_VERIFY_ERROR(applyValues(base, {{QStringLiteral("colour"), QStringLiteral("red")}}),
+                             QStringLiteral("--colour"), QStringLiteral("unknown option"));
+        KVSCOPE_VERIFY_ERROR(
+            variantColumns(base, {{}, {{QStringLiteral("group-size"), QStringLiteral("64")}}}),
+            QStringLiteral("variant 2"), QStringLiteral("--group-size"));
+    }
+
+    void labelsTellEqualPrecisionsApart()
+    {
+        const QList<ComparisonColumn> columns =
+            variantColumns(llama8bOnH100(), {{}, {{QStringLiteral("batch-size"), QStringLiteral("64")}}});
+        QCOMPARE(columns.at(0).label, QStringLiteral("BF16 + BF16 KV"));
+        QCOMPARE(columns.at(1).label, QStringLiteral("BF16 + BF16 KV (--batch-size 64)"));
+    }
+
+    void quantizedCheckpointsAndColumnCounts()
+    {
+        Scenario s = llama8bOnH100();
+        s.model = test::preset(QStringLiteral("gpt-oss-20b")); // MXFP4 experts in the checkpoint
+        const QList<ComparisonColumn> columns = seedQuestionColumns(s);
+        QCOMPARE(columns.size(), 2);
+        QCOMPARE(columns.at(1).scenario.kvCacheDtype, KvCacheDtype::Fp8);
+        QVERIFY(!columns.at(0).scenario.quantization);
+        KVSCOPE_VERIFY_ERROR(compare(columns.mid(0, 1), m_cache), QStringLiteral("comparison"),
+                             QStringLiteral("2 to 4 columns, got 1"));
+    }
+
+    void publishedResultsHaveSources()
+    {
+        const QList<PublishedResult> &all = publishedResults();
+        QVERIFY(all.size() >= 10);
+        for (const PublishedResult &r : all) {
+            QVERIFY2(r.source.startsWith(QStringLiteral("https://")), qPrintable(r.model));
+            QVERIFY(r.aspect == QLatin1String("weights") || r.aspect == QLatin1String("kv_cache"));
+        }
+        // The AWQ paper's Table 4: Llama-2-7B WikiText-2 perplexity 5.47 (FP16) -> 5.60 (AWQ INT4 g128).
+        const Comparison &c = seed();
+        bool awq7b = false;
+        for (const PublishedResult &r : c.columns.at(2).published) {
+            QCOMPARE(r.format, QStringLiteral("awq"));
+            awq7b = awq7b ||
+                    (r.model == QLatin1String("Llama-2-7B") && r.baseline == 5.47 && r.quantized == 5.60);
+        }
+        QVERIFY(awq7b);
+        QVERIFY(c.columns.at(0).published.isEmpty()); // lossless: nothing to look up
+        bool vllmFp8 = false;
+        for (const PublishedResult &r : c.columns.at(1).published)
+            vllmFp8 = vllmFp8 || r.source.endsWith(QStringLiteral("/pull/23647"));
+        QVERIFY(vllmFp8);
+        KVSCOPE_VERIFY_ERROR(
+            publishedResultsFromJson(R"({"results": [{"aspect": "weights", "format": "awq", "model": "m",
+                "benchmark": "b", "baseline": {"value": 1}, "quantized": {"value": 2}}]})",
+                                     QStringLiteral("test.json")),
+            QStringLiteral("test.json"), QStringLiteral("'source'"));
+    }
+
+    void publishedResultsDocumentHasEveryEntry()
+    {
+        // docs/published-results.md is the text form of the built-in file: one row per entry, same figures.
+        QFile file(QStringLiteral(KVSCOPE_PUBLISHED_RESULTS_DOC));
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        const QStringList lines = QString::fromUtf8(file.readAll()).split(QLatin1Char('\n'));
+        for (const PublishedResult &r : publishedResults()) {
+            const QStringList cells{
+                QStringLiteral("`%1`").arg(r.format),
+                r.model,
+                r.benchmark,
+                QStringLiteral("%1: %2").arg(r.baselineLabel, publishedValueText(r.baseline)),
+                QStringLiteral("%1: %2").arg(r.quantizedLabel, publishedValueText(r.quantized)),
+                QStringLiteral("<%1>").arg(r.source)};
+            const bool found = std::any_of(lines.cbegin(), lines.cend(), [&](const QString &line) {
+                return std::all_of(cells.cbegin(), cells.cend(),
+                                   [&](const QString &c) { return line.contains(c); });
+            });
+            QVERIFY2(found,
+                     qPrintable(QStringLiteral("no row for %1 %2 %3").arg(r.format, r.model, r.benchmark)));
+        }
+        QCOMPARE(publishedValueText(6.232196), QStringLiteral("6.232196"));
+        QCOMPARE(publishedValueText(5.60), QStringLiteral("5.6"));
+    }
+
+    void warmCacheSimulatesNothing()
+    {
+        // Knob changes that keep the formats (batch, GPU) reuse every result: no tensor is loaded.
+        Scenario s = llama8bOnH100();
+        s.quantization = defaultSpecFor(QuantMethod::Awq);
+        s.kvCacheDtype = KvCacheDtype::Fp8;
+        (void)estimateAccuracy(s, planMemory(s), m_cache);
+        const int simulated = m_cache.simulatedCount();
+        s.batchSize = 64;
+        s.gpu = *GpuLibrary::builtin().find(QStringLiteral("a100-80gb"));
+        const Accuracy again = estimateAccuracy(s, planMemory(s), m_cache);
+        QVERIFY(again.weights.error && again.kv.keys);
+        QCOMPARE(m_cache.simulatedCount(), simulated);
+    }
+
+    void cancelledBeforeAndDuring()
+    {
+        const QList<ComparisonColumn> columns = seedQuestionColumns(llama8bOnH100());
+        std::atomic<bool> cancel{true};
+        quant::RunControl control;
+        control.cancel = &cancel;
+        // Set before: even with every figure cached, nothing is computed.
+        QVERIFY_THROWS_EXCEPTION(quant::Cancelled, compare(columns, m_cache, control));
+        // Set while the first column's accuracy runs (a fresh cache: real simulations).
+        cancel = false;
+        double reached = 0;
+        control.progress = [&](double fraction) {
+            reached = std::max(reached, fraction);
+            if (fraction > 0.05)
+                cancel = true;
+        };
+        AccuracyCache fresh;
+        QVERIFY_THROWS_EXCEPTION(quant::Cancelled, compare(columns, fresh, control));
+        QVERIFY2(reached < 0.5, qPrintable(QString::number(reached)));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCompare)
+#include "tst_compare.moc"
