@@ -148,10 +148,20 @@ QString planAsText(const MemoryPlan &p)
                : p.weights.checkpointMeasured
                    ? QStringLiteral(", estimate (measured: %1)").arg(formatGiB(p.weights.measuredBytesPerGpu))
                    : QString()));
-    t.row(QStringLiteral("activations (peak)"), formatGiB(p.activationBytes),
-          percentOf(p.activationBytes, p.budgetBytes));
-    t.row(QStringLiteral("runtime overhead"), formatGiB(p.overheadBytes),
-          percentOf(p.overheadBytes, p.budgetBytes));
+    if (sglang) {
+        // SGLang profiles nothing: activations and CUDA graphs live in what the static share leaves.
+        t.row(QStringLiteral("in use before the weights"), formatGiB(p.preloadBytes),
+              QStringLiteral("CUDA context%1")
+                  .arg(p.tensorParallelSize > 1 ? QStringLiteral(", NCCL") : QString()));
+        t.row(QStringLiteral("left for activations"),
+              formatGiB(p.gpuMemoryBytes - p.preloadBytes - p.budgetBytes),
+              QStringLiteral("and CUDA graphs, outside the budget"));
+    } else {
+        t.row(QStringLiteral("activations (peak)"), formatGiB(p.activationBytes),
+              percentOf(p.activationBytes, p.budgetBytes));
+        t.row(QStringLiteral("runtime overhead"), formatGiB(p.overheadBytes),
+              percentOf(p.overheadBytes, p.budgetBytes));
+    }
     if (p.cudaGraphBytes > 0)
         t.row(QStringLiteral("CUDA graphs (estimate)"), formatGiB(p.cudaGraphBytes),
               percentOf(p.cudaGraphBytes, p.budgetBytes));

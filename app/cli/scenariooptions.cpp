@@ -57,8 +57,7 @@ ScenarioOptions::ScenarioOptions()
                QStringLiteral("SGLang: share of the free GPU memory for weights and the KV pool, in (0, 1] "
                               "(default: SGLang's for the GPU and TP)."),
                "ratio"),
-        option("tensor-parallel-size", QStringLiteral("GPUs the model is split over."), "n",
-               QStringLiteral("1")),
+        option("tensor-parallel-size", QStringLiteral("GPUs the model is split over (default 1)."), "n"),
         option("tp-size", QStringLiteral("SGLang's name for --tensor-parallel-size."), "n"),
         option("max-model-len", QStringLiteral("Longest request in tokens (default: the model's context)."),
                "n"),

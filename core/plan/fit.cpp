@@ -102,8 +102,9 @@ double decodeSpeed(const FitRow &row)
 bool better(const FitRow &a, const FitRow &b, bool longest)
 {
     const auto key = [&](const FitRow &r) {
-        return std::make_tuple(r.plan.tensorParallelSize, longest ? -r.plan.maxModelLen : 0, r.totalMemoryBytes,
-                               -decodeSpeed(r), r.plan.gpuId, quantizationChoiceName(r.scenario.quantization),
+        return std::make_tuple(r.plan.tensorParallelSize, longest ? -r.plan.maxModelLen : 0,
+                               r.totalMemoryBytes, -decodeSpeed(r), r.plan.gpuId,
+                               quantizationChoiceName(r.scenario.quantization),
                                dtypeName(r.scenario.kvCacheDtype));
     };
     return key(a) < key(b);
@@ -181,10 +182,11 @@ FitResult findFits(const FitQuery &q)
                             .arg(q.maxGpus)
                             .arg(what, q.base.model.name);
         if (closest && closest->maxConcurrency > 0)
-            result.reason += QStringLiteral("; the most, %1 x %2 with %3 weights and a %4 KV cache, hold %5")
-                                 .arg(closest->plan.tensorParallelSize)
-                                 .arg(closest->plan.gpuName, quantMethodName(closest->plan.quantization.method),
-                                      dtypeName(closest->plan.kvCacheDtype), formatCount(closest->maxConcurrency));
+            result.reason +=
+                QStringLiteral("; the most, %1 x %2 with %3 weights and a %4 KV cache, hold %5")
+                    .arg(closest->plan.tensorParallelSize)
+                    .arg(closest->plan.gpuName, quantMethodName(closest->plan.quantization.method),
+                         dtypeName(closest->plan.kvCacheDtype), formatCount(closest->maxConcurrency));
     }
     return result;
 }

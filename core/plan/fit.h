@@ -33,11 +33,11 @@ struct FitQuery
 /// One configuration that serves the query, with its plan.
 struct FitRow
 {
-    Scenario scenario;                ///< plans as `plan` again: the options of the launch line
-    MemoryPlan plan;                  ///< planMemory(scenario)
-    std::int64_t maxConcurrency = 0;  ///< whole requests of max_model_len the cache holds at once
+    Scenario scenario;                 ///< plans as `plan` again: the options of the launch line
+    MemoryPlan plan;                   ///< planMemory(scenario)
+    std::int64_t maxConcurrency = 0;   ///< whole requests of max_model_len the cache holds at once
     std::int64_t totalMemoryBytes = 0; ///< GPU memory bought: GPUs x memory per GPU
-    QString command;                  ///< the launch line (vllm serve / python -m sglang.launch_server)
+    QString command;                   ///< the launch line (vllm serve / python -m sglang.launch_server)
 };
 
 struct FitResult

@@ -111,7 +111,8 @@ const Field fields[] = {
          resolveVllmVersion(s.vllmVersion);
      },
      [](const Scenario &s) {
-         return forEngine(s, Engine::Vllm, s.vllmVersion.isEmpty() ? QString::fromLatin1(Auto) : s.vllmVersion);
+         return forEngine(s, Engine::Vllm,
+                          s.vllmVersion.isEmpty() ? QString::fromLatin1(Auto) : s.vllmVersion);
      }},
     {{"dtype", OptionKind::Text},
      [](Scenario &s, const QString &text, const QString &o, const ScenarioResolvers &) {
@@ -139,15 +140,18 @@ const Field fields[] = {
      [](Scenario &s, const QString &text, const QString &o, const ScenarioResolvers &) {
          s.gpuMemoryUtilizationPpm = parseUtilization(text, o);
      },
-     [](const Scenario &s) { return forEngine(s, Engine::Vllm, formatUtilization(s.gpuMemoryUtilizationPpm)); }},
+     [](const Scenario &s) {
+         return forEngine(s, Engine::Vllm, formatUtilization(s.gpuMemoryUtilizationPpm));
+     }},
     {{"mem-fraction-static", OptionKind::Ratio, OptionEngine::Sglang},
      [](Scenario &s, const QString &text, const QString &o, const ScenarioResolvers &) {
          s.memFractionStaticPpm = parseOptionalRatio(text, o);
      },
      // SGLang's default (0) is left out: a scenario file holds ratios as numbers.
      [](const Scenario &s) {
-         return s.memFractionStaticPpm > 0 ? forEngine(s, Engine::Sglang, formatUtilization(s.memFractionStaticPpm))
-                                           : QString();
+         return s.memFractionStaticPpm > 0
+                    ? forEngine(s, Engine::Sglang, formatUtilization(s.memFractionStaticPpm))
+                    : QString();
      }},
     {{"tensor-parallel-size", OptionKind::Count},
      [](Scenario &s, const QString &text, const QString &o, const ScenarioResolvers &) {
@@ -230,13 +234,15 @@ QString dashed(const char *name)
 
 /// A vLLM-only option under SGLang or the reverse is an error naming both; so is an
 /// SGLang spelling that contradicts the shared option given beside it.
-void checkEngine(const ScenarioOption &option, Engine engine, const QString &value, const ScenarioValues &values)
+void checkEngine(const ScenarioOption &option, Engine engine, const QString &value,
+                 const ScenarioValues &values)
 {
     if (option.engine != OptionEngine::Any &&
         (option.engine == OptionEngine::Sglang) != (engine == Engine::Sglang))
         throw Error(QStringLiteral("--%1: is a %2 option; it does not apply with --engine %3 (got '%4')")
                         .arg(QLatin1String(option.name),
-                             option.engine == OptionEngine::Sglang ? QStringLiteral("SGLang") : QStringLiteral("vLLM"),
+                             option.engine == OptionEngine::Sglang ? QStringLiteral("SGLang")
+                                                                   : QStringLiteral("vLLM"),
                              engineName(engine), value));
     if (!option.sameAs)
         return;

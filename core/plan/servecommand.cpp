@@ -87,8 +87,9 @@ QString vllmServeCommand(const Scenario &s)
 
 QString sglangLaunchCommand(const Scenario &s)
 {
-    QStringList args = {QStringLiteral("python"), QStringLiteral("-m"), QStringLiteral("sglang.launch_server"),
-                        QStringLiteral("--model-path"), modelArgument(s.model)};
+    QStringList args = {QStringLiteral("python"), QStringLiteral("-m"),
+                        QStringLiteral("sglang.launch_server"), QStringLiteral("--model-path"),
+                        modelArgument(s.model)};
     if (s.tensorParallelSize > 1)
         args << QStringLiteral("--tp-size") << QString::number(s.tensorParallelSize);
     if (s.dtype != WeightDtype::Auto)

@@ -56,7 +56,8 @@ QString sglangUnsupportedReason(const ModelArch &model)
 
 std::int64_t sglangDefaultMaxRunningRequests(std::int64_t maxTotalTokens, std::int64_t contextLength)
 {
-    const auto share = std::int64_t(double(maxTotalTokens) / double(std::max<std::int64_t>(1, contextLength)) * 512);
+    const auto share =
+        std::int64_t(double(maxTotalTokens) / double(std::max<std::int64_t>(1, contextLength)) * 512);
     return std::min<std::int64_t>(std::max<std::int64_t>(share, 2048), 4096);
 }
 

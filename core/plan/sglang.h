@@ -19,10 +19,10 @@ namespace kvscope {
 ///   at least 10,240 MiB above 60 GiB, and --mem-fraction-static = round((gpu_mem - reserved) / gpu_mem, 3).
 struct SglangDefaults
 {
-    std::int64_t chunkedPrefillSize = 0;    ///< --chunked-prefill-size by GPU memory
-    std::int64_t cudaGraphMaxBs = 0;        ///< --cuda-graph-max-bs by GPU memory and TP
-    std::int64_t reservedMib = 0;           ///< what the default keeps for activations and CUDA graphs
-    std::int64_t memFractionStaticPpm = 0;  ///< the default --mem-fraction-static, in millionths
+    std::int64_t chunkedPrefillSize = 0;   ///< --chunked-prefill-size by GPU memory
+    std::int64_t cudaGraphMaxBs = 0;       ///< --cuda-graph-max-bs by GPU memory and TP
+    std::int64_t reservedMib = 0;          ///< what the default keeps for activations and CUDA graphs
+    std::int64_t memFractionStaticPpm = 0; ///< the default --mem-fraction-static, in millionths
 };
 SglangDefaults sglangDefaults(const GpuSpec &gpu, int tensorParallelSize);
 

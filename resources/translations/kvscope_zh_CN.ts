@@ -829,10 +829,6 @@
         <translation>关于 kvscope</translation>
     </message>
     <message>
-        <source>&lt;h3&gt;kvscope %1&lt;/h3&gt;&lt;p&gt;Will this model fit on this GPU at this precision? How many tokens and concurrent requests does the KV cache hold?&lt;/p&gt;&lt;p&gt;Figures follow vLLM&apos;s own memory accounting.&lt;/p&gt;&lt;p&gt;%2&lt;/p&gt;</source>
-        <translation>&lt;h3&gt;kvscope %1&lt;/h3&gt;&lt;p&gt;这个模型在这种精度下能放进这块 GPU 吗？KV Cache 能容纳多少 token、多少并发请求？&lt;/p&gt;&lt;p&gt;数字遵循 vLLM 自身的显存计算方式。&lt;/p&gt;&lt;p&gt;%2&lt;/p&gt;</translation>
-    </message>
-    <message>
         <source>Explorer</source>
         <translation>探索</translation>
     </message>
@@ -1031,6 +1027,10 @@
     <message>
         <source>Cannot export the figures</source>
         <translation>无法导出数据</translation>
+    </message>
+    <message>
+        <source>&lt;h3&gt;kvscope %1&lt;/h3&gt;&lt;p&gt;Will this model fit on this GPU at this precision? How many tokens and concurrent requests does the KV cache hold?&lt;/p&gt;&lt;p&gt;Figures follow vLLM&apos;s own memory accounting.&lt;/p&gt;&lt;p&gt;%2&lt;/p&gt;&lt;p&gt;Released under the MIT licence.&lt;/p&gt;</source>
+        <translation>&lt;h3&gt;kvscope %1&lt;/h3&gt;&lt;p&gt;这个模型在这种精度下能放进这块 GPU 吗？KV Cache 能容纳多少 token、多少并发请求？&lt;/p&gt;&lt;p&gt;数字遵循 vLLM 自身的显存计算方式。&lt;/p&gt;&lt;p&gt;%2&lt;/p&gt;&lt;p&gt;以 MIT 许可证发布。&lt;/p&gt;</translation>
     </message>
 </context>
 <context>
@@ -1300,6 +1300,38 @@
     <message>
         <source>vLLM pads its KV groups with %1 empty layer slots (hybrid layout)</source>
         <translation>vLLM 为 KV 组补齐 %1 个空层位（混合布局）</translation>
+    </message>
+    <message>
+        <source>SGLang&apos;s default --mem-fraction-static for %1 at --tp-size %2: %3 (it keeps %4 MiB for activations and CUDA graphs)</source>
+        <translation>SGLang 在 %1、--tp-size %2 下默认的 --mem-fraction-static：%3（为激活值和 CUDA Graph 预留 %4 MiB）</translation>
+    </message>
+    <message>
+        <source>vLLM %1 is newer than the newest release kvscope models; planned as vLLM %2</source>
+        <translation>vLLM %1 比 kvscope 建模的最新版本还新；按 vLLM %2 计算</translation>
+    </message>
+    <message>
+        <source>vLLM %1 keeps chunked-local attention out of its hybrid KV cache manager by default (VLLM_ALLOW_CHUNKED_LOCAL_ATTN_WITH_HYBRID_KV_CACHE=0): every layer holds the whole context</source>
+        <translation>vLLM %1 默认不让分块局部注意力进入混合 KV Cache 管理器（VLLM_ALLOW_CHUNKED_LOCAL_ATTN_WITH_HYBRID_KV_CACHE=0）：每一层都保存完整上下文</translation>
+    </message>
+    <message>
+        <source>vLLM %1 takes its estimated CUDA-graph memory (%2) out of the budget before the KV cache (VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS=0 turns that off)</source>
+        <translation>vLLM %1 在分配 KV Cache 之前先从预算中扣除估计的 CUDA Graph 显存（%2）（设置 VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS=0 可关闭）</translation>
+    </message>
+    <message>
+        <source>--engine sglang: %1 is a GGUF file; kvscope plans SGLang for HuggingFace checkpoints only</source>
+        <translation>--engine sglang：%1 是 GGUF 文件；kvscope 只为 HuggingFace 检查点计算 SGLang</translation>
+    </message>
+    <message>
+        <source>SGLang&apos;s pool holds %1 tokens, fewer than --context-length %2: it caps each request at the pool</source>
+        <translation>SGLang 的缓存池只能容纳 %1 个 token，少于 --context-length %2：每个请求的长度会被限制在缓存池大小以内</translation>
+    </message>
+    <message>
+        <source>SGLang would refuse to start: no memory is left for the KV pool (&quot;Not enough memory. Please try to increase --mem-fraction-static&quot;)</source>
+        <translation>SGLang 将拒绝启动：没有显存留给 KV 缓存池（&quot;Not enough memory. Please try to increase --mem-fraction-static&quot;）</translation>
+    </message>
+    <message>
+        <source>--engine sglang: %1 mixes layer kinds (sliding-window, chunked, recurrent or shared KV layers); kvscope models SGLang&apos;s token pool for uniform attention models only</source>
+        <translation>--engine sglang：%1 混合了多种层（滑动窗口、分块、循环状态或共享 KV 的层）；kvscope 只为单一注意力类型的模型计算 SGLang 的 token 缓存池</translation>
     </message>
 </context>
 <context>

@@ -109,19 +109,21 @@ private Q_SLOTS:
                               {QStringLiteral("gpu"), QStringLiteral("h100-sxm")},
                               {QStringLiteral("vllm-version"), text}};
         const QString mapped = errorOf([&] { scenarioFromValues(values, builtinResolvers()); });
-        QVERIFY2(mapped.startsWith(QLatin1String("--vllm-version:")) && mapped.contains(text), qPrintable(mapped));
-        QVERIFY(!errorOf([&] { planMemory(scenario(QStringLiteral("llama-3.1-8b"), QStringLiteral("h100-sxm"), text)); })
-                     .isEmpty());
+        QVERIFY2(mapped.startsWith(QLatin1String("--vllm-version:")) && mapped.contains(text),
+                 qPrintable(mapped));
+        QVERIFY(!errorOf([&] {
+                     planMemory(scenario(QStringLiteral("llama-3.1-8b"), QStringLiteral("h100-sxm"), text));
+                 }).isEmpty());
     }
 
     void newerReleasesPlanAsTheNewestWithANote()
     {
-        const MemoryPlan plan = planMemory(scenario(QStringLiteral("llama-3.1-8b"), QStringLiteral("h100-sxm"),
-                                                    QStringLiteral("0.30")));
+        const MemoryPlan plan = planMemory(
+            scenario(QStringLiteral("llama-3.1-8b"), QStringLiteral("h100-sxm"), QStringLiteral("0.30")));
         QCOMPARE(plan.engineVersion, QStringLiteral("0.21"));
         QVERIFY(plan.notes.join(QLatin1Char('\n')).contains(QLatin1String("vLLM 0.30 is newer")));
-        const MemoryPlan exact = planMemory(scenario(QStringLiteral("llama-3.1-8b"), QStringLiteral("h100-sxm"),
-                                                     QStringLiteral("0.21")));
+        const MemoryPlan exact = planMemory(
+            scenario(QStringLiteral("llama-3.1-8b"), QStringLiteral("h100-sxm"), QStringLiteral("0.21")));
         QVERIFY(!exact.notes.join(QLatin1Char('\n')).contains(QLatin1String("is newer")));
         QCOMPARE(exact.kv.capacityTokens, plan.kv.capacityTokens);
     }
@@ -132,10 +134,10 @@ private Q_SLOTS:
         // sampler = 1,024 x 128,256 vocab x bytes per logit, plus 8,192 x 4,096 x 2 B of hidden states.
         const std::int64_t hidden = std::int64_t(8192) * 4096 * 2;
         const std::int64_t logits = std::int64_t(1024) * 128256;
-        const MemoryPlan v011 =
-            planMemory(scenario(QStringLiteral("llama-3.1-8b"), QStringLiteral("h100-sxm"), QStringLiteral("0.11")));
-        const MemoryPlan v019 =
-            planMemory(scenario(QStringLiteral("llama-3.1-8b"), QStringLiteral("h100-sxm"), QStringLiteral("0.19")));
+        const MemoryPlan v011 = planMemory(
+            scenario(QStringLiteral("llama-3.1-8b"), QStringLiteral("h100-sxm"), QStringLiteral("0.11")));
+        const MemoryPlan v019 = planMemory(
+            scenario(QStringLiteral("llama-3.1-8b"), QStringLiteral("h100-sxm"), QStringLiteral("0.19")));
         QCOMPARE(v011.activationBytes, logits * 38 + hidden); // fitted to vLLM 0.11's 4.76 GiB peak
         QCOMPARE(v019.activationBytes, logits * 15 + hidden); // the 0.19 calibration
     }
@@ -143,12 +145,14 @@ private Q_SLOTS:
     void cudaGraphEstimateIsSubtractedFromVersion021()
     {
         for (const int tp : {1, 2}) {
-            Scenario s = scenario(QStringLiteral("llama-3.1-8b"), QStringLiteral("h100-sxm"), QStringLiteral("0.19"));
+            Scenario s =
+                scenario(QStringLiteral("llama-3.1-8b"), QStringLiteral("h100-sxm"), QStringLiteral("0.19"));
             s.tensorParallelSize = tp;
             const MemoryPlan before = planMemory(s);
             s.vllmVersion = QStringLiteral("0.21");
             const MemoryPlan after = planMemory(s);
-            // The medians of vLLM's "Estimated CUDA graph memory" lines on H100s: 0.84 GiB at TP 1, 1.69 at TP 2.
+            // The medians of vLLM's "Estimated CUDA graph memory" lines on H100s: 0.84 GiB at TP 1, 1.69 at
+            // TP 2.
             const std::int64_t graphs = GiB * (tp == 1 ? 84 : 169) / 100;
             QCOMPARE(before.cudaGraphBytes, std::int64_t(0));
             QCOMPARE(after.cudaGraphBytes, graphs);
@@ -170,14 +174,16 @@ private Q_SLOTS:
         s.tensorParallelSize = 4;
         s.maxModelLen = 131072;
         s.maxNumBatchedTokens = 8192;
-        for (const QString &version : {QStringLiteral("0.10"), QStringLiteral("0.16"), QStringLiteral("0.21")}) {
+        for (const QString &version :
+             {QStringLiteral("0.10"), QStringLiteral("0.16"), QStringLiteral("0.21")}) {
             s.vllmVersion = version;
             const MemoryPlan plan = planMemory(s);
             QCOMPARE(plan.kv.chunkedLayers, 36);
             QCOMPARE(plan.kv.blocksPerMaxRequest, std::int64_t(8192 + 3 * 1024));
         }
         const MemoryPlan hybrid = planMemory(s);
-        for (const QString &version : {QStringLiteral("0.10.1"), QStringLiteral("0.11"), QStringLiteral("0.15")}) {
+        for (const QString &version :
+             {QStringLiteral("0.10.1"), QStringLiteral("0.11"), QStringLiteral("0.15")}) {
             s.vllmVersion = version;
             const MemoryPlan plan = planMemory(s);
             QCOMPARE(plan.kv.chunkedLayers, 0);
@@ -185,7 +191,8 @@ private Q_SLOTS:
             // One group of 48 layers: 8,192 blocks four times the size of the hybrid layout's.
             QCOMPARE(plan.kv.blocksPerMaxRequest, std::int64_t(8192));
             QCOMPARE(plan.kv.pageBytes * plan.kv.groupSize, 4 * hybrid.kv.pageBytes * hybrid.kv.groupSize);
-            QVERIFY(plan.notes.join(QLatin1Char('\n')).contains(QLatin1String("VLLM_ALLOW_CHUNKED_LOCAL_ATTN")));
+            QVERIFY(
+                plan.notes.join(QLatin1Char('\n')).contains(QLatin1String("VLLM_ALLOW_CHUNKED_LOCAL_ATTN")));
         }
     }
 
@@ -195,7 +202,9 @@ private Q_SLOTS:
         // On an A100 (Marlin) at TP 4 the per-GPU intermediate 720 rounds to 768 and the hidden size 2880
         // to 3072 (Mxfp4MoEMethod.create_weights). One 768 x 3072 matrix in MXFP4: 4-bit values and one
         // E8M0 byte per 32 along the input dimension.
-        const auto matrix = [](std::int64_t rows, std::int64_t cols) { return rows * cols / 2 + rows * (cols / 32); };
+        const auto matrix = [](std::int64_t rows, std::int64_t cols) {
+            return rows * cols / 2 + rows * (cols / 32);
+        };
         const std::int64_t perExpert = matrix(768, 3072) * 2 + matrix(3072, 768) + (768 + 768 + 3072) * 2;
         Scenario s = scenario(QStringLiteral("gpt-oss-120b"), QStringLiteral("a100-80gb"));
         s.tensorParallelSize = 4;
@@ -203,7 +212,8 @@ private Q_SLOTS:
         QCOMPARE(plan.weights.byComponent[int(Component::Experts)], 36 * 128 * perExpert);
         // 16.18 GiB of experts: with the non-expert weights the 17.22 GiB vLLM 0.10.1.1 logged.
         QVERIFY(qAbs(toGiB(plan.weights.bytesPerGpu) - 17.2217) < 0.05);
-        // Hopper's Triton path rounds the intermediate size to 64: 2880 is one already, 1440 (TP 2) becomes 1472.
+        // Hopper's Triton path rounds the intermediate size to 64: 2880 is one already, 1440 (TP 2) becomes
+        // 1472.
         s.gpu = resolveGpu(QStringLiteral("h100-sxm"));
         s.tensorParallelSize = 1;
         const std::int64_t unpadded = matrix(2880, 2880) * 3 + (2880 * 3) * 2;
@@ -243,11 +253,13 @@ private Q_SLOTS:
         QTest::newRow("h100 tp8") << "h100-sxm" << 8 << qint64(8192) << qint64(512) << qint64(14848)
                                   << qint64(817000);
         // RTX 4090, 24,564 MiB: 512 + 3,072 + 48 + 128 = 3,760 -> 0.847.
-        QTest::newRow("rtx-4090") << "rtx-4090" << 1 << qint64(2048) << qint64(24) << qint64(3760) << qint64(847000);
+        QTest::newRow("rtx-4090") << "rtx-4090" << 1 << qint64(2048) << qint64(24) << qint64(3760)
+                                  << qint64(847000);
         // L40S, 45,588 MiB: 512 + 6,144 + 64 + 128 = 6,848 -> 0.850.
         QTest::newRow("l40s") << "l40s" << 1 << qint64(4096) << qint64(32) << qint64(6848) << qint64(850000);
         // B200, 182,630 MiB: 512 + 24,576 + 1,024 + 128 = 26,240 -> 0.856.
-        QTest::newRow("b200") << "b200" << 1 << qint64(16384) << qint64(512) << qint64(26240) << qint64(856000);
+        QTest::newRow("b200") << "b200" << 1 << qint64(16384) << qint64(512) << qint64(26240)
+                              << qint64(856000);
     }
 
     void sglangDefaultsFollowItsHeuristic()
@@ -283,8 +295,9 @@ private Q_SLOTS:
         QCOMPARE(plan.cudaGraphBytes, std::int64_t(0));
         QCOMPARE(plan.blockSize, 1);
         // max_running_requests = min(max(int(tokens / context x 512), 2048), 4096).
-        QCOMPARE(plan.maxNumSeqs,
-                 std::min<std::int64_t>(std::max<std::int64_t>(plan.kv.capacityTokens * 512 / 8192, 2048), 4096));
+        QCOMPARE(
+            plan.maxNumSeqs,
+            std::min<std::int64_t>(std::max<std::int64_t>(plan.kv.capacityTokens * 512 / 8192, 2048), 4096));
         const QJsonObject json = planToJson(plan);
         QCOMPARE(json.value(QLatin1String("engine")).toString(), QStringLiteral("sglang"));
         QVERIFY(json.value(QLatin1String("engine_version")).isNull());
@@ -294,7 +307,8 @@ private Q_SLOTS:
         s.memFractionStaticPpm = 0;
         const MemoryPlan byDefault = planMemory(s);
         QCOMPARE(byDefault.memFractionStaticPpm, sglangDefaults(s.gpu, 1).memFractionStaticPpm);
-        QVERIFY(byDefault.notes.join(QLatin1Char('\n')).contains(QLatin1String("default --mem-fraction-static")));
+        QVERIFY(
+            byDefault.notes.join(QLatin1Char('\n')).contains(QLatin1String("default --mem-fraction-static")));
     }
 
     void sglangRefusesWhatItsPoolIsNotModelledFor()

@@ -82,15 +82,16 @@ private Q_SLOTS:
             QVERIFY(a.plan.tensorParallelSize <= b.plan.tensorParallelSize);
             if (a.plan.tensorParallelSize == b.plan.tensorParallelSize)
                 QVERIFY(a.totalMemoryBytes <= b.totalMemoryBytes);
-            if (a.plan.tensorParallelSize == b.plan.tensorParallelSize && a.totalMemoryBytes == b.totalMemoryBytes &&
-                a.plan.speed.available && b.plan.speed.available)
+            if (a.plan.tensorParallelSize == b.plan.tensorParallelSize &&
+                a.totalMemoryBytes == b.totalMemoryBytes && a.plan.speed.available && b.plan.speed.available)
                 QVERIFY(a.plan.speed.decodeTokensPerSecond >= b.plan.speed.decodeTokensPerSecond);
         }
         // One row per GPU and pair of precisions.
         QSet<QString> seen;
         for (const FitRow &row : result.fits) {
-            const QString key = row.plan.gpuId + QLatin1Char('/') + quantMethodName(row.plan.quantization.method) +
-                                QLatin1Char('/') + dtypeName(row.plan.kvCacheDtype);
+            const QString key = row.plan.gpuId + QLatin1Char('/') +
+                                quantMethodName(row.plan.quantization.method) + QLatin1Char('/') +
+                                dtypeName(row.plan.kvCacheDtype);
             QVERIFY2(!seen.contains(key), qPrintable(key));
             seen.insert(key);
         }
@@ -117,8 +118,8 @@ private Q_SLOTS:
                 QVERIFY(!servesConcurrency(planMemory(longer), 32));
         }
         for (const FitRow &row : result.fits)
-            qInfo("%s: %lld tokens x 32, %lld KV tokens", qPrintable(row.command), qint64(row.plan.maxModelLen),
-                  qint64(row.plan.kv.capacityTokens));
+            qInfo("%s: %lld tokens x 32, %lld KV tokens", qPrintable(row.command),
+                  qint64(row.plan.maxModelLen), qint64(row.plan.kv.capacityTokens));
         // FP8 weights leave more room: the longest context first.
         QCOMPARE(result.fits.first().plan.quantization.method, QuantMethod::Fp8);
         QVERIFY(result.fits.first().plan.maxModelLen > result.fits.last().plan.maxModelLen);
@@ -128,7 +129,8 @@ private Q_SLOTS:
     void fewestH100sFor64UsersOf32kTokensOfQwen3Next()
     {
         // README: "the fewest H100s for 64 users x 32k tokens of Qwen3-Next-80B-A3B".
-        const FitQuery q = query(QStringLiteral("qwen3-next-80b-a3b"), 64, 32768, {QStringLiteral("h100-sxm")});
+        const FitQuery q =
+            query(QStringLiteral("qwen3-next-80b-a3b"), 64, 32768, {QStringLiteral("h100-sxm")});
         const FitResult result = findFits(q);
         QVERIFY(!result.fits.isEmpty());
         const FitRow &best = result.fits.first();
@@ -141,12 +143,13 @@ private Q_SLOTS:
                 for (const KvCacheDtype kv : {KvCacheDtype::Auto, KvCacheDtype::Fp8}) {
                     Scenario s = best.scenario;
                     s.tensorParallelSize = tp;
-                    s.quantization = fp8Weights ? std::optional(defaultSpecFor(QuantMethod::Fp8)) : std::nullopt;
+                    s.quantization =
+                        fp8Weights ? std::optional(defaultSpecFor(QuantMethod::Fp8)) : std::nullopt;
                     s.kvCacheDtype = kv;
                     QVERIFY(!servesConcurrency(planMemory(s), 64));
                 }
-        qInfo("%s: %lld requests of 32,768, %lld KV tokens", qPrintable(best.command), qint64(best.maxConcurrency),
-              qint64(best.plan.kv.capacityTokens));
+        qInfo("%s: %lld requests of 32,768, %lld KV tokens", qPrintable(best.command),
+              qint64(best.maxConcurrency), qint64(best.plan.kv.capacityTokens));
         QCOMPARE(best.plan.tensorParallelSize, 2);
     }
 
@@ -182,8 +185,8 @@ private Q_SLOTS:
         QCOMPARE(fits.size(), result.fits.size());
         for (qsizetype i = 0; i < fits.size(); ++i) {
             const QJsonObject o = fits.at(i).toObject();
-            for (const char *key : {"gpu", "tensor_parallel_size", "quantization", "kv_cache_dtype", "max_concurrency",
-                                    "kv_capacity_tokens", "command"})
+            for (const char *key : {"gpu", "tensor_parallel_size", "quantization", "kv_cache_dtype",
+                                    "max_concurrency", "kv_capacity_tokens", "command"})
                 QVERIFY2(o.contains(QLatin1String(key)), key);
             QCOMPARE(o.value(QLatin1String("command")).toString(), result.fits.at(i).command);
             QCOMPARE(o.value(QLatin1String("max_concurrency")).toInteger(), result.fits.at(i).maxConcurrency);
