@@ -181,6 +181,15 @@ FitResult findFits(const FitQuery &q)
         result.reason = QStringLiteral("no configuration of up to %1 GPU(s) serves %2 of %3")
                             .arg(q.maxGpus)
                             .arg(what, q.base.model.name);
+        if (!closest && !sizes.isEmpty()) {
+            // No configuration planned at all: the engine refuses the model itself; say why.
+            try {
+                planMemory(scenarioOf(
+                    q, Configuration{q.gpus.first(), sizes.first(), std::nullopt, KvCacheDtype::Auto}, 1));
+            } catch (const Error &error) {
+                result.reason += QStringLiteral(": ") + error.message();
+            }
+        }
         if (closest && closest->maxConcurrency > 0)
             result.reason +=
                 QStringLiteral("; the most, %1 x %2 with %3 weights and a %4 KV cache, hold %5")

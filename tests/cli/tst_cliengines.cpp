@@ -27,14 +27,18 @@ private:
     }
 
 private Q_SLOTS:
-    void initTestCase() { QVERIFY2(!qEnvironmentVariableIsEmpty("KVSCOPE_BINARY"), "ctest sets KVSCOPE_BINARY"); }
+    void initTestCase()
+    {
+        QVERIFY2(!qEnvironmentVariableIsEmpty("KVSCOPE_BINARY"), "ctest sets KVSCOPE_BINARY");
+    }
 
     void versionKeysAndTheirEffect()
     {
         const QJsonObject newest = json({QStringLiteral("calc")});
         QCOMPARE(newest.value(QLatin1String("engine")).toString(), QStringLiteral("vllm"));
         QCOMPARE(newest.value(QLatin1String("engine_version")).toString(), QStringLiteral("0.21"));
-        const QJsonObject v019 = json({QStringLiteral("calc"), QStringLiteral("--vllm-version"), QStringLiteral("0.19.1")});
+        const QJsonObject v019 =
+            json({QStringLiteral("calc"), QStringLiteral("--vllm-version"), QStringLiteral("0.19.1")});
         QCOMPARE(v019.value(QLatin1String("engine_version")).toString(), QStringLiteral("0.19"));
         QCOMPARE(v019.value(QLatin1String("cuda_graph_bytes")).toInteger(), 0);
         // vLLM 0.21 takes its CUDA-graph estimate (0.84 GiB on an H100 at TP 1) out of the KV memory.
@@ -46,11 +50,11 @@ private Q_SLOTS:
 
     void sglangTakesItsOwnFlagNames()
     {
-        const QJsonObject o = json({QStringLiteral("calc"), QStringLiteral("--engine"), QStringLiteral("sglang"),
-                                    QStringLiteral("--tp-size"), QStringLiteral("2"), QStringLiteral("--context-length"),
-                                    QStringLiteral("32768"), QStringLiteral("--max-running-requests"),
-                                    QStringLiteral("64"), QStringLiteral("--mem-fraction-static"),
-                                    QStringLiteral("0.85")});
+        const QJsonObject o =
+            json({QStringLiteral("calc"), QStringLiteral("--engine"), QStringLiteral("sglang"),
+                  QStringLiteral("--tp-size"), QStringLiteral("2"), QStringLiteral("--context-length"),
+                  QStringLiteral("32768"), QStringLiteral("--max-running-requests"), QStringLiteral("64"),
+                  QStringLiteral("--mem-fraction-static"), QStringLiteral("0.85")});
         QCOMPARE(o.value(QLatin1String("engine")).toString(), QStringLiteral("sglang"));
         QVERIFY(o.value(QLatin1String("engine_version")).isNull());
         QCOMPARE(o.value(QLatin1String("tensor_parallel_size")).toInteger(), 2);
@@ -60,10 +64,10 @@ private Q_SLOTS:
         QVERIFY(o.value(QLatin1String("gpu_memory_utilization")).isNull());
         QVERIFY(o.value(QLatin1String("kv_capacity_tokens")).toInteger() > 0);
         // The shared names mean the same.
-        const QJsonObject shared = json({QStringLiteral("calc"), QStringLiteral("--engine"), QStringLiteral("sglang"),
-                                         QStringLiteral("--tensor-parallel-size"), QStringLiteral("2"),
-                                         QStringLiteral("--max-model-len"), QStringLiteral("32768"),
-                                         QStringLiteral("--mem-fraction-static"), QStringLiteral("0.85")});
+        const QJsonObject shared = json(
+            {QStringLiteral("calc"), QStringLiteral("--engine"), QStringLiteral("sglang"),
+             QStringLiteral("--tensor-parallel-size"), QStringLiteral("2"), QStringLiteral("--max-model-len"),
+             QStringLiteral("32768"), QStringLiteral("--mem-fraction-static"), QStringLiteral("0.85")});
         QCOMPARE(shared.value(QLatin1String("kv_capacity_tokens")).toInteger(),
                  o.value(QLatin1String("kv_capacity_tokens")).toInteger());
         const Run table = run({QStringLiteral("calc"), QStringLiteral("--engine"), QStringLiteral("sglang")});
@@ -90,7 +94,8 @@ private Q_SLOTS:
                            QStringLiteral("--gpu-memory-utilization"), QStringLiteral("0.9")}
             << "--gpu-memory-utilization: is a vLLM option; it does not apply with --engine sglang";
         QTest::newRow("SGLang flag under vLLM")
-            << QStringList{QStringLiteral("calc"), QStringLiteral("--mem-fraction-static"), QStringLiteral("0.8")}
+            << QStringList{QStringLiteral("calc"), QStringLiteral("--mem-fraction-static"),
+                           QStringLiteral("0.8")}
             << "--mem-fraction-static: is a SGLang option; it does not apply with --engine vllm";
         QTest::newRow("version under SGLang")
             << QStringList{QStringLiteral("calc"), QStringLiteral("--engine"), QStringLiteral("sglang"),
@@ -123,10 +128,10 @@ private Q_SLOTS:
 
     void fitRowsServeWhenGivenBackToCalc()
     {
-        const QJsonObject o = json({QStringLiteral("fit"), QStringLiteral("--model"), QStringLiteral("llama-3.1-70b"),
-                                    QStringLiteral("--concurrency"), QStringLiteral("16"),
-                                    QStringLiteral("--max-model-len"), QStringLiteral("32768"),
-                                    QStringLiteral("--limit"), QStringLiteral("5")});
+        const QJsonObject o =
+            json({QStringLiteral("fit"), QStringLiteral("--model"), QStringLiteral("llama-3.1-70b"),
+                  QStringLiteral("--concurrency"), QStringLiteral("16"), QStringLiteral("--max-model-len"),
+                  QStringLiteral("32768"), QStringLiteral("--limit"), QStringLiteral("5")});
         const QJsonArray fits = o.value(QLatin1String("fits")).toArray();
         QCOMPARE(fits.size(), 5);
         QVERIFY(o.value(QLatin1String("reason")).isNull());
@@ -141,11 +146,11 @@ private Q_SLOTS:
             const QJsonObject plan = json(
                 {QStringLiteral("calc"), QStringLiteral("--model"), QStringLiteral("llama-3.1-70b"),
                  QStringLiteral("--gpu"), row.value(QLatin1String("gpu")).toString(),
-                 QStringLiteral("--tensor-parallel-size"), QString::number(gpus), QStringLiteral("--quantization"),
-                 row.value(QLatin1String("quantization")).toString(), QStringLiteral("--kv-cache-dtype"),
-                 row.value(QLatin1String("kv_cache_dtype")).toString(), QStringLiteral("--max-model-len"),
-                 QStringLiteral("32768"), QStringLiteral("--batch-size"), QStringLiteral("16"),
-                 QStringLiteral("--seq-len"), QStringLiteral("32768")});
+                 QStringLiteral("--tensor-parallel-size"), QString::number(gpus),
+                 QStringLiteral("--quantization"), row.value(QLatin1String("quantization")).toString(),
+                 QStringLiteral("--kv-cache-dtype"), row.value(QLatin1String("kv_cache_dtype")).toString(),
+                 QStringLiteral("--max-model-len"), QStringLiteral("32768"), QStringLiteral("--batch-size"),
+                 QStringLiteral("16"), QStringLiteral("--seq-len"), QStringLiteral("32768")});
             QVERIFY(plan.value(QLatin1String("engine_starts")).toBool());
             QVERIFY(plan.value(QLatin1String("num_gpu_blocks")).toInteger() >=
                     16 * plan.value(QLatin1String("blocks_per_max_request")).toInteger());
@@ -156,10 +161,11 @@ private Q_SLOTS:
 
     void fitWithNothingThatFitsExitsZeroWithAReason()
     {
-        const Run r = run({QStringLiteral("fit"), QStringLiteral("--model"), QStringLiteral("deepseek-v3"),
-                           QStringLiteral("--concurrency"), QStringLiteral("4"), QStringLiteral("--max-model-len"),
-                           QStringLiteral("8192"), QStringLiteral("--gpu"), QStringLiteral("rtx-4090"),
-                           QStringLiteral("--max-gpus"), QStringLiteral("2"), QStringLiteral("--json")});
+        const Run r =
+            run({QStringLiteral("fit"), QStringLiteral("--model"), QStringLiteral("deepseek-v3"),
+                 QStringLiteral("--concurrency"), QStringLiteral("4"), QStringLiteral("--max-model-len"),
+                 QStringLiteral("8192"), QStringLiteral("--gpu"), QStringLiteral("rtx-4090"),
+                 QStringLiteral("--max-gpus"), QStringLiteral("2"), QStringLiteral("--json")});
         QCOMPARE(r.exitCode, 0);
         const QJsonObject o = QJsonDocument::fromJson(r.out).object();
         QVERIFY(o.value(QLatin1String("fits")).toArray().isEmpty());
@@ -173,17 +179,19 @@ private Q_SLOTS:
 
     void fitForSglangPrintsItsLaunchLine()
     {
-        const QJsonObject o = json({QStringLiteral("fit"), QStringLiteral("--model"), QStringLiteral("llama-3.1-8b"),
-                                    QStringLiteral("--engine"), QStringLiteral("sglang"), QStringLiteral("--concurrency"),
-                                    QStringLiteral("8"), QStringLiteral("--context-length"), QStringLiteral("8192"),
-                                    QStringLiteral("--gpu"), QStringLiteral("l40s")});
+        const QJsonObject o =
+            json({QStringLiteral("fit"), QStringLiteral("--model"), QStringLiteral("llama-3.1-8b"),
+                  QStringLiteral("--engine"), QStringLiteral("sglang"), QStringLiteral("--concurrency"),
+                  QStringLiteral("8"), QStringLiteral("--context-length"), QStringLiteral("8192"),
+                  QStringLiteral("--gpu"), QStringLiteral("l40s")});
         const QJsonArray fits = o.value(QLatin1String("fits")).toArray();
         QVERIFY(!fits.isEmpty());
         QVERIFY(fits.first()
                     .toObject()
                     .value(QLatin1String("command"))
                     .toString()
-                    .startsWith(QLatin1String("python -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B")));
+                    .startsWith(QLatin1String(
+                        "python -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B")));
     }
 };
 

@@ -177,6 +177,16 @@ private Q_SLOTS:
         QCOMPARE(json.value(QLatin1String("reason")).toString(), result.reason);
     }
 
+    void aModelTheEngineRefusesSaysWhy()
+    {
+        // SGLang's hybrid pools are not modelled: every configuration is refused, and the reason says so.
+        FitQuery q = query(QStringLiteral("gemma-3-27b"), 4, 8192, {QStringLiteral("h100-sxm")});
+        q.base.engine = Engine::Sglang;
+        const FitResult result = findFits(q);
+        QVERIFY(result.fits.isEmpty());
+        QVERIFY2(result.reason.contains(QLatin1String("--engine sglang")), qPrintable(result.reason));
+    }
+
     void jsonRowsCarryTheAgreedKeys()
     {
         const FitQuery q = query(QStringLiteral("llama-3.1-8b"), 4, 4096, {QStringLiteral("l40s")});
