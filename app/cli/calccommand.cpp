@@ -7,6 +7,7 @@
 #include "plan/fixes.h"
 #include "plan/planjson.h"
 #include "plan/planner.h"
+#include "plan/servecommand.h"
 #include "plantext.h"
 #include "scenariooptions.h"
 
@@ -34,12 +35,17 @@ int runCalc(const QStringList &arguments)
     try {
         const Scenario scenario = scenarioOptions.scenario(parser);
         const MemoryPlan plan = planMemory(scenario);
+        // SGLang's launch line (the vLLM one comes with plan/launchline, on its way from another branch).
+        const bool sglang = scenario.engine == Engine::Sglang;
         if (parser.isSet(jsonOption)) {
-            const QJsonObject json =
-                calcJson(plan, proposeFixes(scenario, plan, GpuLibrary::builtin().presets()));
+            QJsonObject json = calcJson(plan, proposeFixes(scenario, plan, GpuLibrary::builtin().presets()));
+            if (sglang)
+                json.insert(QStringLiteral("sglang_command"), sglangLaunchCommand(scenario));
             writeOut(QString::fromUtf8(QJsonDocument(json).toJson(QJsonDocument::Indented)));
         } else
-            writeOut(planAsText(plan));
+            writeOut(
+                planAsText(plan) +
+                (sglang ? QStringLiteral("\nLaunch\n  %1\n").arg(sglangLaunchCommand(scenario)) : QString()));
         return Success;
     } catch (const Error &error) {
         return fail(error.message());

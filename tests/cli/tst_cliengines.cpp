@@ -70,8 +70,14 @@ private Q_SLOTS:
              QStringLiteral("32768"), QStringLiteral("--mem-fraction-static"), QStringLiteral("0.85")});
         QCOMPARE(shared.value(QLatin1String("kv_capacity_tokens")).toInteger(),
                  o.value(QLatin1String("kv_capacity_tokens")).toInteger());
+        // The launch line with SGLang's flag names.
+        QCOMPARE(
+            o.value(QLatin1String("sglang_command")).toString(),
+            QStringLiteral("python -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B --tp-size 2 "
+                           "--context-length 32768 --max-running-requests 64 --mem-fraction-static 0.85"));
         const Run table = run({QStringLiteral("calc"), QStringLiteral("--engine"), QStringLiteral("sglang")});
         QCOMPARE(table.exitCode, 0);
+        QVERIFY(table.out.contains("python -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B"));
         QVERIFY(table.out.contains("max_total_num_tokens"));
         QVERIFY(table.out.contains("--mem-fraction-static"));
     }
