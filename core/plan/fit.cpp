@@ -140,7 +140,7 @@ bool servesConcurrency(const MemoryPlan &plan, std::int64_t concurrency)
     }
 }
 
-FitResult findFits(const FitQuery &q)
+FitResult findFits(const FitQuery &q, const std::atomic<bool> *cancel)
 {
     validateQuery(q);
     const bool longest = q.maxModelLen == 0;
@@ -153,6 +153,10 @@ FitResult findFits(const FitQuery &q)
         for (const std::optional<QuantizationSpec> &quantization : quantizationsOf(q))
             for (const KvCacheDtype kv : kvCacheDtypesOf(q))
                 for (const int tp : sizes) {
+                    if (cancel && cancel->load(std::memory_order_relaxed)) {
+                        result.cancelled = true;
+                        return result;
+                    }
                     const Configuration c{gpu, tp, quantization, kv};
                     const std::int64_t len = longest ? longestServed(q, c, upper) : q.maxModelLen;
                     const Scenario scenario = scenarioOf(q, c, std::max<std::int64_t>(len, 1));

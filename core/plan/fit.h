@@ -6,6 +6,7 @@
 #include "plan/memoryplan.h"
 #include "plan/scenario.h"
 
+#include <atomic>
 #include <cstdint>
 #include <optional>
 
@@ -42,15 +43,18 @@ struct FitRow
 
 struct FitResult
 {
-    QList<FitRow> fits; ///< best first: fewest GPUs, [longest context,] least memory, fastest decode
-    QString reason;     ///< one line saying why nothing fits; empty when something does
+    QList<FitRow> fits;     ///< best first: fewest GPUs, [longest context,] least memory, fastest decode
+    QString reason;         ///< one line saying why nothing fits; empty when something does
+    bool cancelled = false; ///< the search stopped early: `fits` holds what it had found
 };
 
 /// Searches query.gpus x tensor-parallel sizes 1..maxGpus that vLLM accepts x
 /// precisions, keeping for each GPU and precision pair the smallest
 /// tensor-parallel size that serves the query. Throws kvscope::Error for an
-/// invalid query (naming the option).
-FitResult findFits(const FitQuery &query);
+/// invalid query (naming the option). `cancel`, when given, is read before each
+/// configuration: once set, the search stops (the window supersedes a search
+/// this way).
+FitResult findFits(const FitQuery &query, const std::atomic<bool> *cancel = nullptr);
 
 /// The GPUs of `presets` the engines run on (NVIDIA and AMD): fit's candidates by default.
 QList<GpuSpec> servingGpus(const QList<GpuSpec> &presets);

@@ -187,6 +187,21 @@ private Q_SLOTS:
         QVERIFY2(result.reason.contains(QLatin1String("--engine sglang")), qPrintable(result.reason));
     }
 
+    void aSetCancelFlagStopsTheSearch()
+    {
+        const FitQuery q = query(QStringLiteral("llama-3.1-8b"), 4, 4096, {QStringLiteral("l40s")});
+        std::atomic<bool> cancel = false;
+        const FitResult running = findFits(q, &cancel);
+        QVERIFY(!running.cancelled);
+        QCOMPARE(running.fits.size(), findFits(q).fits.size());
+        QVERIFY(!running.fits.isEmpty());
+        cancel = true;
+        const FitResult stopped = findFits(q, &cancel);
+        QVERIFY(stopped.cancelled);
+        QVERIFY(stopped.fits.isEmpty()); // read before the first configuration
+        QVERIFY(stopped.reason.isEmpty());
+    }
+
     void jsonRowsCarryTheAgreedKeys()
     {
         const FitQuery q = query(QStringLiteral("llama-3.1-8b"), 4, 4096, {QStringLiteral("l40s")});
