@@ -7,10 +7,13 @@
 #include "explorer/parameterpanel.h"
 #include "export/chartcatalogue.h"
 #include "export/exportdialog.h"
+#include "fit/fitdialog.h"
 #include "library/customgpudialog.h"
+#include "library/library.h"
 #include "library/modelimporter.h"
 #include "library/pasteconfigdialog.h"
 #include "library/userlibrary.h"
+#include "plan/fit.h"
 #include "plan/growth.h"
 #include "quantization/quantizationview.h"
 #include "quantization/quantsettings.h"
@@ -135,6 +138,8 @@ bool MainWindow::showView(const QString &name)
         m_tabs->setCurrentWidget(m_explorer);
     else if (name == QLatin1String("quantization"))
         m_tabs->setCurrentWidget(m_quantizationTab);
+    else if (name == QLatin1String("fit"))
+        showFitDialog();
     else
         return false;
     return true;
@@ -294,6 +299,10 @@ void MainWindow::createMenus()
         });
     }
 
+    m_toolsMenu = menuBar()->addMenu(QString());
+    QAction *whatDoINeed = m_toolsMenu->addAction(QString(), this, &MainWindow::showFitDialog);
+    whatDoINeed->setObjectName(QStringLiteral("actionWhatDoINeed"));
+
     m_helpMenu = menuBar()->addMenu(QString());
     QAction *about = m_helpMenu->addAction(QString(), this, [this] {
         QMessageBox::about(
@@ -336,6 +345,7 @@ void MainWindow::retranslate()
     m_fileMenu->setTitle(tr("&File"));
     m_viewMenu->setTitle(tr("&View"));
     m_languageMenu->setTitle(tr("&Language"));
+    m_toolsMenu->setTitle(tr("&Tools"));
     m_helpMenu->setTitle(tr("&Help"));
     const auto text = [this](const char *name, const QString &label) {
         if (auto *action = findChild<QAction *>(QLatin1String(name)))
@@ -360,6 +370,7 @@ void MainWindow::retranslate()
     text("actionToggleGrowthAxis", tr("Growth chart: sequence length / batch size"));
     text("actionCycleKvPrecision", tr("Next KV precision (FP32 → FP16/BF16 → FP8)"));
     text("actionFullScreen", tr("&Full screen"));
+    text("actionWhatDoINeed", tr("&What do I need…"));
     text("actionAbout", tr("&About kvscope"));
     m_units->setText(tr("GiB = 2^30 bytes · figures per GPU"));
     m_units->setToolTip(unitsConvention());
@@ -487,6 +498,29 @@ void MainWindow::exportReport()
     } catch (const Error &error) {
         refuse(tr("Cannot export the report"), error.message());
     }
+}
+
+FitDialog *MainWindow::fitDialog() const
+{
+    return m_fitDialog;
+}
+
+void MainWindow::showFitDialog()
+{
+    if (!m_fitDialog) {
+        // Made afresh each time it opens, so custom GPUs added since are searched too.
+        m_fitDialog =
+            new FitDialog(servingGpus(GpuLibrary::builtin().presets()) + m_library->customGpus(), this);
+        m_fitDialog->setAttribute(Qt::WA_DeleteOnClose);
+        connect(m_fitDialog, &FitDialog::configurationChosen, this, [this](const Scenario &scenario) {
+            m_tabs->setCurrentWidget(m_explorer);
+            m_controller->setScenario(scenario);
+        });
+    }
+    m_fitDialog->askFor(m_controller->scenario());
+    m_fitDialog->show();
+    m_fitDialog->raise();
+    m_fitDialog->activateWindow();
 }
 
 void MainWindow::exportFigures()

@@ -5,6 +5,7 @@
 
 #include <QMainWindow>
 #include <QMessageBox>
+#include <QPointer>
 
 class QActionGroup;
 class QLabel;
@@ -18,6 +19,7 @@ class SettingsReader;
 }
 
 class ExplorerView;
+class FitDialog;
 class QuantizationView;
 class ModelImporter;
 class ScenarioController;
@@ -44,6 +46,8 @@ public:
     /// The quantization simulator; created the first time its tab is shown.
     QuantizationView *quantization();
     UserLibrary *library() const { return m_library; }
+    /// The "What do I need?" dialog while it is open, else null.
+    FitDialog *fitDialog() const;
     ModelImporter *importer() const { return m_importer; }
 
 public Q_SLOTS:
@@ -63,6 +67,8 @@ public Q_SLOTS:
     void openModelFolder();
     void pasteConfig();
     void addCustomGpu();
+    /// "What do I need?": the configurations that serve N requests of the current model.
+    void showFitDialog();
 
 Q_SIGNALS:
     /// An import was refused; the message names the file, field and value.
@@ -72,7 +78,8 @@ public:
     /// Writes the scenario, geometry and view state to QSettings now. (Not
     /// saveState(): that is QMainWindow's, for toolbars and docks.)
     void saveSettings();
-    /// Shows a view by name: "explorer" or "quantization"; false if unknown.
+    /// Shows a view by name: "explorer", "quantization" or "fit" (the "What do I need?"
+    /// dialog over the explorer); false if unknown.
     bool showView(const QString &name);
 
     /// Messages about settings that could not be restored (also shown in the status bar).
@@ -130,7 +137,9 @@ private:
     QMenu *m_viewMenu = nullptr;
     QMenu *m_languageMenu = nullptr;
     QMenu *m_recentMenu = nullptr;
+    QMenu *m_toolsMenu = nullptr;
     QMenu *m_helpMenu = nullptr;
+    QPointer<FitDialog> m_fitDialog;
     QActionGroup *m_languages = nullptr;
     QStringList m_restoreProblems;
     ScenarioSession *m_session = nullptr;

@@ -654,6 +654,126 @@
     </message>
 </context>
 <context>
+    <name>kvscope::FitDialog</name>
+    <message>
+        <source>Searching…</source>
+        <translation>正在搜索…</translation>
+    </message>
+    <message>
+        <source>What do I need?</source>
+        <translation>我需要什么？</translation>
+    </message>
+    <message>
+        <source>The GPUs, tensor-parallel sizes and precisions that serve these requests of &lt;b&gt;%1&lt;/b&gt;, best first: the fewest GPUs, then (at the longest length) the longest context, the least GPU memory, the fastest decode.</source>
+        <translation>能服务 &lt;b&gt;%1&lt;/b&gt; 这些请求的 GPU、张量并行规模与精度，最优在前：GPU 最少优先，其次（按最长长度搜索时）上下文最长、GPU 显存最少、解码最快。</translation>
+    </message>
+    <message>
+        <source>Concurrent requests:</source>
+        <translation>并发请求数：</translation>
+    </message>
+    <message>
+        <source>Tokens per request (max model length):</source>
+        <translation>每个请求的 token 数（max model length）：</translation>
+    </message>
+    <message>
+        <source>GPU:</source>
+        <translation>GPU：</translation>
+    </message>
+    <message>
+        <source>At most GPUs:</source>
+        <translation>最多 GPU 数：</translation>
+    </message>
+    <message>
+        <source>Engine:</source>
+        <translation>推理引擎：</translation>
+    </message>
+    <message>
+        <source>The longest each configuration allows</source>
+        <translation>每种配置允许的最长长度</translation>
+    </message>
+    <message>
+        <source>Any GPU</source>
+        <translation>任意 GPU</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n configuration(s) serve the requests. Pick one to copy its launch line or open it in the explorer.</source>
+        <translation>
+            <numerusform>%n 种配置可以服务这些请求。选中一行可复制其启动命令，或在探索页中打开。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>&amp;Copy launch line</source>
+        <translation>复制启动命令(&amp;C)</translation>
+    </message>
+    <message>
+        <source>&amp;Use this</source>
+        <translation>使用此配置(&amp;U)</translation>
+    </message>
+    <message>
+        <source>Close</source>
+        <translation>关闭</translation>
+    </message>
+</context>
+<context>
+    <name>kvscope::FitResultsModel</name>
+    <message>
+        <source>%1 × %2</source>
+        <translation>%1 × %2</translation>
+    </message>
+    <message>
+        <source>Whole requests of the maximum length the KV cache holds at once</source>
+        <translation>KV Cache 能同时容纳的最大长度完整请求数</translation>
+    </message>
+    <message>
+        <source>The engine&apos;s KV cache capacity in tokens (vLLM&apos;s “GPU KV cache size”, SGLang&apos;s max_total_num_tokens)</source>
+        <translation>引擎的 KV Cache 容量（token 数；即 vLLM 的 “GPU KV cache size”、SGLang 的 max_total_num_tokens）</translation>
+    </message>
+    <message>
+        <source>Memory per GPU left in the budget once the weights, activations and the KV cache of these requests are in</source>
+        <translation>放下权重、激活值和这些请求的 KV Cache 后，每块 GPU 预算中剩余的显存</translation>
+    </message>
+    <message>
+        <source>Decode throughput of the whole batch, from the roofline estimate</source>
+        <translation>整个 batch 的解码吞吐量（roofline 估算）</translation>
+    </message>
+    <message>
+        <source>GPUs</source>
+        <translation>GPU</translation>
+    </message>
+    <message>
+        <source>Weights</source>
+        <translation>权重</translation>
+    </message>
+    <message>
+        <source>KV cache</source>
+        <translation>KV Cache</translation>
+    </message>
+    <message>
+        <source>Max length</source>
+        <translation>最大长度</translation>
+    </message>
+    <message>
+        <source>Requests</source>
+        <translation>请求数</translation>
+    </message>
+    <message>
+        <source>KV tokens</source>
+        <translation>KV token 数</translation>
+    </message>
+    <message>
+        <source>Headroom</source>
+        <translation>余量</translation>
+    </message>
+    <message>
+        <source>Decode tok/s</source>
+        <translation>解码 tok/s</translation>
+    </message>
+    <message>
+        <source>Launch line</source>
+        <translation>启动命令</translation>
+    </message>
+</context>
+<context>
     <name>kvscope::GroupInspector</name>
     <message>
         <source>INT group inspector</source>
@@ -1031,6 +1151,14 @@
     <message>
         <source>&lt;h3&gt;kvscope %1&lt;/h3&gt;&lt;p&gt;Will this model fit on this GPU at this precision? How many tokens and concurrent requests does the KV cache hold?&lt;/p&gt;&lt;p&gt;Figures follow vLLM&apos;s own memory accounting.&lt;/p&gt;&lt;p&gt;%2&lt;/p&gt;&lt;p&gt;Released under the MIT licence.&lt;/p&gt;</source>
         <translation>&lt;h3&gt;kvscope %1&lt;/h3&gt;&lt;p&gt;这个模型在这种精度下能放进这块 GPU 吗？KV Cache 能容纳多少 token、多少并发请求？&lt;/p&gt;&lt;p&gt;数字遵循 vLLM 自身的显存计算方式。&lt;/p&gt;&lt;p&gt;%2&lt;/p&gt;&lt;p&gt;以 MIT 许可证发布。&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>&amp;Tools</source>
+        <translation>工具(&amp;T)</translation>
+    </message>
+    <message>
+        <source>&amp;What do I need…</source>
+        <translation>我需要什么(&amp;W)…</translation>
     </message>
 </context>
 <context>
