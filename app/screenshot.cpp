@@ -2,6 +2,7 @@
 #include "screenshot.h"
 
 #include "cli/cliio.h"
+#include "fit/fitdialog.h"
 #include "library/modelimporter.h"
 #include "mainwindow.h"
 #include "quantization/quantizationview.h"
@@ -39,8 +40,9 @@ void scheduleScreenshot(MainWindow &window, const QString &path)
     auto clock = std::make_shared<QElapsedTimer>();
     clock->start();
     QObject::connect(poll, &QTimer::timeout, &window, [&window, path, failures, simulator, poll, clock] {
-        const bool ready =
-            clock->elapsed() >= LayoutMs && !window.importer()->busy() && !(simulator && simulator->isBusy());
+        const FitDialog *fit = window.fitDialog();
+        const bool ready = clock->elapsed() >= LayoutMs && !window.importer()->busy() &&
+                           !(simulator && simulator->isBusy()) && !(fit && fit->isSearching());
         const bool late = clock->elapsed() >= GiveUpMs;
         if (!ready && !late)
             return;
@@ -49,7 +51,9 @@ void scheduleScreenshot(MainWindow &window, const QString &path)
             *failures
                 << QStringLiteral("--screenshot: still busy after %1 s; taken anyway").arg(GiveUpMs / 1000);
         QTimer::singleShot(SettleMs, &window, [&window, path, failures] {
-            if (!window.grab().save(path))
+            // The "What do I need?" dialog (--view fit) is the picture when it is open.
+            QWidget *shown = window.fitDialog() ? static_cast<QWidget *>(window.fitDialog()) : &window;
+            if (!shown->grab().save(path))
                 *failures << QStringLiteral("--screenshot: cannot write '%1'").arg(path);
             for (const QString &failure : *failures)
                 cli::fail(failure);
