@@ -2,13 +2,17 @@
 #include "screenshot.h"
 
 #include "cli/cliio.h"
+#include "common/atomicfile.h"
+#include "common/error.h"
 #include "fit/fitdialog.h"
 #include "library/modelimporter.h"
+#include "library/userlibrary.h"
 #include "mainwindow.h"
 #include "quantization/quantizationview.h"
 
 #include <memory>
 
+#include <QBuffer>
 #include <QCoreApplication>
 #include <QElapsedTimer>
 #include <QPixmap>
@@ -42,7 +46,8 @@ void scheduleScreenshot(MainWindow &window, const QString &path)
     QObject::connect(poll, &QTimer::timeout, &window, [&window, path, failures, simulator, poll, clock] {
         const FitDialog *fit = window.fitDialog();
         const bool ready = clock->elapsed() >= LayoutMs && !window.importer()->busy() &&
-                           !(simulator && simulator->isBusy()) && !(fit && fit->isSearching());
+                           !window.library()->isImporting() && !(simulator && simulator->isBusy()) &&
+                           !(fit && fit->isSearching());
         const bool late = clock->elapsed() >= GiveUpMs;
         if (!ready && !late)
             return;
@@ -53,8 +58,16 @@ void scheduleScreenshot(MainWindow &window, const QString &path)
         QTimer::singleShot(SettleMs, &window, [&window, path, failures] {
             // The "What do I need?" dialog (--view fit) is the picture when it is open.
             QWidget *shown = window.fitDialog() ? static_cast<QWidget *>(window.fitDialog()) : &window;
-            if (!shown->grab().save(path))
-                *failures << QStringLiteral("--screenshot: cannot write '%1'").arg(path);
+            QByteArray png;
+            QBuffer buffer(&png);
+            buffer.open(QIODevice::WriteOnly);
+            try {
+                if (!shown->grab().save(&buffer, "PNG"))
+                    throw Error(QStringLiteral("--screenshot: cannot encode the window as PNG"));
+                writeFileAtomically(path, png);
+            } catch (const Error &error) {
+                *failures << error.message();
+            }
             for (const QString &failure : *failures)
                 cli::fail(failure);
             QCoreApplication::exit(failures->isEmpty() ? 0 : 1);

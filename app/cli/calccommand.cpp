@@ -5,9 +5,10 @@
 #include "common/error.h"
 #include "library/library.h"
 #include "plan/fixes.h"
+#include "plan/formula.h"
+#include "plan/launchline.h"
 #include "plan/planjson.h"
 #include "plan/planner.h"
-#include "plan/servecommand.h"
 #include "plantext.h"
 #include "scenariooptions.h"
 
@@ -29,23 +30,25 @@ int runCalc(const QStringList &arguments)
     scenarioOptions.addTo(parser);
     const QCommandLineOption jsonOption(QStringLiteral("json"), QStringLiteral("Print one JSON object."));
     parser.addOption(jsonOption);
+    const QCommandLineOption formulasOption(
+        QStringLiteral("formulas"),
+        QStringLiteral(
+            "Print the vllm serve command and the formulas behind the figures, with the numbers."));
+    parser.addOption(formulasOption);
 
     if (const std::optional<int> exitCode = parseCommandLine(parser, arguments))
         return *exitCode;
     try {
         const Scenario scenario = scenarioOptions.scenario(parser);
         const MemoryPlan plan = planMemory(scenario);
-        // SGLang's launch line (the vLLM one comes with plan/launchline, on its way from another branch).
-        const bool sglang = scenario.engine == Engine::Sglang;
         if (parser.isSet(jsonOption)) {
-            QJsonObject json = calcJson(plan, proposeFixes(scenario, plan, GpuLibrary::builtin().presets()));
-            if (sglang)
-                json.insert(QStringLiteral("sglang_command"), sglangLaunchCommand(scenario));
+            const QJsonObject json =
+                calcJson(scenario, plan, proposeFixes(scenario, plan, GpuLibrary::builtin().presets()));
             writeOut(QString::fromUtf8(QJsonDocument(json).toJson(QJsonDocument::Indented)));
+        } else if (parser.isSet(formulasOption)) {
+            writeOut(launchLine(scenario).text() + QLatin1Char('\n') + formulaSheet(scenario, plan).text());
         } else
-            writeOut(
-                planAsText(plan) +
-                (sglang ? QStringLiteral("\nLaunch\n  %1\n").arg(sglangLaunchCommand(scenario)) : QString()));
+            writeOut(planAsText(plan) + QStringLiteral("\nLaunch\n") + launchLine(scenario).text());
         return Success;
     } catch (const Error &error) {
         return fail(error.message());

@@ -4,6 +4,7 @@
 // entry and renderer as the window's Save image (ui/export/).
 #include "cliio.h"
 #include "commands.h"
+#include "common/atomicfile.h"
 #include "common/error.h"
 #include "export/chartcatalogue.h"
 #include "export/figurerenderer.h"
@@ -33,8 +34,12 @@ struct ExportOptions
     QCommandLineOption out{
         QStringLiteral("out"),
         QStringLiteral("The file to write; its extension picks the format: .png, .svg, .pdf "
-                       "(the figure), .csv, .json (its data)."),
+                       "(the figure), .csv, .json (its data). - writes standard output (with --format)."),
         QStringLiteral("file")};
+    QCommandLineOption format{
+        QStringLiteral("format"),
+        QStringLiteral("The format with --out - (standard output): png, svg, pdf, csv or json."),
+        QStringLiteral("name")};
     QCommandLineOption list{QStringLiteral("list-charts"), QStringLiteral("List the charts, one per line.")};
     QCommandLineOption width{QStringLiteral("width"), QStringLiteral("Width in pixels (default 1280)."),
                              QStringLiteral("W"), QStringLiteral("1280")};
@@ -74,8 +79,8 @@ struct ExportOptions
 
     QList<QCommandLineOption> all() const
     {
-        return {chart, out,      list,     width,      height,      scale,         theme,       noCaption,
-                page,  language, scenario, growthAxis, growthScale, relativeError, linearCounts};
+        return {chart,     out,  format,   list,     width,      height,      scale,         theme,
+                noCaption, page, language, scenario, growthAxis, growthScale, relativeError, linearCounts};
     }
 };
 
@@ -85,6 +90,22 @@ int parseSide(const QString &text, const QString &option)
     if (value > MaxFigureSide)
         throw Error(QStringLiteral("%1: %2 is more than %3 pixels").arg(option, text).arg(MaxFigureSide));
     return int(value);
+}
+
+/// --format when given (it must name a format), else --out's extension; --out - needs --format.
+FigureFormat outputFormat(const QCommandLineParser &parser, const ExportOptions &o)
+{
+    const QString path = parser.value(o.out);
+    if (parser.isSet(o.format)) {
+        const std::optional<FigureFormat> format = formatNamed(parser.value(o.format));
+        if (!format)
+            throw Error(QStringLiteral("--format: expected png, svg, pdf, csv or json, got '%1'")
+                            .arg(parser.value(o.format)));
+        return *format;
+    }
+    if (path == StandardOutputPath)
+        throw Error(QStringLiteral("--out -: give the format with --format (png, svg, pdf, csv or json)"));
+    return formatForPath(path);
 }
 
 FigureOptions figureOptions(const QCommandLineParser &parser, const ExportOptions &o)
@@ -209,11 +230,11 @@ int runExport(const QStringList &arguments)
                     UsageError);
     try {
         const QString path = parser.value(o.out);
-        formatForPath(path); // a wrong extension fails before any work
+        const FigureFormat format = outputFormat(parser, o); // a wrong format fails before any work
         const FigureOptions options = figureOptions(parser, o);
         const QCommandLineOption groupSize(QStringLiteral("group-size"), QString(), QStringLiteral("n"));
-        exportFigure(path, *entry, chartSource(*entry, parser, o, scenarioOptions, quantOptions, groupSize),
-                     options);
+        exportFigure(path, format, *entry,
+                     chartSource(*entry, parser, o, scenarioOptions, quantOptions, groupSize), options);
         return Success;
     } catch (const Error &error) {
         return fail(error.message());

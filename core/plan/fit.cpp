@@ -5,9 +5,9 @@
 #include "common/error.h"
 #include "common/search.h"
 #include "common/units.h"
+#include "plan/launchline.h"
 #include "plan/planner.h"
 #include "plan/runtime.h"
-#include "plan/servecommand.h"
 #include "plan/tensorparallel.h"
 
 #include <algorithm>
@@ -169,7 +169,7 @@ FitResult findFits(const FitQuery &q, const std::atomic<bool> *cancel)
                     row.maxConcurrency = wholeRequests(*plan);
                     row.totalMemoryBytes = (Checked(gpu.memoryBytes) * tp).value();
                     if (len > 0 && servesConcurrency(*plan, q.concurrency)) {
-                        row.command = serveCommand(row.scenario);
+                        row.command = launchLine(row.scenario).command();
                         result.fits << row;
                         break; // a larger TP of the same GPU and precisions takes more GPUs for nothing
                     }

@@ -38,7 +38,7 @@ struct FitRow
     MemoryPlan plan;                   ///< planMemory(scenario)
     std::int64_t maxConcurrency = 0;   ///< whole requests of max_model_len the cache holds at once
     std::int64_t totalMemoryBytes = 0; ///< GPU memory bought: GPUs x memory per GPU
-    QString command;                   ///< the launch line (vllm serve / python -m sglang.launch_server)
+    QString command; ///< launchLine(scenario).command(): vllm serve / python -m sglang.launch_server
 };
 
 struct FitResult

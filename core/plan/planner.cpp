@@ -167,7 +167,7 @@ void applySglangBudget(const Scenario &s, MemoryPlan &plan)
         s.memFractionStaticPpm > 0 ? s.memFractionStaticPpm : defaults.memFractionStaticPpm;
     plan.preloadBytes = sglangPreloadBytes(s.gpu, s.tensorParallelSize);
     plan.budgetBytes =
-        (Checked(s.gpu.memoryBytes - plan.preloadBytes) * plan.memFractionStaticPpm).value() / 1'000'000;
+        mulDivFloor(s.gpu.memoryBytes - plan.preloadBytes, plan.memFractionStaticPpm, 1'000'000);
     plan.maxNumBatchedTokens = defaults.chunkedPrefillSize;
     if (s.memFractionStaticPpm <= 0)
         plan.notes
@@ -204,7 +204,7 @@ void addEngineNotes(const Scenario &s, const VllmVersionChoice &version, MemoryP
             << QCoreApplication::translate(
                    "kvscope::Planner",
                    "vLLM %1 takes its estimated CUDA-graph memory (%2) out of the budget before the KV "
-                   "cache (VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS=0 turns that off)")
+                   "cache (a vLLM environment variable turns that off: see the README, Engines and versions)")
                    .arg(version.profile->since.text(), formatGiB(plan.cudaGraphBytes));
 }
 
@@ -214,9 +214,10 @@ KvCacheOptions kvCacheOptions(const Scenario &s, WeightDtype dtype, KvCacheDtype
 {
     KvCacheOptions o;
     o.dtype = kvCacheDtype;
-    o.tensorParallelSize = s.tensorParallelSize;
+    // Both checked by validateScenario: at most num_attention_heads and 4096.
+    o.tensorParallelSize = int(s.tensorParallelSize);
     // SGLang's pool is token-level: one "block" per page (1, or 64 for sparse MLA).
-    o.blockSize = s.engine == Engine::Sglang ? sglangPageSize(s.model) : s.blockSize;
+    o.blockSize = s.engine == Engine::Sglang ? sglangPageSize(s.model) : int(s.blockSize);
     // vLLM MambaStateDtypeCalculator: --mamba-cache-dtype auto is the model dtype;
     // --mamba-ssm-cache-dtype auto follows it.
     o.convStateDtype = dtype;
@@ -323,7 +324,7 @@ MemoryPlan planMemory(const Scenario &s)
     if (!sglang && !profile.chunkedLocalInHybridManager)
         laidOut.attentionChunkSize = 0;
     const ModelArch &m = laidOut;
-    const int tp = s.tensorParallelSize;
+    const int tp = int(s.tensorParallelSize); // at most num_attention_heads (validateScenario)
 
     MemoryPlan plan;
     plan.engine = s.engine;
@@ -345,14 +346,19 @@ MemoryPlan planMemory(const Scenario &s)
     plan.tensorParallelSize = tp;
     plan.gpuMemoryUtilizationPpm = s.gpuMemoryUtilizationPpm;
     plan.maxModelLen = s.maxModelLen > 0 ? s.maxModelLen : m.maxPositionEmbeddings;
-    plan.blockSize = s.blockSize;
-    plan.requestedBlockSize = s.blockSize;
+    plan.blockSize = int(s.blockSize);
+    plan.requestedBlockSize = int(s.blockSize);
     plan.maxNumSeqs = s.maxNumSeqs > 0 ? s.maxNumSeqs : defaultMaxNumSeqs(s.gpu);
     plan.maxNumBatchedTokens =
         s.maxNumBatchedTokens > 0 ? s.maxNumBatchedTokens : defaultMaxNumBatchedTokens(s.gpu);
     plan.batchSize = s.batchSize;
     plan.seqLen = s.seqLen;
     plan.notes = m.notes;
+    // Before the try below: an overflow here names its own option, not --batch-size.
+    // SGLang's activations are outside its static share (applySglangBudget).
+    plan.activationBytes = sglang ? 0
+                                  : activationBytes(m, bytesPerElement(plan.dtype), tp, plan.maxNumSeqs,
+                                                    plan.maxNumBatchedTokens, profile.samplerBytesPerLogit);
 
     try {
         // Parameters and weights
@@ -413,9 +419,7 @@ MemoryPlan planMemory(const Scenario &s)
         if (sglang)
             applySglangBudget(s, plan);
         else {
-            plan.budgetBytes = (Checked(s.gpu.memoryBytes) * s.gpuMemoryUtilizationPpm).value() / 1'000'000;
-            plan.activationBytes = activationBytes(m, bytesPerElement(plan.dtype), tp, plan.maxNumSeqs,
-                                                   plan.maxNumBatchedTokens, profile.samplerBytesPerLogit);
+            plan.budgetBytes = mulDivFloor(s.gpu.memoryBytes, s.gpuMemoryUtilizationPpm, 1'000'000);
             plan.overheadBytes = runtimeOverheadBytes(s.gpu, tp);
             plan.cudaGraphBytes = profile.subtractsCudaGraphs ? cudaGraphEstimateBytes(s.gpu, tp) : 0;
         }

@@ -6,11 +6,11 @@
 #include "common/units.h"
 #include "library/library.h"
 #include "model/inventory.h"
+#include "plan/launchline.h"
 #include "plan/planjson.h"
 #include "plan/planner.h"
 #include "plan/runtime.h"
 #include "plan/scenariovalues.h"
-#include "plan/servecommand.h"
 #include "plan/sglang.h"
 
 #include <functional>
@@ -376,16 +376,17 @@ private Q_SLOTS:
         s.kvCacheDtype = KvCacheDtype::Fp8;
         s.maxModelLen = 32768;
         s.quantization = defaultSpecFor(QuantMethod::Fp8);
-        QCOMPARE(vllmServeCommand(s), QStringLiteral("vllm serve meta-llama/Llama-3.1-8B "
-                                                     "--tensor-parallel-size 2 --quantization fp8 "
-                                                     "--kv-cache-dtype fp8 --max-model-len 32768"));
+        QCOMPARE(launchLine(s).command(), QStringLiteral("vllm serve meta-llama/Llama-3.1-8B "
+                                                         "--tensor-parallel-size 2 --quantization fp8 "
+                                                         "--kv-cache-dtype fp8 --max-model-len 32768"));
         s.engine = Engine::Sglang;
         s.maxNumSeqs = 64;
         s.memFractionStaticPpm = 850'000;
-        QCOMPARE(serveCommand(s), QStringLiteral("python -m sglang.launch_server --model-path "
-                                                 "meta-llama/Llama-3.1-8B --tp-size 2 --quantization fp8 "
-                                                 "--kv-cache-dtype fp8_e4m3 --context-length 32768 "
-                                                 "--max-running-requests 64 --mem-fraction-static 0.85"));
+        QCOMPARE(launchLine(s).command(),
+                 QStringLiteral("python -m sglang.launch_server --model-path "
+                                "meta-llama/Llama-3.1-8B --tp-size 2 --quantization fp8 "
+                                "--kv-cache-dtype fp8_e4m3 --context-length 32768 "
+                                "--max-running-requests 64 --mem-fraction-static 0.85"));
     }
 };
 

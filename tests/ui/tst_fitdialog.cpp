@@ -111,9 +111,7 @@ private Q_SLOTS:
         QVERIFY(servesConcurrency(best.plan, 32));
         QCOMPARE(best.plan.tensorParallelSize, 1);
         // The cells are the row's figures as the window formats them.
-        const auto cell = [&](int column) {
-            return dialog->results()->index(0, column).data().toString();
-        };
+        const auto cell = [&](int column) { return dialog->results()->index(0, column).data().toString(); };
         QCOMPARE(cell(FitResultsModel::MaxModelLen), formatCount(best.plan.maxModelLen, QLocale()));
         QCOMPARE(cell(FitResultsModel::Requests), formatCount(best.maxConcurrency, QLocale()));
         QCOMPARE(cell(FitResultsModel::Command), best.command);

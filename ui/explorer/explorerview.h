@@ -6,8 +6,10 @@
 
 #include <QWidget>
 
+class QCheckBox;
 class QComboBox;
 class QPushButton;
+class QScrollArea;
 class QSplitter;
 
 namespace kvscope {
@@ -15,9 +17,11 @@ namespace kvscope {
 class BreakdownChartView;
 class FiguresPanel;
 class FitBanner;
+class FormulaPanel;
 class GrowthChartView;
 class ParameterPanel;
 class ScenarioController;
+class ScenarioStrip;
 class UserLibrary;
 
 /// The explorer page: the parameter panel on the left; on the right the fit
@@ -35,8 +39,14 @@ public:
     GrowthChartView *growthChart() const { return m_growth; }
     FiguresPanel *figuresPanel() const { return m_figures; }
     FitBanner *fitBanner() const { return m_banner; }
+    FormulaPanel *formulaPanel() const { return m_formula; }
+    ScenarioStrip *scenarioStrip() const { return m_strip; }
+    QCheckBox *counterfactualCheck() const { return m_counterfactuals; }
     QSplitter *splitter() const { return m_splitter; }
 
+    /// The formula panel beside the charts (its button and the View menu toggle it).
+    bool formulaPanelShown() const;
+    void setFormulaPanelShown(bool shown);
     /// What the explorer's charts draw now (their export, the report).
     ChartSource chartSource() const;
 
@@ -52,6 +62,7 @@ public Q_SLOTS:
 Q_SIGNALS:
     /// Something the view asked of the core failed; the message says what.
     void errorOccurred(const QString &message);
+    void formulaPanelToggled(bool shown);
 
 protected:
     void changeEvent(QEvent *event) override;
@@ -59,6 +70,13 @@ protected:
 private:
     void refresh();
     void retranslate();
+    /// The parameter column as wide as its controls (they grow with the presentation zoom).
+    void fitPanelWidth();
+    /// The formula column at its preferred width, taken from the charts' spare room.
+    void fitFormulaWidth();
+    /// Widens splitter column `column` (0 parameters, 2 formulas) to `wanted` pixels,
+    /// as far as the charts can give.
+    void growColumn(int column, int wanted);
     /// The GPUs a proposal may name: the presets and the user's own.
     QList<GpuSpec> libraryGpus() const;
 
@@ -70,6 +88,11 @@ private:
     GrowthChartView *m_growth;
     QComboBox *m_growthAxis;
     QComboBox *m_growthScale;
+    QScrollArea *m_panelScroll = nullptr;
+    QCheckBox *m_counterfactuals;
+    FormulaPanel *m_formula;
+    QPushButton *m_formulaToggle;
+    ScenarioStrip *m_strip;
     UserLibrary *m_library;
     QList<Fix> m_fixes;
     QPushButton *m_copyFigures;

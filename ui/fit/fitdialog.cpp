@@ -5,6 +5,8 @@
 #include "common/units.h"
 #include "fit/fitresultsmodel.h"
 
+#include <limits>
+
 #include <QApplication>
 #include <QClipboard>
 #include <QComboBox>
@@ -20,8 +22,6 @@
 #include <QTableView>
 #include <QVBoxLayout>
 #include <QtConcurrent/QtConcurrentRun>
-
-#include <limits>
 
 namespace kvscope {
 
@@ -42,11 +42,12 @@ QSpinBox *spinBox(const char *name, int minimum, int maximum)
 } // namespace
 
 FitDialog::FitDialog(const QList<GpuSpec> &gpus, QWidget *parent)
-    : QDialog(parent), m_gpus(gpus), m_model(new QLabel), m_concurrency(spinBox("fitConcurrency", 1, 1'000'000)),
+    : QDialog(parent), m_gpus(gpus), m_model(new QLabel),
+      m_concurrency(spinBox("fitConcurrency", 1, 1'000'000)),
       m_maxModelLen(spinBox("fitMaxModelLen", 0, std::numeric_limits<int>::max())), m_gpu(new QComboBox),
       m_maxGpus(spinBox("fitMaxGpus", 1, 64)), m_engine(new QComboBox), m_status(new QLabel),
-      m_table(new QTableView), m_results(new FitResultsModel(this)), m_command(new QLineEdit), m_copy(new QPushButton),
-      m_use(new QPushButton), m_close(new QPushButton)
+      m_table(new QTableView), m_results(new FitResultsModel(this)), m_command(new QLineEdit),
+      m_copy(new QPushButton), m_use(new QPushButton), m_close(new QPushButton)
 {
     setObjectName(QStringLiteral("fitDialog"));
     m_model->setObjectName(QStringLiteral("fitModel"));
@@ -113,7 +114,8 @@ FitDialog::FitDialog(const QList<GpuSpec> &gpus, QWidget *parent)
         connect(box, &QSpinBox::valueChanged, this, &FitDialog::scheduleSearch);
     for (QComboBox *box : {m_gpu, m_engine})
         connect(box, &QComboBox::currentIndexChanged, this, &FitDialog::scheduleSearch);
-    connect(m_table->selectionModel(), &QItemSelectionModel::selectionChanged, this, &FitDialog::updateButtons);
+    connect(m_table->selectionModel(), &QItemSelectionModel::selectionChanged, this,
+            &FitDialog::updateButtons);
     connect(m_table, &QAbstractItemView::doubleClicked, this, &FitDialog::useSelected);
     connect(m_use, &QPushButton::clicked, this, &FitDialog::useSelected);
     connect(m_copy, &QPushButton::clicked, this, &FitDialog::copySelected);
@@ -137,8 +139,8 @@ void FitDialog::askFor(const Scenario &scenario)
     const QSignalBlocker blockers[] = {QSignalBlocker(m_concurrency), QSignalBlocker(m_maxModelLen),
                                        QSignalBlocker(m_engine)};
     m_concurrency->setValue(int(std::min<std::int64_t>(scenario.batchSize, m_concurrency->maximum())));
-    m_maxModelLen->setMaximum(int(std::min<std::int64_t>(scenario.model.maxPositionEmbeddings,
-                                                         std::numeric_limits<int>::max())));
+    m_maxModelLen->setMaximum(
+        int(std::min<std::int64_t>(scenario.model.maxPositionEmbeddings, std::numeric_limits<int>::max())));
     // The explorer's --max-model-len, or (when it is the model's) the length it explores.
     m_maxModelLen->setValue(int(std::min<std::int64_t>(
         scenario.maxModelLen > 0 ? scenario.maxModelLen : scenario.seqLen, m_maxModelLen->maximum())));
@@ -190,7 +192,7 @@ void FitDialog::showOutcome()
 {
     const Outcome outcome = m_watcher.result();
     if (outcome.result.cancelled)
-        return; // a newer search is on its way
+        return;                          // a newer search is on its way
     m_searching = m_debounce.isActive(); // the inputs changed while this one ran
     m_results->setRows(outcome.result.fits);
     m_table->resizeColumnsToContents();
@@ -247,12 +249,13 @@ void FitDialog::changeEvent(QEvent *event)
 void FitDialog::retranslate()
 {
     setWindowTitle(tr("What do I need?"));
-    m_model->setText(m_base.model.name.isEmpty()
-                         ? QString()
-                         : tr("The GPUs, tensor-parallel sizes and precisions that serve these requests of "
-                              "<b>%1</b>, best first: the fewest GPUs, then (at the longest length) the longest "
-                              "context, the least GPU memory, the fastest decode.")
-                               .arg(m_base.model.name.toHtmlEscaped()));
+    m_model->setText(
+        m_base.model.name.isEmpty()
+            ? QString()
+            : tr("The GPUs, tensor-parallel sizes and precisions that serve these requests of "
+                 "<b>%1</b>, best first: the fewest GPUs, then (at the longest length) the longest "
+                 "context, the least GPU memory, the fastest decode.")
+                  .arg(m_base.model.name.toHtmlEscaped()));
     const QStringList labels = {tr("Concurrent requests:"), tr("Tokens per request (max model length):"),
                                 tr("GPU:"), tr("At most GPUs:"), tr("Engine:")};
     for (qsizetype i = 0; i < m_labels.size(); ++i)

@@ -81,8 +81,9 @@ QVariant FitResultsModel::headerData(int section, Qt::Orientation orientation, i
             return tr("The engine's KV cache capacity in tokens (vLLM's “GPU KV cache size”, SGLang's "
                       "max_total_num_tokens)");
         case Headroom:
-            return tr("Memory per GPU left in the budget once the weights, activations and the KV cache of these "
-                      "requests are in");
+            return tr(
+                "Memory per GPU left in the budget once the weights, activations and the KV cache of these "
+                "requests are in");
         case Decode:
             return tr("Decode throughput of the whole batch, from the roofline estimate");
         default:

@@ -15,7 +15,19 @@ class FitResultsModel : public QAbstractTableModel
     Q_OBJECT
 
 public:
-    enum Column { Gpus, Weights, KvCache, MaxModelLen, Requests, KvTokens, Headroom, Decode, Command, Columns };
+    enum Column
+    {
+        Gpus,
+        Weights,
+        KvCache,
+        MaxModelLen,
+        Requests,
+        KvTokens,
+        Headroom,
+        Decode,
+        Command,
+        Columns
+    };
 
     explicit FitResultsModel(QObject *parent = nullptr);
 
