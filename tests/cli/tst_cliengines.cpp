@@ -80,6 +80,13 @@ private Q_SLOTS:
         QVERIFY(table.out.contains("python -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B"));
         QVERIFY(table.out.contains("max_total_num_tokens"));
         QVERIFY(table.out.contains("--mem-fraction-static"));
+        // One engine, one line: no vllm_command for an SGLang plan, and vLLM's table ends with its own.
+        QVERIFY(!o.contains(QLatin1String("vllm_command")));
+        QVERIFY(o.value(QLatin1String("sglang_command_caveats")).isArray());
+        const Run vllm =
+            run({QStringLiteral("calc"), QStringLiteral("--kv-cache-dtype"), QStringLiteral("fp8")});
+        QCOMPARE(vllm.exitCode, 0);
+        QVERIFY(vllm.out.contains("Launch\nvllm serve meta-llama/Llama-3.1-8B --kv-cache-dtype fp8\n"));
     }
 
     void errors_data()
