@@ -14,6 +14,7 @@
 #include <cmath>
 #include <tuple>
 
+#include <QCoreApplication>
 #include <QJsonArray>
 
 namespace kvscope {
@@ -179,12 +180,16 @@ FitResult findFits(const FitQuery &q, const std::atomic<bool> *cancel)
     std::sort(result.fits.begin(), result.fits.end(),
               [&](const FitRow &a, const FitRow &b) { return better(a, b, longest); });
     if (result.fits.isEmpty()) {
-        const QString what = longest ? QStringLiteral("%1 requests").arg(formatCount(q.concurrency))
-                                     : QStringLiteral("%1 requests of %2 tokens")
-                                           .arg(formatCount(q.concurrency), formatCount(q.maxModelLen));
-        result.reason = QStringLiteral("no configuration of up to %1 GPU(s) serves %2 of %3")
-                            .arg(q.maxGpus)
-                            .arg(what, q.base.model.name);
+        // Worded in the window's language where a translator is installed (the "What do I need?" dialog).
+        const QString what =
+            longest
+                ? QCoreApplication::translate("kvscope::Fit", "%1 requests").arg(formatCount(q.concurrency))
+                : QCoreApplication::translate("kvscope::Fit", "%1 requests of %2 tokens")
+                      .arg(formatCount(q.concurrency), formatCount(q.maxModelLen));
+        result.reason =
+            QCoreApplication::translate("kvscope::Fit", "no configuration of up to %1 GPU(s) serves %2 of %3")
+                .arg(q.maxGpus)
+                .arg(what, q.base.model.name);
         if (!closest && !sizes.isEmpty()) {
             // No configuration planned at all: the engine refuses the model itself; say why.
             try {
@@ -196,7 +201,8 @@ FitResult findFits(const FitQuery &q, const std::atomic<bool> *cancel)
         }
         if (closest && closest->maxConcurrency > 0)
             result.reason +=
-                QStringLiteral("; the most, %1 x %2 with %3 weights and a %4 KV cache, hold %5")
+                QCoreApplication::translate("kvscope::Fit",
+                                            "; the most, %1 x %2 with %3 weights and a %4 KV cache, hold %5")
                     .arg(closest->plan.tensorParallelSize)
                     .arg(closest->plan.gpuName, quantMethodName(closest->plan.quantization.method),
                          dtypeName(closest->plan.kvCacheDtype), formatCount(closest->maxConcurrency));

@@ -595,6 +595,25 @@
     </message>
 </context>
 <context>
+    <name>kvscope::Fit</name>
+    <message>
+        <source>%1 requests</source>
+        <translation>%1 个请求</translation>
+    </message>
+    <message>
+        <source>%1 requests of %2 tokens</source>
+        <translation>%1 个 %2 token 的请求</translation>
+    </message>
+    <message>
+        <source>no configuration of up to %1 GPU(s) serves %2 of %3</source>
+        <translation>最多 %1 块 GPU 的配置都无法为 %3 服务 %2</translation>
+    </message>
+    <message>
+        <source>; the most, %1 x %2 with %3 weights and a %4 KV cache, hold %5</source>
+        <translation>；容纳最多的是 %1 × %2（%3 权重、%4 KV Cache），可容纳 %5 个</translation>
+    </message>
+</context>
+<context>
     <name>kvscope::FitBanner</name>
     <message>
         <source>&lt;b&gt;Fits.&lt;/b&gt; %1 headroom of the %2 budget per GPU.</source>

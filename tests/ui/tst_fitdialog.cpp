@@ -10,6 +10,7 @@
 #include "mainwindow.h"
 #include "plan/fit.h"
 #include "scenariocontroller.h"
+#include "translations.h"
 #include "uitestsupport.h"
 
 #include <QAction>
@@ -191,6 +192,13 @@ private Q_SLOTS:
         QVERIFY(!child<QPushButton>(dialog, "fitUse")->isEnabled());
         QVERIFY(!child<QPushButton>(dialog, "fitCopyCommand")->isEnabled());
         QVERIFY(child<QLineEdit>(dialog, "fitCommand")->text().isEmpty());
+        // In Chinese the reason is worded in Chinese.
+        translations::apply(QStringLiteral("zh_CN"));
+        child<QSpinBox>(dialog, "fitMaxGpus")->setValue(1);
+        QVERIFY(settled(dialog));
+        const QString reason = child<QLabel>(dialog, "fitStatus")->text();
+        translations::apply(QStringLiteral("en"));
+        QVERIFY2(reason.contains(QStringLiteral("最多 1 块 GPU")), qPrintable(reason));
     }
 };
 
