@@ -100,9 +100,10 @@ int main(int argc, char *argv[])
     const QCommandLineOption size(QStringLiteral("size"),
                                   QStringLiteral("Window size for --screenshot, e.g. 1280x720."),
                                   QStringLiteral("WxH"));
-    const QCommandLineOption view(QStringLiteral("view"),
-                                  QStringLiteral("Open on a view: explorer or quantization."),
-                                  QStringLiteral("name"));
+    const QCommandLineOption view(
+        QStringLiteral("view"),
+        QStringLiteral("Open on a view: explorer, quantization or fit (What do I need?)."),
+        QStringLiteral("name"));
     const QCommandLineOption palette(
         QStringLiteral("palette"),
         QStringLiteral("Use a dark or light palette instead of the system's (drawn with Fusion)."),
@@ -148,9 +149,9 @@ int main(int argc, char *argv[])
             QStringLiteral("one model at a time: '%1' and '%2' given").arg(files.at(0), files.at(1)),
             kvscope::cli::UsageError);
     if (parser.isSet(view) && parser.value(view) != QLatin1String("explorer") &&
-        parser.value(view) != QLatin1String("quantization"))
+        parser.value(view) != QLatin1String("quantization") && parser.value(view) != QLatin1String("fit"))
         return kvscope::cli::fail(
-            QStringLiteral("--view: unknown view '%1' (choose explorer or quantization)")
+            QStringLiteral("--view: unknown view '%1' (choose explorer, quantization or fit)")
                 .arg(parser.value(view)),
             kvscope::cli::UsageError);
     if (parser.isSet(palette) && parser.value(palette) != QLatin1String("dark") &&
@@ -226,13 +227,15 @@ int main(int argc, char *argv[])
     }
     if (sizeMatch.hasMatch())
         window.resize(sizeMatch.captured(1).toInt(), sizeMatch.captured(2).toInt());
-    if (parser.isSet(view))
+    if (parser.isSet(view) && parser.value(view) != QLatin1String("fit"))
         window.showView(parser.value(view));
     if (parser.isSet(startupProbe))
         kvscope::installStartupProbe(window);
     window.show();
     if (parser.isSet(present))
         window.setPresentationMode(true);
+    if (parser.value(view) == QLatin1String("fit")) // a dialog over the shown window
+        window.showView(parser.value(view));
     // In the background, as File → Open does; a refused file is shown in the
     // window. A .kvscope scenario file opens as File → Open scenario does.
     if (!files.isEmpty())

@@ -4,6 +4,7 @@
 #include "cli/cliio.h"
 #include "common/atomicfile.h"
 #include "common/error.h"
+#include "fit/fitdialog.h"
 #include "library/modelimporter.h"
 #include "library/userlibrary.h"
 #include "mainwindow.h"
@@ -43,8 +44,10 @@ void scheduleScreenshot(MainWindow &window, const QString &path)
     auto clock = std::make_shared<QElapsedTimer>();
     clock->start();
     QObject::connect(poll, &QTimer::timeout, &window, [&window, path, failures, simulator, poll, clock] {
+        const FitDialog *fit = window.fitDialog();
         const bool ready = clock->elapsed() >= LayoutMs && !window.importer()->busy() &&
-                           !window.library()->isImporting() && !(simulator && simulator->isBusy());
+                           !window.library()->isImporting() && !(simulator && simulator->isBusy()) &&
+                           !(fit && fit->isSearching());
         const bool late = clock->elapsed() >= GiveUpMs;
         if (!ready && !late)
             return;
@@ -53,11 +56,13 @@ void scheduleScreenshot(MainWindow &window, const QString &path)
             *failures
                 << QStringLiteral("--screenshot: still busy after %1 s; taken anyway").arg(GiveUpMs / 1000);
         QTimer::singleShot(SettleMs, &window, [&window, path, failures] {
+            // The "What do I need?" dialog (--view fit) is the picture when it is open.
+            QWidget *shown = window.fitDialog() ? static_cast<QWidget *>(window.fitDialog()) : &window;
             QByteArray png;
             QBuffer buffer(&png);
             buffer.open(QIODevice::WriteOnly);
             try {
-                if (!window.grab().save(&buffer, "PNG"))
+                if (!shown->grab().save(&buffer, "PNG"))
                     throw Error(QStringLiteral("--screenshot: cannot encode the window as PNG"));
                 writeFileAtomically(path, png);
             } catch (const Error &error) {

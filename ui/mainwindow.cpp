@@ -8,11 +8,14 @@
 #include "explorer/scenariostrip.h"
 #include "export/chartcatalogue.h"
 #include "export/exportdialog.h"
+#include "fit/fitdialog.h"
 #include "library/customgpudialog.h"
+#include "library/library.h"
 #include "library/modelimporter.h"
 #include "library/pasteconfigdialog.h"
 #include "library/userlibrary.h"
 #include "model/modelimport.h"
+#include "plan/fit.h"
 #include "plan/growth.h"
 #include "plan/planner.h"
 #include "plan/scenariovalues.h"
@@ -153,6 +156,8 @@ bool MainWindow::showView(const QString &name)
         m_tabs->setCurrentWidget(m_explorer);
     else if (name == QLatin1String("quantization"))
         m_tabs->setCurrentWidget(m_quantizationTab);
+    else if (name == QLatin1String("fit"))
+        showFitDialog();
     else
         return false;
     return true;
@@ -375,6 +380,10 @@ void MainWindow::createMenus()
         });
     }
 
+    m_toolsMenu = menuBar()->addMenu(QString());
+    QAction *whatDoINeed = m_toolsMenu->addAction(QString(), this, &MainWindow::showFitDialog);
+    whatDoINeed->setObjectName(QStringLiteral("actionWhatDoINeed"));
+
     m_helpMenu = menuBar()->addMenu(QString());
     QAction *about = m_helpMenu->addAction(QString(), this, [this] {
         QMessageBox::about(
@@ -501,6 +510,7 @@ void MainWindow::retranslate()
     m_fileMenu->setTitle(tr("&File"));
     m_viewMenu->setTitle(tr("&View"));
     m_languageMenu->setTitle(tr("&Language"));
+    m_toolsMenu->setTitle(tr("&Tools"));
     m_helpMenu->setTitle(tr("&Help"));
     const auto text = [this](const char *name, const QString &label) {
         if (auto *action = findChild<QAction *>(QLatin1String(name)))
@@ -525,6 +535,7 @@ void MainWindow::retranslate()
     text("actionToggleGrowthAxis", tr("Growth chart: sequence length / batch size"));
     text("actionCycleKvPrecision", tr("Next KV precision (FP32 → FP16/BF16 → FP8)"));
     text("actionFullScreen", tr("&Full screen"));
+    text("actionWhatDoINeed", tr("&What do I need…"));
     text("actionFormulaPanel", tr("F&ormula panel"));
     text("actionAddToStrip", tr("&Add scenario to the strip"));
     text("actionPresentation", tr("&Presentation mode"));
@@ -660,6 +671,29 @@ void MainWindow::exportReport()
     } catch (const Error &error) {
         refuse(tr("Cannot export the report"), error.message());
     }
+}
+
+FitDialog *MainWindow::fitDialog() const
+{
+    return m_fitDialog;
+}
+
+void MainWindow::showFitDialog()
+{
+    if (!m_fitDialog) {
+        // Made afresh each time it opens, so custom GPUs added since are searched too.
+        m_fitDialog =
+            new FitDialog(servingGpus(GpuLibrary::builtin().presets()) + m_library->customGpus(), this);
+        m_fitDialog->setAttribute(Qt::WA_DeleteOnClose);
+        connect(m_fitDialog, &FitDialog::configurationChosen, this, [this](const Scenario &scenario) {
+            m_tabs->setCurrentWidget(m_explorer);
+            m_controller->setScenario(scenario);
+        });
+    }
+    m_fitDialog->askFor(m_controller->scenario());
+    m_fitDialog->show();
+    m_fitDialog->raise();
+    m_fitDialog->activateWindow();
 }
 
 void MainWindow::exportFigures()

@@ -11,6 +11,7 @@
 #include <QMainWindow>
 #include <QMessageBox>
 #include <QPalette>
+#include <QPointer>
 
 class QAction;
 class QActionGroup;
@@ -25,6 +26,7 @@ class SettingsReader;
 }
 
 class ExplorerView;
+class FitDialog;
 class QuantizationView;
 class ModelImporter;
 class ScenarioController;
@@ -51,6 +53,8 @@ public:
     /// The quantization simulator; created the first time its tab is shown.
     QuantizationView *quantization();
     UserLibrary *library() const { return m_library; }
+    /// The "What do I need?" dialog while it is open, else null.
+    FitDialog *fitDialog() const;
     ModelImporter *importer() const { return m_importer; }
 
 public Q_SLOTS:
@@ -70,6 +74,8 @@ public Q_SLOTS:
     void openModelFolder();
     void pasteConfig();
     void addCustomGpu();
+    /// "What do I need?": the configurations that serve N requests of the current model.
+    void showFitDialog();
 
 Q_SIGNALS:
     /// An import was refused; the message names the file, field and value.
@@ -79,7 +85,8 @@ public:
     /// Writes the scenario, geometry and view state to QSettings now. (Not
     /// saveState(): that is QMainWindow's, for toolbars and docks.)
     void saveSettings();
-    /// Shows a view by name: "explorer" or "quantization"; false if unknown.
+    /// Shows a view by name: "explorer", "quantization" or "fit" (the "What do I need?"
+    /// dialog over the explorer); false if unknown.
     bool showView(const QString &name);
 
     /// Messages about settings that could not be restored (also shown in the status bar).
@@ -156,7 +163,9 @@ private:
     QMenu *m_viewMenu = nullptr;
     QMenu *m_languageMenu = nullptr;
     QMenu *m_recentMenu = nullptr;
+    QMenu *m_toolsMenu = nullptr;
     QMenu *m_helpMenu = nullptr;
+    QPointer<FitDialog> m_fitDialog;
     QActionGroup *m_languages = nullptr;
     QStringList m_restoreProblems;
     /// The saved scenario while its model is still being imported, and the

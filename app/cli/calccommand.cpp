@@ -41,7 +41,7 @@ QString calcOutput(const CalcCommandLine &commandLine, const ScenarioResolvers &
     }
     if (commandLine.parser.isSet(commandLine.formulas))
         return launchLine(scenario).text() + QLatin1Char('\n') + formulaSheet(scenario, plan).text();
-    return planAsText(plan);
+    return planAsText(plan) + QStringLiteral("\nLaunch\n") + launchLine(scenario).text();
 }
 
 int runCalc(const QStringList &arguments)

@@ -18,6 +18,7 @@ struct Command
 constexpr Command commands[] = {
     {"calc", "memory plan for a model on a GPU (weights, KV cache, capacity)", runCalc},
     {"compare", "2 to 4 precisions side by side: memory, capacity, speed, accuracy", runCompare},
+    {"fit", "the GPUs, tensor-parallel sizes and precisions that serve N requests of L tokens", runFit},
     {"models", "list the built-in model presets", runModels},
     {"gpus", "list the built-in GPU presets", runGpus},
     {"quant", "quantize a tensor (file or synthetic) and measure the error of each format", runQuant},

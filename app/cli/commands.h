@@ -26,5 +26,6 @@ int runModels(const QStringList &arguments);
 int runGpus(const QStringList &arguments);
 int runQuant(const QStringList &arguments);
 int runExport(const QStringList &arguments);
+int runFit(const QStringList &arguments);
 
 } // namespace kvscope::cli

@@ -132,19 +132,39 @@ QString planAsText(const MemoryPlan &p)
 
     t.heading(QStringLiteral("Memory per GPU (GiB = 2^30 bytes)"));
     t.row(QStringLiteral("GPU memory"), formatGiB(p.gpuMemoryBytes));
-    t.row(
-        QStringLiteral("budget"), formatGiB(p.budgetBytes),
-        QStringLiteral("x %1 (--gpu-memory-utilization)").arg(formatUtilization(p.gpuMemoryUtilizationPpm)));
+    const bool sglang = p.engine == Engine::Sglang;
+    if (sglang)
+        t.row(QStringLiteral("budget"), formatGiB(p.budgetBytes),
+              QStringLiteral("x %1 (--mem-fraction-static) of the %2 free after the CUDA context")
+                  .arg(formatUtilization(p.memFractionStaticPpm),
+                       formatGiB(p.gpuMemoryBytes - p.preloadBytes)));
+    else
+        t.row(QStringLiteral("budget"), formatGiB(p.budgetBytes),
+              QStringLiteral("x %1 (--gpu-memory-utilization)")
+                  .arg(formatUtilization(p.gpuMemoryUtilizationPpm)));
     t.row(QStringLiteral("weights"), formatGiB(p.weights.bytesPerGpu),
           percentOf(p.weights.bytesPerGpu, p.budgetBytes) +
               (p.weights.budgetUsesMeasured ? QStringLiteral(", measured from checkpoint")
                : p.weights.checkpointMeasured
                    ? QStringLiteral(", estimate (measured: %1)").arg(formatGiB(p.weights.measuredBytesPerGpu))
                    : QString()));
-    t.row(QStringLiteral("activations (peak)"), formatGiB(p.activationBytes),
-          percentOf(p.activationBytes, p.budgetBytes));
-    t.row(QStringLiteral("runtime overhead"), formatGiB(p.overheadBytes),
-          percentOf(p.overheadBytes, p.budgetBytes));
+    if (sglang) {
+        // SGLang profiles nothing: activations and CUDA graphs live in what the static share leaves.
+        t.row(QStringLiteral("in use before the weights"), formatGiB(p.preloadBytes),
+              QStringLiteral("CUDA context%1")
+                  .arg(p.tensorParallelSize > 1 ? QStringLiteral(", NCCL") : QString()));
+        t.row(QStringLiteral("left for activations"),
+              formatGiB(p.gpuMemoryBytes - p.preloadBytes - p.budgetBytes),
+              QStringLiteral("and CUDA graphs, outside the budget"));
+    } else {
+        t.row(QStringLiteral("activations (peak)"), formatGiB(p.activationBytes),
+              percentOf(p.activationBytes, p.budgetBytes));
+        t.row(QStringLiteral("runtime overhead"), formatGiB(p.overheadBytes),
+              percentOf(p.overheadBytes, p.budgetBytes));
+    }
+    if (p.cudaGraphBytes > 0)
+        t.row(QStringLiteral("CUDA graphs (estimate)"), formatGiB(p.cudaGraphBytes),
+              percentOf(p.cudaGraphBytes, p.budgetBytes));
     t.row(QStringLiteral("KV cache"), formatGiB(p.kv.cacheBytes),
           QStringLiteral("%1 x %2 tokens, %3")
               .arg(p.batchSize)
@@ -160,10 +180,18 @@ QString planAsText(const MemoryPlan &p)
                                                    : formatCount(p.largestSeqLenThatFits),
                        formatCount(p.batchSize)));
 
-    t.heading(QStringLiteral("vLLM capacity"));
-    t.row(QStringLiteral("available KV cache memory"), formatGiB(p.kv.availableBytes));
-    t.row(QStringLiteral("GPU KV cache size"), formatCount(p.kv.capacityTokens) + QStringLiteral(" tokens"),
-          QStringLiteral("%1 blocks of %2 tokens").arg(formatCount(p.kv.numGpuBlocks)).arg(p.blockSize));
+    if (sglang) {
+        t.heading(QStringLiteral("SGLang capacity"));
+        t.row(QStringLiteral("KV pool memory"), formatGiB(p.kv.availableBytes));
+        t.row(QStringLiteral("max_total_num_tokens"), formatCount(p.kv.capacityTokens),
+              QStringLiteral("max_running_requests %1").arg(formatCount(p.maxNumSeqs)));
+    } else {
+        t.heading(QStringLiteral("vLLM %1 capacity").arg(p.engineVersion));
+        t.row(QStringLiteral("available KV cache memory"), formatGiB(p.kv.availableBytes));
+        t.row(QStringLiteral("GPU KV cache size"),
+              formatCount(p.kv.capacityTokens) + QStringLiteral(" tokens"),
+              QStringLiteral("%1 blocks of %2 tokens").arg(formatCount(p.kv.numGpuBlocks)).arg(p.blockSize));
+    }
     t.row(QStringLiteral("maximum concurrency"),
           QString::number(p.kv.maxConcurrency, 'f', 2) + QLatin1Char('x'),
           QStringLiteral("for %1 tokens per request").arg(formatCount(p.maxModelLen)));

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "scenariooptions.h"
 
+#include "plan/engine.h"
 #include "plan/scenariovalues.h"
 
 namespace kvscope::cli {
@@ -29,6 +30,13 @@ ScenarioOptions::ScenarioOptions()
                QStringLiteral("GPU preset id (see 'kvscope gpus'), or "
                               "custom:MEMORY_GIB[:BANDWIDTH_GBS[:TFLOPS_BF16]]."),
                "gpu", QStringLiteral("h100-sxm")),
+        option("engine", QStringLiteral("Serving engine whose memory accounting to follow: vllm or sglang."),
+               "name", QStringLiteral("vllm")),
+        option("vllm-version",
+               QStringLiteral("vLLM release to model, 0.10 or later (default: the newest modelled, %1); "
+                              "a release between two modelled ones takes the older one's profile.")
+                   .arg(newestVllmProfile().since.text()),
+               "x.y"),
         option("dtype", QStringLiteral("Weights/activations dtype: auto, float32, float16, bfloat16."),
                "dtype", QStringLiteral("auto")),
         option("quantization",
@@ -43,23 +51,31 @@ ScenarioOptions::ScenarioOptions()
                QStringLiteral("KV cache dtype: auto, float16, bfloat16, fp8, fp8_e4m3, fp8_e5m2; "
                               "for GGUF models also llama.cpp's q8_0 and q4_0."),
                "dtype", QStringLiteral("auto")),
-        option("gpu-memory-utilization", QStringLiteral("Share of GPU memory vLLM may use, in (0, 1]."),
-               "ratio", QStringLiteral("0.9")),
-        option("tensor-parallel-size", QStringLiteral("GPUs the model is split over."), "n",
-               QStringLiteral("1")),
+        option("gpu-memory-utilization",
+               QStringLiteral("vLLM: share of GPU memory vLLM may use, in (0, 1] (default 0.9)."), "ratio"),
+        option("mem-fraction-static",
+               QStringLiteral("SGLang: share of the free GPU memory for weights and the KV pool, in (0, 1] "
+                              "(default: SGLang's for the GPU and TP)."),
+               "ratio"),
+        option("tensor-parallel-size", QStringLiteral("GPUs the model is split over (default 1)."), "n"),
+        option("tp-size", QStringLiteral("SGLang's name for --tensor-parallel-size."), "n"),
         option("max-model-len", QStringLiteral("Longest request in tokens (default: the model's context)."),
                "n"),
+        option("context-length", QStringLiteral("SGLang's name for --max-model-len."), "n"),
         option("block-size",
-               QStringLiteral("Tokens per KV cache block (vLLM raises it for hybrid recurrent models)."), "n",
-               QStringLiteral("16")),
+               QStringLiteral("vLLM: tokens per KV cache block (default 16; vLLM raises it for hybrid "
+                              "recurrent models)."),
+               "n"),
         option("mamba-ssm-cache-dtype",
-               QStringLiteral("Dtype of the recurrent (SSM) state of Mamba/DeltaNet layers: auto (the model "
-                              "dtype), float32, float16, bfloat16."),
-               "dtype", QStringLiteral("auto")),
+               QStringLiteral("vLLM: dtype of the recurrent (SSM) state of Mamba/DeltaNet layers: auto (the "
+                              "model dtype, the default), float32, float16, bfloat16."),
+               "dtype"),
         option("max-num-seqs",
-               QStringLiteral("Scheduler's sequences per step (default: vLLM's for the GPU)."), "n"),
+               QStringLiteral("vLLM: scheduler's sequences per step (default: vLLM's for the GPU)."), "n"),
+        option("max-running-requests",
+               QStringLiteral("SGLang: requests run at once (default: SGLang's for the pool)."), "n"),
         option("max-num-batched-tokens",
-               QStringLiteral("Scheduler's tokens per step (default: vLLM's for the GPU)."), "n"),
+               QStringLiteral("vLLM: scheduler's tokens per step (default: vLLM's for the GPU)."), "n"),
         option("batch-size", QStringLiteral("Concurrent sequences held in the KV cache."), "n",
                QStringLiteral("16")),
         option("seq-len", QStringLiteral("Tokens per sequence (prompt + output)."), "n",

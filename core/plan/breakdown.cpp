@@ -28,7 +28,7 @@ MemoryBreakdown memoryBreakdown(const MemoryPlan &plan)
     const std::pair<MemoryPart, std::int64_t> demands[] = {
         {MemoryPart::Weights, plan.weights.bytesPerGpu},
         {MemoryPart::Activations, plan.activationBytes},
-        {MemoryPart::Overhead, plan.overheadBytes},
+        {MemoryPart::Overhead, plan.overheadWithGraphsBytes()},
         {MemoryPart::KvCache, plan.kv.cacheBytes - plan.kv.stateCacheBytes},
         {MemoryPart::RecurrentState, plan.kv.stateCacheBytes},
     };

@@ -293,8 +293,10 @@ QJsonObject calcJson(const Scenario &scenario, const MemoryPlan &plan, const QLi
     QJsonObject json = planToJson(plan);
     json.insert(QStringLiteral("fixes"), fixesToJson(fixes));
     const LaunchLine line = launchLine(scenario);
-    json.insert(QStringLiteral("vllm_command"), line.command());
-    json.insert(QStringLiteral("vllm_command_caveats"), QJsonArray::fromStringList(line.caveats));
+    const QString key =
+        engineName(scenario.engine) + QStringLiteral("_command"); // vllm_command, sglang_command
+    json.insert(key, line.command());
+    json.insert(key + QStringLiteral("_caveats"), QJsonArray::fromStringList(line.caveats));
     return json;
 }
 

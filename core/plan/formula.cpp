@@ -27,6 +27,8 @@ const QString QuantizationOption = QStringLiteral("--quantization");
 const QString GroupSizeOption = QStringLiteral("--group-size");
 const QString KvDtypeOption = QStringLiteral("--kv-cache-dtype");
 const QString UtilizationOption = QStringLiteral("--gpu-memory-utilization");
+const QString MemFractionOption = QStringLiteral("--mem-fraction-static");
+const QString VllmVersionOption = QStringLiteral("--vllm-version");
 const QString BlockSizeOption = QStringLiteral("--block-size");
 const QString MaxModelLenOption = QStringLiteral("--max-model-len");
 const QString BatchOption = QStringLiteral("--batch-size");
@@ -631,24 +633,41 @@ QList<FormulaLine> capacityLines(const Scenario &s, const MemoryPlan &plan, cons
 {
     const KvCacheMemory &kv = plan.kv;
     QList<FormulaLine> lines;
+    const bool sglang = plan.engine == Engine::Sglang;
     LineBuilder budget(FormulaSection::Capacity, QStringLiteral("budget"));
-    budget.term(memory(QStringLiteral("gpu_memory"), plan.gpuMemoryBytes, GpuOption, s.gpu.name))
-        .op(" × ")
-        .term(
-            ratio(QStringLiteral("gpu_memory_utilization"), plan.gpuMemoryUtilizationPpm, UtilizationOption));
+    if (sglang)
+        // SGLang takes its share of what is free once the CUDA context and NCCL are up.
+        budget.op("(")
+            .term(memory(QStringLiteral("gpu_memory"), plan.gpuMemoryBytes, GpuOption, s.gpu.name))
+            .op(" − ")
+            .term(memory(QStringLiteral("preload"), plan.preloadBytes, TpOption,
+                         QStringLiteral("in use before the weights load: CUDA context, NCCL")))
+            .op(") × ")
+            .term(ratio(QStringLiteral("mem_fraction_static"), plan.memFractionStaticPpm, MemFractionOption));
+    else
+        budget.term(memory(QStringLiteral("gpu_memory"), plan.gpuMemoryBytes, GpuOption, s.gpu.name))
+            .op(" × ")
+            .term(ratio(QStringLiteral("gpu_memory_utilization"), plan.gpuMemoryUtilizationPpm,
+                        UtilizationOption));
     lines << budget.result(memory(QString(), plan.budgetBytes, {}),
-                           Formula::tr("the share of GPU memory vLLM may use"));
+                           sglang ? Formula::tr("SGLang's static share: the weights and its token pool")
+                                  : Formula::tr("the share of GPU memory vLLM may use"));
 
     LineBuilder available(FormulaSection::Capacity, QStringLiteral("available"));
     available.term(lines.last())
         .op(" − ")
-        .term(memory(QStringLiteral("weights"), plan.weights.bytesPerGpu, QuantizationOption))
-        .op(" − ")
-        .term(memory(QStringLiteral("activations"), plan.activationBytes, BatchedTokensOption,
-                     QStringLiteral("peak of vLLM's profiling run")))
-        .op(" − ")
-        .term(memory(QStringLiteral("overhead"), plan.overheadBytes, TpOption,
-                     QStringLiteral("CUDA context, NCCL buffers")));
+        .term(memory(QStringLiteral("weights"), plan.weights.bytesPerGpu, QuantizationOption));
+    if (!sglang) // SGLang keeps activations and CUDA graphs outside its static share
+        available.op(" − ")
+            .term(memory(QStringLiteral("activations"), plan.activationBytes, BatchedTokensOption,
+                         QStringLiteral("peak of vLLM's profiling run")))
+            .op(" − ")
+            .term(memory(QStringLiteral("overhead"), plan.overheadBytes, TpOption,
+                         QStringLiteral("CUDA context, NCCL buffers")));
+    if (plan.cudaGraphBytes > 0)
+        available.op(" − ").term(
+            memory(QStringLiteral("cuda_graphs"), plan.cudaGraphBytes, VllmVersionOption,
+                   QStringLiteral("vLLM's CUDA-graph estimate, taken out of the budget")));
     lines << available.result(memory(QString(), kv.availableBytes, {}),
                               Formula::tr("what is left for the KV cache"));
 
@@ -687,7 +706,8 @@ QList<FormulaLine> capacityLines(const Scenario &s, const MemoryPlan &plan, cons
     else
         capacity.term(lines.last()).op(" × ").term(blockSize);
     lines << capacity.result(count(QString(), kv.capacityTokens, {}, {}, TermUnit::Tokens),
-                             Formula::tr("vLLM's \"GPU KV cache size\" in tokens"));
+                             sglang ? Formula::tr("SGLang's max_total_num_tokens")
+                                    : Formula::tr("vLLM's \"GPU KV cache size\" in tokens"));
 
     const KvCacheLayout layout = kvCacheLayout(s.model, kvCacheOptions(s, plan.dtype, plan.kvCacheDtype));
     LineBuilder request(FormulaSection::Capacity, QStringLiteral("blocks_per_request"));

@@ -220,7 +220,8 @@ GrowthChartData growthChartData(const Scenario &scenario, const MemoryPlan &plan
     d.seqLen = scenario.seqLen;
     d.budgetBytes = plan.budgetBytes;
     d.gpuMemoryBytes = plan.gpuMemoryBytes;
-    d.fixedBytes = (Checked(plan.weights.bytesPerGpu) + plan.activationBytes + plan.overheadBytes).value();
+    d.fixedBytes =
+        (Checked(plan.weights.bytesPerGpu) + plan.activationBytes + plan.overheadWithGraphsBytes()).value();
     d.currentKvBytes = plan.kv.cacheBytes;
     d.currentTotalBytes = (Checked(d.fixedBytes) + plan.kv.cacheBytes).value();
 

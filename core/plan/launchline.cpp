@@ -15,14 +15,14 @@ class LaunchCaveats
 
 namespace {
 
-/// The model as vLLM names it: a repo id, a folder or a .gguf file.
-QString modelArgument(const ModelArch &model, QStringList &caveats)
+/// The model as the engines name it: a repo id, a folder or a .gguf file.
+QString modelArgument(const ModelArch &model, Engine engine, QStringList &caveats)
 {
     if (!model.hfRepoIds.isEmpty())
         return model.hfRepoIds.first();
     const QFileInfo source(model.source);
     if (!model.source.isEmpty() && source.exists()) {
-        if (model.format == ModelFormat::Gguf)
+        if (model.format == ModelFormat::Gguf && engine == Engine::Vllm)
             caveats << LaunchCaveats::tr(
                 "vLLM reads GGUF files experimentally; add --tokenizer with the original "
                 "model's repo id");
@@ -35,8 +35,8 @@ QString modelArgument(const ModelArch &model, QStringList &caveats)
     return model.name;
 }
 
-/// --quantization as vLLM spells it, or empty when vLLM has no such value.
-QString vllmQuantization(QuantMethod method)
+/// --quantization as vLLM (and SGLang) spell it, or empty when there is no such value.
+QString quantizationFlag(QuantMethod method)
 {
     switch (method) {
     case QuantMethod::Fp8:
@@ -70,7 +70,7 @@ void addQuantization(const Scenario &s, QStringList &arguments, QStringList &cav
                 "vLLM has no --quantization none: serve an unquantized checkpoint of the model");
         return;
     }
-    const QString name = vllmQuantization(chosen.method);
+    const QString name = quantizationFlag(chosen.method);
     if (name.isEmpty()) {
         caveats << LaunchCaveats::tr(
                        "vLLM has no --quantization %1: it loads such weights from a checkpoint stored that "
@@ -140,12 +140,15 @@ QString LaunchLine::text() const
     return text;
 }
 
-LaunchLine launchLine(const Scenario &s)
+namespace {
+
+LaunchLine vllmLaunchLine(const Scenario &s)
 {
     const Scenario vllmDefaults; // a Scenario's defaults are vLLM's
     LaunchLine line;
     QStringList &args = line.arguments;
-    args << QStringLiteral("vllm") << QStringLiteral("serve") << modelArgument(s.model, line.caveats);
+    args << QStringLiteral("vllm") << QStringLiteral("serve")
+         << modelArgument(s.model, Engine::Vllm, line.caveats);
     if (s.tensorParallelSize != vllmDefaults.tensorParallelSize)
         args << QStringLiteral("--tensor-parallel-size") << QString::number(s.tensorParallelSize);
     if (s.dtype != WeightDtype::Auto)
@@ -165,6 +168,58 @@ LaunchLine launchLine(const Scenario &s)
     if (s.mambaSsmCacheDtype != WeightDtype::Auto)
         args << QStringLiteral("--mamba-ssm-cache-dtype") << dtypeName(s.mambaSsmCacheDtype);
     return line;
+}
+
+/// SGLang's server_args spellings (python/sglang/srt/server_args.py): --tp-size,
+/// --context-length, --max-running-requests, --mem-fraction-static, and its FP8 cache names.
+LaunchLine sglangLaunchLine(const Scenario &s)
+{
+    LaunchLine line;
+    QStringList &args = line.arguments;
+    args << QStringLiteral("python") << QStringLiteral("-m") << QStringLiteral("sglang.launch_server")
+         << QStringLiteral("--model-path") << modelArgument(s.model, Engine::Sglang, line.caveats);
+    if (s.tensorParallelSize > 1)
+        args << QStringLiteral("--tp-size") << QString::number(s.tensorParallelSize);
+    if (s.dtype != WeightDtype::Auto)
+        args << QStringLiteral("--dtype") << dtypeName(s.dtype);
+    if (s.quantization && s.quantization->method != QuantMethod::None) {
+        const QString name = quantizationFlag(s.quantization->method);
+        if (name.isEmpty())
+            line.caveats << LaunchCaveats::tr(
+                                "SGLang has no --quantization %1: serve a checkpoint stored that way")
+                                .arg(quantMethodName(s.quantization->method));
+        else
+            args << QStringLiteral("--quantization") << name;
+    }
+    switch (s.kvCacheDtype) {
+    case KvCacheDtype::Auto:
+        break;
+    case KvCacheDtype::Fp8:
+    case KvCacheDtype::Fp8E4M3:
+        args << QStringLiteral("--kv-cache-dtype") << QStringLiteral("fp8_e4m3");
+        break;
+    case KvCacheDtype::Fp8E5M2:
+        args << QStringLiteral("--kv-cache-dtype") << QStringLiteral("fp8_e5m2");
+        break;
+    default:
+        line.caveats << LaunchCaveats::tr("SGLang's --kv-cache-dtype has no %1: its cache takes the model's "
+                                          "dtype (auto) or an FP8 format")
+                            .arg(dtypeName(s.kvCacheDtype));
+    }
+    if (s.maxModelLen > 0)
+        args << QStringLiteral("--context-length") << QString::number(s.maxModelLen);
+    if (s.maxNumSeqs > 0)
+        args << QStringLiteral("--max-running-requests") << QString::number(s.maxNumSeqs);
+    if (s.memFractionStaticPpm > 0)
+        args << QStringLiteral("--mem-fraction-static") << formatUtilization(s.memFractionStaticPpm);
+    return line;
+}
+
+} // namespace
+
+LaunchLine launchLine(const Scenario &s)
+{
+    return s.engine == Engine::Sglang ? sglangLaunchLine(s) : vllmLaunchLine(s);
 }
 
 } // namespace kvscope

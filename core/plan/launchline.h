@@ -8,13 +8,16 @@
 
 namespace kvscope {
 
-/// The `vllm serve` command that starts vLLM on a scenario: the model (its
-/// HuggingFace repo id when the preset has one, else its path) and the engine
-/// flags whose values differ from vLLM's defaults.
+/// The command that starts the scenario's engine on it: `vllm serve MODEL` or
+/// `python -m sglang.launch_server --model-path MODEL` (the model's HuggingFace
+/// repo id when the preset has one, else its path), then the engine's flags, in
+/// its own spelling, whose values differ from its defaults.
 struct LaunchLine
 {
-    QStringList arguments; ///< "vllm", "serve", MODEL, then flag, value, flag, value...
-    /// What kvscope plans that no vLLM flag can say (a float32 KV cache under
+    /// "vllm", "serve", MODEL (or "python", "-m", "sglang.launch_server", "--model-path", MODEL),
+    /// then flag, value, flag, value...
+    QStringList arguments;
+    /// What kvscope plans that no flag of the engine can say (a float32 KV cache under
     /// --dtype bfloat16, a group size other than the checkpoint's...), one sentence
     /// each, translated where a translator is installed. Empty when the line says it all.
     QStringList caveats;
@@ -25,6 +28,8 @@ struct LaunchLine
     QString text() const;
 };
 
+/// The line of scenario.engine: vLLM's or SGLang's (--tp-size, --context-length,
+/// --max-running-requests, --mem-fraction-static; FP8 caches spelled fp8_e4m3/fp8_e5m2).
 LaunchLine launchLine(const Scenario &scenario);
 
 /// One argument as a POSIX shell reads it back: as it is when it holds only

@@ -3,6 +3,7 @@
 
 #include "model/inventory.h"
 #include "model/modelarch.h"
+#include "plan/engine.h"
 #include "plan/speedplan.h"
 #include "precision/dtypes.h"
 #include "precision/quantizationspec.h"
@@ -86,7 +87,7 @@ struct KvCacheMemory
     std::int64_t stateCacheBytes = 0; ///< the batch's state blocks in the pool (padded; part of cacheBytes)
 
     // Capacity, as vLLM logs it at start-up
-    std::int64_t availableBytes = 0; ///< budget - weights - activations - overhead (may be negative)
+    std::int64_t availableBytes = 0; ///< budget - weights - activations - overhead - graphs (may be negative)
     std::int64_t numGpuBlocks = 0;
     std::int64_t capacityTokens = 0;      ///< "GPU KV cache size: N tokens"
     std::int64_t blocksPerMaxRequest = 0; ///< blocks one --max-model-len request reserves
@@ -105,6 +106,8 @@ struct MemoryPlan
     QString modelName;
     QString gpuId;
     QString gpuName;
+    Engine engine = Engine::Vllm;
+    QString engineVersion; ///< the vLLM profile planned ("0.21"); empty for SGLang
     ModelFormat modelFormat = ModelFormat::HfConfig;
     QString modelFileType; ///< GGUF general.file_type ("Q4_K_M")
     WeightDtype dtype = WeightDtype::BFloat16;
@@ -131,9 +134,13 @@ struct MemoryPlan
     std::int64_t budgetBytes = 0;     ///< gpuMemoryBytes x --gpu-memory-utilization
     std::int64_t activationBytes = 0; ///< peak of vLLM's profiling run
     std::int64_t overheadBytes = 0;   ///< non-torch memory: CUDA context, NCCL buffers
-    std::int64_t headroomBytes = 0;   ///< budget - weights - activations - overhead - KV cache (signed)
-    bool fits = false;                ///< headroom >= 0
-    bool weightsFit = true;           ///< the weights alone are within the budget
+    std::int64_t cudaGraphBytes = 0;  ///< CUDA-graph estimate vLLM subtracts (v0.21 on); 0 when not counted
+    std::int64_t memFractionStaticPpm = 0; ///< SGLang: the --mem-fraction-static applied (0 for vLLM)
+    std::int64_t preloadBytes = 0; ///< SGLang: memory in use before the weights load (outside the budget)
+    std::int64_t headroomBytes =
+        0;                  ///< budget - weights - activations - overhead - graphs - KV cache (signed)
+    bool fits = false;      ///< headroom >= 0
+    bool weightsFit = true; ///< the weights alone are within the budget
     std::int64_t weightsOverBudgetBytes = 0; ///< weights beyond the budget (0 if within)
     bool engineStarts = false;               ///< one --max-model-len request fits in the KV cache
 
@@ -145,6 +152,9 @@ struct MemoryPlan
     QStringList notes;
 
     SpeedPlan speed; ///< decode and prefill speed (planSpeed()), with its own notes
+
+    /// Runtime overhead and the CUDA-graph estimate together: the memory bar's overhead part.
+    std::int64_t overheadWithGraphsBytes() const { return overheadBytes + cudaGraphBytes; }
 };
 
 } // namespace kvscope

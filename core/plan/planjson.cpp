@@ -76,8 +76,16 @@ QJsonObject planToJson(const MemoryPlan &p)
     o.insert(QStringLiteral("quantization_from_checkpoint"), p.quantizationFromCheckpoint);
     o.insert(QStringLiteral("kv_cache_dtype"), dtypeName(p.kvCacheDtype));
     o.insert(QStringLiteral("tensor_parallel_size"), p.tensorParallelSize);
-    o.insert(QStringLiteral("gpu_memory_utilization"),
-             formatUtilization(p.gpuMemoryUtilizationPpm).toDouble());
+    o.insert(QStringLiteral("engine"), engineName(p.engine));
+    o.insert(QStringLiteral("engine_version"),
+             p.engineVersion.isEmpty() ? QJsonValue(QJsonValue::Null) : QJsonValue(p.engineVersion));
+    if (p.engine == Engine::Sglang) {
+        o.insert(QStringLiteral("gpu_memory_utilization"), QJsonValue::Null);
+        o.insert(QStringLiteral("mem_fraction_static"), formatUtilization(p.memFractionStaticPpm).toDouble());
+        o.insert(QStringLiteral("preload_bytes"), qint64(p.preloadBytes));
+    } else
+        o.insert(QStringLiteral("gpu_memory_utilization"),
+                 formatUtilization(p.gpuMemoryUtilizationPpm).toDouble());
     o.insert(QStringLiteral("max_model_len"), qint64(p.maxModelLen));
     o.insert(QStringLiteral("block_size"), p.blockSize);
     o.insert(QStringLiteral("requested_block_size"), p.requestedBlockSize);
@@ -143,6 +151,7 @@ QJsonObject planToJson(const MemoryPlan &p)
     o.insert(QStringLiteral("budget_bytes"), qint64(p.budgetBytes));
     o.insert(QStringLiteral("activation_bytes"), qint64(p.activationBytes));
     o.insert(QStringLiteral("overhead_bytes"), qint64(p.overheadBytes));
+    o.insert(QStringLiteral("cuda_graph_bytes"), qint64(p.cudaGraphBytes));
     o.insert(QStringLiteral("headroom_bytes"), qint64(p.headroomBytes));
     o.insert(QStringLiteral("fits"), p.fits);
     o.insert(QStringLiteral("engine_starts"), p.engineStarts);

@@ -3,9 +3,11 @@
 
 #include "common/checked.h"
 #include "common/error.h"
+#include "common/search.h"
 #include "common/units.h"
 #include "plan/kvcache.h"
 #include "plan/runtime.h"
+#include "plan/sglang.h"
 #include "plan/speed.h"
 #include "plan/tensorparallel.h"
 #include "plan/weights.h"
@@ -33,20 +35,6 @@ void requireShare(std::int64_t ppm, const char *option)
     if (ppm <= 0 || ppm > 1'000'000)
         throw Error(QCoreApplication::translate("kvscope::Planner", "%1: must be in (0, 1], got %2")
                         .arg(QLatin1String(option), formatUtilization(ppm)));
-}
-
-/// Largest n in [0, upper] with fits(n), for a monotone predicate.
-template <typename Predicate> std::int64_t largestSatisfying(std::int64_t upper, Predicate fits)
-{
-    std::int64_t lo = 0, hi = upper;
-    while (lo < hi) {
-        const std::int64_t mid = lo + (hi - lo + 1) / 2;
-        if (fits(mid))
-            lo = mid;
-        else
-            hi = mid - 1;
-    }
-    return lo;
 }
 
 /// Puts the checkpoint measured from file headers beside the estimate. A GGUF
@@ -169,6 +157,57 @@ void addCompatibilityNotes(const Scenario &s, MemoryPlan &plan)
                           .arg(s.model.name, dtypeName(plan.dtype));
 }
 
+/// SGLang's static share: weights plus the token pool take --mem-fraction-static of
+/// the memory free after start-up (profile_max_num_token: rest = available - total x
+/// (1 - F), where total and available are measured after the CUDA context and NCCL).
+void applySglangBudget(const Scenario &s, MemoryPlan &plan)
+{
+    const SglangDefaults defaults = sglangDefaults(s.gpu, s.tensorParallelSize);
+    plan.memFractionStaticPpm =
+        s.memFractionStaticPpm > 0 ? s.memFractionStaticPpm : defaults.memFractionStaticPpm;
+    plan.preloadBytes = sglangPreloadBytes(s.gpu, s.tensorParallelSize);
+    plan.budgetBytes =
+        mulDivFloor(s.gpu.memoryBytes - plan.preloadBytes, plan.memFractionStaticPpm, 1'000'000);
+    plan.maxNumBatchedTokens = defaults.chunkedPrefillSize;
+    if (s.memFractionStaticPpm <= 0)
+        plan.notes
+            << QCoreApplication::translate(
+                   "kvscope::Planner",
+                   "SGLang's default --mem-fraction-static for %1 at --tp-size %2: %3 (it keeps %4 MiB for "
+                   "activations and CUDA graphs)")
+                   .arg(s.gpu.name)
+                   .arg(s.tensorParallelSize)
+                   .arg(formatUtilization(plan.memFractionStaticPpm))
+                   .arg(defaults.reservedMib);
+}
+
+/// What the chosen release changes, said where it matters for this model.
+void addEngineNotes(const Scenario &s, const VllmVersionChoice &version, MemoryPlan &plan)
+{
+    if (s.engine != Engine::Vllm)
+        return;
+    if (version.newerThanModelled)
+        plan.notes << QCoreApplication::translate(
+                          "kvscope::Planner",
+                          "vLLM %1 is newer than the newest release kvscope models; planned as vLLM %2")
+                          .arg(version.requested->text(), version.profile->since.text());
+    if (s.model.attentionChunkSize > 0 && !version.profile->chunkedLocalInHybridManager)
+        plan.notes
+            << QCoreApplication::translate(
+                   "kvscope::Planner",
+                   "vLLM %1 keeps chunked-local attention out of its hybrid KV cache manager by default "
+                   "(VLLM_ALLOW_CHUNKED_LOCAL_ATTN_WITH_HYBRID_KV_CACHE=0): every layer holds the whole "
+                   "context")
+                   .arg(version.profile->since.text());
+    if (plan.cudaGraphBytes > 0)
+        plan.notes
+            << QCoreApplication::translate(
+                   "kvscope::Planner",
+                   "vLLM %1 takes its estimated CUDA-graph memory (%2) out of the budget before the KV "
+                   "cache (a vLLM environment variable turns that off: see the README, Engines and versions)")
+                   .arg(version.profile->since.text(), formatGiB(plan.cudaGraphBytes));
+}
+
 } // namespace
 
 KvCacheOptions kvCacheOptions(const Scenario &s, WeightDtype dtype, KvCacheDtype kvCacheDtype)
@@ -177,7 +216,8 @@ KvCacheOptions kvCacheOptions(const Scenario &s, WeightDtype dtype, KvCacheDtype
     o.dtype = kvCacheDtype;
     // Both checked by validateScenario: at most num_attention_heads and 4096.
     o.tensorParallelSize = int(s.tensorParallelSize);
-    o.blockSize = int(s.blockSize);
+    // SGLang's pool is token-level: one "block" per page (1, or 64 for sparse MLA).
+    o.blockSize = s.engine == Engine::Sglang ? sglangPageSize(s.model) : int(s.blockSize);
     // vLLM MambaStateDtypeCalculator: --mamba-cache-dtype auto is the model dtype;
     // --mamba-ssm-cache-dtype auto follows it.
     o.convStateDtype = dtype;
@@ -244,6 +284,19 @@ void validateScenario(const Scenario &s)
                                                 "--group-size: must be a positive integer or -1, got %1")
                         .arg(q.groupSize));
     validateTensorParallel(m, s.tensorParallelSize);
+    if (s.engine == Engine::Vllm)
+        resolveVllmVersion(s.vllmVersion);
+    if (s.engine == Engine::Sglang) {
+        if (s.memFractionStaticPpm < 0 || s.memFractionStaticPpm > 1'000'000)
+            requireShare(s.memFractionStaticPpm, "--mem-fraction-static");
+        if (const QString reason = sglangUnsupportedReason(m); !reason.isEmpty())
+            throw Error(reason);
+        if (m.format == ModelFormat::Gguf)
+            throw Error(QCoreApplication::translate("kvscope::Planner",
+                                                    "--engine sglang: %1 is a GGUF file; kvscope plans "
+                                                    "SGLang for HuggingFace checkpoints only")
+                            .arg(m.name));
+    }
     if (isBlockKvType(s.kvCacheDtype) && m.format != ModelFormat::Gguf)
         throw Error(QCoreApplication::translate(
                         "kvscope::Planner",
@@ -262,10 +315,20 @@ void validateScenario(const Scenario &s)
 MemoryPlan planMemory(const Scenario &s)
 {
     validateScenario(s);
-    const ModelArch &m = s.model;
+    const bool sglang = s.engine == Engine::Sglang;
+    const VllmVersionChoice version = resolveVllmVersion(sglang ? QString() : s.vllmVersion);
+    const VllmProfile &profile = *version.profile;
+    // The layers as the engine lays them out: without the hybrid manager for
+    // chunked-local attention every layer is full (unify_hybrid_kv_cache_specs).
+    ModelArch laidOut = s.model;
+    if (!sglang && !profile.chunkedLocalInHybridManager)
+        laidOut.attentionChunkSize = 0;
+    const ModelArch &m = laidOut;
     const int tp = int(s.tensorParallelSize); // at most num_attention_heads (validateScenario)
 
     MemoryPlan plan;
+    plan.engine = s.engine;
+    plan.engineVersion = sglang ? QString() : profile.since.text();
     plan.modelId = m.id;
     plan.modelName = m.name;
     plan.gpuId = s.gpu.id;
@@ -292,14 +355,17 @@ MemoryPlan planMemory(const Scenario &s)
     plan.seqLen = s.seqLen;
     plan.notes = m.notes;
     // Before the try below: an overflow here names its own option, not --batch-size.
-    plan.activationBytes =
-        activationBytes(m, bytesPerElement(plan.dtype), tp, plan.maxNumSeqs, plan.maxNumBatchedTokens);
+    // SGLang's activations are outside its static share (applySglangBudget).
+    plan.activationBytes = sglang ? 0
+                                  : activationBytes(m, bytesPerElement(plan.dtype), tp, plan.maxNumSeqs,
+                                                    plan.maxNumBatchedTokens, profile.samplerBytesPerLogit);
 
     try {
         // Parameters and weights
         const QList<TensorGroup> inventory = tensorInventory(m);
         plan.params = countParameters(inventory);
-        plan.weights = weightMemory(m, inventory, plan.quantization, plan.dtype, tp);
+        const ExpertPadding padding = sglang ? ExpertPadding{} : mxfp4ExpertPadding(s.gpu.computeCapability);
+        plan.weights = weightMemory(m, inventory, plan.quantization, plan.dtype, tp, padding);
         applyMeasuredCheckpoint(m, tp, plan);
 
         // KV cache: the formula, the batch, and vLLM's pool layout
@@ -348,13 +414,18 @@ MemoryPlan planMemory(const Scenario &s)
         kv.cacheBytes = (Checked(s.batchSize) * kv.blocksPerSequence * poolBlockBytes).value();
         kv.stateCacheBytes = (Checked(s.batchSize) * groups.recurrentGroups * poolBlockBytes).value();
 
-        // Budget, as vLLM's gpu_worker computes it
+        // Budget, as vLLM's gpu_worker or SGLang's model runner computes it
         plan.gpuMemoryBytes = s.gpu.memoryBytes;
-        plan.budgetBytes = mulDivFloor(s.gpu.memoryBytes, s.gpuMemoryUtilizationPpm, 1'000'000);
-        plan.overheadBytes = runtimeOverheadBytes(tp);
-        kv.availableBytes =
-            (Checked(plan.budgetBytes) - plan.weights.bytesPerGpu - plan.activationBytes - plan.overheadBytes)
-                .value();
+        if (sglang)
+            applySglangBudget(s, plan);
+        else {
+            plan.budgetBytes = mulDivFloor(s.gpu.memoryBytes, s.gpuMemoryUtilizationPpm, 1'000'000);
+            plan.overheadBytes = runtimeOverheadBytes(s.gpu, tp);
+            plan.cudaGraphBytes = profile.subtractsCudaGraphs ? cudaGraphEstimateBytes(s.gpu, tp) : 0;
+        }
+        kv.availableBytes = (Checked(plan.budgetBytes) - plan.weights.bytesPerGpu - plan.activationBytes -
+                             plan.overheadBytes - plan.cudaGraphBytes)
+                                .value();
         plan.headroomBytes = (Checked(kv.availableBytes) - kv.cacheBytes).value();
         plan.fits = plan.headroomBytes >= 0;
         kv.shortfallBytes = std::max<std::int64_t>(0, -kv.availableBytes);
@@ -368,7 +439,10 @@ MemoryPlan planMemory(const Scenario &s)
         kv.capacityTokens = (Checked(kv.numGpuBlocks / kv.numGroups) * layout.blockSize).value();
         kv.blocksPerMaxRequest = blocksPerRequest(m, layout, plan.maxModelLen, plan.maxNumBatchedTokens);
         kv.maxConcurrency = double(kv.numGpuBlocks) / double(kv.blocksPerMaxRequest);
-        plan.engineStarts = kv.numGpuBlocks > 0 && kv.numGpuBlocks >= kv.blocksPerMaxRequest;
+        // SGLang starts with any pool and caps each request at what it holds.
+        plan.engineStarts = kv.numGpuBlocks > 0 && (sglang || kv.numGpuBlocks >= kv.blocksPerMaxRequest);
+        if (sglang && s.maxNumSeqs <= 0)
+            plan.maxNumSeqs = sglangDefaultMaxRunningRequests(kv.capacityTokens, plan.maxModelLen);
         kv.maxModelLenThatFits = largestSatisfying(plan.maxModelLen, [&](std::int64_t len) {
             return blocksPerRequest(m, layout, len, plan.maxNumBatchedTokens) <= kv.numGpuBlocks;
         });
@@ -411,7 +485,20 @@ MemoryPlan planMemory(const Scenario &s)
                           "kvscope::Planner",
                           "--seq-len %1 exceeds --max-model-len %2: vLLM would reject such requests")
                           .arg(formatCount(plan.seqLen), formatCount(plan.maxModelLen));
-    if (!plan.engineStarts && plan.kv.maxModelLenThatFits > 0)
+    addEngineNotes(s, version, plan);
+    if (sglang) {
+        if (plan.engineStarts && plan.kv.capacityTokens < plan.maxModelLen)
+            plan.notes << QCoreApplication::translate(
+                              "kvscope::Planner",
+                              "SGLang's pool holds %1 tokens, fewer than --context-length %2: it caps each "
+                              "request at the pool")
+                              .arg(formatCount(plan.kv.capacityTokens), formatCount(plan.maxModelLen));
+        else if (!plan.engineStarts)
+            plan.notes << QCoreApplication::translate(
+                "kvscope::Planner",
+                "SGLang would refuse to start: no memory is left for the KV pool (\"Not enough memory. "
+                "Please try to increase --mem-fraction-static\")");
+    } else if (!plan.engineStarts && plan.kv.maxModelLenThatFits > 0)
         plan.notes << QCoreApplication::translate(
                           "kvscope::Planner", "vLLM would refuse to start: one %1-token request needs %2 KV "
                                               "blocks, the cache holds %3; --max-model-len %4 would fit")

@@ -42,12 +42,13 @@ std::int64_t defaultMaxNumBatchedTokens(const GpuSpec &gpu)
 }
 
 std::int64_t activationBytes(const ModelArch &model, int dtypeBytes, int tensorParallelSize,
-                             std::int64_t maxNumSeqs, std::int64_t maxNumBatchedTokens)
+                             std::int64_t maxNumSeqs, std::int64_t maxNumBatchedTokens,
+                             std::int64_t samplerBytesPerLogit)
 {
     const std::int64_t tp = std::max(1, tensorParallelSize);
     // Logits are gathered to the full vocabulary on every rank before sampling.
     const Checked sampler = withOverflowMessage(
-        [&] { return Checked(maxNumSeqs) * model.vocabSize * SamplerBytesPerLogit; },
+        [&] { return Checked(maxNumSeqs) * model.vocabSize * samplerBytesPerLogit; },
         [&] {
             return QCoreApplication::translate(
                        "kvscope::Planner",
@@ -84,9 +85,23 @@ std::int64_t activationBytes(const ModelArch &model, int dtypeBytes, int tensorP
         .value();
 }
 
-std::int64_t runtimeOverheadBytes(int tensorParallelSize)
+bool pcieOnly(const GpuSpec &gpu)
 {
-    return tensorParallelSize > 1 ? 2120 * MiB : 256 * MiB;
+    constexpr double pcie5x16GBs = 128;
+    return gpu.interconnectGBs && *gpu.interconnectGBs <= pcie5x16GBs;
+}
+
+std::int64_t runtimeOverheadBytes(const GpuSpec &gpu, int tensorParallelSize)
+{
+    return tensorParallelSize > 1 && !pcieOnly(gpu) ? 2120 * MiB : 256 * MiB;
+}
+
+std::int64_t cudaGraphEstimateBytes(const GpuSpec &gpu, int tensorParallelSize)
+{
+    const bool tp = tensorParallelSize > 1;
+    // Hundredths of a GiB, as vLLM logs them.
+    const std::int64_t hundredths = gpu.memoryBytes >= 70 * GiB ? (tp ? 169 : 84) : (tp ? 17 : 42);
+    return GiB * hundredths / 100;
 }
 
 } // namespace kvscope

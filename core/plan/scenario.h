@@ -3,6 +3,7 @@
 
 #include "gpu/gpuspec.h"
 #include "model/modelarch.h"
+#include "plan/engine.h"
 #include "precision/dtypes.h"
 #include "precision/quantizationspec.h"
 
@@ -24,6 +25,11 @@ struct Scenario
 {
     ModelArch model;
     GpuSpec gpu;
+
+    Engine engine = Engine::Vllm; ///< --engine
+    QString vllmVersion;          ///< --vllm-version; empty = the newest modelled release
+    std::int64_t memFractionStaticPpm =
+        0; ///< SGLang --mem-fraction-static in millionths; 0 = SGLang's default
 
     WeightDtype dtype = WeightDtype::Auto;          ///< --dtype
     std::optional<QuantizationSpec> quantization;   ///< --quantization; nullopt = checkpoint's (vLLM default)

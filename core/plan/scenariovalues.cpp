@@ -50,6 +50,20 @@ QString groupSizeText(const Scenario &s)
                                                               : QString();
 }
 
+/// Empty under the other engine: the option does not apply there.
+QString forEngine(const Scenario &s, Engine engine, const QString &text)
+{
+    return s.engine == engine ? text : QString();
+}
+
+/// --mem-fraction-static: "auto" (0) is SGLang's default for the GPU (as the command line spells it).
+std::int64_t parseOptionalRatio(const QString &text, const QString &option)
+{
+    if (text.trimmed().compare(QLatin1String(Auto), Qt::CaseInsensitive) == 0)
+        return 0;
+    return parseUtilization(text, option);
+}
+
 using Apply = void (*)(Scenario &s, const QString &text, const QString &option,
                        const ScenarioResolvers &resolve);
 using Spell = QString (*)(const Scenario &s);
@@ -82,6 +96,22 @@ const Field fields[] = {
      },
      [](const Scenario &s) { return s.gpu.id; },
      [](const Scenario &a, const Scenario &b) { return a.gpu == b.gpu; }},
+    {{"engine", OptionKind::Text},
+     [](Scenario &s, const QString &text, const QString &, const ScenarioResolvers &) {
+         s.engine = parseEngine(text);
+     },
+     [](const Scenario &s) { return engineName(s.engine); }},
+    // "auto": the newest modelled release. Junk and releases before 0.10 fail here, naming the option.
+    {{"vllm-version", OptionKind::Text, OptionEngine::Vllm},
+     [](Scenario &s, const QString &text, const QString &, const ScenarioResolvers &) {
+         const bool newest = text.trimmed().compare(QLatin1String(Auto), Qt::CaseInsensitive) == 0;
+         s.vllmVersion = newest ? QString() : text.trimmed();
+         resolveVllmVersion(s.vllmVersion);
+     },
+     [](const Scenario &s) {
+         return forEngine(s, Engine::Vllm,
+                          s.vllmVersion.isEmpty() ? QString::fromLatin1(Auto) : s.vllmVersion);
+     }},
     {{"dtype", OptionKind::Text},
      [](Scenario &s, const QString &text, const QString &o, const ScenarioResolvers &) {
          s.dtype = parseWeightDtype(text, o);
@@ -104,41 +134,70 @@ const Field fields[] = {
          s.kvCacheDtype = parseKvCacheDtype(text, o);
      },
      [](const Scenario &s) { return dtypeName(s.kvCacheDtype); }},
-    {{"gpu-memory-utilization", OptionKind::Ratio},
+    {{"gpu-memory-utilization", OptionKind::Ratio, OptionEngine::Vllm},
      [](Scenario &s, const QString &text, const QString &o, const ScenarioResolvers &) {
          s.gpuMemoryUtilizationPpm = parseUtilization(text, o);
      },
-     [](const Scenario &s) { return formatUtilization(s.gpuMemoryUtilizationPpm); }},
+     [](const Scenario &s) {
+         return forEngine(s, Engine::Vllm, formatUtilization(s.gpuMemoryUtilizationPpm));
+     }},
+    {{"mem-fraction-static", OptionKind::Ratio, OptionEngine::Sglang},
+     [](Scenario &s, const QString &text, const QString &o, const ScenarioResolvers &) {
+         s.memFractionStaticPpm = parseOptionalRatio(text, o);
+     },
+     // SGLang's default (0) is left out: a scenario file holds ratios as numbers.
+     [](const Scenario &s) {
+         return s.memFractionStaticPpm > 0
+                    ? forEngine(s, Engine::Sglang, formatUtilization(s.memFractionStaticPpm))
+                    : QString();
+     }},
     {{"tensor-parallel-size", OptionKind::Count},
      [](Scenario &s, const QString &text, const QString &o, const ScenarioResolvers &) {
          s.tensorParallelSize = parsePositive(text, o);
      },
      [](const Scenario &s) { return QString::number(s.tensorParallelSize); }},
+    // SGLang's spellings of shared options read as them and are never written: the shared one is.
+    {{"tp-size", OptionKind::Count, OptionEngine::Sglang, "tensor-parallel-size"},
+     [](Scenario &s, const QString &text, const QString &o, const ScenarioResolvers &) {
+         s.tensorParallelSize = parsePositive(text, o);
+     },
+     [](const Scenario &) { return QString(); }},
     {{"max-model-len", OptionKind::Count},
      [](Scenario &s, const QString &text, const QString &o, const ScenarioResolvers &) {
          s.maxModelLen = parseOptionalCount(text, o);
      },
      [](const Scenario &s) { return optionalCountText(s.maxModelLen); }},
-    {{"block-size", OptionKind::Count},
+    {{"context-length", OptionKind::Count, OptionEngine::Sglang, "max-model-len"},
+     [](Scenario &s, const QString &text, const QString &o, const ScenarioResolvers &) {
+         s.maxModelLen = parseOptionalCount(text, o);
+     },
+     [](const Scenario &) { return QString(); }},
+    {{"block-size", OptionKind::Count, OptionEngine::Vllm},
      [](Scenario &s, const QString &text, const QString &o, const ScenarioResolvers &) {
          s.blockSize = parsePositive(text, o);
      },
-     [](const Scenario &s) { return QString::number(s.blockSize); }},
-    {{"mamba-ssm-cache-dtype", OptionKind::Text},
+     [](const Scenario &s) { return forEngine(s, Engine::Vllm, QString::number(s.blockSize)); }},
+    {{"mamba-ssm-cache-dtype", OptionKind::Text, OptionEngine::Vllm},
      [](Scenario &s, const QString &text, const QString &o, const ScenarioResolvers &) {
          s.mambaSsmCacheDtype = parseWeightDtype(text, o);
      },
-     [](const Scenario &s) { return dtypeName(s.mambaSsmCacheDtype); }},
-    {{"max-num-seqs", OptionKind::Count},
+     [](const Scenario &s) { return forEngine(s, Engine::Vllm, dtypeName(s.mambaSsmCacheDtype)); }},
+    {{"max-num-seqs", OptionKind::Count, OptionEngine::Vllm},
      [](Scenario &s, const QString &text, const QString &o, const ScenarioResolvers &) {
          s.maxNumSeqs = parseOptionalCount(text, o);
      },
-     [](const Scenario &s) { return optionalCountText(s.maxNumSeqs); }},
-    {{"max-num-batched-tokens", OptionKind::Count},
+     [](const Scenario &s) { return forEngine(s, Engine::Vllm, optionalCountText(s.maxNumSeqs)); }},
+    // SGLang's name for the same field, and the one an SGLang scenario is written with.
+    {{"max-running-requests", OptionKind::Count, OptionEngine::Sglang, "max-num-seqs"},
+     [](Scenario &s, const QString &text, const QString &o, const ScenarioResolvers &) {
+         s.maxNumSeqs = parseOptionalCount(text, o);
+     },
+     [](const Scenario &s) { return forEngine(s, Engine::Sglang, optionalCountText(s.maxNumSeqs)); }},
+    {{"max-num-batched-tokens", OptionKind::Count, OptionEngine::Vllm},
      [](Scenario &s, const QString &text, const QString &o, const ScenarioResolvers &) {
          s.maxNumBatchedTokens = parseOptionalCount(text, o);
      },
-     [](const Scenario &s) { return optionalCountText(s.maxNumBatchedTokens); }},
+     [](const Scenario &s) { return forEngine(s, Engine::Vllm, optionalCountText(s.maxNumBatchedTokens)); }},
     {{"batch-size", OptionKind::Count},
      [](Scenario &s, const QString &text, const QString &o, const ScenarioResolvers &) {
          s.batchSize = parsePositive(text, o);
@@ -171,6 +230,26 @@ QString dashed(const char *name)
     return QStringLiteral("--") + QLatin1String(name);
 }
 
+/// A vLLM-only option under SGLang or the reverse is an error naming both; so is an
+/// SGLang spelling that contradicts the shared option given beside it.
+void checkEngine(const ScenarioOption &option, Engine engine, const QString &value,
+                 const ScenarioValues &values)
+{
+    if (option.engine != OptionEngine::Any &&
+        (option.engine == OptionEngine::Sglang) != (engine == Engine::Sglang))
+        throw Error(QStringLiteral("--%1: is a %2 option; it does not apply with --engine %3 (got '%4')")
+                        .arg(QLatin1String(option.name),
+                             option.engine == OptionEngine::Sglang ? QStringLiteral("SGLang")
+                                                                   : QStringLiteral("vLLM"),
+                             engineName(engine), value));
+    if (!option.sameAs)
+        return;
+    const auto shared = values.constFind(QLatin1String(option.sameAs));
+    if (shared != values.cend() && shared.value() != value)
+        throw Error(QStringLiteral("--%1: '%2' contradicts --%3 '%4' (the same setting); give one")
+                        .arg(QLatin1String(option.name), value, shared.key(), shared.value()));
+}
+
 } // namespace
 
 const QList<ScenarioOption> &scenarioOptions()
@@ -199,9 +278,14 @@ ScenarioResolvers builtinResolvers()
 
 Scenario applyValues(const Scenario &base, const ScenarioValues &values, const ScenarioResolvers &resolve)
 {
-    for (auto it = values.cbegin(); it != values.cend(); ++it)
-        if (!findScenarioOption(it.key()))
+    const auto engineIt = values.constFind(QStringLiteral("engine"));
+    const Engine engine = engineIt != values.cend() ? parseEngine(engineIt.value()) : base.engine;
+    for (auto it = values.cbegin(); it != values.cend(); ++it) {
+        const ScenarioOption *option = findScenarioOption(it.key());
+        if (!option)
             throw Error(QStringLiteral("--%1: unknown option").arg(it.key()));
+        checkEngine(*option, engine, it.value(), values);
+    }
     Scenario s = base;
     for (const Field &field : fields) {
         const auto it = values.constFind(QLatin1String(field.option.name));

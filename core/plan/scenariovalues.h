@@ -24,10 +24,21 @@ enum class OptionKind
     Ratio  ///< a number in (0, 1]: 0.9
 };
 
+/// The engine an option belongs to: a vLLM-only option under --engine sglang
+/// (or the reverse) is an error naming both.
+enum class OptionEngine
+{
+    Any,
+    Vllm,
+    Sglang
+};
+
 struct ScenarioOption
 {
     const char *name; ///< kvscope calc's option without the dashes: "batch-size"
     OptionKind kind;
+    OptionEngine engine = OptionEngine::Any;
+    const char *sameAs = nullptr; ///< SGLang's spelling of a shared option: the option it stands for
 };
 
 /// Every option that describes a Scenario, in kvscope calc's order (also the
@@ -53,21 +64,24 @@ struct ScenarioResolvers
 ScenarioResolvers builtinResolvers();
 
 /// The Scenario the values describe. "model" and "gpu" must be present;
-/// any other option absent takes Scenario's default. Throws kvscope::Error
-/// naming the option ("--batch-size") and the value.
+/// any other option absent takes Scenario's default. SGLang's spellings
+/// (tp-size, context-length, max-running-requests) stand for the shared
+/// options; an option of the other engine than "engine" says is an error.
+/// Throws kvscope::Error naming the option ("--batch-size") and the value.
 Scenario scenarioFromValues(const ScenarioValues &values, const ScenarioResolvers &resolve);
 
 /// `base` with every given value parsed onto its field; an option left out
 /// keeps the base's value. Throws kvscope::Error naming the option and the
-/// value ("--kv-cache-dtype: unknown ... 'fp9'"), or "--name: unknown option"
-/// for a name that sets no field.
+/// value ("--kv-cache-dtype: unknown ... 'fp9'"), "--name: unknown option"
+/// for a name that sets no field, or an option of the other engine than the
+/// one the values (or the base) name.
 Scenario applyValues(const Scenario &base, const ScenarioValues &values,
                      const ScenarioResolvers &resolve = builtinResolvers());
 
 /// The values that describe `scenario` (model and GPU by their ids): every
-/// option, except those whose value means "the default" (max-model-len 0 is
-/// the model's context, prompt-len 0 is seq-len...) and a group size where
-/// the quantization takes none.
+/// option of its engine, except those whose value means "the default"
+/// (max-model-len 0 is the model's context, prompt-len 0 is seq-len...) and a
+/// group size where the quantization takes none.
 ScenarioValues scenarioToValues(const Scenario &scenario);
 
 /// The values in which `changed` differs from `base`, spelled so that

@@ -72,7 +72,35 @@ void accumulate(MatrixStorage &sum, const MatrixStorage &part)
     sum.other = (Checked(sum.other) + part.other).value();
 }
 
+std::int64_t roundUp(std::int64_t value, int multiple)
+{
+    return ceilDiv(value, multiple) * multiple;
+}
+
+/// A routed expert's per-GPU shape as vLLM allocates it under MXFP4 padding:
+/// gate/up rows and down columns are the intermediate size, the others the hidden size.
+LocalShape paddedExpertShape(const TensorGroup &group, LocalShape local, const ExpertPadding &padding)
+{
+    const bool intermediateRows =
+        group.name.contains(QLatin1String(".gate_proj.")) || group.name.contains(QLatin1String(".up_proj."));
+    const int rowsAlign = intermediateRows ? padding.intermediate : padding.hidden;
+    local.rows = roundUp(local.rows, rowsAlign);
+    if (group.role == TensorRole::LinearWeight)
+        local.cols = roundUp(local.cols, intermediateRows ? padding.hidden : padding.intermediate);
+    return local;
+}
+
 } // namespace
+
+ExpertPadding mxfp4ExpertPadding(const QString &computeCapability)
+{
+    const int major = computeCapability.section(QLatin1Char('.'), 0, 0).toInt();
+    if (major <= 0)
+        return {};
+    if (major < 9)
+        return {128, 256};
+    return {64, 1};
+}
 
 bool quantizes(const QuantizationSpec &spec, const TensorGroup &group)
 {
@@ -93,13 +121,16 @@ std::int64_t rotaryBufferBytes(const ModelArch &model, WeightDtype dtype)
 }
 
 WeightMemory weightMemory(const ModelArch &model, const QList<TensorGroup> &inventory,
-                          const QuantizationSpec &spec, WeightDtype dtype, int tensorParallelSize)
+                          const QuantizationSpec &spec, WeightDtype dtype, int tensorParallelSize,
+                          const ExpertPadding &padding)
 {
     WeightMemory w;
     const int dtypeBytes = bytesPerElement(dtype);
     Checked perGpu, checkpoint, quantizedParams, allParams, unquantizedParams, unquantizedBytes;
     for (const TensorGroup &group : inventory) {
-        const LocalShape local = localShape(group, tensorParallelSize);
+        LocalShape local = localShape(group, tensorParallelSize);
+        if (spec.method == QuantMethod::Mxfp4 && group.component == Component::Experts)
+            local = paddedExpertShape(group, local, padding);
         const std::int64_t localBytes = groupStorage(group, local.rows, local.cols, spec, dtypeBytes).total();
         const MatrixStorage stored = groupStorage(group, group.rows, group.cols, spec, dtypeBytes);
         perGpu += localBytes;

@@ -12,9 +12,24 @@ namespace kvscope {
 /// routers; MXFP4 only the routed experts; minus the checkpoint's ignore list.
 bool quantizes(const QuantizationSpec &spec, const TensorGroup &group);
 
-/// Weight memory per GPU and for the whole checkpoint.
+/// How vLLM pads MXFP4 expert matrices before allocating them, per GPU
+/// (Mxfp4MoEMethod.create_weights, vllm/model_executor/layers/quantization/mxfp4.py,
+/// backend from get_mxfp4_backend): Marlin below compute capability 9.0 rounds the
+/// per-GPU intermediate size up to 128 and the hidden size to 256; the Triton path of
+/// Hopper and later rounds the intermediate size to 64 and keeps the hidden size.
+struct ExpertPadding
+{
+    int intermediate = 1; ///< multiple the per-GPU expert intermediate size is rounded up to
+    int hidden = 1;       ///< multiple the hidden size is rounded up to
+};
+/// The padding for a GPU of this compute capability ("8.0"); none when unknown.
+ExpertPadding mxfp4ExpertPadding(const QString &computeCapability);
+
+/// Weight memory per GPU and for the whole checkpoint; `padding` applies to
+/// MXFP4 experts on the GPU (the checkpoint figures stay unpadded).
 WeightMemory weightMemory(const ModelArch &model, const QList<TensorGroup> &inventory,
-                          const QuantizationSpec &spec, WeightDtype dtype, int tensorParallelSize);
+                          const QuantizationSpec &spec, WeightDtype dtype, int tensorParallelSize,
+                          const ExpertPadding &padding = {});
 
 /// Rotary cos/sin tables vLLM builds at load: max_position x rotary_dim in --dtype, per distinct rotary.
 std::int64_t rotaryBufferBytes(const ModelArch &model, WeightDtype dtype);

@@ -595,6 +595,25 @@
     </message>
 </context>
 <context>
+    <name>kvscope::Fit</name>
+    <message>
+        <source>%1 requests</source>
+        <translation>%1 个请求</translation>
+    </message>
+    <message>
+        <source>%1 requests of %2 tokens</source>
+        <translation>%1 个 %2 token 的请求</translation>
+    </message>
+    <message>
+        <source>no configuration of up to %1 GPU(s) serves %2 of %3</source>
+        <translation>最多 %1 块 GPU 的配置都无法为 %3 服务 %2</translation>
+    </message>
+    <message>
+        <source>; the most, %1 x %2 with %3 weights and a %4 KV cache, hold %5</source>
+        <translation>；容纳最多的是 %1 × %2（%3 权重、%4 KV Cache），可容纳 %5 个</translation>
+    </message>
+</context>
+<context>
     <name>kvscope::FitBanner</name>
     <message>
         <source>&lt;b&gt;Fits.&lt;/b&gt; %1 headroom of the %2 budget per GPU.</source>
@@ -663,6 +682,126 @@
     <message>
         <source>It would fit with: %1.</source>
         <translation>这样就放得下：%1。</translation>
+    </message>
+</context>
+<context>
+    <name>kvscope::FitDialog</name>
+    <message>
+        <source>Searching…</source>
+        <translation>正在搜索…</translation>
+    </message>
+    <message>
+        <source>What do I need?</source>
+        <translation>我需要什么？</translation>
+    </message>
+    <message>
+        <source>The GPUs, tensor-parallel sizes and precisions that serve these requests of &lt;b&gt;%1&lt;/b&gt;, best first: the fewest GPUs, then (at the longest length) the longest context, the least GPU memory, the fastest decode.</source>
+        <translation>能服务 &lt;b&gt;%1&lt;/b&gt; 这些请求的 GPU、张量并行规模与精度，最优在前：GPU 最少优先，其次（按最长长度搜索时）上下文最长、GPU 显存最少、解码最快。</translation>
+    </message>
+    <message>
+        <source>Concurrent requests:</source>
+        <translation>并发请求数：</translation>
+    </message>
+    <message>
+        <source>Tokens per request (max model length):</source>
+        <translation>每个请求的 token 数（max model length）：</translation>
+    </message>
+    <message>
+        <source>GPU:</source>
+        <translation>GPU：</translation>
+    </message>
+    <message>
+        <source>At most GPUs:</source>
+        <translation>最多 GPU 数：</translation>
+    </message>
+    <message>
+        <source>Engine:</source>
+        <translation>推理引擎：</translation>
+    </message>
+    <message>
+        <source>The longest each configuration allows</source>
+        <translation>每种配置允许的最长长度</translation>
+    </message>
+    <message>
+        <source>Any GPU</source>
+        <translation>任意 GPU</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n configuration(s) serve the requests. Pick one to copy its launch line or open it in the explorer.</source>
+        <translation>
+            <numerusform>%n 种配置可以服务这些请求。选中一行可复制其启动命令，或在探索页中打开。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>&amp;Copy launch line</source>
+        <translation>复制启动命令(&amp;C)</translation>
+    </message>
+    <message>
+        <source>&amp;Use this</source>
+        <translation>使用此配置(&amp;U)</translation>
+    </message>
+    <message>
+        <source>Close</source>
+        <translation>关闭</translation>
+    </message>
+</context>
+<context>
+    <name>kvscope::FitResultsModel</name>
+    <message>
+        <source>%1 × %2</source>
+        <translation>%1 × %2</translation>
+    </message>
+    <message>
+        <source>Whole requests of the maximum length the KV cache holds at once</source>
+        <translation>KV Cache 能同时容纳的最大长度完整请求数</translation>
+    </message>
+    <message>
+        <source>The engine&apos;s KV cache capacity in tokens (vLLM&apos;s “GPU KV cache size”, SGLang&apos;s max_total_num_tokens)</source>
+        <translation>引擎的 KV Cache 容量（token 数；即 vLLM 的 “GPU KV cache size”、SGLang 的 max_total_num_tokens）</translation>
+    </message>
+    <message>
+        <source>Memory per GPU left in the budget once the weights, activations and the KV cache of these requests are in</source>
+        <translation>放下权重、激活值和这些请求的 KV Cache 后，每块 GPU 预算中剩余的显存</translation>
+    </message>
+    <message>
+        <source>Decode throughput of the whole batch, from the roofline estimate</source>
+        <translation>整个 batch 的解码吞吐量（roofline 估算）</translation>
+    </message>
+    <message>
+        <source>GPUs</source>
+        <translation>GPU</translation>
+    </message>
+    <message>
+        <source>Weights</source>
+        <translation>权重</translation>
+    </message>
+    <message>
+        <source>KV cache</source>
+        <translation>KV Cache</translation>
+    </message>
+    <message>
+        <source>Max length</source>
+        <translation>最大长度</translation>
+    </message>
+    <message>
+        <source>Requests</source>
+        <translation>请求数</translation>
+    </message>
+    <message>
+        <source>KV tokens</source>
+        <translation>KV token 数</translation>
+    </message>
+    <message>
+        <source>Headroom</source>
+        <translation>余量</translation>
+    </message>
+    <message>
+        <source>Decode tok/s</source>
+        <translation>解码 tok/s</translation>
+    </message>
+    <message>
+        <source>Launch line</source>
+        <translation>启动命令</translation>
     </message>
 </context>
 <context>
@@ -802,6 +941,14 @@
     <message>
         <source>negative: the batch does not fit</source>
         <translation>为负：该批次放不下</translation>
+    </message>
+    <message>
+        <source>SGLang&apos;s static share: the weights and its token pool</source>
+        <translation>SGLang 的静态份额：权重及其 token 池</translation>
+    </message>
+    <message>
+        <source>SGLang&apos;s max_total_num_tokens</source>
+        <translation>SGLang 的 max_total_num_tokens</translation>
     </message>
 </context>
 <context>
@@ -1066,6 +1213,14 @@
         <source>%1 is a llama.cpp cache type (llama-server --cache-type-k/-v), not a vLLM one</source>
         <translation>%1 是 llama.cpp 的缓存类型（llama-server --cache-type-k/-v），不是 vLLM 的</translation>
     </message>
+    <message>
+        <source>SGLang has no --quantization %1: serve a checkpoint stored that way</source>
+        <translation>SGLang 没有 --quantization %1：请部署以这种格式存储的检查点</translation>
+    </message>
+    <message>
+        <source>SGLang&apos;s --kv-cache-dtype has no %1: its cache takes the model&apos;s dtype (auto) or an FP8 format</source>
+        <translation>SGLang 的 --kv-cache-dtype 没有 %1：其缓存使用模型的 dtype（auto）或一种 FP8 格式</translation>
+    </message>
 </context>
 <context>
     <name>kvscope::MainWindow</name>
@@ -1320,6 +1475,14 @@
     <message>
         <source>Next scenario of the strip (presentation)</source>
         <translation>场景条中的下一个场景（演示）</translation>
+    </message>
+    <message>
+        <source>&amp;Tools</source>
+        <translation>工具(&amp;T)</translation>
+    </message>
+    <message>
+        <source>&amp;What do I need…</source>
+        <translation>我需要什么(&amp;W)…</translation>
     </message>
 </context>
 <context>
@@ -1601,6 +1764,38 @@
     <message>
         <source>--max-num-seqs %1 and --max-num-batched-tokens %2 need activation buffers beyond 2^63 bytes</source>
         <translation>--max-num-seqs %1 与 --max-num-batched-tokens %2 所需的激活缓冲区超过 2^63 字节</translation>
+    </message>
+    <message>
+        <source>SGLang&apos;s default --mem-fraction-static for %1 at --tp-size %2: %3 (it keeps %4 MiB for activations and CUDA graphs)</source>
+        <translation>SGLang 在 %1、--tp-size %2 下默认的 --mem-fraction-static：%3（为激活值和 CUDA Graph 预留 %4 MiB）</translation>
+    </message>
+    <message>
+        <source>vLLM %1 is newer than the newest release kvscope models; planned as vLLM %2</source>
+        <translation>vLLM %1 比 kvscope 建模的最新版本还新；按 vLLM %2 计算</translation>
+    </message>
+    <message>
+        <source>vLLM %1 keeps chunked-local attention out of its hybrid KV cache manager by default (VLLM_ALLOW_CHUNKED_LOCAL_ATTN_WITH_HYBRID_KV_CACHE=0): every layer holds the whole context</source>
+        <translation>vLLM %1 默认不让分块局部注意力进入混合 KV Cache 管理器（VLLM_ALLOW_CHUNKED_LOCAL_ATTN_WITH_HYBRID_KV_CACHE=0）：每一层都保存完整上下文</translation>
+    </message>
+    <message>
+        <source>--engine sglang: %1 is a GGUF file; kvscope plans SGLang for HuggingFace checkpoints only</source>
+        <translation>--engine sglang：%1 是 GGUF 文件；kvscope 只为 HuggingFace 检查点计算 SGLang</translation>
+    </message>
+    <message>
+        <source>SGLang&apos;s pool holds %1 tokens, fewer than --context-length %2: it caps each request at the pool</source>
+        <translation>SGLang 的缓存池只能容纳 %1 个 token，少于 --context-length %2：每个请求的长度会被限制在缓存池大小以内</translation>
+    </message>
+    <message>
+        <source>SGLang would refuse to start: no memory is left for the KV pool (&quot;Not enough memory. Please try to increase --mem-fraction-static&quot;)</source>
+        <translation>SGLang 将拒绝启动：没有显存留给 KV 缓存池（&quot;Not enough memory. Please try to increase --mem-fraction-static&quot;）</translation>
+    </message>
+    <message>
+        <source>--engine sglang: %1 mixes layer kinds (sliding-window, chunked, recurrent or shared KV layers); kvscope models SGLang&apos;s token pool for uniform attention models only</source>
+        <translation>--engine sglang：%1 混合了多种层（滑动窗口、分块、循环状态或共享 KV 的层）；kvscope 只为单一注意力类型的模型计算 SGLang 的 token 缓存池</translation>
+    </message>
+    <message>
+        <source>vLLM %1 takes its estimated CUDA-graph memory (%2) out of the budget before the KV cache (a vLLM environment variable turns that off: see the README, Engines and versions)</source>
+        <translation>vLLM %1 在分配 KV Cache 之前先从预算中扣除估计的 CUDA Graph 显存（%2）（可用 vLLM 的一个环境变量关闭：见 README 的“Engines and versions”）</translation>
     </message>
 </context>
 <context>

@@ -84,6 +84,7 @@ private Q_SLOTS:
                      o.value(QLatin1String("weights_bytes")).toInteger() -
                      o.value(QLatin1String("activation_bytes")).toInteger() -
                      o.value(QLatin1String("overhead_bytes")).toInteger() -
+                     o.value(QLatin1String("cuda_graph_bytes")).toInteger() -
                      o.value(QLatin1String("kv_cache_bytes")).toInteger());
     }
 

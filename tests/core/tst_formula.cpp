@@ -227,10 +227,40 @@ private Q_SLOTS:
         QCOMPARE(lineOf(sheet, "bits_per_weight").result.real, plan.weights.bitsPerWeight);
     }
 
+    void cudaGraphsLeaveTheBudgetFromVllm021()
+    {
+        // vLLM 0.21 takes its CUDA-graph estimate out of the budget: 0.84 GiB on an 80 GB GPU at TP 1.
+        Scenario s = scenarioFor(QStringLiteral("llama-3.1-8b"));
+        s.vllmVersion = QStringLiteral("0.21");
+        const MemoryPlan plan = planMemory(s);
+        const FormulaLine &available = lineOf(formulaSheet(s, plan), "available");
+        QCOMPARE(available.symbolic(),
+                 QStringLiteral("budget − weights − activations − overhead − cuda_graphs"));
+        QCOMPARE(termOf(available, "cuda_graphs").value, GiB * 84 / 100);
+        QCOMPARE(available.result.value, plan.kv.availableBytes);
+    }
+
+    void sglangBudgetIsItsStaticShareOfWhatIsFree()
+    {
+        Scenario s = scenarioFor(QStringLiteral("llama-3.1-8b"));
+        s.engine = Engine::Sglang;
+        s.memFractionStaticPpm = 850'000;
+        const MemoryPlan plan = planMemory(s);
+        const FormulaSheet sheet = formulaSheet(s, plan);
+        QCOMPARE(lineOf(sheet, "budget").symbolic(),
+                 QStringLiteral("(gpu_memory − preload) × mem_fraction_static"));
+        QCOMPARE(termOf(lineOf(sheet, "budget"), "mem_fraction_static").option,
+                 QStringLiteral("--mem-fraction-static"));
+        QCOMPARE(lineOf(sheet, "available").symbolic(), QStringLiteral("budget − weights"));
+        QCOMPARE(lineOf(sheet, "budget").result.value, plan.budgetBytes);
+    }
+
     void llamaAsTheUsualFormulaWritesIt()
     {
         // Llama-3.1-8B config.json: 32 layers, 8 KV heads, head_dim 4096 / 32 = 128; BF16 = 2 bytes.
-        const Scenario s = scenarioFor(QStringLiteral("llama-3.1-8b"));
+        // vLLM 0.19's accounting (its logs calibrated the figures below); 0.21 adds CUDA graphs (below).
+        Scenario s = scenarioFor(QStringLiteral("llama-3.1-8b"));
+        s.vllmVersion = QStringLiteral("0.19");
         const MemoryPlan plan = planMemory(s);
         const FormulaSheet sheet = formulaSheet(s, plan);
         const FormulaLine &usual = lineOf(sheet, "total_bytes");

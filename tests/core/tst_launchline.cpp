@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: MIT
-// The vLLM launch line: the flags that differ from vLLM's defaults, shell-quoted,
-// and read back through the calc command's own option parsing (ScenarioOptions)
-// into the scenario it came from.
+// The launch lines (vLLM's and SGLang's, from one place): the flags that differ from
+// the engine's defaults, shell-quoted, and read back through the calc command's own
+// option parsing (ScenarioOptions) into the scenario they came from.
 #include "library/library.h"
 #include "model/modelimport.h"
 #include "plan/launchline.h"
 #include "scenariooptions.h"
 #include "testsupport.h"
+
+#include <tuple>
 
 #include <QCommandLineParser>
 #include <QDir>
@@ -153,6 +155,52 @@ private Q_SLOTS:
         QVERIFY2(back == s, qPrintable(line.command()));
         // What a shell makes of the command is the argument list.
         QCOMPARE(shellWords(line.command()), line.arguments);
+    }
+
+    void sglangLinesReadBackWithSglangsFlags()
+    {
+        // SGLang's server_args names (python/sglang/srt/server_args.py): --model-path, --tp-size,
+        // --context-length, --max-running-requests, --mem-fraction-static; FP8 caches by format.
+        for (const auto &[id, tp, kv, memFraction] :
+             {std::tuple{"llama-3.1-8b", 1, KvCacheDtype::Auto, 0},
+              std::tuple{"llama-3.1-70b", 4, KvCacheDtype::Fp8E4M3, 880'000},
+              std::tuple{"qwen3-235b-a22b", 8, KvCacheDtype::Fp8E5M2, 0}}) {
+            Scenario s = workload(QLatin1String(id));
+            s.engine = Engine::Sglang;
+            s.tensorParallelSize = tp;
+            s.kvCacheDtype = kv;
+            s.memFractionStaticPpm = memFraction;
+            s.maxModelLen = 16384;
+            s.maxNumSeqs = 48;
+            const LaunchLine line = launchLine(s);
+            const QStringList &args = line.arguments;
+            QCOMPARE(args.mid(0, 4),
+                     (QStringList{QStringLiteral("python"), QStringLiteral("-m"),
+                                  QStringLiteral("sglang.launch_server"), QStringLiteral("--model-path")}));
+            QVERIFY(line.caveats.isEmpty());
+            QCOMPARE(shellWords(line.command()), args);
+            // Read back as kvscope calc --engine sglang --model MODEL FLAGS (calc takes SGLang's names).
+            QStringList calc{QStringLiteral("kvscope"), QStringLiteral("--engine"), QStringLiteral("sglang"),
+                             QStringLiteral("--model"), args.at(4)};
+            calc << args.mid(5) << QStringLiteral("--gpu") << s.gpu.id << QStringLiteral("--batch-size")
+                 << QString::number(s.batchSize) << QStringLiteral("--seq-len") << QString::number(s.seqLen);
+            QCommandLineParser parser;
+            const cli::ScenarioOptions options;
+            options.addTo(parser);
+            QVERIFY2(parser.parse(calc), qPrintable(parser.errorText()));
+            QVERIFY2(options.scenario(parser) == s, qPrintable(line.command()));
+        }
+        // What SGLang has no flag for is said, not dropped silently.
+        Scenario s = workload(QStringLiteral("llama-3.1-8b"));
+        s.engine = Engine::Sglang;
+        s.kvCacheDtype = KvCacheDtype::Float32;
+        s.quantization = defaultSpecFor(QuantMethod::Int8);
+        const LaunchLine line = launchLine(s);
+        QCOMPARE(line.command(),
+                 QStringLiteral("python -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B"));
+        QCOMPARE(line.caveats.size(), 2);
+        QVERIFY(line.caveats.at(0).contains(QLatin1String("--quantization int8")));
+        QVERIFY(line.caveats.at(1).contains(QLatin1String("--kv-cache-dtype has no float32")));
     }
 
     void vllmSpellings()

@@ -261,8 +261,8 @@ private Q_SLOTS:
                 // holds fewer requests on two A10s than on one, as vLLM would. The room per
                 // request grows whenever the weights saved cover the buffers added.
                 const std::int64_t saved = p.weights.bytesPerGpu - q->weights.bytesPerGpu;
-                const std::int64_t added =
-                    (q->overheadBytes - p.overheadBytes) + (q->activationBytes - p.activationBytes);
+                const std::int64_t added = (q->overheadWithGraphsBytes() - p.overheadWithGraphsBytes()) +
+                                           (q->activationBytes - p.activationBytes);
                 if (saved < added)
                     return;
                 QVERIFY2(q->kv.maxConcurrency >= p.kv.maxConcurrency,

@@ -64,12 +64,18 @@ QString modelCell(const LogCheck &c)
 
 QString settingsCell(const MemoryPlan &p)
 {
-    QStringList parts = {QStringLiteral("util ") + formatUtilization(p.gpuMemoryUtilizationPpm),
-                         QStringLiteral("len ") + formatCount(p.maxModelLen),
-                         QStringLiteral("seqs ") + formatCount(p.maxNumSeqs),
-                         QStringLiteral("batched ") + formatCount(p.maxNumBatchedTokens),
-                         QStringLiteral("block %1").arg(p.blockSize),
-                         dtypeName(p.dtype)};
+    QStringList parts;
+    if (p.engine == Engine::Sglang)
+        parts = {QStringLiteral("mem-fraction ") + formatUtilization(p.memFractionStaticPpm),
+                 QStringLiteral("context ") + formatCount(p.maxModelLen), dtypeName(p.dtype)};
+    else
+        parts = {QStringLiteral("profile ") + p.engineVersion,
+                 QStringLiteral("util ") + formatUtilization(p.gpuMemoryUtilizationPpm),
+                 QStringLiteral("len ") + formatCount(p.maxModelLen),
+                 QStringLiteral("seqs ") + formatCount(p.maxNumSeqs),
+                 QStringLiteral("batched ") + formatCount(p.maxNumBatchedTokens),
+                 QStringLiteral("block %1").arg(p.blockSize),
+                 dtypeName(p.dtype)};
     if (p.quantization.method != QuantMethod::None)
         parts << quantMethodName(p.quantization.method);
     if (p.kvCacheDtype != KvCacheDtype::BFloat16 && p.kvCacheDtype != KvCacheDtype::Float16)
@@ -89,10 +95,12 @@ QString logLink(const QJsonObject &entry)
     return QStringLiteral("[%1](%2)").arg(entry.value(QLatin1String("id")).toInt()).arg(sourceUrl(entry));
 }
 
-/// Newest engine first: "vLLM 0.19" before "vLLM 0.2".
+/// vLLM newest first ("vLLM 0.19" before "vLLM 0.2"), then SGLang.
 bool newerVersion(const QString &a, const QString &b)
 {
     const auto key = [](const QString &v) {
+        if (!v.startsWith(QLatin1String("vLLM ")))
+            return std::make_pair(-1, 0);
         const QStringList parts = v.mid(5).split(QLatin1Char('.'));
         return std::make_pair(parts.value(0).toInt(), parts.value(1).toInt());
     };
@@ -107,8 +115,10 @@ QString toleranceTable()
     const QList<std::pair<LogClass, QString>> classes = {
         {LogClass::Calibration,
          QStringLiteral("vLLM 0.19, ids 1, 3, 6, 8, 11 (the constants were fitted to them)")},
-        {LogClass::SameEngine, QStringLiteral("the other vLLM 0.19 logs")},
-        {LogClass::OtherEngine, QStringLiteral("every other vLLM version")}};
+        {LogClass::ModelledVersion,
+         QStringLiteral("every other vLLM log from 0.10 on, planned with its release's profile")},
+        {LogClass::OtherVersion, QStringLiteral("vLLM releases before 0.10 (planned with the 0.10 profile)")},
+        {LogClass::Sglang, QStringLiteral("SGLang's `max_total_num_tokens` and its pool")}};
     for (const auto &[logClass, which] : classes) {
         const Tolerances t = tolerancesFor(logClass);
         out +=
@@ -184,7 +194,8 @@ QString validationTables(const QList<LogCheck> &checks, const QJsonArray &logs)
     }
     QString out =
         QStringLiteral(
-            "**%1 logs** in `tests/data/vllm-logs.json`: %2 modelled, %3 not. Of the modelled logs, %4 "
+            "**%1 logs** in `tests/data/vllm-logs.json` (vLLM and SGLang): %2 modelled, %3 not. Of the "
+            "modelled logs, %4 "
             "are the calibration set, all within its tolerance; %5 others agree within the tolerance of "
             "their class; %6 are misses, each explained under its table.\n\n")
             .arg(logs.size())
@@ -194,10 +205,10 @@ QString validationTables(const QList<LogCheck> &checks, const QJsonArray &logs)
             .arg(within)
             .arg(misses);
     out += toleranceTable();
-    out +=
-        QStringLiteral("\nFigures logged to two decimals (GiB, concurrency) also pass within 0.01, their "
-                       "rounding step. A log misses when any logged figure, or whether vLLM started, falls "
-                       "outside its class.\n\n");
+    out += QStringLiteral(
+        "\nFigures logged to two decimals (GiB, concurrency) also pass within 0.01, their "
+        "rounding step. A log misses when any logged figure, or whether the engine started, falls "
+        "outside its class.\n\n");
     QStringList versions = byVersion.keys();
     std::sort(versions.begin(), versions.end(), newerVersion);
     for (const QString &version : versions)

@@ -7,6 +7,7 @@
 #include "model/hfconfig.h"
 #include "plan/planner.h"
 
+#include <algorithm>
 #include <cmath>
 
 #include <QFile>
@@ -30,6 +31,8 @@ const QStringList optionKeys = {QStringLiteral("model"),
                                 QStringLiteral("max_num_seqs"),
                                 QStringLiteral("max_num_batched_tokens"),
                                 QStringLiteral("block_size"),
+                                QStringLiteral("engine"),
+                                QStringLiteral("mem_fraction_static"),
                                 QStringLiteral("assumptions"),
                                 QStringLiteral("miss")};
 
@@ -51,6 +54,18 @@ QString text(const QJsonObject &options, const char *key, const QString &fallbac
     return options.value(QLatin1String(key)).toString(fallback);
 }
 
+/// The release an entry's "vllm_version" names: "0.19.0", "~0.11.0 (inferred...)",
+/// "0.6.4.post2.dev"; all zero when it names none.
+EngineVersion loggedVllmVersion(const QJsonObject &entry)
+{
+    static const QRegularExpression version(QStringLiteral("^~?\\s*(\\d+)\\.(\\d+)(?:\\.(\\d+))?"));
+    const QRegularExpressionMatch match =
+        version.match(entry.value(QLatin1String("vllm_version")).toString());
+    if (!match.hasMatch())
+        return {};
+    return {match.captured(1).toInt(), match.captured(2).toInt(), match.captured(3).toInt()};
+}
+
 } // namespace
 
 Tolerances tolerancesFor(LogClass logClass)
@@ -58,9 +73,11 @@ Tolerances tolerancesFor(LogClass logClass)
     switch (logClass) {
     case LogClass::Calibration:
         return {0.01, 0.04, 0.04, 0.005, 0.005, 0.005};
-    case LogClass::SameEngine:
-        return {0.03, 0.05, 0.05, 0.02, 0.02, 0.02};
-    case LogClass::OtherEngine:
+    case LogClass::ModelledVersion:
+        return {0.03, 0.05, 0.05, 0.01, 0.01, 0.01};
+    case LogClass::Sglang:
+        return {0.03, 0.05, 0.05, 0.03, 0.03, 0.03};
+    case LogClass::OtherVersion:
         break;
     }
     return {0.05, 0.05, 0.05, 0.05, 0.05, 0.05};
@@ -71,12 +88,14 @@ QString className(LogClass logClass)
     switch (logClass) {
     case LogClass::Calibration:
         return QStringLiteral("calibration");
-    case LogClass::SameEngine:
-        return QStringLiteral("same engine");
-    case LogClass::OtherEngine:
+    case LogClass::ModelledVersion:
+        return QStringLiteral("modelled versions");
+    case LogClass::Sglang:
+        return QStringLiteral("SGLang");
+    case LogClass::OtherVersion:
         break;
     }
-    return QStringLiteral("other versions");
+    return QStringLiteral("older versions");
 }
 
 const QList<int> &calibrationIds()
@@ -127,12 +146,18 @@ QJsonArray readLogs(const QString &path)
     return doc.array();
 }
 
-Scenario scenarioFor(const QJsonObject &options, const QString &origin)
+Scenario scenarioFor(const QJsonObject &options, const QString &vllmVersion, const QString &origin)
 {
     for (const QString &key : options.keys())
         if (!optionKeys.contains(key))
             throw Error(QStringLiteral("%1: unknown option '%2'").arg(origin, key));
     Scenario s;
+    s.engine = parseEngine(text(options, "engine", QStringLiteral("vllm")));
+    s.vllmVersion = vllmVersion;
+    const QJsonValue fraction = options.value(QLatin1String("mem_fraction_static"));
+    if (!fraction.isUndefined())
+        s.memFractionStaticPpm = parseUtilization(QString::number(fraction.toDouble(), 'g', 12),
+                                                  origin + QStringLiteral(".mem_fraction_static"));
     if (options.contains(QLatin1String("model_config")))
         s.model = parseHfConfig(options.value(QLatin1String("model_config")).toObject(),
                                 origin + QStringLiteral(".model_config"));
@@ -164,7 +189,8 @@ LogCheck checkLog(const QJsonObject &entry)
     c.id = entry.value(QLatin1String("id")).toInt();
     c.entry = entry;
     const QJsonObject options = entry.value(QLatin1String("kvscope")).toObject();
-    c.scenario = scenarioFor(options, QStringLiteral("tests/data/vllm-logs.json [id %1].kvscope").arg(c.id));
+    c.scenario = scenarioFor(options, plannedVllmVersion(entry),
+                             QStringLiteral("tests/data/vllm-logs.json [id %1].kvscope").arg(c.id));
     if (c.scenario.model.name.isEmpty())
         c.scenario.model.name = entry.value(QLatin1String("model")).toString();
     c.plan = planMemory(c.scenario);
@@ -173,8 +199,10 @@ LogCheck checkLog(const QJsonObject &entry)
 
     if (calibrationIds().contains(c.id))
         c.logClass = LogClass::Calibration;
-    else if (engineVersion(entry) == QLatin1String("vLLM 0.19"))
-        c.logClass = LogClass::SameEngine;
+    else if (c.scenario.engine == Engine::Sglang)
+        c.logClass = LogClass::Sglang;
+    else if (loggedVllmVersion(entry) >= OldestVllmVersion)
+        c.logClass = LogClass::ModelledVersion;
     const Tolerances t = tolerancesFor(c.logClass);
 
     const QJsonObject logged = entry.value(QLatin1String("logged")).toObject();
@@ -205,12 +233,19 @@ LogCheck checkLog(const QJsonObject &entry)
 
 QString engineVersion(const QJsonObject &entry)
 {
-    static const QRegularExpression version(QStringLiteral("^~?\\s*(\\d+)\\.(\\d+)"));
-    const QRegularExpressionMatch match =
-        version.match(entry.value(QLatin1String("vllm_version")).toString());
-    if (!match.hasMatch())
+    if (entry.value(QLatin1String("engine")).toString() == QLatin1String("SGLang"))
+        return QStringLiteral("SGLang");
+    const EngineVersion version = loggedVllmVersion(entry);
+    if (version == EngineVersion{})
         return {};
-    return QStringLiteral("vLLM %1.%2").arg(match.captured(1), match.captured(2));
+    return QStringLiteral("vLLM %1.%2").arg(version.major).arg(version.minor);
+}
+
+QString plannedVllmVersion(const QJsonObject &entry)
+{
+    if (entry.value(QLatin1String("engine")).toString() == QLatin1String("SGLang"))
+        return {};
+    return std::max(loggedVllmVersion(entry), OldestVllmVersion).text();
 }
 
 QString sourceUrl(const QJsonObject &entry)

@@ -19,9 +19,10 @@ namespace kvscope::validation {
 /// kvscope was calibrated on (runtime.h: activation and non-torch memory).
 enum class LogClass
 {
-    Calibration, ///< the vLLM 0.19 logs the constants were fitted to
-    SameEngine,  ///< other vLLM 0.19 logs
-    OtherEngine  ///< other vLLM versions, whose accounting differs
+    Calibration,     ///< the vLLM 0.19 logs the constants were fitted to
+    ModelledVersion, ///< other vLLM logs from 0.10 on, each planned with its release's profile
+    OtherVersion,    ///< vLLM releases before 0.10, whose accounting kvscope does not model
+    Sglang           ///< SGLang's max_total_num_tokens
 };
 
 /// Relative tolerance per figure; figures logged to two decimals also get an
@@ -62,7 +63,7 @@ struct LogCheck
 {
     int id = 0;
     QJsonObject entry; ///< the log as stored
-    LogClass logClass = LogClass::OtherEngine;
+    LogClass logClass = LogClass::OtherVersion;
     Scenario scenario;
     MemoryPlan plan;
 
@@ -80,14 +81,19 @@ struct LogCheck
 /// The log entries as stored; throws kvscope::Error for an unreadable file.
 QJsonArray readLogs(const QString &path);
 
-/// The scenario of an entry's "kvscope" object (vLLM's engine arguments as
-/// kvscope options); throws kvscope::Error naming the entry and field.
-Scenario scenarioFor(const QJsonObject &options, const QString &origin);
+/// The scenario of an entry's "kvscope" object (the engine's arguments as
+/// kvscope options) under --vllm-version `vllmVersion`; throws kvscope::Error
+/// naming the entry and field.
+Scenario scenarioFor(const QJsonObject &options, const QString &vllmVersion, const QString &origin);
+
+/// The --vllm-version an entry is planned with: its logged release, or 0.10
+/// (the oldest modelled) for older ones; empty for other engines.
+QString plannedVllmVersion(const QJsonObject &entry);
 
 /// Plans one modelled entry and fills in every figure.
 LogCheck checkLog(const QJsonObject &entry);
 
-/// "vLLM 0.19" from "0.19.0", "~0.11.0 (inferred...)"; empty for other engines.
+/// "vLLM 0.19" from "0.19.0", "~0.11.0 (inferred...)"; "SGLang" for SGLang logs.
 QString engineVersion(const QJsonObject &entry);
 
 /// The first URL in the entry's "source".

@@ -1,0 +1,168 @@
+// SPDX-License-Identifier: MIT
+// kvscope fit: the configurations that serve N concurrent requests of L tokens.
+#include "cliio.h"
+#include "commands.h"
+#include "common/error.h"
+#include "common/units.h"
+#include "library/library.h"
+#include "plan/fit.h"
+#include "plan/scenariovalues.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include <QCommandLineParser>
+#include <QJsonDocument>
+
+namespace kvscope::cli {
+
+namespace {
+
+/// The options that fix the base scenario, by their calc names.
+constexpr const char *baseOptions[] = {
+    "model", "engine", "vllm-version", "dtype", "gpu-memory-utilization", "mem-fraction-static"};
+
+QString rowText(int rank, const FitRow &row)
+{
+    const MemoryPlan &p = row.plan;
+    const QString speed =
+        p.speed.available ? formatCount(std::llround(p.speed.decodeTokensPerSecond)) : QStringLiteral("—");
+    return QStringLiteral("%1  %2  %3  %4  %5  %6  %7  %8  %9\n     %10\n")
+        .arg(QString::number(rank).rightJustified(2),
+             QStringLiteral("%1 x %2").arg(p.tensorParallelSize).arg(p.gpuId).leftJustified(20),
+             quantMethodName(p.quantization.method).leftJustified(12),
+             dtypeName(p.kvCacheDtype).leftJustified(9), formatCount(p.maxModelLen).rightJustified(9),
+             formatCount(row.maxConcurrency).rightJustified(8),
+             formatCount(p.kv.capacityTokens).rightJustified(12),
+             formatGiB(p.headroomBytes).rightJustified(9), speed.rightJustified(8))
+        .arg(row.command);
+}
+
+QString resultText(const FitQuery &q, const FitResult &result, qsizetype shown)
+{
+    QString text =
+        QStringLiteral("%1 request(s)%2 of %3 on %4%5\n")
+            .arg(formatCount(q.concurrency),
+                 q.maxModelLen > 0 ? QStringLiteral(" of %1 tokens").arg(formatCount(q.maxModelLen))
+                                   : QStringLiteral(" at the longest context"),
+                 q.base.model.name,
+                 q.base.engine == Engine::Sglang ? QStringLiteral("SGLang") : QStringLiteral("vLLM"),
+                 q.base.engine == Engine::Vllm
+                     ? QLatin1Char(' ') + resolveVllmVersion(q.base.vllmVersion).profile->since.text()
+                     : QString());
+    if (result.fits.isEmpty())
+        return text + result.reason + QLatin1Char('\n');
+    text += QStringLiteral(" #  GPUs                  weights       KV cache   max len  requests"
+                           "    KV tokens   headroom  decode/s\n");
+    for (qsizetype i = 0; i < std::min(shown, result.fits.size()); ++i)
+        text += rowText(int(i + 1), result.fits.at(i));
+    if (result.fits.size() > shown)
+        text += QStringLiteral("... %1 more (--limit)\n").arg(result.fits.size() - shown);
+    return text;
+}
+
+} // namespace
+
+int runFit(const QStringList &arguments)
+{
+    QCommandLineParser parser;
+    parser.setApplicationDescription(QStringLiteral(
+        "Find the GPUs, tensor-parallel sizes and precisions that serve N concurrent requests of "
+        "L tokens, best first: fewest GPUs, then (without --max-model-len) the longest context, "
+        "then the least GPU memory, then the fastest decode. Each with its launch line."));
+    parser.addHelpOption();
+    const auto option = [&](const char *name, const QString &help, const char *value = nullptr,
+                            const QString &fallback = {}) {
+        QCommandLineOption o(QLatin1String(name), help);
+        if (value)
+            o.setValueName(QLatin1String(value));
+        if (!fallback.isEmpty())
+            o.setDefaultValue(fallback);
+        parser.addOption(o);
+        return o;
+    };
+    option("model", QStringLiteral("Preset id, HuggingFace repo id, or a path (as calc)."), "model");
+    const QCommandLineOption concurrency =
+        option("concurrency", QStringLiteral("Requests served at once (required)."), "n");
+    const QCommandLineOption maxModelLen =
+        option("max-model-len",
+               QStringLiteral("Tokens per request; without it, the longest each configuration allows."), "n");
+    const QCommandLineOption contextLength =
+        option("context-length", QStringLiteral("SGLang's name for --max-model-len."), "n");
+    const QCommandLineOption gpus =
+        option("gpu", QStringLiteral("A GPU to consider (repeatable; default: every NVIDIA and AMD preset)."),
+               "gpu");
+    const QCommandLineOption maxGpus =
+        option("max-gpus", QStringLiteral("Largest tensor-parallel size tried."), "n", QStringLiteral("8"));
+    const QCommandLineOption quantizations =
+        option("quantization",
+               QStringLiteral(
+                   "A weight quantization to consider (repeatable; default: the checkpoint's, and fp8 for a "
+                   "16-bit checkpoint)."),
+               "method");
+    const QCommandLineOption kvDtypes =
+        option("kv-cache-dtype",
+               QStringLiteral("A KV cache dtype to consider (repeatable; default: auto and fp8)."), "dtype");
+    option("engine", QStringLiteral("vllm or sglang."), "name", QStringLiteral("vllm"));
+    option("vllm-version", QStringLiteral("vLLM release to model (as calc)."), "x.y");
+    option("dtype", QStringLiteral("Weights/activations dtype (as calc)."), "dtype");
+    option("gpu-memory-utilization", QStringLiteral("vLLM's share of GPU memory (default 0.9)."), "ratio");
+    option("mem-fraction-static", QStringLiteral("SGLang's static share (default: SGLang's for the GPU)."),
+           "ratio");
+    const QCommandLineOption limit =
+        option("limit", QStringLiteral("Configurations shown, best first."), "n", QStringLiteral("10"));
+    const QCommandLineOption json(QStringLiteral("json"), QStringLiteral("Print one JSON object."));
+    parser.addOption(json);
+
+    if (const std::optional<int> exitCode = parseCommandLine(parser, arguments))
+        return *exitCode;
+    try {
+        if (!parser.isSet(QStringLiteral("model")))
+            throw Error(QStringLiteral("--model: not given"));
+        if (!parser.isSet(concurrency))
+            throw Error(QStringLiteral("--concurrency: not given"));
+        ScenarioValues values;
+        for (const char *name : baseOptions)
+            if (parser.isSet(QLatin1String(name)) || qstrcmp(name, "engine") == 0) // engine has a default
+                values.insert(QLatin1String(name), parser.value(QLatin1String(name)));
+        const QList<GpuSpec> candidates = [&] {
+            QList<GpuSpec> out;
+            for (const QString &name : parser.values(gpus))
+                out << resolveGpu(name);
+            return out.isEmpty() ? servingGpus(GpuLibrary::builtin().presets()) : out;
+        }();
+        values.insert(QStringLiteral("gpu"), candidates.isEmpty() ? QString() : candidates.first().id);
+
+        FitQuery q;
+        q.base = scenarioFromValues(values, builtinResolvers());
+        q.gpus = candidates;
+        q.concurrency = parsePositive(parser.value(concurrency), QStringLiteral("--concurrency"));
+        if (parser.isSet(maxModelLen) && parser.isSet(contextLength))
+            throw Error(
+                QStringLiteral("--context-length: give --max-model-len or --context-length, not both"));
+        if (parser.isSet(maxModelLen))
+            q.maxModelLen = parsePositive(parser.value(maxModelLen), QStringLiteral("--max-model-len"));
+        if (parser.isSet(contextLength))
+            q.maxModelLen = parsePositive(parser.value(contextLength), QStringLiteral("--context-length"));
+        q.maxGpus = int(
+            std::min<std::int64_t>(parsePositive(parser.value(maxGpus), QStringLiteral("--max-gpus")), 64));
+        for (const QString &method : parser.values(quantizations))
+            q.quantizations << parseQuantizationChoice(method.trimmed().toLower(),
+                                                       q.base.model.checkpointQuantization);
+        for (const QString &dtype : parser.values(kvDtypes))
+            q.kvCacheDtypes << parseKvCacheDtype(dtype);
+        const qsizetype shown = qsizetype(parsePositive(parser.value(limit), QStringLiteral("--limit")));
+
+        FitResult result = findFits(q);
+        if (parser.isSet(json)) {
+            result.fits = result.fits.mid(0, shown);
+            writeOut(QString::fromUtf8(QJsonDocument(fitToJson(q, result)).toJson(QJsonDocument::Indented)));
+        } else
+            writeOut(resultText(q, result, shown));
+        return Success;
+    } catch (const Error &error) {
+        return fail(error.message());
+    }
+}
+
+} // namespace kvscope::cli

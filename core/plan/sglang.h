@@ -1,0 +1,50 @@
+// SPDX-License-Identifier: MIT
+// SGLang's memory pool: a static share of the GPU for weights and a
+// token-level KV pool, the rest left to activations and CUDA graphs.
+#pragma once
+
+#include "gpu/gpuspec.h"
+#include "model/modelarch.h"
+
+#include <cstdint>
+
+#include <QString>
+
+namespace kvscope {
+
+/// SGLang's defaults for one GPU (ServerArgs._handle_gpu_memory_settings in
+/// python/sglang/srt/server_args.py, the heuristic of sgl-project/sglang#10975).
+/// gpu_mem is the GPU's memory in MiB (SGLang reads nvidia-smi's total; kvscope the preset's, what CUDA
+/// reports, about 0.5 GiB less on an H100, which moves the default by at most 0.001); then
+///   reserved = 512 + max(chunked_prefill_size, 2048) x 1.5 + cuda_graph_max_bs x 2 + tp / 8 x 1024 MiB,
+///   at least 10,240 MiB above 60 GiB, and --mem-fraction-static = round((gpu_mem - reserved) / gpu_mem, 3).
+struct SglangDefaults
+{
+    std::int64_t chunkedPrefillSize = 0;   ///< --chunked-prefill-size by GPU memory
+    std::int64_t cudaGraphMaxBs = 0;       ///< --cuda-graph-max-bs by GPU memory and TP
+    std::int64_t reservedMib = 0;          ///< what the default keeps for activations and CUDA graphs
+    std::int64_t memFractionStaticPpm = 0; ///< the default --mem-fraction-static, in millionths
+};
+SglangDefaults sglangDefaults(const GpuSpec &gpu, int tensorParallelSize);
+
+/// GPU memory in use before SGLang loads the weights: the CUDA context and, with
+/// tensor parallelism, the NCCL communicators. SGLang measures its "total" after
+/// them (init_torch_distributed returns the free memory). kvscope takes the
+/// figures vLLM's worker logs at the same point on an H100 (worker init memory
+/// snapshot of the vLLM 0.19 logs in tests/data/vllm-logs.json): 0.51 GiB at TP=1
+/// (id 1) and 1.53 GiB at TP>1 (id 3); PCIe-only GPUs keep the TP=1 figure.
+std::int64_t sglangPreloadBytes(const GpuSpec &gpu, int tensorParallelSize);
+
+/// Why SGLang's pool cannot be planned for `model` (its hybrid pools are not
+/// modelled), or empty when it can.
+QString sglangUnsupportedReason(const ModelArch &model);
+
+/// SGLang's default --max-running-requests for a pool of `maxTotalTokens` and
+/// --context-length `contextLength` (ModelRunnerKVCacheMixin.init_memory_pool):
+/// min(max(int(tokens / context x 512), 2048), 4096).
+std::int64_t sglangDefaultMaxRunningRequests(std::int64_t maxTotalTokens, std::int64_t contextLength);
+
+/// SGLang's page size: 64 for DeepSeek sparse attention (NSA backends), else 1.
+int sglangPageSize(const ModelArch &model);
+
+} // namespace kvscope

@@ -1,0 +1,394 @@
+// SPDX-License-Identifier: MIT
+// --engine and --vllm-version: the version profiles (core/plan/engine.h), what each
+// changes in a plan, SGLang's pool, the option mapping and the launch lines.
+// Each expected figure is computed here from the source the profile cites.
+#include "common/error.h"
+#include "common/units.h"
+#include "library/library.h"
+#include "model/inventory.h"
+#include "plan/launchline.h"
+#include "plan/planjson.h"
+#include "plan/planner.h"
+#include "plan/runtime.h"
+#include "plan/scenariovalues.h"
+#include "plan/sglang.h"
+
+#include <functional>
+
+#include <QJsonObject>
+#include <QTest>
+
+using namespace kvscope;
+
+namespace {
+
+Scenario scenario(const QString &model, const QString &gpu = QStringLiteral("h100-sxm"),
+                  const QString &version = {})
+{
+    Scenario s;
+    s.model = resolveModel(model);
+    s.gpu = resolveGpu(gpu);
+    s.vllmVersion = version;
+    return s;
+}
+
+QString errorOf(const std::function<void()> &run)
+{
+    try {
+        run();
+    } catch (const Error &error) {
+        return error.message();
+    }
+    return {};
+}
+
+} // namespace
+
+class TestEngines : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void versionsResolveToTheNearestProfileAtOrBelow_data()
+    {
+        QTest::addColumn<QString>("requested");
+        QTest::addColumn<QString>("profile");
+        QTest::addColumn<bool>("newer");
+        QTest::newRow("default") << QString() << QStringLiteral("0.21") << false;
+        QTest::newRow("0.10") << QStringLiteral("0.10") << QStringLiteral("0.10") << false;
+        QTest::newRow("0.10.1.1") << QStringLiteral("0.10.1.1") << QStringLiteral("0.10.1") << false;
+        QTest::newRow("0.10.2") << QStringLiteral("0.10.2") << QStringLiteral("0.10.1") << false;
+        QTest::newRow("0.12") << QStringLiteral("0.12") << QStringLiteral("0.11") << false;
+        QTest::newRow("v0.17.1") << QStringLiteral("v0.17.1") << QStringLiteral("0.16") << false;
+        QTest::newRow("0.19.0") << QStringLiteral("0.19.0") << QStringLiteral("0.19") << false;
+        QTest::newRow("0.20") << QStringLiteral("0.20") << QStringLiteral("0.19") << false;
+        QTest::newRow("0.21.3") << QStringLiteral("0.21.3") << QStringLiteral("0.21") << false;
+        QTest::newRow("0.27.1") << QStringLiteral("0.27.1") << QStringLiteral("0.21") << true;
+        QTest::newRow("1.0") << QStringLiteral("1.0") << QStringLiteral("0.21") << true;
+    }
+
+    void versionsResolveToTheNearestProfileAtOrBelow()
+    {
+        QFETCH(QString, requested);
+        QFETCH(QString, profile);
+        QFETCH(bool, newer);
+        const VllmVersionChoice choice = resolveVllmVersion(requested);
+        QCOMPARE(choice.profile->since.text(), profile);
+        QCOMPARE(choice.newerThanModelled, newer);
+    }
+
+    void profilesAreOrderedAndTheDefaultIsTheNewest()
+    {
+        const QList<VllmProfile> &profiles = vllmProfiles();
+        QCOMPARE(profiles.constFirst().since, OldestVllmVersion);
+        for (qsizetype i = 1; i < profiles.size(); ++i)
+            QVERIFY(profiles.at(i - 1).since < profiles.at(i).since);
+        QCOMPARE(&newestVllmProfile(), &profiles.constLast());
+        for (const VllmProfile &p : profiles)
+            QVERIFY2(qstrlen(p.source) > 20, "every profile names where its values come from");
+    }
+
+    void badVersionsNameTheOptionAndValue_data()
+    {
+        QTest::addColumn<QString>("text");
+        QTest::newRow("before V1 accounting") << QStringLiteral("0.9");
+        QTest::newRow("0.9.2") << QStringLiteral("0.9.2");
+        QTest::newRow("junk") << QStringLiteral("latest");
+        QTest::newRow("one number") << QStringLiteral("1");
+        QTest::newRow("trailing words") << QStringLiteral("0.19 nightly");
+    }
+
+    void badVersionsNameTheOptionAndValue()
+    {
+        QFETCH(QString, text);
+        const QString message = errorOf([&] { resolveVllmVersion(text); });
+        QVERIFY2(message.startsWith(QLatin1String("--vllm-version:")), qPrintable(message));
+        QVERIFY2(message.contains(text), qPrintable(message));
+        // The same through the option mapping, and planMemory refuses it too.
+        ScenarioValues values{{QStringLiteral("model"), QStringLiteral("llama-3.1-8b")},
+                              {QStringLiteral("gpu"), QStringLiteral("h100-sxm")},
+                              {QStringLiteral("vllm-version"), text}};
+        const QString mapped = errorOf([&] { scenarioFromValues(values, builtinResolvers()); });
+        QVERIFY2(mapped.startsWith(QLatin1String("--vllm-version:")) && mapped.contains(text),
+                 qPrintable(mapped));
+        QVERIFY(!errorOf([&] {
+                     planMemory(scenario(QStringLiteral("llama-3.1-8b"), QStringLiteral("h100-sxm"), text));
+                 }).isEmpty());
+    }
+
+    void newerReleasesPlanAsTheNewestWithANote()
+    {
+        const MemoryPlan plan = planMemory(
+            scenario(QStringLiteral("llama-3.1-8b"), QStringLiteral("h100-sxm"), QStringLiteral("0.30")));
+        QCOMPARE(plan.engineVersion, QStringLiteral("0.21"));
+        QVERIFY(plan.notes.join(QLatin1Char('\n')).contains(QLatin1String("vLLM 0.30 is newer")));
+        const MemoryPlan exact = planMemory(
+            scenario(QStringLiteral("llama-3.1-8b"), QStringLiteral("h100-sxm"), QStringLiteral("0.21")));
+        QVERIFY(!exact.notes.join(QLatin1Char('\n')).contains(QLatin1String("is newer")));
+        QCOMPARE(exact.kv.capacityTokens, plan.kv.capacityTokens);
+    }
+
+    void samplerWarmUpFollowsTheRelease()
+    {
+        // Llama-3.1-8B on an H100 with vLLM's H100 defaults (1,024 sequences, 8,192 batched tokens):
+        // sampler = 1,024 x 128,256 vocab x bytes per logit, plus 8,192 x 4,096 x 2 B of hidden states.
+        const std::int64_t hidden = std::int64_t(8192) * 4096 * 2;
+        const std::int64_t logits = std::int64_t(1024) * 128256;
+        const MemoryPlan v011 = planMemory(
+            scenario(QStringLiteral("llama-3.1-8b"), QStringLiteral("h100-sxm"), QStringLiteral("0.11")));
+        const MemoryPlan v019 = planMemory(
+            scenario(QStringLiteral("llama-3.1-8b"), QStringLiteral("h100-sxm"), QStringLiteral("0.19")));
+        QCOMPARE(v011.activationBytes, logits * 38 + hidden); // fitted to vLLM 0.11's 4.76 GiB peak
+        QCOMPARE(v019.activationBytes, logits * 15 + hidden); // the 0.19 calibration
+    }
+
+    void cudaGraphEstimateIsSubtractedFromVersion021()
+    {
+        for (const int tp : {1, 2}) {
+            Scenario s =
+                scenario(QStringLiteral("llama-3.1-8b"), QStringLiteral("h100-sxm"), QStringLiteral("0.19"));
+            s.tensorParallelSize = tp;
+            const MemoryPlan before = planMemory(s);
+            s.vllmVersion = QStringLiteral("0.21");
+            const MemoryPlan after = planMemory(s);
+            // The medians of vLLM's "Estimated CUDA graph memory" lines on H100s: 0.84 GiB at TP 1, 1.69 at
+            // TP 2.
+            const std::int64_t graphs = GiB * (tp == 1 ? 84 : 169) / 100;
+            QCOMPARE(before.cudaGraphBytes, std::int64_t(0));
+            QCOMPARE(after.cudaGraphBytes, graphs);
+            QCOMPARE(after.kv.availableBytes, before.kv.availableBytes - graphs);
+            QCOMPARE(after.overheadWithGraphsBytes(), after.overheadBytes + graphs);
+        }
+        // A 48 GB card: 0.42 GiB (the Ada log of vllm-project/vllm#57047).
+        QCOMPARE(planMemory(scenario(QStringLiteral("llama-3.1-8b"), QStringLiteral("l40s"))).cudaGraphBytes,
+                 GiB * 42 / 100);
+    }
+
+    void chunkedLocalAttentionFollowsTheHybridManagerDefault()
+    {
+        // Llama 4 Scout: 48 layers, 12 global (NoPE) and 36 chunked-local with an 8,192-token chunk.
+        // With the hybrid manager (0.10.0, 0.16 on) one request of 131,072 tokens holds 8,192 blocks in
+        // the global group plus 3 x cdiv(min(8,192 + 8,192, 131,072), 16) = 3 x 1,024 in the local groups,
+        // each block 16 tokens x 12 layers; without it (0.10.1 to 0.15) all 48 layers keep the whole context.
+        Scenario s = scenario(QStringLiteral("llama-4-scout-17b-16e"), QStringLiteral("h200"));
+        s.tensorParallelSize = 4;
+        s.maxModelLen = 131072;
+        s.maxNumBatchedTokens = 8192;
+        for (const QString &version :
+             {QStringLiteral("0.10"), QStringLiteral("0.16"), QStringLiteral("0.21")}) {
+            s.vllmVersion = version;
+            const MemoryPlan plan = planMemory(s);
+            QCOMPARE(plan.kv.chunkedLayers, 36);
+            QCOMPARE(plan.kv.blocksPerMaxRequest, std::int64_t(8192 + 3 * 1024));
+        }
+        const MemoryPlan hybrid = planMemory(s);
+        for (const QString &version :
+             {QStringLiteral("0.10.1"), QStringLiteral("0.11"), QStringLiteral("0.15")}) {
+            s.vllmVersion = version;
+            const MemoryPlan plan = planMemory(s);
+            QCOMPARE(plan.kv.chunkedLayers, 0);
+            QCOMPARE(plan.kv.fullLayers, 48);
+            // One group of 48 layers: 8,192 blocks four times the size of the hybrid layout's.
+            QCOMPARE(plan.kv.blocksPerMaxRequest, std::int64_t(8192));
+            QCOMPARE(plan.kv.pageBytes * plan.kv.groupSize, 4 * hybrid.kv.pageBytes * hybrid.kv.groupSize);
+            QVERIFY(
+                plan.notes.join(QLatin1Char('\n')).contains(QLatin1String("VLLM_ALLOW_CHUNKED_LOCAL_ATTN")));
+        }
+    }
+
+    void mxfp4ExpertsArePaddedAsTheBackendAllocatesThem()
+    {
+        // gpt-oss-120b: 36 layers x 128 experts, hidden 2880, expert intermediate 2880, bf16 biases.
+        // On an A100 (Marlin) at TP 4 the per-GPU intermediate 720 rounds to 768 and the hidden size 2880
+        // to 3072 (Mxfp4MoEMethod.create_weights). One 768 x 3072 matrix in MXFP4: 4-bit values and one
+        // E8M0 byte per 32 along the input dimension.
+        const auto matrix = [](std::int64_t rows, std::int64_t cols) {
+            return rows * cols / 2 + rows * (cols / 32);
+        };
+        const std::int64_t perExpert = matrix(768, 3072) * 2 + matrix(3072, 768) + (768 + 768 + 3072) * 2;
+        Scenario s = scenario(QStringLiteral("gpt-oss-120b"), QStringLiteral("a100-80gb"));
+        s.tensorParallelSize = 4;
+        MemoryPlan plan = planMemory(s);
+        QCOMPARE(plan.weights.byComponent[int(Component::Experts)], 36 * 128 * perExpert);
+        // 16.18 GiB of experts: with the non-expert weights the 17.22 GiB vLLM 0.10.1.1 logged.
+        QVERIFY(qAbs(toGiB(plan.weights.bytesPerGpu) - 17.2217) < 0.05);
+        // Hopper's Triton path rounds the intermediate size to 64: 2880 is one already, 1440 (TP 2) becomes
+        // 1472.
+        s.gpu = resolveGpu(QStringLiteral("h100-sxm"));
+        s.tensorParallelSize = 1;
+        const std::int64_t unpadded = matrix(2880, 2880) * 3 + (2880 * 3) * 2;
+        QCOMPARE(planMemory(s).weights.byComponent[int(Component::Experts)], 36 * 128 * unpadded);
+        s.tensorParallelSize = 2;
+        const std::int64_t tp2 = matrix(1472, 2880) * 2 + matrix(2880, 1472) + (1472 * 2 + 2880) * 2;
+        QCOMPARE(planMemory(s).weights.byComponent[int(Component::Experts)], 36 * 128 * tp2);
+        // The checkpoint as stored stays unpadded.
+        QCOMPARE(planMemory(s).weights.checkpointBytes, plan.weights.checkpointBytes);
+    }
+
+    void pcieOnlyGpusKeepTheSingleGpuOverhead()
+    {
+        Scenario s = scenario(QStringLiteral("llama-3.1-8b"), QStringLiteral("l40s"));
+        s.tensorParallelSize = 2;
+        QCOMPARE(planMemory(s).overheadBytes, 256 * MiB); // PCIe Gen4 x16 only: no NVLink buffers
+        s.gpu = resolveGpu(QStringLiteral("h100-sxm"));
+        QCOMPARE(planMemory(s).overheadBytes, 2120 * MiB); // NVLink, vLLM 0.19 logs at TP 2
+        s.tensorParallelSize = 1;
+        QCOMPARE(planMemory(s).overheadBytes, 256 * MiB);
+    }
+
+    void sglangDefaultsFollowItsHeuristic_data()
+    {
+        QTest::addColumn<QString>("gpu");
+        QTest::addColumn<int>("tp");
+        QTest::addColumn<qint64>("chunked");
+        QTest::addColumn<qint64>("graphBs");
+        QTest::addColumn<qint64>("reserved");
+        QTest::addColumn<qint64>("fraction");
+        // reserved = 512 + max(chunked, 2048) x 1.5 + graph bs x 2 + tp / 8 x 1024 MiB, at least 10,240
+        // above 60 GiB; fraction = round((gpu_mem - reserved) / gpu_mem, 3) with gpu_mem in MiB.
+        // H100: 81,090 MiB -> 512 + 12,288 + 512 + 128 = 13,440 -> 0.834.
+        QTest::newRow("h100 tp1") << "h100-sxm" << 1 << qint64(8192) << qint64(256) << qint64(13440)
+                                  << qint64(834000);
+        // TP 8: 512 + 12,288 + 1,024 + 1,024 = 14,848 -> (81,090 - 14,848) / 81,090 = 0.817.
+        QTest::newRow("h100 tp8") << "h100-sxm" << 8 << qint64(8192) << qint64(512) << qint64(14848)
+                                  << qint64(817000);
+        // RTX 4090, 24,564 MiB: 512 + 3,072 + 48 + 128 = 3,760 -> 0.847.
+        QTest::newRow("rtx-4090") << "rtx-4090" << 1 << qint64(2048) << qint64(24) << qint64(3760)
+                                  << qint64(847000);
+        // L40S, 45,588 MiB: 512 + 6,144 + 64 + 128 = 6,848 -> 0.850.
+        QTest::newRow("l40s") << "l40s" << 1 << qint64(4096) << qint64(32) << qint64(6848) << qint64(850000);
+        // B200, 182,630 MiB: 512 + 24,576 + 1,024 + 128 = 26,240 -> 0.856.
+        QTest::newRow("b200") << "b200" << 1 << qint64(16384) << qint64(512) << qint64(26240)
+                              << qint64(856000);
+    }
+
+    void sglangDefaultsFollowItsHeuristic()
+    {
+        QFETCH(QString, gpu);
+        QFETCH(int, tp);
+        QFETCH(qint64, chunked);
+        QFETCH(qint64, graphBs);
+        QFETCH(qint64, reserved);
+        QFETCH(qint64, fraction);
+        const SglangDefaults d = sglangDefaults(resolveGpu(gpu), tp);
+        QCOMPARE(d.chunkedPrefillSize, chunked);
+        QCOMPARE(d.cudaGraphMaxBs, graphBs);
+        QCOMPARE(d.reservedMib, reserved);
+        QCOMPARE(d.memFractionStaticPpm, fraction);
+    }
+
+    void sglangPoolIsTheStaticShareLessTheWeights()
+    {
+        // profile_max_num_token: rest = F x total - weights, where "total" is what is free after the
+        // CUDA context (0.51 GiB at TP 1); tokens = rest // cell, cell = 32 layers x 8 KV heads x
+        // (128 + 128) x 2 B = 131,072 B for Llama-3.1-8B in bf16.
+        Scenario s = scenario(QStringLiteral("llama-3.1-8b"));
+        s.engine = Engine::Sglang;
+        s.memFractionStaticPpm = 900'000;
+        s.maxModelLen = 8192;
+        const MemoryPlan plan = planMemory(s);
+        const std::int64_t total = 81090 * MiB - GiB * 51 / 100;
+        const std::int64_t rest = total * 9 / 10 - plan.weights.bytesPerGpu;
+        QCOMPARE(plan.preloadBytes, GiB * 51 / 100);
+        QCOMPARE(plan.kv.capacityTokens, rest / 131072);
+        QCOMPARE(plan.activationBytes, std::int64_t(0));
+        QCOMPARE(plan.cudaGraphBytes, std::int64_t(0));
+        QCOMPARE(plan.blockSize, 1);
+        // max_running_requests = min(max(int(tokens / context x 512), 2048), 4096).
+        QCOMPARE(
+            plan.maxNumSeqs,
+            std::min<std::int64_t>(std::max<std::int64_t>(plan.kv.capacityTokens * 512 / 8192, 2048), 4096));
+        const QJsonObject json = planToJson(plan);
+        QCOMPARE(json.value(QLatin1String("engine")).toString(), QStringLiteral("sglang"));
+        QVERIFY(json.value(QLatin1String("engine_version")).isNull());
+        QCOMPARE(json.value(QLatin1String("mem_fraction_static")).toDouble(), 0.9);
+        QCOMPARE(json.value(QLatin1String("kv_capacity_tokens")).toInteger(), plan.kv.capacityTokens);
+        // Without --mem-fraction-static SGLang's default for the GPU applies and is noted.
+        s.memFractionStaticPpm = 0;
+        const MemoryPlan byDefault = planMemory(s);
+        QCOMPARE(byDefault.memFractionStaticPpm, sglangDefaults(s.gpu, 1).memFractionStaticPpm);
+        QVERIFY(
+            byDefault.notes.join(QLatin1Char('\n')).contains(QLatin1String("default --mem-fraction-static")));
+    }
+
+    void sglangRefusesWhatItsPoolIsNotModelledFor()
+    {
+        Scenario s = scenario(QStringLiteral("gemma-3-27b"));
+        s.engine = Engine::Sglang;
+        const QString message = errorOf([&] { planMemory(s); });
+        QVERIFY2(message.contains(QLatin1String("--engine sglang")) && message.contains(s.model.name),
+                 qPrintable(message));
+    }
+
+    void optionsBelongToTheirEngine()
+    {
+        const ScenarioValues base{{QStringLiteral("model"), QStringLiteral("llama-3.1-8b")},
+                                  {QStringLiteral("gpu"), QStringLiteral("h100-sxm")}};
+        // SGLang's names stand for the shared options.
+        ScenarioValues values = base;
+        values.insert(QStringLiteral("engine"), QStringLiteral("sglang"));
+        values.insert(QStringLiteral("tp-size"), QStringLiteral("2"));
+        values.insert(QStringLiteral("context-length"), QStringLiteral("4096"));
+        values.insert(QStringLiteral("max-running-requests"), QStringLiteral("64"));
+        values.insert(QStringLiteral("mem-fraction-static"), QStringLiteral("0.85"));
+        values.insert(QStringLiteral("kv-cache-dtype"), QStringLiteral("fp8"));
+        const Scenario s = scenarioFromValues(values, builtinResolvers());
+        QCOMPARE(s.engine, Engine::Sglang);
+        QCOMPARE(s.tensorParallelSize, 2);
+        QCOMPARE(s.maxModelLen, std::int64_t(4096));
+        QCOMPARE(s.maxNumSeqs, std::int64_t(64));
+        QCOMPARE(s.memFractionStaticPpm, std::int64_t(850000));
+        // It saves and reads back as the same scenario.
+        const Scenario again = scenarioFromValues(scenarioToValues(s), builtinResolvers());
+        QCOMPARE(scenarioToValues(again), scenarioToValues(s));
+
+        const auto refused = [&](ScenarioValues v, const char *option, const char *engine) {
+            const QString message = errorOf([&] { scenarioFromValues(v, builtinResolvers()); });
+            QVERIFY2(message.startsWith(QStringLiteral("--%1:").arg(QLatin1String(option))) &&
+                         message.contains(QLatin1String(engine)),
+                     qPrintable(message));
+        };
+        ScenarioValues vllmOnly = base;
+        vllmOnly.insert(QStringLiteral("engine"), QStringLiteral("sglang"));
+        vllmOnly.insert(QStringLiteral("block-size"), QStringLiteral("32"));
+        refused(vllmOnly, "block-size", "vLLM option");
+        vllmOnly.remove(QStringLiteral("block-size"));
+        vllmOnly.insert(QStringLiteral("gpu-memory-utilization"), QStringLiteral("0.9"));
+        refused(vllmOnly, "gpu-memory-utilization", "vLLM option");
+        ScenarioValues sglangOnly = base;
+        sglangOnly.insert(QStringLiteral("mem-fraction-static"), QStringLiteral("0.8"));
+        refused(sglangOnly, "mem-fraction-static", "SGLang option");
+        sglangOnly = base;
+        sglangOnly.insert(QStringLiteral("tp-size"), QStringLiteral("2"));
+        refused(sglangOnly, "tp-size", "SGLang option");
+        ScenarioValues both = values;
+        both.insert(QStringLiteral("tensor-parallel-size"), QStringLiteral("4"));
+        refused(both, "tp-size", "contradicts");
+        ScenarioValues engine = base;
+        engine.insert(QStringLiteral("engine"), QStringLiteral("trt"));
+        refused(engine, "engine", "'trt'");
+    }
+
+    void launchLinesUseEachEnginesFlags()
+    {
+        Scenario s = scenario(QStringLiteral("llama-3.1-8b"));
+        s.tensorParallelSize = 2;
+        s.kvCacheDtype = KvCacheDtype::Fp8;
+        s.maxModelLen = 32768;
+        s.quantization = defaultSpecFor(QuantMethod::Fp8);
+        QCOMPARE(launchLine(s).command(), QStringLiteral("vllm serve meta-llama/Llama-3.1-8B "
+                                                         "--tensor-parallel-size 2 --quantization fp8 "
+                                                         "--kv-cache-dtype fp8 --max-model-len 32768"));
+        s.engine = Engine::Sglang;
+        s.maxNumSeqs = 64;
+        s.memFractionStaticPpm = 850'000;
+        QCOMPARE(launchLine(s).command(),
+                 QStringLiteral("python -m sglang.launch_server --model-path "
+                                "meta-llama/Llama-3.1-8B --tp-size 2 --quantization fp8 "
+                                "--kv-cache-dtype fp8_e4m3 --context-length 32768 "
+                                "--max-running-requests 64 --mem-fraction-static 0.85"));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestEngines)
+#include "tst_engines.moc"

@@ -1,0 +1,242 @@
+// SPDX-License-Identifier: MIT
+// kvscope fit (core/plan/fit.h): every proposed configuration, planned again
+// from its options, serves the requests; no smaller tensor-parallel size of the
+// same GPU and precisions would; the order; and the two questions the README asks.
+#include "common/error.h"
+#include "library/library.h"
+#include "plan/fit.h"
+#include "plan/planner.h"
+#include "plan/scenariovalues.h"
+#include "plan/tensorparallel.h"
+
+#include <QJsonArray>
+#include <QSet>
+#include <QTest>
+
+using namespace kvscope;
+
+namespace {
+
+FitQuery query(const QString &model, std::int64_t concurrency, std::int64_t maxModelLen,
+               const QStringList &gpus = {})
+{
+    FitQuery q;
+    q.base.model = resolveModel(model);
+    q.concurrency = concurrency;
+    q.maxModelLen = maxModelLen;
+    for (const QString &gpu : gpus)
+        q.gpus << resolveGpu(gpu);
+    if (q.gpus.isEmpty())
+        q.gpus = servingGpus(GpuLibrary::builtin().presets());
+    return q;
+}
+
+/// The row's scenario as its options say it, planned again from them.
+MemoryPlan replanned(const FitRow &row)
+{
+    return planMemory(scenarioFromValues(scenarioToValues(row.scenario), builtinResolvers()));
+}
+
+} // namespace
+
+class TestFit : public QObject
+{
+    Q_OBJECT
+
+    /// Every row: its options plan to a scenario that serves the query; a smaller valid
+    /// tensor-parallel size of the same GPU and precisions does not.
+    static void checkRows(const FitQuery &q, const FitResult &result)
+    {
+        for (const FitRow &row : result.fits) {
+            const MemoryPlan plan = replanned(row);
+            QVERIFY2(servesConcurrency(plan, q.concurrency), qPrintable(row.command));
+            QCOMPARE(plan.kv.capacityTokens, row.plan.kv.capacityTokens);
+            QVERIFY(row.maxConcurrency >= q.concurrency);
+            if (q.maxModelLen > 0)
+                QCOMPARE(plan.maxModelLen, q.maxModelLen);
+            for (const int tp : validTensorParallelSizes(q.base.model, row.plan.tensorParallelSize - 1)) {
+                Scenario smaller = row.scenario;
+                smaller.tensorParallelSize = tp;
+                QVERIFY2(!servesConcurrency(planMemory(smaller), q.concurrency),
+                         qPrintable(QStringLiteral("%1 also serves at TP %2").arg(row.command).arg(tp)));
+            }
+            QVERIFY(row.command.contains(row.scenario.model.hfRepoIds.value(0, row.scenario.model.name)));
+        }
+    }
+
+private Q_SLOTS:
+    void everyProposalServesAndNoSmallerTensorParallelSizeDoes()
+    {
+        const FitQuery q = query(QStringLiteral("llama-3.1-70b"), 16, 32768);
+        const FitResult result = findFits(q);
+        QVERIFY(!result.fits.isEmpty());
+        QVERIFY(result.reason.isEmpty());
+        checkRows(q, result);
+    }
+
+    void rankedByGpusThenMemoryThenSpeed()
+    {
+        const FitResult result = findFits(query(QStringLiteral("llama-3.1-70b"), 16, 32768));
+        for (qsizetype i = 1; i < result.fits.size(); ++i) {
+            const FitRow &a = result.fits.at(i - 1), &b = result.fits.at(i);
+            QVERIFY(a.plan.tensorParallelSize <= b.plan.tensorParallelSize);
+            if (a.plan.tensorParallelSize == b.plan.tensorParallelSize)
+                QVERIFY(a.totalMemoryBytes <= b.totalMemoryBytes);
+            if (a.plan.tensorParallelSize == b.plan.tensorParallelSize &&
+                a.totalMemoryBytes == b.totalMemoryBytes && a.plan.speed.available && b.plan.speed.available)
+                QVERIFY(a.plan.speed.decodeTokensPerSecond >= b.plan.speed.decodeTokensPerSecond);
+        }
+        // One row per GPU and pair of precisions.
+        QSet<QString> seen;
+        for (const FitRow &row : result.fits) {
+            const QString key = row.plan.gpuId + QLatin1Char('/') +
+                                quantMethodName(row.plan.quantization.method) + QLatin1Char('/') +
+                                dtypeName(row.plan.kvCacheDtype);
+            QVERIFY2(!seen.contains(key), qPrintable(key));
+            seen.insert(key);
+        }
+    }
+
+    void longestContextFor32UsersOnOneH100()
+    {
+        // README: "the longest context I can serve 32 users with on one H100 for Llama-3.1-8B in FP8 KV".
+        FitQuery q = query(QStringLiteral("llama-3.1-8b"), 32, 0, {QStringLiteral("h100-sxm")});
+        q.maxGpus = 1;
+        q.kvCacheDtypes = {KvCacheDtype::Fp8};
+        const FitResult result = findFits(q);
+        QCOMPARE(result.fits.size(), 2); // the checkpoint's BF16 weights and FP8 weights
+        for (const FitRow &row : result.fits) {
+            // A request of L tokens holds cdiv(L, 16) blocks, so the longest L for 32 of them is
+            // 16 x floor(blocks / 32), at most the model's 131,072.
+            const std::int64_t longest = std::min<std::int64_t>(16 * (row.plan.kv.numGpuBlocks / 32), 131072);
+            QCOMPARE(row.plan.maxModelLen, longest);
+            QCOMPARE(row.plan.tensorParallelSize, 1);
+            QCOMPARE(row.scenario.kvCacheDtype, KvCacheDtype::Fp8);
+            Scenario longer = row.scenario;
+            longer.maxModelLen = longer.seqLen = longest + 1;
+            if (longest < 131072)
+                QVERIFY(!servesConcurrency(planMemory(longer), 32));
+        }
+        for (const FitRow &row : result.fits)
+            qInfo("%s: %lld tokens x 32, %lld KV tokens", qPrintable(row.command),
+                  qint64(row.plan.maxModelLen), qint64(row.plan.kv.capacityTokens));
+        // FP8 weights leave more room: the longest context first.
+        QCOMPARE(result.fits.first().plan.quantization.method, QuantMethod::Fp8);
+        QVERIFY(result.fits.first().plan.maxModelLen > result.fits.last().plan.maxModelLen);
+        checkRows(q, result);
+    }
+
+    void fewestH100sFor64UsersOf32kTokensOfQwen3Next()
+    {
+        // README: "the fewest H100s for 64 users x 32k tokens of Qwen3-Next-80B-A3B".
+        const FitQuery q =
+            query(QStringLiteral("qwen3-next-80b-a3b"), 64, 32768, {QStringLiteral("h100-sxm")});
+        const FitResult result = findFits(q);
+        QVERIFY(!result.fits.isEmpty());
+        const FitRow &best = result.fits.first();
+        for (const FitRow &row : result.fits)
+            QVERIFY(row.plan.tensorParallelSize >= best.plan.tensorParallelSize);
+        checkRows(q, result);
+        // No precision at all serves on fewer GPUs.
+        for (const int tp : validTensorParallelSizes(q.base.model, best.plan.tensorParallelSize - 1))
+            for (const bool fp8Weights : {false, true})
+                for (const KvCacheDtype kv : {KvCacheDtype::Auto, KvCacheDtype::Fp8}) {
+                    Scenario s = best.scenario;
+                    s.tensorParallelSize = tp;
+                    s.quantization =
+                        fp8Weights ? std::optional(defaultSpecFor(QuantMethod::Fp8)) : std::nullopt;
+                    s.kvCacheDtype = kv;
+                    QVERIFY(!servesConcurrency(planMemory(s), 64));
+                }
+        qInfo("%s: %lld requests of 32,768, %lld KV tokens", qPrintable(best.command),
+              qint64(best.maxConcurrency), qint64(best.plan.kv.capacityTokens));
+        QCOMPARE(best.plan.tensorParallelSize, 2);
+    }
+
+    void sglangRowsLaunchSglang()
+    {
+        FitQuery q = query(QStringLiteral("llama-3.1-8b"), 8, 8192, {QStringLiteral("h100-sxm")});
+        q.base.engine = Engine::Sglang;
+        const FitResult result = findFits(q);
+        QVERIFY(!result.fits.isEmpty());
+        for (const FitRow &row : result.fits)
+            QVERIFY(row.command.startsWith(QLatin1String("python -m sglang.launch_server --model-path ")));
+        checkRows(q, result);
+    }
+
+    void nothingFitsGivesAnEmptyListAndAReason()
+    {
+        FitQuery q = query(QStringLiteral("deepseek-v3"), 4, 8192, {QStringLiteral("rtx-4090")});
+        q.maxGpus = 2;
+        const FitResult result = findFits(q);
+        QVERIFY(result.fits.isEmpty());
+        QVERIFY2(result.reason.contains(q.base.model.name) && result.reason.contains(QLatin1String("2 GPU")),
+                 qPrintable(result.reason));
+        const QJsonObject json = fitToJson(q, result);
+        QVERIFY(json.value(QLatin1String("fits")).toArray().isEmpty());
+        QCOMPARE(json.value(QLatin1String("reason")).toString(), result.reason);
+    }
+
+    void aModelTheEngineRefusesSaysWhy()
+    {
+        // SGLang's hybrid pools are not modelled: every configuration is refused, and the reason says so.
+        FitQuery q = query(QStringLiteral("gemma-3-27b"), 4, 8192, {QStringLiteral("h100-sxm")});
+        q.base.engine = Engine::Sglang;
+        const FitResult result = findFits(q);
+        QVERIFY(result.fits.isEmpty());
+        QVERIFY2(result.reason.contains(QLatin1String("--engine sglang")), qPrintable(result.reason));
+    }
+
+    void aSetCancelFlagStopsTheSearch()
+    {
+        const FitQuery q = query(QStringLiteral("llama-3.1-8b"), 4, 4096, {QStringLiteral("l40s")});
+        std::atomic<bool> cancel = false;
+        const FitResult running = findFits(q, &cancel);
+        QVERIFY(!running.cancelled);
+        QCOMPARE(running.fits.size(), findFits(q).fits.size());
+        QVERIFY(!running.fits.isEmpty());
+        cancel = true;
+        const FitResult stopped = findFits(q, &cancel);
+        QVERIFY(stopped.cancelled);
+        QVERIFY(stopped.fits.isEmpty()); // read before the first configuration
+        QVERIFY(stopped.reason.isEmpty());
+    }
+
+    void jsonRowsCarryTheAgreedKeys()
+    {
+        const FitQuery q = query(QStringLiteral("llama-3.1-8b"), 4, 4096, {QStringLiteral("l40s")});
+        const FitResult result = findFits(q);
+        const QJsonArray fits = fitToJson(q, result).value(QLatin1String("fits")).toArray();
+        QCOMPARE(fits.size(), result.fits.size());
+        for (qsizetype i = 0; i < fits.size(); ++i) {
+            const QJsonObject o = fits.at(i).toObject();
+            for (const char *key : {"gpu", "tensor_parallel_size", "quantization", "kv_cache_dtype",
+                                    "max_concurrency", "kv_capacity_tokens", "command"})
+                QVERIFY2(o.contains(QLatin1String(key)), key);
+            QCOMPARE(o.value(QLatin1String("command")).toString(), result.fits.at(i).command);
+            QCOMPARE(o.value(QLatin1String("max_concurrency")).toInteger(), result.fits.at(i).maxConcurrency);
+        }
+    }
+
+    void badQueriesNameTheOption()
+    {
+        FitQuery q = query(QStringLiteral("llama-3.1-8b"), 0, 4096);
+        try {
+            findFits(q);
+            QFAIL("no error");
+        } catch (const Error &error) {
+            QVERIFY(error.message().startsWith(QLatin1String("--concurrency:")));
+        }
+        q.concurrency = 1;
+        q.maxModelLen = 10'000'000;
+        try {
+            findFits(q);
+            QFAIL("no error");
+        } catch (const Error &error) {
+            QVERIFY(error.message().startsWith(QLatin1String("--max-model-len:")));
+        }
+    }
+};
+
+QTEST_GUILESS_MAIN(TestFit)
+#include "tst_fit.moc"

@@ -1,0 +1,206 @@
+// SPDX-License-Identifier: MIT
+// "What do I need?" (ui/fit): opened from Tools with the explorer's model, it
+// shows core/plan/fit's answer row for row, searches off the GUI thread (a
+// newer question supersedes the running one), copies a launch line, says why
+// nothing fits, and "Use this" gives the explorer a scenario that serves the requests.
+#include "common/units.h"
+#include "fit/fitdialog.h"
+#include "fit/fitresultsmodel.h"
+#include "library/library.h"
+#include "mainwindow.h"
+#include "plan/fit.h"
+#include "scenariocontroller.h"
+#include "translations.h"
+#include "uitestsupport.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QClipboard>
+#include <QComboBox>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QSpinBox>
+#include <QTableView>
+
+using namespace kvscope;
+
+class TestFitDialog : public QObject
+{
+    Q_OBJECT
+
+    std::unique_ptr<MainWindow> m_window;
+
+    FitDialog *open()
+    {
+        m_window->findChild<QAction *>(QStringLiteral("actionWhatDoINeed"))->trigger();
+        auto *dialog = m_window->findChild<FitDialog *>(QStringLiteral("fitDialog"));
+        if (!dialog)
+            qFatal("no fitDialog");
+        return dialog;
+    }
+
+    template <typename T> T *child(FitDialog *dialog, const char *name)
+    {
+        T *widget = dialog->findChild<T *>(QLatin1String(name));
+        if (!widget)
+            qFatal("no %s", name);
+        return widget;
+    }
+
+    static bool settled(FitDialog *dialog)
+    {
+        return QTest::qWaitFor([dialog] { return !dialog->isSearching(); }, test::BackgroundWorkTimeoutMs);
+    }
+
+    void selectGpu(FitDialog *dialog, const QString &id)
+    {
+        auto *gpu = child<QComboBox>(dialog, "fitGpu");
+        const int index = gpu->findData(id);
+        QVERIFY2(index > 0, qPrintable(id));
+        gpu->setCurrentIndex(index);
+    }
+
+    /// The dialog's rows are the core's answer to the dialog's query, in its order.
+    static void compareWithCore(FitDialog *dialog)
+    {
+        const FitResult core = findFits(dialog->query());
+        const QList<FitRow> &rows = dialog->results()->rows();
+        QCOMPARE(rows.size(), core.fits.size());
+        for (qsizetype i = 0; i < rows.size(); ++i) {
+            QCOMPARE(rows.at(i).command, core.fits.at(i).command);
+            QCOMPARE(rows.at(i).maxConcurrency, core.fits.at(i).maxConcurrency);
+        }
+    }
+
+private Q_SLOTS:
+    void initTestCase() { test::isolateSettings(QStringLiteral("kvscope-fitdialog-tests")); }
+
+    void init()
+    {
+        test::resetState();
+        m_window = test::openWindow();
+    }
+
+    void cleanup() { m_window.reset(); }
+
+    void opensFromToolsWithTheExplorersModel()
+    {
+        const Scenario &scenario = m_window->controller()->scenario();
+        FitDialog *dialog = open();
+        QVERIFY(dialog->isVisible());
+        QVERIFY(child<QLabel>(dialog, "fitModel")->text().contains(scenario.model.name));
+        QCOMPARE(child<QSpinBox>(dialog, "fitConcurrency")->value(), scenario.batchSize);
+        QCOMPARE(dialog->query().base.model.id, scenario.model.id);
+        // Any GPU: every serving preset.
+        QCOMPARE(dialog->query().gpus.size(), servingGpus(GpuLibrary::builtin().presets()).size());
+    }
+
+    void rowsAreTheCoresAnswerToTheLongestContextQuestion()
+    {
+        // The README's question: the longest context that serves 32 users of Llama-3.1-8B on one H100.
+        FitDialog *dialog = open();
+        child<QSpinBox>(dialog, "fitConcurrency")->setValue(32);
+        child<QSpinBox>(dialog, "fitMaxModelLen")->setValue(0);
+        child<QSpinBox>(dialog, "fitMaxGpus")->setValue(1);
+        selectGpu(dialog, QStringLiteral("h100-sxm"));
+        QVERIFY(dialog->isSearching()); // in the background, not before the setter returns
+        QVERIFY(settled(dialog));
+        QVERIFY(dialog->results()->rowCount() > 0);
+        compareWithCore(dialog);
+        const FitRow &best = dialog->results()->rows().first();
+        QVERIFY(servesConcurrency(best.plan, 32));
+        QCOMPARE(best.plan.tensorParallelSize, 1);
+        // The cells are the row's figures as the window formats them.
+        const auto cell = [&](int column) { return dialog->results()->index(0, column).data().toString(); };
+        QCOMPARE(cell(FitResultsModel::MaxModelLen), formatCount(best.plan.maxModelLen, QLocale()));
+        QCOMPARE(cell(FitResultsModel::Requests), formatCount(best.maxConcurrency, QLocale()));
+        QCOMPARE(cell(FitResultsModel::Command), best.command);
+        QVERIFY(best.command.startsWith(QLatin1String("vllm serve ")));
+    }
+
+    void aNewerQuestionSupersedesTheRunningOne()
+    {
+        FitDialog *dialog = open();
+        selectGpu(dialog, QStringLiteral("h100-sxm"));
+        auto *concurrency = child<QSpinBox>(dialog, "fitConcurrency");
+        concurrency->setValue(4);
+        QVERIFY(settled(dialog));
+        concurrency->setValue(8);
+        QCoreApplication::processEvents();
+        concurrency->setValue(64);
+        QVERIFY(settled(dialog));
+        QCOMPARE(dialog->query().concurrency, 64);
+        compareWithCore(dialog);
+        for (const FitRow &row : dialog->results()->rows())
+            QVERIFY(servesConcurrency(row.plan, 64));
+    }
+
+    void useThisGivesTheExplorerTheRow()
+    {
+        FitDialog *dialog = open();
+        child<QSpinBox>(dialog, "fitConcurrency")->setValue(48);
+        child<QSpinBox>(dialog, "fitMaxModelLen")->setValue(16384);
+        selectGpu(dialog, QStringLiteral("l40s"));
+        QVERIFY(settled(dialog));
+        QVERIFY(dialog->results()->rowCount() >= 2);
+        auto *table = child<QTableView>(dialog, "fitResults");
+        table->selectRow(1);
+        const FitRow chosen = dialog->results()->rows().at(1);
+        QCOMPARE(child<QLineEdit>(dialog, "fitCommand")->text(), chosen.command);
+
+        child<QPushButton>(dialog, "fitCopyCommand")->click();
+        QCOMPARE(QApplication::clipboard()->text(), chosen.command);
+
+        child<QPushButton>(dialog, "fitUse")->click();
+        QTRY_VERIFY(!m_window->findChild<FitDialog *>(QStringLiteral("fitDialog"))); // closed and deleted
+        const MemoryPlan &plan = m_window->controller()->plan();
+        QCOMPARE(plan.gpuId, QStringLiteral("l40s"));
+        QCOMPARE(plan.tensorParallelSize, chosen.plan.tensorParallelSize);
+        QCOMPARE(plan.kvCacheDtype, chosen.plan.kvCacheDtype);
+        QCOMPARE(plan.maxModelLen, 16384);
+        QCOMPARE(plan.kv.capacityTokens, chosen.plan.kv.capacityTokens);
+        QVERIFY(servesConcurrency(plan, 48));
+    }
+
+    void sglangRowsLaunchSglang()
+    {
+        FitDialog *dialog = open();
+        selectGpu(dialog, QStringLiteral("h100-sxm"));
+        auto *engine = child<QComboBox>(dialog, "fitEngine");
+        engine->setCurrentIndex(engine->findData(int(Engine::Sglang)));
+        QVERIFY(settled(dialog));
+        QVERIFY(dialog->results()->rowCount() > 0);
+        compareWithCore(dialog);
+        for (const FitRow &row : dialog->results()->rows())
+            QVERIFY(row.command.startsWith(QLatin1String("python -m sglang.launch_server ")));
+    }
+
+    void nothingFitsSaysWhyAndOffersNothingToUse()
+    {
+        m_window->controller()->setModel(resolveModel(QStringLiteral("deepseek-v3")));
+        FitDialog *dialog = open();
+        child<QSpinBox>(dialog, "fitConcurrency")->setValue(4);
+        child<QSpinBox>(dialog, "fitMaxModelLen")->setValue(8192);
+        child<QSpinBox>(dialog, "fitMaxGpus")->setValue(2);
+        selectGpu(dialog, QStringLiteral("rtx-4090"));
+        QVERIFY(settled(dialog));
+        QCOMPARE(dialog->results()->rowCount(), 0);
+        const FitResult core = findFits(dialog->query());
+        QVERIFY(!core.reason.isEmpty());
+        QCOMPARE(child<QLabel>(dialog, "fitStatus")->text(), core.reason);
+        QVERIFY(!child<QPushButton>(dialog, "fitUse")->isEnabled());
+        QVERIFY(!child<QPushButton>(dialog, "fitCopyCommand")->isEnabled());
+        QVERIFY(child<QLineEdit>(dialog, "fitCommand")->text().isEmpty());
+        // In Chinese the reason is worded in Chinese.
+        translations::apply(QStringLiteral("zh_CN"));
+        child<QSpinBox>(dialog, "fitMaxGpus")->setValue(1);
+        QVERIFY(settled(dialog));
+        const QString reason = child<QLabel>(dialog, "fitStatus")->text();
+        translations::apply(QStringLiteral("en"));
+        QVERIFY2(reason.contains(QStringLiteral("最多 1 块 GPU")), qPrintable(reason));
+    }
+};
+
+QTEST_MAIN(TestFitDialog)
+#include "tst_fitdialog.moc"
