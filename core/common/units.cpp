@@ -78,6 +78,12 @@ QString formatDecimal(double value, int decimals, const QLocale &locale)
     return grouped(locale).toString(value, 'f', decimals);
 }
 
+QString formatRate(double perSecond, const QLocale &locale)
+{
+    return std::fabs(perSecond) >= 1000 ? formatCount(std::llround(perSecond), locale)
+                                        : formatDecimal(perSecond, 1, locale);
+}
+
 QString formatBudgetShare(std::int64_t basisPoints, const QLocale &locale)
 {
     if (basisPoints < 99'950) // 999.5 % rounds to "999.5%" at most
