@@ -71,4 +71,7 @@ private:
 /// Short token/sequence count for axis ticks: 512, 8K, 128K, 1M.
 QString shortCount(std::int64_t value);
 
+/// A KV precision as the charts' legends name it: "BF16", "FP8", "Q8_0".
+QString kvPrecisionShortName(KvCacheDtype dtype);
+
 } // namespace kvscope

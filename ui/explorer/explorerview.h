@@ -18,6 +18,8 @@ class FitBanner;
 class GrowthChartView;
 class ParameterPanel;
 class ScenarioController;
+class SpeedChartView;
+class SpeedPanel;
 class UserLibrary;
 
 /// The explorer page: the parameter panel on the left; on the right the fit
@@ -35,6 +37,8 @@ public:
     GrowthChartView *growthChart() const { return m_growth; }
     FiguresPanel *figuresPanel() const { return m_figures; }
     FitBanner *fitBanner() const { return m_banner; }
+    SpeedPanel *speedPanel() const { return m_speed; }
+    SpeedChartView *speedChart() const { return m_speedChart; }
     QSplitter *splitter() const { return m_splitter; }
 
     /// What the explorer's charts draw now (their export, the report).
@@ -75,6 +79,8 @@ private:
     QPushButton *m_copyFigures;
     QPushButton *m_copyJson;
     QSplitter *m_splitter;
+    SpeedPanel *m_speed;
+    SpeedChartView *m_speedChart;
 };
 
 } // namespace kvscope
