@@ -96,7 +96,7 @@ int main(int argc, char *argv[])
                                   QStringLiteral("Window size for --screenshot, e.g. 1280x720."),
                                   QStringLiteral("WxH"));
     const QCommandLineOption view(QStringLiteral("view"),
-                                  QStringLiteral("Open on a view: explorer or quantization."),
+                                  QStringLiteral("Open on a view: explorer, quantization or compare."),
                                   QStringLiteral("name"));
     const QCommandLineOption palette(
         QStringLiteral("palette"),
@@ -136,10 +136,11 @@ int main(int argc, char *argv[])
         return kvscope::cli::fail(
             QStringLiteral("one model at a time: '%1' and '%2' given").arg(files.at(0), files.at(1)),
             kvscope::cli::UsageError);
-    if (parser.isSet(view) && parser.value(view) != QLatin1String("explorer") &&
-        parser.value(view) != QLatin1String("quantization"))
+    const QStringList views{QStringLiteral("explorer"), QStringLiteral("quantization"),
+                            QStringLiteral("compare")};
+    if (parser.isSet(view) && !views.contains(parser.value(view)))
         return kvscope::cli::fail(
-            QStringLiteral("--view: unknown view '%1' (choose explorer or quantization)")
+            QStringLiteral("--view: unknown view '%1' (choose explorer, quantization or compare)")
                 .arg(parser.value(view)),
             kvscope::cli::UsageError);
     if (parser.isSet(palette) && parser.value(palette) != QLatin1String("dark") &&

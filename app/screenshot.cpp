@@ -2,6 +2,7 @@
 #include "screenshot.h"
 
 #include "cli/cliio.h"
+#include "compare/compareview.h"
 #include "library/modelimporter.h"
 #include "mainwindow.h"
 #include "quantization/quantizationview.h"
@@ -39,8 +40,11 @@ void scheduleScreenshot(MainWindow &window, const QString &path)
     auto clock = std::make_shared<QElapsedTimer>();
     clock->start();
     QObject::connect(poll, &QTimer::timeout, &window, [&window, path, failures, simulator, poll, clock] {
-        const bool ready =
-            clock->elapsed() >= LayoutMs && !window.importer()->busy() && !(simulator && simulator->isBusy());
+        // The Compare view compares while it is shown (--view compare).
+        const CompareView *compare = window.compare();
+        const bool ready = clock->elapsed() >= LayoutMs && !window.importer()->busy() &&
+                           !(simulator && simulator->isBusy()) &&
+                           !(compare->isVisible() && compare->isBusy());
         const bool late = clock->elapsed() >= GiveUpMs;
         if (!ready && !late)
             return;

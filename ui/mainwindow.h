@@ -17,6 +17,7 @@ namespace settings {
 class SettingsReader;
 }
 
+class CompareView;
 class ExplorerView;
 class QuantizationView;
 class ModelImporter;
@@ -41,6 +42,7 @@ public:
 
     ScenarioController *controller() const { return m_controller; }
     ExplorerView *explorer() const { return m_explorer; }
+    CompareView *compare() const { return m_compare; }
     /// The quantization simulator; created the first time its tab is shown.
     QuantizationView *quantization();
     UserLibrary *library() const { return m_library; }
@@ -72,7 +74,7 @@ public:
     /// Writes the scenario, geometry and view state to QSettings now. (Not
     /// saveState(): that is QMainWindow's, for toolbars and docks.)
     void saveSettings();
-    /// Shows a view by name: "explorer" or "quantization"; false if unknown.
+    /// Shows a view by name: "explorer", "quantization" or "compare"; false if unknown.
     bool showView(const QString &name);
 
     /// Messages about settings that could not be restored (also shown in the status bar).
@@ -96,6 +98,7 @@ private:
     void createShortcuts();
     void restoreScenario(settings::SettingsReader &saved);
     void restoreWindowState(settings::SettingsReader &saved);
+    void restoreComparison(settings::SettingsReader &saved);
     /// Shows settings that could not be restored in the status bar (and on stderr).
     void reportRestoreProblems(const QStringList &problems);
     void retranslate();
@@ -124,6 +127,7 @@ private:
     QTabWidget *m_tabs;
     ExplorerView *m_explorer;
     QWidget *m_quantizationTab;
+    CompareView *m_compare = nullptr;
     QuantizationView *m_quantization = nullptr;
     QLabel *m_units;
     QMenu *m_fileMenu = nullptr;

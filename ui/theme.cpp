@@ -72,6 +72,21 @@ QColor precisionColor(KvCacheDtype dtype, const QPalette &palette)
     return dark ? QColor(0xfb, 0x92, 0x3c) : QColor(0xea, 0x58, 0x0c);
 }
 
+QColor columnColor(int column, const QPalette &palette)
+{
+    static const QRgb light[] = {0x4f46e5, 0x0891b2, 0xd97706, 0xdb2777};
+    static const QRgb dark[] = {0x818cf8, 0x22d3ee, 0xfbbf24, 0xf472b6};
+    const int i = ((column % 4) + 4) % 4;
+    return QColor(isDark(palette) ? dark[i] : light[i]);
+}
+
+QColor bestTint(const QPalette &palette)
+{
+    QColor tint = partColor(MemoryPart::KvCache, palette);
+    tint.setAlpha(isDark(palette) ? 70 : 45);
+    return tint;
+}
+
 QColor warningColor(const QPalette &palette)
 {
     return isDark(palette) ? QColor(0xf8, 0x71, 0x71) : QColor(0xdc, 0x26, 0x26);

@@ -25,6 +25,12 @@ QColor partColor(MemoryPart part, const QPalette &palette);
 /// Colour of a KV precision's line in the growth chart (by bytes per element).
 QColor precisionColor(KvCacheDtype dtype, const QPalette &palette);
 
+/// Colour of a Compare view column (0 to 3), the same in its bars and its header.
+QColor columnColor(int column, const QPalette &palette);
+
+/// Background of the best figure of a Compare view row: a light tint of the highlight.
+QColor bestTint(const QPalette &palette);
+
 /// The warning colour (over budget) and the budget line colour.
 QColor warningColor(const QPalette &palette);
 QColor budgetColor(const QPalette &palette);

@@ -3,6 +3,7 @@
 
 #include "plan/growth.h"
 #include "plan/scenario.h"
+#include "plan/scenariovalues.h"
 
 namespace kvscope {
 
@@ -32,6 +33,13 @@ void saveScenario(const Scenario &scenario, GrowthAxis growthAxis, AxisScale gro
 /// back to the default and is reported to `reader`; a scenario the planner
 /// refuses as a whole falls back to the default scenario.
 RestoredState loadScenario(settings::SettingsReader &reader, const UserLibrary &library);
+
+/// The Compare view's columns, each its values on top of the scenario.
+void saveComparison(const QList<ScenarioValues> &columns);
+/// Reads the saved columns (at most four); a column that names an unknown
+/// option or that the core refuses on `base` is dropped and reported to `reader`.
+QList<ScenarioValues> loadComparison(settings::SettingsReader &reader, const Scenario &base,
+                                     const UserLibrary &library);
 
 /// The saved interface language ("en", "zh_CN"; empty = the system's).
 QString language(settings::SettingsReader &reader);
