@@ -155,6 +155,8 @@ QuantizationView *MainWindow::quantization()
         m_quantization = new QuantizationView(m_quantizationTab);
         m_quantizationTab->layout()->addWidget(m_quantization);
         connect(m_quantization, &QuantizationView::settingsChanged, m_session, &ScenarioSession::refresh);
+        connect(m_quantization, &QuantizationView::scenarioRequested, this,
+                [this] { m_quantization->takeScenario(m_controller->scenario(), m_controller->plan()); });
         reportRestoreProblems(m_quantization->restoreProblems());
     }
     return m_quantization;

@@ -8,6 +8,7 @@
 #include "charts/comparespeedchart.h"
 #include "charts/speedchart.h"
 #include "common/units.h"
+#include "compare/accuracy.h"
 #include "compare/comparechart.h"
 #include "compare/comparecolumns.h"
 #include "compare/comparetext.h"
@@ -20,6 +21,8 @@
 #include "plan/scenariofile.h"
 #include "plan/speed.h"
 #include "plan/speedchart.h"
+#include "quantization/quantizationview.h"
+#include "quantization/quantsettings.h"
 #include "scenariocontroller.h"
 #include "scenariosession.h"
 #include "settings/appsettings.h"
@@ -303,6 +306,47 @@ private Q_SLOTS:
         QVERIFY(view()->shownComparison().has_value());
         QVERIFY(waitForComparison());
         QCOMPARE(view()->currentComparison()->columns.first().plan.batchSize, 8);
+    }
+
+    void quantizationViewTakesTheScenario()
+    {
+        m_window->controller()->setQuantization(defaultSpecFor(QuantMethod::Awq));
+        QVERIFY(m_window->showView(QStringLiteral("quantization")));
+        QuantizationView *quant = m_window->quantization();
+        const QuantSettings before = quant->settings();
+        child<QPushButton>(QStringLiteral("fromScenarioButton"))->click();
+        const QuantSettings after = quant->settings();
+        // AWQ int4 in groups of 128 on a synthetic o_proj of Llama-3.1-8B, [4096, 4096].
+        QCOMPARE(after.schemes.names, QStringList{QStringLiteral("int4")});
+        QCOMPARE(after.schemes.groupSize, 128);
+        QVERIFY(after.source.synthetic);
+        QCOMPARE(after.source.spec.kind, quant::SyntheticKind::StudentT);
+        QCOMPARE(after.source.spec.rows, 4096);
+        QCOMPARE(after.source.spec.cols, 4096);
+        QCOMPARE(after.schemes.bins, before.schemes.bins); // the view's own settings stay
+        auto *note = child<QLabel>(QStringLiteral("scenarioNote"));
+        QVERIFY(note->isVisibleTo(quant));
+        QVERIFY2(note->text().contains(QStringLiteral("model.layers.0.self_attn.o_proj.weight")),
+                 qPrintable(note->text()));
+        // It runs the simulation of what it chose.
+        QVERIFY(QTest::qWaitFor([quant] { return !quant->isBusy() && quant->outcome().has_value(); },
+                                test::BackgroundWorkTimeoutMs));
+        QCOMPARE(quant->outcome()->results.size(), 1);
+        QCOMPARE(quant->outcome()->results.constFirst().scheme.id(), QStringLiteral("int4-g128"));
+        // An edit of the view's own makes the note go.
+        quant->applySettings(before);
+        QVERIFY(!note->isVisibleTo(quant));
+
+        // A format without a scheme in the simulator: refused with the core's message, settings kept.
+        QuantizationSpec nvfp4 = defaultSpecFor(QuantMethod::CompressedTensors);
+        nvfp4.floatWeights = true;
+        nvfp4.bits = 4;
+        nvfp4.groupSize = 16;
+        nvfp4.scheme = QStringLiteral("NVFP4");
+        m_window->controller()->setQuantization(nvfp4);
+        child<QPushButton>(QStringLiteral("fromScenarioButton"))->click();
+        QCOMPARE(quant->settings().schemes.names, before.schemes.names);
+        QVERIFY2(note->text().contains(QStringLiteral("NVFP4")), qPrintable(note->text()));
     }
 
     void speedCardsAndChartAreTheCores()
