@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "theme.h"
 
+#include <cmath>
+
 #include <QAbstractAxis>
 #include <QApplication>
 #include <QChart>
@@ -85,6 +87,16 @@ QColor bestTint(const QPalette &palette)
     QColor tint = partColor(MemoryPart::KvCache, palette);
     tint.setAlpha(isDark(palette) ? 70 : 45);
     return tint;
+}
+
+QColor textOn(const QColor &fill)
+{
+    // Relative luminance (WCAG 2, sRGB approximated by gamma 2.2). The labels are
+    // bold: white keeps WCAG's 3:1 for bold text up to 0.3, dark text above it.
+    const auto linear = [](double c) { return std::pow(c, 2.2); };
+    const double luminance =
+        0.2126 * linear(fill.redF()) + 0.7152 * linear(fill.greenF()) + 0.0722 * linear(fill.blueF());
+    return luminance > 0.3 ? QColor(0x11, 0x18, 0x27) : QColor(Qt::white);
 }
 
 QColor warningColor(const QPalette &palette)

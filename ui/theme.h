@@ -31,6 +31,9 @@ QColor columnColor(int column, const QPalette &palette);
 /// Background of the best figure of a Compare view row: a light tint of the highlight.
 QColor bestTint(const QPalette &palette);
 
+/// Text drawn on a bar of colour `fill`: near-black on a light fill, white on a dark one.
+QColor textOn(const QColor &fill);
+
 /// The warning colour (over budget) and the budget line colour.
 QColor warningColor(const QPalette &palette);
 QColor budgetColor(const QPalette &palette);

@@ -166,8 +166,11 @@ void CompareMemoryChartView::applyPalette()
         m_sets[i]->setBorderColor(color);
     }
     for (int i = 0; i < m_labels.size(); ++i) {
-        const bool onLightFill = MemoryPart(i % MemoryPartCount) == MemoryPart::Headroom;
-        m_labels[i]->setBrush(onLightFill ? palette().color(QPalette::Text) : QColor(Qt::white));
+        const MemoryPart part = MemoryPart(i % MemoryPartCount);
+        // Headroom is drawn in a shade of the background: the text colour reads on it.
+        m_labels[i]->setBrush(part == MemoryPart::Headroom
+                                  ? palette().color(QPalette::Text)
+                                  : theme::textOn(theme::partColor(part, palette())));
         m_labels[i]->setFont(font);
     }
     m_budget->setPen(QPen(theme::budgetColor(palette()), 2.5, Qt::DashLine));

@@ -102,7 +102,8 @@ void CompareSpeedChartView::placeLabels()
             double x = inside ? end.x() - box.width() - 6 : end.x() + 6;
             x = std::min(x, plot.right() - box.width());
             label->setPos(x, end.y() - box.height() / 2);
-            label->setBrush(inside ? QColor(Qt::white) : palette().color(QPalette::Text));
+            label->setBrush(inside ? theme::textOn(theme::columnColor(column, palette()))
+                                   : palette().color(QPalette::Text));
             label->setVisible(true);
         }
     }

@@ -127,9 +127,13 @@ void SpeedChartView::retranslate()
                                            formatRate(m_data.currentTokensPerSecond, locale))
                                 : tr("No speed figures: %1").arg(m_data.notes.join(QLatin1Char(' '))));
     m_currentLabel->setVisible(true);
-    m_ridgeLabel->setText(curve.ridgeBatch > 0
-                              ? tr("compute-bound from batch %1").arg(formatCount(curve.ridgeBatch, locale))
-                              : tr("memory-bound at every batch (long contexts)"));
+    const QString ridge = formatCount(curve.ridgeBatch, locale);
+    if (curve.ridgeBatch <= 0)
+        m_ridgeLabel->setText(tr("memory-bound at every batch at this length"));
+    else if (sampleAt(curve, curve.ridgeBatch)) // its marker is on the line
+        m_ridgeLabel->setText(tr("compute-bound from batch %1").arg(ridge));
+    else
+        m_ridgeLabel->setText(tr("compute-bound from batch %1, past the axis").arg(ridge));
     m_ridgeLabel->setVisible(hasCurve);
     m_fitsLabel->setText(tr("KV cache fits up to batch %1").arg(formatCount(curve.fitsUpTo, locale)));
     m_fitsLabel->setVisible(hasCurve && !m_fits->points().isEmpty());
