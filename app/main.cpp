@@ -5,7 +5,11 @@
 #include "buildinfo.h"
 #include "cli/cliio.h"
 #include "cli/commands.h"
+#include "cli/scenariooptions.h"
+#include "common/error.h"
+#include "common/imagesize.h"
 #include "mainwindow.h"
+#include "plan/planner.h"
 #include "screenshot.h"
 #include "settings/appsettings.h"
 #include "startupprobe.h"
@@ -13,6 +17,7 @@
 #include "translations.h"
 
 #include <cstdio>
+#include <optional>
 
 #include <QApplication>
 #include <QCommandLineParser>
@@ -69,12 +74,12 @@ int main(int argc, char *argv[])
         qInstallMessageHandler(quietPlatformNotes);
         QApplication app(argc, argv);
         setApplicationIdentity();
-        return kvscope::cli::runCommand(QCoreApplication::arguments());
+        return kvscope::cli::finishOutput(kvscope::cli::runCommand(QCoreApplication::arguments()));
     }
     if (kvscope::cli::isCommand(first)) {
         QCoreApplication app(argc, argv);
         setApplicationIdentity();
-        return kvscope::cli::runCommand(QCoreApplication::arguments());
+        return kvscope::cli::finishOutput(kvscope::cli::runCommand(QCoreApplication::arguments()));
     }
 
     // GUI options are parsed before any display is opened, so --help and
@@ -102,12 +107,18 @@ int main(int argc, char *argv[])
         QStringLiteral("palette"),
         QStringLiteral("Use a dark or light palette instead of the system's (drawn with Fusion)."),
         QStringLiteral("name"));
+    const QCommandLineOption present(
+        QStringLiteral("present"),
+        QStringLiteral("Open in presentation mode (F5): full screen, zoomed, high contrast."));
     // For tests/benchmarks/bench_startup.sh only.
     QCommandLineOption startupProbe(
         QStringLiteral("startup-probe"),
         QStringLiteral("Print the first paint's time and the idle memory, then exit."));
     startupProbe.setFlags(QCommandLineOption::HiddenFromHelp);
-    parser.addOptions({resetSettings, language, screenshot, size, view, palette, startupProbe});
+    parser.addOptions({resetSettings, language, screenshot, size, view, palette, present, startupProbe});
+    // The calc command's scenario options: the window opens on that scenario.
+    const kvscope::cli::ScenarioOptions scenarioOptions;
+    scenarioOptions.addTo(parser);
     parser.addPositionalArgument(
         QStringLiteral("file"),
         QStringLiteral("A model to open (a config.json, a model folder or a .gguf file), or a .kvscope "
@@ -119,11 +130,11 @@ int main(int argc, char *argv[])
         // No QCoreApplication exists yet to name the program in the usage line.
         kvscope::cli::writeOut(
             parser.helpText().replace(QStringLiteral("<executable_name>"), QStringLiteral("kvscope")));
-        return 0;
+        return kvscope::cli::finishOutput(kvscope::cli::Success);
     }
     if (parser.isSet(version)) {
         kvscope::cli::writeOut(QStringLiteral("kvscope %1\n").arg(kvscope::versionText()));
-        return 0;
+        return kvscope::cli::finishOutput(kvscope::cli::Success);
     }
     // A word that is no command and no file is most likely a mistyped command.
     const QStringList files = parser.positionalArguments();
@@ -152,12 +163,35 @@ int main(int argc, char *argv[])
         return kvscope::cli::fail(
             QStringLiteral("--lang: unknown language '%1' (choose en or zh_CN)").arg(parser.value(language)),
             kvscope::cli::UsageError);
-    static const QRegularExpression sizePattern(QStringLiteral("^(\\d{3,5})x(\\d{3,5})$"));
+    static const QRegularExpression sizePattern(QStringLiteral("^(\\d{1,9})x(\\d{1,9})$"));
     const QRegularExpressionMatch sizeMatch = sizePattern.match(parser.value(size));
     if (parser.isSet(size) && !sizeMatch.hasMatch())
         return kvscope::cli::fail(QStringLiteral("--size: expected WIDTHxHEIGHT such as 1280x720, got '%1'")
                                       .arg(parser.value(size)),
                                   kvscope::cli::UsageError);
+    if (sizeMatch.hasMatch()) {
+        try {
+            kvscope::checkImageSize(sizeMatch.captured(1).toLongLong(), sizeMatch.captured(2).toLongLong(),
+                                    QStringLiteral("--size"));
+        } catch (const kvscope::Error &error) {
+            return kvscope::cli::fail(error.message(), kvscope::cli::UsageError);
+        }
+    }
+
+    std::optional<kvscope::Scenario> scenario;
+    if (!scenarioOptions.givenValues(parser).isEmpty()) {
+        if (!files.isEmpty())
+            return kvscope::cli::fail(
+                QStringLiteral("'%1': a file and scenario options together; pass a model file as --model")
+                    .arg(files.first()),
+                kvscope::cli::UsageError);
+        try {
+            scenario = scenarioOptions.scenario(parser);
+            kvscope::validateScenario(*scenario);
+        } catch (const kvscope::Error &error) {
+            return kvscope::cli::fail(error.message());
+        }
+    }
 
 #if defined(Q_OS_LINUX)
     // Qt would abort with "could not connect to display"; say what to do instead.
@@ -184,6 +218,13 @@ int main(int argc, char *argv[])
         kvscope::appsettings::setLanguage(parser.value(language));
 
     kvscope::MainWindow window;
+    if (scenario) {
+        try {
+            window.showCommandLineScenario(*scenario);
+        } catch (const kvscope::Error &error) {
+            return kvscope::cli::fail(error.message());
+        }
+    }
     if (sizeMatch.hasMatch())
         window.resize(sizeMatch.captured(1).toInt(), sizeMatch.captured(2).toInt());
     if (parser.isSet(view))
@@ -191,6 +232,8 @@ int main(int argc, char *argv[])
     if (parser.isSet(startupProbe))
         kvscope::installStartupProbe(window);
     window.show();
+    if (parser.isSet(present))
+        window.setPresentationMode(true);
     // In the background, as File → Open does; a refused file is shown in the
     // window. A .kvscope scenario file opens as File → Open scenario does.
     if (!files.isEmpty())

@@ -2,13 +2,17 @@
 #include "screenshot.h"
 
 #include "cli/cliio.h"
+#include "common/atomicfile.h"
+#include "common/error.h"
 #include "compare/compareview.h"
 #include "library/modelimporter.h"
+#include "library/userlibrary.h"
 #include "mainwindow.h"
 #include "quantization/quantizationview.h"
 
 #include <memory>
 
+#include <QBuffer>
 #include <QCoreApplication>
 #include <QElapsedTimer>
 #include <QPixmap>
@@ -43,7 +47,7 @@ void scheduleScreenshot(MainWindow &window, const QString &path)
         // The Compare view compares while it is shown (--view compare).
         const CompareView *compare = window.compare();
         const bool ready = clock->elapsed() >= LayoutMs && !window.importer()->busy() &&
-                           !(simulator && simulator->isBusy()) &&
+                           !window.library()->isImporting() && !(simulator && simulator->isBusy()) &&
                            !(compare->isVisible() && compare->isBusy());
         const bool late = clock->elapsed() >= GiveUpMs;
         if (!ready && !late)
@@ -53,8 +57,16 @@ void scheduleScreenshot(MainWindow &window, const QString &path)
             *failures
                 << QStringLiteral("--screenshot: still busy after %1 s; taken anyway").arg(GiveUpMs / 1000);
         QTimer::singleShot(SettleMs, &window, [&window, path, failures] {
-            if (!window.grab().save(path))
-                *failures << QStringLiteral("--screenshot: cannot write '%1'").arg(path);
+            QByteArray png;
+            QBuffer buffer(&png);
+            buffer.open(QIODevice::WriteOnly);
+            try {
+                if (!window.grab().save(&buffer, "PNG"))
+                    throw Error(QStringLiteral("--screenshot: cannot encode the window as PNG"));
+                writeFileAtomically(path, png);
+            } catch (const Error &error) {
+                *failures << error.message();
+            }
             for (const QString &failure : *failures)
                 cli::fail(failure);
             QCoreApplication::exit(failures->isEmpty() ? 0 : 1);

@@ -6,13 +6,17 @@
 #include "compare/compareview.h"
 #include "explorer/explorerview.h"
 #include "explorer/parameterpanel.h"
+#include "explorer/scenariostrip.h"
 #include "export/chartcatalogue.h"
 #include "export/exportdialog.h"
 #include "library/customgpudialog.h"
 #include "library/modelimporter.h"
 #include "library/pasteconfigdialog.h"
 #include "library/userlibrary.h"
+#include "model/modelimport.h"
 #include "plan/growth.h"
+#include "plan/planner.h"
+#include "plan/scenariovalues.h"
 #include "quantization/quantizationview.h"
 #include "quantization/quantsettings.h"
 #include "scenariocontroller.h"
@@ -24,8 +28,12 @@
 #include "widgets/logsliderbox.h"
 #include "widgets/wrappedtooltips.h"
 
+#include <algorithm>
+#include <utility>
+
 #include <QAction>
 #include <QActionGroup>
+#include <QApplication>
 #include <QCloseEvent>
 #include <QCoreApplication>
 #include <QDir>
@@ -94,7 +102,16 @@ MainWindow::MainWindow(QWidget *parent)
     });
     connect(m_importer, &ModelImporter::failed, this, &MainWindow::refuseImport);
     connect(m_library, &UserLibrary::recentFilesChanged, this, &MainWindow::rebuildRecentMenu);
+    connect(m_library, &UserLibrary::storedModelImported, this, &MainWindow::storedModelImported);
+    connect(m_library, &UserLibrary::storedModelDropped, this, &MainWindow::storedModelDropped);
     connect(m_controller, &ScenarioController::scenarioChanged, this, &MainWindow::updateTitle);
+    // A scenario from the command line is the user's to keep only once they change it.
+    connect(m_controller, &ScenarioController::scenarioChanged, this, [this](const Scenario &scenario) {
+        if (m_keepSavedScenario && !(scenario == m_openedScenario))
+            m_keepSavedScenario = false;
+    });
+    connect(m_explorer->scenarioStrip(), &ScenarioStrip::scenariosChanged, this,
+            [this] { appsettings::saveScenarioStrip(m_explorer->scenarioStrip()->scenarios()); });
 
     // The scenario file: the Quantization view's settings go through the view
     // once it exists, through QSettings before.
@@ -164,10 +181,42 @@ QuantizationView *MainWindow::quantization()
 
 void MainWindow::restoreScenario(settings::SettingsReader &saved)
 {
-    const RestoredState state = appsettings::loadScenario(saved, *m_library);
+    RestoredState state = appsettings::loadScenario(saved, *m_library);
+    if (!state.pendingModel.isEmpty()) {
+        // Until the saved model arrives: the saved values with the default
+        // model if they fit it, else the default scenario (said once it arrives).
+        const RestoredState saved = state;
+        appsettings::checkWhole(state);
+        m_pendingRestore = PendingRestore{saved, state.scenario};
+    }
     m_controller->setScenario(state.scenario);
     m_controller->setGrowthAxis(state.growthAxis);
     m_controller->setGrowthScale(state.growthScale);
+    m_controller->setCounterfactuals(state.counterfactuals);
+}
+
+void MainWindow::storedModelImported(const QString &key)
+{
+    if (!m_pendingRestore || m_pendingRestore->saved.pendingModel != key)
+        return;
+    const PendingRestore pending = *std::exchange(m_pendingRestore, std::nullopt);
+    RestoredState restored = pending.saved;
+    const ModelArch *model = m_library->findModel(key);
+    // What the user (or a scenario file) changed meanwhile stays.
+    if (!model || !differingValues(pending.shown, m_controller->scenario()).isEmpty())
+        return;
+    restored.scenario.model = *model;
+    restored.pendingModel.clear();
+    if (const std::optional<QString> problem = appsettings::checkWhole(restored))
+        reportRestoreProblems({*problem});
+    m_controller->setScenario(restored.scenario);
+}
+
+void MainWindow::storedModelDropped(const QString &key, const QString &problem)
+{
+    if (m_pendingRestore && m_pendingRestore->saved.pendingModel == key)
+        m_pendingRestore.reset(); // the default model stays
+    reportRestoreProblems({problem});
 }
 
 void MainWindow::restoreComparison(settings::SettingsReader &saved)
@@ -196,6 +245,11 @@ void MainWindow::restoreWindowState(settings::SettingsReader &saved)
             throw Error(QStringLiteral("there are %1 tabs").arg(m_tabs->count()));
         return tab;
     }));
+    m_explorer->setFormulaPanelShown(saved.read(k.formulaPanel));
+    m_zoom = saved.read(k.presentationZoom);
+    ScenarioStrip *strip = m_explorer->scenarioStrip();
+    strip->setScenarios(appsettings::loadScenarioStrip(saved, *m_library));
+    strip->showCurrent(m_controller->scenario());
 }
 
 void MainWindow::reportRestoreProblems(const QStringList &problems)
@@ -209,16 +263,40 @@ void MainWindow::reportRestoreProblems(const QStringList &problems)
         tr("Some settings were not restored: %1").arg(m_restoreProblems.join(QStringLiteral("; "))), 15'000);
 }
 
+void MainWindow::showCommandLineScenario(const Scenario &scenario)
+{
+    Scenario s = scenario;
+    planMemory(s); // refused here, before the window shows anything of it
+    if (!m_library->findModel(s.model.id)) {
+        // A model file joins the library, as File → Open does, so the picker shows it.
+        const QString key = m_library->addImported(importModel(s.model.source));
+        s.model = *m_library->findModel(key);
+    }
+    m_controller->setScenario(s);
+    m_openedScenario = m_controller->scenario();
+    m_keepSavedScenario = true;
+    m_explorer->scenarioStrip()->showCurrent(m_openedScenario);
+}
+
 void MainWindow::saveSettings()
 {
-    appsettings::saveScenario(m_controller->scenario(), m_controller->growthAxis(),
-                              m_controller->growthScale());
+    if (!m_keepSavedScenario) {
+        Scenario scenario = m_controller->scenario();
+        // Closed before the saved model came back: it stays the saved one.
+        if (m_pendingRestore && scenario.model.id == m_pendingRestore->shown.model.id)
+            scenario.model.id = m_pendingRestore->saved.pendingModel;
+        appsettings::saveScenario(scenario);
+    }
+    appsettings::saveChartChoices(m_controller->growthAxis(), m_controller->growthScale(),
+                                  m_controller->counterfactuals());
     appsettings::saveComparison(m_compare->columns());
     const settings::WindowKeys &k = settings::windowKeys();
     settings::SettingsWriter writer;
     writer.write(k.geometry, saveGeometry());
     writer.write(k.explorerSplitter, m_explorer->splitter()->saveState());
     writer.write(k.tab, m_tabs->currentIndex());
+    writer.write(k.formulaPanel, m_explorer->formulaPanelShown());
+    writer.write(k.presentationZoom, m_zoom);
     writer.sync();
 }
 
@@ -302,6 +380,8 @@ void MainWindow::createMenus()
     fullScreen->setObjectName(QStringLiteral("actionFullScreen"));
     fullScreen->setShortcut(QKeySequence::FullScreen);
     m_viewMenu->addSeparator();
+    createPresentationActions();
+    m_viewMenu->addSeparator();
     m_languageMenu = m_viewMenu->addMenu(QString());
     m_languages = new QActionGroup(this);
     const QString current = translations::current();
@@ -328,6 +408,90 @@ void MainWindow::createMenus()
                 .arg(QCoreApplication::applicationVersion(), unitsConvention()));
     });
     about->setObjectName(QStringLiteral("actionAbout"));
+}
+
+void MainWindow::createPresentationActions()
+{
+    QAction *formulas = m_viewMenu->addAction(QString());
+    formulas->setObjectName(QStringLiteral("actionFormulaPanel"));
+    formulas->setCheckable(true);
+    formulas->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_F));
+    connect(formulas, &QAction::toggled, m_explorer, &ExplorerView::setFormulaPanelShown);
+    connect(m_explorer, &ExplorerView::formulaPanelToggled, formulas, &QAction::setChecked);
+    QAction *keep = m_viewMenu->addAction(
+        QString(), this, [this] { m_explorer->scenarioStrip()->addScenario(m_controller->scenario()); });
+    keep->setObjectName(QStringLiteral("actionAddToStrip"));
+    keep->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_D));
+
+    QAction *present = m_viewMenu->addAction(QString());
+    present->setObjectName(QStringLiteral("actionPresentation"));
+    present->setCheckable(true);
+    present->setShortcut(QKeySequence(Qt::Key_F5));
+    connect(present, &QAction::toggled, this, &MainWindow::setPresentationMode);
+    const auto presenting = [this](const char *name, const QList<QKeySequence> &keys, auto slot) {
+        QAction *action = m_viewMenu->addAction(QString(), this, slot);
+        action->setObjectName(QLatin1String(name));
+        action->setShortcuts(keys);
+        action->setEnabled(false);
+        m_presentationActions << action;
+    };
+    presenting("actionZoomIn", {QKeySequence::ZoomIn, QKeySequence(Qt::CTRL | Qt::Key_Equal)},
+               [this] { setPresentationZoom(m_zoom + settings::PresentationZoomStep); });
+    presenting("actionZoomOut", {QKeySequence::ZoomOut},
+               [this] { setPresentationZoom(m_zoom - settings::PresentationZoomStep); });
+    presenting("actionZoomReset", {QKeySequence(Qt::CTRL | Qt::Key_0)},
+               [this] { setPresentationZoom(settings::MinPresentationZoom); });
+    // Page Up / Page Down belong to the sliders, except while presenting.
+    presenting("actionPreviousScenario", {QKeySequence(Qt::Key_PageUp)}, [this] { stepScenarioStrip(-1); });
+    presenting("actionNextScenario", {QKeySequence(Qt::Key_PageDown)}, [this] { stepScenarioStrip(1); });
+}
+
+void MainWindow::setPresentationMode(bool on)
+{
+    if (on == m_presenting)
+        return;
+    m_presenting = on;
+    if (on) {
+        m_wasFullScreen = isFullScreen();
+        m_normalPalette = QApplication::palette();
+        QApplication::setPalette(theme::highContrastPalette(theme::isDark(m_normalPalette)));
+        theme::setZoom(m_zoom);
+        m_tabs->setCurrentWidget(m_explorer);
+        showFullScreen();
+    } else {
+        theme::setZoom(1.0);
+        QApplication::setPalette(m_normalPalette);
+        if (!m_wasFullScreen)
+            showNormal();
+    }
+    for (QAction *action : std::as_const(m_presentationActions))
+        action->setEnabled(on);
+    if (auto *action = findChild<QAction *>(QStringLiteral("actionPresentation")))
+        action->setChecked(on);
+    // The banner and the cards tint themselves when they show a plan: show it again.
+    m_controller->setScenario(m_controller->scenario());
+    statusBar()->showMessage(on ? tr("Presentation mode: Ctrl + / Ctrl − zoom, Page Up / Page Down step "
+                                     "through the scenarios, F5 to leave")
+                                : QString(),
+                             8'000);
+}
+
+void MainWindow::setPresentationZoom(double zoom)
+{
+    m_zoom = std::clamp(zoom, settings::MinPresentationZoom, settings::MaxPresentationZoom);
+    settings::SettingsWriter().write(settings::windowKeys().presentationZoom, m_zoom);
+    if (m_presenting)
+        theme::setZoom(m_zoom);
+}
+
+void MainWindow::stepScenarioStrip(int delta)
+{
+    ScenarioStrip *strip = m_explorer->scenarioStrip();
+    if (strip->scenarios().isEmpty())
+        statusBar()->showMessage(tr("The scenario strip is empty: add the scenario on screen with Ctrl+D."),
+                                 5'000);
+    else
+        strip->step(delta);
 }
 
 void MainWindow::createShortcuts()
@@ -386,6 +550,14 @@ void MainWindow::retranslate()
     text("actionToggleGrowthAxis", tr("Growth chart: sequence length / batch size"));
     text("actionCycleKvPrecision", tr("Next KV precision (FP32 → FP16/BF16 → FP8)"));
     text("actionFullScreen", tr("&Full screen"));
+    text("actionFormulaPanel", tr("F&ormula panel"));
+    text("actionAddToStrip", tr("&Add scenario to the strip"));
+    text("actionPresentation", tr("&Presentation mode"));
+    text("actionZoomIn", tr("Zoom &in (presentation)"));
+    text("actionZoomOut", tr("Zoom &out (presentation)"));
+    text("actionZoomReset", tr("Zoom to 100 % (presentation)"));
+    text("actionPreviousScenario", tr("Previous scenario of the strip (presentation)"));
+    text("actionNextScenario", tr("Next scenario of the strip (presentation)"));
     text("actionAbout", tr("&About kvscope"));
     m_units->setText(tr("GiB = 2^30 bytes · figures per GPU"));
     m_units->setToolTip(unitsConvention());

@@ -1,11 +1,18 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include <functional>
+#include "plan/scenario.h"
+#include "settings/appsettings.h"
 
+#include <functional>
+#include <optional>
+
+#include <QList>
 #include <QMainWindow>
 #include <QMessageBox>
+#include <QPalette>
 
+class QAction;
 class QActionGroup;
 class QLabel;
 class QMenu;
@@ -80,6 +87,18 @@ public:
     /// Messages about settings that could not be restored (also shown in the status bar).
     QStringList restoreProblems() const { return m_restoreProblems; }
 
+    /// Shows `scenario` (from the command line) without saving it over the saved one,
+    /// until something is changed in the window. A model file not yet in the library
+    /// joins it, as File → Open does. Throws kvscope::Error when the core refuses it.
+    void showCommandLineScenario(const Scenario &scenario);
+
+    /// Presentation mode (F5): full screen, the presentation zoom, a high-contrast
+    /// palette; Page Up / Page Down step through the scenario strip.
+    bool presentationMode() const { return m_presenting; }
+    void setPresentationMode(bool on);
+    /// The zoom presentation mode applies (saved), from 1 to 3.
+    double presentationZoom() const { return m_zoom; }
+    void setPresentationZoom(double zoom);
     ScenarioSession *session() const { return m_session; }
     /// How the window asks what to do with unsaved changes (Save, Discard or
     /// Cancel); a QMessageBox unless replaced (tests answer it themselves).
@@ -99,6 +118,11 @@ private:
     void restoreScenario(settings::SettingsReader &saved);
     void restoreWindowState(settings::SettingsReader &saved);
     void restoreComparison(settings::SettingsReader &saved);
+    /// A saved model imported again in the background: the saved scenario
+    /// that names it is restored now.
+    void storedModelImported(const QString &key);
+    /// A saved model that no longer imports: reported; the default model stays.
+    void storedModelDropped(const QString &key, const QString &problem);
     /// Shows settings that could not be restored in the status bar (and on stderr).
     void reportRestoreProblems(const QStringList &problems);
     void retranslate();
@@ -107,6 +131,8 @@ private:
     /// Shows a refusal in the status bar and, when the window is on screen, in a message box.
     void refuse(const QString &title, const QString &message);
     void cycleKvPrecision();
+    void createPresentationActions();
+    void stepScenarioStrip(int delta);
     /// Asks about unsaved changes to the open scenario file; true to go on.
     bool maybeSaveChanges();
     bool saveScenarioTo(const QString &path);
@@ -137,6 +163,22 @@ private:
     QMenu *m_helpMenu = nullptr;
     QActionGroup *m_languages = nullptr;
     QStringList m_restoreProblems;
+    /// The saved scenario while its model is still being imported, and the
+    /// scenario shown meanwhile (the saved one only if nothing changed it).
+    struct PendingRestore
+    {
+        RestoredState saved;
+        Scenario shown;
+    };
+    std::optional<PendingRestore> m_pendingRestore;
+    QList<QAction *> m_presentationActions; ///< enabled in presentation mode only
+    bool m_presenting = false;
+    double m_zoom = 1.5;
+    bool m_wasFullScreen = false;
+    QPalette m_normalPalette;
+    /// The scenario came from the command line and nothing was changed since: not saved.
+    bool m_keepSavedScenario = false;
+    Scenario m_openedScenario;
     ScenarioSession *m_session = nullptr;
     UnsavedChangesPrompt m_prompt;
 };

@@ -155,4 +155,12 @@ void ScenarioController::setGrowthScale(AxisScale scale)
     Q_EMIT growthScaleChanged(scale);
 }
 
+void ScenarioController::setCounterfactuals(bool shown)
+{
+    if (shown == m_counterfactuals)
+        return;
+    m_counterfactuals = shown;
+    Q_EMIT counterfactualsChanged(shown);
+}
+
 } // namespace kvscope

@@ -26,6 +26,8 @@ public:
     const MemoryPlan &plan() const { return m_plan; }
     GrowthAxis growthAxis() const { return m_growthAxis; }
     AxisScale growthScale() const { return m_growthScale; }
+    /// The growth chart draws the "as if MHA" and "as if no sliding window" lines.
+    bool counterfactuals() const { return m_counterfactuals; }
 
     /// The explorer's default: Llama-3.1-8B on one H100 SXM, BF16, batch 16, 8k tokens.
     static Scenario defaultScenario();
@@ -46,12 +48,14 @@ public:
     void setSeqLen(std::int64_t tokens);
     void setGrowthAxis(GrowthAxis axis);
     void setGrowthScale(AxisScale scale);
+    void setCounterfactuals(bool shown);
 
 Q_SIGNALS:
     void scenarioChanged(const kvscope::Scenario &scenario);
     void planChanged(const kvscope::MemoryPlan &plan);
     void growthAxisChanged(kvscope::GrowthAxis axis);
     void growthScaleChanged(kvscope::AxisScale scale);
+    void counterfactualsChanged(bool shown);
     void errorOccurred(const QString &message);
 
 protected:
@@ -65,6 +69,7 @@ private:
     MemoryPlan m_plan;
     GrowthAxis m_growthAxis = GrowthAxis::SequenceLength;
     AxisScale m_growthScale = AxisScale::Linear;
+    bool m_counterfactuals = false;
 };
 
 } // namespace kvscope

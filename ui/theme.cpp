@@ -2,11 +2,13 @@
 #include "theme.h"
 
 #include <cmath>
+#include <optional>
 
 #include <QAbstractAxis>
 #include <QApplication>
 #include <QChart>
 #include <QLegend>
+#include <QWidget>
 
 namespace kvscope::theme {
 
@@ -99,6 +101,14 @@ QColor textOn(const QColor &fill)
     return luminance > 0.3 ? QColor(0x11, 0x18, 0x27) : QColor(Qt::white);
 }
 
+QColor counterfactualColor(Counterfactual kind, const QPalette &palette)
+{
+    const bool dark = isDark(palette);
+    if (kind == Counterfactual::AsIfMha)
+        return dark ? QColor(0xf4, 0x72, 0xb6) : QColor(0xbe, 0x18, 0x5d); // pink
+    return dark ? QColor(0xfa, 0xcc, 0x15) : QColor(0xa1, 0x62, 0x07);     // amber
+}
+
 QColor warningColor(const QPalette &palette)
 {
     return isDark(palette) ? QColor(0xf8, 0x71, 0x71) : QColor(0xdc, 0x26, 0x26);
@@ -109,12 +119,102 @@ QColor budgetColor(const QPalette &palette)
     return palette.color(QPalette::WindowText);
 }
 
+QColor termColor(const QString &option, const QPalette &palette)
+{
+    const bool dark = isDark(palette);
+    static const QStringList precision = {QStringLiteral("--dtype"), QStringLiteral("--quantization"),
+                                          QStringLiteral("--group-size"), QStringLiteral("--kv-cache-dtype"),
+                                          QStringLiteral("--mamba-ssm-cache-dtype")};
+    static const QStringList hardware = {QStringLiteral("--gpu"), QStringLiteral("--tensor-parallel-size")};
+    if (option.isEmpty())
+        return palette.color(QPalette::Text);
+    if (option == QLatin1String("--model"))
+        return partColor(MemoryPart::Weights, palette); // blue
+    if (precision.contains(option))
+        return dark ? QColor(0xfb, 0x92, 0x3c) : QColor(0xc2, 0x41, 0x0c); // orange
+    if (hardware.contains(option))
+        return dark ? QColor(0xc0, 0x84, 0xfc) : QColor(0x7e, 0x22, 0xce); // purple
+    return dark ? QColor(0x34, 0xd3, 0x99) : QColor(0x04, 0x78, 0x57);     // serving knobs: green
+}
+
 QColor mutedTextColor(const QPalette &palette)
 {
     const QColor text = palette.color(QPalette::Text);
     const QColor base = palette.color(QPalette::Base);
     return QColor((text.red() * 2 + base.red()) / 3, (text.green() * 2 + base.green()) / 3,
                   (text.blue() * 2 + base.blue()) / 3);
+}
+
+QPalette highContrastPalette(bool dark)
+{
+    const QColor ink = dark ? Qt::white : Qt::black;
+    const QColor paper = dark ? Qt::black : Qt::white;
+    const QColor button = dark ? QColor(0x1c, 0x1c, 0x1c) : QColor(0xf0, 0xf0, 0xf0);
+    QPalette p(button, paper);
+    for (const QPalette::ColorRole role : {QPalette::Window, QPalette::Base, QPalette::AlternateBase})
+        p.setColor(role, paper);
+    for (const QPalette::ColorRole role :
+         {QPalette::WindowText, QPalette::Text, QPalette::ButtonText, QPalette::ToolTipText})
+        p.setColor(role, ink);
+    p.setColor(QPalette::Button, button);
+    p.setColor(QPalette::ToolTipBase, paper);
+    p.setColor(QPalette::Mid, dark ? QColor(0xa0, 0xa0, 0xa0) : QColor(0x40, 0x40, 0x40));
+    p.setColor(QPalette::PlaceholderText, dark ? QColor(0xc0, 0xc0, 0xc0) : QColor(0x40, 0x40, 0x40));
+    p.setColor(QPalette::Highlight, dark ? QColor(0xff, 0xd0, 0x00) : QColor(0x00, 0x38, 0xb8));
+    p.setColor(QPalette::HighlightedText, dark ? Qt::black : Qt::white);
+    p.setColor(QPalette::Link, dark ? QColor(0x80, 0xc8, 0xff) : QColor(0x00, 0x30, 0xa0));
+    for (const QPalette::ColorRole role : {QPalette::WindowText, QPalette::Text, QPalette::ButtonText})
+        p.setColor(QPalette::Disabled, role, dark ? QColor(0x90, 0x90, 0x90) : QColor(0x60, 0x60, 0x60));
+    return p;
+}
+
+namespace {
+
+const char *const FontScaleProperty = "kvscopeFontScale";
+const char *const FontBoldProperty = "kvscopeFontBold";
+
+double currentZoom = 1.0;
+/// The application font before any zoom; empty until the first setZoom().
+std::optional<QFont> baseFont;
+
+void applyScaledFont(QWidget *widget)
+{
+    QFont font = QApplication::font();
+    font.setPointSizeF(font.pointSizeF() * widget->property(FontScaleProperty).toDouble());
+    font.setBold(widget->property(FontBoldProperty).toBool());
+    widget->setFont(font);
+}
+
+} // namespace
+
+void setScaledFont(QWidget *widget, double factor, bool bold)
+{
+    widget->setProperty(FontScaleProperty, factor);
+    widget->setProperty(FontBoldProperty, bold);
+    applyScaledFont(widget);
+}
+
+void setZoom(double zoom)
+{
+    if (!baseFont)
+        baseFont = QApplication::font();
+    currentZoom = zoom;
+    QFont font = *baseFont;
+    font.setPointSizeF(baseFont->pointSizeF() * zoom);
+    QApplication::setFont(font);
+    for (QWidget *widget : QApplication::allWidgets())
+        if (widget->property(FontScaleProperty).isValid())
+            applyScaledFont(widget);
+}
+
+double zoom()
+{
+    return currentZoom;
+}
+
+double lineWidth(double width)
+{
+    return width * currentZoom;
 }
 
 QFont chartTitleFont()

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "plan/breakdown.h"
+#include "plan/growth.h"
 #include "precision/dtypes.h"
 
 #include <QColor>
@@ -9,6 +10,7 @@
 #include <QPalette>
 
 class QChart;
+class QWidget;
 
 namespace kvscope::theme {
 
@@ -33,17 +35,39 @@ QColor bestTint(const QPalette &palette);
 
 /// Text drawn on a bar of colour `fill`: near-black on a light fill, white on a dark one.
 QColor textOn(const QColor &fill);
+/// Colour of a counterfactual line of the growth chart ("as if MHA", "as if every layer full").
+QColor counterfactualColor(Counterfactual kind, const QPalette &palette);
 
 /// The warning colour (over budget) and the budget line colour.
 QColor warningColor(const QPalette &palette);
 QColor budgetColor(const QPalette &palette);
 
+/// Colour of a formula value by the option that sets it: the model's config, the
+/// GPUs, the precision flags, the serving knobs; text colour for computed values.
+QColor termColor(const QString &option, const QPalette &palette);
+
 /// Secondary text: between the text and the background colour, legible in both modes.
 QColor mutedTextColor(const QPalette &palette);
 
-/// Fonts sized to be read from the back of a room.
+/// A palette with the strongest contrast, for a projector: black on white, or
+/// white on black when `dark`.
+QPalette highContrastPalette(bool dark);
+
+/// Fonts sized to be read from the back of a room (relative to the application font).
 QFont chartTitleFont();
 QFont chartLabelFont();
+
+/// Gives `widget` the application font times `factor` (bold if asked), and keeps it
+/// so when the zoom changes the application font.
+void setScaledFont(QWidget *widget, double factor, bool bold = false);
+
+/// Presentation zoom: scales the application font (and every font set with
+/// setScaledFont) from the font the application started with. Widgets that draw
+/// lines and markers scale them with lineWidth() on QEvent::ApplicationFontChange.
+void setZoom(double zoom);
+double zoom();
+/// A pen width or marker size at the current zoom.
+double lineWidth(double width);
 
 /// Sets a chart's title only when it changes (a new title re-lays out the chart).
 void setTitle(QChart *chart, const QString &title);

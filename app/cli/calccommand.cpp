@@ -5,6 +5,8 @@
 #include "common/error.h"
 #include "library/library.h"
 #include "plan/fixes.h"
+#include "plan/formula.h"
+#include "plan/launchline.h"
 #include "plan/planjson.h"
 #include "plan/planner.h"
 #include "plantext.h"
@@ -28,6 +30,11 @@ int runCalc(const QStringList &arguments)
     scenarioOptions.addTo(parser);
     const QCommandLineOption jsonOption(QStringLiteral("json"), QStringLiteral("Print one JSON object."));
     parser.addOption(jsonOption);
+    const QCommandLineOption formulasOption(
+        QStringLiteral("formulas"),
+        QStringLiteral(
+            "Print the vllm serve command and the formulas behind the figures, with the numbers."));
+    parser.addOption(formulasOption);
 
     if (const std::optional<int> exitCode = parseCommandLine(parser, arguments))
         return *exitCode;
@@ -36,8 +43,10 @@ int runCalc(const QStringList &arguments)
         const MemoryPlan plan = planMemory(scenario);
         if (parser.isSet(jsonOption)) {
             const QJsonObject json =
-                calcJson(plan, proposeFixes(scenario, plan, GpuLibrary::builtin().presets()));
+                calcJson(scenario, plan, proposeFixes(scenario, plan, GpuLibrary::builtin().presets()));
             writeOut(QString::fromUtf8(QJsonDocument(json).toJson(QJsonDocument::Indented)));
+        } else if (parser.isSet(formulasOption)) {
+            writeOut(launchLine(scenario).text() + QLatin1Char('\n') + formulaSheet(scenario, plan).text());
         } else
             writeOut(planAsText(plan));
         return Success;

@@ -1,17 +1,47 @@
 // SPDX-License-Identifier: MIT
 #include "cliio.h"
 
+#include "common/atomicfile.h"
+#include "common/error.h"
+
+#include <cerrno>
 #include <cstdio>
+#include <optional>
 
 #include <QCommandLineParser>
 
 namespace kvscope::cli {
 
+namespace {
+
+/// Why standard output could not be written, from the first write that failed.
+std::optional<QString> &outputFailure()
+{
+    static std::optional<QString> failure;
+    return failure;
+}
+
+} // namespace
+
 void writeOut(const QString &text)
 {
-    const QByteArray utf8 = text.toUtf8();
-    std::fwrite(utf8.constData(), 1, size_t(utf8.size()), stdout);
-    std::fflush(stdout);
+    if (outputFailure())
+        return; // what follows a lost part is not worth writing
+    try {
+        writeStandardOutput(text.toUtf8());
+    } catch (const Error &error) {
+        outputFailure() = error.message();
+    }
+}
+
+int finishOutput(int code)
+{
+    if (!outputFailure() && std::fflush(stdout) != 0)
+        outputFailure() = QStringLiteral("standard output: cannot write: %1").arg(qt_error_string(errno));
+    // A command that failed has said why; its output was not the point.
+    if (outputFailure() && code == Success)
+        return fail(*outputFailure());
+    return code;
 }
 
 int fail(const QString &message, int code)

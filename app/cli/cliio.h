@@ -19,7 +19,13 @@ enum ExitCode
 };
 
 /// Writes text to stdout in UTF-8, all at once (so output is never partial).
+/// A failed write is remembered for finishOutput(); later writes are skipped.
 void writeOut(const QString &text);
+
+/// The exit code once the output is done: `code`, or Failure with one line
+/// "standard output: cannot write: <reason>" on stderr when a write or the
+/// final flush failed (a full disk, a closed pipe) after a success.
+int finishOutput(int code);
 
 /// Prints "kvscope: error: <message>" as one line on stderr and returns `code`.
 int fail(const QString &message, int code = Failure);

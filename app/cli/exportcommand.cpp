@@ -4,6 +4,7 @@
 // entry and renderer as the window's Save image (ui/export/).
 #include "cliio.h"
 #include "commands.h"
+#include "common/atomicfile.h"
 #include "common/error.h"
 #include "compare/comparecolumns.h"
 #include "export/chartcatalogue.h"
@@ -35,8 +36,12 @@ struct ExportOptions
     QCommandLineOption out{
         QStringLiteral("out"),
         QStringLiteral("The file to write; its extension picks the format: .png, .svg, .pdf "
-                       "(the figure), .csv, .json (its data)."),
+                       "(the figure), .csv, .json (its data). - writes standard output (with --format)."),
         QStringLiteral("file")};
+    QCommandLineOption format{
+        QStringLiteral("format"),
+        QStringLiteral("The format with --out - (standard output): png, svg, pdf, csv or json."),
+        QStringLiteral("name")};
     QCommandLineOption list{QStringLiteral("list-charts"), QStringLiteral("List the charts, one per line.")};
     QCommandLineOption width{QStringLiteral("width"), QStringLiteral("Width in pixels (default 1280)."),
                              QStringLiteral("W"), QStringLiteral("1280")};
@@ -77,8 +82,9 @@ struct ExportOptions
 
     QList<QCommandLineOption> all() const
     {
-        return {chart, out,      list,     width,      height,      scale,         theme,        noCaption,
-                page,  language, scenario, growthAxis, growthScale, relativeError, linearCounts, variant};
+        return {chart,      out,         format,        list,         width,    height,
+                scale,      theme,       noCaption,     page,         language, scenario,
+                growthAxis, growthScale, relativeError, linearCounts, variant};
     }
 };
 
@@ -88,6 +94,22 @@ int parseSide(const QString &text, const QString &option)
     if (value > MaxFigureSide)
         throw Error(QStringLiteral("%1: %2 is more than %3 pixels").arg(option, text).arg(MaxFigureSide));
     return int(value);
+}
+
+/// --format when given (it must name a format), else --out's extension; --out - needs --format.
+FigureFormat outputFormat(const QCommandLineParser &parser, const ExportOptions &o)
+{
+    const QString path = parser.value(o.out);
+    if (parser.isSet(o.format)) {
+        const std::optional<FigureFormat> format = formatNamed(parser.value(o.format));
+        if (!format)
+            throw Error(QStringLiteral("--format: expected png, svg, pdf, csv or json, got '%1'")
+                            .arg(parser.value(o.format)));
+        return *format;
+    }
+    if (path == StandardOutputPath)
+        throw Error(QStringLiteral("--out -: give the format with --format (png, svg, pdf, csv or json)"));
+    return formatForPath(path);
 }
 
 FigureOptions figureOptions(const QCommandLineParser &parser, const ExportOptions &o)
@@ -222,7 +244,7 @@ int runExport(const QStringList &arguments)
                     UsageError);
     try {
         const QString path = parser.value(o.out);
-        formatForPath(path); // a wrong extension fails before any work
+        const FigureFormat format = outputFormat(parser, o); // a wrong format fails before any work
         const FigureOptions options = figureOptions(parser, o);
         const QCommandLineOption groupSize(QStringLiteral("group-size"), QString(), QStringLiteral("n"));
         ChartSource source = chartSource(*entry, parser, o, scenarioOptions, quantOptions, groupSize);
@@ -235,7 +257,7 @@ int runExport(const QStringList &arguments)
             AccuracyCache cache;
             source.comparison = compare(*columns, cache);
         }
-        exportFigure(path, *entry, source, options);
+        exportFigure(path, format, *entry, source, options);
         return Success;
     } catch (const Error &error) {
         return fail(error.message());

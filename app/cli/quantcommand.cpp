@@ -5,6 +5,7 @@
 #include "commands.h"
 #include "common/atomicfile.h"
 #include "common/error.h"
+#include "common/integertext.h"
 #include "quantization/quantrun.h"
 #include "quantization/report.h"
 #include "quantization/tensorsource.h"

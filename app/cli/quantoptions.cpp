@@ -2,10 +2,12 @@
 #include "quantoptions.h"
 
 #include "common/error.h"
+#include "common/integertext.h"
 #include "plan/scenariovalues.h"
 #include "quantization/histogram.h"
 
 #include <cmath>
+#include <limits>
 
 namespace kvscope::cli {
 
@@ -26,16 +28,18 @@ double parseStd(const QString &text)
     const double value = text.trimmed().toDouble(&ok);
     if (!ok || !(value > 0) || !std::isfinite(value))
         throw Error(QStringLiteral("--std: '%1' is not a positive number").arg(text));
+    const QString problem = standardDeviationProblem(value);
+    if (!problem.isEmpty())
+        throw Error(QStringLiteral("--std: '%1' %2").arg(text, problem));
     return value;
 }
 
 int parseGroupSize(const QString &text)
 {
-    bool ok = false;
-    const int value = text.trimmed().toInt(&ok);
-    if (!ok)
-        throw Error(QStringLiteral("--group-size: '%1' is not an integer").arg(text));
-    return validateGroupSize(value);
+    const QString option = QStringLiteral("--group-size");
+    return validateGroupSize(parseInteger(text, option, std::numeric_limits<std::int64_t>::min(),
+                                          std::numeric_limits<int>::max(),
+                                          QStringLiteral("%1: '%2' is not an integer").arg(option, text)));
 }
 
 QuantizationChoices quantizationChoices(const QCommandLineParser &parser, const QuantOptions &o,

@@ -60,7 +60,8 @@ struct QuantOptions
                             QStringLiteral("Print JSON: one object for one scheme, an array for several.")};
     QCommandLineOption histogram{
         QStringLiteral("histogram"),
-        QStringLiteral("Write the error, relative-error and value histograms as CSV."),
+        QStringLiteral(
+            "Write the error, relative-error and value histograms as CSV (- for standard output)."),
         QStringLiteral("file.csv")};
 
     /// What choose the simulation and its display, for `kvscope export`

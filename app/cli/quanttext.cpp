@@ -3,26 +3,15 @@
 
 #include "common/units.h"
 
-#include <cmath>
-
 namespace kvscope::cli {
 
 using namespace kvscope::quant;
 
 namespace {
 
-QString figure(double value, char format, int precision)
-{
-    if (std::isnan(value))
-        return QStringLiteral("nan");
-    if (std::isinf(value))
-        return value > 0 ? QStringLiteral("inf") : QStringLiteral("-inf");
-    return QString::number(value, format, precision);
-}
-
 QString percent(double share)
 {
-    return QString::number(100.0 * share, 'f', 2) + QStringLiteral(" %");
+    return formatFigure(100.0 * share, 'f', 2) + QStringLiteral(" %");
 }
 
 } // namespace
@@ -51,10 +40,10 @@ QString resultsText(const TensorData &tensor, const TensorStats &stats, const QL
                  QStringLiteral("clipped"), QStringLiteral("flushed")});
     for (const SchemeResult &r : results) {
         const ErrorMetrics &m = r.metrics;
-        text +=
-            row({r.scheme.id(), QString::number(r.bitsPerWeight, 'f', 4), figure(m.mse, 'e', 3),
-                 figure(m.sqnrDb, 'f', 2), figure(m.maxAbsError, 'e', 3), figure(m.cosineSimilarity, 'f', 6),
-                 percent(m.clippedShare()), percent(m.flushedShare())});
+        text += row({r.scheme.id(), formatFigure(r.bitsPerWeight, 'f', 4), formatFigure(m.mse, 'e', 3),
+                     formatFigure(m.sqnrDb, 'f', 2), formatFigure(m.maxAbsError, 'e', 3),
+                     formatFigure(m.cosineSimilarity, 'f', 6), percent(m.clippedShare()),
+                     percent(m.flushedShare())});
     }
     for (const SchemeResult &r : results)
         if (r.metrics.nonFinite > 0)

@@ -60,6 +60,16 @@ constexpr std::int64_t ceilDiv(std::int64_t numerator, std::int64_t denominator)
     return numerator / denominator + (numerator % denominator != 0 ? 1 : 0);
 }
 
+/// value x factor / divisor, floored, for non-negative value and factor and a positive
+/// divisor: exact, and without the product, which overflows long before the result
+/// (1 PiB x 900,000 ppm is 2^69.8; the budget it gives is 2^49.8).
+inline std::int64_t mulDivFloor(std::int64_t value, std::int64_t factor, std::int64_t divisor)
+{
+    const Checked whole = Checked(value / divisor) * factor;
+    const std::int64_t part = (Checked(value % divisor) * factor).value() / divisor;
+    return (whole + part).value();
+}
+
 /// Floor division that rounds toward negative infinity (headroom can be negative).
 constexpr std::int64_t floorDiv(std::int64_t numerator, std::int64_t denominator)
 {

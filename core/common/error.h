@@ -8,13 +8,19 @@
 
 namespace kvscope {
 
+/// `text` with every character a terminal would act on or not show (NUL, ESC, DEL, a
+/// line break) written as an escape: \x00 below U+0100, \u2028 above. Bytes read from a
+/// hostile file reach messages through it.
+QString printableText(const QString &text);
+
 /// The one error type the core throws for bad input or impossible figures.
 /// The message names the option, file or field and the offending value; the
-/// CLI prints it as one line and the GUI shows it without changing state.
+/// CLI prints it as one line and the GUI shows it without changing state; control
+/// characters in it are escaped (printableText), so it stays one printable line.
 class Error : public std::exception
 {
 public:
-    explicit Error(QString message) : m_message(std::move(message)), m_utf8(m_message.toUtf8()) {}
+    explicit Error(const QString &message) : m_message(printableText(message)), m_utf8(m_message.toUtf8()) {}
 
     const QString &message() const noexcept { return m_message; }
     const char *what() const noexcept override { return m_utf8.constData(); }

@@ -19,6 +19,20 @@ QLocale grouped(QLocale locale)
     return locale;
 }
 
+/// `text` without its minus sign when every digit of its mantissa is zero ("-0.00" is "0.00").
+QString withoutNegativeZero(QString text, const QString &minus = QStringLiteral("-"))
+{
+    if (!text.startsWith(minus))
+        return text;
+    for (const QChar c : text) {
+        if (c == QLatin1Char('e') || c == QLatin1Char('E'))
+            break;
+        if (c.digitValue() > 0)
+            return text;
+    }
+    return text.mid(minus.size());
+}
+
 /// The largest binary unit whose size the magnitude of `bytes` reaches, from `largest` down.
 struct Unit
 {
@@ -35,8 +49,9 @@ QString inUnits(std::int64_t bytes, int decimals, const QLocale &locale, const U
         ++unit;
     if (unit->size == 1)
         return locale.toString(qint64(bytes)) + QStringLiteral(" B");
-    return locale.toString(double(bytes) / double(unit->size), 'f', decimals) + QLatin1Char(' ') +
-           QLatin1String(unit->name);
+    return withoutNegativeZero(locale.toString(double(bytes) / double(unit->size), 'f', decimals),
+                               locale.negativeSign()) +
+           QLatin1Char(' ') + QLatin1String(unit->name);
 }
 
 } // namespace
@@ -49,7 +64,7 @@ QString unitsConvention()
 
 QString formatGiB(std::int64_t bytes, int decimals)
 {
-    return QString::number(toGiB(bytes), 'f', decimals) + QStringLiteral(" GiB");
+    return formatFigure(toGiB(bytes), 'f', decimals) + QStringLiteral(" GiB");
 }
 
 QString formatBytes(std::int64_t bytes, int decimals)
@@ -75,7 +90,8 @@ QString formatCount(std::int64_t value, const QLocale &locale)
 
 QString formatDecimal(double value, int decimals, const QLocale &locale)
 {
-    return grouped(locale).toString(value, 'f', decimals);
+    const QLocale l = grouped(locale);
+    return withoutNegativeZero(l.toString(value, 'f', decimals), l.negativeSign());
 }
 
 QString formatRate(double perSecond, const QLocale &locale)
@@ -103,6 +119,15 @@ QString formatCount(std::int64_t value)
     return negative ? QLatin1Char('-') + digits : digits;
 }
 
+QString formatShortCount(std::int64_t value)
+{
+    if (value >= (std::int64_t(1) << 20) && value % (std::int64_t(1) << 20) == 0)
+        return QString::number(value >> 20) + QLatin1Char('M');
+    if (value >= 1024 && value % 1024 == 0)
+        return QString::number(value >> 10) + QLatin1Char('K');
+    return QString::number(value);
+}
+
 QString formatParameterCount(std::int64_t parameters)
 {
     const double billions = double(parameters) / 1e9;
@@ -113,9 +138,25 @@ QString formatParameterCount(std::int64_t parameters)
     return QString::number(double(parameters) / 1e6, 'f', 0) + QLatin1Char('M');
 }
 
+QString noFigure()
+{
+    return QStringLiteral("—");
+}
+
+QString formatFigure(double value, char format, int precision)
+{
+    if (!std::isfinite(value))
+        return noFigure();
+    return withoutNegativeZero(QString::number(value, format, precision));
+}
+
 QString formatDuration(double seconds)
 {
     static const char *const names[] = {"s", "ms", "µs"};
+    if (!std::isfinite(seconds))
+        return noFigure();
+    if (std::abs(seconds) >= 1e6) // past 11 days, digits beyond the third say nothing
+        return formatFigure(seconds, 'e', 2) + QStringLiteral(" s");
     double value = seconds;
     int unit = 0;
     while (unit < 2 && std::abs(value) < 1.0) {
@@ -123,7 +164,7 @@ QString formatDuration(double seconds)
         ++unit;
     }
     const int decimals = value >= 100 ? 0 : value >= 10 ? 1 : 2;
-    return QString::number(value, 'f', decimals) + QLatin1Char(' ') + QString::fromUtf8(names[unit]);
+    return formatFigure(value, 'f', decimals) + QLatin1Char(' ') + QString::fromUtf8(names[unit]);
 }
 
 } // namespace kvscope

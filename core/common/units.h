@@ -26,11 +26,23 @@ QString formatBytes(std::int64_t bytes, int decimals = 2);
 /// An integer with thousands separators ("8,030,261,248"), locale independent.
 QString formatCount(std::int64_t value);
 
+/// A token or sequence count in binary thousands where it is a whole number of
+/// them: 512, 8K, 128K, 1M (axis ticks, labels).
+QString formatShortCount(std::int64_t value);
+
 /// A parameter count in short scale: "8.03B", "671B", "1.24B", "560M".
 QString formatParameterCount(std::int64_t parameters);
 
-/// A duration with three significant digits in s, ms or µs ("6.36 ms", "0.613 s" is "613 ms").
+/// A duration with three significant digits in s, ms or µs ("6.36 ms", "0.613 s" is "613 ms");
+/// beyond a million seconds with an exponent ("4.41e+302 s"); "—" when not finite.
 QString formatDuration(double seconds);
+
+/// The text shown for a figure without a value: the JSON's null (a non-finite number).
+QString noFigure();
+
+/// `value` as QString::number(value, format, precision) writes it, except that a figure
+/// without a finite value is noFigure() and a value that rounds to zero has no minus sign.
+QString formatFigure(double value, char format, int precision);
 
 // On screen: the same figures with the digits grouped as `locale` groups them (the
 // window passes the locale of its language), so a large figure stays readable.

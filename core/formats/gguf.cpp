@@ -6,6 +6,7 @@
 
 #include "common/checked.h"
 #include "common/error.h"
+#include "common/regularfile.h"
 
 #include <algorithm>
 #include <cstring>
@@ -400,16 +401,14 @@ GgufFile parseGguf(QIODevice &device, std::int64_t size, const QString &origin)
 
 GgufFile readGgufFile(const QString &path)
 {
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly))
-        throw Error(QStringLiteral("%1: cannot open: %2").arg(path, file.errorString()));
+    QFile file;
+    openRegularFile(file, path);
     return parseGguf(file, file.size(), path);
 }
 
 bool looksLikeGguf(const QString &path)
 {
-    QFile file(path);
-    return file.open(QIODevice::ReadOnly) && file.read(4) == QByteArrayLiteral("GGUF");
+    return regularFileStartsWith(path, QByteArrayLiteral("GGUF"));
 }
 
 } // namespace kvscope

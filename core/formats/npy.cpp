@@ -3,6 +3,7 @@
 
 #include "common/checked.h"
 #include "common/error.h"
+#include "common/regularfile.h"
 
 #include <cstring>
 
@@ -205,9 +206,8 @@ NpyFile NpyFile::open(const QString &path)
 {
     NpyFile f;
     f.m_path = path;
-    f.m_file = QSharedPointer<QFile>::create(path);
-    if (!f.m_file->open(QIODevice::ReadOnly))
-        fail(path, QStringLiteral("cannot open: %1").arg(f.m_file->errorString()));
+    f.m_file = QSharedPointer<QFile>::create();
+    openRegularFile(*f.m_file, path);
     const std::int64_t size = f.m_file->size();
     const QByteArray head = f.m_file->read(std::min<std::int64_t>(size, magicBytes + 6 + MaxNpyHeaderBytes));
     f.m_header = parseNpyHeader(head, size, path);

@@ -3,6 +3,7 @@
 
 #include "common/checked.h"
 #include "common/error.h"
+#include "common/regularfile.h"
 
 #include <algorithm>
 #include <cmath>
@@ -188,9 +189,8 @@ SafetensorsHeader readSafetensorsHeader(QIODevice &file, std::int64_t size, cons
 
 SafetensorsHeader readSafetensorsHeader(const QString &path)
 {
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly))
-        fail(path, QStringLiteral("cannot open: %1").arg(file.errorString()));
+    QFile file;
+    openRegularFile(file, path);
     return readSafetensorsHeader(file, file.size(), path);
 }
 
@@ -198,9 +198,8 @@ SafetensorsFile SafetensorsFile::open(const QString &path)
 {
     SafetensorsFile f;
     f.m_path = path;
-    f.m_file = QSharedPointer<QFile>::create(path);
-    if (!f.m_file->open(QIODevice::ReadOnly))
-        fail(path, QStringLiteral("cannot open: %1").arg(f.m_file->errorString()));
+    f.m_file = QSharedPointer<QFile>::create();
+    openRegularFile(*f.m_file, path);
     f.m_header = readSafetensorsHeader(*f.m_file, f.m_file->size(), path);
     if (f.m_header.dataBytes > 0) {
         const qint64 dataOffset = 8 + f.m_header.headerBytes;

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "gpu/customgpu.h"
 
+#include "common/checked.h"
 #include "common/error.h"
 #include "common/units.h"
 
@@ -166,8 +167,8 @@ GpuSpec parseCustomGpuOption(const QString &text, const QString &option)
     const std::optional<std::int64_t> millionths = parseMillionths(parts.at(1));
     if (!millionths || *millionths == 0)
         return fail();
-    // GiB x 10^-6 exactly: millionths x 2^30 / 10^6 (2^30 = 1,073,741,824 divides by 64 only).
-    const std::int64_t bytes = *millionths / 1'000'000 * GiB + (*millionths % 1'000'000) * GiB / 1'000'000;
+    // GiB x 10^-6 exactly: millionths x 2^30 / 10^6, floored.
+    const std::int64_t bytes = mulDivFloor(*millionths, GiB, 1'000'000);
     CustomGpuInput in;
     in.name = QStringLiteral("Custom GPU %1 GiB").arg(parts.at(1).trimmed());
     in.memoryBytes = bytes;

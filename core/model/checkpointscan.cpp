@@ -3,11 +3,11 @@
 
 #include "common/checked.h"
 #include "common/error.h"
+#include "common/regularfile.h"
 #include "formats/safetensors.h"
 #include "model/hfconfig.h"
 
 #include <QDir>
-#include <QFile>
 #include <QFileInfo>
 #include <QHash>
 #include <QJsonObject>
@@ -24,14 +24,8 @@ constexpr int MaxShards = 100'000;
 /// The shard files an index maps, checked to be plain names inside the folder.
 QHash<QString, QStringList> readIndex(const QString &indexPath)
 {
-    QFile file(indexPath);
-    if (!file.open(QIODevice::ReadOnly))
-        throw Error(QStringLiteral("%1: cannot open: %2").arg(indexPath, file.errorString()));
-    if (file.size() > MaxIndexBytes)
-        throw Error(QStringLiteral("%1: %2 bytes is too large for a safetensors index")
-                        .arg(indexPath)
-                        .arg(file.size()));
-    const QJsonObject index = parseJsonObject(file.readAll(), indexPath);
+    const QJsonObject index = parseJsonObject(
+        readRegularFile(indexPath, MaxIndexBytes, QStringLiteral("a safetensors index")), indexPath);
     const QJsonValue map = index.value(QLatin1String("weight_map"));
     if (!map.isObject())
         throw Error(QStringLiteral("%1: field 'weight_map' must be an object of tensor -> shard file")
@@ -81,7 +75,7 @@ MeasuredCheckpoint measureSafetensorsFolder(const QString &folder, QStringList &
         shards.sort();
         for (const QString &shard : shards) {
             const QString path = dir.filePath(shard);
-            if (!QFileInfo(path).isFile())
+            if (!QFileInfo::exists(path)) // anything else is the reader's to refuse
                 throw Error(
                     QStringLiteral("%1: shard '%2' is listed but not in the folder").arg(indexPath, shard));
             const SafetensorsHeader header = readSafetensorsHeader(path);

@@ -9,6 +9,7 @@
 #include <optional>
 
 #include <QJsonArray>
+#include <QJsonDocument>
 #include <QJsonObject>
 #include <QJsonValue>
 #include <QString>
@@ -33,6 +34,7 @@ public:
 
     const QJsonObject &object() const { return m_object; }
     const QString &origin() const { return m_origin; }
+    const QString &prefix() const { return m_prefix; }
 
     /// The first key present with a non-null value, or an empty string.
     QString present(std::initializer_list<const char *> keys) const
@@ -79,7 +81,7 @@ public:
     {
         if (const auto v = integer(keys, minimum, maximum))
             return *v;
-        throw Error(QStringLiteral("%1: missing field '%2'").arg(m_origin, m_prefix + spellings(keys)));
+        throw Error(QStringLiteral("%1: missing field %2").arg(m_origin, spellings(keys)));
     }
 
     std::optional<double> number(std::initializer_list<const char *> keys) const
@@ -127,24 +129,30 @@ public:
         case QJsonValue::Bool:
             return v.toBool() ? QStringLiteral("true") : QStringLiteral("false");
         case QJsonValue::Array:
-            return QStringLiteral("an array");
-        case QJsonValue::Object:
-            return QStringLiteral("an object");
+        case QJsonValue::Object: {
+            // Short ones as written ("[1]"), long ones by their kind.
+            const QByteArray json = v.isArray() ? QJsonDocument(v.toArray()).toJson(QJsonDocument::Compact)
+                                                : QJsonDocument(v.toObject()).toJson(QJsonDocument::Compact);
+            if (json.size() <= 60)
+                return QString::fromUtf8(json);
+            return v.isArray() ? QStringLiteral("an array") : QStringLiteral("an object");
+        }
         default:
             return QStringLiteral("null");
         }
     }
 
 private:
-    static QString spellings(std::initializer_list<const char *> keys)
+    /// "'num_hidden_layers' (or 'n_layer', 'num_layers')", the first with the prefix.
+    QString spellings(std::initializer_list<const char *> keys) const
     {
-        QStringList names;
+        QStringList others;
         for (const char *key : keys)
-            names << QLatin1String(key);
-        QString first = names.takeFirst();
-        return names.isEmpty() ? first
-                               : first + QStringLiteral("' (or ") + names.join(QStringLiteral(", ")) +
-                                     QLatin1Char(')') + QLatin1Char('\'');
+            others << QLatin1Char('\'') + QLatin1String(key) + QLatin1Char('\'');
+        const QString first = QLatin1Char('\'') + m_prefix + others.takeFirst().mid(1);
+        return others.isEmpty()
+                   ? first
+                   : first + QStringLiteral(" (or ") + others.join(QStringLiteral(", ")) + QLatin1Char(')');
     }
 
     QJsonObject m_object;

@@ -2,6 +2,7 @@
 #include "model/hfconfig.h"
 
 #include "common/error.h"
+#include "common/regularfile.h"
 #include "model/configreader.h"
 #include "model/hybridconfig.h"
 #include "model/quantizationconfig.h"
@@ -10,7 +11,6 @@
 #include <initializer_list>
 #include <optional>
 
-#include <QFile>
 #include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -107,12 +107,15 @@ QList<bool> slidingLayersFrom(const ConfigReader &r, const QString &modelType, i
                 QStringLiteral("layer_types"),
                 QStringLiteral("has %1 entries but num_hidden_layers is %2").arg(array.size()).arg(layers));
         for (int i = 0; i < layers; ++i) {
-            const QString kind = array.at(i).toString();
+            const QJsonValue entry = array.at(i);
+            const QString kind = entry.toString();
             if (kind == QLatin1String("sliding_attention"))
                 sliding[i] = true;
             else if (kind != QLatin1String("full_attention"))
                 r.fail(QStringLiteral("layer_types[%1]").arg(i),
-                       QStringLiteral("is '%1'; expected sliding_attention or full_attention").arg(kind));
+                       QStringLiteral("is %1; expected sliding_attention or full_attention")
+                           .arg(entry.isString() ? QLatin1Char('\'') + kind + QLatin1Char('\'')
+                                                 : ConfigReader::render(entry)));
         }
         return sliding;
     }
@@ -147,10 +150,17 @@ QList<bool> slidingLayersFrom(const ConfigReader &r, const QString &modelType, i
 
 void readMoe(const ConfigReader &r, const QString &modelType, ModelArch &m)
 {
-    const auto experts =
-        r.integer({"n_routed_experts", "num_local_experts", "num_experts", "moe_num_experts"});
-    if (!experts || *experts == 0)
+    const std::initializer_list<const char *> expertKeys = {"n_routed_experts", "num_local_experts",
+                                                            "num_experts", "moe_num_experts"};
+    const auto experts = r.integer(expertKeys);
+    if (!experts)
         return;
+    if (*experts == 0) {
+        // ibm-granite/granite-4.0-h-micro: the dense member of a MoE family says 0 experts.
+        m.notes
+            << QStringLiteral("%1 0: read as a dense model (no routed experts)").arg(r.present(expertKeys));
+        return;
+    }
     MoeSpec &e = m.moe;
     e.numExperts = int(*experts);
     e.expertsPerToken = int(r.requireInteger({"num_experts_per_tok", "experts_per_token", "moe_top_k"}));
@@ -159,14 +169,17 @@ void readMoe(const ConfigReader &r, const QString &modelType, ModelArch &m)
                QStringLiteral("is %1, more than the %2 experts").arg(e.expertsPerToken).arg(e.numExperts));
     e.numSharedExperts = int(r.integer({"n_shared_experts", "num_shared_experts"}).value_or(0));
     e.expertIntermediateSize =
-        r.integer({"moe_intermediate_size", "expert_intermediate_size"}, 0, MaxConfigWidth)
+        r.integer({"moe_intermediate_size", "expert_intermediate_size"}, 1, MaxConfigWidth)
             .value_or(m.intermediateSize);
+    if (e.expertIntermediateSize == 0) // no intermediate_size to fall back on either
+        e.expertIntermediateSize =
+            r.requireInteger({"moe_intermediate_size", "expert_intermediate_size"}, 1, MaxConfigWidth);
     e.sharedIntermediateSize =
         r.integer({"shared_expert_intermediate_size", "shared_intermediate_size"}, 0, MaxConfigWidth)
             .value_or(0);
     e.sharedExpertGate = e.sharedIntermediateSize > 0 && (modelType == QLatin1String("qwen2_moe") ||
                                                           modelType == QLatin1String("qwen3_next"));
-    e.firstDenseLayers = int(r.integer({"first_k_dense_replace"}).value_or(0));
+    e.firstDenseLayers = int(r.integer({"first_k_dense_replace"}, 0, m.numLayers).value_or(0));
 
     // Sparse-step conventions: Qwen and Llama 4 put experts where (i + 1) % step == 0,
     // DeepSeek where i % freq == 0 (after the first dense layers).
@@ -194,9 +207,34 @@ void readMoe(const ConfigReader &r, const QString &modelType, ModelArch &m)
     e.expertBias = modelType == QLatin1String("gpt_oss");
 }
 
-void readMla(const ConfigReader &r, ModelArch &m)
+/// The model types vLLM runs with multi-head latent attention when kv_lora_rank
+/// is not null (vLLM ModelConfig.is_deepseek_mla).
+bool latentAttentionFamily(const QString &modelType)
 {
-    const auto kvLora = r.integer({"kv_lora_rank"});
+    for (const char *name : {"deepseek_v2", "deepseek_v3", "deepseek_v32", "deepseek_mtp", "kimi_k2"})
+        if (modelType == QLatin1String(name))
+            return true;
+    return false;
+}
+
+void readMla(const ConfigReader &r, const QString &modelType, ModelArch &m)
+{
+    const bool family = latentAttentionFamily(modelType);
+    if (family) {
+        const QJsonValue rank = r.object().value(QLatin1String("kv_lora_rank"));
+        if (rank.isNull()) {
+            m.notes << QStringLiteral("kv_lora_rank is null: vLLM runs %1 with multi-head attention, no "
+                                      "latent cache")
+                           .arg(modelType);
+            return;
+        }
+        if (rank.isUndefined())
+            throw Error(
+                QStringLiteral("%1: missing field '%2kv_lora_rank'; %3 uses multi-head latent attention")
+                    .arg(r.origin(), r.prefix(), modelType));
+    }
+    // A rank of 0 is no latent cache at all: only a family that has none may say so.
+    const auto kvLora = r.integer({"kv_lora_rank"}, family ? 1 : 0);
     if (!kvLora || *kvLora == 0)
         return;
     MlaSpec &a = m.mla;
@@ -234,7 +272,13 @@ void readVision(const QJsonObject &top, const QString &origin, ModelArch &m)
 
 WeightDtype readDtype(const ConfigReader &r)
 {
-    const QString text = r.string({"torch_dtype", "dtype"});
+    const QJsonValue given = r.value({"torch_dtype", "dtype"});
+    if (given.isUndefined() || given.isNull())
+        return WeightDtype::Auto;
+    if (!given.isString())
+        r.fail(r.present({"torch_dtype", "dtype"}),
+               QStringLiteral("must be a dtype name, got %1").arg(ConfigReader::render(given)));
+    const QString text = given.toString();
     if (text.isEmpty())
         return WeightDtype::Auto;
     try {
@@ -263,13 +307,9 @@ QJsonObject parseJsonObject(const QByteArray &text, const QString &origin)
 
 ModelArch loadHfConfigFile(const QString &path)
 {
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly))
-        throw Error(QStringLiteral("%1: cannot open: %2").arg(path, file.errorString()));
     constexpr qint64 maxConfigBytes = 16 * 1024 * 1024;
-    if (file.size() > maxConfigBytes)
-        throw Error(QStringLiteral("%1: %2 bytes is too large for a config.json").arg(path).arg(file.size()));
-    ModelArch model = parseHfConfig(parseJsonObject(file.readAll(), path), path);
+    const QByteArray text = readRegularFile(path, maxConfigBytes, QStringLiteral("a config.json"));
+    ModelArch model = parseHfConfig(parseJsonObject(text, path), path);
     model.source = QFileInfo(path).absoluteFilePath();
     return model;
 }
@@ -350,10 +390,11 @@ ModelArch parseHfConfig(const QJsonObject &top, const QString &origin)
     m.vHeadDim = m.headDim;
 
     const FamilyTraits &t = traits;
-    m.intermediateSize =
-        r.integer({"intermediate_size", "ffn_hidden_size", "n_inner", "ffn_dim", "hidden_dim"}, 0,
-                  MaxConfigWidth)
-            .value_or(t.mlpKind == MlpKind::Plain ? 4 * m.hiddenSize : 0);
+    const std::initializer_list<const char *> intermediateKeys = {"intermediate_size", "ffn_hidden_size",
+                                                                  "n_inner", "ffn_dim", "hidden_dim"};
+    // 0 is allowed here: a model whose every layer is MoE needs no dense width (checked below).
+    m.intermediateSize = r.integer(intermediateKeys, 0, MaxConfigWidth)
+                             .value_or(t.mlpKind == MlpKind::Plain ? 4 * m.hiddenSize : 0);
     m.vocabSize = r.requireInteger({"vocab_size", "padded_vocab_size", "n_vocab"}, 1, MaxConfigWidth);
     m.maxPositionEmbeddings = r.integer({"max_position_embeddings", "n_positions", "max_seq_len",
                                          "seq_length", "max_sequence_length"},
@@ -403,14 +444,17 @@ ModelArch parseHfConfig(const QJsonObject &top, const QString &origin)
     m.attentionOutputGate =
         modelType == QLatin1String("qwen3_next") && r.boolean({"attn_output_gate"}).value_or(true);
 
-    readMla(r, m);
+    readMla(r, modelType, m);
     readMoe(r, modelType, m);
     readLlama4Layout(r, modelType, m);
     readGemma3nLayout(r, modelType, m);
     readRecurrentLayers(r, modelType, m);
     readSparseIndexer(r, m);
-    if (m.intermediateSize == 0 && !m.moe.enabled())
-        throw Error(QStringLiteral("%1: missing field '%2intermediate_size'").arg(origin, prefix));
+    bool denseMlp = !m.moe.enabled();
+    for (int i = 0; i < m.numLayers && !denseMlp; ++i)
+        denseMlp = !m.isMoeLayer(i);
+    if (m.intermediateSize == 0 && denseMlp) // then 0 or no width at all is an error
+        m.intermediateSize = r.requireInteger(intermediateKeys, 1, MaxConfigWidth);
 
     const std::int64_t window = r.integer({"sliding_window", "sliding_window_size"}).value_or(0);
     const bool slidingDisabled = r.boolean({"use_sliding_window"}).has_value() &&
@@ -429,6 +473,9 @@ ModelArch parseHfConfig(const QJsonObject &top, const QString &origin)
     const QJsonValue quant = r.value({"quantization_config", "compression_config"});
     if (quant.isObject())
         m.checkpointQuantization = parseQuantizationConfig(quant.toObject(), origin);
+    else if (!quant.isUndefined() && !quant.isNull())
+        r.fail(r.present({"quantization_config", "compression_config"}),
+               QStringLiteral("must be an object, got %1").arg(ConfigReader::render(quant)));
 
     readVision(top, origin, m);
     return m;

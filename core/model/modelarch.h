@@ -214,6 +214,8 @@ struct ModelArch
     bool isRecurrentLayer(int layer) const;
     bool isKvSharedLayer(int layer) const; ///< reuses an earlier layer's cache, holds none
     bool usesMla() const { return mla.enabled(); }
+
+    friend bool operator==(const ModelArch &, const ModelArch &) = default;
 };
 
 } // namespace kvscope

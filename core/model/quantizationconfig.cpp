@@ -3,31 +3,52 @@
 
 #include "model/configreader.h"
 
+#include <QRegularExpression>
+
 namespace kvscope {
 
 namespace {
 
-QStringList stringList(const QJsonObject &object, const char *key)
+/// A list of module names a checkpoint leaves unquantized; "re:" entries are regular
+/// expressions (compressed-tensors), checked here so a bad one is named, not ignored.
+QStringList moduleList(const ConfigReader &r, const char *key)
 {
     QStringList list;
-    for (const QJsonValue v : object.value(QLatin1String(key)).toArray())
-        if (v.isString())
-            list << v.toString();
+    const QJsonArray entries = r.object().value(QLatin1String(key)).toArray();
+    for (qsizetype i = 0; i < entries.size(); ++i) {
+        const QJsonValue v = entries.at(i);
+        const QString field = QStringLiteral("%1[%2]").arg(QLatin1String(key)).arg(i);
+        if (!v.isString())
+            r.fail(field, QStringLiteral("must be a module name, got %1").arg(ConfigReader::render(v)));
+        const QString name = v.toString();
+        if (name.startsWith(QLatin1String("re:"))) {
+            const QRegularExpression pattern(name.mid(3));
+            if (!pattern.isValid())
+                r.fail(field, QStringLiteral("is %1, not a valid regular expression (%2)")
+                                  .arg(ConfigReader::render(v), pattern.errorString()));
+        }
+        list << name;
+    }
     return list;
 }
 
 QuantizationSpec readFp8(const ConfigReader &r)
 {
     QuantizationSpec spec = defaultSpecFor(QuantMethod::Fp8);
-    const QJsonArray block = r.object().value(QLatin1String("weight_block_size")).toArray();
-    if (block.size() == 2) {
+    const QJsonValue given = r.object().value(QLatin1String("weight_block_size"));
+    if (!given.isUndefined() && !given.isNull()) { // absent or null: one scale per tensor
+        const QJsonArray block = given.toArray();
+        const auto positive = [](const QJsonValue &v) {
+            return v.isDouble() && v.toInt(0) > 0 && v.toDouble() == v.toInt();
+        };
+        if (!given.isArray() || block.size() != 2 || !positive(block.at(0)) || !positive(block.at(1)))
+            r.fail(
+                QStringLiteral("weight_block_size"),
+                QStringLiteral("must hold two positive integers, got %1").arg(ConfigReader::render(given)));
         spec.blockRows = block.at(0).toInt();
         spec.blockCols = block.at(1).toInt();
-        if (spec.blockRows <= 0 || spec.blockCols <= 0)
-            r.fail(QStringLiteral("weight_block_size"), QStringLiteral("must hold two positive integers"));
     }
-    spec.modulesNotConverted =
-        stringList(r.object(), "modules_to_not_convert") + stringList(r.object(), "ignored_layers");
+    spec.modulesNotConverted = moduleList(r, "modules_to_not_convert") + moduleList(r, "ignored_layers");
     return spec;
 }
 
@@ -48,7 +69,7 @@ QuantizationSpec readBitsAndBytes(const ConfigReader &r)
         r.fail(QStringLiteral("load_in_4bit"),
                QStringLiteral("and load_in_8bit are both unset; nothing to size"));
     }
-    spec.modulesNotConverted = stringList(r.object(), "llm_int8_skip_modules");
+    spec.modulesNotConverted = moduleList(r, "llm_int8_skip_modules");
     return spec;
 }
 
@@ -113,7 +134,7 @@ QuantizationSpec readCompressedTensors(const ConfigReader &r)
                  ? (activations.value(QLatin1String("dynamic")).toBool() ? QStringLiteral("_DYNAMIC")
                                                                          : QString())
                  : QStringLiteral("A%1").arg(activations.value(QLatin1String("num_bits")).toInt(8)));
-    spec.modulesNotConverted = stringList(r.object(), "ignore");
+    spec.modulesNotConverted = moduleList(r, "ignore");
     return spec;
 }
 
@@ -130,7 +151,7 @@ QuantizationSpec parseQuantizationConfig(const QJsonObject &q, const QString &or
     if (method == QLatin1String("fbgemm_fp8")) {
         QuantizationSpec spec = defaultSpecFor(QuantMethod::Fp8);
         spec.perChannelScales = true;
-        spec.modulesNotConverted = stringList(q, "modules_to_not_convert");
+        spec.modulesNotConverted = moduleList(r, "modules_to_not_convert");
         return spec;
     }
     if (method == QLatin1String("awq") || method == QLatin1String("gptq")) {
@@ -140,14 +161,14 @@ QuantizationSpec parseQuantizationConfig(const QJsonObject &q, const QString &or
         spec.groupSize = int(r.integer({"group_size", "q_group_size"}, -1).value_or(128));
         if (spec.groupSize == 0)
             r.fail(QStringLiteral("group_size"), QStringLiteral("is 0; expected a positive size or -1"));
-        spec.modulesNotConverted = stringList(q, "modules_to_not_convert");
+        spec.modulesNotConverted = moduleList(r, "modules_to_not_convert");
         return spec;
     }
     if (method == QLatin1String("bitsandbytes"))
         return readBitsAndBytes(r);
     if (method == QLatin1String("mxfp4")) {
         QuantizationSpec spec = defaultSpecFor(QuantMethod::Mxfp4);
-        spec.modulesNotConverted = stringList(q, "modules_to_not_convert");
+        spec.modulesNotConverted = moduleList(r, "modules_to_not_convert");
         return spec;
     }
     if (method == QLatin1String("compressed-tensors") || method == QLatin1String("compressed_tensors"))

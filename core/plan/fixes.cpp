@@ -3,6 +3,7 @@
 
 #include "common/error.h"
 #include "plan/growth.h"
+#include "plan/launchline.h"
 #include "plan/planjson.h"
 #include "plan/planner.h"
 #include "plan/tensorparallel.h"
@@ -190,9 +191,8 @@ void addQuantizations(const Scenario &s, const MemoryPlan &plan, QList<Fix> &fix
         std::optional<Fix> fix = settle(draft);
         if (!fix || fix->plan.weights.bytesPerGpu >= plan.weights.bytesPerGpu)
             continue;
-        // vLLM quantizes a 16-bit checkpoint to fp8 or bitsandbytes while loading it;
-        // AWQ and GPTQ need weights calibrated and stored that way.
-        fix->needsQuantizedCheckpoint = checkpointQuantized || fix->plan.quantization.isAwqOrGptq();
+        fix->needsQuantizedCheckpoint =
+            checkpointQuantized || !quantizesWhileLoading(fix->plan.quantization.method);
         fixes << *fix;
     }
 }
@@ -288,10 +288,13 @@ QString fixKindName(FixKind kind)
     return {};
 }
 
-QJsonObject calcJson(const MemoryPlan &plan, const QList<Fix> &fixes)
+QJsonObject calcJson(const Scenario &scenario, const MemoryPlan &plan, const QList<Fix> &fixes)
 {
     QJsonObject json = planToJson(plan);
     json.insert(QStringLiteral("fixes"), fixesToJson(fixes));
+    const LaunchLine line = launchLine(scenario);
+    json.insert(QStringLiteral("vllm_command"), line.command());
+    json.insert(QStringLiteral("vllm_command_caveats"), QJsonArray::fromStringList(line.caveats));
     return json;
 }
 

@@ -64,9 +64,11 @@ QList<Fix> proposeFixes(const Scenario &scenario, const MemoryPlan &plan, const 
 /// "needs_quantized_checkpoint": bool}].
 QJsonArray fixesToJson(const QList<Fix> &fixes);
 
-/// The `kvscope calc --json` document: the plan's keys and "fixes". The
-/// window's Copy JSON, Export figures and every scenario chart's JSON are this.
-QJsonObject calcJson(const MemoryPlan &plan, const QList<Fix> &fixes);
+/// The `kvscope calc --json` document: the plan's keys, "fixes", and the command that
+/// starts vLLM on the scenario ("vllm_command", shell-quoted; "vllm_command_caveats":
+/// what no vLLM flag can say). The window's Copy JSON, Export figures and every scenario
+/// chart's JSON are this.
+QJsonObject calcJson(const Scenario &scenario, const MemoryPlan &plan, const QList<Fix> &fixes);
 
 /// "batch_size", "quantization"... (the JSON "kind").
 QString fixKindName(FixKind kind);

@@ -179,8 +179,35 @@ QList<KvCacheDtype> chartKvDtypes(const MemoryPlan &plan, int &current)
     return walk;
 }
 
+std::optional<ModelArch> counterfactualModel(const ModelArch &model, Counterfactual kind)
+{
+    ModelArch changed = model;
+    switch (kind) {
+    case Counterfactual::AsIfMha:
+        if (!model.usesMla() && model.numKvHeads >= model.numHeads)
+            return std::nullopt;
+        // MLA configs already give the per-head key (nope + rope) and value dimensions.
+        changed.numKvHeads = model.numHeads;
+        changed.mla = MlaSpec{};
+        changed.indexer = IndexerSpec{};
+        return changed;
+    case Counterfactual::AsIfAllLayersFull:
+        if (model.slidingLayerCount() == 0 && model.attentionChunkSize == 0 && !model.recurrent.enabled() &&
+            model.kvSharedLayers == 0)
+            return std::nullopt;
+        changed.slidingWindow = 0;
+        changed.slidingLayers.clear();
+        changed.attentionChunkSize = 0;
+        changed.chunkedLayers.clear();
+        changed.recurrent = RecurrentSpec{};
+        changed.kvSharedLayers = 0;
+        return changed;
+    }
+    return std::nullopt;
+}
+
 GrowthChartData growthChartData(const Scenario &scenario, const MemoryPlan &plan, GrowthAxis axis, int points,
-                                AxisScale scale)
+                                AxisScale scale, bool counterfactuals)
 {
     GrowthChartData d;
     d.axis = axis;
@@ -255,6 +282,29 @@ GrowthChartData growthChartData(const Scenario &scenario, const MemoryPlan &plan
             }
         }
         d.curves << curve;
+    }
+    if (!counterfactuals)
+        return d;
+    for (const Counterfactual kind : {Counterfactual::AsIfMha, Counterfactual::AsIfAllLayersFull}) {
+        const std::optional<ModelArch> changed = counterfactualModel(m, kind);
+        if (!changed)
+            continue;
+        CounterfactualCurve curve;
+        curve.kind = kind;
+        curve.kvHeads = changed->numKvHeads;
+        curve.cacheLayers = kvCacheLayerCount(*changed);
+        const KvCacheLayout layout =
+            kvCacheLayout(*changed, kvCacheOptions(scenario, plan.dtype, plan.kvCacheDtype));
+        for (std::int64_t x : xs) {
+            try {
+                curve.kvBytes << (bySequence ? kvCacheBytes(*changed, layout, scenario.batchSize, x)
+                                             : kvCacheBytes(*changed, layout, x, scenario.seqLen));
+                curve.x << x;
+            } catch (const Error &) {
+                break; // beyond 2^63 bytes: the curve ends here
+            }
+        }
+        d.counterfactuals << curve;
     }
     return d;
 }

@@ -5,6 +5,7 @@
 #include "plan/scenario.h"
 
 #include <cstdint>
+#include <optional>
 
 #include <QList>
 
@@ -67,6 +68,28 @@ struct GrowthCurve
     std::int64_t fitsUpTo = 0;      ///< largest x within the budget; -1 = no limit (all layers slide)
 };
 
+/// A model that differs from the scenario's in one feature, to show what the
+/// feature saves.
+enum class Counterfactual
+{
+    AsIfMha,          ///< every query head with its own K and V: no GQA sharing, no MLA latent
+    AsIfAllLayersFull ///< every layer keeps every token: no sliding window, chunk, recurrent state or sharing
+};
+
+/// The scenario's model changed as `kind` says, or nothing when the model has no
+/// such feature (an MHA model as if MHA).
+std::optional<ModelArch> counterfactualModel(const ModelArch &model, Counterfactual kind);
+
+/// The KV cache of a counterfactual model along the chart's axis, at the plan's KV dtype.
+struct CounterfactualCurve
+{
+    Counterfactual kind = Counterfactual::AsIfMha;
+    QList<std::int64_t> x;
+    QList<std::int64_t> kvBytes;
+    int kvHeads = 0;     ///< KV heads of the changed model (all GPUs)
+    int cacheLayers = 0; ///< layers of the changed model that keep a per-token cache
+};
+
 /// A marked point of the growth chart. Where it lies outside the shown range it is
 /// drawn at the edge (`shownX`, `shownBytes`) with an arrow pointing out.
 struct GrowthMarker
@@ -99,7 +122,8 @@ struct GrowthChartData
     std::int64_t gpuMemoryBytes = 0;
     std::int64_t fixedBytes = 0; ///< weights + activations + overhead
     QList<GrowthCurve> curves;   ///< one per KV precision on the walk (plus the plan's, if off the walk)
-    int currentCurve = 0;        ///< the curve of the plan's KV dtype
+    QList<CounterfactualCurve> counterfactuals; ///< when asked for: the KV line of each counterfactual model
+    int currentCurve = 0;                       ///< the curve of the plan's KV dtype
     std::int64_t currentX = 0;
     std::int64_t batchSize = 0; ///< the scenario's batch (fixed along the sequence axis)
     std::int64_t seqLen = 0;    ///< the scenario's sequence length (fixed along the batch axis)
@@ -116,8 +140,10 @@ std::int64_t batchAxisMin();
 std::int64_t batchAxisMax();
 
 /// Samples the curves at `points` x values spaced for `scale` (plus the current x
-/// and, for windowed models, the window) over the range shown, and places the markers.
+/// and, for windowed models, the window) over the range shown, and places the markers;
+/// with `counterfactuals`, adds the KV line of every counterfactual model that differs.
 GrowthChartData growthChartData(const Scenario &scenario, const MemoryPlan &plan, GrowthAxis axis,
-                                int points = 96, AxisScale scale = AxisScale::Logarithmic);
+                                int points = 96, AxisScale scale = AxisScale::Logarithmic,
+                                bool counterfactuals = false);
 
 } // namespace kvscope

@@ -192,15 +192,27 @@ KvCacheLayout kvCacheLayout(const ModelArch &model, const KvCacheOptions &option
     return layout;
 }
 
+std::int64_t GroupBlocks::total(const KvGroupLayout &g) const
+{
+    return (Checked(g.fullGroups) * full + Checked(g.slidingGroups) * sliding +
+            Checked(g.chunkedGroups) * chunked + Checked(g.recurrentGroups) * recurrent)
+        .value();
+}
+
+GroupBlocks sequenceBlocksPerGroup(const ModelArch &model, const KvCacheLayout &layout, std::int64_t tokens)
+{
+    const int block = layout.blockSize;
+    GroupBlocks blocks;
+    blocks.full = blocksHeld(tokens, 0, block);
+    blocks.sliding = blocksHeld(tokens, model.slidingWindow, block);
+    blocks.chunked = chunkBlocksHeld(tokens, model.attentionChunkSize, block);
+    blocks.recurrent = tokens > 0 ? 1 : 0;
+    return blocks;
+}
+
 std::int64_t blocksPerSequence(const ModelArch &model, const KvCacheLayout &layout, std::int64_t tokens)
 {
-    const KvGroupLayout &g = layout.groups;
-    const int block = layout.blockSize;
-    return (Checked(g.fullGroups) * blocksHeld(tokens, 0, block) +
-            Checked(g.slidingGroups) * blocksHeld(tokens, model.slidingWindow, block) +
-            Checked(g.chunkedGroups) * chunkBlocksHeld(tokens, model.attentionChunkSize, block) +
-            Checked(g.recurrentGroups) * (tokens > 0 ? 1 : 0))
-        .value();
+    return sequenceBlocksPerGroup(model, layout, tokens).total(layout.groups);
 }
 
 std::int64_t kvCacheBytes(const ModelArch &model, const KvCacheLayout &layout, std::int64_t batch,
@@ -209,25 +221,32 @@ std::int64_t kvCacheBytes(const ModelArch &model, const KvCacheLayout &layout, s
     return (Checked(batch) * blocksPerSequence(model, layout, tokens) * layout.poolBlockBytes()).value();
 }
 
-std::int64_t blocksPerRequest(const ModelArch &model, const KvCacheLayout &layout, std::int64_t maxModelLen,
-                              std::int64_t maxNumBatchedTokens)
+GroupBlocks requestBlocksPerGroup(const ModelArch &model, const KvCacheLayout &layout,
+                                  std::int64_t maxModelLen, std::int64_t maxNumBatchedTokens)
 {
     const KvGroupLayout &g = layout.groups;
     const int block = layout.blockSize;
-    Checked blocks = Checked(g.fullGroups) * ceilDiv(maxModelLen, block);
+    GroupBlocks blocks;
+    blocks.full = ceilDiv(maxModelLen, block);
     if (g.slidingGroups > 0) {
         const std::int64_t reach =
             std::min((Checked(model.slidingWindow) - 1 + maxNumBatchedTokens).value(), maxModelLen);
-        blocks += Checked(g.slidingGroups) * (ceilDiv(reach, block) + 1);
+        blocks.sliding = ceilDiv(reach, block) + 1;
     }
     if (g.chunkedGroups > 0) {
         const std::int64_t reach =
             std::min((Checked(model.attentionChunkSize) + maxNumBatchedTokens).value(), maxModelLen);
-        blocks += Checked(g.chunkedGroups) * ceilDiv(reach, block);
+        blocks.chunked = ceilDiv(reach, block);
     }
     // --mamba-cache-mode none (no prefix caching): one state block per group.
-    blocks += g.recurrentGroups;
-    return blocks.value();
+    blocks.recurrent = 1;
+    return blocks;
+}
+
+std::int64_t blocksPerRequest(const ModelArch &model, const KvCacheLayout &layout, std::int64_t maxModelLen,
+                              std::int64_t maxNumBatchedTokens)
+{
+    return requestBlocksPerGroup(model, layout, maxModelLen, maxNumBatchedTokens).total(layout.groups);
 }
 
 } // namespace kvscope

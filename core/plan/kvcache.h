@@ -99,9 +99,23 @@ struct KvCacheLayout
 /// (HybridAttentionMambaModelConfig.verify_and_update_config, kernel alignment 16).
 KvCacheLayout kvCacheLayout(const ModelArch &model, const KvCacheOptions &options);
 
-/// Blocks from vLLM's pool that one sequence of `tokens` tokens holds: per
-/// group, full layers ceil(tokens / block), windows and chunks the blocks they
-/// touch, recurrent layers one state block.
+/// Blocks one KV cache group of each kind holds (a group spans groupSize layer
+/// slots; one block covers a page in each).
+struct GroupBlocks
+{
+    std::int64_t full = 0;
+    std::int64_t sliding = 0;
+    std::int64_t chunked = 0;
+    std::int64_t recurrent = 0;
+    /// Over every group of `groups`: groups of each kind x their blocks.
+    std::int64_t total(const KvGroupLayout &groups) const;
+};
+
+/// Per group, for one sequence of `tokens` tokens: full layers ceil(tokens / block),
+/// windows and chunks the blocks they touch, recurrent layers one state block.
+GroupBlocks sequenceBlocksPerGroup(const ModelArch &model, const KvCacheLayout &layout, std::int64_t tokens);
+
+/// Blocks from vLLM's pool that one sequence of `tokens` tokens holds, over every group.
 std::int64_t blocksPerSequence(const ModelArch &model, const KvCacheLayout &layout, std::int64_t tokens);
 
 /// KV cache and state bytes for `batch` sequences of `tokens` tokens on one
@@ -109,10 +123,14 @@ std::int64_t blocksPerSequence(const ModelArch &model, const KvCacheLayout &layo
 std::int64_t kvCacheBytes(const ModelArch &model, const KvCacheLayout &layout, std::int64_t batch,
                           std::int64_t tokens);
 
-/// Blocks one request of `maxModelLen` tokens reserves at admission
+/// Per group, the blocks one request of `maxModelLen` tokens reserves at admission
 /// (vLLM max_memory_usage_bytes: full groups cdiv(len, block); sliding groups
 /// cdiv(min(W - 1 + max_num_batched_tokens, len), block) + 1; chunked groups
 /// cdiv(min(chunk + max_num_batched_tokens, len), block); recurrent groups 1).
+GroupBlocks requestBlocksPerGroup(const ModelArch &model, const KvCacheLayout &layout,
+                                  std::int64_t maxModelLen, std::int64_t maxNumBatchedTokens);
+
+/// Blocks one request of `maxModelLen` tokens reserves at admission, over every group.
 std::int64_t blocksPerRequest(const ModelArch &model, const KvCacheLayout &layout, std::int64_t maxModelLen,
                               std::int64_t maxNumBatchedTokens);
 

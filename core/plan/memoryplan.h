@@ -21,11 +21,14 @@ struct WeightMemory
     std::int64_t bytesPerGpu = 0;                  ///< parameters on one GPU plus buffers
     std::int64_t buffersBytes = 0;                 ///< rotary cos/sin tables vLLM allocates with the model
     std::int64_t byComponent[ComponentCount] = {}; ///< per GPU, parameters only
-    std::int64_t checkpointBytes = 0;  ///< whole model as stored (unsharded, no padding, no buffers)
-    std::int64_t quantizedParams = 0;  ///< parameters stored by the quantization method
-    std::int64_t quantizedBytes = 0;   ///< their bytes, scales and zero points included
-    double bitsPerWeight = 0;          ///< checkpointBytes x 8 / all parameters
-    double quantizedBitsPerWeight = 0; ///< over the quantized parameters only
+    std::int64_t checkpointBytes = 0;   ///< whole model as stored (unsharded, no padding, no buffers)
+    std::int64_t quantizedParams = 0;   ///< parameters stored by the quantization method
+    std::int64_t quantizedBytes = 0;    ///< their bytes, scales and zero points included
+    MatrixStorage quantizedStorage;     ///< quantizedBytes split: weights, scales, zero points, other
+    std::int64_t unquantizedParams = 0; ///< parameters left in --dtype (embeddings, lm_head, norms...)
+    std::int64_t unquantizedBytes = 0;  ///< their bytes as stored
+    double bitsPerWeight = 0;           ///< checkpointBytes x 8 / all parameters
+    double quantizedBitsPerWeight = 0;  ///< over the quantized parameters only
 
     // The checkpoint measured from its file headers (model folder, GGUF), beside the estimate.
     std::int64_t estimatedBytesPerGpu = 0;    ///< the estimate from architecture, --dtype and quantization

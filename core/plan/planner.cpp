@@ -175,8 +175,9 @@ KvCacheOptions kvCacheOptions(const Scenario &s, WeightDtype dtype, KvCacheDtype
 {
     KvCacheOptions o;
     o.dtype = kvCacheDtype;
-    o.tensorParallelSize = s.tensorParallelSize;
-    o.blockSize = s.blockSize;
+    // Both checked by validateScenario: at most num_attention_heads and 4096.
+    o.tensorParallelSize = int(s.tensorParallelSize);
+    o.blockSize = int(s.blockSize);
     // vLLM MambaStateDtypeCalculator: --mamba-cache-dtype auto is the model dtype;
     // --mamba-ssm-cache-dtype auto follows it.
     o.convStateDtype = dtype;
@@ -262,7 +263,7 @@ MemoryPlan planMemory(const Scenario &s)
 {
     validateScenario(s);
     const ModelArch &m = s.model;
-    const int tp = s.tensorParallelSize;
+    const int tp = int(s.tensorParallelSize); // at most num_attention_heads (validateScenario)
 
     MemoryPlan plan;
     plan.modelId = m.id;
@@ -282,14 +283,17 @@ MemoryPlan planMemory(const Scenario &s)
     plan.tensorParallelSize = tp;
     plan.gpuMemoryUtilizationPpm = s.gpuMemoryUtilizationPpm;
     plan.maxModelLen = s.maxModelLen > 0 ? s.maxModelLen : m.maxPositionEmbeddings;
-    plan.blockSize = s.blockSize;
-    plan.requestedBlockSize = s.blockSize;
+    plan.blockSize = int(s.blockSize);
+    plan.requestedBlockSize = int(s.blockSize);
     plan.maxNumSeqs = s.maxNumSeqs > 0 ? s.maxNumSeqs : defaultMaxNumSeqs(s.gpu);
     plan.maxNumBatchedTokens =
         s.maxNumBatchedTokens > 0 ? s.maxNumBatchedTokens : defaultMaxNumBatchedTokens(s.gpu);
     plan.batchSize = s.batchSize;
     plan.seqLen = s.seqLen;
     plan.notes = m.notes;
+    // Before the try below: an overflow here names its own option, not --batch-size.
+    plan.activationBytes =
+        activationBytes(m, bytesPerElement(plan.dtype), tp, plan.maxNumSeqs, plan.maxNumBatchedTokens);
 
     try {
         // Parameters and weights
@@ -346,9 +350,7 @@ MemoryPlan planMemory(const Scenario &s)
 
         // Budget, as vLLM's gpu_worker computes it
         plan.gpuMemoryBytes = s.gpu.memoryBytes;
-        plan.budgetBytes = (Checked(s.gpu.memoryBytes) * s.gpuMemoryUtilizationPpm).value() / 1'000'000;
-        plan.activationBytes =
-            activationBytes(m, bytesPerElement(plan.dtype), tp, plan.maxNumSeqs, plan.maxNumBatchedTokens);
+        plan.budgetBytes = mulDivFloor(s.gpu.memoryBytes, s.gpuMemoryUtilizationPpm, 1'000'000);
         plan.overheadBytes = runtimeOverheadBytes(tp);
         kv.availableBytes =
             (Checked(plan.budgetBytes) - plan.weights.bytesPerGpu - plan.activationBytes - plan.overheadBytes)

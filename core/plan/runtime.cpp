@@ -2,9 +2,12 @@
 #include "plan/runtime.h"
 
 #include "common/checked.h"
+#include "common/error.h"
 #include "common/units.h"
 
 #include <algorithm>
+
+#include <QCoreApplication>
 
 namespace kvscope {
 
@@ -14,6 +17,16 @@ bool hasLargeSchedulerDefaults(const GpuSpec &gpu)
 {
     // vLLM reads the device name and total memory; A100s keep the small defaults (PR #17885).
     return gpu.memoryBytes >= 70 * GiB && !gpu.name.contains(QLatin1String("A100"), Qt::CaseInsensitive);
+}
+
+/// bytes(), or an Error saying message() when it passes 2^63: the option to blame is known here.
+template <class Bytes, class Message> Checked withOverflowMessage(Bytes &&bytes, Message &&message)
+{
+    try {
+        return bytes();
+    } catch (const Error &) {
+        throw Error(message());
+    }
 }
 
 } // namespace
@@ -33,16 +46,42 @@ std::int64_t activationBytes(const ModelArch &model, int dtypeBytes, int tensorP
 {
     const std::int64_t tp = std::max(1, tensorParallelSize);
     // Logits are gathered to the full vocabulary on every rank before sampling.
-    const Checked sampler = Checked(maxNumSeqs) * model.vocabSize * SamplerBytesPerLogit;
-    const Checked hidden = Checked(maxNumBatchedTokens) * model.hiddenSize * dtypeBytes;
-    Checked moe = 0;
-    if (model.moe.enabled()) {
-        // fused_moe shares one buffer between its first and third intermediates.
-        const std::int64_t width = ceilDiv(model.moe.expertIntermediateSize, tp);
-        const std::int64_t shared = std::max<std::int64_t>(2 * width, model.hiddenSize);
-        moe = Checked(maxNumBatchedTokens) * model.moe.expertsPerToken * (shared + width) * dtypeBytes;
-    }
-    return (sampler + hidden + moe).value();
+    const Checked sampler = withOverflowMessage(
+        [&] { return Checked(maxNumSeqs) * model.vocabSize * SamplerBytesPerLogit; },
+        [&] {
+            return QCoreApplication::translate(
+                       "kvscope::Planner",
+                       "--max-num-seqs: %1 sequences need sampler buffers beyond 2^63 bytes")
+                .arg(maxNumSeqs);
+        });
+    const Checked tokens = withOverflowMessage(
+        [&] {
+            const Checked hidden = Checked(maxNumBatchedTokens) * model.hiddenSize * dtypeBytes;
+            if (!model.moe.enabled())
+                return hidden;
+            // fused_moe shares one buffer between its first and third intermediates.
+            const std::int64_t width = ceilDiv(model.moe.expertIntermediateSize, tp);
+            const std::int64_t shared = std::max<std::int64_t>(2 * width, model.hiddenSize);
+            return hidden +
+                   Checked(maxNumBatchedTokens) * model.moe.expertsPerToken * (shared + width) * dtypeBytes;
+        },
+        [&] {
+            return QCoreApplication::translate(
+                       "kvscope::Planner",
+                       "--max-num-batched-tokens: %1 tokens need activation buffers beyond 2^63 bytes")
+                .arg(maxNumBatchedTokens);
+        });
+    return withOverflowMessage(
+               [&] { return sampler + tokens; },
+               [&] {
+                   return QCoreApplication::translate(
+                              "kvscope::Planner",
+                              "--max-num-seqs %1 and --max-num-batched-tokens %2 need activation "
+                              "buffers beyond 2^63 bytes")
+                       .arg(maxNumSeqs)
+                       .arg(maxNumBatchedTokens);
+               })
+        .value();
 }
 
 std::int64_t runtimeOverheadBytes(int tensorParallelSize)

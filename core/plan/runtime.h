@@ -19,7 +19,8 @@ std::int64_t defaultMaxNumBatchedTokens(const GpuSpec &gpu);
 ///   hidden    = max_num_batched_tokens x hidden x dtype bytes
 ///   MoE       = tokens x top-k x (max(2 x I/TP, hidden) + I/TP) x dtype bytes (fused-MoE workspace)
 /// Calibrated on vLLM 0.19 start-up logs (H100; tests/data/vllm-logs.json, compared in docs/validation.md);
-/// within about 3%.
+/// within about 3%. Throws kvscope::Error naming --max-num-seqs or --max-num-batched-tokens
+/// and its value when its buffers pass 2^63 bytes.
 std::int64_t activationBytes(const ModelArch &model, int dtypeBytes, int tensorParallelSize,
                              std::int64_t maxNumSeqs, std::int64_t maxNumBatchedTokens);
 

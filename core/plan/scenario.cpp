@@ -2,6 +2,9 @@
 #include "plan/scenario.h"
 
 #include "common/error.h"
+#include "common/integertext.h"
+
+#include <limits>
 
 #include <QRegularExpression>
 
@@ -27,10 +30,9 @@ std::int64_t parseUtilization(const QString &text, const QString &option)
 
 std::int64_t parsePositive(const QString &text, const QString &option)
 {
-    static const QRegularExpression digits(QStringLiteral("^\\s*\\d{1,18}\\s*$"));
-    if (!digits.match(text).hasMatch() || text.trimmed().toLongLong() <= 0)
-        throw Error(QStringLiteral("%1: must be a positive integer, got '%2'").arg(option, text));
-    return text.trimmed().toLongLong();
+    // Bounds beyond "positive" (block sizes, GPU counts) are the planner's: it names the value as given.
+    return parseInteger(text, option, 1, std::numeric_limits<std::int64_t>::max(),
+                        QStringLiteral("%1: must be a positive integer, got '%2'").arg(option, text));
 }
 
 QString formatUtilization(std::int64_t ppm)

@@ -29,9 +29,9 @@ struct Scenario
     std::optional<QuantizationSpec> quantization;   ///< --quantization; nullopt = checkpoint's (vLLM default)
     KvCacheDtype kvCacheDtype = KvCacheDtype::Auto; ///< --kv-cache-dtype
     std::int64_t gpuMemoryUtilizationPpm = 900'000; ///< --gpu-memory-utilization in millionths (0.9)
-    int tensorParallelSize = 1;                     ///< --tensor-parallel-size
-    std::int64_t maxModelLen = 0;                   ///< --max-model-len; 0 = model's max_position_embeddings
-    int blockSize = 16;                             ///< --block-size (vLLM may raise it, see KvCacheLayout)
+    std::int64_t tensorParallelSize = 1; ///< --tensor-parallel-size (held as given, checked by the planner)
+    std::int64_t maxModelLen = 0;        ///< --max-model-len; 0 = model's max_position_embeddings
+    std::int64_t blockSize = 16;         ///< --block-size (vLLM may raise it, see KvCacheLayout)
     WeightDtype mambaSsmCacheDtype = WeightDtype::Auto; ///< --mamba-ssm-cache-dtype; auto = --dtype
     std::int64_t maxNumSeqs = 0;                        ///< --max-num-seqs; 0 = vLLM's default for the GPU
     std::int64_t maxNumBatchedTokens = 0;               ///< --max-num-batched-tokens; 0 = vLLM's default
@@ -43,6 +43,8 @@ struct Scenario
     std::int64_t promptLen = 0; ///< --prompt-len: tokens of the prefill; 0 = --seq-len
     std::int64_t bandwidthEfficiencyPpm = DefaultBandwidthEfficiencyPpm; ///< --bandwidth-efficiency
     std::int64_t computeEfficiencyPpm = DefaultComputeEfficiencyPpm;     ///< --compute-efficiency
+
+    friend bool operator==(const Scenario &, const Scenario &) = default;
 };
 
 /// Parses a utilization such as "0.9" exactly into millionths; throws

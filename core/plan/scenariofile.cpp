@@ -3,6 +3,7 @@
 
 #include "common/atomicfile.h"
 #include "common/error.h"
+#include "common/regularfile.h"
 #include "gpu/customgpu.h"
 #include "model/configreader.h"
 #include "model/hfconfig.h"
@@ -12,7 +13,6 @@
 
 #include <cmath>
 
-#include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -394,15 +394,8 @@ ScenarioDocument parseScenarioFile(const QByteArray &bytes, const QString &origi
 
 ScenarioDocument readScenarioFile(const QString &path)
 {
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly))
-        throw Error(QStringLiteral("%1: cannot read: %2").arg(path, file.errorString()));
-    if (file.size() > MaxScenarioFileBytes)
-        throw Error(QStringLiteral("%1: %2 bytes is too large for a scenario file (at most %3)")
-                        .arg(path)
-                        .arg(file.size())
-                        .arg(MaxScenarioFileBytes));
-    return parseScenarioFile(file.readAll(), path);
+    return parseScenarioFile(readRegularFile(path, MaxScenarioFileBytes, QStringLiteral("a scenario file")),
+                             path);
 }
 
 void writeScenarioFile(const QString &path, const ScenarioDocument &document)

@@ -2,20 +2,16 @@
 #include "plan/scenariovalues.h"
 
 #include "common/error.h"
+#include "common/integertext.h"
 #include "library/library.h"
 
-#include <algorithm>
+#include <limits>
 
 namespace kvscope {
 
 namespace {
 
 constexpr char Auto[] = "auto";
-
-int clampedInt(std::int64_t value)
-{
-    return int(std::min<std::int64_t>(value, 1 << 20));
-}
 
 /// The optional counts (0 = the default) also read "auto", so that every value has a spelling.
 std::int64_t parseOptionalCount(const QString &text, const QString &option)
@@ -32,16 +28,18 @@ QString optionalCountText(std::int64_t value)
 
 void applyGroupSize(Scenario &s, const QString &text, const QString &option)
 {
-    bool ok = false;
-    const int group = text.toInt(&ok);
-    if (!ok || (group <= 0 && group != -1))
-        throw Error(QStringLiteral("%1: must be a positive integer or -1, got '%2'").arg(option, text));
+    const QString invalid =
+        QStringLiteral("%1: must be a positive integer or -1, got '%2'").arg(option, text);
+    const std::int64_t group = parseInteger(text, option, std::numeric_limits<std::int64_t>::min(),
+                                            std::numeric_limits<int>::max(), invalid);
+    if (group <= 0 && group != -1)
+        throw Error(invalid);
     QuantizationSpec spec = s.quantization.value_or(s.model.checkpointQuantization);
     if (!spec.takesGroupSize())
         throw Error(
             QStringLiteral("%1: applies to awq, gptq and compressed-tensors, not to quantization '%2'")
                 .arg(option, quantMethodName(spec.method)));
-    spec.groupSize = group;
+    spec.groupSize = int(group);
     s.quantization = spec;
 }
 
@@ -113,7 +111,7 @@ const Field fields[] = {
      [](const Scenario &s) { return formatUtilization(s.gpuMemoryUtilizationPpm); }},
     {{"tensor-parallel-size", OptionKind::Count},
      [](Scenario &s, const QString &text, const QString &o, const ScenarioResolvers &) {
-         s.tensorParallelSize = clampedInt(parsePositive(text, o));
+         s.tensorParallelSize = parsePositive(text, o);
      },
      [](const Scenario &s) { return QString::number(s.tensorParallelSize); }},
     {{"max-model-len", OptionKind::Count},
@@ -123,7 +121,7 @@ const Field fields[] = {
      [](const Scenario &s) { return optionalCountText(s.maxModelLen); }},
     {{"block-size", OptionKind::Count},
      [](Scenario &s, const QString &text, const QString &o, const ScenarioResolvers &) {
-         s.blockSize = clampedInt(parsePositive(text, o));
+         s.blockSize = parsePositive(text, o);
      },
      [](const Scenario &s) { return QString::number(s.blockSize); }},
     {{"mamba-ssm-cache-dtype", OptionKind::Text},

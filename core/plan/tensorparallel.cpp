@@ -5,7 +5,7 @@
 
 namespace kvscope {
 
-void validateTensorParallel(const ModelArch &m, int tp)
+void validateTensorParallel(const ModelArch &m, std::int64_t tp)
 {
     const QString option = QStringLiteral("--tensor-parallel-size");
     if (tp <= 0)

@@ -10,7 +10,7 @@ namespace kvscope {
 /// vLLM's constraints on --tensor-parallel-size: it divides the attention
 /// heads, it divides or is a multiple of the KV heads, and it divides the
 /// MLP widths. Throws kvscope::Error naming the option, the value and the field.
-void validateTensorParallel(const ModelArch &model, int tensorParallelSize);
+void validateTensorParallel(const ModelArch &model, std::int64_t tensorParallelSize);
 
 /// The GPU counts from 1 to `maxGpus` that pass validateTensorParallel.
 QList<int> validTensorParallelSizes(const ModelArch &model, int maxGpus = 64);

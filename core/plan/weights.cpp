@@ -54,11 +54,22 @@ bool ignoredByCheckpoint(const QuantizationSpec &spec, const TensorGroup &group)
     return false;
 }
 
-std::int64_t groupBytes(const TensorGroup &group, std::int64_t rows, std::int64_t cols,
-                        const QuantizationSpec &spec, int dtypeBytes)
+/// The storage of every copy of a tensor group, split by what it holds.
+MatrixStorage groupStorage(const TensorGroup &group, std::int64_t rows, std::int64_t cols,
+                           const QuantizationSpec &spec, int dtypeBytes)
 {
     const QuantizationSpec &applied = quantizes(spec, group) ? spec : QuantizationSpec{};
-    return (Checked(quantizedMatrixBytes(applied, rows, cols, dtypeBytes)) * group.copies).value();
+    const MatrixStorage one = quantizedMatrixStorage(applied, rows, cols, dtypeBytes);
+    const auto copies = [&](std::int64_t bytes) { return (Checked(bytes) * group.copies).value(); };
+    return {copies(one.values), copies(one.scales), copies(one.zeros), copies(one.other)};
+}
+
+void accumulate(MatrixStorage &sum, const MatrixStorage &part)
+{
+    sum.values = (Checked(sum.values) + part.values).value();
+    sum.scales = (Checked(sum.scales) + part.scales).value();
+    sum.zeros = (Checked(sum.zeros) + part.zeros).value();
+    sum.other = (Checked(sum.other) + part.other).value();
 }
 
 } // namespace
@@ -86,26 +97,31 @@ WeightMemory weightMemory(const ModelArch &model, const QList<TensorGroup> &inve
 {
     WeightMemory w;
     const int dtypeBytes = bytesPerElement(dtype);
-    Checked perGpu, checkpoint, quantizedParams, quantizedBytes, allParams;
+    Checked perGpu, checkpoint, quantizedParams, allParams, unquantizedParams, unquantizedBytes;
     for (const TensorGroup &group : inventory) {
         const LocalShape local = localShape(group, tensorParallelSize);
-        const std::int64_t localBytes = groupBytes(group, local.rows, local.cols, spec, dtypeBytes);
-        const std::int64_t storedBytes = groupBytes(group, group.rows, group.cols, spec, dtypeBytes);
+        const std::int64_t localBytes = groupStorage(group, local.rows, local.cols, spec, dtypeBytes).total();
+        const MatrixStorage stored = groupStorage(group, group.rows, group.cols, spec, dtypeBytes);
         perGpu += localBytes;
-        checkpoint += storedBytes;
+        checkpoint += stored.total();
         allParams += group.elements();
         w.byComponent[int(group.component)] =
             (Checked(w.byComponent[int(group.component)]) + localBytes).value();
         if (quantizes(spec, group)) {
             quantizedParams += group.elements();
-            quantizedBytes += storedBytes;
+            accumulate(w.quantizedStorage, stored);
+        } else {
+            unquantizedParams += group.elements();
+            unquantizedBytes += stored.total();
         }
     }
     w.buffersBytes = rotaryBufferBytes(model, dtype);
     w.bytesPerGpu = (perGpu + w.buffersBytes).value();
     w.checkpointBytes = checkpoint.value();
     w.quantizedParams = quantizedParams.value();
-    w.quantizedBytes = quantizedBytes.value();
+    w.quantizedBytes = w.quantizedStorage.total();
+    w.unquantizedParams = unquantizedParams.value();
+    w.unquantizedBytes = unquantizedBytes.value();
     w.bitsPerWeight = allParams.value() > 0 ? 8.0 * double(w.checkpointBytes) / double(allParams.value()) : 0;
     w.quantizedBitsPerWeight =
         w.quantizedParams > 0 ? 8.0 * double(w.quantizedBytes) / double(w.quantizedParams) : 0;

@@ -154,6 +154,27 @@ double kvBitsPerElement(KvCacheDtype dtype)
     return 8.0 * block.bytes / block.values;
 }
 
+QString kvPrecisionName(KvCacheDtype dtype)
+{
+    switch (dtype) {
+    case KvCacheDtype::Float32:
+        return QStringLiteral("FP32");
+    case KvCacheDtype::Float16:
+        return QStringLiteral("FP16");
+    case KvCacheDtype::Fp8E5M2:
+        return QStringLiteral("FP8 E5M2");
+    case KvCacheDtype::Q8_0:
+        return QStringLiteral("Q8_0");
+    case KvCacheDtype::Q4_0:
+        return QStringLiteral("Q4_0");
+    case KvCacheDtype::Fp8:
+    case KvCacheDtype::Fp8E4M3:
+        return QStringLiteral("FP8");
+    default:
+        return QStringLiteral("BF16");
+    }
+}
+
 WeightDtype resolveAutoDtype(WeightDtype requested, WeightDtype checkpointDtype)
 {
     if (requested != WeightDtype::Auto)

@@ -65,6 +65,10 @@ std::int64_t kvRowBytes(KvCacheDtype dtype, std::int64_t elements);
 /// Storage bits per cached value, for display (q8_0: 8.5, q4_0: 4.5).
 double kvBitsPerElement(KvCacheDtype dtype);
 
+/// A resolved KV dtype as a chart or label names it: "BF16", "FP16", "FP32", "FP8",
+/// "FP8 E5M2", "Q8_0", "Q4_0".
+QString kvPrecisionName(KvCacheDtype dtype);
+
 /// vLLM's "auto": float16 for float32/float16 checkpoints, bfloat16 for
 /// bfloat16 checkpoints and for configs that name no dtype.
 WeightDtype resolveAutoDtype(WeightDtype requested, WeightDtype checkpointDtype);

@@ -74,6 +74,12 @@ parseQuantizationChoice(const QString &text, const QuantizationSpec &checkpoint,
     return choice;
 }
 
+bool quantizesWhileLoading(QuantMethod method)
+{
+    return method == QuantMethod::None || method == QuantMethod::Fp8 ||
+           method == QuantMethod::BitsAndBytesNf4;
+}
+
 QString shortName(const QuantizationSpec &spec)
 {
     switch (spec.method) {
@@ -144,75 +150,97 @@ namespace {
 /// ints live in int32 words along the input, 4-bit floats two per byte, 8-bit
 /// types one per byte; a scale per group/row/tensor; zero points packed like
 /// the weights along the output when asymmetric; 16 B weight_shape when packed.
-std::int64_t compressedTensorsBytes(const QuantizationSpec &spec, std::int64_t rows, std::int64_t cols,
-                                    int dtypeBytes)
+MatrixStorage compressedTensorsStorage(const QuantizationSpec &spec, std::int64_t rows, std::int64_t cols,
+                                       int dtypeBytes)
 {
+    MatrixStorage storage;
     const bool packedInts = !spec.floatWeights && spec.bits < 8;
-    Checked weights = packedInts ? Checked(rows) * ceilDiv((Checked(cols) * spec.bits).value(), 32) * 4
-                                 : Checked(ceilDiv((Checked(rows) * cols * spec.bits).value(), 8));
+    storage.values = (packedInts ? Checked(rows) * ceilDiv((Checked(cols) * spec.bits).value(), 32) * 4
+                                 : Checked(ceilDiv((Checked(rows) * cols * spec.bits).value(), 8)))
+                         .value();
     const std::int64_t groups = spec.groupSize > 0 ? ceilDiv(cols, spec.groupSize) : 1;
     const Checked scales = spec.groupSize == 0 ? Checked(1) : Checked(rows) * groups;
-    Checked total =
-        weights + scales * (spec.scaleBytes > 0 ? spec.scaleBytes : dtypeBytes) + spec.globalScaleBytes;
+    storage.scales =
+        (scales * (spec.scaleBytes > 0 ? spec.scaleBytes : dtypeBytes) + spec.globalScaleBytes).value();
     if (!spec.symmetric && !spec.floatWeights) {
         const std::int64_t zeroRows = spec.groupSize == 0 ? 1 : rows;
-        total += packedInts ? Checked(ceilDiv((Checked(zeroRows) * spec.bits).value(), 32)) * 4 * groups
-                            : Checked(zeroRows) * groups;
+        storage.zeros =
+            (packedInts ? Checked(ceilDiv((Checked(zeroRows) * spec.bits).value(), 32)) * 4 * groups
+                        : Checked(zeroRows) * groups)
+                .value();
     }
     if (packedInts || (spec.floatWeights && spec.bits < 8))
-        total += 16; // weight_shape: int64 [rows, cols]
-    return total.value();
+        storage.other = 16; // weight_shape: int64 [rows, cols]
+    return storage;
 }
 
 } // namespace
 
-std::int64_t quantizedMatrixBytes(const QuantizationSpec &spec, std::int64_t rows, std::int64_t cols,
-                                  int dtypeBytes)
+std::int64_t MatrixStorage::total() const
+{
+    return (Checked(values) + scales + zeros + other).value();
+}
+
+MatrixStorage quantizedMatrixStorage(const QuantizationSpec &spec, std::int64_t rows, std::int64_t cols,
+                                     int dtypeBytes)
 {
     const Checked elements = Checked(rows) * cols;
+    MatrixStorage storage;
     switch (spec.method) {
     case QuantMethod::None:
         break;
-    case QuantMethod::Fp8: {
+    case QuantMethod::Fp8:
         // One byte per weight; fp32 scales per tensor, per row or per block (DeepSeek-V3 128x128).
+        storage.values = elements.value();
         if (spec.perChannelScales)
-            return (elements + Checked(rows) * 4).value();
-        if (spec.blockRows > 0 && spec.blockCols > 0)
-            return (elements + Checked(ceilDiv(rows, spec.blockRows)) * ceilDiv(cols, spec.blockCols) * 4)
-                .value();
-        return (elements + 4).value();
-    }
+            storage.scales = (Checked(rows) * 4).value();
+        else if (spec.blockRows > 0 && spec.blockCols > 0)
+            storage.scales =
+                (Checked(ceilDiv(rows, spec.blockRows)) * ceilDiv(cols, spec.blockCols) * 4).value();
+        else
+            storage.scales = 4;
+        return storage;
     case QuantMethod::Int8:
-        return (elements + Checked(rows) * 4).value();
+        storage.values = elements.value();
+        storage.scales = (Checked(rows) * 4).value();
+        return storage;
     case QuantMethod::Awq:
     case QuantMethod::Gptq: {
         // qweight packs `bits` per weight; per group along the input: a scale in
         // the activation dtype and a packed zero point of `bits` (AutoAWQ/AutoGPTQ layout).
         const std::int64_t groups = spec.groupSize > 0 ? ceilDiv(cols, spec.groupSize) : 1;
-        const Checked packedWeights = Checked(ceilDiv((elements * spec.bits).value(), 8));
-        const Checked scales = Checked(groups) * rows * dtypeBytes;
-        const Checked zeros = Checked(ceilDiv((Checked(groups) * rows * spec.bits).value(), 8));
-        Checked total = packedWeights + scales + zeros;
+        storage.values = ceilDiv((elements * spec.bits).value(), 8);
+        storage.scales = (Checked(groups) * rows * dtypeBytes).value();
+        storage.zeros = ceilDiv((Checked(groups) * rows * spec.bits).value(), 8);
         if (spec.method == QuantMethod::Gptq)
-            total += Checked(cols) * 4; // g_idx: int32 per input channel
-        return total.value();
+            storage.other = (Checked(cols) * 4).value(); // g_idx: int32 per input channel
+        return storage;
     }
     case QuantMethod::BitsAndBytesNf4: {
         // Two codes per byte, absmax per 64 values; with double quantization the
         // absmax is int8 with an fp32 absmax per 256 blocks and one fp32 offset.
         const std::int64_t blocks = ceilDiv(elements.value(), 64);
-        const Checked codes = Checked(ceilDiv(elements.value(), 2));
-        if (spec.doubleQuant)
-            return (codes + blocks + Checked(ceilDiv(blocks, 256)) * 4 + 4).value();
-        return (codes + Checked(blocks) * 4).value();
+        storage.values = ceilDiv(elements.value(), 2);
+        storage.scales = spec.doubleQuant ? (Checked(blocks) + Checked(ceilDiv(blocks, 256)) * 4 + 4).value()
+                                          : (Checked(blocks) * 4).value();
+        return storage;
     }
     case QuantMethod::Mxfp4:
         // E2M1 nibbles, one E8M0 byte per 32 values along the input dimension.
-        return (Checked(ceilDiv(elements.value(), 2)) + Checked(rows) * ceilDiv(cols, 32)).value();
+        storage.values = ceilDiv(elements.value(), 2);
+        storage.scales = (Checked(rows) * ceilDiv(cols, 32)).value();
+        return storage;
     case QuantMethod::CompressedTensors:
-        return compressedTensorsBytes(spec, rows, cols, dtypeBytes);
+        return compressedTensorsStorage(spec, rows, cols, dtypeBytes);
     }
-    return (elements * dtypeBytes).value();
+    storage.values = (elements * dtypeBytes).value();
+    return storage;
+}
+
+std::int64_t quantizedMatrixBytes(const QuantizationSpec &spec, std::int64_t rows, std::int64_t cols,
+                                  int dtypeBytes)
+{
+    return quantizedMatrixStorage(spec, rows, cols, dtypeBytes).total();
 }
 
 } // namespace kvscope

@@ -73,6 +73,10 @@ std::optional<QuantizationSpec>
 parseQuantizationChoice(const QString &text, const QuantizationSpec &checkpoint,
                         const QString &option = QStringLiteral("--quantization"));
 
+/// vLLM quantizes a 16-bit checkpoint to fp8 or bitsandbytes while loading it;
+/// the other methods load weights calibrated and stored that way.
+bool quantizesWhileLoading(QuantMethod method);
+
 /// A weight format in a few letters, for labels: "AWQ INT4", "GPTQ INT4", "NF4",
 /// a compressed-tensors checkpoint's scheme ("W8A8"), else the method upper-cased ("FP8").
 QString shortName(const QuantizationSpec &spec);
@@ -80,9 +84,24 @@ QString shortName(const QuantizationSpec &spec);
 /// Human description used in tables: "AWQ int4, group 128, fp16 scales + int4 zeros".
 QString describe(const QuantizationSpec &spec);
 
+/// Where the stored bytes of one weight matrix go: the weights themselves, their
+/// scales, their zero points, and the rest a format stores beside them.
+struct MatrixStorage
+{
+    std::int64_t values = 0; ///< the weights: packed codes, or the --dtype elements when unquantized
+    std::int64_t scales = 0; ///< scales, block absmax (double-quantized included), global scales
+    std::int64_t zeros = 0;  ///< zero points of asymmetric integer formats
+    std::int64_t other = 0;  ///< GPTQ's g_idx, compressed-tensors' weight_shape
+    std::int64_t total() const;
+};
+
 /// Exact stored bytes of one [rows = out_features, cols = in_features] weight
-/// matrix under `spec`, scales and zero points included; `dtypeBytes` is the size of
+/// matrix under `spec`, split by what they hold; `dtypeBytes` is the size of
 /// the --dtype element (unquantized weights and awq/gptq scales).
+MatrixStorage quantizedMatrixStorage(const QuantizationSpec &spec, std::int64_t rows, std::int64_t cols,
+                                     int dtypeBytes);
+
+/// quantizedMatrixStorage(...).total(): scales and zero points included.
 std::int64_t quantizedMatrixBytes(const QuantizationSpec &spec, std::int64_t rows, std::int64_t cols,
                                   int dtypeBytes);
 

@@ -28,7 +28,8 @@ void ErrorSums::add(const ErrorSums &other)
 {
     errorSquares += other.errorSquares;
     absError += other.absError;
-    signalTimesError += other.signalTimesError;
+    signalTimesOutput += other.signalTimesOutput;
+    outputSquares += other.outputSquares;
     maxAbsError = std::max(maxAbsError, other.maxAbsError);
     flushed += other.flushed;
     nonFinite += other.nonFinite;
@@ -360,9 +361,9 @@ KVSCOPE_INLINE ErrorSums errorLoop(const float *w, const float *y, std::int64_t 
 {
     const SlotMap em = errorMap;
     const SlotMap rm = relativeMap;
-    double errorSquares = 0, absError = 0, signalTimesError = 0, maxAbsError = 0;
+    double errorSquares = 0, absError = 0, signalTimesOutput = 0, outputSquares = 0, maxAbsError = 0;
     int flushed = 0, nonFinite = 0; // 32-bit lanes vectorize better; a call covers at most one block
-#pragma omp simd reduction(+ : errorSquares, absError, signalTimesError, flushed, nonFinite) \
+#pragma omp simd reduction(+ : errorSquares, absError, signalTimesOutput, outputSquares, flushed, nonFinite) \
     reduction(max : maxAbsError)
     for (std::int64_t i = 0; i < n; ++i) {
         const float wi = w[i];
@@ -370,7 +371,8 @@ KVSCOPE_INLINE ErrorSums errorLoop(const float *w, const float *y, std::int64_t 
         const double e = double(wi) - double(yi);
         errorSquares += e * e;
         absError += std::fabs(e);
-        signalTimesError += double(wi) * e;
+        signalTimesOutput += double(wi) * double(yi);
+        outputSquares += double(yi) * double(yi);
         flushed += (wi != 0.0f && yi == 0.0f) ? 1 : 0;
         const float ef = wi - yi;
         const float relative = wi != 0.0f ? ef / std::fabs(wi) : 0.0f;
@@ -390,7 +392,8 @@ KVSCOPE_INLINE ErrorSums errorLoop(const float *w, const float *y, std::int64_t 
     }
     return {.errorSquares = errorSquares,
             .absError = absError,
-            .signalTimesError = signalTimesError,
+            .signalTimesOutput = signalTimesOutput,
+            .outputSquares = outputSquares,
             .maxAbsError = maxAbsError,
             .flushed = flushed,
             .nonFinite = nonFinite};

@@ -31,9 +31,10 @@ struct SlotMap
 /// Sums of one span of the error pass, in double.
 struct ErrorSums
 {
-    double errorSquares = 0;     ///< Σ (w - w')²
-    double absError = 0;         ///< Σ |w - w'|
-    double signalTimesError = 0; ///< Σ w (w - w')
+    double errorSquares = 0;      ///< Σ (w - w')²
+    double absError = 0;          ///< Σ |w - w'|
+    double signalTimesOutput = 0; ///< Σ w w'
+    double outputSquares = 0;     ///< Σ w'²
     double maxAbsError = 0;
     std::int64_t flushed = 0;   ///< w != 0 but w' == 0
     std::int64_t nonFinite = 0; ///< w' is NaN or ±inf

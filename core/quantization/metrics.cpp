@@ -8,8 +8,9 @@
 namespace kvscope::quant {
 
 ErrorMetrics ErrorMetrics::fromSums(std::int64_t elements, double signalSquares, double errorSquares,
-                                    double absError, double signalTimesError, double maxAbsError,
-                                    std::int64_t clipped, std::int64_t flushed, std::int64_t nonFinite)
+                                    double absError, double signalTimesOutput, double outputSquares,
+                                    double maxAbsError, std::int64_t clipped, std::int64_t flushed,
+                                    std::int64_t nonFinite)
 {
     constexpr double infinity = std::numeric_limits<double>::infinity();
     ErrorMetrics m;
@@ -32,15 +33,13 @@ ErrorMetrics ErrorMetrics::fromSums(std::int64_t elements, double signalSquares,
     m.maxAbsError = maxAbsError;
     m.sqnrDb = errorSquares > 0 ? 10.0 * std::log10(signalSquares / errorSquares) : infinity;
 
-    // Σww' = Σw² - Σw·e and Σw'² = Σw² - 2Σw·e + Σe², with e = w - w'.
-    const double dot = signalSquares - signalTimesError;
-    const double outputSquares = signalSquares - 2.0 * signalTimesError + errorSquares;
     if (errorSquares == 0)
         m.cosineSimilarity = 1.0;
     else if (signalSquares <= 0 || outputSquares <= 0)
         m.cosineSimilarity = 0.0; // one side is the zero vector
     else
-        m.cosineSimilarity = std::clamp(dot / std::sqrt(signalSquares * outputSquares), -1.0, 1.0);
+        m.cosineSimilarity =
+            std::clamp(signalTimesOutput / (std::sqrt(signalSquares) * std::sqrt(outputSquares)), -1.0, 1.0);
     return m;
 }
 

@@ -22,11 +22,12 @@ struct ErrorMetrics
     double clippedShare() const { return elements ? double(clipped) / double(elements) : 0.0; }
     double flushedShare() const { return elements ? double(flushed) / double(elements) : 0.0; }
 
-    /// From the sums of one pass: Σw², Σ(w - w')², Σ|w - w'|, Σw(w - w').
-    /// Σww' and Σw'² follow from them, so the pass needs no extra products.
+    /// From the sums of one pass: Σw², Σ(w - w')², Σ|w - w'|, Σww', Σw'². The cosine takes
+    /// Σww' and Σw'² as summed: derived from Σw² and Σw(w - w') they cancel when w' << w.
     static ErrorMetrics fromSums(std::int64_t elements, double signalSquares, double errorSquares,
-                                 double absError, double signalTimesError, double maxAbsError,
-                                 std::int64_t clipped, std::int64_t flushed, std::int64_t nonFinite);
+                                 double absError, double signalTimesOutput, double outputSquares,
+                                 double maxAbsError, std::int64_t clipped, std::int64_t flushed,
+                                 std::int64_t nonFinite);
 };
 
 } // namespace kvscope::quant

@@ -3,8 +3,10 @@
 
 #include "common/enumtable.h"
 #include "common/error.h"
+#include "common/integertext.h"
 
 #include <functional>
+#include <limits>
 
 #include <QRegularExpression>
 
@@ -94,14 +96,19 @@ QStringList schemeChoices()
     return choices + enumChoices(fixedKindSpellings, std::not_fn(beforeInt));
 }
 
-int validateGroupSize(int groupSize, const QString &option)
+int validateGroupSize(std::int64_t groupSize, const QString &option)
 {
     if (groupSize != WholeRow && groupSize < 1)
         throw Error(QStringLiteral("%1: %2 is not a group size (a positive number of elements, or -1 for one "
                                    "group per row)")
                         .arg(option)
                         .arg(groupSize));
-    return groupSize;
+    if (groupSize > std::numeric_limits<int>::max())
+        throw Error(QStringLiteral("%1: %2 is larger than %3")
+                        .arg(option)
+                        .arg(groupSize)
+                        .arg(std::numeric_limits<int>::max()));
+    return int(groupSize);
 }
 
 Scheme parseScheme(const QString &text, const SchemeDefaults &defaults, const QString &option)
@@ -127,12 +134,15 @@ Scheme parseScheme(const QString &text, const SchemeDefaults &defaults, const QS
     if (match.hasCaptured(4)) {
         scheme.groupSize = WholeRow;
     } else if (match.hasCaptured(3)) {
-        bool ok = false;
-        const int group = match.captured(3).toInt(&ok);
-        if (!ok || group < 1)
+        const IntegerText group = IntegerText::read(match.captured(3));
+        if (group.above(std::numeric_limits<int>::max()))
+            throw Error(QStringLiteral("%1: '%2' has group size %3, larger than %4")
+                            .arg(option, text, match.captured(3))
+                            .arg(std::numeric_limits<int>::max()));
+        if (group.value < 1)
             throw Error(QStringLiteral("%1: '%2' has group size %3; it must be a positive number of elements")
                             .arg(option, text, match.captured(3)));
-        scheme.groupSize = group;
+        scheme.groupSize = int(group.value);
     }
     validateGroupSize(scheme.groupSize, option);
     return scheme;

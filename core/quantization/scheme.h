@@ -80,8 +80,8 @@ QList<Scheme> parseSchemeList(const QStringList &texts, const SchemeDefaults &de
 /// The scheme names parseScheme accepts, for help texts.
 QStringList schemeChoices();
 
-/// Checks a group size option: a positive integer or -1 (whole row).
-int validateGroupSize(int groupSize, const QString &option = QStringLiteral("--group-size"));
+/// Checks a group size option: a positive integer of at most 2^31 - 1, or -1 (whole row).
+int validateGroupSize(std::int64_t groupSize, const QString &option = QStringLiteral("--group-size"));
 
 /// How a scheme's scales tile a [rows, cols] tensor: runs of `length`
 /// consecutive elements, restarting at each row when `rowAligned` (the last

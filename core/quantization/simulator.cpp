@@ -306,8 +306,8 @@ SchemeResult simulateScheme(const TensorData &tensor, const TensorStats &stats, 
     for (const kernels::ErrorSums &sums : chunkSums)
         total.add(sums);
     result.metrics = ErrorMetrics::fromSums(tensor.elements(), stats.sumSquares, total.errorSquares,
-                                            total.absError, total.signalTimesError, total.maxAbsError,
-                                            total.clipped, total.flushed, total.nonFinite);
+                                            total.absError, total.signalTimesOutput, total.outputSquares,
+                                            total.maxAbsError, total.clipped, total.flushed, total.nonFinite);
 
     std::vector<std::int64_t> errorSlots(size_t(errorMap.slotCount()), 0);
     std::vector<std::int64_t> relativeSlots(size_t(relativeMap.slotCount()), 0);

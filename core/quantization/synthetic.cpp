@@ -150,11 +150,27 @@ void validate(const SyntheticSpec &spec)
     };
     checkDimension(spec.rows, "--rows");
     checkDimension(spec.cols, "--cols");
-    if (!(spec.standardDeviation >= 0) || !std::isfinite(spec.standardDeviation))
-        throw Error(
-            QStringLiteral("--std: %1 is not a positive standard deviation").arg(spec.standardDeviation));
+    const QString problem = standardDeviationProblem(spec.standardDeviation);
+    if (!problem.isEmpty())
+        throw Error(QStringLiteral("--std: %1 %2").arg(spec.standardDeviation).arg(problem));
     if (!(spec.channelScale >= 0) || !std::isfinite(spec.channelScale))
         throw Error(QStringLiteral("channel scale: %1 is not a positive multiplier").arg(spec.channelScale));
+}
+
+QString standardDeviationProblem(double deviation)
+{
+    if (deviation == 0)
+        return {};
+    if (!(deviation > 0) || !std::isfinite(deviation))
+        return QStringLiteral("is not a positive standard deviation");
+    if (deviation < SmallestSyntheticStd)
+        return QStringLiteral("is below 2^-126 (%1), float32's smallest normal value: the samples would be "
+                              "zero or subnormal")
+            .arg(SmallestSyntheticStd, 0, 'g', 3);
+    if (deviation > LargestSyntheticStd)
+        return QStringLiteral("is above 2^108 (%1): the largest samples would overflow float32")
+            .arg(LargestSyntheticStd, 0, 'g', 3);
+    return {};
 }
 
 QList<OutlierChannel> outlierChannels(const SyntheticSpec &spec)

@@ -24,6 +24,16 @@ enum class SyntheticKind
 /// Largest rows or columns of a synthetic tensor.
 inline constexpr std::int64_t MaxSyntheticDimension = 8192;
 
+/// Standard deviations whose samples float32 holds: from its smallest normal value,
+/// 2^-126, to 2^108, 2^20 below its largest (room for the Student-t tail and the
+/// 100x outlier channels).
+inline constexpr double SmallestSyntheticStd = 0x1p-126;
+inline constexpr double LargestSyntheticStd = 0x1p108;
+
+/// What is wrong with `deviation` as a standard deviation ("is below ..."), or an
+/// empty string when it is one float32 samples can have (0 stands for the default).
+QString standardDeviationProblem(double deviation);
+
 struct SyntheticSpec
 {
     SyntheticKind kind = SyntheticKind::Gaussian;
@@ -58,8 +68,8 @@ QStringList syntheticKindChoices();
 /// "gaussian", "laplace", "student-t", "outliers"; throws kvscope::Error naming `option`.
 SyntheticKind parseSyntheticKind(const QString &text, const QString &option = QStringLiteral("--input"));
 
-/// Checks sizes (1..8192), std and channel scale (> 0 and finite, or 0); throws
-/// kvscope::Error naming the option.
+/// Checks sizes (1..8192), std (see standardDeviationProblem) and channel scale (> 0 and
+/// finite, or 0); throws kvscope::Error naming the option.
 void validate(const SyntheticSpec &spec);
 
 /// The outlier channels of a tensor: four distinct columns picked from the

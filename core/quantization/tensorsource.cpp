@@ -2,13 +2,13 @@
 #include "quantization/tensorsource.h"
 
 #include "common/error.h"
+#include "common/regularfile.h"
 #include "formats/npy.h"
 #include "formats/safetensors.h"
 
 #include <memory>
 #include <optional>
 
-#include <QFile>
 #include <QFileInfo>
 
 namespace kvscope::quant {
@@ -26,8 +26,7 @@ bool isNpy(const QString &path)
         return true;
     if (path.endsWith(QLatin1String(".safetensors"), Qt::CaseInsensitive))
         return false;
-    QFile file(path);
-    return file.open(QIODevice::ReadOnly) && file.read(6) == QByteArray("\x93NUMPY", 6);
+    return regularFileStartsWith(path, QByteArray("\x93NUMPY", 6));
 }
 
 std::optional<ElementType> safetensorsType(TensorDtype dtype)

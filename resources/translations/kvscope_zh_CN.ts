@@ -477,6 +477,22 @@
         <source>Speed chart: %1</source>
         <translation>速度图：%1</translation>
     </message>
+    <message>
+        <source>as if MHA / no window</source>
+        <translation>假设 MHA / 无窗口</translation>
+    </message>
+    <message>
+        <source>Adds dashed KV lines for the same model as if every query head kept its own K and V (no GQA, no MLA latent) and as if every layer kept every token (no sliding window, chunk or recurrent state): what those designs save.</source>
+        <translation>为同一模型添加虚线 KV 曲线：假设每个查询头都有自己的 K 和 V（无 GQA、无 MLA 潜向量），以及假设每层都保留全部 token（无滑动窗口、分块或循环状态）：这些设计省下了多少。</translation>
+    </message>
+    <message>
+        <source>Formulas</source>
+        <translation>公式</translation>
+    </message>
+    <message>
+        <source>Show the formulas behind the figures, with this scenario&apos;s numbers, and the vLLM launch line (Ctrl+Shift+F).</source>
+        <translation>显示各数字背后的公式（代入本场景的数值）以及 vLLM 启动命令（Ctrl+Shift+F）。</translation>
+    </message>
 </context>
 <context>
     <name>kvscope::ExportDialog</name>
@@ -586,10 +602,6 @@
     <message>
         <source>scale %1: must be from 1 to %2</source>
         <translation>缩放 %1：须在 1 到 %2 之间</translation>
-    </message>
-    <message>
-        <source>%1 × %2 at scale %3 is %4 pixels, more than the %5 an image may have</source>
-        <translation>%1 × %2 在 %3 倍缩放下为 %4 像素，超过单张图片上限 %5</translation>
     </message>
     <message>
         <source>%1 · %2 × %3 · batch %4 · %5 tokens · %6 · kvscope %7</source>
@@ -910,6 +922,200 @@
     </message>
 </context>
 <context>
+    <name>kvscope::Formula</name>
+    <message>
+        <source>MLA: one compressed latent per token and layer instead of keys and values per head, replicated on every GPU</source>
+        <translation>MLA：每个 token 每层只存一个压缩潜向量，而不是每个头的 K 和 V；在每块 GPU 上复制</translation>
+    </message>
+    <message>
+        <source>MLA: one compressed latent per token and layer instead of keys and values per head</source>
+        <translation>MLA：每个 token 每层只存一个压缩潜向量，而不是每个头的 K 和 V</translation>
+    </message>
+    <message>
+        <source>K and V of one token in one layer on one GPU; more GPUs than KV heads, so each GPU holds a replicated head</source>
+        <translation>一个 token 在一层、一块 GPU 上的 K 和 V；GPU 多于 KV 头，每块 GPU 持有一个复制的头</translation>
+    </message>
+    <message>
+        <source>K and V of one token in one layer on one GPU</source>
+        <translation>一个 token 在一层、一块 GPU 上的 K 和 V</translation>
+    </message>
+    <message>
+        <source>every layer that keeps a per-token cache, before windows and whole blocks</source>
+        <translation>所有保留逐 token 缓存的层，尚未考虑窗口和整块分配</translation>
+    </message>
+    <message>
+        <source>the usual formula, as if every layer held every token; the lines below say what these layers really keep</source>
+        <translation>常见公式，假设每层都保存全部 token；下面几行说明这些层实际保留什么</translation>
+    </message>
+    <message>
+        <source>the usual formula: every layer holds every token of every sequence</source>
+        <translation>常见公式：每层保存每个序列的全部 token</translation>
+    </message>
+    <message>
+        <source>full-attention layers keep every token</source>
+        <translation>全注意力层保留全部 token</translation>
+    </message>
+    <message>
+        <source>sliding-window layers keep only the last window of tokens</source>
+        <translation>滑动窗口层只保留最后一个窗口内的 token</translation>
+    </message>
+    <message>
+        <source>chunked layers keep only the tokens of the current chunk</source>
+        <translation>分块层只保留当前块内的 token</translation>
+    </message>
+    <message>
+        <source>what the layers keep, before whole blocks</source>
+        <translation>各层实际保留的量，尚未按整块分配</translation>
+    </message>
+    <message>
+        <source>one recurrent layer&apos;s state for one sequence</source>
+        <translation>一个循环层为一个序列保存的状态</translation>
+    </message>
+    <message>
+        <source>fixed per sequence: the state does not grow with the sequence length</source>
+        <translation>每个序列固定：状态不随序列长度增长</translation>
+    </message>
+    <message>
+        <source>one block of one layer: the unit vLLM allocates</source>
+        <translation>一层的一个块：vLLM 分配的单位</translation>
+    </message>
+    <message>
+        <source>one block of one layer; vLLM raises the block size until one page holds a recurrent state, and pads the state to the page</source>
+        <translation>一层的一个块；vLLM 会增大块大小直到一页能容纳一个循环状态，并把状态填充到页大小</translation>
+    </message>
+    <message>
+        <source>whole blocks: a sequence holds ceil(tokens / block size) of them in each group</source>
+        <translation>整块分配：每个组中一个序列占 ceil(token 数 / 块大小) 个块</translation>
+    </message>
+    <message>
+        <source>as vLLM allocates it: %1 layers in %2 groups of %3 slots, %4 of them empty; one block spans a page in every slot of a group</source>
+        <translation>按 vLLM 的分配方式：%1 层分成 %2 组，每组 %3 个槽位，其中 %4 个为空；一个块覆盖组内每个槽位的一页</translation>
+    </message>
+    <message>
+        <source>as vLLM allocates it: %1 groups of %2 layers; one block spans a page in every layer of a group</source>
+        <translation>按 vLLM 的分配方式：%1 组，每组 %2 层；一个块覆盖组内每层的一页</translation>
+    </message>
+    <message>
+        <source>as vLLM allocates it: whole blocks in every layer</source>
+        <translation>按 vLLM 的分配方式：每层都按整块分配</translation>
+    </message>
+    <message>
+        <source>tensor parallelism splits the KV heads over the GPUs</source>
+        <translation>张量并行把 KV 头分到各块 GPU 上</translation>
+    </message>
+    <message>
+        <source>measured from the file&apos;s tensors, each stored in its own block type</source>
+        <translation>按文件中的张量实测，每个张量以其自身的块类型存储</translation>
+    </message>
+    <message>
+        <source>the quantized linear layers: weights plus the scales and zero points stored with them</source>
+        <translation>量化后的线性层：权重加上与之一起存储的 scale 和零点</translation>
+    </message>
+    <message>
+        <source>parameters the method leaves in --dtype</source>
+        <translation>量化方法保留为 --dtype 的参数</translation>
+    </message>
+    <message>
+        <source>the whole model: the unquantized share pulls the average up</source>
+        <translation>整个模型：未量化的部分拉高了平均值</translation>
+    </message>
+    <message>
+        <source>unquantized: every weight in --dtype %1</source>
+        <translation>未量化：每个权重都是 --dtype %1</translation>
+    </message>
+    <message>
+        <source>what one GPU loads: its shards of the weights and the rotary tables</source>
+        <translation>一块 GPU 加载的内容：它分到的权重分片和旋转位置编码表</translation>
+    </message>
+    <message>
+        <source>the share of GPU memory vLLM may use</source>
+        <translation>vLLM 可以使用的 GPU 显存比例</translation>
+    </message>
+    <message>
+        <source>what is left for the KV cache</source>
+        <translation>留给 KV 缓存的部分</translation>
+    </message>
+    <message>
+        <source>blocks of the shared pool: one spans a page in every slot of a group</source>
+        <translation>共享池中的块：一个块覆盖组内每个槽位的一页</translation>
+    </message>
+    <message>
+        <source>vLLM&apos;s &quot;GPU KV cache size&quot; in tokens</source>
+        <translation>vLLM 的“GPU KV cache size”，以 token 计</translation>
+    </message>
+    <message>
+        <source>blocks one request of --max-model-len tokens reserves</source>
+        <translation>一个 --max-model-len 长度的请求预留的块数</translation>
+    </message>
+    <message>
+        <source>vLLM&apos;s &quot;Maximum concurrency&quot; for requests of --max-model-len tokens</source>
+        <translation>vLLM 的“Maximum concurrency”，按 --max-model-len 长度的请求计</translation>
+    </message>
+    <message>
+        <source>the batch fits</source>
+        <translation>该批次放得下</translation>
+    </message>
+    <message>
+        <source>negative: the batch does not fit</source>
+        <translation>为负：该批次放不下</translation>
+    </message>
+</context>
+<context>
+    <name>kvscope::FormulaPanel</name>
+    <message>
+        <source>%1, from the line above</source>
+        <translation>%1，来自上一行</translation>
+    </message>
+    <message>
+        <source>%1, set by %2</source>
+        <translation>%1，由 %2 设置</translation>
+    </message>
+    <message>
+        <source>%1, set by %2 (%3)</source>
+        <translation>%1，由 %2 设置（%3）</translation>
+    </message>
+    <message>
+        <source>KV cache</source>
+        <translation>KV 缓存</translation>
+    </message>
+    <message>
+        <source>Weights</source>
+        <translation>权重</translation>
+    </message>
+    <message>
+        <source>vLLM&apos;s budget and capacity</source>
+        <translation>vLLM 的预算与容量</translation>
+    </message>
+    <message>
+        <source>vLLM launch line</source>
+        <translation>vLLM 启动命令</translation>
+    </message>
+    <message>
+        <source>The vllm serve command for this scenario: the flags whose values differ from vLLM&apos;s defaults.</source>
+        <translation>本场景的 vllm serve 命令：只列出取值不同于 vLLM 默认值的参数。</translation>
+    </message>
+    <message>
+        <source>Copy</source>
+        <translation>复制</translation>
+    </message>
+    <message>
+        <source>Copy the vllm serve command.</source>
+        <translation>复制 vllm serve 命令。</translation>
+    </message>
+    <message>
+        <source>Copy formulas</source>
+        <translation>复制公式</translation>
+    </message>
+    <message>
+        <source>Copy the launch line and every formula as text.</source>
+        <translation>把启动命令和全部公式复制为文本。</translation>
+    </message>
+    <message>
+        <source>Each value names the option it comes from; hover it to find that control.</source>
+        <translation>每个数值都标明它来自哪个选项；鼠标悬停即可找到对应的控件。</translation>
+    </message>
+</context>
+<context>
     <name>kvscope::GroupInspector</name>
     <message>
         <source>INT group inspector</source>
@@ -1072,6 +1278,49 @@
     <message>
         <source>--max-model-len %1</source>
         <translation>--max-model-len %1</translation>
+    </message>
+    <message>
+        <source>KV %1 as if MHA (%2 KV heads)</source>
+        <translation>KV %1，假设 MHA（%2 个 KV 头）</translation>
+    </message>
+    <message>
+        <source>KV %1 as if every layer full (%2 layers, no window or state)</source>
+        <translation>KV %1，假设每层都是全注意力（%2 层，无窗口或状态）</translation>
+    </message>
+</context>
+<context>
+    <name>kvscope::LaunchCaveats</name>
+    <message>
+        <source>vLLM reads GGUF files experimentally; add --tokenizer with the original model&apos;s repo id</source>
+        <translation>vLLM 对 GGUF 文件的支持是实验性的；请加上 --tokenizer 并指定原模型的仓库 ID</translation>
+    </message>
+    <message>
+        <source>%1 has no HuggingFace repo id or folder; replace it with one</source>
+        <translation>%1 没有 HuggingFace 仓库 ID 或文件夹；请替换为其中之一</translation>
+    </message>
+    <message>
+        <source>vLLM has no --quantization none: serve an unquantized checkpoint of the model</source>
+        <translation>vLLM 没有 --quantization none：请使用该模型的未量化检查点</translation>
+    </message>
+    <message>
+        <source>vLLM has no --quantization %1: it loads such weights from a checkpoint stored that way (compressed-tensors)</source>
+        <translation>vLLM 没有 --quantization %1：这类权重只能从以该格式存储的检查点加载（compressed-tensors）</translation>
+    </message>
+    <message>
+        <source>vLLM loads %1 weights from a checkpoint stored that way: serve a %1 checkpoint of the model</source>
+        <translation>vLLM 从以该格式存储的检查点加载 %1 权重：请使用该模型的 %1 检查点</translation>
+    </message>
+    <message>
+        <source>the group size and scale layout come from the checkpoint&apos;s quantization_config, not from a flag</source>
+        <translation>分组大小和 scale 布局来自检查点的 quantization_config，而不是命令行参数</translation>
+    </message>
+    <message>
+        <source>vLLM&apos;s --kv-cache-dtype has no float32: the cache is float32 only with --dtype float32 and --kv-cache-dtype auto</source>
+        <translation>vLLM 的 --kv-cache-dtype 没有 float32：只有在 --dtype float32 且 --kv-cache-dtype auto 时缓存才是 float32</translation>
+    </message>
+    <message>
+        <source>%1 is a llama.cpp cache type (llama-server --cache-type-k/-v), not a vLLM one</source>
+        <translation>%1 是 llama.cpp 的缓存类型（llama-server --cache-type-k/-v），不是 vLLM 的</translation>
     </message>
 </context>
 <context>
@@ -1295,6 +1544,46 @@
     <message>
         <source>&amp;Compare precisions</source>
         <translation>对比精度(&amp;C)</translation>
+    </message>
+    <message>
+        <source>Presentation mode: Ctrl + / Ctrl − zoom, Page Up / Page Down step through the scenarios, F5 to leave</source>
+        <translation>演示模式：Ctrl + / Ctrl − 缩放，Page Up / Page Down 切换场景，F5 退出</translation>
+    </message>
+    <message>
+        <source>The scenario strip is empty: add the scenario on screen with Ctrl+D.</source>
+        <translation>场景条为空：按 Ctrl+D 把当前场景加入其中。</translation>
+    </message>
+    <message>
+        <source>F&amp;ormula panel</source>
+        <translation>公式面板(&amp;O)</translation>
+    </message>
+    <message>
+        <source>&amp;Add scenario to the strip</source>
+        <translation>把场景加入场景条(&amp;A)</translation>
+    </message>
+    <message>
+        <source>&amp;Presentation mode</source>
+        <translation>演示模式(&amp;P)</translation>
+    </message>
+    <message>
+        <source>Zoom &amp;in (presentation)</source>
+        <translation>放大（演示）(&amp;I)</translation>
+    </message>
+    <message>
+        <source>Zoom &amp;out (presentation)</source>
+        <translation>缩小（演示）(&amp;O)</translation>
+    </message>
+    <message>
+        <source>Zoom to 100 % (presentation)</source>
+        <translation>缩放到 100 %（演示）</translation>
+    </message>
+    <message>
+        <source>Previous scenario of the strip (presentation)</source>
+        <translation>场景条中的上一个场景（演示）</translation>
+    </message>
+    <message>
+        <source>Next scenario of the strip (presentation)</source>
+        <translation>场景条中的下一个场景（演示）</translation>
     </message>
 </context>
 <context>
@@ -1565,6 +1854,18 @@
         <source>vLLM pads its KV groups with %1 empty layer slots (hybrid layout)</source>
         <translation>vLLM 为 KV 组补齐 %1 个空层位（混合布局）</translation>
     </message>
+    <message>
+        <source>--max-num-seqs: %1 sequences need sampler buffers beyond 2^63 bytes</source>
+        <translation>--max-num-seqs：%1 个序列所需的采样缓冲区超过 2^63 字节</translation>
+    </message>
+    <message>
+        <source>--max-num-batched-tokens: %1 tokens need activation buffers beyond 2^63 bytes</source>
+        <translation>--max-num-batched-tokens：%1 个 token 所需的激活缓冲区超过 2^63 字节</translation>
+    </message>
+    <message>
+        <source>--max-num-seqs %1 and --max-num-batched-tokens %2 need activation buffers beyond 2^63 bytes</source>
+        <translation>--max-num-seqs %1 与 --max-num-batched-tokens %2 所需的激活缓冲区超过 2^63 字节</translation>
+    </message>
 </context>
 <context>
     <name>kvscope::QuantizationView</name>
@@ -1660,6 +1961,37 @@
     <message>
         <source>--dtype %1 · --quantization %2 · --kv-cache-dtype %3 · batch %4 × %5 tokens · --gpu-memory-utilization %6 · --max-model-len %7</source>
         <translation>--dtype %1 · --quantization %2 · --kv-cache-dtype %3 · batch %4 × %5 个 token · --gpu-memory-utilization %6 · --max-model-len %7</translation>
+    </message>
+</context>
+<context>
+    <name>kvscope::ScenarioStrip</name>
+    <message>
+        <source>%1
+batch %2 × %3 tokens
+Page Up / Page Down step through the strip.</source>
+        <translation>%1
+批次 %2 × %3 个 token
+Page Up / Page Down 在场景条中切换。</translation>
+    </message>
+    <message>
+        <source>Remove from the strip</source>
+        <translation>从场景条中移除</translation>
+    </message>
+    <message>
+        <source>Scenarios:</source>
+        <translation>场景：</translation>
+    </message>
+    <message>
+        <source>none saved yet</source>
+        <translation>尚未保存</translation>
+    </message>
+    <message>
+        <source>+ Add this scenario</source>
+        <translation>+ 添加此场景</translation>
+    </message>
+    <message>
+        <source>Keep the scenario on screen as a chip, to come back to it (Ctrl+D). In presentation mode (F5) Page Up / Page Down step through the chips.</source>
+        <translation>把当前场景保存为一个标签，以便随时回到它（Ctrl+D）。在演示模式（F5）下用 Page Up / Page Down 在标签间切换。</translation>
     </message>
 </context>
 <context>

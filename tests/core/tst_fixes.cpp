@@ -9,6 +9,7 @@
 #include "testsupport.h"
 
 #include <QJsonObject>
+#include <QRegularExpression>
 #include <QTest>
 
 using namespace kvscope;
@@ -237,6 +238,19 @@ private Q_SLOTS:
                         QVERIFY2(again.engineStarts, qPrintable(where));
                         QCOMPARE(again.headroomBytes, fix.plan.headroomBytes);
                         QCOMPARE(fix.limit, plan.fits && plan.engineStarts);
+                        ++proposals;
+                    }
+                    // A --max-model-len a note proposes is one vLLM takes and starts with.
+                    for (const QString &note : plan.notes) {
+                        static const QRegularExpression proposal(
+                            QStringLiteral("--max-model-len ([0-9,]+) would fit"));
+                        const QRegularExpressionMatch match = proposal.match(note);
+                        if (!match.hasMatch())
+                            continue;
+                        Scenario shorter = s;
+                        shorter.maxModelLen = match.captured(1).remove(QLatin1Char(',')).toLongLong();
+                        QVERIFY2(shorter.maxModelLen >= 1, qPrintable(note));
+                        QVERIFY2(planMemory(shorter).engineStarts, qPrintable(note));
                         ++proposals;
                     }
                 }

@@ -204,6 +204,81 @@ private Q_SLOTS:
         // Qwen2.5-7B: 28 heads, 4 KV heads, I 18944: 1, 2, 4 and 28 fails I.
         QCOMPARE(validTensorParallelSizes(preset(QStringLiteral("qwen2.5-7b")), 64), (QList<int>{1, 2, 4}));
     }
+
+    void counterfactualMhaIsFourTimesGqa()
+    {
+        // Llama-3.1-8B config.json: 32 attention heads share 8 KV heads (GQA). As if MHA,
+        // every query head keeps its own K and V: 32 / 8 = 4 times the cache at every point.
+        const ModelArch &m = preset(QStringLiteral("llama-3.1-8b"));
+        QCOMPARE(m.numHeads, 32);
+        QCOMPARE(m.numKvHeads, 8);
+        const Scenario s = defaultScenario();
+        const MemoryPlan plan = planMemory(s);
+        const GrowthChartData d =
+            growthChartData(s, plan, GrowthAxis::SequenceLength, 48, AxisScale::Linear, true);
+        QCOMPARE(d.counterfactuals.size(), 1); // no window to remove
+        const CounterfactualCurve &mha = d.counterfactuals.first();
+        QCOMPARE(int(mha.kind), int(Counterfactual::AsIfMha));
+        QCOMPARE(mha.kvHeads, 32);
+        const GrowthCurve &gqa = d.curves.at(d.currentCurve);
+        QCOMPARE(mha.x, gqa.x);
+        for (qsizetype i = 0; i < gqa.x.size(); ++i)
+            QCOMPARE(mha.kvBytes.at(i), 4 * gqa.kvBytes.at(i));
+        // Without the option, none are computed.
+        QVERIFY(growthChartData(s, plan, GrowthAxis::SequenceLength).counterfactuals.isEmpty());
+    }
+
+    void counterfactualWithoutSlidingWindow()
+    {
+        // Gemma-3-27B: 62 layers, 16 KV heads of 128 dims (of 32 query heads), 52 of them sliding
+        // over 1,024 tokens. As if no window, all 62 keep every token in whole 16-token blocks.
+        const ModelArch &m = preset(QStringLiteral("gemma-3-27b"));
+        Scenario s = defaultScenario();
+        s.model = m;
+        const MemoryPlan plan = planMemory(s);
+        const GrowthChartData d =
+            growthChartData(s, plan, GrowthAxis::SequenceLength, 48, AxisScale::Linear, true);
+        QCOMPARE(d.counterfactuals.size(), 2); // as if MHA (16 of 32 heads), as if no window
+        const CounterfactualCurve &full = d.counterfactuals.at(1);
+        QCOMPARE(int(full.kind), int(Counterfactual::AsIfAllLayersFull));
+        QCOMPARE(full.cacheLayers, 62);
+        const std::int64_t perTokenAllLayers = 62LL * 2 * 16 * 128 * 2;
+        for (qsizetype i = 0; i < full.x.size(); ++i) {
+            const std::int64_t tokens = (full.x.at(i) + 15) / 16 * 16;
+            QCOMPARE(full.kvBytes.at(i), s.batchSize * tokens * perTokenAllLayers);
+        }
+        // Past the window the real cache grows far slower.
+        const GrowthCurve &windowed = d.curves.at(d.currentCurve);
+        QVERIFY(windowed.kvBytes.last() * 3 < full.kvBytes.last());
+        const CounterfactualCurve &mha = d.counterfactuals.at(0);
+        QCOMPARE(mha.kvHeads, 32);
+        for (qsizetype i = 0; i < mha.x.size(); ++i)
+            QCOMPARE(mha.kvBytes.at(i), 2 * windowed.kvBytes.at(i));
+    }
+
+    void counterfactualMlaAndHybrid()
+    {
+        // DeepSeek-V3 as if MHA: 128 heads x (K 192 + V 128) dims x 2 B per layer instead of
+        // one (512 + 64) x 2 B latent: 81,920 / 1,152 times the cache.
+        Scenario s = defaultScenario();
+        s.model = preset(QStringLiteral("deepseek-v3"));
+        s.tensorParallelSize = 8;
+        const GrowthChartData d =
+            growthChartData(s, planMemory(s), GrowthAxis::BatchSize, 24, AxisScale::Linear, true);
+        QCOMPARE(d.counterfactuals.size(), 1);
+        const GrowthCurve &mla = d.curves.at(d.currentCurve);
+        const CounterfactualCurve &mha = d.counterfactuals.first();
+        QCOMPARE(mha.kvBytes.last() * 1152, mla.kvBytes.last() * 128 / 8 * (192 + 128) * 2);
+        // Qwen3-Next as if every layer were attention: 48 layers of 2 KV heads x 256 dims, no state.
+        s = defaultScenario();
+        s.model = preset(QStringLiteral("qwen3-next-80b-a3b"));
+        const GrowthChartData q =
+            growthChartData(s, planMemory(s), GrowthAxis::SequenceLength, 24, AxisScale::Linear, true);
+        const CounterfactualCurve &all = q.counterfactuals.last();
+        QCOMPARE(int(all.kind), int(Counterfactual::AsIfAllLayersFull));
+        QCOMPARE(all.cacheLayers, 48);
+        QCOMPARE(all.kvBytes.last(), s.batchSize * ((all.x.last() + 15) / 16 * 16) * 48 * 2 * 2 * 256 * 2);
+    }
 };
 
 QTEST_GUILESS_MAIN(TestGrowth)

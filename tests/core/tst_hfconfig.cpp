@@ -21,6 +21,16 @@ const char *llamaLike = R"({
   "intermediate_size": 128, "vocab_size": 1000, "max_position_embeddings": 4096, "torch_dtype": "bfloat16"
 })";
 
+// deepseek-ai/DeepSeek-V2-Lite config.json, the fields kvscope reads.
+const char *deepseekV2Lite = R"({
+  "model_type": "deepseek_v2", "architectures": ["DeepseekV2ForCausalLM"],
+  "num_hidden_layers": 27, "hidden_size": 2048, "num_attention_heads": 16, "num_key_value_heads": 16,
+  "intermediate_size": 10944, "moe_intermediate_size": 1408, "vocab_size": 102400,
+  "max_position_embeddings": 163840, "kv_lora_rank": 512, "q_lora_rank": null, "qk_rope_head_dim": 64,
+  "qk_nope_head_dim": 128, "v_head_dim": 128, "n_routed_experts": 64, "n_shared_experts": 2,
+  "num_experts_per_tok": 6, "first_k_dense_replace": 1, "moe_layer_freq": 1, "torch_dtype": "bfloat16"
+})";
+
 QJsonObject object(const char *json)
 {
     return QJsonDocument::fromJson(QByteArray(json)).object();
@@ -61,8 +71,9 @@ private Q_SLOTS:
     {
         QTest::addColumn<QJsonObject>("config");
         QTest::addColumn<QString>("message");
-        QTest::newRow("missing layers") << withField("num_hidden_layers", QJsonValue::Undefined)
-                                        << "config.json: missing field 'num_hidden_layers' (or n_layer";
+        QTest::newRow("missing layers")
+            << withField("num_hidden_layers", QJsonValue::Undefined)
+            << "config.json: missing field 'num_hidden_layers' (or 'n_layer', 'num_layers', 'n_layers')";
         QTest::newRow("zero layers") << withField("num_hidden_layers", 0)
                                      << "field 'num_hidden_layers' must be an integer >= 1, got 0";
         QTest::newRow("negative hidden")
@@ -99,6 +110,42 @@ private Q_SLOTS:
         unknownQuant.insert(QStringLiteral("quantization_config"),
                             QJsonObject{{QStringLiteral("quant_method"), QStringLiteral("exl9")}});
         QTest::newRow("unknown quant method") << unknownQuant << "quant_method' is 'exl9'";
+
+        // Messages name the value as given, and the field the value is wrong in.
+        QTest::newRow("zero intermediate") << withField("intermediate_size", 0)
+                                           << "field 'intermediate_size' must be an integer >= 1, got 0";
+        QJsonObject numberedTypes = object(llamaLike);
+        numberedTypes.insert(QStringLiteral("sliding_window"), 128);
+        numberedTypes.insert(QStringLiteral("layer_types"), QJsonArray{1, QStringLiteral("full_attention")});
+        QTest::newRow("layer_types of numbers")
+            << numberedTypes << "field 'layer_types[0]' is 1; expected sliding_attention or full_attention";
+        QTest::newRow("dtype a number")
+            << withField("torch_dtype", 5) << "field 'torch_dtype' must be a dtype name, got 5";
+        QTest::newRow("quantization_config a number")
+            << withField("quantization_config", 8) << "field 'quantization_config' must be an object, got 8";
+        QTest::newRow("quantization_config a string")
+            << withField("quantization_config", QStringLiteral("fp8"))
+            << "field 'quantization_config' must be an object, got \"fp8\"";
+
+        // DeepSeek's MoE and MLA fields that contradict the model (DeepSeek-V2-Lite preset).
+        const auto deepseek = [](const char *key, const QJsonValue &value) {
+            QJsonObject o = object(deepseekV2Lite);
+            if (value.isUndefined())
+                o.remove(QLatin1String(key));
+            else
+                o.insert(QLatin1String(key), value);
+            return o;
+        };
+        QTest::newRow("latent rank 0")
+            << deepseek("kv_lora_rank", 0) << "field 'kv_lora_rank' must be an integer >= 1, got 0";
+        QTest::newRow("latent rank missing")
+            << deepseek("kv_lora_rank", QJsonValue::Undefined)
+            << "missing field 'kv_lora_rank'; deepseek_v2 uses multi-head latent attention";
+        QTest::newRow("expert width 0") << deepseek("moe_intermediate_size", 0)
+                                        << "field 'moe_intermediate_size' must be an integer >= 1, got 0";
+        QTest::newRow("dense layers past the last")
+            << deepseek("first_k_dense_replace", 28)
+            << "field 'first_k_dense_replace' must be an integer <= 27, got 28";
     }
 
     void badInput()
@@ -107,6 +154,41 @@ private Q_SLOTS:
         QFETCH(QString, message);
         KVSCOPE_VERIFY_ERROR(parseHfConfig(config, QStringLiteral("config.json")),
                              QLatin1String("config.json: "), message);
+    }
+
+    void missingFieldMessagesEndCleanly()
+    {
+        const QString message = test::errorFrom([] {
+            parseHfConfig(withField("vocab_size", QJsonValue::Undefined), QStringLiteral("config.json"));
+        });
+        QCOMPARE(message, QStringLiteral(
+                              "config.json: missing field 'vocab_size' (or 'padded_vocab_size', 'n_vocab')"));
+    }
+
+    void latentRankNullIsMultiHeadAttention()
+    {
+        // vLLM ModelConfig.is_deepseek_mla: a deepseek_v2/v3 config whose kv_lora_rank is
+        // null runs standard multi-head attention; kvscope plans it so and says so.
+        QJsonObject o = object(deepseekV2Lite);
+        o.insert(QStringLiteral("kv_lora_rank"), QJsonValue::Null);
+        const ModelArch m = parseHfConfig(o, QStringLiteral("config.json"));
+        QVERIFY(!m.usesMla());
+        QCOMPARE(m.headDim, 2048 / 16);
+        QVERIFY2(m.notes.join(QLatin1Char('\n')).contains(QLatin1String("kv_lora_rank is null")),
+                 qPrintable(m.notes.join(QLatin1Char('\n'))));
+    }
+
+    void noRoutedExpertsIsDenseWithANote()
+    {
+        // ibm-granite/granite-4.0-h-micro: "num_local_experts": 0, "num_experts_per_tok": 0 is the
+        // dense member of the Granite 4.0 family; read as dense, and the note says so.
+        QJsonObject o = object(llamaLike);
+        o.insert(QStringLiteral("num_local_experts"), 0);
+        o.insert(QStringLiteral("num_experts_per_tok"), 0);
+        const ModelArch m = parseHfConfig(o, QStringLiteral("config.json"));
+        QVERIFY(!m.moe.enabled());
+        QVERIFY2(m.notes.join(QLatin1Char('\n')).contains(QLatin1String("num_local_experts 0")),
+                 qPrintable(m.notes.join(QLatin1Char('\n'))));
     }
 
     void malformedJson()

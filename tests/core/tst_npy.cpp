@@ -103,6 +103,10 @@ private Q_SLOTS:
         QTest::newRow("descr without size")
             << npyBytes("{'descr': 'O', 'fortran_order': False, 'shape': (2, 3)}", floatData(6))
             << "descr 'O' has no item size";
+        // Bytes a terminal would act on are shown escaped, never printed raw.
+        QTest::newRow("control bytes in a key")
+            << npyBytes(QByteArray("{'a\0b\x1b\x7f': '<f4'}", 16), floatData(6))
+            << "unknown key 'a\\x00b\\x1b\\x7f'";
     }
 
     void badFiles()
@@ -113,6 +117,9 @@ private Q_SLOTS:
         const QString error = test::errorOf([&] { NpyFile::open(path); });
         QVERIFY2(error.startsWith(path), qPrintable(error));
         QVERIFY2(error.contains(message), qPrintable(error));
+        for (const QChar c : error)
+            QVERIFY2(c.isPrint(),
+                     qPrintable(QStringLiteral("U+%1 in: %2").arg(c.unicode(), 4, 16).arg(error)));
     }
 };
 

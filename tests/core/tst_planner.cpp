@@ -4,6 +4,7 @@
 // tst_validation's (tests/data/vllm-logs.json).
 #include "common/error.h"
 #include "common/units.h"
+#include "gpu/customgpu.h"
 #include "library/library.h"
 #include "plan/planner.h"
 
@@ -75,6 +76,22 @@ private Q_SLOTS:
         QVERIFY(plan.fits);
         // Default explorer scenario: batch 16 x 8192 tokens of 128 KiB = 16 GiB exactly.
         QCOMPARE(plan.kv.cacheBytes, 16LL * GiB);
+    }
+
+    void budgetOfACustomGpuUpToOnePebibyte()
+    {
+        // The budget is memory x utilization, floored, for every memory size a custom GPU
+        // may have (1 B to 1 PiB): 2^50 x 0.9 = 1,013,309,916,158,361.6 and
+        // 10,000 GiB x 0.95 = 10,200,547,328,000 exactly.
+        Scenario s = scenario(QStringLiteral("llama-3.1-8b"));
+        s.gpu = parseCustomGpuOption(QStringLiteral("custom:1048576"));
+        QCOMPARE(planMemory(s).budgetBytes, 1'013'309'916'158'361LL);
+        s.gpu = parseCustomGpuOption(QStringLiteral("custom:10000"));
+        s.gpuMemoryUtilizationPpm = 950'000;
+        QCOMPARE(planMemory(s).budgetBytes, 10'200'547'328'000LL);
+        s.gpu = parseCustomGpuOption(QStringLiteral("custom:0.000001"));
+        s.gpuMemoryUtilizationPpm = 1'000'000;
+        QCOMPARE(planMemory(s).budgetBytes, 1073LL); // 10^-6 GiB = 1,073.741824 B, floored
     }
 
     void utilizationParsing_data()
@@ -222,6 +239,16 @@ private Q_SLOTS:
         QTest::newRow("max-model-len too long")
             << "mml" << 200'000LL << "exceeds Llama-3.1-8B's max_position_embeddings 131072";
         QTest::newRow("utilization 0") << "util" << 0LL << "--gpu-memory-utilization";
+        // Values beyond int are validated as given, never narrowed first (2^32 + 2 would become 2).
+        QTest::newRow("block 2^31") << "block" << 2'147'483'648LL
+                                    << "--block-size: 2147483648 is larger than any vLLM block size";
+        QTest::newRow("tp 2^32 + 2") << "tp" << 4'294'967'298LL
+                                     << "--tensor-parallel-size: 4294967298 does not divide";
+        QTest::newRow("max-num-seqs overflow")
+            << "seqs" << 999'999'999'999'999'999LL << "--max-num-seqs: 999999999999999999 sequences need";
+        QTest::newRow("max-num-batched-tokens overflow")
+            << "tokens" << 999'999'999'999'999'999LL
+            << "--max-num-batched-tokens: 999999999999999999 tokens need";
     }
 
     void invalidInputs()
@@ -235,9 +262,13 @@ private Q_SLOTS:
         else if (field == QLatin1String("seq"))
             s.seqLen = value;
         else if (field == QLatin1String("block"))
-            s.blockSize = int(value);
+            s.blockSize = value;
         else if (field == QLatin1String("tp"))
-            s.tensorParallelSize = int(value);
+            s.tensorParallelSize = value;
+        else if (field == QLatin1String("seqs"))
+            s.maxNumSeqs = value;
+        else if (field == QLatin1String("tokens"))
+            s.maxNumBatchedTokens = value;
         else if (field == QLatin1String("mml"))
             s.maxModelLen = value;
         else if (field == QLatin1String("util"))

@@ -190,6 +190,19 @@ private Q_SLOTS:
                                       << "group_size' is 0";
         QTest::newRow("awq bits 3.5") << R"({"quant_method": "awq", "bits": 3.5})"
                                       << "bits' must be an integer";
+        QTest::newRow("fp8 block of one number")
+            << "{\"quant_method\": \"fp8\", \"weight_block_size\": [1]}"
+            << "weight_block_size' must hold two positive integers, got [1]";
+        QTest::newRow("fp8 block a word") << "{\"quant_method\": \"fp8\", \"weight_block_size\": \"x\"}"
+                                          << "weight_block_size' must hold two positive integers, got \"x\"";
+        QTest::newRow("invalid ignore pattern")
+            << "{\"quant_method\": \"compressed-tensors\", \"config_groups\": {\"g\": {\"weights\": "
+               "{\"num_bits\": 8, \"type\": \"int\", \"strategy\": \"channel\"}}}, \"ignore\": [\"lm_head\", "
+               "\"re:model.(layers\"]}"
+            << "ignore[1]' is \"re:model.(layers\", not a valid regular expression";
+        QTest::newRow("ignore entry a number")
+            << "{\"quant_method\": \"fp8\", \"modules_to_not_convert\": [\"lm_head\", 7]}"
+            << "modules_to_not_convert[1]' must be a module name, got 7";
     }
 
     void badQuantizationConfigs()

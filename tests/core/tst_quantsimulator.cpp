@@ -284,6 +284,20 @@ private Q_SLOTS:
         QCOMPARE(values.counts, (QList<std::int64_t>{2, 1, 1}));
     }
 
+    void cosineOfAConstantHugeTensor()
+    {
+        // A constant 3e38 tensor under int4: AutoAWQ's s = max(max - min, 1e-5) / 15
+        // makes every group clip to w' = 15 s = 1e-5. w and w' are both constant and
+        // positive, so cos = n·3e38·1e-5 / (sqrt(n·9e76)·sqrt(n·1e-10)) = 1, while
+        // Σw² - Σw·e (9e76 against a difference of 3e33) cancels to 0 in double.
+        const TensorData t = tensor(std::vector<float>(256, 3e38f), 2, 128);
+        const SchemeResult r =
+            simulateScheme(t, scanTensor(t), parseScheme(QStringLiteral("int4")), SimulationOptions{});
+        QCOMPARE(r.metrics.clipped, 256);
+        QVERIFY2(std::fabs(r.metrics.cosineSimilarity - 1.0) < 1e-12,
+                 qPrintable(QString::number(r.metrics.cosineSimilarity, 'g', 17)));
+    }
+
     void awqMatchesReference_data()
     {
         QTest::addColumn<int>("rows");

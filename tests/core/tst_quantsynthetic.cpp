@@ -206,6 +206,33 @@ private Q_SLOTS:
         QVERIFY_THROWS_EXCEPTION(Error, validate(negative));
     }
 
+    void standardDeviationsFloat32CannotHold()
+    {
+        // Below 2^-126, float32's smallest normal value, samples are zero or subnormal: the
+        // tensor would be all zeros with perfect figures. Above 2^108 (2^20 below float32's
+        // largest, room for the Student-t tail and the 100x outlier channels) samples overflow.
+        SyntheticSpec s = spec(SyntheticKind::Gaussian, 8, 8);
+        s.standardDeviation = 1e-300;
+        QVERIFY(
+            test::errorOf([&] { generateSynthetic(s); }).startsWith(QLatin1String("--std: 1e-300 is below")));
+        s.standardDeviation = 1e308;
+        QVERIFY(
+            test::errorOf([&] { generateSynthetic(s); }).startsWith(QLatin1String("--std: 1e+308 is above")));
+        // The bounds themselves give finite samples, none of them all zero.
+        for (const double bound : {0x1p-126, 0x1p108}) {
+            s.kind = bound < 1 ? SyntheticKind::Gaussian : SyntheticKind::Outliers;
+            s.standardDeviation = bound;
+            const TensorData t = generateSynthetic(s);
+            bool nonZero = false;
+            for (std::int64_t i = 0; i < t.elements(); ++i) {
+                const float v = t.at(i / t.cols(), i % t.cols());
+                QVERIFY(std::isfinite(v));
+                nonZero = nonZero || v != 0.0f;
+            }
+            QVERIFY(nonZero);
+        }
+    }
+
     void kindNames()
     {
         QCOMPARE(parseSyntheticKind(QStringLiteral("Student-T")), SyntheticKind::StudentT);

@@ -234,7 +234,7 @@ private Q_SLOTS:
     {
         QTemporaryDir dir;
         const QString path = dir.filePath(QStringLiteral("missing.kvscope"));
-        KVSCOPE_VERIFY_ERROR(readScenarioFile(path), path, QStringLiteral("cannot read"));
+        KVSCOPE_VERIFY_ERROR(readScenarioFile(path), path, QStringLiteral("cannot open"));
     }
 
     void chartCsvIsTheCoresFigures()

@@ -23,6 +23,20 @@ private Q_SLOTS:
         QCOMPARE(formatBytes(131'072), QStringLiteral("128.00 KiB"));
         QCOMPARE(formatBytes(512), QStringLiteral("512 B"));
         QCOMPARE(formatBytes(-3 * MiB), QStringLiteral("-3.00 MiB"));
+        // A value that rounds to zero is shown without a sign, whichever side it is on.
+        QCOMPARE(formatGiB(-1), QStringLiteral("0.00 GiB"));
+        QCOMPARE(formatBytes(-1, QLocale::c(), 2), QStringLiteral("-1 B"));
+        QCOMPARE(formatBytes(-100, 0), QStringLiteral("-100 B"));
+    }
+
+    void figuresWithoutAValueShowADash()
+    {
+        // Text tables show "—" where the JSON says null (a non-finite figure).
+        QCOMPARE(formatDuration(std::numeric_limits<double>::infinity()), QStringLiteral("—"));
+        QCOMPARE(formatDuration(std::numeric_limits<double>::quiet_NaN()), QStringLiteral("—"));
+        QCOMPARE(formatDuration(-0.0), QStringLiteral("0.00 µs"));
+        // A duration beyond any clock is written with an exponent, not 300 digits.
+        QCOMPARE(formatDuration(4.41e302), QStringLiteral("4.41e+302 s"));
     }
 
     void counts()

@@ -73,6 +73,59 @@ private Q_SLOTS:
         QVERIFY(w.bitsPerWeight > 5.6 && w.bitsPerWeight < 5.8);   // effective over the whole model
     }
 
+    void storageSplit_data()
+    {
+        QTest::addColumn<int>("method");
+        QTest::addColumn<qint64>("values");
+        QTest::addColumn<qint64>("scales");
+        QTest::addColumn<qint64>("zeros");
+        QTest::addColumn<qint64>("other");
+        // The same 4096 x 4096 matrices as matrixBytes, split by what the bytes hold.
+        const qint64 n = 4096LL * 4096;
+        QTest::newRow("none") << int(QuantMethod::None) << n * 2 << 0LL << 0LL << 0LL;
+        QTest::newRow("fp8") << int(QuantMethod::Fp8) << n << 4LL << 0LL << 0LL;
+        QTest::newRow("awq") << int(QuantMethod::Awq) << n / 2 << 32LL * 4096 * 2 << 32LL * 4096 / 2 << 0LL;
+        QTest::newRow("gptq") << int(QuantMethod::Gptq) << n / 2 << 32LL * 4096 * 2 << 32LL * 4096 / 2
+                              << 4096LL * 4;
+        QTest::newRow("nf4") << int(QuantMethod::BitsAndBytesNf4) << n / 2 << n / 64 + (n / 64 / 256) * 4 + 4
+                             << 0LL << 0LL;
+        QTest::newRow("mxfp4") << int(QuantMethod::Mxfp4) << n / 2 << n / 32 << 0LL << 0LL;
+    }
+
+    void storageSplit()
+    {
+        QFETCH(int, method);
+        QFETCH(qint64, values);
+        QFETCH(qint64, scales);
+        QFETCH(qint64, zeros);
+        QFETCH(qint64, other);
+        const QuantizationSpec spec = defaultSpecFor(QuantMethod(method));
+        const MatrixStorage storage = quantizedMatrixStorage(spec, 4096, 4096, 2);
+        QCOMPARE(storage.values, values);
+        QCOMPARE(storage.scales, scales);
+        QCOMPARE(storage.zeros, zeros);
+        QCOMPARE(storage.other, other);
+        QCOMPARE(storage.total(), quantizedMatrixBytes(spec, 4096, 4096, 2));
+    }
+
+    void awqBitsSplitAndUnquantizedShare()
+    {
+        // AWQ g128: per quantized weight 4 value bits, 16/128 scale bits, 4/128 zero-point bits;
+        // the embedding, lm_head (128,256 x 4,096 each) and norms stay fp16.
+        const WeightMemory w =
+            weightsOf(QStringLiteral("llama-3.1-8b"), QuantMethod::Awq, 1, WeightDtype::Float16);
+        const MatrixStorage &q = w.quantizedStorage;
+        QCOMPARE(8.0 * double(q.values) / double(w.quantizedParams), 4.0);
+        QCOMPARE(8.0 * double(q.scales) / double(w.quantizedParams), 16.0 / 128);
+        QCOMPARE(8.0 * double(q.zeros) / double(w.quantizedParams), 4.0 / 128);
+        QCOMPARE(q.other, 0LL);
+        QCOMPARE(q.total(), w.quantizedBytes);
+        const qint64 unquantized = 2 * 128'256LL * 4096 + 32 * 2 * 4096 + 4096;
+        QCOMPARE(w.unquantizedParams, unquantized);
+        QCOMPARE(w.unquantizedBytes, unquantized * 2);
+        QCOMPARE(w.quantizedBytes + w.unquantizedBytes, w.checkpointBytes);
+    }
+
     void gptqAddsGroupIndex()
     {
         // GPTQ stores g_idx (int32 per input channel): + 32/out bits per weight.

@@ -268,7 +268,8 @@ private Q_SLOTS:
         m_window->resize(1000, 700);
         QApplication::processEvents();
         auto *splitter = child<QSplitter>("explorerSplitter");
-        const QList<int> sizes{splitter->sizes().first() + 40, splitter->sizes().last() - 40};
+        // The parameters, the charts, and the formula panel (hidden: no width).
+        const QList<int> sizes{splitter->sizes().first() + 40, splitter->sizes().at(1) - 40, 0};
         splitter->setSizes(sizes);
         QCOMPARE(splitter->sizes(), sizes);
         QVERIFY(m_window->showView(QStringLiteral("quantization")));
@@ -336,6 +337,25 @@ private Q_SLOTS:
         openWindow();
         QCOMPARE(controller()->scenario().tensorParallelSize, 1);
         QVERIFY(!m_window->restoreProblems().isEmpty());
+    }
+
+    void binarySettingsFileIsReported()
+    {
+        // A settings file of bytes no INI text holds: QSettings reads no error and no
+        // known key from it, so without a check of the file nothing would be said.
+        m_window.reset();
+        QFile file(QSettings().fileName());
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        QByteArray junk;
+        for (int i = 0; i < 512; ++i)
+            junk += char((i * 151 + 7) % 256);
+        file.write(junk);
+        file.close();
+        openWindow();
+        QCOMPARE(controller()->scenario().model.id, QStringLiteral("llama-3.1-8b"));
+        const QString shown = m_window->statusBar()->currentMessage();
+        QVERIFY2(shown.contains(QLatin1String("not a settings file")), qPrintable(shown));
+        QVERIFY2(shown.contains(QSettings().fileName()), qPrintable(shown));
     }
 
     void corruptWindowStateFallsBack()

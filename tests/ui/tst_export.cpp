@@ -249,7 +249,8 @@ private Q_SLOTS:
                  breakdownCsv(memoryBreakdown(source.plan)));
         // The JSON is kvscope calc --json's: the plan and the fixes that the core proposes.
         const QList<Fix> fixes = proposeFixes(source.scenario, source.plan, GpuLibrary::builtin().presets());
-        const QByteArray calc = QJsonDocument(calcJson(source.plan, fixes)).toJson(QJsonDocument::Indented);
+        const QByteArray calc =
+            QJsonDocument(calcJson(source.scenario, source.plan, fixes)).toJson(QJsonDocument::Indented);
         QCOMPARE(renderFigure(memory, source, {}, FigureFormat::Json), calc);
         // Copy data puts the same CSV on the clipboard.
         chart("growthChart")->findChild<QAction *>(QStringLiteral("actionCopyData"))->trigger();
@@ -354,8 +355,12 @@ private Q_SLOTS:
                                               << 1 << QStringLiteral("cannot write");
         QTest::newRow("side too long") << QStringLiteral("wide.png") << QSize(20000, 600) << 1
                                        << QStringLiteral("each side must be from 200 to 16384");
-        QTest::newRow("too many pixels") << QStringLiteral("huge.png") << QSize(16384, 16384) << 2
-                                         << QStringLiteral("more than the 268,435,456");
+        // The image drawn is size × scale pixels, bounded as every picture is (core/common/imagesize).
+        QTest::newRow("scaled side too long")
+            << QStringLiteral("scaled.png") << QSize(9000, 600) << 2
+            << QStringLiteral("18000x1200 is too large: at most 16384 pixels a side");
+        QTest::newRow("too many pixels") << QStringLiteral("huge.png") << QSize(12000, 12000) << 1
+                                         << QStringLiteral("144000000 pixels, too many: at most 134217728");
     }
 
     void refusalsWriteNothing()

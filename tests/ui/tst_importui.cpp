@@ -242,7 +242,8 @@ private Q_SLOTS:
         m_window.reset();
 
         openWindow();
-        QCOMPARE(controller()->scenario().model.id, QStringLiteral("imported:") + path);
+        // Saved models are imported again in the background.
+        QTRY_COMPARE(controller()->scenario().model.id, QStringLiteral("imported:") + path);
         QCOMPARE(controller()->scenario().gpu.id, gpuId);
         QCOMPARE(m_window->library()->recentFiles().first(), path);
         QVERIFY(m_window->restoreProblems().isEmpty());
@@ -252,6 +253,8 @@ private Q_SLOTS:
         m_window.reset();
         QFile::remove(path);
         openWindow();
+        QCOMPARE(controller()->scenario().model.id, QStringLiteral("llama-3.1-8b"));
+        QTRY_VERIFY(!m_window->library()->isImporting());
         QCOMPARE(controller()->scenario().model.id, QStringLiteral("llama-3.1-8b"));
         const QString problems = m_window->restoreProblems().join(QLatin1Char('\n'));
         QVERIFY2(problems.contains(QStringLiteral("library/imported = 'imported:%1' ignored: %1").arg(path)),
@@ -278,6 +281,7 @@ private Q_SLOTS:
         }
         openWindow();
         UserLibrary *library = m_window->library();
+        QTRY_VERIFY(!library->isImporting());
         QCOMPARE(library->importedModels().size(), 1);
         QCOMPARE(library->importedModels().first().key, QStringLiteral("imported:") + kept);
         QVERIFY(library->customGpus().isEmpty());

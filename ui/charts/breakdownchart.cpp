@@ -46,7 +46,7 @@ BreakdownChartView::BreakdownChartView(QWidget *parent)
       m_overflow(new QGraphicsRectItem), m_valueAxis(new QValueAxis), m_categoryAxis(new QBarCategoryAxis),
       m_lineAxis(new QValueAxis)
 {
-    setMinimumHeight(110);
+    setBaseMinimumHeight(110);
     QChart *chart = this->chart();
     for (int i = 0; i < MemoryPartCount; ++i) {
         m_sets[i] = new QBarSet(QString());
@@ -191,9 +191,9 @@ void BreakdownChartView::applyPalette()
     }
     const QColor warning = theme::warningColor(palette());
     m_overflow->setBrush(QBrush(warning, Qt::BDiagPattern));
-    m_overflow->setPen(QPen(warning, 2));
-    m_budget->setPen(QPen(theme::budgetColor(palette()), 2.5, Qt::DashLine));
-    m_physical->setPen(QPen(palette().color(QPalette::Mid), 2, Qt::DotLine));
+    m_overflow->setPen(QPen(warning, theme::lineWidth(2)));
+    m_budget->setPen(QPen(theme::budgetColor(palette()), theme::lineWidth(2.5), Qt::DashLine));
+    m_physical->setPen(QPen(palette().color(QPalette::Mid), theme::lineWidth(2), Qt::DotLine));
     Q_EMIT legendChanged();
 }
 

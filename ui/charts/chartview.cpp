@@ -33,11 +33,19 @@ ChartView::ChartView(const QString &objectName, const QMargins &margins, QWidget
 void ChartView::applyPalette()
 {
     theme::applyToChart(chart(), palette());
+    setMinimumHeight(qRound(theme::lineWidth(m_baseMinimumHeight)));
+}
+
+void ChartView::setBaseMinimumHeight(int height)
+{
+    m_baseMinimumHeight = height;
+    setMinimumHeight(qRound(theme::lineWidth(height)));
 }
 
 void ChartView::changeEvent(QEvent *event)
 {
-    if (event->type() == QEvent::PaletteChange)
+    // The presentation zoom changes the application font: fonts, pens and markers follow it.
+    if (event->type() == QEvent::PaletteChange || event->type() == QEvent::ApplicationFontChange)
         applyPalette();
     else if (event->type() == QEvent::LanguageChange)
         retranslate();

@@ -28,10 +28,17 @@ protected:
     ChartView(const QString &objectName, const QMargins &margins, QWidget *parent);
 
     void changeEvent(QEvent *event) override;
-    /// Applies the palette's colours to the chart; overrides add their
-    /// series' colours after calling it (a chart theme resets them).
+    /// Applies the palette's colours and the zoom's fonts to the chart; overrides add
+    /// their series' colours and pens (theme::lineWidth) after calling it (a chart theme
+    /// resets them).
     virtual void applyPalette();
     virtual void retranslate() = 0;
+    /// The chart's minimum height at 100 %; the presentation zoom scales it with the
+    /// fonts (else axis labels are elided to "…").
+    void setBaseMinimumHeight(int height);
+
+private:
+    int m_baseMinimumHeight = 0;
 };
 
 } // namespace kvscope

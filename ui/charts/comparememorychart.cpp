@@ -31,7 +31,7 @@ CompareMemoryChartView::CompareMemoryChartView(QWidget *parent)
       m_bars(new QHorizontalStackedBarSeries), m_budget(new QLineSeries), m_valueAxis(new QValueAxis),
       m_categoryAxis(new QBarCategoryAxis), m_lineAxis(new QValueAxis)
 {
-    setMinimumHeight(200);
+    setBaseMinimumHeight(280);
     QChart *chart = this->chart();
     for (int i = 0; i < MemoryPartCount; ++i) {
         m_sets[i] = new QBarSet(memoryPartName(MemoryPart(i)));
@@ -173,7 +173,7 @@ void CompareMemoryChartView::applyPalette()
                                   : theme::textOn(theme::partColor(part, palette())));
         m_labels[i]->setFont(font);
     }
-    m_budget->setPen(QPen(theme::budgetColor(palette()), 2.5, Qt::DashLine));
+    m_budget->setPen(QPen(theme::budgetColor(palette()), theme::lineWidth(2.5), Qt::DashLine));
     Q_EMIT legendChanged();
 }
 

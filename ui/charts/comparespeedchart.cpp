@@ -26,7 +26,7 @@ CompareSpeedChartView::CompareSpeedChartView(QWidget *parent)
     : ChartView(QStringLiteral("compareSpeedChart"), QMargins(4, 4, 16, 4), parent),
       m_bars(new QHorizontalBarSeries), m_valueAxis(new QValueAxis), m_categoryAxis(new QBarCategoryAxis)
 {
-    setMinimumHeight(220);
+    setBaseMinimumHeight(280);
     QChart *chart = this->chart();
     m_bars->setBarWidth(0.84);
     chart->addSeries(m_bars);

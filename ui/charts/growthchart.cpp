@@ -17,45 +17,6 @@
 
 namespace kvscope {
 
-QString shortCount(std::int64_t value)
-{
-    if (value >= (std::int64_t(1) << 20) && value % (std::int64_t(1) << 20) == 0)
-        return QString::number(value >> 20) + QLatin1Char('M');
-    if (value >= 1024 && value % 1024 == 0)
-        return QString::number(value >> 10) + QLatin1Char('K');
-    return QString::number(value);
-}
-
-namespace {
-
-QString precisionName(KvCacheDtype dtype)
-{
-    switch (dtype) {
-    case KvCacheDtype::Float32:
-        return QStringLiteral("FP32");
-    case KvCacheDtype::Float16:
-        return QStringLiteral("FP16");
-    case KvCacheDtype::Fp8E5M2:
-        return QStringLiteral("FP8 E5M2");
-    case KvCacheDtype::Q8_0:
-        return QStringLiteral("Q8_0");
-    case KvCacheDtype::Q4_0:
-        return QStringLiteral("Q4_0");
-    case KvCacheDtype::Fp8:
-    case KvCacheDtype::Fp8E4M3:
-        return QStringLiteral("FP8");
-    default:
-        return QStringLiteral("BF16");
-    }
-}
-
-} // namespace
-
-QString kvPrecisionShortName(KvCacheDtype dtype)
-{
-    return precisionName(dtype);
-}
-
 GrowthChartView::GrowthChartView(QWidget *parent)
     : ChartView(QStringLiteral("growthChart"), QMargins(4, 4, 24, 4), parent), m_total(new QLineSeries),
       m_budget(new QLineSeries), m_current(new QScatterSeries), m_crossing(new QScatterSeries),
@@ -63,7 +24,7 @@ GrowthChartView::GrowthChartView(QWidget *parent)
       m_crossingLabel(new ChartCallout(chart())), m_maxModelLenLabel(new ChartCallout(chart())),
       m_xAxis(new QCategoryAxis), m_yAxis(new QValueAxis)
 {
-    setMinimumHeight(220);
+    setBaseMinimumHeight(220);
     QChart *chart = this->chart();
     chart->addAxis(m_xAxis, Qt::AlignBottom);
     chart->addAxis(m_yAxis, Qt::AlignLeft);
@@ -72,15 +33,17 @@ GrowthChartView::GrowthChartView(QWidget *parent)
     // Up to four KV precisions (llama.cpp's walk); unused lines stay empty.
     for (int i = 0; i < 4; ++i)
         m_kvLines << new QLineSeries;
+    // As if MHA, as if every layer full; unused lines stay empty.
+    for (int i = 0; i < 2; ++i)
+        m_counterfactualLines << new QLineSeries;
     QList<QXYSeries *> all(m_kvLines.begin(), m_kvLines.end());
+    all << m_counterfactualLines.at(0) << m_counterfactualLines.at(1);
     all << m_total << m_budget << m_maxModelLen << m_current << m_crossing;
     for (QXYSeries *series : all) {
         chart->addSeries(series);
         series->attachAxis(m_xAxis);
         series->attachAxis(m_yAxis);
     }
-    for (QScatterSeries *point : {m_current, m_crossing})
-        point->setMarkerSize(13);
     connect(chart, &QChart::plotAreaChanged, this, &GrowthChartView::placeLabels);
     applyPalette();
 }
@@ -111,6 +74,16 @@ void GrowthChartView::showGrowth(const GrowthChartData &data)
                 points.append(position(curve.x.at(p), curve.kvBytes.at(p)));
         }
         m_kvLines[i]->replace(points);
+    }
+    for (int i = 0; i < m_counterfactualLines.size(); ++i) {
+        QList<QPointF> points;
+        if (i < data.counterfactuals.size()) {
+            const CounterfactualCurve &curve = data.counterfactuals.at(i);
+            points.reserve(curve.x.size());
+            for (qsizetype p = 0; p < curve.x.size(); ++p)
+                points.append(position(curve.x.at(p), curve.kvBytes.at(p)));
+        }
+        m_counterfactualLines[i]->replace(points);
     }
     QList<QPointF> total;
     if (data.currentCurve < data.curves.size()) {
@@ -147,6 +120,18 @@ QString GrowthChartView::crossingText() const
     return bySequence ? tr("fits up to %1 tokens").arg(n) : tr("fits up to %1 sequences").arg(n);
 }
 
+QString GrowthChartView::counterfactualName(const CounterfactualCurve &curve) const
+{
+    const QString precision = m_data.currentCurve < m_data.curves.size()
+                                  ? kvPrecisionName(m_data.curves.at(m_data.currentCurve).kvCacheDtype)
+                                  : QString();
+    if (curve.kind == Counterfactual::AsIfMha)
+        return tr("KV %1 as if MHA (%2 KV heads)").arg(precision).arg(curve.kvHeads);
+    return tr("KV %1 as if every layer full (%2 layers, no window or state)")
+        .arg(precision)
+        .arg(curve.cacheLayers);
+}
+
 void GrowthChartView::rebuildTicks()
 {
     for (const QString &label : m_xAxis->categoriesLabels())
@@ -154,7 +139,7 @@ void GrowthChartView::rebuildTicks()
     m_xAxis->setRange(axisPosition(m_data.rangeMin, m_data.scale),
                       axisPosition(m_data.rangeMax, m_data.scale));
     for (std::int64_t tick : m_data.ticks)
-        m_xAxis->append(shortCount(tick), axisPosition(tick, m_data.scale));
+        m_xAxis->append(formatShortCount(tick), axisPosition(tick, m_data.scale));
 }
 
 void GrowthChartView::retranslate()
@@ -172,12 +157,14 @@ void GrowthChartView::retranslate()
                    : (log ? tr("Batch size (sequences, log scale)") : tr("Batch size (sequences)")));
     m_yAxis->setTitleText(tr("GiB"));
     for (int i = 0; i < m_kvLines.size() && i < m_data.curves.size(); ++i) {
-        const QString name = tr("KV cache %1").arg(precisionName(m_data.curves.at(i).kvCacheDtype));
+        const QString name = tr("KV cache %1").arg(kvPrecisionName(m_data.curves.at(i).kvCacheDtype));
         m_kvLines[i]->setName(i == m_data.currentCurve ? tr("%1 (current)").arg(name) : name);
     }
+    for (int i = 0; i < m_counterfactualLines.size() && i < m_data.counterfactuals.size(); ++i)
+        m_counterfactualLines[i]->setName(counterfactualName(m_data.counterfactuals.at(i)));
     if (m_data.currentCurve < m_data.curves.size())
         m_total->setName(
-            tr("Total, KV %1").arg(precisionName(m_data.curves.at(m_data.currentCurve).kvCacheDtype)));
+            tr("Total, KV %1").arg(kvPrecisionName(m_data.curves.at(m_data.currentCurve).kvCacheDtype)));
     m_budget->setName(tr("Budget %1").arg(formatMemory(m_data.budgetBytes, locale)));
     m_maxModelLen->setName(tr("--max-model-len"));
 
@@ -236,6 +223,9 @@ QList<LegendStrip::Entry> GrowthChartView::legendEntries() const
     for (int i = 0; i < m_kvLines.size() && i < m_data.curves.size(); ++i)
         entries.append({m_kvLines.at(i)->name(), m_kvLines.at(i)->pen().color(), Qt::SolidLine,
                         i == m_data.currentCurve});
+    for (int i = 0; i < m_counterfactualLines.size() && i < m_data.counterfactuals.size(); ++i)
+        entries.append({m_counterfactualLines.at(i)->name(), m_counterfactualLines.at(i)->pen().color(),
+                        m_counterfactualLines.at(i)->pen().style(), false});
     entries.append({m_total->name(), m_total->pen().color(), Qt::DashLine, false});
     entries.append({m_budget->name(), m_budget->pen().color(), Qt::DashDotLine, false});
     if (m_data.maxModelLen.present)
@@ -255,20 +245,30 @@ void GrowthChartView::updatePens()
     for (int i = 0; i < m_kvLines.size(); ++i) {
         const KvCacheDtype dtype =
             i < m_data.curves.size() ? m_data.curves.at(i).kvCacheDtype : KvCacheDtype::BFloat16;
-        QPen pen(theme::precisionColor(dtype, palette()), i == m_data.currentCurve ? 3.5 : 2.0);
+        QPen pen(theme::precisionColor(dtype, palette()),
+                 theme::lineWidth(i == m_data.currentCurve ? 3.5 : 2.0));
         m_kvLines[i]->setPen(pen);
     }
     const QColor current =
         m_data.currentCurve < m_data.curves.size()
             ? theme::precisionColor(m_data.curves.at(m_data.currentCurve).kvCacheDtype, palette())
             : palette().color(QPalette::Text);
-    m_total->setPen(QPen(current, 2.5, Qt::DashLine));
-    m_budget->setPen(QPen(theme::budgetColor(palette()), 2.0, Qt::DashDotLine));
+    for (int i = 0; i < m_counterfactualLines.size(); ++i) {
+        const Counterfactual kind =
+            i < m_data.counterfactuals.size() ? m_data.counterfactuals.at(i).kind : Counterfactual::AsIfMha;
+        m_counterfactualLines[i]->setPen(
+            QPen(theme::counterfactualColor(kind, palette()), theme::lineWidth(2.5),
+                 kind == Counterfactual::AsIfMha ? Qt::DashLine : Qt::DashDotDotLine));
+    }
+    m_total->setPen(QPen(current, theme::lineWidth(2.5), Qt::DashLine));
+    m_budget->setPen(QPen(theme::budgetColor(palette()), theme::lineWidth(2.0), Qt::DashDotLine));
     m_current->setColor(current);
     m_current->setBorderColor(palette().color(QPalette::Base));
     m_crossing->setColor(theme::warningColor(palette()));
     m_crossing->setBorderColor(palette().color(QPalette::Base));
-    m_maxModelLen->setPen(QPen(theme::mutedTextColor(palette()), 1.5, Qt::DotLine));
+    m_maxModelLen->setPen(QPen(theme::mutedTextColor(palette()), theme::lineWidth(1.5), Qt::DotLine));
+    for (QScatterSeries *point : {m_current, m_crossing})
+        point->setMarkerSize(theme::lineWidth(13));
     styleCallouts({m_currentLabel, m_crossingLabel, m_maxModelLenLabel}, palette());
 }
 

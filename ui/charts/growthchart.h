@@ -30,6 +30,8 @@ public:
     void showGrowth(const GrowthChartData &data);
 
     QList<QLineSeries *> kvLines() const { return m_kvLines; }
+    /// The KV line of each counterfactual model (GrowthChartData::counterfactuals), in order.
+    QList<QLineSeries *> counterfactualLines() const { return m_counterfactualLines; }
     QLineSeries *budgetLine() const { return m_budget; }
     QScatterSeries *currentPoint() const { return m_current; }
     QScatterSeries *crossingPoint() const { return m_crossing; }
@@ -54,7 +56,10 @@ private:
     void placeLabels();
     QPointF position(std::int64_t x, std::int64_t bytes) const;
 
+    QString counterfactualName(const CounterfactualCurve &curve) const;
+
     QList<QLineSeries *> m_kvLines;
+    QList<QLineSeries *> m_counterfactualLines;
     QLineSeries *m_total;
     QLineSeries *m_budget;
     QScatterSeries *m_current;
@@ -67,11 +72,5 @@ private:
     QValueAxis *m_yAxis;
     GrowthChartData m_data;
 };
-
-/// Short token/sequence count for axis ticks: 512, 8K, 128K, 1M.
-QString shortCount(std::int64_t value);
-
-/// A KV precision as the charts' legends name it: "BF16", "FP8", "Q8_0".
-QString kvPrecisionShortName(KvCacheDtype dtype);
 
 } // namespace kvscope

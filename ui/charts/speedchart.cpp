@@ -2,8 +2,8 @@
 #include "charts/speedchart.h"
 
 #include "charts/chartcallout.h"
-#include "charts/growthchart.h"
 #include "common/units.h"
+#include "precision/dtypes.h"
 #include "theme.h"
 
 #include <algorithm>
@@ -28,7 +28,7 @@ SpeedChartView::SpeedChartView(QWidget *parent)
       m_currentLabel(new ChartCallout(chart())), m_ridgeLabel(new ChartCallout(chart())),
       m_fitsLabel(new ChartCallout(chart())), m_xAxis(new QLogValueAxis), m_yAxis(new QValueAxis)
 {
-    setMinimumHeight(220);
+    setBaseMinimumHeight(220);
     QChart *chart = this->chart();
     chart->addAxis(m_xAxis, Qt::AlignBottom);
     chart->addAxis(m_yAxis, Qt::AlignLeft);
@@ -46,8 +46,6 @@ SpeedChartView::SpeedChartView(QWidget *parent)
         series->attachAxis(m_yAxis);
     }
     m_ridges->setMarkerShape(QScatterSeries::MarkerShapeRotatedRectangle);
-    m_ridges->setMarkerSize(12);
-    m_current->setMarkerSize(13);
     connect(chart, &QChart::plotAreaChanged, this, &SpeedChartView::placeLabels);
     applyPalette();
     retranslate();
@@ -112,7 +110,7 @@ void SpeedChartView::retranslate()
     m_xAxis->setTitleText(tr("Batch size (sequences, log scale)"));
     m_yAxis->setTitleText(tr("tokens/s, all sequences"));
     for (int i = 0; i < m_lines.size() && i < m_data.curves.size(); ++i) {
-        const QString name = tr("KV %1").arg(kvPrecisionShortName(m_data.curves.at(i).kvCacheDtype));
+        const QString name = tr("KV %1").arg(kvPrecisionName(m_data.curves.at(i).kvCacheDtype));
         m_lines[i]->setName(i == m_data.currentCurve ? tr("%1 (current)").arg(name) : name);
     }
     m_ideal->setName(tr("ideal roofline (efficiencies 1)"));
@@ -198,15 +196,17 @@ void SpeedChartView::updatePens()
     for (int i = 0; i < m_lines.size(); ++i) {
         const KvCacheDtype dtype =
             i < m_data.curves.size() ? m_data.curves.at(i).kvCacheDtype : KvCacheDtype::BFloat16;
-        m_lines[i]->setPen(
-            QPen(theme::precisionColor(dtype, palette()), i == m_data.currentCurve ? 3.5 : 2.0));
+        m_lines[i]->setPen(QPen(theme::precisionColor(dtype, palette()),
+                                theme::lineWidth(i == m_data.currentCurve ? 3.5 : 2.0)));
     }
     const QColor current =
         m_data.currentCurve < m_data.curves.size()
             ? theme::precisionColor(m_data.curves.at(m_data.currentCurve).kvCacheDtype, palette())
             : palette().color(QPalette::Text);
-    m_ideal->setPen(QPen(current, 2.0, Qt::DashLine));
-    m_fits->setPen(QPen(theme::budgetColor(palette()), 1.5, Qt::DotLine));
+    m_ideal->setPen(QPen(current, theme::lineWidth(2.0), Qt::DashLine));
+    m_fits->setPen(QPen(theme::budgetColor(palette()), theme::lineWidth(1.5), Qt::DotLine));
+    m_ridges->setMarkerSize(theme::lineWidth(12));
+    m_current->setMarkerSize(theme::lineWidth(13));
     m_ridges->setColor(palette().color(QPalette::Text));
     m_ridges->setBorderColor(palette().color(QPalette::Base));
     m_current->setColor(current);

@@ -126,8 +126,6 @@ CompareView::CompareView(ScenarioController *controller, UserLibrary *library, Q
     }
     pageLayout->addLayout(charts, 1);
     pageLayout->addWidget(m_notes);
-    m_memoryChart->setMinimumHeight(280);
-    m_speedChart->setMinimumHeight(280);
     m_scroll->setObjectName(QStringLiteral("compareScroll"));
     m_scroll->setWidget(page);
     m_scroll->setWidgetResizable(true);

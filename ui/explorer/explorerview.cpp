@@ -8,7 +8,9 @@
 #include "common/units.h"
 #include "explorer/figurespanel.h"
 #include "explorer/fitbanner.h"
+#include "explorer/formulapanel.h"
 #include "explorer/parameterpanel.h"
+#include "explorer/scenariostrip.h"
 #include "explorer/speedpanel.h"
 #include "export/chartactions.h"
 #include "library/library.h"
@@ -20,6 +22,7 @@
 
 #include <algorithm>
 
+#include <QCheckBox>
 #include <QClipboard>
 #include <QComboBox>
 #include <QEvent>
@@ -30,7 +33,10 @@
 #include <QLabel>
 #include <QPushButton>
 #include <QScrollArea>
+#include <QScrollBar>
+#include <QSignalBlocker>
 #include <QSplitter>
+#include <QTimer>
 #include <QVBoxLayout>
 
 namespace kvscope {
@@ -39,7 +45,9 @@ ExplorerView::ExplorerView(ScenarioController *controller, UserLibrary *library,
     : QWidget(parent), m_controller(controller), m_panel(new ParameterPanel(controller, library, this)),
       m_banner(new FitBanner(this)), m_figures(new FiguresPanel(this)),
       m_breakdown(new BreakdownChartView(this)), m_growth(new GrowthChartView(this)),
-      m_growthAxis(new QComboBox(this)), m_growthScale(new QComboBox(this)), m_library(library),
+      m_growthAxis(new QComboBox(this)), m_growthScale(new QComboBox(this)),
+      m_counterfactuals(new QCheckBox(this)), m_formula(new FormulaPanel(this)),
+      m_formulaToggle(new QPushButton(this)), m_strip(new ScenarioStrip(this)), m_library(library),
       m_copyFigures(new QPushButton(this)), m_copyJson(new QPushButton(this)),
       m_splitter(new QSplitter(Qt::Horizontal, this)), m_speed(new SpeedPanel(this)),
       m_speedChart(new SpeedChartView(this))
@@ -54,13 +62,17 @@ ExplorerView::ExplorerView(ScenarioController *controller, UserLibrary *library,
     m_growthScale->setObjectName(QStringLiteral("growthScaleCombo"));
     m_growthScale->addItem(QString(), int(AxisScale::Linear));
     m_growthScale->addItem(QString(), int(AxisScale::Logarithmic));
+    m_counterfactuals->setObjectName(QStringLiteral("counterfactualCheck"));
+    m_formulaToggle->setObjectName(QStringLiteral("formulaToggle"));
+    m_formulaToggle->setCheckable(true);
+    m_formula->hide();
 
-    auto *panelScroll = new QScrollArea(this);
-    panelScroll->setWidget(m_panel);
-    panelScroll->setWidgetResizable(true);
-    panelScroll->setFrameShape(QFrame::NoFrame);
-    panelScroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
-    panelScroll->setMinimumWidth(std::max(320, m_panel->minimumSizeHint().width() + 16));
+    m_panelScroll = new QScrollArea(this);
+    m_panelScroll->setWidget(m_panel);
+    m_panelScroll->setWidgetResizable(true);
+    m_panelScroll->setFrameShape(QFrame::NoFrame);
+    m_panelScroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    fitPanelWidth();
 
     auto *right = new QWidget(this);
     auto *rightLayout = new QVBoxLayout(right);
@@ -69,6 +81,7 @@ ExplorerView::ExplorerView(ScenarioController *controller, UserLibrary *library,
     toolbar->addWidget(m_banner, 1);
     toolbar->addWidget(m_copyFigures, 0, Qt::AlignTop);
     toolbar->addWidget(m_copyJson, 0, Qt::AlignTop);
+    toolbar->addWidget(m_formulaToggle, 0, Qt::AlignTop);
     rightLayout->addLayout(toolbar);
     rightLayout->addWidget(m_figures);
     rightLayout->addWidget(m_speed);
@@ -87,6 +100,7 @@ ExplorerView::ExplorerView(ScenarioController *controller, UserLibrary *library,
     growthFooter->addWidget(growthLegend, 1);
     growthFooter->addWidget(m_growthAxis, 0, Qt::AlignTop);
     growthFooter->addWidget(m_growthScale, 0, Qt::AlignTop);
+    growthFooter->addWidget(m_counterfactuals, 0, Qt::AlignTop);
     rightLayout->addLayout(growthFooter);
     auto *speedLegend = new LegendStrip(this);
     speedLegend->setObjectName(QStringLiteral("speedLegend"));
@@ -101,14 +115,17 @@ ExplorerView::ExplorerView(ScenarioController *controller, UserLibrary *library,
     rightScroll->setFrameShape(QFrame::NoFrame);
     rightScroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
 
-    m_splitter->addWidget(panelScroll);
+    m_splitter->addWidget(m_panelScroll);
     m_splitter->addWidget(rightScroll);
+    m_splitter->addWidget(m_formula);
     m_splitter->setStretchFactor(0, 0);
     m_splitter->setStretchFactor(1, 1);
+    m_splitter->setStretchFactor(2, 0);
     m_splitter->setChildrenCollapsible(false);
-    auto *layout = new QHBoxLayout(this);
+    auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(6, 6, 6, 6);
-    layout->addWidget(m_splitter);
+    layout->addWidget(m_strip);
+    layout->addWidget(m_splitter, 1);
 
     connect(m_controller, &ScenarioController::planChanged, this, &ExplorerView::refresh);
     connect(m_controller, &ScenarioController::growthAxisChanged, this, &ExplorerView::refresh);
@@ -120,6 +137,19 @@ ExplorerView::ExplorerView(ScenarioController *controller, UserLibrary *library,
         m_controller->setGrowthScale(AxisScale(m_growthScale->itemData(index).toInt()));
     });
     connect(m_banner, &FitBanner::fixChosen, m_controller, &ScenarioController::setScenario);
+    connect(m_controller, &ScenarioController::counterfactualsChanged, this, &ExplorerView::refresh);
+    connect(m_counterfactuals, &QCheckBox::toggled, m_controller, &ScenarioController::setCounterfactuals);
+    connect(m_formulaToggle, &QPushButton::toggled, this, &ExplorerView::setFormulaPanelShown);
+    // A value of a formula lights up the control it comes from; a click goes to it.
+    connect(m_formula, &FormulaPanel::termHovered, m_panel, &ParameterPanel::highlightOption);
+    connect(m_formula, &FormulaPanel::termActivated, this, [this](const QString &option) {
+        if (QWidget *control = m_panel->controlFor(option))
+            control->setFocus(Qt::OtherFocusReason);
+    });
+    connect(m_strip, &ScenarioStrip::scenarioChosen, m_controller, &ScenarioController::setScenario);
+    connect(m_strip, &ScenarioStrip::addRequested, this,
+            [this] { m_strip->addScenario(m_controller->scenario()); });
+    connect(m_controller, &ScenarioController::scenarioChanged, m_strip, &ScenarioStrip::showCurrent);
     connect(library, &UserLibrary::gpusChanged, this, &ExplorerView::refresh);
     connect(m_copyFigures, &QPushButton::clicked, this, &ExplorerView::copyFigures);
     const auto source = [this] { return chartSource(); };
@@ -149,14 +179,42 @@ void ExplorerView::refresh()
     // The chart and its axis choice are set together, from the controller (also the restored one).
     m_growthAxis->setCurrentIndex(m_growthAxis->findData(int(m_controller->growthAxis())));
     m_growthScale->setCurrentIndex(m_growthScale->findData(int(m_controller->growthScale())));
+    {
+        const QSignalBlocker blocker(m_counterfactuals);
+        m_counterfactuals->setChecked(m_controller->counterfactuals());
+    }
+    if (formulaPanelShown())
+        m_formula->showPlan(m_controller->scenario(), plan);
     try {
         m_growth->showGrowth(growthChartData(m_controller->scenario(), plan, m_controller->growthAxis(), 96,
-                                             m_controller->growthScale()));
+                                             m_controller->growthScale(), m_controller->counterfactuals()));
     } catch (const Error &error) {
         // The plan stands; only a curve of another KV precision could not be planned.
         m_growth->showGrowth(GrowthChartData{});
         Q_EMIT errorOccurred(tr("Growth chart: %1").arg(error.message()));
     }
+}
+
+bool ExplorerView::formulaPanelShown() const
+{
+    return !m_formula->isHidden();
+}
+
+void ExplorerView::setFormulaPanelShown(bool shown)
+{
+    if (shown == formulaPanelShown())
+        return;
+    if (shown)
+        m_formula->showPlan(m_controller->scenario(), m_controller->plan());
+    m_formula->setVisible(shown);
+    // Once laid out: a panel restored at start-up is shown before the window has its size.
+    if (shown)
+        QTimer::singleShot(0, this, &ExplorerView::fitFormulaWidth);
+    {
+        const QSignalBlocker blocker(m_formulaToggle);
+        m_formulaToggle->setChecked(shown);
+    }
+    Q_EMIT formulaPanelToggled(shown);
 }
 
 QList<GpuSpec> ExplorerView::libraryGpus() const
@@ -172,6 +230,7 @@ ChartSource ExplorerView::chartSource() const
     source.fixes = m_fixes;
     source.growthAxis = m_controller->growthAxis();
     source.growthScale = m_controller->growthScale();
+    source.counterfactuals = m_controller->counterfactuals();
     return source;
 }
 
@@ -191,8 +250,8 @@ QString ExplorerView::figuresText() const
 
 QString ExplorerView::planJson() const
 {
-    return QString::fromUtf8(
-        QJsonDocument(calcJson(m_controller->plan(), m_fixes)).toJson(QJsonDocument::Indented));
+    const QJsonObject json = calcJson(m_controller->scenario(), m_controller->plan(), m_fixes);
+    return QString::fromUtf8(QJsonDocument(json).toJson(QJsonDocument::Indented));
 }
 
 void ExplorerView::copyFigures()
@@ -217,14 +276,57 @@ void ExplorerView::retranslate()
            "shows the whole range at once."));
     m_copyFigures->setText(tr("Copy figures"));
     m_copyFigures->setToolTip(tr("Copy the figures as text (Ctrl+Shift+C)."));
+    m_counterfactuals->setText(tr("as if MHA / no window"));
+    m_counterfactuals->setToolTip(
+        tr("Adds dashed KV lines for the same model as if every query head kept its own K and V "
+           "(no GQA, no MLA latent) and as if every layer kept every token (no sliding window, chunk "
+           "or recurrent state): what those designs save."));
+    m_formulaToggle->setText(tr("Formulas"));
+    m_formulaToggle->setToolTip(
+        tr("Show the formulas behind the figures, with this scenario's numbers, and the vLLM launch "
+           "line (Ctrl+Shift+F)."));
     m_copyJson->setText(tr("Copy JSON"));
     m_copyJson->setToolTip(tr("Copy the whole plan as JSON, the same object as kvscope calc --json."));
+}
+
+void ExplorerView::fitPanelWidth()
+{
+    // No horizontal scroll bar: the column is at least as wide as the panel's controls.
+    const int scrollBar = m_panelScroll->verticalScrollBar()->sizeHint().width();
+    m_panelScroll->setMinimumWidth(std::max(320, m_panel->minimumSizeHint().width() + scrollBar));
+    // Wide enough for the controls' texts too (a combo narrower than its text cuts it).
+    growColumn(0, m_panel->sizeHint().width() + scrollBar);
+}
+
+void ExplorerView::fitFormulaWidth()
+{
+    // At most a third of the page: the charts stay the widest column.
+    growColumn(2, std::min(m_formula->preferredWidth(), m_splitter->width() / 3));
+}
+
+void ExplorerView::growColumn(int column, int wanted)
+{
+    QList<int> sizes = m_splitter->sizes();
+    if (sizes.size() != 3 || sizes.at(column) >= wanted)
+        return;
+    // The room comes from the charts, which keep their minimum.
+    const int room = sizes.at(1) - m_splitter->widget(1)->minimumSizeHint().width();
+    const int added = std::clamp(wanted - sizes.at(column), 0, std::max(0, room));
+    sizes[1] -= added;
+    sizes[column] += added;
+    m_splitter->setSizes(sizes);
 }
 
 void ExplorerView::changeEvent(QEvent *event)
 {
     if (event->type() == QEvent::LanguageChange)
         retranslate();
+    else if (event->type() == QEvent::FontChange) {
+        // The presentation zoom: the columns grow with their text.
+        fitPanelWidth();
+        if (formulaPanelShown())
+            fitFormulaWidth();
+    }
     QWidget::changeEvent(event);
 }
 

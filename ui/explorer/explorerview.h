@@ -6,8 +6,10 @@
 
 #include <QWidget>
 
+class QCheckBox;
 class QComboBox;
 class QPushButton;
+class QScrollArea;
 class QSplitter;
 
 namespace kvscope {
@@ -15,11 +17,13 @@ namespace kvscope {
 class BreakdownChartView;
 class FiguresPanel;
 class FitBanner;
+class FormulaPanel;
 class GrowthChartView;
 class ParameterPanel;
 class ScenarioController;
 class SpeedChartView;
 class SpeedPanel;
+class ScenarioStrip;
 class UserLibrary;
 
 /// The explorer page: the parameter panel on the left; on the right the fit
@@ -39,8 +43,14 @@ public:
     FitBanner *fitBanner() const { return m_banner; }
     SpeedPanel *speedPanel() const { return m_speed; }
     SpeedChartView *speedChart() const { return m_speedChart; }
+    FormulaPanel *formulaPanel() const { return m_formula; }
+    ScenarioStrip *scenarioStrip() const { return m_strip; }
+    QCheckBox *counterfactualCheck() const { return m_counterfactuals; }
     QSplitter *splitter() const { return m_splitter; }
 
+    /// The formula panel beside the charts (its button and the View menu toggle it).
+    bool formulaPanelShown() const;
+    void setFormulaPanelShown(bool shown);
     /// What the explorer's charts draw now (their export, the report).
     ChartSource chartSource() const;
 
@@ -56,6 +66,7 @@ public Q_SLOTS:
 Q_SIGNALS:
     /// Something the view asked of the core failed; the message says what.
     void errorOccurred(const QString &message);
+    void formulaPanelToggled(bool shown);
 
 protected:
     void changeEvent(QEvent *event) override;
@@ -63,6 +74,13 @@ protected:
 private:
     void refresh();
     void retranslate();
+    /// The parameter column as wide as its controls (they grow with the presentation zoom).
+    void fitPanelWidth();
+    /// The formula column at its preferred width, taken from the charts' spare room.
+    void fitFormulaWidth();
+    /// Widens splitter column `column` (0 parameters, 2 formulas) to `wanted` pixels,
+    /// as far as the charts can give.
+    void growColumn(int column, int wanted);
     /// The GPUs a proposal may name: the presets and the user's own.
     QList<GpuSpec> libraryGpus() const;
 
@@ -74,6 +92,11 @@ private:
     GrowthChartView *m_growth;
     QComboBox *m_growthAxis;
     QComboBox *m_growthScale;
+    QScrollArea *m_panelScroll = nullptr;
+    QCheckBox *m_counterfactuals;
+    FormulaPanel *m_formula;
+    QPushButton *m_formulaToggle;
+    ScenarioStrip *m_strip;
     UserLibrary *m_library;
     QList<Fix> m_fixes;
     QPushButton *m_copyFigures;

@@ -67,15 +67,10 @@ void FiguresPanel::addCard(const QString &key)
     card.value = new QLabel(frame);
     card.detail = new QLabel(frame);
     card.value->setObjectName(key);
-    QFont captionFont = card.caption->font();
-    captionFont.setPointSizeF(captionFont.pointSizeF() * 0.9);
-    card.caption->setFont(captionFont);
-    QFont valueFont = card.value->font();
-    valueFont.setPointSizeF(valueFont.pointSizeF() * 1.6);
-    valueFont.setBold(true);
-    card.value->setFont(valueFont);
+    theme::setScaledFont(card.caption, 0.9);
+    theme::setScaledFont(card.value, 1.6, true);
     card.detail->setWordWrap(true);
-    card.detail->setFont(captionFont);
+    theme::setScaledFont(card.detail, 0.9);
     for (QLabel *label : {card.caption, card.value, card.detail}) {
         label->setTextInteractionFlags(Qt::TextSelectableByMouse);
         layout->addWidget(label);

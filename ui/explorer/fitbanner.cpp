@@ -38,9 +38,7 @@ FitBanner::FitBanner(QWidget *parent) : QLabel(parent)
     setOpenExternalLinks(false);
     setMargin(8);
     setAutoFillBackground(true);
-    QFont f = font();
-    f.setPointSizeF(f.pointSizeF() * 1.1);
-    setFont(f);
+    theme::setScaledFont(this, 1.1);
     connect(this, &QLabel::linkActivated, this, [this](const QString &link) {
         if (link.startsWith(QLatin1String("fix:")))
             chooseFix(link.mid(4).toInt());

@@ -8,10 +8,13 @@
 #include "model/inventory.h"
 #include "plan/growth.h"
 #include "plan/kvcache.h"
+#include "plan/scenariolabel.h"
 #include "plan/tensorparallel.h"
 #include "scenariocontroller.h"
 #include "widgets/groupedcombobox.h"
 #include "widgets/logsliderbox.h"
+
+#include <utility>
 
 #include <QComboBox>
 #include <QDoubleSpinBox>
@@ -216,6 +219,49 @@ ParameterPanel::ParameterPanel(ScenarioController *controller, UserLibrary *libr
     showPlan(m_controller->plan());
 }
 
+QWidget *ParameterPanel::controlFor(const QString &option) const
+{
+    const std::pair<const char *, QWidget *> controls[] = {
+        {"--model", m_model},
+        {"--gpu", m_gpu},
+        {"--tensor-parallel-size", m_gpuCount},
+        {"--dtype", m_dtype},
+        {"--quantization", m_quantization},
+        {"--group-size", m_groupSize},
+        {"--kv-cache-dtype", m_kvCacheDtype},
+        {"--gpu-memory-utilization", m_utilization},
+        {"--block-size", m_blockSize},
+        {"--max-model-len", m_maxModelLen},
+        {"--batch-size", m_batch},
+        {"--seq-len", m_seqLen},
+    };
+    for (const auto &[name, control] : controls)
+        if (option == QLatin1String(name))
+            return control;
+    return nullptr;
+}
+
+void ParameterPanel::highlightOption(const QString &option)
+{
+    QWidget *target = controlFor(option);
+    m_highlighted = target ? option : QString();
+    for (QFormLayout *form : {m_modelForm, m_precisionForm, m_servingForm}) {
+        for (int row = 0; row < form->rowCount(); ++row) {
+            QLayoutItem *field = form->itemAt(row, QFormLayout::FieldRole);
+            QWidget *control = field ? field->widget() : nullptr;
+            auto *label = qobject_cast<QLabel *>(form->labelForField(control));
+            if (!control || !label)
+                continue;
+            const bool lit = control == target;
+            control->setProperty("formulaHighlight", lit);
+            // The label takes the selection colours: readable in every palette.
+            label->setAutoFillBackground(lit);
+            label->setBackgroundRole(lit ? QPalette::Highlight : QPalette::Window);
+            label->setForegroundRole(lit ? QPalette::HighlightedText : QPalette::WindowText);
+        }
+    }
+}
+
 QWidget *ParameterPanel::modelPicker() const
 {
     return m_model;
@@ -272,10 +318,8 @@ void ParameterPanel::buildGpuList()
             m_gpu->addGroup(vendor);
         }
         // The vendor heads the group, so entries drop it: "H100 SXM 80GB · 79.19 GiB".
-        QString name = g.name;
-        if (name.startsWith(g.vendor + QLatin1Char(' ')))
-            name.remove(0, g.vendor.size() + 1);
-        m_gpu->addEntry(g.id, QStringLiteral("%1  ·  %2").arg(name, formatGiB(g.memoryBytes)), g.notes);
+        m_gpu->addEntry(g.id, QStringLiteral("%1  ·  %2").arg(shortGpuName(g), formatGiB(g.memoryBytes)),
+                        g.notes);
     }
     m_gpu->addGroup(tr("Custom"));
     for (const GpuSpec &g : m_library->customGpus())
@@ -303,7 +347,7 @@ void ParameterPanel::showScenario(const Scenario &s)
         for (int size : validTensorParallelSizes(s.model))
             m_gpuCount->addItem(QString::number(size), size);
     }
-    selectData(m_gpuCount, s.tensorParallelSize);
+    selectData(m_gpuCount, int(s.tensorParallelSize)); // the controller holds planned scenarios only
     selectData(m_dtype, dtypeName(s.dtype));
     selectData(m_quantization, quantizationChoiceName(s.quantization));
     // GGUF models add llama.cpp's cache types; their weights carry their own
@@ -322,7 +366,7 @@ void ParameterPanel::showScenario(const Scenario &s)
         const QSignalBlocker blocker(m_utilization);
         m_utilization->setValue(QString(formatUtilization(s.gpuMemoryUtilizationPpm)).toDouble());
     }
-    selectData(m_blockSize, s.blockSize);
+    selectData(m_blockSize, int(s.blockSize));
     {
         const QSignalBlocker blocker(m_maxModelLen);
         m_maxModelLen->setMaximum(int(std::min<std::int64_t>(s.model.maxPositionEmbeddings, 10'000'000)));

@@ -5,8 +5,10 @@
 #include "plan/speed.h"
 #include "widgets/figurecard.h"
 
+#include <algorithm>
+
 #include <QEvent>
-#include <QHBoxLayout>
+#include <QGridLayout>
 #include <QLabel>
 
 namespace kvscope {
@@ -25,18 +27,44 @@ QString boundName(SpeedBound bound)
 
 } // namespace
 
-SpeedPanel::SpeedPanel(QWidget *parent) : QWidget(parent)
+SpeedPanel::SpeedPanel(QWidget *parent) : QWidget(parent), m_grid(new QGridLayout(this))
 {
     setObjectName(QStringLiteral("speedPanel"));
-    auto *layout = new QHBoxLayout(this);
-    layout->setContentsMargins(0, 0, 0, 0);
-    layout->setSpacing(6);
-    for (const char *key :
-         {"decodeTokensPerSecond", "decodePerSequence", "timeToFirstToken", "decodeBound"}) {
+    m_grid->setContentsMargins(0, 0, 0, 0);
+    m_grid->setSpacing(6);
+    for (const char *key : {"decodeTokensPerSecond", "decodePerSequence", "timeToFirstToken", "decodeBound"})
         m_cards << new FigureCard(QLatin1String(key), this);
-        layout->addWidget(m_cards.last(), 1);
-    }
     showSpeed(m_speed);
+}
+
+void SpeedPanel::reflow()
+{
+    int widest = 0;
+    for (const FigureCard *card : std::as_const(m_cards))
+        widest = std::max(widest, card->minimumSizeHint().width());
+    // Set here, so the grid does not demand four cards' width of the column.
+    setMinimumWidth(widest);
+    int columns = 1;
+    for (const int candidate : {4, 2})
+        if (candidate * widest + (candidate - 1) * m_grid->horizontalSpacing() <= width()) {
+            columns = candidate;
+            break;
+        }
+    if (columns == m_columns)
+        return;
+    m_columns = columns;
+    for (FigureCard *card : std::as_const(m_cards))
+        m_grid->removeWidget(card);
+    for (int i = 0; i < m_cards.size(); ++i)
+        m_grid->addWidget(m_cards.at(i), i / columns, i % columns);
+    for (int c = 0; c < 4; ++c)
+        m_grid->setColumnStretch(c, c < columns ? 1 : 0);
+}
+
+void SpeedPanel::resizeEvent(QResizeEvent *event)
+{
+    QWidget::resizeEvent(event);
+    reflow();
 }
 
 FigureCard *SpeedPanel::card(const QString &key) const
@@ -70,6 +98,7 @@ void SpeedPanel::showSpeed(const SpeedPlan &s)
         card(QStringLiteral("decodePerSequence"))->setTexts(tr("Decode, per sequence"), none, why);
         card(QStringLiteral("timeToFirstToken"))->setTexts(tr("Time to first token"), none, why);
         card(QStringLiteral("decodeBound"))->setTexts(tr("Decode is"), none, why);
+        reflow();
         return;
     }
     card(QStringLiteral("decodeTokensPerSecond"))
@@ -100,6 +129,7 @@ void SpeedPanel::showSpeed(const SpeedPlan &s)
                             formatCount(std::llround(s.bandwidthGBs), locale),
                             formatDecimal(s.bandwidthEfficiency, 2, locale),
                             formatDecimal(s.computeEfficiency, 2, locale)));
+    reflow(); // new texts, new widths
 }
 
 QString SpeedPanel::figuresText() const
@@ -114,6 +144,8 @@ void SpeedPanel::changeEvent(QEvent *event)
 {
     if (event->type() == QEvent::LanguageChange)
         showSpeed(m_speed);
+    else if (event->type() == QEvent::FontChange || event->type() == QEvent::ApplicationFontChange)
+        reflow();
     QWidget::changeEvent(event);
 }
 

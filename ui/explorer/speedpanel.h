@@ -5,6 +5,7 @@
 
 #include <QWidget>
 
+class QGridLayout;
 class QLabel;
 
 namespace kvscope {
@@ -34,10 +35,16 @@ public:
 
 protected:
     void changeEvent(QEvent *event) override;
+    void resizeEvent(QResizeEvent *event) override;
 
 private:
     FigureCard *card(const QString &key) const;
+    /// Four cards a row, or two, or one: as many as fit at their own minimum
+    /// width (their fonts grow with the presentation zoom).
+    void reflow();
 
+    QGridLayout *m_grid;
+    int m_columns = 0;
     QList<FigureCard *> m_cards;
     SpeedPlan m_speed;
 };

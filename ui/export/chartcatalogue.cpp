@@ -56,8 +56,8 @@ ChartView *memoryChart(const ChartSource &source)
 
 ChartView *growthChart(const ChartSource &source)
 {
-    const GrowthChartData data =
-        growthChartData(source.scenario, source.plan, source.growthAxis, 96, source.growthScale);
+    const GrowthChartData data = growthChartData(source.scenario, source.plan, source.growthAxis, 96,
+                                                 source.growthScale, source.counterfactuals);
     auto *chart = new GrowthChartView;
     chart->showGrowth(data);
     return chart;
@@ -126,7 +126,8 @@ QString ChartEntry::translatedTitle() const
 
 QByteArray planJsonBytes(const ChartSource &source)
 {
-    return QJsonDocument(calcJson(source.plan, source.fixes)).toJson(QJsonDocument::Indented);
+    return QJsonDocument(calcJson(source.scenario, source.plan, source.fixes))
+        .toJson(QJsonDocument::Indented);
 }
 
 QByteArray quantJsonBytes(const ChartSource &source)

@@ -25,6 +25,7 @@ struct ChartSource
     QList<Fix> fixes; ///< what would make the plan fit (the banner, the JSON's "fixes")
     GrowthAxis growthAxis = GrowthAxis::SequenceLength;
     AxisScale growthScale = AxisScale::Linear; ///< the growth chart's horizontal spacing
+    bool counterfactuals = false;              ///< the growth chart's "as if MHA / no window" lines
 
     QuantizationChoices quantChoices;         ///< what was simulated, and the histogram kind and count axis
     std::optional<quant::QuantOutcome> quant; ///< the simulation's outcome (absent: no quantization chart)

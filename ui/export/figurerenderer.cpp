@@ -4,6 +4,7 @@
 #include "charts/chartview.h"
 #include "common/atomicfile.h"
 #include "common/error.h"
+#include "common/imagesize.h"
 #include "common/units.h"
 #include "export/reportpage.h"
 #include "plan/scenariovalues.h"
@@ -11,6 +12,7 @@
 #include "widgets/legendstrip.h"
 
 #include <memory>
+#include <optional>
 
 #include <QApplication>
 #include <QBuffer>
@@ -218,16 +220,23 @@ QString quantizationCaption(const ChartSource &source)
 
 } // namespace
 
-FigureFormat formatForPath(const QString &path)
+std::optional<FigureFormat> formatNamed(const QString &name)
 {
-    const QString suffix = QFileInfo(path).suffix().toLower();
     static const std::pair<const char *, FigureFormat> formats[] = {
         {"png", FigureFormat::Png}, {"svg", FigureFormat::Svg},   {"pdf", FigureFormat::Pdf},
         {"csv", FigureFormat::Csv}, {"json", FigureFormat::Json},
     };
-    for (const auto &[name, format] : formats)
-        if (suffix == QLatin1String(name))
+    for (const auto &[formatName, format] : formats)
+        if (name.toLower() == QLatin1String(formatName))
             return format;
+    return std::nullopt;
+}
+
+FigureFormat formatForPath(const QString &path)
+{
+    const QString suffix = QFileInfo(path).suffix().toLower();
+    if (const std::optional<FigureFormat> format = formatNamed(suffix))
+        return *format;
     throw Error(
         QCoreApplication::translate("kvscope::FigureRenderer",
                                     "%1: unsupported extension '%2' (use .png, .svg, .pdf, .csv or .json)")
@@ -256,15 +265,9 @@ void checkFigureOptions(const FigureOptions &options)
         throw Error(QCoreApplication::translate("kvscope::FigureRenderer", "scale %1: must be from 1 to %2")
                         .arg(options.scale)
                         .arg(MaxFigureScale));
-    const qint64 pixels = qint64(size.width()) * options.scale * qint64(size.height()) * options.scale;
-    if (pixels > MaxFigurePixels)
-        throw Error(QCoreApplication::translate(
-                        "kvscope::FigureRenderer",
-                        "%1 × %2 at scale %3 is %4 pixels, more than the %5 an image may have")
-                        .arg(size.width())
-                        .arg(size.height())
-                        .arg(options.scale)
-                        .arg(formatCount(pixels), formatCount(MaxFigurePixels)));
+    // The image drawn is size × scale pixels, bounded as every picture kvscope draws.
+    checkImageSize(qint64(size.width()) * options.scale, qint64(size.height()) * options.scale,
+                   QStringLiteral("image at scale %1").arg(options.scale));
 }
 
 QString figureCaption(const ChartEntry &entry, const ChartSource &source)
@@ -318,7 +321,12 @@ QByteArray renderFigure(const ChartEntry &entry, const ChartSource &source, cons
 void exportFigure(const QString &path, const ChartEntry &entry, const ChartSource &source,
                   const FigureOptions &options)
 {
-    const FigureFormat format = formatForPath(path);
+    exportFigure(path, formatForPath(path), entry, source, options);
+}
+
+void exportFigure(const QString &path, FigureFormat format, const ChartEntry &entry,
+                  const ChartSource &source, const FigureOptions &options)
+{
     writeFileAtomically(path, renderFigure(entry, source, options, format));
 }
 

@@ -8,7 +8,10 @@
 // and whatever the window's size.
 #pragma once
 
+#include "common/imagesize.h"
 #include "export/chartcatalogue.h"
+
+#include <optional>
 
 #include <QByteArray>
 #include <QImage>
@@ -26,6 +29,9 @@ enum class FigureFormat
     Json
 };
 
+/// The format named "png", "svg", "pdf", "csv" or "json" (any case), if any.
+std::optional<FigureFormat> formatNamed(const QString &name);
+
 /// The format a file name's extension names (.png, .svg, .pdf, .csv,
 /// .json, any case); throws kvscope::Error naming the file otherwise.
 FigureFormat formatForPath(const QString &path);
@@ -41,9 +47,7 @@ enum class ReportPage
 QSize reportPageSize(ReportPage page);
 
 inline constexpr int MinFigureSide = 200;
-inline constexpr int MaxFigureSide = 16384;
-/// Pixels of one image after scaling (2^28: a 16384 × 16384 square).
-inline constexpr qint64 MaxFigurePixels = qint64(1) << 28;
+inline constexpr int MaxFigureSide = int(MaxImageSide);
 inline constexpr int MaxFigureScale = 4;
 
 struct FigureOptions
@@ -56,7 +60,7 @@ struct FigureOptions
 };
 
 /// Throws kvscope::Error unless each side is MinFigureSide..MaxFigureSide,
-/// the scale 1..MaxFigureScale and the scaled image at most MaxFigurePixels.
+/// the scale 1..MaxFigureScale and the scaled image within checkImageSize().
 void checkFigureOptions(const FigureOptions &options);
 
 /// The caption line of an entry's figure.
@@ -74,5 +78,8 @@ QByteArray renderFigure(const ChartEntry &entry, const ChartSource &source, cons
 /// atomically (nothing is written on any error).
 void exportFigure(const QString &path, const ChartEntry &entry, const ChartSource &source,
                   const FigureOptions &options);
+/// The same in `format`, whatever the path ("-" is standard output: writeFileAtomically).
+void exportFigure(const QString &path, FigureFormat format, const ChartEntry &entry,
+                  const ChartSource &source, const FigureOptions &options);
 
 } // namespace kvscope

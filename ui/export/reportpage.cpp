@@ -80,7 +80,8 @@ QWidget *newReportPage(const ChartSource &source, QWidget *parent)
     breakdown->showBreakdown(memoryBreakdown(plan), plan.tensorParallelSize);
     addChart(layout, breakdown, 2);
     auto *growth = new GrowthChartView(page);
-    growth->showGrowth(growthChartData(source.scenario, plan, source.growthAxis, 96, source.growthScale));
+    growth->showGrowth(growthChartData(source.scenario, plan, source.growthAxis, 96, source.growthScale,
+                                       source.counterfactuals));
     if (!source.comparison) {
         addChart(layout, growth, 5);
         return page;

@@ -4,12 +4,30 @@
 #include "common/error.h"
 #include "gpu/customgpu.h"
 #include "library/library.h"
+#include "settings/setting.h"
 #include "settings/settingkeys.h"
+
+#include <algorithm>
+#include <climits>
+
+#include <QElapsedTimer>
+#include <QFutureWatcher>
+#include <QTimer>
+#include <QtConcurrent>
 
 namespace kvscope {
 
 namespace {
+
 constexpr qsizetype MaxPastedConfigBytes = 1 << 20; // a config.json is a few KiB
+
+/// A saved model imported again off the GUI thread: the model, or why not.
+struct StoredOutcome
+{
+    ImportedModel imported;
+    QString error;
+};
+
 } // namespace
 
 UserLibrary::UserLibrary(QObject *parent) : QObject(parent) {}
@@ -18,24 +36,29 @@ void UserLibrary::load(settings::SettingsReader &reader)
 {
     const settings::LibraryKeys &k = settings::libraryKeys();
     m_models.clear();
+    m_order.clear();
+    m_pending.clear();
+    int order = 0;
     for (const QVariant &value : reader.read(k.importedModels)) {
         const QVariantMap map = value.toMap();
         const QString key = map.value(QStringLiteral("key")).toString();
         try {
+            if (key.startsWith(QLatin1String("imported:"))) {
+                m_order.insert(key, order);
+                importStored(key, map, order++);
+                continue;
+            }
+            if (!key.startsWith(QLatin1String("pasted:")))
+                throw Error(QStringLiteral("not an imported model"));
+            // Pasted configs are kept in the settings themselves (at most 1 MiB): read now.
             ImportedEntry entry;
             entry.key = key;
-            if (key.startsWith(QLatin1String("pasted:"))) {
-                entry.configText = map.value(QStringLiteral("config")).toByteArray();
-                entry.imported =
-                    importConfigText(entry.configText, map.value(QStringLiteral("name")).toString());
-                entry.imported.model.name = map.value(QStringLiteral("name")).toString();
-                m_pastedCount = std::max(m_pastedCount, key.mid(7).toInt());
-            } else if (key.startsWith(QLatin1String("imported:"))) {
-                entry.imported = importModel(key.mid(9));
-            } else {
-                throw Error(QStringLiteral("not an imported model"));
-            }
+            entry.configText = map.value(QStringLiteral("config")).toByteArray();
+            entry.imported = importConfigText(entry.configText, map.value(QStringLiteral("name")).toString());
+            entry.imported.model.name = map.value(QStringLiteral("name")).toString();
             entry.imported.model.id = key;
+            m_pastedCount = std::max(m_pastedCount, key.mid(7).toInt());
+            m_order.insert(key, order++);
             m_models.append(entry);
         } catch (const Error &error) {
             reader.report(k.importedModels.key, key.isEmpty() ? value : QVariant(key), error.message());
@@ -59,14 +82,23 @@ void UserLibrary::load(settings::SettingsReader &reader)
 
 void UserLibrary::save() const
 {
-    QVariantList models;
+    // Saved models still importing stay saved, in their place; models the
+    // user added since come after every saved one.
+    QList<std::pair<int, QVariantMap>> ordered;
     for (const ImportedEntry &entry : m_models) {
         QVariantMap map{{QStringLiteral("key"), entry.key},
                         {QStringLiteral("name"), entry.imported.model.name}};
         if (!entry.configText.isEmpty())
             map.insert(QStringLiteral("config"), entry.configText);
-        models << map;
+        ordered.append({m_order.value(entry.key, INT_MAX), map});
     }
+    for (const PendingImport &pending : m_pending)
+        ordered.append({pending.order, pending.saved});
+    std::stable_sort(ordered.begin(), ordered.end(),
+                     [](const auto &a, const auto &b) { return a.first < b.first; });
+    QVariantList models;
+    for (const auto &[order, map] : ordered)
+        models << map;
     QVariantList gpus;
     for (const GpuSpec &gpu : m_gpus)
         gpus << gpuToVariantMap(gpu);
@@ -96,6 +128,7 @@ QString UserLibrary::addImported(const ImportedModel &imported, const QByteArray
             entry.imported.model.name = QStringLiteral("Pasted config %1").arg(entry.key.mid(7));
     } else {
         entry.key = QStringLiteral("imported:") + imported.path;
+        m_pending.remove(entry.key); // imported again by the user: that import wins
         rememberRecent(imported.path);
     }
     entry.imported.model.id = entry.key;
@@ -143,6 +176,89 @@ void UserLibrary::clearRecentFiles()
     m_recent.clear();
     save();
     Q_EMIT recentFilesChanged();
+}
+
+std::chrono::milliseconds UserLibrary::s_storedImportTimeLimit = UserLibrary::DefaultStoredImportTimeLimit;
+
+void UserLibrary::setStoredImportTimeLimit(std::chrono::milliseconds limit)
+{
+    s_storedImportTimeLimit = limit;
+}
+
+bool UserLibrary::isImportPending(const QString &key) const
+{
+    return m_pending.contains(key);
+}
+
+void UserLibrary::importStored(const QString &key, const QVariantMap &saved, int order)
+{
+    m_pending.insert(key, {saved, order});
+    auto *watcher = new QFutureWatcher<StoredOutcome>(this);
+    auto *deadline = new QTimer(watcher); // goes with the watcher
+    deadline->setSingleShot(true);
+    const std::chrono::milliseconds limit = s_storedImportTimeLimit;
+    QElapsedTimer clock;
+    clock.start();
+    const QString late = QStringLiteral("%1: not imported within %2 s")
+                             .arg(key.mid(9), QString::number(double(limit.count()) / 1000.0));
+    connect(deadline, &QTimer::timeout, this, [this, key, watcher, late] {
+        // The worker cannot be stopped; its result is ignored when it comes.
+        watcher->disconnect(this);
+        watcher->deleteLater();
+        finishStored(key, nullptr, late);
+    });
+    connect(watcher, &QFutureWatcherBase::finished, this, [this, key, watcher, deadline, clock, limit, late] {
+        deadline->stop();
+        watcher->deleteLater();
+        const StoredOutcome outcome = watcher->result();
+        // Timers wait for the event loop: a result that comes after the deadline is late all the same.
+        if (clock.elapsed() > limit.count())
+            finishStored(key, nullptr, late);
+        else
+            finishStored(key, outcome.error.isEmpty() ? &outcome.imported : nullptr, outcome.error);
+    });
+    deadline->start(limit);
+    const QString path = key.mid(9);
+    watcher->setFuture(QtConcurrent::run([path]() -> StoredOutcome {
+        try {
+            return {importModel(path), {}};
+        } catch (const Error &error) {
+            return {{}, error.message()};
+        }
+    }));
+}
+
+void UserLibrary::finishStored(const QString &key, const ImportedModel *imported, const QString &error)
+{
+    if (!m_pending.contains(key))
+        return;
+    const QVariantMap saved = m_pending.take(key).saved;
+    if (!imported) {
+        m_order.remove(key);
+        save(); // dropped for good: the next start does not try it again
+        Q_EMIT storedModelDropped(
+            key,
+            settings::problemLine(QLatin1String(settings::libraryKeys().importedModels.key), key, error));
+        return;
+    }
+    ImportedEntry entry;
+    entry.key = key;
+    entry.imported = *imported;
+    entry.imported.model.id = key;
+    const QString name = saved.value(QStringLiteral("name")).toString();
+    if (!name.isEmpty())
+        entry.imported.model.name = name;
+    m_models.insert(insertionIndex(m_order.value(key)), entry);
+    Q_EMIT modelsChanged();
+    Q_EMIT storedModelImported(key);
+}
+
+qsizetype UserLibrary::insertionIndex(int order) const
+{
+    qsizetype at = 0;
+    while (at < m_models.size() && m_order.value(m_models.at(at).key, INT_MAX) < order)
+        ++at;
+    return at;
 }
 
 const ModelArch *UserLibrary::findModel(const QString &key) const

@@ -5,9 +5,13 @@
 #include "model/modelimport.h"
 #include "plan/scenariovalues.h"
 
+#include <chrono>
+
+#include <QHash>
 #include <QList>
 #include <QObject>
 #include <QStringList>
+#include <QVariantMap>
 
 namespace kvscope {
 
@@ -33,8 +37,11 @@ public:
 
     explicit UserLibrary(QObject *parent = nullptr);
 
-    /// Reads the saved entries (re-importing files from disk); an entry that
-    /// no longer imports is dropped and reported to `reader`.
+    /// Reads the saved entries; an entry that is unusable as saved is
+    /// dropped and reported to `reader`. Saved model files and folders are
+    /// imported again in the background, each within a time limit, so that
+    /// no saved path (a FIFO, a device, a slow disk) holds up the window:
+    /// storedModelImported() or storedModelDropped() tells how each ended.
     void load(settings::SettingsReader &reader);
     void save() const;
 
@@ -61,13 +68,44 @@ public:
 
     static constexpr int MaxRecentFiles = 10;
 
+    /// Whether saved models are still being imported (in the background, since load()).
+    bool isImporting() const { return !m_pending.isEmpty(); }
+    /// Whether the saved model `key` is one of them.
+    bool isImportPending(const QString &key) const;
+
+    /// How long a saved model may take to import before it is dropped.
+    static constexpr std::chrono::milliseconds DefaultStoredImportTimeLimit{10'000};
+    static void setStoredImportTimeLimit(std::chrono::milliseconds limit);
+
 Q_SIGNALS:
     void modelsChanged();
     void gpusChanged();
     void recentFilesChanged();
+    /// A saved model has been imported again (and is in importedModels()).
+    void storedModelImported(const QString &key);
+    /// A saved model no longer imports; it is forgotten. `problem` is the
+    /// settings line ("library/imported = '<key>' ignored: <reason>").
+    void storedModelDropped(const QString &key, const QString &problem);
 
 private:
+    /// A saved model whose file is being imported again: its saved map (kept
+    /// in save() meanwhile) and its place among the saved entries.
+    struct PendingImport
+    {
+        QVariantMap saved;
+        int order = 0;
+    };
+
+    void importStored(const QString &key, const QVariantMap &saved, int order);
+    void finishStored(const QString &key, const ImportedModel *imported, const QString &error);
+    /// Where the saved entry with `order` goes among the models imported so far.
+    qsizetype insertionIndex(int order) const;
+
+    static std::chrono::milliseconds s_storedImportTimeLimit;
+
     QList<ImportedEntry> m_models;
+    QHash<QString, int> m_order; ///< saved order of each saved entry, by key
+    QHash<QString, PendingImport> m_pending;
     QList<GpuSpec> m_gpus;
     QStringList m_recent;
     int m_pastedCount = 0;

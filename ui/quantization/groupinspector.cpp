@@ -2,6 +2,7 @@
 #include "quantization/groupinspector.h"
 
 #include "common/error.h"
+#include "theme.h"
 
 #include <QComboBox>
 #include <QEvent>
@@ -49,10 +50,7 @@ GroupInspector::GroupInspector(QWidget *parent) : QGroupBox(parent)
     m_code = new QLabel(this);
     m_example = new QLabel(this);
     m_example->setObjectName(QStringLiteral("workedExample"));
-    QFont big = m_example->font();
-    big.setPointSizeF(big.pointSizeF() * 1.4);
-    big.setBold(true);
-    m_example->setFont(big);
+    theme::setScaledFont(m_example, 1.4, true);
     for (QLabel *label : {m_range, m_scale, m_zero, m_code, m_example}) {
         label->setTextInteractionFlags(Qt::TextSelectableByMouse);
         label->setWordWrap(true);

@@ -8,6 +8,8 @@
 #include "scenariocontroller.h"
 #include "settings/settingkeys.h"
 
+#include <optional>
+
 namespace kvscope::appsettings {
 
 using settings::scenarioKeys;
@@ -18,10 +20,11 @@ void reset()
     settings::clearAll();
 }
 
-void saveScenario(const Scenario &s, GrowthAxis growthAxis, AxisScale growthScale)
+namespace {
+
+void writeScenario(settings::SettingsWriter &writer, const Scenario &s)
 {
     const settings::ScenarioKeys &k = scenarioKeys();
-    settings::SettingsWriter writer;
     writer.write(k.model, s.model.id);
     writer.write(k.gpu, s.gpu.id);
     writer.write(k.tensorParallelSize, s.tensorParallelSize);
@@ -34,16 +37,38 @@ void saveScenario(const Scenario &s, GrowthAxis growthAxis, AxisScale growthScal
     writer.write(k.maxModelLen, s.maxModelLen);
     writer.write(k.batchSize, s.batchSize);
     writer.write(k.seqLen, s.seqLen);
-    writer.write(k.growthAxis, growthAxis);
-    writer.write(k.growthScale, growthScale);
+    writer.write(k.maxNumSeqs, s.maxNumSeqs);
+    writer.write(k.maxNumBatchedTokens, s.maxNumBatchedTokens);
+    writer.write(k.mambaSsmCacheDtype, s.mambaSsmCacheDtype);
 }
 
-RestoredState loadScenario(settings::SettingsReader &reader, const UserLibrary &library)
+/// Each value may be fine alone and the combination still invalid: the line
+/// that says why the planner refuses the scenario, if it does.
+std::optional<QString> refusal(const Scenario &s)
+{
+    try {
+        planMemory(s);
+    } catch (const Error &error) {
+        return QStringLiteral("saved scenario ignored: %1").arg(error.message());
+    }
+    return std::nullopt;
+}
+
+/// The scenario keys read one by one; nullopt (reported) when the planner refuses them together.
+/// A model still being imported in the background is named in `pendingModel` (the default model
+/// stands in); without `pendingModel` such a model is reported and falls back.
+std::optional<Scenario> readScenario(settings::SettingsReader &reader, const UserLibrary &library,
+                                     QString *pendingModel)
 {
     const settings::ScenarioKeys &k = scenarioKeys();
-    RestoredState state;
-    Scenario &s = state.scenario;
+    Scenario s;
     s.model = reader.read(k.model, [&](const QString &id) {
+        if (library.isImportPending(id)) {
+            if (!pendingModel)
+                throw Error(QStringLiteral("its imported model is still being read"));
+            *pendingModel = id;
+            return ScenarioController::defaultScenario().model; // until it arrives
+        }
         const ModelArch *model = library.findModel(id);
         if (!model)
             throw Error(QStringLiteral("no such model preset or imported model"));
@@ -67,16 +92,45 @@ RestoredState loadScenario(settings::SettingsReader &reader, const UserLibrary &
     s.maxModelLen = reader.read(k.maxModelLen);
     s.batchSize = reader.read(k.batchSize);
     s.seqLen = reader.read(k.seqLen);
+    s.maxNumSeqs = reader.read(k.maxNumSeqs);
+    s.maxNumBatchedTokens = reader.read(k.maxNumBatchedTokens);
+    s.mambaSsmCacheDtype = reader.read(k.mambaSsmCacheDtype);
+
+    if (pendingModel && !pendingModel->isEmpty())
+        return s; // checked as a whole once its model arrives (checkWhole)
+    if (const std::optional<QString> problem = refusal(s)) {
+        reader.reportAll(*problem);
+        return std::nullopt;
+    }
+    return s;
+}
+
+} // namespace
+
+void saveScenario(const Scenario &s)
+{
+    settings::SettingsWriter writer;
+    writeScenario(writer, s);
+}
+
+void saveChartChoices(GrowthAxis growthAxis, AxisScale growthScale, bool counterfactuals)
+{
+    const settings::ScenarioKeys &k = scenarioKeys();
+    settings::SettingsWriter writer;
+    writer.write(k.growthAxis, growthAxis);
+    writer.write(k.growthScale, growthScale);
+    writer.write(k.counterfactuals, counterfactuals);
+}
+
+RestoredState loadScenario(settings::SettingsReader &reader, const UserLibrary &library)
+{
+    const settings::ScenarioKeys &k = scenarioKeys();
+    RestoredState state;
+    state.scenario =
+        readScenario(reader, library, &state.pendingModel).value_or(ScenarioController::defaultScenario());
     state.growthAxis = reader.read(k.growthAxis);
     state.growthScale = reader.read(k.growthScale);
-
-    // Each value may be fine alone and the combination still invalid.
-    try {
-        planMemory(s);
-    } catch (const Error &error) {
-        reader.reportAll(QStringLiteral("saved scenario ignored: %1").arg(error.message()));
-        state.scenario = ScenarioController::defaultScenario();
-    }
+    state.counterfactuals = reader.read(k.counterfactuals);
     return state;
 }
 
@@ -114,6 +168,38 @@ QList<ScenarioValues> loadComparison(settings::SettingsReader &reader, const Sce
         }
     }
     return columns;
+}
+
+std::optional<QString> checkWhole(RestoredState &state)
+{
+    const std::optional<QString> problem = refusal(state.scenario);
+    if (problem)
+        state.scenario = ScenarioController::defaultScenario();
+    return problem;
+}
+
+void saveScenarioStrip(const QList<Scenario> &scenarios)
+{
+    settings::SettingsWriter writer;
+    writer.beginWriteArray(settings::windowKeys().scenarioStrip);
+    for (qsizetype i = 0; i < scenarios.size(); ++i) {
+        writer.setArrayIndex(int(i));
+        writeScenario(writer, scenarios.at(i));
+    }
+    writer.endArray();
+}
+
+QList<Scenario> loadScenarioStrip(settings::SettingsReader &reader, const UserLibrary &library)
+{
+    QList<Scenario> scenarios;
+    const int size = reader.beginReadArray(settings::windowKeys().scenarioStrip);
+    for (int i = 0; i < size; ++i) {
+        reader.setArrayIndex(i);
+        if (const std::optional<Scenario> s = readScenario(reader, library, nullptr))
+            scenarios << *s;
+    }
+    reader.endArray();
+    return scenarios;
 }
 
 QString language(settings::SettingsReader &reader)

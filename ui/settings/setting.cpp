@@ -1,6 +1,10 @@
 // SPDX-License-Identifier: MIT
 #include "settings/setting.h"
 
+#include <QFile>
+#include <QFileInfo>
+#include <QUtf8StringView>
+
 namespace kvscope::settings {
 
 namespace {
@@ -37,6 +41,24 @@ QString plainText(const QVariant &value)
     }
 }
 
+/// Whether the file holds bytes no settings file does: QSettings writes UTF-8 text and
+/// escapes every control character but the line breaks, yet it reads binary junk
+/// without an error (as keys nobody knows), which would pass for an empty file.
+bool holdsBinaryData(const QString &path)
+{
+    if (!QFileInfo(path).isFile())
+        return false;
+    QFile file(path);
+    constexpr qint64 MaxCheckedBytes = 1 << 20;
+    if (!file.open(QIODevice::ReadOnly))
+        return false; // QSettings reports what it cannot read
+    const QByteArray bytes = file.read(MaxCheckedBytes);
+    for (const char c : bytes)
+        if ((uchar(c) < 0x20 && c != '\n' && c != '\r' && c != '\t') || uchar(c) == 0x7f)
+            return true;
+    return !QUtf8StringView(bytes).isValidUtf8();
+}
+
 } // namespace
 
 SettingsReader::SettingsReader()
@@ -45,23 +67,61 @@ SettingsReader::SettingsReader()
         m_readable = false;
         reportAll(QStringLiteral("settings file %1 is unreadable; starting with defaults")
                       .arg(m_settings.fileName()));
+    } else {
+        m_binaryData = holdsBinaryData(m_settings.fileName());
     }
 }
 
 QVariant SettingsReader::saved(const char *key) const
 {
-    return m_readable ? m_settings.value(QLatin1String(key)) : QVariant();
+    const QVariant value = m_readable ? m_settings.value(QLatin1String(key)) : QVariant();
+    m_foundKey = m_foundKey || value.isValid();
+    return value;
+}
+
+QStringList SettingsReader::problems() const
+{
+    // Binary bytes alone may be a damaged line among good ones (each reported by its key);
+    // binary bytes and no key kvscope knows is a file that is no settings file at all.
+    if (m_binaryData && !m_foundKey)
+        return QStringList{QStringLiteral("settings file %1 holds binary data, not a settings file; "
+                                          "starting with defaults")
+                               .arg(m_settings.fileName())} +
+               m_problems;
+    return m_problems;
+}
+
+int SettingsReader::beginReadArray(const char *key)
+{
+    return m_settings.beginReadArray(QLatin1String(key));
+}
+
+void SettingsReader::setArrayIndex(int index)
+{
+    m_settings.setArrayIndex(index);
+}
+
+void SettingsReader::endArray()
+{
+    m_settings.endArray();
 }
 
 void SettingsReader::report(const char *key, const QVariant &value, const QString &reason)
 {
-    m_problems
-        << QStringLiteral("%1 = '%2' ignored: %3").arg(QLatin1String(key), displayValue(value), reason);
+    const QString group = m_settings.group();
+    const QString name = group.isEmpty() ? QLatin1String(key) : group + QLatin1Char('/') + QLatin1String(key);
+    m_problems << problemLine(name, value, reason);
+}
+
+QString problemLine(const QString &key, const QVariant &value, const QString &reason)
+{
+    return QStringLiteral("%1 = '%2' ignored: %3").arg(key, displayValue(value), reason);
 }
 
 void SettingsReader::reportAll(const QString &problem)
 {
-    m_problems << problem;
+    const QString group = m_settings.group();
+    m_problems << (group.isEmpty() ? problem : group + QStringLiteral(": ") + problem);
 }
 
 void clearAll()

@@ -45,6 +45,7 @@ public:
     template <class T, class Use> auto read(const Setting<T> &setting, Use &&use)
     {
         if (m_readable && m_settings.contains(QLatin1String(setting.key))) {
+            m_foundKey = true;
             const QVariant saved = m_settings.value(QLatin1String(setting.key));
             try {
                 return use(setting.fromVariant(saved));
@@ -58,16 +59,26 @@ public:
     /// The raw saved value (invalid when none), for lists read entry by entry.
     QVariant saved(const char *key) const;
 
+    /// Reads a list of groups (QSettings array `key`): returns its size; between
+    /// setArrayIndex() and endArray() keys are read within one entry, and problems
+    /// name the entry ("explorer/scenarioStrip/2/scenario/model = ...").
+    int beginReadArray(const char *key);
+    void setArrayIndex(int index);
+    void endArray();
+
     /// Reports one value that was not restored: "key = 'value' ignored: reason".
     void report(const char *key, const QVariant &value, const QString &reason);
     /// Reports a problem that is no single key's (the saved values together).
     void reportAll(const QString &problem);
 
-    QStringList problems() const { return m_problems; }
+    /// What was not restored, one line each.
+    QStringList problems() const;
 
 private:
     QSettings m_settings;
     bool m_readable = true;
+    bool m_binaryData = false;       ///< the file holds bytes no settings file does
+    mutable bool m_foundKey = false; ///< a key kvscope reads was in the file
     QStringList m_problems;
 };
 
@@ -81,6 +92,15 @@ public:
     }
     void sync() { m_settings.sync(); }
 
+    /// Writes a list of groups (QSettings array `key`), replacing what it held.
+    void beginWriteArray(const char *key)
+    {
+        m_settings.remove(QLatin1String(key));
+        m_settings.beginWriteArray(QLatin1String(key));
+    }
+    void setArrayIndex(int index) { m_settings.setArrayIndex(index); }
+    void endArray() { m_settings.endArray(); }
+
 private:
     QSettings m_settings;
 };
@@ -90,5 +110,8 @@ void clearAll();
 
 /// A saved value as one short line of text, for a problem report.
 QString displayValue(const QVariant &value);
+
+/// The line that reports a value not restored: "key = 'value' ignored: reason".
+QString problemLine(const QString &key, const QVariant &value, const QString &reason);
 
 } // namespace kvscope::settings

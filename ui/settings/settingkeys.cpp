@@ -128,7 +128,7 @@ ScenarioKeys makeScenarioKeys()
     return {
         {"scenario/model", defaults.model.id, asText(), anyText()},
         {"scenario/gpu", defaults.gpu.id, asText(), anyText()},
-        countSetting<int>("scenario/tensorParallelSize", defaults.tensorParallelSize),
+        countSetting<std::int64_t>("scenario/tensorParallelSize", defaults.tensorParallelSize),
         {"scenario/dtype", defaults.dtype, [](const WeightDtype &d) { return QVariant(dtypeName(d)); },
          [](const QVariant &saved) { return parseWeightDtype(text(saved)); }},
         // No checkpoint quantization forced: "auto", as vLLM's default.
@@ -147,16 +147,22 @@ ScenarioKeys makeScenarioKeys()
         {"scenario/gpuMemoryUtilization", defaults.gpuMemoryUtilizationPpm,
          [](const std::int64_t &ppm) { return QVariant(formatUtilization(ppm)); },
          [](const QVariant &saved) { return parseUtilization(text(saved)); }},
-        countSetting<int>("scenario/blockSize", defaults.blockSize),
+        countSetting<std::int64_t>("scenario/blockSize", defaults.blockSize),
         countSetting<std::int64_t>("scenario/maxModelLen", defaults.maxModelLen),
         countSetting<std::int64_t>("scenario/batchSize", defaults.batchSize),
         countSetting<std::int64_t>("scenario/seqLen", defaults.seqLen),
+        countSetting<std::int64_t>("scenario/maxNumSeqs", defaults.maxNumSeqs),
+        countSetting<std::int64_t>("scenario/maxNumBatchedTokens", defaults.maxNumBatchedTokens),
+        {"scenario/mambaSsmCacheDtype", defaults.mambaSsmCacheDtype,
+         [](const WeightDtype &d) { return QVariant(dtypeName(d)); },
+         [](const QVariant &saved) { return parseWeightDtype(text(saved)); }},
         {"explorer/growthAxis", GrowthAxis::SequenceLength,
          [](const GrowthAxis &axis) { return QVariant(growthAxisName(axis)); },
          [](const QVariant &saved) { return parseGrowthAxis(text(saved), QStringLiteral("growth axis")); }},
         {"explorer/growthScale", AxisScale::Linear,
          [](const AxisScale &scale) { return QVariant(axisScaleName(scale)); },
          [](const QVariant &saved) { return parseAxisScale(text(saved), QStringLiteral("growth scale")); }},
+        boolSetting("explorer/counterfactuals", false),
     };
 }
 
@@ -256,6 +262,18 @@ WindowKeys makeWindowKeys()
                                  .arg(translations::available().join(QStringLiteral(", "))));
              return code;
          }},
+        boolSetting("explorer/formulaPanel", false),
+        {"presentation/zoom", 1.5, asItself<double>(),
+         [](const QVariant &saved) {
+             bool ok = false;
+             const double zoom = text(saved).toDouble(&ok);
+             if (!ok || !(zoom >= MinPresentationZoom && zoom <= MaxPresentationZoom))
+                 throw Error(QStringLiteral("not a zoom from %1 to %2")
+                                 .arg(MinPresentationZoom)
+                                 .arg(MaxPresentationZoom));
+             return zoom;
+         }},
+        "explorer/scenarioStrip",
     };
 }
 

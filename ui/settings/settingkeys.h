@@ -26,18 +26,22 @@ struct ScenarioKeys
 {
     Setting<QString> model;
     Setting<QString> gpu;
-    Setting<int> tensorParallelSize;
+    Setting<std::int64_t> tensorParallelSize;
     Setting<WeightDtype> dtype;
     Setting<QString> quantization; ///< "auto" or a method name
     Setting<int> groupSize;        ///< > 0, or -1 = one group per row
     Setting<KvCacheDtype> kvCacheDtype;
     Setting<std::int64_t> gpuMemoryUtilizationPpm; ///< saved as the decimal text "0.9"
-    Setting<int> blockSize;
+    Setting<std::int64_t> blockSize;
     Setting<std::int64_t> maxModelLen;
     Setting<std::int64_t> batchSize;
     Setting<std::int64_t> seqLen;
+    Setting<std::int64_t> maxNumSeqs;          ///< 0 = vLLM's default for the GPU
+    Setting<std::int64_t> maxNumBatchedTokens; ///< 0 = vLLM's default for the GPU
+    Setting<WeightDtype> mambaSsmCacheDtype;
     Setting<GrowthAxis> growthAxis; ///< "sequence" or "batch"
     Setting<AxisScale> growthScale; ///< "linear" or "log"
+    Setting<bool> counterfactuals;  ///< the growth chart's "as if MHA / no window" lines
 };
 
 /// The Quantization view ("quantization/..."); defaults are QuantSettings'.
@@ -77,14 +81,24 @@ struct ComparisonKeys
     Setting<QVariantList> columns;
 };
 
-/// The window: geometry, splitter, tab ("window/...") and language ("ui/language").
+/// The window: geometry, splitter, tab ("window/..."), language ("ui/language"),
+/// the formula panel, the presentation zoom and the scenario strip ("explorer/...").
 struct WindowKeys
 {
     Setting<QByteArray> geometry; ///< empty = the default size
     Setting<QByteArray> explorerSplitter;
     Setting<int> tab;
-    Setting<QString> language; ///< "en", "zh_CN", or empty = the system's
+    Setting<QString> language;        ///< "en", "zh_CN", or empty = the system's
+    Setting<bool> formulaPanel;       ///< the formula panel is shown
+    Setting<double> presentationZoom; ///< font and line scale of presentation mode, 1 to 3
+    /// The scenario strip: a QSettings array, each entry the scenario keys of one scenario.
+    const char *scenarioStrip;
 };
+
+/// The presentation zoom's range and step (Ctrl + / Ctrl −).
+inline constexpr double MinPresentationZoom = 1.0;
+inline constexpr double MaxPresentationZoom = 3.0;
+inline constexpr double PresentationZoomStep = 0.25;
 
 const ScenarioKeys &scenarioKeys();
 const QuantizationKeys &quantizationKeys();

@@ -20,14 +20,10 @@ FigureCard::FigureCard(const QString &key, QWidget *parent)
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(8, 4, 8, 4);
     layout->setSpacing(0);
-    QFont small = m_caption->font();
-    small.setPointSizeF(small.pointSizeF() * 0.9);
-    m_caption->setFont(small);
-    m_detail->setFont(small);
-    QFont large = m_value->font();
-    large.setPointSizeF(large.pointSizeF() * 1.6);
-    large.setBold(true);
-    m_value->setFont(large);
+    // As the figures panel's cards, scaled with the presentation zoom.
+    theme::setScaledFont(m_caption, 0.9);
+    theme::setScaledFont(m_value, 1.6, true);
+    theme::setScaledFont(m_detail, 0.9);
     m_detail->setWordWrap(true);
     for (QLabel *label : {m_caption, m_value, m_detail}) {
         label->setTextInteractionFlags(Qt::TextSelectableByMouse);

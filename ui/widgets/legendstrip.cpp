@@ -3,6 +3,9 @@
 
 #include "widgets/flowlayout.h"
 
+#include <algorithm>
+
+#include <QEvent>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QPainter>
@@ -11,14 +14,15 @@ namespace kvscope {
 
 namespace {
 
-/// The coloured mark in front of a legend entry.
+/// The coloured mark in front of a legend entry, sized to the text beside it
+/// (so it grows with a zoomed font).
 class Swatch : public QWidget
 {
 public:
     Swatch(const QColor &color, Qt::PenStyle lineStyle, QWidget *parent)
         : QWidget(parent), m_color(color), m_lineStyle(lineStyle)
     {
-        setFixedSize(22, 14);
+        resizeToFont();
     }
 
 protected:
@@ -30,11 +34,25 @@ protected:
             painter.fillRect(rect().adjusted(3, 1, -3, -1), m_color);
             return;
         }
-        painter.setPen(QPen(m_color, 2.5, m_lineStyle));
+        // 2.5 px at the usual 14 px height.
+        painter.setPen(QPen(m_color, height() * 2.5 / 14, m_lineStyle));
         painter.drawLine(QPointF(1, height() / 2.0), QPointF(width() - 1, height() / 2.0));
     }
 
+    void changeEvent(QEvent *event) override
+    {
+        if (event->type() == QEvent::FontChange)
+            resizeToFont();
+        QWidget::changeEvent(event);
+    }
+
 private:
+    void resizeToFont()
+    {
+        const int height = std::max(14, fontMetrics().height() * 14 / 17);
+        setFixedSize(height * 22 / 14, height);
+    }
+
     QColor m_color;
     Qt::PenStyle m_lineStyle;
 };

@@ -1,0 +1,22 @@
+// SPDX-License-Identifier: MIT
+#include "common/error.h"
+
+namespace kvscope {
+
+QString printableText(const QString &text)
+{
+    QString shown;
+    shown.reserve(text.size());
+    for (const QChar c : text) {
+        // A surrogate is half of a character beyond U+FFFF, printable as a pair.
+        if (c.isPrint() || c.isSurrogate())
+            shown += c;
+        else if (c.unicode() < 0x100)
+            shown += QStringLiteral("\\x%1").arg(c.unicode(), 2, 16, QLatin1Char('0'));
+        else
+            shown += QStringLiteral("\\u%1").arg(c.unicode(), 4, 16, QLatin1Char('0'));
+    }
+    return shown;
+}
+
+} // namespace kvscope

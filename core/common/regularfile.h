@@ -1,0 +1,47 @@
+// SPDX-License-Identifier: MIT
+// The one way the core reads a file the user names: regular files only,
+// checked before they are opened (a FIFO would block the open, a device such
+// as /dev/zero never ends), and whole-file reads bounded whatever size() says.
+#pragma once
+
+#include <QByteArray>
+#include <QString>
+
+class QFile;
+
+namespace kvscope {
+
+/// What a path names once symbolic links are followed.
+enum class FileKind
+{
+    Missing,
+    Regular,
+    Directory,
+    CharacterDevice,
+    BlockDevice,
+    Fifo,
+    Socket,
+    Other
+};
+
+FileKind fileKind(const QString &path);
+
+/// "a FIFO", "a character device", "a folder"...: for messages.
+QString fileKindName(FileKind kind);
+
+/// Opens `path` read-only into `file`, unless it is not a regular file:
+/// then throws kvscope::Error "<path>: not a regular file (a FIFO)" without
+/// having opened it, so nothing blocks. Other failures throw
+/// "<path>: cannot open: <reason>".
+void openRegularFile(QFile &file, const QString &path);
+
+/// The whole of the regular file `path`, which must hold at most `maxBytes`
+/// ("<path>: 17000000 bytes is too large for a config.json" names `what`).
+/// Never reads more than `maxBytes` + 1 bytes, whatever the file reports.
+QByteArray readRegularFile(const QString &path, qint64 maxBytes, const QString &what);
+
+/// Whether `path` is a regular file that starts with `magic`; false for
+/// anything else (never blocks, never throws).
+bool regularFileStartsWith(const QString &path, const QByteArray &magic);
+
+} // namespace kvscope

@@ -1,0 +1,400 @@
+// SPDX-License-Identifier: MIT
+// The formula sheet: each line's substituted values, evaluated here from the
+// tokens alone, give the line's result, and each result is the plan's figure.
+// Structure values are read from the configs (resources/presets/models.json,
+// copied from each model's config.json on HuggingFace).
+#include "common/units.h"
+#include "library/library.h"
+#include "plan/formula.h"
+#include "plan/planner.h"
+#include "testsupport.h"
+
+#include <cmath>
+
+#include <QTest>
+
+using namespace kvscope;
+using kvscope::test::errorFrom;
+using kvscope::test::preset;
+
+namespace {
+
+Scenario scenarioFor(const QString &id, std::int64_t batch = 16, std::int64_t seqLen = 8192, int tp = 1)
+{
+    Scenario s;
+    s.model = preset(id);
+    s.gpu = resolveGpu(QStringLiteral("h100-sxm"));
+    s.batchSize = batch;
+    s.seqLen = seqLen;
+    s.tensorParallelSize = tp;
+    return s;
+}
+
+/// Evaluates a line's substituted form from its tokens: + − × / mod, brackets,
+/// floor(), ceil(), min(a, b), max(a, b); terms by their numeric value. Written
+/// independently of the core, so a line whose numbers do not give its result fails.
+class Evaluator
+{
+public:
+    explicit Evaluator(const FormulaLine &line) : m_line(line)
+    {
+        for (const FormulaToken &token : line.tokens) {
+            if (token.term >= 0) {
+                m_atoms << Atom{QString(), line.terms.at(token.term).real};
+                continue;
+            }
+            const QString text = token.text;
+            for (qsizetype i = 0; i < text.size();) {
+                const QChar c = text.at(i);
+                if (c.isSpace()) {
+                    ++i;
+                } else if (c.isDigit()) {
+                    qsizetype j = i;
+                    while (j < text.size() && (text.at(j).isDigit() || text.at(j) == QLatin1Char('.')))
+                        ++j;
+                    m_atoms << Atom{QString(), text.mid(i, j - i).toDouble()};
+                    i = j;
+                } else if (c.isLetter()) {
+                    qsizetype j = i;
+                    while (j < text.size() && text.at(j).isLetter())
+                        ++j;
+                    m_atoms << Atom{text.mid(i, j - i), 0};
+                    i = j;
+                } else {
+                    m_atoms << Atom{QString(c), 0};
+                    ++i;
+                }
+            }
+        }
+    }
+
+    double value()
+    {
+        const double v = sum();
+        if (m_at != m_atoms.size())
+            qFatal("%s: unparsed tokens", qPrintable(m_line.name));
+        return v;
+    }
+
+private:
+    struct Atom
+    {
+        QString op; ///< empty: a number
+        double number;
+    };
+
+    bool is(const char *op) const
+    {
+        return m_at < m_atoms.size() && m_atoms.at(m_at).op == QString::fromUtf8(op);
+    }
+    void expect(const char *op)
+    {
+        if (!is(op))
+            qFatal("%s: expected '%s'", qPrintable(m_line.name), op);
+        ++m_at;
+    }
+
+    double sum()
+    {
+        double v = product();
+        while (is("+") || is("−")) {
+            const bool plus = is("+");
+            ++m_at;
+            v = plus ? v + product() : v - product();
+        }
+        return v;
+    }
+
+    double product()
+    {
+        double v = factor();
+        while (is("×") || is("/") || is("mod")) {
+            const QString op = m_atoms.at(m_at++).op;
+            const double rhs = factor();
+            v = op == QStringLiteral("×") ? v * rhs : op == QLatin1String("/") ? v / rhs : std::fmod(v, rhs);
+        }
+        return v;
+    }
+
+    double factor()
+    {
+        if (m_at >= m_atoms.size())
+            qFatal("%s: formula ends early", qPrintable(m_line.name));
+        const Atom atom = m_atoms.at(m_at++);
+        if (atom.op.isEmpty())
+            return atom.number;
+        if (atom.op == QLatin1String("(")) {
+            const double v = sum();
+            expect(")");
+            return v;
+        }
+        expect("(");
+        const double a = sum();
+        if (atom.op == QLatin1String("floor") || atom.op == QLatin1String("ceil")) {
+            expect(")");
+            return atom.op == QLatin1String("floor") ? std::floor(a) : std::ceil(a);
+        }
+        expect(",");
+        const double b = sum();
+        expect(")");
+        if (atom.op == QLatin1String("min"))
+            return std::min(a, b);
+        if (atom.op == QLatin1String("max"))
+            return std::max(a, b);
+        qFatal("%s: unknown function %s", qPrintable(m_line.name), qPrintable(atom.op));
+    }
+
+    const FormulaLine &m_line;
+    QList<Atom> m_atoms;
+    qsizetype m_at = 0;
+};
+
+const FormulaLine &lineOf(const FormulaSheet &sheet, const char *name)
+{
+    const FormulaLine *line = sheet.line(QLatin1String(name));
+    if (!line)
+        qFatal("no line %s", name);
+    return *line;
+}
+
+const FormulaTerm &termOf(const FormulaLine &line, const char *symbol)
+{
+    for (const FormulaTerm &term : line.terms)
+        if (term.symbol == QLatin1String(symbol))
+            return term;
+    qFatal("%s has no term %s", qPrintable(line.name), symbol);
+}
+
+} // namespace
+
+class TestFormula : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void everyLineOfEveryPresetAddsUp_data()
+    {
+        QTest::addColumn<QString>("id");
+        QTest::addColumn<int>("tp");
+        for (const ModelArch &m : ModelLibrary::builtin().presets()) {
+            QTest::newRow(qPrintable(m.id)) << m.id << 1;
+            const QList<int> sizes = {2, 4, 8};
+            for (int tp : sizes)
+                if (errorFrom([&] { planMemory(scenarioFor(m.id, 16, 8192, tp)); }).isNull()) {
+                    QTest::newRow(qPrintable(m.id + QStringLiteral(" tp") + QString::number(tp)))
+                        << m.id << tp;
+                    break;
+                }
+        }
+    }
+
+    void everyLineOfEveryPresetAddsUp()
+    {
+        QFETCH(QString, id);
+        QFETCH(int, tp);
+        const Scenario s = scenarioFor(id, 16, 8192, tp);
+        const MemoryPlan plan = planMemory(s);
+        const FormulaSheet sheet = formulaSheet(s, plan);
+        QVERIFY(!sheet.lines.isEmpty());
+        for (const FormulaLine &line : sheet.lines) {
+            if (line.result.value < 0)
+                continue; // past 2^63: no number to compare
+            const double expected = line.result.real;
+            const double got = Evaluator(line).value();
+            QVERIFY2(std::abs(got - expected) <= 1e-9 * std::max(1.0, std::abs(expected)),
+                     qPrintable(QStringLiteral("%1: %2 gives %3, the line says %4")
+                                    .arg(line.text())
+                                    .arg(line.substituted())
+                                    .arg(got, 0, 'f', 6)
+                                    .arg(expected, 0, 'f', 6)));
+            // Symbols and values have the same shape: one per term.
+            QCOMPARE(line.symbolic().isEmpty(), line.substituted().isEmpty());
+        }
+        // Every result that is a plan figure is the plan's figure.
+        QCOMPARE(lineOf(sheet, "kv_bytes_per_token").result.value, plan.kv.bytesPerToken);
+        QCOMPARE(lineOf(sheet, "kv_bytes_per_layer").result.value, plan.kv.bytesPerTokenPerLayer);
+        QCOMPARE(lineOf(sheet, "kv_cache_bytes").result.value, plan.kv.cacheBytes);
+        QCOMPARE(lineOf(sheet, "blocks_per_sequence").result.value, plan.kv.blocksPerSequence);
+        QCOMPARE(lineOf(sheet, "page_bytes").result.value, plan.kv.pageBytes);
+        QCOMPARE(lineOf(sheet, "budget").result.value, plan.budgetBytes);
+        QCOMPARE(lineOf(sheet, "available").result.value, plan.kv.availableBytes);
+        QCOMPARE(lineOf(sheet, "num_gpu_blocks").result.value, plan.kv.numGpuBlocks);
+        QCOMPARE(lineOf(sheet, "kv_capacity_tokens").result.value, plan.kv.capacityTokens);
+        QCOMPARE(lineOf(sheet, "blocks_per_request").result.value, plan.kv.blocksPerMaxRequest);
+        QCOMPARE(lineOf(sheet, "max_concurrency").result.real, plan.kv.maxConcurrency);
+        QCOMPARE(lineOf(sheet, "headroom").result.value, plan.headroomBytes);
+        QCOMPARE(lineOf(sheet, "weights_bytes").result.value, plan.weights.bytesPerGpu);
+        QCOMPARE(lineOf(sheet, "bits_per_weight").result.real, plan.weights.bitsPerWeight);
+    }
+
+    void llamaAsTheUsualFormulaWritesIt()
+    {
+        // Llama-3.1-8B config.json: 32 layers, 8 KV heads, head_dim 4096 / 32 = 128; BF16 = 2 bytes.
+        const Scenario s = scenarioFor(QStringLiteral("llama-3.1-8b"));
+        const MemoryPlan plan = planMemory(s);
+        const FormulaSheet sheet = formulaSheet(s, plan);
+        const FormulaLine &usual = lineOf(sheet, "total_bytes");
+        QCOMPARE(usual.symbolic(), QStringLiteral("batch_size × sequence_length × num_layers × 2 × "
+                                                  "num_key_value_heads × head_dim × precision_bytes"));
+        QCOMPARE(usual.substituted(), QStringLiteral("16 × 8,192 × 32 × 2 × 8 × 128 × 2"));
+        QCOMPARE(usual.result.value, 16LL * 8192 * 32 * 2 * 8 * 128 * 2);
+        QCOMPARE(usual.result.text, QStringLiteral("17,179,869,184 B (16.00 GiB)"));
+        // 8,192 is a whole number of 16-token blocks: vLLM allocates exactly the formula.
+        QCOMPARE(lineOf(sheet, "kv_cache_bytes").result.value, usual.result.value);
+        // Each value says which option sets it.
+        QCOMPARE(termOf(usual, "batch_size").option, QStringLiteral("--batch-size"));
+        QCOMPARE(termOf(usual, "sequence_length").option, QStringLiteral("--seq-len"));
+        QCOMPARE(termOf(usual, "num_key_value_heads").option, QStringLiteral("--model"));
+        QCOMPARE(termOf(usual, "num_key_value_heads").field, QStringLiteral("num_key_value_heads"));
+        QCOMPARE(termOf(usual, "precision_bytes").option, QStringLiteral("--kv-cache-dtype"));
+
+        // vLLM's own accounting on an H100 (81,090 MiB as CUDA reports it).
+        QCOMPARE(lineOf(sheet, "budget").substituted(), QStringLiteral("79.19 GiB × 0.90"));
+        QCOMPARE(lineOf(sheet, "budget").result.text, QStringLiteral("71.27 GiB"));
+        QCOMPARE(termOf(lineOf(sheet, "budget"), "gpu_memory_utilization").option,
+                 QStringLiteral("--gpu-memory-utilization"));
+        QCOMPARE(lineOf(sheet, "available").symbolic(),
+                 QStringLiteral("budget − weights − activations − overhead"));
+        QCOMPARE(lineOf(sheet, "num_gpu_blocks").symbolic(),
+                 QStringLiteral("floor(available / (block_size × kv_bytes_per_layer × group_size))"));
+        QCOMPARE(lineOf(sheet, "num_gpu_blocks").substituted(),
+                 QStringLiteral("floor(54.13 GiB / (16 × 4,096 B × 32))"));
+        QCOMPARE(lineOf(sheet, "kv_capacity_tokens").substituted(), QStringLiteral("27,716 × 16"));
+        QCOMPARE(lineOf(sheet, "blocks_per_request").substituted(), QStringLiteral("ceil(131,072 / 16)"));
+        QCOMPARE(lineOf(sheet, "max_concurrency").result.text, QStringLiteral("3.38"));
+    }
+
+    void tensorParallelHeadsPerGpu()
+    {
+        // Llama-3.1-70B: 8 KV heads over 4 GPUs, 2 each.
+        const Scenario s = scenarioFor(QStringLiteral("llama-3.1-70b"), 16, 8192, 4);
+        const FormulaSheet sheet = formulaSheet(s, planMemory(s));
+        const FormulaLine &heads = lineOf(sheet, "kv_heads_per_gpu");
+        QCOMPARE(heads.substituted(), QStringLiteral("max(1, 8 / 4)"));
+        QCOMPARE(heads.result.value, 2);
+        QCOMPARE(termOf(heads, "tensor_parallel_size").option, QStringLiteral("--tensor-parallel-size"));
+        QCOMPARE(lineOf(sheet, "kv_bytes_per_layer").substituted(), QStringLiteral("2 × 2 × 128 × 2"));
+    }
+
+    void deepSeekMlaLatent()
+    {
+        // DeepSeek-V3 config.json: 61 layers, kv_lora_rank 512, qk_rope_head_dim 64.
+        const Scenario s = scenarioFor(QStringLiteral("deepseek-v3"), 16, 8192, 8);
+        const MemoryPlan plan = planMemory(s);
+        const FormulaSheet sheet = formulaSheet(s, plan);
+        const FormulaLine &usual = lineOf(sheet, "total_bytes");
+        QCOMPARE(usual.symbolic(), QStringLiteral("batch_size × sequence_length × num_layers × "
+                                                  "(kv_lora_rank + qk_rope_head_dim) × precision_bytes"));
+        QCOMPARE(usual.substituted(), QStringLiteral("16 × 8,192 × 61 × (512 + 64) × 2"));
+        QCOMPARE(lineOf(sheet, "kv_bytes_per_token").result.value, 61LL * 576 * 2); // 70,272 B
+        // One latent, replicated on all 8 GPUs: no heads-per-GPU line.
+        QVERIFY(!sheet.line(QStringLiteral("kv_heads_per_gpu")));
+        QVERIFY(lineOf(sheet, "kv_bytes_per_layer").note.contains(QLatin1String("replicated")));
+    }
+
+    void gemmaSlidingWindowsAndGroups()
+    {
+        // Gemma-3-27B: 62 layers, every sixth global: 10 full + 52 sliding over 1,024 tokens;
+        // 16 KV heads of 128 dims. vLLM groups them into 7 groups of 10 layer slots (8 empty).
+        const Scenario s = scenarioFor(QStringLiteral("gemma-3-27b"), 16, 32768);
+        const MemoryPlan plan = planMemory(s);
+        const FormulaSheet sheet = formulaSheet(s, plan);
+        const std::int64_t perLayer = 2 * 16 * 128 * 2;
+        QCOMPARE(lineOf(sheet, "kv_bytes_per_layer").result.value, perLayer);
+        const FormulaLine &full = lineOf(sheet, "full_layers_bytes");
+        QCOMPARE(full.substituted(), QStringLiteral("16 × 32,768 × 10 × 8,192 B"));
+        const FormulaLine &sliding = lineOf(sheet, "sliding_layers_bytes");
+        QCOMPARE(sliding.symbolic(),
+                 QStringLiteral("batch_size × min(sequence_length, sliding_window) × sliding_layers × "
+                                "kv_bytes_per_layer"));
+        QCOMPARE(sliding.substituted(), QStringLiteral("16 × min(32,768, 1,024) × 52 × 8,192 B"));
+        QCOMPARE(sliding.result.value, 16LL * 1024 * 52 * perLayer);
+        QCOMPARE(lineOf(sheet, "token_bytes").result.value, 16LL * (32768 * 10 + 1024 * 52) * perLayer);
+        // The usual formula counts every layer at full length: far above what is allocated.
+        QCOMPARE(lineOf(sheet, "total_bytes").result.value, 16LL * 32768 * 62 * perLayer);
+        QVERIFY(lineOf(sheet, "total_bytes").result.value > 4 * plan.kv.cacheBytes);
+        const FormulaLine &cache = lineOf(sheet, "kv_cache_bytes");
+        QCOMPARE(termOf(cache, "group_size").value, 10);
+        QVERIFY2(cache.note.contains(QLatin1String("7 groups of 10")) &&
+                     cache.note.contains(QLatin1String("8")),
+                 qPrintable(cache.note));
+        // The last 1,024 of 32,768 tokens fill 64 whole 16-token blocks; full layers hold 2,048.
+        const FormulaLine &blocks = lineOf(sheet, "blocks_per_sequence");
+        QCOMPARE(blocks.substituted(), QStringLiteral("1 × ceil(32,768 / 16) + 6 × 64"));
+        QCOMPARE(termOf(blocks, "window_blocks").value, 64);
+        // One token more starts a new block the window still touches: 65.
+        Scenario longer = s;
+        longer.seqLen = 32769;
+        QCOMPARE(
+            termOf(lineOf(formulaSheet(longer, planMemory(longer)), "blocks_per_sequence"), "window_blocks")
+                .value,
+            65);
+    }
+
+    void qwenNextRecurrentState()
+    {
+        // Qwen3-Next-80B-A3B: 48 layers, 12 gated attention + 36 Gated DeltaNet. A DeltaNet layer keeps
+        // conv (4 − 1) × (2 × 16 × 128 + 32 × 128) × 2 B = 49,152 B and state 32 × 128 × 128 × 2 B.
+        const Scenario s = scenarioFor(QStringLiteral("qwen3-next-80b-a3b"), 16, 8192, 4);
+        const MemoryPlan plan = planMemory(s);
+        const FormulaSheet sheet = formulaSheet(s, plan);
+        QCOMPARE(termOf(lineOf(sheet, "kv_bytes_per_token"), "cache_layers").value, 12);
+        const FormulaLine &perLayer = lineOf(sheet, "state_bytes_per_layer");
+        QCOMPARE(termOf(perLayer, "conv_state_bytes").value, 3LL * (2 * 16 * 128 + 32 * 128) * 2 / 4);
+        QCOMPARE(termOf(perLayer, "ssm_state_bytes").value, 32LL / 4 * 128 * 128 * 2);
+        const FormulaLine &state = lineOf(sheet, "state_bytes");
+        QCOMPARE(state.symbolic(), QStringLiteral("batch_size × recurrent_layers × state_bytes_per_layer"));
+        QCOMPARE(state.result.value, 16 * plan.kv.stateBytesPerSequence);
+        // The state does not grow with the sequence: the same at 4x the length.
+        Scenario longer = s;
+        longer.seqLen = 4 * s.seqLen;
+        QCOMPARE(lineOf(formulaSheet(longer, planMemory(longer)), "state_bytes").result.value,
+                 state.result.value);
+        // vLLM raised the block so that one attention page holds one state page.
+        QCOMPARE(termOf(lineOf(sheet, "page_bytes"), "block_size").value, plan.blockSize);
+        QVERIFY(plan.blockSize > 16);
+    }
+
+    void awqWeightBits()
+    {
+        // AWQ int4, group 128, fp16 scales and int4 zeros: 4 + 16/128 + 4/128 = 4.15625 bits per
+        // quantized weight; embeddings and lm_head (2 × 128,256 × 4,096) and the norms stay fp16.
+        Scenario s = scenarioFor(QStringLiteral("llama-3.1-8b"));
+        s.quantization = defaultSpecFor(QuantMethod::Awq);
+        const MemoryPlan plan = planMemory(s);
+        const FormulaSheet sheet = formulaSheet(s, plan);
+        const FormulaLine &split = lineOf(sheet, "quantized_bits_per_weight");
+        QCOMPARE(split.symbolic(), QStringLiteral("value_bits + scale_bits + zero_point_bits"));
+        QCOMPARE(split.substituted(), QStringLiteral("4 + 0.125 + 0.03125"));
+        QCOMPARE(split.result.text, QStringLiteral("4.156"));
+        QCOMPARE(termOf(split, "scale_bits").option, QStringLiteral("--group-size"));
+
+        const std::int64_t unquantized = 2 * 128'256LL * 4096 + 32 * 2 * 4096 + 4096;
+        const std::int64_t all = plan.params.total;
+        const FormulaLine &share = lineOf(sheet, "unquantized_share");
+        QCOMPARE(termOf(share, "unquantized_params").value, unquantized);
+        QCOMPARE(share.result.text,
+                 QString::number(100.0 * double(unquantized) / double(all), 'f', 2) + QStringLiteral(" %"));
+        const FormulaLine &whole = lineOf(sheet, "bits_per_weight");
+        const double expected =
+            (double(all - unquantized) * 4.15625 + double(unquantized) * 16) / double(all);
+        QCOMPARE(whole.result.real, expected);
+        QCOMPARE(whole.result.text, QStringLiteral("5.706"));
+        QCOMPARE(termOf(whole, "unquantized_bits").text, QStringLiteral("16"));
+    }
+
+    void sheetAsText()
+    {
+        const Scenario s = scenarioFor(QStringLiteral("llama-3.1-8b"));
+        const QString text = formulaSheet(s, planMemory(s)).text();
+        QVERIFY(text.contains(QStringLiteral(
+            "total_bytes = batch_size × sequence_length × num_layers × 2 × num_key_value_heads × head_dim "
+            "× precision_bytes = 16 × 8,192 × 32 × 2 × 8 × 128 × 2 = 17,179,869,184 B (16.00 GiB)\n")));
+        QVERIFY(text.contains(QStringLiteral("budget = gpu_memory × gpu_memory_utilization = 79.19 GiB × "
+                                             "0.90 = 71.27 GiB\n")));
+        QVERIFY(text.contains(QStringLiteral("\n\n"))); // sections apart
+    }
+};
+
+QTEST_GUILESS_MAIN(TestFormula)
+#include "tst_formula.moc"

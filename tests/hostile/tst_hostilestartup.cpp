@@ -1,0 +1,215 @@
+// SPDX-License-Identifier: MIT
+// Hostile start-up: saved settings that name a FIFO, a device or a slow
+// model, and window sizes no machine can draw. The window never waits on a
+// saved path: saved models import in the background within a time limit,
+// and one that fails is dropped with a message in the status bar.
+#include "common/imagesize.h"
+#include "filewriters.h"
+#include "hostilesupport.h"
+#include "library/userlibrary.h"
+#include "mainwindow.h"
+#include "scenariocontroller.h"
+#include "settings/appsettings.h"
+#include "testsupport.h"
+#include "ui/uitestsupport.h"
+
+#include <QImage>
+#include <QSettings>
+#include <QStatusBar>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace kvscope;
+
+namespace {
+
+// A small Qwen2-style config: 24 layers x 2 x 2 KV heads x 64 x 2 B = 12,288 KV bytes per token.
+const char *smallConfig = R"({"model_type": "qwen2", "num_hidden_layers": 24, "hidden_size": 896,
+  "num_attention_heads": 14, "num_key_value_heads": 2, "intermediate_size": 4864, "vocab_size": 151936,
+  "max_position_embeddings": 32768, "tie_word_embeddings": true, "torch_dtype": "bfloat16"})";
+
+QVariantList importedEntries(const QStringList &paths)
+{
+    QVariantList list;
+    for (const QString &path : paths)
+        list << QVariantMap{{QStringLiteral("key"), QStringLiteral("imported:") + path}};
+    return list;
+}
+
+/// The line a dropped saved model leaves among the restore problems.
+QString droppedLine(const QString &path, const QString &reason)
+{
+    return QStringLiteral("library/imported = 'imported:%1' ignored: %1: %2").arg(path, reason);
+}
+
+/// Runs the kvscope window (offscreen, settings in `config`) to a screenshot.
+test::WatchedRun runWindowWatched(const QTemporaryDir &config, const QStringList &arguments)
+{
+    test::RunOptions options;
+    options.environment = {QStringLiteral("XDG_CONFIG_HOME=") + config.path()};
+    return test::runWatched(arguments, options);
+}
+
+/// The settings file the kvscope binary reads under XDG_CONFIG_HOME `config`.
+QSettings binarySettings(const QTemporaryDir &config)
+{
+    return QSettings(config.filePath(QStringLiteral("kvscope/kvscope.conf")), QSettings::IniFormat);
+}
+
+} // namespace
+
+class TestHostileStartup : public QObject
+{
+    Q_OBJECT
+
+    QTemporaryDir m_dir;
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        QVERIFY(m_dir.isValid());
+        test::isolateSettings(QStringLiteral("kvscope-hostile-startup"));
+    }
+
+    void init() { test::resetState(); }
+
+    // Before the fix the window's constructor opened the FIFO and waited
+    // for a writer (forever; here the watch ends the wait and counts it).
+    void savedFifoNeverBlocksTheWindow()
+    {
+        const QString fifo = m_dir.filePath(QStringLiteral("saved-model.json"));
+        QVERIFY(test::makeFifo(fifo));
+        test::FifoWatch watch(fifo);
+        QSettings().setValue(QStringLiteral("library/imported"), importedEntries({fifo}));
+        QSettings().setValue(QStringLiteral("scenario/model"), QStringLiteral("imported:") + fifo);
+        const std::unique_ptr<MainWindow> window = test::openWindow();
+        const QString line = droppedLine(fifo, QStringLiteral("not a regular file (a FIFO)"));
+        QTRY_VERIFY2(window->restoreProblems().contains(line),
+                     qPrintable(window->restoreProblems().join(QLatin1Char('\n'))));
+        QVERIFY(window->library()->importedModels().isEmpty());
+        QVERIFY(window->statusBar()->currentMessage().contains(fifo));
+        QCOMPARE(window->controller()->scenario().model.id, QStringLiteral("llama-3.1-8b"));
+        QCOMPARE(watch.readersSeen(), 0);
+        // Dropped for good: the next start does not try it again.
+        QCOMPARE(QSettings().value(QStringLiteral("library/imported")).toList().size(), 0);
+    }
+
+    // Before the fix a saved model was imported in the window's constructor:
+    // the window appeared only once every saved model had been read.
+    void savedModelsImportInTheBackground()
+    {
+        const QString folder = m_dir.filePath(QStringLiteral("background"));
+        QVERIFY(QDir().mkpath(folder));
+        QVERIFY(test::writeFile(folder + QStringLiteral("/config.json"), smallConfig));
+        const QString key = QStringLiteral("imported:") + folder;
+        QSettings().setValue(QStringLiteral("library/imported"), importedEntries({folder}));
+        QSettings().setValue(QStringLiteral("scenario/model"), key);
+        QSettings().setValue(QStringLiteral("scenario/batchSize"), 3);
+
+        const auto window = std::make_unique<MainWindow>();
+        // Constructed without having imported it: the import reports from the event loop.
+        QVERIFY(window->library()->importedModels().isEmpty());
+        window->show();
+        // Once it arrives, the saved scenario comes back whole.
+        QTRY_COMPARE(window->controller()->scenario().model.id, key);
+        QCOMPARE(window->controller()->scenario().batchSize, 3);
+        QCOMPARE(window->controller()->plan().kv.bytesPerToken, 12'288);
+        QVERIFY2(window->restoreProblems().isEmpty(),
+                 qPrintable(window->restoreProblems().join(QLatin1Char('\n'))));
+    }
+
+    void savedModelThatTakesTooLongIsDropped()
+    {
+        // 300 shards: measured one by one, far longer than the 1 ms allowed here.
+        const QString folder = m_dir.filePath(QStringLiteral("slow"));
+        QVERIFY(QDir().mkpath(folder));
+        QVERIFY(test::writeFile(folder + QStringLiteral("/config.json"), smallConfig));
+        for (int i = 0; i < 300; ++i)
+            QVERIFY(test::writeFile(
+                folder + QStringLiteral("/part-%1.safetensors").arg(i, 3, 10, QLatin1Char('0')),
+                test::safetensorsBytes({{QStringLiteral("t%1").arg(i), QStringLiteral("F16"), {2, 2}, 8}})));
+        const QString fast = m_dir.filePath(QStringLiteral("fast/config.json"));
+        QVERIFY(QDir().mkpath(QFileInfo(fast).path()));
+        QVERIFY(test::writeFile(fast, smallConfig));
+        QSettings().setValue(QStringLiteral("library/imported"), importedEntries({folder, fast}));
+
+        UserLibrary::setStoredImportTimeLimit(std::chrono::milliseconds(1));
+        const std::unique_ptr<MainWindow> window = test::openWindow();
+        UserLibrary::setStoredImportTimeLimit(UserLibrary::DefaultStoredImportTimeLimit);
+        const QString line = droppedLine(folder, QStringLiteral("not imported within 0.001 s"));
+        QTRY_VERIFY2(window->restoreProblems().contains(line),
+                     qPrintable(window->restoreProblems().join(QLatin1Char('\n'))));
+        QVERIFY(window->statusBar()->currentMessage().contains(folder));
+        QTRY_VERIFY(!window->library()->isImporting());
+        QVERIFY(!window->library()->findModel(QStringLiteral("imported:") + folder));
+    }
+
+    // Before the fix the window read /dev/zero until it had taken 10 GB.
+    void savedDevicesAreDroppedUnread()
+    {
+        QTemporaryDir config;
+        {
+            QSettings saved = binarySettings(config);
+            saved.setValue(QStringLiteral("library/imported"),
+                           importedEntries({QStringLiteral("/dev/zero"), QStringLiteral("/dev/urandom")}));
+            saved.setValue(QStringLiteral("scenario/model"), QStringLiteral("imported:/dev/zero"));
+            saved.setValue(QStringLiteral("ui/language"), QStringLiteral("en"));
+        }
+        const QString png = config.filePath(QStringLiteral("window.png"));
+        const test::WatchedRun run = runWindowWatched(config, {QStringLiteral("--screenshot"), png});
+        QVERIFY2(run.exitCode == 0 && !run.tooLarge && !run.timedOut, run.describe().constData());
+        for (const char *device : {"/dev/zero", "/dev/urandom"})
+            QVERIFY2(run.err.contains(droppedLine(QLatin1String(device),
+                                                  QStringLiteral("not a regular file (a character device)"))
+                                          .toUtf8()),
+                     run.err.constData());
+        QVERIFY(!QImage(png).isNull());
+        QVERIFY(binarySettings(config).value(QStringLiteral("library/imported")).toList().isEmpty());
+    }
+
+    void imageSizeBounds()
+    {
+        checkImageSize(MaxImageSide, MaxImagePixels / MaxImageSide, QStringLiteral("--size"));
+        checkImageSize(100, MaxImageSide, QStringLiteral("--size"));
+        KVSCOPE_VERIFY_ERROR(checkImageSize(MaxImageSide + 1, 100, QStringLiteral("--size")),
+                             QStringLiteral("--size: 16385x100"),
+                             QStringLiteral("at most 16384 pixels a side"));
+        KVSCOPE_VERIFY_ERROR(
+            checkImageSize(MaxImageSide, MaxImagePixels / MaxImageSide + 1, QStringLiteral("--size")),
+            QStringLiteral("--size: 16384x8193"), QStringLiteral("at most 134217728 pixels"));
+        KVSCOPE_VERIFY_ERROR(checkImageSize(0, 100, QStringLiteral("--width")),
+                             QStringLiteral("--width: 0x100"), QStringLiteral("at least 1 pixel"));
+    }
+
+    // Before the fix 99999x99999 ended in SIGSEGV once the backing store's
+    // allocation failed, and 16384x16384 took over a gigabyte.
+    void screenshotSizeIsBounded_data()
+    {
+        QTest::addColumn<QString>("size");
+        QTest::addColumn<QByteArray>("reason");
+        QTest::newRow("99999x99999") << QStringLiteral("99999x99999")
+                                     << QByteArray("at most 16384 pixels a side");
+        QTest::newRow("16385x720") << QStringLiteral("16385x720")
+                                   << QByteArray("at most 16384 pixels a side");
+        QTest::newRow("16384x16384") << QStringLiteral("16384x16384")
+                                     << QByteArray("at most 134217728 pixels");
+    }
+
+    void screenshotSizeIsBounded()
+    {
+        QFETCH(QString, size);
+        QFETCH(QByteArray, reason);
+        QTemporaryDir config;
+        const QString png = config.filePath(QStringLiteral("huge.png"));
+        const test::WatchedRun run =
+            runWindowWatched(config, {QStringLiteral("--screenshot"), png, QStringLiteral("--size"), size});
+        QVERIFY2(run.exitCode == 2 && !run.crashed && !run.tooLarge, run.describe().constData());
+        QVERIFY2(run.err.startsWith("kvscope: error: --size: " + size.toUtf8()) && run.err.count('\n') == 1 &&
+                     run.err.contains(reason),
+                 run.err.constData());
+        QVERIFY(!QFile::exists(png));
+    }
+};
+
+QTEST_MAIN(TestHostileStartup)
+#include "tst_hostilestartup.moc"

@@ -1,0 +1,639 @@
+// SPDX-License-Identifier: MIT
+// What a teacher uses in front of a room: the formula panel (the core's formula
+// sheet, live, each value tied to its control), the vLLM launch line, the
+// counterfactual lines of the growth chart, presentation mode (zoom, contrast,
+// the scenario strip) and the window opened on a scenario from the command line.
+// The suite runs on an offscreen screen of 1920 x 1080 (main() below), the size
+// of a projector, so presentation mode's full screen is that size.
+#include "charts/growthchart.h"
+#include "common/units.h"
+#include "explorer/explorerview.h"
+#include "explorer/fitbanner.h"
+#include "explorer/formulapanel.h"
+#include "explorer/parameterpanel.h"
+#include "explorer/scenariostrip.h"
+#include "library/library.h"
+#include "mainwindow.h"
+#include "plan/formula.h"
+#include "plan/growth.h"
+#include "plan/launchline.h"
+#include "plan/planjson.h"
+#include "plan/planner.h"
+#include "scenariocontroller.h"
+#include "settings/settingkeys.h"
+#include "theme.h"
+#include "translations.h"
+#include "uitestsupport.h"
+
+#include <memory>
+
+#include <QAbstractButton>
+#include <QAbstractSpinBox>
+#include <QAction>
+#include <QApplication>
+#include <QCheckBox>
+#include <QClipboard>
+#include <QComboBox>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QLabel>
+#include <QLineEdit>
+#include <QLineSeries>
+#include <QPushButton>
+#include <QScrollArea>
+#include <QSettings>
+#include <QSlider>
+#include <QSpinBox>
+#include <QSplitter>
+#include <QStyle>
+#include <QStyleOptionComboBox>
+#include <QTest>
+#include <QTextBlock>
+#include <QTextBrowser>
+#include <QToolButton>
+
+using namespace kvscope;
+
+namespace {
+
+Scenario scenarioOf(const char *model, const char *gpu, int tp = 1)
+{
+    Scenario s = ScenarioController::defaultScenario();
+    s.model = resolveModel(QLatin1String(model));
+    s.gpu = resolveGpu(QLatin1String(gpu));
+    s.tensorParallelSize = tp;
+    return s;
+}
+
+/// Where the anchor `href` is drawn in `browser`'s viewport (the middle of its first character).
+QPoint anchorPosition(QTextBrowser *browser, const QString &href)
+{
+    for (QTextBlock block = browser->document()->begin(); block.isValid(); block = block.next())
+        for (auto it = block.begin(); !it.atEnd(); ++it) {
+            const QTextFragment fragment = it.fragment();
+            if (fragment.charFormat().anchorHref() != href)
+                continue;
+            QTextCursor cursor(browser->document());
+            cursor.setPosition(fragment.position() + 1);
+            browser->ensureCursorVisible();
+            const QRect r = browser->cursorRect(cursor);
+            return QPoint(r.left() - 2, r.center().y());
+        }
+    return {-1, -1};
+}
+
+/// The mouse moving over `widget` to `at`, as the window system delivers it.
+void hover(QWidget *widget, const QPoint &at)
+{
+    QMouseEvent move(QEvent::MouseMove, at, widget->mapToGlobal(at), Qt::NoButton, Qt::NoButton,
+                     Qt::NoModifier);
+    QApplication::sendEvent(widget, &move);
+}
+
+/// Text on screen that does not get the room it asks for: a label or button narrower
+/// or lower than its size hint (a wrapping label: lower than its height for its width).
+QStringList clippedTexts(QWidget *window)
+{
+    QStringList clipped;
+    const auto shown = [window](QWidget *w) {
+        if (!w->isVisibleTo(window) || w->geometry().isEmpty())
+            return false;
+        // Inside a scroll area the page scrolls to it: only what the viewport shows counts.
+        return !w->visibleRegion().isEmpty();
+    };
+    for (QLabel *label : window->findChildren<QLabel *>()) {
+        if (!shown(label) || label->text().isEmpty() || label->pixmap().isNull() == false)
+            continue;
+        const QSize hint = label->sizeHint();
+        const bool tooLow = label->wordWrap() ? label->height() < label->heightForWidth(label->width())
+                                              : label->height() < label->minimumSizeHint().height();
+        const bool tooNarrow = !label->wordWrap() && label->width() < hint.width();
+        if (tooLow || tooNarrow)
+            clipped << QStringLiteral("%1 '%2': %3x%4, needs %5x%6")
+                           .arg(label->objectName(), label->text().left(60))
+                           .arg(label->width())
+                           .arg(label->height())
+                           .arg(hint.width())
+                           .arg(label->wordWrap() ? label->heightForWidth(label->width()) : hint.height());
+    }
+    for (QAbstractButton *button : window->findChildren<QAbstractButton *>()) {
+        if (!shown(button) || button->text().isEmpty())
+            continue;
+        const QSize hint = button->minimumSizeHint();
+        if (button->width() < hint.width() || button->height() < hint.height())
+            clipped << QStringLiteral("button %1 '%2': %3x%4, needs %5x%6")
+                           .arg(button->objectName(), button->text())
+                           .arg(button->width())
+                           .arg(button->height())
+                           .arg(hint.width())
+                           .arg(hint.height());
+    }
+    // A combo box or spin box narrower than the text it shows.
+    for (QComboBox *combo : window->findChildren<QComboBox *>()) {
+        if (!shown(combo) || combo->currentText().isEmpty())
+            continue;
+        QStyleOptionComboBox option;
+        option.initFrom(combo);
+        option.editable = combo->isEditable();
+        const QRect field =
+            combo->style()->subControlRect(QStyle::CC_ComboBox, &option, QStyle::SC_ComboBoxEditField, combo);
+        const int needed = combo->fontMetrics().horizontalAdvance(combo->currentText());
+        if (field.width() < needed)
+            clipped << QStringLiteral("combo %1 '%2': %3 px for %4 px of text")
+                           .arg(combo->objectName(), combo->currentText())
+                           .arg(field.width())
+                           .arg(needed);
+    }
+    for (QAbstractSpinBox *spin : window->findChildren<QAbstractSpinBox *>()) {
+        if (!shown(spin))
+            continue;
+        const QLineEdit *edit = spin->findChild<QLineEdit *>();
+        const int needed = spin->fontMetrics().horizontalAdvance(spin->text());
+        if (edit && edit->width() < needed)
+            clipped << QStringLiteral("spin box %1 '%2': %3 px for %4 px of text")
+                           .arg(spin->objectName(), spin->text())
+                           .arg(edit->width())
+                           .arg(needed);
+    }
+    // A scroll area without a horizontal scroll bar cuts what is wider than its viewport.
+    for (QWidget *w : window->findChildren<QWidget *>()) {
+        const bool control = qobject_cast<QLabel *>(w) || qobject_cast<QAbstractButton *>(w) ||
+                             qobject_cast<QComboBox *>(w) || qobject_cast<QAbstractSpinBox *>(w) ||
+                             qobject_cast<QSlider *>(w);
+        if (!control || !shown(w))
+            continue;
+        for (QWidget *p = w->parentWidget(); p; p = p->parentWidget()) {
+            auto *area = qobject_cast<QScrollArea *>(p);
+            if (!area)
+                continue;
+            const QRect r(w->mapTo(area->viewport(), QPoint(0, 0)), w->size());
+            if (r.left() < 0 || r.right() >= area->viewport()->width())
+                clipped << QStringLiteral("%1 %2 cut by its column: x %3 to %4 of %5")
+                               .arg(QLatin1String(w->metaObject()->className()), w->objectName())
+                               .arg(r.left())
+                               .arg(r.right())
+                               .arg(area->viewport()->width());
+            break;
+        }
+    }
+    return clipped;
+}
+
+} // namespace
+
+class TestTeacher : public QObject
+{
+    Q_OBJECT
+
+    std::unique_ptr<MainWindow> m_window;
+
+    ScenarioController *controller() const { return m_window->controller(); }
+    ExplorerView *explorer() const { return m_window->explorer(); }
+    FormulaPanel *formulas() const { return explorer()->formulaPanel(); }
+    template <typename T> T *child(const char *name) const
+    {
+        T *widget = m_window->findChild<T *>(QLatin1String(name));
+        if (!widget)
+            qFatal("no child %s", name);
+        return widget;
+    }
+    QAction *action(const char *name) const { return child<QAction>(name); }
+
+    void show(const Scenario &s)
+    {
+        QVERIFY(controller()->setScenario(s));
+        QApplication::processEvents();
+    }
+
+    static QString calcOutput(const QStringList &arguments)
+    {
+        QProcess calc;
+        calc.start(qEnvironmentVariable("KVSCOPE_BINARY"), QStringList{QStringLiteral("calc")} + arguments);
+        if (!calc.waitForFinished(60'000) || calc.exitCode() != 0)
+            qFatal("kvscope calc failed: %s", calc.readAllStandardError().constData());
+        return QString::fromUtf8(calc.readAllStandardOutput());
+    }
+
+private Q_SLOTS:
+    void initTestCase() { test::isolateSettings(QStringLiteral("kvscope-tests-teacher")); }
+
+    void init()
+    {
+        test::resetState();
+        m_window = test::openWindow();
+    }
+
+    void cleanup()
+    {
+        if (m_window && m_window->presentationMode())
+            m_window->setPresentationMode(false);
+        m_window.reset();
+        translations::apply(QStringLiteral("en"));
+    }
+
+    void formulaPanelShowsTheCoreSheetLive()
+    {
+        QVERIFY(formulas()->isHidden());
+        child<QPushButton>("formulaToggle")->click();
+        QVERIFY(formulas()->isVisible());
+        QVERIFY(action("actionFormulaPanel")->isChecked());
+        // Beside the charts, in the same splitter.
+        QCOMPARE(explorer()->splitter()->indexOf(formulas()), 2);
+        // Wide enough for a formula line, up to a third of the page.
+        const auto wideEnough = [this] {
+            return formulas()->width() >=
+                   std::min(formulas()->preferredWidth(), explorer()->splitter()->width() / 3) - 2;
+        };
+        QTRY_VERIFY(wideEnough());
+
+        // Llama-3.1-8B, 16 x 8,192 tokens, BF16: 32 layers x 2 x 8 KV heads x 128 dims x 2 bytes.
+        const FormulaLine *usual = formulas()->sheet().line(QStringLiteral("total_bytes"));
+        QVERIFY(usual);
+        QCOMPARE(usual->symbolic(), QStringLiteral("batch_size × sequence_length × num_layers × 2 × "
+                                                   "num_key_value_heads × head_dim × precision_bytes"));
+        QCOMPARE(usual->substituted(), QStringLiteral("16 × 8,192 × 32 × 2 × 8 × 128 × 2"));
+        QCOMPARE(usual->result.value, 16LL * 8192 * 32 * 2 * 8 * 128 * 2);
+        // Every number is the core's: the panel shows the sheet of the controller's plan.
+        const MemoryPlan &plan = controller()->plan();
+        QCOMPARE(formulas()->sheet().text(), formulaSheet(controller()->scenario(), plan).text());
+        QCOMPARE(formulas()->sheet().line(QStringLiteral("kv_cache_bytes"))->result.value,
+                 plan.kv.cacheBytes);
+        QCOMPARE(formulas()->sheet().line(QStringLiteral("num_gpu_blocks"))->result.value,
+                 plan.kv.numGpuBlocks);
+        QCOMPARE(formulas()->sheet().line(QStringLiteral("kv_capacity_tokens"))->result.value,
+                 plan.kv.capacityTokens);
+        QCOMPARE(formulas()->sheet().line(QStringLiteral("max_concurrency"))->result.real,
+                 plan.kv.maxConcurrency);
+        const QString shown = formulas()->browser()->toPlainText();
+        QVERIFY2(shown.contains(QStringLiteral("16 × 8,192 × 32 × 2 × 8 × 128 × 2")), qPrintable(shown));
+        QVERIFY(shown.contains(QStringLiteral("17,179,869,184 B (16.00 GiB)")));
+        // The same text as the command line prints.
+        QCOMPARE(formulas()->plainText(), calcOutput({QStringLiteral("--formulas")}));
+
+        // Live: a larger batch and an FP8 cache rewrite the numbers at once.
+        child<QSpinBox>("batchSpin")->setValue(32);
+        QApplication::processEvents();
+        QCOMPARE(formulas()->sheet().line(QStringLiteral("total_bytes"))->substituted(),
+                 QStringLiteral("32 × 8,192 × 32 × 2 × 8 × 128 × 2"));
+        QVERIFY(formulas()->browser()->toPlainText().contains(
+            QStringLiteral("32 × 8,192 × 32 × 2 × 8 × 128 × 2")));
+        QCOMPARE(formulas()->sheet().text(),
+                 formulaSheet(controller()->scenario(), controller()->plan()).text());
+
+        // Closed with its action; the choice is remembered.
+        action("actionFormulaPanel")->trigger();
+        QVERIFY(formulas()->isHidden());
+        action("actionFormulaPanel")->trigger();
+        m_window->saveSettings();
+        m_window.reset();
+        m_window = test::openWindow();
+        QVERIFY(formulas()->isVisible());
+        QTRY_VERIFY(wideEnough());
+    }
+
+    void formulaVariantsForMlaAndSlidingWindows()
+    {
+        explorer()->setFormulaPanelShown(true);
+        show(scenarioOf("deepseek-v3", "h200", 8));
+        const QString mla = formulas()->browser()->toPlainText();
+        QVERIFY2(mla.contains(QStringLiteral("(kv_lora_rank + qk_rope_head_dim)")), qPrintable(mla));
+        QVERIFY(mla.contains(QStringLiteral("(512 + 64)")));
+        show(scenarioOf("gemma-3-27b", "h100-sxm"));
+        const QString gemma = formulas()->browser()->toPlainText();
+        QVERIFY(gemma.contains(QStringLiteral("min(sequence_length, sliding_window)")));
+        QVERIFY(gemma.contains(QStringLiteral("min(8,192, 1,024)")));
+        QCOMPARE(formulas()->sheet().line(QStringLiteral("kv_cache_bytes"))->result.value,
+                 controller()->plan().kv.cacheBytes);
+    }
+
+    void weightBitsSplitForAwq()
+    {
+        explorer()->setFormulaPanelShown(true);
+        Scenario s = ScenarioController::defaultScenario();
+        s.quantization = defaultSpecFor(QuantMethod::Awq);
+        show(s);
+        const QString text = formulas()->browser()->toPlainText();
+        // 4 value bits + 16/128 scale bits + 4/128 zero-point bits over the linear layers;
+        // the fp16 embeddings and lm_head raise the whole model's average.
+        QVERIFY2(text.contains(QStringLiteral("value_bits + scale_bits + zero_point_bits")),
+                 qPrintable(text));
+        QVERIFY(text.contains(QStringLiteral("4 + 0.125 + 0.03125")));
+        QCOMPARE(formulas()->sheet().line(QStringLiteral("bits_per_weight"))->result.real,
+                 controller()->plan().weights.bitsPerWeight);
+        QCOMPARE(formulas()->sheet().line(QStringLiteral("bits_per_weight"))->result.text,
+                 QStringLiteral("5.706"));
+    }
+
+    void hoveringATermLightsItsControl()
+    {
+        explorer()->setFormulaPanelShown(true);
+        m_window->activateWindow();
+        QVERIFY(QTest::qWaitForWindowActive(m_window.get()));
+        QTextBrowser *browser = formulas()->browser();
+        ParameterPanel *panel = explorer()->parameterPanel();
+        const QString link = formulas()->linkOf(QStringLiteral("total_bytes"), QStringLiteral("batch_size"));
+        QVERIFY(!link.isEmpty());
+        const QPoint at = anchorPosition(browser, link);
+        QVERIFY(at.x() >= 0);
+        hover(browser->viewport(), at);
+        QTRY_COMPARE(panel->highlightedOption(), QStringLiteral("--batch-size"));
+        QWidget *batch = panel->controlFor(QStringLiteral("--batch-size"));
+        QVERIFY(batch->property("formulaHighlight").toBool());
+        QVERIFY(browser->toolTip().contains(QStringLiteral("--batch-size")));
+
+        // Another term moves the light; a click gives its control the focus.
+        const QString kv =
+            formulas()->linkOf(QStringLiteral("total_bytes"), QStringLiteral("precision_bytes"));
+        const QPoint kvAt = anchorPosition(browser, kv);
+        hover(browser->viewport(), kvAt);
+        QTRY_COMPARE(panel->highlightedOption(), QStringLiteral("--kv-cache-dtype"));
+        QVERIFY(!batch->property("formulaHighlight").toBool());
+        QVERIFY(panel->controlFor(QStringLiteral("--kv-cache-dtype"))->property("formulaHighlight").toBool());
+        QTest::mouseClick(browser->viewport(), Qt::LeftButton, {}, kvAt);
+        QTRY_VERIFY(panel->controlFor(QStringLiteral("--kv-cache-dtype"))->hasFocus());
+
+        // Off the values, nothing is lit.
+        hover(browser->viewport(), QPoint(browser->viewport()->width() - 2, 2));
+        QTRY_VERIFY(panel->highlightedOption().isEmpty());
+    }
+
+    void launchLineIsCopyable()
+    {
+        explorer()->setFormulaPanelShown(true);
+        Scenario s = scenarioOf("llama-3.1-70b", "h100-sxm", 4);
+        s.kvCacheDtype = KvCacheDtype::Fp8;
+        show(s);
+        const QString expected = QStringLiteral(
+            "vllm serve meta-llama/Llama-3.1-70B --tensor-parallel-size 4 --kv-cache-dtype fp8");
+        QCOMPARE(launchLine(controller()->scenario()).command(), expected);
+        QVERIFY2(formulas()->launchLabel()->text().contains(expected),
+                 qPrintable(formulas()->launchLabel()->text()));
+        QGuiApplication::clipboard()->clear();
+        child<QPushButton>("copyLaunchLineButton")->click();
+        QCOMPARE(QGuiApplication::clipboard()->text(), expected);
+        // In the JSON as calc --json writes it.
+        explorer()->copyJson();
+        const QJsonObject json =
+            QJsonDocument::fromJson(QGuiApplication::clipboard()->text().toUtf8()).object();
+        QCOMPARE(json.value(QLatin1String("vllm_command")).toString(), expected);
+    }
+
+    void counterfactualLinesFromTheCore()
+    {
+        GrowthChartView *growth = explorer()->growthChart();
+        QCheckBox *check = child<QCheckBox>("counterfactualCheck");
+        QVERIFY(!check->isChecked());
+        QVERIFY(growth->counterfactualLines().at(0)->points().isEmpty());
+        check->click();
+        QVERIFY(controller()->counterfactuals());
+        // Llama-3.1-8B (GQA, no window): one line, as if MHA, 32 / 8 = 4 times the KV cache.
+        const GrowthChartData data =
+            growthChartData(controller()->scenario(), controller()->plan(), controller()->growthAxis(), 96,
+                            controller()->growthScale(), true);
+        QCOMPARE(data.counterfactuals.size(), 1);
+        const QList<QPointF> mha = growth->counterfactualLines().at(0)->points();
+        QCOMPARE(mha.size(), data.counterfactuals.first().x.size());
+        QCOMPARE(mha.last().y(), toGiB(data.counterfactuals.first().kvBytes.last()));
+        QCOMPARE(mha.last().y(), 4 * growth->kvLines().at(data.currentCurve)->points().last().y());
+        QVERIFY(growth->counterfactualLines().at(0)->name().contains(QStringLiteral("as if MHA")));
+        QVERIFY(growth->counterfactualLines().at(1)->points().isEmpty());
+
+        // Gemma-3-27B slides over 1,024 tokens in 52 of 62 layers: a second line, as if no window.
+        show(scenarioOf("gemma-3-27b", "h100-sxm"));
+        const QList<QPointF> full = growth->counterfactualLines().at(1)->points();
+        QVERIFY(!full.isEmpty());
+        QVERIFY(growth->counterfactualLines().at(1)->name().contains(QStringLiteral("every layer full")));
+        const int current = growthChartData(controller()->scenario(), controller()->plan(),
+                                            controller()->growthAxis(), 96, controller()->growthScale())
+                                .currentCurve;
+        QVERIFY(full.last().y() > 3 * growth->kvLines().at(current)->points().last().y());
+
+        // Off again, and remembered.
+        check->click();
+        QVERIFY(growth->counterfactualLines().at(1)->points().isEmpty());
+        check->click();
+        m_window->saveSettings();
+        m_window.reset();
+        m_window = test::openWindow();
+        QVERIFY(child<QCheckBox>("counterfactualCheck")->isChecked());
+        QVERIFY(!explorer()->growthChart()->counterfactualLines().at(0)->points().isEmpty());
+    }
+
+    void presentationModeZoomsAndContrasts()
+    {
+        QCOMPARE(action("actionPresentation")->shortcut(), QKeySequence(Qt::Key_F5));
+        QCOMPARE(action("actionFullScreen")->shortcut(), QKeySequence(QKeySequence::FullScreen));
+        const double baseSize = QApplication::font().pointSizeF();
+        const QPalette normal = QApplication::palette();
+        QLabel *value = explorer()->findChild<QLabel *>(QStringLiteral("kvCacheBytes"));
+        QVERIFY(value);
+        const double valueSize = value->font().pointSizeF();
+        const double lineWidth = explorer()->growthChart()->budgetLine()->pen().widthF();
+
+        action("actionPresentation")->trigger();
+        QVERIFY(m_window->presentationMode());
+        QTRY_VERIFY(m_window->isFullScreen());
+        QTRY_COMPARE(m_window->size(), QSize(1920, 1080));
+        const double zoom = m_window->presentationZoom();
+        QCOMPARE(zoom, 1.5); // the default
+        QCOMPARE(QApplication::font().pointSizeF(), baseSize * zoom);
+        QCOMPARE(value->font().pointSizeF(), valueSize * zoom); // the enlarged figures, enlarged again
+        QCOMPARE(explorer()->growthChart()->budgetLine()->pen().widthF(), lineWidth * zoom);
+        QCOMPARE(QApplication::palette().color(QPalette::Window),
+                 theme::highContrastPalette(false).color(QPalette::Window));
+
+        // Ctrl + and Ctrl − step the zoom, remembered; Ctrl 0 goes back to 100 %.
+        action("actionZoomIn")->trigger();
+        QCOMPARE(m_window->presentationZoom(), zoom + settings::PresentationZoomStep);
+        QCOMPARE(QApplication::font().pointSizeF(), baseSize * (zoom + settings::PresentationZoomStep));
+        QCOMPARE(QSettings().value(QStringLiteral("presentation/zoom")).toDouble(),
+                 zoom + settings::PresentationZoomStep);
+        QVERIFY(action("actionZoomIn")->shortcuts().contains(QKeySequence(QKeySequence::ZoomIn)));
+        QVERIFY(action("actionZoomOut")->shortcuts().contains(QKeySequence(QKeySequence::ZoomOut)));
+        QCOMPARE(action("actionZoomReset")->shortcut(), QKeySequence(Qt::CTRL | Qt::Key_0));
+        action("actionZoomOut")->trigger();
+        action("actionZoomOut")->trigger();
+        QCOMPARE(m_window->presentationZoom(), zoom - settings::PresentationZoomStep);
+        action("actionZoomReset")->trigger();
+        QCOMPARE(m_window->presentationZoom(), 1.0);
+        QCOMPARE(QApplication::font().pointSizeF(), baseSize);
+        action("actionZoomIn")->trigger();
+
+        // F5 again: the window as it was.
+        action("actionPresentation")->trigger();
+        QVERIFY(!m_window->presentationMode());
+        QTRY_VERIFY(!m_window->isFullScreen());
+        QCOMPARE(QApplication::font().pointSizeF(), baseSize);
+        QCOMPARE(value->font().pointSizeF(), valueSize);
+        QCOMPARE(QApplication::palette().color(QPalette::Window), normal.color(QPalette::Window));
+        QCOMPARE(explorer()->growthChart()->budgetLine()->pen().widthF(), lineWidth);
+        // The zoom is the one left last time.
+        m_window.reset();
+        m_window = test::openWindow();
+        QCOMPARE(m_window->presentationZoom(), 1.25);
+    }
+
+    void zoomedWindowClipsNoText_data()
+    {
+        QTest::addColumn<QString>("language");
+        QTest::addColumn<double>("zoom");
+        QTest::newRow("en 150%") << "en" << 1.5;
+        QTest::newRow("en 200%") << "en" << 2.0;
+        QTest::newRow("zh_CN 150%") << "zh_CN" << 1.5;
+    }
+
+    void zoomedWindowClipsNoText()
+    {
+        QFETCH(QString, language);
+        QFETCH(double, zoom);
+        translations::apply(language);
+        explorer()->setFormulaPanelShown(true);
+        // The scenario the README shows: the weights alone over the budget, proposals in the banner.
+        show(scenarioOf("llama-3.1-70b", "h100-sxm"));
+        m_window->setPresentationZoom(zoom);
+        m_window->setPresentationMode(true);
+        QTRY_COMPARE(m_window->size(), QSize(1920, 1080));
+        QApplication::processEvents();
+        const QStringList clipped = clippedTexts(m_window.get());
+        QVERIFY2(clipped.isEmpty(), qPrintable(clipped.join(QLatin1Char('\n'))));
+        // The check sees a label squeezed below its text.
+        {
+            QLabel squeezed(QStringLiteral("a label squeezed below its text"),
+                            explorer()->fitBanner()->parentWidget());
+            squeezed.setFixedWidth(40);
+            squeezed.show();
+            QCOMPARE(clippedTexts(m_window.get()).size(), 1);
+        }
+    }
+
+    void scenarioStripStepsWithPageKeys()
+    {
+        ScenarioStrip *strip = explorer()->scenarioStrip();
+        QVERIFY(strip->scenarios().isEmpty());
+        const QList<Scenario> lesson = {scenarioOf("llama-3.1-8b", "h100-sxm"),
+                                        scenarioOf("llama-3.1-70b", "h100-sxm"),
+                                        scenarioOf("llama-3.1-70b", "h100-sxm", 4)};
+        for (const Scenario &s : lesson) {
+            show(s);
+            action("actionAddToStrip")->trigger();
+        }
+        QCOMPARE(strip->scenarios().size(), 3);
+        QCOMPARE(strip->chips().size(), 3);
+        QVERIFY(strip->chips().at(2)->text().contains(QStringLiteral("4×H100")));
+        QCOMPARE(strip->currentIndex(), 2);
+
+        // Page Up / Page Down are the strip's while presenting (the sliders' otherwise).
+        QVERIFY(!action("actionNextScenario")->isEnabled());
+        QCOMPARE(action("actionPreviousScenario")->shortcut(), QKeySequence(Qt::Key_PageUp));
+        QCOMPARE(action("actionNextScenario")->shortcut(), QKeySequence(Qt::Key_PageDown));
+        m_window->setPresentationMode(true);
+        action("actionPreviousScenario")->trigger();
+        QCOMPARE(controller()->scenario().tensorParallelSize, 1);
+        QCOMPARE(controller()->scenario().model.id, QStringLiteral("llama-3.1-70b"));
+        action("actionPreviousScenario")->trigger();
+        QCOMPARE(controller()->scenario().model.id, QStringLiteral("llama-3.1-8b"));
+        QCOMPARE(strip->currentIndex(), 0);
+        action("actionNextScenario")->trigger();
+        action("actionNextScenario")->trigger();
+        QCOMPARE(controller()->scenario().tensorParallelSize, 4);
+        // A chip chosen by a click, too.
+        strip->chips().at(0)->click();
+        QCOMPARE(controller()->scenario().model.id, QStringLiteral("llama-3.1-8b"));
+        m_window->setPresentationMode(false);
+
+        // The strip is saved with the settings and comes back.
+        m_window.reset();
+        m_window = test::openWindow();
+        QCOMPARE(explorer()->scenarioStrip()->scenarios().size(), 3);
+        QVERIFY(explorer()->scenarioStrip()->scenarios().at(2) == lesson.at(2));
+        // Removing a chip.
+        explorer()->scenarioStrip()->removeScenario(0);
+        QCOMPARE(explorer()->scenarioStrip()->scenarios().size(), 2);
+    }
+
+    void scenarioFromTheCommandLineIsNotSavedUntilChanged()
+    {
+        // The user's saved scenario.
+        Scenario saved = scenarioOf("qwen2.5-7b", "a100-80gb");
+        show(saved);
+        m_window->saveSettings();
+
+        // Opened on another, as `kvscope --model llama-3.1-70b --gpu h100-sxm -- ...` does.
+        Scenario given = scenarioOf("llama-3.1-70b", "h100-sxm", 2);
+        given.kvCacheDtype = KvCacheDtype::Fp8;
+        m_window.reset();
+        m_window = test::openWindow();
+        m_window->showCommandLineScenario(given);
+        QVERIFY(controller()->scenario() == given);
+        m_window->saveSettings();
+        QCOMPARE(QSettings().value(QStringLiteral("scenario/model")).toString(),
+                 QStringLiteral("qwen2.5-7b"));
+        // Once the user changes something, the scenario on screen is theirs.
+        child<QSpinBox>("batchSpin")->setValue(8);
+        m_window->saveSettings();
+        QCOMPARE(QSettings().value(QStringLiteral("scenario/model")).toString(),
+                 QStringLiteral("llama-3.1-70b"));
+        QCOMPARE(QSettings().value(QStringLiteral("scenario/batchSize")).toLongLong(), 8);
+    }
+
+    void windowCommandLine()
+    {
+        // The program: the calc options open the window on that scenario; the screenshot shows it;
+        // the saved settings stay as they were.
+        QTemporaryDir config;
+        const QString png = config.filePath(QStringLiteral("window.png"));
+        const QByteArray settings = "[scenario]\nmodel=qwen2.5-7b\nbatchSize=4\n";
+        const test::WindowRun run = test::runWindow(
+            config,
+            {QStringLiteral("--model"), QStringLiteral("llama-3.1-70b"), QStringLiteral("--gpu"),
+             QStringLiteral("h100-sxm"), QStringLiteral("--kv-cache-dtype"), QStringLiteral("fp8"),
+             QStringLiteral("--screenshot"), png, QStringLiteral("--size"), QStringLiteral("1280x720")},
+            settings);
+        QVERIFY2(run.exitCode == 0, run.err.constData());
+        QVERIFY(!QImage(png).isNull());
+        const QSettings after(test::settingsFile(config), QSettings::IniFormat);
+        QCOMPARE(after.value(QStringLiteral("scenario/model")).toString(), QStringLiteral("qwen2.5-7b"));
+        QCOMPARE(after.value(QStringLiteral("scenario/batchSize")).toLongLong(), 4);
+        QVERIFY(!after.contains(QStringLiteral("scenario/kvCacheDtype")));
+
+        // A bad value is named, and no window opens.
+        const test::WindowRun bad =
+            test::runWindow(config, {QStringLiteral("--kv-cache-dtype"), QStringLiteral("fp7"),
+                                     QStringLiteral("--screenshot"), png});
+        QCOMPARE(bad.exitCode, 1);
+        QVERIFY2(bad.err.contains("--kv-cache-dtype") && bad.err.contains("fp7"), bad.err.constData());
+    }
+
+    void panelsAreTranslated()
+    {
+        explorer()->setFormulaPanelShown(true);
+        translations::apply(QStringLiteral("zh_CN"));
+        QApplication::processEvents();
+        const QString text = formulas()->browser()->toPlainText();
+        QVERIFY2(text.contains(QStringLiteral("KV 缓存")), qPrintable(text.left(200)));
+        QVERIFY(!child<QPushButton>("formulaToggle")->text().contains(QLatin1String("Formulas")));
+        QVERIFY(!action("actionPresentation")->text().contains(QLatin1String("Presentation")));
+        // The notes are the core's, worded in Chinese.
+        QVERIFY(
+            !formulas()->sheet().line(QStringLiteral("total_bytes"))->note.contains(QLatin1String("usual")));
+    }
+};
+
+int main(int argc, char *argv[])
+{
+    // A projector's screen: offscreen's own is 800 x 600 (full screen would be that).
+    QTemporaryDir screenDir;
+    QFile screen(screenDir.filePath(QStringLiteral("screen.json")));
+    const QByteArray layout = R"({"screens": [{"name": "projector", "x": 0, "y": 0, "width": 1920,
+        "height": 1080, "logicalDpi": 96, "logicalBaseDpi": 96, "dpr": 1}]})";
+    if (!screen.open(QIODevice::WriteOnly) || screen.write(layout) != layout.size())
+        qFatal("cannot write %s", qPrintable(screen.fileName()));
+    screen.close();
+    qputenv("QT_QPA_PLATFORM", "offscreen:configfile=" + screen.fileName().toLocal8Bit());
+    QApplication app(argc, argv);
+    QApplication::setAttribute(Qt::AA_Use96Dpi, true); // as QTEST_MAIN
+    TestTeacher test;
+    return QTest::qExec(&test, argc, argv);
+}
+
+#include "tst_teacher.moc"

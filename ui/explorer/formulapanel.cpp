@@ -1,0 +1,242 @@
+// SPDX-License-Identifier: MIT
+#include "explorer/formulapanel.h"
+
+#include "theme.h"
+
+#include <QClipboard>
+#include <QEvent>
+#include <QFontDatabase>
+#include <QGuiApplication>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QPushButton>
+#include <QScrollBar>
+#include <QTextBrowser>
+#include <QUrl>
+#include <QVBoxLayout>
+
+namespace kvscope {
+
+namespace {
+
+const QString TermScheme = QStringLiteral("term");
+
+QString monospaceFamily()
+{
+    return QFontDatabase::systemFont(QFontDatabase::FixedFont).family();
+}
+
+/// Text in the monospace family, at the size of the text around it.
+QString code(const QString &html)
+{
+    return QStringLiteral("<span style=\"font-family:'%1'\">%2</span>").arg(monospaceFamily(), html);
+}
+
+QString colored(const QString &html, const QColor &color, bool bold = false)
+{
+    return QStringLiteral("<span style=\"color:%1;%2\">%3</span>")
+        .arg(color.name(), bold ? QStringLiteral("font-weight:bold;") : QString(), html);
+}
+
+} // namespace
+
+FormulaPanel::FormulaPanel(QWidget *parent)
+    : QWidget(parent), m_launchCaption(new QLabel(this)), m_launchLabel(new QLabel(this)),
+      m_copyLaunch(new QPushButton(this)), m_caveats(new QLabel(this)), m_browser(new QTextBrowser(this)),
+      m_copyFormulas(new QPushButton(this))
+{
+    setObjectName(QStringLiteral("formulaPanel"));
+    m_launchLabel->setObjectName(QStringLiteral("launchLine"));
+    m_copyLaunch->setObjectName(QStringLiteral("copyLaunchLineButton"));
+    m_caveats->setObjectName(QStringLiteral("launchLineCaveats"));
+    m_browser->setObjectName(QStringLiteral("formulaSheet"));
+    m_copyFormulas->setObjectName(QStringLiteral("copyFormulasButton"));
+
+    theme::setScaledFont(m_launchCaption, 1.0, true);
+    m_launchLabel->setTextFormat(Qt::RichText);
+    m_launchLabel->setWordWrap(true);
+    m_launchLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_caveats->setWordWrap(true);
+    m_caveats->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    theme::setScaledFont(m_caveats, 0.9);
+    m_browser->setOpenLinks(false);
+    m_browser->setFrameShape(QFrame::NoFrame);
+
+    auto *launchRow = new QHBoxLayout;
+    launchRow->addWidget(m_launchCaption, 1);
+    launchRow->addWidget(m_copyLaunch);
+    auto *formulaRow = new QHBoxLayout;
+    formulaRow->addStretch(1);
+    formulaRow->addWidget(m_copyFormulas);
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(4, 0, 0, 0);
+    layout->addLayout(launchRow);
+    layout->addWidget(m_launchLabel);
+    layout->addWidget(m_caveats);
+    layout->addWidget(m_browser, 1);
+    layout->addLayout(formulaRow);
+
+    connect(m_browser, &QTextBrowser::highlighted, this, [this](const QUrl &link) {
+        const FormulaTerm *term = termAt(link);
+        // The value's own tooltip: where it comes from.
+        m_browser->setToolTip(term ? termToolTip(*term) : m_sheetToolTip);
+        Q_EMIT termHovered(term ? term->option : QString());
+    });
+    connect(m_browser, &QTextBrowser::anchorClicked, this, [this](const QUrl &link) {
+        if (const FormulaTerm *term = termAt(link); term && !term->option.isEmpty())
+            Q_EMIT termActivated(term->option);
+    });
+    connect(m_copyLaunch, &QPushButton::clicked, this, &FormulaPanel::copyLaunchLine);
+    connect(m_copyFormulas, &QPushButton::clicked, this, &FormulaPanel::copyFormulas);
+    retranslate();
+}
+
+void FormulaPanel::showPlan(const Scenario &scenario, const MemoryPlan &plan)
+{
+    m_sheet = formulaSheet(scenario, plan);
+    m_launch = launchLine(scenario);
+    render();
+}
+
+const FormulaTerm *FormulaPanel::termAt(const QUrl &link) const
+{
+    if (link.scheme() != TermScheme)
+        return nullptr;
+    const QStringList at = link.path().split(QLatin1Char(':'));
+    const int line = at.value(0).toInt(), term = at.value(1, QStringLiteral("-1")).toInt();
+    if (line < 0 || line >= m_sheet.lines.size() || term < 0 || term >= m_sheet.lines.at(line).terms.size())
+        return nullptr;
+    return &m_sheet.lines.at(line).terms.at(term);
+}
+
+QString FormulaPanel::linkOf(const QString &name, const QString &symbol) const
+{
+    for (qsizetype l = 0; l < m_sheet.lines.size(); ++l) {
+        const FormulaLine &line = m_sheet.lines.at(l);
+        if (line.name != name)
+            continue;
+        for (qsizetype t = 0; t < line.terms.size(); ++t)
+            if (line.terms.at(t).symbol == symbol)
+                return QStringLiteral("%1:%2:%3").arg(TermScheme).arg(l).arg(t);
+    }
+    return {};
+}
+
+void FormulaPanel::render()
+{
+    const QPalette pal = palette();
+    const QColor muted = theme::mutedTextColor(pal);
+    m_launchLabel->setText(code(m_launch.command().toHtmlEscaped()));
+    m_caveats->setText(m_launch.caveats.join(QLatin1Char('\n')));
+    m_caveats->setVisible(!m_launch.caveats.isEmpty());
+    QPalette caveatPalette = pal;
+    caveatPalette.setColor(QPalette::WindowText, muted);
+    m_caveats->setPalette(caveatPalette);
+
+    QString html;
+    for (qsizetype l = 0; l < m_sheet.lines.size(); ++l) {
+        const FormulaLine &line = m_sheet.lines.at(l);
+        if (l == 0 || line.section != m_sheet.lines.at(l - 1).section)
+            html += QStringLiteral("<h3>%1</h3>").arg(sectionTitle(line.section).toHtmlEscaped());
+        QString values;
+        for (const FormulaToken &token : line.tokens) {
+            if (token.term < 0) {
+                values += token.text.toHtmlEscaped();
+                continue;
+            }
+            const FormulaTerm &term = line.terms.at(token.term);
+            values += QStringLiteral("<a href=\"%1:%2:%3\" style=\"text-decoration:none\">%4</a>")
+                          .arg(TermScheme)
+                          .arg(l)
+                          .arg(token.term)
+                          .arg(colored(term.text.toHtmlEscaped(), theme::termColor(term.option, pal), true));
+        }
+        QString block;
+        if (!line.note.isEmpty())
+            block += colored(line.note.toHtmlEscaped(), muted) + QStringLiteral("<br>");
+        block += code(QStringLiteral("<b>%1</b> = %2<br>&nbsp;&nbsp;= %3<br>&nbsp;&nbsp;= <b>%4</b>")
+                          .arg(line.name.toHtmlEscaped(), colored(line.symbolic().toHtmlEscaped(), muted),
+                               values, line.result.text.toHtmlEscaped()));
+        html += QStringLiteral("<p style=\"margin-bottom:10px\">%1</p>").arg(block);
+    }
+    const int scroll = m_browser->verticalScrollBar() ? m_browser->verticalScrollBar()->value() : 0;
+    m_browser->setHtml(html);
+    m_browser->verticalScrollBar()->setValue(scroll); // a dragged slider keeps the reader's place
+}
+
+int FormulaPanel::preferredWidth() const
+{
+    QFont mono = QFontDatabase::systemFont(QFontDatabase::FixedFont);
+    mono.setPointSizeF(font().pointSizeF());
+    return QFontMetrics(mono).horizontalAdvance(QString(56, QLatin1Char('x'))) +
+           m_browser->verticalScrollBar()->sizeHint().width() + 2 * m_browser->frameWidth() + 12;
+}
+
+QSize FormulaPanel::sizeHint() const
+{
+    return {preferredWidth(), QWidget::sizeHint().height()};
+}
+
+QString FormulaPanel::plainText() const
+{
+    return m_launch.text() + QLatin1Char('\n') + m_sheet.text();
+}
+
+void FormulaPanel::copyLaunchLine()
+{
+    QGuiApplication::clipboard()->setText(m_launch.command());
+}
+
+void FormulaPanel::copyFormulas()
+{
+    QGuiApplication::clipboard()->setText(plainText());
+}
+
+QString FormulaPanel::termToolTip(const FormulaTerm &term) const
+{
+    const QString value = QStringLiteral("%1 = %2").arg(term.symbol, term.text);
+    if (term.option.isEmpty())
+        return tr("%1, from the line above").arg(value);
+    return term.field.isEmpty() ? tr("%1, set by %2").arg(value, term.option)
+                                : tr("%1, set by %2 (%3)").arg(value, term.option, term.field);
+}
+
+QString FormulaPanel::sectionTitle(FormulaSection section) const
+{
+    switch (section) {
+    case FormulaSection::KvCache:
+        return tr("KV cache");
+    case FormulaSection::Weights:
+        return tr("Weights");
+    case FormulaSection::Capacity:
+        return tr("vLLM's budget and capacity");
+    }
+    return {};
+}
+
+void FormulaPanel::retranslate()
+{
+    m_launchCaption->setText(tr("vLLM launch line"));
+    m_launchCaption->setToolTip(tr("The vllm serve command for this scenario: the flags whose values differ "
+                                   "from vLLM's defaults."));
+    m_copyLaunch->setText(tr("Copy"));
+    m_copyLaunch->setToolTip(tr("Copy the vllm serve command."));
+    m_copyFormulas->setText(tr("Copy formulas"));
+    m_copyFormulas->setToolTip(tr("Copy the launch line and every formula as text."));
+    m_sheetToolTip = tr("Each value names the option it comes from; hover it to find that control.");
+    m_browser->setToolTip(m_sheetToolTip);
+    render();
+}
+
+void FormulaPanel::changeEvent(QEvent *event)
+{
+    // Notes are worded by the core when planned (the controller plans again on a language change);
+    // section titles and colours are the panel's.
+    if (event->type() == QEvent::LanguageChange)
+        retranslate();
+    else if (event->type() == QEvent::PaletteChange)
+        render();
+    QWidget::changeEvent(event);
+}
+
+} // namespace kvscope

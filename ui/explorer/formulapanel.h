@@ -1,0 +1,76 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "plan/formula.h"
+#include "plan/launchline.h"
+
+#include <QWidget>
+
+class QLabel;
+class QPushButton;
+class QTextBrowser;
+class QUrl;
+
+namespace kvscope {
+
+/// The arithmetic behind the figures, as a teacher writes it on the board: the
+/// vLLM launch line, then the core's formula sheet (formulaSheet()) with the
+/// scenario's numbers in it, each value coloured by the kind of option it comes
+/// from. Hovering a value names its option (termHovered), so the parameter panel
+/// can light up the control; clicking it asks for that control (termActivated).
+/// Everything is selectable and copyable as text.
+class FormulaPanel : public QWidget
+{
+    Q_OBJECT
+
+public:
+    explicit FormulaPanel(QWidget *parent = nullptr);
+
+    void showPlan(const Scenario &scenario, const MemoryPlan &plan);
+
+    const FormulaSheet &sheet() const { return m_sheet; }
+    const LaunchLine &launch() const { return m_launch; }
+    QTextBrowser *browser() const { return m_browser; }
+    QLabel *launchLabel() const { return m_launchLabel; }
+    /// The term a link of the sheet stands for ("term:LINE:TERM"), or nullptr.
+    const FormulaTerm *termAt(const QUrl &link) const;
+    /// The link of the first term of line `name` whose symbol is `symbol` (for tests and tools).
+    QString linkOf(const QString &name, const QString &symbol) const;
+    /// Wide enough for a formula line of about 56 monospace characters (a third of a
+    /// 1920-pixel screen at the usual font), whatever the zoom.
+    int preferredWidth() const;
+    QSize sizeHint() const override;
+    /// The launch line, its caveats and the sheet as plain text.
+    QString plainText() const;
+
+public Q_SLOTS:
+    void copyLaunchLine();
+    void copyFormulas();
+
+Q_SIGNALS:
+    /// The mouse is over a value that `option` sets ("--batch-size"); empty when it left.
+    void termHovered(const QString &option);
+    /// A value was clicked: show the control of `option`.
+    void termActivated(const QString &option);
+
+protected:
+    void changeEvent(QEvent *event) override;
+
+private:
+    void render();
+    void retranslate();
+    QString sectionTitle(FormulaSection section) const;
+    QString termToolTip(const FormulaTerm &term) const;
+
+    QLabel *m_launchCaption;
+    QLabel *m_launchLabel;
+    QPushButton *m_copyLaunch;
+    QLabel *m_caveats;
+    QTextBrowser *m_browser;
+    QPushButton *m_copyFormulas;
+    FormulaSheet m_sheet;
+    LaunchLine m_launch;
+    QString m_sheetToolTip;
+};
+
+} // namespace kvscope
