@@ -2103,16 +2103,8 @@ Page Up / Page Down 在场景条中切换。</translation>
 <context>
     <name>kvscope::SpeedChartView</name>
     <message>
-        <source>Decode tokens/s vs batch size (%1 tokens each)</source>
-        <translation>解码 tokens/s 与 Batch 大小（每条 %1 个 token）</translation>
-    </message>
-    <message>
         <source>Batch size (sequences, log scale)</source>
         <translation>Batch 大小（序列数，对数刻度）</translation>
-    </message>
-    <message>
-        <source>tokens/s, all sequences</source>
-        <translation>tokens/s，全部序列</translation>
     </message>
     <message>
         <source>KV %1</source>
@@ -2157,6 +2149,14 @@ Page Up / Page Down 在场景条中切换。</translation>
     <message>
         <source>compute-bound from batch %1, past the axis</source>
         <translation>从 Batch %1 起受算力限制，超出坐标轴</translation>
+    </message>
+    <message>
+        <source>Decode tokens/s of all sequences vs batch size (%1 tokens each)</source>
+        <translation>全部序列的解码 tokens/s 与 Batch 大小（每条 %1 个 token）</translation>
+    </message>
+    <message>
+        <source>tokens/s</source>
+        <translation>tokens/s</translation>
     </message>
 </context>
 <context>

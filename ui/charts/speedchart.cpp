@@ -104,11 +104,10 @@ void SpeedChartView::showSpeed(const SpeedChartData &data)
 void SpeedChartView::retranslate()
 {
     const QLocale locale;
-    theme::setTitle(
-        chart(),
-        tr("Decode tokens/s vs batch size (%1 tokens each)").arg(formatCount(m_data.seqLen, locale)));
+    theme::setTitle(chart(), tr("Decode tokens/s of all sequences vs batch size (%1 tokens each)")
+                                 .arg(formatCount(m_data.seqLen, locale)));
     m_xAxis->setTitleText(tr("Batch size (sequences, log scale)"));
-    m_yAxis->setTitleText(tr("tokens/s, all sequences"));
+    m_yAxis->setTitleText(tr("tokens/s")); // short: a low chart elides a long one
     for (int i = 0; i < m_lines.size() && i < m_data.curves.size(); ++i) {
         const QString name = tr("KV %1").arg(kvPrecisionName(m_data.curves.at(i).kvCacheDtype));
         m_lines[i]->setName(i == m_data.currentCurve ? tr("%1 (current)").arg(name) : name);
