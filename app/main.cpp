@@ -102,7 +102,7 @@ int main(int argc, char *argv[])
                                   QStringLiteral("WxH"));
     const QCommandLineOption view(
         QStringLiteral("view"),
-        QStringLiteral("Open on a view: explorer, quantization or fit (What do I need?)."),
+        QStringLiteral("Open on a view: explorer, quantization, compare or fit (What do I need?)."),
         QStringLiteral("name"));
     const QCommandLineOption palette(
         QStringLiteral("palette"),
@@ -148,10 +148,11 @@ int main(int argc, char *argv[])
         return kvscope::cli::fail(
             QStringLiteral("one model at a time: '%1' and '%2' given").arg(files.at(0), files.at(1)),
             kvscope::cli::UsageError);
-    if (parser.isSet(view) && parser.value(view) != QLatin1String("explorer") &&
-        parser.value(view) != QLatin1String("quantization") && parser.value(view) != QLatin1String("fit"))
+    const QStringList views{QStringLiteral("explorer"), QStringLiteral("quantization"),
+                            QStringLiteral("compare"), QStringLiteral("fit")};
+    if (parser.isSet(view) && !views.contains(parser.value(view)))
         return kvscope::cli::fail(
-            QStringLiteral("--view: unknown view '%1' (choose explorer, quantization or fit)")
+            QStringLiteral("--view: unknown view '%1' (choose explorer, quantization, compare or fit)")
                 .arg(parser.value(view)),
             kvscope::cli::UsageError);
     if (parser.isSet(palette) && parser.value(palette) != QLatin1String("dark") &&

@@ -4,6 +4,7 @@
 #include "cli/cliio.h"
 #include "common/atomicfile.h"
 #include "common/error.h"
+#include "compare/compareview.h"
 #include "fit/fitdialog.h"
 #include "library/modelimporter.h"
 #include "library/userlibrary.h"
@@ -44,10 +45,12 @@ void scheduleScreenshot(MainWindow &window, const QString &path)
     auto clock = std::make_shared<QElapsedTimer>();
     clock->start();
     QObject::connect(poll, &QTimer::timeout, &window, [&window, path, failures, simulator, poll, clock] {
+        // The Compare view compares while it is shown (--view compare).
+        const CompareView *compare = window.compare();
         const FitDialog *fit = window.fitDialog();
         const bool ready = clock->elapsed() >= LayoutMs && !window.importer()->busy() &&
                            !window.library()->isImporting() && !(simulator && simulator->isBusy()) &&
-                           !(fit && fit->isSearching());
+                           !(compare->isVisible() && compare->isBusy()) && !(fit && fit->isSearching());
         const bool late = clock->elapsed() >= GiveUpMs;
         if (!ready && !late)
             return;

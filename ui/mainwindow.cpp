@@ -3,6 +3,7 @@
 
 #include "common/error.h"
 #include "common/units.h"
+#include "compare/compareview.h"
 #include "explorer/explorerview.h"
 #include "explorer/parameterpanel.h"
 #include "explorer/scenariostrip.h"
@@ -86,6 +87,8 @@ MainWindow::MainWindow(QWidget *parent)
         if (m_tabs->widget(index) == m_quantizationTab)
             quantization();
     });
+    m_compare = new CompareView(m_controller, m_library, this);
+    m_tabs->addTab(m_compare, QString());
     setCentralWidget(m_tabs);
     statusBar()->addPermanentWidget(m_units);
 
@@ -133,6 +136,9 @@ MainWindow::MainWindow(QWidget *parent)
     connect(m_controller, &ScenarioController::growthScaleChanged, m_session, &ScenarioSession::refresh);
     connect(m_controller, &ScenarioController::counterfactualsChanged, m_session, &ScenarioSession::refresh);
     connect(m_session, &ScenarioSession::stateChanged, this, &MainWindow::updateTitle);
+    // The comparison's columns are the session's (saved with the file) and the view's.
+    connect(m_compare, &CompareView::columnsChanged, m_session, &ScenarioSession::setComparison);
+    connect(m_session, &ScenarioSession::comparisonOpened, m_compare, &CompareView::setColumns);
     m_prompt = [](QWidget *parent, const QString &file) {
         return QMessageBox::question(
             parent, tr("Unsaved changes"), tr("The scenario differs from %1. Save the changes?").arg(file),
@@ -144,6 +150,7 @@ MainWindow::MainWindow(QWidget *parent)
     retranslate();
     updateTitle();
 
+    restoreComparison(saved);
     restoreWindowState(saved);
     reportRestoreProblems(saved.problems());
 }
@@ -158,6 +165,8 @@ bool MainWindow::showView(const QString &name)
         m_tabs->setCurrentWidget(m_quantizationTab);
     else if (name == QLatin1String("fit"))
         showFitDialog();
+    else if (name == QLatin1String("compare"))
+        m_tabs->setCurrentWidget(m_compare);
     else
         return false;
     return true;
@@ -169,6 +178,8 @@ QuantizationView *MainWindow::quantization()
         m_quantization = new QuantizationView(m_quantizationTab);
         m_quantizationTab->layout()->addWidget(m_quantization);
         connect(m_quantization, &QuantizationView::settingsChanged, m_session, &ScenarioSession::refresh);
+        connect(m_quantization, &QuantizationView::scenarioRequested, this,
+                [this] { m_quantization->takeScenario(m_controller->scenario(), m_controller->plan()); });
         reportRestoreProblems(m_quantization->restoreProblems());
     }
     return m_quantization;
@@ -212,6 +223,14 @@ void MainWindow::storedModelDropped(const QString &key, const QString &problem)
     if (m_pendingRestore && m_pendingRestore->saved.pendingModel == key)
         m_pendingRestore.reset(); // the default model stays
     reportRestoreProblems({problem});
+}
+
+void MainWindow::restoreComparison(settings::SettingsReader &saved)
+{
+    const QList<ScenarioValues> columns =
+        appsettings::loadComparison(saved, m_controller->scenario(), *m_library);
+    m_session->setComparison(columns);
+    m_compare->setColumns(columns);
 }
 
 void MainWindow::restoreWindowState(settings::SettingsReader &saved)
@@ -276,6 +295,7 @@ void MainWindow::saveSettings()
     }
     appsettings::saveChartChoices(m_controller->growthAxis(), m_controller->growthScale(),
                                   m_controller->counterfactuals());
+    appsettings::saveComparison(m_compare->columns());
     const settings::WindowKeys &k = settings::windowKeys();
     settings::SettingsWriter writer;
     writer.write(k.geometry, saveGeometry());
@@ -346,6 +366,10 @@ void MainWindow::createMenus()
         m_viewMenu->addAction(QString(), this, [this] { m_tabs->setCurrentWidget(m_quantizationTab); });
     showQuantization->setObjectName(QStringLiteral("actionShowQuantization"));
     showQuantization->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_2));
+    QAction *showCompare =
+        m_viewMenu->addAction(QString(), this, [this] { m_tabs->setCurrentWidget(m_compare); });
+    showCompare->setObjectName(QStringLiteral("actionShowCompare"));
+    showCompare->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_3));
     m_viewMenu->addSeparator();
     QAction *axis = m_viewMenu->addAction(QString(), this, [this] {
         m_controller->setGrowthAxis(m_controller->growthAxis() == GrowthAxis::SequenceLength
@@ -507,6 +531,7 @@ void MainWindow::retranslate()
 {
     m_tabs->setTabText(m_tabs->indexOf(m_explorer), tr("Explorer"));
     m_tabs->setTabText(m_tabs->indexOf(m_quantizationTab), tr("Quantization"));
+    m_tabs->setTabText(m_tabs->indexOf(m_compare), tr("Compare"));
     m_fileMenu->setTitle(tr("&File"));
     m_viewMenu->setTitle(tr("&View"));
     m_languageMenu->setTitle(tr("&Language"));
@@ -532,6 +557,7 @@ void MainWindow::retranslate()
     text("actionQuit", tr("&Quit"));
     text("actionShowExplorer", tr("&Explorer"));
     text("actionShowQuantization", tr("&Quantization simulator"));
+    text("actionShowCompare", tr("&Compare precisions"));
     text("actionToggleGrowthAxis", tr("Growth chart: sequence length / batch size"));
     text("actionCycleKvPrecision", tr("Next KV precision (FP32 → FP16/BF16 → FP8)"));
     text("actionFullScreen", tr("&Full screen"));
@@ -665,8 +691,10 @@ void MainWindow::exportReport()
     if (dialog.exec() != QDialog::Accepted)
         return;
     try {
-        exportFigure(dialog.path(), *findChart(QStringLiteral("report")), m_explorer->chartSource(),
-                     dialog.options());
+        // The report adds the Compare view's table when it holds the current columns' comparison.
+        ChartSource source = m_explorer->chartSource();
+        source.comparison = m_compare->currentComparison();
+        exportFigure(dialog.path(), *findChart(QStringLiteral("report")), source, dialog.options());
         statusBar()->showMessage(tr("Saved %1").arg(dialog.path()), 8'000);
     } catch (const Error &error) {
         refuse(tr("Cannot export the report"), error.message());

@@ -25,6 +25,7 @@ namespace settings {
 class SettingsReader;
 }
 
+class CompareView;
 class ExplorerView;
 class FitDialog;
 class QuantizationView;
@@ -50,6 +51,7 @@ public:
 
     ScenarioController *controller() const { return m_controller; }
     ExplorerView *explorer() const { return m_explorer; }
+    CompareView *compare() const { return m_compare; }
     /// The quantization simulator; created the first time its tab is shown.
     QuantizationView *quantization();
     UserLibrary *library() const { return m_library; }
@@ -85,8 +87,8 @@ public:
     /// Writes the scenario, geometry and view state to QSettings now. (Not
     /// saveState(): that is QMainWindow's, for toolbars and docks.)
     void saveSettings();
-    /// Shows a view by name: "explorer", "quantization" or "fit" (the "What do I need?"
-    /// dialog over the explorer); false if unknown.
+    /// Shows a view by name: "explorer", "quantization", "compare" or "fit" (the "What do
+    /// I need?" dialog over the explorer); false if unknown.
     bool showView(const QString &name);
 
     /// Messages about settings that could not be restored (also shown in the status bar).
@@ -122,6 +124,7 @@ private:
     void createShortcuts();
     void restoreScenario(settings::SettingsReader &saved);
     void restoreWindowState(settings::SettingsReader &saved);
+    void restoreComparison(settings::SettingsReader &saved);
     /// A saved model imported again in the background: the saved scenario
     /// that names it is restored now.
     void storedModelImported(const QString &key);
@@ -157,6 +160,7 @@ private:
     QTabWidget *m_tabs;
     ExplorerView *m_explorer;
     QWidget *m_quantizationTab;
+    CompareView *m_compare = nullptr;
     QuantizationView *m_quantization = nullptr;
     QLabel *m_units;
     QMenu *m_fileMenu = nullptr;

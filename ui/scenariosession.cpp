@@ -3,7 +3,6 @@
 
 #include "common/atomicfile.h"
 #include "common/error.h"
-#include "library/library.h"
 #include "library/userlibrary.h"
 #include "plan/planner.h"
 #include "scenariocontroller.h"
@@ -84,16 +83,7 @@ void ScenarioSession::open(const QString &path)
 
     // Read and check everything before anything changes.
     QMap<QString, ImportedModel> imports; // carried models the scenario uses, by their id in the file
-    const ScenarioResolvers library{[this](const QString &text) {
-                                        if (const ModelArch *model = m_library->findModel(text))
-                                            return *model;
-                                        return resolveModel(text);
-                                    },
-                                    [this](const QString &text) {
-                                        if (const GpuSpec *gpu = m_library->findGpu(text))
-                                            return *gpu;
-                                        return resolveGpu(text);
-                                    }};
+    const ScenarioResolvers library = m_library->resolvers();
     ScenarioResolvers resolvers = documentResolvers(d, library);
     resolvers.model = [&d, &imports, library](const QString &text) {
         for (const CarriedModel &carried : d.models)
@@ -109,6 +99,13 @@ void ScenarioSession::open(const QString &path)
         planMemory(scenario);
     } catch (const Error &error) {
         throw Error(QStringLiteral("%1: %2").arg(path, error.message()));
+    }
+    for (qsizetype i = 0; i < d.comparison.size(); ++i) {
+        try {
+            applyValues(scenario, d.comparison.at(i), resolvers);
+        } catch (const Error &error) {
+            throw Error(QStringLiteral("%1: comparison[%2]: %3").arg(path).arg(i).arg(error.message()));
+        }
     }
     std::optional<QuantSettings> quantization;
     if (d.quantization)
@@ -135,11 +132,20 @@ void ScenarioSession::open(const QString &path)
     m_controller->setCounterfactuals(d.counterfactuals);
     if (quantization)
         m_quantization.apply(*quantization);
+    Q_EMIT comparisonOpened(m_comparison);
     m_path = path;
     m_savedBytes = currentBytes();
     m_library->rememberRecent(path);
     m_modified = false;
     Q_EMIT stateChanged();
+}
+
+void ScenarioSession::setComparison(const QList<ScenarioValues> &columns)
+{
+    if (columns == m_comparison)
+        return;
+    m_comparison = columns;
+    refresh();
 }
 
 void ScenarioSession::save(const QString &path)

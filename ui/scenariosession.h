@@ -48,6 +48,12 @@ public:
     /// Writes the file atomically and makes it the open one; throws kvscope::Error.
     void save(const QString &path);
 
+    /// The comparison's columns as the file holds them: each column's values
+    /// that differ from the scenario (plan/scenariovalues.h, differingValues()).
+    const QList<ScenarioValues> &comparison() const { return m_comparison; }
+    /// The Compare view's columns changed (or were restored): saved with the file.
+    void setComparison(const QList<ScenarioValues> &columns);
+
 public Q_SLOTS:
     /// Compares the window with the file again (call after any change).
     void refresh();
@@ -55,6 +61,8 @@ public Q_SLOTS:
 Q_SIGNALS:
     /// The path or the modified flag changed.
     void stateChanged();
+    /// A file was opened: its comparison's columns (empty when it holds none) replace the view's.
+    void comparisonOpened(const QList<kvscope::ScenarioValues> &columns);
 
 private:
     QByteArray currentBytes() const;
@@ -65,8 +73,9 @@ private:
     QString m_path;
     QByteArray m_savedBytes;
     bool m_modified = false;
-    /// Kept from the open file: the comparison's columns and what they name.
+    /// The comparison's columns (the Compare view's, or the open file's).
     QList<ScenarioValues> m_comparison;
+    /// Kept from the open file: what its comparison's columns name.
     QList<CarriedModel> m_carriedModels;
     QList<GpuSpec> m_carriedGpus;
 };

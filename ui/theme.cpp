@@ -3,6 +3,7 @@
 
 #include "zoomstyle.h"
 
+#include <cmath>
 #include <optional>
 
 #include <QAbstractAxis>
@@ -75,6 +76,31 @@ QColor precisionColor(KvCacheDtype dtype, const QPalette &palette)
     if (bits >= 8)
         return dark ? QColor(0x22, 0xd3, 0xee) : QColor(0x08, 0x91, 0xb2);
     return dark ? QColor(0xfb, 0x92, 0x3c) : QColor(0xea, 0x58, 0x0c);
+}
+
+QColor columnColor(int column, const QPalette &palette)
+{
+    static const QRgb light[] = {0x4f46e5, 0x0891b2, 0xd97706, 0xdb2777};
+    static const QRgb dark[] = {0x818cf8, 0x22d3ee, 0xfbbf24, 0xf472b6};
+    const int i = ((column % 4) + 4) % 4;
+    return QColor(isDark(palette) ? dark[i] : light[i]);
+}
+
+QColor bestTint(const QPalette &palette)
+{
+    QColor tint = partColor(MemoryPart::KvCache, palette);
+    tint.setAlpha(isDark(palette) ? 70 : 45);
+    return tint;
+}
+
+QColor textOn(const QColor &fill)
+{
+    // Relative luminance (WCAG 2, sRGB approximated by gamma 2.2). The labels are
+    // bold: white keeps WCAG's 3:1 for bold text up to 0.3, dark text above it.
+    const auto linear = [](double c) { return std::pow(c, 2.2); };
+    const double luminance =
+        0.2126 * linear(fill.redF()) + 0.7152 * linear(fill.greenF()) + 0.0722 * linear(fill.blueF());
+    return luminance > 0.3 ? QColor(0x11, 0x18, 0x27) : QColor(Qt::white);
 }
 
 QColor counterfactualColor(Counterfactual kind, const QPalette &palette)

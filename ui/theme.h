@@ -27,6 +27,14 @@ QColor partColor(MemoryPart part, const QPalette &palette);
 /// Colour of a KV precision's line in the growth chart (by bytes per element).
 QColor precisionColor(KvCacheDtype dtype, const QPalette &palette);
 
+/// Colour of a Compare view column (0 to 3), the same in its bars and its header.
+QColor columnColor(int column, const QPalette &palette);
+
+/// Background of the best figure of a Compare view row: a light tint of the highlight.
+QColor bestTint(const QPalette &palette);
+
+/// Text drawn on a bar of colour `fill`: near-black on a light fill, white on a dark one.
+QColor textOn(const QColor &fill);
 /// Colour of a counterfactual line of the growth chart ("as if MHA", "as if every layer full").
 QColor counterfactualColor(Counterfactual kind, const QPalette &palette);
 

@@ -6,6 +6,7 @@
 #include "commands.h"
 #include "common/atomicfile.h"
 #include "common/error.h"
+#include "compare/comparecolumns.h"
 #include "export/chartcatalogue.h"
 #include "export/figurerenderer.h"
 #include "library/library.h"
@@ -18,6 +19,7 @@
 #include "quantoptions.h"
 #include "scenariooptions.h"
 #include "translations.h"
+#include "variants.h"
 
 #include <QCommandLineParser>
 
@@ -76,15 +78,16 @@ struct ExportOptions
         QStringLiteral("growth: also the KV lines as if MHA and as if every layer kept every token.")};
     QCommandLineOption relativeError{QStringLiteral("relative-error"),
                                      QStringLiteral("error-histogram: the relative error (w − w′) / |w|.")};
+    QCommandLineOption variant = variantOption();
     QCommandLineOption linearCounts{
         QStringLiteral("linear-counts"),
         QStringLiteral("error-histogram, values: a linear count axis instead of log.")};
 
     QList<QCommandLineOption> all() const
     {
-        return {chart,      out,         format,          list,          width,       height,
-                scale,      theme,       noCaption,       page,          language,    scenario,
-                growthAxis, growthScale, counterfactuals, relativeError, linearCounts};
+        return {chart,      out,         format,          list,          width,        height,
+                scale,      theme,       noCaption,       page,          language,     scenario,
+                growthAxis, growthScale, counterfactuals, relativeError, linearCounts, variant};
     }
 };
 
@@ -144,7 +147,7 @@ ChartSource chartSource(const ChartEntry &entry, const QCommandLineParser &parse
     if (parser.isSet(o.scenario))
         document = readScenarioFile(parser.value(o.scenario));
     ChartSource source;
-    if (entry.inputs == ChartInputs::Scenario) {
+    if (entry.inputs != ChartInputs::Quantization) {
         ScenarioValues values = scenarioOptions.values(parser);
         if (document) {
             values = document->scenario;
@@ -165,6 +168,13 @@ ChartSource chartSource(const ChartEntry &entry, const QCommandLineParser &parse
             source.growthScale =
                 parseAxisScale(parser.value(o.growthScale), QStringLiteral("--growth-scale"));
         source.counterfactuals = parser.isSet(o.counterfactuals) || (document && document->counterfactuals);
+        // A comparison chart without --variant draws the file's columns when it holds some.
+        if (entry.inputs == ChartInputs::Comparison && !parser.isSet(o.variant) && document &&
+            document->comparison.size() >= 2) {
+            AccuracyCache cache;
+            source.comparison = compare(
+                labelledColumns(columnScenarios(source.scenario, document->comparison, resolvers)), cache);
+        }
         return source;
     }
     QuantizationChoices base =
@@ -189,11 +199,14 @@ ChartSource chartSource(const ChartEntry &entry, const QCommandLineParser &parse
 int runExport(const QStringList &arguments)
 {
     QCommandLineParser parser;
-    parser.setApplicationDescription(
-        QStringLiteral("Draw one chart, or the report page, to PNG, SVG or PDF, or write its data as CSV or "
-                       "JSON — without a window or a display. Memory charts take kvscope calc's options, the "
-                       "quantization charts kvscope quant's (--group-size serves both); --scenario reads a "
-                       ".kvscope file. The JSON of memory, growth and report is kvscope calc --json's."));
+    parser.setApplicationDescription(QStringLiteral(
+        "Draw one chart, or the report page, to PNG, SVG or PDF, or write its data as CSV or "
+        "JSON — without a window or a display. Memory and speed charts take kvscope calc's options, "
+        "the quantization charts kvscope quant's (--group-size serves both), the comparison "
+        "charts kvscope compare's (--variant; without it a scenario file's columns, else the "
+        "seed question's four); --scenario reads a .kvscope file. The JSON of memory, growth, "
+        "speed and report is kvscope calc --json's, of the comparison charts kvscope compare "
+        "--json's."));
     parser.addHelpOption();
     const ExportOptions o;
     parser.addOptions(o.all());
@@ -238,8 +251,17 @@ int runExport(const QStringList &arguments)
         const FigureFormat format = outputFormat(parser, o); // a wrong format fails before any work
         const FigureOptions options = figureOptions(parser, o);
         const QCommandLineOption groupSize(QStringLiteral("group-size"), QString(), QStringLiteral("n"));
-        exportFigure(path, format, *entry,
-                     chartSource(*entry, parser, o, scenarioOptions, quantOptions, groupSize), options);
+        ChartSource source = chartSource(*entry, parser, o, scenarioOptions, quantOptions, groupSize);
+        if (entry->inputs == ChartInputs::Comparison && !source.comparison) {
+            int exitCode = Success;
+            const std::optional<QList<ComparisonColumn>> columns =
+                comparisonColumns(scenarioOptions, source.scenario, parser.values(o.variant), exitCode);
+            if (!columns)
+                return exitCode;
+            AccuracyCache cache;
+            source.comparison = compare(*columns, cache);
+        }
+        exportFigure(path, format, *entry, source, options);
         return Success;
     } catch (const Error &error) {
         return fail(error.message());

@@ -76,7 +76,7 @@ void speedSection(TextTable &t, const MemoryPlan &p)
 
 QString formatRate(double perSecond)
 {
-    return perSecond >= 1000 ? formatCount(std::llround(perSecond)) : QString::number(perSecond, 'f', 1);
+    return kvscope::formatRate(perSecond, QLocale::c());
 }
 
 QString planAsText(const MemoryPlan &p)

@@ -94,6 +94,12 @@ QString formatDecimal(double value, int decimals, const QLocale &locale)
     return withoutNegativeZero(l.toString(value, 'f', decimals), l.negativeSign());
 }
 
+QString formatRate(double perSecond, const QLocale &locale)
+{
+    return std::fabs(perSecond) >= 1000 ? formatCount(std::llround(perSecond), locale)
+                                        : formatDecimal(perSecond, 1, locale);
+}
+
 QString formatBudgetShare(std::int64_t basisPoints, const QLocale &locale)
 {
     if (basisPoints < 99'950) // 999.5 % rounds to "999.5%" at most

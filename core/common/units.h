@@ -59,6 +59,9 @@ QString formatCount(std::int64_t value, const QLocale &locale);
 /// A number with `decimals` decimals and the locale's digit grouping.
 QString formatDecimal(double value, int decimals, const QLocale &locale);
 
+/// A rate per second: whole from 1,000 on ("1,215"), else one decimal ("74.9"), digits grouped.
+QString formatRate(double perSecond, const QLocale &locale);
+
 /// A share of the budget given in basis points: "45.2%"; above 999% the multiple,
 /// "×919 the budget" (translated where a translator is installed).
 QString formatBudgetShare(std::int64_t basisPoints, const QLocale &locale);

@@ -2,6 +2,7 @@
 #include "compare/accuracy.h"
 
 #include "common/error.h"
+#include "quantization/schemecatalogue.h"
 #include "quantization/tensorsource.h"
 
 #include <algorithm>
@@ -319,13 +320,12 @@ std::optional<double> combinedSqnr(const QList<SimulatedError> &errors)
     return 10.0 * std::log10(signal / error);
 }
 
-WeightAccuracy weightAccuracy(const Scenario &s, const MemoryPlan &plan, AccuracyCache &cache,
-                              const quant::RunControl &control)
+/// The weight format and the scheme that models it, without simulating: nullopt
+/// when lossless (w.lossless) or not modelled (a note says why).
+std::optional<Scheme> weightFormat(const Scenario &s, const MemoryPlan &plan, WeightAccuracy &w)
 {
-    const ModelArch &m = s.model;
-    WeightAccuracy w;
     const WeightDtype checkpoint =
-        m.checkpointDtype == WeightDtype::Auto ? WeightDtype::BFloat16 : m.checkpointDtype;
+        s.model.checkpointDtype == WeightDtype::Auto ? WeightDtype::BFloat16 : s.model.checkpointDtype;
     if (plan.modelFormat == ModelFormat::Gguf) {
         const QString type =
             plan.modelFileType.isEmpty() ? QStringLiteral("GGUF blocks") : plan.modelFileType;
@@ -341,44 +341,40 @@ WeightAccuracy weightAccuracy(const Scenario &s, const MemoryPlan &plan, Accurac
                            "results")
                            .arg(type);
         }
-        return w;
+        return std::nullopt;
     }
-
-    std::optional<Scheme> scheme;
     if (plan.quantization.method == QuantMethod::None) {
         w.format = QStringLiteral("%1 of a %2 checkpoint").arg(dtypeName(plan.dtype), dtypeName(checkpoint));
         if (castIsExact(checkpoint, plan.dtype)) {
             w.lossless = true;
-            return w;
+            return std::nullopt;
         }
-        scheme = castScheme(plan.dtype);
-    } else {
-        w.format = describe(plan.quantization);
-        scheme = weightScheme(plan.quantization, w.notes);
-        if (!scheme)
-            return w;
-        if (plan.quantizationFromCheckpoint)
-            w.notes << QStringLiteral(
-                "the checkpoint stores its weights quantized; the error is estimated against "
-                "unquantized weights");
+        return castScheme(plan.dtype);
     }
+    w.format = describe(plan.quantization);
+    std::optional<Scheme> scheme = weightScheme(plan.quantization, w.notes);
+    if (scheme && plan.quantizationFromCheckpoint)
+        w.notes << QStringLiteral(
+            "the checkpoint stores its weights quantized; the error is estimated against "
+            "unquantized weights");
+    return scheme;
+}
 
+/// The tensor a weight format is simulated on: the checkpoint's own linear
+/// layer from a model folder with unquantized .safetensors, else a synthetic
+/// one of its shape.
+AccuracyTensor weightTensor(const Scenario &s, const MemoryPlan &plan, QStringList &notes)
+{
+    const ModelArch &m = s.model;
+    const WeightDtype checkpoint =
+        m.checkpointDtype == WeightDtype::Auto ? WeightDtype::BFloat16 : m.checkpointDtype;
     const LinearLayer layer = weightLayer(m, plan.quantization);
     std::optional<quant::TensorFile> file;
     if (m.measured.format == QLatin1String("safetensors") && QFileInfo(m.source).isDir() &&
         !plan.quantizationFromCheckpoint)
         file = findCheckpointTensor(m.source, layer.name.mid(layer.name.indexOf(QLatin1String("layers."))),
-                                    w.notes);
-    if (file) {
-        w.tensor.source = *file;
-        w.tensor.stands = layer.name;
-        w.tensor.fromCheckpoint = true;
-        const quant::TensorData data = quant::openTensor(file->path, file->tensor);
-        w.tensor.rows = data.rows();
-        w.tensor.cols = data.cols();
-        w.tensor.description = QStringLiteral("%1 of %2 (%3)")
-                                   .arg(file->tensor, file->path, quant::elementTypeName(data.type()));
-    } else {
+                                    notes);
+    if (!file) {
         SyntheticSpec spec;
         spec.kind = SyntheticKind::StudentT;
         spec.rows = std::min(layer.rows, quant::MaxSyntheticDimension);
@@ -387,11 +383,46 @@ WeightAccuracy weightAccuracy(const Scenario &s, const MemoryPlan &plan, Accurac
         spec.standardDeviation = WeightStd;
         spec.channelScale = ChannelScale;
         spec.storedAs = elementType(checkpoint);
-        w.tensor = syntheticTensor(spec, layer.name, layer.rows, layer.cols);
+        return syntheticTensor(spec, layer.name, layer.rows, layer.cols);
     }
+    AccuracyTensor t;
+    t.source = *file;
+    t.stands = layer.name;
+    t.fromCheckpoint = true;
+    const quant::TensorData data = quant::openTensor(file->path, file->tensor);
+    t.rows = data.rows();
+    t.cols = data.cols();
+    t.description =
+        QStringLiteral("%1 of %2 (%3)").arg(file->tensor, file->path, quant::elementTypeName(data.type()));
+    return t;
+}
+
+WeightAccuracy weightAccuracy(const Scenario &s, const MemoryPlan &plan, AccuracyCache &cache,
+                              const quant::RunControl &control)
+{
+    WeightAccuracy w;
+    const std::optional<Scheme> scheme = weightFormat(s, plan, w);
+    if (!scheme)
+        return w;
+    w.tensor = weightTensor(s, plan, w.notes);
     w.error = nonZero(simulate(w.tensor.source, {*scheme}, cache, control).constFirst());
     w.lossless = !w.error;
     return w;
+}
+
+/// The name the Quantization tab's scheme picker gives `scheme` (its group size
+/// is the picker's own setting), or empty when it offers none such.
+QString pickerName(const Scheme &scheme)
+{
+    const QString name = scheme.kind == SchemeKind::Int
+                             ? QStringLiteral("int%1%2")
+                                   .arg(scheme.bits)
+                                   .arg(scheme.symmetric ? QStringLiteral("-sym") : QString())
+                             : scheme.id();
+    for (const quant::SchemeEntry &entry : quant::schemeEntries())
+        if (name == QLatin1String(entry.name))
+            return name;
+    return {};
 }
 
 KvAccuracy kvAccuracy(const Scenario &s, const MemoryPlan &plan, AccuracyCache &cache,
@@ -582,6 +613,50 @@ QString AccuracyCache::key(const quant::TensorSource &source, const quant::Schem
         .arg(kvscope::key(source), scheme.id())
         .arg(scheme.unitScale)
         .arg(scheme.saturate);
+}
+
+ScenarioTensorChoice scenarioTensorChoice(const Scenario &scenario, const MemoryPlan &plan,
+                                          const QuantizationChoices &base)
+{
+    ScenarioTensorChoice c;
+    WeightAccuracy w;
+    std::optional<Scheme> scheme = weightFormat(scenario, plan, w);
+    c.format = w.format;
+    c.notes = w.notes;
+    if (!scheme && w.lossless && plan.modelFormat != ModelFormat::Gguf) {
+        scheme = castScheme(plan.dtype); // the weights' own dtype: shows that there is no error
+        c.lossless = true;
+    }
+    if (!scheme)
+        throw Error(QStringLiteral("the scenario's weights (%1) have no scheme in the simulator: %2")
+                        .arg(w.format, w.notes.join(QStringLiteral("; "))));
+    const QString name = pickerName(*scheme);
+    if (name.isEmpty() ||
+        (scheme->kind == SchemeKind::Int && !quant::groupSizeStops().contains(scheme->groupSize)))
+        throw Error(QStringLiteral("the scenario's weights (%1) are simulated as %2, which the Quantization "
+                                   "view does not offer")
+                        .arg(w.format, scheme->id()));
+    c.tensor = weightTensor(scenario, plan, c.notes);
+    c.choices = base;
+    c.choices.schemes = {name};
+    if (scheme->kind == SchemeKind::Int)
+        c.choices.groupSize = scheme->groupSize;
+    if (const auto *file = std::get_if<quant::TensorFile>(&c.tensor.source)) {
+        c.choices.input = file->path;
+        c.choices.tensor = file->tensor;
+    } else {
+        const SyntheticSpec &spec = std::get<SyntheticSpec>(c.tensor.source);
+        c.choices.input = spec.origin();
+        c.choices.tensor.clear();
+        c.choices.rows = spec.rows;
+        c.choices.cols = spec.cols;
+        c.choices.seed = spec.seed;
+        c.choices.standardDeviation = spec.standardDeviation;
+        c.notes << QStringLiteral(
+            "the view's synthetic tensors have no outlier channels and are not rounded to the checkpoint's "
+            "dtype: its SQNR can differ from the Compare view's, which adds both");
+    }
+    return c;
 }
 
 Accuracy estimateAccuracy(const Scenario &scenario, const MemoryPlan &plan, AccuracyCache &cache,

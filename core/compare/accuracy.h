@@ -32,6 +32,7 @@
 
 #include "plan/memoryplan.h"
 #include "plan/scenario.h"
+#include "plan/scenariofile.h"
 #include "quantization/parallel.h"
 #include "quantization/quantrun.h"
 
@@ -135,6 +136,26 @@ private:
 /// is set. Progress goes from 0 to 1.
 Accuracy estimateAccuracy(const Scenario &scenario, const MemoryPlan &plan, AccuracyCache &cache,
                           const quant::RunControl &control = {});
+
+/// The Quantization view's "From the scenario": the scenario's weight format
+/// as the view's scheme picker names it, with its group size, on the tensor
+/// estimateAccuracy() simulates it on (the checkpoint's own linear layer, else
+/// a synthetic one of its shape; `tensor` says which). A format that is
+/// lossless gets the weights' own dtype (no error to see). The view's other
+/// settings come from `base`.
+struct ScenarioTensorChoice
+{
+    QuantizationChoices choices;
+    QString format;        ///< WeightAccuracy::format
+    AccuracyTensor tensor; ///< what the tensor stands for and is
+    bool lossless = false; ///< the scheme is the weights' own dtype
+    QStringList notes;     ///< what the view's run leaves out
+};
+
+/// Throws kvscope::Error when the weights have no scheme the view offers (GGUF
+/// blocks, a format the simulator does not model).
+ScenarioTensorChoice scenarioTensorChoice(const Scenario &scenario, const MemoryPlan &plan,
+                                          const QuantizationChoices &base);
 
 /// {"weights": {...}, "kv_cache": {...}}: formats, SQNR and relative error
 /// (null where lossless or not modelled), tensors (source, shape, clipping),

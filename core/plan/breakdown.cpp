@@ -53,4 +53,25 @@ MemoryBreakdown memoryBreakdown(const MemoryPlan &plan)
     return b;
 }
 
+const char *memoryPartKey(MemoryPart part)
+{
+    switch (part) {
+    case MemoryPart::Weights:
+        return "weights";
+    case MemoryPart::Activations:
+        return "activations";
+    case MemoryPart::Overhead:
+        return "overhead";
+    case MemoryPart::KvCache:
+        return "kv_cache";
+    case MemoryPart::RecurrentState:
+        return "recurrent_state";
+    case MemoryPart::Headroom:
+        return "headroom";
+    case MemoryPart::Overflow:
+        return "overflow";
+    }
+    return "";
+}
+
 } // namespace kvscope

@@ -46,4 +46,7 @@ struct MemoryBreakdown
 
 MemoryBreakdown memoryBreakdown(const MemoryPlan &plan);
 
+/// A part's key in CSV and JSON: "weights", "kv_cache", "headroom"...
+const char *memoryPartKey(MemoryPart part);
+
 } // namespace kvscope

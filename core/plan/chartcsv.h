@@ -7,6 +7,7 @@
 #include "plan/breakdown.h"
 #include "plan/growth.h"
 #include "plan/memoryplan.h"
+#include "plan/speedchart.h"
 
 #include <QByteArray>
 
@@ -24,6 +25,13 @@ QByteArray breakdownCsv(const MemoryBreakdown &breakdown);
 /// as_if_mha / as_if_all_layers_full for the counterfactual lines (KV alone,
 /// at the plan's KV dtype, total_bytes empty).
 QByteArray growthCsv(const GrowthChartData &data);
+
+/// Columns kv_cache_dtype,batch_size,tokens_per_second,tokens_per_second_ideal,
+/// ridge_batch,ridge_batch_ideal,fits_up_to,current: every sample of every
+/// curve of the decode chart (tokens/s of all sequences; ridge -1 = none);
+/// current is 1 on the rows of the scenario's own KV dtype. Only the header
+/// when the GPU lacks a figure the roofline needs.
+QByteArray speedCsv(const SpeedChartData &data);
 
 /// The figures of `kvscope calc --json` as CSV with columns key,value: one
 /// row per key of planToJson() in its order, numbers as JSON writes them,

@@ -77,6 +77,18 @@
         <source>Report: summary, figures and charts</source>
         <translation>报告：摘要、数据与图表</translation>
     </message>
+    <message>
+        <source>Decode tokens/s vs batch size</source>
+        <translation>解码 tokens/s 与 Batch 大小</translation>
+    </message>
+    <message>
+        <source>Comparison: memory per GPU by column</source>
+        <translation>对比：各列每块 GPU 的显存</translation>
+    </message>
+    <message>
+        <source>Comparison: capacity and speed by column</source>
+        <translation>对比：各列的容量与速度</translation>
+    </message>
 </context>
 <context>
     <name>kvscope::ChartExportActions</name>
@@ -115,6 +127,242 @@
     <message>
         <source>Cannot copy the data</source>
         <translation>无法复制数据</translation>
+    </message>
+</context>
+<context>
+    <name>kvscope::CompareMemoryChartView</name>
+    <message>
+        <source>Budget %1</source>
+        <translation>预算 %1</translation>
+    </message>
+    <message>
+        <source>Memory per GPU by column, GiB = 2^30 bytes</source>
+        <translation>各列每块 GPU 的显存，GiB = 2^30 字节</translation>
+    </message>
+</context>
+<context>
+    <name>kvscope::CompareSpeedChartView</name>
+    <message>
+        <source>Capacity and speed by column</source>
+        <translation>各列的容量与速度</translation>
+    </message>
+    <message>
+        <source>share of the largest in each group</source>
+        <translation>占每组最大值的比例</translation>
+    </message>
+</context>
+<context>
+    <name>kvscope::CompareText</name>
+    <message>
+        <source>%1 tokens</source>
+        <translation>%1 个 token</translation>
+    </message>
+    <message>
+        <source>%1 sequences</source>
+        <translation>%1 条序列</translation>
+    </message>
+    <message>
+        <source>%1 tokens/s</source>
+        <translation>%1 tokens/s</translation>
+    </message>
+    <message>
+        <source>%1 dB</source>
+        <translation>%1 dB</translation>
+    </message>
+    <message>
+        <source>Weights per GPU</source>
+        <translation>每块 GPU 的权重</translation>
+    </message>
+    <message>
+        <source>KV bytes per token</source>
+        <translation>每个 token 的 KV 字节数</translation>
+    </message>
+    <message>
+        <source>KV cache for the batch</source>
+        <translation>整个 Batch 的 KV Cache</translation>
+    </message>
+    <message>
+        <source>Headroom</source>
+        <translation>余量</translation>
+    </message>
+    <message>
+        <source>KV capacity</source>
+        <translation>KV Cache 容量</translation>
+    </message>
+    <message>
+        <source>Maximum concurrency</source>
+        <translation>最大并发</translation>
+    </message>
+    <message>
+        <source>Largest batch that fits</source>
+        <translation>放得下的最大 Batch</translation>
+    </message>
+    <message>
+        <source>Decode tokens/s</source>
+        <translation>解码 tokens/s</translation>
+    </message>
+    <message>
+        <source>Time to first token</source>
+        <translation>首 token 时延</translation>
+    </message>
+    <message>
+        <source>Decode bound</source>
+        <translation>解码瓶颈</translation>
+    </message>
+    <message>
+        <source>Weight SQNR</source>
+        <translation>权重 SQNR</translation>
+    </message>
+    <message>
+        <source>KV SQNR</source>
+        <translation>KV SQNR</translation>
+    </message>
+    <message>
+        <source>The weights as stored, per GPU.</source>
+        <translation>按存储格式计的权重，每块 GPU。</translation>
+    </message>
+    <message>
+        <source>One token&apos;s KV cache over every layer, per GPU: set by --kv-cache-dtype, not by the weight format.</source>
+        <translation>一个 token 在所有层上的 KV Cache，每块 GPU：由 --kv-cache-dtype 决定，与权重格式无关。</translation>
+    </message>
+    <message>
+        <source>The KV cache of the whole batch at its sequence length, per GPU.</source>
+        <translation>整个 Batch 在当前序列长度下的 KV Cache，每块 GPU。</translation>
+    </message>
+    <message>
+        <source>What the budget leaves after weights, activations, overhead and the batch&apos;s KV cache.</source>
+        <translation>预算扣除权重、激活、运行时开销和整个 Batch 的 KV Cache 之后剩下的部分。</translation>
+    </message>
+    <message>
+        <source>Tokens the KV cache holds: vLLM&apos;s &quot;GPU KV cache size&quot;.</source>
+        <translation>KV Cache 能容纳的 token 数：即 vLLM 的 &quot;GPU KV cache size&quot;。</translation>
+    </message>
+    <message>
+        <source>Requests of --max-model-len tokens that fit at once.</source>
+        <translation>同时放得下多少个 --max-model-len 长度的请求。</translation>
+    </message>
+    <message>
+        <source>The largest batch of sequences at this length whose KV cache fits.</source>
+        <translation>在当前长度下，KV Cache 放得下的最大序列条数。</translation>
+    </message>
+    <message>
+        <source>Tokens per second of the whole batch, from the roofline with the efficiencies.</source>
+        <translation>整个 Batch 每秒生成的 token 数，由 Roofline 模型乘以效率系数得出。</translation>
+    </message>
+    <message>
+        <source>One request&apos;s prompt alone on the GPU(s): its prefill.</source>
+        <translation>单个请求的 prompt 独占 GPU 时的 Prefill 时间。</translation>
+    </message>
+    <message>
+        <source>Which roof limits a decode step: memory bandwidth or compute.</source>
+        <translation>限制一次解码步骤的是哪条上限：显存带宽还是算力。</translation>
+    </message>
+    <message>
+        <source>Simulated quantization error of the weight format on a tensor shaped like the model&apos;s (higher is better; lossless has none). A proxy, not end quality.</source>
+        <translation>权重格式在与模型同形状张量上的模拟量化误差（越高越好；无损则没有）。只是代理指标，不代表最终效果。</translation>
+    </message>
+    <message>
+        <source>Simulated error of the KV cache dtype on synthetic keys and values, at the scale vLLM uses (higher is better; lossless has none).</source>
+        <translation>KV Cache 数据类型在合成 key 和 value 上的模拟误差，使用 vLLM 实际的缩放因子（越高越好；无损则没有）。</translation>
+    </message>
+    <message>
+        <source>memory-bound</source>
+        <translation>受显存带宽限制</translation>
+    </message>
+    <message>
+        <source>compute-bound</source>
+        <translation>受算力限制</translation>
+    </message>
+    <message>
+        <source>lossless</source>
+        <translation>无损</translation>
+    </message>
+    <message>
+        <source>same</source>
+        <translation>相同</translation>
+    </message>
+    <message>
+        <source>%1 (%2 %)</source>
+        <translation>%1（%2 %）</translation>
+    </message>
+</context>
+<context>
+    <name>kvscope::CompareView</name>
+    <message>
+        <source>Column %1: %2</source>
+        <translation>第 %1 列：%2</translation>
+    </message>
+    <message>
+        <source>Comparing…</source>
+        <translation>正在对比…</translation>
+    </message>
+    <message>
+        <source>Remove</source>
+        <translation>移除</translation>
+    </message>
+    <message>
+        <source>auto (%1)</source>
+        <translation>auto（%1）</translation>
+    </message>
+    <message>
+        <source>Column %1</source>
+        <translation>第 %1 列</translation>
+    </message>
+    <message>
+        <source>[%1, %2] like %3: %4</source>
+        <translation>[%1, %2]，模拟 %3：%4</translation>
+    </message>
+    <message>
+        <source>%1 — %2, %3: %4 %5 → %6 %7 (&lt;a href=&quot;%8&quot;&gt;source&lt;/a&gt;)</source>
+        <translation>%1 — %2，%3：%4 %5 → %6 %7（&lt;a href=&quot;%8&quot;&gt;来源&lt;/a&gt;）</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Accuracy&lt;/b&gt; is simulated quantization error (SQNR, a proxy for end quality), on:</source>
+        <translation>&lt;b&gt;精度&lt;/b&gt;为模拟的量化误差（SQNR，最终效果的代理指标），所用张量：</translation>
+    </message>
+    <message>
+        <source>Published results for these formats</source>
+        <translation>这些格式已发表的评测结果</translation>
+    </message>
+    <message>
+        <source>Add column</source>
+        <translation>添加列</translation>
+    </message>
+    <message>
+        <source>Add a column with the explorer&apos;s scenario as it is; then change its knobs.</source>
+        <translation>按探索页当前的场景添加一列，然后修改它的选项。</translation>
+    </message>
+    <message>
+        <source>Seed question: BF16 / AWQ INT4 × BF16 / FP8 KV</source>
+        <translation>经典问题：BF16 / AWQ INT4 × BF16 / FP8 KV</translation>
+    </message>
+    <message>
+        <source>Four columns on the explorer&apos;s model, GPU and workload: BF16 weights + BF16 KV · BF16 + FP8 KV · AWQ INT4 + 16-bit KV · AWQ INT4 + FP8 KV.</source>
+        <translation>在探索页的模型、GPU 和负载上生成四列：BF16 权重 + BF16 KV · BF16 + FP8 KV · AWQ INT4 + 16 位 KV · AWQ INT4 + FP8 KV。</translation>
+    </message>
+    <message>
+        <source>Compare 2 to 4 precisions of the explorer&apos;s scenario side by side: add columns and change their knobs, or start from the seed question.</source>
+        <translation>并排对比探索页场景的 2 到 4 种精度：添加列并修改选项，或从经典问题开始。</translation>
+    </message>
+    <message>
+        <source>Weights (--dtype)</source>
+        <translation>权重（--dtype）</translation>
+    </message>
+    <message>
+        <source>Quantization</source>
+        <translation>量化</translation>
+    </message>
+    <message>
+        <source>Group size</source>
+        <translation>分组大小</translation>
+    </message>
+    <message>
+        <source>KV cache (--kv-cache-dtype)</source>
+        <translation>KV Cache（--kv-cache-dtype）</translation>
+    </message>
+    <message>
+        <source>per row</source>
+        <translation>每行</translation>
     </message>
 </context>
 <context>
@@ -224,6 +472,10 @@
     <message>
         <source>A linear axis shows KV memory growing in a straight line; a logarithmic one shows the whole range at once.</source>
         <translation>线性坐标下 KV 内存的增长是一条直线；对数坐标可一次看到整个范围。</translation>
+    </message>
+    <message>
+        <source>Speed chart: %1</source>
+        <translation>速度图：%1</translation>
     </message>
     <message>
         <source>as if MHA / no window</source>
@@ -350,6 +602,10 @@
     <message>
         <source>scale %1: must be from 1 to %2</source>
         <translation>缩放 %1：须在 1 到 %2 之间</translation>
+    </message>
+    <message>
+        <source>%1 · %2 × %3 · batch %4 · %5 tokens · %6 · kvscope %7</source>
+        <translation>%1 · %2 × %3 · Batch %4 · %5 个 token · %6 · kvscope %7</translation>
     </message>
 </context>
 <context>
@@ -1437,6 +1693,14 @@
         <translation>&lt;h3&gt;kvscope %1&lt;/h3&gt;&lt;p&gt;这个模型在这种精度下能放进这块 GPU 吗？KV Cache 能容纳多少 token、多少并发请求？&lt;/p&gt;&lt;p&gt;数字遵循 vLLM 自身的显存计算方式。&lt;/p&gt;&lt;p&gt;%2&lt;/p&gt;&lt;p&gt;以 MIT 许可证发布。&lt;/p&gt;</translation>
     </message>
     <message>
+        <source>Compare</source>
+        <translation>对比</translation>
+    </message>
+    <message>
+        <source>&amp;Compare precisions</source>
+        <translation>对比精度(&amp;C)</translation>
+    </message>
+    <message>
         <source>Presentation mode: Ctrl + / Ctrl − zoom, Page Up / Page Down step through the scenarios, F5 to leave</source>
         <translation>演示模式：Ctrl + / Ctrl − 缩放，Page Up / Page Down 切换场景，F5 退出</translation>
     </message>
@@ -1846,6 +2110,38 @@
         <source>Simulating %1…</source>
         <translation>正在模拟 %1…</translation>
     </message>
+    <message>
+        <source>the scenario</source>
+        <translation>场景</translation>
+    </message>
+    <message>
+        <source>From the scenario: %1</source>
+        <translation>来自场景：%1</translation>
+    </message>
+    <message>
+        <source>From the scenario: %1 on a [%2, %3] tensor like %4 — %5.</source>
+        <translation>来自场景：%1，作用于模拟 %4 的 [%2, %3] 张量 — %5。</translation>
+    </message>
+    <message>
+        <source>the checkpoint&apos;s own</source>
+        <translation>取自 checkpoint 本身</translation>
+    </message>
+    <message>
+        <source>synthetic</source>
+        <translation>合成数据</translation>
+    </message>
+    <message>
+        <source>The weights keep their own dtype: no error.</source>
+        <translation>权重保持自身的数据类型：没有误差。</translation>
+    </message>
+    <message>
+        <source>From the scenario</source>
+        <translation>来自场景</translation>
+    </message>
+    <message>
+        <source>The explorer&apos;s weight format (scheme and group size) on a tensor shaped like one of the model&apos;s own linear layers.</source>
+        <translation>把探索页的权重格式（方案和分组大小）用在与模型某个线性层同形状的张量上。</translation>
+    </message>
 </context>
 <context>
     <name>kvscope::ReportPage</name>
@@ -1997,6 +2293,124 @@ Page Up / Page Down 在场景条中切换。</translation>
     <message>
         <source>Std</source>
         <translation>标准差</translation>
+    </message>
+</context>
+<context>
+    <name>kvscope::SpeedChartView</name>
+    <message>
+        <source>Batch size (sequences, log scale)</source>
+        <translation>Batch 大小（序列数，对数刻度）</translation>
+    </message>
+    <message>
+        <source>KV %1</source>
+        <translation>KV %1</translation>
+    </message>
+    <message>
+        <source>%1 (current)</source>
+        <translation>%1（当前）</translation>
+    </message>
+    <message>
+        <source>ideal roofline (efficiencies 1)</source>
+        <translation>理想 Roofline（效率为 1）</translation>
+    </message>
+    <message>
+        <source>ridge point: compute-bound from here</source>
+        <translation>拐点：从这里起受算力限制</translation>
+    </message>
+    <message>
+        <source>current batch</source>
+        <translation>当前 Batch</translation>
+    </message>
+    <message>
+        <source>batch %1: %2 tokens/s</source>
+        <translation>Batch %1：%2 tokens/s</translation>
+    </message>
+    <message>
+        <source>No speed figures: %1</source>
+        <translation>没有速度数据：%1</translation>
+    </message>
+    <message>
+        <source>compute-bound from batch %1</source>
+        <translation>从 Batch %1 起受算力限制</translation>
+    </message>
+    <message>
+        <source>KV cache fits up to batch %1</source>
+        <translation>KV Cache 最多放得下 Batch %1</translation>
+    </message>
+    <message>
+        <source>memory-bound at every batch at this length</source>
+        <translation>在此长度下任何 Batch 都受显存带宽限制</translation>
+    </message>
+    <message>
+        <source>compute-bound from batch %1, past the axis</source>
+        <translation>从 Batch %1 起受算力限制，超出坐标轴</translation>
+    </message>
+    <message>
+        <source>Decode tokens/s of all sequences vs batch size (%1 tokens each)</source>
+        <translation>全部序列的解码 tokens/s 与 Batch 大小（每条 %1 个 token）</translation>
+    </message>
+    <message>
+        <source>tokens/s</source>
+        <translation>tokens/s</translation>
+    </message>
+</context>
+<context>
+    <name>kvscope::SpeedPanel</name>
+    <message>
+        <source>memory-bound</source>
+        <translation>受显存带宽限制</translation>
+    </message>
+    <message>
+        <source>compute-bound</source>
+        <translation>受算力限制</translation>
+    </message>
+    <message>
+        <source>Decode, all sequences</source>
+        <translation>解码，全部序列</translation>
+    </message>
+    <message>
+        <source>Decode, per sequence</source>
+        <translation>解码，每条序列</translation>
+    </message>
+    <message>
+        <source>Time to first token</source>
+        <translation>首 token 时延</translation>
+    </message>
+    <message>
+        <source>Decode is</source>
+        <translation>解码瓶颈</translation>
+    </message>
+    <message>
+        <source>%1 tokens/s</source>
+        <translation>%1 tokens/s</translation>
+    </message>
+    <message>
+        <source>ideal %1 tokens/s · %2 sequences × %3 tokens · a step every %4</source>
+        <translation>理想 %1 tokens/s · %2 条序列 × %3 个 token · 每 %4 一步</translation>
+    </message>
+    <message>
+        <source>one token every %1; ideal every %2</source>
+        <translation>每 %1 一个 token；理想为每 %2</translation>
+    </message>
+    <message>
+        <source>a %1-token prompt alone, %2; ideal %3</source>
+        <translation>单独一个 %1 token 的 prompt，%2；理想 %3</translation>
+    </message>
+    <message>
+        <source>compute-bound from batch %1 (ideal %2)</source>
+        <translation>从 Batch %1 起受算力限制（理想 %2）</translation>
+    </message>
+    <message>
+        <source>memory-bound at any batch at this length</source>
+        <translation>在此长度下任何 Batch 都受显存带宽限制</translation>
+    </message>
+    <message>
+        <source>%1 · %2 %3 TFLOPS%4, %5 GB/s · efficiencies %6 / %7</source>
+        <translation>%1 · %2 %3 TFLOPS%4，%5 GB/s · 效率 %6 / %7</translation>
+    </message>
+    <message>
+        <source> (weights dequantized)</source>
+        <translation>（权重反量化）</translation>
     </message>
 </context>
 <context>

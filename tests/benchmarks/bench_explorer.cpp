@@ -7,6 +7,7 @@
 #include "charts/growthchart.h"
 #include "explorer/explorerview.h"
 #include "mainwindow.h"
+#include "percentiles.h"
 #include "settings/appsettings.h"
 
 #include <algorithm>
@@ -20,19 +21,8 @@
 
 namespace {
 
-struct Percentiles
-{
-    double p50 = 0;
-    double p95 = 0;
-    double max = 0;
-};
-
-Percentiles percentiles(QList<double> samples)
-{
-    std::sort(samples.begin(), samples.end());
-    const auto at = [&](double q) { return samples.at(qsizetype(q * double(samples.size() - 1))); };
-    return {at(0.50), at(0.95), samples.last()};
-}
+using kvscope::bench::Percentiles;
+using kvscope::bench::percentiles;
 
 /// Sweeps the slider back and forth over its stops; returns milliseconds per step.
 QList<double> sweep(QSlider *slider, int steps, const std::function<void()> &afterSet)

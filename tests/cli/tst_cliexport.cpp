@@ -82,7 +82,8 @@ private Q_SLOTS:
     {
         const Run run = runWithoutDisplay({QStringLiteral("export"), QStringLiteral("--list-charts")});
         QCOMPARE(run.exitCode, 0);
-        for (const char *name : {"memory", "growth", "error-histogram", "values", "sqnr", "report"})
+        for (const char *name : {"memory", "growth", "speed", "compare-memory", "compare-speed",
+                                 "error-histogram", "values", "sqnr", "report"})
             QVERIFY2(run.out.contains(QByteArray("\n") + name + ' ') ||
                          run.out.startsWith(QByteArray(name) + ' '),
                      name);
@@ -170,6 +171,60 @@ private Q_SLOTS:
         QCOMPARE(readAll(csv).count('\n'), 4); // header + three schemes
     }
 
+    void speedChart()
+    {
+        const QString png = path(QStringLiteral("speed.png"));
+        const Run run =
+            runWithoutDisplay({QStringLiteral("export"), QStringLiteral("--chart"), QStringLiteral("speed"),
+                               QStringLiteral("--out"), png, QStringLiteral("--width"),
+                               QStringLiteral("1000"), QStringLiteral("--height"), QStringLiteral("600")});
+        QVERIFY2(run.exitCode == 0, run.err.constData());
+        QCOMPARE(pngHeader(readAll(png)).size, QSize(1000, 600));
+        const QString csv = path(QStringLiteral("speed.csv"));
+        QCOMPARE(runWithoutDisplay({QStringLiteral("export"), QStringLiteral("--chart"),
+                                    QStringLiteral("speed"), QStringLiteral("--out"), csv})
+                     .exitCode,
+                 0);
+        QVERIFY(readAll(csv).startsWith("kv_cache_dtype,batch_size,tokens_per_second,tokens_per_second_ideal,"
+                                        "ridge_batch,ridge_batch_ideal,fits_up_to,current\n"));
+    }
+
+    void comparisonChartsTakeTheVariantsOfCompare()
+    {
+        // The JSON of a comparison chart is kvscope compare --json's for the same columns, byte for byte.
+        const QStringList variants{
+            QStringLiteral("--model"),   QStringLiteral("qwen2.5-7b"),
+            QStringLiteral("--variant"), QString(),
+            QStringLiteral("--variant"), QStringLiteral("--kv-cache-dtype fp8 --quantization fp8")};
+        const Run compare =
+            runKvscope(QStringList{QStringLiteral("compare"), QStringLiteral("--json")} + variants);
+        QVERIFY2(compare.exitCode == 0, compare.err.constData());
+        const QString json = path(QStringLiteral("compare.json"));
+        const Run run =
+            runWithoutDisplay(QStringList{QStringLiteral("export"), QStringLiteral("--chart"),
+                                          QStringLiteral("compare-speed"), QStringLiteral("--out"), json} +
+                              variants);
+        QVERIFY2(run.exitCode == 0, run.err.constData());
+        QCOMPARE(readAll(json), compare.out);
+        // Without --variant: the seed question's four columns, as kvscope compare draws them.
+        const QString csv = path(QStringLiteral("compare-memory.csv"));
+        QCOMPARE(runWithoutDisplay({QStringLiteral("export"), QStringLiteral("--chart"),
+                                    QStringLiteral("compare-memory"), QStringLiteral("--out"), csv})
+                     .exitCode,
+                 0);
+        const QByteArray memory = readAll(csv);
+        QVERIFY(memory.startsWith("column,label,part,bytes,beyond_budget_bytes,share_of_budget_bp\n"));
+        for (const char *label :
+             {"BF16 + BF16 KV", "BF16 + FP8 KV", "AWQ INT4 + FP16 KV", "AWQ INT4 + FP8 KV"})
+            QVERIFY2(memory.contains(QByteArray(",") + label + ",kv_cache,"), label);
+        const QString png = path(QStringLiteral("compare-memory.png"));
+        QCOMPARE(runWithoutDisplay({QStringLiteral("export"), QStringLiteral("--chart"),
+                                    QStringLiteral("compare-memory"), QStringLiteral("--out"), png})
+                     .exitCode,
+                 0);
+        QCOMPARE(pngHeader(readAll(png)).size, QSize(1280, 720));
+    }
+
     void scenarioFile()
     {
         const QString file = path(QStringLiteral("plan.kvscope"));
@@ -228,6 +283,17 @@ private Q_SLOTS:
                            QStringLiteral("--batch-size"), QStringLiteral("0")}
             << QStringLiteral("a.png") << 1
             << QStringLiteral("--batch-size: must be a positive integer, got '0'");
+        QTest::newRow("bad variant")
+            << QStringList{QStringLiteral("--chart"),   QStringLiteral("compare-memory"),
+                           QStringLiteral("--variant"), QStringLiteral("--kv-cache-dtype fp9"),
+                           QStringLiteral("--variant"), QString()}
+            << QStringLiteral("a.png") << 1
+            << QStringLiteral("--variant 1 (\"--kv-cache-dtype fp9\"): --kv-cache-dtype: unknown");
+        QTest::newRow("one variant") << QStringList{QStringLiteral("--chart"),
+                                                    QStringLiteral("compare-speed"),
+                                                    QStringLiteral("--variant"), QString()}
+                                     << QStringLiteral("a.csv") << 2
+                                     << QStringLiteral("--variant: give 2 to 4 variants, got 1");
     }
 
     void mistakesWriteNothing()

@@ -3,6 +3,7 @@
 // figures on the tensors README "Accuracy" describes), the seed question's
 // four columns, deltas and the best column per row, option overrides and
 // published results.
+#include "common/error.h"
 #include "compare/accuracy.h"
 #include "compare/comparison.h"
 #include "compare/publishedresults.h"
@@ -33,6 +34,31 @@ Scenario llama8bOnH100()
     s.model = test::preset(QStringLiteral("llama-3.1-8b"));
     s.gpu = *GpuLibrary::builtin().find(QStringLiteral("h100-sxm"));
     return s;
+}
+
+/// A one-layer Llama folder whose o_proj is an F32 tensor [64, 4 heads x 16]
+/// holding `data` (16,384 bytes); the shard's path.
+QString writeTinyLlamaFolder(const QTemporaryDir &dir, const QByteArray &data)
+{
+    const QByteArray config = R"({"model_type": "llama", "architectures": ["LlamaForCausalLM"],
+      "num_hidden_layers": 1, "hidden_size": 64, "num_attention_heads": 4, "num_key_value_heads": 2,
+      "intermediate_size": 128, "vocab_size": 1000, "max_position_embeddings": 4096,
+      "torch_dtype": "bfloat16"})";
+    test::writeFile(dir, QStringLiteral("config.json"), config);
+    const QByteArray header =
+        R"({"model.layers.0.self_attn.o_proj.weight": {"dtype": "F32", "shape": [64, 64], "data_offsets": [0, 16384]}})";
+    return test::writeFile(dir, QStringLiteral("model.safetensors"), test::safetensorsBytes(header, data));
+}
+
+/// NVFP4 (compressed-tensors, float 4-bit in groups of 16): a format the simulator does not model.
+QuantizationSpec nvfp4()
+{
+    QuantizationSpec spec = defaultSpecFor(QuantMethod::CompressedTensors);
+    spec.floatWeights = true;
+    spec.bits = 4;
+    spec.groupSize = 16;
+    spec.scheme = QStringLiteral("NVFP4");
+    return spec;
 }
 
 /// The simulator's own figure for one scheme on one tensor, run directly.
@@ -206,20 +232,12 @@ private Q_SLOTS:
     {
         // A model folder whose o_proj is a real F32 tensor [64, 4 x 16] with known values.
         QTemporaryDir dir;
-        const QByteArray config = R"({"model_type": "llama", "architectures": ["LlamaForCausalLM"],
-          "num_hidden_layers": 1, "hidden_size": 64, "num_attention_heads": 4, "num_key_value_heads": 2,
-          "intermediate_size": 128, "vocab_size": 1000, "max_position_embeddings": 4096,
-          "torch_dtype": "bfloat16"})";
-        test::writeFile(dir, QStringLiteral("config.json"), config);
         QByteArray data;
         for (int i = 0; i < 64 * 64; ++i) {
             const float v = 0.001f * float((i * 37) % 101 - 50);
             data.append(reinterpret_cast<const char *>(&v), 4);
         }
-        const QByteArray header =
-            R"({"model.layers.0.self_attn.o_proj.weight": {"dtype": "F32", "shape": [64, 64], "data_offsets": [0, 16384]}})";
-        const QString shard =
-            test::writeFile(dir, QStringLiteral("model.safetensors"), test::safetensorsBytes(header, data));
+        const QString shard = writeTinyLlamaFolder(dir, data);
         Scenario s = llama8bOnH100();
         s.model = importModel(dir.path()).model;
         s.quantization = defaultSpecFor(QuantMethod::Int8);
@@ -238,16 +256,80 @@ private Q_SLOTS:
     void notModelledFormatsSayWhy()
     {
         Scenario s = llama8bOnH100();
-        QuantizationSpec nvfp4 = defaultSpecFor(QuantMethod::CompressedTensors);
-        nvfp4.floatWeights = true;
-        nvfp4.bits = 4;
-        nvfp4.groupSize = 16;
-        nvfp4.scheme = QStringLiteral("NVFP4");
-        s.quantization = nvfp4;
+        s.quantization = nvfp4();
         const Accuracy a = estimateAccuracy(s, planMemory(s), m_cache);
         QVERIFY(!a.weights.lossless);
         QVERIFY(!a.weights.error);
         QVERIFY(a.weights.notes.join(u' ').contains(QStringLiteral("NVFP4 is not modelled")));
+    }
+
+    void scenarioTensorChoiceIsWhatTheComparisonSimulates()
+    {
+        // The Quantization view's "From the scenario": AWQ's int4 with zero points
+        // (the picker's "int4") and its groups of 128, on the o_proj of Llama-3.1-8B.
+        Scenario s = llama8bOnH100();
+        s.quantization = defaultSpecFor(QuantMethod::Awq);
+        const MemoryPlan plan = planMemory(s);
+        QuantizationChoices base;
+        base.bins = 64; // the view's own settings stay
+        base.groupSize = 32;
+        base.schemes = {QStringLiteral("nf4"), QStringLiteral("int8")};
+        const ScenarioTensorChoice c = scenarioTensorChoice(s, plan, base);
+        QCOMPARE(c.choices.schemes, QStringList{QStringLiteral("int4")});
+        QCOMPARE(c.choices.groupSize, 128);
+        QCOMPARE(c.choices.bins, 64);
+        QVERIFY(!c.lossless);
+        // The tensor the comparison's weight SQNR comes from, as the picker can hold it.
+        const Accuracy a = estimateAccuracy(s, plan, m_cache);
+        QCOMPARE(c.tensor.stands, a.weights.tensor.stands);
+        QCOMPARE(c.tensor.rows, a.weights.tensor.rows);
+        QCOMPARE(c.tensor.cols, a.weights.tensor.cols);
+        QCOMPARE(c.choices.input, QStringLiteral("synthetic:student-t"));
+        QCOMPARE(c.choices.rows, 4096);
+        QCOMPARE(c.choices.cols, 4096);
+        QCOMPARE(c.choices.seed, std::uint64_t(1));
+        QCOMPARE(c.choices.standardDeviation, 0.02);
+        // The picker has no outlier channels: the choice says so instead of passing for the same tensor.
+        QVERIFY(c.notes.join(u' ').contains(QStringLiteral("no outlier channels")));
+
+        // GPTQ is symmetric (AutoGPTQ's sym=True): "int4-sym".
+        s.quantization = defaultSpecFor(QuantMethod::Gptq);
+        QCOMPARE(scenarioTensorChoice(s, planMemory(s), base).choices.schemes,
+                 QStringList{QStringLiteral("int4-sym")});
+        s.quantization = defaultSpecFor(QuantMethod::Fp8);
+        QCOMPARE(scenarioTensorChoice(s, planMemory(s), base).choices.schemes,
+                 QStringList{QStringLiteral("fp8-e4m3")});
+        QCOMPARE(scenarioTensorChoice(s, planMemory(s), base).choices.groupSize, 32); // no groups: kept
+
+        // BF16 weights of a BF16 checkpoint: their own dtype, lossless.
+        const Scenario plain = llama8bOnH100();
+        const ScenarioTensorChoice lossless = scenarioTensorChoice(plain, planMemory(plain), base);
+        QVERIFY(lossless.lossless);
+        QCOMPARE(lossless.choices.schemes, QStringList{QStringLiteral("bf16")});
+
+        // A format the simulator does not model is refused, naming it.
+        s.quantization = nvfp4();
+        try {
+            scenarioTensorChoice(s, planMemory(s), base);
+            QFAIL("NVFP4 has no scheme in the simulator");
+        } catch (const Error &error) {
+            QVERIFY2(error.message().contains(QStringLiteral("NVFP4")), qPrintable(error.message()));
+        }
+    }
+
+    void scenarioTensorChoiceOfAModelFolderIsItsTensor()
+    {
+        QTemporaryDir dir;
+        const QByteArray data(64 * 64 * 4, '\0');
+        const QString shard = writeTinyLlamaFolder(dir, data);
+        Scenario s = llama8bOnH100();
+        s.model = importModel(dir.path()).model;
+        s.quantization = defaultSpecFor(QuantMethod::Int8);
+        const ScenarioTensorChoice c = scenarioTensorChoice(s, planMemory(s), QuantizationChoices());
+        QVERIFY(c.tensor.fromCheckpoint);
+        QCOMPARE(c.choices.input, shard);
+        QCOMPARE(c.choices.tensor, QStringLiteral("model.layers.0.self_attn.o_proj.weight"));
+        QCOMPARE(c.choices.schemes, QStringList{QStringLiteral("int8")});
     }
 
     void seedQuestionFourColumns()

@@ -7,11 +7,13 @@
 #include "charts/chartview.h"
 #include "common/atomicfile.h"
 #include "common/error.h"
+#include "compare/comparechart.h"
 #include "explorer/explorerview.h"
 #include "export/chartactions.h"
 #include "export/chartcatalogue.h"
 #include "export/exportdialog.h"
 #include "export/figurerenderer.h"
+#include "export/reportpage.h"
 #include "library/library.h"
 #include "library/userlibrary.h"
 #include "mainwindow.h"
@@ -20,12 +22,15 @@
 #include "plan/fixes.h"
 #include "plan/planjson.h"
 #include "plan/scenariofile.h"
+#include "plan/speedchart.h"
 #include "quantization/quantizationview.h"
 #include "scenariocontroller.h"
 #include "scenariosession.h"
 #include "testsupport.h"
 #include "theme.h"
 #include "uitestsupport.h"
+
+#include <memory>
 
 #include <QAction>
 #include <QApplication>
@@ -36,6 +41,7 @@
 #include <QFileInfo>
 #include <QImageReader>
 #include <QJsonDocument>
+#include <QLabel>
 #include <QLineEdit>
 #include <QMenu>
 #include <QMessageBox>
@@ -251,6 +257,49 @@ private Q_SLOTS:
         QCOMPARE(QGuiApplication::clipboard()->text().toUtf8(),
                  growthCsv(growthChartData(source.scenario, source.plan, source.growthAxis, 96,
                                            source.growthScale)));
+    }
+
+    void speedAndComparisonChartsExport()
+    {
+        ChartSource source = explorerSource();
+        const ChartEntry &speed = *findChart(QStringLiteral("speed"));
+        QCOMPARE(renderFigureImage(speed, source, FigureOptions()).size(), QSize(1280, 720));
+        QCOMPARE(renderFigure(speed, source, {}, FigureFormat::Csv),
+                 speedCsv(speedChartData(source.scenario, source.plan)));
+
+        // Without a comparison the comparison charts refuse, naming what is missing.
+        const ChartEntry &memory = *findChart(QStringLiteral("compare-memory"));
+        const ChartEntry &bars = *findChart(QStringLiteral("compare-speed"));
+        QVERIFY_THROWS_EXCEPTION(Error, renderFigure(memory, source, {}, FigureFormat::Csv));
+        AccuracyCache cache;
+        const Comparison comparison = compare(seedQuestionColumns(source.scenario), cache);
+        source.comparison = comparison;
+        FigureOptions options;
+        options.size = QSize(1000, 500);
+        options.scale = 2;
+        for (const ChartEntry *entry : {&memory, &bars}) {
+            const QImage image = renderFigureImage(*entry, source, options);
+            QCOMPARE(image.size(), QSize(2000, 1000));
+            QVERIFY2(test::colourCount(image) > 20, entry->name);
+            QCOMPARE(renderFigure(*entry, source, {}, FigureFormat::Json),
+                     QJsonDocument(comparisonToJson(comparison)).toJson(QJsonDocument::Indented));
+        }
+        QCOMPARE(renderFigure(memory, source, {}, FigureFormat::Csv),
+                 compareMemoryCsv(compareMemoryChartData(comparison)));
+        QCOMPARE(renderFigure(bars, source, {}, FigureFormat::Csv),
+                 compareSpeedCsv(compareSpeedChartData(comparison)));
+        // The column colours are drawn: each column's bars in the palette's colour for it.
+        const QImage image = renderFigureImage(bars, source, FigureOptions());
+        const QPalette palette = QApplication::style()->standardPalette();
+        for (int column = 0; column < 4; ++column)
+            QVERIFY2(test::pixelsNear(image, theme::columnColor(column, palette)) > 50,
+                     qPrintable(QString::number(column)));
+        // The report adds the comparison's table.
+        std::unique_ptr<QWidget> page(newReportPage(source, nullptr));
+        auto *table = page->findChild<QLabel *>(QStringLiteral("reportComparison"));
+        QVERIFY(table);
+        for (const ComparedColumn &column : comparison.columns)
+            QVERIFY(table->text().contains(column.label.toHtmlEscaped()));
     }
 
     void copyImagePutsPngAndSvgOnTheClipboard()

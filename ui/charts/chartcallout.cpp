@@ -1,6 +1,10 @@
 // SPDX-License-Identifier: MIT
 #include "charts/chartcallout.h"
 
+#include "theme.h"
+
+#include <algorithm>
+
 #include <QFontMetricsF>
 #include <QPainter>
 
@@ -51,6 +55,42 @@ void ChartCallout::paint(QPainter *painter, const QStyleOptionGraphicsItem *, QW
     painter->setPen(m_textColor);
     painter->setFont(m_font);
     painter->drawText(box, Qt::AlignCenter, m_text);
+}
+
+void placeCallout(ChartCallout *label, QPointF at, QPointF offset, const QRectF &plot)
+{
+    const QRectF box = label->boundingRect();
+    QPointF pos = at + offset;
+    if (pos.x() + box.width() > plot.right())
+        pos.setX(at.x() - offset.x() - box.width());
+    pos.setX(std::clamp(pos.x(), plot.left(), std::max(plot.left(), plot.right() - box.width())));
+    pos.setY(std::clamp(pos.y(), plot.top(), std::max(plot.top(), plot.bottom() - box.height())));
+    label->setPos(pos);
+}
+
+void separateCallouts(const QList<ChartCallout *> &labels)
+{
+    QList<ChartCallout *> placed;
+    for (ChartCallout *label : labels) {
+        if (!label->isVisible())
+            continue;
+        for (ChartCallout *other : placed) {
+            const QRectF a = label->sceneBoundingRect(), b = other->sceneBoundingRect();
+            if (a.intersects(b))
+                label->setY(b.bottom() + 2);
+        }
+        placed << label;
+    }
+}
+
+void styleCallouts(const QList<ChartCallout *> &labels, const QPalette &palette)
+{
+    QColor background = palette.color(QPalette::Base);
+    background.setAlpha(235);
+    for (ChartCallout *label : labels) {
+        label->setFont(theme::chartLabelFont());
+        label->setColors(palette.color(QPalette::Text), background, palette.color(QPalette::Mid));
+    }
 }
 
 } // namespace kvscope

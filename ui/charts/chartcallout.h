@@ -4,6 +4,8 @@
 #include <QColor>
 #include <QFont>
 #include <QGraphicsItem>
+#include <QList>
+#include <QPalette>
 
 namespace kvscope {
 
@@ -27,5 +29,16 @@ private:
     QFont m_font;
     QColor m_textColor, m_background, m_border;
 };
+
+/// Places a callout at `at` + `offset`, inside `plot`; flipped to the left of
+/// `at` where it would cross the plot's right edge.
+void placeCallout(ChartCallout *label, QPointF at, QPointF offset, const QRectF &plot);
+
+/// Moves each visible callout down past the earlier ones it overlaps, in order.
+void separateCallouts(const QList<ChartCallout *> &labels);
+
+/// The charts' callout look: the label font, the text colour on the base colour
+/// (nearly opaque), a mid-tone border.
+void styleCallouts(const QList<ChartCallout *> &labels, const QPalette &palette);
 
 } // namespace kvscope

@@ -197,14 +197,8 @@ void GrowthChartView::placeLabels()
 {
     const QRectF plot = chart()->plotArea();
     // Beside its point, inside the plot; flipped to the left near the right edge.
-    const auto place = [&](ChartCallout *label, QPointF at, QPointF offset) {
-        const QRectF box = label->boundingRect();
-        QPointF pos = at + offset;
-        if (pos.x() + box.width() > plot.right())
-            pos.setX(at.x() - offset.x() - box.width());
-        pos.setX(std::clamp(pos.x(), plot.left(), std::max(plot.left(), plot.right() - box.width())));
-        pos.setY(std::clamp(pos.y(), plot.top(), std::max(plot.top(), plot.bottom() - box.height())));
-        label->setPos(pos);
+    const auto place = [&plot](ChartCallout *label, QPointF at, QPointF offset) {
+        placeCallout(label, at, offset, plot);
     };
     const auto pointOf = [this](const GrowthMarker &m) {
         return chart()->mapToPosition(position(m.shownX, m.shownBytes), m_current);
@@ -220,17 +214,7 @@ void GrowthChartView::placeLabels()
     if (m_data.crossing.present)
         place(m_crossingLabel, pointOf(m_data.crossing), QPointF(10, 8));
     // No two labels on top of each other: move the later ones down past the earlier.
-    QList<ChartCallout *> placed;
-    for (ChartCallout *label : {m_maxModelLenLabel, m_currentLabel, m_crossingLabel}) {
-        if (!label->isVisible())
-            continue;
-        for (ChartCallout *other : placed) {
-            const QRectF a = label->sceneBoundingRect(), b = other->sceneBoundingRect();
-            if (a.intersects(b))
-                label->setY(b.bottom() + 2);
-        }
-        placed << label;
-    }
+    separateCallouts({m_maxModelLenLabel, m_currentLabel, m_crossingLabel});
 }
 
 QList<LegendStrip::Entry> GrowthChartView::legendEntries() const
@@ -285,12 +269,7 @@ void GrowthChartView::updatePens()
     m_maxModelLen->setPen(QPen(theme::mutedTextColor(palette()), theme::lineWidth(1.5), Qt::DotLine));
     for (QScatterSeries *point : {m_current, m_crossing})
         point->setMarkerSize(theme::lineWidth(13));
-    QColor background = palette().color(QPalette::Base);
-    background.setAlpha(235);
-    for (ChartCallout *label : {m_currentLabel, m_crossingLabel, m_maxModelLenLabel}) {
-        label->setFont(theme::chartLabelFont());
-        label->setColors(palette().color(QPalette::Text), background, palette().color(QPalette::Mid));
-    }
+    styleCallouts({m_currentLabel, m_crossingLabel, m_maxModelLenLabel}, palette());
 }
 
 } // namespace kvscope

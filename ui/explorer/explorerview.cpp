@@ -3,6 +3,7 @@
 
 #include "charts/breakdownchart.h"
 #include "charts/growthchart.h"
+#include "charts/speedchart.h"
 #include "common/error.h"
 #include "common/units.h"
 #include "explorer/figurespanel.h"
@@ -10,6 +11,7 @@
 #include "explorer/formulapanel.h"
 #include "explorer/parameterpanel.h"
 #include "explorer/scenariostrip.h"
+#include "explorer/speedpanel.h"
 #include "export/chartactions.h"
 #include "library/library.h"
 #include "library/userlibrary.h"
@@ -47,7 +49,8 @@ ExplorerView::ExplorerView(ScenarioController *controller, UserLibrary *library,
       m_counterfactuals(new QCheckBox(this)), m_formula(new FormulaPanel(this)),
       m_formulaToggle(new QPushButton(this)), m_strip(new ScenarioStrip(this)), m_library(library),
       m_copyFigures(new QPushButton(this)), m_copyJson(new QPushButton(this)),
-      m_splitter(new QSplitter(Qt::Horizontal, this))
+      m_splitter(new QSplitter(Qt::Horizontal, this)), m_speed(new SpeedPanel(this)),
+      m_speedChart(new SpeedChartView(this))
 {
     setObjectName(QStringLiteral("explorerView"));
     m_growthAxis->setObjectName(QStringLiteral("growthAxisCombo"));
@@ -81,6 +84,7 @@ ExplorerView::ExplorerView(ScenarioController *controller, UserLibrary *library,
     toolbar->addWidget(m_formulaToggle, 0, Qt::AlignTop);
     rightLayout->addLayout(toolbar);
     rightLayout->addWidget(m_figures);
+    rightLayout->addWidget(m_speed);
     auto *breakdownLegend = new LegendStrip(this);
     breakdownLegend->setObjectName(QStringLiteral("breakdownLegend"));
     auto *growthLegend = new LegendStrip(this);
@@ -98,6 +102,12 @@ ExplorerView::ExplorerView(ScenarioController *controller, UserLibrary *library,
     growthFooter->addWidget(m_growthScale, 0, Qt::AlignTop);
     growthFooter->addWidget(m_counterfactuals, 0, Qt::AlignTop);
     rightLayout->addLayout(growthFooter);
+    auto *speedLegend = new LegendStrip(this);
+    speedLegend->setObjectName(QStringLiteral("speedLegend"));
+    connect(m_speedChart, &SpeedChartView::legendChanged, speedLegend,
+            [this, speedLegend] { speedLegend->setEntries(m_speedChart->legendEntries()); });
+    rightLayout->addWidget(m_speedChart, 5);
+    rightLayout->addWidget(speedLegend);
     // Below the layout's minimum height the charts scroll instead of overlapping.
     auto *rightScroll = new QScrollArea(this);
     rightScroll->setWidget(right);
@@ -145,6 +155,7 @@ ExplorerView::ExplorerView(ScenarioController *controller, UserLibrary *library,
     const auto source = [this] { return chartSource(); };
     makeExportable(m_breakdown, QStringLiteral("memory"), source);
     makeExportable(m_growth, QStringLiteral("growth"), source);
+    makeExportable(m_speedChart, QStringLiteral("speed"), source);
     connect(m_copyJson, &QPushButton::clicked, this, &ExplorerView::copyJson);
 
     retranslate();
@@ -157,6 +168,13 @@ void ExplorerView::refresh()
     m_fixes = proposeFixes(m_controller->scenario(), plan, libraryGpus());
     m_banner->showPlan(plan, m_fixes);
     m_figures->showPlan(plan);
+    m_speed->showSpeed(plan.speed);
+    try {
+        m_speedChart->showSpeed(speedChartData(m_controller->scenario(), plan));
+    } catch (const Error &error) {
+        m_speedChart->showSpeed(SpeedChartData{});
+        Q_EMIT errorOccurred(tr("Speed chart: %1").arg(error.message()));
+    }
     m_breakdown->showBreakdown(memoryBreakdown(plan), plan.tensorParallelSize);
     // The chart and its axis choice are set together, from the controller (also the restored one).
     m_growthAxis->setCurrentIndex(m_growthAxis->findData(int(m_controller->growthAxis())));
@@ -224,10 +242,10 @@ QString ExplorerView::figuresText() const
             ? tr("%1 on %2 × %3").arg(plan.modelName, plan.gpuName).arg(plan.tensorParallelSize)
             : tr("%1 on %2").arg(plan.modelName, plan.gpuName);
     const QString blank = QStringLiteral("\n\n");
-    return title + blank + m_banner->plainText() + blank + m_figures->figuresText() + blank +
-           m_breakdown->chart()->title() + QLatin1Char('\n') + m_breakdown->summaryText() + blank +
-           m_growth->chart()->title() + QLatin1Char('\n') + m_growth->crossingText() + blank +
-           unitsConvention() + QLatin1Char('\n');
+    return title + blank + m_banner->plainText() + blank + m_figures->figuresText() + QLatin1Char('\n') +
+           m_speed->figuresText() + blank + m_breakdown->chart()->title() + QLatin1Char('\n') +
+           m_breakdown->summaryText() + blank + m_growth->chart()->title() + QLatin1Char('\n') +
+           m_growth->crossingText() + blank + unitsConvention() + QLatin1Char('\n');
 }
 
 QString ExplorerView::planJson() const

@@ -21,6 +21,8 @@ class FormulaPanel;
 class GrowthChartView;
 class ParameterPanel;
 class ScenarioController;
+class SpeedChartView;
+class SpeedPanel;
 class ScenarioStrip;
 class UserLibrary;
 
@@ -39,6 +41,8 @@ public:
     GrowthChartView *growthChart() const { return m_growth; }
     FiguresPanel *figuresPanel() const { return m_figures; }
     FitBanner *fitBanner() const { return m_banner; }
+    SpeedPanel *speedPanel() const { return m_speed; }
+    SpeedChartView *speedChart() const { return m_speedChart; }
     FormulaPanel *formulaPanel() const { return m_formula; }
     ScenarioStrip *scenarioStrip() const { return m_strip; }
     QCheckBox *counterfactualCheck() const { return m_counterfactuals; }
@@ -98,6 +102,8 @@ private:
     QPushButton *m_copyFigures;
     QPushButton *m_copyJson;
     QSplitter *m_splitter;
+    SpeedPanel *m_speed;
+    SpeedChartView *m_speedChart;
 };
 
 } // namespace kvscope

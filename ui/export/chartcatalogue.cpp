@@ -2,8 +2,12 @@
 #include "export/chartcatalogue.h"
 
 #include "charts/breakdownchart.h"
+#include "charts/comparememorychart.h"
+#include "charts/comparespeedchart.h"
 #include "charts/growthchart.h"
+#include "charts/speedchart.h"
 #include "common/error.h"
+#include "compare/comparechart.h"
 #include "plan/breakdown.h"
 #include "plan/chartcsv.h"
 #include "plan/planjson.h"
@@ -59,6 +63,34 @@ ChartView *growthChart(const ChartSource &source)
     return chart;
 }
 
+ChartView *speedChart(const ChartSource &source)
+{
+    auto *chart = new SpeedChartView;
+    chart->showSpeed(speedChartData(source.scenario, source.plan));
+    return chart;
+}
+
+const Comparison &comparison(const ChartSource &source)
+{
+    if (!source.comparison)
+        throw Error(QStringLiteral("there is no comparison to draw: give the Compare view 2 to 4 columns"));
+    return *source.comparison;
+}
+
+ChartView *compareMemoryChart(const ChartSource &source)
+{
+    auto *chart = new CompareMemoryChartView;
+    chart->showComparison(compareMemoryChartData(comparison(source)));
+    return chart;
+}
+
+ChartView *compareSpeedChart(const ChartSource &source)
+{
+    auto *chart = new CompareSpeedChartView;
+    chart->showComparison(compareSpeedChartData(comparison(source)));
+    return chart;
+}
+
 ChartView *errorHistogramChart(const ChartSource &source)
 {
     const quant::QuantOutcome &o = outcome(source);
@@ -109,6 +141,11 @@ QByteArray quantJsonBytes(const ChartSource &source)
     return doc.toJson(QJsonDocument::Indented);
 }
 
+QByteArray comparisonJsonBytes(const ChartSource &source)
+{
+    return QJsonDocument(comparisonToJson(comparison(source))).toJson(QJsonDocument::Indented);
+}
+
 const QList<ChartEntry> &chartCatalogue()
 {
     static const QList<ChartEntry> entries = {
@@ -122,6 +159,19 @@ const QList<ChartEntry> &chartCatalogue()
                  growthChartData(s.scenario, s.plan, s.growthAxis, 96, s.growthScale, s.counterfactuals));
          },
          planJsonBytes},
+        {"speed", QT_TRANSLATE_NOOP("kvscope::ChartCatalogue", "Decode tokens/s vs batch size"),
+         ChartInputs::Scenario, speedChart,
+         [](const ChartSource &s) { return speedCsv(speedChartData(s.scenario, s.plan)); }, planJsonBytes},
+        {"compare-memory",
+         QT_TRANSLATE_NOOP("kvscope::ChartCatalogue", "Comparison: memory per GPU by column"),
+         ChartInputs::Comparison, compareMemoryChart,
+         [](const ChartSource &s) { return compareMemoryCsv(compareMemoryChartData(comparison(s))); },
+         comparisonJsonBytes},
+        {"compare-speed",
+         QT_TRANSLATE_NOOP("kvscope::ChartCatalogue", "Comparison: capacity and speed by column"),
+         ChartInputs::Comparison, compareSpeedChart,
+         [](const ChartSource &s) { return compareSpeedCsv(compareSpeedChartData(comparison(s))); },
+         comparisonJsonBytes},
         {"error-histogram", QT_TRANSLATE_NOOP("kvscope::ChartCatalogue", "Quantization error histogram"),
          ChartInputs::Quantization, errorHistogramChart,
          [](const ChartSource &s) { return quant::histogramsCsv(outcome(s).results, nullptr); },

@@ -5,8 +5,8 @@
 // the window's Save image and for the command line), and its data as CSV
 // and JSON.
 //
-// Adding a chart (the speed chart, the comparison charts) takes one entry in
-// chartCatalogue() (chartcatalogue.cpp):
+// Adding a chart takes one entry in chartCatalogue() (chartcatalogue.cpp), as
+// the speed chart's:
 //
 //     {"speed", QT_TRANSLATE_NOOP("kvscope::ChartCatalogue", "Speed"), ChartInputs::Scenario,
 //      [](const ChartSource &s) {
@@ -42,8 +42,9 @@ class ChartView;
 /// and what its caption says.
 enum class ChartInputs
 {
-    Scenario,    ///< kvscope calc's options: the plan, the growth curves
-    Quantization ///< kvscope quant's options: the simulator's outcome
+    Scenario,     ///< kvscope calc's options: the plan, the growth curves, the speed chart
+    Quantization, ///< kvscope quant's options: the simulator's outcome
+    Comparison    ///< kvscope compare's options: the shared calc options and --variant
 };
 
 struct ChartEntry
@@ -69,5 +70,7 @@ QStringList chartNames();
 QByteArray planJsonBytes(const ChartSource &source);
 /// `kvscope quant --json`'s bytes for the source's outcome.
 QByteArray quantJsonBytes(const ChartSource &source);
+/// `kvscope compare --json`'s bytes for the source's comparison.
+QByteArray comparisonJsonBytes(const ChartSource &source);
 
 } // namespace kvscope

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "compare/comparison.h"
 #include "plan/fixes.h"
 #include "plan/growth.h"
 #include "plan/memoryplan.h"
@@ -14,8 +15,8 @@
 namespace kvscope {
 
 /// Everything a chart is drawn from, in the window or headless: the
-/// explorer's scenario, plan and growth axis and scale, and the Quantization view's
-/// outcome with its display choices. The window fills it from its views;
+/// explorer's scenario, plan and growth axis and scale, the Quantization view's
+/// outcome with its display choices, and the Compare view's comparison. The window fills it from its views;
 /// `kvscope export` from the command line or a scenario file.
 struct ChartSource
 {
@@ -32,6 +33,9 @@ struct ChartSource
     std::int64_t gridRow = 0;                 ///< the inspected element: its row ...
     std::int64_t gridColumn = 0;              ///< ... and column pick the grid's group
     QString gridName;                         ///< the grid's legend name ("int4-g128, row 0, group 0")
+
+    /// The Compare view's comparison (absent: no comparison chart; the report leaves it out).
+    std::optional<Comparison> comparison;
 };
 
 } // namespace kvscope

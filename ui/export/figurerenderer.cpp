@@ -187,6 +187,20 @@ QString scenarioCaption(const Scenario &s)
              QStringLiteral(KVSCOPE_VERSION));
 }
 
+/// The shared scenario and the columns' labels.
+QString comparisonCaption(const ChartSource &source)
+{
+    const Scenario &s = source.scenario;
+    QStringList labels;
+    if (source.comparison)
+        for (const ComparedColumn &column : source.comparison->columns)
+            labels << column.label;
+    return QCoreApplication::translate("kvscope::FigureRenderer",
+                                       "%1 · %2 × %3 · batch %4 · %5 tokens · %6 · kvscope %7")
+        .arg(s.model.name, s.gpu.name, QString::number(s.tensorParallelSize), formatCount(s.batchSize),
+             formatCount(s.seqLen), labels.join(QStringLiteral(" | ")), QStringLiteral(KVSCOPE_VERSION));
+}
+
 QString quantizationCaption(const ChartSource &source)
 {
     const QuantizationChoices &q = source.quantChoices;
@@ -258,8 +272,15 @@ void checkFigureOptions(const FigureOptions &options)
 
 QString figureCaption(const ChartEntry &entry, const ChartSource &source)
 {
-    return entry.inputs == ChartInputs::Quantization ? quantizationCaption(source)
-                                                     : scenarioCaption(source.scenario);
+    switch (entry.inputs) {
+    case ChartInputs::Quantization:
+        return quantizationCaption(source);
+    case ChartInputs::Comparison:
+        return comparisonCaption(source);
+    case ChartInputs::Scenario:
+        break;
+    }
+    return scenarioCaption(source.scenario);
 }
 
 QImage renderFigureImage(const ChartEntry &entry, const ChartSource &source, const FigureOptions &options)

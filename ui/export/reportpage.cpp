@@ -4,6 +4,7 @@
 #include "charts/breakdownchart.h"
 #include "charts/growthchart.h"
 #include "common/units.h"
+#include "compare/comparetext.h"
 #include "explorer/figurespanel.h"
 #include "explorer/fitbanner.h"
 #include "plan/breakdown.h"
@@ -11,6 +12,7 @@
 #include "widgets/legendstrip.h"
 
 #include <QCoreApplication>
+#include <QHBoxLayout>
 #include <QLabel>
 #include <QVBoxLayout>
 
@@ -80,7 +82,21 @@ QWidget *newReportPage(const ChartSource &source, QWidget *parent)
     auto *growth = new GrowthChartView(page);
     growth->showGrowth(growthChartData(source.scenario, plan, source.growthAxis, 96, source.growthScale,
                                        source.counterfactuals));
-    addChart(layout, growth, 5);
+    if (!source.comparison) {
+        addChart(layout, growth, 5);
+        return page;
+    }
+    // With the Compare view's columns: its table beside the growth chart.
+    auto *row = new QHBoxLayout;
+    auto *left = new QVBoxLayout;
+    addChart(left, growth, 1);
+    row->addLayout(left, 1);
+    auto *table = new QLabel(CompareText::htmlTable(*source.comparison), page);
+    table->setObjectName(QStringLiteral("reportComparison"));
+    table->setTextFormat(Qt::RichText);
+    table->setAlignment(Qt::AlignTop | Qt::AlignLeft);
+    row->addWidget(table, 1);
+    layout->addLayout(row, 5);
     return page;
 }
 

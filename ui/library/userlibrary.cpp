@@ -277,4 +277,18 @@ const GpuSpec *UserLibrary::findGpu(const QString &id) const
     return GpuLibrary::builtin().find(id);
 }
 
+ScenarioResolvers UserLibrary::resolvers() const
+{
+    return {[this](const QString &text) {
+                if (const ModelArch *model = findModel(text))
+                    return *model;
+                return resolveModel(text);
+            },
+            [this](const QString &text) {
+                if (const GpuSpec *gpu = findGpu(text))
+                    return *gpu;
+                return resolveGpu(text);
+            }};
+}
+
 } // namespace kvscope

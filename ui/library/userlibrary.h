@@ -3,6 +3,7 @@
 
 #include "gpu/gpuspec.h"
 #include "model/modelimport.h"
+#include "plan/scenariovalues.h"
 
 #include <chrono>
 
@@ -60,6 +61,10 @@ public:
     const ModelArch *findModel(const QString &key) const;
     /// A GPU by id: a preset or a custom GPU.
     const GpuSpec *findGpu(const QString &id) const;
+
+    /// Scenario values' models and GPUs found here first (findModel, findGpu),
+    /// then as the command line finds them (repo ids, paths, custom:...).
+    ScenarioResolvers resolvers() const;
 
     static constexpr int MaxRecentFiles = 10;
 

@@ -3,6 +3,7 @@
 
 #include "common/error.h"
 #include "common/units.h"
+#include "compare/accuracy.h"
 #include "export/chartactions.h"
 #include "quantization/errorhistogramchart.h"
 #include "quantization/figuresmodel.h"
@@ -26,6 +27,7 @@
 #include <QLabel>
 #include <QProgressBar>
 #include <QPromise>
+#include <QPushButton>
 #include <QResizeEvent>
 #include <QScrollArea>
 #include <QTableView>
@@ -76,6 +78,13 @@ QWidget *scrolling(QWidget *content, QWidget *parent)
 QuantizationView::QuantizationView(QWidget *parent) : QWidget(parent)
 {
     setObjectName(QStringLiteral("quantizationView"));
+    m_fromScenario = new QPushButton(this);
+    m_fromScenario->setObjectName(QStringLiteral("fromScenarioButton"));
+    m_scenarioNote = new QLabel(this);
+    m_scenarioNote->setObjectName(QStringLiteral("scenarioNote"));
+    m_scenarioNote->setWordWrap(true);
+    m_scenarioNote->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_scenarioNote->hide();
     m_source = new SourcePicker(this);
     m_schemes = new SchemePicker(this);
     m_progress = new QProgressBar(this);
@@ -91,6 +100,8 @@ QuantizationView::QuantizationView(QWidget *parent) : QWidget(parent)
     auto *controls = new QWidget;
     auto *controlsLayout = new QVBoxLayout(controls);
     controlsLayout->setContentsMargins(0, 0, 4, 0);
+    controlsLayout->addWidget(m_fromScenario);
+    controlsLayout->addWidget(m_scenarioNote);
     controlsLayout->addWidget(m_source);
     controlsLayout->addWidget(m_schemes);
     controlsLayout->addWidget(m_progress);
@@ -153,6 +164,14 @@ QuantizationView::QuantizationView(QWidget *parent) : QWidget(parent)
     connect(&m_debounce, &QTimer::timeout, this, &QuantizationView::settingsChanged);
     connect(m_source, &SourcePicker::changed, &m_debounce, qOverload<>(&QTimer::start));
     connect(m_schemes, &SchemePicker::changed, &m_debounce, qOverload<>(&QTimer::start));
+    // An edit of its own makes the note on what the scenario chose stale.
+    const auto edited = [this] {
+        if (!m_takingScenario)
+            m_scenarioNote->hide();
+    };
+    connect(m_source, &SourcePicker::changed, this, edited);
+    connect(m_schemes, &SchemePicker::changed, this, edited);
+    connect(m_fromScenario, &QPushButton::clicked, this, &QuantizationView::scenarioRequested);
     connect(&m_watcher, &QFutureWatcherBase::progressValueChanged, m_progress, &QProgressBar::setValue);
     connect(&m_watcher, &QFutureWatcherBase::finished, this, &QuantizationView::finishRun);
     connect(m_errorKind, &QComboBox::currentIndexChanged, this, [this] {
@@ -185,8 +204,42 @@ QuantizationView::~QuantizationView()
     m_watcher.waitForFinished();
 }
 
+void QuantizationView::takeScenario(const Scenario &scenario, const MemoryPlan &plan)
+{
+    ScenarioTensorChoice choice;
+    QuantSettings chosen;
+    try {
+        choice = scenarioTensorChoice(scenario, plan, quantsettings::toChoices(settings()));
+        chosen = quantsettings::fromChoices(choice.choices, tr("the scenario"));
+    } catch (const Error &error) {
+        m_scenarioNote->setText(tr("From the scenario: %1").arg(error.message()));
+        m_scenarioNote->show();
+        return;
+    }
+    m_takingScenario = true;
+    applySettings(chosen);
+    m_takingScenario = false;
+    const AccuracyTensor &t = choice.tensor;
+    QString note = tr("From the scenario: %1 on a [%2, %3] tensor like %4 — %5.")
+                       .arg(choice.format, QString::number(t.rows), QString::number(t.cols), t.stands,
+                            t.fromCheckpoint ? tr("the checkpoint's own") : tr("synthetic"));
+    if (choice.lossless)
+        note += QLatin1Char(' ') + tr("The weights keep their own dtype: no error.");
+    if (!t.clipping.isEmpty())
+        note += QLatin1Char(' ') + t.clipping + QLatin1Char('.');
+    for (const QString &n : choice.notes)
+        note += QLatin1Char(' ') + n + QLatin1Char('.');
+    m_scenarioNote->setText(note);
+    m_scenarioNote->show();
+    m_debounce.start();
+}
+
 void QuantizationView::retranslate()
 {
+    m_fromScenario->setText(tr("From the scenario"));
+    m_fromScenario->setToolTip(
+        tr("The explorer's weight format (scheme and group size) on a tensor shaped like "
+           "one of the model's own linear layers."));
     m_errorKind->setItemText(0, tr("Error w − w′"));
     m_errorKind->setItemText(1, tr("Relative error (w − w′) / |w|"));
     m_logY->setText(tr("Log counts"));

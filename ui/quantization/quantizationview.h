@@ -26,10 +26,13 @@ class QComboBox;
 class QGridLayout;
 class QLabel;
 class QProgressBar;
+class QPushButton;
 class QTableView;
 
 namespace kvscope {
 
+struct MemoryPlan;
+struct Scenario;
 class ErrorHistogramChart;
 class FiguresModel;
 class GroupInspector;
@@ -73,6 +76,11 @@ public Q_SLOTS:
     /// Starts a simulation for the current settings now (the controls call
     /// it after a short pause).
     void simulate();
+    /// "From the scenario": the scenario's weight format (scheme and group size)
+    /// on a tensor shaped like the model's own (core: scenarioTensorChoice()), and
+    /// a note saying what was chosen. Refused with the core's message when the
+    /// format has no scheme here; the settings then stay.
+    void takeScenario(const kvscope::Scenario &scenario, const kvscope::MemoryPlan &plan);
 
 Q_SIGNALS:
     /// New results are on screen.
@@ -81,6 +89,8 @@ Q_SIGNALS:
     void failed(const QString &message);
     /// A control changed the settings (a scenario file holds them).
     void settingsChanged();
+    /// The user pressed "From the scenario": the window answers with takeScenario().
+    void scenarioRequested();
 
 protected:
     void changeEvent(QEvent *event) override;
@@ -110,6 +120,9 @@ private:
     void redrawValues();
     void arrangePanels(bool wide);
 
+    QPushButton *m_fromScenario = nullptr;
+    QLabel *m_scenarioNote = nullptr; ///< what "From the scenario" chose; cleared by the next edit
+    bool m_takingScenario = false;    ///< the pickers' change signals come from takeScenario()
     SourcePicker *m_source = nullptr;
     SchemePicker *m_schemes = nullptr;
     QProgressBar *m_progress = nullptr;

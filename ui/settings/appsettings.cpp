@@ -2,6 +2,7 @@
 #include "settings/appsettings.h"
 
 #include "common/error.h"
+#include "compare/comparison.h"
 #include "library/userlibrary.h"
 #include "plan/planner.h"
 #include "scenariocontroller.h"
@@ -12,6 +13,7 @@
 namespace kvscope::appsettings {
 
 using settings::scenarioKeys;
+using settings::Setting;
 
 void reset()
 {
@@ -130,6 +132,42 @@ RestoredState loadScenario(settings::SettingsReader &reader, const UserLibrary &
     state.growthScale = reader.read(k.growthScale);
     state.counterfactuals = reader.read(k.counterfactuals);
     return state;
+}
+
+void saveComparison(const QList<ScenarioValues> &columns)
+{
+    QVariantList list;
+    for (const ScenarioValues &column : columns) {
+        QVariantMap map;
+        for (auto it = column.begin(); it != column.end(); ++it)
+            map.insert(it.key(), it.value());
+        list << map;
+    }
+    settings::SettingsWriter().write(settings::comparisonKeys().columns, list);
+}
+
+QList<ScenarioValues> loadComparison(settings::SettingsReader &reader, const Scenario &base,
+                                     const UserLibrary &library)
+{
+    const Setting<QVariantList> &key = settings::comparisonKeys().columns;
+    QList<ScenarioValues> columns;
+    for (const QVariant &value : reader.read(key)) {
+        try {
+            if (value.typeId() != QMetaType::QVariantMap)
+                throw Error(QStringLiteral("not a map of options to values"));
+            const QVariantMap map = value.toMap();
+            ScenarioValues column;
+            for (auto it = map.begin(); it != map.end(); ++it)
+                column.insert(it.key(), it.value().toString());
+            applyValues(base, column, library.resolvers()); // names an unknown option or a bad value
+            if (columns.size() == MaxComparisonColumns)
+                throw Error(QStringLiteral("more than %1 columns").arg(MaxComparisonColumns));
+            columns << column;
+        } catch (const Error &error) {
+            reader.report(key.key, value, error.message());
+        }
+    }
+    return columns;
 }
 
 std::optional<QString> checkWhole(RestoredState &state)

@@ -3,6 +3,7 @@
 
 #include "plan/growth.h"
 #include "plan/scenario.h"
+#include "plan/scenariovalues.h"
 
 #include <optional>
 
@@ -53,6 +54,13 @@ void saveScenarioStrip(const QList<Scenario> &scenarios);
 /// Reads the strip back; an entry that cannot be restored as a whole is dropped
 /// and reported (a single value falls back to its default, as for the scenario).
 QList<Scenario> loadScenarioStrip(settings::SettingsReader &reader, const UserLibrary &library);
+
+/// The Compare view's columns, each its values on top of the scenario.
+void saveComparison(const QList<ScenarioValues> &columns);
+/// Reads the saved columns (at most four); a column that names an unknown
+/// option or that the core refuses on `base` is dropped and reported to `reader`.
+QList<ScenarioValues> loadComparison(settings::SettingsReader &reader, const Scenario &base,
+                                     const UserLibrary &library);
 
 /// The saved interface language ("en", "zh_CN"; empty = the system's).
 QString language(settings::SettingsReader &reader);

@@ -277,6 +277,11 @@ WindowKeys makeWindowKeys()
     };
 }
 
+ComparisonKeys makeComparisonKeys()
+{
+    return {mapListSetting("compare/columns", QStringLiteral("comparison columns"))};
+}
+
 } // namespace
 
 // Built on first use, after the application (and its resources) exist.
@@ -302,6 +307,12 @@ const LibraryKeys &libraryKeys()
 const WindowKeys &windowKeys()
 {
     static const WindowKeys keys = makeWindowKeys();
+    return keys;
+}
+
+const ComparisonKeys &comparisonKeys()
+{
+    static const ComparisonKeys keys = makeComparisonKeys();
     return keys;
 }
 

@@ -73,6 +73,14 @@ struct LibraryKeys
     Setting<QStringList> recentFiles;
 };
 
+/// The Compare view's columns ("compare/columns"): maps of kvscope calc's
+/// option names to values, each a column's values on top of the scenario (what
+/// a scenario file's "comparison" holds). Read column by column.
+struct ComparisonKeys
+{
+    Setting<QVariantList> columns;
+};
+
 /// The window: geometry, splitter, tab ("window/..."), language ("ui/language"),
 /// the formula panel, the presentation zoom and the scenario strip ("explorer/...").
 struct WindowKeys
@@ -96,5 +104,6 @@ const ScenarioKeys &scenarioKeys();
 const QuantizationKeys &quantizationKeys();
 const LibraryKeys &libraryKeys();
 const WindowKeys &windowKeys();
+const ComparisonKeys &comparisonKeys();
 
 } // namespace kvscope::settings

@@ -1,0 +1,27 @@
+// SPDX-License-Identifier: MIT
+// The columns of a comparison from the command line (kvscope compare, and
+// kvscope export --chart compare-memory|compare-speed): the seed question's
+// four, or 2 to 4 --variant strings of calc options on top of the shared ones.
+#pragma once
+
+#include "compare/comparison.h"
+#include "scenariooptions.h"
+
+#include <optional>
+
+#include <QCommandLineOption>
+#include <QStringList>
+
+namespace kvscope::cli {
+
+/// --variant "OPTIONS", repeatable.
+QCommandLineOption variantOption();
+
+/// The columns: seedQuestionColumns(base) without variants, else each variant's
+/// options applied on `base`. A bad variant (or a count outside 2..4) prints
+/// its error naming the variant, its text and the option, sets `exitCode` (2
+/// for usage errors) and gives std::nullopt.
+std::optional<QList<ComparisonColumn>> comparisonColumns(const ScenarioOptions &options, const Scenario &base,
+                                                         const QStringList &variants, int &exitCode);
+
+} // namespace kvscope::cli

@@ -1,0 +1,92 @@
+// SPDX-License-Identifier: MIT
+#include "compare/comparechart.h"
+
+#include "common/csv.h"
+
+#include <algorithm>
+
+namespace kvscope {
+
+namespace {
+
+/// The rows the capacity-and-speed chart draws, in its order.
+const char *const speedChartRows[] = {"kv_capacity_tokens", "largest_batch_that_fits",
+                                      "decode_tokens_per_second"};
+
+/// A figure in full: an integer row's as an integer (the doubles hold them exactly).
+QByteArray figure(const std::optional<double> &value, bool integral)
+{
+    if (!value)
+        return {};
+    return integral ? csv::integer(std::int64_t(*value)) : csv::decimal(*value);
+}
+
+} // namespace
+
+CompareMemoryChartData compareMemoryChartData(const Comparison &comparison)
+{
+    CompareMemoryChartData d;
+    for (const ComparedColumn &column : comparison.columns) {
+        d.labels << column.label;
+        d.bars << memoryBreakdown(column.plan);
+        d.axisMaxBytes = std::max({d.axisMaxBytes, d.bars.last().gpuMemoryBytes, d.bars.last().demandBytes});
+    }
+    return d;
+}
+
+QByteArray compareMemoryCsv(const CompareMemoryChartData &data)
+{
+    QByteArray out = "column,label,part,bytes,beyond_budget_bytes,share_of_budget_bp\n";
+    for (qsizetype i = 0; i < data.bars.size(); ++i) {
+        const MemoryBreakdown &bar = data.bars.at(i);
+        const QByteArray index = csv::integer(i);
+        const QByteArray label = csv::field(data.labels.at(i));
+        for (const BreakdownSegment &segment : bar.segments)
+            out += csv::row({index, label, memoryPartKey(segment.part), csv::integer(segment.bytes),
+                             csv::integer(segment.beyondBudgetBytes), csv::integer(segment.basisPoints)});
+        out += csv::row({index, label, "budget", csv::integer(bar.budgetBytes), "0", "10000"});
+        out += csv::row({index, label, "gpu_memory", csv::integer(bar.gpuMemoryBytes), "", ""});
+        if (bar.overflowBytes > 0)
+            out += csv::row({index, label, "overflow", csv::integer(bar.overflowBytes),
+                             csv::integer(bar.overflowBytes), csv::integer(bar.overflowBasisPoints)});
+    }
+    return out;
+}
+
+CompareSpeedChartData compareSpeedChartData(const Comparison &comparison)
+{
+    CompareSpeedChartData d;
+    for (const ComparedColumn &column : comparison.columns)
+        d.labels << column.label;
+    for (const char *key : speedChartRows) {
+        const auto row = std::find_if(comparison.rows.begin(), comparison.rows.end(),
+                                      [key](const CompareRow &r) { return r.key == QLatin1String(key); });
+        if (row == comparison.rows.end())
+            continue;
+        CompareBarGroup group;
+        group.row = *row;
+        double largest = 0;
+        for (const CompareCell &cell : row->cells)
+            largest = std::max(largest, cell.value.value_or(0.0));
+        for (const CompareCell &cell : row->cells)
+            group.sharePercent << (largest > 0 ? cell.value.value_or(0.0) / largest * 100.0 : 0.0);
+        d.groups << group;
+    }
+    return d;
+}
+
+QByteArray compareSpeedCsv(const CompareSpeedChartData &data)
+{
+    QByteArray out = "row,column,label,value,share_of_largest_percent,delta,delta_percent,best\n";
+    for (const CompareBarGroup &group : data.groups)
+        for (qsizetype i = 0; i < group.row.cells.size(); ++i) {
+            const CompareCell &cell = group.row.cells.at(i);
+            out += csv::row({group.row.key.toUtf8(), csv::integer(i), csv::field(data.labels.value(i)),
+                             figure(cell.value, group.row.integral), csv::decimal(group.sharePercent.at(i)),
+                             figure(cell.delta, group.row.integral), figure(cell.deltaPercent, false),
+                             group.row.best.contains(int(i)) ? "1" : "0"});
+        }
+    return out;
+}
+
+} // namespace kvscope

@@ -1,0 +1,159 @@
+// SPDX-License-Identifier: MIT
+// What the comparison's charts and the decode chart draw, and their CSV:
+// the core's figures, one row per bar or sample, nothing rounded.
+#include "common/csv.h"
+#include "compare/comparechart.h"
+#include "library/library.h"
+#include "plan/chartcsv.h"
+#include "plan/planner.h"
+#include "plan/speedchart.h"
+
+#include <QTest>
+
+using namespace kvscope;
+
+namespace {
+
+Scenario llama8bOnH100()
+{
+    Scenario s;
+    s.model = resolveModel(QStringLiteral("llama-3.1-8b"));
+    s.gpu = resolveGpu(QStringLiteral("h100-sxm"));
+    s.batchSize = 16;
+    s.seqLen = 8192;
+    return s;
+}
+
+QList<QByteArrayList> rows(const QByteArray &csv)
+{
+    QList<QByteArrayList> out;
+    for (const QByteArray &line : csv.split('\n'))
+        if (!line.isEmpty())
+            out << line.split(',');
+    return out;
+}
+
+} // namespace
+
+class TestCompareChart : public QObject
+{
+    Q_OBJECT
+
+    Comparison m_seed;
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        AccuracyCache cache;
+        m_seed = compare(seedQuestionColumns(llama8bOnH100()), cache);
+    }
+
+    void csvCells()
+    {
+        QCOMPARE(csv::row({"a", "b,c"}), QByteArray("a,b,c\n"));
+        QCOMPARE(csv::field(QStringLiteral("BF16 + FP8, KV")), QByteArray("\"BF16 + FP8, KV\""));
+        QCOMPARE(csv::field(QStringLiteral("say \"hi\"")), QByteArray("\"say \"\"hi\"\"\""));
+        QCOMPARE(csv::integer(-443456), QByteArray("-443456"));
+        QCOMPARE(csv::decimal(1215.4), QByteArray("1215.4"));
+        QCOMPARE(csv::decimal(0.1 + 0.2), QByteArray("0.30000000000000004")); // shortest exact
+        QCOMPARE(csv::decimal(1.5e-05), QByteArray("1.5e-05"));
+    }
+
+    void memoryBarsAreEachColumnsPlan()
+    {
+        const CompareMemoryChartData data = compareMemoryChartData(m_seed);
+        QCOMPARE(data.bars.size(), 4);
+        std::int64_t largest = 0;
+        for (int c = 0; c < 4; ++c) {
+            const MemoryPlan &plan = m_seed.columns.at(c).plan;
+            QCOMPARE(data.labels.at(c), m_seed.columns.at(c).label);
+            QCOMPARE(data.bars.at(c).segment(MemoryPart::Weights)->bytes, plan.weights.bytesPerGpu);
+            QCOMPARE(data.bars.at(c).segment(MemoryPart::KvCache)->bytes, plan.kv.cacheBytes);
+            largest = std::max({largest, data.bars.at(c).gpuMemoryBytes, data.bars.at(c).demandBytes});
+        }
+        QCOMPARE(data.axisMaxBytes, largest);
+        // FP8 KV halves the batch's cache: 16 x 8,192 tokens x 131,072 B = 16 GiB in BF16, 8 GiB in FP8.
+        QCOMPARE(data.bars.at(0).segment(MemoryPart::KvCache)->bytes, std::int64_t(16) << 30);
+        QCOMPARE(data.bars.at(1).segment(MemoryPart::KvCache)->bytes, std::int64_t(8) << 30);
+
+        const QList<QByteArrayList> csv = rows(compareMemoryCsv(data));
+        QCOMPARE(csv.first(), QByteArrayList({"column", "label", "part", "bytes", "beyond_budget_bytes",
+                                              "share_of_budget_bp"}));
+        // Each column: its segments, then budget and gpu_memory (every column fits: no overflow).
+        qsizetype expectedRows = 1;
+        for (const MemoryBreakdown &bar : data.bars)
+            expectedRows += bar.segments.size() + 2;
+        QCOMPARE(csv.size(), expectedRows);
+        QVERIFY(csv.contains(
+            QByteArrayList({"1", "BF16 + FP8 KV", "kv_cache", "8589934592", "0",
+                            QByteArray::number(data.bars.at(1).segment(MemoryPart::KvCache)->basisPoints)})));
+        QVERIFY(
+            csv.contains(QByteArrayList({"3", m_seed.columns.at(3).label.toUtf8(), "budget",
+                                         QByteArray::number(data.bars.at(3).budgetBytes), "0", "10000"})));
+    }
+
+    void capacityAndSpeedBarsAreSharesOfTheLargest()
+    {
+        const CompareSpeedChartData data = compareSpeedChartData(m_seed);
+        QStringList keys;
+        for (const CompareBarGroup &group : data.groups)
+            keys << group.row.key;
+        QCOMPARE(keys,
+                 QStringList({QStringLiteral("kv_capacity_tokens"), QStringLiteral("largest_batch_that_fits"),
+                              QStringLiteral("decode_tokens_per_second")}));
+        for (const CompareBarGroup &group : data.groups) {
+            double largest = 0;
+            for (const CompareCell &cell : group.row.cells)
+                largest = std::max(largest, *cell.value);
+            for (int c = 0; c < 4; ++c)
+                QCOMPARE(group.sharePercent.at(c), *group.row.cells.at(c).value / largest * 100.0);
+            // AWQ INT4 weights with an FP8 cache hold the most and decode the fastest.
+            QCOMPARE(group.sharePercent.at(3), 100.0);
+            QCOMPARE(group.row.best, QList<int>{3});
+        }
+
+        const QList<QByteArrayList> csv = rows(compareSpeedCsv(data));
+        QCOMPARE(csv.first(), QByteArrayList({"row", "column", "label", "value", "share_of_largest_percent",
+                                              "delta", "delta_percent", "best"}));
+        QCOMPARE(csv.size(), 1 + 3 * 4);
+        // The first column's capacity in full, its difference 0, not the best.
+        const CompareCell &first = data.groups.first().row.cells.first();
+        QCOMPARE(csv.at(1),
+                 QByteArrayList({"kv_capacity_tokens", "0", "BF16 + BF16 KV",
+                                 QByteArray::number(qint64(*first.value)),
+                                 csv::decimal(data.groups.first().sharePercent.first()), "0", "0", "0"}));
+        QCOMPARE(csv.at(4).last(), QByteArray("1"));
+    }
+
+    void speedCsvHoldsEverySample()
+    {
+        const Scenario s = llama8bOnH100();
+        const MemoryPlan plan = planMemory(s);
+        const SpeedChartData data = speedChartData(s, plan);
+        const QList<QByteArrayList> csv = rows(speedCsv(data));
+        QCOMPARE(csv.first(), QByteArrayList({"kv_cache_dtype", "batch_size", "tokens_per_second",
+                                              "tokens_per_second_ideal", "ridge_batch", "ridge_batch_ideal",
+                                              "fits_up_to", "current"}));
+        qsizetype samples = 0;
+        for (const SpeedCurve &curve : data.curves)
+            samples += curve.batch.size();
+        QCOMPARE(csv.size(), 1 + samples);
+        // The current batch on the current curve is the plan's decode figure, in full.
+        const QByteArrayList current{"bfloat16",
+                                     "16",
+                                     csv::decimal(plan.speed.decodeTokensPerSecond),
+                                     csv::decimal(plan.speed.decodeTokensPerSecondIdeal),
+                                     QByteArray::number(qint64(plan.speed.ridgeBatch)),
+                                     QByteArray::number(qint64(plan.speed.ridgeBatchIdeal)),
+                                     QByteArray::number(qint64(plan.largestBatchThatFits)),
+                                     "1"};
+        QVERIFY2(csv.contains(current), current.join(',').constData());
+        // A GPU without a bandwidth figure: only the header.
+        Scenario blind = s;
+        blind.gpu.bandwidthGBs = 0;
+        QCOMPARE(speedCsv(speedChartData(blind, planMemory(blind))).count('\n'), 1);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCompareChart)
+#include "tst_comparechart.moc"

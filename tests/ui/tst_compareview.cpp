@@ -1,0 +1,409 @@
+// SPDX-License-Identifier: MIT
+// The Compare view driven by objectName under the offscreen platform: the
+// seed preset's four columns, adding, editing and removing columns, the
+// columns saved in scenario files and settings, a run cancelled when the
+// columns change under it; and the explorer's speed cards and decode chart
+// against the core. Every figure on screen must equal the core's.
+#include "charts/comparememorychart.h"
+#include "charts/comparespeedchart.h"
+#include "charts/speedchart.h"
+#include "common/units.h"
+#include "compare/accuracy.h"
+#include "compare/comparechart.h"
+#include "compare/comparecolumns.h"
+#include "compare/comparetext.h"
+#include "compare/compareview.h"
+#include "compare/comparisonrunner.h"
+#include "explorer/explorerview.h"
+#include "explorer/speedpanel.h"
+#include "library/userlibrary.h"
+#include "mainwindow.h"
+#include "plan/scenariofile.h"
+#include "plan/speed.h"
+#include "plan/speedchart.h"
+#include "quantization/quantizationview.h"
+#include "quantization/quantsettings.h"
+#include "scenariocontroller.h"
+#include "scenariosession.h"
+#include "settings/appsettings.h"
+#include "uitestsupport.h"
+
+#include <memory>
+
+#include <QBarSet>
+#include <QComboBox>
+#include <QHeaderView>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QLabel>
+#include <QLineSeries>
+#include <QProcess>
+#include <QPushButton>
+#include <QScatterSeries>
+#include <QSignalSpy>
+#include <QTableWidget>
+#include <QTest>
+
+using namespace kvscope;
+
+class TestCompareView : public QObject
+{
+    Q_OBJECT
+
+    std::unique_ptr<MainWindow> m_window;
+    QTemporaryDir m_dir;
+
+    template <typename T> T *child(const QString &name) const
+    {
+        T *widget = m_window->findChild<T *>(name);
+        if (!widget)
+            qFatal("no child %s", qPrintable(name));
+        return widget;
+    }
+    CompareView *view() const { return m_window->compare(); }
+    QTableWidget *table() const { return child<QTableWidget>(QStringLiteral("compareTable")); }
+    const Scenario &base() const { return m_window->controller()->scenario(); }
+
+    /// Waits for the view's comparison of its current columns.
+    bool waitForComparison() const
+    {
+        return QTest::qWaitFor(
+            [this] { return !view()->isBusy() && view()->currentComparison().has_value(); },
+            test::BackgroundWorkTimeoutMs);
+    }
+
+    /// What the core gives for the view's columns, computed here on its own.
+    Comparison expected() const
+    {
+        AccuracyCache cache;
+        return compare(
+            labelledColumns(columnScenarios(base(), view()->columns(), m_window->library()->resolvers())),
+            cache);
+    }
+
+    /// Every figure cell and header against `comparison`: values exact, texts as CompareText words them.
+    void checkTable(const Comparison &comparison) const
+    {
+        QTableWidget *t = table();
+        QCOMPARE(t->columnCount(), int(comparison.columns.size()));
+        QCOMPARE(t->rowCount(), CompareView::FirstFigureRow + int(comparison.rows.size()));
+        for (int c = 0; c < comparison.columns.size(); ++c)
+            QCOMPARE(t->horizontalHeaderItem(c)->text(), comparison.columns.at(c).label);
+        for (int r = 0; r < comparison.rows.size(); ++r) {
+            const CompareRow &row = comparison.rows.at(r);
+            QCOMPARE(t->verticalHeaderItem(CompareView::FirstFigureRow + r)->text(),
+                     CompareText::rowLabel(row.key));
+            for (int c = 0; c < row.cells.size(); ++c) {
+                const CompareCell &cell = row.cells.at(c);
+                const QTableWidgetItem *item = t->item(CompareView::FirstFigureRow + r, c);
+                QVERIFY(item);
+                const QVariant value = item->data(CompareView::ValueRole);
+                QCOMPARE(value.isValid(), cell.value.has_value());
+                if (cell.value)
+                    QCOMPARE(value.toDouble(), *cell.value);
+                QVERIFY2(item->text().startsWith(CompareText::cell(row, cell)), qPrintable(item->text()));
+                QCOMPARE(item->font().bold(), row.best.contains(c));
+            }
+        }
+    }
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        test::isolateSettings(QStringLiteral("kvscope-compareview-tests"));
+        QVERIFY(m_dir.isValid());
+    }
+
+    void init()
+    {
+        test::resetState();
+        m_window = test::openWindow();
+        QVERIFY(m_window->showView(QStringLiteral("compare")));
+    }
+
+    void cleanup() { m_window.reset(); }
+
+    void startsEmptyWithAHint()
+    {
+        QCOMPARE(view()->columns().size(), 0);
+        QVERIFY(child<QLabel>(QStringLiteral("compareHint"))->isVisible());
+        QCOMPARE(table()->rowCount(), CompareView::FirstFigureRow);
+        QVERIFY(!view()->isBusy());
+    }
+
+    void seedPresetGivesTheFourColumnsOfTheCore()
+    {
+        child<QPushButton>(QStringLiteral("seedPresetButton"))->click();
+        QVERIFY(waitForComparison());
+        const Comparison comparison = *view()->currentComparison();
+        // The seed question's columns, as the core makes them on the explorer's scenario.
+        const QList<ComparisonColumn> seed = seedQuestionColumns(base());
+        QCOMPARE(comparison.columns.size(), 4);
+        for (int c = 0; c < 4; ++c) {
+            QCOMPARE(comparison.columns.at(c).label, seed.at(c).label);
+            QCOMPARE(view()->columns().at(c), columnValues(base(), seed.at(c).scenario));
+        }
+        checkTable(expected());
+        // Llama-3.1-8B's KV bytes per token, by hand: 32 layers x 8 KV heads x 128 dims x (K + V) x
+        // 2 bytes = 131,072 B in BF16; FP8 halves it. AWQ leaves it alone.
+        const int kvRow = CompareView::FirstFigureRow + 1;
+        QCOMPARE(table()->item(kvRow, 0)->data(CompareView::ValueRole).toDouble(), 131072.0);
+        QCOMPARE(table()->item(kvRow, 1)->data(CompareView::ValueRole).toDouble(), 65536.0);
+        QCOMPARE(table()->item(kvRow, 2)->data(CompareView::ValueRole).toDouble(), 131072.0);
+        QVERIFY2(table()->item(kvRow, 1)->text().contains(QStringLiteral("(−50.0 %)")),
+                 qPrintable(table()->item(kvRow, 1)->text()));
+        // BF16 weights of a BF16 checkpoint have no error: shown as lossless, and the best.
+        const int weightSqnrRow = CompareView::FirstFigureRow + 10;
+        QCOMPARE(table()->item(weightSqnrRow, 0)->text(), QStringLiteral("lossless"));
+        QVERIFY(table()->item(weightSqnrRow, 0)->font().bold());
+        // The knobs show each column's precisions.
+        QCOMPARE(child<QComboBox>(QStringLiteral("kv-cache-dtypeCombo1"))->currentData().toString(),
+                 QStringLiteral("fp8"));
+        QCOMPARE(child<QComboBox>(QStringLiteral("quantizationCombo2"))->currentData().toString(),
+                 QStringLiteral("awq"));
+        QVERIFY(child<QComboBox>(QStringLiteral("group-sizeCombo2"))->isEnabled());
+        QVERIFY(!child<QComboBox>(QStringLiteral("group-sizeCombo0"))->isEnabled());
+        // The charts draw the same comparison.
+        auto *memory = child<CompareMemoryChartView>(QStringLiteral("compareMemoryChart"));
+        QCOMPARE(memory->data().bars.size(), 4);
+        QCOMPARE(memory->barSet(MemoryPart::KvCache)->at(3),
+                 toGiB(comparison.columns.at(0).plan.kv.cacheBytes));
+        auto *speed = child<CompareSpeedChartView>(QStringLiteral("compareSpeedChart"));
+        const CompareSpeedChartData bars = compareSpeedChartData(comparison);
+        QCOMPARE(speed->data().groups.size(), bars.groups.size());
+        for (int c = 0; c < 4; ++c)
+            QCOMPARE(speed->barSet(c)->at(bars.groups.size() - 1), bars.groups.first().sharePercent.at(c));
+    }
+
+    void addEditAndRemoveColumns()
+    {
+        auto *add = child<QPushButton>(QStringLiteral("addColumnButton"));
+        add->click();
+        QCOMPARE(view()->columns().size(), 1);
+        QVERIFY(child<QLabel>(QStringLiteral("compareHint"))->isVisible());
+        add->click();
+        QVERIFY(waitForComparison());
+        QCOMPARE(view()->currentComparison()->columns.size(), 2);
+        checkTable(expected());
+
+        // The second column's KV cache to FP8, through its combo.
+        QComboBox *kv = child<QComboBox>(QStringLiteral("kv-cache-dtypeCombo1"));
+        kv->setCurrentIndex(kv->findData(QStringLiteral("fp8")));
+        Q_EMIT kv->activated(kv->currentIndex());
+        QCOMPARE(view()->columns().at(1).value(QStringLiteral("kv-cache-dtype")), QStringLiteral("fp8"));
+        QVERIFY(waitForComparison());
+        const Comparison edited = expected();
+        checkTable(edited);
+        QCOMPARE(edited.columns.at(1).plan.kv.bytesPerToken * 2, edited.columns.at(0).plan.kv.bytesPerToken);
+
+        // A knob the core refuses is refused, and the column stays as it was.
+        const ScenarioValues before = view()->columns().at(0);
+        QVERIFY(!view()->setColumnValue(0, QStringLiteral("group-size"), QStringLiteral("64")));
+        QCOMPARE(view()->columns().at(0), before);
+        QVERIFY(!child<QLabel>(QStringLiteral("compareStatus"))->text().isEmpty());
+
+        // Four at most; then the button is off.
+        add->click();
+        add->click();
+        QCOMPARE(view()->columns().size(), 4);
+        QVERIFY(!add->isEnabled());
+        add->click();
+        QCOMPARE(view()->columns().size(), 4);
+
+        // Remove the first: the FP8 column becomes the first.
+        child<QPushButton>(QStringLiteral("removeColumnButton0"))->click();
+        QCOMPARE(view()->columns().size(), 3);
+        QVERIFY(add->isEnabled());
+        QVERIFY(waitForComparison());
+        checkTable(expected());
+        QCOMPARE(view()->currentComparison()->columns.at(0).plan.kvCacheDtype,
+                 KvCacheDtype::Fp8E4M3); // fp8, resolved
+        child<QPushButton>(QStringLiteral("removeColumnButton2"))->click();
+        child<QPushButton>(QStringLiteral("removeColumnButton1"))->click();
+        QCOMPARE(view()->columns().size(), 1);
+        QCOMPARE(table()->rowCount(), CompareView::FirstFigureRow);
+        QVERIFY(!view()->currentComparison());
+    }
+
+    void columnsFollowTheExplorerButKeepTheirPrecisions()
+    {
+        child<QPushButton>(QStringLiteral("seedPresetButton"))->click();
+        QVERIFY(waitForComparison());
+        m_window->controller()->setBatchSize(64);
+        m_window->controller()->setKvCacheDtype(KvCacheDtype::Fp8);
+        QVERIFY(waitForComparison());
+        const Comparison comparison = *view()->currentComparison();
+        for (const ComparedColumn &column : comparison.columns)
+            QCOMPARE(column.plan.batchSize, 64);
+        QCOMPARE(comparison.columns.at(0).plan.kvCacheDtype, KvCacheDtype::BFloat16);
+        checkTable(expected());
+    }
+
+    void columnsPersistInScenarioFilesAndSettings()
+    {
+        child<QPushButton>(QStringLiteral("seedPresetButton"))->click();
+        QVERIFY(view()->setColumnValue(3, QStringLiteral("group-size"), QStringLiteral("64")));
+        const QList<ScenarioValues> columns = view()->columns();
+        QCOMPARE(m_window->session()->comparison(), columns);
+
+        // Saved with the scenario file: exactly the columns' values.
+        const QString path = m_dir.filePath(QStringLiteral("compare.kvscope"));
+        m_window->session()->save(path);
+        QCOMPARE(readScenarioFile(path).comparison, columns);
+        view()->setColumns({});
+        QVERIFY(m_window->openScenarioFile(path));
+        QCOMPARE(view()->columns(), columns);
+        QVERIFY(waitForComparison());
+        checkTable(expected());
+        QCOMPARE(view()->currentComparison()->columns.at(3).plan.quantization.groupSize, 64);
+
+        // A column changed since the file was saved marks it modified.
+        QVERIFY(!m_window->session()->isModified());
+        child<QPushButton>(QStringLiteral("removeColumnButton3"))->click();
+        QVERIFY(m_window->session()->isModified());
+
+        // And restored from the settings at the next start.
+        m_window->saveSettings();
+        m_window.reset();
+        m_window = test::openWindow();
+        QCOMPARE(view()->columns(), columns.mid(0, 3));
+        QVERIFY(m_window->restoreProblems().isEmpty());
+    }
+
+    void badSavedColumnIsDroppedAndReported()
+    {
+        appsettings::saveComparison({{{QStringLiteral("kv-cache-dtype"), QStringLiteral("fp9")}},
+                                     {{QStringLiteral("kv-cache-dtype"), QStringLiteral("fp8")}}});
+        m_window.reset();
+        m_window = test::openWindow();
+        QCOMPARE(view()->columns().size(), 1);
+        QCOMPARE(view()->columns().first().value(QStringLiteral("kv-cache-dtype")), QStringLiteral("fp8"));
+        QCOMPARE(m_window->restoreProblems().size(), 1);
+        QVERIFY2(m_window->restoreProblems().first().contains(QStringLiteral("compare/columns")),
+                 qPrintable(m_window->restoreProblems().first()));
+        QVERIFY(m_window->restoreProblems().first().contains(QStringLiteral("fp9")));
+    }
+
+    void aChangeMidRunCancelsIt()
+    {
+        QSignalSpy shown(view(), &CompareView::comparisonShown);
+        ComparisonRunner *runner = view()->runner();
+        // The first comparison simulates every format (seconds): still running when the knob changes.
+        child<QPushButton>(QStringLiteral("seedPresetButton"))->click();
+        QVERIFY(runner->isRunning());
+        QVERIFY(view()->setColumnValue(3, QStringLiteral("kv-cache-dtype"), QStringLiteral("auto")));
+        QCOMPARE(runner->startedRuns(), 2);
+        QCOMPARE(runner->cancelledRuns(), 1);
+        QVERIFY(waitForComparison());
+        // Only the second run's comparison reached the screen, and it is the new columns'.
+        QCOMPARE(shown.count(), 1);
+        QCOMPARE(view()->currentComparison()->columns.at(3).plan.kvCacheDtype, KvCacheDtype::Float16);
+        checkTable(expected());
+        // While it runs, the old table stays: a change of batch keeps the figures on screen.
+        m_window->controller()->setBatchSize(8);
+        QVERIFY(!view()->currentComparison());
+        QCOMPARE(table()->rowCount(), CompareView::FirstFigureRow + 12);
+        QVERIFY(view()->shownComparison().has_value());
+        QVERIFY(waitForComparison());
+        QCOMPARE(view()->currentComparison()->columns.first().plan.batchSize, 8);
+    }
+
+    void quantizationViewTakesTheScenario()
+    {
+        m_window->controller()->setQuantization(defaultSpecFor(QuantMethod::Awq));
+        QVERIFY(m_window->showView(QStringLiteral("quantization")));
+        QuantizationView *quant = m_window->quantization();
+        const QuantSettings before = quant->settings();
+        child<QPushButton>(QStringLiteral("fromScenarioButton"))->click();
+        const QuantSettings after = quant->settings();
+        // AWQ int4 in groups of 128 on a synthetic o_proj of Llama-3.1-8B, [4096, 4096].
+        QCOMPARE(after.schemes.names, QStringList{QStringLiteral("int4")});
+        QCOMPARE(after.schemes.groupSize, 128);
+        QVERIFY(after.source.synthetic);
+        QCOMPARE(after.source.spec.kind, quant::SyntheticKind::StudentT);
+        QCOMPARE(after.source.spec.rows, 4096);
+        QCOMPARE(after.source.spec.cols, 4096);
+        QCOMPARE(after.schemes.bins, before.schemes.bins); // the view's own settings stay
+        auto *note = child<QLabel>(QStringLiteral("scenarioNote"));
+        QVERIFY(note->isVisibleTo(quant));
+        QVERIFY2(note->text().contains(QStringLiteral("model.layers.0.self_attn.o_proj.weight")),
+                 qPrintable(note->text()));
+        // It runs the simulation of what it chose.
+        QVERIFY(QTest::qWaitFor([quant] { return !quant->isBusy() && quant->outcome().has_value(); },
+                                test::BackgroundWorkTimeoutMs));
+        QCOMPARE(quant->outcome()->results.size(), 1);
+        QCOMPARE(quant->outcome()->results.constFirst().scheme.id(), QStringLiteral("int4-g128"));
+        // An edit of the view's own makes the note go.
+        quant->applySettings(before);
+        QVERIFY(!note->isVisibleTo(quant));
+
+        // A format without a scheme in the simulator: refused with the core's message, settings kept.
+        QuantizationSpec nvfp4 = defaultSpecFor(QuantMethod::CompressedTensors);
+        nvfp4.floatWeights = true;
+        nvfp4.bits = 4;
+        nvfp4.groupSize = 16;
+        nvfp4.scheme = QStringLiteral("NVFP4");
+        m_window->controller()->setQuantization(nvfp4);
+        child<QPushButton>(QStringLiteral("fromScenarioButton"))->click();
+        QCOMPARE(quant->settings().schemes.names, before.schemes.names);
+        QVERIFY2(note->text().contains(QStringLiteral("NVFP4")), qPrintable(note->text()));
+    }
+
+    void speedCardsAndChartAreTheCores()
+    {
+        QVERIFY(m_window->showView(QStringLiteral("explorer")));
+        m_window->controller()->setBatchSize(32);
+        // The same scenario through kvscope calc --json: an independent path to the same figures.
+        QProcess calc;
+        calc.start(qEnvironmentVariable("KVSCOPE_BINARY"),
+                   {QStringLiteral("calc"), QStringLiteral("--json"), QStringLiteral("--batch-size"),
+                    QStringLiteral("32")});
+        QVERIFY(calc.waitForFinished(30'000));
+        const QJsonObject json = QJsonDocument::fromJson(calc.readAllStandardOutput()).object();
+        const QLocale locale;
+        SpeedPanel *cards = m_window->explorer()->speedPanel();
+        QCOMPARE(
+            cards->valueLabel(QStringLiteral("decodeTokensPerSecond"))->text(),
+            QStringLiteral("%1 tokens/s")
+                .arg(formatRate(json.value(QLatin1String("decode_tokens_per_second")).toDouble(), locale)));
+        QCOMPARE(
+            cards->valueLabel(QStringLiteral("decodePerSequence"))->text(),
+            QStringLiteral("%1 tokens/s")
+                .arg(formatRate(json.value(QLatin1String("decode_tokens_per_second_per_sequence")).toDouble(),
+                                locale)));
+        QCOMPARE(cards->valueLabel(QStringLiteral("timeToFirstToken"))->text(),
+                 formatDuration(json.value(QLatin1String("prefill_seconds")).toDouble()));
+        QCOMPARE(json.value(QLatin1String("decode_bound")).toString(), QStringLiteral("memory"));
+        QCOMPARE(cards->valueLabel(QStringLiteral("decodeBound"))->text(), QStringLiteral("memory-bound"));
+        QVERIFY(cards->detailLabel(QStringLiteral("decodeTokensPerSecond"))
+                    ->text()
+                    .contains(formatRate(
+                        json.value(QLatin1String("decode_tokens_per_second_ideal")).toDouble(), locale)));
+
+        // The decode chart: the current point is the plan's, each line a curve of speedChartData().
+        auto *chart = m_window->explorer()->speedChart();
+        const MemoryPlan &plan = m_window->controller()->plan();
+        const SpeedChartData data = speedChartData(m_window->controller()->scenario(), plan);
+        QCOMPARE(chart->currentPoint()->points(),
+                 QList<QPointF>{QPointF(32, plan.speed.decodeTokensPerSecond)});
+        QCOMPARE(chart->lines().at(data.currentCurve)->count(),
+                 data.curves.at(data.currentCurve).batch.size());
+        for (qsizetype i = 0; i < data.curves.at(data.currentCurve).batch.size(); ++i)
+            QCOMPARE(chart->lines().at(data.currentCurve)->at(i).y(),
+                     data.curves.at(data.currentCurve).tokensPerSecond.at(i));
+        QCOMPARE(chart->ridgePoints()->count(),
+                 qsizetype(std::count_if(data.curves.begin(), data.curves.end(),
+                                         [](const SpeedCurve &c) { return c.ridgeBatch > 0; })));
+        // A GPU without a speed figure: the cards say why, with no number.
+        GpuSpec gpu = m_window->controller()->scenario().gpu;
+        gpu.id = QStringLiteral("custom:test");
+        gpu.bandwidthGBs = 0;
+        m_window->controller()->setGpu(gpu);
+        QVERIFY(!m_window->controller()->plan().speed.available);
+        QCOMPARE(cards->valueLabel(QStringLiteral("decodeTokensPerSecond"))->text(), QStringLiteral("—"));
+        QVERIFY(!cards->detailLabel(QStringLiteral("decodeTokensPerSecond"))->text().isEmpty());
+    }
+};
+
+QTEST_MAIN(TestCompareView)
+#include "tst_compareview.moc"

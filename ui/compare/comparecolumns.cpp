@@ -1,0 +1,51 @@
+// SPDX-License-Identifier: MIT
+#include "compare/comparecolumns.h"
+
+#include "common/error.h"
+
+#include <QCoreApplication>
+
+namespace kvscope {
+
+const QStringList &columnKnobs()
+{
+    static const QStringList knobs{QStringLiteral("dtype"), QStringLiteral("quantization"),
+                                   QStringLiteral("group-size"), QStringLiteral("kv-cache-dtype")};
+    return knobs;
+}
+
+ScenarioValues columnValues(const Scenario &base, const Scenario &column)
+{
+    ScenarioValues values = differingValues(base, column);
+    const ScenarioValues all = scenarioToValues(column);
+    for (const QString &knob : columnKnobs())
+        if (all.contains(knob))
+            values.insert(knob, all.value(knob));
+    return values;
+}
+
+QList<Scenario> columnScenarios(const Scenario &base, const QList<ScenarioValues> &columns,
+                                const ScenarioResolvers &resolvers)
+{
+    QList<Scenario> scenarios;
+    for (qsizetype i = 0; i < columns.size(); ++i) {
+        try {
+            scenarios << applyValues(base, columns.at(i), resolvers);
+        } catch (const Error &error) {
+            throw Error(QCoreApplication::translate("kvscope::CompareView", "Column %1: %2")
+                            .arg(i + 1)
+                            .arg(error.message()));
+        }
+    }
+    return scenarios;
+}
+
+QList<ScenarioValues> seedColumnValues(const Scenario &base)
+{
+    QList<ScenarioValues> values;
+    for (const ComparisonColumn &column : seedQuestionColumns(base))
+        values << columnValues(base, column.scenario);
+    return values;
+}
+
+} // namespace kvscope

@@ -1,0 +1,32 @@
+// SPDX-License-Identifier: MIT
+// The Compare view's columns as they are kept and saved: each a set of
+// scenario values on top of the explorer's scenario (what a scenario file's
+// "comparison" list holds). A column keeps its precision knobs spelled out,
+// so it keeps its precisions when the explorer's change; every other option
+// follows the explorer (model, GPU, batch...) unless the column sets it.
+#pragma once
+
+#include "compare/comparison.h"
+#include "plan/scenariovalues.h"
+
+#include <QList>
+#include <QStringList>
+
+namespace kvscope {
+
+/// The knobs a column shows and keeps: dtype, quantization, group-size, kv-cache-dtype.
+const QStringList &columnKnobs();
+
+/// The values a column is kept as: differingValues(base, column) with its knobs
+/// (as scenarioToValues() spells them) added; applyValues(base, result) is `column`.
+ScenarioValues columnValues(const Scenario &base, const Scenario &column);
+
+/// Each column's scenario: its values applied on `base`. Throws kvscope::Error
+/// naming the column (1-based) and the option.
+QList<Scenario> columnScenarios(const Scenario &base, const QList<ScenarioValues> &columns,
+                                const ScenarioResolvers &resolvers);
+
+/// The seed question's columns on `base` (seedQuestionColumns()), as kept.
+QList<ScenarioValues> seedColumnValues(const Scenario &base);
+
+} // namespace kvscope

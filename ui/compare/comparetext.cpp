@@ -1,0 +1,152 @@
+// SPDX-License-Identifier: MIT
+#include "compare/comparetext.h"
+
+#include "common/units.h"
+
+#include <cmath>
+#include <cstdlib>
+
+namespace kvscope {
+
+namespace {
+
+/// The minus sign typeset, as the table shows differences.
+constexpr char16_t Minus = u'\u2212';
+
+QString magnitude(const CompareRow &row, double value, const QLocale &locale)
+{
+    const QString unit = row.unit;
+    if (unit == QLatin1String("bytes"))
+        return formatBytes(std::llabs(std::llround(value)), locale);
+    if (unit == QLatin1String("tokens"))
+        return CompareText::tr("%1 tokens").arg(formatCount(std::llabs(std::llround(value)), locale));
+    if (unit == QLatin1String("sequences"))
+        return CompareText::tr("%1 sequences").arg(formatCount(std::llabs(std::llround(value)), locale));
+    if (unit == QLatin1String("x"))
+        return formatDecimal(std::fabs(value), 2, locale) + QStringLiteral("×");
+    if (unit == QLatin1String("tokens/s"))
+        return CompareText::tr("%1 tokens/s").arg(formatRate(std::fabs(value), locale));
+    if (unit == QLatin1String("seconds"))
+        return formatDuration(std::fabs(value));
+    if (unit == QLatin1String("dB"))
+        return CompareText::tr("%1 dB").arg(formatDecimal(std::fabs(value), 2, locale));
+    return formatDecimal(std::fabs(value), 2, locale);
+}
+
+} // namespace
+
+QString CompareText::rowLabel(const QString &key)
+{
+    static const struct
+    {
+        const char *key;
+        const char *label;
+    } labels[] = {
+        {"weights_bytes", QT_TR_NOOP("Weights per GPU")},
+        {"kv_bytes_per_token", QT_TR_NOOP("KV bytes per token")},
+        {"kv_cache_bytes", QT_TR_NOOP("KV cache for the batch")},
+        {"headroom_bytes", QT_TR_NOOP("Headroom")},
+        {"kv_capacity_tokens", QT_TR_NOOP("KV capacity")},
+        {"max_concurrency", QT_TR_NOOP("Maximum concurrency")},
+        {"largest_batch_that_fits", QT_TR_NOOP("Largest batch that fits")},
+        {"decode_tokens_per_second", QT_TR_NOOP("Decode tokens/s")},
+        {"prefill_seconds", QT_TR_NOOP("Time to first token")},
+        {"decode_bound", QT_TR_NOOP("Decode bound")},
+        {"weight_sqnr_db", QT_TR_NOOP("Weight SQNR")},
+        {"kv_sqnr_db", QT_TR_NOOP("KV SQNR")},
+    };
+    for (const auto &entry : labels)
+        if (key == QLatin1String(entry.key))
+            return tr(entry.label);
+    return key;
+}
+
+QString CompareText::rowToolTip(const QString &key)
+{
+    if (key == QLatin1String("weights_bytes"))
+        return tr("The weights as stored, per GPU.");
+    if (key == QLatin1String("kv_bytes_per_token"))
+        return tr("One token's KV cache over every layer, per GPU: set by --kv-cache-dtype, not by the "
+                  "weight format.");
+    if (key == QLatin1String("kv_cache_bytes"))
+        return tr("The KV cache of the whole batch at its sequence length, per GPU.");
+    if (key == QLatin1String("headroom_bytes"))
+        return tr("What the budget leaves after weights, activations, overhead and the batch's KV cache.");
+    if (key == QLatin1String("kv_capacity_tokens"))
+        return tr("Tokens the KV cache holds: vLLM's \"GPU KV cache size\".");
+    if (key == QLatin1String("max_concurrency"))
+        return tr("Requests of --max-model-len tokens that fit at once.");
+    if (key == QLatin1String("largest_batch_that_fits"))
+        return tr("The largest batch of sequences at this length whose KV cache fits.");
+    if (key == QLatin1String("decode_tokens_per_second"))
+        return tr("Tokens per second of the whole batch, from the roofline with the efficiencies.");
+    if (key == QLatin1String("prefill_seconds"))
+        return tr("One request's prompt alone on the GPU(s): its prefill.");
+    if (key == QLatin1String("decode_bound"))
+        return tr("Which roof limits a decode step: memory bandwidth or compute.");
+    if (key == QLatin1String("weight_sqnr_db"))
+        return tr("Simulated quantization error of the weight format on a tensor shaped like the model's "
+                  "(higher is better; lossless has none). A proxy, not end quality.");
+    if (key == QLatin1String("kv_sqnr_db"))
+        return tr("Simulated error of the KV cache dtype on synthetic keys and values, at the scale vLLM "
+                  "uses (higher is better; lossless has none).");
+    return {};
+}
+
+QString CompareText::value(const CompareRow &row, double value, const QLocale &locale)
+{
+    const QString text = magnitude(row, value, locale);
+    return value < 0 ? QString(QChar(Minus)) + text : text;
+}
+
+QString CompareText::cell(const CompareRow &row, const CompareCell &cell, const QLocale &locale)
+{
+    if (cell.text == QLatin1String("memory"))
+        return tr("memory-bound");
+    if (cell.text == QLatin1String("compute"))
+        return tr("compute-bound");
+    if (!cell.text.isEmpty())
+        return cell.text;
+    if (cell.lossless)
+        return tr("lossless");
+    if (!cell.value)
+        return QStringLiteral("—");
+    return value(row, *cell.value, locale);
+}
+
+QString CompareText::delta(const CompareRow &row, const CompareCell &cell, const QLocale &locale)
+{
+    if (!cell.delta)
+        return {};
+    if (*cell.delta == 0)
+        return tr("same");
+    const QString sign = *cell.delta < 0 ? QString(QChar(Minus)) : QStringLiteral("+");
+    const QString absolute = sign + magnitude(row, *cell.delta, locale);
+    if (!cell.deltaPercent)
+        return absolute;
+    return tr("%1 (%2 %)").arg(absolute, sign + formatDecimal(std::fabs(*cell.deltaPercent), 1, locale));
+}
+
+QString CompareText::htmlTable(const Comparison &comparison, const QLocale &locale)
+{
+    QString html = QStringLiteral("<table cellspacing=\"0\" cellpadding=\"3\"><tr><th></th>");
+    for (const ComparedColumn &column : comparison.columns)
+        html += QStringLiteral("<th align=\"left\">%1</th>").arg(column.label.toHtmlEscaped());
+    html += QStringLiteral("</tr>");
+    for (const CompareRow &row : comparison.rows) {
+        html += QStringLiteral("<tr><td>%1</td>").arg(rowLabel(row.key).toHtmlEscaped());
+        for (int c = 0; c < row.cells.size(); ++c) {
+            QString text = cell(row, row.cells.at(c), locale).toHtmlEscaped();
+            if (row.best.contains(c))
+                text = QStringLiteral("<b>%1</b>").arg(text);
+            const QString difference = c > 0 ? delta(row, row.cells.at(c), locale) : QString();
+            if (!difference.isEmpty())
+                text += QStringLiteral(" <small>%1</small>").arg(difference.toHtmlEscaped());
+            html += QStringLiteral("<td>%1</td>").arg(text);
+        }
+        html += QStringLiteral("</tr>");
+    }
+    return html + QStringLiteral("</table>");
+}
+
+} // namespace kvscope

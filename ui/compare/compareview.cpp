@@ -1,0 +1,510 @@
+// SPDX-License-Identifier: MIT
+#include "compare/compareview.h"
+
+#include "charts/comparememorychart.h"
+#include "charts/comparespeedchart.h"
+#include "common/error.h"
+#include "compare/comparechart.h"
+#include "compare/comparecolumns.h"
+#include "compare/comparetext.h"
+#include "compare/comparisonrunner.h"
+#include "export/chartactions.h"
+#include "export/chartsource.h"
+#include "library/userlibrary.h"
+#include "plan/planner.h"
+#include "scenariocontroller.h"
+#include "theme.h"
+#include "widgets/legendstrip.h"
+
+#include <QComboBox>
+#include <QEvent>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QPainter>
+#include <QPixmap>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QScrollArea>
+#include <QTableWidget>
+#include <QTimer>
+#include <QVBoxLayout>
+
+namespace kvscope {
+
+namespace {
+
+/// A combo's item holding `data`, added (as its own text) when the list lacks it.
+void selectValue(QComboBox *combo, const QString &data)
+{
+    const QSignalBlocker blocker(combo);
+    int index = combo->findData(data);
+    if (index < 0) {
+        combo->addItem(data, data);
+        index = combo->count() - 1;
+    }
+    combo->setCurrentIndex(index);
+}
+
+QIcon swatch(const QColor &color)
+{
+    QPixmap pixmap(12, 12);
+    pixmap.fill(color);
+    return QIcon(pixmap);
+}
+
+} // namespace
+
+CompareView::CompareView(ScenarioController *controller, UserLibrary *library, QWidget *parent)
+    : QWidget(parent), m_controller(controller), m_library(library), m_runner(new ComparisonRunner(this)),
+      m_addColumn(new QPushButton(this)), m_seed(new QPushButton(this)), m_progress(new QProgressBar(this)),
+      m_status(new QLabel(this)), m_hint(new QLabel(this)), m_table(new QTableWidget(this)),
+      m_notes(new QLabel(this)), m_memoryChart(new CompareMemoryChartView(this)),
+      m_speedChart(new CompareSpeedChartView(this)), m_scroll(new QScrollArea(this))
+{
+    setObjectName(QStringLiteral("compareView"));
+    m_addColumn->setObjectName(QStringLiteral("addColumnButton"));
+    m_seed->setObjectName(QStringLiteral("seedPresetButton"));
+    m_progress->setObjectName(QStringLiteral("compareProgress"));
+    m_status->setObjectName(QStringLiteral("compareStatus"));
+    m_hint->setObjectName(QStringLiteral("compareHint"));
+    m_table->setObjectName(QStringLiteral("compareTable"));
+    m_notes->setObjectName(QStringLiteral("compareNotes"));
+
+    m_progress->setRange(0, 100);
+    m_progress->setMaximumWidth(160);
+    m_progress->hide();
+    m_status->setWordWrap(true);
+    m_status->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_hint->setWordWrap(true);
+    m_notes->setWordWrap(true);
+    m_notes->setTextFormat(Qt::RichText);
+    m_notes->setOpenExternalLinks(true);
+    m_notes->setTextInteractionFlags(Qt::TextBrowserInteraction);
+    m_notes->setAlignment(Qt::AlignTop | Qt::AlignLeft);
+
+    m_table->setRowCount(FirstFigureRow);
+    m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_table->setSelectionMode(QAbstractItemView::NoSelection);
+    m_table->setWordWrap(true);
+    m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
+    m_table->horizontalHeader()->setDefaultAlignment(Qt::AlignLeft | Qt::AlignVCenter);
+    m_table->verticalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    m_table->verticalHeader()->setDefaultAlignment(Qt::AlignLeft | Qt::AlignVCenter);
+    m_table->setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    m_table->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    m_table->setSizeAdjustPolicy(QAbstractScrollArea::AdjustIgnored);
+    m_table->installEventFilter(this);
+
+    auto *toolbar = new QHBoxLayout;
+    toolbar->addWidget(m_addColumn);
+    toolbar->addWidget(m_seed);
+    toolbar->addWidget(m_status, 1);
+    toolbar->addWidget(m_progress);
+
+    // The page: the table as tall as its rows, the two charts side by side under it, then the notes.
+    auto *page = new QWidget(this);
+    auto *pageLayout = new QVBoxLayout(page);
+    pageLayout->setContentsMargins(0, 0, 0, 0);
+    pageLayout->addWidget(m_hint);
+    pageLayout->addWidget(m_table);
+    auto *memoryLegend = new LegendStrip(page);
+    memoryLegend->setObjectName(QStringLiteral("compareMemoryLegend"));
+    auto *speedLegend = new LegendStrip(page);
+    speedLegend->setObjectName(QStringLiteral("compareSpeedLegend"));
+    connect(m_memoryChart, &ChartView::legendChanged, memoryLegend,
+            [this, memoryLegend] { memoryLegend->setEntries(m_memoryChart->legendEntries()); });
+    connect(m_speedChart, &ChartView::legendChanged, speedLegend,
+            [this, speedLegend] { speedLegend->setEntries(m_speedChart->legendEntries()); });
+    auto *charts = new QHBoxLayout;
+    for (const auto &[chart, legend] : {std::pair<ChartView *, LegendStrip *>{m_memoryChart, memoryLegend},
+                                        std::pair<ChartView *, LegendStrip *>{m_speedChart, speedLegend}}) {
+        auto *column = new QVBoxLayout;
+        column->addWidget(chart, 1);
+        column->addWidget(legend);
+        charts->addLayout(column, 1);
+    }
+    pageLayout->addLayout(charts, 1);
+    pageLayout->addWidget(m_notes);
+    m_scroll->setObjectName(QStringLiteral("compareScroll"));
+    m_scroll->setWidget(page);
+    m_scroll->setWidgetResizable(true);
+    m_scroll->setFrameShape(QFrame::NoFrame);
+    m_scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(6, 6, 6, 6);
+    layout->addLayout(toolbar);
+    layout->addWidget(m_scroll, 1);
+
+    connect(m_addColumn, &QPushButton::clicked, this, &CompareView::addColumn);
+    connect(m_seed, &QPushButton::clicked, this, &CompareView::seedQuestion);
+    connect(m_controller, &ScenarioController::scenarioChanged, this, [this] {
+        showKnobs();
+        recompute();
+    });
+    connect(m_runner, &ComparisonRunner::progressChanged, m_progress, &QProgressBar::setValue);
+    connect(m_runner, &ComparisonRunner::runningChanged, m_progress, &QWidget::setVisible);
+    connect(m_runner, &ComparisonRunner::finished, this, [this](const Comparison &comparison) {
+        m_comparison = comparison;
+        m_current = true;
+        showStatus(QString());
+        showComparison();
+        Q_EMIT comparisonShown();
+    });
+    connect(m_runner, &ComparisonRunner::failed, this,
+            [this](const QString &message) { showStatus(message, true); });
+    const auto source = [this] { return chartSource(); };
+    makeExportable(m_memoryChart, QStringLiteral("compare-memory"), source);
+    makeExportable(m_speedChart, QStringLiteral("compare-speed"), source);
+
+    retranslate();
+    rebuildKnobs();
+    clearFigures();
+}
+
+void CompareView::setColumns(const QList<ScenarioValues> &columns)
+{
+    m_columns = columns.mid(0, MaxComparisonColumns);
+    m_current = false;
+    rebuildKnobs();
+    recompute();
+}
+
+std::optional<Comparison> CompareView::currentComparison() const
+{
+    return m_current ? m_comparison : std::nullopt;
+}
+
+bool CompareView::isBusy() const
+{
+    return m_runner->isRunning() || m_due;
+}
+
+ChartSource CompareView::chartSource() const
+{
+    ChartSource source;
+    source.scenario = m_controller->scenario();
+    source.plan = m_controller->plan();
+    source.comparison = m_comparison;
+    return source;
+}
+
+void CompareView::addColumn()
+{
+    if (m_columns.size() >= MaxComparisonColumns)
+        return;
+    const Scenario &base = m_controller->scenario();
+    m_columns << columnValues(base, base);
+    columnsEdited();
+}
+
+void CompareView::seedQuestion()
+{
+    try {
+        m_columns = seedColumnValues(m_controller->scenario());
+    } catch (const Error &error) {
+        showStatus(error.message(), true);
+        return;
+    }
+    columnsEdited();
+}
+
+void CompareView::removeColumn(int column)
+{
+    if (column < 0 || column >= m_columns.size())
+        return;
+    m_columns.removeAt(column);
+    columnsEdited();
+}
+
+bool CompareView::setColumnValue(int column, const QString &option, const QString &value)
+{
+    if (column < 0 || column >= m_columns.size())
+        return false;
+    const Scenario &base = m_controller->scenario();
+    const ScenarioResolvers resolvers = m_library->resolvers();
+    try {
+        const Scenario scenario = applyValues(base, m_columns.at(column), resolvers);
+        const Scenario changed = applyValues(scenario, ScenarioValues{{option, value}}, resolvers);
+        m_columns[column] = columnValues(base, changed);
+    } catch (const Error &error) {
+        showStatus(tr("Column %1: %2").arg(column + 1).arg(error.message()), true);
+        showKnobs();
+        return false;
+    }
+    columnsEdited();
+    return true;
+}
+
+void CompareView::columnsEdited()
+{
+    rebuildKnobs();
+    Q_EMIT columnsChanged(m_columns);
+    recompute();
+}
+
+void CompareView::recompute()
+{
+    m_current = false;
+    m_due = false;
+    m_addColumn->setEnabled(m_columns.size() < MaxComparisonColumns);
+    m_hint->setVisible(m_columns.size() < 2);
+    if (m_columns.size() < 2) {
+        m_runner->cancel();
+        m_comparison.reset();
+        clearFigures();
+        showStatus(QString());
+        return;
+    }
+    if (!isVisible()) {
+        m_due = true;
+        return;
+    }
+    QList<Scenario> scenarios;
+    try {
+        scenarios = columnScenarios(m_controller->scenario(), m_columns, m_library->resolvers());
+    } catch (const Error &error) {
+        m_runner->cancel();
+        showStatus(error.message(), true);
+        return;
+    }
+    // A table of another column count cannot stand for the new one.
+    if (m_comparison && m_comparison->columns.size() != scenarios.size()) {
+        m_comparison.reset();
+        clearFigures();
+    }
+    showStatus(tr("Comparing…"));
+    m_runner->start(labelledColumns(scenarios));
+}
+
+void CompareView::rebuildKnobs()
+{
+    const int columns = int(m_columns.size());
+    if (m_table->columnCount() != columns || m_knobs.size() != columns * KnobRows) {
+        m_knobs.clear();
+        m_table->setColumnCount(columns);
+        for (int c = 0; c < columns; ++c) {
+            const QStringList choices[KnobRows] = {weightDtypeChoices(),
+                                                   quantMethodChoices(),
+                                                   {QStringLiteral("32"), QStringLiteral("64"),
+                                                    QStringLiteral("128"), QStringLiteral("256"),
+                                                    QStringLiteral("-1")},
+                                                   kvCacheDtypeChoices()};
+            for (int k = 0; k < KnobRows; ++k) {
+                auto *combo = new QComboBox(m_table);
+                const QString knob = columnKnobs().at(k);
+                combo->setObjectName(QStringLiteral("%1Combo%2").arg(knob).arg(c));
+                for (const QString &choice : choices[k])
+                    combo->addItem(choice, choice);
+                connect(combo, &QComboBox::activated, this,
+                        [this, c, knob, combo] { setColumnValue(c, knob, combo->currentData().toString()); });
+                m_table->setCellWidget(k, c, combo);
+                m_knobs << combo;
+            }
+            auto *remove = new QPushButton(tr("Remove"), m_table);
+            remove->setObjectName(QStringLiteral("removeColumnButton%1").arg(c));
+            connect(remove, &QPushButton::clicked, this, [this, c] { removeColumn(c); });
+            m_table->setCellWidget(RemoveRow, c, remove);
+        }
+        retranslate();
+    }
+    showKnobs();
+    fitTableHeight();
+}
+
+void CompareView::showKnobs()
+{
+    const Scenario &base = m_controller->scenario();
+    const ScenarioResolvers resolvers = m_library->resolvers();
+    for (int c = 0; c < m_columns.size(); ++c) {
+        ScenarioValues values;
+        std::optional<MemoryPlan> plan; // what "auto" resolves to
+        try {
+            const Scenario scenario = applyValues(base, m_columns.at(c), resolvers);
+            values = scenarioToValues(scenario);
+            plan = planMemory(scenario);
+        } catch (const Error &) {
+            if (values.isEmpty())
+                values = m_columns.at(c); // shown as kept; recompute() says what is wrong
+        }
+        for (int k = 0; k < KnobRows; ++k) {
+            QComboBox *combo = m_knobs.value(c * KnobRows + k);
+            if (!combo)
+                continue;
+            const QString knob = columnKnobs().at(k);
+            combo->setEnabled(values.contains(knob));
+            const int automatic = combo->findData(QStringLiteral("auto"));
+            if (automatic >= 0 && plan && k != 1) // --quantization auto names no one format
+                combo->setItemText(
+                    automatic,
+                    tr("auto (%1)").arg(k == 0 ? dtypeName(plan->dtype) : dtypeName(plan->kvCacheDtype)));
+            if (values.contains(knob)) {
+                selectValue(combo, values.value(knob));
+            } else {
+                const QSignalBlocker blocker(combo);
+                combo->setCurrentIndex(-1); // blank: the knob does not apply
+            }
+        }
+    }
+}
+
+void CompareView::clearFigures()
+{
+    m_table->setRowCount(FirstFigureRow);
+    for (int c = 0; c < m_table->columnCount(); ++c)
+        m_table->setHorizontalHeaderItem(c, new QTableWidgetItem(tr("Column %1").arg(c + 1)));
+    m_memoryChart->showComparison({});
+    m_speedChart->showComparison({});
+    m_notes->clear();
+    fitTableHeight();
+}
+
+void CompareView::fitTableHeight()
+{
+    m_table->resizeRowsToContents();
+    int height = m_table->horizontalHeader()->height() + 2 * m_table->frameWidth();
+    for (int r = 0; r < m_table->rowCount(); ++r)
+        height += m_table->rowHeight(r);
+    m_table->setFixedHeight(height);
+}
+
+bool CompareView::eventFilter(QObject *watched, QEvent *event)
+{
+    // A new width wraps the cells anew.
+    if (watched == m_table && event->type() == QEvent::Resize)
+        QTimer::singleShot(0, this, &CompareView::fitTableHeight);
+    return QWidget::eventFilter(watched, event);
+}
+
+void CompareView::showComparison()
+{
+    if (!m_comparison)
+        return;
+    const Comparison &comparison = *m_comparison;
+    const QLocale locale;
+    for (int c = 0; c < comparison.columns.size() && c < m_table->columnCount(); ++c) {
+        auto *header =
+            new QTableWidgetItem(swatch(theme::columnColor(c, palette())), comparison.columns.at(c).label);
+        header->setToolTip(comparison.columns.at(c).label);
+        m_table->setHorizontalHeaderItem(c, header);
+    }
+    m_table->setRowCount(FirstFigureRow + int(comparison.rows.size()));
+    for (int r = 0; r < comparison.rows.size(); ++r) {
+        const CompareRow &row = comparison.rows.at(r);
+        auto *label = new QTableWidgetItem(CompareText::rowLabel(row.key));
+        label->setToolTip(CompareText::rowToolTip(row.key));
+        m_table->setVerticalHeaderItem(FirstFigureRow + r, label);
+        for (int c = 0; c < row.cells.size() && c < m_table->columnCount(); ++c) {
+            const CompareCell &cell = row.cells.at(c);
+            QString text = CompareText::cell(row, cell, locale);
+            const QString delta = c > 0 ? CompareText::delta(row, cell, locale) : QString();
+            if (!delta.isEmpty())
+                text += QLatin1Char('\n') + delta;
+            auto *item = new QTableWidgetItem(text);
+            item->setData(ValueRole, cell.value ? QVariant(*cell.value) : QVariant());
+            item->setToolTip(CompareText::rowToolTip(row.key));
+            if (row.best.contains(c)) {
+                QFont font = item->font();
+                font.setBold(true);
+                item->setFont(font);
+                item->setBackground(theme::bestTint(palette()));
+            }
+            m_table->setItem(FirstFigureRow + r, c, item);
+        }
+    }
+    fitTableHeight();
+    m_memoryChart->showComparison(compareMemoryChartData(comparison));
+    m_speedChart->showComparison(compareSpeedChartData(comparison));
+    m_notes->setText(notesText());
+}
+
+QString CompareView::notesText() const
+{
+    if (!m_comparison)
+        return {};
+    // What the accuracy rows were simulated on, each once, and the published results for the formats.
+    QStringList simulated;
+    QStringList published;
+    for (const ComparedColumn &c : m_comparison->columns) {
+        for (const AccuracyTensor *t :
+             {&c.accuracy.weights.tensor, &c.accuracy.kv.keyTensor, &c.accuracy.kv.valueTensor}) {
+            if (t->rows <= 0)
+                continue;
+            const QString line = tr("[%1, %2] like %3: %4")
+                                     .arg(t->rows)
+                                     .arg(t->cols)
+                                     .arg(t->stands.toHtmlEscaped(), t->description.toHtmlEscaped());
+            if (!simulated.contains(line))
+                simulated << line;
+        }
+        for (const PublishedResult &r : c.published) {
+            const QString line = tr("%1 — %2, %3: %4 %5 → %6 %7 (<a href=\"%8\">source</a>)")
+                                     .arg(r.format.toHtmlEscaped(), r.model.toHtmlEscaped(),
+                                          r.benchmark.toHtmlEscaped(), r.baselineLabel.toHtmlEscaped(),
+                                          publishedValueText(r.baseline), r.quantizedLabel.toHtmlEscaped(),
+                                          publishedValueText(r.quantized), r.source.toHtmlEscaped());
+            if (!published.contains(line))
+                published << line;
+        }
+    }
+    QString text =
+        tr("<b>Accuracy</b> is simulated quantization error (SQNR, a proxy for end quality), on:") +
+        QStringLiteral("<br>") + simulated.join(QStringLiteral("<br>"));
+    if (!published.isEmpty())
+        text += QStringLiteral("<br><b>") + tr("Published results for these formats") +
+                QStringLiteral("</b><br>") + published.join(QStringLiteral("<br>"));
+    return text;
+}
+
+void CompareView::showStatus(const QString &text, bool error)
+{
+    m_status->setText(text);
+    QPalette pal = palette();
+    pal.setColor(QPalette::WindowText,
+                 error ? theme::warningColor(palette()) : theme::mutedTextColor(palette()));
+    m_status->setPalette(pal);
+}
+
+void CompareView::showEvent(QShowEvent *event)
+{
+    QWidget::showEvent(event);
+    if (m_due)
+        recompute();
+}
+
+void CompareView::retranslate()
+{
+    m_addColumn->setText(tr("Add column"));
+    m_addColumn->setToolTip(tr("Add a column with the explorer's scenario as it is; then change its knobs."));
+    m_seed->setText(tr("Seed question: BF16 / AWQ INT4 × BF16 / FP8 KV"));
+    m_seed->setToolTip(tr("Four columns on the explorer's model, GPU and workload: BF16 weights + BF16 KV · "
+                          "BF16 + FP8 KV · AWQ INT4 + 16-bit KV · AWQ INT4 + FP8 KV."));
+    m_hint->setText(tr("Compare 2 to 4 precisions of the explorer's scenario side by side: add columns and "
+                       "change their knobs, or start from the seed question."));
+    const QString knobLabels[KnobRows] = {tr("Weights (--dtype)"), tr("Quantization"), tr("Group size"),
+                                          tr("KV cache (--kv-cache-dtype)")};
+    for (int k = 0; k < KnobRows; ++k)
+        m_table->setVerticalHeaderItem(k, new QTableWidgetItem(knobLabels[k]));
+    m_table->setVerticalHeaderItem(RemoveRow, new QTableWidgetItem(QString()));
+    for (int c = 0; c < m_columns.size(); ++c) {
+        if (QComboBox *group = m_knobs.value(c * KnobRows + 2))
+            group->setItemText(group->findData(QStringLiteral("-1")), tr("per row"));
+        if (auto *remove = qobject_cast<QPushButton *>(m_table->cellWidget(RemoveRow, c)))
+            remove->setText(tr("Remove"));
+    }
+    if (m_comparison)
+        showComparison();
+    else
+        clearFigures();
+}
+
+void CompareView::changeEvent(QEvent *event)
+{
+    if (event->type() == QEvent::LanguageChange)
+        retranslate();
+    else if (event->type() == QEvent::PaletteChange && m_comparison)
+        showComparison();
+    QWidget::changeEvent(event);
+}
+
+} // namespace kvscope

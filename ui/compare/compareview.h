@@ -1,0 +1,126 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "compare/comparison.h"
+#include "plan/scenariovalues.h"
+
+#include <optional>
+
+#include <QWidget>
+
+class QComboBox;
+class QLabel;
+class QProgressBar;
+class QPushButton;
+class QScrollArea;
+class QTableWidget;
+
+namespace kvscope {
+
+class CompareMemoryChartView;
+class CompareSpeedChartView;
+class ComparisonRunner;
+class ScenarioController;
+class UserLibrary;
+struct ChartSource;
+
+/// The Compare tab: 2 to 4 columns, each the explorer's scenario with its own
+/// precision knobs (--dtype, --quantization, --group-size, --kv-cache-dtype),
+/// side by side on memory, capacity, speed and accuracy: the core's twelve
+/// rows with each figure's difference to the first column, the best of a row
+/// emphasised, and under it two charts (memory bars on one budget line;
+/// capacity and speed as grouped bars) and the accuracy notes; the page scrolls. The comparison runs off the
+/// UI thread (ComparisonRunner): a change cancels the run in progress, the old table stays until the new one
+/// arrives, and the progress shows meanwhile. It runs while the tab is shown; a change made elsewhere runs
+/// when it is shown again.
+class CompareView : public QWidget
+{
+    Q_OBJECT
+
+public:
+    /// Rows of the table above the figures: the four knobs, then each column's Remove button.
+    static constexpr int KnobRows = 4;
+    static constexpr int RemoveRow = KnobRows;
+    static constexpr int FirstFigureRow = KnobRows + 1;
+    /// Item data role holding a figure cell's value (a double; invalid where the core has none).
+    static constexpr int ValueRole = Qt::UserRole + 1;
+
+    CompareView(ScenarioController *controller, UserLibrary *library, QWidget *parent = nullptr);
+
+    /// The columns as kept: each column's values on top of the explorer's scenario.
+    const QList<ScenarioValues> &columns() const { return m_columns; }
+    /// Replaces the columns (a scenario file, restored settings) and compares them again.
+    void setColumns(const QList<ScenarioValues> &columns);
+
+    /// The comparison on screen, if it is the current columns' (not one a change has outdated).
+    std::optional<Comparison> currentComparison() const;
+    /// The comparison on screen, current or not (the table keeps it until the next one arrives).
+    const std::optional<Comparison> &shownComparison() const { return m_comparison; }
+    /// True while a comparison runs, or one is due.
+    bool isBusy() const;
+
+    ComparisonRunner *runner() const { return m_runner; }
+    QTableWidget *table() const { return m_table; }
+    CompareMemoryChartView *memoryChart() const { return m_memoryChart; }
+    CompareSpeedChartView *speedChart() const { return m_speedChart; }
+
+    /// What the view's charts draw (their export).
+    ChartSource chartSource() const;
+
+public Q_SLOTS:
+    /// Adds a column with the explorer's scenario as it is (at most four).
+    void addColumn();
+    /// Replaces the columns with the seed question's: BF16 / AWQ INT4 weights × 16-bit / FP8 KV.
+    void seedQuestion();
+    void removeColumn(int column);
+    /// Sets one knob ("kv-cache-dtype") of one column to a value as kvscope calc spells it ("fp8").
+    /// Refused (false, with the core's message shown) when the core rejects it.
+    bool setColumnValue(int column, const QString &option, const QString &value);
+
+Q_SIGNALS:
+    /// The user changed the columns (added, removed, edited, the preset).
+    void columnsChanged(const QList<kvscope::ScenarioValues> &columns);
+    /// A comparison arrived on screen.
+    void comparisonShown();
+
+protected:
+    void showEvent(QShowEvent *event) override;
+    void changeEvent(QEvent *event) override;
+    bool eventFilter(QObject *watched, QEvent *event) override;
+
+private:
+    void columnsEdited();
+    /// Compares the columns on the explorer's scenario, now if the tab is shown, else when it is.
+    void recompute();
+    void rebuildKnobs();
+    void showKnobs();
+    void showComparison();
+    void showStatus(const QString &text, bool error = false);
+    void clearFigures();
+    void retranslate();
+    QString notesText() const;
+    /// The table as tall as its rows (the page scrolls, not the table).
+    void fitTableHeight();
+
+    ScenarioController *m_controller;
+    UserLibrary *m_library;
+    ComparisonRunner *m_runner;
+    QList<ScenarioValues> m_columns;
+    std::optional<Comparison> m_comparison;
+    bool m_current = false; ///< m_comparison is the current columns' on the current scenario
+    bool m_due = false;     ///< a comparison is due when the tab is shown
+
+    QPushButton *m_addColumn;
+    QPushButton *m_seed;
+    QProgressBar *m_progress;
+    QLabel *m_status;
+    QLabel *m_hint;
+    QTableWidget *m_table;
+    QLabel *m_notes;
+    CompareMemoryChartView *m_memoryChart;
+    CompareSpeedChartView *m_speedChart;
+    QScrollArea *m_scroll;
+    QList<QComboBox *> m_knobs; ///< column-major: column c, knob k at c * KnobRows + k
+};
+
+} // namespace kvscope

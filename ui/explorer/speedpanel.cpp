@@ -1,0 +1,152 @@
+// SPDX-License-Identifier: MIT
+#include "explorer/speedpanel.h"
+
+#include "common/units.h"
+#include "plan/speed.h"
+#include "widgets/figurecard.h"
+
+#include <algorithm>
+
+#include <QEvent>
+#include <QGridLayout>
+#include <QLabel>
+
+namespace kvscope {
+
+namespace {
+
+QString rate(double perSecond)
+{
+    return formatRate(perSecond, QLocale());
+}
+
+QString boundName(SpeedBound bound)
+{
+    return bound == SpeedBound::Memory ? SpeedPanel::tr("memory-bound") : SpeedPanel::tr("compute-bound");
+}
+
+} // namespace
+
+SpeedPanel::SpeedPanel(QWidget *parent) : QWidget(parent), m_grid(new QGridLayout(this))
+{
+    setObjectName(QStringLiteral("speedPanel"));
+    m_grid->setContentsMargins(0, 0, 0, 0);
+    m_grid->setSpacing(6);
+    for (const char *key : {"decodeTokensPerSecond", "decodePerSequence", "timeToFirstToken", "decodeBound"})
+        m_cards << new FigureCard(QLatin1String(key), this);
+    showSpeed(m_speed);
+}
+
+void SpeedPanel::reflow()
+{
+    int widest = 0;
+    for (const FigureCard *card : std::as_const(m_cards))
+        widest = std::max(widest, card->minimumSizeHint().width());
+    // Set here, so the grid does not demand four cards' width of the column.
+    setMinimumWidth(widest);
+    int columns = 1;
+    for (const int candidate : {4, 2})
+        if (candidate * widest + (candidate - 1) * m_grid->horizontalSpacing() <= width()) {
+            columns = candidate;
+            break;
+        }
+    if (columns == m_columns)
+        return;
+    m_columns = columns;
+    for (FigureCard *card : std::as_const(m_cards))
+        m_grid->removeWidget(card);
+    for (int i = 0; i < m_cards.size(); ++i)
+        m_grid->addWidget(m_cards.at(i), i / columns, i % columns);
+    for (int c = 0; c < 4; ++c)
+        m_grid->setColumnStretch(c, c < columns ? 1 : 0);
+}
+
+void SpeedPanel::resizeEvent(QResizeEvent *event)
+{
+    QWidget::resizeEvent(event);
+    reflow();
+}
+
+FigureCard *SpeedPanel::card(const QString &key) const
+{
+    for (FigureCard *card : m_cards)
+        if (card->valueLabel()->objectName() == key)
+            return card;
+    return nullptr;
+}
+
+QLabel *SpeedPanel::valueLabel(const QString &key) const
+{
+    FigureCard *c = card(key);
+    return c ? c->valueLabel() : nullptr;
+}
+
+QLabel *SpeedPanel::detailLabel(const QString &key) const
+{
+    FigureCard *c = card(key);
+    return c ? c->detailLabel() : nullptr;
+}
+
+void SpeedPanel::showSpeed(const SpeedPlan &s)
+{
+    m_speed = s;
+    const QLocale locale;
+    const QString none = QStringLiteral("—");
+    const QString why = s.notes.join(QLatin1Char(' '));
+    if (!s.available) {
+        card(QStringLiteral("decodeTokensPerSecond"))->setTexts(tr("Decode, all sequences"), none, why);
+        card(QStringLiteral("decodePerSequence"))->setTexts(tr("Decode, per sequence"), none, why);
+        card(QStringLiteral("timeToFirstToken"))->setTexts(tr("Time to first token"), none, why);
+        card(QStringLiteral("decodeBound"))->setTexts(tr("Decode is"), none, why);
+        reflow();
+        return;
+    }
+    card(QStringLiteral("decodeTokensPerSecond"))
+        ->setTexts(tr("Decode, all sequences"), tr("%1 tokens/s").arg(rate(s.decodeTokensPerSecond)),
+                   tr("ideal %1 tokens/s · %2 sequences × %3 tokens · a step every %4")
+                       .arg(rate(s.decodeTokensPerSecondIdeal), formatCount(s.batchSize, locale),
+                            formatCount(s.contextLen, locale), formatDuration(s.decode.seconds)));
+    card(QStringLiteral("decodePerSequence"))
+        ->setTexts(tr("Decode, per sequence"),
+                   tr("%1 tokens/s").arg(rate(s.decodeTokensPerSecondPerSequence)),
+                   tr("one token every %1; ideal every %2")
+                       .arg(formatDuration(s.decode.seconds), formatDuration(s.decode.idealSeconds)));
+    card(QStringLiteral("timeToFirstToken"))
+        ->setTexts(tr("Time to first token"), formatDuration(s.prefill.seconds),
+                   tr("a %1-token prompt alone, %2; ideal %3")
+                       .arg(formatCount(s.promptLen, locale), boundName(s.prefill.bound),
+                            formatDuration(s.prefill.idealSeconds)));
+    const QString ridge =
+        s.ridgeBatch > 0 ? tr("compute-bound from batch %1 (ideal %2)")
+                               .arg(formatCount(s.ridgeBatch, locale),
+                                    s.ridgeBatchIdeal > 0 ? formatCount(s.ridgeBatchIdeal, locale) : none)
+                         : tr("memory-bound at any batch at this length");
+    card(QStringLiteral("decodeBound"))
+        ->setTexts(tr("Decode is"), boundName(s.decode.bound),
+                   tr("%1 · %2 %3 TFLOPS%4, %5 GB/s · efficiencies %6 / %7")
+                       .arg(ridge, computeFormatName(s.computeFormat), formatDecimal(s.peakTflops, 0, locale),
+                            s.weightOnly ? tr(" (weights dequantized)") : QString(),
+                            formatCount(std::llround(s.bandwidthGBs), locale),
+                            formatDecimal(s.bandwidthEfficiency, 2, locale),
+                            formatDecimal(s.computeEfficiency, 2, locale)));
+    reflow(); // new texts, new widths
+}
+
+QString SpeedPanel::figuresText() const
+{
+    QStringList lines;
+    for (const FigureCard *card : m_cards)
+        lines << card->text();
+    return lines.join(QLatin1Char('\n'));
+}
+
+void SpeedPanel::changeEvent(QEvent *event)
+{
+    if (event->type() == QEvent::LanguageChange)
+        showSpeed(m_speed);
+    else if (event->type() == QEvent::FontChange || event->type() == QEvent::ApplicationFontChange)
+        reflow();
+    QWidget::changeEvent(event);
+}
+
+} // namespace kvscope

@@ -1,0 +1,52 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "plan/speedplan.h"
+
+#include <QWidget>
+
+class QGridLayout;
+class QLabel;
+
+namespace kvscope {
+
+class FigureCard;
+
+/// The plan's speed (planSpeed(), a roofline per GPU) as four cards: decode
+/// tokens/s of all sequences and per sequence, time to first token, and
+/// whether decode is memory- or compute-bound; each beside its ideal figure
+/// (both efficiencies 1). Without a GPU figure the roofline needs, the cards
+/// say so. Only formats the core's figures.
+class SpeedPanel : public QWidget
+{
+    Q_OBJECT
+
+public:
+    explicit SpeedPanel(QWidget *parent = nullptr);
+
+    void showSpeed(const SpeedPlan &speed);
+
+    /// The value label of a card by its key: "decodeTokensPerSecond",
+    /// "decodePerSequence", "timeToFirstToken", "decodeBound".
+    QLabel *valueLabel(const QString &key) const;
+    QLabel *detailLabel(const QString &key) const;
+    /// The cards as "caption: value (detail)" lines, for the clipboard.
+    QString figuresText() const;
+
+protected:
+    void changeEvent(QEvent *event) override;
+    void resizeEvent(QResizeEvent *event) override;
+
+private:
+    FigureCard *card(const QString &key) const;
+    /// Four cards a row, or two, or one: as many as fit at their own minimum
+    /// width (their fonts grow with the presentation zoom).
+    void reflow();
+
+    QGridLayout *m_grid;
+    int m_columns = 0;
+    QList<FigureCard *> m_cards;
+    SpeedPlan m_speed;
+};
+
+} // namespace kvscope
