@@ -2,6 +2,7 @@
 #include "compare/accuracy.h"
 
 #include "common/error.h"
+#include "model/checkpointscan.h"
 #include "quantization/schemecatalogue.h"
 #include "quantization/tensorsource.h"
 
@@ -9,7 +10,6 @@
 #include <cmath>
 
 #include <QDir>
-#include <QFile>
 #include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -140,13 +140,18 @@ std::optional<quant::TensorFile> findCheckpointTensor(const QString &folder, con
         return name == suffix || name.endsWith(QLatin1Char('.') + suffix);
     };
     QStringList shards;
-    QFile index(dir.filePath(QStringLiteral("model.safetensors.index.json")));
-    if (index.open(QIODevice::ReadOnly)) {
-        const QJsonObject map =
-            QJsonDocument::fromJson(index.readAll()).object().value(u"weight_map").toObject();
-        for (auto it = map.begin(); it != map.end(); ++it)
-            if (matches(it.key()))
-                shards << it.value().toString();
+    const QString indexPath = dir.filePath(QStringLiteral("model.safetensors.index.json"));
+    if (QFileInfo::exists(indexPath)) {
+        // Checked at import; read again, as checked, in case the folder changed since.
+        try {
+            const QHash<QString, QStringList> tensorsByShard = readSafetensorsIndex(indexPath);
+            for (auto it = tensorsByShard.begin(); it != tensorsByShard.end(); ++it)
+                if (std::any_of(it.value().begin(), it.value().end(), matches))
+                    shards << it.key();
+        } catch (const Error &error) {
+            notes << QStringLiteral("%1: simulated on a synthetic tensor instead").arg(error.message());
+            return std::nullopt;
+        }
     }
     if (shards.isEmpty())
         shards = dir.entryList({QStringLiteral("*.safetensors")}, QDir::Files, QDir::Name);

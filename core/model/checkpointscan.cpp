@@ -21,8 +21,9 @@ namespace {
 constexpr qint64 MaxIndexBytes = 64 * 1024 * 1024;
 constexpr int MaxShards = 100'000;
 
-/// The shard files an index maps, checked to be plain names inside the folder.
-QHash<QString, QStringList> readIndex(const QString &indexPath)
+} // namespace
+
+QHash<QString, QStringList> readSafetensorsIndex(const QString &indexPath)
 {
     const QJsonObject index = parseJsonObject(
         readRegularFile(indexPath, MaxIndexBytes, QStringLiteral("a safetensors index")), indexPath);
@@ -45,6 +46,8 @@ QHash<QString, QStringList> readIndex(const QString &indexPath)
     }
     return tensorsByShard;
 }
+
+namespace {
 
 void add(MeasuredCheckpoint &m, const SafetensorsHeader &header)
 {
@@ -70,7 +73,7 @@ MeasuredCheckpoint measureSafetensorsFolder(const QString &folder, QStringList &
     const QString indexPath = dir.filePath(QStringLiteral("model.safetensors.index.json"));
     QSet<QString> seen;
     if (QFileInfo::exists(indexPath)) {
-        const QHash<QString, QStringList> tensorsByShard = readIndex(indexPath);
+        const QHash<QString, QStringList> tensorsByShard = readSafetensorsIndex(indexPath);
         QStringList shards = tensorsByShard.keys();
         shards.sort();
         for (const QString &shard : shards) {

@@ -16,7 +16,12 @@
 #include "testsupport.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
+#include <future>
+#include <memory>
+#include <sys/stat.h>
+#include <thread>
 
 #include <QDir>
 #include <QFile>
@@ -251,6 +256,31 @@ private Q_SLOTS:
                                      QStringLiteral("model.layers.0.self_attn.o_proj.weight")};
         QCOMPARE(shard, file.path);
         QCOMPARE(a.weights.error->sqnrDb, simulated(file, int8).metrics.sqnrDb);
+    }
+
+    void aFifoForAnIndexNeverBlocks()
+    {
+        // The folder imported, then its index replaced by a FIFO: opening a FIFO with no
+        // writer blocks forever, so the index must be refused, not opened.
+        QTemporaryDir dir;
+        writeTinyLlamaFolder(dir, QByteArray(64 * 64 * 4, '\0'));
+        Scenario s = llama8bOnH100();
+        s.model = importModel(dir.path()).model;
+        s.quantization = defaultSpecFor(QuantMethod::Int8);
+        const QString index = QDir(dir.path()).filePath(QStringLiteral("model.safetensors.index.json"));
+        QVERIFY(mkfifo(QFile::encodeName(index).constData(), 0600) == 0);
+        auto result = std::make_shared<std::promise<Accuracy>>();
+        std::future<Accuracy> future = result->get_future();
+        std::thread([result, s] {
+            AccuracyCache cache;
+            result->set_value(estimateAccuracy(s, planMemory(s), cache));
+        }).detach();
+        QVERIFY2(future.wait_for(std::chrono::seconds(30)) == std::future_status::ready,
+                 "estimateAccuracy blocks on a FIFO named model.safetensors.index.json");
+        const Accuracy a = future.get();
+        QVERIFY(!a.weights.tensor.fromCheckpoint);
+        QVERIFY2(a.weights.notes.join(u'\n').contains(QLatin1String("not a regular file")),
+                 qPrintable(a.weights.notes.join(u'\n')));
     }
 
     void notModelledFormatsSayWhy()
