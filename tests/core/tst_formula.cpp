@@ -233,7 +233,8 @@ private Q_SLOTS:
         Scenario s = scenarioFor(QStringLiteral("llama-3.1-8b"));
         s.vllmVersion = QStringLiteral("0.21");
         const MemoryPlan plan = planMemory(s);
-        const FormulaLine &available = lineOf(formulaSheet(s, plan), "available");
+        const FormulaSheet sheet = formulaSheet(s, plan); // lineOf() refers into it
+        const FormulaLine &available = lineOf(sheet, "available");
         QCOMPARE(available.symbolic(),
                  QStringLiteral("budget − weights − activations − overhead − cuda_graphs"));
         QCOMPARE(termOf(available, "cuda_graphs").value, GiB * 84 / 100);
