@@ -12,14 +12,15 @@ KVSCOPE_CONFIGURE_OPTIONS=()
 # Debian 12 / Ubuntu packages. qt6-charts-dev's CMake config needs
 # libqt6opengl6-dev; xvfb, xauth and the CJK fonts are for screenshots and
 # for drawing the Chinese UI in offscreen tests; clang-format (14 on Debian 12)
-# for scripts/format; lld for fast links (without it CMake links with ld);
+# for scripts/format; clang for the sanitizer build and the fuzzers, clang-tidy
+# for scripts/tidy; lld for fast links (without it CMake links with ld);
 # dpkg-dev (dpkg-shlibdeps), appstream and desktop-file-utils for the package
 # test.
 KVSCOPE_PACKAGES=(
     build-essential cmake ninja-build pkg-config lld
     qt6-base-dev libqt6opengl6-dev qt6-charts-dev qt6-svg-dev
     qt6-tools-dev qt6-tools-dev-tools qt6-l10n-tools libxkbcommon-dev libgl-dev
-    xvfb xauth fonts-noto-cjk clang-format
+    xvfb xauth fonts-noto-cjk clang clang-format clang-tidy
     dpkg-dev appstream desktop-file-utils
 )
 
