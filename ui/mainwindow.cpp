@@ -52,6 +52,7 @@
 #include <QMimeData>
 #include <QRegularExpression>
 #include <QShortcut>
+#include <QSlider>
 #include <QSplitter>
 #include <QStatusBar>
 #include <QTabWidget>
