@@ -20,7 +20,7 @@ QString withoutTrailingBlanks(QString text)
 
 QString signedText(double delta, const QString &magnitude)
 {
-    return (delta < 0 ? QStringLiteral("-") : QStringLiteral("+")) + magnitude;
+    return differenceSign(delta, magnitude) + magnitude;
 }
 
 /// A figure of a row in its unit; `delta` formats a difference (with its sign).
@@ -59,10 +59,10 @@ QString cellText(const CompareRow &row, const CompareCell &cell, bool first)
         if (*cell.delta == 0)
             text += QStringLiteral(" (=)");
         else if (cell.deltaPercent)
-            text += QStringLiteral(" (%1, %2%3 %)")
+            text += QStringLiteral(" (%1, %2 %)")
                         .arg(valueText(row, *cell.delta, true),
-                             *cell.deltaPercent < 0 ? QString() : QStringLiteral("+"))
-                        .arg(*cell.deltaPercent, 0, 'f', 1);
+                             signedText(*cell.deltaPercent,
+                                        QString::number(std::fabs(*cell.deltaPercent), 'f', 1)));
         else
             text += QStringLiteral(" (%1)").arg(valueText(row, *cell.delta, true));
     }

@@ -19,18 +19,22 @@ QLocale grouped(QLocale locale)
     return locale;
 }
 
-/// `text` without its minus sign when every digit of its mantissa is zero ("-0.00" is "0.00").
-QString withoutNegativeZero(QString text, const QString &minus = QStringLiteral("-"))
+/// Whether every digit of the number's mantissa in `text` is zero ("0.00x", "0.0e+00").
+bool showsZero(const QString &text)
 {
-    if (!text.startsWith(minus))
-        return text;
     for (const QChar c : text) {
         if (c == QLatin1Char('e') || c == QLatin1Char('E'))
             break;
         if (c.digitValue() > 0)
-            return text;
+            return false;
     }
-    return text.mid(minus.size());
+    return true;
+}
+
+/// `text` without its minus sign when every digit of its mantissa is zero ("-0.00" is "0.00").
+QString withoutNegativeZero(QString text, const QString &minus = QStringLiteral("-"))
+{
+    return text.startsWith(minus) && showsZero(text) ? text.mid(minus.size()) : text;
 }
 
 /// The largest binary unit whose size the magnitude of `bytes` reaches, from `largest` down.
@@ -148,6 +152,13 @@ QString formatFigure(double value, char format, int precision)
     if (!std::isfinite(value))
         return noFigure();
     return withoutNegativeZero(QString::number(value, format, precision));
+}
+
+QString differenceSign(double difference, const QString &shownMagnitude, QChar minus)
+{
+    if (showsZero(shownMagnitude))
+        return {};
+    return difference < 0 ? QString(minus) : QStringLiteral("+");
 }
 
 QString formatDuration(double seconds)

@@ -44,6 +44,11 @@ QString noFigure();
 /// without a finite value is noFigure() and a value that rounds to zero has no minus sign.
 QString formatFigure(double value, char format, int precision);
 
+/// The sign a difference is shown with, given its magnitude as shown: none when that text
+/// is zero (a difference that rounds away reads "0.00x", never "-0.00x"), else '+' or
+/// `minus` ('-' in plain text; the window passes U+2212).
+QString differenceSign(double difference, const QString &shownMagnitude, QChar minus = QLatin1Char('-'));
+
 // On screen: the same figures with the digits grouped as `locale` groups them (the
 // window passes the locale of its language), so a large figure stays readable.
 

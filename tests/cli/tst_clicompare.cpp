@@ -2,6 +2,7 @@
 // kvscope compare: the seed question for Llama-3.1-8B on one H100 (all four
 // aspects, four columns, deltas to the first), --variant columns, and bad
 // variants named with their text and option.
+#include "comparetext.h"
 #include "kvscoperun.h"
 
 #include <QJsonArray>
@@ -35,6 +36,31 @@ private:
     }
 
 private Q_SLOTS:
+    void differencesThatRoundToZeroHaveNoSign()
+    {
+        // A concurrency 0.0004x below the first column's shows as 0.00x to two decimals;
+        // the table must not print "-0.00x" or "-0.0 %" (a negative zero).
+        using namespace kvscope;
+        Comparison c;
+        c.columns.resize(2);
+        c.columns[0].label = QStringLiteral("first");
+        c.columns[1].label = QStringLiteral("second");
+        CompareRow row;
+        row.label = QStringLiteral("maximum concurrency");
+        row.unit = QStringLiteral("x");
+        CompareCell first;
+        first.value = 12.5;
+        CompareCell second;
+        second.value = 12.4996;
+        second.delta = -0.0004;
+        second.deltaPercent = -0.0032;
+        row.cells = {first, second};
+        c.rows << row;
+        const QString table = cli::comparisonAsText(c);
+        QVERIFY2(table.contains(QStringLiteral("12.50x (0.00x, 0.0 %)")), qPrintable(table));
+        QVERIFY2(!table.contains(QStringLiteral("-0.0")), qPrintable(table));
+    }
+
     void seedQuestionForLlama8bOnH100()
     {
         // The teacher's case: the same model (Llama-3.1-8B, BF16 checkpoint) on one H100 SXM,

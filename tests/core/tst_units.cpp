@@ -39,6 +39,20 @@ private Q_SLOTS:
         QCOMPARE(formatDuration(4.41e302), QStringLiteral("4.41e+302 s"));
     }
 
+    void differencesThatRoundAwayHaveNoSign()
+    {
+        // A difference is shown with its sign, unless what is shown of it is zero: a
+        // -0.0004x difference printed to two decimals reads "0.00x", never "-0.00x".
+        QCOMPARE(differenceSign(-0.0004, QStringLiteral("0.00x")), QString());
+        QCOMPARE(differenceSign(0.0004, QStringLiteral("0.00x")), QString());
+        QCOMPARE(differenceSign(-0.4, QStringLiteral("0.40x")), QStringLiteral("-"));
+        QCOMPARE(differenceSign(0.4, QStringLiteral("0.40x")), QStringLiteral("+"));
+        QCOMPARE(differenceSign(-3.0, QStringLiteral("3 B"), QChar(0x2212)), QString(QChar(0x2212)));
+        // Only the mantissa counts: 1e-05 is not zero.
+        QCOMPARE(differenceSign(-1e-5, QStringLiteral("1e-05")), QStringLiteral("-"));
+        QCOMPARE(differenceSign(-1e-300, QStringLiteral("0.0e+00")), QString());
+    }
+
     void counts()
     {
         QCOMPARE(formatCount(8'030'261'248), QStringLiteral("8,030,261,248"));

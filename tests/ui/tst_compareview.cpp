@@ -108,6 +108,22 @@ class TestCompareView : public QObject
     }
 
 private Q_SLOTS:
+    void differencesThatRoundToZeroHaveNoSign()
+    {
+        // The table on screen follows the command line's rule: a difference that rounds
+        // away at the shown precision reads "0.00×", never "−0.00×" or "−0.0 %".
+        CompareRow row;
+        row.unit = QStringLiteral("x");
+        CompareCell cell;
+        cell.value = 12.4996;
+        cell.delta = -0.0004;
+        cell.deltaPercent = -0.0032;
+        QCOMPARE(CompareText::delta(row, cell, QLocale::c()), QStringLiteral("0.00× (0.0 %)"));
+        cell.delta = -0.5;
+        cell.deltaPercent = -4.0;
+        QCOMPARE(CompareText::delta(row, cell, QLocale::c()), QStringLiteral("\u22120.50× (\u22124.0 %)"));
+    }
+
     void initTestCase()
     {
         test::isolateSettings(QStringLiteral("kvscope-compareview-tests"));

@@ -120,11 +120,12 @@ QString CompareText::delta(const CompareRow &row, const CompareCell &cell, const
         return {};
     if (*cell.delta == 0)
         return tr("same");
-    const QString sign = *cell.delta < 0 ? QString(QChar(Minus)) : QStringLiteral("+");
-    const QString absolute = sign + magnitude(row, *cell.delta, locale);
+    const QString shown = magnitude(row, *cell.delta, locale);
+    const QString absolute = differenceSign(*cell.delta, shown, QChar(Minus)) + shown;
     if (!cell.deltaPercent)
         return absolute;
-    return tr("%1 (%2 %)").arg(absolute, sign + formatDecimal(std::fabs(*cell.deltaPercent), 1, locale));
+    const QString percent = formatDecimal(std::fabs(*cell.deltaPercent), 1, locale);
+    return tr("%1 (%2 %)").arg(absolute, differenceSign(*cell.deltaPercent, percent, QChar(Minus)) + percent);
 }
 
 QString CompareText::htmlTable(const Comparison &comparison, const QLocale &locale)
