@@ -64,7 +64,7 @@ namespace kvscope {
 
 MainWindow::MainWindow(QWidget *parent)
     : QMainWindow(parent), m_library(new UserLibrary(this)), m_importer(new ModelImporter(this)),
-      m_controller(new ScenarioController(this)), m_tabs(new QTabWidget(this)), m_explorer(nullptr),
+      m_controller(new ScenarioController(this)), m_tabs(new QTabWidget(this)),
       m_quantizationTab(new QWidget(this)), m_units(new QLabel(this))
 {
     setObjectName(QStringLiteral("mainWindow"));
@@ -508,7 +508,7 @@ void MainWindow::stepScenarioStrip(int delta)
 void MainWindow::createShortcuts()
 {
     ParameterPanel *panel = m_explorer->parameterPanel();
-    const auto focus = [this](QKeySequence keys, QWidget *target) {
+    const auto focus = [this](const QKeySequence &keys, QWidget *target) {
         auto *shortcut = new QShortcut(keys, this);
         connect(shortcut, &QShortcut::activated, target, [this, target] {
             m_tabs->setCurrentWidget(m_explorer);

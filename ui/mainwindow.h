@@ -158,7 +158,7 @@ private:
     ModelImporter *m_importer;
     ScenarioController *m_controller;
     QTabWidget *m_tabs;
-    ExplorerView *m_explorer;
+    ExplorerView *m_explorer = nullptr;
     QWidget *m_quantizationTab;
     CompareView *m_compare = nullptr;
     QuantizationView *m_quantization = nullptr;

@@ -2,6 +2,7 @@
 #include "common/regularfile.h"
 
 #include "common/error.h"
+#include "common/units.h"
 
 #include <algorithm>
 
@@ -19,7 +20,7 @@ namespace kvscope {
 
 namespace {
 
-constexpr qint64 ReadChunkBytes = 64 * 1024;
+constexpr qint64 ReadChunkBytes = 64 * KiB;
 
 [[noreturn]] void refuse(const QString &path, const QString &problem)
 {

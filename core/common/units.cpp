@@ -32,7 +32,7 @@ bool showsZero(const QString &text)
 }
 
 /// `text` without its minus sign when every digit of its mantissa is zero ("-0.00" is "0.00").
-QString withoutNegativeZero(QString text, const QString &minus = QStringLiteral("-"))
+QString withoutNegativeZero(const QString &text, const QString &minus = QStringLiteral("-"))
 {
     return text.startsWith(minus) && showsZero(text) ? text.mid(minus.size()) : text;
 }

@@ -419,11 +419,11 @@ WeightAccuracy weightAccuracy(const Scenario &s, const MemoryPlan &plan, Accurac
 /// is the picker's own setting), or empty when it offers none such.
 QString pickerName(const Scheme &scheme)
 {
-    const QString name = scheme.kind == SchemeKind::Int
-                             ? QStringLiteral("int%1%2")
-                                   .arg(scheme.bits)
-                                   .arg(scheme.symmetric ? QStringLiteral("-sym") : QString())
-                             : scheme.id();
+    QString name = scheme.kind == SchemeKind::Int
+                       ? QStringLiteral("int%1%2")
+                             .arg(scheme.bits)
+                             .arg(scheme.symmetric ? QStringLiteral("-sym") : QString())
+                       : scheme.id();
     for (const quant::SchemeEntry &entry : quant::schemeEntries())
         if (name == QLatin1String(entry.name))
             return name;

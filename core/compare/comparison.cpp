@@ -220,7 +220,7 @@ QString precisionLabel(const Scenario &scenario)
 QList<ComparisonColumn> seedQuestionColumns(const Scenario &base)
 {
     QList<ComparisonColumn> columns;
-    const auto add = [&](Scenario s) { columns << column(s); };
+    const auto add = [&](const Scenario &s) { columns << column(s); };
     Scenario s = base;
     if (base.model.format == ModelFormat::Gguf) {
         s.quantization.reset();

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "common/units.h"
 #include "formats/ggmltypes.h"
 
 #include <cstdint>
@@ -78,7 +79,7 @@ struct GgufFile
 };
 
 /// Limits that keep a hostile header from allocating without bound.
-inline constexpr std::int64_t MaxGgufStringBytes = 16 * 1024 * 1024;
+inline constexpr std::int64_t MaxGgufStringBytes = 16 * MiB;
 inline constexpr std::int64_t MaxGgufTensorNameBytes = 1024;
 inline constexpr std::int64_t MaxGgufTensors = 1 << 20;
 inline constexpr std::int64_t MaxGgufKeys = 1 << 16;

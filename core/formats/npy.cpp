@@ -96,7 +96,7 @@ private:
         const qsizetype end = m_text.indexOf(quote, m_pos);
         if (end < 0)
             fail(m_origin, QStringLiteral("header has an unterminated string at offset %1").arg(m_pos - 1));
-        const QString value = QString::fromUtf8(m_text.mid(m_pos, end - m_pos));
+        QString value = QString::fromUtf8(m_text.mid(m_pos, end - m_pos));
         m_pos = end + 1;
         return value;
     }

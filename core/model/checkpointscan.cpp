@@ -4,6 +4,7 @@
 #include "common/checked.h"
 #include "common/error.h"
 #include "common/regularfile.h"
+#include "common/units.h"
 #include "formats/safetensors.h"
 #include "model/hfconfig.h"
 
@@ -18,7 +19,7 @@ namespace kvscope {
 
 namespace {
 
-constexpr qint64 MaxIndexBytes = 64 * 1024 * 1024;
+constexpr qint64 MaxIndexBytes = 64 * MiB;
 constexpr int MaxShards = 100'000;
 
 } // namespace

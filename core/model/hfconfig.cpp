@@ -3,6 +3,7 @@
 
 #include "common/error.h"
 #include "common/regularfile.h"
+#include "common/units.h"
 #include "model/configreader.h"
 #include "model/hybridconfig.h"
 #include "model/quantizationconfig.h"
@@ -78,7 +79,7 @@ FamilyTraits traitsFor(const QString &modelType)
 /// fields that the published config.json leaves out.
 void applyGemma3TextDefaults(QJsonObject &text)
 {
-    const auto fill = [&](const char *key, QJsonValue value) {
+    const auto fill = [&](const char *key, const QJsonValue &value) {
         if (!text.contains(QLatin1String(key)) || text.value(QLatin1String(key)).isNull())
             text.insert(QLatin1String(key), value);
     };
@@ -307,7 +308,7 @@ QJsonObject parseJsonObject(const QByteArray &text, const QString &origin)
 
 ModelArch loadHfConfigFile(const QString &path)
 {
-    constexpr qint64 maxConfigBytes = 16 * 1024 * 1024;
+    constexpr qint64 maxConfigBytes = 16 * MiB;
     const QByteArray text = readRegularFile(path, maxConfigBytes, QStringLiteral("a config.json"));
     ModelArch model = parseHfConfig(parseJsonObject(text, path), path);
     model.source = QFileInfo(path).absoluteFilePath();

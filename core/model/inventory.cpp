@@ -69,7 +69,8 @@ public:
         m_groups.append(group);
     }
 
-    void norm(QString name, Component component, std::int64_t width, std::int64_t copies, NormKind kind)
+    void norm(const QString &name, Component component, std::int64_t width, std::int64_t copies,
+              NormKind kind)
     {
         add(name + QStringLiteral(".weight"), component, TensorRole::Norm, width, 1, copies,
             Sharding::Replicated);

@@ -38,7 +38,7 @@ QString jsonText(const QJsonValue &value)
         // As JSON writes it: 1.5e-05, 443456; a list joined with "; ".
         if (value.isArray()) {
             QStringList items;
-            for (const QJsonValue &item : value.toArray())
+            for (const QJsonValue item : value.toArray())
                 items << jsonText(item);
             return items.join(QStringLiteral("; "));
         }

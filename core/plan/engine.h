@@ -31,7 +31,9 @@ struct EngineVersion
     int minor = 0;
     int patch = 0;
 
-    friend auto operator<=>(const EngineVersion &, const EngineVersion &) = default;
+    // clang-tidy 14 mistakes the 0 its defaulted <=> compares with for a null pointer.
+    friend auto operator<=>(const EngineVersion &,
+                            const EngineVersion &) = default; // NOLINT(modernize-use-nullptr)
     /// "0.19" when the patch is 0, else "0.10.1".
     QString text() const;
 };

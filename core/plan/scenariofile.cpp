@@ -62,7 +62,7 @@ public:
 
     QJsonValue required(const char *key)
     {
-        const QJsonValue value = take(key);
+        QJsonValue value = take(key);
         if (value.isUndefined())
             fail(QLatin1String(key), QStringLiteral("missing"));
         return value;
@@ -267,7 +267,7 @@ QuantizationChoices quantizationFromJson(ObjectReader &r)
     }
     if (r.has("scheme")) {
         q.schemes.clear();
-        for (const QJsonValue &name : r.array("scheme", r.take("scheme")))
+        for (const QJsonValue name : r.array("scheme", r.take("scheme")))
             q.schemes << r.string("scheme", name);
         try {
             quant::parseSchemeList(q.schemes);

@@ -14,23 +14,24 @@ namespace kvscope {
 SglangDefaults sglangDefaults(const GpuSpec &gpu, int tensorParallelSize)
 {
     const std::int64_t gpuMem = gpu.memoryBytes / MiB;
+    constexpr std::int64_t MibPerGib = 1024;
     const bool smallTp = tensorParallelSize < 4;
     SglangDefaults d;
     // The if/else chain of _handle_gpu_memory_settings, by GPU memory in MiB.
-    if (gpuMem < 20 * 1024)
+    if (gpuMem < 20 * MibPerGib)
         d = {2048, 8};
-    else if (gpuMem < 35 * 1024)
+    else if (gpuMem < 35 * MibPerGib)
         d = {2048, smallTp ? 24 : 80};
-    else if (gpuMem < 60 * 1024)
+    else if (gpuMem < 60 * MibPerGib)
         d = {4096, smallTp ? 32 : 160};
-    else if (gpuMem < 160 * 1024)
+    else if (gpuMem < 160 * MibPerGib)
         d = {8192, smallTp ? 256 : 512};
     else
         d = {16384, 512};
     // Activation of a large prefill, CUDA graphs and large parallel sizes (MiB).
     const double reserved = 512 + double(std::max<std::int64_t>(d.chunkedPrefillSize, 2048)) * 1.5 +
                             double(d.cudaGraphMaxBs) * 2 + tensorParallelSize / 8.0 * 1024;
-    d.reservedMib = std::llround(gpuMem > 60 * 1024 ? std::max(reserved, 10.0 * 1024) : reserved);
+    d.reservedMib = std::llround(gpuMem > 60 * MibPerGib ? std::max(reserved, 10.0 * 1024) : reserved);
     // round(x, 3) in millionths.
     d.memFractionStaticPpm = std::llround(double(gpuMem - d.reservedMib) / double(gpuMem) * 1000) * 1000;
     return d;

@@ -68,7 +68,7 @@ bool positive(std::optional<double> value)
 ComputePath computePath(const GpuSpec &gpu, const QuantizationSpec &q, WeightDtype dtype)
 {
     const ComputeFormat sixteen = sixteenBitFormat(dtype);
-    const ComputePath weightOnly{sixteen, q.method != QuantMethod::None, peakOf(gpu, sixteen), {}};
+    ComputePath weightOnly{sixteen, q.method != QuantMethod::None, peakOf(gpu, sixteen), {}};
     const auto native = [&](ComputeFormat format, bool supported, const QString &what) {
         if (supported && positive(peakOf(gpu, format)))
             return ComputePath{format, false, peakOf(gpu, format), {}};

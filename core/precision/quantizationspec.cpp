@@ -68,7 +68,7 @@ std::optional<QuantizationSpec> parseQuantizationChoice(const QString &text, con
 std::optional<QuantizationSpec>
 parseQuantizationChoice(const QString &text, const QuantizationSpec &checkpoint, const QString &option)
 {
-    const std::optional<QuantizationSpec> choice = parseQuantizationChoice(text, option);
+    std::optional<QuantizationSpec> choice = parseQuantizationChoice(text, option);
     if (choice && choice->method == checkpoint.method)
         return checkpoint;
     return choice;

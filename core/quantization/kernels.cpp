@@ -77,7 +77,7 @@ void HistogramLanes::drain()
 {
     for (int lane = 0; lane < 4; ++lane)
         for (int slot = 0; slot < m_slotCount; ++slot)
-            m_totals[size_t(slot)] += m_lanes[size_t(lane * m_slotCount + slot)];
+            m_totals[size_t(slot)] += m_lanes[size_t(lane) * size_t(m_slotCount) + size_t(slot)];
     std::fill(m_lanes.begin(), m_lanes.end(), 0u);
     m_pending = 0;
 }
@@ -165,9 +165,10 @@ void valueSlots(const float *w, std::int64_t n, const SlotMap &map, std::int32_t
 
 namespace {
 
-/// 16 and 8 floats: one AVX-512 register, or two and one AVX2 registers.
-typedef float Floats16 __attribute__((vector_size(64)));
-typedef float Floats8 __attribute__((vector_size(32)));
+/// 16 and 8 floats: one AVX-512 register, or two and one AVX2 registers. GCC documents
+/// vector_size on typedefs, so these stay typedefs.
+typedef float Floats16 __attribute__((vector_size(64))); // NOLINT(modernize-use-using)
+typedef float Floats8 __attribute__((vector_size(32)));  // NOLINT(modernize-use-using)
 
 /// Minimum and maximum lane, folding halves together.
 KVSCOPE_INLINE void foldMinMax(Floats16 low, Floats16 high, float &min, float &max)

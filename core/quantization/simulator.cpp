@@ -220,6 +220,7 @@ Histogram valueHistogram(const TensorData &tensor, const TensorStats &stats, int
         kernels::HistogramLanes lanes;
     };
     std::vector<Scratch> scratch;
+    scratch.reserve(size_t(workers));
     for (int w = 0; w < workers; ++w)
         scratch.push_back({std::vector<float>(size_t(plan.maxBlockLength())),
                            std::vector<std::int32_t>(size_t(plan.maxBlockLength())),

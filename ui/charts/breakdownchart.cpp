@@ -48,10 +48,10 @@ BreakdownChartView::BreakdownChartView(QWidget *parent)
 {
     setBaseMinimumHeight(110);
     QChart *chart = this->chart();
-    for (int i = 0; i < MemoryPartCount; ++i) {
-        m_sets[i] = new QBarSet(QString());
-        m_sets[i]->append(0);
-        m_bars->append(m_sets[i]);
+    for (QBarSet *&set : m_sets) {
+        set = new QBarSet(QString());
+        set->append(0);
+        m_bars->append(set);
     }
     m_bars->setBarWidth(0.8);
     chart->addSeries(m_bars);

@@ -87,7 +87,7 @@ void CompareMemoryChartView::showComparison(const CompareMemoryChartData &data)
     }
     m_budget->replace(budget);
 
-    while (m_labels.size() < columns * MemoryPartCount) {
+    while (m_labels.size() < qsizetype(columns) * MemoryPartCount) {
         auto *label = new QGraphicsSimpleTextItem(chart());
         label->setZValue(10);
         m_labels << label;

@@ -70,7 +70,7 @@ void CompareSpeedChartView::showComparison(const CompareSpeedChartData &data)
         set->append(values);
         set->setLabel(data.labels.at(column));
     }
-    while (m_labels.size() < groups * columns) {
+    while (m_labels.size() < qsizetype(groups) * columns) {
         auto *label = new QGraphicsSimpleTextItem(chart());
         label->setZValue(10);
         m_labels << label;

@@ -121,7 +121,7 @@ QString CompareText::delta(const CompareRow &row, const CompareCell &cell, const
     if (*cell.delta == 0)
         return tr("same");
     const QString shown = magnitude(row, *cell.delta, locale);
-    const QString absolute = differenceSign(*cell.delta, shown, QChar(Minus)) + shown;
+    QString absolute = differenceSign(*cell.delta, shown, QChar(Minus)) + shown;
     if (!cell.deltaPercent)
         return absolute;
     const QString percent = formatDecimal(std::fabs(*cell.deltaPercent), 1, locale);

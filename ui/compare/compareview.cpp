@@ -280,7 +280,7 @@ void CompareView::recompute()
 void CompareView::rebuildKnobs()
 {
     const int columns = int(m_columns.size());
-    if (m_table->columnCount() != columns || m_knobs.size() != columns * KnobRows) {
+    if (m_table->columnCount() != columns || m_knobs.size() != qsizetype(columns) * KnobRows) {
         m_knobs.clear();
         m_table->setColumnCount(columns);
         for (int c = 0; c < columns; ++c) {

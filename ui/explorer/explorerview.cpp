@@ -254,12 +254,12 @@ QString ExplorerView::planJson() const
     return QString::fromUtf8(QJsonDocument(json).toJson(QJsonDocument::Indented));
 }
 
-void ExplorerView::copyFigures()
+void ExplorerView::copyFigures() const
 {
     QGuiApplication::clipboard()->setText(figuresText());
 }
 
-void ExplorerView::copyJson()
+void ExplorerView::copyJson() const
 {
     QGuiApplication::clipboard()->setText(planJson());
 }

@@ -60,8 +60,8 @@ public:
     QString planJson() const;
 
 public Q_SLOTS:
-    void copyFigures();
-    void copyJson();
+    void copyFigures() const;
+    void copyJson() const;
 
 Q_SIGNALS:
     /// Something the view asked of the core failed; the message says what.

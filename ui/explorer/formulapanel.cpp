@@ -187,7 +187,7 @@ void FormulaPanel::copyLaunchLine()
     QGuiApplication::clipboard()->setText(m_launch.command());
 }
 
-void FormulaPanel::copyFormulas()
+void FormulaPanel::copyFormulas() const
 {
     QGuiApplication::clipboard()->setText(plainText());
 }

@@ -45,7 +45,7 @@ public:
 
 public Q_SLOTS:
     void copyLaunchLine();
-    void copyFormulas();
+    void copyFormulas() const;
 
 Q_SIGNALS:
     /// The mouse is over a value that `option` sets ("--batch-size"); empty when it left.

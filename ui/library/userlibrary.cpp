@@ -132,9 +132,9 @@ QString UserLibrary::addImported(const ImportedModel &imported, const QByteArray
         rememberRecent(imported.path);
     }
     entry.imported.model.id = entry.key;
-    for (qsizetype i = 0; i < m_models.size(); ++i) {
-        if (m_models.at(i).key == entry.key) {
-            m_models[i] = entry;
+    for (ImportedEntry &model : m_models) {
+        if (model.key == entry.key) {
+            model = entry;
             save();
             Q_EMIT modelsChanged();
             return entry.key;

@@ -50,7 +50,7 @@ void HistogramChartView::applyPalette()
 QList<QPointF> HistogramChartView::stepPoints(const quant::Histogram &histogram, bool logY)
 {
     QList<QPointF> points;
-    points.reserve(histogram.bins() * 2);
+    points.reserve(qsizetype(histogram.bins()) * 2);
     for (int bin = 0; bin < histogram.bins(); ++bin) {
         const double count = histogram.counts[bin];
         const double y = logY && count < 1 ? 0.5 : count;

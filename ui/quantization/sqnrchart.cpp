@@ -58,8 +58,8 @@ void SqnrChart::setResults(const QList<quant::SchemeResult> &results)
     QList<qreal> values;
     double top = 10;
     // Horizontal bars count up from the bottom: add in reverse to read top-down.
-    for (auto it = results.crbegin(); it != results.crend(); ++it) {
-        const quant::SchemeResult &r = *it;
+    for (qsizetype i = results.size() - 1; i >= 0; --i) {
+        const quant::SchemeResult &r = results.at(i);
         names << r.scheme.id(); // ids are unique, as QBarCategoryAxis needs
         // An exact result has infinite SQNR and an overflow -inf: draw no bar.
         const double db = std::isfinite(r.metrics.sqnrDb) ? std::max(r.metrics.sqnrDb, 0.0) : 0.0;

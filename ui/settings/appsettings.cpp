@@ -172,7 +172,7 @@ QList<ScenarioValues> loadComparison(settings::SettingsReader &reader, const Sce
 
 std::optional<QString> checkWhole(RestoredState &state)
 {
-    const std::optional<QString> problem = refusal(state.scenario);
+    std::optional<QString> problem = refusal(state.scenario);
     if (problem)
         state.scenario = ScenarioController::defaultScenario();
     return problem;

@@ -74,7 +74,7 @@ SettingsReader::SettingsReader()
 
 QVariant SettingsReader::saved(const char *key) const
 {
-    const QVariant value = m_readable ? m_settings.value(QLatin1String(key)) : QVariant();
+    QVariant value = m_readable ? m_settings.value(QLatin1String(key)) : QVariant();
     m_foundKey = m_foundKey || value.isValid();
     return value;
 }

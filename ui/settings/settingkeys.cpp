@@ -240,7 +240,7 @@ LibraryKeys makeLibraryKeys()
                  return QStringList();
              if (saved.typeId() != QMetaType::QString && saved.typeId() != QMetaType::QStringList)
                  throw Error(QStringLiteral("not a list of paths"));
-             const QStringList paths = saved.toStringList();
+             QStringList paths = saved.toStringList();
              if (paths.contains(QString()))
                  throw Error(QStringLiteral("an empty path"));
              return paths;
@@ -256,7 +256,7 @@ WindowKeys makeWindowKeys()
         countSetting<int>("window/tab", 0),
         {"ui/language", QString(), asText(),
          [](const QVariant &saved) {
-             const QString code = text(saved);
+             QString code = text(saved);
              if (!code.isEmpty() && !translations::available().contains(code))
                  throw Error(QStringLiteral("not a language kvscope ships (%1)")
                                  .arg(translations::available().join(QStringLiteral(", "))));
