@@ -638,7 +638,7 @@ bool MainWindow::openScenarioFile(const QString &path)
         refuse(tr("Cannot open scenario"), error.message());
         return false;
     }
-    statusBar()->showMessage(tr("Opened %1").arg(path), 8'000);
+    statusBar()->showMessage(tr("Opened %1").arg(QFileInfo(path).fileName()), 8'000);
     return true;
 }
 
