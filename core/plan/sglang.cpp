@@ -14,7 +14,7 @@ namespace kvscope {
 SglangDefaults sglangDefaults(const GpuSpec &gpu, int tensorParallelSize)
 {
     const std::int64_t gpuMem = gpu.memoryBytes / MiB;
-    constexpr std::int64_t MibPerGib = 1024;
+    constexpr std::int64_t MibPerGib = GiB / MiB;
     const bool smallTp = tensorParallelSize < 4;
     SglangDefaults d;
     // The if/else chain of _handle_gpu_memory_settings, by GPU memory in MiB.
