@@ -184,15 +184,20 @@ void readMoe(const ConfigReader &r, const QString &modelType, ModelArch &m)
 
     // Sparse-step conventions: Qwen and Llama 4 put experts where (i + 1) % step == 0,
     // DeepSeek where i % freq == 0 (after the first dense layers).
+    const auto markDense = [&](int layer) {
+        if (e.denseLayers.isEmpty())
+            e.denseLayers.resize(m.numLayers, false);
+        e.denseLayers[layer] = true;
+    };
     if (const auto step = r.integer({"decoder_sparse_step", "interleave_moe_layer_step"}, 1)) {
         for (int i = 0; i < m.numLayers; ++i)
             if ((i + 1) % *step != 0)
-                e.denseLayers << i;
+                markDense(i);
     }
     if (const auto freq = r.integer({"moe_layer_freq"}, 1)) {
         for (int i = 0; i < m.numLayers; ++i)
             if (i % *freq != 0)
-                e.denseLayers << i;
+                markDense(i);
     }
     const QJsonValue mlpOnly = r.value({"mlp_only_layers"});
     if (mlpOnly.isArray()) {
@@ -200,7 +205,7 @@ void readMoe(const ConfigReader &r, const QString &modelType, ModelArch &m)
             if (!v.isDouble() || v.toInt(-1) < 0 || v.toInt() >= m.numLayers)
                 r.fail(QStringLiteral("mlp_only_layers"),
                        QStringLiteral("holds %1, not a layer index").arg(ConfigReader::render(v)));
-            e.denseLayers << v.toInt();
+            markDense(v.toInt());
         }
     }
     e.routerBias =

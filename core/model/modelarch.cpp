@@ -5,7 +5,9 @@ namespace kvscope {
 
 bool ModelArch::isMoeLayer(int layer) const
 {
-    return moe.enabled() && layer >= moe.firstDenseLayers && !moe.denseLayers.contains(layer);
+    // Flags, not a list of indices: planning asks this once per layer, and configs may declare 65,536 layers.
+    const bool listedDense = layer >= 0 && layer < moe.denseLayers.size() && moe.denseLayers.at(layer);
+    return moe.enabled() && layer >= moe.firstDenseLayers && !listedDense;
 }
 
 bool ModelArch::isSlidingLayer(int layer) const

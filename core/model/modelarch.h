@@ -42,8 +42,8 @@ struct MoeSpec
     std::int64_t sharedIntermediateSize = 0; ///< total width of the shared experts; 0 = shared x expert width
     bool sharedExpertGate = false;           ///< Qwen2-MoE sigmoid gate (h -> 1) on the shared expert
     int firstDenseLayers = 0;                ///< DeepSeek first_k_dense_replace
-    QList<int> denseLayers;                  ///< other dense layers (mlp_only_layers, or off-step layers of
-                            ///< decoder_sparse_step / moe_layer_freq), expanded by the parser
+    QList<bool> denseLayers; ///< per layer: true = dense despite the experts (mlp_only_layers, or off-step
+                             ///< layers of decoder_sparse_step / moe_layer_freq); empty = none
     bool routerBias = false; ///< gpt-oss router bias, DeepSeek-V3 e_score_correction_bias
     bool expertBias = false; ///< gpt-oss expert projections carry biases
 

@@ -178,6 +178,65 @@ private Q_SLOTS:
                  qPrintable(m.notes.join(QLatin1Char('\n'))));
     }
 
+    void expertLayersFollowEachConvention_data()
+    {
+        QTest::addColumn<QByteArray>("fields");
+        QTest::addColumn<QString>("expertLayers"); // '1' = MoE layer, by hand from the conventions below
+        // Qwen2-MoE / Llama 4: experts where (i + 1) % step == 0 (vLLM qwen2_moe.py Qwen2MoeDecoderLayer).
+        QTest::newRow("decoder_sparse_step 2")
+            << QByteArray(R"({"decoder_sparse_step": 2})") << QStringLiteral("010101");
+        QTest::newRow("interleave_moe_layer_step 3")
+            << QByteArray(R"({"interleave_moe_layer_step": 3})") << QStringLiteral("001001");
+        // DeepSeek: experts where i >= first_k_dense_replace and i % moe_layer_freq == 0
+        // (vLLM deepseek_v2.py DeepseekV2DecoderLayer).
+        QTest::newRow("first_k_dense_replace 1, moe_layer_freq 2")
+            << QByteArray(R"({"first_k_dense_replace": 1, "moe_layer_freq": 2})") << QStringLiteral("001010");
+        // mlp_only_layers overrides the step (vLLM qwen2_moe.py), repeats included.
+        QTest::newRow("mlp_only_layers [0, 3, 3]")
+            << QByteArray(R"({"mlp_only_layers": [0, 3, 3]})") << QStringLiteral("011011");
+        QTest::newRow("step 2 and mlp_only_layers [1]")
+            << QByteArray(R"({"decoder_sparse_step": 2, "mlp_only_layers": [1]})")
+            << QStringLiteral("000101");
+        QTest::newRow("no dense layers") << QByteArray("{}") << QStringLiteral("111111");
+    }
+
+    void expertLayersFollowEachConvention()
+    {
+        QFETCH(QByteArray, fields);
+        QFETCH(QString, expertLayers);
+        QJsonObject o = object(llamaLike);
+        o.insert(QStringLiteral("num_hidden_layers"), 6);
+        o.insert(QStringLiteral("num_experts"), 8);
+        o.insert(QStringLiteral("num_experts_per_tok"), 2);
+        o.insert(QStringLiteral("moe_intermediate_size"), 32);
+        const QJsonObject extra = QJsonDocument::fromJson(fields).object();
+        for (auto it = extra.begin(); it != extra.end(); ++it)
+            o.insert(it.key(), it.value());
+        const ModelArch m = parseHfConfig(o, QStringLiteral("config.json"));
+        QString found;
+        for (int layer = 0; layer < m.numLayers; ++layer)
+            found += m.isMoeLayer(layer) ? QLatin1Char('1') : QLatin1Char('0');
+        QCOMPARE(found, expertLayers);
+        QVERIFY(!m.isMoeLayer(-1));
+    }
+
+    void sixtyFiveThousandLayersWithDenseSteps()
+    {
+        // A fuzzed config (tests/fuzz/corpus/hfconfig/slow-unit-dense-layer-list.json) declared 61,280 layers
+        // with moe_layer_freq 2: the dense layers were a list searched once per layer, and planning took 22
+        // s. Counted by hand: layers 3..65,535 at even index hold experts.
+        QJsonObject o = object(deepseekV2Lite);
+        o.insert(QStringLiteral("num_hidden_layers"), 65'536);
+        o.insert(QStringLiteral("first_k_dense_replace"), 3);
+        o.insert(QStringLiteral("moe_layer_freq"), 2);
+        const ModelArch m = parseHfConfig(o, QStringLiteral("config.json"));
+        int expertLayers = 0;
+        for (int layer = 0; layer < m.numLayers; ++layer)
+            expertLayers += m.isMoeLayer(layer) ? 1 : 0;
+        QCOMPARE(expertLayers, (65'536 - 4) / 2);
+        QVERIFY(countParameters(m).total > 0);
+    }
+
     void noRoutedExpertsIsDenseWithANote()
     {
         // ibm-granite/granite-4.0-h-micro: "num_local_experts": 0, "num_experts_per_tok": 0 is the
