@@ -20,9 +20,10 @@ struct GpuSpec
     QString vendor;
     QString arch;
     std::int64_t memoryBytes = 0;
-    QString memoryBasis;     ///< "cuda", "nvidia-smi" or "marketed": what memoryBytes was read from
-    double marketedGb = 0;   ///< as sold (GB = 10^9 B for NVIDIA/AMD datasheets)
-    double bandwidthGBs = 0; ///< GB/s = 10^9 B/s
+    QString memoryBasis;           ///< "cuda", "nvidia-smi" or "marketed": what memoryBytes was read from
+    std::int64_t nvidiaSmiMib = 0; ///< nvidia-smi's memory.total (MiB) when known; 0 = not known
+    double marketedGb = 0;         ///< as sold (GB = 10^9 B for NVIDIA/AMD datasheets)
+    double bandwidthGBs = 0;       ///< GB/s = 10^9 B/s
     std::optional<double> tflopsBf16, tflopsFp16, tflopsFp8, tflopsInt8, tflopsFp4; ///< dense
     bool fp8Native = false;
     std::optional<double> interconnectGBs;

@@ -80,10 +80,12 @@ template <> struct PresetKind<GpuSpec>
         g.arch = o.value(QLatin1String("arch")).toString();
         g.marketedGb = o.value(QLatin1String("memory_gb_marketed")).toDouble();
         // The budget starts from what the runtime reports; fall back step by step.
+        const auto smi = optionalNumber(o, "memory_mib_nvidia_smi");
+        g.nvidiaSmiMib = smi ? std::int64_t(*smi) : 0;
         if (const auto cuda = optionalNumber(o, "memory_mib_cuda")) {
             g.memoryBytes = std::int64_t(*cuda) * MiB;
             g.memoryBasis = QStringLiteral("cuda");
-        } else if (const auto smi = optionalNumber(o, "memory_mib_nvidia_smi")) {
+        } else if (smi) {
             g.memoryBytes = std::int64_t(*smi) * MiB;
             g.memoryBasis = QStringLiteral("nvidia-smi");
         } else {

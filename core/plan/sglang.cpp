@@ -13,7 +13,8 @@ namespace kvscope {
 
 SglangDefaults sglangDefaults(const GpuSpec &gpu, int tensorParallelSize)
 {
-    const std::int64_t gpuMem = gpu.memoryBytes / MiB;
+    // SGLang reads nvidia-smi's memory.total here (get_nvgpu_memory_capacity), not CUDA's smaller total.
+    const std::int64_t gpuMem = gpu.nvidiaSmiMib > 0 ? gpu.nvidiaSmiMib : gpu.memoryBytes / MiB;
     constexpr std::int64_t MibPerGib = GiB / MiB;
     const bool smallTp = tensorParallelSize < 4;
     SglangDefaults d;

@@ -14,8 +14,9 @@ namespace kvscope {
 
 /// SGLang's defaults for one GPU (ServerArgs._handle_gpu_memory_settings in
 /// python/sglang/srt/server_args.py, the heuristic of sgl-project/sglang#10975).
-/// gpu_mem is the GPU's memory in MiB (SGLang reads nvidia-smi's total; kvscope the preset's, what CUDA
-/// reports, about 0.5 GiB less on an H100, which moves the default by at most 0.001); then
+/// gpu_mem is nvidia-smi's memory.total in MiB (get_nvgpu_memory_capacity in
+/// python/sglang/srt/utils/common.py), the preset's memory_mib_nvidia_smi; GPUs without that figure
+/// (custom ones) use their own total. Then
 ///   reserved = 512 + max(chunked_prefill_size, 2048) x 1.5 + cuda_graph_max_bs x 2 + tp / 8 x 1024 MiB,
 ///   at least 10,240 MiB above 60 GiB, and --mem-fraction-static = round((gpu_mem - reserved) / gpu_mem, 3).
 struct SglangDefaults

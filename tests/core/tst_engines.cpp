@@ -245,21 +245,28 @@ private Q_SLOTS:
         QTest::addColumn<qint64>("reserved");
         QTest::addColumn<qint64>("fraction");
         // reserved = 512 + max(chunked, 2048) x 1.5 + graph bs x 2 + tp / 8 x 1024 MiB, at least 10,240
-        // above 60 GiB; fraction = round((gpu_mem - reserved) / gpu_mem, 3) with gpu_mem in MiB.
-        // H100: 81,090 MiB -> 512 + 12,288 + 512 + 128 = 13,440 -> 0.834.
+        // above 60 GiB; fraction = round((gpu_mem - reserved) / gpu_mem, 3), where gpu_mem is nvidia-smi's
+        // memory.total in MiB (ServerArgs._handle_gpu_memory_settings reads get_nvgpu_memory_capacity,
+        // python/sglang/srt/utils/common.py: `nvidia-smi --query-gpu=memory.total`), not the smaller total
+        // CUDA reports, which the pool is sized from.
+        // H100: 81,559 MiB -> 512 + 12,288 + 512 + 128 = 13,440 -> 0.835.
         QTest::newRow("h100 tp1") << "h100-sxm" << 1 << qint64(8192) << qint64(256) << qint64(13440)
-                                  << qint64(834000);
-        // TP 8: 512 + 12,288 + 1,024 + 1,024 = 14,848 -> (81,090 - 14,848) / 81,090 = 0.817.
+                                  << qint64(835000);
+        // TP 8: 512 + 12,288 + 1,024 + 1,024 = 14,848 -> (81,559 - 14,848) / 81,559 = 0.818.
         QTest::newRow("h100 tp8") << "h100-sxm" << 8 << qint64(8192) << qint64(512) << qint64(14848)
-                                  << qint64(817000);
+                                  << qint64(818000);
         // RTX 4090, 24,564 MiB: 512 + 3,072 + 48 + 128 = 3,760 -> 0.847.
         QTest::newRow("rtx-4090") << "rtx-4090" << 1 << qint64(2048) << qint64(24) << qint64(3760)
                                   << qint64(847000);
-        // L40S, 45,588 MiB: 512 + 6,144 + 64 + 128 = 6,848 -> 0.850.
-        QTest::newRow("l40s") << "l40s" << 1 << qint64(4096) << qint64(32) << qint64(6848) << qint64(850000);
-        // B200, 182,630 MiB: 512 + 24,576 + 1,024 + 128 = 26,240 -> 0.856.
+        // L40S, 46,068 MiB: 512 + 6,144 + 64 + 128 = 6,848 -> 0.851.
+        QTest::newRow("l40s") << "l40s" << 1 << qint64(4096) << qint64(32) << qint64(6848) << qint64(851000);
+        // B200, 183,359 MiB: 512 + 24,576 + 1,024 + 128 = 26,240 -> 0.857.
         QTest::newRow("b200") << "b200" << 1 << qint64(16384) << qint64(512) << qint64(26240)
-                              << qint64(856000);
+                              << qint64(857000);
+        // A custom GPU has no nvidia-smi figure: its own total, 40 GiB = 40,960 MiB: 512 + 6,144 + 64 +
+        // 128 = 6,848 -> 0.833.
+        QTest::newRow("custom 40 GiB")
+            << "custom:40" << 1 << qint64(4096) << qint64(32) << qint64(6848) << qint64(833000);
     }
 
     void sglangDefaultsFollowItsHeuristic()
