@@ -167,6 +167,35 @@ private Q_SLOTS:
         QVERIFY(binarySettings(config).value(QStringLiteral("library/imported")).toList().isEmpty());
     }
 
+    // Found by fuzz_settingsfile: a stored list or string whose QDataStream count claims billions of
+    // elements. Qt 6.4 reserves from that count before reading (2.6 GB asked for by the fuzzer's input,
+    // tests/fuzz/corpus/settingsfile/oom-stored-list-count.conf), finds the data short and hands back what
+    // it read: nothing. The window must start, stay small and restore none of it; a stored value of a type
+    // Qt cannot construct at all is named as unreadable.
+    void storedValuesClaimingBillionsOfElementsAreSkipped()
+    {
+        QTemporaryDir config;
+        QVERIFY(QDir().mkpath(config.filePath(QStringLiteral("kvscope"))));
+        // @Variant(type 9 = QVariantList, not null, count 0xfffffff0), (type 10 = QString, 0xfffffffe bytes)
+        // and (type 0x7fff1234: no such type).
+        QVERIFY(test::writeFile(config.filePath(QStringLiteral("kvscope/kvscope.conf")),
+                                "[library]\n"
+                                "customGpus=@Variant(\\0\\0\\0\\t\\0\\xff\\xff\\xff\\xf0)\n"
+                                "imported=@Variant(\\0\\0\\0\\n\\0\\xff\\xff\\xff\\xfe)\n"
+                                "recentFiles=@Variant(\\x7f\\xff\\x12\\x34\\0)\n"
+                                "[ui]\nlanguage=en\n"));
+        const QString png = config.filePath(QStringLiteral("window.png"));
+        const test::WatchedRun run = runWindowWatched(config, {QStringLiteral("--screenshot"), png});
+        QVERIFY2(run.exitCode == 0 && !run.tooLarge && !run.timedOut, run.describe().constData());
+        QVERIFY(!QImage(png).isNull());
+        QVERIFY2(run.err.contains("library/imported = '' ignored: not a list of imported models"),
+                 run.err.constData());
+        QVERIFY2(run.err.contains("library/recentFiles = '' ignored: the stored value cannot be read"),
+                 run.err.constData());
+        QVERIFY2(!run.err.contains("library/customGpus"), run.err.constData()); // read as an empty list
+        QVERIFY(binarySettings(config).value(QStringLiteral("library/customGpus")).toList().isEmpty());
+    }
+
     void imageSizeBounds()
     {
         checkImageSize(MaxImageSide, MaxImagePixels / MaxImageSide, QStringLiteral("--size"));

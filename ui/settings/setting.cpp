@@ -131,6 +131,11 @@ void clearAll()
     settings.sync();
 }
 
+QString SettingsReader::unreadableValueReason()
+{
+    return QStringLiteral("the stored value cannot be read");
+}
+
 QString displayValue(const QVariant &value)
 {
     QString text = plainText(value);

@@ -47,6 +47,11 @@ public:
         if (m_readable && m_settings.contains(QLatin1String(setting.key))) {
             m_foundKey = true;
             const QVariant saved = m_settings.value(QLatin1String(setting.key));
+            // Present but invalid: QSettings could not decode a stored @Variant (a corrupt file).
+            if (!saved.isValid()) {
+                report(setting.key, saved, unreadableValueReason());
+                return use(setting.defaultValue);
+            }
             try {
                 return use(setting.fromVariant(saved));
             } catch (const Error &error) {
@@ -73,6 +78,9 @@ public:
 
     /// What was not restored, one line each.
     QStringList problems() const;
+
+    /// Why a key that is present read back as no value at all.
+    static QString unreadableValueReason();
 
 private:
     QSettings m_settings;
