@@ -353,7 +353,8 @@ void checkTensorPlacement(Reader &r, GgufFile &file)
             r.fail(QStringLiteral("tensor '%1' [%2, %3) runs past the end of the %4-byte data section")
                        .arg(t.name)
                        .arg(t.offset)
-                       .arg(t.offset + t.bytes)
+                       // Both below 2^63, so their sum is exact in 64 unsigned bits.
+                       .arg(quint64(t.offset) + quint64(t.bytes))
                        .arg(std::max<std::int64_t>(0, dataBytes)));
         byOffset << &t;
     }

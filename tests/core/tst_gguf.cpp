@@ -320,6 +320,13 @@ private Q_SLOTS:
         pastEnd.tensor(QStringLiteral("w"), {32}, test::GgmlF32, 128, 1'048'576);
         QTest::newRow("tensor offset past the end")
             << pastEnd.bytes() << "tensor 'w' [1048576, 1048704) runs past the end";
+        // Found by fuzz_gguf: offset and size each fit in 63 bits, their sum does not (the message's end
+        // overflowed while the bound check itself was safe). 2^62 + 2^60 x 4 B = 2^63.
+        GgufWriter endPast63Bits;
+        endPast63Bits.tensor(QStringLiteral("w"), {qint64(1) << 60}, test::GgmlF32, 0, qint64(1) << 62);
+        QTest::newRow("tensor end past 2^63")
+            << endPast63Bits.bytes()
+            << "tensor 'w' [4611686018427387904, 9223372036854775808) runs past the end";
         GgufWriter misaligned;
         misaligned.tensor(QStringLiteral("w"), {32}, test::GgmlF32, 128, 4);
         QTest::newRow("misaligned offset") << misaligned.bytes() << "not a multiple of the alignment 32";
