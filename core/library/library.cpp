@@ -86,7 +86,7 @@ template <> struct PresetKind<GpuSpec>
             g.memoryBytes = std::int64_t(*cuda) * MiB;
             g.memoryBasis = QStringLiteral("cuda");
         } else if (smi) {
-            g.memoryBytes = std::int64_t(*smi) * MiB;
+            g.memoryBytes = g.nvidiaSmiMib * MiB;
             g.memoryBasis = QStringLiteral("nvidia-smi");
         } else {
             // Apple sells unified memory in GiB; datasheets for the rest use 10^9.
