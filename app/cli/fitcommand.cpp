@@ -84,9 +84,10 @@ int runFit(const QStringList &arguments)
     option("model", QStringLiteral("Preset id, HuggingFace repo id, or a path (as calc)."), "model");
     const QCommandLineOption concurrency =
         option("concurrency", QStringLiteral("Requests served at once (required)."), "n");
-    const QCommandLineOption maxModelLen =
-        option("max-model-len",
-               QStringLiteral("Tokens per request; without it, the longest each configuration allows."), "n");
+    const QCommandLineOption maxModelLen = option(
+        "max-model-len",
+        QStringLiteral("Tokens per request; without it (or `auto`), the longest each configuration allows."),
+        "n");
     const QCommandLineOption contextLength =
         option("context-length", QStringLiteral("SGLang's name for --max-model-len."), "n");
     const QCommandLineOption gpus =
@@ -140,10 +141,16 @@ int runFit(const QStringList &arguments)
         if (parser.isSet(maxModelLen) && parser.isSet(contextLength))
             throw Error(
                 QStringLiteral("--context-length: give --max-model-len or --context-length, not both"));
+        // `auto` (calc's word for the default) asks for the longest length, as leaving the option out does.
+        const auto requestLength = [&](const QCommandLineOption &o, const QString &name) -> std::int64_t {
+            const QString text = parser.value(o).trimmed();
+            return text.compare(QLatin1String("auto"), Qt::CaseInsensitive) == 0 ? 0
+                                                                                 : parsePositive(text, name);
+        };
         if (parser.isSet(maxModelLen))
-            q.maxModelLen = parsePositive(parser.value(maxModelLen), QStringLiteral("--max-model-len"));
+            q.maxModelLen = requestLength(maxModelLen, QStringLiteral("--max-model-len"));
         if (parser.isSet(contextLength))
-            q.maxModelLen = parsePositive(parser.value(contextLength), QStringLiteral("--context-length"));
+            q.maxModelLen = requestLength(contextLength, QStringLiteral("--context-length"));
         q.maxGpus = int(
             std::min<std::int64_t>(parsePositive(parser.value(maxGpus), QStringLiteral("--max-gpus")), 64));
         for (const QString &method : parser.values(quantizations))

@@ -190,6 +190,22 @@ private Q_SLOTS:
         QVERIFY(text.out.contains("no configuration"));
     }
 
+    void fitTakesAutoForTheLongestLength()
+    {
+        // calc's `auto` spelling of the default: fit then finds the longest length per configuration,
+        // as without the option.
+        const QStringList query = {
+            QStringLiteral("fit"),           QStringLiteral("--model"),    QStringLiteral("llama-3.1-8b"),
+            QStringLiteral("--concurrency"), QStringLiteral("32"),         QStringLiteral("--gpu"),
+            QStringLiteral("h100-sxm"),      QStringLiteral("--max-gpus"), QStringLiteral("1")};
+        const QJsonObject longest = json(query);
+        QVERIFY(!longest.value(QLatin1String("fits")).toArray().isEmpty());
+        QCOMPARE(json(query + QStringList{QStringLiteral("--max-model-len"), QStringLiteral("auto")}),
+                 longest);
+        QCOMPARE(json(query + QStringList{QStringLiteral("--context-length"), QStringLiteral("AUTO")}),
+                 longest);
+    }
+
     void fitForSglangPrintsItsLaunchLine()
     {
         const QJsonObject o =
