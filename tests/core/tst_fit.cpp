@@ -3,6 +3,7 @@
 // from its options, serves the requests; no smaller tensor-parallel size of the
 // same GPU and precisions would; the order; and the two questions the README asks.
 #include "common/error.h"
+#include "fitchecks.h"
 #include "library/library.h"
 #include "plan/fit.h"
 #include "plan/planner.h"
@@ -31,38 +32,11 @@ FitQuery query(const QString &model, std::int64_t concurrency, std::int64_t maxM
     return q;
 }
 
-/// The row's scenario as its options say it, planned again from them.
-MemoryPlan replanned(const FitRow &row)
-{
-    return planMemory(scenarioFromValues(scenarioToValues(row.scenario), builtinResolvers()));
-}
-
 } // namespace
 
 class TestFit : public QObject
 {
     Q_OBJECT
-
-    /// Every row: its options plan to a scenario that serves the query; a smaller valid
-    /// tensor-parallel size of the same GPU and precisions does not.
-    static void checkRows(const FitQuery &q, const FitResult &result)
-    {
-        for (const FitRow &row : result.fits) {
-            const MemoryPlan plan = replanned(row);
-            QVERIFY2(servesConcurrency(plan, q.concurrency), qPrintable(row.command));
-            QCOMPARE(plan.kv.capacityTokens, row.plan.kv.capacityTokens);
-            QVERIFY(row.maxConcurrency >= q.concurrency);
-            if (q.maxModelLen > 0)
-                QCOMPARE(plan.maxModelLen, q.maxModelLen);
-            for (const int tp : validTensorParallelSizes(q.base.model, row.plan.tensorParallelSize - 1)) {
-                Scenario smaller = row.scenario;
-                smaller.tensorParallelSize = tp;
-                QVERIFY2(!servesConcurrency(planMemory(smaller), q.concurrency),
-                         qPrintable(QStringLiteral("%1 also serves at TP %2").arg(row.command).arg(tp)));
-            }
-            QVERIFY(row.command.contains(row.scenario.model.hfRepoIds.value(0, row.scenario.model.name)));
-        }
-    }
 
 private Q_SLOTS:
     void everyProposalServesAndNoSmallerTensorParallelSizeDoes()
@@ -71,7 +45,7 @@ private Q_SLOTS:
         const FitResult result = findFits(q);
         QVERIFY(!result.fits.isEmpty());
         QVERIFY(result.reason.isEmpty());
-        checkRows(q, result);
+        test::verifyFitRows(q, result);
     }
 
     void rankedByGpusThenMemoryThenSpeed()
@@ -123,7 +97,7 @@ private Q_SLOTS:
         // FP8 weights leave more room: the longest context first.
         QCOMPARE(result.fits.first().plan.quantization.method, QuantMethod::Fp8);
         QVERIFY(result.fits.first().plan.maxModelLen > result.fits.last().plan.maxModelLen);
-        checkRows(q, result);
+        test::verifyFitRows(q, result);
     }
 
     void fewestH100sFor64UsersOf32kTokensOfQwen3Next()
@@ -136,7 +110,7 @@ private Q_SLOTS:
         const FitRow &best = result.fits.first();
         for (const FitRow &row : result.fits)
             QVERIFY(row.plan.tensorParallelSize >= best.plan.tensorParallelSize);
-        checkRows(q, result);
+        test::verifyFitRows(q, result);
         // No precision at all serves on fewer GPUs.
         for (const int tp : validTensorParallelSizes(q.base.model, best.plan.tensorParallelSize - 1))
             for (const bool fp8Weights : {false, true})
@@ -161,7 +135,7 @@ private Q_SLOTS:
         QVERIFY(!result.fits.isEmpty());
         for (const FitRow &row : result.fits)
             QVERIFY(row.command.startsWith(QLatin1String("python -m sglang.launch_server --model-path ")));
-        checkRows(q, result);
+        test::verifyFitRows(q, result);
     }
 
     void nothingFitsGivesAnEmptyListAndAReason()

@@ -1,0 +1,44 @@
+// SPDX-License-Identifier: MIT
+// What every answer of kvscope fit must satisfy, shared by the fit suite and the
+// property suite: each row, planned again from its own options, serves the
+// query; no smaller valid tensor-parallel size of the same GPU and precisions
+// would; its launch line names the model.
+#pragma once
+
+#include "library/library.h"
+#include "plan/fit.h"
+#include "plan/planner.h"
+#include "plan/scenariovalues.h"
+#include "plan/tensorparallel.h"
+
+#include <QTest>
+
+namespace kvscope::test {
+
+/// The row's scenario as its options say it, planned again from them.
+inline MemoryPlan replanned(const FitRow &row)
+{
+    return planMemory(scenarioFromValues(scenarioToValues(row.scenario), builtinResolvers()));
+}
+
+/// QVERIFYs every row of `result` against `q`; returns at the first failure.
+inline void verifyFitRows(const FitQuery &q, const FitResult &result)
+{
+    for (const FitRow &row : result.fits) {
+        const MemoryPlan plan = replanned(row);
+        QVERIFY2(servesConcurrency(plan, q.concurrency), qPrintable(row.command));
+        QCOMPARE(plan.kv.capacityTokens, row.plan.kv.capacityTokens);
+        QVERIFY(row.maxConcurrency >= q.concurrency);
+        if (q.maxModelLen > 0)
+            QCOMPARE(plan.maxModelLen, q.maxModelLen);
+        for (const int tp : validTensorParallelSizes(q.base.model, row.plan.tensorParallelSize - 1)) {
+            Scenario smaller = row.scenario;
+            smaller.tensorParallelSize = tp;
+            QVERIFY2(!servesConcurrency(planMemory(smaller), q.concurrency),
+                     qPrintable(QStringLiteral("%1 also serves at TP %2").arg(row.command).arg(tp)));
+        }
+        QVERIFY(row.command.contains(row.scenario.model.hfRepoIds.value(0, row.scenario.model.name)));
+    }
+}
+
+} // namespace kvscope::test
