@@ -4,11 +4,14 @@
 // sequences up to 10^9, every GPU preset and custom GPUs from 1 GiB to 1 PiB.
 // Whatever the input, the core answers with a plan whose figures are sane, or
 // refuses with a kvscope::Error that says why — never NaN, a negative byte
-// count or a silent overflow. The draws are seeded: KVSCOPE_PROPERTY_SEED=N
+// count or a silent overflow. Drawn `kvscope fit` questions are answered only
+// with configurations that serve them. The draws are seeded: KVSCOPE_PROPERTY_SEED=N
 // reproduces a run (the seed is printed), KVSCOPE_PROPERTY_CASES=N sets how many.
 #include "common/error.h"
+#include "fitchecks.h"
 #include "gpu/customgpu.h"
 #include "library/library.h"
+#include "plan/fit.h"
 #include "plan/fixes.h"
 #include "plan/planner.h"
 #include "plan/speed.h"
@@ -81,6 +84,27 @@ Scenario drawScenario(QRandomGenerator &random)
     if (random.bounded(3) == 0)
         s.maxModelLen = logUniform(random, 1, 1'000'000'000);
     return s;
+}
+
+/// A `kvscope fit` question drawn as widely: any preset model and engine, 1 to 10^4
+/// requests of 1 to 10^7 tokens or the longest length, one to three GPUs (presets or
+/// custom from 1 GiB to 1 PiB), up to 1-8 GPUs per configuration.
+FitQuery drawFitQuery(QRandomGenerator &random)
+{
+    static const QList<ModelArch> models = ModelLibrary::builtin().presets();
+    static const QList<GpuSpec> gpus = servingGpus(GpuLibrary::builtin().presets());
+    FitQuery q;
+    q.base.model = pick(random, models);
+    q.base.engine = random.bounded(4) == 0 ? Engine::Sglang : Engine::Vllm;
+    q.concurrency = logUniform(random, 1, 10'000);
+    q.maxModelLen = random.bounded(3) == 0 ? 0 : logUniform(random, 1, 10'000'000);
+    for (int i = 0, n = 1 + int(random.bounded(3)); i < n; ++i)
+        q.gpus
+            << (random.bounded(4) == 0 // as --gpu custom:GIB names one, so the rows replan from their options
+                    ? resolveGpu(QStringLiteral("custom:%1:1000:100").arg(logUniform(random, 1, PiB / GiB)))
+                    : pick(random, gpus));
+    q.maxGpus = pick(random, QList<int>{1, 2, 4, 8});
+    return q;
 }
 
 /// Plans, or returns nothing when the core refuses with a message; any other
@@ -295,6 +319,35 @@ private Q_SLOTS:
                     QVERIFY2(!q->fits, "the longest sequence + 1");
             }
         });
+    }
+
+    void everyFitAnswerServesItsLoad()
+    {
+        // A search plans dozens of configurations: one query per twenty draws.
+        QRandomGenerator random(m_seed);
+        int answered = 0, rows = 0;
+        for (int i = 0; i < m_cases; i += 20) {
+            const FitQuery q = drawFitQuery(random);
+            FitResult result;
+            try {
+                result = findFits(q);
+            } catch (const Error &error) {
+                QVERIFY2(!error.message().trimmed().isEmpty(), "fit refused without a message");
+                continue; // e.g. SGLang refusing a hybrid model, by name
+            }
+            QVERIFY2(result.fits.isEmpty() != result.reason.isEmpty(), "rows or a reason, never both");
+            test::verifyFitRows(q, result);
+            if (QTest::currentTestFailed()) {
+                qWarning("query %d of seed %u: %s, %lld requests of %lld tokens, %s", i, m_seed,
+                         qPrintable(q.base.model.id), static_cast<long long>(q.concurrency),
+                         static_cast<long long>(q.maxModelLen), qPrintable(q.gpus.first().id));
+                return;
+            }
+            ++answered;
+            rows += int(result.fits.size());
+        }
+        qInfo("%d fit queries answered, %d configurations checked", answered, rows);
+        QVERIFY(answered > 0 && rows > 0);
     }
 
     void everyProposedFixWorks()
