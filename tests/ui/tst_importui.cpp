@@ -309,6 +309,55 @@ private Q_SLOTS:
                                             "imported models")});
     }
 
+    void aKeyTheLibraryAlreadyHoldsIsSkipped()
+    {
+        // Two saved models under one key (a hand-edited file): the first is kept, the
+        // second reported, so saving keeps the order and every key names one model.
+        m_window.reset();
+        const QString path = writeFile(QStringLiteral("twice/config.json"), smallConfig);
+        const auto pasted = [](const char *key, const char *name) {
+            return QVariantMap{{QStringLiteral("key"), QLatin1String(key)},
+                               {QStringLiteral("name"), QLatin1String(name)},
+                               {QStringLiteral("config"), QByteArray(smallConfig)}};
+        };
+        const QVariantMap imported{{QStringLiteral("key"), QStringLiteral("imported:") + path}};
+        QSettings().setValue(QStringLiteral("library/imported"),
+                             QVariantList{pasted("pasted:1", "first"), imported, pasted("pasted:2", "second"),
+                                          pasted("pasted:1", "third"), imported});
+        openWindow();
+        QTRY_VERIFY(!m_window->library()->isImporting());
+        const auto keysAndNames = [this] {
+            QStringList out;
+            for (const UserLibrary::ImportedEntry &entry : m_window->library()->importedModels())
+                out << entry.key + QLatin1Char('=') + entry.imported.model.name;
+            return out;
+        };
+        QCOMPARE(keysAndNames().size(), 3);
+        QCOMPARE(keysAndNames().at(0), QStringLiteral("pasted:1=first"));
+        QVERIFY(keysAndNames().at(1).startsWith(QStringLiteral("imported:") + path + QLatin1Char('=')));
+        QCOMPARE(keysAndNames().at(2), QStringLiteral("pasted:2=second"));
+        const QStringList problems = m_window->restoreProblems();
+        QCOMPARE(problems.size(), 2);
+        for (const QString &key : {QStringLiteral("pasted:1"), QStringLiteral("imported:") + path})
+            QVERIFY2(
+                problems.contains(QStringLiteral("library/imported = '%1' ignored: an earlier saved model "
+                                                 "has the same key")
+                                      .arg(key)),
+                qPrintable(problems.join(QLatin1Char('\n'))));
+
+        // Saved (as on the library's next change; the file is not rewritten just for being
+        // read) and restored: the same models in the same order, nothing to report.
+        const QStringList before = keysAndNames();
+        m_window->library()->save();
+        m_window->close();
+        m_window.reset();
+        openWindow();
+        QTRY_VERIFY(!m_window->library()->isImporting());
+        QCOMPARE(keysAndNames(), before);
+        QVERIFY2(m_window->restoreProblems().isEmpty(),
+                 qPrintable(m_window->restoreProblems().join(QLatin1Char('\n'))));
+    }
+
     void ggufModelOffersLlamaCppCacheTypes()
     {
         // A two-layer Llama-shaped GGUF written by the test (tests/filewriters.h):

@@ -43,6 +43,9 @@ void UserLibrary::load(settings::SettingsReader &reader)
         const QVariantMap map = value.toMap();
         const QString key = map.value(QStringLiteral("key")).toString();
         try {
+            // A key names one model (a scenario refers to it): a hand-edited list's second copy is not read.
+            if (m_order.contains(key))
+                throw Error(QStringLiteral("an earlier saved model has the same key"));
             if (key.startsWith(QLatin1String("imported:"))) {
                 m_order.insert(key, order);
                 importStored(key, map, order++);
