@@ -19,12 +19,14 @@
 
 #include <QApplication>
 #include <QComboBox>
+#include <QDeadlineTimer>
 #include <QDialogButtonBox>
 #include <QDoubleSpinBox>
 #include <QDropEvent>
 #include <QImage>
 #include <QLabel>
 #include <QLineEdit>
+#include <QMessageBox>
 #include <QMimeData>
 #include <QPlainTextEdit>
 #include <QSettings>
@@ -53,13 +55,22 @@ const char *smallConfig = R"({"model_type": "qwen2", "num_hidden_layers": 24, "h
   "num_attention_heads": 14, "num_key_value_heads": 2, "intermediate_size": 4864, "vocab_size": 151936,
   "max_position_embeddings": 32768, "tie_word_embeddings": true, "torch_dtype": "bfloat16"})";
 
-/// Closes the next modal dialog (an error message box) once it is up.
+/// Closes the next error message box once it is up. It polls rather than waiting a
+/// fixed time: what comes before the box (a background import, a 1 MiB config laid
+/// out and parsed) can take any time on a loaded machine, and a timer that fired too
+/// early closed nothing, or the dialog before the box, and left the test waiting.
 void closeNextModal()
 {
-    QTimer::singleShot(50, [] {
-        if (QWidget *modal = QApplication::activeModalWidget())
-            modal->close();
+    auto *poll = new QTimer(qApp);
+    const QDeadlineTimer deadline(std::chrono::minutes(2));
+    QObject::connect(poll, &QTimer::timeout, poll, [poll, deadline] {
+        auto *box = qobject_cast<QMessageBox *>(QApplication::activeModalWidget());
+        if (box)
+            box->close();
+        if (box || deadline.hasExpired())
+            poll->deleteLater();
     });
+    poll->start(20);
 }
 
 } // namespace
