@@ -142,15 +142,11 @@ int runFit(const QStringList &arguments)
             throw Error(
                 QStringLiteral("--context-length: give --max-model-len or --context-length, not both"));
         // `auto` (calc's word for the default) asks for the longest length, as leaving the option out does.
-        const auto requestLength = [&](const QCommandLineOption &o, const QString &name) -> std::int64_t {
-            const QString text = parser.value(o).trimmed();
-            return text.compare(QLatin1String("auto"), Qt::CaseInsensitive) == 0 ? 0
-                                                                                 : parsePositive(text, name);
-        };
         if (parser.isSet(maxModelLen))
-            q.maxModelLen = requestLength(maxModelLen, QStringLiteral("--max-model-len"));
+            q.maxModelLen = parseOptionalCount(parser.value(maxModelLen), QStringLiteral("--max-model-len"));
         if (parser.isSet(contextLength))
-            q.maxModelLen = requestLength(contextLength, QStringLiteral("--context-length"));
+            q.maxModelLen =
+                parseOptionalCount(parser.value(contextLength), QStringLiteral("--context-length"));
         q.maxGpus = int(
             std::min<std::int64_t>(parsePositive(parser.value(maxGpus), QStringLiteral("--max-gpus")), 64));
         for (const QString &method : parser.values(quantizations))

@@ -35,6 +35,13 @@ std::int64_t parsePositive(const QString &text, const QString &option)
                         QStringLiteral("%1: must be a positive integer, got '%2'").arg(option, text));
 }
 
+std::int64_t parseOptionalCount(const QString &text, const QString &option)
+{
+    if (text.trimmed().compare(QLatin1String("auto"), Qt::CaseInsensitive) == 0)
+        return 0;
+    return parsePositive(text, option);
+}
+
 QString formatUtilization(std::int64_t ppm)
 {
     QString text = QStringLiteral("%1.%2").arg(ppm / 1'000'000).arg(ppm % 1'000'000, 6, 10, QLatin1Char('0'));

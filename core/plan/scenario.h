@@ -62,6 +62,9 @@ std::int64_t parseUtilization(const QString &text,
 /// throws kvscope::Error naming `option` and the text otherwise.
 std::int64_t parsePositive(const QString &text, const QString &option);
 
+/// A count whose 0 means "the default": a positive integer, or "auto" (any case) for 0.
+std::int64_t parseOptionalCount(const QString &text, const QString &option);
+
 /// "0.9" from 900000, without float noise.
 QString formatUtilization(std::int64_t ppm);
 

@@ -13,14 +13,6 @@ namespace {
 
 constexpr char Auto[] = "auto";
 
-/// The optional counts (0 = the default) also read "auto", so that every value has a spelling.
-std::int64_t parseOptionalCount(const QString &text, const QString &option)
-{
-    if (text.trimmed().compare(QLatin1String(Auto), Qt::CaseInsensitive) == 0)
-        return 0;
-    return parsePositive(text, option);
-}
-
 QString optionalCountText(std::int64_t value)
 {
     return value > 0 ? QString::number(value) : QLatin1String(Auto);

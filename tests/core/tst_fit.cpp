@@ -7,7 +7,6 @@
 #include "library/library.h"
 #include "plan/fit.h"
 #include "plan/planner.h"
-#include "plan/scenariovalues.h"
 #include "plan/tensorparallel.h"
 
 #include <QJsonArray>

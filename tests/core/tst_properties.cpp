@@ -87,8 +87,8 @@ Scenario drawScenario(QRandomGenerator &random)
 }
 
 /// A `kvscope fit` question drawn as widely: any preset model and engine, 1 to 10^4
-/// requests of 1 to 10^7 tokens or the longest length, one to three GPUs (presets or
-/// custom from 1 GiB to 1 PiB), up to 1-8 GPUs per configuration.
+/// requests of 1 to 10^7 tokens or the longest length, one to three candidate GPUs
+/// (presets, or custom from 1 GiB to 1 PiB), and --max-gpus 1, 2, 4 or 8.
 FitQuery drawFitQuery(QRandomGenerator &random)
 {
     static const QList<ModelArch> models = ModelLibrary::builtin().presets();
