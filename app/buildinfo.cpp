@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "buildinfo.h"
+#include "app/buildinfo.h"
 
 #include "gitrevision.h"
 

@@ -2,19 +2,19 @@
 // kvscope: the window by default (with a model file to open, if one is
 // given), headless subcommands (calc, models, gpus...) when the first
 // argument names one.
-#include "buildinfo.h"
-#include "cli/cliio.h"
-#include "cli/commands.h"
-#include "cli/scenariooptions.h"
-#include "common/error.h"
-#include "common/imagesize.h"
-#include "mainwindow.h"
-#include "plan/planner.h"
-#include "screenshot.h"
-#include "settings/appsettings.h"
-#include "startupprobe.h"
-#include "theme.h"
-#include "translations.h"
+#include "app/buildinfo.h"
+#include "app/cli/cliio.h"
+#include "app/cli/commands.h"
+#include "app/cli/scenariooptions.h"
+#include "app/screenshot.h"
+#include "app/startupprobe.h"
+#include "core/common/error.h"
+#include "core/common/imagesize.h"
+#include "core/plan/planner.h"
+#include "ui/mainwindow.h"
+#include "ui/settings/appsettings.h"
+#include "ui/theme.h"
+#include "ui/translations.h"
 
 #include <cstdio>
 #include <optional>

@@ -1,15 +1,15 @@
 // SPDX-License-Identifier: MIT
-#include "screenshot.h"
+#include "app/screenshot.h"
 
-#include "cli/cliio.h"
-#include "common/atomicfile.h"
-#include "common/error.h"
-#include "compare/compareview.h"
-#include "fit/fitdialog.h"
-#include "library/modelimporter.h"
-#include "library/userlibrary.h"
-#include "mainwindow.h"
-#include "quantization/quantizationview.h"
+#include "app/cli/cliio.h"
+#include "core/common/atomicfile.h"
+#include "core/common/error.h"
+#include "ui/compare/compareview.h"
+#include "ui/fit/fitdialog.h"
+#include "ui/library/modelimporter.h"
+#include "ui/library/userlibrary.h"
+#include "ui/mainwindow.h"
+#include "ui/quantization/quantizationview.h"
 
 #include <memory>
 

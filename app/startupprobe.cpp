@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
-#include "startupprobe.h"
+#include "app/startupprobe.h"
 
-#include "cli/cliio.h"
+#include "app/cli/cliio.h"
 
 #include <QCoreApplication>
 #include <QDateTime>

@@ -4,7 +4,7 @@
 // lib/format.py), and a way to catch the one error a bad input must give.
 #pragma once
 
-#include "common/error.h"
+#include "core/common/error.h"
 
 #include <initializer_list>
 

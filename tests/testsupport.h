@@ -2,8 +2,8 @@
 // Helpers shared by the core suites.
 #pragma once
 
-#include "common/error.h"
-#include "library/library.h"
+#include "core/common/error.h"
+#include "core/library/library.h"
 
 #include <cstddef>
 

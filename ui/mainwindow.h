@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "plan/scenario.h"
-#include "settings/appsettings.h"
+#include "core/plan/scenario.h"
+#include "ui/settings/appsettings.h"
 
 #include <functional>
 #include <optional>

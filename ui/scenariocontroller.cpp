@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
-#include "scenariocontroller.h"
+#include "ui/scenariocontroller.h"
 
-#include "common/error.h"
-#include "library/library.h"
-#include "plan/planner.h"
-#include "plan/tensorparallel.h"
+#include "core/common/error.h"
+#include "core/library/library.h"
+#include "core/plan/planner.h"
+#include "core/plan/tensorparallel.h"
 
 #include <algorithm>
 

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "plan/growth.h"
-#include "plan/memoryplan.h"
-#include "plan/scenario.h"
+#include "core/plan/growth.h"
+#include "core/plan/memoryplan.h"
+#include "core/plan/scenario.h"
 
 #include <optional>
 

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: MIT
-#include "scenariosession.h"
+#include "ui/scenariosession.h"
 
-#include "common/atomicfile.h"
-#include "common/error.h"
-#include "library/userlibrary.h"
-#include "plan/planner.h"
-#include "scenariocontroller.h"
+#include "core/common/atomicfile.h"
+#include "core/common/error.h"
+#include "core/plan/planner.h"
+#include "ui/library/userlibrary.h"
+#include "ui/scenariocontroller.h"
 
 #include <algorithm>
 

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "plan/scenariofile.h"
-#include "quantization/quantsettings.h"
+#include "core/plan/scenariofile.h"
+#include "ui/quantization/quantsettings.h"
 
 #include <functional>
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
-#include "theme.h"
+#include "ui/theme.h"
 
-#include "zoomstyle.h"
+#include "ui/zoomstyle.h"
 
 #include <cmath>
 #include <optional>

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "plan/breakdown.h"
-#include "plan/growth.h"
-#include "precision/dtypes.h"
+#include "core/plan/breakdown.h"
+#include "core/plan/growth.h"
+#include "core/precision/dtypes.h"
 
 #include <QColor>
 #include <QFont>

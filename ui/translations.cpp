@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "translations.h"
+#include "ui/translations.h"
 
 #include <memory>
 

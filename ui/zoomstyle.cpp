@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
-#include "zoomstyle.h"
+#include "ui/zoomstyle.h"
 
-#include "theme.h"
+#include "ui/theme.h"
 
 #include <cmath>
 

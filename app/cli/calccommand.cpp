@@ -1,17 +1,17 @@
 // SPDX-License-Identifier: MIT
 // kvscope calc: one Scenario in, one MemoryPlan out, as a table or JSON.
-#include "calccommand.h"
+#include "app/cli/calccommand.h"
 
-#include "cliio.h"
-#include "commands.h"
-#include "common/error.h"
-#include "library/library.h"
-#include "plan/fixes.h"
-#include "plan/formula.h"
-#include "plan/launchline.h"
-#include "plan/planjson.h"
-#include "plan/planner.h"
-#include "plantext.h"
+#include "app/cli/cliio.h"
+#include "app/cli/commands.h"
+#include "app/cli/plantext.h"
+#include "core/common/error.h"
+#include "core/library/library.h"
+#include "core/plan/fixes.h"
+#include "core/plan/formula.h"
+#include "core/plan/launchline.h"
+#include "core/plan/planjson.h"
+#include "core/plan/planner.h"
 
 #include <QJsonDocument>
 #include <QJsonObject>

@@ -3,8 +3,8 @@
 // the fuzz target of the command line runs the same code in-process.
 #pragma once
 
-#include "plan/scenariovalues.h"
-#include "scenariooptions.h"
+#include "app/cli/scenariooptions.h"
+#include "core/plan/scenariovalues.h"
 
 #include <QCommandLineOption>
 #include <QCommandLineParser>

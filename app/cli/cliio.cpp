@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
-#include "cliio.h"
+#include "app/cli/cliio.h"
 
-#include "common/atomicfile.h"
-#include "common/error.h"
+#include "core/common/atomicfile.h"
+#include "core/common/error.h"
 
 #include <cerrno>
 #include <cstdio>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
-#include "commands.h"
+#include "app/cli/commands.h"
 
-#include "cliio.h"
+#include "app/cli/cliio.h"
 
 namespace kvscope::cli {
 

@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: MIT
 // kvscope compare: 2 to 4 variants of one scenario side by side — memory,
 // capacity, speed and accuracy — as a table or JSON.
-#include "cliio.h"
-#include "commands.h"
-#include "common/error.h"
-#include "compare/comparison.h"
-#include "comparetext.h"
-#include "scenariooptions.h"
-#include "variants.h"
+#include "app/cli/cliio.h"
+#include "app/cli/commands.h"
+#include "app/cli/comparetext.h"
+#include "app/cli/scenariooptions.h"
+#include "app/cli/variants.h"
+#include "core/common/error.h"
+#include "core/compare/comparison.h"
 
 #include <QCommandLineParser>
 #include <QJsonDocument>

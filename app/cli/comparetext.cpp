@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
-#include "comparetext.h"
+#include "app/cli/comparetext.h"
 
-#include "common/units.h"
-#include "plantext.h"
+#include "app/cli/plantext.h"
+#include "core/common/units.h"
 
 #include <algorithm>
 #include <cmath>

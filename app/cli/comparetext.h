@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "compare/comparison.h"
+#include "core/compare/comparison.h"
 
 #include <QString>
 

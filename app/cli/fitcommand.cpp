@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: MIT
 // kvscope fit: the configurations that serve N concurrent requests of L tokens.
-#include "cliio.h"
-#include "commands.h"
-#include "common/error.h"
-#include "common/units.h"
-#include "library/library.h"
-#include "plan/fit.h"
-#include "plan/scenariovalues.h"
+#include "app/cli/cliio.h"
+#include "app/cli/commands.h"
+#include "core/common/error.h"
+#include "core/common/units.h"
+#include "core/library/library.h"
+#include "core/plan/fit.h"
+#include "core/plan/scenariovalues.h"
 
 #include <algorithm>
 #include <cmath>

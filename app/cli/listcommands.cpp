@@ -1,14 +1,14 @@
 // SPDX-License-Identifier: MIT
 // kvscope models / kvscope gpus: the built-in presets, as a table or JSON.
-#include "listcommands.h"
+#include "app/cli/listcommands.h"
 
-#include "cliio.h"
-#include "commands.h"
-#include "common/error.h"
-#include "common/units.h"
-#include "gpu/customgpu.h"
-#include "library/library.h"
-#include "library/presetlist.h"
+#include "app/cli/cliio.h"
+#include "app/cli/commands.h"
+#include "core/common/error.h"
+#include "core/common/units.h"
+#include "core/gpu/customgpu.h"
+#include "core/library/library.h"
+#include "core/library/presetlist.h"
 
 #include <QCommandLineParser>
 #include <QJsonArray>

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
-#include "plantext.h"
+#include "app/cli/plantext.h"
 
-#include "common/units.h"
-#include "plan/scenario.h"
-#include "plan/speed.h"
+#include "core/common/units.h"
+#include "core/plan/scenario.h"
+#include "core/plan/speed.h"
 
 #include <cmath>
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "plan/memoryplan.h"
+#include "core/plan/memoryplan.h"
 
 #include <QString>
 

@@ -1,17 +1,17 @@
 // SPDX-License-Identifier: MIT
 // kvscope quant: fake-quantize one tensor with one or more schemes and print
 // the error figures as a table or JSON, optionally the histograms as CSV.
-#include "quantcommand.h"
+#include "app/cli/quantcommand.h"
 
-#include "cliio.h"
-#include "commands.h"
-#include "common/atomicfile.h"
-#include "common/error.h"
-#include "common/integertext.h"
-#include "quantization/quantrun.h"
-#include "quantization/report.h"
-#include "quantization/tensorsource.h"
-#include "quanttext.h"
+#include "app/cli/cliio.h"
+#include "app/cli/commands.h"
+#include "app/cli/quanttext.h"
+#include "core/common/atomicfile.h"
+#include "core/common/error.h"
+#include "core/common/integertext.h"
+#include "core/quantization/quantrun.h"
+#include "core/quantization/report.h"
+#include "core/quantization/tensorsource.h"
 
 #include <limits>
 

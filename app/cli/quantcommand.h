@@ -3,8 +3,8 @@
 // running it: the fuzz target of the command line checks the same code in-process.
 #pragma once
 
-#include "quantization/quantrun.h"
-#include "quantoptions.h"
+#include "app/cli/quantoptions.h"
+#include "core/quantization/quantrun.h"
 
 #include <QCommandLineParser>
 

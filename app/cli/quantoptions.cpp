@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
-#include "quantoptions.h"
+#include "app/cli/quantoptions.h"
 
-#include "common/error.h"
-#include "common/integertext.h"
-#include "plan/scenariovalues.h"
-#include "quantization/histogram.h"
+#include "core/common/error.h"
+#include "core/common/integertext.h"
+#include "core/plan/scenariovalues.h"
+#include "core/quantization/histogram.h"
 
 #include <cmath>
 #include <limits>

@@ -2,9 +2,9 @@
 // kvscope quant's options, shared with kvscope export (the quantization charts).
 #pragma once
 
-#include "plan/scenariofile.h"
-#include "quantization/scheme.h"
-#include "quantization/synthetic.h"
+#include "core/plan/scenariofile.h"
+#include "core/quantization/scheme.h"
+#include "core/quantization/synthetic.h"
 
 #include <cstdint>
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
-#include "quanttext.h"
+#include "app/cli/quanttext.h"
 
-#include "common/units.h"
+#include "core/common/units.h"
 
 namespace kvscope::cli {
 

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "quantization/simulator.h"
-#include "quantization/tensorsource.h"
+#include "core/quantization/simulator.h"
+#include "core/quantization/tensorsource.h"
 
 #include <QList>
 #include <QString>

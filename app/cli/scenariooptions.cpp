@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
-#include "scenariooptions.h"
+#include "app/cli/scenariooptions.h"
 
-#include "plan/engine.h"
-#include "plan/scenariovalues.h"
+#include "core/plan/engine.h"
+#include "core/plan/scenariovalues.h"
 
 namespace kvscope::cli {
 

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "plan/scenario.h"
-#include "plan/scenariovalues.h"
+#include "core/plan/scenario.h"
+#include "core/plan/scenariovalues.h"
 
 #include <QCommandLineOption>
 #include <QCommandLineParser>

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
-#include "variants.h"
+#include "app/cli/variants.h"
 
-#include "cliio.h"
-#include "common/error.h"
+#include "app/cli/cliio.h"
+#include "core/common/error.h"
 
 #include <QCommandLineParser>
 #include <QProcess>

@@ -4,8 +4,8 @@
 // four, or 2 to 4 --variant strings of calc options on top of the shared ones.
 #pragma once
 
-#include "compare/comparison.h"
-#include "scenariooptions.h"
+#include "app/cli/scenariooptions.h"
+#include "core/compare/comparison.h"
 
 #include <optional>
 

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
-#include "common/atomicfile.h"
+#include "core/common/atomicfile.h"
 
-#include "common/error.h"
-#include "common/regularfile.h"
+#include "core/common/error.h"
+#include "core/common/regularfile.h"
 
 #include <cerrno>
 #include <cstdio>

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "common/csv.h"
+#include "core/common/csv.h"
 
 #include <QLocale>
 

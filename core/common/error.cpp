@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "common/error.h"
+#include "core/common/error.h"
 
 namespace kvscope {
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
-#include "common/imagesize.h"
+#include "core/common/imagesize.h"
 
-#include "common/error.h"
+#include "core/common/error.h"
 
 namespace kvscope {
 

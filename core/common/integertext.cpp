@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
-#include "common/integertext.h"
+#include "core/common/integertext.h"
 
-#include "common/error.h"
+#include "core/common/error.h"
 
 #include <QRegularExpression>
 

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
-#include "common/regularfile.h"
+#include "core/common/regularfile.h"
 
-#include "common/error.h"
-#include "common/units.h"
+#include "core/common/error.h"
+#include "core/common/units.h"
 
 #include <algorithm>
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "common/units.h"
+#include "core/common/units.h"
 
 #include <cmath>
 #include <cstdlib>

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
-#include "compare/accuracy.h"
+#include "core/compare/accuracy.h"
 
-#include "common/error.h"
-#include "model/checkpointscan.h"
-#include "quantization/schemecatalogue.h"
-#include "quantization/tensorsource.h"
+#include "core/common/error.h"
+#include "core/model/checkpointscan.h"
+#include "core/quantization/schemecatalogue.h"
+#include "core/quantization/tensorsource.h"
 
 #include <algorithm>
 #include <cmath>

@@ -30,11 +30,11 @@
 // GPU, sequence length) a lookup.
 #pragma once
 
-#include "plan/memoryplan.h"
-#include "plan/scenario.h"
-#include "plan/scenariofile.h"
-#include "quantization/parallel.h"
-#include "quantization/quantrun.h"
+#include "core/plan/memoryplan.h"
+#include "core/plan/scenario.h"
+#include "core/plan/scenariofile.h"
+#include "core/quantization/parallel.h"
+#include "core/quantization/quantrun.h"
 
 #include <optional>
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
-#include "compare/comparechart.h"
+#include "core/compare/comparechart.h"
 
-#include "common/csv.h"
+#include "core/common/csv.h"
 
 #include <algorithm>
 

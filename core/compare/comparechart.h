@@ -4,8 +4,8 @@
 // "Copy data" and `kvscope export --chart compare-memory|compare-speed --out FILE.csv`.
 #pragma once
 
-#include "compare/comparison.h"
-#include "plan/breakdown.h"
+#include "core/compare/comparison.h"
+#include "core/plan/breakdown.h"
 
 #include <cstdint>
 

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
-#include "compare/comparison.h"
+#include "core/compare/comparison.h"
 
-#include "common/error.h"
-#include "plan/planjson.h"
-#include "plan/planner.h"
+#include "core/common/error.h"
+#include "core/plan/planjson.h"
+#include "core/plan/planner.h"
 
 #include <algorithm>
 #include <cmath>

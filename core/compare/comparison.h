@@ -12,12 +12,12 @@
 // Every type is a plain value; every figure on screen is a field of these.
 #pragma once
 
-#include "compare/accuracy.h"
-#include "compare/publishedresults.h"
-#include "plan/memoryplan.h"
-#include "plan/scenario.h"
-#include "plan/scenariovalues.h"
-#include "quantization/parallel.h"
+#include "core/compare/accuracy.h"
+#include "core/compare/publishedresults.h"
+#include "core/plan/memoryplan.h"
+#include "core/plan/scenario.h"
+#include "core/plan/scenariovalues.h"
+#include "core/quantization/parallel.h"
 
 #include <optional>
 

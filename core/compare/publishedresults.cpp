@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
-#include "compare/publishedresults.h"
+#include "core/compare/publishedresults.h"
 
-#include "common/error.h"
-#include "library/library.h"
-#include "model/hfconfig.h"
+#include "core/common/error.h"
+#include "core/library/library.h"
+#include "core/model/hfconfig.h"
 
 #include <QJsonArray>
 #include <QLocale>

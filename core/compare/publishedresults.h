@@ -5,8 +5,8 @@
 // for a scenario's formats beside the simulated SQNR, which is only a proxy.
 #pragma once
 
-#include "plan/memoryplan.h"
-#include "plan/scenario.h"
+#include "core/plan/memoryplan.h"
+#include "core/plan/scenario.h"
 
 #include <QJsonObject>
 #include <QList>

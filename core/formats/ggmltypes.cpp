@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
-#include "formats/ggmltypes.h"
+#include "core/formats/ggmltypes.h"
 
-#include "common/checked.h"
+#include "core/common/checked.h"
 
 namespace kvscope {
 

@@ -2,11 +2,11 @@
 // GGUF header reader (format: ggml-org/ggml docs/gguf.md): magic "GGUF",
 // u32 version, u64 tensor count, u64 key count, key/value pairs, tensor
 // infos, padding to general.alignment, tensor data. Little-endian.
-#include "formats/gguf.h"
+#include "core/formats/gguf.h"
 
-#include "common/checked.h"
-#include "common/error.h"
-#include "common/regularfile.h"
+#include "core/common/checked.h"
+#include "core/common/error.h"
+#include "core/common/regularfile.h"
 
 #include <algorithm>
 #include <cstring>

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "common/units.h"
-#include "formats/ggmltypes.h"
+#include "core/common/units.h"
+#include "core/formats/ggmltypes.h"
 
 #include <cstdint>
 #include <optional>

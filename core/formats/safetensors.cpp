@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
-#include "formats/safetensors.h"
+#include "core/formats/safetensors.h"
 
-#include "common/checked.h"
-#include "common/error.h"
-#include "common/regularfile.h"
+#include "core/common/checked.h"
+#include "core/common/error.h"
+#include "core/common/regularfile.h"
 
 #include <algorithm>
 #include <cmath>

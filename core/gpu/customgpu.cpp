@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
-#include "gpu/customgpu.h"
+#include "core/gpu/customgpu.h"
 
-#include "common/checked.h"
-#include "common/error.h"
-#include "common/units.h"
+#include "core/common/checked.h"
+#include "core/common/error.h"
+#include "core/common/units.h"
 
 #include <cmath>
 

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: MIT
-#include "library/library.h"
+#include "core/library/library.h"
 
-#include "common/error.h"
-#include "common/units.h"
-#include "gpu/customgpu.h"
-#include "model/hfconfig.h"
-#include "model/modelimport.h"
+#include "core/common/error.h"
+#include "core/common/units.h"
+#include "core/gpu/customgpu.h"
+#include "core/model/hfconfig.h"
+#include "core/model/modelimport.h"
 
 #include <QDir>
 #include <QFile>

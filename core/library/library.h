@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "gpu/gpuspec.h"
-#include "model/modelarch.h"
+#include "core/gpu/gpuspec.h"
+#include "core/model/modelarch.h"
 
 #include <QByteArray>
 #include <QList>

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
-#include "library/presetlist.h"
+#include "core/library/presetlist.h"
 
-#include "model/inventory.h"
-#include "plan/kvcache.h"
+#include "core/model/inventory.h"
+#include "core/plan/kvcache.h"
 
 #include <algorithm>
 

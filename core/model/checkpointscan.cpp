@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: MIT
-#include "model/checkpointscan.h"
+#include "core/model/checkpointscan.h"
 
-#include "common/checked.h"
-#include "common/error.h"
-#include "common/regularfile.h"
-#include "common/units.h"
-#include "formats/safetensors.h"
-#include "model/hfconfig.h"
+#include "core/common/checked.h"
+#include "core/common/error.h"
+#include "core/common/regularfile.h"
+#include "core/common/units.h"
+#include "core/formats/safetensors.h"
+#include "core/model/hfconfig.h"
 
 #include <QDir>
 #include <QFileInfo>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "model/checkpoint.h"
+#include "core/model/checkpoint.h"
 
 #include <QHash>
 #include <QString>

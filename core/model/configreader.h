@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "common/error.h"
+#include "core/common/error.h"
 
 #include <cmath>
 #include <cstdint>

@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: MIT
-#include "model/ggufmodel.h"
+#include "core/model/ggufmodel.h"
 
-#include "common/checked.h"
-#include "common/error.h"
-#include "common/units.h"
-#include "model/configreader.h"
-#include "model/hfconfig.h"
-#include "model/inventory.h"
+#include "core/common/checked.h"
+#include "core/common/error.h"
+#include "core/common/units.h"
+#include "core/model/configreader.h"
+#include "core/model/hfconfig.h"
+#include "core/model/inventory.h"
 
 #include <algorithm>
 

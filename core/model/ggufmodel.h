@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "formats/gguf.h"
-#include "model/modelarch.h"
+#include "core/formats/gguf.h"
+#include "core/model/modelarch.h"
 
 #include <QJsonObject>
 

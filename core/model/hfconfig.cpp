@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: MIT
-#include "model/hfconfig.h"
+#include "core/model/hfconfig.h"
 
-#include "common/error.h"
-#include "common/regularfile.h"
-#include "common/units.h"
-#include "model/configreader.h"
-#include "model/hybridconfig.h"
-#include "model/quantizationconfig.h"
+#include "core/common/error.h"
+#include "core/common/regularfile.h"
+#include "core/common/units.h"
+#include "core/model/configreader.h"
+#include "core/model/hybridconfig.h"
+#include "core/model/quantizationconfig.h"
 
 #include <cmath>
 #include <initializer_list>

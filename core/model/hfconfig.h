@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "model/modelarch.h"
-#include "model/quantizationconfig.h"
+#include "core/model/modelarch.h"
+#include "core/model/quantizationconfig.h"
 
 #include <QJsonObject>
 #include <QString>

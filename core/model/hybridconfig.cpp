@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
-#include "model/hybridconfig.h"
+#include "core/model/hybridconfig.h"
 
-#include "common/checked.h"
-#include "common/error.h"
+#include "core/common/checked.h"
+#include "core/common/error.h"
 
 #include <QJsonArray>
 

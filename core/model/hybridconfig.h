@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "model/configreader.h"
-#include "model/modelarch.h"
+#include "core/model/configreader.h"
+#include "core/model/modelarch.h"
 
 #include <QJsonObject>
 #include <QString>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
-#include "model/inventory.h"
+#include "core/model/inventory.h"
 
-#include "common/checked.h"
+#include "core/common/checked.h"
 
 #include <algorithm>
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "model/modelarch.h"
+#include "core/model/modelarch.h"
 
 namespace kvscope {
 

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "model/checkpoint.h"
-#include "precision/dtypes.h"
-#include "precision/quantizationspec.h"
+#include "core/model/checkpoint.h"
+#include "core/precision/dtypes.h"
+#include "core/precision/quantizationspec.h"
 
 #include <cstdint>
 

@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: MIT
-#include "model/modelimport.h"
+#include "core/model/modelimport.h"
 
-#include "common/checked.h"
-#include "common/error.h"
-#include "formats/gguf.h"
-#include "model/checkpointscan.h"
-#include "model/ggufmodel.h"
-#include "model/hfconfig.h"
+#include "core/common/checked.h"
+#include "core/common/error.h"
+#include "core/formats/gguf.h"
+#include "core/model/checkpointscan.h"
+#include "core/model/ggufmodel.h"
+#include "core/model/hfconfig.h"
 
 #include <algorithm>
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "model/modelarch.h"
+#include "core/model/modelarch.h"
 
 #include <QByteArray>
 #include <QString>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
-#include "model/quantizationconfig.h"
+#include "core/model/quantizationconfig.h"
 
-#include "model/configreader.h"
+#include "core/model/configreader.h"
 
 #include <QRegularExpression>
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "precision/quantizationspec.h"
+#include "core/precision/quantizationspec.h"
 
 #include <QJsonObject>
 #include <QString>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
-#include "plan/breakdown.h"
+#include "core/plan/breakdown.h"
 
-#include "common/checked.h"
+#include "core/common/checked.h"
 
 #include <algorithm>
 

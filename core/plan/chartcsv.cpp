@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
-#include "plan/chartcsv.h"
+#include "core/plan/chartcsv.h"
 
-#include "common/csv.h"
-#include "plan/planjson.h"
-#include "precision/dtypes.h"
+#include "core/common/csv.h"
+#include "core/plan/planjson.h"
+#include "core/precision/dtypes.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>

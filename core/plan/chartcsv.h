@@ -4,10 +4,10 @@
 // per bar segment or curve sample, a header row first.
 #pragma once
 
-#include "plan/breakdown.h"
-#include "plan/growth.h"
-#include "plan/memoryplan.h"
-#include "plan/speedchart.h"
+#include "core/plan/breakdown.h"
+#include "core/plan/growth.h"
+#include "core/plan/memoryplan.h"
+#include "core/plan/speedchart.h"
 
 #include <QByteArray>
 

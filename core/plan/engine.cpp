@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
-#include "plan/engine.h"
+#include "core/plan/engine.h"
 
-#include "common/error.h"
+#include "core/common/error.h"
 
 #include <utility>
 

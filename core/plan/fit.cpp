@@ -1,14 +1,14 @@
 // SPDX-License-Identifier: MIT
-#include "plan/fit.h"
+#include "core/plan/fit.h"
 
-#include "common/checked.h"
-#include "common/error.h"
-#include "common/search.h"
-#include "common/units.h"
-#include "plan/launchline.h"
-#include "plan/planner.h"
-#include "plan/runtime.h"
-#include "plan/tensorparallel.h"
+#include "core/common/checked.h"
+#include "core/common/error.h"
+#include "core/common/search.h"
+#include "core/common/units.h"
+#include "core/plan/launchline.h"
+#include "core/plan/planner.h"
+#include "core/plan/runtime.h"
+#include "core/plan/tensorparallel.h"
 
 #include <algorithm>
 #include <cmath>

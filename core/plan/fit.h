@@ -3,8 +3,8 @@
 // precisions serve N concurrent requests of L tokens, best first.
 #pragma once
 
-#include "plan/memoryplan.h"
-#include "plan/scenario.h"
+#include "core/plan/memoryplan.h"
+#include "core/plan/scenario.h"
 
 #include <atomic>
 #include <cstdint>

@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: MIT
-#include "plan/fixes.h"
+#include "core/plan/fixes.h"
 
-#include "common/error.h"
-#include "plan/growth.h"
-#include "plan/launchline.h"
-#include "plan/planjson.h"
-#include "plan/planner.h"
-#include "plan/tensorparallel.h"
+#include "core/common/error.h"
+#include "core/plan/growth.h"
+#include "core/plan/launchline.h"
+#include "core/plan/planjson.h"
+#include "core/plan/planner.h"
+#include "core/plan/tensorparallel.h"
 
 #include <algorithm>
 #include <optional>

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "gpu/gpuspec.h"
-#include "plan/memoryplan.h"
-#include "plan/scenario.h"
+#include "core/gpu/gpuspec.h"
+#include "core/plan/memoryplan.h"
+#include "core/plan/scenario.h"
 
 #include <cstdint>
 

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
-#include "plan/formula.h"
+#include "core/plan/formula.h"
 
-#include "common/checked.h"
-#include "common/units.h"
-#include "plan/kvcache.h"
-#include "plan/planner.h"
+#include "core/common/checked.h"
+#include "core/common/units.h"
+#include "core/plan/kvcache.h"
+#include "core/plan/planner.h"
 
 #include <QCoreApplication>
 

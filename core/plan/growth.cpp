@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: MIT
-#include "plan/growth.h"
+#include "core/plan/growth.h"
 
-#include "common/checked.h"
-#include "common/error.h"
-#include "common/units.h"
-#include "plan/kvcache.h"
-#include "plan/planner.h"
+#include "core/common/checked.h"
+#include "core/common/error.h"
+#include "core/common/units.h"
+#include "core/plan/kvcache.h"
+#include "core/plan/planner.h"
 
 #include <algorithm>
 #include <cmath>

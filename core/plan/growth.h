@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "plan/memoryplan.h"
-#include "plan/scenario.h"
+#include "core/plan/memoryplan.h"
+#include "core/plan/scenario.h"
 
 #include <cstdint>
 #include <optional>

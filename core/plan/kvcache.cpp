@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
-#include "plan/kvcache.h"
+#include "core/plan/kvcache.h"
 
-#include "common/checked.h"
+#include "core/common/checked.h"
 
 #include <algorithm>
 #include <initializer_list>

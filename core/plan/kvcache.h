@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "model/modelarch.h"
-#include "precision/dtypes.h"
+#include "core/model/modelarch.h"
+#include "core/precision/dtypes.h"
 
 #include <cstdint>
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "plan/launchline.h"
+#include "core/plan/launchline.h"
 
 #include <QCoreApplication>
 #include <QFileInfo>

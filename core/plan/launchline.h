@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "plan/scenario.h"
+#include "core/plan/scenario.h"
 
 #include <QString>
 #include <QStringList>

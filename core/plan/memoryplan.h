@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "model/inventory.h"
-#include "model/modelarch.h"
-#include "plan/engine.h"
-#include "plan/speedplan.h"
-#include "precision/dtypes.h"
-#include "precision/quantizationspec.h"
+#include "core/model/inventory.h"
+#include "core/model/modelarch.h"
+#include "core/plan/engine.h"
+#include "core/plan/speedplan.h"
+#include "core/precision/dtypes.h"
+#include "core/precision/quantizationspec.h"
 
 #include <cstdint>
 

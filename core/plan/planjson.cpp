@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
-#include "plan/planjson.h"
+#include "core/plan/planjson.h"
 
-#include "common/units.h"
-#include "plan/scenario.h"
-#include "plan/speed.h"
+#include "core/common/units.h"
+#include "core/plan/scenario.h"
+#include "core/plan/speed.h"
 
 #include <cmath>
 

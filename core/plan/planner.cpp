@@ -1,16 +1,16 @@
 // SPDX-License-Identifier: MIT
-#include "plan/planner.h"
+#include "core/plan/planner.h"
 
-#include "common/checked.h"
-#include "common/error.h"
-#include "common/search.h"
-#include "common/units.h"
-#include "plan/kvcache.h"
-#include "plan/runtime.h"
-#include "plan/sglang.h"
-#include "plan/speed.h"
-#include "plan/tensorparallel.h"
-#include "plan/weights.h"
+#include "core/common/checked.h"
+#include "core/common/error.h"
+#include "core/common/search.h"
+#include "core/common/units.h"
+#include "core/plan/kvcache.h"
+#include "core/plan/runtime.h"
+#include "core/plan/sglang.h"
+#include "core/plan/speed.h"
+#include "core/plan/tensorparallel.h"
+#include "core/plan/weights.h"
 
 #include <algorithm>
 #include <limits>

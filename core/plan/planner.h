@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "plan/kvcache.h"
-#include "plan/memoryplan.h"
-#include "plan/scenario.h"
+#include "core/plan/kvcache.h"
+#include "core/plan/memoryplan.h"
+#include "core/plan/scenario.h"
 
 namespace kvscope {
 

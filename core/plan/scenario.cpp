@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
-#include "plan/scenario.h"
+#include "core/plan/scenario.h"
 
-#include "common/error.h"
-#include "common/integertext.h"
+#include "core/common/error.h"
+#include "core/common/integertext.h"
 
 #include <limits>
 

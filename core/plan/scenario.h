@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "gpu/gpuspec.h"
-#include "model/modelarch.h"
-#include "plan/engine.h"
-#include "precision/dtypes.h"
-#include "precision/quantizationspec.h"
+#include "core/gpu/gpuspec.h"
+#include "core/model/modelarch.h"
+#include "core/plan/engine.h"
+#include "core/precision/dtypes.h"
+#include "core/precision/quantizationspec.h"
 
 #include <cstdint>
 #include <optional>

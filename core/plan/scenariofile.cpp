@@ -1,15 +1,15 @@
 // SPDX-License-Identifier: MIT
-#include "plan/scenariofile.h"
+#include "core/plan/scenariofile.h"
 
-#include "common/atomicfile.h"
-#include "common/error.h"
-#include "common/regularfile.h"
-#include "gpu/customgpu.h"
-#include "model/configreader.h"
-#include "model/hfconfig.h"
-#include "quantization/histogram.h"
-#include "quantization/scheme.h"
-#include "quantization/synthetic.h"
+#include "core/common/atomicfile.h"
+#include "core/common/error.h"
+#include "core/common/regularfile.h"
+#include "core/gpu/customgpu.h"
+#include "core/model/configreader.h"
+#include "core/model/hfconfig.h"
+#include "core/quantization/histogram.h"
+#include "core/quantization/scheme.h"
+#include "core/quantization/synthetic.h"
 
 #include <cmath>
 

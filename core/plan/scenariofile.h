@@ -20,10 +20,10 @@
 // the field and the value; nothing is half-read.
 #pragma once
 
-#include "gpu/gpuspec.h"
-#include "model/modelimport.h"
-#include "plan/growth.h"
-#include "plan/scenariovalues.h"
+#include "core/gpu/gpuspec.h"
+#include "core/model/modelimport.h"
+#include "core/plan/growth.h"
+#include "core/plan/scenariovalues.h"
 
 #include <optional>
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
-#include "plan/scenariolabel.h"
+#include "core/plan/scenariolabel.h"
 
-#include "common/units.h"
+#include "core/common/units.h"
 
 #include <QStringList>
 

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
-#include "plan/scenariovalues.h"
+#include "core/plan/scenariovalues.h"
 
-#include "common/error.h"
-#include "common/integertext.h"
-#include "library/library.h"
+#include "core/common/error.h"
+#include "core/common/integertext.h"
+#include "core/library/library.h"
 
 #include <limits>
 

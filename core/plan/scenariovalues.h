@@ -6,7 +6,7 @@
 // scenario through it.
 #pragma once
 
-#include "plan/scenario.h"
+#include "core/plan/scenario.h"
 
 #include <functional>
 

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
-#include "plan/sglang.h"
+#include "core/plan/sglang.h"
 
-#include "common/units.h"
-#include "plan/runtime.h"
+#include "core/common/units.h"
+#include "core/plan/runtime.h"
 
 #include <algorithm>
 #include <cmath>

@@ -3,8 +3,8 @@
 // token-level KV pool, the rest left to activations and CUDA graphs.
 #pragma once
 
-#include "gpu/gpuspec.h"
-#include "model/modelarch.h"
+#include "core/gpu/gpuspec.h"
+#include "core/model/modelarch.h"
 
 #include <cstdint>
 

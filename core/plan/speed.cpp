@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
-#include "plan/speed.h"
+#include "core/plan/speed.h"
 
-#include "common/checked.h"
-#include "common/error.h"
-#include "model/inventory.h"
-#include "plan/weights.h"
+#include "core/common/checked.h"
+#include "core/common/error.h"
+#include "core/model/inventory.h"
+#include "core/plan/weights.h"
 
 #include <algorithm>
 #include <cmath>

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "plan/memoryplan.h"
-#include "plan/scenario.h"
-#include "plan/speedplan.h"
+#include "core/plan/memoryplan.h"
+#include "core/plan/scenario.h"
+#include "core/plan/speedplan.h"
 
 #include <cstdint>
 

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
-#include "plan/speedchart.h"
+#include "core/plan/speedchart.h"
 
-#include "common/error.h"
-#include "plan/growth.h"
-#include "plan/planner.h"
-#include "plan/speed.h"
+#include "core/common/error.h"
+#include "core/plan/growth.h"
+#include "core/plan/planner.h"
+#include "core/plan/speed.h"
 
 namespace kvscope {
 

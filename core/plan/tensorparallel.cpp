@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
-#include "plan/tensorparallel.h"
+#include "core/plan/tensorparallel.h"
 
-#include "common/error.h"
+#include "core/common/error.h"
 
 namespace kvscope {
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
-#include "plan/weights.h"
+#include "core/plan/weights.h"
 
-#include "common/checked.h"
+#include "core/common/checked.h"
 
 #include <QRegularExpression>
 

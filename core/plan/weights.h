@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "model/inventory.h"
-#include "plan/memoryplan.h"
-#include "precision/quantizationspec.h"
+#include "core/model/inventory.h"
+#include "core/plan/memoryplan.h"
+#include "core/precision/quantizationspec.h"
 
 namespace kvscope {
 

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
-#include "precision/quantizationspec.h"
+#include "core/precision/quantizationspec.h"
 
-#include "common/checked.h"
-#include "common/enumtable.h"
-#include "common/error.h"
+#include "core/common/checked.h"
+#include "core/common/enumtable.h"
+#include "core/common/error.h"
 
 namespace kvscope {
 

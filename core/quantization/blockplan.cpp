@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "quantization/blockplan.h"
+#include "core/quantization/blockplan.h"
 
 #include <algorithm>
 

@@ -4,7 +4,7 @@
 // threads take one at a time. Internal to core/quant.
 #pragma once
 
-#include "quantization/scheme.h"
+#include "core/quantization/scheme.h"
 
 #include <cstdint>
 

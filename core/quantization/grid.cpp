@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
-#include "quantization/grid.h"
+#include "core/quantization/grid.h"
 
-#include "common/error.h"
-#include "quantization/kernels.h"
-#include "quantization/quantizers.h"
+#include "core/common/error.h"
+#include "core/quantization/kernels.h"
+#include "core/quantization/quantizers.h"
 
 #include <algorithm>
 #include <vector>

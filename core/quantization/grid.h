@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "quantization/scheme.h"
-#include "quantization/simulator.h"
-#include "quantization/tensordata.h"
+#include "core/quantization/scheme.h"
+#include "core/quantization/simulator.h"
+#include "core/quantization/tensordata.h"
 
 #include <cstdint>
 

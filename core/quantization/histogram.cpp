@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
-#include "quantization/histogram.h"
+#include "core/quantization/histogram.h"
 
-#include "common/error.h"
+#include "core/common/error.h"
 
 #include <numeric>
 

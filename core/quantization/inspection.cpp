@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
-#include "quantization/inspection.h"
+#include "core/quantization/inspection.h"
 
-#include "common/error.h"
-#include "quantization/kernels.h"
+#include "core/common/error.h"
+#include "core/quantization/kernels.h"
 
 #include <vector>
 

@@ -5,9 +5,9 @@
 // docs/quantization-formats.md §4: (12 - 8) × 0.05 = 0.2).
 #pragma once
 
-#include "quantization/quantizers.h"
-#include "quantization/scheme.h"
-#include "quantization/tensordata.h"
+#include "core/quantization/quantizers.h"
+#include "core/quantization/scheme.h"
+#include "core/quantization/tensordata.h"
 
 #include <cstdint>
 

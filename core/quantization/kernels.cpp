@@ -2,9 +2,9 @@
 // Built with -O3 -fopenmp-simd -ffp-contract=off (core/quantization/CMakeLists.txt):
 // `#pragma omp simd` lets the double sums vectorize, and no fused multiply-add
 // may change a rounding, so every build gives the same bits as the scalar rules.
-#include "quantization/kernels.h"
+#include "core/quantization/kernels.h"
 
-#include "quantization/simdclones.h"
+#include "core/quantization/simdclones.h"
 
 #include <algorithm>
 #include <cstring>

@@ -5,7 +5,7 @@
 // loader picks one. Internal to core/quant.
 #pragma once
 
-#include "quantization/quantizers.h"
+#include "core/quantization/quantizers.h"
 
 #include <cstdint>
 #include <vector>

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "quantization/metrics.h"
+#include "core/quantization/metrics.h"
 
 #include <algorithm>
 #include <cmath>

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "quantization/parallel.h"
+#include "core/quantization/parallel.h"
 
 #include <algorithm>
 #include <mutex>

@@ -5,8 +5,8 @@
 // results are bit-exact; inline so the kernels vectorize it.
 #pragma once
 
-#include "quantization/floatformat.h"
-#include "quantization/scheme.h"
+#include "core/quantization/floatformat.h"
+#include "core/quantization/scheme.h"
 
 #include <algorithm>
 #include <bit>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
-#include "quantization/quantrun.h"
+#include "core/quantization/quantrun.h"
 
-#include "quantization/tensorsource.h"
+#include "core/quantization/tensorsource.h"
 
 #include <algorithm>
 

@@ -5,12 +5,12 @@
 // it touches no widget, so it may run on a worker thread.
 #pragma once
 
-#include "quantization/histogram.h"
-#include "quantization/parallel.h"
-#include "quantization/scheme.h"
-#include "quantization/simulator.h"
-#include "quantization/synthetic.h"
-#include "quantization/tensordata.h"
+#include "core/quantization/histogram.h"
+#include "core/quantization/parallel.h"
+#include "core/quantization/scheme.h"
+#include "core/quantization/simulator.h"
+#include "core/quantization/synthetic.h"
+#include "core/quantization/tensordata.h"
 
 #include <optional>
 #include <variant>

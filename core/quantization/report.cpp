@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "quantization/report.h"
+#include "core/quantization/report.h"
 
 #include <cmath>
 

@@ -3,9 +3,9 @@
 // (--histogram), shared by the command line and the window's export.
 #pragma once
 
-#include "quantization/grid.h"
-#include "quantization/simulator.h"
-#include "quantization/tensorsource.h"
+#include "core/quantization/grid.h"
+#include "core/quantization/simulator.h"
+#include "core/quantization/tensorsource.h"
 
 #include <QJsonArray>
 #include <QJsonObject>

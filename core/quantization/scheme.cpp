@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
-#include "quantization/scheme.h"
+#include "core/quantization/scheme.h"
 
-#include "common/enumtable.h"
-#include "common/error.h"
-#include "common/integertext.h"
+#include "core/common/enumtable.h"
+#include "core/common/error.h"
+#include "core/common/integertext.h"
 
 #include <functional>
 #include <limits>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
-#include "quantization/schemecatalogue.h"
+#include "core/quantization/schemecatalogue.h"
 
-#include "quantization/scheme.h"
+#include "core/quantization/scheme.h"
 
 namespace kvscope::quant {
 

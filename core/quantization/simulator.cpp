@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
-#include "quantization/simulator.h"
+#include "core/quantization/simulator.h"
 
-#include "common/error.h"
-#include "quantization/blockplan.h"
-#include "quantization/kernels.h"
+#include "core/common/error.h"
+#include "core/quantization/blockplan.h"
+#include "core/quantization/kernels.h"
 
 #include <algorithm>
 #include <cmath>

@@ -4,12 +4,12 @@
 // from its buffer or mapping; cancellable and with progress (RunControl).
 #pragma once
 
-#include "quantization/histogram.h"
-#include "quantization/metrics.h"
-#include "quantization/parallel.h"
-#include "quantization/quantizers.h"
-#include "quantization/scheme.h"
-#include "quantization/tensordata.h"
+#include "core/quantization/histogram.h"
+#include "core/quantization/metrics.h"
+#include "core/quantization/parallel.h"
+#include "core/quantization/quantizers.h"
+#include "core/quantization/scheme.h"
+#include "core/quantization/tensordata.h"
 
 #include <cstdint>
 

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
-#include "quantization/synthetic.h"
+#include "core/quantization/synthetic.h"
 
-#include "common/enumtable.h"
-#include "common/error.h"
-#include "quantization/floatformat.h"
+#include "core/common/enumtable.h"
+#include "core/common/error.h"
+#include "core/quantization/floatformat.h"
 
 #include <algorithm>
 #include <array>

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "quantization/parallel.h"
-#include "quantization/tensordata.h"
+#include "core/quantization/parallel.h"
+#include "core/quantization/tensordata.h"
 
 #include <cstdint>
 

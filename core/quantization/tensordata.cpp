@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
-#include "quantization/tensordata.h"
+#include "core/quantization/tensordata.h"
 
-#include "quantization/floatformat.h"
-#include "quantization/kernels.h"
+#include "core/quantization/floatformat.h"
+#include "core/quantization/kernels.h"
 
 #include <bit>
 #include <cstring>

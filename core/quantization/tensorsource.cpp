@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
-#include "quantization/tensorsource.h"
+#include "core/quantization/tensorsource.h"
 
-#include "common/error.h"
-#include "common/regularfile.h"
-#include "formats/npy.h"
-#include "formats/safetensors.h"
+#include "core/common/error.h"
+#include "core/common/regularfile.h"
+#include "core/formats/npy.h"
+#include "core/formats/safetensors.h"
 
 #include <memory>
 #include <optional>

@@ -4,7 +4,7 @@
 // decode it chunk by chunk.
 #pragma once
 
-#include "quantization/tensordata.h"
+#include "core/quantization/tensordata.h"
 
 #include <cstdint>
 

@@ -7,9 +7,9 @@
 //   warm:  one cache kept (a knob that leaves the formats alone: batch, GPU, length)
 //   newFormat: the tensors kept, one format not seen before (a new --quantization)
 //   plansOnly: the four plans and the rows without accuracy
-#include "compare/comparison.h"
-#include "library/library.h"
-#include "plan/planner.h"
+#include "core/compare/comparison.h"
+#include "core/library/library.h"
+#include "core/plan/planner.h"
 
 #include <QTest>
 

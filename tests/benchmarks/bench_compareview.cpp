@@ -6,12 +6,12 @@
 // time to fill the table and charts; and the longest the event loop waited
 // while a cold comparison ran on its worker thread (the view stays responsive).
 // Run: QT_QPA_PLATFORM=offscreen build/tests/benchmarks/bench_compareview
-#include "compare/compareview.h"
-#include "compare/comparisonrunner.h"
-#include "mainwindow.h"
-#include "percentiles.h"
-#include "scenariocontroller.h"
-#include "settings/appsettings.h"
+#include "tests/benchmarks/percentiles.h"
+#include "ui/compare/compareview.h"
+#include "ui/compare/comparisonrunner.h"
+#include "ui/mainwindow.h"
+#include "ui/scenariocontroller.h"
+#include "ui/settings/appsettings.h"
 
 #include <algorithm>
 #include <cstdio>

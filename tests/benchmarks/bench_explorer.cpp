@@ -3,12 +3,12 @@
 // sequence slider to (a) the chart series holding the new data and (b) both
 // charts repainted. Prints p50/p95 for docs/benchmarks.md.
 // Run: QT_QPA_PLATFORM=offscreen build/tests/benchmarks/bench_explorer
-#include "charts/breakdownchart.h"
-#include "charts/growthchart.h"
-#include "explorer/explorerview.h"
-#include "mainwindow.h"
-#include "percentiles.h"
-#include "settings/appsettings.h"
+#include "tests/benchmarks/percentiles.h"
+#include "ui/charts/breakdownchart.h"
+#include "ui/charts/growthchart.h"
+#include "ui/explorer/explorerview.h"
+#include "ui/mainwindow.h"
+#include "ui/settings/appsettings.h"
 
 #include <algorithm>
 #include <cstdio>

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
 // One Scenario -> MemoryPlan evaluation, the speed roofline and its chart, for docs/benchmarks.md.
 // Run: build/tests/benchmarks/bench_plan -iterations 2000
-#include "library/library.h"
-#include "plan/planner.h"
-#include "plan/speed.h"
-#include "plan/speedchart.h"
+#include "core/library/library.h"
+#include "core/plan/planner.h"
+#include "core/plan/speed.h"
+#include "core/plan/speedchart.h"
 
 #include <QTest>
 

@@ -5,11 +5,11 @@
 // The phases_* rows time each hot loop alone on one thread, over the whole
 // tensor in the simulator's 4096-element blocks, to show where the time goes.
 // Run: build/tests/benchmarks/bench_quant -iterations 20
-#include "quantization/kernels.h"
-#include "quantization/parallel.h"
-#include "quantization/simdclones.h"
-#include "quantization/simulator.h"
-#include "quantization/synthetic.h"
+#include "core/quantization/kernels.h"
+#include "core/quantization/parallel.h"
+#include "core/quantization/simdclones.h"
+#include "core/quantization/simulator.h"
+#include "core/quantization/synthetic.h"
 
 #include <atomic>
 

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 // The kvscope binary's headless commands: JSON keys and values, exit codes,
 // and one-line errors with no partial output.
-#include "filewriters.h"
-#include "kvscoperun.h"
+#include "tests/cli/kvscoperun.h"
+#include "tests/filewriters.h"
 
 #include <cmath>
 

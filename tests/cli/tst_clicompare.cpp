@@ -2,8 +2,8 @@
 // kvscope compare: the seed question for Llama-3.1-8B on one H100 (all four
 // aspects, four columns, deltas to the first), --variant columns, and bad
 // variants named with their text and option.
-#include "comparetext.h"
-#include "kvscoperun.h"
+#include "app/cli/comparetext.h"
+#include "tests/cli/kvscoperun.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>

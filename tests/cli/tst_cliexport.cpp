@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // kvscope export as a script runs it: with no display, each format by its
 // extension, one clear line and no file for every mistake.
-#include "kvscoperun.h"
+#include "tests/cli/kvscoperun.h"
 
 #include <QDir>
 #include <QFile>

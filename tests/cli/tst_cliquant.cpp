@@ -2,8 +2,8 @@
 // kvscope quant end to end: figures from a safetensors file the test writes
 // (worked by hand), JSON shapes, the CSV histogram, and one clear error line
 // with nothing on stdout for every kind of bad file or option.
-#include "kvscoperun.h"
-#include "tensorfiles.h"
+#include "tests/cli/kvscoperun.h"
+#include "tests/tensorfiles.h"
 
 #include <cmath>
 

@@ -12,13 +12,13 @@
 //  - Llama 4: llama4.py Llama4Attention (chunked unless NoPE), ChunkedLocalAttentionSpec;
 //  - Gemma 3n: gemma3n.py Gemma3nAttention (num_kv_shared_layers hold no cache).
 // docs/engines-research.md gives the same derivations with commits.
-#include "library/library.h"
-#include "model/hfconfig.h"
-#include "model/inventory.h"
-#include "plan/breakdown.h"
-#include "plan/kvcache.h"
-#include "plan/planner.h"
-#include "testsupport.h"
+#include "core/library/library.h"
+#include "core/model/hfconfig.h"
+#include "core/model/inventory.h"
+#include "core/plan/breakdown.h"
+#include "core/plan/kvcache.h"
+#include "core/plan/planner.h"
+#include "tests/testsupport.h"
 
 #include <cstdlib>
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // writeFileAtomically: all or nothing, whatever fails on the way.
-#include "common/atomicfile.h"
-#include "testsupport.h"
+#include "core/common/atomicfile.h"
+#include "tests/testsupport.h"
 
 #include <csignal>
 #include <sys/resource.h>

@@ -3,17 +3,17 @@
 // figures on the tensors README "Accuracy" describes), the seed question's
 // four columns, deltas and the best column per row, option overrides and
 // published results.
-#include "common/error.h"
-#include "compare/accuracy.h"
-#include "compare/comparison.h"
-#include "compare/publishedresults.h"
-#include "library/library.h"
-#include "model/modelimport.h"
-#include "plan/planner.h"
-#include "plan/scenariovalues.h"
-#include "quantization/quantrun.h"
-#include "tensorfiles.h"
-#include "testsupport.h"
+#include "core/common/error.h"
+#include "core/compare/accuracy.h"
+#include "core/compare/comparison.h"
+#include "core/compare/publishedresults.h"
+#include "core/library/library.h"
+#include "core/model/modelimport.h"
+#include "core/plan/planner.h"
+#include "core/plan/scenariovalues.h"
+#include "core/quantization/quantrun.h"
+#include "tests/tensorfiles.h"
+#include "tests/testsupport.h"
 
 #include <algorithm>
 #include <chrono>

@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: MIT
 // What the comparison's charts and the decode chart draw, and their CSV:
 // the core's figures, one row per bar or sample, nothing rounded.
-#include "common/csv.h"
-#include "compare/comparechart.h"
-#include "library/library.h"
-#include "plan/chartcsv.h"
-#include "plan/planner.h"
-#include "plan/speedchart.h"
+#include "core/common/csv.h"
+#include "core/compare/comparechart.h"
+#include "core/library/library.h"
+#include "core/plan/chartcsv.h"
+#include "core/plan/planner.h"
+#include "core/plan/speedchart.h"
 
 #include <QTest>
 

@@ -2,16 +2,16 @@
 // --engine and --vllm-version: the version profiles (core/plan/engine.h), what each
 // changes in a plan, SGLang's pool, the option mapping and the launch lines.
 // Each expected figure is computed here from the source the profile cites.
-#include "common/error.h"
-#include "common/units.h"
-#include "library/library.h"
-#include "model/inventory.h"
-#include "plan/launchline.h"
-#include "plan/planjson.h"
-#include "plan/planner.h"
-#include "plan/runtime.h"
-#include "plan/scenariovalues.h"
-#include "plan/sglang.h"
+#include "core/common/error.h"
+#include "core/common/units.h"
+#include "core/library/library.h"
+#include "core/model/inventory.h"
+#include "core/plan/launchline.h"
+#include "core/plan/planjson.h"
+#include "core/plan/planner.h"
+#include "core/plan/runtime.h"
+#include "core/plan/scenariovalues.h"
+#include "core/plan/sglang.h"
 
 #include <functional>
 

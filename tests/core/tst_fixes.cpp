@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: MIT
 // proposeFixes(): the changes that make a scenario fit, each planned again;
 // and, for one that fits, how far it could go.
-#include "common/units.h"
-#include "library/library.h"
-#include "plan/fixes.h"
-#include "plan/planner.h"
-#include "plan/tensorparallel.h"
-#include "testsupport.h"
+#include "core/common/units.h"
+#include "core/library/library.h"
+#include "core/plan/fixes.h"
+#include "core/plan/planner.h"
+#include "core/plan/tensorparallel.h"
+#include "tests/testsupport.h"
 
 #include <QJsonObject>
 #include <QRegularExpression>

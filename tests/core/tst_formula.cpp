@@ -3,11 +3,11 @@
 // tokens alone, give the line's result, and each result is the plan's figure.
 // Structure values are read from the configs (resources/presets/models.json,
 // copied from each model's config.json on HuggingFace).
-#include "common/units.h"
-#include "library/library.h"
-#include "plan/formula.h"
-#include "plan/planner.h"
-#include "testsupport.h"
+#include "core/common/units.h"
+#include "core/library/library.h"
+#include "core/plan/formula.h"
+#include "core/plan/planner.h"
+#include "tests/testsupport.h"
 
 #include <cmath>
 

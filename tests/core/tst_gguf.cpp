@@ -2,14 +2,14 @@
 // GGUF: header and metadata reading, ggml block sizes, the model and the
 // exact weight bytes a file describes, llama.cpp KV types, and every way a
 // header can lie. Files are written by the test (tests/filewriters.h).
-#include "common/error.h"
-#include "filewriters.h"
-#include "formats/ggmltypes.h"
-#include "formats/gguf.h"
-#include "model/ggufmodel.h"
-#include "model/inventory.h"
-#include "plan/kvcache.h"
-#include "testsupport.h"
+#include "core/common/error.h"
+#include "core/formats/ggmltypes.h"
+#include "core/formats/gguf.h"
+#include "core/model/ggufmodel.h"
+#include "core/model/inventory.h"
+#include "core/plan/kvcache.h"
+#include "tests/filewriters.h"
+#include "tests/testsupport.h"
 
 #include <QBuffer>
 #include <QTemporaryDir>

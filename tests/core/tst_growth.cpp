@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: MIT
 // What the explorer charts draw: the memory bar segments, the growth curves,
 // the KV precision walk and the GPU counts offered.
-#include "common/units.h"
-#include "plan/breakdown.h"
-#include "plan/growth.h"
-#include "plan/planner.h"
-#include "plan/tensorparallel.h"
-#include "testsupport.h"
+#include "core/common/units.h"
+#include "core/plan/breakdown.h"
+#include "core/plan/growth.h"
+#include "core/plan/planner.h"
+#include "core/plan/tensorparallel.h"
+#include "tests/testsupport.h"
 
 #include <QTest>
 

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
 // config.json parsing: family spellings and every kind of bad input.
-#include "common/error.h"
-#include "model/hfconfig.h"
-#include "model/inventory.h"
-#include "plan/kvcache.h"
-#include "testsupport.h"
+#include "core/common/error.h"
+#include "core/model/hfconfig.h"
+#include "core/model/inventory.h"
+#include "core/plan/kvcache.h"
+#include "tests/testsupport.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>

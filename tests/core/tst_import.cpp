@@ -2,12 +2,12 @@
 // Importing models: config.json files, pasted text, model folders with
 // safetensors shards (headers only) and GGUF files, and how measured weights
 // enter the plan. Every file is written by the test.
-#include "common/error.h"
-#include "filewriters.h"
-#include "library/library.h"
-#include "model/modelimport.h"
-#include "plan/planner.h"
-#include "testsupport.h"
+#include "core/common/error.h"
+#include "core/library/library.h"
+#include "core/model/modelimport.h"
+#include "core/plan/planner.h"
+#include "tests/filewriters.h"
+#include "tests/testsupport.h"
 
 #include <QDir>
 #include <QTemporaryDir>

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 // KV cache formulas: per-token bytes, TP replication, MLA, sliding windows,
 // block rounding and vLLM's hybrid grouping.
-#include "library/library.h"
-#include "plan/kvcache.h"
-#include "testsupport.h"
+#include "core/library/library.h"
+#include "core/plan/kvcache.h"
+#include "tests/testsupport.h"
 
 #include <QTest>
 

@@ -2,11 +2,11 @@
 // The launch lines (vLLM's and SGLang's, from one place): the flags that differ from
 // the engine's defaults, shell-quoted, and read back through the calc command's own
 // option parsing (ScenarioOptions) into the scenario they came from.
-#include "library/library.h"
-#include "model/modelimport.h"
-#include "plan/launchline.h"
-#include "scenariooptions.h"
-#include "testsupport.h"
+#include "app/cli/scenariooptions.h"
+#include "core/library/library.h"
+#include "core/model/modelimport.h"
+#include "core/plan/launchline.h"
+#include "tests/testsupport.h"
 
 #include <tuple>
 

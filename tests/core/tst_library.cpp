@@ -2,13 +2,13 @@
 // The model and GPU library: the picker's grouped listing and search, GPU
 // preset fields, and custom GPUs (validation and the round trip the GUI
 // uses to remember them).
-#include "common/error.h"
-#include "common/units.h"
-#include "gpu/customgpu.h"
-#include "library/library.h"
-#include "library/presetlist.h"
-#include "tensorfiles.h"
-#include "testsupport.h"
+#include "core/common/error.h"
+#include "core/common/units.h"
+#include "core/gpu/customgpu.h"
+#include "core/library/library.h"
+#include "core/library/presetlist.h"
+#include "tests/tensorfiles.h"
+#include "tests/testsupport.h"
 
 #include <QFile>
 #include <QJsonArray>

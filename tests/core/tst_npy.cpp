@@ -2,9 +2,9 @@
 // The .npy reader on files the test writes itself (format: numpy
 // lib/format.py: "\x93NUMPY", major, minor, little-endian header length (u16
 // in 1.0, u32 in 2.0/3.0), a Python dict literal padded with spaces and '\n').
-#include "common/error.h"
-#include "formats/npy.h"
-#include "tensorfiles.h"
+#include "core/common/error.h"
+#include "core/formats/npy.h"
+#include "tests/tensorfiles.h"
 
 #include <QTemporaryDir>
 #include <QTest>

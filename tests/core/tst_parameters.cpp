@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 // Parameter counts of the built-in presets against published or
 // independently derived figures. Each row names its source.
-#include "library/library.h"
-#include "model/inventory.h"
-#include "testsupport.h"
+#include "core/library/library.h"
+#include "core/model/inventory.h"
+#include "tests/testsupport.h"
 
 #include <QTest>
 

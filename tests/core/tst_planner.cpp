@@ -2,11 +2,11 @@
 // Scenario -> MemoryPlan: budget arithmetic, headroom, capacity, inverse
 // questions and input validation. Capacity against vLLM's own start-up logs is
 // tst_validation's (tests/data/vllm-logs.json).
-#include "common/error.h"
-#include "common/units.h"
-#include "gpu/customgpu.h"
-#include "library/library.h"
-#include "plan/planner.h"
+#include "core/common/error.h"
+#include "core/common/units.h"
+#include "core/gpu/customgpu.h"
+#include "core/library/library.h"
+#include "core/plan/planner.h"
 
 #include <QTest>
 

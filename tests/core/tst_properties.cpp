@@ -7,15 +7,15 @@
 // count or a silent overflow. Drawn `kvscope fit` questions are answered only
 // with configurations that serve them. The draws are seeded: KVSCOPE_PROPERTY_SEED=N
 // reproduces a run (the seed is printed), KVSCOPE_PROPERTY_CASES=N sets how many.
-#include "common/error.h"
-#include "fitchecks.h"
-#include "gpu/customgpu.h"
-#include "library/library.h"
-#include "plan/fit.h"
-#include "plan/fixes.h"
-#include "plan/planner.h"
-#include "plan/speed.h"
-#include "plan/tensorparallel.h"
+#include "core/common/error.h"
+#include "core/gpu/customgpu.h"
+#include "core/library/library.h"
+#include "core/plan/fit.h"
+#include "core/plan/fixes.h"
+#include "core/plan/planner.h"
+#include "core/plan/speed.h"
+#include "core/plan/tensorparallel.h"
+#include "tests/core/fitchecks.h"
 
 #include <cmath>
 #include <functional>

@@ -2,11 +2,11 @@
 // quantization_config / compression_config reading, and the stored bytes of
 // the schemes it yields (compressed-tensors layouts: neuralmagic/compressed-tensors
 // compressors "pack-quantized", "float-quantized", "int-quantized", "nvfp4-pack-quantized").
-#include "common/error.h"
-#include "model/hfconfig.h"
-#include "model/inventory.h"
-#include "plan/weights.h"
-#include "testsupport.h"
+#include "core/common/error.h"
+#include "core/model/hfconfig.h"
+#include "core/model/inventory.h"
+#include "core/plan/weights.h"
+#include "tests/testsupport.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>

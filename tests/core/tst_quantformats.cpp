@@ -3,7 +3,7 @@
 // by hand from the format definitions in docs/quantization-formats.md (§1 FP8
 // table and https://github.com/jax-ml/ml_dtypes/issues/400, §2 BF16/FP16, §7 E2M1). Every
 // expected value is written as an exact power-of-two expression.
-#include "quantization/floatformat.h"
+#include "core/quantization/floatformat.h"
 
 #include <cmath>
 #include <limits>

@@ -3,10 +3,10 @@
 // figures as loading, scanning and simulating by hand on the same tensor; a
 // cached tensor reused for an equal source only; the optional histograms,
 // progress over the whole run, cancellation and load errors.
-#include "common/error.h"
-#include "quantization/quantrun.h"
-#include "quantization/tensorsource.h"
-#include "tensorfiles.h"
+#include "core/common/error.h"
+#include "core/quantization/quantrun.h"
+#include "core/quantization/tensorsource.h"
+#include "tests/tensorfiles.h"
 
 #include <atomic>
 

@@ -2,11 +2,11 @@
 // Each scheme on tiny tensors whose results are worked out by hand in the
 // comments, from the definitions in docs/quantization-formats.md (§3 INT8,
 // §4 AWQ/GPTQ, §5 NF4, §7 MXFP4) and the README's "Formats" table.
-#include "common/error.h"
-#include "quantization/inspection.h"
-#include "quantization/scheme.h"
-#include "quantization/simulator.h"
-#include "tensorfiles.h"
+#include "core/common/error.h"
+#include "core/quantization/inspection.h"
+#include "core/quantization/scheme.h"
+#include "core/quantization/simulator.h"
+#include "tests/tensorfiles.h"
 
 #include <cmath>
 

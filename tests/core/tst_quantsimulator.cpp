@@ -2,12 +2,12 @@
 // The simulator's passes: metrics and histograms against a hand-worked case
 // and against an independent scalar reference on tensors big enough to run in
 // several chunks on several threads; the scan, grids, cancellation, progress.
-#include "common/error.h"
-#include "quantization/grid.h"
-#include "quantization/quantizers.h"
-#include "quantization/simulator.h"
-#include "quantization/synthetic.h"
-#include "tensorfiles.h"
+#include "core/common/error.h"
+#include "core/quantization/grid.h"
+#include "core/quantization/quantizers.h"
+#include "core/quantization/simulator.h"
+#include "core/quantization/synthetic.h"
+#include "tests/tensorfiles.h"
 
 #include <algorithm>
 #include <atomic>

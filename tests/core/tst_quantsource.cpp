@@ -2,10 +2,10 @@
 // Tensors for the simulator from .safetensors and .npy files the test
 // writes: element decoding (hand-chosen bit patterns), and one clear error
 // for every way a file can be unusable.
-#include "common/error.h"
-#include "quantization/simulator.h"
-#include "quantization/tensorsource.h"
-#include "tensorfiles.h"
+#include "core/common/error.h"
+#include "core/quantization/simulator.h"
+#include "core/quantization/tensorsource.h"
+#include "tests/tensorfiles.h"
 
 #include <QTemporaryDir>
 #include <QTest>

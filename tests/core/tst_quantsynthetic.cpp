@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 // Synthetic tensors: reproducible from the seed, with the statistics each
 // kind promises (tolerances are several standard errors of the estimate).
-#include "common/error.h"
-#include "quantization/synthetic.h"
-#include "tensorfiles.h"
+#include "core/common/error.h"
+#include "core/quantization/synthetic.h"
+#include "tests/tensorfiles.h"
 
 #include <algorithm>
 #include <cmath>

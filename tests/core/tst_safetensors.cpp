@@ -2,9 +2,9 @@
 // The safetensors reader on files the test writes itself: good files, and
 // every way a header can lie about the file (format: huggingface/safetensors
 // README, "Format" section: u64 little-endian N, N bytes of JSON, data).
-#include "common/error.h"
-#include "formats/safetensors.h"
-#include "tensorfiles.h"
+#include "core/common/error.h"
+#include "core/formats/safetensors.h"
+#include "tests/tensorfiles.h"
 
 #include <cstring>
 

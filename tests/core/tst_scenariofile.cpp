@@ -2,15 +2,15 @@
 // Scenario files: the exact bytes round-trip, every field is checked, and a
 // file that is not a version-1 scenario file is refused with one message
 // naming the file, the field and the value.
-#include "common/error.h"
-#include "gpu/customgpu.h"
-#include "library/library.h"
-#include "plan/chartcsv.h"
-#include "plan/planjson.h"
-#include "plan/planner.h"
-#include "plan/scenariofile.h"
-#include "plan/scenariovalues.h"
-#include "testsupport.h"
+#include "core/common/error.h"
+#include "core/gpu/customgpu.h"
+#include "core/library/library.h"
+#include "core/plan/chartcsv.h"
+#include "core/plan/planjson.h"
+#include "core/plan/planner.h"
+#include "core/plan/scenariofile.h"
+#include "core/plan/scenariovalues.h"
+#include "tests/testsupport.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>

@@ -2,12 +2,12 @@
 // The speed roofline: decode and prefill bytes, FLOPs and times against hand
 // computation, the format that computes, tensor-parallel all-reduces, the
 // efficiency factors, and the public measurements the defaults are calibrated on.
-#include "common/units.h"
-#include "library/library.h"
-#include "plan/planner.h"
-#include "plan/speed.h"
-#include "plan/speedchart.h"
-#include "testsupport.h"
+#include "core/common/units.h"
+#include "core/library/library.h"
+#include "core/plan/planner.h"
+#include "core/plan/speed.h"
+#include "core/plan/speedchart.h"
+#include "tests/testsupport.h"
 
 #include <cmath>
 

@@ -5,12 +5,12 @@
 // float, its --quantization awq_marlin, gptq_marlin and bitsandbytes, and
 // kvscope's shorthands), every name parsing back to its value, and the whole
 // error message for a value that is none of them.
-#include "common/error.h"
-#include "precision/dtypes.h"
-#include "precision/quantizationspec.h"
-#include "quantization/scheme.h"
-#include "quantization/synthetic.h"
-#include "tensorfiles.h"
+#include "core/common/error.h"
+#include "core/precision/dtypes.h"
+#include "core/precision/quantizationspec.h"
+#include "core/quantization/scheme.h"
+#include "core/quantization/synthetic.h"
+#include "tests/tensorfiles.h"
 
 #include <initializer_list>
 

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 // Units, formatting and checked arithmetic.
-#include "common/checked.h"
-#include "common/error.h"
-#include "common/units.h"
+#include "core/common/checked.h"
+#include "core/common/error.h"
+#include "core/common/units.h"
 
 #include <limits>
 

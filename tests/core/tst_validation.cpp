@@ -3,10 +3,10 @@
 // each entry with its source URL): the calibration set within 0.5 %, every other
 // modelled log within the tolerance of its class or explained as a miss, and
 // docs/validation.md exactly what this code computes.
-#include "common/atomicfile.h"
-#include "common/error.h"
-#include "validationdoc.h"
-#include "vllmlogcheck.h"
+#include "core/common/atomicfile.h"
+#include "core/common/error.h"
+#include "tests/core/validationdoc.h"
+#include "tests/core/vllmlogcheck.h"
 
 #include <QFile>
 #include <QTest>

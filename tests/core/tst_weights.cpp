@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
 // Weight storage per quantization method: scales and zero points counted,
 // unquantized layers kept in --dtype, tensor-parallel sharding.
-#include "library/library.h"
-#include "model/inventory.h"
-#include "plan/weights.h"
-#include "testsupport.h"
+#include "core/library/library.h"
+#include "core/model/inventory.h"
+#include "core/plan/weights.h"
+#include "tests/testsupport.h"
 
 #include <QTest>
 

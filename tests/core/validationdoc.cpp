@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
-#include "validationdoc.h"
+#include "tests/core/validationdoc.h"
 
-#include "common/error.h"
-#include "common/units.h"
-#include "plan/scenario.h"
+#include "core/common/error.h"
+#include "core/common/units.h"
+#include "core/plan/scenario.h"
 
 #include <algorithm>
 #include <cmath>

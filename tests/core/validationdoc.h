@@ -4,7 +4,7 @@
 // validation test asserts (so the document cannot drift from the code).
 #pragma once
 
-#include "vllmlogcheck.h"
+#include "tests/core/vllmlogcheck.h"
 
 #include <QJsonArray>
 #include <QList>

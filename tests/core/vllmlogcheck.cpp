@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: MIT
-#include "vllmlogcheck.h"
+#include "tests/core/vllmlogcheck.h"
 
-#include "common/error.h"
-#include "common/units.h"
-#include "library/library.h"
-#include "model/hfconfig.h"
-#include "plan/planner.h"
+#include "core/common/error.h"
+#include "core/common/units.h"
+#include "core/library/library.h"
+#include "core/model/hfconfig.h"
+#include "core/plan/planner.h"
 
 #include <algorithm>
 #include <cmath>

@@ -3,8 +3,8 @@
 // planMemory() and compared figure by figure with what vLLM logged.
 #pragma once
 
-#include "plan/memoryplan.h"
-#include "plan/scenario.h"
+#include "core/plan/memoryplan.h"
+#include "core/plan/scenario.h"
 
 #include <optional>
 

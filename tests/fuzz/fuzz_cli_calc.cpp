@@ -2,11 +2,11 @@
 // kvscope calc's command line, one argument per input line -> the parser
 // and calc's checks -> the scenario (its values read back) -> what calc
 // prints (table or JSON with fixes), not printed. Models are presets only.
-#include "calccommand.h"
-#include "cliio.h"
-#include "common/error.h"
-#include "fuzzsupport.h"
-#include "fuzztargets.h"
+#include "app/cli/calccommand.h"
+#include "app/cli/cliio.h"
+#include "core/common/error.h"
+#include "tests/fuzz/fuzzsupport.h"
+#include "tests/fuzz/fuzztargets.h"
 
 #include <cstddef>
 #include <cstdint>

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: MIT
 // kvscope models and kvscope gpus: the command line, one argument per
 // input line -> the parser -> the filtered listing (table or JSON), not printed.
-#include "cliio.h"
-#include "common/error.h"
-#include "fuzzsupport.h"
-#include "fuzztargets.h"
-#include "listcommands.h"
+#include "app/cli/cliio.h"
+#include "app/cli/listcommands.h"
+#include "core/common/error.h"
+#include "tests/fuzz/fuzzsupport.h"
+#include "tests/fuzz/fuzztargets.h"
 
 #include <cstddef>
 #include <cstdint>

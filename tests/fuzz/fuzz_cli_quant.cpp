@@ -3,11 +3,11 @@
 // and quant's checks -> the simulation request (schemes, bins, the tensor's
 // source), not run; and the same options as kvscope export reads them.
 // --list is left out: it reads the file --input names.
-#include "cliio.h"
-#include "common/error.h"
-#include "fuzzsupport.h"
-#include "fuzztargets.h"
-#include "quantcommand.h"
+#include "app/cli/cliio.h"
+#include "app/cli/quantcommand.h"
+#include "core/common/error.h"
+#include "tests/fuzz/fuzzsupport.h"
+#include "tests/fuzz/fuzztargets.h"
 
 #include <cstddef>
 #include <cstdint>

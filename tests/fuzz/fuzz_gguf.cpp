@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: MIT
 // A whole .gguf file -> the header reader -> the model and weights it
 // describes. Rejections are kvscope::Error; nothing else may happen.
-#include "common/error.h"
-#include "formats/gguf.h"
-#include "fuzzinput.h"
-#include "fuzztargets.h"
-#include "model/ggufmodel.h"
-#include "model/inventory.h"
-#include "plan/kvcache.h"
+#include "core/common/error.h"
+#include "core/formats/gguf.h"
+#include "core/model/ggufmodel.h"
+#include "core/model/inventory.h"
+#include "core/plan/kvcache.h"
+#include "tests/fuzz/fuzzinput.h"
+#include "tests/fuzz/fuzztargets.h"
 
 #include <cstddef>
 #include <cstdint>

@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: MIT
 // config.json text -> parser -> the figures built from it. Any input may be
 // rejected with kvscope::Error; nothing may crash, read out of bounds or hang.
-#include "common/error.h"
-#include "fuzztargets.h"
-#include "model/hfconfig.h"
-#include "model/inventory.h"
-#include "plan/kvcache.h"
-#include "plan/weights.h"
+#include "core/common/error.h"
+#include "core/model/hfconfig.h"
+#include "core/model/inventory.h"
+#include "core/plan/kvcache.h"
+#include "core/plan/weights.h"
+#include "tests/fuzz/fuzztargets.h"
 
 #include <cstddef>
 #include <cstdint>

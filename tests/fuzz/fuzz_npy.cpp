@@ -2,11 +2,11 @@
 // A whole .npy file -> the header reader and the data checks (NpyFile::open,
 // through the tensor list) -> the tensor, when usable, quantized with every
 // scheme kind, so odd floats (NaN, ±inf, subnormals) reach each quantizer.
-#include "common/error.h"
-#include "fuzzsupport.h"
-#include "fuzztargets.h"
-#include "quantization/quantrun.h"
-#include "quantization/tensorsource.h"
+#include "core/common/error.h"
+#include "core/quantization/quantrun.h"
+#include "core/quantization/tensorsource.h"
+#include "tests/fuzz/fuzzsupport.h"
+#include "tests/fuzz/fuzztargets.h"
 
 #include <cstddef>
 #include <cstdint>

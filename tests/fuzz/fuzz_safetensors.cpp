@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
 // A whole .safetensors file (u64 header length, JSON header, data) -> the
 // header-only reader. Rejections are kvscope::Error; nothing else may happen.
-#include "common/error.h"
-#include "formats/safetensors.h"
-#include "fuzzinput.h"
-#include "fuzztargets.h"
+#include "core/common/error.h"
+#include "core/formats/safetensors.h"
+#include "tests/fuzz/fuzzinput.h"
+#include "tests/fuzz/fuzztargets.h"
 
 #include <cstddef>
 #include <cstdint>

@@ -3,11 +3,11 @@
 // again (the same bytes) -> the scenario it describes (presets, custom GPUs
 // and pasted configs it carries; models carried by path are files, left
 // out) -> its values read back -> the memory plan.
-#include "common/error.h"
-#include "fuzzsupport.h"
-#include "fuzztargets.h"
-#include "plan/planner.h"
-#include "plan/scenariofile.h"
+#include "core/common/error.h"
+#include "core/plan/planner.h"
+#include "core/plan/scenariofile.h"
+#include "tests/fuzz/fuzzsupport.h"
+#include "tests/fuzz/fuzztargets.h"
 
 #include <cstddef>
 #include <cstdint>

@@ -8,13 +8,13 @@
 // imports, the controller's default scenario, the Quantization view's
 // settings), so the fuzz target compiles those sources alone and links
 // QtCore and QtConcurrent only (see tests/fuzz/CMakeLists.txt).
-#include "fuzzsupport.h"
-#include "fuzztargets.h"
-#include "library/userlibrary.h"
-#include "plan/scenariovalues.h"
-#include "quantization/quantsettings.h"
-#include "settings/appsettings.h"
-#include "settings/settingkeys.h"
+#include "core/plan/scenariovalues.h"
+#include "tests/fuzz/fuzzsupport.h"
+#include "tests/fuzz/fuzztargets.h"
+#include "ui/library/userlibrary.h"
+#include "ui/quantization/quantsettings.h"
+#include "ui/settings/appsettings.h"
+#include "ui/settings/settingkeys.h"
 
 #include <chrono>
 #include <cstddef>

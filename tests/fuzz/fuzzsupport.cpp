@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
-#include "fuzzsupport.h"
+#include "tests/fuzz/fuzzsupport.h"
 
-#include "common/error.h"
-#include "library/library.h"
+#include "core/common/error.h"
+#include "core/library/library.h"
 
 #include <cstdio>
 #include <cstdlib>

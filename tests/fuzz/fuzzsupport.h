@@ -3,7 +3,7 @@
 // resolvers that never touch the disk, and how a broken property is reported.
 #pragma once
 
-#include "plan/scenariovalues.h"
+#include "core/plan/scenariovalues.h"
 
 #include <cstddef>
 #include <cstdint>

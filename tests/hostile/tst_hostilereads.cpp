@@ -3,17 +3,17 @@
 // reader refuses what is not a regular file, by name and before opening it
 // (a FIFO blocks an open, /dev/zero never ends), and whole-file reads stop
 // at their limit whatever the file system reports.
-#include "common/regularfile.h"
-#include "filewriters.h"
-#include "formats/gguf.h"
-#include "formats/npy.h"
-#include "formats/safetensors.h"
-#include "hostilesupport.h"
-#include "model/hfconfig.h"
-#include "model/modelimport.h"
-#include "plan/scenariofile.h"
-#include "quantization/tensorsource.h"
-#include "testsupport.h"
+#include "core/common/regularfile.h"
+#include "core/formats/gguf.h"
+#include "core/formats/npy.h"
+#include "core/formats/safetensors.h"
+#include "core/model/hfconfig.h"
+#include "core/model/modelimport.h"
+#include "core/plan/scenariofile.h"
+#include "core/quantization/tensorsource.h"
+#include "tests/filewriters.h"
+#include "tests/hostile/hostilesupport.h"
+#include "tests/testsupport.h"
 
 #include <functional>
 

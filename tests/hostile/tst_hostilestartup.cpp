@@ -3,15 +3,15 @@
 // model, and window sizes no machine can draw. The window never waits on a
 // saved path: saved models import in the background within a time limit,
 // and one that fails is dropped with a message in the status bar.
-#include "common/imagesize.h"
-#include "filewriters.h"
-#include "hostilesupport.h"
-#include "library/userlibrary.h"
-#include "mainwindow.h"
-#include "scenariocontroller.h"
-#include "settings/appsettings.h"
-#include "testsupport.h"
-#include "ui/uitestsupport.h"
+#include "core/common/imagesize.h"
+#include "tests/filewriters.h"
+#include "tests/hostile/hostilesupport.h"
+#include "tests/testsupport.h"
+#include "tests/ui/uitestsupport.h"
+#include "ui/library/userlibrary.h"
+#include "ui/mainwindow.h"
+#include "ui/scenariocontroller.h"
+#include "ui/settings/appsettings.h"
 
 #include <QImage>
 #include <QSettings>

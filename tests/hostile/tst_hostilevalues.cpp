@@ -3,8 +3,8 @@
 // end to end through the binary. Every error must be one line naming the
 // option, key or field and the value exactly as the user gave it; every
 // figure is worked by hand in its case.
-#include "cli/kvscoperun.h"
-#include "tensorfiles.h"
+#include "tests/cli/kvscoperun.h"
+#include "tests/tensorfiles.h"
 
 #include <functional>
 #include <initializer_list>

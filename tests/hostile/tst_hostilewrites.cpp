@@ -4,7 +4,7 @@
 // What kvscope writes is all or nothing: a failed save leaves the old file
 // as it was and exits 1 with one line naming the file; a device or a FIFO
 // is written in place, never replaced by a regular file.
-#include "hostilesupport.h"
+#include "tests/hostile/hostilesupport.h"
 
 #include <QDir>
 #include <QFile>

@@ -2,22 +2,22 @@
 // The explorer explains its figures: the core's notes and proposals in the
 // banner, the structure behind each card, bars and curves true to scale,
 // readable numbers and tooltips, everything on screen in "Copy figures".
-#include "charts/breakdownchart.h"
-#include "charts/chartcallout.h"
-#include "charts/growthchart.h"
-#include "common/units.h"
-#include "explorer/explorerview.h"
-#include "explorer/figurespanel.h"
-#include "explorer/fitbanner.h"
-#include "library/library.h"
-#include "mainwindow.h"
-#include "plan/breakdown.h"
-#include "plan/fixes.h"
-#include "plan/planner.h"
-#include "scenariocontroller.h"
-#include "theme.h"
-#include "translations.h"
-#include "uitestsupport.h"
+#include "core/common/units.h"
+#include "core/library/library.h"
+#include "core/plan/breakdown.h"
+#include "core/plan/fixes.h"
+#include "core/plan/planner.h"
+#include "tests/ui/uitestsupport.h"
+#include "ui/charts/breakdownchart.h"
+#include "ui/charts/chartcallout.h"
+#include "ui/charts/growthchart.h"
+#include "ui/explorer/explorerview.h"
+#include "ui/explorer/figurespanel.h"
+#include "ui/explorer/fitbanner.h"
+#include "ui/mainwindow.h"
+#include "ui/scenariocontroller.h"
+#include "ui/theme.h"
+#include "ui/translations.h"
 
 #include <memory>
 

@@ -3,15 +3,15 @@
 // shows core/plan/fit's answer row for row, searches off the GUI thread (a
 // newer question supersedes the running one), copies a launch line, says why
 // nothing fits, and "Use this" gives the explorer a scenario that serves the requests.
-#include "common/units.h"
-#include "fit/fitdialog.h"
-#include "fit/fitresultsmodel.h"
-#include "library/library.h"
-#include "mainwindow.h"
-#include "plan/fit.h"
-#include "scenariocontroller.h"
-#include "translations.h"
-#include "uitestsupport.h"
+#include "core/common/units.h"
+#include "core/library/library.h"
+#include "core/plan/fit.h"
+#include "tests/ui/uitestsupport.h"
+#include "ui/fit/fitdialog.h"
+#include "ui/fit/fitresultsmodel.h"
+#include "ui/mainwindow.h"
+#include "ui/scenariocontroller.h"
+#include "ui/translations.h"
 
 #include <QAction>
 #include <QApplication>

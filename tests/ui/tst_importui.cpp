@@ -1,19 +1,19 @@
 // SPDX-License-Identifier: MIT
 // Importing models into the window (open, drag and drop, paste), custom
 // GPUs, and what is remembered across a restart.
-#include "explorer/explorerview.h"
-#include "filewriters.h"
-#include "gpu/customgpu.h"
-#include "library/customgpudialog.h"
-#include "library/modelimporter.h"
-#include "library/pasteconfigdialog.h"
-#include "library/userlibrary.h"
-#include "mainwindow.h"
-#include "plan/planner.h"
-#include "scenariocontroller.h"
-#include "settings/appsettings.h"
-#include "uitestsupport.h"
-#include "widgets/groupedcombobox.h"
+#include "core/gpu/customgpu.h"
+#include "core/plan/planner.h"
+#include "tests/filewriters.h"
+#include "tests/ui/uitestsupport.h"
+#include "ui/explorer/explorerview.h"
+#include "ui/library/customgpudialog.h"
+#include "ui/library/modelimporter.h"
+#include "ui/library/pasteconfigdialog.h"
+#include "ui/library/userlibrary.h"
+#include "ui/mainwindow.h"
+#include "ui/scenariocontroller.h"
+#include "ui/settings/appsettings.h"
+#include "ui/widgets/groupedcombobox.h"
 
 #include <memory>
 

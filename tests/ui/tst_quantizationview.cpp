@@ -5,20 +5,20 @@
 // the rendered view is not blank, a live language switch reaches every text
 // without touching state or results, and the settings survive a restart
 // (garbage and vanished files falling back to the defaults).
-#include "quantization/errorhistogramchart.h"
-#include "quantization/figuresmodel.h"
-#include "quantization/inspection.h"
-#include "quantization/quantizationview.h"
-#include "quantization/quantsettings.h"
-#include "quantization/schemecolors.h"
-#include "quantization/simulator.h"
-#include "quantization/sourcepicker.h"
-#include "quantization/sqnrchart.h"
-#include "quantization/synthetic.h"
-#include "quantization/valueschart.h"
-#include "tensorfiles.h"
-#include "theme.h"
-#include "uitestsupport.h"
+#include "core/quantization/inspection.h"
+#include "core/quantization/simulator.h"
+#include "core/quantization/synthetic.h"
+#include "tests/tensorfiles.h"
+#include "tests/ui/uitestsupport.h"
+#include "ui/quantization/errorhistogramchart.h"
+#include "ui/quantization/figuresmodel.h"
+#include "ui/quantization/quantizationview.h"
+#include "ui/quantization/quantsettings.h"
+#include "ui/quantization/schemecolors.h"
+#include "ui/quantization/sourcepicker.h"
+#include "ui/quantization/sqnrchart.h"
+#include "ui/quantization/valueschart.h"
+#include "ui/theme.h"
 
 #include <QAbstractAxis>
 #include <QAbstractBarSeries>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Small widgets: the log-stepped slider box and the grouped, searchable combo.
-#include "widgets/groupedcombobox.h"
-#include "widgets/logsliderbox.h"
+#include "ui/widgets/groupedcombobox.h"
+#include "ui/widgets/logsliderbox.h"
 
 #include <QSignalSpy>
 #include <QSlider>

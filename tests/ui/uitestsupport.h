@@ -2,8 +2,8 @@
 // Helpers shared by the UI suites.
 #pragma once
 
-#include "mainwindow.h"
-#include "settings/appsettings.h"
+#include "ui/mainwindow.h"
+#include "ui/settings/appsettings.h"
 
 #include <memory>
 #include <set>

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
-#include "charts/breakdownchart.h"
+#include "ui/charts/breakdownchart.h"
 
-#include "common/units.h"
-#include "theme.h"
+#include "core/common/units.h"
+#include "ui/theme.h"
 
 #include <algorithm>
 

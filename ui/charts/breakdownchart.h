@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "charts/chartview.h"
-#include "plan/breakdown.h"
+#include "core/plan/breakdown.h"
+#include "ui/charts/chartview.h"
 
 class QBarCategoryAxis;
 class QBarSet;

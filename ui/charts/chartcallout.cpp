@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
-#include "charts/chartcallout.h"
+#include "ui/charts/chartcallout.h"
 
-#include "theme.h"
+#include "ui/theme.h"
 
 #include <algorithm>
 

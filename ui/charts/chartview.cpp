@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
-#include "charts/chartview.h"
+#include "ui/charts/chartview.h"
 
-#include "theme.h"
+#include "ui/theme.h"
 
 #include <QEvent>
 #include <QLegend>

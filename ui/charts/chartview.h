@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "widgets/legendstrip.h"
+#include "ui/widgets/legendstrip.h"
 
 #include <QChartView>
 

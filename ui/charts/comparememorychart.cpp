@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
-#include "charts/comparememorychart.h"
+#include "ui/charts/comparememorychart.h"
 
-#include "charts/breakdownchart.h"
-#include "common/units.h"
-#include "theme.h"
+#include "core/common/units.h"
+#include "ui/charts/breakdownchart.h"
+#include "ui/theme.h"
 
 #include <algorithm>
 

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
-#include "charts/comparespeedchart.h"
+#include "ui/charts/comparespeedchart.h"
 
-#include "compare/comparetext.h"
-#include "theme.h"
+#include "ui/compare/comparetext.h"
+#include "ui/theme.h"
 
 #include <QBarCategoryAxis>
 #include <QBarSet>

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "charts/chartview.h"
-#include "compare/comparechart.h"
+#include "core/compare/comparechart.h"
+#include "ui/charts/chartview.h"
 
 class QBarCategoryAxis;
 class QBarSet;

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
-#include "charts/growthchart.h"
+#include "ui/charts/growthchart.h"
 
-#include "charts/chartcallout.h"
-#include "common/units.h"
-#include "theme.h"
+#include "core/common/units.h"
+#include "ui/charts/chartcallout.h"
+#include "ui/theme.h"
 
 #include <algorithm>
 #include <cmath>

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "charts/chartview.h"
-#include "plan/growth.h"
+#include "core/plan/growth.h"
+#include "ui/charts/chartview.h"
 
 #include <QList>
 

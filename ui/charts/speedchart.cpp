@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
-#include "charts/speedchart.h"
+#include "ui/charts/speedchart.h"
 
-#include "charts/chartcallout.h"
-#include "common/units.h"
-#include "precision/dtypes.h"
-#include "theme.h"
+#include "core/common/units.h"
+#include "core/precision/dtypes.h"
+#include "ui/charts/chartcallout.h"
+#include "ui/theme.h"
 
 #include <algorithm>
 

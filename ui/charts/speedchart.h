@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "charts/chartview.h"
-#include "plan/speedchart.h"
+#include "core/plan/speedchart.h"
+#include "ui/charts/chartview.h"
 
 #include <optional>
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
-#include "compare/comparecolumns.h"
+#include "ui/compare/comparecolumns.h"
 
-#include "common/error.h"
+#include "core/common/error.h"
 
 #include <QCoreApplication>
 

@@ -6,8 +6,8 @@
 // follows the explorer (model, GPU, batch...) unless the column sets it.
 #pragma once
 
-#include "compare/comparison.h"
-#include "plan/scenariovalues.h"
+#include "core/compare/comparison.h"
+#include "core/plan/scenariovalues.h"
 
 #include <QList>
 #include <QStringList>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
-#include "compare/comparetext.h"
+#include "ui/compare/comparetext.h"
 
-#include "common/units.h"
+#include "core/common/units.h"
 
 #include <cmath>
 #include <cstdlib>

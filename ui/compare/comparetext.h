@@ -5,7 +5,7 @@
 // Only formats the core's figures.
 #pragma once
 
-#include "compare/comparison.h"
+#include "core/compare/comparison.h"
 
 #include <QCoreApplication>
 #include <QLocale>

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "compare/comparison.h"
-#include "plan/scenariovalues.h"
+#include "core/compare/comparison.h"
+#include "core/plan/scenariovalues.h"
 
 #include <optional>
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
-#include "compare/comparisonrunner.h"
+#include "ui/compare/comparisonrunner.h"
 
-#include "common/error.h"
+#include "core/common/error.h"
 
 #include <QtConcurrent/QtConcurrentRun>
 

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "export/chartsource.h"
-#include "plan/fixes.h"
+#include "core/plan/fixes.h"
+#include "ui/export/chartsource.h"
 
 #include <QWidget>
 

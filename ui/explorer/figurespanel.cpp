@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
-#include "explorer/figurespanel.h"
+#include "ui/explorer/figurespanel.h"
 
-#include "common/units.h"
-#include "theme.h"
+#include "core/common/units.h"
+#include "ui/theme.h"
 
 #include <algorithm>
 

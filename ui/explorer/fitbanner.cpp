@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
-#include "explorer/fitbanner.h"
+#include "ui/explorer/fitbanner.h"
 
-#include "common/units.h"
-#include "theme.h"
+#include "core/common/units.h"
+#include "ui/theme.h"
 
 #include <QApplication>
 #include <QEvent>

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "plan/fixes.h"
-#include "plan/memoryplan.h"
+#include "core/plan/fixes.h"
+#include "core/plan/memoryplan.h"
 
 #include <QLabel>
 

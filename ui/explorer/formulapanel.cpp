@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
-#include "explorer/formulapanel.h"
+#include "ui/explorer/formulapanel.h"
 
-#include "theme.h"
+#include "ui/theme.h"
 
 #include <QClipboard>
 #include <QEvent>

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "plan/formula.h"
-#include "plan/launchline.h"
+#include "core/plan/formula.h"
+#include "core/plan/launchline.h"
 
 #include <QWidget>
 

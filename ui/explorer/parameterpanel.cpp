@@ -1,18 +1,18 @@
 // SPDX-License-Identifier: MIT
-#include "explorer/parameterpanel.h"
+#include "ui/explorer/parameterpanel.h"
 
-#include "common/units.h"
-#include "library/library.h"
-#include "library/presetlist.h"
-#include "library/userlibrary.h"
-#include "model/inventory.h"
-#include "plan/growth.h"
-#include "plan/kvcache.h"
-#include "plan/scenariolabel.h"
-#include "plan/tensorparallel.h"
-#include "scenariocontroller.h"
-#include "widgets/groupedcombobox.h"
-#include "widgets/logsliderbox.h"
+#include "core/common/units.h"
+#include "core/library/library.h"
+#include "core/library/presetlist.h"
+#include "core/model/inventory.h"
+#include "core/plan/growth.h"
+#include "core/plan/kvcache.h"
+#include "core/plan/scenariolabel.h"
+#include "core/plan/tensorparallel.h"
+#include "ui/library/userlibrary.h"
+#include "ui/scenariocontroller.h"
+#include "ui/widgets/groupedcombobox.h"
+#include "ui/widgets/logsliderbox.h"
 
 #include <utility>
 

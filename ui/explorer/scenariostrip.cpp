@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: MIT
-#include "explorer/scenariostrip.h"
+#include "ui/explorer/scenariostrip.h"
 
-#include "common/error.h"
-#include "plan/launchline.h"
-#include "plan/planner.h"
-#include "plan/scenariolabel.h"
-#include "widgets/flowlayout.h"
+#include "core/common/error.h"
+#include "core/plan/launchline.h"
+#include "core/plan/planner.h"
+#include "core/plan/scenariolabel.h"
+#include "ui/widgets/flowlayout.h"
 
 #include <QAction>
 #include <QEvent>

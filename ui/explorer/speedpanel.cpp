@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
-#include "explorer/speedpanel.h"
+#include "ui/explorer/speedpanel.h"
 
-#include "common/units.h"
-#include "plan/speed.h"
-#include "widgets/figurecard.h"
+#include "core/common/units.h"
+#include "core/plan/speed.h"
+#include "ui/widgets/figurecard.h"
 
 #include <algorithm>
 

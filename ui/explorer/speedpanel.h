@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "plan/speedplan.h"
+#include "core/plan/speedplan.h"
 
 #include <QWidget>
 

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
-#include "export/chartactions.h"
+#include "ui/export/chartactions.h"
 
-#include "charts/chartview.h"
-#include "common/error.h"
-#include "export/exportdialog.h"
-#include "theme.h"
+#include "core/common/error.h"
+#include "ui/charts/chartview.h"
+#include "ui/export/exportdialog.h"
+#include "ui/theme.h"
 
 #include <cmath>
 

@@ -25,7 +25,7 @@
 // and the export tests, which walk the catalogue, cover it.
 #pragma once
 
-#include "export/chartsource.h"
+#include "ui/export/chartsource.h"
 
 #include <functional>
 

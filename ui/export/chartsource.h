@@ -1,14 +1,14 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "compare/comparison.h"
-#include "plan/fixes.h"
-#include "plan/growth.h"
-#include "plan/memoryplan.h"
-#include "plan/scenario.h"
-#include "plan/scenariofile.h"
-#include "quantization/quantrun.h"
-#include "quantization/scheme.h"
+#include "core/compare/comparison.h"
+#include "core/plan/fixes.h"
+#include "core/plan/growth.h"
+#include "core/plan/memoryplan.h"
+#include "core/plan/scenario.h"
+#include "core/plan/scenariofile.h"
+#include "core/quantization/quantrun.h"
+#include "core/quantization/scheme.h"
 
 #include <optional>
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "export/exportdialog.h"
+#include "ui/export/exportdialog.h"
 
 #include <QCheckBox>
 #include <QComboBox>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "export/figurerenderer.h"
+#include "ui/export/figurerenderer.h"
 
 #include <QDialog>
 

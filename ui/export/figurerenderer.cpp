@@ -1,15 +1,15 @@
 // SPDX-License-Identifier: MIT
-#include "export/figurerenderer.h"
+#include "ui/export/figurerenderer.h"
 
-#include "charts/chartview.h"
-#include "common/atomicfile.h"
-#include "common/error.h"
-#include "common/imagesize.h"
-#include "common/units.h"
-#include "export/reportpage.h"
-#include "plan/scenariovalues.h"
-#include "theme.h"
-#include "widgets/legendstrip.h"
+#include "core/common/atomicfile.h"
+#include "core/common/error.h"
+#include "core/common/imagesize.h"
+#include "core/common/units.h"
+#include "core/plan/scenariovalues.h"
+#include "ui/charts/chartview.h"
+#include "ui/export/reportpage.h"
+#include "ui/theme.h"
+#include "ui/widgets/legendstrip.h"
 
 #include <memory>
 #include <optional>

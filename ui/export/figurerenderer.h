@@ -8,8 +8,8 @@
 // and whatever the window's size.
 #pragma once
 
-#include "common/imagesize.h"
-#include "export/chartcatalogue.h"
+#include "core/common/imagesize.h"
+#include "ui/export/chartcatalogue.h"
 
 #include <optional>
 

@@ -1,15 +1,15 @@
 // SPDX-License-Identifier: MIT
-#include "export/reportpage.h"
+#include "ui/export/reportpage.h"
 
-#include "charts/breakdownchart.h"
-#include "charts/growthchart.h"
-#include "common/units.h"
-#include "compare/comparetext.h"
-#include "explorer/figurespanel.h"
-#include "explorer/fitbanner.h"
-#include "plan/breakdown.h"
-#include "theme.h"
-#include "widgets/legendstrip.h"
+#include "core/common/units.h"
+#include "core/plan/breakdown.h"
+#include "ui/charts/breakdownchart.h"
+#include "ui/charts/growthchart.h"
+#include "ui/compare/comparetext.h"
+#include "ui/explorer/figurespanel.h"
+#include "ui/explorer/fitbanner.h"
+#include "ui/theme.h"
+#include "ui/widgets/legendstrip.h"
 
 #include <QCoreApplication>
 #include <QHBoxLayout>

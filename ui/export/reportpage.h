@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "export/chartsource.h"
+#include "ui/export/chartsource.h"
 
 class QWidget;
 

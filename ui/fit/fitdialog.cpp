@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
-#include "fit/fitdialog.h"
+#include "ui/fit/fitdialog.h"
 
-#include "common/error.h"
-#include "common/units.h"
-#include "fit/fitresultsmodel.h"
+#include "core/common/error.h"
+#include "core/common/units.h"
+#include "ui/fit/fitresultsmodel.h"
 
 #include <limits>
 

@@ -7,7 +7,7 @@
 //   inputs --(debounce)--> QtConcurrent::run(findFits) --QFutureWatcher--> table
 #pragma once
 
-#include "plan/fit.h"
+#include "core/plan/fit.h"
 
 #include <atomic>
 #include <memory>

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
-#include "fit/fitresultsmodel.h"
+#include "ui/fit/fitresultsmodel.h"
 
-#include "common/units.h"
-#include "precision/dtypes.h"
-#include "precision/quantizationspec.h"
+#include "core/common/units.h"
+#include "core/precision/dtypes.h"
+#include "core/precision/quantizationspec.h"
 
 namespace kvscope {
 

@@ -3,7 +3,7 @@
 // per row, best first, each figure as the core computed it.
 #pragma once
 
-#include "plan/fit.h"
+#include "core/plan/fit.h"
 
 #include <QAbstractTableModel>
 #include <QList>

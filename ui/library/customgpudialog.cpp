@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
-#include "library/customgpudialog.h"
+#include "ui/library/customgpudialog.h"
 
-#include "common/error.h"
-#include "common/units.h"
-#include "gpu/customgpu.h"
+#include "core/common/error.h"
+#include "core/common/units.h"
+#include "core/gpu/customgpu.h"
 
 #include <cmath>
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "gpu/gpuspec.h"
+#include "core/gpu/gpuspec.h"
 
 #include <QDialog>
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
-#include "library/modelimporter.h"
+#include "ui/library/modelimporter.h"
 
-#include "common/error.h"
+#include "core/common/error.h"
 
 #include <QtConcurrent>
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "model/modelimport.h"
+#include "core/model/modelimport.h"
 
 #include <QFutureWatcher>
 #include <QObject>

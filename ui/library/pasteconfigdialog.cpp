@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
-#include "library/pasteconfigdialog.h"
+#include "ui/library/pasteconfigdialog.h"
 
-#include "common/error.h"
+#include "core/common/error.h"
 
 #include <QDialogButtonBox>
 #include <QFontDatabase>

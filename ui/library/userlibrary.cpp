@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: MIT
-#include "library/userlibrary.h"
+#include "ui/library/userlibrary.h"
 
-#include "common/error.h"
-#include "gpu/customgpu.h"
-#include "library/library.h"
-#include "settings/setting.h"
-#include "settings/settingkeys.h"
+#include "core/common/error.h"
+#include "core/gpu/customgpu.h"
+#include "core/library/library.h"
+#include "ui/settings/setting.h"
+#include "ui/settings/settingkeys.h"
 
 #include <algorithm>
 #include <climits>

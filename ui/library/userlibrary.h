@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "gpu/gpuspec.h"
-#include "model/modelimport.h"
-#include "plan/scenariovalues.h"
+#include "core/gpu/gpuspec.h"
+#include "core/model/modelimport.h"
+#include "core/plan/scenariovalues.h"
 
 #include <chrono>
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
-#include "quantization/errorhistogramchart.h"
+#include "ui/quantization/errorhistogramchart.h"
 
-#include "quantization/schemecolors.h"
+#include "ui/quantization/schemecolors.h"
 
 #include <algorithm>
 

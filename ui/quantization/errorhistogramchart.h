@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "quantization/histogramchartview.h"
-#include "quantization/simulator.h"
+#include "core/quantization/simulator.h"
+#include "ui/quantization/histogramchartview.h"
 
 namespace kvscope {
 

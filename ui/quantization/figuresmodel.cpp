@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "quantization/figuresmodel.h"
+#include "ui/quantization/figuresmodel.h"
 
 #include <cmath>
 

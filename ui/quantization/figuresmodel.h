@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "quantization/simulator.h"
+#include "core/quantization/simulator.h"
 
 #include <QAbstractTableModel>
 

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
-#include "quantization/groupinspector.h"
+#include "ui/quantization/groupinspector.h"
 
-#include "common/error.h"
-#include "theme.h"
+#include "core/common/error.h"
+#include "ui/theme.h"
 
 #include <QComboBox>
 #include <QEvent>

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "quantization/inspection.h"
-#include "quantization/tensordata.h"
+#include "core/quantization/inspection.h"
+#include "core/quantization/tensordata.h"
 
 #include <optional>
 

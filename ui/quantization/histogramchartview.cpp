@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "quantization/histogramchartview.h"
+#include "ui/quantization/histogramchartview.h"
 
 #include <algorithm>
 

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "charts/chartview.h"
-#include "quantization/histogram.h"
+#include "core/quantization/histogram.h"
+#include "ui/charts/chartview.h"
 
 #include <QList>
 #include <QPointF>

@@ -9,9 +9,9 @@
 //                            FiguresModel, GroupInspector
 #pragma once
 
-#include "export/chartsource.h"
-#include "quantization/quantrun.h"
-#include "quantization/quantsettings.h"
+#include "core/quantization/quantrun.h"
+#include "ui/export/chartsource.h"
+#include "ui/quantization/quantsettings.h"
 
 #include <atomic>
 #include <memory>

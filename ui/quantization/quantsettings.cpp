@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
-#include "quantization/quantsettings.h"
+#include "ui/quantization/quantsettings.h"
 
-#include "common/error.h"
-#include "quantization/scheme.h"
-#include "settings/settingkeys.h"
+#include "core/common/error.h"
+#include "core/quantization/scheme.h"
+#include "ui/settings/settingkeys.h"
 
 namespace kvscope {
 

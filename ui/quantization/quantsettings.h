@@ -5,10 +5,10 @@
 // default and a report.
 #pragma once
 
-#include "plan/scenariofile.h"
-#include "quantization/quantrun.h"
-#include "quantization/quantsource.h"
-#include "quantization/schemecatalogue.h"
+#include "core/plan/scenariofile.h"
+#include "core/quantization/quantrun.h"
+#include "core/quantization/schemecatalogue.h"
+#include "ui/quantization/quantsource.h"
 
 #include <QList>
 #include <QStringList>

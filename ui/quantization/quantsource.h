@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "quantization/quantrun.h"
-#include "quantization/synthetic.h"
+#include "core/quantization/quantrun.h"
+#include "core/quantization/synthetic.h"
 
 #include <QString>
 

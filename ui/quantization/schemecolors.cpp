@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
-#include "quantization/schemecolors.h"
+#include "ui/quantization/schemecolors.h"
 
-#include "theme.h"
+#include "ui/theme.h"
 
 namespace kvscope {
 

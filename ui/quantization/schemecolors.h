@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "quantization/scheme.h"
+#include "core/quantization/scheme.h"
 
 #include <QColor>
 #include <QPalette>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
-#include "quantization/schemepicker.h"
+#include "ui/quantization/schemepicker.h"
 
-#include "quantization/histogram.h"
+#include "core/quantization/histogram.h"
 
 #include <QCheckBox>
 #include <QEvent>

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "quantization/quantsettings.h"
-#include "quantization/scheme.h"
+#include "core/quantization/scheme.h"
+#include "ui/quantization/quantsettings.h"
 
 #include <QGroupBox>
 #include <QList>

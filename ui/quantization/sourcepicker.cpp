@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
-#include "quantization/sourcepicker.h"
+#include "ui/quantization/sourcepicker.h"
 
-#include "common/error.h"
-#include "quantization/quantsettings.h"
-#include "quantization/tensorsource.h"
+#include "core/common/error.h"
+#include "core/quantization/tensorsource.h"
+#include "ui/quantization/quantsettings.h"
 
 #include <QButtonGroup>
 #include <QComboBox>

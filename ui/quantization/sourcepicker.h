@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "quantization/quantsource.h"
+#include "ui/quantization/quantsource.h"
 
 #include <QGroupBox>
 

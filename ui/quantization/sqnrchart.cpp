@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "quantization/sqnrchart.h"
+#include "ui/quantization/sqnrchart.h"
 
 #include <algorithm>
 #include <cmath>

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "charts/chartview.h"
-#include "quantization/simulator.h"
+#include "core/quantization/simulator.h"
+#include "ui/charts/chartview.h"
 
 class QBarCategoryAxis;
 class QHorizontalBarSeries;

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "quantization/valueschart.h"
+#include "ui/quantization/valueschart.h"
 
 #include <algorithm>
 

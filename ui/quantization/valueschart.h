@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "quantization/grid.h"
-#include "quantization/histogramchartview.h"
+#include "core/quantization/grid.h"
+#include "ui/quantization/histogramchartview.h"
 
 namespace kvscope {
 

@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: MIT
-#include "settings/appsettings.h"
+#include "ui/settings/appsettings.h"
 
-#include "common/error.h"
-#include "compare/comparison.h"
-#include "library/userlibrary.h"
-#include "plan/planner.h"
-#include "scenariocontroller.h"
-#include "settings/settingkeys.h"
+#include "core/common/error.h"
+#include "core/compare/comparison.h"
+#include "core/plan/planner.h"
+#include "ui/library/userlibrary.h"
+#include "ui/scenariocontroller.h"
+#include "ui/settings/settingkeys.h"
 
 #include <optional>
 

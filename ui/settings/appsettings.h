@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "plan/growth.h"
-#include "plan/scenario.h"
-#include "plan/scenariovalues.h"
+#include "core/plan/growth.h"
+#include "core/plan/scenario.h"
+#include "core/plan/scenariovalues.h"
 
 #include <optional>
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "settings/setting.h"
+#include "ui/settings/setting.h"
 
 #include <QFile>
 #include <QFileInfo>

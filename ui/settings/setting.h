@@ -5,7 +5,7 @@
 // ignored: ..."), which the window shows in its status bar.
 #pragma once
 
-#include "common/error.h"
+#include "core/common/error.h"
 
 #include <functional>
 #include <type_traits>

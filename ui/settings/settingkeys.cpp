@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: MIT
-#include "settings/settingkeys.h"
+#include "ui/settings/settingkeys.h"
 
-#include "plan/scenario.h"
-#include "quantization/histogram.h"
-#include "quantization/quantsettings.h"
-#include "scenariocontroller.h"
-#include "translations.h"
+#include "core/plan/scenario.h"
+#include "core/quantization/histogram.h"
+#include "ui/quantization/quantsettings.h"
+#include "ui/scenariocontroller.h"
+#include "ui/translations.h"
 
 #include <cmath>
 #include <limits>

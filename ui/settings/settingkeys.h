@@ -5,10 +5,10 @@
 // spellings are those older versions wrote, so their settings still load.
 #pragma once
 
-#include "plan/growth.h"
-#include "precision/dtypes.h"
-#include "quantization/synthetic.h"
-#include "settings/setting.h"
+#include "core/plan/growth.h"
+#include "core/precision/dtypes.h"
+#include "core/quantization/synthetic.h"
+#include "ui/settings/setting.h"
 
 #include <cstdint>
 

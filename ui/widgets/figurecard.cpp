@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
-#include "widgets/figurecard.h"
+#include "ui/widgets/figurecard.h"
 
-#include "theme.h"
+#include "ui/theme.h"
 
 #include <QEvent>
 #include <QLabel>

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "widgets/flowlayout.h"
+#include "ui/widgets/flowlayout.h"
 
 #include <algorithm>
 

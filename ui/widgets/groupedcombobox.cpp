@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "widgets/groupedcombobox.h"
+#include "ui/widgets/groupedcombobox.h"
 
 #include <QAbstractItemView>
 #include <QCompleter>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
-#include "widgets/legendstrip.h"
+#include "ui/widgets/legendstrip.h"
 
-#include "widgets/flowlayout.h"
+#include "ui/widgets/flowlayout.h"
 
 #include <algorithm>
 

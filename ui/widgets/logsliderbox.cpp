@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "widgets/logsliderbox.h"
+#include "ui/widgets/logsliderbox.h"
 
 #include <algorithm>
 #include <limits>

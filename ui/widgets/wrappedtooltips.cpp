@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "widgets/wrappedtooltips.h"
+#include "ui/widgets/wrappedtooltips.h"
 
 #include <QAbstractItemView>
 #include <QHelpEvent>

@@ -5,7 +5,7 @@
 // KVSCOPE_SANITIZE, and without breaking a property the target checks.
 // Inputs that once crashed a target stay in its corpus, so each is a
 // regression test here.
-#include "fuzztargets.h"
+#include "tests/fuzz/fuzztargets.h"
 
 #include <cstddef>
 #include <cstdint>
