@@ -1,14 +1,14 @@
 // SPDX-License-Identifier: MIT
 #include "ui/mainwindow.h"
 
+#include "core/analysis/fit.h"
+#include "core/analysis/growth.h"
 #include "core/common/error.h"
 #include "core/common/units.h"
 #include "core/library/library.h"
 #include "core/model/modelimport.h"
-#include "core/plan/fit.h"
-#include "core/plan/growth.h"
 #include "core/plan/planner.h"
-#include "core/plan/scenariovalues.h"
+#include "core/scenario/scenariovalues.h"
 #include "ui/compare/compareview.h"
 #include "ui/explorer/explorerview.h"
 #include "ui/explorer/parameterpanel.h"

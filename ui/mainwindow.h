@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "core/plan/scenario.h"
+#include "core/scenario/scenario.h"
 #include "ui/settings/appsettings.h"
 
 #include <functional>

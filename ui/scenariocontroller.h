@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "core/plan/growth.h"
+#include "core/analysis/growth.h"
 #include "core/plan/memoryplan.h"
-#include "core/plan/scenario.h"
+#include "core/scenario/scenario.h"
 
 #include <optional>
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "core/plan/scenariofile.h"
+#include "core/document/scenariofile.h"
 #include "ui/quantization/quantsettings.h"
 
 #include <functional>
@@ -16,7 +16,7 @@ class ScenarioController;
 class UserLibrary;
 
 /// The window's scenario file: what the window shows as a ScenarioDocument
-/// (plan/scenariofile.h), opening and saving it, and whether it changed
+/// (core/document/scenariofile.h), opening and saving it, and whether it changed
 /// since. The Quantization view's settings come and go through two
 /// functions, as the view may not exist yet (then QSettings holds them).
 class ScenarioSession : public QObject
@@ -49,7 +49,7 @@ public:
     void save(const QString &path);
 
     /// The comparison's columns as the file holds them: each column's values
-    /// that differ from the scenario (plan/scenariovalues.h, differingValues()).
+    /// that differ from the scenario (core/scenario/scenariovalues.h, differingValues()).
     const QList<ScenarioValues> &comparison() const { return m_comparison; }
     /// The Compare view's columns changed (or were restored): saved with the file.
     void setComparison(const QList<ScenarioValues> &columns);

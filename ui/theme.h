@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "core/plan/breakdown.h"
-#include "core/plan/growth.h"
+#include "core/analysis/growth.h"
+#include "core/output/breakdown.h"
 #include "core/precision/dtypes.h"
 
 #include <QColor>

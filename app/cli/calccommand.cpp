@@ -5,13 +5,14 @@
 #include "app/cli/cliio.h"
 #include "app/cli/commands.h"
 #include "app/cli/plantext.h"
+#include "core/analysis/fixes.h"
+#include "core/analysis/formula.h"
 #include "core/common/error.h"
 #include "core/library/library.h"
-#include "core/plan/fixes.h"
-#include "core/plan/formula.h"
-#include "core/plan/launchline.h"
-#include "core/plan/planjson.h"
+#include "core/output/calcjson.h"
+#include "core/output/planjson.h"
 #include "core/plan/planner.h"
+#include "core/scenario/launchline.h"
 
 #include <QJsonDocument>
 #include <QJsonObject>

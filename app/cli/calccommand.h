@@ -4,7 +4,7 @@
 #pragma once
 
 #include "app/cli/scenariooptions.h"
-#include "core/plan/scenariovalues.h"
+#include "core/scenario/scenariovalues.h"
 
 #include <QCommandLineOption>
 #include <QCommandLineParser>

@@ -2,11 +2,11 @@
 // kvscope fit: the configurations that serve N concurrent requests of L tokens.
 #include "app/cli/cliio.h"
 #include "app/cli/commands.h"
+#include "core/analysis/fit.h"
 #include "core/common/error.h"
 #include "core/common/units.h"
 #include "core/library/library.h"
-#include "core/plan/fit.h"
-#include "core/plan/scenariovalues.h"
+#include "core/scenario/scenariovalues.h"
 
 #include <algorithm>
 #include <cmath>

@@ -8,7 +8,7 @@
 #include "core/common/units.h"
 #include "core/gpu/customgpu.h"
 #include "core/library/library.h"
-#include "core/library/presetlist.h"
+#include "core/output/presetlist.h"
 
 #include <QCommandLineParser>
 #include <QJsonArray>

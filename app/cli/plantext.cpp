@@ -2,8 +2,8 @@
 #include "app/cli/plantext.h"
 
 #include "core/common/units.h"
-#include "core/plan/scenario.h"
 #include "core/plan/speed.h"
+#include "core/scenario/scenario.h"
 
 #include <cmath>
 

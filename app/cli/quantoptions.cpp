@@ -3,8 +3,8 @@
 
 #include "core/common/error.h"
 #include "core/common/integertext.h"
-#include "core/plan/scenariovalues.h"
 #include "core/quantization/histogram.h"
+#include "core/scenario/scenariovalues.h"
 
 #include <cmath>
 #include <limits>

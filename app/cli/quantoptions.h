@@ -2,7 +2,7 @@
 // kvscope quant's options, shared with kvscope export (the quantization charts).
 #pragma once
 
-#include "core/plan/scenariofile.h"
+#include "core/document/scenariofile.h"
 #include "core/quantization/scheme.h"
 #include "core/quantization/synthetic.h"
 

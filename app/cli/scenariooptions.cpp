@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "app/cli/scenariooptions.h"
 
-#include "core/plan/engine.h"
-#include "core/plan/scenariovalues.h"
+#include "core/engine/engine.h"
+#include "core/scenario/scenariovalues.h"
 
 namespace kvscope::cli {
 

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "core/plan/scenario.h"
-#include "core/plan/scenariovalues.h"
+#include "core/scenario/scenario.h"
+#include "core/scenario/scenariovalues.h"
 
 #include <QCommandLineOption>
 #include <QCommandLineParser>

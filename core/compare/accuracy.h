@@ -30,11 +30,11 @@
 // GPU, sequence length) a lookup.
 #pragma once
 
+#include "core/document/scenariofile.h"
 #include "core/plan/memoryplan.h"
-#include "core/plan/scenario.h"
-#include "core/plan/scenariofile.h"
 #include "core/quantization/parallel.h"
 #include "core/quantization/quantrun.h"
+#include "core/scenario/scenario.h"
 
 #include <optional>
 

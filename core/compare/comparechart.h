@@ -5,7 +5,7 @@
 #pragma once
 
 #include "core/compare/comparison.h"
-#include "core/plan/breakdown.h"
+#include "core/output/breakdown.h"
 
 #include <cstdint>
 

@@ -2,7 +2,7 @@
 #include "core/compare/comparison.h"
 
 #include "core/common/error.h"
-#include "core/plan/planjson.h"
+#include "core/output/planjson.h"
 #include "core/plan/planner.h"
 
 #include <algorithm>

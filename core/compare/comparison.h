@@ -15,9 +15,9 @@
 #include "core/compare/accuracy.h"
 #include "core/compare/publishedresults.h"
 #include "core/plan/memoryplan.h"
-#include "core/plan/scenario.h"
-#include "core/plan/scenariovalues.h"
 #include "core/quantization/parallel.h"
+#include "core/scenario/scenario.h"
+#include "core/scenario/scenariovalues.h"
 
 #include <optional>
 

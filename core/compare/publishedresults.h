@@ -6,7 +6,7 @@
 #pragma once
 
 #include "core/plan/memoryplan.h"
-#include "core/plan/scenario.h"
+#include "core/scenario/scenario.h"
 
 #include <QJsonObject>
 #include <QList>

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "core/engine/engine.h"
 #include "core/model/inventory.h"
 #include "core/model/modelarch.h"
-#include "core/plan/engine.h"
 #include "core/plan/speedplan.h"
 #include "core/precision/dtypes.h"
 #include "core/precision/quantizationspec.h"

@@ -3,7 +3,7 @@
 
 #include "core/plan/kvcache.h"
 #include "core/plan/memoryplan.h"
-#include "core/plan/scenario.h"
+#include "core/scenario/scenario.h"
 
 namespace kvscope {
 

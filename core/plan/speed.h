@@ -2,8 +2,8 @@
 #pragma once
 
 #include "core/plan/memoryplan.h"
-#include "core/plan/scenario.h"
 #include "core/plan/speedplan.h"
+#include "core/scenario/scenario.h"
 
 #include <cstdint>
 

@@ -2,9 +2,9 @@
 // One Scenario -> MemoryPlan evaluation, the speed roofline and its chart, for docs/benchmarks.md.
 // Run: build/tests/benchmarks/bench_plan -iterations 2000
 #include "core/library/library.h"
+#include "core/output/speedchart.h"
 #include "core/plan/planner.h"
 #include "core/plan/speed.h"
-#include "core/plan/speedchart.h"
 
 #include <QTest>
 

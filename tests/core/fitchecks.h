@@ -5,11 +5,11 @@
 // would; its launch line names the model.
 #pragma once
 
+#include "core/analysis/fit.h"
 #include "core/library/library.h"
-#include "core/plan/fit.h"
 #include "core/plan/planner.h"
-#include "core/plan/scenariovalues.h"
 #include "core/plan/tensorparallel.h"
+#include "core/scenario/scenariovalues.h"
 
 #include <QTest>
 

@@ -15,7 +15,7 @@
 #include "core/library/library.h"
 #include "core/model/hfconfig.h"
 #include "core/model/inventory.h"
-#include "core/plan/breakdown.h"
+#include "core/output/breakdown.h"
 #include "core/plan/kvcache.h"
 #include "core/plan/planner.h"
 #include "tests/testsupport.h"

@@ -10,8 +10,8 @@
 #include "core/library/library.h"
 #include "core/model/modelimport.h"
 #include "core/plan/planner.h"
-#include "core/plan/scenariovalues.h"
 #include "core/quantization/quantrun.h"
+#include "core/scenario/scenariovalues.h"
 #include "tests/tensorfiles.h"
 #include "tests/testsupport.h"
 

@@ -4,9 +4,9 @@
 #include "core/common/csv.h"
 #include "core/compare/comparechart.h"
 #include "core/library/library.h"
-#include "core/plan/chartcsv.h"
+#include "core/output/chartcsv.h"
+#include "core/output/speedchart.h"
 #include "core/plan/planner.h"
-#include "core/plan/speedchart.h"
 
 #include <QTest>
 

@@ -4,14 +4,14 @@
 // Each expected figure is computed here from the source the profile cites.
 #include "core/common/error.h"
 #include "core/common/units.h"
+#include "core/engine/runtime.h"
+#include "core/engine/sglang.h"
 #include "core/library/library.h"
 #include "core/model/inventory.h"
-#include "core/plan/launchline.h"
-#include "core/plan/planjson.h"
+#include "core/output/planjson.h"
 #include "core/plan/planner.h"
-#include "core/plan/runtime.h"
-#include "core/plan/scenariovalues.h"
-#include "core/plan/sglang.h"
+#include "core/scenario/launchline.h"
+#include "core/scenario/scenariovalues.h"
 
 #include <functional>
 

@@ -2,9 +2,9 @@
 // kvscope fit (core/plan/fit.h): every proposed configuration, planned again
 // from its options, serves the requests; no smaller tensor-parallel size of the
 // same GPU and precisions would; the order; and the two questions the README asks.
+#include "core/analysis/fit.h"
 #include "core/common/error.h"
 #include "core/library/library.h"
-#include "core/plan/fit.h"
 #include "core/plan/planner.h"
 #include "core/plan/tensorparallel.h"
 #include "tests/core/fitchecks.h"

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: MIT
 // proposeFixes(): the changes that make a scenario fit, each planned again;
 // and, for one that fits, how far it could go.
+#include "core/analysis/fixes.h"
 #include "core/common/units.h"
 #include "core/library/library.h"
-#include "core/plan/fixes.h"
+#include "core/output/calcjson.h"
 #include "core/plan/planner.h"
 #include "core/plan/tensorparallel.h"
 #include "tests/testsupport.h"

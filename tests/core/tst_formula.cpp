@@ -3,9 +3,9 @@
 // tokens alone, give the line's result, and each result is the plan's figure.
 // Structure values are read from the configs (resources/presets/models.json,
 // copied from each model's config.json on HuggingFace).
+#include "core/analysis/formula.h"
 #include "core/common/units.h"
 #include "core/library/library.h"
-#include "core/plan/formula.h"
 #include "core/plan/planner.h"
 #include "tests/testsupport.h"
 

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 // What the explorer charts draw: the memory bar segments, the growth curves,
 // the KV precision walk and the GPU counts offered.
+#include "core/analysis/growth.h"
 #include "core/common/units.h"
-#include "core/plan/breakdown.h"
-#include "core/plan/growth.h"
+#include "core/output/breakdown.h"
 #include "core/plan/planner.h"
 #include "core/plan/tensorparallel.h"
 #include "tests/testsupport.h"

@@ -5,7 +5,7 @@
 #include "app/cli/scenariooptions.h"
 #include "core/library/library.h"
 #include "core/model/modelimport.h"
-#include "core/plan/launchline.h"
+#include "core/scenario/launchline.h"
 #include "tests/testsupport.h"
 
 #include <tuple>

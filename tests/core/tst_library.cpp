@@ -6,7 +6,7 @@
 #include "core/common/units.h"
 #include "core/gpu/customgpu.h"
 #include "core/library/library.h"
-#include "core/library/presetlist.h"
+#include "core/output/presetlist.h"
 #include "tests/tensorfiles.h"
 #include "tests/testsupport.h"
 

@@ -7,11 +7,12 @@
 // count or a silent overflow. Drawn `kvscope fit` questions are answered only
 // with configurations that serve them. The draws are seeded: KVSCOPE_PROPERTY_SEED=N
 // reproduces a run (the seed is printed), KVSCOPE_PROPERTY_CASES=N sets how many.
+#include "core/analysis/fit.h"
+#include "core/analysis/fixes.h"
 #include "core/common/error.h"
 #include "core/gpu/customgpu.h"
 #include "core/library/library.h"
-#include "core/plan/fit.h"
-#include "core/plan/fixes.h"
+#include "core/output/calcjson.h"
 #include "core/plan/planner.h"
 #include "core/plan/speed.h"
 #include "core/plan/tensorparallel.h"

@@ -3,13 +3,13 @@
 // file that is not a version-1 scenario file is refused with one message
 // naming the file, the field and the value.
 #include "core/common/error.h"
+#include "core/document/scenariofile.h"
 #include "core/gpu/customgpu.h"
 #include "core/library/library.h"
-#include "core/plan/chartcsv.h"
-#include "core/plan/planjson.h"
+#include "core/output/chartcsv.h"
+#include "core/output/planjson.h"
 #include "core/plan/planner.h"
-#include "core/plan/scenariofile.h"
-#include "core/plan/scenariovalues.h"
+#include "core/scenario/scenariovalues.h"
 #include "tests/testsupport.h"
 
 #include <QJsonArray>

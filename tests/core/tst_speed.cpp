@@ -4,9 +4,9 @@
 // efficiency factors, and the public measurements the defaults are calibrated on.
 #include "core/common/units.h"
 #include "core/library/library.h"
+#include "core/output/speedchart.h"
 #include "core/plan/planner.h"
 #include "core/plan/speed.h"
-#include "core/plan/speedchart.h"
 #include "tests/testsupport.h"
 
 #include <cmath>

@@ -3,7 +3,7 @@
 
 #include "core/common/error.h"
 #include "core/common/units.h"
-#include "core/plan/scenario.h"
+#include "core/scenario/scenario.h"
 
 #include <algorithm>
 #include <cmath>

@@ -4,7 +4,7 @@
 #pragma once
 
 #include "core/plan/memoryplan.h"
-#include "core/plan/scenario.h"
+#include "core/scenario/scenario.h"
 
 #include <optional>
 

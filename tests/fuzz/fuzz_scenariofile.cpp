@@ -4,8 +4,8 @@
 // and pasted configs it carries; models carried by path are files, left
 // out) -> its values read back -> the memory plan.
 #include "core/common/error.h"
+#include "core/document/scenariofile.h"
 #include "core/plan/planner.h"
-#include "core/plan/scenariofile.h"
 #include "tests/fuzz/fuzzsupport.h"
 #include "tests/fuzz/fuzztargets.h"
 

@@ -8,7 +8,7 @@
 // imports, the controller's default scenario, the Quantization view's
 // settings), so the fuzz target compiles those sources alone and links
 // QtCore and QtConcurrent only (see tests/fuzz/CMakeLists.txt).
-#include "core/plan/scenariovalues.h"
+#include "core/scenario/scenariovalues.h"
 #include "tests/fuzz/fuzzsupport.h"
 #include "tests/fuzz/fuzztargets.h"
 #include "ui/library/userlibrary.h"

@@ -3,7 +3,7 @@
 // resolvers that never touch the disk, and how a broken property is reported.
 #pragma once
 
-#include "core/plan/scenariovalues.h"
+#include "core/scenario/scenariovalues.h"
 
 #include <cstddef>
 #include <cstdint>

@@ -175,7 +175,7 @@ write("npy", "python2-long.npy", npy("<f4", [], b"", header="{'descr': '<f4', 'f
 write("npy", "truncated.npy", npy("<f4", [4, 4], bytes(20)))
 
 
-# Scenario files (.kvscope): the format plan/scenariofile.h writes.
+# Scenario files (.kvscope): the format core/document/scenariofile.h writes.
 tiny_llama = {"architectures": ["LlamaForCausalLM"], "model_type": "llama", "hidden_size": 2048,
               "intermediate_size": 5632, "num_attention_heads": 32, "num_key_value_heads": 4,
               "num_hidden_layers": 22, "vocab_size": 32000, "max_position_embeddings": 2048,

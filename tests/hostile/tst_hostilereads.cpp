@@ -4,12 +4,12 @@
 // (a FIFO blocks an open, /dev/zero never ends), and whole-file reads stop
 // at their limit whatever the file system reports.
 #include "core/common/regularfile.h"
+#include "core/document/scenariofile.h"
 #include "core/formats/gguf.h"
 #include "core/formats/npy.h"
 #include "core/formats/safetensors.h"
 #include "core/model/hfconfig.h"
 #include "core/model/modelimport.h"
-#include "core/plan/scenariofile.h"
 #include "core/quantization/tensorsource.h"
 #include "tests/filewriters.h"
 #include "tests/hostile/hostilesupport.h"

@@ -2,10 +2,10 @@
 // The explorer explains its figures: the core's notes and proposals in the
 // banner, the structure behind each card, bars and curves true to scale,
 // readable numbers and tooltips, everything on screen in "Copy figures".
+#include "core/analysis/fixes.h"
 #include "core/common/units.h"
 #include "core/library/library.h"
-#include "core/plan/breakdown.h"
-#include "core/plan/fixes.h"
+#include "core/output/breakdown.h"
 #include "core/plan/planner.h"
 #include "tests/ui/uitestsupport.h"
 #include "ui/charts/breakdownchart.h"

@@ -3,7 +3,7 @@
 // offscreen platform: every figure on screen must equal the core's.
 #include "core/common/units.h"
 #include "core/library/library.h"
-#include "core/plan/breakdown.h"
+#include "core/output/breakdown.h"
 #include "core/plan/planner.h"
 #include "tests/ui/uitestsupport.h"
 #include "ui/charts/breakdownchart.h"

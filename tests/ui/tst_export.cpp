@@ -4,16 +4,17 @@
 // PDF, CSV and JSON equal to the core's), the report, scenario files
 // (byte-exact round trip, refusals that change nothing) and the
 // unsaved-changes prompt.
+#include "core/analysis/fixes.h"
 #include "core/common/atomicfile.h"
 #include "core/common/error.h"
 #include "core/compare/comparechart.h"
+#include "core/document/scenariofile.h"
 #include "core/library/library.h"
-#include "core/plan/breakdown.h"
-#include "core/plan/chartcsv.h"
-#include "core/plan/fixes.h"
-#include "core/plan/planjson.h"
-#include "core/plan/scenariofile.h"
-#include "core/plan/speedchart.h"
+#include "core/output/breakdown.h"
+#include "core/output/calcjson.h"
+#include "core/output/chartcsv.h"
+#include "core/output/planjson.h"
+#include "core/output/speedchart.h"
 #include "tests/testsupport.h"
 #include "tests/ui/uitestsupport.h"
 #include "ui/charts/chartview.h"

@@ -3,9 +3,9 @@
 // shows core/plan/fit's answer row for row, searches off the GUI thread (a
 // newer question supersedes the running one), copies a launch line, says why
 // nothing fits, and "Use this" gives the explorer a scenario that serves the requests.
+#include "core/analysis/fit.h"
 #include "core/common/units.h"
 #include "core/library/library.h"
-#include "core/plan/fit.h"
 #include "tests/ui/uitestsupport.h"
 #include "ui/fit/fitdialog.h"
 #include "ui/fit/fitresultsmodel.h"

@@ -5,13 +5,13 @@
 // the scenario strip) and the window opened on a scenario from the command line.
 // The suite runs on an offscreen screen of 1920 x 1080 (main() below), the size
 // of a projector, so presentation mode's full screen is that size.
+#include "core/analysis/formula.h"
+#include "core/analysis/growth.h"
 #include "core/common/units.h"
 #include "core/library/library.h"
-#include "core/plan/formula.h"
-#include "core/plan/growth.h"
-#include "core/plan/launchline.h"
-#include "core/plan/planjson.h"
+#include "core/output/planjson.h"
 #include "core/plan/planner.h"
+#include "core/scenario/launchline.h"
 #include "tests/ui/uitestsupport.h"
 #include "ui/charts/growthchart.h"
 #include "ui/explorer/explorerview.h"

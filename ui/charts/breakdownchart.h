@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "core/plan/breakdown.h"
+#include "core/output/breakdown.h"
 #include "ui/charts/chartview.h"
 
 class QBarCategoryAxis;

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "core/plan/growth.h"
+#include "core/analysis/growth.h"
 #include "ui/charts/chartview.h"
 
 #include <QList>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "core/plan/speedchart.h"
+#include "core/output/speedchart.h"
 #include "ui/charts/chartview.h"
 
 #include <optional>

@@ -7,7 +7,7 @@
 #pragma once
 
 #include "core/compare/comparison.h"
-#include "core/plan/scenariovalues.h"
+#include "core/scenario/scenariovalues.h"
 
 #include <QList>
 #include <QStringList>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "core/plan/fixes.h"
+#include "core/analysis/fixes.h"
 #include "core/plan/memoryplan.h"
 
 #include <QLabel>

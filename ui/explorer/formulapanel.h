@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "core/plan/formula.h"
-#include "core/plan/launchline.h"
+#include "core/analysis/formula.h"
+#include "core/scenario/launchline.h"
 
 #include <QWidget>
 

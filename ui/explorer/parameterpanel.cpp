@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: MIT
 #include "ui/explorer/parameterpanel.h"
 
+#include "core/analysis/growth.h"
 #include "core/common/units.h"
 #include "core/library/library.h"
-#include "core/library/presetlist.h"
 #include "core/model/inventory.h"
-#include "core/plan/growth.h"
+#include "core/output/presetlist.h"
+#include "core/output/scenariolabel.h"
 #include "core/plan/kvcache.h"
-#include "core/plan/scenariolabel.h"
 #include "core/plan/tensorparallel.h"
 #include "ui/library/userlibrary.h"
 #include "ui/scenariocontroller.h"

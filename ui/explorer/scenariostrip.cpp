@@ -2,9 +2,9 @@
 #include "ui/explorer/scenariostrip.h"
 
 #include "core/common/error.h"
-#include "core/plan/launchline.h"
+#include "core/output/scenariolabel.h"
 #include "core/plan/planner.h"
-#include "core/plan/scenariolabel.h"
+#include "core/scenario/launchline.h"
 #include "ui/widgets/flowlayout.h"
 
 #include <QAction>

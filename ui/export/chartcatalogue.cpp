@@ -3,9 +3,10 @@
 
 #include "core/common/error.h"
 #include "core/compare/comparechart.h"
-#include "core/plan/breakdown.h"
-#include "core/plan/chartcsv.h"
-#include "core/plan/planjson.h"
+#include "core/output/breakdown.h"
+#include "core/output/calcjson.h"
+#include "core/output/chartcsv.h"
+#include "core/output/planjson.h"
 #include "core/quantization/grid.h"
 #include "core/quantization/report.h"
 #include "ui/charts/breakdownchart.h"

@@ -1,14 +1,14 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "core/analysis/fixes.h"
+#include "core/analysis/growth.h"
 #include "core/compare/comparison.h"
-#include "core/plan/fixes.h"
-#include "core/plan/growth.h"
+#include "core/document/scenariofile.h"
 #include "core/plan/memoryplan.h"
-#include "core/plan/scenario.h"
-#include "core/plan/scenariofile.h"
 #include "core/quantization/quantrun.h"
 #include "core/quantization/scheme.h"
+#include "core/scenario/scenario.h"
 
 #include <optional>
 

@@ -5,7 +5,7 @@
 #include "core/common/error.h"
 #include "core/common/imagesize.h"
 #include "core/common/units.h"
-#include "core/plan/scenariovalues.h"
+#include "core/scenario/scenariovalues.h"
 #include "ui/charts/chartview.h"
 #include "ui/export/reportpage.h"
 #include "ui/theme.h"

@@ -2,7 +2,7 @@
 #include "ui/export/reportpage.h"
 
 #include "core/common/units.h"
-#include "core/plan/breakdown.h"
+#include "core/output/breakdown.h"
 #include "ui/charts/breakdownchart.h"
 #include "ui/charts/growthchart.h"
 #include "ui/compare/comparetext.h"

@@ -7,7 +7,7 @@
 //   inputs --(debounce)--> QtConcurrent::run(findFits) --QFutureWatcher--> table
 #pragma once
 
-#include "core/plan/fit.h"
+#include "core/analysis/fit.h"
 
 #include <atomic>
 #include <memory>

@@ -3,7 +3,7 @@
 // per row, best first, each figure as the core computed it.
 #pragma once
 
-#include "core/plan/fit.h"
+#include "core/analysis/fit.h"
 
 #include <QAbstractTableModel>
 #include <QList>

@@ -3,7 +3,7 @@
 
 #include "core/gpu/gpuspec.h"
 #include "core/model/modelimport.h"
-#include "core/plan/scenariovalues.h"
+#include "core/scenario/scenariovalues.h"
 
 #include <chrono>
 

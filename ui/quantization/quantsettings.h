@@ -5,7 +5,7 @@
 // default and a report.
 #pragma once
 
-#include "core/plan/scenariofile.h"
+#include "core/document/scenariofile.h"
 #include "core/quantization/quantrun.h"
 #include "core/quantization/schemecatalogue.h"
 #include "ui/quantization/quantsource.h"

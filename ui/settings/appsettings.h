@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "core/plan/growth.h"
-#include "core/plan/scenario.h"
-#include "core/plan/scenariovalues.h"
+#include "core/analysis/growth.h"
+#include "core/scenario/scenario.h"
+#include "core/scenario/scenariovalues.h"
 
 #include <optional>
 

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "ui/settings/settingkeys.h"
 
-#include "core/plan/scenario.h"
 #include "core/quantization/histogram.h"
+#include "core/scenario/scenario.h"
 #include "ui/quantization/quantsettings.h"
 #include "ui/scenariocontroller.h"
 #include "ui/translations.h"

@@ -5,7 +5,7 @@
 // spellings are those older versions wrote, so their settings still load.
 #pragma once
 
-#include "core/plan/growth.h"
+#include "core/analysis/growth.h"
 #include "core/precision/dtypes.h"
 #include "core/quantization/synthetic.h"
 #include "ui/settings/setting.h"

@@ -1,0 +1,259 @@
+// SPDX-License-Identifier: MIT
+#include "core/analysis/fit.h"
+
+#include "core/common/checked.h"
+#include "core/common/error.h"
+#include "core/common/search.h"
+#include "core/common/units.h"
+#include "core/engine/runtime.h"
+#include "core/plan/planner.h"
+#include "core/plan/tensorparallel.h"
+#include "core/scenario/launchline.h"
+
+#include <algorithm>
+#include <cmath>
+#include <tuple>
+
+#include <QCoreApplication>
+#include <QJsonArray>
+
+namespace kvscope {
+
+namespace {
+
+/// SGLang admits at least this many requests by default (init_memory_pool's floor).
+constexpr std::int64_t SglangMinRunningRequests = 2048;
+
+/// One point of the search: a GPU, a tensor-parallel size and two precisions.
+struct Configuration
+{
+    GpuSpec gpu;
+    int tensorParallelSize = 1;
+    std::optional<QuantizationSpec> quantization;
+    KvCacheDtype kvCacheDtype = KvCacheDtype::Auto;
+};
+
+Scenario scenarioOf(const FitQuery &q, const Configuration &c, std::int64_t maxModelLen)
+{
+    Scenario s = q.base;
+    s.gpu = c.gpu;
+    s.tensorParallelSize = c.tensorParallelSize;
+    s.quantization = c.quantization;
+    s.kvCacheDtype = c.kvCacheDtype;
+    s.maxModelLen = maxModelLen;
+    s.seqLen = maxModelLen;
+    s.batchSize = q.concurrency;
+    if (s.promptLen > maxModelLen)
+        s.promptLen = 0;
+    // The scheduler has to admit the requests at once, not only the cache hold them.
+    const std::int64_t admitted =
+        s.engine == Engine::Sglang ? SglangMinRunningRequests : defaultMaxNumSeqs(c.gpu);
+    if (s.maxNumSeqs <= 0 && q.concurrency > admitted)
+        s.maxNumSeqs = q.concurrency;
+    return s;
+}
+
+std::optional<MemoryPlan> tryPlan(const Scenario &s)
+{
+    try {
+        return planMemory(s);
+    } catch (const Error &) {
+        return std::nullopt; // a combination the engine refuses (precision, TP) is no candidate
+    }
+}
+
+std::int64_t wholeRequests(const MemoryPlan &plan)
+{
+    return plan.kv.blocksPerMaxRequest > 0 ? plan.kv.numGpuBlocks / plan.kv.blocksPerMaxRequest : 0;
+}
+
+QList<std::optional<QuantizationSpec>> quantizationsOf(const FitQuery &q)
+{
+    if (!q.quantizations.isEmpty())
+        return q.quantizations;
+    QList<std::optional<QuantizationSpec>> out = {std::nullopt};
+    const ModelArch &m = q.base.model;
+    if (m.checkpointQuantization.method == QuantMethod::None && m.format != ModelFormat::Gguf)
+        out << defaultSpecFor(QuantMethod::Fp8);
+    return out;
+}
+
+QList<KvCacheDtype> kvCacheDtypesOf(const FitQuery &q)
+{
+    return q.kvCacheDtypes.isEmpty() ? QList<KvCacheDtype>{KvCacheDtype::Auto, KvCacheDtype::Fp8}
+                                     : q.kvCacheDtypes;
+}
+
+/// The largest length in [1, upper] that serves the query at `c`, or 0.
+std::int64_t longestServed(const FitQuery &q, const Configuration &c, std::int64_t upper)
+{
+    return largestSatisfying(upper, [&](std::int64_t len) {
+        const std::optional<MemoryPlan> plan = tryPlan(scenarioOf(q, c, len));
+        return plan && servesConcurrency(*plan, q.concurrency);
+    });
+}
+
+double decodeSpeed(const FitRow &row)
+{
+    return row.plan.speed.available ? row.plan.speed.decodeTokensPerSecond : 0;
+}
+
+/// Fewest GPUs, then the longest context (when searched), the least memory bought,
+/// the fastest decode; names settle the rest so the order never depends on the search.
+bool better(const FitRow &a, const FitRow &b, bool longest)
+{
+    const auto key = [&](const FitRow &r) {
+        return std::make_tuple(r.plan.tensorParallelSize, longest ? -r.plan.maxModelLen : 0,
+                               r.totalMemoryBytes, -decodeSpeed(r), r.plan.gpuId,
+                               quantizationChoiceName(r.scenario.quantization),
+                               dtypeName(r.scenario.kvCacheDtype));
+    };
+    return key(a) < key(b);
+}
+
+void validateQuery(const FitQuery &q)
+{
+    if (q.concurrency <= 0)
+        throw Error(QStringLiteral("--concurrency: must be a positive integer, got %1").arg(q.concurrency));
+    if (q.maxModelLen < 0)
+        throw Error(QStringLiteral("--max-model-len: must be a positive integer, got %1").arg(q.maxModelLen));
+    if (q.maxModelLen > q.base.model.maxPositionEmbeddings)
+        throw Error(QStringLiteral("--max-model-len: %1 exceeds %2's max_position_embeddings %3")
+                        .arg(q.maxModelLen)
+                        .arg(q.base.model.name)
+                        .arg(q.base.model.maxPositionEmbeddings));
+    if (q.maxGpus <= 0)
+        throw Error(QStringLiteral("--max-gpus: must be a positive integer, got %1").arg(q.maxGpus));
+    if (q.gpus.isEmpty())
+        throw Error(QStringLiteral("--gpu: no GPU to search"));
+}
+
+} // namespace
+
+bool servesConcurrency(const MemoryPlan &plan, std::int64_t concurrency)
+{
+    if (!plan.engineStarts || plan.maxNumSeqs < concurrency || concurrency <= 0)
+        return false;
+    try {
+        return plan.kv.numGpuBlocks >= (Checked(concurrency) * plan.kv.blocksPerMaxRequest).value();
+    } catch (const Error &) {
+        return false; // beyond 2^63 blocks cannot be held
+    }
+}
+
+FitResult findFits(const FitQuery &q, const std::atomic<bool> *cancel)
+{
+    validateQuery(q);
+    const bool longest = q.maxModelLen == 0;
+    const std::int64_t upper = q.base.model.maxPositionEmbeddings;
+    const QList<int> sizes = validTensorParallelSizes(q.base.model, q.maxGpus);
+    FitResult result;
+    // The configuration that holds the most requests, for the reason when nothing fits.
+    std::optional<FitRow> closest;
+    for (const GpuSpec &gpu : q.gpus)
+        for (const std::optional<QuantizationSpec> &quantization : quantizationsOf(q))
+            for (const KvCacheDtype kv : kvCacheDtypesOf(q))
+                for (const int tp : sizes) {
+                    if (cancel && cancel->load(std::memory_order_relaxed)) {
+                        result.cancelled = true;
+                        return result;
+                    }
+                    const Configuration c{gpu, tp, quantization, kv};
+                    const std::int64_t len = longest ? longestServed(q, c, upper) : q.maxModelLen;
+                    const Scenario scenario = scenarioOf(q, c, std::max<std::int64_t>(len, 1));
+                    const std::optional<MemoryPlan> plan = tryPlan(scenario);
+                    if (!plan)
+                        continue;
+                    FitRow row;
+                    row.scenario = scenario;
+                    row.plan = *plan;
+                    row.maxConcurrency = wholeRequests(*plan);
+                    row.totalMemoryBytes = (Checked(gpu.memoryBytes) * tp).value();
+                    if (len > 0 && servesConcurrency(*plan, q.concurrency)) {
+                        row.command = launchLine(row.scenario).command();
+                        result.fits << row;
+                        break; // a larger TP of the same GPU and precisions takes more GPUs for nothing
+                    }
+                    if (!closest || row.maxConcurrency > closest->maxConcurrency)
+                        closest = row;
+                }
+    std::sort(result.fits.begin(), result.fits.end(),
+              [&](const FitRow &a, const FitRow &b) { return better(a, b, longest); });
+    if (result.fits.isEmpty()) {
+        // Worded in the window's language where a translator is installed (the "What do I need?" dialog).
+        const QString what =
+            longest
+                ? QCoreApplication::translate("kvscope::Fit", "%1 requests").arg(formatCount(q.concurrency))
+                : QCoreApplication::translate("kvscope::Fit", "%1 requests of %2 tokens")
+                      .arg(formatCount(q.concurrency), formatCount(q.maxModelLen));
+        result.reason =
+            QCoreApplication::translate("kvscope::Fit", "no configuration of up to %1 GPU(s) serves %2 of %3")
+                .arg(q.maxGpus)
+                .arg(what, q.base.model.name);
+        if (!closest && !sizes.isEmpty()) {
+            // No configuration planned at all: the engine refuses the model itself; say why.
+            try {
+                planMemory(scenarioOf(
+                    q, Configuration{q.gpus.first(), sizes.first(), std::nullopt, KvCacheDtype::Auto}, 1));
+            } catch (const Error &error) {
+                result.reason += QStringLiteral(": ") + error.message();
+            }
+        }
+        if (closest && closest->maxConcurrency > 0)
+            result.reason +=
+                QCoreApplication::translate("kvscope::Fit",
+                                            "; the most, %1 x %2 with %3 weights and a %4 KV cache, hold %5")
+                    .arg(closest->plan.tensorParallelSize)
+                    .arg(closest->plan.gpuName, quantMethodName(closest->plan.quantization.method),
+                         dtypeName(closest->plan.kvCacheDtype), formatCount(closest->maxConcurrency));
+    }
+    return result;
+}
+
+QList<GpuSpec> servingGpus(const QList<GpuSpec> &presets)
+{
+    QList<GpuSpec> out;
+    for (const GpuSpec &gpu : presets)
+        if (gpu.vendor == QLatin1String("NVIDIA") || gpu.vendor == QLatin1String("AMD"))
+            out << gpu;
+    return out;
+}
+
+QJsonObject fitToJson(const FitQuery &query, const FitResult &result)
+{
+    QJsonArray fits;
+    for (const FitRow &row : result.fits) {
+        const MemoryPlan &p = row.plan;
+        QJsonObject o;
+        o.insert(QStringLiteral("gpu"), p.gpuId);
+        o.insert(QStringLiteral("tensor_parallel_size"), p.tensorParallelSize);
+        o.insert(QStringLiteral("quantization"), quantMethodName(p.quantization.method));
+        o.insert(QStringLiteral("kv_cache_dtype"), dtypeName(p.kvCacheDtype));
+        o.insert(QStringLiteral("max_model_len"), qint64(p.maxModelLen));
+        o.insert(QStringLiteral("max_concurrency"), qint64(row.maxConcurrency));
+        o.insert(QStringLiteral("kv_capacity_tokens"), qint64(p.kv.capacityTokens));
+        o.insert(QStringLiteral("headroom_bytes"), qint64(p.headroomBytes));
+        o.insert(QStringLiteral("total_gpu_memory_bytes"), qint64(row.totalMemoryBytes));
+        o.insert(QStringLiteral("decode_tokens_per_second"),
+                 p.speed.available ? QJsonValue(std::round(p.speed.decodeTokensPerSecond * 10) / 10)
+                                   : QJsonValue(QJsonValue::Null));
+        o.insert(QStringLiteral("command"), row.command);
+        fits.append(o);
+    }
+    QJsonObject o;
+    o.insert(QStringLiteral("model"), query.base.model.id);
+    o.insert(QStringLiteral("engine"), engineName(query.base.engine));
+    o.insert(QStringLiteral("engine_version"),
+             query.base.engine == Engine::Vllm
+                 ? QJsonValue(resolveVllmVersion(query.base.vllmVersion).profile->since.text())
+                 : QJsonValue(QJsonValue::Null));
+    o.insert(QStringLiteral("concurrency"), qint64(query.concurrency));
+    o.insert(QStringLiteral("max_model_len"),
+             query.maxModelLen > 0 ? QJsonValue(qint64(query.maxModelLen)) : QJsonValue(QJsonValue::Null));
+    o.insert(QStringLiteral("fits"), fits);
+    o.insert(QStringLiteral("reason"),
+             result.reason.isEmpty() ? QJsonValue(QJsonValue::Null) : QJsonValue(result.reason));
+    return o;
+}
+
+} // namespace kvscope

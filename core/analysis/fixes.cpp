@@ -1,0 +1,268 @@
+// SPDX-License-Identifier: MIT
+#include "core/analysis/fixes.h"
+
+#include "core/analysis/growth.h"
+#include "core/common/error.h"
+#include "core/plan/planner.h"
+#include "core/plan/tensorparallel.h"
+
+#include <algorithm>
+#include <optional>
+
+#include <QJsonObject>
+
+namespace kvscope {
+
+namespace {
+
+/// How many larger GPUs a list of fixes names at most.
+constexpr int MaxGpuProposals = 3;
+
+/// A scenario being changed; each setter changes one field and records the
+/// option that says so, so the two never disagree.
+struct Draft
+{
+    Fix fix;
+
+    Draft(FixKind kind, const Scenario &scenario, bool limit = false)
+    {
+        fix.kind = kind;
+        fix.scenario = scenario;
+        fix.limit = limit;
+    }
+    void record(const char *option, const QJsonValue &value)
+    {
+        fix.changes.append({QLatin1String(option), value});
+    }
+    void batchSize(std::int64_t n)
+    {
+        fix.scenario.batchSize = n;
+        record("--batch-size", qint64(n));
+    }
+    void seqLen(std::int64_t n)
+    {
+        fix.scenario.seqLen = n;
+        record("--seq-len", qint64(n));
+    }
+    void maxModelLen(std::int64_t n)
+    {
+        fix.scenario.maxModelLen = n;
+        record("--max-model-len", qint64(n));
+    }
+    void kvCacheDtype(KvCacheDtype dtype)
+    {
+        fix.scenario.kvCacheDtype = dtype;
+        record("--kv-cache-dtype", dtypeName(dtype));
+    }
+    void quantization(QuantMethod method)
+    {
+        fix.scenario.quantization = defaultSpecFor(method);
+        record("--quantization", quantMethodName(method));
+    }
+    void tensorParallelSize(int gpus)
+    {
+        fix.scenario.tensorParallelSize = gpus;
+        record("--tensor-parallel-size", gpus);
+    }
+    void gpu(const GpuSpec &spec)
+    {
+        fix.scenario.gpu = spec;
+        record("--gpu", spec.id);
+    }
+};
+
+std::optional<MemoryPlan> tryPlan(const Scenario &scenario)
+{
+    try {
+        return planMemory(scenario);
+    } catch (const Error &) {
+        return std::nullopt; // a change the core rejects is no proposal
+    }
+}
+
+bool works(const MemoryPlan &plan)
+{
+    return plan.fits && plan.engineStarts;
+}
+
+/// Plans a draft and, where the change alone is not enough, settles it: the
+/// largest batch that then fits, the --max-model-len the cache then holds.
+std::optional<Fix> settle(Draft draft)
+{
+    std::optional<MemoryPlan> plan = tryPlan(draft.fix.scenario);
+    if (plan && !plan->fits) {
+        if (plan->largestBatchThatFits < 1)
+            return std::nullopt;
+        draft.batchSize(plan->largestBatchThatFits);
+        plan = tryPlan(draft.fix.scenario);
+    }
+    if (plan && !plan->engineStarts) {
+        const std::int64_t longest = plan->kv.maxModelLenThatFits;
+        if (longest < std::max<std::int64_t>(1, draft.fix.scenario.seqLen))
+            return std::nullopt; // vLLM would reject the scenario's own requests
+        draft.maxModelLen(longest);
+        plan = tryPlan(draft.fix.scenario);
+    }
+    if (!plan || !works(*plan))
+        return std::nullopt;
+    draft.fix.plan = std::move(*plan);
+    return draft.fix;
+}
+
+bool keepsBatch(const Fix &fix, const Scenario &original)
+{
+    return fix.scenario.batchSize == original.batchSize;
+}
+
+/// How far a working scenario could go: the largest batch, the longest sequence
+/// vLLM would accept.
+void addLimits(const Scenario &s, const MemoryPlan &plan, QList<Fix> &fixes)
+{
+    if (plan.largestBatchThatFits > s.batchSize) {
+        Draft draft(FixKind::BatchSize, s, true);
+        draft.batchSize(plan.largestBatchThatFits);
+        if (std::optional<Fix> fix = settle(draft))
+            fixes << *fix;
+    }
+    const std::int64_t longest = plan.largestSeqLenThatFits < 0
+                                     ? plan.maxModelLen
+                                     : std::min(plan.largestSeqLenThatFits, plan.maxModelLen);
+    if (longest > s.seqLen) {
+        Draft draft(FixKind::SeqLen, s, true);
+        draft.seqLen(longest);
+        if (std::optional<Fix> fix = settle(draft))
+            fixes << *fix;
+    }
+}
+
+/// Less of what the scenario asks for: a smaller batch, a shorter sequence, a
+/// --max-model-len the cache holds.
+void addReductions(const Scenario &s, const MemoryPlan &plan, QList<Fix> &fixes)
+{
+    if (!plan.fits && plan.largestBatchThatFits >= 1) {
+        Draft draft(FixKind::BatchSize, s);
+        draft.batchSize(plan.largestBatchThatFits);
+        if (std::optional<Fix> fix = settle(draft))
+            fixes << *fix;
+    }
+    if (!plan.fits && plan.largestSeqLenThatFits >= 1) {
+        Draft draft(FixKind::SeqLen, s);
+        draft.seqLen(plan.largestSeqLenThatFits);
+        if (std::optional<Fix> fix = settle(draft))
+            fixes << *fix;
+    }
+    if (plan.fits && !plan.engineStarts) {
+        if (std::optional<Fix> fix = settle(Draft(FixKind::MaxModelLen, s)))
+            fixes << *fix;
+    }
+}
+
+/// The next narrower KV precision on the walk that works.
+void addKvPrecision(const Scenario &s, const MemoryPlan &plan, QList<Fix> &fixes)
+{
+    const double bits = kvBitsPerElement(plan.kvCacheDtype);
+    for (KvCacheDtype dtype : kvPrecisionWalk(plan.dtype, plan.modelFormat)) {
+        if (kvBitsPerElement(dtype) >= bits)
+            continue;
+        Draft draft(FixKind::KvCacheDtype, s);
+        // vLLM's own spelling for its FP8 cache (e4m3).
+        draft.kvCacheDtype(dtype == KvCacheDtype::Fp8E4M3 ? KvCacheDtype::Fp8 : dtype);
+        if (std::optional<Fix> fix = settle(draft)) {
+            fixes << *fix;
+            return;
+        }
+    }
+}
+
+/// Weight quantizations vLLM loads that make the weights smaller.
+void addQuantizations(const Scenario &s, const MemoryPlan &plan, QList<Fix> &fixes)
+{
+    if (plan.modelFormat == ModelFormat::Gguf)
+        return; // a GGUF file's weights are stored as they are
+    const bool checkpointQuantized = s.model.checkpointQuantization.method != QuantMethod::None;
+    for (QuantMethod method :
+         {QuantMethod::Fp8, QuantMethod::Awq, QuantMethod::Gptq, QuantMethod::BitsAndBytesNf4}) {
+        if (method == plan.quantization.method)
+            continue;
+        Draft draft(FixKind::Quantization, s);
+        draft.quantization(method);
+        std::optional<Fix> fix = settle(draft);
+        if (!fix || fix->plan.weights.bytesPerGpu >= plan.weights.bytesPerGpu)
+            continue;
+        fix->needsQuantizedCheckpoint =
+            checkpointQuantized || !quantizesWhileLoading(fix->plan.quantization.method);
+        fixes << *fix;
+    }
+}
+
+/// The smallest tensor-parallel size that works with the batch as it is; before it,
+/// a smaller one that works with a smaller batch.
+void addTensorParallel(const Scenario &s, QList<Fix> &fixes)
+{
+    bool reducedOffered = false;
+    for (int gpus : validTensorParallelSizes(s.model)) {
+        if (gpus <= s.tensorParallelSize)
+            continue;
+        Draft draft(FixKind::TensorParallel, s);
+        draft.tensorParallelSize(gpus);
+        std::optional<Fix> fix = settle(draft);
+        if (!fix)
+            continue;
+        if (keepsBatch(*fix, s)) {
+            fixes << *fix;
+            return;
+        }
+        if (!reducedOffered) {
+            fixes << *fix;
+            reducedOffered = true;
+        }
+    }
+}
+
+/// GPUs of the library with more memory, smallest first, that hold the batch as it is;
+/// when none does, the one with the most memory and the batch that then fits.
+void addGpus(const Scenario &s, const QList<GpuSpec> &gpus, QList<Fix> &fixes)
+{
+    QList<GpuSpec> larger;
+    for (const GpuSpec &gpu : gpus)
+        if (gpu.memoryBytes > s.gpu.memoryBytes && gpu.id != s.gpu.id)
+            larger << gpu;
+    std::stable_sort(larger.begin(), larger.end(),
+                     [](const GpuSpec &a, const GpuSpec &b) { return a.memoryBytes < b.memoryBytes; });
+    int offered = 0;
+    for (const GpuSpec &gpu : larger) {
+        Draft draft(FixKind::Gpu, s);
+        draft.gpu(gpu);
+        std::optional<Fix> fix = settle(draft);
+        if (fix && keepsBatch(*fix, s)) {
+            fixes << *fix;
+            if (++offered == MaxGpuProposals)
+                return;
+        }
+    }
+    if (offered == 0 && !larger.isEmpty()) {
+        Draft draft(FixKind::Gpu, s);
+        draft.gpu(larger.last());
+        if (std::optional<Fix> fix = settle(draft))
+            fixes << *fix;
+    }
+}
+
+} // namespace
+
+QList<Fix> proposeFixes(const Scenario &scenario, const MemoryPlan &plan, const QList<GpuSpec> &gpus)
+{
+    QList<Fix> fixes;
+    if (works(plan)) {
+        addLimits(scenario, plan, fixes);
+        return fixes;
+    }
+    addReductions(scenario, plan, fixes);
+    addKvPrecision(scenario, plan, fixes);
+    addQuantizations(scenario, plan, fixes);
+    addTensorParallel(scenario, fixes);
+    addGpus(scenario, gpus, fixes);
+    return fixes;
+}
+
+} // namespace kvscope

@@ -1,0 +1,798 @@
+// SPDX-License-Identifier: MIT
+#include "core/analysis/formula.h"
+
+#include "core/common/checked.h"
+#include "core/common/units.h"
+#include "core/plan/kvcache.h"
+#include "core/plan/planner.h"
+
+#include <QCoreApplication>
+
+namespace kvscope {
+
+/// The translation context of the sheet's notes (lupdate reads Formula::tr).
+class Formula
+{
+    Q_DECLARE_TR_FUNCTIONS(kvscope::Formula)
+};
+
+namespace {
+
+// The options a term can come from, as the command line spells them.
+const QString ModelOption = QStringLiteral("--model");
+const QString GpuOption = QStringLiteral("--gpu");
+const QString TpOption = QStringLiteral("--tensor-parallel-size");
+const QString DtypeOption = QStringLiteral("--dtype");
+const QString QuantizationOption = QStringLiteral("--quantization");
+const QString GroupSizeOption = QStringLiteral("--group-size");
+const QString KvDtypeOption = QStringLiteral("--kv-cache-dtype");
+const QString UtilizationOption = QStringLiteral("--gpu-memory-utilization");
+const QString MemFractionOption = QStringLiteral("--mem-fraction-static");
+const QString VllmVersionOption = QStringLiteral("--vllm-version");
+const QString BlockSizeOption = QStringLiteral("--block-size");
+const QString MaxModelLenOption = QStringLiteral("--max-model-len");
+const QString BatchOption = QStringLiteral("--batch-size");
+const QString SeqLenOption = QStringLiteral("--seq-len");
+const QString SsmDtypeOption = QStringLiteral("--mamba-ssm-cache-dtype");
+const QString BatchedTokensOption = QStringLiteral("--max-num-batched-tokens");
+
+/// A number with at most `decimals` decimals, trailing zeros dropped: 4.15625 -> "4.156" (3).
+QString decimalText(double value, int decimals)
+{
+    QString text = QString::number(value, 'f', decimals);
+    if (text.contains(QLatin1Char('.'))) {
+        while (text.endsWith(QLatin1Char('0')))
+            text.chop(1);
+        if (text.endsWith(QLatin1Char('.')))
+            text.chop(1);
+    }
+    return text;
+}
+
+/// Exact bytes, with the binary unit beside them from 1 MiB on: "17,179,869,184 B (16.00 GiB)".
+QString exactBytesText(std::int64_t bytes)
+{
+    QString text = formatCount(bytes) + QStringLiteral(" B");
+    if (bytes >= MiB || bytes <= -MiB)
+        text += QStringLiteral(" (%1)").arg(formatBytes(bytes));
+    return text;
+}
+
+FormulaTerm count(const QString &symbol, std::int64_t value, const QString &option, const QString &field = {},
+                  TermUnit unit = TermUnit::Count)
+{
+    return {symbol, formatCount(value), value, double(value), unit, option, field};
+}
+
+FormulaTerm bytes(const QString &symbol, std::int64_t value, const QString &option, const QString &field = {})
+{
+    return {symbol, exactBytesText(value), value, double(value), TermUnit::Bytes, option, field};
+}
+
+/// Bytes at budget scale: "79.19 GiB".
+FormulaTerm memory(const QString &symbol, std::int64_t value, const QString &option,
+                   const QString &field = {})
+{
+    return {symbol, formatGiB(value), value, double(value), TermUnit::Bytes, option, field};
+}
+
+/// A share held in millionths, with at least two decimals: "0.90".
+FormulaTerm ratio(const QString &symbol, std::int64_t ppm, const QString &option, const QString &field = {})
+{
+    QString text = formatUtilization(ppm);
+    if (!text.contains(QLatin1Char('.')))
+        text += QLatin1Char('.');
+    while (text.size() - text.indexOf(QLatin1Char('.')) < 3)
+        text += QLatin1Char('0');
+    return {symbol, text, 0, double(ppm) / 1e6, TermUnit::Ratio, option, field};
+}
+
+FormulaTerm bits(const QString &symbol, double value, const QString &option, const QString &field = {},
+                 int decimals = 5)
+{
+    return {symbol, decimalText(value, decimals), 0, value, TermUnit::Bits, option, field};
+}
+
+FormulaTerm parameters(const QString &symbol, std::int64_t value, const QString &option,
+                       const QString &field = {})
+{
+    return {symbol, formatParameterCount(value), value, double(value), TermUnit::Parameters, option, field};
+}
+
+/// Builds one line token by token; the symbolic and the substituted form come
+/// from the same tokens, so they always have the same shape.
+class LineBuilder
+{
+public:
+    LineBuilder(FormulaSection section, const QString &name)
+    {
+        m_line.section = section;
+        m_line.name = name;
+    }
+
+    LineBuilder &op(const QString &text)
+    {
+        m_line.tokens.append({text, -1});
+        return *this;
+    }
+    LineBuilder &op(const char *text) { return op(QString::fromUtf8(text)); }
+
+    LineBuilder &term(const FormulaTerm &term)
+    {
+        m_line.terms.append(term);
+        m_line.tokens.append({QString(), int(m_line.terms.size() - 1)});
+        return *this;
+    }
+
+    /// The result of an earlier line, as a term of this one.
+    LineBuilder &term(const FormulaLine &earlier)
+    {
+        FormulaTerm t = earlier.result;
+        t.option.clear();
+        return term(t);
+    }
+
+    FormulaLine result(FormulaTerm result, const QString &note = {})
+    {
+        result.symbol = m_line.name;
+        m_line.result = std::move(result);
+        m_line.note = note;
+        return m_line;
+    }
+
+private:
+    FormulaLine m_line;
+};
+
+/// Everything the KV lines share: the plan's structure as terms.
+struct KvTerms
+{
+    FormulaTerm layers;    ///< layers that hold a per-token cache
+    FormulaTerm heads;     ///< KV heads of one GPU (model's, or per GPU under TP)
+    FormulaTerm precision; ///< bytes per cached value
+    FormulaTerm batch;
+    FormulaTerm seqLen;
+    FormulaTerm blockSize; ///< effective block size
+};
+
+FormulaTerm precisionTerm(const MemoryPlan &plan)
+{
+    const double bytesPerValue = plan.kv.bitsPerElement / 8;
+    const QString field = QStringLiteral("%1: %2 bits per value")
+                              .arg(dtypeName(plan.kvCacheDtype), decimalText(plan.kv.bitsPerElement, 2));
+    if (plan.kv.bytesPerElement > 0)
+        return count(QStringLiteral("precision_bytes"), plan.kv.bytesPerElement, KvDtypeOption, field);
+    return {QStringLiteral("precision_bytes"),
+            decimalText(bytesPerValue, 5),
+            0,
+            bytesPerValue,
+            TermUnit::Bytes,
+            KvDtypeOption,
+            field};
+}
+
+/// Appends what one token holds in one layer on one GPU: 2 × heads × head_dim × bytes,
+/// heads × (head_dim + v_head_dim) × bytes, or the MLA latent (kv_lora_rank + qk_rope_head_dim) × bytes.
+void appendPerLayer(LineBuilder &line, const MemoryPlan &plan, const KvTerms &t)
+{
+    const KvCacheMemory &kv = plan.kv;
+    if (kv.mlaLatentRank > 0) {
+        line.op("(")
+            .term(count(QStringLiteral("kv_lora_rank"), kv.mlaLatentRank, ModelOption,
+                        QStringLiteral("kv_lora_rank")))
+            .op(" + ")
+            .term(count(QStringLiteral("qk_rope_head_dim"), kv.mlaRopeDim, ModelOption,
+                        QStringLiteral("qk_rope_head_dim")))
+            .op(") × ")
+            .term(t.precision);
+        return;
+    }
+    if (kv.keyHeadDim == kv.valueHeadDim) {
+        line.op("2 × ")
+            .term(t.heads)
+            .op(" × ")
+            .term(count(QStringLiteral("head_dim"), kv.keyHeadDim, ModelOption, QStringLiteral("head_dim")))
+            .op(" × ")
+            .term(t.precision);
+        return;
+    }
+    line.term(t.heads)
+        .op(" × (")
+        .term(count(QStringLiteral("head_dim"), kv.keyHeadDim, ModelOption, QStringLiteral("head_dim")))
+        .op(" + ")
+        .term(count(QStringLiteral("v_head_dim"), kv.valueHeadDim, ModelOption, QStringLiteral("v_head_dim")))
+        .op(") × ")
+        .term(t.precision);
+}
+
+/// The per-layer expression cannot be written inline for DeepSeek sparse attention:
+/// its latent may be fp8_ds_mla and an indexer key joins it.
+bool perLayerInline(const MemoryPlan &plan)
+{
+    return plan.kv.indexerKeyBytes == 0;
+}
+
+/// "2 × 8 × 128 × 2 = 4,096 B", or the latent plus the indexer key.
+FormulaLine perLayerLine(const MemoryPlan &plan, const KvTerms &t)
+{
+    const KvCacheMemory &kv = plan.kv;
+    LineBuilder line(FormulaSection::KvCache, QStringLiteral("kv_bytes_per_layer"));
+    if (perLayerInline(plan)) {
+        appendPerLayer(line, plan, t);
+    } else {
+        const std::int64_t latent = kv.bytesPerTokenPerLayer - kv.indexerKeyBytes;
+        if (kv.fp8DsMla)
+            line.term(bytes(QStringLiteral("fp8_ds_mla_bytes"), latent, KvDtypeOption,
+                            QStringLiteral("kv_lora_rank FP8 values, a float32 scale per 128, "
+                                           "qk_rope_head_dim bf16 values")));
+        else
+            appendPerLayer(line, plan, t);
+        line.op(" + ").term(bytes(QStringLiteral("indexer_key_bytes"), kv.indexerKeyBytes, ModelOption,
+                                  QStringLiteral("index_head_dim FP8 values + a float32 scale per 128")));
+    }
+    QString note;
+    if (kv.mlaLatentRank > 0)
+        note =
+            kv.headsReplicated
+                ? Formula::tr(
+                      "MLA: one compressed latent per token and layer instead of keys and values per head, "
+                      "replicated on every GPU")
+                : Formula::tr(
+                      "MLA: one compressed latent per token and layer instead of keys and values per head");
+    else
+        note = kv.headsReplicated
+                   ? Formula::tr("K and V of one token in one layer on one GPU; more GPUs than KV heads, "
+                                 "so each GPU holds a replicated head")
+                   : Formula::tr("K and V of one token in one layer on one GPU");
+    return line.result(bytes(QString(), kv.bytesPerTokenPerLayer, {}), note);
+}
+
+FormulaLine perTokenLine(const MemoryPlan &plan, const KvTerms &t, const FormulaLine &perLayer)
+{
+    LineBuilder line(FormulaSection::KvCache, QStringLiteral("kv_bytes_per_token"));
+    line.term(t.layers).op(" × ").term(perLayer);
+    return line.result(
+        bytes(QString(), plan.kv.bytesPerToken, {}),
+        Formula::tr("every layer that keeps a per-token cache, before windows and whole blocks"));
+}
+
+/// batch × tokens × bytes per token, or -1 past 2^63 (the formula still reads, the value does not fit).
+std::int64_t product(std::initializer_list<std::int64_t> factors)
+{
+    try {
+        Checked p = 1;
+        for (std::int64_t f : factors)
+            p *= f;
+        return p.value();
+    } catch (const Error &) {
+        return -1;
+    }
+}
+
+FormulaTerm productResult(std::int64_t value)
+{
+    if (value >= 0)
+        return bytes(QString(), value, {});
+    return {QString(), QStringLiteral("> 2^63 B"), -1, 0, TermUnit::Bytes, {}, {}};
+}
+
+/// The formula as it is usually written, every caching layer holding every token.
+FormulaLine usualFormulaLine(const MemoryPlan &plan, const KvTerms &t, const FormulaLine &perLayer,
+                             bool exceptions)
+{
+    LineBuilder line(FormulaSection::KvCache, QStringLiteral("total_bytes"));
+    line.term(t.batch).op(" × ").term(t.seqLen).op(" × ").term(t.layers).op(" × ");
+    if (perLayerInline(plan))
+        appendPerLayer(line, plan, t);
+    else
+        line.term(perLayer);
+    const std::int64_t value = product({plan.batchSize, plan.seqLen, plan.kv.bytesPerToken});
+    return line.result(
+        productResult(value),
+        exceptions ? Formula::tr("the usual formula, as if every layer held every token; the lines "
+                                 "below say what these layers really keep")
+                   : Formula::tr("the usual formula: every layer holds every token of every sequence"));
+}
+
+/// Full, sliding and chunked layers, each with the tokens it keeps.
+QList<FormulaLine> windowLines(const Scenario &s, const MemoryPlan &plan, const KvTerms &t,
+                               const FormulaLine &perLayer)
+{
+    const KvCacheMemory &kv = plan.kv;
+    QList<FormulaLine> lines;
+    LineBuilder sum(FormulaSection::KvCache, QStringLiteral("token_bytes"));
+    const auto add = [&](const FormulaLine &line) {
+        if (!lines.isEmpty())
+            sum.op(" + ");
+        sum.term(line);
+        lines << line;
+    };
+    std::int64_t total = 0;
+    if (kv.fullLayers > 0) {
+        LineBuilder line(FormulaSection::KvCache, QStringLiteral("full_layers_bytes"));
+        line.term(t.batch).op(" × ").term(t.seqLen).op(" × ");
+        line.term(count(QStringLiteral("full_layers"), kv.fullLayers, ModelOption,
+                        QStringLiteral("layers with full attention")));
+        line.op(" × ").term(perLayer);
+        const std::int64_t value =
+            product({plan.batchSize, plan.seqLen, kv.fullLayers, kv.bytesPerTokenPerLayer});
+        total = value < 0 || total < 0 ? -1 : total + value;
+        add(line.result(productResult(value), Formula::tr("full-attention layers keep every token")));
+    }
+    if (kv.slidingLayers > 0) {
+        LineBuilder line(FormulaSection::KvCache, QStringLiteral("sliding_layers_bytes"));
+        line.term(t.batch).op(" × min(").term(t.seqLen).op(", ");
+        line.term(count(QStringLiteral("sliding_window"), kv.slidingWindow, ModelOption,
+                        QStringLiteral("sliding_window"), TermUnit::Tokens));
+        line.op(") × ").term(count(QStringLiteral("sliding_layers"), kv.slidingLayers, ModelOption,
+                                   QStringLiteral("layers with sliding-window attention")));
+        line.op(" × ").term(perLayer);
+        const std::int64_t kept = std::min<std::int64_t>(plan.seqLen, kv.slidingWindow);
+        const std::int64_t value =
+            product({plan.batchSize, kept, kv.slidingLayers, kv.bytesPerTokenPerLayer});
+        total = value < 0 || total < 0 ? -1 : total + value;
+        add(line.result(productResult(value),
+                        Formula::tr("sliding-window layers keep only the last window of tokens")));
+    }
+    if (kv.chunkedLayers > 0) {
+        LineBuilder line(FormulaSection::KvCache, QStringLiteral("chunked_layers_bytes"));
+        line.term(t.batch).op(" × ((").term(t.seqLen).op(" − 1) mod ");
+        line.term(count(QStringLiteral("attention_chunk_size"), kv.attentionChunkSize, ModelOption,
+                        QStringLiteral("attention_chunk_size"), TermUnit::Tokens));
+        line.op(" + 1) × ")
+            .term(count(QStringLiteral("chunked_layers"), kv.chunkedLayers, ModelOption,
+                        QStringLiteral("layers with chunked local attention")));
+        line.op(" × ").term(perLayer);
+        const std::int64_t kept = (plan.seqLen - 1) % kv.attentionChunkSize + 1;
+        const std::int64_t value =
+            product({plan.batchSize, kept, kv.chunkedLayers, kv.bytesPerTokenPerLayer});
+        total = value < 0 || total < 0 ? -1 : total + value;
+        add(line.result(productResult(value),
+                        Formula::tr("chunked layers keep only the tokens of the current chunk")));
+    }
+    Q_UNUSED(s);
+    if (lines.size() > 1)
+        lines << sum.result(productResult(total), Formula::tr("what the layers keep, before whole blocks"));
+    return lines;
+}
+
+/// The fixed state of Mamba-2 / Gated DeltaNet layers.
+QList<FormulaLine> recurrentLines(const MemoryPlan &plan, const KvTerms &t)
+{
+    const KvCacheMemory &kv = plan.kv;
+    LineBuilder perLayer(FormulaSection::KvCache, QStringLiteral("state_bytes_per_layer"));
+    perLayer
+        .term(bytes(QStringLiteral("conv_state_bytes"), kv.stateConvBytesPerLayer, DtypeOption,
+                    QStringLiteral("(conv kernel − 1) × conv width / TP × %1 bytes")
+                        .arg(dtypeName(plan.mambaCacheDtype))))
+        .op(" + ")
+        .term(bytes(QStringLiteral("ssm_state_bytes"), kv.stateSsmBytesPerLayer, SsmDtypeOption,
+                    QStringLiteral("heads / TP × head dim × state size × %1 bytes")
+                        .arg(dtypeName(plan.mambaSsmCacheDtype))));
+    const FormulaLine perLayerLine =
+        perLayer.result(bytes(QString(), kv.stateBytesPerLayer, {}),
+                        Formula::tr("one recurrent layer's state for one sequence"));
+    LineBuilder state(FormulaSection::KvCache, QStringLiteral("state_bytes"));
+    state.term(t.batch)
+        .op(" × ")
+        .term(count(QStringLiteral("recurrent_layers"), kv.recurrentLayers, ModelOption,
+                    QStringLiteral("Mamba-2 / Gated DeltaNet layers")))
+        .op(" × ")
+        .term(perLayerLine);
+    return {
+        perLayerLine,
+        state.result(productResult(product({plan.batchSize, kv.stateBytesPerSequence})),
+                     Formula::tr("fixed per sequence: the state does not grow with the sequence length"))};
+}
+
+/// Appends "kind_groups × blocks" for each kind of group the model has: full
+/// groups as ceil(tokens / block_size), the others as the blocks one group holds.
+void appendGroupBlocks(LineBuilder &line, const KvCacheMemory &kv, const GroupBlocks &perGroup,
+                       const FormulaTerm &tokens, const FormulaTerm &blockSize, const QString &windowField,
+                       const QString &chunkField)
+{
+    struct Kind
+    {
+        const char *groups;
+        int count;
+        const char *blocks;
+        std::int64_t perGroup;
+        QString field;
+    };
+    const int fullGroups = kv.fullLayers > 0 ? int(ceilDiv(kv.fullLayers, kv.groupSize)) : 0;
+    const int slidingGroups = kv.slidingLayers > 0 ? int(ceilDiv(kv.slidingLayers, kv.groupSize)) : 0;
+    const int chunkedGroups = kv.chunkedLayers > 0 ? int(ceilDiv(kv.chunkedLayers, kv.groupSize)) : 0;
+    const int recurrentGroups = kv.recurrentLayers > 0 ? int(ceilDiv(kv.recurrentLayers, kv.groupSize)) : 0;
+    const Kind kinds[] = {
+        {"full_groups", fullGroups, nullptr, perGroup.full, {}},
+        {"sliding_groups", slidingGroups, "window_blocks", perGroup.sliding, windowField},
+        {"chunked_groups", chunkedGroups, "chunk_blocks", perGroup.chunked, chunkField},
+        {"recurrent_groups", recurrentGroups, "state_blocks", perGroup.recurrent,
+         QStringLiteral("one state block per sequence")},
+    };
+    int present = 0;
+    for (const Kind &kind : kinds)
+        present += kind.count > 0 ? 1 : 0;
+    bool first = true;
+    for (const Kind &kind : kinds) {
+        if (kind.count == 0)
+            continue;
+        if (!first)
+            line.op(" + ");
+        first = false;
+        if (present > 1 || kind.count > 1)
+            line.term(count(QLatin1String(kind.groups), kind.count, ModelOption,
+                            QStringLiteral("KV cache groups of this kind")))
+                .op(" × ");
+        if (!kind.blocks)
+            line.op("ceil(").term(tokens).op(" / ").term(blockSize).op(")");
+        else
+            line.term(count(QLatin1String(kind.blocks), kind.perGroup, {}, kind.field));
+    }
+}
+
+/// vLLM's pages, blocks per sequence, and the cache as it is allocated.
+QList<FormulaLine> allocationLines(const Scenario &s, const MemoryPlan &plan, const KvTerms &t,
+                                   const FormulaLine &perLayer)
+{
+    const KvCacheMemory &kv = plan.kv;
+    QList<FormulaLine> lines;
+    const bool attentionPage =
+        kv.cacheLayers > 0 && kv.pageBytes == plan.blockSize * kv.bytesPerTokenPerLayer;
+    LineBuilder page(FormulaSection::KvCache, QStringLiteral("page_bytes"));
+    if (attentionPage)
+        page.term(t.blockSize).op(" × ").term(perLayer);
+    else
+        page.term(bytes(QStringLiteral("state_page_bytes"), kv.pageBytes, {}));
+    QString pageNote = Formula::tr("one block of one layer: the unit vLLM allocates");
+    if (kv.recurrentLayers > 0 && attentionPage)
+        pageNote = Formula::tr("one block of one layer; vLLM raises the block size until one page holds a "
+                               "recurrent state, and pads the state to the page");
+    lines << page.result(bytes(QString(), kv.pageBytes, {}), pageNote);
+
+    const KvCacheLayout layout = kvCacheLayout(s.model, kvCacheOptions(s, plan.dtype, plan.kvCacheDtype));
+    LineBuilder blocks(FormulaSection::KvCache, QStringLiteral("blocks_per_sequence"));
+    appendGroupBlocks(blocks, kv, sequenceBlocksPerGroup(s.model, layout, plan.seqLen), t.seqLen, t.blockSize,
+                      QStringLiteral("blocks the last min(seq_len, sliding_window) tokens touch"),
+                      QStringLiteral("blocks of the current chunk"));
+    lines << blocks.result(
+        count(QString(), kv.blocksPerSequence, {}, {}, TermUnit::Count),
+        Formula::tr("whole blocks: a sequence holds ceil(tokens / block size) of them in each group"));
+
+    LineBuilder cache(FormulaSection::KvCache, QStringLiteral("kv_cache_bytes"));
+    cache.term(t.batch)
+        .op(" × ")
+        .term(lines.last())
+        .op(" × ")
+        .term(count(QStringLiteral("group_size"), kv.groupSize, ModelOption,
+                    QStringLiteral("layer slots per KV cache group")))
+        .op(" × ")
+        .term(lines.first());
+    const QString note =
+        kv.paddingLayers > 0
+            ? Formula::tr(
+                  "as vLLM allocates it: %1 layers in %2 groups of %3 slots, %4 of them empty; one block "
+                  "spans a page in every slot of a group")
+                  .arg(kv.fullLayers + kv.slidingLayers + kv.chunkedLayers + kv.recurrentLayers)
+                  .arg(kv.numGroups)
+                  .arg(kv.groupSize)
+                  .arg(kv.paddingLayers)
+        : kv.numGroups > 1
+            ? Formula::tr("as vLLM allocates it: %1 groups of %2 layers; one block spans a page in "
+                          "every layer of a group")
+                  .arg(kv.numGroups)
+                  .arg(kv.groupSize)
+            : Formula::tr("as vLLM allocates it: whole blocks in every layer");
+    lines << cache.result(bytes(QString(), kv.cacheBytes, {}), note);
+    return lines;
+}
+
+QList<FormulaLine> kvLines(const Scenario &s, const MemoryPlan &plan)
+{
+    const KvCacheMemory &kv = plan.kv;
+    KvTerms t;
+    const bool allLayers = kv.cacheLayers == s.model.numLayers;
+    t.layers = count(allLayers ? QStringLiteral("num_layers") : QStringLiteral("cache_layers"),
+                     kv.cacheLayers, ModelOption,
+                     allLayers ? QStringLiteral("num_hidden_layers")
+                               : QStringLiteral("layers with a per-token cache (%1 of %2)")
+                                     .arg(kv.cacheLayers)
+                                     .arg(s.model.numLayers));
+    t.precision = precisionTerm(plan);
+    t.batch = count(QStringLiteral("batch_size"), plan.batchSize, BatchOption, {}, TermUnit::Sequences);
+    t.seqLen = count(QStringLiteral("sequence_length"), plan.seqLen, SeqLenOption, {}, TermUnit::Tokens);
+    t.blockSize =
+        count(QStringLiteral("block_size"), plan.blockSize, BlockSizeOption,
+              plan.blockSize != plan.requestedBlockSize
+                  ? QStringLiteral("raised by vLLM from --block-size %1").arg(plan.requestedBlockSize)
+                  : QString(),
+              TermUnit::Tokens);
+
+    QList<FormulaLine> lines;
+    t.heads = count(QStringLiteral("num_key_value_heads"), kv.numKvHeads, ModelOption,
+                    QStringLiteral("num_key_value_heads"));
+    if (kv.mlaLatentRank == 0 && plan.tensorParallelSize > 1) {
+        LineBuilder heads(FormulaSection::KvCache, QStringLiteral("kv_heads_per_gpu"));
+        heads.op("max(1, ")
+            .term(t.heads)
+            .op(" / ")
+            .term(count(QStringLiteral("tensor_parallel_size"), plan.tensorParallelSize, TpOption))
+            .op(")");
+        lines << heads.result(count(QString(), kv.kvHeadsPerGpu, {}),
+                              Formula::tr("tensor parallelism splits the KV heads over the GPUs"));
+        t.heads = lines.last().result;
+        t.heads.option = TpOption;
+    }
+    const FormulaLine perLayer = perLayerLine(plan, t);
+    lines << perLayer << perTokenLine(plan, t, perLayer);
+    const bool windows = kv.slidingLayers + kv.chunkedLayers > 0;
+    if (kv.cacheLayers > 0)
+        lines << usualFormulaLine(plan, t, perLayer, windows || kv.recurrentLayers > 0);
+    if (windows)
+        lines << windowLines(s, plan, t, perLayer);
+    if (kv.recurrentLayers > 0)
+        lines << recurrentLines(plan, t);
+    lines << allocationLines(s, plan, t, perLayer);
+    return lines;
+}
+
+QList<FormulaLine> weightLines(const MemoryPlan &plan)
+{
+    const WeightMemory &w = plan.weights;
+    QList<FormulaLine> lines;
+    const FormulaTerm all = parameters(QStringLiteral("parameters"), plan.params.total, ModelOption);
+    if (w.budgetUsesMeasured) {
+        LineBuilder line(FormulaSection::Weights, QStringLiteral("bits_per_weight"));
+        line.op("8 × ")
+            .term(bytes(QStringLiteral("file_tensor_bytes"), w.checkpointBytes, ModelOption))
+            .op(" / ")
+            .term(parameters(QStringLiteral("parameters"), w.measuredParams, ModelOption));
+        lines << line.result(
+            bits(QString(), w.bitsPerWeight, {}, {}, 3),
+            Formula::tr("measured from the file's tensors, each stored in its own block type"));
+    } else if (w.quantizedParams > 0) {
+        const double n = double(w.quantizedParams);
+        const MatrixStorage &q = w.quantizedStorage;
+        const bool grouped = plan.quantization.takesGroupSize();
+        LineBuilder split(FormulaSection::Weights, QStringLiteral("quantized_bits_per_weight"));
+        split.term(bits(QStringLiteral("value_bits"), 8.0 * double(q.values) / n, QuantizationOption,
+                        QStringLiteral("the quantized weights themselves")));
+        split.op(" + ").term(bits(QStringLiteral("scale_bits"), 8.0 * double(q.scales) / n,
+                                  grouped ? GroupSizeOption : QuantizationOption,
+                                  QStringLiteral("scales shared by a group, row, block or tensor")));
+        if (q.zeros > 0)
+            split.op(" + ").term(bits(QStringLiteral("zero_point_bits"), 8.0 * double(q.zeros) / n,
+                                      GroupSizeOption, QStringLiteral("zero points of each group")));
+        if (q.other > 0)
+            split.op(" + ").term(bits(QStringLiteral("index_bits"), 8.0 * double(q.other) / n,
+                                      QuantizationOption,
+                                      QStringLiteral("GPTQ g_idx, compressed-tensors weight_shape")));
+        lines << split.result(
+            bits(QString(), w.quantizedBitsPerWeight, {}, {}, 3),
+            Formula::tr("the quantized linear layers: weights plus the scales and zero points "
+                        "stored with them"));
+
+        LineBuilder share(FormulaSection::Weights, QStringLiteral("unquantized_share"));
+        const FormulaTerm unquantized =
+            parameters(QStringLiteral("unquantized_params"), w.unquantizedParams, QuantizationOption,
+                       QStringLiteral("embeddings, lm_head, norms, biases, routers"));
+        share.term(unquantized).op(" / ").term(all);
+        const double shareValue = double(w.unquantizedParams) / double(plan.params.total);
+        lines << share.result({QString(),
+                               decimalText(100.0 * shareValue, 2) + QStringLiteral(" %"),
+                               0,
+                               shareValue,
+                               TermUnit::Ratio,
+                               {},
+                               {}},
+                              Formula::tr("parameters the method leaves in --dtype"));
+
+        LineBuilder whole(FormulaSection::Weights, QStringLiteral("bits_per_weight"));
+        whole.op("(")
+            .term(parameters(QStringLiteral("quantized_params"), w.quantizedParams, QuantizationOption))
+            .op(" × ")
+            .term(lines.at(lines.size() - 2))
+            .op(" + ")
+            .term(unquantized)
+            .op(" × ")
+            .term(bits(QStringLiteral("unquantized_bits"),
+                       8.0 * double(w.unquantizedBytes) /
+                           double(std::max<std::int64_t>(1, w.unquantizedParams)),
+                       DtypeOption, dtypeName(plan.dtype)))
+            .op(") / ")
+            .term(all);
+        lines << whole.result(bits(QString(), w.bitsPerWeight, {}, {}, 3),
+                              Formula::tr("the whole model: the unquantized share pulls the average up"));
+    } else {
+        LineBuilder line(FormulaSection::Weights, QStringLiteral("bits_per_weight"));
+        line.op("8 × ")
+            .term(bytes(QStringLiteral("checkpoint_bytes"), w.checkpointBytes, DtypeOption))
+            .op(" / ")
+            .term(all);
+        lines << line.result(
+            bits(QString(), w.bitsPerWeight, {}, {}, 3),
+            Formula::tr("unquantized: every weight in --dtype %1").arg(dtypeName(plan.dtype)));
+    }
+    LineBuilder perGpu(FormulaSection::Weights, QStringLiteral("weights_bytes"));
+    perGpu
+        .term(memory(QStringLiteral("parameter_bytes_per_gpu"), w.bytesPerGpu - w.buffersBytes,
+                     plan.tensorParallelSize > 1 ? TpOption : QuantizationOption,
+                     QStringLiteral("this GPU's shards of every tensor")))
+        .op(" + ")
+        .term(memory(
+            QStringLiteral("rotary_buffer_bytes"), w.buffersBytes, ModelOption,
+            QStringLiteral("max_position_embeddings × rotary_dim × %1 bytes").arg(dtypeName(plan.dtype))));
+    lines << perGpu.result(
+        memory(QString(), w.bytesPerGpu, {}),
+        Formula::tr("what one GPU loads: its shards of the weights and the rotary tables"));
+    return lines;
+}
+
+QList<FormulaLine> capacityLines(const Scenario &s, const MemoryPlan &plan, const FormulaLine &perLayer,
+                                 const FormulaLine &cache)
+{
+    const KvCacheMemory &kv = plan.kv;
+    QList<FormulaLine> lines;
+    const bool sglang = plan.engine == Engine::Sglang;
+    LineBuilder budget(FormulaSection::Capacity, QStringLiteral("budget"));
+    if (sglang)
+        // SGLang takes its share of what is free once the CUDA context and NCCL are up.
+        budget.op("(")
+            .term(memory(QStringLiteral("gpu_memory"), plan.gpuMemoryBytes, GpuOption, s.gpu.name))
+            .op(" − ")
+            .term(memory(QStringLiteral("preload"), plan.preloadBytes, TpOption,
+                         QStringLiteral("in use before the weights load: CUDA context, NCCL")))
+            .op(") × ")
+            .term(ratio(QStringLiteral("mem_fraction_static"), plan.memFractionStaticPpm, MemFractionOption));
+    else
+        budget.term(memory(QStringLiteral("gpu_memory"), plan.gpuMemoryBytes, GpuOption, s.gpu.name))
+            .op(" × ")
+            .term(ratio(QStringLiteral("gpu_memory_utilization"), plan.gpuMemoryUtilizationPpm,
+                        UtilizationOption));
+    lines << budget.result(memory(QString(), plan.budgetBytes, {}),
+                           sglang ? Formula::tr("SGLang's static share: the weights and its token pool")
+                                  : Formula::tr("the share of GPU memory vLLM may use"));
+
+    LineBuilder available(FormulaSection::Capacity, QStringLiteral("available"));
+    available.term(lines.last())
+        .op(" − ")
+        .term(memory(QStringLiteral("weights"), plan.weights.bytesPerGpu, QuantizationOption));
+    if (!sglang) // SGLang keeps activations and CUDA graphs outside its static share
+        available.op(" − ")
+            .term(memory(QStringLiteral("activations"), plan.activationBytes, BatchedTokensOption,
+                         QStringLiteral("peak of vLLM's profiling run")))
+            .op(" − ")
+            .term(memory(QStringLiteral("overhead"), plan.overheadBytes, TpOption,
+                         QStringLiteral("CUDA context, NCCL buffers")));
+    if (plan.cudaGraphBytes > 0)
+        available.op(" − ").term(
+            memory(QStringLiteral("cuda_graphs"), plan.cudaGraphBytes, VllmVersionOption,
+                   QStringLiteral("vLLM's CUDA-graph estimate, taken out of the budget")));
+    lines << available.result(memory(QString(), kv.availableBytes, {}),
+                              Formula::tr("what is left for the KV cache"));
+
+    LineBuilder blocks(FormulaSection::Capacity, QStringLiteral("num_gpu_blocks"));
+    blocks.op("floor(");
+    if (kv.availableBytes < 0)
+        blocks.op("max(0, ").term(lines.last()).op(")");
+    else
+        blocks.term(lines.last());
+    blocks.op(" / (");
+    const bool attentionPage =
+        kv.cacheLayers > 0 && kv.pageBytes == plan.blockSize * kv.bytesPerTokenPerLayer;
+    const FormulaTerm blockSize =
+        count(QStringLiteral("block_size"), plan.blockSize, BlockSizeOption, {}, TermUnit::Tokens);
+    if (attentionPage)
+        blocks.term(blockSize).op(" × ").term(perLayer);
+    else
+        blocks.term(bytes(QStringLiteral("page_bytes"), kv.pageBytes, {}));
+    blocks.op(" × ")
+        .term(count(QStringLiteral("group_size"), kv.groupSize, ModelOption,
+                    QStringLiteral("layer slots per KV cache group")))
+        .op("))");
+    lines << blocks.result(
+        count(QString(), kv.numGpuBlocks, {}),
+        Formula::tr("blocks of the shared pool: one spans a page in every slot of a group"));
+
+    LineBuilder capacity(FormulaSection::Capacity, QStringLiteral("kv_capacity_tokens"));
+    if (kv.numGroups > 1)
+        capacity.op("floor(")
+            .term(lines.last())
+            .op(" / ")
+            .term(count(QStringLiteral("num_groups"), kv.numGroups, ModelOption,
+                        QStringLiteral("KV cache groups")))
+            .op(") × ")
+            .term(blockSize);
+    else
+        capacity.term(lines.last()).op(" × ").term(blockSize);
+    lines << capacity.result(count(QString(), kv.capacityTokens, {}, {}, TermUnit::Tokens),
+                             sglang ? Formula::tr("SGLang's max_total_num_tokens")
+                                    : Formula::tr("vLLM's \"GPU KV cache size\" in tokens"));
+
+    const KvCacheLayout layout = kvCacheLayout(s.model, kvCacheOptions(s, plan.dtype, plan.kvCacheDtype));
+    LineBuilder request(FormulaSection::Capacity, QStringLiteral("blocks_per_request"));
+    appendGroupBlocks(
+        request, kv, requestBlocksPerGroup(s.model, layout, plan.maxModelLen, plan.maxNumBatchedTokens),
+        count(QStringLiteral("max_model_len"), plan.maxModelLen, MaxModelLenOption, {}, TermUnit::Tokens),
+        blockSize,
+        QStringLiteral("blocks of min(sliding_window − 1 + max_num_batched_tokens, "
+                       "max_model_len) tokens, plus one"),
+        QStringLiteral("blocks of min(chunk + max_num_batched_tokens, max_model_len) tokens"));
+    lines << request.result(count(QString(), kv.blocksPerMaxRequest, {}),
+                            Formula::tr("blocks one request of --max-model-len tokens reserves"));
+
+    LineBuilder concurrency(FormulaSection::Capacity, QStringLiteral("max_concurrency"));
+    concurrency.term(lines.at(lines.size() - 3)).op(" / ").term(lines.last());
+    lines << concurrency.result(
+        {QString(), decimalText(kv.maxConcurrency, 2), 0, kv.maxConcurrency, TermUnit::Ratio, {}, {}},
+        Formula::tr("vLLM's \"Maximum concurrency\" for requests of --max-model-len tokens"));
+
+    LineBuilder headroom(FormulaSection::Capacity, QStringLiteral("headroom"));
+    headroom.term(lines.at(1)).op(" − ").term(cache);
+    FormulaTerm left = memory(QString(), plan.headroomBytes, {});
+    lines << headroom.result(left, plan.fits ? Formula::tr("the batch fits")
+                                             : Formula::tr("negative: the batch does not fit"));
+    return lines;
+}
+
+QString joined(const FormulaLine &line, bool symbols)
+{
+    QString text;
+    for (const FormulaToken &token : line.tokens) {
+        if (token.term < 0)
+            text += token.text;
+        else
+            text += symbols ? line.terms.at(token.term).symbol : line.terms.at(token.term).text;
+    }
+    return text;
+}
+
+} // namespace
+
+QString FormulaLine::symbolic() const
+{
+    return joined(*this, true);
+}
+
+QString FormulaLine::substituted() const
+{
+    return joined(*this, false);
+}
+
+QString FormulaLine::text() const
+{
+    return QStringLiteral("%1 = %2 = %3 = %4").arg(name, symbolic(), substituted(), result.text);
+}
+
+QString FormulaSheet::text() const
+{
+    QStringList out;
+    for (qsizetype i = 0; i < lines.size(); ++i) {
+        if (i > 0 && lines.at(i).section != lines.at(i - 1).section)
+            out << QString();
+        out << lines.at(i).text();
+    }
+    return out.join(QLatin1Char('\n')) + QLatin1Char('\n');
+}
+
+const FormulaLine *FormulaSheet::line(const QString &name) const
+{
+    for (const FormulaLine &l : lines)
+        if (l.name == name)
+            return &l;
+    return nullptr;
+}
+
+FormulaSheet formulaSheet(const Scenario &scenario, const MemoryPlan &plan)
+{
+    FormulaSheet sheet;
+    sheet.lines = kvLines(scenario, plan);
+    // Copies: the lists below grow the sheet.
+    const FormulaLine perLayer = *sheet.line(QStringLiteral("kv_bytes_per_layer"));
+    const FormulaLine cache = *sheet.line(QStringLiteral("kv_cache_bytes"));
+    sheet.lines << weightLines(plan);
+    sheet.lines << capacityLines(scenario, plan, perLayer, cache);
+    return sheet;
+}
+
+} // namespace kvscope

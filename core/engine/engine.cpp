@@ -1,0 +1,124 @@
+// SPDX-License-Identifier: MIT
+#include "core/engine/engine.h"
+
+#include "core/common/error.h"
+
+#include <utility>
+
+#include <QRegularExpression>
+
+namespace kvscope {
+
+QString engineName(Engine engine)
+{
+    return engine == Engine::Sglang ? QStringLiteral("sglang") : QStringLiteral("vllm");
+}
+
+Engine parseEngine(const QString &text)
+{
+    const QString name = text.trimmed().toLower();
+    if (name == QLatin1String("vllm"))
+        return Engine::Vllm;
+    if (name == QLatin1String("sglang"))
+        return Engine::Sglang;
+    throw Error(QStringLiteral("--engine: must be vllm or sglang, got '%1'").arg(text));
+}
+
+QString EngineVersion::text() const
+{
+    return patch == 0 ? QStringLiteral("%1.%2").arg(major).arg(minor)
+                      : QStringLiteral("%1.%2.%3").arg(major).arg(minor).arg(patch);
+}
+
+std::optional<EngineVersion> parseEngineVersion(const QString &text)
+{
+    static const QRegularExpression pattern(QStringLiteral("^\\s*v?(\\d{1,4})\\.(\\d{1,4})(?:\\.(\\d{1,4}))?"
+                                                           "(?:\\.\\d{1,4})?\\s*$"));
+    const QRegularExpressionMatch match = pattern.match(text);
+    if (!match.hasMatch())
+        return std::nullopt;
+    return EngineVersion{match.captured(1).toInt(), match.captured(2).toInt(), match.captured(3).toInt()};
+}
+
+const QList<VllmProfile> &vllmProfiles()
+{
+    // Values a release did not change repeat the row before; docs/engines-research.md
+    // section 5 has the sources in full.
+    static const QList<VllmProfile> profiles = {
+        {{0, 10, 0},
+         15,
+         false,
+         true,
+         "sampler: as 0.19 (no 0.10 log gives an activation breakdown); chunked-local layers in the "
+         "hybrid manager since vllm-project/vllm#19351 (June 2025), before #21761 (merged 2025-07-28)"},
+        {{0, 10, 1},
+         15,
+         false,
+         false,
+         "vllm-project/vllm#21761 disables the hybrid manager for chunked-local attention unless "
+         "VLLM_ALLOW_CHUNKED_LOCAL_ATTN_WITH_HYBRID_KV_CACHE=1 (docs.vllm.ai v0.10.1.1 vllm.envs: False)"},
+        {{0, 11, 0},
+         38,
+         false,
+         false,
+         "sampler warm-up of 38 B per logit: the 4.76 GiB activation peak vLLM 0.11 logged for "
+         "Llama-3.1-8B with 1,024 sequences on an H100 (llm-d/llm-d-benchmark "
+         "config_explorer/empirical-vllm-memory-results.md @ 4f4d449); docs.vllm.ai v0.11.0 vllm.envs: "
+         "chunked-local attention still off (False, also in v0.12.0)"},
+        {{0, 16, 0},
+         38,
+         false,
+         true,
+         "docs.vllm.ai v0.16.0 vllm.envs: VLLM_ALLOW_CHUNKED_LOCAL_ATTN_WITH_HYBRID_KV_CACHE = True "
+         "(flipped by vllm-project/vllm#29627; 0.13-0.15 not read); sampler: as 0.11 (no log between "
+         "0.12 and 0.18 gives an activation breakdown)"},
+        {{0, 19, 0},
+         15,
+         false,
+         true,
+         "sampler 15 B per logit: calibrated on the vLLM 0.19.0 H100 start-up logs of "
+         "jgchn/llm-d-planner @ d3121e0 (tests/data/vllm-logs.json ids 1, 3, 6, 8, 11); their "
+         "'Estimated CUDA graph memory' is logged but not subtracted"},
+        {{0, 21, 0},
+         15,
+         true,
+         true,
+         "CUDA-graph memory profiling on by default: 'CUDA graph memory profiling is enabled (default "
+         "since v0.21.0)' in the logs of noonghunna/club-3090#127 and gpustack/runner#251 "
+         "(vllm-project/vllm#30515 introduced it off by default)"},
+    };
+    return profiles;
+}
+
+const VllmProfile &newestVllmProfile()
+{
+    return vllmProfiles().constLast();
+}
+
+VllmVersionChoice resolveVllmVersion(const QString &text)
+{
+    VllmVersionChoice choice;
+    if (text.trimmed().isEmpty()) {
+        choice.profile = &newestVllmProfile();
+        return choice;
+    }
+    const std::optional<EngineVersion> version = parseEngineVersion(text);
+    if (!version)
+        throw Error(
+            QStringLiteral("--vllm-version: expected a release such as 0.19 or 0.10.1, got '%1'").arg(text));
+    if (*version < OldestVllmVersion)
+        throw Error(QStringLiteral("--vllm-version: %1 is older than %2, the oldest release kvscope models "
+                                   "(vLLM's V1 engine accounting)")
+                        .arg(text.trimmed(), OldestVllmVersion.text()));
+    choice.requested = version;
+    for (const VllmProfile &profile : vllmProfiles())
+        if (profile.since <= *version)
+            choice.profile = &profile;
+    // A patch release of the newest modelled minor release is still that release.
+    const EngineVersion newest = newestVllmProfile().since;
+    choice.newerThanModelled =
+        std::pair(version->major, version->minor) > std::pair(newest.major, newest.minor);
+    return choice;
+}
+
+} // namespace kvscope

@@ -1,0 +1,85 @@
+// SPDX-License-Identifier: MIT
+// The serving engine a plan follows (--engine) and, for vLLM, the release
+// whose start-up accounting it reproduces (--vllm-version): one table of
+// version profiles, each row citing where its values come from.
+#pragma once
+
+// moc (Qt 6.4) cannot parse libstdc++'s <concepts>, which <compare> includes;
+// the UI headers that moc reads reach this one.
+#ifndef Q_MOC_RUN
+#include <compare>
+#endif
+#include <cstdint>
+#include <optional>
+
+#include <QList>
+#include <QString>
+
+namespace kvscope {
+
+enum class Engine
+{
+    Vllm,  ///< vllm serve: profiles the start-up run, then sizes the paged KV pool
+    Sglang ///< python -m sglang.launch_server: a static share of memory for weights + token pool
+};
+
+/// "vllm" / "sglang", as --engine spells them.
+QString engineName(Engine engine);
+/// Parses --engine; throws kvscope::Error naming the option and the value.
+Engine parseEngine(const QString &text);
+
+/// A release number: 0.10.1 from "0.10.1", "v0.10.1.1" or "0.10".
+struct EngineVersion
+{
+    int major = 0;
+    int minor = 0;
+    int patch = 0;
+
+    // clang-tidy 14 mistakes the 0 its defaulted <=> compares with for a null pointer.
+    friend auto operator<=>(const EngineVersion &,
+                            const EngineVersion &) = default; // NOLINT(modernize-use-nullptr)
+    /// "0.19" when the patch is 0, else "0.10.1".
+    QString text() const;
+};
+
+/// "0.19", "0.10.1", "v0.10.1.1" (further parts ignored); nullopt for anything else.
+std::optional<EngineVersion> parseEngineVersion(const QString &text);
+
+/// What one vLLM release changes in the start-up accounting. A profile holds
+/// from `since` until the next one; values a release did not change are
+/// carried over from the profile before it.
+struct VllmProfile
+{
+    EngineVersion since;
+    /// Bytes per logit of the sampler warm-up in the profiling run (max_num_seqs x vocab).
+    std::int64_t samplerBytesPerLogit = 0;
+    /// The estimated CUDA-graph memory is taken out of the budget before the KV cache.
+    bool subtractsCudaGraphs = false;
+    /// Llama 4's chunked-local layers stay in the hybrid KV cache manager (else every layer is full).
+    bool chunkedLocalInHybridManager = false;
+    /// Where each value comes from.
+    const char *source = "";
+};
+
+/// Every modelled profile, oldest first.
+const QList<VllmProfile> &vllmProfiles();
+/// The newest modelled profile (the default).
+const VllmProfile &newestVllmProfile();
+
+/// The oldest vLLM release kvscope accepts (the V1 engine's start-up accounting).
+inline constexpr EngineVersion OldestVllmVersion{0, 10, 0};
+
+/// A --vllm-version resolved to the profile that plans it.
+struct VllmVersionChoice
+{
+    const VllmProfile *profile = nullptr;
+    std::optional<EngineVersion> requested; ///< nullopt: the default (newest modelled)
+    bool newerThanModelled = false;         ///< requested beyond the newest profile
+};
+
+/// The profile for `text`: the newest modelled one when empty; else the
+/// nearest modelled at or below it. Throws kvscope::Error naming
+/// --vllm-version and the value for junk or releases before 0.10.
+VllmVersionChoice resolveVllmVersion(const QString &text);
+
+} // namespace kvscope

@@ -1,0 +1,107 @@
+// SPDX-License-Identifier: MIT
+#include "core/engine/runtime.h"
+
+#include "core/common/checked.h"
+#include "core/common/error.h"
+#include "core/common/units.h"
+
+#include <algorithm>
+
+#include <QCoreApplication>
+
+namespace kvscope {
+
+namespace {
+
+bool hasLargeSchedulerDefaults(const GpuSpec &gpu)
+{
+    // vLLM reads the device name and total memory; A100s keep the small defaults (PR #17885).
+    return gpu.memoryBytes >= 70 * GiB && !gpu.name.contains(QLatin1String("A100"), Qt::CaseInsensitive);
+}
+
+/// bytes(), or an Error saying message() when it passes 2^63: the option to blame is known here.
+template <class Bytes, class Message> Checked withOverflowMessage(Bytes &&bytes, Message &&message)
+{
+    try {
+        return bytes();
+    } catch (const Error &) {
+        throw Error(message());
+    }
+}
+
+} // namespace
+
+std::int64_t defaultMaxNumSeqs(const GpuSpec &gpu)
+{
+    return hasLargeSchedulerDefaults(gpu) ? 1024 : 256;
+}
+
+std::int64_t defaultMaxNumBatchedTokens(const GpuSpec &gpu)
+{
+    return hasLargeSchedulerDefaults(gpu) ? 8192 : 2048;
+}
+
+std::int64_t activationBytes(const ModelArch &model, int dtypeBytes, int tensorParallelSize,
+                             std::int64_t maxNumSeqs, std::int64_t maxNumBatchedTokens,
+                             std::int64_t samplerBytesPerLogit)
+{
+    const std::int64_t tp = std::max(1, tensorParallelSize);
+    // Logits are gathered to the full vocabulary on every rank before sampling.
+    const Checked sampler = withOverflowMessage(
+        [&] { return Checked(maxNumSeqs) * model.vocabSize * samplerBytesPerLogit; },
+        [&] {
+            return QCoreApplication::translate(
+                       "kvscope::Planner",
+                       "--max-num-seqs: %1 sequences need sampler buffers beyond 2^63 bytes")
+                .arg(maxNumSeqs);
+        });
+    const Checked tokens = withOverflowMessage(
+        [&] {
+            const Checked hidden = Checked(maxNumBatchedTokens) * model.hiddenSize * dtypeBytes;
+            if (!model.moe.enabled())
+                return hidden;
+            // fused_moe shares one buffer between its first and third intermediates.
+            const std::int64_t width = ceilDiv(model.moe.expertIntermediateSize, tp);
+            const std::int64_t shared = std::max<std::int64_t>(2 * width, model.hiddenSize);
+            return hidden +
+                   Checked(maxNumBatchedTokens) * model.moe.expertsPerToken * (shared + width) * dtypeBytes;
+        },
+        [&] {
+            return QCoreApplication::translate(
+                       "kvscope::Planner",
+                       "--max-num-batched-tokens: %1 tokens need activation buffers beyond 2^63 bytes")
+                .arg(maxNumBatchedTokens);
+        });
+    return withOverflowMessage(
+               [&] { return sampler + tokens; },
+               [&] {
+                   return QCoreApplication::translate(
+                              "kvscope::Planner",
+                              "--max-num-seqs %1 and --max-num-batched-tokens %2 need activation "
+                              "buffers beyond 2^63 bytes")
+                       .arg(maxNumSeqs)
+                       .arg(maxNumBatchedTokens);
+               })
+        .value();
+}
+
+bool pcieOnly(const GpuSpec &gpu)
+{
+    constexpr double pcie5x16GBs = 128;
+    return gpu.interconnectGBs && *gpu.interconnectGBs <= pcie5x16GBs;
+}
+
+std::int64_t runtimeOverheadBytes(const GpuSpec &gpu, int tensorParallelSize)
+{
+    return tensorParallelSize > 1 && !pcieOnly(gpu) ? 2120 * MiB : 256 * MiB;
+}
+
+std::int64_t cudaGraphEstimateBytes(const GpuSpec &gpu, int tensorParallelSize)
+{
+    const bool tp = tensorParallelSize > 1;
+    // Hundredths of a GiB, as vLLM logs them.
+    const std::int64_t hundredths = gpu.memoryBytes >= 70 * GiB ? (tp ? 169 : 84) : (tp ? 17 : 42);
+    return GiB * hundredths / 100;
+}
+
+} // namespace kvscope

@@ -1,0 +1,49 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "core/gpu/gpuspec.h"
+#include "core/model/modelarch.h"
+
+#include <cstdint>
+
+namespace kvscope {
+
+/// vLLM's scheduler defaults for the OpenAI server: 1024 sequences and 8192
+/// batched tokens on GPUs with >= 70 GiB that are not A100s, else 256 and 2048
+/// (vllm/engine/arg_utils.py).
+std::int64_t defaultMaxNumSeqs(const GpuSpec &gpu);
+std::int64_t defaultMaxNumBatchedTokens(const GpuSpec &gpu);
+
+/// Peak activation memory of vLLM's start-up profiling run on one GPU:
+///   sampler   = max_num_seqs x vocab x samplerBytesPerLogit (logits, float32 copies, probabilities;
+///               15 B in vLLM 0.19, per release in core/engine/engine.h)
+///   hidden    = max_num_batched_tokens x hidden x dtype bytes
+///   MoE       = tokens x top-k x (max(2 x I/TP, hidden) + I/TP) x dtype bytes (fused-MoE workspace)
+/// Calibrated on vLLM 0.19 start-up logs (H100; tests/data/vllm-logs.json, compared in docs/validation.md);
+/// within about 3%. Throws kvscope::Error naming --max-num-seqs or --max-num-batched-tokens
+/// and its value when its buffers pass 2^63 bytes.
+std::int64_t activationBytes(const ModelArch &model, int dtypeBytes, int tensorParallelSize,
+                             std::int64_t maxNumSeqs, std::int64_t maxNumBatchedTokens,
+                             std::int64_t samplerBytesPerLogit);
+
+/// GPUs whose only GPU-to-GPU path is PCIe (an interconnect of at most PCIe 5.0 x16's 128 GB/s):
+/// vLLM's custom all-reduce allocates no peer buffers there beyond two GPUs.
+bool pcieOnly(const GpuSpec &gpu);
+
+/// Memory outside PyTorch's allocator that vLLM subtracts: CUDA context and,
+/// with tensor parallelism over NVLink, NCCL and custom all-reduce buffers
+/// (0.25 GiB at TP=1, 2.07 GiB at TP>1 in vLLM 0.19 H100 logs). PCIe-only GPUs keep
+/// the TP=1 figure at any TP: 0.25 GiB on 2 x RTX 4090 (vllm-project/vllm#13061) and
+/// 0.20 GiB on a multi-GPU RTX 3090 rig (vllm-project/vllm#14447).
+std::int64_t runtimeOverheadBytes(const GpuSpec &gpu, int tensorParallelSize);
+
+/// vLLM's estimate of its CUDA-graph pool (subtracted from the budget since
+/// v0.21): the median of the "Estimated CUDA graph memory" lines logged on
+/// comparable set-ups (tests/data/vllm-logs.json, tests/data/engine-logs.json):
+/// GPUs of 70 GiB and more 0.84 GiB at TP=1 (six vLLM 0.19 H100 logs, 0.61-1.02)
+/// and 1.69 GiB at TP>1 (three, 0.82-1.82); smaller GPUs 0.42 GiB at TP=1 (a 48 GB
+/// Ada card, vllm-project/vllm#57047) and 0.17 GiB at TP>1 (4 x RTX 3090,
+/// noonghunna/club-3090#127).
+std::int64_t cudaGraphEstimateBytes(const GpuSpec &gpu, int tensorParallelSize);
+
+} // namespace kvscope

@@ -1,0 +1,71 @@
+// SPDX-License-Identifier: MIT
+#include "core/engine/sglang.h"
+
+#include "core/common/units.h"
+#include "core/engine/runtime.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include <QCoreApplication>
+
+namespace kvscope {
+
+SglangDefaults sglangDefaults(const GpuSpec &gpu, int tensorParallelSize)
+{
+    // SGLang reads nvidia-smi's memory.total here (get_nvgpu_memory_capacity), not CUDA's smaller total.
+    const std::int64_t gpuMem = gpu.nvidiaSmiMib > 0 ? gpu.nvidiaSmiMib : gpu.memoryBytes / MiB;
+    constexpr std::int64_t MibPerGib = GiB / MiB;
+    const bool smallTp = tensorParallelSize < 4;
+    SglangDefaults d;
+    // The if/else chain of _handle_gpu_memory_settings, by GPU memory in MiB.
+    if (gpuMem < 20 * MibPerGib)
+        d = {2048, 8};
+    else if (gpuMem < 35 * MibPerGib)
+        d = {2048, smallTp ? 24 : 80};
+    else if (gpuMem < 60 * MibPerGib)
+        d = {4096, smallTp ? 32 : 160};
+    else if (gpuMem < 160 * MibPerGib)
+        d = {8192, smallTp ? 256 : 512};
+    else
+        d = {16384, 512};
+    // Activation of a large prefill, CUDA graphs and large parallel sizes (MiB).
+    const double reserved = 512 + double(std::max<std::int64_t>(d.chunkedPrefillSize, 2048)) * 1.5 +
+                            double(d.cudaGraphMaxBs) * 2 + tensorParallelSize / 8.0 * 1024;
+    d.reservedMib = std::llround(gpuMem > 60 * MibPerGib ? std::max(reserved, 10.0 * 1024) : reserved);
+    // round(x, 3) in millionths.
+    d.memFractionStaticPpm = std::llround(double(gpuMem - d.reservedMib) / double(gpuMem) * 1000) * 1000;
+    return d;
+}
+
+std::int64_t sglangPreloadBytes(const GpuSpec &gpu, int tensorParallelSize)
+{
+    return tensorParallelSize > 1 && !pcieOnly(gpu) ? GiB * 153 / 100 : GiB * 51 / 100;
+}
+
+QString sglangUnsupportedReason(const ModelArch &model)
+{
+    for (int i = 0; i < model.numLayers; ++i)
+        if (model.isRecurrentLayer(i) || model.isChunkedLayer(i) || model.isSlidingLayer(i) ||
+            model.isKvSharedLayer(i))
+            return QCoreApplication::translate(
+                       "kvscope::Planner",
+                       "--engine sglang: %1 mixes layer kinds (sliding-window, chunked, recurrent or shared "
+                       "KV layers); kvscope models SGLang's token pool for uniform attention models only")
+                .arg(model.name);
+    return {};
+}
+
+std::int64_t sglangDefaultMaxRunningRequests(std::int64_t maxTotalTokens, std::int64_t contextLength)
+{
+    const auto share =
+        std::int64_t(double(maxTotalTokens) / double(std::max<std::int64_t>(1, contextLength)) * 512);
+    return std::min<std::int64_t>(std::max<std::int64_t>(share, 2048), 4096);
+}
+
+int sglangPageSize(const ModelArch &model)
+{
+    return model.indexer.enabled() ? 64 : 1;
+}
+
+} // namespace kvscope

@@ -1,0 +1,77 @@
+// SPDX-License-Identifier: MIT
+#include "core/output/breakdown.h"
+
+#include "core/common/checked.h"
+
+#include <algorithm>
+
+namespace kvscope {
+
+const BreakdownSegment *MemoryBreakdown::segment(MemoryPart part) const
+{
+    for (const BreakdownSegment &s : segments)
+        if (s.part == part)
+            return &s;
+    return nullptr;
+}
+
+MemoryBreakdown memoryBreakdown(const MemoryPlan &plan)
+{
+    MemoryBreakdown b;
+    b.budgetBytes = plan.budgetBytes;
+    b.gpuMemoryBytes = plan.gpuMemoryBytes;
+    const auto share = [&](std::int64_t bytes) {
+        return b.budgetBytes > 0 ? (Checked(bytes) * 10'000).value() / b.budgetBytes : 0;
+    };
+
+    // The pool holds both; the state is its own part only for models that have one.
+    const std::pair<MemoryPart, std::int64_t> demands[] = {
+        {MemoryPart::Weights, plan.weights.bytesPerGpu},
+        {MemoryPart::Activations, plan.activationBytes},
+        {MemoryPart::Overhead, plan.overheadWithGraphsBytes()},
+        {MemoryPart::KvCache, plan.kv.cacheBytes - plan.kv.stateCacheBytes},
+        {MemoryPart::RecurrentState, plan.kv.stateCacheBytes},
+    };
+    Checked used = 0;
+    for (const auto &[part, bytes] : demands) {
+        if (part == MemoryPart::RecurrentState && plan.kv.recurrentLayers == 0)
+            continue;
+        const std::int64_t start = used.value();
+        used += bytes;
+        const std::int64_t beyond =
+            std::min(bytes, std::max<std::int64_t>(0, used.value() - std::max(start, b.budgetBytes)));
+        b.segments.append({part, bytes, beyond, share(bytes)});
+    }
+    b.demandBytes = used.value();
+    if (b.demandBytes <= b.budgetBytes) {
+        const std::int64_t headroom = b.budgetBytes - b.demandBytes;
+        b.segments.append({MemoryPart::Headroom, headroom, 0, share(headroom)});
+    } else {
+        b.overflowBytes = b.demandBytes - b.budgetBytes;
+        b.overflowBasisPoints = share(b.overflowBytes);
+    }
+    return b;
+}
+
+const char *memoryPartKey(MemoryPart part)
+{
+    switch (part) {
+    case MemoryPart::Weights:
+        return "weights";
+    case MemoryPart::Activations:
+        return "activations";
+    case MemoryPart::Overhead:
+        return "overhead";
+    case MemoryPart::KvCache:
+        return "kv_cache";
+    case MemoryPart::RecurrentState:
+        return "recurrent_state";
+    case MemoryPart::Headroom:
+        return "headroom";
+    case MemoryPart::Overflow:
+        return "overflow";
+    }
+    return "";
+}
+
+} // namespace kvscope

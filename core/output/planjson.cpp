@@ -1,0 +1,166 @@
+// SPDX-License-Identifier: MIT
+#include "core/output/planjson.h"
+
+#include "core/common/units.h"
+#include "core/plan/speed.h"
+#include "core/scenario/scenario.h"
+
+#include <cmath>
+
+#include <QJsonArray>
+
+namespace kvscope {
+
+namespace {
+
+double rounded(double value, int decimals)
+{
+    const double scale = std::pow(10.0, decimals);
+    return std::round(value * scale) / scale;
+}
+
+QJsonObject componentObject(const std::int64_t (&values)[ComponentCount])
+{
+    QJsonObject o;
+    for (int i = 0; i < ComponentCount; ++i)
+        if (values[i] != 0)
+            o.insert(componentName(Component(i)), qint64(values[i]));
+    return o;
+}
+
+/// The speed figures; null where the GPU lacks a figure the roofline needs.
+void insertSpeed(QJsonObject &o, const SpeedPlan &s)
+{
+    const auto put = [&](const char *key, const QJsonValue &value) {
+        o.insert(QLatin1String(key), s.available ? value : QJsonValue(QJsonValue::Null));
+    };
+    o.insert(QStringLiteral("prompt_len"), qint64(s.promptLen));
+    o.insert(QStringLiteral("bandwidth_efficiency"), s.bandwidthEfficiency);
+    o.insert(QStringLiteral("compute_efficiency"), s.computeEfficiency);
+    o.insert(QStringLiteral("compute_format"), computeFormatName(s.computeFormat));
+    o.insert(QStringLiteral("compute_weight_only"), s.weightOnly);
+    put("decode_step_seconds", rounded(s.decode.seconds, 9));
+    put("decode_step_seconds_ideal", rounded(s.decode.idealSeconds, 9));
+    put("decode_tokens_per_second", rounded(s.decodeTokensPerSecond, 3));
+    put("decode_tokens_per_second_per_sequence", rounded(s.decodeTokensPerSecondPerSequence, 3));
+    put("decode_tokens_per_second_ideal", rounded(s.decodeTokensPerSecondIdeal, 3));
+    put("decode_bound", speedBoundName(s.decode.bound));
+    put("decode_bytes_per_step", qint64(s.decode.bytes()));
+    put("decode_flops_per_step", std::round(s.decode.flops()));
+    put("decode_allreduce_seconds", rounded(s.decode.allReduceSeconds, 9));
+    put("decode_ridge_batch", qint64(s.ridgeBatch));
+    put("decode_ridge_batch_ideal", qint64(s.ridgeBatchIdeal));
+    if (s.expectedExperts > 0)
+        put("decode_experts_touched", rounded(s.expectedExperts, 4));
+    put("prefill_seconds", rounded(s.prefill.seconds, 9));
+    put("prefill_seconds_ideal", rounded(s.prefill.idealSeconds, 9));
+    put("prefill_bound", speedBoundName(s.prefill.bound));
+    put("prefill_bytes", qint64(s.prefill.bytes()));
+    put("prefill_flops", std::round(s.prefill.flops()));
+}
+
+} // namespace
+
+QJsonObject planToJson(const MemoryPlan &p)
+{
+    QJsonObject o;
+    o.insert(QStringLiteral("model"), p.modelId);
+    o.insert(QStringLiteral("model_format"),
+             p.modelFormat == ModelFormat::Gguf ? QStringLiteral("gguf") : QStringLiteral("hf-config"));
+    if (!p.modelFileType.isEmpty())
+        o.insert(QStringLiteral("model_file_type"), p.modelFileType);
+    o.insert(QStringLiteral("gpu"), p.gpuId);
+    o.insert(QStringLiteral("dtype"), dtypeName(p.dtype));
+    o.insert(QStringLiteral("quantization"), quantMethodName(p.quantization.method));
+    o.insert(QStringLiteral("quantization_detail"), describe(p.quantization));
+    o.insert(QStringLiteral("quantization_from_checkpoint"), p.quantizationFromCheckpoint);
+    o.insert(QStringLiteral("kv_cache_dtype"), dtypeName(p.kvCacheDtype));
+    o.insert(QStringLiteral("tensor_parallel_size"), p.tensorParallelSize);
+    o.insert(QStringLiteral("engine"), engineName(p.engine));
+    o.insert(QStringLiteral("engine_version"),
+             p.engineVersion.isEmpty() ? QJsonValue(QJsonValue::Null) : QJsonValue(p.engineVersion));
+    if (p.engine == Engine::Sglang) {
+        o.insert(QStringLiteral("gpu_memory_utilization"), QJsonValue::Null);
+        o.insert(QStringLiteral("mem_fraction_static"), formatUtilization(p.memFractionStaticPpm).toDouble());
+        o.insert(QStringLiteral("preload_bytes"), qint64(p.preloadBytes));
+    } else
+        o.insert(QStringLiteral("gpu_memory_utilization"),
+                 formatUtilization(p.gpuMemoryUtilizationPpm).toDouble());
+    o.insert(QStringLiteral("max_model_len"), qint64(p.maxModelLen));
+    o.insert(QStringLiteral("block_size"), p.blockSize);
+    o.insert(QStringLiteral("requested_block_size"), p.requestedBlockSize);
+    o.insert(QStringLiteral("max_num_seqs"), qint64(p.maxNumSeqs));
+    o.insert(QStringLiteral("max_num_batched_tokens"), qint64(p.maxNumBatchedTokens));
+    o.insert(QStringLiteral("batch_size"), qint64(p.batchSize));
+    o.insert(QStringLiteral("seq_len"), qint64(p.seqLen));
+
+    o.insert(QStringLiteral("params_total"), qint64(p.params.total));
+    o.insert(QStringLiteral("params_active"), qint64(p.params.active));
+    o.insert(QStringLiteral("params_embedding"), qint64(p.params.embedding));
+    o.insert(QStringLiteral("params_by_component"), componentObject(p.params.byComponent));
+
+    o.insert(QStringLiteral("bits_per_weight"), rounded(p.weights.bitsPerWeight, 6));
+    o.insert(QStringLiteral("quantized_bits_per_weight"), rounded(p.weights.quantizedBitsPerWeight, 6));
+    o.insert(QStringLiteral("quantized_params"), qint64(p.weights.quantizedParams));
+    o.insert(QStringLiteral("weights_bytes"), qint64(p.weights.bytesPerGpu));
+    o.insert(QStringLiteral("weights_buffers_bytes"), qint64(p.weights.buffersBytes));
+    o.insert(QStringLiteral("weights_bytes_by_component"), componentObject(p.weights.byComponent));
+    o.insert(QStringLiteral("checkpoint_bytes"), qint64(p.weights.checkpointBytes));
+    o.insert(QStringLiteral("weights_bytes_estimated"), qint64(p.weights.estimatedBytesPerGpu));
+    o.insert(QStringLiteral("weights_source"),
+             p.weights.budgetUsesMeasured ? QStringLiteral("checkpoint") : QStringLiteral("estimate"));
+    if (p.weights.checkpointMeasured) {
+        o.insert(QStringLiteral("checkpoint_bytes_measured"), qint64(p.weights.measuredCheckpointBytes));
+        o.insert(QStringLiteral("weights_bytes_measured"), qint64(p.weights.measuredBytesPerGpu));
+        o.insert(QStringLiteral("params_total_measured"), qint64(p.weights.measuredParams));
+        QJsonObject byType;
+        for (auto it = p.weights.measuredBytesByType.begin(); it != p.weights.measuredBytesByType.end(); ++it)
+            byType.insert(it.key(), qint64(it.value()));
+        o.insert(QStringLiteral("checkpoint_bytes_by_type_measured"), byType);
+    }
+
+    o.insert(QStringLiteral("kv_bytes_per_token"), qint64(p.kv.bytesPerToken));
+    o.insert(QStringLiteral("kv_bytes_per_token_per_layer"), qint64(p.kv.bytesPerTokenPerLayer));
+    o.insert(QStringLiteral("kv_heads_per_gpu"), p.kv.kvHeadsPerGpu);
+    o.insert(QStringLiteral("kv_heads_replicated"), p.kv.headsReplicated);
+    o.insert(QStringLiteral("kv_cache_bytes"), qint64(p.kv.cacheBytes));
+    o.insert(QStringLiteral("kv_blocks_per_sequence"), qint64(p.kv.blocksPerSequence));
+    o.insert(QStringLiteral("kv_full_layers"), p.kv.fullLayers);
+    o.insert(QStringLiteral("kv_sliding_layers"), p.kv.slidingLayers);
+    o.insert(QStringLiteral("kv_chunked_layers"), p.kv.chunkedLayers);
+    o.insert(QStringLiteral("kv_recurrent_layers"), p.kv.recurrentLayers);
+    o.insert(QStringLiteral("kv_shared_layers"), p.kv.sharedLayers);
+    o.insert(QStringLiteral("kv_page_bytes"), qint64(p.kv.pageBytes));
+    o.insert(QStringLiteral("kv_cache_layout"),
+             p.kv.fp8DsMla ? QStringLiteral("fp8_ds_mla") : dtypeName(p.kvCacheDtype));
+    o.insert(QStringLiteral("state_bytes_per_sequence"), qint64(p.kv.stateBytesPerSequence));
+    o.insert(QStringLiteral("state_bytes_per_layer"), qint64(p.kv.stateBytesPerLayer));
+    o.insert(QStringLiteral("state_cache_bytes"), qint64(p.kv.stateCacheBytes));
+    o.insert(QStringLiteral("mamba_cache_dtype"), dtypeName(p.mambaCacheDtype));
+    o.insert(QStringLiteral("mamba_ssm_cache_dtype"), dtypeName(p.mambaSsmCacheDtype));
+    o.insert(QStringLiteral("kv_group_size"), p.kv.groupSize);
+    o.insert(QStringLiteral("kv_groups"), p.kv.numGroups);
+    o.insert(QStringLiteral("kv_available_bytes"), qint64(p.kv.availableBytes));
+    o.insert(QStringLiteral("num_gpu_blocks"), qint64(p.kv.numGpuBlocks));
+    o.insert(QStringLiteral("kv_capacity_tokens"), qint64(p.kv.capacityTokens));
+    o.insert(QStringLiteral("blocks_per_max_request"), qint64(p.kv.blocksPerMaxRequest));
+    o.insert(QStringLiteral("max_concurrency"), rounded(p.kv.maxConcurrency, 4));
+    o.insert(QStringLiteral("max_model_len_that_fits"), qint64(p.kv.maxModelLenThatFits));
+
+    o.insert(QStringLiteral("gpu_memory_bytes"), qint64(p.gpuMemoryBytes));
+    o.insert(QStringLiteral("budget_bytes"), qint64(p.budgetBytes));
+    o.insert(QStringLiteral("activation_bytes"), qint64(p.activationBytes));
+    o.insert(QStringLiteral("overhead_bytes"), qint64(p.overheadBytes));
+    o.insert(QStringLiteral("cuda_graph_bytes"), qint64(p.cudaGraphBytes));
+    o.insert(QStringLiteral("headroom_bytes"), qint64(p.headroomBytes));
+    o.insert(QStringLiteral("fits"), p.fits);
+    o.insert(QStringLiteral("engine_starts"), p.engineStarts);
+    o.insert(QStringLiteral("largest_batch_that_fits"), qint64(p.largestBatchThatFits));
+    o.insert(QStringLiteral("largest_seq_len_that_fits"), qint64(p.largestSeqLenThatFits));
+    insertSpeed(o, p.speed);
+    o.insert(QStringLiteral("notes"), QJsonArray::fromStringList(p.notes + p.speed.notes));
+    o.insert(QStringLiteral("units"), unitsConvention());
+    return o;
+}
+
+} // namespace kvscope

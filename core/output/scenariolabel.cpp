@@ -1,0 +1,29 @@
+// SPDX-License-Identifier: MIT
+#include "core/output/scenariolabel.h"
+
+#include "core/common/units.h"
+
+#include <QStringList>
+
+namespace kvscope {
+
+QString shortGpuName(const GpuSpec &gpu)
+{
+    const QString prefix = gpu.vendor + QLatin1Char(' ');
+    return !gpu.vendor.isEmpty() && gpu.name.startsWith(prefix) ? gpu.name.mid(prefix.size()) : gpu.name;
+}
+
+QString scenarioLabel(const Scenario &s, const MemoryPlan &plan)
+{
+    QStringList parts{s.model.name};
+    parts << (s.tensorParallelSize > 1
+                  ? QStringLiteral("%1×%2").arg(s.tensorParallelSize).arg(shortGpuName(s.gpu))
+                  : shortGpuName(s.gpu));
+    if (plan.quantization.method != QuantMethod::None)
+        parts << shortName(plan.quantization);
+    parts << kvPrecisionName(plan.kvCacheDtype) + QStringLiteral(" KV");
+    parts << QStringLiteral("%1 × %2").arg(formatShortCount(s.batchSize), formatShortCount(s.seqLen));
+    return parts.join(QStringLiteral(" · "));
+}
+
+} // namespace kvscope

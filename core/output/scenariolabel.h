@@ -1,0 +1,20 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "core/plan/memoryplan.h"
+#include "core/scenario/scenario.h"
+
+#include <QString>
+
+namespace kvscope {
+
+/// A scenario in a few words, for a chip or a tab: the model, the GPUs, the weight
+/// format when quantized, the KV precision, batch × sequence length:
+/// "Llama-3.1-70B · 4×H100 SXM 80GB · FP8 KV · 64 × 32K". `plan` is planMemory(scenario)
+/// (the precisions "auto" resolves to).
+QString scenarioLabel(const Scenario &scenario, const MemoryPlan &plan);
+
+/// A GPU's name without its vendor: "H100 SXM 80GB".
+QString shortGpuName(const GpuSpec &gpu);
+
+} // namespace kvscope

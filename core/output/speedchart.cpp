@@ -1,0 +1,61 @@
+// SPDX-License-Identifier: MIT
+#include "core/output/speedchart.h"
+
+#include "core/analysis/growth.h"
+#include "core/common/error.h"
+#include "core/plan/planner.h"
+#include "core/plan/speed.h"
+
+namespace kvscope {
+
+SpeedChartData speedChartData(const Scenario &scenario, const MemoryPlan &plan, int points)
+{
+    SpeedChartData d;
+    d.xMin = batchAxisMin();
+    d.xMax = batchAxisMax();
+    d.seqLen = scenario.seqLen;
+    d.currentX = scenario.batchSize;
+    d.available = plan.speed.available;
+    d.notes = plan.speed.notes;
+    if (!d.available)
+        return d;
+    d.currentTokensPerSecond = plan.speed.decodeTokensPerSecond;
+
+    const QList<KvCacheDtype> dtypes = chartKvDtypes(plan, d.currentCurve);
+    // Each precision's own plan: its KV bytes, what fits, and its ridge point.
+    QList<Scenario> variants;
+    QList<MemoryPlan> plans;
+    QList<std::int64_t> extra{d.currentX};
+    for (qsizetype i = 0; i < dtypes.size(); ++i) {
+        Scenario variant = scenario;
+        variant.kvCacheDtype = dtypes.at(i);
+        plans << (i == d.currentCurve ? plan : planMemory(variant));
+        variants << variant;
+        extra << plans.last().speed.ridgeBatch << plans.last().speed.ridgeBatchIdeal;
+    }
+    const QList<std::int64_t> xs = logSpacedPoints(d.xMin, d.xMax, points, extra);
+
+    for (qsizetype i = 0; i < dtypes.size(); ++i) {
+        const MemoryPlan &p = plans.at(i);
+        const SpeedModel model(variants.at(i), p);
+        SpeedCurve curve;
+        curve.kvCacheDtype = dtypes.at(i);
+        curve.ridgeBatch = p.speed.ridgeBatch;
+        curve.ridgeBatchIdeal = p.speed.ridgeBatchIdeal;
+        curve.fitsUpTo = p.largestBatchThatFits;
+        for (const std::int64_t batch : xs) {
+            try {
+                const ForwardCost step = model.decode(batch);
+                curve.batch << batch;
+                curve.tokensPerSecond << double(batch) / step.seconds;
+                curve.tokensPerSecondIdeal << double(batch) / step.idealSeconds;
+            } catch (const Error &) {
+                break; // beyond 2^63 bytes: the curve ends here
+            }
+        }
+        d.curves << curve;
+    }
+    return d;
+}
+
+} // namespace kvscope

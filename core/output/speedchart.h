@@ -1,0 +1,44 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "core/plan/memoryplan.h"
+#include "core/scenario/scenario.h"
+
+#include <cstdint>
+
+#include <QList>
+#include <QStringList>
+
+namespace kvscope {
+
+/// Decode throughput against batch size for one KV dtype, at the scenario's --seq-len.
+struct SpeedCurve
+{
+    KvCacheDtype kvCacheDtype = KvCacheDtype::BFloat16;
+    QList<std::int64_t> batch;
+    QList<double> tokensPerSecond;      ///< all sequences, with the efficiencies
+    QList<double> tokensPerSecondIdeal; ///< the ideal roofline (efficiencies 1)
+    std::int64_t ridgeBatch = -1;       ///< where decode turns compute-bound; -1 = never
+    std::int64_t ridgeBatchIdeal = -1;  ///< the same on the ideal roofline
+    std::int64_t fitsUpTo = 0;          ///< largest batch whose KV cache fits the budget
+};
+
+/// Everything a decode-throughput chart draws, computed here (plain data, like GrowthChartData).
+struct SpeedChartData
+{
+    bool available = false; ///< false when the GPU lacks a figure the roofline needs
+    QStringList notes;      ///< why not
+    std::int64_t xMin = 1;
+    std::int64_t xMax = 1;
+    std::int64_t seqLen = 0;   ///< fixed along the batch axis
+    std::int64_t currentX = 0; ///< the scenario's batch
+    double currentTokensPerSecond = 0;
+    QList<SpeedCurve> curves; ///< one per KV precision on the walk (plus the plan's, if off the walk)
+    int currentCurve = 0;     ///< the curve of the plan's KV dtype
+};
+
+/// Samples decode tokens/s at `points` log-spaced batch sizes over the batch
+/// axis (1 to 4096, plus the current batch and each curve's ridge point).
+SpeedChartData speedChartData(const Scenario &scenario, const MemoryPlan &plan, int points = 96);
+
+} // namespace kvscope

@@ -1,0 +1,225 @@
+// SPDX-License-Identifier: MIT
+#include "core/scenario/launchline.h"
+
+#include <QCoreApplication>
+#include <QFileInfo>
+#include <QRegularExpression>
+
+namespace kvscope {
+
+/// The translation context of the launch line's caveats (lupdate reads LaunchCaveats::tr).
+class LaunchCaveats
+{
+    Q_DECLARE_TR_FUNCTIONS(kvscope::LaunchCaveats)
+};
+
+namespace {
+
+/// The model as the engines name it: a repo id, a folder or a .gguf file.
+QString modelArgument(const ModelArch &model, Engine engine, QStringList &caveats)
+{
+    if (!model.hfRepoIds.isEmpty())
+        return model.hfRepoIds.first();
+    const QFileInfo source(model.source);
+    if (!model.source.isEmpty() && source.exists()) {
+        if (model.format == ModelFormat::Gguf && engine == Engine::Vllm)
+            caveats << LaunchCaveats::tr(
+                "vLLM reads GGUF files experimentally; add --tokenizer with the original "
+                "model's repo id");
+        // A config.json stands for the folder that holds it and the weights.
+        return source.isFile() && model.format != ModelFormat::Gguf ? source.absolutePath()
+                                                                    : source.absoluteFilePath();
+    }
+    caveats
+        << LaunchCaveats::tr("%1 has no HuggingFace repo id or folder; replace it with one").arg(model.name);
+    return model.name;
+}
+
+/// --quantization as vLLM (and SGLang) spell it, or empty when there is no such value.
+QString quantizationFlag(QuantMethod method)
+{
+    switch (method) {
+    case QuantMethod::Fp8:
+        return QStringLiteral("fp8");
+    case QuantMethod::Awq:
+        return QStringLiteral("awq");
+    case QuantMethod::Gptq:
+        return QStringLiteral("gptq");
+    case QuantMethod::BitsAndBytesNf4:
+        return QStringLiteral("bitsandbytes");
+    case QuantMethod::Mxfp4:
+        return QStringLiteral("mxfp4");
+    case QuantMethod::CompressedTensors:
+        return QStringLiteral("compressed-tensors");
+    case QuantMethod::Int8:
+    case QuantMethod::None:
+        break;
+    }
+    return {};
+}
+
+void addQuantization(const Scenario &s, QStringList &arguments, QStringList &caveats)
+{
+    if (!s.quantization)
+        return; // auto: vLLM reads the checkpoint's quantization_config, as kvscope does
+    const QuantizationSpec &chosen = *s.quantization;
+    const QuantizationSpec &checkpoint = s.model.checkpointQuantization;
+    if (chosen.method == QuantMethod::None) {
+        if (checkpoint.method != QuantMethod::None)
+            caveats << LaunchCaveats::tr(
+                "vLLM has no --quantization none: serve an unquantized checkpoint of the model");
+        return;
+    }
+    const QString name = quantizationFlag(chosen.method);
+    if (name.isEmpty()) {
+        caveats << LaunchCaveats::tr(
+                       "vLLM has no --quantization %1: it loads such weights from a checkpoint stored that "
+                       "way (compressed-tensors)")
+                       .arg(quantMethodName(chosen.method));
+        return;
+    }
+    arguments << QStringLiteral("--quantization") << name;
+    if (checkpoint.method != chosen.method && !quantizesWhileLoading(chosen.method))
+        caveats << LaunchCaveats::tr(
+                       "vLLM loads %1 weights from a checkpoint stored that way: serve a %1 checkpoint of "
+                       "the model")
+                       .arg(name);
+    // What the flag reads back as: the checkpoint's own spec, or the method's defaults.
+    if (parseQuantizationChoice(quantMethodName(chosen.method), checkpoint) != chosen)
+        caveats << LaunchCaveats::tr(
+            "the group size and scale layout come from the checkpoint's quantization_config, "
+            "not from a flag");
+}
+
+void addKvCacheDtype(const Scenario &s, QStringList &arguments, QStringList &caveats)
+{
+    switch (s.kvCacheDtype) {
+    case KvCacheDtype::Auto:
+        return;
+    case KvCacheDtype::Float32:
+        caveats << LaunchCaveats::tr(
+            "vLLM's --kv-cache-dtype has no float32: the cache is float32 only with --dtype "
+            "float32 and --kv-cache-dtype auto");
+        return;
+    case KvCacheDtype::Q8_0:
+    case KvCacheDtype::Q4_0:
+        caveats << LaunchCaveats::tr(
+                       "%1 is a llama.cpp cache type (llama-server --cache-type-k/-v), not a vLLM one")
+                       .arg(dtypeName(s.kvCacheDtype));
+        return;
+    default:
+        arguments << QStringLiteral("--kv-cache-dtype") << dtypeName(s.kvCacheDtype);
+    }
+}
+
+} // namespace
+
+QString shellQuote(const QString &argument)
+{
+    static const QRegularExpression safe(QStringLiteral("^[A-Za-z0-9_./:=@%+,-]+$"));
+    if (safe.match(argument).hasMatch())
+        return argument;
+    QString quoted = argument;
+    quoted.replace(QLatin1Char('\''), QStringLiteral("'\\''"));
+    return QLatin1Char('\'') + quoted + QLatin1Char('\'');
+}
+
+QString LaunchLine::command() const
+{
+    QStringList quoted;
+    for (const QString &argument : arguments)
+        quoted << shellQuote(argument);
+    return quoted.join(QLatin1Char(' '));
+}
+
+QString LaunchLine::text() const
+{
+    QString text = command() + QLatin1Char('\n');
+    for (const QString &caveat : caveats)
+        text += QStringLiteral("# %1\n").arg(caveat);
+    return text;
+}
+
+namespace {
+
+LaunchLine vllmLaunchLine(const Scenario &s)
+{
+    const Scenario vllmDefaults; // a Scenario's defaults are vLLM's
+    LaunchLine line;
+    QStringList &args = line.arguments;
+    args << QStringLiteral("vllm") << QStringLiteral("serve")
+         << modelArgument(s.model, Engine::Vllm, line.caveats);
+    if (s.tensorParallelSize != vllmDefaults.tensorParallelSize)
+        args << QStringLiteral("--tensor-parallel-size") << QString::number(s.tensorParallelSize);
+    if (s.dtype != WeightDtype::Auto)
+        args << QStringLiteral("--dtype") << dtypeName(s.dtype);
+    addQuantization(s, args, line.caveats);
+    addKvCacheDtype(s, args, line.caveats);
+    if (s.gpuMemoryUtilizationPpm != vllmDefaults.gpuMemoryUtilizationPpm)
+        args << QStringLiteral("--gpu-memory-utilization") << formatUtilization(s.gpuMemoryUtilizationPpm);
+    if (s.maxModelLen > 0)
+        args << QStringLiteral("--max-model-len") << QString::number(s.maxModelLen);
+    if (s.blockSize != vllmDefaults.blockSize)
+        args << QStringLiteral("--block-size") << QString::number(s.blockSize);
+    if (s.maxNumSeqs > 0)
+        args << QStringLiteral("--max-num-seqs") << QString::number(s.maxNumSeqs);
+    if (s.maxNumBatchedTokens > 0)
+        args << QStringLiteral("--max-num-batched-tokens") << QString::number(s.maxNumBatchedTokens);
+    if (s.mambaSsmCacheDtype != WeightDtype::Auto)
+        args << QStringLiteral("--mamba-ssm-cache-dtype") << dtypeName(s.mambaSsmCacheDtype);
+    return line;
+}
+
+/// SGLang's server_args spellings (python/sglang/srt/server_args.py): --tp-size,
+/// --context-length, --max-running-requests, --mem-fraction-static, and its FP8 cache names.
+LaunchLine sglangLaunchLine(const Scenario &s)
+{
+    LaunchLine line;
+    QStringList &args = line.arguments;
+    args << QStringLiteral("python") << QStringLiteral("-m") << QStringLiteral("sglang.launch_server")
+         << QStringLiteral("--model-path") << modelArgument(s.model, Engine::Sglang, line.caveats);
+    if (s.tensorParallelSize > 1)
+        args << QStringLiteral("--tp-size") << QString::number(s.tensorParallelSize);
+    if (s.dtype != WeightDtype::Auto)
+        args << QStringLiteral("--dtype") << dtypeName(s.dtype);
+    if (s.quantization && s.quantization->method != QuantMethod::None) {
+        const QString name = quantizationFlag(s.quantization->method);
+        if (name.isEmpty())
+            line.caveats << LaunchCaveats::tr(
+                                "SGLang has no --quantization %1: serve a checkpoint stored that way")
+                                .arg(quantMethodName(s.quantization->method));
+        else
+            args << QStringLiteral("--quantization") << name;
+    }
+    switch (s.kvCacheDtype) {
+    case KvCacheDtype::Auto:
+        break;
+    case KvCacheDtype::Fp8:
+    case KvCacheDtype::Fp8E4M3:
+        args << QStringLiteral("--kv-cache-dtype") << QStringLiteral("fp8_e4m3");
+        break;
+    case KvCacheDtype::Fp8E5M2:
+        args << QStringLiteral("--kv-cache-dtype") << QStringLiteral("fp8_e5m2");
+        break;
+    default:
+        line.caveats << LaunchCaveats::tr("SGLang's --kv-cache-dtype has no %1: its cache takes the model's "
+                                          "dtype (auto) or an FP8 format")
+                            .arg(dtypeName(s.kvCacheDtype));
+    }
+    if (s.maxModelLen > 0)
+        args << QStringLiteral("--context-length") << QString::number(s.maxModelLen);
+    if (s.maxNumSeqs > 0)
+        args << QStringLiteral("--max-running-requests") << QString::number(s.maxNumSeqs);
+    if (s.memFractionStaticPpm > 0)
+        args << QStringLiteral("--mem-fraction-static") << formatUtilization(s.memFractionStaticPpm);
+    return line;
+}
+
+} // namespace
+
+LaunchLine launchLine(const Scenario &s)
+{
+    return s.engine == Engine::Sglang ? sglangLaunchLine(s) : vllmLaunchLine(s);
+}
+
+} // namespace kvscope

@@ -1,0 +1,55 @@
+// SPDX-License-Identifier: MIT
+#include "core/scenario/scenario.h"
+
+#include "core/common/error.h"
+#include "core/common/integertext.h"
+
+#include <limits>
+
+#include <QRegularExpression>
+
+namespace kvscope {
+
+std::int64_t parseUtilization(const QString &text, const QString &option)
+{
+    // Decimal text to millionths without going through a double.
+    static const QRegularExpression pattern(QStringLiteral("^\\s*(\\d+)(?:\\.(\\d{0,6})\\d*)?\\s*$"));
+    const QRegularExpressionMatch match = pattern.match(text);
+    const auto fail = [&]() -> std::int64_t {
+        throw Error(QStringLiteral("%1: must be a number in (0, 1], got '%2'").arg(option, text));
+    };
+    if (!match.hasMatch() || match.captured(1).size() > 6)
+        return fail();
+    const std::int64_t whole = match.captured(1).toLongLong();
+    const QString fraction = match.captured(2).leftJustified(6, QLatin1Char('0'));
+    const std::int64_t ppm = whole * 1'000'000 + fraction.toLongLong();
+    if (ppm <= 0 || ppm > 1'000'000)
+        return fail();
+    return ppm;
+}
+
+std::int64_t parsePositive(const QString &text, const QString &option)
+{
+    // Bounds beyond "positive" (block sizes, GPU counts) are the planner's: it names the value as given.
+    return parseInteger(text, option, 1, std::numeric_limits<std::int64_t>::max(),
+                        QStringLiteral("%1: must be a positive integer, got '%2'").arg(option, text));
+}
+
+std::int64_t parseOptionalCount(const QString &text, const QString &option)
+{
+    if (text.trimmed().compare(QLatin1String("auto"), Qt::CaseInsensitive) == 0)
+        return 0;
+    return parsePositive(text, option);
+}
+
+QString formatUtilization(std::int64_t ppm)
+{
+    QString text = QStringLiteral("%1.%2").arg(ppm / 1'000'000).arg(ppm % 1'000'000, 6, 10, QLatin1Char('0'));
+    while (text.endsWith(QLatin1Char('0')))
+        text.chop(1);
+    if (text.endsWith(QLatin1Char('.')))
+        text.chop(1);
+    return text;
+}
+
+} // namespace kvscope

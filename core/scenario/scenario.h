@@ -1,0 +1,71 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "core/engine/engine.h"
+#include "core/gpu/gpuspec.h"
+#include "core/model/modelarch.h"
+#include "core/precision/dtypes.h"
+#include "core/precision/quantizationspec.h"
+
+#include <cstdint>
+#include <optional>
+
+#include <QString>
+
+namespace kvscope {
+
+/// Default roofline efficiencies (--bandwidth-efficiency, --compute-efficiency) in
+/// millionths, calibrated on the public measurements in tests/data/speed-measurements.json.
+inline constexpr std::int64_t DefaultBandwidthEfficiencyPpm = 730'000;
+inline constexpr std::int64_t DefaultComputeEfficiencyPpm = 530'000;
+
+/// Every input of a memory plan, named after vLLM's engine arguments.
+/// A plain value: copy it, change a field, plan again.
+struct Scenario
+{
+    ModelArch model;
+    GpuSpec gpu;
+
+    Engine engine = Engine::Vllm; ///< --engine
+    QString vllmVersion;          ///< --vllm-version; empty = the newest modelled release
+    std::int64_t memFractionStaticPpm =
+        0; ///< SGLang --mem-fraction-static in millionths; 0 = SGLang's default
+
+    WeightDtype dtype = WeightDtype::Auto;          ///< --dtype
+    std::optional<QuantizationSpec> quantization;   ///< --quantization; nullopt = checkpoint's (vLLM default)
+    KvCacheDtype kvCacheDtype = KvCacheDtype::Auto; ///< --kv-cache-dtype
+    std::int64_t gpuMemoryUtilizationPpm = 900'000; ///< --gpu-memory-utilization in millionths (0.9)
+    std::int64_t tensorParallelSize = 1; ///< --tensor-parallel-size (held as given, checked by the planner)
+    std::int64_t maxModelLen = 0;        ///< --max-model-len; 0 = model's max_position_embeddings
+    std::int64_t blockSize = 16;         ///< --block-size (vLLM may raise it, see KvCacheLayout)
+    WeightDtype mambaSsmCacheDtype = WeightDtype::Auto; ///< --mamba-ssm-cache-dtype; auto = --dtype
+    std::int64_t maxNumSeqs = 0;                        ///< --max-num-seqs; 0 = vLLM's default for the GPU
+    std::int64_t maxNumBatchedTokens = 0;               ///< --max-num-batched-tokens; 0 = vLLM's default
+
+    std::int64_t batchSize = 16; ///< concurrent sequences to hold
+    std::int64_t seqLen = 8192;  ///< tokens per sequence (prompt + output)
+
+    // Speed (roofline)
+    std::int64_t promptLen = 0; ///< --prompt-len: tokens of the prefill; 0 = --seq-len
+    std::int64_t bandwidthEfficiencyPpm = DefaultBandwidthEfficiencyPpm; ///< --bandwidth-efficiency
+    std::int64_t computeEfficiencyPpm = DefaultComputeEfficiencyPpm;     ///< --compute-efficiency
+
+    friend bool operator==(const Scenario &, const Scenario &) = default;
+};
+
+/// Parses a utilization such as "0.9" exactly into millionths; throws
+/// kvscope::Error naming `option` unless 0 < value <= 1.
+std::int64_t parseUtilization(const QString &text,
+                              const QString &option = QStringLiteral("--gpu-memory-utilization"));
+
+/// Parses a strictly positive integer ("--batch-size 16", up to 18 digits);
+/// throws kvscope::Error naming `option` and the text otherwise.
+std::int64_t parsePositive(const QString &text, const QString &option);
+
+/// A count whose 0 means "the default": a positive integer, or "auto" (any case) for 0.
+std::int64_t parseOptionalCount(const QString &text, const QString &option);
+
+/// "0.9" from 900000, without float noise.
+QString formatUtilization(std::int64_t ppm);
+
+} // namespace kvscope

@@ -1,0 +1,326 @@
+// SPDX-License-Identifier: MIT
+#include "core/scenario/scenariovalues.h"
+
+#include "core/common/error.h"
+#include "core/common/integertext.h"
+#include "core/library/library.h"
+
+#include <limits>
+
+namespace kvscope {
+
+namespace {
+
+constexpr char Auto[] = "auto";
+
+QString optionalCountText(std::int64_t value)
+{
+    return value > 0 ? QString::number(value) : QLatin1String(Auto);
+}
+
+void applyGroupSize(Scenario &s, const QString &text, const QString &option)
+{
+    const QString invalid =
+        QStringLiteral("%1: must be a positive integer or -1, got '%2'").arg(option, text);
+    const std::int64_t group = parseInteger(text, option, std::numeric_limits<std::int64_t>::min(),
+                                            std::numeric_limits<int>::max(), invalid);
+    if (group <= 0 && group != -1)
+        throw Error(invalid);
+    QuantizationSpec spec = s.quantization.value_or(s.model.checkpointQuantization);
+    if (!spec.takesGroupSize())
+        throw Error(
+            QStringLiteral("%1: applies to awq, gptq and compressed-tensors, not to quantization '%2'")
+                .arg(option, quantMethodName(spec.method)));
+    spec.groupSize = int(group);
+    s.quantization = spec;
+}
+
+/// Empty where the quantization takes no group size: the option does not apply.
+QString groupSizeText(const Scenario &s)
+{
+    return s.quantization && s.quantization->takesGroupSize() ? QString::number(s.quantization->groupSize)
+                                                              : QString();
+}
+
+/// Empty under the other engine: the option does not apply there.
+QString forEngine(const Scenario &s, Engine engine, const QString &text)
+{
+    return s.engine == engine ? text : QString();
+}
+
+/// --mem-fraction-static: "auto" (0) is SGLang's default for the GPU (as the command line spells it).
+std::int64_t parseOptionalRatio(const QString &text, const QString &option)
+{
+    if (text.trimmed().compare(QLatin1String(Auto), Qt::CaseInsensitive) == 0)
+        return 0;
+    return parseUtilization(text, option);
+}
+
+using Apply = void (*)(Scenario &s, const QString &text, const QString &option,
+                       const ScenarioResolvers &resolve);
+using Spell = QString (*)(const Scenario &s);
+using Same = bool (*)(const Scenario &a, const Scenario &b);
+
+/// One option: its name and kind, how its text sets the scenario, and how the
+/// scenario spells it back (`same` compares a field its spelling does not
+/// capture whole; else the spellings are compared).
+struct Field
+{
+    ScenarioOption option;
+    Apply apply;
+    Spell text;
+    Same same = nullptr;
+};
+
+// kvscope calc's order, which is also the order they apply in.
+const Field fields[] = {
+    {{"model", OptionKind::Text},
+     [](Scenario &s, const QString &text, const QString &, const ScenarioResolvers &r) {
+         s.model = r.model(text);
+     },
+     [](const Scenario &s) { return s.model.id; },
+     [](const Scenario &a, const Scenario &b) {
+         return a.model.id == b.model.id && a.model.source == b.model.source;
+     }},
+    {{"gpu", OptionKind::Text},
+     [](Scenario &s, const QString &text, const QString &, const ScenarioResolvers &r) {
+         s.gpu = r.gpu(text);
+     },
+     [](const Scenario &s) { return s.gpu.id; },
+     [](const Scenario &a, const Scenario &b) { return a.gpu == b.gpu; }},
+    {{"engine", OptionKind::Text},
+     [](Scenario &s, const QString &text, const QString &, const ScenarioResolvers &) {
+         s.engine = parseEngine(text);
+     },
+     [](const Scenario &s) { return engineName(s.engine); }},
+    // "auto": the newest modelled release. Junk and releases before 0.10 fail here, naming the option.
+    {{"vllm-version", OptionKind::Text, OptionEngine::Vllm},
+     [](Scenario &s, const QString &text, const QString &, const ScenarioResolvers &) {
+         const bool newest = text.trimmed().compare(QLatin1String(Auto), Qt::CaseInsensitive) == 0;
+         s.vllmVersion = newest ? QString() : text.trimmed();
+         resolveVllmVersion(s.vllmVersion);
+     },
+     [](const Scenario &s) {
+         return forEngine(s, Engine::Vllm,
+                          s.vllmVersion.isEmpty() ? QString::fromLatin1(Auto) : s.vllmVersion);
+     }},
+    {{"dtype", OptionKind::Text},
+     [](Scenario &s, const QString &text, const QString &o, const ScenarioResolvers &) {
+         s.dtype = parseWeightDtype(text, o);
+     },
+     [](const Scenario &s) { return dtypeName(s.dtype); }},
+    // Read lower-cased, so an error names the method in lower case.
+    {{"quantization", OptionKind::Text},
+     [](Scenario &s, const QString &text, const QString &o, const ScenarioResolvers &) {
+         s.quantization =
+             parseQuantizationChoice(text.trimmed().toLower(), s.model.checkpointQuantization, o);
+     },
+     [](const Scenario &s) { return quantizationChoiceName(s.quantization); }},
+    {{"group-size", OptionKind::Count},
+     [](Scenario &s, const QString &text, const QString &o, const ScenarioResolvers &) {
+         applyGroupSize(s, text, o);
+     },
+     groupSizeText},
+    {{"kv-cache-dtype", OptionKind::Text},
+     [](Scenario &s, const QString &text, const QString &o, const ScenarioResolvers &) {
+         s.kvCacheDtype = parseKvCacheDtype(text, o);
+     },
+     [](const Scenario &s) { return dtypeName(s.kvCacheDtype); }},
+    {{"gpu-memory-utilization", OptionKind::Ratio, OptionEngine::Vllm},
+     [](Scenario &s, const QString &text, const QString &o, const ScenarioResolvers &) {
+         s.gpuMemoryUtilizationPpm = parseUtilization(text, o);
+     },
+     [](const Scenario &s) {
+         return forEngine(s, Engine::Vllm, formatUtilization(s.gpuMemoryUtilizationPpm));
+     }},
+    {{"mem-fraction-static", OptionKind::Ratio, OptionEngine::Sglang},
+     [](Scenario &s, const QString &text, const QString &o, const ScenarioResolvers &) {
+         s.memFractionStaticPpm = parseOptionalRatio(text, o);
+     },
+     // SGLang's default (0) is left out: a scenario file holds ratios as numbers.
+     [](const Scenario &s) {
+         return s.memFractionStaticPpm > 0
+                    ? forEngine(s, Engine::Sglang, formatUtilization(s.memFractionStaticPpm))
+                    : QString();
+     }},
+    {{"tensor-parallel-size", OptionKind::Count},
+     [](Scenario &s, const QString &text, const QString &o, const ScenarioResolvers &) {
+         s.tensorParallelSize = parsePositive(text, o);
+     },
+     [](const Scenario &s) { return QString::number(s.tensorParallelSize); }},
+    // SGLang's spellings of shared options read as them and are never written: the shared one is.
+    {{"tp-size", OptionKind::Count, OptionEngine::Sglang, "tensor-parallel-size"},
+     [](Scenario &s, const QString &text, const QString &o, const ScenarioResolvers &) {
+         s.tensorParallelSize = parsePositive(text, o);
+     },
+     [](const Scenario &) { return QString(); }},
+    {{"max-model-len", OptionKind::Count},
+     [](Scenario &s, const QString &text, const QString &o, const ScenarioResolvers &) {
+         s.maxModelLen = parseOptionalCount(text, o);
+     },
+     [](const Scenario &s) { return optionalCountText(s.maxModelLen); }},
+    {{"context-length", OptionKind::Count, OptionEngine::Sglang, "max-model-len"},
+     [](Scenario &s, const QString &text, const QString &o, const ScenarioResolvers &) {
+         s.maxModelLen = parseOptionalCount(text, o);
+     },
+     [](const Scenario &) { return QString(); }},
+    {{"block-size", OptionKind::Count, OptionEngine::Vllm},
+     [](Scenario &s, const QString &text, const QString &o, const ScenarioResolvers &) {
+         s.blockSize = parsePositive(text, o);
+     },
+     [](const Scenario &s) { return forEngine(s, Engine::Vllm, QString::number(s.blockSize)); }},
+    {{"mamba-ssm-cache-dtype", OptionKind::Text, OptionEngine::Vllm},
+     [](Scenario &s, const QString &text, const QString &o, const ScenarioResolvers &) {
+         s.mambaSsmCacheDtype = parseWeightDtype(text, o);
+     },
+     [](const Scenario &s) { return forEngine(s, Engine::Vllm, dtypeName(s.mambaSsmCacheDtype)); }},
+    {{"max-num-seqs", OptionKind::Count, OptionEngine::Vllm},
+     [](Scenario &s, const QString &text, const QString &o, const ScenarioResolvers &) {
+         s.maxNumSeqs = parseOptionalCount(text, o);
+     },
+     [](const Scenario &s) { return forEngine(s, Engine::Vllm, optionalCountText(s.maxNumSeqs)); }},
+    // SGLang's name for the same field, and the one an SGLang scenario is written with.
+    {{"max-running-requests", OptionKind::Count, OptionEngine::Sglang, "max-num-seqs"},
+     [](Scenario &s, const QString &text, const QString &o, const ScenarioResolvers &) {
+         s.maxNumSeqs = parseOptionalCount(text, o);
+     },
+     [](const Scenario &s) { return forEngine(s, Engine::Sglang, optionalCountText(s.maxNumSeqs)); }},
+    {{"max-num-batched-tokens", OptionKind::Count, OptionEngine::Vllm},
+     [](Scenario &s, const QString &text, const QString &o, const ScenarioResolvers &) {
+         s.maxNumBatchedTokens = parseOptionalCount(text, o);
+     },
+     [](const Scenario &s) { return forEngine(s, Engine::Vllm, optionalCountText(s.maxNumBatchedTokens)); }},
+    {{"batch-size", OptionKind::Count},
+     [](Scenario &s, const QString &text, const QString &o, const ScenarioResolvers &) {
+         s.batchSize = parsePositive(text, o);
+     },
+     [](const Scenario &s) { return QString::number(s.batchSize); }},
+    {{"seq-len", OptionKind::Count},
+     [](Scenario &s, const QString &text, const QString &o, const ScenarioResolvers &) {
+         s.seqLen = parsePositive(text, o);
+     },
+     [](const Scenario &s) { return QString::number(s.seqLen); }},
+    {{"prompt-len", OptionKind::Count},
+     [](Scenario &s, const QString &text, const QString &o, const ScenarioResolvers &) {
+         s.promptLen = parseOptionalCount(text, o);
+     },
+     [](const Scenario &s) { return optionalCountText(s.promptLen); }},
+    {{"bandwidth-efficiency", OptionKind::Ratio},
+     [](Scenario &s, const QString &text, const QString &o, const ScenarioResolvers &) {
+         s.bandwidthEfficiencyPpm = parseUtilization(text, o);
+     },
+     [](const Scenario &s) { return formatUtilization(s.bandwidthEfficiencyPpm); }},
+    {{"compute-efficiency", OptionKind::Ratio},
+     [](Scenario &s, const QString &text, const QString &o, const ScenarioResolvers &) {
+         s.computeEfficiencyPpm = parseUtilization(text, o);
+     },
+     [](const Scenario &s) { return formatUtilization(s.computeEfficiencyPpm); }},
+};
+
+QString dashed(const char *name)
+{
+    return QStringLiteral("--") + QLatin1String(name);
+}
+
+/// A vLLM-only option under SGLang or the reverse is an error naming both; so is an
+/// SGLang spelling that contradicts the shared option given beside it.
+void checkEngine(const ScenarioOption &option, Engine engine, const QString &value,
+                 const ScenarioValues &values)
+{
+    if (option.engine != OptionEngine::Any &&
+        (option.engine == OptionEngine::Sglang) != (engine == Engine::Sglang))
+        throw Error(QStringLiteral("--%1: is a %2 option; it does not apply with --engine %3 (got '%4')")
+                        .arg(QLatin1String(option.name),
+                             option.engine == OptionEngine::Sglang ? QStringLiteral("SGLang")
+                                                                   : QStringLiteral("vLLM"),
+                             engineName(engine), value));
+    if (!option.sameAs)
+        return;
+    const auto shared = values.constFind(QLatin1String(option.sameAs));
+    if (shared != values.cend() && shared.value() != value)
+        throw Error(QStringLiteral("--%1: '%2' contradicts --%3 '%4' (the same setting); give one")
+                        .arg(QLatin1String(option.name), value, shared.key(), shared.value()));
+}
+
+} // namespace
+
+const QList<ScenarioOption> &scenarioOptions()
+{
+    static const QList<ScenarioOption> options = [] {
+        QList<ScenarioOption> list;
+        for (const Field &field : fields)
+            list << field.option;
+        return list;
+    }();
+    return options;
+}
+
+const ScenarioOption *findScenarioOption(const QString &name)
+{
+    for (const ScenarioOption &option : scenarioOptions())
+        if (name == QLatin1String(option.name))
+            return &option;
+    return nullptr;
+}
+
+ScenarioResolvers builtinResolvers()
+{
+    return {resolveModel, resolveGpu};
+}
+
+Scenario applyValues(const Scenario &base, const ScenarioValues &values, const ScenarioResolvers &resolve)
+{
+    const auto engineIt = values.constFind(QStringLiteral("engine"));
+    const Engine engine = engineIt != values.cend() ? parseEngine(engineIt.value()) : base.engine;
+    for (auto it = values.cbegin(); it != values.cend(); ++it) {
+        const ScenarioOption *option = findScenarioOption(it.key());
+        if (!option)
+            throw Error(QStringLiteral("--%1: unknown option").arg(it.key()));
+        checkEngine(*option, engine, it.value(), values);
+    }
+    Scenario s = base;
+    for (const Field &field : fields) {
+        const auto it = values.constFind(QLatin1String(field.option.name));
+        if (it != values.cend())
+            field.apply(s, it.value(), dashed(field.option.name), resolve);
+    }
+    return s;
+}
+
+Scenario scenarioFromValues(const ScenarioValues &values, const ScenarioResolvers &resolve)
+{
+    for (const char *required : {"model", "gpu"})
+        if (!values.contains(QLatin1String(required)))
+            throw Error(QStringLiteral("%1: not given").arg(dashed(required)));
+    return applyValues(Scenario{}, values, resolve);
+}
+
+ScenarioValues scenarioToValues(const Scenario &s)
+{
+    ScenarioValues values;
+    for (const Field &field : fields) {
+        const QString text = field.text(s);
+        // Left out: an option that does not apply, and an optional count at its default.
+        if (text.isEmpty() || (field.option.kind == OptionKind::Count && text == QLatin1String(Auto)))
+            continue;
+        values.insert(QLatin1String(field.option.name), text);
+    }
+    return values;
+}
+
+ScenarioValues differingValues(const Scenario &base, const Scenario &changed)
+{
+    ScenarioValues values;
+    for (const Field &field : fields) {
+        if (field.same ? field.same(base, changed) : field.text(base) == field.text(changed))
+            continue;
+        // No spelling: the option does not apply (a group size without a grouped
+        // quantization); the option before it already changed the field.
+        const QString text = field.text(changed);
+        if (!text.isEmpty())
+            values.insert(QLatin1String(field.option.name), text);
+    }
+    return values;
+}
+
+} // namespace kvscope

@@ -1,0 +1,252 @@
+// SPDX-License-Identifier: MIT
+// The architecture's two rules, checked on the sources.
+//
+// Folders in one order: a file may include the headers of its own folder and
+// of the folders before it, never of one after it (FolderOrder below, the map
+// in CONTRIBUTING.md). An include names its folder from the repository root
+// ("core/plan/planner.h"), so the check reads it off the include itself.
+//
+// The core's rule "QtCore only": every Qt header a
+// file under core/ includes must be one of QtCore's. The link check in
+// core/CMakeLists.txt does not see includes: <QtGui/QColor> compiles through
+// Qt's top include folder, which QtCore's target adds, and what is inline in
+// it needs no QtGui library. Each include of a Qt header (<QColor>,
+// <QtGui/QColor>, <qcolor.h>) is resolved against QtCore's include folder,
+// KVSCOPE_QTCORE_INCLUDE_DIR; ctest sets it and KVSCOPE_SOURCE_DIR.
+#include <QDir>
+#include <QDirIterator>
+#include <QFile>
+#include <QFileInfo>
+#include <QMap>
+#include <QRegularExpression>
+#include <QTest>
+
+namespace {
+
+/// Lowest first: each folder builds on the ones before it. common: errors,
+/// checked integers, units; precision: vLLM's precision knobs; formats: file
+/// headers; model: architectures and how they are read; gpu; quantization: the
+/// simulator; library: presets and the user's models; engine: each engine's facts
+/// and versions; scenario: the Scenario and how it is spelled (options, launch
+/// line); plan: planMemory and planSpeed; analysis: what-if and inverse questions
+/// (growth, fixes, fit, formula); output: JSON, CSV, chart data, labels;
+/// document: the scenario file; compare: precisions side by side.
+const QStringList FolderOrder = {
+    QStringLiteral("core/common"),
+    QStringLiteral("core/precision"),
+    QStringLiteral("core/formats"),
+    QStringLiteral("core/model"),
+    QStringLiteral("core/gpu"),
+    QStringLiteral("core/quantization"),
+    QStringLiteral("core/library"),
+    QStringLiteral("core/engine"),
+    QStringLiteral("core/scenario"),
+    QStringLiteral("core/plan"),
+    QStringLiteral("core/analysis"),
+    QStringLiteral("core/output"),
+    QStringLiteral("core/document"),
+    QStringLiteral("core/compare"),
+    QStringLiteral("ui"),
+    QStringLiteral("app/cli"),
+    QStringLiteral("app"),
+};
+
+/// The index in FolderOrder of the folder holding `path` (the longest that
+/// matches), or -1 outside them.
+qsizetype folderRank(const QString &path)
+{
+    qsizetype rank = -1;
+    for (qsizetype i = 0; i < FolderOrder.size(); ++i)
+        if (path.startsWith(FolderOrder.at(i) + QLatin1Char('/')) &&
+            (rank < 0 || FolderOrder.at(i).size() > FolderOrder.at(rank).size()))
+            rank = i;
+    return rank;
+}
+
+/// "file:line: \"header\" is in FOLDER, after FOLDER" for every include in
+/// `text` (the source `file`, a path from the repository root) of a folder
+/// that comes after the file's own.
+QStringList upwardIncludes(const QString &text, const QString &file)
+{
+    static const QRegularExpression include(QStringLiteral(R"re(^\s*#\s*include\s*"([^"]+)")re"));
+    const qsizetype own = folderRank(file);
+    QStringList found;
+    const QStringList lines = text.split(QLatin1Char('\n'));
+    for (qsizetype i = 0; i < lines.size(); ++i) {
+        const QRegularExpressionMatch match = include.match(lines.at(i));
+        if (!match.hasMatch())
+            continue;
+        const qsizetype target = folderRank(match.captured(1));
+        if (own >= 0 && target > own)
+            found << QStringLiteral("%1:%2: \"%3\" is in %4, after %5")
+                         .arg(file)
+                         .arg(i + 1)
+                         .arg(match.captured(1), FolderOrder.at(target), FolderOrder.at(own));
+    }
+    return found;
+}
+
+/// The text of every .h and .cpp under `folders` of the source tree, by path from its root.
+QMap<QString, QString> sources(const QStringList &folders)
+{
+    const QDir root(qEnvironmentVariable("KVSCOPE_SOURCE_DIR"));
+    QMap<QString, QString> texts;
+    for (const QString &folder : folders) {
+        QDirIterator it(root.filePath(folder), {QStringLiteral("*.h"), QStringLiteral("*.cpp")}, QDir::Files,
+                        QDirIterator::Subdirectories);
+        while (it.hasNext()) {
+            QFile file(it.next());
+            if (file.open(QIODevice::ReadOnly))
+                texts.insert(root.relativeFilePath(file.fileName()), QString::fromUtf8(file.readAll()));
+        }
+    }
+    return texts;
+}
+
+/// Whether `header`, written between `open` and its closing mark, names a Qt
+/// header: a Qt module path (QtGui/QColor), a class header (QColor, QtNumeric)
+/// or, in angle brackets, a lower-case Qt file (qcolor.h). The project's own
+/// headers are lower case and in a folder ("quantization/scheme.h").
+bool isQtHeader(const QString &header, QChar open)
+{
+    if (header.contains(QLatin1Char('/')))
+        return header.startsWith(QLatin1String("Qt"));
+    if (header.startsWith(QLatin1Char('Q')))
+        return true;
+    return open == QLatin1Char('<') && header.startsWith(QLatin1Char('q')) &&
+           header.endsWith(QLatin1String(".h"));
+}
+
+/// Whether QtCore's include folder `qtCore` holds `header` (QtCore/QString or QString).
+bool inQtCore(const QString &header, const QDir &qtCore)
+{
+    QString name = header;
+    if (header.contains(QLatin1Char('/'))) {
+        if (header.section(QLatin1Char('/'), 0, 0) != QLatin1String("QtCore"))
+            return false;
+        name = header.section(QLatin1Char('/'), 1);
+    }
+    return QFileInfo(qtCore.filePath(name)).isFile();
+}
+
+/// "file:line: <header>" for every Qt header `text` includes that QtCore does not hold.
+QStringList foreignQtIncludes(const QString &text, const QString &file, const QDir &qtCore)
+{
+    static const QRegularExpression include(QStringLiteral(R"(^\s*#\s*include\s*([<"])([^>"]+)[>"])"));
+    QStringList found;
+    const QStringList lines = text.split(QLatin1Char('\n'));
+    for (qsizetype i = 0; i < lines.size(); ++i) {
+        const QRegularExpressionMatch match = include.match(lines.at(i));
+        if (!match.hasMatch())
+            continue;
+        const QChar open = match.captured(1).at(0);
+        const QString header = match.captured(2).trimmed();
+        if (isQtHeader(header, open) && !inQtCore(header, qtCore))
+            found << QStringLiteral("%1:%2: %3%4%5 is not a QtCore header")
+                         .arg(file)
+                         .arg(i + 1)
+                         .arg(open, header,
+                              open == QLatin1Char('<') ? QStringLiteral(">") : QStringLiteral("\""));
+    }
+    return found;
+}
+
+QDir qtCoreIncludes()
+{
+    return QDir(qEnvironmentVariable("KVSCOPE_QTCORE_INCLUDE_DIR"));
+}
+
+} // namespace
+
+class TestIncludes : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        // A wrong folder would let every include fail, or none be checked.
+        QVERIFY2(QFileInfo(qtCoreIncludes().filePath(QStringLiteral("QString"))).isFile(),
+                 "KVSCOPE_QTCORE_INCLUDE_DIR must be QtCore's include folder");
+        QVERIFY2(QFileInfo(QDir(qEnvironmentVariable("KVSCOPE_SOURCE_DIR"))
+                               .filePath(QStringLiteral("core/CMakeLists.txt")))
+                     .isFile(),
+                 "KVSCOPE_SOURCE_DIR must be the repository's root");
+    }
+
+    void recognizesEveryForm()
+    {
+        const QString text = QStringLiteral("#include \"quantization/scheme.h\"\n"
+                                            "#include <cstdint>\n"
+                                            "#include <QString>\n"
+                                            "#  include <QtCore/QJsonObject>\n"
+                                            "#include <qstring.h>\n"
+                                            "#include <QtNumeric>\n"
+                                            "#include <QtCore>\n"
+                                            "#include <QColor>\n"
+                                            "#include <QtGui/QColor>\n"
+                                            "# include <qcolor.h>\n"
+                                            "#include \"QWidget\"\n"
+                                            "#include <QtConcurrent>\n"
+                                            "#include <QtCore/QNoSuchHeader>\n");
+        QCOMPARE(foreignQtIncludes(text, QStringLiteral("x.cpp"), qtCoreIncludes()),
+                 QStringList({QStringLiteral("x.cpp:8: <QColor> is not a QtCore header"),
+                              QStringLiteral("x.cpp:9: <QtGui/QColor> is not a QtCore header"),
+                              QStringLiteral("x.cpp:10: <qcolor.h> is not a QtCore header"),
+                              QStringLiteral("x.cpp:11: \"QWidget\" is not a QtCore header"),
+                              QStringLiteral("x.cpp:12: <QtConcurrent> is not a QtCore header"),
+                              QStringLiteral("x.cpp:13: <QtCore/QNoSuchHeader> is not a QtCore header")}));
+    }
+
+    void coreIncludesQtCoreOnly()
+    {
+        const QMap<QString, QString> core = sources({QStringLiteral("core")});
+        QVERIFY(core.size() > 50);
+        QStringList found;
+        for (auto it = core.cbegin(); it != core.cend(); ++it)
+            found += foreignQtIncludes(it.value(), it.key(), qtCoreIncludes());
+        QVERIFY2(found.isEmpty(), qPrintable(QLatin1Char('\n') + found.join(QLatin1Char('\n'))));
+    }
+
+    void findsAnUpwardInclude()
+    {
+        const QString text = QStringLiteral("#include \"core/common/error.h\"\n"
+                                            "#include \"core/plan/memoryplan.h\"\n"
+                                            "#include \"core/plan/kvcache.h\"\n"
+                                            "#include <QString>\n"
+                                            "#include \"core/analysis/growth.h\"\n"
+                                            "  #  include \"ui/theme.h\"\n"
+                                            "#include \"tst_x.moc\"\n");
+        QCOMPARE(upwardIncludes(text, QStringLiteral("core/plan/planner.cpp")),
+                 QStringList(
+                     {QStringLiteral("core/plan/planner.cpp:5: \"core/analysis/growth.h\" is in "
+                                     "core/analysis, after core/plan"),
+                      QStringLiteral("core/plan/planner.cpp:6: \"ui/theme.h\" is in ui, after core/plan")}));
+        // The longest folder wins: app/cli comes before app.
+        QCOMPARE(
+            upwardIncludes(QStringLiteral("#include \"app/screenshot.h\"\n"),
+                           QStringLiteral("app/cli/x.cpp")),
+            QStringList({QStringLiteral("app/cli/x.cpp:1: \"app/screenshot.h\" is in app, after app/cli")}));
+        QVERIFY(
+            upwardIncludes(QStringLiteral("#include \"app/cli/cliio.h\"\n"), QStringLiteral("app/main.cpp"))
+                .isEmpty());
+    }
+
+    /// Every include goes to the file's own folder or one before it.
+    void foldersIncludeDownwardOnly()
+    {
+        const QMap<QString, QString> all =
+            sources({QStringLiteral("core"), QStringLiteral("ui"), QStringLiteral("app")});
+        QStringList found;
+        int placed = 0;
+        for (auto it = all.cbegin(); it != all.cend(); ++it) {
+            found += upwardIncludes(it.value(), it.key());
+            placed += folderRank(it.key()) >= 0;
+        }
+        QCOMPARE(placed, all.size()); // every source is in a folder of the order
+        QVERIFY2(found.isEmpty(), qPrintable(QLatin1Char('\n') + found.join(QLatin1Char('\n'))));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestIncludes)
+#include "tst_includes.moc"
