@@ -11,10 +11,10 @@
 #include "core/common/error.h"
 #include "core/common/imagesize.h"
 #include "core/plan/planner.h"
-#include "ui/mainwindow.h"
-#include "ui/settings/appsettings.h"
-#include "ui/theme.h"
-#include "ui/translations.h"
+#include "ui/state/appsettings.h"
+#include "ui/state/translations.h"
+#include "ui/style/theme.h"
+#include "ui/window/mainwindow.h"
 
 #include <cstdio>
 #include <optional>

@@ -6,10 +6,10 @@
 #include "core/common/error.h"
 #include "ui/compare/compareview.h"
 #include "ui/fit/fitdialog.h"
-#include "ui/library/modelimporter.h"
-#include "ui/library/userlibrary.h"
-#include "ui/mainwindow.h"
 #include "ui/quantization/quantizationview.h"
+#include "ui/state/modelimporter.h"
+#include "ui/state/userlibrary.h"
+#include "ui/window/mainwindow.h"
 
 #include <memory>
 

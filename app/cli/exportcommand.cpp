@@ -18,8 +18,8 @@
 #include "ui/export/figurerenderer.h"
 #include "ui/quantization/groupinspector.h"
 #include "ui/quantization/quantizationview.h"
-#include "ui/quantization/quantsettings.h"
-#include "ui/translations.h"
+#include "ui/state/quantsettings.h"
+#include "ui/state/translations.h"
 
 #include <QCommandLineParser>
 

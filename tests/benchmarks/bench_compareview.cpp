@@ -9,9 +9,9 @@
 #include "tests/benchmarks/percentiles.h"
 #include "ui/compare/compareview.h"
 #include "ui/compare/comparisonrunner.h"
-#include "ui/mainwindow.h"
-#include "ui/scenariocontroller.h"
-#include "ui/settings/appsettings.h"
+#include "ui/state/appsettings.h"
+#include "ui/state/scenariocontroller.h"
+#include "ui/window/mainwindow.h"
 
 #include <algorithm>
 #include <cstdio>

@@ -7,8 +7,8 @@
 #include "ui/charts/breakdownchart.h"
 #include "ui/charts/growthchart.h"
 #include "ui/explorer/explorerview.h"
-#include "ui/mainwindow.h"
-#include "ui/settings/appsettings.h"
+#include "ui/state/appsettings.h"
+#include "ui/window/mainwindow.h"
 
 #include <algorithm>
 #include <cstdio>

@@ -31,24 +31,23 @@ namespace {
 /// line); plan: planMemory and planSpeed; analysis: what-if and inverse questions
 /// (growth, fixes, fit, formula); output: JSON, CSV, chart data, labels;
 /// document: the scenario file; compare: precisions side by side.
+///
+/// ui/state: what the window holds but does not draw (controller, session,
+/// settings, user library, importer, translations: QtCore only); style: palette,
+/// fonts, zoom; widgets: generic widgets; charts; then one folder per feature,
+/// each knowing only those before it; window: the main window, which puts the
+/// features together (and installs the export actions on their charts).
+/// app/cli: the headless commands; app: main() and --screenshot.
 const QStringList FolderOrder = {
-    QStringLiteral("core/common"),
-    QStringLiteral("core/precision"),
-    QStringLiteral("core/formats"),
-    QStringLiteral("core/model"),
-    QStringLiteral("core/gpu"),
-    QStringLiteral("core/quantization"),
-    QStringLiteral("core/library"),
-    QStringLiteral("core/engine"),
-    QStringLiteral("core/scenario"),
-    QStringLiteral("core/plan"),
-    QStringLiteral("core/analysis"),
-    QStringLiteral("core/output"),
-    QStringLiteral("core/document"),
-    QStringLiteral("core/compare"),
-    QStringLiteral("ui"),
-    QStringLiteral("app/cli"),
-    QStringLiteral("app"),
+    QStringLiteral("core/common"),     QStringLiteral("core/precision"), QStringLiteral("core/formats"),
+    QStringLiteral("core/model"),      QStringLiteral("core/gpu"),       QStringLiteral("core/quantization"),
+    QStringLiteral("core/library"),    QStringLiteral("core/engine"),    QStringLiteral("core/scenario"),
+    QStringLiteral("core/plan"),       QStringLiteral("core/analysis"),  QStringLiteral("core/output"),
+    QStringLiteral("core/document"),   QStringLiteral("core/compare"),   QStringLiteral("ui/state"),
+    QStringLiteral("ui/style"),        QStringLiteral("ui/widgets"),     QStringLiteral("ui/charts"),
+    QStringLiteral("ui/library"),      QStringLiteral("ui/fit"),         QStringLiteral("ui/explorer"),
+    QStringLiteral("ui/quantization"), QStringLiteral("ui/compare"),     QStringLiteral("ui/export"),
+    QStringLiteral("ui/window"),       QStringLiteral("app/cli"),        QStringLiteral("app"),
 };
 
 /// The index in FolderOrder of the folder holding `path` (the longest that
@@ -215,13 +214,14 @@ private Q_SLOTS:
                                             "#include \"core/plan/kvcache.h\"\n"
                                             "#include <QString>\n"
                                             "#include \"core/analysis/growth.h\"\n"
-                                            "  #  include \"ui/theme.h\"\n"
+                                            "  #  include \"ui/style/theme.h\"\n"
                                             "#include \"tst_x.moc\"\n");
         QCOMPARE(upwardIncludes(text, QStringLiteral("core/plan/planner.cpp")),
                  QStringList(
                      {QStringLiteral("core/plan/planner.cpp:5: \"core/analysis/growth.h\" is in "
                                      "core/analysis, after core/plan"),
-                      QStringLiteral("core/plan/planner.cpp:6: \"ui/theme.h\" is in ui, after core/plan")}));
+                      QStringLiteral(
+                          "core/plan/planner.cpp:6: \"ui/style/theme.h\" is in ui/style, after core/plan")}));
         // The longest folder wins: app/cli comes before app.
         QCOMPARE(
             upwardIncludes(QStringLiteral("#include \"app/screenshot.h\"\n"),

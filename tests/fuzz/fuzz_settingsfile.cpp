@@ -11,10 +11,10 @@
 #include "core/scenario/scenariovalues.h"
 #include "tests/fuzz/fuzzsupport.h"
 #include "tests/fuzz/fuzztargets.h"
-#include "ui/library/userlibrary.h"
-#include "ui/quantization/quantsettings.h"
-#include "ui/settings/appsettings.h"
-#include "ui/settings/settingkeys.h"
+#include "ui/state/appsettings.h"
+#include "ui/state/quantsettings.h"
+#include "ui/state/settingkeys.h"
+#include "ui/state/userlibrary.h"
 
 #include <chrono>
 #include <cstddef>

@@ -252,7 +252,7 @@ command_line("cli_gpus", "search.txt", "--search", "H100", "sxm")
 command_line("cli_gpus", "nothing.txt", "tpu")
 
 
-# Stored settings (QSettings' INI text, keys of ui/settings/settingkeys.cpp).
+# Stored settings (QSettings' INI text, keys of ui/state/settingkeys.cpp).
 # The library's lists of maps are @Variant(...) blobs that QSettings encodes
 # itself: those seeds (library.conf, two-of-each.conf) are files kvscope wrote.
 write("settingsfile", "scenario.conf", b"""[General]

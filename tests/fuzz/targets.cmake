@@ -15,14 +15,3 @@ function(kvscope_fuzz_source target out)
         set(${out} ${KVSCOPE_FUZZ_DIR}/fuzz_${target}.cpp PARENT_SCOPE)
     endif()
 endfunction()
-
-# The settings catalogue and its readers need QtCore only: the fuzz build
-# compiles these alone (instrumented) instead of the whole widget library.
-set(KVSCOPE_FUZZ_SETTINGS_SOURCES
-    ${PROJECT_SOURCE_DIR}/ui/settings/appsettings.cpp
-    ${PROJECT_SOURCE_DIR}/ui/settings/setting.cpp
-    ${PROJECT_SOURCE_DIR}/ui/settings/settingkeys.cpp
-    ${PROJECT_SOURCE_DIR}/ui/library/userlibrary.cpp
-    ${PROJECT_SOURCE_DIR}/ui/quantization/quantsettings.cpp
-    ${PROJECT_SOURCE_DIR}/ui/scenariocontroller.cpp
-    ${PROJECT_SOURCE_DIR}/ui/translations.cpp)

@@ -8,10 +8,10 @@
 #include "tests/hostile/hostilesupport.h"
 #include "tests/testsupport.h"
 #include "tests/ui/uitestsupport.h"
-#include "ui/library/userlibrary.h"
-#include "ui/mainwindow.h"
-#include "ui/scenariocontroller.h"
-#include "ui/settings/appsettings.h"
+#include "ui/state/appsettings.h"
+#include "ui/state/scenariocontroller.h"
+#include "ui/state/userlibrary.h"
+#include "ui/window/mainwindow.h"
 
 #include <QImage>
 #include <QSettings>

@@ -14,10 +14,10 @@
 #include "ui/explorer/explorerview.h"
 #include "ui/explorer/figurespanel.h"
 #include "ui/explorer/fitbanner.h"
-#include "ui/mainwindow.h"
-#include "ui/scenariocontroller.h"
-#include "ui/theme.h"
-#include "ui/translations.h"
+#include "ui/state/scenariocontroller.h"
+#include "ui/state/translations.h"
+#include "ui/style/theme.h"
+#include "ui/window/mainwindow.h"
 
 #include <memory>
 

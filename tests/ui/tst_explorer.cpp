@@ -11,14 +11,14 @@
 #include "ui/explorer/explorerview.h"
 #include "ui/explorer/figurespanel.h"
 #include "ui/explorer/fitbanner.h"
-#include "ui/mainwindow.h"
-#include "ui/scenariocontroller.h"
-#include "ui/settings/appsettings.h"
-#include "ui/settings/setting.h"
-#include "ui/theme.h"
-#include "ui/translations.h"
+#include "ui/state/appsettings.h"
+#include "ui/state/scenariocontroller.h"
+#include "ui/state/setting.h"
+#include "ui/state/translations.h"
+#include "ui/style/theme.h"
 #include "ui/widgets/groupedcombobox.h"
 #include "ui/widgets/logsliderbox.h"
+#include "ui/window/mainwindow.h"
 
 #include <memory>
 

@@ -24,12 +24,12 @@
 #include "ui/export/exportdialog.h"
 #include "ui/export/figurerenderer.h"
 #include "ui/export/reportpage.h"
-#include "ui/library/userlibrary.h"
-#include "ui/mainwindow.h"
 #include "ui/quantization/quantizationview.h"
-#include "ui/scenariocontroller.h"
-#include "ui/scenariosession.h"
-#include "ui/theme.h"
+#include "ui/state/scenariocontroller.h"
+#include "ui/state/scenariosession.h"
+#include "ui/state/userlibrary.h"
+#include "ui/style/theme.h"
+#include "ui/window/mainwindow.h"
 
 #include <memory>
 

@@ -9,9 +9,9 @@
 #include "tests/ui/uitestsupport.h"
 #include "ui/fit/fitdialog.h"
 #include "ui/fit/fitresultsmodel.h"
-#include "ui/mainwindow.h"
-#include "ui/scenariocontroller.h"
-#include "ui/translations.h"
+#include "ui/state/scenariocontroller.h"
+#include "ui/state/translations.h"
+#include "ui/window/mainwindow.h"
 
 #include <QAction>
 #include <QApplication>

@@ -7,13 +7,13 @@
 #include "tests/ui/uitestsupport.h"
 #include "ui/explorer/explorerview.h"
 #include "ui/library/customgpudialog.h"
-#include "ui/library/modelimporter.h"
 #include "ui/library/pasteconfigdialog.h"
-#include "ui/library/userlibrary.h"
-#include "ui/mainwindow.h"
-#include "ui/scenariocontroller.h"
-#include "ui/settings/appsettings.h"
+#include "ui/state/appsettings.h"
+#include "ui/state/modelimporter.h"
+#include "ui/state/scenariocontroller.h"
+#include "ui/state/userlibrary.h"
 #include "ui/widgets/groupedcombobox.h"
+#include "ui/window/mainwindow.h"
 
 #include <memory>
 

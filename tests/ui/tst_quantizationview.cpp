@@ -13,12 +13,12 @@
 #include "ui/quantization/errorhistogramchart.h"
 #include "ui/quantization/figuresmodel.h"
 #include "ui/quantization/quantizationview.h"
-#include "ui/quantization/quantsettings.h"
 #include "ui/quantization/schemecolors.h"
 #include "ui/quantization/sourcepicker.h"
 #include "ui/quantization/sqnrchart.h"
 #include "ui/quantization/valueschart.h"
-#include "ui/theme.h"
+#include "ui/state/quantsettings.h"
+#include "ui/style/theme.h"
 
 #include <QAbstractAxis>
 #include <QAbstractBarSeries>

@@ -19,11 +19,11 @@
 #include "ui/explorer/formulapanel.h"
 #include "ui/explorer/parameterpanel.h"
 #include "ui/explorer/scenariostrip.h"
-#include "ui/mainwindow.h"
-#include "ui/scenariocontroller.h"
-#include "ui/settings/settingkeys.h"
-#include "ui/theme.h"
-#include "ui/translations.h"
+#include "ui/state/scenariocontroller.h"
+#include "ui/state/settingkeys.h"
+#include "ui/state/translations.h"
+#include "ui/style/theme.h"
+#include "ui/window/mainwindow.h"
 
 #include <memory>
 

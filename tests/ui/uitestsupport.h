@@ -2,8 +2,8 @@
 // Helpers shared by the UI suites.
 #pragma once
 
-#include "ui/mainwindow.h"
-#include "ui/settings/appsettings.h"
+#include "ui/state/appsettings.h"
+#include "ui/window/mainwindow.h"
 
 #include <memory>
 #include <set>

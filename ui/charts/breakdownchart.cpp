@@ -2,7 +2,7 @@
 #include "ui/charts/breakdownchart.h"
 
 #include "core/common/units.h"
-#include "ui/theme.h"
+#include "ui/style/theme.h"
 
 #include <algorithm>
 

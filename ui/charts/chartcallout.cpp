@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "ui/charts/chartcallout.h"
 
-#include "ui/theme.h"
+#include "ui/style/theme.h"
 
 #include <algorithm>
 

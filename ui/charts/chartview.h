@@ -21,6 +21,13 @@ public:
     /// that shows Qt's legend.
     virtual QList<LegendStrip::Entry> legendEntries() const { return {}; }
 
+    /// The chart's entry in the export catalogue ("memory", "sqnr"); empty for
+    /// a chart that is not exported. The window installs the export actions on
+    /// every chart that names one (makeChartsExportable), so the views that
+    /// show charts need not know about exporting.
+    QString catalogueName() const { return m_catalogueName; }
+    void setCatalogueName(const QString &name) { m_catalogueName = name; }
+
 Q_SIGNALS:
     void legendChanged();
 
@@ -39,6 +46,7 @@ protected:
 
 private:
     int m_baseMinimumHeight = 0;
+    QString m_catalogueName;
 };
 
 } // namespace kvscope

@@ -3,7 +3,7 @@
 
 #include "core/common/units.h"
 #include "ui/charts/breakdownchart.h"
-#include "ui/theme.h"
+#include "ui/style/theme.h"
 
 #include <algorithm>
 

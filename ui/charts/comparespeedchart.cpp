@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "ui/charts/comparespeedchart.h"
 
-#include "ui/compare/comparetext.h"
-#include "ui/theme.h"
+#include "core/compare/comparetext.h"
+#include "ui/style/theme.h"
 
 #include <QBarCategoryAxis>
 #include <QBarSet>

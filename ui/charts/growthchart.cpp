@@ -3,7 +3,7 @@
 
 #include "core/common/units.h"
 #include "ui/charts/chartcallout.h"
-#include "ui/theme.h"
+#include "ui/style/theme.h"
 
 #include <algorithm>
 #include <cmath>

@@ -4,7 +4,7 @@
 #include "core/common/units.h"
 #include "core/precision/dtypes.h"
 #include "ui/charts/chartcallout.h"
-#include "ui/theme.h"
+#include "ui/style/theme.h"
 
 #include <algorithm>
 

@@ -3,17 +3,16 @@
 
 #include "core/common/error.h"
 #include "core/compare/comparechart.h"
+#include "core/compare/comparetext.h"
 #include "core/plan/planner.h"
 #include "ui/charts/comparememorychart.h"
 #include "ui/charts/comparespeedchart.h"
 #include "ui/compare/comparecolumns.h"
-#include "ui/compare/comparetext.h"
 #include "ui/compare/comparisonrunner.h"
-#include "ui/export/chartactions.h"
-#include "ui/export/chartsource.h"
-#include "ui/library/userlibrary.h"
-#include "ui/scenariocontroller.h"
-#include "ui/theme.h"
+#include "ui/state/chartsource.h"
+#include "ui/state/scenariocontroller.h"
+#include "ui/state/userlibrary.h"
+#include "ui/style/theme.h"
 #include "ui/widgets/legendstrip.h"
 
 #include <QComboBox>
@@ -153,9 +152,8 @@ CompareView::CompareView(ScenarioController *controller, UserLibrary *library, Q
     });
     connect(m_runner, &ComparisonRunner::failed, this,
             [this](const QString &message) { showStatus(message, true); });
-    const auto source = [this] { return chartSource(); };
-    makeExportable(m_memoryChart, QStringLiteral("compare-memory"), source);
-    makeExportable(m_speedChart, QStringLiteral("compare-speed"), source);
+    m_memoryChart->setCatalogueName(QStringLiteral("compare-memory"));
+    m_speedChart->setCatalogueName(QStringLiteral("compare-speed"));
 
     retranslate();
     rebuildKnobs();

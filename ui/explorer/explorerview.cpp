@@ -16,9 +16,8 @@
 #include "ui/explorer/parameterpanel.h"
 #include "ui/explorer/scenariostrip.h"
 #include "ui/explorer/speedpanel.h"
-#include "ui/export/chartactions.h"
-#include "ui/library/userlibrary.h"
-#include "ui/scenariocontroller.h"
+#include "ui/state/scenariocontroller.h"
+#include "ui/state/userlibrary.h"
 #include "ui/widgets/legendstrip.h"
 
 #include <algorithm>
@@ -153,10 +152,9 @@ ExplorerView::ExplorerView(ScenarioController *controller, UserLibrary *library,
     connect(m_controller, &ScenarioController::scenarioChanged, m_strip, &ScenarioStrip::showCurrent);
     connect(library, &UserLibrary::gpusChanged, this, &ExplorerView::refresh);
     connect(m_copyFigures, &QPushButton::clicked, this, &ExplorerView::copyFigures);
-    const auto source = [this] { return chartSource(); };
-    makeExportable(m_breakdown, QStringLiteral("memory"), source);
-    makeExportable(m_growth, QStringLiteral("growth"), source);
-    makeExportable(m_speedChart, QStringLiteral("speed"), source);
+    m_breakdown->setCatalogueName(QStringLiteral("memory"));
+    m_growth->setCatalogueName(QStringLiteral("growth"));
+    m_speedChart->setCatalogueName(QStringLiteral("speed"));
     connect(m_copyJson, &QPushButton::clicked, this, &ExplorerView::copyJson);
 
     retranslate();

@@ -2,7 +2,7 @@
 #pragma once
 
 #include "core/analysis/fixes.h"
-#include "ui/export/chartsource.h"
+#include "ui/state/chartsource.h"
 
 #include <QWidget>
 

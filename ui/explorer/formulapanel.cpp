@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "ui/explorer/formulapanel.h"
 
-#include "ui/theme.h"
+#include "ui/style/theme.h"
 
 #include <QClipboard>
 #include <QEvent>

@@ -9,8 +9,8 @@
 #include "core/output/scenariolabel.h"
 #include "core/plan/kvcache.h"
 #include "core/plan/tensorparallel.h"
-#include "ui/library/userlibrary.h"
-#include "ui/scenariocontroller.h"
+#include "ui/state/scenariocontroller.h"
+#include "ui/state/userlibrary.h"
 #include "ui/widgets/groupedcombobox.h"
 #include "ui/widgets/logsliderbox.h"
 

@@ -4,7 +4,7 @@
 #include "core/common/error.h"
 #include "ui/charts/chartview.h"
 #include "ui/export/exportdialog.h"
-#include "ui/theme.h"
+#include "ui/style/theme.h"
 
 #include <cmath>
 
@@ -155,6 +155,14 @@ void makeExportable(ChartView *chart, const QString &name, std::function<ChartSo
 {
     Q_ASSERT(findChart(name));
     new ChartExportActions(chart, name, std::move(source));
+}
+
+void makeChartsExportable(QWidget *view, const std::function<ChartSource()> &source)
+{
+    const QList<ChartView *> charts = view->findChildren<ChartView *>();
+    for (ChartView *chart : charts)
+        if (!chart->catalogueName().isEmpty() && !chart->findChild<ChartExportActions *>())
+            makeExportable(chart, chart->catalogueName(), source);
 }
 
 } // namespace kvscope

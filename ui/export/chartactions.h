@@ -53,7 +53,12 @@ private:
     QToolButton *m_button;
 };
 
-/// Makes a chart exportable (see ChartExportActions); one line in the view that shows it.
+/// Makes a chart exportable (see ChartExportActions).
 void makeExportable(ChartView *chart, const QString &name, std::function<ChartSource()> source);
+
+/// Makes every chart under `view` that names its catalogue entry
+/// (ChartView::catalogueName) exportable, each drawn from `source`; a chart
+/// that has its actions already keeps them.
+void makeChartsExportable(QWidget *view, const std::function<ChartSource()> &source);
 
 } // namespace kvscope

@@ -16,16 +16,17 @@
 //      },
 //      [](const ChartSource &s) { return speedCsv(speedChartData(s.scenario, s.plan)); }, planJsonBytes},
 //
-// and one line in the view that shows it, which gives the chart its context
-// menu and corner button (Save image…, Copy image, Copy data):
+// and one line in the view that shows it; the window then gives the chart its
+// context menu and corner button (Save image…, Copy image, Copy data),
+// drawn from the view's chartSource() (makeChartsExportable):
 //
-//     chart->setExportSource(QStringLiteral("speed"), [this] { return chartSource(); });
+//     chart->setCatalogueName(QStringLiteral("speed"));
 //
 // `kvscope export --list-charts` then lists it, `--chart speed` draws it,
 // and the export tests, which walk the catalogue, cover it.
 #pragma once
 
-#include "ui/export/chartsource.h"
+#include "ui/state/chartsource.h"
 
 #include <functional>
 

@@ -8,7 +8,7 @@
 #include "core/scenario/scenariovalues.h"
 #include "ui/charts/chartview.h"
 #include "ui/export/reportpage.h"
-#include "ui/theme.h"
+#include "ui/style/theme.h"
 #include "ui/widgets/legendstrip.h"
 
 #include <memory>

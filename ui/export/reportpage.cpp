@@ -2,13 +2,13 @@
 #include "ui/export/reportpage.h"
 
 #include "core/common/units.h"
+#include "core/compare/comparetext.h"
 #include "core/output/breakdown.h"
 #include "ui/charts/breakdownchart.h"
 #include "ui/charts/growthchart.h"
-#include "ui/compare/comparetext.h"
 #include "ui/explorer/figurespanel.h"
 #include "ui/explorer/fitbanner.h"
-#include "ui/theme.h"
+#include "ui/style/theme.h"
 #include "ui/widgets/legendstrip.h"
 
 #include <QCoreApplication>

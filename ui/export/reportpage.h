@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "ui/export/chartsource.h"
+#include "ui/state/chartsource.h"
 
 class QWidget;
 

@@ -2,7 +2,7 @@
 #include "ui/quantization/groupinspector.h"
 
 #include "core/common/error.h"
-#include "ui/theme.h"
+#include "ui/style/theme.h"
 
 #include <QComboBox>
 #include <QEvent>

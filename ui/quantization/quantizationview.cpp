@@ -5,16 +5,15 @@
 #include "core/common/units.h"
 #include "core/compare/accuracy.h"
 #include "core/quantization/grid.h"
-#include "ui/export/chartactions.h"
 #include "ui/quantization/errorhistogramchart.h"
 #include "ui/quantization/figuresmodel.h"
 #include "ui/quantization/groupinspector.h"
-#include "ui/quantization/quantsettings.h"
 #include "ui/quantization/schemepicker.h"
 #include "ui/quantization/sourcepicker.h"
 #include "ui/quantization/sqnrchart.h"
 #include "ui/quantization/valueschart.h"
-#include "ui/settings/setting.h"
+#include "ui/state/quantsettings.h"
+#include "ui/state/setting.h"
 
 #include <climits>
 
@@ -185,10 +184,9 @@ QuantizationView::QuantizationView(QWidget *parent) : QWidget(parent)
         saveSettings();
         Q_EMIT settingsChanged();
     });
-    const auto source = [this] { return chartSource(); };
-    makeExportable(m_errorChart, QStringLiteral("error-histogram"), source);
-    makeExportable(m_valuesChart, QStringLiteral("values"), source);
-    makeExportable(m_sqnrChart, QStringLiteral("sqnr"), source);
+    m_errorChart->setCatalogueName(QStringLiteral("error-histogram"));
+    m_valuesChart->setCatalogueName(QStringLiteral("values"));
+    m_sqnrChart->setCatalogueName(QStringLiteral("sqnr"));
     connect(m_inspector, &GroupInspector::selectionChanged, this, &QuantizationView::redrawValues);
 
     m_progress->hide();

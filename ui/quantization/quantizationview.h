@@ -10,8 +10,8 @@
 #pragma once
 
 #include "core/quantization/quantrun.h"
-#include "ui/export/chartsource.h"
-#include "ui/quantization/quantsettings.h"
+#include "ui/state/chartsource.h"
+#include "ui/state/quantsettings.h"
 
 #include <atomic>
 #include <memory>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "ui/quantization/schemecolors.h"
 
-#include "ui/theme.h"
+#include "ui/style/theme.h"
 
 namespace kvscope {
 

@@ -2,7 +2,7 @@
 #pragma once
 
 #include "core/quantization/scheme.h"
-#include "ui/quantization/quantsettings.h"
+#include "ui/state/quantsettings.h"
 
 #include <QGroupBox>
 #include <QList>

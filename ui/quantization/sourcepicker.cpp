@@ -3,7 +3,7 @@
 
 #include "core/common/error.h"
 #include "core/quantization/tensorsource.h"
-#include "ui/quantization/quantsettings.h"
+#include "ui/state/quantsettings.h"
 
 #include <QButtonGroup>
 #include <QComboBox>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "ui/quantization/quantsource.h"
+#include "ui/state/quantsource.h"
 
 #include <QGroupBox>
 

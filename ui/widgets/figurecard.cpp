@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "ui/widgets/figurecard.h"
 
-#include "ui/theme.h"
+#include "ui/style/theme.h"
 
 #include <QEvent>
 #include <QLabel>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
-#include "ui/theme.h"
+#include "ui/style/theme.h"
 
-#include "ui/zoomstyle.h"
+#include "ui/style/zoomstyle.h"
 
 #include <cmath>
 #include <optional>

@@ -2,7 +2,7 @@
 #pragma once
 
 #include "core/scenario/scenario.h"
-#include "ui/settings/appsettings.h"
+#include "ui/state/appsettings.h"
 
 #include <functional>
 #include <optional>

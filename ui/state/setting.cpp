@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "ui/settings/setting.h"
+#include "ui/state/setting.h"
 
 #include <QFile>
 #include <QFileInfo>

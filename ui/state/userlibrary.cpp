@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: MIT
-#include "ui/library/userlibrary.h"
+#include "ui/state/userlibrary.h"
 
 #include "core/common/error.h"
 #include "core/gpu/customgpu.h"
 #include "core/library/library.h"
-#include "ui/settings/setting.h"
-#include "ui/settings/settingkeys.h"
+#include "ui/state/setting.h"
+#include "ui/state/settingkeys.h"
 
 #include <algorithm>
 #include <climits>

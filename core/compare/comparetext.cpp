@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "ui/compare/comparetext.h"
+#include "core/compare/comparetext.h"
 
 #include "core/common/units.h"
 

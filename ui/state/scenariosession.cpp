@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: MIT
-#include "ui/scenariosession.h"
+#include "ui/state/scenariosession.h"
 
 #include "core/common/atomicfile.h"
 #include "core/common/error.h"
 #include "core/plan/planner.h"
-#include "ui/library/userlibrary.h"
-#include "ui/scenariocontroller.h"
+#include "ui/state/scenariocontroller.h"
+#include "ui/state/userlibrary.h"
 
 #include <algorithm>
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "ui/library/modelimporter.h"
+#include "ui/state/modelimporter.h"
 
 #include "core/common/error.h"
 

@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: MIT
-#include "ui/settings/appsettings.h"
+#include "ui/state/appsettings.h"
 
 #include "core/common/error.h"
 #include "core/compare/comparison.h"
 #include "core/plan/planner.h"
-#include "ui/library/userlibrary.h"
-#include "ui/scenariocontroller.h"
-#include "ui/settings/settingkeys.h"
+#include "ui/state/scenariocontroller.h"
+#include "ui/state/settingkeys.h"
+#include "ui/state/userlibrary.h"
 
 #include <optional>
 

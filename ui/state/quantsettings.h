@@ -8,7 +8,7 @@
 #include "core/document/scenariofile.h"
 #include "core/quantization/quantrun.h"
 #include "core/quantization/schemecatalogue.h"
-#include "ui/quantization/quantsource.h"
+#include "ui/state/quantsource.h"
 
 #include <QList>
 #include <QStringList>

@@ -2,7 +2,7 @@
 #pragma once
 
 #include "core/document/scenariofile.h"
-#include "ui/quantization/quantsettings.h"
+#include "ui/state/quantsettings.h"
 
 #include <functional>
 

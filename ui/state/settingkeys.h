@@ -8,7 +8,7 @@
 #include "core/analysis/growth.h"
 #include "core/precision/dtypes.h"
 #include "core/quantization/synthetic.h"
-#include "ui/settings/setting.h"
+#include "ui/state/setting.h"
 
 #include <cstdint>
 

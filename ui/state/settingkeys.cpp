@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: MIT
-#include "ui/settings/settingkeys.h"
+#include "ui/state/settingkeys.h"
 
 #include "core/quantization/histogram.h"
 #include "core/scenario/scenario.h"
-#include "ui/quantization/quantsettings.h"
-#include "ui/scenariocontroller.h"
-#include "ui/translations.h"
+#include "ui/state/quantsettings.h"
+#include "ui/state/scenariocontroller.h"
+#include "ui/state/translations.h"
 
 #include <cmath>
 #include <limits>

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
-#include "ui/quantization/quantsettings.h"
+#include "ui/state/quantsettings.h"
 
 #include "core/common/error.h"
 #include "core/quantization/scheme.h"
-#include "ui/settings/settingkeys.h"
+#include "ui/state/settingkeys.h"
 
 namespace kvscope {
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "ui/mainwindow.h"
+#include "ui/window/mainwindow.h"
 
 #include "core/analysis/fit.h"
 #include "core/analysis/growth.h"
@@ -13,21 +13,22 @@
 #include "ui/explorer/explorerview.h"
 #include "ui/explorer/parameterpanel.h"
 #include "ui/explorer/scenariostrip.h"
+#include "ui/export/chartactions.h"
 #include "ui/export/chartcatalogue.h"
 #include "ui/export/exportdialog.h"
 #include "ui/fit/fitdialog.h"
 #include "ui/library/customgpudialog.h"
-#include "ui/library/modelimporter.h"
 #include "ui/library/pasteconfigdialog.h"
-#include "ui/library/userlibrary.h"
 #include "ui/quantization/quantizationview.h"
-#include "ui/quantization/quantsettings.h"
-#include "ui/scenariocontroller.h"
-#include "ui/scenariosession.h"
-#include "ui/settings/appsettings.h"
-#include "ui/settings/settingkeys.h"
-#include "ui/theme.h"
-#include "ui/translations.h"
+#include "ui/state/appsettings.h"
+#include "ui/state/modelimporter.h"
+#include "ui/state/quantsettings.h"
+#include "ui/state/scenariocontroller.h"
+#include "ui/state/scenariosession.h"
+#include "ui/state/settingkeys.h"
+#include "ui/state/translations.h"
+#include "ui/state/userlibrary.h"
+#include "ui/style/theme.h"
 #include "ui/widgets/logsliderbox.h"
 #include "ui/widgets/wrappedtooltips.h"
 
@@ -90,6 +91,8 @@ MainWindow::MainWindow(QWidget *parent)
     });
     m_compare = new CompareView(m_controller, m_library, this);
     m_tabs->addTab(m_compare, QString());
+    makeChartsExportable(m_explorer, [this] { return m_explorer->chartSource(); });
+    makeChartsExportable(m_compare, [this] { return m_compare->chartSource(); });
     setCentralWidget(m_tabs);
     statusBar()->addPermanentWidget(m_units);
 
@@ -178,6 +181,7 @@ QuantizationView *MainWindow::quantization()
     if (!m_quantization) {
         m_quantization = new QuantizationView(m_quantizationTab);
         m_quantizationTab->layout()->addWidget(m_quantization);
+        makeChartsExportable(m_quantization, [this] { return m_quantization->chartSource(); });
         connect(m_quantization, &QuantizationView::settingsChanged, m_session, &ScenarioSession::refresh);
         connect(m_quantization, &QuantizationView::scenarioRequested, this,
                 [this] { m_quantization->takeScenario(m_controller->scenario(), m_controller->plan()); });

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "ui/translations.h"
+#include "ui/state/translations.h"
 
 #include <memory>
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "ui/scenariocontroller.h"
+#include "ui/state/scenariocontroller.h"
 
 #include "core/common/error.h"
 #include "core/library/library.h"
