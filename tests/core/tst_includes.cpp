@@ -85,6 +85,51 @@ QStringList upwardIncludes(const QString &text, const QString &file)
     return found;
 }
 
+/// `text` with its // and /* */ comments blanked out (string literals kept).
+QString withoutComments(const QString &text)
+{
+    static const QRegularExpression comments(QStringLiteral(R"re(//[^\n]*|/\*[\s\S]*?\*/)re"));
+    QString code = text;
+    return code.replace(comments, QStringLiteral(" "));
+}
+
+/// "file:line: connect(...)" for every call of connect() in `text` with fewer
+/// than four arguments: a functor connected without a context object, which
+/// keeps running after the object it uses is gone. (QT_NO_CONTEXTLESS_CONNECT
+/// forbids these only from Qt 6.7; on Qt 6.4 this test is the rule.)
+QStringList contextlessConnects(const QString &text, const QString &file)
+{
+    static const QRegularExpression call(QStringLiteral(R"re((?<![\w:])(?:QObject::)?connect\()re"));
+    const QString code = withoutComments(text);
+    QStringList found;
+    for (QRegularExpressionMatchIterator it = call.globalMatch(code); it.hasNext();) {
+        const QRegularExpressionMatch match = it.next();
+        int depth = 1;
+        int arguments = 1;
+        qsizetype i = match.capturedEnd();
+        for (; depth > 0 && i < code.size(); ++i) {
+            const QChar c = code.at(i);
+            if (c == QLatin1Char('"') || c == QLatin1Char('\'')) {
+                for (++i; i < code.size() && code.at(i) != c; ++i)
+                    if (code.at(i) == QLatin1Char('\\'))
+                        ++i;
+            } else if (c == QLatin1Char('(') || c == QLatin1Char('[') || c == QLatin1Char('{')) {
+                ++depth;
+            } else if (c == QLatin1Char(')') || c == QLatin1Char(']') || c == QLatin1Char('}')) {
+                --depth;
+            } else if (c == QLatin1Char(',') && depth == 1) {
+                ++arguments;
+            }
+        }
+        if (arguments < 4)
+            found << QStringLiteral("%1:%2: %3")
+                         .arg(file)
+                         .arg(code.left(match.capturedStart()).count(QLatin1Char('\n')) + 1)
+                         .arg(code.mid(match.capturedStart(), i - match.capturedStart()).simplified());
+    }
+    return found;
+}
+
 /// The text of every .h and .cpp under `folders` of the source tree, by path from its root.
 QMap<QString, QString> sources(const QStringList &folders)
 {
@@ -244,6 +289,34 @@ private Q_SLOTS:
             placed += folderRank(it.key()) >= 0;
         }
         QCOMPARE(placed, all.size()); // every source is in a folder of the order
+        QVERIFY2(found.isEmpty(), qPrintable(QLatin1Char('\n') + found.join(QLatin1Char('\n'))));
+    }
+    void findsAContextlessConnect()
+    {
+        const QString text = QStringLiteral("connect(a, &A::changed, this, [this] { f(\"),\"); });\n"
+                                            "// connect(a, &A::changed, [] {});\n"
+                                            "QObject::connect(a, &A::changed, [a] { a->g(1, 2); });\n"
+                                            "disconnect(a, &A::changed, b);\n"
+                                            "connect(a, &A::changed, b, &B::update, Qt::QueuedConnection);\n"
+                                            "connect(a, &A::changed, &free);\n");
+        QCOMPARE(
+            contextlessConnects(text, QStringLiteral("x.cpp")),
+            QStringList({QStringLiteral("x.cpp:3: QObject::connect(a, &A::changed, [a] { a->g(1, 2); })"),
+                         QStringLiteral("x.cpp:6: connect(a, &A::changed, &free)")}));
+    }
+
+    /// Every connection names the object whose lifetime bounds it.
+    void connectsHaveAContext()
+    {
+        const QMap<QString, QString> all =
+            sources({QStringLiteral("core"), QStringLiteral("ui"), QStringLiteral("app")});
+        QStringList found;
+        int calls = 0;
+        for (auto it = all.cbegin(); it != all.cend(); ++it) {
+            found += contextlessConnects(it.value(), it.key());
+            calls += int(withoutComments(it.value()).count(QStringLiteral("connect(")));
+        }
+        QVERIFY(calls > 100); // the scan sees the window's connections
         QVERIFY2(found.isEmpty(), qPrintable(QLatin1Char('\n') + found.join(QLatin1Char('\n'))));
     }
 };
