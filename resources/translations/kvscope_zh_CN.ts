@@ -1493,50 +1493,6 @@
         <translation>探索</translation>
     </message>
     <message>
-        <source>&amp;File</source>
-        <translation>文件(&amp;F)</translation>
-    </message>
-    <message>
-        <source>&amp;View</source>
-        <translation>视图(&amp;V)</translation>
-    </message>
-    <message>
-        <source>&amp;Language</source>
-        <translation>语言(&amp;L)</translation>
-    </message>
-    <message>
-        <source>&amp;Help</source>
-        <translation>帮助(&amp;H)</translation>
-    </message>
-    <message>
-        <source>&amp;Copy figures</source>
-        <translation>复制数据(&amp;C)</translation>
-    </message>
-    <message>
-        <source>Copy plan as &amp;JSON</source>
-        <translation>以 JSON 复制结果(&amp;J)</translation>
-    </message>
-    <message>
-        <source>&amp;Quit</source>
-        <translation>退出(&amp;Q)</translation>
-    </message>
-    <message>
-        <source>Growth chart: sequence length / batch size</source>
-        <translation>增长图：序列长度 / Batch 大小</translation>
-    </message>
-    <message>
-        <source>Next KV precision (FP32 → FP16/BF16 → FP8)</source>
-        <translation>下一个 KV 精度（FP32 → FP16/BF16 → FP8）</translation>
-    </message>
-    <message>
-        <source>&amp;Full screen</source>
-        <translation>全屏(&amp;F)</translation>
-    </message>
-    <message>
-        <source>&amp;About kvscope</source>
-        <translation>关于 kvscope(&amp;A)</translation>
-    </message>
-    <message>
         <source>GiB = 2^30 bytes · figures per GPU</source>
         <translation>GiB = 2^30 字节 · 数字均为每块 GPU</translation>
     </message>
@@ -1561,22 +1517,6 @@
         <translation>无法导入模型</translation>
     </message>
     <message>
-        <source>&amp;Open model (config.json, .gguf)…</source>
-        <translation>打开模型(&amp;O)（config.json、.gguf）…</translation>
-    </message>
-    <message>
-        <source>Open model &amp;folder…</source>
-        <translation>打开模型文件夹(&amp;F)…</translation>
-    </message>
-    <message>
-        <source>&amp;Paste config.json…</source>
-        <translation>粘贴 config.json(&amp;P)…</translation>
-    </message>
-    <message>
-        <source>Add c&amp;ustom GPU…</source>
-        <translation>添加自定义 GPU(&amp;U)…</translation>
-    </message>
-    <message>
         <source>Open model</source>
         <translation>打开模型</translation>
     </message>
@@ -1597,44 +1537,12 @@
         <translation>量化</translation>
     </message>
     <message>
-        <source>&amp;Explorer</source>
-        <translation>探索(&amp;E)</translation>
-    </message>
-    <message>
-        <source>&amp;Quantization simulator</source>
-        <translation>量化模拟器(&amp;Q)</translation>
-    </message>
-    <message>
         <source>Unsaved changes</source>
         <translation>未保存的更改</translation>
     </message>
     <message>
         <source>The scenario differs from %1. Save the changes?</source>
         <translation>当前场景与 %1 不同。是否保存更改？</translation>
-    </message>
-    <message>
-        <source>Op&amp;en scenario (.kvscope)…</source>
-        <translation>打开场景(&amp;E)（.kvscope）…</translation>
-    </message>
-    <message>
-        <source>&amp;Save scenario</source>
-        <translation>保存场景(&amp;S)</translation>
-    </message>
-    <message>
-        <source>Save scenario &amp;as…</source>
-        <translation>场景另存为(&amp;A)…</translation>
-    </message>
-    <message>
-        <source>Expor&amp;t report (PNG, PDF)…</source>
-        <translation>导出报告(&amp;T)（PNG、PDF）…</translation>
-    </message>
-    <message>
-        <source>Export fi&amp;gures (CSV, JSON)…</source>
-        <translation>导出数据(&amp;G)（CSV、JSON）…</translation>
-    </message>
-    <message>
-        <source>&amp;Recent files</source>
-        <translation>最近的文件(&amp;R)</translation>
     </message>
     <message>
         <source>Cannot open scenario</source>
@@ -1697,56 +1605,12 @@
         <translation>对比</translation>
     </message>
     <message>
-        <source>&amp;Compare precisions</source>
-        <translation>对比精度(&amp;C)</translation>
-    </message>
-    <message>
         <source>Presentation mode: Ctrl + / Ctrl − zoom, Page Up / Page Down step through the scenarios, F5 to leave</source>
         <translation>演示模式：Ctrl + / Ctrl − 缩放，Page Up / Page Down 切换场景，F5 退出</translation>
     </message>
     <message>
         <source>The scenario strip is empty: add the scenario on screen with Ctrl+D.</source>
         <translation>场景条为空：按 Ctrl+D 把当前场景加入其中。</translation>
-    </message>
-    <message>
-        <source>F&amp;ormula panel</source>
-        <translation>公式面板(&amp;O)</translation>
-    </message>
-    <message>
-        <source>&amp;Add scenario to the strip</source>
-        <translation>把场景加入场景条(&amp;A)</translation>
-    </message>
-    <message>
-        <source>&amp;Presentation mode</source>
-        <translation>演示模式(&amp;P)</translation>
-    </message>
-    <message>
-        <source>Zoom &amp;in (presentation)</source>
-        <translation>放大（演示）(&amp;I)</translation>
-    </message>
-    <message>
-        <source>Zoom o&amp;ut (presentation)</source>
-        <translation>缩小（演示）(&amp;U)</translation>
-    </message>
-    <message>
-        <source>Zoom to 100 % (presentation)</source>
-        <translation>缩放到 100 %（演示）</translation>
-    </message>
-    <message>
-        <source>Previous scenario of the strip (presentation)</source>
-        <translation>场景条中的上一个场景（演示）</translation>
-    </message>
-    <message>
-        <source>Next scenario of the strip (presentation)</source>
-        <translation>场景条中的下一个场景（演示）</translation>
-    </message>
-    <message>
-        <source>&amp;Tools</source>
-        <translation>工具(&amp;T)</translation>
-    </message>
-    <message>
-        <source>&amp;What do I need…</source>
-        <translation>我需要什么(&amp;W)…</translation>
     </message>
 </context>
 <context>
@@ -2445,6 +2309,145 @@ Page Up / Page Down 在场景条中切换。</translation>
     <message>
         <source>grid of %1</source>
         <translation>%1 的网格</translation>
+    </message>
+</context>
+<context>
+    <name>kvscope::WindowActions</name>
+    <message>
+        <source>&amp;File</source>
+        <translation>文件(&amp;F)</translation>
+    </message>
+    <message>
+        <source>&amp;View</source>
+        <translation>视图(&amp;V)</translation>
+    </message>
+    <message>
+        <source>&amp;Language</source>
+        <translation>语言(&amp;L)</translation>
+    </message>
+    <message>
+        <source>&amp;Help</source>
+        <translation>帮助(&amp;H)</translation>
+    </message>
+    <message>
+        <source>&amp;Copy figures</source>
+        <translation>复制数据(&amp;C)</translation>
+    </message>
+    <message>
+        <source>Copy plan as &amp;JSON</source>
+        <translation>以 JSON 复制结果(&amp;J)</translation>
+    </message>
+    <message>
+        <source>&amp;Quit</source>
+        <translation>退出(&amp;Q)</translation>
+    </message>
+    <message>
+        <source>Growth chart: sequence length / batch size</source>
+        <translation>增长图：序列长度 / Batch 大小</translation>
+    </message>
+    <message>
+        <source>Next KV precision (FP32 → FP16/BF16 → FP8)</source>
+        <translation>下一个 KV 精度（FP32 → FP16/BF16 → FP8）</translation>
+    </message>
+    <message>
+        <source>&amp;Full screen</source>
+        <translation>全屏(&amp;F)</translation>
+    </message>
+    <message>
+        <source>&amp;About kvscope</source>
+        <translation>关于 kvscope(&amp;A)</translation>
+    </message>
+    <message>
+        <source>&amp;Open model (config.json, .gguf)…</source>
+        <translation>打开模型(&amp;O)（config.json、.gguf）…</translation>
+    </message>
+    <message>
+        <source>Open model &amp;folder…</source>
+        <translation>打开模型文件夹(&amp;F)…</translation>
+    </message>
+    <message>
+        <source>&amp;Paste config.json…</source>
+        <translation>粘贴 config.json(&amp;P)…</translation>
+    </message>
+    <message>
+        <source>Add c&amp;ustom GPU…</source>
+        <translation>添加自定义 GPU(&amp;U)…</translation>
+    </message>
+    <message>
+        <source>&amp;Explorer</source>
+        <translation>探索(&amp;E)</translation>
+    </message>
+    <message>
+        <source>&amp;Quantization simulator</source>
+        <translation>量化模拟器(&amp;Q)</translation>
+    </message>
+    <message>
+        <source>Op&amp;en scenario (.kvscope)…</source>
+        <translation>打开场景(&amp;E)（.kvscope）…</translation>
+    </message>
+    <message>
+        <source>&amp;Save scenario</source>
+        <translation>保存场景(&amp;S)</translation>
+    </message>
+    <message>
+        <source>Save scenario &amp;as…</source>
+        <translation>场景另存为(&amp;A)…</translation>
+    </message>
+    <message>
+        <source>Expor&amp;t report (PNG, PDF)…</source>
+        <translation>导出报告(&amp;T)（PNG、PDF）…</translation>
+    </message>
+    <message>
+        <source>Export fi&amp;gures (CSV, JSON)…</source>
+        <translation>导出数据(&amp;G)（CSV、JSON）…</translation>
+    </message>
+    <message>
+        <source>&amp;Recent files</source>
+        <translation>最近的文件(&amp;R)</translation>
+    </message>
+    <message>
+        <source>&amp;Compare precisions</source>
+        <translation>对比精度(&amp;C)</translation>
+    </message>
+    <message>
+        <source>F&amp;ormula panel</source>
+        <translation>公式面板(&amp;O)</translation>
+    </message>
+    <message>
+        <source>&amp;Add scenario to the strip</source>
+        <translation>把场景加入场景条(&amp;A)</translation>
+    </message>
+    <message>
+        <source>&amp;Presentation mode</source>
+        <translation>演示模式(&amp;P)</translation>
+    </message>
+    <message>
+        <source>Zoom &amp;in (presentation)</source>
+        <translation>放大（演示）(&amp;I)</translation>
+    </message>
+    <message>
+        <source>Zoom o&amp;ut (presentation)</source>
+        <translation>缩小（演示）(&amp;U)</translation>
+    </message>
+    <message>
+        <source>Zoom to 100 % (presentation)</source>
+        <translation>缩放到 100 %（演示）</translation>
+    </message>
+    <message>
+        <source>Previous scenario of the strip (presentation)</source>
+        <translation>场景条中的上一个场景（演示）</translation>
+    </message>
+    <message>
+        <source>Next scenario of the strip (presentation)</source>
+        <translation>场景条中的下一个场景（演示）</translation>
+    </message>
+    <message>
+        <source>&amp;Tools</source>
+        <translation>工具(&amp;T)</translation>
+    </message>
+    <message>
+        <source>&amp;What do I need…</source>
+        <translation>我需要什么(&amp;W)…</translation>
     </message>
 </context>
 <context>

@@ -31,6 +31,9 @@
 #include "ui/style/theme.h"
 #include "ui/widgets/logsliderbox.h"
 #include "ui/widgets/wrappedtooltips.h"
+#include "ui/window/presentationmode.h"
+#include "ui/window/startuprestore.h"
+#include "ui/window/windowactions.h"
 
 #include <algorithm>
 #include <utility>
@@ -66,7 +69,8 @@ namespace kvscope {
 MainWindow::MainWindow(QWidget *parent)
     : QMainWindow(parent), m_library(new UserLibrary(this)), m_importer(new ModelImporter(this)),
       m_controller(new ScenarioController(this)), m_tabs(new QTabWidget(this)),
-      m_quantizationTab(new QWidget(this)), m_units(new QLabel(this))
+      m_quantizationTab(new QWidget(this)), m_units(new QLabel(this)),
+      m_restore(new StartupRestore(m_controller, m_library, this))
 {
     setObjectName(QStringLiteral("mainWindow"));
     setWindowIcon(QIcon(QStringLiteral(":/icons/kvscope.svg")));
@@ -74,7 +78,7 @@ MainWindow::MainWindow(QWidget *parent)
     settings::SettingsReader saved;
     translations::apply(appsettings::language(saved)); // before any widget sets its texts
     m_library->load(saved);
-    restoreScenario(saved); // before the views exist, so they start from the restored scenario
+    m_restore->restoreScenario(saved); // before the views exist, so they start from the restored scenario
     m_explorer = new ExplorerView(m_controller, m_library, this);
     setAcceptDrops(true);
     m_tabs->setObjectName(QStringLiteral("viewTabs"));
@@ -109,8 +113,7 @@ MainWindow::MainWindow(QWidget *parent)
     });
     connect(m_importer, &ModelImporter::failed, this, &MainWindow::refuseImport);
     connect(m_library, &UserLibrary::recentFilesChanged, this, &MainWindow::rebuildRecentMenu);
-    connect(m_library, &UserLibrary::storedModelImported, this, &MainWindow::storedModelImported);
-    connect(m_library, &UserLibrary::storedModelDropped, this, &MainWindow::storedModelDropped);
+    connect(m_restore, &StartupRestore::problemsFound, this, &MainWindow::reportRestoreProblems);
     connect(m_controller, &ScenarioController::scenarioChanged, this, &MainWindow::updateTitle);
     // A scenario from the command line is the user's to keep only once they change it.
     connect(m_controller, &ScenarioController::scenarioChanged, this, [this](const Scenario &scenario) {
@@ -149,7 +152,9 @@ MainWindow::MainWindow(QWidget *parent)
             QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel, QMessageBox::Save);
     };
 
-    createMenus();
+    m_actions = new WindowActions(this);
+    m_presentation = new PresentationMode(this, m_actions->presentationOnly());
+    connectActions();
     createShortcuts();
     retranslate();
     updateTitle();
@@ -190,46 +195,6 @@ QuantizationView *MainWindow::quantization()
     return m_quantization;
 }
 
-void MainWindow::restoreScenario(settings::SettingsReader &saved)
-{
-    RestoredState state = appsettings::loadScenario(saved, *m_library);
-    if (!state.pendingModel.isEmpty()) {
-        // Until the saved model arrives: the saved values with the default
-        // model if they fit it, else the default scenario (said once it arrives).
-        const RestoredState saved = state;
-        appsettings::checkWhole(state);
-        m_pendingRestore = PendingRestore{saved, state.scenario};
-    }
-    m_controller->setScenario(state.scenario);
-    m_controller->setGrowthAxis(state.growthAxis);
-    m_controller->setGrowthScale(state.growthScale);
-    m_controller->setCounterfactuals(state.counterfactuals);
-}
-
-void MainWindow::storedModelImported(const QString &key)
-{
-    if (!m_pendingRestore || m_pendingRestore->saved.pendingModel != key)
-        return;
-    const PendingRestore pending = *std::exchange(m_pendingRestore, std::nullopt);
-    RestoredState restored = pending.saved;
-    const ModelArch *model = m_library->findModel(key);
-    // What the user (or a scenario file) changed meanwhile stays.
-    if (!model || !differingValues(pending.shown, m_controller->scenario()).isEmpty())
-        return;
-    restored.scenario.model = *model;
-    restored.pendingModel.clear();
-    if (const std::optional<QString> problem = appsettings::checkWhole(restored))
-        reportRestoreProblems({*problem});
-    m_controller->setScenario(restored.scenario);
-}
-
-void MainWindow::storedModelDropped(const QString &key, const QString &problem)
-{
-    if (m_pendingRestore && m_pendingRestore->saved.pendingModel == key)
-        m_pendingRestore.reset(); // the default model stays
-    reportRestoreProblems({problem});
-}
-
 void MainWindow::restoreComparison(settings::SettingsReader &saved)
 {
     const QList<ScenarioValues> columns =
@@ -257,7 +222,7 @@ void MainWindow::restoreWindowState(settings::SettingsReader &saved)
         return tab;
     }));
     m_explorer->setFormulaPanelShown(saved.read(k.formulaPanel));
-    m_zoom = saved.read(k.presentationZoom);
+    m_presentation->restoreZoom(saved.read(k.presentationZoom));
     ScenarioStrip *strip = m_explorer->scenarioStrip();
     strip->setScenarios(appsettings::loadScenarioStrip(saved, *m_library));
     strip->showCurrent(m_controller->scenario());
@@ -291,13 +256,8 @@ void MainWindow::showCommandLineScenario(const Scenario &scenario)
 
 void MainWindow::saveSettings()
 {
-    if (!m_keepSavedScenario) {
-        Scenario scenario = m_controller->scenario();
-        // Closed before the saved model came back: it stays the saved one.
-        if (m_pendingRestore && scenario.model.id == m_pendingRestore->shown.model.id)
-            scenario.model.id = m_pendingRestore->saved.pendingModel;
-        appsettings::saveScenario(scenario);
-    }
+    if (!m_keepSavedScenario)
+        appsettings::saveScenario(m_restore->scenarioToSave(m_controller->scenario()));
     appsettings::saveChartChoices(m_controller->growthAxis(), m_controller->growthScale(),
                                   m_controller->counterfactuals());
     appsettings::saveComparison(m_compare->columns());
@@ -307,7 +267,7 @@ void MainWindow::saveSettings()
     writer.write(k.explorerSplitter, m_explorer->splitter()->saveState());
     writer.write(k.tab, m_tabs->currentIndex());
     writer.write(k.formulaPanel, m_explorer->formulaPanelShown());
-    writer.write(k.presentationZoom, m_zoom);
+    writer.write(k.presentationZoom, m_presentation->zoom());
     writer.sync();
 }
 
@@ -321,100 +281,50 @@ void MainWindow::closeEvent(QCloseEvent *event)
     event->accept();
 }
 
-void MainWindow::createMenus()
+void MainWindow::connectActions()
 {
-    m_fileMenu = menuBar()->addMenu(QString());
-    QAction *openScenario = m_fileMenu->addAction(QString(), this, &MainWindow::openScenario);
-    openScenario->setObjectName(QStringLiteral("actionOpenScenario"));
-    QAction *saveScenario = m_fileMenu->addAction(QString(), this, &MainWindow::saveScenario);
-    saveScenario->setObjectName(QStringLiteral("actionSaveScenario"));
-    saveScenario->setShortcut(QKeySequence::Save);
-    QAction *saveScenarioAs = m_fileMenu->addAction(QString(), this, &MainWindow::saveScenarioAs);
-    saveScenarioAs->setObjectName(QStringLiteral("actionSaveScenarioAs"));
-    saveScenarioAs->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_S));
-    m_fileMenu->addSeparator();
-    QAction *open = m_fileMenu->addAction(QString(), this, &MainWindow::openModelFile);
-    open->setObjectName(QStringLiteral("actionOpenModel"));
-    open->setShortcut(QKeySequence::Open);
-    QAction *openFolder = m_fileMenu->addAction(QString(), this, &MainWindow::openModelFolder);
-    openFolder->setObjectName(QStringLiteral("actionOpenModelFolder"));
-    openFolder->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O));
-    QAction *paste = m_fileMenu->addAction(QString(), this, &MainWindow::pasteConfig);
-    paste->setObjectName(QStringLiteral("actionPasteConfig"));
-    m_recentMenu = m_fileMenu->addMenu(QString());
-    m_recentMenu->setObjectName(QStringLiteral("menuRecentFiles"));
-    rebuildRecentMenu();
-    QAction *customGpu = m_fileMenu->addAction(QString(), this, &MainWindow::addCustomGpu);
-    customGpu->setObjectName(QStringLiteral("actionAddCustomGpu"));
-    m_fileMenu->addSeparator();
-    QAction *exportReport = m_fileMenu->addAction(QString(), this, &MainWindow::exportReport);
-    exportReport->setObjectName(QStringLiteral("actionExportReport"));
-    exportReport->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_E));
-    QAction *exportFigures = m_fileMenu->addAction(QString(), this, &MainWindow::exportFigures);
-    exportFigures->setObjectName(QStringLiteral("actionExportFigures"));
-    QAction *copyFigures = m_fileMenu->addAction(QString(), m_explorer, &ExplorerView::copyFigures);
-    copyFigures->setObjectName(QStringLiteral("actionCopyFigures"));
-    copyFigures->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_C));
-    QAction *copyJson = m_fileMenu->addAction(QString(), m_explorer, &ExplorerView::copyJson);
-    copyJson->setObjectName(QStringLiteral("actionCopyJson"));
-    m_fileMenu->addSeparator();
-    QAction *quit = m_fileMenu->addAction(QString(), this, &QWidget::close);
-    quit->setObjectName(QStringLiteral("actionQuit"));
-    quit->setShortcut(QKeySequence::Quit);
+    const WindowActions &a = *m_actions;
+    connect(a.openScenario, &QAction::triggered, this, &MainWindow::openScenario);
+    connect(a.saveScenario, &QAction::triggered, this, &MainWindow::saveScenario);
+    connect(a.saveScenarioAs, &QAction::triggered, this, &MainWindow::saveScenarioAs);
+    connect(a.openModel, &QAction::triggered, this, &MainWindow::openModelFile);
+    connect(a.openModelFolder, &QAction::triggered, this, &MainWindow::openModelFolder);
+    connect(a.pasteConfig, &QAction::triggered, this, &MainWindow::pasteConfig);
+    connect(a.addCustomGpu, &QAction::triggered, this, &MainWindow::addCustomGpu);
+    connect(a.exportReport, &QAction::triggered, this, &MainWindow::exportReport);
+    connect(a.exportFigures, &QAction::triggered, this, &MainWindow::exportFigures);
+    connect(a.copyFigures, &QAction::triggered, m_explorer, &ExplorerView::copyFigures);
+    connect(a.copyJson, &QAction::triggered, m_explorer, &ExplorerView::copyJson);
+    connect(a.quit, &QAction::triggered, this, &QWidget::close);
 
-    m_viewMenu = menuBar()->addMenu(QString());
-    QAction *showExplorer =
-        m_viewMenu->addAction(QString(), this, [this] { m_tabs->setCurrentWidget(m_explorer); });
-    showExplorer->setObjectName(QStringLiteral("actionShowExplorer"));
-    showExplorer->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_1));
-    QAction *showQuantization =
-        m_viewMenu->addAction(QString(), this, [this] { m_tabs->setCurrentWidget(m_quantizationTab); });
-    showQuantization->setObjectName(QStringLiteral("actionShowQuantization"));
-    showQuantization->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_2));
-    QAction *showCompare =
-        m_viewMenu->addAction(QString(), this, [this] { m_tabs->setCurrentWidget(m_compare); });
-    showCompare->setObjectName(QStringLiteral("actionShowCompare"));
-    showCompare->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_3));
-    m_viewMenu->addSeparator();
-    QAction *axis = m_viewMenu->addAction(QString(), this, [this] {
+    connect(a.showExplorer, &QAction::triggered, this, [this] { m_tabs->setCurrentWidget(m_explorer); });
+    connect(a.showQuantization, &QAction::triggered, this,
+            [this] { m_tabs->setCurrentWidget(m_quantizationTab); });
+    connect(a.showCompare, &QAction::triggered, this, [this] { m_tabs->setCurrentWidget(m_compare); });
+    connect(a.toggleGrowthAxis, &QAction::triggered, this, [this] {
         m_controller->setGrowthAxis(m_controller->growthAxis() == GrowthAxis::SequenceLength
                                         ? GrowthAxis::BatchSize
                                         : GrowthAxis::SequenceLength);
     });
-    axis->setObjectName(QStringLiteral("actionToggleGrowthAxis"));
-    axis->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_T));
-    QAction *precision = m_viewMenu->addAction(QString(), this, &MainWindow::cycleKvPrecision);
-    precision->setObjectName(QStringLiteral("actionCycleKvPrecision"));
-    precision->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_K));
-    QAction *fullScreen =
-        m_viewMenu->addAction(QString(), this, [this] { isFullScreen() ? showNormal() : showFullScreen(); });
-    fullScreen->setObjectName(QStringLiteral("actionFullScreen"));
-    fullScreen->setShortcut(QKeySequence::FullScreen);
-    m_viewMenu->addSeparator();
-    createPresentationActions();
-    m_viewMenu->addSeparator();
-    m_languageMenu = m_viewMenu->addMenu(QString());
-    m_languages = new QActionGroup(this);
-    const QString current = translations::current();
-    for (const QString &code : translations::available()) {
-        QAction *action = m_languageMenu->addAction(translations::displayName(code));
-        action->setObjectName(QStringLiteral("actionLanguage_") + code);
-        action->setCheckable(true);
-        action->setChecked(code == current);
-        action->setData(code);
-        m_languages->addAction(action);
-        connect(action, &QAction::triggered, this, [code] {
-            appsettings::setLanguage(code);
-            translations::apply(code);
-        });
-    }
+    connect(a.cycleKvPrecision, &QAction::triggered, this, &MainWindow::cycleKvPrecision);
+    connect(a.fullScreen, &QAction::triggered, this,
+            [this] { isFullScreen() ? showNormal() : showFullScreen(); });
+    connect(a.formulaPanel, &QAction::toggled, m_explorer, &ExplorerView::setFormulaPanelShown);
+    connect(m_explorer, &ExplorerView::formulaPanelToggled, a.formulaPanel, &QAction::setChecked);
+    connect(a.addToStrip, &QAction::triggered, this,
+            [this] { m_explorer->scenarioStrip()->addScenario(m_controller->scenario()); });
+    connect(a.presentation, &QAction::toggled, this, &MainWindow::setPresentationMode);
+    connect(a.zoomIn, &QAction::triggered, this,
+            [this] { setPresentationZoom(presentationZoom() + settings::PresentationZoomStep); });
+    connect(a.zoomOut, &QAction::triggered, this,
+            [this] { setPresentationZoom(presentationZoom() - settings::PresentationZoomStep); });
+    connect(a.zoomReset, &QAction::triggered, this,
+            [this] { setPresentationZoom(settings::MinPresentationZoom); });
+    connect(a.previousScenario, &QAction::triggered, this, [this] { stepScenarioStrip(-1); });
+    connect(a.nextScenario, &QAction::triggered, this, [this] { stepScenarioStrip(1); });
 
-    m_toolsMenu = menuBar()->addMenu(QString());
-    QAction *whatDoINeed = m_toolsMenu->addAction(QString(), this, &MainWindow::showFitDialog);
-    whatDoINeed->setObjectName(QStringLiteral("actionWhatDoINeed"));
-
-    m_helpMenu = menuBar()->addMenu(QString());
-    QAction *about = m_helpMenu->addAction(QString(), this, [this] {
+    connect(a.whatDoINeed, &QAction::triggered, this, &MainWindow::showFitDialog);
+    connect(a.about, &QAction::triggered, this, [this] {
         QMessageBox::about(
             this, tr("About kvscope"),
             tr("<h3>kvscope %1</h3><p>Will this model fit on this GPU at this precision? How many "
@@ -422,67 +332,16 @@ void MainWindow::createMenus()
                "own memory accounting.</p><p>%2</p><p>Released under the MIT licence.</p>")
                 .arg(QCoreApplication::applicationVersion(), unitsConvention()));
     });
-    about->setObjectName(QStringLiteral("actionAbout"));
-}
-
-void MainWindow::createPresentationActions()
-{
-    QAction *formulas = m_viewMenu->addAction(QString());
-    formulas->setObjectName(QStringLiteral("actionFormulaPanel"));
-    formulas->setCheckable(true);
-    formulas->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_F));
-    connect(formulas, &QAction::toggled, m_explorer, &ExplorerView::setFormulaPanelShown);
-    connect(m_explorer, &ExplorerView::formulaPanelToggled, formulas, &QAction::setChecked);
-    QAction *keep = m_viewMenu->addAction(
-        QString(), this, [this] { m_explorer->scenarioStrip()->addScenario(m_controller->scenario()); });
-    keep->setObjectName(QStringLiteral("actionAddToStrip"));
-    keep->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_D));
-
-    QAction *present = m_viewMenu->addAction(QString());
-    present->setObjectName(QStringLiteral("actionPresentation"));
-    present->setCheckable(true);
-    present->setShortcut(QKeySequence(Qt::Key_F5));
-    connect(present, &QAction::toggled, this, &MainWindow::setPresentationMode);
-    const auto presenting = [this](const char *name, const QList<QKeySequence> &keys, auto slot) {
-        QAction *action = m_viewMenu->addAction(QString(), this, slot);
-        action->setObjectName(QLatin1String(name));
-        action->setShortcuts(keys);
-        action->setEnabled(false);
-        m_presentationActions << action;
-    };
-    presenting("actionZoomIn", {QKeySequence::ZoomIn, QKeySequence(Qt::CTRL | Qt::Key_Equal)},
-               [this] { setPresentationZoom(m_zoom + settings::PresentationZoomStep); });
-    presenting("actionZoomOut", {QKeySequence::ZoomOut},
-               [this] { setPresentationZoom(m_zoom - settings::PresentationZoomStep); });
-    presenting("actionZoomReset", {QKeySequence(Qt::CTRL | Qt::Key_0)},
-               [this] { setPresentationZoom(settings::MinPresentationZoom); });
-    // Page Up / Page Down belong to the sliders, except while presenting.
-    presenting("actionPreviousScenario", {QKeySequence(Qt::Key_PageUp)}, [this] { stepScenarioStrip(-1); });
-    presenting("actionNextScenario", {QKeySequence(Qt::Key_PageDown)}, [this] { stepScenarioStrip(1); });
 }
 
 void MainWindow::setPresentationMode(bool on)
 {
-    if (on == m_presenting)
+    if (on == m_presentation->isActive())
         return;
-    m_presenting = on;
-    if (on) {
-        m_wasFullScreen = isFullScreen();
-        m_normalPalette = QApplication::palette();
-        QApplication::setPalette(theme::highContrastPalette(theme::isDark(m_normalPalette)));
-        theme::setZoom(m_zoom);
+    if (on)
         m_tabs->setCurrentWidget(m_explorer);
-        showFullScreen();
-    } else {
-        theme::setZoom(1.0);
-        QApplication::setPalette(m_normalPalette);
-        if (!m_wasFullScreen)
-            showNormal();
-    }
-    for (QAction *action : std::as_const(m_presentationActions))
-        action->setEnabled(on);
-    if (auto *action = findChild<QAction *>(QStringLiteral("actionPresentation")))
-        action->setChecked(on);
+    m_presentation->setActive(on);
+    m_actions->presentation->setChecked(on);
     // The banner and the cards tint themselves when they show a plan: show it again.
     m_controller->setScenario(m_controller->scenario());
     statusBar()->showMessage(on ? tr("Presentation mode: Ctrl + / Ctrl − zoom, Page Up / Page Down step "
@@ -491,12 +350,19 @@ void MainWindow::setPresentationMode(bool on)
                              8'000);
 }
 
+bool MainWindow::presentationMode() const
+{
+    return m_presentation->isActive();
+}
+
+double MainWindow::presentationZoom() const
+{
+    return m_presentation->zoom();
+}
+
 void MainWindow::setPresentationZoom(double zoom)
 {
-    m_zoom = std::clamp(zoom, settings::MinPresentationZoom, settings::MaxPresentationZoom);
-    settings::SettingsWriter().write(settings::windowKeys().presentationZoom, m_zoom);
-    if (m_presenting)
-        theme::setZoom(m_zoom);
+    m_presentation->setZoom(zoom);
 }
 
 void MainWindow::stepScenarioStrip(int delta)
@@ -537,45 +403,8 @@ void MainWindow::retranslate()
     m_tabs->setTabText(m_tabs->indexOf(m_explorer), tr("Explorer"));
     m_tabs->setTabText(m_tabs->indexOf(m_quantizationTab), tr("Quantization"));
     m_tabs->setTabText(m_tabs->indexOf(m_compare), tr("Compare"));
-    m_fileMenu->setTitle(tr("&File"));
-    m_viewMenu->setTitle(tr("&View"));
-    m_languageMenu->setTitle(tr("&Language"));
-    m_toolsMenu->setTitle(tr("&Tools"));
-    m_helpMenu->setTitle(tr("&Help"));
-    const auto text = [this](const char *name, const QString &label) {
-        if (auto *action = findChild<QAction *>(QLatin1String(name)))
-            action->setText(label);
-    };
-    text("actionOpenScenario", tr("Op&en scenario (.kvscope)…"));
-    text("actionSaveScenario", tr("&Save scenario"));
-    text("actionSaveScenarioAs", tr("Save scenario &as…"));
-    text("actionExportReport", tr("Expor&t report (PNG, PDF)…"));
-    text("actionExportFigures", tr("Export fi&gures (CSV, JSON)…"));
-    text("actionOpenModel", tr("&Open model (config.json, .gguf)…"));
-    text("actionOpenModelFolder", tr("Open model &folder…"));
-    text("actionPasteConfig", tr("&Paste config.json…"));
-    text("actionAddCustomGpu", tr("Add c&ustom GPU…"));
-    m_recentMenu->setTitle(tr("&Recent files"));
+    m_actions->retranslate();
     rebuildRecentMenu();
-    text("actionCopyFigures", tr("&Copy figures"));
-    text("actionCopyJson", tr("Copy plan as &JSON"));
-    text("actionQuit", tr("&Quit"));
-    text("actionShowExplorer", tr("&Explorer"));
-    text("actionShowQuantization", tr("&Quantization simulator"));
-    text("actionShowCompare", tr("&Compare precisions"));
-    text("actionToggleGrowthAxis", tr("Growth chart: sequence length / batch size"));
-    text("actionCycleKvPrecision", tr("Next KV precision (FP32 → FP16/BF16 → FP8)"));
-    text("actionFullScreen", tr("&Full screen"));
-    text("actionWhatDoINeed", tr("&What do I need…"));
-    text("actionFormulaPanel", tr("F&ormula panel"));
-    text("actionAddToStrip", tr("&Add scenario to the strip"));
-    text("actionPresentation", tr("&Presentation mode"));
-    text("actionZoomIn", tr("Zoom &in (presentation)"));
-    text("actionZoomOut", tr("Zoom o&ut (presentation)"));
-    text("actionZoomReset", tr("Zoom to 100 % (presentation)"));
-    text("actionPreviousScenario", tr("Previous scenario of the strip (presentation)"));
-    text("actionNextScenario", tr("Next scenario of the strip (presentation)"));
-    text("actionAbout", tr("&About kvscope"));
     m_units->setText(tr("GiB = 2^30 bytes · figures per GPU"));
     m_units->setToolTip(unitsConvention());
     updateTitle();
@@ -815,15 +644,14 @@ void MainWindow::selectImported(const QString &key)
 
 void MainWindow::rebuildRecentMenu()
 {
-    if (!m_recentMenu)
-        return;
-    m_recentMenu->clear();
+    QMenu *recentMenu = m_actions->recentMenu;
+    recentMenu->clear();
     const QStringList recent = m_library->recentFiles();
     for (const QString &path : recent)
-        m_recentMenu->addAction(path, this, [this, path] { importModelPath(path); });
+        recentMenu->addAction(path, this, [this, path] { importModelPath(path); });
     if (!recent.isEmpty())
-        m_recentMenu->addSeparator();
-    QAction *clear = m_recentMenu->addAction(tr("Clear list"), m_library, &UserLibrary::clearRecentFiles);
+        recentMenu->addSeparator();
+    QAction *clear = recentMenu->addAction(tr("Clear list"), m_library, &UserLibrary::clearRecentFiles);
     clear->setEnabled(!recent.isEmpty());
 }
 
@@ -845,7 +673,7 @@ void MainWindow::dropEvent(QDropEvent *event)
 
 void MainWindow::changeEvent(QEvent *event)
 {
-    if (event->type() == QEvent::LanguageChange && m_fileMenu)
+    if (event->type() == QEvent::LanguageChange && m_actions)
         retranslate();
     QMainWindow::changeEvent(event);
 }

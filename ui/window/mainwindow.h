@@ -31,8 +31,11 @@ class FitDialog;
 class QuantizationView;
 class ModelImporter;
 class ScenarioController;
+class PresentationMode;
 class ScenarioSession;
+class StartupRestore;
 class UserLibrary;
+class WindowActions;
 struct ImportedModel;
 
 /// The main window: tabs (Explorer, ...), menus, keyboard shortcuts, the
@@ -101,10 +104,10 @@ public:
 
     /// Presentation mode (F5): full screen, the presentation zoom, a high-contrast
     /// palette; Page Up / Page Down step through the scenario strip.
-    bool presentationMode() const { return m_presenting; }
+    bool presentationMode() const;
     void setPresentationMode(bool on);
     /// The zoom presentation mode applies (saved), from 1 to 3.
-    double presentationZoom() const { return m_zoom; }
+    double presentationZoom() const;
     void setPresentationZoom(double zoom);
     ScenarioSession *session() const { return m_session; }
     /// How the window asks what to do with unsaved changes (Save, Discard or
@@ -120,16 +123,11 @@ protected:
     void dropEvent(QDropEvent *event) override;
 
 private:
-    void createMenus();
+    /// What each menu action does.
+    void connectActions();
     void createShortcuts();
-    void restoreScenario(settings::SettingsReader &saved);
     void restoreWindowState(settings::SettingsReader &saved);
     void restoreComparison(settings::SettingsReader &saved);
-    /// A saved model imported again in the background: the saved scenario
-    /// that names it is restored now.
-    void storedModelImported(const QString &key);
-    /// A saved model that no longer imports: reported; the default model stays.
-    void storedModelDropped(const QString &key, const QString &problem);
     /// Shows settings that could not be restored in the status bar (and on stderr).
     void reportRestoreProblems(const QStringList &problems);
     void retranslate();
@@ -138,7 +136,6 @@ private:
     /// Shows a refusal in the status bar and, when the window is on screen, in a message box.
     void refuse(const QString &title, const QString &message);
     void cycleKvPrecision();
-    void createPresentationActions();
     void stepScenarioStrip(int delta);
     /// Asks about unsaved changes to the open scenario file; true to go on.
     bool maybeSaveChanges();
@@ -163,28 +160,11 @@ private:
     CompareView *m_compare = nullptr;
     QuantizationView *m_quantization = nullptr;
     QLabel *m_units;
-    QMenu *m_fileMenu = nullptr;
-    QMenu *m_viewMenu = nullptr;
-    QMenu *m_languageMenu = nullptr;
-    QMenu *m_recentMenu = nullptr;
-    QMenu *m_toolsMenu = nullptr;
-    QMenu *m_helpMenu = nullptr;
+    StartupRestore *m_restore;
+    WindowActions *m_actions = nullptr;
+    PresentationMode *m_presentation = nullptr;
     QPointer<FitDialog> m_fitDialog;
-    QActionGroup *m_languages = nullptr;
     QStringList m_restoreProblems;
-    /// The saved scenario while its model is still being imported, and the
-    /// scenario shown meanwhile (the saved one only if nothing changed it).
-    struct PendingRestore
-    {
-        RestoredState saved;
-        Scenario shown;
-    };
-    std::optional<PendingRestore> m_pendingRestore;
-    QList<QAction *> m_presentationActions; ///< enabled in presentation mode only
-    bool m_presenting = false;
-    double m_zoom = 1.5;
-    bool m_wasFullScreen = false;
-    QPalette m_normalPalette;
     /// The scenario came from the command line and nothing was changed since: not saved.
     bool m_keepSavedScenario = false;
     Scenario m_openedScenario;
