@@ -14,7 +14,7 @@ inline constexpr std::int64_t KiB = std::int64_t{1} << 10;
 inline constexpr std::int64_t MiB = std::int64_t{1} << 20;
 inline constexpr std::int64_t GiB = std::int64_t{1} << 30;
 
-/// The sentence shown in the status bar, table footers and the README.
+/// The sentence shown in the status bar, table footers and docs/methodology.md ("Units").
 QString unitsConvention();
 
 /// Bytes as GiB with a fixed number of decimals ("14.96 GiB").

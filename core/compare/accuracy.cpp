@@ -26,7 +26,7 @@ using quant::SyntheticKind;
 using quant::SyntheticSpec;
 using quant::TensorSource;
 
-// The synthetic tensors (README "Accuracy"): weights like a trained linear
+// The synthetic tensors (docs/methodology.md, "Accuracy"): weights like a trained linear
 // layer, keys and values like one KV head over a prompt.
 constexpr double WeightStd = 0.02;      // LlamaConfig.initializer_range
 constexpr double ChannelScale = 10.0;   // four channels 2.5x, 5x, 7.5x, 10x

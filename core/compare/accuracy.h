@@ -3,7 +3,7 @@
 // cost in quantization error, simulated by the quantization simulator
 // (quant::runQuantization) on tensors shaped like the model's own.
 //
-// The model of it (README "Accuracy"):
+// The model of it (docs/methodology.md, "Accuracy"):
 // - Weights: the first attention layer's o_proj [hidden, heads x v_head_dim]
 //   (MoE experts' down_proj [hidden, expert width] for mxfp4, which quantizes
 //   routed experts only). From a model folder with .safetensors: that tensor of

@@ -204,7 +204,7 @@ void addEngineNotes(const Scenario &s, const VllmVersionChoice &version, MemoryP
             << QCoreApplication::translate(
                    "kvscope::Planner",
                    "vLLM %1 takes its estimated CUDA-graph memory (%2) out of the budget before the KV "
-                   "cache (a vLLM environment variable turns that off: see the README, Engines and versions)")
+                   "cache (a vLLM environment variable turns that off: see docs/methodology.md, Engines and versions)")
                    .arg(version.profile->since.text(), formatGiB(plan.cudaGraphBytes));
 }
 

@@ -91,7 +91,7 @@ private:
     double m_prefillAttentionFlops = 0; ///< the same for prefill (MLA decompresses K and V there)
 };
 
-/// Speed of the scenario's decode step and prefill on its GPU (see README,
+/// Speed of the scenario's decode step and prefill on its GPU (see docs/methodology.md,
 /// "Speed"). Pure; the plan supplies weights, KV bytes and the resolved dtypes.
 SpeedPlan planSpeed(const Scenario &scenario, const MemoryPlan &plan);
 

@@ -1922,8 +1922,8 @@
         <translation>--engine sglang：%1 混合了多种层（滑动窗口、分块、循环状态或共享 KV 的层）；kvscope 只为单一注意力类型的模型计算 SGLang 的 token 缓存池</translation>
     </message>
     <message>
-        <source>vLLM %1 takes its estimated CUDA-graph memory (%2) out of the budget before the KV cache (a vLLM environment variable turns that off: see the README, Engines and versions)</source>
-        <translation>vLLM %1 在分配 KV Cache 之前先从预算中扣除估计的 CUDA Graph 显存（%2）（可用 vLLM 的一个环境变量关闭：见 README 的“Engines and versions”）</translation>
+        <source>vLLM %1 takes its estimated CUDA-graph memory (%2) out of the budget before the KV cache (a vLLM environment variable turns that off: see docs/methodology.md, Engines and versions)</source>
+        <translation>vLLM %1 在分配 KV Cache 之前先从预算中扣除估计的 CUDA Graph 显存（%2）（可用 vLLM 的一个环境变量关闭：见 docs/methodology.md 的“Engines and versions”）</translation>
     </message>
 </context>
 <context>
