@@ -53,15 +53,6 @@ Scenario scenarioOf(const FitQuery &q, const Configuration &c, std::int64_t maxM
     return s;
 }
 
-std::optional<MemoryPlan> tryPlan(const Scenario &s)
-{
-    try {
-        return planMemory(s);
-    } catch (const Error &) {
-        return std::nullopt; // a combination the engine refuses (precision, TP) is no candidate
-    }
-}
-
 std::int64_t wholeRequests(const MemoryPlan &plan)
 {
     return plan.kv.blocksPerMaxRequest > 0 ? plan.kv.numGpuBlocks / plan.kv.blocksPerMaxRequest : 0;
@@ -88,7 +79,7 @@ QList<KvCacheDtype> kvCacheDtypesOf(const FitQuery &q)
 std::int64_t longestServed(const FitQuery &q, const Configuration &c, std::int64_t upper)
 {
     return largestSatisfying(upper, [&](std::int64_t len) {
-        const std::optional<MemoryPlan> plan = tryPlan(scenarioOf(q, c, len));
+        const std::optional<MemoryPlan> plan = tryPlanMemory(scenarioOf(q, c, len));
         return plan && servesConcurrency(*plan, q.concurrency);
     });
 }
@@ -161,7 +152,7 @@ FitResult findFits(const FitQuery &q, const std::atomic<bool> *cancel)
                     const Configuration c{gpu, tp, quantization, kv};
                     const std::int64_t len = longest ? longestServed(q, c, upper) : q.maxModelLen;
                     const Scenario scenario = scenarioOf(q, c, std::max<std::int64_t>(len, 1));
-                    const std::optional<MemoryPlan> plan = tryPlan(scenario);
+                    const std::optional<MemoryPlan> plan = tryPlanMemory(scenario);
                     if (!plan)
                         continue;
                     FitRow row;

@@ -71,39 +71,25 @@ struct Draft
     }
 };
 
-std::optional<MemoryPlan> tryPlan(const Scenario &scenario)
-{
-    try {
-        return planMemory(scenario);
-    } catch (const Error &) {
-        return std::nullopt; // a change the core rejects is no proposal
-    }
-}
-
-bool works(const MemoryPlan &plan)
-{
-    return plan.fits && plan.engineStarts;
-}
-
 /// Plans a draft and, where the change alone is not enough, settles it: the
 /// largest batch that then fits, the --max-model-len the cache then holds.
 std::optional<Fix> settle(Draft draft)
 {
-    std::optional<MemoryPlan> plan = tryPlan(draft.fix.scenario);
+    std::optional<MemoryPlan> plan = tryPlanMemory(draft.fix.scenario);
     if (plan && !plan->fits) {
         if (plan->largestBatchThatFits < 1)
             return std::nullopt;
         draft.batchSize(plan->largestBatchThatFits);
-        plan = tryPlan(draft.fix.scenario);
+        plan = tryPlanMemory(draft.fix.scenario);
     }
     if (plan && !plan->engineStarts) {
         const std::int64_t longest = plan->kv.maxModelLenThatFits;
         if (longest < std::max<std::int64_t>(1, draft.fix.scenario.seqLen))
             return std::nullopt; // vLLM would reject the scenario's own requests
         draft.maxModelLen(longest);
-        plan = tryPlan(draft.fix.scenario);
+        plan = tryPlanMemory(draft.fix.scenario);
     }
-    if (!plan || !works(*plan))
+    if (!plan || !plan->works())
         return std::nullopt;
     draft.fix.plan = std::move(*plan);
     return draft.fix;
@@ -253,7 +239,7 @@ void addGpus(const Scenario &s, const QList<GpuSpec> &gpus, QList<Fix> &fixes)
 QList<Fix> proposeFixes(const Scenario &scenario, const MemoryPlan &plan, const QList<GpuSpec> &gpus)
 {
     QList<Fix> fixes;
-    if (works(plan)) {
+    if (plan.works()) {
         addLimits(scenario, plan, fixes);
         return fixes;
     }

@@ -30,4 +30,10 @@ private:
     QByteArray m_utf8;
 };
 
+/// Throws the Error "ORIGIN: PROBLEM" (a file or field, and what is wrong with it).
+[[noreturn]] inline void failAt(const QString &origin, const QString &problem)
+{
+    throw Error(QStringLiteral("%1: %2").arg(origin, problem));
+}
+
 } // namespace kvscope

@@ -14,11 +14,6 @@ namespace kvscope {
 
 namespace {
 
-[[noreturn]] void fail(const QString &origin, const QString &problem)
-{
-    throw Error(QStringLiteral("%1: %2").arg(origin, problem));
-}
-
 constexpr char magic[] = "\x93NUMPY";
 constexpr int magicBytes = 6;
 
@@ -47,7 +42,7 @@ public:
                 header.shape = readShape();
                 haveShape = true;
             } else {
-                fail(m_origin, QStringLiteral("header has an unknown key '%1'").arg(key));
+                failAt(m_origin, QStringLiteral("header has an unknown key '%1'").arg(key));
             }
             if (!peekIs(',')) {
                 break;
@@ -57,12 +52,12 @@ public:
         expect('}');
         skipSpace();
         if (m_pos != m_text.size())
-            fail(m_origin, QStringLiteral("header has text after the dict at offset %1").arg(m_pos));
+            failAt(m_origin, QStringLiteral("header has text after the dict at offset %1").arg(m_pos));
         if (!haveDescr || !haveOrder || !haveShape)
-            fail(m_origin, QStringLiteral("header lacks '%1'")
-                               .arg(!haveDescr   ? QStringLiteral("descr")
-                                    : !haveOrder ? QStringLiteral("fortran_order")
-                                                 : QStringLiteral("shape")));
+            failAt(m_origin, QStringLiteral("header lacks '%1'")
+                                 .arg(!haveDescr   ? QStringLiteral("descr")
+                                      : !haveOrder ? QStringLiteral("fortran_order")
+                                                   : QStringLiteral("shape")));
         return header;
     }
 
@@ -81,21 +76,21 @@ private:
     void expect(char c)
     {
         if (!peekIs(c))
-            fail(m_origin, QStringLiteral("header is not a valid dict: expected '%1' at offset %2")
-                               .arg(QLatin1Char(c))
-                               .arg(m_pos));
+            failAt(m_origin, QStringLiteral("header is not a valid dict: expected '%1' at offset %2")
+                                 .arg(QLatin1Char(c))
+                                 .arg(m_pos));
         ++m_pos;
     }
     QString readString()
     {
         skipSpace();
         if (m_pos >= m_text.size() || (m_text[m_pos] != '\'' && m_text[m_pos] != '"'))
-            fail(m_origin,
-                 QStringLiteral("header is not a valid dict: expected a string at offset %1").arg(m_pos));
+            failAt(m_origin,
+                   QStringLiteral("header is not a valid dict: expected a string at offset %1").arg(m_pos));
         const char quote = m_text[m_pos++];
         const qsizetype end = m_text.indexOf(quote, m_pos);
         if (end < 0)
-            fail(m_origin, QStringLiteral("header has an unterminated string at offset %1").arg(m_pos - 1));
+            failAt(m_origin, QStringLiteral("header has an unterminated string at offset %1").arg(m_pos - 1));
         QString value = QString::fromUtf8(m_text.mid(m_pos, end - m_pos));
         m_pos = end + 1;
         return value;
@@ -110,7 +105,7 @@ private:
                 return value;
             }
         }
-        fail(m_origin, QStringLiteral("header field 'fortran_order' must be True or False"));
+        failAt(m_origin, QStringLiteral("header field 'fortran_order' must be True or False"));
     }
     std::int64_t readInteger()
     {
@@ -121,8 +116,9 @@ private:
         bool ok = false;
         const std::int64_t value = m_text.mid(start, m_pos - start).toLongLong(&ok);
         if (!ok)
-            fail(m_origin, QStringLiteral("header field 'shape' must hold non-negative integers (offset %1)")
-                               .arg(start));
+            failAt(m_origin,
+                   QStringLiteral("header field 'shape' must hold non-negative integers (offset %1)")
+                       .arg(start));
         if (m_pos < m_text.size() && m_text[m_pos] == 'L') // Python 2 long
             ++m_pos;
         return value;
@@ -166,29 +162,31 @@ int NpyHeader::itemBytes() const
 NpyHeader parseNpyHeader(const QByteArray &bytes, std::int64_t fileSize, const QString &origin)
 {
     if (bytes.size() < magicBytes + 2 || std::memcmp(bytes.constData(), magic, magicBytes) != 0)
-        fail(origin, QStringLiteral("not a .npy file (no \\x93NUMPY magic)"));
+        failAt(origin, QStringLiteral("not a .npy file (no \\x93NUMPY magic)"));
     const int major = uchar(bytes[6]);
     const int minor = uchar(bytes[7]);
     if (major < 1 || major > 3 || minor != 0)
-        fail(origin, QStringLiteral("unsupported .npy version %1.%2 (kvscope reads 1.0, 2.0 and 3.0)")
-                         .arg(major)
-                         .arg(minor));
+        failAt(origin, QStringLiteral("unsupported .npy version %1.%2 (kvscope reads 1.0, 2.0 and 3.0)")
+                           .arg(major)
+                           .arg(minor));
     const int lengthBytes = major == 1 ? 2 : 4;
     const std::int64_t preamble = magicBytes + 2 + lengthBytes;
     if (bytes.size() < preamble)
-        fail(origin, QStringLiteral("file is %1 bytes, too short for the .npy header length").arg(fileSize));
+        failAt(origin,
+               QStringLiteral("file is %1 bytes, too short for the .npy header length").arg(fileSize));
     const auto *lengthField = reinterpret_cast<const uchar *>(bytes.constData() + 8);
     const std::int64_t length = major == 1 ? qFromLittleEndian<quint16>(lengthField)
                                            : std::int64_t(qFromLittleEndian<quint32>(lengthField));
     if (preamble + length > fileSize)
-        fail(origin, QStringLiteral("header length %1 runs past the end of the %2-byte file")
-                         .arg(length)
-                         .arg(fileSize));
+        failAt(origin, QStringLiteral("header length %1 runs past the end of the %2-byte file")
+                           .arg(length)
+                           .arg(fileSize));
     if (length > MaxNpyHeaderBytes)
-        fail(origin,
-             QStringLiteral("header length %1 exceeds the %2-byte limit").arg(length).arg(MaxNpyHeaderBytes));
+        failAt(
+            origin,
+            QStringLiteral("header length %1 exceeds the %2-byte limit").arg(length).arg(MaxNpyHeaderBytes));
     if (bytes.size() < preamble + length)
-        fail(origin, QStringLiteral("header is truncated"));
+        failAt(origin, QStringLiteral("header is truncated"));
 
     NpyHeader header = DictReader(bytes.mid(preamble, length), origin).read();
     header.majorVersion = major;
@@ -197,7 +195,7 @@ NpyHeader parseNpyHeader(const QByteArray &bytes, std::int64_t fileSize, const Q
     try {
         header.elements();
     } catch (const Error &) {
-        fail(origin, QStringLiteral("shape is too large"));
+        failAt(origin, QStringLiteral("shape is too large"));
     }
     return header;
 }
@@ -214,25 +212,25 @@ NpyFile NpyFile::open(const QString &path)
 
     const int item = f.m_header.itemBytes();
     if (item == 0)
-        fail(path, QStringLiteral("descr '%1' has no item size").arg(f.m_header.descr));
+        failAt(path, QStringLiteral("descr '%1' has no item size").arg(f.m_header.descr));
     std::int64_t needed = 0;
     try {
         needed = (Checked(f.m_header.elements()) * item).value();
     } catch (const Error &) {
-        fail(path, QStringLiteral("shape is too large"));
+        failAt(path, QStringLiteral("shape is too large"));
     }
     f.m_dataBytes = size - f.m_header.dataOffset;
     if (needed > f.m_dataBytes)
-        fail(path, QStringLiteral(
-                       "data is truncated: shape x %1 needs %2 bytes, the file holds %3 after the header")
-                       .arg(f.m_header.descr)
-                       .arg(needed)
-                       .arg(f.m_dataBytes));
+        failAt(path, QStringLiteral(
+                         "data is truncated: shape x %1 needs %2 bytes, the file holds %3 after the header")
+                         .arg(f.m_header.descr)
+                         .arg(needed)
+                         .arg(f.m_dataBytes));
     f.m_dataBytes = needed;
     if (needed > 0) {
         f.m_data = f.m_file->map(f.m_header.dataOffset, needed);
         if (!f.m_data)
-            fail(path, QStringLiteral("cannot memory-map the data: %1").arg(f.m_file->errorString()));
+            failAt(path, QStringLiteral("cannot memory-map the data: %1").arg(f.m_file->errorString()));
     }
     return f;
 }

@@ -35,16 +35,11 @@ constexpr DtypeInfo dtypeTable[] = {
     {TensorDtype::U8, "U8", 1},           {TensorDtype::Bool, "BOOL", 1},
 };
 
-[[noreturn]] void fail(const QString &origin, const QString &problem)
-{
-    throw Error(QStringLiteral("%1: %2").arg(origin, problem));
-}
-
 std::int64_t integerField(const QJsonValue &v, const QString &origin, const QString &what)
 {
     const double d = v.toDouble(-1);
     if (!v.isDouble() || !std::isfinite(d) || d < 0 || d != std::floor(d) || d > 9.0e15)
-        fail(origin, QStringLiteral("%1 must be a non-negative integer").arg(what));
+        failAt(origin, QStringLiteral("%1 must be a non-negative integer").arg(what));
     return std::int64_t(d);
 }
 
@@ -52,46 +47,46 @@ SafetensorsEntry parseEntry(const QString &name, const QJsonValue &value, std::i
                             const QString &origin)
 {
     if (!value.isObject())
-        fail(origin, QStringLiteral("tensor '%1' is not an object").arg(name));
+        failAt(origin, QStringLiteral("tensor '%1' is not an object").arg(name));
     const QJsonObject o = value.toObject();
     SafetensorsEntry e;
     e.name = name;
     e.dtypeText = o.value(QLatin1String("dtype")).toString();
     if (e.dtypeText.isEmpty())
-        fail(origin, QStringLiteral("tensor '%1' has no dtype").arg(name));
+        failAt(origin, QStringLiteral("tensor '%1' has no dtype").arg(name));
     e.dtype = parseTensorDtype(e.dtypeText);
 
     const QJsonValue shape = o.value(QLatin1String("shape"));
     if (!shape.isArray())
-        fail(origin, QStringLiteral("tensor '%1' has no shape array").arg(name));
+        failAt(origin, QStringLiteral("tensor '%1' has no shape array").arg(name));
     for (const QJsonValue dim : shape.toArray())
         e.shape << integerField(dim, origin, QStringLiteral("tensor '%1' shape entries").arg(name));
 
     const QJsonArray offsets = o.value(QLatin1String("data_offsets")).toArray();
     if (offsets.size() != 2)
-        fail(origin, QStringLiteral("tensor '%1' needs data_offsets [begin, end]").arg(name));
+        failAt(origin, QStringLiteral("tensor '%1' needs data_offsets [begin, end]").arg(name));
     e.begin = integerField(offsets.at(0), origin, QStringLiteral("tensor '%1' data_offsets").arg(name));
     e.end = integerField(offsets.at(1), origin, QStringLiteral("tensor '%1' data_offsets").arg(name));
     if (e.begin > e.end || e.end > dataBytes)
-        fail(origin, QStringLiteral("tensor '%1' data_offsets [%2, %3] run past the %4-byte data section")
-                         .arg(name)
-                         .arg(e.begin)
-                         .arg(e.end)
-                         .arg(dataBytes));
+        failAt(origin, QStringLiteral("tensor '%1' data_offsets [%2, %3] run past the %4-byte data section")
+                           .arg(name)
+                           .arg(e.begin)
+                           .arg(e.end)
+                           .arg(dataBytes));
 
     std::int64_t elements = 0;
     try {
         elements = e.elements();
     } catch (const Error &) {
-        fail(origin, QStringLiteral("tensor '%1' shape is too large").arg(name));
+        failAt(origin, QStringLiteral("tensor '%1' shape is too large").arg(name));
     }
     const int bytes = tensorDtypeBytes(e.dtype);
     if (bytes > 0 && (Checked(elements) * bytes).value() != e.byteSize())
-        fail(origin, QStringLiteral("tensor '%1' is %2 bytes but shape x %3 needs %4")
-                         .arg(name)
-                         .arg(e.byteSize())
-                         .arg(e.dtypeText)
-                         .arg(elements * bytes));
+        failAt(origin, QStringLiteral("tensor '%1' is %2 bytes but shape x %3 needs %4")
+                           .arg(name)
+                           .arg(e.byteSize())
+                           .arg(e.dtypeText)
+                           .arg(elements * bytes));
     return e;
 }
 
@@ -135,11 +130,11 @@ SafetensorsHeader parseSafetensorsHeader(const QByteArray &json, std::int64_t da
     QJsonParseError error{};
     const QJsonDocument doc = QJsonDocument::fromJson(json, &error);
     if (error.error != QJsonParseError::NoError)
-        fail(origin, QStringLiteral("header is not valid JSON at offset %1: %2")
-                         .arg(error.offset)
-                         .arg(error.errorString()));
+        failAt(origin, QStringLiteral("header is not valid JSON at offset %1: %2")
+                           .arg(error.offset)
+                           .arg(error.errorString()));
     if (!doc.isObject())
-        fail(origin, QStringLiteral("header is not a JSON object"));
+        failAt(origin, QStringLiteral("header is not a JSON object"));
 
     SafetensorsHeader header;
     header.headerBytes = json.size();
@@ -162,8 +157,8 @@ SafetensorsHeader parseSafetensorsHeader(const QByteArray &json, std::int64_t da
         const SafetensorsEntry &previous = header.tensors.at(i - 1);
         const SafetensorsEntry &current = header.tensors.at(i);
         if (current.begin < previous.end)
-            fail(origin, QStringLiteral("tensors '%1' and '%2' overlap in the data section")
-                             .arg(previous.name, current.name));
+            failAt(origin, QStringLiteral("tensors '%1' and '%2' overlap in the data section")
+                               .arg(previous.name, current.name));
     }
     return header;
 }
@@ -171,19 +166,20 @@ SafetensorsHeader parseSafetensorsHeader(const QByteArray &json, std::int64_t da
 SafetensorsHeader readSafetensorsHeader(QIODevice &file, std::int64_t size, const QString &origin)
 {
     if (size < 8)
-        fail(origin, QStringLiteral("file is %1 bytes, shorter than the 8-byte header length").arg(size));
+        failAt(origin, QStringLiteral("file is %1 bytes, shorter than the 8-byte header length").arg(size));
     uchar lengthBytes[8];
     if (file.read(reinterpret_cast<char *>(lengthBytes), 8) != 8)
-        fail(origin, QStringLiteral("cannot read the header length: %1").arg(file.errorString()));
+        failAt(origin, QStringLiteral("cannot read the header length: %1").arg(file.errorString()));
     const quint64 length = qFromLittleEndian<quint64>(lengthBytes);
     if (length > quint64(size - 8))
-        fail(origin,
-             QStringLiteral("header length %1 runs past the end of the %2-byte file").arg(length).arg(size));
+        failAt(
+            origin,
+            QStringLiteral("header length %1 runs past the end of the %2-byte file").arg(length).arg(size));
     if (length > quint64(MaxSafetensorsHeaderBytes))
-        fail(origin, QStringLiteral("header length %1 exceeds the 100 MB limit").arg(length));
+        failAt(origin, QStringLiteral("header length %1 exceeds the 100 MB limit").arg(length));
     const QByteArray json = file.read(qint64(length));
     if (json.size() != qsizetype(length))
-        fail(origin, QStringLiteral("header is truncated"));
+        failAt(origin, QStringLiteral("header is truncated"));
     return parseSafetensorsHeader(json, size - 8 - std::int64_t(length), origin);
 }
 
@@ -205,7 +201,8 @@ SafetensorsFile SafetensorsFile::open(const QString &path)
         const qint64 dataOffset = 8 + f.m_header.headerBytes;
         f.m_dataStart = f.m_file->map(dataOffset, f.m_header.dataBytes);
         if (!f.m_dataStart)
-            fail(path, QStringLiteral("cannot memory-map the data section: %1").arg(f.m_file->errorString()));
+            failAt(path,
+                   QStringLiteral("cannot memory-map the data section: %1").arg(f.m_file->errorString()));
     }
     return f;
 }

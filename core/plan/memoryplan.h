@@ -143,6 +143,8 @@ struct MemoryPlan
     bool weightsFit = true; ///< the weights alone are within the budget
     std::int64_t weightsOverBudgetBytes = 0; ///< weights beyond the budget (0 if within)
     bool engineStarts = false;               ///< one --max-model-len request fits in the KV cache
+    /// The scenario runs: it fits and the engine starts.
+    bool works() const { return fits && engineStarts; }
 
     std::int64_t largestBatchThatFits = 0;  ///< at --seq-len, everything else unchanged
     std::int64_t largestSeqLenThatFits = 0; ///< at --batch-size, everything else unchanged

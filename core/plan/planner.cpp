@@ -204,7 +204,8 @@ void addEngineNotes(const Scenario &s, const VllmVersionChoice &version, MemoryP
             << QCoreApplication::translate(
                    "kvscope::Planner",
                    "vLLM %1 takes its estimated CUDA-graph memory (%2) out of the budget before the KV "
-                   "cache (a vLLM environment variable turns that off: see docs/methodology.md, Engines and versions)")
+                   "cache (a vLLM environment variable turns that off: see docs/methodology.md, Engines and "
+                   "versions)")
                    .arg(version.profile->since.text(), formatGiB(plan.cudaGraphBytes));
 }
 
@@ -310,6 +311,15 @@ void validateScenario(const Scenario &s)
                         "tensor bytes are used, so '%3' does not apply")
                         .arg(m.name, m.fileType.isEmpty() ? QString() : QStringLiteral(" as ") + m.fileType,
                              quantMethodName(s.quantization->method)));
+}
+
+std::optional<MemoryPlan> tryPlanMemory(const Scenario &scenario)
+{
+    try {
+        return planMemory(scenario);
+    } catch (const Error &) {
+        return std::nullopt;
+    }
 }
 
 MemoryPlan planMemory(const Scenario &s)

@@ -5,12 +5,19 @@
 #include "core/plan/memoryplan.h"
 #include "core/scenario/scenario.h"
 
+#include <optional>
+
 namespace kvscope {
 
 /// The calculation core: every figure kvscope shows comes from here.
 /// Pure and fast (no I/O); throws kvscope::Error naming the option and value
 /// for invalid input, and for results that would overflow 64-bit bytes.
 MemoryPlan planMemory(const Scenario &scenario);
+
+/// planMemory(), or nullopt where the core refuses the scenario (a precision or
+/// tensor-parallel size the engine rejects): for searches, where such a
+/// combination is no candidate.
+std::optional<MemoryPlan> tryPlanMemory(const Scenario &scenario);
 
 /// The quantization a scenario resolves to: --quantization if given (with its
 /// group size), else the checkpoint's quantization_config, else none.

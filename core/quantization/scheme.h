@@ -9,7 +9,8 @@
 namespace kvscope::quant {
 
 /// The number formats the simulator applies (definitions and sources:
-/// docs/quantization-formats.md; the "Quantization simulator: formats and metrics" table of docs/methodology.md).
+/// docs/quantization-formats.md; the "Quantization simulator: formats and metrics" table of
+/// docs/methodology.md).
 enum class SchemeKind
 {
     Fp16,    ///< cast from float32, round-to-nearest-even

@@ -15,11 +15,6 @@ namespace kvscope::quant {
 
 namespace {
 
-[[noreturn]] void fail(const QString &path, const QString &problem)
-{
-    throw Error(QStringLiteral("%1: %2").arg(path, problem));
-}
-
 bool isNpy(const QString &path)
 {
     if (path.endsWith(QLatin1String(".npy"), Qt::CaseInsensitive))
@@ -118,10 +113,10 @@ TensorData openNpy(const QString &path, const QString &name)
     auto file = std::make_shared<NpyFile>(NpyFile::open(path));
     const TensorInfo info = npyInfo(path, file->header());
     if (!name.isEmpty() && name != info.name)
-        fail(path, QStringLiteral("a .npy file holds one array, '%1'; there is no tensor '%2'")
-                       .arg(info.name, name));
+        failAt(path, QStringLiteral("a .npy file holds one array, '%1'; there is no tensor '%2'")
+                         .arg(info.name, name));
     if (!info.unusableReason.isEmpty())
-        fail(path, info.unusableReason);
+        failAt(path, info.unusableReason);
     const unsigned char *bytes = file->data();
     return TensorData::fromBytes(bytes, *npyType(info.dtype), info.shape[0], info.shape[1], std::move(file),
                                  path, info.name);
@@ -134,17 +129,18 @@ TensorData openSafetensors(const QString &path, const QString &name)
     const SafetensorsEntry *entry = nullptr;
     if (name.isEmpty()) {
         if (tensors.size() != 1)
-            fail(path,
-                 QStringLiteral("holds %1 tensors; pick one with --tensor (see --list)").arg(tensors.size()));
+            failAt(
+                path,
+                QStringLiteral("holds %1 tensors; pick one with --tensor (see --list)").arg(tensors.size()));
         entry = &tensors.first();
     } else {
         entry = file->header().find(name);
         if (!entry)
-            fail(path, QStringLiteral("no tensor '%1' (the file holds: %2)").arg(name, nameList(tensors)));
+            failAt(path, QStringLiteral("no tensor '%1' (the file holds: %2)").arg(name, nameList(tensors)));
     }
     const TensorInfo info = safetensorsInfo(*entry);
     if (!info.unusableReason.isEmpty())
-        fail(path, QStringLiteral("tensor '%1': %2").arg(entry->name, info.unusableReason));
+        failAt(path, QStringLiteral("tensor '%1': %2").arg(entry->name, info.unusableReason));
     const unsigned char *bytes = file->data(*entry);
     return TensorData::fromBytes(bytes, *safetensorsType(entry->dtype), entry->shape[0], entry->shape[1],
                                  std::move(file), path, entry->name);
@@ -172,7 +168,7 @@ QList<TensorInfo> listTensors(const QString &path)
 TensorData openTensor(const QString &path, const QString &name)
 {
     if (!QFileInfo::exists(path))
-        fail(path, QStringLiteral("no such file"));
+        failAt(path, QStringLiteral("no such file"));
     return isNpy(path) ? openNpy(path, name) : openSafetensors(path, name);
 }
 

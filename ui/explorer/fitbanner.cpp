@@ -22,11 +22,6 @@ QString memory(std::int64_t bytes)
     return formatMemory(bytes, QLocale());
 }
 
-bool works(const MemoryPlan &plan)
-{
-    return plan.fits && plan.engineStarts;
-}
-
 } // namespace
 
 FitBanner::FitBanner(QWidget *parent) : QLabel(parent)
@@ -49,7 +44,7 @@ void FitBanner::showPlan(const MemoryPlan &plan, const QList<Fix> &fixes)
 {
     m_plan = plan;
     m_fixes = fixes;
-    m_warning = !works(plan);
+    m_warning = !plan.works();
     QString text = verdict();
     const QString offered = proposals();
     if (!offered.isEmpty())
@@ -112,7 +107,7 @@ QString FitBanner::fixText(const Fix &fix)
 QString FitBanner::proposals() const
 {
     if (m_fixes.isEmpty())
-        return works(m_plan)
+        return m_plan.works()
                    ? QString()
                    : tr("Nothing kvscope tries makes it fit: a smaller batch or sequence, a narrower "
                         "KV cache, quantized weights, more GPUs or a GPU with more memory.");
@@ -129,7 +124,7 @@ QString FitBanner::proposals() const
         links << QStringLiteral("<a href=\"fix:%1\">%2</a>").arg(i).arg(words.toHtmlEscaped());
     }
     const QString list = links.join(QStringLiteral(" · "));
-    return works(m_plan) ? tr("Room for up to %1.").arg(list) : tr("It would fit with: %1.").arg(list);
+    return m_plan.works() ? tr("Room for up to %1.").arg(list) : tr("It would fit with: %1.").arg(list);
 }
 
 QString FitBanner::notes() const

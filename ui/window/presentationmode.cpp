@@ -15,8 +15,7 @@ namespace kvscope {
 
 PresentationMode::PresentationMode(QMainWindow *window, QList<QAction *> presentationOnly)
     : QObject(window), m_window(window), m_presentationOnly(std::move(presentationOnly))
-{
-}
+{}
 
 void PresentationMode::setActive(bool on)
 {

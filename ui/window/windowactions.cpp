@@ -31,10 +31,12 @@ WindowActions::WindowActions(QMainWindow *window) : QObject(window)
     fileMenu = bar->addMenu(QString());
     openScenario = addAction(fileMenu, "actionOpenScenario");
     saveScenario = addAction(fileMenu, "actionSaveScenario", {QKeySequence::Save});
-    saveScenarioAs = addAction(fileMenu, "actionSaveScenarioAs", {QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_S)});
+    saveScenarioAs =
+        addAction(fileMenu, "actionSaveScenarioAs", {QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_S)});
     fileMenu->addSeparator();
     openModel = addAction(fileMenu, "actionOpenModel", {QKeySequence::Open});
-    openModelFolder = addAction(fileMenu, "actionOpenModelFolder", {QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O)});
+    openModelFolder =
+        addAction(fileMenu, "actionOpenModelFolder", {QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O)});
     pasteConfig = addAction(fileMenu, "actionPasteConfig");
     recentMenu = fileMenu->addMenu(QString());
     recentMenu->setObjectName(QStringLiteral("menuRecentFiles"));
@@ -56,12 +58,14 @@ WindowActions::WindowActions(QMainWindow *window) : QObject(window)
     cycleKvPrecision = addAction(viewMenu, "actionCycleKvPrecision", {QKeySequence(Qt::CTRL | Qt::Key_K)});
     fullScreen = addAction(viewMenu, "actionFullScreen", {QKeySequence::FullScreen});
     viewMenu->addSeparator();
-    formulaPanel = addAction(viewMenu, "actionFormulaPanel", {QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_F)});
+    formulaPanel =
+        addAction(viewMenu, "actionFormulaPanel", {QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_F)});
     formulaPanel->setCheckable(true);
     addToStrip = addAction(viewMenu, "actionAddToStrip", {QKeySequence(Qt::CTRL | Qt::Key_D)});
     presentation = addAction(viewMenu, "actionPresentation", {QKeySequence(Qt::Key_F5)});
     presentation->setCheckable(true);
-    zoomIn = addAction(viewMenu, "actionZoomIn", {QKeySequence::ZoomIn, QKeySequence(Qt::CTRL | Qt::Key_Equal)});
+    zoomIn =
+        addAction(viewMenu, "actionZoomIn", {QKeySequence::ZoomIn, QKeySequence(Qt::CTRL | Qt::Key_Equal)});
     zoomOut = addAction(viewMenu, "actionZoomOut", {QKeySequence::ZoomOut});
     zoomReset = addAction(viewMenu, "actionZoomReset", {QKeySequence(Qt::CTRL | Qt::Key_0)});
     // Page Up / Page Down belong to the sliders, except while presenting.
