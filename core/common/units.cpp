@@ -178,4 +178,14 @@ QString formatDuration(double seconds)
     return formatFigure(value, 'f', decimals) + QLatin1Char(' ') + QString::fromUtf8(names[unit]);
 }
 
+QString localCount(std::int64_t value)
+{
+    return formatCount(value, QLocale());
+}
+
+QString localMemory(std::int64_t bytes)
+{
+    return formatMemory(bytes, QLocale());
+}
+
 } // namespace kvscope

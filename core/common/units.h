@@ -61,6 +61,11 @@ QString formatBytes(std::int64_t bytes, const QLocale &locale, int decimals = 2)
 /// An integer with the locale's digit grouping.
 QString formatCount(std::int64_t value, const QLocale &locale);
 
+/// formatCount() and formatMemory() in the default QLocale, which the window
+/// sets to the locale of its language.
+QString localCount(std::int64_t value);
+QString localMemory(std::int64_t bytes);
+
 /// A number with `decimals` decimals and the locale's digit grouping.
 QString formatDecimal(double value, int decimals, const QLocale &locale);
 

@@ -121,16 +121,6 @@ QLabel *FiguresPanel::valueLabel(const QString &key) const
 
 namespace {
 
-QString count(std::int64_t value)
-{
-    return formatCount(value, QLocale());
-}
-
-QString memory(std::int64_t bytes)
-{
-    return formatMemory(bytes, QLocale());
-}
-
 QString bytes(std::int64_t value)
 {
     return formatBytes(value, QLocale());
@@ -188,12 +178,12 @@ QString FiguresPanel::batchStructure(const MemoryPlan &p)
         parts << tr("%1 of %2 layers slide over a %3-token window")
                      .arg(kv.slidingLayers)
                      .arg(layers)
-                     .arg(count(kv.slidingWindow));
+                     .arg(localCount(kv.slidingWindow));
     if (kv.chunkedLayers > 0)
         parts << tr("%1 of %2 layers keep only their %3-token chunk")
                      .arg(kv.chunkedLayers)
                      .arg(layers)
-                     .arg(count(kv.attentionChunkSize));
+                     .arg(localCount(kv.attentionChunkSize));
     if (kv.sharedLayers > 0)
         parts << tr("%1 of %2 layers reuse earlier layers' caches").arg(kv.sharedLayers).arg(layers);
     if (kv.recurrentLayers > 0)
@@ -211,47 +201,49 @@ QString FiguresPanel::batchStructure(const MemoryPlan &p)
 void FiguresPanel::showPlan(const MemoryPlan &p)
 {
     m_plan = p;
-    QString layersText = tr("%1 layers × %2 B").arg(p.kv.cacheLayers).arg(count(p.kv.bytesPerTokenPerLayer));
+    QString layersText =
+        tr("%1 layers × %2 B").arg(p.kv.cacheLayers).arg(localCount(p.kv.bytesPerTokenPerLayer));
     setCard(QStringLiteral("kvBytesPerToken"), tr("KV cache per token"),
-            tr("%1 B").arg(count(p.kv.bytesPerToken)),
+            tr("%1 B").arg(localCount(p.kv.bytesPerToken)),
             joined({bytes(p.kv.bytesPerToken), layersText, tokenStructure(p)}));
-    setCard(
-        QStringLiteral("kvCacheBytes"), tr("KV cache for the batch"), memory(p.kv.cacheBytes),
-        joined({tr("%1 × %2 tokens, %3").arg(count(p.batchSize), count(p.seqLen), dtypeName(p.kvCacheDtype)),
-                batchStructure(p)}));
+    setCard(QStringLiteral("kvCacheBytes"), tr("KV cache for the batch"), localMemory(p.kv.cacheBytes),
+            joined({tr("%1 × %2 tokens, %3")
+                        .arg(localCount(p.batchSize), localCount(p.seqLen), dtypeName(p.kvCacheDtype)),
+                    batchStructure(p)}));
     const bool noRoom = p.kv.shortfallBytes > 0;
     QString capacityDetail = noRoom ? tr("no room: weights, activations and overhead exceed the budget by %1")
-                                          .arg(memory(p.kv.shortfallBytes))
+                                          .arg(localMemory(p.kv.shortfallBytes))
                                     : tr("%1 blocks of %2 tokens · %3 available")
-                                          .arg(count(p.kv.numGpuBlocks))
+                                          .arg(localCount(p.kv.numGpuBlocks))
                                           .arg(p.blockSize)
-                                          .arg(memory(p.kv.availableBytes));
+                                          .arg(localMemory(p.kv.availableBytes));
     if (!noRoom && p.kv.numGroups > 1)
         capacityDetail +=
             QStringLiteral(" · ") +
             tr("each block serves a group of %1 layers (%2 groups)").arg(p.kv.groupSize).arg(p.kv.numGroups);
     setCard(QStringLiteral("kvCapacity"), tr("KV capacity"),
-            noRoom ? tr("none") : tr("%1 tokens").arg(count(p.kv.capacityTokens)), capacityDetail);
+            noRoom ? tr("none") : tr("%1 tokens").arg(localCount(p.kv.capacityTokens)), capacityDetail);
     setCard(QStringLiteral("maxConcurrency"), tr("Max concurrency"),
             noRoom ? tr("none") : formatDecimal(p.kv.maxConcurrency, 2, QLocale()) + QStringLiteral("×"),
-            noRoom ? tr("not one request of %1 tokens (--max-model-len)").arg(count(p.maxModelLen))
-                   : tr("requests of %1 tokens (--max-model-len)").arg(count(p.maxModelLen)));
+            noRoom ? tr("not one request of %1 tokens (--max-model-len)").arg(localCount(p.maxModelLen))
+                   : tr("requests of %1 tokens (--max-model-len)").arg(localCount(p.maxModelLen)));
     QString storage = p.modelFileType.isEmpty() ? quantizationSummary(p.quantization)
                                                 : QStringLiteral("GGUF %1").arg(p.modelFileType);
     if (p.weights.budgetUsesMeasured)
         storage += QStringLiteral(" · ") + tr("measured from checkpoint");
     else if (p.weights.measuredBytesPerGpu > 0)
         storage += QStringLiteral(" · ") +
-                   tr("measured from checkpoint: %1").arg(memory(p.weights.measuredBytesPerGpu));
+                   tr("measured from checkpoint: %1").arg(localMemory(p.weights.measuredBytesPerGpu));
     if (!p.weightsFit)
         storage +=
-            QStringLiteral(" · ") + tr("%1 over the budget alone").arg(memory(p.weightsOverBudgetBytes));
-    setCard(QStringLiteral("weights"), tr("Weights per GPU"), memory(p.weights.bytesPerGpu),
+            QStringLiteral(" · ") + tr("%1 over the budget alone").arg(localMemory(p.weightsOverBudgetBytes));
+    setCard(QStringLiteral("weights"), tr("Weights per GPU"), localMemory(p.weights.bytesPerGpu),
             tr("%1 bits/weight · %2").arg(formatDecimal(p.weights.bitsPerWeight, 2, QLocale()), storage));
     setCard(QStringLiteral("parameters"), tr("Parameters"), formatParameterCount(p.params.total),
             p.params.active != p.params.total
-                ? tr("%1 total · %2 active per token").arg(count(p.params.total), count(p.params.active))
-                : tr("%1 total").arg(count(p.params.total)));
+                ? tr("%1 total · %2 active per token")
+                      .arg(localCount(p.params.total), localCount(p.params.active))
+                : tr("%1 total").arg(localCount(p.params.total)));
 }
 
 QString FiguresPanel::figuresText() const

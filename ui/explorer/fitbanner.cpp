@@ -10,20 +10,6 @@
 
 namespace kvscope {
 
-namespace {
-
-QString count(std::int64_t value)
-{
-    return formatCount(value, QLocale());
-}
-
-QString memory(std::int64_t bytes)
-{
-    return formatMemory(bytes, QLocale());
-}
-
-} // namespace
-
 FitBanner::FitBanner(QWidget *parent) : QLabel(parent)
 {
     setObjectName(QStringLiteral("fitBanner"));
@@ -60,21 +46,22 @@ QString FitBanner::verdict() const
     if (!p.weightsFit)
         return tr("<b>The weights alone do not fit:</b> %1 of weights per GPU against a %2 budget, %3 over "
                   "before any activations, overhead or KV cache.")
-            .arg(memory(p.weights.bytesPerGpu), memory(p.budgetBytes), memory(p.weightsOverBudgetBytes));
+            .arg(localMemory(p.weights.bytesPerGpu), localMemory(p.budgetBytes),
+                 localMemory(p.weightsOverBudgetBytes));
     if (p.kv.shortfallBytes > 0)
         return tr("<b>No room for a KV cache:</b> weights, activations and runtime overhead exceed the %1 "
                   "budget per GPU by %2.")
-            .arg(memory(p.budgetBytes), memory(p.kv.shortfallBytes));
+            .arg(localMemory(p.budgetBytes), localMemory(p.kv.shortfallBytes));
     if (!p.fits)
         return tr("<b>Does not fit:</b> %1 over the %2 budget per GPU.")
-            .arg(memory(-p.headroomBytes), memory(p.budgetBytes));
+            .arg(localMemory(-p.headroomBytes), localMemory(p.budgetBytes));
     if (!p.engineStarts)
         return tr("<b>The batch fits, but vLLM would refuse to start</b> (see the note below). %1 headroom "
                   "of "
                   "the %2 budget per GPU.")
-            .arg(memory(p.headroomBytes), memory(p.budgetBytes));
+            .arg(localMemory(p.headroomBytes), localMemory(p.budgetBytes));
     return tr("<b>Fits.</b> %1 headroom of the %2 budget per GPU.")
-        .arg(memory(p.headroomBytes), memory(p.budgetBytes));
+        .arg(localMemory(p.headroomBytes), localMemory(p.budgetBytes));
 }
 
 QString FitBanner::fixText(const Fix &fix)
@@ -83,18 +70,18 @@ QString FitBanner::fixText(const Fix &fix)
     for (const OptionChange &change : fix.changes) {
         const QString &option = change.option;
         if (option == QLatin1String("--batch-size")) {
-            parts << tr("batch %1").arg(count(change.value.toInteger()));
+            parts << tr("batch %1").arg(localCount(change.value.toInteger()));
         } else if (option == QLatin1String("--seq-len")) {
-            parts << tr("%1 tokens").arg(count(change.value.toInteger()));
+            parts << tr("%1 tokens").arg(localCount(change.value.toInteger()));
         } else if (option == QLatin1String("--max-model-len")) {
-            parts << tr("--max-model-len %1").arg(count(change.value.toInteger()));
+            parts << tr("--max-model-len %1").arg(localCount(change.value.toInteger()));
         } else if (option == QLatin1String("--kv-cache-dtype")) {
             parts << tr("%1 KV cache").arg(change.value.toString().toUpper());
         } else if (option == QLatin1String("--quantization")) {
             const QString method = shortName(fix.plan.quantization);
             parts << (fix.needsQuantizedCheckpoint ? tr("%1 weights %2 (needs a checkpoint stored as %1)")
                                                    : tr("%1 weights %2"))
-                         .arg(method, memory(fix.plan.weights.bytesPerGpu));
+                         .arg(method, localMemory(fix.plan.weights.bytesPerGpu));
         } else if (option == QLatin1String("--tensor-parallel-size")) {
             parts << tr("%1 GPUs (tensor parallel)").arg(change.value.toInteger());
         } else if (option == QLatin1String("--gpu")) {
@@ -118,9 +105,9 @@ QString FitBanner::proposals() const
         if (fix.limit)
             words = fix.kind == FixKind::BatchSize
                         ? tr("batch %1 at %2 tokens")
-                              .arg(count(fix.scenario.batchSize), count(fix.scenario.seqLen))
+                              .arg(localCount(fix.scenario.batchSize), localCount(fix.scenario.seqLen))
                         : tr("%1 tokens at batch %2")
-                              .arg(count(fix.scenario.seqLen), count(fix.scenario.batchSize));
+                              .arg(localCount(fix.scenario.seqLen), localCount(fix.scenario.batchSize));
         links << QStringLiteral("<a href=\"fix:%1\">%2</a>").arg(i).arg(words.toHtmlEscaped());
     }
     const QString list = links.join(QStringLiteral(" · "));
