@@ -15,9 +15,10 @@ KVSCOPE_CONFIGURE_OPTIONS=()
 # for scripts/format; clang for the sanitizer build and the fuzzers, clang-tidy
 # for scripts/tidy; lld for fast links (without it CMake links with ld);
 # dpkg-dev (dpkg-shlibdeps), appstream and desktop-file-utils for the package
-# test.
+# test; ccache so that a rebuild after switching branches or clones recompiles
+# only what changed (CMakeLists.txt sets it up for the precompiled headers).
 KVSCOPE_PACKAGES=(
-    build-essential cmake ninja-build pkg-config lld
+    build-essential cmake ninja-build pkg-config lld ccache
     qt6-base-dev libqt6opengl6-dev qt6-charts-dev qt6-svg-dev
     qt6-tools-dev qt6-tools-dev-tools qt6-l10n-tools libxkbcommon-dev libgl-dev
     xvfb xauth fonts-noto-cjk clang clang-format clang-tidy
@@ -59,11 +60,17 @@ kvscope_install_dependencies() {
 }
 
 # Configures once; KVSCOPE_WERROR=ON (set by CI) makes warnings errors.
-# ccache is used when it is installed.
+# ccache is used when it is installed. KVSCOPE_UNITY=ON compiles each
+# library's sources as a few large files (a clean build in about half the
+# time; CI uses it), KVSCOPE_BENCHMARKS=OFF leaves out tests/benchmarks.
 kvscope_build() {
     local options=(-DKVSCOPE_WERROR="${KVSCOPE_WERROR:-OFF}")
     if [[ ! -f "$KVSCOPE_BUILD/build.ninja" ]]; then
-        options+=(-G Ninja -DCMAKE_BUILD_TYPE="${KVSCOPE_BUILD_TYPE:-RelWithDebInfo}")
+        options+=(-G Ninja -DCMAKE_BUILD_TYPE="${KVSCOPE_BUILD_TYPE:-RelWithDebInfo}"
+            -DCMAKE_UNITY_BUILD="${KVSCOPE_UNITY:-OFF}")
+        if [[ -n "${KVSCOPE_BENCHMARKS:-}" ]]; then
+            options+=(-DKVSCOPE_BUILD_BENCHMARKS="$KVSCOPE_BENCHMARKS")
+        fi
         if command -v ccache >/dev/null; then
             options+=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
         fi
