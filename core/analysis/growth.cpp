@@ -12,32 +12,6 @@
 
 namespace kvscope {
 
-QString growthAxisName(GrowthAxis axis)
-{
-    return axis == GrowthAxis::BatchSize ? QStringLiteral("batch") : QStringLiteral("sequence");
-}
-
-GrowthAxis parseGrowthAxis(const QString &text, const QString &option)
-{
-    for (const GrowthAxis axis : {GrowthAxis::SequenceLength, GrowthAxis::BatchSize})
-        if (text == growthAxisName(axis))
-            return axis;
-    throw Error(QStringLiteral("%1: expected 'sequence' or 'batch', got '%2'").arg(option, text));
-}
-
-QString axisScaleName(AxisScale scale)
-{
-    return scale == AxisScale::Logarithmic ? QStringLiteral("log") : QStringLiteral("linear");
-}
-
-AxisScale parseAxisScale(const QString &text, const QString &option)
-{
-    for (const AxisScale scale : {AxisScale::Linear, AxisScale::Logarithmic})
-        if (text == axisScaleName(scale))
-            return scale;
-    throw Error(QStringLiteral("%1: expected 'linear' or 'log', got '%2'").arg(option, text));
-}
-
 QList<KvCacheDtype> kvPrecisionWalk(WeightDtype resolvedDtype, ModelFormat format)
 {
     if (format == ModelFormat::Gguf)
@@ -53,11 +27,6 @@ int kvPrecisionStep(const QList<KvCacheDtype> &walk, KvCacheDtype resolvedKvDtyp
         if (kvBitsPerElement(walk.at(i)) == kvBitsPerElement(resolvedKvDtype))
             return int(i);
     return -1;
-}
-
-double axisPosition(std::int64_t x, AxisScale scale)
-{
-    return scale == AxisScale::Logarithmic ? std::log2(double(std::max<std::int64_t>(1, x))) : double(x);
 }
 
 namespace {

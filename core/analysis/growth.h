@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "core/analysis/growthoptions.h"
 #include "core/plan/memoryplan.h"
 #include "core/scenario/scenario.h"
 
@@ -10,34 +11,6 @@
 #include <QList>
 
 namespace kvscope {
-
-enum class GrowthAxis
-{
-    SequenceLength,
-    BatchSize
-};
-
-/// How the growth chart spaces its horizontal axis. KV memory grows linearly with
-/// tokens and sequences: a linear axis shows that as a straight line; a
-/// logarithmic one shows the whole range at once but bends the line.
-enum class AxisScale
-{
-    Linear,
-    Logarithmic
-};
-
-/// "linear" or "log": how settings and scenario files spell the scale.
-QString axisScaleName(AxisScale scale);
-/// Reads axisScaleName()'s spellings; throws kvscope::Error naming `option` and the text.
-AxisScale parseAxisScale(const QString &text, const QString &option);
-
-/// Where `x` sits on an axis of `scale`: x itself, or log2(x) (x >= 1).
-double axisPosition(std::int64_t x, AxisScale scale);
-
-/// "sequence" or "batch": how settings, scenario files and the command line spell the axis.
-QString growthAxisName(GrowthAxis axis);
-/// Reads growthAxisName()'s spellings; throws kvscope::Error naming `option` and the text.
-GrowthAxis parseGrowthAxis(const QString &text, const QString &option);
 
 /// The KV precisions the explorer walks through. vLLM: FP32 -> FP16/BF16
 /// (following the resolved --dtype) -> FP8. GGUF models (llama.cpp's cache
@@ -66,14 +39,6 @@ struct GrowthCurve
     QList<std::int64_t> kvBytes;    ///< KV cache at x
     QList<std::int64_t> totalBytes; ///< weights + activations + overhead + KV cache at x
     std::int64_t fitsUpTo = 0;      ///< largest x within the budget; -1 = no limit (all layers slide)
-};
-
-/// A model that differs from the scenario's in one feature, to show what the
-/// feature saves.
-enum class Counterfactual
-{
-    AsIfMha,          ///< every query head with its own K and V: no GQA sharing, no MLA latent
-    AsIfAllLayersFull ///< every layer keeps every token: no sliding window, chunk, recurrent state or sharing
 };
 
 /// The scenario's model changed as `kind` says, or nothing when the model has no

@@ -20,7 +20,7 @@
 // the field and the value; nothing is half-read.
 #pragma once
 
-#include "core/analysis/growth.h"
+#include "core/analysis/growthoptions.h"
 #include "core/gpu/gpuspec.h"
 #include "core/model/modelimport.h"
 #include "core/scenario/scenariovalues.h"

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "core/analysis/growth.h"
+#include "core/analysis/growthoptions.h"
 #include "core/scenario/scenario.h"
 #include "core/scenario/scenariovalues.h"
 

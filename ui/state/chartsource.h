@@ -2,7 +2,7 @@
 #pragma once
 
 #include "core/analysis/fixes.h"
-#include "core/analysis/growth.h"
+#include "core/analysis/growthoptions.h"
 #include "core/compare/comparison.h"
 #include "core/document/scenariofile.h"
 #include "core/plan/memoryplan.h"

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "ui/state/scenariocontroller.h"
 
+#include "core/analysis/growth.h"
 #include "core/common/error.h"
 #include "core/library/library.h"
 #include "core/plan/planner.h"

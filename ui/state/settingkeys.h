@@ -5,7 +5,7 @@
 // spellings are those older versions wrote, so their settings still load.
 #pragma once
 
-#include "core/analysis/growth.h"
+#include "core/analysis/growthoptions.h"
 #include "core/precision/dtypes.h"
 #include "core/quantization/synthetic.h"
 #include "ui/state/setting.h"
