@@ -8,7 +8,7 @@
 namespace kvscope {
 
 /// The plan as one JSON object (`kvscope calc --json`, GUI "Copy as JSON").
-/// Byte figures are per GPU and exact integers; see docs/cli.md for every key.
+/// Byte figures are per GPU and exact integers; docs/user-guide.md ("kvscope calc") lists every key.
 QJsonObject planToJson(const MemoryPlan &plan);
 
 } // namespace kvscope
