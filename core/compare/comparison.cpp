@@ -2,6 +2,7 @@
 #include "core/compare/comparison.h"
 
 #include "core/common/error.h"
+#include "core/common/scenariofield.h"
 #include "core/output/planjson.h"
 #include "core/plan/planner.h"
 
@@ -67,7 +68,7 @@ void distinguishLabels(QList<ComparisonColumn> &columns)
         QStringList words;
         const ScenarioValues values = differingValues(columns.first().scenario, columns.at(i).scenario);
         for (auto it = values.cbegin(); it != values.cend(); ++it)
-            words << QStringLiteral("--%1 %2").arg(it.key(), it.value());
+            words << QStringLiteral("%1 %2").arg(flagForKey(it.key()), it.value());
         if (!words.isEmpty())
             columns[i].label += QStringLiteral(" (%1)").arg(words.join(QLatin1Char(' ')));
     }

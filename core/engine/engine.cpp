@@ -21,7 +21,13 @@ Engine parseEngine(const QString &text)
         return Engine::Vllm;
     if (name == QLatin1String("sglang"))
         return Engine::Sglang;
-    throw Error(QStringLiteral("--engine: must be vllm or sglang, got '%1'").arg(text));
+    throw Error(
+        QStringLiteral("%1: must be vllm or sglang, got '%2'").arg(optionFlag(ScenarioField::Engine), text));
+}
+
+QString optionFlag(ScenarioField field, Engine engine)
+{
+    return engine == Engine::Sglang ? sglangFlag(field) : optionFlag(field);
 }
 
 QString EngineVersion::text() const
@@ -104,12 +110,13 @@ VllmVersionChoice resolveVllmVersion(const QString &text)
     }
     const std::optional<EngineVersion> version = parseEngineVersion(text);
     if (!version)
-        throw Error(
-            QStringLiteral("--vllm-version: expected a release such as 0.19 or 0.10.1, got '%1'").arg(text));
+        throw Error(QStringLiteral("%1: expected a release such as 0.19 or 0.10.1, got '%2'")
+                        .arg(optionFlag(ScenarioField::VllmVersion), text));
     if (*version < OldestVllmVersion)
-        throw Error(QStringLiteral("--vllm-version: %1 is older than %2, the oldest release kvscope models "
-                                   "(vLLM's V1 engine accounting)")
-                        .arg(text.trimmed(), OldestVllmVersion.text()));
+        throw Error(
+            QStringLiteral("%1: %2 is older than %3, the oldest release kvscope models "
+                           "(vLLM's V1 engine accounting)")
+                .arg(optionFlag(ScenarioField::VllmVersion), text.trimmed(), OldestVllmVersion.text()));
     choice.requested = version;
     for (const VllmProfile &profile : vllmProfiles())
         if (profile.since <= *version)

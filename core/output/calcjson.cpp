@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "core/output/calcjson.h"
 
+#include "core/common/scenariofield.h"
 #include "core/output/planjson.h"
 #include "core/scenario/launchline.h"
 
@@ -45,7 +46,7 @@ QJsonArray fixesToJson(const QList<Fix> &fixes)
     for (const Fix &fix : fixes) {
         QJsonObject change;
         for (const OptionChange &option : fix.changes)
-            change.insert(option.option, option.value);
+            change.insert(optionFlag(option.option), option.value);
         array.append(QJsonObject{
             {QStringLiteral("change"), change},
             {QStringLiteral("fits"), fix.plan.fits},

@@ -4,6 +4,7 @@
 #include "core/common/checked.h"
 #include "core/common/enumtable.h"
 #include "core/common/error.h"
+#include "core/common/scenariofield.h"
 
 namespace kvscope {
 
@@ -140,11 +141,10 @@ std::int64_t kvRowBytes(KvCacheDtype dtype, std::int64_t elements)
 {
     const KvBlock block = kvBlock(dtype);
     if (elements % block.values != 0)
-        throw Error(QStringLiteral("--kv-cache-dtype: %1 stores blocks of %2 values, but a KV row holds %3 "
+        throw Error(QStringLiteral("%1: %2 stores blocks of %3 values, but a KV row holds %4 "
                                    "(llama.cpp refuses this cache type for the model)")
-                        .arg(dtypeName(dtype))
-                        .arg(block.values)
-                        .arg(elements));
+                        .arg(optionFlag(ScenarioField::KvCacheDtype), dtypeName(dtype),
+                             QString::number(block.values), QString::number(elements)));
     return (Checked(elements / block.values) * block.bytes).value();
 }
 
