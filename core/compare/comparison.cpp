@@ -10,6 +10,7 @@
 #include <cmath>
 #include <limits>
 
+#include <QCoreApplication>
 #include <QJsonArray>
 
 namespace kvscope {
@@ -74,9 +75,11 @@ void distinguishLabels(QList<ComparisonColumn> &columns)
     }
 }
 
-/// One row's figure of one column.
+/// One row's figure of one column. The label is translated in CompareText's
+/// context, where the window reads it.
 struct RowSpec
 {
+    CompareRowId id;
     const char *key;
     const char *label;
     const char *unit;
@@ -106,25 +109,35 @@ CompareCell sqnr(const std::optional<double> &value, bool lossless)
 }
 
 const RowSpec rowSpecs[] = {
-    {"weights_bytes", "weights per GPU", "bytes", Better::Less, true,
+    {CompareRowId::WeightsBytes, "weights_bytes",
+     QT_TRANSLATE_NOOP("kvscope::CompareText", "weights per GPU"), "bytes", Better::Less, true,
      [](const ComparedColumn &c) { return number(double(c.plan.weights.bytesPerGpu)); }},
-    {"kv_bytes_per_token", "KV bytes per token", "bytes", Better::Less, true,
+    {CompareRowId::KvBytesPerToken, "kv_bytes_per_token",
+     QT_TRANSLATE_NOOP("kvscope::CompareText", "KV bytes per token"), "bytes", Better::Less, true,
      [](const ComparedColumn &c) { return number(double(c.plan.kv.bytesPerToken)); }},
-    {"kv_cache_bytes", "KV cache for the batch", "bytes", Better::Less, true,
+    {CompareRowId::KvCacheBytes, "kv_cache_bytes",
+     QT_TRANSLATE_NOOP("kvscope::CompareText", "KV cache for the batch"), "bytes", Better::Less, true,
      [](const ComparedColumn &c) { return number(double(c.plan.kv.cacheBytes)); }},
-    {"headroom_bytes", "headroom", "bytes", Better::More, true,
+    {CompareRowId::HeadroomBytes, "headroom_bytes", QT_TRANSLATE_NOOP("kvscope::CompareText", "headroom"),
+     "bytes", Better::More, true,
      [](const ComparedColumn &c) { return number(double(c.plan.headroomBytes)); }},
-    {"kv_capacity_tokens", "KV capacity", "tokens", Better::More, true,
+    {CompareRowId::KvCapacityTokens, "kv_capacity_tokens",
+     QT_TRANSLATE_NOOP("kvscope::CompareText", "KV capacity"), "tokens", Better::More, true,
      [](const ComparedColumn &c) { return number(double(c.plan.kv.capacityTokens)); }},
-    {"max_concurrency", "maximum concurrency", "x", Better::More, false,
+    {CompareRowId::MaxConcurrency, "max_concurrency",
+     QT_TRANSLATE_NOOP("kvscope::CompareText", "maximum concurrency"), "x", Better::More, false,
      [](const ComparedColumn &c) { return number(c.plan.kv.maxConcurrency); }},
-    {"largest_batch_that_fits", "largest batch that fits", "sequences", Better::More, true,
+    {CompareRowId::LargestBatchThatFits, "largest_batch_that_fits",
+     QT_TRANSLATE_NOOP("kvscope::CompareText", "largest batch that fits"), "sequences", Better::More, true,
      [](const ComparedColumn &c) { return number(double(c.plan.largestBatchThatFits)); }},
-    {"decode_tokens_per_second", "decode tokens/s", "tokens/s", Better::More, false,
+    {CompareRowId::DecodeTokensPerSecond, "decode_tokens_per_second",
+     QT_TRANSLATE_NOOP("kvscope::CompareText", "decode tokens/s"), "tokens/s", Better::More, false,
      [](const ComparedColumn &c) { return speedNumber(c, c.plan.speed.decodeTokensPerSecond); }},
-    {"prefill_seconds", "time to first token", "seconds", Better::Less, false,
+    {CompareRowId::PrefillSeconds, "prefill_seconds",
+     QT_TRANSLATE_NOOP("kvscope::CompareText", "time to first token"), "seconds", Better::Less, false,
      [](const ComparedColumn &c) { return speedNumber(c, c.plan.speed.prefill.seconds); }},
-    {"decode_bound", "decode bound", "", Better::None, false,
+    {CompareRowId::DecodeBound, "decode_bound", QT_TRANSLATE_NOOP("kvscope::CompareText", "decode bound"), "",
+     Better::None, false,
      [](const ComparedColumn &c) {
          CompareCell cell;
          if (c.plan.speed.available)
@@ -132,14 +145,24 @@ const RowSpec rowSpecs[] = {
                                                                          : QStringLiteral("compute");
          return cell;
      }},
-    {"weight_sqnr_db", "weight SQNR", "dB", Better::More, false,
+    {CompareRowId::WeightSqnrDb, "weight_sqnr_db", QT_TRANSLATE_NOOP("kvscope::CompareText", "weight SQNR"),
+     "dB", Better::More, false,
      [](const ComparedColumn &c) {
          const WeightAccuracy &w = c.accuracy.weights;
          return sqnr(w.error ? std::optional(w.error->sqnrDb) : std::nullopt, w.lossless);
      }},
-    {"kv_sqnr_db", "KV SQNR", "dB", Better::More, false,
+    {CompareRowId::KvSqnrDb, "kv_sqnr_db", QT_TRANSLATE_NOOP("kvscope::CompareText", "KV SQNR"), "dB",
+     Better::More, false,
      [](const ComparedColumn &c) { return sqnr(c.accuracy.kv.combinedSqnrDb, c.accuracy.kv.lossless); }},
 };
+
+const RowSpec &rowSpec(CompareRowId id)
+{
+    for (const RowSpec &spec : rowSpecs)
+        if (spec.id == id)
+            return spec;
+    Q_UNREACHABLE(); // the table holds every row
+}
 
 /// Two figures equal up to rounding (the same FLOPs summed in another order):
 /// a difference below a billionth of either is none.
@@ -206,6 +229,16 @@ QString betterName(Better better)
 }
 
 } // namespace
+
+QString compareRowKey(CompareRowId id)
+{
+    return QLatin1String(rowSpec(id).key);
+}
+
+QString compareRowLabel(CompareRowId id)
+{
+    return QLatin1String(rowSpec(id).label);
+}
 
 QString precisionLabel(const Scenario &scenario)
 {
@@ -276,8 +309,7 @@ QList<CompareRow> comparisonRows(const QList<ComparedColumn> &columns)
     QList<CompareRow> rows;
     for (const RowSpec &spec : rowSpecs) {
         CompareRow row;
-        row.key = QLatin1String(spec.key);
-        row.label = QLatin1String(spec.label);
+        row.id = spec.id;
         row.unit = QLatin1String(spec.unit);
         row.better = spec.better;
         row.integral = spec.integral;
@@ -375,8 +407,8 @@ QJsonObject comparisonToJson(const Comparison &comparison)
         for (const int column : row.best)
             best << column;
         QJsonObject o;
-        o.insert(u"key", row.key);
-        o.insert(u"label", row.label);
+        o.insert(u"key", compareRowKey(row.id));
+        o.insert(u"label", compareRowLabel(row.id));
         o.insert(u"unit", row.unit);
         o.insert(u"better", betterName(row.better));
         o.insert(u"values", values);

@@ -170,7 +170,7 @@
         <translation>%1 dB</translation>
     </message>
     <message>
-        <source>Weights per GPU</source>
+        <source>weights per GPU</source>
         <translation>每块 GPU 的权重</translation>
     </message>
     <message>
@@ -182,7 +182,7 @@
         <translation>整个 Batch 的 KV Cache</translation>
     </message>
     <message>
-        <source>Headroom</source>
+        <source>headroom</source>
         <translation>余量</translation>
     </message>
     <message>
@@ -190,27 +190,27 @@
         <translation>KV Cache 容量</translation>
     </message>
     <message>
-        <source>Maximum concurrency</source>
+        <source>maximum concurrency</source>
         <translation>最大并发</translation>
     </message>
     <message>
-        <source>Largest batch that fits</source>
+        <source>largest batch that fits</source>
         <translation>放得下的最大 Batch</translation>
     </message>
     <message>
-        <source>Decode tokens/s</source>
+        <source>decode tokens/s</source>
         <translation>解码 tokens/s</translation>
     </message>
     <message>
-        <source>Time to first token</source>
+        <source>time to first token</source>
         <translation>首 token 时延</translation>
     </message>
     <message>
-        <source>Decode bound</source>
+        <source>decode bound</source>
         <translation>解码瓶颈</translation>
     </message>
     <message>
-        <source>Weight SQNR</source>
+        <source>weight SQNR</source>
         <translation>权重 SQNR</translation>
     </message>
     <message>

@@ -92,7 +92,7 @@ class TestCompareView : public QObject
         for (int r = 0; r < comparison.rows.size(); ++r) {
             const CompareRow &row = comparison.rows.at(r);
             QCOMPARE(t->verticalHeaderItem(CompareView::FirstFigureRow + r)->text(),
-                     CompareText::rowLabel(row.key));
+                     CompareText::rowLabel(row.id));
             for (int c = 0; c < row.cells.size(); ++c) {
                 const CompareCell &cell = row.cells.at(c);
                 const QTableWidgetItem *item = t->item(CompareView::FirstFigureRow + r, c);

@@ -391,8 +391,8 @@ void CompareView::showComparison()
     m_table->setRowCount(FirstFigureRow + int(comparison.rows.size()));
     for (int r = 0; r < comparison.rows.size(); ++r) {
         const CompareRow &row = comparison.rows.at(r);
-        auto *label = new QTableWidgetItem(CompareText::rowLabel(row.key));
-        label->setToolTip(CompareText::rowToolTip(row.key));
+        auto *label = new QTableWidgetItem(CompareText::rowLabel(row.id));
+        label->setToolTip(CompareText::rowToolTip(row.id));
         m_table->setVerticalHeaderItem(FirstFigureRow + r, label);
         for (int c = 0; c < row.cells.size() && c < m_table->columnCount(); ++c) {
             const CompareCell &cell = row.cells.at(c);
@@ -402,7 +402,7 @@ void CompareView::showComparison()
                 text += QLatin1Char('\n') + delta;
             auto *item = new QTableWidgetItem(text);
             item->setData(ValueRole, cell.value ? QVariant(*cell.value) : QVariant());
-            item->setToolTip(CompareText::rowToolTip(row.key));
+            item->setToolTip(CompareText::rowToolTip(row.id));
             if (row.best.contains(c)) {
                 QFont font = item->font();
                 font.setBold(true);
