@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "core/compare/comparison.h"
 
+#include "core/common/enumtable.h"
 #include "core/common/error.h"
 #include "core/common/scenariofield.h"
 #include "core/output/planjson.h"
@@ -30,25 +31,7 @@ QString weightLabel(const MemoryPlan &plan)
 
 QString kvLabel(KvCacheDtype dtype)
 {
-    switch (dtype) {
-    case KvCacheDtype::Auto:
-    case KvCacheDtype::BFloat16:
-        return QStringLiteral("BF16 KV");
-    case KvCacheDtype::Float16:
-        return QStringLiteral("FP16 KV");
-    case KvCacheDtype::Float32:
-        return QStringLiteral("FP32 KV");
-    case KvCacheDtype::Fp8:
-    case KvCacheDtype::Fp8E4M3:
-        return QStringLiteral("FP8 KV");
-    case KvCacheDtype::Fp8E5M2:
-        return QStringLiteral("FP8 E5M2 KV");
-    case KvCacheDtype::Q8_0:
-        return QStringLiteral("Q8_0 KV");
-    case KvCacheDtype::Q4_0:
-        return QStringLiteral("Q4_0 KV");
-    }
-    return {};
+    return QStringLiteral("%1 KV").arg(kvPrecisionName(dtype));
 }
 
 ComparisonColumn column(const Scenario &scenario)
@@ -215,17 +198,15 @@ QJsonValue optionalJson(const std::optional<double> &value, bool integral)
     return integral ? QJsonValue(qint64(*value)) : QJsonValue(*value);
 }
 
+const EnumSpelling<Better> betterNames[] = {
+    {Better::Less, "less"},
+    {Better::More, "more"},
+    {Better::None, "none"},
+};
+
 QString betterName(Better better)
 {
-    switch (better) {
-    case Better::Less:
-        return QStringLiteral("less");
-    case Better::More:
-        return QStringLiteral("more");
-    case Better::None:
-        break;
-    }
-    return QStringLiteral("none");
+    return enumName(betterNames, better);
 }
 
 } // namespace

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "core/engine/engine.h"
 
+#include "core/common/enumtable.h"
 #include "core/common/error.h"
 
 #include <utility>
@@ -9,18 +10,21 @@
 
 namespace kvscope {
 
+namespace {
+
+const EnumSpelling<Engine> engineNames[] = {{Engine::Vllm, "vllm"}, {Engine::Sglang, "sglang"}};
+
+} // namespace
+
 QString engineName(Engine engine)
 {
-    return engine == Engine::Sglang ? QStringLiteral("sglang") : QStringLiteral("vllm");
+    return enumName(engineNames, engine);
 }
 
 Engine parseEngine(const QString &text)
 {
-    const QString name = text.trimmed().toLower();
-    if (name == QLatin1String("vllm"))
-        return Engine::Vllm;
-    if (name == QLatin1String("sglang"))
-        return Engine::Sglang;
+    if (const std::optional<Engine> engine = enumValue(engineNames, text.trimmed().toLower()))
+        return *engine;
     throw Error(
         QStringLiteral("%1: must be vllm or sglang, got '%2'").arg(optionFlag(ScenarioField::Engine), text));
 }

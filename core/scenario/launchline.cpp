@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "core/scenario/launchline.h"
 
+#include "core/common/enumtable.h"
 #include "core/common/scenariofield.h"
 
 #include <QCoreApplication>
@@ -37,27 +38,17 @@ QString modelArgument(const ModelArch &model, Engine engine, QStringList &caveat
     return model.name;
 }
 
-/// --quantization as vLLM (and SGLang) spell it, or empty when there is no such value.
+/// --quantization as vLLM (and SGLang) spell it; a method missing here has no such value.
+const EnumSpelling<QuantMethod> quantizationFlags[] = {
+    {QuantMethod::Fp8, "fp8"},     {QuantMethod::Awq, "awq"},
+    {QuantMethod::Gptq, "gptq"},   {QuantMethod::BitsAndBytesNf4, "bitsandbytes"},
+    {QuantMethod::Mxfp4, "mxfp4"}, {QuantMethod::CompressedTensors, "compressed-tensors"},
+};
+
+/// The method's --quantization value, or empty when there is no such value.
 QString quantizationFlag(QuantMethod method)
 {
-    switch (method) {
-    case QuantMethod::Fp8:
-        return QStringLiteral("fp8");
-    case QuantMethod::Awq:
-        return QStringLiteral("awq");
-    case QuantMethod::Gptq:
-        return QStringLiteral("gptq");
-    case QuantMethod::BitsAndBytesNf4:
-        return QStringLiteral("bitsandbytes");
-    case QuantMethod::Mxfp4:
-        return QStringLiteral("mxfp4");
-    case QuantMethod::CompressedTensors:
-        return QStringLiteral("compressed-tensors");
-    case QuantMethod::Int8:
-    case QuantMethod::None:
-        break;
-    }
-    return {};
+    return enumName(quantizationFlags, method);
 }
 
 void addQuantization(const Scenario &s, QStringList &arguments, QStringList &caveats)
