@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// The architecture's two rules, checked on the sources.
+// The architecture's rules, checked on the sources.
 //
 // Folders in one order: a file may include the headers of its own folder and
 // of the folders before it, never of one after it (FolderOrder below, the map
@@ -13,6 +13,9 @@
 // it needs no QtGui library. Each include of a Qt header (<QColor>,
 // <QtGui/QColor>, <qcolor.h>) is resolved against QtCore's include folder,
 // KVSCOPE_QTCORE_INCLUDE_DIR; ctest sets it and KVSCOPE_SOURCE_DIR.
+//
+// Options are identities (ScenarioField), spelled in one table: no string
+// literal under ui/ or core/ starts with "--" except in that table's file.
 #include <QDir>
 #include <QDirIterator>
 #include <QFile>
@@ -150,6 +153,23 @@ QStringList foreignQtIncludes(const QString &text, const QString &file, const QD
     return found;
 }
 
+/// The file that spells every option flag (the table of core/common/scenariofield.h).
+const QString FlagTable = QStringLiteral("core/common/scenariofield.cpp");
+
+/// "file:line: text" for every line of `text` with a string literal that starts
+/// with two dashes ("--batch-size"), outside its // comment.
+QStringList optionFlagLiterals(const QString &text, const QString &file)
+{
+    QStringList found;
+    const QStringList lines = text.split(QLatin1Char('\n'));
+    for (qsizetype i = 0; i < lines.size(); ++i) {
+        const QString code = lines.at(i).section(QStringLiteral("//"), 0, 0);
+        if (code.contains(QLatin1String("\"--")))
+            found << QStringLiteral("%1:%2: %3").arg(file).arg(i + 1).arg(lines.at(i).trimmed());
+    }
+    return found;
+}
+
 QDir qtCoreIncludes()
 {
     return QDir(qEnvironmentVariable("KVSCOPE_QTCORE_INCLUDE_DIR"));
@@ -244,6 +264,29 @@ private Q_SLOTS:
             placed += folderRank(it.key()) >= 0;
         }
         QCOMPARE(placed, all.size()); // every source is in a folder of the order
+        QVERIFY2(found.isEmpty(), qPrintable(QLatin1Char('\n') + found.join(QLatin1Char('\n'))));
+    }
+
+    void findsAnOptionFlag()
+    {
+        const QString text =
+            QStringLiteral("// \"--batch-size\" in a comment\n"
+                           "x = f(a); // then \"--seq-len\"\n"
+                           "y = QStringLiteral(\"--dtype\");\n"
+                           "z = tr(\"%1: the dtype\").arg(optionFlag(ScenarioField::Dtype));\n");
+        QCOMPARE(optionFlagLiterals(text, QStringLiteral("ui/x.cpp")),
+                 QStringList({QStringLiteral("ui/x.cpp:3: y = QStringLiteral(\"--dtype\");")}));
+    }
+
+    /// The window and the core name options by ScenarioField: only the table spells a flag.
+    void uiSpellsNoOptionFlags()
+    {
+        const QMap<QString, QString> all = sources({QStringLiteral("core"), QStringLiteral("ui")});
+        QVERIFY(all.contains(FlagTable));
+        QStringList found;
+        for (auto it = all.cbegin(); it != all.cend(); ++it)
+            if (it.key() != FlagTable)
+                found += optionFlagLiterals(it.value(), it.key());
         QVERIFY2(found.isEmpty(), qPrintable(QLatin1Char('\n') + found.join(QLatin1Char('\n'))));
     }
 };
