@@ -169,7 +169,7 @@ QString comparisonAsText(const Comparison &comparison)
     QList<QStringList> cells;
     int labelWidth = 0;
     for (const CompareRow &row : comparison.rows)
-        labelWidth = std::max(labelWidth, int(row.label.size()));
+        labelWidth = std::max(labelWidth, int(compareRowLabel(row.id).size()));
     QList<int> widths;
     for (const ComparedColumn &c : comparison.columns)
         widths << int(c.label.size());
@@ -189,7 +189,7 @@ QString comparisonAsText(const Comparison &comparison)
         header += comparison.columns.at(i).label.leftJustified(widths.at(i) + 3);
     out += withoutTrailingBlanks(header) + QLatin1Char('\n');
     for (qsizetype r = 0; r < comparison.rows.size(); ++r) {
-        QString line = comparison.rows.at(r).label.leftJustified(labelWidth + 2);
+        QString line = compareRowLabel(comparison.rows.at(r).id).leftJustified(labelWidth + 2);
         for (qsizetype i = 0; i < cells.at(r).size(); ++i)
             line += cells.at(r).at(i).leftJustified(widths.at(i) + 3);
         out += withoutTrailingBlanks(line) + QLatin1Char('\n');

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "app/cli/scenariooptions.h"
 
+#include "core/common/scenariofield.h"
 #include "core/engine/engine.h"
 #include "core/scenario/scenariovalues.h"
 
@@ -8,10 +9,10 @@ namespace kvscope::cli {
 
 namespace {
 
-QCommandLineOption option(const char *name, const QString &description, const char *valueName,
+QCommandLineOption option(const QString &name, const QString &description, const char *valueName,
                           const QString &defaultValue = {})
 {
-    QCommandLineOption o(QLatin1String(name), description, QLatin1String(valueName));
+    QCommandLineOption o(name, description, QLatin1String(valueName));
     if (!defaultValue.isEmpty())
         o.setDefaultValue(defaultValue);
     return o;
@@ -22,70 +23,75 @@ QCommandLineOption option(const char *name, const QString &description, const ch
 ScenarioOptions::ScenarioOptions()
 {
     m_options = {
-        option("model",
+        option(fileKey(ScenarioField::Model),
                QStringLiteral("Preset id, HuggingFace repo id, or a path to a config.json, a model folder "
                               "(config.json + .safetensors, headers measured) or a .gguf file."),
                "model", QStringLiteral("llama-3.1-8b")),
-        option("gpu",
+        option(fileKey(ScenarioField::Gpu),
                QStringLiteral("GPU preset id (see 'kvscope gpus'), or "
                               "custom:MEMORY_GIB[:BANDWIDTH_GBS[:TFLOPS_BF16]]."),
                "gpu", QStringLiteral("h100-sxm")),
-        option("engine", QStringLiteral("Serving engine whose memory accounting to follow: vllm or sglang."),
-               "name", QStringLiteral("vllm")),
-        option("vllm-version",
+        option(fileKey(ScenarioField::Engine),
+               QStringLiteral("Serving engine whose memory accounting to follow: vllm or sglang."), "name",
+               QStringLiteral("vllm")),
+        option(fileKey(ScenarioField::VllmVersion),
                QStringLiteral("vLLM release to model, 0.10 or later (default: the newest modelled, %1); "
                               "a release between two modelled ones takes the older one's profile.")
                    .arg(newestVllmProfile().since.text()),
                "x.y"),
-        option("dtype", QStringLiteral("Weights/activations dtype: auto, float32, float16, bfloat16."),
-               "dtype", QStringLiteral("auto")),
-        option("quantization",
+        option(fileKey(ScenarioField::Dtype),
+               QStringLiteral("Weights/activations dtype: auto, float32, float16, bfloat16."), "dtype",
+               QStringLiteral("auto")),
+        option(fileKey(ScenarioField::Quantization),
                QStringLiteral("Weight quantization: auto (checkpoint's), none, fp8, int8, awq, "
                               "gptq, bitsandbytes-nf4, mxfp4, compressed-tensors."),
                "method", QStringLiteral("auto")),
-        option("group-size",
+        option(fileKey(ScenarioField::GroupSize),
                QStringLiteral("Group size for awq/gptq/compressed-tensors (default 128; -1 = per "
                               "row)."),
                "n"),
-        option("kv-cache-dtype",
+        option(fileKey(ScenarioField::KvCacheDtype),
                QStringLiteral("KV cache dtype: auto, float16, bfloat16, fp8, fp8_e4m3, fp8_e5m2; "
                               "for GGUF models also llama.cpp's q8_0 and q4_0."),
                "dtype", QStringLiteral("auto")),
-        option("gpu-memory-utilization",
+        option(fileKey(ScenarioField::GpuMemoryUtilization),
                QStringLiteral("vLLM: share of GPU memory vLLM may use, in (0, 1] (default 0.9)."), "ratio"),
-        option("mem-fraction-static",
+        option(fileKey(ScenarioField::MemFractionStatic),
                QStringLiteral("SGLang: share of the free GPU memory for weights and the KV pool, in (0, 1] "
                               "(default: SGLang's for the GPU and TP)."),
                "ratio"),
-        option("tensor-parallel-size", QStringLiteral("GPUs the model is split over (default 1)."), "n"),
-        option("tp-size", QStringLiteral("SGLang's name for --tensor-parallel-size."), "n"),
-        option("max-model-len", QStringLiteral("Longest request in tokens (default: the model's context)."),
+        option(fileKey(ScenarioField::TensorParallelSize),
+               QStringLiteral("GPUs the model is split over (default 1)."), "n"),
+        option(sglangKey(ScenarioField::TensorParallelSize),
+               QStringLiteral("SGLang's name for --tensor-parallel-size."), "n"),
+        option(fileKey(ScenarioField::MaxModelLen),
+               QStringLiteral("Longest request in tokens (default: the model's context)."), "n"),
+        option(sglangKey(ScenarioField::MaxModelLen), QStringLiteral("SGLang's name for --max-model-len."),
                "n"),
-        option("context-length", QStringLiteral("SGLang's name for --max-model-len."), "n"),
-        option("block-size",
+        option(fileKey(ScenarioField::BlockSize),
                QStringLiteral("vLLM: tokens per KV cache block (default 16; vLLM raises it for hybrid "
                               "recurrent models)."),
                "n"),
-        option("mamba-ssm-cache-dtype",
+        option(fileKey(ScenarioField::MambaSsmCacheDtype),
                QStringLiteral("vLLM: dtype of the recurrent (SSM) state of Mamba/DeltaNet layers: auto (the "
                               "model dtype, the default), float32, float16, bfloat16."),
                "dtype"),
-        option("max-num-seqs",
+        option(fileKey(ScenarioField::MaxNumSeqs),
                QStringLiteral("vLLM: scheduler's sequences per step (default: vLLM's for the GPU)."), "n"),
-        option("max-running-requests",
+        option(sglangKey(ScenarioField::MaxNumSeqs),
                QStringLiteral("SGLang: requests run at once (default: SGLang's for the pool)."), "n"),
-        option("max-num-batched-tokens",
+        option(fileKey(ScenarioField::MaxNumBatchedTokens),
                QStringLiteral("vLLM: scheduler's tokens per step (default: vLLM's for the GPU)."), "n"),
-        option("batch-size", QStringLiteral("Concurrent sequences held in the KV cache."), "n",
-               QStringLiteral("16")),
-        option("seq-len", QStringLiteral("Tokens per sequence (prompt + output)."), "n",
+        option(fileKey(ScenarioField::BatchSize),
+               QStringLiteral("Concurrent sequences held in the KV cache."), "n", QStringLiteral("16")),
+        option(fileKey(ScenarioField::SeqLen), QStringLiteral("Tokens per sequence (prompt + output)."), "n",
                QStringLiteral("8192")),
-        option("prompt-len",
+        option(fileKey(ScenarioField::PromptLen),
                QStringLiteral("Prompt tokens of the prefill (time to first token); default --seq-len."), "n"),
-        option("bandwidth-efficiency",
+        option(fileKey(ScenarioField::BandwidthEfficiency),
                QStringLiteral("Share of the memory bandwidth a forward pass achieves, in (0, 1]."), "ratio",
                formatUtilization(DefaultBandwidthEfficiencyPpm)),
-        option("compute-efficiency",
+        option(fileKey(ScenarioField::ComputeEfficiency),
                QStringLiteral("Share of the dense tensor-core peak a forward pass achieves, in (0, 1]."),
                "ratio", formatUtilization(DefaultComputeEfficiencyPpm)),
     };

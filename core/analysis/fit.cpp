@@ -3,6 +3,7 @@
 
 #include "core/common/checked.h"
 #include "core/common/error.h"
+#include "core/common/scenariofield.h"
 #include "core/common/search.h"
 #include "core/common/units.h"
 #include "core/engine/runtime.h"
@@ -105,18 +106,25 @@ bool better(const FitRow &a, const FitRow &b, bool longest)
 void validateQuery(const FitQuery &q)
 {
     if (q.concurrency <= 0)
-        throw Error(QStringLiteral("--concurrency: must be a positive integer, got %1").arg(q.concurrency));
+        throw Error(QStringLiteral("%1: must be a positive integer, got %2")
+                        .arg(commandFlag(CommandOption::Concurrency))
+                        .arg(q.concurrency));
     if (q.maxModelLen < 0)
-        throw Error(QStringLiteral("--max-model-len: must be a positive integer, got %1").arg(q.maxModelLen));
+        throw Error(QStringLiteral("%1: must be a positive integer, got %2")
+                        .arg(optionFlag(ScenarioField::MaxModelLen))
+                        .arg(q.maxModelLen));
     if (q.maxModelLen > q.base.model.maxPositionEmbeddings)
-        throw Error(QStringLiteral("--max-model-len: %1 exceeds %2's max_position_embeddings %3")
+        throw Error(QStringLiteral("%1: %2 exceeds %3's max_position_embeddings %4")
+                        .arg(optionFlag(ScenarioField::MaxModelLen))
                         .arg(q.maxModelLen)
                         .arg(q.base.model.name)
                         .arg(q.base.model.maxPositionEmbeddings));
     if (q.maxGpus <= 0)
-        throw Error(QStringLiteral("--max-gpus: must be a positive integer, got %1").arg(q.maxGpus));
+        throw Error(QStringLiteral("%1: must be a positive integer, got %2")
+                        .arg(commandFlag(CommandOption::MaxGpus))
+                        .arg(q.maxGpus));
     if (q.gpus.isEmpty())
-        throw Error(QStringLiteral("--gpu: no GPU to search"));
+        throw Error(QStringLiteral("%1: no GPU to search").arg(optionFlag(ScenarioField::Gpu)));
 }
 
 } // namespace

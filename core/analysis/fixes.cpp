@@ -30,44 +30,41 @@ struct Draft
         fix.scenario = scenario;
         fix.limit = limit;
     }
-    void record(const char *option, const QJsonValue &value)
-    {
-        fix.changes.append({QLatin1String(option), value});
-    }
+    void record(ScenarioField option, const QJsonValue &value) { fix.changes.append({option, value}); }
     void batchSize(std::int64_t n)
     {
         fix.scenario.batchSize = n;
-        record("--batch-size", qint64(n));
+        record(ScenarioField::BatchSize, qint64(n));
     }
     void seqLen(std::int64_t n)
     {
         fix.scenario.seqLen = n;
-        record("--seq-len", qint64(n));
+        record(ScenarioField::SeqLen, qint64(n));
     }
     void maxModelLen(std::int64_t n)
     {
         fix.scenario.maxModelLen = n;
-        record("--max-model-len", qint64(n));
+        record(ScenarioField::MaxModelLen, qint64(n));
     }
     void kvCacheDtype(KvCacheDtype dtype)
     {
         fix.scenario.kvCacheDtype = dtype;
-        record("--kv-cache-dtype", dtypeName(dtype));
+        record(ScenarioField::KvCacheDtype, dtypeName(dtype));
     }
     void quantization(QuantMethod method)
     {
         fix.scenario.quantization = defaultSpecFor(method);
-        record("--quantization", quantMethodName(method));
+        record(ScenarioField::Quantization, quantMethodName(method));
     }
     void tensorParallelSize(int gpus)
     {
         fix.scenario.tensorParallelSize = gpus;
-        record("--tensor-parallel-size", gpus);
+        record(ScenarioField::TensorParallelSize, gpus);
     }
     void gpu(const GpuSpec &spec)
     {
         fix.scenario.gpu = spec;
-        record("--gpu", spec.id);
+        record(ScenarioField::Gpu, spec.id);
     }
 };
 

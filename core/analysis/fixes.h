@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "core/common/scenariofield.h"
 #include "core/gpu/gpuspec.h"
 #include "core/plan/memoryplan.h"
 #include "core/scenario/scenario.h"
@@ -25,11 +26,11 @@ enum class FixKind
     Gpu             ///< a GPU with more memory
 };
 
-/// One option a proposal sets, spelled as on the command line ("--batch-size" -> 12).
+/// One option a proposal sets (ScenarioField::BatchSize -> 12).
 struct OptionChange
 {
-    QString option;
-    QJsonValue value; ///< a number for counts, a string for names
+    ScenarioField option;
+    QJsonValue value; ///< a number for counts, a string for names, as on the command line
 };
 
 /// A change to a scenario and what planning it gives.

@@ -18,24 +18,6 @@ class Formula
 
 namespace {
 
-// The options a term can come from, as the command line spells them.
-const QString ModelOption = QStringLiteral("--model");
-const QString GpuOption = QStringLiteral("--gpu");
-const QString TpOption = QStringLiteral("--tensor-parallel-size");
-const QString DtypeOption = QStringLiteral("--dtype");
-const QString QuantizationOption = QStringLiteral("--quantization");
-const QString GroupSizeOption = QStringLiteral("--group-size");
-const QString KvDtypeOption = QStringLiteral("--kv-cache-dtype");
-const QString UtilizationOption = QStringLiteral("--gpu-memory-utilization");
-const QString MemFractionOption = QStringLiteral("--mem-fraction-static");
-const QString VllmVersionOption = QStringLiteral("--vllm-version");
-const QString BlockSizeOption = QStringLiteral("--block-size");
-const QString MaxModelLenOption = QStringLiteral("--max-model-len");
-const QString BatchOption = QStringLiteral("--batch-size");
-const QString SeqLenOption = QStringLiteral("--seq-len");
-const QString SsmDtypeOption = QStringLiteral("--mamba-ssm-cache-dtype");
-const QString BatchedTokensOption = QStringLiteral("--max-num-batched-tokens");
-
 /// A number with at most `decimals` decimals, trailing zeros dropped: 4.15625 -> "4.156" (3).
 QString decimalText(double value, int decimals)
 {
@@ -58,26 +40,28 @@ QString exactBytesText(std::int64_t bytes)
     return text;
 }
 
-FormulaTerm count(const QString &symbol, std::int64_t value, const QString &option, const QString &field = {},
-                  TermUnit unit = TermUnit::Count)
+FormulaTerm count(const QString &symbol, std::int64_t value, std::optional<ScenarioField> option,
+                  const QString &field = {}, TermUnit unit = TermUnit::Count)
 {
     return {symbol, formatCount(value), value, double(value), unit, option, field};
 }
 
-FormulaTerm bytes(const QString &symbol, std::int64_t value, const QString &option, const QString &field = {})
+FormulaTerm bytes(const QString &symbol, std::int64_t value, std::optional<ScenarioField> option,
+                  const QString &field = {})
 {
     return {symbol, exactBytesText(value), value, double(value), TermUnit::Bytes, option, field};
 }
 
 /// Bytes at budget scale: "79.19 GiB".
-FormulaTerm memory(const QString &symbol, std::int64_t value, const QString &option,
+FormulaTerm memory(const QString &symbol, std::int64_t value, std::optional<ScenarioField> option,
                    const QString &field = {})
 {
     return {symbol, formatGiB(value), value, double(value), TermUnit::Bytes, option, field};
 }
 
 /// A share held in millionths, with at least two decimals: "0.90".
-FormulaTerm ratio(const QString &symbol, std::int64_t ppm, const QString &option, const QString &field = {})
+FormulaTerm ratio(const QString &symbol, std::int64_t ppm, std::optional<ScenarioField> option,
+                  const QString &field = {})
 {
     QString text = formatUtilization(ppm);
     if (!text.contains(QLatin1Char('.')))
@@ -87,13 +71,13 @@ FormulaTerm ratio(const QString &symbol, std::int64_t ppm, const QString &option
     return {symbol, text, 0, double(ppm) / 1e6, TermUnit::Ratio, option, field};
 }
 
-FormulaTerm bits(const QString &symbol, double value, const QString &option, const QString &field = {},
-                 int decimals = 5)
+FormulaTerm bits(const QString &symbol, double value, std::optional<ScenarioField> option,
+                 const QString &field = {}, int decimals = 5)
 {
     return {symbol, decimalText(value, decimals), 0, value, TermUnit::Bits, option, field};
 }
 
-FormulaTerm parameters(const QString &symbol, std::int64_t value, const QString &option,
+FormulaTerm parameters(const QString &symbol, std::int64_t value, std::optional<ScenarioField> option,
                        const QString &field = {})
 {
     return {symbol, formatParameterCount(value), value, double(value), TermUnit::Parameters, option, field};
@@ -128,7 +112,7 @@ public:
     LineBuilder &term(const FormulaLine &earlier)
     {
         FormulaTerm t = earlier.result;
-        t.option.clear();
+        t.option.reset();
         return term(t);
     }
 
@@ -161,13 +145,14 @@ FormulaTerm precisionTerm(const MemoryPlan &plan)
     const QString field = QStringLiteral("%1: %2 bits per value")
                               .arg(dtypeName(plan.kvCacheDtype), decimalText(plan.kv.bitsPerElement, 2));
     if (plan.kv.bytesPerElement > 0)
-        return count(QStringLiteral("precision_bytes"), plan.kv.bytesPerElement, KvDtypeOption, field);
+        return count(QStringLiteral("precision_bytes"), plan.kv.bytesPerElement, ScenarioField::KvCacheDtype,
+                     field);
     return {QStringLiteral("precision_bytes"),
             decimalText(bytesPerValue, 5),
             0,
             bytesPerValue,
             TermUnit::Bytes,
-            KvDtypeOption,
+            ScenarioField::KvCacheDtype,
             field};
 }
 
@@ -178,10 +163,10 @@ void appendPerLayer(LineBuilder &line, const MemoryPlan &plan, const KvTerms &t)
     const KvCacheMemory &kv = plan.kv;
     if (kv.mlaLatentRank > 0) {
         line.op("(")
-            .term(count(QStringLiteral("kv_lora_rank"), kv.mlaLatentRank, ModelOption,
+            .term(count(QStringLiteral("kv_lora_rank"), kv.mlaLatentRank, ScenarioField::Model,
                         QStringLiteral("kv_lora_rank")))
             .op(" + ")
-            .term(count(QStringLiteral("qk_rope_head_dim"), kv.mlaRopeDim, ModelOption,
+            .term(count(QStringLiteral("qk_rope_head_dim"), kv.mlaRopeDim, ScenarioField::Model,
                         QStringLiteral("qk_rope_head_dim")))
             .op(") × ")
             .term(t.precision);
@@ -191,16 +176,19 @@ void appendPerLayer(LineBuilder &line, const MemoryPlan &plan, const KvTerms &t)
         line.op("2 × ")
             .term(t.heads)
             .op(" × ")
-            .term(count(QStringLiteral("head_dim"), kv.keyHeadDim, ModelOption, QStringLiteral("head_dim")))
+            .term(count(QStringLiteral("head_dim"), kv.keyHeadDim, ScenarioField::Model,
+                        QStringLiteral("head_dim")))
             .op(" × ")
             .term(t.precision);
         return;
     }
     line.term(t.heads)
         .op(" × (")
-        .term(count(QStringLiteral("head_dim"), kv.keyHeadDim, ModelOption, QStringLiteral("head_dim")))
+        .term(count(QStringLiteral("head_dim"), kv.keyHeadDim, ScenarioField::Model,
+                    QStringLiteral("head_dim")))
         .op(" + ")
-        .term(count(QStringLiteral("v_head_dim"), kv.valueHeadDim, ModelOption, QStringLiteral("v_head_dim")))
+        .term(count(QStringLiteral("v_head_dim"), kv.valueHeadDim, ScenarioField::Model,
+                    QStringLiteral("v_head_dim")))
         .op(") × ")
         .term(t.precision);
 }
@@ -222,12 +210,13 @@ FormulaLine perLayerLine(const MemoryPlan &plan, const KvTerms &t)
     } else {
         const std::int64_t latent = kv.bytesPerTokenPerLayer - kv.indexerKeyBytes;
         if (kv.fp8DsMla)
-            line.term(bytes(QStringLiteral("fp8_ds_mla_bytes"), latent, KvDtypeOption,
+            line.term(bytes(QStringLiteral("fp8_ds_mla_bytes"), latent, ScenarioField::KvCacheDtype,
                             QStringLiteral("kv_lora_rank FP8 values, a float32 scale per 128, "
                                            "qk_rope_head_dim bf16 values")));
         else
             appendPerLayer(line, plan, t);
-        line.op(" + ").term(bytes(QStringLiteral("indexer_key_bytes"), kv.indexerKeyBytes, ModelOption,
+        line.op(" + ").term(bytes(QStringLiteral("indexer_key_bytes"), kv.indexerKeyBytes,
+                                  ScenarioField::Model,
                                   QStringLiteral("index_head_dim FP8 values + a float32 scale per 128")));
     }
     QString note;
@@ -311,7 +300,7 @@ QList<FormulaLine> windowLines(const Scenario &s, const MemoryPlan &plan, const 
     if (kv.fullLayers > 0) {
         LineBuilder line(FormulaSection::KvCache, QStringLiteral("full_layers_bytes"));
         line.term(t.batch).op(" × ").term(t.seqLen).op(" × ");
-        line.term(count(QStringLiteral("full_layers"), kv.fullLayers, ModelOption,
+        line.term(count(QStringLiteral("full_layers"), kv.fullLayers, ScenarioField::Model,
                         QStringLiteral("layers with full attention")));
         line.op(" × ").term(perLayer);
         const std::int64_t value =
@@ -322,9 +311,9 @@ QList<FormulaLine> windowLines(const Scenario &s, const MemoryPlan &plan, const 
     if (kv.slidingLayers > 0) {
         LineBuilder line(FormulaSection::KvCache, QStringLiteral("sliding_layers_bytes"));
         line.term(t.batch).op(" × min(").term(t.seqLen).op(", ");
-        line.term(count(QStringLiteral("sliding_window"), kv.slidingWindow, ModelOption,
+        line.term(count(QStringLiteral("sliding_window"), kv.slidingWindow, ScenarioField::Model,
                         QStringLiteral("sliding_window"), TermUnit::Tokens));
-        line.op(") × ").term(count(QStringLiteral("sliding_layers"), kv.slidingLayers, ModelOption,
+        line.op(") × ").term(count(QStringLiteral("sliding_layers"), kv.slidingLayers, ScenarioField::Model,
                                    QStringLiteral("layers with sliding-window attention")));
         line.op(" × ").term(perLayer);
         const std::int64_t kept = std::min<std::int64_t>(plan.seqLen, kv.slidingWindow);
@@ -337,10 +326,10 @@ QList<FormulaLine> windowLines(const Scenario &s, const MemoryPlan &plan, const 
     if (kv.chunkedLayers > 0) {
         LineBuilder line(FormulaSection::KvCache, QStringLiteral("chunked_layers_bytes"));
         line.term(t.batch).op(" × ((").term(t.seqLen).op(" − 1) mod ");
-        line.term(count(QStringLiteral("attention_chunk_size"), kv.attentionChunkSize, ModelOption,
+        line.term(count(QStringLiteral("attention_chunk_size"), kv.attentionChunkSize, ScenarioField::Model,
                         QStringLiteral("attention_chunk_size"), TermUnit::Tokens));
         line.op(" + 1) × ")
-            .term(count(QStringLiteral("chunked_layers"), kv.chunkedLayers, ModelOption,
+            .term(count(QStringLiteral("chunked_layers"), kv.chunkedLayers, ScenarioField::Model,
                         QStringLiteral("layers with chunked local attention")));
         line.op(" × ").term(perLayer);
         const std::int64_t kept = (plan.seqLen - 1) % kv.attentionChunkSize + 1;
@@ -362,11 +351,12 @@ QList<FormulaLine> recurrentLines(const MemoryPlan &plan, const KvTerms &t)
     const KvCacheMemory &kv = plan.kv;
     LineBuilder perLayer(FormulaSection::KvCache, QStringLiteral("state_bytes_per_layer"));
     perLayer
-        .term(bytes(QStringLiteral("conv_state_bytes"), kv.stateConvBytesPerLayer, DtypeOption,
+        .term(bytes(QStringLiteral("conv_state_bytes"), kv.stateConvBytesPerLayer, ScenarioField::Dtype,
                     QStringLiteral("(conv kernel − 1) × conv width / TP × %1 bytes")
                         .arg(dtypeName(plan.mambaCacheDtype))))
         .op(" + ")
-        .term(bytes(QStringLiteral("ssm_state_bytes"), kv.stateSsmBytesPerLayer, SsmDtypeOption,
+        .term(bytes(QStringLiteral("ssm_state_bytes"), kv.stateSsmBytesPerLayer,
+                    ScenarioField::MambaSsmCacheDtype,
                     QStringLiteral("heads / TP × head dim × state size × %1 bytes")
                         .arg(dtypeName(plan.mambaSsmCacheDtype))));
     const FormulaLine perLayerLine =
@@ -375,7 +365,7 @@ QList<FormulaLine> recurrentLines(const MemoryPlan &plan, const KvTerms &t)
     LineBuilder state(FormulaSection::KvCache, QStringLiteral("state_bytes"));
     state.term(t.batch)
         .op(" × ")
-        .term(count(QStringLiteral("recurrent_layers"), kv.recurrentLayers, ModelOption,
+        .term(count(QStringLiteral("recurrent_layers"), kv.recurrentLayers, ScenarioField::Model,
                     QStringLiteral("Mamba-2 / Gated DeltaNet layers")))
         .op(" × ")
         .term(perLayerLine);
@@ -421,7 +411,7 @@ void appendGroupBlocks(LineBuilder &line, const KvCacheMemory &kv, const GroupBl
             line.op(" + ");
         first = false;
         if (present > 1 || kind.count > 1)
-            line.term(count(QLatin1String(kind.groups), kind.count, ModelOption,
+            line.term(count(QLatin1String(kind.groups), kind.count, ScenarioField::Model,
                             QStringLiteral("KV cache groups of this kind")))
                 .op(" × ");
         if (!kind.blocks)
@@ -464,7 +454,7 @@ QList<FormulaLine> allocationLines(const Scenario &s, const MemoryPlan &plan, co
         .op(" × ")
         .term(lines.last())
         .op(" × ")
-        .term(count(QStringLiteral("group_size"), kv.groupSize, ModelOption,
+        .term(count(QStringLiteral("group_size"), kv.groupSize, ScenarioField::Model,
                     QStringLiteral("layer slots per KV cache group")))
         .op(" × ")
         .term(lines.first());
@@ -493,35 +483,38 @@ QList<FormulaLine> kvLines(const Scenario &s, const MemoryPlan &plan)
     KvTerms t;
     const bool allLayers = kv.cacheLayers == s.model.numLayers;
     t.layers = count(allLayers ? QStringLiteral("num_layers") : QStringLiteral("cache_layers"),
-                     kv.cacheLayers, ModelOption,
+                     kv.cacheLayers, ScenarioField::Model,
                      allLayers ? QStringLiteral("num_hidden_layers")
                                : QStringLiteral("layers with a per-token cache (%1 of %2)")
                                      .arg(kv.cacheLayers)
                                      .arg(s.model.numLayers));
     t.precision = precisionTerm(plan);
-    t.batch = count(QStringLiteral("batch_size"), plan.batchSize, BatchOption, {}, TermUnit::Sequences);
-    t.seqLen = count(QStringLiteral("sequence_length"), plan.seqLen, SeqLenOption, {}, TermUnit::Tokens);
+    t.batch = count(QStringLiteral("batch_size"), plan.batchSize, ScenarioField::BatchSize, {},
+                    TermUnit::Sequences);
+    t.seqLen =
+        count(QStringLiteral("sequence_length"), plan.seqLen, ScenarioField::SeqLen, {}, TermUnit::Tokens);
     t.blockSize =
-        count(QStringLiteral("block_size"), plan.blockSize, BlockSizeOption,
+        count(QStringLiteral("block_size"), plan.blockSize, ScenarioField::BlockSize,
               plan.blockSize != plan.requestedBlockSize
                   ? QStringLiteral("raised by vLLM from --block-size %1").arg(plan.requestedBlockSize)
                   : QString(),
               TermUnit::Tokens);
 
     QList<FormulaLine> lines;
-    t.heads = count(QStringLiteral("num_key_value_heads"), kv.numKvHeads, ModelOption,
+    t.heads = count(QStringLiteral("num_key_value_heads"), kv.numKvHeads, ScenarioField::Model,
                     QStringLiteral("num_key_value_heads"));
     if (kv.mlaLatentRank == 0 && plan.tensorParallelSize > 1) {
         LineBuilder heads(FormulaSection::KvCache, QStringLiteral("kv_heads_per_gpu"));
         heads.op("max(1, ")
             .term(t.heads)
             .op(" / ")
-            .term(count(QStringLiteral("tensor_parallel_size"), plan.tensorParallelSize, TpOption))
+            .term(count(QStringLiteral("tensor_parallel_size"), plan.tensorParallelSize,
+                        ScenarioField::TensorParallelSize))
             .op(")");
         lines << heads.result(count(QString(), kv.kvHeadsPerGpu, {}),
                               Formula::tr("tensor parallelism splits the KV heads over the GPUs"));
         t.heads = lines.last().result;
-        t.heads.option = TpOption;
+        t.heads.option = ScenarioField::TensorParallelSize;
     }
     const FormulaLine perLayer = perLayerLine(plan, t);
     lines << perLayer << perTokenLine(plan, t, perLayer);
@@ -540,13 +533,13 @@ QList<FormulaLine> weightLines(const MemoryPlan &plan)
 {
     const WeightMemory &w = plan.weights;
     QList<FormulaLine> lines;
-    const FormulaTerm all = parameters(QStringLiteral("parameters"), plan.params.total, ModelOption);
+    const FormulaTerm all = parameters(QStringLiteral("parameters"), plan.params.total, ScenarioField::Model);
     if (w.budgetUsesMeasured) {
         LineBuilder line(FormulaSection::Weights, QStringLiteral("bits_per_weight"));
         line.op("8 × ")
-            .term(bytes(QStringLiteral("file_tensor_bytes"), w.checkpointBytes, ModelOption))
+            .term(bytes(QStringLiteral("file_tensor_bytes"), w.checkpointBytes, ScenarioField::Model))
             .op(" / ")
-            .term(parameters(QStringLiteral("parameters"), w.measuredParams, ModelOption));
+            .term(parameters(QStringLiteral("parameters"), w.measuredParams, ScenarioField::Model));
         lines << line.result(
             bits(QString(), w.bitsPerWeight, {}, {}, 3),
             Formula::tr("measured from the file's tensors, each stored in its own block type"));
@@ -555,17 +548,17 @@ QList<FormulaLine> weightLines(const MemoryPlan &plan)
         const MatrixStorage &q = w.quantizedStorage;
         const bool grouped = plan.quantization.takesGroupSize();
         LineBuilder split(FormulaSection::Weights, QStringLiteral("quantized_bits_per_weight"));
-        split.term(bits(QStringLiteral("value_bits"), 8.0 * double(q.values) / n, QuantizationOption,
+        split.term(bits(QStringLiteral("value_bits"), 8.0 * double(q.values) / n, ScenarioField::Quantization,
                         QStringLiteral("the quantized weights themselves")));
         split.op(" + ").term(bits(QStringLiteral("scale_bits"), 8.0 * double(q.scales) / n,
-                                  grouped ? GroupSizeOption : QuantizationOption,
+                                  grouped ? ScenarioField::GroupSize : ScenarioField::Quantization,
                                   QStringLiteral("scales shared by a group, row, block or tensor")));
         if (q.zeros > 0)
             split.op(" + ").term(bits(QStringLiteral("zero_point_bits"), 8.0 * double(q.zeros) / n,
-                                      GroupSizeOption, QStringLiteral("zero points of each group")));
+                                      ScenarioField::GroupSize, QStringLiteral("zero points of each group")));
         if (q.other > 0)
             split.op(" + ").term(bits(QStringLiteral("index_bits"), 8.0 * double(q.other) / n,
-                                      QuantizationOption,
+                                      ScenarioField::Quantization,
                                       QStringLiteral("GPTQ g_idx, compressed-tensors weight_shape")));
         lines << split.result(
             bits(QString(), w.quantizedBitsPerWeight, {}, {}, 3),
@@ -574,7 +567,7 @@ QList<FormulaLine> weightLines(const MemoryPlan &plan)
 
         LineBuilder share(FormulaSection::Weights, QStringLiteral("unquantized_share"));
         const FormulaTerm unquantized =
-            parameters(QStringLiteral("unquantized_params"), w.unquantizedParams, QuantizationOption,
+            parameters(QStringLiteral("unquantized_params"), w.unquantizedParams, ScenarioField::Quantization,
                        QStringLiteral("embeddings, lm_head, norms, biases, routers"));
         share.term(unquantized).op(" / ").term(all);
         const double shareValue = double(w.unquantizedParams) / double(plan.params.total);
@@ -589,7 +582,8 @@ QList<FormulaLine> weightLines(const MemoryPlan &plan)
 
         LineBuilder whole(FormulaSection::Weights, QStringLiteral("bits_per_weight"));
         whole.op("(")
-            .term(parameters(QStringLiteral("quantized_params"), w.quantizedParams, QuantizationOption))
+            .term(parameters(QStringLiteral("quantized_params"), w.quantizedParams,
+                             ScenarioField::Quantization))
             .op(" × ")
             .term(lines.at(lines.size() - 2))
             .op(" + ")
@@ -598,7 +592,7 @@ QList<FormulaLine> weightLines(const MemoryPlan &plan)
             .term(bits(QStringLiteral("unquantized_bits"),
                        8.0 * double(w.unquantizedBytes) /
                            double(std::max<std::int64_t>(1, w.unquantizedParams)),
-                       DtypeOption, dtypeName(plan.dtype)))
+                       ScenarioField::Dtype, dtypeName(plan.dtype)))
             .op(") / ")
             .term(all);
         lines << whole.result(bits(QString(), w.bitsPerWeight, {}, {}, 3),
@@ -606,7 +600,7 @@ QList<FormulaLine> weightLines(const MemoryPlan &plan)
     } else {
         LineBuilder line(FormulaSection::Weights, QStringLiteral("bits_per_weight"));
         line.op("8 × ")
-            .term(bytes(QStringLiteral("checkpoint_bytes"), w.checkpointBytes, DtypeOption))
+            .term(bytes(QStringLiteral("checkpoint_bytes"), w.checkpointBytes, ScenarioField::Dtype))
             .op(" / ")
             .term(all);
         lines << line.result(
@@ -616,11 +610,12 @@ QList<FormulaLine> weightLines(const MemoryPlan &plan)
     LineBuilder perGpu(FormulaSection::Weights, QStringLiteral("weights_bytes"));
     perGpu
         .term(memory(QStringLiteral("parameter_bytes_per_gpu"), w.bytesPerGpu - w.buffersBytes,
-                     plan.tensorParallelSize > 1 ? TpOption : QuantizationOption,
+                     plan.tensorParallelSize > 1 ? ScenarioField::TensorParallelSize
+                                                 : ScenarioField::Quantization,
                      QStringLiteral("this GPU's shards of every tensor")))
         .op(" + ")
         .term(memory(
-            QStringLiteral("rotary_buffer_bytes"), w.buffersBytes, ModelOption,
+            QStringLiteral("rotary_buffer_bytes"), w.buffersBytes, ScenarioField::Model,
             QStringLiteral("max_position_embeddings × rotary_dim × %1 bytes").arg(dtypeName(plan.dtype))));
     lines << perGpu.result(
         memory(QString(), w.bytesPerGpu, {}),
@@ -638,17 +633,18 @@ QList<FormulaLine> capacityLines(const Scenario &s, const MemoryPlan &plan, cons
     if (sglang)
         // SGLang takes its share of what is free once the CUDA context and NCCL are up.
         budget.op("(")
-            .term(memory(QStringLiteral("gpu_memory"), plan.gpuMemoryBytes, GpuOption, s.gpu.name))
+            .term(memory(QStringLiteral("gpu_memory"), plan.gpuMemoryBytes, ScenarioField::Gpu, s.gpu.name))
             .op(" − ")
-            .term(memory(QStringLiteral("preload"), plan.preloadBytes, TpOption,
+            .term(memory(QStringLiteral("preload"), plan.preloadBytes, ScenarioField::TensorParallelSize,
                          QStringLiteral("in use before the weights load: CUDA context, NCCL")))
             .op(") × ")
-            .term(ratio(QStringLiteral("mem_fraction_static"), plan.memFractionStaticPpm, MemFractionOption));
+            .term(ratio(QStringLiteral("mem_fraction_static"), plan.memFractionStaticPpm,
+                        ScenarioField::MemFractionStatic));
     else
-        budget.term(memory(QStringLiteral("gpu_memory"), plan.gpuMemoryBytes, GpuOption, s.gpu.name))
+        budget.term(memory(QStringLiteral("gpu_memory"), plan.gpuMemoryBytes, ScenarioField::Gpu, s.gpu.name))
             .op(" × ")
             .term(ratio(QStringLiteral("gpu_memory_utilization"), plan.gpuMemoryUtilizationPpm,
-                        UtilizationOption));
+                        ScenarioField::GpuMemoryUtilization));
     lines << budget.result(memory(QString(), plan.budgetBytes, {}),
                            sglang ? Formula::tr("SGLang's static share: the weights and its token pool")
                                   : Formula::tr("the share of GPU memory vLLM may use"));
@@ -656,17 +652,17 @@ QList<FormulaLine> capacityLines(const Scenario &s, const MemoryPlan &plan, cons
     LineBuilder available(FormulaSection::Capacity, QStringLiteral("available"));
     available.term(lines.last())
         .op(" − ")
-        .term(memory(QStringLiteral("weights"), plan.weights.bytesPerGpu, QuantizationOption));
+        .term(memory(QStringLiteral("weights"), plan.weights.bytesPerGpu, ScenarioField::Quantization));
     if (!sglang) // SGLang keeps activations and CUDA graphs outside its static share
         available.op(" − ")
-            .term(memory(QStringLiteral("activations"), plan.activationBytes, BatchedTokensOption,
-                         QStringLiteral("peak of vLLM's profiling run")))
+            .term(memory(QStringLiteral("activations"), plan.activationBytes,
+                         ScenarioField::MaxNumBatchedTokens, QStringLiteral("peak of vLLM's profiling run")))
             .op(" − ")
-            .term(memory(QStringLiteral("overhead"), plan.overheadBytes, TpOption,
+            .term(memory(QStringLiteral("overhead"), plan.overheadBytes, ScenarioField::TensorParallelSize,
                          QStringLiteral("CUDA context, NCCL buffers")));
     if (plan.cudaGraphBytes > 0)
         available.op(" − ").term(
-            memory(QStringLiteral("cuda_graphs"), plan.cudaGraphBytes, VllmVersionOption,
+            memory(QStringLiteral("cuda_graphs"), plan.cudaGraphBytes, ScenarioField::VllmVersion,
                    QStringLiteral("vLLM's CUDA-graph estimate, taken out of the budget")));
     lines << available.result(memory(QString(), kv.availableBytes, {}),
                               Formula::tr("what is left for the KV cache"));
@@ -681,13 +677,13 @@ QList<FormulaLine> capacityLines(const Scenario &s, const MemoryPlan &plan, cons
     const bool attentionPage =
         kv.cacheLayers > 0 && kv.pageBytes == plan.blockSize * kv.bytesPerTokenPerLayer;
     const FormulaTerm blockSize =
-        count(QStringLiteral("block_size"), plan.blockSize, BlockSizeOption, {}, TermUnit::Tokens);
+        count(QStringLiteral("block_size"), plan.blockSize, ScenarioField::BlockSize, {}, TermUnit::Tokens);
     if (attentionPage)
         blocks.term(blockSize).op(" × ").term(perLayer);
     else
         blocks.term(bytes(QStringLiteral("page_bytes"), kv.pageBytes, {}));
     blocks.op(" × ")
-        .term(count(QStringLiteral("group_size"), kv.groupSize, ModelOption,
+        .term(count(QStringLiteral("group_size"), kv.groupSize, ScenarioField::Model,
                     QStringLiteral("layer slots per KV cache group")))
         .op("))");
     lines << blocks.result(
@@ -699,7 +695,7 @@ QList<FormulaLine> capacityLines(const Scenario &s, const MemoryPlan &plan, cons
         capacity.op("floor(")
             .term(lines.last())
             .op(" / ")
-            .term(count(QStringLiteral("num_groups"), kv.numGroups, ModelOption,
+            .term(count(QStringLiteral("num_groups"), kv.numGroups, ScenarioField::Model,
                         QStringLiteral("KV cache groups")))
             .op(") × ")
             .term(blockSize);
@@ -711,13 +707,14 @@ QList<FormulaLine> capacityLines(const Scenario &s, const MemoryPlan &plan, cons
 
     const KvCacheLayout layout = kvCacheLayout(s.model, kvCacheOptions(s, plan.dtype, plan.kvCacheDtype));
     LineBuilder request(FormulaSection::Capacity, QStringLiteral("blocks_per_request"));
-    appendGroupBlocks(
-        request, kv, requestBlocksPerGroup(s.model, layout, plan.maxModelLen, plan.maxNumBatchedTokens),
-        count(QStringLiteral("max_model_len"), plan.maxModelLen, MaxModelLenOption, {}, TermUnit::Tokens),
-        blockSize,
-        QStringLiteral("blocks of min(sliding_window − 1 + max_num_batched_tokens, "
-                       "max_model_len) tokens, plus one"),
-        QStringLiteral("blocks of min(chunk + max_num_batched_tokens, max_model_len) tokens"));
+    appendGroupBlocks(request, kv,
+                      requestBlocksPerGroup(s.model, layout, plan.maxModelLen, plan.maxNumBatchedTokens),
+                      count(QStringLiteral("max_model_len"), plan.maxModelLen, ScenarioField::MaxModelLen, {},
+                            TermUnit::Tokens),
+                      blockSize,
+                      QStringLiteral("blocks of min(sliding_window − 1 + max_num_batched_tokens, "
+                                     "max_model_len) tokens, plus one"),
+                      QStringLiteral("blocks of min(chunk + max_num_batched_tokens, max_model_len) tokens"));
     lines << request.result(count(QString(), kv.blocksPerMaxRequest, {}),
                             Formula::tr("blocks one request of --max-model-len tokens reserves"));
 

@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "core/common/scenariofield.h"
 #include "core/plan/memoryplan.h"
 #include "core/scenario/scenario.h"
 
 #include <cstdint>
+#include <optional>
 
 #include <QList>
 #include <QString>
@@ -31,9 +33,10 @@ struct FormulaTerm
     std::int64_t value = 0; ///< the exact integer (counts, tokens, bytes); 0 for ratios and bits
     double real = 0;        ///< the value as a number (ratios and bits; = value otherwise)
     TermUnit unit = TermUnit::Count;
-    QString option; ///< the option that sets it ("--batch-size"; "--model" for a config.json field);
-                    ///< empty for a figure an earlier line computed
-    QString field;  ///< the config.json field or plan figure behind it ("num_key_value_heads")
+    /// The option that sets it (BatchSize; Model for a config.json field); none for a
+    /// figure an earlier line computed.
+    std::optional<ScenarioField> option;
+    QString field; ///< the config.json field or plan figure behind it ("num_key_value_heads")
 };
 
 /// A piece of a formula: operator text ("×", "floor(", ")"), or a term.

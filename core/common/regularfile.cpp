@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "core/common/regularfile.h"
 
+#include "core/common/enumtable.h"
 #include "core/common/error.h"
 #include "core/common/units.h"
 
@@ -72,27 +73,24 @@ FileKind fileKind(const QString &path)
 #endif
 }
 
+namespace {
+
+const EnumSpelling<FileKind> fileKindNames[] = {
+    {FileKind::Missing, "missing"},
+    {FileKind::Regular, "a regular file"},
+    {FileKind::Directory, "a folder"},
+    {FileKind::CharacterDevice, "a character device"},
+    {FileKind::BlockDevice, "a block device"},
+    {FileKind::Fifo, "a FIFO"},
+    {FileKind::Socket, "a socket"},
+    {FileKind::Other, "a special file"},
+};
+
+} // namespace
+
 QString fileKindName(FileKind kind)
 {
-    switch (kind) {
-    case FileKind::Missing:
-        return QStringLiteral("missing");
-    case FileKind::Regular:
-        return QStringLiteral("a regular file");
-    case FileKind::Directory:
-        return QStringLiteral("a folder");
-    case FileKind::CharacterDevice:
-        return QStringLiteral("a character device");
-    case FileKind::BlockDevice:
-        return QStringLiteral("a block device");
-    case FileKind::Fifo:
-        return QStringLiteral("a FIFO");
-    case FileKind::Socket:
-        return QStringLiteral("a socket");
-    case FileKind::Other:
-        break;
-    }
-    return QStringLiteral("a special file");
+    return enumName(fileKindNames, kind);
 }
 
 void openRegularFile(QFile &file, const QString &path)

@@ -10,8 +10,8 @@ namespace kvscope {
 namespace {
 
 /// The rows the capacity-and-speed chart draws, in its order.
-const char *const speedChartRows[] = {"kv_capacity_tokens", "largest_batch_that_fits",
-                                      "decode_tokens_per_second"};
+const CompareRowId speedChartRows[] = {CompareRowId::KvCapacityTokens, CompareRowId::LargestBatchThatFits,
+                                       CompareRowId::DecodeTokensPerSecond};
 
 /// A figure in full: an integer row's as an integer (the doubles hold them exactly).
 QByteArray figure(const std::optional<double> &value, bool integral)
@@ -58,9 +58,9 @@ CompareSpeedChartData compareSpeedChartData(const Comparison &comparison)
     CompareSpeedChartData d;
     for (const ComparedColumn &column : comparison.columns)
         d.labels << column.label;
-    for (const char *key : speedChartRows) {
+    for (const CompareRowId id : speedChartRows) {
         const auto row = std::find_if(comparison.rows.begin(), comparison.rows.end(),
-                                      [key](const CompareRow &r) { return r.key == QLatin1String(key); });
+                                      [id](const CompareRow &r) { return r.id == id; });
         if (row == comparison.rows.end())
             continue;
         CompareBarGroup group;
@@ -81,10 +81,10 @@ QByteArray compareSpeedCsv(const CompareSpeedChartData &data)
     for (const CompareBarGroup &group : data.groups)
         for (qsizetype i = 0; i < group.row.cells.size(); ++i) {
             const CompareCell &cell = group.row.cells.at(i);
-            out += csv::row({group.row.key.toUtf8(), csv::integer(i), csv::field(data.labels.value(i)),
-                             figure(cell.value, group.row.integral), csv::decimal(group.sharePercent.at(i)),
-                             figure(cell.delta, group.row.integral), figure(cell.deltaPercent, false),
-                             group.row.best.contains(int(i)) ? "1" : "0"});
+            out += csv::row({compareRowKey(group.row.id).toUtf8(), csv::integer(i),
+                             csv::field(data.labels.value(i)), figure(cell.value, group.row.integral),
+                             csv::decimal(group.sharePercent.at(i)), figure(cell.delta, group.row.integral),
+                             figure(cell.deltaPercent, false), group.row.best.contains(int(i)) ? "1" : "0"});
         }
     return out;
 }

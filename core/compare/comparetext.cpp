@@ -35,61 +35,46 @@ QString magnitude(const CompareRow &row, double value, const QLocale &locale)
 
 } // namespace
 
-QString CompareText::rowLabel(const QString &key)
+QString CompareText::rowLabel(CompareRowId id)
 {
-    static const struct
-    {
-        const char *key;
-        const char *label;
-    } labels[] = {
-        {"weights_bytes", QT_TR_NOOP("Weights per GPU")},
-        {"kv_bytes_per_token", QT_TR_NOOP("KV bytes per token")},
-        {"kv_cache_bytes", QT_TR_NOOP("KV cache for the batch")},
-        {"headroom_bytes", QT_TR_NOOP("Headroom")},
-        {"kv_capacity_tokens", QT_TR_NOOP("KV capacity")},
-        {"max_concurrency", QT_TR_NOOP("Maximum concurrency")},
-        {"largest_batch_that_fits", QT_TR_NOOP("Largest batch that fits")},
-        {"decode_tokens_per_second", QT_TR_NOOP("Decode tokens/s")},
-        {"prefill_seconds", QT_TR_NOOP("Time to first token")},
-        {"decode_bound", QT_TR_NOOP("Decode bound")},
-        {"weight_sqnr_db", QT_TR_NOOP("Weight SQNR")},
-        {"kv_sqnr_db", QT_TR_NOOP("KV SQNR")},
-    };
-    for (const auto &entry : labels)
-        if (key == QLatin1String(entry.key))
-            return tr(entry.label);
-    return key;
+    QString label = tr(compareRowLabel(id).toUtf8().constData());
+    // The command line's labels start in lower case; a table's headers do not.
+    if (!label.isEmpty())
+        label[0] = label[0].toUpper();
+    return label;
 }
 
-QString CompareText::rowToolTip(const QString &key)
+QString CompareText::rowToolTip(CompareRowId id)
 {
-    if (key == QLatin1String("weights_bytes"))
+    switch (id) {
+    case CompareRowId::WeightsBytes:
         return tr("The weights as stored, per GPU.");
-    if (key == QLatin1String("kv_bytes_per_token"))
+    case CompareRowId::KvBytesPerToken:
         return tr("One token's KV cache over every layer, per GPU: set by --kv-cache-dtype, not by the "
                   "weight format.");
-    if (key == QLatin1String("kv_cache_bytes"))
+    case CompareRowId::KvCacheBytes:
         return tr("The KV cache of the whole batch at its sequence length, per GPU.");
-    if (key == QLatin1String("headroom_bytes"))
+    case CompareRowId::HeadroomBytes:
         return tr("What the budget leaves after weights, activations, overhead and the batch's KV cache.");
-    if (key == QLatin1String("kv_capacity_tokens"))
+    case CompareRowId::KvCapacityTokens:
         return tr("Tokens the KV cache holds: vLLM's \"GPU KV cache size\".");
-    if (key == QLatin1String("max_concurrency"))
+    case CompareRowId::MaxConcurrency:
         return tr("Requests of --max-model-len tokens that fit at once.");
-    if (key == QLatin1String("largest_batch_that_fits"))
+    case CompareRowId::LargestBatchThatFits:
         return tr("The largest batch of sequences at this length whose KV cache fits.");
-    if (key == QLatin1String("decode_tokens_per_second"))
+    case CompareRowId::DecodeTokensPerSecond:
         return tr("Tokens per second of the whole batch, from the roofline with the efficiencies.");
-    if (key == QLatin1String("prefill_seconds"))
+    case CompareRowId::PrefillSeconds:
         return tr("One request's prompt alone on the GPU(s): its prefill.");
-    if (key == QLatin1String("decode_bound"))
+    case CompareRowId::DecodeBound:
         return tr("Which roof limits a decode step: memory bandwidth or compute.");
-    if (key == QLatin1String("weight_sqnr_db"))
+    case CompareRowId::WeightSqnrDb:
         return tr("Simulated quantization error of the weight format on a tensor shaped like the model's "
                   "(higher is better; lossless has none). A proxy, not end quality.");
-    if (key == QLatin1String("kv_sqnr_db"))
+    case CompareRowId::KvSqnrDb:
         return tr("Simulated error of the KV cache dtype on synthetic keys and values, at the scale vLLM "
                   "uses (higher is better; lossless has none).");
+    }
     return {};
 }
 
@@ -135,7 +120,7 @@ QString CompareText::htmlTable(const Comparison &comparison, const QLocale &loca
         html += QStringLiteral("<th align=\"left\">%1</th>").arg(column.label.toHtmlEscaped());
     html += QStringLiteral("</tr>");
     for (const CompareRow &row : comparison.rows) {
-        html += QStringLiteral("<tr><td>%1</td>").arg(rowLabel(row.key).toHtmlEscaped());
+        html += QStringLiteral("<tr><td>%1</td>").arg(rowLabel(row.id).toHtmlEscaped());
         for (int c = 0; c < row.cells.size(); ++c) {
             QString text = cell(row, row.cells.at(c), locale).toHtmlEscaped();
             if (row.best.contains(c))

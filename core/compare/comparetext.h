@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // How the Compare view, its charts and the report word a comparison's
-// figures: row labels translated by row key (the core's labels are English
-// only), each figure in its row's unit, differences to the first column.
+// figures: row labels translated (the comparison's own are English, for the
+// command line), each figure in its row's unit, differences to the first column.
 // Only formats the core's figures.
 #pragma once
 
@@ -18,10 +18,10 @@ class CompareText
     Q_DECLARE_TR_FUNCTIONS(kvscope::CompareText)
 
 public:
-    /// The row's label in the window's language ("weights per GPU").
-    static QString rowLabel(const QString &key);
+    /// The row's label in the window's language, capitalized: "Weights per GPU".
+    static QString rowLabel(CompareRowId id);
     /// What the row's figure means, for its tooltip.
-    static QString rowToolTip(const QString &key);
+    static QString rowToolTip(CompareRowId id);
     /// A figure in the row's unit: "14.99 GiB", "443,456 tokens", "1,215 tokens/s", "252 ms", "17.14 dB".
     static QString value(const CompareRow &row, double value, const QLocale &locale = QLocale());
     /// A cell's figure: its value, "lossless", "memory-bound", or "—" where the core has none.

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: MIT
 #include "core/compare/comparison.h"
 
+#include "core/common/enumtable.h"
 #include "core/common/error.h"
+#include "core/common/scenariofield.h"
 #include "core/output/planjson.h"
 #include "core/plan/planner.h"
 
@@ -9,6 +11,7 @@
 #include <cmath>
 #include <limits>
 
+#include <QCoreApplication>
 #include <QJsonArray>
 
 namespace kvscope {
@@ -28,25 +31,7 @@ QString weightLabel(const MemoryPlan &plan)
 
 QString kvLabel(KvCacheDtype dtype)
 {
-    switch (dtype) {
-    case KvCacheDtype::Auto:
-    case KvCacheDtype::BFloat16:
-        return QStringLiteral("BF16 KV");
-    case KvCacheDtype::Float16:
-        return QStringLiteral("FP16 KV");
-    case KvCacheDtype::Float32:
-        return QStringLiteral("FP32 KV");
-    case KvCacheDtype::Fp8:
-    case KvCacheDtype::Fp8E4M3:
-        return QStringLiteral("FP8 KV");
-    case KvCacheDtype::Fp8E5M2:
-        return QStringLiteral("FP8 E5M2 KV");
-    case KvCacheDtype::Q8_0:
-        return QStringLiteral("Q8_0 KV");
-    case KvCacheDtype::Q4_0:
-        return QStringLiteral("Q4_0 KV");
-    }
-    return {};
+    return QStringLiteral("%1 KV").arg(kvPrecisionName(dtype));
 }
 
 ComparisonColumn column(const Scenario &scenario)
@@ -67,15 +52,17 @@ void distinguishLabels(QList<ComparisonColumn> &columns)
         QStringList words;
         const ScenarioValues values = differingValues(columns.first().scenario, columns.at(i).scenario);
         for (auto it = values.cbegin(); it != values.cend(); ++it)
-            words << QStringLiteral("--%1 %2").arg(it.key(), it.value());
+            words << QStringLiteral("%1 %2").arg(flagForKey(it.key()), it.value());
         if (!words.isEmpty())
             columns[i].label += QStringLiteral(" (%1)").arg(words.join(QLatin1Char(' ')));
     }
 }
 
-/// One row's figure of one column.
+/// One row's figure of one column. The label is translated in CompareText's
+/// context, where the window reads it.
 struct RowSpec
 {
+    CompareRowId id;
     const char *key;
     const char *label;
     const char *unit;
@@ -105,25 +92,35 @@ CompareCell sqnr(const std::optional<double> &value, bool lossless)
 }
 
 const RowSpec rowSpecs[] = {
-    {"weights_bytes", "weights per GPU", "bytes", Better::Less, true,
+    {CompareRowId::WeightsBytes, "weights_bytes",
+     QT_TRANSLATE_NOOP("kvscope::CompareText", "weights per GPU"), "bytes", Better::Less, true,
      [](const ComparedColumn &c) { return number(double(c.plan.weights.bytesPerGpu)); }},
-    {"kv_bytes_per_token", "KV bytes per token", "bytes", Better::Less, true,
+    {CompareRowId::KvBytesPerToken, "kv_bytes_per_token",
+     QT_TRANSLATE_NOOP("kvscope::CompareText", "KV bytes per token"), "bytes", Better::Less, true,
      [](const ComparedColumn &c) { return number(double(c.plan.kv.bytesPerToken)); }},
-    {"kv_cache_bytes", "KV cache for the batch", "bytes", Better::Less, true,
+    {CompareRowId::KvCacheBytes, "kv_cache_bytes",
+     QT_TRANSLATE_NOOP("kvscope::CompareText", "KV cache for the batch"), "bytes", Better::Less, true,
      [](const ComparedColumn &c) { return number(double(c.plan.kv.cacheBytes)); }},
-    {"headroom_bytes", "headroom", "bytes", Better::More, true,
+    {CompareRowId::HeadroomBytes, "headroom_bytes", QT_TRANSLATE_NOOP("kvscope::CompareText", "headroom"),
+     "bytes", Better::More, true,
      [](const ComparedColumn &c) { return number(double(c.plan.headroomBytes)); }},
-    {"kv_capacity_tokens", "KV capacity", "tokens", Better::More, true,
+    {CompareRowId::KvCapacityTokens, "kv_capacity_tokens",
+     QT_TRANSLATE_NOOP("kvscope::CompareText", "KV capacity"), "tokens", Better::More, true,
      [](const ComparedColumn &c) { return number(double(c.plan.kv.capacityTokens)); }},
-    {"max_concurrency", "maximum concurrency", "x", Better::More, false,
+    {CompareRowId::MaxConcurrency, "max_concurrency",
+     QT_TRANSLATE_NOOP("kvscope::CompareText", "maximum concurrency"), "x", Better::More, false,
      [](const ComparedColumn &c) { return number(c.plan.kv.maxConcurrency); }},
-    {"largest_batch_that_fits", "largest batch that fits", "sequences", Better::More, true,
+    {CompareRowId::LargestBatchThatFits, "largest_batch_that_fits",
+     QT_TRANSLATE_NOOP("kvscope::CompareText", "largest batch that fits"), "sequences", Better::More, true,
      [](const ComparedColumn &c) { return number(double(c.plan.largestBatchThatFits)); }},
-    {"decode_tokens_per_second", "decode tokens/s", "tokens/s", Better::More, false,
+    {CompareRowId::DecodeTokensPerSecond, "decode_tokens_per_second",
+     QT_TRANSLATE_NOOP("kvscope::CompareText", "decode tokens/s"), "tokens/s", Better::More, false,
      [](const ComparedColumn &c) { return speedNumber(c, c.plan.speed.decodeTokensPerSecond); }},
-    {"prefill_seconds", "time to first token", "seconds", Better::Less, false,
+    {CompareRowId::PrefillSeconds, "prefill_seconds",
+     QT_TRANSLATE_NOOP("kvscope::CompareText", "time to first token"), "seconds", Better::Less, false,
      [](const ComparedColumn &c) { return speedNumber(c, c.plan.speed.prefill.seconds); }},
-    {"decode_bound", "decode bound", "", Better::None, false,
+    {CompareRowId::DecodeBound, "decode_bound", QT_TRANSLATE_NOOP("kvscope::CompareText", "decode bound"), "",
+     Better::None, false,
      [](const ComparedColumn &c) {
          CompareCell cell;
          if (c.plan.speed.available)
@@ -131,14 +128,24 @@ const RowSpec rowSpecs[] = {
                                                                          : QStringLiteral("compute");
          return cell;
      }},
-    {"weight_sqnr_db", "weight SQNR", "dB", Better::More, false,
+    {CompareRowId::WeightSqnrDb, "weight_sqnr_db", QT_TRANSLATE_NOOP("kvscope::CompareText", "weight SQNR"),
+     "dB", Better::More, false,
      [](const ComparedColumn &c) {
          const WeightAccuracy &w = c.accuracy.weights;
          return sqnr(w.error ? std::optional(w.error->sqnrDb) : std::nullopt, w.lossless);
      }},
-    {"kv_sqnr_db", "KV SQNR", "dB", Better::More, false,
+    {CompareRowId::KvSqnrDb, "kv_sqnr_db", QT_TRANSLATE_NOOP("kvscope::CompareText", "KV SQNR"), "dB",
+     Better::More, false,
      [](const ComparedColumn &c) { return sqnr(c.accuracy.kv.combinedSqnrDb, c.accuracy.kv.lossless); }},
 };
+
+const RowSpec &rowSpec(CompareRowId id)
+{
+    for (const RowSpec &spec : rowSpecs)
+        if (spec.id == id)
+            return spec;
+    Q_UNREACHABLE(); // the table holds every row
+}
 
 /// Two figures equal up to rounding (the same FLOPs summed in another order):
 /// a difference below a billionth of either is none.
@@ -191,20 +198,28 @@ QJsonValue optionalJson(const std::optional<double> &value, bool integral)
     return integral ? QJsonValue(qint64(*value)) : QJsonValue(*value);
 }
 
+const EnumSpelling<Better> betterNames[] = {
+    {Better::Less, "less"},
+    {Better::More, "more"},
+    {Better::None, "none"},
+};
+
 QString betterName(Better better)
 {
-    switch (better) {
-    case Better::Less:
-        return QStringLiteral("less");
-    case Better::More:
-        return QStringLiteral("more");
-    case Better::None:
-        break;
-    }
-    return QStringLiteral("none");
+    return enumName(betterNames, better);
 }
 
 } // namespace
+
+QString compareRowKey(CompareRowId id)
+{
+    return QLatin1String(rowSpec(id).key);
+}
+
+QString compareRowLabel(CompareRowId id)
+{
+    return QLatin1String(rowSpec(id).label);
+}
 
 QString precisionLabel(const Scenario &scenario)
 {
@@ -275,8 +290,7 @@ QList<CompareRow> comparisonRows(const QList<ComparedColumn> &columns)
     QList<CompareRow> rows;
     for (const RowSpec &spec : rowSpecs) {
         CompareRow row;
-        row.key = QLatin1String(spec.key);
-        row.label = QLatin1String(spec.label);
+        row.id = spec.id;
         row.unit = QLatin1String(spec.unit);
         row.better = spec.better;
         row.integral = spec.integral;
@@ -374,8 +388,8 @@ QJsonObject comparisonToJson(const Comparison &comparison)
         for (const int column : row.best)
             best << column;
         QJsonObject o;
-        o.insert(u"key", row.key);
-        o.insert(u"label", row.label);
+        o.insert(u"key", compareRowKey(row.id));
+        o.insert(u"label", compareRowLabel(row.id));
         o.insert(u"unit", row.unit);
         o.insert(u"better", betterName(row.better));
         o.insert(u"values", values);

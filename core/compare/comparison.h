@@ -78,12 +78,34 @@ struct CompareCell
     std::optional<double> deltaPercent; ///< delta / |first| x 100; nullopt when the first is 0
 };
 
+/// The figures a comparison holds, a row each, in their order.
+enum class CompareRowId
+{
+    WeightsBytes,
+    KvBytesPerToken,
+    KvCacheBytes,
+    HeadroomBytes,
+    KvCapacityTokens,
+    MaxConcurrency,
+    LargestBatchThatFits,
+    DecodeTokensPerSecond,
+    PrefillSeconds,
+    DecodeBound,
+    WeightSqnrDb,
+    KvSqnrDb,
+};
+
+/// The row's key in JSON and CSV: "weights_bytes", "kv_sqnr_db".
+QString compareRowKey(CompareRowId id);
+/// The row's label in English, as `kvscope compare` prints it: "weights per GPU"
+/// (CompareText::rowLabel() gives it in the window's language).
+QString compareRowLabel(CompareRowId id);
+
 /// One row: a figure across the columns.
 struct CompareRow
 {
-    QString key;   ///< JSON key: "weights_bytes", "kv_sqnr_db"
-    QString label; ///< "weights per GPU"
-    QString unit;  ///< "bytes", "tokens", "tokens/s", "seconds", "dB", "x", ""
+    CompareRowId id = CompareRowId::WeightsBytes;
+    QString unit; ///< "bytes", "tokens", "tokens/s", "seconds", "dB", "x", ""
     Better better = Better::None;
     bool integral = false; ///< exact integers (bytes, tokens); the doubles hold them exactly (< 2^53)
     QList<CompareCell> cells;

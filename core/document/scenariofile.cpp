@@ -4,6 +4,7 @@
 #include "core/common/atomicfile.h"
 #include "core/common/error.h"
 #include "core/common/regularfile.h"
+#include "core/common/scenariofield.h"
 #include "core/gpu/customgpu.h"
 #include "core/model/configreader.h"
 #include "core/model/hfconfig.h"
@@ -346,9 +347,9 @@ ScenarioDocument parseScenarioFile(const QByteArray &bytes, const QString &origi
     ScenarioDocument d;
     d.scenario = valuesFromJson(root.object("scenario", root.required("scenario")), origin,
                                 QStringLiteral("scenario"));
-    for (const char *required : {"model", "gpu"})
-        if (!d.scenario.contains(QLatin1String(required)))
-            root.fail(QStringLiteral("scenario.") + QLatin1String(required), QStringLiteral("missing"));
+    for (const ScenarioField required : {ScenarioField::Model, ScenarioField::Gpu})
+        if (!d.scenario.contains(fileKey(required)))
+            root.fail(QStringLiteral("scenario.") + fileKey(required), QStringLiteral("missing"));
     if (root.has("models")) {
         const QJsonArray models = root.array("models", root.take("models"));
         QSet<QString> ids;

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "core/engine/engine.h"
 
+#include "core/common/enumtable.h"
 #include "core/common/error.h"
 
 #include <utility>
@@ -9,19 +10,28 @@
 
 namespace kvscope {
 
+namespace {
+
+const EnumSpelling<Engine> engineNames[] = {{Engine::Vllm, "vllm"}, {Engine::Sglang, "sglang"}};
+
+} // namespace
+
 QString engineName(Engine engine)
 {
-    return engine == Engine::Sglang ? QStringLiteral("sglang") : QStringLiteral("vllm");
+    return enumName(engineNames, engine);
 }
 
 Engine parseEngine(const QString &text)
 {
-    const QString name = text.trimmed().toLower();
-    if (name == QLatin1String("vllm"))
-        return Engine::Vllm;
-    if (name == QLatin1String("sglang"))
-        return Engine::Sglang;
-    throw Error(QStringLiteral("--engine: must be vllm or sglang, got '%1'").arg(text));
+    if (const std::optional<Engine> engine = enumValue(engineNames, text.trimmed().toLower()))
+        return *engine;
+    throw Error(
+        QStringLiteral("%1: must be vllm or sglang, got '%2'").arg(optionFlag(ScenarioField::Engine), text));
+}
+
+QString optionFlag(ScenarioField field, Engine engine)
+{
+    return engine == Engine::Sglang ? sglangFlag(field) : optionFlag(field);
 }
 
 QString EngineVersion::text() const
@@ -104,12 +114,13 @@ VllmVersionChoice resolveVllmVersion(const QString &text)
     }
     const std::optional<EngineVersion> version = parseEngineVersion(text);
     if (!version)
-        throw Error(
-            QStringLiteral("--vllm-version: expected a release such as 0.19 or 0.10.1, got '%1'").arg(text));
+        throw Error(QStringLiteral("%1: expected a release such as 0.19 or 0.10.1, got '%2'")
+                        .arg(optionFlag(ScenarioField::VllmVersion), text));
     if (*version < OldestVllmVersion)
-        throw Error(QStringLiteral("--vllm-version: %1 is older than %2, the oldest release kvscope models "
-                                   "(vLLM's V1 engine accounting)")
-                        .arg(text.trimmed(), OldestVllmVersion.text()));
+        throw Error(
+            QStringLiteral("%1: %2 is older than %3, the oldest release kvscope models "
+                           "(vLLM's V1 engine accounting)")
+                .arg(optionFlag(ScenarioField::VllmVersion), text.trimmed(), OldestVllmVersion.text()));
     choice.requested = version;
     for (const VllmProfile &profile : vllmProfiles())
         if (profile.since <= *version)

@@ -4,6 +4,8 @@
 // version profiles, each row citing where its values come from.
 #pragma once
 
+#include "core/common/scenariofield.h"
+
 // moc (Qt 6.4) cannot parse libstdc++'s <concepts>, which <compare> includes;
 // the UI headers that moc reads reach this one.
 #ifndef Q_MOC_RUN
@@ -27,6 +29,9 @@ enum class Engine
 QString engineName(Engine engine);
 /// Parses --engine; throws kvscope::Error naming the option and the value.
 Engine parseEngine(const QString &text);
+
+/// `field`'s flag as `engine` spells it: "--max-model-len", SGLang's "--context-length".
+QString optionFlag(ScenarioField field, Engine engine);
 
 /// A release number: 0.10.1 from "0.10.1", "v0.10.1.1" or "0.10".
 struct EngineVersion

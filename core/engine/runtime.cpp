@@ -3,6 +3,7 @@
 
 #include "core/common/checked.h"
 #include "core/common/error.h"
+#include "core/common/scenariofield.h"
 #include "core/common/units.h"
 
 #include <algorithm>
@@ -50,10 +51,9 @@ std::int64_t activationBytes(const ModelArch &model, int dtypeBytes, int tensorP
     const Checked sampler = withOverflowMessage(
         [&] { return Checked(maxNumSeqs) * model.vocabSize * samplerBytesPerLogit; },
         [&] {
-            return QCoreApplication::translate(
-                       "kvscope::Planner",
-                       "--max-num-seqs: %1 sequences need sampler buffers beyond 2^63 bytes")
-                .arg(maxNumSeqs);
+            return QCoreApplication::translate("kvscope::Planner",
+                                               "%2: %1 sequences need sampler buffers beyond 2^63 bytes")
+                .arg(QString::number(maxNumSeqs), optionFlag(ScenarioField::MaxNumSeqs));
         });
     const Checked tokens = withOverflowMessage(
         [&] {
@@ -67,21 +67,19 @@ std::int64_t activationBytes(const ModelArch &model, int dtypeBytes, int tensorP
                    Checked(maxNumBatchedTokens) * model.moe.expertsPerToken * (shared + width) * dtypeBytes;
         },
         [&] {
-            return QCoreApplication::translate(
-                       "kvscope::Planner",
-                       "--max-num-batched-tokens: %1 tokens need activation buffers beyond 2^63 bytes")
-                .arg(maxNumBatchedTokens);
+            return QCoreApplication::translate("kvscope::Planner",
+                                               "%2: %1 tokens need activation buffers beyond 2^63 bytes")
+                .arg(QString::number(maxNumBatchedTokens), optionFlag(ScenarioField::MaxNumBatchedTokens));
         });
-    return withOverflowMessage(
-               [&] { return sampler + tokens; },
-               [&] {
-                   return QCoreApplication::translate(
-                              "kvscope::Planner",
-                              "--max-num-seqs %1 and --max-num-batched-tokens %2 need activation "
-                              "buffers beyond 2^63 bytes")
-                       .arg(maxNumSeqs)
-                       .arg(maxNumBatchedTokens);
-               })
+    return withOverflowMessage([&] { return sampler + tokens; },
+                               [&] {
+                                   return QCoreApplication::translate("kvscope::Planner",
+                                                                      "%3 %1 and %4 %2 need activation "
+                                                                      "buffers beyond 2^63 bytes")
+                                       .arg(QString::number(maxNumSeqs), QString::number(maxNumBatchedTokens),
+                                            optionFlag(ScenarioField::MaxNumSeqs),
+                                            optionFlag(ScenarioField::MaxNumBatchedTokens));
+                               })
         .value();
 }
 

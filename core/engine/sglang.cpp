@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "core/engine/sglang.h"
 
+#include "core/common/scenariofield.h"
 #include "core/common/units.h"
 #include "core/engine/runtime.h"
 
@@ -50,9 +51,9 @@ QString sglangUnsupportedReason(const ModelArch &model)
             model.isKvSharedLayer(i))
             return QCoreApplication::translate(
                        "kvscope::Planner",
-                       "--engine sglang: %1 mixes layer kinds (sliding-window, chunked, recurrent or shared "
+                       "%2 sglang: %1 mixes layer kinds (sliding-window, chunked, recurrent or shared "
                        "KV layers); kvscope models SGLang's token pool for uniform attention models only")
-                .arg(model.name);
+                .arg(model.name, optionFlag(ScenarioField::Engine));
     return {};
 }
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "core/common/scenariofield.h"
 #include "core/gpu/gpuspec.h"
 
 #include <cstdint>
@@ -45,6 +46,6 @@ GpuSpec customGpuFromVariantMap(const QVariantMap &map, const QString &origin);
 
 /// Parses --gpu custom:MEMORY_GIB[:BANDWIDTH_GBS[:TFLOPS_BF16]] ("custom:24",
 /// "custom:192:800", "custom:23.5:1008:165"); MEMORY_GIB is exact to 10^-6 GiB.
-GpuSpec parseCustomGpuOption(const QString &text, const QString &option = QStringLiteral("--gpu"));
+GpuSpec parseCustomGpuOption(const QString &text, const QString &option = optionFlag(ScenarioField::Gpu));
 
 } // namespace kvscope

@@ -2,6 +2,7 @@
 #include "core/library/library.h"
 
 #include "core/common/error.h"
+#include "core/common/scenariofield.h"
 #include "core/common/units.h"
 #include "core/gpu/customgpu.h"
 #include "core/model/hfconfig.h"
@@ -160,16 +161,16 @@ template class PresetLibrary<GpuSpec>;
 ModelArch resolveModel(const QString &text)
 {
     if (text.trimmed().isEmpty())
-        throw Error(QStringLiteral("--model: no model given"));
+        throw Error(QStringLiteral("%1: no model given").arg(optionFlag(ScenarioField::Model)));
     if (const ModelArch *preset = ModelLibrary::builtin().find(text))
         return *preset;
     if (QFileInfo::exists(text))
         return importModel(text).model;
     throw Error(
-        QStringLiteral("--model: unknown model '%1': not a preset id, a HuggingFace repo id of a preset, "
+        QStringLiteral("%1: unknown model '%2': not a preset id, a HuggingFace repo id of a preset, "
                        "or an existing config.json, model folder or .gguf file (run 'kvscope models' for "
                        "the list)")
-            .arg(text));
+            .arg(optionFlag(ScenarioField::Model), text));
 }
 
 GpuSpec resolveGpu(const QString &text)
@@ -178,7 +179,8 @@ GpuSpec resolveGpu(const QString &text)
         return parseCustomGpuOption(text.trimmed());
     if (const GpuSpec *gpu = GpuLibrary::builtin().find(text))
         return *gpu;
-    throw Error(QStringLiteral("--gpu: unknown GPU '%1' (run 'kvscope gpus' for the list)").arg(text));
+    throw Error(QStringLiteral("%1: unknown GPU '%2' (run 'kvscope gpus' for the list)")
+                    .arg(optionFlag(ScenarioField::Gpu), text));
 }
 
 } // namespace kvscope

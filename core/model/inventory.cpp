@@ -2,32 +2,25 @@
 #include "core/model/inventory.h"
 
 #include "core/common/checked.h"
+#include "core/common/enumtable.h"
 
 #include <algorithm>
 
 namespace kvscope {
 
+namespace {
+
+const EnumSpelling<Component> componentNames[] = {
+    {Component::Embedding, "embeddings"}, {Component::Attention, "attention"}, {Component::Mlp, "mlp"},
+    {Component::Experts, "experts"},      {Component::Router, "router"},       {Component::Norms, "norms"},
+    {Component::LmHead, "lm_head"},       {Component::Vision, "vision"},
+};
+
+} // namespace
+
 QString componentName(Component component)
 {
-    switch (component) {
-    case Component::Embedding:
-        return QStringLiteral("embeddings");
-    case Component::Attention:
-        return QStringLiteral("attention");
-    case Component::Mlp:
-        return QStringLiteral("mlp");
-    case Component::Experts:
-        return QStringLiteral("experts");
-    case Component::Router:
-        return QStringLiteral("router");
-    case Component::Norms:
-        return QStringLiteral("norms");
-    case Component::LmHead:
-        return QStringLiteral("lm_head");
-    case Component::Vision:
-        return QStringLiteral("vision");
-    }
-    return {};
+    return enumName(componentNames, component);
 }
 
 std::int64_t TensorGroup::elements() const

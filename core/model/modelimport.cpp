@@ -2,6 +2,7 @@
 #include "core/model/modelimport.h"
 
 #include "core/common/checked.h"
+#include "core/common/enumtable.h"
 #include "core/common/error.h"
 #include "core/formats/gguf.h"
 #include "core/model/checkpointscan.h"
@@ -83,19 +84,20 @@ ImportedModel importGguf(const QString &path)
 
 } // namespace
 
+namespace {
+
+const EnumSpelling<ImportKind> importKindNames[] = {
+    {ImportKind::ConfigFile, "config.json"},
+    {ImportKind::ConfigText, "pasted config"},
+    {ImportKind::ModelFolder, "model folder"},
+    {ImportKind::GgufFile, "GGUF"},
+};
+
+} // namespace
+
 QString importKindName(ImportKind kind)
 {
-    switch (kind) {
-    case ImportKind::ConfigFile:
-        return QStringLiteral("config.json");
-    case ImportKind::ConfigText:
-        return QStringLiteral("pasted config");
-    case ImportKind::ModelFolder:
-        return QStringLiteral("model folder");
-    case ImportKind::GgufFile:
-        return QStringLiteral("GGUF");
-    }
-    return {};
+    return enumName(importKindNames, kind);
 }
 
 ImportedModel importModel(const QString &path)

@@ -2,6 +2,7 @@
 #include "core/output/breakdown.h"
 
 #include "core/common/checked.h"
+#include "core/common/enumtable.h"
 
 #include <algorithm>
 
@@ -53,25 +54,23 @@ MemoryBreakdown memoryBreakdown(const MemoryPlan &plan)
     return b;
 }
 
-const char *memoryPartKey(MemoryPart part)
+namespace {
+
+const EnumSpelling<MemoryPart> memoryPartKeys[] = {
+    {MemoryPart::Weights, "weights"},
+    {MemoryPart::Activations, "activations"},
+    {MemoryPart::Overhead, "overhead"},
+    {MemoryPart::KvCache, "kv_cache"},
+    {MemoryPart::RecurrentState, "recurrent_state"},
+    {MemoryPart::Headroom, "headroom"},
+    {MemoryPart::Overflow, "overflow"},
+};
+
+} // namespace
+
+QByteArray memoryPartKey(MemoryPart part)
 {
-    switch (part) {
-    case MemoryPart::Weights:
-        return "weights";
-    case MemoryPart::Activations:
-        return "activations";
-    case MemoryPart::Overhead:
-        return "overhead";
-    case MemoryPart::KvCache:
-        return "kv_cache";
-    case MemoryPart::RecurrentState:
-        return "recurrent_state";
-    case MemoryPart::Headroom:
-        return "headroom";
-    case MemoryPart::Overflow:
-        return "overflow";
-    }
-    return "";
+    return enumName(memoryPartKeys, part).toLatin1();
 }
 
 } // namespace kvscope

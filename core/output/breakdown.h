@@ -5,6 +5,7 @@
 
 #include <cstdint>
 
+#include <QByteArray>
 #include <QList>
 
 namespace kvscope {
@@ -47,6 +48,6 @@ struct MemoryBreakdown
 MemoryBreakdown memoryBreakdown(const MemoryPlan &plan);
 
 /// A part's key in CSV and JSON: "weights", "kv_cache", "headroom"...
-const char *memoryPartKey(MemoryPart part);
+QByteArray memoryPartKey(MemoryPart part);
 
 } // namespace kvscope

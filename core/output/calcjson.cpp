@@ -1,30 +1,30 @@
 // SPDX-License-Identifier: MIT
 #include "core/output/calcjson.h"
 
+#include "core/common/enumtable.h"
+#include "core/common/scenariofield.h"
 #include "core/output/planjson.h"
 #include "core/scenario/launchline.h"
 
 namespace kvscope {
 
+namespace {
+
+const EnumSpelling<FixKind> fixKindNames[] = {
+    {FixKind::BatchSize, "batch_size"},
+    {FixKind::SeqLen, "seq_len"},
+    {FixKind::MaxModelLen, "max_model_len"},
+    {FixKind::KvCacheDtype, "kv_cache_dtype"},
+    {FixKind::Quantization, "quantization"},
+    {FixKind::TensorParallel, "tensor_parallel_size"},
+    {FixKind::Gpu, "gpu"},
+};
+
+} // namespace
+
 QString fixKindName(FixKind kind)
 {
-    switch (kind) {
-    case FixKind::BatchSize:
-        return QStringLiteral("batch_size");
-    case FixKind::SeqLen:
-        return QStringLiteral("seq_len");
-    case FixKind::MaxModelLen:
-        return QStringLiteral("max_model_len");
-    case FixKind::KvCacheDtype:
-        return QStringLiteral("kv_cache_dtype");
-    case FixKind::Quantization:
-        return QStringLiteral("quantization");
-    case FixKind::TensorParallel:
-        return QStringLiteral("tensor_parallel_size");
-    case FixKind::Gpu:
-        return QStringLiteral("gpu");
-    }
-    return {};
+    return enumName(fixKindNames, kind);
 }
 
 QJsonObject calcJson(const Scenario &scenario, const MemoryPlan &plan, const QList<Fix> &fixes)
@@ -45,7 +45,7 @@ QJsonArray fixesToJson(const QList<Fix> &fixes)
     for (const Fix &fix : fixes) {
         QJsonObject change;
         for (const OptionChange &option : fix.changes)
-            change.insert(option.option, option.value);
+            change.insert(optionFlag(option.option), option.value);
         array.append(QJsonObject{
             {QStringLiteral("change"), change},
             {QStringLiteral("fits"), fix.plan.fits},

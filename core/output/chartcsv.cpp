@@ -2,6 +2,7 @@
 #include "core/output/chartcsv.h"
 
 #include "core/common/csv.h"
+#include "core/common/enumtable.h"
 #include "core/output/planjson.h"
 #include "core/precision/dtypes.h"
 
@@ -14,15 +15,14 @@ namespace kvscope {
 
 namespace {
 
-const char *counterfactualKey(Counterfactual kind)
+const EnumSpelling<Counterfactual> counterfactualKeys[] = {
+    {Counterfactual::AsIfMha, "as_if_mha"},
+    {Counterfactual::AsIfAllLayersFull, "as_if_all_layers_full"},
+};
+
+QByteArray counterfactualKey(Counterfactual kind)
 {
-    switch (kind) {
-    case Counterfactual::AsIfMha:
-        return "as_if_mha";
-    case Counterfactual::AsIfAllLayersFull:
-        return "as_if_all_layers_full";
-    }
-    return "";
+    return enumName(counterfactualKeys, kind).toLatin1();
 }
 
 QString jsonText(const QJsonValue &value)

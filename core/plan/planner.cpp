@@ -3,6 +3,7 @@
 
 #include "core/common/checked.h"
 #include "core/common/error.h"
+#include "core/common/scenariofield.h"
 #include "core/common/search.h"
 #include "core/common/units.h"
 #include "core/engine/runtime.h"
@@ -21,20 +22,20 @@ namespace kvscope {
 
 namespace {
 
-void requirePositive(std::int64_t value, const char *option)
+void requirePositive(std::int64_t value, ScenarioField field)
 {
     if (value <= 0)
         throw Error(QCoreApplication::translate("kvscope::Planner", "%1: must be a positive integer, got %2")
-                        .arg(QLatin1String(option))
+                        .arg(optionFlag(field))
                         .arg(value));
 }
 
 /// A share in (0, 1] held in millionths.
-void requireShare(std::int64_t ppm, const char *option)
+void requireShare(std::int64_t ppm, ScenarioField field)
 {
     if (ppm <= 0 || ppm > 1'000'000)
         throw Error(QCoreApplication::translate("kvscope::Planner", "%1: must be in (0, 1], got %2")
-                        .arg(QLatin1String(option), formatUtilization(ppm)));
+                        .arg(optionFlag(field), formatUtilization(ppm)));
 }
 
 /// Puts the checkpoint measured from file headers beside the estimate. A GGUF
@@ -111,8 +112,8 @@ void addArchitectureNotes(const ModelArch &m, MemoryPlan &plan)
         if (!kv.fp8DsMla)
             plan.notes << QCoreApplication::translate(
                 "kvscope::Planner",
-                "older vLLM builds store fp8_ds_mla (656 B) even for --kv-cache-dtype auto; pass "
-                "--kv-cache-dtype fp8 to plan that layout");
+                "older vLLM builds store fp8_ds_mla (656 B) even for --kv-cache-dtype auto; "
+                "pass --kv-cache-dtype fp8 to plan that layout");
     }
     if (kv.chunkedLayers > 0)
         plan.notes
@@ -238,79 +239,75 @@ void validateScenario(const Scenario &s)
     const ModelArch &m = s.model;
     if (m.numLayers <= 0 || m.hiddenSize <= 0 || m.numHeads <= 0 || m.numKvHeads <= 0 || m.headDim <= 0 ||
         m.vocabSize <= 0)
-        throw Error(QCoreApplication::translate(
-                        "kvscope::Planner",
-                        "--model: '%1' has no usable architecture (layers, hidden size, heads, vocab)")
-                        .arg(m.name));
+        throw Error(
+            QCoreApplication::translate(
+                "kvscope::Planner", "%2: '%1' has no usable architecture (layers, hidden size, heads, vocab)")
+                .arg(m.name, optionFlag(ScenarioField::Model)));
     if (s.gpu.memoryBytes <= 0)
-        throw Error(QCoreApplication::translate("kvscope::Planner", "--gpu: '%1' has no memory size")
-                        .arg(s.gpu.name));
-    requirePositive(s.batchSize, "--batch-size");
-    requirePositive(s.seqLen, "--seq-len");
-    requirePositive(s.blockSize, "--block-size");
-    requirePositive(s.tensorParallelSize, "--tensor-parallel-size");
+        throw Error(QCoreApplication::translate("kvscope::Planner", "%2: '%1' has no memory size")
+                        .arg(s.gpu.name, optionFlag(ScenarioField::Gpu)));
+    requirePositive(s.batchSize, ScenarioField::BatchSize);
+    requirePositive(s.seqLen, ScenarioField::SeqLen);
+    requirePositive(s.blockSize, ScenarioField::BlockSize);
+    requirePositive(s.tensorParallelSize, ScenarioField::TensorParallelSize);
     if (s.maxModelLen < 0)
-        requirePositive(s.maxModelLen, "--max-model-len");
+        requirePositive(s.maxModelLen, ScenarioField::MaxModelLen);
     if (s.maxNumSeqs < 0)
-        requirePositive(s.maxNumSeqs, "--max-num-seqs");
+        requirePositive(s.maxNumSeqs, ScenarioField::MaxNumSeqs);
     if (s.maxNumBatchedTokens < 0)
-        requirePositive(s.maxNumBatchedTokens, "--max-num-batched-tokens");
+        requirePositive(s.maxNumBatchedTokens, ScenarioField::MaxNumBatchedTokens);
     if (s.blockSize > 4096)
+        throw Error(QCoreApplication::translate("kvscope::Planner",
+                                                "%2: %1 is larger than any vLLM block size (at most 4096)")
+                        .arg(QString::number(s.blockSize), optionFlag(ScenarioField::BlockSize)));
+    requireShare(s.gpuMemoryUtilizationPpm, ScenarioField::GpuMemoryUtilization);
+    requireShare(s.bandwidthEfficiencyPpm, ScenarioField::BandwidthEfficiency);
+    requireShare(s.computeEfficiencyPpm, ScenarioField::ComputeEfficiency);
+    if (s.promptLen < 0)
+        requirePositive(s.promptLen, ScenarioField::PromptLen);
+    if (s.promptLen > s.seqLen)
+        throw Error(QCoreApplication::translate("kvscope::Planner",
+                                                "%3: %1 exceeds %4 %2 (a sequence is its prompt plus "
+                                                "its output)")
+                        .arg(QString::number(s.promptLen), QString::number(s.seqLen),
+                             optionFlag(ScenarioField::PromptLen), optionFlag(ScenarioField::SeqLen)));
+    if (s.maxModelLen > m.maxPositionEmbeddings)
         throw Error(
             QCoreApplication::translate("kvscope::Planner",
-                                        "--block-size: %1 is larger than any vLLM block size (at most 4096)")
-                .arg(s.blockSize));
-    requireShare(s.gpuMemoryUtilizationPpm, "--gpu-memory-utilization");
-    requireShare(s.bandwidthEfficiencyPpm, "--bandwidth-efficiency");
-    requireShare(s.computeEfficiencyPpm, "--compute-efficiency");
-    if (s.promptLen < 0)
-        requirePositive(s.promptLen, "--prompt-len");
-    if (s.promptLen > s.seqLen)
-        throw Error(QCoreApplication::translate(
-                        "kvscope::Planner",
-                        "--prompt-len: %1 exceeds --seq-len %2 (a sequence is its prompt plus "
-                        "its output)")
-                        .arg(s.promptLen)
-                        .arg(s.seqLen));
-    if (s.maxModelLen > m.maxPositionEmbeddings)
-        throw Error(QCoreApplication::translate(
-                        "kvscope::Planner",
-                        "--max-model-len: %1 exceeds %2's max_position_embeddings %3 (vLLM refuses it)")
-                        .arg(s.maxModelLen)
-                        .arg(m.name)
-                        .arg(m.maxPositionEmbeddings));
+                                        "%4: %1 exceeds %2's max_position_embeddings %3 (vLLM refuses it)")
+                .arg(QString::number(s.maxModelLen), m.name, QString::number(m.maxPositionEmbeddings),
+                     optionFlag(ScenarioField::MaxModelLen)));
     const QuantizationSpec q = effectiveQuantization(s);
     if (q.isAwqOrGptq() && (q.groupSize == 0 || q.groupSize < -1 || q.bits < 2 || q.bits > 8))
-        throw Error(QCoreApplication::translate("kvscope::Planner",
-                                                "--group-size: must be a positive integer or -1, got %1")
-                        .arg(q.groupSize));
+        throw Error(
+            QCoreApplication::translate("kvscope::Planner", "%2: must be a positive integer or -1, got %1")
+                .arg(QString::number(q.groupSize), optionFlag(ScenarioField::GroupSize)));
     validateTensorParallel(m, s.tensorParallelSize);
     if (s.engine == Engine::Vllm)
         resolveVllmVersion(s.vllmVersion);
     if (s.engine == Engine::Sglang) {
         if (s.memFractionStaticPpm < 0 || s.memFractionStaticPpm > 1'000'000)
-            requireShare(s.memFractionStaticPpm, "--mem-fraction-static");
+            requireShare(s.memFractionStaticPpm, ScenarioField::MemFractionStatic);
         if (const QString reason = sglangUnsupportedReason(m); !reason.isEmpty())
             throw Error(reason);
         if (m.format == ModelFormat::Gguf)
             throw Error(QCoreApplication::translate("kvscope::Planner",
-                                                    "--engine sglang: %1 is a GGUF file; kvscope plans "
+                                                    "%2 sglang: %1 is a GGUF file; kvscope plans "
                                                     "SGLang for HuggingFace checkpoints only")
-                            .arg(m.name));
+                            .arg(m.name, optionFlag(ScenarioField::Engine)));
     }
     if (isBlockKvType(s.kvCacheDtype) && m.format != ModelFormat::Gguf)
         throw Error(QCoreApplication::translate(
-                        "kvscope::Planner",
-                        "--kv-cache-dtype: %1 is a llama.cpp cache type for GGUF models; %2 is not one "
-                        "(vLLM offers auto, float16, bfloat16, fp8)")
-                        .arg(dtypeName(s.kvCacheDtype), m.name));
+                        "kvscope::Planner", "%3: %1 is a llama.cpp cache type for GGUF models; %2 is not one "
+                                            "(vLLM offers auto, float16, bfloat16, fp8)")
+                        .arg(dtypeName(s.kvCacheDtype), m.name, optionFlag(ScenarioField::KvCacheDtype)));
     if (m.format == ModelFormat::Gguf && s.quantization && s.quantization->method != QuantMethod::None)
-        throw Error(QCoreApplication::translate(
-                        "kvscope::Planner",
-                        "--quantization: %1 is a GGUF file whose weights are stored%2 already; its "
-                        "tensor bytes are used, so '%3' does not apply")
-                        .arg(m.name, m.fileType.isEmpty() ? QString() : QStringLiteral(" as ") + m.fileType,
-                             quantMethodName(s.quantization->method)));
+        throw Error(
+            QCoreApplication::translate("kvscope::Planner",
+                                        "%4: %1 is a GGUF file whose weights are stored%2 already; its "
+                                        "tensor bytes are used, so '%3' does not apply")
+                .arg(m.name, m.fileType.isEmpty() ? QString() : QStringLiteral(" as ") + m.fileType,
+                     quantMethodName(s.quantization->method), optionFlag(ScenarioField::Quantization)));
 }
 
 std::optional<MemoryPlan> tryPlanMemory(const Scenario &scenario)
@@ -491,10 +488,10 @@ MemoryPlan planMemory(const Scenario &s)
     }
 
     if (plan.seqLen > plan.maxModelLen)
-        plan.notes << QCoreApplication::translate(
-                          "kvscope::Planner",
-                          "--seq-len %1 exceeds --max-model-len %2: vLLM would reject such requests")
-                          .arg(formatCount(plan.seqLen), formatCount(plan.maxModelLen));
+        plan.notes << QCoreApplication::translate("kvscope::Planner",
+                                                  "%3 %1 exceeds %4 %2: vLLM would reject such requests")
+                          .arg(formatCount(plan.seqLen), formatCount(plan.maxModelLen),
+                               optionFlag(ScenarioField::SeqLen), optionFlag(ScenarioField::MaxModelLen));
     addEngineNotes(s, version, plan);
     if (sglang) {
         if (plan.engineStarts && plan.kv.capacityTokens < plan.maxModelLen)
@@ -519,11 +516,10 @@ MemoryPlan planMemory(const Scenario &s)
             "kvscope::Planner", "vLLM would refuse to start: no memory is left for KV cache "
                                 "blocks");
     if (plan.kv.headsReplicated && !m.usesMla())
-        plan.notes << QCoreApplication::translate(
-                          "kvscope::Planner",
-                          "--tensor-parallel-size %1 > %2 KV heads: each GPU holds a replicated head")
-                          .arg(tp)
-                          .arg(m.numKvHeads);
+        plan.notes << QCoreApplication::translate("kvscope::Planner",
+                                                  "%3 %1 > %2 KV heads: each GPU holds a replicated head")
+                          .arg(QString::number(tp), QString::number(m.numKvHeads),
+                               optionFlag(ScenarioField::TensorParallelSize));
     if (plan.kv.paddingLayers > 0)
         plan.notes << QCoreApplication::translate(
                           "kvscope::Planner",

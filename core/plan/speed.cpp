@@ -2,6 +2,7 @@
 #include "core/plan/speed.h"
 
 #include "core/common/checked.h"
+#include "core/common/enumtable.h"
 #include "core/common/error.h"
 #include "core/model/inventory.h"
 #include "core/plan/weights.h"
@@ -131,23 +132,18 @@ QString speedBoundName(SpeedBound bound)
     return bound == SpeedBound::Memory ? QStringLiteral("memory") : QStringLiteral("compute");
 }
 
+namespace {
+
+const EnumSpelling<ComputeFormat> computeFormatNames[] = {
+    {ComputeFormat::Float32, "fp32"}, {ComputeFormat::Float16, "fp16"}, {ComputeFormat::BFloat16, "bf16"},
+    {ComputeFormat::Fp8, "fp8"},      {ComputeFormat::Int8, "int8"},    {ComputeFormat::Fp4, "fp4"},
+};
+
+} // namespace
+
 QString computeFormatName(ComputeFormat format)
 {
-    switch (format) {
-    case ComputeFormat::Float32:
-        return QStringLiteral("fp32");
-    case ComputeFormat::Float16:
-        return QStringLiteral("fp16");
-    case ComputeFormat::BFloat16:
-        return QStringLiteral("bf16");
-    case ComputeFormat::Fp8:
-        return QStringLiteral("fp8");
-    case ComputeFormat::Int8:
-        return QStringLiteral("int8");
-    case ComputeFormat::Fp4:
-        return QStringLiteral("fp4");
-    }
-    return {};
+    return enumName(computeFormatNames, format);
 }
 
 SpeedModel::SpeedModel(const Scenario &s, const MemoryPlan &plan)

@@ -2,12 +2,13 @@
 #include "core/plan/tensorparallel.h"
 
 #include "core/common/error.h"
+#include "core/common/scenariofield.h"
 
 namespace kvscope {
 
 void validateTensorParallel(const ModelArch &m, std::int64_t tp)
 {
-    const QString option = QStringLiteral("--tensor-parallel-size");
+    const QString option = optionFlag(ScenarioField::TensorParallelSize);
     if (tp <= 0)
         throw Error(QStringLiteral("%1: must be a positive integer, got %2").arg(option).arg(tp));
     if (m.numHeads % tp != 0)

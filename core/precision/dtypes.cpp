@@ -4,6 +4,7 @@
 #include "core/common/checked.h"
 #include "core/common/enumtable.h"
 #include "core/common/error.h"
+#include "core/common/scenariofield.h"
 
 namespace kvscope {
 
@@ -140,11 +141,10 @@ std::int64_t kvRowBytes(KvCacheDtype dtype, std::int64_t elements)
 {
     const KvBlock block = kvBlock(dtype);
     if (elements % block.values != 0)
-        throw Error(QStringLiteral("--kv-cache-dtype: %1 stores blocks of %2 values, but a KV row holds %3 "
+        throw Error(QStringLiteral("%1: %2 stores blocks of %3 values, but a KV row holds %4 "
                                    "(llama.cpp refuses this cache type for the model)")
-                        .arg(dtypeName(dtype))
-                        .arg(block.values)
-                        .arg(elements));
+                        .arg(optionFlag(ScenarioField::KvCacheDtype), dtypeName(dtype),
+                             QString::number(block.values), QString::number(elements)));
     return (Checked(elements / block.values) * block.bytes).value();
 }
 
@@ -154,25 +154,20 @@ double kvBitsPerElement(KvCacheDtype dtype)
     return 8.0 * block.bytes / block.values;
 }
 
+namespace {
+
+/// Short precision names for labels ("auto" is the 16-bit default: BF16).
+const EnumSpelling<KvCacheDtype> kvPrecisionNames[] = {
+    {KvCacheDtype::Auto, "BF16"},        {KvCacheDtype::Float32, "FP32"}, {KvCacheDtype::Float16, "FP16"},
+    {KvCacheDtype::BFloat16, "BF16"},    {KvCacheDtype::Fp8, "FP8"},      {KvCacheDtype::Fp8E4M3, "FP8"},
+    {KvCacheDtype::Fp8E5M2, "FP8 E5M2"}, {KvCacheDtype::Q8_0, "Q8_0"},    {KvCacheDtype::Q4_0, "Q4_0"},
+};
+
+} // namespace
+
 QString kvPrecisionName(KvCacheDtype dtype)
 {
-    switch (dtype) {
-    case KvCacheDtype::Float32:
-        return QStringLiteral("FP32");
-    case KvCacheDtype::Float16:
-        return QStringLiteral("FP16");
-    case KvCacheDtype::Fp8E5M2:
-        return QStringLiteral("FP8 E5M2");
-    case KvCacheDtype::Q8_0:
-        return QStringLiteral("Q8_0");
-    case KvCacheDtype::Q4_0:
-        return QStringLiteral("Q4_0");
-    case KvCacheDtype::Fp8:
-    case KvCacheDtype::Fp8E4M3:
-        return QStringLiteral("FP8");
-    default:
-        return QStringLiteral("BF16");
-    }
+    return enumName(kvPrecisionNames, dtype);
 }
 
 WeightDtype resolveAutoDtype(WeightDtype requested, WeightDtype checkpointDtype)

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "core/common/scenariofield.h"
+
 #include <cstdint>
 
 #include <QString>
@@ -39,9 +41,9 @@ QString dtypeName(KvCacheDtype dtype);
 
 /// Parses vLLM's spellings (also "half", "float", "bf16", "fp16"); throws
 /// kvscope::Error naming `option` and the value when it is not one of them.
-WeightDtype parseWeightDtype(const QString &text, const QString &option = QStringLiteral("--dtype"));
+WeightDtype parseWeightDtype(const QString &text, const QString &option = optionFlag(ScenarioField::Dtype));
 KvCacheDtype parseKvCacheDtype(const QString &text,
-                               const QString &option = QStringLiteral("--kv-cache-dtype"));
+                               const QString &option = optionFlag(ScenarioField::KvCacheDtype));
 
 QStringList weightDtypeChoices();
 /// vLLM's --kv-cache-dtype values (what a picker offers for any model).

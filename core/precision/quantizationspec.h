@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "core/common/scenariofield.h"
+
 #include <cstdint>
 #include <optional>
 
@@ -55,7 +57,8 @@ struct QuantizationSpec
 QString quantMethodName(QuantMethod method);
 QStringList quantMethodChoices();
 /// vLLM's spellings plus "bitsandbytes-nf4"; throws kvscope::Error on anything else.
-QuantMethod parseQuantMethod(const QString &text, const QString &option = QStringLiteral("--quantization"));
+QuantMethod parseQuantMethod(const QString &text,
+                             const QString &option = optionFlag(ScenarioField::Quantization));
 
 /// A spec with the method's usual defaults (awq/gptq 4-bit g128, fp8 per tensor...).
 QuantizationSpec defaultSpecFor(QuantMethod method);
@@ -66,12 +69,12 @@ QString quantizationChoiceName(const std::optional<QuantizationSpec> &choice);
 /// Reads a --quantization choice: "auto" (any case, blanks ignored) gives
 /// std::nullopt, a method its defaultSpecFor(); throws as parseQuantMethod.
 std::optional<QuantizationSpec>
-parseQuantizationChoice(const QString &text, const QString &option = QStringLiteral("--quantization"));
+parseQuantizationChoice(const QString &text, const QString &option = optionFlag(ScenarioField::Quantization));
 /// The same for a model whose checkpoint is quantized as `checkpoint`: when
 /// it names the chosen method, the checkpoint's own spec (bits, groups, scales) is kept.
 std::optional<QuantizationSpec>
 parseQuantizationChoice(const QString &text, const QuantizationSpec &checkpoint,
-                        const QString &option = QStringLiteral("--quantization"));
+                        const QString &option = optionFlag(ScenarioField::Quantization));
 
 /// vLLM quantizes a 16-bit checkpoint to fp8 or bitsandbytes while loading it;
 /// the other methods load weights calibrated and stored that way.

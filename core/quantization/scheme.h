@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "core/common/scenariofield.h"
+
 #include <cstdint>
 
 #include <QString>
@@ -72,17 +74,17 @@ struct SchemeDefaults
 /// suffix "-g64" or "-row" (else defaults.groupSize), "nf4", "mxfp4".
 /// Throws kvscope::Error naming `option` and the text.
 Scheme parseScheme(const QString &text, const SchemeDefaults &defaults = {},
-                   const QString &option = QStringLiteral("--scheme"));
+                   const QString &option = commandFlag(CommandOption::Scheme));
 
 /// Splits repeated and comma-separated scheme options, parses each, and drops repeats.
 QList<Scheme> parseSchemeList(const QStringList &texts, const SchemeDefaults &defaults = {},
-                              const QString &option = QStringLiteral("--scheme"));
+                              const QString &option = commandFlag(CommandOption::Scheme));
 
 /// The scheme names parseScheme accepts, for help texts.
 QStringList schemeChoices();
 
 /// Checks a group size option: a positive integer of at most 2^31 - 1, or -1 (whole row).
-int validateGroupSize(std::int64_t groupSize, const QString &option = QStringLiteral("--group-size"));
+int validateGroupSize(std::int64_t groupSize, const QString &option = optionFlag(ScenarioField::GroupSize));
 
 /// How a scheme's scales tile a [rows, cols] tensor: runs of `length`
 /// consecutive elements, restarting at each row when `rowAligned` (the last

@@ -3,6 +3,7 @@
 
 #include "core/common/enumtable.h"
 #include "core/common/error.h"
+#include "core/common/scenariofield.h"
 #include "core/quantization/floatformat.h"
 
 #include <algorithm>
@@ -141,18 +142,21 @@ SyntheticKind parseSyntheticKind(const QString &text, const QString &option)
 
 void validate(const SyntheticSpec &spec)
 {
-    const auto checkDimension = [](std::int64_t value, const char *option) {
+    const auto checkDimension = [](std::int64_t value, CommandOption option) {
         if (value < 1 || value > MaxSyntheticDimension)
             throw Error(QStringLiteral("%1: %2 is outside 1..%3")
-                            .arg(QLatin1String(option))
+                            .arg(commandFlag(option))
                             .arg(value)
                             .arg(MaxSyntheticDimension));
     };
-    checkDimension(spec.rows, "--rows");
-    checkDimension(spec.cols, "--cols");
+    checkDimension(spec.rows, CommandOption::Rows);
+    checkDimension(spec.cols, CommandOption::Cols);
     const QString problem = standardDeviationProblem(spec.standardDeviation);
     if (!problem.isEmpty())
-        throw Error(QStringLiteral("--std: %1 %2").arg(spec.standardDeviation).arg(problem));
+        throw Error(QStringLiteral("%1: %2 %3")
+                        .arg(commandFlag(CommandOption::Std))
+                        .arg(spec.standardDeviation)
+                        .arg(problem));
     if (!(spec.channelScale >= 0) || !std::isfinite(spec.channelScale))
         throw Error(QStringLiteral("channel scale: %1 is not a positive multiplier").arg(spec.channelScale));
 }

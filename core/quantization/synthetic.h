@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "core/common/scenariofield.h"
 #include "core/quantization/parallel.h"
 #include "core/quantization/tensordata.h"
 
@@ -66,7 +67,8 @@ struct OutlierChannel
 QString syntheticKindName(SyntheticKind kind);
 QStringList syntheticKindChoices();
 /// "gaussian", "laplace", "student-t", "outliers"; throws kvscope::Error naming `option`.
-SyntheticKind parseSyntheticKind(const QString &text, const QString &option = QStringLiteral("--input"));
+SyntheticKind parseSyntheticKind(const QString &text,
+                                 const QString &option = commandFlag(CommandOption::Input));
 
 /// Checks sizes (1..8192), std (see standardDeviationProblem) and channel scale (> 0 and
 /// finite, or 0); throws kvscope::Error naming the option.

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "core/quantization/tensordata.h"
 
+#include "core/common/enumtable.h"
 #include "core/quantization/floatformat.h"
 #include "core/quantization/kernels.h"
 
@@ -12,17 +13,19 @@ namespace kvscope::quant {
 static_assert(std::endian::native == std::endian::little,
               "safetensors and .npy data are little-endian; decoding assumes a little-endian host");
 
+namespace {
+
+const EnumSpelling<ElementType> elementTypeNames[] = {
+    {ElementType::Float32, "F32"},
+    {ElementType::Float16, "F16"},
+    {ElementType::BFloat16, "BF16"},
+};
+
+} // namespace
+
 QString elementTypeName(ElementType type)
 {
-    switch (type) {
-    case ElementType::Float32:
-        return QStringLiteral("F32");
-    case ElementType::Float16:
-        return QStringLiteral("F16");
-    case ElementType::BFloat16:
-        return QStringLiteral("BF16");
-    }
-    return {};
+    return enumName(elementTypeNames, type);
 }
 
 int elementBytes(ElementType type)

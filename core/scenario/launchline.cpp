@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: MIT
 #include "core/scenario/launchline.h"
 
+#include "core/common/enumtable.h"
+#include "core/common/scenariofield.h"
+
 #include <QCoreApplication>
 #include <QFileInfo>
 #include <QRegularExpression>
@@ -35,27 +38,17 @@ QString modelArgument(const ModelArch &model, Engine engine, QStringList &caveat
     return model.name;
 }
 
-/// --quantization as vLLM (and SGLang) spell it, or empty when there is no such value.
+/// --quantization as vLLM (and SGLang) spell it; a method missing here has no such value.
+const EnumSpelling<QuantMethod> quantizationFlags[] = {
+    {QuantMethod::Fp8, "fp8"},     {QuantMethod::Awq, "awq"},
+    {QuantMethod::Gptq, "gptq"},   {QuantMethod::BitsAndBytesNf4, "bitsandbytes"},
+    {QuantMethod::Mxfp4, "mxfp4"}, {QuantMethod::CompressedTensors, "compressed-tensors"},
+};
+
+/// The method's --quantization value, or empty when there is no such value.
 QString quantizationFlag(QuantMethod method)
 {
-    switch (method) {
-    case QuantMethod::Fp8:
-        return QStringLiteral("fp8");
-    case QuantMethod::Awq:
-        return QStringLiteral("awq");
-    case QuantMethod::Gptq:
-        return QStringLiteral("gptq");
-    case QuantMethod::BitsAndBytesNf4:
-        return QStringLiteral("bitsandbytes");
-    case QuantMethod::Mxfp4:
-        return QStringLiteral("mxfp4");
-    case QuantMethod::CompressedTensors:
-        return QStringLiteral("compressed-tensors");
-    case QuantMethod::Int8:
-    case QuantMethod::None:
-        break;
-    }
-    return {};
+    return enumName(quantizationFlags, method);
 }
 
 void addQuantization(const Scenario &s, QStringList &arguments, QStringList &caveats)
@@ -78,7 +71,7 @@ void addQuantization(const Scenario &s, QStringList &arguments, QStringList &cav
                        .arg(quantMethodName(chosen.method));
         return;
     }
-    arguments << QStringLiteral("--quantization") << name;
+    arguments << optionFlag(ScenarioField::Quantization) << name;
     if (checkpoint.method != chosen.method && !quantizesWhileLoading(chosen.method))
         caveats << LaunchCaveats::tr(
                        "vLLM loads %1 weights from a checkpoint stored that way: serve a %1 checkpoint of "
@@ -108,7 +101,7 @@ void addKvCacheDtype(const Scenario &s, QStringList &arguments, QStringList &cav
                        .arg(dtypeName(s.kvCacheDtype));
         return;
     default:
-        arguments << QStringLiteral("--kv-cache-dtype") << dtypeName(s.kvCacheDtype);
+        arguments << optionFlag(ScenarioField::KvCacheDtype) << dtypeName(s.kvCacheDtype);
     }
 }
 
@@ -150,23 +143,24 @@ LaunchLine vllmLaunchLine(const Scenario &s)
     args << QStringLiteral("vllm") << QStringLiteral("serve")
          << modelArgument(s.model, Engine::Vllm, line.caveats);
     if (s.tensorParallelSize != vllmDefaults.tensorParallelSize)
-        args << QStringLiteral("--tensor-parallel-size") << QString::number(s.tensorParallelSize);
+        args << optionFlag(ScenarioField::TensorParallelSize) << QString::number(s.tensorParallelSize);
     if (s.dtype != WeightDtype::Auto)
-        args << QStringLiteral("--dtype") << dtypeName(s.dtype);
+        args << optionFlag(ScenarioField::Dtype) << dtypeName(s.dtype);
     addQuantization(s, args, line.caveats);
     addKvCacheDtype(s, args, line.caveats);
     if (s.gpuMemoryUtilizationPpm != vllmDefaults.gpuMemoryUtilizationPpm)
-        args << QStringLiteral("--gpu-memory-utilization") << formatUtilization(s.gpuMemoryUtilizationPpm);
+        args << optionFlag(ScenarioField::GpuMemoryUtilization)
+             << formatUtilization(s.gpuMemoryUtilizationPpm);
     if (s.maxModelLen > 0)
-        args << QStringLiteral("--max-model-len") << QString::number(s.maxModelLen);
+        args << optionFlag(ScenarioField::MaxModelLen) << QString::number(s.maxModelLen);
     if (s.blockSize != vllmDefaults.blockSize)
-        args << QStringLiteral("--block-size") << QString::number(s.blockSize);
+        args << optionFlag(ScenarioField::BlockSize) << QString::number(s.blockSize);
     if (s.maxNumSeqs > 0)
-        args << QStringLiteral("--max-num-seqs") << QString::number(s.maxNumSeqs);
+        args << optionFlag(ScenarioField::MaxNumSeqs) << QString::number(s.maxNumSeqs);
     if (s.maxNumBatchedTokens > 0)
-        args << QStringLiteral("--max-num-batched-tokens") << QString::number(s.maxNumBatchedTokens);
+        args << optionFlag(ScenarioField::MaxNumBatchedTokens) << QString::number(s.maxNumBatchedTokens);
     if (s.mambaSsmCacheDtype != WeightDtype::Auto)
-        args << QStringLiteral("--mamba-ssm-cache-dtype") << dtypeName(s.mambaSsmCacheDtype);
+        args << optionFlag(ScenarioField::MambaSsmCacheDtype) << dtypeName(s.mambaSsmCacheDtype);
     return line;
 }
 
@@ -177,11 +171,13 @@ LaunchLine sglangLaunchLine(const Scenario &s)
     LaunchLine line;
     QStringList &args = line.arguments;
     args << QStringLiteral("python") << QStringLiteral("-m") << QStringLiteral("sglang.launch_server")
-         << QStringLiteral("--model-path") << modelArgument(s.model, Engine::Sglang, line.caveats);
+         << optionFlag(ScenarioField::Model, Engine::Sglang)
+         << modelArgument(s.model, Engine::Sglang, line.caveats);
     if (s.tensorParallelSize > 1)
-        args << QStringLiteral("--tp-size") << QString::number(s.tensorParallelSize);
+        args << optionFlag(ScenarioField::TensorParallelSize, Engine::Sglang)
+             << QString::number(s.tensorParallelSize);
     if (s.dtype != WeightDtype::Auto)
-        args << QStringLiteral("--dtype") << dtypeName(s.dtype);
+        args << optionFlag(ScenarioField::Dtype, Engine::Sglang) << dtypeName(s.dtype);
     if (s.quantization && s.quantization->method != QuantMethod::None) {
         const QString name = quantizationFlag(s.quantization->method);
         if (name.isEmpty())
@@ -189,17 +185,17 @@ LaunchLine sglangLaunchLine(const Scenario &s)
                                 "SGLang has no --quantization %1: serve a checkpoint stored that way")
                                 .arg(quantMethodName(s.quantization->method));
         else
-            args << QStringLiteral("--quantization") << name;
+            args << optionFlag(ScenarioField::Quantization, Engine::Sglang) << name;
     }
     switch (s.kvCacheDtype) {
     case KvCacheDtype::Auto:
         break;
     case KvCacheDtype::Fp8:
     case KvCacheDtype::Fp8E4M3:
-        args << QStringLiteral("--kv-cache-dtype") << QStringLiteral("fp8_e4m3");
+        args << optionFlag(ScenarioField::KvCacheDtype, Engine::Sglang) << QStringLiteral("fp8_e4m3");
         break;
     case KvCacheDtype::Fp8E5M2:
-        args << QStringLiteral("--kv-cache-dtype") << QStringLiteral("fp8_e5m2");
+        args << optionFlag(ScenarioField::KvCacheDtype, Engine::Sglang) << QStringLiteral("fp8_e5m2");
         break;
     default:
         line.caveats << LaunchCaveats::tr("SGLang's --kv-cache-dtype has no %1: its cache takes the model's "
@@ -207,11 +203,12 @@ LaunchLine sglangLaunchLine(const Scenario &s)
                             .arg(dtypeName(s.kvCacheDtype));
     }
     if (s.maxModelLen > 0)
-        args << QStringLiteral("--context-length") << QString::number(s.maxModelLen);
+        args << optionFlag(ScenarioField::MaxModelLen, Engine::Sglang) << QString::number(s.maxModelLen);
     if (s.maxNumSeqs > 0)
-        args << QStringLiteral("--max-running-requests") << QString::number(s.maxNumSeqs);
+        args << optionFlag(ScenarioField::MaxNumSeqs, Engine::Sglang) << QString::number(s.maxNumSeqs);
     if (s.memFractionStaticPpm > 0)
-        args << QStringLiteral("--mem-fraction-static") << formatUtilization(s.memFractionStaticPpm);
+        args << optionFlag(ScenarioField::MemFractionStatic, Engine::Sglang)
+             << formatUtilization(s.memFractionStaticPpm);
     return line;
 }
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "core/common/scenariofield.h"
 #include "core/engine/engine.h"
 #include "core/gpu/gpuspec.h"
 #include "core/model/modelarch.h"
@@ -56,7 +57,7 @@ struct Scenario
 /// Parses a utilization such as "0.9" exactly into millionths; throws
 /// kvscope::Error naming `option` unless 0 < value <= 1.
 std::int64_t parseUtilization(const QString &text,
-                              const QString &option = QStringLiteral("--gpu-memory-utilization"));
+                              const QString &option = optionFlag(ScenarioField::GpuMemoryUtilization));
 
 /// Parses a strictly positive integer ("--batch-size 16", up to 18 digits);
 /// throws kvscope::Error naming `option` and the text otherwise.

@@ -61,7 +61,7 @@ using Apply = void (*)(Scenario &s, const QString &text, const QString &option,
 using Spell = QString (*)(const Scenario &s);
 using Same = bool (*)(const Scenario &a, const Scenario &b);
 
-/// One option: its name and kind, how its text sets the scenario, and how the
+/// One option: its field and kind, how its text sets the scenario, and how the
 /// scenario spells it back (`same` compares a field its spelling does not
 /// capture whole; else the spellings are compared).
 struct Field
@@ -74,7 +74,7 @@ struct Field
 
 // kvscope calc's order, which is also the order they apply in.
 const Field fields[] = {
-    {{"model", OptionKind::Text},
+    {{ScenarioField::Model, OptionKind::Text},
      [](Scenario &s, const QString &text, const QString &, const ScenarioResolvers &r) {
          s.model = r.model(text);
      },
@@ -82,19 +82,19 @@ const Field fields[] = {
      [](const Scenario &a, const Scenario &b) {
          return a.model.id == b.model.id && a.model.source == b.model.source;
      }},
-    {{"gpu", OptionKind::Text},
+    {{ScenarioField::Gpu, OptionKind::Text},
      [](Scenario &s, const QString &text, const QString &, const ScenarioResolvers &r) {
          s.gpu = r.gpu(text);
      },
      [](const Scenario &s) { return s.gpu.id; },
      [](const Scenario &a, const Scenario &b) { return a.gpu == b.gpu; }},
-    {{"engine", OptionKind::Text},
+    {{ScenarioField::Engine, OptionKind::Text},
      [](Scenario &s, const QString &text, const QString &, const ScenarioResolvers &) {
          s.engine = parseEngine(text);
      },
      [](const Scenario &s) { return engineName(s.engine); }},
     // "auto": the newest modelled release. Junk and releases before 0.10 fail here, naming the option.
-    {{"vllm-version", OptionKind::Text, OptionEngine::Vllm},
+    {{ScenarioField::VllmVersion, OptionKind::Text, OptionEngine::Vllm},
      [](Scenario &s, const QString &text, const QString &, const ScenarioResolvers &) {
          const bool newest = text.trimmed().compare(QLatin1String(Auto), Qt::CaseInsensitive) == 0;
          s.vllmVersion = newest ? QString() : text.trimmed();
@@ -104,36 +104,36 @@ const Field fields[] = {
          return forEngine(s, Engine::Vllm,
                           s.vllmVersion.isEmpty() ? QString::fromLatin1(Auto) : s.vllmVersion);
      }},
-    {{"dtype", OptionKind::Text},
+    {{ScenarioField::Dtype, OptionKind::Text},
      [](Scenario &s, const QString &text, const QString &o, const ScenarioResolvers &) {
          s.dtype = parseWeightDtype(text, o);
      },
      [](const Scenario &s) { return dtypeName(s.dtype); }},
     // Read lower-cased, so an error names the method in lower case.
-    {{"quantization", OptionKind::Text},
+    {{ScenarioField::Quantization, OptionKind::Text},
      [](Scenario &s, const QString &text, const QString &o, const ScenarioResolvers &) {
          s.quantization =
              parseQuantizationChoice(text.trimmed().toLower(), s.model.checkpointQuantization, o);
      },
      [](const Scenario &s) { return quantizationChoiceName(s.quantization); }},
-    {{"group-size", OptionKind::Count},
+    {{ScenarioField::GroupSize, OptionKind::Count},
      [](Scenario &s, const QString &text, const QString &o, const ScenarioResolvers &) {
          applyGroupSize(s, text, o);
      },
      groupSizeText},
-    {{"kv-cache-dtype", OptionKind::Text},
+    {{ScenarioField::KvCacheDtype, OptionKind::Text},
      [](Scenario &s, const QString &text, const QString &o, const ScenarioResolvers &) {
          s.kvCacheDtype = parseKvCacheDtype(text, o);
      },
      [](const Scenario &s) { return dtypeName(s.kvCacheDtype); }},
-    {{"gpu-memory-utilization", OptionKind::Ratio, OptionEngine::Vllm},
+    {{ScenarioField::GpuMemoryUtilization, OptionKind::Ratio, OptionEngine::Vllm},
      [](Scenario &s, const QString &text, const QString &o, const ScenarioResolvers &) {
          s.gpuMemoryUtilizationPpm = parseUtilization(text, o);
      },
      [](const Scenario &s) {
          return forEngine(s, Engine::Vllm, formatUtilization(s.gpuMemoryUtilizationPpm));
      }},
-    {{"mem-fraction-static", OptionKind::Ratio, OptionEngine::Sglang},
+    {{ScenarioField::MemFractionStatic, OptionKind::Ratio, OptionEngine::Sglang},
      [](Scenario &s, const QString &text, const QString &o, const ScenarioResolvers &) {
          s.memFractionStaticPpm = parseOptionalRatio(text, o);
      },
@@ -143,84 +143,79 @@ const Field fields[] = {
                     ? forEngine(s, Engine::Sglang, formatUtilization(s.memFractionStaticPpm))
                     : QString();
      }},
-    {{"tensor-parallel-size", OptionKind::Count},
+    {{ScenarioField::TensorParallelSize, OptionKind::Count},
      [](Scenario &s, const QString &text, const QString &o, const ScenarioResolvers &) {
          s.tensorParallelSize = parsePositive(text, o);
      },
      [](const Scenario &s) { return QString::number(s.tensorParallelSize); }},
     // SGLang's spellings of shared options read as them and are never written: the shared one is.
-    {{"tp-size", OptionKind::Count, OptionEngine::Sglang, "tensor-parallel-size"},
+    {{ScenarioField::TensorParallelSize, OptionKind::Count, OptionEngine::Sglang},
      [](Scenario &s, const QString &text, const QString &o, const ScenarioResolvers &) {
          s.tensorParallelSize = parsePositive(text, o);
      },
      [](const Scenario &) { return QString(); }},
-    {{"max-model-len", OptionKind::Count},
+    {{ScenarioField::MaxModelLen, OptionKind::Count},
      [](Scenario &s, const QString &text, const QString &o, const ScenarioResolvers &) {
          s.maxModelLen = parseOptionalCount(text, o);
      },
      [](const Scenario &s) { return optionalCountText(s.maxModelLen); }},
-    {{"context-length", OptionKind::Count, OptionEngine::Sglang, "max-model-len"},
+    {{ScenarioField::MaxModelLen, OptionKind::Count, OptionEngine::Sglang},
      [](Scenario &s, const QString &text, const QString &o, const ScenarioResolvers &) {
          s.maxModelLen = parseOptionalCount(text, o);
      },
      [](const Scenario &) { return QString(); }},
-    {{"block-size", OptionKind::Count, OptionEngine::Vllm},
+    {{ScenarioField::BlockSize, OptionKind::Count, OptionEngine::Vllm},
      [](Scenario &s, const QString &text, const QString &o, const ScenarioResolvers &) {
          s.blockSize = parsePositive(text, o);
      },
      [](const Scenario &s) { return forEngine(s, Engine::Vllm, QString::number(s.blockSize)); }},
-    {{"mamba-ssm-cache-dtype", OptionKind::Text, OptionEngine::Vllm},
+    {{ScenarioField::MambaSsmCacheDtype, OptionKind::Text, OptionEngine::Vllm},
      [](Scenario &s, const QString &text, const QString &o, const ScenarioResolvers &) {
          s.mambaSsmCacheDtype = parseWeightDtype(text, o);
      },
      [](const Scenario &s) { return forEngine(s, Engine::Vllm, dtypeName(s.mambaSsmCacheDtype)); }},
-    {{"max-num-seqs", OptionKind::Count, OptionEngine::Vllm},
+    {{ScenarioField::MaxNumSeqs, OptionKind::Count, OptionEngine::Vllm},
      [](Scenario &s, const QString &text, const QString &o, const ScenarioResolvers &) {
          s.maxNumSeqs = parseOptionalCount(text, o);
      },
      [](const Scenario &s) { return forEngine(s, Engine::Vllm, optionalCountText(s.maxNumSeqs)); }},
     // SGLang's name for the same field, and the one an SGLang scenario is written with.
-    {{"max-running-requests", OptionKind::Count, OptionEngine::Sglang, "max-num-seqs"},
+    {{ScenarioField::MaxNumSeqs, OptionKind::Count, OptionEngine::Sglang},
      [](Scenario &s, const QString &text, const QString &o, const ScenarioResolvers &) {
          s.maxNumSeqs = parseOptionalCount(text, o);
      },
      [](const Scenario &s) { return forEngine(s, Engine::Sglang, optionalCountText(s.maxNumSeqs)); }},
-    {{"max-num-batched-tokens", OptionKind::Count, OptionEngine::Vllm},
+    {{ScenarioField::MaxNumBatchedTokens, OptionKind::Count, OptionEngine::Vllm},
      [](Scenario &s, const QString &text, const QString &o, const ScenarioResolvers &) {
          s.maxNumBatchedTokens = parseOptionalCount(text, o);
      },
      [](const Scenario &s) { return forEngine(s, Engine::Vllm, optionalCountText(s.maxNumBatchedTokens)); }},
-    {{"batch-size", OptionKind::Count},
+    {{ScenarioField::BatchSize, OptionKind::Count},
      [](Scenario &s, const QString &text, const QString &o, const ScenarioResolvers &) {
          s.batchSize = parsePositive(text, o);
      },
      [](const Scenario &s) { return QString::number(s.batchSize); }},
-    {{"seq-len", OptionKind::Count},
+    {{ScenarioField::SeqLen, OptionKind::Count},
      [](Scenario &s, const QString &text, const QString &o, const ScenarioResolvers &) {
          s.seqLen = parsePositive(text, o);
      },
      [](const Scenario &s) { return QString::number(s.seqLen); }},
-    {{"prompt-len", OptionKind::Count},
+    {{ScenarioField::PromptLen, OptionKind::Count},
      [](Scenario &s, const QString &text, const QString &o, const ScenarioResolvers &) {
          s.promptLen = parseOptionalCount(text, o);
      },
      [](const Scenario &s) { return optionalCountText(s.promptLen); }},
-    {{"bandwidth-efficiency", OptionKind::Ratio},
+    {{ScenarioField::BandwidthEfficiency, OptionKind::Ratio},
      [](Scenario &s, const QString &text, const QString &o, const ScenarioResolvers &) {
          s.bandwidthEfficiencyPpm = parseUtilization(text, o);
      },
      [](const Scenario &s) { return formatUtilization(s.bandwidthEfficiencyPpm); }},
-    {{"compute-efficiency", OptionKind::Ratio},
+    {{ScenarioField::ComputeEfficiency, OptionKind::Ratio},
      [](Scenario &s, const QString &text, const QString &o, const ScenarioResolvers &) {
          s.computeEfficiencyPpm = parseUtilization(text, o);
      },
      [](const Scenario &s) { return formatUtilization(s.computeEfficiencyPpm); }},
 };
-
-QString dashed(const char *name)
-{
-    return QStringLiteral("--") + QLatin1String(name);
-}
 
 /// A vLLM-only option under SGLang or the reverse is an error naming both; so is an
 /// SGLang spelling that contradicts the shared option given beside it.
@@ -229,17 +224,17 @@ void checkEngine(const ScenarioOption &option, Engine engine, const QString &val
 {
     if (option.engine != OptionEngine::Any &&
         (option.engine == OptionEngine::Sglang) != (engine == Engine::Sglang))
-        throw Error(QStringLiteral("--%1: is a %2 option; it does not apply with --engine %3 (got '%4')")
-                        .arg(QLatin1String(option.name),
+        throw Error(QStringLiteral("%1: is a %2 option; it does not apply with %3 %4 (got '%5')")
+                        .arg(option.flag(),
                              option.engine == OptionEngine::Sglang ? QStringLiteral("SGLang")
                                                                    : QStringLiteral("vLLM"),
-                             engineName(engine), value));
-    if (!option.sameAs)
+                             optionFlag(ScenarioField::Engine), engineName(engine), value));
+    if (!option.isSglangSpelling())
         return;
-    const auto shared = values.constFind(QLatin1String(option.sameAs));
+    const auto shared = values.constFind(fileKey(option.field));
     if (shared != values.cend() && shared.value() != value)
-        throw Error(QStringLiteral("--%1: '%2' contradicts --%3 '%4' (the same setting); give one")
-                        .arg(QLatin1String(option.name), value, shared.key(), shared.value()));
+        throw Error(QStringLiteral("%1: '%2' contradicts %3 '%4' (the same setting); give one")
+                        .arg(option.flag(), value, optionFlag(option.field), shared.value()));
 }
 
 } // namespace
@@ -255,10 +250,20 @@ const QList<ScenarioOption> &scenarioOptions()
     return options;
 }
 
+QString ScenarioOption::name() const
+{
+    return engine == OptionEngine::Sglang ? sglangKey(field) : fileKey(field);
+}
+
+QString ScenarioOption::flag() const
+{
+    return engine == OptionEngine::Sglang ? sglangFlag(field) : optionFlag(field);
+}
+
 const ScenarioOption *findScenarioOption(const QString &name)
 {
     for (const ScenarioOption &option : scenarioOptions())
-        if (name == QLatin1String(option.name))
+        if (name == option.name())
             return &option;
     return nullptr;
 }
@@ -270,28 +275,28 @@ ScenarioResolvers builtinResolvers()
 
 Scenario applyValues(const Scenario &base, const ScenarioValues &values, const ScenarioResolvers &resolve)
 {
-    const auto engineIt = values.constFind(QStringLiteral("engine"));
+    const auto engineIt = values.constFind(fileKey(ScenarioField::Engine));
     const Engine engine = engineIt != values.cend() ? parseEngine(engineIt.value()) : base.engine;
     for (auto it = values.cbegin(); it != values.cend(); ++it) {
         const ScenarioOption *option = findScenarioOption(it.key());
         if (!option)
-            throw Error(QStringLiteral("--%1: unknown option").arg(it.key()));
+            throw Error(QStringLiteral("%1: unknown option").arg(flagForKey(it.key())));
         checkEngine(*option, engine, it.value(), values);
     }
     Scenario s = base;
     for (const Field &field : fields) {
-        const auto it = values.constFind(QLatin1String(field.option.name));
+        const auto it = values.constFind(field.option.name());
         if (it != values.cend())
-            field.apply(s, it.value(), dashed(field.option.name), resolve);
+            field.apply(s, it.value(), field.option.flag(), resolve);
     }
     return s;
 }
 
 Scenario scenarioFromValues(const ScenarioValues &values, const ScenarioResolvers &resolve)
 {
-    for (const char *required : {"model", "gpu"})
-        if (!values.contains(QLatin1String(required)))
-            throw Error(QStringLiteral("%1: not given").arg(dashed(required)));
+    for (const ScenarioField required : {ScenarioField::Model, ScenarioField::Gpu})
+        if (!values.contains(fileKey(required)))
+            throw Error(QStringLiteral("%1: not given").arg(optionFlag(required)));
     return applyValues(Scenario{}, values, resolve);
 }
 
@@ -303,7 +308,7 @@ ScenarioValues scenarioToValues(const Scenario &s)
         // Left out: an option that does not apply, and an optional count at its default.
         if (text.isEmpty() || (field.option.kind == OptionKind::Count && text == QLatin1String(Auto)))
             continue;
-        values.insert(QLatin1String(field.option.name), text);
+        values.insert(field.option.name(), text);
     }
     return values;
 }
@@ -318,7 +323,7 @@ ScenarioValues differingValues(const Scenario &base, const Scenario &changed)
         // quantization); the option before it already changed the field.
         const QString text = field.text(changed);
         if (!text.isEmpty())
-            values.insert(QLatin1String(field.option.name), text);
+            values.insert(field.option.name(), text);
     }
     return values;
 }

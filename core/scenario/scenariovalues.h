@@ -6,6 +6,7 @@
 // scenario through it.
 #pragma once
 
+#include "core/common/scenariofield.h"
 #include "core/scenario/scenario.h"
 
 #include <functional>
@@ -33,12 +34,24 @@ enum class OptionEngine
     Sglang
 };
 
+/// One option of kvscope calc: a field in one spelling. A field has one
+/// option, or two where SGLang names it its own way (tp-size beside
+/// tensor-parallel-size, max-running-requests beside max-num-seqs).
 struct ScenarioOption
 {
-    const char *name; ///< kvscope calc's option without the dashes: "batch-size"
+    ScenarioField field;
     OptionKind kind;
+    /// The engine whose scenarios take the option; an SGLang-only option is
+    /// spelled the SGLang way (sglangKey()).
     OptionEngine engine = OptionEngine::Any;
-    const char *sameAs = nullptr; ///< SGLang's spelling of a shared option: the option it stands for
+
+    /// kvscope calc's option without the dashes: "batch-size", "tp-size".
+    QString name() const;
+    /// The option as the command line and errors spell it: "--batch-size", "--tp-size".
+    QString flag() const;
+    /// SGLang's spelling of a field whose own option is spelled otherwise: the
+    /// two stand for the same setting.
+    bool isSglangSpelling() const { return name() != fileKey(field); }
 };
 
 /// Every option that describes a Scenario, in kvscope calc's order (also the

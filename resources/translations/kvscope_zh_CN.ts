@@ -170,7 +170,7 @@
         <translation>%1 dB</translation>
     </message>
     <message>
-        <source>Weights per GPU</source>
+        <source>weights per GPU</source>
         <translation>每块 GPU 的权重</translation>
     </message>
     <message>
@@ -182,7 +182,7 @@
         <translation>整个 Batch 的 KV Cache</translation>
     </message>
     <message>
-        <source>Headroom</source>
+        <source>headroom</source>
         <translation>余量</translation>
     </message>
     <message>
@@ -190,27 +190,27 @@
         <translation>KV Cache 容量</translation>
     </message>
     <message>
-        <source>Maximum concurrency</source>
+        <source>maximum concurrency</source>
         <translation>最大并发</translation>
     </message>
     <message>
-        <source>Largest batch that fits</source>
+        <source>largest batch that fits</source>
         <translation>放得下的最大 Batch</translation>
     </message>
     <message>
-        <source>Decode tokens/s</source>
+        <source>decode tokens/s</source>
         <translation>解码 tokens/s</translation>
     </message>
     <message>
-        <source>Time to first token</source>
+        <source>time to first token</source>
         <translation>首 token 时延</translation>
     </message>
     <message>
-        <source>Decode bound</source>
+        <source>decode bound</source>
         <translation>解码瓶颈</translation>
     </message>
     <message>
-        <source>Weight SQNR</source>
+        <source>weight SQNR</source>
         <translation>权重 SQNR</translation>
     </message>
     <message>
@@ -576,8 +576,8 @@
         <translation>无法编码 PNG：%1</translation>
     </message>
     <message>
-        <source>%1 · %2 × %3 · --dtype %4 --quantization %5 --kv-cache-dtype %6 · batch %7 · %8 tokens · kvscope %9</source>
-        <translation>%1 · %2 × %3 · --dtype %4 --quantization %5 --kv-cache-dtype %6 · batch %7 · %8 个 token · kvscope %9</translation>
+        <source>%1 · %2 × %3 · %10 %4 %11 %5 %12 %6 · batch %7 · %8 tokens · kvscope %9</source>
+        <translation>%1 · %2 × %3 · %10 %4 %11 %5 %12 %6 · batch %7 · %8 个 token · kvscope %9</translation>
     </message>
     <message>
         <source>%1 · schemes %2 · group %3 · %4 bins · kvscope %5</source>
@@ -898,10 +898,6 @@
     <message>
         <source>batch %1</source>
         <translation>批次 %1</translation>
-    </message>
-    <message>
-        <source>--max-model-len %1</source>
-        <translation>--max-model-len %1</translation>
     </message>
     <message>
         <source>%1 KV cache</source>
@@ -1419,14 +1415,6 @@
         <translation>批次大小（序列数）</translation>
     </message>
     <message>
-        <source>--max-model-len</source>
-        <translation>--max-model-len</translation>
-    </message>
-    <message>
-        <source>--max-model-len %1</source>
-        <translation>--max-model-len %1</translation>
-    </message>
-    <message>
         <source>KV %1 as if MHA (%2 KV heads)</source>
         <translation>KV %1，假设 MHA（%2 个 KV 头）</translation>
     </message>
@@ -1648,28 +1636,8 @@
         <translation>GPU(&amp;G)</translation>
     </message>
     <message>
-        <source>GPUs (TP)</source>
-        <translation>GPU 数（TP）</translation>
-    </message>
-    <message>
-        <source>Group size</source>
-        <translation>分组大小</translation>
-    </message>
-    <message>
         <source>KV precision</source>
         <translation>KV 精度</translation>
-    </message>
-    <message>
-        <source>GPU memory utilization</source>
-        <translation>显存利用率</translation>
-    </message>
-    <message>
-        <source>Block size</source>
-        <translation>块大小</translation>
-    </message>
-    <message>
-        <source>Max model length</source>
-        <translation>最大模型长度</translation>
     </message>
     <message>
         <source>&amp;Batch size</source>
@@ -1692,40 +1660,40 @@
         <translation>GPU 及其驱动报告的显存大小，vLLM 的预算由此算起。</translation>
     </message>
     <message>
-        <source>--tensor-parallel-size: the model is split over this many GPUs. Figures are per GPU. KV heads are divided among GPUs, and replicated when there are more GPUs than KV heads; an MLA latent is replicated on every GPU.</source>
-        <translation>--tensor-parallel-size：模型切分到这么多块 GPU 上，数字均为每块 GPU。KV Head 在 GPU 之间划分；GPU 多于 KV Head 时会复制；MLA 的潜向量在每块 GPU 上都有一份。</translation>
+        <source>%1: the model is split over this many GPUs. Figures are per GPU. KV heads are divided among GPUs, and replicated when there are more GPUs than KV heads; an MLA latent is replicated on every GPU.</source>
+        <translation>%1：模型切分到这么多块 GPU 上，数字均为每块 GPU。KV Head 在 GPU 之间划分；GPU 多于 KV Head 时会复制；MLA 的潜向量在每块 GPU 上都有一份。</translation>
     </message>
     <message>
-        <source>--dtype: the floating-point type of the weights that are not quantized, and of the activations. With --kv-cache-dtype auto the KV cache follows it. auto = the checkpoint&apos;s dtype (float16 for float32 checkpoints and for AWQ/GPTQ).</source>
-        <translation>--dtype：未量化权重和激活的浮点类型。--kv-cache-dtype 为 auto 时，KV Cache 跟随它。auto = checkpoint 的 dtype（float32 checkpoint 以及 AWQ/GPTQ 使用 float16）。</translation>
+        <source>%1: the floating-point type of the weights that are not quantized, and of the activations. With %2 auto the KV cache follows it. auto = the checkpoint&apos;s dtype (float16 for float32 checkpoints and for AWQ/GPTQ).</source>
+        <translation>%1：未量化权重和激活的浮点类型。%2 为 auto 时，KV Cache 跟随它。auto = checkpoint 的 dtype（float32 checkpoint 以及 AWQ/GPTQ 使用 float16）。</translation>
     </message>
     <message>
-        <source>--quantization: how the weights are stored (FP8, INT8, AWQ/GPTQ INT4 with scales and zero points, NF4, MXFP4). Smaller weights leave more memory for the KV cache, but the KV bytes per token do not change. auto = the checkpoint&apos;s quantization_config, as vLLM does.</source>
-        <translation>--quantization：权重的存储方式（FP8、INT8、带 scale 和 zero point 的 AWQ/GPTQ INT4、NF4、MXFP4）。权重变小后，能留给 KV Cache 的显存更多，但单个 token 的 KV Cache 大小不变。auto = checkpoint 中的 quantization_config，与 vLLM 一致。</translation>
+        <source>%1: how the weights are stored (FP8, INT8, AWQ/GPTQ INT4 with scales and zero points, NF4, MXFP4). Smaller weights leave more memory for the KV cache, but the KV bytes per token do not change. auto = the checkpoint&apos;s quantization_config, as vLLM does.</source>
+        <translation>%1：权重的存储方式（FP8、INT8、带 scale 和 zero point 的 AWQ/GPTQ INT4、NF4、MXFP4）。权重变小后，能留给 KV Cache 的显存更多，但单个 token 的 KV Cache 大小不变。auto = checkpoint 中的 quantization_config，与 vLLM 一致。</translation>
     </message>
     <message>
         <source>AWQ/GPTQ: weights per group that share one scale and zero point (4 + 16/g + 4/g bits per weight).</source>
         <translation>AWQ/GPTQ：共享一组 scale 和 zero point 的权重个数（每个权重 4 + 16/g + 4/g 位）。</translation>
     </message>
     <message>
-        <source>--kv-cache-dtype: the precision of the cached keys and values. This is the knob that changes the KV bytes per token: fp8 halves them versus bfloat16 and doubles the tokens the cache holds. auto follows --dtype.</source>
-        <translation>--kv-cache-dtype：缓存的 Key 和 Value 的精度。只有它会改变单个 token 的 KV Cache 大小：fp8 比 bfloat16 减半，缓存能容纳的 token 数翻倍。auto 跟随 --dtype。</translation>
+        <source>%1: the precision of the cached keys and values. This is the knob that changes the KV bytes per token: fp8 halves them versus bfloat16 and doubles the tokens the cache holds. auto follows %2.</source>
+        <translation>%1：缓存的 Key 和 Value 的精度。只有它会改变单个 token 的 KV Cache 大小：fp8 比 bfloat16 减半，缓存能容纳的 token 数翻倍。auto 跟随 %2。</translation>
     </message>
     <message>
         <source>Walk the KV cache precision: FP32, FP16/BF16, FP8 (sets --kv-cache-dtype). Shortcut: Ctrl+K.</source>
         <translation>切换 KV Cache 精度：FP32、FP16/BF16、FP8（设置 --kv-cache-dtype）。快捷键：Ctrl+K。</translation>
     </message>
     <message>
-        <source>--gpu-memory-utilization: the share of GPU memory vLLM may use. The rest is left to CUDA graphs and other processes.</source>
-        <translation>--gpu-memory-utilization：vLLM 可使用的显存比例，其余留给 CUDA Graph 和其他进程。</translation>
+        <source>%1: the share of GPU memory vLLM may use. The rest is left to CUDA graphs and other processes.</source>
+        <translation>%1：vLLM 可使用的显存比例，其余留给 CUDA Graph 和其他进程。</translation>
     </message>
     <message>
-        <source>--block-size: tokens per KV cache block. Sequences hold whole blocks.</source>
-        <translation>--block-size：每个 KV Cache 块的 token 数。序列按整块占用。</translation>
+        <source>%1: tokens per KV cache block. Sequences hold whole blocks.</source>
+        <translation>%1：每个 KV Cache 块的 token 数。序列按整块占用。</translation>
     </message>
     <message>
-        <source>--max-model-len: the longest request. Sets the maximum concurrency vLLM reports; vLLM refuses to start if one such request does not fit.</source>
-        <translation>--max-model-len：最长请求的长度，决定 vLLM 报告的最大并发；放不下一个这样的请求时 vLLM 无法启动。</translation>
+        <source>%1: the longest request. Sets the maximum concurrency vLLM reports; vLLM refuses to start if one such request does not fit.</source>
+        <translation>%1：最长请求的长度，决定 vLLM 报告的最大并发；放不下一个这样的请求时 vLLM 无法启动。</translation>
     </message>
     <message>
         <source>Sequences held in the KV cache at once. Shortcut: Ctrl+B.</source>
@@ -1826,44 +1794,44 @@
         <translation>mxfp4 只量化 MoE 专家；%1 是稠密模型，权重保持 %2</translation>
     </message>
     <message>
-        <source>--model: &apos;%1&apos; has no usable architecture (layers, hidden size, heads, vocab)</source>
-        <translation>--model：&apos;%1&apos; 没有可用的架构（层数、隐藏维度、头数、词表）</translation>
+        <source>%2: &apos;%1&apos; has no usable architecture (layers, hidden size, heads, vocab)</source>
+        <translation>%2：&apos;%1&apos; 没有可用的架构（层数、隐藏维度、头数、词表）</translation>
     </message>
     <message>
-        <source>--gpu: &apos;%1&apos; has no memory size</source>
-        <translation>--gpu：&apos;%1&apos; 没有显存大小</translation>
+        <source>%2: &apos;%1&apos; has no memory size</source>
+        <translation>%2：&apos;%1&apos; 没有显存大小</translation>
     </message>
     <message>
-        <source>--block-size: %1 is larger than any vLLM block size (at most 4096)</source>
-        <translation>--block-size：%1 大于 vLLM 的任何块大小（最多 4096）</translation>
+        <source>%2: %1 is larger than any vLLM block size (at most 4096)</source>
+        <translation>%2：%1 大于 vLLM 的任何块大小（最多 4096）</translation>
     </message>
     <message>
-        <source>--prompt-len: %1 exceeds --seq-len %2 (a sequence is its prompt plus its output)</source>
-        <translation>--prompt-len：%1 超过 --seq-len %2（序列是提示加输出）</translation>
+        <source>%3: %1 exceeds %4 %2 (a sequence is its prompt plus its output)</source>
+        <translation>%3：%1 超过 %4 %2（序列是提示加输出）</translation>
     </message>
     <message>
-        <source>--max-model-len: %1 exceeds %2&apos;s max_position_embeddings %3 (vLLM refuses it)</source>
-        <translation>--max-model-len：%1 超过 %2 的 max_position_embeddings %3（vLLM 会拒绝）</translation>
+        <source>%4: %1 exceeds %2&apos;s max_position_embeddings %3 (vLLM refuses it)</source>
+        <translation>%4：%1 超过 %2 的 max_position_embeddings %3（vLLM 会拒绝）</translation>
     </message>
     <message>
-        <source>--group-size: must be a positive integer or -1, got %1</source>
-        <translation>--group-size：必须是正整数或 -1，实际为 %1</translation>
+        <source>%2: must be a positive integer or -1, got %1</source>
+        <translation>%2：必须是正整数或 -1，实际为 %1</translation>
     </message>
     <message>
-        <source>--kv-cache-dtype: %1 is a llama.cpp cache type for GGUF models; %2 is not one (vLLM offers auto, float16, bfloat16, fp8)</source>
-        <translation>--kv-cache-dtype：%1 是 llama.cpp 用于 GGUF 模型的缓存类型；%2 不是 GGUF 模型（vLLM 提供 auto、float16、bfloat16、fp8）</translation>
+        <source>%3: %1 is a llama.cpp cache type for GGUF models; %2 is not one (vLLM offers auto, float16, bfloat16, fp8)</source>
+        <translation>%3：%1 是 llama.cpp 用于 GGUF 模型的缓存类型；%2 不是 GGUF 模型（vLLM 提供 auto、float16、bfloat16、fp8）</translation>
     </message>
     <message>
-        <source>--quantization: %1 is a GGUF file whose weights are stored%2 already; its tensor bytes are used, so &apos;%3&apos; does not apply</source>
-        <translation>--quantization：%1 是 GGUF 文件，权重已经存储为量化格式%2；使用其张量字节，因此 &apos;%3&apos; 不适用</translation>
+        <source>%4: %1 is a GGUF file whose weights are stored%2 already; its tensor bytes are used, so &apos;%3&apos; does not apply</source>
+        <translation>%4：%1 是 GGUF 文件，权重已经存储为量化格式%2；使用其张量字节，因此 &apos;%3&apos; 不适用</translation>
     </message>
     <message>
         <source>%1, for %2 with --batch-size %3, --seq-len %4, --tensor-parallel-size %5</source>
         <translation>%1（%2，--batch-size %3，--seq-len %4，--tensor-parallel-size %5）</translation>
     </message>
     <message>
-        <source>--seq-len %1 exceeds --max-model-len %2: vLLM would reject such requests</source>
-        <translation>--seq-len %1 超过 --max-model-len %2：vLLM 会拒绝这样的请求</translation>
+        <source>%3 %1 exceeds %4 %2: vLLM would reject such requests</source>
+        <translation>%3 %1 超过 %4 %2：vLLM 会拒绝这样的请求</translation>
     </message>
     <message>
         <source>vLLM would refuse to start: one %1-token request needs %2 KV blocks, the cache holds %3; --max-model-len %4 would fit</source>
@@ -1874,24 +1842,24 @@
         <translation>vLLM 会拒绝启动：没有剩余显存用于 KV 缓存块</translation>
     </message>
     <message>
-        <source>--tensor-parallel-size %1 &gt; %2 KV heads: each GPU holds a replicated head</source>
-        <translation>--tensor-parallel-size %1 &gt; %2 个 KV 头：每块 GPU 持有一个复制的头</translation>
+        <source>%3 %1 &gt; %2 KV heads: each GPU holds a replicated head</source>
+        <translation>%3 %1 &gt; %2 个 KV 头：每块 GPU 持有一个复制的头</translation>
     </message>
     <message>
         <source>vLLM pads its KV groups with %1 empty layer slots (hybrid layout)</source>
         <translation>vLLM 为 KV 组补齐 %1 个空层位（混合布局）</translation>
     </message>
     <message>
-        <source>--max-num-seqs: %1 sequences need sampler buffers beyond 2^63 bytes</source>
-        <translation>--max-num-seqs：%1 个序列所需的采样缓冲区超过 2^63 字节</translation>
+        <source>%2: %1 sequences need sampler buffers beyond 2^63 bytes</source>
+        <translation>%2：%1 个序列所需的采样缓冲区超过 2^63 字节</translation>
     </message>
     <message>
-        <source>--max-num-batched-tokens: %1 tokens need activation buffers beyond 2^63 bytes</source>
-        <translation>--max-num-batched-tokens：%1 个 token 所需的激活缓冲区超过 2^63 字节</translation>
+        <source>%2: %1 tokens need activation buffers beyond 2^63 bytes</source>
+        <translation>%2：%1 个 token 所需的激活缓冲区超过 2^63 字节</translation>
     </message>
     <message>
-        <source>--max-num-seqs %1 and --max-num-batched-tokens %2 need activation buffers beyond 2^63 bytes</source>
-        <translation>--max-num-seqs %1 与 --max-num-batched-tokens %2 所需的激活缓冲区超过 2^63 字节</translation>
+        <source>%3 %1 and %4 %2 need activation buffers beyond 2^63 bytes</source>
+        <translation>%3 %1 与 %4 %2 所需的激活缓冲区超过 2^63 字节</translation>
     </message>
     <message>
         <source>SGLang&apos;s default --mem-fraction-static for %1 at --tp-size %2: %3 (it keeps %4 MiB for activations and CUDA graphs)</source>
@@ -1906,8 +1874,8 @@
         <translation>vLLM %1 默认不让分块局部注意力进入混合 KV Cache 管理器（VLLM_ALLOW_CHUNKED_LOCAL_ATTN_WITH_HYBRID_KV_CACHE=0）：每一层都保存完整上下文</translation>
     </message>
     <message>
-        <source>--engine sglang: %1 is a GGUF file; kvscope plans SGLang for HuggingFace checkpoints only</source>
-        <translation>--engine sglang：%1 是 GGUF 文件；kvscope 只为 HuggingFace 检查点计算 SGLang</translation>
+        <source>%2 sglang: %1 is a GGUF file; kvscope plans SGLang for HuggingFace checkpoints only</source>
+        <translation>%2 sglang：%1 是 GGUF 文件；kvscope 只为 HuggingFace 检查点计算 SGLang</translation>
     </message>
     <message>
         <source>SGLang&apos;s pool holds %1 tokens, fewer than --context-length %2: it caps each request at the pool</source>
@@ -1918,8 +1886,8 @@
         <translation>SGLang 将拒绝启动：没有显存留给 KV 缓存池（&quot;Not enough memory. Please try to increase --mem-fraction-static&quot;）</translation>
     </message>
     <message>
-        <source>--engine sglang: %1 mixes layer kinds (sliding-window, chunked, recurrent or shared KV layers); kvscope models SGLang&apos;s token pool for uniform attention models only</source>
-        <translation>--engine sglang：%1 混合了多种层（滑动窗口、分块、循环状态或共享 KV 的层）；kvscope 只为单一注意力类型的模型计算 SGLang 的 token 缓存池</translation>
+        <source>%2 sglang: %1 mixes layer kinds (sliding-window, chunked, recurrent or shared KV layers); kvscope models SGLang&apos;s token pool for uniform attention models only</source>
+        <translation>%2 sglang：%1 混合了多种层（滑动窗口、分块、循环状态或共享 KV 的层）；kvscope 只为单一注意力类型的模型计算 SGLang 的 token 缓存池</translation>
     </message>
     <message>
         <source>vLLM %1 takes its estimated CUDA-graph memory (%2) out of the budget before the KV cache (a vLLM environment variable turns that off: see docs/methodology.md, Engines and versions)</source>
@@ -2018,8 +1986,95 @@
         <translation>%1 运行于 %2</translation>
     </message>
     <message>
-        <source>--dtype %1 · --quantization %2 · --kv-cache-dtype %3 · batch %4 × %5 tokens · --gpu-memory-utilization %6 · --max-model-len %7</source>
-        <translation>--dtype %1 · --quantization %2 · --kv-cache-dtype %3 · batch %4 × %5 个 token · --gpu-memory-utilization %6 · --max-model-len %7</translation>
+        <source>%8 %1 · %9 %2 · %10 %3 · batch %4 × %5 tokens · %11 %6 · %12 %7</source>
+        <translation>%8 %1 · %9 %2 · %10 %3 · batch %4 × %5 个 token · %11 %6 · %12 %7</translation>
+    </message>
+</context>
+<context>
+    <name>kvscope::ScenarioField</name>
+    <message>
+        <source>Model</source>
+        <translation>模型</translation>
+    </message>
+    <message>
+        <source>GPU</source>
+        <translation>GPU</translation>
+    </message>
+    <message>
+        <source>Engine</source>
+        <translation>推理引擎</translation>
+    </message>
+    <message>
+        <source>vLLM version</source>
+        <translation>vLLM 版本</translation>
+    </message>
+    <message>
+        <source>Data type</source>
+        <translation>数据类型</translation>
+    </message>
+    <message>
+        <source>Quantization</source>
+        <translation>量化</translation>
+    </message>
+    <message>
+        <source>Group size</source>
+        <translation>分组大小</translation>
+    </message>
+    <message>
+        <source>KV cache dtype</source>
+        <translation>KV Cache 数据类型</translation>
+    </message>
+    <message>
+        <source>GPU memory utilization</source>
+        <translation>显存利用率</translation>
+    </message>
+    <message>
+        <source>Static memory fraction</source>
+        <translation>静态显存比例</translation>
+    </message>
+    <message>
+        <source>GPUs (TP)</source>
+        <translation>GPU 数（TP）</translation>
+    </message>
+    <message>
+        <source>Max model length</source>
+        <translation>最大模型长度</translation>
+    </message>
+    <message>
+        <source>Block size</source>
+        <translation>块大小</translation>
+    </message>
+    <message>
+        <source>SSM state dtype</source>
+        <translation>SSM 状态数据类型</translation>
+    </message>
+    <message>
+        <source>Max running sequences</source>
+        <translation>最大并发序列数</translation>
+    </message>
+    <message>
+        <source>Max batched tokens</source>
+        <translation>单步最大 token 数</translation>
+    </message>
+    <message>
+        <source>Batch size</source>
+        <translation>Batch 大小</translation>
+    </message>
+    <message>
+        <source>Sequence length</source>
+        <translation>序列长度</translation>
+    </message>
+    <message>
+        <source>Prompt length</source>
+        <translation>提示长度</translation>
+    </message>
+    <message>
+        <source>Bandwidth efficiency</source>
+        <translation>带宽效率</translation>
+    </message>
+    <message>
+        <source>Compute efficiency</source>
+        <translation>计算效率</translation>
     </message>
 </context>
 <context>

@@ -46,7 +46,7 @@ private Q_SLOTS:
         c.columns[0].label = QStringLiteral("first");
         c.columns[1].label = QStringLiteral("second");
         CompareRow row;
-        row.label = QStringLiteral("maximum concurrency");
+        row.id = CompareRowId::MaxConcurrency; // "maximum concurrency"
         row.unit = QStringLiteral("x");
         CompareCell first;
         first.value = 12.5;

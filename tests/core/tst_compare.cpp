@@ -115,7 +115,7 @@ quant::Scheme fp8(bool unitScale)
 const CompareRow &row(const Comparison &c, const char *key)
 {
     for (const CompareRow &r : c.rows)
-        if (r.key == QLatin1String(key))
+        if (compareRowKey(r.id) == QLatin1String(key))
             return r;
     qFatal("no row %s", key);
 }

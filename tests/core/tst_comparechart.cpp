@@ -97,7 +97,7 @@ private Q_SLOTS:
         const CompareSpeedChartData data = compareSpeedChartData(m_seed);
         QStringList keys;
         for (const CompareBarGroup &group : data.groups)
-            keys << group.row.key;
+            keys << compareRowKey(group.row.id);
         QCOMPARE(keys,
                  QStringList({QStringLiteral("kv_capacity_tokens"), QStringLiteral("largest_batch_that_fits"),
                               QStringLiteral("decode_tokens_per_second")}));

@@ -37,23 +37,23 @@ QList<Fix> fixesFor(const Scenario &s)
 Scenario applied(Scenario s, const QList<OptionChange> &changes)
 {
     for (const OptionChange &change : changes) {
-        const QString option = change.option;
-        if (option == QLatin1String("--batch-size"))
+        const ScenarioField option = change.option;
+        if (option == ScenarioField::BatchSize)
             s.batchSize = change.value.toInteger();
-        else if (option == QLatin1String("--seq-len"))
+        else if (option == ScenarioField::SeqLen)
             s.seqLen = change.value.toInteger();
-        else if (option == QLatin1String("--max-model-len"))
+        else if (option == ScenarioField::MaxModelLen)
             s.maxModelLen = change.value.toInteger();
-        else if (option == QLatin1String("--tensor-parallel-size"))
+        else if (option == ScenarioField::TensorParallelSize)
             s.tensorParallelSize = int(change.value.toInteger());
-        else if (option == QLatin1String("--kv-cache-dtype"))
+        else if (option == ScenarioField::KvCacheDtype)
             s.kvCacheDtype = parseKvCacheDtype(change.value.toString());
-        else if (option == QLatin1String("--quantization"))
+        else if (option == ScenarioField::Quantization)
             s.quantization = defaultSpecFor(parseQuantMethod(change.value.toString()));
-        else if (option == QLatin1String("--gpu"))
+        else if (option == ScenarioField::Gpu)
             s.gpu = resolveGpu(change.value.toString());
         else
-            qFatal("unexpected option %s", qPrintable(option));
+            qFatal("unexpected option %s", qPrintable(optionFlag(option)));
     }
     return s;
 }
@@ -101,8 +101,8 @@ private Q_SLOTS:
         QCOMPARE(tp.size(), 2);
         QCOMPARE(tp.at(0).scenario.tensorParallelSize, 2);
         QVERIFY(tp.at(0).scenario.batchSize < 16);
-        QCOMPARE(tp.at(0).changes.first().option, QStringLiteral("--tensor-parallel-size"));
-        QCOMPARE(tp.at(0).changes.at(1).option, QStringLiteral("--batch-size"));
+        QCOMPARE(tp.at(0).changes.first().option, ScenarioField::TensorParallelSize);
+        QCOMPARE(tp.at(0).changes.at(1).option, ScenarioField::BatchSize);
         QCOMPARE(tp.at(1).scenario.tensorParallelSize, 4);
         QCOMPARE(tp.at(1).scenario.batchSize, 16);
         QCOMPARE(tp.at(1).changes.size(), 1);
@@ -160,7 +160,7 @@ private Q_SLOTS:
         QVERIFY(!plan.engineStarts);
         const QList<Fix> fixes = ofKind(fixesFor(s), FixKind::MaxModelLen);
         QCOMPARE(fixes.size(), 1);
-        QCOMPARE(fixes.first().changes.first().option, QStringLiteral("--max-model-len"));
+        QCOMPARE(fixes.first().changes.first().option, ScenarioField::MaxModelLen);
         QCOMPARE(fixes.first().scenario.maxModelLen, plan.kv.maxModelLenThatFits);
         QVERIFY(fixes.first().plan.engineStarts);
     }
@@ -206,7 +206,7 @@ private Q_SLOTS:
             const QJsonObject change = o.value(QLatin1String("change")).toObject();
             QCOMPARE(change.size(), fixes.at(i).changes.size());
             for (const OptionChange &c : fixes.at(i).changes)
-                QCOMPARE(change.value(c.option), c.value);
+                QCOMPARE(change.value(optionFlag(c.option)), c.value);
         }
         QCOMPARE(array.at(0).toObject().value(QLatin1String("kind")).toString(),
                  fixKindName(fixes.at(0).kind));

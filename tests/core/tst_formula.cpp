@@ -251,7 +251,7 @@ private Q_SLOTS:
         QCOMPARE(lineOf(sheet, "budget").symbolic(),
                  QStringLiteral("(gpu_memory − preload) × mem_fraction_static"));
         QCOMPARE(termOf(lineOf(sheet, "budget"), "mem_fraction_static").option,
-                 QStringLiteral("--mem-fraction-static"));
+                 std::optional(ScenarioField::MemFractionStatic));
         QCOMPARE(lineOf(sheet, "available").symbolic(), QStringLiteral("budget − weights"));
         QCOMPARE(lineOf(sheet, "budget").result.value, plan.budgetBytes);
     }
@@ -273,17 +273,17 @@ private Q_SLOTS:
         // 8,192 is a whole number of 16-token blocks: vLLM allocates exactly the formula.
         QCOMPARE(lineOf(sheet, "kv_cache_bytes").result.value, usual.result.value);
         // Each value says which option sets it.
-        QCOMPARE(termOf(usual, "batch_size").option, QStringLiteral("--batch-size"));
-        QCOMPARE(termOf(usual, "sequence_length").option, QStringLiteral("--seq-len"));
-        QCOMPARE(termOf(usual, "num_key_value_heads").option, QStringLiteral("--model"));
+        QCOMPARE(termOf(usual, "batch_size").option, std::optional(ScenarioField::BatchSize));
+        QCOMPARE(termOf(usual, "sequence_length").option, std::optional(ScenarioField::SeqLen));
+        QCOMPARE(termOf(usual, "num_key_value_heads").option, std::optional(ScenarioField::Model));
         QCOMPARE(termOf(usual, "num_key_value_heads").field, QStringLiteral("num_key_value_heads"));
-        QCOMPARE(termOf(usual, "precision_bytes").option, QStringLiteral("--kv-cache-dtype"));
+        QCOMPARE(termOf(usual, "precision_bytes").option, std::optional(ScenarioField::KvCacheDtype));
 
         // vLLM's own accounting on an H100 (81,090 MiB as CUDA reports it).
         QCOMPARE(lineOf(sheet, "budget").substituted(), QStringLiteral("79.19 GiB × 0.90"));
         QCOMPARE(lineOf(sheet, "budget").result.text, QStringLiteral("71.27 GiB"));
         QCOMPARE(termOf(lineOf(sheet, "budget"), "gpu_memory_utilization").option,
-                 QStringLiteral("--gpu-memory-utilization"));
+                 std::optional(ScenarioField::GpuMemoryUtilization));
         QCOMPARE(lineOf(sheet, "available").symbolic(),
                  QStringLiteral("budget − weights − activations − overhead"));
         QCOMPARE(lineOf(sheet, "num_gpu_blocks").symbolic(),
@@ -303,7 +303,8 @@ private Q_SLOTS:
         const FormulaLine &heads = lineOf(sheet, "kv_heads_per_gpu");
         QCOMPARE(heads.substituted(), QStringLiteral("max(1, 8 / 4)"));
         QCOMPARE(heads.result.value, 2);
-        QCOMPARE(termOf(heads, "tensor_parallel_size").option, QStringLiteral("--tensor-parallel-size"));
+        QCOMPARE(termOf(heads, "tensor_parallel_size").option,
+                 std::optional(ScenarioField::TensorParallelSize));
         QCOMPARE(lineOf(sheet, "kv_bytes_per_layer").substituted(), QStringLiteral("2 × 2 × 128 × 2"));
     }
 
@@ -398,7 +399,7 @@ private Q_SLOTS:
         QCOMPARE(split.symbolic(), QStringLiteral("value_bits + scale_bits + zero_point_bits"));
         QCOMPARE(split.substituted(), QStringLiteral("4 + 0.125 + 0.03125"));
         QCOMPARE(split.result.text, QStringLiteral("4.156"));
-        QCOMPARE(termOf(split, "scale_bits").option, QStringLiteral("--group-size"));
+        QCOMPARE(termOf(split, "scale_bits").option, std::optional(ScenarioField::GroupSize));
 
         const std::int64_t unquantized = 2 * 128'256LL * 4096 + 32 * 2 * 4096 + 4096;
         const std::int64_t all = plan.params.total;

@@ -1,10 +1,13 @@
 // SPDX-License-Identifier: MIT
-// The architecture's two rules, checked on the sources.
+// The architecture's rules, checked on the sources.
 //
 // Folders in one order: a file may include the headers of its own folder and
 // of the folders before it, never of one after it (FolderOrder below, the map
 // in CONTRIBUTING.md). An include names its folder from the repository root
 // ("core/plan/planner.h"), so the check reads it off the include itself.
+//
+// Options are identities (ScenarioField), spelled in one table: no string
+// literal under ui/ or core/ starts with "--" except in that table's file.
 //
 // The core's rule "QtCore only": every Qt header a
 // file under core/ includes must be one of QtCore's. The link check in
@@ -126,6 +129,23 @@ QStringList contextlessConnects(const QString &text, const QString &file)
                          .arg(file)
                          .arg(code.left(match.capturedStart()).count(QLatin1Char('\n')) + 1)
                          .arg(code.mid(match.capturedStart(), i - match.capturedStart()).simplified());
+    }
+    return found;
+}
+
+/// The file that spells every option flag (the table of core/common/scenariofield.h).
+const QString FlagTable = QStringLiteral("core/common/scenariofield.cpp");
+
+/// "file:line: text" for every line of `text` with a string literal that starts
+/// with two dashes ("--batch-size"), outside its // comment.
+QStringList optionFlagLiterals(const QString &text, const QString &file)
+{
+    QStringList found;
+    const QStringList lines = text.split(QLatin1Char('\n'));
+    for (qsizetype i = 0; i < lines.size(); ++i) {
+        const QString code = lines.at(i).section(QStringLiteral("//"), 0, 0);
+        if (code.contains(QLatin1String("\"--")))
+            found << QStringLiteral("%1:%2: %3").arg(file).arg(i + 1).arg(lines.at(i).trimmed());
     }
     return found;
 }
@@ -317,6 +337,29 @@ private Q_SLOTS:
             calls += int(withoutComments(it.value()).count(QStringLiteral("connect(")));
         }
         QVERIFY(calls > 100); // the scan sees the window's connections
+        QVERIFY2(found.isEmpty(), qPrintable(QLatin1Char('\n') + found.join(QLatin1Char('\n'))));
+    }
+
+    void findsAnOptionFlag()
+    {
+        const QString text =
+            QStringLiteral("// \"--batch-size\" in a comment\n"
+                           "x = f(a); // then \"--seq-len\"\n"
+                           "y = QStringLiteral(\"--dtype\");\n"
+                           "z = tr(\"%1: the dtype\").arg(optionFlag(ScenarioField::Dtype));\n");
+        QCOMPARE(optionFlagLiterals(text, QStringLiteral("ui/x.cpp")),
+                 QStringList({QStringLiteral("ui/x.cpp:3: y = QStringLiteral(\"--dtype\");")}));
+    }
+
+    /// The window and the core name options by ScenarioField: only the table spells a flag.
+    void uiSpellsNoOptionFlags()
+    {
+        const QMap<QString, QString> all = sources({QStringLiteral("core"), QStringLiteral("ui")});
+        QVERIFY(all.contains(FlagTable));
+        QStringList found;
+        for (auto it = all.cbegin(); it != all.cend(); ++it)
+            if (it.key() != FlagTable)
+                found += optionFlagLiterals(it.value(), it.key());
         QVERIFY2(found.isEmpty(), qPrintable(QLatin1Char('\n') + found.join(QLatin1Char('\n'))));
     }
 };

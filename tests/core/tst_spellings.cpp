@@ -4,16 +4,21 @@
 // pickers list, the other spellings the parsers take (vLLM's --dtype half and
 // float, its --quantization awq_marlin, gptq_marlin and bitsandbytes, and
 // kvscope's shorthands), every name parsing back to its value, and the whole
-// error message for a value that is none of them.
+// error message for a value that is none of them. And the scenario's fields
+// (common/scenariofield.h): every one spelled, each spelling naming one field.
 #include "core/common/error.h"
+#include "core/common/scenariofield.h"
+#include "core/engine/engine.h"
 #include "core/precision/dtypes.h"
 #include "core/precision/quantizationspec.h"
 #include "core/quantization/scheme.h"
 #include "core/quantization/synthetic.h"
+#include "core/scenario/scenariovalues.h"
 #include "tests/tensorfiles.h"
 
 #include <initializer_list>
 
+#include <QSet>
 #include <QTest>
 
 using namespace kvscope;
@@ -143,6 +148,75 @@ private Q_SLOTS:
                  QStringLiteral(
                      "--scheme: unknown scheme 'int5' (choose from fp16, bf16, fp8-e4m3, fp8-e5m2, int8, "
                      "int4[-sym][-gN|-row], int3[-sym][-gN|-row], int2[-sym][-gN|-row], nf4, mxfp4)"));
+    }
+
+    void scenarioFields()
+    {
+        QSet<QString> keys;
+        QSet<QString> flags;
+        QSet<QString> labels;
+        for (const ScenarioField field : kvscope::scenarioFields()) {
+            const QString key = fileKey(field);
+            QVERIFY2(!key.isEmpty() && !key.startsWith(QLatin1Char('-')), qPrintable(key));
+            QCOMPARE(optionFlag(field), QStringLiteral("--") + key);
+            QCOMPARE(optionFlag(field, Engine::Vllm), optionFlag(field));
+            QVERIFY2(!fieldLabel(field).isEmpty(), qPrintable(key));
+            keys << key;
+            flags << optionFlag(field);
+            labels << fieldLabel(field);
+            // Every spelling reads back as its field.
+            QCOMPARE(fieldForKey(key), std::optional(field));
+            QCOMPARE(fieldForKey(sglangKey(field)), std::optional(field));
+            QCOMPARE(fieldForFlag(optionFlag(field)), std::optional(field));
+            QCOMPARE(fieldForFlag(optionFlag(field, Engine::Sglang)), std::optional(field));
+            QCOMPARE(fileKey(*fieldForKey(key)), key);
+        }
+        // One spelling per field, and every field of the enum (the last one) in the table.
+        QCOMPARE(keys.size(), kvscope::scenarioFields().size());
+        QCOMPARE(flags.size(), kvscope::scenarioFields().size());
+        QCOMPARE(labels.size(), kvscope::scenarioFields().size());
+        QVERIFY(kvscope::scenarioFields().contains(ScenarioField::ComputeEfficiency));
+        QCOMPARE(fieldForKey(QStringLiteral("nonsense")), std::nullopt);
+        QCOMPARE(fieldForFlag(QStringLiteral("batch-size")), std::nullopt);
+        QCOMPARE(fieldForFlag(QStringLiteral("-batch-size")), std::nullopt);
+
+        // SGLang's server_args names stand for the same fields as vLLM's.
+        const std::pair<const char *, ScenarioField> sglang[] = {
+            {"--tp-size", ScenarioField::TensorParallelSize},
+            {"--context-length", ScenarioField::MaxModelLen},
+            {"--max-running-requests", ScenarioField::MaxNumSeqs},
+            {"--mem-fraction-static", ScenarioField::MemFractionStatic},
+            {"--model-path", ScenarioField::Model},
+        };
+        for (const auto &[flag, field] : sglang) {
+            QCOMPARE(optionFlag(field, Engine::Sglang), QLatin1String(flag));
+            QCOMPARE(fieldForFlag(QLatin1String(flag)), std::optional(field));
+        }
+        QCOMPARE(optionFlag(ScenarioField::MaxModelLen), QStringLiteral("--max-model-len"));
+        QCOMPARE(fileKey(ScenarioField::MaxModelLen), QStringLiteral("max-model-len"));
+        QCOMPARE(optionFlag(ScenarioField::BatchSize, Engine::Sglang), QStringLiteral("--batch-size"));
+
+        // kvscope calc's options are those spellings: each names its field, and the SGLang ones
+        // (the options that stand for a shared one) are spelled SGLang's way.
+        for (const ScenarioOption &option : scenarioOptions()) {
+            QCOMPARE(fieldForKey(option.name()), std::optional(option.field));
+            if (option.isSglangSpelling())
+                QCOMPARE(option.name(), sglangKey(option.field));
+        }
+        for (const char *name : {"tp-size", "context-length", "max-running-requests"}) {
+            const ScenarioOption *option = findScenarioOption(QLatin1String(name));
+            QVERIFY2(option && option->isSglangSpelling() && option->engine == OptionEngine::Sglang, name);
+        }
+        // SGLang's model flag belongs to its launch line, not to kvscope calc.
+        QVERIFY(!findScenarioOption(QStringLiteral("model-path")));
+    }
+
+    void commandOptions()
+    {
+        QCOMPARE(commandFlag(CommandOption::MaxGpus), QStringLiteral("--max-gpus"));
+        QCOMPARE(commandFlag(CommandOption::Scheme), QStringLiteral("--scheme"));
+        QCOMPARE(flagForKey(QStringLiteral("max-running-requests")),
+                 QStringLiteral("--max-running-requests"));
     }
 };
 

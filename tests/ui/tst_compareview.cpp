@@ -92,7 +92,7 @@ class TestCompareView : public QObject
         for (int r = 0; r < comparison.rows.size(); ++r) {
             const CompareRow &row = comparison.rows.at(r);
             QCOMPARE(t->verticalHeaderItem(CompareView::FirstFigureRow + r)->text(),
-                     CompareText::rowLabel(row.key));
+                     CompareText::rowLabel(row.id));
             for (int c = 0; c < row.cells.size(); ++c) {
                 const CompareCell &cell = row.cells.at(c);
                 const QTableWidgetItem *item = t->item(CompareView::FirstFigureRow + r, c);
@@ -214,7 +214,7 @@ private Q_SLOTS:
 
         // A knob the core refuses is refused, and the column stays as it was.
         const ScenarioValues before = view()->columns().at(0);
-        QVERIFY(!view()->setColumnValue(0, QStringLiteral("group-size"), QStringLiteral("64")));
+        QVERIFY(!view()->setColumnValue(0, ScenarioField::GroupSize, QStringLiteral("64")));
         QCOMPARE(view()->columns().at(0), before);
         QVERIFY(!child<QLabel>(QStringLiteral("compareStatus"))->text().isEmpty());
 
@@ -258,7 +258,7 @@ private Q_SLOTS:
     void columnsPersistInScenarioFilesAndSettings()
     {
         child<QPushButton>(QStringLiteral("seedPresetButton"))->click();
-        QVERIFY(view()->setColumnValue(3, QStringLiteral("group-size"), QStringLiteral("64")));
+        QVERIFY(view()->setColumnValue(3, ScenarioField::GroupSize, QStringLiteral("64")));
         const QList<ScenarioValues> columns = view()->columns();
         QCOMPARE(m_window->session()->comparison(), columns);
 
@@ -307,7 +307,7 @@ private Q_SLOTS:
         // The first comparison simulates every format (seconds): still running when the knob changes.
         child<QPushButton>(QStringLiteral("seedPresetButton"))->click();
         QVERIFY(runner->isRunning());
-        QVERIFY(view()->setColumnValue(3, QStringLiteral("kv-cache-dtype"), QStringLiteral("auto")));
+        QVERIFY(view()->setColumnValue(3, ScenarioField::KvCacheDtype, QStringLiteral("auto")));
         QCOMPARE(runner->startedRuns(), 2);
         QCOMPARE(runner->cancelledRuns(), 1);
         QVERIFY(waitForComparison());

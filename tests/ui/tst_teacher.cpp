@@ -338,8 +338,8 @@ private Q_SLOTS:
         const QPoint at = anchorPosition(browser, link);
         QVERIFY(at.x() >= 0);
         hover(browser->viewport(), at);
-        QTRY_COMPARE(panel->highlightedOption(), QStringLiteral("--batch-size"));
-        QWidget *batch = panel->controlFor(QStringLiteral("--batch-size"));
+        QTRY_COMPARE(panel->highlightedOption(), std::optional(ScenarioField::BatchSize));
+        QWidget *batch = panel->controlFor(ScenarioField::BatchSize);
         QVERIFY(batch->property("formulaHighlight").toBool());
         QVERIFY(browser->toolTip().contains(QStringLiteral("--batch-size")));
 
@@ -348,15 +348,15 @@ private Q_SLOTS:
             formulas()->linkOf(QStringLiteral("total_bytes"), QStringLiteral("precision_bytes"));
         const QPoint kvAt = anchorPosition(browser, kv);
         hover(browser->viewport(), kvAt);
-        QTRY_COMPARE(panel->highlightedOption(), QStringLiteral("--kv-cache-dtype"));
+        QTRY_COMPARE(panel->highlightedOption(), std::optional(ScenarioField::KvCacheDtype));
         QVERIFY(!batch->property("formulaHighlight").toBool());
-        QVERIFY(panel->controlFor(QStringLiteral("--kv-cache-dtype"))->property("formulaHighlight").toBool());
+        QVERIFY(panel->controlFor(ScenarioField::KvCacheDtype)->property("formulaHighlight").toBool());
         QTest::mouseClick(browser->viewport(), Qt::LeftButton, {}, kvAt);
-        QTRY_VERIFY(panel->controlFor(QStringLiteral("--kv-cache-dtype"))->hasFocus());
+        QTRY_VERIFY(panel->controlFor(ScenarioField::KvCacheDtype)->hasFocus());
 
         // Off the values, nothing is lit.
         hover(browser->viewport(), QPoint(browser->viewport()->width() - 2, 2));
-        QTRY_VERIFY(panel->highlightedOption().isEmpty());
+        QTRY_VERIFY(!panel->highlightedOption());
     }
 
     void launchLineIsCopyable()

@@ -124,7 +124,7 @@ void CompareSpeedChartView::retranslate()
     const int groups = int(m_data.groups.size());
     QStringList categories;
     for (int category = 0; category < groups; ++category)
-        categories << CompareText::rowLabel(m_data.groups.at(groups - 1 - category).row.key);
+        categories << CompareText::rowLabel(m_data.groups.at(groups - 1 - category).row.id);
     if (m_categoryAxis->categories() != categories)
         m_categoryAxis->setCategories(categories);
     const int columns = int(m_data.labels.size());

@@ -7,10 +7,10 @@
 
 namespace kvscope {
 
-const QStringList &columnKnobs()
+const QList<ScenarioField> &columnKnobs()
 {
-    static const QStringList knobs{QStringLiteral("dtype"), QStringLiteral("quantization"),
-                                   QStringLiteral("group-size"), QStringLiteral("kv-cache-dtype")};
+    static const QList<ScenarioField> knobs{ScenarioField::Dtype, ScenarioField::Quantization,
+                                            ScenarioField::GroupSize, ScenarioField::KvCacheDtype};
     return knobs;
 }
 
@@ -18,9 +18,9 @@ ScenarioValues columnValues(const Scenario &base, const Scenario &column)
 {
     ScenarioValues values = differingValues(base, column);
     const ScenarioValues all = scenarioToValues(column);
-    for (const QString &knob : columnKnobs())
-        if (all.contains(knob))
-            values.insert(knob, all.value(knob));
+    for (const ScenarioField knob : columnKnobs())
+        if (all.contains(fileKey(knob)))
+            values.insert(fileKey(knob), all.value(fileKey(knob)));
     return values;
 }
 

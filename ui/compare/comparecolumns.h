@@ -6,16 +6,17 @@
 // follows the explorer (model, GPU, batch...) unless the column sets it.
 #pragma once
 
+#include "core/common/scenariofield.h"
 #include "core/compare/comparison.h"
 #include "core/scenario/scenariovalues.h"
 
 #include <QList>
-#include <QStringList>
 
 namespace kvscope {
 
-/// The knobs a column shows and keeps: dtype, quantization, group-size, kv-cache-dtype.
-const QStringList &columnKnobs();
+/// The knobs a column shows and keeps, in the table's order: dtype, quantization,
+/// group size, KV cache dtype.
+const QList<ScenarioField> &columnKnobs();
 
 /// The values a column is kept as: differingValues(base, column) with its knobs
 /// (as scenarioToValues() spells them) added; applyValues(base, result) is `column`.

@@ -215,7 +215,7 @@ void CompareView::removeColumn(int column)
     columnsEdited();
 }
 
-bool CompareView::setColumnValue(int column, const QString &option, const QString &value)
+bool CompareView::setColumnValue(int column, ScenarioField option, const QString &value)
 {
     if (column < 0 || column >= m_columns.size())
         return false;
@@ -223,7 +223,7 @@ bool CompareView::setColumnValue(int column, const QString &option, const QStrin
     const ScenarioResolvers resolvers = m_library->resolvers();
     try {
         const Scenario scenario = applyValues(base, m_columns.at(column), resolvers);
-        const Scenario changed = applyValues(scenario, ScenarioValues{{option, value}}, resolvers);
+        const Scenario changed = applyValues(scenario, ScenarioValues{{fileKey(option), value}}, resolvers);
         m_columns[column] = columnValues(base, changed);
     } catch (const Error &error) {
         showStatus(tr("Column %1: %2").arg(column + 1).arg(error.message()), true);
@@ -290,8 +290,8 @@ void CompareView::rebuildKnobs()
                                                    kvCacheDtypeChoices()};
             for (int k = 0; k < KnobRows; ++k) {
                 auto *combo = new QComboBox(m_table);
-                const QString knob = columnKnobs().at(k);
-                combo->setObjectName(QStringLiteral("%1Combo%2").arg(knob).arg(c));
+                const ScenarioField knob = columnKnobs().at(k);
+                combo->setObjectName(QStringLiteral("%1Combo%2").arg(fileKey(knob)).arg(c));
                 for (const QString &choice : choices[k])
                     combo->addItem(choice, choice);
                 connect(combo, &QComboBox::activated, this,
@@ -329,15 +329,17 @@ void CompareView::showKnobs()
             QComboBox *combo = m_knobs.value(c * KnobRows + k);
             if (!combo)
                 continue;
-            const QString knob = columnKnobs().at(k);
-            combo->setEnabled(values.contains(knob));
+            const ScenarioField knob = columnKnobs().at(k);
+            const QString key = fileKey(knob);
+            combo->setEnabled(values.contains(key));
             const int automatic = combo->findData(QStringLiteral("auto"));
-            if (automatic >= 0 && plan && k != 1) // --quantization auto names no one format
-                combo->setItemText(
-                    automatic,
-                    tr("auto (%1)").arg(k == 0 ? dtypeName(plan->dtype) : dtypeName(plan->kvCacheDtype)));
-            if (values.contains(knob)) {
-                selectValue(combo, values.value(knob));
+            if (automatic >= 0 && plan && knob != ScenarioField::Quantization) // auto names no one format
+                combo->setItemText(automatic,
+                                   tr("auto (%1)")
+                                       .arg(knob == ScenarioField::Dtype ? dtypeName(plan->dtype)
+                                                                         : dtypeName(plan->kvCacheDtype)));
+            if (values.contains(key)) {
+                selectValue(combo, values.value(key));
             } else {
                 const QSignalBlocker blocker(combo);
                 combo->setCurrentIndex(-1); // blank: the knob does not apply
@@ -389,8 +391,8 @@ void CompareView::showComparison()
     m_table->setRowCount(FirstFigureRow + int(comparison.rows.size()));
     for (int r = 0; r < comparison.rows.size(); ++r) {
         const CompareRow &row = comparison.rows.at(r);
-        auto *label = new QTableWidgetItem(CompareText::rowLabel(row.key));
-        label->setToolTip(CompareText::rowToolTip(row.key));
+        auto *label = new QTableWidgetItem(CompareText::rowLabel(row.id));
+        label->setToolTip(CompareText::rowToolTip(row.id));
         m_table->setVerticalHeaderItem(FirstFigureRow + r, label);
         for (int c = 0; c < row.cells.size() && c < m_table->columnCount(); ++c) {
             const CompareCell &cell = row.cells.at(c);
@@ -400,7 +402,7 @@ void CompareView::showComparison()
                 text += QLatin1Char('\n') + delta;
             auto *item = new QTableWidgetItem(text);
             item->setData(ValueRole, cell.value ? QVariant(*cell.value) : QVariant());
-            item->setToolTip(CompareText::rowToolTip(row.key));
+            item->setToolTip(CompareText::rowToolTip(row.id));
             if (row.best.contains(c)) {
                 QFont font = item->font();
                 font.setBold(true);

@@ -73,9 +73,9 @@ public Q_SLOTS:
     /// Replaces the columns with the seed question's: BF16 / AWQ INT4 weights × 16-bit / FP8 KV.
     void seedQuestion();
     void removeColumn(int column);
-    /// Sets one knob ("kv-cache-dtype") of one column to a value as kvscope calc spells it ("fp8").
+    /// Sets one knob (KvCacheDtype) of one column to a value as kvscope calc spells it ("fp8").
     /// Refused (false, with the core's message shown) when the core rejects it.
-    bool setColumnValue(int column, const QString &option, const QString &value);
+    bool setColumnValue(int column, kvscope::ScenarioField option, const QString &value);
 
 Q_SIGNALS:
     /// The user changed the columns (added, removed, edited, the preset).

@@ -142,7 +142,7 @@ ExplorerView::ExplorerView(ScenarioController *controller, UserLibrary *library,
     connect(m_formulaToggle, &QPushButton::toggled, this, &ExplorerView::setFormulaPanelShown);
     // A value of a formula lights up the control it comes from; a click goes to it.
     connect(m_formula, &FormulaPanel::termHovered, m_panel, &ParameterPanel::highlightOption);
-    connect(m_formula, &FormulaPanel::termActivated, this, [this](const QString &option) {
+    connect(m_formula, &FormulaPanel::termActivated, this, [this](ScenarioField option) {
         if (QWidget *control = m_panel->controlFor(option))
             control->setFocus(Qt::OtherFocusReason);
     });

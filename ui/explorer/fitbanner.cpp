@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "ui/explorer/fitbanner.h"
 
+#include "core/common/scenariofield.h"
 #include "core/common/units.h"
 #include "ui/style/theme.h"
 
@@ -68,24 +69,35 @@ QString FitBanner::fixText(const Fix &fix)
 {
     QStringList parts;
     for (const OptionChange &change : fix.changes) {
-        const QString &option = change.option;
-        if (option == QLatin1String("--batch-size")) {
+        switch (change.option) {
+        case ScenarioField::BatchSize:
             parts << tr("batch %1").arg(localCount(change.value.toInteger()));
-        } else if (option == QLatin1String("--seq-len")) {
+            break;
+        case ScenarioField::SeqLen:
             parts << tr("%1 tokens").arg(localCount(change.value.toInteger()));
-        } else if (option == QLatin1String("--max-model-len")) {
-            parts << tr("--max-model-len %1").arg(localCount(change.value.toInteger()));
-        } else if (option == QLatin1String("--kv-cache-dtype")) {
+            break;
+        case ScenarioField::MaxModelLen:
+            parts << QStringLiteral("%1 %2").arg(optionFlag(change.option),
+                                                 localCount(change.value.toInteger()));
+            break;
+        case ScenarioField::KvCacheDtype:
             parts << tr("%1 KV cache").arg(change.value.toString().toUpper());
-        } else if (option == QLatin1String("--quantization")) {
+            break;
+        case ScenarioField::Quantization: {
             const QString method = shortName(fix.plan.quantization);
             parts << (fix.needsQuantizedCheckpoint ? tr("%1 weights %2 (needs a checkpoint stored as %1)")
                                                    : tr("%1 weights %2"))
                          .arg(method, localMemory(fix.plan.weights.bytesPerGpu));
-        } else if (option == QLatin1String("--tensor-parallel-size")) {
+            break;
+        }
+        case ScenarioField::TensorParallelSize:
             parts << tr("%1 GPUs (tensor parallel)").arg(change.value.toInteger());
-        } else if (option == QLatin1String("--gpu")) {
+            break;
+        case ScenarioField::Gpu:
             parts << fix.scenario.gpu.name;
+            break;
+        default:
+            break; // proposals change no other option
         }
     }
     return parts.join(QStringLiteral(", "));

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "ui/explorer/formulapanel.h"
 
+#include "core/common/scenariofield.h"
 #include "ui/style/theme.h"
 
 #include <QClipboard>
@@ -80,11 +81,11 @@ FormulaPanel::FormulaPanel(QWidget *parent)
         const FormulaTerm *term = termAt(link);
         // The value's own tooltip: where it comes from.
         m_browser->setToolTip(term ? termToolTip(*term) : m_sheetToolTip);
-        Q_EMIT termHovered(term ? term->option : QString());
+        Q_EMIT termHovered(term ? term->option : std::nullopt);
     });
     connect(m_browser, &QTextBrowser::anchorClicked, this, [this](const QUrl &link) {
-        if (const FormulaTerm *term = termAt(link); term && !term->option.isEmpty())
-            Q_EMIT termActivated(term->option);
+        if (const FormulaTerm *term = termAt(link); term && term->option)
+            Q_EMIT termActivated(*term->option);
     });
     connect(m_copyLaunch, &QPushButton::clicked, this, &FormulaPanel::copyLaunchLine);
     connect(m_copyFormulas, &QPushButton::clicked, this, &FormulaPanel::copyFormulas);
@@ -195,10 +196,11 @@ void FormulaPanel::copyFormulas() const
 QString FormulaPanel::termToolTip(const FormulaTerm &term) const
 {
     const QString value = QStringLiteral("%1 = %2").arg(term.symbol, term.text);
-    if (term.option.isEmpty())
+    if (!term.option)
         return tr("%1, from the line above").arg(value);
-    return term.field.isEmpty() ? tr("%1, set by %2").arg(value, term.option)
-                                : tr("%1, set by %2 (%3)").arg(value, term.option, term.field);
+    const QString option = optionFlag(*term.option);
+    return term.field.isEmpty() ? tr("%1, set by %2").arg(value, option)
+                                : tr("%1, set by %2 (%3)").arg(value, option, term.field);
 }
 
 QString FormulaPanel::sectionTitle(FormulaSection section) const

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "core/analysis/formula.h"
+#include "core/common/scenariofield.h"
 #include "core/scenario/launchline.h"
 
 #include <QWidget>
@@ -48,10 +49,11 @@ public Q_SLOTS:
     void copyFormulas() const;
 
 Q_SIGNALS:
-    /// The mouse is over a value that `option` sets ("--batch-size"); empty when it left.
-    void termHovered(const QString &option);
+    /// The mouse is over a value that `option` sets; none when it left (or the value
+    /// comes from an earlier line).
+    void termHovered(std::optional<kvscope::ScenarioField> option);
     /// A value was clicked: show the control of `option`.
-    void termActivated(const QString &option);
+    void termActivated(kvscope::ScenarioField option);
 
 protected:
     void changeEvent(QEvent *event) override;

@@ -2,6 +2,7 @@
 #include "ui/explorer/parameterpanel.h"
 
 #include "core/analysis/growth.h"
+#include "core/common/scenariofield.h"
 #include "core/common/units.h"
 #include "core/library/library.h"
 #include "core/model/inventory.h"
@@ -219,32 +220,32 @@ ParameterPanel::ParameterPanel(ScenarioController *controller, UserLibrary *libr
     showPlan(m_controller->plan());
 }
 
-QWidget *ParameterPanel::controlFor(const QString &option) const
+QWidget *ParameterPanel::controlFor(ScenarioField option) const
 {
-    const std::pair<const char *, QWidget *> controls[] = {
-        {"--model", m_model},
-        {"--gpu", m_gpu},
-        {"--tensor-parallel-size", m_gpuCount},
-        {"--dtype", m_dtype},
-        {"--quantization", m_quantization},
-        {"--group-size", m_groupSize},
-        {"--kv-cache-dtype", m_kvCacheDtype},
-        {"--gpu-memory-utilization", m_utilization},
-        {"--block-size", m_blockSize},
-        {"--max-model-len", m_maxModelLen},
-        {"--batch-size", m_batch},
-        {"--seq-len", m_seqLen},
+    const std::pair<ScenarioField, QWidget *> controls[] = {
+        {ScenarioField::Model, m_model},
+        {ScenarioField::Gpu, m_gpu},
+        {ScenarioField::TensorParallelSize, m_gpuCount},
+        {ScenarioField::Dtype, m_dtype},
+        {ScenarioField::Quantization, m_quantization},
+        {ScenarioField::GroupSize, m_groupSize},
+        {ScenarioField::KvCacheDtype, m_kvCacheDtype},
+        {ScenarioField::GpuMemoryUtilization, m_utilization},
+        {ScenarioField::BlockSize, m_blockSize},
+        {ScenarioField::MaxModelLen, m_maxModelLen},
+        {ScenarioField::BatchSize, m_batch},
+        {ScenarioField::SeqLen, m_seqLen},
     };
-    for (const auto &[name, control] : controls)
-        if (option == QLatin1String(name))
+    for (const auto &[field, control] : controls)
+        if (option == field)
             return control;
     return nullptr;
 }
 
-void ParameterPanel::highlightOption(const QString &option)
+void ParameterPanel::highlightOption(std::optional<ScenarioField> option)
 {
-    QWidget *target = controlFor(option);
-    m_highlighted = target ? option : QString();
+    QWidget *target = option ? controlFor(*option) : nullptr;
+    m_highlighted = target ? option : std::nullopt;
     for (QFormLayout *form : {m_modelForm, m_precisionForm, m_servingForm}) {
         for (int row = 0; row < form->rowCount(); ++row) {
             QLayoutItem *field = form->itemAt(row, QFormLayout::FieldRole);
@@ -416,15 +417,15 @@ void ParameterPanel::retranslate()
     m_servingGroup->setTitle(tr("Serving"));
     setFormLabel(m_modelForm, m_model, tr("&Model"));
     setFormLabel(m_modelForm, m_gpu, tr("&GPU"));
-    setFormLabel(m_modelForm, m_gpuCount, tr("GPUs (TP)"));
-    setFormLabel(m_precisionForm, m_dtype, QStringLiteral("--dtype"));
-    setFormLabel(m_precisionForm, m_quantization, QStringLiteral("--quantization"));
-    setFormLabel(m_precisionForm, m_groupSize, tr("Group size"));
-    setFormLabel(m_precisionForm, m_kvCacheDtype, QStringLiteral("--kv-cache-dtype"));
+    setFormLabel(m_modelForm, m_gpuCount, fieldLabel(ScenarioField::TensorParallelSize));
+    setFormLabel(m_precisionForm, m_dtype, optionFlag(ScenarioField::Dtype));
+    setFormLabel(m_precisionForm, m_quantization, optionFlag(ScenarioField::Quantization));
+    setFormLabel(m_precisionForm, m_groupSize, fieldLabel(ScenarioField::GroupSize));
+    setFormLabel(m_precisionForm, m_kvCacheDtype, optionFlag(ScenarioField::KvCacheDtype));
     setFormLabel(m_precisionForm, m_precision->parentWidget(), tr("KV precision"));
-    setFormLabel(m_servingForm, m_utilization, tr("GPU memory utilization"));
-    setFormLabel(m_servingForm, m_blockSize, tr("Block size"));
-    setFormLabel(m_servingForm, m_maxModelLen, tr("Max model length"));
+    setFormLabel(m_servingForm, m_utilization, fieldLabel(ScenarioField::GpuMemoryUtilization));
+    setFormLabel(m_servingForm, m_blockSize, fieldLabel(ScenarioField::BlockSize));
+    setFormLabel(m_servingForm, m_maxModelLen, fieldLabel(ScenarioField::MaxModelLen));
     setFormLabel(m_servingForm, m_batch, tr("&Batch size"));
     setFormLabel(m_servingForm, m_seqLen, tr("Se&quence length"));
     m_groupSize->setItemText(m_groupSize->count() - 1, tr("per row"));
@@ -434,32 +435,37 @@ void ParameterPanel::retranslate()
            "bytes per token at BF16. Type to search."));
     m_gpu->setToolTip(tr("The GPU and the memory its driver reports, which vLLM's budget starts from."));
     m_gpuCount->setToolTip(
-        tr("--tensor-parallel-size: the model is split over this many GPUs. Figures are per GPU. "
+        tr("%1: the model is split over this many GPUs. Figures are per GPU. "
            "KV heads are divided among GPUs, and replicated when there are more GPUs than KV "
-           "heads; an MLA latent is replicated on every GPU."));
-    m_dtype->setToolTip(
-        tr("--dtype: the floating-point type of the weights that are not quantized, and of the "
-           "activations. With --kv-cache-dtype auto the KV cache follows it. auto = the "
-           "checkpoint's dtype (float16 for float32 checkpoints and for AWQ/GPTQ)."));
+           "heads; an MLA latent is replicated on every GPU.")
+            .arg(optionFlag(ScenarioField::TensorParallelSize)));
+    m_dtype->setToolTip(tr("%1: the floating-point type of the weights that are not quantized, and of the "
+                           "activations. With %2 auto the KV cache follows it. auto = the "
+                           "checkpoint's dtype (float16 for float32 checkpoints and for AWQ/GPTQ).")
+                            .arg(optionFlag(ScenarioField::Dtype), optionFlag(ScenarioField::KvCacheDtype)));
     m_quantization->setToolTip(
-        tr("--quantization: how the weights are stored (FP8, INT8, AWQ/GPTQ INT4 with scales "
+        tr("%1: how the weights are stored (FP8, INT8, AWQ/GPTQ INT4 with scales "
            "and zero points, NF4, MXFP4). Smaller weights leave more memory for the KV cache, "
            "but the KV bytes per token do not change. auto = the checkpoint's "
-           "quantization_config, as vLLM does."));
+           "quantization_config, as vLLM does.")
+            .arg(optionFlag(ScenarioField::Quantization)));
     m_groupSize->setToolTip(tr("AWQ/GPTQ: weights per group that share one scale and zero point "
                                "(4 + 16/g + 4/g bits per weight)."));
     m_kvCacheDtype->setToolTip(
-        tr("--kv-cache-dtype: the precision of the cached keys and values. This is the knob "
+        tr("%1: the precision of the cached keys and values. This is the knob "
            "that changes the KV bytes per token: fp8 halves them versus bfloat16 and doubles "
-           "the tokens the cache holds. auto follows --dtype."));
+           "the tokens the cache holds. auto follows %2.")
+            .arg(optionFlag(ScenarioField::KvCacheDtype), optionFlag(ScenarioField::Dtype)));
     m_precision->setToolTip(tr("Walk the KV cache precision: FP32, FP16/BF16, FP8 (sets --kv-cache-dtype). "
                                "Shortcut: Ctrl+K."));
-    m_utilization->setToolTip(
-        tr("--gpu-memory-utilization: the share of GPU memory vLLM may use. The rest is "
-           "left to CUDA graphs and other processes."));
-    m_blockSize->setToolTip(tr("--block-size: tokens per KV cache block. Sequences hold whole blocks."));
-    m_maxModelLen->setToolTip(tr("--max-model-len: the longest request. Sets the maximum concurrency vLLM "
-                                 "reports; vLLM refuses to start if one such request does not fit."));
+    m_utilization->setToolTip(tr("%1: the share of GPU memory vLLM may use. The rest is "
+                                 "left to CUDA graphs and other processes.")
+                                  .arg(optionFlag(ScenarioField::GpuMemoryUtilization)));
+    m_blockSize->setToolTip(tr("%1: tokens per KV cache block. Sequences hold whole blocks.")
+                                .arg(optionFlag(ScenarioField::BlockSize)));
+    m_maxModelLen->setToolTip(tr("%1: the longest request. Sets the maximum concurrency vLLM "
+                                 "reports; vLLM refuses to start if one such request does not fit.")
+                                  .arg(optionFlag(ScenarioField::MaxModelLen)));
     m_batch->setToolTip(tr("Sequences held in the KV cache at once. Shortcut: Ctrl+B."));
     m_seqLen->setToolTip(tr("Tokens per sequence (prompt + output). Shortcut: Ctrl+L."));
 }

@@ -1,8 +1,11 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "core/common/scenariofield.h"
 #include "core/plan/memoryplan.h"
 #include "core/scenario/scenario.h"
+
+#include <optional>
 
 #include <QWidget>
 
@@ -39,12 +42,12 @@ public:
     QWidget *modelPicker() const;
     QWidget *gpuPicker() const;
     QComboBox *kvCacheDtypeCombo() const { return m_kvCacheDtype; }
-    /// The control that sets `option` ("--batch-size"), or nullptr when the panel has none.
-    QWidget *controlFor(const QString &option) const;
+    /// The control that sets `option`, or nullptr when the panel has none.
+    QWidget *controlFor(ScenarioField option) const;
     /// Lights up the control of `option` and its label (and unlights the previous one);
     /// an empty option, or one without a control, lights none.
-    void highlightOption(const QString &option);
-    QString highlightedOption() const { return m_highlighted; }
+    void highlightOption(std::optional<ScenarioField> option);
+    std::optional<ScenarioField> highlightedOption() const { return m_highlighted; }
 
 Q_SIGNALS:
     /// The user chose "Add custom GPU…" in the GPU picker.
@@ -84,7 +87,7 @@ private:
     QFormLayout *m_modelForm;
     QFormLayout *m_precisionForm;
     QFormLayout *m_servingForm;
-    QString m_highlighted;
+    std::optional<ScenarioField> m_highlighted;
 };
 
 } // namespace kvscope

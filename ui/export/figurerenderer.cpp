@@ -4,6 +4,7 @@
 #include "core/common/atomicfile.h"
 #include "core/common/error.h"
 #include "core/common/imagesize.h"
+#include "core/common/scenariofield.h"
 #include "core/common/units.h"
 #include "core/scenario/scenariovalues.h"
 #include "ui/charts/chartview.h"
@@ -177,14 +178,14 @@ QByteArray pdfBytes(QWidget *figure, QSize size, const QString &title)
 QString scenarioCaption(const Scenario &s)
 {
     const ScenarioValues v = scenarioToValues(s);
-    return QCoreApplication::translate(
-               "kvscope::FigureRenderer",
-               "%1 · %2 × %3 · --dtype %4 --quantization %5 --kv-cache-dtype %6 · batch %7 · %8 tokens · "
-               "kvscope %9")
+    return QCoreApplication::translate("kvscope::FigureRenderer",
+                                       "%1 · %2 × %3 · %10 %4 %11 %5 %12 %6 · batch %7 · %8 tokens · "
+                                       "kvscope %9")
         .arg(s.model.name, s.gpu.name, QString::number(s.tensorParallelSize),
-             v.value(QStringLiteral("dtype")), v.value(QStringLiteral("quantization")),
-             v.value(QStringLiteral("kv-cache-dtype")), formatCount(s.batchSize), formatCount(s.seqLen),
-             QStringLiteral(KVSCOPE_VERSION));
+             v.value(fileKey(ScenarioField::Dtype)), v.value(fileKey(ScenarioField::Quantization)),
+             v.value(fileKey(ScenarioField::KvCacheDtype)), formatCount(s.batchSize), formatCount(s.seqLen),
+             QStringLiteral(KVSCOPE_VERSION), optionFlag(ScenarioField::Dtype),
+             optionFlag(ScenarioField::Quantization), optionFlag(ScenarioField::KvCacheDtype));
 }
 
 /// The shared scenario and the columns' labels.

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "ui/export/reportpage.h"
 
+#include "core/common/scenariofield.h"
 #include "core/common/units.h"
 #include "core/compare/comparetext.h"
 #include "core/output/breakdown.h"
@@ -58,15 +59,15 @@ QWidget *newReportPage(const ChartSource &source, QWidget *parent)
     const MemoryPlan &plan = source.plan;
     auto *summary = new QLabel(page);
     summary->setWordWrap(true);
-    summary->setText(QCoreApplication::translate(
-                         "kvscope::ReportPage",
-                         "--dtype %1 · --quantization %2 · --kv-cache-dtype %3 · batch %4 × %5 tokens · "
-                         "--gpu-memory-utilization %6 · --max-model-len %7")
-                         .arg(dtypeName(source.scenario.dtype),
-                              quantizationChoiceName(source.scenario.quantization),
-                              dtypeName(source.scenario.kvCacheDtype), formatCount(plan.batchSize),
-                              formatCount(plan.seqLen), formatUtilization(plan.gpuMemoryUtilizationPpm),
-                              formatCount(plan.maxModelLen)));
+    summary->setText(
+        QCoreApplication::translate("kvscope::ReportPage",
+                                    "%8 %1 · %9 %2 · %10 %3 · batch %4 × %5 tokens · %11 %6 · %12 %7")
+            .arg(dtypeName(source.scenario.dtype), quantizationChoiceName(source.scenario.quantization),
+                 dtypeName(source.scenario.kvCacheDtype), formatCount(plan.batchSize),
+                 formatCount(plan.seqLen), formatUtilization(plan.gpuMemoryUtilizationPpm),
+                 formatCount(plan.maxModelLen), optionFlag(ScenarioField::Dtype),
+                 optionFlag(ScenarioField::Quantization), optionFlag(ScenarioField::KvCacheDtype),
+                 optionFlag(ScenarioField::GpuMemoryUtilization), optionFlag(ScenarioField::MaxModelLen)));
     layout->addWidget(summary);
 
     auto *banner = new FitBanner(page);

@@ -3,6 +3,7 @@
 
 #include "core/common/atomicfile.h"
 #include "core/common/error.h"
+#include "core/common/scenariofield.h"
 #include "core/plan/planner.h"
 #include "ui/state/scenariocontroller.h"
 #include "ui/state/userlibrary.h"
@@ -45,7 +46,7 @@ ScenarioDocument ScenarioSession::currentDocument() const
 
     // Carry what is no preset: the library's imports and custom GPUs, and
     // what the open file carried for its comparison's columns.
-    const QStringList models = namedValues(d, QStringLiteral("model"));
+    const QStringList models = namedValues(d, fileKey(ScenarioField::Model));
     for (const UserLibrary::ImportedEntry &entry : m_library->importedModels()) {
         if (!models.contains(entry.key))
             continue;
@@ -60,7 +61,7 @@ ScenarioDocument ScenarioSession::currentDocument() const
         if (models.contains(carried.id) && !have)
             d.models << carried;
     }
-    const QStringList gpus = namedValues(d, QStringLiteral("gpu"));
+    const QStringList gpus = namedValues(d, fileKey(ScenarioField::Gpu));
     QList<GpuSpec> custom = m_library->customGpus();
     custom << m_carriedGpus;
     for (const GpuSpec &gpu : custom) {

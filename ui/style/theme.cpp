@@ -121,22 +121,26 @@ QColor budgetColor(const QPalette &palette)
     return palette.color(QPalette::WindowText);
 }
 
-QColor termColor(const QString &option, const QPalette &palette)
+QColor termColor(std::optional<ScenarioField> option, const QPalette &palette)
 {
     const bool dark = isDark(palette);
-    static const QStringList precision = {QStringLiteral("--dtype"), QStringLiteral("--quantization"),
-                                          QStringLiteral("--group-size"), QStringLiteral("--kv-cache-dtype"),
-                                          QStringLiteral("--mamba-ssm-cache-dtype")};
-    static const QStringList hardware = {QStringLiteral("--gpu"), QStringLiteral("--tensor-parallel-size")};
-    if (option.isEmpty())
+    if (!option)
         return palette.color(QPalette::Text);
-    if (option == QLatin1String("--model"))
+    switch (*option) {
+    case ScenarioField::Model:
         return partColor(MemoryPart::Weights, palette); // blue
-    if (precision.contains(option))
-        return dark ? QColor(0xfb, 0x92, 0x3c) : QColor(0xc2, 0x41, 0x0c); // orange
-    if (hardware.contains(option))
-        return dark ? QColor(0xc0, 0x84, 0xfc) : QColor(0x7e, 0x22, 0xce); // purple
-    return dark ? QColor(0x34, 0xd3, 0x99) : QColor(0x04, 0x78, 0x57);     // serving knobs: green
+    case ScenarioField::Dtype:
+    case ScenarioField::Quantization:
+    case ScenarioField::GroupSize:
+    case ScenarioField::KvCacheDtype:
+    case ScenarioField::MambaSsmCacheDtype:
+        return dark ? QColor(0xfb, 0x92, 0x3c) : QColor(0xc2, 0x41, 0x0c); // precision: orange
+    case ScenarioField::Gpu:
+    case ScenarioField::TensorParallelSize:
+        return dark ? QColor(0xc0, 0x84, 0xfc) : QColor(0x7e, 0x22, 0xce); // hardware: purple
+    default:
+        return dark ? QColor(0x34, 0xd3, 0x99) : QColor(0x04, 0x78, 0x57); // serving knobs: green
+    }
 }
 
 QColor mutedTextColor(const QPalette &palette)

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "core/analysis/growthoptions.h"
+#include "core/common/scenariofield.h"
 #include "core/output/breakdown.h"
 #include "core/precision/dtypes.h"
 
@@ -44,7 +45,7 @@ QColor budgetColor(const QPalette &palette);
 
 /// Colour of a formula value by the option that sets it: the model's config, the
 /// GPUs, the precision flags, the serving knobs; text colour for computed values.
-QColor termColor(const QString &option, const QPalette &palette);
+QColor termColor(std::optional<ScenarioField> option, const QPalette &palette);
 
 /// Secondary text: between the text and the background colour, legible in both modes.
 QColor mutedTextColor(const QPalette &palette);

@@ -1,0 +1,155 @@
+// SPDX-License-Identifier: MIT
+#include "core/common/scenariofield.h"
+
+#include "core/common/enumtable.h"
+
+#include <QCoreApplication>
+
+namespace kvscope {
+
+namespace {
+
+/// Flags are their names after two dashes, on every engine.
+QString dashed(const QString &name)
+{
+    return QStringLiteral("--") + name;
+}
+
+struct FieldSpelling
+{
+    ScenarioField field;
+    const char *key;              ///< kvscope's and vLLM's name: "max-model-len"
+    const char *sglang = nullptr; ///< SGLang's own name where it differs: "context-length"
+    const char *label;            ///< translated in the context below
+};
+
+constexpr char LabelContext[] = "kvscope::ScenarioField";
+
+// The table: every field once, in kvscope calc's order. SGLang's names are
+// server_args'; mem-fraction-static is SGLang's alone, vllm-version and the
+// vLLM-only settings have no SGLang name.
+const FieldSpelling spellings[] = {
+    {ScenarioField::Model, "model", "model-path", QT_TRANSLATE_NOOP("kvscope::ScenarioField", "Model")},
+    {ScenarioField::Gpu, "gpu", nullptr, QT_TRANSLATE_NOOP("kvscope::ScenarioField", "GPU")},
+    {ScenarioField::Engine, "engine", nullptr, QT_TRANSLATE_NOOP("kvscope::ScenarioField", "Engine")},
+    {ScenarioField::VllmVersion, "vllm-version", nullptr,
+     QT_TRANSLATE_NOOP("kvscope::ScenarioField", "vLLM version")},
+    {ScenarioField::Dtype, "dtype", nullptr, QT_TRANSLATE_NOOP("kvscope::ScenarioField", "Data type")},
+    {ScenarioField::Quantization, "quantization", nullptr,
+     QT_TRANSLATE_NOOP("kvscope::ScenarioField", "Quantization")},
+    {ScenarioField::GroupSize, "group-size", nullptr,
+     QT_TRANSLATE_NOOP("kvscope::ScenarioField", "Group size")},
+    {ScenarioField::KvCacheDtype, "kv-cache-dtype", nullptr,
+     QT_TRANSLATE_NOOP("kvscope::ScenarioField", "KV cache dtype")},
+    {ScenarioField::GpuMemoryUtilization, "gpu-memory-utilization", nullptr,
+     QT_TRANSLATE_NOOP("kvscope::ScenarioField", "GPU memory utilization")},
+    {ScenarioField::MemFractionStatic, "mem-fraction-static", nullptr,
+     QT_TRANSLATE_NOOP("kvscope::ScenarioField", "Static memory fraction")},
+    {ScenarioField::TensorParallelSize, "tensor-parallel-size", "tp-size",
+     QT_TRANSLATE_NOOP("kvscope::ScenarioField", "GPUs (TP)")},
+    {ScenarioField::MaxModelLen, "max-model-len", "context-length",
+     QT_TRANSLATE_NOOP("kvscope::ScenarioField", "Max model length")},
+    {ScenarioField::BlockSize, "block-size", nullptr,
+     QT_TRANSLATE_NOOP("kvscope::ScenarioField", "Block size")},
+    {ScenarioField::MambaSsmCacheDtype, "mamba-ssm-cache-dtype", nullptr,
+     QT_TRANSLATE_NOOP("kvscope::ScenarioField", "SSM state dtype")},
+    {ScenarioField::MaxNumSeqs, "max-num-seqs", "max-running-requests",
+     QT_TRANSLATE_NOOP("kvscope::ScenarioField", "Max running sequences")},
+    {ScenarioField::MaxNumBatchedTokens, "max-num-batched-tokens", nullptr,
+     QT_TRANSLATE_NOOP("kvscope::ScenarioField", "Max batched tokens")},
+    {ScenarioField::BatchSize, "batch-size", nullptr,
+     QT_TRANSLATE_NOOP("kvscope::ScenarioField", "Batch size")},
+    {ScenarioField::SeqLen, "seq-len", nullptr,
+     QT_TRANSLATE_NOOP("kvscope::ScenarioField", "Sequence length")},
+    {ScenarioField::PromptLen, "prompt-len", nullptr,
+     QT_TRANSLATE_NOOP("kvscope::ScenarioField", "Prompt length")},
+    {ScenarioField::BandwidthEfficiency, "bandwidth-efficiency", nullptr,
+     QT_TRANSLATE_NOOP("kvscope::ScenarioField", "Bandwidth efficiency")},
+    {ScenarioField::ComputeEfficiency, "compute-efficiency", nullptr,
+     QT_TRANSLATE_NOOP("kvscope::ScenarioField", "Compute efficiency")},
+};
+
+const EnumSpelling<CommandOption> commandOptions[] = {
+    {CommandOption::Concurrency, "concurrency"},
+    {CommandOption::MaxGpus, "max-gpus"},
+    {CommandOption::Input, "input"},
+    {CommandOption::Rows, "rows"},
+    {CommandOption::Cols, "cols"},
+    {CommandOption::Std, "std"},
+    {CommandOption::Scheme, "scheme"},
+};
+
+const FieldSpelling &spelling(ScenarioField field)
+{
+    for (const FieldSpelling &entry : spellings)
+        if (entry.field == field)
+            return entry;
+    Q_UNREACHABLE(); // the table holds every field (tst_spellings checks it)
+}
+
+} // namespace
+
+const QList<ScenarioField> &scenarioFields()
+{
+    static const QList<ScenarioField> fields = [] {
+        QList<ScenarioField> list;
+        for (const FieldSpelling &entry : spellings)
+            list << entry.field;
+        return list;
+    }();
+    return fields;
+}
+
+QString fileKey(ScenarioField field)
+{
+    return QLatin1String(spelling(field).key);
+}
+
+QString optionFlag(ScenarioField field)
+{
+    return dashed(fileKey(field));
+}
+
+QString sglangKey(ScenarioField field)
+{
+    const FieldSpelling &entry = spelling(field);
+    return QLatin1String(entry.sglang ? entry.sglang : entry.key);
+}
+
+QString sglangFlag(ScenarioField field)
+{
+    return dashed(sglangKey(field));
+}
+
+QString fieldLabel(ScenarioField field)
+{
+    return QCoreApplication::translate(LabelContext, spelling(field).label);
+}
+
+std::optional<ScenarioField> fieldForKey(const QString &key)
+{
+    for (const FieldSpelling &entry : spellings)
+        if (key == QLatin1String(entry.key) || (entry.sglang && key == QLatin1String(entry.sglang)))
+            return entry.field;
+    return std::nullopt;
+}
+
+std::optional<ScenarioField> fieldForFlag(const QString &flag)
+{
+    const QString key = flag.mid(2);
+    if (flag != dashed(key))
+        return std::nullopt;
+    return fieldForKey(key);
+}
+
+QString flagForKey(const QString &key)
+{
+    return dashed(key);
+}
+
+QString commandFlag(CommandOption option)
+{
+    return dashed(enumName(commandOptions, option));
+}
+
+} // namespace kvscope

@@ -1,0 +1,89 @@
+// SPDX-License-Identifier: MIT
+// The fields of a scenario as identities, and the one table that spells them:
+// kvscope calc's option and the scenario file's key ("max-model-len"), the flag
+// vLLM and SGLang take ("--max-model-len", "--context-length") and the label the
+// window shows. Code that names an option holds a ScenarioField and asks the
+// table for its spelling; no other file of the core or the window writes a flag.
+//
+// It sits in common, below every folder, because each of them names options in
+// its errors (the dtype parser names --dtype, the library --model). The
+// spelling for an Engine is optionFlag(ScenarioField, Engine) in core/engine.
+#pragma once
+
+#include <optional>
+
+#include <QList>
+#include <QString>
+
+namespace kvscope {
+
+/// One setting of a Scenario, in kvscope calc's order.
+enum class ScenarioField
+{
+    Model,
+    Gpu,
+    Engine,
+    VllmVersion,
+    Dtype,
+    Quantization,
+    GroupSize,
+    KvCacheDtype,
+    GpuMemoryUtilization,
+    MemFractionStatic,
+    TensorParallelSize,
+    MaxModelLen,
+    BlockSize,
+    MambaSsmCacheDtype,
+    MaxNumSeqs,
+    MaxNumBatchedTokens,
+    BatchSize,
+    SeqLen,
+    PromptLen,
+    BandwidthEfficiency,
+    ComputeEfficiency,
+};
+
+/// Every field, in kvscope calc's order.
+const QList<ScenarioField> &scenarioFields();
+
+/// kvscope calc's option without the dashes, which is also the scenario file's
+/// key and vLLM's name for it: "max-model-len".
+QString fileKey(ScenarioField field);
+/// kvscope calc's and vLLM's flag: "--max-model-len".
+QString optionFlag(ScenarioField field);
+/// SGLang's name without the dashes: its own where it has one ("context-length",
+/// "tp-size", "max-running-requests", "model-path"), else fileKey().
+QString sglangKey(ScenarioField field);
+/// SGLang's flag: "--context-length".
+QString sglangFlag(ScenarioField field);
+/// The field's name in the window's language: "Max model length".
+QString fieldLabel(ScenarioField field);
+
+/// The field a key names, in kvscope's spelling or SGLang's ("max-model-len",
+/// "context-length"); nullopt for any other text.
+std::optional<ScenarioField> fieldForKey(const QString &key);
+/// The field a flag names ("--max-model-len", "--context-length"); nullopt for
+/// any other text.
+std::optional<ScenarioField> fieldForFlag(const QString &flag);
+
+/// The flag of the option `key` names, whatever the option: "--" + key. For
+/// options read as text (a scenario file's keys, a variant's), known or not.
+QString flagForKey(const QString &key);
+
+/// Options of kvscope's other commands that the core's errors name; not
+/// scenario fields, spelled here so that flags are spelled in one place.
+enum class CommandOption
+{
+    Concurrency, ///< kvscope fit
+    MaxGpus,     ///< kvscope fit
+    Input,       ///< kvscope quantize: the synthetic tensor's distribution
+    Rows,        ///< kvscope quantize: the synthetic tensor's shape
+    Cols,
+    Std,    ///< kvscope quantize: the synthetic tensor's standard deviation
+    Scheme, ///< kvscope quantize: the format simulated
+};
+
+/// "--max-gpus".
+QString commandFlag(CommandOption option);
+
+} // namespace kvscope
