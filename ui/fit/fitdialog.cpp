@@ -179,9 +179,9 @@ void FitDialog::startSearch()
     if (m_cancel)
         m_cancel->store(true);
     m_cancel = std::make_shared<std::atomic<bool>>(false);
-    m_watcher.setFuture(QtConcurrent::run([q = query(), cancel = m_cancel]() -> Outcome {
+    m_watcher.setFuture(QtConcurrent::run([q = query(), cancel = m_cancel, search = m_search]() -> Outcome {
         try {
-            return {findFits(q, cancel.get()), {}};
+            return {search(q, cancel.get()), {}};
         } catch (const Error &error) {
             return {{}, error.message()};
         }

@@ -10,6 +10,7 @@
 #include "core/analysis/fit.h"
 
 #include <atomic>
+#include <functional>
 #include <memory>
 
 #include <QDialog>
@@ -43,6 +44,10 @@ public:
     FitResultsModel *results() const { return m_results; }
     /// From a change of the inputs until its rows (or reason) are on screen.
     bool isSearching() const { return m_searching; }
+
+    using Search = std::function<FitResult(const FitQuery &query, const std::atomic<bool> *cancel)>;
+    /// Puts `search` in findFits()'s place (tests: one that throws).
+    void setSearch(Search search) { m_search = std::move(search); }
 
 Q_SIGNALS:
     /// The user chose a configuration ("Use this" or a double click).
@@ -85,6 +90,9 @@ private:
     QPushButton *m_use;
     QPushButton *m_close;
     QList<QLabel *> m_labels;
+    Search m_search = [](const FitQuery &query, const std::atomic<bool> *cancel) {
+        return findFits(query, cancel);
+    };
     QTimer m_debounce;
     QFutureWatcher<Outcome> m_watcher;
     std::shared_ptr<std::atomic<bool>> m_cancel;

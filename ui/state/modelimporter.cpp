@@ -2,6 +2,7 @@
 #include "ui/state/modelimporter.h"
 
 #include "core/common/error.h"
+#include "ui/state/modelreader.h"
 
 #include <QtConcurrent>
 
@@ -40,7 +41,7 @@ void ModelImporter::importPath(const QString &path)
     Q_EMIT started(path);
     watcher->setFuture(QtConcurrent::run([path]() -> Outcome {
         try {
-            return {importModel(path), {}};
+            return {readModel(path), {}};
         } catch (const Error &error) {
             return {{}, error.message()};
         }

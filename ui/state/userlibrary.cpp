@@ -4,6 +4,7 @@
 #include "core/common/error.h"
 #include "core/gpu/customgpu.h"
 #include "core/library/library.h"
+#include "ui/state/modelreader.h"
 #include "ui/state/setting.h"
 #include "ui/state/settingkeys.h"
 
@@ -224,7 +225,7 @@ void UserLibrary::importStored(const QString &key, const QVariantMap &saved, int
     const QString path = key.mid(9);
     watcher->setFuture(QtConcurrent::run([path]() -> StoredOutcome {
         try {
-            return {importModel(path), {}};
+            return {readModel(path), {}};
         } catch (const Error &error) {
             return {{}, error.message()};
         }
