@@ -4,12 +4,14 @@
 #include "core/gpu/customgpu.h"
 #include "core/plan/planner.h"
 #include "tests/filewriters.h"
+#include "tests/throwers.h"
 #include "tests/ui/uitestsupport.h"
 #include "ui/explorer/explorerview.h"
 #include "ui/library/customgpudialog.h"
 #include "ui/library/pasteconfigdialog.h"
 #include "ui/state/appsettings.h"
 #include "ui/state/modelimporter.h"
+#include "ui/state/modelreader.h"
 #include "ui/state/scenariocontroller.h"
 #include "ui/state/userlibrary.h"
 #include "ui/widgets/groupedcombobox.h"
@@ -23,12 +25,14 @@
 #include <QDialogButtonBox>
 #include <QDoubleSpinBox>
 #include <QDropEvent>
+#include <QElapsedTimer>
 #include <QImage>
 #include <QLabel>
 #include <QLineEdit>
 #include <QMessageBox>
 #include <QMimeData>
 #include <QPlainTextEdit>
+#include <QSemaphore>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QSlider>
@@ -121,7 +125,11 @@ private Q_SLOTS:
         openWindow();
     }
 
-    void cleanup() { m_window.reset(); }
+    void cleanup()
+    {
+        m_window.reset();
+        setModelReader({});
+    }
 
     void importsAConfigFileAndSelectsIt()
     {
@@ -156,6 +164,54 @@ private Q_SLOTS:
         QCOMPARE(controller()->scenario().model.id, QStringLiteral("llama-3.1-8b"));
         QVERIFY(!pickerGroups("modelPicker").contains(QStringLiteral("Imported")));
         QTRY_VERIFY(!QApplication::activeModalWidget());
+    }
+
+    // Before the fix only kvscope::Error was caught: anything else a read threw
+    // reached the event loop and ended the program.
+    void anyExceptionAnImportThrowsIsShown_data() { test::addThrownRows(); }
+
+    void anyExceptionAnImportThrowsIsShown()
+    {
+        QFETCH(QString, thrown);
+        QFETCH(QString, shown);
+        const QString path = writeFile(QStringLiteral("throws/config.json"), smallConfig);
+        setModelReader([thrown](const QString &) -> ImportedModel { test::throwNamed(thrown); });
+        QSignalSpy failed(m_window.get(), &MainWindow::importFailed);
+        closeNextModal();
+        m_window->importModelPath(path);
+        QTRY_COMPARE(failed.count(), 1);
+        QCOMPARE(failed.first().first().toString(), path + QStringLiteral(": ") + shown);
+        QCOMPARE(controller()->scenario().model.id, QStringLiteral("llama-3.1-8b"));
+        QTRY_VERIFY(!QApplication::activeModalWidget());
+    }
+
+    // Before the fix the importer's destructor waited for its read: a path on a
+    // hung mount held the closing window for as long as the mount hung.
+    void closingNeverWaitsForARead()
+    {
+        const QString path = writeFile(QStringLiteral("hung/config.json"), smallConfig);
+        auto reading = std::make_shared<QSemaphore>();
+        auto mountBack = std::make_shared<QSemaphore>();
+        auto readEnded = std::make_shared<QSemaphore>();
+        setModelReader([reading, mountBack, readEnded](const QString &p) {
+            reading->release();
+            mountBack->tryAcquire(1, 5'000); // the test's mount comes back after 5 s at most
+            ImportedModel model = importModel(p);
+            readEnded->release();
+            return model;
+        });
+        m_window->importModelPath(path);
+        QVERIFY(reading->tryAcquire(1, test::BackgroundWorkTimeoutMs));
+        QElapsedTimer closing;
+        closing.start();
+        m_window->close();
+        m_window.reset();
+        const qint64 closed = closing.elapsed();
+        mountBack->release(); // the read ends; the window it was for is gone
+        QVERIFY2(closed < 1'000, qPrintable(QStringLiteral("closing took %1 ms").arg(closed)));
+        // Its result has nobody to go to, and goes nowhere (the sanitizers watch).
+        QVERIFY(readEnded->tryAcquire(1, test::BackgroundWorkTimeoutMs));
+        QTest::qWait(50);
     }
 
     void dropAFolderOnTheWindow()

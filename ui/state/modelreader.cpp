@@ -22,6 +22,13 @@ ImportedModel readModel(const QString &path)
     return reader ? reader(path) : importModel(path);
 }
 
+QString readFailureMessage(const QString &path, const JobFailure &failure)
+{
+    if (failure.message.startsWith(path))
+        return failure.message;
+    return QStringLiteral("%1: %2").arg(path, failure.message); // not the core's: out of memory, unexpected
+}
+
 void setModelReader(ModelReader reader)
 {
     const std::lock_guard lock(readerMutex);

@@ -5,6 +5,7 @@
 #pragma once
 
 #include "core/model/modelimport.h"
+#include "ui/state/joboutcome.h"
 
 #include <functional>
 
@@ -14,6 +15,9 @@ using ModelReader = std::function<ImportedModel(const QString &path)>;
 
 /// Reads `path` with the current reader. Any thread.
 ImportedModel readModel(const QString &path);
+
+/// Why reading `path` failed, naming it as the core's own messages do.
+QString readFailureMessage(const QString &path, const JobFailure &failure);
 
 /// Puts `reader` in importModel()'s place (tests); an empty one puts importModel() back.
 void setModelReader(ModelReader reader);
