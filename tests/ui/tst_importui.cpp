@@ -185,6 +185,26 @@ private Q_SLOTS:
         QTRY_VERIFY(!QApplication::activeModalWidget());
     }
 
+    void anyExceptionASavedImportThrowsIsShown_data() { test::addThrownRows(); }
+
+    void anyExceptionASavedImportThrowsIsShown()
+    {
+        QFETCH(QString, thrown);
+        QFETCH(QString, shown);
+        m_window.reset();
+        const QString path = writeFile(QStringLiteral("saved-throws/config.json"), smallConfig);
+        QSettings().setValue(
+            QStringLiteral("library/imported"),
+            QVariantList{QVariantMap{{QStringLiteral("key"), QStringLiteral("imported:") + path}}});
+        setModelReader([thrown](const QString &) -> ImportedModel { test::throwNamed(thrown); });
+        openWindow();
+        QTRY_VERIFY(!m_window->library()->isImporting());
+        QCOMPARE(
+            m_window->restoreProblems(),
+            QStringList{QStringLiteral("library/imported = 'imported:%1' ignored: %1: %2").arg(path, shown)});
+        QVERIFY(m_window->library()->importedModels().isEmpty());
+    }
+
     // Before the fix the importer's destructor waited for its read: a path on a
     // hung mount held the closing window for as long as the mount hung.
     void closingNeverWaitsForARead()

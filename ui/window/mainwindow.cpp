@@ -111,6 +111,9 @@ MainWindow::MainWindow(QWidget *parent)
     connect(m_library, &UserLibrary::recentFilesChanged, this, &MainWindow::rebuildRecentMenu);
     connect(m_library, &UserLibrary::storedModelImported, this, &MainWindow::storedModelImported);
     connect(m_library, &UserLibrary::storedModelDropped, this, &MainWindow::storedModelDropped);
+    // Slow is not broken: the saved scenario waits for the model (storedModelImported()).
+    connect(m_library, &UserLibrary::storedModelSlow, this,
+            [this](const QString &, const QString &problem) { reportRestoreProblems({problem}); });
     connect(m_controller, &ScenarioController::scenarioChanged, this, &MainWindow::updateTitle);
     // A scenario from the command line is the user's to keep only once they change it.
     connect(m_controller, &ScenarioController::scenarioChanged, this, [this](const Scenario &scenario) {
