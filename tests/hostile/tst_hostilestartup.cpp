@@ -8,6 +8,7 @@
 #include "tests/filewriters.h"
 #include "tests/hostile/hostilesupport.h"
 #include "tests/testsupport.h"
+#include "tests/ui/hungread.h"
 #include "tests/ui/uitestsupport.h"
 #include "ui/state/appsettings.h"
 #include "ui/state/modelreader.h"
@@ -15,9 +16,7 @@
 #include "ui/state/userlibrary.h"
 #include "ui/window/mainwindow.h"
 
-#include <QElapsedTimer>
 #include <QImage>
-#include <QSemaphore>
 #include <QSettings>
 #include <QStatusBar>
 #include <QTemporaryDir>
@@ -185,14 +184,8 @@ private Q_SLOTS:
         QVERIFY(QDir().mkpath(folder));
         QVERIFY(test::writeFile(folder + QStringLiteral("/config.json"), smallConfig));
         QSettings().setValue(QStringLiteral("library/imported"), importedEntries({folder}));
-        auto mountBack = std::make_shared<QSemaphore>();
-        auto readEnded = std::make_shared<QSemaphore>();
-        setModelReader([mountBack, readEnded](const QString &path) {
-            mountBack->tryAcquire(1, 10'000); // the test's mount comes back after 10 s at most
-            ImportedModel model = importModel(path);
-            readEnded->release();
-            return model;
-        });
+        const test::HungRead hung;
+        setModelReader(hung.reader(10'000));
         UserLibrary::setStoredImportTimeLimit(std::chrono::milliseconds(50));
         std::unique_ptr<MainWindow> window = test::openWindow();
         const QString line =
@@ -202,15 +195,11 @@ private Q_SLOTS:
         QVERIFY(!window->library()->isImporting()); // ready: --screenshot waits for no hung read
         QCOMPARE(savedModelCount(), 1);
 
-        QElapsedTimer closing;
-        closing.start();
-        window->close();
-        window.reset();
-        const qint64 closed = closing.elapsed();
-        mountBack->release();
+        const qint64 closed = test::closeWindow(window);
+        hung.comeBack();
         QVERIFY2(closed < 1'000, qPrintable(QStringLiteral("closing took %1 ms").arg(closed)));
         // The read ends with nobody to take it; the model stays saved.
-        QVERIFY(readEnded->tryAcquire(1, test::BackgroundWorkTimeoutMs));
+        QVERIFY(hung.ended(test::BackgroundWorkTimeoutMs));
         QTest::qWait(50);
         QCOMPARE(savedModelCount(), 1);
     }

@@ -34,6 +34,26 @@ struct Received
     }
 };
 
+/// Work that is held until let go (10 s at most), then ends and gives 1.
+class HeldWork
+{
+public:
+    JobWork<int> work() const
+    {
+        return [held = m_held, ended = m_ended](const quant::RunControl &) {
+            held->tryAcquire(1, 10'000);
+            ended->release();
+            return 1;
+        };
+    }
+    void letGo(int runs = 1) const { m_held->release(runs); }
+    bool ended(int runs = 1) const { return m_ended->tryAcquire(runs, 10'000); }
+
+private:
+    std::shared_ptr<QSemaphore> m_held = std::make_shared<QSemaphore>();
+    std::shared_ptr<QSemaphore> m_ended = std::make_shared<QSemaphore>();
+};
+
 } // namespace
 
 class TestBackgroundJob : public QObject
@@ -139,17 +159,12 @@ private Q_SLOTS:
         Received received;
         BackgroundJob<int> job(&context, received.callback());
         QVERIFY(!job.cancel());
-        auto release = std::make_shared<QSemaphore>();
-        auto ended = std::make_shared<QSemaphore>();
-        job.start([release, ended](const quant::RunControl &) {
-            release->tryAcquire(1, 10'000);
-            ended->release();
-            return 1;
-        });
+        const HeldWork held;
+        job.start(held.work());
         QVERIFY(job.cancel());
         QVERIFY(!job.isRunning());
-        release->release();
-        QVERIFY(ended->tryAcquire(1, 10'000));
+        held.letGo();
+        QVERIFY(held.ended());
         QTest::qWait(50);
         QVERIFY(received.outcomes.isEmpty());
     }
@@ -176,36 +191,24 @@ private Q_SLOTS:
     // destructor nor the context's waits, and the outcome goes nowhere.
     void nothingWaitsForARun()
     {
-        auto release = std::make_shared<QSemaphore>();
-        auto ended = std::make_shared<QSemaphore>();
+        const HeldWork held;
         auto called = std::make_shared<int>(0);
+        const auto count = [called](const JobOutcome<int> &) { ++*called; };
         QElapsedTimer destroying;
         {
             auto context = std::make_unique<QObject>();
-            BackgroundJob<int> job(context.get(), pathPool(),
-                                   [called](const JobOutcome<int> &) { ++*called; });
-            job.start([release, ended](const quant::RunControl &) {
-                release->tryAcquire(1, 10'000);
-                ended->release();
-                return 1;
-            });
+            BackgroundJob<int> job(context.get(), pathPool(), count);
+            job.start(held.work());
             destroying.start();
         }
         QVERIFY2(destroying.elapsed() < 1'000, "the job was waited for");
         // A one-shot run whose context goes first.
         {
             auto context = std::make_unique<QObject>();
-            runInBackground<int>(
-                context.get(), pathPool(),
-                [release, ended](const quant::RunControl &) {
-                    release->tryAcquire(1, 10'000);
-                    ended->release();
-                    return 1;
-                },
-                [called](const JobOutcome<int> &) { ++*called; });
+            runInBackground<int>(context.get(), pathPool(), held.work(), count);
         }
-        release->release(2);
-        QVERIFY(ended->tryAcquire(2, 10'000));
+        held.letGo(2);
+        QVERIFY(held.ended(2));
         QTest::qWait(50);
         QCOMPARE(*called, 0);
     }

@@ -5,6 +5,7 @@
 #include "core/plan/planner.h"
 #include "tests/filewriters.h"
 #include "tests/throwers.h"
+#include "tests/ui/hungread.h"
 #include "tests/ui/uitestsupport.h"
 #include "ui/explorer/explorerview.h"
 #include "ui/library/customgpudialog.h"
@@ -25,14 +26,12 @@
 #include <QDialogButtonBox>
 #include <QDoubleSpinBox>
 #include <QDropEvent>
-#include <QElapsedTimer>
 #include <QImage>
 #include <QLabel>
 #include <QLineEdit>
 #include <QMessageBox>
 #include <QMimeData>
 #include <QPlainTextEdit>
-#include <QSemaphore>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QSlider>
@@ -58,6 +57,12 @@ const char *llamaConfig = R"({"model_type": "llama", "architectures": ["LlamaFor
 const char *smallConfig = R"({"model_type": "qwen2", "num_hidden_layers": 24, "hidden_size": 896,
   "num_attention_heads": 14, "num_key_value_heads": 2, "intermediate_size": 4864, "vocab_size": 151936,
   "max_position_embeddings": 32768, "tie_word_embeddings": true, "torch_dtype": "bfloat16"})";
+
+/// A model reader that throws what an addThrownRows() row names.
+ModelReader throwingReader(const QString &thrown)
+{
+    return [thrown](const QString &) -> ImportedModel { test::throwNamed(thrown); };
+}
 
 /// Closes the next error message box once it is up. It polls rather than waiting a
 /// fixed time: what comes before the box (a background import, a 1 MiB config laid
@@ -98,6 +103,18 @@ class TestImportUi : public QObject
     }
 
     void openWindow() { m_window = test::openWindow(); }
+
+    /// The message the window gives for an import of `path` it refuses (its
+    /// message box closed), or a null string when none came.
+    QString refusedImport(const QString &path)
+    {
+        QSignalSpy failed(m_window.get(), &MainWindow::importFailed);
+        closeNextModal();
+        m_window->importModelPath(path);
+        if (!QTest::qWaitFor([&failed] { return !failed.isEmpty(); }, test::BackgroundWorkTimeoutMs))
+            return {};
+        return failed.first().first().toString();
+    }
 
     ScenarioController *controller() const { return m_window->controller(); }
 
@@ -154,11 +171,7 @@ private Q_SLOTS:
     void badFileKeepsThePreviousModel()
     {
         const QString path = writeFile(QStringLiteral("bad/config.json"), "{\"num_hidden_layers\": 32,");
-        QSignalSpy failed(m_window.get(), &MainWindow::importFailed);
-        closeNextModal();
-        m_window->importModelPath(path);
-        QTRY_COMPARE(failed.count(), 1);
-        const QString message = failed.first().first().toString();
+        const QString message = refusedImport(path);
         QVERIFY2(message.startsWith(path) && message.contains(QLatin1String("malformed JSON")),
                  qPrintable(message));
         QCOMPARE(controller()->scenario().model.id, QStringLiteral("llama-3.1-8b"));
@@ -175,12 +188,8 @@ private Q_SLOTS:
         QFETCH(QString, thrown);
         QFETCH(QString, shown);
         const QString path = writeFile(QStringLiteral("throws/config.json"), smallConfig);
-        setModelReader([thrown](const QString &) -> ImportedModel { test::throwNamed(thrown); });
-        QSignalSpy failed(m_window.get(), &MainWindow::importFailed);
-        closeNextModal();
-        m_window->importModelPath(path);
-        QTRY_COMPARE(failed.count(), 1);
-        QCOMPARE(failed.first().first().toString(), path + QStringLiteral(": ") + shown);
+        setModelReader(throwingReader(thrown));
+        QCOMPARE(refusedImport(path), path + QStringLiteral(": ") + shown);
         QCOMPARE(controller()->scenario().model.id, QStringLiteral("llama-3.1-8b"));
         QTRY_VERIFY(!QApplication::activeModalWidget());
     }
@@ -196,7 +205,7 @@ private Q_SLOTS:
         QSettings().setValue(
             QStringLiteral("library/imported"),
             QVariantList{QVariantMap{{QStringLiteral("key"), QStringLiteral("imported:") + path}}});
-        setModelReader([thrown](const QString &) -> ImportedModel { test::throwNamed(thrown); });
+        setModelReader(throwingReader(thrown));
         openWindow();
         QTRY_VERIFY(!m_window->library()->isImporting());
         QCOMPARE(
@@ -210,27 +219,15 @@ private Q_SLOTS:
     void closingNeverWaitsForARead()
     {
         const QString path = writeFile(QStringLiteral("hung/config.json"), smallConfig);
-        auto reading = std::make_shared<QSemaphore>();
-        auto mountBack = std::make_shared<QSemaphore>();
-        auto readEnded = std::make_shared<QSemaphore>();
-        setModelReader([reading, mountBack, readEnded](const QString &p) {
-            reading->release();
-            mountBack->tryAcquire(1, 5'000); // the test's mount comes back after 5 s at most
-            ImportedModel model = importModel(p);
-            readEnded->release();
-            return model;
-        });
+        const test::HungRead hung;
+        setModelReader(hung.reader(5'000));
         m_window->importModelPath(path);
-        QVERIFY(reading->tryAcquire(1, test::BackgroundWorkTimeoutMs));
-        QElapsedTimer closing;
-        closing.start();
-        m_window->close();
-        m_window.reset();
-        const qint64 closed = closing.elapsed();
-        mountBack->release(); // the read ends; the window it was for is gone
+        QVERIFY(hung.began(test::BackgroundWorkTimeoutMs));
+        const qint64 closed = test::closeWindow(m_window);
+        hung.comeBack(); // the read ends; the window it was for is gone
         QVERIFY2(closed < 1'000, qPrintable(QStringLiteral("closing took %1 ms").arg(closed)));
         // Its result has nobody to go to, and goes nowhere (the sanitizers watch).
-        QVERIFY(readEnded->tryAcquire(1, test::BackgroundWorkTimeoutMs));
+        QVERIFY(hung.ended(test::BackgroundWorkTimeoutMs));
         QTest::qWait(50);
     }
 

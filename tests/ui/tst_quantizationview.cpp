@@ -84,6 +84,15 @@ void showWith(QuantizationView &view, int rows, int cols, const QStringList &sch
     chooseSchemes(view, schemes);
 }
 
+/// Shows the view and starts, at once, a run of seconds (two schemes on 2048 x 2048).
+void startLongRun(QuantizationView &view)
+{
+    view.show();
+    chooseSchemes(view, {QStringLiteral("int4"), QStringLiteral("nf4")});
+    setSize(view, 2048, 2048);
+    view.simulate();
+}
+
 bool showing(const QuantizationView &view, std::int64_t rows, int schemes)
 {
     return !view.isBusy() && view.outcome() && view.outcome()->tensor.data.rows() == rows &&
@@ -294,10 +303,7 @@ private Q_SLOTS:
     void newerRequestWins()
     {
         QuantizationView view;
-        view.show();
-        chooseSchemes(view, {QStringLiteral("int4"), QStringLiteral("nf4")});
-        setSize(view, 2048, 2048);
-        view.simulate(); // starts at once, then is superseded
+        startLongRun(view); // then superseded
         setSize(view, 96, 128);
         view.simulate();
         QTRY_VERIFY_WITH_TIMEOUT(showing(view, 96, 2), 20000);
@@ -322,10 +328,7 @@ private Q_SLOTS:
         QFETCH(QString, cleared);
         QFETCH(QString, status);
         QuantizationView view;
-        view.show();
-        chooseSchemes(view, {QStringLiteral("int4"), QStringLiteral("nf4")});
-        setSize(view, 2048, 2048);
-        view.simulate(); // seconds of work
+        startLongRun(view);
         auto *progress = child<QProgressBar>(view, "progress");
         QVERIFY(view.isBusy());
         QVERIFY(progress->isVisibleTo(&view));
