@@ -40,16 +40,19 @@ class HeldWork
 public:
     JobWork<int> work() const
     {
-        return [held = m_held, ended = m_ended](const quant::RunControl &) {
+        return [began = m_began, held = m_held, ended = m_ended](const quant::RunControl &) {
+            began->release();
             held->tryAcquire(1, 10'000);
             ended->release();
             return 1;
         };
     }
+    bool began(int runs = 1) const { return m_began->tryAcquire(runs, 10'000); }
     void letGo(int runs = 1) const { m_held->release(runs); }
     bool ended(int runs = 1) const { return m_ended->tryAcquire(runs, 10'000); }
 
 private:
+    std::shared_ptr<QSemaphore> m_began = std::make_shared<QSemaphore>();
     std::shared_ptr<QSemaphore> m_held = std::make_shared<QSemaphore>();
     std::shared_ptr<QSemaphore> m_ended = std::make_shared<QSemaphore>();
 };
@@ -134,8 +137,10 @@ private Q_SLOTS:
         QObject context;
         Received received;
         BackgroundJob<int> job(&context, received.callback());
+        auto began = std::make_shared<QSemaphore>();
         auto sawCancel = std::make_shared<QSemaphore>();
-        QVERIFY(!job.start([sawCancel](const quant::RunControl &control) {
+        QVERIFY(!job.start([began, sawCancel](const quant::RunControl &control) {
+            began->release();
             QElapsedTimer waited;
             waited.start();
             while (!control.cancelled() && waited.elapsed() < 10'000)
@@ -145,6 +150,7 @@ private Q_SLOTS:
             return 1;
         }));
         QVERIFY(job.isRunning());
+        QVERIFY(began->tryAcquire(1, 10'000));
         QVERIFY(job.start([](const quant::RunControl &) { return 2; })); // supersedes the first
         QVERIFY(sawCancel->tryAcquire(1, 10'000));
         QTRY_COMPARE(received.outcomes.size(), 1);
@@ -161,12 +167,35 @@ private Q_SLOTS:
         QVERIFY(!job.cancel());
         const HeldWork held;
         job.start(held.work());
+        QVERIFY(held.began());
         QVERIFY(job.cancel());
         QVERIFY(!job.isRunning());
         held.letGo();
         QVERIFY(held.ended());
         QTest::qWait(50);
         QVERIFY(received.outcomes.isEmpty());
+    }
+
+    void aRunCancelledBeforeItBeginsNeverRuns()
+    {
+        QThreadPool pool; // one thread, held by the first run
+        pool.setMaxThreadCount(1);
+        QObject context;
+        Received received;
+        const HeldWork held;
+        runInBackground<int>(&context, &pool, held.work(), received.callback());
+        auto ran = std::make_shared<std::atomic<bool>>(false);
+        BackgroundJob<int> job(&context, &pool, received.callback());
+        job.start([ran](const quant::RunControl &) {
+            *ran = true;
+            return 2;
+        });
+        QVERIFY(job.cancel()); // while it waits for the pool's thread
+        held.letGo();
+        QVERIFY(pool.waitForDone(10'000));
+        QVERIFY(!*ran);
+        QTRY_COMPARE(received.outcomes.size(), 1);
+        QCOMPARE(received.outcomes.first().result, std::optional<int>(1));
     }
 
     void progressArrivesWhileTheWorkRuns()
@@ -199,6 +228,7 @@ private Q_SLOTS:
             auto context = std::make_unique<QObject>();
             BackgroundJob<int> job(context.get(), pathPool(), count);
             job.start(held.work());
+            QVERIFY(held.began());
             destroying.start();
         }
         QVERIFY2(destroying.elapsed() < 1'000, "the job was waited for");

@@ -105,6 +105,8 @@ JobHandle runInBackground(QObject *context, QThreadPool *pool, JobWork<T> work,
                      });
     watcher->setFuture(QtConcurrent::run(
         pool, [work = std::move(work), cancel = state->cancel](QPromise<JobOutcome<T>> &promise) {
+            if (cancel->load())
+                return; // cancelled while it waited for a thread: nobody waits for it
             promise.setProgressRange(0, 100);
             quant::RunControl control;
             control.cancel = cancel.get();
