@@ -33,9 +33,13 @@ struct RunControl
 };
 
 /// Runs work(chunk, worker) for every chunk in [0, chunks) on up to
-/// `workers` threads (the calling thread is worker 0; chunks are handed out
-/// in order from a shared counter). Throws Cancelled when the flag was set,
-/// and rethrows the first exception a chunk threw, after every thread ended.
+/// `workers` threads: the calling thread is worker 0, and helpers 1, 2, ...
+/// are threads of Qt's global pool taken only while one is free
+/// (QThreadPool::tryStart), so runs inside that pool never wait for a helper
+/// and all of them together stay within its maxThreadCount. Chunks are handed
+/// out in order from a shared counter; a worker index is on one thread at a
+/// time. Throws Cancelled when the flag was set, and rethrows the first
+/// exception a chunk threw, after every helper ended.
 void parallelChunks(std::int64_t chunks, int workers,
                     const std::function<void(std::int64_t chunk, int worker)> &work,
                     const RunControl &control);

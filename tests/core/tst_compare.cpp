@@ -20,6 +20,7 @@
 #include <cmath>
 #include <future>
 #include <memory>
+#include <optional>
 #include <sys/stat.h>
 #include <thread>
 
@@ -64,6 +65,42 @@ QuantizationSpec nvfp4()
     spec.groupSize = 16;
     spec.scheme = QStringLiteral("NVFP4");
     return spec;
+}
+
+/// estimateAccuracy(s), or why there is none: a kvscope::Error's message, another
+/// exception's what(), or that it took longer than `limit`.
+struct AccuracyAnswer
+{
+    std::optional<Accuracy> accuracy;
+    QString failure;
+};
+
+/// estimateAccuracy(s) on a thread of its own: one that blocks (a FIFO) fails the
+/// test after `limit` instead of holding the suite, so the thread is detached,
+/// and what it throws comes back here as the test's failure, not the suite's end.
+AccuracyAnswer accuracyWithin(const Scenario &s, std::chrono::seconds limit)
+{
+    auto promise = std::make_shared<std::promise<Accuracy>>();
+    std::future<Accuracy> future = promise->get_future();
+    std::thread([promise, s] {
+        try {
+            AccuracyCache cache;
+            promise->set_value(estimateAccuracy(s, planMemory(s), cache));
+        } catch (...) {
+            promise->set_exception(std::current_exception());
+        }
+    }).detach();
+    if (future.wait_for(limit) != std::future_status::ready)
+        return {std::nullopt, QStringLiteral("no answer within %1 s").arg(limit.count())};
+    try {
+        return {future.get(), {}};
+    } catch (const Error &error) {
+        return {std::nullopt, error.message()};
+    } catch (const std::exception &error) {
+        return {std::nullopt, QString::fromLocal8Bit(error.what())};
+    } catch (...) {
+        return {std::nullopt, QStringLiteral("an exception that is no std::exception")};
+    }
 }
 
 /// The simulator's own figure for one scheme on one tensor, run directly.
@@ -269,15 +306,11 @@ private Q_SLOTS:
         s.quantization = defaultSpecFor(QuantMethod::Int8);
         const QString index = QDir(dir.path()).filePath(QStringLiteral("model.safetensors.index.json"));
         QVERIFY(mkfifo(QFile::encodeName(index).constData(), 0600) == 0);
-        auto result = std::make_shared<std::promise<Accuracy>>();
-        std::future<Accuracy> future = result->get_future();
-        std::thread([result, s] {
-            AccuracyCache cache;
-            result->set_value(estimateAccuracy(s, planMemory(s), cache));
-        }).detach();
-        QVERIFY2(future.wait_for(std::chrono::seconds(30)) == std::future_status::ready,
-                 "estimateAccuracy blocks on a FIFO named model.safetensors.index.json");
-        const Accuracy a = future.get();
+        // Blocked, it would never answer: opening a FIFO waits for a writer.
+        const AccuracyAnswer answer = accuracyWithin(s, std::chrono::seconds(30));
+        QVERIFY2(answer.accuracy,
+                 qPrintable(QStringLiteral("estimateAccuracy with a FIFO for its index: ") + answer.failure));
+        const Accuracy &a = *answer.accuracy;
         QVERIFY(!a.weights.tensor.fromCheckpoint);
         QVERIFY2(a.weights.notes.join(u'\n').contains(QLatin1String("not a regular file")),
                  qPrintable(a.weights.notes.join(u'\n')));

@@ -70,8 +70,9 @@ struct Restored
 };
 
 /// Saved model files are imported again in the background (the window does
-/// not wait for them); the target waits, so that the scenario naming one is
-/// read as the window reads it once the import has ended.
+/// not wait for them); the target waits for them within their time limit, so
+/// that the scenario naming one is read as the window reads it once the
+/// import has ended. What the library reports joins the settings' problems.
 QStringList loadLibrary(settings::SettingsReader &reader, UserLibrary &library)
 {
     if (!QCoreApplication::instance()) {
@@ -82,13 +83,14 @@ QStringList loadLibrary(settings::SettingsReader &reader, UserLibrary &library)
     }
     // A fuzzed path is a file that exists or one that does not: a second is plenty.
     UserLibrary::setStoredImportTimeLimit(std::chrono::seconds(1));
-    QStringList dropped;
-    QObject::connect(&library, &UserLibrary::storedModelDropped,
-                     [&dropped](const QString &, const QString &problem) { dropped << problem; });
+    QStringList reported; // saved models dropped, and slow ones kept
+    const auto report = [&reported](const QString &, const QString &problem) { reported << problem; };
+    QObject::connect(&library, &UserLibrary::storedModelDropped, report);
+    QObject::connect(&library, &UserLibrary::storedModelSlow, report);
     library.load(reader);
     while (library.isImporting())
         QCoreApplication::processEvents(QEventLoop::AllEvents | QEventLoop::WaitForMoreEvents, 50);
-    return dropped;
+    return reported;
 }
 
 Restored restore(UserLibrary &library)
@@ -96,7 +98,7 @@ Restored restore(UserLibrary &library)
     settings::SettingsReader reader;
     Restored r;
     r.language = appsettings::language(reader);
-    const QStringList dropped = loadLibrary(reader, library);
+    const QStringList libraryProblems = loadLibrary(reader, library);
     r.state = appsettings::loadScenario(reader, library);
     r.quantization = quantsettings::load(reader);
     const settings::WindowKeys &window = settings::windowKeys();
@@ -106,7 +108,7 @@ Restored restore(UserLibrary &library)
     reader.read(window.formulaPanel);
     reader.read(window.presentationZoom);
     r.strip = appsettings::loadScenarioStrip(reader, library);
-    r.problems = reader.problems() + dropped;
+    r.problems = reader.problems() + libraryProblems;
     for (const QString &problem : r.problems)
         if (problem.contains(QLatin1Char('\n')))
             violated("a settings problem is reported on one line", problem);

@@ -6,6 +6,7 @@
 #include "core/analysis/fit.h"
 #include "core/common/units.h"
 #include "core/library/library.h"
+#include "tests/throwers.h"
 #include "tests/ui/uitestsupport.h"
 #include "ui/fit/fitdialog.h"
 #include "ui/fit/fitresultsmodel.h"
@@ -134,6 +135,25 @@ private Q_SLOTS:
         compareWithCore(dialog);
         for (const FitRow &row : dialog->results()->rows())
             QVERIFY(servesConcurrency(row.plan, 64));
+    }
+
+    // Before the fix only kvscope::Error was caught: anything else the search
+    // threw reached the event loop and ended the program.
+    void anyExceptionTheSearchThrowsIsShown_data() { test::addThrownRows(); }
+
+    void anyExceptionTheSearchThrowsIsShown()
+    {
+        QFETCH(QString, thrown);
+        QFETCH(QString, shown);
+        FitDialog *dialog = open();
+        QVERIFY(settled(dialog));
+        QVERIFY(dialog->results()->rowCount() > 0);
+        dialog->setSearch(
+            [thrown](const FitQuery &, const std::atomic<bool> *) -> FitResult { test::throwNamed(thrown); });
+        child<QSpinBox>(dialog, "fitConcurrency")->setValue(7);
+        QVERIFY(settled(dialog));
+        QCOMPARE(child<QLabel>(dialog, "fitStatus")->text(), shown);
+        QCOMPARE(dialog->results()->rowCount(), 0);
     }
 
     void useThisGivesTheExplorerTheRow()

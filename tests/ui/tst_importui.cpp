@@ -4,12 +4,15 @@
 #include "core/gpu/customgpu.h"
 #include "core/plan/planner.h"
 #include "tests/filewriters.h"
+#include "tests/throwers.h"
+#include "tests/ui/hungread.h"
 #include "tests/ui/uitestsupport.h"
 #include "ui/explorer/explorerview.h"
 #include "ui/library/customgpudialog.h"
 #include "ui/library/pasteconfigdialog.h"
 #include "ui/state/appsettings.h"
 #include "ui/state/modelimporter.h"
+#include "ui/state/modelreader.h"
 #include "ui/state/scenariocontroller.h"
 #include "ui/state/userlibrary.h"
 #include "ui/widgets/groupedcombobox.h"
@@ -55,6 +58,12 @@ const char *smallConfig = R"({"model_type": "qwen2", "num_hidden_layers": 24, "h
   "num_attention_heads": 14, "num_key_value_heads": 2, "intermediate_size": 4864, "vocab_size": 151936,
   "max_position_embeddings": 32768, "tie_word_embeddings": true, "torch_dtype": "bfloat16"})";
 
+/// A model reader that throws what an addThrownRows() row names.
+ModelReader throwingReader(const QString &thrown)
+{
+    return [thrown](const QString &) -> ImportedModel { test::throwNamed(thrown); };
+}
+
 /// Closes the next error message box once it is up. It polls rather than waiting a
 /// fixed time: what comes before the box (a background import, a 1 MiB config laid
 /// out and parsed) can take any time on a loaded machine, and a timer that fired too
@@ -95,6 +104,18 @@ class TestImportUi : public QObject
 
     void openWindow() { m_window = test::openWindow(); }
 
+    /// The message the window gives for an import of `path` it refuses (its
+    /// message box closed), or a null string when none came.
+    QString refusedImport(const QString &path)
+    {
+        QSignalSpy failed(m_window.get(), &MainWindow::importFailed);
+        closeNextModal();
+        m_window->importModelPath(path);
+        if (!QTest::qWaitFor([&failed] { return !failed.isEmpty(); }, test::BackgroundWorkTimeoutMs))
+            return {};
+        return failed.first().first().toString();
+    }
+
     ScenarioController *controller() const { return m_window->controller(); }
 
     GroupedComboBox *picker(const char *name) const
@@ -121,7 +142,11 @@ private Q_SLOTS:
         openWindow();
     }
 
-    void cleanup() { m_window.reset(); }
+    void cleanup()
+    {
+        m_window.reset();
+        setModelReader({});
+    }
 
     void importsAConfigFileAndSelectsIt()
     {
@@ -146,16 +171,64 @@ private Q_SLOTS:
     void badFileKeepsThePreviousModel()
     {
         const QString path = writeFile(QStringLiteral("bad/config.json"), "{\"num_hidden_layers\": 32,");
-        QSignalSpy failed(m_window.get(), &MainWindow::importFailed);
-        closeNextModal();
-        m_window->importModelPath(path);
-        QTRY_COMPARE(failed.count(), 1);
-        const QString message = failed.first().first().toString();
+        const QString message = refusedImport(path);
         QVERIFY2(message.startsWith(path) && message.contains(QLatin1String("malformed JSON")),
                  qPrintable(message));
         QCOMPARE(controller()->scenario().model.id, QStringLiteral("llama-3.1-8b"));
         QVERIFY(!pickerGroups("modelPicker").contains(QStringLiteral("Imported")));
         QTRY_VERIFY(!QApplication::activeModalWidget());
+    }
+
+    // Before the fix only kvscope::Error was caught: anything else a read threw
+    // reached the event loop and ended the program.
+    void anyExceptionAnImportThrowsIsShown_data() { test::addThrownRows(); }
+
+    void anyExceptionAnImportThrowsIsShown()
+    {
+        QFETCH(QString, thrown);
+        QFETCH(QString, shown);
+        const QString path = writeFile(QStringLiteral("throws/config.json"), smallConfig);
+        setModelReader(throwingReader(thrown));
+        QCOMPARE(refusedImport(path), path + QStringLiteral(": ") + shown);
+        QCOMPARE(controller()->scenario().model.id, QStringLiteral("llama-3.1-8b"));
+        QTRY_VERIFY(!QApplication::activeModalWidget());
+    }
+
+    void anyExceptionASavedImportThrowsIsShown_data() { test::addThrownRows(); }
+
+    void anyExceptionASavedImportThrowsIsShown()
+    {
+        QFETCH(QString, thrown);
+        QFETCH(QString, shown);
+        m_window.reset();
+        const QString path = writeFile(QStringLiteral("saved-throws/config.json"), smallConfig);
+        QSettings().setValue(
+            QStringLiteral("library/imported"),
+            QVariantList{QVariantMap{{QStringLiteral("key"), QStringLiteral("imported:") + path}}});
+        setModelReader(throwingReader(thrown));
+        openWindow();
+        QTRY_VERIFY(!m_window->library()->isImporting());
+        QCOMPARE(
+            m_window->restoreProblems(),
+            QStringList{QStringLiteral("library/imported = 'imported:%1' ignored: %1: %2").arg(path, shown)});
+        QVERIFY(m_window->library()->importedModels().isEmpty());
+    }
+
+    // Before the fix the importer's destructor waited for its read: a path on a
+    // hung mount held the closing window for as long as the mount hung.
+    void closingNeverWaitsForARead()
+    {
+        const QString path = writeFile(QStringLiteral("hung/config.json"), smallConfig);
+        const test::HungRead hung;
+        setModelReader(hung.reader(5'000));
+        m_window->importModelPath(path);
+        QVERIFY(hung.began(test::BackgroundWorkTimeoutMs));
+        const qint64 closed = test::closeWindow(m_window);
+        hung.comeBack(); // the read ends; the window it was for is gone
+        QVERIFY2(closed < 1'000, qPrintable(QStringLiteral("closing took %1 ms").arg(closed)));
+        // Its result has nobody to go to, and goes nowhere (the sanitizers watch).
+        QVERIFY(hung.ended(test::BackgroundWorkTimeoutMs));
+        QTest::qWait(50);
     }
 
     void dropAFolderOnTheWindow()

@@ -36,6 +36,7 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QLineSeries>
+#include <QProgressBar>
 #include <QRadioButton>
 #include <QRegularExpression>
 #include <QSettings>
@@ -81,6 +82,15 @@ void showWith(QuantizationView &view, int rows, int cols, const QStringList &sch
         qFatal("view not exposed");
     setSize(view, rows, cols);
     chooseSchemes(view, schemes);
+}
+
+/// Shows the view and starts, at once, a run of seconds (two schemes on 2048 x 2048).
+void startLongRun(QuantizationView &view)
+{
+    view.show();
+    chooseSchemes(view, {QStringLiteral("int4"), QStringLiteral("nf4")});
+    setSize(view, 2048, 2048);
+    view.simulate();
 }
 
 bool showing(const QuantizationView &view, std::int64_t rows, int schemes)
@@ -293,15 +303,46 @@ private Q_SLOTS:
     void newerRequestWins()
     {
         QuantizationView view;
-        view.show();
-        chooseSchemes(view, {QStringLiteral("int4"), QStringLiteral("nf4")});
-        setSize(view, 2048, 2048);
-        view.simulate(); // starts at once, then is superseded
+        startLongRun(view); // then superseded
         setSize(view, 96, 128);
         view.simulate();
         QTRY_VERIFY_WITH_TIMEOUT(showing(view, 96, 2), 20000);
         QTest::qWait(300);
         QCOMPARE(view.outcome()->tensor.data.rows(), 96); // the 2048-row run never lands
+    }
+
+    // Before the fix clearing the schemes or the tensor left the run going: when
+    // it ended, its figures replaced the status that asked for a scheme or a
+    // tensor.
+    void clearingTheSchemesOrTheTensorCancelsTheRun_data()
+    {
+        QTest::addColumn<QString>("cleared");
+        QTest::addColumn<QString>("status");
+        QTest::newRow("schemes") << QStringLiteral("schemes") << QStringLiteral("Pick at least one scheme.");
+        QTest::newRow("tensor") << QStringLiteral("tensor")
+                                << QStringLiteral("Pick a file and one of its tensors.");
+    }
+
+    void clearingTheSchemesOrTheTensorCancelsTheRun()
+    {
+        QFETCH(QString, cleared);
+        QFETCH(QString, status);
+        QuantizationView view;
+        startLongRun(view);
+        auto *progress = child<QProgressBar>(view, "progress");
+        QVERIFY(view.isBusy());
+        QVERIFY(progress->isVisibleTo(&view));
+        if (cleared == QLatin1String("schemes"))
+            chooseSchemes(view, {});
+        else
+            child<QRadioButton>(view, "sourceFile")->setChecked(true); // no file: no tensor
+        view.simulate();
+        QCOMPARE(child<QLabel>(view, "status")->text(), status);
+        QTRY_VERIFY_WITH_TIMEOUT(!view.isBusy(), test::BackgroundWorkTimeoutMs);
+        QTest::qWait(300);
+        QCOMPARE(child<QLabel>(view, "status")->text(), status);
+        QVERIFY(!view.outcome());
+        QVERIFY(!progress->isVisibleTo(&view));
     }
 
     void badTensorKeepsResults()

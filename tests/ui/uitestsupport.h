@@ -11,6 +11,7 @@
 #include <QColor>
 #include <QCoreApplication>
 #include <QDir>
+#include <QElapsedTimer>
 #include <QFile>
 #include <QImage>
 #include <QProcess>
@@ -50,6 +51,16 @@ inline std::unique_ptr<MainWindow> openWindow(bool defaultSize = true)
     if (!QTest::qWaitForWindowExposed(window.get()))
         qFatal("window not exposed");
     return window;
+}
+
+/// Closes and destroys `window`; how long that took, in milliseconds.
+inline qint64 closeWindow(std::unique_ptr<MainWindow> &window)
+{
+    QElapsedTimer closing;
+    closing.start();
+    window->close();
+    window.reset();
+    return closing.elapsed();
 }
 
 /// The kvscope program (KVSCOPE_BINARY) opening its window offscreen, with

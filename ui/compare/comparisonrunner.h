@@ -2,25 +2,15 @@
 #pragma once
 
 #include "core/compare/comparison.h"
+#include "ui/state/backgroundjob.h"
 
-#include <atomic>
 #include <memory>
-#include <optional>
 
-#include <QFutureWatcher>
 #include <QObject>
 
 namespace kvscope {
 
-/// What one run of compare() gave: the comparison, or why there is none.
-struct ComparisonJobResult
-{
-    std::optional<Comparison> comparison;
-    QString error;          ///< the core's message (a column it refused)
-    bool cancelled = false; ///< superseded: nobody waits for it
-};
-
-/// Runs compare() off the UI thread (QtConcurrent), one run at a time: a new
+/// Runs compare() off the UI thread (BackgroundJob), one run at a time: a new
 /// run cancels the one before (it stops at its next chunk and its result is
 /// dropped). Keeps one AccuracyCache for its lifetime, so a run that changes
 /// no format is a lookup.
@@ -30,14 +20,12 @@ class ComparisonRunner : public QObject
 
 public:
     explicit ComparisonRunner(QObject *parent = nullptr);
-    /// Cancels a running comparison and waits for its thread to stop.
-    ~ComparisonRunner() override;
 
     /// Starts comparing `columns`, superseding any run in progress.
     void start(const QList<ComparisonColumn> &columns);
     /// Cancels the run in progress, if any (its result never arrives).
     void cancel();
-    bool isRunning() const { return m_watcher.isRunning(); }
+    bool isRunning() const { return m_job.isRunning(); }
     /// Runs started so far, and runs that ended cancelled (a test's and a benchmark's measure).
     int startedRuns() const { return m_started; }
     int cancelledRuns() const { return m_cancelled; }
@@ -52,11 +40,10 @@ Q_SIGNALS:
     void runningChanged(bool running);
 
 private:
-    void collect();
+    void collect(const JobOutcome<Comparison> &outcome);
 
     std::shared_ptr<AccuracyCache> m_cache;
-    std::shared_ptr<std::atomic<bool>> m_cancel;
-    QFutureWatcher<ComparisonJobResult> m_watcher;
+    BackgroundJob<Comparison> m_job;
     int m_started = 0;
     int m_cancelled = 0;
 };

@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "ui/fit/fitdialog.h"
 
-#include "core/common/error.h"
 #include "core/common/units.h"
 #include "ui/fit/fitresultsmodel.h"
 
@@ -21,7 +20,6 @@
 #include <QSpinBox>
 #include <QTableView>
 #include <QVBoxLayout>
-#include <QtConcurrent/QtConcurrentRun>
 
 namespace kvscope {
 
@@ -47,7 +45,8 @@ FitDialog::FitDialog(const QList<GpuSpec> &gpus, QWidget *parent)
       m_maxModelLen(spinBox("fitMaxModelLen", 0, std::numeric_limits<int>::max())), m_gpu(new QComboBox),
       m_maxGpus(spinBox("fitMaxGpus", 1, 64)), m_engine(new QComboBox), m_status(new QLabel),
       m_table(new QTableView), m_results(new FitResultsModel(this)), m_command(new QLineEdit),
-      m_copy(new QPushButton), m_use(new QPushButton), m_close(new QPushButton)
+      m_copy(new QPushButton), m_use(new QPushButton), m_close(new QPushButton),
+      m_job(this, [this](const JobOutcome<FitResult> &outcome) { showOutcome(outcome); })
 {
     setObjectName(QStringLiteral("fitDialog"));
     m_model->setObjectName(QStringLiteral("fitModel"));
@@ -109,7 +108,6 @@ FitDialog::FitDialog(const QList<GpuSpec> &gpus, QWidget *parent)
     m_debounce.setSingleShot(true);
     m_debounce.setInterval(DebounceMs);
     connect(&m_debounce, &QTimer::timeout, this, &FitDialog::startSearch);
-    connect(&m_watcher, &QFutureWatcherBase::finished, this, &FitDialog::showOutcome);
     for (QSpinBox *box : {m_concurrency, m_maxModelLen, m_maxGpus})
         connect(box, &QSpinBox::valueChanged, this, &FitDialog::scheduleSearch);
     for (QComboBox *box : {m_gpu, m_engine})
@@ -124,13 +122,6 @@ FitDialog::FitDialog(const QList<GpuSpec> &gpus, QWidget *parent)
     resize(1120, 560);
     retranslate();
     updateButtons();
-}
-
-FitDialog::~FitDialog()
-{
-    // The running search holds its own copy of the query; it only needs to stop.
-    if (m_cancel)
-        m_cancel->store(true);
 }
 
 void FitDialog::askFor(const Scenario &scenario)
@@ -167,8 +158,7 @@ FitQuery FitDialog::query() const
 void FitDialog::scheduleSearch()
 {
     // A newer question supersedes the running search at once; the new one waits for the inputs to rest.
-    if (m_cancel)
-        m_cancel->store(true);
+    m_job.cancel();
     m_debounce.start();
     m_searching = true;
     m_status->setText(tr("Searching…"));
@@ -176,34 +166,26 @@ void FitDialog::scheduleSearch()
 
 void FitDialog::startSearch()
 {
-    if (m_cancel)
-        m_cancel->store(true);
-    m_cancel = std::make_shared<std::atomic<bool>>(false);
-    m_watcher.setFuture(QtConcurrent::run([q = query(), cancel = m_cancel]() -> Outcome {
-        try {
-            return {findFits(q, cancel.get()), {}};
-        } catch (const Error &error) {
-            return {{}, error.message()};
-        }
-    }));
+    // The search gets its own copy of the query: it may outlive the dialog until it sees its cancel flag.
+    m_job.start([q = query(), search = m_search](const quant::RunControl &control) {
+        return search(q, control.cancel);
+    });
 }
 
-void FitDialog::showOutcome()
+void FitDialog::showOutcome(const JobOutcome<FitResult> &outcome)
 {
-    const Outcome outcome = m_watcher.result();
-    if (outcome.result.cancelled)
-        return;                          // a newer search is on its way
     m_searching = m_debounce.isActive(); // the inputs changed while this one ran
-    m_results->setRows(outcome.result.fits);
+    const QList<FitRow> fits = outcome.result ? outcome.result->fits : QList<FitRow>();
+    m_results->setRows(fits);
     m_table->resizeColumnsToContents();
-    if (!outcome.error.isEmpty())
-        m_lastStatus = outcome.error;
-    else if (outcome.result.fits.isEmpty())
-        m_lastStatus = outcome.result.reason;
+    if (!outcome.result)
+        m_lastStatus = outcome.failure.message; // the core's refusal of the query, or what went wrong
+    else if (fits.isEmpty())
+        m_lastStatus = outcome.result->reason;
     else
         m_lastStatus.clear();
     retranslate();
-    if (!outcome.result.fits.isEmpty())
+    if (!fits.isEmpty())
         m_table->selectRow(0);
     updateButtons();
     Q_EMIT searchFinished();

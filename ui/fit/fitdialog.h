@@ -4,16 +4,16 @@
 // (core/plan/fit.h) runs off the GUI thread and a newer question cancels
 // the running one. "Use this" hands a configuration back to the explorer.
 //
-//   inputs --(debounce)--> QtConcurrent::run(findFits) --QFutureWatcher--> table
+//   inputs --(debounce)--> BackgroundJob(findFits) --> table, or the reason for none
 #pragma once
 
 #include "core/analysis/fit.h"
+#include "ui/state/backgroundjob.h"
 
 #include <atomic>
-#include <memory>
+#include <functional>
 
 #include <QDialog>
-#include <QFutureWatcher>
 #include <QTimer>
 
 class QComboBox;
@@ -34,7 +34,6 @@ class FitDialog : public QDialog
 public:
     /// `gpus`: the GPUs "Any GPU" searches (the serving presets and the custom ones).
     explicit FitDialog(const QList<GpuSpec> &gpus, QWidget *parent = nullptr);
-    ~FitDialog() override;
 
     /// Takes the model and options from `scenario` (the explorer's) and searches.
     void askFor(const Scenario &scenario);
@@ -43,6 +42,10 @@ public:
     FitResultsModel *results() const { return m_results; }
     /// From a change of the inputs until its rows (or reason) are on screen.
     bool isSearching() const { return m_searching; }
+
+    using Search = std::function<FitResult(const FitQuery &query, const std::atomic<bool> *cancel)>;
+    /// Puts `search` in findFits()'s place (tests: one that throws).
+    void setSearch(Search search) { m_search = std::move(search); }
 
 Q_SIGNALS:
     /// The user chose a configuration ("Use this" or a double click).
@@ -54,15 +57,9 @@ protected:
     void changeEvent(QEvent *event) override;
 
 private:
-    struct Outcome
-    {
-        FitResult result;
-        QString error; ///< the core's refusal of the query
-    };
-
     void scheduleSearch();
     void startSearch();
-    void showOutcome();
+    void showOutcome(const JobOutcome<FitResult> &outcome);
     void useSelected();
     void copySelected();
     const FitRow *selectedRow() const;
@@ -85,9 +82,11 @@ private:
     QPushButton *m_use;
     QPushButton *m_close;
     QList<QLabel *> m_labels;
+    Search m_search = [](const FitQuery &query, const std::atomic<bool> *cancel) {
+        return findFits(query, cancel);
+    };
     QTimer m_debounce;
-    QFutureWatcher<Outcome> m_watcher;
-    std::shared_ptr<std::atomic<bool>> m_cancel;
+    BackgroundJob<FitResult> m_job;
     QString m_lastStatus;
     bool m_searching = false;
 };

@@ -25,13 +25,11 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QProgressBar>
-#include <QPromise>
 #include <QPushButton>
 #include <QResizeEvent>
 #include <QScrollArea>
 #include <QTableView>
 #include <QVBoxLayout>
-#include <QtConcurrent/QtConcurrentRun>
 
 namespace kvscope {
 
@@ -41,27 +39,6 @@ namespace {
 constexpr int WideLayoutWidth = 1100;
 /// The settings column never takes more than this.
 constexpr int ControlsWidth = 280;
-
-void runInBackground(QPromise<QuantJobResult> &promise, const quant::QuantRequest &request,
-                     const std::optional<quant::LoadedTensor> &cached,
-                     const std::shared_ptr<std::atomic<bool>> &cancel)
-{
-    promise.setProgressRange(0, 100);
-    quant::RunControl control;
-    control.cancel = cancel.get();
-    control.progress = [&promise](double fraction) { promise.setProgressValue(int(fraction * 100)); };
-    QuantJobResult result;
-    try {
-        result.outcome = quant::runQuantization(request, cached, control);
-    } catch (const quant::Cancelled &) {
-        // superseded: nobody waits for this result
-    } catch (const Error &error) {
-        result.error = error.message();
-    } catch (const std::bad_alloc &) {
-        result.outOfMemory = true;
-    }
-    promise.addResult(std::move(result));
-}
 
 QWidget *scrolling(QWidget *content, QWidget *parent)
 {
@@ -74,7 +51,9 @@ QWidget *scrolling(QWidget *content, QWidget *parent)
 
 } // namespace
 
-QuantizationView::QuantizationView(QWidget *parent) : QWidget(parent)
+QuantizationView::QuantizationView(QWidget *parent)
+    : QWidget(parent),
+      m_job(this, [this](JobOutcome<quant::QuantOutcome> outcome) { finishRun(std::move(outcome)); })
 {
     setObjectName(QStringLiteral("quantizationView"));
     m_fromScenario = new QPushButton(this);
@@ -171,8 +150,7 @@ QuantizationView::QuantizationView(QWidget *parent) : QWidget(parent)
     connect(m_source, &SourcePicker::changed, this, edited);
     connect(m_schemes, &SchemePicker::changed, this, edited);
     connect(m_fromScenario, &QPushButton::clicked, this, &QuantizationView::scenarioRequested);
-    connect(&m_watcher, &QFutureWatcherBase::progressValueChanged, m_progress, &QProgressBar::setValue);
-    connect(&m_watcher, &QFutureWatcherBase::finished, this, &QuantizationView::finishRun);
+    m_job.setProgress([this](int percent) { m_progress->setValue(percent); });
     connect(m_errorKind, &QComboBox::currentIndexChanged, this, [this] {
         redrawHistograms();
         saveSettings();
@@ -195,11 +173,7 @@ QuantizationView::QuantizationView(QWidget *parent) : QWidget(parent)
 
 QuantizationView::~QuantizationView()
 {
-    saveSettings();
-    // Let a running job stop at its next chunk instead of finishing its work.
-    if (m_cancel)
-        m_cancel->store(true);
-    m_watcher.waitForFinished();
+    saveSettings(); // the running job, if any, is cancelled with m_job and not waited for
 }
 
 void QuantizationView::takeScenario(const Scenario &scenario, const MemoryPlan &plan)
@@ -349,7 +323,7 @@ void QuantizationView::showStatus()
 
 bool QuantizationView::isBusy() const
 {
-    return m_debounce.isActive() || m_watcher.isRunning();
+    return m_debounce.isActive() || m_job.isRunning();
 }
 
 void QuantizationView::simulate()
@@ -360,18 +334,18 @@ void QuantizationView::simulate()
     request.source = source.selected();
     request.schemes = m_schemes->schemes();
     request.options.bins = m_schemes->bins();
+    // Settings that ask for nothing stop the run of the settings before: its
+    // figures would replace the status that says what is missing.
     if (request.schemes.isEmpty()) {
+        stopRun();
         setStatus(Status::NoSchemes);
         return;
     }
     if (!source.synthetic && source.tensor.isEmpty()) {
+        stopRun();
         setStatus(Status::NoTensor);
         return;
     }
-    // Supersede: the running job sees the flag at its next chunk and stops.
-    if (m_cancel)
-        m_cancel->store(true);
-    m_cancel = std::make_shared<std::atomic<bool>>(false);
     std::optional<quant::LoadedTensor> cached;
     if (m_outcome)
         cached = m_outcome->tensor;
@@ -381,25 +355,28 @@ void QuantizationView::simulate()
     for (const quant::Scheme &scheme : request.schemes)
         m_runningSchemes << scheme.id();
     setStatus(Status::Running);
-    m_watcher.setFuture(QtConcurrent::run(runInBackground, request, cached, m_cancel));
+    // Supersedes the running job: it sees its flag at its next chunk and stops.
+    m_job.start([request, cached](const quant::RunControl &control) {
+        return quant::runQuantization(request, cached, control);
+    });
 }
 
-void QuantizationView::finishRun()
+void QuantizationView::stopRun()
 {
-    const QFuture<QuantJobResult> future = m_watcher.future();
-    if (future.resultCount() == 0)
-        return;
-    QuantJobResult result = future.result();
+    m_job.cancel();
     m_progress->hide();
-    if (!result.outcome) {
-        if (result.outOfMemory || !result.error.isEmpty()) {
-            m_failure = result.error;
-            setStatus(Status::Failed);
-            Q_EMIT failed(failureText());
-        }
+}
+
+void QuantizationView::finishRun(JobOutcome<quant::QuantOutcome> outcome)
+{
+    m_progress->hide();
+    if (!outcome.result) {
+        m_failure = outcome.failure.outOfMemory ? QString() : outcome.failure.message;
+        setStatus(Status::Failed);
+        Q_EMIT failed(failureText());
         return;
     }
-    m_outcome = std::move(result.outcome);
+    m_outcome = std::move(outcome.result);
     showOutcome();
 }
 

@@ -1,23 +1,20 @@
 // SPDX-License-Identifier: MIT
 // The Quantization view: pick a tensor (synthetic or from a checkpoint) and
-// schemes; the simulator runs off the GUI thread (QtConcurrent), a newer
-// request cancels the running one, and the charts, figures table and group
-// inspector show the outcome.
+// schemes; the simulator runs off the GUI thread (BackgroundJob), a newer
+// request or settings that ask for nothing cancel the running one, and the
+// charts, figures table and group inspector show the outcome.
 //
-//   SourcePicker, SchemePicker --changed--> debounce --> quant::runQuantization (worker)
-//        --QFutureWatcher--> ErrorHistogramChart, ValuesChart, SqnrChart,
-//                            FiguresModel, GroupInspector
+//   SourcePicker, SchemePicker --changed--> debounce --> quant::runQuantization (BackgroundJob)
+//        --> ErrorHistogramChart, ValuesChart, SqnrChart, FiguresModel, GroupInspector
 #pragma once
 
 #include "core/quantization/quantrun.h"
+#include "ui/state/backgroundjob.h"
 #include "ui/state/chartsource.h"
 #include "ui/state/quantsettings.h"
 
-#include <atomic>
-#include <memory>
 #include <optional>
 
-#include <QFutureWatcher>
 #include <QTimer>
 #include <QWidget>
 
@@ -40,14 +37,6 @@ class SchemePicker;
 class SourcePicker;
 class SqnrChart;
 class ValuesChart;
-
-/// What one background run hands back to the GUI thread.
-struct QuantJobResult
-{
-    std::optional<quant::QuantOutcome> outcome;
-    QString error;
-    bool outOfMemory = false; ///< the message is translated on the GUI thread, when shown
-};
 
 class QuantizationView : public QWidget
 {
@@ -114,7 +103,9 @@ private:
     QString failureText() const;
     void restoreSettings();
     void saveSettings() const;
-    void finishRun();
+    /// Cancels the run in progress, if any, and hides its progress.
+    void stopRun();
+    void finishRun(JobOutcome<quant::QuantOutcome> outcome);
     void showOutcome();
     void redrawHistograms();
     void redrawValues();
@@ -140,12 +131,11 @@ private:
     bool m_wide = true;
     Status m_state = Status::Idle;
     QStringList m_runningSchemes; ///< scheme ids of the run in progress, for the status line
-    QString m_failure;            ///< the last run's error; empty when it ran out of memory
+    QString m_failure; ///< the last run's error; empty when it ran out of memory (worded when shown)
     QStringList m_restoreProblems;
 
     QTimer m_debounce;
-    QFutureWatcher<QuantJobResult> m_watcher;
-    std::shared_ptr<std::atomic<bool>> m_cancel;
+    BackgroundJob<quant::QuantOutcome> m_job;
     std::optional<quant::QuantOutcome> m_outcome;
 };
 

@@ -1,50 +1,28 @@
 // SPDX-License-Identifier: MIT
 #include "ui/state/modelimporter.h"
 
-#include "core/common/error.h"
-
-#include <QtConcurrent>
+#include "ui/state/modelreader.h"
 
 namespace kvscope {
 
-ModelImporter::ModelImporter(QObject *parent) : QObject(parent) {}
-
-ModelImporter::~ModelImporter()
-{
-    if (m_watcher)
-        m_watcher->waitForFinished(); // the worker reads a file; let it end before we go
-}
-
-bool ModelImporter::busy() const
-{
-    return m_watcher && m_watcher->isRunning();
-}
+ModelImporter::ModelImporter(QObject *parent)
+    : QObject(parent),
+      m_job(this, pathPool(), [this](const JobOutcome<ImportedModel> &outcome) { finish(outcome); })
+{}
 
 void ModelImporter::importPath(const QString &path)
 {
-    const quint64 generation = ++m_generation;
-    auto *watcher = new QFutureWatcher<Outcome>(this);
-    m_watcher = watcher;
-    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, generation] {
-        watcher->deleteLater();
-        if (m_watcher == watcher)
-            m_watcher = nullptr;
-        if (generation != m_generation)
-            return; // superseded by a newer import
-        const Outcome outcome = watcher->result();
-        if (outcome.error.isEmpty())
-            Q_EMIT imported(outcome.model);
-        else
-            Q_EMIT failed(outcome.error);
-    });
+    m_path = path;
     Q_EMIT started(path);
-    watcher->setFuture(QtConcurrent::run([path]() -> Outcome {
-        try {
-            return {importModel(path), {}};
-        } catch (const Error &error) {
-            return {{}, error.message()};
-        }
-    }));
+    m_job.start([path](const quant::RunControl &) { return readModel(path); });
+}
+
+void ModelImporter::finish(const JobOutcome<ImportedModel> &outcome)
+{
+    if (outcome.result)
+        Q_EMIT imported(*outcome.result);
+    else
+        Q_EMIT failed(readFailureMessage(m_path, outcome.failure));
 }
 
 } // namespace kvscope

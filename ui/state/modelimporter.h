@@ -2,25 +2,26 @@
 #pragma once
 
 #include "core/model/modelimport.h"
+#include "ui/state/backgroundjob.h"
 
-#include <QFutureWatcher>
 #include <QObject>
 
 namespace kvscope {
 
 /// Imports a model file or folder off the GUI thread (a GGUF's metadata or
 /// a folder of shard headers can take a moment). A newer request supersedes
-/// an older one: the older result is dropped when it arrives.
+/// an older one: the older result is dropped. Whatever a read throws is
+/// reported through failed(); a read that hangs holds up nothing, not even
+/// the importer's destruction.
 class ModelImporter : public QObject
 {
     Q_OBJECT
 
 public:
     explicit ModelImporter(QObject *parent = nullptr);
-    ~ModelImporter() override;
 
     void importPath(const QString &path);
-    bool busy() const;
+    bool busy() const { return m_job.isRunning(); }
 
 Q_SIGNALS:
     void started(const QString &path);
@@ -28,14 +29,10 @@ Q_SIGNALS:
     void failed(const QString &message);
 
 private:
-    struct Outcome
-    {
-        ImportedModel model;
-        QString error;
-    };
+    void finish(const JobOutcome<ImportedModel> &outcome);
 
-    QFutureWatcher<Outcome> *m_watcher = nullptr;
-    quint64 m_generation = 0;
+    BackgroundJob<ImportedModel> m_job;
+    QString m_path; ///< of the import in progress
 };
 
 } // namespace kvscope

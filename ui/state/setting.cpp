@@ -113,9 +113,24 @@ void SettingsReader::report(const char *key, const QVariant &value, const QStrin
     m_problems << problemLine(name, value, reason);
 }
 
+namespace {
+
+/// "key = 'value' <what became of it>: reason".
+QString reportLine(const QString &key, const QVariant &value, QLatin1String fate, const QString &reason)
+{
+    return QStringLiteral("%1 = '%2' %3: %4").arg(key, displayValue(value), fate, reason);
+}
+
+} // namespace
+
 QString problemLine(const QString &key, const QVariant &value, const QString &reason)
 {
-    return QStringLiteral("%1 = '%2' ignored: %3").arg(key, displayValue(value), reason);
+    return reportLine(key, value, QLatin1String("ignored"), reason);
+}
+
+QString keptLine(const QString &key, const QVariant &value, const QString &reason)
+{
+    return reportLine(key, value, QLatin1String("kept"), reason);
 }
 
 void SettingsReader::reportAll(const QString &problem)

@@ -122,4 +122,7 @@ QString displayValue(const QVariant &value);
 /// The line that reports a value not restored: "key = 'value' ignored: reason".
 QString problemLine(const QString &key, const QVariant &value, const QString &reason);
 
+/// The line that reports a value kept though not restored yet: "key = 'value' kept: reason".
+QString keptLine(const QString &key, const QVariant &value, const QString &reason);
+
 } // namespace kvscope::settings

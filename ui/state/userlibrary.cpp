@@ -4,6 +4,8 @@
 #include "core/common/error.h"
 #include "core/gpu/customgpu.h"
 #include "core/library/library.h"
+#include "ui/state/backgroundjob.h"
+#include "ui/state/modelreader.h"
 #include "ui/state/setting.h"
 #include "ui/state/settingkeys.h"
 
@@ -11,9 +13,7 @@
 #include <climits>
 
 #include <QElapsedTimer>
-#include <QFutureWatcher>
 #include <QTimer>
-#include <QtConcurrent>
 
 namespace kvscope {
 
@@ -21,12 +21,11 @@ namespace {
 
 constexpr qsizetype MaxPastedConfigBytes = 1 << 20; // a config.json is a few KiB
 
-/// A saved model imported again off the GUI thread: the model, or why not.
-struct StoredOutcome
+/// The file or folder of a saved model's key ("imported:<path>").
+QString pathOf(const QString &key)
 {
-    ImportedModel imported;
-    QString error;
-};
+    return key.mid(QLatin1String("imported:").size());
+}
 
 } // namespace
 
@@ -188,6 +187,11 @@ void UserLibrary::setStoredImportTimeLimit(std::chrono::milliseconds limit)
     s_storedImportTimeLimit = limit;
 }
 
+bool UserLibrary::isImporting() const
+{
+    return std::any_of(m_pending.cbegin(), m_pending.cend(), [](const PendingImport &p) { return !p.slow; });
+}
+
 bool UserLibrary::isImportPending(const QString &key) const
 {
     return m_pending.contains(key);
@@ -196,39 +200,35 @@ bool UserLibrary::isImportPending(const QString &key) const
 void UserLibrary::importStored(const QString &key, const QVariantMap &saved, int order)
 {
     m_pending.insert(key, {saved, order});
-    auto *watcher = new QFutureWatcher<StoredOutcome>(this);
-    auto *deadline = new QTimer(watcher); // goes with the watcher
-    deadline->setSingleShot(true);
+    const QString path = pathOf(key);
     const std::chrono::milliseconds limit = s_storedImportTimeLimit;
     QElapsedTimer clock;
     clock.start();
-    const QString late = QStringLiteral("%1: not imported within %2 s")
-                             .arg(key.mid(9), QString::number(double(limit.count()) / 1000.0));
-    connect(deadline, &QTimer::timeout, this, [this, key, watcher, late] {
-        // The worker cannot be stopped; its result is ignored when it comes.
-        watcher->disconnect(this);
-        watcher->deleteLater();
-        finishStored(key, nullptr, late);
-    });
-    connect(watcher, &QFutureWatcherBase::finished, this, [this, key, watcher, deadline, clock, limit, late] {
-        deadline->stop();
-        watcher->deleteLater();
-        const StoredOutcome outcome = watcher->result();
-        // Timers wait for the event loop: a result that comes after the deadline is late all the same.
-        if (clock.elapsed() > limit.count())
-            finishStored(key, nullptr, late);
-        else
-            finishStored(key, outcome.error.isEmpty() ? &outcome.imported : nullptr, outcome.error);
-    });
-    deadline->start(limit);
-    const QString path = key.mid(9);
-    watcher->setFuture(QtConcurrent::run([path]() -> StoredOutcome {
-        try {
-            return {importModel(path), {}};
-        } catch (const Error &error) {
-            return {{}, error.message()};
-        }
-    }));
+    QTimer::singleShot(limit, this, [this, key, limit] { reportSlow(key, limit); });
+    // A path that never answers (a hung mount) holds a thread of the path pool, never this object.
+    runInBackground<ImportedModel>(
+        this, pathPool(), [path](const quant::RunControl &) { return readModel(path); },
+        [this, key, path, clock, limit](const JobOutcome<ImportedModel> &outcome) {
+            // Timers wait for the event loop: a result that comes after the limit was slow all the same.
+            if (clock.elapsed() > limit.count())
+                reportSlow(key, limit);
+            if (outcome.result)
+                finishStored(key, &*outcome.result, {});
+            else
+                finishStored(key, nullptr, readFailureMessage(path, outcome.failure));
+        });
+}
+
+void UserLibrary::reportSlow(const QString &key, std::chrono::milliseconds limit)
+{
+    const auto pending = m_pending.find(key);
+    if (pending == m_pending.end() || pending->slow)
+        return;
+    pending->slow = true;
+    const QString reason = QStringLiteral("%1: not imported within %2 s; loaded when it arrives")
+                               .arg(pathOf(key), QString::number(double(limit.count()) / 1000.0));
+    Q_EMIT storedModelSlow(
+        key, settings::keptLine(QLatin1String(settings::libraryKeys().importedModels.key), key, reason));
 }
 
 void UserLibrary::finishStored(const QString &key, const ImportedModel *imported, const QString &error)

@@ -22,7 +22,7 @@ class SettingsReader;
 /// What the user added to the built-in presets: imported models (files,
 /// folders, pasted configs), custom GPUs, and the recent-files list. Kept in
 /// QSettings and re-read at start; an entry that no longer imports is dropped
-/// with a message.
+/// with a message, one that is slow to import is kept and loaded when it arrives.
 class UserLibrary : public QObject
 {
     Q_OBJECT
@@ -39,9 +39,11 @@ public:
 
     /// Reads the saved entries; an entry that is unusable as saved is
     /// dropped and reported to `reader`. Saved model files and folders are
-    /// imported again in the background, each within a time limit, so that
-    /// no saved path (a FIFO, a device, a slow disk) holds up the window:
-    /// storedModelImported() or storedModelDropped() tells how each ended.
+    /// imported again in the background, so that no saved path (a FIFO, a
+    /// device, a slow disk, a hung mount) holds up the window:
+    /// storedModelImported() or storedModelDropped() tells how each ended,
+    /// storedModelSlow() that one is still reading after a time limit (it
+    /// stays saved, and comes with storedModelImported() if it ever arrives).
     void load(settings::SettingsReader &reader);
     void save() const;
 
@@ -68,12 +70,13 @@ public:
 
     static constexpr int MaxRecentFiles = 10;
 
-    /// Whether saved models are still being imported (in the background, since load()).
-    bool isImporting() const { return !m_pending.isEmpty(); }
-    /// Whether the saved model `key` is one of them.
+    /// Whether saved models are still being imported (in the background, since
+    /// load()) within their time limit; slow ones are not waited for.
+    bool isImporting() const;
+    /// Whether the saved model `key` is still being imported, slow or not.
     bool isImportPending(const QString &key) const;
 
-    /// How long a saved model may take to import before it is dropped.
+    /// How long a saved model may take to import before it is reported slow.
     static constexpr std::chrono::milliseconds DefaultStoredImportTimeLimit{10'000};
     static void setStoredImportTimeLimit(std::chrono::milliseconds limit);
 
@@ -86,6 +89,9 @@ Q_SIGNALS:
     /// A saved model no longer imports; it is forgotten. `problem` is the
     /// settings line ("library/imported = '<key>' ignored: <reason>").
     void storedModelDropped(const QString &key, const QString &problem);
+    /// A saved model is still being imported after the time limit; it stays
+    /// saved. `problem` is the settings line ("library/imported = '<key>' kept: <reason>").
+    void storedModelSlow(const QString &key, const QString &problem);
 
 private:
     /// A saved model whose file is being imported again: its saved map (kept
@@ -94,9 +100,11 @@ private:
     {
         QVariantMap saved;
         int order = 0;
+        bool slow = false; ///< past the time limit, reported
     };
 
     void importStored(const QString &key, const QVariantMap &saved, int order);
+    void reportSlow(const QString &key, std::chrono::milliseconds limit);
     void finishStored(const QString &key, const ImportedModel *imported, const QString &error);
     /// Where the saved entry with `order` goes among the models imported so far.
     qsizetype insertionIndex(int order) const;

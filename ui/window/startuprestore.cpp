@@ -14,6 +14,9 @@ StartupRestore::StartupRestore(ScenarioController *controller, UserLibrary *libr
 {
     connect(m_library, &UserLibrary::storedModelImported, this, &StartupRestore::storedModelImported);
     connect(m_library, &UserLibrary::storedModelDropped, this, &StartupRestore::storedModelDropped);
+    // Slow is not broken: the saved scenario waits for the model (storedModelImported()).
+    connect(m_library, &UserLibrary::storedModelSlow, this,
+            [this](const QString &, const QString &problem) { Q_EMIT problemsFound({problem}); });
 }
 
 void StartupRestore::restoreScenario(settings::SettingsReader &saved)
