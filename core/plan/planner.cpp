@@ -6,8 +6,7 @@
 #include "core/common/scenariofield.h"
 #include "core/common/search.h"
 #include "core/common/units.h"
-#include "core/engine/runtime.h"
-#include "core/engine/sglang.h"
+#include "core/plan/enginerules.h"
 #include "core/plan/kvcache.h"
 #include "core/plan/speed.h"
 #include "core/plan/tensorparallel.h"
@@ -28,14 +27,6 @@ void requirePositive(std::int64_t value, ScenarioField field)
         throw Error(QCoreApplication::translate("kvscope::Planner", "%1: must be a positive integer, got %2")
                         .arg(optionFlag(field))
                         .arg(value));
-}
-
-/// A share in (0, 1] held in millionths.
-void requireShare(std::int64_t ppm, ScenarioField field)
-{
-    if (ppm <= 0 || ppm > 1'000'000)
-        throw Error(QCoreApplication::translate("kvscope::Planner", "%1: must be in (0, 1], got %2")
-                        .arg(optionFlag(field), formatUtilization(ppm)));
 }
 
 /// Puts the checkpoint measured from file headers beside the estimate. A GGUF
@@ -158,59 +149,14 @@ void addCompatibilityNotes(const Scenario &s, MemoryPlan &plan)
                           .arg(s.model.name, dtypeName(plan.dtype));
 }
 
-/// SGLang's static share: weights plus the token pool take --mem-fraction-static of
-/// the memory free after start-up (profile_max_num_token: rest = available - total x
-/// (1 - F), where total and available are measured after the CUDA context and NCCL).
-void applySglangBudget(const Scenario &s, MemoryPlan &plan)
-{
-    const SglangDefaults defaults = sglangDefaults(s.gpu, s.tensorParallelSize);
-    plan.memFractionStaticPpm =
-        s.memFractionStaticPpm > 0 ? s.memFractionStaticPpm : defaults.memFractionStaticPpm;
-    plan.preloadBytes = sglangPreloadBytes(s.gpu, s.tensorParallelSize);
-    plan.budgetBytes =
-        mulDivFloor(s.gpu.memoryBytes - plan.preloadBytes, plan.memFractionStaticPpm, 1'000'000);
-    plan.maxNumBatchedTokens = defaults.chunkedPrefillSize;
-    if (s.memFractionStaticPpm <= 0)
-        plan.notes
-            << QCoreApplication::translate(
-                   "kvscope::Planner",
-                   "SGLang's default --mem-fraction-static for %1 at --tp-size %2: %3 (it keeps %4 MiB for "
-                   "activations and CUDA graphs)")
-                   .arg(s.gpu.name)
-                   .arg(s.tensorParallelSize)
-                   .arg(formatUtilization(plan.memFractionStaticPpm))
-                   .arg(defaults.reservedMib);
-}
-
-/// What the chosen release changes, said where it matters for this model.
-void addEngineNotes(const Scenario &s, const VllmVersionChoice &version, MemoryPlan &plan)
-{
-    if (s.engine != Engine::Vllm)
-        return;
-    if (version.newerThanModelled)
-        plan.notes << QCoreApplication::translate(
-                          "kvscope::Planner",
-                          "vLLM %1 is newer than the newest release kvscope models; planned as vLLM %2")
-                          .arg(version.requested->text(), version.profile->since.text());
-    if (s.model.attentionChunkSize > 0 && !version.profile->chunkedLocalInHybridManager)
-        plan.notes
-            << QCoreApplication::translate(
-                   "kvscope::Planner",
-                   "vLLM %1 keeps chunked-local attention out of its hybrid KV cache manager by default "
-                   "(VLLM_ALLOW_CHUNKED_LOCAL_ATTN_WITH_HYBRID_KV_CACHE=0): every layer holds the whole "
-                   "context")
-                   .arg(version.profile->since.text());
-    if (plan.cudaGraphBytes > 0)
-        plan.notes
-            << QCoreApplication::translate(
-                   "kvscope::Planner",
-                   "vLLM %1 takes its estimated CUDA-graph memory (%2) out of the budget before the KV "
-                   "cache (a vLLM environment variable turns that off: see docs/methodology.md, Engines and "
-                   "versions)")
-                   .arg(version.profile->since.text(), formatGiB(plan.cudaGraphBytes));
-}
-
 } // namespace
+
+void requireShare(std::int64_t ppm, ScenarioField field)
+{
+    if (ppm <= 0 || ppm > 1'000'000)
+        throw Error(QCoreApplication::translate("kvscope::Planner", "%1: must be in (0, 1], got %2")
+                        .arg(optionFlag(field), formatUtilization(ppm)));
+}
 
 KvCacheOptions kvCacheOptions(const Scenario &s, WeightDtype dtype, KvCacheDtype kvCacheDtype)
 {
@@ -218,8 +164,7 @@ KvCacheOptions kvCacheOptions(const Scenario &s, WeightDtype dtype, KvCacheDtype
     o.dtype = kvCacheDtype;
     // Both checked by validateScenario: at most num_attention_heads and 4096.
     o.tensorParallelSize = int(s.tensorParallelSize);
-    // SGLang's pool is token-level: one "block" per page (1, or 64 for sparse MLA).
-    o.blockSize = s.engine == Engine::Sglang ? sglangPageSize(s.model) : int(s.blockSize);
+    o.blockSize = engineRules(s)->kvBlockSize(s);
     // vLLM MambaStateDtypeCalculator: --mamba-cache-dtype auto is the model dtype;
     // --mamba-ssm-cache-dtype auto follows it.
     o.convStateDtype = dtype;
@@ -283,19 +228,7 @@ void validateScenario(const Scenario &s)
             QCoreApplication::translate("kvscope::Planner", "%2: must be a positive integer or -1, got %1")
                 .arg(QString::number(q.groupSize), optionFlag(ScenarioField::GroupSize)));
     validateTensorParallel(m, s.tensorParallelSize);
-    if (s.engine == Engine::Vllm)
-        resolveVllmVersion(s.vllmVersion);
-    if (s.engine == Engine::Sglang) {
-        if (s.memFractionStaticPpm < 0 || s.memFractionStaticPpm > 1'000'000)
-            requireShare(s.memFractionStaticPpm, ScenarioField::MemFractionStatic);
-        if (const QString reason = sglangUnsupportedReason(m); !reason.isEmpty())
-            throw Error(reason);
-        if (m.format == ModelFormat::Gguf)
-            throw Error(QCoreApplication::translate("kvscope::Planner",
-                                                    "%2 sglang: %1 is a GGUF file; kvscope plans "
-                                                    "SGLang for HuggingFace checkpoints only")
-                            .arg(m.name, optionFlag(ScenarioField::Engine)));
-    }
+    engineRules(s)->validate(s);
     if (isBlockKvType(s.kvCacheDtype) && m.format != ModelFormat::Gguf)
         throw Error(QCoreApplication::translate(
                         "kvscope::Planner", "%3: %1 is a llama.cpp cache type for GGUF models; %2 is not one "
@@ -322,20 +255,14 @@ std::optional<MemoryPlan> tryPlanMemory(const Scenario &scenario)
 MemoryPlan planMemory(const Scenario &s)
 {
     validateScenario(s);
-    const bool sglang = s.engine == Engine::Sglang;
-    const VllmVersionChoice version = resolveVllmVersion(sglang ? QString() : s.vllmVersion);
-    const VllmProfile &profile = *version.profile;
-    // The layers as the engine lays them out: without the hybrid manager for
-    // chunked-local attention every layer is full (unify_hybrid_kv_cache_specs).
-    ModelArch laidOut = s.model;
-    if (!sglang && !profile.chunkedLocalInHybridManager)
-        laidOut.attentionChunkSize = 0;
+    const std::unique_ptr<EngineRules> rules = engineRules(s);
+    const ModelArch laidOut = rules->layOut(s.model);
     const ModelArch &m = laidOut;
     const int tp = int(s.tensorParallelSize); // at most num_attention_heads (validateScenario)
 
     MemoryPlan plan;
     plan.engine = s.engine;
-    plan.engineVersion = sglang ? QString() : profile.since.text();
+    plan.engineVersion = rules->versionText();
     plan.modelId = m.id;
     plan.modelName = m.name;
     plan.gpuId = s.gpu.id;
@@ -355,24 +282,19 @@ MemoryPlan planMemory(const Scenario &s)
     plan.maxModelLen = s.maxModelLen > 0 ? s.maxModelLen : m.maxPositionEmbeddings;
     plan.blockSize = int(s.blockSize);
     plan.requestedBlockSize = int(s.blockSize);
-    plan.maxNumSeqs = s.maxNumSeqs > 0 ? s.maxNumSeqs : defaultMaxNumSeqs(s.gpu);
-    plan.maxNumBatchedTokens =
-        s.maxNumBatchedTokens > 0 ? s.maxNumBatchedTokens : defaultMaxNumBatchedTokens(s.gpu);
+    rules->applyLimits(s, plan);
     plan.batchSize = s.batchSize;
     plan.seqLen = s.seqLen;
     plan.notes = m.notes;
     // Before the try below: an overflow here names its own option, not --batch-size.
-    // SGLang's activations are outside its static share (applySglangBudget).
-    plan.activationBytes = sglang ? 0
-                                  : activationBytes(m, bytesPerElement(plan.dtype), tp, plan.maxNumSeqs,
-                                                    plan.maxNumBatchedTokens, profile.samplerBytesPerLogit);
+    plan.activationBytes = rules->activationBytes(m, plan);
 
     try {
         // Parameters and weights
         const QList<TensorGroup> inventory = tensorInventory(m);
         plan.params = countParameters(inventory);
-        const ExpertPadding padding = sglang ? ExpertPadding{} : mxfp4ExpertPadding(s.gpu.computeCapability);
-        plan.weights = weightMemory(m, inventory, plan.quantization, plan.dtype, tp, padding);
+        plan.weights =
+            weightMemory(m, inventory, plan.quantization, plan.dtype, tp, rules->expertPadding(s.gpu));
         applyMeasuredCheckpoint(m, tp, plan);
 
         // KV cache: the formula, the batch, and vLLM's pool layout
@@ -423,13 +345,7 @@ MemoryPlan planMemory(const Scenario &s)
 
         // Budget, as vLLM's gpu_worker or SGLang's model runner computes it
         plan.gpuMemoryBytes = s.gpu.memoryBytes;
-        if (sglang)
-            applySglangBudget(s, plan);
-        else {
-            plan.budgetBytes = mulDivFloor(s.gpu.memoryBytes, s.gpuMemoryUtilizationPpm, 1'000'000);
-            plan.overheadBytes = runtimeOverheadBytes(s.gpu, tp);
-            plan.cudaGraphBytes = profile.subtractsCudaGraphs ? cudaGraphEstimateBytes(s.gpu, tp) : 0;
-        }
+        rules->applyBudget(s, plan);
         kv.availableBytes = (Checked(plan.budgetBytes) - plan.weights.bytesPerGpu - plan.activationBytes -
                              plan.overheadBytes - plan.cudaGraphBytes)
                                 .value();
@@ -446,10 +362,8 @@ MemoryPlan planMemory(const Scenario &s)
         kv.capacityTokens = (Checked(kv.numGpuBlocks / kv.numGroups) * layout.blockSize).value();
         kv.blocksPerMaxRequest = blocksPerRequest(m, layout, plan.maxModelLen, plan.maxNumBatchedTokens);
         kv.maxConcurrency = double(kv.numGpuBlocks) / double(kv.blocksPerMaxRequest);
-        // SGLang starts with any pool and caps each request at what it holds.
-        plan.engineStarts = kv.numGpuBlocks > 0 && (sglang || kv.numGpuBlocks >= kv.blocksPerMaxRequest);
-        if (sglang && s.maxNumSeqs <= 0)
-            plan.maxNumSeqs = sglangDefaultMaxRunningRequests(kv.capacityTokens, plan.maxModelLen);
+        plan.engineStarts = rules->starts(kv);
+        rules->settlePool(s, plan);
         kv.maxModelLenThatFits = largestSatisfying(plan.maxModelLen, [&](std::int64_t len) {
             return blocksPerRequest(m, layout, len, plan.maxNumBatchedTokens) <= kv.numGpuBlocks;
         });
@@ -492,29 +406,7 @@ MemoryPlan planMemory(const Scenario &s)
                                                   "%3 %1 exceeds %4 %2: vLLM would reject such requests")
                           .arg(formatCount(plan.seqLen), formatCount(plan.maxModelLen),
                                optionFlag(ScenarioField::SeqLen), optionFlag(ScenarioField::MaxModelLen));
-    addEngineNotes(s, version, plan);
-    if (sglang) {
-        if (plan.engineStarts && plan.kv.capacityTokens < plan.maxModelLen)
-            plan.notes << QCoreApplication::translate(
-                              "kvscope::Planner",
-                              "SGLang's pool holds %1 tokens, fewer than --context-length %2: it caps each "
-                              "request at the pool")
-                              .arg(formatCount(plan.kv.capacityTokens), formatCount(plan.maxModelLen));
-        else if (!plan.engineStarts)
-            plan.notes << QCoreApplication::translate(
-                "kvscope::Planner",
-                "SGLang would refuse to start: no memory is left for the KV pool (\"Not enough memory. "
-                "Please try to increase --mem-fraction-static\")");
-    } else if (!plan.engineStarts && plan.kv.maxModelLenThatFits > 0)
-        plan.notes << QCoreApplication::translate(
-                          "kvscope::Planner", "vLLM would refuse to start: one %1-token request needs %2 KV "
-                                              "blocks, the cache holds %3; --max-model-len %4 would fit")
-                          .arg(formatCount(plan.maxModelLen), formatCount(plan.kv.blocksPerMaxRequest),
-                               formatCount(plan.kv.numGpuBlocks), formatCount(plan.kv.maxModelLenThatFits));
-    else if (!plan.engineStarts)
-        plan.notes << QCoreApplication::translate(
-            "kvscope::Planner", "vLLM would refuse to start: no memory is left for KV cache "
-                                "blocks");
+    rules->addNotes(s, plan);
     if (plan.kv.headsReplicated && !m.usesMla())
         plan.notes << QCoreApplication::translate("kvscope::Planner",
                                                   "%3 %1 > %2 KV heads: each GPU holds a replicated head")

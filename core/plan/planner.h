@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "core/common/scenariofield.h"
 #include "core/plan/kvcache.h"
 #include "core/plan/memoryplan.h"
 #include "core/scenario/scenario.h"
@@ -26,6 +27,10 @@ QuantizationSpec effectiveQuantization(const Scenario &scenario);
 /// The cache layout options a scenario resolves to under `dtype` (the resolved
 /// --dtype) and `kvCacheDtype` (resolved): TP, --block-size, state dtypes.
 KvCacheOptions kvCacheOptions(const Scenario &scenario, WeightDtype dtype, KvCacheDtype kvCacheDtype);
+
+/// Throws kvscope::Error naming `field`'s option unless 0 < ppm <= 10^6 (a share
+/// in (0, 1] held in millionths).
+void requireShare(std::int64_t ppm, ScenarioField field);
 
 /// Checks a scenario without planning; throws the same errors planMemory would.
 void validateScenario(const Scenario &scenario);

@@ -1,0 +1,63 @@
+// SPDX-License-Identifier: MIT
+// What differs between the serving engines in a memory plan, one step at a
+// time. planMemory() calls the steps in order and holds no engine branch of
+// its own; each engine's rules live in one place (vllmrules.cpp,
+// sglangrules.cpp), each step citing the engine's source. A new engine, a new
+// release's accounting or a new parallelism plugs in here.
+#pragma once
+
+#include "core/plan/memoryplan.h"
+#include "core/plan/weights.h"
+#include "core/scenario/scenario.h"
+
+#include <cstdint>
+#include <memory>
+
+#include <QString>
+
+namespace kvscope {
+
+class EngineRules
+{
+public:
+    virtual ~EngineRules() = default;
+
+    /// Refuses what this engine cannot plan, beyond the checks every engine
+    /// shares (validateScenario); throws kvscope::Error naming the option.
+    virtual void validate(const Scenario &scenario) const = 0;
+    /// The release whose accounting the plan follows ("0.19"); empty where the
+    /// engine's releases are not modelled apart.
+    virtual QString versionText() const = 0;
+    /// The model's layers as the engine lays them out.
+    virtual ModelArch layOut(const ModelArch &model) const = 0;
+    /// --max-num-seqs and --max-num-batched-tokens (or the engine's names for
+    /// them) as given, or the engine's defaults.
+    virtual void applyLimits(const Scenario &scenario, MemoryPlan &plan) const = 0;
+    /// The start-up profiling run's activation peak taken from the budget (0
+    /// where the engine keeps activations outside it); `plan` holds the
+    /// resolved dtype, tensor-parallel size, --max-num-seqs and
+    /// --max-num-batched-tokens.
+    virtual std::int64_t activationBytes(const ModelArch &model, const MemoryPlan &plan) const = 0;
+    /// How the engine pads expert weights on this GPU.
+    virtual ExpertPadding expertPadding(const GpuSpec &gpu) const = 0;
+    /// Tokens per block of the KV pool.
+    virtual int kvBlockSize(const Scenario &scenario) const = 0;
+    /// The memory that weights, activations and the KV pool share, and what the
+    /// engine takes from it first: the budget, runtime overhead, CUDA graphs,
+    /// the memory in use before the weights, and the defaults that go with them.
+    virtual void applyBudget(const Scenario &scenario, MemoryPlan &plan) const = 0;
+    /// Whether the engine starts with the pool `kv` describes.
+    virtual bool starts(const KvCacheMemory &kv) const = 0;
+    /// What the engine derives from the pool once it is sized (SGLang's
+    /// default --max-running-requests); nothing by default.
+    virtual void settlePool(const Scenario &scenario, MemoryPlan &plan) const;
+    /// What the plan says about the engine's own rules: the release, a refusal
+    /// to start, a cap on requests.
+    virtual void addNotes(const Scenario &scenario, MemoryPlan &plan) const = 0;
+};
+
+/// The rules of the scenario's engine (and, for vLLM, of its --vllm-version);
+/// throws kvscope::Error naming --vllm-version for a release kvscope cannot plan.
+std::unique_ptr<EngineRules> engineRules(const Scenario &scenario);
+
+} // namespace kvscope

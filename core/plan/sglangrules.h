@@ -1,0 +1,28 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "core/plan/enginerules.h"
+
+namespace kvscope {
+
+/// SGLang's static share (python/sglang/srt/model_executor/model_runner.py
+/// profile_max_num_token): weights plus a token-level KV pool take
+/// --mem-fraction-static of the memory free after start-up; activations and
+/// CUDA graphs live in the rest. Facts in core/engine/sglang.h.
+class SglangRules : public EngineRules
+{
+public:
+    void validate(const Scenario &scenario) const override;
+    QString versionText() const override;
+    ModelArch layOut(const ModelArch &model) const override;
+    void applyLimits(const Scenario &scenario, MemoryPlan &plan) const override;
+    std::int64_t activationBytes(const ModelArch &model, const MemoryPlan &plan) const override;
+    ExpertPadding expertPadding(const GpuSpec &gpu) const override;
+    int kvBlockSize(const Scenario &scenario) const override;
+    void applyBudget(const Scenario &scenario, MemoryPlan &plan) const override;
+    bool starts(const KvCacheMemory &kv) const override;
+    void settlePool(const Scenario &scenario, MemoryPlan &plan) const override;
+    void addNotes(const Scenario &scenario, MemoryPlan &plan) const override;
+};
+
+} // namespace kvscope

@@ -1,0 +1,109 @@
+// SPDX-License-Identifier: MIT
+#include "core/plan/vllmrules.h"
+
+#include "core/common/checked.h"
+#include "core/common/scenariofield.h"
+#include "core/common/units.h"
+#include "core/engine/runtime.h"
+
+#include <QCoreApplication>
+
+namespace kvscope {
+
+VllmRules::VllmRules(const VllmVersionChoice &version) : m_version(version) {}
+
+void VllmRules::validate(const Scenario &) const
+{
+    // The release was resolved (and a junk one refused) when these rules were made.
+}
+
+QString VllmRules::versionText() const
+{
+    return m_version.profile->since.text();
+}
+
+ModelArch VllmRules::layOut(const ModelArch &model) const
+{
+    // Without the hybrid manager for chunked-local attention every layer is
+    // full (unify_hybrid_kv_cache_specs).
+    ModelArch laidOut = model;
+    if (!m_version.profile->chunkedLocalInHybridManager)
+        laidOut.attentionChunkSize = 0;
+    return laidOut;
+}
+
+void VllmRules::applyLimits(const Scenario &s, MemoryPlan &plan) const
+{
+    plan.maxNumSeqs = s.maxNumSeqs > 0 ? s.maxNumSeqs : defaultMaxNumSeqs(s.gpu);
+    plan.maxNumBatchedTokens =
+        s.maxNumBatchedTokens > 0 ? s.maxNumBatchedTokens : defaultMaxNumBatchedTokens(s.gpu);
+}
+
+std::int64_t VllmRules::activationBytes(const ModelArch &model, const MemoryPlan &plan) const
+{
+    return kvscope::activationBytes(model, bytesPerElement(plan.dtype), plan.tensorParallelSize, plan.maxNumSeqs,
+                                    plan.maxNumBatchedTokens, m_version.profile->samplerBytesPerLogit);
+}
+
+ExpertPadding VllmRules::expertPadding(const GpuSpec &gpu) const
+{
+    return mxfp4ExpertPadding(gpu.computeCapability);
+}
+
+int VllmRules::kvBlockSize(const Scenario &scenario) const
+{
+    return int(scenario.blockSize); // at most 4096 (validateScenario)
+}
+
+void VllmRules::applyBudget(const Scenario &s, MemoryPlan &plan) const
+{
+    const int tp = plan.tensorParallelSize;
+    plan.budgetBytes = mulDivFloor(s.gpu.memoryBytes, s.gpuMemoryUtilizationPpm, 1'000'000);
+    plan.overheadBytes = runtimeOverheadBytes(s.gpu, tp);
+    plan.cudaGraphBytes = m_version.profile->subtractsCudaGraphs ? cudaGraphEstimateBytes(s.gpu, tp) : 0;
+}
+
+bool VllmRules::starts(const KvCacheMemory &kv) const
+{
+    // vLLM refuses to start unless one --max-model-len request fits the pool
+    // (check_enough_kv_cache_memory in vllm/v1/core/kv_cache_utils.py).
+    return kv.numGpuBlocks > 0 && kv.numGpuBlocks >= kv.blocksPerMaxRequest;
+}
+
+void VllmRules::addNotes(const Scenario &s, MemoryPlan &plan) const
+{
+    const VllmProfile &profile = *m_version.profile;
+    if (m_version.newerThanModelled)
+        plan.notes << QCoreApplication::translate(
+                          "kvscope::Planner",
+                          "vLLM %1 is newer than the newest release kvscope models; planned as vLLM %2")
+                          .arg(m_version.requested->text(), profile.since.text());
+    if (s.model.attentionChunkSize > 0 && !profile.chunkedLocalInHybridManager)
+        plan.notes
+            << QCoreApplication::translate(
+                   "kvscope::Planner",
+                   "vLLM %1 keeps chunked-local attention out of its hybrid KV cache manager by default "
+                   "(VLLM_ALLOW_CHUNKED_LOCAL_ATTN_WITH_HYBRID_KV_CACHE=0): every layer holds the whole "
+                   "context")
+                   .arg(profile.since.text());
+    if (plan.cudaGraphBytes > 0)
+        plan.notes
+            << QCoreApplication::translate(
+                   "kvscope::Planner",
+                   "vLLM %1 takes its estimated CUDA-graph memory (%2) out of the budget before the KV "
+                   "cache (a vLLM environment variable turns that off: see docs/methodology.md, Engines and "
+                   "versions)")
+                   .arg(profile.since.text(), formatGiB(plan.cudaGraphBytes));
+    if (!plan.engineStarts && plan.kv.maxModelLenThatFits > 0)
+        plan.notes << QCoreApplication::translate(
+                          "kvscope::Planner", "vLLM would refuse to start: one %1-token request needs %2 KV "
+                                              "blocks, the cache holds %3; --max-model-len %4 would fit")
+                          .arg(formatCount(plan.maxModelLen), formatCount(plan.kv.blocksPerMaxRequest),
+                               formatCount(plan.kv.numGpuBlocks), formatCount(plan.kv.maxModelLenThatFits));
+    else if (!plan.engineStarts)
+        plan.notes << QCoreApplication::translate(
+            "kvscope::Planner", "vLLM would refuse to start: no memory is left for KV cache "
+                                "blocks");
+}
+
+} // namespace kvscope

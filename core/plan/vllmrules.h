@@ -1,0 +1,35 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "core/engine/engine.h"
+#include "core/plan/enginerules.h"
+
+namespace kvscope {
+
+/// vLLM V1's start-up accounting (vllm/v1/worker/gpu_worker.py
+/// determine_available_memory): a profiling run measures the activation peak
+/// and the memory outside torch, --gpu-memory-utilization of the GPU is the
+/// budget, and the paged KV pool takes what the weights, activations, runtime
+/// overhead and (from 0.21) the CUDA-graph estimate leave. Per release through
+/// its VllmProfile (core/engine/engine.h).
+class VllmRules : public EngineRules
+{
+public:
+    explicit VllmRules(const VllmVersionChoice &version);
+
+    void validate(const Scenario &scenario) const override;
+    QString versionText() const override;
+    ModelArch layOut(const ModelArch &model) const override;
+    void applyLimits(const Scenario &scenario, MemoryPlan &plan) const override;
+    std::int64_t activationBytes(const ModelArch &model, const MemoryPlan &plan) const override;
+    ExpertPadding expertPadding(const GpuSpec &gpu) const override;
+    int kvBlockSize(const Scenario &scenario) const override;
+    void applyBudget(const Scenario &scenario, MemoryPlan &plan) const override;
+    bool starts(const KvCacheMemory &kv) const override;
+    void addNotes(const Scenario &scenario, MemoryPlan &plan) const override;
+
+private:
+    VllmVersionChoice m_version;
+};
+
+} // namespace kvscope
