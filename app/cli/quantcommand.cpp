@@ -12,6 +12,7 @@
 #include "core/quantization/quantrun.h"
 #include "core/quantization/report.h"
 #include "core/quantization/tensorsource.h"
+#include "core/scenario/scenario.h"
 
 #include <limits>
 

@@ -4,6 +4,7 @@
 #include "core/common/error.h"
 #include "core/common/integertext.h"
 #include "core/quantization/histogram.h"
+#include "core/scenario/scenario.h"
 #include "core/scenario/scenariovalues.h"
 
 #include <cmath>

@@ -3,6 +3,7 @@
 
 #include "core/common/scenariofield.h"
 #include "core/engine/engine.h"
+#include "core/scenario/scenario.h"
 #include "core/scenario/scenariovalues.h"
 
 namespace kvscope::cli {

@@ -1,12 +1,15 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "core/scenario/scenario.h"
 #include "core/scenario/scenariovalues.h"
 
 #include <QCommandLineOption>
 #include <QCommandLineParser>
 #include <QList>
+
+namespace kvscope {
+struct Scenario;
+}
 
 namespace kvscope::cli {
 

@@ -5,6 +5,7 @@
 #include "core/common/units.h"
 #include "core/plan/kvcache.h"
 #include "core/plan/planner.h"
+#include "core/scenario/scenario.h"
 
 #include <QCoreApplication>
 

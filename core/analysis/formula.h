@@ -3,7 +3,6 @@
 
 #include "core/common/scenariofield.h"
 #include "core/plan/memoryplan.h"
-#include "core/scenario/scenario.h"
 
 #include <cstdint>
 #include <optional>
@@ -12,6 +11,8 @@
 #include <QString>
 
 namespace kvscope {
+
+struct Scenario;
 
 /// What a substituted value measures.
 enum class TermUnit

@@ -6,6 +6,7 @@
 #include "core/common/units.h"
 #include "core/plan/kvcache.h"
 #include "core/plan/planner.h"
+#include "core/scenario/scenario.h"
 
 #include <algorithm>
 #include <cmath>

@@ -3,7 +3,6 @@
 
 #include "core/analysis/growthoptions.h"
 #include "core/plan/memoryplan.h"
-#include "core/scenario/scenario.h"
 
 #include <cstdint>
 #include <optional>
@@ -11,6 +10,8 @@
 #include <QList>
 
 namespace kvscope {
+
+struct Scenario;
 
 /// The KV precisions the explorer walks through. vLLM: FP32 -> FP16/BF16
 /// (following the resolved --dtype) -> FP8. GGUF models (llama.cpp's cache

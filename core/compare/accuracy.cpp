@@ -5,6 +5,7 @@
 #include "core/model/checkpointscan.h"
 #include "core/quantization/schemecatalogue.h"
 #include "core/quantization/tensorsource.h"
+#include "core/scenario/scenario.h"
 
 #include <algorithm>
 #include <cmath>

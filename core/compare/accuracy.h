@@ -34,7 +34,6 @@
 #include "core/plan/memoryplan.h"
 #include "core/quantization/parallel.h"
 #include "core/quantization/quantrun.h"
-#include "core/scenario/scenario.h"
 
 #include <optional>
 
@@ -46,6 +45,8 @@
 #include <QStringList>
 
 namespace kvscope {
+
+struct Scenario;
 
 /// The error of one simulator scheme on one tensor.
 struct SimulatedError

@@ -4,6 +4,7 @@
 #include "core/common/error.h"
 #include "core/library/library.h"
 #include "core/model/hfconfig.h"
+#include "core/scenario/scenario.h"
 
 #include <QJsonArray>
 #include <QLocale>

@@ -6,13 +6,14 @@
 #pragma once
 
 #include "core/plan/memoryplan.h"
-#include "core/scenario/scenario.h"
 
 #include <QJsonObject>
 #include <QList>
 #include <QString>
 
 namespace kvscope {
+
+struct Scenario;
 
 /// One published comparison: the same model and benchmark, baseline against quantized.
 struct PublishedResult

@@ -11,6 +11,7 @@
 #include "core/quantization/histogram.h"
 #include "core/quantization/scheme.h"
 #include "core/quantization/synthetic.h"
+#include "core/scenario/scenario.h"
 
 #include <cmath>
 

@@ -4,7 +4,6 @@
 
 #include "core/analysis/fixes.h"
 #include "core/plan/memoryplan.h"
-#include "core/scenario/scenario.h"
 
 #include <QJsonArray>
 #include <QJsonObject>
@@ -12,6 +11,8 @@
 #include <QString>
 
 namespace kvscope {
+
+struct Scenario;
 
 /// `kvscope calc --json` key "fixes": [{"change": {"--option": value}, "fits": true,
 /// "headroom_bytes": N, "kind": "...", "limit": bool, "weights_bytes": N,

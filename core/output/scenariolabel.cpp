@@ -2,6 +2,8 @@
 #include "core/output/scenariolabel.h"
 
 #include "core/common/units.h"
+#include "core/gpu/gpuspec.h"
+#include "core/scenario/scenario.h"
 
 #include <QStringList>
 

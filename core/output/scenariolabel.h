@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "core/gpu/gpuspec.h"
 #include "core/plan/memoryplan.h"
-#include "core/scenario/scenario.h"
 
 #include <QString>
 
 namespace kvscope {
+
+struct Scenario;
 
 /// A scenario in a few words, for a chip or a tab: the model, the GPUs, the weight
 /// format when quantized, the KV precision, batch × sequence length:

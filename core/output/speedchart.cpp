@@ -5,6 +5,7 @@
 #include "core/common/error.h"
 #include "core/plan/planner.h"
 #include "core/plan/speed.h"
+#include "core/scenario/scenario.h"
 
 namespace kvscope {
 

@@ -2,7 +2,6 @@
 #pragma once
 
 #include "core/plan/memoryplan.h"
-#include "core/scenario/scenario.h"
 
 #include <cstdint>
 
@@ -10,6 +9,8 @@
 #include <QStringList>
 
 namespace kvscope {
+
+struct Scenario;
 
 /// Decode throughput against batch size for one KV dtype, at the scenario's --seq-len.
 struct SpeedCurve

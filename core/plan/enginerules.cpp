@@ -3,6 +3,7 @@
 
 #include "core/plan/sglangrules.h"
 #include "core/plan/vllmrules.h"
+#include "core/scenario/scenario.h"
 
 namespace kvscope {
 

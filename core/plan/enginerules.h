@@ -6,9 +6,9 @@
 // release's accounting or a new parallelism plugs in here.
 #pragma once
 
+#include "core/gpu/gpuspec.h"
 #include "core/plan/memoryplan.h"
 #include "core/plan/weights.h"
-#include "core/scenario/scenario.h"
 
 #include <cstdint>
 #include <memory>
@@ -16,6 +16,8 @@
 #include <QString>
 
 namespace kvscope {
+
+struct Scenario;
 
 class EngineRules
 {

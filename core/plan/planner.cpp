@@ -11,6 +11,7 @@
 #include "core/plan/speed.h"
 #include "core/plan/tensorparallel.h"
 #include "core/plan/weights.h"
+#include "core/scenario/scenario.h"
 
 #include <algorithm>
 #include <limits>

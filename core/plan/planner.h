@@ -4,11 +4,12 @@
 #include "core/common/scenariofield.h"
 #include "core/plan/kvcache.h"
 #include "core/plan/memoryplan.h"
-#include "core/scenario/scenario.h"
 
 #include <optional>
 
 namespace kvscope {
+
+struct Scenario;
 
 /// The calculation core: every figure kvscope shows comes from here.
 /// Pure and fast (no I/O); throws kvscope::Error naming the option and value

@@ -8,6 +8,7 @@
 #include "core/engine/engine.h"
 #include "core/engine/sglang.h"
 #include "core/plan/planner.h"
+#include "core/scenario/scenario.h"
 
 #include <QCoreApplication>
 

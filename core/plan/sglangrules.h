@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "core/gpu/gpuspec.h"
 #include "core/plan/enginerules.h"
 
 namespace kvscope {

@@ -4,8 +4,10 @@
 #include "core/common/checked.h"
 #include "core/common/enumtable.h"
 #include "core/common/error.h"
+#include "core/gpu/gpuspec.h"
 #include "core/model/inventory.h"
 #include "core/plan/weights.h"
+#include "core/scenario/scenario.h"
 
 #include <algorithm>
 #include <cmath>

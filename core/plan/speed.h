@@ -1,13 +1,15 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "core/gpu/gpuspec.h"
 #include "core/plan/memoryplan.h"
 #include "core/plan/speedplan.h"
-#include "core/scenario/scenario.h"
 
 #include <cstdint>
 
 namespace kvscope {
+
+struct Scenario;
 
 /// Latency of one tensor-parallel all-reduce of a decode-sized message (kilobytes). NCCL's
 /// small-message all-reduce on NVLink takes 23-29 us (pynccl column of vLLM's

@@ -5,6 +5,7 @@
 #include "core/common/scenariofield.h"
 #include "core/common/units.h"
 #include "core/engine/runtime.h"
+#include "core/scenario/scenario.h"
 
 #include <QCoreApplication>
 
@@ -41,8 +42,9 @@ void VllmRules::applyLimits(const Scenario &s, MemoryPlan &plan) const
 
 std::int64_t VllmRules::activationBytes(const ModelArch &model, const MemoryPlan &plan) const
 {
-    return kvscope::activationBytes(model, bytesPerElement(plan.dtype), plan.tensorParallelSize, plan.maxNumSeqs,
-                                    plan.maxNumBatchedTokens, m_version.profile->samplerBytesPerLogit);
+    return kvscope::activationBytes(model, bytesPerElement(plan.dtype), plan.tensorParallelSize,
+                                    plan.maxNumSeqs, plan.maxNumBatchedTokens,
+                                    m_version.profile->samplerBytesPerLogit);
 }
 
 ExpertPadding VllmRules::expertPadding(const GpuSpec &gpu) const

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "core/engine/engine.h"
+#include "core/gpu/gpuspec.h"
 #include "core/plan/enginerules.h"
 
 namespace kvscope {

@@ -3,6 +3,7 @@
 
 #include "core/common/enumtable.h"
 #include "core/common/scenariofield.h"
+#include "core/scenario/scenario.h"
 
 #include <QCoreApplication>
 #include <QFileInfo>

@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "core/scenario/scenario.h"
-
 #include <QString>
 #include <QStringList>
 
 namespace kvscope {
+
+struct Scenario;
 
 /// The command that starts the scenario's engine on it: `vllm serve MODEL` or
 /// `python -m sglang.launch_server --model-path MODEL` (the model's HuggingFace

@@ -4,6 +4,7 @@
 #include "core/common/error.h"
 #include "core/common/integertext.h"
 #include "core/library/library.h"
+#include "core/scenario/scenario.h"
 
 #include <limits>
 

@@ -7,7 +7,6 @@
 #pragma once
 
 #include "core/common/scenariofield.h"
-#include "core/scenario/scenario.h"
 
 #include <functional>
 
@@ -16,6 +15,10 @@
 #include <QString>
 
 namespace kvscope {
+
+struct GpuSpec;
+struct ModelArch;
+struct Scenario;
 
 /// How an option's value is spelled in a scenario file (JSON).
 enum class OptionKind

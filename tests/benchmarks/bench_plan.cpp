@@ -5,6 +5,7 @@
 #include "core/output/speedchart.h"
 #include "core/plan/planner.h"
 #include "core/plan/speed.h"
+#include "core/scenario/scenario.h"
 
 #include <QTest>
 

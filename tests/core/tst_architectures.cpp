@@ -18,6 +18,7 @@
 #include "core/output/breakdown.h"
 #include "core/plan/kvcache.h"
 #include "core/plan/planner.h"
+#include "core/scenario/scenario.h"
 #include "tests/testsupport.h"
 
 #include <cstdlib>

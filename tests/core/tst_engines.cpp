@@ -11,6 +11,7 @@
 #include "core/output/planjson.h"
 #include "core/plan/planner.h"
 #include "core/scenario/launchline.h"
+#include "core/scenario/scenario.h"
 #include "core/scenario/scenariovalues.h"
 
 #include <functional>

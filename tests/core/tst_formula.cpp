@@ -7,6 +7,7 @@
 #include "core/common/units.h"
 #include "core/library/library.h"
 #include "core/plan/planner.h"
+#include "core/scenario/scenario.h"
 #include "tests/testsupport.h"
 
 #include <cmath>

@@ -6,6 +6,7 @@
 #include "core/output/breakdown.h"
 #include "core/plan/planner.h"
 #include "core/plan/tensorparallel.h"
+#include "core/scenario/scenario.h"
 #include "tests/testsupport.h"
 
 #include <QTest>

@@ -6,6 +6,7 @@
 #include "core/library/library.h"
 #include "core/model/modelimport.h"
 #include "core/plan/planner.h"
+#include "core/scenario/scenario.h"
 #include "tests/filewriters.h"
 #include "tests/testsupport.h"
 

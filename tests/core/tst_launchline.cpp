@@ -6,6 +6,7 @@
 #include "core/library/library.h"
 #include "core/model/modelimport.h"
 #include "core/scenario/launchline.h"
+#include "core/scenario/scenario.h"
 #include "tests/testsupport.h"
 
 #include <tuple>

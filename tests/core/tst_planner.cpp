@@ -7,6 +7,7 @@
 #include "core/gpu/customgpu.h"
 #include "core/library/library.h"
 #include "core/plan/planner.h"
+#include "core/scenario/scenario.h"
 
 #include <QTest>
 

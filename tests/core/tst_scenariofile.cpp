@@ -9,6 +9,7 @@
 #include "core/output/chartcsv.h"
 #include "core/output/planjson.h"
 #include "core/plan/planner.h"
+#include "core/scenario/scenario.h"
 #include "core/scenario/scenariovalues.h"
 #include "tests/testsupport.h"
 

@@ -5,6 +5,7 @@
 #include "app/cli/calccommand.h"
 #include "app/cli/cliio.h"
 #include "core/common/error.h"
+#include "core/scenario/scenario.h"
 #include "tests/fuzz/fuzzsupport.h"
 #include "tests/fuzz/fuzztargets.h"
 

@@ -6,6 +6,7 @@
 #include "core/common/error.h"
 #include "core/document/scenariofile.h"
 #include "core/plan/planner.h"
+#include "core/scenario/scenario.h"
 #include "tests/fuzz/fuzzsupport.h"
 #include "tests/fuzz/fuzztargets.h"
 

@@ -3,6 +3,7 @@
 
 #include "core/common/error.h"
 #include "core/library/library.h"
+#include "core/scenario/scenario.h"
 
 #include <cstdio>
 #include <cstdlib>

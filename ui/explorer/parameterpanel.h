@@ -3,7 +3,6 @@
 
 #include "core/common/scenariofield.h"
 #include "core/plan/memoryplan.h"
-#include "core/scenario/scenario.h"
 
 #include <optional>
 
@@ -18,6 +17,8 @@ class QSlider;
 class QSpinBox;
 
 namespace kvscope {
+
+struct Scenario;
 
 class GroupedComboBox;
 class LogSliderBox;
