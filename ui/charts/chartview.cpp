@@ -5,6 +5,8 @@
 
 #include <QEvent>
 #include <QLegend>
+#include <QLineSeries>
+#include <QScatterSeries>
 
 namespace kvscope {
 
@@ -50,6 +52,34 @@ void ChartView::changeEvent(QEvent *event)
     else if (event->type() == QEvent::LanguageChange)
         retranslate();
     QChartView::changeEvent(event);
+}
+
+LegendStrip *ChartView::makeLegend(QWidget *parent, const QString &objectName)
+{
+    auto *legend = new LegendStrip(parent);
+    legend->setObjectName(objectName);
+    legend->setEntries(legendEntries());
+    connect(this, &ChartView::legendChanged, legend, [this, legend] { legend->setEntries(legendEntries()); });
+    return legend;
+}
+
+QColor ChartView::penPrecisionLines(const QList<QLineSeries *> &lines, const QList<KvCacheDtype> &dtypes,
+                                    int current) const
+{
+    for (int i = 0; i < lines.size(); ++i) {
+        const KvCacheDtype dtype = i < dtypes.size() ? dtypes.at(i) : KvCacheDtype::BFloat16;
+        lines[i]->setPen(
+            QPen(theme::precisionColor(dtype, palette()), theme::lineWidth(i == current ? 3.5 : 2.0)));
+    }
+    return current >= 0 && current < dtypes.size() ? theme::precisionColor(dtypes.at(current), palette())
+                                                   : palette().color(QPalette::Text);
+}
+
+void ChartView::stylePoint(QScatterSeries *point, const QColor &color, double size) const
+{
+    point->setColor(color);
+    point->setBorderColor(palette().color(QPalette::Base));
+    point->setMarkerSize(theme::lineWidth(size));
 }
 
 } // namespace kvscope

@@ -1,9 +1,13 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "core/precision/dtypes.h"
 #include "ui/widgets/legendstrip.h"
 
 #include <QChartView>
+
+class QLineSeries;
+class QScatterSeries;
 
 namespace kvscope {
 
@@ -20,6 +24,9 @@ public:
     /// Legend entries for a LegendStrip under the chart; none for a chart
     /// that shows Qt's legend.
     virtual QList<LegendStrip::Entry> legendEntries() const { return {}; }
+    /// A legend strip (a child of `parent`) that shows this chart's entries and
+    /// follows them as they change.
+    LegendStrip *makeLegend(QWidget *parent, const QString &objectName = {});
 
     /// The chart's entry in the export catalogue ("memory", "sqnr"); empty for
     /// a chart that is not exported. The window installs the export actions on
@@ -40,6 +47,14 @@ protected:
     /// resets them).
     virtual void applyPalette();
     virtual void retranslate() = 0;
+    /// Pens one line per KV precision (`dtypes`, in the lines' order; a line
+    /// past them keeps bfloat16's colour) in that precision's colour, the
+    /// `current` one thicker; returns the current precision's colour (the text
+    /// colour when there is none), for the marks that belong to it.
+    QColor penPrecisionLines(const QList<QLineSeries *> &lines, const QList<KvCacheDtype> &dtypes,
+                             int current) const;
+    /// A point marker in `color`, ringed in the background colour, sized with the zoom.
+    void stylePoint(QScatterSeries *point, const QColor &color, double size) const;
     /// The chart's minimum height at 100 %; the presentation zoom scales it with the
     /// fonts (else axis labels are elided to "…").
     void setBaseMinimumHeight(int height);

@@ -244,17 +244,10 @@ void GrowthChartView::applyPalette()
 
 void GrowthChartView::updatePens()
 {
-    for (int i = 0; i < m_kvLines.size(); ++i) {
-        const KvCacheDtype dtype =
-            i < m_data.curves.size() ? m_data.curves.at(i).kvCacheDtype : KvCacheDtype::BFloat16;
-        QPen pen(theme::precisionColor(dtype, palette()),
-                 theme::lineWidth(i == m_data.currentCurve ? 3.5 : 2.0));
-        m_kvLines[i]->setPen(pen);
-    }
-    const QColor current =
-        m_data.currentCurve < m_data.curves.size()
-            ? theme::precisionColor(m_data.curves.at(m_data.currentCurve).kvCacheDtype, palette())
-            : palette().color(QPalette::Text);
+    QList<KvCacheDtype> dtypes;
+    for (const GrowthCurve &curve : m_data.curves)
+        dtypes << curve.kvCacheDtype;
+    const QColor current = penPrecisionLines(m_kvLines, dtypes, m_data.currentCurve);
     for (int i = 0; i < m_counterfactualLines.size(); ++i) {
         const Counterfactual kind =
             i < m_data.counterfactuals.size() ? m_data.counterfactuals.at(i).kind : Counterfactual::AsIfMha;
@@ -264,13 +257,9 @@ void GrowthChartView::updatePens()
     }
     m_total->setPen(QPen(current, theme::lineWidth(2.5), Qt::DashLine));
     m_budget->setPen(QPen(theme::budgetColor(palette()), theme::lineWidth(2.0), Qt::DashDotLine));
-    m_current->setColor(current);
-    m_current->setBorderColor(palette().color(QPalette::Base));
-    m_crossing->setColor(theme::warningColor(palette()));
-    m_crossing->setBorderColor(palette().color(QPalette::Base));
+    stylePoint(m_current, current, 13);
+    stylePoint(m_crossing, theme::warningColor(palette()), 13);
     m_maxModelLen->setPen(QPen(theme::mutedTextColor(palette()), theme::lineWidth(1.5), Qt::DotLine));
-    for (QScatterSeries *point : {m_current, m_crossing})
-        point->setMarkerSize(theme::lineWidth(13));
     styleCallouts({m_currentLabel, m_crossingLabel, m_maxModelLenLabel}, palette());
 }
 

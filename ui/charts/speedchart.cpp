@@ -192,24 +192,14 @@ void SpeedChartView::applyPalette()
 
 void SpeedChartView::updatePens()
 {
-    for (int i = 0; i < m_lines.size(); ++i) {
-        const KvCacheDtype dtype =
-            i < m_data.curves.size() ? m_data.curves.at(i).kvCacheDtype : KvCacheDtype::BFloat16;
-        m_lines[i]->setPen(QPen(theme::precisionColor(dtype, palette()),
-                                theme::lineWidth(i == m_data.currentCurve ? 3.5 : 2.0)));
-    }
-    const QColor current =
-        m_data.currentCurve < m_data.curves.size()
-            ? theme::precisionColor(m_data.curves.at(m_data.currentCurve).kvCacheDtype, palette())
-            : palette().color(QPalette::Text);
+    QList<KvCacheDtype> dtypes;
+    for (const SpeedCurve &curve : m_data.curves)
+        dtypes << curve.kvCacheDtype;
+    const QColor current = penPrecisionLines(m_lines, dtypes, m_data.currentCurve);
     m_ideal->setPen(QPen(current, theme::lineWidth(2.0), Qt::DashLine));
     m_fits->setPen(QPen(theme::budgetColor(palette()), theme::lineWidth(1.5), Qt::DotLine));
-    m_ridges->setMarkerSize(theme::lineWidth(12));
-    m_current->setMarkerSize(theme::lineWidth(13));
-    m_ridges->setColor(palette().color(QPalette::Text));
-    m_ridges->setBorderColor(palette().color(QPalette::Base));
-    m_current->setColor(current);
-    m_current->setBorderColor(palette().color(QPalette::Base));
+    stylePoint(m_ridges, palette().color(QPalette::Text), 12);
+    stylePoint(m_current, current, 13);
     styleCallouts({m_currentLabel, m_ridgeLabel, m_fitsLabel}, palette());
 }
 

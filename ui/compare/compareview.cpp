@@ -107,14 +107,8 @@ CompareView::CompareView(ScenarioController *controller, UserLibrary *library, Q
     pageLayout->setContentsMargins(0, 0, 0, 0);
     pageLayout->addWidget(m_hint);
     pageLayout->addWidget(m_table);
-    auto *memoryLegend = new LegendStrip(page);
-    memoryLegend->setObjectName(QStringLiteral("compareMemoryLegend"));
-    auto *speedLegend = new LegendStrip(page);
-    speedLegend->setObjectName(QStringLiteral("compareSpeedLegend"));
-    connect(m_memoryChart, &ChartView::legendChanged, memoryLegend,
-            [this, memoryLegend] { memoryLegend->setEntries(m_memoryChart->legendEntries()); });
-    connect(m_speedChart, &ChartView::legendChanged, speedLegend,
-            [this, speedLegend] { speedLegend->setEntries(m_speedChart->legendEntries()); });
+    LegendStrip *memoryLegend = m_memoryChart->makeLegend(page, QStringLiteral("compareMemoryLegend"));
+    LegendStrip *speedLegend = m_speedChart->makeLegend(page, QStringLiteral("compareSpeedLegend"));
     auto *charts = new QHBoxLayout;
     for (const auto &[chart, legend] : {std::pair<ChartView *, LegendStrip *>{m_memoryChart, memoryLegend},
                                         std::pair<ChartView *, LegendStrip *>{m_speedChart, speedLegend}}) {

@@ -85,14 +85,8 @@ ExplorerView::ExplorerView(ScenarioController *controller, UserLibrary *library,
     rightLayout->addLayout(toolbar);
     rightLayout->addWidget(m_figures);
     rightLayout->addWidget(m_speed);
-    auto *breakdownLegend = new LegendStrip(this);
-    breakdownLegend->setObjectName(QStringLiteral("breakdownLegend"));
-    auto *growthLegend = new LegendStrip(this);
-    growthLegend->setObjectName(QStringLiteral("growthLegend"));
-    connect(m_breakdown, &BreakdownChartView::legendChanged, breakdownLegend,
-            [this, breakdownLegend] { breakdownLegend->setEntries(m_breakdown->legendEntries()); });
-    connect(m_growth, &GrowthChartView::legendChanged, growthLegend,
-            [this, growthLegend] { growthLegend->setEntries(m_growth->legendEntries()); });
+    LegendStrip *breakdownLegend = m_breakdown->makeLegend(this, QStringLiteral("breakdownLegend"));
+    LegendStrip *growthLegend = m_growth->makeLegend(this, QStringLiteral("growthLegend"));
     rightLayout->addWidget(m_breakdown, 2);
     rightLayout->addWidget(breakdownLegend);
     rightLayout->addWidget(m_growth, 5);
@@ -102,10 +96,7 @@ ExplorerView::ExplorerView(ScenarioController *controller, UserLibrary *library,
     growthFooter->addWidget(m_growthScale, 0, Qt::AlignTop);
     growthFooter->addWidget(m_counterfactuals, 0, Qt::AlignTop);
     rightLayout->addLayout(growthFooter);
-    auto *speedLegend = new LegendStrip(this);
-    speedLegend->setObjectName(QStringLiteral("speedLegend"));
-    connect(m_speedChart, &SpeedChartView::legendChanged, speedLegend,
-            [this, speedLegend] { speedLegend->setEntries(m_speedChart->legendEntries()); });
+    LegendStrip *speedLegend = m_speedChart->makeLegend(this, QStringLiteral("speedLegend"));
     rightLayout->addWidget(m_speedChart, 5);
     rightLayout->addWidget(speedLegend);
     // Below the layout's minimum height the charts scroll instead of overlapping.

@@ -60,11 +60,8 @@ std::unique_ptr<QWidget> newFigure(const ChartEntry &entry, const ChartSource &s
         ChartView *chart = entry.build(source);
         chart->setParent(figure.get()); // takes the figure's palette (and applies it)
         layout->addWidget(chart, 1);
-        if (const QList<LegendStrip::Entry> entries = chart->legendEntries(); !entries.isEmpty()) {
-            auto *legend = new LegendStrip(figure.get());
-            legend->setEntries(entries);
-            layout->addWidget(legend);
-        }
+        if (!chart->legendEntries().isEmpty())
+            layout->addWidget(chart->makeLegend(figure.get()));
     } else {
         layout->addWidget(newReportPage(source, figure.get()), 1);
     }

@@ -24,12 +24,8 @@ namespace {
 /// A chart with its legend under it, the legend following the chart's entries.
 void addChart(QVBoxLayout *layout, ChartView *chart, int stretch)
 {
-    auto *legend = new LegendStrip(chart->parentWidget());
-    legend->setEntries(chart->legendEntries());
-    QObject::connect(chart, &ChartView::legendChanged, legend,
-                     [chart, legend] { legend->setEntries(chart->legendEntries()); });
     layout->addWidget(chart, stretch);
-    layout->addWidget(legend);
+    layout->addWidget(chart->makeLegend(chart->parentWidget()));
 }
 
 } // namespace
