@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 // The kvscope binary's headless commands: JSON keys and values, exit codes,
 // and one-line errors with no partial output.
-#include "tests/cli/kvscoperun.h"
 #include "tests/filewriters.h"
+#include "tests/support/kvscoperun.h"
 
 #include <cmath>
 
@@ -10,7 +10,6 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
-#include <QProcess>
 #include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QTest>
@@ -133,22 +132,19 @@ private Q_SLOTS:
     void notesStayEnglishUnderAChineseLocale()
     {
         // The window translates the core's notes; the command line installs no translator.
-        QProcess process;
-        QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
-        environment.insert(QStringLiteral("LANG"), QStringLiteral("zh_CN.UTF-8"));
-        environment.insert(QStringLiteral("LANGUAGE"), QStringLiteral("zh_CN"));
-        environment.insert(QStringLiteral("LC_ALL"), QStringLiteral("zh_CN.UTF-8"));
-        process.setProcessEnvironment(environment);
-        process.start(qEnvironmentVariable("KVSCOPE_BINARY"),
-                      {QStringLiteral("calc"), QStringLiteral("--json"), QStringLiteral("--model"),
-                       QStringLiteral("llama-3.1-8b"), QStringLiteral("--gpu"), QStringLiteral("t4"),
-                       QStringLiteral("--dtype"), QStringLiteral("bfloat16"),
-                       QStringLiteral("--quantization"), QStringLiteral("fp8"),
-                       QStringLiteral("--max-model-len"), QStringLiteral("4096"), QStringLiteral("--seq-len"),
-                       QStringLiteral("8192"), QStringLiteral("--batch-size"), QStringLiteral("1")});
-        QVERIFY(process.waitForFinished(60'000));
-        QCOMPARE(process.exitCode(), 0);
-        const QJsonObject o = QJsonDocument::fromJson(process.readAllStandardOutput()).object();
+        kvscope::test::RunOptions chinese;
+        chinese.environment = {QStringLiteral("LANG=zh_CN.UTF-8"), QStringLiteral("LANGUAGE=zh_CN"),
+                               QStringLiteral("LC_ALL=zh_CN.UTF-8")};
+        const kvscope::test::Run calc = kvscope::test::runKvscope(
+            {QStringLiteral("calc"), QStringLiteral("--json"), QStringLiteral("--model"),
+             QStringLiteral("llama-3.1-8b"), QStringLiteral("--gpu"), QStringLiteral("t4"),
+             QStringLiteral("--dtype"), QStringLiteral("bfloat16"), QStringLiteral("--quantization"),
+             QStringLiteral("fp8"), QStringLiteral("--max-model-len"), QStringLiteral("4096"),
+             QStringLiteral("--seq-len"), QStringLiteral("8192"), QStringLiteral("--batch-size"),
+             QStringLiteral("1")},
+            chinese);
+        QVERIFY2(calc.exitCode == 0, calc.describe().constData());
+        const QJsonObject o = QJsonDocument::fromJson(calc.out).object();
         const QString notes =
             o.value(QLatin1String("notes")).toVariant().toStringList().join(QLatin1Char('\n'));
         // The three notes of the brief: no BF16 on a T4, no FP8 tensor cores, a length vLLM refuses.

@@ -3,7 +3,7 @@
 // aspects, four columns, deltas to the first), --variant columns, and bad
 // variants named with their text and option.
 #include "app/cli/comparetext.h"
-#include "tests/cli/kvscoperun.h"
+#include "tests/support/kvscoperun.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>

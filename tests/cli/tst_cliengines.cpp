@@ -2,7 +2,7 @@
 // kvscope calc --engine / --vllm-version and kvscope fit through the binary:
 // JSON keys, SGLang's flag names, one-line errors, and every fit row given
 // back to calc with its options serving the requests.
-#include "tests/cli/kvscoperun.h"
+#include "tests/support/kvscoperun.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>

@@ -1,11 +1,10 @@
 // SPDX-License-Identifier: MIT
 // kvscope export as a script runs it: with no display, each format by its
 // extension, one clear line and no file for every mistake.
-#include "tests/cli/kvscoperun.h"
+#include "tests/support/kvscoperun.h"
 
 #include <QDir>
 #include <QFile>
-#include <QProcess>
 #include <QSize>
 #include <QTemporaryDir>
 #include <QTest>
@@ -17,15 +16,11 @@ namespace {
 /// Runs kvscope with no display at all: DISPLAY, WAYLAND_DISPLAY and QT_QPA_PLATFORM unset.
 Run runWithoutDisplay(const QStringList &arguments)
 {
-    QProcess process;
-    QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
-    for (const char *name : {"DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM"})
-        environment.remove(QLatin1String(name));
-    process.setProcessEnvironment(environment);
-    process.start(qEnvironmentVariable("KVSCOPE_BINARY"), arguments);
-    if (!process.waitForFinished(120'000))
-        qFatal("kvscope did not finish");
-    return {process.exitCode(), process.readAllStandardOutput(), process.readAllStandardError()};
+    RunOptions options;
+    options.unsetEnvironment = {QStringLiteral("DISPLAY"), QStringLiteral("WAYLAND_DISPLAY"),
+                                QStringLiteral("QT_QPA_PLATFORM")};
+    options.timeoutMs = 120'000;
+    return runKvscope(arguments, options);
 }
 
 QByteArray readAll(const QString &path)

@@ -2,7 +2,7 @@
 // kvscope quant end to end: figures from a safetensors file the test writes
 // (worked by hand), JSON shapes, the CSV histogram, and one clear error line
 // with nothing on stdout for every kind of bad file or option.
-#include "tests/cli/kvscoperun.h"
+#include "tests/support/kvscoperun.h"
 #include "tests/tensorfiles.h"
 
 #include <cmath>
@@ -10,7 +10,6 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
-#include <QProcess>
 #include <QTemporaryDir>
 #include <QTest>
 

@@ -5,6 +5,8 @@
 // Nothing here needs root; nothing here touches /dev as root.
 #pragma once
 
+#include "tests/support/kvscoperun.h"
+
 #include <atomic>
 #include <cerrno>
 #include <fcntl.h>
@@ -17,101 +19,20 @@
 #include <QDir>
 #include <QElapsedTimer>
 #include <QFile>
-#include <QProcess>
 #include <QString>
 #include <QStringList>
 
 namespace kvscope::test {
 
-/// How the kvscope binary is run.
-struct RunOptions
-{
-    QString standardOutputFile; ///< stdout redirected to this file (truncated), else read
-    QString workingDirectory;
-    QStringList environment;     ///< NAME=value added to the test's environment
-    int fileSizeLimitBlocks = 0; ///< > 0: `ulimit -f` (512-byte blocks), SIGXFSZ ignored
-    int timeoutMs = 60'000;
-    qint64 maxResidentBytes = 600 << 20; ///< killed past this (a run away read)
-};
+using WatchedRun = Run;
 
-struct WatchedRun
+/// runKvscope() under the hostile suites' watch: killed past 600 MiB unless
+/// `options` says otherwise.
+inline Run runWatched(const QStringList &arguments, RunOptions options = {})
 {
-    int exitCode = -1;
-    bool crashed = false;
-    bool timedOut = false;
-    bool tooLarge = false; ///< killed for its resident memory
-    qint64 peakResidentBytes = 0;
-    QByteArray out;
-    QByteArray err;
-
-    /// "exit 1, stderr: ..." for a failure message.
-    QByteArray describe() const
-    {
-        QByteArray text = timedOut   ? QByteArray("timed out (killed)")
-                          : tooLarge ? "killed past " + QByteArray::number(peakResidentBytes >> 20) + " MiB"
-                          : crashed  ? QByteArray("crashed")
-                                     : "exit " + QByteArray::number(exitCode);
-        return text + ", stderr: " + err;
-    }
-};
-
-/// The resident set of process `pid` in bytes (Linux /proc), or 0.
-inline qint64 residentBytes(qint64 pid)
-{
-    QFile status(QStringLiteral("/proc/%1/status").arg(pid));
-    if (!status.open(QIODevice::ReadOnly))
-        return 0;
-    for (const QByteArray &line : status.readAll().split('\n'))
-        if (line.startsWith("VmRSS:"))
-            return line.mid(6).trimmed().split(' ').first().toLongLong() * 1024;
-    return 0;
-}
-
-/// Runs KVSCOPE_BINARY with `arguments`, killing it when it outlives
-/// `timeoutMs` or grows past `maxResidentBytes`: a defect that reads a
-/// device forever fails the test instead of taking the machine's memory.
-inline WatchedRun runWatched(const QStringList &arguments, const RunOptions &options = {})
-{
-    QProcess process;
-    QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
-    for (const QString &entry : options.environment)
-        environment.insert(entry.section(QLatin1Char('='), 0, 0), entry.section(QLatin1Char('='), 1));
-    process.setProcessEnvironment(environment);
-    if (!options.standardOutputFile.isEmpty())
-        process.setStandardOutputFile(options.standardOutputFile, QIODevice::Truncate);
-    if (!options.workingDirectory.isEmpty())
-        process.setWorkingDirectory(options.workingDirectory);
-    const QString binary = qEnvironmentVariable("KVSCOPE_BINARY");
-    if (options.fileSizeLimitBlocks > 0) {
-        // Ignored SIGXFSZ stays ignored across exec: a write past the limit
-        // then fails with EFBIG, as on a full disk, instead of killing.
-        const QString script = QStringLiteral("trap '' XFSZ; ulimit -f %1 && exec \"$0\" \"$@\"")
-                                   .arg(options.fileSizeLimitBlocks);
-        process.start(QStringLiteral("/bin/sh"),
-                      QStringList{QStringLiteral("-c"), script, binary} + arguments);
-    } else {
-        process.start(binary, arguments);
-    }
-    WatchedRun run;
-    if (!process.waitForStarted(10'000))
-        qFatal("cannot start %s", qPrintable(binary));
-    QElapsedTimer clock;
-    clock.start();
-    while (!process.waitForFinished(20)) {
-        run.peakResidentBytes = std::max(run.peakResidentBytes, residentBytes(process.processId()));
-        run.tooLarge = run.peakResidentBytes > options.maxResidentBytes;
-        run.timedOut = clock.elapsed() > options.timeoutMs;
-        if (run.tooLarge || run.timedOut) {
-            process.kill();
-            process.waitForFinished(10'000);
-            break;
-        }
-    }
-    run.crashed = process.exitStatus() == QProcess::CrashExit;
-    run.exitCode = process.exitCode();
-    run.out = process.readAllStandardOutput();
-    run.err = process.readAllStandardError();
-    return run;
+    if (options.maxResidentBytes == 0)
+        options.maxResidentBytes = 600 << 20;
+    return runKvscope(arguments, options);
 }
 
 /// Makes a FIFO at `path`; false if the file system cannot hold one.

@@ -3,7 +3,7 @@
 // end to end through the binary. Every error must be one line naming the
 // option, key or field and the value exactly as the user gave it; every
 // figure is worked by hand in its case.
-#include "tests/cli/kvscoperun.h"
+#include "tests/support/kvscoperun.h"
 #include "tests/tensorfiles.h"
 
 #include <functional>
@@ -14,8 +14,6 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
-#include <QProcess>
-#include <QProcessEnvironment>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -46,17 +44,17 @@ class TestHostileValues : public QObject
         const QTemporaryDir config;
         QDir(config.path()).mkpath(QStringLiteral("kvscope"));
         test::writeFile(config, QStringLiteral("kvscope/kvscope.conf"), settings);
-        QProcess process;
-        QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
-        environment.insert(QStringLiteral("XDG_CONFIG_HOME"), config.path());
-        environment.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
-        process.setProcessEnvironment(environment);
-        process.start(qEnvironmentVariable("KVSCOPE_BINARY"),
-                      {QStringLiteral("--screenshot"), m_dir.filePath(QStringLiteral("window.png")),
-                       QStringLiteral("--size"), QStringLiteral("800x600")});
-        if (!process.waitForFinished(120'000) || process.exitCode() != 0)
-            qFatal("the window did not start and stop: %s", process.readAllStandardError().constData());
-        return process.readAllStandardError();
+        test::RunOptions options;
+        options.environment = {QStringLiteral("XDG_CONFIG_HOME=") + config.path(),
+                               QStringLiteral("QT_QPA_PLATFORM=offscreen")};
+        options.timeoutMs = 120'000;
+        const test::Run run =
+            test::runKvscope({QStringLiteral("--screenshot"), m_dir.filePath(QStringLiteral("window.png")),
+                              QStringLiteral("--size"), QStringLiteral("800x600")},
+                             options);
+        if (run.exitCode != 0)
+            qFatal("the window did not start and stop: %s", run.describe().constData());
+        return run.err;
     }
 
     /// DeepSeek-V3's config.json (tests/fuzz/corpus/hfconfig, from

@@ -37,7 +37,6 @@
 #include <QJsonObject>
 #include <QLabel>
 #include <QLineSeries>
-#include <QProcess>
 #include <QPushButton>
 #include <QScatterSeries>
 #include <QSignalSpy>
@@ -370,12 +369,10 @@ private Q_SLOTS:
         QVERIFY(m_window->showView(QStringLiteral("explorer")));
         m_window->controller()->setBatchSize(32);
         // The same scenario through kvscope calc --json: an independent path to the same figures.
-        QProcess calc;
-        calc.start(qEnvironmentVariable("KVSCOPE_BINARY"),
-                   {QStringLiteral("calc"), QStringLiteral("--json"), QStringLiteral("--batch-size"),
-                    QStringLiteral("32")});
-        QVERIFY(calc.waitForFinished(30'000));
-        const QJsonObject json = QJsonDocument::fromJson(calc.readAllStandardOutput()).object();
+        const test::Run calc = test::runKvscope({QStringLiteral("calc"), QStringLiteral("--json"),
+                                                 QStringLiteral("--batch-size"), QStringLiteral("32")});
+        QVERIFY2(calc.exitCode == 0, calc.describe().constData());
+        const QJsonObject json = QJsonDocument::fromJson(calc.out).object();
         const QLocale locale;
         SpeedPanel *cards = m_window->explorer()->speedPanel();
         QCOMPARE(

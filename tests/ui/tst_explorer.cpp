@@ -33,7 +33,6 @@
 #include <QJsonObject>
 #include <QLabel>
 #include <QLineSeries>
-#include <QProcess>
 #include <QScatterSeries>
 #include <QSettings>
 #include <QSignalSpy>
@@ -195,12 +194,11 @@ private Q_SLOTS:
         // Same settings through `kvscope calc --json`: every card must agree.
         child<QSpinBox>("batchSpin")->setValue(32);
         selectComboData(child<QComboBox>("kvCacheDtypeCombo"), QStringLiteral("fp8"));
-        QProcess calc;
-        calc.start(qEnvironmentVariable("KVSCOPE_BINARY"),
-                   {QStringLiteral("calc"), QStringLiteral("--json"), QStringLiteral("--batch-size"),
-                    QStringLiteral("32"), QStringLiteral("--kv-cache-dtype"), QStringLiteral("fp8")});
-        QVERIFY(calc.waitForFinished(30'000));
-        const QJsonObject json = QJsonDocument::fromJson(calc.readAllStandardOutput()).object();
+        const test::Run calc = test::runKvscope({QStringLiteral("calc"), QStringLiteral("--json"),
+                                                 QStringLiteral("--batch-size"), QStringLiteral("32"),
+                                                 QStringLiteral("--kv-cache-dtype"), QStringLiteral("fp8")});
+        QVERIFY2(calc.exitCode == 0, calc.describe().constData());
+        const QJsonObject json = QJsonDocument::fromJson(calc.out).object();
         FiguresPanel *figures = explorer()->figuresPanel();
         QCOMPARE(figures->valueLabel(QStringLiteral("kvBytesPerToken"))->text(),
                  QStringLiteral("%1 B").arg(

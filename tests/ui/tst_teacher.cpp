@@ -209,11 +209,10 @@ class TestTeacher : public QObject
 
     static QString calcOutput(const QStringList &arguments)
     {
-        QProcess calc;
-        calc.start(qEnvironmentVariable("KVSCOPE_BINARY"), QStringList{QStringLiteral("calc")} + arguments);
-        if (!calc.waitForFinished(60'000) || calc.exitCode() != 0)
-            qFatal("kvscope calc failed: %s", calc.readAllStandardError().constData());
-        return QString::fromUtf8(calc.readAllStandardOutput());
+        const test::Run calc = test::runKvscope(QStringList{QStringLiteral("calc")} + arguments);
+        if (calc.exitCode != 0)
+            qFatal("kvscope calc failed: %s", calc.describe().constData());
+        return QString::fromUtf8(calc.out);
     }
 
 private Q_SLOTS:

@@ -2,6 +2,7 @@
 // Helpers shared by the UI suites.
 #pragma once
 
+#include "tests/support/kvscoperun.h"
 #include "ui/state/appsettings.h"
 #include "ui/window/mainwindow.h"
 
@@ -14,7 +15,6 @@
 #include <QElapsedTimer>
 #include <QFile>
 #include <QImage>
-#include <QProcess>
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
@@ -86,15 +86,14 @@ inline WindowRun runWindow(const QTemporaryDir &config, const QStringList &argum
     if (!file.open(QIODevice::WriteOnly) || file.write(settings) != settings.size())
         qFatal("cannot write %s", qPrintable(file.fileName()));
     file.close();
-    QProcess process;
-    QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
-    environment.insert(QStringLiteral("XDG_CONFIG_HOME"), config.path());
-    environment.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
-    process.setProcessEnvironment(environment);
-    process.start(qEnvironmentVariable("KVSCOPE_BINARY"), arguments);
-    if (!process.waitForFinished(120'000))
+    RunOptions options;
+    options.environment = {QStringLiteral("XDG_CONFIG_HOME=") + config.path(),
+                           QStringLiteral("QT_QPA_PLATFORM=offscreen")};
+    options.timeoutMs = 120'000;
+    const Run run = runKvscope(arguments, options);
+    if (run.timedOut)
         qFatal("kvscope did not finish");
-    return {process.exitCode(), process.readAllStandardError()};
+    return {run.exitCode, run.err};
 }
 
 /// Counts pixels of `color` (within a small tolerance) in every other row and column.
