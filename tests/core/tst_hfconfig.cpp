@@ -222,7 +222,7 @@ private Q_SLOTS:
 
     void sixtyFiveThousandLayersWithDenseSteps()
     {
-        // A fuzzed config (tests/fuzz/corpus/hfconfig/slow-unit-dense-layer-list.json) declared 61,280 layers
+        // A fuzzed config (tests/fuzz/named/hfconfig/slow-unit-dense-layer-list.json) declared 61,280 layers
         // with moe_layer_freq 2: the dense layers were a list searched once per layer, and planning took 22
         // s. Counted by hand: layers 3..65,535 at even index hold experts.
         QJsonObject o = object(deepseekV2Lite);

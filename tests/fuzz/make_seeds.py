@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
-"""Writes the seed corpora under tests/fuzz/corpus/ (run from anywhere):
+"""Writes the named seeds under tests/fuzz/named/ (run from anywhere):
 real config.json files from the presets, crafted safetensors files and small
 GGUF files (format: ggml-org/ggml docs/gguf.md). Deterministic output."""
 import json
@@ -9,7 +9,7 @@ import struct
 
 here = pathlib.Path(__file__).resolve().parent
 root = here.parents[1]
-corpus = here / "corpus"
+corpus = here / "named"
 
 
 def write(target, name, data):

@@ -229,7 +229,7 @@ private Q_SLOTS:
 
     // Found by fuzz_settingsfile: a stored list or string whose QDataStream count claims billions of
     // elements. Qt 6.4 reserves from that count before reading (2.6 GB asked for by the fuzzer's input,
-    // tests/fuzz/corpus/settingsfile/oom-stored-list-count.conf), finds the data short and hands back what
+    // tests/fuzz/named/settingsfile/oom-stored-list-count.conf), finds the data short and hands back what
     // it read: nothing. The window must start, stay small and restore none of it; a stored value of a type
     // Qt cannot construct at all is named as unreadable.
     void storedValuesClaimingBillionsOfElementsAreSkipped()

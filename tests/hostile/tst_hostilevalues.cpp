@@ -57,11 +57,11 @@ class TestHostileValues : public QObject
         return run.err;
     }
 
-    /// DeepSeek-V3's config.json (tests/fuzz/corpus/hfconfig, from
+    /// DeepSeek-V3's config.json (tests/fuzz/named/hfconfig, from
     /// huggingface.co/deepseek-ai/DeepSeek-V3) with `change` applied, written out.
     QString deepseekV3With(const std::function<void(QJsonObject &)> &change, const QString &name)
     {
-        QFile file(QStringLiteral(KVSCOPE_TESTS_DIR "/fuzz/corpus/hfconfig/deepseek-v3.json"));
+        QFile file(QStringLiteral(KVSCOPE_TESTS_DIR "/fuzz/named/hfconfig/deepseek-v3.json"));
         if (!file.open(QIODevice::ReadOnly))
             qFatal("cannot read the DeepSeek-V3 config");
         QJsonObject config = QJsonDocument::fromJson(file.readAll()).object();

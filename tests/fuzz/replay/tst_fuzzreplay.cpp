@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: MIT
-// Every committed fuzz input (tests/fuzz/corpus/<target>/) through its
-// target's function (tests/fuzz/fuzztargets.h): each parser accepts or
-// rejects it without crashing, without a sanitizer report under
-// KVSCOPE_SANITIZE, and without breaking a property the target checks.
-// Inputs that once crashed a target stay in its corpus, so each is a
-// regression test here.
+// Every committed fuzz input through its target's function
+// (tests/fuzz/fuzztargets.h): each parser accepts or rejects it without
+// crashing, without a sanitizer report under KVSCOPE_SANITIZE, and without
+// breaking a property the target checks. The named inputs
+// (tests/fuzz/named/<target>/: seeds, and every input that once found a
+// defect, named after it) are never dropped, so each is a regression test
+// here; the generated ones (tests/fuzz/corpus/<target>/) are what the fuzzer
+// found that adds coverage beyond them.
 #include "tests/fuzz/fuzztargets.h"
 
 #include <cstddef>
@@ -39,9 +41,14 @@ constexpr Target targets[] = {
     {"settingsfile", fuzz::settingsfile},
 };
 
-QDir corpus()
+QDir named()
 {
-    return QDir(QStringLiteral(KVSCOPE_FUZZ_CORPUS));
+    return QDir(QStringLiteral(KVSCOPE_FUZZ_DIR "/named"));
+}
+
+QDir generated()
+{
+    return QDir(QStringLiteral(KVSCOPE_FUZZ_DIR "/corpus"));
 }
 
 } // namespace
@@ -59,22 +66,25 @@ private Q_SLOTS:
         for (const Target &target : targets)
             names << QLatin1String(target.name);
         QCOMPARE(names, QStringLiteral(KVSCOPE_FUZZ_TARGET_NAMES).split(QLatin1Char(',')));
-        QStringList folders = corpus().entryList(QDir::Dirs | QDir::NoDotAndDotDot);
         names.sort();
-        QCOMPARE(folders, names);
+        QCOMPARE(named().entryList(QDir::Dirs | QDir::NoDotAndDotDot), names);
         for (const QString &name : names)
-            QVERIFY2(!QDir(corpus().filePath(name)).isEmpty(QDir::Files), qPrintable(name));
+            QVERIFY2(!QDir(named().filePath(name)).isEmpty(QDir::Files), qPrintable(name));
+        for (const QString &folder : generated().entryList(QDir::Dirs | QDir::NoDotAndDotDot))
+            QVERIFY2(names.contains(folder), qPrintable(folder));
     }
 
     void replay_data()
     {
         QTest::addColumn<int>("target");
         QTest::addColumn<QString>("path");
-        for (int i = 0; i < int(std::size(targets)); ++i) {
-            const QDir folder(corpus().filePath(QLatin1String(targets[i].name)));
-            for (const QString &file : folder.entryList(QDir::Files, QDir::Name))
-                QTest::addRow("%s/%s", targets[i].name, qPrintable(file)) << i << folder.filePath(file);
-        }
+        for (const QDir &inputs : {named(), generated()})
+            for (int i = 0; i < int(std::size(targets)); ++i) {
+                const QDir folder(inputs.filePath(QLatin1String(targets[i].name)));
+                for (const QString &file : folder.entryList(QDir::Files, QDir::Name))
+                    QTest::addRow("%s/%s/%s", qPrintable(inputs.dirName()), targets[i].name, qPrintable(file))
+                        << i << folder.filePath(file);
+            }
     }
 
     void replay()
