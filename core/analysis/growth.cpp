@@ -40,6 +40,21 @@ std::int64_t powerOfTwoAtLeast(std::int64_t value)
     return power;
 }
 
+namespace {
+
+/// `xs` with `lo` and `hi` added, sorted, without repeats and without values outside [lo, hi].
+QList<std::int64_t> sortedWithin(QList<std::int64_t> xs, std::int64_t lo, std::int64_t hi)
+{
+    xs << lo << hi;
+    std::sort(xs.begin(), xs.end());
+    xs.erase(std::unique(xs.begin(), xs.end()), xs.end());
+    xs.erase(std::remove_if(xs.begin(), xs.end(), [&](std::int64_t x) { return x < lo || x > hi; }),
+             xs.end());
+    return xs;
+}
+
+} // namespace
+
 /// `points` evenly spaced integers from lo to hi plus the `extra` values in that range.
 QList<std::int64_t> linearSpacedPoints(std::int64_t lo, std::int64_t hi, int points,
                                        QList<std::int64_t> extra)
@@ -49,12 +64,7 @@ QList<std::int64_t> linearSpacedPoints(std::int64_t lo, std::int64_t hi, int poi
         const double t = points > 1 ? double(i) / double(points - 1) : 0.0;
         xs << std::clamp<std::int64_t>(std::llround(double(lo) + double(hi - lo) * t), lo, hi);
     }
-    xs << lo << hi;
-    std::sort(xs.begin(), xs.end());
-    xs.erase(std::unique(xs.begin(), xs.end()), xs.end());
-    xs.erase(std::remove_if(xs.begin(), xs.end(), [&](std::int64_t x) { return x < lo || x > hi; }),
-             xs.end());
-    return xs;
+    return sortedWithin(std::move(xs), lo, hi);
 }
 
 /// Labelled x values: powers of two on a log axis, multiples of a power of two on a
@@ -128,12 +138,7 @@ QList<std::int64_t> logSpacedPoints(std::int64_t lo, std::int64_t hi, int points
         const double t = points > 1 ? double(i) / double(points - 1) : 0.0;
         xs << std::clamp<std::int64_t>(std::llround(double(lo) * std::exp(ratio * t)), lo, hi);
     }
-    xs << lo << hi;
-    std::sort(xs.begin(), xs.end());
-    xs.erase(std::unique(xs.begin(), xs.end()), xs.end());
-    xs.erase(std::remove_if(xs.begin(), xs.end(), [&](std::int64_t x) { return x < lo || x > hi; }),
-             xs.end());
-    return xs;
+    return sortedWithin(std::move(xs), lo, hi);
 }
 
 QList<KvCacheDtype> chartKvDtypes(const MemoryPlan &plan, int &current)

@@ -21,6 +21,19 @@ const EnumSpelling<AxisScale> axisScales[] = {
     {AxisScale::Logarithmic, "log"},
 };
 
+/// The value `text` spells in `table`; else an error naming `option`: "expected 'a' or 'b', got 'c'".
+template <class Enum, std::size_t N>
+Enum parseSpelling(const EnumSpelling<Enum> (&table)[N], const QString &text, const QString &option)
+{
+    if (const std::optional<Enum> value = enumValue(table, text))
+        return *value;
+    QStringList quoted;
+    for (const QString &name : enumChoices(table))
+        quoted << QLatin1Char('\'') + name + QLatin1Char('\'');
+    throw Error(
+        QStringLiteral("%1: expected %2, got '%3'").arg(option, quoted.join(QStringLiteral(" or ")), text));
+}
+
 } // namespace
 
 QString growthAxisName(GrowthAxis axis)
@@ -30,9 +43,7 @@ QString growthAxisName(GrowthAxis axis)
 
 GrowthAxis parseGrowthAxis(const QString &text, const QString &option)
 {
-    if (const std::optional<GrowthAxis> axis = enumValue(growthAxes, text))
-        return *axis;
-    throw Error(QStringLiteral("%1: expected 'sequence' or 'batch', got '%2'").arg(option, text));
+    return parseSpelling(growthAxes, text, option);
 }
 
 QString axisScaleName(AxisScale scale)
@@ -42,9 +53,7 @@ QString axisScaleName(AxisScale scale)
 
 AxisScale parseAxisScale(const QString &text, const QString &option)
 {
-    if (const std::optional<AxisScale> scale = enumValue(axisScales, text))
-        return *scale;
-    throw Error(QStringLiteral("%1: expected 'linear' or 'log', got '%2'").arg(option, text));
+    return parseSpelling(axisScales, text, option);
 }
 
 double axisPosition(std::int64_t x, AxisScale scale)
