@@ -21,11 +21,11 @@ namespace kvscope::test {
 /// How the kvscope binary is run.
 struct RunOptions
 {
-    QString standardOutputFile;  ///< stdout redirected to this file (truncated), else read
+    QString standardOutputFile; ///< stdout redirected to this file (truncated), else read
     QString workingDirectory;
-    QStringList environment;     ///< NAME=value added to the test's environment
+    QStringList environment;      ///< NAME=value added to the test's environment
     QStringList unsetEnvironment; ///< names removed from it (DISPLAY, QT_QPA_PLATFORM…)
-    int fileSizeLimitBlocks = 0; ///< > 0: `ulimit -f` (512-byte blocks), SIGXFSZ ignored
+    int fileSizeLimitBlocks = 0;  ///< > 0: `ulimit -f` (512-byte blocks), SIGXFSZ ignored
     int timeoutMs = 60'000;
     qint64 maxResidentBytes = 0; ///< > 0: killed past this (a runaway read)
 };
@@ -85,7 +85,8 @@ inline Run runKvscope(const QStringList &arguments, const RunOptions &options = 
         // then fails with EFBIG, as on a full disk, instead of killing.
         const QString script = QStringLiteral("trap '' XFSZ; ulimit -f %1 && exec \"$0\" \"$@\"")
                                    .arg(options.fileSizeLimitBlocks);
-        process.start(QStringLiteral("/bin/sh"), QStringList{QStringLiteral("-c"), script, binary} + arguments);
+        process.start(QStringLiteral("/bin/sh"),
+                      QStringList{QStringLiteral("-c"), script, binary} + arguments);
     } else {
         process.start(binary, arguments);
     }
