@@ -345,8 +345,8 @@
         <translation>并排对比探索页场景的 2 到 4 种精度：添加列并修改选项，或从经典问题开始。</translation>
     </message>
     <message>
-        <source>Weights (--dtype)</source>
-        <translation>权重（--dtype）</translation>
+        <source>Weights (%1)</source>
+        <translation>权重（%1）</translation>
     </message>
     <message>
         <source>Quantization</source>
@@ -357,8 +357,8 @@
         <translation>分组大小</translation>
     </message>
     <message>
-        <source>KV cache (--kv-cache-dtype)</source>
-        <translation>KV Cache（--kv-cache-dtype）</translation>
+        <source>KV cache (%1)</source>
+        <translation>KV Cache（%1）</translation>
     </message>
     <message>
         <source>per row</source>
@@ -446,8 +446,8 @@
         <translation>复制 JSON</translation>
     </message>
     <message>
-        <source>Copy the whole plan as JSON, the same object as kvscope calc --json.</source>
-        <translation>以 JSON 复制完整结果，与 kvscope calc --json 输出相同。</translation>
+        <source>Copy the whole plan as JSON, the same object as kvscope calc %1.</source>
+        <translation>以 JSON 复制完整结果，与 kvscope calc %1 输出相同。</translation>
     </message>
     <message>
         <source>Growth chart: %1</source>
@@ -682,8 +682,8 @@
         <translation>最大并发</translation>
     </message>
     <message>
-        <source>requests of %1 tokens (--max-model-len)</source>
-        <translation>每个请求 %1 个 token（--max-model-len）</translation>
+        <source>requests of %1 tokens (%2)</source>
+        <translation>每个请求 %1 个 token（%2）</translation>
     </message>
     <message>
         <source>Weights per GPU</source>
@@ -842,8 +842,8 @@
         <translation>无</translation>
     </message>
     <message>
-        <source>not one request of %1 tokens (--max-model-len)</source>
-        <translation>连一个 %1 token 的请求都放不下（--max-model-len）</translation>
+        <source>not one request of %1 tokens (%2)</source>
+        <translation>连一个 %1 token 的请求都放不下（%2）</translation>
     </message>
     <message>
         <source>%1 over the budget alone</source>
@@ -1573,8 +1573,8 @@
         <translation>导出数据</translation>
     </message>
     <message>
-        <source>CSV (*.csv);;JSON, as kvscope calc --json (*.json)</source>
-        <translation>CSV (*.csv);;JSON，与 kvscope calc --json 相同 (*.json)</translation>
+        <source>CSV (*.csv);;JSON, as kvscope calc %1 (*.json)</source>
+        <translation>CSV (*.csv);;JSON，与 kvscope calc %1 相同 (*.json)</translation>
     </message>
     <message>
         <source>%1: figures are saved as .csv or .json</source>
@@ -1680,8 +1680,8 @@
         <translation>%1：缓存的 Key 和 Value 的精度。只有它会改变单个 token 的 KV Cache 大小：fp8 比 bfloat16 减半，缓存能容纳的 token 数翻倍。auto 跟随 %2。</translation>
     </message>
     <message>
-        <source>Walk the KV cache precision: FP32, FP16/BF16, FP8 (sets --kv-cache-dtype). Shortcut: Ctrl+K.</source>
-        <translation>切换 KV Cache 精度：FP32、FP16/BF16、FP8（设置 --kv-cache-dtype）。快捷键：Ctrl+K。</translation>
+        <source>Walk the KV cache precision: FP32, FP16/BF16, FP8 (sets %1). Shortcut: Ctrl+K.</source>
+        <translation>切换 KV Cache 精度：FP32、FP16/BF16、FP8（设置 %1）。快捷键：Ctrl+K。</translation>
     </message>
     <message>
         <source>%1: the share of GPU memory vLLM may use. The rest is left to CUDA graphs and other processes.</source>
