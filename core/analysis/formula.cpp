@@ -2,6 +2,7 @@
 #include "core/analysis/formula.h"
 
 #include "core/common/checked.h"
+#include "core/common/scenariofield.h"
 #include "core/common/units.h"
 #include "core/plan/kvcache.h"
 #include "core/plan/planner.h"
@@ -494,12 +495,13 @@ QList<FormulaLine> kvLines(const Scenario &s, const MemoryPlan &plan)
                     TermUnit::Sequences);
     t.seqLen =
         count(QStringLiteral("sequence_length"), plan.seqLen, ScenarioField::SeqLen, {}, TermUnit::Tokens);
-    t.blockSize =
-        count(QStringLiteral("block_size"), plan.blockSize, ScenarioField::BlockSize,
-              plan.blockSize != plan.requestedBlockSize
-                  ? QStringLiteral("raised by vLLM from --block-size %1").arg(plan.requestedBlockSize)
-                  : QString(),
-              TermUnit::Tokens);
+    const QString raised = plan.blockSize != plan.requestedBlockSize
+                               ? QStringLiteral("raised by vLLM from %2 %1")
+                                     .arg(plan.requestedBlockSize)
+                                     .arg(optionFlag(ScenarioField::BlockSize))
+                               : QString();
+    t.blockSize = count(QStringLiteral("block_size"), plan.blockSize, ScenarioField::BlockSize, raised,
+                        TermUnit::Tokens);
 
     QList<FormulaLine> lines;
     t.heads = count(QStringLiteral("num_key_value_heads"), kv.numKvHeads, ScenarioField::Model,
@@ -572,14 +574,15 @@ QList<FormulaLine> weightLines(const MemoryPlan &plan)
                        QStringLiteral("embeddings, lm_head, norms, biases, routers"));
         share.term(unquantized).op(" / ").term(all);
         const double shareValue = double(w.unquantizedParams) / double(plan.params.total);
-        lines << share.result({QString(),
-                               decimalText(100.0 * shareValue, 2) + QStringLiteral(" %"),
-                               0,
-                               shareValue,
-                               TermUnit::Ratio,
-                               {},
-                               {}},
-                              Formula::tr("parameters the method leaves in --dtype"));
+        lines << share.result(
+            {QString(),
+             decimalText(100.0 * shareValue, 2) + QStringLiteral(" %"),
+             0,
+             shareValue,
+             TermUnit::Ratio,
+             {},
+             {}},
+            Formula::tr("parameters the method leaves in %1").arg(optionFlag(ScenarioField::Dtype)));
 
         LineBuilder whole(FormulaSection::Weights, QStringLiteral("bits_per_weight"));
         whole.op("(")
@@ -604,9 +607,9 @@ QList<FormulaLine> weightLines(const MemoryPlan &plan)
             .term(bytes(QStringLiteral("checkpoint_bytes"), w.checkpointBytes, ScenarioField::Dtype))
             .op(" / ")
             .term(all);
-        lines << line.result(
-            bits(QString(), w.bitsPerWeight, {}, {}, 3),
-            Formula::tr("unquantized: every weight in --dtype %1").arg(dtypeName(plan.dtype)));
+        lines << line.result(bits(QString(), w.bitsPerWeight, {}, {}, 3),
+                             Formula::tr("unquantized: every weight in %2 %1")
+                                 .arg(dtypeName(plan.dtype), optionFlag(ScenarioField::Dtype)));
     }
     LineBuilder perGpu(FormulaSection::Weights, QStringLiteral("weights_bytes"));
     perGpu
@@ -716,14 +719,16 @@ QList<FormulaLine> capacityLines(const Scenario &s, const MemoryPlan &plan, cons
                       QStringLiteral("blocks of min(sliding_window − 1 + max_num_batched_tokens, "
                                      "max_model_len) tokens, plus one"),
                       QStringLiteral("blocks of min(chunk + max_num_batched_tokens, max_model_len) tokens"));
-    lines << request.result(count(QString(), kv.blocksPerMaxRequest, {}),
-                            Formula::tr("blocks one request of --max-model-len tokens reserves"));
+    lines << request.result(
+        count(QString(), kv.blocksPerMaxRequest, {}),
+        Formula::tr("blocks one request of %1 tokens reserves").arg(optionFlag(ScenarioField::MaxModelLen)));
 
     LineBuilder concurrency(FormulaSection::Capacity, QStringLiteral("max_concurrency"));
     concurrency.term(lines.at(lines.size() - 3)).op(" / ").term(lines.last());
     lines << concurrency.result(
         {QString(), decimalText(kv.maxConcurrency, 2), 0, kv.maxConcurrency, TermUnit::Ratio, {}, {}},
-        Formula::tr("vLLM's \"Maximum concurrency\" for requests of --max-model-len tokens"));
+        Formula::tr("vLLM's \"Maximum concurrency\" for requests of %1 tokens")
+            .arg(optionFlag(ScenarioField::MaxModelLen)));
 
     LineBuilder headroom(FormulaSection::Capacity, QStringLiteral("headroom"));
     headroom.term(lines.at(1)).op(" − ").term(cache);

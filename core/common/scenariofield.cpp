@@ -77,6 +77,15 @@ const EnumSpelling<CommandOption> commandOptions[] = {
     {CommandOption::Cols, "cols"},
     {CommandOption::Std, "std"},
     {CommandOption::Scheme, "scheme"},
+    {CommandOption::Tensor, "tensor"},
+    {CommandOption::List, "list"},
+    {CommandOption::Json, "json"},
+};
+
+// vLLM's engine argument and llama.cpp's server option (llama-server --help).
+const EnumSpelling<ServerOption> serverOptions[] = {
+    {ServerOption::VllmTokenizer, "tokenizer"},
+    {ServerOption::LlamaCppCacheTypeK, "cache-type-k"},
 };
 
 const FieldSpelling &spelling(ScenarioField field)
@@ -150,6 +159,11 @@ QString flagForKey(const QString &key)
 QString commandFlag(CommandOption option)
 {
     return dashed(enumName(commandOptions, option));
+}
+
+QString serverFlag(ServerOption option)
+{
+    return dashed(enumName(serverOptions, option));
 }
 
 } // namespace kvscope

@@ -81,9 +81,23 @@ enum class CommandOption
     Cols,
     Std,    ///< kvscope quantize: the synthetic tensor's standard deviation
     Scheme, ///< kvscope quantize: the format simulated
+    Tensor, ///< kvscope quant: the tensor read from a .safetensors file
+    List,   ///< kvscope quant: list the file's tensors
+    Json,   ///< kvscope calc (and the other commands): print JSON
 };
 
 /// "--max-gpus".
 QString commandFlag(CommandOption option);
+
+/// Flags of the serving programs that no scenario field sets, which the launch
+/// line's caveats name; spelled here beside the fields' flags.
+enum class ServerOption
+{
+    VllmTokenizer,      ///< vLLM's --tokenizer: where a GGUF model's tokenizer comes from
+    LlamaCppCacheTypeK, ///< llama.cpp's llama-server --cache-type-k: the K cache type (-v for V)
+};
+
+/// "--tokenizer", "--cache-type-k".
+QString serverFlag(ServerOption option);
 
 } // namespace kvscope

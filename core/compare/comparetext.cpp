@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "core/compare/comparetext.h"
 
+#include "core/common/scenariofield.h"
 #include "core/common/units.h"
 
 #include <cmath>
@@ -50,8 +51,8 @@ QString CompareText::rowToolTip(CompareRowId id)
     case CompareRowId::WeightsBytes:
         return tr("The weights as stored, per GPU.");
     case CompareRowId::KvBytesPerToken:
-        return tr("One token's KV cache over every layer, per GPU: set by --kv-cache-dtype, not by the "
-                  "weight format.");
+        return tr("One token's KV cache over every layer, per GPU: set by %1, not by the weight format.")
+            .arg(optionFlag(ScenarioField::KvCacheDtype));
     case CompareRowId::KvCacheBytes:
         return tr("The KV cache of the whole batch at its sequence length, per GPU.");
     case CompareRowId::HeadroomBytes:
@@ -59,7 +60,7 @@ QString CompareText::rowToolTip(CompareRowId id)
     case CompareRowId::KvCapacityTokens:
         return tr("Tokens the KV cache holds: vLLM's \"GPU KV cache size\".");
     case CompareRowId::MaxConcurrency:
-        return tr("Requests of --max-model-len tokens that fit at once.");
+        return tr("Requests of %1 tokens that fit at once.").arg(optionFlag(ScenarioField::MaxModelLen));
     case CompareRowId::LargestBatchThatFits:
         return tr("The largest batch of sequences at this length whose KV cache fits.");
     case CompareRowId::DecodeTokensPerSecond:

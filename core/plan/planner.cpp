@@ -60,9 +60,9 @@ void applyMeasuredCheckpoint(const ModelArch &m, int tp, MemoryPlan &plan)
         if (tp > 1)
             plan.notes << QCoreApplication::translate(
                               "kvscope::Planner",
-                              "GGUF weights under --tensor-parallel-size %1 are divided evenly over the "
-                              "GPUs (an approximation)")
-                              .arg(tp);
+                              "GGUF weights under %2 %1 are divided evenly over the GPUs (an approximation)")
+                              .arg(tp)
+                              .arg(optionFlag(ScenarioField::TensorParallelSize));
         return;
     }
     const std::int64_t estimated = w.checkpointBytes;
@@ -72,8 +72,9 @@ void applyMeasuredCheckpoint(const ModelArch &m, int tp, MemoryPlan &plan)
         plan.notes << QCoreApplication::translate(
                           "kvscope::Planner",
                           "the checkpoint measures %1 as stored; the estimate for %2 weights is %3 "
-                          "(vLLM loads weights in --dtype; the budget uses the estimate)")
-                          .arg(formatGiB(m.measured.bytes), dtypeName(plan.dtype), formatGiB(estimated));
+                          "(vLLM loads weights in %4; the budget uses the estimate)")
+                          .arg(formatGiB(m.measured.bytes), dtypeName(plan.dtype), formatGiB(estimated),
+                               optionFlag(ScenarioField::Dtype));
 }
 
 /// How vLLM lays out the cache of the architectures that mix layer kinds.
@@ -102,10 +103,12 @@ void addArchitectureNotes(const ModelArch &m, MemoryPlan &plan)
                    .arg(kv.fp8DsMla ? QStringLiteral(" (fp8_ds_mla)") : QString())
                    .arg(indexer);
         if (!kv.fp8DsMla)
-            plan.notes << QCoreApplication::translate(
-                "kvscope::Planner",
-                "older vLLM builds store fp8_ds_mla (656 B) even for --kv-cache-dtype auto; "
-                "pass --kv-cache-dtype fp8 to plan that layout");
+            plan.notes
+                << QCoreApplication::translate(
+                       "kvscope::Planner",
+                       "older vLLM builds store fp8_ds_mla (656 B) even for %1 auto; pass %1 fp8 to plan "
+                       "that layout")
+                       .arg(optionFlag(ScenarioField::KvCacheDtype));
     }
     if (kv.chunkedLayers > 0)
         plan.notes
@@ -130,13 +133,13 @@ void addCompatibilityNotes(const Scenario &s, MemoryPlan &plan)
     if (plan.dtype == WeightDtype::BFloat16 && preAmpere)
         plan.notes << QCoreApplication::translate(
                           "kvscope::Planner",
-                          "%1 (compute capability %2) has no bfloat16; vLLM requires --dtype float16 there")
-                          .arg(s.gpu.name, cc);
+                          "%1 (compute capability %2) has no bfloat16; vLLM requires %3 float16 there")
+                          .arg(s.gpu.name, cc, optionFlag(ScenarioField::Dtype));
     if (plan.quantization.isAwqOrGptq() && plan.dtype == WeightDtype::BFloat16)
         plan.notes << QCoreApplication::translate(
                           "kvscope::Planner",
-                          "vLLM runs %1 with float16 activations; --dtype bfloat16 may be rejected")
-                          .arg(quantMethodName(plan.quantization.method));
+                          "vLLM runs %1 with float16 activations; %2 bfloat16 may be rejected")
+                          .arg(quantMethodName(plan.quantization.method), optionFlag(ScenarioField::Dtype));
     if (plan.quantization.method == QuantMethod::Fp8 && !s.gpu.fp8Native && !s.gpu.name.isEmpty())
         plan.notes << QCoreApplication::translate(
                           "kvscope::Planner",
@@ -393,13 +396,11 @@ MemoryPlan planMemory(const Scenario &s)
             plan.largestSeqLenThatFits = largestSatisfying(upper, seqFits);
         }
     } catch (const Error &error) {
-        throw Error(QCoreApplication::translate(
-                        "kvscope::Planner",
-                        "%1, for %2 with --batch-size %3, --seq-len %4, --tensor-parallel-size %5")
-                        .arg(error.message(), m.name)
-                        .arg(s.batchSize)
-                        .arg(s.seqLen)
-                        .arg(tp));
+        throw Error(QCoreApplication::translate("kvscope::Planner", "%1, for %2 with %6 %3, %7 %4, %8 %5")
+                        .arg(error.message(), m.name, QString::number(s.batchSize), QString::number(s.seqLen),
+                             QString::number(tp), optionFlag(ScenarioField::BatchSize),
+                             optionFlag(ScenarioField::SeqLen),
+                             optionFlag(ScenarioField::TensorParallelSize)));
     }
 
     if (plan.seqLen > plan.maxModelLen)

@@ -73,15 +73,15 @@ void SglangRules::applyBudget(const Scenario &s, MemoryPlan &plan) const
     plan.budgetBytes =
         mulDivFloor(s.gpu.memoryBytes - plan.preloadBytes, plan.memFractionStaticPpm, 1'000'000);
     if (s.memFractionStaticPpm <= 0)
-        plan.notes
-            << QCoreApplication::translate(
-                   "kvscope::Planner",
-                   "SGLang's default --mem-fraction-static for %1 at --tp-size %2: %3 (it keeps %4 MiB for "
-                   "activations and CUDA graphs)")
-                   .arg(s.gpu.name)
-                   .arg(s.tensorParallelSize)
-                   .arg(formatUtilization(plan.memFractionStaticPpm))
-                   .arg(defaults.reservedMib);
+        plan.notes << QCoreApplication::translate(
+                          "kvscope::Planner",
+                          "SGLang's default %5 for %1 at %6 %2: %3 (it keeps %4 MiB for activations and CUDA "
+                          "graphs)")
+                          .arg(s.gpu.name, QString::number(s.tensorParallelSize),
+                               formatUtilization(plan.memFractionStaticPpm),
+                               QString::number(defaults.reservedMib),
+                               sglangFlag(ScenarioField::MemFractionStatic),
+                               sglangFlag(ScenarioField::TensorParallelSize));
 }
 
 bool SglangRules::starts(const KvCacheMemory &kv) const
@@ -101,14 +101,16 @@ void SglangRules::addNotes(const Scenario &, MemoryPlan &plan) const
     if (plan.engineStarts && plan.kv.capacityTokens < plan.maxModelLen)
         plan.notes << QCoreApplication::translate(
                           "kvscope::Planner",
-                          "SGLang's pool holds %1 tokens, fewer than --context-length %2: it caps each "
-                          "request at the pool")
-                          .arg(formatCount(plan.kv.capacityTokens), formatCount(plan.maxModelLen));
+                          "SGLang's pool holds %1 tokens, fewer than %3 %2: it caps each request at the pool")
+                          .arg(formatCount(plan.kv.capacityTokens), formatCount(plan.maxModelLen),
+                               sglangFlag(ScenarioField::MaxModelLen));
     else if (!plan.engineStarts)
-        plan.notes << QCoreApplication::translate(
-            "kvscope::Planner",
-            "SGLang would refuse to start: no memory is left for the KV pool (\"Not enough memory. "
-            "Please try to increase --mem-fraction-static\")");
+        plan.notes
+            << QCoreApplication::translate(
+                   "kvscope::Planner",
+                   "SGLang would refuse to start: no memory is left for the KV pool (\"Not enough memory. "
+                   "Please try to increase %1\")")
+                   .arg(sglangFlag(ScenarioField::MemFractionStatic));
 }
 
 } // namespace kvscope

@@ -4,6 +4,7 @@
 #include "core/common/checked.h"
 #include "core/common/enumtable.h"
 #include "core/common/error.h"
+#include "core/common/scenariofield.h"
 #include "core/gpu/gpuspec.h"
 #include "core/model/inventory.h"
 #include "core/plan/weights.h"
@@ -174,7 +175,9 @@ void SpeedModel::readHardware(const GpuSpec &gpu, const MemoryPlan &plan)
     else if (!positive(path.tflops))
         missing << QStringLiteral("dense %1 TFLOPS").arg(computeFormatName(path.format));
     if (tp > 1 && !positive(gpu.interconnectGBs))
-        missing << QStringLiteral("interconnect bandwidth for --tensor-parallel-size %1").arg(tp);
+        missing << QStringLiteral("interconnect bandwidth for %2 %1")
+                       .arg(tp)
+                       .arg(optionFlag(ScenarioField::TensorParallelSize));
     m_available = missing.isEmpty();
     if (!m_available)
         m_notes << QStringLiteral("speed: %1 lists no %2; speed figures are not computed")

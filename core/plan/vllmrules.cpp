@@ -99,9 +99,10 @@ void VllmRules::addNotes(const Scenario &s, MemoryPlan &plan) const
     if (!plan.engineStarts && plan.kv.maxModelLenThatFits > 0)
         plan.notes << QCoreApplication::translate(
                           "kvscope::Planner", "vLLM would refuse to start: one %1-token request needs %2 KV "
-                                              "blocks, the cache holds %3; --max-model-len %4 would fit")
+                                              "blocks, the cache holds %3; %5 %4 would fit")
                           .arg(formatCount(plan.maxModelLen), formatCount(plan.kv.blocksPerMaxRequest),
-                               formatCount(plan.kv.numGpuBlocks), formatCount(plan.kv.maxModelLenThatFits));
+                               formatCount(plan.kv.numGpuBlocks), formatCount(plan.kv.maxModelLenThatFits),
+                               optionFlag(ScenarioField::MaxModelLen));
     else if (!plan.engineStarts)
         plan.notes << QCoreApplication::translate(
             "kvscope::Planner", "vLLM would refuse to start: no memory is left for KV cache "

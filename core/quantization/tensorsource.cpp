@@ -3,6 +3,7 @@
 
 #include "core/common/error.h"
 #include "core/common/regularfile.h"
+#include "core/common/scenariofield.h"
 #include "core/formats/npy.h"
 #include "core/formats/safetensors.h"
 
@@ -129,9 +130,9 @@ TensorData openSafetensors(const QString &path, const QString &name)
     const SafetensorsEntry *entry = nullptr;
     if (name.isEmpty()) {
         if (tensors.size() != 1)
-            failAt(
-                path,
-                QStringLiteral("holds %1 tensors; pick one with --tensor (see --list)").arg(tensors.size()));
+            failAt(path, QStringLiteral("holds %1 tensors; pick one with %2 (see %3)")
+                             .arg(tensors.size())
+                             .arg(commandFlag(CommandOption::Tensor), commandFlag(CommandOption::List)));
         entry = &tensors.first();
     } else {
         entry = file->header().find(name);

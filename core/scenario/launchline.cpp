@@ -28,8 +28,8 @@ QString modelArgument(const ModelArch &model, Engine engine, QStringList &caveat
     if (!model.source.isEmpty() && source.exists()) {
         if (model.format == ModelFormat::Gguf && engine == Engine::Vllm)
             caveats << LaunchCaveats::tr(
-                "vLLM reads GGUF files experimentally; add --tokenizer with the original "
-                "model's repo id");
+                           "vLLM reads GGUF files experimentally; add %1 with the original model's repo id")
+                           .arg(serverFlag(ServerOption::VllmTokenizer));
         // A config.json stands for the folder that holds it and the weights.
         return source.isFile() && model.format != ModelFormat::Gguf ? source.absolutePath()
                                                                     : source.absoluteFilePath();
@@ -60,16 +60,16 @@ void addQuantization(const Scenario &s, QStringList &arguments, QStringList &cav
     const QuantizationSpec &checkpoint = s.model.checkpointQuantization;
     if (chosen.method == QuantMethod::None) {
         if (checkpoint.method != QuantMethod::None)
-            caveats << LaunchCaveats::tr(
-                "vLLM has no --quantization none: serve an unquantized checkpoint of the model");
+            caveats << LaunchCaveats::tr("vLLM has no %1 none: serve an unquantized checkpoint of the model")
+                           .arg(optionFlag(ScenarioField::Quantization));
         return;
     }
     const QString name = quantizationFlag(chosen.method);
     if (name.isEmpty()) {
         caveats << LaunchCaveats::tr(
-                       "vLLM has no --quantization %1: it loads such weights from a checkpoint stored that "
-                       "way (compressed-tensors)")
-                       .arg(quantMethodName(chosen.method));
+                       "vLLM has no %2 %1: it loads such weights from a checkpoint stored that way "
+                       "(compressed-tensors)")
+                       .arg(quantMethodName(chosen.method), optionFlag(ScenarioField::Quantization));
         return;
     }
     arguments << optionFlag(ScenarioField::Quantization) << name;
@@ -92,14 +92,13 @@ void addKvCacheDtype(const Scenario &s, QStringList &arguments, QStringList &cav
         return;
     case KvCacheDtype::Float32:
         caveats << LaunchCaveats::tr(
-            "vLLM's --kv-cache-dtype has no float32: the cache is float32 only with --dtype "
-            "float32 and --kv-cache-dtype auto");
+                       "vLLM's %1 has no float32: the cache is float32 only with %2 float32 and %1 auto")
+                       .arg(optionFlag(ScenarioField::KvCacheDtype), optionFlag(ScenarioField::Dtype));
         return;
     case KvCacheDtype::Q8_0:
     case KvCacheDtype::Q4_0:
-        caveats << LaunchCaveats::tr(
-                       "%1 is a llama.cpp cache type (llama-server --cache-type-k/-v), not a vLLM one")
-                       .arg(dtypeName(s.kvCacheDtype));
+        caveats << LaunchCaveats::tr("%1 is a llama.cpp cache type (llama-server %2/-v), not a vLLM one")
+                       .arg(dtypeName(s.kvCacheDtype), serverFlag(ServerOption::LlamaCppCacheTypeK));
         return;
     default:
         arguments << optionFlag(ScenarioField::KvCacheDtype) << dtypeName(s.kvCacheDtype);
@@ -182,9 +181,9 @@ LaunchLine sglangLaunchLine(const Scenario &s)
     if (s.quantization && s.quantization->method != QuantMethod::None) {
         const QString name = quantizationFlag(s.quantization->method);
         if (name.isEmpty())
-            line.caveats << LaunchCaveats::tr(
-                                "SGLang has no --quantization %1: serve a checkpoint stored that way")
-                                .arg(quantMethodName(s.quantization->method));
+            line.caveats << LaunchCaveats::tr("SGLang has no %2 %1: serve a checkpoint stored that way")
+                                .arg(quantMethodName(s.quantization->method),
+                                     optionFlag(ScenarioField::Quantization, Engine::Sglang));
         else
             args << optionFlag(ScenarioField::Quantization, Engine::Sglang) << name;
     }
@@ -199,9 +198,11 @@ LaunchLine sglangLaunchLine(const Scenario &s)
         args << optionFlag(ScenarioField::KvCacheDtype, Engine::Sglang) << QStringLiteral("fp8_e5m2");
         break;
     default:
-        line.caveats << LaunchCaveats::tr("SGLang's --kv-cache-dtype has no %1: its cache takes the model's "
-                                          "dtype (auto) or an FP8 format")
-                            .arg(dtypeName(s.kvCacheDtype));
+        line.caveats << LaunchCaveats::tr(
+                            "SGLang's %2 has no %1: its cache takes the model's dtype (auto) or "
+                            "an FP8 format")
+                            .arg(dtypeName(s.kvCacheDtype),
+                                 optionFlag(ScenarioField::KvCacheDtype, Engine::Sglang));
     }
     if (s.maxModelLen > 0)
         args << optionFlag(ScenarioField::MaxModelLen, Engine::Sglang) << QString::number(s.maxModelLen);

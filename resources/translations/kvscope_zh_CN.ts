@@ -222,8 +222,8 @@
         <translation>按存储格式计的权重，每块 GPU。</translation>
     </message>
     <message>
-        <source>One token&apos;s KV cache over every layer, per GPU: set by --kv-cache-dtype, not by the weight format.</source>
-        <translation>一个 token 在所有层上的 KV Cache，每块 GPU：由 --kv-cache-dtype 决定，与权重格式无关。</translation>
+        <source>One token&apos;s KV cache over every layer, per GPU: set by %1, not by the weight format.</source>
+        <translation>一个 token 在所有层上的 KV Cache，每块 GPU：由 %1 决定，与权重格式无关。</translation>
     </message>
     <message>
         <source>The KV cache of the whole batch at its sequence length, per GPU.</source>
@@ -238,8 +238,8 @@
         <translation>KV Cache 能容纳的 token 数：即 vLLM 的 &quot;GPU KV cache size&quot;。</translation>
     </message>
     <message>
-        <source>Requests of --max-model-len tokens that fit at once.</source>
-        <translation>同时放得下多少个 --max-model-len 长度的请求。</translation>
+        <source>Requests of %1 tokens that fit at once.</source>
+        <translation>同时放得下多少个 %1 长度的请求。</translation>
     </message>
     <message>
         <source>The largest batch of sequences at this length whose KV cache fits.</source>
@@ -345,8 +345,8 @@
         <translation>并排对比探索页场景的 2 到 4 种精度：添加列并修改选项，或从经典问题开始。</translation>
     </message>
     <message>
-        <source>Weights (--dtype)</source>
-        <translation>权重（--dtype）</translation>
+        <source>Weights (%1)</source>
+        <translation>权重（%1）</translation>
     </message>
     <message>
         <source>Quantization</source>
@@ -357,8 +357,8 @@
         <translation>分组大小</translation>
     </message>
     <message>
-        <source>KV cache (--kv-cache-dtype)</source>
-        <translation>KV Cache（--kv-cache-dtype）</translation>
+        <source>KV cache (%1)</source>
+        <translation>KV Cache（%1）</translation>
     </message>
     <message>
         <source>per row</source>
@@ -446,8 +446,8 @@
         <translation>复制 JSON</translation>
     </message>
     <message>
-        <source>Copy the whole plan as JSON, the same object as kvscope calc --json.</source>
-        <translation>以 JSON 复制完整结果，与 kvscope calc --json 输出相同。</translation>
+        <source>Copy the whole plan as JSON, the same object as kvscope calc %1.</source>
+        <translation>以 JSON 复制完整结果，与 kvscope calc %1 输出相同。</translation>
     </message>
     <message>
         <source>Growth chart: %1</source>
@@ -682,8 +682,8 @@
         <translation>最大并发</translation>
     </message>
     <message>
-        <source>requests of %1 tokens (--max-model-len)</source>
-        <translation>每个请求 %1 个 token（--max-model-len）</translation>
+        <source>requests of %1 tokens (%2)</source>
+        <translation>每个请求 %1 个 token（%2）</translation>
     </message>
     <message>
         <source>Weights per GPU</source>
@@ -842,8 +842,8 @@
         <translation>无</translation>
     </message>
     <message>
-        <source>not one request of %1 tokens (--max-model-len)</source>
-        <translation>连一个 %1 token 的请求都放不下（--max-model-len）</translation>
+        <source>not one request of %1 tokens (%2)</source>
+        <translation>连一个 %1 token 的请求都放不下（%2）</translation>
     </message>
     <message>
         <source>%1 over the budget alone</source>
@@ -1147,16 +1147,16 @@
         <translation>量化后的线性层：权重加上与之一起存储的 scale 和零点</translation>
     </message>
     <message>
-        <source>parameters the method leaves in --dtype</source>
-        <translation>量化方法保留为 --dtype 的参数</translation>
+        <source>parameters the method leaves in %1</source>
+        <translation>量化方法保留为 %1 的参数</translation>
     </message>
     <message>
         <source>the whole model: the unquantized share pulls the average up</source>
         <translation>整个模型：未量化的部分拉高了平均值</translation>
     </message>
     <message>
-        <source>unquantized: every weight in --dtype %1</source>
-        <translation>未量化：每个权重都是 --dtype %1</translation>
+        <source>unquantized: every weight in %2 %1</source>
+        <translation>未量化：每个权重都是 %2 %1</translation>
     </message>
     <message>
         <source>what one GPU loads: its shards of the weights and the rotary tables</source>
@@ -1179,12 +1179,12 @@
         <translation>vLLM 的“GPU KV cache size”，以 token 计</translation>
     </message>
     <message>
-        <source>blocks one request of --max-model-len tokens reserves</source>
-        <translation>一个 --max-model-len 长度的请求预留的块数</translation>
+        <source>blocks one request of %1 tokens reserves</source>
+        <translation>一个 %1 长度的请求预留的块数</translation>
     </message>
     <message>
-        <source>vLLM&apos;s &quot;Maximum concurrency&quot; for requests of --max-model-len tokens</source>
-        <translation>vLLM 的“Maximum concurrency”，按 --max-model-len 长度的请求计</translation>
+        <source>vLLM&apos;s &quot;Maximum concurrency&quot; for requests of %1 tokens</source>
+        <translation>vLLM 的“Maximum concurrency”，按 %1 长度的请求计</translation>
     </message>
     <message>
         <source>the batch fits</source>
@@ -1426,20 +1426,20 @@
 <context>
     <name>kvscope::LaunchCaveats</name>
     <message>
-        <source>vLLM reads GGUF files experimentally; add --tokenizer with the original model&apos;s repo id</source>
-        <translation>vLLM 对 GGUF 文件的支持是实验性的；请加上 --tokenizer 并指定原模型的仓库 ID</translation>
+        <source>vLLM reads GGUF files experimentally; add %1 with the original model&apos;s repo id</source>
+        <translation>vLLM 对 GGUF 文件的支持是实验性的；请加上 %1 并指定原模型的仓库 ID</translation>
     </message>
     <message>
         <source>%1 has no HuggingFace repo id or folder; replace it with one</source>
         <translation>%1 没有 HuggingFace 仓库 ID 或文件夹；请替换为其中之一</translation>
     </message>
     <message>
-        <source>vLLM has no --quantization none: serve an unquantized checkpoint of the model</source>
-        <translation>vLLM 没有 --quantization none：请使用该模型的未量化检查点</translation>
+        <source>vLLM has no %1 none: serve an unquantized checkpoint of the model</source>
+        <translation>vLLM 没有 %1 none：请使用该模型的未量化检查点</translation>
     </message>
     <message>
-        <source>vLLM has no --quantization %1: it loads such weights from a checkpoint stored that way (compressed-tensors)</source>
-        <translation>vLLM 没有 --quantization %1：这类权重只能从以该格式存储的检查点加载（compressed-tensors）</translation>
+        <source>vLLM has no %2 %1: it loads such weights from a checkpoint stored that way (compressed-tensors)</source>
+        <translation>vLLM 没有 %2 %1：这类权重只能从以该格式存储的检查点加载（compressed-tensors）</translation>
     </message>
     <message>
         <source>vLLM loads %1 weights from a checkpoint stored that way: serve a %1 checkpoint of the model</source>
@@ -1450,20 +1450,20 @@
         <translation>分组大小和 scale 布局来自检查点的 quantization_config，而不是命令行参数</translation>
     </message>
     <message>
-        <source>vLLM&apos;s --kv-cache-dtype has no float32: the cache is float32 only with --dtype float32 and --kv-cache-dtype auto</source>
-        <translation>vLLM 的 --kv-cache-dtype 没有 float32：只有在 --dtype float32 且 --kv-cache-dtype auto 时缓存才是 float32</translation>
+        <source>vLLM&apos;s %1 has no float32: the cache is float32 only with %2 float32 and %1 auto</source>
+        <translation>vLLM 的 %1 没有 float32：只有在 %2 float32 且 %1 auto 时缓存才是 float32</translation>
     </message>
     <message>
-        <source>%1 is a llama.cpp cache type (llama-server --cache-type-k/-v), not a vLLM one</source>
-        <translation>%1 是 llama.cpp 的缓存类型（llama-server --cache-type-k/-v），不是 vLLM 的</translation>
+        <source>%1 is a llama.cpp cache type (llama-server %2/-v), not a vLLM one</source>
+        <translation>%1 是 llama.cpp 的缓存类型（llama-server %2/-v），不是 vLLM 的</translation>
     </message>
     <message>
-        <source>SGLang has no --quantization %1: serve a checkpoint stored that way</source>
-        <translation>SGLang 没有 --quantization %1：请部署以这种格式存储的检查点</translation>
+        <source>SGLang has no %2 %1: serve a checkpoint stored that way</source>
+        <translation>SGLang 没有 %2 %1：请部署以这种格式存储的检查点</translation>
     </message>
     <message>
-        <source>SGLang&apos;s --kv-cache-dtype has no %1: its cache takes the model&apos;s dtype (auto) or an FP8 format</source>
-        <translation>SGLang 的 --kv-cache-dtype 没有 %1：其缓存使用模型的 dtype（auto）或一种 FP8 格式</translation>
+        <source>SGLang&apos;s %2 has no %1: its cache takes the model&apos;s dtype (auto) or an FP8 format</source>
+        <translation>SGLang 的 %2 没有 %1：其缓存使用模型的 dtype（auto）或一种 FP8 格式</translation>
     </message>
 </context>
 <context>
@@ -1573,8 +1573,8 @@
         <translation>导出数据</translation>
     </message>
     <message>
-        <source>CSV (*.csv);;JSON, as kvscope calc --json (*.json)</source>
-        <translation>CSV (*.csv);;JSON，与 kvscope calc --json 相同 (*.json)</translation>
+        <source>CSV (*.csv);;JSON, as kvscope calc %1 (*.json)</source>
+        <translation>CSV (*.csv);;JSON，与 kvscope calc %1 相同 (*.json)</translation>
     </message>
     <message>
         <source>%1: figures are saved as .csv or .json</source>
@@ -1680,8 +1680,8 @@
         <translation>%1：缓存的 Key 和 Value 的精度。只有它会改变单个 token 的 KV Cache 大小：fp8 比 bfloat16 减半，缓存能容纳的 token 数翻倍。auto 跟随 %2。</translation>
     </message>
     <message>
-        <source>Walk the KV cache precision: FP32, FP16/BF16, FP8 (sets --kv-cache-dtype). Shortcut: Ctrl+K.</source>
-        <translation>切换 KV Cache 精度：FP32、FP16/BF16、FP8（设置 --kv-cache-dtype）。快捷键：Ctrl+K。</translation>
+        <source>Walk the KV cache precision: FP32, FP16/BF16, FP8 (sets %1). Shortcut: Ctrl+K.</source>
+        <translation>切换 KV Cache 精度：FP32、FP16/BF16、FP8（设置 %1）。快捷键：Ctrl+K。</translation>
     </message>
     <message>
         <source>%1: the share of GPU memory vLLM may use. The rest is left to CUDA graphs and other processes.</source>
@@ -1750,12 +1750,12 @@
         <translation>权重按 GGUF 张量实测（%1每个权重 %2 位）；预算使用实测值</translation>
     </message>
     <message>
-        <source>GGUF weights under --tensor-parallel-size %1 are divided evenly over the GPUs (an approximation)</source>
-        <translation>--tensor-parallel-size %1 时 GGUF 权重按 GPU 平均分配（近似）</translation>
+        <source>GGUF weights under %2 %1 are divided evenly over the GPUs (an approximation)</source>
+        <translation>%2 %1 时 GGUF 权重按 GPU 平均分配（近似）</translation>
     </message>
     <message>
-        <source>the checkpoint measures %1 as stored; the estimate for %2 weights is %3 (vLLM loads weights in --dtype; the budget uses the estimate)</source>
-        <translation>检查点实测存储为 %1；按 %2 权重估计为 %3（vLLM 按 --dtype 加载权重；预算使用估计值）</translation>
+        <source>the checkpoint measures %1 as stored; the estimate for %2 weights is %3 (vLLM loads weights in %4; the budget uses the estimate)</source>
+        <translation>检查点实测存储为 %1；按 %2 权重估计为 %3（vLLM 按 %4 加载权重；预算使用估计值）</translation>
     </message>
     <message>
         <source>vLLM raises the block size to %1 tokens so that one attention page (%2 B) holds one recurrent state page (%3 B, padded by %4 %)</source>
@@ -1766,8 +1766,8 @@
         <translation>DeepSeek 稀疏注意力：每个 token 每层 %1 B MLA 潜向量%2，外加索引器 %3 B 键，按 64 token 分块（vLLM 稀疏 MLA 后端）</translation>
     </message>
     <message>
-        <source>older vLLM builds store fp8_ds_mla (656 B) even for --kv-cache-dtype auto; pass --kv-cache-dtype fp8 to plan that layout</source>
-        <translation>较旧的 vLLM 版本即使 --kv-cache-dtype auto 也存储 fp8_ds_mla（656 B）；用 --kv-cache-dtype fp8 按该布局规划</translation>
+        <source>older vLLM builds store fp8_ds_mla (656 B) even for %1 auto; pass %1 fp8 to plan that layout</source>
+        <translation>较旧的 vLLM 版本即使 %1 auto 也存储 fp8_ds_mla（656 B）；用 %1 fp8 按该布局规划</translation>
     </message>
     <message>
         <source>%1 chunked-local layers keep only their %2-token chunk, as vLLM&apos;s hybrid KV cache manager allocates them; vLLM releases that disable it for Llama 4 by default count every layer as full attention</source>
@@ -1778,12 +1778,12 @@
         <translation>最后 %1 层复用前面层的 KV 缓存，自身不占缓存</translation>
     </message>
     <message>
-        <source>%1 (compute capability %2) has no bfloat16; vLLM requires --dtype float16 there</source>
-        <translation>%1（计算能力 %2）没有 bfloat16；vLLM 在该 GPU 上要求 --dtype float16</translation>
+        <source>%1 (compute capability %2) has no bfloat16; vLLM requires %3 float16 there</source>
+        <translation>%1（计算能力 %2）没有 bfloat16；vLLM 在该 GPU 上要求 %3 float16</translation>
     </message>
     <message>
-        <source>vLLM runs %1 with float16 activations; --dtype bfloat16 may be rejected</source>
-        <translation>vLLM 以 float16 激活运行 %1；--dtype bfloat16 可能被拒绝</translation>
+        <source>vLLM runs %1 with float16 activations; %2 bfloat16 may be rejected</source>
+        <translation>vLLM 以 float16 激活运行 %1；%2 bfloat16 可能被拒绝</translation>
     </message>
     <message>
         <source>%1 has no FP8 tensor cores: vLLM keeps FP8 weights (same memory) and runs them weight-only through Marlin</source>
@@ -1826,16 +1826,16 @@
         <translation>%4：%1 是 GGUF 文件，权重已经存储为量化格式%2；使用其张量字节，因此 &apos;%3&apos; 不适用</translation>
     </message>
     <message>
-        <source>%1, for %2 with --batch-size %3, --seq-len %4, --tensor-parallel-size %5</source>
-        <translation>%1（%2，--batch-size %3，--seq-len %4，--tensor-parallel-size %5）</translation>
+        <source>%1, for %2 with %6 %3, %7 %4, %8 %5</source>
+        <translation>%1（%2，%6 %3，%7 %4，%8 %5）</translation>
     </message>
     <message>
         <source>%3 %1 exceeds %4 %2: vLLM would reject such requests</source>
         <translation>%3 %1 超过 %4 %2：vLLM 会拒绝这样的请求</translation>
     </message>
     <message>
-        <source>vLLM would refuse to start: one %1-token request needs %2 KV blocks, the cache holds %3; --max-model-len %4 would fit</source>
-        <translation>vLLM 会拒绝启动：一个 %1 token 的请求需要 %2 个 KV 块，缓存只有 %3 个；--max-model-len %4 可以放下</translation>
+        <source>vLLM would refuse to start: one %1-token request needs %2 KV blocks, the cache holds %3; %5 %4 would fit</source>
+        <translation>vLLM 会拒绝启动：一个 %1 token 的请求需要 %2 个 KV 块，缓存只有 %3 个；%5 %4 可以放下</translation>
     </message>
     <message>
         <source>vLLM would refuse to start: no memory is left for KV cache blocks</source>
@@ -1862,8 +1862,8 @@
         <translation>%3 %1 与 %4 %2 所需的激活缓冲区超过 2^63 字节</translation>
     </message>
     <message>
-        <source>SGLang&apos;s default --mem-fraction-static for %1 at --tp-size %2: %3 (it keeps %4 MiB for activations and CUDA graphs)</source>
-        <translation>SGLang 在 %1、--tp-size %2 下默认的 --mem-fraction-static：%3（为激活值和 CUDA Graph 预留 %4 MiB）</translation>
+        <source>SGLang&apos;s default %5 for %1 at %6 %2: %3 (it keeps %4 MiB for activations and CUDA graphs)</source>
+        <translation>SGLang 在 %1、%6 %2 下默认的 %5：%3（为激活值和 CUDA Graph 预留 %4 MiB）</translation>
     </message>
     <message>
         <source>vLLM %1 is newer than the newest release kvscope models; planned as vLLM %2</source>
@@ -1878,12 +1878,12 @@
         <translation>%2 sglang：%1 是 GGUF 文件；kvscope 只为 HuggingFace 检查点计算 SGLang</translation>
     </message>
     <message>
-        <source>SGLang&apos;s pool holds %1 tokens, fewer than --context-length %2: it caps each request at the pool</source>
-        <translation>SGLang 的缓存池只能容纳 %1 个 token，少于 --context-length %2：每个请求的长度会被限制在缓存池大小以内</translation>
+        <source>SGLang&apos;s pool holds %1 tokens, fewer than %3 %2: it caps each request at the pool</source>
+        <translation>SGLang 的缓存池只能容纳 %1 个 token，少于 %3 %2：每个请求的长度会被限制在缓存池大小以内</translation>
     </message>
     <message>
-        <source>SGLang would refuse to start: no memory is left for the KV pool (&quot;Not enough memory. Please try to increase --mem-fraction-static&quot;)</source>
-        <translation>SGLang 将拒绝启动：没有显存留给 KV 缓存池（&quot;Not enough memory. Please try to increase --mem-fraction-static&quot;）</translation>
+        <source>SGLang would refuse to start: no memory is left for the KV pool (&quot;Not enough memory. Please try to increase %1&quot;)</source>
+        <translation>SGLang 将拒绝启动：没有显存留给 KV 缓存池（&quot;Not enough memory. Please try to increase %1&quot;）</translation>
     </message>
     <message>
         <source>%2 sglang: %1 mixes layer kinds (sliding-window, chunked, recurrent or shared KV layers); kvscope models SGLang&apos;s token pool for uniform attention models only</source>

@@ -7,7 +7,8 @@
 // ("core/plan/planner.h"), so the check reads it off the include itself.
 //
 // Options are identities (ScenarioField), spelled in one table: no string
-// literal under ui/ or core/ starts with "--" except in that table's file.
+// literal under ui/ or core/ spells a flag except in that table's file, neither
+// as the whole literal ("--dtype") nor inside a sentence ("set by --dtype").
 //
 // The core's rule "QtCore only": every Qt header a
 // file under core/ includes must be one of QtCore's. The link check in
@@ -16,6 +17,8 @@
 // it needs no QtGui library. Each include of a Qt header (<QColor>,
 // <QtGui/QColor>, <qcolor.h>) is resolved against QtCore's include folder,
 // KVSCOPE_QTCORE_INCLUDE_DIR; ctest sets it and KVSCOPE_SOURCE_DIR.
+#include <algorithm>
+
 #include <QDir>
 #include <QDirIterator>
 #include <QFile>
@@ -136,17 +139,95 @@ QStringList contextlessConnects(const QString &text, const QString &file)
 /// The file that spells every option flag (the table of core/common/scenariofield.h).
 const QString FlagTable = QStringLiteral("core/common/scenariofield.cpp");
 
-/// "file:line: text" for every line of `text` with a string literal that starts
-/// with two dashes ("--batch-size"), outside its // comment.
+/// A string literal of a source: the text between its quotes, escapes as written.
+struct Literal
+{
+    QString text;
+    qsizetype line = 0; ///< where it starts, from 1
+};
+
+/// Whether the quote at `quote` in `code` opens a raw string: R"delimiter(...)delimiter",
+/// with or without an encoding prefix (u8R, uR, UR, LR).
+bool opensRawString(const QString &code, qsizetype quote)
+{
+    static const QStringList prefixes = {QStringLiteral("R"), QStringLiteral("u8R"), QStringLiteral("uR"),
+                                         QStringLiteral("UR"), QStringLiteral("LR")};
+    qsizetype word = quote;
+    while (word > 0 && (code.at(word - 1).isLetterOrNumber() || code.at(word - 1) == QLatin1Char('_')))
+        --word;
+    return prefixes.contains(code.mid(word, quote - word));
+}
+
+/// The string literals of `code` outside its // and /* */ comments, in order. A '
+/// opens a character literal ('"' starts no string) unless a letter or digit comes
+/// before it (a digit separator: 1'000).
+QList<Literal> stringLiterals(const QString &code)
+{
+    const qsizetype size = code.size();
+    qsizetype line = 1;
+    qsizetype counted = 0; // the newlines before it are in `line`
+    const auto lineOf = [&](qsizetype at) {
+        line += QStringView(code).sliced(counted, at - counted).count(QLatin1Char('\n'));
+        counted = at;
+        return line;
+    };
+    // Just past the quoted literal opened at `open`: after its closing quote, or
+    // after the end of its line when it has none.
+    const auto pastQuoted = [&](qsizetype open) {
+        qsizetype at = open + 1;
+        while (at < size && code.at(at) != code.at(open) && code.at(at) != QLatin1Char('\n'))
+            at += code.at(at) == QLatin1Char('\\') ? 2 : 1;
+        return std::min(at + 1, size);
+    };
+
+    QList<Literal> literals;
+    qsizetype i = 0;
+    while (i < size) {
+        const QChar c = code.at(i);
+        const QChar next = i + 1 < size ? code.at(i + 1) : QChar();
+        if (c == QLatin1Char('/') && next == QLatin1Char('/')) {
+            i = code.indexOf(QLatin1Char('\n'), i);
+        } else if (c == QLatin1Char('/') && next == QLatin1Char('*')) {
+            i = code.indexOf(QLatin1String("*/"), i + 2);
+            i = i < 0 ? i : i + 2;
+        } else if (c == QLatin1Char('"') && opensRawString(code, i)) {
+            const qsizetype open = code.indexOf(QLatin1Char('('), i);
+            const QString close = QLatin1Char(')') + code.mid(i + 1, open - i - 1) + QLatin1Char('"');
+            const qsizetype end = open < 0 ? -1 : code.indexOf(close, open);
+            if (end >= 0)
+                literals << Literal{code.mid(open + 1, end - open - 1), lineOf(i)};
+            i = end < 0 ? end : end + close.size();
+        } else if (c == QLatin1Char('"')) {
+            const qsizetype end = pastQuoted(i);
+            literals << Literal{code.mid(i + 1, end - i - 2), lineOf(i)};
+            i = end;
+        } else if (c == QLatin1Char('\'') && (i == 0 || !code.at(i - 1).isLetterOrNumber())) {
+            i = pastQuoted(i);
+        } else {
+            ++i;
+        }
+        if (i < 0) // a comment or raw string to the end of the file
+            break;
+    }
+    return literals;
+}
+
+/// "file:line: text" for every line of `text` where a string literal spells an
+/// option flag, outside comments: a literal that starts with two dashes
+/// ("--batch-size"), or two dashes and a lower-case letter after a space or a
+/// bracket inside one ("set by --kv-cache-dtype", "Weights (--dtype)").
 QStringList optionFlagLiterals(const QString &text, const QString &file)
 {
-    QStringList found;
+    static const QRegularExpression flag(QStringLiteral("^--|[ (]--[a-z]"));
     const QStringList lines = text.split(QLatin1Char('\n'));
-    for (qsizetype i = 0; i < lines.size(); ++i) {
-        const QString code = lines.at(i).section(QStringLiteral("//"), 0, 0);
-        if (code.contains(QLatin1String("\"--")))
-            found << QStringLiteral("%1:%2: %3").arg(file).arg(i + 1).arg(lines.at(i).trimmed());
-    }
+    QStringList found;
+    qsizetype reported = 0;
+    for (const Literal &literal : stringLiterals(text))
+        if (literal.line != reported && flag.match(literal.text).hasMatch()) {
+            reported = literal.line;
+            found << QStringLiteral("%1:%2: %3")
+                         .arg(file, QString::number(literal.line), lines.at(literal.line - 1).trimmed());
+        }
     return found;
 }
 
@@ -346,12 +427,28 @@ private Q_SLOTS:
             QStringLiteral("// \"--batch-size\" in a comment\n"
                            "x = f(a); // then \"--seq-len\"\n"
                            "y = QStringLiteral(\"--dtype\");\n"
-                           "z = tr(\"%1: the dtype\").arg(optionFlag(ScenarioField::Dtype));\n");
+                           "z = tr(\"%1: the dtype\").arg(optionFlag(ScenarioField::Dtype));\n"
+                           "w = tr(\"requests of --max-model-len tokens\");\n"
+                           "v = tr(\"Weights (--dtype)\");\n"
+                           "u = g('\"', --i, '\"', 1'000) + tr(\"a--b, 1 -- 2, -v, --Upper, (%1)\");\n"
+                           "t = tr(\"vLLM's \\\"Maximum concurrency\\\" for --max-model-len\");\n"
+                           "s = QStringLiteral(\"https://example.org --dtype\");\n"
+                           "/* a block comment: tr(\"see --seq-len\")\n"
+                           "   and \"--batch-size\" */ r = QStringLiteral(R\"re(a \" --tp-size)re\");\n");
         QCOMPARE(optionFlagLiterals(text, QStringLiteral("ui/x.cpp")),
-                 QStringList({QStringLiteral("ui/x.cpp:3: y = QStringLiteral(\"--dtype\");")}));
+                 QStringList(
+                     {QStringLiteral("ui/x.cpp:3: y = QStringLiteral(\"--dtype\");"),
+                      QStringLiteral("ui/x.cpp:5: w = tr(\"requests of --max-model-len tokens\");"),
+                      QStringLiteral("ui/x.cpp:6: v = tr(\"Weights (--dtype)\");"),
+                      QStringLiteral(
+                          "ui/x.cpp:8: t = tr(\"vLLM's \\\"Maximum concurrency\\\" for --max-model-len\");"),
+                      QStringLiteral("ui/x.cpp:9: s = QStringLiteral(\"https://example.org --dtype\");"),
+                      QStringLiteral("ui/x.cpp:11: and \"--batch-size\" */ r = QStringLiteral(R\"re(a \" "
+                                     "--tp-size)re\");")}));
     }
 
-    /// The window and the core name options by ScenarioField: only the table spells a flag.
+    /// The window and the core name options by ScenarioField: only the table spells a flag,
+    /// as a literal of its own or inside a sentence.
     void uiSpellsNoOptionFlags()
     {
         const QMap<QString, QString> all = sources({QStringLiteral("core"), QStringLiteral("ui")});

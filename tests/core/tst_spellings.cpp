@@ -215,6 +215,11 @@ private Q_SLOTS:
     {
         QCOMPARE(commandFlag(CommandOption::MaxGpus), QStringLiteral("--max-gpus"));
         QCOMPARE(commandFlag(CommandOption::Scheme), QStringLiteral("--scheme"));
+        QCOMPARE(commandFlag(CommandOption::Tensor), QStringLiteral("--tensor"));
+        QCOMPARE(commandFlag(CommandOption::List), QStringLiteral("--list"));
+        QCOMPARE(commandFlag(CommandOption::Json), QStringLiteral("--json"));
+        QCOMPARE(serverFlag(ServerOption::VllmTokenizer), QStringLiteral("--tokenizer"));
+        QCOMPARE(serverFlag(ServerOption::LlamaCppCacheTypeK), QStringLiteral("--cache-type-k"));
         QCOMPARE(flagForKey(QStringLiteral("max-running-requests")),
                  QStringLiteral("--max-running-requests"));
     }

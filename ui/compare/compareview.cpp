@@ -2,6 +2,7 @@
 #include "ui/compare/compareview.h"
 
 #include "core/common/error.h"
+#include "core/common/scenariofield.h"
 #include "core/compare/comparechart.h"
 #include "core/compare/comparetext.h"
 #include "core/plan/planner.h"
@@ -475,8 +476,9 @@ void CompareView::retranslate()
                           "BF16 + FP8 KV · AWQ INT4 + 16-bit KV · AWQ INT4 + FP8 KV."));
     m_hint->setText(tr("Compare 2 to 4 precisions of the explorer's scenario side by side: add columns and "
                        "change their knobs, or start from the seed question."));
-    const QString knobLabels[KnobRows] = {tr("Weights (--dtype)"), tr("Quantization"), tr("Group size"),
-                                          tr("KV cache (--kv-cache-dtype)")};
+    const QString knobLabels[KnobRows] = {tr("Weights (%1)").arg(optionFlag(ScenarioField::Dtype)),
+                                          tr("Quantization"), tr("Group size"),
+                                          tr("KV cache (%1)").arg(optionFlag(ScenarioField::KvCacheDtype))};
     for (int k = 0; k < KnobRows; ++k)
         m_table->setVerticalHeaderItem(k, new QTableWidgetItem(knobLabels[k]));
     m_table->setVerticalHeaderItem(RemoveRow, new QTableWidgetItem(QString()));

@@ -2,6 +2,7 @@
 #include "ui/explorer/explorerview.h"
 
 #include "core/common/error.h"
+#include "core/common/scenariofield.h"
 #include "core/common/units.h"
 #include "core/library/library.h"
 #include "core/output/breakdown.h"
@@ -276,7 +277,8 @@ void ExplorerView::retranslate()
         tr("Show the formulas behind the figures, with this scenario's numbers, and the vLLM launch "
            "line (Ctrl+Shift+F)."));
     m_copyJson->setText(tr("Copy JSON"));
-    m_copyJson->setToolTip(tr("Copy the whole plan as JSON, the same object as kvscope calc --json."));
+    m_copyJson->setToolTip(tr("Copy the whole plan as JSON, the same object as kvscope calc %1.")
+                               .arg(commandFlag(CommandOption::Json)));
 }
 
 void ExplorerView::fitPanelWidth()

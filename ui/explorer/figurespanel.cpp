@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "ui/explorer/figurespanel.h"
 
+#include "core/common/scenariofield.h"
 #include "core/common/units.h"
 #include "ui/style/theme.h"
 
@@ -225,8 +226,8 @@ void FiguresPanel::showPlan(const MemoryPlan &p)
             noRoom ? tr("none") : tr("%1 tokens").arg(localCount(p.kv.capacityTokens)), capacityDetail);
     setCard(QStringLiteral("maxConcurrency"), tr("Max concurrency"),
             noRoom ? tr("none") : formatDecimal(p.kv.maxConcurrency, 2, QLocale()) + QStringLiteral("×"),
-            noRoom ? tr("not one request of %1 tokens (--max-model-len)").arg(localCount(p.maxModelLen))
-                   : tr("requests of %1 tokens (--max-model-len)").arg(localCount(p.maxModelLen)));
+            (noRoom ? tr("not one request of %1 tokens (%2)") : tr("requests of %1 tokens (%2)"))
+                .arg(localCount(p.maxModelLen), optionFlag(ScenarioField::MaxModelLen)));
     QString storage = p.modelFileType.isEmpty() ? quantizationSummary(p.quantization)
                                                 : QStringLiteral("GGUF %1").arg(p.modelFileType);
     if (p.weights.budgetUsesMeasured)

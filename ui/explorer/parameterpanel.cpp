@@ -456,8 +456,9 @@ void ParameterPanel::retranslate()
            "that changes the KV bytes per token: fp8 halves them versus bfloat16 and doubles "
            "the tokens the cache holds. auto follows %2.")
             .arg(optionFlag(ScenarioField::KvCacheDtype), optionFlag(ScenarioField::Dtype)));
-    m_precision->setToolTip(tr("Walk the KV cache precision: FP32, FP16/BF16, FP8 (sets --kv-cache-dtype). "
-                               "Shortcut: Ctrl+K."));
+    m_precision->setToolTip(
+        tr("Walk the KV cache precision: FP32, FP16/BF16, FP8 (sets %1). Shortcut: Ctrl+K.")
+            .arg(optionFlag(ScenarioField::KvCacheDtype)));
     m_utilization->setToolTip(tr("%1: the share of GPU memory vLLM may use. The rest is "
                                  "left to CUDA graphs and other processes.")
                                   .arg(optionFlag(ScenarioField::GpuMemoryUtilization)));

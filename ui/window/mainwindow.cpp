@@ -4,6 +4,7 @@
 #include "core/analysis/fit.h"
 #include "core/analysis/growth.h"
 #include "core/common/error.h"
+#include "core/common/scenariofield.h"
 #include "core/common/units.h"
 #include "core/library/library.h"
 #include "core/model/modelimport.h"
@@ -562,7 +563,7 @@ void MainWindow::exportFigures()
 {
     const QString path = QFileDialog::getSaveFileName(
         this, tr("Export figures"), QDir::home().filePath(QStringLiteral("kvscope-figures.csv")),
-        tr("CSV (*.csv);;JSON, as kvscope calc --json (*.json)"));
+        tr("CSV (*.csv);;JSON, as kvscope calc %1 (*.json)").arg(commandFlag(CommandOption::Json)));
     if (path.isEmpty())
         return;
     try {
