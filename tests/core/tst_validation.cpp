@@ -3,7 +3,6 @@
 // each entry with its source URL): the calibration set within 0.5 %, every other
 // modelled log within the tolerance of its class or explained as a miss, and
 // docs/validation.md exactly what this code computes.
-#include "core/common/atomicfile.h"
 #include "core/common/error.h"
 #include "tests/core/validationdoc.h"
 #include "tests/core/vllmlogcheck.h"
@@ -33,26 +32,6 @@ QStringList figuresOutOfTolerance(const LogCheck &c)
                    .arg(*c.loggedStarts ? QStringLiteral("did") : QStringLiteral("did not"),
                         c.plan.engineStarts ? QStringLiteral("would") : QStringLiteral("would not"));
     return out;
-}
-
-QString readText(const QString &path)
-{
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly))
-        throw Error(QStringLiteral("%1: %2").arg(path, file.errorString()));
-    return QString::fromUtf8(file.readAll());
-}
-
-/// The first line where two texts differ, for a readable failure.
-QString firstDifference(const QString &expected, const QString &actual)
-{
-    const QStringList a = expected.split(QLatin1Char('\n')), b = actual.split(QLatin1Char('\n'));
-    for (qsizetype i = 0; i < std::max(a.size(), b.size()); ++i)
-        if (a.value(i) != b.value(i))
-            return QStringLiteral("line %1 of the generated section:\n  now:   %2\n  in doc: %3")
-                .arg(i + 1)
-                .arg(a.value(i), b.value(i));
-    return {};
 }
 
 } // namespace
@@ -165,21 +144,10 @@ private Q_SLOTS:
     void documentIsCurrent()
     {
         try {
-            const QString generated = validationTables(m_checks, m_logs);
-            const QString document = readText(QStringLiteral(KVSCOPE_VALIDATION_DOC));
-            const QString target = qEnvironmentVariable("KVSCOPE_WRITE_VALIDATION");
-            if (!target.isEmpty()) {
-                writeFileAtomically(target, withGeneratedSection(document, generated).toUtf8());
-                qInfo("wrote %s", qPrintable(target));
-                return;
-            }
-            const QString current = generatedSection(document);
-            QVERIFY2(current == generated,
-                     qPrintable(QStringLiteral("docs/validation.md is stale; regenerate it with "
-                                               "KVSCOPE_WRITE_VALIDATION=docs/validation.md "
-                                               "build/tests/core/tst_validation (from the source directory). "
-                                               "First difference at ") +
-                                firstDifference(generated, current)));
+            const QString stale = checkGeneratedSection(
+                validationDocument(QStringLiteral(KVSCOPE_VALIDATION_DOC)),
+                validationTables(m_checks, m_logs), QStringLiteral("build/tests/core/tst_validation"));
+            QVERIFY2(stale.isEmpty(), qPrintable(stale));
         } catch (const Error &error) {
             QFAIL(qPrintable(error.message()));
         }
