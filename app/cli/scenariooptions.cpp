@@ -90,11 +90,13 @@ ScenarioOptions::ScenarioOptions()
         option(fileKey(ScenarioField::PromptLen),
                QStringLiteral("Prompt tokens of the prefill (time to first token); default --seq-len."), "n"),
         option(fileKey(ScenarioField::BandwidthEfficiency),
-               QStringLiteral("Share of the memory bandwidth a forward pass achieves, in (0, 1]."), "ratio",
-               formatUtilization(DefaultBandwidthEfficiencyPpm)),
+               QStringLiteral("Share of the memory bandwidth a forward pass achieves, in (0, 1], or auto "
+                              "(default: calibrated for the GPU's generation)."),
+               "ratio"),
         option(fileKey(ScenarioField::ComputeEfficiency),
-               QStringLiteral("Share of the dense tensor-core peak a forward pass achieves, in (0, 1]."),
-               "ratio", formatUtilization(DefaultComputeEfficiencyPpm)),
+               QStringLiteral("Share of the dense tensor-core peak a forward pass achieves, in (0, 1], or "
+                              "auto (default: calibrated)."),
+               "ratio"),
     };
 }
 

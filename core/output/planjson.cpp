@@ -28,6 +28,15 @@ QJsonObject componentObject(const std::int64_t (&values)[ComponentCount])
     return o;
 }
 
+/// Seconds per step term, rounded to the nanosecond; the terms add up to the pass.
+QJsonObject breakdownObject(const StepBreakdown &breakdown)
+{
+    QJsonObject o;
+    for (std::size_t i = 0; i < StepTermCount; ++i)
+        o.insert(stepTermKey(StepTerm(i)), rounded(breakdown.seconds[i], 9));
+    return o;
+}
+
 /// The speed figures; null where the GPU lacks a figure the roofline needs.
 void insertSpeed(QJsonObject &o, const SpeedPlan &s)
 {
@@ -35,11 +44,15 @@ void insertSpeed(QJsonObject &o, const SpeedPlan &s)
         o.insert(QLatin1String(key), s.available ? value : QJsonValue(QJsonValue::Null));
     };
     o.insert(QStringLiteral("prompt_len"), qint64(s.promptLen));
-    o.insert(QStringLiteral("bandwidth_efficiency"), s.bandwidthEfficiency);
-    o.insert(QStringLiteral("compute_efficiency"), s.computeEfficiency);
+    o.insert(QStringLiteral("bandwidth_efficiency"), rounded(s.bandwidthEfficiency, 4));
+    o.insert(QStringLiteral("kv_bandwidth_efficiency"), rounded(s.kvBandwidthEfficiency, 4));
+    o.insert(QStringLiteral("compute_efficiency"), rounded(s.computeEfficiency, 4));
+    o.insert(QStringLiteral("gpu_generation"), gpuGenerationName(s.generation));
+    o.insert(QStringLiteral("weight_kernel"), weightKernelName(s.weightKernel));
     o.insert(QStringLiteral("compute_format"), computeFormatName(s.computeFormat));
     o.insert(QStringLiteral("compute_weight_only"), s.weightOnly);
     put("decode_step_seconds", rounded(s.decode.seconds, 9));
+    put("decode_step_breakdown_seconds", breakdownObject(s.decode.breakdown));
     put("decode_step_seconds_ideal", rounded(s.decode.idealSeconds, 9));
     put("decode_tokens_per_second", rounded(s.decodeTokensPerSecond, 3));
     put("decode_tokens_per_second_per_sequence", rounded(s.decodeTokensPerSecondPerSequence, 3));
@@ -53,6 +66,7 @@ void insertSpeed(QJsonObject &o, const SpeedPlan &s)
     if (s.expectedExperts > 0)
         put("decode_experts_touched", rounded(s.expectedExperts, 4));
     put("prefill_seconds", rounded(s.prefill.seconds, 9));
+    put("prefill_breakdown_seconds", breakdownObject(s.prefill.breakdown));
     put("prefill_seconds_ideal", rounded(s.prefill.idealSeconds, 9));
     put("prefill_bound", speedBoundName(s.prefill.bound));
     put("prefill_bytes", qint64(s.prefill.bytes()));

@@ -210,8 +210,10 @@ void validateScenario(const Scenario &s)
                                                 "%2: %1 is larger than any vLLM block size (at most 4096)")
                         .arg(QString::number(s.blockSize), optionFlag(ScenarioField::BlockSize)));
     requireShare(s.gpuMemoryUtilizationPpm, ScenarioField::GpuMemoryUtilization);
-    requireShare(s.bandwidthEfficiencyPpm, ScenarioField::BandwidthEfficiency);
-    requireShare(s.computeEfficiencyPpm, ScenarioField::ComputeEfficiency);
+    if (s.bandwidthEfficiencyPpm != 0) // 0: the calibrated efficiency
+        requireShare(s.bandwidthEfficiencyPpm, ScenarioField::BandwidthEfficiency);
+    if (s.computeEfficiencyPpm != 0)
+        requireShare(s.computeEfficiencyPpm, ScenarioField::ComputeEfficiency);
     if (s.promptLen < 0)
         requirePositive(s.promptLen, ScenarioField::PromptLen);
     if (s.promptLen > s.seqLen)

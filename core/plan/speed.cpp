@@ -7,6 +7,7 @@
 #include "core/common/scenariofield.h"
 #include "core/gpu/gpuspec.h"
 #include "core/model/inventory.h"
+#include "core/plan/speedconstants.h"
 #include "core/plan/weights.h"
 #include "core/scenario/scenario.h"
 
@@ -106,6 +107,46 @@ ComputePath computePath(const GpuSpec &gpu, const QuantizationSpec &q, WeightDty
     return weightOnly;
 }
 
+/// The kernel family vLLM runs the quantized layers with: W8A8 formats multiply
+/// on their own tensor cores, weight-only ones go through Marlin-style kernels
+/// (vllm/model_executor/layers/quantization/: fp8.py, awq_marlin.py,
+/// gptq_marlin.py, mxfp4.py, bitsandbytes.py, compressed_tensors/).
+WeightKernel weightKernelFor(const QuantizationSpec &q, const ComputePath &path)
+{
+    if (q.method == QuantMethod::None)
+        return WeightKernel::SixteenBit;
+    if (!path.weightOnly) {
+        switch (path.format) {
+        case ComputeFormat::Fp8:
+            return WeightKernel::Fp8;
+        case ComputeFormat::Int8:
+            return WeightKernel::Int8;
+        case ComputeFormat::Fp4:
+            return WeightKernel::Fp4;
+        case ComputeFormat::Float32:
+        case ComputeFormat::Float16:
+        case ComputeFormat::BFloat16:
+            break;
+        }
+    }
+    switch (q.method) {
+    case QuantMethod::BitsAndBytesNf4:
+        return WeightKernel::BitsAndBytes;
+    case QuantMethod::Mxfp4:
+        return WeightKernel::Fp4;
+    case QuantMethod::Fp8:
+    case QuantMethod::Int8:
+        return WeightKernel::EightBitWeightOnly;
+    case QuantMethod::Awq:
+    case QuantMethod::Gptq:
+    case QuantMethod::CompressedTensors:
+        return q.bits >= 8 ? WeightKernel::EightBitWeightOnly : WeightKernel::FourBitWeightOnly;
+    case QuantMethod::None:
+        break;
+    }
+    return WeightKernel::SixteenBit;
+}
+
 /// Sum over the prompt's positions of the tokens each attends to (causal):
 /// P(P+1)/2, or with a window W the first W positions then W each.
 double causalAttendedTokens(std::int64_t promptLen, std::int64_t window)
@@ -149,14 +190,49 @@ QString computeFormatName(ComputeFormat format)
     return enumName(computeFormatNames, format);
 }
 
-SpeedModel::SpeedModel(const Scenario &s, const MemoryPlan &plan)
+SpeedModel::SpeedModel(const Scenario &s, const MemoryPlan &plan, const SpeedConstants &constants)
 {
     m_tensorParallelSize = plan.tensorParallelSize;
-    m_bandwidthEfficiency = double(s.bandwidthEfficiencyPpm) / 1e6;
-    m_computeEfficiency = double(s.computeEfficiencyPpm) / 1e6;
     readHardware(s.gpu, plan);
+    readConstants(s, plan, constants);
     readWeights(s.model, plan);
     countFlops(s.model, plan);
+}
+
+void SpeedModel::readConstants(const Scenario &s, const MemoryPlan &plan, const SpeedConstants &constants)
+{
+    m_generation = gpuGeneration(s.gpu);
+    m_kernel = weightKernelFor(plan.quantization, computePath(s.gpu, plan.quantization, plan.dtype));
+    m_fp8Kv = plan.kvCacheDtype == KvCacheDtype::Fp8 || plan.kvCacheDtype == KvCacheDtype::Fp8E4M3 ||
+              plan.kvCacheDtype == KvCacheDtype::Fp8E5M2;
+
+    const std::optional<double> measured = constants.weightBandwidthEfficiency[std::size_t(m_generation)];
+    m_bandwidthEfficiency = measured.value_or(standInEfficiency(constants));
+    if (!measured && m_available)
+        m_notes << QStringLiteral(
+                       "speed: no public measurement on %1 GPUs; their bandwidth efficiency is the "
+                       "median of the measured generations (%2)")
+                       .arg(s.gpu.arch.isEmpty() ? s.gpu.name : s.gpu.arch)
+                       .arg(m_bandwidthEfficiency, 0, 'f', 2);
+    m_kvBandwidthEfficiency = constants.kvBandwidthEfficiency;
+    if (s.bandwidthEfficiencyPpm > 0)
+        m_bandwidthEfficiency = m_kvBandwidthEfficiency = double(s.bandwidthEfficiencyPpm) / 1e6;
+    m_computeEfficiency =
+        s.computeEfficiencyPpm > 0 ? double(s.computeEfficiencyPpm) / 1e6 : constants.computeEfficiency;
+
+    WeightKernel priced = m_kernel;
+    while (!constants.dequantizationCost[std::size_t(priced)] && priced != WeightKernel::SixteenBit)
+        priced = standInKernel(priced);
+    m_dequantizationCost = constants.dequantizationCost[std::size_t(priced)].value_or(0);
+    if (priced != m_kernel && m_available)
+        m_notes << QStringLiteral("speed: no public measurement of %1 kernels; priced as %2")
+                       .arg(weightKernelName(m_kernel), weightKernelName(priced));
+    m_fp8KvCost = m_fp8Kv ? constants.fp8KvCost : 0;
+    m_allReduceLatency = constants.allReduceLatencySeconds;
+    m_moeLayerSeconds = constants.moeLayerSeconds;
+    m_stepSeconds = constants.stepSeconds[std::size_t(s.engine)];
+    m_sequenceSeconds = constants.sequenceSeconds[std::size_t(s.engine)];
+    m_requestSeconds = constants.requestSeconds[std::size_t(s.engine)];
 }
 
 void SpeedModel::readHardware(const GpuSpec &gpu, const MemoryPlan &plan)
@@ -225,6 +301,12 @@ void SpeedModel::readWeights(const ModelArch &m, const MemoryPlan &plan)
         m_embeddingRowBytes = (Checked(m.hiddenSize) * m_activationBytes).value();
     m_denseWeightBytes = dense.value();
     m_expertWeightBytes = component(Component::Experts);
+    if (plan.quantization.method != QuantMethod::None)
+        m_quantizedDenseBytes =
+            (Checked(component(Component::Attention)) + component(Component::Mlp)).value();
+    if (m.moe.enabled())
+        for (int layer = 0; layer < m.numLayers; ++layer)
+            m_moeLayers += m.isMoeLayer(layer) ? 1 : 0;
     if (w.budgetUsesMeasured) {
         // GGUF blocks: the measured bytes replace the estimate in the same proportions.
         Checked estimated;
@@ -278,7 +360,10 @@ void SpeedModel::describe(SpeedPlan &speed) const
 {
     speed.notes = m_notes;
     speed.bandwidthEfficiency = m_bandwidthEfficiency;
+    speed.kvBandwidthEfficiency = m_kvBandwidthEfficiency;
     speed.computeEfficiency = m_computeEfficiency;
+    speed.generation = m_generation;
+    speed.weightKernel = m_kernel;
     speed.computeFormat = m_format;
     speed.weightOnly = m_weightOnly;
     speed.peakTflops = m_peakTflops;
@@ -298,6 +383,18 @@ std::int64_t SpeedModel::weightBytesRead(std::int64_t tokens) const
     return (Checked(asStored) + Checked(tokens) * m_embeddingRowBytes).value();
 }
 
+std::int64_t SpeedModel::quantizedWeightBytes(std::int64_t tokens) const
+{
+    // The attention and MLP weights and the routed experts a pass touches: what
+    // a quantization stores (routers, norms, embeddings and lm_head stay 16-bit).
+    if (m_quantizedDenseBytes == 0)
+        return 0;
+    const double expertShare =
+        m_experts > 0 ? expectedExpertsTouched(m_experts, m_topK, tokens) / double(m_experts) : 0.0;
+    const double bytes = double(m_quantizedDenseBytes) + double(m_expertWeightBytes) * expertShare;
+    return std::llround(bytes * m_measuredScale);
+}
+
 std::int64_t SpeedModel::kvTokenLayers(std::int64_t contextLen) const
 {
     const std::int64_t windowed = m_window > 0 ? std::min(contextLen, m_window) : contextLen;
@@ -308,24 +405,55 @@ std::int64_t SpeedModel::kvTokenLayers(std::int64_t contextLen) const
         .value();
 }
 
-ForwardCost SpeedModel::finish(ForwardCost c, std::int64_t tokens) const
+ForwardCost SpeedModel::finish(ForwardCost c, std::int64_t tokens, std::int64_t sequences,
+                               std::int64_t requests) const
 {
     c.memorySeconds = double(c.bytes()) / m_bandwidth;
     c.computeSeconds = c.quantizedFlops / m_peak + (c.denseFlops + c.attentionFlops) / m_peak16;
+    StepQuantities &q = c.quantities;
+    q.weightReadSeconds = double(c.weightBytes + c.activationBytes) / m_bandwidth;
+    q.quantizedReadSeconds = double(quantizedWeightBytes(tokens)) / m_bandwidth;
+    q.kvReadSeconds = double(c.kvBytes) / m_bandwidth;
+    q.fp8KvReadSeconds = m_fp8Kv ? q.kvReadSeconds : 0;
+    q.computeSeconds = c.computeSeconds;
+    q.moeLayers = m_moeLayers;
+    q.sequences = sequences;
+    q.requests = requests;
     if (m_tensorParallelSize > 1) {
         // Two all-reduces per layer (after attention and after the MLP) of every
         // token's hidden state; ring: 2(n-1)/n of the message crosses each link.
         const double n = double(m_tensorParallelSize);
         const double message = double(tokens) * double(m_hidden) * double(m_activationBytes);
-        c.allReduceSeconds =
-            2.0 * m_layers * (AllReduceLatencySeconds + 2.0 * (n - 1) / n * message / m_linkPerDirection);
+        q.allReduces = 2 * m_layers;
+        q.allReduceTransferSeconds = q.allReduces * 2.0 * (n - 1) / n * message / m_linkPerDirection;
     }
-    const double memory = c.memorySeconds / m_bandwidthEfficiency;
-    const double compute = c.computeSeconds / m_computeEfficiency;
-    c.bound = memory >= compute ? SpeedBound::Memory : SpeedBound::Compute;
-    c.seconds = std::max(memory, compute) + c.allReduceSeconds;
-    c.idealSeconds = std::max(c.memorySeconds, c.computeSeconds) + c.allReduceSeconds;
+    price(c);
+    c.idealSeconds = std::max(c.memorySeconds, c.computeSeconds) + q.allReduceTransferSeconds;
     return c;
+}
+
+void SpeedModel::price(ForwardCost &c) const
+{
+    const StepQuantities &q = c.quantities;
+    StepBreakdown &t = c.breakdown;
+    t[StepTerm::Weights] = q.weightReadSeconds / m_bandwidthEfficiency;
+    t[StepTerm::Dequantization] = q.quantizedReadSeconds * m_dequantizationCost;
+    t[StepTerm::KvCache] = q.kvReadSeconds / m_kvBandwidthEfficiency;
+    t[StepTerm::KvDequantization] = q.fp8KvReadSeconds * m_fp8KvCost;
+    const double memory = t[StepTerm::Weights] + t[StepTerm::Dequantization] + t[StepTerm::KvCache] +
+                          t[StepTerm::KvDequantization];
+    const double compute = q.computeSeconds / m_computeEfficiency;
+    // The tensor cores work while the weights stream in: only what they need
+    // beyond the reads adds to the step.
+    t[StepTerm::Compute] = std::max(0.0, compute - memory);
+    c.bound = memory >= compute ? SpeedBound::Memory : SpeedBound::Compute;
+    t[StepTerm::AllReduce] = q.allReduces * m_allReduceLatency + q.allReduceTransferSeconds;
+    t[StepTerm::MoeOverhead] = q.moeLayers * m_moeLayerSeconds;
+    t[StepTerm::StepOverhead] = m_stepSeconds;
+    t[StepTerm::SequenceOverhead] = double(q.sequences) * m_sequenceSeconds;
+    t[StepTerm::RequestOverhead] = double(q.requests) * m_requestSeconds;
+    c.allReduceSeconds = t[StepTerm::AllReduce];
+    c.seconds = t.total();
 }
 
 ForwardCost SpeedModel::decode(std::int64_t batch) const
@@ -341,25 +469,27 @@ ForwardCost SpeedModel::decode(std::int64_t batch) const
     c.quantizedFlops = double(batch) * m_quantizedFlopsPerToken;
     c.denseFlops = double(batch) * m_denseFlopsPerToken;
     c.attentionFlops = double(batch) * double(attended) * m_decodeAttentionFlops;
-    return finish(c, batch);
+    return finish(c, batch, batch, 0);
 }
 
-ForwardCost SpeedModel::prefill(std::int64_t promptLen) const
+ForwardCost SpeedModel::prefill(std::int64_t promptLen, std::int64_t sequences) const
 {
     // vLLM computes logits for the last prompt position only.
     ForwardCost c;
-    c.weightBytes = weightBytesRead(promptLen);
+    const Checked tokens = Checked(promptLen) * sequences;
+    c.weightBytes = weightBytesRead(tokens.value());
     c.kvBytes =
-        (Checked(promptLen) * (m_fullLayers + m_slidingLayers + m_chunkedLayers) * m_kvBytesPerTokenPerLayer)
-            .value();
-    c.activationBytes = (Checked(promptLen) * m_hiddenBytesPerToken + m_logitBytes).value();
-    c.quantizedFlops = double(promptLen) * m_quantizedFlopsPerToken;
-    c.denseFlops = double(promptLen) * (m_denseFlopsPerToken - m_lmHeadFlopsPerToken) + m_lmHeadFlopsPerToken;
-    c.attentionFlops =
-        m_prefillAttentionFlops * (double(m_fullLayers) * causalAttendedTokens(promptLen, 0) +
-                                   double(m_slidingLayers) * causalAttendedTokens(promptLen, m_window) +
-                                   double(m_chunkedLayers) * causalAttendedTokens(promptLen, m_chunk));
-    return finish(c, promptLen);
+        (tokens * (m_fullLayers + m_slidingLayers + m_chunkedLayers) * m_kvBytesPerTokenPerLayer).value();
+    c.activationBytes = (tokens * m_hiddenBytesPerToken + Checked(sequences) * m_logitBytes).value();
+    const double n = double(sequences);
+    c.quantizedFlops = double(tokens.value()) * m_quantizedFlopsPerToken;
+    c.denseFlops =
+        double(tokens.value()) * (m_denseFlopsPerToken - m_lmHeadFlopsPerToken) + n * m_lmHeadFlopsPerToken;
+    c.attentionFlops = n * m_prefillAttentionFlops *
+                       (double(m_fullLayers) * causalAttendedTokens(promptLen, 0) +
+                        double(m_slidingLayers) * causalAttendedTokens(promptLen, m_window) +
+                        double(m_chunkedLayers) * causalAttendedTokens(promptLen, m_chunk));
+    return finish(c, tokens.value(), 0, sequences);
 }
 
 std::int64_t SpeedModel::ridgeBatch(bool ideal) const
@@ -368,8 +498,7 @@ std::int64_t SpeedModel::ridgeBatch(bool ideal) const
     // term), negative at batch 1 when memory-bound: one crossing, found by bisection.
     const auto computeBound = [&](std::int64_t batch) {
         const ForwardCost c = decode(batch);
-        return ideal ? c.computeSeconds > c.memorySeconds
-                     : c.computeSeconds / m_computeEfficiency > c.memorySeconds / m_bandwidthEfficiency;
+        return ideal ? c.computeSeconds > c.memorySeconds : c.bound == SpeedBound::Compute;
     };
     constexpr std::int64_t searchLimit = std::int64_t(1) << 24;
     if (computeBound(1))

@@ -11,13 +11,6 @@ namespace kvscope {
 
 struct Scenario;
 
-/// Latency of one tensor-parallel all-reduce of a decode-sized message (kilobytes). NCCL's
-/// small-message all-reduce on NVLink takes 23-29 us (pynccl column of vLLM's
-/// benchmark_device_communicators results: vllm-project/vllm#24111 on H100, #37756 on B300);
-/// 28 us, in that range, fits the measured tensor-parallel decode of
-/// tests/data/speed-measurements.json (gpt-fast TP 2-8, NIM TP 2) within 6 %.
-inline constexpr double AllReduceLatencySeconds = 28e-6;
-
 /// Routed experts one MoE layer reads when `tokens` tokens each pick `topK` of
 /// `experts` independently and uniformly: E x (1 - (1 - k/E)^tokens) in expectation
 /// (k at one token, E for many).
@@ -26,12 +19,15 @@ double expectedExpertsTouched(int experts, int topK, std::int64_t tokens);
 QString speedBoundName(SpeedBound bound);        ///< "memory", "compute"
 QString computeFormatName(ComputeFormat format); ///< "bf16", "fp8", "int8"...
 
-/// The roofline of one scenario on its GPU, per GPU, at any batch size; the
-/// speed plan, the ridge point and the speed chart all evaluate it.
+/// The step model of one scenario on its GPU, per GPU, at any batch size: what
+/// a pass reads, computes and synchronises (StepQuantities), priced by the
+/// calibrated constants into named terms (StepBreakdown). The speed plan, the
+/// ridge point and the speed chart all evaluate it.
 class SpeedModel
 {
 public:
-    SpeedModel(const Scenario &scenario, const MemoryPlan &plan);
+    SpeedModel(const Scenario &scenario, const MemoryPlan &plan,
+               const SpeedConstants &constants = calibratedSpeedConstants());
 
     /// False when the GPU lacks a figure the roofline needs; notes() says which.
     bool available() const { return m_available; }
@@ -39,8 +35,8 @@ public:
 
     /// One decode step: `batch` sequences at --seq-len tokens each emit one token.
     ForwardCost decode(std::int64_t batch) const;
-    /// One sequence's prompt of `promptLen` tokens in one forward pass (causal attention).
-    ForwardCost prefill(std::int64_t promptLen) const;
+    /// `sequences` prompts of `promptLen` tokens each in one forward pass (causal attention).
+    ForwardCost prefill(std::int64_t promptLen, std::int64_t sequences = 1) const;
     /// Smallest batch whose decode step is compute-bound (with the efficiencies,
     /// or on the ideal roofline); -1 when the step stays memory-bound (long
     /// contexts: the KV cache grows as fast as the FLOPs).
@@ -51,10 +47,14 @@ public:
 
 private:
     void readHardware(const GpuSpec &gpu, const MemoryPlan &plan);
+    void readConstants(const Scenario &scenario, const MemoryPlan &plan, const SpeedConstants &constants);
     void readWeights(const ModelArch &model, const MemoryPlan &plan);
     void countFlops(const ModelArch &model, const MemoryPlan &plan);
-    ForwardCost finish(ForwardCost cost, std::int64_t tokens) const;
+    ForwardCost finish(ForwardCost cost, std::int64_t tokens, std::int64_t sequences,
+                       std::int64_t requests) const;
+    void price(ForwardCost &cost) const;
     std::int64_t weightBytesRead(std::int64_t tokens) const;
+    std::int64_t quantizedWeightBytes(std::int64_t tokens) const;
     std::int64_t kvTokenLayers(std::int64_t contextLen) const;
 
     bool m_available = false;
@@ -65,11 +65,24 @@ private:
     double m_peak = 0;
     double m_peak16 = 0;
     double m_linkPerDirection = 0;
-    double m_bandwidthEfficiency = 1;
-    double m_computeEfficiency = 1;
     ComputeFormat m_format = ComputeFormat::BFloat16;
     bool m_weightOnly = false;
     double m_peakTflops = 0, m_peak16Tflops = 0, m_bandwidthGBs = 0, m_interconnectGBs = 0;
+
+    // Calibrated constants as they apply to this GPU, weight kernel and engine
+    GpuGeneration m_generation = GpuGeneration::Other;
+    WeightKernel m_kernel = WeightKernel::SixteenBit;
+    double m_bandwidthEfficiency = 1;
+    double m_kvBandwidthEfficiency = 1;
+    double m_computeEfficiency = 1;
+    double m_dequantizationCost = 0;
+    double m_fp8KvCost = 0;
+    double m_allReduceLatency = 0;
+    double m_moeLayerSeconds = 0;
+    double m_stepSeconds = 0;
+    double m_sequenceSeconds = 0;
+    double m_requestSeconds = 0;
+    bool m_fp8Kv = false;
 
     // Model, per GPU
     int m_tensorParallelSize = 1;
@@ -81,7 +94,10 @@ private:
     std::int64_t m_chunkedLayers = 0, m_chunk = 0; ///< Llama 4 chunked local attention
     std::int64_t m_stateBytesPerSequence = 0;      ///< recurrent state, read and written each step
     std::int64_t m_kvBytesPerTokenPerLayer = 0;
-    std::int64_t m_denseWeightBytes = 0;  ///< read every pass: all weights but routed experts and tables
+    std::int64_t m_denseWeightBytes = 0; ///< read every pass: all weights but routed experts and tables
+    std::int64_t m_quantizedDenseBytes =
+        0; ///< the attention and MLP share of it (what a quantization stores)
+    int m_moeLayers = 0;
     std::int64_t m_expertWeightBytes = 0; ///< every routed expert's share on this GPU
     std::int64_t m_embeddingRowBytes = 0; ///< one token's row of an untied input embedding
     double m_measuredScale = 1;           ///< GGUF: measured / estimated weight bytes

@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "core/plan/speedconstants.h"
+#include "core/plan/stepterms.h"
+
 #include <cstdint>
 
 #include <QString>
@@ -28,6 +31,22 @@ enum class ComputeFormat
     Fp4
 };
 
+/// What one pass on one GPU reads, computes and synchronises, before the
+/// calibrated constants price it: the step model's inputs (SpeedModel::price).
+struct StepQuantities
+{
+    double weightReadSeconds = 0;        ///< weight and activation bytes / datasheet bandwidth
+    double quantizedReadSeconds = 0;     ///< the quantized weights' share of it
+    double kvReadSeconds = 0;            ///< KV cache and recurrent state bytes / bandwidth
+    double fp8KvReadSeconds = 0;         ///< the same when the cache is FP8, else 0
+    double computeSeconds = 0;           ///< FLOPs over their tensor-core peaks
+    int allReduces = 0;                  ///< tensor-parallel all-reduces in the pass
+    double allReduceTransferSeconds = 0; ///< their bytes over the links
+    int moeLayers = 0;                   ///< MoE layers the pass runs
+    std::int64_t sequences = 0;          ///< sequences of a decode step; 0 for a prefill
+    std::int64_t requests = 0;           ///< new requests a prefill admits; 0 for a decode step
+};
+
 /// One forward pass on one GPU: what it moves, what it computes, how long it takes.
 struct ForwardCost
 {
@@ -43,12 +62,15 @@ struct ForwardCost
     double attentionFlops = 0; ///< QK^T and PV, at the 16-bit peak
     double flops() const { return quantizedFlops + denseFlops + attentionFlops; }
 
+    StepQuantities quantities;
+    StepBreakdown breakdown; ///< where the time goes; adds up to seconds
+
     // Times in seconds
     double memorySeconds = 0;    ///< bytes / bandwidth
     double computeSeconds = 0;   ///< each kind of FLOPs over its peak
-    double allReduceSeconds = 0; ///< tensor-parallel all-reduces (not overlapped)
-    double seconds = 0; ///< max(memory / bandwidth efficiency, compute / compute efficiency) + all-reduce
-    double idealSeconds = 0; ///< the same with both efficiencies 1
+    double allReduceSeconds = 0; ///< tensor-parallel all-reduces (not overlapped): latency and transfer
+    double seconds = 0;          ///< the step model: breakdown.total()
+    double idealSeconds = 0;     ///< the roofline alone: max(memory, compute) + all-reduce transfer
     SpeedBound bound = SpeedBound::Memory;
 };
 
@@ -62,10 +84,14 @@ struct SpeedPlan
     std::int64_t batchSize = 0;
     std::int64_t contextLen = 0; ///< tokens per sequence in the decode step (--seq-len)
     std::int64_t promptLen = 0;  ///< tokens of the prefill (--prompt-len, default --seq-len)
-    double bandwidthEfficiency = 1;
+    double bandwidthEfficiency =
+        1; ///< of the weight reads: calibrated for the GPU's generation, or --bandwidth-efficiency
+    double kvBandwidthEfficiency = 1; ///< of the KV reads (the same override)
     double computeEfficiency = 1;
 
     // Hardware figures used
+    GpuGeneration generation = GpuGeneration::Other;
+    WeightKernel weightKernel = WeightKernel::SixteenBit;
     ComputeFormat computeFormat = ComputeFormat::BFloat16;
     bool weightOnly = false;    ///< quantized weights dequantized to 16 bits before multiplying
     double peakTflops = 0;      ///< of computeFormat, dense

@@ -15,10 +15,10 @@
 
 namespace kvscope {
 
-/// Default roofline efficiencies (--bandwidth-efficiency, --compute-efficiency) in
-/// millionths, calibrated on the public measurements in tests/data/speed-measurements.json.
-inline constexpr std::int64_t DefaultBandwidthEfficiencyPpm = 730'000;
-inline constexpr std::int64_t DefaultComputeEfficiencyPpm = 530'000;
+/// --bandwidth-efficiency and --compute-efficiency by default: 0 ("auto"), the
+/// step model's calibrated efficiencies (core/plan/speedconstants.h).
+inline constexpr std::int64_t DefaultBandwidthEfficiencyPpm = 0;
+inline constexpr std::int64_t DefaultComputeEfficiencyPpm = 0;
 
 /// Every input of a memory plan, named after vLLM's engine arguments.
 /// A plain value: copy it, change a field, plan again.
@@ -48,8 +48,9 @@ struct Scenario
 
     // Speed (roofline)
     std::int64_t promptLen = 0; ///< --prompt-len: tokens of the prefill; 0 = --seq-len
-    std::int64_t bandwidthEfficiencyPpm = DefaultBandwidthEfficiencyPpm; ///< --bandwidth-efficiency
-    std::int64_t computeEfficiencyPpm = DefaultComputeEfficiencyPpm;     ///< --compute-efficiency
+    std::int64_t bandwidthEfficiencyPpm =
+        DefaultBandwidthEfficiencyPpm; ///< --bandwidth-efficiency; 0 = calibrated
+    std::int64_t computeEfficiencyPpm = DefaultComputeEfficiencyPpm; ///< --compute-efficiency; 0 = calibrated
 
     friend bool operator==(const Scenario &, const Scenario &) = default;
 };

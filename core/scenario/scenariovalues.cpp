@@ -19,6 +19,13 @@ QString optionalCountText(std::int64_t value)
     return value > 0 ? QString::number(value) : QLatin1String(Auto);
 }
 
+/// An efficiency override; the calibrated default (0) is left out, as
+/// --mem-fraction-static's is: a scenario file holds ratios as numbers.
+QString optionalRatioText(std::int64_t ppm)
+{
+    return ppm > 0 ? formatUtilization(ppm) : QString();
+}
+
 void applyGroupSize(Scenario &s, const QString &text, const QString &option)
 {
     const QString invalid =
@@ -49,7 +56,8 @@ QString forEngine(const Scenario &s, Engine engine, const QString &text)
     return s.engine == engine ? text : QString();
 }
 
-/// --mem-fraction-static: "auto" (0) is SGLang's default for the GPU (as the command line spells it).
+/// "auto" (0): --mem-fraction-static's SGLang default for the GPU, the
+/// efficiencies' calibrated values (as the command line spells it).
 std::int64_t parseOptionalRatio(const QString &text, const QString &option)
 {
     if (text.trimmed().compare(QLatin1String(Auto), Qt::CaseInsensitive) == 0)
@@ -208,14 +216,14 @@ const Field fields[] = {
      [](const Scenario &s) { return optionalCountText(s.promptLen); }},
     {{ScenarioField::BandwidthEfficiency, OptionKind::Ratio},
      [](Scenario &s, const QString &text, const QString &o, const ScenarioResolvers &) {
-         s.bandwidthEfficiencyPpm = parseUtilization(text, o);
+         s.bandwidthEfficiencyPpm = parseOptionalRatio(text, o);
      },
-     [](const Scenario &s) { return formatUtilization(s.bandwidthEfficiencyPpm); }},
+     [](const Scenario &s) { return optionalRatioText(s.bandwidthEfficiencyPpm); }},
     {{ScenarioField::ComputeEfficiency, OptionKind::Ratio},
      [](Scenario &s, const QString &text, const QString &o, const ScenarioResolvers &) {
-         s.computeEfficiencyPpm = parseUtilization(text, o);
+         s.computeEfficiencyPpm = parseOptionalRatio(text, o);
      },
-     [](const Scenario &s) { return formatUtilization(s.computeEfficiencyPpm); }},
+     [](const Scenario &s) { return optionalRatioText(s.computeEfficiencyPpm); }},
 };
 
 /// A vLLM-only option under SGLang or the reverse is an error naming both; so is an

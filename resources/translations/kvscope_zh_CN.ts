@@ -2344,6 +2344,49 @@ Page Up / Page Down 在场景条中切换。</translation>
     </message>
 </context>
 <context>
+    <name>kvscope::StepTerm</name>
+    <message>
+        <source>Weights read</source>
+        <translation>读取权重</translation>
+    </message>
+    <message>
+        <source>Dequantization</source>
+        <translation>反量化</translation>
+    </message>
+    <message>
+        <source>KV cache read</source>
+        <translation>读取 KV 缓存</translation>
+    </message>
+    <message>
+        <source>FP8 KV dequantization</source>
+        <translation>FP8 KV 反量化</translation>
+    </message>
+    <message>
+        <source>Compute beyond the reads</source>
+        <translation>读取之外的计算</translation>
+    </message>
+    <message>
+        <source>Tensor-parallel all-reduce</source>
+        <translation>张量并行 all-reduce</translation>
+    </message>
+    <message>
+        <source>MoE routing</source>
+        <translation>MoE 路由</translation>
+    </message>
+    <message>
+        <source>Engine, per step</source>
+        <translation>引擎开销（每步）</translation>
+    </message>
+    <message>
+        <source>Engine, per sequence</source>
+        <translation>引擎开销（每条序列）</translation>
+    </message>
+    <message>
+        <source>Engine, per new request</source>
+        <translation>引擎开销（每个新请求）</translation>
+    </message>
+</context>
+<context>
     <name>kvscope::ValuesChart</name>
     <message>
         <source>Values and quantization grid</source>

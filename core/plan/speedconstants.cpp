@@ -1,0 +1,121 @@
+// SPDX-License-Identifier: MIT
+#include "core/plan/speedconstants.h"
+
+#include "core/common/enumtable.h"
+#include "core/gpu/gpuspec.h"
+
+#include <algorithm>
+#include <vector>
+
+namespace kvscope {
+
+namespace {
+
+const EnumSpelling<GpuGeneration> generationNames[] = {
+    {GpuGeneration::Ampere, "ampere"}, {GpuGeneration::Ada, "ada"},     {GpuGeneration::Hopper, "hopper"},
+    {GpuGeneration::Blackwell, "blackwell"}, {GpuGeneration::Other, "other"},
+};
+
+const EnumSpelling<WeightKernel> kernelNames[] = {
+    {WeightKernel::SixteenBit, "16-bit"},
+    {WeightKernel::Fp8, "fp8 w8a8"},
+    {WeightKernel::Int8, "int8 w8a8"},
+    {WeightKernel::FourBitWeightOnly, "4-bit weight-only"},
+    {WeightKernel::EightBitWeightOnly, "8-bit weight-only"},
+    {WeightKernel::Fp4, "fp4"},
+    {WeightKernel::BitsAndBytes, "bitsandbytes"},
+};
+
+// Fitted by tests/core/tst_speedvalidation.cpp on the calibration rows of
+// tests/data/serving-speed-measurements.json (docs/speed-validation.md).
+SpeedConstants fitted()
+{
+    SpeedConstants c;
+    auto &efficiency = c.weightBandwidthEfficiency;
+    efficiency[std::size_t(GpuGeneration::Ampere)] = 0.6689;
+    efficiency[std::size_t(GpuGeneration::Hopper)] = 0.8572;
+    efficiency[std::size_t(GpuGeneration::Blackwell)] = 0.8325;
+    auto &cost = c.dequantizationCost;
+    cost[std::size_t(WeightKernel::SixteenBit)] = 0;
+    cost[std::size_t(WeightKernel::Fp8)] = 0.09229;
+    cost[std::size_t(WeightKernel::FourBitWeightOnly)] = 0.7086;
+    cost[std::size_t(WeightKernel::EightBitWeightOnly)] = 0.196;
+    cost[std::size_t(WeightKernel::Fp4)] = 0.5129;
+    c.kvBandwidthEfficiency = 0.8691;
+    c.fp8KvCost = 0.4664;
+    c.computeEfficiency = 0.7124;
+    c.allReduceLatencySeconds = 1.781e-05;
+    c.moeLayerSeconds = 3.62e-05;
+    c.stepSeconds = {0.001521, 0.002091};
+    c.sequenceSeconds = {0, 2.587e-05};
+    c.requestSeconds = {0.007188, 0.1729};
+    return c;
+}
+
+} // namespace
+
+const SpeedConstants &calibratedSpeedConstants()
+{
+    static const SpeedConstants constants = fitted();
+    return constants;
+}
+
+double standInEfficiency(const SpeedConstants &constants)
+{
+    std::vector<double> measured;
+    for (const std::optional<double> &e : constants.weightBandwidthEfficiency)
+        if (e)
+            measured.push_back(*e);
+    if (measured.empty())
+        return 1;
+    std::sort(measured.begin(), measured.end());
+    const std::size_t n = measured.size();
+    return n % 2 ? measured[n / 2] : (measured[n / 2 - 1] + measured[n / 2]) / 2;
+}
+
+WeightKernel standInKernel(WeightKernel kernel)
+{
+    switch (kernel) {
+    case WeightKernel::Int8:
+        return WeightKernel::Fp8;
+    case WeightKernel::BitsAndBytes:
+        return WeightKernel::FourBitWeightOnly;
+    case WeightKernel::Fp4:
+        return WeightKernel::FourBitWeightOnly;
+    case WeightKernel::EightBitWeightOnly:
+        return WeightKernel::FourBitWeightOnly;
+    case WeightKernel::Fp8:
+        return WeightKernel::EightBitWeightOnly;
+    case WeightKernel::FourBitWeightOnly:
+    case WeightKernel::SixteenBit:
+        break;
+    }
+    return WeightKernel::SixteenBit;
+}
+
+GpuGeneration gpuGeneration(const GpuSpec &gpu)
+{
+    // The presets' arch field ("Ampere (GA102)", "Ada Lovelace", "Blackwell (GB202)").
+    const auto startsWith = [&](const char *name) { return gpu.arch.startsWith(QLatin1String(name)); };
+    if (startsWith("Ampere"))
+        return GpuGeneration::Ampere;
+    if (startsWith("Ada"))
+        return GpuGeneration::Ada;
+    if (startsWith("Hopper"))
+        return GpuGeneration::Hopper;
+    if (startsWith("Blackwell"))
+        return GpuGeneration::Blackwell;
+    return GpuGeneration::Other;
+}
+
+QString gpuGenerationName(GpuGeneration generation)
+{
+    return enumName(generationNames, generation);
+}
+
+QString weightKernelName(WeightKernel kernel)
+{
+    return enumName(kernelNames, kernel);
+}
+
+} // namespace kvscope

@@ -1,0 +1,78 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "core/engine/engine.h"
+
+#include <array>
+#include <cstddef>
+#include <optional>
+
+#include <QString>
+
+namespace kvscope {
+
+struct GpuSpec;
+struct QuantizationSpec;
+
+/// The GPU generation a bandwidth efficiency is calibrated per: kernels reach
+/// a different share of the datasheet bandwidth on each.
+enum class GpuGeneration
+{
+    Ampere,
+    Ada,
+    Hopper,
+    Blackwell,
+    Other, ///< no public measurement: the median of the measured generations
+};
+inline constexpr std::size_t GpuGenerationCount = std::size_t(GpuGeneration::Other) + 1;
+
+/// The kernel family that multiplies a layout of weights (vLLM picks it from the
+/// checkpoint's format and the GPU): each reads its bytes at its own cost.
+enum class WeightKernel
+{
+    SixteenBit,       ///< BF16/FP16 GEMM (cuBLAS)
+    Fp8,              ///< W8A8 FP8 (CUTLASS scaled_mm, block-wise FP8)
+    Int8,             ///< W8A8 INT8 (CUTLASS scaled_mm)
+    FourBitWeightOnly,  ///< AWQ/GPTQ/W4A16 through Marlin or Machete: dequantized in registers
+    EightBitWeightOnly, ///< GPTQ 8-bit, W8A16, FP8 on a GPU without FP8 tensor cores (Marlin)
+    Fp4,              ///< MXFP4 and NVFP4
+    BitsAndBytes,     ///< bitsandbytes NF4
+};
+inline constexpr std::size_t WeightKernelCount = std::size_t(WeightKernel::BitsAndBytes) + 1;
+inline constexpr std::size_t EngineCount = 2;
+
+/// The calibrated constants of the step model (docs/speed-validation.md lists
+/// the public measurements they were fitted on and the ones held out;
+/// tests/core/tst_speedvalidation.cpp refits them and fails when they differ).
+/// An empty entry is one no calibration row informs: the plan uses a stand-in
+/// (standInEfficiency, standInDequantizationCost) and says so.
+struct SpeedConstants
+{
+    /// Share of the datasheet bandwidth the weight reads reach, per GpuGeneration.
+    std::array<std::optional<double>, GpuGenerationCount> weightBandwidthEfficiency{};
+    /// Extra seconds per second of reading the kernel's weights at full bandwidth.
+    std::array<std::optional<double>, WeightKernelCount> dequantizationCost{};
+    double kvBandwidthEfficiency = 1; ///< share of the bandwidth the attention kernels' KV reads reach
+    double fp8KvCost = 0;             ///< extra seconds per second of reading an FP8 cache at full bandwidth
+    double computeEfficiency = 1;     ///< share of the dense tensor-core peak a pass reaches
+    double allReduceLatencySeconds = 0;  ///< per all-reduce of a decode-sized message over NVLink
+    double moeLayerSeconds = 0;          ///< per MoE layer and pass
+    std::array<double, EngineCount> stepSeconds{};     ///< per pass, per Engine
+    std::array<double, EngineCount> sequenceSeconds{}; ///< per sequence of a decode step, per Engine
+    std::array<double, EngineCount> requestSeconds{};  ///< per new request a prefill admits, per Engine
+};
+
+/// The constants kvscope plans with.
+const SpeedConstants &calibratedSpeedConstants();
+
+/// A generation without measurements: the median of the calibrated ones.
+double standInEfficiency(const SpeedConstants &constants);
+/// A kernel without measurements: the calibrated kernel of the same weight
+/// width (8-bit W8A8 INT8 takes FP8's; bitsandbytes NF4 takes 4-bit weight-only's).
+WeightKernel standInKernel(WeightKernel kernel);
+
+GpuGeneration gpuGeneration(const GpuSpec &gpu);
+QString gpuGenerationName(GpuGeneration generation); ///< "ampere", "hopper", ...
+QString weightKernelName(WeightKernel kernel);       ///< "16-bit", "fp8", "int4 weight-only", ...
+
+} // namespace kvscope
