@@ -68,6 +68,10 @@ const ScenarioOption *findScenarioOption(const QString &name);
 /// present takes its default (or, for applyValues(), the base's value).
 using ScenarioValues = QMap<QString, QString>;
 
+/// Most columns a comparison takes (each a list of values over one scenario);
+/// a comparison has at least two.
+inline constexpr int MaxComparisonColumns = 4;
+
 /// How the "model" and "gpu" values become a model and a GPU.
 struct ScenarioResolvers
 {
