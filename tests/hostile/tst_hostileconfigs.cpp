@@ -1,0 +1,275 @@
+// SPDX-License-Identifier: MIT
+// Hostile config values, hybrid configs, scenario files and fit searches, end
+// to end through the binary: figures that overflowed into negative caches,
+// fields the architecture needs read as "absent", and messages that did not
+// name the file, field or value. Every figure is worked by hand in its case.
+#include "tests/support/kvscoperun.h"
+#include "tests/tensorfiles.h"
+
+#include <functional>
+#include <initializer_list>
+
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace kvscope;
+
+using ConfigChange = std::function<void(QJsonObject &)>;
+Q_DECLARE_METATYPE(ConfigChange)
+
+class TestHostileConfigs : public QObject
+{
+    Q_OBJECT
+
+    QTemporaryDir m_dir;
+
+    using Run = test::Run;
+
+    static Run run(const QStringList &arguments) { return test::runKvscope(arguments); }
+
+    static QJsonObject json(const QStringList &arguments)
+    {
+        const Run r = run(arguments + QStringList{QStringLiteral("--json")});
+        if (r.exitCode != 0)
+            qFatal("kvscope failed: %s", r.err.constData());
+        return QJsonDocument::fromJson(r.out).object();
+    }
+
+    /// The config.json of tests/fuzz/named/hfconfig/`model`.json (each copied from its
+    /// huggingface.co repository) with `change` applied to its text part, written out.
+    QString configWith(const char *model, const ConfigChange &change)
+    {
+        QFile file(QStringLiteral(KVSCOPE_TESTS_DIR "/fuzz/named/hfconfig/%1.json").arg(QLatin1String(model)));
+        if (!file.open(QIODevice::ReadOnly))
+            qFatal("cannot read the %s config", model);
+        QJsonObject config = QJsonDocument::fromJson(file.readAll()).object();
+        if (config.value(QLatin1String("text_config")).isObject()) {
+            QJsonObject text = config.value(QLatin1String("text_config")).toObject();
+            change(text);
+            config.insert(QStringLiteral("text_config"), text);
+        } else {
+            change(config);
+        }
+        static int written = 0;
+        return test::writeFile(m_dir, QStringLiteral("config-%1.json").arg(++written),
+                               QJsonDocument(config).toJson());
+    }
+
+    /// `calc --model path` fails with one line holding every one of `words`.
+    static void refused(const QString &path, const QStringList &words)
+    {
+        refusedWith({QStringLiteral("calc"), QStringLiteral("--model"), path}, words);
+    }
+
+    /// kvscope `arguments` fails with one line holding every one of `words`.
+    static void refusedWith(const QStringList &arguments, const QStringList &words)
+    {
+        const Run r = run(arguments);
+        const QString err = QString::fromUtf8(r.err);
+        QVERIFY2(r.exitCode == 1, r.describe().constData());
+        QVERIFY(r.out.isEmpty());
+        QVERIFY2(err.startsWith(QLatin1String("kvscope: error: ")), qPrintable(err));
+        QCOMPARE(err.count(QLatin1Char('\n')), 1);
+        for (const QString &word : words)
+            QVERIFY2(err.contains(word), qPrintable(QStringLiteral("'%1' not in: %2").arg(word, err)));
+    }
+
+    /// A scenario file for Llama-3.1-8B on an H100 with `change` applied to its root object.
+    static QByteArray scenarioFile(const ConfigChange &change)
+    {
+        QJsonObject root{{QStringLiteral("format"), QStringLiteral("kvscope-scenario")},
+                         {QStringLiteral("version"), 1},
+                         {QStringLiteral("scenario"), QJsonObject{{QStringLiteral("model"), QStringLiteral("llama-3.1-8b")},
+                                                                  {QStringLiteral("gpu"), QStringLiteral("h100-sxm")}}}};
+        change(root);
+        return QJsonDocument(root).toJson();
+    }
+
+    static ConfigChange withGpus(const QJsonArray &gpus)
+    {
+        return [gpus](QJsonObject &root) { root.insert(QStringLiteral("gpus"), gpus); };
+    }
+
+    static ConfigChange inScenario(const char *key, const QJsonValue &value)
+    {
+        return [key, value](QJsonObject &root) {
+            QJsonObject scenario = root.value(QLatin1String("scenario")).toObject();
+            scenario.insert(QLatin1String(key), value);
+            root.insert(QStringLiteral("scenario"), scenario);
+        };
+    }
+
+    /// `export --chart memory --scenario path`: its one-line refusal.
+    Run exportWith(const QString &path)
+    {
+        return run({QStringLiteral("export"), QStringLiteral("--chart"), QStringLiteral("memory"),
+                    QStringLiteral("--out"), m_dir.filePath(QStringLiteral("never.png")), QStringLiteral("--scenario"),
+                    path});
+    }
+
+    /// The window opening `path` offscreen (kvscope FILE --screenshot): exit 1 and its message.
+    Run windowOpening(const QString &path)
+    {
+        test::RunOptions options;
+        options.environment = {QStringLiteral("QT_QPA_PLATFORM=offscreen"),
+                               QStringLiteral("XDG_CONFIG_HOME=") + m_dir.filePath(QStringLiteral("config"))};
+        options.timeoutMs = 60'000;
+        return test::runKvscope({path, QStringLiteral("--screenshot"), m_dir.filePath(QStringLiteral("window.png")),
+                                 QStringLiteral("--size"), QStringLiteral("800x600")},
+                                options);
+    }
+
+    static ConfigChange setting(const char *key, const QJsonValue &value)
+    {
+        return [key, value](QJsonObject &c) { c.insert(QLatin1String(key), value); };
+    }
+
+    static ConfigChange removing(const char *key)
+    {
+        return [key](QJsonObject &c) { c.remove(QLatin1String(key)); };
+    }
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        QVERIFY2(!qEnvironmentVariableIsEmpty("KVSCOPE_BINARY"), "ctest sets KVSCOPE_BINARY");
+        QVERIFY(m_dir.isValid());
+    }
+
+    // --- 1. figures that overflowed -------------------------------------------------
+
+    void recurrentStateBeyondABlockIsRefused_data()
+    {
+        QTest::addColumn<QString>("field");
+        QTest::addColumn<int>("value");
+        // Granite 4.0-H Small, mamba_d_state 7·10^8: the SSM state is 128 heads x 64 x 7·10^8
+        // x 2 B = 1.1·10^13 B per layer; an attention page is 8 KV heads x 128 x 2 x 2 B =
+        // 4,096 B per token, so vLLM's hybrid block would be 2.8·10^9 tokens (past 2^31 - 1;
+        // it used to wrap to a negative block, a negative cache, and "fits").
+        QTest::newRow("mamba_d_state") << QStringLiteral("mamba_d_state") << 700'000'000;
+        // mamba_d_conv 2^31 - 1: a conv state of (2^31 - 2) x 8,448 x 2 B per layer.
+        QTest::newRow("mamba_d_conv") << QStringLiteral("mamba_d_conv") << 2'147'483'647;
+    }
+
+    void recurrentStateBeyondABlockIsRefused()
+    {
+        QFETCH(QString, field);
+        QFETCH(int, value);
+        const QByteArray key = field.toLatin1();
+        refused(configWith("granite-4.0-h-small", setting(key.constData(), value)),
+                {field, QString::number(value)});
+    }
+
+    void indexerKeyAtTheIntLimitIsCounted()
+    {
+        // DeepSeek-V3.2, index_head_dim 2^31 - 1: the indexer key is head_dim FP8 bytes plus
+        // one float32 scale per 128 (DeepseekV32IndexerCache): 2,147,483,647 + 16,777,215 x 4
+        // = 2,214,592,507 B; with the 576-value bf16 latent (1,152 B) and 61 layers that is
+        // 2,214,593,659 x 61 = 135,090,213,199 B per token (it used to wrap to -126,902,791,857).
+        const QString path = configWith("deepseek-v3.2-exp", setting("index_head_dim", 2'147'483'647));
+        const QJsonObject o = json({QStringLiteral("calc"), QStringLiteral("--model"), path});
+        QCOMPARE(o.value(QLatin1String("kv_bytes_per_token")).toInteger(), 135'090'213'199LL);
+        QCOMPARE(o.value(QLatin1String("fits")).toBool(true), false);
+    }
+
+    void headDimBeyondIntIsRefused()
+    {
+        // hidden_size 2^40 over one head and no head_dim: a head of 2^40 values, which used
+        // to be cast to int (0).
+        refused(configWith("llama-3.1-8b",
+                           [](QJsonObject &c) {
+                               c.insert(QStringLiteral("hidden_size"), double(std::int64_t(1) << 40));
+                               c.insert(QStringLiteral("num_attention_heads"), 1);
+                               c.insert(QStringLiteral("num_key_value_heads"), 1);
+                               c.remove(QStringLiteral("head_dim"));
+                           }),
+                {QStringLiteral("hidden_size"), QStringLiteral("1099511627776")});
+    }
+
+    // --- 2. fields a hybrid architecture needs --------------------------------------
+
+    void hybridFieldsAreRequired_data()
+    {
+        QTest::addColumn<QString>("model");
+        QTest::addColumn<ConfigChange>("change");
+        QTest::addColumn<QStringList>("words");
+        const auto row = [](const char *name, const char *model, ConfigChange change,
+                            std::initializer_list<const char *> words) {
+            QStringList list;
+            for (const char *word : words)
+                list << QString::fromUtf8(word);
+            QTest::newRow(name) << QString::fromLatin1(model) << change << list;
+        };
+        // Qwen3-Next without its Gated DeltaNet width used to be planned as 48 attention
+        // layers (98,304 B per token instead of 12 x 2 x 2 x 256 x 2 = 24,576).
+        row("qwen3-next value heads missing", "qwen3-next-80b-a3b", removing("linear_num_value_heads"),
+            {"linear_num_value_heads", "missing"});
+        row("qwen3-next value heads null", "qwen3-next-80b-a3b", setting("linear_num_value_heads", QJsonValue()),
+            {"linear_num_value_heads", "missing"});
+        row("qwen3-next value heads a string", "qwen3-next-80b-a3b", setting("linear_num_value_heads", QStringLiteral("32")),
+            {"linear_num_value_heads", "\"32\""});
+        // Granite 4.0-H lists mamba layers; without mamba_d_head all 40 became attention.
+        row("granite head missing", "granite-4.0-h-small", removing("mamba_d_head"), {"mamba_d_head", "missing"});
+        row("granite head a string", "granite-4.0-h-small", setting("mamba_d_head", QStringLiteral("64")),
+            {"mamba_d_head", "\"64\""});
+        // layer_types that is not a list is refused, not ignored.
+        row("granite layer_types a string", "granite-4.0-h-small", setting("layer_types", QStringLiteral("mamba")),
+            {"layer_types", "\"mamba\"", "list"});
+        row("qwen3-next layer_types an object", "qwen3-next-80b-a3b", setting("layer_types", QJsonObject()),
+            {"layer_types", "{}", "list"});
+        row("gemma 3 layer_types a string", "gemma-3-1b", setting("layer_types", QStringLiteral("sliding_attention")),
+            {"layer_types", "\"sliding_attention\"", "list"});
+        // Llama 4 no_rope_layers entries are 0 (NoPE, global) or 1 (RoPE, chunked).
+        const auto noRopeWith = [](const QJsonValue &entry) -> ConfigChange {
+            return [entry](QJsonObject &c) {
+                QJsonArray layers;
+                for (int i = 0; i < 48; ++i)
+                    layers.append(i == 5 ? entry : QJsonValue(1));
+                c.insert(QStringLiteral("no_rope_layers"), layers);
+            };
+        };
+        row("llama 4 no_rope entry a string", "llama-4-scout-17b-16e", noRopeWith(QStringLiteral("0")),
+            {"no_rope_layers[5]", "\"0\"", "0 or 1"});
+        row("llama 4 no_rope entry an object", "llama-4-scout-17b-16e", noRopeWith(QJsonObject()),
+            {"no_rope_layers[5]", "{}", "0 or 1"});
+        row("llama 4 no_rope entry negative", "llama-4-scout-17b-16e", noRopeWith(-1),
+            {"no_rope_layers[5]", "-1", "0 or 1"});
+        // Gemma 3n: the last 10 of 30 layers reuse the cache of the last earlier layer of
+        // their kind; a full-attention layer among them with none before has nothing to reuse.
+        row("gemma 3n shared layer with no earlier kind", "gemma-3n-e2b",
+            [](QJsonObject &c) {
+                QJsonArray types;
+                for (int i = 0; i < 30; ++i)
+                    types.append(i == 25 ? QStringLiteral("full_attention") : QStringLiteral("sliding_attention"));
+                c.insert(QStringLiteral("layer_types"), types);
+            },
+            {"layer_types[25]", "full_attention", "num_kv_shared_layers"});
+        // sliding_window 0 with sliding layers listed: no window to slide.
+        row("gemma 3n sliding window 0", "gemma-3n-e2b", setting("sliding_window", 0),
+            {"sliding_window", "0", "sliding_attention"});
+    }
+
+    void hybridFieldsAreRequired()
+    {
+        QFETCH(QString, model);
+        QFETCH(ConfigChange, change);
+        QFETCH(QStringList, words);
+        refused(configWith(model.toLatin1().constData(), change), words);
+    }
+
+    void qwen3NextCachesTwelveLayers()
+    {
+        // The real config: 12 of 48 layers are full attention, 2 KV heads x 256 x (K + V)
+        // x 2 B each = 24,576 B per token.
+        const QJsonObject o = json({QStringLiteral("calc"), QStringLiteral("--model"),
+                                    configWith("qwen3-next-80b-a3b", [](QJsonObject &) {})});
+        QCOMPARE(o.value(QLatin1String("kv_bytes_per_token")).toInteger(), 24'576);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestHostileConfigs)
+#include "tst_hostileconfigs.moc"
