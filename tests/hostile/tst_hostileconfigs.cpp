@@ -269,6 +269,42 @@ private Q_SLOTS:
                                     configWith("qwen3-next-80b-a3b", [](QJsonObject &) {})});
         QCOMPARE(o.value(QLatin1String("kv_bytes_per_token")).toInteger(), 24'576);
     }
+
+    // --- 4. shares checked as given -------------------------------------------------
+
+    void sharesAreCheckedAsGiven_data()
+    {
+        QTest::addColumn<QStringList>("arguments");
+        QTest::addColumn<QString>("expected");
+        const QString calc = QStringLiteral("calc");
+        // Six decimals used to be kept before the range check: 1.0000009 became 1.
+        QTest::newRow("vllm above 1 in the seventh decimal")
+            << QStringList{calc, QStringLiteral("--gpu-memory-utilization"), QStringLiteral("1.0000009")}
+            << QStringLiteral("--gpu-memory-utilization: must be a number in (0, 1], got '1.0000009'");
+        QTest::newRow("sglang above 1 in the seventh decimal")
+            << QStringList{calc, QStringLiteral("--engine"), QStringLiteral("sglang"),
+                           QStringLiteral("--mem-fraction-static"), QStringLiteral("1.0000005")}
+            << QStringLiteral("--mem-fraction-static: must be a number in (0, 1], got '1.0000005'");
+        // In (0, 1] but below the millionth kvscope plans in: refused for that reason.
+        QTest::newRow("below a millionth")
+            << QStringList{calc, QStringLiteral("--gpu-memory-utilization"), QStringLiteral("0.0000009")}
+            << QStringLiteral("--gpu-memory-utilization: '0.0000009' is below 0.000001");
+    }
+
+    void sharesAreCheckedAsGiven()
+    {
+        QFETCH(QStringList, arguments);
+        QFETCH(QString, expected);
+        refusedWith(arguments, {expected});
+    }
+
+    void sharesWithTrailingDigitsKeepSix()
+    {
+        // 0.90000049 is in (0, 1]: planned as 0.9 (six decimals), budget 80 GiB x 0.9 floored.
+        const QJsonObject o = json({QStringLiteral("calc"), QStringLiteral("--gpu"), QStringLiteral("custom:80"),
+                                    QStringLiteral("--gpu-memory-utilization"), QStringLiteral("0.90000049")});
+        QCOMPARE(o.value(QLatin1String("budget_bytes")).toInteger(), 77'309'411'328LL);
+    }
 };
 
 QTEST_GUILESS_MAIN(TestHostileConfigs)
