@@ -305,6 +305,74 @@ private Q_SLOTS:
                                     QStringLiteral("--gpu-memory-utilization"), QStringLiteral("0.90000049")});
         QCOMPARE(o.value(QLatin1String("budget_bytes")).toInteger(), 77'309'411'328LL);
     }
+
+    // --- 5. fit ------------------------------------------------------------------------
+
+    void fitSearchesEachCandidateOnce()
+    {
+        // One GPU, one weight precision and one KV dtype (fp8 is vLLM's alias of fp8_e4m3),
+        // each named twice: one configuration, so one row (it used to be 2 x 2 x 2 = 8).
+        const QJsonObject o =
+            json({QStringLiteral("fit"), QStringLiteral("--model"), QStringLiteral("llama-3.1-8b"),
+                  QStringLiteral("--concurrency"), QStringLiteral("4"), QStringLiteral("--gpu"),
+                  QStringLiteral("h100-sxm"), QStringLiteral("--gpu"), QStringLiteral("h100-sxm"),
+                  QStringLiteral("--quantization"), QStringLiteral("fp8"), QStringLiteral("--quantization"),
+                  QStringLiteral("FP8"), QStringLiteral("--kv-cache-dtype"), QStringLiteral("fp8"),
+                  QStringLiteral("--kv-cache-dtype"), QStringLiteral("fp8_e4m3")});
+        QCOMPARE(o.value(QLatin1String("fits")).toArray().size(), 1);
+    }
+
+    void fitRefusesLikeCalc_data()
+    {
+        QTest::addColumn<QStringList>("arguments");
+        QTest::addColumn<QString>("expected");
+        const QStringList base = {QStringLiteral("fit"), QStringLiteral("--model"), QStringLiteral("llama-3.1-8b"),
+                                  QStringLiteral("--concurrency"), QStringLiteral("4")};
+        // calc refuses SGLang's spelling under vLLM; fit used to take it.
+        QTest::newRow("context-length under vllm")
+            << base + QStringList{QStringLiteral("--engine"), QStringLiteral("vllm"),
+                                  QStringLiteral("--context-length"), QStringLiteral("4096")}
+            << QStringLiteral("--context-length: is a SGLang option; it does not apply with --engine vllm");
+        // 1000 used to become 64 without a word.
+        QTest::newRow("max-gpus beyond the limit")
+            << base + QStringList{QStringLiteral("--max-gpus"), QStringLiteral("1000")}
+            << QStringLiteral("--max-gpus: 1000 is more than 64");
+    }
+
+    void fitRefusesLikeCalc()
+    {
+        QFETCH(QStringList, arguments);
+        QFETCH(QString, expected);
+        refusedWith(arguments, {expected});
+    }
+
+    void fitNamesTheConcurrencyThatOverflows()
+    {
+        // 2^63 - 1 requests: fit raises --max-num-seqs to them, and their sampler buffers
+        // (x 128,256 vocabulary) pass 2^63 bytes. The reason names the option given.
+        const QJsonObject o = json({QStringLiteral("fit"), QStringLiteral("--model"),
+                                    QStringLiteral("llama-3.1-8b"), QStringLiteral("--concurrency"),
+                                    QStringLiteral("9223372036854775807"), QStringLiteral("--gpu"),
+                                    QStringLiteral("h100-sxm")});
+        const QString reason = o.value(QLatin1String("reason")).toString();
+        QVERIFY2(reason.contains(QLatin1String("--concurrency: 9223372036854775807")), qPrintable(reason));
+        QVERIFY2(!reason.contains(QLatin1String("--max-num-seqs")), qPrintable(reason));
+    }
+
+    void fitSaysWhatCameClosest()
+    {
+        // A 1,073-byte GPU (custom:0.000001 GiB) holds no request anywhere: the reason still
+        // names the closest configuration, the most GPUs (8) with the smallest weights (fp8).
+        const QJsonObject o = json({QStringLiteral("fit"), QStringLiteral("--model"),
+                                    QStringLiteral("llama-3.1-8b"), QStringLiteral("--concurrency"),
+                                    QStringLiteral("4"), QStringLiteral("--gpu"),
+                                    QStringLiteral("custom:0.000001")});
+        QVERIFY(o.value(QLatin1String("fits")).toArray().isEmpty());
+        const QString reason = o.value(QLatin1String("reason")).toString();
+        QVERIFY2(reason.contains(QLatin1String("; the closest, 8 x ")), qPrintable(reason));
+        QVERIFY2(reason.contains(QLatin1String("with fp8 weights")), qPrintable(reason));
+        QVERIFY2(reason.contains(QLatin1String("per GPU before its KV cache")), qPrintable(reason));
+    }
 };
 
 QTEST_GUILESS_MAIN(TestHostileConfigs)
