@@ -270,6 +270,115 @@ private Q_SLOTS:
         QCOMPARE(o.value(QLatin1String("kv_bytes_per_token")).toInteger(), 24'576);
     }
 
+    // --- 3. scenario files ----------------------------------------------------------------
+
+    void scenarioValueNamesFileAndField()
+    {
+        // The file's batch size used to be reported as the command line's --batch-size.
+        const QString path = test::writeFile(m_dir, QStringLiteral("batch.kvscope"),
+                                             scenarioFile(inScenario("batch-size", 0)));
+        const Run r = exportWith(path);
+        QVERIFY2(r.exitCode == 1, r.describe().constData());
+        QCOMPARE(QString::fromUtf8(r.err).count(QLatin1Char('\n')), 1);
+        QVERIFY2(r.err.contains(path.toUtf8() + ": scenario.batch-size: must be a positive integer, got '0'"),
+                 r.err.constData());
+        QVERIFY2(!r.err.contains("--batch-size"), r.err.constData());
+    }
+
+    void scenarioFileRefusals_data()
+    {
+        QTest::addColumn<QByteArray>("bytes");
+        QTest::addColumn<QString>("expected");
+        const QJsonObject h100{{QStringLiteral("name"), QStringLiteral("My GPU")},
+                               {QStringLiteral("memory_bytes"), 80e9}};
+        const auto gpuWith = [&](const char *key, const QJsonValue &value) {
+            QJsonObject gpu = h100;
+            gpu.insert(QLatin1String(key), value);
+            return QJsonArray{gpu};
+        };
+        // Range errors of a custom GPU name the file and the entry.
+        QTest::newRow("gpu bandwidth out of range")
+            << scenarioFile(withGpus(gpuWith("bandwidth_gbps", 1e9)))
+            << QStringLiteral("run.kvscope: gpus[0]: custom GPU: bandwidth must be a number between 0 and 1e+07 GB/s");
+        // Entries are as strict as the rest of the file.
+        QTest::newRow("gpu unknown field") << scenarioFile(withGpus(gpuWith("colour", QStringLiteral("red"))))
+                                           << QStringLiteral("run.kvscope: gpus[0].colour: not a field");
+        QTest::newRow("gpu vendor an array")
+            << scenarioFile(withGpus(gpuWith("vendor", QJsonArray{QStringLiteral("NVIDIA")})))
+            << QStringLiteral("run.kvscope: gpus[0].vendor: expected a string, got [\"NVIDIA\"]");
+        QTest::newRow("gpu fp8_native a string")
+            << scenarioFile(withGpus(gpuWith("fp8_native", QStringLiteral("yes"))))
+            << QStringLiteral("run.kvscope: gpus[0].fp8_native: expected true or false, got \"yes\"");
+        QJsonObject nameless = h100;
+        nameless.remove(QStringLiteral("name"));
+        QTest::newRow("gpu without a name")
+            << scenarioFile(withGpus({nameless})) << QStringLiteral("run.kvscope: gpus[0].name: missing");
+        // "My GPU" and "my gpu" both make the id custom-my-gpu: the second used to be dropped.
+        QJsonObject same = h100;
+        same.insert(QStringLiteral("name"), QStringLiteral("my gpu"));
+        QTest::newRow("gpu names one id")
+            << scenarioFile(withGpus({h100, same}))
+            << QStringLiteral("run.kvscope: gpus[1].name: \"my gpu\" gives the id 'custom-my-gpu' of gpus[0] "
+                              "(\"My GPU\")");
+        // Five columns (the window showed four) and one (it showed the default four).
+        const QJsonArray five = {QJsonObject(), QJsonObject(), QJsonObject(), QJsonObject(), QJsonObject()};
+        QTest::newRow("five comparison columns")
+            << scenarioFile(setting("comparison", five))
+            << QStringLiteral("run.kvscope: comparison: lists 5 column(s); a comparison has 2 to 4, or none");
+        QTest::newRow("one comparison column")
+            << scenarioFile(setting("comparison", QJsonArray{QJsonObject()}))
+            << QStringLiteral("run.kvscope: comparison: lists 1 column(s); a comparison has 2 to 4, or none");
+        // QJsonDocument keeps the last of two equal keys; the file is refused instead.
+        QTest::newRow("a key twice")
+            << QByteArray("{\"format\": \"kvscope-scenario\", \"version\": 1, \"scenario\": {\"model\": "
+                          "\"qwen3-8b\", \"gpu\": \"h100-sxm\", \"mod\\u0065l\": \"llama-3.1-8b\"}}")
+            << QStringLiteral("run.kvscope: the key \"model\" is given twice in one object");
+        // A NUL in an id used to reach QFileInfo, which warned on a second stderr line.
+        QTest::newRow("a NUL in the model")
+            << scenarioFile(inScenario("model", QStringLiteral("llama%1x").arg(QChar(0))))
+            << QStringLiteral("run.kvscope: scenario.model: \"llama\\x00x\" holds the control character U+0000");
+        QTest::newRow("a model id of 5,000 characters")
+            << scenarioFile(inScenario("model", QString(5000, QLatin1Char('m'))))
+            << QStringLiteral("run.kvscope: scenario.model: 5000 characters long; at most 4200");
+    }
+
+    void scenarioFileRefusals()
+    {
+        QFETCH(QByteArray, bytes);
+        QFETCH(QString, expected);
+        const QString path = test::writeFile(m_dir, QStringLiteral("run.kvscope"), bytes);
+        const Run r = exportWith(path);
+        QVERIFY2(r.exitCode == 1, r.describe().constData());
+        QCOMPARE(r.err.count('\n'), 1);
+        const QString message = QString::fromUtf8(r.err);
+        expected.replace(QLatin1String("run.kvscope"), path);
+        QVERIFY2(message.startsWith(QLatin1String("kvscope: error: ") + expected), qPrintable(message));
+    }
+
+    void comparisonColumnsRefusedAlikeInCliAndWindow()
+    {
+        const QJsonArray five = {QJsonObject(), QJsonObject(), QJsonObject(), QJsonObject(), QJsonObject()};
+        const QString path = test::writeFile(m_dir, QStringLiteral("five.kvscope"),
+                                             scenarioFile(setting("comparison", five)));
+        const QByteArray expected =
+            path.toUtf8() + ": comparison: lists 5 column(s); a comparison has 2 to 4, or none";
+        const Run cli = exportWith(path);
+        QVERIFY2(cli.exitCode == 1 && cli.err.contains(expected), cli.describe().constData());
+        const Run window = windowOpening(path);
+        QVERIFY2(window.exitCode == 1 && window.err.contains(expected), window.describe().constData());
+    }
+
+    void longModelIdIsRefusedQuickly()
+    {
+        // A 4 MB id froze the window for tens of seconds: refused on read, in well under the timeout.
+        const QString path = test::writeFile(m_dir, QStringLiteral("long.kvscope"),
+                                             scenarioFile(inScenario("model", QString(4 << 20, QLatin1Char('m')))));
+        const Run window = windowOpening(path);
+        QVERIFY2(window.exitCode == 1 && !window.timedOut, window.describe().left(300).constData());
+        QVERIFY2(window.err.contains("scenario.model: 4194304 characters long; at most 4200"),
+                 window.err.left(300).constData());
+    }
+
     // --- 4. shares checked as given -------------------------------------------------
 
     void sharesAreCheckedAsGiven_data()
