@@ -379,6 +379,20 @@ private Q_SLOTS:
                  window.err.left(300).constData());
     }
 
+    void longValuesInMessagesAreCut()
+    {
+        // A 1 MB string where a layer count belongs: the message keeps its start and end
+        // (8,192 characters at most before escaping), so no terminal or message box gets
+        // the megabyte; the window laid such a message out for seconds per width it tried.
+        const QString path = configWith("llama-3.1-8b", setting("num_hidden_layers", QString(1 << 20, QLatin1Char('m'))));
+        const Run r = run({QStringLiteral("calc"), QStringLiteral("--model"), path});
+        QVERIFY2(r.exitCode == 1, r.describe().left(300).constData());
+        QCOMPARE(r.err.count('\n'), 1);
+        QVERIFY2(r.err.size() < 8300, QByteArray::number(r.err.size()).constData());
+        QVERIFY2(r.err.contains("field 'num_hidden_layers' must be an integer >= 1, got \"mmm"), r.err.left(300).constData());
+        QVERIFY2(r.err.contains(" characters left out) … mmm"), r.err.left(300).constData());
+    }
+
     // --- 4. shares checked as given -------------------------------------------------
 
     void sharesAreCheckedAsGiven_data()
