@@ -21,23 +21,27 @@ using namespace kvscope;
 using ConfigChange = std::function<void(QJsonObject &)>;
 Q_DECLARE_METATYPE(ConfigChange)
 
+using test::Run;
+
+namespace {
+
+Run run(const QStringList &arguments)
+{
+    return test::runKvscope(arguments);
+}
+
+QJsonObject json(const QStringList &arguments)
+{
+    return test::runJson(arguments);
+}
+
+} // namespace
+
 class TestHostileConfigs : public QObject
 {
     Q_OBJECT
 
     QTemporaryDir m_dir;
-
-    using Run = test::Run;
-
-    static Run run(const QStringList &arguments) { return test::runKvscope(arguments); }
-
-    static QJsonObject json(const QStringList &arguments)
-    {
-        const Run r = run(arguments + QStringList{QStringLiteral("--json")});
-        if (r.exitCode != 0)
-            qFatal("kvscope failed: %s", r.err.constData());
-        return QJsonDocument::fromJson(r.out).object();
-    }
 
     /// The config.json of tests/fuzz/named/hfconfig/`model`.json (each copied from its
     /// huggingface.co repository) with `change` applied to its text part, written out.
