@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "core/common/jsonkeys.h"
 
+#include <cstring>
+
 #include <QList>
 #include <QSet>
 
@@ -29,17 +31,14 @@ QString readString(const QByteArray &json, qsizetype &at)
         text += QString::fromUtf8(json.constData() + runStart, at - runStart);
         const char escape = json.at(at + 1);
         at += 2;
-        switch (escape) {
-        case 'b': text += QLatin1Char('\b'); break;
-        case 'f': text += QLatin1Char('\f'); break;
-        case 'n': text += QLatin1Char('\n'); break;
-        case 'r': text += QLatin1Char('\r'); break;
-        case 't': text += QLatin1Char('\t'); break;
-        case 'u':
+        if (escape == 'u') {
             text += QChar(char16_t(json.mid(at, 4).toUShort(nullptr, 16)));
             at += 4;
-            break;
-        default: text += QLatin1Char(escape); break; // " \ /
+        } else {
+            // \b \f \n \r \t stand for control characters; \" \\ \/ for themselves.
+            static constexpr char letters[] = "bfnrt", controls[] = "\b\f\n\r\t";
+            const char *letter = std::strchr(letters, escape);
+            text += QLatin1Char(letter ? controls[letter - letters] : escape);
         }
         runStart = at;
     }

@@ -47,7 +47,8 @@ class TestHostileConfigs : public QObject
     /// huggingface.co repository) with `change` applied to its text part, written out.
     QString configWith(const char *model, const ConfigChange &change)
     {
-        QFile file(QStringLiteral(KVSCOPE_TESTS_DIR "/fuzz/named/hfconfig/%1.json").arg(QLatin1String(model)));
+        QFile file(
+            QStringLiteral(KVSCOPE_TESTS_DIR "/fuzz/named/hfconfig/%1.json").arg(QLatin1String(model)));
         if (!file.open(QIODevice::ReadOnly))
             qFatal("cannot read the %s config", model);
         QJsonObject config = QJsonDocument::fromJson(file.readAll()).object();
@@ -87,8 +88,9 @@ class TestHostileConfigs : public QObject
     {
         QJsonObject root{{QStringLiteral("format"), QStringLiteral("kvscope-scenario")},
                          {QStringLiteral("version"), 1},
-                         {QStringLiteral("scenario"), QJsonObject{{QStringLiteral("model"), QStringLiteral("llama-3.1-8b")},
-                                                                  {QStringLiteral("gpu"), QStringLiteral("h100-sxm")}}}};
+                         {QStringLiteral("scenario"),
+                          QJsonObject{{QStringLiteral("model"), QStringLiteral("llama-3.1-8b")},
+                                      {QStringLiteral("gpu"), QStringLiteral("h100-sxm")}}}};
         change(root);
         return QJsonDocument(root).toJson();
     }
@@ -111,8 +113,8 @@ class TestHostileConfigs : public QObject
     Run exportWith(const QString &path)
     {
         return run({QStringLiteral("export"), QStringLiteral("--chart"), QStringLiteral("memory"),
-                    QStringLiteral("--out"), m_dir.filePath(QStringLiteral("never.png")), QStringLiteral("--scenario"),
-                    path});
+                    QStringLiteral("--out"), m_dir.filePath(QStringLiteral("never.png")),
+                    QStringLiteral("--scenario"), path});
     }
 
     /// The window opening `path` offscreen (kvscope FILE --screenshot): exit 1 and its message.
@@ -122,8 +124,9 @@ class TestHostileConfigs : public QObject
         options.environment = {QStringLiteral("QT_QPA_PLATFORM=offscreen"),
                                QStringLiteral("XDG_CONFIG_HOME=") + m_dir.filePath(QStringLiteral("config"))};
         options.timeoutMs = 60'000;
-        return test::runKvscope({path, QStringLiteral("--screenshot"), m_dir.filePath(QStringLiteral("window.png")),
-                                 QStringLiteral("--size"), QStringLiteral("800x600")},
+        return test::runKvscope({path, QStringLiteral("--screenshot"),
+                                 m_dir.filePath(QStringLiteral("window.png")), QStringLiteral("--size"),
+                                 QStringLiteral("800x600")},
                                 options);
     }
 
@@ -212,20 +215,22 @@ private Q_SLOTS:
         // layers (98,304 B per token instead of 12 x 2 x 2 x 256 x 2 = 24,576).
         row("qwen3-next value heads missing", "qwen3-next-80b-a3b", removing("linear_num_value_heads"),
             {"linear_num_value_heads", "missing"});
-        row("qwen3-next value heads null", "qwen3-next-80b-a3b", setting("linear_num_value_heads", QJsonValue()),
-            {"linear_num_value_heads", "missing"});
-        row("qwen3-next value heads a string", "qwen3-next-80b-a3b", setting("linear_num_value_heads", QStringLiteral("32")),
-            {"linear_num_value_heads", "\"32\""});
+        row("qwen3-next value heads null", "qwen3-next-80b-a3b",
+            setting("linear_num_value_heads", QJsonValue()), {"linear_num_value_heads", "missing"});
+        row("qwen3-next value heads a string", "qwen3-next-80b-a3b",
+            setting("linear_num_value_heads", QStringLiteral("32")), {"linear_num_value_heads", "\"32\""});
         // Granite 4.0-H lists mamba layers; without mamba_d_head all 40 became attention.
-        row("granite head missing", "granite-4.0-h-small", removing("mamba_d_head"), {"mamba_d_head", "missing"});
+        row("granite head missing", "granite-4.0-h-small", removing("mamba_d_head"),
+            {"mamba_d_head", "missing"});
         row("granite head a string", "granite-4.0-h-small", setting("mamba_d_head", QStringLiteral("64")),
             {"mamba_d_head", "\"64\""});
         // layer_types that is not a list is refused, not ignored.
-        row("granite layer_types a string", "granite-4.0-h-small", setting("layer_types", QStringLiteral("mamba")),
-            {"layer_types", "\"mamba\"", "list"});
+        row("granite layer_types a string", "granite-4.0-h-small",
+            setting("layer_types", QStringLiteral("mamba")), {"layer_types", "\"mamba\"", "list"});
         row("qwen3-next layer_types an object", "qwen3-next-80b-a3b", setting("layer_types", QJsonObject()),
             {"layer_types", "{}", "list"});
-        row("gemma 3 layer_types a string", "gemma-3-1b", setting("layer_types", QStringLiteral("sliding_attention")),
+        row("gemma 3 layer_types a string", "gemma-3-1b",
+            setting("layer_types", QStringLiteral("sliding_attention")),
             {"layer_types", "\"sliding_attention\"", "list"});
         // Llama 4 no_rope_layers entries are 0 (NoPE, global) or 1 (RoPE, chunked).
         const auto noRopeWith = [](const QJsonValue &entry) -> ConfigChange {
@@ -248,7 +253,8 @@ private Q_SLOTS:
             [](QJsonObject &c) {
                 QJsonArray types;
                 for (int i = 0; i < 30; ++i)
-                    types.append(i == 25 ? QStringLiteral("full_attention") : QStringLiteral("sliding_attention"));
+                    types.append(i == 25 ? QStringLiteral("full_attention")
+                                         : QStringLiteral("sliding_attention"));
                 c.insert(QStringLiteral("layer_types"), types);
             },
             {"layer_types[25]", "full_attention", "num_kv_shared_layers"});
@@ -303,7 +309,8 @@ private Q_SLOTS:
         // Range errors of a custom GPU name the file and the entry.
         QTest::newRow("gpu bandwidth out of range")
             << scenarioFile(withGpus(gpuWith("bandwidth_gbps", 1e9)))
-            << QStringLiteral("run.kvscope: gpus[0]: custom GPU: bandwidth must be a number between 0 and 1e+07 GB/s");
+            << QStringLiteral(
+                   "run.kvscope: gpus[0]: custom GPU: bandwidth must be a number between 0 and 1e+07 GB/s");
         // Entries are as strict as the rest of the file.
         QTest::newRow("gpu unknown field") << scenarioFile(withGpus(gpuWith("colour", QStringLiteral("red"))))
                                            << QStringLiteral("run.kvscope: gpus[0].colour: not a field");
@@ -340,7 +347,8 @@ private Q_SLOTS:
         // A NUL in an id used to reach QFileInfo, which warned on a second stderr line.
         QTest::newRow("a NUL in the model")
             << scenarioFile(inScenario("model", QStringLiteral("llama%1x").arg(QChar(0))))
-            << QStringLiteral("run.kvscope: scenario.model: \"llama\\x00x\" holds the control character U+0000");
+            << QStringLiteral(
+                   "run.kvscope: scenario.model: \"llama\\x00x\" holds the control character U+0000");
         QTest::newRow("a model id of 5,000 characters")
             << scenarioFile(inScenario("model", QString(5000, QLatin1Char('m'))))
             << QStringLiteral("run.kvscope: scenario.model: 5000 characters long; at most 4200");
@@ -362,8 +370,8 @@ private Q_SLOTS:
     void comparisonColumnsRefusedAlikeInCliAndWindow()
     {
         const QJsonArray five = {QJsonObject(), QJsonObject(), QJsonObject(), QJsonObject(), QJsonObject()};
-        const QString path = test::writeFile(m_dir, QStringLiteral("five.kvscope"),
-                                             scenarioFile(setting("comparison", five)));
+        const QString path =
+            test::writeFile(m_dir, QStringLiteral("five.kvscope"), scenarioFile(setting("comparison", five)));
         const QByteArray expected =
             path.toUtf8() + ": comparison: lists 5 column(s); a comparison has 2 to 4, or none";
         const Run cli = exportWith(path);
@@ -375,8 +383,9 @@ private Q_SLOTS:
     void longModelIdIsRefusedQuickly()
     {
         // A 4 MB id froze the window for tens of seconds: refused on read, in well under the timeout.
-        const QString path = test::writeFile(m_dir, QStringLiteral("long.kvscope"),
-                                             scenarioFile(inScenario("model", QString(4 << 20, QLatin1Char('m')))));
+        const QString path =
+            test::writeFile(m_dir, QStringLiteral("long.kvscope"),
+                            scenarioFile(inScenario("model", QString(4 << 20, QLatin1Char('m')))));
         const Run window = windowOpening(path);
         QVERIFY2(window.exitCode == 1 && !window.timedOut, window.describe().left(300).constData());
         QVERIFY2(window.err.contains("scenario.model: 4194304 characters long; at most 4200"),
@@ -388,12 +397,14 @@ private Q_SLOTS:
         // A 1 MB string where a layer count belongs: the message keeps its start and end
         // (8,192 characters at most before escaping), so no terminal or message box gets
         // the megabyte; the window laid such a message out for seconds per width it tried.
-        const QString path = configWith("llama-3.1-8b", setting("num_hidden_layers", QString(1 << 20, QLatin1Char('m'))));
+        const QString path =
+            configWith("llama-3.1-8b", setting("num_hidden_layers", QString(1 << 20, QLatin1Char('m'))));
         const Run r = run({QStringLiteral("calc"), QStringLiteral("--model"), path});
         QVERIFY2(r.exitCode == 1, r.describe().left(300).constData());
         QCOMPARE(r.err.count('\n'), 1);
         QVERIFY2(r.err.size() < 8300, QByteArray::number(r.err.size()).constData());
-        QVERIFY2(r.err.contains("field 'num_hidden_layers' must be an integer >= 1, got \"mmm"), r.err.left(300).constData());
+        QVERIFY2(r.err.contains("field 'num_hidden_layers' must be an integer >= 1, got \"mmm"),
+                 r.err.left(300).constData());
         QVERIFY2(r.err.contains(" characters left out) … mmm"), r.err.left(300).constData());
     }
 
@@ -428,8 +439,9 @@ private Q_SLOTS:
     void sharesWithTrailingDigitsKeepSix()
     {
         // 0.90000049 is in (0, 1]: planned as 0.9 (six decimals), budget 80 GiB x 0.9 floored.
-        const QJsonObject o = json({QStringLiteral("calc"), QStringLiteral("--gpu"), QStringLiteral("custom:80"),
-                                    QStringLiteral("--gpu-memory-utilization"), QStringLiteral("0.90000049")});
+        const QJsonObject o =
+            json({QStringLiteral("calc"), QStringLiteral("--gpu"), QStringLiteral("custom:80"),
+                  QStringLiteral("--gpu-memory-utilization"), QStringLiteral("0.90000049")});
         QCOMPARE(o.value(QLatin1String("budget_bytes")).toInteger(), 77'309'411'328LL);
     }
 
@@ -453,8 +465,9 @@ private Q_SLOTS:
     {
         QTest::addColumn<QStringList>("arguments");
         QTest::addColumn<QString>("expected");
-        const QStringList base = {QStringLiteral("fit"), QStringLiteral("--model"), QStringLiteral("llama-3.1-8b"),
-                                  QStringLiteral("--concurrency"), QStringLiteral("4")};
+        const QStringList base = {QStringLiteral("fit"), QStringLiteral("--model"),
+                                  QStringLiteral("llama-3.1-8b"), QStringLiteral("--concurrency"),
+                                  QStringLiteral("4")};
         // calc refuses SGLang's spelling under vLLM; fit used to take it.
         QTest::newRow("context-length under vllm")
             << base + QStringList{QStringLiteral("--engine"), QStringLiteral("vllm"),
@@ -477,10 +490,10 @@ private Q_SLOTS:
     {
         // 2^63 - 1 requests: fit raises --max-num-seqs to them, and their sampler buffers
         // (x 128,256 vocabulary) pass 2^63 bytes. The reason names the option given.
-        const QJsonObject o = json({QStringLiteral("fit"), QStringLiteral("--model"),
-                                    QStringLiteral("llama-3.1-8b"), QStringLiteral("--concurrency"),
-                                    QStringLiteral("9223372036854775807"), QStringLiteral("--gpu"),
-                                    QStringLiteral("h100-sxm")});
+        const QJsonObject o =
+            json({QStringLiteral("fit"), QStringLiteral("--model"), QStringLiteral("llama-3.1-8b"),
+                  QStringLiteral("--concurrency"), QStringLiteral("9223372036854775807"),
+                  QStringLiteral("--gpu"), QStringLiteral("h100-sxm")});
         const QString reason = o.value(QLatin1String("reason")).toString();
         QVERIFY2(reason.contains(QLatin1String("--concurrency: 9223372036854775807")), qPrintable(reason));
         QVERIFY2(!reason.contains(QLatin1String("--max-num-seqs")), qPrintable(reason));
@@ -490,10 +503,10 @@ private Q_SLOTS:
     {
         // A 1,073-byte GPU (custom:0.000001 GiB) holds no request anywhere: the reason still
         // names the closest configuration, the most GPUs (8) with the smallest weights (fp8).
-        const QJsonObject o = json({QStringLiteral("fit"), QStringLiteral("--model"),
-                                    QStringLiteral("llama-3.1-8b"), QStringLiteral("--concurrency"),
-                                    QStringLiteral("4"), QStringLiteral("--gpu"),
-                                    QStringLiteral("custom:0.000001")});
+        const QJsonObject o =
+            json({QStringLiteral("fit"), QStringLiteral("--model"), QStringLiteral("llama-3.1-8b"),
+                  QStringLiteral("--concurrency"), QStringLiteral("4"), QStringLiteral("--gpu"),
+                  QStringLiteral("custom:0.000001")});
         QVERIFY(o.value(QLatin1String("fits")).toArray().isEmpty());
         const QString reason = o.value(QLatin1String("reason")).toString();
         QVERIFY2(reason.contains(QLatin1String("; the closest, 8 x ")), qPrintable(reason));
