@@ -149,15 +149,22 @@ ChartSource chartSource(const ChartEntry &entry, const QCommandLineParser &parse
     ChartSource source;
     if (entry.inputs != ChartInputs::Quantization) {
         ScenarioValues values = scenarioOptions.values(parser);
+        const ScenarioValues given = scenarioOptions.givenValues(parser);
+        OptionLabel label;
         if (document) {
             values = document->scenario;
-            const ScenarioValues given = scenarioOptions.givenValues(parser);
             for (auto it = given.begin(); it != given.end(); ++it)
                 values.insert(it.key(), it.value());
+            // A value the file gives is named as the file's field, one given here as the option.
+            label = [&given, file = parser.value(o.scenario),
+                     field = fileFieldLabel(QStringLiteral("scenario"))](const ScenarioOption &option) {
+                return given.contains(option.name()) ? option.flag()
+                                                     : QStringLiteral("%1: %2").arg(file, field(option));
+            };
         }
         const ScenarioResolvers resolvers =
             document ? documentResolvers(*document, builtinResolvers()) : builtinResolvers();
-        source.scenario = scenarioFromValues(values, resolvers);
+        source.scenario = scenarioFromValues(values, resolvers, label);
         source.plan = planMemory(source.scenario);
         source.fixes = proposeFixes(source.scenario, source.plan, GpuLibrary::builtin().presets());
         source.growthAxis = document ? document->growthAxis : GrowthAxis::SequenceLength;

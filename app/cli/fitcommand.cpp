@@ -18,9 +18,16 @@ namespace kvscope::cli {
 
 namespace {
 
-/// The options that fix the base scenario, by their calc names.
-constexpr const char *baseOptions[] = {
-    "model", "engine", "vllm-version", "dtype", "gpu-memory-utilization", "mem-fraction-static"};
+/// The options that fix the base scenario, by their calc names: read by calc's rules
+/// (an SGLang spelling under vLLM is refused, as calc refuses it).
+constexpr const char *baseOptions[] = {"model",
+                                       "engine",
+                                       "vllm-version",
+                                       "dtype",
+                                       "gpu-memory-utilization",
+                                       "mem-fraction-static",
+                                       "max-model-len",
+                                       "context-length"};
 
 QString rowText(int rank, const FitRow &row)
 {
@@ -84,12 +91,11 @@ int runFit(const QStringList &arguments)
     option("model", QStringLiteral("Preset id, HuggingFace repo id, or a path (as calc)."), "model");
     const QCommandLineOption concurrency =
         option("concurrency", QStringLiteral("Requests served at once (required)."), "n");
-    const QCommandLineOption maxModelLen = option(
+    option(
         "max-model-len",
         QStringLiteral("Tokens per request; without it (or `auto`), the longest each configuration allows."),
         "n");
-    const QCommandLineOption contextLength =
-        option("context-length", QStringLiteral("SGLang's name for --max-model-len."), "n");
+    option("context-length", QStringLiteral("SGLang's name for --max-model-len."), "n");
     const QCommandLineOption gpus =
         option("gpu", QStringLiteral("A GPU to consider (repeatable; default: every NVIDIA and AMD preset)."),
                "gpu");
@@ -138,17 +144,9 @@ int runFit(const QStringList &arguments)
         q.base = scenarioFromValues(values, builtinResolvers());
         q.gpus = candidates;
         q.concurrency = parsePositive(parser.value(concurrency), QStringLiteral("--concurrency"));
-        if (parser.isSet(maxModelLen) && parser.isSet(contextLength))
-            throw Error(
-                QStringLiteral("--context-length: give --max-model-len or --context-length, not both"));
         // `auto` (calc's word for the default) asks for the longest length, as leaving the option out does.
-        if (parser.isSet(maxModelLen))
-            q.maxModelLen = parseOptionalCount(parser.value(maxModelLen), QStringLiteral("--max-model-len"));
-        if (parser.isSet(contextLength))
-            q.maxModelLen =
-                parseOptionalCount(parser.value(contextLength), QStringLiteral("--context-length"));
-        q.maxGpus = int(
-            std::min<std::int64_t>(parsePositive(parser.value(maxGpus), QStringLiteral("--max-gpus")), 64));
+        q.maxModelLen = q.base.maxModelLen;
+        q.maxGpus = parsePositive(parser.value(maxGpus), QStringLiteral("--max-gpus"));
         for (const QString &method : parser.values(quantizations))
             q.quantizations << parseQuantizationChoice(method.trimmed().toLower(),
                                                        q.base.model.checkpointQuantization);

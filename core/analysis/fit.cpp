@@ -14,6 +14,7 @@
 #include <algorithm>
 #include <cmath>
 #include <tuple>
+#include <utility>
 
 #include <QCoreApplication>
 #include <QJsonArray>
@@ -103,6 +104,75 @@ bool better(const FitRow &a, const FitRow &b, bool longest)
     return key(a) < key(b);
 }
 
+/// `items` with each one kept at its first place, two being the same when `identity`
+/// gives equal keys. Quadratic, for the handful of candidates a query names.
+template <typename T, typename Identity> QList<T> firstOfEach(const QList<T> &items, Identity identity)
+{
+    QList<T> out;
+    for (const T &item : items)
+        if (std::none_of(out.begin(), out.end(),
+                         [&](const T &kept) { return identity(kept) == identity(item); }))
+            out << item;
+    return out;
+}
+
+/// The query with each candidate once: a GPU by its id, a weight precision by its
+/// spec, a KV cache dtype after vLLM's alias (fp8 is fp8_e4m3). A repeat would
+/// repeat its rows and multiply the search time.
+FitQuery withoutRepeats(FitQuery q)
+{
+    q.gpus = firstOfEach(q.gpus, [](const GpuSpec &gpu) { return gpu.id; });
+    q.quantizations =
+        firstOfEach(q.quantizations, [](const std::optional<QuantizationSpec> &spec) { return spec; });
+    q.kvCacheDtypes = firstOfEach(q.kvCacheDtypes, [](KvCacheDtype dtype) {
+        return dtype == KvCacheDtype::Fp8E4M3 ? KvCacheDtype::Fp8 : dtype;
+    });
+    return q;
+}
+
+/// More requests held, then more memory left for the KV cache: what comes closest to serving.
+bool closerThan(const FitRow &a, const FitRow &b)
+{
+    return std::make_pair(a.maxConcurrency, a.plan.kv.availableBytes) >
+           std::make_pair(b.maxConcurrency, b.plan.kv.availableBytes);
+}
+
+/// "; the most, … hold N" or, where none holds a request, "; the closest, … is X short".
+QString closestText(const FitRow &closest)
+{
+    const MemoryPlan &p = closest.plan;
+    if (closest.maxConcurrency > 0)
+        return QCoreApplication::translate("kvscope::Fit",
+                                           "; the most, %1 x %2 with %3 weights and a %4 KV cache, hold %5")
+            .arg(p.tensorParallelSize)
+            .arg(p.gpuName, quantMethodName(p.quantization.method), dtypeName(p.kvCacheDtype),
+                 formatCount(closest.maxConcurrency));
+    if (p.kv.availableBytes < 0)
+        return QCoreApplication::translate("kvscope::Fit", "; the closest, %1 x %2 with %3 weights and a %4 "
+                                                           "KV cache, lacks %5 per GPU before its KV cache")
+            .arg(p.tensorParallelSize)
+            .arg(p.gpuName, quantMethodName(p.quantization.method), dtypeName(p.kvCacheDtype),
+                 formatBytes(-p.kv.availableBytes));
+    return QCoreApplication::translate(
+               "kvscope::Fit",
+               "; the closest, %1 x %2 with %3 weights and a %4 KV cache, has %5 per GPU for its KV cache, "
+               "not one request")
+        .arg(p.tensorParallelSize)
+        .arg(p.gpuName, quantMethodName(p.quantization.method), dtypeName(p.kvCacheDtype),
+             formatBytes(p.kv.availableBytes));
+}
+
+/// The planner's refusal of `probe`. A --max-num-seqs the search raised to the
+/// concurrency is named as the option the user gave: --concurrency.
+QString refusalOf(const FitQuery &q, const Scenario &probe, const Error &error)
+{
+    const QString raised = optionFlag(ScenarioField::MaxNumSeqs) + QStringLiteral(": ");
+    if (q.base.maxNumSeqs <= 0 && probe.maxNumSeqs == q.concurrency && error.message().startsWith(raised))
+        return commandFlag(CommandOption::Concurrency) + QStringLiteral(": ") +
+               error.message().mid(raised.size());
+    return error.message();
+}
+
 void validateQuery(const FitQuery &q)
 {
     if (q.concurrency <= 0)
@@ -123,6 +193,11 @@ void validateQuery(const FitQuery &q)
         throw Error(QStringLiteral("%1: must be a positive integer, got %2")
                         .arg(commandFlag(CommandOption::MaxGpus))
                         .arg(q.maxGpus));
+    if (q.maxGpus > MaxFitGpus)
+        throw Error(QStringLiteral("%1: %2 is more than %3, the most GPUs a search tries")
+                        .arg(commandFlag(CommandOption::MaxGpus))
+                        .arg(q.maxGpus)
+                        .arg(MaxFitGpus));
     if (q.gpus.isEmpty())
         throw Error(QStringLiteral("%1: no GPU to search").arg(optionFlag(ScenarioField::Gpu)));
 }
@@ -140,12 +215,13 @@ bool servesConcurrency(const MemoryPlan &plan, std::int64_t concurrency)
     }
 }
 
-FitResult findFits(const FitQuery &q, const std::atomic<bool> *cancel)
+FitResult findFits(const FitQuery &query, const std::atomic<bool> *cancel)
 {
-    validateQuery(q);
+    validateQuery(query);
+    const FitQuery q = withoutRepeats(query);
     const bool longest = q.maxModelLen == 0;
     const std::int64_t upper = q.base.model.maxPositionEmbeddings;
-    const QList<int> sizes = validTensorParallelSizes(q.base.model, q.maxGpus);
+    const QList<int> sizes = validTensorParallelSizes(q.base.model, int(q.maxGpus));
     FitResult result;
     // The configuration that holds the most requests, for the reason when nothing fits.
     std::optional<FitRow> closest;
@@ -173,7 +249,7 @@ FitResult findFits(const FitQuery &q, const std::atomic<bool> *cancel)
                         result.fits << row;
                         break; // a larger TP of the same GPU and precisions takes more GPUs for nothing
                     }
-                    if (!closest || row.maxConcurrency > closest->maxConcurrency)
+                    if (!closest || closerThan(row, *closest))
                         closest = row;
                 }
     std::sort(result.fits.begin(), result.fits.end(),
@@ -191,20 +267,16 @@ FitResult findFits(const FitQuery &q, const std::atomic<bool> *cancel)
                 .arg(what, q.base.model.name);
         if (!closest && !sizes.isEmpty()) {
             // No configuration planned at all: the engine refuses the model itself; say why.
+            const Scenario probe = scenarioOf(
+                q, Configuration{q.gpus.first(), sizes.first(), std::nullopt, KvCacheDtype::Auto}, 1);
             try {
-                planMemory(scenarioOf(
-                    q, Configuration{q.gpus.first(), sizes.first(), std::nullopt, KvCacheDtype::Auto}, 1));
+                planMemory(probe);
             } catch (const Error &error) {
-                result.reason += QStringLiteral(": ") + error.message();
+                result.reason += QStringLiteral(": ") + refusalOf(q, probe, error);
             }
         }
-        if (closest && closest->maxConcurrency > 0)
-            result.reason +=
-                QCoreApplication::translate("kvscope::Fit",
-                                            "; the most, %1 x %2 with %3 weights and a %4 KV cache, hold %5")
-                    .arg(closest->plan.tensorParallelSize)
-                    .arg(closest->plan.gpuName, quantMethodName(closest->plan.quantization.method),
-                         dtypeName(closest->plan.kvCacheDtype), formatCount(closest->maxConcurrency));
+        if (closest)
+            result.reason += closestText(*closest);
     }
     return result;
 }

@@ -16,6 +16,9 @@
 
 namespace kvscope {
 
+/// The most GPUs (the largest tensor-parallel size) a fit search tries.
+inline constexpr int MaxFitGpus = 64;
+
 struct FitQuery
 {
     /// The model, engine, release and every option not searched; the GPU,
@@ -24,7 +27,7 @@ struct FitQuery
     std::int64_t concurrency = 1; ///< --concurrency: requests served at once
     std::int64_t maxModelLen = 0; ///< --max-model-len; 0 = the longest each configuration allows
     QList<GpuSpec> gpus;          ///< candidate GPUs
-    int maxGpus = 8;              ///< the largest tensor-parallel size tried
+    std::int64_t maxGpus = 8;     ///< the largest tensor-parallel size tried, 1 to MaxFitGpus
     /// Weight precisions tried; empty = the checkpoint's and fp8 (both engines quantize a
     /// 16-bit checkpoint to fp8 while loading it).
     QList<std::optional<QuantizationSpec>> quantizations;

@@ -19,4 +19,13 @@ QString printableText(const QString &text)
     return shown;
 }
 
+QString boundedText(const QString &text)
+{
+    if (text.size() <= MaxErrorLength)
+        return text;
+    const qsizetype head = MaxErrorLength * 3 / 4, tail = MaxErrorLength / 8;
+    return text.left(head) + QStringLiteral(" … (%1 characters left out) … ").arg(text.size() - head - tail) +
+           text.right(tail);
+}
+
 } // namespace kvscope

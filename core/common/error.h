@@ -13,6 +13,15 @@ namespace kvscope {
 /// hostile file reach messages through it.
 QString printableText(const QString &text);
 
+/// Longest message an Error keeps: a value echoed from a hostile input (a 16 MB id)
+/// would otherwise fill a terminal, and a message box lays a long unbroken word out
+/// again for every width it tries (seconds per megabyte on the UI thread).
+inline constexpr qsizetype MaxErrorLength = 8192;
+
+/// `text` cut to MaxErrorLength: its start and end kept, the middle replaced by
+/// "… (N characters left out) …".
+QString boundedText(const QString &text);
+
 /// The one error type the core throws for bad input or impossible figures.
 /// The message names the option, file or field and the offending value; the
 /// CLI prints it as one line and the GUI shows it without changing state; control
@@ -20,7 +29,9 @@ QString printableText(const QString &text);
 class Error : public std::exception
 {
 public:
-    explicit Error(const QString &message) : m_message(printableText(message)), m_utf8(m_message.toUtf8()) {}
+    explicit Error(const QString &message)
+        : m_message(printableText(boundedText(message))), m_utf8(m_message.toUtf8())
+    {}
 
     const QString &message() const noexcept { return m_message; }
     const char *what() const noexcept override { return m_utf8.constData(); }

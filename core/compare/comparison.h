@@ -28,9 +28,6 @@
 
 namespace kvscope {
 
-/// Most columns a comparison takes.
-inline constexpr int MaxComparisonColumns = 4;
-
 /// One column to compare: a label and the scenario it plans. The first is the baseline.
 struct ComparisonColumn
 {

@@ -3,6 +3,7 @@
 
 #include "core/common/atomicfile.h"
 #include "core/common/error.h"
+#include "core/common/jsonkeys.h"
 #include "core/common/regularfile.h"
 #include "core/common/scenariofield.h"
 #include "core/gpu/customgpu.h"
@@ -53,6 +54,8 @@ public:
         return m_path.isEmpty() ? key : m_path + QLatin1Char('.') + key;
     }
     QString origin() const { return m_origin; }
+    const QJsonObject &object() const { return m_object; }
+    const QString &path() const { return m_path; }
 
     bool has(const char *key) const { return m_object.contains(QLatin1String(key)); }
 
@@ -75,6 +78,22 @@ public:
         if (!value.isString())
             fail(QLatin1String(key), QStringLiteral("expected a string, got %1").arg(shown(value)));
         return value.toString();
+    }
+
+    /// A string of at most `maxLength` characters; `controls` = false refuses the
+    /// characters below U+0020 (a NUL in an id reaches file names and terminals).
+    QString text(const char *key, const QJsonValue &value, qsizetype maxLength, bool controls = false) const
+    {
+        const QString s = string(key, value);
+        if (s.size() > maxLength)
+            fail(QLatin1String(key),
+                 QStringLiteral("%1 characters long; at most %2").arg(s.size()).arg(maxLength));
+        for (const QChar c : s)
+            if (c == QChar(0) || (!controls && c.unicode() < 0x20))
+                fail(QLatin1String(key),
+                     QStringLiteral("%1 holds the control character U+%2")
+                         .arg(shown(value), QStringLiteral("%1").arg(c.unicode(), 4, 16, QLatin1Char('0'))));
+        return s;
     }
 
     double number(const char *key, const QJsonValue &value) const
@@ -172,7 +191,7 @@ ScenarioValues valuesFromJson(const QJsonObject &object, const QString &origin, 
         const QJsonValue value = reader.take(key.constData());
         switch (option->kind) {
         case OptionKind::Text:
-            values.insert(it.key(), reader.string(key.constData(), value));
+            values.insert(it.key(), reader.text(key.constData(), value, MaxScenarioTextLength));
             break;
         case OptionKind::Count:
             if (value == QJsonValue(QStringLiteral("auto")))
@@ -206,19 +225,43 @@ QJsonObject modelToJson(const CarriedModel &m)
 CarriedModel modelFromJson(ObjectReader &r)
 {
     CarriedModel m;
-    m.id = r.string("id", r.required("id"));
+    m.id = r.text("id", r.required("id"), MaxScenarioTextLength);
     if (m.id.isEmpty())
         r.fail(QStringLiteral("id"), QStringLiteral("empty"));
     if (r.has("name"))
-        m.name = r.string("name", r.take("name"));
+        m.name = r.text("name", r.take("name"), MaxScenarioNameLength);
     if (r.has("path") == r.has("config"))
         r.fail(QStringLiteral("path"), QStringLiteral("give either 'path' or 'config'"));
     if (r.has("path"))
-        m.path = r.string("path", r.take("path"));
+        m.path = r.text("path", r.take("path"), MaxScenarioTextLength);
     else
-        m.config = r.string("config", r.take("config")).toUtf8();
+        m.config = r.text("config", r.take("config"), MaxScenarioFileBytes, true).toUtf8();
     r.finish();
     return m;
+}
+
+/// A custom GPU as gpuToJson() writes it, each field of its type and nothing else;
+/// named (its id, which "gpu" values give, is made from the name).
+GpuSpec gpuFromJson(ObjectReader &r)
+{
+    for (const char *key : {"format", "id", "vendor"})
+        if (r.has(key))
+            r.text(key, r.take(key), MaxScenarioTextLength);
+    const QString name = r.text("name", r.required("name"), MaxScenarioNameLength);
+    r.number("memory_bytes", r.required("memory_bytes"));
+    for (const char *key : {"bandwidth_gbps", "tflops_bf16_dense", "tflops_fp8_dense", "tflops_int8_dense"})
+        if (r.has(key) && !r.object().value(QLatin1String(key)).isNull())
+            r.number(key, r.take(key));
+    for (const char *key : {"fp8_native", "custom"})
+        if (r.has(key))
+            r.boolean(key, r.take(key));
+    r.finish();
+    const GpuSpec gpu = customGpuFromJson(r.object(), r.origin() + QStringLiteral(": ") + r.path());
+    if (gpu.id == QLatin1String("custom"))
+        r.fail(
+            QStringLiteral("name"),
+            QStringLiteral("%1 has no letter or digit to make the GPU's id of").arg(shown(QJsonValue(name))));
+    return gpu;
 }
 
 QJsonObject quantizationToJson(const QuantizationChoices &q)
@@ -332,6 +375,9 @@ QByteArray scenarioFileBytes(const ScenarioDocument &d)
 ScenarioDocument parseScenarioFile(const QByteArray &bytes, const QString &origin)
 {
     ObjectReader root(parseJsonObject(bytes, origin), origin, QString());
+    if (const std::optional<QString> key = firstRepeatedKey(bytes))
+        throw Error(QStringLiteral("%1: the key %2 is given twice in one object; give it once")
+                        .arg(origin, shown(QJsonValue(*key))));
     const QJsonValue format = root.take("format");
     if (format.toString() != FormatName)
         throw Error(QStringLiteral("%1: not a kvscope scenario file: 'format' is %2, expected '%3'")
@@ -366,9 +412,17 @@ ScenarioDocument parseScenarioFile(const QByteArray &bytes, const QString &origi
     }
     if (root.has("gpus")) {
         const QJsonArray gpus = root.array("gpus", root.take("gpus"));
-        for (qsizetype i = 0; i < gpus.size(); ++i)
-            d.gpus << customGpuFromJson(root.object("gpus", gpus.at(i)),
-                                        QStringLiteral("%1: gpus[%2]").arg(origin).arg(i));
+        for (qsizetype i = 0; i < gpus.size(); ++i) {
+            ObjectReader entry(root.object("gpus", gpus.at(i)), origin, QStringLiteral("gpus[%1]").arg(i));
+            const GpuSpec gpu = gpuFromJson(entry);
+            for (qsizetype j = 0; j < d.gpus.size(); ++j)
+                if (d.gpus.at(j).id == gpu.id)
+                    entry.fail(QStringLiteral("name"),
+                               QStringLiteral("%1 gives the id '%2' of gpus[%3] (%4); one id names one GPU")
+                                   .arg(shown(QJsonValue(gpu.name)), gpu.id, QString::number(j),
+                                        shown(QJsonValue(d.gpus.at(j).name))));
+            d.gpus << gpu;
+        }
     }
     if (root.has("charts")) {
         ObjectReader charts(root.object("charts", root.take("charts")), origin, QStringLiteral("charts"));
@@ -389,6 +443,11 @@ ScenarioDocument parseScenarioFile(const QByteArray &bytes, const QString &origi
     }
     if (root.has("comparison")) {
         const QJsonArray columns = root.array("comparison", root.take("comparison"));
+        if (columns.size() == 1 || columns.size() > MaxComparisonColumns)
+            root.fail(QStringLiteral("comparison"),
+                      QStringLiteral("lists %1 column(s); a comparison has 2 to %2, or none")
+                          .arg(columns.size())
+                          .arg(MaxComparisonColumns));
         for (qsizetype i = 0; i < columns.size(); ++i)
             d.comparison << valuesFromJson(root.object("comparison", columns.at(i)), origin,
                                            QStringLiteral("comparison[%1]").arg(i));
@@ -436,11 +495,17 @@ ScenarioResolvers documentResolvers(const ScenarioDocument &document, const Scen
             }};
 }
 
+OptionLabel fileFieldLabel(const QString &path)
+{
+    return [path](const ScenarioOption &option) { return path + QLatin1Char('.') + option.name(); };
+}
+
 Scenario documentScenario(const ScenarioDocument &document, const ScenarioResolvers &fallback,
                           const QString &origin)
 {
     try {
-        return scenarioFromValues(document.scenario, documentResolvers(document, fallback));
+        return scenarioFromValues(document.scenario, documentResolvers(document, fallback),
+                                  fileFieldLabel(QStringLiteral("scenario")));
     } catch (const Error &error) {
         throw Error(QStringLiteral("%1: %2").arg(origin, error.message()));
     }

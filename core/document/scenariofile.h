@@ -37,6 +37,10 @@ namespace kvscope {
 inline constexpr int ScenarioFileVersion = 1;
 /// Larger files are refused before they are read (pasted configs are at most 1 MiB each).
 inline constexpr qint64 MaxScenarioFileBytes = qint64(16) << 20;
+/// Longest id, path or option text a file may give ("imported:" + a path of up to
+/// Linux's PATH_MAX), and longest display name; longer ones are refused on read.
+inline constexpr qsizetype MaxScenarioTextLength = 4200;
+inline constexpr qsizetype MaxScenarioNameLength = 256;
 
 /// A model that is no preset, carried by the file: by path, or as the text of a pasted config.json.
 struct CarriedModel
@@ -100,7 +104,12 @@ ImportedModel importCarriedModel(const CarriedModel &model);
 /// Resolvers that find the document's carried models and custom GPUs by id first, then ask `fallback`.
 ScenarioResolvers documentResolvers(const ScenarioDocument &document, const ScenarioResolvers &fallback);
 
-/// The document's scenario, through documentResolvers(); errors are prefixed with `origin`.
+/// Names an option as a field of the file's `path` ("scenario" or "comparison[1]"):
+/// "scenario.batch-size" where the command line says "--batch-size".
+OptionLabel fileFieldLabel(const QString &path);
+
+/// The document's scenario, through documentResolvers(); errors are prefixed with `origin`
+/// and name the file's fields.
 Scenario documentScenario(const ScenarioDocument &document, const ScenarioResolvers &fallback,
                           const QString &origin);
 

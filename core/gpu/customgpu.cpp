@@ -140,7 +140,11 @@ GpuSpec customGpuFromJson(const QJsonObject &o, const QString &origin)
     in.tflopsFp8 = optionalNumber(o, "tflops_fp8_dense", origin);
     in.tflopsInt8 = optionalNumber(o, "tflops_int8_dense", origin);
     in.fp8Native = o.value(QLatin1String("fp8_native")).toBool();
-    return customGpu(in);
+    try {
+        return customGpu(in);
+    } catch (const Error &error) {
+        throw Error(QStringLiteral("%1: %2").arg(origin, error.message()));
+    }
 }
 
 QVariantMap gpuToVariantMap(const GpuSpec &gpu)

@@ -164,7 +164,8 @@ ModelArch resolveModel(const QString &text)
         throw Error(QStringLiteral("%1: no model given").arg(optionFlag(ScenarioField::Model)));
     if (const ModelArch *preset = ModelLibrary::builtin().find(text))
         return *preset;
-    if (QFileInfo::exists(text))
+    // A NUL makes no path (QFileInfo would warn on stderr): the id is unknown.
+    if (!text.contains(QChar(0)) && QFileInfo::exists(text))
         return importModel(text).model;
     throw Error(
         QStringLiteral("%1: unknown model '%2': not a preset id, a HuggingFace repo id of a preset, "

@@ -108,6 +108,19 @@ public:
         return v.toBool();
     }
 
+    /// A list field; a value that is not a list is an error, not an absent list.
+    std::optional<QJsonArray> array(std::initializer_list<const char *> keys) const
+    {
+        const QString key = present(keys);
+        if (key.isEmpty())
+            return std::nullopt;
+        const QJsonValue v = m_object.value(key);
+        if (!v.isArray())
+            throw Error(QStringLiteral("%1: field '%2' must be a list, got %3")
+                            .arg(m_origin, m_prefix + key, render(v)));
+        return v.toArray();
+    }
+
     QString string(std::initializer_list<const char *> keys) const
     {
         const QJsonValue v = value(keys);

@@ -93,6 +93,18 @@ void applyGemma3TextDefaults(QJsonObject &text)
     fill("tie_word_embeddings", true);
 }
 
+/// layer_types lists sliding layers but no window is given: a window of 0 is refused,
+/// a missing one noted (the layers are then planned as full attention).
+void noteWindowlessSlidingLayers(const ConfigReader &r, QStringList &notes)
+{
+    const QString key = r.present({"sliding_window", "sliding_window_size"});
+    if (!key.isEmpty())
+        r.fail(key, QStringLiteral("is 0 but layer_types lists sliding_attention layers; expected their "
+                                   "window in tokens"));
+    notes << QStringLiteral("layer_types lists sliding_attention layers but no sliding_window is given: "
+                            "assumed full attention for them");
+}
+
 QList<bool> slidingLayersFrom(const ConfigReader &r, const QString &modelType, int layers, int window,
                               QStringList &notes)
 {
@@ -353,6 +365,9 @@ ModelArch parseHfConfig(const QJsonObject &top, const QString &origin)
         normalizeGemma3nText(textObject, origin, prefix);
     const ConfigReader r(textObject, origin, prefix);
     m.modelType = modelType;
+    // Per-layer lists given as anything else would otherwise read as absent.
+    for (const char *key : {"layer_types", "layers_block_type", "no_rope_layers", "mlp_only_layers"})
+        r.array({key});
 
     const FamilyTraits traits = traitsFor(modelType);
     if (!traits.known) {
@@ -391,6 +406,13 @@ ModelArch parseHfConfig(const QJsonObject &top, const QString &origin)
                                   "and no head_dim is given")
                        .arg(m.hiddenSize)
                        .arg(m.numHeads));
+        if (m.hiddenSize / m.numHeads > MaxConfigInt)
+            r.fail(QStringLiteral("hidden_size"),
+                   QStringLiteral("is %1: heads of %2 values over num_attention_heads %3 are more than %4")
+                       .arg(m.hiddenSize)
+                       .arg(m.hiddenSize / m.numHeads)
+                       .arg(m.numHeads)
+                       .arg(MaxConfigInt));
         m.headDim = int(m.hiddenSize / m.numHeads);
     }
     m.vHeadDim = m.headDim;
@@ -466,6 +488,8 @@ ModelArch parseHfConfig(const QJsonObject &top, const QString &origin)
     const bool slidingDisabled = r.boolean({"use_sliding_window"}).has_value() &&
                                  !r.boolean({"use_sliding_window"}).value() &&
                                  !r.value({"layer_types"}).isArray();
+    if (window == 0 && listsLayerKind(r, QStringLiteral("sliding_attention")))
+        noteWindowlessSlidingLayers(r, m.notes);
     if (window > 0 && !slidingDisabled && window < m.maxPositionEmbeddings) {
         m.slidingWindow = int(window);
         m.slidingLayers = slidingLayersFrom(r, modelType, m.numLayers, m.slidingWindow, m.notes);
@@ -474,6 +498,8 @@ ModelArch parseHfConfig(const QJsonObject &top, const QString &origin)
     }
     if (m.slidingWindow == 0)
         m.slidingLayers.clear();
+    if (m.kvSharedLayers > 0)
+        checkKvSharing(r, m);
 
     m.checkpointDtype = readDtype(r);
     const QJsonValue quant = r.value({"quantization_config", "compression_config"});

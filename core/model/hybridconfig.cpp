@@ -4,6 +4,9 @@
 #include "core/common/checked.h"
 #include "core/common/error.h"
 
+#include <initializer_list>
+#include <utility>
+
 #include <QJsonArray>
 
 namespace kvscope {
@@ -97,11 +100,48 @@ void normalizeGemma3nText(QJsonObject &text, const QString &origin, const QStrin
     text.insert(QLatin1String("intermediate_size"), array.at(0));
 }
 
+bool listsLayerKind(const ConfigReader &r, const QString &kind)
+{
+    for (const char *key : {"layer_types", "layers_block_type"})
+        if (const auto kinds = r.array({key}); kinds && kinds->contains(kind))
+            return true;
+    return false;
+}
+
+namespace {
+
+/// True when the config holds any of `keys`, even as null or a wrong type: the
+/// architecture they describe is then meant, and its fields are required.
+bool mentionsAny(const ConfigReader &r, std::initializer_list<const char *> keys)
+{
+    for (const char *key : keys)
+        if (r.object().contains(QLatin1String(key)))
+            return true;
+    return false;
+}
+
+bool isGatedDeltaNet(const ConfigReader &r, const QString &modelType)
+{
+    return modelType == QLatin1String("qwen3_next") ||
+           listsLayerKind(r, QStringLiteral("linear_attention")) ||
+           mentionsAny(r, {"linear_num_key_heads", "linear_num_value_heads", "linear_key_head_dim",
+                           "linear_value_head_dim"});
+}
+
+/// Granite 4.0-H lists mamba layers; Granite 4.0 Micro has mamba_* fields and attention layers only.
+bool isMamba2(const ConfigReader &r, const QString &modelType)
+{
+    return modelType == QLatin1String("granitemoehybrid") &&
+           (listsLayerKind(r, QStringLiteral("mamba")) || mentionsAny(r, {"mamba_d_head"}));
+}
+
+} // namespace
+
 void readRecurrentLayers(const ConfigReader &r, const QString &modelType, ModelArch &m)
 {
-    if (r.value({"linear_num_value_heads"}).isDouble())
+    if (isGatedDeltaNet(r, modelType))
         readGatedDeltaNet(r, m);
-    else if (modelType == QLatin1String("granitemoehybrid") && r.value({"mamba_d_head"}).isDouble())
+    else if (isMamba2(r, modelType))
         readMamba2(r, m);
     if (m.recurrent.enabled() && m.recurrent.layerCount() == 0)
         m.recurrent = RecurrentSpec{}; // Granite 4.0 Micro: mamba_* fields, attention layers only
@@ -137,8 +177,14 @@ void readLlama4Layout(const ConfigReader &r, const QString &modelType, ModelArch
                    QStringLiteral("has %1 entries but num_hidden_layers is %2")
                        .arg(noRope.size())
                        .arg(m.numLayers));
-        for (int i = 0; i < m.numLayers; ++i)
-            m.chunkedLayers[i] = noRope.at(i).toInt(1) != 0;
+        for (int i = 0; i < m.numLayers; ++i) {
+            const QJsonValue entry = noRope.at(i);
+            if (entry != QJsonValue(0) && entry != QJsonValue(1))
+                r.fail(QStringLiteral("no_rope_layers[%1]").arg(i),
+                       QStringLiteral("is %1; expected 0 or 1 (0: a NoPE layer)")
+                           .arg(ConfigReader::render(entry)));
+            m.chunkedLayers[i] = entry == QJsonValue(1);
+        }
         return;
     }
     // Llama4TextConfig default: a NoPE layer every no_rope_layer_interval-th layer (4).
@@ -165,6 +211,25 @@ void readGemma3nLayout(const ConfigReader &r, const QString &modelType, ModelArc
                    .arg(m.numLayers));
 }
 
+void checkKvSharing(const ConfigReader &r, const ModelArch &m)
+{
+    // Gemma3nTextAttention: a shared layer reuses the cache of the last earlier,
+    // unshared layer of its own kind (sliding or full); without one it has none.
+    const int firstShared = m.numLayers - m.kvSharedLayers;
+    for (int i = firstShared; i < m.numLayers; ++i) {
+        bool earlier = false;
+        for (int j = 0; j < firstShared && !earlier; ++j)
+            earlier = m.isSlidingLayer(j) == m.isSlidingLayer(i);
+        if (!earlier)
+            r.fail(QStringLiteral("layer_types[%1]").arg(i),
+                   QStringLiteral("is %1 and among the last %2 layers (num_kv_shared_layers), but no earlier "
+                                  "layer is: it has no cache to share")
+                       .arg(m.isSlidingLayer(i) ? QStringLiteral("sliding_attention")
+                                                : QStringLiteral("full_attention"))
+                       .arg(m.kvSharedLayers));
+    }
+}
+
 void readSparseIndexer(const ConfigReader &r, ModelArch &m)
 {
     const auto headDim = r.integer({"index_head_dim"});
@@ -173,6 +238,33 @@ void readSparseIndexer(const ConfigReader &r, ModelArch &m)
     m.indexer.headDim = int(*headDim);
     m.indexer.numHeads = int(r.requireInteger({"index_n_heads"}));
     m.indexer.topK = int(r.integer({"index_topk"}).value_or(0));
+}
+
+QString recurrentStateFields(const RecurrentSpec &s)
+{
+    const auto fields = [](std::initializer_list<std::pair<const char *, std::int64_t>> list) {
+        QStringList parts;
+        for (const auto &[name, value] : list)
+            parts << QStringLiteral("%1 %2").arg(QLatin1String(name)).arg(value);
+        return parts.join(QStringLiteral(", "));
+    };
+    switch (s.kind) {
+    case RecurrentKind::GatedDeltaNet:
+        return fields({{"linear_num_key_heads", s.numKeyHeads},
+                       {"linear_num_value_heads", s.numValueHeads},
+                       {"linear_key_head_dim", s.keyHeadDim},
+                       {"linear_value_head_dim", s.valueHeadDim},
+                       {"linear_conv_kernel_dim", s.convKernel}});
+    case RecurrentKind::Mamba2:
+        return fields({{"mamba_n_heads", s.numHeads},
+                       {"mamba_d_head", s.headDim},
+                       {"mamba_d_state", s.stateSize},
+                       {"mamba_n_groups", s.numGroups},
+                       {"mamba_d_conv", s.convKernel}});
+    case RecurrentKind::None:
+        break;
+    }
+    return {};
 }
 
 } // namespace kvscope

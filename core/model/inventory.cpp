@@ -96,14 +96,15 @@ void addStandardAttention(InventoryBuilder &b, const ModelArch &m, std::int64_t 
 {
     const std::int64_t h = m.hiddenSize;
     // Qwen3-Next's gated attention: q_proj yields the queries and a gate of the same width.
-    const std::int64_t qWidth = std::int64_t(m.numHeads) * m.headDim * (m.attentionOutputGate ? 2 : 1);
-    const std::int64_t vWidth = std::int64_t(m.numHeads) * m.vHeadDim;
+    const std::int64_t qWidth = (Checked(m.numHeads) * m.headDim * (m.attentionOutputGate ? 2 : 1)).value();
+    const std::int64_t vWidth = (Checked(m.numHeads) * m.vHeadDim).value();
     b.linear(QStringLiteral("self_attn.q_proj"), Component::Attention, qWidth, h, layers, Sharding::SplitRows,
              m.qkvBias);
-    b.linear(QStringLiteral("self_attn.k_proj"), Component::Attention, std::int64_t(m.numKvHeads) * m.headDim,
-             h, layers, Sharding::KvHeadRows, m.qkvBias, -1, m.numKvHeads);
+    b.linear(QStringLiteral("self_attn.k_proj"), Component::Attention,
+             (Checked(m.numKvHeads) * m.headDim).value(), h, layers, Sharding::KvHeadRows, m.qkvBias, -1,
+             m.numKvHeads);
     b.linear(QStringLiteral("self_attn.v_proj"), Component::Attention,
-             std::int64_t(m.numKvHeads) * m.vHeadDim, h, layers, Sharding::KvHeadRows, m.qkvBias, -1,
+             (Checked(m.numKvHeads) * m.vHeadDim).value(), h, layers, Sharding::KvHeadRows, m.qkvBias, -1,
              m.numKvHeads);
     b.linear(QStringLiteral("self_attn.o_proj"), Component::Attention, h, vWidth, layers, Sharding::SplitCols,
              m.oBias);
@@ -121,27 +122,27 @@ void addLatentAttention(InventoryBuilder &b, const ModelArch &m, std::int64_t la
     const MlaSpec &a = m.mla;
     const std::int64_t h = m.hiddenSize;
     const std::int64_t heads = m.numHeads;
-    const std::int64_t qHeadWidth = a.qkNopeHeadDim + a.qkRopeHeadDim;
+    const std::int64_t qWidth = (Checked(heads) * (Checked(a.qkNopeHeadDim) + a.qkRopeHeadDim)).value();
     if (a.qLoraRank > 0) {
         b.linear(QStringLiteral("self_attn.q_a_proj"), Component::Attention, a.qLoraRank, h, layers,
                  Sharding::Replicated, false);
         b.norm(QStringLiteral("self_attn.q_a_layernorm"), Component::Norms, a.qLoraRank, layers,
                NormKind::RmsNorm);
-        b.linear(QStringLiteral("self_attn.q_b_proj"), Component::Attention, heads * qHeadWidth, a.qLoraRank,
-                 layers, Sharding::SplitRows, false);
+        b.linear(QStringLiteral("self_attn.q_b_proj"), Component::Attention, qWidth, a.qLoraRank, layers,
+                 Sharding::SplitRows, false);
     } else {
-        b.linear(QStringLiteral("self_attn.q_proj"), Component::Attention, heads * qHeadWidth, h, layers,
+        b.linear(QStringLiteral("self_attn.q_proj"), Component::Attention, qWidth, h, layers,
                  Sharding::SplitRows, false);
     }
     b.linear(QStringLiteral("self_attn.kv_a_proj_with_mqa"), Component::Attention,
-             std::int64_t(a.kvLoraRank) + a.qkRopeHeadDim, h, layers, Sharding::Replicated, false);
+             (Checked(a.kvLoraRank) + a.qkRopeHeadDim).value(), h, layers, Sharding::Replicated, false);
     b.norm(QStringLiteral("self_attn.kv_a_layernorm"), Component::Norms, a.kvLoraRank, layers,
            NormKind::RmsNorm);
     b.linear(QStringLiteral("self_attn.kv_b_proj"), Component::Attention,
-             heads * (std::int64_t(a.qkNopeHeadDim) + a.vHeadDim), a.kvLoraRank, layers, Sharding::SplitRows,
-             false);
-    b.linear(QStringLiteral("self_attn.o_proj"), Component::Attention, h, heads * a.vHeadDim, layers,
-             Sharding::SplitCols, m.oBias);
+             (Checked(heads) * (Checked(a.qkNopeHeadDim) + a.vHeadDim)).value(), a.kvLoraRank, layers,
+             Sharding::SplitRows, false);
+    b.linear(QStringLiteral("self_attn.o_proj"), Component::Attention, h,
+             (Checked(heads) * a.vHeadDim).value(), layers, Sharding::SplitCols, m.oBias);
 }
 
 /// DeepSeek-V3.2's lightning indexer: vLLM keeps its projections replicated
@@ -151,7 +152,7 @@ void addSparseIndexer(InventoryBuilder &b, const ModelArch &m, std::int64_t laye
     const IndexerSpec &x = m.indexer;
     const std::int64_t h = m.hiddenSize;
     b.linear(QStringLiteral("self_attn.indexer.wq_b"), Component::Attention,
-             std::int64_t(x.numHeads) * x.headDim, m.mla.qLoraRank > 0 ? m.mla.qLoraRank : h, layers,
+             (Checked(x.numHeads) * x.headDim).value(), m.mla.qLoraRank > 0 ? m.mla.qLoraRank : h, layers,
              Sharding::Replicated, false);
     b.linear(QStringLiteral("self_attn.indexer.wk"), Component::Attention, x.headDim, h, layers,
              Sharding::Replicated, false);
@@ -168,21 +169,22 @@ void addGatedDeltaNet(InventoryBuilder &b, const ModelArch &m, std::int64_t laye
 {
     const RecurrentSpec &r = m.recurrent;
     const std::int64_t h = m.hiddenSize;
-    const std::int64_t keyWidth = std::int64_t(r.numKeyHeads) * r.keyHeadDim;
-    const std::int64_t valueWidth = std::int64_t(r.numValueHeads) * r.valueHeadDim;
+    const Checked keyWidth = Checked(r.numKeyHeads) * r.keyHeadDim;
+    const Checked valueWidth = Checked(r.numValueHeads) * r.valueHeadDim;
     const Component c = Component::Attention;
-    b.linear(QStringLiteral("linear_attn.in_proj_qkvz"), c, 2 * keyWidth + 2 * valueWidth, h, layers,
-             Sharding::SplitRows, false);
+    b.linear(QStringLiteral("linear_attn.in_proj_qkvz"), c, (keyWidth * 2 + valueWidth * 2).value(), h,
+             layers, Sharding::SplitRows, false);
     b.linear(QStringLiteral("linear_attn.in_proj_ba"), c, 2 * std::int64_t(r.numValueHeads), h, layers,
              Sharding::SplitRows, false);
-    b.add(QStringLiteral("linear_attn.conv1d.weight"), c, TensorRole::LinearWeight, 2 * keyWidth + valueWidth,
-          r.convKernel, layers, Sharding::SplitRows);
+    b.add(QStringLiteral("linear_attn.conv1d.weight"), c, TensorRole::LinearWeight,
+          (keyWidth * 2 + valueWidth).value(), r.convKernel, layers, Sharding::SplitRows);
     b.add(QStringLiteral("linear_attn.dt_bias"), c, TensorRole::Other, r.numValueHeads, 1, layers,
           Sharding::SplitRows);
     b.add(QStringLiteral("linear_attn.A_log"), c, TensorRole::Other, r.numValueHeads, 1, layers,
           Sharding::SplitRows);
     b.norm(QStringLiteral("linear_attn.norm"), Component::Norms, r.valueHeadDim, layers, NormKind::RmsNorm);
-    b.linear(QStringLiteral("linear_attn.out_proj"), c, h, valueWidth, layers, Sharding::SplitCols, false);
+    b.linear(QStringLiteral("linear_attn.out_proj"), c, h, valueWidth.value(), layers, Sharding::SplitCols,
+             false);
 }
 
 /// Granite 4.0-H's Mamba-2 mixer (vLLM MambaMixer2): in_proj to z, x, B, C and
@@ -194,15 +196,15 @@ void addMamba2(InventoryBuilder &b, const ModelArch &m, std::int64_t layers)
     const RecurrentSpec &r = m.recurrent;
     const std::int64_t h = m.hiddenSize;
     const std::int64_t inner = r.intermediateSize;
-    const std::int64_t groupWidth = 2 * std::int64_t(r.numGroups) * r.stateSize;
+    const Checked groupWidth = Checked(2) * r.numGroups * r.stateSize;
     const Component c = Component::Attention;
-    b.linear(QStringLiteral("mamba.in_proj"), c, 2 * inner + groupWidth + r.numHeads, h, layers,
-             Sharding::SplitRows, r.projBias);
-    b.add(QStringLiteral("mamba.conv1d.weight"), c, TensorRole::LinearWeight, inner + groupWidth,
+    b.linear(QStringLiteral("mamba.in_proj"), c, (Checked(inner) * 2 + groupWidth + r.numHeads).value(), h,
+             layers, Sharding::SplitRows, r.projBias);
+    b.add(QStringLiteral("mamba.conv1d.weight"), c, TensorRole::LinearWeight, (groupWidth + inner).value(),
           r.convKernel, layers, Sharding::SplitRows);
     if (r.convBias)
-        b.add(QStringLiteral("mamba.conv1d.bias"), c, TensorRole::Bias, inner + groupWidth, 1, layers,
-              Sharding::SplitRows);
+        b.add(QStringLiteral("mamba.conv1d.bias"), c, TensorRole::Bias, (groupWidth + inner).value(), 1,
+              layers, Sharding::SplitRows);
     for (const char *name : {"mamba.A", "mamba.D", "mamba.dt_bias"})
         b.add(QLatin1String(name), c, TensorRole::Other, r.numHeads, 1, layers, Sharding::SplitRows);
     b.add(QStringLiteral("mamba.norm.weight"), Component::Norms, TensorRole::Norm, inner, 1, layers,
@@ -232,8 +234,8 @@ void addGemma3nExtras(InventoryBuilder &b, const ModelArch &m, std::int64_t laye
     // Per layer.
     b.linear(QStringLiteral("altup.correction_coefs"), Component::Mlp, n, n, layers, Sharding::Replicated,
              false);
-    b.linear(QStringLiteral("altup.prediction_coefs"), Component::Mlp, n * n, n, layers, Sharding::Replicated,
-             false);
+    b.linear(QStringLiteral("altup.prediction_coefs"), Component::Mlp, (Checked(n) * n).value(), n, layers,
+             Sharding::Replicated, false);
     b.linear(QStringLiteral("altup.modality_router"), Component::Mlp, n, h, layers, Sharding::Replicated,
              false);
     b.norm(QStringLiteral("altup.router_norm"), Component::Norms, h, layers, NormKind::RmsNorm);
@@ -284,7 +286,7 @@ void addVisionTower(InventoryBuilder &b, const VisionSpec &v)
                  (Checked(v.numChannels) * v.patchSize * v.patchSize).value(), 1, Sharding::Replicated, true);
         const std::int64_t patchesPerSide = v.imageSize / v.patchSize;
         b.add(QStringLiteral("vision.position_embedding.weight"), c, TensorRole::Embedding,
-              patchesPerSide * patchesPerSide, h, 1, Sharding::Replicated);
+              (Checked(patchesPerSide) * patchesPerSide).value(), h, 1, Sharding::Replicated);
     }
     b.norm(QStringLiteral("vision.post_layernorm"), c, h, 1, NormKind::LayerNorm);
     if (v.projectorOutput > 0) {
@@ -334,7 +336,8 @@ QList<TensorGroup> tensorInventory(const ModelArch &m)
         b.linear(QStringLiteral("mlp.gate"), Component::Router, e.numExperts, h, moeLayers,
                  Sharding::Replicated, e.routerBias);
         addFeedForward(b, QStringLiteral("mlp.experts"), Component::Experts, m, e.expertIntermediateSize,
-                       moeLayers * e.numExperts, moeLayers * e.expertsPerToken, e.expertBias);
+                       (Checked(moeLayers) * e.numExperts).value(),
+                       (Checked(moeLayers) * e.expertsPerToken).value(), e.expertBias);
         const std::int64_t sharedWidth =
             e.sharedIntermediateSize > 0 ? e.sharedIntermediateSize
                                          : (Checked(e.numSharedExperts) * e.expertIntermediateSize).value();
@@ -346,7 +349,8 @@ QList<TensorGroup> tensorInventory(const ModelArch &m)
                      Sharding::Replicated, false);
     }
 
-    b.norm(QStringLiteral("layernorms"), Component::Norms, h, layers * m.normsPerLayer, m.normKind);
+    b.norm(QStringLiteral("layernorms"), Component::Norms, h, (Checked(layers) * m.normsPerLayer).value(),
+           m.normKind);
     b.norm(QStringLiteral("norm"), Component::Norms, h, 1, m.normKind);
 
     if (!m.tiedEmbeddings)

@@ -2,9 +2,11 @@
 #include "core/plan/kvcache.h"
 
 #include "core/common/checked.h"
+#include "core/model/hybridconfig.h"
 
 #include <algorithm>
 #include <initializer_list>
+#include <limits>
 
 namespace kvscope {
 
@@ -38,6 +40,38 @@ std::int64_t chunkBlocksHeld(std::int64_t tokens, std::int64_t chunk, int blockS
     return blocksHeld(tokens, (tokens - 1) % chunk + 1, blockSize);
 }
 
+[[noreturn]] void refuseRecurrentState(const ModelArch &model, const QString &problem)
+{
+    throw Error(QStringLiteral("the model's recurrent state (%1) %2")
+                    .arg(recurrentStateFields(model.recurrent), problem));
+}
+
+/// recurrentStatePerLayer(), with an overflow blamed on the config fields that size the state.
+std::int64_t recurrentStateBytes(const ModelArch &model, const KvCacheOptions &options)
+{
+    try {
+        return recurrentStatePerLayer(model, options.tensorParallelSize, options.convStateDtype,
+                                      options.ssmStateDtype)
+            .bytes();
+    } catch (const Error &) {
+        refuseRecurrentState(model, QStringLiteral("exceeds 2^63 bytes per layer"));
+    }
+}
+
+/// vLLM's hybrid block: the smallest multiple of 16 tokens whose attention page holds
+/// one layer's recurrent state, at least `requested`; refused past int (2^31 - 1 tokens).
+int hybridBlockSize(const ModelArch &model, const KvCacheLayout &layout, int requested)
+{
+    const std::int64_t alignedPage = (Checked(HybridBlockAlignment) * layout.bytesPerTokenPerLayer).value();
+    const std::int64_t aligned = HybridBlockAlignment * ceilDiv(layout.stateBytesPerLayer, alignedPage);
+    if (aligned > std::numeric_limits<int>::max())
+        refuseRecurrentState(model, QStringLiteral("is %1 bytes per layer: its pages would be blocks of "
+                                                   "%2 tokens, more than 2147483647")
+                                        .arg(layout.stateBytesPerLayer)
+                                        .arg(aligned));
+    return int(std::max<std::int64_t>(requested, aligned));
+}
+
 } // namespace
 
 int kvHeadsPerGpu(const ModelArch &model, int tensorParallelSize)
@@ -53,7 +87,7 @@ std::int64_t indexerKeyBytes(const ModelArch &model)
     const IndexerSpec &indexer = model.indexer;
     if (!indexer.enabled())
         return 0;
-    return indexer.headDim + indexer.headDim / Fp8ScaleBlock * 4;
+    return (Checked(indexer.headDim) + Checked(indexer.headDim / Fp8ScaleBlock) * 4).value();
 }
 
 bool usesFp8DsMla(const ModelArch &model, KvCacheDtype dtype)
@@ -173,20 +207,14 @@ KvCacheLayout kvCacheLayout(const ModelArch &model, const KvCacheOptions &option
     KvCacheLayout layout;
     layout.groups = kvGroupLayout(model);
     layout.bytesPerTokenPerLayer = kvBytesPerTokenPerLayer(model, options.dtype, options.tensorParallelSize);
-    layout.stateBytesPerLayer = recurrentStatePerLayer(model, options.tensorParallelSize,
-                                                       options.convStateDtype, options.ssmStateDtype)
-                                    .bytes();
+    layout.stateBytesPerLayer = recurrentStateBytes(model, options);
     layout.requestedBlockSize = options.blockSize;
     layout.blockSize = options.blockSize;
     const bool hasAttention = layout.groups.numGroups() > layout.groups.recurrentGroups;
-    if (model.indexer.enabled()) {
+    if (model.indexer.enabled())
         layout.blockSize = SparseMlaBlockSize;
-    } else if (layout.groups.recurrentLayers > 0 && hasAttention) {
-        const std::int64_t alignedPage =
-            (Checked(HybridBlockAlignment) * layout.bytesPerTokenPerLayer).value();
-        const std::int64_t aligned = HybridBlockAlignment * ceilDiv(layout.stateBytesPerLayer, alignedPage);
-        layout.blockSize = int(std::max<std::int64_t>(options.blockSize, aligned));
-    }
+    else if (layout.groups.recurrentLayers > 0 && hasAttention)
+        layout.blockSize = hybridBlockSize(model, layout, options.blockSize);
     layout.pageBytes = hasAttention ? (Checked(layout.blockSize) * layout.bytesPerTokenPerLayer).value()
                                     : layout.stateBytesPerLayer;
     return layout;

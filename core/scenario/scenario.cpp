@@ -12,8 +12,9 @@ namespace kvscope {
 
 std::int64_t parseUtilization(const QString &text, const QString &option)
 {
-    // Decimal text to millionths without going through a double.
-    static const QRegularExpression pattern(QStringLiteral("^\\s*(\\d+)(?:\\.(\\d{0,6})\\d*)?\\s*$"));
+    // Decimal text to millionths without going through a double; the range is checked
+    // on every digit given, so 1.0000009 is above 1 rather than rounded down to it.
+    static const QRegularExpression pattern(QStringLiteral("^\\s*(\\d+)(?:\\.(\\d*))?\\s*$"));
     const QRegularExpressionMatch match = pattern.match(text);
     const auto fail = [&]() -> std::int64_t {
         throw Error(QStringLiteral("%1: must be a number in (0, 1], got '%2'").arg(option, text));
@@ -21,10 +22,15 @@ std::int64_t parseUtilization(const QString &text, const QString &option)
     if (!match.hasMatch() || match.captured(1).size() > 6)
         return fail();
     const std::int64_t whole = match.captured(1).toLongLong();
-    const QString fraction = match.captured(2).leftJustified(6, QLatin1Char('0'));
-    const std::int64_t ppm = whole * 1'000'000 + fraction.toLongLong();
-    if (ppm <= 0 || ppm > 1'000'000)
+    const QString fraction = match.captured(2);
+    const bool fractionIsZero = fraction.count(QLatin1Char('0')) == fraction.size();
+    if (whole > 1 || (whole == 1 && !fractionIsZero) || (whole == 0 && fractionIsZero))
         return fail();
+    const std::int64_t ppm =
+        whole * 1'000'000 + fraction.left(6).leftJustified(6, QLatin1Char('0')).toLongLong();
+    if (ppm == 0)
+        throw Error(
+            QStringLiteral("%1: '%2' is below 0.000001, the smallest share kvscope plans").arg(option, text));
     return ppm;
 }
 

@@ -282,8 +282,10 @@ ScenarioResolvers builtinResolvers()
     return {resolveModel, resolveGpu};
 }
 
-Scenario applyValues(const Scenario &base, const ScenarioValues &values, const ScenarioResolvers &resolve)
+Scenario applyValues(const Scenario &base, const ScenarioValues &values, const ScenarioResolvers &resolve,
+                     const OptionLabel &label)
 {
+    const auto name = [&](const ScenarioOption &option) { return label ? label(option) : option.flag(); };
     const auto engineIt = values.constFind(fileKey(ScenarioField::Engine));
     const Engine engine = engineIt != values.cend() ? parseEngine(engineIt.value()) : base.engine;
     for (auto it = values.cbegin(); it != values.cend(); ++it) {
@@ -296,17 +298,18 @@ Scenario applyValues(const Scenario &base, const ScenarioValues &values, const S
     for (const Field &field : fields) {
         const auto it = values.constFind(field.option.name());
         if (it != values.cend())
-            field.apply(s, it.value(), field.option.flag(), resolve);
+            field.apply(s, it.value(), name(field.option), resolve);
     }
     return s;
 }
 
-Scenario scenarioFromValues(const ScenarioValues &values, const ScenarioResolvers &resolve)
+Scenario scenarioFromValues(const ScenarioValues &values, const ScenarioResolvers &resolve,
+                            const OptionLabel &label)
 {
     for (const ScenarioField required : {ScenarioField::Model, ScenarioField::Gpu})
         if (!values.contains(fileKey(required)))
             throw Error(QStringLiteral("%1: not given").arg(optionFlag(required)));
-    return applyValues(Scenario{}, values, resolve);
+    return applyValues(Scenario{}, values, resolve, label);
 }
 
 ScenarioValues scenarioToValues(const Scenario &s)

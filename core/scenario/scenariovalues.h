@@ -68,6 +68,10 @@ const ScenarioOption *findScenarioOption(const QString &name);
 /// present takes its default (or, for applyValues(), the base's value).
 using ScenarioValues = QMap<QString, QString>;
 
+/// Most columns a comparison takes (each a list of values over one scenario);
+/// a comparison has at least two.
+inline constexpr int MaxComparisonColumns = 4;
+
 /// How the "model" and "gpu" values become a model and a GPU.
 struct ScenarioResolvers
 {
@@ -79,12 +83,17 @@ struct ScenarioResolvers
 /// custom:MEMORY_GIB... (resolveGpu).
 ScenarioResolvers builtinResolvers();
 
+/// How errors name an option: by default as the command line spells it
+/// ("--batch-size"); a scenario file names its field ("scenario.batch-size").
+using OptionLabel = std::function<QString(const ScenarioOption &)>;
+
 /// The Scenario the values describe. "model" and "gpu" must be present;
 /// any other option absent takes Scenario's default. SGLang's spellings
 /// (tp-size, context-length, max-running-requests) stand for the shared
 /// options; an option of the other engine than "engine" says is an error.
 /// Throws kvscope::Error naming the option ("--batch-size") and the value.
-Scenario scenarioFromValues(const ScenarioValues &values, const ScenarioResolvers &resolve);
+Scenario scenarioFromValues(const ScenarioValues &values, const ScenarioResolvers &resolve,
+                            const OptionLabel &label = {});
 
 /// `base` with every given value parsed onto its field; an option left out
 /// keeps the base's value. Throws kvscope::Error naming the option and the
@@ -92,7 +101,7 @@ Scenario scenarioFromValues(const ScenarioValues &values, const ScenarioResolver
 /// for a name that sets no field, or an option of the other engine than the
 /// one the values (or the base) name.
 Scenario applyValues(const Scenario &base, const ScenarioValues &values,
-                     const ScenarioResolvers &resolve = builtinResolvers());
+                     const ScenarioResolvers &resolve = builtinResolvers(), const OptionLabel &label = {});
 
 /// The values that describe `scenario` (model and GPU by their ids): every
 /// option of its engine, except those whose value means "the default"

@@ -868,6 +868,14 @@
         <source>; the most, %1 x %2 with %3 weights and a %4 KV cache, hold %5</source>
         <translation>；容纳最多的是 %1 × %2（%3 权重、%4 KV Cache），可容纳 %5 个</translation>
     </message>
+    <message>
+        <source>; the closest, %1 x %2 with %3 weights and a %4 KV cache, lacks %5 per GPU before its KV cache</source>
+        <translation>；最接近的是 %1 × %2（%3 权重、%4 KV Cache），未计 KV Cache 时每块 GPU 已缺 %5</translation>
+    </message>
+    <message>
+        <source>; the closest, %1 x %2 with %3 weights and a %4 KV cache, has %5 per GPU for its KV cache, not one request</source>
+        <translation>；最接近的是 %1 × %2（%3 权重、%4 KV Cache），每块 GPU 留给 KV Cache 的 %5 容纳不下一个请求</translation>
+    </message>
 </context>
 <context>
     <name>kvscope::FitBanner</name>

@@ -205,7 +205,7 @@ private Q_SLOTS:
                                       "charts.growth-scale: expected 'linear' or 'log', got 'exponential'");
         QTest::newRow("comparison override")
             << withField(good, {}, QStringLiteral("comparison"),
-                         QJsonArray{QJsonObject{{QStringLiteral("gpus"), 2}}})
+                         QJsonArray{QJsonObject{{QStringLiteral("gpus"), 2}}, QJsonObject()})
             << QStringLiteral("comparison[0].gpus: not a kvscope calc option");
         QTest::newRow("model without source")
             << withField(good, {}, QStringLiteral("models"),
@@ -236,7 +236,7 @@ private Q_SLOTS:
         d.scenario.insert(QStringLiteral("batch-size"), QStringLiteral("-4"));
         const ScenarioDocument read = parseScenarioFile(scenarioFileBytes(d), Origin);
         KVSCOPE_VERIFY_ERROR(documentScenario(read, builtinResolvers(), Origin), Origin,
-                             QStringLiteral("--batch-size: must be a positive integer, got '-4'"));
+                             QStringLiteral("scenario.batch-size: must be a positive integer, got '-4'"));
     }
 
     void unreadableFileIsNamed()

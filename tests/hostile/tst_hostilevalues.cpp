@@ -29,13 +29,7 @@ class TestHostileValues : public QObject
 
     static Run run(const QStringList &arguments) { return test::runKvscope(arguments); }
 
-    static QJsonObject json(const QStringList &arguments)
-    {
-        const Run r = run(arguments + QStringList{QStringLiteral("--json")});
-        if (r.exitCode != 0)
-            qFatal("kvscope failed: %s", r.err.constData());
-        return QJsonDocument::fromJson(r.out).object();
-    }
+    static QJsonObject json(const QStringList &arguments) { return test::runJson(arguments); }
 
     /// The window, offscreen, with `settings` as its settings file (INI bytes):
     /// what it printed on stderr before its screenshot.

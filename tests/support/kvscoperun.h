@@ -11,6 +11,8 @@
 #include <QByteArray>
 #include <QElapsedTimer>
 #include <QFile>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QProcess>
 #include <QProcessEnvironment>
 #include <QString>
@@ -112,6 +114,16 @@ inline Run runKvscope(const QStringList &arguments, const RunOptions &options = 
     run.out = process.readAllStandardOutput();
     run.err = process.readAllStandardError();
     return run;
+}
+
+/// The JSON object `kvscope ARGUMENTS --json` prints; a run that fails ends the test program
+/// with its message (every caller expects success).
+inline QJsonObject runJson(const QStringList &arguments)
+{
+    const Run run = runKvscope(arguments + QStringList{QStringLiteral("--json")});
+    if (run.exitCode != 0)
+        qFatal("kvscope failed: %s", run.err.constData());
+    return QJsonDocument::fromJson(run.out).object();
 }
 
 } // namespace kvscope::test

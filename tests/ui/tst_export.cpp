@@ -415,7 +415,8 @@ private Q_SLOTS:
                                << QStringLiteral("newer kvscope");
         QTest::newRow("bad value") << QByteArray(R"({"format": "kvscope-scenario", "version": 1,
                               "scenario": {"model": "llama-3.1-8b", "gpu": "h100-sxm", "batch-size": -2}})")
-                                   << QStringLiteral("--batch-size: must be a positive integer, got '-2'");
+                                   << QStringLiteral(
+                                          "scenario.batch-size: must be a positive integer, got '-2'");
     }
 
     void corruptOrNewerFileChangesNothing()

@@ -43,7 +43,7 @@ FitDialog::FitDialog(const QList<GpuSpec> &gpus, QWidget *parent)
     : QDialog(parent), m_gpus(gpus), m_model(new QLabel),
       m_concurrency(spinBox("fitConcurrency", 1, 1'000'000)),
       m_maxModelLen(spinBox("fitMaxModelLen", 0, std::numeric_limits<int>::max())), m_gpu(new QComboBox),
-      m_maxGpus(spinBox("fitMaxGpus", 1, 64)), m_engine(new QComboBox), m_status(new QLabel),
+      m_maxGpus(spinBox("fitMaxGpus", 1, MaxFitGpus)), m_engine(new QComboBox), m_status(new QLabel),
       m_table(new QTableView), m_results(new FitResultsModel(this)), m_command(new QLineEdit),
       m_copy(new QPushButton), m_use(new QPushButton), m_close(new QPushButton),
       m_job(this, [this](const JobOutcome<FitResult> &outcome) { showOutcome(outcome); })

@@ -96,16 +96,17 @@ void ScenarioSession::open(const QString &path)
     };
     Scenario scenario;
     try {
-        scenario = scenarioFromValues(d.scenario, resolvers);
+        scenario = scenarioFromValues(d.scenario, resolvers, fileFieldLabel(QStringLiteral("scenario")));
         planMemory(scenario);
     } catch (const Error &error) {
         throw Error(QStringLiteral("%1: %2").arg(path, error.message()));
     }
     for (qsizetype i = 0; i < d.comparison.size(); ++i) {
         try {
-            applyValues(scenario, d.comparison.at(i), resolvers);
+            applyValues(scenario, d.comparison.at(i), resolvers,
+                        fileFieldLabel(QStringLiteral("comparison[%1]").arg(i)));
         } catch (const Error &error) {
-            throw Error(QStringLiteral("%1: comparison[%2]: %3").arg(path).arg(i).arg(error.message()));
+            throw Error(QStringLiteral("%1: %2").arg(path, error.message()));
         }
     }
     std::optional<QuantSettings> quantization;
