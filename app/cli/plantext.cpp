@@ -36,12 +36,25 @@ private:
     QString m_text;
 };
 
+/// Where a pass's time goes: each term that takes any, with its share of the pass.
+void breakdownRows(TextTable &t, const ForwardCost &pass)
+{
+    for (std::size_t i = 0; i < StepTermCount; ++i) {
+        const double seconds = pass.breakdown.seconds[i];
+        if (seconds > 0)
+            t.row(QStringLiteral("  ") + QLatin1String(stepTermLabel(StepTerm(i))), formatDuration(seconds),
+                  QStringLiteral("%1 % of the step").arg(100 * seconds / pass.seconds, 0, 'f', 1));
+    }
+}
+
 void speedSection(TextTable &t, const MemoryPlan &p)
 {
     const SpeedPlan &s = p.speed;
-    t.heading(QStringLiteral("Speed per GPU (roofline: x %1 of the bandwidth, x %2 of the compute peak)")
-                  .arg(s.bandwidthEfficiency)
-                  .arg(s.computeEfficiency));
+    t.heading(QStringLiteral("Speed per GPU (step model, %1: x %2 of the bandwidth for weights, x %3 of the "
+                             "compute peak)")
+                  .arg(gpuGenerationName(s.generation))
+                  .arg(s.bandwidthEfficiency, 0, 'g', 3)
+                  .arg(s.computeEfficiency, 0, 'g', 3));
     const QString none = QStringLiteral("—");
     if (!s.available) {
         for (const char *label : {"decode step", "decode tokens/s", "time to first token"})
@@ -51,6 +64,7 @@ void speedSection(TextTable &t, const MemoryPlan &p)
     t.row(QStringLiteral("decode step"), formatDuration(s.decode.seconds),
           QStringLiteral("%1-bound; ideal %2")
               .arg(speedBoundName(s.decode.bound), formatDuration(s.decode.idealSeconds)));
+    breakdownRows(t, s.decode);
     t.row(QStringLiteral("decode tokens/s"), formatRate(s.decodeTokensPerSecond),
           QStringLiteral("%1 sequences, %2 each; ideal %3")
               .arg(formatCount(s.batchSize), formatRate(s.decodeTokensPerSecondPerSequence),

@@ -341,6 +341,11 @@ private Q_SLOTS:
         QVERIFY2(text.out.contains("Speed per GPU"), text.out.constData());
         QVERIFY(text.out.contains("decode tokens/s"));
         QVERIFY(text.out.contains("memory-bound"));
+        // Where the step's time goes, term by term.
+        QVERIFY2(text.out.contains("  Weights read"), text.out.constData());
+        QVERIFY(text.out.contains("  KV cache read"));
+        QVERIFY(text.out.contains("  Engine, per step"));
+        QVERIFY(!text.out.contains("  Tensor-parallel all-reduce")); // TP 1: no term
     }
 
     void speedWithoutGpuFigures()
