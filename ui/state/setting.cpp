@@ -4,6 +4,7 @@
 #include "core/common/regularfile.h"
 
 #include <QCoreApplication>
+#include <QDateTime>
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
@@ -258,6 +259,30 @@ void SettingsWriter::endArray()
         m_settings->endArray();
 }
 
+namespace {
+
+/// When `path` was last modified, in milliseconds since the epoch (0 when it is not there).
+qint64 modifiedMs(const QString &path)
+{
+    const QFileInfo info(path);
+    return info.exists() ? info.lastModified().toMSecsSinceEpoch() : 0;
+}
+
+/// QSettings does not read again a file whose size and modification time (to the
+/// millisecond) it has seen: two processes' saves of the same size in one millisecond
+/// would pass for one, and the second process would change what it read before the
+/// first's save. Each change under the lock leaves a time later than the one before it.
+void leaveLaterTime(const QString &path, qint64 lastChangeMs)
+{
+    if (modifiedMs(path) > lastChangeMs)
+        return;
+    QFile file(path);
+    if (file.open(QIODevice::ReadWrite))
+        file.setFileTime(QDateTime::fromMSecsSinceEpoch(lastChangeMs + 1), QFileDevice::FileModificationTime);
+}
+
+} // namespace
+
 void changeSavedVariant(const char *key, const QVariant &defaultValue,
                         const std::function<QVariant(const QVariant &)> &change)
 {
@@ -272,9 +297,13 @@ void changeSavedVariant(const char *key, const QVariant &defaultValue,
     // then saved as before, without the others' latest.
     constexpr int LockTimeoutMs = 10'000;
     lock.tryLock(LockTimeoutMs);
-    QSettings settings(*path, QSettings::IniFormat); // reads the file as it is now
-    storeValue(settings, key, change(settings.value(QLatin1String(key))), defaultValue);
-    settings.sync();
+    const qint64 lastChange = modifiedMs(*path);
+    {
+        QSettings settings(*path, QSettings::IniFormat); // reads the file as it is now
+        storeValue(settings, key, change(settings.value(QLatin1String(key))), defaultValue);
+        settings.sync();
+    }
+    leaveLaterTime(*path, lastChange);
 }
 
 void clearAll()
