@@ -13,6 +13,9 @@
 #include "ui/state/userlibrary.h"
 #include "ui/window/mainwindow.h"
 
+#include <algorithm>
+#include <optional>
+
 #include <QApplication>
 #include <QDir>
 #include <QFile>
@@ -22,8 +25,6 @@
 #include <QStatusBar>
 #include <QTemporaryDir>
 #include <QTest>
-
-#include <optional>
 
 using namespace kvscope;
 
@@ -207,12 +208,12 @@ private Q_SLOTS:
         QTest::addColumn<Planted>("planted");
         QTest::addColumn<QString>("kind");
         QTest::newRow("character device") << Planted::CharacterDevice << QStringLiteral("a character device");
-        QTest::newRow("link to a device") << Planted::LinkToDevice
-                                          << QStringLiteral("a symbolic link to a character device");
+        QTest::newRow("link to a device")
+            << Planted::LinkToDevice << QStringLiteral("a symbolic link to a character device");
         QTest::newRow("FIFO") << Planted::Fifo << QStringLiteral("a FIFO");
         QTest::newRow("folder") << Planted::Folder << QStringLiteral("a folder");
-        QTest::newRow("dangling link") << Planted::DanglingLink
-                                       << QStringLiteral("a symbolic link that leads nowhere");
+        QTest::newRow("dangling link")
+            << Planted::DanglingLink << QStringLiteral("a symbolic link that leads nowhere");
         QTest::newRow("link loop") << Planted::LinkLoop << QStringLiteral("a symbolic link loop");
     }
 
@@ -260,9 +261,10 @@ private Q_SLOTS:
         options.environment = {QStringLiteral("XDG_CONFIG_HOME=") + config.path()};
         options.timeoutMs = 30'000;
         const QString shot = config.filePath(QStringLiteral("shot.png"));
-        const test::Run run = test::runWatched({QStringLiteral("--reset-settings"), QStringLiteral("--lang"),
-                                                QStringLiteral("zh_CN"), QStringLiteral("--screenshot"), shot},
-                                               options);
+        const test::Run run =
+            test::runWatched({QStringLiteral("--reset-settings"), QStringLiteral("--lang"),
+                              QStringLiteral("zh_CN"), QStringLiteral("--screenshot"), shot},
+                             options);
         QVERIFY2(run.exitCode == 0 && !run.timedOut && !run.crashed, run.describe().constData());
         QVERIFY(QFileInfo(shot).isFile());
         QVERIFY(test::isFifo(path));
@@ -323,8 +325,8 @@ private Q_SLOTS:
             QVERIFY(file.open(QIODevice::WriteOnly) && file.write(text) == text.size());
         }
         // Readable by all, writable by none (nor its folder): as root the run is nobody's.
-        const QFileDevice::Permissions readable = QFileDevice::ReadOwner | QFileDevice::ReadGroup |
-                                                  QFileDevice::ReadOther | QFileDevice::ReadUser;
+        const QFileDevice::Permissions readable =
+            QFileDevice::ReadOwner | QFileDevice::ReadGroup | QFileDevice::ReadOther | QFileDevice::ReadUser;
         const QFileDevice::Permissions enterable = readable | QFileDevice::ExeOwner | QFileDevice::ExeGroup |
                                                    QFileDevice::ExeOther | QFileDevice::ExeUser;
         QVERIFY(QFile::setPermissions(path, readable));
@@ -332,8 +334,9 @@ private Q_SLOTS:
         QVERIFY(QFile::setPermissions(config.path(), enterable));
         QVERIFY(QFile::setPermissions(output.path(), enterable | QFileDevice::WriteOwner |
                                                          QFileDevice::WriteGroup | QFileDevice::WriteOther));
-        QStringList command{qEnvironmentVariable("KVSCOPE_BINARY"), QStringLiteral("--lang"), QStringLiteral("en"),
-                            QStringLiteral("--screenshot"), output.filePath(QStringLiteral("shot.png"))};
+        QStringList command{qEnvironmentVariable("KVSCOPE_BINARY"), QStringLiteral("--lang"),
+                            QStringLiteral("en"), QStringLiteral("--screenshot"),
+                            output.filePath(QStringLiteral("shot.png"))};
         if (::geteuid() == 0)
             command = QStringList{QStringLiteral("setpriv"), QStringLiteral("--reuid=65534"),
                                   QStringLiteral("--regid=65534"), QStringLiteral("--clear-groups")} +
@@ -347,11 +350,12 @@ private Q_SLOTS:
         const QByteArray err = run.readAllStandardError();
         QVERIFY2(run.exitStatus() == QProcess::NormalExit && run.exitCode() == 0, err.constData());
         QCOMPARE(err.count("kvscope: settings: "), 1);
-        QVERIFY2(err.contains(QStringLiteral("kvscope: settings: settings file %1 is read-only; changes are not "
-                                             "saved")
-                                  .arg(path)
-                                  .toUtf8()),
-                 err.constData());
+        QVERIFY2(
+            err.contains(QStringLiteral("kvscope: settings: settings file %1 is read-only; changes are not "
+                                        "saved")
+                             .arg(path)
+                             .toUtf8()),
+            err.constData());
         QFile file(path);
         QVERIFY(file.open(QIODevice::ReadOnly));
         QCOMPARE(file.readAll(), text);
@@ -369,11 +373,12 @@ private Q_SLOTS:
         second.load(reader);
         first.addCustomGpu(customGpu(24));
         second.addCustomGpu(customGpu(80));
-        QCOMPARE(savedGpuIds(settingsPath()), (QStringList{QStringLiteral("custom:24"), QStringLiteral("custom:80")}));
+        QCOMPARE(savedGpuIds(settingsPath()),
+                 (QStringList{QStringLiteral("custom:24"), QStringLiteral("custom:80")}));
 
         // Different pasted configs from two windows are two models, each under its own key.
-        const QByteArray otherConfig = QByteArray(smallConfig).replace("\"num_hidden_layers\": 24",
-                                                                      "\"num_hidden_layers\": 28");
+        const QByteArray otherConfig =
+            QByteArray(smallConfig).replace("\"num_hidden_layers\": 24", "\"num_hidden_layers\": 28");
         const QString firstKey = first.addImported(importConfigText(smallConfig, QString()), smallConfig);
         const QString secondKey = second.addImported(importConfigText(otherConfig, QString()), otherConfig);
         QCOMPARE(firstKey, QStringLiteral("pasted:1"));
@@ -418,6 +423,69 @@ private Q_SLOTS:
                 expected << QStringLiteral("custom:%1").arg(100 + p * 10 + i);
         expected.sort();
         QCOMPARE(savedGpuIds(test::settingsFile(config)), expected);
+    }
+
+    // Before the fix every memory breakdown took bytes x 10,000 in 64 bits: from
+    // 954,475 GiB up "a figure exceeds 2^63", naming nothing, for the memory chart,
+    // the report and the comparison's memory chart (CSV too), though calc worked.
+    // 1 PiB (2^50 bytes) is the largest custom GPU. Reference figures by hand:
+    // budget = floor(2^50 x 0.9) = 1,013,309,916,158,361 bytes; Llama 3.1 8B's KV
+    // cache at 131,072 tokens = 32 layers x 8 KV heads x 128 x 2 (K, V) x 2 B x
+    // 131,072 = 2^34 bytes, floor(0.17) = 0 basis points; its weights (16 GB)
+    // 0 too; all it needs is under 40 GB, so the headroom is floor(10,000 - 0.17..0.39)
+    // = 9,999 basis points.
+    void petabyteGpuDrawsEveryMemoryChart()
+    {
+        QTemporaryDir out;
+        const QString gpu = QStringLiteral("custom:1048576");
+        for (const QString &chart :
+             {QStringLiteral("memory"), QStringLiteral("report"), QStringLiteral("compare-memory")}) {
+            const QString file =
+                out.filePath(chart + QLatin1String(chart == QLatin1String("report") ? ".png" : ".csv"));
+            const test::Run run =
+                test::runWatched({QStringLiteral("export"), QStringLiteral("--chart"), chart,
+                                  QStringLiteral("--gpu"), gpu, QStringLiteral("--out"), file});
+            QVERIFY2(run.exitCode == 0,
+                     qPrintable(chart + QStringLiteral(": ") + QString::fromUtf8(run.describe())));
+            QVERIFY(QFileInfo(file).size() > 0);
+        }
+        QFile memory(out.filePath(QStringLiteral("memory.csv")));
+        QVERIFY(memory.open(QIODevice::ReadOnly));
+        const QList<QByteArray> rows = memory.readAll().split('\n');
+        const QByteArray table = rows.join('\n');
+        QVERIFY2(rows.contains("kv_cache,17179869184,0,0"), table.constData());
+        QVERIFY2(rows.at(1).startsWith("weights,") && rows.at(1).endsWith(",0,0"), table.constData());
+        QVERIFY2(rows.contains("budget,1013309916158361,0,10000"), table.constData());
+        QVERIFY2(rows.contains("gpu_memory,1125899906842624,,"), table.constData());
+        QVERIFY2(std::any_of(rows.cbegin(), rows.cend(),
+                             [](const QByteArray &row) {
+                                 return row.startsWith("headroom,") && row.endsWith(",0,9999");
+                             }),
+                 table.constData());
+    }
+
+    // Before the fix showing the Compare view of this file ended the window:
+    // "terminate called after throwing an instance of 'kvscope::Error'", exit 134.
+    void petabyteGpuInAComparisonColumnNeverEndsTheWindow()
+    {
+        QTemporaryDir config;
+        const QString scenario = config.filePath(QStringLiteral("petabyte.kvscope"));
+        {
+            QFile file(scenario);
+            QVERIFY(file.open(QIODevice::WriteOnly));
+            file.write(R"({"format": "kvscope-scenario", "version": 1,
+                "scenario": {"model": "llama-3.1-8b", "gpu": "h100-sxm"},
+                "comparison": [{"gpu": "h100-sxm"}, {"gpu": "custom:1048576"}]})");
+        }
+        test::RunOptions options;
+        options.environment = {QStringLiteral("XDG_CONFIG_HOME=") + config.path()};
+        const QString shot = config.filePath(QStringLiteral("shot.png"));
+        const test::Run run = test::runWatched({QStringLiteral("--view"), QStringLiteral("compare"),
+                                                QStringLiteral("--screenshot"), shot, scenario},
+                                               options);
+        QVERIFY2(run.exitCode == 0 && !run.crashed, run.describe().constData());
+        QVERIFY(!run.err.contains("terminate called"));
+        QVERIFY(QFileInfo(shot).isFile());
     }
 };
 
