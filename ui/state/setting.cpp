@@ -66,6 +66,19 @@ bool holdsBinaryData(const QString &path)
     return !QUtf8StringView(bytes).isValidUtf8();
 }
 
+/// Array steps on settings that may be absent (a refused or unreadable file): then nothing.
+void setIndexIn(std::optional<QSettings> &settings, int index)
+{
+    if (settings)
+        settings->setArrayIndex(index);
+}
+
+void endArrayIn(std::optional<QSettings> &settings)
+{
+    if (settings)
+        settings->endArray();
+}
+
 } // namespace
 
 SettingsFile settingsFile()
@@ -98,13 +111,12 @@ SettingsReader::SettingsReader()
     const SettingsFile file = settingsFile();
     m_fileName = file.path;
     if (!file.refusal.isEmpty()) {
-        m_readable = false;
         reportAll(file.refusal);
         return;
     }
     m_settings.emplace(file.path, QSettings::IniFormat);
     if (m_settings->status() != QSettings::NoError) {
-        m_readable = false;
+        m_settings.reset();
         reportAll(QStringLiteral("settings file %1 is unreadable; starting with defaults").arg(file.path));
         return;
     }
@@ -115,7 +127,7 @@ SettingsReader::SettingsReader()
 
 QVariant SettingsReader::saved(const char *key) const
 {
-    QVariant value = m_readable ? m_settings->value(QLatin1String(key)) : QVariant();
+    QVariant value = m_settings ? m_settings->value(QLatin1String(key)) : QVariant();
     m_foundKey = m_foundKey || value.isValid();
     return value;
 }
@@ -134,24 +146,22 @@ QStringList SettingsReader::problems() const
 
 int SettingsReader::beginReadArray(const char *key)
 {
-    return m_readable ? m_settings->beginReadArray(QLatin1String(key)) : 0;
+    return m_settings ? m_settings->beginReadArray(QLatin1String(key)) : 0;
 }
 
 void SettingsReader::setArrayIndex(int index)
 {
-    if (m_readable)
-        m_settings->setArrayIndex(index);
+    setIndexIn(m_settings, index);
 }
 
 void SettingsReader::endArray()
 {
-    if (m_readable)
-        m_settings->endArray();
+    endArrayIn(m_settings);
 }
 
 QString SettingsReader::group() const
 {
-    return m_readable ? m_settings->group() : QString();
+    return m_settings ? m_settings->group() : QString();
 }
 
 void SettingsReader::report(const char *key, const QVariant &value, const QString &reason)
@@ -249,14 +259,12 @@ void SettingsWriter::beginWriteArray(const char *key)
 
 void SettingsWriter::setArrayIndex(int index)
 {
-    if (m_settings)
-        m_settings->setArrayIndex(index);
+    setIndexIn(m_settings, index);
 }
 
 void SettingsWriter::endArray()
 {
-    if (m_settings)
-        m_settings->endArray();
+    endArrayIn(m_settings);
 }
 
 namespace {

@@ -63,7 +63,7 @@ public:
     /// cannot restore); then `use(default)` runs instead. Returns what `use` returns.
     template <class T, class Use> auto read(const Setting<T> &setting, Use &&use)
     {
-        if (m_readable && m_settings->contains(QLatin1String(setting.key))) {
+        if (m_settings && m_settings->contains(QLatin1String(setting.key))) {
             m_foundKey = true;
             const QVariant saved = m_settings->value(QLatin1String(setting.key));
             // Present but invalid: QSettings could not decode a stored @Variant (a corrupt file).
@@ -104,9 +104,8 @@ public:
 private:
     QString group() const;
 
-    std::optional<QSettings> m_settings; ///< none when the settings file is refused
+    std::optional<QSettings> m_settings; ///< none when the settings file is refused or unreadable
     QString m_fileName;
-    bool m_readable = true;
     bool m_binaryData = false;       ///< the file holds bytes no settings file does
     mutable bool m_foundKey = false; ///< a key kvscope reads was in the file
     QStringList m_problems;
