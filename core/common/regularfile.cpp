@@ -158,4 +158,30 @@ bool regularFileStartsWith(const QString &path, const QByteArray &magic)
     return file.read(magic.size()) == magic;
 }
 
+QString notRegularFileDescription(const QString &path)
+{
+#if defined(Q_OS_UNIX)
+    const QByteArray name = QFile::encodeName(path);
+    struct stat link
+    {
+    };
+    if (::lstat(name.constData(), &link) != 0)
+        return {}; // nothing there yet
+    if (!S_ISLNK(link.st_mode))
+        return S_ISREG(link.st_mode) ? QString() : fileKindName(kindOf(link.st_mode));
+    struct stat target
+    {
+    };
+    if (::stat(name.constData(), &target) != 0)
+        return errno == ELOOP ? QStringLiteral("a symbolic link loop")
+                              : QStringLiteral("a symbolic link that leads nowhere");
+    return S_ISREG(target.st_mode)
+               ? QString()
+               : QStringLiteral("a symbolic link to %1").arg(fileKindName(kindOf(target.st_mode)));
+#else
+    const FileKind kind = fileKind(path);
+    return kind == FileKind::Regular || kind == FileKind::Missing ? QString() : fileKindName(kind);
+#endif
+}
+
 } // namespace kvscope

@@ -44,4 +44,11 @@ QByteArray readRegularFile(const QString &path, qint64 maxBytes, const QString &
 /// anything else (never blocks, never throws).
 bool regularFileStartsWith(const QString &path, const QByteArray &magic);
 
+/// What `path` is when it cannot be kept as a file kvscope reads and rewrites
+/// (its settings file): empty for a regular file, a symbolic link to one, or
+/// nothing there yet; else "a FIFO", "a symbolic link to a character device",
+/// "a symbolic link that leads nowhere", "a symbolic link loop"... Never
+/// opens `path`, so nothing blocks.
+QString notRegularFileDescription(const QString &path);
+
 } // namespace kvscope

@@ -5,8 +5,25 @@
 #include "core/common/enumtable.h"
 
 #include <algorithm>
+#include <limits>
 
 namespace kvscope {
+
+namespace {
+
+/// `bytes` in basis points of `budget`, floored. The product is taken in 128 bits:
+/// 1 PiB x 10,000 is 2^63.3, past what 64 bits hold, though the share is at most
+/// 10,000 times the demand over the budget.
+std::int64_t basisPoints(std::int64_t bytes, std::int64_t budget)
+{
+    __extension__ typedef __int128 Wide;
+    const Wide points = Wide(bytes) * 10'000 / budget;
+    if (points > std::numeric_limits<std::int64_t>::max())
+        Checked::overflow();
+    return std::int64_t(points);
+}
+
+} // namespace
 
 const BreakdownSegment *MemoryBreakdown::segment(MemoryPart part) const
 {
@@ -22,7 +39,7 @@ MemoryBreakdown memoryBreakdown(const MemoryPlan &plan)
     b.budgetBytes = plan.budgetBytes;
     b.gpuMemoryBytes = plan.gpuMemoryBytes;
     const auto share = [&](std::int64_t bytes) {
-        return b.budgetBytes > 0 ? (Checked(bytes) * 10'000).value() / b.budgetBytes : 0;
+        return b.budgetBytes > 0 ? basisPoints(bytes, b.budgetBytes) : 0;
     };
 
     // The pool holds both; the state is its own part only for models that have one.

@@ -13,6 +13,7 @@
 #include "tests/fuzz/fuzztargets.h"
 #include "ui/state/appsettings.h"
 #include "ui/state/quantsettings.h"
+#include "ui/state/setting.h"
 #include "ui/state/settingkeys.h"
 #include "ui/state/userlibrary.h"
 
@@ -41,8 +42,14 @@ QString settingsPath()
         QSettings::setPath(format, QSettings::UserScope, scratchDirectory());
         QSettings::setPath(format, QSettings::SystemScope, scratchDirectory() + QStringLiteral("/system"));
     }
+    // kvscope's readers and writers name the file themselves, from the configuration folder.
+    qputenv("XDG_CONFIG_HOME", QFile::encodeName(scratchDirectory()));
     QDir(scratchDirectory()).mkpath(QStringLiteral("kvscope"));
-    return QSettings().fileName();
+    const QString path = settings::settingsFile().path;
+    if (path != QSettings().fileName())
+        violated("kvscope and QSettings() use the same settings file",
+                 path + QStringLiteral(" and ") + QSettings().fileName());
+    return path;
 }
 
 /// Writes the settings file. QSettings keeps files it read in a cache and

@@ -142,7 +142,17 @@ CompareView::CompareView(ScenarioController *controller, UserLibrary *library, Q
         m_comparison = comparison;
         m_current = true;
         showStatus(QString());
-        showComparison();
+        // An exception out of a slot ends the program: a figure the table or a
+        // chart cannot show is said as a failed comparison is.
+        try {
+            showComparison();
+        } catch (const Error &error) {
+            m_comparison.reset();
+            m_current = false;
+            clearFigures();
+            showStatus(error.message(), true);
+            return;
+        }
         Q_EMIT comparisonShown();
     });
     connect(m_runner, &ComparisonRunner::failed, this,

@@ -1,8 +1,15 @@
 // SPDX-License-Identifier: MIT
 #include "ui/state/setting.h"
 
+#include "core/common/regularfile.h"
+
+#include <QCoreApplication>
+#include <QDateTime>
+#include <QDir>
 #include <QFile>
 #include <QFileInfo>
+#include <QLockFile>
+#include <QStandardPaths>
 #include <QUtf8StringView>
 
 namespace kvscope::settings {
@@ -59,22 +66,68 @@ bool holdsBinaryData(const QString &path)
     return !QUtf8StringView(bytes).isValidUtf8();
 }
 
+/// Array steps on settings that may be absent (a refused or unreadable file): then nothing.
+void setIndexIn(std::optional<QSettings> &settings, int index)
+{
+    if (settings)
+        settings->setArrayIndex(index);
+}
+
+void endArrayIn(std::optional<QSettings> &settings)
+{
+    if (settings)
+        settings->endArray();
+}
+
 } // namespace
+
+SettingsFile settingsFile()
+{
+    // Where QSettings() keeps them on Linux; named here so that the file is
+    // looked at before any QSettings reads it.
+    const QString folder = QStandardPaths::writableLocation(QStandardPaths::GenericConfigLocation);
+    SettingsFile file;
+    file.path = QStringLiteral("%1/%2/%3.conf")
+                    .arg(folder.isEmpty() ? QDir::homePath() : folder, QCoreApplication::organizationName(),
+                         QCoreApplication::applicationName());
+    const QString kind = notRegularFileDescription(file.path);
+    if (!kind.isEmpty()) {
+        file.refusal = QStringLiteral("settings file %1 is %2, not a regular file; settings are neither "
+                                      "read nor saved (starting with defaults)")
+                           .arg(file.path, kind);
+        return file;
+    }
+    // Saving writes a new file (through a link, beside its target) and renames it over the old one.
+    const QFileInfo info(file.path);
+    if (info.exists()) {
+        const QFileInfo target(info.canonicalFilePath());
+        file.readOnly = !target.isWritable() || !QFileInfo(target.absolutePath()).isWritable();
+    }
+    return file;
+}
 
 SettingsReader::SettingsReader()
 {
-    if (m_settings.status() != QSettings::NoError) {
-        m_readable = false;
-        reportAll(QStringLiteral("settings file %1 is unreadable; starting with defaults")
-                      .arg(m_settings.fileName()));
-    } else {
-        m_binaryData = holdsBinaryData(m_settings.fileName());
+    const SettingsFile file = settingsFile();
+    m_fileName = file.path;
+    if (!file.refusal.isEmpty()) {
+        reportAll(file.refusal);
+        return;
     }
+    m_settings.emplace(file.path, QSettings::IniFormat);
+    if (m_settings->status() != QSettings::NoError) {
+        m_settings.reset();
+        reportAll(QStringLiteral("settings file %1 is unreadable; starting with defaults").arg(file.path));
+        return;
+    }
+    m_binaryData = holdsBinaryData(file.path);
+    if (file.readOnly)
+        reportAll(QStringLiteral("settings file %1 is read-only; changes are not saved").arg(file.path));
 }
 
 QVariant SettingsReader::saved(const char *key) const
 {
-    QVariant value = m_readable ? m_settings.value(QLatin1String(key)) : QVariant();
+    QVariant value = m_settings ? m_settings->value(QLatin1String(key)) : QVariant();
     m_foundKey = m_foundKey || value.isValid();
     return value;
 }
@@ -86,30 +139,35 @@ QStringList SettingsReader::problems() const
     if (m_binaryData && !m_foundKey)
         return QStringList{QStringLiteral("settings file %1 holds binary data, not a settings file; "
                                           "starting with defaults")
-                               .arg(m_settings.fileName())} +
+                               .arg(m_fileName)} +
                m_problems;
     return m_problems;
 }
 
 int SettingsReader::beginReadArray(const char *key)
 {
-    return m_settings.beginReadArray(QLatin1String(key));
+    return m_settings ? m_settings->beginReadArray(QLatin1String(key)) : 0;
 }
 
 void SettingsReader::setArrayIndex(int index)
 {
-    m_settings.setArrayIndex(index);
+    setIndexIn(m_settings, index);
 }
 
 void SettingsReader::endArray()
 {
-    m_settings.endArray();
+    endArrayIn(m_settings);
+}
+
+QString SettingsReader::group() const
+{
+    return m_settings ? m_settings->group() : QString();
 }
 
 void SettingsReader::report(const char *key, const QVariant &value, const QString &reason)
 {
-    const QString group = m_settings.group();
-    const QString name = group.isEmpty() ? QLatin1String(key) : group + QLatin1Char('/') + QLatin1String(key);
+    const QString name =
+        group().isEmpty() ? QLatin1String(key) : group() + QLatin1Char('/') + QLatin1String(key);
     m_problems << problemLine(name, value, reason);
 }
 
@@ -135,15 +193,133 @@ QString keptLine(const QString &key, const QVariant &value, const QString &reaso
 
 void SettingsReader::reportAll(const QString &problem)
 {
-    const QString group = m_settings.group();
-    m_problems << (group.isEmpty() ? problem : group + QStringLiteral(": ") + problem);
+    m_problems << (group().isEmpty() ? problem : group() + QStringLiteral(": ") + problem);
+}
+
+namespace {
+
+/// A settings file kvscope may write, or nullopt.
+std::optional<QString> writablePath()
+{
+    const SettingsFile file = settingsFile();
+    if (!file.refusal.isEmpty() || file.readOnly)
+        return std::nullopt;
+    return file.path;
+}
+
+bool isEmptyList(const QVariant &value)
+{
+    return (value.typeId() == QMetaType::QVariantList || value.typeId() == QMetaType::QStringList) &&
+           value.toList().isEmpty();
+}
+
+/// Sets `key`. QSettings writes an empty list as "@Invalid()", which reads back as
+/// no value at all (reported as unreadable): when the default is empty too, no key says the same.
+void storeValue(QSettings &settings, const char *key, const QVariant &value, const QVariant &defaultValue)
+{
+    if (isEmptyList(value) && isEmptyList(defaultValue))
+        settings.remove(QLatin1String(key));
+    else
+        settings.setValue(QLatin1String(key), value);
+}
+
+} // namespace
+
+SettingsWriter::SettingsWriter()
+{
+    if (const std::optional<QString> path = writablePath())
+        m_settings.emplace(*path, QSettings::IniFormat);
+}
+
+void SettingsWriter::store(const char *key, const QVariant &value, const QVariant &defaultValue)
+{
+    if (m_settings)
+        storeValue(*m_settings, key, value, defaultValue);
+}
+
+void SettingsWriter::sync()
+{
+    if (m_settings)
+        m_settings->sync();
+}
+
+void SettingsWriter::clear()
+{
+    if (m_settings)
+        m_settings->clear();
+}
+
+void SettingsWriter::beginWriteArray(const char *key)
+{
+    if (!m_settings)
+        return;
+    m_settings->remove(QLatin1String(key));
+    m_settings->beginWriteArray(QLatin1String(key));
+}
+
+void SettingsWriter::setArrayIndex(int index)
+{
+    setIndexIn(m_settings, index);
+}
+
+void SettingsWriter::endArray()
+{
+    endArrayIn(m_settings);
+}
+
+namespace {
+
+/// When `path` was last modified, in milliseconds since the epoch (0 when it is not there).
+qint64 modifiedMs(const QString &path)
+{
+    const QFileInfo info(path);
+    return info.exists() ? info.lastModified().toMSecsSinceEpoch() : 0;
+}
+
+/// QSettings does not read again a file whose size and modification time (to the
+/// millisecond) it has seen: two processes' saves of the same size in one millisecond
+/// would pass for one, and the second process would change what it read before the
+/// first's save. Each change under the lock leaves a time later than the one before it.
+void leaveLaterTime(const QString &path, qint64 lastChangeMs)
+{
+    if (modifiedMs(path) > lastChangeMs)
+        return;
+    QFile file(path);
+    if (file.open(QIODevice::ReadWrite))
+        file.setFileTime(QDateTime::fromMSecsSinceEpoch(lastChangeMs + 1), QFileDevice::FileModificationTime);
+}
+
+} // namespace
+
+void changeSavedVariant(const char *key, const QVariant &defaultValue,
+                        const std::function<QVariant(const QVariant &)> &change)
+{
+    const std::optional<QString> path = writablePath();
+    if (!path)
+        return;
+    QDir().mkpath(QFileInfo(*path).absolutePath());
+    // Not QSettings' own "<file>.lock", which its sync() takes and a second
+    // QLockFile of this process would wait on.
+    QLockFile lock(*path + QStringLiteral(".change.lock"));
+    // Waited for however long the others take (eight processes under the sanitizers took
+    // over 10 s, and a change saved without the lock undid another's): QLockFile takes
+    // over the lock of a process that is gone, or one older than its stale time (30 s), so
+    // no wait is endless. Should locking fail outright, the change is saved all the same.
+    lock.lock();
+    const qint64 lastChange = modifiedMs(*path);
+    {
+        QSettings settings(*path, QSettings::IniFormat); // reads the file as it is now
+        storeValue(settings, key, change(settings.value(QLatin1String(key))), defaultValue);
+        settings.sync();
+    }
+    leaveLaterTime(*path, lastChange);
 }
 
 void clearAll()
 {
-    QSettings settings;
-    settings.clear();
-    settings.sync();
+    SettingsWriter writer;
+    writer.clear();
+    writer.sync();
 }
 
 QString SettingsReader::unreadableValueReason()

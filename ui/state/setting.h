@@ -8,6 +8,7 @@
 #include "core/common/error.h"
 
 #include <functional>
+#include <optional>
 #include <type_traits>
 
 #include <QSettings>
@@ -27,6 +28,24 @@ template <class T> struct Setting
     std::function<T(const QVariant &)> fromVariant;
 };
 
+/// The settings file ($XDG_CONFIG_HOME/<organization>/<application>.conf) and
+/// whether kvscope may use it. Looked at before QSettings opens it: QSettings
+/// would wait forever on a FIFO, and its save renames a new file over a
+/// device node (or over what a symbolic link leads to).
+struct SettingsFile
+{
+    QString path;
+    /// Why it is neither read nor written ("settings file <path> is a FIFO,
+    /// not a regular file; ..."); empty when it is a regular file, a symbolic
+    /// link to one, or not there yet.
+    QString refusal;
+    /// A regular file kvscope may read but not replace (changes are not saved).
+    bool readOnly = false;
+};
+
+/// The settings file as it is now.
+SettingsFile settingsFile();
+
 /// Reads settings with the policy above and collects the problems.
 class SettingsReader
 {
@@ -44,9 +63,9 @@ public:
     /// cannot restore); then `use(default)` runs instead. Returns what `use` returns.
     template <class T, class Use> auto read(const Setting<T> &setting, Use &&use)
     {
-        if (m_readable && m_settings.contains(QLatin1String(setting.key))) {
+        if (m_settings && m_settings->contains(QLatin1String(setting.key))) {
             m_foundKey = true;
-            const QVariant saved = m_settings.value(QLatin1String(setting.key));
+            const QVariant saved = m_settings->value(QLatin1String(setting.key));
             // Present but invalid: QSettings could not decode a stored @Variant (a corrupt file).
             if (!saved.isValid()) {
                 report(setting.key, saved, unreadableValueReason());
@@ -83,35 +102,67 @@ public:
     static QString unreadableValueReason();
 
 private:
-    QSettings m_settings;
-    bool m_readable = true;
+    QString group() const;
+
+    std::optional<QSettings> m_settings; ///< none when the settings file is refused or unreadable
+    QString m_fileName;
     bool m_binaryData = false;       ///< the file holds bytes no settings file does
     mutable bool m_foundKey = false; ///< a key kvscope reads was in the file
     QStringList m_problems;
 };
 
 /// Writes settings; values reach the disk when it is destroyed or synced.
+/// Writes nothing when the settings file is refused or read-only (the
+/// SettingsReader at start said so, once).
 class SettingsWriter
 {
 public:
+    SettingsWriter();
+
     template <class T> void write(const Setting<T> &setting, const T &value)
     {
-        m_settings.setValue(QLatin1String(setting.key), setting.toVariant(value));
+        store(setting.key, setting.toVariant(value), setting.toVariant(setting.defaultValue));
     }
-    void sync() { m_settings.sync(); }
+    void sync();
+    /// Forgets every saved value.
+    void clear();
 
     /// Writes a list of groups (QSettings array `key`), replacing what it held.
-    void beginWriteArray(const char *key)
-    {
-        m_settings.remove(QLatin1String(key));
-        m_settings.beginWriteArray(QLatin1String(key));
-    }
-    void setArrayIndex(int index) { m_settings.setArrayIndex(index); }
-    void endArray() { m_settings.endArray(); }
+    void beginWriteArray(const char *key);
+    void setArrayIndex(int index);
+    void endArray();
 
 private:
-    QSettings m_settings;
+    void store(const char *key, const QVariant &value, const QVariant &defaultValue);
+
+    std::optional<QSettings> m_settings; ///< none when nothing may be written
 };
+
+/// Changes one saved value as it is saved now, not as this process last read
+/// it, so that windows saving at once keep each other's changes: under a lock
+/// file beside the settings file the value is read afresh (the default when
+/// none is saved or it is unusable), `change` edits it, and it is written.
+/// Does nothing when the settings file is refused or read-only.
+template <class T> void changeSaved(const Setting<T> &setting, const std::function<void(T &)> &change);
+
+/// changeSaved() on the saved QVariant of `key`; `defaultValue` as Setting::toVariant writes it.
+void changeSavedVariant(const char *key, const QVariant &defaultValue,
+                        const std::function<QVariant(const QVariant &)> &change);
+
+template <class T> void changeSaved(const Setting<T> &setting, const std::function<void(T &)> &change)
+{
+    changeSavedVariant(setting.key, setting.toVariant(setting.defaultValue), [&](const QVariant &saved) {
+        T value = setting.defaultValue;
+        try {
+            if (saved.isValid())
+                value = setting.fromVariant(saved);
+        } catch (const Error &) {
+            // Unusable as saved (reported at start): the change applies to the default.
+        }
+        change(value);
+        return setting.toVariant(value);
+    });
+}
 
 /// Forgets every saved setting (--reset-settings).
 void clearAll();

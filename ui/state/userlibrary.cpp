@@ -27,6 +27,44 @@ QString pathOf(const QString &key)
     return key.mid(QLatin1String("imported:").size());
 }
 
+/// The number of a pasted config's key ("pasted:<n>"); 0 for any other key.
+int pastedNumber(const QString &key)
+{
+    return key.startsWith(QLatin1String("pasted:")) ? key.mid(7).toInt() : 0;
+}
+
+/// The name a pasted config without one of its own goes by.
+QString pastedName(const QString &key)
+{
+    return QStringLiteral("Pasted config %1").arg(pastedNumber(key));
+}
+
+/// Puts `map` in `list` in place of the entry whose `field` is the same, or last.
+void putEntry(QVariantList &list, const QString &field, const QVariantMap &map)
+{
+    for (QVariant &saved : list) {
+        if (saved.toMap().value(field) == map.value(field)) {
+            saved = map;
+            return;
+        }
+    }
+    list << map;
+}
+
+void removeEntry(QVariantList &list, const QString &field, const QString &value)
+{
+    list.removeIf([&](const QVariant &saved) { return saved.toMap().value(field).toString() == value; });
+}
+
+/// How an imported model is saved: its key, its name, and a pasted config's text.
+QVariantMap savedMap(const UserLibrary::ImportedEntry &entry)
+{
+    QVariantMap map{{QStringLiteral("key"), entry.key}, {QStringLiteral("name"), entry.imported.model.name}};
+    if (!entry.configText.isEmpty())
+        map.insert(QStringLiteral("config"), entry.configText);
+    return map;
+}
+
 } // namespace
 
 UserLibrary::UserLibrary(QObject *parent) : QObject(parent) {}
@@ -59,7 +97,7 @@ void UserLibrary::load(settings::SettingsReader &reader)
             entry.imported = importConfigText(entry.configText, map.value(QStringLiteral("name")).toString());
             entry.imported.model.name = map.value(QStringLiteral("name")).toString();
             entry.imported.model.id = key;
-            m_pastedCount = std::max(m_pastedCount, key.mid(7).toInt());
+            m_pastedCount = std::max(m_pastedCount, pastedNumber(key));
             m_order.insert(key, order++);
             m_models.append(entry);
         } catch (const Error &error) {
@@ -87,13 +125,8 @@ void UserLibrary::save() const
     // Saved models still importing stay saved, in their place; models the
     // user added since come after every saved one.
     QList<std::pair<int, QVariantMap>> ordered;
-    for (const ImportedEntry &entry : m_models) {
-        QVariantMap map{{QStringLiteral("key"), entry.key},
-                        {QStringLiteral("name"), entry.imported.model.name}};
-        if (!entry.configText.isEmpty())
-            map.insert(QStringLiteral("config"), entry.configText);
-        ordered.append({m_order.value(entry.key, INT_MAX), map});
-    }
+    for (const ImportedEntry &entry : m_models)
+        ordered.append({m_order.value(entry.key, INT_MAX), savedMap(entry)});
     for (const PendingImport &pending : m_pending)
         ordered.append({pending.order, pending.saved});
     std::stable_sort(ordered.begin(), ordered.end(),
@@ -127,25 +160,47 @@ QString UserLibrary::addImported(const ImportedModel &imported, const QByteArray
             entry.key = QStringLiteral("pasted:%1").arg(++m_pastedCount);
         entry.configText = configText;
         if (entry.imported.model.name.isEmpty() || entry.imported.model.name == entry.imported.model.id)
-            entry.imported.model.name = QStringLiteral("Pasted config %1").arg(entry.key.mid(7));
+            entry.imported.model.name = pastedName(entry.key);
     } else {
         entry.key = QStringLiteral("imported:") + imported.path;
         m_pending.remove(entry.key); // imported again by the user: that import wins
         rememberRecent(imported.path);
     }
+    saveModel(entry);
     entry.imported.model.id = entry.key;
-    for (ImportedEntry &model : m_models) {
-        if (model.key == entry.key) {
-            model = entry;
-            save();
-            Q_EMIT modelsChanged();
-            return entry.key;
-        }
-    }
-    m_models.append(entry);
-    save();
+    const auto same = std::find_if(m_models.begin(), m_models.end(),
+                                   [&](const ImportedEntry &model) { return model.key == entry.key; });
+    if (same != m_models.end())
+        *same = entry;
+    else
+        m_models.append(entry);
     Q_EMIT modelsChanged();
     return entry.key;
+}
+
+void UserLibrary::saveModel(ImportedEntry &entry)
+{
+    settings::changeSaved<QVariantList>(settings::libraryKeys().importedModels, [&](QVariantList &models) {
+        // Another window may have saved other text under this pasted number since:
+        // this one takes the next number free in both.
+        int highest = m_pastedCount;
+        bool taken = false;
+        for (const QVariant &saved : std::as_const(models)) {
+            const QVariantMap map = saved.toMap();
+            const QString key = map.value(QStringLiteral("key")).toString();
+            highest = std::max(highest, pastedNumber(key));
+            taken = taken || (key == entry.key &&
+                              map.value(QStringLiteral("config")).toByteArray() != entry.configText);
+        }
+        if (taken && !entry.configText.isEmpty()) {
+            const bool namedByNumber = entry.imported.model.name == pastedName(entry.key);
+            m_pastedCount = highest + 1;
+            entry.key = QStringLiteral("pasted:%1").arg(m_pastedCount);
+            if (namedByNumber)
+                entry.imported.model.name = pastedName(entry.key);
+        }
+        putEntry(models, QStringLiteral("key"), savedMap(entry));
+    });
 }
 
 QString UserLibrary::addCustomGpu(const GpuSpec &gpu)
@@ -159,24 +214,30 @@ QString UserLibrary::addCustomGpu(const GpuSpec &gpu)
     }
     if (!replaced)
         m_gpus.append(gpu);
-    save();
+    settings::changeSaved<QVariantList>(settings::libraryKeys().customGpus, [&](QVariantList &gpus) {
+        putEntry(gpus, QStringLiteral("id"), gpuToVariantMap(gpu));
+    });
     Q_EMIT gpusChanged();
     return gpu.id;
 }
 
 void UserLibrary::rememberRecent(const QString &path)
 {
-    m_recent.removeAll(path);
-    m_recent.prepend(path);
-    m_recent = m_recent.mid(0, MaxRecentFiles);
-    save();
+    const auto putFirst = [&](QStringList &recent) {
+        recent.removeAll(path);
+        recent.prepend(path);
+        recent = recent.mid(0, MaxRecentFiles);
+    };
+    putFirst(m_recent);
+    settings::changeSaved<QStringList>(settings::libraryKeys().recentFiles, putFirst);
     Q_EMIT recentFilesChanged();
 }
 
 void UserLibrary::clearRecentFiles()
 {
     m_recent.clear();
-    save();
+    settings::changeSaved<QStringList>(settings::libraryKeys().recentFiles,
+                                       [](QStringList &recent) { recent.clear(); });
     Q_EMIT recentFilesChanged();
 }
 
@@ -238,7 +299,10 @@ void UserLibrary::finishStored(const QString &key, const ImportedModel *imported
     const QVariantMap saved = m_pending.take(key).saved;
     if (!imported) {
         m_order.remove(key);
-        save(); // dropped for good: the next start does not try it again
+        // Dropped for good: the next start does not try it again.
+        settings::changeSaved<QVariantList>(
+            settings::libraryKeys().importedModels,
+            [&](QVariantList &models) { removeEntry(models, QStringLiteral("key"), key); });
         Q_EMIT storedModelDropped(
             key,
             settings::problemLine(QLatin1String(settings::libraryKeys().importedModels.key), key, error));

@@ -45,6 +45,8 @@ public:
     /// storedModelSlow() that one is still reading after a time limit (it
     /// stays saved, and comes with storedModelImported() if it ever arrives).
     void load(settings::SettingsReader &reader);
+    /// Saves the whole library as this window holds it, replacing what is
+    /// saved. (Each change saves itself, merged with what other windows saved.)
     void save() const;
 
     const QList<ImportedEntry> &importedModels() const { return m_models; }
@@ -103,6 +105,9 @@ private:
         bool slow = false; ///< past the time limit, reported
     };
 
+    /// Saves one imported model among those saved now (by any window); a pasted
+    /// config whose number another window took since gets the next free one.
+    void saveModel(ImportedEntry &entry);
     void importStored(const QString &key, const QVariantMap &saved, int order);
     void reportSlow(const QString &key, std::chrono::milliseconds limit);
     void finishStored(const QString &key, const ImportedModel *imported, const QString &error);

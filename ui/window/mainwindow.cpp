@@ -231,10 +231,15 @@ void MainWindow::restoreWindowState(settings::SettingsReader &saved)
 
 void MainWindow::reportRestoreProblems(const QStringList &problems)
 {
-    if (problems.isEmpty())
-        return;
-    m_restoreProblems << problems;
+    // Each reader of the settings says what is wrong with the file as a whole: said once.
+    QStringList fresh;
     for (const QString &problem : problems)
+        if (!m_restoreProblems.contains(problem) && !fresh.contains(problem))
+            fresh << problem;
+    if (fresh.isEmpty())
+        return;
+    m_restoreProblems << fresh;
+    for (const QString &problem : fresh)
         qWarning("kvscope: settings: %s", qPrintable(problem));
     statusBar()->showMessage(
         tr("Some settings were not restored: %1").arg(m_restoreProblems.join(QStringLiteral("; "))), 15'000);
