@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "app/cli/plantext.h"
 
+#include "core/common/error.h"
 #include "core/common/units.h"
 #include "core/plan/speed.h"
 #include "core/scenario/scenario.h"
@@ -18,18 +19,20 @@ QString percentOf(std::int64_t part, std::int64_t whole)
     return QString::number(100.0 * double(part) / double(whole), 'f', 1) + QStringLiteral(" %");
 }
 
+/// Lines of text whose parts may come from a file (a model's name, a note naming
+/// it): each is escaped (printableText), so no part can move the cursor or start a line.
 class TextTable
 {
 public:
-    void heading(const QString &text) { m_text += QLatin1Char('\n') + text + QLatin1Char('\n'); }
+    void heading(const QString &text) { m_text += QLatin1Char('\n') + printableLine(text); }
     void row(const QString &label, const QString &value, const QString &detail = {})
     {
-        m_text += QStringLiteral("  ") + label.leftJustified(26) + value.rightJustified(16);
+        QString text = QStringLiteral("  ") + label.leftJustified(26) + value.rightJustified(16);
         if (!detail.isEmpty())
-            m_text += QStringLiteral("   ") + detail;
-        m_text += QLatin1Char('\n');
+            text += QStringLiteral("   ") + detail;
+        m_text += printableLine(text);
     }
-    void line(const QString &text) { m_text += text + QLatin1Char('\n'); }
+    void line(const QString &text) { m_text += printableLine(text); }
     QString text() const { return m_text; }
 
 private:
@@ -73,6 +76,11 @@ void speedSection(TextTable &t, const MemoryPlan &p)
 }
 
 } // namespace
+
+QString printableLine(const QString &text)
+{
+    return printableText(text) + QLatin1Char('\n');
+}
 
 QString formatRate(double perSecond)
 {

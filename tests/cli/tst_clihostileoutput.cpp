@@ -1,0 +1,144 @@
+// SPDX-License-Identifier: MIT
+// Output an input can forge, exit codes and export, through the binary: names
+// from a GGUF file or a folder holding terminal escapes and line breaks reach
+// stdout and stderr escaped, the launch line quoted as a POSIX shell reads it
+// back; --variant read as a shell reads words; a file size limit, symbolic
+// link loops and a missing terminal each with their own message; export
+// validating every option it is given.
+#include "tests/filewriters.h"
+#include "tests/support/kvscoperun.h"
+
+#include <QDir>
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QSize>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace kvscope::test;
+
+namespace {
+
+/// What a hostile name carries: a window title (ESC ] 0 ; … BEL), a clear
+/// screen (ESC [ 2 J) and a line break that starts a forged table line.
+const QString Forgery = QStringLiteral("\x1b]0;pwned\x07\x1b[2J\nforged: fits");
+/// The same as kvscope shows it: each control character as \xHH (printableText).
+const QString ShownForgery = QStringLiteral("\\x1b]0;pwned\\x07\\x1b[2J\\x0aforged: fits");
+
+/// A Llama-shaped config.json, enough for a model folder.
+QByteArray configJson()
+{
+    return QJsonDocument(QJsonObject{{QStringLiteral("architectures"), QJsonArray{QStringLiteral("LlamaForCausalLM")}},
+                                     {QStringLiteral("model_type"), QStringLiteral("llama")},
+                                     {QStringLiteral("hidden_size"), 256},
+                                     {QStringLiteral("num_hidden_layers"), 2},
+                                     {QStringLiteral("num_attention_heads"), 4},
+                                     {QStringLiteral("num_key_value_heads"), 2},
+                                     {QStringLiteral("intermediate_size"), 512},
+                                     {QStringLiteral("vocab_size"), 1000},
+                                     {QStringLiteral("max_position_embeddings"), 4096},
+                                     {QStringLiteral("torch_dtype"), QStringLiteral("bfloat16")}})
+        .toJson();
+}
+
+/// Why `text` could act on a terminal or forge a line: the first control byte
+/// other than a line break, or a line that starts with the forged text. Empty if none.
+QByteArray forgeryIn(const QByteArray &text)
+{
+    for (const char c : text)
+        if ((quint8(c) < 0x20 && c != '\n') || quint8(c) == 0x7f)
+            return "raw control byte 0x" + QByteArray::number(quint8(c), 16);
+    for (const QByteArray &line : text.split('\n'))
+        if (line.startsWith("forged"))
+            return "forged line: " + line;
+    return {};
+}
+
+} // namespace
+
+class TestCliHostileOutput : public QObject
+{
+    Q_OBJECT
+
+private:
+    QTemporaryDir m_dir;
+
+    QString path(const QString &name) const { return m_dir.filePath(name); }
+
+    /// A GGUF named "Evil" + Forgery.
+    QString evilGguf() const
+    {
+        const QString file = path(QStringLiteral("evil.gguf"));
+        if (!QFile::exists(file))
+            writeFile(file, tinyLlamaGguf(QStringLiteral("Evil") + Forgery).bytes());
+        return file;
+    }
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        QVERIFY2(!qEnvironmentVariableIsEmpty("KVSCOPE_BINARY"), "ctest sets KVSCOPE_BINARY");
+        QVERIFY(m_dir.isValid());
+    }
+
+    // --- 1. Names from a file or a folder reach stdout escaped -------------------------------
+
+    void stdoutEscapesAGgufName_data()
+    {
+        QTest::addColumn<QStringList>("arguments");
+        QTest::newRow("calc") << QStringList{QStringLiteral("calc")};
+        QTest::newRow("calc --formulas") << QStringList{QStringLiteral("calc"), QStringLiteral("--formulas")};
+        QTest::newRow("compare") << QStringList{QStringLiteral("compare")};
+        QTest::newRow("fit") << QStringList{QStringLiteral("fit"), QStringLiteral("--concurrency"),
+                                            QStringLiteral("1"), QStringLiteral("--gpu"),
+                                            QStringLiteral("h100-sxm"), QStringLiteral("--max-gpus"),
+                                            QStringLiteral("1")};
+    }
+
+    void stdoutEscapesAGgufName()
+    {
+        QFETCH(QStringList, arguments);
+        const Run run = runKvscope(arguments + QStringList{QStringLiteral("--model"), evilGguf()});
+        QVERIFY2(run.exitCode == 0, run.describe().constData());
+        QVERIFY2(forgeryIn(run.out).isEmpty(), forgeryIn(run.out).constData());
+        // The launch line names the file (its name is safe); the tables name the model.
+        if (!arguments.contains(QStringLiteral("--formulas")))
+            QVERIFY2(QString::fromUtf8(run.out).contains(QStringLiteral("Evil") + ShownForgery),
+                     run.out.constData());
+    }
+
+    void stdoutEscapesAGgufArchitecture()
+    {
+        // An unknown architecture is read with the generic decoder fields, with a note naming it.
+        const QString file = path(QStringLiteral("evil-architecture.gguf"));
+        QVERIFY(writeFile(file, tinyLlamaGguf(QStringLiteral("Tiny"), QStringLiteral("llama") + Forgery).bytes()));
+        const Run run = runKvscope({QStringLiteral("calc"), QStringLiteral("--model"), file});
+        QVERIFY2(run.exitCode == 0, run.describe().constData());
+        QVERIFY2(forgeryIn(run.out).isEmpty(), forgeryIn(run.out).constData());
+        QVERIFY2(QString::fromUtf8(run.out).contains(QStringLiteral("llama") + ShownForgery), run.out.constData());
+    }
+
+    void launchLineQuotesAFolderAsAShellReadsIt()
+    {
+        // A folder named it's<ESC>[2J<LF>evil: single quotes around the text, '\'' for the quote,
+        // each control character as $'\xHH' (bash, zsh, ksh, POSIX.1-2024), which a shell reads
+        // back as that byte.
+        const QString folder = path(QStringLiteral("it's\x1b[2J\nevil"));
+        QVERIFY(QDir().mkpath(folder));
+        QVERIFY(writeFile(folder + QStringLiteral("/config.json"), configJson()));
+        const Run run = runKvscope({QStringLiteral("calc"), QStringLiteral("--model"), folder});
+        QVERIFY2(run.exitCode == 0, run.describe().constData());
+        QVERIFY2(forgeryIn(run.out).isEmpty(), forgeryIn(run.out).constData());
+        const QString expected = QStringLiteral("vllm serve '%1/it'\\''s'$'\\x1b''[2J'$'\\x0a''evil'\n")
+                                     .arg(m_dir.path());
+        QVERIFY2(QString::fromUtf8(run.out).contains(QStringLiteral("\nLaunch\n") + expected),
+                 run.out.constData());
+        // The table's first line names the model by its folder, escaped.
+        QVERIFY2(run.out.startsWith("it's\\x1b[2J\\x0aevil on "), run.out.constData());
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCliHostileOutput)
+#include "tst_clihostileoutput.moc"
