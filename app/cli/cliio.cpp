@@ -46,7 +46,9 @@ int finishOutput(int code)
 
 int fail(const QString &message, int code)
 {
-    QString line = message.simplified();
+    // Escaped, not only simplified: a value echoed back (an option's text, Qt's "Unknown option
+    // 'X'") could otherwise retitle the terminal, clear it or start a forged line.
+    const QString line = printableText(message).simplified();
     const QByteArray utf8 = (QStringLiteral("kvscope: error: ") + line + QLatin1Char('\n')).toUtf8();
     std::fwrite(utf8.constData(), 1, size_t(utf8.size()), stderr);
     std::fflush(stderr);

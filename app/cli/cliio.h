@@ -27,7 +27,8 @@ void writeOut(const QString &text);
 /// final flush failed (a full disk, a closed pipe) after a success.
 int finishOutput(int code);
 
-/// Prints "kvscope: error: <message>" as one line on stderr and returns `code`.
+/// Prints "kvscope: error: <message>" as one line on stderr, its control characters escaped
+/// (printableText), and returns `code`.
 int fail(const QString &message, int code = Failure);
 
 /// Whether a command takes words besides its options.

@@ -30,16 +30,17 @@ const QString ShownForgery = QStringLiteral("\\x1b]0;pwned\\x07\\x1b[2J\\x0aforg
 /// A Llama-shaped config.json, enough for a model folder.
 QByteArray configJson()
 {
-    return QJsonDocument(QJsonObject{{QStringLiteral("architectures"), QJsonArray{QStringLiteral("LlamaForCausalLM")}},
-                                     {QStringLiteral("model_type"), QStringLiteral("llama")},
-                                     {QStringLiteral("hidden_size"), 256},
-                                     {QStringLiteral("num_hidden_layers"), 2},
-                                     {QStringLiteral("num_attention_heads"), 4},
-                                     {QStringLiteral("num_key_value_heads"), 2},
-                                     {QStringLiteral("intermediate_size"), 512},
-                                     {QStringLiteral("vocab_size"), 1000},
-                                     {QStringLiteral("max_position_embeddings"), 4096},
-                                     {QStringLiteral("torch_dtype"), QStringLiteral("bfloat16")}})
+    return QJsonDocument(
+               QJsonObject{{QStringLiteral("architectures"), QJsonArray{QStringLiteral("LlamaForCausalLM")}},
+                           {QStringLiteral("model_type"), QStringLiteral("llama")},
+                           {QStringLiteral("hidden_size"), 256},
+                           {QStringLiteral("num_hidden_layers"), 2},
+                           {QStringLiteral("num_attention_heads"), 4},
+                           {QStringLiteral("num_key_value_heads"), 2},
+                           {QStringLiteral("intermediate_size"), 512},
+                           {QStringLiteral("vocab_size"), 1000},
+                           {QStringLiteral("max_position_embeddings"), 4096},
+                           {QStringLiteral("torch_dtype"), QStringLiteral("bfloat16")}})
         .toJson();
 }
 
@@ -54,6 +55,21 @@ QByteArray forgeryIn(const QByteArray &text)
         if (line.startsWith("forged"))
             return "forged line: " + line;
     return {};
+}
+
+/// Whether a run printed one error line on stderr, escaped, naming `message`.
+bool oneEscapedErrorLine(const Run &run, const QString &message)
+{
+    return run.err.startsWith("kvscope: error: ") && run.err.count('\n') == 1 &&
+           forgeryIn(run.err).isEmpty() && QString::fromUtf8(run.err).contains(message);
+}
+
+Run runWithoutDisplay(const QStringList &arguments, RunOptions options = {})
+{
+    options.unsetEnvironment = {QStringLiteral("DISPLAY"), QStringLiteral("WAYLAND_DISPLAY"),
+                                QStringLiteral("QT_QPA_PLATFORM")};
+    options.timeoutMs = 120'000;
+    return runKvscope(arguments, options);
 }
 
 } // namespace
@@ -91,8 +107,8 @@ private Q_SLOTS:
         QTest::newRow("calc") << QStringList{QStringLiteral("calc")};
         QTest::newRow("calc --formulas") << QStringList{QStringLiteral("calc"), QStringLiteral("--formulas")};
         QTest::newRow("compare") << QStringList{QStringLiteral("compare")};
-        QTest::newRow("fit") << QStringList{QStringLiteral("fit"), QStringLiteral("--concurrency"),
-                                            QStringLiteral("1"), QStringLiteral("--gpu"),
+        QTest::newRow("fit") << QStringList{QStringLiteral("fit"),      QStringLiteral("--concurrency"),
+                                            QStringLiteral("1"),        QStringLiteral("--gpu"),
                                             QStringLiteral("h100-sxm"), QStringLiteral("--max-gpus"),
                                             QStringLiteral("1")};
     }
@@ -113,11 +129,13 @@ private Q_SLOTS:
     {
         // An unknown architecture is read with the generic decoder fields, with a note naming it.
         const QString file = path(QStringLiteral("evil-architecture.gguf"));
-        QVERIFY(writeFile(file, tinyLlamaGguf(QStringLiteral("Tiny"), QStringLiteral("llama") + Forgery).bytes()));
+        QVERIFY(writeFile(file,
+                          tinyLlamaGguf(QStringLiteral("Tiny"), QStringLiteral("llama") + Forgery).bytes()));
         const Run run = runKvscope({QStringLiteral("calc"), QStringLiteral("--model"), file});
         QVERIFY2(run.exitCode == 0, run.describe().constData());
         QVERIFY2(forgeryIn(run.out).isEmpty(), forgeryIn(run.out).constData());
-        QVERIFY2(QString::fromUtf8(run.out).contains(QStringLiteral("llama") + ShownForgery), run.out.constData());
+        QVERIFY2(QString::fromUtf8(run.out).contains(QStringLiteral("llama") + ShownForgery),
+                 run.out.constData());
     }
 
     void launchLineQuotesAFolderAsAShellReadsIt()
@@ -131,12 +149,65 @@ private Q_SLOTS:
         const Run run = runKvscope({QStringLiteral("calc"), QStringLiteral("--model"), folder});
         QVERIFY2(run.exitCode == 0, run.describe().constData());
         QVERIFY2(forgeryIn(run.out).isEmpty(), forgeryIn(run.out).constData());
-        const QString expected = QStringLiteral("vllm serve '%1/it'\\''s'$'\\x1b''[2J'$'\\x0a''evil'\n")
-                                     .arg(m_dir.path());
+        const QString expected =
+            QStringLiteral("vllm serve '%1/it'\\''s'$'\\x1b''[2J'$'\\x0a''evil'\n").arg(m_dir.path());
         QVERIFY2(QString::fromUtf8(run.out).contains(QStringLiteral("\nLaunch\n") + expected),
                  run.out.constData());
         // The table's first line names the model by its folder, escaped.
         QVERIFY2(run.out.startsWith("it's\\x1b[2J\\x0aevil on "), run.out.constData());
+    }
+
+    // --- 2. Values echoed on stderr are escaped ------------------------------------------------
+
+    void stderrEscapesEchoedValues_data()
+    {
+        QTest::addColumn<QStringList>("arguments");
+        QTest::addColumn<QString>("message");
+        const QString clear = QStringLiteral("\x1b[2J\nforged");
+        const QString shown = QStringLiteral("\\x1b[2J\\x0aforged");
+        QTest::newRow("--variant prefix")
+            << QStringList{QStringLiteral("compare"), QStringLiteral("--variant"), clear,
+                           QStringLiteral("--variant"), QString()}
+            << QStringLiteral("--variant 1 (\"%1\")").arg(shown);
+        QTest::newRow("--lang") << QStringList{QStringLiteral("--lang"), clear}
+                                << QStringLiteral("--lang: unknown language '%1'").arg(shown);
+        QTest::newRow("export --lang") << QStringList{QStringLiteral("export"),
+                                                      QStringLiteral("--chart"),
+                                                      QStringLiteral("memory"),
+                                                      QStringLiteral("--out"),
+                                                      QStringLiteral("a.png"),
+                                                      QStringLiteral("--lang"),
+                                                      clear}
+                                       << QStringLiteral("--lang: unknown language '%1'").arg(shown);
+        QTest::newRow("--chart") << QStringList{QStringLiteral("export"), QStringLiteral("--chart"), clear,
+                                                QStringLiteral("--out"), QStringLiteral("a.png")}
+                                 << QStringLiteral("--chart: unknown chart '%1'").arg(shown);
+        QTest::newRow("--view") << QStringList{QStringLiteral("--view"), clear}
+                                << QStringLiteral("--view: unknown view '%1'").arg(shown);
+        QTest::newRow("--palette") << QStringList{QStringLiteral("--palette"), clear}
+                                   << QStringLiteral("--palette: unknown palette '%1'").arg(shown);
+        QTest::newRow("--size")
+            << QStringList{QStringLiteral("--size"), clear}
+            << QStringLiteral("--size: expected WIDTHxHEIGHT such as 1280x720, got '%1'").arg(shown);
+        QTest::newRow("unknown command")
+            << QStringList{clear} << QStringLiteral("unknown command '%1'").arg(shown);
+        QTest::newRow("unknown option")
+            << QStringList{QStringLiteral("--") + clear} << QStringLiteral("Unknown option '%1'").arg(shown);
+        QTest::newRow("calc: unknown option")
+            << QStringList{QStringLiteral("calc"), QStringLiteral("--") + clear}
+            << QStringLiteral("calc: Unknown option '%1'").arg(shown);
+    }
+
+    void stderrEscapesEchoedValues()
+    {
+        QFETCH(QStringList, arguments);
+        QFETCH(QString, message);
+        RunOptions options;
+        options.workingDirectory = m_dir.path();
+        const Run run = runWithoutDisplay(arguments, options);
+        QCOMPARE(run.exitCode, 2);
+        QVERIFY2(oneEscapedErrorLine(run, message), run.err.constData());
+        QVERIFY(run.out.isEmpty());
     }
 };
 
