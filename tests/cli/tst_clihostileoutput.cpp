@@ -209,6 +209,57 @@ private Q_SLOTS:
         QVERIFY2(oneEscapedErrorLine(run, message), run.err.constData());
         QVERIFY(run.out.isEmpty());
     }
+
+    // --- 3. --variant is read as a POSIX shell reads words -----------------------------------
+
+    void variantReadsQuotesAsAShellDoes_data()
+    {
+        QTest::addColumn<QString>("variant");
+        QTest::newRow("single quotes") << QStringLiteral("--kv-cache-dtype 'fp8'");
+        QTest::newRow("double quotes") << QStringLiteral("--kv-cache-dtype \"fp8\"");
+        QTest::newRow("backslash") << QStringLiteral("--kv-cache-dtype fp\\8");
+        QTest::newRow("adjacent quotes") << QStringLiteral("'--kv-cache-dtype' 'f'\"p\"8");
+        QTest::newRow("quoted value") << QStringLiteral("--kv-cache-dtype=fp8 --model 'llama-3.1-8b'");
+    }
+
+    void variantReadsQuotesAsAShellDoes()
+    {
+        // Each spelling is the words "--kv-cache-dtype" "fp8": vLLM's fp8 KV cache is fp8_e4m3.
+        QFETCH(QString, variant);
+        const Run run =
+            runKvscope({QStringLiteral("compare"), QStringLiteral("--json"), QStringLiteral("--variant"),
+                        QString(), QStringLiteral("--variant"), variant});
+        QVERIFY2(run.exitCode == 0, run.describe().constData());
+        const QJsonArray variants =
+            QJsonDocument::fromJson(run.out).object().value(QLatin1String("variants")).toArray();
+        QCOMPARE(variants.size(), 2);
+        QCOMPARE(variants.at(1).toObject().value(QLatin1String("kv_cache_dtype")).toString(),
+                 QStringLiteral("fp8_e4m3"));
+    }
+
+    void variantRefusesAnOpenQuote_data()
+    {
+        QTest::addColumn<QString>("variant");
+        QTest::addColumn<QString>("problem");
+        QTest::newRow("double") << QStringLiteral("--kv-cache-dtype \"fp8")
+                                << QStringLiteral("a \" quote is not closed");
+        QTest::newRow("single") << QStringLiteral("--kv-cache-dtype 'fp8")
+                                << QStringLiteral("a ' quote is not closed");
+        QTest::newRow("backslash") << QStringLiteral("--kv-cache-dtype fp8\\")
+                                   << QStringLiteral("a \\ at the end escapes nothing");
+    }
+
+    void variantRefusesAnOpenQuote()
+    {
+        QFETCH(QString, variant);
+        QFETCH(QString, problem);
+        const Run run = runKvscope({QStringLiteral("compare"), QStringLiteral("--variant"), QString(),
+                                    QStringLiteral("--variant"), variant});
+        QCOMPARE(run.exitCode, 2);
+        QVERIFY2(oneEscapedErrorLine(run, QStringLiteral("--variant 2 (\"%1\"): %2").arg(variant, problem)),
+                 run.err.constData());
+        QVERIFY(run.out.isEmpty());
+    }
 };
 
 QTEST_GUILESS_MAIN(TestCliHostileOutput)
