@@ -16,6 +16,7 @@
 #include "ui/style/theme.h"
 #include "ui/window/mainwindow.h"
 
+#include <csignal>
 #include <cstdio>
 #include <optional>
 
@@ -67,6 +68,11 @@ QStringList argumentList(int argc, char *argv[])
 
 int main(int argc, char *argv[])
 {
+#if defined(Q_OS_UNIX)
+    // A write past `ulimit -f` then fails with EFBIG, reported as any short write (exit 1),
+    // instead of SIGXFSZ ending kvscope with no message.
+    std::signal(SIGXFSZ, SIG_IGN);
+#endif
     const QStringList arguments = argumentList(argc, argv);
     const QString first = arguments.value(1);
     if (kvscope::cli::commandDrawsCharts(first)) {

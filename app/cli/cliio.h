@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "core/common/error.h"
+
 #include <optional>
 
 #include <QString>
@@ -16,6 +18,14 @@ enum ExitCode
     Success = 0,
     Failure = 1,
     UsageError = 2
+};
+
+/// A kvscope::Error that is a usage error (exit 2) rather than a failure (exit 1): an export
+/// size beyond the bounds, as --size's is.
+class UsageFailure : public Error
+{
+public:
+    using Error::Error;
 };
 
 /// Writes text to stdout in UTF-8, all at once (so output is never partial).

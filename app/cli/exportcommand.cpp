@@ -10,6 +10,7 @@
 #include "core/analysis/fixes.h"
 #include "core/common/atomicfile.h"
 #include "core/common/error.h"
+#include "core/common/integertext.h"
 #include "core/document/scenariofile.h"
 #include "core/library/library.h"
 #include "core/plan/planner.h"
@@ -91,12 +92,21 @@ struct ExportOptions
     }
 };
 
-int parseSide(const QString &text, const QString &option)
+/// A size option (--width, --height, --scale) from 1 to `maximum`. Beyond it a usage error
+/// naming the real limit (a value past 2^63 too), as --size's is: throws UsageFailure.
+int parseSizeOption(const QCommandLineParser &parser, const QCommandLineOption &option, int maximum)
 {
-    const std::int64_t value = parsePositive(text, option);
-    if (value > MaxFigureSide)
-        throw Error(QStringLiteral("%1: %2 is more than %3 pixels").arg(option, text).arg(MaxFigureSide));
-    return int(value);
+    const QString flag = QStringLiteral("--") + option.names().constFirst();
+    const QString text = parser.value(option);
+    try {
+        return int(parseInteger(text, flag, 1, maximum,
+                                QStringLiteral("%1: must be an integer from 1 to %2, got '%3'")
+                                    .arg(flag)
+                                    .arg(maximum)
+                                    .arg(text)));
+    } catch (const Error &error) {
+        throw UsageFailure(error.message());
+    }
 }
 
 /// --format when given (it must name a format), else --out's extension; --out - needs --format.
@@ -118,14 +128,9 @@ FigureFormat outputFormat(const QCommandLineParser &parser, const ExportOptions 
 FigureOptions figureOptions(const QCommandLineParser &parser, const ExportOptions &o)
 {
     FigureOptions options;
-    options.size = QSize(parseSide(parser.value(o.width), QStringLiteral("--width")),
-                         parseSide(parser.value(o.height), QStringLiteral("--height")));
-    const std::int64_t scale = parsePositive(parser.value(o.scale), QStringLiteral("--scale"));
-    if (scale > MaxFigureScale)
-        throw Error(QStringLiteral("--scale: must be from 1 to %1, got '%2'")
-                        .arg(MaxFigureScale)
-                        .arg(parser.value(o.scale)));
-    options.scale = int(scale);
+    options.size = QSize(parseSizeOption(parser, o.width, MaxFigureSide),
+                         parseSizeOption(parser, o.height, MaxFigureSide));
+    options.scale = parseSizeOption(parser, o.scale, MaxFigureScale);
     const QString theme = parser.value(o.theme);
     if (theme != QLatin1String("light") && theme != QLatin1String("dark"))
         throw Error(QStringLiteral("--theme: expected light or dark, got '%1'").arg(theme));
@@ -136,6 +141,18 @@ FigureOptions figureOptions(const QCommandLineParser &parser, const ExportOption
         throw Error(QStringLiteral("--page: expected slide or a4, got '%1'").arg(page));
     options.page = page == QLatin1String("a4") ? ReportPage::A4 : ReportPage::Slide;
     return options;
+}
+
+/// The entry's figure within kvscope's bounds (checkFigureOptions), checked before any work:
+/// beyond them a usage error, as --size's is. Throws UsageFailure.
+void checkFigureSize(const ChartEntry &entry, FigureOptions options)
+{
+    options.size = figureSize(entry, options);
+    try {
+        checkFigureOptions(options);
+    } catch (const Error &error) {
+        throw UsageFailure(error.message());
+    }
 }
 
 /// The chart's source from the scenario file (if any) with the command line's options over it.
@@ -250,6 +267,7 @@ int runExport(const QStringList &arguments)
         const QString path = parser.value(o.out);
         const FigureFormat format = outputFormat(parser, o); // a wrong format fails before any work
         const FigureOptions options = figureOptions(parser, o);
+        checkFigureSize(*entry, options);
         const QCommandLineOption groupSize(QStringLiteral("group-size"), QString(), QStringLiteral("n"));
         ChartSource source = chartSource(*entry, parser, o, scenarioOptions, quantOptions, groupSize);
         if (entry->inputs == ChartInputs::Comparison && !source.comparison) {
@@ -263,6 +281,8 @@ int runExport(const QStringList &arguments)
         }
         exportFigure(path, format, *entry, source, options);
         return Success;
+    } catch (const UsageFailure &error) {
+        return fail(error.message(), UsageError);
     } catch (const Error &error) {
         return fail(error.message());
     }

@@ -261,13 +261,13 @@ private Q_SLOTS:
                                                   QStringLiteral("--width"),  QStringLiteral("16384"),
                                                   QStringLiteral("--height"), QStringLiteral("16384"),
                                                   QStringLiteral("--scale"),  QStringLiteral("2")}
-                                   << QStringLiteral("a.png") << 1
+                                   << QStringLiteral("a.png") << 2
                                    << QStringLiteral("32768x32768 is too large: at most 16384 pixels a side");
         QTest::newRow("scaled side") << QStringList{QStringLiteral("--chart"),  QStringLiteral("memory"),
                                                     QStringLiteral("--width"),  QStringLiteral("9000"),
                                                     QStringLiteral("--height"), QStringLiteral("300"),
                                                     QStringLiteral("--scale"),  QStringLiteral("2")}
-                                     << QStringLiteral("a.png") << 1
+                                     << QStringLiteral("a.png") << 2
                                      << QStringLiteral("18000x600 is too large: at most 16384 pixels a side");
         QTest::newRow("bad option") << QStringList{QStringLiteral("--chart"), QStringLiteral("memory"),
                                                    QStringLiteral("--theme"), QStringLiteral("sepia")}

@@ -260,6 +260,77 @@ private Q_SLOTS:
                  run.err.constData());
         QVERIFY(run.out.isEmpty());
     }
+
+    // --- 4. A file size limit, and export's sizes --------------------------------------------
+
+    void fileSizeLimitIsReportedNotFatal_data()
+    {
+        QTest::addColumn<QStringList>("arguments");
+        QTest::addColumn<QString>("output");
+        QTest::addColumn<QString>("message");
+        QTest::newRow("standard output")
+            << QStringList{QStringLiteral("calc"), QStringLiteral("--json")} << QStringLiteral("calc.json")
+            << QStringLiteral("standard output: cannot write: File too large");
+        QTest::newRow("export --out")
+            << QStringList{QStringLiteral("export"), QStringLiteral("--chart"), QStringLiteral("memory"),
+                           QStringLiteral("--out"), QStringLiteral("limited.png")}
+            << QString() << QStringLiteral("limited.png: cannot write: File too large");
+    }
+
+    void fileSizeLimitIsReportedNotFatal()
+    {
+        // `ulimit -f 1` (512 bytes) with SIGXFSZ at its default, which kills the writer: kvscope
+        // ignores it and reports the short write (EFBIG) as any other, exit 1.
+        QFETCH(QStringList, arguments);
+        QFETCH(QString, output);
+        QFETCH(QString, message);
+        RunOptions options;
+        options.fileSizeLimitBlocks = 1;
+        options.ignoreFileSizeSignal = false;
+        options.workingDirectory = m_dir.path();
+        if (!output.isEmpty())
+            options.standardOutputFile = path(output);
+        const Run run = runWithoutDisplay(arguments, options);
+        QVERIFY2(!run.crashed && run.exitCode == 1, run.describe().constData());
+        QVERIFY2(oneEscapedErrorLine(run, message), run.err.constData());
+        QVERIFY(!QFile::exists(path(QStringLiteral("limited.png"))));
+    }
+
+    void exportSizeErrorsAreUsageErrors_data()
+    {
+        QTest::addColumn<QStringList>("arguments");
+        QTest::addColumn<QString>("message");
+        const auto option = [](const char *name, const char *value) {
+            return QStringList{QLatin1String(name), QLatin1String(value)};
+        };
+        QTest::newRow("--width past the limit")
+            << option("--width", "16385") << QStringLiteral("--width: 16385 is larger than 16384");
+        QTest::newRow("--width past 2^63")
+            << option("--width", "9223372036854775808")
+            << QStringLiteral("--width: 9223372036854775808 is larger than 16384");
+        QTest::newRow("--height") << option("--height", "99999")
+                                  << QStringLiteral("--height: 99999 is larger than 16384");
+        QTest::newRow("--width below the least")
+            << option("--width", "199") << QStringLiteral("size 199 × 720: each side must be from 200");
+        QTest::newRow("--scale") << option("--scale", "5") << QStringLiteral("--scale: 5 is larger than 4");
+        QTest::newRow("scaled image")
+            << option("--width", "16384") + option("--height", "16384") + option("--scale", "2")
+            << QStringLiteral("32768x32768 is too large: at most 16384 pixels a side");
+    }
+
+    void exportSizeErrorsAreUsageErrors()
+    {
+        // docs/methodology.md, "Sizes are bounded": beyond the bounds kvscope says so and exits 2.
+        QFETCH(QStringList, arguments);
+        QFETCH(QString, message);
+        const Run run = runWithoutDisplay(QStringList{QStringLiteral("export"), QStringLiteral("--chart"),
+                                                      QStringLiteral("memory"), QStringLiteral("--out"),
+                                                      path(QStringLiteral("sized.png"))} +
+                                          arguments);
+        QCOMPARE(run.exitCode, 2);
+        QVERIFY2(oneEscapedErrorLine(run, message), run.err.constData());
+        QVERIFY(!QFile::exists(path(QStringLiteral("sized.png"))));
+    }
 };
 
 QTEST_GUILESS_MAIN(TestCliHostileOutput)

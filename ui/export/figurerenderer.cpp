@@ -90,11 +90,6 @@ void settle(QWidget *figure, QSize size)
     }
 }
 
-QSize figureSize(const ChartEntry &entry, const FigureOptions &options)
-{
-    return entry.build ? options.size : reportPageSize(options.page);
-}
-
 QImage paintImage(QWidget *figure, QSize size, int scale)
 {
     QImage image(size * scale, QImage::Format_ARGB32_Premultiplied);
@@ -246,6 +241,11 @@ QSize reportPageSize(ReportPage page)
 {
     // A4 is 210 × 297 mm: 794 × 1123 px at 96 dpi.
     return page == ReportPage::A4 ? QSize(794, 1123) : QSize(1920, 1080);
+}
+
+QSize figureSize(const ChartEntry &entry, const FigureOptions &options)
+{
+    return entry.build ? options.size : reportPageSize(options.page);
 }
 
 void checkFigureOptions(const FigureOptions &options)

@@ -59,6 +59,10 @@ struct FigureOptions
     ReportPage page = ReportPage::Slide; ///< the report's page (its size replaces `size`)
 };
 
+/// The size an entry's figure is drawn at, in logical pixels: `options.size`, or the
+/// report's page.
+QSize figureSize(const ChartEntry &entry, const FigureOptions &options);
+
 /// Throws kvscope::Error unless each side is MinFigureSide..MaxFigureSide,
 /// the scale 1..MaxFigureScale and the scaled image within checkImageSize().
 void checkFigureOptions(const FigureOptions &options);
