@@ -2,6 +2,7 @@
 #include "core/library/library.h"
 
 #include "core/common/error.h"
+#include "core/common/regularfile.h"
 #include "core/common/scenariofield.h"
 #include "core/common/units.h"
 #include "core/gpu/customgpu.h"
@@ -164,7 +165,7 @@ ModelArch resolveModel(const QString &text)
         throw Error(QStringLiteral("%1: no model given").arg(optionFlag(ScenarioField::Model)));
     if (const ModelArch *preset = ModelLibrary::builtin().find(text))
         return *preset;
-    if (QFileInfo::exists(text))
+    if (QFileInfo::exists(text) || isBrokenSymlink(fileKind(text))) // importModel says what a broken link is
         return importModel(text).model;
     throw Error(
         QStringLiteral("%1: unknown model '%2': not a preset id, a HuggingFace repo id of a preset, "

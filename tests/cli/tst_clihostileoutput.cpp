@@ -10,6 +10,7 @@
 
 #include <QDir>
 #include <QFile>
+#include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -330,6 +331,75 @@ private Q_SLOTS:
         QCOMPARE(run.exitCode, 2);
         QVERIFY2(oneEscapedErrorLine(run, message), run.err.constData());
         QVERIFY(!QFile::exists(path(QStringLiteral("sized.png"))));
+    }
+
+    // --- 5. Symbolic link loops, links to nothing, no terminal -------------------------------
+
+    void outRefusesASymbolicLinkLoop()
+    {
+        // loop.png -> loop.png: writing through it fails with ELOOP; renaming over it would
+        // replace the link with a regular file.
+        const QString loop = path(QStringLiteral("loop.png"));
+        QVERIFY(QFile::link(QStringLiteral("loop.png"), loop));
+        const Run run = runWithoutDisplay({QStringLiteral("export"), QStringLiteral("--chart"),
+                                           QStringLiteral("memory"), QStringLiteral("--out"), loop});
+        QCOMPARE(run.exitCode, 1);
+        QVERIFY2(oneEscapedErrorLine(run, loop + QStringLiteral(": cannot write: a symbolic link loop")),
+                 run.err.constData());
+        QVERIFY(QFileInfo(loop).isSymLink());
+    }
+
+    void readingALinkSaysWhatItIs_data()
+    {
+        QTest::addColumn<QStringList>("command");
+        QTest::addColumn<QString>("link");
+        QTest::addColumn<QString>("target");
+        QTest::addColumn<QString>("what");
+        const QStringList open;
+        const QStringList calc{QStringLiteral("calc"), QStringLiteral("--model")};
+        QTest::newRow("open: loop") << open << QStringLiteral("loop.kvscope")
+                                    << QStringLiteral("loop.kvscope")
+                                    << QStringLiteral("a symbolic link loop");
+        QTest::newRow("open: to nothing")
+            << open << QStringLiteral("dangling.kvscope") << QStringLiteral("missing.kvscope")
+            << QStringLiteral("a symbolic link to a missing target (%1)");
+        QTest::newRow("calc: loop") << calc << QStringLiteral("loop-model") << QStringLiteral("loop-model")
+                                    << QStringLiteral("a symbolic link loop");
+        QTest::newRow("calc: to nothing")
+            << calc << QStringLiteral("dangling-model") << QStringLiteral("missing-model")
+            << QStringLiteral("a symbolic link to a missing target (%1)");
+    }
+
+    void readingALinkSaysWhatItIs()
+    {
+        // Not "no file or folder of that name": the name is there, and what it leads to is named.
+        QFETCH(QStringList, command);
+        QFETCH(QString, link);
+        QFETCH(QString, target);
+        QFETCH(QString, what);
+        QVERIFY(QFile::link(target, path(link)));
+        const Run run = runWithoutDisplay(command + QStringList{path(link)});
+        QCOMPARE(run.exitCode, 1);
+        const QString message = path(link) + QStringLiteral(": ") +
+                                (what.contains(QLatin1String("%1")) ? what.arg(path(target)) : what);
+        QVERIFY2(oneEscapedErrorLine(run, message), run.err.constData());
+        QVERIFY(run.out.isEmpty());
+    }
+
+    void outToTheTerminalWithoutOne()
+    {
+        // In a session of its own kvscope has no controlling terminal: opening /dev/tty fails
+        // with ENXIO, which is no FIFO without a reader.
+        RunOptions options;
+        options.withoutTerminal = true;
+        const Run run =
+            runWithoutDisplay({QStringLiteral("export"), QStringLiteral("--chart"), QStringLiteral("memory"),
+                               QStringLiteral("--out"), QStringLiteral("/dev/tty"),
+                               QStringLiteral("--format"), QStringLiteral("csv")},
+                              options);
+        QCOMPARE(run.exitCode, 1);
+        QVERIFY2(oneEscapedErrorLine(run, QStringLiteral("/dev/tty: cannot write: no controlling terminal")),
+                 run.err.constData());
     }
 };
 
