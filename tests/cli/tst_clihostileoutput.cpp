@@ -401,6 +401,29 @@ private Q_SLOTS:
         QVERIFY2(oneEscapedErrorLine(run, QStringLiteral("/dev/tty: cannot write: no controlling terminal")),
                  run.err.constData());
     }
+
+    // --- 6. An empty --vllm-version is no release --------------------------------------------
+
+    void emptyVllmVersionIsRefused_data()
+    {
+        QTest::addColumn<QString>("version");
+        QTest::newRow("empty") << QString();
+        QTest::newRow("blank") << QStringLiteral(" ");
+    }
+
+    void emptyVllmVersionIsRefused()
+    {
+        // Not the newest release: that is "auto" or leaving the option out.
+        QFETCH(QString, version);
+        const Run run = runKvscope({QStringLiteral("calc"), QStringLiteral("--vllm-version"), version});
+        QCOMPARE(run.exitCode, 1);
+        QVERIFY2(
+            oneEscapedErrorLine(
+                run, QStringLiteral("--vllm-version: expected a release such as 0.19 or 0.10.1, got '%1'")
+                         .arg(version)),
+            run.err.constData());
+        QVERIFY(run.out.isEmpty());
+    }
 };
 
 QTEST_GUILESS_MAIN(TestCliHostileOutput)
