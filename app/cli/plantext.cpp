@@ -2,7 +2,9 @@
 #include "app/cli/plantext.h"
 
 #include "core/common/error.h"
+#include "core/common/scenariofield.h"
 #include "core/common/units.h"
+#include "core/engine/engine.h"
 #include "core/plan/speed.h"
 #include "core/scenario/scenario.h"
 
@@ -75,6 +77,28 @@ void speedSection(TextTable &t, const MemoryPlan &p)
                    formatCount(std::llround(s.bandwidthGBs))));
 }
 
+/// The engine's settings in its own flags: vLLM's --gpu-memory-utilization, --max-model-len and
+/// --block-size, SGLang's --mem-fraction-static, --context-length and --page-size.
+QString settingsLine(const MemoryPlan &p)
+{
+    const auto setting = [&](ScenarioField field, const QString &value) {
+        return optionFlag(field, p.engine) + QLatin1Char(' ') + value;
+    };
+    const bool sglang = p.engine == Engine::Sglang;
+    return QStringList{
+        setting(ScenarioField::Dtype, dtypeName(p.dtype)),
+        setting(ScenarioField::Quantization,
+                quantMethodName(p.quantization.method) +
+                    (p.quantizationFromCheckpoint ? QStringLiteral(" (from checkpoint)") : QString())),
+        setting(ScenarioField::KvCacheDtype, dtypeName(p.kvCacheDtype)),
+        sglang ? setting(ScenarioField::MemFractionStatic, formatUtilization(p.memFractionStaticPpm))
+               : setting(ScenarioField::GpuMemoryUtilization, formatUtilization(p.gpuMemoryUtilizationPpm)),
+        setting(ScenarioField::MaxModelLen, QString::number(p.maxModelLen)),
+        setting(ScenarioField::BlockSize, QString::number(p.blockSize)),
+    }
+        .join(QStringLiteral("  "));
+}
+
 } // namespace
 
 QString printableLine(const QString &text)
@@ -91,14 +115,7 @@ QString planAsText(const MemoryPlan &p)
 {
     TextTable t;
     t.line(QStringLiteral("%1 on %2 x %3").arg(p.modelName, p.gpuName).arg(p.tensorParallelSize));
-    t.line(
-        QStringLiteral("--dtype %1  --quantization %2%3  --kv-cache-dtype %4  --gpu-memory-utilization %5  "
-                       "--max-model-len %6  --block-size %7")
-            .arg(dtypeName(p.dtype), quantMethodName(p.quantization.method),
-                 p.quantizationFromCheckpoint ? QStringLiteral(" (from checkpoint)") : QString(),
-                 dtypeName(p.kvCacheDtype), formatUtilization(p.gpuMemoryUtilizationPpm))
-            .arg(p.maxModelLen)
-            .arg(p.blockSize));
+    t.line(settingsLine(p));
 
     t.heading(QStringLiteral("Model"));
     t.row(QStringLiteral("parameters, total"), formatCount(p.params.total));
@@ -143,13 +160,15 @@ QString planAsText(const MemoryPlan &p)
     const bool sglang = p.engine == Engine::Sglang;
     if (sglang)
         t.row(QStringLiteral("budget"), formatGiB(p.budgetBytes),
-              QStringLiteral("x %1 (--mem-fraction-static) of the %2 free after the CUDA context")
+              QStringLiteral("x %1 (%2) of the %3 free after the CUDA context")
                   .arg(formatUtilization(p.memFractionStaticPpm),
+                       sglangFlag(ScenarioField::MemFractionStatic),
                        formatGiB(p.gpuMemoryBytes - p.preloadBytes)));
     else
         t.row(QStringLiteral("budget"), formatGiB(p.budgetBytes),
-              QStringLiteral("x %1 (--gpu-memory-utilization)")
-                  .arg(formatUtilization(p.gpuMemoryUtilizationPpm)));
+              QStringLiteral("x %1 (%2)")
+                  .arg(formatUtilization(p.gpuMemoryUtilizationPpm),
+                       optionFlag(ScenarioField::GpuMemoryUtilization)));
     t.row(QStringLiteral("weights"), formatGiB(p.weights.bytesPerGpu),
           percentOf(p.weights.bytesPerGpu, p.budgetBytes) +
               (p.weights.budgetUsesMeasured ? QStringLiteral(", measured from checkpoint")

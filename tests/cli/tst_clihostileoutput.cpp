@@ -424,6 +424,46 @@ private Q_SLOTS:
             run.err.constData());
         QVERIFY(run.out.isEmpty());
     }
+
+    // --- 9. calc's table names the engine's own flags ----------------------------------------
+
+    void tableHeaderNamesTheEnginesFlags_data()
+    {
+        QTest::addColumn<QString>("engine");
+        QTest::addColumn<QStringList>("flags");
+        QTest::addColumn<QStringList>("foreign");
+        // Llama-3.1-8B: max_position_embeddings 131072 (its config.json). vLLM's defaults:
+        // --gpu-memory-utilization 0.9, --block-size 16 (CUDA). SGLang's server_args:
+        // --context-length, --mem-fraction-static, --page-size (default 1).
+        QTest::newRow("vllm") << QStringLiteral("vllm")
+                              << QStringList{QStringLiteral("--gpu-memory-utilization 0.9"),
+                                             QStringLiteral("--max-model-len 131072"),
+                                             QStringLiteral("--block-size 16")}
+                              << QStringList{QStringLiteral("--mem-fraction-static"),
+                                             QStringLiteral("--page-size"),
+                                             QStringLiteral("--context-length")};
+        QTest::newRow("sglang") << QStringLiteral("sglang")
+                                << QStringList{QStringLiteral("--mem-fraction-static 0."),
+                                               QStringLiteral("--context-length 131072"),
+                                               QStringLiteral("--page-size 1")}
+                                << QStringList{QStringLiteral("--gpu-memory-utilization"),
+                                               QStringLiteral("--max-model-len"),
+                                               QStringLiteral("--block-size")};
+    }
+
+    void tableHeaderNamesTheEnginesFlags()
+    {
+        QFETCH(QString, engine);
+        QFETCH(QStringList, flags);
+        QFETCH(QStringList, foreign);
+        const Run run = runKvscope({QStringLiteral("calc"), QStringLiteral("--engine"), engine});
+        QVERIFY2(run.exitCode == 0, run.describe().constData());
+        const QString header = QString::fromUtf8(run.out.split('\n').value(1));
+        for (const QString &flag : flags)
+            QVERIFY2(header.contains(flag), qPrintable(header));
+        for (const QString &flag : foreign)
+            QVERIFY2(!header.contains(flag), qPrintable(header));
+    }
 };
 
 QTEST_GUILESS_MAIN(TestCliHostileOutput)
