@@ -73,6 +73,12 @@ Run runWithoutDisplay(const QStringList &arguments, RunOptions options = {})
     return runKvscope(arguments, options);
 }
 
+QByteArray readAll(const QString &path)
+{
+    QFile file(path);
+    return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
+}
+
 } // namespace
 
 class TestCliHostileOutput : public QObject
@@ -463,6 +469,38 @@ private Q_SLOTS:
             QVERIFY2(header.contains(flag), qPrintable(header));
         for (const QString &flag : foreign)
             QVERIFY2(!header.contains(flag), qPrintable(header));
+    }
+
+    // --- 8. Vector output draws vectors ------------------------------------------------------
+
+    void largeVectorExportDrawsNoBitmap_data()
+    {
+        QTest::addColumn<QString>("file");
+        QTest::newRow("svg") << QStringLiteral("large.svg");
+        QTest::newRow("pdf") << QStringLiteral("large.pdf");
+    }
+
+    void largeVectorExportDrawsNoBitmap()
+    {
+        // 16384 x 8192 at 4 bytes a pixel is 512 MiB: an SVG or a PDF of that size must not
+        // allocate it (a run killed past 320 MiB; a small export takes about 40 MiB).
+        QFETCH(QString, file);
+        RunOptions options;
+        options.maxResidentBytes = qint64(320) << 20;
+        const Run run =
+            runWithoutDisplay({QStringLiteral("export"), QStringLiteral("--chart"), QStringLiteral("memory"),
+                               QStringLiteral("--out"), path(file), QStringLiteral("--width"),
+                               QStringLiteral("16384"), QStringLiteral("--height"), QStringLiteral("8192")},
+                              options);
+        QVERIFY2(!run.tooLarge && run.exitCode == 0, run.describe().constData());
+        const QByteArray drawn = readAll(path(file));
+        if (file.endsWith(QLatin1String(".svg"))) {
+            QVERIFY2(drawn.contains("<path") || drawn.contains("<polyline"), "no vector element");
+            QVERIFY2(!drawn.contains("<image"), "an embedded bitmap");
+        } else {
+            QVERIFY(drawn.startsWith("%PDF-"));
+            QVERIFY2(!drawn.contains("/Subtype /Image"), "an embedded bitmap");
+        }
     }
 };
 
