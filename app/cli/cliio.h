@@ -41,6 +41,9 @@ int finishOutput(int code);
 /// (printableText), and returns `code`.
 int fail(const QString &message, int code = Failure);
 
+/// Prints "kvscope: warning: <message>" as one line on stderr, escaped as fail() escapes.
+void warn(const QString &message);
+
 /// Whether a command takes words besides its options.
 enum class Positionals
 {

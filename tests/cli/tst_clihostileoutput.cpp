@@ -79,6 +79,20 @@ QByteArray readAll(const QString &path)
     return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
 }
 
+/// A PNG's size from its IHDR chunk (PNG specification 11.2.2), or (-1, -1).
+QSize pngSize(const QByteArray &png)
+{
+    if (!png.startsWith("\x89PNG\r\n\x1a\n") || png.mid(12, 4) != "IHDR")
+        return QSize(-1, -1);
+    const auto bigEndian = [&](qsizetype at) {
+        quint32 value = 0;
+        for (qsizetype i = 0; i < 4; ++i)
+            value = value << 8 | quint8(png.at(at + i));
+        return int(value);
+    };
+    return QSize(bigEndian(16), bigEndian(20));
+}
+
 } // namespace
 
 class TestCliHostileOutput : public QObject
@@ -501,6 +515,91 @@ private Q_SLOTS:
             QVERIFY(drawn.startsWith("%PDF-"));
             QVERIFY2(!drawn.contains("/Subtype /Image"), "an embedded bitmap");
         }
+    }
+
+    // --- 7. export checks every option given, and names those its chart does not use ---------
+
+    void exportChecksOptionsItDoesNotUse_data()
+    {
+        QTest::addColumn<QStringList>("arguments");
+        QTest::addColumn<int>("exitCode");
+        QTest::addColumn<QString>("message");
+        const auto words = [](std::initializer_list<const char *> list) {
+            QStringList out;
+            for (const char *word : list)
+                out << QLatin1String(word);
+            return out;
+        };
+        QTest::newRow("memory: quant options")
+            << words({"--chart", "memory", "--scheme", "int9", "--rows", "0"}) << 1
+            << QStringLiteral("--scheme: unknown scheme 'int9'");
+        QTest::newRow("sqnr: calc options") << words({"--chart", "sqnr", "--gpu", "nope"}) << 1
+                                            << QStringLiteral("--gpu: unknown GPU 'nope'");
+        QTest::newRow("memory: growth options")
+            << words({"--chart", "memory", "--growth-axis", "sideways"}) << 1
+            << QStringLiteral("--growth-axis: expected 'sequence' or 'batch'");
+        QTest::newRow("memory: one variant")
+            << words({"--chart", "memory", "--variant", "--kv-cache-dtype fp9"}) << 2
+            << QStringLiteral("--variant: give 2 to 4 variants, got 1");
+    }
+
+    void exportChecksOptionsItDoesNotUse()
+    {
+        QFETCH(QStringList, arguments);
+        QFETCH(int, exitCode);
+        QFETCH(QString, message);
+        const QString out = path(QStringLiteral("unused.png"));
+        QFile::remove(out);
+        const Run run = runWithoutDisplay(
+            QStringList{QStringLiteral("export"), QStringLiteral("--out"), out} + arguments);
+        QCOMPARE(run.exitCode, exitCode);
+        QVERIFY2(oneEscapedErrorLine(run, message), run.err.constData());
+        QVERIFY(!QFile::exists(out));
+    }
+
+    void exportNamesOptionsItDoesNotUse()
+    {
+        // Valid but unused: drawn all the same, with one warning line naming them in the order given.
+        const QString out = path(QStringLiteral("warned.png"));
+        const Run run = runWithoutDisplay(
+            {QStringLiteral("export"), QStringLiteral("--chart"), QStringLiteral("memory"),
+             QStringLiteral("--out"), out, QStringLiteral("--scheme"), QStringLiteral("int8"),
+             QStringLiteral("--rows"), QStringLiteral("64"), QStringLiteral("--page"), QStringLiteral("a4"),
+             QStringLiteral("--batch-size"), QStringLiteral("8")});
+        QVERIFY2(run.exitCode == 0, run.describe().constData());
+        QCOMPARE(run.err,
+                 QByteArray("kvscope: warning: --chart memory does not use --scheme, --rows, --page\n"));
+        QVERIFY(QFile::exists(out));
+    }
+
+    void reportHonoursWidthAndHeight_data()
+    {
+        QTest::addColumn<QStringList>("arguments");
+        QTest::addColumn<QSize>("size");
+        // The report's pages at 96 dpi: a slide 1920 x 1080; A4, 210 x 297 mm, 794 x 1123.
+        QTest::newRow("both") << QStringList{QStringLiteral("--width"), QStringLiteral("1000"),
+                                             QStringLiteral("--height"), QStringLiteral("1400")}
+                              << QSize(1000, 1400);
+        QTest::newRow("width of a4") << QStringList{QStringLiteral("--page"), QStringLiteral("a4"),
+                                                    QStringLiteral("--width"), QStringLiteral("900")}
+                                     << QSize(900, 1123);
+        QTest::newRow("height of a slide")
+            << QStringList{QStringLiteral("--height"), QStringLiteral("1200")} << QSize(1920, 1200);
+        QTest::newRow("page alone") << QStringList{QStringLiteral("--page"), QStringLiteral("a4")}
+                                    << QSize(794, 1123);
+    }
+
+    void reportHonoursWidthAndHeight()
+    {
+        QFETCH(QStringList, arguments);
+        QFETCH(QSize, size);
+        const QString out = path(QStringLiteral("report.png"));
+        const Run run =
+            runWithoutDisplay(QStringList{QStringLiteral("export"), QStringLiteral("--chart"),
+                                          QStringLiteral("report"), QStringLiteral("--out"), out} +
+                              arguments);
+        QVERIFY2(run.exitCode == 0 && run.err.isEmpty(), run.describe().constData());
+        QCOMPARE(pngSize(readAll(out)), size);
     }
 };
 

@@ -251,7 +251,7 @@ QSize reportPageSize(ReportPage page)
 
 QSize figureSize(const ChartEntry &entry, const FigureOptions &options)
 {
-    return entry.build ? options.size : reportPageSize(options.page);
+    return entry.build ? options.size : options.pageSize.value_or(reportPageSize(options.page));
 }
 
 void checkFigureOptions(const FigureOptions &options)
