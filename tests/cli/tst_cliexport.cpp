@@ -13,16 +13,6 @@ using namespace kvscope::test;
 
 namespace {
 
-/// Runs kvscope with no display at all: DISPLAY, WAYLAND_DISPLAY and QT_QPA_PLATFORM unset.
-Run runWithoutDisplay(const QStringList &arguments)
-{
-    RunOptions options;
-    options.unsetEnvironment = {QStringLiteral("DISPLAY"), QStringLiteral("WAYLAND_DISPLAY"),
-                                QStringLiteral("QT_QPA_PLATFORM")};
-    options.timeoutMs = 120'000;
-    return runKvscope(arguments, options);
-}
-
 QByteArray readAll(const QString &path)
 {
     QFile file(path);

@@ -65,14 +65,6 @@ bool oneEscapedErrorLine(const Run &run, const QString &message)
            forgeryIn(run.err).isEmpty() && QString::fromUtf8(run.err).contains(message);
 }
 
-Run runWithoutDisplay(const QStringList &arguments, RunOptions options = {})
-{
-    options.unsetEnvironment = {QStringLiteral("DISPLAY"), QStringLiteral("WAYLAND_DISPLAY"),
-                                QStringLiteral("QT_QPA_PLATFORM")};
-    options.timeoutMs = 120'000;
-    return runKvscope(arguments, options);
-}
-
 QByteArray readAll(const QString &path)
 {
     QFile file(path);
@@ -120,7 +112,7 @@ private Q_SLOTS:
         QVERIFY(m_dir.isValid());
     }
 
-    // --- 1. Names from a file or a folder reach stdout escaped -------------------------------
+    // --- Names from a file or a folder reach stdout escaped -------------------------------
 
     void stdoutEscapesAGgufName_data()
     {
@@ -178,7 +170,7 @@ private Q_SLOTS:
         QVERIFY2(run.out.startsWith("it's\\x1b[2J\\x0aevil on "), run.out.constData());
     }
 
-    // --- 2. Values echoed on stderr are escaped ------------------------------------------------
+    // --- Values echoed on stderr are escaped ------------------------------------------------
 
     void stderrEscapesEchoedValues_data()
     {
@@ -231,7 +223,7 @@ private Q_SLOTS:
         QVERIFY(run.out.isEmpty());
     }
 
-    // --- 3. --variant is read as a POSIX shell reads words -----------------------------------
+    // --- --variant is read as a POSIX shell reads words -----------------------------------
 
     void variantReadsQuotesAsAShellDoes_data()
     {
@@ -282,7 +274,7 @@ private Q_SLOTS:
         QVERIFY(run.out.isEmpty());
     }
 
-    // --- 4. A file size limit, and export's sizes --------------------------------------------
+    // --- A file size limit, and export's sizes --------------------------------------------
 
     void fileSizeLimitIsReportedNotFatal_data()
     {
@@ -353,7 +345,7 @@ private Q_SLOTS:
         QVERIFY(!QFile::exists(path(QStringLiteral("sized.png"))));
     }
 
-    // --- 5. Symbolic link loops, links to nothing, no terminal -------------------------------
+    // --- Symbolic link loops, links to nothing, no terminal -------------------------------
 
     void outRefusesASymbolicLinkLoop()
     {
@@ -422,7 +414,7 @@ private Q_SLOTS:
                  run.err.constData());
     }
 
-    // --- 6. An empty --vllm-version is no release --------------------------------------------
+    // --- An empty --vllm-version is no release --------------------------------------------
 
     void emptyVllmVersionIsRefused_data()
     {
@@ -445,7 +437,7 @@ private Q_SLOTS:
         QVERIFY(run.out.isEmpty());
     }
 
-    // --- 9. calc's table names the engine's own flags ----------------------------------------
+    // --- calc's table names the engine's own flags ----------------------------------------
 
     void tableHeaderNamesTheEnginesFlags_data()
     {
@@ -485,7 +477,7 @@ private Q_SLOTS:
             QVERIFY2(!header.contains(flag), qPrintable(header));
     }
 
-    // --- 8. Vector output draws vectors ------------------------------------------------------
+    // --- Vector output draws vectors ------------------------------------------------------
 
     void largeVectorExportDrawsNoBitmap_data()
     {
@@ -517,7 +509,7 @@ private Q_SLOTS:
         }
     }
 
-    // --- 7. export checks every option given, and names those its chart does not use ---------
+    // --- export checks every option given, and names those its chart does not use ---------
 
     void exportChecksOptionsItDoesNotUse_data()
     {

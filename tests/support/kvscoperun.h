@@ -126,4 +126,14 @@ inline Run runKvscope(const QStringList &arguments, const RunOptions &options = 
     return run;
 }
 
+/// runKvscope() with no display at all: DISPLAY, WAYLAND_DISPLAY and QT_QPA_PLATFORM unset,
+/// as a script on a server runs it; two minutes to finish.
+inline Run runWithoutDisplay(const QStringList &arguments, RunOptions options = {})
+{
+    options.unsetEnvironment << QStringLiteral("DISPLAY") << QStringLiteral("WAYLAND_DISPLAY")
+                             << QStringLiteral("QT_QPA_PLATFORM");
+    options.timeoutMs = 120'000;
+    return runKvscope(arguments, options);
+}
+
 } // namespace kvscope::test
