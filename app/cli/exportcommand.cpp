@@ -99,7 +99,7 @@ struct ExportOptions
 /// naming the real limit (a value past 2^63 too), as --size's is: throws UsageFailure.
 int parseSizeOption(const QCommandLineParser &parser, const QCommandLineOption &option, int maximum)
 {
-    const QString flag = QStringLiteral("--") + option.names().constFirst();
+    const QString flag = flagForKey(option.names().constFirst());
     const QString text = parser.value(option);
     try {
         return int(parseInteger(text, flag, 1, maximum,
@@ -215,15 +215,20 @@ std::optional<int> checkUnusedOptions(const ChartEntry &entry, const QCommandLin
     const QStringList unused = unusedOptions(entry, parser, o, quantOptions);
     if (unused.isEmpty())
         return std::nullopt;
-    const Scenario base = scenarioOptions.scenario(parser); // calc's options
-    quantizationChoices(parser, quantOptions, groupSize, QuantizationChoices());
+    // Each group as the charts that draw from it read it; the chart's own are read as it is drawn.
+    const bool quantizationChart = entry.inputs == ChartInputs::Quantization;
+    if (quantizationChart)
+        scenarioOptions.scenario(parser);
+    else
+        quantizationChoices(parser, quantOptions, groupSize, QuantizationChoices());
     if (parser.isSet(o.growthAxis))
         parseGrowthAxis(parser.value(o.growthAxis), QStringLiteral("--growth-axis"));
     if (parser.isSet(o.growthScale))
         parseAxisScale(parser.value(o.growthScale), QStringLiteral("--growth-scale"));
     if (parser.isSet(o.variant) && entry.inputs != ChartInputs::Comparison) {
         int exitCode = Success;
-        if (!comparisonColumns(scenarioOptions, base, parser.values(o.variant), exitCode))
+        if (!comparisonColumns(scenarioOptions, scenarioOptions.scenario(parser), parser.values(o.variant),
+                               exitCode))
             return exitCode;
     }
     warn(QStringLiteral("--chart %1 does not use %2")
