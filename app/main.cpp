@@ -10,12 +10,14 @@
 #include "app/startupprobe.h"
 #include "core/common/error.h"
 #include "core/common/imagesize.h"
+#include "core/common/regularfile.h"
 #include "core/plan/planner.h"
 #include "ui/state/appsettings.h"
 #include "ui/state/translations.h"
 #include "ui/style/theme.h"
 #include "ui/window/mainwindow.h"
 
+#include <csignal>
 #include <cstdio>
 #include <optional>
 
@@ -67,6 +69,11 @@ QStringList argumentList(int argc, char *argv[])
 
 int main(int argc, char *argv[])
 {
+#if defined(Q_OS_UNIX)
+    // A write past `ulimit -f` then fails with EFBIG, reported as any short write (exit 1),
+    // instead of SIGXFSZ ending kvscope with no message.
+    std::signal(SIGXFSZ, SIG_IGN);
+#endif
     const QStringList arguments = argumentList(argc, argv);
     const QString first = arguments.value(1);
     if (kvscope::cli::commandDrawsCharts(first)) {
@@ -137,8 +144,12 @@ int main(int argc, char *argv[])
         kvscope::cli::writeOut(QStringLiteral("kvscope %1\n").arg(kvscope::versionText()));
         return kvscope::cli::finishOutput(kvscope::cli::Success);
     }
-    // A word that is no command and no file is most likely a mistyped command.
     const QStringList files = parser.positionalArguments();
+    // A link that leads nowhere is a file named on purpose: say what it is.
+    if (!files.isEmpty() && kvscope::isBrokenSymlink(kvscope::fileKind(files.first())))
+        return kvscope::cli::fail(
+            QStringLiteral("%1: %2").arg(files.first(), kvscope::describePath(files.first())));
+    // A word that is no command and no file is most likely a mistyped command.
     if (!files.isEmpty() && !QFileInfo::exists(files.first()))
         return kvscope::cli::fail(
             QStringLiteral("unknown command '%1', and no file or folder of that name (try --help)")

@@ -182,25 +182,30 @@ enum GgmlId : quint32
 /// A two-layer Llama-shaped GGUF (h 256, 4 heads / 2 KV heads of 64, FFN 512,
 /// vocab 1000) in Q4_K / Q6_K / Q8_0 / F16 / F32. Byte sizes by hand from
 /// ggml-common.h blocks: Q4_K 144 B and Q6_K 210 B per 256 values, Q8_0 34 B
-/// per 32, F16 2 B, F32 4 B.
-inline GgufWriter tinyLlamaGguf()
+/// per 32, F16 2 B, F32 4 B. `name` is general.name; `architecture` is
+/// general.architecture and the prefix of the model's keys.
+inline GgufWriter tinyLlamaGguf(const QString &name = QStringLiteral("Tiny Llama"),
+                                const QString &architecture = QStringLiteral("llama"))
 {
     GgufWriter w;
     QStringList tokens;
     for (int i = 0; i < 1000; ++i)
         tokens << QStringLiteral("t%1").arg(i);
-    w.string(QStringLiteral("general.architecture"), QStringLiteral("llama"))
-        .string(QStringLiteral("general.name"), QStringLiteral("Tiny Llama"))
+    const auto key = [&](const char *suffix) {
+        return architecture + QLatin1Char('.') + QLatin1String(suffix);
+    };
+    w.string(QStringLiteral("general.architecture"), architecture)
+        .string(QStringLiteral("general.name"), name)
         .u32(QStringLiteral("general.file_type"), 15) // LLAMA_FTYPE_MOSTLY_Q4_K_M
         .u32(QStringLiteral("general.alignment"), 32)
-        .u32(QStringLiteral("llama.block_count"), 2)
-        .u32(QStringLiteral("llama.context_length"), 4096)
-        .u32(QStringLiteral("llama.embedding_length"), 256)
-        .u32(QStringLiteral("llama.feed_forward_length"), 512)
-        .u32(QStringLiteral("llama.attention.head_count"), 4)
-        .u32(QStringLiteral("llama.attention.head_count_kv"), 2)
-        .u32(QStringLiteral("llama.rope.dimension_count"), 64)
-        .f32(QStringLiteral("llama.attention.layer_norm_rms_epsilon"), 1e-5f)
+        .u32(key("block_count"), 2)
+        .u32(key("context_length"), 4096)
+        .u32(key("embedding_length"), 256)
+        .u32(key("feed_forward_length"), 512)
+        .u32(key("attention.head_count"), 4)
+        .u32(key("attention.head_count_kv"), 2)
+        .u32(key("rope.dimension_count"), 64)
+        .f32(key("attention.layer_norm_rms_epsilon"), 1e-5f)
         .stringArray(QStringLiteral("tokenizer.ggml.tokens"), tokens);
     w.tensor(QStringLiteral("token_embd.weight"), {256, 1000}, GgmlQ4_K, 1000 * 144)
         .tensor(QStringLiteral("output_norm.weight"), {256}, GgmlF32, 256 * 4)

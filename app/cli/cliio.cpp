@@ -21,6 +21,17 @@ std::optional<QString> &outputFailure()
     return failure;
 }
 
+/// "kvscope: <kind>: <message>" as one line on stderr. Escaped, not only simplified: a value
+/// echoed back (an option's text, Qt's "Unknown option 'X'") could otherwise retitle the
+/// terminal, clear it or start a forged line.
+void printLine(const QString &kind, const QString &message)
+{
+    const QString line = printableText(message).simplified();
+    const QByteArray utf8 = QStringLiteral("kvscope: %1: %2\n").arg(kind, line).toUtf8();
+    std::fwrite(utf8.constData(), 1, size_t(utf8.size()), stderr);
+    std::fflush(stderr);
+}
+
 } // namespace
 
 void writeOut(const QString &text)
@@ -46,11 +57,13 @@ int finishOutput(int code)
 
 int fail(const QString &message, int code)
 {
-    QString line = message.simplified();
-    const QByteArray utf8 = (QStringLiteral("kvscope: error: ") + line + QLatin1Char('\n')).toUtf8();
-    std::fwrite(utf8.constData(), 1, size_t(utf8.size()), stderr);
-    std::fflush(stderr);
+    printLine(QStringLiteral("error"), message);
     return code;
+}
+
+void warn(const QString &message)
+{
+    printLine(QStringLiteral("warning"), message);
 }
 
 std::optional<CommandLineStop> checkCommandLine(QCommandLineParser &parser, const QStringList &arguments,

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "core/common/error.h"
+
 #include <optional>
 
 #include <QString>
@@ -18,6 +20,14 @@ enum ExitCode
     UsageError = 2
 };
 
+/// A kvscope::Error that is a usage error (exit 2) rather than a failure (exit 1): an export
+/// size beyond the bounds, as --size's is.
+class UsageFailure : public Error
+{
+public:
+    using Error::Error;
+};
+
 /// Writes text to stdout in UTF-8, all at once (so output is never partial).
 /// A failed write is remembered for finishOutput(); later writes are skipped.
 void writeOut(const QString &text);
@@ -27,8 +37,12 @@ void writeOut(const QString &text);
 /// final flush failed (a full disk, a closed pipe) after a success.
 int finishOutput(int code);
 
-/// Prints "kvscope: error: <message>" as one line on stderr and returns `code`.
+/// Prints "kvscope: error: <message>" as one line on stderr, its control characters escaped
+/// (printableText), and returns `code`.
 int fail(const QString &message, int code = Failure);
+
+/// Prints "kvscope: warning: <message>" as one line on stderr, escaped as fail() escapes.
+void warn(const QString &message);
 
 /// Whether a command takes words besides its options.
 enum class Positionals

@@ -2,6 +2,7 @@
 #include "app/cli/comparetext.h"
 
 #include "app/cli/plantext.h"
+#include "core/common/error.h"
 #include "core/common/units.h"
 
 #include <algorithm>
@@ -98,27 +99,27 @@ void accuracySection(QString &out, const Comparison &comparison)
     for (const ComparedColumn &c : comparison.columns) {
         const WeightAccuracy &w = c.accuracy.weights;
         const KvAccuracy &kv = c.accuracy.kv;
-        out += QStringLiteral("  %1\n").arg(c.label);
-        out += QStringLiteral("    weights   %1: %2\n")
-                   .arg(w.format, w.lossless ? QStringLiteral("lossless")
-                                  : w.error  ? errorText(*w.error)
-                                             : QStringLiteral("not modelled"));
+        out += printableLine(QStringLiteral("  %1").arg(c.label));
+        out += printableLine(QStringLiteral("    weights   %1: %2")
+                                 .arg(w.format, w.lossless ? QStringLiteral("lossless")
+                                                : w.error  ? errorText(*w.error)
+                                                           : QStringLiteral("not modelled")));
         if (!kv.lossless && (kv.keys || kv.values)) {
             if (kv.keys)
-                out += QStringLiteral("    keys      %1\n").arg(errorText(*kv.keys));
+                out += printableLine(QStringLiteral("    keys      %1").arg(errorText(*kv.keys)));
             if (kv.values)
-                out += QStringLiteral("    values    %1\n").arg(errorText(*kv.values));
+                out += printableLine(QStringLiteral("    values    %1").arg(errorText(*kv.values)));
             if (kv.calibratedCombinedSqnrDb)
                 out += QStringLiteral("    KV with a calibrated amax scale: %1 dB (engine's scale: %2 dB)\n")
                            .arg(*kv.calibratedCombinedSqnrDb, 0, 'f', 2)
                            .arg(kv.combinedSqnrDb.value_or(0), 0, 'f', 2);
         } else {
-            out += QStringLiteral("    KV cache  %1: %2\n")
-                       .arg(dtypeName(kv.dtype),
-                            kv.lossless ? QStringLiteral("lossless") : QStringLiteral("not modelled"));
+            out += printableLine(QStringLiteral("    KV cache  %1: %2")
+                                     .arg(dtypeName(kv.dtype), kv.lossless ? QStringLiteral("lossless")
+                                                                           : QStringLiteral("not modelled")));
         }
         for (const QString &note : w.notes + kv.notes + c.notes)
-            out += QStringLiteral("    note: %1\n").arg(note);
+            out += printableLine(QStringLiteral("    note: %1").arg(note));
         for (const AccuracyTensor *t : {&w.tensor, &kv.keyTensor, &kv.valueTensor})
             if (t->rows > 0 && !tensors.contains(tensorText(*t)))
                 tensors << tensorText(*t);
@@ -128,7 +129,7 @@ void accuracySection(QString &out, const Comparison &comparison)
     }
     out += QStringLiteral("  simulated on:\n");
     for (const QString &t : std::as_const(tensors))
-        out += QStringLiteral("    %1\n").arg(t);
+        out += printableLine(QStringLiteral("    %1").arg(t));
 }
 
 void publishedSection(QString &out, const Comparison &comparison)
@@ -150,7 +151,8 @@ void publishedSection(QString &out, const Comparison &comparison)
     if (lines.isEmpty())
         return;
     out += QStringLiteral("\nPublished results for these formats (what real evaluations found)\n");
-    out += lines.join(QLatin1Char('\n')) + QLatin1Char('\n');
+    for (const QString &line : std::as_const(lines))
+        out += printableLine(line);
 }
 
 } // namespace
@@ -158,10 +160,10 @@ void publishedSection(QString &out, const Comparison &comparison)
 QString comparisonAsText(const Comparison &comparison)
 {
     const MemoryPlan &first = comparison.columns.first().plan;
-    QString out = QStringLiteral("%1 on %2 x %3, batch %4 x %5 tokens\n")
-                      .arg(first.modelName, first.gpuName)
-                      .arg(first.tensorParallelSize)
-                      .arg(formatCount(first.batchSize), formatCount(first.seqLen));
+    QString out = printableLine(QStringLiteral("%1 on %2 x %3, batch %4 x %5 tokens")
+                                    .arg(first.modelName, first.gpuName)
+                                    .arg(first.tensorParallelSize)
+                                    .arg(formatCount(first.batchSize), formatCount(first.seqLen)));
     out += QStringLiteral("%1 Differences are to the first column; * marks the best of a row.\n\n")
                .arg(unitsConvention());
 
@@ -170,13 +172,17 @@ QString comparisonAsText(const Comparison &comparison)
     int labelWidth = 0;
     for (const CompareRow &row : comparison.rows)
         labelWidth = std::max(labelWidth, int(compareRowLabel(row.id).size()));
+    // Labels and cells escaped before they are measured: a column is as wide as it is shown.
+    QStringList labels;
     QList<int> widths;
-    for (const ComparedColumn &c : comparison.columns)
-        widths << int(c.label.size());
+    for (const ComparedColumn &c : comparison.columns) {
+        labels << printableText(c.label);
+        widths << int(labels.constLast().size());
+    }
     for (const CompareRow &row : comparison.rows) {
         QStringList texts;
         for (qsizetype i = 0; i < row.cells.size(); ++i) {
-            QString text = cellText(row, row.cells.at(i), i == 0);
+            QString text = printableText(cellText(row, row.cells.at(i), i == 0));
             if (row.best.contains(int(i)))
                 text += QStringLiteral(" *");
             widths[i] = std::max(widths.at(i), int(text.size()));
@@ -186,7 +192,7 @@ QString comparisonAsText(const Comparison &comparison)
     }
     QString header(labelWidth + 2, QLatin1Char(' '));
     for (qsizetype i = 0; i < comparison.columns.size(); ++i)
-        header += comparison.columns.at(i).label.leftJustified(widths.at(i) + 3);
+        header += labels.at(i).leftJustified(widths.at(i) + 3);
     out += withoutTrailingBlanks(header) + QLatin1Char('\n');
     for (qsizetype r = 0; r < comparison.rows.size(); ++r) {
         QString line = compareRowLabel(comparison.rows.at(r).id).leftJustified(labelWidth + 2);

@@ -10,6 +10,8 @@
 #include "core/analysis/fixes.h"
 #include "core/common/atomicfile.h"
 #include "core/common/error.h"
+#include "core/common/integertext.h"
+#include "core/common/scenariofield.h"
 #include "core/document/scenariofile.h"
 #include "core/library/library.h"
 #include "core/plan/planner.h"
@@ -20,6 +22,8 @@
 #include "ui/quantization/quantizationview.h"
 #include "ui/state/quantsettings.h"
 #include "ui/state/translations.h"
+
+#include <algorithm>
 
 #include <QCommandLineParser>
 
@@ -91,12 +95,21 @@ struct ExportOptions
     }
 };
 
-int parseSide(const QString &text, const QString &option)
+/// A size option (--width, --height, --scale) from 1 to `maximum`. Beyond it a usage error
+/// naming the real limit (a value past 2^63 too), as --size's is: throws UsageFailure.
+int parseSizeOption(const QCommandLineParser &parser, const QCommandLineOption &option, int maximum)
 {
-    const std::int64_t value = parsePositive(text, option);
-    if (value > MaxFigureSide)
-        throw Error(QStringLiteral("%1: %2 is more than %3 pixels").arg(option, text).arg(MaxFigureSide));
-    return int(value);
+    const QString flag = flagForKey(option.names().constFirst());
+    const QString text = parser.value(option);
+    try {
+        return int(parseInteger(text, flag, 1, maximum,
+                                QStringLiteral("%1: must be an integer from 1 to %2, got '%3'")
+                                    .arg(flag)
+                                    .arg(maximum)
+                                    .arg(text)));
+    } catch (const Error &error) {
+        throw UsageFailure(error.message());
+    }
 }
 
 /// --format when given (it must name a format), else --out's extension; --out - needs --format.
@@ -118,14 +131,9 @@ FigureFormat outputFormat(const QCommandLineParser &parser, const ExportOptions 
 FigureOptions figureOptions(const QCommandLineParser &parser, const ExportOptions &o)
 {
     FigureOptions options;
-    options.size = QSize(parseSide(parser.value(o.width), QStringLiteral("--width")),
-                         parseSide(parser.value(o.height), QStringLiteral("--height")));
-    const std::int64_t scale = parsePositive(parser.value(o.scale), QStringLiteral("--scale"));
-    if (scale > MaxFigureScale)
-        throw Error(QStringLiteral("--scale: must be from 1 to %1, got '%2'")
-                        .arg(MaxFigureScale)
-                        .arg(parser.value(o.scale)));
-    options.scale = int(scale);
+    options.size = QSize(parseSizeOption(parser, o.width, MaxFigureSide),
+                         parseSizeOption(parser, o.height, MaxFigureSide));
+    options.scale = parseSizeOption(parser, o.scale, MaxFigureScale);
     const QString theme = parser.value(o.theme);
     if (theme != QLatin1String("light") && theme != QLatin1String("dark"))
         throw Error(QStringLiteral("--theme: expected light or dark, got '%1'").arg(theme));
@@ -135,7 +143,97 @@ FigureOptions figureOptions(const QCommandLineParser &parser, const ExportOption
     if (page != QLatin1String("slide") && page != QLatin1String("a4"))
         throw Error(QStringLiteral("--page: expected slide or a4, got '%1'").arg(page));
     options.page = page == QLatin1String("a4") ? ReportPage::A4 : ReportPage::Slide;
+    // The report is its page's size unless a side is given.
+    if (parser.isSet(o.width) || parser.isSet(o.height)) {
+        QSize report = reportPageSize(options.page);
+        if (parser.isSet(o.width))
+            report.setWidth(options.size.width());
+        if (parser.isSet(o.height))
+            report.setHeight(options.size.height());
+        options.pageSize = report;
+    }
     return options;
+}
+
+/// The entry's figure within kvscope's bounds (checkFigureOptions), checked before any work:
+/// beyond them a usage error, as --size's is. Throws UsageFailure.
+void checkFigureSize(const ChartEntry &entry, FigureOptions options)
+{
+    options.size = figureSize(entry, options);
+    try {
+        checkFigureOptions(options);
+    } catch (const Error &error) {
+        throw UsageFailure(error.message());
+    }
+}
+
+/// Whether `entry` draws from the option `name` (as the parser names it). The figure's and the
+/// file's options (size, theme, language, --scenario, --group-size...) serve every chart.
+bool chartUses(const ChartEntry &entry, const QString &name, const ExportOptions &o,
+               const QuantOptions &quantOptions)
+{
+    const QString chart = QLatin1String(entry.name);
+    const auto is = [&](const QCommandLineOption &option) { return option.names().contains(name); };
+    const QList<QCommandLineOption> simulation = quantOptions.simulation();
+    if (name == fileKey(ScenarioField::GroupSize))
+        return true; // the checkpoint's group, or the simulated one
+    if (findScenarioOption(name))
+        return entry.inputs != ChartInputs::Quantization;
+    if (std::any_of(simulation.begin(), simulation.end(), is))
+        return entry.inputs == ChartInputs::Quantization;
+    if (is(o.variant))
+        return entry.inputs == ChartInputs::Comparison;
+    if (is(o.growthAxis) || is(o.growthScale) || is(o.counterfactuals))
+        return chart == QLatin1String("growth") || !entry.build; // the report draws the growth chart
+    if (is(o.page))
+        return !entry.build;
+    if (is(o.relativeError))
+        return chart == QLatin1String("error-histogram");
+    if (is(o.linearCounts))
+        return chart == QLatin1String("error-histogram") || chart == QLatin1String("values");
+    return true;
+}
+
+/// The options given that `entry` does not draw from, as flags, in the order given.
+QStringList unusedOptions(const ChartEntry &entry, const QCommandLineParser &parser, const ExportOptions &o,
+                          const QuantOptions &quantOptions)
+{
+    QStringList unused;
+    for (const QString &name : parser.optionNames())
+        if (!chartUses(entry, name, o, quantOptions) && !unused.contains(flagForKey(name)))
+            unused << flagForKey(name);
+    return unused;
+}
+
+/// Checks the options given that `entry` does not draw from as if it did, so that a mistake in
+/// one is an error whatever the chart, then names them in one warning. Throws kvscope::Error;
+/// returns the exit code of a refused --variant.
+std::optional<int> checkUnusedOptions(const ChartEntry &entry, const QCommandLineParser &parser,
+                                      const ExportOptions &o, const ScenarioOptions &scenarioOptions,
+                                      const QuantOptions &quantOptions, const QCommandLineOption &groupSize)
+{
+    const QStringList unused = unusedOptions(entry, parser, o, quantOptions);
+    if (unused.isEmpty())
+        return std::nullopt;
+    // Each group as the charts that draw from it read it; the chart's own are read as it is drawn.
+    const bool quantizationChart = entry.inputs == ChartInputs::Quantization;
+    if (quantizationChart)
+        scenarioOptions.scenario(parser);
+    else
+        quantizationChoices(parser, quantOptions, groupSize, QuantizationChoices());
+    if (parser.isSet(o.growthAxis))
+        parseGrowthAxis(parser.value(o.growthAxis), QStringLiteral("--growth-axis"));
+    if (parser.isSet(o.growthScale))
+        parseAxisScale(parser.value(o.growthScale), QStringLiteral("--growth-scale"));
+    if (parser.isSet(o.variant) && entry.inputs != ChartInputs::Comparison) {
+        int exitCode = Success;
+        if (!comparisonColumns(scenarioOptions, scenarioOptions.scenario(parser), parser.values(o.variant),
+                               exitCode))
+            return exitCode;
+    }
+    warn(QStringLiteral("--chart %1 does not use %2")
+             .arg(QLatin1String(entry.name), unused.join(QStringLiteral(", "))));
+    return std::nullopt;
 }
 
 /// The chart's source from the scenario file (if any) with the command line's options over it.
@@ -257,7 +355,11 @@ int runExport(const QStringList &arguments)
         const QString path = parser.value(o.out);
         const FigureFormat format = outputFormat(parser, o); // a wrong format fails before any work
         const FigureOptions options = figureOptions(parser, o);
+        checkFigureSize(*entry, options);
         const QCommandLineOption groupSize(QStringLiteral("group-size"), QString(), QStringLiteral("n"));
+        if (const std::optional<int> refused =
+                checkUnusedOptions(*entry, parser, o, scenarioOptions, quantOptions, groupSize))
+            return *refused;
         ChartSource source = chartSource(*entry, parser, o, scenarioOptions, quantOptions, groupSize);
         if (entry->inputs == ChartInputs::Comparison && !source.comparison) {
             int exitCode = Success;
@@ -270,6 +372,8 @@ int runExport(const QStringList &arguments)
         }
         exportFigure(path, format, *entry, source, options);
         return Success;
+    } catch (const UsageFailure &error) {
+        return fail(error.message(), UsageError);
     } catch (const Error &error) {
         return fail(error.message());
     }

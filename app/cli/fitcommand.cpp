@@ -2,6 +2,7 @@
 // kvscope fit: the configurations that serve N concurrent requests of L tokens.
 #include "app/cli/cliio.h"
 #include "app/cli/commands.h"
+#include "app/cli/plantext.h"
 #include "core/analysis/fit.h"
 #include "core/common/error.h"
 #include "core/common/units.h"
@@ -47,8 +48,8 @@ QString rowText(int rank, const FitRow &row)
 
 QString resultText(const FitQuery &q, const FitResult &result, qsizetype shown)
 {
-    QString text =
-        QStringLiteral("%1 request(s)%2 of %3 on %4%5\n")
+    QString text = printableLine(
+        QStringLiteral("%1 request(s)%2 of %3 on %4%5")
             .arg(formatCount(q.concurrency),
                  q.maxModelLen > 0 ? QStringLiteral(" of %1 tokens").arg(formatCount(q.maxModelLen))
                                    : QStringLiteral(" at the longest context"),
@@ -56,9 +57,9 @@ QString resultText(const FitQuery &q, const FitResult &result, qsizetype shown)
                  q.base.engine == Engine::Sglang ? QStringLiteral("SGLang") : QStringLiteral("vLLM"),
                  q.base.engine == Engine::Vllm
                      ? QLatin1Char(' ') + resolveVllmVersion(q.base.vllmVersion).profile->since.text()
-                     : QString());
+                     : QString()));
     if (result.fits.isEmpty())
-        return text + result.reason + QLatin1Char('\n');
+        return text + printableLine(result.reason);
     text += QStringLiteral(" #  GPUs                  weights       KV cache   max len  requests"
                            "    KV tokens   headroom  decode/s\n");
     for (qsizetype i = 0; i < std::min(shown, result.fits.size()); ++i)

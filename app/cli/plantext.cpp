@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: MIT
 #include "app/cli/plantext.h"
 
+#include "core/common/error.h"
+#include "core/common/scenariofield.h"
 #include "core/common/units.h"
+#include "core/engine/engine.h"
 #include "core/plan/speed.h"
 #include "core/scenario/scenario.h"
 
@@ -18,18 +21,20 @@ QString percentOf(std::int64_t part, std::int64_t whole)
     return QString::number(100.0 * double(part) / double(whole), 'f', 1) + QStringLiteral(" %");
 }
 
+/// Lines of text whose parts may come from a file (a model's name, a note naming
+/// it): each is escaped (printableText), so no part can move the cursor or start a line.
 class TextTable
 {
 public:
-    void heading(const QString &text) { m_text += QLatin1Char('\n') + text + QLatin1Char('\n'); }
+    void heading(const QString &text) { m_text += QLatin1Char('\n') + printableLine(text); }
     void row(const QString &label, const QString &value, const QString &detail = {})
     {
-        m_text += QStringLiteral("  ") + label.leftJustified(26) + value.rightJustified(16);
+        QString text = QStringLiteral("  ") + label.leftJustified(26) + value.rightJustified(16);
         if (!detail.isEmpty())
-            m_text += QStringLiteral("   ") + detail;
-        m_text += QLatin1Char('\n');
+            text += QStringLiteral("   ") + detail;
+        m_text += printableLine(text);
     }
-    void line(const QString &text) { m_text += text + QLatin1Char('\n'); }
+    void line(const QString &text) { m_text += printableLine(text); }
     QString text() const { return m_text; }
 
 private:
@@ -86,7 +91,34 @@ void speedSection(TextTable &t, const MemoryPlan &p)
                    formatCount(std::llround(s.bandwidthGBs))));
 }
 
+/// The engine's settings in its own flags: vLLM's --gpu-memory-utilization, --max-model-len and
+/// --block-size, SGLang's --mem-fraction-static, --context-length and --page-size.
+QString settingsLine(const MemoryPlan &p)
+{
+    const auto setting = [&](ScenarioField field, const QString &value) {
+        return optionFlag(field, p.engine) + QLatin1Char(' ') + value;
+    };
+    const bool sglang = p.engine == Engine::Sglang;
+    return QStringList{
+        setting(ScenarioField::Dtype, dtypeName(p.dtype)),
+        setting(ScenarioField::Quantization,
+                quantMethodName(p.quantization.method) +
+                    (p.quantizationFromCheckpoint ? QStringLiteral(" (from checkpoint)") : QString())),
+        setting(ScenarioField::KvCacheDtype, dtypeName(p.kvCacheDtype)),
+        sglang ? setting(ScenarioField::MemFractionStatic, formatUtilization(p.memFractionStaticPpm))
+               : setting(ScenarioField::GpuMemoryUtilization, formatUtilization(p.gpuMemoryUtilizationPpm)),
+        setting(ScenarioField::MaxModelLen, QString::number(p.maxModelLen)),
+        setting(ScenarioField::BlockSize, QString::number(p.blockSize)),
+    }
+        .join(QStringLiteral("  "));
+}
+
 } // namespace
+
+QString printableLine(const QString &text)
+{
+    return printableText(text) + QLatin1Char('\n');
+}
 
 QString formatRate(double perSecond)
 {
@@ -97,14 +129,7 @@ QString planAsText(const MemoryPlan &p)
 {
     TextTable t;
     t.line(QStringLiteral("%1 on %2 x %3").arg(p.modelName, p.gpuName).arg(p.tensorParallelSize));
-    t.line(
-        QStringLiteral("--dtype %1  --quantization %2%3  --kv-cache-dtype %4  --gpu-memory-utilization %5  "
-                       "--max-model-len %6  --block-size %7")
-            .arg(dtypeName(p.dtype), quantMethodName(p.quantization.method),
-                 p.quantizationFromCheckpoint ? QStringLiteral(" (from checkpoint)") : QString(),
-                 dtypeName(p.kvCacheDtype), formatUtilization(p.gpuMemoryUtilizationPpm))
-            .arg(p.maxModelLen)
-            .arg(p.blockSize));
+    t.line(settingsLine(p));
 
     t.heading(QStringLiteral("Model"));
     t.row(QStringLiteral("parameters, total"), formatCount(p.params.total));
@@ -149,13 +174,15 @@ QString planAsText(const MemoryPlan &p)
     const bool sglang = p.engine == Engine::Sglang;
     if (sglang)
         t.row(QStringLiteral("budget"), formatGiB(p.budgetBytes),
-              QStringLiteral("x %1 (--mem-fraction-static) of the %2 free after the CUDA context")
+              QStringLiteral("x %1 (%2) of the %3 free after the CUDA context")
                   .arg(formatUtilization(p.memFractionStaticPpm),
+                       sglangFlag(ScenarioField::MemFractionStatic),
                        formatGiB(p.gpuMemoryBytes - p.preloadBytes)));
     else
         t.row(QStringLiteral("budget"), formatGiB(p.budgetBytes),
-              QStringLiteral("x %1 (--gpu-memory-utilization)")
-                  .arg(formatUtilization(p.gpuMemoryUtilizationPpm)));
+              QStringLiteral("x %1 (%2)")
+                  .arg(formatUtilization(p.gpuMemoryUtilizationPpm),
+                       optionFlag(ScenarioField::GpuMemoryUtilization)));
     t.row(QStringLiteral("weights"), formatGiB(p.weights.bytesPerGpu),
           percentOf(p.weights.bytesPerGpu, p.budgetBytes) +
               (p.weights.budgetUsesMeasured ? QStringLiteral(", measured from checkpoint")

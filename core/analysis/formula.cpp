@@ -2,6 +2,7 @@
 #include "core/analysis/formula.h"
 
 #include "core/common/checked.h"
+#include "core/common/error.h"
 #include "core/common/scenariofield.h"
 #include "core/common/units.h"
 #include "core/plan/kvcache.h"
@@ -773,7 +774,7 @@ QString FormulaSheet::text() const
     for (qsizetype i = 0; i < lines.size(); ++i) {
         if (i > 0 && lines.at(i).section != lines.at(i - 1).section)
             out << QString();
-        out << lines.at(i).text();
+        out << printableText(lines.at(i).text()); // a line may name the model, from its file
     }
     return out.join(QLatin1Char('\n')) + QLatin1Char('\n');
 }

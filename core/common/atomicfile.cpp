@@ -13,6 +13,7 @@
 #if defined(Q_OS_UNIX)
 #include <fcntl.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 #endif
 
@@ -86,6 +87,21 @@ bool isStandardOutput(const QString &path)
            target.st_ino == output.st_ino;
 }
 
+/// Why opening `path` for writing failed with ENXIO: a FIFO that no program reads, or
+/// /dev/tty (character device 5, 0) in a process without a controlling terminal.
+QString noReaderReason(const QString &path)
+{
+    struct stat status
+    {
+    };
+    if (::stat(QFile::encodeName(path).constData(), &status) == 0 && S_ISCHR(status.st_mode) &&
+        status.st_rdev == makedev(5, 0))
+        return QStringLiteral("no controlling terminal");
+    if (fileKind(path) == FileKind::Fifo)
+        return QStringLiteral("a FIFO that no program reads");
+    return qt_error_string(ENXIO);
+}
+
 /// A character device or a FIFO, written where it is: opened without
 /// blocking (a FIFO with no reader is refused, not waited for).
 void writeSpecialFile(const QString &path, const QByteArray &contents)
@@ -93,8 +109,7 @@ void writeSpecialFile(const QString &path, const QByteArray &contents)
     const int fd = ::open(QFile::encodeName(path).constData(), O_WRONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
     if (fd < 0) {
         const int error = errno;
-        cannotWrite(path,
-                    error == ENXIO ? QStringLiteral("a FIFO that no program reads") : qt_error_string(error));
+        cannotWrite(path, error == ENXIO ? noReaderReason(path) : qt_error_string(error));
     }
     struct stat status
     {
@@ -142,7 +157,10 @@ void writeFileAtomically(const QString &path, const QByteArray &contents)
     switch (kind) {
     case FileKind::Missing:
     case FileKind::Regular:
+    case FileKind::DanglingSymlink: // the file the link names is made, as a shell's > makes it
         return saveRegularFile(path, contents);
+    case FileKind::SymlinkLoop: // renaming over it would replace the link with a file
+        cannotWrite(path, fileKindName(kind));
 #if defined(Q_OS_UNIX)
     case FileKind::CharacterDevice:
     case FileKind::Fifo:

@@ -3,13 +3,18 @@
 
 namespace kvscope {
 
+bool isPrintable(QChar c)
+{
+    // A surrogate is half of a character beyond U+FFFF, printable as a pair.
+    return c.isPrint() || c.isSurrogate();
+}
+
 QString printableText(const QString &text)
 {
     QString shown;
     shown.reserve(text.size());
     for (const QChar c : text) {
-        // A surrogate is half of a character beyond U+FFFF, printable as a pair.
-        if (c.isPrint() || c.isSurrogate())
+        if (isPrintable(c))
             shown += c;
         else if (c.unicode() < 0x100)
             shown += QStringLiteral("\\x%1").arg(c.unicode(), 2, 16, QLatin1Char('0'));

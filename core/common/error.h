@@ -8,6 +8,9 @@
 
 namespace kvscope {
 
+/// Whether a terminal shows `c` as it is (a surrogate counts: half of a printable pair).
+bool isPrintable(QChar c);
+
 /// `text` with every character a terminal would act on or not show (NUL, ESC, DEL, a
 /// line break) written as an escape: \x00 below U+0100, \u2028 above. Bytes read from a
 /// hostile file reach messages through it.

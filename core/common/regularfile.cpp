@@ -60,9 +60,15 @@ FileKind fileKind(const QString &path)
     struct stat status
     {
     };
-    if (::stat(QFile::encodeName(path).constData(), &status) != 0)
-        return FileKind::Missing;
-    return kindOf(status.st_mode);
+    const QByteArray name = QFile::encodeName(path);
+    if (::stat(name.constData(), &status) == 0)
+        return kindOf(status.st_mode);
+    if (errno == ELOOP)
+        return FileKind::SymlinkLoop;
+    // The name is there, but what it leads to is not.
+    if (::lstat(name.constData(), &status) == 0 && S_ISLNK(status.st_mode))
+        return FileKind::DanglingSymlink;
+    return FileKind::Missing;
 #else
     const QFileInfo info(path);
     if (!info.exists())
@@ -77,6 +83,8 @@ namespace {
 
 const EnumSpelling<FileKind> fileKindNames[] = {
     {FileKind::Missing, "missing"},
+    {FileKind::SymlinkLoop, "a symbolic link loop"},
+    {FileKind::DanglingSymlink, "a symbolic link to a missing target"},
     {FileKind::Regular, "a regular file"},
     {FileKind::Directory, "a folder"},
     {FileKind::CharacterDevice, "a character device"},
@@ -93,10 +101,25 @@ QString fileKindName(FileKind kind)
     return enumName(fileKindNames, kind);
 }
 
+QString describePath(const QString &path)
+{
+    const FileKind kind = fileKind(path);
+    if (kind == FileKind::DanglingSymlink)
+        return QStringLiteral("%1 (%2)").arg(fileKindName(kind), QFile::symLinkTarget(path));
+    return fileKindName(kind);
+}
+
+bool isBrokenSymlink(FileKind kind)
+{
+    return kind == FileKind::SymlinkLoop || kind == FileKind::DanglingSymlink;
+}
+
 void openRegularFile(QFile &file, const QString &path)
 {
     // Looked at before opening: opening a FIFO blocks until a writer comes.
     const FileKind kind = fileKind(path);
+    if (isBrokenSymlink(kind))
+        refuse(path, describePath(path));
     if (kind != FileKind::Regular && kind != FileKind::Missing)
         refuseIrregular(path, kind);
 #if defined(Q_OS_UNIX)

@@ -15,6 +15,8 @@ namespace kvscope {
 enum class FileKind
 {
     Missing,
+    SymlinkLoop,     ///< links that lead back to themselves (ELOOP)
+    DanglingSymlink, ///< a link to a name that does not exist
     Regular,
     Directory,
     CharacterDevice,
@@ -29,9 +31,17 @@ FileKind fileKind(const QString &path);
 /// "a FIFO", "a character device", "a folder"...: for messages.
 QString fileKindName(FileKind kind);
 
+/// What `path` names for a message: fileKindName(), and for a link to nothing its
+/// target ("a symbolic link to a missing target (/models/gone.gguf)").
+QString describePath(const QString &path);
+
+/// A link that leads nowhere: a loop, or a link to a missing name.
+bool isBrokenSymlink(FileKind kind);
+
 /// Opens `path` read-only into `file`, unless it is not a regular file:
 /// then throws kvscope::Error "<path>: not a regular file (a FIFO)" without
-/// having opened it, so nothing blocks. Other failures throw
+/// having opened it, so nothing blocks ("<path>: a symbolic link loop" for a
+/// link that leads nowhere). Other failures throw
 /// "<path>: cannot open: <reason>".
 void openRegularFile(QFile &file, const QString &path);
 

@@ -26,8 +26,8 @@ struct FieldSpelling
 constexpr char LabelContext[] = "kvscope::ScenarioField";
 
 // The table: every field once, in kvscope calc's order. SGLang's names are
-// server_args'; mem-fraction-static is SGLang's alone, vllm-version and the
-// vLLM-only settings have no SGLang name.
+// server_args' (its page size is vLLM's block size, in tokens); mem-fraction-static is SGLang's alone,
+// vllm-version and the vLLM-only settings have no SGLang name.
 const FieldSpelling spellings[] = {
     {ScenarioField::Model, "model", "model-path", QT_TRANSLATE_NOOP("kvscope::ScenarioField", "Model")},
     {ScenarioField::Gpu, "gpu", nullptr, QT_TRANSLATE_NOOP("kvscope::ScenarioField", "GPU")},
@@ -49,7 +49,7 @@ const FieldSpelling spellings[] = {
      QT_TRANSLATE_NOOP("kvscope::ScenarioField", "GPUs (TP)")},
     {ScenarioField::MaxModelLen, "max-model-len", "context-length",
      QT_TRANSLATE_NOOP("kvscope::ScenarioField", "Max model length")},
-    {ScenarioField::BlockSize, "block-size", nullptr,
+    {ScenarioField::BlockSize, "block-size", "page-size",
      QT_TRANSLATE_NOOP("kvscope::ScenarioField", "Block size")},
     {ScenarioField::MambaSsmCacheDtype, "mamba-ssm-cache-dtype", nullptr,
      QT_TRANSLATE_NOOP("kvscope::ScenarioField", "SSM state dtype")},

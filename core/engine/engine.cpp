@@ -105,15 +105,10 @@ const VllmProfile &newestVllmProfile()
     return vllmProfiles().constLast();
 }
 
-VllmVersionChoice resolveVllmVersion(const QString &text)
+EngineVersion parseVllmRelease(const QString &text)
 {
-    VllmVersionChoice choice;
-    if (text.trimmed().isEmpty()) {
-        choice.profile = &newestVllmProfile();
-        return choice;
-    }
     const std::optional<EngineVersion> version = parseEngineVersion(text);
-    if (!version)
+    if (!version || text.trimmed().isEmpty())
         throw Error(QStringLiteral("%1: expected a release such as 0.19 or 0.10.1, got '%2'")
                         .arg(optionFlag(ScenarioField::VllmVersion), text));
     if (*version < OldestVllmVersion)
@@ -121,14 +116,25 @@ VllmVersionChoice resolveVllmVersion(const QString &text)
             QStringLiteral("%1: %2 is older than %3, the oldest release kvscope models "
                            "(vLLM's V1 engine accounting)")
                 .arg(optionFlag(ScenarioField::VllmVersion), text.trimmed(), OldestVllmVersion.text()));
+    return *version;
+}
+
+VllmVersionChoice resolveVllmVersion(const QString &text)
+{
+    VllmVersionChoice choice;
+    if (text.trimmed().isEmpty()) {
+        choice.profile = &newestVllmProfile();
+        return choice;
+    }
+    const EngineVersion version = parseVllmRelease(text);
     choice.requested = version;
     for (const VllmProfile &profile : vllmProfiles())
-        if (profile.since <= *version)
+        if (profile.since <= version)
             choice.profile = &profile;
     // A patch release of the newest modelled minor release is still that release.
     const EngineVersion newest = newestVllmProfile().since;
     choice.newerThanModelled =
-        std::pair(version->major, version->minor) > std::pair(newest.major, newest.minor);
+        std::pair(version.major, version.minor) > std::pair(newest.major, newest.minor);
     return choice;
 }
 

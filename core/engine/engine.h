@@ -82,6 +82,10 @@ struct VllmVersionChoice
     bool newerThanModelled = false;         ///< requested beyond the newest profile
 };
 
+/// The release `text` names, 0.10 or later. Throws kvscope::Error naming --vllm-version
+/// and the value for anything else, empty or blank text included.
+EngineVersion parseVllmRelease(const QString &text);
+
 /// The profile for `text`: the newest modelled one when empty; else the
 /// nearest modelled at or below it. Throws kvscope::Error naming
 /// --vllm-version and the value for junk or releases before 0.10.

@@ -2,6 +2,7 @@
 #include "core/library/library.h"
 
 #include "core/common/error.h"
+#include "core/common/regularfile.h"
 #include "core/common/scenariofield.h"
 #include "core/common/units.h"
 #include "core/gpu/customgpu.h"
@@ -164,8 +165,9 @@ ModelArch resolveModel(const QString &text)
         throw Error(QStringLiteral("%1: no model given").arg(optionFlag(ScenarioField::Model)));
     if (const ModelArch *preset = ModelLibrary::builtin().find(text))
         return *preset;
-    // A NUL makes no path (QFileInfo would warn on stderr): the id is unknown.
-    if (!text.contains(QChar(0)) && QFileInfo::exists(text))
+    // A NUL makes no path (QFileInfo would warn on stderr): the id is unknown. A broken link
+    // goes to importModel, which says what it is.
+    if (!text.contains(QChar(0)) && (QFileInfo::exists(text) || isBrokenSymlink(fileKind(text))))
         return importModel(text).model;
     throw Error(
         QStringLiteral("%1: unknown model '%2': not a preset id, a HuggingFace repo id of a preset, "

@@ -4,6 +4,7 @@
 #include "core/common/checked.h"
 #include "core/common/enumtable.h"
 #include "core/common/error.h"
+#include "core/common/regularfile.h"
 #include "core/formats/gguf.h"
 #include "core/model/checkpointscan.h"
 #include "core/model/ggufmodel.h"
@@ -102,6 +103,8 @@ QString importKindName(ImportKind kind)
 
 ImportedModel importModel(const QString &path)
 {
+    if (isBrokenSymlink(fileKind(path)))
+        failAt(path, describePath(path));
     const QFileInfo info(path);
     if (!info.exists())
         throw Error(QStringLiteral("%1: no such file or folder").arg(path));

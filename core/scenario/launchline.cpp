@@ -2,6 +2,7 @@
 #include "core/scenario/launchline.h"
 
 #include "core/common/enumtable.h"
+#include "core/common/error.h"
 #include "core/common/scenariofield.h"
 #include "core/scenario/scenario.h"
 
@@ -112,9 +113,26 @@ QString shellQuote(const QString &argument)
     static const QRegularExpression safe(QStringLiteral("^[A-Za-z0-9_./:=@%+,-]+$"));
     if (safe.match(argument).hasMatch())
         return argument;
-    QString quoted = argument;
-    quoted.replace(QLatin1Char('\''), QStringLiteral("'\\''"));
-    return QLatin1Char('\'') + quoted + QLatin1Char('\'');
+    if (argument.isEmpty())
+        return QStringLiteral("''");
+    // Printable runs in single quotes ('\'' for a quote); a run of characters a terminal would
+    // act on as $'\x1b' (printableText's escapes), which the shell reads back as those characters.
+    QString quoted;
+    qsizetype start = 0;
+    while (start < argument.size()) {
+        const bool printable = isPrintable(argument.at(start));
+        qsizetype end = start + 1;
+        while (end < argument.size() && isPrintable(argument.at(end)) == printable)
+            ++end;
+        const QString run = argument.mid(start, end - start);
+        if (printable)
+            quoted += QLatin1Char('\'') + QString(run).replace(QLatin1Char('\''), QStringLiteral("'\\''")) +
+                      QLatin1Char('\'');
+        else
+            quoted += QStringLiteral("$'") + printableText(run) + QLatin1Char('\'');
+        start = end;
+    }
+    return quoted;
 }
 
 QString LaunchLine::command() const
@@ -129,7 +147,7 @@ QString LaunchLine::text() const
 {
     QString text = command() + QLatin1Char('\n');
     for (const QString &caveat : caveats)
-        text += QStringLiteral("# %1\n").arg(caveat);
+        text += QStringLiteral("# %1\n").arg(printableText(caveat));
     return text;
 }
 

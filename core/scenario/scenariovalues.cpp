@@ -102,12 +102,14 @@ const Field fields[] = {
          s.engine = parseEngine(text);
      },
      [](const Scenario &s) { return engineName(s.engine); }},
-    // "auto": the newest modelled release. Junk and releases before 0.10 fail here, naming the option.
+    // "auto": the newest modelled release. Junk, empty text and releases before 0.10 fail here,
+    // naming the option (an empty vllmVersion means the newest only inside a Scenario).
     {{ScenarioField::VllmVersion, OptionKind::Text, OptionEngine::Vllm},
      [](Scenario &s, const QString &text, const QString &, const ScenarioResolvers &) {
          const bool newest = text.trimmed().compare(QLatin1String(Auto), Qt::CaseInsensitive) == 0;
+         if (!newest)
+             parseVllmRelease(text);
          s.vllmVersion = newest ? QString() : text.trimmed();
-         resolveVllmVersion(s.vllmVersion);
      },
      [](const Scenario &s) {
          return forEngine(s, Engine::Vllm,

@@ -260,6 +260,10 @@ private Q_SLOTS:
         QCOMPARE(shellQuote(QStringLiteral("a b")), QStringLiteral("'a b'"));
         QCOMPARE(shellQuote(QStringLiteral("it's")), QStringLiteral("'it'\\''s'"));
         QCOMPARE(shellQuote(QString()), QStringLiteral("''"));
+        // A control character a terminal would act on, shown and read back by the shell as that
+        // byte: $'\x1b' (bash, zsh, ksh; POSIX.1-2024's dollar-single-quotes).
+        QCOMPARE(shellQuote(QStringLiteral("a\x1b[2J\nb")), QStringLiteral("'a'$'\\x1b''[2J'$'\\x0a''b'"));
+        QCOMPARE(shellQuote(QStringLiteral("\x07")), QStringLiteral("$'\\x07'"));
     }
 };
 

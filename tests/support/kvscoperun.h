@@ -8,6 +8,10 @@
 
 #include <algorithm>
 
+#if defined(Q_OS_UNIX)
+#include <unistd.h>
+#endif
+
 #include <QByteArray>
 #include <QElapsedTimer>
 #include <QFile>
@@ -25,9 +29,11 @@ struct RunOptions
 {
     QString standardOutputFile; ///< stdout redirected to this file (truncated), else read
     QString workingDirectory;
-    QStringList environment;      ///< NAME=value added to the test's environment
-    QStringList unsetEnvironment; ///< names removed from it (DISPLAY, QT_QPA_PLATFORM…)
-    int fileSizeLimitBlocks = 0;  ///< > 0: `ulimit -f` (512-byte blocks), SIGXFSZ ignored
+    QStringList environment;          ///< NAME=value added to the test's environment
+    QStringList unsetEnvironment;     ///< names removed from it (DISPLAY, QT_QPA_PLATFORM…)
+    int fileSizeLimitBlocks = 0;      ///< > 0: `ulimit -f` (512-byte blocks), SIGXFSZ ignored
+    bool ignoreFileSizeSignal = true; ///< false: SIGXFSZ left as the default (kill) for kvscope to handle
+    bool withoutTerminal = false;     ///< in a session of its own: no controlling terminal (/dev/tty)
     int timeoutMs = 60'000;
     qint64 maxResidentBytes = 0; ///< > 0: killed past this (a runaway read)
 };
@@ -82,11 +88,17 @@ inline Run runKvscope(const QStringList &arguments, const RunOptions &options = 
     if (!options.workingDirectory.isEmpty())
         process.setWorkingDirectory(options.workingDirectory);
     const QString binary = qEnvironmentVariable("KVSCOPE_BINARY");
+#if defined(Q_OS_UNIX)
+    if (options.withoutTerminal)
+        process.setChildProcessModifier([] { ::setsid(); });
+#endif
     if (options.fileSizeLimitBlocks > 0) {
         // Ignored SIGXFSZ stays ignored across exec: a write past the limit
         // then fails with EFBIG, as on a full disk, instead of killing.
-        const QString script = QStringLiteral("trap '' XFSZ; ulimit -f %1 && exec \"$0\" \"$@\"")
-                                   .arg(options.fileSizeLimitBlocks);
+        const QString script =
+            QStringLiteral("%1ulimit -f %2 && exec \"$0\" \"$@\"")
+                .arg(options.ignoreFileSizeSignal ? QStringLiteral("trap '' XFSZ; ") : QString())
+                .arg(options.fileSizeLimitBlocks);
         process.start(QStringLiteral("/bin/sh"),
                       QStringList{QStringLiteral("-c"), script, binary} + arguments);
     } else {
@@ -124,6 +136,16 @@ inline QJsonObject runJson(const QStringList &arguments)
     if (run.exitCode != 0)
         qFatal("kvscope failed: %s", run.err.constData());
     return QJsonDocument::fromJson(run.out).object();
+}
+
+/// runKvscope() with no display at all: DISPLAY, WAYLAND_DISPLAY and QT_QPA_PLATFORM unset,
+/// as a script on a server runs it; two minutes to finish.
+inline Run runWithoutDisplay(const QStringList &arguments, RunOptions options = {})
+{
+    options.unsetEnvironment << QStringLiteral("DISPLAY") << QStringLiteral("WAYLAND_DISPLAY")
+                             << QStringLiteral("QT_QPA_PLATFORM");
+    options.timeoutMs = 120'000;
+    return runKvscope(arguments, options);
 }
 
 } // namespace kvscope::test

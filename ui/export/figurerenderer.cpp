@@ -78,9 +78,12 @@ std::unique_ptr<QWidget> newFigure(const ChartEntry &entry, const ChartSource &s
 }
 
 /// Lays the figure out at `size`: resize and show (never on screen), then
-/// let the posted layout requests and the charts' geometry settle.
+/// let the posted layout requests and the charts' geometry settle. With updates
+/// off meanwhile: a shown widget paints itself into a backing store of its
+/// size (512 MiB at 16384 x 8192), which an SVG or a PDF never needs.
 void settle(QWidget *figure, QSize size)
 {
+    figure->setUpdatesEnabled(false);
     figure->resize(size);
     figure->show();
     for (int pass = 0; pass < 3; ++pass) {
@@ -88,11 +91,9 @@ void settle(QWidget *figure, QSize size)
         QCoreApplication::sendPostedEvents();
         QCoreApplication::processEvents(QEventLoop::ExcludeUserInputEvents);
     }
-}
-
-QSize figureSize(const ChartEntry &entry, const FigureOptions &options)
-{
-    return entry.build ? options.size : reportPageSize(options.page);
+    // render() draws only a widget whose updates are on; nothing processes the update this
+    // posts before the figure is drawn and deleted.
+    figure->setUpdatesEnabled(true);
 }
 
 QImage paintImage(QWidget *figure, QSize size, int scale)
@@ -246,6 +247,11 @@ QSize reportPageSize(ReportPage page)
 {
     // A4 is 210 × 297 mm: 794 × 1123 px at 96 dpi.
     return page == ReportPage::A4 ? QSize(794, 1123) : QSize(1920, 1080);
+}
+
+QSize figureSize(const ChartEntry &entry, const FigureOptions &options)
+{
+    return entry.build ? options.size : options.pageSize.value_or(reportPageSize(options.page));
 }
 
 void checkFigureOptions(const FigureOptions &options)

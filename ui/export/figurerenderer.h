@@ -57,7 +57,12 @@ struct FigureOptions
     bool dark = false;     ///< the dark palette, else the light one
     bool caption = true;   ///< a line under the figure: model, GPU, precisions, batch, length, version
     ReportPage page = ReportPage::Slide; ///< the report's page (its size replaces `size`)
+    std::optional<QSize> pageSize; ///< the report's size when not its page's (export's --width/--height)
 };
+
+/// The size an entry's figure is drawn at, in logical pixels: `options.size`, or the
+/// report's (`pageSize`, else its page's).
+QSize figureSize(const ChartEntry &entry, const FigureOptions &options);
 
 /// Throws kvscope::Error unless each side is MinFigureSide..MaxFigureSide,
 /// the scale 1..MaxFigureScale and the scaled image within checkImageSize().
