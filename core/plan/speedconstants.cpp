@@ -12,8 +12,9 @@ namespace kvscope {
 namespace {
 
 const EnumSpelling<GpuGeneration> generationNames[] = {
-    {GpuGeneration::Ampere, "ampere"}, {GpuGeneration::Ada, "ada"},     {GpuGeneration::Hopper, "hopper"},
-    {GpuGeneration::Blackwell, "blackwell"}, {GpuGeneration::Other, "other"},
+    {GpuGeneration::Ampere, "ampere"}, {GpuGeneration::Ada, "ada"},
+    {GpuGeneration::Hopper, "hopper"}, {GpuGeneration::Blackwell, "blackwell"},
+    {GpuGeneration::Other, "other"},
 };
 
 const EnumSpelling<WeightKernel> kernelNames[] = {

@@ -30,13 +30,13 @@ inline constexpr std::size_t GpuGenerationCount = std::size_t(GpuGeneration::Oth
 /// checkpoint's format and the GPU): each reads its bytes at its own cost.
 enum class WeightKernel
 {
-    SixteenBit,       ///< BF16/FP16 GEMM (cuBLAS)
-    Fp8,              ///< W8A8 FP8 (CUTLASS scaled_mm, block-wise FP8)
-    Int8,             ///< W8A8 INT8 (CUTLASS scaled_mm)
+    SixteenBit,         ///< BF16/FP16 GEMM (cuBLAS)
+    Fp8,                ///< W8A8 FP8 (CUTLASS scaled_mm, block-wise FP8)
+    Int8,               ///< W8A8 INT8 (CUTLASS scaled_mm)
     FourBitWeightOnly,  ///< AWQ/GPTQ/W4A16 through Marlin or Machete: dequantized in registers
     EightBitWeightOnly, ///< GPTQ 8-bit, W8A16, FP8 on a GPU without FP8 tensor cores (Marlin)
-    Fp4,              ///< MXFP4 and NVFP4
-    BitsAndBytes,     ///< bitsandbytes NF4
+    Fp4,                ///< MXFP4 and NVFP4
+    BitsAndBytes,       ///< bitsandbytes NF4
 };
 inline constexpr std::size_t WeightKernelCount = std::size_t(WeightKernel::BitsAndBytes) + 1;
 inline constexpr std::size_t EngineCount = 2;
@@ -55,9 +55,9 @@ struct SpeedConstants
     double kvBandwidthEfficiency = 1; ///< share of the bandwidth the attention kernels' KV reads reach
     double fp8KvCost = 0;             ///< extra seconds per second of reading an FP8 cache at full bandwidth
     double computeEfficiency = 1;     ///< share of the dense tensor-core peak a pass reaches
-    double allReduceLatencySeconds = 0;  ///< per all-reduce of a decode-sized message over NVLink
-    double moeLayerSeconds = 0;          ///< per MoE layer and pass
-    std::array<double, EngineCount> stepSeconds{};     ///< per pass, per Engine
+    double allReduceLatencySeconds = 0;            ///< per all-reduce of a decode-sized message over NVLink
+    double moeLayerSeconds = 0;                    ///< per MoE layer and pass
+    std::array<double, EngineCount> stepSeconds{}; ///< per pass, per Engine
     std::array<double, EngineCount> sequenceSeconds{}; ///< per sequence of a decode step, per Engine
     std::array<double, EngineCount> requestSeconds{};  ///< per new request a prefill admits, per Engine
 };

@@ -3,9 +3,9 @@
 
 #include "core/common/enumtable.h"
 
-#include <QCoreApplication>
-
 #include <numeric>
+
+#include <QCoreApplication>
 
 namespace kvscope {
 

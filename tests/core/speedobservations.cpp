@@ -9,11 +9,11 @@
 #include "core/precision/quantizationspec.h"
 #include "tests/core/leastsquares.h"
 
+#include <array>
+
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
-
-#include <array>
 
 namespace kvscope::validation {
 
@@ -40,7 +40,8 @@ std::optional<QuantizationSpec> quantizationOf(const QString &name)
         return spec(QuantMethod::Int8, 8);
     if (name == QLatin1String("awq") || name == QLatin1String("awq_marlin"))
         return spec(QuantMethod::Awq);
-    if (name == QLatin1String("gptq") || name == QLatin1String("gptq_marlin") || name == QLatin1String("w4a16"))
+    if (name == QLatin1String("gptq") || name == QLatin1String("gptq_marlin") ||
+        name == QLatin1String("w4a16"))
         return spec(QuantMethod::Gptq);
     if (name == QLatin1String("int8 w8a16") || name == QLatin1String("gptq int8"))
         return spec(QuantMethod::Gptq, 8);
@@ -115,7 +116,8 @@ QList<Observation> readObservations(const QString &path)
         throw Error(QStringLiteral("%1: %2").arg(path, file.errorString()));
     const QJsonObject document = QJsonDocument::fromJson(file.readAll()).object();
     QStringList heldOut;
-    for (const QJsonValue &source : document.value(QLatin1String("split"))[QLatin1String("held_out_sources")].toArray())
+    for (const QJsonValue &source :
+         document.value(QLatin1String("split"))[QLatin1String("held_out_sources")].toArray())
         heldOut << source.toString();
 
     QList<Observation> out;
@@ -168,13 +170,15 @@ QList<Observation> readObservations(const QString &path)
                 o.plan = planMemory(o.scenario);
                 // Faster than the datasheet allows: not the pass kvscope models
                 // (a prefix-cache hit, a mislabelled figure).
-                const double roofline = observedPasses(o, calibratedSpeedConstants(), &ForwardCost::idealSeconds);
+                const double roofline =
+                    observedPasses(o, calibratedSpeedConstants(), &ForwardCost::idealSeconds);
                 if (o.seconds < roofline && o.split != Split::Outside) {
                     o.split = Split::Outside;
-                    o.outsideReason = QStringLiteral("measured %1 ms, faster than the datasheet roofline's %2 ms: "
-                                                     "not the full pass kvscope models (a prefix-cache hit?)")
-                                          .arg(o.seconds * 1000, 0, 'f', 1)
-                                          .arg(roofline * 1000, 0, 'f', 1);
+                    o.outsideReason =
+                        QStringLiteral("measured %1 ms, faster than the datasheet roofline's %2 ms: "
+                                       "not the full pass kvscope models (a prefix-cache hit?)")
+                            .arg(o.seconds * 1000, 0, 'f', 1)
+                            .arg(roofline * 1000, 0, 'f', 1);
                 }
             } catch (const Error &error) {
                 o.split = Split::Outside;
@@ -208,8 +212,8 @@ enum Unknown : int
     Compute,
     AllReduceLatency,
     MoeLayer,
-    StepFirst,                              // + Engine
-    SequenceFirst = StepFirst + int(EngineCount), // + Engine
+    StepFirst,                                       // + Engine
+    SequenceFirst = StepFirst + int(EngineCount),    // + Engine
     RequestFirst = SequenceFirst + int(EngineCount), // + Engine
     UnknownCount = RequestFirst + int(EngineCount),
 };
@@ -311,7 +315,8 @@ SpeedConstants fitOnce(const QList<Observation> &observations, const SpeedConsta
     std::vector<double> b;
     std::vector<bool> informed(UnknownCount, false);
     for (const Observation &o : observations) {
-        if (o.split != Split::Calibration || (o.measured == Measured::FirstToken) != (stage == Stage::FirstToken))
+        if (o.split != Split::Calibration ||
+            (o.measured == Measured::FirstToken) != (stage == Stage::FirstToken))
             continue;
         const SpeedModel model(o.scenario, o.plan, start);
         SpeedPlan described;

@@ -10,11 +10,11 @@
 #include "core/plan/speedconstants.h"
 #include "core/scenario/scenario.h"
 
+#include <vector>
+
 #include <QJsonObject>
 #include <QList>
 #include <QString>
-
-#include <vector>
 
 namespace kvscope::validation {
 

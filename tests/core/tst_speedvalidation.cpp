@@ -12,11 +12,11 @@
 #include "tests/core/generateddoc.h"
 #include "tests/core/speedobservations.h"
 
-#include <QMap>
-#include <QTest>
-
 #include <algorithm>
 #include <cmath>
+
+#include <QMap>
+#include <QTest>
 
 using namespace kvscope;
 using namespace kvscope::validation;
@@ -53,19 +53,20 @@ QString asCode(const SpeedConstants &c)
                        .arg(k)
                        .arg(weightKernelName(WeightKernel(k)))
                        .arg(*c.dequantizationCost[k], 0, 'g', 4);
-    out += QStringLiteral("    kv %1, fp8 kv %2, compute %3, all-reduce %4, moe %5, step %6 %7, sequence %8 %9, "
-                          "request %10 %11\n")
-               .arg(c.kvBandwidthEfficiency, 0, 'g', 4)
-               .arg(c.fp8KvCost, 0, 'g', 4)
-               .arg(c.computeEfficiency, 0, 'g', 4)
-               .arg(c.allReduceLatencySeconds, 0, 'g', 4)
-               .arg(c.moeLayerSeconds, 0, 'g', 4)
-               .arg(c.stepSeconds[0], 0, 'g', 4)
-               .arg(c.stepSeconds[1], 0, 'g', 4)
-               .arg(c.sequenceSeconds[0], 0, 'g', 4)
-               .arg(c.sequenceSeconds[1], 0, 'g', 4)
-               .arg(c.requestSeconds[0], 0, 'g', 4)
-               .arg(c.requestSeconds[1], 0, 'g', 4);
+    out +=
+        QStringLiteral("    kv %1, fp8 kv %2, compute %3, all-reduce %4, moe %5, step %6 %7, sequence %8 %9, "
+                       "request %10 %11\n")
+            .arg(c.kvBandwidthEfficiency, 0, 'g', 4)
+            .arg(c.fp8KvCost, 0, 'g', 4)
+            .arg(c.computeEfficiency, 0, 'g', 4)
+            .arg(c.allReduceLatencySeconds, 0, 'g', 4)
+            .arg(c.moeLayerSeconds, 0, 'g', 4)
+            .arg(c.stepSeconds[0], 0, 'g', 4)
+            .arg(c.stepSeconds[1], 0, 'g', 4)
+            .arg(c.sequenceSeconds[0], 0, 'g', 4)
+            .arg(c.sequenceSeconds[1], 0, 'g', 4)
+            .arg(c.requestSeconds[0], 0, 'g', 4)
+            .arg(c.requestSeconds[1], 0, 'g', 4);
     return out;
 }
 
@@ -78,7 +79,8 @@ bool sameConstants(const SpeedConstants &a, const SpeedConstants &b)
         if (!close(a.dequantizationCost[k], b.dequantizationCost[k]))
             return false;
     for (std::size_t e = 0; e < EngineCount; ++e)
-        if (!close(a.stepSeconds[e], b.stepSeconds[e]) || !close(a.sequenceSeconds[e], b.sequenceSeconds[e]) ||
+        if (!close(a.stepSeconds[e], b.stepSeconds[e]) ||
+            !close(a.sequenceSeconds[e], b.sequenceSeconds[e]) ||
             !close(a.requestSeconds[e], b.requestSeconds[e]))
             return false;
     return close(a.kvBandwidthEfficiency, b.kvBandwidthEfficiency) && close(a.fp8KvCost, b.fp8KvCost) &&
@@ -178,7 +180,8 @@ QString missTable(const QList<Observation> &observations, const SpeedConstants &
             continue;
         const double error = relativeError(o, c);
         if (std::abs(error) > 0.25)
-            out += QStringLiteral("| %1 | %2 | %3 |\n").arg(cell(o.id), signedPercent(error), cell(o.explainedMiss));
+            out += QStringLiteral("| %1 | %2 | %3 |\n")
+                       .arg(cell(o.id), signedPercent(error), cell(o.explainedMiss));
     }
     return out;
 }
@@ -191,9 +194,9 @@ QString constantsTable(const SpeedConstants &c)
     };
     for (std::size_t g = 0; g < GpuGenerationCount; ++g)
         row(QStringLiteral("weight-read bandwidth efficiency, %1").arg(gpuGenerationName(GpuGeneration(g))),
-            c.weightBandwidthEfficiency[g] ? QString::number(*c.weightBandwidthEfficiency[g], 'f', 3)
-                                           : QStringLiteral("no calibration row: the median, %1")
-                                                 .arg(standInEfficiency(c), 0, 'f', 3));
+            c.weightBandwidthEfficiency[g]
+                ? QString::number(*c.weightBandwidthEfficiency[g], 'f', 3)
+                : QStringLiteral("no calibration row: the median, %1").arg(standInEfficiency(c), 0, 'f', 3));
     for (std::size_t k = 1; k < WeightKernelCount; ++k)
         row(QStringLiteral("dequantization cost, %1 kernels").arg(weightKernelName(WeightKernel(k))),
             c.dequantizationCost[k] ? QString::number(*c.dequantizationCost[k], 'f', 3)
@@ -202,11 +205,14 @@ QString constantsTable(const SpeedConstants &c)
     row(QStringLiteral("KV-read bandwidth efficiency"), QString::number(c.kvBandwidthEfficiency, 'f', 3));
     row(QStringLiteral("FP8 KV dequantization cost"), QString::number(c.fp8KvCost, 'f', 3));
     row(QStringLiteral("compute efficiency"), QString::number(c.computeEfficiency, 'f', 3));
-    row(QStringLiteral("all-reduce latency"), QStringLiteral("%1 µs").arg(c.allReduceLatencySeconds * 1e6, 0, 'f', 1));
-    row(QStringLiteral("MoE layer overhead"), QStringLiteral("%1 µs").arg(c.moeLayerSeconds * 1e6, 0, 'f', 1));
+    row(QStringLiteral("all-reduce latency"),
+        QStringLiteral("%1 µs").arg(c.allReduceLatencySeconds * 1e6, 0, 'f', 1));
+    row(QStringLiteral("MoE layer overhead"),
+        QStringLiteral("%1 µs").arg(c.moeLayerSeconds * 1e6, 0, 'f', 1));
     for (std::size_t e = 0; e < EngineCount; ++e) {
         const QString engine = engineName(Engine(e));
-        row(QStringLiteral("%1 per step").arg(engine), QStringLiteral("%1 ms").arg(c.stepSeconds[e] * 1e3, 0, 'f', 3));
+        row(QStringLiteral("%1 per step").arg(engine),
+            QStringLiteral("%1 ms").arg(c.stepSeconds[e] * 1e3, 0, 'f', 3));
         row(QStringLiteral("%1 per sequence").arg(engine),
             QStringLiteral("%1 µs").arg(c.sequenceSeconds[e] * 1e6, 0, 'f', 1));
         row(QStringLiteral("%1 per new request").arg(engine),
@@ -219,7 +225,8 @@ QString constantsTable(const SpeedConstants &c)
 /// measured against predicted ratio of the first row's time to each other's.
 QString pairTable(const QList<Observation> &observations, const SpeedConstants &c)
 {
-    QString out = QStringLiteral("| Pair | Rows | Measured ratio | kvscope ratio | Error |\n|---|---|---|---|---|\n");
+    QString out =
+        QStringLiteral("| Pair | Rows | Measured ratio | kvscope ratio | Error |\n|---|---|---|---|---|\n");
     QMap<QString, QList<const Observation *>> pairs;
     for (const Observation &o : observations)
         if (!o.pair.isEmpty() && o.split != Split::Outside && o.measured != Measured::FirstToken)
@@ -251,17 +258,22 @@ QString speedValidationTables(const QList<Observation> &observations, const Spee
             .arg(100.0 * s.within25 / std::max(1, s.rows), 0, 'f', 0)
             .arg(100 * s.medianError, 0, 'f', 1);
     };
-    QString out = QStringLiteral("\n## Summary\n\n| Set | Observations | Within ±25 % | Median \\|error\\| |\n"
-                                 "|---|---|---|---|\n");
+    QString out =
+        QStringLiteral("\n## Summary\n\n| Set | Observations | Within ±25 % | Median \\|error\\| |\n"
+                       "|---|---|---|---|\n");
     out += line(QStringLiteral("Calibration"), calibration) + line(QStringLiteral("Held out"), heldOut);
-    out += QStringLiteral("\n## Constants\n\nFitted on the calibration observations only.\n\n") + constantsTable(c);
-    out += QStringLiteral("\n## Misses and why\n\nEvery calibration or held-out observation outside ±25 %.\n\n") +
+    out += QStringLiteral("\n## Constants\n\nFitted on the calibration observations only.\n\n") +
+           constantsTable(c);
+    out += QStringLiteral(
+               "\n## Misses and why\n\nEvery calibration or held-out observation outside ±25 %.\n\n") +
            missTable(observations, c);
     out += QStringLiteral("\n## Pairs\n\nRows of one source that differ in one setting: the speed-up kvscope "
                           "predicts against the measured one.\n\n") +
            pairTable(observations, c);
-    out += QStringLiteral("\n## Calibration observations\n\n") + observationTable(observations, Split::Calibration, c);
-    out += QStringLiteral("\n## Held-out observations\n\n") + observationTable(observations, Split::HeldOut, c);
+    out += QStringLiteral("\n## Calibration observations\n\n") +
+           observationTable(observations, Split::Calibration, c);
+    out +=
+        QStringLiteral("\n## Held-out observations\n\n") + observationTable(observations, Split::HeldOut, c);
     out += QStringLiteral("\n## Outside the model\n\n| Observation | Why |\n|---|---|\n");
     for (const Observation &o : observations)
         if (o.split == Split::Outside)
@@ -271,9 +283,10 @@ QString speedValidationTables(const QList<Observation> &observations, const Spee
 
 GeneratedDocument speedValidationDocument()
 {
-    return {QStringLiteral("docs/speed-validation.md"), QStringLiteral(KVSCOPE_SPEED_VALIDATION_DOC),
-            QStringLiteral("KVSCOPE_WRITE_SPEED_VALIDATION"),
-            QStringLiteral("<!-- BEGIN GENERATED by tests/core/tst_speedvalidation: do not edit by hand -->")};
+    return {
+        QStringLiteral("docs/speed-validation.md"), QStringLiteral(KVSCOPE_SPEED_VALIDATION_DOC),
+        QStringLiteral("KVSCOPE_WRITE_SPEED_VALIDATION"),
+        QStringLiteral("<!-- BEGIN GENERATED by tests/core/tst_speedvalidation: do not edit by hand -->")};
 }
 
 } // namespace
@@ -312,7 +325,8 @@ private Q_SLOTS:
         const Summary s = summarise(m_observations, Split::HeldOut, calibratedSpeedConstants());
         QVERIFY(s.rows >= 50);
         QVERIFY2(s.medianError <= 0.15, qPrintable(QString::number(s.medianError)));
-        QVERIFY2(s.within25 >= 0.70 * s.rows, qPrintable(QStringLiteral("%1 of %2").arg(s.within25).arg(s.rows)));
+        QVERIFY2(s.within25 >= 0.70 * s.rows,
+                 qPrintable(QStringLiteral("%1 of %2").arg(s.within25).arg(s.rows)));
     }
 
     void everyMissIsExplained()
@@ -331,9 +345,9 @@ private Q_SLOTS:
     void documentIsCurrent()
     {
         try {
-            const QString stale = checkGeneratedSection(speedValidationDocument(),
-                                                        speedValidationTables(m_observations, calibratedSpeedConstants()),
-                                                        QStringLiteral("build/tests/core/tst_speedvalidation"));
+            const QString stale = checkGeneratedSection(
+                speedValidationDocument(), speedValidationTables(m_observations, calibratedSpeedConstants()),
+                QStringLiteral("build/tests/core/tst_speedvalidation"));
             QVERIFY2(stale.isEmpty(), qPrintable(stale));
         } catch (const Error &error) {
             QFAIL(qPrintable(error.message()));
