@@ -15,6 +15,7 @@
 #include "core/scenario/scenario.h"
 
 #include <cmath>
+#include <utility>
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -84,11 +85,11 @@ public:
     /// characters below U+0020 (a NUL in an id reaches file names and terminals).
     QString text(const char *key, const QJsonValue &value, qsizetype maxLength, bool controls = false) const
     {
-        const QString s = string(key, value);
+        QString s = string(key, value);
         if (s.size() > maxLength)
             fail(QLatin1String(key),
                  QStringLiteral("%1 characters long; at most %2").arg(s.size()).arg(maxLength));
-        for (const QChar c : s)
+        for (const QChar c : std::as_const(s))
             if (c == QChar(0) || (!controls && c.unicode() < 0x20))
                 fail(QLatin1String(key),
                      QStringLiteral("%1 holds the control character U+%2")
@@ -256,7 +257,7 @@ GpuSpec gpuFromJson(ObjectReader &r)
         if (r.has(key))
             r.boolean(key, r.take(key));
     r.finish();
-    const GpuSpec gpu = customGpuFromJson(r.object(), r.origin() + QStringLiteral(": ") + r.path());
+    GpuSpec gpu = customGpuFromJson(r.object(), r.origin() + QStringLiteral(": ") + r.path());
     if (gpu.id == QLatin1String("custom"))
         r.fail(
             QStringLiteral("name"),

@@ -16,7 +16,7 @@ namespace {
 /// 10,000 times the demand over the budget.
 std::int64_t basisPoints(std::int64_t bytes, std::int64_t budget)
 {
-    __extension__ typedef __int128 Wide;
+    __extension__ using Wide = __int128;
     const Wide points = Wide(bytes) * 10'000 / budget;
     if (points > std::numeric_limits<std::int64_t>::max())
         Checked::overflow();

@@ -80,9 +80,7 @@ WeightKernel standInKernel(WeightKernel kernel)
     case WeightKernel::Int8:
         return WeightKernel::Fp8;
     case WeightKernel::BitsAndBytes:
-        return WeightKernel::FourBitWeightOnly;
     case WeightKernel::Fp4:
-        return WeightKernel::FourBitWeightOnly;
     case WeightKernel::EightBitWeightOnly:
         return WeightKernel::FourBitWeightOnly;
     case WeightKernel::Fp8:

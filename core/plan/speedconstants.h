@@ -67,8 +67,9 @@ const SpeedConstants &calibratedSpeedConstants();
 
 /// A generation without measurements: the median of the calibrated ones.
 double standInEfficiency(const SpeedConstants &constants);
-/// A kernel without measurements: the calibrated kernel of the same weight
-/// width (8-bit W8A8 INT8 takes FP8's; bitsandbytes NF4 takes 4-bit weight-only's).
+/// A kernel without measurements: the next one to ask (W8A8 INT8 asks FP8,
+/// FP8 asks 8-bit weight-only, the other weight-only kernels and FP4 ask 4-bit
+/// weight-only, which asks 16-bit: no extra cost).
 WeightKernel standInKernel(WeightKernel kernel);
 
 GpuGeneration gpuGeneration(const GpuSpec &gpu);
