@@ -372,11 +372,16 @@ void SpeedModel::describe(SpeedPlan &speed) const
     speed.interconnectGBs = m_interconnectGBs;
 }
 
+std::int64_t SpeedModel::expertBytesTouched(std::int64_t tokens) const
+{
+    const double share =
+        m_experts > 0 ? expectedExpertsTouched(m_experts, m_topK, tokens) / double(m_experts) : 0.0;
+    return std::llround(double(m_expertWeightBytes) * share);
+}
+
 std::int64_t SpeedModel::weightBytesRead(std::int64_t tokens) const
 {
-    const double expertShare =
-        m_experts > 0 ? expectedExpertsTouched(m_experts, m_topK, tokens) / double(m_experts) : 0.0;
-    const std::int64_t experts = std::llround(double(m_expertWeightBytes) * expertShare);
+    const std::int64_t experts = expertBytesTouched(tokens);
     const Checked stored = Checked(m_denseWeightBytes) + experts;
     const std::int64_t asStored =
         m_measuredScale == 1 ? stored.value() : std::llround(double(stored.value()) * m_measuredScale);
@@ -389,9 +394,7 @@ std::int64_t SpeedModel::quantizedWeightBytes(std::int64_t tokens) const
     // a quantization stores (routers, norms, embeddings and lm_head stay 16-bit).
     if (m_quantizedDenseBytes == 0)
         return 0;
-    const double expertShare =
-        m_experts > 0 ? expectedExpertsTouched(m_experts, m_topK, tokens) / double(m_experts) : 0.0;
-    const double bytes = double(m_quantizedDenseBytes) + double(m_expertWeightBytes) * expertShare;
+    const double bytes = double(m_quantizedDenseBytes) + double(expertBytesTouched(tokens));
     return std::llround(bytes * m_measuredScale);
 }
 

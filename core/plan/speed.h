@@ -53,6 +53,8 @@ private:
     ForwardCost finish(ForwardCost cost, std::int64_t tokens, std::int64_t sequences,
                        std::int64_t requests) const;
     void price(ForwardCost &cost) const;
+    std::int64_t
+    expertBytesTouched(std::int64_t tokens) const; ///< routed experts' bytes `tokens` touch, expected
     std::int64_t weightBytesRead(std::int64_t tokens) const;
     std::int64_t quantizedWeightBytes(std::int64_t tokens) const;
     std::int64_t kvTokenLayers(std::int64_t contextLen) const;

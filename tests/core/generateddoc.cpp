@@ -39,6 +39,11 @@ qsizetype sectionStart(const GeneratedDocument &doc, const QString &document)
 
 } // namespace
 
+QString markdownCell(QString text)
+{
+    return text.replace(QLatin1Char('|'), QStringLiteral("\\|")).replace(QLatin1Char('\n'), QLatin1Char(' '));
+}
+
 QString generatedSection(const GeneratedDocument &doc, const QString &document)
 {
     const qsizetype begin = document.indexOf(doc.beginMarker);

@@ -17,6 +17,9 @@ struct GeneratedDocument
     QString endMarker = QStringLiteral("<!-- END GENERATED -->");
 };
 
+/// `text` as one markdown table cell: pipes escaped, line breaks as spaces.
+QString markdownCell(QString text);
+
 /// The text between the markers of `document`; throws kvscope::Error naming
 /// the document when either marker is missing.
 QString generatedSection(const GeneratedDocument &doc, const QString &document);

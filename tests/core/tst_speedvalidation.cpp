@@ -116,11 +116,6 @@ Summary summarise(const QList<Observation> &observations, Split split, const Spe
     return s;
 }
 
-QString cell(QString text)
-{
-    return text.replace(QLatin1Char('|'), QStringLiteral("\\|")).replace(QLatin1Char('\n'), QLatin1Char(' '));
-}
-
 QString milliseconds(double seconds)
 {
     return QString::number(seconds * 1000, 'f', seconds < 1 ? 2 : 0);
@@ -164,9 +159,9 @@ QString observationTable(const QList<Observation> &observations, Split split, co
             continue;
         const double predicted = predictedSeconds(o, c);
         out += QStringLiteral("| [%1](%2) | %3 | %4 | %5 | %6 | %7 | %8 | %9 | %10 | %11 |\n")
-                   .arg(cell(o.id), o.source, measuredName(o.measured), engineName(o.scenario.engine),
+                   .arg(markdownCell(o.id), o.source, measuredName(o.measured), engineName(o.scenario.engine),
                         o.scenario.gpu.id, QString::number(o.plan.tensorParallelSize),
-                        QString::number(o.sequences), cell(precisionOf(o)), milliseconds(o.seconds))
+                        QString::number(o.sequences), markdownCell(precisionOf(o)), milliseconds(o.seconds))
                    .arg(milliseconds(predicted), signedPercent((predicted - o.seconds) / o.seconds));
     }
     return out;
@@ -181,7 +176,7 @@ QString missTable(const QList<Observation> &observations, const SpeedConstants &
         const double error = relativeError(o, c);
         if (std::abs(error) > 0.25)
             out += QStringLiteral("| %1 | %2 | %3 |\n")
-                       .arg(cell(o.id), signedPercent(error), cell(o.explainedMiss));
+                       .arg(markdownCell(o.id), signedPercent(error), markdownCell(o.explainedMiss));
     }
     return out;
 }
@@ -237,7 +232,7 @@ QString pairTable(const QList<Observation> &observations, const SpeedConstants &
             const double measured = rows[0]->seconds / rows[i]->seconds;
             const double predicted = predictedSeconds(*rows[0], c) / predictedSeconds(*rows[i], c);
             out += QStringLiteral("| %1 | %2 / %3 | %4 | %5 | %6 |\n")
-                       .arg(cell(it.key()), cell(rows[0]->id), cell(rows[i]->id))
+                       .arg(markdownCell(it.key()), markdownCell(rows[0]->id), markdownCell(rows[i]->id))
                        .arg(measured, 0, 'f', 3)
                        .arg(predicted, 0, 'f', 3)
                        .arg(signedPercent((predicted - measured) / measured));
@@ -290,7 +285,7 @@ QString speedValidationTables(const QList<Observation> &observations, const Spee
     out += QStringLiteral("\n## Outside the model\n\n| Observation | Why |\n|---|---|\n");
     for (const Observation &o : observations)
         if (o.split == Split::Outside)
-            out += QStringLiteral("| %1 | %2 |\n").arg(cell(o.id), cell(o.outsideReason));
+            out += QStringLiteral("| %1 | %2 |\n").arg(markdownCell(o.id), markdownCell(o.outsideReason));
     return out;
 }
 

@@ -14,11 +14,6 @@ namespace kvscope::validation {
 
 namespace {
 
-QString cell(QString text)
-{
-    return text.replace(QLatin1Char('|'), QStringLiteral("\\|")).replace(QLatin1Char('\n'), QLatin1Char(' '));
-}
-
 QString percent(double ratio)
 {
     return QString::number(ratio * 100, 'g', 3) + QStringLiteral(" %");
@@ -57,7 +52,7 @@ QString modelCell(const LogCheck &c)
 {
     const QJsonObject options = c.entry.value(QLatin1String("kvscope")).toObject();
     const QString preset = options.value(QLatin1String("model")).toString();
-    return cell(c.entry.value(QLatin1String("model")).toString()) +
+    return markdownCell(c.entry.value(QLatin1String("model")).toString()) +
            (preset.isEmpty() ? QStringLiteral(" (config.json in the data file)")
                              : QStringLiteral(" (`%1`)").arg(preset));
 }
@@ -169,10 +164,10 @@ QString skippedTable(const QJsonArray &logs)
         if (!entry.contains(QLatin1String("kvscope_skip")))
             continue;
         out += QStringLiteral("| %1 | %2 | %3 | %4 | %5 |\n")
-                   .arg(logLink(entry), cell(entry.value(QLatin1String("vllm_version")).toString()),
-                        cell(entry.value(QLatin1String("model")).toString()),
-                        cell(entry.value(QLatin1String("gpu")).toString()),
-                        cell(entry.value(QLatin1String("kvscope_skip")).toString()));
+                   .arg(logLink(entry), markdownCell(entry.value(QLatin1String("vllm_version")).toString()),
+                        markdownCell(entry.value(QLatin1String("model")).toString()),
+                        markdownCell(entry.value(QLatin1String("gpu")).toString()),
+                        markdownCell(entry.value(QLatin1String("kvscope_skip")).toString()));
     }
     return out;
 }
