@@ -459,40 +459,58 @@ void SpeedModel::price(ForwardCost &c) const
     c.seconds = t.total();
 }
 
+void SpeedModel::addDecode(ForwardCost &c, std::int64_t sequences, std::int64_t contextLen) const
+{
+    const std::int64_t attended = kvTokenLayers(contextLen);
+    // Recurrent layers read their state and write it back every step.
+    c.kvBytes = (Checked(c.kvBytes) + Checked(sequences) * attended * m_kvBytesPerTokenPerLayer +
+                 Checked(sequences) * m_stateBytesPerSequence * 2)
+                    .value();
+    c.activationBytes =
+        (Checked(c.activationBytes) + Checked(sequences) * (Checked(m_hiddenBytesPerToken) + m_logitBytes))
+            .value();
+    c.quantizedFlops += double(sequences) * m_quantizedFlopsPerToken;
+    c.denseFlops += double(sequences) * m_denseFlopsPerToken;
+    c.attentionFlops += double(sequences) * double(attended) * m_decodeAttentionFlops;
+}
+
+void SpeedModel::addPrefill(ForwardCost &c, std::int64_t tokens, std::int64_t promptLen,
+                            std::int64_t finishing) const
+{
+    // vLLM computes logits for the last prompt position only: one row per
+    // prompt that finishes in this pass.
+    c.kvBytes = (Checked(c.kvBytes) + Checked(tokens) * (m_fullLayers + m_slidingLayers + m_chunkedLayers) *
+                                          m_kvBytesPerTokenPerLayer)
+                    .value();
+    c.activationBytes = (Checked(c.activationBytes) + Checked(tokens) * m_hiddenBytesPerToken +
+                         Checked(finishing) * m_logitBytes)
+                            .value();
+    c.quantizedFlops += double(tokens) * m_quantizedFlopsPerToken;
+    c.denseFlops += double(tokens) * (m_denseFlopsPerToken - m_lmHeadFlopsPerToken) +
+                    double(finishing) * m_lmHeadFlopsPerToken;
+    // Causal attention of whole prompts; a chunk of `tokens` carries its share of them.
+    const double prompts = double(tokens) / double(promptLen);
+    c.attentionFlops += prompts * m_prefillAttentionFlops *
+                        (double(m_fullLayers) * causalAttendedTokens(promptLen, 0) +
+                         double(m_slidingLayers) * causalAttendedTokens(promptLen, m_window) +
+                         double(m_chunkedLayers) * causalAttendedTokens(promptLen, m_chunk));
+}
+
 ForwardCost SpeedModel::decode(std::int64_t batch) const
 {
     ForwardCost c;
-    const std::int64_t attended = kvTokenLayers(m_contextLen);
     c.weightBytes = weightBytesRead(batch);
-    // Recurrent layers read their state and write it back every step.
-    c.kvBytes =
-        (Checked(batch) * attended * m_kvBytesPerTokenPerLayer + Checked(batch) * m_stateBytesPerSequence * 2)
-            .value();
-    c.activationBytes = (Checked(batch) * (Checked(m_hiddenBytesPerToken) + m_logitBytes)).value();
-    c.quantizedFlops = double(batch) * m_quantizedFlopsPerToken;
-    c.denseFlops = double(batch) * m_denseFlopsPerToken;
-    c.attentionFlops = double(batch) * double(attended) * m_decodeAttentionFlops;
+    addDecode(c, batch, m_contextLen);
     return finish(c, batch, batch, 0);
 }
 
 ForwardCost SpeedModel::prefill(std::int64_t promptLen, std::int64_t sequences) const
 {
-    // vLLM computes logits for the last prompt position only.
     ForwardCost c;
-    const Checked tokens = Checked(promptLen) * sequences;
-    c.weightBytes = weightBytesRead(tokens.value());
-    c.kvBytes =
-        (tokens * (m_fullLayers + m_slidingLayers + m_chunkedLayers) * m_kvBytesPerTokenPerLayer).value();
-    c.activationBytes = (tokens * m_hiddenBytesPerToken + Checked(sequences) * m_logitBytes).value();
-    const double n = double(sequences);
-    c.quantizedFlops = double(tokens.value()) * m_quantizedFlopsPerToken;
-    c.denseFlops =
-        double(tokens.value()) * (m_denseFlopsPerToken - m_lmHeadFlopsPerToken) + n * m_lmHeadFlopsPerToken;
-    c.attentionFlops = n * m_prefillAttentionFlops *
-                       (double(m_fullLayers) * causalAttendedTokens(promptLen, 0) +
-                        double(m_slidingLayers) * causalAttendedTokens(promptLen, m_window) +
-                        double(m_chunkedLayers) * causalAttendedTokens(promptLen, m_chunk));
-    return finish(c, tokens.value(), 0, sequences);
+    const std::int64_t tokens = (Checked(promptLen) * sequences).value();
+    c.weightBytes = weightBytesRead(tokens);
+    addPrefill(c, tokens, promptLen, sequences);
+    return finish(c, tokens, 0, sequences);
 }
 
 std::int64_t SpeedModel::ridgeBatch(bool ideal) const

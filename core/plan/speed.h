@@ -53,6 +53,11 @@ private:
     ForwardCost finish(ForwardCost cost, std::int64_t tokens, std::int64_t sequences,
                        std::int64_t requests) const;
     void price(ForwardCost &cost) const;
+    /// Adds `sequences` decoding at `contextLen` tokens each to a pass.
+    void addDecode(ForwardCost &cost, std::int64_t sequences, std::int64_t contextLen) const;
+    /// Adds `tokens` of prompts `promptLen` long to a pass, `finishing` of which end in it.
+    void addPrefill(ForwardCost &cost, std::int64_t tokens, std::int64_t promptLen,
+                    std::int64_t finishing) const;
     std::int64_t
     expertBytesTouched(std::int64_t tokens) const; ///< routed experts' bytes `tokens` touch, expected
     std::int64_t weightBytesRead(std::int64_t tokens) const;
