@@ -78,6 +78,18 @@ void speedSection(TextTable &t, const MemoryPlan &p)
           QStringLiteral("%1-token prompt, %2-bound; ideal %3")
               .arg(formatCount(s.promptLen), speedBoundName(s.prefill.bound),
                    formatDuration(s.prefill.idealSeconds)));
+    if (s.serving) {
+        const ServingCost &v = *s.serving;
+        t.row(
+            QStringLiteral("serving inter-token"), formatDuration(v.interTokenSeconds),
+            QStringLiteral("%1 users, %2-token prompts, %3 out; %4 % of steps carry a %5-token prompt chunk")
+                .arg(formatCount(v.concurrency), formatCount(v.promptLen), formatCount(v.outputLen))
+                .arg(v.prefillStepShare * 100, 0, 'f', 1)
+                .arg(formatCount(v.prefillChunkTokens)));
+        t.row(QStringLiteral("serving output tokens/s"), formatRate(v.outputTokensPerSecond),
+              QStringLiteral("first token after %1; a request takes %2")
+                  .arg(formatDuration(v.timeToFirstTokenSeconds), formatDuration(v.requestSeconds)));
+    }
     if (s.decode.allReduceSeconds > 0)
         t.row(QStringLiteral("all-reduce per step"), formatDuration(s.decode.allReduceSeconds),
               QStringLiteral("included above; %1 GB/s interconnect").arg(s.interconnectGBs));

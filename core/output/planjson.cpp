@@ -37,6 +37,32 @@ QJsonObject breakdownObject(const StepBreakdown &breakdown)
     return o;
 }
 
+/// Steady-state serving figures; null without a prompt shorter than --seq-len.
+QJsonValue servingObject(const std::optional<ServingCost> &serving)
+{
+    if (!serving)
+        return QJsonValue::Null;
+    const ServingCost &s = *serving;
+    QJsonObject o;
+    o.insert(QStringLiteral("concurrency"), qint64(s.concurrency));
+    o.insert(QStringLiteral("prompt_len"), qint64(s.promptLen));
+    o.insert(QStringLiteral("output_len"), qint64(s.outputLen));
+    o.insert(QStringLiteral("token_budget"), qint64(s.tokenBudget));
+    o.insert(QStringLiteral("prefill_steps_per_request"), qint64(s.prefillStepsPerRequest));
+    o.insert(QStringLiteral("steps_per_request"), qint64(s.stepsPerRequest));
+    o.insert(QStringLiteral("decoding_sequences"), qint64(s.decodingSequences));
+    o.insert(QStringLiteral("prefill_chunk_tokens"), qint64(s.prefillChunkTokens));
+    o.insert(QStringLiteral("prefill_step_share"), rounded(s.prefillStepShare, 6));
+    o.insert(QStringLiteral("decode_step_seconds"), rounded(s.decodeStep.seconds, 9));
+    o.insert(QStringLiteral("mixed_step_seconds"), rounded(s.mixedStep.seconds, 9));
+    o.insert(QStringLiteral("mean_step_breakdown_seconds"), breakdownObject(s.meanStep));
+    o.insert(QStringLiteral("inter_token_latency_seconds"), rounded(s.interTokenSeconds, 9));
+    o.insert(QStringLiteral("time_to_first_token_seconds"), rounded(s.timeToFirstTokenSeconds, 9));
+    o.insert(QStringLiteral("request_seconds"), rounded(s.requestSeconds, 9));
+    o.insert(QStringLiteral("output_tokens_per_second"), rounded(s.outputTokensPerSecond, 3));
+    return o;
+}
+
 /// The speed figures; null where the GPU lacks a figure the roofline needs.
 void insertSpeed(QJsonObject &o, const SpeedPlan &s)
 {
@@ -71,6 +97,7 @@ void insertSpeed(QJsonObject &o, const SpeedPlan &s)
     put("prefill_bound", speedBoundName(s.prefill.bound));
     put("prefill_bytes", qint64(s.prefill.bytes()));
     put("prefill_flops", std::round(s.prefill.flops()));
+    put("serving", servingObject(s.serving));
 }
 
 } // namespace

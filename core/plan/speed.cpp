@@ -233,6 +233,7 @@ void SpeedModel::readConstants(const Scenario &s, const MemoryPlan &plan, const 
     m_stepSeconds = constants.stepSeconds[std::size_t(s.engine)];
     m_sequenceSeconds = constants.sequenceSeconds[std::size_t(s.engine)];
     m_requestSeconds = constants.requestSeconds[std::size_t(s.engine)];
+    m_prefillMixesWithDecode = s.engine == Engine::Vllm;
 }
 
 void SpeedModel::readHardware(const GpuSpec &gpu, const MemoryPlan &plan)
@@ -278,6 +279,7 @@ void SpeedModel::readWeights(const ModelArch &m, const MemoryPlan &plan)
     m_hidden = m.hiddenSize;
     m_activationBytes = bytesPerElement(plan.dtype);
     m_contextLen = plan.seqLen;
+    m_tokenBudget = plan.maxNumBatchedTokens;
     m_fullLayers = plan.kv.fullLayers;
     m_slidingLayers = plan.kv.slidingLayers;
     m_window = m.slidingWindow;
@@ -513,6 +515,70 @@ ForwardCost SpeedModel::prefill(std::int64_t promptLen, std::int64_t sequences) 
     return finish(c, tokens, 0, sequences);
 }
 
+ServingCost SpeedModel::serving(std::int64_t concurrency, std::int64_t promptLen,
+                                std::int64_t outputLen) const
+{
+    ServingCost s;
+    s.concurrency = concurrency;
+    s.promptLen = promptLen;
+    s.outputLen = outputLen;
+    s.tokenBudget = m_tokenBudget;
+    // vLLM's scheduler gives each step's token budget to the running requests'
+    // decodes first and fills the rest with prompt chunks (chunked prefill,
+    // vllm/v1/core/sched/scheduler.py). SGLang runs prompt chunks as steps of
+    // their own, without decodes (--enable-mixed-chunk is off by default,
+    // python/sglang/srt/server_args.py), and its decoding requests wait for them.
+    const bool mixes = m_prefillMixesWithDecode;
+    const std::int64_t budget =
+        std::max<std::int64_t>(1, mixes ? m_tokenBudget - concurrency : m_tokenBudget);
+    const std::int64_t k = ceilDiv(promptLen, budget);
+    s.prefillStepsPerRequest = k;
+    // A prompt's last step samples the first token; the other outputLen - 1 are decodes.
+    const std::int64_t decodeSteps = std::max<std::int64_t>(1, outputLen - 1);
+    // The engine's steps while one request passes through. Every other user
+    // finishes a request in that time too, so N prompts share those steps; when
+    // they need more steps than that, prefill sets the pace and new requests wait.
+    const std::int64_t promptTokens = (Checked(concurrency) * promptLen).value();
+    s.stepsPerRequest = mixes ? std::max(decodeSteps + k, ceilDiv(promptTokens, budget)) : decodeSteps + k;
+    const double steps = double(s.stepsPerRequest);
+    const double users = double(concurrency);
+    const double othersChunks = (users - 1) * double(k); // steps carrying another user's prompt
+    // The share of one request's token steps that carry another's prompt chunk.
+    s.prefillStepShare = mixes ? std::min(1.0, othersChunks / (steps - double(k)))
+                               : othersChunks / (double(decodeSteps) + othersChunks);
+    s.decodingSequences = std::llround(users * double(decodeSteps) / steps);
+    s.prefillChunkTokens = std::min<std::int64_t>(
+        budget, std::llround(double(promptTokens) / std::min(steps, users * double(k))));
+
+    const std::int64_t contextLen = promptLen + outputLen / 2; // a decoding sequence, on average
+    ForwardCost decode;
+    decode.weightBytes = weightBytesRead(s.decodingSequences);
+    addDecode(decode, s.decodingSequences, contextLen);
+    s.decodeStep = finish(decode, s.decodingSequences, s.decodingSequences, 0);
+
+    const std::int64_t decodesWithPrefill = mixes ? s.decodingSequences : 0;
+    const std::int64_t tokens = decodesWithPrefill + s.prefillChunkTokens;
+    ForwardCost mixed;
+    mixed.weightBytes = weightBytesRead(tokens);
+    addDecode(mixed, decodesWithPrefill, contextLen);
+    addPrefill(mixed, s.prefillChunkTokens, promptLen, s.prefillChunkTokens / promptLen);
+    s.mixedStep = finish(mixed, tokens, decodesWithPrefill, 0);
+
+    const double share = s.prefillStepShare;
+    for (std::size_t term = 0; term < StepTermCount; ++term)
+        s.meanStep.seconds[term] =
+            share * s.mixedStep.breakdown.seconds[term] + (1 - share) * s.decodeStep.breakdown.seconds[term];
+    // Under SGLang a decoding request gets no token from a prefill step.
+    const double stepsPerToken = mixes ? 1.0 : 1.0 / (1 - share);
+    s.interTokenSeconds = s.meanStep.total() * stepsPerToken;
+    const double waitingSteps = std::max(0.0, steps - double(decodeSteps + k));
+    s.timeToFirstTokenSeconds =
+        double(k) * s.mixedStep.seconds + waitingSteps * s.meanStep.total() + m_requestSeconds;
+    s.requestSeconds = s.timeToFirstTokenSeconds + double(outputLen - 1) * s.interTokenSeconds;
+    s.outputTokensPerSecond = users * double(outputLen) / s.requestSeconds;
+    return s;
+}
+
 std::int64_t SpeedModel::ridgeBatch(bool ideal) const
 {
     // compute - memory is convex in the batch (linear minus the concave MoE
@@ -538,6 +604,27 @@ std::int64_t SpeedModel::ridgeBatch(bool ideal) const
     return hi;
 }
 
+namespace {
+
+/// Steady-state serving of --batch-size users; as many as the KV cache holds
+/// at --seq-len run at once (the engine queues the rest).
+std::optional<ServingCost> planServing(const SpeedModel &model, const MemoryPlan &plan, SpeedPlan &speed)
+{
+    const std::int64_t held = plan.kv.capacityTokens / plan.seqLen;
+    if (held < 1)
+        return std::nullopt;
+    const std::int64_t users = std::min(plan.batchSize, held);
+    if (users < plan.batchSize)
+        speed.notes << QStringLiteral("speed: the KV cache holds %1 requests of %2 tokens at once; serving "
+                                      "figures are for %1 users, the other %3 wait")
+                           .arg(users)
+                           .arg(plan.seqLen)
+                           .arg(plan.batchSize - users);
+    return model.serving(users, speed.promptLen, plan.seqLen - speed.promptLen);
+}
+
+} // namespace
+
 SpeedPlan planSpeed(const Scenario &s, const MemoryPlan &plan)
 {
     const auto inputs = [&] {
@@ -560,6 +647,8 @@ SpeedPlan planSpeed(const Scenario &s, const MemoryPlan &plan)
         speed.decodeTokensPerSecond = double(plan.batchSize) / speed.decode.seconds;
         speed.decodeTokensPerSecondPerSequence = 1.0 / speed.decode.seconds;
         speed.decodeTokensPerSecondIdeal = double(plan.batchSize) / speed.decode.idealSeconds;
+        if (speed.promptLen + 1 < plan.seqLen) // a prompt and at least two tokens out
+            speed.serving = planServing(model, plan, speed);
         speed.ridgeBatch = model.ridgeBatch(false);
         speed.ridgeBatchIdeal = model.ridgeBatch(true);
         speed.available = true;

@@ -37,6 +37,9 @@ public:
     ForwardCost decode(std::int64_t batch) const;
     /// `sequences` prompts of `promptLen` tokens each in one forward pass (causal attention).
     ForwardCost prefill(std::int64_t promptLen, std::int64_t sequences = 1) const;
+    /// Steady-state serving of `concurrency` users, each sending a `promptLen`
+    /// prompt and reading `outputLen` tokens (outputLen >= 1); see ServingCost.
+    ServingCost serving(std::int64_t concurrency, std::int64_t promptLen, std::int64_t outputLen) const;
     /// Smallest batch whose decode step is compute-bound (with the efficiencies,
     /// or on the ideal roofline); -1 when the step stays memory-bound (long
     /// contexts: the KV cache grows as fast as the FLOPs).
@@ -90,6 +93,8 @@ private:
     double m_sequenceSeconds = 0;
     double m_requestSeconds = 0;
     bool m_fp8Kv = false;
+    bool m_prefillMixesWithDecode =
+        true; ///< vLLM: prompt chunks ride in decode steps; SGLang: steps of their own
 
     // Model, per GPU
     int m_tensorParallelSize = 1;
@@ -97,6 +102,7 @@ private:
     std::int64_t m_hidden = 0;
     int m_activationBytes = 2;
     std::int64_t m_contextLen = 0;
+    std::int64_t m_tokenBudget = 0; ///< tokens one step may carry (--max-num-batched-tokens)
     std::int64_t m_fullLayers = 0, m_slidingLayers = 0, m_window = 0;
     std::int64_t m_chunkedLayers = 0, m_chunk = 0; ///< Llama 4 chunked local attention
     std::int64_t m_stateBytesPerSequence = 0;      ///< recurrent state, read and written each step

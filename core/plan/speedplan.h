@@ -5,6 +5,7 @@
 #include "core/plan/stepterms.h"
 
 #include <cstdint>
+#include <optional>
 
 #include <QString>
 #include <QStringList>
@@ -74,6 +75,32 @@ struct ForwardCost
     SpeedBound bound = SpeedBound::Memory;
 };
 
+/// Steady-state serving, as `vllm bench serve --max-concurrency N` measures it:
+/// `concurrency` requests always in flight, each a `promptLen`-token prompt and
+/// `outputLen` tokens out, a new one admitted as one finishes. Every step runs
+/// the decoding sequences; some steps also carry a chunk of a new prompt
+/// (chunked prefill within --max-num-batched-tokens), and those steps are longer:
+/// the inter-token latency is the average step.
+struct ServingCost
+{
+    std::int64_t concurrency = 0;
+    std::int64_t promptLen = 0;
+    std::int64_t outputLen = 0;
+    std::int64_t tokenBudget = 0;            ///< --max-num-batched-tokens (SGLang: --chunked-prefill-size)
+    std::int64_t prefillStepsPerRequest = 0; ///< steps one prompt's prefill takes: ceil(prompt / budget left)
+    std::int64_t stepsPerRequest = 0;    ///< its prefill steps and decode steps, or more when prefill limits
+    std::int64_t decodingSequences = 0;  ///< sequences decoding in a step (average, rounded)
+    std::int64_t prefillChunkTokens = 0; ///< prompt tokens a step with prefill work carries
+    double prefillStepShare = 0;         ///< share of steps that carry prefill work
+    ForwardCost decodeStep;              ///< a step of decodes alone
+    ForwardCost mixedStep;               ///< a step that also carries a prompt chunk
+    StepBreakdown meanStep;              ///< the average step: the two, weighted by their share
+    double interTokenSeconds = 0;        ///< mean inter-token latency (TPOT): meanStep.total()
+    double timeToFirstTokenSeconds = 0;  ///< the prompt's steps, the wait for budget, request handling
+    double requestSeconds = 0;           ///< end to end: first token, then outputLen - 1 steps
+    double outputTokensPerSecond = 0;    ///< all requests: concurrency x outputLen / requestSeconds
+};
+
 /// Speed figures of a plan, a roofline per GPU. Computed by planSpeed().
 struct SpeedPlan
 {
@@ -102,6 +129,9 @@ struct SpeedPlan
 
     ForwardCost decode;  ///< one decode step: every sequence of the batch emits one token
     ForwardCost prefill; ///< one sequence's prompt, alone on the GPU(s)
+    /// Steady-state serving of --batch-size users with --prompt-len prompts and
+    /// --seq-len minus that many output tokens; none without a prompt shorter than --seq-len.
+    std::optional<ServingCost> serving;
 
     double decodeTokensPerSecond = 0;            ///< batch / decode step
     double decodeTokensPerSecondPerSequence = 0; ///< 1 / decode step

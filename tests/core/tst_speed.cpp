@@ -180,6 +180,103 @@ private Q_SLOTS:
         QCOMPARE(shortPrompt.decode.seconds, speed.decode.seconds); // decode follows --seq-len
     }
 
+    void servingMixesPromptChunksIntoDecodeSteps()
+    {
+        // vllm bench serve at --max-concurrency 64, 1024-token prompts, 1024 out,
+        // on an H100 (--max-num-batched-tokens 8192 by default there).
+        Scenario s = scenario(QStringLiteral("llama-3.1-8b"));
+        s.batchSize = 64;
+        s.seqLen = 2048;
+        s.promptLen = 1024;
+        const MemoryPlan plan = planMemory(s);
+        QCOMPARE(plan.maxNumBatchedTokens, 8192);
+        QVERIFY(plan.speed.serving.has_value());
+        const ServingCost &v = *plan.speed.serving;
+        QCOMPARE(v.outputLen, 1024); // --seq-len minus the prompt
+        // The decodes take 64 of the 8,192 tokens; a 1,024-token prompt fits the
+        // other 8,128 in one step; a request's life: that step and 1,023 decodes.
+        QCOMPARE(v.prefillStepsPerRequest, 1);
+        QCOMPARE(v.stepsPerRequest, 1024);
+        QCOMPARE(v.prefillChunkTokens, 1024);
+        QCOMPARE(v.decodingSequences, 64); // 64 x 1023 / 1024 = 63.94
+        // The other 63 users' prompts land in 63 of this request's 1,023 token steps.
+        QCOMPARE(v.prefillStepShare, 63.0 / 1023.0);
+        const double itl = 63.0 / 1023.0 * v.mixedStep.seconds + 960.0 / 1023.0 * v.decodeStep.seconds;
+        QVERIFY(std::abs(v.interTokenSeconds - itl) < 1e-12);
+        QVERIFY(std::abs(v.meanStep.total() - itl) < 1e-12);
+        // The step with a chunk carries the decodes and 1,024 prompt tokens' KV writes.
+        const std::int64_t decodeKv = 64 * (1024 + 512) * Layers * KvBytesPerTokenPerLayer; // context 1,536
+        QCOMPARE(v.decodeStep.kvBytes, decodeKv);
+        QCOMPARE(v.mixedStep.kvBytes, decodeKv + 1024 * Layers * KvBytesPerTokenPerLayer);
+        // First token: its own step (with the others' decodes) and the request handling.
+        const SpeedConstants &k = calibratedSpeedConstants();
+        QVERIFY(std::abs(v.timeToFirstTokenSeconds - (v.mixedStep.seconds + k.requestSeconds[0])) < 1e-12);
+        QVERIFY(std::abs(v.requestSeconds - (v.timeToFirstTokenSeconds + 1023 * itl)) < 1e-12);
+        QVERIFY(std::abs(v.outputTokensPerSecond - 64 * 1024 / v.requestSeconds) < 1e-9);
+
+        // One user: no other prompt interrupts; the step is the decode at the
+        // average context, as --seq-len 1,536 plans it.
+        s.batchSize = 1;
+        const ServingCost alone = *planMemory(s).speed.serving;
+        QCOMPARE(alone.prefillStepShare, 0.0);
+        Scenario decodeOnly = s;
+        decodeOnly.seqLen = 1536;
+        decodeOnly.promptLen = 0;
+        QVERIFY(std::abs(alone.interTokenSeconds - planMemory(decodeOnly).speed.decode.seconds) < 1e-12);
+
+        // Long prompts, short answers: 32 prompts of 8,192 tokens need
+        // ceil(262,144 / 8,160) = 33 steps a request's life, more than its own
+        // 2 prefill and 15 decode steps: prefill sets the pace, every step carries
+        // 262,144 / 33 = 7,944 prompt tokens, 32 x 15 / 33 = 14.5 sequences decode,
+        // and a new request waits 33 - 17 = 16 steps for its turn.
+        s.batchSize = 32;
+        s.seqLen = 8192 + 16;
+        s.promptLen = 8192;
+        const ServingCost limited = *planMemory(s).speed.serving;
+        QCOMPARE(limited.concurrency, 32);
+        QCOMPARE(limited.prefillStepsPerRequest, 2);
+        QCOMPARE(limited.stepsPerRequest, 33);
+        QCOMPARE(limited.prefillChunkTokens, 7944);
+        QCOMPARE(limited.decodingSequences, 15);
+        QCOMPARE(limited.prefillStepShare, 1.0);
+        QVERIFY(std::abs(limited.timeToFirstTokenSeconds -
+                         (2 * limited.mixedStep.seconds + 16 * limited.meanStep.total() +
+                          k.requestSeconds[0])) < 1e-12);
+
+        s.batchSize = 64;
+        // SGLang runs prompts as steps of their own: a decoding request waits
+        // through the others' (63 of 1 step each) over its 1,023 decode steps.
+        s.engine = Engine::Sglang;
+        s.seqLen = 2048;
+        s.promptLen = 1024;
+        const ServingCost sglang = *planMemory(s).speed.serving;
+        QCOMPARE(sglang.mixedStep.quantities.sequences, 0);
+        const double sglangItl = (1023 * sglang.decodeStep.seconds +
+                                  63 * sglang.prefillStepsPerRequest * sglang.mixedStep.seconds) /
+                                 1023;
+        QVERIFY(std::abs(sglang.interTokenSeconds - sglangItl) < 1e-12);
+
+        // No output beyond the prompt: no serving figures.
+        s.promptLen = 0;
+        QVERIFY(!planMemory(s).speed.serving);
+    }
+
+    void servingHoldsWhatTheCacheHolds()
+    {
+        // An RTX 4090 with Llama-3.1-8B: its KV cache holds a few 8,192-token
+        // requests; serving 16 users runs as many as it holds and says so.
+        Scenario s = scenario(QStringLiteral("llama-3.1-8b"), QStringLiteral("rtx-4090"));
+        s.batchSize = 16;
+        s.seqLen = 8192;
+        s.promptLen = 4096;
+        const MemoryPlan plan = planMemory(s);
+        const std::int64_t held = plan.kv.capacityTokens / 8192;
+        QVERIFY(held >= 1 && held < 16);
+        QCOMPARE(plan.speed.serving->concurrency, held);
+        QVERIFY(plan.speed.notes.join(QLatin1Char(' '))
+                    .contains(QStringLiteral("holds %1 requests of 8192 tokens at once").arg(held)));
+    }
+
     void slidingWindowsAndMlaAttendAsTheyCache()
     {
         // gemma-2-9b: 21 sliding layers hold 4096 tokens, 21 full layers all of them.
