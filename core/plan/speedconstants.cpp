@@ -47,8 +47,8 @@ SpeedConstants fitted()
     c.computeEfficiency = 0.7124;
     c.allReduceLatencySeconds = 1.781e-05;
     c.moeLayerSeconds = 3.62e-05;
-    c.stepSeconds = {0.001521, 0.002091};
-    c.sequenceSeconds = {0, 2.587e-05};
+    c.stepSeconds = {0.001521, 0.002115};
+    c.sequenceSeconds = {0, 1.736e-06};
     c.requestSeconds = {0.007188, 0.1729};
     return c;
 }

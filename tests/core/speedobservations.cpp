@@ -61,6 +61,19 @@ std::optional<double> stepSeconds(const QJsonObject &row)
     return std::nullopt;
 }
 
+/// A steady-state measurement: vllm bench serve (or the like) at a fixed
+/// concurrency, whose mean TPOT or ITL (and median TPOT, a per-request mean)
+/// averages steps with and without prompt chunks; a median ITL is a step alone.
+bool servingStep(const QJsonObject &row)
+{
+    const bool concurrent = row.value(QLatin1String("concurrency")).isDouble();
+    const bool averaged =
+        row.value(QLatin1String("tpot_ms")).isDouble() ||
+        (row.value(QLatin1String("itl_ms")).isDouble() && text(row, "itl_stat") == QLatin1String("mean"));
+    return concurrent && averaged && row.value(QLatin1String("prompt_len")).toInteger(0) > 0 &&
+           row.value(QLatin1String("output_len")).toInteger(0) > 1;
+}
+
 Split splitOf(const QJsonObject &row, const QStringList &heldOutSources)
 {
     if (row.contains(QLatin1String("outside_model")))
@@ -98,6 +111,11 @@ double observedPasses(const Observation &o, const SpeedConstants &constants, dou
     switch (o.measured) {
     case Measured::DecodeStep:
         return model.decode(o.sequences).*seconds;
+    case Measured::ServingStep:
+        // The roofline has no steady state: its bound is the decode step alone.
+        return seconds == &ForwardCost::seconds
+                   ? model.serving(o.sequences, o.promptLen, o.outputLen).interTokenSeconds
+                   : model.decode(o.sequences).*seconds;
     case Measured::EndToEnd:
         return model.prefill(o.promptLen, o.sequences).*seconds +
                double(o.outputLen) * (model.decode(o.sequences).*seconds);
@@ -143,7 +161,7 @@ QList<Observation> readObservations(const QString &path)
         QList<Observation> observations;
         if (const std::optional<double> step = stepSeconds(row)) {
             Observation o = base;
-            o.measured = Measured::DecodeStep;
+            o.measured = servingStep(row) ? Measured::ServingStep : Measured::DecodeStep;
             o.seconds = *step;
             observations << o;
         } else if (row.value(QLatin1String("per_user_tokens_per_second")).isDouble() && output > 0) {
@@ -328,6 +346,14 @@ SpeedConstants fitOnce(const QList<Observation> &observations, const SpeedConsta
         case Measured::DecodeStep:
             addFeatures(f, offset, model.decode(o.sequences), described, engine, 1);
             break;
+        case Measured::ServingStep: {
+            const ServingCost serving = model.serving(o.sequences, o.promptLen, o.outputLen);
+            const double stepsPerToken = serving.interTokenSeconds / serving.meanStep.total();
+            const double share = serving.prefillStepShare;
+            addFeatures(f, offset, serving.mixedStep, described, engine, share * stepsPerToken);
+            addFeatures(f, offset, serving.decodeStep, described, engine, (1 - share) * stepsPerToken);
+            break;
+        }
         case Measured::EndToEnd:
             addFeatures(f, offset, model.prefill(o.promptLen, o.sequences), described, engine, 1);
             addFeatures(f, offset, model.decode(o.sequences), described, engine, double(o.outputLen));

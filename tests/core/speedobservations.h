@@ -20,9 +20,11 @@ namespace kvscope::validation {
 
 enum class Measured
 {
-    DecodeStep, ///< inter-token latency / TPOT / one decode step at the batch
-    EndToEnd,   ///< a static batch: prefill of every prompt, then output_len decode steps
-    FirstToken, ///< time to first token of a lone request: one prefill
+    DecodeStep,  ///< median inter-token latency, one decode step at the batch
+    ServingStep, ///< vllm bench serve's mean TPOT / ITL at a concurrency: the average step, prompt chunks
+                 ///< included
+    EndToEnd,    ///< a static batch: prefill of every prompt, then output_len decode steps
+    FirstToken,  ///< time to first token of a lone request: one prefill
 };
 
 enum class Split

@@ -142,6 +142,8 @@ QString measuredName(Measured m)
     switch (m) {
     case Measured::DecodeStep:
         return QStringLiteral("step");
+    case Measured::ServingStep:
+        return QStringLiteral("serving step");
     case Measured::EndToEnd:
         return QStringLiteral("run");
     case Measured::FirstToken:
