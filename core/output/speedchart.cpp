@@ -21,6 +21,10 @@ SpeedChartData speedChartData(const Scenario &scenario, const MemoryPlan &plan, 
     if (!d.available)
         return d;
     d.currentTokensPerSecond = plan.speed.decodeTokensPerSecond;
+    if (plan.speed.serving) {
+        d.servingPromptLen = plan.speed.serving->promptLen;
+        d.servingOutputLen = plan.speed.serving->outputLen;
+    }
 
     const QList<KvCacheDtype> dtypes = chartKvDtypes(plan, d.currentCurve);
     // Each precision's own plan: its KV bytes, what fits, and its ridge point.
@@ -44,12 +48,17 @@ SpeedChartData speedChartData(const Scenario &scenario, const MemoryPlan &plan, 
         curve.ridgeBatch = p.speed.ridgeBatch;
         curve.ridgeBatchIdeal = p.speed.ridgeBatchIdeal;
         curve.fitsUpTo = p.largestBatchThatFits;
+        const bool serving = i == d.currentCurve && plan.speed.serving;
         for (const std::int64_t batch : xs) {
             try {
                 const ForwardCost step = model.decode(batch);
                 curve.batch << batch;
                 curve.tokensPerSecond << double(batch) / step.seconds;
                 curve.tokensPerSecondIdeal << double(batch) / step.idealSeconds;
+                // As many users as the cache holds: past that the engine queues.
+                if (serving && batch <= curve.fitsUpTo)
+                    curve.tokensPerSecondServing
+                        << model.serving(batch, d.servingPromptLen, d.servingOutputLen).outputTokensPerSecond;
             } catch (const Error &) {
                 break; // beyond 2^63 bytes: the curve ends here
             }

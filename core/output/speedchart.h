@@ -19,9 +19,12 @@ struct SpeedCurve
     QList<std::int64_t> batch;
     QList<double> tokensPerSecond;      ///< all sequences, with the efficiencies
     QList<double> tokensPerSecondIdeal; ///< the ideal roofline (efficiencies 1)
-    std::int64_t ridgeBatch = -1;       ///< where decode turns compute-bound; -1 = never
-    std::int64_t ridgeBatchIdeal = -1;  ///< the same on the ideal roofline
-    std::int64_t fitsUpTo = 0;          ///< largest batch whose KV cache fits the budget
+    /// Output tokens/s of steady-state serving with that many users (ServingCost),
+    /// up to fitsUpTo; empty without a serving workload or for a curve not the plan's.
+    QList<double> tokensPerSecondServing;
+    std::int64_t ridgeBatch = -1;      ///< where decode turns compute-bound; -1 = never
+    std::int64_t ridgeBatchIdeal = -1; ///< the same on the ideal roofline
+    std::int64_t fitsUpTo = 0;         ///< largest batch whose KV cache fits the budget
 };
 
 /// Everything a decode-throughput chart draws, computed here (plain data, like GrowthChartData).
@@ -31,8 +34,10 @@ struct SpeedChartData
     QStringList notes;      ///< why not
     std::int64_t xMin = 1;
     std::int64_t xMax = 1;
-    std::int64_t seqLen = 0;   ///< fixed along the batch axis
-    std::int64_t currentX = 0; ///< the scenario's batch
+    std::int64_t seqLen = 0;           ///< fixed along the batch axis
+    std::int64_t servingPromptLen = 0; ///< the serving workload's prompt; 0 = no serving line
+    std::int64_t servingOutputLen = 0; ///< and its output tokens
+    std::int64_t currentX = 0;         ///< the scenario's batch
     double currentTokensPerSecond = 0;
     QList<SpeedCurve> curves; ///< one per KV precision on the walk (plus the plan's, if off the walk)
     int currentCurve = 0;     ///< the curve of the plan's KV dtype

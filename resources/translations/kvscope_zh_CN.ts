@@ -2280,6 +2280,10 @@ Page Up / Page Down 在场景条中切换。</translation>
         <source>tokens/s</source>
         <translation>tokens/s</translation>
     </message>
+    <message>
+        <source>serving that many users: %1-token prompts, %2 out (average context %3)</source>
+        <translation>服务这么多用户：%1 token 的提示词，输出 %2（平均上下文 %3）</translation>
+    </message>
 </context>
 <context>
     <name>kvscope::SpeedPanel</name>

@@ -513,6 +513,35 @@ private Q_SLOTS:
                                    return v;
                                }())
                                    .largestBatchThatFits);
+        // Without a prompt shorter than --seq-len there is no serving line.
+        QCOMPARE(d.servingPromptLen, 0);
+        for (const SpeedCurve &curve : d.curves)
+            QVERIFY(curve.tokensPerSecondServing.isEmpty());
+        // With one, the plan's curve has it, up to the batch whose KV cache fits,
+        // and it bends over sooner than decode alone: prompts take a share of the steps.
+        Scenario served = s;
+        served.seqLen = 2048;
+        served.promptLen = 1024;
+        const MemoryPlan servedPlan = planMemory(served);
+        const SpeedChartData withServing = speedChartData(served, servedPlan);
+        QCOMPARE(withServing.servingPromptLen, 1024);
+        QCOMPARE(withServing.servingOutputLen, 1024);
+        const SpeedCurve &current = withServing.curves.at(withServing.currentCurve);
+        qsizetype held = 0;
+        while (held < current.batch.size() && current.batch.at(held) <= current.fitsUpTo)
+            ++held;
+        QCOMPARE(current.tokensPerSecondServing.size(), held);
+        const SpeedModel model(served, servedPlan);
+        for (qsizetype i = 0; i < held; ++i) {
+            const ServingCost v = model.serving(current.batch.at(i), 1024, 1024);
+            QCOMPARE(current.tokensPerSecondServing.at(i), current.batch.at(i) * 1024 / v.requestSeconds);
+        }
+        const qsizetype users = current.batch.indexOf(served.batchSize);
+        QCOMPARE(current.tokensPerSecondServing.at(users), servedPlan.speed.serving->outputTokensPerSecond);
+        for (qsizetype i = 0; i < withServing.curves.size(); ++i)
+            QVERIFY(i == withServing.currentCurve ||
+                    withServing.curves.at(i).tokensPerSecondServing.isEmpty());
+
         // No speed, no chart.
         s.gpu = resolveGpu(QStringLiteral("custom:80"));
         const SpeedChartData none = speedChartData(s, planMemory(s));

@@ -24,9 +24,10 @@ constexpr int MaxCurves = 5;
 
 SpeedChartView::SpeedChartView(QWidget *parent)
     : ChartView(QStringLiteral("speedChart"), QMargins(4, 4, 24, 4), parent), m_ideal(new QLineSeries),
-      m_fits(new QLineSeries), m_ridges(new QScatterSeries), m_current(new QScatterSeries),
-      m_currentLabel(new ChartCallout(chart())), m_ridgeLabel(new ChartCallout(chart())),
-      m_fitsLabel(new ChartCallout(chart())), m_xAxis(new QLogValueAxis), m_yAxis(new QValueAxis)
+      m_serving(new QLineSeries), m_fits(new QLineSeries), m_ridges(new QScatterSeries),
+      m_current(new QScatterSeries), m_currentLabel(new ChartCallout(chart())),
+      m_ridgeLabel(new ChartCallout(chart())), m_fitsLabel(new ChartCallout(chart())),
+      m_xAxis(new QLogValueAxis), m_yAxis(new QValueAxis)
 {
     setBaseMinimumHeight(220);
     QChart *chart = this->chart();
@@ -39,7 +40,7 @@ SpeedChartView::SpeedChartView(QWidget *parent)
     for (int i = 0; i < MaxCurves; ++i)
         m_lines << new QLineSeries;
     QList<QXYSeries *> all(m_lines.begin(), m_lines.end());
-    all << m_ideal << m_fits << m_ridges << m_current;
+    all << m_ideal << m_serving << m_fits << m_ridges << m_current;
     for (QXYSeries *series : all) {
         chart->addSeries(series);
         series->attachAxis(m_xAxis);
@@ -73,7 +74,7 @@ void SpeedChartView::showSpeed(const SpeedChartData &data)
         }
         m_lines[i]->replace(points);
     }
-    QList<QPointF> ideal, ridges;
+    QList<QPointF> ideal, serving, ridges;
     if (data.currentCurve < data.curves.size()) {
         const SpeedCurve &curve = data.curves.at(data.currentCurve);
         for (qsizetype p = 0; p < curve.batch.size(); ++p)
@@ -81,11 +82,14 @@ void SpeedChartView::showSpeed(const SpeedChartData &data)
         if (!curve.tokensPerSecondIdeal.isEmpty())
             top = std::max(
                 top, *std::max_element(curve.tokensPerSecondIdeal.begin(), curve.tokensPerSecondIdeal.end()));
+        for (qsizetype p = 0; p < curve.tokensPerSecondServing.size(); ++p)
+            serving.append(QPointF(double(curve.batch.at(p)), curve.tokensPerSecondServing.at(p)));
     }
     for (const SpeedCurve &curve : data.curves)
         if (const std::optional<double> at = sampleAt(curve, curve.ridgeBatch); curve.ridgeBatch > 0 && at)
             ridges.append(QPointF(double(curve.ridgeBatch), *at));
     m_ideal->replace(ideal);
+    m_serving->replace(serving);
     m_ridges->replace(ridges);
     m_yAxis->setRange(0, top > 0 ? top * 1.05 : 1);
     m_yAxis->applyNiceNumbers();
@@ -113,6 +117,10 @@ void SpeedChartView::retranslate()
         m_lines[i]->setName(i == m_data.currentCurve ? tr("%1 (current)").arg(name) : name);
     }
     m_ideal->setName(tr("ideal roofline (efficiencies 1)"));
+    m_serving->setName(tr("serving that many users: %1-token prompts, %2 out (average context %3)")
+                           .arg(formatCount(m_data.servingPromptLen, locale),
+                                formatCount(m_data.servingOutputLen, locale),
+                                formatCount(m_data.servingPromptLen + m_data.servingOutputLen / 2, locale)));
     m_ridges->setName(tr("ridge point: compute-bound from here"));
     m_current->setName(tr("current batch"));
 
@@ -176,6 +184,8 @@ QList<LegendStrip::Entry> SpeedChartView::legendEntries() const
             {m_lines.at(i)->name(), m_lines.at(i)->pen().color(), Qt::SolidLine, i == m_data.currentCurve});
     if (!m_data.curves.isEmpty())
         entries.append({m_ideal->name(), m_ideal->pen().color(), Qt::DashLine, false});
+    if (!m_serving->points().isEmpty())
+        entries.append({m_serving->name(), m_serving->pen().color(), Qt::DashDotLine, false});
     if (!m_ridges->points().isEmpty()) // no entry for a marker the chart does not draw
         entries.append({m_ridges->name(), m_ridges->color(), Qt::NoPen, false});
     if (!m_fits->points().isEmpty())
@@ -197,6 +207,7 @@ void SpeedChartView::updatePens()
         dtypes << curve.kvCacheDtype;
     const QColor current = penPrecisionLines(m_lines, dtypes, m_data.currentCurve);
     m_ideal->setPen(QPen(current, theme::lineWidth(2.0), Qt::DashLine));
+    m_serving->setPen(QPen(current, theme::lineWidth(2.0), Qt::DashDotLine));
     m_fits->setPen(QPen(theme::budgetColor(palette()), theme::lineWidth(1.5), Qt::DotLine));
     stylePoint(m_ridges, palette().color(QPalette::Text), 12);
     stylePoint(m_current, current, 13);

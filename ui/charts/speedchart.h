@@ -34,6 +34,8 @@ public:
     const SpeedChartData &data() const { return m_data; }
     QList<QLineSeries *> lines() const { return m_lines; }
     QLineSeries *idealLine() const { return m_ideal; }
+    /// Steady-state serving's output tokens/s against users (empty without a serving workload).
+    QLineSeries *servingLine() const { return m_serving; }
     QScatterSeries *ridgePoints() const { return m_ridges; }
     QScatterSeries *currentPoint() const { return m_current; }
     QLineSeries *fitsLine() const { return m_fits; }
@@ -53,6 +55,7 @@ private:
 
     QList<QLineSeries *> m_lines;
     QLineSeries *m_ideal;
+    QLineSeries *m_serving;
     QLineSeries *m_fits;
     QScatterSeries *m_ridges;
     QScatterSeries *m_current;
