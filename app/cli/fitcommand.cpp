@@ -77,7 +77,9 @@ int runFit(const QStringList &arguments)
     parser.setApplicationDescription(QStringLiteral(
         "Find the GPUs, tensor-parallel sizes and precisions that serve N concurrent requests of "
         "L tokens, best first: fewest GPUs, then (without --max-model-len) the longest context, "
-        "then the least GPU memory, then the fastest decode. Each with its launch line."));
+        "then the least GPU memory, then the fastest decode (--rank-by speed: the fastest decode first). "
+        "Each "
+        "with its launch line."));
     parser.addHelpOption();
     const auto option = [&](const char *name, const QString &help, const char *value = nullptr,
                             const QString &fallback = {}) {
@@ -117,6 +119,11 @@ int runFit(const QStringList &arguments)
     option("gpu-memory-utilization", QStringLiteral("vLLM's share of GPU memory (default 0.9)."), "ratio");
     option("mem-fraction-static", QStringLiteral("SGLang's static share (default: SGLang's for the GPU)."),
            "ratio");
+    const QCommandLineOption rankBy = option(
+        "rank-by",
+        QStringLiteral("The order: memory (fewest GPUs, least memory, then speed) or speed (the fastest "
+                       "decode at --concurrency first, from the step model)."),
+        "order", fitRankingName(FitRanking::Memory));
     const QCommandLineOption limit =
         option("limit", QStringLiteral("Configurations shown, best first."), "n", QStringLiteral("10"));
     const QCommandLineOption json(QStringLiteral("json"), QStringLiteral("Print one JSON object."));
@@ -153,6 +160,7 @@ int runFit(const QStringList &arguments)
                                                        q.base.model.checkpointQuantization);
         for (const QString &dtype : parser.values(kvDtypes))
             q.kvCacheDtypes << parseKvCacheDtype(dtype);
+        q.ranking = parseFitRanking(parser.value(rankBy));
         const qsizetype shown = qsizetype(parsePositive(parser.value(limit), QStringLiteral("--limit")));
 
         FitResult result = findFits(q);

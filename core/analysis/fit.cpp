@@ -2,6 +2,7 @@
 #include "core/analysis/fit.h"
 
 #include "core/common/checked.h"
+#include "core/common/enumtable.h"
 #include "core/common/error.h"
 #include "core/common/scenariofield.h"
 #include "core/common/search.h"
@@ -92,17 +93,23 @@ double decodeSpeed(const FitRow &row)
 }
 
 /// Fewest GPUs, then the longest context (when searched), the least memory bought,
-/// the fastest decode; names settle the rest so the order never depends on the search.
-bool better(const FitRow &a, const FitRow &b, bool longest)
+/// the fastest decode — or the fastest decode first; names settle the rest so
+/// the order never depends on the search.
+bool better(const FitRow &a, const FitRow &b, bool longest, FitRanking ranking)
 {
     const auto key = [&](const FitRow &r) {
-        return std::make_tuple(r.plan.tensorParallelSize, longest ? -r.plan.maxModelLen : 0,
-                               r.totalMemoryBytes, -decodeSpeed(r), r.plan.gpuId,
-                               quantizationChoiceName(r.scenario.quantization),
-                               dtypeName(r.scenario.kvCacheDtype));
+        return std::make_tuple(
+            ranking == FitRanking::Speed ? -decodeSpeed(r) : 0.0, r.plan.tensorParallelSize,
+            longest ? -r.plan.maxModelLen : 0, r.totalMemoryBytes, -decodeSpeed(r), r.plan.gpuId,
+            quantizationChoiceName(r.scenario.quantization), dtypeName(r.scenario.kvCacheDtype));
     };
     return key(a) < key(b);
 }
+
+const EnumSpelling<FitRanking> fitRankingNames[] = {
+    {FitRanking::Memory, "memory"},
+    {FitRanking::Speed, "speed"},
+};
 
 /// `items` with each one kept at its first place, two being the same when `identity`
 /// gives equal keys. Quadratic, for the handful of candidates a query names.
@@ -204,6 +211,25 @@ void validateQuery(const FitQuery &q)
 
 } // namespace
 
+QString fitRankingName(FitRanking ranking)
+{
+    return enumName(fitRankingNames, ranking);
+}
+
+QStringList fitRankingChoices()
+{
+    return enumChoices(fitRankingNames);
+}
+
+FitRanking parseFitRanking(const QString &text)
+{
+    if (const std::optional<FitRanking> ranking = enumValue(fitRankingNames, text.trimmed().toLower()))
+        return *ranking;
+    throw Error(
+        QStringLiteral("%1: '%2' is not one of %3")
+            .arg(commandFlag(CommandOption::RankBy), text, fitRankingChoices().join(QStringLiteral(", "))));
+}
+
 bool servesConcurrency(const MemoryPlan &plan, std::int64_t concurrency)
 {
     if (!plan.engineStarts || plan.maxNumSeqs < concurrency || concurrency <= 0)
@@ -253,7 +279,7 @@ FitResult findFits(const FitQuery &query, const std::atomic<bool> *cancel)
                         closest = row;
                 }
     std::sort(result.fits.begin(), result.fits.end(),
-              [&](const FitRow &a, const FitRow &b) { return better(a, b, longest); });
+              [&](const FitRow &a, const FitRow &b) { return better(a, b, longest, query.ranking); });
     if (result.fits.isEmpty()) {
         // Worded in the window's language where a translator is installed (the "What do I need?" dialog).
         const QString what =
@@ -321,6 +347,7 @@ QJsonObject fitToJson(const FitQuery &query, const FitResult &result)
     o.insert(QStringLiteral("concurrency"), qint64(query.concurrency));
     o.insert(QStringLiteral("max_model_len"),
              query.maxModelLen > 0 ? QJsonValue(qint64(query.maxModelLen)) : QJsonValue(QJsonValue::Null));
+    o.insert(QStringLiteral("rank_by"), fitRankingName(query.ranking));
     o.insert(QStringLiteral("fits"), fits);
     o.insert(QStringLiteral("reason"),
              result.reason.isEmpty() ? QJsonValue(QJsonValue::Null) : QJsonValue(result.reason));

@@ -19,6 +19,19 @@ namespace kvscope {
 /// The most GPUs (the largest tensor-parallel size) a fit search tries.
 inline constexpr int MaxFitGpus = 64;
 
+/// The order fit lists configurations in.
+enum class FitRanking
+{
+    Memory, ///< fewest GPUs, [longest context,] least GPU memory bought, then the fastest decode
+    Speed,  ///< the fastest decode at the query's concurrency (the step model), then as Memory
+};
+
+/// "memory", "speed": fit's --rank-by values.
+QString fitRankingName(FitRanking ranking);
+QStringList fitRankingChoices();
+/// Parses --rank-by; throws kvscope::Error naming the option and the value.
+FitRanking parseFitRanking(const QString &text);
+
 struct FitQuery
 {
     /// The model, engine, release and every option not searched; the GPU,
@@ -31,7 +44,8 @@ struct FitQuery
     /// Weight precisions tried; empty = the checkpoint's and fp8 (both engines quantize a
     /// 16-bit checkpoint to fp8 while loading it).
     QList<std::optional<QuantizationSpec>> quantizations;
-    QList<KvCacheDtype> kvCacheDtypes; ///< KV cache dtypes tried; empty = auto and fp8
+    QList<KvCacheDtype> kvCacheDtypes;       ///< KV cache dtypes tried; empty = auto and fp8
+    FitRanking ranking = FitRanking::Memory; ///< --rank-by
 };
 
 /// One configuration that serves the query, with its plan.
@@ -46,7 +60,7 @@ struct FitRow
 
 struct FitResult
 {
-    QList<FitRow> fits;     ///< best first: fewest GPUs, [longest context,] least memory, fastest decode
+    QList<FitRow> fits;     ///< best first, in the query's ranking
     QString reason;         ///< one line saying why nothing fits; empty when something does
     bool cancelled = false; ///< the search stopped early: `fits` holds what it had found
 };

@@ -72,6 +72,7 @@ const FieldSpelling spellings[] = {
 const EnumSpelling<CommandOption> commandOptions[] = {
     {CommandOption::Concurrency, "concurrency"},
     {CommandOption::MaxGpus, "max-gpus"},
+    {CommandOption::RankBy, "rank-by"},
     {CommandOption::Input, "input"},
     {CommandOption::Rows, "rows"},
     {CommandOption::Cols, "cols"},

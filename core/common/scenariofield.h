@@ -76,6 +76,7 @@ enum class CommandOption
 {
     Concurrency, ///< kvscope fit
     MaxGpus,     ///< kvscope fit
+    RankBy,      ///< kvscope fit: the order of the configurations
     Input,       ///< kvscope quantize: the synthetic tensor's distribution
     Rows,        ///< kvscope quantize: the synthetic tensor's shape
     Cols,

@@ -955,10 +955,6 @@
         <translation>我需要什么？</translation>
     </message>
     <message>
-        <source>The GPUs, tensor-parallel sizes and precisions that serve these requests of &lt;b&gt;%1&lt;/b&gt;, best first: the fewest GPUs, then (at the longest length) the longest context, the least GPU memory, the fastest decode.</source>
-        <translation>能服务 &lt;b&gt;%1&lt;/b&gt; 这些请求的 GPU、张量并行规模与精度，最优在前：GPU 最少优先，其次（按最长长度搜索时）上下文最长、GPU 显存最少、解码最快。</translation>
-    </message>
-    <message>
         <source>Concurrent requests:</source>
         <translation>并发请求数：</translation>
     </message>
@@ -1003,6 +999,22 @@
     <message>
         <source>Close</source>
         <translation>关闭</translation>
+    </message>
+    <message>
+        <source>The GPUs, tensor-parallel sizes and precisions that serve these requests of &lt;b&gt;%1&lt;/b&gt;, best first in the order chosen below.</source>
+        <translation>能服务 &lt;b&gt;%1&lt;/b&gt; 这些请求的 GPU、张量并行规模和精度，按下面选择的顺序由好到差排列。</translation>
+    </message>
+    <message>
+        <source>Best first:</source>
+        <translation>排序依据：</translation>
+    </message>
+    <message>
+        <source>Fewest GPUs, then (at the longest length) the longest context, the least GPU memory, the fastest decode</source>
+        <translation>GPU 最少优先，其次（按最长长度时）上下文最长、GPU 显存最少、解码最快</translation>
+    </message>
+    <message>
+        <source>The fastest decode at these requests (the step model)</source>
+        <translation>在这些请求下解码最快优先（步骤模型）</translation>
     </message>
 </context>
 <context>

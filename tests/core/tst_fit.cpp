@@ -70,6 +70,40 @@ private Q_SLOTS:
         }
     }
 
+    void rankedBySpeedPutsTheFastestDecodeFirst()
+    {
+        // Llama-3.1-8B for 16 users of 8,192 tokens on four GPUs: each serves on one.
+        // By memory the A100 (80 GB bought) leads; by speed the B200, whose
+        // 8 TB/s read the weights and KV cache fastest (gpus.json).
+        FitQuery q = query(QStringLiteral("llama-3.1-8b"), 16, 8192,
+                           {QStringLiteral("h100-sxm"), QStringLiteral("h200"), QStringLiteral("b200"),
+                            QStringLiteral("a100-80gb")});
+        const FitResult byMemory = findFits(q);
+        QCOMPARE(byMemory.fits.first().plan.gpuId, QStringLiteral("a100-80gb"));
+        q.ranking = FitRanking::Speed;
+        const FitResult bySpeed = findFits(q);
+        QCOMPARE(bySpeed.fits.size(), byMemory.fits.size());
+        QCOMPARE(bySpeed.fits.first().plan.gpuId, QStringLiteral("b200"));
+        for (qsizetype i = 1; i < bySpeed.fits.size(); ++i)
+            QVERIFY(bySpeed.fits.at(i - 1).plan.speed.decodeTokensPerSecond >=
+                    bySpeed.fits.at(i).plan.speed.decodeTokensPerSecond);
+        // The speed is the step model's at the query: 16 sequences of 8,192 tokens.
+        const FitRow &first = bySpeed.fits.first();
+        QCOMPARE(first.plan.batchSize, 16);
+        QCOMPARE(first.plan.seqLen, 8192);
+        QCOMPARE(first.plan.speed.decodeTokensPerSecond,
+                 planMemory(first.scenario).speed.decodeTokensPerSecond);
+        QCOMPARE(fitToJson(q, bySpeed).value(QLatin1String("rank_by")).toString(), QStringLiteral("speed"));
+
+        QCOMPARE(parseFitRanking(QStringLiteral(" Speed ")), FitRanking::Speed);
+        try {
+            parseFitRanking(QStringLiteral("fast"));
+            QFAIL("no error");
+        } catch (const Error &error) {
+            QCOMPARE(error.message(), QStringLiteral("--rank-by: 'fast' is not one of memory, speed"));
+        }
+    }
+
     void longestContextFor32UsersOnOneH100()
     {
         // README: "the longest context I can serve 32 users with on one H100 for Llama-3.1-8B in FP8 KV".

@@ -196,6 +196,22 @@ private Q_SLOTS:
             QVERIFY(row.command.startsWith(QLatin1String("python -m sglang.launch_server ")));
     }
 
+    void rankedBySpeedTheFastestComesFirst()
+    {
+        FitDialog *dialog = open();
+        auto *rankBy = child<QComboBox>(dialog, "fitRankBy");
+        QCOMPARE(rankBy->currentData().toInt(), int(FitRanking::Memory));
+        rankBy->setCurrentIndex(rankBy->findData(int(FitRanking::Speed)));
+        QVERIFY(settled(dialog));
+        QCOMPARE(dialog->query().ranking, FitRanking::Speed);
+        compareWithCore(dialog);
+        const QList<FitRow> rows = dialog->results()->rows();
+        QVERIFY(rows.size() > 1);
+        for (qsizetype i = 1; i < rows.size(); ++i)
+            QVERIFY(rows.at(i - 1).plan.speed.decodeTokensPerSecond >=
+                    rows.at(i).plan.speed.decodeTokensPerSecond);
+    }
+
     void nothingFitsSaysWhyAndOffersNothingToUse()
     {
         m_window->controller()->setModel(resolveModel(QStringLiteral("deepseek-v3")));

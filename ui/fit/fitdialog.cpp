@@ -43,9 +43,9 @@ FitDialog::FitDialog(const QList<GpuSpec> &gpus, QWidget *parent)
     : QDialog(parent), m_gpus(gpus), m_model(new QLabel),
       m_concurrency(spinBox("fitConcurrency", 1, 1'000'000)),
       m_maxModelLen(spinBox("fitMaxModelLen", 0, std::numeric_limits<int>::max())), m_gpu(new QComboBox),
-      m_maxGpus(spinBox("fitMaxGpus", 1, MaxFitGpus)), m_engine(new QComboBox), m_status(new QLabel),
-      m_table(new QTableView), m_results(new FitResultsModel(this)), m_command(new QLineEdit),
-      m_copy(new QPushButton), m_use(new QPushButton), m_close(new QPushButton),
+      m_maxGpus(spinBox("fitMaxGpus", 1, MaxFitGpus)), m_engine(new QComboBox), m_rankBy(new QComboBox),
+      m_status(new QLabel), m_table(new QTableView), m_results(new FitResultsModel(this)),
+      m_command(new QLineEdit), m_copy(new QPushButton), m_use(new QPushButton), m_close(new QPushButton),
       m_job(this, [this](const JobOutcome<FitResult> &outcome) { showOutcome(outcome); })
 {
     setObjectName(QStringLiteral("fitDialog"));
@@ -53,6 +53,7 @@ FitDialog::FitDialog(const QList<GpuSpec> &gpus, QWidget *parent)
     m_model->setWordWrap(true);
     m_gpu->setObjectName(QStringLiteral("fitGpu"));
     m_engine->setObjectName(QStringLiteral("fitEngine"));
+    m_rankBy->setObjectName(QStringLiteral("fitRankBy"));
     m_status->setObjectName(QStringLiteral("fitStatus"));
     m_status->setWordWrap(true);
     m_status->setTextInteractionFlags(Qt::TextSelectableByMouse);
@@ -69,6 +70,8 @@ FitDialog::FitDialog(const QList<GpuSpec> &gpus, QWidget *parent)
         m_gpu->addItem(gpu.name, gpu.id);
     m_engine->addItem(QStringLiteral("vLLM"), int(Engine::Vllm));
     m_engine->addItem(QStringLiteral("SGLang"), int(Engine::Sglang));
+    for (const FitRanking ranking : {FitRanking::Memory, FitRanking::Speed})
+        m_rankBy->addItem(QString(), int(ranking)); // worded in retranslate()
 
     m_table->setModel(m_results);
     m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
@@ -90,6 +93,7 @@ FitDialog::FitDialog(const QList<GpuSpec> &gpus, QWidget *parent)
     row(m_gpu);
     row(m_maxGpus);
     row(m_engine);
+    row(m_rankBy);
 
     auto *buttons = new QHBoxLayout;
     buttons->addWidget(m_command, 1);
@@ -110,7 +114,7 @@ FitDialog::FitDialog(const QList<GpuSpec> &gpus, QWidget *parent)
     connect(&m_debounce, &QTimer::timeout, this, &FitDialog::startSearch);
     for (QSpinBox *box : {m_concurrency, m_maxModelLen, m_maxGpus})
         connect(box, &QSpinBox::valueChanged, this, &FitDialog::scheduleSearch);
-    for (QComboBox *box : {m_gpu, m_engine})
+    for (QComboBox *box : {m_gpu, m_engine, m_rankBy})
         connect(box, &QComboBox::currentIndexChanged, this, &FitDialog::scheduleSearch);
     connect(m_table->selectionModel(), &QItemSelectionModel::selectionChanged, this,
             &FitDialog::updateButtons);
@@ -148,6 +152,7 @@ FitQuery FitDialog::query() const
     q.concurrency = m_concurrency->value();
     q.maxModelLen = m_maxModelLen->value();
     q.maxGpus = m_maxGpus->value();
+    q.ranking = FitRanking(m_rankBy->currentData().toInt());
     const QString gpu = m_gpu->currentData().toString();
     for (const GpuSpec &spec : m_gpus)
         if (gpu.isEmpty() || spec.id == gpu)
@@ -231,19 +236,25 @@ void FitDialog::changeEvent(QEvent *event)
 void FitDialog::retranslate()
 {
     setWindowTitle(tr("What do I need?"));
-    m_model->setText(
-        m_base.model.name.isEmpty()
-            ? QString()
-            : tr("The GPUs, tensor-parallel sizes and precisions that serve these requests of "
-                 "<b>%1</b>, best first: the fewest GPUs, then (at the longest length) the longest "
-                 "context, the least GPU memory, the fastest decode.")
-                  .arg(m_base.model.name.toHtmlEscaped()));
-    const QStringList labels = {tr("Concurrent requests:"), tr("Tokens per request (max model length):"),
-                                tr("GPU:"), tr("At most GPUs:"), tr("Engine:")};
+    m_model->setText(m_base.model.name.isEmpty()
+                         ? QString()
+                         : tr("The GPUs, tensor-parallel sizes and precisions that serve these requests of "
+                              "<b>%1</b>, best first in the order chosen below.")
+                               .arg(m_base.model.name.toHtmlEscaped()));
+    const QStringList labels = {tr("Concurrent requests:"),
+                                tr("Tokens per request (max model length):"),
+                                tr("GPU:"),
+                                tr("At most GPUs:"),
+                                tr("Engine:"),
+                                tr("Best first:")};
     for (qsizetype i = 0; i < m_labels.size(); ++i)
         m_labels.at(i)->setText(labels.at(i));
     m_maxModelLen->setSpecialValueText(tr("The longest each configuration allows"));
     m_gpu->setItemText(0, tr("Any GPU"));
+    m_rankBy->setItemText(0,
+                          tr("Fewest GPUs, then (at the longest length) the longest context, the least GPU "
+                             "memory, the fastest decode"));
+    m_rankBy->setItemText(1, tr("The fastest decode at these requests (the step model)"));
     if (isSearching())
         m_status->setText(tr("Searching…"));
     else if (!m_lastStatus.isEmpty())

@@ -74,6 +74,7 @@ private:
     QComboBox *m_gpu;
     QSpinBox *m_maxGpus;
     QComboBox *m_engine;
+    QComboBox *m_rankBy;
     QLabel *m_status;
     QTableView *m_table;
     FitResultsModel *m_results;
