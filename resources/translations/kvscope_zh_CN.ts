@@ -1735,6 +1735,14 @@
         <source>Add custom GPU…</source>
         <translation>添加自定义 GPU…</translation>
     </message>
+    <message>
+        <source>the whole sequence (%1)</source>
+        <translation>整条序列（%1）</translation>
+    </message>
+    <message>
+        <source>%1: the prompt of each request. The time to first token prefills it; shorter than the sequence, it sets the serving workload: the batch&apos;s users each send it and read the rest of the sequence as output.</source>
+        <translation>%1：每个请求的提示词。首 token 时间要预填充它；比序列短时，它设定服务负载：batch 中的每个用户发送它，并把序列余下部分作为输出读回。</translation>
+    </message>
 </context>
 <context>
     <name>kvscope::PasteConfigDialog</name>

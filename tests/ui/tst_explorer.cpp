@@ -132,6 +132,28 @@ private Q_SLOTS:
         QCOMPARE(stops.at(slider->value()), 100'000); // 100,000 is a round stop
     }
 
+    void promptLengthSetsTheServingWorkload()
+    {
+        // By default the prompt is the whole sequence: no output, no serving figures.
+        auto *prompt = child<QSpinBox>("promptLenSpin");
+        QCOMPARE(prompt->value(), 0);
+        QCOMPARE(prompt->maximum(), 8192);
+        QVERIFY(!controller()->plan().speed.serving);
+        prompt->setValue(1024);
+        QCOMPARE(controller()->scenario().promptLen, 1024);
+        const MemoryPlan &plan = controller()->plan();
+        QVERIFY(plan.speed.serving);
+        QCOMPARE(plan.speed.serving->outputLen, 8192 - 1024);
+        QCOMPARE(plan.speed.prefill.seconds, planMemory(controller()->scenario()).speed.prefill.seconds);
+        // A sequence shorter than the prompt shortens the prompt with it: no error.
+        QSignalSpy errors(controller(), &ScenarioController::errorOccurred);
+        child<QSpinBox>("seqLenSpin")->setValue(512);
+        QCOMPARE(controller()->scenario().promptLen, 512);
+        QCOMPARE(prompt->maximum(), 512);
+        QCOMPARE(prompt->value(), 512);
+        QCOMPARE(errors.count(), 0);
+    }
+
     void fp8HalvesTheKvBar()
     {
         const double bf16 = kvBar();
@@ -260,6 +282,7 @@ private Q_SLOTS:
     {
         child<QSpinBox>("batchSpin")->setValue(48);
         child<QSpinBox>("seqLenSpin")->setValue(32'768);
+        child<QSpinBox>("promptLenSpin")->setValue(30'000);
         selectComboData(child<QComboBox>("modelPicker"), QStringLiteral("qwen3-30b-a3b"));
         selectComboData(child<QComboBox>("kvCacheDtypeCombo"), QStringLiteral("fp8_e5m2"));
         selectComboData(child<QComboBox>("growthAxisCombo"), QString::number(int(GrowthAxis::BatchSize)));
@@ -279,6 +302,8 @@ private Q_SLOTS:
         QCOMPARE(s.model.id, QStringLiteral("qwen3-30b-a3b"));
         QCOMPARE(s.batchSize, 48);
         QCOMPARE(s.seqLen, 32'768);
+        QCOMPARE(s.promptLen, 30'000);
+        QCOMPARE(child<QSpinBox>("promptLenSpin")->value(), 30'000);
         QCOMPARE(s.kvCacheDtype, KvCacheDtype::Fp8E5M2);
         QCOMPARE(controller()->growthAxis(), GrowthAxis::BatchSize);
         QCOMPARE(m_window->size(), QSize(1000, 700));

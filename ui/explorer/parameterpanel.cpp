@@ -15,6 +15,7 @@
 #include "ui/widgets/groupedcombobox.h"
 #include "ui/widgets/logsliderbox.h"
 
+#include <limits>
 #include <utility>
 
 #include <QComboBox>
@@ -83,9 +84,10 @@ ParameterPanel::ParameterPanel(ScenarioController *controller, UserLibrary *libr
                                                                        new QLabel(this), new QLabel(this)},
       m_utilization(new QDoubleSpinBox(this)), m_blockSize(new QComboBox(this)),
       m_maxModelLen(new QSpinBox(this)), m_batch(new LogSliderBox(this)), m_seqLen(new LogSliderBox(this)),
-      m_modelGroup(new QGroupBox(this)), m_precisionGroup(new QGroupBox(this)),
-      m_servingGroup(new QGroupBox(this)), m_modelForm(new QFormLayout(m_modelGroup)),
-      m_precisionForm(new QFormLayout(m_precisionGroup)), m_servingForm(new QFormLayout(m_servingGroup))
+      m_promptLen(new QSpinBox(this)), m_modelGroup(new QGroupBox(this)),
+      m_precisionGroup(new QGroupBox(this)), m_servingGroup(new QGroupBox(this)),
+      m_modelForm(new QFormLayout(m_modelGroup)), m_precisionForm(new QFormLayout(m_precisionGroup)),
+      m_servingForm(new QFormLayout(m_servingGroup))
 {
     m_model->setObjectName(QStringLiteral("modelPicker"));
     m_gpu->setObjectName(QStringLiteral("gpuPicker"));
@@ -104,6 +106,10 @@ ParameterPanel::ParameterPanel(ScenarioController *controller, UserLibrary *libr
     m_seqLen->setObjectName(QStringLiteral("seqLen"));
     m_seqLen->slider()->setObjectName(QStringLiteral("seqLenSlider"));
     m_seqLen->spinBox()->setObjectName(QStringLiteral("seqLenSpin"));
+    m_promptLen->setObjectName(QStringLiteral("promptLenSpin"));
+    m_promptLen->setSingleStep(256);
+    m_promptLen->setGroupSeparatorShown(true);
+    m_promptLen->setKeyboardTracking(false);
 
     m_model->setSearchable(true);
     buildModelList();
@@ -153,6 +159,7 @@ ParameterPanel::ParameterPanel(ScenarioController *controller, UserLibrary *libr
     m_servingForm->addRow(new QLabel(this), m_maxModelLen);
     m_servingForm->addRow(new QLabel(this), m_batch);
     m_servingForm->addRow(new QLabel(this), m_seqLen);
+    m_servingForm->addRow(new QLabel(this), m_promptLen);
     for (QFormLayout *form : {m_modelForm, m_precisionForm, m_servingForm})
         form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
 
@@ -210,6 +217,8 @@ ParameterPanel::ParameterPanel(ScenarioController *controller, UserLibrary *libr
             [this](std::int64_t value) { m_controller->setBatchSize(value); });
     connect(m_seqLen, &LogSliderBox::valueChanged, this,
             [this](std::int64_t value) { m_controller->setSeqLen(value); });
+    connect(m_promptLen, &QSpinBox::valueChanged, this,
+            [this](int value) { m_controller->setPromptLen(value); });
 
     // Controller -> widgets
     connect(m_controller, &ScenarioController::scenarioChanged, this, &ParameterPanel::showScenario);
@@ -235,6 +244,7 @@ QWidget *ParameterPanel::controlFor(ScenarioField option) const
         {ScenarioField::MaxModelLen, m_maxModelLen},
         {ScenarioField::BatchSize, m_batch},
         {ScenarioField::SeqLen, m_seqLen},
+        {ScenarioField::PromptLen, m_promptLen},
     };
     for (const auto &[field, control] : controls)
         if (option == field)
@@ -376,6 +386,11 @@ void ParameterPanel::showScenario(const Scenario &s)
     m_batch->setValue(s.batchSize);
     m_seqLen->setRange(sequenceAxisMin(), sequenceAxisMax(s.model));
     m_seqLen->setValue(s.seqLen);
+    {
+        const QSignalBlocker blocker(m_promptLen);
+        m_promptLen->setRange(0, int(std::min<std::int64_t>(s.seqLen, std::numeric_limits<int>::max())));
+        m_promptLen->setValue(int(std::min<std::int64_t>(s.promptLen, m_promptLen->maximum())));
+    }
 }
 
 void ParameterPanel::showPlan(const MemoryPlan &plan)
@@ -408,6 +423,7 @@ void ParameterPanel::showPlan(const MemoryPlan &plan)
         }
     }
     m_maxModelLen->setSpecialValueText(tr("model default (%1)").arg(formatCount(plan.maxModelLen)));
+    m_promptLen->setSpecialValueText(tr("the whole sequence (%1)").arg(formatCount(plan.seqLen)));
 }
 
 void ParameterPanel::retranslate()
@@ -428,6 +444,7 @@ void ParameterPanel::retranslate()
     setFormLabel(m_servingForm, m_maxModelLen, fieldLabel(ScenarioField::MaxModelLen));
     setFormLabel(m_servingForm, m_batch, tr("&Batch size"));
     setFormLabel(m_servingForm, m_seqLen, tr("Se&quence length"));
+    setFormLabel(m_servingForm, m_promptLen, fieldLabel(ScenarioField::PromptLen));
     m_groupSize->setItemText(m_groupSize->count() - 1, tr("per row"));
 
     m_model->setToolTip(
@@ -469,6 +486,10 @@ void ParameterPanel::retranslate()
                                   .arg(optionFlag(ScenarioField::MaxModelLen)));
     m_batch->setToolTip(tr("Sequences held in the KV cache at once. Shortcut: Ctrl+B."));
     m_seqLen->setToolTip(tr("Tokens per sequence (prompt + output). Shortcut: Ctrl+L."));
+    m_promptLen->setToolTip(tr("%1: the prompt of each request. The time to first token prefills it; "
+                               "shorter than the sequence, it sets the serving workload: the batch's users "
+                               "each send it and read the rest of the sequence as output.")
+                                .arg(optionFlag(ScenarioField::PromptLen)));
 }
 
 void ParameterPanel::changeEvent(QEvent *event)

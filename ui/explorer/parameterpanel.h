@@ -81,6 +81,7 @@ private:
     QSpinBox *m_maxModelLen;
     LogSliderBox *m_batch;
     LogSliderBox *m_seqLen;
+    QSpinBox *m_promptLen;
 
     QGroupBox *m_modelGroup;
     QGroupBox *m_precisionGroup;

@@ -37,6 +37,7 @@ void writeScenario(settings::SettingsWriter &writer, const Scenario &s)
     writer.write(k.maxModelLen, s.maxModelLen);
     writer.write(k.batchSize, s.batchSize);
     writer.write(k.seqLen, s.seqLen);
+    writer.write(k.promptLen, s.promptLen);
     writer.write(k.maxNumSeqs, s.maxNumSeqs);
     writer.write(k.maxNumBatchedTokens, s.maxNumBatchedTokens);
     writer.write(k.mambaSsmCacheDtype, s.mambaSsmCacheDtype);
@@ -92,6 +93,7 @@ std::optional<Scenario> readScenario(settings::SettingsReader &reader, const Use
     s.maxModelLen = reader.read(k.maxModelLen);
     s.batchSize = reader.read(k.batchSize);
     s.seqLen = reader.read(k.seqLen);
+    s.promptLen = reader.read(k.promptLen);
     s.maxNumSeqs = reader.read(k.maxNumSeqs);
     s.maxNumBatchedTokens = reader.read(k.maxNumBatchedTokens);
     s.mambaSsmCacheDtype = reader.read(k.mambaSsmCacheDtype);

@@ -137,7 +137,15 @@ void ScenarioController::setBatchSize(std::int64_t sequences)
 
 void ScenarioController::setSeqLen(std::int64_t tokens)
 {
-    change([&](Scenario &s) { s.seqLen = tokens; });
+    change([&](Scenario &s) {
+        s.seqLen = tokens;
+        s.promptLen = std::min(s.promptLen, tokens); // a prompt is part of its sequence
+    });
+}
+
+void ScenarioController::setPromptLen(std::int64_t tokens)
+{
+    change([&](Scenario &s) { s.promptLen = tokens; });
 }
 
 void ScenarioController::setGrowthAxis(GrowthAxis axis)

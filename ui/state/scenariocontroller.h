@@ -46,6 +46,8 @@ public:
     void setMaxModelLen(std::int64_t tokens);
     void setBatchSize(std::int64_t sequences);
     void setSeqLen(std::int64_t tokens);
+    /// --prompt-len; 0 = the whole sequence. A shorter sequence length shortens it too.
+    void setPromptLen(std::int64_t tokens);
     void setGrowthAxis(GrowthAxis axis);
     void setGrowthScale(AxisScale scale);
     void setCounterfactuals(bool shown);

@@ -151,6 +151,7 @@ ScenarioKeys makeScenarioKeys()
         countSetting<std::int64_t>("scenario/maxModelLen", defaults.maxModelLen),
         countSetting<std::int64_t>("scenario/batchSize", defaults.batchSize),
         countSetting<std::int64_t>("scenario/seqLen", defaults.seqLen),
+        countSetting<std::int64_t>("scenario/promptLen", defaults.promptLen),
         countSetting<std::int64_t>("scenario/maxNumSeqs", defaults.maxNumSeqs),
         countSetting<std::int64_t>("scenario/maxNumBatchedTokens", defaults.maxNumBatchedTokens),
         {"scenario/mambaSsmCacheDtype", defaults.mambaSsmCacheDtype,

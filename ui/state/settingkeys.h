@@ -36,6 +36,7 @@ struct ScenarioKeys
     Setting<std::int64_t> maxModelLen;
     Setting<std::int64_t> batchSize;
     Setting<std::int64_t> seqLen;
+    Setting<std::int64_t> promptLen;           ///< 0 = the whole sequence length
     Setting<std::int64_t> maxNumSeqs;          ///< 0 = vLLM's default for the GPU
     Setting<std::int64_t> maxNumBatchedTokens; ///< 0 = vLLM's default for the GPU
     Setting<WeightDtype> mambaSsmCacheDtype;
