@@ -19,15 +19,25 @@ private Q_SLOTS:
     void plan_data()
     {
         QTest::addColumn<QString>("model");
-        QTest::newRow("llama-3.1-8b") << "llama-3.1-8b";
-        QTest::newRow("gemma-3-27b (hybrid, vision)") << "gemma-3-27b";
-        QTest::newRow("deepseek-v3 (MLA, MoE)") << "deepseek-v3";
+        QTest::addColumn<bool>("serving");
+        QTest::newRow("llama-3.1-8b") << "llama-3.1-8b" << false;
+        QTest::newRow("gemma-3-27b (hybrid, vision)") << "gemma-3-27b" << false;
+        QTest::newRow("deepseek-v3 (MLA, MoE)") << "deepseek-v3" << false;
+    }
+
+    /// The same with a serving workload (a 4,096-token prompt of the 8,192): steady-state serving too.
+    void withServing_data()
+    {
+        plan_data();
+        QTest::newRow("llama-3.1-8b serving") << "llama-3.1-8b" << true;
+        QTest::newRow("qwen3-30b-a3b serving (MoE)") << "qwen3-30b-a3b" << true;
     }
 
     void plan()
     {
         QFETCH(QString, model);
-        const Scenario s = scenario(model);
+        QFETCH(bool, serving);
+        const Scenario s = scenario(model, serving);
         std::int64_t sink = 0;
         QBENCHMARK
         {
@@ -38,7 +48,7 @@ private Q_SLOTS:
 
     // planSpeed alone (planMemory above includes it): inventory FLOPs, decode and
     // prefill rooflines, and the two ridge-point bisections.
-    void speed_data() { plan_data(); }
+    void speed_data() { withServing_data(); }
     void speed()
     {
         benchmarkOnPlan(
@@ -46,7 +56,7 @@ private Q_SLOTS:
     }
 
     // The decode-throughput chart: a plan per KV precision and 96 batch sizes per curve.
-    void speedChart_data() { plan_data(); }
+    void speedChart_data() { withServing_data(); }
     void speedChart()
     {
         benchmarkOnPlan([](const Scenario &s, const MemoryPlan &p) {
@@ -55,9 +65,10 @@ private Q_SLOTS:
     }
 
 private:
-    static Scenario scenario(const QString &model)
+    static Scenario scenario(const QString &model, bool serving = false)
     {
         Scenario s;
+        s.promptLen = serving ? s.seqLen / 2 : 0;
         s.model = resolveModel(model);
         s.gpu = resolveGpu(QStringLiteral("h100-sxm"));
         s.tensorParallelSize = model.startsWith(QLatin1String("deepseek")) ? 8 : 1;
@@ -68,8 +79,10 @@ private:
     template <typename Evaluate> static void benchmarkOnPlan(Evaluate evaluate)
     {
         QFETCH(QString, model);
-        const Scenario s = scenario(model);
+        QFETCH(bool, serving);
+        const Scenario s = scenario(model, serving);
         const MemoryPlan plan = planMemory(s);
+        QCOMPARE(plan.speed.serving.has_value(), serving);
         double sink = 0;
         QBENCHMARK
         {
