@@ -429,7 +429,7 @@ ForwardCost SpeedModel::finish(ForwardCost c, std::int64_t tokens, std::int64_t 
         // token's hidden state; ring: 2(n-1)/n of the message crosses each link.
         const double n = double(m_tensorParallelSize);
         const double message = double(tokens) * double(m_hidden) * double(m_activationBytes);
-        q.allReduces = 2 * m_layers;
+        q.allReduces = std::int64_t(2) * m_layers;
         q.allReduceTransferSeconds = q.allReduces * 2.0 * (n - 1) / n * message / m_linkPerDirection;
     }
     price(c);
@@ -506,13 +506,96 @@ ForwardCost SpeedModel::decode(std::int64_t batch) const
     return finish(c, batch, batch, 0);
 }
 
-ForwardCost SpeedModel::prefill(std::int64_t promptLen, std::int64_t sequences) const
+ForwardCost SpeedModel::promptChunk(std::int64_t start, std::int64_t end, std::int64_t promptLen) const
 {
     ForwardCost c;
-    const std::int64_t tokens = (Checked(promptLen) * sequences).value();
+    const std::int64_t tokens = end - start;
+    const bool last = end == promptLen;
     c.weightBytes = weightBytesRead(tokens);
-    addPrefill(c, tokens, promptLen, sequences);
-    return finish(c, tokens, 0, sequences);
+    // Writes the chunk's KV cache and reads the earlier chunks' (what attention to them needs).
+    c.kvBytes =
+        (Checked(tokens) * (m_fullLayers + m_slidingLayers + m_chunkedLayers) * m_kvBytesPerTokenPerLayer +
+         Checked(kvTokenLayers(start)) * m_kvBytesPerTokenPerLayer)
+            .value();
+    c.activationBytes = (Checked(tokens) * m_hiddenBytesPerToken + (last ? m_logitBytes : 0)).value();
+    c.quantizedFlops = double(tokens) * m_quantizedFlopsPerToken;
+    c.denseFlops = double(tokens) * (m_denseFlopsPerToken - m_lmHeadFlopsPerToken) +
+                   (last ? m_lmHeadFlopsPerToken : 0.0);
+    const auto attended = [&](std::int64_t window) {
+        return causalAttendedTokens(end, window) - causalAttendedTokens(start, window);
+    };
+    c.attentionFlops = m_prefillAttentionFlops *
+                       (double(m_fullLayers) * attended(0) + double(m_slidingLayers) * attended(m_window) +
+                        double(m_chunkedLayers) * attended(m_chunk));
+    return finish(c, tokens, 0, last ? 1 : 0);
+}
+
+QList<SpeedModel::RepeatedPass> SpeedModel::prefillPasses(std::int64_t promptLen,
+                                                          std::int64_t sequences) const
+{
+    const std::int64_t budget = m_tokenBudget > 0 ? m_tokenBudget : (Checked(promptLen) * sequences).value();
+    QList<RepeatedPass> passes;
+    if (promptLen <= budget) {
+        // Whole prompts, as many as the budget holds in a pass (vLLM's scheduler packs them).
+        const std::int64_t perPass = std::min(sequences, std::max<std::int64_t>(1, budget / promptLen));
+        const auto pass = [&](std::int64_t prompts) {
+            ForwardCost c;
+            const std::int64_t tokens = (Checked(promptLen) * prompts).value();
+            c.weightBytes = weightBytesRead(tokens);
+            addPrefill(c, tokens, promptLen, prompts);
+            return finish(c, tokens, 0, prompts);
+        };
+        passes.append({pass(perPass), sequences / perPass});
+        if (sequences % perPass != 0)
+            passes.append({pass(sequences % perPass), 1});
+        return passes;
+    }
+    // Chunked prefill (vllm/v1/core/sched/scheduler.py): a budget of the prompt per pass.
+    for (std::int64_t start = 0; start < promptLen; start += budget)
+        passes.append({promptChunk(start, std::min(promptLen, start + budget), promptLen), sequences});
+    return passes;
+}
+
+ForwardCost SpeedModel::prefill(std::int64_t promptLen, std::int64_t sequences) const
+{
+    const QList<RepeatedPass> passes = prefillPasses(promptLen, sequences);
+    if (passes.size() == 1 && passes.first().times == 1)
+        return passes.first().cost;
+    ForwardCost total;
+    double longest = -1;
+    for (const RepeatedPass &repeated : passes) {
+        const ForwardCost &pass = repeated.cost;
+        const std::int64_t repeats = repeated.times;
+        const auto times = double(repeats);
+        const auto bytes = [&](std::int64_t ForwardCost::*field) {
+            total.*field = (Checked(total.*field) + Checked(pass.*field) * repeats).value();
+        };
+        bytes(&ForwardCost::weightBytes);
+        bytes(&ForwardCost::kvBytes);
+        bytes(&ForwardCost::activationBytes);
+        for (double ForwardCost::*field :
+             {&ForwardCost::quantizedFlops, &ForwardCost::denseFlops, &ForwardCost::attentionFlops,
+              &ForwardCost::memorySeconds, &ForwardCost::computeSeconds, &ForwardCost::allReduceSeconds,
+              &ForwardCost::seconds, &ForwardCost::idealSeconds})
+            total.*field += times * pass.*field;
+        StepQuantities &q = total.quantities;
+        const StepQuantities &p = pass.quantities;
+        for (double StepQuantities::*field :
+             {&StepQuantities::weightReadSeconds, &StepQuantities::quantizedReadSeconds,
+              &StepQuantities::kvReadSeconds, &StepQuantities::fp8KvReadSeconds,
+              &StepQuantities::computeSeconds, &StepQuantities::allReduceTransferSeconds})
+            q.*field += times * p.*field;
+        q.allReduces = (Checked(q.allReduces) + Checked(repeats) * p.allReduces).value();
+        q.moeLayers = (Checked(q.moeLayers) + Checked(repeats) * p.moeLayers).value();
+        q.requests = (Checked(q.requests) + Checked(repeats) * p.requests).value();
+        for (std::size_t term = 0; term < StepTermCount; ++term)
+            total.breakdown.seconds[term] += times * pass.breakdown.seconds[term];
+        if (pass.seconds > longest) {
+            longest = pass.seconds;
+            total.bound = pass.bound;
+        }
+    }
+    return total;
 }
 
 ServingCost SpeedModel::serving(std::int64_t concurrency, std::int64_t promptLen,

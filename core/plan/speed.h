@@ -7,6 +7,8 @@
 
 #include <cstdint>
 
+#include <QList>
+
 namespace kvscope {
 
 struct Scenario;
@@ -35,8 +37,18 @@ public:
 
     /// One decode step: `batch` sequences at --seq-len tokens each emit one token.
     ForwardCost decode(std::int64_t batch) const;
-    /// `sequences` prompts of `promptLen` tokens each in one forward pass (causal attention).
+    /// `sequences` prompts of `promptLen` tokens each, in the passes the engine's
+    /// token budget (--max-num-batched-tokens) allows: whole prompts packed into
+    /// a pass, or a longer prompt in chunks that attend to the chunks before them.
+    /// The passes' costs added up (`bound`: the longest pass's).
     ForwardCost prefill(std::int64_t promptLen, std::int64_t sequences = 1) const;
+    /// The distinct passes of prefill() and how often each runs.
+    struct RepeatedPass
+    {
+        ForwardCost cost;
+        std::int64_t times = 1;
+    };
+    QList<RepeatedPass> prefillPasses(std::int64_t promptLen, std::int64_t sequences = 1) const;
     /// Steady-state serving of `concurrency` users, each sending a `promptLen`
     /// prompt and reading `outputLen` tokens (outputLen >= 1); see ServingCost.
     ServingCost serving(std::int64_t concurrency, std::int64_t promptLen, std::int64_t outputLen) const;
@@ -58,6 +70,8 @@ private:
     void price(ForwardCost &cost) const;
     /// Adds `sequences` decoding at `contextLen` tokens each to a pass.
     void addDecode(ForwardCost &cost, std::int64_t sequences, std::int64_t contextLen) const;
+    /// A pass of one prompt's tokens [start, end), attending to the ones before; the last chunk samples.
+    ForwardCost promptChunk(std::int64_t start, std::int64_t end, std::int64_t promptLen) const;
     /// Adds `tokens` of prompts `promptLen` long to a pass, `finishing` of which end in it.
     void addPrefill(ForwardCost &cost, std::int64_t tokens, std::int64_t promptLen,
                     std::int64_t finishing) const;

@@ -41,9 +41,9 @@ struct StepQuantities
     double kvReadSeconds = 0;            ///< KV cache and recurrent state bytes / bandwidth
     double fp8KvReadSeconds = 0;         ///< the same when the cache is FP8, else 0
     double computeSeconds = 0;           ///< FLOPs over their tensor-core peaks
-    int allReduces = 0;                  ///< tensor-parallel all-reduces in the pass
+    std::int64_t allReduces = 0;         ///< tensor-parallel all-reduces in the pass
     double allReduceTransferSeconds = 0; ///< their bytes over the links
-    int moeLayers = 0;                   ///< MoE layers the pass runs
+    std::int64_t moeLayers = 0;          ///< MoE layers the pass runs
     std::int64_t sequences = 0;          ///< sequences of a decode step; 0 for a prefill
     std::int64_t requests = 0;           ///< new requests a prefill admits; 0 for a decode step
 };

@@ -355,11 +355,13 @@ SpeedConstants fitOnce(const QList<Observation> &observations, const SpeedConsta
             break;
         }
         case Measured::EndToEnd:
-            addFeatures(f, offset, model.prefill(o.promptLen, o.sequences), described, engine, 1);
+            for (const auto &[pass, times] : model.prefillPasses(o.promptLen, o.sequences))
+                addFeatures(f, offset, pass, described, engine, double(times));
             addFeatures(f, offset, model.decode(o.sequences), described, engine, double(o.outputLen));
             break;
         case Measured::FirstToken:
-            addFeatures(f, offset, model.prefill(o.promptLen), described, engine, 1);
+            for (const auto &[pass, times] : model.prefillPasses(o.promptLen))
+                addFeatures(f, offset, pass, described, engine, double(times));
             break;
         }
         // The held unknowns move to the offset; relative error: each row over its measurement.

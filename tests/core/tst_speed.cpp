@@ -180,6 +180,49 @@ private Q_SLOTS:
         QCOMPARE(shortPrompt.decode.seconds, speed.decode.seconds); // decode follows --seq-len
     }
 
+    void longPromptsArePrefilledInChunksOfTheTokenBudget()
+    {
+        // On an A100 vLLM's API server batches 2,048 tokens a step (arg_utils.py):
+        // a 3,072-token prompt takes a pass of 2,048 and one of 1,024 that
+        // attends to the first chunk and reads its KV cache.
+        Scenario s = scenario(QStringLiteral("llama-3.1-8b"), QStringLiteral("a100-80gb"));
+        s.seqLen = 3072;
+        const MemoryPlan plan = planMemory(s);
+        QCOMPARE(plan.maxNumBatchedTokens, 2048);
+        const SpeedModel model(s, plan);
+        const auto passes = model.prefillPasses(3072);
+        QCOMPARE(passes.size(), 2);
+        const ForwardCost &first = passes.at(0).cost, &second = passes.at(1).cost;
+        QCOMPARE(first.kvBytes, 2048 * Layers * KvBytesPerTokenPerLayer);
+        QCOMPARE(second.kvBytes,
+                 (1024 + 2048) * Layers * KvBytesPerTokenPerLayer); // writes its own, reads the first's
+        // Causal attention: positions 2,049..3,072 attend to 2,049..3,072 tokens each.
+        const double attended = (3072.0 * 3073.0 - 2048.0 * 2049.0) / 2;
+        QCOMPARE(second.attentionFlops, 2.0 * Heads * (HeadDim + HeadDim) * Layers * attended);
+        // Only the last chunk samples: lm_head once; the request is admitted once.
+        QCOMPARE(first.quantities.requests, 0);
+        QCOMPARE(second.quantities.requests, 1);
+        const double linear =
+            first.quantizedFlops + first.denseFlops + second.quantizedFlops + second.denseFlops;
+        QCOMPARE(linear, 2.0 * double(AttentionParams + MlpParams) * 3072 + 2.0 * double(TableParams));
+        const ForwardCost whole = model.prefill(3072);
+        QVERIFY(std::abs(whole.seconds - (first.seconds + second.seconds)) < 1e-15);
+        const SpeedConstants &k = calibratedSpeedConstants();
+        QCOMPARE(whole.breakdown[StepTerm::StepOverhead], 2 * k.stepSeconds[0]);
+        QCOMPARE(whole.breakdown[StepTerm::RequestOverhead], k.requestSeconds[0]);
+        QCOMPARE(plan.speed.prefill.seconds, whole.seconds);
+
+        // On an H100 (8,192 tokens a step) it is one pass; 16 prompts of 1,024 on
+        // the A100 go two to a pass: eight passes.
+        Scenario h100 = s;
+        h100.gpu = resolveGpu(QStringLiteral("h100-sxm"));
+        QCOMPARE(SpeedModel(h100, planMemory(h100)).prefillPasses(3072).size(), 1);
+        const auto packed = model.prefillPasses(1024, 16);
+        QCOMPARE(packed.size(), 1);
+        QCOMPARE(packed.first().times, 8);
+        QCOMPARE(packed.first().cost.quantities.requests, 2);
+    }
+
     void servingMixesPromptChunksIntoDecodeSteps()
     {
         // vllm bench serve at --max-concurrency 64, 1024-token prompts, 1024 out,
