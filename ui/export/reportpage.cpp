@@ -5,8 +5,10 @@
 #include "core/common/units.h"
 #include "core/compare/comparetext.h"
 #include "core/output/breakdown.h"
+#include "core/output/stepbreakdown.h"
 #include "ui/charts/breakdownchart.h"
 #include "ui/charts/growthchart.h"
+#include "ui/charts/stepbreakdownchart.h"
 #include "ui/explorer/figurespanel.h"
 #include "ui/explorer/fitbanner.h"
 #include "ui/style/theme.h"
@@ -26,6 +28,65 @@ void addChart(QVBoxLayout *layout, ChartView *chart, int stretch)
 {
     layout->addWidget(chart, stretch);
     layout->addWidget(chart->makeLegend(chart->parentWidget()));
+}
+
+/// A pass's time for a term as a table cell: "5.59 ms (62 %)", or a dash.
+QString stepCell(const StepBar &bar, StepTerm term)
+{
+    const StepSegment *segment = bar.segment(term);
+    return segment ? stepSegmentText(*segment) : QStringLiteral("—");
+}
+
+/// Where the time of a decode step and of the first token goes, term by term, each
+/// term's name after a swatch of its colour in the speed breakdown chart.
+QString stepBreakdownTable(const StepBreakdownChartData &data, const QPalette &palette)
+{
+    const auto cell = [](const QString &text, const char *align = "right") {
+        return QStringLiteral("<td align=\"%1\" style=\"padding:1px 8px\">%2</td>")
+            .arg(QLatin1String(align), text);
+    };
+    QString html = QStringLiteral("<table cellspacing=\"0\"><tr>") + cell(QString(), "left") +
+                   cell(QStringLiteral("<b>%1</b>")
+                            .arg(StepBreakdownChartView::passName(data, StepPass::Decode).toHtmlEscaped())) +
+                   cell(QStringLiteral("<b>%1</b>")
+                            .arg(StepBreakdownChartView::passName(data, StepPass::Prefill).toHtmlEscaped())) +
+                   QStringLiteral("</tr>");
+    for (std::size_t t = 0; t < StepTermCount; ++t) {
+        const StepTerm term = StepTerm(t);
+        if (!data.decode.segment(term) && !data.prefill.segment(term))
+            continue;
+        const QString swatch = QStringLiteral("<span style=\"color:%1\">■</span> ")
+                                   .arg(theme::stepTermColor(term, palette).name());
+        html += QStringLiteral("<tr>") + cell(swatch + stepTermName(term).toHtmlEscaped(), "left") +
+                cell(stepCell(data.decode, term)) + cell(stepCell(data.prefill, term)) +
+                QStringLiteral("</tr>");
+    }
+    html += QStringLiteral("<tr>") +
+            cell(QStringLiteral("<b>%1</b>").arg(QCoreApplication::translate("kvscope::ReportPage", "Total")),
+                 "left") +
+            cell(QStringLiteral("<b>%1</b>").arg(formatDuration(data.decode.seconds))) +
+            cell(QStringLiteral("<b>%1</b>").arg(formatDuration(data.prefill.seconds))) +
+            QStringLiteral("</tr>");
+    return html + QStringLiteral("</table>");
+}
+
+/// The speed breakdown as a table under its caption; nothing when speed is not computed.
+void addStepBreakdown(QBoxLayout *layout, const MemoryPlan &plan, QWidget *page)
+{
+    const StepBreakdownChartData data = stepBreakdownChartData(plan.speed);
+    if (!data.available)
+        return;
+    auto *box = new QVBoxLayout;
+    auto *caption = new QLabel(StepBreakdownChartView::title(), page);
+    caption->setFont(theme::chartTitleFont());
+    box->addWidget(caption);
+    auto *table = new QLabel(stepBreakdownTable(data, page->palette()), page);
+    table->setObjectName(QStringLiteral("reportStepBreakdown"));
+    table->setTextFormat(Qt::RichText);
+    table->setAlignment(Qt::AlignTop | Qt::AlignLeft);
+    box->addWidget(table);
+    box->addStretch(1);
+    layout->addLayout(box);
 }
 
 } // namespace
@@ -80,13 +141,21 @@ QWidget *newReportPage(const ChartSource &source, QWidget *parent)
     growth->showGrowth(growthChartData(source.scenario, plan, source.growthAxis, 96, source.growthScale,
                                        source.counterfactuals));
     if (!source.comparison) {
-        addChart(layout, growth, 5);
+        // The speed breakdown's table beside the growth chart.
+        auto *row = new QHBoxLayout;
+        auto *left = new QVBoxLayout;
+        addChart(left, growth, 1);
+        row->addLayout(left, 1);
+        addStepBreakdown(row, plan, page);
+        layout->addLayout(row, 5);
         return page;
     }
-    // With the Compare view's columns: its table beside the growth chart.
+    // With the Compare view's columns: the speed breakdown under the growth chart, the
+    // comparison's table beside them.
     auto *row = new QHBoxLayout;
     auto *left = new QVBoxLayout;
     addChart(left, growth, 1);
+    addStepBreakdown(left, plan, page);
     row->addLayout(left, 1);
     auto *table = new QLabel(CompareText::htmlTable(*source.comparison), page);
     table->setObjectName(QStringLiteral("reportComparison"));
