@@ -360,6 +360,37 @@ private Q_SLOTS:
         QVERIFY(!table->text().contains(QStringLiteral("MoE routing"))); // a term neither pass has
     }
 
+    void reportStepTableFitsTheSlideAndTheA4Page_data()
+    {
+        QTest::addColumn<QSize>("size");
+        QTest::addColumn<bool>("beside");
+        QTest::newRow("slide") << QSize(1880, 1000) << true; // 1920 x 1080 within the margins
+        QTest::newRow("a4") << QSize(754, 1080) << false;    // 794 x 1123 within the margins
+    }
+
+    void reportStepTableFitsTheSlideAndTheA4Page()
+    {
+        // The table stands beside the growth chart where the page is wide, under it where beside it
+        // would make the page wider than the paper.
+        QFETCH(QSize, size);
+        QFETCH(bool, beside);
+        std::unique_ptr<QWidget> page(newReportPage(explorerSource(), nullptr));
+        page->setAttribute(Qt::WA_DontShowOnScreen);
+        page->resize(size);
+        page->show();
+        for (int pass = 0; pass < 3; ++pass)
+            QApplication::processEvents();
+        QCOMPARE(page->width(), size.width());
+        auto *table = page->findChild<QLabel *>(QStringLiteral("reportStepBreakdown"));
+        auto *growth = page->findChild<ChartView *>(QStringLiteral("growthChart"));
+        QVERIFY(table && growth);
+        const QRect tableBox(table->mapTo(page.get(), QPoint(0, 0)), table->size());
+        const QRect growthBox(growth->mapTo(page.get(), QPoint(0, 0)), growth->size());
+        QVERIFY2(tableBox.right() < size.width(), qPrintable(QString::number(tableBox.right())));
+        QCOMPARE(tableBox.left() > growthBox.right(), beside);
+        QCOMPARE(tableBox.top() > growthBox.bottom(), !beside);
+    }
+
     void copyImagePutsPngAndSvgOnTheClipboard()
     {
         chart("breakdownChart")->findChild<QAction *>(QStringLiteral("actionCopyImage"))->trigger();

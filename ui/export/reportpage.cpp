@@ -70,24 +70,55 @@ QString stepBreakdownTable(const StepBreakdownChartData &data, const QPalette &p
     return html + QStringLiteral("</table>");
 }
 
-/// The speed breakdown as a table under its caption; nothing when speed is not computed.
-void addStepBreakdown(QBoxLayout *layout, const MemoryPlan &plan, QWidget *page)
+/// The speed breakdown as a table under its caption; null when speed is not computed.
+QWidget *newStepBreakdown(const MemoryPlan &plan, QWidget *page)
 {
     const StepBreakdownChartData data = stepBreakdownChartData(plan.speed);
     if (!data.available)
-        return;
-    auto *box = new QVBoxLayout;
-    auto *caption = new QLabel(StepBreakdownChartView::title(), page);
+        return nullptr;
+    auto *box = new QWidget(page);
+    auto *layout = new QVBoxLayout(box);
+    layout->setContentsMargins(0, 0, 0, 0);
+    auto *caption = new QLabel(StepBreakdownChartView::title(), box);
     caption->setFont(theme::chartTitleFont());
-    box->addWidget(caption);
-    auto *table = new QLabel(stepBreakdownTable(data, page->palette()), page);
+    layout->addWidget(caption);
+    auto *table = new QLabel(stepBreakdownTable(data, page->palette()), box);
     table->setObjectName(QStringLiteral("reportStepBreakdown"));
     table->setTextFormat(Qt::RichText);
     table->setAlignment(Qt::AlignTop | Qt::AlignLeft);
-    box->addWidget(table);
-    box->addStretch(1);
-    layout->addLayout(box);
+    layout->addWidget(table);
+    layout->addStretch(1);
+    return box;
 }
+
+/// A part and a side part: beside it on a wide page (a slide), under it on a
+/// narrow one (A4 portrait), where beside it would squeeze the part. Under it
+/// until laid out wide: a first layout side by side would make the page as wide
+/// as both need, past a narrow page's edge.
+class BesideOrUnder : public QWidget
+{
+public:
+    BesideOrUnder(QWidget *main, QWidget *side, QWidget *parent)
+        : QWidget(parent), m_side(side), m_box(new QBoxLayout(QBoxLayout::TopToBottom, this))
+    {
+        m_box->setContentsMargins(0, 0, 0, 0);
+        m_box->addWidget(main, 1);
+        if (side)
+            m_box->addWidget(side);
+    }
+
+protected:
+    void resizeEvent(QResizeEvent *event) override
+    {
+        const bool wide = !m_side || width() >= 2 * m_side->sizeHint().width();
+        m_box->setDirection(wide ? QBoxLayout::LeftToRight : QBoxLayout::TopToBottom);
+        QWidget::resizeEvent(event);
+    }
+
+private:
+    QWidget *m_side;
+    QBoxLayout *m_box;
+};
 
 } // namespace
 
@@ -140,22 +171,23 @@ QWidget *newReportPage(const ChartSource &source, QWidget *parent)
     auto *growth = new GrowthChartView(page);
     growth->showGrowth(growthChartData(source.scenario, plan, source.growthAxis, 96, source.growthScale,
                                        source.counterfactuals));
+    auto *growthBox = new QWidget(page);
+    auto *growthLayout = new QVBoxLayout(growthBox);
+    growthLayout->setContentsMargins(0, 0, 0, 0);
+    addChart(growthLayout, growth, 1);
+    QWidget *steps = newStepBreakdown(plan, page);
     if (!source.comparison) {
-        // The speed breakdown's table beside the growth chart.
-        auto *row = new QHBoxLayout;
-        auto *left = new QVBoxLayout;
-        addChart(left, growth, 1);
-        row->addLayout(left, 1);
-        addStepBreakdown(row, plan, page);
-        layout->addLayout(row, 5);
+        // The speed breakdown's table beside the growth chart, or under it.
+        layout->addWidget(new BesideOrUnder(growthBox, steps, page), 5);
         return page;
     }
     // With the Compare view's columns: the speed breakdown under the growth chart, the
     // comparison's table beside them.
     auto *row = new QHBoxLayout;
     auto *left = new QVBoxLayout;
-    addChart(left, growth, 1);
-    addStepBreakdown(left, plan, page);
+    left->addWidget(growthBox, 1);
+    if (steps)
+        left->addWidget(steps);
     row->addLayout(left, 1);
     auto *table = new QLabel(CompareText::htmlTable(*source.comparison), page);
     table->setObjectName(QStringLiteral("reportComparison"));
