@@ -132,6 +132,12 @@ class TestExplorer : public QObject
             QVERIFY(total->pos().x() >= barEnd);
             QVERIFY(total->pos().x() + total->boundingRect().width() <=
                     bars->chart()->plotArea().right() + 1);
+            // The axis is a round length just long enough: bar and total fill at least half the plot.
+            const QRectF plot = bars->chart()->plotArea();
+            QVERIFY2(total->pos().x() + total->boundingRect().width() - plot.left() >= 0.45 * plot.width(),
+                     qPrintable(QStringLiteral("%1 ms on a %2 ms axis")
+                                    .arg(cost.seconds * 1000)
+                                    .arg(bars->valueAxis(pass)->max())));
         }
         drawn.sort();
         taking.sort();
@@ -269,6 +275,38 @@ private Q_SLOTS:
         for (const LegendStrip::Entry &entry : stepBars()->legendEntries())
             legend << entry.text;
         QVERIFY2(legend.contains(QStringLiteral("MoE routing")), qPrintable(legend.join(QLatin1Char(','))));
+
+        // A chart given its figures before it is laid out (as at start-up, or for an export) fits its
+        // axes once it has its size: each bar and its total fill at least half of the plot.
+        {
+            StepBreakdownChartView fresh;
+            fresh.showBreakdown(stepBreakdownChartData(controller()->plan().speed));
+            fresh.resize(900, 240);
+            fresh.show();
+            QApplication::processEvents();
+            const QRectF plot = fresh.chart()->plotArea();
+            for (const StepPass pass : {StepPass::Decode, StepPass::Prefill}) {
+                const QGraphicsSimpleTextItem *total = fresh.totalLabel(pass);
+                QVERIFY2(total->pos().x() + total->boundingRect().width() - plot.left() >=
+                             0.45 * plot.width(),
+                         qPrintable(QString::number(fresh.valueAxis(pass)->max())));
+            }
+        }
+
+        // In Chinese, at the sizes a classroom uses, in a dark palette: the same.
+        child<QAction>("actionLanguage_zh_CN")->trigger();
+        QTRY_COMPARE(child<QTabWidget>("viewTabs")->tabText(0), QStringLiteral("探索"));
+        const QPalette original = QApplication::palette();
+        QApplication::setPalette(theme::darkPalette());
+        for (const QSize size : {QSize(1280, 800), QSize(1920, 1080)}) {
+            m_window->resize(size);
+            QApplication::processEvents();
+            expectBarsAreThePlans();
+            if (QTest::currentTestFailed())
+                break;
+        }
+        QApplication::setPalette(original);
+        child<QAction>("actionLanguage_en")->trigger();
     }
 
     void overBudgetShowsWarningAndSuggestion()

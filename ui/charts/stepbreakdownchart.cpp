@@ -140,7 +140,7 @@ void StepBreakdownChartView::fitAxis(StepPass pass)
     const double total = milliseconds(m_data.bar(pass).seconds);
     const double width = chart()->plotArea().width();
     const double room = width - theme::lineWidth(6) - m_totals[p]->boundingRect().width();
-    const double needed = total <= 0 ? 1 : room > width / 4 ? total * width / room : total * 4;
+    const double needed = total <= 0 ? 1 : room > 0 ? total * width / room : total;
     const double length = roundUp(needed);
     m_axes[p]->setRange(0, length);
     m_axes[p]->setTickInterval(roundUp(length / 5));
@@ -183,15 +183,24 @@ QRectF StepBreakdownChartView::segmentRect(StepPass pass, StepTerm term) const
 
 void StepBreakdownChartView::placeLabels()
 {
-    if (m_placing) // fitting an axis may lay the chart out again
+    // Fitting an axis changes its labels, which may lay the chart out again at once:
+    // place everything once more for the final plot area.
+    if (m_placing) {
+        m_placeAgain = true;
         return;
+    }
     m_placing = true;
-    for (const StepPass pass : passes) {
-        m_totals[int(pass)]->setText(totalText(pass));
-        fitAxis(pass);
-        placeTotal(pass);
-        for (std::size_t t = 0; t < StepTermCount; ++t)
-            placeSegmentLabel(pass, StepTerm(t));
+    for (int round = 0; round < 3; ++round) {
+        m_placeAgain = false;
+        for (const StepPass pass : passes) {
+            m_totals[int(pass)]->setText(totalText(pass));
+            fitAxis(pass);
+            placeTotal(pass);
+            for (std::size_t t = 0; t < StepTermCount; ++t)
+                placeSegmentLabel(pass, StepTerm(t));
+        }
+        if (!m_placeAgain)
+            break;
     }
     m_placing = false;
 }

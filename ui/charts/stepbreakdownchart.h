@@ -82,6 +82,7 @@ private:
     QBarCategoryAxis *m_categories;
     StepBreakdownChartData m_data;
     bool m_placing = false;
+    bool m_placeAgain = false;
 };
 
 /// The translated name of a step term ("Weights read").
