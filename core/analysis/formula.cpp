@@ -790,6 +790,24 @@ QString calibratedField(bool given, const QString &calibration)
     return given ? QStringLiteral("as given") : calibration;
 }
 
+/// "name = bytes / (bandwidth × efficiency)": a read at the share of the bandwidth its kernels reach.
+FormulaLine readLine(const QString &name, const FormulaTerm &bytes, const FormulaTerm &bandwidth,
+                     const FormulaTerm &efficiency, double result, const QString &note)
+{
+    LineBuilder line(FormulaSection::Speed, name);
+    line.term(bytes).op(" / (").term(bandwidth).op(" × ").term(efficiency).op(")");
+    return line.result(seconds(QString(), result), note);
+}
+
+/// "name = read × cost": what a kernel spends beyond the read, per second of reading at full bandwidth.
+FormulaLine costLine(const QString &name, const FormulaTerm &read, const FormulaTerm &cost, double result,
+                     const QString &note)
+{
+    LineBuilder line(FormulaSection::Speed, name);
+    line.term(read).op(" × ").term(cost);
+    return line.result(seconds(QString(), result), note);
+}
+
 /// The memory side of a decode step: the weights, their dequantization, the KV
 /// cache and its FP8 conversion, each at its kernel's share of the bandwidth.
 QList<FormulaLine> readLines(const Scenario &s, const SpeedPlan &speed)
@@ -803,67 +821,51 @@ QList<FormulaLine> readLines(const Scenario &s, const SpeedPlan &speed)
                   QStringLiteral("%1: memory bandwidth").arg(s.gpu.name));
     QList<FormulaLine> lines;
 
-    LineBuilder weights(FormulaSection::Speed, QStringLiteral("weights_read"));
-    weights
-        .term(gigabytes(QStringLiteral("read_bytes"),
-                        (Checked(step.weightBytes) + step.activationBytes).value(),
-                        ScenarioField::Quantization,
-                        QStringLiteral("the weights a step reads (MoE: the experts it touches) and its "
-                                       "activations")))
-        .op(" / (")
-        .term(gpuBandwidth)
-        .op(" × ")
-        .term(share(QStringLiteral("bandwidth_efficiency"), speed.bandwidthEfficiency,
-                    ScenarioField::BandwidthEfficiency,
-                    calibratedField(
-                        givenBandwidth,
-                        QStringLiteral("calibrated for %1 GPUs").arg(gpuGenerationName(speed.generation)))))
-        .op(")");
-    lines << weights.result(seconds(QString(), t[StepTerm::Weights]),
-                            Formula::tr("the weights and activations one step reads, at the share of the "
-                                        "bandwidth the matrix kernels reach"));
-
-    if (q.quantizedReadSeconds > 0) {
-        LineBuilder dequantization(FormulaSection::Speed, QStringLiteral("dequantization"));
-        dequantization
-            .term(seconds(QStringLiteral("quantized_read"), q.quantizedReadSeconds,
-                          ScenarioField::Quantization,
-                          QStringLiteral("the quantized weights' bytes at the full bandwidth")))
-            .op(" × ")
-            .term(share(QStringLiteral("dequantization_cost"), speed.prices.dequantizationCost,
-                        ScenarioField::Quantization,
-                        QStringLiteral("extra seconds per second of reading, %1 kernels (calibrated)")
-                            .arg(weightKernelName(speed.weightKernel))));
-        lines << dequantization.result(
-            seconds(QString(), t[StepTerm::Dequantization]),
+    lines << readLine(
+        QStringLiteral("weights_read"),
+        gigabytes(
+            QStringLiteral("read_bytes"), (Checked(step.weightBytes) + step.activationBytes).value(),
+            ScenarioField::Quantization,
+            QStringLiteral("the weights a step reads (MoE: the experts it touches) and its activations")),
+        gpuBandwidth,
+        share(QStringLiteral("bandwidth_efficiency"), speed.bandwidthEfficiency,
+              ScenarioField::BandwidthEfficiency,
+              calibratedField(
+                  givenBandwidth,
+                  QStringLiteral("calibrated for %1 GPUs").arg(gpuGenerationName(speed.generation)))),
+        t[StepTerm::Weights],
+        Formula::tr("the weights and activations one step reads, at the share of the bandwidth the matrix "
+                    "kernels reach"));
+    if (q.quantizedReadSeconds > 0)
+        lines << costLine(
+            QStringLiteral("dequantization"),
+            seconds(QStringLiteral("quantized_read"), q.quantizedReadSeconds, ScenarioField::Quantization,
+                    QStringLiteral("the quantized weights' bytes at the full bandwidth")),
+            share(QStringLiteral("dequantization_cost"), speed.prices.dequantizationCost,
+                  ScenarioField::Quantization,
+                  QStringLiteral("extra seconds per second of reading, %1 kernels (calibrated)")
+                      .arg(weightKernelName(speed.weightKernel))),
+            t[StepTerm::Dequantization],
             Formula::tr("a quantized kernel unpacks and scales each weight it reads: extra time per byte"));
-    }
-
-    LineBuilder kv(FormulaSection::Speed, QStringLiteral("kv_read"));
-    kv.term(
-          gigabytes(QStringLiteral("kv_bytes"), step.kvBytes, ScenarioField::KvCacheDtype,
-                    QStringLiteral("the KV cache of every sequence at its length, and any recurrent state")))
-        .op(" / (")
-        .term(gpuBandwidth)
-        .op(" × ")
-        .term(share(QStringLiteral("kv_bandwidth_efficiency"), speed.kvBandwidthEfficiency,
-                    ScenarioField::BandwidthEfficiency,
-                    calibratedField(givenBandwidth, QStringLiteral("calibrated for the attention kernels"))))
-        .op(")");
-    lines << kv.result(seconds(QString(), t[StepTerm::KvCache]),
-                       Formula::tr("every sequence's KV cache, at the share of the bandwidth the attention "
-                                   "kernels reach"));
-
-    if (q.fp8KvReadSeconds > 0) {
-        LineBuilder fp8(FormulaSection::Speed, QStringLiteral("kv_dequantization"));
-        fp8.term(seconds(QStringLiteral("fp8_kv_read"), q.fp8KvReadSeconds, ScenarioField::KvCacheDtype,
-                         QStringLiteral("the FP8 cache's bytes at the full bandwidth")))
-            .op(" × ")
-            .term(share(QStringLiteral("fp8_kv_cost"), speed.prices.fp8KvCost, ScenarioField::KvCacheDtype,
-                        QStringLiteral("extra seconds per second of reading (calibrated)")));
-        lines << fp8.result(seconds(QString(), t[StepTerm::KvDequantization]),
-                            Formula::tr("an FP8 cache is converted back as it is read: extra time per byte"));
-    }
+    lines << readLine(
+        QStringLiteral("kv_read"),
+        gigabytes(QStringLiteral("kv_bytes"), step.kvBytes, ScenarioField::KvCacheDtype,
+                  QStringLiteral("the KV cache of every sequence at its length, and any recurrent state")),
+        gpuBandwidth,
+        share(QStringLiteral("kv_bandwidth_efficiency"), speed.kvBandwidthEfficiency,
+              ScenarioField::BandwidthEfficiency,
+              calibratedField(givenBandwidth, QStringLiteral("calibrated for the attention kernels"))),
+        t[StepTerm::KvCache],
+        Formula::tr("every sequence's KV cache, at the share of the bandwidth the attention kernels reach"));
+    if (q.fp8KvReadSeconds > 0)
+        lines << costLine(
+            QStringLiteral("kv_dequantization"),
+            seconds(QStringLiteral("fp8_kv_read"), q.fp8KvReadSeconds, ScenarioField::KvCacheDtype,
+                    QStringLiteral("the FP8 cache's bytes at the full bandwidth")),
+            share(QStringLiteral("fp8_kv_cost"), speed.prices.fp8KvCost, ScenarioField::KvCacheDtype,
+                  QStringLiteral("extra seconds per second of reading (calibrated)")),
+            t[StepTerm::KvDequantization],
+            Formula::tr("an FP8 cache is converted back as it is read: extra time per byte"));
 
     LineBuilder reads(FormulaSection::Speed, QStringLiteral("reads"));
     double memory = 0;

@@ -67,29 +67,26 @@ QColor partColor(MemoryPart part, const QPalette &palette)
 
 QColor stepTermColor(StepTerm term, const QPalette &palette)
 {
-    const bool dark = isDark(palette);
-    switch (term) {
-    case StepTerm::Weights:
+    // The reads in the memory bar's colours; their conversions in a lighter (dark mode: deeper)
+    // shade of them, the engine in greys.
+    if (term == StepTerm::Weights)
         return partColor(MemoryPart::Weights, palette);
-    case StepTerm::Dequantization:
-        return dark ? QColor(0x1d, 0x4e, 0xd8) : QColor(0x93, 0xc5, 0xfd);
-    case StepTerm::KvCache:
+    if (term == StepTerm::KvCache)
         return partColor(MemoryPart::KvCache, palette);
-    case StepTerm::KvDequantization:
-        return dark ? QColor(0x04, 0x78, 0x57) : QColor(0x6e, 0xe7, 0xb7);
-    case StepTerm::Compute:
-        return dark ? QColor(0xa7, 0x8b, 0xfa) : QColor(0x7c, 0x3a, 0xed);
-    case StepTerm::AllReduce:
-        return dark ? QColor(0xfb, 0x92, 0x3c) : QColor(0xea, 0x58, 0x0c);
-    case StepTerm::MoeOverhead:
-        return dark ? QColor(0xf4, 0x72, 0xb6) : QColor(0xdb, 0x27, 0x77);
-    case StepTerm::StepOverhead:
-        return dark ? QColor(0xa1, 0xa1, 0xaa) : QColor(0x52, 0x52, 0x5b);
-    case StepTerm::SequenceOverhead:
-        return dark ? QColor(0x71, 0x71, 0x7a) : QColor(0xa1, 0xa1, 0xaa);
-    case StepTerm::RequestOverhead:
-        return dark ? QColor(0xfa, 0xcc, 0x15) : QColor(0xca, 0x8a, 0x04);
-    }
+    struct Shades
+    {
+        StepTerm term;
+        QRgb light, dark;
+    };
+    static const Shades shades[] = {
+        {StepTerm::Dequantization, 0x93c5fd, 0x1d4ed8},   {StepTerm::KvDequantization, 0x6ee7b7, 0x047857},
+        {StepTerm::Compute, 0x7c3aed, 0xa78bfa},          {StepTerm::AllReduce, 0xea580c, 0xfb923c},
+        {StepTerm::MoeOverhead, 0xdb2777, 0xf472b6},      {StepTerm::StepOverhead, 0x52525b, 0xa1a1aa},
+        {StepTerm::SequenceOverhead, 0xa1a1aa, 0x71717a}, {StepTerm::RequestOverhead, 0xca8a04, 0xfacc15},
+    };
+    for (const Shades &s : shades)
+        if (s.term == term)
+            return QColor(isDark(palette) ? s.dark : s.light);
     return palette.color(QPalette::Text);
 }
 
