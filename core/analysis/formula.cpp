@@ -5,9 +5,14 @@
 #include "core/common/error.h"
 #include "core/common/scenariofield.h"
 #include "core/common/units.h"
+#include "core/engine/engine.h"
 #include "core/plan/kvcache.h"
 #include "core/plan/planner.h"
+#include "core/plan/speed.h"
+#include "core/plan/speedconstants.h"
 #include "core/scenario/scenario.h"
+
+#include <cmath>
 
 #include <QCoreApplication>
 
@@ -84,6 +89,45 @@ FormulaTerm parameters(const QString &symbol, std::int64_t value, std::optional<
                        const QString &field = {})
 {
     return {symbol, formatParameterCount(value), value, double(value), TermUnit::Parameters, option, field};
+}
+
+/// A duration: "5.59 ms".
+FormulaTerm seconds(const QString &symbol, double value, std::optional<ScenarioField> option = {},
+                    const QString &field = {})
+{
+    return {symbol, formatDuration(value), 0, value, TermUnit::Seconds, option, field};
+}
+
+/// Bytes as bandwidths count them, GB = 10^9 B: "16.06 GB" (value holds them exactly).
+FormulaTerm gigabytes(const QString &symbol, std::int64_t value, std::optional<ScenarioField> option,
+                      const QString &field)
+{
+    return {symbol,
+            decimalText(double(value) / 1e9, 2) + QStringLiteral(" GB"),
+            value,
+            double(value),
+            TermUnit::Bytes,
+            option,
+            field};
+}
+
+/// A bandwidth given in GB/s: "3,350 GB/s".
+FormulaTerm bandwidth(const QString &symbol, double gigabytesPerSecond, std::optional<ScenarioField> option,
+                      const QString &field)
+{
+    const double whole = std::round(gigabytesPerSecond);
+    const QString text =
+        whole == gigabytesPerSecond ? formatCount(std::int64_t(whole)) : decimalText(gigabytesPerSecond, 1);
+    return {
+        symbol, text + QStringLiteral(" GB/s"), 0, gigabytesPerSecond * 1e9, TermUnit::BytesPerSecond, option,
+        field};
+}
+
+/// A share or a cost per second held as a double: "0.857".
+FormulaTerm share(const QString &symbol, double value, std::optional<ScenarioField> option,
+                  const QString &field)
+{
+    return {symbol, decimalText(value, 3), 0, value, TermUnit::Ratio, option, field};
 }
 
 /// Builds one line token by token; the symbolic and the substituted form come
@@ -739,6 +783,241 @@ QList<FormulaLine> capacityLines(const Scenario &s, const MemoryPlan &plan, cons
     return lines;
 }
 
+/// Where a calibrated constant comes from: the scenario's own option, or the
+/// calibration (docs/speed-validation.md).
+QString calibratedField(bool given, const QString &calibration)
+{
+    return given ? QStringLiteral("as given") : calibration;
+}
+
+/// "name = bytes / (bandwidth × efficiency)": a read at the share of the bandwidth its kernels reach.
+FormulaLine readLine(const QString &name, const FormulaTerm &bytes, const FormulaTerm &bandwidth,
+                     const FormulaTerm &efficiency, double result, const QString &note)
+{
+    LineBuilder line(FormulaSection::Speed, name);
+    line.term(bytes).op(" / (").term(bandwidth).op(" × ").term(efficiency).op(")");
+    return line.result(seconds(QString(), result), note);
+}
+
+/// "name = read × cost": what a kernel spends beyond the read, per second of reading at full bandwidth.
+FormulaLine costLine(const QString &name, const FormulaTerm &read, const FormulaTerm &cost, double result,
+                     const QString &note)
+{
+    LineBuilder line(FormulaSection::Speed, name);
+    line.term(read).op(" × ").term(cost);
+    return line.result(seconds(QString(), result), note);
+}
+
+/// The memory side of a decode step: the weights, their dequantization, the KV
+/// cache and its FP8 conversion, each at its kernel's share of the bandwidth.
+QList<FormulaLine> readLines(const Scenario &s, const SpeedPlan &speed)
+{
+    const ForwardCost &step = speed.decode;
+    const StepQuantities &q = step.quantities;
+    const StepBreakdown &t = step.breakdown;
+    const bool givenBandwidth = s.bandwidthEfficiencyPpm > 0;
+    const FormulaTerm gpuBandwidth =
+        bandwidth(QStringLiteral("bandwidth"), speed.bandwidthGBs, ScenarioField::Gpu,
+                  QStringLiteral("%1: memory bandwidth").arg(s.gpu.name));
+    QList<FormulaLine> lines;
+
+    lines << readLine(
+        QStringLiteral("weights_read"),
+        gigabytes(
+            QStringLiteral("read_bytes"), (Checked(step.weightBytes) + step.activationBytes).value(),
+            ScenarioField::Quantization,
+            QStringLiteral("the weights a step reads (MoE: the experts it touches) and its activations")),
+        gpuBandwidth,
+        share(QStringLiteral("bandwidth_efficiency"), speed.bandwidthEfficiency,
+              ScenarioField::BandwidthEfficiency,
+              calibratedField(
+                  givenBandwidth,
+                  QStringLiteral("calibrated for %1 GPUs").arg(gpuGenerationName(speed.generation)))),
+        t[StepTerm::Weights],
+        Formula::tr("the weights and activations one step reads, at the share of the bandwidth the matrix "
+                    "kernels reach"));
+    if (q.quantizedReadSeconds > 0)
+        lines << costLine(
+            QStringLiteral("dequantization"),
+            seconds(QStringLiteral("quantized_read"), q.quantizedReadSeconds, ScenarioField::Quantization,
+                    QStringLiteral("the quantized weights' bytes at the full bandwidth")),
+            share(QStringLiteral("dequantization_cost"), speed.prices.dequantizationCost,
+                  ScenarioField::Quantization,
+                  QStringLiteral("extra seconds per second of reading, %1 kernels (calibrated)")
+                      .arg(weightKernelName(speed.weightKernel))),
+            t[StepTerm::Dequantization],
+            Formula::tr("a quantized kernel unpacks and scales each weight it reads: extra time per byte"));
+    lines << readLine(
+        QStringLiteral("kv_read"),
+        gigabytes(QStringLiteral("kv_bytes"), step.kvBytes, ScenarioField::KvCacheDtype,
+                  QStringLiteral("the KV cache of every sequence at its length, and any recurrent state")),
+        gpuBandwidth,
+        share(QStringLiteral("kv_bandwidth_efficiency"), speed.kvBandwidthEfficiency,
+              ScenarioField::BandwidthEfficiency,
+              calibratedField(givenBandwidth, QStringLiteral("calibrated for the attention kernels"))),
+        t[StepTerm::KvCache],
+        Formula::tr("every sequence's KV cache, at the share of the bandwidth the attention kernels reach"));
+    if (q.fp8KvReadSeconds > 0)
+        lines << costLine(
+            QStringLiteral("kv_dequantization"),
+            seconds(QStringLiteral("fp8_kv_read"), q.fp8KvReadSeconds, ScenarioField::KvCacheDtype,
+                    QStringLiteral("the FP8 cache's bytes at the full bandwidth")),
+            share(QStringLiteral("fp8_kv_cost"), speed.prices.fp8KvCost, ScenarioField::KvCacheDtype,
+                  QStringLiteral("extra seconds per second of reading (calibrated)")),
+            t[StepTerm::KvDequantization],
+            Formula::tr("an FP8 cache is converted back as it is read: extra time per byte"));
+
+    LineBuilder reads(FormulaSection::Speed, QStringLiteral("reads"));
+    double memory = 0;
+    for (const FormulaLine &line : std::as_const(lines)) {
+        if (&line != &lines.first())
+            reads.op(" + ");
+        reads.term(line);
+        memory += line.result.real; // in the order the step model adds them
+    }
+    lines << reads.result(seconds(QString(), memory), Formula::tr("the memory side of the step"));
+    return lines;
+}
+
+/// What the step adds beyond its reads: compute the reads do not hide,
+/// all-reduces, MoE routing and the engine's host work.
+QList<FormulaLine> beyondReadLines(const Scenario &s, const SpeedPlan &speed, const FormulaLine &reads)
+{
+    const ForwardCost &step = speed.decode;
+    const StepQuantities &q = step.quantities;
+    const StepBreakdown &t = step.breakdown;
+    QList<FormulaLine> lines;
+
+    LineBuilder compute(FormulaSection::Speed, QStringLiteral("compute"));
+    compute.op("max(0, ")
+        .term(seconds(QStringLiteral("flops_time"), q.computeSeconds, ScenarioField::BatchSize,
+                      QStringLiteral("the step's FLOPs over the tensor-core peaks (%1 %2 TFLOPS)")
+                          .arg(computeFormatName(speed.computeFormat))
+                          .arg(speed.peakTflops)))
+        .op(" / ")
+        .term(share(QStringLiteral("compute_efficiency"), speed.computeEfficiency,
+                    ScenarioField::ComputeEfficiency,
+                    calibratedField(s.computeEfficiencyPpm > 0, QStringLiteral("calibrated"))))
+        .op(" − ")
+        .term(reads)
+        .op(")");
+    lines << compute.result(seconds(QString(), t[StepTerm::Compute]),
+                            t[StepTerm::Compute] > 0
+                                ? Formula::tr("the tensor cores work while the weights stream in: only what "
+                                              "they need beyond the reads adds to the step")
+                                : Formula::tr("memory-bound: the reads hide the compute"));
+
+    if (q.allReduces > 0) {
+        LineBuilder allReduce(FormulaSection::Speed, QStringLiteral("all_reduce"));
+        allReduce
+            .term(count(QStringLiteral("all_reduces"), q.allReduces, ScenarioField::TensorParallelSize,
+                        QStringLiteral("two per layer: after attention and after the MLP")))
+            .op(" × ")
+            .term(seconds(QStringLiteral("all_reduce_latency"), speed.prices.allReduceLatencySeconds, {},
+                          QStringLiteral("per all-reduce (calibrated)")))
+            .op(" + ")
+            .term(seconds(QStringLiteral("transfer"), q.allReduceTransferSeconds,
+                          ScenarioField::TensorParallelSize,
+                          QStringLiteral("the hidden states over %1 GB/s links").arg(speed.interconnectGBs)));
+        lines << allReduce.result(seconds(QString(), t[StepTerm::AllReduce]),
+                                  Formula::tr("tensor parallelism: each all-reduce waits a fixed latency, "
+                                              "then moves its share of the hidden states"));
+    }
+
+    if (q.moeLayers > 0) {
+        LineBuilder moe(FormulaSection::Speed, QStringLiteral("moe_routing"));
+        moe.term(count(QStringLiteral("moe_layers"), q.moeLayers, ScenarioField::Model,
+                       QStringLiteral("layers with routed experts")))
+            .op(" × ")
+            .term(seconds(QStringLiteral("per_moe_layer"), speed.prices.moeLayerSeconds, {},
+                          QStringLiteral("routing, token permutation, grouped-GEMM launches (calibrated)")));
+        lines << moe.result(seconds(QString(), t[StepTerm::MoeOverhead]),
+                            Formula::tr("every MoE layer routes its tokens to their experts"));
+    }
+
+    LineBuilder overhead(FormulaSection::Speed, QStringLiteral("engine_overhead"));
+    const QString engine = engineName(s.engine);
+    overhead
+        .term(seconds(QStringLiteral("per_step"), speed.prices.stepSeconds, ScenarioField::Engine,
+                      QStringLiteral("%1: scheduler, sampler, launches (calibrated)").arg(engine)))
+        .op(" + ")
+        .term(count(QStringLiteral("batch_size"), q.sequences, ScenarioField::BatchSize, {},
+                    TermUnit::Sequences))
+        .op(" × ")
+        .term(seconds(QStringLiteral("per_sequence"), speed.prices.sequenceSeconds, ScenarioField::Engine,
+                      QStringLiteral("%1: host work for each sequence (calibrated)").arg(engine)));
+    lines << overhead.result(seconds(QString(), t[StepTerm::StepOverhead] + t[StepTerm::SequenceOverhead]),
+                             Formula::tr("the engine's host work: once per step and once per sequence"));
+    return lines;
+}
+
+/// The time to first token: the decode step's terms priced for the prompt,
+/// and the work of admitting a new request.
+QList<FormulaLine> firstTokenLines(const SpeedPlan &speed)
+{
+    const ForwardCost &prefill = speed.prefill;
+    const StepBreakdown &t = prefill.breakdown;
+    LineBuilder request(FormulaSection::Speed, QStringLiteral("request_overhead"));
+    request
+        .term(count(QStringLiteral("new_requests"), prefill.quantities.requests, {},
+                    QStringLiteral("one prompt, alone on the GPU"), TermUnit::Sequences))
+        .op(" × ")
+        .term(seconds(QStringLiteral("per_request"), speed.prices.requestSeconds, ScenarioField::Engine,
+                      QStringLiteral("API server, tokenizer, admission (calibrated)")));
+    const FormulaLine requestLine =
+        request.result(seconds(QString(), t[StepTerm::RequestOverhead]),
+                       Formula::tr("a new request passes the API server, the tokenizer and admission"));
+
+    LineBuilder firstToken(FormulaSection::Speed, QStringLiteral("time_to_first_token"));
+    for (std::size_t i = 0; i < StepTermCount; ++i) {
+        const StepTerm term = StepTerm(i);
+        if (t[term] <= 0 || term == StepTerm::RequestOverhead)
+            continue;
+        firstToken
+            .term(seconds(QStringLiteral("prefill_") + stepTermKey(term), t[term], ScenarioField::PromptLen,
+                          QStringLiteral("prefill: %1").arg(QLatin1String(stepTermLabel(term)))))
+            .op(" + ");
+    }
+    firstToken.term(requestLine);
+    return {requestLine,
+            firstToken.result(seconds(QString(), prefill.seconds),
+                              Formula::tr("a %1-token prompt alone: the same terms, priced for the prefill")
+                                  .arg(formatCount(speed.promptLen)))};
+}
+
+/// One decode step term by term and its tokens per second, then the time to
+/// first token. None when the GPU lacks a figure the step model needs.
+QList<FormulaLine> speedLines(const Scenario &s, const MemoryPlan &plan)
+{
+    const SpeedPlan &speed = plan.speed;
+    if (!speed.available)
+        return {};
+    QList<FormulaLine> lines = readLines(s, speed);
+    const FormulaLine reads = lines.last();
+    const QList<FormulaLine> beyond = beyondReadLines(s, speed, reads);
+    lines << beyond;
+
+    LineBuilder step(FormulaSection::Speed, QStringLiteral("decode_step"));
+    step.term(reads);
+    for (const FormulaLine &line : beyond)
+        step.op(" + ").term(line);
+    lines << step.result(seconds(QString(), speed.decode.seconds),
+                         Formula::tr("one decode step: every sequence of the batch emits one token"));
+
+    LineBuilder rate(FormulaSection::Speed, QStringLiteral("decode_tokens_per_second"));
+    rate.term(count(QStringLiteral("batch_size"), speed.batchSize, ScenarioField::BatchSize, {},
+                    TermUnit::Sequences))
+        .op(" / ")
+        .term(lines.last());
+    const QString tokensPerSecond =
+        formatRate(speed.decodeTokensPerSecond, QLocale(QLocale::English)) + QStringLiteral(" tokens/s");
+    lines << rate.result(
+        {QString(), tokensPerSecond, 0, speed.decodeTokensPerSecond, TermUnit::TokensPerSecond, {}, {}},
+        Formula::tr("the tokens all sequences emit per second"));
+    lines << firstTokenLines(speed);
+    return lines;
+}
+
 QString joined(const FormulaLine &line, bool symbols)
 {
     QString text;
@@ -796,6 +1075,7 @@ FormulaSheet formulaSheet(const Scenario &scenario, const MemoryPlan &plan)
     const FormulaLine cache = *sheet.line(QStringLiteral("kv_cache_bytes"));
     sheet.lines << weightLines(plan);
     sheet.lines << capacityLines(scenario, plan, perLayer, cache);
+    sheet.lines << speedLines(scenario, plan);
     return sheet;
 }
 

@@ -17,13 +17,16 @@ struct Scenario;
 /// What a substituted value measures.
 enum class TermUnit
 {
-    Count,      ///< layers, heads, dimensions, groups, blocks
-    Tokens,     ///< a sequence length, a window, a block size
-    Sequences,  ///< a batch
-    Bytes,      ///< exact bytes (value holds them)
-    Ratio,      ///< a share such as 0.90 (real holds it)
-    Bits,       ///< bits per weight (real holds it)
-    Parameters, ///< a parameter count
+    Count,           ///< layers, heads, dimensions, groups, blocks
+    Tokens,          ///< a sequence length, a window, a block size
+    Sequences,       ///< a batch
+    Bytes,           ///< exact bytes (value holds them)
+    Ratio,           ///< a share such as 0.90 (real holds it)
+    Bits,            ///< bits per weight (real holds it)
+    Parameters,      ///< a parameter count
+    Seconds,         ///< a duration (real holds it)
+    BytesPerSecond,  ///< a bandwidth (real holds it; shown in GB/s = 10^9 B/s)
+    TokensPerSecond, ///< a throughput (real holds it)
 };
 
 /// One value substituted into a formula, with where it comes from.
@@ -53,6 +56,7 @@ enum class FormulaSection
     KvCache,  ///< the KV cache: per token, the formula, windows, recurrent state, vLLM's blocks
     Weights,  ///< weight bits: values, scales, zero points, what stays unquantized
     Capacity, ///< vLLM's budget, available memory, blocks, capacity, concurrency
+    Speed,    ///< the step model: each term of a decode step, then the time to first token
 };
 
 /// One line: name = symbolic form = substituted values = result.
@@ -88,8 +92,9 @@ struct FormulaSheet
 /// the KV cache (per token, the batch as the usual formula writes it, sliding windows
 /// and chunks, recurrent state, vLLM's whole blocks and layer groups), weight bits
 /// (values, scales, zero points, the share left unquantized), and vLLM's budget,
-/// available memory, blocks, capacity and concurrency. `plan` is planMemory(scenario);
-/// every result is one of its fields.
+/// available memory, blocks, capacity and concurrency, and the step model's terms of a
+/// decode step and the time to first token (when the GPU lists the figures speed needs).
+/// `plan` is planMemory(scenario); every result is one of its fields.
 FormulaSheet formulaSheet(const Scenario &scenario, const MemoryPlan &plan);
 
 } // namespace kvscope

@@ -107,6 +107,21 @@ QByteArray speedCsv(const SpeedChartData &data)
     return out;
 }
 
+QByteArray stepBreakdownCsv(const StepBreakdownChartData &data)
+{
+    QByteArray out = csv::row({"pass", "term", "seconds", "share_of_pass"});
+    if (!data.available)
+        return out;
+    for (const StepBar *bar : {&data.decode, &data.prefill}) {
+        const QByteArray pass = stepPassKey(bar->pass).toLatin1();
+        for (const StepSegment &segment : bar->segments)
+            out += csv::row({pass, stepTermKey(segment.term).toLatin1(), csv::decimal(segment.seconds),
+                             csv::decimal(segment.share)});
+        out += csv::row({pass, "total", csv::decimal(bar->seconds), "1"});
+    }
+    return out;
+}
+
 QByteArray figuresCsv(const MemoryPlan &plan)
 {
     QByteArray out = "key,value\n";

@@ -7,6 +7,7 @@
 #include "core/analysis/growth.h"
 #include "core/output/breakdown.h"
 #include "core/output/speedchart.h"
+#include "core/output/stepbreakdown.h"
 #include "core/plan/memoryplan.h"
 
 #include <QByteArray>
@@ -32,6 +33,12 @@ QByteArray growthCsv(const GrowthChartData &data);
 /// current is 1 on the rows of the scenario's own KV dtype. Only the header
 /// when the GPU lacks a figure the roofline needs.
 QByteArray speedCsv(const SpeedChartData &data);
+
+/// Columns pass,term,seconds,share_of_pass: one row per segment of the speed
+/// breakdown's bars (decode, then prefill; the terms that take time, keyed as
+/// calc --json keys them), each pass closed by a row of term total. Only the
+/// header when the GPU lacks a figure the step model needs.
+QByteArray stepBreakdownCsv(const StepBreakdownChartData &data);
 
 /// The figures of `kvscope calc --json` as CSV with columns key,value: one
 /// row per key of planToJson() in its order, numbers as JSON writes them,

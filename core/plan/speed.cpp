@@ -364,6 +364,8 @@ void SpeedModel::describe(SpeedPlan &speed) const
     speed.bandwidthEfficiency = m_bandwidthEfficiency;
     speed.kvBandwidthEfficiency = m_kvBandwidthEfficiency;
     speed.computeEfficiency = m_computeEfficiency;
+    speed.prices = {m_dequantizationCost, m_fp8KvCost,       m_allReduceLatency, m_moeLayerSeconds,
+                    m_stepSeconds,        m_sequenceSeconds, m_requestSeconds};
     speed.generation = m_generation;
     speed.weightKernel = m_kernel;
     speed.computeFormat = m_format;

@@ -48,6 +48,20 @@ struct StepQuantities
     std::int64_t requests = 0;           ///< new requests a prefill admits; 0 for a decode step
 };
 
+/// The calibrated constants as they apply to one scenario (its GPU, weight
+/// kernel, KV dtype and engine): what SpeedModel::price multiplies the
+/// quantities by. The formula sheet shows them.
+struct StepPrices
+{
+    double dequantizationCost = 0;      ///< extra seconds per second of reading the quantized weights
+    double fp8KvCost = 0;               ///< extra seconds per second of reading an FP8 cache; 0 otherwise
+    double allReduceLatencySeconds = 0; ///< per all-reduce
+    double moeLayerSeconds = 0;         ///< per MoE layer and pass
+    double stepSeconds = 0;             ///< per pass, the scenario's engine
+    double sequenceSeconds = 0;         ///< per sequence of a decode step
+    double requestSeconds = 0;          ///< per new request of a prefill
+};
+
 /// One forward pass on one GPU: what it moves, what it computes, how long it takes.
 struct ForwardCost
 {
@@ -115,6 +129,7 @@ struct SpeedPlan
         1; ///< of the weight reads: calibrated for the GPU's generation, or --bandwidth-efficiency
     double kvBandwidthEfficiency = 1; ///< of the KV reads (the same override)
     double computeEfficiency = 1;
+    StepPrices prices;
 
     // Hardware figures used
     GpuGeneration generation = GpuGeneration::Other;

@@ -89,6 +89,10 @@
         <source>Comparison: capacity and speed by column</source>
         <translation>对比：各列的容量与速度</translation>
     </message>
+    <message>
+        <source>Where the time of a step goes</source>
+        <translation>一步的时间花在哪里</translation>
+    </message>
 </context>
 <context>
     <name>kvscope::ChartExportActions</name>
@@ -1222,6 +1226,62 @@
         <source>SGLang&apos;s max_total_num_tokens</source>
         <translation>SGLang 的 max_total_num_tokens</translation>
     </message>
+    <message>
+        <source>the weights and activations one step reads, at the share of the bandwidth the matrix kernels reach</source>
+        <translation>一步读取的权重和激活值，按矩阵内核能达到的带宽比例计</translation>
+    </message>
+    <message>
+        <source>a quantized kernel unpacks and scales each weight it reads: extra time per byte</source>
+        <translation>量化内核要解包并缩放读到的每个权重：每字节多花的时间</translation>
+    </message>
+    <message>
+        <source>every sequence&apos;s KV cache, at the share of the bandwidth the attention kernels reach</source>
+        <translation>每条序列的 KV 缓存，按注意力内核能达到的带宽比例计</translation>
+    </message>
+    <message>
+        <source>an FP8 cache is converted back as it is read: extra time per byte</source>
+        <translation>FP8 缓存读取时要转换回来：每字节多花的时间</translation>
+    </message>
+    <message>
+        <source>the memory side of the step</source>
+        <translation>这一步在显存读取上花的时间</translation>
+    </message>
+    <message>
+        <source>the tensor cores work while the weights stream in: only what they need beyond the reads adds to the step</source>
+        <translation>权重读入时张量核心同时在算：只有超出读取时间的部分才计入这一步</translation>
+    </message>
+    <message>
+        <source>memory-bound: the reads hide the compute</source>
+        <translation>受显存带宽限制：读取时间掩盖了计算</translation>
+    </message>
+    <message>
+        <source>tensor parallelism: each all-reduce waits a fixed latency, then moves its share of the hidden states</source>
+        <translation>张量并行：每次 all-reduce 先等一段固定延迟，再传输它那份隐藏状态</translation>
+    </message>
+    <message>
+        <source>every MoE layer routes its tokens to their experts</source>
+        <translation>每个 MoE 层把 token 路由到各自的专家</translation>
+    </message>
+    <message>
+        <source>the engine&apos;s host work: once per step and once per sequence</source>
+        <translation>引擎在主机端的工作：每步一次，每条序列一次</translation>
+    </message>
+    <message>
+        <source>a new request passes the API server, the tokenizer and admission</source>
+        <translation>新请求要经过 API 服务器、分词器和准入</translation>
+    </message>
+    <message>
+        <source>a %1-token prompt alone: the same terms, priced for the prefill</source>
+        <translation>单独一条 %1 token 的提示词：同样的各项，按预填充计价</translation>
+    </message>
+    <message>
+        <source>one decode step: every sequence of the batch emits one token</source>
+        <translation>一个解码步：批中每条序列输出一个 token</translation>
+    </message>
+    <message>
+        <source>the tokens all sequences emit per second</source>
+        <translation>所有序列每秒输出的 token 数</translation>
+    </message>
 </context>
 <context>
     <name>kvscope::FormulaPanel</name>
@@ -1276,6 +1336,10 @@
     <message>
         <source>Each value names the option it comes from; hover it to find that control.</source>
         <translation>每个数值都标明它来自哪个选项；鼠标悬停即可找到对应的控件。</translation>
+    </message>
+    <message>
+        <source>Speed: one decode step, then the first token</source>
+        <translation>速度：一个解码步，然后是首个 token</translation>
     </message>
 </context>
 <context>
@@ -2017,6 +2081,10 @@
         <source>%8 %1 · %9 %2 · %10 %3 · batch %4 × %5 tokens · %11 %6 · %12 %7</source>
         <translation>%8 %1 · %9 %2 · %10 %3 · batch %4 × %5 个 token · %11 %6 · %12 %7</translation>
     </message>
+    <message>
+        <source>Total</source>
+        <translation>合计</translation>
+    </message>
 </context>
 <context>
     <name>kvscope::ScenarioField</name>
@@ -2373,6 +2441,33 @@ Page Up / Page Down 在场景条中切换。</translation>
     <message>
         <source>SQNR dB</source>
         <translation>SQNR dB</translation>
+    </message>
+</context>
+<context>
+    <name>kvscope::StepBreakdownChartView</name>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1：%2</translation>
+    </message>
+    <message>
+        <source>Where the time goes, per GPU</source>
+        <translation>时间花在哪里（每 GPU）</translation>
+    </message>
+    <message>
+        <source>Decode step, %1 sequences</source>
+        <translation>解码步，%1 条序列</translation>
+    </message>
+    <message>
+        <source>First token, a %1-token prompt</source>
+        <translation>首个 token，%1 token 的提示词</translation>
+    </message>
+    <message>
+        <source>First token</source>
+        <translation>首个 token</translation>
+    </message>
+    <message>
+        <source>Decode step</source>
+        <translation>解码步</translation>
     </message>
 </context>
 <context>

@@ -67,8 +67,8 @@ private Q_SLOTS:
     {
         const Run run = runWithoutDisplay({QStringLiteral("export"), QStringLiteral("--list-charts")});
         QCOMPARE(run.exitCode, 0);
-        for (const char *name : {"memory", "growth", "speed", "compare-memory", "compare-speed",
-                                 "error-histogram", "values", "sqnr", "report"})
+        for (const char *name : {"memory", "growth", "speed", "speed-breakdown", "compare-memory",
+                                 "compare-speed", "error-histogram", "values", "sqnr", "report"})
             QVERIFY2(run.out.contains(QByteArray("\n") + name + ' ') ||
                          run.out.startsWith(QByteArray(name) + ' '),
                      name);

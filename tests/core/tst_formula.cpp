@@ -416,6 +416,117 @@ private Q_SLOTS:
         QCOMPARE(termOf(whole, "unquantized_bits").text, QStringLiteral("16"));
     }
 
+    void speedStepTermByTerm()
+    {
+        // Llama-3.1-8B (config.json: 32 layers, hidden 4096, 32 heads, 8 KV heads of 128, MLP 14336,
+        // vocab 128,256, untied embeddings) on a made-up GPU: 1,000 GB/s, 1,000 dense BF16 TFLOPS,
+        // --bandwidth-efficiency 0.5, one sequence of 8,192 tokens.
+        Scenario s = scenarioFor(QStringLiteral("llama-3.1-8b"), 1, 8192);
+        s.gpu.id = QStringLiteral("custom:made-up");
+        s.gpu.name = QStringLiteral("Made-up GPU");
+        s.gpu.arch.clear();
+        s.gpu.bandwidthGBs = 1000;
+        s.gpu.tflopsBf16 = 1000;
+        s.gpu.interconnectGBs = 900;
+        s.bandwidthEfficiencyPpm = 500'000;
+        const MemoryPlan plan = planMemory(s);
+        const FormulaSheet sheet = formulaSheet(s, plan);
+        const StepBreakdown &terms = plan.speed.decode.breakdown;
+
+        // Weights read: every linear layer, the norms and lm_head in BF16 (not the input embedding:
+        // one 4,096-value row per token), then the activations: 4 x 32 layers x 4,096 x 2 B in and
+        // out, and 128,256 float32 logits.
+        const std::int64_t attention = 32LL * (4096 * 4096 * 2 + 4096 * 1024 * 2);
+        const std::int64_t mlp = 32LL * 3 * 4096 * 14336;
+        const std::int64_t norms = 32LL * 2 * 4096 + 4096;
+        const std::int64_t lmHead = 128'256LL * 4096;
+        const std::int64_t readBytes =
+            (attention + mlp + norms + lmHead) * 2 + 4096 * 2 + 4LL * 32 * 4096 * 2 + 128'256LL * 4;
+        QCOMPARE(readBytes, 15'011'419'136LL);
+        const FormulaLine &weights = lineOf(sheet, "weights_read");
+        QCOMPARE(weights.symbolic(), QStringLiteral("read_bytes / (bandwidth × bandwidth_efficiency)"));
+        QCOMPARE(weights.substituted(), QStringLiteral("15.01 GB / (1,000 GB/s × 0.5)"));
+        QCOMPARE(termOf(weights, "read_bytes").value, readBytes);
+        QCOMPARE(termOf(weights, "bandwidth").real, 1e12);
+        QCOMPARE(termOf(weights, "bandwidth_efficiency").option,
+                 std::optional(ScenarioField::BandwidthEfficiency));
+        QVERIFY(qFuzzyCompare(weights.result.real, 15'011'419'136 / (1e12 * 0.5))); // 30.02 ms
+        QCOMPARE(weights.result.text, QStringLiteral("30.0 ms"));
+        QCOMPARE(weights.result.real, terms[StepTerm::Weights]);
+
+        // The KV cache: 8,192 tokens x 32 layers x 2 x 8 heads x 128 x 2 B = 1 GiB, at half of 1,000 GB/s.
+        const FormulaLine &kv = lineOf(sheet, "kv_read");
+        QCOMPARE(termOf(kv, "kv_bytes").value, 8192LL * 32 * 2 * 8 * 128 * 2);
+        QVERIFY(qFuzzyCompare(kv.result.real, 1'073'741'824 / 5e11)); // 2.15 ms
+        QCOMPARE(kv.result.text, QStringLiteral("2.15 ms"));
+        QCOMPARE(kv.result.real, terms[StepTerm::KvCache]);
+        // BF16 weights and cache: nothing to dequantize, no all-reduce, no MoE layer.
+        for (const char *absent : {"dequantization", "kv_dequantization", "all_reduce", "moe_routing"})
+            QVERIFY2(!sheet.line(QLatin1String(absent)), absent);
+        QCOMPARE(lineOf(sheet, "reads").symbolic(), QStringLiteral("weights_read + kv_read"));
+
+        // Compute: 2 FLOPs per linear weight per token, and attention 2 x 32 heads x (128 + 128) per
+        // layer and context token, at 1,000 TFLOPS: 19.3 us, hidden by the 32 ms of reads.
+        const double flops = 2.0 * double(attention + mlp + lmHead) + 2.0 * 32 * 256 * 32 * 8192;
+        const FormulaLine &compute = lineOf(sheet, "compute");
+        QCOMPARE(compute.symbolic(), QStringLiteral("max(0, flops_time / compute_efficiency − reads)"));
+        QVERIFY(qFuzzyCompare(termOf(compute, "flops_time").real, flops / 1e15));
+        QCOMPARE(compute.result.real, 0.0);
+
+        // The engine's host work, then the step as the sum of the lines above.
+        const FormulaLine &engine = lineOf(sheet, "engine_overhead");
+        QCOMPARE(engine.symbolic(), QStringLiteral("per_step + batch_size × per_sequence"));
+        QCOMPARE(termOf(engine, "batch_size").value, 1);
+        QCOMPARE(engine.result.real, terms[StepTerm::StepOverhead] + terms[StepTerm::SequenceOverhead]);
+        const FormulaLine &step = lineOf(sheet, "decode_step");
+        QCOMPARE(step.symbolic(), QStringLiteral("reads + compute + engine_overhead"));
+        QVERIFY(qFuzzyCompare(step.result.real, weights.result.real + kv.result.real + engine.result.real));
+        QCOMPARE(step.result.real, plan.speed.decode.seconds);
+        QVERIFY(qFuzzyCompare(lineOf(sheet, "decode_tokens_per_second").result.real, 1 / step.result.real));
+        // The time to first token: the prefill's terms and one new request.
+        const FormulaLine &firstToken = lineOf(sheet, "time_to_first_token");
+        QVERIFY2(firstToken.symbolic().startsWith(QLatin1String("prefill_weights + prefill_kv_cache + ")),
+                 qPrintable(firstToken.symbolic()));
+        QVERIFY(firstToken.symbolic().endsWith(QLatin1String(" + request_overhead")));
+        QCOMPARE(termOf(lineOf(sheet, "request_overhead"), "new_requests").value, 1);
+        QCOMPARE(firstToken.result.real, plan.speed.prefill.seconds);
+        QCOMPARE(firstToken.section, FormulaSection::Speed);
+
+        // An FP8 cache: half the bytes, read at the same efficiency, and its conversion priced.
+        s.kvCacheDtype = KvCacheDtype::Fp8E4M3;
+        const MemoryPlan fp8Plan = planMemory(s);
+        const FormulaSheet fp8 = formulaSheet(s, fp8Plan);
+        QVERIFY(qFuzzyCompare(lineOf(fp8, "kv_read").result.real, 536'870'912 / 5e11));
+        QCOMPARE(lineOf(fp8, "weights_read").result.real, weights.result.real);
+        const FormulaLine &conversion = lineOf(fp8, "kv_dequantization");
+        QCOMPARE(conversion.symbolic(), QStringLiteral("fp8_kv_read × fp8_kv_cost"));
+        QVERIFY(qFuzzyCompare(termOf(conversion, "fp8_kv_read").real, 536'870'912 / 1e12));
+        QCOMPARE(conversion.result.real, fp8Plan.speed.decode.breakdown[StepTerm::KvDequantization]);
+        QCOMPARE(lineOf(fp8, "reads").symbolic(),
+                 QStringLiteral("weights_read + kv_read + kv_dequantization"));
+
+        // Two GPUs: two all-reduces per layer of one token's 4,096 BF16 values; a ring moves
+        // 2 x (2 − 1) / 2 of it over 900 / 2 GB/s each way.
+        s.kvCacheDtype = KvCacheDtype::Auto;
+        s.tensorParallelSize = 2;
+        const FormulaSheet tp = formulaSheet(s, planMemory(s));
+        const FormulaLine &allReduce = lineOf(tp, "all_reduce");
+        QCOMPARE(allReduce.symbolic(), QStringLiteral("all_reduces × all_reduce_latency + transfer"));
+        QCOMPARE(termOf(allReduce, "all_reduces").value, 64);
+        QVERIFY(qFuzzyCompare(termOf(allReduce, "transfer").real, 64 * 4096 * 2 / 450e9));
+
+        // Mixtral-8x7B: every one of its 32 layers routes.
+        const Scenario moe = scenarioFor(QStringLiteral("mixtral-8x7b"), 16, 8192, 2);
+        const FormulaSheet moeSheet = formulaSheet(moe, planMemory(moe));
+        QCOMPARE(lineOf(moeSheet, "moe_routing").symbolic(), QStringLiteral("moe_layers × per_moe_layer"));
+        QCOMPARE(termOf(lineOf(moeSheet, "moe_routing"), "moe_layers").value, 32);
+
+        // A GPU without a bandwidth figure: no speed section.
+        s.gpu.bandwidthGBs = 0;
+        const FormulaSheet blind = formulaSheet(s, planMemory(s));
+        QVERIFY(!blind.line(QStringLiteral("decode_step")));
+    }
+
     void sheetAsText()
     {
         const Scenario s = scenarioFor(QStringLiteral("llama-3.1-8b"));

@@ -5,12 +5,15 @@
 #include "core/library/library.h"
 #include "core/output/breakdown.h"
 #include "core/plan/planner.h"
+#include "tests/testsupport.h"
 #include "tests/ui/uitestsupport.h"
 #include "ui/charts/breakdownchart.h"
 #include "ui/charts/growthchart.h"
+#include "ui/charts/stepbreakdownchart.h"
 #include "ui/explorer/explorerview.h"
 #include "ui/explorer/figurespanel.h"
 #include "ui/explorer/fitbanner.h"
+#include "ui/explorer/speedpanel.h"
 #include "ui/state/appsettings.h"
 #include "ui/state/scenariocontroller.h"
 #include "ui/state/setting.h"
@@ -29,6 +32,8 @@
 #include <QComboBox>
 #include <QFile>
 #include <QGraphicsRectItem>
+#include <QGraphicsSimpleTextItem>
+#include <QHorizontalStackedBarSeries>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QLabel>
@@ -66,6 +71,78 @@ class TestExplorer : public QObject
     double kvBar() const { return explorer()->breakdownChart()->barSet(MemoryPart::KvCache)->at(0); }
 
     void openWindow(bool defaultSize = true) { m_window = test::openWindow(defaultSize); }
+
+    StepBreakdownChartView *stepBars() const { return explorer()->speedPanel()->breakdownChart(); }
+    double decodeSegment(StepTerm term) const
+    {
+        return stepBars()->drawnMilliseconds(StepPass::Decode, term);
+    }
+
+    /// Reads both bars back: a segment per term that takes time, as long as its
+    /// seconds, its label its own time and inside it, the total after the bar.
+    void expectBarsAreThePlans() const
+    {
+        StepBreakdownChartView *bars = stepBars();
+        const SpeedPlan &speed = controller()->plan().speed;
+        QStringList drawn; // the terms with a set in the series
+        for (const QBarSet *set : bars->series()->barSets())
+            drawn << set->label();
+        QStringList taking; // the terms that take time in either pass
+        for (const StepPass pass : {StepPass::Decode, StepPass::Prefill}) {
+            const ForwardCost &cost = pass == StepPass::Decode ? speed.decode : speed.prefill;
+            const int category = pass == StepPass::Decode ? 1 : 0; // the decode step is the upper bar
+            const double pixelsPerMs = bars->chart()->plotArea().width() / bars->valueAxis(pass)->max();
+            double sum = 0;
+            double barEnd = 0;
+            for (std::size_t t = 0; t < StepTermCount; ++t) {
+                const StepTerm term = StepTerm(t);
+                const QString key = stepTermKey(term);
+                const double seconds = cost.breakdown[term];
+                if (seconds == 0) {
+                    // No segment at all: no set, or the other pass's set with nothing in this bar.
+                    QVERIFY2(!bars->barSet(pass, term), qPrintable(key));
+                    for (const QBarSet *set : bars->series()->barSets())
+                        if (set->label() == key)
+                            QCOMPARE(set->at(category), 0.0);
+                    QVERIFY(!bars->segmentLabel(pass, term)->isVisible());
+                    QVERIFY(bars->segmentRect(pass, term).isEmpty());
+                    continue;
+                }
+                if (!taking.contains(key))
+                    taking << key;
+                QVERIFY2(bars->barSet(pass, term), qPrintable(key));
+                const double ms = bars->drawnMilliseconds(pass, term);
+                QVERIFY2(qFuzzyCompare(ms, seconds * 1000), qPrintable(key));
+                sum += ms / 1000;
+                // The segment's length is its time on the axis, to the pixel.
+                const QRectF rect = bars->segmentRect(pass, term);
+                QVERIFY2(std::abs(rect.width() - seconds * 1000 * pixelsPerMs) < 1, qPrintable(key));
+                barEnd = std::max(barEnd, rect.right());
+                // Its label says its own time, inside it, or it is not shown.
+                QGraphicsSimpleTextItem *label = bars->segmentLabel(pass, term);
+                if (label->isVisible()) {
+                    QCOMPARE(label->text(), formatDuration(seconds));
+                    const QRectF box(label->pos(), label->boundingRect().size());
+                    QVERIFY2(rect.contains(box), qPrintable(key));
+                }
+            }
+            QVERIFY(qFuzzyCompare(sum, cost.seconds));
+            QGraphicsSimpleTextItem *total = bars->totalLabel(pass);
+            QCOMPARE(total->text(), formatDuration(cost.seconds));
+            QVERIFY(total->pos().x() >= barEnd);
+            QVERIFY(total->pos().x() + total->boundingRect().width() <=
+                    bars->chart()->plotArea().right() + 1);
+            // The axis is a round length just long enough: bar and total fill at least half the plot.
+            const QRectF plot = bars->chart()->plotArea();
+            QVERIFY2(total->pos().x() + total->boundingRect().width() - plot.left() >= 0.45 * plot.width(),
+                     qPrintable(QStringLiteral("%1 ms on a %2 ms axis")
+                                    .arg(cost.seconds * 1000)
+                                    .arg(bars->valueAxis(pass)->max())));
+        }
+        drawn.sort();
+        taking.sort();
+        QCOMPARE(drawn, taking);
+    }
 
     static void selectComboData(QComboBox *combo, const QString &data)
     {
@@ -165,6 +242,93 @@ private Q_SLOTS:
         child<QSlider>("precisionSlider")->setValue(1);
         QCOMPARE(kvBar(), bf16);
         QCOMPARE(child<QSlider>("precisionSlider")->value(), 1);
+    }
+
+    void speedBreakdownBarsAreThePlans()
+    {
+        // Llama-3.1-8B on one H100, BF16 weights and cache: nothing to dequantize, no
+        // all-reduce, no MoE layer, and no new request in a decode step.
+        expectBarsAreThePlans();
+        if (QTest::currentTestFailed())
+            return;
+        for (const StepTerm absent : {StepTerm::Dequantization, StepTerm::KvDequantization,
+                                      StepTerm::AllReduce, StepTerm::MoeOverhead, StepTerm::RequestOverhead})
+            QVERIFY(!stepBars()->barSet(StepPass::Decode, absent));
+        QVERIFY(stepBars()->barSet(StepPass::Prefill, StepTerm::RequestOverhead));
+        // The tooltip: the term, its time and its share of the step.
+        const SpeedPlan &speed = controller()->plan().speed;
+        const double weights = speed.decode.breakdown[StepTerm::Weights];
+        const QString tip = QStringLiteral("Weights read: %1 (%2 %)")
+                                .arg(formatDuration(weights))
+                                .arg(qRound(100 * weights / speed.decode.seconds));
+        QCOMPARE(stepBars()->segmentToolTip(StepPass::Decode, StepTerm::Weights), tip);
+        QBarSet *weightsSet = stepBars()->barSet(StepPass::Decode, StepTerm::Weights);
+        Q_EMIT stepBars()->series()->hovered(true, 1, weightsSet); // category 1: the decode step
+        QCOMPARE(stepBars()->toolTip(), tip);
+        QVERIFY(explorer()->figuresText().contains(tip));
+
+        // An FP8 cache: the KV segment halves (plus its conversion); the weights and the
+        // engine's overheads stay as they were.
+        const double kv = decodeSegment(StepTerm::KvCache), weightsMs = decodeSegment(StepTerm::Weights),
+                     overhead = decodeSegment(StepTerm::StepOverhead);
+        selectComboData(child<QComboBox>("kvCacheDtypeCombo"), QStringLiteral("fp8"));
+        expectBarsAreThePlans();
+        if (QTest::currentTestFailed())
+            return;
+        QVERIFY(qFuzzyCompare(decodeSegment(StepTerm::KvCache) * 2, kv));
+        QVERIFY(decodeSegment(StepTerm::KvDequantization) > 0);
+        QCOMPARE(decodeSegment(StepTerm::Weights), weightsMs);
+        QCOMPARE(decodeSegment(StepTerm::StepOverhead), overhead);
+        // Back to BF16: the conversion's segment goes.
+        selectComboData(child<QComboBox>("kvCacheDtypeCombo"), QStringLiteral("auto"));
+        QVERIFY(!stepBars()->barSet(StepPass::Decode, StepTerm::KvDequantization));
+
+        // Mixtral-8x7B on 8 GPUs: all-reduces and MoE routing join the bars.
+        Scenario moe = controller()->scenario();
+        moe.model = test::preset(QStringLiteral("mixtral-8x7b"));
+        moe.tensorParallelSize = 8;
+        QVERIFY(controller()->setScenario(moe));
+        expectBarsAreThePlans();
+        if (QTest::currentTestFailed())
+            return;
+        QVERIFY(stepBars()->barSet(StepPass::Decode, StepTerm::AllReduce));
+        QVERIFY(stepBars()->barSet(StepPass::Decode, StepTerm::MoeOverhead));
+        QStringList legend;
+        for (const LegendStrip::Entry &entry : stepBars()->legendEntries())
+            legend << entry.text;
+        QVERIFY2(legend.contains(QStringLiteral("MoE routing")), qPrintable(legend.join(QLatin1Char(','))));
+
+        // A chart given its figures before it is laid out (as at start-up, or for an export) fits its
+        // axes once it has its size: each bar and its total fill at least half of the plot.
+        {
+            StepBreakdownChartView fresh;
+            fresh.showBreakdown(stepBreakdownChartData(controller()->plan().speed));
+            fresh.resize(900, 240);
+            fresh.show();
+            QApplication::processEvents();
+            const QRectF plot = fresh.chart()->plotArea();
+            for (const StepPass pass : {StepPass::Decode, StepPass::Prefill}) {
+                const QGraphicsSimpleTextItem *total = fresh.totalLabel(pass);
+                QVERIFY2(total->pos().x() + total->boundingRect().width() - plot.left() >=
+                             0.45 * plot.width(),
+                         qPrintable(QString::number(fresh.valueAxis(pass)->max())));
+            }
+        }
+
+        // In Chinese, at the sizes a classroom uses, in a dark palette: the same.
+        child<QAction>("actionLanguage_zh_CN")->trigger();
+        QTRY_COMPARE(child<QTabWidget>("viewTabs")->tabText(0), QStringLiteral("探索"));
+        const QPalette original = QApplication::palette();
+        QApplication::setPalette(theme::darkPalette());
+        for (const QSize size : {QSize(1280, 800), QSize(1920, 1080)}) {
+            m_window->resize(size);
+            QApplication::processEvents();
+            expectBarsAreThePlans();
+            if (QTest::currentTestFailed())
+                break;
+        }
+        QApplication::setPalette(original);
+        child<QAction>("actionLanguage_en")->trigger();
     }
 
     void overBudgetShowsWarningAndSuggestion()

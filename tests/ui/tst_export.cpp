@@ -7,6 +7,7 @@
 #include "core/analysis/fixes.h"
 #include "core/common/atomicfile.h"
 #include "core/common/error.h"
+#include "core/common/units.h"
 #include "core/compare/comparechart.h"
 #include "core/document/scenariofile.h"
 #include "core/library/library.h"
@@ -15,6 +16,7 @@
 #include "core/output/chartcsv.h"
 #include "core/output/planjson.h"
 #include "core/output/speedchart.h"
+#include "core/output/stepbreakdown.h"
 #include "tests/testsupport.h"
 #include "tests/ui/uitestsupport.h"
 #include "ui/charts/chartview.h"
@@ -301,6 +303,92 @@ private Q_SLOTS:
         QVERIFY(table);
         for (const ComparedColumn &column : comparison.columns)
             QVERIFY(table->text().contains(column.label.toHtmlEscaped()));
+    }
+
+    void speedBreakdownExports()
+    {
+        const ChartSource source = explorerSource();
+        const SpeedPlan &speed = source.plan.speed;
+        const ChartEntry &entry = *findChart(QStringLiteral("speed-breakdown"));
+        // The image: both bars in the terms' colours.
+        const QImage image = renderFigureImage(entry, source, FigureOptions());
+        QCOMPARE(image.size(), QSize(1280, 720));
+        const QPalette palette = QApplication::style()->standardPalette();
+        for (const StepTerm term : {StepTerm::Weights, StepTerm::KvCache})
+            QVERIFY2(test::pixelsNear(image, theme::stepTermColor(term, palette)) > 50,
+                     qPrintable(stepTermKey(term)));
+        QString error;
+        const QString svg = svgText(renderFigure(entry, source, FigureOptions(), FigureFormat::Svg), &error);
+        QVERIFY2(error.isEmpty(), qPrintable(error));
+        QVERIFY2(svg.contains(QStringLiteral("Where the time goes, per GPU")), qPrintable(svg.left(400)));
+
+        // The CSV: each pass's terms add up to the pass, and to the plan's step and first token.
+        const QByteArray csv = renderFigure(entry, source, {}, FigureFormat::Csv);
+        QList<QByteArray> rows = csv.split('\n');
+        QCOMPARE(rows.takeFirst(), QByteArray("pass,term,seconds,share_of_pass"));
+        QMap<QByteArray, double> sums, shares, totals;
+        for (const QByteArray &row : std::as_const(rows)) {
+            if (row.isEmpty())
+                continue;
+            const QList<QByteArray> cells = row.split(',');
+            QCOMPARE(cells.size(), 4);
+            if (cells.at(1) == "total") {
+                totals[cells.at(0)] = cells.at(2).toDouble();
+                continue;
+            }
+            QVERIFY2(cells.at(2).toDouble() > 0, row.constData()); // no zero term
+            sums[cells.at(0)] += cells.at(2).toDouble();
+            shares[cells.at(0)] += cells.at(3).toDouble();
+        }
+        QCOMPARE(sums.keys(), (QList<QByteArray>{"decode", "prefill"}));
+        QVERIFY(qFuzzyCompare(sums["decode"], speed.decode.seconds));
+        QVERIFY(qFuzzyCompare(sums["prefill"], speed.prefill.seconds));
+        QCOMPARE(totals["decode"], speed.decode.seconds);
+        QCOMPARE(totals["prefill"], speed.prefill.seconds);
+        QVERIFY(qFuzzyCompare(shares["decode"], 1.0));
+        QVERIFY(qFuzzyCompare(shares["prefill"], 1.0));
+        QCOMPARE(csv, stepBreakdownCsv(stepBreakdownChartData(speed)));
+
+        // The report: a table of the terms of both passes, with their totals.
+        std::unique_ptr<QWidget> page(newReportPage(source, nullptr));
+        auto *table = page->findChild<QLabel *>(QStringLiteral("reportStepBreakdown"));
+        QVERIFY(table);
+        QVERIFY(table->text().contains(formatDuration(speed.decode.seconds)));
+        QVERIFY(table->text().contains(formatDuration(speed.prefill.seconds)));
+        QVERIFY(table->text().contains(QStringLiteral("Weights read")));
+        QVERIFY(table->text().contains(formatDuration(speed.decode.breakdown[StepTerm::KvCache])));
+        QVERIFY(!table->text().contains(QStringLiteral("MoE routing"))); // a term neither pass has
+    }
+
+    void reportStepTableFitsTheSlideAndTheA4Page_data()
+    {
+        QTest::addColumn<QSize>("size");
+        QTest::addColumn<bool>("beside");
+        QTest::newRow("slide") << QSize(1880, 1000) << true; // 1920 x 1080 within the margins
+        QTest::newRow("a4") << QSize(754, 1080) << false;    // 794 x 1123 within the margins
+    }
+
+    void reportStepTableFitsTheSlideAndTheA4Page()
+    {
+        // The table stands beside the growth chart where the page is wide, under it where beside it
+        // would make the page wider than the paper.
+        QFETCH(QSize, size);
+        QFETCH(bool, beside);
+        std::unique_ptr<QWidget> page(newReportPage(explorerSource(), nullptr));
+        page->setAttribute(Qt::WA_DontShowOnScreen);
+        page->resize(size);
+        page->show();
+        for (int pass = 0; pass < 3; ++pass)
+            QApplication::processEvents();
+        QCOMPARE(page->width(), size.width());
+        auto *table = page->findChild<QLabel *>(QStringLiteral("reportStepBreakdown"));
+        auto *growth = page->findChild<ChartView *>(QStringLiteral("growthChart"));
+        QVERIFY(table && growth);
+        const QRect tableBox(table->mapTo(page.get(), QPoint(0, 0)), table->size());
+        const QRect growthBox(growth->mapTo(page.get(), QPoint(0, 0)), growth->size());
+        QVERIFY2(tableBox.right() < size.width(), qPrintable(QString::number(tableBox.right())));
+        QCOMPARE(tableBox.left() > growthBox.right(), beside);
+        QCOMPARE(tableBox.top() > growthBox.bottom(), !beside);
     }
 
     void copyImagePutsPngAndSvgOnTheClipboard()

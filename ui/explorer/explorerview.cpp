@@ -11,6 +11,7 @@
 #include "ui/charts/breakdownchart.h"
 #include "ui/charts/growthchart.h"
 #include "ui/charts/speedchart.h"
+#include "ui/charts/stepbreakdownchart.h"
 #include "ui/explorer/figurespanel.h"
 #include "ui/explorer/fitbanner.h"
 #include "ui/explorer/formulapanel.h"
@@ -147,6 +148,7 @@ ExplorerView::ExplorerView(ScenarioController *controller, UserLibrary *library,
     m_breakdown->setCatalogueName(QStringLiteral("memory"));
     m_growth->setCatalogueName(QStringLiteral("growth"));
     m_speedChart->setCatalogueName(QStringLiteral("speed"));
+    m_speed->breakdownChart()->setCatalogueName(QStringLiteral("speed-breakdown"));
     connect(m_copyJson, &QPushButton::clicked, this, &ExplorerView::copyJson);
 
     retranslate();

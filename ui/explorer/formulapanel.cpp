@@ -197,7 +197,9 @@ QString FormulaPanel::termToolTip(const FormulaTerm &term) const
 {
     const QString value = QStringLiteral("%1 = %2").arg(term.symbol, term.text);
     if (!term.option)
-        return tr("%1, from the line above").arg(value);
+        return term.field.isEmpty()
+                   ? tr("%1, from the line above").arg(value)
+                   : QStringLiteral("%1 (%2)").arg(value, term.field); // a calibrated constant
     const QString option = optionFlag(*term.option);
     return term.field.isEmpty() ? tr("%1, set by %2").arg(value, option)
                                 : tr("%1, set by %2 (%3)").arg(value, option, term.field);
@@ -212,6 +214,8 @@ QString FormulaPanel::sectionTitle(FormulaSection section) const
         return tr("Weights");
     case FormulaSection::Capacity:
         return tr("vLLM's budget and capacity");
+    case FormulaSection::Speed:
+        return tr("Speed: one decode step, then the first token");
     }
     return {};
 }

@@ -2,14 +2,18 @@
 #include "ui/explorer/speedpanel.h"
 
 #include "core/common/units.h"
+#include "core/output/stepbreakdown.h"
 #include "core/plan/speed.h"
+#include "ui/charts/stepbreakdownchart.h"
 #include "ui/widgets/figurecard.h"
+#include "ui/widgets/legendstrip.h"
 
 #include <algorithm>
 
 #include <QEvent>
 #include <QGridLayout>
 #include <QLabel>
+#include <QVBoxLayout>
 
 namespace kvscope {
 
@@ -27,13 +31,19 @@ QString boundName(SpeedBound bound)
 
 } // namespace
 
-SpeedPanel::SpeedPanel(QWidget *parent) : QWidget(parent), m_grid(new QGridLayout(this))
+SpeedPanel::SpeedPanel(QWidget *parent)
+    : QWidget(parent), m_grid(new QGridLayout), m_breakdown(new StepBreakdownChartView(this))
 {
     setObjectName(QStringLiteral("speedPanel"));
     m_grid->setContentsMargins(0, 0, 0, 0);
     m_grid->setSpacing(6);
     for (const char *key : {"decodeTokensPerSecond", "decodePerSequence", "timeToFirstToken", "decodeBound"})
         m_cards << new FigureCard(QLatin1String(key), this);
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addLayout(m_grid);
+    layout->addWidget(m_breakdown);
+    layout->addWidget(m_breakdown->makeLegend(this, QStringLiteral("stepBreakdownLegend")));
     showSpeed(m_speed);
 }
 
@@ -90,6 +100,7 @@ QLabel *SpeedPanel::detailLabel(const QString &key) const
 void SpeedPanel::showSpeed(const SpeedPlan &s)
 {
     m_speed = s;
+    m_breakdown->showBreakdown(stepBreakdownChartData(s));
     const QLocale locale;
     const QString none = QStringLiteral("—");
     const QString why = s.notes.join(QLatin1Char(' '));
@@ -137,6 +148,7 @@ QString SpeedPanel::figuresText() const
     QStringList lines;
     for (const FigureCard *card : m_cards)
         lines << card->text();
+    lines << m_breakdown->summaryText();
     return lines.join(QLatin1Char('\n'));
 }
 

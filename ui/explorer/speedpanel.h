@@ -11,12 +11,15 @@ class QLabel;
 namespace kvscope {
 
 class FigureCard;
+class LegendStrip;
+class StepBreakdownChartView;
 
 /// The plan's speed (planSpeed(), a roofline per GPU) as four cards: decode
 /// tokens/s of all sequences and per sequence, time to first token, and
 /// whether decode is memory- or compute-bound; each beside its ideal figure
-/// (both efficiencies 1). Without a GPU figure the roofline needs, the cards
-/// say so. Only formats the core's figures.
+/// (both efficiencies 1). Under them, where the time of a decode step and of
+/// the first token goes (StepBreakdownChartView) with its legend. Without a
+/// GPU figure the roofline needs, the cards say so. Only formats the core's figures.
 class SpeedPanel : public QWidget
 {
     Q_OBJECT
@@ -30,7 +33,8 @@ public:
     /// "decodePerSequence", "timeToFirstToken", "decodeBound".
     QLabel *valueLabel(const QString &key) const;
     QLabel *detailLabel(const QString &key) const;
-    /// The cards as "caption: value (detail)" lines, for the clipboard.
+    StepBreakdownChartView *breakdownChart() const { return m_breakdown; }
+    /// The cards as "caption: value (detail)" lines, then the breakdown, for the clipboard.
     QString figuresText() const;
 
 protected:
@@ -46,6 +50,7 @@ private:
     QGridLayout *m_grid;
     int m_columns = 0;
     QList<FigureCard *> m_cards;
+    StepBreakdownChartView *m_breakdown;
     SpeedPlan m_speed;
 };
 

@@ -7,6 +7,7 @@
 #include "core/output/calcjson.h"
 #include "core/output/chartcsv.h"
 #include "core/output/planjson.h"
+#include "core/output/stepbreakdown.h"
 #include "core/quantization/grid.h"
 #include "core/quantization/report.h"
 #include "ui/charts/breakdownchart.h"
@@ -14,6 +15,7 @@
 #include "ui/charts/comparespeedchart.h"
 #include "ui/charts/growthchart.h"
 #include "ui/charts/speedchart.h"
+#include "ui/charts/stepbreakdownchart.h"
 #include "ui/quantization/errorhistogramchart.h"
 #include "ui/quantization/sqnrchart.h"
 #include "ui/quantization/valueschart.h"
@@ -68,6 +70,13 @@ ChartView *speedChart(const ChartSource &source)
 {
     auto *chart = new SpeedChartView;
     chart->showSpeed(speedChartData(source.scenario, source.plan));
+    return chart;
+}
+
+ChartView *stepBreakdownChart(const ChartSource &source)
+{
+    auto *chart = new StepBreakdownChartView;
+    chart->showBreakdown(stepBreakdownChartData(source.plan.speed));
     return chart;
 }
 
@@ -163,6 +172,10 @@ const QList<ChartEntry> &chartCatalogue()
         {"speed", QT_TRANSLATE_NOOP("kvscope::ChartCatalogue", "Decode tokens/s vs batch size"),
          ChartInputs::Scenario, speedChart,
          [](const ChartSource &s) { return speedCsv(speedChartData(s.scenario, s.plan)); }, planJsonBytes},
+        {"speed-breakdown", QT_TRANSLATE_NOOP("kvscope::ChartCatalogue", "Where the time of a step goes"),
+         ChartInputs::Scenario, stepBreakdownChart,
+         [](const ChartSource &s) { return stepBreakdownCsv(stepBreakdownChartData(s.plan.speed)); },
+         planJsonBytes},
         {"compare-memory",
          QT_TRANSLATE_NOOP("kvscope::ChartCatalogue", "Comparison: memory per GPU by column"),
          ChartInputs::Comparison, compareMemoryChart,

@@ -9,7 +9,8 @@ namespace kvscope {
 
 /// The report's page, one slide or handout: the model and GPU, the
 /// scenario's options, the fit banner, the figure cards, the memory bar and
-/// the growth chart with their legends. A widget of its own, never shown;
+/// the growth chart with their legends, and where the time of a decode step
+/// and of the first token goes, as a table of the step model's terms. A widget of its own, never shown;
 /// the renderer lays it out at the page's size and paints it.
 QWidget *newReportPage(const ChartSource &source, QWidget *parent);
 

@@ -65,6 +65,31 @@ QColor partColor(MemoryPart part, const QPalette &palette)
     return palette.color(QPalette::Text);
 }
 
+QColor stepTermColor(StepTerm term, const QPalette &palette)
+{
+    // The reads in the memory bar's colours; their conversions in a lighter (dark mode: deeper)
+    // shade of them, the engine in greys.
+    if (term == StepTerm::Weights)
+        return partColor(MemoryPart::Weights, palette);
+    if (term == StepTerm::KvCache)
+        return partColor(MemoryPart::KvCache, palette);
+    struct Shades
+    {
+        StepTerm term;
+        QRgb light, dark;
+    };
+    static const Shades shades[] = {
+        {StepTerm::Dequantization, 0x93c5fd, 0x1d4ed8},   {StepTerm::KvDequantization, 0x6ee7b7, 0x047857},
+        {StepTerm::Compute, 0x7c3aed, 0xa78bfa},          {StepTerm::AllReduce, 0xea580c, 0xfb923c},
+        {StepTerm::MoeOverhead, 0xdb2777, 0xf472b6},      {StepTerm::StepOverhead, 0x52525b, 0xa1a1aa},
+        {StepTerm::SequenceOverhead, 0xa1a1aa, 0x71717a}, {StepTerm::RequestOverhead, 0xca8a04, 0xfacc15},
+    };
+    for (const Shades &s : shades)
+        if (s.term == term)
+            return QColor(isDark(palette) ? s.dark : s.light);
+    return palette.color(QPalette::Text);
+}
+
 QColor precisionColor(KvCacheDtype dtype, const QPalette &palette)
 {
     const bool dark = isDark(palette);

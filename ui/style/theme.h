@@ -4,6 +4,7 @@
 #include "core/analysis/growthoptions.h"
 #include "core/common/scenariofield.h"
 #include "core/output/breakdown.h"
+#include "core/plan/stepterms.h"
 #include "core/precision/dtypes.h"
 
 #include <QColor>
@@ -24,6 +25,11 @@ QPalette darkPalette();
 
 /// Colour of a part of the memory bar; the overflow is the warning colour.
 QColor partColor(MemoryPart part, const QPalette &palette);
+
+/// Colour of a term of the speed breakdown: the weights and the KV cache in their
+/// memory-bar colours, their dequantization in a lighter shade of them, the
+/// engine's overheads in greys.
+QColor stepTermColor(StepTerm term, const QPalette &palette);
 
 /// Colour of a KV precision's line in the growth chart (by bytes per element).
 QColor precisionColor(KvCacheDtype dtype, const QPalette &palette);
