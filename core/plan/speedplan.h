@@ -88,6 +88,8 @@ struct SpeedPlan
         1; ///< of the weight reads: calibrated for the GPU's generation, or --bandwidth-efficiency
     double kvBandwidthEfficiency = 1; ///< of the KV reads (the same override)
     double computeEfficiency = 1;
+    QString
+        calibrationSource; ///< the user's measurement the bandwidth efficiencies are fitted to; empty = none
 
     // Hardware figures used
     GpuGeneration generation = GpuGeneration::Other;
