@@ -388,7 +388,7 @@ private Q_SLOTS:
         // tests/data/vllm-bench-result.json: 200 prompts of 1024 tokens, 256 out each, 16 at a
         // time, median ITL 8.137 ms. Its context is 1024 + 256 / 2 = 1152 tokens; planned at
         // 16 x 1152 the calibrated step is the benchmark's median.
-        const QString file = QStringLiteral(KVSCOPE_TESTS_DIR "/data/vllm-bench-result.json");
+        const QString file = QFINDTESTDATA("../data/vllm-bench-result.json");
         const Run r = run({QStringLiteral("calc"), QStringLiteral("--json"), QStringLiteral("--bench-result"),
                            file, QStringLiteral("--batch-size"), QStringLiteral("16"),
                            QStringLiteral("--seq-len"), QStringLiteral("1152")});

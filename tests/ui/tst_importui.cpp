@@ -342,7 +342,7 @@ private Q_SLOTS:
         QVERIFY(!buttons->button(QDialogButtonBox::Save)->isEnabled());
 
         // A vllm bench serve result fills the fields: 16 at a time, 1024 + 256 / 2 tokens, 8.137 ms.
-        const QString bench = QStringLiteral(KVSCOPE_TESTS_DIR "/data/vllm-bench-result.json");
+        const QString bench = QFINDTESTDATA("../data/vllm-bench-result.json");
         dialog.importBenchResult(bench);
         QCOMPARE(itl->value(), 8.137);
         QCOMPARE(dialog.findChild<QSpinBox *>(QStringLiteral("calibrationContext"))->value(), 1152);
