@@ -573,6 +573,10 @@ private Q_SLOTS:
             << QStringList{QStringLiteral("calc"), QStringLiteral("--bench-result"),
                            QStringLiteral("/nonexistent/bench.json")}
             << 1 << "/nonexistent/bench.json";
+        QTest::newRow("bench result a device")
+            << QStringList{QStringLiteral("calc"), QStringLiteral("--bench-result"),
+                           QStringLiteral("/dev/zero")}
+            << 1 << "/dev/zero: not a regular file (a character device)";
         QTest::newRow("nothing matches") << QStringList{QStringLiteral("models"), QStringLiteral("zzz")} << 1
                                          << "models: nothing matches 'zzz'";
     }
