@@ -4,6 +4,7 @@
 #pragma once
 
 #include "app/cli/scenariooptions.h"
+#include "core/common/scenariofield.h"
 #include "core/scenario/scenariovalues.h"
 
 #include <QCommandLineOption>
@@ -24,12 +25,26 @@ struct CalcCommandLine
         QStringLiteral("formulas"),
         QStringLiteral(
             "Print the vllm serve command and the formulas behind the figures, with the numbers.")};
+    QCommandLineOption measuredItl{
+        commandFlag(CommandOption::MeasuredItlMs).mid(2),
+        QStringLiteral("Calibrate the speed to this inter-token latency in ms, measured for this scenario "
+                       "(its batch size at its sequence length): both bandwidth efficiencies of the GPU "
+                       "are scaled to reproduce it."),
+        QStringLiteral("ms")};
+    QCommandLineOption benchResult{
+        commandFlag(CommandOption::BenchResult).mid(2),
+        QStringLiteral("Calibrate the speed to a `vllm bench serve --save-result` JSON: its median ITL at "
+                       "its max concurrency and mean context."),
+        QStringLiteral("file")};
 };
 
 /// What calc prints for the parsed options, the model and GPU found by
 /// `resolvers`: the plan as a table, as JSON with the fixes that fit, or
 /// the launch line and the formulas with their numbers (--formulas).
+/// With --measured-itl-ms or --bench-result the speed is calibrated first;
+/// what is worth a warning (a benchmark of another model) goes to `warnings`.
 /// Throws kvscope::Error naming the option and value on bad input.
-QString calcOutput(const CalcCommandLine &commandLine, const ScenarioResolvers &resolvers);
+QString calcOutput(const CalcCommandLine &commandLine, const ScenarioResolvers &resolvers,
+                   QStringList *warnings = nullptr);
 
 } // namespace kvscope::cli

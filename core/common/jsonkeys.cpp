@@ -1,8 +1,12 @@
 // SPDX-License-Identifier: MIT
 #include "core/common/jsonkeys.h"
 
+#include "core/common/error.h"
+
 #include <cstring>
 
+#include <QJsonDocument>
+#include <QJsonParseError>
 #include <QList>
 #include <QSet>
 
@@ -75,6 +79,20 @@ std::optional<QString> firstRepeatedKey(const QByteArray &json)
         ++at;
     }
     return std::nullopt;
+}
+
+QJsonObject parseJsonObject(const QByteArray &text, const QString &origin)
+{
+    QJsonParseError error{};
+    const QJsonDocument doc = QJsonDocument::fromJson(text, &error);
+    if (error.error != QJsonParseError::NoError)
+        throw Error(QStringLiteral("%1: malformed JSON at offset %2: %3")
+                        .arg(origin)
+                        .arg(error.offset)
+                        .arg(error.errorString()));
+    if (!doc.isObject())
+        throw Error(QStringLiteral("%1: expected a JSON object at the top level").arg(origin));
+    return doc.object();
 }
 
 } // namespace kvscope

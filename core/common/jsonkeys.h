@@ -4,6 +4,7 @@
 #include <optional>
 
 #include <QByteArray>
+#include <QJsonObject>
 #include <QString>
 
 namespace kvscope {
@@ -13,5 +14,9 @@ namespace kvscope {
 /// silently; strict readers refuse the file instead. One pass over the bytes;
 /// `json` must be well-formed (parse it first).
 std::optional<QString> firstRepeatedKey(const QByteArray &json);
+
+/// Parses JSON text whose top level is an object (a config.json, a scenario file, a
+/// benchmark result); throws kvscope::Error "ORIGIN: malformed JSON at offset N: ..." otherwise.
+QJsonObject parseJsonObject(const QByteArray &text, const QString &origin);
 
 } // namespace kvscope

@@ -81,6 +81,8 @@ const EnumSpelling<CommandOption> commandOptions[] = {
     {CommandOption::Tensor, "tensor"},
     {CommandOption::List, "list"},
     {CommandOption::Json, "json"},
+    {CommandOption::MeasuredItlMs, "measured-itl-ms"},
+    {CommandOption::BenchResult, "bench-result"},
 };
 
 // vLLM's engine argument and llama.cpp's server option (llama-server --help).

@@ -80,11 +80,13 @@ enum class CommandOption
     Input,       ///< kvscope quantize: the synthetic tensor's distribution
     Rows,        ///< kvscope quantize: the synthetic tensor's shape
     Cols,
-    Std,    ///< kvscope quantize: the synthetic tensor's standard deviation
-    Scheme, ///< kvscope quantize: the format simulated
-    Tensor, ///< kvscope quant: the tensor read from a .safetensors file
-    List,   ///< kvscope quant: list the file's tensors
-    Json,   ///< kvscope calc (and the other commands): print JSON
+    Std,           ///< kvscope quantize: the synthetic tensor's standard deviation
+    Scheme,        ///< kvscope quantize: the format simulated
+    Tensor,        ///< kvscope quant: the tensor read from a .safetensors file
+    List,          ///< kvscope quant: list the file's tensors
+    Json,          ///< kvscope calc (and the other commands): print JSON
+    MeasuredItlMs, ///< kvscope calc: the inter-token latency measured for the scenario, in ms
+    BenchResult,   ///< kvscope calc: a `vllm bench serve --save-result` JSON to calibrate from
 };
 
 /// "--max-gpus".

@@ -344,6 +344,32 @@ QuantizationChoices quantizationFromJson(ObjectReader &r)
     return q;
 }
 
+QJsonObject calibrationToJson(const MeasuredSpeedScale &c)
+{
+    return {{QStringLiteral("gpu"), c.gpuId},
+            {QStringLiteral("scale"), formatUtilization(c.scalePpm).toDouble()},
+            {QStringLiteral("source"), c.source}};
+}
+
+/// A scale in millionths: the efficiencies it gives are checked when planned (SpeedModel).
+MeasuredSpeedScale calibrationFromJson(ObjectReader &r)
+{
+    MeasuredSpeedScale c;
+    c.gpuId = r.text("gpu", r.required("gpu"), MaxScenarioTextLength);
+    if (c.gpuId.isEmpty())
+        r.fail(QStringLiteral("gpu"), QStringLiteral("empty"));
+    const QJsonValue scale = r.required("scale");
+    const double value = r.number("scale", scale);
+    if (!(value > 0 && value <= MaxSpeedCalibrationScale))
+        r.fail(QStringLiteral("scale"), QStringLiteral("expected a number above 0 and at most %1, got %2")
+                                            .arg(MaxSpeedCalibrationScale)
+                                            .arg(shown(scale)));
+    c.scalePpm = std::llround(value * 1e6);
+    c.source = r.text("source", r.required("source"), MaxScenarioNameLength);
+    r.finish();
+    return c;
+}
+
 } // namespace
 
 QByteArray scenarioFileBytes(const ScenarioDocument &d)
@@ -370,6 +396,8 @@ QByteArray scenarioFileBytes(const ScenarioDocument &d)
     for (const ScenarioValues &column : d.comparison)
         comparison << valuesToJson(column);
     root.insert(QStringLiteral("comparison"), comparison);
+    if (d.speedCalibration)
+        root.insert(QStringLiteral("speed-calibration"), calibrationToJson(*d.speedCalibration));
     return QJsonDocument(root).toJson(QJsonDocument::Indented);
 }
 
@@ -453,6 +481,11 @@ ScenarioDocument parseScenarioFile(const QByteArray &bytes, const QString &origi
             d.comparison << valuesFromJson(root.object("comparison", columns.at(i)), origin,
                                            QStringLiteral("comparison[%1]").arg(i));
     }
+    if (root.has("speed-calibration")) {
+        ObjectReader calibration(root.object("speed-calibration", root.take("speed-calibration")), origin,
+                                 QStringLiteral("speed-calibration"));
+        d.speedCalibration = calibrationFromJson(calibration);
+    }
     root.finish();
     return d;
 }
@@ -505,8 +538,10 @@ Scenario documentScenario(const ScenarioDocument &document, const ScenarioResolv
                           const QString &origin)
 {
     try {
-        return scenarioFromValues(document.scenario, documentResolvers(document, fallback),
-                                  fileFieldLabel(QStringLiteral("scenario")));
+        Scenario s = scenarioFromValues(document.scenario, documentResolvers(document, fallback),
+                                        fileFieldLabel(QStringLiteral("scenario")));
+        s.speedCalibration = document.speedCalibration.value_or(MeasuredSpeedScale{});
+        return s;
     } catch (const Error &error) {
         throw Error(QStringLiteral("%1: %2").arg(origin, error.message()));
     }

@@ -10,7 +10,8 @@
 //    "gpus": [<custom GPUs as gpuToJson writes them>],
 //    "charts": {"counterfactuals": false, "growth-axis": "sequence", "growth-scale": "linear"},
 //    "quantization": {"input": "synthetic:gaussian", "scheme": ["int4"], ...},
-//    "comparison": [{"kv-cache-dtype": "fp8"}, ...]}
+//    "comparison": [{"kv-cache-dtype": "fp8"}, ...],
+//    "speed-calibration": {"gpu": "h100-sxm", "scale": 0.93, "source": "your measurement: ..."}}
 //
 // "scenario" holds kvscope calc's options (core/scenario/scenariovalues.h) with
 // their values as JSON strings, integers or numbers. "comparison" is a list
@@ -23,6 +24,7 @@
 #include "core/analysis/growthoptions.h"
 #include "core/gpu/gpuspec.h"
 #include "core/model/modelimport.h"
+#include "core/scenario/scenario.h"
 #include "core/scenario/scenariovalues.h"
 
 #include <optional>
@@ -41,6 +43,8 @@ inline constexpr qint64 MaxScenarioFileBytes = qint64(16) << 20;
 /// Linux's PATH_MAX), and longest display name; longer ones are refused on read.
 inline constexpr qsizetype MaxScenarioTextLength = 4200;
 inline constexpr qsizetype MaxScenarioNameLength = 256;
+/// Largest speed-calibration scale a file may give: beyond it any GPU's efficiency is above 1.
+inline constexpr int MaxSpeedCalibrationScale = 10;
 
 /// A model that is no preset, carried by the file: by path, or as the text of a pasted config.json.
 struct CarriedModel
@@ -84,6 +88,9 @@ struct ScenarioDocument
     bool counterfactuals = false; ///< the growth chart's "as if MHA / all layers full" lines
     std::optional<QuantizationChoices> quantization; ///< absent: the reader keeps its own
     QList<ScenarioValues> comparison;
+    /// The speed calibration from the user's measurement ("speed-calibration":
+    /// {"gpu": ..., "scale": ..., "source": ...}); absent: none.
+    std::optional<MeasuredSpeedScale> speedCalibration;
 };
 
 /// The file's bytes: indented JSON, keys sorted, so equal documents give equal bytes.

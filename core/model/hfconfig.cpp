@@ -309,20 +309,6 @@ WeightDtype readDtype(const ConfigReader &r)
 
 } // namespace
 
-QJsonObject parseJsonObject(const QByteArray &text, const QString &origin)
-{
-    QJsonParseError error{};
-    const QJsonDocument doc = QJsonDocument::fromJson(text, &error);
-    if (error.error != QJsonParseError::NoError)
-        throw Error(QStringLiteral("%1: malformed JSON at offset %2: %3")
-                        .arg(origin)
-                        .arg(error.offset)
-                        .arg(error.errorString()));
-    if (!doc.isObject())
-        throw Error(QStringLiteral("%1: expected a JSON object at the top level").arg(origin));
-    return doc.object();
-}
-
 ModelArch loadHfConfigFile(const QString &path)
 {
     constexpr qint64 maxConfigBytes = 16 * MiB;

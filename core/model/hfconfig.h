@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "core/common/jsonkeys.h"
 #include "core/model/modelarch.h"
 #include "core/model/quantizationconfig.h"
 
@@ -17,8 +18,5 @@ ModelArch parseHfConfig(const QJsonObject &config, const QString &origin);
 
 /// Reads and parses a config.json file; malformed JSON is reported with its offset.
 ModelArch loadHfConfigFile(const QString &path);
-
-/// Parses JSON text (for pasted configs and tests).
-QJsonObject parseJsonObject(const QByteArray &text, const QString &origin);
 
 } // namespace kvscope

@@ -6,6 +6,8 @@
 #include "core/output/planjson.h"
 #include "core/scenario/launchline.h"
 
+#include <cmath>
+
 namespace kvscope {
 
 namespace {
@@ -20,6 +22,32 @@ const EnumSpelling<FixKind> fixKindNames[] = {
     {FixKind::Gpu, "gpu"},
 };
 
+double rounded(double value, double perUnit)
+{
+    return std::round(value * perUnit) / perUnit;
+}
+
+/// The calibration the plan used: what this run fitted (the measurement, the step
+/// before), or the scenario's own (its scale and source only); null for none.
+QJsonValue calibrationJson(const Scenario &scenario, const MemoryPlan &plan,
+                           const std::optional<SpeedCalibration> &fitted)
+{
+    if (plan.speed.calibrationSource.isEmpty())
+        return QJsonValue::Null;
+    const auto known = [&](double value) {
+        return fitted ? QJsonValue(value) : QJsonValue(QJsonValue::Null);
+    };
+    return QJsonObject{
+        {QStringLiteral("scale"), double(scenario.speedCalibration.scalePpm) / 1e6},
+        {QStringLiteral("weight_bandwidth_efficiency"), rounded(plan.speed.bandwidthEfficiency, 1e4)},
+        {QStringLiteral("kv_bandwidth_efficiency"), rounded(plan.speed.kvBandwidthEfficiency, 1e4)},
+        {QStringLiteral("measured_itl_ms"), known(fitted ? fitted->measurement.interTokenSeconds * 1e3 : 0)},
+        {QStringLiteral("predicted_itl_ms_before"),
+         known(fitted ? rounded(fitted->stepSecondsBefore * 1e3, 1e3) : 0)},
+        {QStringLiteral("source"), plan.speed.calibrationSource},
+    };
+}
+
 } // namespace
 
 QString fixKindName(FixKind kind)
@@ -27,9 +55,11 @@ QString fixKindName(FixKind kind)
     return enumName(fixKindNames, kind);
 }
 
-QJsonObject calcJson(const Scenario &scenario, const MemoryPlan &plan, const QList<Fix> &fixes)
+QJsonObject calcJson(const Scenario &scenario, const MemoryPlan &plan, const QList<Fix> &fixes,
+                     const std::optional<SpeedCalibration> &calibration)
 {
     QJsonObject json = planToJson(plan);
+    json.insert(QStringLiteral("speed_calibration"), calibrationJson(scenario, plan, calibration));
     json.insert(QStringLiteral("fixes"), fixesToJson(fixes));
     const LaunchLine line = launchLine(scenario);
     const QString key =

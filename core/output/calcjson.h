@@ -4,6 +4,9 @@
 
 #include "core/analysis/fixes.h"
 #include "core/plan/memoryplan.h"
+#include "core/plan/speedcalibration.h"
+
+#include <optional>
 
 #include <QJsonArray>
 #include <QJsonObject>
@@ -23,7 +26,11 @@ QJsonArray fixesToJson(const QList<Fix> &fixes);
 /// starts the scenario's engine ("vllm_command" or "sglang_command", shell-quoted;
 /// "vllm_command_caveats" / "sglang_command_caveats": what no flag of the engine can say). The window's Copy
 /// JSON, Export figures and every scenario chart's JSON are this.
-QJsonObject calcJson(const Scenario &scenario, const MemoryPlan &plan, const QList<Fix> &fixes);
+/// "speed_calibration": the calibration the plan used (scale, weight_bandwidth_efficiency,
+/// kv_bandwidth_efficiency, measured_itl_ms, predicted_itl_ms_before, source; the two
+/// measured figures null unless `calibration` is what this run fitted), or null.
+QJsonObject calcJson(const Scenario &scenario, const MemoryPlan &plan, const QList<Fix> &fixes,
+                     const std::optional<SpeedCalibration> &calibration = std::nullopt);
 
 /// "batch_size", "quantization"... (the JSON "kind").
 QString fixKindName(FixKind kind);

@@ -215,6 +215,7 @@ void SpeedModel::readConstants(const Scenario &s, const MemoryPlan &plan, const 
                        .arg(s.gpu.arch.isEmpty() ? s.gpu.name : s.gpu.arch)
                        .arg(m_bandwidthEfficiency, 0, 'f', 2);
     m_kvBandwidthEfficiency = constants.kvBandwidthEfficiency;
+    applyMeasuredScale(s);
     if (s.bandwidthEfficiencyPpm > 0)
         m_bandwidthEfficiency = m_kvBandwidthEfficiency = double(s.bandwidthEfficiencyPpm) / 1e6;
     m_computeEfficiency =
@@ -234,6 +235,40 @@ void SpeedModel::readConstants(const Scenario &s, const MemoryPlan &plan, const 
     m_sequenceSeconds = constants.sequenceSeconds[std::size_t(s.engine)];
     m_requestSeconds = constants.requestSeconds[std::size_t(s.engine)];
     m_prefillMixesWithDecode = s.engine == Engine::Vllm;
+}
+
+void SpeedModel::applyMeasuredScale(const Scenario &s)
+{
+    const MeasuredSpeedScale &measured = s.speedCalibration;
+    if (measured.scalePpm <= 0 || !m_available)
+        return;
+    if (!measured.applies(s.gpu.id)) {
+        m_notes << QStringLiteral("speed: the calibration from %1 is for the GPU '%2', not %3; not applied")
+                       .arg(measured.source, measured.gpuId, s.gpu.name);
+        return;
+    }
+    if (s.bandwidthEfficiencyPpm > 0) {
+        m_notes << QStringLiteral("speed: %1 is given; the calibration from %2 is not applied")
+                       .arg(optionFlag(ScenarioField::BandwidthEfficiency), measured.source);
+        return;
+    }
+    const double scale = double(measured.scalePpm) / 1e6;
+    m_bandwidthEfficiency *= scale;
+    m_kvBandwidthEfficiency *= scale;
+    // A calibration saved for this GPU with other constants can no longer hold: refuse, never clamp.
+    const double highest = std::max(m_bandwidthEfficiency, m_kvBandwidthEfficiency);
+    if (highest > 1)
+        throw Error(QStringLiteral("the calibration from %1 (scale %2) puts %3's reads at %4 % of its "
+                                   "datasheet bandwidth; calibrate again")
+                        .arg(measured.source)
+                        .arg(scale, 0, 'f', 4)
+                        .arg(s.gpu.name)
+                        .arg(100 * highest, 0, 'f', 0));
+    m_calibrationSource = measured.source;
+    m_notes << QStringLiteral("speed: bandwidth efficiency %1 (KV reads %2), calibrated from %3")
+                   .arg(m_bandwidthEfficiency, 0, 'f', 2)
+                   .arg(m_kvBandwidthEfficiency, 0, 'f', 2)
+                   .arg(measured.source);
 }
 
 void SpeedModel::readHardware(const GpuSpec &gpu, const MemoryPlan &plan)
@@ -366,6 +401,7 @@ void SpeedModel::describe(SpeedPlan &speed) const
     speed.computeEfficiency = m_computeEfficiency;
     speed.prices = {m_dequantizationCost, m_fp8KvCost,       m_allReduceLatency, m_moeLayerSeconds,
                     m_stepSeconds,        m_sequenceSeconds, m_requestSeconds};
+    speed.calibrationSource = m_calibrationSource;
     speed.generation = m_generation;
     speed.weightKernel = m_kernel;
     speed.computeFormat = m_format;

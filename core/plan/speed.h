@@ -63,6 +63,7 @@ public:
 private:
     void readHardware(const GpuSpec &gpu, const MemoryPlan &plan);
     void readConstants(const Scenario &scenario, const MemoryPlan &plan, const SpeedConstants &constants);
+    void applyMeasuredScale(const Scenario &scenario); ///< the user's calibration of this GPU, if any
     void readWeights(const ModelArch &model, const MemoryPlan &plan);
     void countFlops(const ModelArch &model, const MemoryPlan &plan);
     ForwardCost finish(ForwardCost cost, std::int64_t tokens, std::int64_t sequences,
@@ -99,6 +100,7 @@ private:
     double m_bandwidthEfficiency = 1;
     double m_kvBandwidthEfficiency = 1;
     double m_computeEfficiency = 1;
+    QString m_calibrationSource; ///< the user's calibration, when it applies
     double m_dequantizationCost = 0;
     double m_fp8KvCost = 0;
     double m_allReduceLatency = 0;

@@ -130,6 +130,8 @@ struct SpeedPlan
     double kvBandwidthEfficiency = 1; ///< of the KV reads (the same override)
     double computeEfficiency = 1;
     StepPrices prices;
+    QString
+        calibrationSource; ///< the user's measurement the bandwidth efficiencies are fitted to; empty = none
 
     // Hardware figures used
     GpuGeneration generation = GpuGeneration::Other;

@@ -20,6 +20,19 @@ namespace kvscope {
 inline constexpr std::int64_t DefaultBandwidthEfficiencyPpm = 0;
 inline constexpr std::int64_t DefaultComputeEfficiencyPpm = 0;
 
+/// Bandwidth efficiencies fitted to the user's own measurement on one GPU
+/// (core/plan/speedcalibration.h): one scale on both the weight-read and the
+/// KV-read efficiency of that GPU. It applies to plans on that GPU only.
+struct MeasuredSpeedScale
+{
+    QString gpuId;             ///< the GPU measured ("h100-sxm")
+    std::int64_t scalePpm = 0; ///< millionths; 0 = no calibration
+    QString source;            ///< "your measurement: 12.3 ms at concurrency 8, llama-3.1-8b, 2026-12-02"
+
+    bool applies(const QString &gpu) const { return scalePpm > 0 && gpuId == gpu; }
+    friend bool operator==(const MeasuredSpeedScale &, const MeasuredSpeedScale &) = default;
+};
+
 /// Every input of a memory plan, named after vLLM's engine arguments.
 /// A plain value: copy it, change a field, plan again.
 struct Scenario
@@ -51,6 +64,7 @@ struct Scenario
     std::int64_t bandwidthEfficiencyPpm =
         DefaultBandwidthEfficiencyPpm; ///< --bandwidth-efficiency; 0 = calibrated
     std::int64_t computeEfficiencyPpm = DefaultComputeEfficiencyPpm; ///< --compute-efficiency; 0 = calibrated
+    MeasuredSpeedScale speedCalibration; ///< from the user's measurement; --bandwidth-efficiency wins
 
     friend bool operator==(const Scenario &, const Scenario &) = default;
 };

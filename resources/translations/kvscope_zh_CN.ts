@@ -33,6 +33,13 @@
     </message>
 </context>
 <context>
+    <name>kvscope::BenchResultText</name>
+    <message>
+        <source>%1: model_id &apos;%2&apos; is not the scenario&apos;s model (%3); the calibration uses its figures anyway</source>
+        <translation>%1：model_id “%2”不是当前场景的模型（%3）；校准仍使用其数据</translation>
+    </message>
+</context>
+<context>
     <name>kvscope::BreakdownChartView</name>
     <message>
         <source>Budget %1</source>
@@ -49,6 +56,41 @@
     <message>
         <source>Memory per GPU, GiB = 2^30 bytes</source>
         <translation>每块 GPU 的显存，GiB = 2^30 字节</translation>
+    </message>
+</context>
+<context>
+    <name>kvscope::CalibrationText</name>
+    <message>
+        <source>an inter-token latency must be a positive number of milliseconds, got %1</source>
+        <translation>token 间延迟必须是正的毫秒数，实际为 %1</translation>
+    </message>
+    <message>
+        <source>the concurrency must be at least 1, got %1</source>
+        <translation>并发数至少为 1，实际为 %1</translation>
+    </message>
+    <message>
+        <source>the context must be at least 1 token, got %1</source>
+        <translation>上下文至少为 1 个 token，实际为 %1</translation>
+    </message>
+    <message>
+        <source>%1 lists no memory bandwidth, so no measurement can calibrate its speed; give the GPU&apos;s bandwidth</source>
+        <translation>%1 未列出显存带宽，任何实测都无法校准其速度；请给出该 GPU 的带宽</translation>
+    </message>
+    <message>
+        <source>%1 %2 is given and overrides any calibration; leave it out to calibrate</source>
+        <translation>已给出 %1 %2，它会覆盖任何校准；去掉它才能校准</translation>
+    </message>
+    <message>
+        <source>%1 ms at concurrency %2</source>
+        <translation>并发 %2 时 %1 ms</translation>
+    </message>
+    <message>
+        <source>%1 is faster than %2&apos;s %3 GB/s allows for this model (%4 ms at 100 % of the bandwidth); check the GPU, precision and concurrency</source>
+        <translation>%1 比 %2 的 %3 GB/s 对该模型所允许的还快（带宽利用 100 % 时为 %4 ms）；请检查 GPU、精度和并发</translation>
+    </message>
+    <message>
+        <source>%1 is slower than this model explains on %2 (%3 ms at %4 % of its %5 GB/s); check the GPU, precision, concurrency and context</source>
+        <translation>%1 比该模型在 %2 上所能解释的还慢（利用其 %5 GB/s 的 %4 % 时为 %3 ms）；请检查 GPU、精度、并发和上下文</translation>
     </message>
 </context>
 <context>
@@ -2311,6 +2353,61 @@ Page Up / Page Down 在场景条中切换。</translation>
     </message>
 </context>
 <context>
+    <name>kvscope::SpeedCalibrationDialog</name>
+    <message>
+        <source>Forget calibration</source>
+        <translation>清除校准</translation>
+    </message>
+    <message>
+        <source>Calibrate speed to your measurement</source>
+        <translation>按实测校准速度</translation>
+    </message>
+    <message>
+        <source> tokens</source>
+        <translation> 个 token</translation>
+    </message>
+    <message>
+        <source>Import vllm bench serve result…</source>
+        <translation>导入 vllm bench serve 结果…</translation>
+    </message>
+    <message>
+        <source>GPU</source>
+        <translation>GPU</translation>
+    </message>
+    <message>
+        <source>Measured inter-token latency</source>
+        <translation>实测 token 间延迟</translation>
+    </message>
+    <message>
+        <source>Concurrency (sequences decoding)</source>
+        <translation>并发（同时解码的序列数）</translation>
+    </message>
+    <message>
+        <source>Context per sequence</source>
+        <translation>每个序列的上下文</translation>
+    </message>
+    <message>
+        <source>One number is fitted: a scale on both bandwidth efficiencies of this GPU, so that the model&apos;s decode step at this concurrency and context equals your measurement. Use the median inter-token latency; every later plan on this GPU uses it.</source>
+        <translation>只拟合一个数：该 GPU 两项带宽效率的共同缩放系数，使模型在此并发和上下文下的解码步长等于你的实测值。请使用 token 间延迟的中位数；此后该 GPU 上的所有规划都会使用它。</translation>
+    </message>
+    <message>
+        <source>Measurement</source>
+        <translation>实测值</translation>
+    </message>
+    <message>
+        <source>%1: weights at %2 % of the datasheet bandwidth (public calibration %3 %); this scenario&apos;s step %4 ms</source>
+        <translation>%1：权重读取达到规格带宽的 %2 %（公开校准为 %3 %）；本场景的解码步长为 %4 ms</translation>
+    </message>
+    <message>
+        <source>Import vllm bench serve result</source>
+        <translation>导入 vllm bench serve 结果</translation>
+    </message>
+    <message>
+        <source>Benchmark results (*.json);;All files (*)</source>
+        <translation>基准测试结果 (*.json);;所有文件 (*)</translation>
+    </message>
+</context>
+<context>
     <name>kvscope::SpeedChartView</name>
     <message>
         <source>Batch size (sequences, log scale)</source>
@@ -2430,6 +2527,10 @@ Page Up / Page Down 在场景条中切换。</translation>
     <message>
         <source> (weights dequantized)</source>
         <translation>（权重反量化）</translation>
+    </message>
+    <message>
+        <source> · calibrated from your measurement</source>
+        <translation> · 已按你的实测校准</translation>
     </message>
 </context>
 <context>
@@ -2673,6 +2774,10 @@ Page Up / Page Down 在场景条中切换。</translation>
     <message>
         <source>&amp;What do I need…</source>
         <translation>我需要什么(&amp;W)…</translation>
+    </message>
+    <message>
+        <source>Calibrate spee&amp;d to your measurement…</source>
+        <translation>按实测校准速度(&amp;D)…</translation>
     </message>
 </context>
 <context>

@@ -348,6 +348,98 @@ private Q_SLOTS:
         QVERIFY(!text.out.contains("  Tensor-parallel all-reduce")); // TP 1: no term
     }
 
+    void calibrationFromMeasuredItl()
+    {
+        // Llama-3.1-8B on an H100, 8 sequences of 2048 tokens measured at 9 ms per token:
+        // the calibrated step of that scenario is the measurement.
+        const QStringList scenario{QStringLiteral("--batch-size"), QStringLiteral("8"),
+                                   QStringLiteral("--seq-len"), QStringLiteral("2048")};
+        const QJsonObject public_ = calcJson(scenario);
+        QVERIFY(public_.value(QLatin1String("speed_calibration")).isNull());
+        const QJsonObject o =
+            calcJson(scenario + QStringList{QStringLiteral("--measured-itl-ms"), QStringLiteral("9")});
+        QVERIFY(std::abs(o.value(QLatin1String("decode_step_seconds")).toDouble() - 0.009) < 1e-8);
+        const QJsonObject c = o.value(QLatin1String("speed_calibration")).toObject();
+        QCOMPARE(c.value(QLatin1String("measured_itl_ms")).toDouble(), 9.0);
+        QCOMPARE(c.value(QLatin1String("predicted_itl_ms_before")).toDouble(),
+                 std::round(public_.value(QLatin1String("decode_step_seconds")).toDouble() * 1e6) / 1e3);
+        const double scale = c.value(QLatin1String("scale")).toDouble();
+        QVERIFY(scale > 0.5 && scale < 1); // slower than the public calibration: 7.5 ms
+        QCOMPARE(c.value(QLatin1String("weight_bandwidth_efficiency")).toDouble(),
+                 o.value(QLatin1String("bandwidth_efficiency")).toDouble());
+        QVERIFY(std::abs(c.value(QLatin1String("weight_bandwidth_efficiency")).toDouble() -
+                         public_.value(QLatin1String("bandwidth_efficiency")).toDouble() * scale) < 1e-4);
+        QVERIFY(std::abs(c.value(QLatin1String("kv_bandwidth_efficiency")).toDouble() -
+                         public_.value(QLatin1String("kv_bandwidth_efficiency")).toDouble() * scale) < 1e-4);
+        QVERIFY2(c.value(QLatin1String("source"))
+                     .toString()
+                     .startsWith(QLatin1String("your measurement: 9.00 ms at concurrency 8, llama-3.1-8b, ")),
+                 qPrintable(c.value(QLatin1String("source")).toString()));
+        // The table says where the efficiency came from.
+        const Run text = run(
+            QStringList{QStringLiteral("calc"), QStringLiteral("--measured-itl-ms"), QStringLiteral("9")} +
+            scenario);
+        QCOMPARE(text.exitCode, 0);
+        QVERIFY2(text.out.contains("calibrated from your measurement: 9.00 ms"), text.out.constData());
+    }
+
+    void calibrationFromBenchResult()
+    {
+        // tests/data/vllm-bench-result.json: 200 prompts of 1024 tokens, 256 out each, 16 at a
+        // time, median ITL 8.137 ms. Its context is 1024 + 256 / 2 = 1152 tokens; planned at
+        // 16 x 1152 the calibrated step is the benchmark's median.
+        const QString file = QFINDTESTDATA("../data/vllm-bench-result.json");
+        const Run r = run({QStringLiteral("calc"), QStringLiteral("--json"), QStringLiteral("--bench-result"),
+                           file, QStringLiteral("--batch-size"), QStringLiteral("16"),
+                           QStringLiteral("--seq-len"), QStringLiteral("1152")});
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY2(r.err.isEmpty(), r.err.constData()); // its model_id is a repo of the preset: no warning
+        const QJsonObject o = QJsonDocument::fromJson(r.out).object();
+        QVERIFY(std::abs(o.value(QLatin1String("decode_step_seconds")).toDouble() - 0.008137103961780667) <
+                1e-8);
+        const QJsonObject c = o.value(QLatin1String("speed_calibration")).toObject();
+        QCOMPARE(c.value(QLatin1String("measured_itl_ms")).toDouble(), 8.137103961780667);
+        QVERIFY(
+            c.value(QLatin1String("source"))
+                .toString()
+                .startsWith(QLatin1String("your measurement: 8.14 ms at concurrency 16, llama-3.1-8b, ")));
+
+        // Another model's benchmark: calibrated, with a warning line naming both.
+        QTemporaryDir dir;
+        QFile source(file);
+        QVERIFY(source.open(QIODevice::ReadOnly));
+        const QByteArray bytes = source.readAll();
+        const QString other = dir.filePath(QStringLiteral("qwen.json"));
+        QVERIFY(kvscope::test::writeFile(
+            other, QByteArray(bytes).replace("meta-llama/Llama-3.1-8B-Instruct", "Qwen/Qwen3-8B")));
+        const Run warned =
+            run({QStringLiteral("calc"), QStringLiteral("--json"), QStringLiteral("--bench-result"), other});
+        QCOMPARE(warned.exitCode, 0);
+        QCOMPARE(QString::fromUtf8(warned.err),
+                 QStringLiteral("kvscope: warning: %1: model_id 'Qwen/Qwen3-8B' is not the scenario's model "
+                                "(llama-3.1-8b); the calibration uses its figures anyway\n")
+                     .arg(other));
+
+        // A result without its median ITL: one line naming the file and the field.
+        const QString missing = dir.filePath(QStringLiteral("no-itl.json"));
+        QVERIFY(kvscope::test::writeFile(missing,
+                                         QByteArray(bytes).replace("\"median_itl_ms\"", "\"median_itl\"")));
+        const Run refused = run({QStringLiteral("calc"), QStringLiteral("--bench-result"), missing});
+        QCOMPARE(refused.exitCode, 1);
+        QVERIFY(refused.out.isEmpty());
+        QCOMPARE(QString::fromUtf8(refused.err),
+                 QStringLiteral("kvscope: error: %1: median_itl_ms: missing; not a result `vllm bench serve` "
+                                "saved?\n")
+                     .arg(missing));
+        // max_concurrency of the wrong type.
+        const QString wrongType = dir.filePath(QStringLiteral("text.json"));
+        QVERIFY(kvscope::test::writeFile(
+            wrongType, QByteArray(bytes).replace("\"max_concurrency\": 16", "\"max_concurrency\": \"16\"")));
+        const Run typed = run({QStringLiteral("calc"), QStringLiteral("--bench-result"), wrongType});
+        QCOMPARE(typed.exitCode, 1);
+        QVERIFY2(typed.err.contains(": max_concurrency: expected a number, got '16'"), typed.err.constData());
+    }
+
     void speedWithoutGpuFigures()
     {
         // A custom GPU given only memory: speed keys are null and a note says why.
@@ -464,6 +556,27 @@ private Q_SLOTS:
             << QStringList{QStringLiteral("calc"), QStringLiteral("--mamba-ssm-cache-dtype"),
                            QStringLiteral("int4")}
             << 1 << "--mamba-ssm-cache-dtype";
+        QTest::newRow("measured ITL not a number")
+            << QStringList{QStringLiteral("calc"), QStringLiteral("--measured-itl-ms"),
+                           QStringLiteral("fast")}
+            << 1 << "--measured-itl-ms: must be a positive number of milliseconds, got 'fast'";
+        QTest::newRow("measured ITL faster than the datasheet")
+            << QStringList{QStringLiteral("calc"), QStringLiteral("--measured-itl-ms"), QStringLiteral("3")}
+            << 1
+            << "--measured-itl-ms: 3.00 ms at concurrency 16 is faster than NVIDIA H100 SXM 80GB's 3,350 "
+               "GB/s";
+        QTest::newRow("two measurements")
+            << QStringList{QStringLiteral("calc"), QStringLiteral("--measured-itl-ms"), QStringLiteral("9"),
+                           QStringLiteral("--bench-result"), QStringLiteral("/nonexistent.json")}
+            << 1 << "--measured-itl-ms and --bench-result each give a measurement; give one";
+        QTest::newRow("bench result missing")
+            << QStringList{QStringLiteral("calc"), QStringLiteral("--bench-result"),
+                           QStringLiteral("/nonexistent/bench.json")}
+            << 1 << "/nonexistent/bench.json";
+        QTest::newRow("bench result a device")
+            << QStringList{QStringLiteral("calc"), QStringLiteral("--bench-result"),
+                           QStringLiteral("/dev/zero")}
+            << 1 << "/dev/zero: not a regular file (a character device)";
         QTest::newRow("nothing matches") << QStringList{QStringLiteral("models"), QStringLiteral("zzz")} << 1
                                          << "models: nothing matches 'zzz'";
     }

@@ -158,6 +158,30 @@ private Q_SLOTS:
         QCOMPARE(s.batchSize, std::int64_t(32));
     }
 
+    void speedCalibrationRoundTrips()
+    {
+        // A scenario saved with the user's calibration opens with it, scale and source as saved.
+        ScenarioDocument d = fullDocument();
+        d.speedCalibration = MeasuredSpeedScale{QStringLiteral("custom-lab-card"), 931'234,
+                                                QStringLiteral("your measurement: 9.00 ms at concurrency 8, "
+                                                               "pasted:1, 2026-12-02")};
+        const QByteArray bytes = scenarioFileBytes(d);
+        const QJsonObject saved =
+            QJsonDocument::fromJson(bytes).object().value(QLatin1String("speed-calibration")).toObject();
+        QCOMPARE(saved.value(QLatin1String("scale")).toDouble(), 0.931234);
+        QCOMPARE(saved.value(QLatin1String("gpu")).toString(), QStringLiteral("custom-lab-card"));
+        const ScenarioDocument read = parseScenarioFile(bytes, Origin);
+        QCOMPARE(read.speedCalibration, d.speedCalibration);
+        QCOMPARE(scenarioFileBytes(read), bytes);
+        QCOMPARE(documentScenario(read, builtinResolvers(), Origin).speedCalibration, *d.speedCalibration);
+        // Without one, none: no key written, and the scenario has no calibration.
+        const QByteArray plain = scenarioFileBytes(fullDocument());
+        QVERIFY(!plain.contains("speed-calibration"));
+        QCOMPARE(
+            documentScenario(parseScenarioFile(plain, Origin), builtinResolvers(), Origin).speedCalibration,
+            MeasuredSpeedScale{});
+    }
+
     void refusesWhatIsNotAScenarioFile_data()
     {
         QTest::addColumn<QByteArray>("bytes");
@@ -207,6 +231,37 @@ private Q_SLOTS:
             << withField(good, {}, QStringLiteral("comparison"),
                          QJsonArray{QJsonObject{{QStringLiteral("gpus"), 2}}, QJsonObject()})
             << QStringLiteral("comparison[0].gpus: not a kvscope calc option");
+        const QJsonObject calibration{{QStringLiteral("gpu"), QStringLiteral("h100-sxm")},
+                                      {QStringLiteral("scale"), 0.9},
+                                      {QStringLiteral("source"), QStringLiteral("your measurement")}};
+        const auto calibrated = [&](const QString &key, const QJsonValue &value) {
+            QJsonObject changed = calibration;
+            if (value.isUndefined())
+                changed.remove(key);
+            else
+                changed.insert(key, value);
+            return withField(good, {}, QStringLiteral("speed-calibration"), changed);
+        };
+        QTest::newRow("calibration scale zero")
+            << calibrated(QStringLiteral("scale"), 0)
+            << QStringLiteral("speed-calibration.scale: expected a number above 0 and at most 10, got 0");
+        QTest::newRow("calibration scale negative")
+            << calibrated(QStringLiteral("scale"), -0.5)
+            << QStringLiteral("speed-calibration.scale: expected a number above 0 and at most 10, got -0.5");
+        QTest::newRow("calibration scale as text")
+            << calibrated(QStringLiteral("scale"), QStringLiteral("0.9"))
+            << QStringLiteral("speed-calibration.scale: expected a number, got \"0.9\"");
+        QTest::newRow("calibration without source")
+            << calibrated(QStringLiteral("source"), QJsonValue(QJsonValue::Undefined))
+            << QStringLiteral("speed-calibration.source: missing");
+        QTest::newRow("calibration without gpu")
+            << calibrated(QStringLiteral("gpu"), QJsonValue(QJsonValue::Undefined))
+            << QStringLiteral("speed-calibration.gpu: missing");
+        QTest::newRow("calibration unknown key")
+            << calibrated(QStringLiteral("date"), 1) << QStringLiteral("speed-calibration.date: not a field");
+        QTest::newRow("calibration not an object")
+            << withField(good, {}, QStringLiteral("speed-calibration"), 0.9)
+            << QStringLiteral("speed-calibration: expected an object, got 0.9");
         QTest::newRow("model without source")
             << withField(good, {}, QStringLiteral("models"),
                          QJsonArray{QJsonObject{{QStringLiteral("id"), QStringLiteral("x")}}})

@@ -7,6 +7,7 @@
 #include "core/output/speedchart.h"
 #include "core/plan/planner.h"
 #include "core/plan/speed.h"
+#include "core/plan/speedcalibration.h"
 #include "core/scenario/scenario.h"
 #include "tests/testsupport.h"
 
@@ -515,6 +516,128 @@ private Q_SLOTS:
         Scenario fp32 = scenario(QStringLiteral("llama-3.2-1b"));
         fp32.dtype = WeightDtype::Float32;
         QVERIFY(!planMemory(fp32).speed.notes.filter(QStringLiteral("fp32")).isEmpty());
+    }
+
+    void calibrationReproducesTheMeasurement()
+    {
+        // Llama-3.1-8B on an H100 measured at 9.0 ms per token with 8 sequences of 2048
+        // tokens: the calibrated plan of that very scenario steps in 9.0 ms.
+        Scenario s = scenario(QStringLiteral("llama-3.1-8b"));
+        s.batchSize = 8;
+        s.seqLen = 2048;
+        const MemoryPlan plan = planMemory(s);
+        const SpeedMeasurement measured{0.009, 8, 2048, QStringLiteral("--measured-itl-ms")};
+        const SpeedCalibration c = calibrateSpeed(s, plan, measured);
+        QVERIFY(c.scale < 1); // slower than the public calibration predicts
+        QCOMPARE(c.stepSecondsBefore, plan.speed.decode.seconds);
+        QVERIFY(std::abs(c.stepSecondsAfter - 0.009) < 1e-8);
+        QCOMPARE(c.publicWeightBandwidthEfficiency, plan.speed.bandwidthEfficiency);
+        QVERIFY(std::abs(c.weightBandwidthEfficiency - c.publicWeightBandwidthEfficiency * c.scale) < 1e-12);
+        QVERIFY(std::abs(c.kvBandwidthEfficiency - c.publicKvBandwidthEfficiency * c.scale) < 1e-12);
+
+        s.speedCalibration = measuredSpeedScale(c, s, QDate(2026, 12, 2));
+        QCOMPARE(s.speedCalibration.source,
+                 QStringLiteral("your measurement: 9.00 ms at concurrency 8, llama-3.1-8b, 2026-12-02"));
+        const SpeedPlan calibrated = planMemory(s).speed;
+        QVERIFY(std::abs(calibrated.decode.seconds - 0.009) < 1e-8);
+        QCOMPARE(calibrated.bandwidthEfficiency, c.weightBandwidthEfficiency);
+        QCOMPARE(calibrated.calibrationSource, s.speedCalibration.source);
+        QVERIFY2(!calibrated.notes.filter(QStringLiteral("calibrated from your measurement")).isEmpty(),
+                 qPrintable(calibrated.notes.join(QLatin1Char('\n'))));
+
+        // Another GPU keeps its public calibration.
+        Scenario a100 = s;
+        a100.gpu = resolveGpu(QStringLiteral("a100-80gb"));
+        const SpeedPlan other = planMemory(a100).speed;
+        QCOMPARE(other.bandwidthEfficiency,
+                 *calibratedSpeedConstants().weightBandwidthEfficiency[std::size_t(GpuGeneration::Ampere)]);
+        QVERIFY(other.calibrationSource.isEmpty());
+        QVERIFY(!other.notes.filter(QStringLiteral("not applied")).isEmpty());
+        // An explicit --bandwidth-efficiency wins over the calibration.
+        s.bandwidthEfficiencyPpm = 500'000;
+        QCOMPARE(planMemory(s).speed.bandwidthEfficiency, 0.5);
+    }
+
+    void calibrationByHand()
+    {
+        // A made-up GPU: 1000 GB/s, a peak so high that compute hides behind the reads,
+        // and no generation (the public weight efficiency is the median of the fitted
+        // ones). Llama-3.1-8B, one sequence of 4096 tokens measured at 20 ms per token:
+        //   step = W / (B e_w s) + K / (B e_kv s) + vLLM's cost per step and per sequence,
+        // so s = (W / (B e_w) + K / (B e_kv)) / (20 ms - overheads).
+        Scenario s = scenario(QStringLiteral("llama-3.1-8b"), QStringLiteral("custom:80:1000:100000"));
+        s.batchSize = 1;
+        s.seqLen = 4096;
+        const std::int64_t weights = 15'009'857'536LL + 4 * Layers * Hidden * 2 + Vocab * 4; // + activations
+        const std::int64_t kv = 4096 * Layers * KvBytesPerTokenPerLayer;
+        const SpeedConstants &k = calibratedSpeedConstants();
+        const double ew = standInEfficiency(k), ekv = k.kvBandwidthEfficiency;
+        const double overheads =
+            k.stepSeconds[std::size_t(Engine::Vllm)] + k.sequenceSeconds[std::size_t(Engine::Vllm)];
+        const double reads = double(weights) / 1e12 / ew + double(kv) / 1e12 / ekv;
+        const double scale = reads / (0.020 - overheads); // 1.00922 with the constants of 2026-12
+        const auto stepMs = [&](double scaled) { return (reads / scaled + overheads) * 1e3; };
+        const auto measuredAt = [](double seconds, const char *origin) {
+            return SpeedMeasurement{seconds, 1, 4096, QLatin1String(origin)};
+        };
+        const MemoryPlan plan = planMemory(s);
+        const SpeedCalibration c = calibrateSpeed(s, plan, measuredAt(0.020, "--measured-itl-ms"));
+        QVERIFY2(std::abs(double(c.scalePpm) - scale * 1e6) <= 1, qPrintable(QString::number(c.scalePpm)));
+        QVERIFY(std::abs(c.stepSecondsBefore - (reads + overheads)) < 1e-12);
+
+        // The fastest the datasheet allows: the higher efficiency at 1 (17.7 ms). The
+        // slowest: the lower one at 5 %, in whole millionths of the scale (312.0 ms).
+        KVSCOPE_VERIFY_ERROR(
+            calibrateSpeed(s, plan, measuredAt(0.015, "--measured-itl-ms")),
+            QStringLiteral("--measured-itl-ms: 15.0 ms at concurrency 1 is faster than Custom GPU "
+                           "80 GiB's 1,000 GB/s allows for this model (%1 ms at 100 % of the "
+                           "bandwidth)")
+                .arg(stepMs(1 / std::max(ew, ekv)), 0, 'f', 1),
+            QStringLiteral("check the GPU, precision and concurrency"));
+        KVSCOPE_VERIFY_ERROR(calibrateSpeed(s, plan, measuredAt(0.4, "bench.json")),
+                             QStringLiteral("bench.json: 400.0 ms at concurrency 1 is slower than this model "
+                                            "explains on Custom GPU 80 GiB (%1 ms at 5 % of its 1,000 GB/s)")
+                                 .arg(stepMs(std::ceil(0.05e6 / std::min(ew, ekv)) / 1e6), 0, 'f', 1),
+                             QStringLiteral("check the GPU"));
+    }
+
+    void calibrationRefusals()
+    {
+        Scenario s = scenario(QStringLiteral("llama-3.1-8b"));
+        const MemoryPlan plan = planMemory(s);
+        const QString flag = QStringLiteral("--measured-itl-ms");
+        KVSCOPE_VERIFY_ERROR(calibrateSpeed(s, plan, {0, 16, 8192, flag}), flag,
+                             QStringLiteral("must be a positive number of milliseconds, got 0"));
+        KVSCOPE_VERIFY_ERROR(calibrateSpeed(s, plan, {-0.005, 16, 8192, flag}), flag,
+                             QStringLiteral("got -5"));
+        KVSCOPE_VERIFY_ERROR(calibrateSpeed(s, plan, {std::nan(""), 16, 8192, flag}), flag,
+                             QStringLiteral("got nan"));
+        KVSCOPE_VERIFY_ERROR(calibrateSpeed(s, plan, {0.01, 0, 8192, flag}), flag,
+                             QStringLiteral("concurrency must be at least 1, got 0"));
+        KVSCOPE_VERIFY_ERROR(calibrateSpeed(s, plan, {0.01, 16, 0, flag}), flag,
+                             QStringLiteral("context must be at least 1 token, got 0"));
+        // A context whose KV bytes cannot be counted: refused, naming where it came from.
+        KVSCOPE_VERIFY_ERROR(calibrateSpeed(s, plan, {0.01, 16, std::int64_t(1) << 60, flag}), flag,
+                             QStringLiteral("2^63"));
+        // Faster than the H100's 3,350 GB/s can read 15 GB of weights.
+        KVSCOPE_VERIFY_ERROR(
+            calibrateSpeed(s, plan, {0.002, 16, 8192, flag}), flag,
+            QStringLiteral("2.00 ms at concurrency 16 is faster than NVIDIA H100 SXM 80GB's 3,350 GB/s"));
+        // No bandwidth, nothing to scale.
+        Scenario noBandwidth = scenario(QStringLiteral("llama-3.1-8b"), QStringLiteral("custom:80"));
+        KVSCOPE_VERIFY_ERROR(calibrateSpeed(noBandwidth, planMemory(noBandwidth), {0.01, 16, 8192, flag}),
+                             flag, QStringLiteral("Custom GPU 80 GiB lists no memory bandwidth"));
+        // An explicit efficiency overrides any calibration: calibrating under it would mislead.
+        s.bandwidthEfficiencyPpm = 800'000;
+        KVSCOPE_VERIFY_ERROR(calibrateSpeed(s, planMemory(s), {0.01, 16, 8192, flag}), flag,
+                             QStringLiteral("--bandwidth-efficiency 0.8 is given"));
+        // A saved scale that would put a read above the datasheet bandwidth: no speed, a note.
+        s.bandwidthEfficiencyPpm = 0;
+        s.speedCalibration = {s.gpu.id, 1'300'000, QStringLiteral("your measurement: old")};
+        const SpeedPlan tooFast = planMemory(s).speed;
+        QVERIFY(!tooFast.available);
+        QVERIFY2(!tooFast.notes.filter(QStringLiteral("scale 1.3000")).isEmpty(),
+                 qPrintable(tooFast.notes.join(QLatin1Char('\n'))));
     }
 
     void everyPresetGpuHasAnInterconnect()

@@ -4,6 +4,7 @@
 // must read back; and several windows (processes) changing the user library
 // at once. Each test was seen failing before its fix.
 #include "core/gpu/customgpu.h"
+#include "core/library/library.h"
 #include "core/model/modelimport.h"
 #include "tests/hostile/hostilesupport.h"
 #include "tests/ui/uitestsupport.h"
@@ -399,6 +400,79 @@ private Q_SLOTS:
         UserLibrary after;
         after.load(last);
         QCOMPARE(after.recentFiles(), QStringList{QStringLiteral("/models/c.json")});
+    }
+
+    // Speed calibrations are saved per GPU and merged as custom GPUs are: two
+    // windows keep each other's, a forgotten one stays forgotten.
+    void windowsKeepEachOthersSpeedCalibrations()
+    {
+        const auto measured = [](const char *gpu, std::int64_t scalePpm) {
+            return UserLibrary::StoredCalibration{QLatin1String(gpu),
+                                                  scalePpm,
+                                                  9.5,
+                                                  8,
+                                                  2048,
+                                                  QStringLiteral("llama-3.1-8b"),
+                                                  QDate(2026, 12, 2),
+                                                  QStringLiteral("typed in")};
+        };
+        UserLibrary first;
+        UserLibrary second;
+        settings::SettingsReader reader;
+        first.load(reader);
+        second.load(reader);
+        first.saveSpeedCalibration(measured("h100-sxm", 900'000));
+        second.saveSpeedCalibration(measured("a100-80gb", 800'000));
+        second.saveSpeedCalibration(measured("h100-sxm", 950'000)); // the same GPU again: replaced
+        {
+            settings::SettingsReader again;
+            UserLibrary fresh;
+            fresh.load(again);
+            QCOMPARE(fresh.speedCalibrations().size(), 2);
+            QCOMPARE(fresh.speedCalibration(QStringLiteral("h100-sxm")).scalePpm, 950'000);
+            QCOMPARE(fresh.speedCalibration(QStringLiteral("h100-sxm")).source,
+                     QStringLiteral("your measurement: 9.50 ms at concurrency 8, llama-3.1-8b, 2026-12-02"));
+            QVERIFY(
+                fresh.speedCalibrations().contains(measured("h100-sxm", 950'000))); // every field read back
+            QCOMPARE(again.problems(), QStringList());
+        }
+        first.forgetSpeedCalibration(QStringLiteral("a100-80gb"));
+        settings::SettingsReader last;
+        UserLibrary after;
+        after.load(last);
+        QCOMPARE(after.speedCalibrations().size(), 1);
+        QCOMPARE(after.speedCalibration(QStringLiteral("a100-80gb")), MeasuredSpeedScale{});
+
+        // The controller plans every scenario on a GPU with that GPU's calibration, and none elsewhere.
+        ScenarioController controller;
+        controller.setStoredCalibrations([&](const QString &gpu) { return after.speedCalibration(gpu); });
+        QCOMPARE(controller.scenario().gpu.id, QStringLiteral("h100-sxm"));
+        QCOMPARE(controller.scenario().speedCalibration.scalePpm, 950'000);
+        QVERIFY(
+            controller.plan().speed.calibrationSource.startsWith(QLatin1String("your measurement: 9.50 ms")));
+        controller.setGpu(resolveGpu(QStringLiteral("a100-80gb")));
+        QCOMPARE(controller.scenario().speedCalibration, MeasuredSpeedScale{});
+        QVERIFY(controller.plan().speed.calibrationSource.isEmpty());
+        controller.setGpu(resolveGpu(QStringLiteral("h100-sxm")));
+        QCOMPARE(controller.scenario().speedCalibration.scalePpm, 950'000);
+    }
+
+    // A hand-edited calibration that is unusable is reported and dropped; the others load.
+    void unusableSpeedCalibrationIsReported()
+    {
+        {
+            QSettings saved(settingsPath(), QSettings::IniFormat);
+            saved.setValue(QStringLiteral("library/speedCalibrations"),
+                           QVariantList{QVariantMap{{QStringLiteral("gpu"), QStringLiteral("h100-sxm")},
+                                                    {QStringLiteral("scale_ppm"), QStringLiteral("-3")}}});
+        }
+        settings::SettingsReader reader;
+        UserLibrary library;
+        library.load(reader);
+        QVERIFY(library.speedCalibrations().isEmpty());
+        QCOMPARE(reader.problems(), QStringList{QStringLiteral(
+                                        "library/speedCalibrations = 'h100-sxm' ignored: scale_ppm: not a "
+                                        "whole number of at least 1")});
     }
 
     // Before the fix 8 processes adding custom GPUs at once kept 1 to 3 of them.

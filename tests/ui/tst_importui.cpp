@@ -8,8 +8,10 @@
 #include "tests/ui/hungread.h"
 #include "tests/ui/uitestsupport.h"
 #include "ui/explorer/explorerview.h"
+#include "ui/explorer/speedpanel.h"
 #include "ui/library/customgpudialog.h"
 #include "ui/library/pasteconfigdialog.h"
+#include "ui/library/speedcalibrationdialog.h"
 #include "ui/state/appsettings.h"
 #include "ui/state/modelimporter.h"
 #include "ui/state/modelreader.h"
@@ -18,6 +20,7 @@
 #include "ui/widgets/groupedcombobox.h"
 #include "ui/window/mainwindow.h"
 
+#include <cmath>
 #include <memory>
 
 #include <QApplication>
@@ -32,9 +35,11 @@
 #include <QMessageBox>
 #include <QMimeData>
 #include <QPlainTextEdit>
+#include <QPushButton>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QSlider>
+#include <QSpinBox>
 #include <QStandardItemModel>
 #include <QStandardPaths>
 #include <QStatusBar>
@@ -312,6 +317,56 @@ private Q_SLOTS:
         QCOMPARE(controller()->plan().gpuMemoryBytes, gpu.memoryBytes);
         QVERIFY(pickerGroups("gpuPicker").contains(QStringLiteral("Custom")));
         QCOMPARE(picker("gpuPicker")->currentKey(), id);
+    }
+
+    void speedCalibrationDialog()
+    {
+        // Llama-3.1-8B on an H100, 16 x 8192 tokens: the fields start from the scenario, the
+        // time from what the public calibration predicts for it (a scale of 1).
+        const MemoryPlan plan = controller()->plan();
+        SpeedCalibrationDialog dialog(controller()->scenario(), plan, std::nullopt);
+        auto *itl = dialog.findChild<QDoubleSpinBox *>(QStringLiteral("calibrationItl"));
+        QCOMPARE(dialog.findChild<QSpinBox *>(QStringLiteral("calibrationConcurrency"))->value(), 16);
+        QCOMPARE(dialog.findChild<QSpinBox *>(QStringLiteral("calibrationContext"))->value(), 8192);
+        QVERIFY(std::abs(itl->value() - plan.speed.decode.seconds * 1e3) < 1e-3);
+        QVERIFY(!dialog.findChild<QPushButton *>(QStringLiteral("calibrationForget"))->isEnabled());
+        QVERIFY2(dialog.preview().startsWith(
+                     QLatin1String("NVIDIA H100 SXM 80GB: weights at 86 % of the datasheet "
+                                   "bandwidth (public calibration 86 %)")),
+                 qPrintable(dialog.preview()));
+        const auto *buttons = dialog.findChild<QDialogButtonBox *>();
+        // Faster than 3,350 GB/s can read the weights: refused, Save disabled.
+        itl->setValue(3);
+        QVERIFY2(dialog.preview().contains(QLatin1String("3.00 ms at concurrency 16 is faster than")),
+                 qPrintable(dialog.preview()));
+        QVERIFY(!buttons->button(QDialogButtonBox::Save)->isEnabled());
+
+        // A vllm bench serve result fills the fields: 16 at a time, 1024 + 256 / 2 tokens, 8.137 ms.
+        const QString bench = QFINDTESTDATA("../data/vllm-bench-result.json");
+        dialog.importBenchResult(bench);
+        QCOMPARE(itl->value(), 8.137);
+        QCOMPARE(dialog.findChild<QSpinBox *>(QStringLiteral("calibrationContext"))->value(), 1152);
+        QVERIFY(dialog.findChild<QLabel *>(QStringLiteral("calibrationWarning"))->isHidden());
+        QVERIFY(buttons->button(QDialogButtonBox::Save)->isEnabled());
+        dialog.accept();
+        QCOMPARE(dialog.result(), int(QDialog::Accepted));
+        const UserLibrary::StoredCalibration saved = dialog.calibration();
+        QCOMPARE(saved.gpuId, QStringLiteral("h100-sxm"));
+        QCOMPARE(saved.concurrency, std::int64_t(16));
+        QCOMPARE(saved.origin, bench);
+
+        // Saved: every plan on the H100 uses it, and the speed card says so.
+        m_window->library()->saveSpeedCalibration(saved);
+        QCOMPARE(controller()->scenario().speedCalibration.scalePpm, saved.scalePpm);
+        const auto *speed = m_window->findChild<SpeedPanel *>();
+        QVERIFY2(speed->figuresText().contains(QLatin1String("calibrated from your measurement")),
+                 qPrintable(speed->figuresText()));
+        SpeedCalibrationDialog again(controller()->scenario(), controller()->plan(), saved);
+        QVERIFY(again.findChild<QPushButton *>(QStringLiteral("calibrationForget"))->isEnabled());
+        QCOMPARE(again.findChild<QDoubleSpinBox *>(QStringLiteral("calibrationItl"))->value(), 8.137);
+        m_window->library()->forgetSpeedCalibration(QStringLiteral("h100-sxm"));
+        QCOMPARE(controller()->scenario().speedCalibration, MeasuredSpeedScale{});
+        QVERIFY(!speed->figuresText().contains(QLatin1String("calibrated from your measurement")));
     }
 
     void rememberedAcrossRestart()

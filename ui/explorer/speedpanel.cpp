@@ -132,6 +132,8 @@ void SpeedPanel::showSpeed(const SpeedPlan &s)
                                .arg(formatCount(s.ridgeBatch, locale),
                                     s.ridgeBatchIdeal > 0 ? formatCount(s.ridgeBatchIdeal, locale) : none)
                          : tr("memory-bound at any batch at this length");
+    const QString calibrated =
+        s.calibrationSource.isEmpty() ? QString() : tr(" · calibrated from your measurement");
     card(QStringLiteral("decodeBound"))
         ->setTexts(tr("Decode is"), boundName(s.decode.bound),
                    tr("%1 · %2 %3 TFLOPS%4, %5 GB/s · efficiencies %6 / %7")
@@ -139,7 +141,7 @@ void SpeedPanel::showSpeed(const SpeedPlan &s)
                             s.weightOnly ? tr(" (weights dequantized)") : QString(),
                             formatCount(std::llround(s.bandwidthGBs), locale),
                             formatDecimal(s.bandwidthEfficiency, 2, locale),
-                            formatDecimal(s.computeEfficiency, 2, locale)));
+                            formatDecimal(s.computeEfficiency, 2, locale) + calibrated));
     reflow(); // new texts, new widths
 }
 

@@ -40,8 +40,12 @@ Scenario ScenarioController::defaultScenario()
     return s;
 }
 
-bool ScenarioController::setScenario(const Scenario &scenario)
+bool ScenarioController::setScenario(const Scenario &given)
 {
+    // A calibration the scenario brings for its own GPU (a file's) stays; else the saved one of that GPU.
+    Scenario scenario = given;
+    if (!scenario.speedCalibration.applies(scenario.gpu.id))
+        scenario.speedCalibration = storedCalibration(scenario.gpu.id);
     try {
         MemoryPlan plan = planMemory(scenario);
         m_scenario = scenario;
@@ -92,7 +96,26 @@ void ScenarioController::setModel(const ModelArch &model)
 
 void ScenarioController::setGpu(const GpuSpec &gpu)
 {
-    change([&](Scenario &s) { s.gpu = gpu; });
+    change([&](Scenario &s) {
+        s.gpu = gpu;
+        s.speedCalibration = storedCalibration(gpu.id);
+    });
+}
+
+void ScenarioController::setStoredCalibrations(std::function<MeasuredSpeedScale(const QString &)> stored)
+{
+    m_storedCalibrations = std::move(stored);
+    applyStoredCalibration();
+}
+
+void ScenarioController::applyStoredCalibration()
+{
+    change([&](Scenario &s) { s.speedCalibration = storedCalibration(s.gpu.id); });
+}
+
+MeasuredSpeedScale ScenarioController::storedCalibration(const QString &gpuId) const
+{
+    return m_storedCalibrations ? m_storedCalibrations(gpuId) : MeasuredSpeedScale{};
 }
 
 void ScenarioController::setTensorParallelSize(int gpus)

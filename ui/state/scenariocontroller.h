@@ -5,6 +5,7 @@
 #include "core/plan/memoryplan.h"
 #include "core/scenario/scenario.h"
 
+#include <functional>
 #include <optional>
 
 #include <QObject>
@@ -52,6 +53,12 @@ public:
     void setGrowthScale(AxisScale scale);
     void setCounterfactuals(bool shown);
 
+    /// Where the saved speed calibrations come from (the user library): each GPU's
+    /// is applied to every plan on that GPU, none on a GPU without one.
+    void setStoredCalibrations(std::function<MeasuredSpeedScale(const QString &gpuId)> stored);
+    /// Plans again with the current GPU's saved calibration (after one is saved or forgotten).
+    void applyStoredCalibration();
+
 Q_SIGNALS:
     void scenarioChanged(const kvscope::Scenario &scenario);
     void planChanged(const kvscope::MemoryPlan &plan);
@@ -66,12 +73,14 @@ protected:
 
 private:
     template <typename Change> void change(Change &&apply);
+    MeasuredSpeedScale storedCalibration(const QString &gpuId) const;
 
     Scenario m_scenario;
     MemoryPlan m_plan;
     GrowthAxis m_growthAxis = GrowthAxis::SequenceLength;
     AxisScale m_growthScale = AxisScale::Linear;
     bool m_counterfactuals = false;
+    std::function<MeasuredSpeedScale(const QString &)> m_storedCalibrations;
 };
 
 } // namespace kvscope

@@ -43,6 +43,8 @@ ScenarioDocument ScenarioSession::currentDocument() const
     d.counterfactuals = m_controller->counterfactuals();
     d.quantization = quantsettings::toChoices(m_quantization.read());
     d.comparison = m_comparison;
+    if (s.speedCalibration.applies(s.gpu.id))
+        d.speedCalibration = s.speedCalibration;
 
     // Carry what is no preset: the library's imports and custom GPUs, and
     // what the open file carried for its comparison's columns.
@@ -97,6 +99,7 @@ void ScenarioSession::open(const QString &path)
     Scenario scenario;
     try {
         scenario = scenarioFromValues(d.scenario, resolvers, fileFieldLabel(QStringLiteral("scenario")));
+        scenario.speedCalibration = d.speedCalibration.value_or(MeasuredSpeedScale{});
         planMemory(scenario);
     } catch (const Error &error) {
         throw Error(QStringLiteral("%1: %2").arg(path, error.message()));

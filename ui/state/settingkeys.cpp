@@ -246,6 +246,7 @@ LibraryKeys makeLibraryKeys()
                  throw Error(QStringLiteral("an empty path"));
              return paths;
          }},
+        mapListSetting("library/speedCalibrations", QStringLiteral("speed calibrations")),
     };
 }
 

@@ -72,6 +72,8 @@ struct LibraryKeys
     Setting<QVariantList> importedModels; ///< maps: key, name, config (pasted only)
     Setting<QVariantList> customGpus;     ///< maps as gpuToVariantMap() writes them
     Setting<QStringList> recentFiles;
+    Setting<QVariantList>
+        speedCalibrations; ///< maps: gpu, scale_ppm, itl_ms, concurrency, context, model, date, origin
 };
 
 /// The Compare view's columns ("compare/columns"): maps of kvscope calc's

@@ -4,6 +4,7 @@
 #include "core/common/error.h"
 #include "core/gpu/customgpu.h"
 #include "core/library/library.h"
+#include "core/plan/speedcalibration.h"
 #include "ui/state/backgroundjob.h"
 #include "ui/state/modelreader.h"
 #include "ui/state/setting.h"
@@ -11,6 +12,7 @@
 
 #include <algorithm>
 #include <climits>
+#include <cmath>
 
 #include <QElapsedTimer>
 #include <QTimer>
@@ -54,6 +56,49 @@ void putEntry(QVariantList &list, const QString &field, const QVariantMap &map)
 void removeEntry(QVariantList &list, const QString &field, const QString &value)
 {
     list.removeIf([&](const QVariant &saved) { return saved.toMap().value(field).toString() == value; });
+}
+
+/// How a speed calibration is saved: one map per GPU.
+QVariantMap calibrationMap(const UserLibrary::StoredCalibration &c)
+{
+    return {{QStringLiteral("gpu"), c.gpuId},
+            {QStringLiteral("scale_ppm"), qlonglong(c.scalePpm)},
+            {QStringLiteral("itl_ms"), c.measuredItlMs},
+            {QStringLiteral("concurrency"), qlonglong(c.concurrency)},
+            {QStringLiteral("context"), qlonglong(c.contextLen)},
+            {QStringLiteral("model"), c.modelId},
+            {QStringLiteral("date"), c.date.toString(Qt::ISODate)},
+            {QStringLiteral("origin"), c.origin}};
+}
+
+/// A saved calibration, every field checked: a hand-edited one that is unusable is refused.
+UserLibrary::StoredCalibration calibrationFromMap(const QVariantMap &map)
+{
+    const auto integer = [&](const char *key, qlonglong least) {
+        bool ok = false;
+        const qlonglong value = map.value(QLatin1String(key)).toString().toLongLong(&ok);
+        if (!ok || value < least)
+            throw Error(
+                QStringLiteral("%1: not a whole number of at least %2").arg(QLatin1String(key)).arg(least));
+        return std::int64_t(value);
+    };
+    UserLibrary::StoredCalibration c;
+    c.gpuId = map.value(QStringLiteral("gpu")).toString();
+    if (c.gpuId.isEmpty())
+        throw Error(QStringLiteral("gpu: missing"));
+    c.scalePpm = integer("scale_ppm", 1);
+    bool ok = false;
+    c.measuredItlMs = map.value(QStringLiteral("itl_ms")).toString().toDouble(&ok);
+    if (!ok || !std::isfinite(c.measuredItlMs) || c.measuredItlMs <= 0)
+        throw Error(QStringLiteral("itl_ms: not a positive number of milliseconds"));
+    c.concurrency = integer("concurrency", 1);
+    c.contextLen = integer("context", 1);
+    c.modelId = map.value(QStringLiteral("model")).toString();
+    c.date = QDate::fromString(map.value(QStringLiteral("date")).toString(), Qt::ISODate);
+    if (!c.date.isValid())
+        throw Error(QStringLiteral("date: not a date (YYYY-MM-DD)"));
+    c.origin = map.value(QStringLiteral("origin")).toString();
+    return c;
 }
 
 /// How an imported model is saved: its key, its name, and a pasted config's text.
@@ -115,9 +160,20 @@ void UserLibrary::load(settings::SettingsReader &reader)
         }
     }
     m_recent = reader.read(k.recentFiles).mid(0, MaxRecentFiles);
+    m_calibrations.clear();
+    for (const QVariant &value : reader.read(k.speedCalibrations)) {
+        const QVariantMap map = value.toMap();
+        try {
+            m_calibrations.append(calibrationFromMap(map));
+        } catch (const Error &error) {
+            const QVariant gpu = map.value(QStringLiteral("gpu"));
+            reader.report(k.speedCalibrations.key, gpu.isValid() ? gpu : value, error.message());
+        }
+    }
     Q_EMIT modelsChanged();
     Q_EMIT gpusChanged();
     Q_EMIT recentFilesChanged();
+    Q_EMIT speedCalibrationsChanged();
 }
 
 void UserLibrary::save() const
@@ -142,6 +198,10 @@ void UserLibrary::save() const
     writer.write(k.importedModels, models);
     writer.write(k.customGpus, gpus);
     writer.write(k.recentFiles, m_recent);
+    QVariantList calibrations;
+    for (const StoredCalibration &calibration : m_calibrations)
+        calibrations << calibrationMap(calibration);
+    writer.write(k.speedCalibrations, calibrations);
 }
 
 QString UserLibrary::addImported(const ImportedModel &imported, const QByteArray &configText)
@@ -219,6 +279,44 @@ QString UserLibrary::addCustomGpu(const GpuSpec &gpu)
     });
     Q_EMIT gpusChanged();
     return gpu.id;
+}
+
+MeasuredSpeedScale UserLibrary::StoredCalibration::scale() const
+{
+    const SpeedMeasurement measurement{measuredItlMs / 1e3, concurrency, contextLen, origin};
+    return {gpuId, scalePpm, measurementSource(measurement, modelId, date)};
+}
+
+MeasuredSpeedScale UserLibrary::speedCalibration(const QString &gpuId) const
+{
+    for (const StoredCalibration &calibration : m_calibrations)
+        if (calibration.gpuId == gpuId)
+            return calibration.scale();
+    return {};
+}
+
+void UserLibrary::saveSpeedCalibration(const StoredCalibration &calibration)
+{
+    forgetLocally(calibration.gpuId);
+    m_calibrations.append(calibration);
+    settings::changeSaved<QVariantList>(settings::libraryKeys().speedCalibrations, [&](QVariantList &saved) {
+        putEntry(saved, QStringLiteral("gpu"), calibrationMap(calibration));
+    });
+    Q_EMIT speedCalibrationsChanged();
+}
+
+void UserLibrary::forgetSpeedCalibration(const QString &gpuId)
+{
+    forgetLocally(gpuId);
+    settings::changeSaved<QVariantList>(settings::libraryKeys().speedCalibrations, [&](QVariantList &saved) {
+        removeEntry(saved, QStringLiteral("gpu"), gpuId);
+    });
+    Q_EMIT speedCalibrationsChanged();
+}
+
+void UserLibrary::forgetLocally(const QString &gpuId)
+{
+    m_calibrations.removeIf([&](const StoredCalibration &c) { return c.gpuId == gpuId; });
 }
 
 void UserLibrary::rememberRecent(const QString &path)

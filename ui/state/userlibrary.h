@@ -3,10 +3,12 @@
 
 #include "core/gpu/gpuspec.h"
 #include "core/model/modelimport.h"
+#include "core/scenario/scenario.h"
 #include "core/scenario/scenariovalues.h"
 
 #include <chrono>
 
+#include <QDate>
 #include <QHash>
 #include <QList>
 #include <QObject>
@@ -58,6 +60,29 @@ public:
     /// Adds (or replaces, by id) a custom GPU; returns its id.
     QString addCustomGpu(const GpuSpec &gpu);
     void clearRecentFiles();
+
+    /// A speed calibration saved for one GPU: what was measured, and the scale fitted to it.
+    struct StoredCalibration
+    {
+        QString gpuId;
+        std::int64_t scalePpm = 0;
+        double measuredItlMs = 0;
+        std::int64_t concurrency = 0;
+        std::int64_t contextLen = 0;
+        QString modelId;
+        QDate date;
+        QString origin; ///< what the figure came from: "typed in" or a result file
+
+        /// What a scenario on this GPU plans with.
+        MeasuredSpeedScale scale() const;
+        friend bool operator==(const StoredCalibration &, const StoredCalibration &) = default;
+    };
+    const QList<StoredCalibration> &speedCalibrations() const { return m_calibrations; }
+    /// The GPU's saved calibration, or none (scalePpm 0).
+    MeasuredSpeedScale speedCalibration(const QString &gpuId) const;
+    /// Saves (or replaces, for the same GPU) a calibration, merged with what other windows saved.
+    void saveSpeedCalibration(const StoredCalibration &calibration);
+    void forgetSpeedCalibration(const QString &gpuId);
     /// Puts a path first on the recent-files list (models and scenario files).
     void rememberRecent(const QString &path);
 
@@ -86,6 +111,7 @@ Q_SIGNALS:
     void modelsChanged();
     void gpusChanged();
     void recentFilesChanged();
+    void speedCalibrationsChanged();
     /// A saved model has been imported again (and is in importedModels()).
     void storedModelImported(const QString &key);
     /// A saved model no longer imports; it is forgotten. `problem` is the
@@ -109,6 +135,7 @@ private:
     /// config whose number another window took since gets the next free one.
     void saveModel(ImportedEntry &entry);
     void importStored(const QString &key, const QVariantMap &saved, int order);
+    void forgetLocally(const QString &gpuId); ///< the GPU's calibration out of this window's list
     void reportSlow(const QString &key, std::chrono::milliseconds limit);
     void finishStored(const QString &key, const ImportedModel *imported, const QString &error);
     /// Where the saved entry with `order` goes among the models imported so far.
@@ -121,6 +148,7 @@ private:
     QHash<QString, PendingImport> m_pending;
     QList<GpuSpec> m_gpus;
     QStringList m_recent;
+    QList<StoredCalibration> m_calibrations;
     int m_pastedCount = 0;
 };
 

@@ -20,6 +20,7 @@
 #include "ui/fit/fitdialog.h"
 #include "ui/library/customgpudialog.h"
 #include "ui/library/pasteconfigdialog.h"
+#include "ui/library/speedcalibrationdialog.h"
 #include "ui/quantization/quantizationview.h"
 #include "ui/state/appsettings.h"
 #include "ui/state/modelimporter.h"
@@ -79,6 +80,10 @@ MainWindow::MainWindow(QWidget *parent)
     settings::SettingsReader saved;
     translations::apply(appsettings::language(saved)); // before any widget sets its texts
     m_library->load(saved);
+    m_controller->setStoredCalibrations(
+        [this](const QString &gpuId) { return m_library->speedCalibration(gpuId); });
+    connect(m_library, &UserLibrary::speedCalibrationsChanged, m_controller,
+            &ScenarioController::applyStoredCalibration);
     m_restore->restoreScenario(saved); // before the views exist, so they start from the restored scenario
     m_explorer = new ExplorerView(m_controller, m_library, this);
     setAcceptDrops(true);
@@ -297,6 +302,7 @@ void MainWindow::connectActions()
     connect(a.openModelFolder, &QAction::triggered, this, &MainWindow::openModelFolder);
     connect(a.pasteConfig, &QAction::triggered, this, &MainWindow::pasteConfig);
     connect(a.addCustomGpu, &QAction::triggered, this, &MainWindow::addCustomGpu);
+    connect(a.calibrateSpeed, &QAction::triggered, this, &MainWindow::calibrateSpeed);
     connect(a.exportReport, &QAction::triggered, this, &MainWindow::exportReport);
     connect(a.exportFigures, &QAction::triggered, this, &MainWindow::exportFigures);
     connect(a.copyFigures, &QAction::triggered, m_explorer, &ExplorerView::copyFigures);
@@ -639,6 +645,22 @@ void MainWindow::addCustomGpu()
     } catch (const Error &error) {
         showError(error.message());
     }
+}
+
+void MainWindow::calibrateSpeed()
+{
+    const Scenario scenario = m_controller->scenario();
+    std::optional<UserLibrary::StoredCalibration> saved;
+    for (const UserLibrary::StoredCalibration &calibration : m_library->speedCalibrations())
+        if (calibration.gpuId == scenario.gpu.id)
+            saved = calibration;
+    SpeedCalibrationDialog dialog(scenario, m_controller->plan(), saved, this);
+    const bool accepted = dialog.exec() == QDialog::Accepted;
+    // The library tells the controller, which plans again with the GPU's calibration.
+    if (accepted)
+        m_library->saveSpeedCalibration(dialog.calibration());
+    else if (dialog.forgetRequested())
+        m_library->forgetSpeedCalibration(scenario.gpu.id);
 }
 
 void MainWindow::selectImported(const QString &key)

@@ -79,6 +79,7 @@ public Q_SLOTS:
     void openModelFolder();
     void pasteConfig();
     void addCustomGpu();
+    void calibrateSpeed();
     /// "What do I need?": the configurations that serve N requests of the current model.
     void showFitDialog();
 

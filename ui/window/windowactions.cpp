@@ -41,6 +41,7 @@ WindowActions::WindowActions(QMainWindow *window) : QObject(window)
     recentMenu = fileMenu->addMenu(QString());
     recentMenu->setObjectName(QStringLiteral("menuRecentFiles"));
     addCustomGpu = addAction(fileMenu, "actionAddCustomGpu");
+    calibrateSpeed = addAction(fileMenu, "actionCalibrateSpeed");
     fileMenu->addSeparator();
     exportReport = addAction(fileMenu, "actionExportReport", {QKeySequence(Qt::CTRL | Qt::Key_E)});
     exportFigures = addAction(fileMenu, "actionExportFigures");
@@ -118,6 +119,7 @@ void WindowActions::retranslate()
     openModelFolder->setText(tr("Open model &folder…"));
     pasteConfig->setText(tr("&Paste config.json…"));
     addCustomGpu->setText(tr("Add c&ustom GPU…"));
+    calibrateSpeed->setText(tr("Calibrate spee&d to your measurement…"));
     recentMenu->setTitle(tr("&Recent files"));
     copyFigures->setText(tr("&Copy figures"));
     copyJson->setText(tr("Copy plan as &JSON"));

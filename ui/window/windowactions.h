@@ -35,6 +35,7 @@ public:
     QAction *pasteConfig;
     QMenu *recentMenu; ///< filled by the window from the user library
     QAction *addCustomGpu;
+    QAction *calibrateSpeed;
     QAction *exportReport;
     QAction *exportFigures;
     QAction *copyFigures;
