@@ -2532,6 +2532,22 @@ Page Up / Page Down 在场景条中切换。</translation>
         <source> · calibrated from your measurement</source>
         <translation> · 已按你的实测校准</translation>
     </message>
+    <message>
+        <source>%1 users (the KV cache holds %1 of the %2 at once)</source>
+        <translation>%1 个用户（KV Cache 一次只能容纳 %2 个中的 %1 个）</translation>
+    </message>
+    <message>
+        <source>%1 users</source>
+        <translation>%1 个用户</translation>
+    </message>
+    <message>
+        <source>Serving %1, each a %2-token prompt and %3 tokens out</source>
+        <translation>服务 %1，每个请求 %2 token 的提示词、输出 %3 token</translation>
+    </message>
+    <message>
+        <source>a token every %1 on average (%2 % of steps also prefill another prompt) · first token after %3 · a request takes %4</source>
+        <translation>平均每 %1 一个 token（%2 % 的步骤同时预填充其他提示词）· 首 token 需 %3 · 一个请求耗时 %4</translation>
+    </message>
 </context>
 <context>
     <name>kvscope::SqnrChart</name>

@@ -216,11 +216,22 @@ private Q_SLOTS:
         QCOMPARE(prompt->value(), 0);
         QCOMPARE(prompt->maximum(), 8192);
         QVERIFY(!controller()->plan().speed.serving);
+        SpeedPanel *speed = explorer()->speedPanel();
+        QVERIFY(!speed->valueLabel(QStringLiteral("serving"))->isVisibleTo(speed));
         prompt->setValue(1024);
         QCOMPARE(controller()->scenario().promptLen, 1024);
         const MemoryPlan &plan = controller()->plan();
         QVERIFY(plan.speed.serving);
         QCOMPARE(plan.speed.serving->outputLen, 8192 - 1024);
+        // The serving card shows the core's figures.
+        QVERIFY(speed->valueLabel(QStringLiteral("serving"))->isVisibleTo(speed));
+        QCOMPARE(speed->valueLabel(QStringLiteral("serving"))->text(),
+                 QStringLiteral("%1 tokens/s")
+                     .arg(formatRate(plan.speed.serving->outputTokensPerSecond, QLocale())));
+        QVERIFY(speed->detailLabel(QStringLiteral("serving"))
+                    ->text()
+                    .contains(formatDuration(plan.speed.serving->interTokenSeconds)));
+        QVERIFY(speed->figuresText().contains(QStringLiteral("Serving 16 users")));
         QCOMPARE(plan.speed.prefill.seconds, planMemory(controller()->scenario()).speed.prefill.seconds);
         // A sequence shorter than the prompt shortens the prompt with it: no error.
         QSignalSpy errors(controller(), &ScenarioController::errorOccurred);

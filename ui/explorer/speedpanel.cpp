@@ -32,7 +32,8 @@ QString boundName(SpeedBound bound)
 } // namespace
 
 SpeedPanel::SpeedPanel(QWidget *parent)
-    : QWidget(parent), m_grid(new QGridLayout), m_breakdown(new StepBreakdownChartView(this))
+    : QWidget(parent), m_grid(new QGridLayout), m_serving(new FigureCard(QStringLiteral("serving"), this)),
+      m_breakdown(new StepBreakdownChartView(this))
 {
     setObjectName(QStringLiteral("speedPanel"));
     m_grid->setContentsMargins(0, 0, 0, 0);
@@ -67,6 +68,8 @@ void SpeedPanel::reflow()
         m_grid->removeWidget(card);
     for (int i = 0; i < m_cards.size(); ++i)
         m_grid->addWidget(m_cards.at(i), i / columns, i % columns);
+    m_grid->removeWidget(m_serving);
+    m_grid->addWidget(m_serving, int((m_cards.size() + columns - 1) / columns), 0, 1, columns);
     for (int c = 0; c < 4; ++c)
         m_grid->setColumnStretch(c, c < columns ? 1 : 0);
 }
@@ -82,7 +85,7 @@ FigureCard *SpeedPanel::card(const QString &key) const
     for (FigureCard *card : m_cards)
         if (card->valueLabel()->objectName() == key)
             return card;
-    return nullptr;
+    return m_serving->valueLabel()->objectName() == key ? m_serving : nullptr;
 }
 
 QLabel *SpeedPanel::valueLabel(const QString &key) const
@@ -109,6 +112,7 @@ void SpeedPanel::showSpeed(const SpeedPlan &s)
         card(QStringLiteral("decodePerSequence"))->setTexts(tr("Decode, per sequence"), none, why);
         card(QStringLiteral("timeToFirstToken"))->setTexts(tr("Time to first token"), none, why);
         card(QStringLiteral("decodeBound"))->setTexts(tr("Decode is"), none, why);
+        m_serving->setVisible(false);
         reflow();
         return;
     }
@@ -142,7 +146,30 @@ void SpeedPanel::showSpeed(const SpeedPlan &s)
                             formatCount(std::llround(s.bandwidthGBs), locale),
                             formatDecimal(s.bandwidthEfficiency, 2, locale),
                             formatDecimal(s.computeEfficiency, 2, locale) + calibrated));
+    showServing(s);
     reflow(); // new texts, new widths
+}
+
+void SpeedPanel::showServing(const SpeedPlan &s)
+{
+    m_serving->setVisible(s.serving.has_value());
+    if (!s.serving)
+        return;
+    const ServingCost &v = *s.serving;
+    const QLocale locale;
+    const QString users = v.concurrency < s.batchSize
+                              ? tr("%1 users (the KV cache holds %1 of the %2 at once)")
+                                    .arg(formatCount(v.concurrency, locale), formatCount(s.batchSize, locale))
+                              : tr("%1 users").arg(formatCount(v.concurrency, locale));
+    m_serving->setTexts(
+        tr("Serving %1, each a %2-token prompt and %3 tokens out")
+            .arg(users, formatCount(v.promptLen, locale), formatCount(v.outputLen, locale)),
+        tr("%1 tokens/s").arg(rate(v.outputTokensPerSecond)),
+        tr("a token every %1 on average (%2 % of steps also prefill another prompt) · first token after %3 · "
+           "a "
+           "request takes %4")
+            .arg(formatDuration(v.interTokenSeconds), formatDecimal(v.prefillStepShare * 100, 1, locale),
+                 formatDuration(v.timeToFirstTokenSeconds), formatDuration(v.requestSeconds)));
 }
 
 QString SpeedPanel::figuresText() const
@@ -150,6 +177,8 @@ QString SpeedPanel::figuresText() const
     QStringList lines;
     for (const FigureCard *card : m_cards)
         lines << card->text();
+    if (m_serving->isVisibleTo(this))
+        lines << m_serving->text();
     lines << m_breakdown->summaryText();
     return lines.join(QLatin1Char('\n'));
 }

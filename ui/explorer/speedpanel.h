@@ -43,6 +43,7 @@ protected:
 
 private:
     FigureCard *card(const QString &key) const;
+    void showServing(const SpeedPlan &speed);
     /// Four cards a row, or two, or one: as many as fit at their own minimum
     /// width (their fonts grow with the presentation zoom).
     void reflow();
@@ -50,6 +51,7 @@ private:
     QGridLayout *m_grid;
     int m_columns = 0;
     QList<FigureCard *> m_cards;
+    FigureCard *m_serving; ///< steady-state serving: a row of its own, shown when the plan has a workload
     StepBreakdownChartView *m_breakdown;
     SpeedPlan m_speed;
 };
