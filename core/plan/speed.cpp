@@ -588,9 +588,22 @@ QList<SpeedModel::RepeatedPass> SpeedModel::prefillPasses(std::int64_t promptLen
             passes.append({pass(sequences % perPass), 1});
         return passes;
     }
-    // Chunked prefill (vllm/v1/core/sched/scheduler.py): a budget of the prompt per pass.
-    for (std::int64_t start = 0; start < promptLen; start += budget)
-        passes.append({promptChunk(start, std::min(promptLen, start + budget), promptLen), sequences});
+    // Chunked prefill (vllm/v1/core/sched/scheduler.py): a budget of the prompt per pass,
+    // the last chunk what is left. A long prompt's whole chunks go in at most
+    // MaxChunkBands bands of neighbours, each priced as its middle chunk: what a
+    // chunk reads and computes grows linearly along the prompt, so the band's sum
+    // stays that of its chunks (but for a window's bend), and a million-token
+    // prompt costs 17 passes to price, not 500.
+    constexpr std::int64_t MaxChunkBands = 16;
+    const std::int64_t wholeChunks = (promptLen - 1) / budget;
+    const std::int64_t bands = std::min(wholeChunks, MaxChunkBands);
+    for (std::int64_t band = 0; band < bands; ++band) {
+        const std::int64_t first = wholeChunks * band / bands, end = wholeChunks * (band + 1) / bands;
+        const std::int64_t middle = first + (end - first) / 2;
+        passes.append({promptChunk(middle * budget, (middle + 1) * budget, promptLen),
+                       (Checked(end - first) * sequences).value()});
+    }
+    passes.append({promptChunk(wholeChunks * budget, promptLen, promptLen), sequences});
     return passes;
 }
 

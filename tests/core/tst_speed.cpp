@@ -213,6 +213,26 @@ private Q_SLOTS:
         QCOMPARE(whole.breakdown[StepTerm::RequestOverhead], k.requestSeconds[0]);
         QCOMPARE(plan.speed.prefill.seconds, whole.seconds);
 
+        // A 100,000-token prompt is 49 chunks: 48 whole ones in 16 bands and the last,
+        // 17 passes to price; their linear FLOPs are the prompt's exactly and their
+        // attention the causal sum within a thousandth.
+        Scenario longPrompt = s;
+        longPrompt.seqLen = 100'000;
+        longPrompt.maxModelLen = 100'000;
+        const SpeedModel longModel(longPrompt, planMemory(longPrompt));
+        const auto bands = longModel.prefillPasses(100'000);
+        QCOMPARE(bands.size(), 17);
+        std::int64_t chunks = 0;
+        for (const auto &band : bands)
+            chunks += band.times;
+        QCOMPARE(chunks, 49);
+        const ForwardCost all = longModel.prefill(100'000);
+        QCOMPARE(all.quantizedFlops + all.denseFlops,
+                 2.0 * double(AttentionParams + MlpParams) * 100'000 + 2.0 * double(TableParams));
+        const double causal = 2.0 * Heads * (HeadDim + HeadDim) * Layers * (100'000.0 * 100'001.0 / 2);
+        QVERIFY(std::abs(all.attentionFlops / causal - 1) < 1e-3);
+        QCOMPARE(all.quantities.requests, 1);
+
         // On an H100 (8,192 tokens a step) it is one pass; 16 prompts of 1,024 on
         // the A100 go two to a pass: eight passes.
         Scenario h100 = s;
