@@ -126,17 +126,11 @@ void StepBreakdownChartView::showBreakdown(const StepBreakdownChartData &data)
 void StepBreakdownChartView::restack()
 {
     // Only the terms that take time are in the series: a term of neither pass draws nothing at all.
-    // Re-stacked only when that list changes: rebuilding the series re-lays out its bars and
-    // legend, which a slider step cannot afford.
-    QList<QBarSet *> present;
-    for (std::size_t t = 0; t < StepTermCount; ++t)
-        if (m_data.decode.segment(StepTerm(t)) || m_data.prefill.segment(StepTerm(t)))
-            present << m_sets[t];
-    if (m_bars->barSets() == present)
-        return;
     for (QBarSet *set : m_bars->barSets())
         m_bars->take(set);
-    m_bars->append(present);
+    for (std::size_t t = 0; t < StepTermCount; ++t)
+        if (m_data.decode.segment(StepTerm(t)) || m_data.prefill.segment(StepTerm(t)))
+            m_bars->append(m_sets[t]);
 }
 
 void StepBreakdownChartView::fitAxis(StepPass pass)
