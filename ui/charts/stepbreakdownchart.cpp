@@ -126,10 +126,18 @@ void StepBreakdownChartView::showBreakdown(const StepBreakdownChartData &data)
 void StepBreakdownChartView::restack()
 {
     // Only the terms that take time are in the series: a term of neither pass draws nothing at all.
+    // Re-stacked only when that set changes: rebuilding the series re-lays out its bars, which a
+    // slider step cannot afford.
+    std::bitset<StepTermCount> present;
+    for (std::size_t t = 0; t < StepTermCount; ++t)
+        present[t] = m_data.decode.segment(StepTerm(t)) || m_data.prefill.segment(StepTerm(t));
+    if (present == m_stacked && m_bars->count() == int(present.count()))
+        return;
+    m_stacked = present;
     for (QBarSet *set : m_bars->barSets())
         m_bars->take(set);
     for (std::size_t t = 0; t < StepTermCount; ++t)
-        if (m_data.decode.segment(StepTerm(t)) || m_data.prefill.segment(StepTerm(t)))
+        if (present[t])
             m_bars->append(m_sets[t]);
 }
 

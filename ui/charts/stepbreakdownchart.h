@@ -4,6 +4,8 @@
 #include "core/output/stepbreakdown.h"
 #include "ui/charts/chartview.h"
 
+#include <bitset>
+
 class QBarCategoryAxis;
 class QBarSet;
 class QGraphicsSimpleTextItem;
@@ -74,6 +76,7 @@ private:
 
     QHorizontalStackedBarSeries *m_bars;
     QBarSet *m_sets[StepTermCount] = {};
+    std::bitset<StepTermCount> m_stacked; ///< the terms m_bars holds now
     QGraphicsSimpleTextItem *m_labels[StepPassCount][StepTermCount] = {};
     QGraphicsSimpleTextItem *m_totals[StepPassCount] = {};
     QValueAxis *m_axes[StepPassCount] = {};
