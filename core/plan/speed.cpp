@@ -203,8 +203,7 @@ void SpeedModel::readConstants(const Scenario &s, const MemoryPlan &plan, const 
 {
     m_generation = gpuGeneration(s.gpu);
     m_kernel = weightKernelFor(plan.quantization, computePath(s.gpu, plan.quantization, plan.dtype));
-    m_fp8Kv = plan.kvCacheDtype == KvCacheDtype::Fp8 || plan.kvCacheDtype == KvCacheDtype::Fp8E4M3 ||
-              plan.kvCacheDtype == KvCacheDtype::Fp8E5M2;
+    m_fp8Kv = isFp8(plan.kvCacheDtype);
 
     const std::optional<double> measured = constants.weightBandwidthEfficiency[std::size_t(m_generation)];
     m_bandwidthEfficiency = measured.value_or(standInEfficiency(constants));

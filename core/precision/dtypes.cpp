@@ -137,6 +137,11 @@ bool isBlockKvType(KvCacheDtype dtype)
     return dtype == KvCacheDtype::Q8_0 || dtype == KvCacheDtype::Q4_0;
 }
 
+bool isFp8(KvCacheDtype dtype)
+{
+    return dtype == KvCacheDtype::Fp8 || dtype == KvCacheDtype::Fp8E4M3 || dtype == KvCacheDtype::Fp8E5M2;
+}
+
 std::int64_t kvRowBytes(KvCacheDtype dtype, std::int64_t elements)
 {
     const KvBlock block = kvBlock(dtype);

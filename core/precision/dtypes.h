@@ -58,6 +58,8 @@ int bytesPerElement(KvCacheDtype dtype);
 
 /// True for llama.cpp's block-quantized KV types (q8_0, q4_0).
 bool isBlockKvType(KvCacheDtype dtype);
+/// True for the 8-bit float KV types (fp8, fp8_e4m3, fp8_e5m2).
+bool isFp8(KvCacheDtype dtype);
 
 /// Exact bytes of `elements` cached values in one row (one token, one layer,
 /// K or V): elements x bytes, or whole 32-value blocks for q8_0 / q4_0 (as
