@@ -196,6 +196,9 @@ QJsonObject planToJson(const MemoryPlan &p)
     o.insert(QStringLiteral("headroom_bytes"), qint64(p.headroomBytes));
     o.insert(QStringLiteral("fits"), p.fits);
     o.insert(QStringLiteral("engine_starts"), p.engineStarts);
+    // Why the engine refuses this GPU with these precisions; null when it does not.
+    o.insert(QStringLiteral("engine_refusal"),
+             p.engineRefusal.isEmpty() ? QJsonValue(QJsonValue::Null) : QJsonValue(p.engineRefusal));
     o.insert(QStringLiteral("largest_batch_that_fits"), qint64(p.largestBatchThatFits));
     o.insert(QStringLiteral("largest_seq_len_that_fits"), qint64(p.largestSeqLenThatFits));
     insertSpeed(o, p.speed);

@@ -9,6 +9,23 @@ namespace kvscope {
 
 void EngineRules::settlePool(const Scenario &, MemoryPlan &) const {}
 
+GpuCheck EngineRules::gpuCheck(const Scenario &s, const MemoryPlan &plan)
+{
+    GpuCheck check;
+    check.engine = s.engine;
+    check.method = plan.quantization.method;
+    check.requestedDtype = s.dtype;
+    check.dtype = plan.dtype;
+    check.kvCacheDtype = plan.kvCacheDtype;
+    check.mla = s.model.usesMla();
+    return check;
+}
+
+WeightDtype EngineRules::resolveDtype(const Scenario &scenario, WeightDtype checkpointDtype) const
+{
+    return resolveAutoDtype(scenario.dtype, checkpointDtype);
+}
+
 std::unique_ptr<EngineRules> engineRules(const Scenario &scenario)
 {
     switch (scenario.engine) {

@@ -6,6 +6,7 @@
 // release's accounting or a new parallelism plugs in here.
 #pragma once
 
+#include "core/engine/gpusupport.h"
 #include "core/gpu/gpuspec.h"
 #include "core/plan/memoryplan.h"
 #include "core/plan/weights.h"
@@ -30,6 +31,13 @@ public:
     /// The release whose accounting the plan follows ("0.19"); empty where the
     /// engine's releases are not modelled apart.
     virtual QString versionText() const = 0;
+    /// --dtype as the engine resolves it for this checkpoint on this GPU (auto:
+    /// the checkpoint's; vLLM falls back to float16 where the GPU has no bfloat16).
+    virtual WeightDtype resolveDtype(const Scenario &scenario, WeightDtype checkpointDtype) const;
+    /// Why the engine refuses this GPU with the plan's resolved precisions before it
+    /// sizes anything (a weight format below its minimum compute capability, …);
+    /// empty when it does not.
+    virtual QString gpuRefusal(const Scenario &scenario, const MemoryPlan &plan) const = 0;
     /// The model's layers as the engine lays them out.
     virtual ModelArch layOut(const ModelArch &model) const = 0;
     /// --max-num-seqs and --max-num-batched-tokens (or the engine's names for
@@ -56,6 +64,10 @@ public:
     /// What the plan says about the engine's own rules: the release, a refusal
     /// to start, a cap on requests.
     virtual void addNotes(const Scenario &scenario, MemoryPlan &plan) const = 0;
+
+protected:
+    /// The GPU check's settings from the scenario and the plan's resolved precisions.
+    static GpuCheck gpuCheck(const Scenario &scenario, const MemoryPlan &plan);
 };
 
 /// The rules of the scenario's engine (and, for vLLM, of its --vllm-version);

@@ -143,6 +143,9 @@ struct MemoryPlan
     bool weightsFit = true; ///< the weights alone are within the budget
     std::int64_t weightsOverBudgetBytes = 0; ///< weights beyond the budget (0 if within)
     bool engineStarts = false;               ///< one --max-model-len request fits in the KV cache
+    /// Why the engine refuses this GPU with these precisions before sizing anything
+    /// (then engineStarts is false); empty when it does not.
+    QString engineRefusal;
     /// The scenario runs: it fits and the engine starts.
     bool works() const { return fits && engineStarts; }
 

@@ -6,6 +6,7 @@
 #include "core/common/scenariofield.h"
 #include "core/common/search.h"
 #include "core/common/units.h"
+#include "core/engine/gpusupport.h"
 #include "core/plan/enginerules.h"
 #include "core/plan/kvcache.h"
 #include "core/plan/speed.h"
@@ -128,13 +129,10 @@ void addArchitectureNotes(const ModelArch &m, MemoryPlan &plan)
 
 void addCompatibilityNotes(const Scenario &s, MemoryPlan &plan)
 {
-    const QString cc = s.gpu.computeCapability;
-    const bool preAmpere = !cc.isEmpty() && cc.split(QLatin1Char('.')).first().toInt() < 8;
-    if (plan.dtype == WeightDtype::BFloat16 && preAmpere)
+    if (plan.dtype == WeightDtype::BFloat16 && !hasBfloat16(s.gpu) && plan.engineRefusal.isEmpty())
         plan.notes << QCoreApplication::translate(
-                          "kvscope::Planner",
-                          "%1 (compute capability %2) has no bfloat16; vLLM requires %3 float16 there")
-                          .arg(s.gpu.name, cc, optionFlag(ScenarioField::Dtype));
+                          "kvscope::Planner", "%1 (compute capability %2) has no bfloat16; pass %3 float16")
+                          .arg(s.gpu.name, s.gpu.computeCapability, optionFlag(ScenarioField::Dtype));
     if (plan.quantization.isAwqOrGptq() && plan.dtype == WeightDtype::BFloat16)
         plan.notes << QCoreApplication::translate(
                           "kvscope::Planner",
@@ -281,7 +279,7 @@ MemoryPlan planMemory(const Scenario &s)
     // vLLM's AWQ/GPTQ kernels take float16; "auto" picks it for those checkpoints.
     if (s.dtype == WeightDtype::Auto && plan.quantization.isAwqOrGptq())
         checkpointDtype = WeightDtype::Float16;
-    plan.dtype = resolveAutoDtype(s.dtype, checkpointDtype);
+    plan.dtype = rules->resolveDtype(s, checkpointDtype);
     plan.kvCacheDtype = resolveKvCacheDtype(s.kvCacheDtype, plan.dtype);
     plan.tensorParallelSize = tp;
     plan.gpuMemoryUtilizationPpm = s.gpuMemoryUtilizationPpm;
@@ -368,7 +366,8 @@ MemoryPlan planMemory(const Scenario &s)
         kv.capacityTokens = (Checked(kv.numGpuBlocks / kv.numGroups) * layout.blockSize).value();
         kv.blocksPerMaxRequest = blocksPerRequest(m, layout, plan.maxModelLen, plan.maxNumBatchedTokens);
         kv.maxConcurrency = double(kv.numGpuBlocks) / double(kv.blocksPerMaxRequest);
-        plan.engineStarts = rules->starts(kv);
+        plan.engineRefusal = rules->gpuRefusal(s, plan);
+        plan.engineStarts = plan.engineRefusal.isEmpty() && rules->starts(kv);
         rules->settlePool(s, plan);
         kv.maxModelLenThatFits = largestSatisfying(plan.maxModelLen, [&](std::int64_t len) {
             return blocksPerRequest(m, layout, len, plan.maxNumBatchedTokens) <= kv.numGpuBlocks;

@@ -33,6 +33,11 @@ QString SglangRules::versionText() const
     return {};
 }
 
+QString SglangRules::gpuRefusal(const Scenario &s, const MemoryPlan &plan) const
+{
+    return kvscope::gpuRefusal(s.gpu, gpuCheck(s, plan));
+}
+
 ModelArch SglangRules::layOut(const ModelArch &model) const
 {
     return model;
@@ -98,7 +103,9 @@ void SglangRules::settlePool(const Scenario &s, MemoryPlan &plan) const
 
 void SglangRules::addNotes(const Scenario &, MemoryPlan &plan) const
 {
-    if (plan.engineStarts && plan.kv.capacityTokens < plan.maxModelLen)
+    if (!plan.engineRefusal.isEmpty())
+        plan.notes << plan.engineRefusal;
+    else if (plan.engineStarts && plan.kv.capacityTokens < plan.maxModelLen)
         plan.notes << QCoreApplication::translate(
                           "kvscope::Planner",
                           "SGLang's pool holds %1 tokens, fewer than %3 %2: it caps each request at the pool")

@@ -15,6 +15,7 @@ class SglangRules : public EngineRules
 public:
     void validate(const Scenario &scenario) const override;
     QString versionText() const override;
+    QString gpuRefusal(const Scenario &scenario, const MemoryPlan &plan) const override;
     ModelArch layOut(const ModelArch &model) const override;
     void applyLimits(const Scenario &scenario, MemoryPlan &plan) const override;
     std::int64_t activationBytes(const ModelArch &model, const MemoryPlan &plan) const override;

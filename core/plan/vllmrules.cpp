@@ -4,6 +4,7 @@
 #include "core/common/checked.h"
 #include "core/common/scenariofield.h"
 #include "core/common/units.h"
+#include "core/engine/gpusupport.h"
 #include "core/engine/runtime.h"
 #include "core/scenario/scenario.h"
 
@@ -21,6 +22,24 @@ void VllmRules::validate(const Scenario &) const
 QString VllmRules::versionText() const
 {
     return m_version.profile->since.text();
+}
+
+QString VllmRules::gpuRefusal(const Scenario &s, const MemoryPlan &plan) const
+{
+    GpuCheck check = gpuCheck(s, plan);
+    check.vllmVersion = m_version.requested;
+    return kvscope::gpuRefusal(s.gpu, check);
+}
+
+WeightDtype VllmRules::resolveDtype(const Scenario &s, WeightDtype checkpointDtype) const
+{
+    // vLLM's --dtype auto takes the first dtype the GPU supports when the
+    // checkpoint's is not one of them: float16 on GPUs without bfloat16
+    // (_resolve_auto_dtype in vllm/config/model.py; CudaPlatform.supported_dtypes).
+    const WeightDtype resolved = resolveAutoDtype(s.dtype, checkpointDtype);
+    if (s.dtype == WeightDtype::Auto && resolved == WeightDtype::BFloat16 && !hasBfloat16(s.gpu))
+        return WeightDtype::Float16;
+    return resolved;
 }
 
 ModelArch VllmRules::layOut(const ModelArch &model) const
@@ -75,6 +94,12 @@ bool VllmRules::starts(const KvCacheMemory &kv) const
 void VllmRules::addNotes(const Scenario &s, MemoryPlan &plan) const
 {
     const VllmProfile &profile = *m_version.profile;
+    if (s.dtype == WeightDtype::Auto && plan.dtype == WeightDtype::Float16 && !hasBfloat16(s.gpu) &&
+        resolveAutoDtype(s.dtype, s.model.checkpointDtype) == WeightDtype::BFloat16)
+        plan.notes << QCoreApplication::translate(
+                          "kvscope::Planner", "%1 (compute capability %2) has no bfloat16: vLLM's %3 auto "
+                                              "runs the bfloat16 checkpoint in float16")
+                          .arg(s.gpu.name, s.gpu.computeCapability, optionFlag(ScenarioField::Dtype));
     if (m_version.newerThanModelled)
         plan.notes << QCoreApplication::translate(
                           "kvscope::Planner",
@@ -96,7 +121,9 @@ void VllmRules::addNotes(const Scenario &s, MemoryPlan &plan) const
                    "cache (a vLLM environment variable turns that off: see docs/methodology.md, Engines and "
                    "versions)")
                    .arg(profile.since.text(), formatGiB(plan.cudaGraphBytes));
-    if (!plan.engineStarts && plan.kv.maxModelLenThatFits > 0)
+    if (!plan.engineRefusal.isEmpty())
+        plan.notes << plan.engineRefusal;
+    else if (!plan.engineStarts && plan.kv.maxModelLenThatFits > 0)
         plan.notes << QCoreApplication::translate(
                           "kvscope::Planner", "vLLM would refuse to start: one %1-token request needs %2 KV "
                                               "blocks, the cache holds %3; %5 %4 would fit")

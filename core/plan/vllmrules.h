@@ -20,6 +20,8 @@ public:
 
     void validate(const Scenario &scenario) const override;
     QString versionText() const override;
+    QString gpuRefusal(const Scenario &scenario, const MemoryPlan &plan) const override;
+    WeightDtype resolveDtype(const Scenario &scenario, WeightDtype checkpointDtype) const override;
     ModelArch layOut(const ModelArch &model) const override;
     void applyLimits(const Scenario &scenario, MemoryPlan &plan) const override;
     std::int64_t activationBytes(const ModelArch &model, const MemoryPlan &plan) const override;

@@ -1385,6 +1385,21 @@
     </message>
 </context>
 <context>
+    <name>kvscope::GpuSupport</name>
+    <message>
+        <source>%1 refuses %2 %3 on the %4: its loader needs compute capability %5 or later, the %4 has %6</source>
+        <translation>%1 在 %4 上拒绝 %2 %3：其加载器需要计算能力 %5 或更高，%4 只有 %6</translation>
+    </message>
+    <message>
+        <source>vLLM refuses %1 bfloat16 on the %2: bfloat16 needs compute capability 8.0 or later, the %2 has %3 (%1 float16 runs)</source>
+        <translation>vLLM 在 %2 上拒绝 %1 bfloat16：bfloat16 需要计算能力 8.0 或更高，%2 只有 %3（%1 float16 可以运行）</translation>
+    </message>
+    <message>
+        <source>vLLM refuses %1 %2 on the %3: no attention backend takes an FP8 KV cache below compute capability %4, the %3 has %5</source>
+        <translation>vLLM 在 %3 上拒绝 %1 %2：计算能力低于 %4 时没有注意力后端支持 FP8 KV cache，%3 只有 %5</translation>
+    </message>
+</context>
+<context>
     <name>kvscope::GroupInspector</name>
     <message>
         <source>INT group inspector</source>
@@ -1912,10 +1927,6 @@
         <translation>最后 %1 层复用前面层的 KV 缓存，自身不占缓存</translation>
     </message>
     <message>
-        <source>%1 (compute capability %2) has no bfloat16; vLLM requires %3 float16 there</source>
-        <translation>%1（计算能力 %2）没有 bfloat16；vLLM 在该 GPU 上要求 %3 float16</translation>
-    </message>
-    <message>
         <source>vLLM runs %1 with float16 activations; %2 bfloat16 may be rejected</source>
         <translation>vLLM 以 float16 激活运行 %1；%2 bfloat16 可能被拒绝</translation>
     </message>
@@ -2026,6 +2037,14 @@
     <message>
         <source>vLLM %1 takes its estimated CUDA-graph memory (%2) out of the budget before the KV cache (a vLLM environment variable turns that off: see docs/methodology.md, Engines and versions)</source>
         <translation>vLLM %1 在分配 KV Cache 之前先从预算中扣除估计的 CUDA Graph 显存（%2）（可用 vLLM 的一个环境变量关闭：见 docs/methodology.md 的“Engines and versions”）</translation>
+    </message>
+    <message>
+        <source>%1 (compute capability %2) has no bfloat16; pass %3 float16</source>
+        <translation>%1（计算能力 %2）不支持 bfloat16；请传 %3 float16</translation>
+    </message>
+    <message>
+        <source>%1 (compute capability %2) has no bfloat16: vLLM&apos;s %3 auto runs the bfloat16 checkpoint in float16</source>
+        <translation>%1（计算能力 %2）不支持 bfloat16：vLLM 的 %3 auto 以 float16 运行这个 bfloat16 checkpoint</translation>
     </message>
 </context>
 <context>

@@ -10,6 +10,8 @@
 #include "core/model/inventory.h"
 #include "core/output/planjson.h"
 #include "core/plan/planner.h"
+#include "core/precision/dtypes.h"
+#include "core/precision/quantizationspec.h"
 #include "core/scenario/launchline.h"
 #include "core/scenario/scenario.h"
 #include "core/scenario/scenariovalues.h"
@@ -317,6 +319,153 @@ private Q_SLOTS:
         QCOMPARE(byDefault.memFractionStaticPpm, sglangDefaults(s.gpu, 1).memFractionStaticPpm);
         QVERIFY(
             byDefault.notes.join(QLatin1Char('\n')).contains(QLatin1String("default --mem-fraction-static")));
+    }
+
+    void gpuChecksFollowTheEnginesOwnRules_data()
+    {
+        QTest::addColumn<QString>("engine");
+        QTest::addColumn<QString>("gpu");
+        QTest::addColumn<QString>("quantization");
+        QTest::addColumn<QString>("dtype");
+        QTest::addColumn<QString>("kvCacheDtype");
+        QTest::addColumn<QString>("version");
+        QTest::addColumn<QString>("refusal"); // empty: the engine starts
+        const QString none;
+        // Minimum capabilities are each quantization config's get_min_capability (vLLM:
+        // fp8.py 80, awq.py 75 "The AWQ kernel only supports Turing or newer GPUs", gptq.py 60;
+        // SGLang: fp8.py 80). The V100 has compute capability 7.0, the T4 7.5, the A100 8.0.
+        QTest::newRow("v100 fp8")
+            << "vllm"
+            << "v100-32gb"
+            << "fp8"
+            << "auto"
+            << "auto" << none
+            << "vLLM refuses --quantization fp8 on the NVIDIA V100 SXM2 32GB: its loader "
+               "needs compute capability 8.0 or later, the NVIDIA V100 SXM2 32GB has 7.0";
+        QTest::newRow("v100 awq")
+            << "vllm"
+            << "v100-32gb"
+            << "awq"
+            << "auto"
+            << "auto" << none << "needs compute capability 7.5 or later, the NVIDIA V100 SXM2 32GB has 7.0";
+        QTest::newRow("t4 awq") << "vllm"
+                                << "t4"
+                                << "awq"
+                                << "auto"
+                                << "auto" << none << none;
+        QTest::newRow("t4 fp8") << "vllm"
+                                << "t4"
+                                << "fp8"
+                                << "auto"
+                                << "auto" << none
+                                << "needs compute capability 8.0 or later, the NVIDIA T4 16GB has 7.5";
+        QTest::newRow("a100 fp8") << "vllm"
+                                  << "a100-80gb"
+                                  << "fp8"
+                                  << "auto"
+                                  << "auto" << none << none;
+        QTest::newRow("v100 gptq") << "vllm"
+                                   << "v100-32gb"
+                                   << "gptq"
+                                   << "auto"
+                                   << "auto" << none << none;
+        // CudaPlatformBase.check_if_supports_dtype: bfloat16 needs 8.0.
+        QTest::newRow("v100 bf16") << "vllm"
+                                   << "v100-32gb"
+                                   << "none"
+                                   << "bfloat16"
+                                   << "auto" << none
+                                   << "vLLM refuses --dtype bfloat16 on the NVIDIA V100 SXM2 32GB";
+        QTest::newRow("v100 auto") << "vllm"
+                                   << "v100-32gb"
+                                   << "none"
+                                   << "auto"
+                                   << "auto" << none << none;
+        // FP8 KV: FlashInfer from 7.5 (8.0 from vLLM 0.24), Triton from 8.9 (vllm-project/vllm#47549).
+        QTest::newRow("v100 fp8 kv")
+            << "vllm"
+            << "v100-32gb"
+            << "none"
+            << "auto"
+            << "fp8" << none
+            << "vLLM refuses --kv-cache-dtype fp8_e4m3 on the NVIDIA V100 SXM2 32GB: "
+               "no attention backend takes an FP8 KV cache below compute capability "
+               "7.5, the NVIDIA V100 SXM2 32GB has 7.0";
+        QTest::newRow("t4 fp8 kv") << "vllm"
+                                   << "t4"
+                                   << "none"
+                                   << "auto"
+                                   << "fp8" << none << none;
+        QTest::newRow("t4 fp8 kv 0.24") << "vllm"
+                                        << "t4"
+                                        << "none"
+                                        << "auto"
+                                        << "fp8"
+                                        << "0.24"
+                                        << "below compute capability 8.0, the NVIDIA T4 16GB has 7.5";
+        QTest::newRow("sglang v100 fp8")
+            << "sglang"
+            << "v100-32gb"
+            << "fp8"
+            << "auto"
+            << "auto" << none << "SGLang refuses --quantization fp8 on the NVIDIA V100 SXM2 32GB";
+        QTest::newRow("mi300x fp8") << "vllm"
+                                    << "mi300x"
+                                    << "fp8"
+                                    << "auto"
+                                    << "auto" << none << none;
+    }
+
+    void gpuChecksFollowTheEnginesOwnRules()
+    {
+        QFETCH(QString, engine);
+        QFETCH(QString, gpu);
+        QFETCH(QString, quantization);
+        QFETCH(QString, dtype);
+        QFETCH(QString, kvCacheDtype);
+        QFETCH(QString, version);
+        QFETCH(QString, refusal);
+        Scenario s = scenario(QStringLiteral("llama-3.2-3b"), gpu, version); // fits a 16 GB T4 in 16 bits
+        s.engine = parseEngine(engine);
+        s.quantization = defaultSpecFor(parseQuantMethod(quantization));
+        s.dtype = parseWeightDtype(dtype);
+        s.kvCacheDtype = parseKvCacheDtype(kvCacheDtype);
+        s.batchSize = 1;
+        s.seqLen = 2048;
+        s.maxModelLen = 4096;
+        const MemoryPlan plan = planMemory(s);
+        const QJsonObject json = planToJson(plan);
+        if (refusal.isEmpty()) {
+            QVERIFY2(plan.engineRefusal.isEmpty(), qPrintable(plan.engineRefusal));
+            QVERIFY(plan.engineStarts);
+            QVERIFY(json.value(QStringLiteral("engine_refusal")).isNull());
+        } else {
+            QVERIFY2(plan.engineRefusal.contains(refusal), qPrintable(plan.engineRefusal));
+            QVERIFY(!plan.engineStarts);
+            QVERIFY(!plan.works());
+            QVERIFY(plan.notes.contains(plan.engineRefusal));
+            QCOMPARE(json.value(QStringLiteral("engine_refusal")).toString(), plan.engineRefusal);
+            QCOMPARE(json.value(QStringLiteral("engine_starts")).toBool(), false);
+        }
+    }
+
+    void vllmRunsABfloat16CheckpointInFloat16WithoutBfloat16()
+    {
+        // vLLM's --dtype auto takes the first dtype the GPU supports (_resolve_auto_dtype in
+        // vllm/config/model.py): float16 on a V100, bfloat16 (the checkpoint's) on an A100.
+        Scenario s = scenario(QStringLiteral("llama-3.1-8b"), QStringLiteral("v100-32gb"));
+        MemoryPlan plan = planMemory(s);
+        QCOMPARE(plan.dtype, WeightDtype::Float16);
+        QVERIFY(plan.notes.join(QLatin1Char('\n'))
+                    .contains(QStringLiteral("runs the bfloat16 checkpoint in float16")));
+        s.gpu = resolveGpu(QStringLiteral("a100-80gb"));
+        QCOMPARE(planMemory(s).dtype, WeightDtype::BFloat16);
+        s.gpu = resolveGpu(QStringLiteral("v100-32gb"));
+        s.engine = Engine::Sglang; // SGLang's fallback is not modelled: the note says what to pass
+        plan = planMemory(s);
+        QCOMPARE(plan.dtype, WeightDtype::BFloat16);
+        QVERIFY(plan.notes.join(QLatin1Char('\n'))
+                    .contains(QStringLiteral("has no bfloat16; pass --dtype float16")));
     }
 
     void sglangRefusesWhatItsPoolIsNotModelledFor()

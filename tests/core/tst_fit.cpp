@@ -171,6 +171,30 @@ private Q_SLOTS:
         test::verifyFitRows(q, result);
     }
 
+    void neverProposesWhatTheEngineRefusesOnTheGpu()
+    {
+        // A V100 (compute capability 7.0): vLLM's Fp8Config needs 8.0 and no attention backend
+        // takes an FP8 KV cache below 7.5 (core/engine/gpusupport.cpp has the sources); the
+        // 16-bit checkpoint runs in float16. A T4 (7.5) takes an FP8 KV cache, not FP8 weights.
+        for (const QString &gpu : {QStringLiteral("v100-32gb"), QStringLiteral("t4")}) {
+            const FitQuery q = query(QStringLiteral("llama-3.1-8b"), 4, 0, {gpu});
+            const FitResult result = findFits(q);
+            QVERIFY2(!result.fits.isEmpty(), qPrintable(result.reason));
+            bool fp8Kv = false;
+            for (const FitRow &row : result.fits) {
+                QVERIFY2(row.plan.quantization.method != QuantMethod::Fp8, qPrintable(row.command));
+                QVERIFY2(row.plan.engineRefusal.isEmpty(), qPrintable(row.plan.engineRefusal));
+                fp8Kv = fp8Kv || isFp8(row.plan.kvCacheDtype);
+                if (gpu == QLatin1String("v100-32gb")) {
+                    QVERIFY2(!isFp8(row.plan.kvCacheDtype), qPrintable(row.command));
+                    QCOMPARE(row.plan.dtype, WeightDtype::Float16);
+                }
+            }
+            QCOMPARE(fp8Kv, gpu == QLatin1String("t4"));
+            test::verifyFitRows(q, result);
+        }
+    }
+
     void nothingFitsGivesAnEmptyListAndAReason()
     {
         FitQuery q = query(QStringLiteral("deepseek-v3"), 4, 8192, {QStringLiteral("rtx-4090")});

@@ -134,6 +134,24 @@ private Q_SLOTS:
         }
     }
 
+    void neverProposesWhatTheEngineRefusesOnTheGpu()
+    {
+        // Llama-3.1-8B, 8 x 32,768 tokens on a V100 (compute capability 7.0): 32 GiB of cache does
+        // not fit. vLLM refuses FP8 weights (Fp8Config: 8.0), AWQ (7.5) and an FP8 KV cache (7.5)
+        // there (core/engine/gpusupport.cpp): no proposal may need them. GPTQ (6.0) may.
+        const Scenario s = scenario(QStringLiteral("llama-3.1-8b"), QStringLiteral("v100-32gb"), 8, 32768);
+        const QList<Fix> fixes = fixesFor(s);
+        QVERIFY(!ofKind(fixes, FixKind::Quantization).isEmpty());
+        for (const Fix &fix : fixes) {
+            const QString where = fixKindName(fix.kind);
+            QVERIFY2(fix.plan.engineRefusal.isEmpty(),
+                     qPrintable(where + QLatin1Char(' ') + fix.plan.engineRefusal));
+            QVERIFY2(fix.plan.quantization.method != QuantMethod::Fp8, qPrintable(where));
+            QVERIFY2(fix.plan.quantization.method != QuantMethod::Awq, qPrintable(where));
+            QVERIFY2(!isFp8(fix.plan.kvCacheDtype) || fix.scenario.gpu.id != s.gpu.id, qPrintable(where));
+        }
+    }
+
     void batchTooLargeOffersTheLargestThatFits()
     {
         // Llama-3.1-8B, 128 KiB per token: 512 x 8,192 tokens would be 512 GiB.

@@ -1,0 +1,120 @@
+// SPDX-License-Identifier: MIT
+#include "core/engine/gpusupport.h"
+
+#include "core/common/scenariofield.h"
+
+#include <QCoreApplication>
+
+namespace kvscope {
+
+namespace {
+
+/// One weight format's minimum compute capability per engine: what the loader
+/// compares the GPU with before it loads anything (vLLM: "The quantization
+/// method … is not supported for the current GPU. Minimum capability: …", in
+/// ModelConfig's quantization check, vllm/config). 0: no check kvscope knows of.
+struct MethodCapability
+{
+    QuantMethod method;
+    int vllm;
+    int sglang;
+};
+
+// vLLM: each config's get_min_capability in vllm/model_executor/layers/quantization/:
+//   fp8.py Fp8Config 80 (weight-only through Marlin below 8.9, W8A8 from 8.9);
+//   awq.py AWQConfig 75 ("The AWQ kernel only supports Turing or newer GPUs";
+//     awq_marlin takes over from 8.0); gptq.py GPTQConfig 60;
+//   compressed_tensors/schemes/compressed_tensors_w8a8_int8.py 75 ("turing and up");
+//   bitsandbytes.py BitsAndBytesConfig 70; mxfp4.py Mxfp4Config 80.
+// SGLang: python/sglang/srt/layers/quantization/fp8.py Fp8Config 80, awq.py
+// AWQConfig 75; its other formats' checks are not modelled (0).
+// compressed-tensors checks depend on the scheme: not modelled.
+constexpr MethodCapability methodCapabilities[] = {
+    {QuantMethod::None, 0, 0},      {QuantMethod::Fp8, 80, 80},
+    {QuantMethod::Int8, 75, 0},     {QuantMethod::Awq, 75, 75},
+    {QuantMethod::Gptq, 60, 0},     {QuantMethod::BitsAndBytesNf4, 70, 0},
+    {QuantMethod::Mxfp4, 80, 0},    {QuantMethod::CompressedTensors, 0, 0},
+};
+
+QString capabilityText(int capability)
+{
+    return QStringLiteral("%1.%2").arg(capability / 10).arg(capability % 10);
+}
+
+QString engineTitle(Engine engine)
+{
+    return engine == Engine::Sglang ? QStringLiteral("SGLang") : QStringLiteral("vLLM");
+}
+
+/// The least capability at which one of vLLM's attention backends takes an FP8
+/// KV cache: FlashInfer from 7.5 (8.0 from vLLM 0.24), Triton only with native
+/// FP8 (8.9); below that vLLM stops with "FP8 KV cache is not supported by the
+/// Triton attention backend … requires SM89+" (vllm-project/vllm#47549, #47949).
+int vllmFp8KvMinimum(const std::optional<EngineVersion> &version)
+{
+    constexpr EngineVersion flashInferRaisedItsFloor{0, 24, 0};
+    return version && *version >= flashInferRaisedItsFloor ? 80 : 75;
+}
+
+} // namespace
+
+std::optional<int> capabilityNumber(const QString &computeCapability)
+{
+    const QStringList parts = computeCapability.trimmed().split(QLatin1Char('.'));
+    if (parts.size() != 2)
+        return std::nullopt;
+    bool majorOk = false;
+    bool minorOk = false;
+    const int major = parts[0].toInt(&majorOk);
+    const int minor = parts[1].toInt(&minorOk);
+    if (!majorOk || !minorOk || major < 1 || major > 99 || minor < 0 || minor > 9)
+        return std::nullopt;
+    return major * 10 + minor;
+}
+
+int minimumCapability(Engine engine, QuantMethod method)
+{
+    for (const MethodCapability &row : methodCapabilities)
+        if (row.method == method)
+            return engine == Engine::Sglang ? row.sglang : row.vllm;
+    return 0;
+}
+
+bool hasBfloat16(const GpuSpec &gpu)
+{
+    const std::optional<int> capability = capabilityNumber(gpu.computeCapability);
+    return !capability || *capability >= 80;
+}
+
+QString gpuRefusal(const GpuSpec &gpu, const GpuCheck &check)
+{
+    const std::optional<int> capability = capabilityNumber(gpu.computeCapability);
+    if (!capability)
+        return {};
+    const QString engine = engineTitle(check.engine);
+    const QString has = capabilityText(*capability);
+    const int methodMinimum = minimumCapability(check.engine, check.method);
+    if (*capability < methodMinimum)
+        return QCoreApplication::translate("kvscope::GpuSupport",
+                                           "%1 refuses %2 %3 on the %4: its loader needs compute capability "
+                                           "%5 or later, the %4 has %6")
+            .arg(engine, optionFlag(ScenarioField::Quantization, check.engine), quantMethodName(check.method), gpu.name,
+                 capabilityText(methodMinimum), has);
+    // vLLM: CudaPlatformBase.check_if_supports_dtype (vllm/platforms/cuda.py):
+    // "Bfloat16 is only supported on GPUs with compute capability of at least 8.0".
+    if (check.engine == Engine::Vllm && check.requestedDtype == WeightDtype::BFloat16 && *capability < 80)
+        return QCoreApplication::translate("kvscope::GpuSupport",
+                                           "vLLM refuses %1 bfloat16 on the %2: bfloat16 needs compute "
+                                           "capability 8.0 or later, the %2 has %3 (%1 float16 runs)")
+            .arg(optionFlag(ScenarioField::Dtype), gpu.name, has);
+    const int kvMinimum = vllmFp8KvMinimum(check.vllmVersion);
+    if (check.engine == Engine::Vllm && !check.mla && isFp8(check.kvCacheDtype) && *capability < kvMinimum)
+        return QCoreApplication::translate("kvscope::GpuSupport",
+                                           "vLLM refuses %1 %2 on the %3: no attention backend takes an FP8 KV "
+                                           "cache below compute capability %4, the %3 has %5")
+            .arg(optionFlag(ScenarioField::KvCacheDtype), dtypeName(check.kvCacheDtype), gpu.name,
+                 capabilityText(kvMinimum), has);
+    return {};
+}
+
+} // namespace kvscope
