@@ -30,10 +30,10 @@ struct MethodCapability
 // AWQConfig 75; its other formats' checks are not modelled (0).
 // compressed-tensors checks depend on the scheme: not modelled.
 constexpr MethodCapability methodCapabilities[] = {
-    {QuantMethod::None, 0, 0},      {QuantMethod::Fp8, 80, 80},
-    {QuantMethod::Int8, 75, 0},     {QuantMethod::Awq, 75, 75},
-    {QuantMethod::Gptq, 60, 0},     {QuantMethod::BitsAndBytesNf4, 70, 0},
-    {QuantMethod::Mxfp4, 80, 0},    {QuantMethod::CompressedTensors, 0, 0},
+    {QuantMethod::None, 0, 0},   {QuantMethod::Fp8, 80, 80},
+    {QuantMethod::Int8, 75, 0},  {QuantMethod::Awq, 75, 75},
+    {QuantMethod::Gptq, 60, 0},  {QuantMethod::BitsAndBytesNf4, 70, 0},
+    {QuantMethod::Mxfp4, 80, 0}, {QuantMethod::CompressedTensors, 0, 0},
 };
 
 QString capabilityText(int capability)
@@ -98,8 +98,8 @@ QString gpuRefusal(const GpuSpec &gpu, const GpuCheck &check)
         return QCoreApplication::translate("kvscope::GpuSupport",
                                            "%1 refuses %2 %3 on the %4: its loader needs compute capability "
                                            "%5 or later, the %4 has %6")
-            .arg(engine, optionFlag(ScenarioField::Quantization, check.engine), quantMethodName(check.method), gpu.name,
-                 capabilityText(methodMinimum), has);
+            .arg(engine, optionFlag(ScenarioField::Quantization, check.engine), quantMethodName(check.method),
+                 gpu.name, capabilityText(methodMinimum), has);
     // vLLM: CudaPlatformBase.check_if_supports_dtype (vllm/platforms/cuda.py):
     // "Bfloat16 is only supported on GPUs with compute capability of at least 8.0".
     if (check.engine == Engine::Vllm && check.requestedDtype == WeightDtype::BFloat16 && *capability < 80)
@@ -109,9 +109,10 @@ QString gpuRefusal(const GpuSpec &gpu, const GpuCheck &check)
             .arg(optionFlag(ScenarioField::Dtype), gpu.name, has);
     const int kvMinimum = vllmFp8KvMinimum(check.vllmVersion);
     if (check.engine == Engine::Vllm && !check.mla && isFp8(check.kvCacheDtype) && *capability < kvMinimum)
-        return QCoreApplication::translate("kvscope::GpuSupport",
-                                           "vLLM refuses %1 %2 on the %3: no attention backend takes an FP8 KV "
-                                           "cache below compute capability %4, the %3 has %5")
+        return QCoreApplication::translate(
+                   "kvscope::GpuSupport",
+                   "vLLM refuses %1 %2 on the %3: no attention backend takes an FP8 KV "
+                   "cache below compute capability %4, the %3 has %5")
             .arg(optionFlag(ScenarioField::KvCacheDtype), dtypeName(check.kvCacheDtype), gpu.name,
                  capabilityText(kvMinimum), has);
     return {};

@@ -9,6 +9,7 @@
 #include "core/model/hfconfig.h"
 #include "core/model/modelimport.h"
 
+#include <QCoreApplication>
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
@@ -57,6 +58,12 @@ template <> struct PresetKind<ModelArch>
         model.name = o.value(QLatin1String("name")).toString(id);
         model.family = o.value(QLatin1String("family")).toString();
         model.hfRepoIds = stringList(o.value(QLatin1String("hf_repo_ids")));
+        for (const QJsonValue v : o.value(QLatin1String("repo_contexts")).toArray()) {
+            const QJsonObject r = v.toObject();
+            model.repoContexts.append({r.value(QLatin1String("repo")).toString(),
+                                       r.value(QLatin1String("max_position_embeddings")).toInteger(),
+                                       r.value(QLatin1String("source")).toString()});
+        }
         model.source = o.value(QLatin1String("source")).toString();
         model.statedParamsText = o.value(QLatin1String("stated_params")).toString();
         return model;
@@ -159,12 +166,41 @@ template <class Entry> const Entry *PresetLibrary<Entry>::find(const QString &te
 template class PresetLibrary<ModelArch>;
 template class PresetLibrary<GpuSpec>;
 
+namespace {
+
+/// A preset found by one of its repositories serves that repository, with that
+/// repository's own context length where it differs from the preset's config.
+ModelArch asNamed(ModelArch model, const QString &wanted)
+{
+    for (qsizetype i = 0; i < model.hfRepoIds.size(); ++i) {
+        if (!matches(model.hfRepoIds.at(i), wanted))
+            continue;
+        model.hfRepoIds.move(i, 0);
+        for (const RepoContext &context : std::as_const(model.repoContexts)) {
+            if (context.repo != model.hfRepoIds.first() ||
+                context.maxPositionEmbeddings == model.maxPositionEmbeddings)
+                continue;
+            model.notes << QCoreApplication::translate(
+                               "kvscope::Library",
+                               "%1's config.json has max_position_embeddings %2 (the preset's %3): planned "
+                               "with %2")
+                               .arg(context.repo, formatCount(context.maxPositionEmbeddings),
+                                    formatCount(model.maxPositionEmbeddings));
+            model.maxPositionEmbeddings = context.maxPositionEmbeddings;
+        }
+        break;
+    }
+    return model;
+}
+
+} // namespace
+
 ModelArch resolveModel(const QString &text)
 {
     if (text.trimmed().isEmpty())
         throw Error(QStringLiteral("%1: no model given").arg(optionFlag(ScenarioField::Model)));
     if (const ModelArch *preset = ModelLibrary::builtin().find(text))
-        return *preset;
+        return asNamed(*preset, text.trimmed());
     // A NUL makes no path (QFileInfo would warn on stderr): the id is unknown. A broken link
     // goes to importModel, which says what it is.
     if (!text.contains(QChar(0)) && (QFileInfo::exists(text) || isBrokenSymlink(fileKind(text))))

@@ -139,18 +139,29 @@ struct VisionSpec
     friend bool operator==(const VisionSpec &, const VisionSpec &) = default;
 };
 
+/// A repository of a preset whose config.json differs from the preset's in its
+/// context length (Qwen2.5-72B-Instruct: 32,768 where the base model has 131,072).
+struct RepoContext
+{
+    QString repo;
+    std::int64_t maxPositionEmbeddings = 0;
+    QString source;
+    friend bool operator==(const RepoContext &, const RepoContext &) = default;
+};
+
 /// Everything kvscope needs to know about a decoder-only model, read from a
 /// preset or a HuggingFace config.json. Plain value; no behaviour.
 struct ModelArch
 {
     // Identity
-    QString id;            ///< preset id, lower case ("llama-3.1-8b")
-    QString name;          ///< display name ("Llama-3.1-8B")
-    QString family;        ///< picker group ("Llama 3")
-    QStringList hfRepoIds; ///< HuggingFace repos that resolve to this preset
-    QString source;        ///< where the config came from
-    QString modelType;     ///< config.json model_type
-    QString architecture;  ///< config.json architectures[0]
+    QString id;                      ///< preset id, lower case ("llama-3.1-8b")
+    QString name;                    ///< display name ("Llama-3.1-8B")
+    QString family;                  ///< picker group ("Llama 3")
+    QStringList hfRepoIds;           ///< HuggingFace repos that resolve to this preset; the first is served
+    QList<RepoContext> repoContexts; ///< those of hfRepoIds whose own context length differs
+    QString source;                  ///< where the config came from
+    QString modelType;               ///< config.json model_type
+    QString architecture;            ///< config.json architectures[0]
 
     // Shape
     int numLayers = 0;

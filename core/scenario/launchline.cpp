@@ -6,6 +6,8 @@
 #include "core/common/scenariofield.h"
 #include "core/scenario/scenario.h"
 
+#include <optional>
+
 #include <QCoreApplication>
 #include <QFileInfo>
 #include <QRegularExpression>
@@ -38,6 +40,35 @@ QString modelArgument(const ModelArch &model, Engine engine, QStringList &caveat
     caveats
         << LaunchCaveats::tr("%1 has no HuggingFace repo id or folder; replace it with one").arg(model.name);
     return model.name;
+}
+
+/// The weight format the served checkpoint must already be stored in: the engines load AWQ,
+/// GPTQ, INT8 and MXFP4 weights as stored and quantize only to FP8 and bitsandbytes while
+/// loading. nullopt when the model's own checkpoint serves.
+std::optional<QuantMethod> storedFormatNeeded(const Scenario &s)
+{
+    if (!s.quantization)
+        return std::nullopt;
+    const QuantMethod chosen = s.quantization->method;
+    if (chosen == s.model.checkpointQuantization.method || quantizesWhileLoading(chosen))
+        return std::nullopt;
+    return chosen;
+}
+
+/// The model argument: the model itself, or, where the format needs a checkpoint stored that
+/// way, a placeholder for one (never a 16-bit repository with a flag it cannot load).
+QString servedModel(const Scenario &s, Engine engine, QStringList &caveats)
+{
+    QString model = modelArgument(s.model, engine, caveats);
+    const std::optional<QuantMethod> stored = storedFormatNeeded(s);
+    if (!stored)
+        return model;
+    const QString method = quantMethodName(*stored);
+    caveats << LaunchCaveats::tr(
+                   "%1 is not stored as %2 and the engine does not quantize to %2 while "
+                   "loading: replace the placeholder with a checkpoint of the model stored as %2")
+                   .arg(model, method);
+    return LaunchCaveats::tr("<%1 checkpoint of %2>").arg(method, model);
 }
 
 /// --quantization as vLLM (and SGLang) spell it; a method missing here has no such value.
@@ -74,11 +105,6 @@ void addQuantization(const Scenario &s, QStringList &arguments, QStringList &cav
         return;
     }
     arguments << optionFlag(ScenarioField::Quantization) << name;
-    if (checkpoint.method != chosen.method && !quantizesWhileLoading(chosen.method))
-        caveats << LaunchCaveats::tr(
-                       "vLLM loads %1 weights from a checkpoint stored that way: serve a %1 checkpoint of "
-                       "the model")
-                       .arg(name);
     // What the flag reads back as: the checkpoint's own spec, or the method's defaults.
     if (parseQuantizationChoice(quantMethodName(chosen.method), checkpoint) != chosen)
         caveats << LaunchCaveats::tr(
@@ -158,8 +184,7 @@ LaunchLine vllmLaunchLine(const Scenario &s)
     const Scenario vllmDefaults; // a Scenario's defaults are vLLM's
     LaunchLine line;
     QStringList &args = line.arguments;
-    args << QStringLiteral("vllm") << QStringLiteral("serve")
-         << modelArgument(s.model, Engine::Vllm, line.caveats);
+    args << QStringLiteral("vllm") << QStringLiteral("serve") << servedModel(s, Engine::Vllm, line.caveats);
     if (s.tensorParallelSize != vllmDefaults.tensorParallelSize)
         args << optionFlag(ScenarioField::TensorParallelSize) << QString::number(s.tensorParallelSize);
     if (s.dtype != WeightDtype::Auto)
@@ -189,8 +214,7 @@ LaunchLine sglangLaunchLine(const Scenario &s)
     LaunchLine line;
     QStringList &args = line.arguments;
     args << QStringLiteral("python") << QStringLiteral("-m") << QStringLiteral("sglang.launch_server")
-         << optionFlag(ScenarioField::Model, Engine::Sglang)
-         << modelArgument(s.model, Engine::Sglang, line.caveats);
+         << optionFlag(ScenarioField::Model, Engine::Sglang) << servedModel(s, Engine::Sglang, line.caveats);
     if (s.tensorParallelSize > 1)
         args << optionFlag(ScenarioField::TensorParallelSize, Engine::Sglang)
              << QString::number(s.tensorParallelSize);

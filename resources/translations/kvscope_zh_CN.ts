@@ -1583,10 +1583,6 @@
         <translation>vLLM 没有 %2 %1：这类权重只能从以该格式存储的检查点加载（compressed-tensors）</translation>
     </message>
     <message>
-        <source>vLLM loads %1 weights from a checkpoint stored that way: serve a %1 checkpoint of the model</source>
-        <translation>vLLM 从以该格式存储的检查点加载 %1 权重：请使用该模型的 %1 检查点</translation>
-    </message>
-    <message>
         <source>the group size and scale layout come from the checkpoint&apos;s quantization_config, not from a flag</source>
         <translation>分组大小和 scale 布局来自检查点的 quantization_config，而不是命令行参数</translation>
     </message>
@@ -1605,6 +1601,21 @@
     <message>
         <source>SGLang&apos;s %2 has no %1: its cache takes the model&apos;s dtype (auto) or an FP8 format</source>
         <translation>SGLang 的 %2 没有 %1：其缓存使用模型的 dtype（auto）或一种 FP8 格式</translation>
+    </message>
+    <message>
+        <source>%1 is not stored as %2 and the engine does not quantize to %2 while loading: replace the placeholder with a checkpoint of the model stored as %2</source>
+        <translation>%1 不是以 %2 存储的，引擎加载时也不会量化为 %2：请把占位符换成该模型以 %2 存储的 checkpoint</translation>
+    </message>
+    <message>
+        <source>&lt;%1 checkpoint of %2&gt;</source>
+        <translation>&lt;%2 的 %1 checkpoint&gt;</translation>
+    </message>
+</context>
+<context>
+    <name>kvscope::Library</name>
+    <message>
+        <source>%1&apos;s config.json has max_position_embeddings %2 (the preset&apos;s %3): planned with %2</source>
+        <translation>%1 的 config.json 中 max_position_embeddings 为 %2（预设为 %3）：按 %2 规划</translation>
     </message>
 </context>
 <context>

@@ -40,7 +40,9 @@ Scenario readBack(const LaunchLine &line, const Scenario &original)
     const QStringList &args = line.arguments;
     if (args.size() < 3 || args.at(0) != QLatin1String("vllm") || args.at(1) != QLatin1String("serve"))
         qFatal("not a vllm serve line: %s", qPrintable(line.command()));
-    QStringList calc{QStringLiteral("kvscope"), QStringLiteral("--model"), args.at(2)};
+    // A placeholder for a checkpoint stored in the format stands for the same model.
+    const QString model = args.at(2).startsWith(QLatin1Char('<')) ? original.model.id : args.at(2);
+    QStringList calc{QStringLiteral("kvscope"), QStringLiteral("--model"), model};
     calc << args.mid(3);
     calc << QStringLiteral("--gpu") << original.gpu.id << QStringLiteral("--batch-size")
          << QString::number(original.batchSize) << QStringLiteral("--seq-len")
@@ -198,10 +200,13 @@ private Q_SLOTS:
         s.quantization = defaultSpecFor(QuantMethod::Int8);
         const LaunchLine line = launchLine(s);
         QCOMPARE(line.command(),
-                 QStringLiteral("python -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B"));
-        QCOMPARE(line.caveats.size(), 2);
-        QVERIFY(line.caveats.at(0).contains(QLatin1String("--quantization int8")));
-        QVERIFY(line.caveats.at(1).contains(QLatin1String("--kv-cache-dtype has no float32")));
+                 QStringLiteral("python -m sglang.launch_server --model-path '<int8 checkpoint "
+                                "of meta-llama/Llama-3.1-8B>'"));
+        QCOMPARE(line.caveats.size(), 3);
+        QVERIFY(line.caveats.at(0).contains(
+            QLatin1String("replace the placeholder with a checkpoint of the model stored as int8")));
+        QVERIFY(line.caveats.at(1).contains(QLatin1String("--quantization int8")));
+        QVERIFY(line.caveats.at(2).contains(QLatin1String("--kv-cache-dtype has no float32")));
     }
 
     void vllmSpellings()
@@ -216,10 +221,19 @@ private Q_SLOTS:
     void caveatsForWhatNoFlagSays()
     {
         Scenario s = workload(QStringLiteral("llama-3.1-8b"));
-        // AWQ from an unquantized checkpoint: the flag alone does not quantize.
+        // AWQ from an unquantized checkpoint: the flag alone does not quantize, so the line names
+        // no 16-bit repository with it, but a placeholder for an AWQ checkpoint of the model.
         s.quantization = defaultSpecFor(QuantMethod::Awq);
+        QCOMPARE(
+            launchLine(s).command(),
+            QStringLiteral("vllm serve '<awq checkpoint of meta-llama/Llama-3.1-8B>' --quantization awq"));
         QCOMPARE(launchLine(s).caveats.size(), 1);
-        QVERIFY(launchLine(s).caveats.first().contains(QLatin1String("awq checkpoint")));
+        QVERIFY(launchLine(s).caveats.first().contains(
+            QLatin1String("replace the placeholder with a checkpoint of the model stored as awq")));
+        s.engine = Engine::Sglang;
+        QVERIFY(launchLine(s).command().startsWith(QLatin1String(
+            "python -m sglang.launch_server --model-path '<awq checkpoint of meta-llama/Llama-3.1-8B>'")));
+        s.engine = Engine::Vllm;
         // fp8 quantizes while loading: nothing to add.
         s.quantization = defaultSpecFor(QuantMethod::Fp8);
         QVERIFY(launchLine(s).caveats.isEmpty());
@@ -232,8 +246,8 @@ private Q_SLOTS:
         s.quantization = defaultSpecFor(QuantMethod::Int8);
         s.kvCacheDtype = KvCacheDtype::Float32;
         const LaunchLine line = launchLine(s);
-        QCOMPARE(line.command(), QStringLiteral("vllm serve meta-llama/Llama-3.1-8B"));
-        QCOMPARE(line.caveats.size(), 2);
+        QCOMPARE(line.command(), QStringLiteral("vllm serve '<int8 checkpoint of meta-llama/Llama-3.1-8B>'"));
+        QCOMPARE(line.caveats.size(), 3);
     }
 
     void modelFolderWithAwkwardName()

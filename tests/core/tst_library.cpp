@@ -7,6 +7,8 @@
 #include "core/gpu/customgpu.h"
 #include "core/library/library.h"
 #include "core/output/presetlist.h"
+#include "core/scenario/launchline.h"
+#include "core/scenario/scenario.h"
 #include "tests/tensorfiles.h"
 #include "tests/testsupport.h"
 
@@ -136,6 +138,30 @@ private Q_SLOTS:
             QVERIFY2(g && g->id == QLatin1String("h100-sxm"), name);
         }
         QVERIFY(!gpus.find(QStringLiteral("h100-sxm6")));
+    }
+
+    void aRepoIdServesThatRepoWithItsOwnContext()
+    {
+        // Qwen2.5-72B-Instruct's config.json is set for 32,768 tokens where the base model's has
+        // 131,072 (Qwen2.5 model cards, "Processing Long Texts"; the source is in the preset).
+        const ModelArch instruct = resolveModel(QStringLiteral("qwen/qwen2.5-72b-instruct"));
+        QCOMPARE(instruct.maxPositionEmbeddings, 32768);
+        QCOMPARE(instruct.hfRepoIds.first(), QStringLiteral("Qwen/Qwen2.5-72B-Instruct"));
+        QVERIFY(
+            instruct.notes.join(QLatin1Char(' ')).contains(QLatin1String("max_position_embeddings 32,768")));
+        Scenario s;
+        s.model = instruct;
+        QVERIFY(launchLine(s).command().startsWith(QLatin1String("vllm serve Qwen/Qwen2.5-72B-Instruct")));
+        // The preset id and the base repository keep the base model's.
+        for (const char *name : {"qwen2.5-72b", "Qwen/Qwen2.5-72B"}) {
+            const ModelArch base = resolveModel(QLatin1String(name));
+            QCOMPARE(base.maxPositionEmbeddings, 131072);
+            QCOMPARE(base.hfRepoIds.first(), QStringLiteral("Qwen/Qwen2.5-72B"));
+        }
+        // A repo of a preset without its own context: only the served repository changes.
+        const ModelArch llama = resolveModel(QStringLiteral("meta-llama/Llama-3.1-8B-Instruct"));
+        QCOMPARE(llama.hfRepoIds.first(), QStringLiteral("meta-llama/Llama-3.1-8B-Instruct"));
+        QCOMPARE(llama.maxPositionEmbeddings, 131072);
     }
 
     void malformedPresetsNameTheFile()
