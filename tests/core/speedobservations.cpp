@@ -74,6 +74,18 @@ bool servingStep(const QJsonObject &row)
            row.value(QLatin1String("output_len")).toInteger(0) > 1;
 }
 
+/// A row's time to first token or isolated prefill pass: an observation of its
+/// own, with its own id suffix, milliseconds field and explanation field.
+Observation prefillObservation(Observation o, const QJsonObject &row, Measured measured)
+{
+    const bool firstToken = measured == Measured::FirstToken;
+    o.id += firstToken ? QStringLiteral(" (first token)") : QStringLiteral(" (prefill pass)");
+    o.explainedMiss = text(row, firstToken ? "explained_first_token_miss" : "explained_prefill_miss");
+    o.measured = measured;
+    o.seconds = row.value(QLatin1String(firstToken ? "ttft_ms" : "prefill_ms")).toDouble() / 1000;
+    return o;
+}
+
 Split splitOf(const QJsonObject &row, const QStringList &heldOutSources)
 {
     if (row.contains(QLatin1String("outside_model")))
@@ -181,22 +193,10 @@ QList<Observation> readObservations(const QString &path)
             o.seconds = double(output) / row.value(QLatin1String("per_user_tokens_per_second")).toDouble();
             observations << o;
         }
-        if (row.value(QLatin1String("ttft_ms")).isDouble() && sequences == 1 && prompt > 0) {
-            Observation o = base;
-            o.id += QStringLiteral(" (first token)");
-            o.explainedMiss = text(row, "explained_first_token_miss");
-            o.measured = Measured::FirstToken;
-            o.seconds = row.value(QLatin1String("ttft_ms")).toDouble() / 1000;
-            observations << o;
-        }
-        if (row.value(QLatin1String("prefill_ms")).isDouble() && prompt > 0) {
-            Observation o = base;
-            o.id += QStringLiteral(" (prefill pass)");
-            o.explainedMiss = text(row, "explained_prefill_miss");
-            o.measured = Measured::PrefillPass;
-            o.seconds = row.value(QLatin1String("prefill_ms")).toDouble() / 1000;
-            observations << o;
-        }
+        if (row.value(QLatin1String("ttft_ms")).isDouble() && sequences == 1 && prompt > 0)
+            observations << prefillObservation(base, row, Measured::FirstToken);
+        if (row.value(QLatin1String("prefill_ms")).isDouble() && prompt > 0)
+            observations << prefillObservation(base, row, Measured::PrefillPass);
         for (Observation &o : observations) {
             if (sequences <= 0 && o.split != Split::Outside) {
                 o.split = Split::Outside;

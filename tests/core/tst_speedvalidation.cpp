@@ -11,11 +11,11 @@
 #include "core/precision/dtypes.h"
 #include "tests/core/generateddoc.h"
 #include "tests/core/speedobservations.h"
+#include "tests/filewriters.h"
 
 #include <algorithm>
 #include <cmath>
 
-#include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -418,8 +418,6 @@ private Q_SLOTS:
         QTemporaryDir dir;
         QVERIFY(dir.isValid());
         const QString path = dir.filePath(QStringLiteral("one-row.json"));
-        QFile file(path);
-        QVERIFY(file.open(QIODevice::WriteOnly));
         const QJsonObject benchOneBatch{
             {QStringLiteral("id"), QStringLiteral("bench_one_batch")},
             {QStringLiteral("source"), QStringLiteral("https://github.com/sgl-project/sglang/pull/14764")},
@@ -435,9 +433,9 @@ private Q_SLOTS:
             {QStringLiteral("output_len"), 512},
             {QStringLiteral("prefill_ms"), 288.94},
         };
-        file.write(
-            QJsonDocument(QJsonObject{{QStringLiteral("measurements"), QJsonArray{benchOneBatch}}}).toJson());
-        file.close();
+        QVERIFY(test::writeFile(
+            path, QJsonDocument(QJsonObject{{QStringLiteral("measurements"), QJsonArray{benchOneBatch}}})
+                      .toJson()));
         const QList<Observation> rows = readObservations(path);
         QCOMPARE(rows.size(), 1);
         const Observation &row = rows.first();
