@@ -74,6 +74,18 @@ bool servingStep(const QJsonObject &row)
            row.value(QLatin1String("output_len")).toInteger(0) > 1;
 }
 
+/// A row's time to first token or isolated prefill pass: an observation of its
+/// own, with its own id suffix, milliseconds field and explanation field.
+Observation prefillObservation(Observation o, const QJsonObject &row, Measured measured)
+{
+    const bool firstToken = measured == Measured::FirstToken;
+    o.id += firstToken ? QStringLiteral(" (first token)") : QStringLiteral(" (prefill pass)");
+    o.explainedMiss = text(row, firstToken ? "explained_first_token_miss" : "explained_prefill_miss");
+    o.measured = measured;
+    o.seconds = row.value(QLatin1String(firstToken ? "ttft_ms" : "prefill_ms")).toDouble() / 1000;
+    return o;
+}
+
 Split splitOf(const QJsonObject &row, const QStringList &heldOutSources)
 {
     if (row.contains(QLatin1String("outside_model")))
@@ -103,6 +115,15 @@ Scenario scenarioOf(const QJsonObject &row, std::int64_t sequences, std::int64_t
     return s;
 }
 
+/// A benchmark that times the forward passes in-process (sglang.bench_one_batch)
+/// sends no request through the engine's API: the passes without their
+/// per-request cost. The roofline has none to take out.
+double passesWithoutRequests(const ForwardCost &passes, double ForwardCost::*seconds)
+{
+    return seconds == &ForwardCost::seconds ? passes.seconds - passes.breakdown[StepTerm::RequestOverhead]
+                                            : passes.*seconds;
+}
+
 /// The observation's seconds from the priced passes: the model's, or the bare
 /// roofline's (every efficiency 1, no overhead).
 double observedPasses(const Observation &o, const SpeedConstants &constants, double ForwardCost::*seconds)
@@ -121,6 +142,8 @@ double observedPasses(const Observation &o, const SpeedConstants &constants, dou
                double(o.outputLen) * (model.decode(o.sequences).*seconds);
     case Measured::FirstToken:
         return model.prefill(o.promptLen).*seconds;
+    case Measured::PrefillPass:
+        return passesWithoutRequests(model.prefill(o.promptLen, o.sequences), seconds);
     }
     return 0;
 }
@@ -170,14 +193,10 @@ QList<Observation> readObservations(const QString &path)
             o.seconds = double(output) / row.value(QLatin1String("per_user_tokens_per_second")).toDouble();
             observations << o;
         }
-        if (row.value(QLatin1String("ttft_ms")).isDouble() && sequences == 1 && prompt > 0) {
-            Observation o = base;
-            o.id += QStringLiteral(" (first token)");
-            o.explainedMiss = text(row, "explained_first_token_miss");
-            o.measured = Measured::FirstToken;
-            o.seconds = row.value(QLatin1String("ttft_ms")).toDouble() / 1000;
-            observations << o;
-        }
+        if (row.value(QLatin1String("ttft_ms")).isDouble() && sequences == 1 && prompt > 0)
+            observations << prefillObservation(base, row, Measured::FirstToken);
+        if (row.value(QLatin1String("prefill_ms")).isDouble() && prompt > 0)
+            observations << prefillObservation(base, row, Measured::PrefillPass);
         for (Observation &o : observations) {
             if (sequences <= 0 && o.split != Split::Outside) {
                 o.split = Split::Outside;
@@ -312,7 +331,7 @@ std::vector<double> unknownsOf(const SpeedConstants &c, std::vector<bool> &held)
 
 /// The two stages of the fit: decode steps and whole runs fit every constant
 /// but the prefill's own (compute efficiency, per-request overhead), which the
-/// times to first token fit with the others held.
+/// times to first token and the isolated prefill passes fit with the others held.
 enum class Stage
 {
     Decode,
@@ -333,8 +352,7 @@ SpeedConstants fitOnce(const QList<Observation> &observations, const SpeedConsta
     std::vector<double> b;
     std::vector<bool> informed(UnknownCount, false);
     for (const Observation &o : observations) {
-        if (o.split != Split::Calibration ||
-            (o.measured == Measured::FirstToken) != (stage == Stage::FirstToken))
+        if (o.split != Split::Calibration || measuresPrefillOnly(o.measured) != (stage == Stage::FirstToken))
             continue;
         const SpeedModel model(o.scenario, o.plan, start);
         SpeedPlan described;
@@ -362,6 +380,11 @@ SpeedConstants fitOnce(const QList<Observation> &observations, const SpeedConsta
         case Measured::FirstToken:
             for (const auto &[pass, times] : model.prefillPasses(o.promptLen))
                 addFeatures(f, offset, pass, described, engine, double(times));
+            break;
+        case Measured::PrefillPass:
+            for (const auto &[pass, times] : model.prefillPasses(o.promptLen, o.sequences))
+                addFeatures(f, offset, pass, described, engine, double(times));
+            f[RequestFirst + int(engine)] = 0; // timed in-process: no request handling
             break;
         }
         // The held unknowns move to the offset; relative error: each row over its measurement.

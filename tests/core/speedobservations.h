@@ -25,7 +25,15 @@ enum class Measured
                  ///< included
     EndToEnd,    ///< a static batch: prefill of every prompt, then output_len decode steps
     FirstToken,  ///< time to first token of a lone request: one prefill
+    PrefillPass, ///< a static batch's prefill passes timed in-process: no request handling
 };
+
+/// Times to first token and isolated prefill passes: what prices a prompt
+/// alone, fitted apart from decode steps and runs.
+inline bool measuresPrefillOnly(Measured m)
+{
+    return m == Measured::FirstToken || m == Measured::PrefillPass;
+}
 
 enum class Split
 {

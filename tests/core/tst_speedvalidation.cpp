@@ -11,11 +11,16 @@
 #include "core/precision/dtypes.h"
 #include "tests/core/generateddoc.h"
 #include "tests/core/speedobservations.h"
+#include "tests/filewriters.h"
 
 #include <algorithm>
 #include <cmath>
 
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QMap>
+#include <QTemporaryDir>
 #include <QTest>
 
 using namespace kvscope;
@@ -148,6 +153,8 @@ QString measuredName(Measured m)
         return QStringLiteral("run");
     case Measured::FirstToken:
         return QStringLiteral("TTFT");
+    case Measured::PrefillPass:
+        return QStringLiteral("prefill pass");
     }
     return {};
 }
@@ -262,7 +269,7 @@ QList<PairRatio> pairRatios(const QList<Observation> &observations, const SpeedC
 {
     QMap<QString, QList<const Observation *>> pairs;
     for (const Observation &o : observations)
-        if (!o.pair.isEmpty() && o.split != Split::Outside && o.measured != Measured::FirstToken)
+        if (!o.pair.isEmpty() && o.split != Split::Outside && !measuresPrefillOnly(o.measured))
             pairs[o.pair] << &o;
     QList<PairRatio> out;
     for (auto it = pairs.cbegin(); it != pairs.cend(); ++it) {
@@ -336,7 +343,7 @@ QString speedValidationTables(const QList<Observation> &observations, const Spee
     int moeRows = 0, moeWithin30 = 0;
     for (const Observation &o : observations)
         if (o.split == Split::HeldOut && o.tags.contains(QLatin1String("moe")) && o.sequences <= 8 &&
-            o.measured != Measured::FirstToken) {
+            !measuresPrefillOnly(o.measured)) {
             ++moeRows;
             moeWithin30 += std::abs(relativeError(o, c)) <= 0.30 ? 1 : 0;
         }
@@ -401,6 +408,51 @@ private Q_SLOTS:
                  qPrintable(QStringLiteral("core/plan/speedconstants.cpp differs from the fit:\n") +
                             asCode(m_fitted) + QStringLiteral("in the code:\n") +
                             asCode(calibratedSpeedConstants())));
+    }
+
+    void prefillPassIsTheForwardPassesAlone()
+    {
+        // sglang.bench_one_batch's "Prefill. latency: 0.28894 s" for 16 prompts
+        // of 512 tokens (sglang PR #14764): the forward passes over the batch,
+        // timed in-process, with no request reaching a server.
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const QString path = dir.filePath(QStringLiteral("one-row.json"));
+        const QJsonObject benchOneBatch{
+            {QStringLiteral("id"), QStringLiteral("bench_one_batch")},
+            {QStringLiteral("source"), QStringLiteral("https://github.com/sgl-project/sglang/pull/14764")},
+            {QStringLiteral("engine"), QStringLiteral("sglang")},
+            {QStringLiteral("gpu"), QStringLiteral("h200")},
+            {QStringLiteral("model"), QStringLiteral("deepseek-v3")},
+            {QStringLiteral("dtype"), QStringLiteral("bfloat16")},
+            {QStringLiteral("quantization"), QStringLiteral("fp8")},
+            {QStringLiteral("kv_cache_dtype"), QStringLiteral("auto")},
+            {QStringLiteral("tensor_parallel_size"), 8},
+            {QStringLiteral("batch_size"), 16},
+            {QStringLiteral("prompt_len"), 512},
+            {QStringLiteral("output_len"), 512},
+            {QStringLiteral("prefill_ms"), 288.94},
+        };
+        QVERIFY(test::writeFile(
+            path, QJsonDocument(QJsonObject{{QStringLiteral("measurements"), QJsonArray{benchOneBatch}}})
+                      .toJson()));
+        const QList<Observation> rows = readObservations(path);
+        QCOMPARE(rows.size(), 1);
+        const Observation &row = rows.first();
+        QCOMPARE(row.measured, Measured::PrefillPass);
+        QCOMPARE(row.id, QStringLiteral("bench_one_batch (prefill pass)"));
+        QCOMPARE(row.sequences, 16);
+        QCOMPARE(row.promptLen, 512);
+        QCOMPARE(row.seconds, 0.28894);
+        // With a per-request cost of 1 s the same passes as times to first token
+        // would carry 16 x 1 s = 16 s of request handling; the prefill pass none.
+        SpeedConstants expensiveRequests = calibratedSpeedConstants();
+        expensiveRequests.requestSeconds[std::size_t(Engine::Sglang)] = 1.0;
+        const double withRequests =
+            SpeedModel(row.scenario, row.plan, expensiveRequests).prefill(512, 16).seconds;
+        QVERIFY(std::abs(predictedSeconds(row, expensiveRequests) - (withRequests - 16.0)) < 1e-9);
+        QVERIFY(std::abs(predictedSeconds(row, expensiveRequests) -
+                         predictedSeconds(row, calibratedSpeedConstants())) < 1e-9);
     }
 
     void heldOutWithinBounds()
