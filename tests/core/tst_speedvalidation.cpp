@@ -137,7 +137,7 @@ QString precisionOf(const Observation &o)
     SpeedPlan described;
     model.describe(described);
     QString text = weightKernelName(described.weightKernel);
-    if (o.plan.kvCacheDtype == KvCacheDtype::Fp8 || o.plan.kvCacheDtype == KvCacheDtype::Fp8E4M3)
+    if (isFp8(o.plan.kvCacheDtype))
         text += QStringLiteral(", fp8 KV");
     return text;
 }
@@ -250,11 +250,7 @@ enum class PairKind
 PairKind pairKind(const PairRatio &p)
 {
     const MemoryPlan &a = p.first->plan, &b = p.other->plan;
-    const auto fp8Kv = [](const MemoryPlan &plan) {
-        return plan.kvCacheDtype == KvCacheDtype::Fp8 || plan.kvCacheDtype == KvCacheDtype::Fp8E4M3 ||
-               plan.kvCacheDtype == KvCacheDtype::Fp8E5M2;
-    };
-    if (fp8Kv(a) != fp8Kv(b))
+    if (isFp8(a.kvCacheDtype) != isFp8(b.kvCacheDtype))
         return PairKind::Fp8Kv;
     SpeedPlan first, other;
     SpeedModel(p.first->scenario, a).describe(first);
