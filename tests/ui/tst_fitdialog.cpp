@@ -11,6 +11,7 @@
 #include "ui/fit/fitdialog.h"
 #include "ui/fit/fitresultsmodel.h"
 #include "ui/state/scenariocontroller.h"
+#include "ui/state/scenariosession.h"
 #include "ui/state/translations.h"
 #include "ui/window/mainwindow.h"
 
@@ -23,6 +24,7 @@
 #include <QPushButton>
 #include <QSpinBox>
 #include <QTableView>
+#include <QTemporaryDir>
 
 using namespace kvscope;
 
@@ -95,6 +97,46 @@ private Q_SLOTS:
         QCOMPARE(dialog->query().base.model.id, scenario.model.id);
         // Any GPU: every serving preset.
         QCOMPARE(dialog->query().gpus.size(), servingGpus(GpuLibrary::builtin().presets()).size());
+    }
+
+    void aScenarioFileOpenedMeanwhileIsTheOneSearched()
+    {
+        // kvscope FILE.kvscope --view fit opens the dialog before the file arrives: the dialog
+        // then asks about the file's model, not the one the settings held.
+        const QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("other.kvscope"));
+        const ModelArch before = m_window->controller()->scenario().model;
+        const ModelArch qwen = resolveModel(QStringLiteral("qwen3-32b"));
+        QVERIFY(before.id != qwen.id);
+        m_window->controller()->setModel(qwen);
+        m_window->controller()->setBatchSize(3);
+        m_window->session()->save(path);
+        m_window.reset(); // a fresh window with the settings' scenario, nothing unsaved
+        test::resetState();
+        m_window = test::openWindow();
+        QCOMPARE(m_window->controller()->scenario().model.id, before.id);
+        FitDialog *dialog = open();
+        QCOMPARE(dialog->query().base.model.id, before.id);
+        QVERIFY(m_window->openScenarioFile(path));
+        QCOMPARE(dialog->query().base.model.id, qwen.id);
+        QCOMPARE(child<QSpinBox>(dialog, "fitConcurrency")->value(), 3);
+        QVERIFY(child<QLabel>(dialog, "fitModel")->text().contains(qwen.name));
+    }
+
+    void theExplorersPrecisionsAreSearchedToo()
+    {
+        // The explorer's --quantization awq and --kv-cache-dtype fp8_e5m2 join the default
+        // candidates (the checkpoint's and fp8; auto and fp8) instead of being dropped.
+        m_window->controller()->setQuantization(defaultSpecFor(QuantMethod::Awq));
+        m_window->controller()->setKvCacheDtype(KvCacheDtype::Fp8E5M2);
+        FitDialog *dialog = open();
+        const FitQuery q = dialog->query();
+        QVERIFY(q.quantizations.contains(std::optional<QuantizationSpec>(defaultSpecFor(QuantMethod::Awq))));
+        QVERIFY(q.quantizations.contains(std::optional<QuantizationSpec>()));
+        QVERIFY(q.quantizations.contains(std::optional<QuantizationSpec>(defaultSpecFor(QuantMethod::Fp8))));
+        QVERIFY(q.kvCacheDtypes.contains(KvCacheDtype::Fp8E5M2));
+        QVERIFY(q.kvCacheDtypes.contains(KvCacheDtype::Auto));
+        QVERIFY(q.kvCacheDtypes.contains(KvCacheDtype::Fp8));
     }
 
     void rowsAreTheCoresAnswerToTheLongestContextQuestion()

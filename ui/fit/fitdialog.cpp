@@ -153,6 +153,14 @@ FitQuery FitDialog::query() const
     q.maxModelLen = m_maxModelLen->value();
     q.maxGpus = m_maxGpus->value();
     q.ranking = FitRanking(m_rankBy->currentData().toInt());
+    // The explorer's own precisions join fit's default candidates rather than being dropped.
+    if (m_base.quantization) {
+        q.quantizations = {std::nullopt, defaultSpecFor(QuantMethod::Fp8)};
+        if (!q.quantizations.contains(m_base.quantization))
+            q.quantizations << m_base.quantization;
+    }
+    if (m_base.kvCacheDtype != KvCacheDtype::Auto && m_base.kvCacheDtype != KvCacheDtype::Fp8)
+        q.kvCacheDtypes = {KvCacheDtype::Auto, KvCacheDtype::Fp8, m_base.kvCacheDtype};
     const QString gpu = m_gpu->currentData().toString();
     for (const GpuSpec &spec : m_gpus)
         if (gpu.isEmpty() || spec.id == gpu)

@@ -113,9 +113,11 @@ MainWindow::MainWindow(QWidget *parent)
     connect(m_importer, &ModelImporter::started, this,
             [this](const QString &path) { statusBar()->showMessage(tr("Importing %1…").arg(path)); });
     connect(m_importer, &ModelImporter::imported, this, [this](const ImportedModel &imported) {
-        if (addImported(imported))
+        if (addImported(imported)) {
             statusBar()->showMessage(
                 tr("Imported %1 (%2)").arg(imported.model.name, importKindName(imported.kind)), 8'000);
+            askFitDialogAgain();
+        }
     });
     connect(m_importer, &ModelImporter::failed, this, &MainWindow::refuseImport);
     connect(m_library, &UserLibrary::recentFilesChanged, this, &MainWindow::rebuildRecentMenu);
@@ -484,6 +486,7 @@ bool MainWindow::openScenarioFile(const QString &path)
         return false;
     }
     statusBar()->showMessage(tr("Opened %1").arg(QFileInfo(path).fileName()), 8'000);
+    askFitDialogAgain();
     return true;
 }
 
@@ -568,6 +571,14 @@ void MainWindow::showFitDialog()
     m_fitDialog->show();
     m_fitDialog->raise();
     m_fitDialog->activateWindow();
+}
+
+void MainWindow::askFitDialogAgain()
+{
+    // An open "What do I need?" asks about what was just opened (kvscope FILE --view fit opens
+    // the dialog before the file arrives), not about the scenario it was opened with.
+    if (m_fitDialog && m_fitDialog->isVisible())
+        m_fitDialog->askFor(m_controller->scenario());
 }
 
 void MainWindow::exportFigures()

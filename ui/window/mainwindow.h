@@ -124,6 +124,8 @@ protected:
     void dropEvent(QDropEvent *event) override;
 
 private:
+    /// An open fit dialog asks again about the current scenario.
+    void askFitDialogAgain();
     /// What each menu action does.
     void connectActions();
     void createShortcuts();
