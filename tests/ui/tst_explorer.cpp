@@ -23,6 +23,8 @@
 #include "ui/widgets/logsliderbox.h"
 #include "ui/window/mainwindow.h"
 
+#include <algorithm>
+#include <cmath>
 #include <memory>
 
 #include <QAction>
@@ -364,6 +366,82 @@ private Q_SLOTS:
         QCOMPARE(chart->barSet(MemoryPart::Headroom)->at(0), 0.0);
         QApplication::processEvents();
         QVERIFY(test::pixelsNear(chart->grab().toImage(), warning) > 200);
+    }
+
+    /// WCAG 2.x contrast ratio (https://www.w3.org/TR/WCAG21/#dfn-contrast-ratio): relative luminance
+    /// of the sRGB channels linearised piecewise, (L1 + 0.05) / (L2 + 0.05).
+    static double contrastRatio(const QColor &a, const QColor &b)
+    {
+        const auto channel = [](double c) {
+            return c <= 0.04045 ? c / 12.92 : std::pow((c + 0.055) / 1.055, 2.4);
+        };
+        const auto luminance = [&channel](const QColor &c) {
+            return 0.2126 * channel(c.redF()) + 0.7152 * channel(c.greenF()) + 0.0722 * channel(c.blueF());
+        };
+        const double la = luminance(a);
+        const double lb = luminance(b);
+        return (std::max(la, lb) + 0.05) / (std::min(la, lb) + 0.05);
+    }
+
+    /// `accent` laid at `alpha` over `under`, as a translucent tint is drawn.
+    static QColor blend(const QColor &accent, const QColor &under, int alpha)
+    {
+        const auto mix = [alpha](int a, int u) { return (a * alpha + u * (255 - alpha)) / 255; };
+        return QColor(mix(accent.red(), under.red()), mix(accent.green(), under.green()),
+                      mix(accent.blue(), under.blue()));
+    }
+
+    static int colourDistance(const QColor &a, const QColor &b)
+    {
+        return std::max(
+            {std::abs(a.red() - b.red()), std::abs(a.green() - b.green()), std::abs(a.blue() - b.blue())});
+    }
+
+    /// Reads the banner back as drawn: its tint (a pixel in its bottom-right margin), its icon
+    /// (the verdict's first character) and its words all say the same, fits or not.
+    void expectBannerSays(bool fits)
+    {
+        FitBanner *banner = explorer()->fitBanner();
+        QApplication::processEvents();
+        const QPalette surrounding = banner->parentWidget()->palette();
+        const QColor under = surrounding.color(QPalette::Window);
+        const QColor fitsTint = blend(theme::partColor(MemoryPart::KvCache, surrounding), under, 40);
+        const QColor warningTint = blend(theme::warningColor(surrounding), under, 40);
+        // From the window, with what lies under the banner (a translucent tint shows it).
+        const QImage drawn =
+            m_window->grab(QRect(banner->mapTo(m_window.get(), QPoint(0, 0)), banner->size())).toImage();
+        const QColor tint = drawn.pixelColor(drawn.width() - 3, drawn.height() - 3);
+        const QString words = banner->plainText();
+        QVERIFY2(colourDistance(tint, fits ? fitsTint : warningTint) <= 3,
+                 qPrintable(QStringLiteral("tint %1, expected %2 for '%3'")
+                                .arg(tint.name(), (fits ? fitsTint : warningTint).name(), words.left(40))));
+        QCOMPARE(banner->showsWarning(), !fits);
+        QVERIFY2(words.startsWith(fits ? QChar(0x2713) : QChar(0x26A0)), qPrintable(words.left(40)));
+        QVERIFY2(words.contains(fits ? QStringLiteral("Fits.") : QStringLiteral("do not fit")),
+                 qPrintable(words.left(80)));
+        // The proposals are links: readable on the tint (WCAG AA, 4.5:1 for normal text).
+        const double linkContrast = contrastRatio(banner->palette().color(QPalette::Link), tint);
+        QVERIFY2(linkContrast >= 4.5, qPrintable(QString::number(linkContrast)));
+    }
+
+    void fitBannerTintFollowsTheVerdictBothWays()
+    {
+        Scenario small = ScenarioController::defaultScenario(); // Llama-3.1-8B on one H100: fits
+        Scenario large = small;
+        large.model = resolveModel(QStringLiteral("llama-3.1-70b")); // 141 GB of BF16 weights on 80 GB
+        const QPalette original = QApplication::palette();
+        for (const QPalette &palette : {original, theme::darkPalette()}) {
+            QApplication::setPalette(palette);
+            QVERIFY(controller()->setScenario(small));
+            expectBannerSays(true);
+            QVERIFY(controller()->setScenario(large));
+            expectBannerSays(false);
+            QVERIFY(controller()->setScenario(small));
+            expectBannerSays(true);
+            if (QTest::currentTestFailed())
+                break;
+        }
+        QApplication::setPalette(original);
     }
 
     void growthChartMarksCurrentPointAndCrossing()
