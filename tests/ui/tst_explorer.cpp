@@ -8,6 +8,7 @@
 #include "tests/testsupport.h"
 #include "tests/ui/uitestsupport.h"
 #include "ui/charts/breakdownchart.h"
+#include "ui/charts/chartcallout.h"
 #include "ui/charts/growthchart.h"
 #include "ui/charts/stepbreakdownchart.h"
 #include "ui/explorer/explorerview.h"
@@ -457,6 +458,12 @@ private Q_SLOTS:
         const QPointF current = growth->currentPoint()->at(0);
         QCOMPARE(current.y(), toGiB(plan.budgetBytes - plan.headroomBytes));
         QCOMPARE(growth->budgetLine()->at(0).y(), toGiB(plan.budgetBytes));
+        // Told apart without colour: under deuteranopia the red crossing and the green current point are
+        // the same olive, so they differ in shape and each carries its words.
+        QVERIFY(growth->currentPoint()->markerShape() != growth->crossingPoint()->markerShape());
+        QVERIFY(growth->currentLabel()->isVisible() && growth->crossingLabel()->isVisible());
+        QVERIFY(growth->crossingLabel()->text().contains(growth->crossingText()));
+        QVERIFY(growth->currentLabel()->text().contains(formatCount(controller()->scenario().seqLen)));
 
         selectComboData(child<QComboBox>("growthAxisCombo"), QString::number(int(GrowthAxis::BatchSize)));
         QCOMPARE(controller()->growthAxis(), GrowthAxis::BatchSize);
