@@ -339,7 +339,12 @@ private Q_SLOTS:
         QCOMPARE(h100.value(QLatin1String("compute_format")).toString(), QStringLiteral("fp8"));
 
         const Run text = run({QStringLiteral("calc")});
-        QVERIFY2(text.out.contains("Speed per GPU"), text.out.constData());
+        QVERIFY2(text.out.contains("Speed per replica (1 GPU;"), text.out.constData());
+        // Under tensor parallelism the tokens/s are the replica's, all its GPUs together, not one GPU's.
+        const Run tp2 =
+            run({QStringLiteral("calc"), QStringLiteral("--tensor-parallel-size"), QStringLiteral("2")});
+        QVERIFY2(tp2.out.contains("Speed per replica (2 GPUs in tensor parallel;"), tp2.out.constData());
+        QVERIFY(!tp2.out.contains("Speed per GPU"));
         QVERIFY(text.out.contains("decode tokens/s"));
         QVERIFY(text.out.contains("memory-bound"));
         // Where the step's time goes, term by term.
