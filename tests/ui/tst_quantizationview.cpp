@@ -32,6 +32,8 @@
 #include <QDoubleSpinBox>
 #include <QFile>
 #include <QFormLayout>
+#include <QGraphicsSimpleTextItem>
+#include <QGraphicsTextItem>
 #include <QGroupBox>
 #include <QLabel>
 #include <QLineEdit>
@@ -266,6 +268,24 @@ private Q_SLOTS:
             QCOMPARE(model->index(row, FiguresModel::Mse).data(Qt::UserRole).toDouble(), core.metrics.mse);
             QCOMPARE(model->index(row, FiguresModel::BitsPerWeight).data(Qt::UserRole).toDouble(),
                      core.bitsPerWeight);
+        }
+        // Each SQNR bar is labelled with its value as the table writes it (2 decimals: 20.00 once
+        // showed as "20" beside "20.7").
+        QStringList drawn;
+        SqnrChart *sqnr = child<SqnrChart>(view, "sqnrChart");
+        QApplication::processEvents();
+        for (const QGraphicsItem *item : sqnr->scene()->items()) {
+            if (!item->isVisible())
+                continue;
+            if (const auto *simple = dynamic_cast<const QGraphicsSimpleTextItem *>(item))
+                drawn << simple->text();
+            if (const auto *rich = dynamic_cast<const QGraphicsTextItem *>(item))
+                drawn << rich->toPlainText();
+        }
+        for (int row = 0; row < 3; ++row) {
+            const QString table = model->index(row, FiguresModel::SqnrDb).data().toString();
+            QVERIFY2(drawn.contains(table),
+                     qPrintable(table + QStringLiteral(" not among ") + drawn.join(u' ')));
         }
 
         // The inspector shows the core's worked example for row 3, group 1, weight 5,
