@@ -369,21 +369,6 @@ private Q_SLOTS:
         QVERIFY(test::pixelsNear(chart->grab().toImage(), warning) > 200);
     }
 
-    /// WCAG 2.x contrast ratio (https://www.w3.org/TR/WCAG21/#dfn-contrast-ratio): relative luminance
-    /// of the sRGB channels linearised piecewise, (L1 + 0.05) / (L2 + 0.05).
-    static double contrastRatio(const QColor &a, const QColor &b)
-    {
-        const auto channel = [](double c) {
-            return c <= 0.04045 ? c / 12.92 : std::pow((c + 0.055) / 1.055, 2.4);
-        };
-        const auto luminance = [&channel](const QColor &c) {
-            return 0.2126 * channel(c.redF()) + 0.7152 * channel(c.greenF()) + 0.0722 * channel(c.blueF());
-        };
-        const double la = luminance(a);
-        const double lb = luminance(b);
-        return (std::max(la, lb) + 0.05) / (std::min(la, lb) + 0.05);
-    }
-
     /// `accent` laid at `alpha` over `under`, as a translucent tint is drawn.
     static QColor blend(const QColor &accent, const QColor &under, int alpha)
     {
@@ -421,12 +406,16 @@ private Q_SLOTS:
         QVERIFY2(words.contains(fits ? QStringLiteral("Fits.") : QStringLiteral("do not fit")),
                  qPrintable(words.left(80)));
         // The proposals are links: readable on the tint (WCAG AA, 4.5:1 for normal text).
-        const double linkContrast = contrastRatio(banner->palette().color(QPalette::Link), tint);
+        const double linkContrast = theme::contrastRatio(banner->palette().color(QPalette::Link), tint);
         QVERIFY2(linkContrast >= 4.5, qPrintable(QString::number(linkContrast)));
     }
 
     void fitBannerTintFollowsTheVerdictBothWays()
     {
+        // The contrast ratio against WCAG's own figures: 21:1 for black on white, and #767676 on
+        // white, the lightest grey WebAIM's contrast checker passes for AA, 4.54:1.
+        QCOMPARE(theme::contrastRatio(Qt::black, Qt::white), 21.0);
+        QVERIFY(std::abs(theme::contrastRatio(QColor(0x76, 0x76, 0x76), Qt::white) - 4.54) < 0.005);
         Scenario small = ScenarioController::defaultScenario(); // Llama-3.1-8B on one H100: fits
         Scenario large = small;
         large.model = resolveModel(QStringLiteral("llama-3.1-70b")); // 141 GB of BF16 weights on 80 GB

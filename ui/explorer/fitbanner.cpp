@@ -5,9 +5,6 @@
 #include "core/common/units.h"
 #include "ui/style/theme.h"
 
-#include <algorithm>
-#include <cmath>
-
 #include <QApplication>
 #include <QEvent>
 #include <QPainter>
@@ -31,29 +28,16 @@ QColor over(const QColor &top, const QColor &under, int alpha)
                   mix(top.blue(), under.blue()));
 }
 
-/// WCAG 2 contrast ratio: relative luminances of the linearised sRGB channels, (L1 + 0.05) / (L2 + 0.05).
-double contrastRatio(const QColor &a, const QColor &b)
-{
-    const auto channel = [](double c) {
-        return c <= 0.04045 ? c / 12.92 : std::pow((c + 0.055) / 1.055, 2.4);
-    };
-    const auto luminance = [&channel](const QColor &c) {
-        return 0.2126 * channel(c.redF()) + 0.7152 * channel(c.greenF()) + 0.0722 * channel(c.blueF());
-    };
-    const double la = luminance(a);
-    const double lb = luminance(b);
-    return (std::max(la, lb) + 0.05) / (std::min(la, lb) + 0.05);
-}
-
 /// `color`, or the nearest shade of it towards black or white (whichever the background is
 /// further from) that reads on `background`: the palette's dark blue link is lost on a dark red.
 QColor readableOn(const QColor &color, const QColor &background)
 {
     const QColor target =
-        contrastRatio(Qt::white, background) > contrastRatio(Qt::black, background) ? Qt::white : Qt::black;
+        theme::contrastRatio(Qt::white, background) > theme::contrastRatio(Qt::black, background) ? Qt::white
+                                                                                                  : Qt::black;
     for (int alpha = 0; alpha <= 255; alpha += 15) {
         const QColor shade = over(target, color, alpha);
-        if (contrastRatio(shade, background) >= ReadableContrast)
+        if (theme::contrastRatio(shade, background) >= ReadableContrast)
             return shade;
     }
     return target;
