@@ -12,6 +12,7 @@
 #include "core/common/imagesize.h"
 #include "core/common/regularfile.h"
 #include "core/plan/planner.h"
+#include "ui/fit/fitdialog.h"
 #include "ui/state/appsettings.h"
 #include "ui/state/translations.h"
 #include "ui/style/theme.h"
@@ -244,10 +245,16 @@ int main(int argc, char *argv[])
     if (parser.isSet(startupProbe))
         kvscope::installStartupProbe(window);
     window.show();
-    if (parser.isSet(present))
+    if (parser.isSet(present)) {
+        // A screenshot at --size is a projector of that size, not of the screen kvscope runs on.
+        window.setPresentationFullScreen(!(parser.isSet(screenshot) && sizeMatch.hasMatch()));
         window.setPresentationMode(true);
-    if (parser.value(view) == QLatin1String("fit")) // a dialog over the shown window
+    }
+    if (parser.value(view) == QLatin1String("fit")) { // a dialog over the shown window, at --size
         window.showView(parser.value(view));
+        if (sizeMatch.hasMatch() && window.fitDialog())
+            window.fitDialog()->resize(sizeMatch.captured(1).toInt(), sizeMatch.captured(2).toInt());
+    }
     // In the background, as File → Open does; a refused file is shown in the
     // window. A .kvscope scenario file opens as File → Open scenario does.
     if (!files.isEmpty())

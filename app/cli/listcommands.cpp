@@ -10,6 +10,8 @@
 #include "core/library/library.h"
 #include "core/output/presetlist.h"
 
+#include <algorithm>
+
 #include <QCommandLineParser>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -31,12 +33,24 @@ QString column(const QString &text, int width)
     return text.leftJustified(width);
 }
 
+/// The id column: the longest id and two spaces, so that no id runs into the next column.
+int idColumnWidth(const QList<PresetFamily> &families)
+{
+    qsizetype longest = 2; // "id"
+    for (const PresetFamily &family : families)
+        for (const PresetSummary &p : family.presets)
+            longest = std::max(longest, p.id.size());
+    return int(longest) + 2;
+}
+
 Listing modelListing(const QString &filter)
 {
+    const QList<PresetFamily> families = presetsByFamily(ModelLibrary::builtin().presets(), filter);
+    const int idWidth = idColumnWidth(families);
     Listing l;
-    l.text = QStringLiteral("  ") + column(QStringLiteral("id"), 18) +
+    l.text = QStringLiteral("  ") + column(QStringLiteral("id"), idWidth) +
              QStringLiteral("params (total / active)            KV B/token (bf16, TP1)  context\n");
-    for (const PresetFamily &family : presetsByFamily(ModelLibrary::builtin().presets(), filter)) {
+    for (const PresetFamily &family : families) {
         l.text += family.family + QLatin1Char('\n');
         for (const PresetSummary &p : family.presets) {
             QJsonObject o;
@@ -53,7 +67,7 @@ Listing modelListing(const QString &filter)
                 p.paramsActive == p.paramsTotal
                     ? formatCount(p.paramsTotal)
                     : formatCount(p.paramsTotal) + QStringLiteral(" / ") + formatCount(p.paramsActive);
-            l.text += QStringLiteral("  ") + column(p.id, 18) + column(counts, 35) +
+            l.text += QStringLiteral("  ") + column(p.id, idWidth) + column(counts, 35) +
                       column(formatCount(p.kvBytesPerTokenBf16), 24) + formatCount(p.maxPositionEmbeddings) +
                       QLatin1Char('\n');
         }

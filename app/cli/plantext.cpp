@@ -55,9 +55,13 @@ void breakdownRows(TextTable &t, const ForwardCost &pass)
 void speedSection(TextTable &t, const MemoryPlan &p)
 {
     const SpeedPlan &s = p.speed;
-    t.heading(QStringLiteral("Speed per GPU (step model, %1: x %2 of the bandwidth for weights, x %3 of the "
-                             "compute peak)")
-                  .arg(gpuGenerationName(s.generation))
+    // Under tensor parallelism the GPUs of a replica step together: its tokens/s are the replica's.
+    const QString replica = p.tensorParallelSize > 1
+                                ? QStringLiteral("%1 GPUs in tensor parallel").arg(p.tensorParallelSize)
+                                : QStringLiteral("1 GPU");
+    t.heading(QStringLiteral("Speed per replica (%1; step model, %2: x %3 of the bandwidth for weights, x %4 "
+                             "of the compute peak)")
+                  .arg(replica, gpuGenerationName(s.generation))
                   .arg(s.bandwidthEfficiency, 0, 'g', 3)
                   .arg(s.computeEfficiency, 0, 'g', 3));
     const QString none = QStringLiteral("—");

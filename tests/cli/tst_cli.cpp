@@ -5,6 +5,7 @@
 #include "tests/support/kvscoperun.h"
 
 #include <cmath>
+#include <utility>
 
 #include <QDir>
 #include <QJsonArray>
@@ -338,7 +339,12 @@ private Q_SLOTS:
         QCOMPARE(h100.value(QLatin1String("compute_format")).toString(), QStringLiteral("fp8"));
 
         const Run text = run({QStringLiteral("calc")});
-        QVERIFY2(text.out.contains("Speed per GPU"), text.out.constData());
+        QVERIFY2(text.out.contains("Speed per replica (1 GPU;"), text.out.constData());
+        // Under tensor parallelism the tokens/s are the replica's, all its GPUs together, not one GPU's.
+        const Run tp2 =
+            run({QStringLiteral("calc"), QStringLiteral("--tensor-parallel-size"), QStringLiteral("2")});
+        QVERIFY2(tp2.out.contains("Speed per replica (2 GPUs in tensor parallel;"), tp2.out.constData());
+        QVERIFY(!tp2.out.contains("Speed per GPU"));
         QVERIFY(text.out.contains("decode tokens/s"));
         QVERIFY(text.out.contains("memory-bound"));
         // Where the step's time goes, term by term.
@@ -478,6 +484,34 @@ private Q_SLOTS:
         QVERIFY(!moe.out.contains("qwen3-8b"));
         const Run all = run({QStringLiteral("models"), QStringLiteral("--json")});
         QVERIFY(QJsonDocument::fromJson(all.out).array().size() >= 30);
+    }
+
+    void modelListColumnsLineUp()
+    {
+        // Every row: its id, then its parameter count and KV bytes under their headings, however long the
+        // id (qwen3-next-80b-a3b, 18 characters, once ran into its parameter count).
+        const Run text = run({QStringLiteral("models")});
+        QCOMPARE(text.exitCode, 0);
+        QStringList ids;
+        for (const QJsonValue v :
+             QJsonDocument::fromJson(run({QStringLiteral("models"), QStringLiteral("--json")}).out).array())
+            ids << v.toObject().value(QLatin1String("id")).toString();
+        QVERIFY(ids.contains(QStringLiteral("qwen3-next-80b-a3b")));
+        const QStringList lines = QString::fromUtf8(text.out).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+        const qsizetype paramsAt = lines.first().indexOf(QLatin1String("params"));
+        const qsizetype kvAt = lines.first().indexOf(QLatin1String("KV B/token"));
+        QVERIFY(paramsAt > 0 && kvAt > paramsAt);
+        QStringList rowIds;
+        for (const QString &line : lines.mid(1)) {
+            if (!line.startsWith(QLatin1String("  ")))
+                continue; // a family heading
+            rowIds << line.mid(2).section(QLatin1Char(' '), 0, 0);
+            for (const qsizetype at : {paramsAt, kvAt})
+                QVERIFY2(line.at(at - 1) == QLatin1Char(' ') && line.at(at).isDigit(), qPrintable(line));
+        }
+        QCOMPARE(rowIds.size(), ids.size());
+        for (const QString &id : std::as_const(ids))
+            QVERIFY2(rowIds.contains(id), qPrintable(id));
     }
 
     void errors_data()

@@ -8,6 +8,7 @@
 #include "tests/testsupport.h"
 #include "tests/ui/uitestsupport.h"
 #include "ui/charts/breakdownchart.h"
+#include "ui/charts/chartcallout.h"
 #include "ui/charts/growthchart.h"
 #include "ui/charts/stepbreakdownchart.h"
 #include "ui/explorer/explorerview.h"
@@ -23,6 +24,8 @@
 #include "ui/widgets/logsliderbox.h"
 #include "ui/window/mainwindow.h"
 
+#include <algorithm>
+#include <cmath>
 #include <memory>
 
 #include <QAction>
@@ -366,6 +369,71 @@ private Q_SLOTS:
         QVERIFY(test::pixelsNear(chart->grab().toImage(), warning) > 200);
     }
 
+    /// `accent` laid at `alpha` over `under`, as a translucent tint is drawn.
+    static QColor blend(const QColor &accent, const QColor &under, int alpha)
+    {
+        const auto mix = [alpha](int a, int u) { return (a * alpha + u * (255 - alpha)) / 255; };
+        return QColor(mix(accent.red(), under.red()), mix(accent.green(), under.green()),
+                      mix(accent.blue(), under.blue()));
+    }
+
+    static int colourDistance(const QColor &a, const QColor &b)
+    {
+        return std::max(
+            {std::abs(a.red() - b.red()), std::abs(a.green() - b.green()), std::abs(a.blue() - b.blue())});
+    }
+
+    /// Reads the banner back as drawn: its tint (a pixel in its bottom-right margin), its icon
+    /// (the verdict's first character) and its words all say the same, fits or not.
+    void expectBannerSays(bool fits)
+    {
+        FitBanner *banner = explorer()->fitBanner();
+        QApplication::processEvents();
+        const QPalette surrounding = banner->parentWidget()->palette();
+        const QColor under = surrounding.color(QPalette::Window);
+        const QColor fitsTint = blend(theme::partColor(MemoryPart::KvCache, surrounding), under, 40);
+        const QColor warningTint = blend(theme::warningColor(surrounding), under, 40);
+        // From the window, with what lies under the banner (a translucent tint shows it).
+        const QImage drawn =
+            m_window->grab(QRect(banner->mapTo(m_window.get(), QPoint(0, 0)), banner->size())).toImage();
+        const QColor tint = drawn.pixelColor(drawn.width() - 3, drawn.height() - 3);
+        const QString words = banner->plainText();
+        QVERIFY2(colourDistance(tint, fits ? fitsTint : warningTint) <= 3,
+                 qPrintable(QStringLiteral("tint %1, expected %2 for '%3'")
+                                .arg(tint.name(), (fits ? fitsTint : warningTint).name(), words.left(40))));
+        QCOMPARE(banner->showsWarning(), !fits);
+        QVERIFY2(words.startsWith(fits ? QChar(0x2713) : QChar(0x26A0)), qPrintable(words.left(40)));
+        QVERIFY2(words.contains(fits ? QStringLiteral("Fits.") : QStringLiteral("do not fit")),
+                 qPrintable(words.left(80)));
+        // The proposals are links: readable on the tint (WCAG AA, 4.5:1 for normal text).
+        const double linkContrast = theme::contrastRatio(banner->palette().color(QPalette::Link), tint);
+        QVERIFY2(linkContrast >= 4.5, qPrintable(QString::number(linkContrast)));
+    }
+
+    void fitBannerTintFollowsTheVerdictBothWays()
+    {
+        // The contrast ratio against WCAG's own figures: 21:1 for black on white, and #767676 on
+        // white, the lightest grey WebAIM's contrast checker passes for AA, 4.54:1.
+        QCOMPARE(theme::contrastRatio(Qt::black, Qt::white), 21.0);
+        QVERIFY(std::abs(theme::contrastRatio(QColor(0x76, 0x76, 0x76), Qt::white) - 4.54) < 0.005);
+        Scenario small = ScenarioController::defaultScenario(); // Llama-3.1-8B on one H100: fits
+        Scenario large = small;
+        large.model = resolveModel(QStringLiteral("llama-3.1-70b")); // 141 GB of BF16 weights on 80 GB
+        const QPalette original = QApplication::palette();
+        for (const QPalette &palette : {original, theme::darkPalette()}) {
+            QApplication::setPalette(palette);
+            QVERIFY(controller()->setScenario(small));
+            expectBannerSays(true);
+            QVERIFY(controller()->setScenario(large));
+            expectBannerSays(false);
+            QVERIFY(controller()->setScenario(small));
+            expectBannerSays(true);
+            if (QTest::currentTestFailed())
+                break;
+        }
+        QApplication::setPalette(original);
+    }
+
     void growthChartMarksCurrentPointAndCrossing()
     {
         const MemoryPlan &plan = controller()->plan();
@@ -379,6 +447,12 @@ private Q_SLOTS:
         const QPointF current = growth->currentPoint()->at(0);
         QCOMPARE(current.y(), toGiB(plan.budgetBytes - plan.headroomBytes));
         QCOMPARE(growth->budgetLine()->at(0).y(), toGiB(plan.budgetBytes));
+        // Told apart without colour: under deuteranopia the red crossing and the green current point are
+        // the same olive, so they differ in shape and each carries its words.
+        QVERIFY(growth->currentPoint()->markerShape() != growth->crossingPoint()->markerShape());
+        QVERIFY(growth->currentLabel()->isVisible() && growth->crossingLabel()->isVisible());
+        QVERIFY(growth->crossingLabel()->text().contains(growth->crossingText()));
+        QVERIFY(growth->currentLabel()->text().contains(formatCount(controller()->scenario().seqLen)));
 
         selectComboData(child<QComboBox>("growthAxisCombo"), QString::number(int(GrowthAxis::BatchSize)));
         QCOMPARE(controller()->growthAxis(), GrowthAxis::BatchSize);

@@ -32,7 +32,10 @@
 #include <QDoubleSpinBox>
 #include <QFile>
 #include <QFormLayout>
+#include <QGraphicsSimpleTextItem>
+#include <QGraphicsTextItem>
 #include <QGroupBox>
+#include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
 #include <QLineSeries>
@@ -45,6 +48,7 @@
 #include <QSpinBox>
 #include <QStatusBar>
 #include <QTableView>
+#include <QTableWidget>
 #include <QTest>
 #include <QTranslator>
 
@@ -267,6 +271,24 @@ private Q_SLOTS:
             QCOMPARE(model->index(row, FiguresModel::BitsPerWeight).data(Qt::UserRole).toDouble(),
                      core.bitsPerWeight);
         }
+        // Each SQNR bar is labelled with its value as the table writes it (2 decimals: 20.00 once
+        // showed as "20" beside "20.7").
+        QStringList drawn;
+        SqnrChart *sqnr = child<SqnrChart>(view, "sqnrChart");
+        QApplication::processEvents();
+        for (const QGraphicsItem *item : sqnr->scene()->items()) {
+            if (!item->isVisible())
+                continue;
+            if (const auto *simple = dynamic_cast<const QGraphicsSimpleTextItem *>(item))
+                drawn << simple->text();
+            if (const auto *rich = dynamic_cast<const QGraphicsTextItem *>(item))
+                drawn << rich->toPlainText();
+        }
+        for (int row = 0; row < 3; ++row) {
+            const QString table = model->index(row, FiguresModel::SqnrDb).data().toString();
+            QVERIFY2(drawn.contains(table),
+                     qPrintable(table + QStringLiteral(" not among ") + drawn.join(u' ')));
+        }
 
         // The inspector shows the core's worked example for row 3, group 1, weight 5,
         // and the values chart draws that group's 16 grid values.
@@ -278,6 +300,26 @@ private Q_SLOTS:
         QCOMPARE(child<QLabel>(view, "workedExample")->text(),
                  QStringLiteral("w′ = ") + group.workedExample());
         QCOMPARE(child<ValuesChart>(view, "valuesChart")->gridLines(), 16);
+
+        // In the window at 1280 x 800 (the view 1280 x 740) every column of the group's table is in
+        // view and as wide as its widest cell: w′ was cut.
+        view.resize(1280, 740);
+        QApplication::processEvents();
+        auto *table = child<QTableWidget>(view, "groupTable");
+        const QHeaderView *header = table->horizontalHeader();
+        QVERIFY2(header->length() <= table->viewport()->width(),
+                 qPrintable(QStringLiteral("%1 px of columns in %2 px")
+                                .arg(header->length())
+                                .arg(table->viewport()->width())));
+        for (int c = 0; c < table->columnCount(); ++c)
+            for (int r = 0; r < table->rowCount(); ++r) {
+                const int text = table->fontMetrics().horizontalAdvance(table->item(r, c)->text());
+                QVERIFY2(header->sectionSize(c) >= text,
+                         qPrintable(QStringLiteral("column %1: %2 px for '%3'")
+                                        .arg(c)
+                                        .arg(header->sectionSize(c))
+                                        .arg(table->item(r, c)->text())));
+            }
 
         // Drawn, not blank: the charts hold many colours (series, labels, grid).
         QCoreApplication::processEvents();

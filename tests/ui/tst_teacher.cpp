@@ -49,6 +49,7 @@
 #include <QSplitter>
 #include <QStyle>
 #include <QStyleOptionComboBox>
+#include <QTabWidget>
 #include <QTest>
 #include <QTextBlock>
 #include <QTextBrowser>
@@ -472,6 +473,38 @@ private Q_SLOTS:
         m_window.reset();
         m_window = test::openWindow();
         QCOMPARE(m_window->presentationZoom(), 1.25);
+    }
+
+    void presentationModeStaysOnTheView()
+    {
+        auto *tabs = child<QTabWidget>("viewTabs");
+        for (const QString &view : {QStringLiteral("compare"), QStringLiteral("quantization")}) {
+            QVERIFY(m_window->showView(view));
+            QWidget *shown = tabs->currentWidget();
+            action("actionPresentation")->trigger(); // F5
+            QVERIFY(m_window->presentationMode());
+            QCOMPARE(tabs->currentWidget(), shown);
+            action("actionPresentation")->trigger();
+            QCOMPARE(tabs->currentWidget(), shown);
+        }
+    }
+
+    void presentationScreenshotHonoursTheSize()
+    {
+        // The program: --present --view compare and --view fit, each at the size asked (full screen would
+        // be the offscreen platform's 800 x 600; the fit dialog was always 1120 x 560).
+        QTemporaryDir config;
+        const QString png = config.filePath(QStringLiteral("window.png"));
+        for (const QStringList &view :
+             {QStringList{QStringLiteral("--present"), QStringLiteral("--view"), QStringLiteral("compare")},
+              QStringList{QStringLiteral("--view"), QStringLiteral("fit")}}) {
+            const test::WindowRun run = test::runWindow(
+                config, view + QStringList{QStringLiteral("--screenshot"), png, QStringLiteral("--size"),
+                                           QStringLiteral("1280x800")});
+            QVERIFY2(run.exitCode == 0, run.err.constData());
+            const QImage image(png);
+            QCOMPARE(image.size() / image.devicePixelRatio(), QSize(1280, 800));
+        }
     }
 
     void indicatorsAndIconsGrowWithTheZoom()

@@ -31,6 +31,9 @@ GrowthChartView::GrowthChartView(QWidget *parent)
     chart->addAxis(m_yAxis, Qt::AlignLeft);
     m_xAxis->setLabelsPosition(QCategoryAxis::AxisLabelsPositionOnValue);
     m_yAxis->setLabelFormat(QStringLiteral("%.0f"));
+    // A diamond for the limit, a circle for the scenario: under deuteranopia their red and green
+    // are the same olive, so the shape (and each one's label) tells them apart.
+    m_crossing->setMarkerShape(QScatterSeries::MarkerShapeRotatedRectangle);
     // Up to four KV precisions (llama.cpp's walk); unused lines stay empty.
     for (int i = 0; i < 4; ++i)
         m_kvLines << new QLineSeries;

@@ -7,9 +7,43 @@
 
 #include <QApplication>
 #include <QEvent>
+#include <QPainter>
 #include <QTextDocumentFragment>
 
 namespace kvscope {
+
+namespace {
+
+constexpr int AccentBarWidth = 5;
+/// How strongly the accent tints the background (of 255).
+constexpr int TintAlpha = 40;
+/// WCAG 2 AA for normal text.
+constexpr double ReadableContrast = 4.5;
+
+/// `top` laid over `under` at `alpha` (of 255): the opaque colour a translucent fill shows.
+QColor over(const QColor &top, const QColor &under, int alpha)
+{
+    const auto mix = [alpha](int t, int u) { return (t * alpha + u * (255 - alpha)) / 255; };
+    return QColor(mix(top.red(), under.red()), mix(top.green(), under.green()),
+                  mix(top.blue(), under.blue()));
+}
+
+/// `color`, or the nearest shade of it towards black or white (whichever the background is
+/// further from) that reads on `background`: the palette's dark blue link is lost on a dark red.
+QColor readableOn(const QColor &color, const QColor &background)
+{
+    const QColor target =
+        theme::contrastRatio(Qt::white, background) > theme::contrastRatio(Qt::black, background) ? Qt::white
+                                                                                                  : Qt::black;
+    for (int alpha = 0; alpha <= 255; alpha += 15) {
+        const QColor shade = over(target, color, alpha);
+        if (theme::contrastRatio(shade, background) >= ReadableContrast)
+            return shade;
+    }
+    return target;
+}
+
+} // namespace
 
 FitBanner::FitBanner(QWidget *parent) : QLabel(parent)
 {
@@ -19,6 +53,7 @@ FitBanner::FitBanner(QWidget *parent) : QLabel(parent)
     setTextInteractionFlags(Qt::TextBrowserInteraction);
     setOpenExternalLinks(false);
     setMargin(8);
+    setContentsMargins(AccentBarWidth, 0, 0, 0); // room for the accent bar paintEvent() draws
     setAutoFillBackground(true);
     theme::setScaledFont(this, 1.1);
     connect(this, &QLabel::linkActivated, this, [this](const QString &link) {
@@ -32,7 +67,8 @@ void FitBanner::showPlan(const MemoryPlan &plan, const QList<Fix> &fixes)
     m_plan = plan;
     m_fixes = fixes;
     m_warning = !plan.works();
-    QString text = verdict();
+    m_look = look();
+    QString text = m_look.icon + QLatin1Char(' ') + verdict();
     const QString offered = proposals();
     if (!offered.isEmpty())
         text += QStringLiteral("<br>") + offered;
@@ -147,26 +183,57 @@ void FitBanner::chooseFix(int index)
         Q_EMIT fixChosen(m_fixes.at(index).scenario);
 }
 
+QPalette FitBanner::surroundingPalette() const
+{
+    // The parent's (an export in the other theme has its own); ours is the tinted one.
+    return parentWidget() ? parentWidget()->palette() : QApplication::palette();
+}
+
+FitBanner::Look FitBanner::look() const
+{
+    const QPalette surrounding = surroundingPalette();
+    Look l;
+    l.accent =
+        m_warning ? theme::warningColor(surrounding) : theme::partColor(MemoryPart::KvCache, surrounding);
+    l.tint = over(l.accent, surrounding.color(QPalette::Window), TintAlpha);
+    l.text = readableOn(surrounding.color(QPalette::WindowText), l.tint);
+    l.link = readableOn(surrounding.color(QPalette::Link), l.tint);
+    l.icon = m_warning ? QStringLiteral("\u26A0") : QStringLiteral("\u2713"); // ⚠ or ✓
+    return l;
+}
+
 void FitBanner::restyle()
 {
-    // Decide colours from the surrounding palette; ours has the tinted background.
-    const QPalette surrounding = parentWidget() ? parentWidget()->palette() : QApplication::palette();
-    QPalette pal = surrounding;
-    const QColor accent = m_warning ? theme::warningColor(pal) : theme::partColor(MemoryPart::KvCache, pal);
-    QColor background = accent;
-    background.setAlpha(40);
-    pal.setColor(QPalette::Window, background);
+    // The palette alone, no style sheet: a style sheet's polish puts back the palette the widget had
+    // when the sheet was first set, and the first verdict's tint stayed for good.
+    QPalette pal = surroundingPalette();
+    pal.setColor(QPalette::Window, m_look.tint);
+    pal.setColor(QPalette::WindowText, m_look.text);
+    pal.setColor(QPalette::Link, m_look.link);
+    pal.setColor(QPalette::LinkVisited, m_look.link);
     setPalette(pal);
-    // The text colour too: a style sheet takes unset colours from the application's palette, which
-    // an export in the other theme does not share.
-    setStyleSheet(QStringLiteral("QLabel#fitBanner { border-left: 5px solid %1; color: %2; }")
-                      .arg(accent.name(), surrounding.color(QPalette::WindowText).name()));
+    update();
+}
+
+void FitBanner::paintEvent(QPaintEvent *event)
+{
+    QLabel::paintEvent(event);
+    QPainter(this).fillRect(QRect(0, 0, AccentBarWidth, height()), m_look.accent);
 }
 
 void FitBanner::changeEvent(QEvent *event)
 {
     if (event->type() == QEvent::LanguageChange)
         showPlan(m_plan, m_fixes);
+    // A new theme (or presentation mode's palette) around us: the tint follows it. Our own
+    // setPalette() comes back here too, finds the same look and stops.
+    if (event->type() == QEvent::PaletteChange || event->type() == QEvent::ApplicationPaletteChange) {
+        const Look now = look();
+        if (!(now == m_look)) {
+            m_look = now;
+            restyle();
+        }
+    }
     QLabel::changeEvent(event);
 }
 

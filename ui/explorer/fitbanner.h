@@ -38,8 +38,21 @@ Q_SIGNALS:
 
 protected:
     void changeEvent(QEvent *event) override;
+    void paintEvent(QPaintEvent *event) override;
 
 private:
+    /// How the verdict looks: every colour and the icon follow from one state, fits or not.
+    struct Look
+    {
+        QColor accent; // the bar down the left side
+        QColor tint;   // the background: the accent, faint, over the surrounding window
+        QColor text;
+        QColor link; // the proposals: readable on the tint
+        QString icon;
+        bool operator==(const Look &) const = default;
+    };
+    QPalette surroundingPalette() const;
+    Look look() const;
     QString verdict() const;
     QString proposals() const;
     QString notes() const;
@@ -48,6 +61,7 @@ private:
     MemoryPlan m_plan;
     QList<Fix> m_fixes;
     bool m_warning = false;
+    Look m_look;
 };
 
 } // namespace kvscope

@@ -95,7 +95,7 @@ QVariant FiguresModel::data(const QModelIndex &index, int role) const
     case BitsPerWeight:
         return number(v, 'f', 3);
     case SqnrDb:
-        return number(v, 'f', 2);
+        return sqnrText(v);
     case Cosine:
         return number(v, 'f', 6);
     case Clipped:
@@ -104,6 +104,11 @@ QVariant FiguresModel::data(const QModelIndex &index, int role) const
     default:
         return number(v, 'e', 3);
     }
+}
+
+QString FiguresModel::sqnrText(double db)
+{
+    return number(db, 'f', 2);
 }
 
 QVariant FiguresModel::headerData(int section, Qt::Orientation orientation, int role) const

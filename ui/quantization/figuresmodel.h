@@ -39,6 +39,9 @@ public:
     QVariant data(const QModelIndex &index, int role = Qt::DisplayRole) const override;
     QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
 
+    /// An SQNR as the table writes it ("20.00"; "∞" for an exact result), for the chart's labels too.
+    static QString sqnrText(double db);
+
 private:
     QVariant value(const quant::SchemeResult &result, int column) const;
 

@@ -10,6 +10,7 @@
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
+#include <QScrollBar>
 #include <QSpinBox>
 #include <QTableWidget>
 #include <QVBoxLayout>
@@ -60,7 +61,8 @@ GroupInspector::GroupInspector(QWidget *parent) : QGroupBox(parent)
     m_table->setObjectName(QStringLiteral("groupTable"));
     m_table->verticalHeader()->hide();
     m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
-    m_table->horizontalHeader()->setStretchLastSection(true);
+    // Not stretched: the columns' length is what they need (fitTableWidth()).
+    m_table->horizontalHeader()->setStretchLastSection(false);
     m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_table->setSelectionMode(QAbstractItemView::SingleSelection);
     m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
@@ -123,6 +125,8 @@ void GroupInspector::changeEvent(QEvent *event)
 {
     if (event->type() == QEvent::LanguageChange)
         retranslate();
+    if (event->type() == QEvent::FontChange)
+        fitTableWidth();
     QGroupBox::changeEvent(event);
 }
 
@@ -250,7 +254,16 @@ void GroupInspector::refresh()
     }
     if (i < rows)
         m_table->selectRow(i);
+    fitTableWidth();
     Q_EMIT selectionChanged();
+}
+
+void GroupInspector::fitTableWidth()
+{
+    m_table->resizeColumnsToContents();
+    const int columns = m_table->horizontalHeader()->length();
+    const int chrome = m_table->verticalScrollBar()->sizeHint().width() + 2 * m_table->frameWidth();
+    m_table->setMinimumWidth(columns + chrome);
 }
 
 void GroupInspector::showInspection()

@@ -49,6 +49,8 @@ private:
     void refresh();
     /// Sets the texts that explain the inspection (or why there is none).
     void showInspection();
+    /// Widens the table to its columns, so that w′ is never cut; the text beside it wraps.
+    void fitTableWidth();
     void updateRanges();
 
     quant::TensorData m_tensor;

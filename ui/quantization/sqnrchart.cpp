@@ -1,12 +1,16 @@
 // SPDX-License-Identifier: MIT
 #include "ui/quantization/sqnrchart.h"
 
+#include "ui/quantization/figuresmodel.h"
+
 #include <algorithm>
 #include <cmath>
+#include <utility>
 
 #include <QBarCategoryAxis>
 #include <QBarSet>
 #include <QChart>
+#include <QGraphicsSimpleTextItem>
 #include <QHorizontalBarSeries>
 #include <QValueAxis>
 
@@ -18,10 +22,6 @@ SqnrChart::SqnrChart(QWidget *parent) : ChartView(QStringLiteral("sqnrChart"), Q
     m_series = new QHorizontalBarSeries;
     m_set = new QBarSet(QString());
     m_series->append(m_set);
-    m_series->setLabelsVisible(true);
-    m_series->setLabelsFormat(QStringLiteral("@value"));
-    m_series->setLabelsPrecision(3);
-    m_series->setLabelsPosition(QAbstractBarSeries::LabelsInsideEnd);
     c->addSeries(m_series);
     m_categories = new QBarCategoryAxis(this);
     m_categories->setTruncateLabels(false); // "int4-sym-g128" must stay readable
@@ -31,6 +31,7 @@ SqnrChart::SqnrChart(QWidget *parent) : ChartView(QStringLiteral("sqnrChart"), Q
     c->addAxis(m_decibels, Qt::AlignBottom);
     m_series->attachAxis(m_categories);
     m_series->attachAxis(m_decibels);
+    connect(c, &QChart::plotAreaChanged, this, &SqnrChart::placeValueLabels);
     applyPalette();
     retranslate();
 }
@@ -39,6 +40,11 @@ void SqnrChart::applyPalette()
 {
     ChartView::applyPalette();
     m_set->setBorderColor(m_set->color()); // the dark theme would outline the bars in white
+    for (QGraphicsSimpleTextItem *label : std::as_const(m_valueLabels)) {
+        label->setBrush(palette().color(QPalette::Text));
+        label->setFont(m_categories->labelsFont());
+    }
+    placeValueLabels();
 }
 
 void SqnrChart::retranslate()
@@ -56,6 +62,8 @@ void SqnrChart::setResults(const QList<quant::SchemeResult> &results)
 {
     QStringList names;
     QList<qreal> values;
+    qDeleteAll(m_valueLabels);
+    m_valueLabels.clear();
     double top = 10;
     // Horizontal bars count up from the bottom: add in reverse to read top-down.
     for (qsizetype i = results.size() - 1; i >= 0; --i) {
@@ -65,6 +73,10 @@ void SqnrChart::setResults(const QList<quant::SchemeResult> &results)
         const double db = std::isfinite(r.metrics.sqnrDb) ? std::max(r.metrics.sqnrDb, 0.0) : 0.0;
         values << db;
         top = std::max(top, db);
+        auto *label = new QGraphicsSimpleTextItem(FiguresModel::sqnrText(r.metrics.sqnrDb), chart());
+        label->setBrush(palette().color(QPalette::Text));
+        label->setFont(m_categories->labelsFont());
+        m_valueLabels << label;
     }
     m_set->remove(0, m_set->count());
     m_set->append(values);
@@ -73,6 +85,16 @@ void SqnrChart::setResults(const QList<quant::SchemeResult> &results)
     const double axisTop = std::ceil((top + 5.0) / 10.0) * 10.0;
     m_decibels->setRange(0, axisTop);
     m_decibels->setTickCount(int(axisTop / 10.0) + 1);
+    placeValueLabels();
+}
+
+void SqnrChart::placeValueLabels()
+{
+    for (qsizetype i = 0; i < m_valueLabels.size() && i < m_set->count(); ++i) {
+        QGraphicsSimpleTextItem *label = m_valueLabels.at(i);
+        const QPointF end = chart()->mapToPosition(QPointF(m_set->at(i), qreal(i)), m_series);
+        label->setPos(end.x() + 4, end.y() - label->boundingRect().height() / 2);
+    }
 }
 
 } // namespace kvscope

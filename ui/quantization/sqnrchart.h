@@ -5,6 +5,7 @@
 #include "ui/charts/chartview.h"
 
 class QBarCategoryAxis;
+class QGraphicsSimpleTextItem;
 class QHorizontalBarSeries;
 class QBarSet;
 class QValueAxis;
@@ -28,10 +29,15 @@ protected:
     void retranslate() override;
 
 private:
+    /// Each bar's value beyond its end.
+    void placeValueLabels();
+
     QHorizontalBarSeries *m_series = nullptr;
     QBarSet *m_set = nullptr;
     QBarCategoryAxis *m_categories = nullptr;
     QValueAxis *m_decibels = nullptr;
+    /// Our own labels: Qt's write "20" for 20.00 beside "20.7" (%g drops trailing zeros).
+    QList<QGraphicsSimpleTextItem *> m_valueLabels;
 };
 
 } // namespace kvscope

@@ -3,6 +3,7 @@
 
 #include "ui/style/zoomstyle.h"
 
+#include <algorithm>
 #include <cmath>
 #include <optional>
 
@@ -126,6 +127,21 @@ QColor textOn(const QColor &fill)
     const double luminance =
         0.2126 * linear(fill.redF()) + 0.7152 * linear(fill.greenF()) + 0.0722 * linear(fill.blueF());
     return luminance > 0.3 ? QColor(0x11, 0x18, 0x27) : QColor(Qt::white);
+}
+
+double contrastRatio(const QColor &a, const QColor &b)
+{
+    // https://www.w3.org/TR/WCAG21/#dfn-contrast-ratio: relative luminances of the linearised
+    // sRGB channels, (L1 + 0.05) / (L2 + 0.05).
+    const auto channel = [](double c) {
+        return c <= 0.04045 ? c / 12.92 : std::pow((c + 0.055) / 1.055, 2.4);
+    };
+    const auto luminance = [&channel](const QColor &c) {
+        return 0.2126 * channel(c.redF()) + 0.7152 * channel(c.greenF()) + 0.0722 * channel(c.blueF());
+    };
+    const double la = luminance(a);
+    const double lb = luminance(b);
+    return (std::max(la, lb) + 0.05) / (std::min(la, lb) + 0.05);
 }
 
 QColor counterfactualColor(Counterfactual kind, const QPalette &palette)

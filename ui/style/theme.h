@@ -42,6 +42,8 @@ QColor bestTint(const QPalette &palette);
 
 /// Text drawn on a bar of colour `fill`: near-black on a light fill, white on a dark one.
 QColor textOn(const QColor &fill);
+/// The WCAG 2 contrast ratio of two colours, from 1 to 21 (AA asks 4.5 for normal text).
+double contrastRatio(const QColor &a, const QColor &b);
 /// Colour of a counterfactual line of the growth chart ("as if MHA", "as if every layer full").
 QColor counterfactualColor(Counterfactual kind, const QPalette &palette);
 

@@ -352,9 +352,7 @@ void MainWindow::setPresentationMode(bool on)
 {
     if (on == m_presentation->isActive())
         return;
-    if (on)
-        m_tabs->setCurrentWidget(m_explorer);
-    m_presentation->setActive(on);
+    m_presentation->setActive(on); // on the view shown: Compare and Quantization are presented too
     m_actions->presentation->setChecked(on);
     // The banner and the cards tint themselves when they show a plan: show it again.
     m_controller->setScenario(m_controller->scenario());
@@ -362,6 +360,11 @@ void MainWindow::setPresentationMode(bool on)
                                      "through the scenarios, F5 to leave")
                                 : QString(),
                              8'000);
+}
+
+void MainWindow::setPresentationFullScreen(bool fullScreen)
+{
+    m_presentation->setFullScreen(fullScreen);
 }
 
 bool MainWindow::presentationMode() const

@@ -107,6 +107,9 @@ public:
     /// palette; Page Up / Page Down step through the scenario strip.
     bool presentationMode() const;
     void setPresentationMode(bool on);
+    /// Whether presentation mode goes full screen (the default): `--present --screenshot` at
+    /// `--size` presents in the window as sized.
+    void setPresentationFullScreen(bool fullScreen);
     /// The zoom presentation mode applies (saved), from 1 to 3.
     double presentationZoom() const;
     void setPresentationZoom(double zoom);

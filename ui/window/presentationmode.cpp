@@ -27,11 +27,12 @@ void PresentationMode::setActive(bool on)
         m_normalPalette = QApplication::palette();
         QApplication::setPalette(theme::highContrastPalette(theme::isDark(m_normalPalette)));
         theme::setZoom(m_zoom);
-        m_window->showFullScreen();
+        if (m_fullScreen)
+            m_window->showFullScreen();
     } else {
         theme::setZoom(1.0);
         QApplication::setPalette(m_normalPalette);
-        if (!m_wasFullScreen)
+        if (m_fullScreen && !m_wasFullScreen)
             m_window->showNormal();
     }
     for (QAction *action : std::as_const(m_presentationOnly))

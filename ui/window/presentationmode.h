@@ -31,6 +31,9 @@ public:
     void setZoom(double zoom);
     /// The saved zoom, without saving it again.
     void restoreZoom(double zoom) { m_zoom = zoom; }
+    /// Whether presenting goes full screen (the default); a screenshot at a given size presents
+    /// in the window as sized instead.
+    void setFullScreen(bool fullScreen) { m_fullScreen = fullScreen; }
 
 Q_SIGNALS:
     /// After entering or leaving (the palette and fonts have changed).
@@ -41,6 +44,7 @@ private:
     QList<QAction *> m_presentationOnly;
     bool m_active = false;
     double m_zoom = 1.5;
+    bool m_fullScreen = true;
     bool m_wasFullScreen = false;
     QPalette m_normalPalette;
 };
