@@ -72,6 +72,20 @@ bool VllmRules::starts(const KvCacheMemory &kv) const
     return kv.numGpuBlocks > 0 && kv.numGpuBlocks >= kv.blocksPerMaxRequest;
 }
 
+QString VllmRules::refusal(const MemoryPlan &plan) const
+{
+    if (plan.kv.maxModelLenThatFits > 0)
+        return QCoreApplication::translate("kvscope::Planner",
+                                           "vLLM would refuse to start: one %1-token request needs %2 KV "
+                                           "blocks, the cache holds %3; %5 %4 would fit")
+            .arg(formatCount(plan.maxModelLen), formatCount(plan.kv.blocksPerMaxRequest),
+                 formatCount(plan.kv.numGpuBlocks), formatCount(plan.kv.maxModelLenThatFits),
+                 optionFlag(ScenarioField::MaxModelLen));
+    return QCoreApplication::translate("kvscope::Planner",
+                                       "vLLM would refuse to start: no memory is left for KV cache "
+                                       "blocks");
+}
+
 void VllmRules::addNotes(const Scenario &s, MemoryPlan &plan) const
 {
     const VllmProfile &profile = *m_version.profile;
@@ -96,17 +110,8 @@ void VllmRules::addNotes(const Scenario &s, MemoryPlan &plan) const
                    "cache (a vLLM environment variable turns that off: see docs/methodology.md, Engines and "
                    "versions)")
                    .arg(profile.since.text(), formatGiB(plan.cudaGraphBytes));
-    if (!plan.engineStarts && plan.kv.maxModelLenThatFits > 0)
-        plan.notes << QCoreApplication::translate(
-                          "kvscope::Planner", "vLLM would refuse to start: one %1-token request needs %2 KV "
-                                              "blocks, the cache holds %3; %5 %4 would fit")
-                          .arg(formatCount(plan.maxModelLen), formatCount(plan.kv.blocksPerMaxRequest),
-                               formatCount(plan.kv.numGpuBlocks), formatCount(plan.kv.maxModelLenThatFits),
-                               optionFlag(ScenarioField::MaxModelLen));
-    else if (!plan.engineStarts)
-        plan.notes << QCoreApplication::translate(
-            "kvscope::Planner", "vLLM would refuse to start: no memory is left for KV cache "
-                                "blocks");
+    if (!plan.engineStarts)
+        plan.notes << refusal(plan);
 }
 
 } // namespace kvscope
