@@ -70,6 +70,18 @@ QString cellText(const CompareRow &row, const CompareCell &cell, bool first)
     return text;
 }
 
+/// " [n]": the number of `note` among the notes under the table, added if new (a column's
+/// start failure marks its verdict and every figure it blanks with one number).
+QString footnoteMark(QStringList &footnotes, const QString &note)
+{
+    qsizetype index = footnotes.indexOf(note);
+    if (index < 0) {
+        footnotes << note;
+        index = footnotes.size() - 1;
+    }
+    return QStringLiteral(" [%1]").arg(index + 1);
+}
+
 QString errorText(const SimulatedError &e)
 {
     QString text = QStringLiteral("%1 %2 dB, relative error %3 %")
@@ -179,12 +191,17 @@ QString comparisonAsText(const Comparison &comparison)
         labels << printableText(c.label);
         widths << int(labels.constLast().size());
     }
+    // A reason is too long for a cell: a numbered line under the table.
+    QStringList footnotes;
     for (const CompareRow &row : comparison.rows) {
         QStringList texts;
         for (qsizetype i = 0; i < row.cells.size(); ++i) {
             QString text = printableText(cellText(row, row.cells.at(i), i == 0));
             if (row.best.contains(int(i)))
                 text += QStringLiteral(" *");
+            if (const QString &reason = row.cells.at(i).reason; !reason.isEmpty())
+                text += footnoteMark(footnotes,
+                                     QStringLiteral("%1: %2").arg(comparison.columns.at(i).label, reason));
             widths[i] = std::max(widths.at(i), int(text.size()));
             texts << text;
         }
@@ -200,6 +217,8 @@ QString comparisonAsText(const Comparison &comparison)
             line += cells.at(r).at(i).leftJustified(widths.at(i) + 3);
         out += withoutTrailingBlanks(line) + QLatin1Char('\n');
     }
+    for (qsizetype i = 0; i < footnotes.size(); ++i)
+        out += printableLine(QStringLiteral("[%1] %2").arg(i + 1).arg(footnotes.at(i)));
     accuracySection(out, comparison);
     publishedSection(out, comparison);
     return out;

@@ -248,6 +248,13 @@ QString planAsText(const MemoryPlan &p)
         t.row(QStringLiteral("GPU KV cache size"),
               formatCount(p.kv.capacityTokens) + QStringLiteral(" tokens"),
               QStringLiteral("%1 blocks of %2 tokens").arg(formatCount(p.kv.numGpuBlocks)).arg(p.blockSize));
+        // vLLM's figure shares the blocks evenly among the layer groups; a recurrent group takes one a
+        // sequence.
+        if (p.kv.numGroups > 1)
+            t.row(QStringLiteral("attention tokens held"),
+                  formatCount(p.kv.attentionTokensHeld) + QStringLiteral(" tokens"),
+                  QStringLiteral("%1 sequences x %2 tokens; the size above is vLLM's logged figure")
+                      .arg(formatCount(p.largestBatchThatFits), formatCount(p.seqLen)));
     }
     t.row(QStringLiteral("maximum concurrency"),
           QString::number(p.kv.maxConcurrency, 'f', 2) + QLatin1Char('x'),

@@ -48,6 +48,9 @@ QString CompareText::rowLabel(CompareRowId id)
 QString CompareText::rowToolTip(CompareRowId id)
 {
     switch (id) {
+    case CompareRowId::Runs:
+        return tr("Whether the engine starts and holds the whole batch at once; a column that does not "
+                  "start has no headroom, capacity or speed.");
     case CompareRowId::WeightsBytes:
         return tr("The weights as stored, per GPU.");
     case CompareRowId::KvBytesPerToken:
@@ -91,6 +94,12 @@ QString CompareText::cell(const CompareRow &row, const CompareCell &cell, const 
         return tr("memory-bound");
     if (cell.text == QLatin1String("compute"))
         return tr("compute-bound");
+    if (cell.text == QLatin1String("fits"))
+        return tr("fits");
+    if (cell.text == QLatin1String("batch does not fit"))
+        return tr("batch does not fit");
+    if (cell.text == QLatin1String("does not start"))
+        return tr("does not start");
     if (!cell.text.isEmpty())
         return cell.text;
     if (cell.lossless)
@@ -114,6 +123,11 @@ QString CompareText::delta(const CompareRow &row, const CompareCell &cell, const
     return tr("%1 (%2 %)").arg(absolute, differenceSign(*cell.deltaPercent, percent, QChar(Minus)) + percent);
 }
 
+QString CompareText::note(const CompareRow &row, const CompareCell &cell)
+{
+    return row.id == CompareRowId::Runs || cell.value ? cell.reason : QString();
+}
+
 QString CompareText::htmlTable(const Comparison &comparison, const QLocale &locale)
 {
     QString html = QStringLiteral("<table cellspacing=\"0\" cellpadding=\"3\"><tr><th></th>");
@@ -129,6 +143,8 @@ QString CompareText::htmlTable(const Comparison &comparison, const QLocale &loca
             const QString difference = c > 0 ? delta(row, row.cells.at(c), locale) : QString();
             if (!difference.isEmpty())
                 text += QStringLiteral(" <small>%1</small>").arg(difference.toHtmlEscaped());
+            if (const QString under = note(row, row.cells.at(c)); !under.isEmpty())
+                text += QStringLiteral("<br><small>%1</small>").arg(under.toHtmlEscaped());
             html += QStringLiteral("<td>%1</td>").arg(text);
         }
         html += QStringLiteral("</tr>");

@@ -30,6 +30,9 @@ public:
     /// equal; empty where there is no difference to give. (The first column's own is
     /// "same": callers leave it out.)
     static QString delta(const CompareRow &row, const CompareCell &cell, const QLocale &locale = QLocale());
+    /// What a cell says under its figure: the verdict's reason, or what qualifies a figure
+    /// (a hybrid's attention tokens); empty for a blanked figure (its reason is the verdict's).
+    static QString note(const CompareRow &row, const CompareCell &cell);
     /// The whole comparison as an HTML table (the report page): a row per figure,
     /// a column per column, differences under the figures, the best in bold.
     static QString htmlTable(const Comparison &comparison, const QLocale &locale = QLocale());

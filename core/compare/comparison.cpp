@@ -4,6 +4,7 @@
 #include "core/common/enumtable.h"
 #include "core/common/error.h"
 #include "core/common/scenariofield.h"
+#include "core/common/units.h"
 #include "core/output/planjson.h"
 #include "core/plan/planner.h"
 
@@ -78,9 +79,58 @@ CompareCell number(double value)
     return cell;
 }
 
+/// No figure, for why: a column whose engine does not start has no capacity, headroom or speed.
+CompareCell notRunning(const ComparedColumn &c)
+{
+    CompareCell cell;
+    cell.reason = c.plan.startFailure;
+    return cell;
+}
+
+/// A figure of a running server: none when the engine does not start.
+CompareCell runningNumber(const ComparedColumn &c, double value)
+{
+    return c.plan.engineStarts ? number(value) : notRunning(c);
+}
+
 CompareCell speedNumber(const ComparedColumn &c, double value)
 {
+    if (!c.plan.engineStarts)
+        return notRunning(c);
     return c.plan.speed.available ? number(value) : CompareCell{};
+}
+
+/// vLLM's logged capacity; for a hybrid model, with what its attention layers really hold.
+CompareCell loggedCapacity(const ComparedColumn &c)
+{
+    CompareCell cell = runningNumber(c, double(c.plan.kv.capacityTokens));
+    if (c.plan.engineStarts && c.plan.kv.numGroups > 1)
+        cell.reason = QCoreApplication::translate("kvscope::CompareText",
+                                                  "the pool holds %1 attention tokens at this length (%2 "
+                                                  "sequences × %3)")
+                          .arg(formatCount(c.plan.kv.attentionTokensHeld),
+                               formatCount(c.plan.largestBatchThatFits), formatCount(c.plan.seqLen));
+    return cell;
+}
+
+/// Whether the column's engine starts and holds its batch, and why not.
+CompareCell runs(const ComparedColumn &c)
+{
+    CompareCell cell;
+    const MemoryPlan &p = c.plan;
+    if (!p.engineStarts) {
+        cell.text = QStringLiteral("does not start");
+        cell.reason = p.startFailure;
+    } else if (!p.fits) {
+        cell.text = QStringLiteral("batch does not fit");
+        cell.reason = QCoreApplication::translate("kvscope::CompareText",
+                                                  "the KV cache holds %1 of the %2 sequences at once; the "
+                                                  "speed is for those %1")
+                          .arg(formatCount(p.speed.batchSize), formatCount(p.batchSize));
+    } else {
+        cell.text = QStringLiteral("fits");
+    }
+    return cell;
 }
 
 CompareCell sqnr(const std::optional<double> &value, bool lossless)
@@ -92,6 +142,8 @@ CompareCell sqnr(const std::optional<double> &value, bool lossless)
 }
 
 const RowSpec rowSpecs[] = {
+    {CompareRowId::Runs, "runs", QT_TRANSLATE_NOOP("kvscope::CompareText", "runs?"), "", Better::None, false,
+     runs},
     {CompareRowId::WeightsBytes, "weights_bytes",
      QT_TRANSLATE_NOOP("kvscope::CompareText", "weights per GPU"), "bytes", Better::Less, true,
      [](const ComparedColumn &c) { return number(double(c.plan.weights.bytesPerGpu)); }},
@@ -103,16 +155,16 @@ const RowSpec rowSpecs[] = {
      [](const ComparedColumn &c) { return number(double(c.plan.kv.cacheBytes)); }},
     {CompareRowId::HeadroomBytes, "headroom_bytes", QT_TRANSLATE_NOOP("kvscope::CompareText", "headroom"),
      "bytes", Better::More, true,
-     [](const ComparedColumn &c) { return number(double(c.plan.headroomBytes)); }},
+     [](const ComparedColumn &c) { return runningNumber(c, double(c.plan.headroomBytes)); }},
     {CompareRowId::KvCapacityTokens, "kv_capacity_tokens",
-     QT_TRANSLATE_NOOP("kvscope::CompareText", "KV capacity"), "tokens", Better::More, true,
-     [](const ComparedColumn &c) { return number(double(c.plan.kv.capacityTokens)); }},
+     QT_TRANSLATE_NOOP("kvscope::CompareText", "KV capacity as vLLM logs it"), "tokens", Better::More, true,
+     loggedCapacity},
     {CompareRowId::MaxConcurrency, "max_concurrency",
      QT_TRANSLATE_NOOP("kvscope::CompareText", "maximum concurrency"), "x", Better::More, false,
-     [](const ComparedColumn &c) { return number(c.plan.kv.maxConcurrency); }},
+     [](const ComparedColumn &c) { return runningNumber(c, c.plan.kv.maxConcurrency); }},
     {CompareRowId::LargestBatchThatFits, "largest_batch_that_fits",
      QT_TRANSLATE_NOOP("kvscope::CompareText", "largest batch that fits"), "sequences", Better::More, true,
-     [](const ComparedColumn &c) { return number(double(c.plan.largestBatchThatFits)); }},
+     [](const ComparedColumn &c) { return runningNumber(c, double(c.plan.largestBatchThatFits)); }},
     {CompareRowId::DecodeTokensPerSecond, "decode_tokens_per_second",
      QT_TRANSLATE_NOOP("kvscope::CompareText", "decode tokens/s"), "tokens/s", Better::More, false,
      [](const ComparedColumn &c) { return speedNumber(c, c.plan.speed.decodeTokensPerSecond); }},
@@ -122,6 +174,8 @@ const RowSpec rowSpecs[] = {
     {CompareRowId::DecodeBound, "decode_bound", QT_TRANSLATE_NOOP("kvscope::CompareText", "decode bound"), "",
      Better::None, false,
      [](const ComparedColumn &c) {
+         if (!c.plan.engineStarts)
+             return notRunning(c);
          CompareCell cell;
          if (c.plan.speed.available)
              cell.text = c.plan.speed.decode.bound == SpeedBound::Memory ? QStringLiteral("memory")
@@ -210,6 +264,11 @@ QString betterName(Better better)
 }
 
 } // namespace
+
+bool percentDifferenceMeans(const QString &unit, double first)
+{
+    return first > 0 && unit != QLatin1String("dB");
+}
 
 QString compareRowKey(CompareRowId id)
 {
@@ -304,7 +363,7 @@ QList<CompareRow> comparisonRows(const QList<ComparedColumn> &columns)
                 continue;
             const double delta = sameFigure(*cell.value, first) ? 0.0 : *cell.value - first;
             cell.delta = delta;
-            if (first != 0)
+            if (percentDifferenceMeans(row.unit, first))
                 cell.deltaPercent = delta / std::fabs(first) * 100.0;
         }
         row.best = bestColumns(row);
@@ -358,7 +417,7 @@ QJsonObject comparisonToJson(const Comparison &comparison)
 {
     QJsonArray variants;
     for (const ComparedColumn &c : comparison.columns) {
-        QJsonObject o = planToJson(c.plan);
+        QJsonObject o = planToJson(c.plan, SpeedOfRefusedPlan::Null);
         o.insert(u"label", c.label);
         const WeightAccuracy &w = c.accuracy.weights;
         o.insert(u"weight_sqnr_db",
@@ -379,9 +438,10 @@ QJsonObject comparisonToJson(const Comparison &comparison)
     }
     QJsonArray rows;
     for (const CompareRow &row : comparison.rows) {
-        QJsonArray values, deltas, percents, best;
+        QJsonArray values, deltas, percents, reasons, best;
         for (const CompareCell &cell : row.cells) {
             values << (!cell.text.isEmpty() ? QJsonValue(cell.text) : optionalJson(cell.value, row.integral));
+            reasons << (cell.reason.isEmpty() ? QJsonValue(QJsonValue::Null) : QJsonValue(cell.reason));
             deltas << optionalJson(cell.delta, row.integral);
             percents << optionalJson(cell.deltaPercent, false);
         }
@@ -395,6 +455,7 @@ QJsonObject comparisonToJson(const Comparison &comparison)
         o.insert(u"values", values);
         o.insert(u"deltas", deltas);
         o.insert(u"delta_percents", percents);
+        o.insert(u"reasons", reasons);
         o.insert(u"best", best);
         rows << o;
     }

@@ -57,6 +57,12 @@ QList<ComparisonColumn> labelledColumns(const QList<Scenario> &scenarios);
 /// variant (1-based) and the option.
 QList<ComparisonColumn> variantColumns(const Scenario &base, const QList<ScenarioValues> &variants);
 
+/// Whether a difference to the first column reads as a percentage: not from a
+/// negative first figure (a headroom of −83 GiB growing is no "+19 %"), nor in
+/// decibels (a ratio already: their difference is the comparison). Elsewhere, when
+/// the first figure is not 0.
+bool percentDifferenceMeans(const QString &unit, double first);
+
 /// Which way a row is better.
 enum class Better
 {
@@ -68,9 +74,12 @@ enum class Better
 /// One figure of one column and its difference to the first column.
 struct CompareCell
 {
-    std::optional<double> value;        ///< nullopt: not available (no speed figures) or lossless
-    bool lossless = false;              ///< SQNR rows: no error at all (better than any finite SQNR)
-    QString text;                       ///< category rows ("memory", "compute")
+    std::optional<double> value; ///< nullopt: not available (no speed figures) or lossless
+    bool lossless = false;       ///< SQNR rows: no error at all (better than any finite SQNR)
+    QString text;                ///< category rows ("memory", "compute"; "fits", "does not start")
+    /// Why there is no figure or what qualifies it: the engine's refusal to start for a
+    /// column that cannot, the sequences held for a batch that does not fit.
+    QString reason;
     std::optional<double> delta;        ///< value - first column's value (0 within a billionth)
     std::optional<double> deltaPercent; ///< delta / |first| x 100; nullopt when the first is 0
 };
@@ -78,6 +87,7 @@ struct CompareCell
 /// The figures a comparison holds, a row each, in their order.
 enum class CompareRowId
 {
+    Runs, ///< "fits", "batch does not fit" (the engine starts, queues the rest) or "does not start"
     WeightsBytes,
     KvBytesPerToken,
     KvCacheBytes,
@@ -126,7 +136,7 @@ struct ComparedColumn
 struct Comparison
 {
     QList<ComparedColumn> columns;
-    /// weights per GPU, KV bytes per token, KV cache for the batch, headroom, KV capacity
+    /// runs?, weights per GPU, KV bytes per token, KV cache for the batch, headroom, KV capacity
     /// (tokens), maximum concurrency, largest batch that fits, decode tokens/s, time to
     /// first token, decode bound, weight SQNR, KV SQNR.
     QList<CompareRow> rows;

@@ -63,11 +63,12 @@ QJsonValue servingObject(const std::optional<ServingCost> &serving)
     return o;
 }
 
-/// The speed figures; null where the GPU lacks a figure the roofline needs.
-void insertSpeed(QJsonObject &o, const SpeedPlan &s)
+/// The speed figures; null where the GPU lacks a figure the roofline needs (or,
+/// when `shown` is false, where nothing runs).
+void insertSpeed(QJsonObject &o, const SpeedPlan &s, bool shown)
 {
     const auto put = [&](const char *key, const QJsonValue &value) {
-        o.insert(QLatin1String(key), s.available ? value : QJsonValue(QJsonValue::Null));
+        o.insert(QLatin1String(key), s.available && shown ? value : QJsonValue(QJsonValue::Null));
     };
     o.insert(QStringLiteral("prompt_len"), qint64(s.promptLen));
     o.insert(QStringLiteral("bandwidth_efficiency"), rounded(s.bandwidthEfficiency, 4));
@@ -102,7 +103,7 @@ void insertSpeed(QJsonObject &o, const SpeedPlan &s)
 
 } // namespace
 
-QJsonObject planToJson(const MemoryPlan &p)
+QJsonObject planToJson(const MemoryPlan &p, SpeedOfRefusedPlan refused)
 {
     QJsonObject o;
     o.insert(QStringLiteral("model"), p.modelId);
@@ -184,6 +185,7 @@ QJsonObject planToJson(const MemoryPlan &p)
     o.insert(QStringLiteral("kv_available_bytes"), qint64(p.kv.availableBytes));
     o.insert(QStringLiteral("num_gpu_blocks"), qint64(p.kv.numGpuBlocks));
     o.insert(QStringLiteral("kv_capacity_tokens"), qint64(p.kv.capacityTokens));
+    o.insert(QStringLiteral("kv_attention_tokens_held"), qint64(p.kv.attentionTokensHeld));
     o.insert(QStringLiteral("blocks_per_max_request"), qint64(p.kv.blocksPerMaxRequest));
     o.insert(QStringLiteral("max_concurrency"), rounded(p.kv.maxConcurrency, 4));
     o.insert(QStringLiteral("max_model_len_that_fits"), qint64(p.kv.maxModelLenThatFits));
@@ -199,9 +201,12 @@ QJsonObject planToJson(const MemoryPlan &p)
     // Why the engine refuses this GPU with these precisions; null when it does not.
     o.insert(QStringLiteral("engine_refusal"),
              p.engineRefusal.isEmpty() ? QJsonValue(QJsonValue::Null) : QJsonValue(p.engineRefusal));
+    o.insert(QStringLiteral("start_failure"),
+             p.engineStarts ? QJsonValue(QJsonValue::Null) : QJsonValue(p.startFailure));
     o.insert(QStringLiteral("largest_batch_that_fits"), qint64(p.largestBatchThatFits));
     o.insert(QStringLiteral("largest_seq_len_that_fits"), qint64(p.largestSeqLenThatFits));
-    insertSpeed(o, p.speed);
+    insertSpeed(o, p.speed, p.engineStarts || refused == SpeedOfRefusedPlan::Shown);
+    o.insert(QStringLiteral("decode_sequences_at_once"), qint64(p.speed.batchSize));
     o.insert(QStringLiteral("notes"), QJsonArray::fromStringList(p.notes + p.speed.notes));
     o.insert(QStringLiteral("units"), unitsConvention());
     return o;

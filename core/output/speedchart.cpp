@@ -15,7 +15,7 @@ SpeedChartData speedChartData(const Scenario &scenario, const MemoryPlan &plan, 
     d.xMin = batchAxisMin();
     d.xMax = batchAxisMax();
     d.seqLen = scenario.seqLen;
-    d.currentX = scenario.batchSize;
+    d.currentX = plan.speed.batchSize; // the sequences decoding at once: on the curve
     d.available = plan.speed.available;
     d.notes = plan.speed.notes;
     if (!d.available)

@@ -37,7 +37,8 @@ struct SpeedChartData
     std::int64_t seqLen = 0;           ///< fixed along the batch axis
     std::int64_t servingPromptLen = 0; ///< the serving workload's prompt; 0 = no serving line
     std::int64_t servingOutputLen = 0; ///< and its output tokens
-    std::int64_t currentX = 0;         ///< the scenario's batch
+    std::int64_t currentX =
+        0; ///< the sequences decoding at once: the batch, or what the KV cache holds of it
     double currentTokensPerSecond = 0;
     QList<SpeedCurve> curves; ///< one per KV precision on the walk (plus the plan's, if off the walk)
     int currentCurve = 0;     ///< the curve of the plan's KV dtype

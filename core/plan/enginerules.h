@@ -58,6 +58,9 @@ public:
     virtual void applyBudget(const Scenario &scenario, MemoryPlan &plan) const = 0;
     /// Whether the engine starts with the pool `kv` describes.
     virtual bool starts(const KvCacheMemory &kv) const = 0;
+    /// Why the engine refuses to start with the plan's pool, in the engine's
+    /// terms (for a plan whose engine does not start).
+    virtual QString refusal(const MemoryPlan &plan) const = 0;
     /// What the engine derives from the pool once it is sized (SGLang's
     /// default --max-running-requests); nothing by default.
     virtual void settlePool(const Scenario &scenario, MemoryPlan &plan) const;

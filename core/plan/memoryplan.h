@@ -89,7 +89,11 @@ struct KvCacheMemory
     // Capacity, as vLLM logs it at start-up
     std::int64_t availableBytes = 0; ///< budget - weights - activations - overhead - graphs (may be negative)
     std::int64_t numGpuBlocks = 0;
-    std::int64_t capacityTokens = 0;      ///< "GPU KV cache size: N tokens"
+    std::int64_t capacityTokens = 0; ///< "GPU KV cache size: N tokens"
+    /// Tokens the pool holds as whole --seq-len sequences (largest batch that fits x --seq-len).
+    /// A hybrid model's logged capacity divides the blocks evenly among its layer groups, though
+    /// a recurrent group takes one block per sequence: this is what its attention really holds.
+    std::int64_t attentionTokensHeld = 0;
     std::int64_t blocksPerMaxRequest = 0; ///< blocks one --max-model-len request reserves
     double maxConcurrency = 0;            ///< "Maximum concurrency for M tokens per request: X"
     std::int64_t maxModelLenThatFits =
@@ -146,6 +150,9 @@ struct MemoryPlan
     /// Why the engine refuses this GPU with these precisions before sizing anything
     /// (then engineStarts is false); empty when it does not.
     QString engineRefusal;
+    /// Why the engine would not start, in the planner's words (empty when it starts): the
+    /// weights over the budget, no room left for a KV cache, or the engine's own refusal.
+    QString startFailure;
     /// The scenario runs: it fits and the engine starts.
     bool works() const { return fits && engineStarts; }
 

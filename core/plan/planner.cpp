@@ -151,6 +151,28 @@ void addCompatibilityNotes(const Scenario &s, MemoryPlan &plan)
                           .arg(s.model.name, dtypeName(plan.dtype));
 }
 
+/// Why the engine would not start: its refusal of the GPU with these precisions (it
+/// stops before loading anything), the first thing in the budget that does not fit
+/// (the weights, then what precedes the KV cache), else its refusal of the pool.
+QString startFailure(const EngineRules &rules, const MemoryPlan &plan)
+{
+    if (plan.engineStarts)
+        return {};
+    if (!plan.engineRefusal.isEmpty())
+        return plan.engineRefusal;
+    if (!plan.weightsFit)
+        return QCoreApplication::translate("kvscope::Planner",
+                                           "the weights alone (%1 per GPU) exceed the %2 budget by %3")
+            .arg(formatGiB(plan.weights.bytesPerGpu), formatGiB(plan.budgetBytes),
+                 formatGiB(plan.weightsOverBudgetBytes));
+    if (plan.kv.shortfallBytes > 0)
+        return QCoreApplication::translate("kvscope::Planner",
+                                           "weights, activations and runtime overhead exceed the %1 budget "
+                                           "by %2: no room for a KV cache")
+            .arg(formatGiB(plan.budgetBytes), formatGiB(plan.kv.shortfallBytes));
+    return rules.refusal(plan);
+}
+
 } // namespace
 
 void requireShare(std::int64_t ppm, ScenarioField field)
@@ -377,6 +399,7 @@ MemoryPlan planMemory(const Scenario &s)
         const std::int64_t free = std::max<std::int64_t>(0, kv.availableBytes);
         const std::int64_t sequenceBytes = (Checked(kv.blocksPerSequence) * poolBlockBytes).value();
         plan.largestBatchThatFits = free / sequenceBytes;
+        kv.attentionTokensHeld = (Checked(plan.largestBatchThatFits) * s.seqLen).value();
         const auto seqFits = [&](std::int64_t tokens) {
             try {
                 return (Checked(s.batchSize) * blocksPerSequence(m, layout, tokens) * poolBlockBytes)
@@ -410,6 +433,7 @@ MemoryPlan planMemory(const Scenario &s)
                           .arg(formatCount(plan.seqLen), formatCount(plan.maxModelLen),
                                optionFlag(ScenarioField::SeqLen), optionFlag(ScenarioField::MaxModelLen));
     rules->addNotes(s, plan);
+    plan.startFailure = startFailure(*rules, plan);
     if (plan.kv.headsReplicated && !m.usesMla())
         plan.notes << QCoreApplication::translate("kvscope::Planner",
                                                   "%3 %1 > %2 KV heads: each GPU holds a replicated head")

@@ -101,6 +101,15 @@ void SglangRules::settlePool(const Scenario &s, MemoryPlan &plan) const
         plan.maxNumSeqs = sglangDefaultMaxRunningRequests(plan.kv.capacityTokens, plan.maxModelLen);
 }
 
+QString SglangRules::refusal(const MemoryPlan &) const
+{
+    return QCoreApplication::translate(
+               "kvscope::Planner",
+               "SGLang would refuse to start: no memory is left for the KV pool (\"Not enough memory. "
+               "Please try to increase %1\")")
+        .arg(sglangFlag(ScenarioField::MemFractionStatic));
+}
+
 void SglangRules::addNotes(const Scenario &, MemoryPlan &plan) const
 {
     if (!plan.engineRefusal.isEmpty())
@@ -112,12 +121,7 @@ void SglangRules::addNotes(const Scenario &, MemoryPlan &plan) const
                           .arg(formatCount(plan.kv.capacityTokens), formatCount(plan.maxModelLen),
                                sglangFlag(ScenarioField::MaxModelLen));
     else if (!plan.engineStarts)
-        plan.notes
-            << QCoreApplication::translate(
-                   "kvscope::Planner",
-                   "SGLang would refuse to start: no memory is left for the KV pool (\"Not enough memory. "
-                   "Please try to increase %1\")")
-                   .arg(sglangFlag(ScenarioField::MemFractionStatic));
+        plan.notes << refusal(plan);
 }
 
 } // namespace kvscope

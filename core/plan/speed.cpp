@@ -5,6 +5,7 @@
 #include "core/common/enumtable.h"
 #include "core/common/error.h"
 #include "core/common/scenariofield.h"
+#include "core/common/units.h"
 #include "core/gpu/gpuspec.h"
 #include "core/model/inventory.h"
 #include "core/plan/speedconstants.h"
@@ -758,11 +759,20 @@ std::optional<ServingCost> planServing(const SpeedModel &model, const MemoryPlan
 
 } // namespace
 
+std::int64_t sequencesAtOnce(const MemoryPlan &plan)
+{
+    if (!plan.engineStarts || plan.largestBatchThatFits >= plan.batchSize)
+        return plan.batchSize;
+    return std::max<std::int64_t>(1, plan.largestBatchThatFits);
+}
+
 SpeedPlan planSpeed(const Scenario &s, const MemoryPlan &plan)
 {
     const auto inputs = [&] {
         SpeedPlan speed;
-        speed.batchSize = plan.batchSize;
+        speed.startFailure = plan.startFailure;
+        speed.requestedBatchSize = plan.batchSize;
+        speed.batchSize = sequencesAtOnce(plan);
         speed.contextLen = plan.seqLen;
         speed.promptLen = s.promptLen > 0 ? s.promptLen : plan.seqLen;
         return speed;
@@ -773,13 +783,20 @@ SpeedPlan planSpeed(const Scenario &s, const MemoryPlan &plan)
         model.describe(speed);
         if (!model.available())
             return speed;
-        speed.decode = model.decode(plan.batchSize);
+        const std::int64_t batch = speed.batchSize;
+        speed.decode = model.decode(batch);
         speed.prefill = model.prefill(speed.promptLen);
         speed.expectedExperts =
-            expectedExpertsTouched(s.model.moe.numExperts, s.model.moe.expertsPerToken, plan.batchSize);
-        speed.decodeTokensPerSecond = double(plan.batchSize) / speed.decode.seconds;
+            expectedExpertsTouched(s.model.moe.numExperts, s.model.moe.expertsPerToken, batch);
+        speed.decodeTokensPerSecond = double(batch) / speed.decode.seconds;
         speed.decodeTokensPerSecondPerSequence = 1.0 / speed.decode.seconds;
-        speed.decodeTokensPerSecondIdeal = double(plan.batchSize) / speed.decode.idealSeconds;
+        speed.decodeTokensPerSecondIdeal = double(batch) / speed.decode.idealSeconds;
+        if (batch < plan.batchSize)
+            speed.notes << QStringLiteral(
+                               "speed: the KV cache holds %1 of the %2 sequences at %3 tokens; the "
+                               "decode figures are for those %1 (the engine queues the rest)")
+                               .arg(formatCount(batch), formatCount(plan.batchSize),
+                                    formatCount(plan.seqLen));
         if (speed.promptLen + 1 < plan.seqLen) // a prompt and at least two tokens out
             speed.serving = planServing(model, plan, speed);
         speed.ridgeBatch = model.ridgeBatch(false);

@@ -138,6 +138,11 @@ private:
     double m_prefillAttentionFlops = 0; ///< the same for prefill (MLA decompresses K and V there)
 };
 
+/// The sequences of --batch-size that decode at once: all of them, or as many as
+/// the KV cache holds at --seq-len (at least one) when the engine starts but the
+/// batch does not fit.
+std::int64_t sequencesAtOnce(const MemoryPlan &plan);
+
 /// Speed of the scenario's decode step and prefill on its GPU (see docs/methodology.md,
 /// "Speed"). Pure; the plan supplies weights, KV bytes and the resolved dtypes.
 SpeedPlan planSpeed(const Scenario &scenario, const MemoryPlan &plan);

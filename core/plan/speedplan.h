@@ -121,7 +121,14 @@ struct SpeedPlan
     bool available = false; ///< false when the GPU lacks a bandwidth or TFLOPS figure the model needs
     QStringList notes;      ///< why figures are missing, which peak applies
 
+    /// Why the engine would not start (MemoryPlan::startFailure; empty when it starts): the
+    /// figures below then describe a server that never runs, and views show none.
+    QString startFailure;
+
     // Inputs as resolved
+    std::int64_t requestedBatchSize = 0; ///< --batch-size
+    /// Sequences decoding at once: --batch-size, or as many of them as the KV cache holds at
+    /// --seq-len when fewer (the engine queues the rest). The decode figures are for these.
     std::int64_t batchSize = 0;
     std::int64_t contextLen = 0; ///< tokens per sequence in the decode step (--seq-len)
     std::int64_t promptLen = 0;  ///< tokens of the prefill (--prompt-len, default --seq-len)

@@ -91,6 +91,20 @@ bool VllmRules::starts(const KvCacheMemory &kv) const
     return kv.numGpuBlocks > 0 && kv.numGpuBlocks >= kv.blocksPerMaxRequest;
 }
 
+QString VllmRules::refusal(const MemoryPlan &plan) const
+{
+    if (plan.kv.maxModelLenThatFits > 0)
+        return QCoreApplication::translate("kvscope::Planner",
+                                           "vLLM would refuse to start: one %1-token request needs %2 KV "
+                                           "blocks, the cache holds %3; %5 %4 would fit")
+            .arg(formatCount(plan.maxModelLen), formatCount(plan.kv.blocksPerMaxRequest),
+                 formatCount(plan.kv.numGpuBlocks), formatCount(plan.kv.maxModelLenThatFits),
+                 optionFlag(ScenarioField::MaxModelLen));
+    return QCoreApplication::translate("kvscope::Planner",
+                                       "vLLM would refuse to start: no memory is left for KV cache "
+                                       "blocks");
+}
+
 void VllmRules::addNotes(const Scenario &s, MemoryPlan &plan) const
 {
     const VllmProfile &profile = *m_version.profile;
@@ -123,17 +137,8 @@ void VllmRules::addNotes(const Scenario &s, MemoryPlan &plan) const
                    .arg(profile.since.text(), formatGiB(plan.cudaGraphBytes));
     if (!plan.engineRefusal.isEmpty())
         plan.notes << plan.engineRefusal;
-    else if (!plan.engineStarts && plan.kv.maxModelLenThatFits > 0)
-        plan.notes << QCoreApplication::translate(
-                          "kvscope::Planner", "vLLM would refuse to start: one %1-token request needs %2 KV "
-                                              "blocks, the cache holds %3; %5 %4 would fit")
-                          .arg(formatCount(plan.maxModelLen), formatCount(plan.kv.blocksPerMaxRequest),
-                               formatCount(plan.kv.numGpuBlocks), formatCount(plan.kv.maxModelLenThatFits),
-                               optionFlag(ScenarioField::MaxModelLen));
     else if (!plan.engineStarts)
-        plan.notes << QCoreApplication::translate(
-            "kvscope::Planner", "vLLM would refuse to start: no memory is left for KV cache "
-                                "blocks");
+        plan.notes << refusal(plan);
 }
 
 } // namespace kvscope

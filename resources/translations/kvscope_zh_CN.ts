@@ -232,10 +232,6 @@
         <translation>余量</translation>
     </message>
     <message>
-        <source>KV capacity</source>
-        <translation>KV Cache 容量</translation>
-    </message>
-    <message>
         <source>maximum concurrency</source>
         <translation>最大并发</translation>
     </message>
@@ -330,6 +326,38 @@
     <message>
         <source>%1 (%2 %)</source>
         <translation>%1（%2 %）</translation>
+    </message>
+    <message>
+        <source>Whether the engine starts and holds the whole batch at once; a column that does not start has no headroom, capacity or speed.</source>
+        <translation>引擎能否启动、能否同时容纳整个 Batch；无法启动的列没有余量、容量或速度。</translation>
+    </message>
+    <message>
+        <source>fits</source>
+        <translation>放得下</translation>
+    </message>
+    <message>
+        <source>batch does not fit</source>
+        <translation>Batch 放不下</translation>
+    </message>
+    <message>
+        <source>does not start</source>
+        <translation>无法启动</translation>
+    </message>
+    <message>
+        <source>the pool holds %1 attention tokens at this length (%2 sequences × %3)</source>
+        <translation>在此长度下缓存池实际容纳 %1 个注意力 token（%2 条序列 × %3）</translation>
+    </message>
+    <message>
+        <source>the KV cache holds %1 of the %2 sequences at once; the speed is for those %1</source>
+        <translation>KV 缓存同时只能容纳 %2 条序列中的 %1 条；速度按这 %1 条计算</translation>
+    </message>
+    <message>
+        <source>runs?</source>
+        <translation>能运行？</translation>
+    </message>
+    <message>
+        <source>KV capacity as vLLM logs it</source>
+        <translation>vLLM 日志中的 KV 容量</translation>
     </message>
 </context>
 <context>
@@ -894,6 +922,14 @@
     <message>
         <source>%1 over the budget alone</source>
         <translation>仅权重就超出预算 %1</translation>
+    </message>
+    <message>
+        <source>the pool holds %1 attention tokens at this length (%2 × %3)</source>
+        <translation>在此长度下缓存池实际容纳 %1 个注意力 token（%2 × %3）</translation>
+    </message>
+    <message>
+        <source>vLLM&apos;s logged KV capacity</source>
+        <translation>vLLM 日志中的 KV 容量</translation>
     </message>
 </context>
 <context>
@@ -2057,6 +2093,14 @@
         <source>%1 (compute capability %2) has no bfloat16: vLLM&apos;s %3 auto runs the bfloat16 checkpoint in float16</source>
         <translation>%1（计算能力 %2）不支持 bfloat16：vLLM 的 %3 auto 以 float16 运行这个 bfloat16 checkpoint</translation>
     </message>
+    <message>
+        <source>the weights alone (%1 per GPU) exceed the %2 budget by %3</source>
+        <translation>仅权重（每块 GPU %1）就超出 %2 预算 %3</translation>
+    </message>
+    <message>
+        <source>weights, activations and runtime overhead exceed the %1 budget by %2: no room for a KV cache</source>
+        <translation>权重、激活和运行时开销超出 %1 预算 %2：没有空间留给 KV 缓存</translation>
+    </message>
 </context>
 <context>
     <name>kvscope::QuantizationView</name>
@@ -2577,6 +2621,10 @@ Page Up / Page Down 在场景条中切换。</translation>
     <message>
         <source>a token every %1 on average (%2 % of steps also prefill another prompt) · first token after %3 · a request takes %4</source>
         <translation>平均每 %1 一个 token（%2 % 的步骤同时预填充其他提示词）· 首 token 需 %3 · 一个请求耗时 %4</translation>
+    </message>
+    <message>
+        <source>speed for %1 sequences: the KV cache holds %1 of %2</source>
+        <translation>按 %1 条序列计算的速度：KV 缓存只能容纳 %2 条中的 %1 条</translation>
     </message>
 </context>
 <context>

@@ -121,7 +121,116 @@ private Q_SLOTS:
         QCOMPARE(capacity.value(u"deltas").toArray().at(1).toInteger(),
                  capacities.at(1).toInteger() - capacities.at(0).toInteger());
         QCOMPARE(rowOf(c, QStringLiteral("weight_sqnr_db")).value(u"best").toArray(), (QJsonArray{0, 1}));
-        QCOMPARE(c.value(u"rows").toArray().size(), 12);
+        QCOMPARE(c.value(u"rows").toArray().size(), 13);
+    }
+
+    void columnsThatCannotStartHaveNoSpeed()
+    {
+        // Llama-3.1-70B on one H100 SXM: 70.6 B parameters x 2 bytes = 141 GB of BF16 weights against
+        // a budget of at most 0.9 x 80 GiB = 77.3 GB. vLLM cannot start either 16-bit column; with AWQ INT4
+        // (70.6 B x ~4.25 bits = ~37.5 GB) it starts.
+        const QJsonObject c =
+            json({QStringLiteral("compare"), QStringLiteral("--model"), QStringLiteral("llama-3.1-70b"),
+                  QStringLiteral("--gpu"), QStringLiteral("h100-sxm")});
+        const QJsonArray variants = c.value(u"variants").toArray();
+        QCOMPARE(variants.size(), 4);
+        const QJsonObject bf16 = variants.at(0).toObject();
+        QVERIFY(bf16.value(u"weights_bytes").toInteger() > 141'000'000'000);
+        QVERIFY(bf16.value(u"budget_bytes").toInteger() < 77'310'000'000);
+        QCOMPARE(bf16.value(u"fits"), QJsonValue(false));
+        QCOMPARE(bf16.value(u"engine_starts"), QJsonValue(false));
+        QVERIFY2(bf16.value(u"start_failure").toString().contains(QLatin1String("weights alone")),
+                 qPrintable(bf16.value(u"start_failure").toString()));
+        for (const char *key : {"decode_tokens_per_second", "decode_tokens_per_second_per_sequence",
+                                "prefill_seconds", "decode_bound", "serving"})
+            QVERIFY2(bf16.value(QLatin1String(key)).isNull(), key);
+        const QJsonObject int4Fp8 = variants.at(3).toObject();
+        QCOMPARE(int4Fp8.value(u"engine_starts"), QJsonValue(true));
+        QVERIFY(int4Fp8.value(u"start_failure").isNull());
+        QVERIFY(int4Fp8.value(u"decode_tokens_per_second").toDouble() > 0);
+        // The same keys from the same function as calc --json.
+        const QJsonObject calc =
+            json({QStringLiteral("calc"), QStringLiteral("--model"), QStringLiteral("llama-3.1-70b"),
+                  QStringLiteral("--gpu"), QStringLiteral("h100-sxm"), QStringLiteral("--dtype"),
+                  QStringLiteral("bfloat16")});
+        QCOMPARE(calc.value(u"fits"), bf16.value(u"fits"));
+        QCOMPARE(calc.value(u"engine_starts"), bf16.value(u"engine_starts"));
+        QCOMPARE(calc.value(u"start_failure"), bf16.value(u"start_failure"));
+
+        // The verdict row comes first; the figures of a server that never runs are null, with the reason.
+        const QJsonObject verdict = c.value(u"rows").toArray().first().toObject();
+        QCOMPARE(verdict.value(u"key").toString(), QStringLiteral("runs"));
+        QCOMPARE(verdict.value(u"values").toArray().at(0).toString(), QStringLiteral("does not start"));
+        QCOMPARE(verdict.value(u"values").toArray().at(3).toString(), QStringLiteral("fits"));
+        for (const char *key :
+             {"headroom_bytes", "kv_capacity_tokens", "max_concurrency", "largest_batch_that_fits",
+              "decode_tokens_per_second", "prefill_seconds", "decode_bound"}) {
+            const QJsonObject row = rowOf(c, QLatin1String(key));
+            QVERIFY2(row.value(u"values").toArray().at(0).isNull(), key);
+            QCOMPARE(row.value(u"reasons").toArray().at(0).toString(),
+                     bf16.value(u"start_failure").toString());
+            QVERIFY2(!row.value(u"values").toArray().at(3).isNull(), key);
+        }
+
+        // The table: "does not start" with a numbered reason under it; dashes, no speed.
+        const Run r =
+            run({QStringLiteral("compare"), QStringLiteral("--model"), QStringLiteral("llama-3.1-70b"),
+                 QStringLiteral("--gpu"), QStringLiteral("h100-sxm")});
+        const QStringList lines = QString::fromUtf8(r.out).split(QLatin1Char('\n'));
+        const auto line = [&](const QString &start) {
+            for (const QString &l : lines)
+                if (l.startsWith(start))
+                    return l;
+            return QString();
+        };
+        QVERIFY2(line(QStringLiteral("runs?")).contains(QLatin1String("does not start [1]")),
+                 qPrintable(line(QStringLiteral("runs?"))));
+        QVERIFY2(line(QStringLiteral("[1] BF16 + BF16 KV: the weights alone")).size() > 0, r.out.constData());
+        const QString decode = line(QStringLiteral("decode tokens/s"));
+        QVERIFY2(decode.mid(QStringLiteral("decode tokens/s").size())
+                     .trimmed()
+                     .startsWith(QStringLiteral("— [1]")),
+                 qPrintable(decode));
+    }
+
+    void differencesFromANegativeOrDecibelFigureAreAbsolute()
+    {
+        using namespace kvscope;
+        // A headroom of -10 GiB that becomes -5 GiB: +5 GiB, not "+50 %" (nor "-50 %").
+        QVERIFY(!percentDifferenceMeans(QStringLiteral("bytes"), -10.0 * 1024 * 1024 * 1024));
+        // SQNR in dB is a log ratio already: 17.14 dB to 21.40 dB is +4.26 dB, not "+24.9 %".
+        QVERIFY(!percentDifferenceMeans(QStringLiteral("dB"), 17.14));
+        QVERIFY(percentDifferenceMeans(QStringLiteral("bytes"), 131072));
+        QVERIFY(!percentDifferenceMeans(QStringLiteral("bytes"), 0));
+
+        ComparedColumn first, second;
+        first.plan.headroomBytes = -10LL << 30;
+        second.plan.headroomBytes = -5LL << 30;
+        for (ComparedColumn *c : {&first, &second}) {
+            c->plan.engineStarts = true;
+            c->accuracy.weights.error = SimulatedError{};
+        }
+        first.accuracy.weights.error->sqnrDb = 17.14;
+        second.accuracy.weights.error->sqnrDb = 21.40;
+        const QList<CompareRow> rows = comparisonRows({first, second});
+        for (const CompareRow &row : rows) {
+            if (row.id == CompareRowId::HeadroomBytes) {
+                QCOMPARE(*row.cells.at(1).delta, double(5LL << 30));
+                QVERIFY(!row.cells.at(1).deltaPercent);
+            }
+            if (row.id == CompareRowId::WeightSqnrDb) {
+                QCOMPARE(*row.cells.at(1).delta, 21.40 - 17.14);
+                QVERIFY(!row.cells.at(1).deltaPercent);
+            }
+        }
+        Comparison c;
+        c.columns = {first, second};
+        c.columns[0].label = QStringLiteral("first");
+        c.columns[1].label = QStringLiteral("second");
+        c.rows = rows;
+        const QString table = cli::comparisonAsText(c);
+        QVERIFY2(table.contains(QStringLiteral("-5.00 GiB (+5.00 GiB)")), qPrintable(table));
+        QVERIFY2(table.contains(QStringLiteral("21.40 dB (+4.26 dB)")), qPrintable(table));
     }
 
     void variants()

@@ -235,6 +235,24 @@ private Q_SLOTS:
         QVERIFY(plan.notes.join(QLatin1Char('\n')).contains(QStringLiteral("raises the block size to 528")));
     }
 
+    void graniteLoggedCapacityAndAttentionTokensHeld()
+    {
+        // vLLM logs a hybrid pool's size as blocks / groups x block size: Granite-4.0-H-Small has
+        // 10 groups (1 of 4 attention layers, 9 of 4 Mamba layers), 528-token blocks. A sequence of
+        // 8,192 tokens takes cdiv(8,192, 528) = 16 attention blocks and one state block in each
+        // of the 9 Mamba groups: 25 blocks, so the pool holds blocks / 25 sequences of 8,192
+        // attention tokens each -- far more than the logged figure.
+        Scenario s = scenarioOf(QStringLiteral("granite-4.0-h-small"), QStringLiteral("h100-sxm"));
+        s.seqLen = 8'192;
+        const MemoryPlan plan = planMemory(s);
+        const std::int64_t blocks = plan.kv.numGpuBlocks;
+        QVERIFY(blocks > 0);
+        QCOMPARE(plan.kv.capacityTokens, blocks / 10 * 528);
+        QCOMPARE(plan.kv.blocksPerSequence, 25LL);
+        QCOMPARE(plan.kv.attentionTokensHeld, blocks / 25 * 8'192);
+        QVERIFY(plan.kv.attentionTokensHeld > plan.kv.capacityTokens);
+    }
+
     // --- DeepSeek-V3.2: sparse MLA and the indexer ------------------------------------------
 
     void deepseekSparseAttentionBytes()

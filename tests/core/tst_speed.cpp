@@ -377,11 +377,15 @@ private Q_SLOTS:
     {
         // Qwen3-30B-A3B: 48 MoE layers of 128 experts, top-8, hidden 2048.
         Scenario s = scenario(QStringLiteral("qwen3-30b-a3b"));
+        // Sequences of one 16-token block (48 layers x 4 KV heads x 128 x 2 x 2 B = 96 KiB a token,
+        // 1.5 MiB a sequence): 4096 of them (6 GiB) fit the KV cache, so all of them decode at once.
+        s.seqLen = 16;
         s.batchSize = 1;
         const MemoryPlan one = planMemory(s);
         QCOMPARE(one.speed.expectedExperts, 8.0);
         s.batchSize = 4096;
         const MemoryPlan many = planMemory(s);
+        QCOMPARE(many.speed.batchSize, 4096);
         QVERIFY(std::abs(many.speed.expectedExperts - 128) < 1e-6);
         // One token reads 8/128 of the routed experts, 4096 tokens all of them; the
         // shared and dense weights once either way, plus one embedding row per token.

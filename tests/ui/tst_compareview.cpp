@@ -9,6 +9,7 @@
 #include "core/compare/comparechart.h"
 #include "core/compare/comparetext.h"
 #include "core/document/scenariofile.h"
+#include "core/library/library.h"
 #include "core/output/speedchart.h"
 #include "core/plan/speed.h"
 #include "tests/ui/uitestsupport.h"
@@ -32,6 +33,7 @@
 
 #include <QBarSet>
 #include <QComboBox>
+#include <QGraphicsRectItem>
 #include <QHeaderView>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -138,12 +140,57 @@ private Q_SLOTS:
 
     void cleanup() { m_window.reset(); }
 
-    void startsEmptyWithAHint()
+    void opensReadyOnTheSeedQuestion()
     {
-        QCOMPARE(view()->columns().size(), 0);
-        QVERIFY(child<QLabel>(QStringLiteral("compareHint"))->isVisible());
-        QCOMPARE(table()->rowCount(), CompareView::FirstFigureRow);
-        QVERIFY(!view()->isBusy());
+        // A fresh window's Compare view holds the seed question's four columns for the explorer's
+        // scenario (Llama-3.1-8B, a BF16 checkpoint), as `kvscope compare` does without --variant,
+        // and shows their figures and charts without a click.
+        QCOMPARE(view()->columns().size(), 4);
+        QVERIFY(waitForComparison());
+        const Comparison comparison = *view()->currentComparison();
+        const QStringList labels{QStringLiteral("BF16 + BF16 KV"), QStringLiteral("BF16 + FP8 KV"),
+                                 QStringLiteral("AWQ INT4 + FP16 KV"), QStringLiteral("AWQ INT4 + FP8 KV")};
+        for (int c = 0; c < 4; ++c) {
+            QCOMPARE(comparison.columns.at(c).label, labels.at(c));
+            QCOMPARE(table()->horizontalHeaderItem(c)->text(), labels.at(c));
+        }
+        QVERIFY(!child<QLabel>(QStringLiteral("compareHint"))->isVisible());
+        QCOMPARE(child<CompareMemoryChartView>(QStringLiteral("compareMemoryChart"))->data().bars.size(), 4);
+        const CompareSpeedChartData speed =
+            child<CompareSpeedChartView>(QStringLiteral("compareSpeedChart"))->data();
+        QVERIFY(!speed.groups.isEmpty());
+        QCOMPARE(speed.labels, labels);
+        // The verdict row first: all four fit on an 80 GB H100 (16 GB of weights at most).
+        QCOMPARE(table()->verticalHeaderItem(CompareView::FirstFigureRow)->text(), QStringLiteral("Runs?"));
+        for (int c = 0; c < 4; ++c)
+            QCOMPARE(table()->item(CompareView::FirstFigureRow, c)->text(), QStringLiteral("fits"));
+        // Not the user's columns: nothing to save in a scenario file.
+        QVERIFY(m_window->session()->comparison().isEmpty());
+    }
+
+    void defaultColumnsFollowTheModel()
+    {
+        // Unedited, the columns are the seed question of whatever the explorer holds: a 70B on one
+        // H100 then has two 16-bit columns that cannot start (141 GB of weights > 72 GB budget).
+        m_window->controller()->setModel(resolveModel(QStringLiteral("llama-3.1-70b")));
+        QVERIFY(waitForComparison());
+        const Comparison comparison = *view()->currentComparison();
+        QCOMPARE(comparison.columns.size(), 4);
+        QVERIFY(table()
+                    ->item(CompareView::FirstFigureRow, 0)
+                    ->text()
+                    .startsWith(QStringLiteral("does not start")));
+        const int decodeRow = CompareView::FirstFigureRow + 8;
+        QCOMPARE(table()->verticalHeaderItem(decodeRow)->text(), QStringLiteral("Decode tokens/s"));
+        QCOMPARE(table()->item(decodeRow, 0)->text(), QStringLiteral("—"));
+        QCOMPARE(table()->item(decodeRow, 0)->toolTip(), comparison.columns.at(0).plan.startFailure);
+        // Its memory bar runs past the budget line, hatched there; the INT4 + FP8 KV column's fits.
+        auto *memory = child<CompareMemoryChartView>(QStringLiteral("compareMemoryChart"));
+        QCOMPARE(memory->overflowRegions().size(), 4);
+        QVERIFY(memory->overflowRegions().at(0)->isVisible());
+        QCOMPARE(memory->overflowRegions().at(0)->brush().style(), Qt::BDiagPattern);
+        QVERIFY(comparison.columns.at(3).plan.fits);
+        QVERIFY(!memory->overflowRegions().at(3)->isVisible());
     }
 
     void seedPresetGivesTheFourColumnsOfTheCore()
@@ -161,14 +208,14 @@ private Q_SLOTS:
         checkTable(expected());
         // Llama-3.1-8B's KV bytes per token, by hand: 32 layers x 8 KV heads x 128 dims x (K + V) x
         // 2 bytes = 131,072 B in BF16; FP8 halves it. AWQ leaves it alone.
-        const int kvRow = CompareView::FirstFigureRow + 1;
+        const int kvRow = CompareView::FirstFigureRow + 2;
         QCOMPARE(table()->item(kvRow, 0)->data(CompareView::ValueRole).toDouble(), 131072.0);
         QCOMPARE(table()->item(kvRow, 1)->data(CompareView::ValueRole).toDouble(), 65536.0);
         QCOMPARE(table()->item(kvRow, 2)->data(CompareView::ValueRole).toDouble(), 131072.0);
         QVERIFY2(table()->item(kvRow, 1)->text().contains(QStringLiteral("(−50.0 %)")),
                  qPrintable(table()->item(kvRow, 1)->text()));
         // BF16 weights of a BF16 checkpoint have no error: shown as lossless, and the best.
-        const int weightSqnrRow = CompareView::FirstFigureRow + 10;
+        const int weightSqnrRow = CompareView::FirstFigureRow + 11;
         QCOMPARE(table()->item(weightSqnrRow, 0)->text(), QStringLiteral("lossless"));
         QVERIFY(table()->item(weightSqnrRow, 0)->font().bold());
         // The knobs show each column's precisions.
@@ -192,6 +239,10 @@ private Q_SLOTS:
 
     void addEditAndRemoveColumns()
     {
+        // From nothing: the seed question's columns removed one by one.
+        while (!view()->columns().isEmpty())
+            child<QPushButton>(QStringLiteral("removeColumnButton0"))->click();
+        QCOMPARE(table()->rowCount(), CompareView::FirstFigureRow);
         auto *add = child<QPushButton>(QStringLiteral("addColumnButton"));
         add->click();
         QCOMPARE(view()->columns().size(), 1);
@@ -303,8 +354,8 @@ private Q_SLOTS:
     {
         QSignalSpy shown(view(), &CompareView::comparisonShown);
         ComparisonRunner *runner = view()->runner();
-        // The first comparison simulates every format (seconds): still running when the knob changes.
-        child<QPushButton>(QStringLiteral("seedPresetButton"))->click();
+        // The first comparison (the seed question the view opens on) simulates every format
+        // (seconds): still running when the knob changes.
         QVERIFY(runner->isRunning());
         QVERIFY(view()->setColumnValue(3, ScenarioField::KvCacheDtype, QStringLiteral("auto")));
         QCOMPARE(runner->startedRuns(), 2);
@@ -317,7 +368,7 @@ private Q_SLOTS:
         // While it runs, the old table stays: a change of batch keeps the figures on screen.
         m_window->controller()->setBatchSize(8);
         QVERIFY(!view()->currentComparison());
-        QCOMPARE(table()->rowCount(), CompareView::FirstFigureRow + 12);
+        QCOMPARE(table()->rowCount(), CompareView::FirstFigureRow + 13);
         QVERIFY(view()->shownComparison().has_value());
         QVERIFY(waitForComparison());
         QCOMPARE(view()->currentComparison()->columns.first().plan.batchSize, 8);
@@ -415,6 +466,55 @@ private Q_SLOTS:
         QVERIFY(!m_window->controller()->plan().speed.available);
         QCOMPARE(cards->valueLabel(QStringLiteral("decodeTokensPerSecond"))->text(), QStringLiteral("—"));
         QVERIFY(!cards->detailLabel(QStringLiteral("decodeTokensPerSecond"))->text().isEmpty());
+    }
+
+    void speedCardsOfAServerThatDoesNotStartOrQueues()
+    {
+        QVERIFY(m_window->showView(QStringLiteral("explorer")));
+        SpeedPanel *cards = m_window->explorer()->speedPanel();
+        const QStringList keys{QStringLiteral("decodeTokensPerSecond"), QStringLiteral("decodePerSequence"),
+                               QStringLiteral("timeToFirstToken"), QStringLiteral("decodeBound")};
+        // Llama-3.1-70B in BF16 on one H100: 141 GB of weights against a 72 GB budget. vLLM does
+        // not start, so there is no speed to show: a dash and why.
+        m_window->controller()->setModel(resolveModel(QStringLiteral("llama-3.1-70b")));
+        const MemoryPlan refused = m_window->controller()->plan();
+        QVERIFY(!refused.engineStarts);
+        QVERIFY(refused.startFailure.contains(QStringLiteral("weights alone")));
+        for (const QString &key : keys) {
+            QCOMPARE(cards->valueLabel(key)->text(), QStringLiteral("—"));
+            QVERIFY2(cards->detailLabel(key)->text().contains(refused.startFailure),
+                     qPrintable(cards->detailLabel(key)->text()));
+        }
+
+        // Llama-3.1-8B on an RTX 4090 at 8,192 tokens, batch 16: one sequence's KV cache is
+        // 8,192 tokens x 131,072 B = 1 GiB, and the pool has room for fewer than 16 of them.
+        // The engine starts (one 8,192-token request fits) and decodes as many as it holds.
+        m_window->controller()->setModel(resolveModel(QStringLiteral("llama-3.1-8b")));
+        m_window->controller()->setGpu(resolveGpu(QStringLiteral("rtx-4090")));
+        m_window->controller()->setMaxModelLen(8'192);
+        m_window->controller()->setSeqLen(8'192);
+        m_window->controller()->setBatchSize(16);
+        const MemoryPlan plan = m_window->controller()->plan();
+        QVERIFY(plan.engineStarts);
+        const std::int64_t held = plan.kv.availableBytes / (8'192LL * 131'072);
+        QVERIFY2(held >= 1 && held < 16, qPrintable(QString::number(held)));
+        QCOMPARE(plan.speed.batchSize, held);
+        QCOMPARE(plan.speed.requestedBatchSize, 16);
+        const QString cap = QStringLiteral("speed for %1 sequences: the KV cache holds %1 of 16").arg(held);
+        QVERIFY2(cards->detailLabel(QStringLiteral("decodeTokensPerSecond"))->text().contains(cap),
+                 qPrintable(cards->detailLabel(QStringLiteral("decodeTokensPerSecond"))->text()));
+        // The figure is the decode speed of that many sequences: kvscope calc at that batch.
+        const test::Run calc =
+            test::runKvscope({QStringLiteral("calc"), QStringLiteral("--json"), QStringLiteral("--gpu"),
+                              QStringLiteral("rtx-4090"), QStringLiteral("--max-model-len"),
+                              QStringLiteral("8192"), QStringLiteral("--seq-len"), QStringLiteral("8192"),
+                              QStringLiteral("--batch-size"), QString::number(held)});
+        QVERIFY2(calc.exitCode == 0, calc.describe().constData());
+        const QJsonObject json = QJsonDocument::fromJson(calc.out).object();
+        QCOMPARE(cards->valueLabel(QStringLiteral("decodeTokensPerSecond"))->text(),
+                 QStringLiteral("%1 tokens/s")
+                     .arg(formatRate(json.value(QLatin1String("decode_tokens_per_second")).toDouble(),
+                                     QLocale())));
     }
 };
 

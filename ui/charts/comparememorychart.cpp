@@ -9,6 +9,7 @@
 
 #include <QBarCategoryAxis>
 #include <QBarSet>
+#include <QGraphicsRectItem>
 #include <QGraphicsSimpleTextItem>
 #include <QHorizontalStackedBarSeries>
 #include <QLineSeries>
@@ -87,6 +88,11 @@ void CompareMemoryChartView::showComparison(const CompareMemoryChartData &data)
     }
     m_budget->replace(budget);
 
+    while (m_overflow.size() < columns) {
+        auto *region = new QGraphicsRectItem(chart());
+        region->setZValue(9); // over the bars, under the size labels
+        m_overflow << region;
+    }
     while (m_labels.size() < qsizetype(columns) * MemoryPartCount) {
         auto *label = new QGraphicsSimpleTextItem(chart());
         label->setZValue(10);
@@ -128,6 +134,26 @@ void CompareMemoryChartView::placeLabels()
         label->setVisible(roomy);
         label->setPos((left.x() + right.x() - box.width()) / 2, left.y() - box.height() / 2);
     }
+    placeOverflow();
+}
+
+void CompareMemoryChartView::placeOverflow()
+{
+    const int columns = int(m_data.bars.size());
+    const double halfBar = m_bars->barWidth() / 2;
+    for (int column = 0; column < m_overflow.size(); ++column) {
+        QGraphicsRectItem *region = m_overflow.at(column);
+        const MemoryBreakdown *bar = column < columns ? &m_data.bars.at(column) : nullptr;
+        region->setVisible(bar && bar->overflowBytes > 0);
+        if (!region->isVisible())
+            continue;
+        const double category = categoryOf(column, columns);
+        const QPointF from =
+            chart()->mapToPosition(QPointF(toGiB(bar->budgetBytes), category + halfBar), m_bars);
+        const QPointF to =
+            chart()->mapToPosition(QPointF(toGiB(bar->demandBytes), category - halfBar), m_bars);
+        region->setRect(QRectF(from, to).normalized());
+    }
 }
 
 QList<LegendStrip::Entry> CompareMemoryChartView::legendEntries() const
@@ -141,6 +167,10 @@ QList<LegendStrip::Entry> CompareMemoryChartView::legendEntries() const
             entries.append({memoryPartName(MemoryPart(part)), theme::partColor(MemoryPart(part), palette()),
                             Qt::NoPen, false});
     }
+    if (std::any_of(m_data.bars.begin(), m_data.bars.end(),
+                    [](const MemoryBreakdown &b) { return b.overflowBytes > 0; }))
+        entries.append({memoryPartName(MemoryPart::Overflow),
+                        theme::partColor(MemoryPart::Overflow, palette()), Qt::NoPen, true});
     if (!m_data.bars.isEmpty())
         entries.append({tr("Budget %1").arg(formatMemory(m_data.bars.first().budgetBytes, QLocale())),
                         theme::budgetColor(palette()), Qt::DashLine, false});
@@ -174,6 +204,11 @@ void CompareMemoryChartView::applyPalette()
         m_labels[i]->setFont(font);
     }
     m_budget->setPen(QPen(theme::budgetColor(palette()), theme::lineWidth(2.5), Qt::DashLine));
+    const QColor warning = theme::warningColor(palette());
+    for (QGraphicsRectItem *region : std::as_const(m_overflow)) {
+        region->setBrush(QBrush(warning, Qt::BDiagPattern));
+        region->setPen(QPen(warning, theme::lineWidth(2)));
+    }
     Q_EMIT legendChanged();
 }
 

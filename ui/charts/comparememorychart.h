@@ -6,6 +6,7 @@
 
 class QBarCategoryAxis;
 class QBarSet;
+class QGraphicsRectItem;
 class QGraphicsSimpleTextItem;
 class QHorizontalStackedBarSeries;
 class QLineSeries;
@@ -16,8 +17,8 @@ namespace kvscope {
 /// The Compare view's memory chart: each column's memory per GPU as a stacked
 /// bar (weights, activations, overhead, KV cache, recurrent state, headroom;
 /// the first column on top), all against one budget line. Parts run past the
-/// line where a column does not fit; a part's size is written in it where it
-/// has room.
+/// line where a column does not fit, hatched there in the warning colour as the
+/// explorer's bar is; a part's size is written in it where it has room.
 class CompareMemoryChartView : public ChartView
 {
     Q_OBJECT
@@ -33,6 +34,8 @@ public:
     QLineSeries *budgetLine() const { return m_budget; }
     /// The in-bar size labels, shown or not.
     QList<QGraphicsSimpleTextItem *> sizeLabels() const { return m_labels; }
+    /// Each column's hatched region past its budget line (hidden where the column fits).
+    QList<QGraphicsRectItem *> overflowRegions() const { return m_overflow; }
     QList<LegendStrip::Entry> legendEntries() const override;
 
 protected:
@@ -41,6 +44,7 @@ protected:
 
 private:
     void placeLabels();
+    void placeOverflow();
 
     QHorizontalStackedBarSeries *m_bars;
     QBarSet *m_sets[MemoryPartCount] = {};
@@ -49,6 +53,7 @@ private:
     QBarCategoryAxis *m_categoryAxis;
     QValueAxis *m_lineAxis;
     QList<QGraphicsSimpleTextItem *> m_labels; ///< column-major: column c, part p at c * MemoryPartCount + p
+    QList<QGraphicsRectItem *> m_overflow;     ///< one per column
     CompareMemoryChartData m_data;
 };
 

@@ -133,6 +133,8 @@ CompareView::CompareView(ScenarioController *controller, UserLibrary *library, Q
     connect(m_addColumn, &QPushButton::clicked, this, &CompareView::addColumn);
     connect(m_seed, &QPushButton::clicked, this, &CompareView::seedQuestion);
     connect(m_controller, &ScenarioController::scenarioChanged, this, [this] {
+        if (m_seeded)
+            seedColumns(); // the seed question of the scenario as it is now
         showKnobs();
         recompute();
     });
@@ -161,6 +163,7 @@ CompareView::CompareView(ScenarioController *controller, UserLibrary *library, Q
     m_speedChart->setCatalogueName(QStringLiteral("compare-speed"));
 
     retranslate();
+    seedColumns();
     rebuildKnobs();
     clearFigures();
 }
@@ -168,9 +171,25 @@ CompareView::CompareView(ScenarioController *controller, UserLibrary *library, Q
 void CompareView::setColumns(const QList<ScenarioValues> &columns)
 {
     m_columns = columns.mid(0, MaxComparisonColumns);
+    if (m_columns.isEmpty())
+        seedColumns();
+    else
+        m_seeded = false;
     m_current = false;
     rebuildKnobs();
     recompute();
+}
+
+void CompareView::seedColumns()
+{
+    try {
+        m_columns = seedColumnValues(m_controller->scenario());
+        m_seeded = true;
+    } catch (const Error &error) {
+        m_columns.clear();
+        m_seeded = false;
+        showStatus(error.message(), true);
+    }
 }
 
 std::optional<Comparison> CompareView::currentComparison() const
@@ -241,6 +260,7 @@ bool CompareView::setColumnValue(int column, ScenarioField option, const QString
 
 void CompareView::columnsEdited()
 {
+    m_seeded = false;
     rebuildKnobs();
     Q_EMIT columnsChanged(m_columns);
     recompute();
@@ -405,9 +425,14 @@ void CompareView::showComparison()
             const QString delta = c > 0 ? CompareText::delta(row, cell, locale) : QString();
             if (!delta.isEmpty())
                 text += QLatin1Char('\n') + delta;
+            // The verdict says why (and a figure what qualifies it); the figures it blanks say it on hover.
+            if (const QString under = CompareText::note(row, cell); !under.isEmpty())
+                text += QLatin1Char('\n') + under;
             auto *item = new QTableWidgetItem(text);
             item->setData(ValueRole, cell.value ? QVariant(*cell.value) : QVariant());
-            item->setToolTip(CompareText::rowToolTip(row.id));
+            item->setToolTip(cell.reason.isEmpty() ? CompareText::rowToolTip(row.id) : cell.reason);
+            if (row.id == CompareRowId::Runs && cell.text != QLatin1String("fits"))
+                item->setForeground(theme::warningColor(palette()));
             if (row.best.contains(c)) {
                 QFont font = item->font();
                 font.setBold(true);

@@ -49,8 +49,12 @@ public:
 
     /// The columns as kept: each column's values on top of the explorer's scenario.
     const QList<ScenarioValues> &columns() const { return m_columns; }
-    /// Replaces the columns (a scenario file, restored settings) and compares them again.
+    /// Replaces the columns (a scenario file, restored settings) and compares them again;
+    /// none gives the seed question's, as `kvscope compare` without --variant.
     void setColumns(const QList<ScenarioValues> &columns);
+    /// True while the columns are the seed question's that no one chose: they follow the
+    /// explorer's scenario and are not saved.
+    bool hasDefaultColumns() const { return m_seeded; }
 
     /// The comparison on screen, if it is the current columns' (not one a change has outdated).
     std::optional<Comparison> currentComparison() const;
@@ -90,6 +94,8 @@ protected:
 
 private:
     void columnsEdited();
+    /// The seed question's columns on the explorer's scenario, as the view opens.
+    void seedColumns();
     /// Compares the columns on the explorer's scenario, now if the tab is shown, else when it is.
     void recompute();
     void rebuildKnobs();
@@ -109,6 +115,7 @@ private:
     std::optional<Comparison> m_comparison;
     bool m_current = false; ///< m_comparison is the current columns' on the current scenario
     bool m_due = false;     ///< a comparison is due when the tab is shown
+    bool m_seeded = false;  ///< the columns are the seed question's by default, not the user's
 
     QPushButton *m_addColumn;
     QPushButton *m_seed;

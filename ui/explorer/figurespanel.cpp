@@ -222,7 +222,14 @@ void FiguresPanel::showPlan(const MemoryPlan &p)
         capacityDetail +=
             QStringLiteral(" · ") +
             tr("each block serves a group of %1 layers (%2 groups)").arg(p.kv.groupSize).arg(p.kv.numGroups);
-    setCard(QStringLiteral("kvCapacity"), tr("KV capacity"),
+    // A hybrid's logged capacity shares the blocks evenly among its groups: say so, and what attention holds.
+    const bool hybrid = p.kv.numGroups > 1;
+    if (!noRoom && hybrid)
+        capacityDetail +=
+            QStringLiteral(" · ") + tr("the pool holds %1 attention tokens at this length (%2 × %3)")
+                                        .arg(localCount(p.kv.attentionTokensHeld),
+                                             localCount(p.largestBatchThatFits), localCount(p.seqLen));
+    setCard(QStringLiteral("kvCapacity"), hybrid ? tr("vLLM's logged KV capacity") : tr("KV capacity"),
             noRoom ? tr("none") : tr("%1 tokens").arg(localCount(p.kv.capacityTokens)), capacityDetail);
     setCard(QStringLiteral("maxConcurrency"), tr("Max concurrency"),
             noRoom ? tr("none") : formatDecimal(p.kv.maxConcurrency, 2, QLocale()) + QStringLiteral("×"),

@@ -103,11 +103,12 @@ QLabel *SpeedPanel::detailLabel(const QString &key) const
 void SpeedPanel::showSpeed(const SpeedPlan &s)
 {
     m_speed = s;
-    m_breakdown->showBreakdown(stepBreakdownChartData(s));
+    m_breakdown->showBreakdown(stepBreakdownChartData(s.startFailure.isEmpty() ? s : SpeedPlan{}));
     const QLocale locale;
     const QString none = QStringLiteral("—");
-    const QString why = s.notes.join(QLatin1Char(' '));
-    if (!s.available) {
+    // A server that never starts has no speed: the reason stands in for every figure.
+    const QString why = s.startFailure.isEmpty() ? s.notes.join(QLatin1Char(' ')) : s.startFailure;
+    if (!s.available || !s.startFailure.isEmpty()) {
         card(QStringLiteral("decodeTokensPerSecond"))->setTexts(tr("Decode, all sequences"), none, why);
         card(QStringLiteral("decodePerSequence"))->setTexts(tr("Decode, per sequence"), none, why);
         card(QStringLiteral("timeToFirstToken"))->setTexts(tr("Time to first token"), none, why);
@@ -116,11 +117,18 @@ void SpeedPanel::showSpeed(const SpeedPlan &s)
         reflow();
         return;
     }
+    // A batch the KV cache cannot hold: the engine decodes what it holds and queues the rest.
+    const QString held =
+        s.batchSize < s.requestedBatchSize
+            ? tr("speed for %1 sequences: the KV cache holds %1 of %2")
+                      .arg(formatCount(s.batchSize, locale), formatCount(s.requestedBatchSize, locale)) +
+                  QStringLiteral(" · ")
+            : QString();
     card(QStringLiteral("decodeTokensPerSecond"))
         ->setTexts(tr("Decode, all sequences"), tr("%1 tokens/s").arg(rate(s.decodeTokensPerSecond)),
-                   tr("ideal %1 tokens/s · %2 sequences × %3 tokens · a step every %4")
-                       .arg(rate(s.decodeTokensPerSecondIdeal), formatCount(s.batchSize, locale),
-                            formatCount(s.contextLen, locale), formatDuration(s.decode.seconds)));
+                   held + tr("ideal %1 tokens/s · %2 sequences × %3 tokens · a step every %4")
+                              .arg(rate(s.decodeTokensPerSecondIdeal), formatCount(s.batchSize, locale),
+                                   formatCount(s.contextLen, locale), formatDuration(s.decode.seconds)));
     card(QStringLiteral("decodePerSequence"))
         ->setTexts(tr("Decode, per sequence"),
                    tr("%1 tokens/s").arg(rate(s.decodeTokensPerSecondPerSequence)),
