@@ -444,6 +444,8 @@ private Q_SLOTS:
             QVERIFY(!plan.engineStarts);
             QVERIFY(!plan.works());
             QVERIFY(plan.notes.contains(plan.engineRefusal));
+            // It stops before loading anything: the first reason it does not start.
+            QCOMPARE(plan.startFailure, plan.engineRefusal);
             QCOMPARE(json.value(QStringLiteral("engine_refusal")).toString(), plan.engineRefusal);
             QCOMPARE(json.value(QStringLiteral("engine_starts")).toBool(), false);
         }
