@@ -118,7 +118,10 @@ void accuracySection(QString &out, const Comparison &comparison)
                                                            : QStringLiteral("not modelled")));
         if (!kv.lossless && (kv.keys || kv.values)) {
             if (kv.keys)
-                out += printableLine(QStringLiteral("    keys      %1").arg(errorText(*kv.keys)));
+                out += printableLine(
+                    QStringLiteral("    %1 %2")
+                        .arg(kv.latent ? QStringLiteral("MLA latent") : QStringLiteral("keys"), -10)
+                        .arg(errorText(*kv.keys)));
             if (kv.values)
                 out += printableLine(QStringLiteral("    values    %1").arg(errorText(*kv.values)));
             if (kv.calibratedCombinedSqnrDb)

@@ -496,9 +496,14 @@ KvAccuracy kvAccuracy(const Scenario &s, const MemoryPlan &plan, AccuracyCache &
     keys.channelScale = ChannelScale;
     keys.storedAs = elementType(activations);
     const QString head =
-        latent ? QStringLiteral("the MLA latent of one layer over %1 tokens").arg(KvTokens)
+        latent ? QStringLiteral(
+                     "the MLA latent (c_KV, %1 values, and the RoPE key, %2) of one layer over %3 tokens")
+                     .arg(m.mla.kvLoraRank)
+                     .arg(m.mla.qkRopeHeadDim)
+                     .arg(KvTokens)
                : QStringLiteral("the keys of one KV head of one layer over %1 tokens").arg(KvTokens);
     kv.keyTensor = syntheticTensor(keys, head, keys.rows, keys.cols);
+    kv.latent = latent;
 
     QList<Scheme> schemes{*engine};
     if (calibrated)

@@ -88,6 +88,7 @@ struct KvAccuracy
 {
     KvCacheDtype dtype = KvCacheDtype::BFloat16; ///< resolved
     bool lossless = false;
+    bool latent = false; ///< MLA: the cache holds one latent a token, simulated in `keys`
     /// The scale the engine quantizes with ("per-tensor 1.0 ..."), empty for casts.
     QString engineScale;
     std::optional<SimulatedError> keys;   ///< under the engine's scale

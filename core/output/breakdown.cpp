@@ -42,17 +42,21 @@ MemoryBreakdown memoryBreakdown(const MemoryPlan &plan)
         return b.budgetBytes > 0 ? basisPoints(bytes, b.budgetBytes) : 0;
     };
 
-    // The pool holds both; the state is its own part only for models that have one.
+    // The pool holds both; the state is its own part only for models that have one,
+    // the CUDA graphs only for engines that subtract them.
     const std::pair<MemoryPart, std::int64_t> demands[] = {
         {MemoryPart::Weights, plan.weights.bytesPerGpu},
         {MemoryPart::Activations, plan.activationBytes},
-        {MemoryPart::Overhead, plan.overheadWithGraphsBytes()},
+        {MemoryPart::Overhead, plan.overheadBytes},
+        {MemoryPart::CudaGraphs, plan.cudaGraphBytes},
         {MemoryPart::KvCache, plan.kv.cacheBytes - plan.kv.stateCacheBytes},
         {MemoryPart::RecurrentState, plan.kv.stateCacheBytes},
     };
     Checked used = 0;
     for (const auto &[part, bytes] : demands) {
         if (part == MemoryPart::RecurrentState && plan.kv.recurrentLayers == 0)
+            continue;
+        if (part == MemoryPart::CudaGraphs && bytes == 0)
             continue;
         const std::int64_t start = used.value();
         used += bytes;
@@ -74,13 +78,10 @@ MemoryBreakdown memoryBreakdown(const MemoryPlan &plan)
 namespace {
 
 const EnumSpelling<MemoryPart> memoryPartKeys[] = {
-    {MemoryPart::Weights, "weights"},
-    {MemoryPart::Activations, "activations"},
-    {MemoryPart::Overhead, "overhead"},
-    {MemoryPart::KvCache, "kv_cache"},
-    {MemoryPart::RecurrentState, "recurrent_state"},
-    {MemoryPart::Headroom, "headroom"},
-    {MemoryPart::Overflow, "overflow"},
+    {MemoryPart::Weights, "weights"},   {MemoryPart::Activations, "activations"},
+    {MemoryPart::Overhead, "overhead"}, {MemoryPart::CudaGraphs, "cuda_graphs"},
+    {MemoryPart::KvCache, "kv_cache"},  {MemoryPart::RecurrentState, "recurrent_state"},
+    {MemoryPart::Headroom, "headroom"}, {MemoryPart::Overflow, "overflow"},
 };
 
 } // namespace

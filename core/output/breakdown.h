@@ -14,13 +14,14 @@ enum class MemoryPart
 {
     Weights,
     Activations,
-    Overhead,
+    Overhead,   ///< non-torch memory: CUDA context, NCCL buffers
+    CudaGraphs, ///< the CUDA-graph estimate vLLM subtracts (a part only when counted)
     KvCache,
     RecurrentState, ///< Gated DeltaNet / Mamba-2 state blocks (fixed per sequence)
     Headroom,
     Overflow
 };
-inline constexpr int MemoryPartCount = 7;
+inline constexpr int MemoryPartCount = 8;
 
 /// One segment of the stacked memory bar of one GPU, drawn true to scale.
 struct BreakdownSegment
@@ -35,11 +36,12 @@ struct BreakdownSegment
 /// do not, they run past the budget line; what lies beyond it is the overflow.
 struct MemoryBreakdown
 {
-    QList<BreakdownSegment> segments; ///< weights, activations, overhead, KV cache, [state,] [headroom]
+    QList<BreakdownSegment>
+        segments; ///< weights, activations, overhead, [CUDA graphs,] KV cache, [state,] [headroom]
     std::int64_t budgetBytes = 0;
     std::int64_t gpuMemoryBytes = 0;
-    std::int64_t demandBytes = 0;         ///< weights + activations + overhead + KV cache + recurrent state
-    std::int64_t overflowBytes = 0;       ///< demand beyond the budget (0 when it fits)
+    std::int64_t demandBytes = 0;   ///< weights + activations + overhead + CUDA graphs + KV cache + state
+    std::int64_t overflowBytes = 0; ///< demand beyond the budget (0 when it fits)
     std::int64_t overflowBasisPoints = 0; ///< overflowBytes as a share of the budget
 
     const BreakdownSegment *segment(MemoryPart part) const;

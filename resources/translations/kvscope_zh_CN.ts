@@ -31,6 +31,10 @@
         <source>Recurrent state</source>
         <translation>循环状态</translation>
     </message>
+    <message>
+        <source>CUDA graphs</source>
+        <translation>CUDA 图</translation>
+    </message>
 </context>
 <context>
     <name>kvscope::BenchResultText</name>

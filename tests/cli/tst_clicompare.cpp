@@ -193,6 +193,25 @@ private Q_SLOTS:
                  qPrintable(decode));
     }
 
+    void anMlaCacheIsTheLatentNotKeys()
+    {
+        // DeepSeek-V2-Lite caches one MLA latent a token and layer: c_KV of kv_lora_rank 512
+        // values and the shared RoPE key of 64 (DeepSeek-V2 paper, arXiv 2405.04434, 2.1.2:
+        // (d_c + d_h^R) l = 576 l elements). It has no keys or values of its own.
+        const Run r =
+            run({QStringLiteral("compare"), QStringLiteral("--model"), QStringLiteral("deepseek-v2-lite"),
+                 QStringLiteral("--gpu"), QStringLiteral("h100-sxm")});
+        QCOMPARE(r.exitCode, 0);
+        const QString text = QString::fromUtf8(r.out);
+        QVERIFY2(!text.contains(QLatin1String("\n    keys ")), r.out.constData());
+        QVERIFY2(!text.contains(QLatin1String("\n    values ")), r.out.constData());
+        QVERIFY2(text.contains(QLatin1String("\n    MLA latent ")), r.out.constData());
+        QVERIFY2(text.contains(
+                     QLatin1String("[4096, 576] like the MLA latent (c_KV, 512 values, and the RoPE key, "
+                                   "64) of one layer over 4096 tokens")),
+                 r.out.constData());
+    }
+
     void differencesFromANegativeOrDecibelFigureAreAbsolute()
     {
         using namespace kvscope;

@@ -31,7 +31,7 @@ private Q_SLOTS:
     {
         const MemoryPlan plan = planMemory(defaultScenario());
         const MemoryBreakdown b = memoryBreakdown(plan);
-        QCOMPARE(b.segments.size(), 5);
+        QCOMPARE(b.segments.size(), 6);                              // with vLLM's CUDA graphs
         QCOMPARE(b.segment(MemoryPart::KvCache)->bytes, 16LL * GiB); // 16 x 8192 x 128 KiB
         QCOMPARE(b.segment(MemoryPart::Headroom)->bytes, plan.headroomBytes);
         QVERIFY(!b.segment(MemoryPart::Overflow));
@@ -41,6 +41,23 @@ private Q_SLOTS:
         QCOMPARE(sum, plan.budgetBytes); // the bar fills the budget exactly
         // 16 GiB of a 71.27 GiB budget = 22.45 % -> 2244 basis points (floored).
         QCOMPARE(b.segment(MemoryPart::KvCache)->basisPoints, 16LL * GiB * 10'000 / plan.budgetBytes);
+    }
+
+    void breakdownSplitsRuntimeOverheadFromCudaGraphs()
+    {
+        // vLLM on one H100 80 GB: 256 MiB of non-torch memory (0.25 GiB) and a CUDA-graph
+        // estimate of 0.84 GiB, as vLLM logs it; the bar showed them as one 1.09 GiB part.
+        const MemoryPlan plan = planMemory(defaultScenario());
+        const MemoryBreakdown b = memoryBreakdown(plan);
+        const std::int64_t graphs = GiB * 84 / 100; // 901,943,132 bytes
+        QCOMPARE(b.segment(MemoryPart::Overhead)->bytes, 256LL * MiB);
+        QCOMPARE(b.segment(MemoryPart::CudaGraphs)->bytes, graphs);
+        QCOMPARE(b.segment(MemoryPart::Overhead)->bytes + b.segment(MemoryPart::CudaGraphs)->bytes,
+                 plan.overheadWithGraphsBytes()); // together the part the bar used to draw
+        // An engine that does not subtract them has no such part: vLLM 0.20.
+        Scenario older = defaultScenario();
+        older.vllmVersion = QStringLiteral("0.20");
+        QVERIFY(!memoryBreakdown(planMemory(older)).segment(MemoryPart::CudaGraphs));
     }
 
     void breakdownWhenItOverflows()

@@ -28,6 +28,8 @@ QString memoryPartName(MemoryPart part)
         return QCoreApplication::translate("kvscope", "Activations");
     case MemoryPart::Overhead:
         return QCoreApplication::translate("kvscope", "Runtime overhead");
+    case MemoryPart::CudaGraphs:
+        return QCoreApplication::translate("kvscope", "CUDA graphs");
     case MemoryPart::KvCache:
         return QCoreApplication::translate("kvscope", "KV cache");
     case MemoryPart::RecurrentState:

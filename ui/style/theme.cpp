@@ -54,6 +54,8 @@ QColor partColor(MemoryPart part, const QPalette &palette)
         return dark ? QColor(0xfb, 0xbf, 0x24) : QColor(0xd9, 0x77, 0x06);
     case MemoryPart::Overhead:
         return dark ? QColor(0xa1, 0xa1, 0xaa) : QColor(0x71, 0x71, 0x7a);
+    case MemoryPart::CudaGraphs: // a slate beside the overhead's grey: it is overhead too
+        return dark ? QColor(0x64, 0x74, 0x8b) : QColor(0x33, 0x41, 0x55);
     case MemoryPart::KvCache:
         return dark ? QColor(0x34, 0xd3, 0x99) : QColor(0x05, 0x96, 0x69);
     case MemoryPart::RecurrentState:
