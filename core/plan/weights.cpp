@@ -2,6 +2,7 @@
 #include "core/plan/weights.h"
 
 #include "core/common/checked.h"
+#include "core/engine/gpusupport.h"
 
 #include <QRegularExpression>
 
@@ -94,10 +95,10 @@ LocalShape paddedExpertShape(const TensorGroup &group, LocalShape local, const E
 
 ExpertPadding mxfp4ExpertPadding(const QString &computeCapability)
 {
-    const int major = computeCapability.section(QLatin1Char('.'), 0, 0).toInt();
-    if (major <= 0)
+    const std::optional<int> capability = capabilityNumber(computeCapability);
+    if (!capability)
         return {};
-    if (major < 9)
+    if (*capability < 90)
         return {128, 256};
     return {64, 1};
 }
