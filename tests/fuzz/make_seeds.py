@@ -302,3 +302,16 @@ tab=1
 write("settingsfile", "unusable.conf", b"[scenario]\nmodel=llama-99b\nbatchSize=-4\ngpuMemoryUtilization=7\n"
       b"seqLen=\x01\x02\xff\n[quantization]\nschemes=int8, int8\nlogY=maybe\n[library]\nimported=not a list\n"
       b"customGpus=@Invalid()\n[window]\ngeometry=@ByteArray(\\x1\\xd9)\ntab=99\n")
+
+# vllm bench serve --save-result files: the committed example, results without
+# --max-concurrency (num_prompts sends), figures at the edges of the calibration
+# (faster than the datasheet allows, slower than 5 % of it) and broken fields.
+bench = json.loads((root / "tests/data/vllm-bench-result.json").read_text())
+write("benchresult", "vllm-bench-result.json", json.dumps(bench).encode())
+write("benchresult", "all-at-once.json", json.dumps(dict(bench, max_concurrency=None, num_prompts=64)).encode())
+write("benchresult", "faster-than-datasheet.json", json.dumps(dict(bench, median_itl_ms=0.5)).encode())
+write("benchresult", "slower-than-floor.json", json.dumps(dict(bench, median_itl_ms=900.0)).encode())
+write("benchresult", "long-context.json", json.dumps(dict(bench, max_concurrency=1, total_input_tokens=200 * 120000,
+                                                          median_itl_ms=9.4)).encode())
+write("benchresult", "broken-fields.json", json.dumps(dict(bench, completed=0, median_itl_ms="8.1",
+                                                           max_concurrency=1.5)).encode())

@@ -39,6 +39,7 @@ constexpr Target targets[] = {
     {"cli_models", fuzz::cli_models},
     {"cli_gpus", fuzz::cli_gpus},
     {"settingsfile", fuzz::settingsfile},
+    {"benchresult", fuzz::benchresult},
 };
 
 QDir named()
