@@ -22,6 +22,8 @@ constexpr Command commands[] = {
     {"models", "list the built-in model presets", runModels},
     {"gpus", "list the built-in GPU presets", runGpus},
     {"quant", "quantize a tensor (file or synthetic) and measure the error of each format", runQuant},
+    {"explain-log", "read a vLLM start-up log: where each GiB went, why the KV cache has its size",
+     runExplainLog},
     {"export", "draw a chart or the report to PNG, SVG or PDF, or its data to CSV or JSON", runExport, true},
 };
 
@@ -47,7 +49,7 @@ QString commandSummary()
 {
     QString text = QStringLiteral("Commands (run 'kvscope <command> --help' for options):\n");
     for (const Command &c : commands)
-        text += QStringLiteral("  %1  %2\n").arg(QLatin1String(c.name), -8).arg(QLatin1String(c.summary));
+        text += QStringLiteral("  %1  %2\n").arg(QLatin1String(c.name), -11).arg(QLatin1String(c.summary));
     return text;
 }
 

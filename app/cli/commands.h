@@ -27,5 +27,6 @@ int runGpus(const QStringList &arguments);
 int runQuant(const QStringList &arguments);
 int runExport(const QStringList &arguments);
 int runFit(const QStringList &arguments);
+int runExplainLog(const QStringList &arguments);
 
 } // namespace kvscope::cli

@@ -109,6 +109,10 @@ Scenario applyValues(const Scenario &base, const ScenarioValues &values,
 /// group size where the quantization takes none.
 ScenarioValues scenarioToValues(const Scenario &scenario);
 
+/// The values as `kvscope calc` arguments, in the option table's order:
+/// {"--model", "llama-3.1-8b", "--gpu", "h100-sxm", ...}; names the table lacks come last.
+QStringList calcArguments(const ScenarioValues &values);
+
 /// The values in which `changed` differs from `base`, spelled so that
 /// applyValues(base, result) gives `changed` back field for field (model and
 /// GPU by their ids; an optional count back at its default as "auto").

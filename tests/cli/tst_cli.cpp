@@ -8,6 +8,7 @@
 #include <utility>
 
 #include <QDir>
+#include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -685,6 +686,58 @@ private Q_SLOTS:
         QCOMPARE(gpus.exitCode, 0);
         for (const char *required : {"h100-sxm", "a100-80gb", "l40s", "rtx-4090"})
             QVERIFY2(gpus.out.contains(required), required);
+    }
+
+    // The Llama-3.1-8B log of tests/data/vllm-logs.json (id 1, its source cited there) as a file.
+    void explainLog()
+    {
+        QFile data(QFINDTESTDATA("../data/vllm-logs.json"));
+        QVERIFY(data.open(QIODevice::ReadOnly));
+        const QJsonArray logs = QJsonDocument::fromJson(data.readAll()).array();
+        QStringList lines;
+        for (const QJsonValue &line : logs.first()[QLatin1String("verbatim")].toArray())
+            lines << line.toString();
+        QTemporaryDir dir;
+        const QString log = dir.filePath(QStringLiteral("vllm.log"));
+        QVERIFY(kvscope::test::writeFile(log, lines.join(QLatin1Char('\n')).toUtf8()));
+
+        const Run json = run({QStringLiteral("explain-log"), log, QStringLiteral("--json")});
+        QCOMPARE(json.exitCode, 0);
+        const QJsonObject o = QJsonDocument::fromJson(json.out).object();
+        QCOMPARE(o[QLatin1String("kv_capacity_tokens")][QLatin1String("logged")].toInteger(), 476016);
+        QCOMPARE(o[QLatin1String("inferred")][QLatin1String("gpu")].toString(), QStringLiteral("h100-sxm"));
+        QCOMPARE(o[QLatin1String("inferred")][QLatin1String("max_model_len")].toInteger(), 8192);
+        // The options plan the same scenario with calc.
+        QStringList options;
+        for (const QJsonValue &v : o[QLatin1String("options")].toArray())
+            options << v.toString();
+        QCOMPARE(calcJson(options)[QLatin1String("kv_capacity_tokens")].toInteger(),
+                 o[QLatin1String("kv_capacity_tokens")][QLatin1String("predicted")].toInteger());
+
+        const Run table = run({QStringLiteral("explain-log"), log});
+        QCOMPARE(table.exitCode, 0);
+        QVERIFY2(table.out.contains("KV cache tokens") && table.out.contains("476,016"),
+                 table.out.constData());
+        QVERIFY(table.out.contains("Why the KV cache has this size"));
+        QVERIFY(table.out.contains("--kv-cache-dtype fp8"));
+
+        // No file, a missing file, a log naming no model: one line, exit codes as elsewhere.
+        QCOMPARE(run({QStringLiteral("explain-log")}).exitCode, 2);
+        const QString missing = dir.filePath(QStringLiteral("none.log"));
+        const Run absent = run({QStringLiteral("explain-log"), missing});
+        QCOMPARE(absent.exitCode, 1);
+        QVERIFY(absent.out.isEmpty());
+        QVERIFY2(absent.err.startsWith("kvscope: error: ") && absent.err.contains(missing.toUtf8()),
+                 absent.err.constData());
+        const QString anonymous = dir.filePath(QStringLiteral("anonymous.log"));
+        QVERIFY(kvscope::test::writeFile(anonymous, "Available KV cache memory: 3.00 GiB\n"));
+        const Run refused = run({QStringLiteral("explain-log"), anonymous});
+        QCOMPARE(refused.exitCode, 1);
+        QCOMPARE(
+            QString::fromUtf8(refused.err),
+            QStringLiteral("kvscope: error: %1: the log names no model (no 'non-default args', 'vllm serve' "
+                           "or engine config line); give --model\n")
+                .arg(anonymous));
     }
 
     void help()

@@ -1,0 +1,357 @@
+// SPDX-License-Identifier: MIT
+#include "core/analysis/logexplanation.h"
+
+#include "core/common/error.h"
+#include "core/common/units.h"
+#include "core/engine/engine.h"
+#include "core/engine/runtime.h"
+#include "core/library/library.h"
+#include "core/plan/planner.h"
+#include "core/precision/dtypes.h"
+#include "core/scenario/launchline.h"
+
+#include <cmath>
+
+#include <QCoreApplication>
+
+namespace kvscope {
+
+namespace {
+
+QString tr(const char *text)
+{
+    return QCoreApplication::translate("kvscope::LogExplanation", text);
+}
+
+/// A log's argument spelled as kvscope calc's option ("tensor_parallel_size" ->
+/// "tensor-parallel-size"): the scenario option table is the one mapping.
+const ScenarioOption *optionFor(const QString &argument)
+{
+    QString name = argument;
+    name.replace(QLatin1Char('_'), QLatin1Char('-'));
+    return findScenarioOption(name);
+}
+
+/// Options a start-up log sets; the workload (batch, lengths) and the speed inputs are the user's.
+bool isEngineArgument(ScenarioField field)
+{
+    switch (field) {
+    case ScenarioField::Dtype:
+    case ScenarioField::Quantization:
+    case ScenarioField::KvCacheDtype:
+    case ScenarioField::GpuMemoryUtilization:
+    case ScenarioField::TensorParallelSize:
+    case ScenarioField::MaxModelLen:
+    case ScenarioField::BlockSize:
+    case ScenarioField::MambaSsmCacheDtype:
+    case ScenarioField::MaxNumSeqs:
+    case ScenarioField::MaxNumBatchedTokens:
+        return true;
+    default:
+        return false;
+    }
+}
+
+QString lineOf(int line)
+{
+    return tr("line %1").arg(line);
+}
+
+bool isTrue(const QString &value)
+{
+    return value.compare(QLatin1String("true"), Qt::CaseInsensitive) == 0;
+}
+
+/// The GPU presets whose memory prints as the log's total_memory (two decimals of GiB).
+QList<const GpuSpec *> gpusWithMemory(double totalGiB)
+{
+    QList<const GpuSpec *> matches;
+    const auto hundredths = [](double gib) { return std::llround(gib * 100); };
+    for (const GpuSpec &gpu : GpuLibrary::builtin().presets())
+        if (hundredths(toGiB(gpu.memoryBytes)) == hundredths(totalGiB))
+            matches << &gpu;
+    return matches;
+}
+
+class Inference
+{
+public:
+    Inference(const StartupLog &log, const LogOverrides &overrides, LogExplanation &out)
+        : m_log(log), m_overrides(overrides), m_out(out)
+    {}
+
+    void run()
+    {
+        ScenarioValues &values = m_out.options;
+        values.insert(QStringLiteral("engine"), QStringLiteral("vllm"));
+        model();
+        gpu();
+        version();
+        arguments();
+        if (!values.contains(QStringLiteral("tensor-parallel-size")) && m_log.ranksSeen > 1) {
+            values.insert(QStringLiteral("tensor-parallel-size"), QString::number(m_log.ranksSeen));
+            m_out.assumed << tr("tensor_parallel_size %1: from the Worker_TP0 to Worker_TP%2 prefixes")
+                                 .arg(m_log.ranksSeen)
+                                 .arg(m_log.ranksSeen - 1);
+        }
+        // One request of the whole context: vLLM's own start-up check.
+        if (values.contains(QStringLiteral("max-model-len")))
+            values.insert(QStringLiteral("seq-len"), values.value(QStringLiteral("max-model-len")));
+        values.insert(QStringLiteral("batch-size"), QStringLiteral("1"));
+    }
+
+private:
+    void model()
+    {
+        if (!m_overrides.model.isEmpty()) {
+            m_out.options.insert(QStringLiteral("model"), m_overrides.model);
+            m_out.assumed << tr("model %1: given with --model").arg(m_overrides.model);
+            return;
+        }
+        if (m_log.model.isEmpty())
+            failAt(m_log.origin, tr("the log names no model (no 'non-default args', 'vllm serve' or engine "
+                                    "config line); give --model"));
+        m_out.options.insert(QStringLiteral("model"), m_log.model);
+        m_out.read << tr("model = %1 (%2)").arg(m_log.model, lineOf(readingLine(QStringLiteral("model"))));
+    }
+
+    void gpu()
+    {
+        if (!m_overrides.gpu.isEmpty()) {
+            m_out.options.insert(QStringLiteral("gpu"), m_overrides.gpu);
+            m_out.assumed << tr("GPU %1: given with --gpu").arg(m_overrides.gpu);
+            return;
+        }
+        if (!m_log.totalGpuMemoryGiB)
+            failAt(m_log.origin, tr("the log does not print the GPU's memory (vLLM's 'worker init memory "
+                                    "snapshot' is a DEBUG line: VLLM_LOGGING_LEVEL=DEBUG); give --gpu"));
+        const double total = *m_log.totalGpuMemoryGiB;
+        const QList<const GpuSpec *> matches = gpusWithMemory(total);
+        const QString printed = QString::number(total, 'f', 2);
+        if (matches.isEmpty())
+            failAt(m_log.origin, tr("total_memory=%1GiB matches no GPU preset; give --gpu (a preset, or "
+                                    "custom:%1 for this memory)")
+                                     .arg(printed));
+        const GpuSpec &gpu = *matches.first();
+        m_out.options.insert(QStringLiteral("gpu"), gpu.id);
+        if (matches.size() == 1) {
+            m_out.read << tr("GPU = %1: the one preset with total_memory=%2GiB").arg(gpu.name, printed);
+            return;
+        }
+        QStringList others;
+        for (qsizetype i = 1; i < matches.size(); ++i)
+            others << matches.at(i)->id;
+        m_out.assumed
+            << tr("GPU %1: the first preset with total_memory=%2GiB (also %3); give --gpu for another")
+                   .arg(gpu.name, printed, others.join(QStringLiteral(", ")));
+    }
+
+    void version()
+    {
+        if (m_log.vllmVersion.isEmpty()) {
+            m_out.assumed << tr("vLLM version: not in the log; planned as the newest modelled release (%1)")
+                                 .arg(newestVllmProfile().since.text());
+            return;
+        }
+        const std::optional<EngineVersion> version = parseEngineVersion(m_log.vllmVersion);
+        if (!version)
+            failAt(m_log.origin, tr("vLLM version '%1' is not a release number").arg(m_log.vllmVersion));
+        if (*version < OldestVllmVersion)
+            failAt(m_log.origin, tr("vLLM %1: kvscope plans the V1 engine's accounting, from %2 on")
+                                     .arg(m_log.vllmVersion, OldestVllmVersion.text()));
+        m_out.options.insert(QStringLiteral("vllm-version"), version->text());
+        m_out.read << tr("vLLM %1 (%2)").arg(m_log.vllmVersion, lineOf(m_log.vllmVersionLine));
+    }
+
+    void arguments()
+    {
+        for (const LogReading &reading : m_log.arguments) {
+            if (reading.key == QLatin1String("pipeline_parallel_size") && reading.value != QLatin1String("1"))
+                failAt(m_log.origin, tr("pipeline_parallel_size %1 (%2): kvscope does not plan pipeline "
+                                        "parallelism yet")
+                                         .arg(reading.value, lineOf(reading.line)));
+            if (reading.key == QLatin1String("enforce_eager") && isTrue(reading.value))
+                m_out.assumed << tr("enforce_eager (%1): kvscope plans the CUDA-graph memory vLLM takes by "
+                                    "default; without graphs the log's KV cache is larger by that estimate")
+                                     .arg(lineOf(reading.line));
+            const ScenarioOption *option = optionFor(reading.key);
+            if (!option || !isEngineArgument(option->field))
+                continue;
+            m_out.options.insert(option->name(), reading.value);
+            m_out.read << tr("%1 = %2 (%3)").arg(reading.key, reading.value, lineOf(reading.line));
+        }
+    }
+
+    int readingLine(const QString &key) const
+    {
+        for (const LogReading &reading : m_log.arguments)
+            if (reading.key == key)
+                return reading.line;
+        return 0;
+    }
+
+    const StartupLog &m_log;
+    const LogOverrides &m_overrides;
+    LogExplanation &m_out;
+};
+
+void addComponents(LogExplanation &e)
+{
+    const StartupLog &log = e.log;
+    const MemoryPlan &p = e.plan;
+    // The estimate vLLM prints whether or not its release takes it out of the budget (from 0.21 on).
+    const std::int64_t graphEstimate = cudaGraphEstimateBytes(e.scenario.gpu, p.tensorParallelSize);
+    // Tolerances: docs/validation.md, "modelled versions" (weights 3 %, activation and non-torch
+    // 5 %, KV cache 1 %); the CUDA-graph estimate is held to the activation's.
+    e.components = {
+        {QStringLiteral("weights"), tr("Weights"), log.weightsGiB, p.weights.bytesPerGpu, 0.03},
+        {QStringLiteral("activation_peak"), tr("Activation peak of the profiling run"), log.activationPeakGiB,
+         p.activationBytes, 0.05},
+        {QStringLiteral("non_torch"), tr("Memory outside PyTorch (CUDA context, NCCL)"), log.nonTorchGiB,
+         p.overheadBytes, 0.05},
+        {QStringLiteral("cuda_graphs"), tr("CUDA-graph estimate"), log.cudaGraphEstimateGiB, graphEstimate,
+         0.05},
+        {QStringLiteral("kv_cache"), tr("KV cache"), log.kvCacheGiB, p.kv.availableBytes, 0.01},
+    };
+    e.loggedKvTokens = log.kvCacheTokens;
+    e.loggedMaxConcurrency = log.maxConcurrency;
+}
+
+void addExplanation(LogExplanation &e)
+{
+    const MemoryPlan &p = e.plan;
+    QString graphs;
+    if (p.cudaGraphBytes > 0)
+        graphs = tr(" and the CUDA-graph estimate (%1)").arg(formatGiB(p.cudaGraphBytes));
+    e.explanation
+        << tr("vLLM gives the engine %1 × %2 = %3 of each GPU (--gpu-memory-utilization) and sizes the KV "
+              "cache from what the weights (%4), the profiling run's activation peak (%5), memory outside "
+              "PyTorch (%6)%7 leave: %8.")
+               .arg(formatGiB(p.gpuMemoryBytes), formatUtilization(p.gpuMemoryUtilizationPpm),
+                    formatGiB(p.budgetBytes), formatGiB(p.weights.bytesPerGpu), formatGiB(p.activationBytes),
+                    formatGiB(p.overheadBytes), graphs, formatGiB(p.kv.availableBytes));
+    if (p.kv.numGpuBlocks > 0) {
+        // Windowed, chunked and recurrent layers keep less than a token's full bytes: the
+        // per-token figure is meaningful for layers that all keep every token.
+        const bool uniform =
+            p.kv.slidingLayers == 0 && p.kv.chunkedLayers == 0 && p.kv.stateBytesPerLayer == 0;
+        const QString holds =
+            tr("%1 blocks of %2 tokens: %3 tokens, %4 requests of --max-model-len %5 at once")
+                .arg(formatCount(p.kv.numGpuBlocks))
+                .arg(p.blockSize)
+                .arg(formatCount(p.kv.capacityTokens))
+                .arg(p.kv.maxConcurrency, 0, 'f', 2)
+                .arg(formatCount(p.maxModelLen));
+        e.explanation
+            << (uniform ? tr("A token of context takes %1 of KV cache on each GPU, so that memory holds %2.")
+                              .arg(formatBytes(p.kv.bytesPerToken), holds)
+                        : tr("That memory holds %1.").arg(holds));
+    }
+    const std::int64_t graphEstimate = cudaGraphEstimateBytes(e.scenario.gpu, p.tensorParallelSize);
+    if (p.cudaGraphBytes == 0 && graphEstimate > 0)
+        e.explanation << tr("vLLM %1 does not take the CUDA graphs' memory (estimated %2) out of the budget; "
+                            "from vLLM 0.21 on it does, and the KV cache is smaller by that much.")
+                             .arg(p.engineVersion, formatGiB(graphEstimate));
+    if (!p.startFailure.isEmpty())
+        e.explanation << tr("vLLM does not start: %1").arg(p.startFailure);
+    if (e.log.refusedToStart)
+        e.explanation << tr("The log shows vLLM refusing to start: %1").arg(e.log.refusal);
+    for (const LogComponent &c : std::as_const(e.components)) {
+        if (!c.loggedGiB || c.agrees())
+            continue;
+        QString text =
+            tr("%1 differs by more than kvscope is validated to (%2 %): the log says %3 GiB, kvscope "
+               "plans %4.")
+                .arg(c.label)
+                .arg(c.tolerance * 100, 0, 'f', 0)
+                .arg(QString::number(*c.loggedGiB, 'f', 2), formatGiB(c.predictedBytes));
+        if (c.key == QLatin1String("cuda_graphs") && p.cudaGraphBytes == 0)
+            text += tr(" This release does not subtract it, so the KV cache does not depend on it.");
+        e.explanation << text;
+    }
+}
+
+/// The scenario with `changes`, planned; nullopt when it cannot be planned or does not start.
+std::optional<KvLever> lever(const LogExplanation &e, const QString &what, const ScenarioValues &changes,
+                             const ScenarioResolvers &resolve)
+{
+    try {
+        const Scenario changed = applyValues(e.scenario, changes, resolve);
+        const MemoryPlan plan = planMemory(changed);
+        if (!plan.engineStarts || plan.kv.capacityTokens <= e.plan.kv.capacityTokens)
+            return std::nullopt;
+        return KvLever{what, changes, plan.kv.capacityTokens, launchLine(changed).text().trimmed()};
+    } catch (const Error &) {
+        return std::nullopt;
+    }
+}
+
+void addLevers(LogExplanation &e, const ScenarioResolvers &resolve)
+{
+    const MemoryPlan &p = e.plan;
+    const auto add = [&](const QString &what, const ScenarioValues &changes) {
+        if (const std::optional<KvLever> l = lever(e, what, changes, resolve))
+            e.levers << *l;
+    };
+    constexpr std::int64_t RecommendedUtilizationPpm = 950'000;
+    if (p.gpuMemoryUtilizationPpm < RecommendedUtilizationPpm)
+        add(tr("more of the GPU for vLLM (--gpu-memory-utilization 0.95)"),
+            {{QStringLiteral("gpu-memory-utilization"), QStringLiteral("0.95")}});
+    if (!isFp8(p.kvCacheDtype))
+        add(tr("an FP8 KV cache (--kv-cache-dtype fp8)"),
+            {{QStringLiteral("kv-cache-dtype"), QStringLiteral("fp8")}});
+    if (p.quantization.method == QuantMethod::None)
+        add(tr("FP8 weights (--quantization fp8)"),
+            {{QStringLiteral("quantization"), QStringLiteral("fp8")}});
+    add(tr("twice the GPUs (--tensor-parallel-size %1)").arg(p.tensorParallelSize * 2),
+        {{QStringLiteral("tensor-parallel-size"), QString::number(p.tensorParallelSize * 2)}});
+}
+
+} // namespace
+
+std::optional<std::int64_t> LogComponent::loggedBytes() const
+{
+    if (!loggedGiB)
+        return std::nullopt;
+    return std::llround(*loggedGiB * double(GiB));
+}
+
+bool LogComponent::agrees() const
+{
+    if (!loggedGiB)
+        return true;
+    const double predicted = toGiB(predictedBytes);
+    // The epsilon keeps a difference of exactly one rounding step inside.
+    return std::abs(predicted - *loggedGiB) <= std::max(0.01, tolerance * std::abs(*loggedGiB)) + 1e-9;
+}
+
+QStringList LogExplanation::disagreeing() const
+{
+    QStringList keys;
+    for (const LogComponent &c : components)
+        if (!c.agrees())
+            keys << c.key;
+    return keys;
+}
+
+LogExplanation explainStartupLog(const StartupLog &log, const LogOverrides &overrides,
+                                 const ScenarioResolvers &resolve)
+{
+    LogExplanation e;
+    e.log = log;
+    Inference(log, overrides, e).run();
+    for (const LogReading &figure : log.figures)
+        e.read << tr("%1 %2 (%3)").arg(figure.key, figure.value, lineOf(figure.line));
+    try {
+        e.scenario = scenarioFromValues(e.options, resolve);
+        e.plan = planMemory(e.scenario);
+    } catch (const Error &error) {
+        failAt(log.origin, error.message());
+    }
+    addComponents(e);
+    addExplanation(e);
+    addLevers(e, resolve);
+    return e;
+}
+
+} // namespace kvscope

@@ -1,0 +1,280 @@
+// SPDX-License-Identifier: MIT
+#include "core/analysis/startuplog.h"
+
+#include "core/common/regularfile.h"
+
+#include <QRegularExpression>
+
+namespace kvscope {
+
+namespace {
+
+// The lines are vLLM's own (V1 engine, 0.10 on): vllm/entrypoints/utils.py
+// ("non-default args"), vllm/v1/engine/core.py and vllm/engine/llm_engine.py
+// ("Initializing a V1 LLM engine (v...) with config: ..."), vllm/config/scheduler.py
+// ("Chunked prefill is enabled with max_num_batched_tokens=..."), vllm/engine/arg_utils.py
+// ("Defaulting max_num_seqs to ..."), vllm/v1/worker/gpu_worker.py (the memory
+// snapshot, "Memory profiling takes", "Available KV cache memory"),
+// vllm/v1/worker/gpu_model_runner.py ("Model loading took", "Estimated CUDA graph
+// memory") and vllm/v1/core/kv_cache_utils.py ("GPU KV cache size", "Maximum
+// concurrency", the ValueError when one request does not fit).
+
+QRegularExpression pattern(const char *text)
+{
+    return QRegularExpression(QLatin1String(text));
+}
+
+/// Splits "a=1, b='x, y', c=[1, 2]" at the commas outside quotes and brackets.
+QStringList splitTopLevel(const QString &text, QChar separator)
+{
+    QStringList parts;
+    int depth = 0;
+    QChar quote;
+    qsizetype start = 0;
+    for (qsizetype i = 0; i < text.size(); ++i) {
+        const QChar c = text.at(i);
+        if (!quote.isNull()) {
+            if (c == QLatin1Char('\\'))
+                ++i;
+            else if (c == quote)
+                quote = QChar();
+        } else if (c == QLatin1Char('\'') || c == QLatin1Char('"')) {
+            quote = c;
+        } else if (c == QLatin1Char('(') || c == QLatin1Char('[') || c == QLatin1Char('{')) {
+            ++depth;
+        } else if (c == QLatin1Char(')') || c == QLatin1Char(']') || c == QLatin1Char('}')) {
+            --depth;
+        } else if (c == separator && depth == 0) {
+            parts << text.mid(start, i - start).trimmed();
+            start = i + 1;
+        }
+    }
+    parts << text.mid(start).trimmed();
+    parts.removeAll(QString());
+    return parts;
+}
+
+/// A Python literal as vLLM prints it: 'text' -> text; None -> empty.
+QString pythonValue(QString value)
+{
+    value = value.trimmed();
+    if (value.size() >= 2 && (value.front() == QLatin1Char('\'') || value.front() == QLatin1Char('"')) &&
+        value.back() == value.front())
+        value = value.mid(1, value.size() - 2);
+    if (value == QLatin1String("None"))
+        return {};
+    if (value.startsWith(QLatin1String("torch.")))
+        value = value.mid(6); // dtype=torch.bfloat16
+    return value;
+}
+
+/// vLLM's argument names: --max-model-len and max_model_len are one key; the engine
+/// config line calls the context max_seq_len.
+QString argumentKey(QString key)
+{
+    key = key.trimmed();
+    while (key.startsWith(QLatin1Char('-')))
+        key.remove(0, 1);
+    key.replace(QLatin1Char('-'), QLatin1Char('_'));
+    if (key == QLatin1String("max_seq_len"))
+        return QStringLiteral("max_model_len");
+    return key;
+}
+
+class LogReader
+{
+public:
+    explicit LogReader(StartupLog &log) : m_log(log) {}
+
+    void read(const QString &text)
+    {
+        const QStringList lines = text.split(QLatin1Char('\n'));
+        for (qsizetype i = 0; i < lines.size(); ++i) {
+            m_line = int(i) + 1;
+            readLine(lines.at(i));
+        }
+    }
+
+private:
+    void argument(const QString &key, const QString &value)
+    {
+        const QString name = argumentKey(key);
+        if (value.isEmpty() || m_log.hasArgument(name))
+            return;
+        m_log.arguments.append({name, value, m_line});
+        if (name == QLatin1String("model") && m_log.model.isEmpty())
+            m_log.model = value;
+    }
+
+    void version(const QString &text)
+    {
+        m_log.vllmVersion = text;
+        m_log.vllmVersionLine = m_line;
+    }
+
+    template <typename T>
+    void figure(std::optional<T> &field, const char *key, const QString &written, T value)
+    {
+        if (field)
+            return; // the first rank's
+        field = value;
+        m_log.figures.append({QLatin1String(key), written, m_line});
+    }
+
+    void figureGiB(std::optional<double> &field, const char *key, const QString &written)
+    {
+        bool ok = false;
+        const double value = written.toDouble(&ok);
+        if (ok)
+            figure(field, key, written + QStringLiteral(" GiB"), value);
+    }
+
+    void readLine(const QString &line)
+    {
+        static const QRegularExpression rank = pattern("Worker_TP(\\d+)");
+        if (const QRegularExpressionMatch m = rank.match(line); m.hasMatch())
+            m_log.ranksSeen = std::max(m_log.ranksSeen, m.captured(1).toInt() + 1);
+
+        static const QRegularExpression apiVersion = pattern("vLLM API server version (\\S+)");
+        static const QRegularExpression engineConfig =
+            pattern("Initializing a V1 LLM engine \\(v([^)]+)\\) with config: (.*)$");
+        static const QRegularExpression nonDefault = pattern("non-default args: \\{(.*)\\}\\s*$");
+        static const QRegularExpression serve = pattern("(?:^|\\s|\\$ )vllm serve\\s+(.*)$");
+        static const QRegularExpression chunked =
+            pattern("Chunked prefill is enabled with max_num_batched_tokens=(\\d+)");
+        static const QRegularExpression defaulting =
+            pattern("Defaulting (max_num_seqs|max_num_batched_tokens) to (\\d+)");
+        static const QRegularExpression snapshot = pattern("memory snapshot:.*total_memory=([\\d.]+)GiB");
+        static const QRegularExpression profilingTotal = pattern("total_gpu_memory=([\\d.]+)GiB");
+        static const QRegularExpression loading =
+            pattern("(?:Model loading took|Loading model weights took) ([\\d.]+) ?Gi?B");
+        static const QRegularExpression peak =
+            pattern("(?:torch peak memory increase: |PyTorch activation peak memory takes )([\\d.]+)GiB");
+        static const QRegularExpression nonTorch =
+            pattern("(?:non-torch forward increase memory: |non_torch_memory takes )([\\d.]+)GiB");
+        static const QRegularExpression graphs = pattern("Estimated CUDA graph memory: ([\\d.]+) GiB total");
+        static const QRegularExpression available = pattern("Available KV cache memory: ([\\d.]+) GiB");
+        static const QRegularExpression cacheSize = pattern("GPU KV cache size: ([\\d,]+) tokens");
+        static const QRegularExpression concurrency =
+            pattern("Maximum concurrency for ([\\d,]+) tokens per request: ([\\d.]+)x");
+        static const QRegularExpression refused =
+            pattern("ValueError: ((?:The model's max seq len|To serve at least one request).*(?:KV "
+                    "cache|max_model_len).*)$");
+
+        QRegularExpressionMatch m;
+        if ((m = apiVersion.match(line)).hasMatch() && m_log.vllmVersion.isEmpty())
+            version(m.captured(1));
+        if ((m = engineConfig.match(line)).hasMatch()) {
+            if (m_log.vllmVersion.isEmpty())
+                version(m.captured(1));
+            for (const QString &pair : splitTopLevel(m.captured(2), QLatin1Char(','))) {
+                const qsizetype equals = pair.indexOf(QLatin1Char('='));
+                if (equals > 0)
+                    argument(pair.left(equals), pythonValue(pair.mid(equals + 1)));
+            }
+        }
+        if ((m = nonDefault.match(line)).hasMatch()) {
+            for (const QString &pair : splitTopLevel(m.captured(1), QLatin1Char(','))) {
+                const QStringList keyValue = splitTopLevel(pair, QLatin1Char(':'));
+                if (keyValue.size() == 2 && keyValue.first() != QLatin1String("'model_tag'"))
+                    argument(pythonValue(keyValue.first()), pythonValue(keyValue.last()));
+            }
+        }
+        if ((m = serve.match(line)).hasMatch())
+            readServeLine(m.captured(1));
+        if ((m = chunked.match(line)).hasMatch())
+            argument(QStringLiteral("max_num_batched_tokens"), m.captured(1));
+        if ((m = defaulting.match(line)).hasMatch())
+            argument(m.captured(1), m.captured(2));
+        if ((m = snapshot.match(line)).hasMatch() || (m = profilingTotal.match(line)).hasMatch())
+            figureGiB(m_log.totalGpuMemoryGiB, "total_memory", m.captured(1));
+        if ((m = loading.match(line)).hasMatch())
+            figureGiB(m_log.weightsGiB, "model_loading", m.captured(1));
+        if ((m = peak.match(line)).hasMatch())
+            figureGiB(m_log.activationPeakGiB, "torch_peak_memory_increase", m.captured(1));
+        if ((m = nonTorch.match(line)).hasMatch())
+            figureGiB(m_log.nonTorchGiB, "non_torch_memory", m.captured(1));
+        if ((m = graphs.match(line)).hasMatch())
+            figureGiB(m_log.cudaGraphEstimateGiB, "estimated_cuda_graph_memory", m.captured(1));
+        if ((m = available.match(line)).hasMatch())
+            figureGiB(m_log.kvCacheGiB, "available_kv_cache_memory", m.captured(1));
+        if ((m = cacheSize.match(line)).hasMatch()) {
+            bool ok = false;
+            const std::int64_t tokens = QString(m.captured(1)).remove(QLatin1Char(',')).toLongLong(&ok);
+            if (ok)
+                figure(m_log.kvCacheTokens, "gpu_kv_cache_size", m.captured(1) + QStringLiteral(" tokens"),
+                       tokens);
+        }
+        if ((m = concurrency.match(line)).hasMatch()) {
+            bool ok = false;
+            const double x = m.captured(2).toDouble(&ok);
+            if (ok)
+                figure(m_log.maxConcurrency, "maximum_concurrency", m.captured(2) + QStringLiteral("x"), x);
+            argument(QStringLiteral("max_model_len"), QString(m.captured(1)).remove(QLatin1Char(',')));
+        }
+        if ((m = refused.match(line)).hasMatch() && !m_log.refusedToStart) {
+            m_log.refusedToStart = true;
+            m_log.refusal = m.captured(1).trimmed();
+        }
+    }
+
+    /// `vllm serve MODEL --flag value --flag=value --switch ...` as a shell line.
+    void readServeLine(const QString &rest)
+    {
+        const QStringList words = rest.split(QRegularExpression(QStringLiteral("\\s+")), Qt::SkipEmptyParts);
+        for (qsizetype i = 0; i < words.size(); ++i) {
+            const QString &word = words.at(i);
+            if (!word.startsWith(QLatin1String("--"))) {
+                if (i == 0)
+                    argument(QStringLiteral("model"), word);
+                continue;
+            }
+            const qsizetype equals = word.indexOf(QLatin1Char('='));
+            if (equals > 0) {
+                argument(word.left(equals), word.mid(equals + 1));
+            } else if (i + 1 < words.size() && !words.at(i + 1).startsWith(QLatin1String("--"))) {
+                argument(word, words.at(i + 1));
+                ++i;
+            } else {
+                argument(word, QStringLiteral("True")); // a switch: --enforce-eager
+            }
+        }
+    }
+
+    StartupLog &m_log;
+    int m_line = 0;
+};
+
+} // namespace
+
+QString StartupLog::argument(const QString &key) const
+{
+    for (const LogReading &reading : arguments)
+        if (reading.key == key)
+            return reading.value;
+    return {};
+}
+
+bool StartupLog::hasArgument(const QString &key) const
+{
+    for (const LogReading &reading : arguments)
+        if (reading.key == key)
+            return true;
+    return false;
+}
+
+StartupLog readStartupLog(const QString &text, const QString &origin)
+{
+    StartupLog log;
+    log.origin = origin;
+    LogReader(log).read(text);
+    return log;
+}
+
+StartupLog readStartupLogFile(const QString &path)
+{
+    const QByteArray bytes = readRegularFile(path, MaxStartupLogBytes, QStringLiteral("a start-up log"));
+    return readStartupLog(QString::fromUtf8(bytes), path);
+}
+
+} // namespace kvscope

@@ -1,0 +1,282 @@
+// SPDX-License-Identifier: MIT
+// kvscope explain-log's core: reading vLLM start-up logs and explaining them.
+// The logs are the verbatim lines of tests/data/vllm-logs.json (each entry cites
+// its public source); the scenario a log describes must be the one
+// tests/core/vllmlogcheck.cpp plans for the same entry from its hand-written
+// options, and the figures those of docs/validation.md.
+#include "core/analysis/logexplanation.h"
+#include "core/analysis/startuplog.h"
+#include "core/common/error.h"
+#include "core/common/units.h"
+#include "core/output/logexplanationjson.h"
+#include "core/precision/dtypes.h"
+#include "tests/core/vllmlogcheck.h"
+
+#include <QJsonArray>
+#include <QJsonObject>
+#include <QTest>
+
+using namespace kvscope;
+
+namespace {
+
+QJsonObject logEntry(int id)
+{
+    for (const QJsonValue &v : validation::readLogs(QStringLiteral(KVSCOPE_VALIDATION_LOGS)))
+        if (v.toObject().value(QLatin1String("id")).toInt() == id)
+            return v.toObject();
+    return {};
+}
+
+/// An entry's verbatim lines as one log text.
+QString verbatimLog(const QJsonObject &entry)
+{
+    QStringList lines;
+    for (const QJsonValue &line : entry.value(QLatin1String("verbatim")).toArray())
+        lines << line.toString();
+    return lines.join(QLatin1Char('\n'));
+}
+
+LogExplanation explain(const QString &text, const LogOverrides &overrides = {})
+{
+    return explainStartupLog(readStartupLog(text, QStringLiteral("test.log")), overrides, builtinResolvers());
+}
+
+// vLLM 0.10's engine config line (vllm/v1/engine/core.py logs the whole VllmConfig), shortened.
+const char *engineConfigLog =
+    "INFO 08-20 10:00:00 [__init__.py:1] vLLM API server version 0.10.1.1\n"
+    "(EngineCore_0 pid=9) INFO 08-20 10:00:05 [core.py:74] Initializing a V1 LLM engine (v0.10.1.1) with "
+    "config: model='Qwen/Qwen2.5-7B-Instruct', speculative_config=None, "
+    "tokenizer='Qwen/Qwen2.5-7B-Instruct', "
+    "skip_tokenizer_init=False, tokenizer_mode=auto, revision=None, override_neuron_config={}, "
+    "trust_remote_code=False, dtype=torch.bfloat16, max_seq_len=16384, download_dir=None, load_format=auto, "
+    "tensor_parallel_size=2, pipeline_parallel_size=1, disable_custom_all_reduce=False, quantization=None, "
+    "enforce_eager=False, kv_cache_dtype=fp8, device_config=cuda, compilation_config={\"level\":3, "
+    "\"cudagraph_capture_sizes\": [512, 504, 496]}\n"
+    "(Worker_TP0 pid=10) DEBUG 08-20 10:00:09 [gpu_worker.py:230] worker init memory snapshot: "
+    "torch_peak=0.0GiB, "
+    "free_memory=77.66GiB, total_memory=79.19GiB, cuda_memory=1.53GiB\n"
+    "(Worker_TP1 pid=11) INFO 08-20 10:00:20 [gpu_model_runner.py:1] Model loading took 7.11 GiB and 9.3 "
+    "seconds\n"
+    "(Worker_TP0 pid=10) INFO 08-20 10:00:20 [gpu_model_runner.py:1] Model loading took 7.11 GiB and 9.1 "
+    "seconds\n";
+
+} // namespace
+
+class TestLogExplanation : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    // The figures of the Llama-3.1-8B log (id 1) as its entry lists them.
+    void readsEveryFigureAndArgument()
+    {
+        const QJsonObject entry = logEntry(1);
+        const StartupLog log = readStartupLog(verbatimLog(entry), QStringLiteral("id1.log"));
+        const QJsonObject logged = entry.value(QLatin1String("logged")).toObject();
+        QCOMPARE(log.model, QStringLiteral("meta-llama/Llama-3.1-8B-Instruct"));
+        QCOMPARE(*log.totalGpuMemoryGiB, logged.value(QLatin1String("total_gpu_memory_gib")).toDouble());
+        QCOMPARE(*log.weightsGiB, logged.value(QLatin1String("weights_gib")).toDouble());
+        QCOMPARE(*log.activationPeakGiB, logged.value(QLatin1String("activation_peak_gib")).toDouble());
+        QCOMPARE(*log.nonTorchGiB, logged.value(QLatin1String("non_torch_gib")).toDouble());
+        QCOMPARE(*log.cudaGraphEstimateGiB,
+                 logged.value(QLatin1String("cudagraph_estimated_gib")).toDouble());
+        QCOMPARE(*log.kvCacheGiB, logged.value(QLatin1String("kv_cache_gib")).toDouble());
+        QCOMPARE(*log.kvCacheTokens,
+                 std::int64_t(logged.value(QLatin1String("kv_cache_tokens")).toInteger()));
+        QCOMPARE(*log.maxConcurrency, logged.value(QLatin1String("max_concurrency")).toDouble());
+        QCOMPARE(log.argument(QStringLiteral("max_model_len")), QStringLiteral("8192"));
+        QCOMPARE(log.argument(QStringLiteral("gpu_memory_utilization")), QStringLiteral("0.95"));
+        QCOMPARE(log.argument(QStringLiteral("max_num_seqs")), QStringLiteral("1024"));
+        QCOMPARE(log.argument(QStringLiteral("max_num_batched_tokens")), QStringLiteral("8192"));
+        QVERIFY(!log.hasArgument(QStringLiteral("model_tag"))); // the same model, said twice
+        QVERIFY(!log.refusedToStart);
+    }
+
+    void readsTheEngineConfigLineAndRanks()
+    {
+        const StartupLog log = readStartupLog(QLatin1String(engineConfigLog), QStringLiteral("config.log"));
+        QCOMPARE(log.vllmVersion, QStringLiteral("0.10.1.1"));
+        QCOMPARE(log.model, QStringLiteral("Qwen/Qwen2.5-7B-Instruct"));
+        QCOMPARE(log.argument(QStringLiteral("dtype")), QStringLiteral("bfloat16"));
+        QCOMPARE(log.argument(QStringLiteral("max_model_len")), QStringLiteral("16384"));
+        QCOMPARE(log.argument(QStringLiteral("tensor_parallel_size")), QStringLiteral("2"));
+        QCOMPARE(log.argument(QStringLiteral("kv_cache_dtype")), QStringLiteral("fp8"));
+        QVERIFY(!log.hasArgument(QStringLiteral("quantization")));                // None: not stated
+        QVERIFY(!log.hasArgument(QStringLiteral("\"cudagraph_capture_sizes\""))); // inside the braces
+        QCOMPARE(log.ranksSeen, 2);
+        QCOMPARE(*log.weightsGiB, 7.11); // the first rank's line
+    }
+
+    void readsTheServeCommandLine()
+    {
+        const StartupLog log = readStartupLog(
+            QStringLiteral("$ vllm serve openai/gpt-oss-120b --gpu-memory-utilization 0.95 "
+                           "--max-num-batched-tokens=1024 --enforce-eager --tensor-parallel-size 2\n"),
+            QStringLiteral("serve.log"));
+        QCOMPARE(log.model, QStringLiteral("openai/gpt-oss-120b"));
+        QCOMPARE(log.argument(QStringLiteral("gpu_memory_utilization")), QStringLiteral("0.95"));
+        QCOMPARE(log.argument(QStringLiteral("max_num_batched_tokens")), QStringLiteral("1024"));
+        QCOMPARE(log.argument(QStringLiteral("enforce_eager")), QStringLiteral("True"));
+        QCOMPARE(log.argument(QStringLiteral("tensor_parallel_size")), QStringLiteral("2"));
+    }
+
+    // Every log that names a preset's model and prints the GPU's memory describes the scenario
+    // its entry's hand-written options describe: the same plan, figure for figure.
+    void infersTheScenarioTheValidationPlans()
+    {
+        int explained = 0;
+        for (const QJsonValue &value : validation::readLogs(QStringLiteral(KVSCOPE_VALIDATION_LOGS))) {
+            const QJsonObject entry = value.toObject();
+            const int id = entry.value(QLatin1String("id")).toInt();
+            if (entry.value(QLatin1String("engine")).toString() == QLatin1String("SGLang"))
+                continue;
+            QString text = verbatimLog(entry);
+            const StartupLog log = readStartupLog(text, QStringLiteral("id%1.log").arg(id));
+            if (log.model.isEmpty() || !log.totalGpuMemoryGiB)
+                continue;
+            const validation::LogCheck check = validation::checkLog(entry);
+            if (log.vllmVersion.isEmpty()) // these lines do not print it: the entry's release
+                text += QStringLiteral("\nvLLM API server version ") + check.scenario.vllmVersion;
+            LogExplanation e;
+            try {
+                e = explain(text);
+            } catch (const Error &) {
+                continue; // a model without a preset (its entry says which config stands for it)
+            }
+            QCOMPARE(e.plan.modelId, check.plan.modelId);
+            QCOMPARE(e.plan.gpuId, check.plan.gpuId);
+            QCOMPARE(e.plan.tensorParallelSize, check.plan.tensorParallelSize);
+            QCOMPARE(e.plan.gpuMemoryUtilizationPpm, check.plan.gpuMemoryUtilizationPpm);
+            QCOMPARE(e.plan.maxModelLen, check.plan.maxModelLen);
+            QCOMPARE(e.plan.dtype, check.plan.dtype);
+            QCOMPARE(e.plan.kvCacheDtype, check.plan.kvCacheDtype);
+            QCOMPARE(e.plan.maxNumSeqs, check.plan.maxNumSeqs);
+            QCOMPARE(e.plan.maxNumBatchedTokens, check.plan.maxNumBatchedTokens);
+            // The repository id may name the instruct model's config where the entry names the
+            // preset (Qwen2.5-7B-Instruct: 32,768 positions, so smaller rotary tables): within 0.1 %.
+            const double tokens = double(check.plan.kv.capacityTokens);
+            QVERIFY2(
+                std::abs(double(e.plan.kv.capacityTokens) - tokens) <= 0.001 * tokens,
+                qPrintable(
+                    QStringLiteral("id %1: %2 vs %3").arg(id).arg(e.plan.kv.capacityTokens).arg(tokens)));
+            ++explained;
+        }
+        QVERIFY2(explained >= 6, qPrintable(QString::number(explained)));
+    }
+
+    // The calibration logs (docs/validation.md): every part that decides the KV cache within its
+    // tolerance. vLLM 0.19 prints its CUDA-graph estimate (per model) but does not subtract it;
+    // kvscope's estimate is per GPU and tensor-parallel size, and may differ.
+    void calibrationLogsAgreeComponentByComponent()
+    {
+        for (const int id : validation::calibrationIds()) {
+            const QJsonObject entry = logEntry(id);
+            const LogExplanation e =
+                explain(verbatimLog(entry) + QStringLiteral("\nvLLM API server version 0.19.0"));
+            QStringList disagreeing = e.disagreeing();
+            disagreeing.removeAll(QStringLiteral("cuda_graphs"));
+            QVERIFY2(
+                disagreeing.isEmpty(),
+                qPrintable(QStringLiteral("id %1: %2").arg(id).arg(disagreeing.join(QStringLiteral(", ")))));
+            const double tokens = double(*e.loggedKvTokens);
+            QVERIFY2(
+                std::abs(double(e.plan.kv.capacityTokens) - tokens) <= 0.005 * tokens,
+                qPrintable(
+                    QStringLiteral("id %1: %2 vs %3").arg(id).arg(e.plan.kv.capacityTokens).arg(tokens)));
+        }
+    }
+
+    void saysWhatWasReadAndAssumed()
+    {
+        const LogExplanation e = explain(verbatimLog(logEntry(1)));
+        QVERIFY(e.read.contains(QStringLiteral("model = meta-llama/Llama-3.1-8B-Instruct (line 1)")));
+        QVERIFY2(e.read.contains(QStringLiteral("GPU = %1: the one preset with total_memory=79.19GiB")
+                                     .arg(e.scenario.gpu.name)),
+                 qPrintable(e.read.join(QLatin1Char('\n'))));
+        QVERIFY(e.assumed.join(QLatin1Char('\n')).contains(QStringLiteral("vLLM version: not in the log")));
+        // The budget sentence uses the plan's own figures.
+        QVERIFY(e.explanation.first().contains(formatGiB(e.plan.budgetBytes)));
+        QVERIFY(e.explanation.first().contains(formatGiB(e.plan.kv.availableBytes)));
+    }
+
+    void ranksGiveTheTensorParallelSize()
+    {
+        const LogExplanation e = explain(QLatin1String(engineConfigLog));
+        QCOMPARE(e.plan.tensorParallelSize, 2);
+        QVERIFY(isFp8(e.plan.kvCacheDtype));
+        QCOMPARE(e.plan.engineVersion, QStringLiteral("0.10.1"));
+    }
+
+    // An FP8 cache halves each token's bytes: about twice the tokens in the same memory.
+    void leversHoldMoreTokens()
+    {
+        const LogExplanation e = explain(verbatimLog(logEntry(1)));
+        const KvLever *fp8 = nullptr;
+        for (const KvLever &l : e.levers)
+            if (l.changes.value(QStringLiteral("kv-cache-dtype")) == QLatin1String("fp8"))
+                fp8 = &l;
+        QVERIFY(fp8);
+        const double ratio = double(fp8->tokens) / double(e.plan.kv.capacityTokens);
+        QVERIFY2(ratio > 1.99 && ratio < 2.01, qPrintable(QString::number(ratio)));
+        QVERIFY(fp8->launch.contains(QStringLiteral("--kv-cache-dtype fp8")));
+        for (const KvLever &l : e.levers)
+            QVERIFY(l.tokens > e.plan.kv.capacityTokens);
+    }
+
+    void jsonCarriesLoggedAndPredicted()
+    {
+        const LogExplanation e = explain(verbatimLog(logEntry(1)));
+        const QJsonObject json = logExplanationJson(e);
+        QCOMPARE(json.value(QLatin1String("kv_capacity_tokens"))[QLatin1String("logged")].toInteger(),
+                 476016);
+        QCOMPARE(json.value(QLatin1String("kv_capacity_tokens"))[QLatin1String("predicted")].toInteger(),
+                 e.plan.kv.capacityTokens);
+        const QJsonObject weights = json.value(QLatin1String("components")).toArray().first().toObject();
+        QCOMPARE(weights.value(QLatin1String("name")).toString(), QStringLiteral("weights"));
+        // 14.99 GiB as printed, in bytes.
+        QCOMPARE(weights.value(QLatin1String("logged_bytes")).toInteger(),
+                 std::llround(14.99 * 1073741824.0));
+        QCOMPARE(json.value(QLatin1String("inferred"))[QLatin1String("gpu")].toString(),
+                 QStringLiteral("h100-sxm"));
+        QVERIFY(json.value(QLatin1String("options")).toArray().contains(QStringLiteral("--max-model-len")));
+    }
+
+    void refusesWhatItCannotInfer()
+    {
+        const auto message = [](const QString &text, const LogOverrides &overrides = {}) {
+            try {
+                explain(text, overrides);
+            } catch (const Error &error) {
+                return error.message();
+            }
+            return QString();
+        };
+        QVERIFY(message(QStringLiteral("Available KV cache memory: 3.00 GiB"))
+                    .startsWith(QStringLiteral("test.log: the log names no model")));
+        const QString oddMemory =
+            message(QStringLiteral("vllm serve meta-llama/Llama-3.1-8B-Instruct\nworker init memory "
+                                   "snapshot: total_memory=12.34GiB"));
+        QVERIFY2(
+            oddMemory.contains(QStringLiteral("total_memory=12.34GiB matches no GPU preset; give --gpu")),
+            qPrintable(oddMemory));
+        QVERIFY(message(QStringLiteral("vllm serve meta-llama/Llama-3.1-8B-Instruct"))
+                    .contains(QStringLiteral("give --gpu")));
+        QVERIFY(
+            message(QStringLiteral("vllm serve meta-llama/Llama-3.1-8B-Instruct --pipeline-parallel-size 2"),
+                    {{}, QStringLiteral("h100-sxm")})
+                .contains(QStringLiteral("pipeline_parallel_size 2 (line 1)")));
+        // A value the planner refuses is named as calc would name it, after the log.
+        QVERIFY(message(QStringLiteral("vllm serve meta-llama/Llama-3.1-8B-Instruct --max-model-len -5"),
+                        {{}, QStringLiteral("h100-sxm")})
+                    .startsWith(QStringLiteral("test.log: --max-model-len")));
+        // The user's --gpu settles a memory no preset has.
+        QCOMPARE(message(QStringLiteral("vllm serve meta-llama/Llama-3.1-8B-Instruct\nworker init memory "
+                                        "snapshot: total_memory=12.34GiB"),
+                         {{}, QStringLiteral("custom:12.34")}),
+                 QString());
+    }
+};
+
+QTEST_GUILESS_MAIN(TestLogExplanation)
+#include "tst_logexplanation.moc"
