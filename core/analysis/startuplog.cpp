@@ -138,8 +138,8 @@ private:
         static const QRegularExpression apiVersion = pattern("vLLM API server version (\\S+)");
         static const QRegularExpression engineConfig =
             pattern("Initializing a V1 LLM engine \\(v([^)]+)\\) with config: (.*)$");
-        static const QRegularExpression nonDefault = pattern("non-default args: \\{(.*)\\}\\s*$");
-        static const QRegularExpression serve = pattern("(?:^|\\s|\\$ )vllm serve\\s+(.*)$");
+        static const QRegularExpression nonDefault = pattern(R"(non-default args: \{(.*)\}\s*$)");
+        static const QRegularExpression serve = pattern(R"((?:^|\s|\$ )vllm serve\s+(.*)$)");
         static const QRegularExpression chunked =
             pattern("Chunked prefill is enabled with max_num_batched_tokens=(\\d+)");
         static const QRegularExpression defaulting =
