@@ -456,17 +456,7 @@ QString CompareView::notesText() const
     QStringList simulated;
     QStringList published;
     for (const ComparedColumn &c : m_comparison->columns) {
-        for (const AccuracyTensor *t :
-             {&c.accuracy.weights.tensor, &c.accuracy.kv.keyTensor, &c.accuracy.kv.valueTensor}) {
-            if (t->rows <= 0)
-                continue;
-            const QString line = tr("[%1, %2] like %3: %4")
-                                     .arg(t->rows)
-                                     .arg(t->cols)
-                                     .arg(t->stands.toHtmlEscaped(), t->description.toHtmlEscaped());
-            if (!simulated.contains(line))
-                simulated << line;
-        }
+        CompareText::addSimulatedOn(simulated, c.accuracy);
         for (const PublishedResult &r : c.published) {
             const QString line = tr("%1 — %2, %3: %4 %5 → %6 %7 (<a href=\"%8\">source</a>)")
                                      .arg(r.format.toHtmlEscaped(), r.model.toHtmlEscaped(),
@@ -479,7 +469,10 @@ QString CompareView::notesText() const
     }
     QString text =
         tr("<b>Accuracy</b> is simulated quantization error (SQNR, a proxy for end quality), on:") +
-        QStringLiteral("<br>") + simulated.join(QStringLiteral("<br>"));
+        QStringLiteral("<br>") +
+        simulated.join(QStringLiteral("\n"))
+            .toHtmlEscaped()
+            .replace(QLatin1Char('\n'), QStringLiteral("<br>"));
     if (!published.isEmpty())
         text += QStringLiteral("<br><b>") + tr("Published results for these formats") +
                 QStringLiteral("</b><br>") + published.join(QStringLiteral("<br>"));
