@@ -154,6 +154,8 @@ QWidget *newAccuracySection(const Accuracy &accuracy, QWidget *page)
 /// as both need, past a narrow page's edge.
 class BesideOrUnder : public QWidget
 {
+    static constexpr int MinimumMainWidth = 700;
+
 public:
     BesideOrUnder(QWidget *main, QWidget *side, QWidget *parent)
         : QWidget(parent), m_side(side), m_box(new QBoxLayout(QBoxLayout::TopToBottom, this))
@@ -171,8 +173,12 @@ public:
 protected:
     void resizeEvent(QResizeEvent *event) override
     {
-        const bool wide = !m_side || width() >= 2 * m_side->sizeHint().width();
+        // Beside it where the part keeps MinimumMainWidth (the comparison's table is wide).
+        const bool wide = !m_side || width() >= m_side->sizeHint().width() + MinimumMainWidth;
         m_box->setDirection(wide ? QBoxLayout::LeftToRight : QBoxLayout::TopToBottom);
+        if (m_side) // under it, as tall as it needs
+            m_side->setSizePolicy(QSizePolicy::Preferred,
+                                  wide ? QSizePolicy::Ignored : QSizePolicy::Preferred);
         QWidget::resizeEvent(event);
     }
 
