@@ -4,6 +4,7 @@
 #include "app/cli/plantext.h"
 #include "core/common/error.h"
 #include "core/common/units.h"
+#include "core/compare/comparetext.h"
 
 #include <algorithm>
 #include <cmath>
@@ -82,65 +83,19 @@ QString footnoteMark(QStringList &footnotes, const QString &note)
     return QStringLiteral(" [%1]").arg(index + 1);
 }
 
-QString errorText(const SimulatedError &e)
-{
-    QString text = QStringLiteral("%1 %2 dB, relative error %3 %")
-                       .arg(e.scheme)
-                       .arg(e.sqnrDb, 0, 'f', 2)
-                       .arg(e.relativeError * 100.0, 0, 'f', 2);
-    if (e.fp8Scale > 0)
-        text += QStringLiteral(", scale %1").arg(e.fp8Scale, 0, 'g', 4);
-    if (e.clippedShare > 0)
-        text += QStringLiteral(", %1 % clipped").arg(e.clippedShare * 100.0, 0, 'f', 3);
-    return text;
-}
-
-QString tensorText(const AccuracyTensor &t)
-{
-    QString text =
-        QStringLiteral("[%1, %2] like %3: %4").arg(t.rows).arg(t.cols).arg(t.stands, t.description);
-    if (!t.clipping.isEmpty())
-        text += QStringLiteral("; ") + t.clipping;
-    return text;
-}
-
 void accuracySection(QString &out, const Comparison &comparison)
 {
-    out += QStringLiteral("\nAccuracy (simulated quantization error; SQNR is a proxy for end quality)\n");
+    out += QStringLiteral("\nAccuracy (%1)\n").arg(CompareText::accuracyCaveat());
     QStringList tensors;
     for (const ComparedColumn &c : comparison.columns) {
-        const WeightAccuracy &w = c.accuracy.weights;
-        const KvAccuracy &kv = c.accuracy.kv;
         out += printableLine(QStringLiteral("  %1").arg(c.label));
-        out += printableLine(QStringLiteral("    weights   %1: %2")
-                                 .arg(w.format, w.lossless ? QStringLiteral("lossless")
-                                                : w.error  ? errorText(*w.error)
-                                                           : QStringLiteral("not modelled")));
-        if (!kv.lossless && (kv.keys || kv.values)) {
-            if (kv.keys)
-                out += printableLine(
-                    QStringLiteral("    %1 %2")
-                        .arg(kv.latent ? QStringLiteral("MLA latent") : QStringLiteral("keys"), -10)
-                        .arg(errorText(*kv.keys)));
-            if (kv.values)
-                out += printableLine(QStringLiteral("    values    %1").arg(errorText(*kv.values)));
-            if (kv.calibratedCombinedSqnrDb)
-                out += QStringLiteral("    KV with a calibrated amax scale: %1 dB (engine's scale: %2 dB)\n")
-                           .arg(*kv.calibratedCombinedSqnrDb, 0, 'f', 2)
-                           .arg(kv.combinedSqnrDb.value_or(0), 0, 'f', 2);
-        } else {
-            out += printableLine(QStringLiteral("    KV cache  %1: %2")
-                                     .arg(dtypeName(kv.dtype), kv.lossless ? QStringLiteral("lossless")
-                                                                           : QStringLiteral("not modelled")));
-        }
-        for (const QString &note : w.notes + kv.notes + c.notes)
+        for (const AccuracyLine &line : CompareText::accuracyLines(c.accuracy))
+            out += printableLine(line.part.isEmpty()
+                                     ? QStringLiteral("    %1").arg(line.text)
+                                     : QStringLiteral("    %1 %2").arg(line.part, -9).arg(line.text));
+        for (const QString &note : CompareText::accuracyNotes(c.accuracy) + c.notes)
             out += printableLine(QStringLiteral("    note: %1").arg(note));
-        for (const AccuracyTensor *t : {&w.tensor, &kv.keyTensor, &kv.valueTensor})
-            if (t->rows > 0 && !tensors.contains(tensorText(*t)))
-                tensors << tensorText(*t);
-        const QString scale = QStringLiteral("FP8 KV scale: ") + kv.engineScale;
-        if (!kv.engineScale.isEmpty() && !tensors.contains(scale))
-            tensors << scale;
+        CompareText::addSimulatedOn(tensors, c.accuracy);
     }
     out += QStringLiteral("  simulated on:\n");
     for (const QString &t : std::as_const(tensors))

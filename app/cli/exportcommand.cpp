@@ -182,7 +182,7 @@ bool chartUses(const ChartEntry &entry, const QString &name, const ExportOptions
     if (std::any_of(simulation.begin(), simulation.end(), is))
         return entry.inputs == ChartInputs::Quantization;
     if (is(o.variant))
-        return entry.inputs == ChartInputs::Comparison;
+        return entry.inputs == ChartInputs::Comparison || !entry.build; // the report's table
     if (is(o.growthAxis) || is(o.growthScale) || is(o.counterfactuals))
         return chart == QLatin1String("growth") || !entry.build; // the report draws the growth chart
     if (is(o.page))
@@ -225,7 +225,7 @@ std::optional<int> checkUnusedOptions(const ChartEntry &entry, const QCommandLin
         parseGrowthAxis(parser.value(o.growthAxis), QStringLiteral("--growth-axis"));
     if (parser.isSet(o.growthScale))
         parseAxisScale(parser.value(o.growthScale), QStringLiteral("--growth-scale"));
-    if (parser.isSet(o.variant) && entry.inputs != ChartInputs::Comparison) {
+    if (parser.isSet(o.variant) && entry.inputs != ChartInputs::Comparison && entry.build) {
         int exitCode = Success;
         if (!comparisonColumns(scenarioOptions, scenarioOptions.scenario(parser), parser.values(o.variant),
                                exitCode))
@@ -236,10 +236,11 @@ std::optional<int> checkUnusedOptions(const ChartEntry &entry, const QCommandLin
     return std::nullopt;
 }
 
-/// The chart's source from the scenario file (if any) with the command line's options over it.
+/// The chart's source from the scenario file (if any) with the command line's options over it; the
+/// report's with the scenario's accuracy, and the file's comparison columns when it has some.
 ChartSource chartSource(const ChartEntry &entry, const QCommandLineParser &parser, const ExportOptions &o,
                         const ScenarioOptions &scenarioOptions, const QuantOptions &quantOptions,
-                        const QCommandLineOption &groupSize)
+                        const QCommandLineOption &groupSize, AccuracyCache &cache)
 {
     std::optional<ScenarioDocument> document;
     if (parser.isSet(o.scenario))
@@ -273,13 +274,14 @@ ChartSource chartSource(const ChartEntry &entry, const QCommandLineParser &parse
             source.growthScale =
                 parseAxisScale(parser.value(o.growthScale), QStringLiteral("--growth-scale"));
         source.counterfactuals = parser.isSet(o.counterfactuals) || (document && document->counterfactuals);
-        // A comparison chart without --variant draws the file's columns when it holds some.
-        if (entry.inputs == ChartInputs::Comparison && !parser.isSet(o.variant) && document &&
-            document->comparison.size() >= 2) {
-            AccuracyCache cache;
+        // A comparison chart, or the report, without --variant draws the file's columns when it holds some.
+        const bool report = !entry.build;
+        if ((entry.inputs == ChartInputs::Comparison || report) && !parser.isSet(o.variant) && document &&
+            document->comparison.size() >= 2)
             source.comparison = compare(
                 labelledColumns(columnScenarios(source.scenario, document->comparison, resolvers)), cache);
-        }
+        if (report)
+            source.accuracy = estimateAccuracy(source.scenario, source.plan, cache);
         return source;
     }
     QuantizationChoices base =
@@ -309,7 +311,8 @@ int runExport(const QStringList &arguments)
         "JSON — without a window or a display. Memory and speed charts take kvscope calc's options, "
         "the quantization charts kvscope quant's (--group-size serves both), the comparison "
         "charts kvscope compare's (--variant; without it a scenario file's columns, else the "
-        "seed question's four); --scenario reads a .kvscope file. The JSON of memory, growth, "
+        "seed question's four); the report kvscope calc's, with the comparison's table for --variant or a "
+        "scenario file's columns; --scenario reads a .kvscope file. The JSON of memory, growth, "
         "speed and report is kvscope calc --json's, of the comparison charts kvscope compare "
         "--json's."));
     parser.addHelpOption();
@@ -360,14 +363,17 @@ int runExport(const QStringList &arguments)
         if (const std::optional<int> refused =
                 checkUnusedOptions(*entry, parser, o, scenarioOptions, quantOptions, groupSize))
             return *refused;
-        ChartSource source = chartSource(*entry, parser, o, scenarioOptions, quantOptions, groupSize);
-        if (entry->inputs == ChartInputs::Comparison && !source.comparison) {
+        AccuracyCache cache; // the report's accuracy and its columns' share their simulations
+        ChartSource source = chartSource(*entry, parser, o, scenarioOptions, quantOptions, groupSize, cache);
+        // The report compares only when asked to (--variant, or the file's columns).
+        const bool compared =
+            entry->inputs == ChartInputs::Comparison || (!entry->build && parser.isSet(o.variant));
+        if (compared && !source.comparison) {
             int exitCode = Success;
             const std::optional<QList<ComparisonColumn>> columns =
                 comparisonColumns(scenarioOptions, source.scenario, parser.values(o.variant), exitCode);
             if (!columns)
                 return exitCode;
-            AccuracyCache cache;
             source.comparison = compare(*columns, cache);
         }
         exportFigure(path, format, *entry, source, options);

@@ -4,6 +4,7 @@
 #include "core/common/csv.h"
 
 #include <algorithm>
+#include <cmath>
 
 namespace kvscope {
 
@@ -12,6 +13,23 @@ namespace {
 /// The rows the capacity-and-speed chart draws, in its order.
 const CompareRowId speedChartRows[] = {CompareRowId::KvCapacityTokens, CompareRowId::LargestBatchThatFits,
                                        CompareRowId::DecodeTokensPerSecond};
+/// The rows the accuracy chart draws, in its order.
+const CompareRowId accuracyChartRows[] = {CompareRowId::WeightSqnrDb, CompareRowId::KvSqnrDb};
+
+const CompareRow *findRow(const Comparison &comparison, CompareRowId id)
+{
+    const auto row = std::find_if(comparison.rows.begin(), comparison.rows.end(),
+                                  [id](const CompareRow &r) { return r.id == id; });
+    return row == comparison.rows.end() ? nullptr : &*row;
+}
+
+QStringList columnLabels(const Comparison &comparison)
+{
+    QStringList labels;
+    for (const ComparedColumn &column : comparison.columns)
+        labels << column.label;
+    return labels;
+}
 
 /// A figure in full: an integer row's as an integer (the doubles hold them exactly).
 QByteArray figure(const std::optional<double> &value, bool integral)
@@ -19,6 +37,25 @@ QByteArray figure(const std::optional<double> &value, bool integral)
     if (!value)
         return {};
     return integral ? csv::integer(std::int64_t(*value)) : csv::decimal(*value);
+}
+
+/// One line per bar; the fifth column the bar's length (`lengthColumn` "share_of_largest_percent"),
+/// or whether the column is lossless ("lossless": its SQNR is the bar).
+QByteArray barsCsv(const CompareBarsChartData &data, const QByteArray &lengthColumn)
+{
+    QByteArray out = "row,column,label,value," + lengthColumn + ",delta,delta_percent,best\n";
+    const bool lossless = lengthColumn == "lossless";
+    for (const CompareBarGroup &group : data.groups)
+        for (qsizetype i = 0; i < group.row.cells.size(); ++i) {
+            const CompareCell &cell = group.row.cells.at(i);
+            out +=
+                csv::row({compareRowKey(group.row.id).toUtf8(), csv::integer(i),
+                          csv::field(data.labels.value(i)), figure(cell.value, group.row.integral),
+                          lossless ? QByteArray(cell.lossless ? "1" : "0") : csv::decimal(group.length.at(i)),
+                          figure(cell.delta, group.row.integral), figure(cell.deltaPercent, false),
+                          group.row.best.contains(int(i)) ? "1" : "0"});
+        }
+    return out;
 }
 
 } // namespace
@@ -53,15 +90,13 @@ QByteArray compareMemoryCsv(const CompareMemoryChartData &data)
     return out;
 }
 
-CompareSpeedChartData compareSpeedChartData(const Comparison &comparison)
+CompareBarsChartData compareSpeedChartData(const Comparison &comparison)
 {
-    CompareSpeedChartData d;
-    for (const ComparedColumn &column : comparison.columns)
-        d.labels << column.label;
+    CompareBarsChartData d;
+    d.labels = columnLabels(comparison);
     for (const CompareRowId id : speedChartRows) {
-        const auto row = std::find_if(comparison.rows.begin(), comparison.rows.end(),
-                                      [id](const CompareRow &r) { return r.id == id; });
-        if (row == comparison.rows.end())
+        const CompareRow *row = findRow(comparison, id);
+        if (!row)
             continue;
         CompareBarGroup group;
         group.row = *row;
@@ -69,24 +104,41 @@ CompareSpeedChartData compareSpeedChartData(const Comparison &comparison)
         for (const CompareCell &cell : row->cells)
             largest = std::max(largest, cell.value.value_or(0.0));
         for (const CompareCell &cell : row->cells)
-            group.sharePercent << (largest > 0 ? cell.value.value_or(0.0) / largest * 100.0 : 0.0);
+            group.length << (largest > 0 ? cell.value.value_or(0.0) / largest * 100.0 : 0.0);
         d.groups << group;
     }
     return d;
 }
 
-QByteArray compareSpeedCsv(const CompareSpeedChartData &data)
+CompareBarsChartData compareAccuracyChartData(const Comparison &comparison)
 {
-    QByteArray out = "row,column,label,value,share_of_largest_percent,delta,delta_percent,best\n";
-    for (const CompareBarGroup &group : data.groups)
-        for (qsizetype i = 0; i < group.row.cells.size(); ++i) {
-            const CompareCell &cell = group.row.cells.at(i);
-            out += csv::row({compareRowKey(group.row.id).toUtf8(), csv::integer(i),
-                             csv::field(data.labels.value(i)), figure(cell.value, group.row.integral),
-                             csv::decimal(group.sharePercent.at(i)), figure(cell.delta, group.row.integral),
-                             figure(cell.deltaPercent, false), group.row.best.contains(int(i)) ? "1" : "0"});
+    CompareBarsChartData d;
+    d.labels = columnLabels(comparison);
+    double largest = 0;
+    for (const CompareRowId id : accuracyChartRows) {
+        const CompareRow *row = findRow(comparison, id);
+        if (!row)
+            continue;
+        CompareBarGroup group;
+        group.row = *row;
+        for (const CompareCell &cell : row->cells) {
+            group.length << std::max(0.0, cell.value.value_or(0.0));
+            largest = std::max(largest, group.length.last());
         }
-    return out;
+        d.groups << group;
+    }
+    d.axisMax = std::max(10.0, std::ceil(largest / 10.0) * 10.0);
+    return d;
+}
+
+QByteArray compareSpeedCsv(const CompareBarsChartData &data)
+{
+    return barsCsv(data, "share_of_largest_percent");
+}
+
+QByteArray compareAccuracyCsv(const CompareBarsChartData &data)
+{
+    return barsCsv(data, "lossless");
 }
 
 } // namespace kvscope

@@ -34,24 +34,36 @@ QByteArray compareMemoryCsv(const CompareMemoryChartData &data);
 struct CompareBarGroup
 {
     CompareRow row;
-    /// Each column's value as a share of the group's largest, in % (0 without a value):
-    /// the bar's length, so that bars of different units share one axis.
-    QList<double> sharePercent;
+    /// Each column's bar, on the chart's axis (0 without a value): for capacity and speed its
+    /// value as a share of the group's largest, in % (so that bars of different units share one
+    /// axis); for accuracy its SQNR in dB.
+    QList<double> length;
 };
 
-/// Capacity and speed as grouped bars: KV capacity (tokens), largest batch
-/// that fits and decode tokens/s (every row where more is better and the
-/// figure is not a share of another), each column's bar a share of the group's largest.
-struct CompareSpeedChartData
+/// Grouped bars, a group per row of the comparison and a bar per column.
+struct CompareBarsChartData
 {
     QStringList labels; ///< the columns' labels
     QList<CompareBarGroup> groups;
+    double axisMax = 100; ///< the axis runs from 0 to this: 100 (%), or the largest SQNR rounded up
 };
 
-CompareSpeedChartData compareSpeedChartData(const Comparison &comparison);
+/// Capacity and speed: KV capacity (tokens), largest batch that fits and decode tokens/s (every
+/// row where more is better and the figure is not a share of another), each column's bar a
+/// share of the group's largest.
+CompareBarsChartData compareSpeedChartData(const Comparison &comparison);
+
+/// Accuracy: weight SQNR and KV SQNR, each column's bar its figure in dB (the comparison's own
+/// row values) on one axis from 0 to the largest figure rounded up to 10 dB; a lossless column,
+/// or one whose format is not modelled, has no bar (its label says which).
+CompareBarsChartData compareAccuracyChartData(const Comparison &comparison);
 
 /// Columns row,column,label,value,share_of_largest_percent,delta,delta_percent,best:
 /// one line per bar; an empty cell where the core has no figure.
-QByteArray compareSpeedCsv(const CompareSpeedChartData &data);
+QByteArray compareSpeedCsv(const CompareBarsChartData &data);
+
+/// Columns row,column,label,value,lossless,delta,delta_percent,best: each bar of the accuracy
+/// chart, its value the SQNR in dB (empty where lossless, lossless 1, or not modelled).
+QByteArray compareAccuracyCsv(const CompareBarsChartData &data);
 
 } // namespace kvscope

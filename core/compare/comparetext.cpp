@@ -3,6 +3,7 @@
 
 #include "core/common/scenariofield.h"
 #include "core/common/units.h"
+#include "core/precision/dtypes.h"
 
 #include <cmath>
 #include <cstdlib>
@@ -150,6 +151,73 @@ QString CompareText::htmlTable(const Comparison &comparison, const QLocale &loca
         html += QStringLiteral("</tr>");
     }
     return html + QStringLiteral("</table>");
+}
+
+QString CompareText::accuracyCaveat()
+{
+    return tr("simulated quantization error; SQNR is a proxy for end quality");
+}
+
+QString CompareText::simulatedError(const SimulatedError &e)
+{
+    QString text = tr("%1 %2 dB, relative error %3 %")
+                       .arg(e.scheme)
+                       .arg(e.sqnrDb, 0, 'f', 2)
+                       .arg(e.relativeError * 100.0, 0, 'f', 2);
+    if (e.fp8Scale > 0)
+        text += tr(", scale %1").arg(e.fp8Scale, 0, 'g', 4);
+    if (e.clippedShare > 0)
+        text += tr(", %1 % clipped").arg(e.clippedShare * 100.0, 0, 'f', 3);
+    return text;
+}
+
+QString CompareText::simulatedTensor(const AccuracyTensor &t)
+{
+    QString text = tr("[%1, %2] like %3: %4").arg(t.rows).arg(t.cols).arg(t.stands, t.description);
+    if (!t.clipping.isEmpty())
+        text += QStringLiteral("; ") + t.clipping;
+    return text;
+}
+
+QList<AccuracyLine> CompareText::accuracyLines(const Accuracy &accuracy)
+{
+    const WeightAccuracy &w = accuracy.weights;
+    const KvAccuracy &kv = accuracy.kv;
+    QList<AccuracyLine> lines;
+    lines.append({tr("weights"), QStringLiteral("%1: %2").arg(w.format, w.lossless ? tr("lossless")
+                                                                        : w.error  ? simulatedError(*w.error)
+                                                                                   : tr("not modelled"))});
+    if (kv.lossless || (!kv.keys && !kv.values)) {
+        lines.append({tr("KV cache"),
+                      QStringLiteral("%1: %2").arg(dtypeName(kv.dtype),
+                                                   kv.lossless ? tr("lossless") : tr("not modelled"))});
+        return lines;
+    }
+    if (kv.keys)
+        lines.append({kv.latent ? tr("MLA latent") : tr("keys"), simulatedError(*kv.keys)});
+    if (kv.values)
+        lines.append({tr("values"), simulatedError(*kv.values)});
+    if (kv.calibratedCombinedSqnrDb)
+        lines.append({QString(), tr("KV with a calibrated amax scale: %1 dB (engine's scale: %2 dB)")
+                                     .arg(*kv.calibratedCombinedSqnrDb, 0, 'f', 2)
+                                     .arg(kv.combinedSqnrDb.value_or(0), 0, 'f', 2)});
+    return lines;
+}
+
+QStringList CompareText::accuracyNotes(const Accuracy &accuracy)
+{
+    return accuracy.weights.notes + accuracy.kv.notes;
+}
+
+void CompareText::addSimulatedOn(QStringList &simulatedOn, const Accuracy &accuracy)
+{
+    for (const AccuracyTensor *t :
+         {&accuracy.weights.tensor, &accuracy.kv.keyTensor, &accuracy.kv.valueTensor})
+        if (t->rows > 0 && !simulatedOn.contains(simulatedTensor(*t)))
+            simulatedOn << simulatedTensor(*t);
+    const QString scale = tr("FP8 KV scale: %1").arg(accuracy.kv.engineScale);
+    if (!accuracy.kv.engineScale.isEmpty() && !simulatedOn.contains(scale))
+        simulatedOn << scale;
 }
 
 } // namespace kvscope

@@ -13,6 +13,14 @@
 
 namespace kvscope {
 
+/// One line of a scenario's accuracy: what it is about ("weights", "keys"; empty for a line
+/// of its own) and what it says.
+struct AccuracyLine
+{
+    QString part;
+    QString text;
+};
+
 class CompareText
 {
     Q_DECLARE_TR_FUNCTIONS(kvscope::CompareText)
@@ -36,6 +44,23 @@ public:
     /// The whole comparison as an HTML table (the report page): a row per figure,
     /// a column per column, differences under the figures, the best in bold.
     static QString htmlTable(const Comparison &comparison, const QLocale &locale = QLocale());
+
+    /// What the accuracy figures are: "simulated quantization error; SQNR is a proxy for end quality".
+    static QString accuracyCaveat();
+    /// A simulated error: "int4-g128 17.14 dB, relative error 13.90 %, scale 1, 0.012 % clipped".
+    static QString simulatedError(const SimulatedError &error);
+    /// What a figure was simulated on: "[4096, 4096] like model.layers.0.self_attn.o_proj.weight:
+    /// Student-t ...", with its clipping when cut to the simulator's size.
+    static QString simulatedTensor(const AccuracyTensor &tensor);
+    /// A scenario's accuracy line by line: the weights' format and error; the KV cache's keys and
+    /// values (or MLA latent) under the engine's scale and, for FP8, with a calibrated scale beside
+    /// it; or the KV cache dtype, lossless or not modelled.
+    static QList<AccuracyLine> accuracyLines(const Accuracy &accuracy);
+    /// What the weights' and the KV cache's figures assume, in that order.
+    static QStringList accuracyNotes(const Accuracy &accuracy);
+    /// The tensors and the FP8 KV scale `accuracy`'s figures were simulated on, added to
+    /// `simulatedOn` when not already there.
+    static void addSimulatedOn(QStringList &simulatedOn, const Accuracy &accuracy);
 };
 
 } // namespace kvscope

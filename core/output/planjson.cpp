@@ -2,6 +2,7 @@
 #include "core/output/planjson.h"
 
 #include "core/common/units.h"
+#include "core/output/scenariolabel.h"
 #include "core/plan/speed.h"
 #include "core/scenario/scenario.h"
 
@@ -112,11 +113,12 @@ QJsonObject planToJson(const MemoryPlan &p, SpeedOfRefusedPlan refused)
     if (!p.modelFileType.isEmpty())
         o.insert(QStringLiteral("model_file_type"), p.modelFileType);
     o.insert(QStringLiteral("gpu"), p.gpuId);
-    o.insert(QStringLiteral("dtype"), dtypeName(p.dtype));
-    o.insert(QStringLiteral("quantization"), quantMethodName(p.quantization.method));
+    const ResolvedPrecisions precisions = resolvedPrecisions(p);
+    o.insert(QStringLiteral("dtype"), precisions.dtype);
+    o.insert(QStringLiteral("quantization"), precisions.quantization);
     o.insert(QStringLiteral("quantization_detail"), describe(p.quantization));
     o.insert(QStringLiteral("quantization_from_checkpoint"), p.quantizationFromCheckpoint);
-    o.insert(QStringLiteral("kv_cache_dtype"), dtypeName(p.kvCacheDtype));
+    o.insert(QStringLiteral("kv_cache_dtype"), precisions.kvCacheDtype);
     o.insert(QStringLiteral("tensor_parallel_size"), p.tensorParallelSize);
     o.insert(QStringLiteral("engine"), engineName(p.engine));
     o.insert(QStringLiteral("engine_version"),

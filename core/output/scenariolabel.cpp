@@ -3,6 +3,8 @@
 
 #include "core/common/units.h"
 #include "core/gpu/gpuspec.h"
+#include "core/precision/dtypes.h"
+#include "core/precision/quantizationspec.h"
 #include "core/scenario/scenario.h"
 
 #include <QStringList>
@@ -26,6 +28,11 @@ QString scenarioLabel(const Scenario &s, const MemoryPlan &plan)
     parts << kvPrecisionName(plan.kvCacheDtype) + QStringLiteral(" KV");
     parts << QStringLiteral("%1 × %2").arg(formatShortCount(s.batchSize), formatShortCount(s.seqLen));
     return parts.join(QStringLiteral(" · "));
+}
+
+ResolvedPrecisions resolvedPrecisions(const MemoryPlan &plan)
+{
+    return {dtypeName(plan.dtype), quantMethodName(plan.quantization.method), dtypeName(plan.kvCacheDtype)};
 }
 
 } // namespace kvscope

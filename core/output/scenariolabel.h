@@ -16,6 +16,18 @@ struct Scenario;
 /// (the precisions "auto" resolves to).
 QString scenarioLabel(const Scenario &scenario, const MemoryPlan &plan);
 
+/// What "auto" resolved to in a plan, as the options spell their values: --dtype ("bfloat16"),
+/// --quantization ("awq", "none") and --kv-cache-dtype ("fp8_e4m3"). kvscope calc --json's
+/// "dtype", "quantization" and "kv_cache_dtype", and the figures' captions.
+struct ResolvedPrecisions
+{
+    QString dtype;
+    QString quantization;
+    QString kvCacheDtype;
+};
+
+ResolvedPrecisions resolvedPrecisions(const MemoryPlan &plan);
+
 /// A GPU's name without its vendor: "H100 SXM 80GB".
 QString shortGpuName(const GpuSpec &gpu);
 

@@ -36,11 +36,12 @@ const StepSegment *StepBar::segment(StepTerm term) const
 StepBreakdownChartData stepBreakdownChartData(const SpeedPlan &speed)
 {
     StepBreakdownChartData data;
-    data.available = speed.available;
-    data.notes = speed.notes;
+    // A server that never starts takes no step: the reason stands in for the bars.
+    data.available = speed.available && speed.startFailure.isEmpty();
+    data.notes = speed.startFailure.isEmpty() ? speed.notes : QStringList{speed.startFailure};
     data.batchSize = speed.batchSize;
     data.promptLen = speed.promptLen;
-    if (!speed.available)
+    if (!data.available)
         return data;
     data.decode = barOf(StepPass::Decode, speed.decode);
     data.prefill = barOf(StepPass::Prefill, speed.prefill);

@@ -40,8 +40,9 @@ struct StepBar
 /// What the speed breakdown chart draws, computed from the plan's speed (plain data).
 struct StepBreakdownChartData
 {
-    bool available = false; ///< false when the GPU lacks a figure the step model needs
-    QStringList notes;      ///< why not
+    /// false when the GPU lacks a figure the step model needs, or the engine would not start
+    bool available = false;
+    QStringList notes; ///< why not (the engine's reason when it would not start)
     std::int64_t batchSize = 0;
     std::int64_t promptLen = 0;
     StepBar decode{StepPass::Decode, 0, {}};

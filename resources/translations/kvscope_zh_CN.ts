@@ -139,6 +139,10 @@
         <source>Where the time of a step goes</source>
         <translation>一步的时间花在哪里</translation>
     </message>
+    <message>
+        <source>Comparison: accuracy by column</source>
+        <translation>对比：各列的精度</translation>
+    </message>
 </context>
 <context>
     <name>kvscope::ChartExportActions</name>
@@ -180,6 +184,25 @@
     </message>
 </context>
 <context>
+    <name>kvscope::CompareBarsChartView</name>
+    <message>
+        <source>Accuracy by column</source>
+        <translation>各列的精度</translation>
+    </message>
+    <message>
+        <source>Capacity and speed by column</source>
+        <translation>各列的容量与速度</translation>
+    </message>
+    <message>
+        <source>SQNR in dB (simulated; higher is better)</source>
+        <translation>SQNR（dB，模拟值；越高越好）</translation>
+    </message>
+    <message>
+        <source>share of the largest in each group</source>
+        <translation>占每组最大值的比例</translation>
+    </message>
+</context>
+<context>
     <name>kvscope::CompareMemoryChartView</name>
     <message>
         <source>Budget %1</source>
@@ -188,17 +211,6 @@
     <message>
         <source>Memory per GPU by column, GiB = 2^30 bytes</source>
         <translation>各列每块 GPU 的显存，GiB = 2^30 字节</translation>
-    </message>
-</context>
-<context>
-    <name>kvscope::CompareSpeedChartView</name>
-    <message>
-        <source>Capacity and speed by column</source>
-        <translation>各列的容量与速度</translation>
-    </message>
-    <message>
-        <source>share of the largest in each group</source>
-        <translation>占每组最大值的比例</translation>
     </message>
 </context>
 <context>
@@ -363,6 +375,58 @@
         <source>KV capacity as vLLM logs it</source>
         <translation>vLLM 日志中的 KV 容量</translation>
     </message>
+    <message>
+        <source>simulated quantization error; SQNR is a proxy for end quality</source>
+        <translation>模拟的量化误差；SQNR 只是最终质量的近似指标</translation>
+    </message>
+    <message>
+        <source>%1 %2 dB, relative error %3 %</source>
+        <translation>%1 %2 dB，相对误差 %3 %</translation>
+    </message>
+    <message>
+        <source>, scale %1</source>
+        <translation>，缩放 %1</translation>
+    </message>
+    <message>
+        <source>, %1 % clipped</source>
+        <translation>，%1 % 被截断</translation>
+    </message>
+    <message>
+        <source>[%1, %2] like %3: %4</source>
+        <translation>[%1, %2]，模拟 %3：%4</translation>
+    </message>
+    <message>
+        <source>weights</source>
+        <translation>权重</translation>
+    </message>
+    <message>
+        <source>not modelled</source>
+        <translation>未建模</translation>
+    </message>
+    <message>
+        <source>KV cache</source>
+        <translation>KV 缓存</translation>
+    </message>
+    <message>
+        <source>MLA latent</source>
+        <translation>MLA 潜向量</translation>
+    </message>
+    <message>
+        <source>keys</source>
+        <translation>键</translation>
+    </message>
+    <message>
+        <source>values</source>
+        <translation>值</translation>
+    </message>
+    <message>
+        <source>KV with a calibrated amax scale: %1 dB (engine&apos;s scale: %2 dB)</source>
+        <translation>KV 采用校准的 amax 缩放：%1 dB（引擎的缩放：%2 dB）</translation>
+    </message>
+    <message>
+        <source>FP8 KV scale: %1</source>
+        <translation>FP8 KV 缩放：%1</translation>
+    </message>
 </context>
 <context>
     <name>kvscope::CompareView</name>
@@ -385,10 +449,6 @@
     <message>
         <source>Column %1</source>
         <translation>第 %1 列</translation>
-    </message>
-    <message>
-        <source>[%1, %2] like %3: %4</source>
-        <translation>[%1, %2]，模拟 %3：%4</translation>
     </message>
     <message>
         <source>%1 — %2, %3: %4 %5 → %6 %7 (&lt;a href=&quot;%8&quot;&gt;source&lt;/a&gt;)</source>
@@ -616,7 +676,7 @@
     </message>
     <message>
         <source>Caption line: model, GPU, precisions, batch, length, kvscope version</source>
-        <translation>说明行：模型、GPU、精度、batch、长度、kvscope 版本</translation>
+        <translation>说明行：模型、GPU、精度、批次、长度、kvscope 版本</translation>
     </message>
     <message>
         <source>File (.png, .svg, .pdf):</source>
@@ -655,7 +715,7 @@
     </message>
     <message>
         <source>%1 · %2 × %3 · %10 %4 %11 %5 %12 %6 · batch %7 · %8 tokens · kvscope %9</source>
-        <translation>%1 · %2 × %3 · %10 %4 %11 %5 %12 %6 · batch %7 · %8 个 token · kvscope %9</translation>
+        <translation>%1 · %2 × %3 · %10 %4 %11 %5 %12 %6 · 批次 %7 · %8 个 token · kvscope %9</translation>
     </message>
     <message>
         <source>%1 · schemes %2 · group %3 · %4 bins · kvscope %5</source>
@@ -683,7 +743,7 @@
     </message>
     <message>
         <source>%1 · %2 × %3 · batch %4 · %5 tokens · %6 · kvscope %7</source>
-        <translation>%1 · %2 × %3 · Batch %4 · %5 个 token · %6 · kvscope %7</translation>
+        <translation>%1 · %2 × %3 · 批次 %4 · %5 个 token · %6 · kvscope %7</translation>
     </message>
 </context>
 <context>
@@ -2199,11 +2259,27 @@
     </message>
     <message>
         <source>%8 %1 · %9 %2 · %10 %3 · batch %4 × %5 tokens · %11 %6 · %12 %7</source>
-        <translation>%8 %1 · %9 %2 · %10 %3 · batch %4 × %5 个 token · %11 %6 · %12 %7</translation>
+        <translation>%8 %1 · %9 %2 · %10 %3 · 批次 %4 × %5 个 token · %11 %6 · %12 %7</translation>
     </message>
     <message>
         <source>Total</source>
         <translation>合计</translation>
+    </message>
+    <message>
+        <source>Speed</source>
+        <translation>速度</translation>
+    </message>
+    <message>
+        <source>Accuracy</source>
+        <translation>精度</translation>
+    </message>
+    <message>
+        <source>SQNR: %1. Simulated on %2.</source>
+        <translation>SQNR：%1。模拟所用张量：%2。</translation>
+    </message>
+    <message>
+        <source>SQNR: %1.</source>
+        <translation>SQNR：%1。</translation>
     </message>
 </context>
 <context>

@@ -67,8 +67,9 @@ private Q_SLOTS:
     {
         const Run run = runWithoutDisplay({QStringLiteral("export"), QStringLiteral("--list-charts")});
         QCOMPARE(run.exitCode, 0);
-        for (const char *name : {"memory", "growth", "speed", "speed-breakdown", "compare-memory",
-                                 "compare-speed", "error-histogram", "values", "sqnr", "report"})
+        for (const char *name :
+             {"memory", "growth", "speed", "speed-breakdown", "compare-memory", "compare-speed",
+              "compare-accuracy", "error-histogram", "values", "sqnr", "report"})
             QVERIFY2(run.out.contains(QByteArray("\n") + name + ' ') ||
                          run.out.startsWith(QByteArray(name) + ' '),
                      name);
@@ -208,6 +209,38 @@ private Q_SLOTS:
                      .exitCode,
                  0);
         QCOMPARE(pngHeader(readAll(png)).size, QSize(1280, 720));
+    }
+
+    void reportGivesAllFourAnswers()
+    {
+        // The report's SVG holds its texts: speed and accuracy always, the comparison's table
+        // (the Compare view's rows, "Runs?" first) when --variant gives columns.
+        const QStringList scenario{QStringLiteral("--model"), QStringLiteral("qwen2.5-7b"),
+                                   QStringLiteral("--kv-cache-dtype"), QStringLiteral("fp8")};
+        const QString alone = path(QStringLiteral("report.svg"));
+        const Run run =
+            runWithoutDisplay(QStringList{QStringLiteral("export"), QStringLiteral("--chart"),
+                                          QStringLiteral("report"), QStringLiteral("--out"), alone} +
+                              scenario);
+        QVERIFY2(run.exitCode == 0, run.err.constData());
+        const QByteArray svg = readAll(alone);
+        for (const char *text : {"Speed", "Time to first token", "Accuracy",
+                                 "SQNR is a proxy for end quality", "fp8-e4m3", "--dtype bfloat16"})
+            QVERIFY2(svg.contains(text), text);
+        QVERIFY(!svg.contains("Runs?"));
+        QVERIFY(!svg.contains(" auto "));
+
+        const QString compared = path(QStringLiteral("report-compared.svg"));
+        const Run withColumns = runWithoutDisplay(
+            QStringList{QStringLiteral("export"), QStringLiteral("--chart"), QStringLiteral("report"),
+                        QStringLiteral("--out"), compared, QStringLiteral("--variant"), QString(),
+                        QStringLiteral("--variant"), QStringLiteral("--kv-cache-dtype bfloat16")} +
+            scenario);
+        QVERIFY2(withColumns.exitCode == 0, withColumns.err.constData());
+        QVERIFY(!withColumns.err.contains("does not use"));
+        const QByteArray table = readAll(compared);
+        for (const char *text : {"Runs?", "BF16 + FP8 KV", "BF16 + BF16 KV", "KV SQNR"})
+            QVERIFY2(table.contains(text), text);
     }
 
     void scenarioFile()

@@ -8,6 +8,8 @@
 #include "core/output/speedchart.h"
 #include "core/plan/planner.h"
 
+#include <cmath>
+
 #include <QTest>
 
 using namespace kvscope;
@@ -94,7 +96,7 @@ private Q_SLOTS:
 
     void capacityAndSpeedBarsAreSharesOfTheLargest()
     {
-        const CompareSpeedChartData data = compareSpeedChartData(m_seed);
+        const CompareBarsChartData data = compareSpeedChartData(m_seed);
         QStringList keys;
         for (const CompareBarGroup &group : data.groups)
             keys << compareRowKey(group.row.id);
@@ -106,9 +108,9 @@ private Q_SLOTS:
             for (const CompareCell &cell : group.row.cells)
                 largest = std::max(largest, *cell.value);
             for (int c = 0; c < 4; ++c)
-                QCOMPARE(group.sharePercent.at(c), *group.row.cells.at(c).value / largest * 100.0);
+                QCOMPARE(group.length.at(c), *group.row.cells.at(c).value / largest * 100.0);
             // AWQ INT4 weights with an FP8 cache hold the most and decode the fastest.
-            QCOMPARE(group.sharePercent.at(3), 100.0);
+            QCOMPARE(group.length.at(3), 100.0);
             QCOMPARE(group.row.best, QList<int>{3});
         }
 
@@ -121,8 +123,44 @@ private Q_SLOTS:
         QCOMPARE(csv.at(1),
                  QByteArrayList({"kv_capacity_tokens", "0", "BF16 + BF16 KV",
                                  QByteArray::number(qint64(*first.value)),
-                                 csv::decimal(data.groups.first().sharePercent.first()), "0", "0", "0"}));
+                                 csv::decimal(data.groups.first().length.first()), "0", "0", "0"}));
         QCOMPARE(csv.at(4).last(), QByteArray("1"));
+    }
+
+    void accuracyBarsAreTheSqnrRows()
+    {
+        // The seed question: BF16 + BF16 KV · BF16 + FP8 KV · AWQ INT4 + 16-bit KV · AWQ INT4 + FP8 KV.
+        const CompareBarsChartData data = compareAccuracyChartData(m_seed);
+        QCOMPARE(data.labels.size(), 4);
+        QStringList keys;
+        for (const CompareBarGroup &group : data.groups)
+            keys << compareRowKey(group.row.id);
+        QCOMPARE(keys, QStringList({QStringLiteral("weight_sqnr_db"), QStringLiteral("kv_sqnr_db")}));
+        // Which columns are lossless: BF16 weights (columns 0, 1), a 16-bit cache (columns 0, 2).
+        const QList<QList<bool>> lossless = {{true, true, false, false}, {true, false, true, false}};
+        double largest = 0;
+        for (int g = 0; g < 2; ++g) {
+            const CompareBarGroup &group = data.groups.at(g);
+            for (int c = 0; c < 4; ++c) {
+                const CompareCell &cell = group.row.cells.at(c);
+                QCOMPARE(cell.lossless, lossless.at(g).at(c));
+                // A bar is the table's SQNR in dB; a lossless column has none.
+                QCOMPARE(group.length.at(c), cell.lossless ? 0.0 : *cell.value);
+                QVERIFY(cell.lossless || *cell.value > 0);
+                largest = std::max(largest, group.length.at(c));
+            }
+        }
+        // The axis: the largest SQNR rounded up to a multiple of 10 dB.
+        QVERIFY(largest > 0);
+        QVERIFY(data.axisMax >= largest && data.axisMax < largest + 10);
+        QCOMPARE(std::fmod(data.axisMax, 10.0), 0.0);
+
+        const QList<QByteArrayList> csv = rows(compareAccuracyCsv(data));
+        QCOMPARE(csv.first(), QByteArrayList({"row", "column", "label", "value", "lossless", "delta",
+                                              "delta_percent", "best"}));
+        QCOMPARE(csv.size(), 1 + 2 * 4);
+        QCOMPARE(csv.at(1).mid(3, 2), QByteArrayList({"", "1"})); // BF16 weights: no figure, lossless
+        QCOMPARE(csv.at(4).at(3), csv::decimal(*data.groups.first().row.cells.at(3).value));
     }
 
     void speedCsvHoldsEverySample()

@@ -13,8 +13,8 @@
 #include "core/output/speedchart.h"
 #include "core/plan/speed.h"
 #include "tests/ui/uitestsupport.h"
+#include "ui/charts/comparebarschart.h"
 #include "ui/charts/comparememorychart.h"
-#include "ui/charts/comparespeedchart.h"
 #include "ui/charts/speedchart.h"
 #include "ui/compare/comparecolumns.h"
 #include "ui/compare/compareview.h"
@@ -34,6 +34,7 @@
 #include <QBarSet>
 #include <QComboBox>
 #include <QGraphicsRectItem>
+#include <QGraphicsSimpleTextItem>
 #include <QHeaderView>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -156,8 +157,8 @@ private Q_SLOTS:
         }
         QVERIFY(!child<QLabel>(QStringLiteral("compareHint"))->isVisible());
         QCOMPARE(child<CompareMemoryChartView>(QStringLiteral("compareMemoryChart"))->data().bars.size(), 4);
-        const CompareSpeedChartData speed =
-            child<CompareSpeedChartView>(QStringLiteral("compareSpeedChart"))->data();
+        const CompareBarsChartData speed =
+            child<CompareBarsChartView>(QStringLiteral("compareSpeedChart"))->data();
         QVERIFY(!speed.groups.isEmpty());
         QCOMPARE(speed.labels, labels);
         // The verdict row first: all four fit on an 80 GB H100 (16 GB of weights at most).
@@ -230,11 +231,31 @@ private Q_SLOTS:
         QCOMPARE(memory->data().bars.size(), 4);
         QCOMPARE(memory->barSet(MemoryPart::KvCache)->at(3),
                  toGiB(comparison.columns.at(0).plan.kv.cacheBytes));
-        auto *speed = child<CompareSpeedChartView>(QStringLiteral("compareSpeedChart"));
-        const CompareSpeedChartData bars = compareSpeedChartData(comparison);
+        auto *speed = child<CompareBarsChartView>(QStringLiteral("compareSpeedChart"));
+        const CompareBarsChartData bars = compareSpeedChartData(comparison);
         QCOMPARE(speed->data().groups.size(), bars.groups.size());
         for (int c = 0; c < 4; ++c)
-            QCOMPARE(speed->barSet(c)->at(bars.groups.size() - 1), bars.groups.first().sharePercent.at(c));
+            QCOMPARE(speed->barSet(c)->at(bars.groups.size() - 1), bars.groups.first().length.at(c));
+        // The accuracy chart's bars are the table's SQNR figures in dB, its labels the table's texts;
+        // a lossless column has no bar. Groups are drawn last first: weight SQNR at the top.
+        auto *accuracy = child<CompareBarsChartView>(QStringLiteral("compareAccuracyChart"));
+        QCOMPARE(accuracy, view()->accuracyChart());
+        QCOMPARE(accuracy->catalogueName(), QStringLiteral("compare-accuracy"));
+        const int groups = int(accuracy->data().groups.size());
+        QCOMPARE(groups, 2);
+        for (int g = 0; g < groups; ++g) {
+            const int tableRow = weightSqnrRow + g;
+            for (int c = 0; c < 4; ++c) {
+                const QTableWidgetItem *item = table()->item(tableRow, c);
+                const QString figure = item->text().section(QLatin1Char('\n'), 0, 0);
+                const double bar = accuracy->barSet(c)->at(groups - 1 - g);
+                if (figure == QStringLiteral("lossless"))
+                    QCOMPARE(bar, 0.0);
+                else
+                    QCOMPARE(bar, item->data(CompareView::ValueRole).toDouble());
+                QCOMPARE(accuracy->valueLabels().at(g * 4 + c)->text(), figure);
+            }
+        }
     }
 
     void addEditAndRemoveColumns()

@@ -9,6 +9,7 @@
 #include "core/common/error.h"
 #include "core/common/units.h"
 #include "core/compare/comparechart.h"
+#include "core/compare/comparetext.h"
 #include "core/document/scenariofile.h"
 #include "core/library/library.h"
 #include "core/output/breakdown.h"
@@ -21,6 +22,7 @@
 #include "tests/ui/uitestsupport.h"
 #include "ui/charts/chartview.h"
 #include "ui/explorer/explorerview.h"
+#include "ui/explorer/speedpanel.h"
 #include "ui/export/chartactions.h"
 #include "ui/export/chartcatalogue.h"
 #include "ui/export/exportdialog.h"
@@ -29,6 +31,7 @@
 #include "ui/quantization/quantizationview.h"
 #include "ui/state/scenariocontroller.h"
 #include "ui/state/scenariosession.h"
+#include "ui/state/translations.h"
 #include "ui/state/userlibrary.h"
 #include "ui/style/theme.h"
 #include "ui/window/mainwindow.h"
@@ -49,6 +52,7 @@
 #include <QMenu>
 #include <QMessageBox>
 #include <QMimeData>
+#include <QScopeGuard>
 #include <QSettings>
 #include <QStatusBar>
 #include <QStyle>
@@ -430,6 +434,114 @@ private Q_SLOTS:
             renderFigureImage(*findChart(QStringLiteral("report")), explorerSource(), options);
         QCOMPARE(dark.pixelColor(2, 2), theme::darkPalette().color(QPalette::Base));
         QCOMPARE(test::pixelsNear(dark, Qt::black), 0);
+    }
+
+    void reportOfAServerThatDoesNotStartHasNoSpeedFigure()
+    {
+        // Llama-3.1-70B in BF16 on one H100: 141 GB of weights against a 72 GB budget. vLLM does
+        // not start: the report's speed says so as the window's cards do, with no figure.
+        m_window->controller()->setModel(resolveModel(QStringLiteral("llama-3.1-70b")));
+        const ChartSource source = explorerSource();
+        QVERIFY(!source.plan.engineStarts);
+        QVERIFY(!source.plan.startFailure.isEmpty());
+        QVERIFY(!stepBreakdownChartData(source.plan.speed).available);
+        std::unique_ptr<QWidget> page(newReportPage(source, nullptr));
+        QVERIFY(!page->findChild<QLabel *>(QStringLiteral("reportStepBreakdown")));
+        auto *speed = page->findChild<SpeedPanel *>(QStringLiteral("speedPanel"));
+        QVERIFY(speed);
+        for (const char *key :
+             {"decodeTokensPerSecond", "decodePerSequence", "timeToFirstToken", "decodeBound"}) {
+            QCOMPARE(speed->valueLabel(QLatin1String(key))->text(), QStringLiteral("—"));
+            QVERIFY2(speed->detailLabel(QLatin1String(key))->text().contains(source.plan.startFailure), key);
+        }
+
+        // The 8B model starts: the same cards hold the plan's figures, and the step table is there.
+        m_window->controller()->setModel(resolveModel(QStringLiteral("llama-3.1-8b")));
+        page.reset(newReportPage(explorerSource(), nullptr));
+        speed = page->findChild<SpeedPanel *>(QStringLiteral("speedPanel"));
+        QCOMPARE(speed->valueLabel(QStringLiteral("timeToFirstToken"))->text(),
+                 formatDuration(explorerSource().plan.speed.prefill.seconds));
+        QVERIFY(page->findChild<QLabel *>(QStringLiteral("reportStepBreakdown")));
+    }
+
+    void reportShowsTheScenariosAccuracy()
+    {
+        // BF16 weights with an FP8 cache: the weights are lossless, the keys and values are not.
+        m_window->controller()->setKvCacheDtype(KvCacheDtype::Fp8);
+        ChartSource source = explorerSource();
+        AccuracyCache cache;
+        source.accuracy = estimateAccuracy(source.scenario, source.plan, cache);
+        QVERIFY(source.accuracy->kv.keys && source.accuracy->kv.values);
+        std::unique_ptr<QWidget> page(newReportPage(source, nullptr));
+        auto *accuracy = page->findChild<QLabel *>(QStringLiteral("reportAccuracy"));
+        QVERIFY(accuracy);
+        const QString text = accuracy->text();
+        QVERIFY2(text.contains(CompareText::simulatedError(*source.accuracy->kv.keys).toHtmlEscaped()),
+                 qPrintable(text));
+        QVERIFY(text.contains(CompareText::simulatedError(*source.accuracy->kv.values).toHtmlEscaped()));
+        QVERIFY(text.contains(QStringLiteral("lossless")));
+        QVERIFY(text.contains(CompareText::accuracyCaveat().toHtmlEscaped()));
+        // Without the accuracy, no section.
+        page.reset(newReportPage(explorerSource(), nullptr));
+        QVERIFY(!page->findChild<QLabel *>(QStringLiteral("reportAccuracy")));
+    }
+
+    void captionsPrintResolvedPrecisionsInTheirLanguage()
+    {
+        // The window's scenario leaves --dtype, --quantization and --kv-cache-dtype at auto;
+        // Llama-3.1-8B's checkpoint is bfloat16, unquantized, so the cache is bfloat16 too.
+        const ChartSource source = explorerSource();
+        QCOMPARE(source.scenario.dtype, WeightDtype::Auto);
+        QCOMPARE(source.scenario.kvCacheDtype, KvCacheDtype::Auto);
+        for (const char *name : {"memory", "report"}) {
+            const QString caption = figureCaption(*findChart(QLatin1String(name)), source);
+            QVERIFY2(!caption.contains(QStringLiteral("auto")), qPrintable(caption));
+            QVERIFY2(caption.contains(
+                         QStringLiteral("--dtype bfloat16 --quantization none --kv-cache-dtype bfloat16")),
+                     qPrintable(caption));
+        }
+        std::unique_ptr<QWidget> page(newReportPage(source, nullptr));
+        const QString summary = page->findChild<QLabel *>(QStringLiteral("reportSummary"))->text();
+        QVERIFY2(!summary.contains(QStringLiteral("auto")) && summary.contains(QStringLiteral("bfloat16")),
+                 qPrintable(summary));
+
+        // In Chinese, no English "batch" in any caption or the report's summary.
+        translations::apply(QStringLiteral("zh_CN"));
+        const auto restore = qScopeGuard([] { translations::apply(QStringLiteral("en")); });
+        AccuracyCache cache;
+        ChartSource compared = source;
+        compared.comparison = compare(seedQuestionColumns(source.scenario), cache);
+        for (const char *name : {"memory", "report", "compare-memory"}) {
+            const QString caption = figureCaption(*findChart(QLatin1String(name)), compared);
+            QVERIFY2(!caption.contains(QStringLiteral("batch"), Qt::CaseInsensitive), qPrintable(caption));
+            QVERIFY2(caption.contains(QStringLiteral("批次")), qPrintable(caption));
+        }
+        page.reset(newReportPage(source, nullptr));
+        const QString chinese = page->findChild<QLabel *>(QStringLiteral("reportSummary"))->text();
+        QVERIFY2(!chinese.contains(QStringLiteral("batch"), Qt::CaseInsensitive), qPrintable(chinese));
+    }
+
+    void accuracyChartExports()
+    {
+        ChartSource source = explorerSource();
+        AccuracyCache cache;
+        const Comparison comparison = compare(seedQuestionColumns(source.scenario), cache);
+        source.comparison = comparison;
+        const ChartEntry &entry = *findChart(QStringLiteral("compare-accuracy"));
+        QCOMPARE(entry.inputs, ChartInputs::Comparison);
+        const QImage image = renderFigureImage(entry, source, FigureOptions());
+        QCOMPARE(image.size(), QSize(1280, 720));
+        const QPalette palette = QApplication::style()->standardPalette();
+        // The AWQ columns have a weight bar, the FP8 ones a KV bar: columns 1 to 3 are drawn.
+        for (int column = 1; column < 4; ++column)
+            QVERIFY2(test::pixelsNear(image, theme::columnColor(column, palette)) > 50,
+                     qPrintable(QString::number(column)));
+        QCOMPARE(renderFigure(entry, source, {}, FigureFormat::Csv),
+                 compareAccuracyCsv(compareAccuracyChartData(comparison)));
+        QString error;
+        const QString svg = svgText(renderFigure(entry, source, FigureOptions(), FigureFormat::Svg), &error);
+        QVERIFY2(error.isEmpty(), qPrintable(error));
+        QVERIFY2(svg.contains(QStringLiteral("Accuracy by column")), qPrintable(svg.left(400)));
     }
 
     void refusalsWriteNothing_data()

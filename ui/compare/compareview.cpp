@@ -6,8 +6,8 @@
 #include "core/compare/comparechart.h"
 #include "core/compare/comparetext.h"
 #include "core/plan/planner.h"
+#include "ui/charts/comparebarschart.h"
 #include "ui/charts/comparememorychart.h"
-#include "ui/charts/comparespeedchart.h"
 #include "ui/compare/comparecolumns.h"
 #include "ui/compare/comparisonrunner.h"
 #include "ui/state/chartsource.h"
@@ -60,7 +60,8 @@ CompareView::CompareView(ScenarioController *controller, UserLibrary *library, Q
       m_addColumn(new QPushButton(this)), m_seed(new QPushButton(this)), m_progress(new QProgressBar(this)),
       m_status(new QLabel(this)), m_hint(new QLabel(this)), m_table(new QTableWidget(this)),
       m_notes(new QLabel(this)), m_memoryChart(new CompareMemoryChartView(this)),
-      m_speedChart(new CompareSpeedChartView(this)), m_scroll(new QScrollArea(this))
+      m_speedChart(new CompareBarsChartView(CompareBars::CapacityAndSpeed, this)),
+      m_accuracyChart(new CompareBarsChartView(CompareBars::Accuracy, this)), m_scroll(new QScrollArea(this))
 {
     setObjectName(QStringLiteral("compareView"));
     m_addColumn->setObjectName(QStringLiteral("addColumnButton"));
@@ -102,7 +103,7 @@ CompareView::CompareView(ScenarioController *controller, UserLibrary *library, Q
     toolbar->addWidget(m_status, 1);
     toolbar->addWidget(m_progress);
 
-    // The page: the table as tall as its rows, the two charts side by side under it, then the notes.
+    // The page: the table as tall as its rows, the two charts side by side under it, then accuracy.
     auto *page = new QWidget(this);
     auto *pageLayout = new QVBoxLayout(page);
     pageLayout->setContentsMargins(0, 0, 0, 0);
@@ -119,7 +120,14 @@ CompareView::CompareView(ScenarioController *controller, UserLibrary *library, Q
         charts->addLayout(column, 1);
     }
     pageLayout->addLayout(charts, 1);
-    pageLayout->addWidget(m_notes);
+    // Accuracy's bars beside the notes on what they were simulated on.
+    auto *accuracy = new QHBoxLayout;
+    auto *accuracyColumn = new QVBoxLayout;
+    accuracyColumn->addWidget(m_accuracyChart, 1);
+    accuracyColumn->addWidget(m_accuracyChart->makeLegend(page, QStringLiteral("compareAccuracyLegend")));
+    accuracy->addLayout(accuracyColumn, 1);
+    accuracy->addWidget(m_notes, 1);
+    pageLayout->addLayout(accuracy, 1);
     m_scroll->setObjectName(QStringLiteral("compareScroll"));
     m_scroll->setWidget(page);
     m_scroll->setWidgetResizable(true);
@@ -161,6 +169,7 @@ CompareView::CompareView(ScenarioController *controller, UserLibrary *library, Q
             [this](const QString &message) { showStatus(message, true); });
     m_memoryChart->setCatalogueName(QStringLiteral("compare-memory"));
     m_speedChart->setCatalogueName(QStringLiteral("compare-speed"));
+    m_accuracyChart->setCatalogueName(QStringLiteral("compare-accuracy"));
 
     retranslate();
     seedColumns();
@@ -380,6 +389,7 @@ void CompareView::clearFigures()
         m_table->setHorizontalHeaderItem(c, new QTableWidgetItem(tr("Column %1").arg(c + 1)));
     m_memoryChart->showComparison({});
     m_speedChart->showComparison({});
+    m_accuracyChart->showComparison({});
     m_notes->clear();
     fitTableHeight();
 }
@@ -445,6 +455,7 @@ void CompareView::showComparison()
     fitTableHeight();
     m_memoryChart->showComparison(compareMemoryChartData(comparison));
     m_speedChart->showComparison(compareSpeedChartData(comparison));
+    m_accuracyChart->showComparison(compareAccuracyChartData(comparison));
     m_notes->setText(notesText());
 }
 
@@ -456,17 +467,7 @@ QString CompareView::notesText() const
     QStringList simulated;
     QStringList published;
     for (const ComparedColumn &c : m_comparison->columns) {
-        for (const AccuracyTensor *t :
-             {&c.accuracy.weights.tensor, &c.accuracy.kv.keyTensor, &c.accuracy.kv.valueTensor}) {
-            if (t->rows <= 0)
-                continue;
-            const QString line = tr("[%1, %2] like %3: %4")
-                                     .arg(t->rows)
-                                     .arg(t->cols)
-                                     .arg(t->stands.toHtmlEscaped(), t->description.toHtmlEscaped());
-            if (!simulated.contains(line))
-                simulated << line;
-        }
+        CompareText::addSimulatedOn(simulated, c.accuracy);
         for (const PublishedResult &r : c.published) {
             const QString line = tr("%1 — %2, %3: %4 %5 → %6 %7 (<a href=\"%8\">source</a>)")
                                      .arg(r.format.toHtmlEscaped(), r.model.toHtmlEscaped(),
@@ -479,7 +480,10 @@ QString CompareView::notesText() const
     }
     QString text =
         tr("<b>Accuracy</b> is simulated quantization error (SQNR, a proxy for end quality), on:") +
-        QStringLiteral("<br>") + simulated.join(QStringLiteral("<br>"));
+        QStringLiteral("<br>") +
+        simulated.join(QStringLiteral("\n"))
+            .toHtmlEscaped()
+            .replace(QLatin1Char('\n'), QStringLiteral("<br>"));
     if (!published.isEmpty())
         text += QStringLiteral("<br><b>") + tr("Published results for these formats") +
                 QStringLiteral("</b><br>") + published.join(QStringLiteral("<br>"));

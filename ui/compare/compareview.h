@@ -18,7 +18,7 @@ class QTableWidget;
 namespace kvscope {
 
 class CompareMemoryChartView;
-class CompareSpeedChartView;
+class CompareBarsChartView;
 class ComparisonRunner;
 class ScenarioController;
 class UserLibrary;
@@ -66,7 +66,8 @@ public:
     ComparisonRunner *runner() const { return m_runner; }
     QTableWidget *table() const { return m_table; }
     CompareMemoryChartView *memoryChart() const { return m_memoryChart; }
-    CompareSpeedChartView *speedChart() const { return m_speedChart; }
+    CompareBarsChartView *speedChart() const { return m_speedChart; }
+    CompareBarsChartView *accuracyChart() const { return m_accuracyChart; }
 
     /// What the view's charts draw (their export).
     ChartSource chartSource() const;
@@ -125,7 +126,8 @@ private:
     QTableWidget *m_table;
     QLabel *m_notes;
     CompareMemoryChartView *m_memoryChart;
-    CompareSpeedChartView *m_speedChart;
+    CompareBarsChartView *m_speedChart;
+    CompareBarsChartView *m_accuracyChart;
     QScrollArea *m_scroll;
     QList<QComboBox *> m_knobs; ///< column-major: column c, knob k at c * KnobRows + k
 };

@@ -33,7 +33,8 @@ QString boundName(SpeedBound bound)
 
 SpeedPanel::SpeedPanel(QWidget *parent)
     : QWidget(parent), m_grid(new QGridLayout), m_serving(new FigureCard(QStringLiteral("serving"), this)),
-      m_breakdown(new StepBreakdownChartView(this))
+      m_breakdown(new StepBreakdownChartView(this)),
+      m_breakdownLegend(m_breakdown->makeLegend(this, QStringLiteral("stepBreakdownLegend")))
 {
     setObjectName(QStringLiteral("speedPanel"));
     m_grid->setContentsMargins(0, 0, 0, 0);
@@ -44,8 +45,14 @@ SpeedPanel::SpeedPanel(QWidget *parent)
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addLayout(m_grid);
     layout->addWidget(m_breakdown);
-    layout->addWidget(m_breakdown->makeLegend(this, QStringLiteral("stepBreakdownLegend")));
+    layout->addWidget(m_breakdownLegend);
     showSpeed(m_speed);
+}
+
+void SpeedPanel::setBreakdownChartVisible(bool visible)
+{
+    m_breakdown->setVisible(visible);
+    m_breakdownLegend->setVisible(visible);
 }
 
 void SpeedPanel::reflow()
@@ -103,7 +110,7 @@ QLabel *SpeedPanel::detailLabel(const QString &key) const
 void SpeedPanel::showSpeed(const SpeedPlan &s)
 {
     m_speed = s;
-    m_breakdown->showBreakdown(stepBreakdownChartData(s.startFailure.isEmpty() ? s : SpeedPlan{}));
+    m_breakdown->showBreakdown(stepBreakdownChartData(s));
     const QLocale locale;
     const QString none = QStringLiteral("—");
     // A server that never starts has no speed: the reason stands in for every figure.

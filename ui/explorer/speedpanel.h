@@ -34,6 +34,8 @@ public:
     QLabel *valueLabel(const QString &key) const;
     QLabel *detailLabel(const QString &key) const;
     StepBreakdownChartView *breakdownChart() const { return m_breakdown; }
+    /// Shows or hides the breakdown chart and its legend (the report gives a table instead).
+    void setBreakdownChartVisible(bool visible);
     /// The cards as "caption: value (detail)" lines, then the breakdown, for the clipboard.
     QString figuresText() const;
 
@@ -53,6 +55,7 @@ private:
     QList<FigureCard *> m_cards;
     FigureCard *m_serving; ///< steady-state serving: a row of its own, shown when the plan has a workload
     StepBreakdownChartView *m_breakdown;
+    LegendStrip *m_breakdownLegend;
     SpeedPlan m_speed;
 };
 

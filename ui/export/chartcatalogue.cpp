@@ -11,8 +11,8 @@
 #include "core/quantization/grid.h"
 #include "core/quantization/report.h"
 #include "ui/charts/breakdownchart.h"
+#include "ui/charts/comparebarschart.h"
 #include "ui/charts/comparememorychart.h"
-#include "ui/charts/comparespeedchart.h"
 #include "ui/charts/growthchart.h"
 #include "ui/charts/speedchart.h"
 #include "ui/charts/stepbreakdownchart.h"
@@ -96,8 +96,15 @@ ChartView *compareMemoryChart(const ChartSource &source)
 
 ChartView *compareSpeedChart(const ChartSource &source)
 {
-    auto *chart = new CompareSpeedChartView;
+    auto *chart = new CompareBarsChartView(CompareBars::CapacityAndSpeed);
     chart->showComparison(compareSpeedChartData(comparison(source)));
+    return chart;
+}
+
+ChartView *compareAccuracyChart(const ChartSource &source)
+{
+    auto *chart = new CompareBarsChartView(CompareBars::Accuracy);
+    chart->showComparison(compareAccuracyChartData(comparison(source)));
     return chart;
 }
 
@@ -185,6 +192,10 @@ const QList<ChartEntry> &chartCatalogue()
          QT_TRANSLATE_NOOP("kvscope::ChartCatalogue", "Comparison: capacity and speed by column"),
          ChartInputs::Comparison, compareSpeedChart,
          [](const ChartSource &s) { return compareSpeedCsv(compareSpeedChartData(comparison(s))); },
+         comparisonJsonBytes},
+        {"compare-accuracy", QT_TRANSLATE_NOOP("kvscope::ChartCatalogue", "Comparison: accuracy by column"),
+         ChartInputs::Comparison, compareAccuracyChart,
+         [](const ChartSource &s) { return compareAccuracyCsv(compareAccuracyChartData(comparison(s))); },
          comparisonJsonBytes},
         {"error-histogram", QT_TRANSLATE_NOOP("kvscope::ChartCatalogue", "Quantization error histogram"),
          ChartInputs::Quantization, errorHistogramChart,

@@ -6,7 +6,7 @@
 #include "core/common/imagesize.h"
 #include "core/common/scenariofield.h"
 #include "core/common/units.h"
-#include "core/scenario/scenariovalues.h"
+#include "core/output/scenariolabel.h"
 #include "ui/charts/chartview.h"
 #include "ui/export/reportpage.h"
 #include "ui/style/theme.h"
@@ -173,16 +173,16 @@ QByteArray pdfBytes(QWidget *figure, QSize size, const QString &title)
     return bytes;
 }
 
-QString scenarioCaption(const Scenario &s)
+/// The scenario with the precisions its plan resolved "auto" to.
+QString scenarioCaption(const Scenario &s, const MemoryPlan &plan)
 {
-    const ScenarioValues v = scenarioToValues(s);
+    const ResolvedPrecisions precisions = resolvedPrecisions(plan);
     return QCoreApplication::translate("kvscope::FigureRenderer",
                                        "%1 · %2 × %3 · %10 %4 %11 %5 %12 %6 · batch %7 · %8 tokens · "
                                        "kvscope %9")
-        .arg(s.model.name, s.gpu.name, QString::number(s.tensorParallelSize),
-             v.value(fileKey(ScenarioField::Dtype)), v.value(fileKey(ScenarioField::Quantization)),
-             v.value(fileKey(ScenarioField::KvCacheDtype)), formatCount(s.batchSize), formatCount(s.seqLen),
-             QStringLiteral(KVSCOPE_VERSION), optionFlag(ScenarioField::Dtype),
+        .arg(s.model.name, s.gpu.name, QString::number(s.tensorParallelSize), precisions.dtype,
+             precisions.quantization, precisions.kvCacheDtype, formatCount(s.batchSize),
+             formatCount(s.seqLen), QStringLiteral(KVSCOPE_VERSION), optionFlag(ScenarioField::Dtype),
              optionFlag(ScenarioField::Quantization), optionFlag(ScenarioField::KvCacheDtype));
 }
 
@@ -284,7 +284,7 @@ QString figureCaption(const ChartEntry &entry, const ChartSource &source)
     case ChartInputs::Scenario:
         break;
     }
-    return scenarioCaption(source.scenario);
+    return scenarioCaption(source.scenario, source.plan);
 }
 
 QImage renderFigureImage(const ChartEntry &entry, const ChartSource &source, const FigureOptions &options)

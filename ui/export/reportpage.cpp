@@ -5,17 +5,18 @@
 #include "core/common/units.h"
 #include "core/compare/comparetext.h"
 #include "core/output/breakdown.h"
+#include "core/output/scenariolabel.h"
 #include "core/output/stepbreakdown.h"
 #include "ui/charts/breakdownchart.h"
 #include "ui/charts/growthchart.h"
 #include "ui/charts/stepbreakdownchart.h"
 #include "ui/explorer/figurespanel.h"
 #include "ui/explorer/fitbanner.h"
+#include "ui/explorer/speedpanel.h"
 #include "ui/style/theme.h"
 #include "ui/widgets/legendstrip.h"
 
 #include <QCoreApplication>
-#include <QHBoxLayout>
 #include <QLabel>
 #include <QVBoxLayout>
 
@@ -70,6 +71,14 @@ QString stepBreakdownTable(const StepBreakdownChartData &data, const QPalette &p
     return html + QStringLiteral("</table>");
 }
 
+/// A section's title, in the charts' title font.
+QLabel *newSectionTitle(const QString &text, QWidget *parent)
+{
+    auto *title = new QLabel(text, parent);
+    title->setFont(theme::chartTitleFont());
+    return title;
+}
+
 /// The speed breakdown as a table under its caption; null when speed is not computed.
 QWidget *newStepBreakdown(const MemoryPlan &plan, QWidget *page)
 {
@@ -79,9 +88,7 @@ QWidget *newStepBreakdown(const MemoryPlan &plan, QWidget *page)
     auto *box = new QWidget(page);
     auto *layout = new QVBoxLayout(box);
     layout->setContentsMargins(0, 0, 0, 0);
-    auto *caption = new QLabel(StepBreakdownChartView::title(), box);
-    caption->setFont(theme::chartTitleFont());
-    layout->addWidget(caption);
+    layout->addWidget(newSectionTitle(StepBreakdownChartView::title(), box));
     auto *table = new QLabel(stepBreakdownTable(data, page->palette()), box);
     table->setObjectName(QStringLiteral("reportStepBreakdown"));
     table->setTextFormat(Qt::RichText);
@@ -91,27 +98,87 @@ QWidget *newStepBreakdown(const MemoryPlan &plan, QWidget *page)
     return box;
 }
 
+/// The speed cards as the window shows them (a dash and the reason when the engine would not
+/// start), then where the time of a step goes.
+QWidget *newSpeedSection(const MemoryPlan &plan, QWidget *page)
+{
+    auto *box = new QWidget(page);
+    box->setObjectName(QStringLiteral("reportSpeed"));
+    auto *layout = new QVBoxLayout(box);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(newSectionTitle(QCoreApplication::translate("kvscope::ReportPage", "Speed"), box));
+    auto *cards = new SpeedPanel(box);
+    cards->setBreakdownChartVisible(false);
+    cards->showSpeed(plan.speed);
+    layout->addWidget(cards);
+    if (QWidget *steps = newStepBreakdown(plan, box))
+        layout->addWidget(steps);
+    return box;
+}
+
+/// The scenario's weight and KV errors, their notes, what they were simulated on and what SQNR is.
+QWidget *newAccuracySection(const Accuracy &accuracy, QWidget *page)
+{
+    auto *box = new QWidget(page);
+    auto *layout = new QVBoxLayout(box);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(newSectionTitle(QCoreApplication::translate("kvscope::ReportPage", "Accuracy"), box));
+    QStringList lines;
+    for (const AccuracyLine &line : CompareText::accuracyLines(accuracy))
+        lines << (line.part.isEmpty() ? line.text.toHtmlEscaped()
+                                      : QStringLiteral("<b>%1</b> %2")
+                                            .arg(line.part.toHtmlEscaped(), line.text.toHtmlEscaped()));
+    for (const QString &note : CompareText::accuracyNotes(accuracy))
+        lines << QStringLiteral("<small>%1</small>").arg(note.toHtmlEscaped());
+    QStringList simulatedOn;
+    CompareText::addSimulatedOn(simulatedOn, accuracy);
+    const QString caveat =
+        simulatedOn.isEmpty()
+            ? QCoreApplication::translate("kvscope::ReportPage", "SQNR: %1.")
+                  .arg(CompareText::accuracyCaveat())
+            : QCoreApplication::translate("kvscope::ReportPage", "SQNR: %1. Simulated on %2.")
+                  .arg(CompareText::accuracyCaveat(), simulatedOn.join(QStringLiteral("; ")));
+    lines << QStringLiteral("<small>%1</small>").arg(caveat.toHtmlEscaped());
+    auto *text = new QLabel(lines.join(QStringLiteral("<br>")), box);
+    text->setObjectName(QStringLiteral("reportAccuracy"));
+    text->setTextFormat(Qt::RichText);
+    text->setWordWrap(true);
+    text->setAlignment(Qt::AlignTop | Qt::AlignLeft);
+    layout->addWidget(text);
+    return box;
+}
+
 /// A part and a side part: beside it on a wide page (a slide), under it on a
 /// narrow one (A4 portrait), where beside it would squeeze the part. Under it
 /// until laid out wide: a first layout side by side would make the page as wide
 /// as both need, past a narrow page's edge.
 class BesideOrUnder : public QWidget
 {
+    static constexpr int MinimumMainWidth = 700;
+
 public:
     BesideOrUnder(QWidget *main, QWidget *side, QWidget *parent)
         : QWidget(parent), m_side(side), m_box(new QBoxLayout(QBoxLayout::TopToBottom, this))
     {
         m_box->setContentsMargins(0, 0, 0, 0);
         m_box->addWidget(main, 1);
-        if (side)
-            m_box->addWidget(side);
+        if (side) {
+            // As wide (or tall) as the part. Its word-wrapped texts' minimum heights (taken at a
+            // narrow width) must not make the page taller than the paper.
+            side->setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Ignored);
+            m_box->addWidget(side, 1);
+        }
     }
 
 protected:
     void resizeEvent(QResizeEvent *event) override
     {
-        const bool wide = !m_side || width() >= 2 * m_side->sizeHint().width();
+        // Beside it where the part keeps MinimumMainWidth (the comparison's table is wide).
+        const bool wide = !m_side || width() >= m_side->sizeHint().width() + MinimumMainWidth;
         m_box->setDirection(wide ? QBoxLayout::LeftToRight : QBoxLayout::TopToBottom);
+        if (m_side) // under it, as tall as it needs
+            m_side->setSizePolicy(QSizePolicy::Preferred,
+                                  wide ? QSizePolicy::Ignored : QSizePolicy::Preferred);
         QWidget::resizeEvent(event);
     }
 
@@ -145,17 +212,19 @@ QWidget *newReportPage(const ChartSource &source, QWidget *parent)
     layout->addWidget(headline);
 
     const MemoryPlan &plan = source.plan;
+    const ResolvedPrecisions precisions = resolvedPrecisions(plan);
     auto *summary = new QLabel(page);
+    summary->setObjectName(QStringLiteral("reportSummary"));
     summary->setWordWrap(true);
     summary->setText(
         QCoreApplication::translate("kvscope::ReportPage",
                                     "%8 %1 · %9 %2 · %10 %3 · batch %4 × %5 tokens · %11 %6 · %12 %7")
-            .arg(dtypeName(source.scenario.dtype), quantizationChoiceName(source.scenario.quantization),
-                 dtypeName(source.scenario.kvCacheDtype), formatCount(plan.batchSize),
-                 formatCount(plan.seqLen), formatUtilization(plan.gpuMemoryUtilizationPpm),
-                 formatCount(plan.maxModelLen), optionFlag(ScenarioField::Dtype),
-                 optionFlag(ScenarioField::Quantization), optionFlag(ScenarioField::KvCacheDtype),
-                 optionFlag(ScenarioField::GpuMemoryUtilization), optionFlag(ScenarioField::MaxModelLen)));
+            .arg(precisions.dtype, precisions.quantization, precisions.kvCacheDtype,
+                 formatCount(plan.batchSize), formatCount(plan.seqLen),
+                 formatUtilization(plan.gpuMemoryUtilizationPpm), formatCount(plan.maxModelLen),
+                 optionFlag(ScenarioField::Dtype), optionFlag(ScenarioField::Quantization),
+                 optionFlag(ScenarioField::KvCacheDtype), optionFlag(ScenarioField::GpuMemoryUtilization),
+                 optionFlag(ScenarioField::MaxModelLen)));
     layout->addWidget(summary);
 
     auto *banner = new FitBanner(page);
@@ -165,36 +234,33 @@ QWidget *newReportPage(const ChartSource &source, QWidget *parent)
     figures->showPlan(plan);
     layout->addWidget(figures);
 
-    auto *breakdown = new BreakdownChartView(page);
+    // Memory and capacity as charts on one side; speed, accuracy and the comparison's table
+    // (the Compare view's rows, "Runs?" first) on the other, or under them on a narrow page.
+    auto *charts = new QWidget(page);
+    auto *chartsLayout = new QVBoxLayout(charts);
+    chartsLayout->setContentsMargins(0, 0, 0, 0);
+    auto *breakdown = new BreakdownChartView(charts);
     breakdown->showBreakdown(memoryBreakdown(plan), plan.tensorParallelSize);
-    addChart(layout, breakdown, 2);
-    auto *growth = new GrowthChartView(page);
+    addChart(chartsLayout, breakdown, 2);
+    auto *growth = new GrowthChartView(charts);
     growth->showGrowth(growthChartData(source.scenario, plan, source.growthAxis, 96, source.growthScale,
                                        source.counterfactuals));
-    auto *growthBox = new QWidget(page);
-    auto *growthLayout = new QVBoxLayout(growthBox);
-    growthLayout->setContentsMargins(0, 0, 0, 0);
-    addChart(growthLayout, growth, 1);
-    QWidget *steps = newStepBreakdown(plan, page);
-    if (!source.comparison) {
-        // The speed breakdown's table beside the growth chart, or under it.
-        layout->addWidget(new BesideOrUnder(growthBox, steps, page), 5);
-        return page;
+    addChart(chartsLayout, growth, 5);
+    auto *side = new QWidget(page);
+    auto *sideLayout = new QVBoxLayout(side);
+    sideLayout->setContentsMargins(0, 0, 0, 0);
+    if (source.comparison) {
+        auto *table = new QLabel(CompareText::htmlTable(*source.comparison), side);
+        table->setObjectName(QStringLiteral("reportComparison"));
+        table->setTextFormat(Qt::RichText);
+        table->setAlignment(Qt::AlignTop | Qt::AlignLeft);
+        sideLayout->addWidget(table);
     }
-    // With the Compare view's columns: the speed breakdown under the growth chart, the
-    // comparison's table beside them.
-    auto *row = new QHBoxLayout;
-    auto *left = new QVBoxLayout;
-    left->addWidget(growthBox, 1);
-    if (steps)
-        left->addWidget(steps);
-    row->addLayout(left, 1);
-    auto *table = new QLabel(CompareText::htmlTable(*source.comparison), page);
-    table->setObjectName(QStringLiteral("reportComparison"));
-    table->setTextFormat(Qt::RichText);
-    table->setAlignment(Qt::AlignTop | Qt::AlignLeft);
-    row->addWidget(table, 1);
-    layout->addLayout(row, 5);
+    sideLayout->addWidget(newSpeedSection(plan, side));
+    if (source.accuracy)
+        sideLayout->addWidget(newAccuracySection(*source.accuracy, side));
+    sideLayout->addStretch(1);
+    layout->addWidget(new BesideOrUnder(charts, side, page), 1);
     return page;
 }
 

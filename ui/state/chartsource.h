@@ -36,6 +36,8 @@ struct ChartSource
 
     /// The Compare view's comparison (absent: no comparison chart; the report leaves it out).
     std::optional<Comparison> comparison;
+    /// The scenario's accuracy (estimateAccuracy(); absent: the report leaves its accuracy out).
+    std::optional<Accuracy> accuracy;
 };
 
 } // namespace kvscope

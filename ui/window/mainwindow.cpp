@@ -11,6 +11,7 @@
 #include "core/plan/planner.h"
 #include "core/scenario/scenariovalues.h"
 #include "ui/compare/compareview.h"
+#include "ui/compare/comparisonrunner.h"
 #include "ui/explorer/explorerview.h"
 #include "ui/explorer/parameterpanel.h"
 #include "ui/explorer/scenariostrip.h"
@@ -57,6 +58,7 @@
 #include <QMessageBox>
 #include <QMimeData>
 #include <QRegularExpression>
+#include <QScopeGuard>
 #include <QShortcut>
 #include <QSlider>
 #include <QSplitter>
@@ -543,9 +545,13 @@ void MainWindow::exportReport()
     if (dialog.exec() != QDialog::Accepted)
         return;
     try {
-        // The report adds the Compare view's table when it holds the current columns' comparison.
+        // The report adds the Compare view's table when it holds the current columns' comparison,
+        // and the scenario's accuracy (simulated once, then kept in the Compare view's cache).
         ChartSource source = m_explorer->chartSource();
         source.comparison = m_compare->currentComparison();
+        QApplication::setOverrideCursor(Qt::WaitCursor);
+        const auto restoreCursor = qScopeGuard([] { QApplication::restoreOverrideCursor(); });
+        source.accuracy = estimateAccuracy(source.scenario, source.plan, m_compare->runner()->cache());
         exportFigure(dialog.path(), *findChart(QStringLiteral("report")), source, dialog.options());
         statusBar()->showMessage(tr("Saved %1").arg(dialog.path()), 8'000);
     } catch (const Error &error) {

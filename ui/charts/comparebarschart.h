@@ -12,21 +12,27 @@ class QValueAxis;
 
 namespace kvscope {
 
-/// The Compare view's capacity and speed chart: grouped bars, a group per
-/// figure (KV capacity, largest batch that fits, decode tokens/s) and a bar
-/// per column in the column's colour. A bar's length is its share of the
-/// group's largest (so figures of different units share one axis); its label
-/// gives the figure itself, in bold for the best of the group.
-class CompareSpeedChartView : public ChartView
+/// What a CompareBarsChartView draws.
+enum class CompareBars
+{
+    CapacityAndSpeed, ///< compareSpeedChartData(): each bar a share of its group's largest
+    Accuracy          ///< compareAccuracyChartData(): each bar its SQNR in dB
+};
+
+/// The Compare view's grouped bars: a group per figure (KV capacity, largest batch that fits
+/// and decode tokens/s; or weight and KV SQNR) and a bar per column in the column's colour,
+/// as long as the data says on one axis. Its label gives the figure itself, in bold for the
+/// best of the group.
+class CompareBarsChartView : public ChartView
 {
     Q_OBJECT
 
 public:
-    explicit CompareSpeedChartView(QWidget *parent = nullptr);
+    explicit CompareBarsChartView(CompareBars kind, QWidget *parent = nullptr);
 
-    void showComparison(const CompareSpeedChartData &data);
+    void showComparison(const CompareBarsChartData &data);
 
-    const CompareSpeedChartData &data() const { return m_data; }
+    const CompareBarsChartData &data() const { return m_data; }
     /// The bar set of a column (0 = the first); value i is the group drawn at category i (the last group
     /// first).
     QBarSet *barSet(int column) const;
@@ -41,12 +47,13 @@ protected:
 private:
     void placeLabels();
 
+    CompareBars m_kind;
     QHorizontalBarSeries *m_bars;
     QList<QBarSet *> m_sets; ///< drawn bottom to top within a group: the last column first
     QValueAxis *m_valueAxis;
     QBarCategoryAxis *m_categoryAxis;
     QList<QGraphicsSimpleTextItem *> m_labels;
-    CompareSpeedChartData m_data;
+    CompareBarsChartData m_data;
 };
 
 } // namespace kvscope

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "ui/charts/comparespeedchart.h"
+#include "ui/charts/comparebarschart.h"
 
 #include "core/compare/comparetext.h"
 #include "ui/style/theme.h"
@@ -22,9 +22,12 @@ int setOf(int column, int columns)
 
 } // namespace
 
-CompareSpeedChartView::CompareSpeedChartView(QWidget *parent)
-    : ChartView(QStringLiteral("compareSpeedChart"), QMargins(4, 4, 16, 4), parent),
-      m_bars(new QHorizontalBarSeries), m_valueAxis(new QValueAxis), m_categoryAxis(new QBarCategoryAxis)
+CompareBarsChartView::CompareBarsChartView(CompareBars kind, QWidget *parent)
+    : ChartView(kind == CompareBars::Accuracy ? QStringLiteral("compareAccuracyChart")
+                                              : QStringLiteral("compareSpeedChart"),
+                QMargins(4, 4, 16, 4), parent),
+      m_kind(kind), m_bars(new QHorizontalBarSeries), m_valueAxis(new QValueAxis),
+      m_categoryAxis(new QBarCategoryAxis)
 {
     setBaseMinimumHeight(280);
     QChart *chart = this->chart();
@@ -36,19 +39,20 @@ CompareSpeedChartView::CompareSpeedChartView(QWidget *parent)
     m_bars->attachAxis(m_categoryAxis);
     m_valueAxis->setRange(0, 100);
     m_valueAxis->setTickCount(5);
-    m_valueAxis->setLabelFormat(QStringLiteral("%.0f%%"));
-    connect(chart, &QChart::plotAreaChanged, this, &CompareSpeedChartView::placeLabels);
+    m_valueAxis->setLabelFormat(kind == CompareBars::Accuracy ? QStringLiteral("%.0f")
+                                                              : QStringLiteral("%.0f%%"));
+    connect(chart, &QChart::plotAreaChanged, this, &CompareBarsChartView::placeLabels);
     applyPalette();
     retranslate();
 }
 
-QBarSet *CompareSpeedChartView::barSet(int column) const
+QBarSet *CompareBarsChartView::barSet(int column) const
 {
     const int columns = int(m_sets.size());
     return column >= 0 && column < columns ? m_sets.at(setOf(column, columns)) : nullptr;
 }
 
-void CompareSpeedChartView::showComparison(const CompareSpeedChartData &data)
+void CompareBarsChartView::showComparison(const CompareBarsChartData &data)
 {
     m_data = data;
     const int columns = int(data.labels.size());
@@ -64,7 +68,7 @@ void CompareSpeedChartView::showComparison(const CompareSpeedChartData &data)
     for (int column = 0; column < columns; ++column) {
         QList<qreal> values;
         for (int category = 0; category < groups; ++category)
-            values << data.groups.at(groups - 1 - category).sharePercent.at(column);
+            values << data.groups.at(groups - 1 - category).length.at(column);
         QBarSet *set = barSet(column);
         set->remove(0, set->count());
         set->append(values);
@@ -77,11 +81,12 @@ void CompareSpeedChartView::showComparison(const CompareSpeedChartData &data)
     }
     for (int i = groups * columns; i < m_labels.size(); ++i)
         m_labels.at(i)->setVisible(false);
+    m_valueAxis->setRange(0, data.axisMax); // places the labels: after they exist
     applyPalette();
     retranslate();
 }
 
-void CompareSpeedChartView::placeLabels()
+void CompareBarsChartView::placeLabels()
 {
     const int columns = int(m_data.labels.size());
     const int groups = int(m_data.groups.size());
@@ -93,8 +98,7 @@ void CompareSpeedChartView::placeLabels()
         for (int column = 0; column < columns; ++column) {
             QGraphicsSimpleTextItem *label = m_labels.at(g * columns + column);
             const double centre = category - m_bars->barWidth() / 2 + (setOf(column, columns) + 0.5) * band;
-            const QPointF end =
-                chart()->mapToPosition(QPointF(group.sharePercent.at(column), centre), m_bars);
+            const QPointF end = chart()->mapToPosition(QPointF(group.length.at(column), centre), m_bars);
             const QPointF start = chart()->mapToPosition(QPointF(0, centre), m_bars);
             const QRectF box = label->boundingRect();
             // Inside the bar's end where it has room, else just past it.
@@ -109,7 +113,7 @@ void CompareSpeedChartView::placeLabels()
     }
 }
 
-QList<LegendStrip::Entry> CompareSpeedChartView::legendEntries() const
+QList<LegendStrip::Entry> CompareBarsChartView::legendEntries() const
 {
     QList<LegendStrip::Entry> entries;
     for (int column = 0; column < m_data.labels.size(); ++column)
@@ -117,10 +121,12 @@ QList<LegendStrip::Entry> CompareSpeedChartView::legendEntries() const
     return entries;
 }
 
-void CompareSpeedChartView::retranslate()
+void CompareBarsChartView::retranslate()
 {
-    theme::setTitle(chart(), tr("Capacity and speed by column"));
-    m_valueAxis->setTitleText(tr("share of the largest in each group"));
+    const bool accuracy = m_kind == CompareBars::Accuracy;
+    theme::setTitle(chart(), accuracy ? tr("Accuracy by column") : tr("Capacity and speed by column"));
+    m_valueAxis->setTitleText(accuracy ? tr("SQNR in dB (simulated; higher is better)")
+                                       : tr("share of the largest in each group"));
     const int groups = int(m_data.groups.size());
     QStringList categories;
     for (int category = 0; category < groups; ++category)
@@ -142,7 +148,7 @@ void CompareSpeedChartView::retranslate()
     Q_EMIT legendChanged();
 }
 
-void CompareSpeedChartView::applyPalette()
+void CompareBarsChartView::applyPalette()
 {
     ChartView::applyPalette();
     for (int column = 0; column < m_sets.size(); ++column) {
