@@ -23,6 +23,12 @@ QString tr(const char *text)
     return QCoreApplication::translate("kvscope::LogExplanation", text);
 }
 
+/// kvscope calc's option for `field` without its dashes: the key of ScenarioValues.
+QString key(ScenarioField field)
+{
+    return optionFlag(field).mid(2);
+}
+
 /// A log's argument spelled as kvscope calc's option ("tensor_parallel_size" ->
 /// "tensor-parallel-size"): the scenario option table is the one mapping.
 const ScenarioOption *optionFor(const QString &argument)
@@ -83,57 +89,60 @@ public:
     void run()
     {
         ScenarioValues &values = m_out.options;
-        values.insert(QStringLiteral("engine"), QStringLiteral("vllm"));
+        values.insert(key(ScenarioField::Engine), QStringLiteral("vllm"));
         model();
         gpu();
         version();
         arguments();
-        if (!values.contains(QStringLiteral("tensor-parallel-size")) && m_log.ranksSeen > 1) {
-            values.insert(QStringLiteral("tensor-parallel-size"), QString::number(m_log.ranksSeen));
+        if (!values.contains(key(ScenarioField::TensorParallelSize)) && m_log.ranksSeen > 1) {
+            values.insert(key(ScenarioField::TensorParallelSize), QString::number(m_log.ranksSeen));
             m_out.assumed << tr("tensor_parallel_size %1: from the Worker_TP0 to Worker_TP%2 prefixes")
                                  .arg(m_log.ranksSeen)
                                  .arg(m_log.ranksSeen - 1);
         }
         // One request of the whole context: vLLM's own start-up check.
-        if (values.contains(QStringLiteral("max-model-len")))
-            values.insert(QStringLiteral("seq-len"), values.value(QStringLiteral("max-model-len")));
-        values.insert(QStringLiteral("batch-size"), QStringLiteral("1"));
+        if (values.contains(key(ScenarioField::MaxModelLen)))
+            values.insert(key(ScenarioField::SeqLen), values.value(key(ScenarioField::MaxModelLen)));
+        values.insert(key(ScenarioField::BatchSize), QStringLiteral("1"));
     }
 
 private:
     void model()
     {
         if (!m_overrides.model.isEmpty()) {
-            m_out.options.insert(QStringLiteral("model"), m_overrides.model);
-            m_out.assumed << tr("model %1: given with --model").arg(m_overrides.model);
+            m_out.options.insert(key(ScenarioField::Model), m_overrides.model);
+            m_out.assumed
+                << tr("model %1: given with %2").arg(m_overrides.model, optionFlag(ScenarioField::Model));
             return;
         }
         if (m_log.model.isEmpty())
             failAt(m_log.origin, tr("the log names no model (no 'non-default args', 'vllm serve' or engine "
-                                    "config line); give --model"));
-        m_out.options.insert(QStringLiteral("model"), m_log.model);
+                                    "config line); give %1")
+                                     .arg(optionFlag(ScenarioField::Model)));
+        m_out.options.insert(key(ScenarioField::Model), m_log.model);
         m_out.read << tr("model = %1 (%2)").arg(m_log.model, lineOf(readingLine(QStringLiteral("model"))));
     }
 
     void gpu()
     {
         if (!m_overrides.gpu.isEmpty()) {
-            m_out.options.insert(QStringLiteral("gpu"), m_overrides.gpu);
-            m_out.assumed << tr("GPU %1: given with --gpu").arg(m_overrides.gpu);
+            m_out.options.insert(key(ScenarioField::Gpu), m_overrides.gpu);
+            m_out.assumed << tr("GPU %1: given with %2").arg(m_overrides.gpu, optionFlag(ScenarioField::Gpu));
             return;
         }
         if (!m_log.totalGpuMemoryGiB)
             failAt(m_log.origin, tr("the log does not print the GPU's memory (vLLM's 'worker init memory "
-                                    "snapshot' is a DEBUG line: VLLM_LOGGING_LEVEL=DEBUG); give --gpu"));
+                                    "snapshot' is a DEBUG line: VLLM_LOGGING_LEVEL=DEBUG); give %1")
+                                     .arg(optionFlag(ScenarioField::Gpu)));
         const double total = *m_log.totalGpuMemoryGiB;
         const QList<const GpuSpec *> matches = gpusWithMemory(total);
         const QString printed = QString::number(total, 'f', 2);
         if (matches.isEmpty())
-            failAt(m_log.origin, tr("total_memory=%1GiB matches no GPU preset; give --gpu (a preset, or "
+            failAt(m_log.origin, tr("total_memory=%1GiB matches no GPU preset; give %2 (a preset, or "
                                     "custom:%1 for this memory)")
-                                     .arg(printed));
+                                     .arg(printed, optionFlag(ScenarioField::Gpu)));
         const GpuSpec &gpu = *matches.first();
-        m_out.options.insert(QStringLiteral("gpu"), gpu.id);
+        m_out.options.insert(key(ScenarioField::Gpu), gpu.id);
         if (matches.size() == 1) {
             m_out.read << tr("GPU = %1: the one preset with total_memory=%2GiB").arg(gpu.name, printed);
             return;
@@ -141,9 +150,9 @@ private:
         QStringList others;
         for (qsizetype i = 1; i < matches.size(); ++i)
             others << matches.at(i)->id;
-        m_out.assumed
-            << tr("GPU %1: the first preset with total_memory=%2GiB (also %3); give --gpu for another")
-                   .arg(gpu.name, printed, others.join(QStringLiteral(", ")));
+        m_out.assumed << tr("GPU %1: the first preset with total_memory=%2GiB (also %3); give %4 for another")
+                             .arg(gpu.name, printed, others.join(QStringLiteral(", ")),
+                                  optionFlag(ScenarioField::Gpu));
     }
 
     void version()
@@ -159,7 +168,7 @@ private:
         if (*version < OldestVllmVersion)
             failAt(m_log.origin, tr("vLLM %1: kvscope plans the V1 engine's accounting, from %2 on")
                                      .arg(m_log.vllmVersion, OldestVllmVersion.text()));
-        m_out.options.insert(QStringLiteral("vllm-version"), version->text());
+        m_out.options.insert(key(ScenarioField::VllmVersion), version->text());
         m_out.read << tr("vLLM %1 (%2)").arg(m_log.vllmVersion, lineOf(m_log.vllmVersionLine));
     }
 
@@ -224,24 +233,24 @@ void addExplanation(LogExplanation &e)
     if (p.cudaGraphBytes > 0)
         graphs = tr(" and the CUDA-graph estimate (%1)").arg(formatGiB(p.cudaGraphBytes));
     e.explanation
-        << tr("vLLM gives the engine %1 × %2 = %3 of each GPU (--gpu-memory-utilization) and sizes the KV "
-              "cache from what the weights (%4), the profiling run's activation peak (%5), memory outside "
-              "PyTorch (%6)%7 leave: %8.")
+        << tr("vLLM gives the engine %1 × %2 = %3 of each GPU (%9) and sizes the KV cache from what the "
+              "weights (%4), the profiling run's activation peak (%5), memory outside PyTorch (%6)%7 leave: "
+              "%8.")
                .arg(formatGiB(p.gpuMemoryBytes), formatUtilization(p.gpuMemoryUtilizationPpm),
                     formatGiB(p.budgetBytes), formatGiB(p.weights.bytesPerGpu), formatGiB(p.activationBytes),
-                    formatGiB(p.overheadBytes), graphs, formatGiB(p.kv.availableBytes));
+                    formatGiB(p.overheadBytes), graphs, formatGiB(p.kv.availableBytes),
+                    optionFlag(ScenarioField::GpuMemoryUtilization));
     if (p.kv.numGpuBlocks > 0) {
         // Windowed, chunked and recurrent layers keep less than a token's full bytes: the
         // per-token figure is meaningful for layers that all keep every token.
         const bool uniform =
             p.kv.slidingLayers == 0 && p.kv.chunkedLayers == 0 && p.kv.stateBytesPerLayer == 0;
-        const QString holds =
-            tr("%1 blocks of %2 tokens: %3 tokens, %4 requests of --max-model-len %5 at once")
-                .arg(formatCount(p.kv.numGpuBlocks))
-                .arg(p.blockSize)
-                .arg(formatCount(p.kv.capacityTokens))
-                .arg(p.kv.maxConcurrency, 0, 'f', 2)
-                .arg(formatCount(p.maxModelLen));
+        const QString holds = tr("%1 blocks of %2 tokens: %3 tokens, %4 requests of %6 %5 at once")
+                                  .arg(formatCount(p.kv.numGpuBlocks))
+                                  .arg(p.blockSize)
+                                  .arg(formatCount(p.kv.capacityTokens))
+                                  .arg(p.kv.maxConcurrency, 0, 'f', 2)
+                                  .arg(formatCount(p.maxModelLen), optionFlag(ScenarioField::MaxModelLen));
         e.explanation
             << (uniform ? tr("A token of context takes %1 of KV cache on each GPU, so that memory holds %2.")
                               .arg(formatBytes(p.kv.bytesPerToken), holds)
@@ -289,22 +298,22 @@ std::optional<KvLever> lever(const LogExplanation &e, const QString &what, const
 void addLevers(LogExplanation &e, const ScenarioResolvers &resolve)
 {
     const MemoryPlan &p = e.plan;
-    const auto add = [&](const QString &what, const ScenarioValues &changes) {
-        if (const std::optional<KvLever> l = lever(e, what, changes, resolve))
+    // One option each: "an FP8 KV cache (--kv-cache-dtype fp8)".
+    const auto add = [&](const QString &what, ScenarioField field, const QString &value) {
+        const QString flag = optionFlag(field);
+        const ScenarioValues changes{{key(field), value}};
+        if (const std::optional<KvLever> l =
+                lever(e, QStringLiteral("%1 (%2 %3)").arg(what, flag, value), changes, resolve))
             e.levers << *l;
     };
     constexpr std::int64_t RecommendedUtilizationPpm = 950'000;
     if (p.gpuMemoryUtilizationPpm < RecommendedUtilizationPpm)
-        add(tr("more of the GPU for vLLM (--gpu-memory-utilization 0.95)"),
-            {{QStringLiteral("gpu-memory-utilization"), QStringLiteral("0.95")}});
+        add(tr("more of the GPU for vLLM"), ScenarioField::GpuMemoryUtilization, QStringLiteral("0.95"));
     if (!isFp8(p.kvCacheDtype))
-        add(tr("an FP8 KV cache (--kv-cache-dtype fp8)"),
-            {{QStringLiteral("kv-cache-dtype"), QStringLiteral("fp8")}});
+        add(tr("an FP8 KV cache"), ScenarioField::KvCacheDtype, QStringLiteral("fp8"));
     if (p.quantization.method == QuantMethod::None)
-        add(tr("FP8 weights (--quantization fp8)"),
-            {{QStringLiteral("quantization"), QStringLiteral("fp8")}});
-    add(tr("twice the GPUs (--tensor-parallel-size %1)").arg(p.tensorParallelSize * 2),
-        {{QStringLiteral("tensor-parallel-size"), QString::number(p.tensorParallelSize * 2)}});
+        add(tr("FP8 weights"), ScenarioField::Quantization, QStringLiteral("fp8"));
+    add(tr("twice the GPUs"), ScenarioField::TensorParallelSize, QString::number(p.tensorParallelSize * 2));
 }
 
 } // namespace

@@ -221,23 +221,22 @@ private:
     /// `vllm serve MODEL --flag value --flag=value --switch ...` as a shell line.
     void readServeLine(const QString &rest)
     {
+        // An option word: two dashes, its name, and its value after '=' when written so.
+        static const QRegularExpression option(QStringLiteral("^-{2}([^=]+)(?:=(.*))?$"));
         const QStringList words = rest.split(QRegularExpression(QStringLiteral("\\s+")), Qt::SkipEmptyParts);
         for (qsizetype i = 0; i < words.size(); ++i) {
-            const QString &word = words.at(i);
-            if (!word.startsWith(QLatin1String("--"))) {
+            const QRegularExpressionMatch m = option.match(words.at(i));
+            if (!m.hasMatch()) {
                 if (i == 0)
-                    argument(QStringLiteral("model"), word);
+                    argument(QStringLiteral("model"), words.at(i));
                 continue;
             }
-            const qsizetype equals = word.indexOf(QLatin1Char('='));
-            if (equals > 0) {
-                argument(word.left(equals), word.mid(equals + 1));
-            } else if (i + 1 < words.size() && !words.at(i + 1).startsWith(QLatin1String("--"))) {
-                argument(word, words.at(i + 1));
-                ++i;
-            } else {
-                argument(word, QStringLiteral("True")); // a switch: --enforce-eager
-            }
+            if (m.hasCaptured(2))
+                argument(m.captured(1), m.captured(2));
+            else if (i + 1 < words.size() && !option.match(words.at(i + 1)).hasMatch())
+                argument(m.captured(1), words.at(++i));
+            else
+                argument(m.captured(1), QStringLiteral("True")); // a switch: --enforce-eager
         }
     }
 

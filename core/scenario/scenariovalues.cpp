@@ -345,15 +345,9 @@ ScenarioValues differingValues(const Scenario &base, const Scenario &changed)
 QStringList calcArguments(const ScenarioValues &values)
 {
     QStringList arguments;
-    ScenarioValues rest = values;
-    for (const ScenarioOption &option : scenarioOptions()) {
-        const QString name = option.name();
-        if (!rest.contains(name))
-            continue;
-        arguments << option.flag() << rest.take(name);
-    }
-    for (auto it = rest.cbegin(); it != rest.cend(); ++it)
-        arguments << QStringLiteral("--") + it.key() << it.value();
+    for (const ScenarioOption &option : scenarioOptions())
+        if (values.contains(option.name()))
+            arguments << option.flag() << values.value(option.name());
     return arguments;
 }
 

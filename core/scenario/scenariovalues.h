@@ -110,7 +110,7 @@ Scenario applyValues(const Scenario &base, const ScenarioValues &values,
 ScenarioValues scenarioToValues(const Scenario &scenario);
 
 /// The values as `kvscope calc` arguments, in the option table's order:
-/// {"--model", "llama-3.1-8b", "--gpu", "h100-sxm", ...}; names the table lacks come last.
+/// {"--model", "llama-3.1-8b", "--gpu", "h100-sxm", ...}; a name the table lacks is left out.
 QStringList calcArguments(const ScenarioValues &values);
 
 /// The values in which `changed` differs from `base`, spelled so that
