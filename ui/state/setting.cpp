@@ -3,6 +3,8 @@
 
 #include "core/common/regularfile.h"
 
+#include <algorithm>
+
 #include <QCoreApplication>
 #include <QDateTime>
 #include <QDir>
@@ -276,17 +278,37 @@ qint64 modifiedMs(const QString &path)
     return info.exists() ? info.lastModified().toMSecsSinceEpoch() : 0;
 }
 
-/// QSettings does not read again a file whose size and modification time (to the
-/// millisecond) it has seen: two processes' saves of the same size in one millisecond
-/// would pass for one, and the second process would change what it read before the
-/// first's save. Each change under the lock leaves a time later than the one before it.
-void leaveLaterTime(const QString &path, qint64 lastChangeMs)
+/// Sets the modification time of `path` to `ms`.
+void setModifiedMs(const QString &path, qint64 ms)
 {
-    if (modifiedMs(path) > lastChangeMs)
-        return;
     QFile file(path);
     if (file.open(QIODevice::ReadWrite))
-        file.setFileTime(QDateTime::fromMSecsSinceEpoch(lastChangeMs + 1), QFileDevice::FileModificationTime);
+        file.setFileTime(QDateTime::fromMSecsSinceEpoch(ms), QFileDevice::FileModificationTime);
+}
+
+/// QSettings (Qt 6.4) reads a file again only when its size or modification time (to
+/// the millisecond) differs from what it kept with its last read, and a process can
+/// keep older content with the newer size and time (seen: a change under the lock
+/// read a custom-GPU list one entry shorter than the file it found, and undid another
+/// process's save). So before a change reads the file under the lock, the file gets a
+/// modification time later than any it has had, which no process can have kept, and
+/// the change reads what is there. Returns that time (0 when there is no file yet).
+qint64 giveUnseenTime(const QString &path)
+{
+    const qint64 lastChangeMs = modifiedMs(path);
+    if (lastChangeMs == 0)
+        return 0; // nothing kept can be stale
+    const qint64 unseenMs = std::max(lastChangeMs + 1, QDateTime::currentMSecsSinceEpoch());
+    setModifiedMs(path, unseenMs);
+    return unseenMs;
+}
+
+/// The save's time can be earlier than the one given before it (the kernel stamps files
+/// with a coarse clock): it is moved past it, so that the file's times only increase.
+void keepTimesIncreasing(const QString &path, qint64 timeBeforeSaveMs)
+{
+    if (modifiedMs(path) <= timeBeforeSaveMs)
+        setModifiedMs(path, timeBeforeSaveMs + 1);
 }
 
 } // namespace
@@ -306,13 +328,13 @@ void changeSavedVariant(const char *key, const QVariant &defaultValue,
     // over the lock of a process that is gone, or one older than its stale time (30 s), so
     // no wait is endless. Should locking fail outright, the change is saved all the same.
     lock.lock();
-    const qint64 lastChange = modifiedMs(*path);
+    const qint64 timeBeforeSaveMs = giveUnseenTime(*path);
     {
         QSettings settings(*path, QSettings::IniFormat); // reads the file as it is now
         storeValue(settings, key, change(settings.value(QLatin1String(key))), defaultValue);
         settings.sync();
     }
-    leaveLaterTime(*path, lastChange);
+    keepTimesIncreasing(*path, timeBeforeSaveMs);
 }
 
 void clearAll()
