@@ -11,6 +11,7 @@
 #include "ui/state/appsettings.h"
 #include "ui/state/scenariocontroller.h"
 #include "ui/state/setting.h"
+#include "ui/state/settingkeys.h"
 #include "ui/state/userlibrary.h"
 #include "ui/window/mainwindow.h"
 
@@ -502,7 +503,15 @@ private Q_SLOTS:
     // outside the lock had kept older content with the newer size and time. Here the
     // file is replaced, as another process's save would be, by content of the same
     // size with the same time as the one this process read: before the fix the change
-    // kept the old list and undid the other save.
+    // kept the old list and undid the other save, and so did a window's save of its
+    // own keys (QSettings writes back every key it holds).
+    void changeReadsAFileWhoseSizeAndTimeLookUnchanged_data()
+    {
+        QTest::addColumn<bool>("addsGpu");
+        QTest::newRow("a change to the library") << true;
+        QTest::newRow("a window's save of other keys") << false;
+    }
+
     void changeReadsAFileWhoseSizeAndTimeLookUnchanged()
     {
         const QString path = settingsPath();
@@ -528,10 +537,18 @@ private Q_SLOTS:
         file.close();
         QCOMPARE(QFileInfo(path).lastModified(), readTime);
 
-        UserLibrary library;
-        library.addCustomGpu(customGpu(103));
-        QCOMPARE(savedGpuIds(path),
-                 (QStringList{QStringLiteral("custom:102"), QStringLiteral("custom:103")}));
+        QFETCH(bool, addsGpu);
+        if (addsGpu) {
+            UserLibrary library;
+            library.addCustomGpu(customGpu(103));
+        } else {
+            settings::SettingsWriter window; // what a window saves as it closes
+            window.write(settings::windowKeys().language, QStringLiteral("zh_CN"));
+        }
+        QStringList expected{QStringLiteral("custom:102")};
+        if (addsGpu)
+            expected << QStringLiteral("custom:103");
+        QCOMPARE(savedGpuIds(path), expected);
     }
 
     // Before the fix 8 processes adding custom GPUs at once kept 1 to 3 of them.

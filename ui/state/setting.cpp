@@ -225,52 +225,6 @@ void storeValue(QSettings &settings, const char *key, const QVariant &value, con
         settings.setValue(QLatin1String(key), value);
 }
 
-} // namespace
-
-SettingsWriter::SettingsWriter()
-{
-    if (const std::optional<QString> path = writablePath())
-        m_settings.emplace(*path, QSettings::IniFormat);
-}
-
-void SettingsWriter::store(const char *key, const QVariant &value, const QVariant &defaultValue)
-{
-    if (m_settings)
-        storeValue(*m_settings, key, value, defaultValue);
-}
-
-void SettingsWriter::sync()
-{
-    if (m_settings)
-        m_settings->sync();
-}
-
-void SettingsWriter::clear()
-{
-    if (m_settings)
-        m_settings->clear();
-}
-
-void SettingsWriter::beginWriteArray(const char *key)
-{
-    if (!m_settings)
-        return;
-    m_settings->remove(QLatin1String(key));
-    m_settings->beginWriteArray(QLatin1String(key));
-}
-
-void SettingsWriter::setArrayIndex(int index)
-{
-    setIndexIn(m_settings, index);
-}
-
-void SettingsWriter::endArray()
-{
-    endArrayIn(m_settings);
-}
-
-namespace {
-
 /// When `path` was last modified, in milliseconds since the epoch (0 when it is not there).
 qint64 modifiedMs(const QString &path)
 {
@@ -311,7 +265,71 @@ void keepTimesIncreasing(const QString &path, qint64 timeBeforeSaveMs)
         setModifiedMs(path, timeBeforeSaveMs + 1);
 }
 
+/// Runs `save` on the settings file `path` under the change lock, the file's
+/// times unseen before it and increasing after it. Not QSettings' own
+/// "<file>.lock", which its sync() takes and a second QLockFile of this process
+/// would wait on.
+void saveUnderChangeLock(const QString &path, const std::function<void()> &save)
+{
+    QLockFile lock(path + QStringLiteral(".change.lock"));
+    // Waited for however long the others take (eight processes under the sanitizers took
+    // over 10 s, and a change saved without the lock undid another's): QLockFile takes
+    // over the lock of a process that is gone, or one older than its stale time (30 s), so
+    // no wait is endless. Should locking fail outright, the change is saved all the same.
+    lock.lock();
+    const qint64 timeBeforeSaveMs = giveUnseenTime(path);
+    save();
+    keepTimesIncreasing(path, timeBeforeSaveMs);
+}
+
 } // namespace
+
+SettingsWriter::SettingsWriter()
+{
+    if (const std::optional<QString> path = writablePath())
+        m_settings.emplace(*path, QSettings::IniFormat);
+}
+
+void SettingsWriter::store(const char *key, const QVariant &value, const QVariant &defaultValue)
+{
+    if (m_settings)
+        storeValue(*m_settings, key, value, defaultValue);
+}
+
+SettingsWriter::~SettingsWriter()
+{
+    sync(); // not left to QSettings' destructor, which saves without the change lock
+}
+
+void SettingsWriter::sync()
+{
+    if (m_settings)
+        saveUnderChangeLock(m_settings->fileName(), [this] { m_settings->sync(); });
+}
+
+void SettingsWriter::clear()
+{
+    if (m_settings)
+        m_settings->clear();
+}
+
+void SettingsWriter::beginWriteArray(const char *key)
+{
+    if (!m_settings)
+        return;
+    m_settings->remove(QLatin1String(key));
+    m_settings->beginWriteArray(QLatin1String(key));
+}
+
+void SettingsWriter::setArrayIndex(int index)
+{
+    setIndexIn(m_settings, index);
+}
+
+void SettingsWriter::endArray()
+{
+    endArrayIn(m_settings);
+}
 
 void changeSavedVariant(const char *key, const QVariant &defaultValue,
                         const std::function<QVariant(const QVariant &)> &change)
@@ -320,21 +338,11 @@ void changeSavedVariant(const char *key, const QVariant &defaultValue,
     if (!path)
         return;
     QDir().mkpath(QFileInfo(*path).absolutePath());
-    // Not QSettings' own "<file>.lock", which its sync() takes and a second
-    // QLockFile of this process would wait on.
-    QLockFile lock(*path + QStringLiteral(".change.lock"));
-    // Waited for however long the others take (eight processes under the sanitizers took
-    // over 10 s, and a change saved without the lock undid another's): QLockFile takes
-    // over the lock of a process that is gone, or one older than its stale time (30 s), so
-    // no wait is endless. Should locking fail outright, the change is saved all the same.
-    lock.lock();
-    const qint64 timeBeforeSaveMs = giveUnseenTime(*path);
-    {
+    saveUnderChangeLock(*path, [&] {
         QSettings settings(*path, QSettings::IniFormat); // reads the file as it is now
         storeValue(settings, key, change(settings.value(QLatin1String(key))), defaultValue);
         settings.sync();
-    }
-    keepTimesIncreasing(*path, timeBeforeSaveMs);
+    });
 }
 
 void clearAll()

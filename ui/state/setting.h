@@ -118,11 +118,15 @@ class SettingsWriter
 {
 public:
     SettingsWriter();
+    ~SettingsWriter();
+    SettingsWriter(const SettingsWriter &) = delete;
+    SettingsWriter &operator=(const SettingsWriter &) = delete;
 
     template <class T> void write(const Setting<T> &setting, const T &value)
     {
         store(setting.key, setting.toVariant(value), setting.toVariant(setting.defaultValue));
     }
+    /// Saves under the lock changeSaved() takes, so that it reads what other processes saved.
     void sync();
     /// Forgets every saved value.
     void clear();
