@@ -13,7 +13,10 @@
 #include "core/plan/planner.h"
 #include "core/scenario/launchline.h"
 #include "tests/ui/uitestsupport.h"
+#include "ui/charts/comparebarschart.h"
+#include "ui/charts/comparememorychart.h"
 #include "ui/charts/growthchart.h"
+#include "ui/compare/compareview.h"
 #include "ui/explorer/explorerview.h"
 #include "ui/explorer/fitbanner.h"
 #include "ui/explorer/formulapanel.h"
@@ -47,9 +50,11 @@
 #include <QSlider>
 #include <QSpinBox>
 #include <QSplitter>
+#include <QStackedWidget>
 #include <QStyle>
 #include <QStyleOptionComboBox>
 #include <QTabWidget>
+#include <QTableWidget>
 #include <QTest>
 #include <QTextBlock>
 #include <QTextBrowser>
@@ -487,6 +492,82 @@ private Q_SLOTS:
             action("actionPresentation")->trigger();
             QCOMPARE(tabs->currentWidget(), shown);
         }
+    }
+
+    void compareFitsAProjector_data()
+    {
+        QTest::addColumn<QString>("language");
+        QTest::newRow("en") << "en";
+        QTest::newRow("zh_CN") << "zh_CN";
+    }
+
+    // Before: presented at 1280 x 800 the table filled the screen and every chart was
+    // below the fold; the page scrolled to reach them.
+    void compareFitsAProjector()
+    {
+        QFETCH(QString, language);
+        translations::apply(language);
+        m_window->setPresentationFullScreen(false); // a 1280 x 800 projector, not this screen
+        m_window->resize(1280, 800);
+        QVERIFY(m_window->showView(QStringLiteral("compare")));
+        m_window->setPresentationMode(true);
+        auto *compare = child<CompareView>("compareView");
+        QTRY_VERIFY(compare->shownComparison().has_value());
+        QApplication::processEvents();
+        QCOMPARE(m_window->size(), QSize(1280, 800));
+
+        // Shown, and not cut by any parent (a scroll area's viewport, the window's edge).
+        const auto wholeOnScreen = [this](QWidget *w) {
+            if (!w->isVisibleTo(m_window.get()))
+                return false;
+            for (QWidget *p = w->parentWidget(); p; p = p->parentWidget())
+                if (!p->rect().contains(QRect(w->mapTo(p, QPoint(0, 0)), w->size())))
+                    return false;
+            return true;
+        };
+        // The table: every figure row on screen, no row scrolled out.
+        auto *pages = child<QStackedWidget>("comparePages");
+        pages->setCurrentWidget(child<QWidget>("compareFiguresPage"));
+        QApplication::processEvents();
+        QTableWidget *table = compare->table();
+        QVERIFY(wholeOnScreen(table));
+        QVERIFY2(table->rowViewportPosition(table->rowCount() - 1) +
+                         table->rowHeight(table->rowCount() - 1) <=
+                     table->viewport()->height(),
+                 "the last figure row is below the table's fold");
+        QStringList clipped = clippedTexts(m_window.get());
+        QVERIFY2(clipped.isEmpty(), qPrintable(clipped.join(QLatin1Char('\n'))));
+
+        // The charts: each with its legend, whole, without scrolling; accuracy beside its notes.
+        for (const char *page : {"compareChartsPage", "compareAccuracyPage"}) {
+            pages->setCurrentWidget(child<QWidget>(page));
+            QApplication::processEvents();
+            const bool memoryAndSpeed = pages->currentIndex() == 1;
+            const QStringList legends = memoryAndSpeed ? QStringList{QStringLiteral("compareMemoryLegend"),
+                                                                     QStringLiteral("compareSpeedLegend")}
+                                                       : QStringList{QStringLiteral("compareAccuracyLegend")};
+            for (const QString &name : legends)
+                QVERIFY2(wholeOnScreen(m_window->findChild<QWidget *>(name)), qPrintable(name));
+            const QList<QWidget *> charts =
+                memoryAndSpeed ? QList<QWidget *>{compare->memoryChart(), compare->speedChart()}
+                               : QList<QWidget *>{compare->accuracyChart()};
+            for (QWidget *chart : charts) {
+                QVERIFY(wholeOnScreen(chart));
+                QVERIFY2(chart->height() >= 400, qPrintable(QString::number(chart->height())));
+            }
+            clipped = clippedTexts(m_window.get());
+            QVERIFY2(clipped.isEmpty(), qPrintable(clipped.join(QLatin1Char('\n'))));
+        }
+        QVERIFY(child<QLabel>("compareNotes")->isVisible());
+
+        // Editing the columns is a click away; its rows fold away again.
+        auto *knobs = child<QAbstractButton>("compareKnobsButton");
+        QVERIFY(!knobs->isChecked());
+        QVERIFY(table->isRowHidden(0));
+        knobs->click();
+        QVERIFY(!table->isRowHidden(0));
+        m_window->setPresentationMode(false);
+        QVERIFY(knobs->isChecked()); // outside presentation the knobs show
     }
 
     void presentationScreenshotHonoursTheSize()

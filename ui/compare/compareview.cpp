@@ -18,6 +18,7 @@
 
 #include <QComboBox>
 #include <QEvent>
+#include <QGridLayout>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
@@ -26,8 +27,11 @@
 #include <QProgressBar>
 #include <QPushButton>
 #include <QScrollArea>
+#include <QStackedWidget>
+#include <QTabBar>
 #include <QTableWidget>
 #include <QTimer>
+#include <QToolButton>
 #include <QVBoxLayout>
 
 namespace kvscope {
@@ -61,7 +65,9 @@ CompareView::CompareView(ScenarioController *controller, UserLibrary *library, Q
       m_status(new QLabel(this)), m_hint(new QLabel(this)), m_table(new QTableWidget(this)),
       m_notes(new QLabel(this)), m_memoryChart(new CompareMemoryChartView(this)),
       m_speedChart(new CompareBarsChartView(CompareBars::CapacityAndSpeed, this)),
-      m_accuracyChart(new CompareBarsChartView(CompareBars::Accuracy, this)), m_scroll(new QScrollArea(this))
+      m_accuracyChart(new CompareBarsChartView(CompareBars::Accuracy, this)),
+      m_knobsButton(new QToolButton(this)), m_pageTabs(new QTabBar(this)), m_pages(new QStackedWidget(this)),
+      m_figuresScroll(new QScrollArea(this))
 {
     setObjectName(QStringLiteral("compareView"));
     m_addColumn->setObjectName(QStringLiteral("addColumnButton"));
@@ -97,46 +103,82 @@ CompareView::CompareView(ScenarioController *controller, UserLibrary *library, Q
     m_table->setSizeAdjustPolicy(QAbstractScrollArea::AdjustIgnored);
     m_table->installEventFilter(this);
 
+    m_knobsButton->setObjectName(QStringLiteral("compareKnobsButton"));
+    m_knobsButton->setCheckable(true);
+    m_knobsButton->setChecked(true);
+    m_knobsButton->setToolButtonStyle(Qt::ToolButtonTextOnly);
+    connect(m_knobsButton, &QToolButton::toggled, this, &CompareView::setKnobsShown);
+
+    // The page tabs and the buttons in one row, a row of height given to the figures.
+    m_pageTabs->setObjectName(QStringLiteral("comparePageTabs"));
+    m_pageTabs->setDocumentMode(true);
+    m_pageTabs->setDrawBase(false);
+    m_pageTabs->setExpanding(false);
     auto *toolbar = new QHBoxLayout;
+    toolbar->addWidget(m_pageTabs);
+    toolbar->addStretch(1);
+    toolbar->addWidget(m_progress);
     toolbar->addWidget(m_addColumn);
     toolbar->addWidget(m_seed);
-    toolbar->addWidget(m_status, 1);
-    toolbar->addWidget(m_progress);
+    toolbar->addWidget(m_knobsButton);
 
-    // The page: the table as tall as its rows, the two charts side by side under it, then accuracy.
-    auto *page = new QWidget(this);
-    auto *pageLayout = new QVBoxLayout(page);
-    pageLayout->setContentsMargins(0, 0, 0, 0);
-    pageLayout->addWidget(m_hint);
-    pageLayout->addWidget(m_table);
-    LegendStrip *memoryLegend = m_memoryChart->makeLegend(page, QStringLiteral("compareMemoryLegend"));
-    LegendStrip *speedLegend = m_speedChart->makeLegend(page, QStringLiteral("compareSpeedLegend"));
-    auto *charts = new QHBoxLayout;
-    for (const auto &[chart, legend] : {std::pair<ChartView *, LegendStrip *>{m_memoryChart, memoryLegend},
-                                        std::pair<ChartView *, LegendStrip *>{m_speedChart, speedLegend}}) {
+    // Three pages, each whole on a 1280 x 800 projector: the table as tall as its rows
+    // (scrolled only when the window is smaller), memory beside capacity and speed, and
+    // accuracy beside its notes.
+    auto *figures = new QWidget(this);
+    figures->setObjectName(QStringLiteral("compareFigures"));
+    auto *figuresLayout = new QVBoxLayout(figures);
+    figuresLayout->setContentsMargins(0, 0, 0, 0);
+    figuresLayout->addWidget(m_hint);
+    figuresLayout->addWidget(m_table);
+    figuresLayout->addStretch(1);
+    m_figuresScroll->setObjectName(QStringLiteral("compareFiguresPage"));
+    m_figuresScroll->setWidget(figures);
+    m_figuresScroll->setWidgetResizable(true);
+    m_figuresScroll->setFrameShape(QFrame::NoFrame);
+    m_figuresScroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+
+    const auto chartWithLegend = [](QWidget *page, ChartView *chart, const char *legendName) {
         auto *column = new QVBoxLayout;
         column->addWidget(chart, 1);
-        column->addWidget(legend);
-        charts->addLayout(column, 1);
+        column->addWidget(chart->makeLegend(page, QLatin1String(legendName)));
+        return column;
+    };
+    auto *memoryAndSpeed = new QWidget(this);
+    memoryAndSpeed->setObjectName(QStringLiteral("compareChartsPage"));
+    auto *memoryAndSpeedLayout = new QHBoxLayout(memoryAndSpeed);
+    memoryAndSpeedLayout->setContentsMargins(0, 0, 0, 0);
+    memoryAndSpeedLayout->addLayout(chartWithLegend(memoryAndSpeed, m_memoryChart, "compareMemoryLegend"), 1);
+    memoryAndSpeedLayout->addLayout(chartWithLegend(memoryAndSpeed, m_speedChart, "compareSpeedLegend"), 1);
+
+    // Accuracy's bars beside the notes on what they were simulated on (scrolled when long).
+    auto *accuracy = new QWidget(this);
+    accuracy->setObjectName(QStringLiteral("compareAccuracyPage"));
+    auto *accuracyLayout = new QHBoxLayout(accuracy);
+    accuracyLayout->setContentsMargins(0, 0, 0, 0);
+    accuracyLayout->addLayout(chartWithLegend(accuracy, m_accuracyChart, "compareAccuracyLegend"), 1);
+    auto *notesScroll = new QScrollArea(accuracy);
+    notesScroll->setObjectName(QStringLiteral("compareNotesScroll"));
+    notesScroll->setWidget(m_notes);
+    notesScroll->setWidgetResizable(true);
+    notesScroll->setFrameShape(QFrame::NoFrame);
+    notesScroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    accuracyLayout->addWidget(notesScroll, 1);
+
+    m_pages->setObjectName(QStringLiteral("comparePages"));
+    for (QWidget *page : {static_cast<QWidget *>(m_figuresScroll), memoryAndSpeed, accuracy}) {
+        m_pages->addWidget(page);
+        m_pageTabs->addTab(QString());
     }
-    pageLayout->addLayout(charts, 1);
-    // Accuracy's bars beside the notes on what they were simulated on.
-    auto *accuracy = new QHBoxLayout;
-    auto *accuracyColumn = new QVBoxLayout;
-    accuracyColumn->addWidget(m_accuracyChart, 1);
-    accuracyColumn->addWidget(m_accuracyChart->makeLegend(page, QStringLiteral("compareAccuracyLegend")));
-    accuracy->addLayout(accuracyColumn, 1);
-    accuracy->addWidget(m_notes, 1);
-    pageLayout->addLayout(accuracy, 1);
-    m_scroll->setObjectName(QStringLiteral("compareScroll"));
-    m_scroll->setWidget(page);
-    m_scroll->setWidgetResizable(true);
-    m_scroll->setFrameShape(QFrame::NoFrame);
-    m_scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    connect(m_pageTabs, &QTabBar::currentChanged, m_pages, &QStackedWidget::setCurrentIndex);
+    connect(m_pages, &QStackedWidget::currentChanged, m_pageTabs, &QTabBar::setCurrentIndex);
+
     auto *layout = new QVBoxLayout(this);
-    layout->setContentsMargins(6, 6, 6, 6);
+    layout->setContentsMargins(6, 2, 6, 0); // the figures get every row of height a projector has
+    layout->setSpacing(2);
     layout->addLayout(toolbar);
-    layout->addWidget(m_scroll, 1);
+    layout->addWidget(m_status); // hidden while it has nothing to say
+    layout->addWidget(m_pages, 1);
 
     connect(m_addColumn, &QPushButton::clicked, this, &CompareView::addColumn);
     connect(m_seed, &QPushButton::clicked, this, &CompareView::seedQuestion);
@@ -394,12 +436,21 @@ void CompareView::clearFigures()
     fitTableHeight();
 }
 
+void CompareView::setKnobsShown(bool shown)
+{
+    m_knobsButton->setChecked(shown); // the button and the rows say the same
+    for (int r = 0; r < FirstFigureRow; ++r)
+        m_table->setRowHidden(r, !shown);
+    fitTableHeight();
+}
+
 void CompareView::fitTableHeight()
 {
     m_table->resizeRowsToContents();
     int height = m_table->horizontalHeader()->height() + 2 * m_table->frameWidth();
     for (int r = 0; r < m_table->rowCount(); ++r)
-        height += m_table->rowHeight(r);
+        if (!m_table->isRowHidden(r))
+            height += m_table->rowHeight(r);
     m_table->setFixedHeight(height);
 }
 
@@ -493,6 +544,7 @@ QString CompareView::notesText() const
 void CompareView::showStatus(const QString &text, bool error)
 {
     m_status->setText(text);
+    m_status->setVisible(!text.isEmpty());
     QPalette pal = palette();
     pal.setColor(QPalette::WindowText,
                  error ? theme::warningColor(palette()) : theme::mutedTextColor(palette()));
@@ -513,6 +565,12 @@ void CompareView::retranslate()
     m_seed->setText(tr("Seed question: BF16 / AWQ INT4 × BF16 / FP8 KV"));
     m_seed->setToolTip(tr("Four columns on the explorer's model, GPU and workload: BF16 weights + BF16 KV · "
                           "BF16 + FP8 KV · AWQ INT4 + 16-bit KV · AWQ INT4 + FP8 KV."));
+    m_knobsButton->setText(tr("Edit columns"));
+    m_knobsButton->setToolTip(tr("Show or fold the rows that set each column's weights, quantization and KV "
+                                 "cache."));
+    m_pageTabs->setTabText(0, tr("Table"));
+    m_pageTabs->setTabText(1, tr("Memory and speed"));
+    m_pageTabs->setTabText(2, tr("Accuracy"));
     m_hint->setText(tr("Compare 2 to 4 precisions of the explorer's scenario side by side: add columns and "
                        "change their knobs, or start from the seed question."));
     const QString knobLabels[KnobRows] = {tr("Weights (%1)").arg(optionFlag(ScenarioField::Dtype)),

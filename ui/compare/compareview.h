@@ -13,7 +13,10 @@ class QLabel;
 class QProgressBar;
 class QPushButton;
 class QScrollArea;
+class QStackedWidget;
+class QTabBar;
 class QTableWidget;
+class QToolButton;
 
 namespace kvscope {
 
@@ -52,6 +55,9 @@ public:
     /// Replaces the columns (a scenario file, restored settings) and compares them again;
     /// none gives the seed question's, as `kvscope compare` without --variant.
     void setColumns(const QList<ScenarioValues> &columns);
+    /// Shows or folds the rows of knobs above the figures (folded while presenting:
+    /// the figures and the charts then fit a 1280 x 800 projector).
+    void setKnobsShown(bool shown);
     /// True while the columns are the seed question's that no one chose: they follow the
     /// explorer's scenario and are not saved.
     bool hasDefaultColumns() const { return m_seeded; }
@@ -128,7 +134,10 @@ private:
     CompareMemoryChartView *m_memoryChart;
     CompareBarsChartView *m_speedChart;
     CompareBarsChartView *m_accuracyChart;
-    QScrollArea *m_scroll;
+    QToolButton *m_knobsButton; ///< shows or folds the knob rows
+    QTabBar *m_pageTabs;        ///< Table, Memory and speed, Accuracy
+    QStackedWidget *m_pages;    ///< the pages the tabs name
+    QScrollArea *m_figuresScroll;
     QList<QComboBox *> m_knobs; ///< column-major: column c, knob k at c * KnobRows + k
 };
 

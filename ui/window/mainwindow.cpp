@@ -356,6 +356,7 @@ void MainWindow::setPresentationMode(bool on)
         return;
     m_presentation->setActive(on); // on the view shown: Compare and Quantization are presented too
     m_actions->presentation->setChecked(on);
+    m_compare->setKnobsShown(!on); // presented, Compare shows its figures; the knobs are a click away
     // The banner and the cards tint themselves when they show a plan: show it again.
     m_controller->setScenario(m_controller->scenario());
     statusBar()->showMessage(on ? tr("Presentation mode: Ctrl + / Ctrl − zoom, Page Up / Page Down step "
