@@ -5,6 +5,8 @@
 #include "core/common/atomicfile.h"
 #include "core/common/error.h"
 #include "ui/compare/compareview.h"
+#include "ui/explorer/accuracyrunner.h"
+#include "ui/explorer/explorerview.h"
 #include "ui/fit/fitdialog.h"
 #include "ui/quantization/quantizationview.h"
 #include "ui/state/modelimporter.h"
@@ -45,12 +47,15 @@ void scheduleScreenshot(MainWindow &window, const QString &path)
     auto clock = std::make_shared<QElapsedTimer>();
     clock->start();
     QObject::connect(poll, &QTimer::timeout, &window, [&window, path, failures, simulator, poll, clock] {
-        // The Compare view compares while it is shown (--view compare).
+        // The Compare view compares while it is shown (--view compare); the explorer's
+        // accuracy card simulates its formats.
         const CompareView *compare = window.compare();
         const FitDialog *fit = window.fitDialog();
-        const bool ready = clock->elapsed() >= LayoutMs && !window.importer()->busy() &&
-                           !window.library()->isImporting() && !(simulator && simulator->isBusy()) &&
-                           !(compare->isVisible() && compare->isBusy()) && !(fit && fit->isSearching());
+        const bool ready =
+            clock->elapsed() >= LayoutMs && !window.importer()->busy() && !window.library()->isImporting() &&
+            !(simulator && simulator->isBusy()) && !(compare->isVisible() && compare->isBusy()) &&
+            !(fit && fit->isSearching()) &&
+            !(window.explorer()->isVisible() && window.explorer()->accuracyRunner()->isRunning());
         const bool late = clock->elapsed() >= GiveUpMs;
         if (!ready && !late)
             return;

@@ -17,6 +17,7 @@
 #include "ui/charts/comparememorychart.h"
 #include "ui/charts/growthchart.h"
 #include "ui/compare/compareview.h"
+#include "ui/explorer/accuracyrunner.h"
 #include "ui/explorer/explorerview.h"
 #include "ui/explorer/fitbanner.h"
 #include "ui/explorer/formulapanel.h"
@@ -569,6 +570,38 @@ private Q_SLOTS:
         m_window->setPresentationMode(false);
         QVERIFY(knobs->isChecked()); // outside presentation the knobs show
     }
+
+    // Before: presented at 1280 x 800 the explorer's pane was wider than the screen (three
+    // cards a row, the growth chart's choices in one row): "Formulas" and "1,030,832 tokens"
+    // were cut, and accuracy was not answered at all.
+    void explorerFitsAProjector()
+    {
+        QFETCH(QString, language);
+        translations::apply(language);
+        QVERIFY(controller()->setScenario(scenarioOf("llama-3.1-8b", "h100-sxm")));
+        m_window->setPresentationFullScreen(false);
+        m_window->resize(1280, 800);
+        m_window->setPresentationMode(true);
+        QTRY_VERIFY_WITH_TIMEOUT(!explorer()->accuracyRunner()->isRunning(), test::BackgroundWorkTimeoutMs);
+        QApplication::processEvents();
+        // Nothing wider than the pane (a few pixels of height the layout takes from wrapped
+        // cards below the fold are not what this looks at).
+        const QStringList cut = clippedTexts(m_window.get()).filter(QStringLiteral("cut by its column"));
+        QVERIFY2(cut.isEmpty(), qPrintable(cut.join(QLatin1Char('\n'))));
+        for (const char *name : {"formulaToggle", "copyJsonButton", "kvCapacity", "accuracy"}) {
+            auto *w = child<QWidget>(name);
+            QVERIFY2(w->width() >= w->minimumSizeHint().width(), name);
+        }
+        // Memory, capacity and accuracy on the first screen, whole.
+        auto *area = child<QScrollArea>("explorerFiguresScroll");
+        for (const char *card : {"weightsCard", "kvCapacityCard", "accuracyCard"}) {
+            auto *frame = child<QWidget>(card);
+            const QRect r(frame->mapTo(area->viewport(), QPoint(0, 0)), frame->size());
+            QVERIFY2(area->viewport()->rect().contains(r), card);
+        }
+    }
+
+    void explorerFitsAProjector_data() { compareFitsAProjector_data(); }
 
     void presentationScreenshotHonoursTheSize()
     {

@@ -31,6 +31,8 @@ public:
     int cancelledRuns() const { return m_cancelled; }
 
     AccuracyCache &cache() { return *m_cache; }
+    /// The cache, for another view's accuracy runs to share.
+    std::shared_ptr<AccuracyCache> sharedCache() const { return m_cache; }
 
 Q_SIGNALS:
     /// Progress of the current run, 0 to 100.

@@ -12,6 +12,7 @@
 #include "ui/charts/growthchart.h"
 #include "ui/charts/speedchart.h"
 #include "ui/charts/stepbreakdownchart.h"
+#include "ui/explorer/accuracyrunner.h"
 #include "ui/explorer/figurespanel.h"
 #include "ui/explorer/fitbanner.h"
 #include "ui/explorer/formulapanel.h"
@@ -45,7 +46,7 @@ namespace kvscope {
 
 ExplorerView::ExplorerView(ScenarioController *controller, UserLibrary *library, QWidget *parent)
     : QWidget(parent), m_controller(controller), m_panel(new ParameterPanel(controller, library, this)),
-      m_banner(new FitBanner(this)), m_figures(new FiguresPanel(this)),
+      m_banner(new FitBanner(this)), m_figures(new FiguresPanel(this)), m_accuracy(new AccuracyRunner(this)),
       m_breakdown(new BreakdownChartView(this)), m_growth(new GrowthChartView(this)),
       m_growthAxis(new QComboBox(this)), m_growthScale(new QComboBox(this)),
       m_counterfactuals(new QCheckBox(this)), m_formula(new FormulaPanel(this)),
@@ -79,11 +80,15 @@ ExplorerView::ExplorerView(ScenarioController *controller, UserLibrary *library,
     auto *right = new QWidget(this);
     auto *rightLayout = new QVBoxLayout(right);
     rightLayout->setContentsMargins(4, 0, 0, 0);
+    // The buttons one above the other beside the banner: a row of three would demand its
+    // width of the pane and cut it on a 1280 x 800 projector.
     auto *toolbar = new QHBoxLayout;
     toolbar->addWidget(m_banner, 1);
-    toolbar->addWidget(m_copyFigures, 0, Qt::AlignTop);
-    toolbar->addWidget(m_copyJson, 0, Qt::AlignTop);
-    toolbar->addWidget(m_formulaToggle, 0, Qt::AlignTop);
+    auto *buttons = new QVBoxLayout;
+    for (QPushButton *button : {m_copyFigures, m_copyJson, m_formulaToggle})
+        buttons->addWidget(button);
+    buttons->addStretch(1);
+    toolbar->addLayout(buttons);
     rightLayout->addLayout(toolbar);
     rightLayout->addWidget(m_figures);
     rightLayout->addWidget(m_speed);
@@ -92,17 +97,21 @@ ExplorerView::ExplorerView(ScenarioController *controller, UserLibrary *library,
     rightLayout->addWidget(m_breakdown, 2);
     rightLayout->addWidget(breakdownLegend);
     rightLayout->addWidget(m_growth, 5);
-    auto *growthFooter = new QHBoxLayout;
-    growthFooter->addWidget(growthLegend, 1);
-    growthFooter->addWidget(m_growthAxis, 0, Qt::AlignTop);
-    growthFooter->addWidget(m_growthScale, 0, Qt::AlignTop);
-    growthFooter->addWidget(m_counterfactuals, 0, Qt::AlignTop);
-    rightLayout->addLayout(growthFooter);
+    // The legend above the chart's choices: in one row they demanded more width than a
+    // 1280 x 800 projector leaves the pane, and cut everything above them too.
+    rightLayout->addWidget(growthLegend);
+    auto *growthChoices = new QHBoxLayout;
+    growthChoices->addWidget(m_growthAxis);
+    growthChoices->addWidget(m_growthScale);
+    growthChoices->addWidget(m_counterfactuals);
+    growthChoices->addStretch(1);
+    rightLayout->addLayout(growthChoices);
     LegendStrip *speedLegend = m_speedChart->makeLegend(this, QStringLiteral("speedLegend"));
     rightLayout->addWidget(m_speedChart, 5);
     rightLayout->addWidget(speedLegend);
     // Below the layout's minimum height the charts scroll instead of overlapping.
     auto *rightScroll = new QScrollArea(this);
+    rightScroll->setObjectName(QStringLiteral("explorerFiguresScroll"));
     rightScroll->setWidget(right);
     rightScroll->setWidgetResizable(true);
     rightScroll->setFrameShape(QFrame::NoFrame);
@@ -150,6 +159,9 @@ ExplorerView::ExplorerView(ScenarioController *controller, UserLibrary *library,
     m_speedChart->setCatalogueName(QStringLiteral("speed"));
     m_speed->breakdownChart()->setCatalogueName(QStringLiteral("speed-breakdown"));
     connect(m_copyJson, &QPushButton::clicked, this, &ExplorerView::copyJson);
+    connect(m_accuracy, &AccuracyRunner::started, m_figures, &FiguresPanel::showAccuracyPending);
+    connect(m_accuracy, &AccuracyRunner::finished, m_figures, &FiguresPanel::showAccuracy);
+    connect(m_accuracy, &AccuracyRunner::failed, m_figures, &FiguresPanel::showAccuracyFailure);
 
     retranslate();
     refresh();
@@ -161,6 +173,7 @@ void ExplorerView::refresh()
     m_fixes = proposeFixes(m_controller->scenario(), plan, libraryGpus());
     m_banner->showPlan(plan, m_fixes);
     m_figures->showPlan(plan);
+    m_accuracy->update(m_controller->scenario(), plan);
     m_speed->showSpeed(plan.speed);
     try {
         m_speedChart->showSpeed(speedChartData(m_controller->scenario(), plan));

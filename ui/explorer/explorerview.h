@@ -15,6 +15,7 @@ class QSplitter;
 namespace kvscope {
 
 class BreakdownChartView;
+class AccuracyRunner;
 class FiguresPanel;
 class FitBanner;
 class FormulaPanel;
@@ -40,6 +41,7 @@ public:
     BreakdownChartView *breakdownChart() const { return m_breakdown; }
     GrowthChartView *growthChart() const { return m_growth; }
     FiguresPanel *figuresPanel() const { return m_figures; }
+    AccuracyRunner *accuracyRunner() const { return m_accuracy; }
     FitBanner *fitBanner() const { return m_banner; }
     SpeedPanel *speedPanel() const { return m_speed; }
     SpeedChartView *speedChart() const { return m_speedChart; }
@@ -88,6 +90,7 @@ private:
     ParameterPanel *m_panel;
     FitBanner *m_banner;
     FiguresPanel *m_figures;
+    AccuracyRunner *m_accuracy;
     BreakdownChartView *m_breakdown;
     GrowthChartView *m_growth;
     QComboBox *m_growthAxis;

@@ -46,8 +46,11 @@ FiguresPanel::FiguresPanel(QWidget *parent) : QWidget(parent), m_grid(new QGridL
     m_grid->setContentsMargins(0, 0, 0, 0);
     m_grid->setSpacing(6);
     for (const char *key :
-         {"kvBytesPerToken", "kvCacheBytes", "kvCapacity", "maxConcurrency", "weights", "parameters"})
+         {"kvBytesPerToken", "kvCacheBytes", "kvCapacity", "maxConcurrency", "weights", "accuracy"})
         addCard(QLatin1String(key));
+    // Two figures in one value: at a presentation zoom they take two lines rather than
+    // widening every card.
+    valueLabel(QStringLiteral("accuracy"))->setWordWrap(true);
     reflow();
 }
 
@@ -70,6 +73,7 @@ void FiguresPanel::addCard(const QString &key)
     card.value->setObjectName(key);
     theme::setScaledFont(card.caption, 0.9);
     theme::setScaledFont(card.value, 1.6, true);
+    card.caption->setWordWrap(true);
     card.detail->setWordWrap(true);
     theme::setScaledFont(card.detail, 0.9);
     for (QLabel *label : {card.caption, card.value, card.detail}) {
@@ -245,13 +249,62 @@ void FiguresPanel::showPlan(const MemoryPlan &p)
     if (!p.weightsFit)
         storage +=
             QStringLiteral(" · ") + tr("%1 over the budget alone").arg(localMemory(p.weightsOverBudgetBytes));
+    const QString parameters =
+        p.params.active != p.params.total
+            ? tr("%1 parameters, %2 active per token")
+                  .arg(formatParameterCount(p.params.total), formatParameterCount(p.params.active))
+            : tr("%1 parameters").arg(formatParameterCount(p.params.total));
     setCard(QStringLiteral("weights"), tr("Weights per GPU"), localMemory(p.weights.bytesPerGpu),
-            tr("%1 bits/weight · %2").arg(formatDecimal(p.weights.bitsPerWeight, 2, QLocale()), storage));
-    setCard(QStringLiteral("parameters"), tr("Parameters"), formatParameterCount(p.params.total),
-            p.params.active != p.params.total
-                ? tr("%1 total · %2 active per token")
-                      .arg(localCount(p.params.total), localCount(p.params.active))
-                : tr("%1 total").arg(localCount(p.params.total)));
+            tr("%1 · %2 bits/weight · %3")
+                .arg(parameters, formatDecimal(p.weights.bitsPerWeight, 2, QLocale()), storage));
+    reflow(); // new texts, new widths
+}
+
+namespace {
+
+QString decibels(double db)
+{
+    return FiguresPanel::tr("%1 dB").arg(formatDecimal(db, 2, QLocale()));
+}
+
+/// "17.14 dB", "lossless", or "not modelled" (a format the simulator does not model).
+QString sqnrText(bool lossless, const SimulatedError *error)
+{
+    if (lossless)
+        return FiguresPanel::tr("lossless");
+    return error ? decibels(error->sqnrDb) : FiguresPanel::tr("not modelled");
+}
+
+} // namespace
+
+void FiguresPanel::showAccuracy(const Accuracy &a)
+{
+    const WeightAccuracy &w = a.weights;
+    const KvAccuracy &kv = a.kv;
+    const QString kvText = kv.lossless                     ? tr("lossless")
+                           : kv.combinedSqnrDb.has_value() ? decibels(kv.combinedSqnrDb.value())
+                                                           : tr("not modelled");
+    QStringList detail{tr("weights: %1").arg(w.format), tr("KV cache: %1").arg(dtypeName(kv.dtype))};
+    if (kv.calibratedCombinedSqnrDb.has_value())
+        detail << tr("with calibrated scales: %1").arg(decibels(kv.calibratedCombinedSqnrDb.value()));
+    detail << tr("simulated error, a proxy for end quality");
+    setCard(QStringLiteral("accuracy"), tr("Accuracy (SQNR), weights · KV"),
+            sqnrText(w.lossless, w.error ? &*w.error : nullptr) + QStringLiteral(" · ") + kvText,
+            detail.join(QStringLiteral(" · ")));
+    reflow();
+}
+
+void FiguresPanel::showAccuracyPending()
+{
+    setCard(QStringLiteral("accuracy"), tr("Accuracy (SQNR), weights · KV"), QStringLiteral("…"),
+            tr("simulating the quantization of the scenario's formats"));
+    reflow();
+}
+
+void FiguresPanel::showAccuracyFailure(const QString &message)
+{
+    setCard(QStringLiteral("accuracy"), tr("Accuracy (SQNR), weights · KV"), QStringLiteral("—"), message);
+    reflow();
 }
 
 QString FiguresPanel::figuresText() const
@@ -265,10 +318,17 @@ QString FiguresPanel::figuresText() const
 
 void FiguresPanel::reflow()
 {
-    // Six cards in balanced rows: 6, 3 or 2 per row, each at least 200 px wide.
-    int columns = 2;
-    for (int candidate : {6, 3})
-        if (width() / candidate >= 200) {
+    // Six cards in balanced rows: 6, 3, 2 or 1 per row, as many as their widest text
+    // leaves room for (the speed panel's rule; at a presentation zoom on a 1280 x 800
+    // projector three a row no longer fit).
+    int widest = 0;
+    for (const Card &card : std::as_const(m_cards))
+        widest = std::max(widest, card.frame->minimumSizeHint().width());
+    // Set here, so the grid does not demand three cards' width of the column.
+    setMinimumWidth(widest);
+    int columns = 1;
+    for (const int candidate : {6, 3, 2})
+        if (candidate * widest + (candidate - 1) * m_grid->horizontalSpacing() <= width()) {
             columns = candidate;
             break;
         }

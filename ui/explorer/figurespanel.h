@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "core/compare/accuracy.h"
 #include "core/plan/memoryplan.h"
 
 #include <QList>
@@ -22,6 +23,11 @@ public:
     explicit FiguresPanel(QWidget *parent = nullptr);
 
     void showPlan(const MemoryPlan &plan);
+    /// The accuracy card: the simulated error of the weights and of the KV cache.
+    void showAccuracy(const Accuracy &accuracy);
+    /// The accuracy card while its simulation runs, or why it could not run.
+    void showAccuracyPending();
+    void showAccuracyFailure(const QString &message);
 
     /// The cards as "caption: value (detail)" lines, for the clipboard.
     QString figuresText() const;

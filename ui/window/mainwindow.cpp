@@ -12,6 +12,7 @@
 #include "core/scenario/scenariovalues.h"
 #include "ui/compare/compareview.h"
 #include "ui/compare/comparisonrunner.h"
+#include "ui/explorer/accuracyrunner.h"
 #include "ui/explorer/explorerview.h"
 #include "ui/explorer/parameterpanel.h"
 #include "ui/explorer/scenariostrip.h"
@@ -105,6 +106,8 @@ MainWindow::MainWindow(QWidget *parent)
     m_tabs->addTab(m_compare, QString());
     makeChartsExportable(m_explorer, [this] { return m_explorer->chartSource(); });
     makeChartsExportable(m_compare, [this] { return m_compare->chartSource(); });
+    // One simulation of a format serves the explorer's accuracy card and the Compare view.
+    m_explorer->accuracyRunner()->setCache(m_compare->runner()->sharedCache());
     setCentralWidget(m_tabs);
     statusBar()->addPermanentWidget(m_units);
 
