@@ -465,11 +465,12 @@ KvAccuracy kvAccuracy(const Scenario &s, const MemoryPlan &plan, AccuracyCache &
         engine = fp8;
         fp8.unitScale = false;
         calibrated = fp8;
-        kv.engineScale = QStringLiteral(
-            "per-tensor 1.0: vLLM's k/v scale without calibrated scales (docs.vllm.ai, Quantized KV "
-            "Cache: \"No calibration (default scales): all quantization scales are set to 1.0\"); a "
-            "checkpoint with calibrated k/v scales runs near the calibrated figure (kvscope does not read "
-            "them)");
+        kv.engineScale =
+            QStringLiteral("per-tensor 1.0: %1's k/v scale without calibrated scales (docs.vllm.ai, "
+                           "Quantized KV Cache: \"No calibration (default scales): all quantization scales "
+                           "are set to 1.0\"); a checkpoint with calibrated k/v scales runs near the "
+                           "calibrated figure (kvscope does not read them)")
+                .arg(engineDisplayName(s.engine));
         if (plan.kv.fp8DsMla)
             kv.notes << QStringLiteral(
                 "fp8_ds_mla keeps a float32 scale per 128 latent values; simulated with one "

@@ -62,7 +62,8 @@ QString CompareText::rowToolTip(CompareRowId id)
     case CompareRowId::HeadroomBytes:
         return tr("What the budget leaves after weights, activations, overhead and the batch's KV cache.");
     case CompareRowId::KvCapacityTokens:
-        return tr("Tokens the KV cache holds: vLLM's \"GPU KV cache size\".");
+        return tr("Tokens the KV cache holds, as the engine logs them: vLLM's \"GPU KV cache size\", "
+                  "SGLang's \"KV Cache is allocated. #tokens\".");
     case CompareRowId::MaxConcurrency:
         return tr("Requests of %1 tokens that fit at once.").arg(optionFlag(ScenarioField::MaxModelLen));
     case CompareRowId::LargestBatchThatFits:
@@ -77,8 +78,8 @@ QString CompareText::rowToolTip(CompareRowId id)
         return tr("Simulated quantization error of the weight format on a tensor shaped like the model's "
                   "(higher is better; lossless has none). A proxy, not end quality.");
     case CompareRowId::KvSqnrDb:
-        return tr("Simulated error of the KV cache dtype on synthetic keys and values, at the scale vLLM "
-                  "uses (higher is better; lossless has none).");
+        return tr("Simulated error of the KV cache dtype on synthetic keys and values, at the scale the "
+                  "engine uses (higher is better; lossless has none).");
     }
     return {};
 }

@@ -421,6 +421,28 @@ private Q_SLOTS:
         QVERIFY(c.columns.at(2).notes.join(u' ').contains(QStringLiteral("checkpoint stored that way")));
     }
 
+    void sglangColumnsNameSglang()
+    {
+        // An SGLang comparison's lines name SGLang: the AWQ checkpoint note and the FP8 KV scale.
+        Scenario s = llama8bOnH100();
+        s.engine = Engine::Sglang;
+        const Comparison c = compare(seedQuestionColumns(s), m_cache);
+        const QString awqNote = c.columns.at(2).notes.join(u' ');
+        QVERIFY2(awqNote.contains(QLatin1String("SGLang loads AWQ weights only from a checkpoint")),
+                 qPrintable(awqNote));
+        const QString scale = c.columns.at(1).accuracy.kv.engineScale;
+        QVERIFY2(scale.contains(QLatin1String("SGLang's k/v scale")), qPrintable(scale));
+        for (const ComparedColumn &column : c.columns) {
+            const QString said = (column.notes + column.accuracy.weights.notes + column.accuracy.kv.notes +
+                                  column.plan.notes + QStringList{column.accuracy.kv.engineScale})
+                                     .join(u' ');
+            QVERIFY2(!said.contains(QLatin1String("vLLM loads")) && !said.contains(QLatin1String("vLLM's")),
+                     qPrintable(said));
+        }
+        QCOMPARE(compareRowLabel(CompareRowId::KvCapacityTokens),
+                 QStringLiteral("KV capacity as the engine logs it"));
+    }
+
     void columnsEqualTheIndividualPlans()
     {
         const Comparison &c = seed();
