@@ -5,6 +5,7 @@
 #include "core/common/error.h"
 #include "core/common/scenariofield.h"
 #include "core/common/units.h"
+#include "core/compare/comparisonnotes.h"
 #include "core/output/planjson.h"
 #include "core/plan/planner.h"
 
@@ -409,6 +410,7 @@ Comparison compare(const QList<ComparisonColumn> &columns, AccuracyCache &cache,
         comparison.columns << c;
     }
     comparison.rows = comparisonRows(comparison.columns);
+    comparison.notes = comparisonNotes(comparison.columns);
     control.report(1.0);
     return comparison;
 }
@@ -462,6 +464,7 @@ QJsonObject comparisonToJson(const Comparison &comparison)
     QJsonObject o;
     o.insert(u"variants", variants);
     o.insert(u"rows", rows);
+    o.insert(u"notes", QJsonArray::fromStringList(comparison.notes));
     return o;
 }
 

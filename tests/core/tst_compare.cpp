@@ -421,6 +421,31 @@ private Q_SLOTS:
         QVERIFY(c.columns.at(2).notes.join(u' ').contains(QStringLiteral("checkpoint stored that way")));
     }
 
+    void sameKvFormatFromAnotherSourceIsExplained()
+    {
+        // BF16 + FP8 KV casts bfloat16 keys and values to FP8, AWQ INT4 + FP8 KV float16 ones
+        // (vLLM runs AWQ in float16): the same format reads two SQNRs, and one note says why.
+        const Comparison &c = seed();
+        const double bf16Source = *c.columns.at(1).accuracy.kv.combinedSqnrDb;
+        const double fp16Source = *c.columns.at(3).accuracy.kv.combinedSqnrDb;
+        QVERIFY(bf16Source != fp16Source);
+        QCOMPARE(c.notes.size(), 1);
+        const QString &note = c.notes.first();
+        for (const QString &word :
+             {QStringLiteral("“BF16 + FP8 KV”"), QStringLiteral("“AWQ INT4 + FP8 KV”"),
+              QStringLiteral("bfloat16"), QStringLiteral("float16"), QStringLiteral("FP8")})
+            QVERIFY2(note.contains(word), qPrintable(note));
+        const QJsonArray notes = comparisonToJson(c).value(u"notes").toArray();
+        QCOMPARE(notes.size(), 1);
+        QCOMPARE(notes.first().toString(), note);
+        // Columns of one source dtype have nothing to explain.
+        Scenario bf16 = llama8bOnH100();
+        bf16.kvCacheDtype = KvCacheDtype::Fp8;
+        Scenario longer = bf16;
+        longer.seqLen *= 2;
+        QVERIFY(compare(labelledColumns({bf16, longer}), m_cache).notes.isEmpty());
+    }
+
     void sglangColumnsNameSglang()
     {
         // An SGLang comparison's lines name SGLang: the AWQ checkpoint note and the FP8 KV scale.
