@@ -169,6 +169,38 @@ private Q_SLOTS:
         QVERIFY(m_window->session()->comparison().isEmpty());
     }
 
+    void accuracyCaveatsAreShownUnderTheChart()
+    {
+        // What the CLI prints beside the accuracy figures the window shows under them, wrapped:
+        // what SQNR is, the calibrated FP8 KV figure, how INT4 is simulated, the checkpoint AWQ
+        // needs, and why the same FP8 KV reads two SQNRs (the comparison's note).
+        m_window->resize(1280, 800);
+        QVERIFY(waitForComparison());
+        const Comparison comparison = *view()->currentComparison();
+        auto *caveats = child<QLabel>(QStringLiteral("compareAccuracyCaveats"));
+        QVERIFY(caveats->isVisible());
+        QVERIFY(caveats->wordWrap());
+        const QString text = caveats->text();
+        QVERIFY(text.contains(CompareText::accuracyCaveat().toHtmlEscaped()));
+        const QList<AccuracyCaveat> expected = CompareText::accuracyCaveats(comparison);
+        QVERIFY(!expected.isEmpty());
+        for (const AccuracyCaveat &caveat : expected)
+            QVERIFY2(text.contains(caveat.text.toHtmlEscaped()), qPrintable(caveat.text));
+        QVERIFY(
+            text.contains(CompareText::calibratedKv(comparison.columns.at(1).accuracy.kv).toHtmlEscaped()));
+        for (const QString &note :
+             comparison.columns.at(3).accuracy.weights.notes + comparison.columns.at(3).notes)
+            QVERIFY2(text.contains(note.toHtmlEscaped()), qPrintable(note));
+        QCOMPARE(comparison.notes.size(), 1);
+        QVERIFY(text.contains(comparison.notes.first().toHtmlEscaped()));
+        // Under the accuracy chart, as wide as the page and as tall as its wrapped text.
+        auto *accuracy = child<CompareBarsChartView>(QStringLiteral("compareAccuracyChart"));
+        const QWidget *page = caveats->parentWidget();
+        QVERIFY(caveats->mapTo(page, QPoint(0, 0)).y() > accuracy->mapTo(page, QPoint(0, 0)).y());
+        QVERIFY(caveats->mapTo(page, QPoint(caveats->width(), 0)).x() <= page->width());
+        QTRY_VERIFY(caveats->height() >= caveats->heightForWidth(caveats->width()));
+    }
+
     void defaultColumnsFollowTheModel()
     {
         // Unedited, the columns are the seed question of whatever the explorer holds: a 70B on one

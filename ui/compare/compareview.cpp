@@ -59,7 +59,7 @@ CompareView::CompareView(ScenarioController *controller, UserLibrary *library, Q
     : QWidget(parent), m_controller(controller), m_library(library), m_runner(new ComparisonRunner(this)),
       m_addColumn(new QPushButton(this)), m_seed(new QPushButton(this)), m_progress(new QProgressBar(this)),
       m_status(new QLabel(this)), m_hint(new QLabel(this)), m_table(new QTableWidget(this)),
-      m_notes(new QLabel(this)), m_memoryChart(new CompareMemoryChartView(this)),
+      m_notes(new QLabel(this)), m_caveats(new QLabel(this)), m_memoryChart(new CompareMemoryChartView(this)),
       m_speedChart(new CompareBarsChartView(CompareBars::CapacityAndSpeed, this)),
       m_accuracyChart(new CompareBarsChartView(CompareBars::Accuracy, this)), m_scroll(new QScrollArea(this))
 {
@@ -71,6 +71,7 @@ CompareView::CompareView(ScenarioController *controller, UserLibrary *library, Q
     m_hint->setObjectName(QStringLiteral("compareHint"));
     m_table->setObjectName(QStringLiteral("compareTable"));
     m_notes->setObjectName(QStringLiteral("compareNotes"));
+    m_caveats->setObjectName(QStringLiteral("compareAccuracyCaveats"));
 
     m_progress->setRange(0, 100);
     m_progress->setMaximumWidth(160);
@@ -83,6 +84,10 @@ CompareView::CompareView(ScenarioController *controller, UserLibrary *library, Q
     m_notes->setOpenExternalLinks(true);
     m_notes->setTextInteractionFlags(Qt::TextBrowserInteraction);
     m_notes->setAlignment(Qt::AlignTop | Qt::AlignLeft);
+    m_caveats->setWordWrap(true);
+    m_caveats->setTextFormat(Qt::RichText);
+    m_caveats->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_caveats->setAlignment(Qt::AlignTop | Qt::AlignLeft);
 
     m_table->setRowCount(FirstFigureRow);
     m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
@@ -128,6 +133,8 @@ CompareView::CompareView(ScenarioController *controller, UserLibrary *library, Q
     accuracy->addLayout(accuracyColumn, 1);
     accuracy->addWidget(m_notes, 1);
     pageLayout->addLayout(accuracy, 1);
+    // What the accuracy figures assume, the page's width under them: without it "17.14 dB" cannot be read.
+    pageLayout->addWidget(m_caveats);
     m_scroll->setObjectName(QStringLiteral("compareScroll"));
     m_scroll->setWidget(page);
     m_scroll->setWidgetResizable(true);
@@ -391,6 +398,7 @@ void CompareView::clearFigures()
     m_speedChart->showComparison({});
     m_accuracyChart->showComparison({});
     m_notes->clear();
+    m_caveats->clear();
     fitTableHeight();
 }
 
@@ -457,6 +465,21 @@ void CompareView::showComparison()
     m_speedChart->showComparison(compareSpeedChartData(comparison));
     m_accuracyChart->showComparison(compareAccuracyChartData(comparison));
     m_notes->setText(notesText());
+    m_caveats->setText(caveatsText());
+}
+
+QString CompareView::caveatsText() const
+{
+    if (!m_comparison)
+        return {};
+    QStringList lines{tr("<b>Accuracy</b>: %1.").arg(CompareText::accuracyCaveat().toHtmlEscaped())};
+    for (const AccuracyCaveat &caveat : CompareText::accuracyCaveats(*m_comparison))
+        lines << (caveat.columns.isEmpty()
+                      ? caveat.text.toHtmlEscaped()
+                      : tr("<b>%1</b>: %2")
+                            .arg(caveat.columns.join(QStringLiteral(" · ")).toHtmlEscaped(),
+                                 caveat.text.toHtmlEscaped()));
+    return lines.join(QStringLiteral("<br>"));
 }
 
 QString CompareView::notesText() const
@@ -478,12 +501,10 @@ QString CompareView::notesText() const
                 published << line;
         }
     }
-    QString text =
-        tr("<b>Accuracy</b> is simulated quantization error (SQNR, a proxy for end quality), on:") +
-        QStringLiteral("<br>") +
-        simulated.join(QStringLiteral("\n"))
-            .toHtmlEscaped()
-            .replace(QLatin1Char('\n'), QStringLiteral("<br>"));
+    QString text = tr("<b>Accuracy</b> simulated on:") + QStringLiteral("<br>") +
+                   simulated.join(QStringLiteral("\n"))
+                       .toHtmlEscaped()
+                       .replace(QLatin1Char('\n'), QStringLiteral("<br>"));
     if (!published.isEmpty())
         text += QStringLiteral("<br><b>") + tr("Published results for these formats") +
                 QStringLiteral("</b><br>") + published.join(QStringLiteral("<br>"));
