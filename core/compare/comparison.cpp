@@ -401,8 +401,10 @@ Comparison compare(const QList<ComparisonColumn> &columns, AccuracyCache &cache,
         // loading, but AWQ and GPTQ weights must come calibrated in the checkpoint.
         if (c.plan.quantization.isAwqOrGptq() && !c.plan.quantizationFromCheckpoint &&
             c.scenario.model.checkpointQuantization.method != c.plan.quantization.method)
-            c.notes << QStringLiteral("%3 loads %1 weights only from a checkpoint stored that way (the same "
-                                      "model quantized with %2); it does not quantize a 16-bit checkpoint")
+            c.notes << QCoreApplication::translate(
+                           "kvscope::Comparison",
+                           "%3 loads %1 weights only from a checkpoint stored that way (the same "
+                           "model quantized with %2); it does not quantize a 16-bit checkpoint")
                            .arg(quantMethodName(c.plan.quantization.method).toUpper(),
                                 c.plan.quantization.method == QuantMethod::Awq ? QStringLiteral("AutoAWQ")
                                                                                : QStringLiteral("GPTQ"),

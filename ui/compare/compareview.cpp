@@ -6,6 +6,7 @@
 #include "core/compare/comparechart.h"
 #include "core/compare/comparetext.h"
 #include "core/plan/planner.h"
+#include "core/precision/quantizationlabel.h"
 #include "ui/charts/comparebarschart.h"
 #include "ui/charts/comparememorychart.h"
 #include "ui/compare/comparecolumns.h"
@@ -374,11 +375,16 @@ void CompareView::showKnobs()
             const QString key = fileKey(knob);
             combo->setEnabled(values.contains(key));
             const int automatic = combo->findData(QStringLiteral("auto"));
-            if (automatic >= 0 && plan && knob != ScenarioField::Quantization) // auto names no one format
+            if (knob == ScenarioField::Quantization) {
+                for (int i = 0; i < combo->count(); ++i)
+                    combo->setItemText(i, quantizationChoiceLabel(combo->itemData(i).toString(),
+                                                                  base.model.checkpointQuantization.method));
+            } else if (automatic >= 0 && plan) {
                 combo->setItemText(automatic,
                                    tr("auto (%1)")
                                        .arg(knob == ScenarioField::Dtype ? dtypeName(plan->dtype)
                                                                          : dtypeName(plan->kvCacheDtype)));
+            }
             if (values.contains(key)) {
                 selectValue(combo, values.value(key));
             } else {
