@@ -116,7 +116,7 @@
     <name>kvscope::Accuracy</name>
     <message>
         <source>Student-t (5 degrees of freedom)</source>
-        <translation>Student-t 分布（自由度 5）</translation>
+        <translation> Student-t 分布（自由度 5）</translation>
     </message>
     <message>
         <source>Gaussian</source>
