@@ -97,6 +97,8 @@ void accuracySection(QString &out, const Comparison &comparison)
             out += printableLine(QStringLiteral("    note: %1").arg(note));
         CompareText::addSimulatedOn(tensors, c.accuracy);
     }
+    for (const QString &note : comparison.notes)
+        out += printableLine(QStringLiteral("  note: %1").arg(note));
     out += QStringLiteral("  simulated on:\n");
     for (const QString &t : std::as_const(tensors))
         out += printableLine(QStringLiteral("    %1").arg(t));

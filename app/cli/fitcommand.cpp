@@ -53,8 +53,7 @@ QString resultText(const FitQuery &q, const FitResult &result, qsizetype shown)
             .arg(formatCount(q.concurrency),
                  q.maxModelLen > 0 ? QStringLiteral(" of %1 tokens").arg(formatCount(q.maxModelLen))
                                    : QStringLiteral(" at the longest context"),
-                 q.base.model.name,
-                 q.base.engine == Engine::Sglang ? QStringLiteral("SGLang") : QStringLiteral("vLLM"),
+                 q.base.model.name, engineDisplayName(q.base.engine),
                  q.base.engine == Engine::Vllm
                      ? QLatin1Char(' ') + resolveVllmVersion(q.base.vllmVersion).profile->since.text()
                      : QString()));

@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include <QCoreApplication>
 #include <QDir>
 #include <QFileInfo>
 #include <QJsonArray>
@@ -72,19 +73,25 @@ QString storageName(ElementType type)
 
 QString syntheticDescription(const SyntheticSpec &spec)
 {
-    QString distribution = spec.kind == SyntheticKind::StudentT
-                               ? QStringLiteral("Student-t (5 degrees of freedom)")
-                               : QStringLiteral("Gaussian");
-    QString text = QStringLiteral("synthetic %1, std %2").arg(distribution).arg(spec.effectiveStd());
+    QString distribution =
+        spec.kind == SyntheticKind::StudentT
+            ? QCoreApplication::translate("kvscope::Accuracy", "Student-t (5 degrees of freedom)")
+            : QCoreApplication::translate("kvscope::Accuracy", "Gaussian");
+    QString text = QCoreApplication::translate("kvscope::Accuracy", "synthetic %1, std %2")
+                       .arg(distribution)
+                       .arg(spec.effectiveStd());
     if (spec.channelScale > 0)
-        text +=
-            QStringLiteral(", 4 %1 channels %2x, %3x, %4x, %5x larger")
-                .arg(spec.kind == SyntheticKind::StudentT ? QStringLiteral("input") : QStringLiteral("key"))
-                .arg(spec.channelScale * 0.25)
-                .arg(spec.channelScale * 0.5)
-                .arg(spec.channelScale * 0.75)
-                .arg(spec.channelScale);
-    text += QStringLiteral(", seed %1, stored as %2").arg(spec.seed).arg(storageName(spec.storedAs));
+        text += QCoreApplication::translate("kvscope::Accuracy", ", 4 %1 channels %2x, %3x, %4x, %5x larger")
+                    .arg(spec.kind == SyntheticKind::StudentT
+                             ? QCoreApplication::translate("kvscope::Accuracy", "input")
+                             : QCoreApplication::translate("kvscope::Accuracy", "key"))
+                    .arg(spec.channelScale * 0.25)
+                    .arg(spec.channelScale * 0.5)
+                    .arg(spec.channelScale * 0.75)
+                    .arg(spec.channelScale);
+    text += QCoreApplication::translate("kvscope::Accuracy", ", seed %1, stored as %2")
+                .arg(spec.seed)
+                .arg(storageName(spec.storedAs));
     return text;
 }
 
@@ -98,7 +105,8 @@ AccuracyTensor syntheticTensor(const SyntheticSpec &spec, const QString &stands,
     t.rows = spec.rows;
     t.cols = spec.cols;
     if (rows != spec.rows || cols != spec.cols)
-        t.clipping = QStringLiteral("[%1, %2] clipped to [%3, %4] (the simulator's %5 x %5 limit)")
+        t.clipping = QCoreApplication::translate(
+                         "kvscope::Accuracy", "[%1, %2] clipped to [%3, %4] (the simulator's %5 x %5 limit)")
                          .arg(rows)
                          .arg(cols)
                          .arg(spec.rows)
@@ -150,7 +158,9 @@ std::optional<quant::TensorFile> findCheckpointTensor(const QString &folder, con
                 if (std::any_of(it.value().begin(), it.value().end(), matches))
                     shards << it.key();
         } catch (const Error &error) {
-            notes << QStringLiteral("%1: simulated on a synthetic tensor instead").arg(error.message());
+            notes << QCoreApplication::translate("kvscope::Accuracy",
+                                                 "%1: simulated on a synthetic tensor instead")
+                         .arg(error.message());
             return std::nullopt;
         }
     }
@@ -162,14 +172,17 @@ std::optional<quant::TensorFile> findCheckpointTensor(const QString &folder, con
             if (!matches(info.name))
                 continue;
             if (!info.unusableReason.isEmpty()) {
-                notes << QStringLiteral("%1 in %2 is %3 %4 (%5): simulated on a synthetic tensor instead")
+                notes << QCoreApplication::translate(
+                             "kvscope::Accuracy",
+                             "%1 in %2 is %3 %4 (%5): simulated on a synthetic tensor instead")
                              .arg(info.name, shard, info.dtype, info.shapeText(), info.unusableReason);
                 return std::nullopt;
             }
             return quant::TensorFile{path, info.name};
         }
     }
-    notes << QStringLiteral("no tensor named *%1 in %2: simulated on a synthetic tensor instead")
+    notes << QCoreApplication::translate("kvscope::Accuracy",
+                                         "no tensor named *%1 in %2: simulated on a synthetic tensor instead")
                  .arg(suffix, folder);
     return std::nullopt;
 }
@@ -184,7 +197,8 @@ std::optional<Scheme> weightScheme(const QuantizationSpec &spec, QStringList &no
     case QuantMethod::Awq:
     case QuantMethod::Gptq:
         if (spec.bits < 2 || spec.bits > 4) {
-            notes << QStringLiteral("%1-bit groups are not modelled by the simulator (2 to 4 bits)")
+            notes << QCoreApplication::translate(
+                         "kvscope::Accuracy", "%1-bit groups are not modelled by the simulator (2 to 4 bits)")
                          .arg(spec.bits);
             return std::nullopt;
         }
@@ -192,29 +206,36 @@ std::optional<Scheme> weightScheme(const QuantizationSpec &spec, QStringList &no
         s.bits = spec.bits;
         s.symmetric = spec.method == QuantMethod::Gptq; // AutoGPTQ's default sym=True; AWQ zero points
         s.groupSize = spec.groupSize;
-        notes << QStringLiteral(
+        notes << QCoreApplication::translate(
+                     "kvscope::Accuracy",
                      "simulated as round-to-nearest per group, the baseline %1 improves on (its %2 is "
                      "not simulated; the published results show how much it gains)")
                      .arg(quantMethodName(spec.method).toUpper(),
-                          spec.method == QuantMethod::Awq ? QStringLiteral("activation-aware scaling")
-                                                          : QStringLiteral("error-compensating rounding"));
+                          spec.method == QuantMethod::Awq
+                              ? QCoreApplication::translate("kvscope::Accuracy", "activation-aware scaling")
+                              : QCoreApplication::translate("kvscope::Accuracy",
+                                                            "error-compensating rounding"));
         return s;
     case QuantMethod::Fp8:
         s.kind = SchemeKind::Fp8E4M3;
         if (spec.blockRows > 0 || spec.perChannelScales)
-            notes << QStringLiteral(
+            notes << QCoreApplication::translate(
+                         "kvscope::Accuracy",
                          "the checkpoint's %1 FP8 scales are simulated as one per-tensor scale (an "
                          "upper bound on the error)")
                          .arg(spec.blockRows > 0
-                                  ? QStringLiteral("%1 x %2 block").arg(spec.blockRows).arg(spec.blockCols)
-                                  : QStringLiteral("per-channel"));
+                                  ? QCoreApplication::translate("kvscope::Accuracy", "%1 x %2 block")
+                                        .arg(spec.blockRows)
+                                        .arg(spec.blockCols)
+                                  : QCoreApplication::translate("kvscope::Accuracy", "per-channel"));
         return s;
     case QuantMethod::Int8:
         s.kind = SchemeKind::Int8;
         return s;
     case QuantMethod::BitsAndBytesNf4:
         s.kind = SchemeKind::Nf4;
-        notes << QStringLiteral(
+        notes << QCoreApplication::translate(
+            "kvscope::Accuracy",
             "NF4 simulated with fp32 absmax per 64 (double quantization of the absmax not "
             "simulated)");
         return s;
@@ -236,12 +257,14 @@ std::optional<Scheme> weightScheme(const QuantizationSpec &spec, QStringList &no
         if (spec.floatWeights && spec.bits == 8) {
             s.kind = SchemeKind::Fp8E4M3;
             if (spec.groupSize != 0)
-                notes << QStringLiteral(
+                notes << QCoreApplication::translate(
+                    "kvscope::Accuracy",
                     "the checkpoint's per-channel FP8 scales are simulated as one per-tensor "
                     "scale (an upper bound on the error)");
             return s;
         }
-        notes << QStringLiteral("compressed-tensors scheme %1 is not modelled by the simulator")
+        notes << QCoreApplication::translate("kvscope::Accuracy",
+                                             "compressed-tensors scheme %1 is not modelled by the simulator")
                      .arg(spec.scheme.isEmpty() ? describe(spec) : spec.scheme);
         return std::nullopt;
     }
@@ -333,16 +356,19 @@ std::optional<Scheme> weightFormat(const Scenario &s, const MemoryPlan &plan, We
     const WeightDtype checkpoint =
         s.model.checkpointDtype == WeightDtype::Auto ? WeightDtype::BFloat16 : s.model.checkpointDtype;
     if (plan.modelFormat == ModelFormat::Gguf) {
-        const QString type =
-            plan.modelFileType.isEmpty() ? QStringLiteral("GGUF blocks") : plan.modelFileType;
+        const QString type = plan.modelFileType.isEmpty()
+                                 ? QCoreApplication::translate("kvscope::Accuracy", "GGUF blocks")
+                                 : plan.modelFileType;
         w.format = QStringLiteral("%1 (GGUF)").arg(type);
         const QString upper = type.toUpper();
         if (upper == QLatin1String("F32") || upper == QLatin1String("F16") ||
             upper == QLatin1String("BF16")) {
             w.lossless = true;
-            w.notes << QStringLiteral("the file's weights are stored unquantized");
+            w.notes << QCoreApplication::translate("kvscope::Accuracy",
+                                                   "the file's weights are stored unquantized");
         } else {
-            w.notes << QStringLiteral(
+            w.notes << QCoreApplication::translate(
+                           "kvscope::Accuracy",
                            "llama.cpp's %1 blocks are not modelled by the simulator; see the published "
                            "results")
                            .arg(type);
@@ -350,7 +376,8 @@ std::optional<Scheme> weightFormat(const Scenario &s, const MemoryPlan &plan, We
         return std::nullopt;
     }
     if (plan.quantization.method == QuantMethod::None) {
-        w.format = QStringLiteral("%1 of a %2 checkpoint").arg(dtypeName(plan.dtype), dtypeName(checkpoint));
+        w.format = QCoreApplication::translate("kvscope::Accuracy", "%1 of a %2 checkpoint")
+                       .arg(dtypeName(plan.dtype), dtypeName(checkpoint));
         if (castIsExact(checkpoint, plan.dtype)) {
             w.lossless = true;
             return std::nullopt;
@@ -360,7 +387,8 @@ std::optional<Scheme> weightFormat(const Scenario &s, const MemoryPlan &plan, We
     w.format = describe(plan.quantization);
     std::optional<Scheme> scheme = weightScheme(plan.quantization, w.notes);
     if (scheme && plan.quantizationFromCheckpoint)
-        w.notes << QStringLiteral(
+        w.notes << QCoreApplication::translate(
+            "kvscope::Accuracy",
             "the checkpoint stores its weights quantized; the error is estimated against "
             "unquantized weights");
     return scheme;
@@ -398,8 +426,8 @@ AccuracyTensor weightTensor(const Scenario &s, const MemoryPlan &plan, QStringLi
     const quant::TensorData data = quant::openTensor(file->path, file->tensor);
     t.rows = data.rows();
     t.cols = data.cols();
-    t.description =
-        QStringLiteral("%1 of %2 (%3)").arg(file->tensor, file->path, quant::elementTypeName(data.type()));
+    t.description = QCoreApplication::translate("kvscope::Accuracy", "%1 of %2 (%3)")
+                        .arg(file->tensor, file->path, quant::elementTypeName(data.type()));
     return t;
 }
 
@@ -465,20 +493,24 @@ KvAccuracy kvAccuracy(const Scenario &s, const MemoryPlan &plan, AccuracyCache &
         engine = fp8;
         fp8.unitScale = false;
         calibrated = fp8;
-        kv.engineScale = QStringLiteral(
-            "per-tensor 1.0: vLLM's k/v scale without calibrated scales (docs.vllm.ai, Quantized KV "
-            "Cache: \"No calibration (default scales): all quantization scales are set to 1.0\"); a "
-            "checkpoint with calibrated k/v scales runs near the calibrated figure (kvscope does not read "
-            "them)");
+        kv.engineScale = QCoreApplication::translate(
+                             "kvscope::Accuracy",
+                             "per-tensor 1.0: %1's k/v scale without calibrated scales (docs.vllm.ai, "
+                             "Quantized KV Cache: \"No calibration (default scales): all quantization scales "
+                             "are set to 1.0\"); a checkpoint with calibrated k/v scales runs near the "
+                             "calibrated figure (kvscope does not read them)")
+                             .arg(engineDisplayName(s.engine));
         if (plan.kv.fp8DsMla)
-            kv.notes << QStringLiteral(
+            kv.notes << QCoreApplication::translate(
+                "kvscope::Accuracy",
                 "fp8_ds_mla keeps a float32 scale per 128 latent values; simulated with one "
                 "per-tensor scale");
         break;
     }
     case KvCacheDtype::Q8_0:
     case KvCacheDtype::Q4_0:
-        kv.notes << QStringLiteral(
+        kv.notes << QCoreApplication::translate(
+                        "kvscope::Accuracy",
                         "llama.cpp's %1 KV blocks are not modelled by the simulator; see the published "
                         "results")
                         .arg(dtypeName(plan.kvCacheDtype));
@@ -496,12 +528,15 @@ KvAccuracy kvAccuracy(const Scenario &s, const MemoryPlan &plan, AccuracyCache &
     keys.channelScale = ChannelScale;
     keys.storedAs = elementType(activations);
     const QString head =
-        latent ? QStringLiteral(
+        latent ? QCoreApplication::translate(
+                     "kvscope::Accuracy",
                      "the MLA latent (c_KV, %1 values, and the RoPE key, %2) of one layer over %3 tokens")
                      .arg(m.mla.kvLoraRank)
                      .arg(m.mla.qkRopeHeadDim)
                      .arg(KvTokens)
-               : QStringLiteral("the keys of one KV head of one layer over %1 tokens").arg(KvTokens);
+               : QCoreApplication::translate("kvscope::Accuracy",
+                                             "the keys of one KV head of one layer over %1 tokens")
+                     .arg(KvTokens);
     kv.keyTensor = syntheticTensor(keys, head, keys.rows, keys.cols);
     kv.latent = latent;
 
@@ -522,9 +557,12 @@ KvAccuracy kvAccuracy(const Scenario &s, const MemoryPlan &plan, AccuracyCache &
         values.cols = m.vHeadDim > 0 ? m.vHeadDim : m.headDim;
         values.seed = ValueSeed;
         values.channelScale = 0;
-        kv.valueTensor = syntheticTensor(
-            values, QStringLiteral("the values of one KV head of one layer over %1 tokens").arg(KvTokens),
-            values.rows, values.cols);
+        kv.valueTensor =
+            syntheticTensor(values,
+                            QCoreApplication::translate(
+                                "kvscope::Accuracy", "the values of one KV head of one layer over %1 tokens")
+                                .arg(KvTokens),
+                            values.rows, values.cols);
         const QList<SimulatedError> valueErrors = simulate(values, schemes, cache, control.slice(split, 1.0));
         kv.values = nonZero(valueErrors.at(0));
         engineErrors << valueErrors.at(0);
@@ -663,7 +701,8 @@ ScenarioTensorChoice scenarioTensorChoice(const Scenario &scenario, const Memory
         c.choices.cols = spec.cols;
         c.choices.seed = spec.seed;
         c.choices.standardDeviation = spec.standardDeviation;
-        c.notes << QStringLiteral(
+        c.notes << QCoreApplication::translate(
+            "kvscope::Accuracy",
             "the view's synthetic tensors have no outlier channels and are not rounded to the checkpoint's "
             "dtype: its SQNR can differ from the Compare view's, which adds both");
     }

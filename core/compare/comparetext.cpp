@@ -62,7 +62,8 @@ QString CompareText::rowToolTip(CompareRowId id)
     case CompareRowId::HeadroomBytes:
         return tr("What the budget leaves after weights, activations, overhead and the batch's KV cache.");
     case CompareRowId::KvCapacityTokens:
-        return tr("Tokens the KV cache holds: vLLM's \"GPU KV cache size\".");
+        return tr("Tokens the KV cache holds, as the engine logs them: vLLM's \"GPU KV cache size\", "
+                  "SGLang's \"KV Cache is allocated. #tokens\".");
     case CompareRowId::MaxConcurrency:
         return tr("Requests of %1 tokens that fit at once.").arg(optionFlag(ScenarioField::MaxModelLen));
     case CompareRowId::LargestBatchThatFits:
@@ -77,8 +78,8 @@ QString CompareText::rowToolTip(CompareRowId id)
         return tr("Simulated quantization error of the weight format on a tensor shaped like the model's "
                   "(higher is better; lossless has none). A proxy, not end quality.");
     case CompareRowId::KvSqnrDb:
-        return tr("Simulated error of the KV cache dtype on synthetic keys and values, at the scale vLLM "
-                  "uses (higher is better; lossless has none).");
+        return tr("Simulated error of the KV cache dtype on synthetic keys and values, at the scale the "
+                  "engine uses (higher is better; lossless has none).");
     }
     return {};
 }
@@ -155,7 +156,8 @@ QString CompareText::htmlTable(const Comparison &comparison, const QLocale &loca
 
 QString CompareText::accuracyCaveat()
 {
-    return tr("simulated quantization error; SQNR is a proxy for end quality");
+    return tr("simulated quantization error; SQNR is a proxy for end quality: the relative error of the "
+              "simulated tensors in dB, not a measured accuracy");
 }
 
 QString CompareText::simulatedError(const SimulatedError &e)
@@ -197,11 +199,40 @@ QList<AccuracyLine> CompareText::accuracyLines(const Accuracy &accuracy)
         lines.append({kv.latent ? tr("MLA latent") : tr("keys"), simulatedError(*kv.keys)});
     if (kv.values)
         lines.append({tr("values"), simulatedError(*kv.values)});
-    if (kv.calibratedCombinedSqnrDb)
-        lines.append({QString(), tr("KV with a calibrated amax scale: %1 dB (engine's scale: %2 dB)")
-                                     .arg(*kv.calibratedCombinedSqnrDb, 0, 'f', 2)
-                                     .arg(kv.combinedSqnrDb.value_or(0), 0, 'f', 2)});
+    if (const QString calibrated = calibratedKv(kv); !calibrated.isEmpty())
+        lines.append({QString(), calibrated});
     return lines;
+}
+
+QString CompareText::calibratedKv(const KvAccuracy &kv)
+{
+    if (!kv.calibratedCombinedSqnrDb)
+        return {};
+    return tr("KV with a calibrated amax scale: %1 dB (engine's scale: %2 dB)")
+        .arg(*kv.calibratedCombinedSqnrDb, 0, 'f', 2)
+        .arg(kv.combinedSqnrDb.value_or(0), 0, 'f', 2);
+}
+
+QList<AccuracyCaveat> CompareText::accuracyCaveats(const Comparison &comparison)
+{
+    QList<AccuracyCaveat> caveats;
+    const auto add = [&caveats](const QString &column, const QString &text) {
+        for (AccuracyCaveat &caveat : caveats)
+            if (caveat.text == text) {
+                caveat.columns << column;
+                return;
+            }
+        caveats.append({{column}, text});
+    };
+    for (const ComparedColumn &c : comparison.columns) {
+        if (const QString calibrated = calibratedKv(c.accuracy.kv); !calibrated.isEmpty())
+            add(c.label, calibrated);
+        for (const QString &note : accuracyNotes(c.accuracy) + c.notes)
+            add(c.label, note);
+    }
+    for (const QString &note : comparison.notes)
+        caveats.append({{}, note});
+    return caveats;
 }
 
 QStringList CompareText::accuracyNotes(const Accuracy &accuracy)

@@ -21,6 +21,13 @@ struct AccuracyLine
     QString text;
 };
 
+/// What the accuracy figures assume, and the columns it is about (none named: the comparison's own).
+struct AccuracyCaveat
+{
+    QStringList columns;
+    QString text;
+};
+
 class CompareText
 {
     Q_DECLARE_TR_FUNCTIONS(kvscope::CompareText)
@@ -58,6 +65,13 @@ public:
     static QList<AccuracyLine> accuracyLines(const Accuracy &accuracy);
     /// What the weights' and the KV cache's figures assume, in that order.
     static QStringList accuracyNotes(const Accuracy &accuracy);
+    /// The FP8 KV cache's SQNR with a calibrated scale beside the engine's; empty for other caches.
+    static QString calibratedKv(const KvAccuracy &kv);
+    /// What a comparison's accuracy figures assume, each caveat once with the columns it
+    /// concerns, in column order: the calibrated FP8 KV figure, the weights' and the KV
+    /// cache's notes, the column's own (a format the engine loads only from a quantized
+    /// checkpoint); then the comparison's notes, of no one column.
+    static QList<AccuracyCaveat> accuracyCaveats(const Comparison &comparison);
     /// The tensors and the FP8 KV scale `accuracy`'s figures were simulated on, added to
     /// `simulatedOn` when not already there.
     static void addSimulatedOn(QStringList &simulatedOn, const Accuracy &accuracy);

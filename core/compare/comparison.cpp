@@ -5,6 +5,7 @@
 #include "core/common/error.h"
 #include "core/common/scenariofield.h"
 #include "core/common/units.h"
+#include "core/compare/comparisonnotes.h"
 #include "core/output/planjson.h"
 #include "core/plan/planner.h"
 
@@ -157,8 +158,8 @@ const RowSpec rowSpecs[] = {
      "bytes", Better::More, true,
      [](const ComparedColumn &c) { return runningNumber(c, double(c.plan.headroomBytes)); }},
     {CompareRowId::KvCapacityTokens, "kv_capacity_tokens",
-     QT_TRANSLATE_NOOP("kvscope::CompareText", "KV capacity as vLLM logs it"), "tokens", Better::More, true,
-     loggedCapacity},
+     QT_TRANSLATE_NOOP("kvscope::CompareText", "KV capacity as the engine logs it"), "tokens", Better::More,
+     true, loggedCapacity},
     {CompareRowId::MaxConcurrency, "max_concurrency",
      QT_TRANSLATE_NOOP("kvscope::CompareText", "maximum concurrency"), "x", Better::More, false,
      [](const ComparedColumn &c) { return runningNumber(c, c.plan.kv.maxConcurrency); }},
@@ -396,19 +397,22 @@ Comparison compare(const QList<ComparisonColumn> &columns, AccuracyCache &cache,
         c.accuracy = estimateAccuracy(c.scenario, c.plan, cache,
                                       control.slice(share * double(i), share * double(i + 1)));
         c.published = publishedResultsFor(c.scenario, c.plan);
-        // As proposeFixes() says of them: vLLM quantizes to fp8 or bitsandbytes while
+        // As proposeFixes() says of them: the engine quantizes to fp8 or bitsandbytes while
         // loading, but AWQ and GPTQ weights must come calibrated in the checkpoint.
         if (c.plan.quantization.isAwqOrGptq() && !c.plan.quantizationFromCheckpoint &&
             c.scenario.model.checkpointQuantization.method != c.plan.quantization.method)
-            c.notes << QStringLiteral(
-                           "vLLM loads %1 weights only from a checkpoint stored that way (the same "
+            c.notes << QCoreApplication::translate(
+                           "kvscope::Comparison",
+                           "%3 loads %1 weights only from a checkpoint stored that way (the same "
                            "model quantized with %2); it does not quantize a 16-bit checkpoint")
                            .arg(quantMethodName(c.plan.quantization.method).toUpper(),
                                 c.plan.quantization.method == QuantMethod::Awq ? QStringLiteral("AutoAWQ")
-                                                                               : QStringLiteral("GPTQ"));
+                                                                               : QStringLiteral("GPTQ"),
+                                engineDisplayName(c.plan.engine));
         comparison.columns << c;
     }
     comparison.rows = comparisonRows(comparison.columns);
+    comparison.notes = comparisonNotes(comparison.columns);
     control.report(1.0);
     return comparison;
 }
@@ -462,6 +466,7 @@ QJsonObject comparisonToJson(const Comparison &comparison)
     QJsonObject o;
     o.insert(u"variants", variants);
     o.insert(u"rows", rows);
+    o.insert(u"notes", QJsonArray::fromStringList(comparison.notes));
     return o;
 }
 

@@ -140,6 +140,9 @@ struct Comparison
     /// (tokens), maximum concurrency, largest batch that fits, decode tokens/s, time to
     /// first token, decode bound, weight SQNR, KV SQNR.
     QList<CompareRow> rows;
+    /// What the columns say taken together (comparisonNotes()): why the same KV format reads
+    /// differently in two columns.
+    QStringList notes;
 };
 
 /// Plans and compares 2 to 4 columns; accuracy runs share `cache` (a format simulated
@@ -157,7 +160,7 @@ QList<CompareRow> comparisonRows(const QList<ComparedColumn> &columns);
 /// "weight_sqnr_db", "kv_sqnr_db" (null where lossless or not modelled), "accuracy"
 /// (accuracyToJson), "published_results", "options" (the values that differ from
 /// the first column) ], "rows": [ {"key", "label", "unit", "better", "values",
-/// "deltas", "delta_percents", "best"} ]}.
+/// "deltas", "delta_percents", "best"} ], "notes": [ Comparison::notes ]}.
 QJsonObject comparisonToJson(const Comparison &comparison);
 
 } // namespace kvscope

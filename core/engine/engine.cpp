@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "core/engine/engine.h"
 
-#include "core/common/enumtable.h"
 #include "core/common/error.h"
 
 #include <utility>
@@ -12,19 +11,45 @@ namespace kvscope {
 
 namespace {
 
-const EnumSpelling<Engine> engineNames[] = {{Engine::Vllm, "vllm"}, {Engine::Sglang, "sglang"}};
+/// An engine's identity: how --engine spells it and how its project writes its name.
+struct EngineIdentity
+{
+    Engine engine;
+    const char *name;        ///< --engine's spelling
+    const char *displayName; ///< in notes and labels
+};
+
+const EngineIdentity engineIdentities[] = {
+    {Engine::Vllm, "vllm", "vLLM"},
+    {Engine::Sglang, "sglang", "SGLang"},
+};
+
+const EngineIdentity &identity(Engine engine)
+{
+    for (const EngineIdentity &entry : engineIdentities)
+        if (entry.engine == engine)
+            return entry;
+    Q_UNREACHABLE(); // the table holds every engine
+}
 
 } // namespace
 
 QString engineName(Engine engine)
 {
-    return enumName(engineNames, engine);
+    return QLatin1String(identity(engine).name);
+}
+
+QString engineDisplayName(Engine engine)
+{
+    return QLatin1String(identity(engine).displayName);
 }
 
 Engine parseEngine(const QString &text)
 {
-    if (const std::optional<Engine> engine = enumValue(engineNames, text.trimmed().toLower()))
-        return *engine;
+    const QString key = text.trimmed().toLower();
+    for (const EngineIdentity &entry : engineIdentities)
+        if (key == QLatin1String(entry.name))
+            return entry.engine;
     throw Error(
         QStringLiteral("%1: must be vllm or sglang, got '%2'").arg(optionFlag(ScenarioField::Engine), text));
 }

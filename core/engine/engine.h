@@ -27,6 +27,8 @@ enum class Engine
 
 /// "vllm" / "sglang", as --engine spells them.
 QString engineName(Engine engine);
+/// "vLLM" / "SGLang": the engine as its project writes its name, for notes and labels.
+QString engineDisplayName(Engine engine);
 /// Parses --engine; throws kvscope::Error naming the option and the value.
 Engine parseEngine(const QString &text);
 

@@ -41,11 +41,6 @@ QString capabilityText(int capability)
     return QStringLiteral("%1.%2").arg(capability / 10).arg(capability % 10);
 }
 
-QString engineTitle(Engine engine)
-{
-    return engine == Engine::Sglang ? QStringLiteral("SGLang") : QStringLiteral("vLLM");
-}
-
 /// The least capability at which one of vLLM's attention backends takes an FP8
 /// KV cache: FlashInfer from 7.5 (8.0 from vLLM 0.24), Triton only with native
 /// FP8 (8.9); below that vLLM stops with "FP8 KV cache is not supported by the
@@ -91,7 +86,7 @@ QString gpuRefusal(const GpuSpec &gpu, const GpuCheck &check)
     const std::optional<int> capability = capabilityNumber(gpu.computeCapability);
     if (!capability)
         return {};
-    const QString engine = engineTitle(check.engine);
+    const QString engine = engineDisplayName(check.engine);
     const QString has = capabilityText(*capability);
     const int methodMinimum = minimumCapability(check.engine, check.method);
     if (*capability < methodMinimum)

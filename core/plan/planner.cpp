@@ -73,9 +73,9 @@ void applyMeasuredCheckpoint(const ModelArch &m, int tp, MemoryPlan &plan)
         plan.notes << QCoreApplication::translate(
                           "kvscope::Planner",
                           "the checkpoint measures %1 as stored; the estimate for %2 weights is %3 "
-                          "(vLLM loads weights in %4; the budget uses the estimate)")
+                          "(%5 loads weights in %4; the budget uses the estimate)")
                           .arg(formatGiB(m.measured.bytes), dtypeName(plan.dtype), formatGiB(estimated),
-                               optionFlag(ScenarioField::Dtype));
+                               optionFlag(ScenarioField::Dtype), engineDisplayName(plan.engine));
 }
 
 /// How vLLM lays out the cache of the architectures that mix layer kinds.
@@ -99,17 +99,11 @@ void addArchitectureNotes(const ModelArch &m, MemoryPlan &plan)
             << QCoreApplication::translate(
                    "kvscope::Planner",
                    "DeepSeek sparse attention: %1 B of MLA latent%2 plus the indexer's %3 B key per token "
-                   "and layer, in 64-token blocks (vLLM's sparse MLA backend)")
+                   "and layer, in 64-token blocks (%4's sparse MLA backend)")
                    .arg(kv.bytesPerTokenPerLayer - indexer)
                    .arg(kv.fp8DsMla ? QStringLiteral(" (fp8_ds_mla)") : QString())
-                   .arg(indexer);
-        if (!kv.fp8DsMla)
-            plan.notes
-                << QCoreApplication::translate(
-                       "kvscope::Planner",
-                       "older vLLM builds store fp8_ds_mla (656 B) even for %1 auto; pass %1 fp8 to plan "
-                       "that layout")
-                       .arg(optionFlag(ScenarioField::KvCacheDtype));
+                   .arg(indexer)
+                   .arg(engineDisplayName(plan.engine));
     }
     if (kv.chunkedLayers > 0)
         plan.notes
@@ -136,14 +130,15 @@ void addCompatibilityNotes(const Scenario &s, MemoryPlan &plan)
     if (plan.quantization.isAwqOrGptq() && plan.dtype == WeightDtype::BFloat16)
         plan.notes << QCoreApplication::translate(
                           "kvscope::Planner",
-                          "vLLM runs %1 with float16 activations; %2 bfloat16 may be rejected")
-                          .arg(quantMethodName(plan.quantization.method), optionFlag(ScenarioField::Dtype));
+                          "%3 runs %1 with float16 activations; %2 bfloat16 may be rejected")
+                          .arg(quantMethodName(plan.quantization.method), optionFlag(ScenarioField::Dtype),
+                               engineDisplayName(plan.engine));
     if (plan.quantization.method == QuantMethod::Fp8 && !s.gpu.fp8Native && !s.gpu.name.isEmpty())
         plan.notes << QCoreApplication::translate(
                           "kvscope::Planner",
-                          "%1 has no FP8 tensor cores: vLLM keeps FP8 weights (same memory) and runs "
+                          "%1 has no FP8 tensor cores: %2 keeps FP8 weights (same memory) and runs "
                           "them weight-only through Marlin")
-                          .arg(s.gpu.name);
+                          .arg(s.gpu.name, engineDisplayName(plan.engine));
     if (plan.quantization.method == QuantMethod::Mxfp4 && !s.model.moe.enabled())
         plan.notes << QCoreApplication::translate(
                           "kvscope::Planner",
@@ -227,8 +222,9 @@ void validateScenario(const Scenario &s)
         requirePositive(s.maxNumBatchedTokens, ScenarioField::MaxNumBatchedTokens);
     if (s.blockSize > 4096)
         throw Error(QCoreApplication::translate("kvscope::Planner",
-                                                "%2: %1 is larger than any vLLM block size (at most 4096)")
-                        .arg(QString::number(s.blockSize), optionFlag(ScenarioField::BlockSize)));
+                                                "%2: %1 is larger than any %3 block size (at most 4096)")
+                        .arg(QString::number(s.blockSize), optionFlag(ScenarioField::BlockSize),
+                             engineDisplayName(s.engine)));
     requireShare(s.gpuMemoryUtilizationPpm, ScenarioField::GpuMemoryUtilization);
     if (s.bandwidthEfficiencyPpm != 0) // 0: the calibrated efficiency
         requireShare(s.bandwidthEfficiencyPpm, ScenarioField::BandwidthEfficiency);
@@ -243,11 +239,10 @@ void validateScenario(const Scenario &s)
                         .arg(QString::number(s.promptLen), QString::number(s.seqLen),
                              optionFlag(ScenarioField::PromptLen), optionFlag(ScenarioField::SeqLen)));
     if (s.maxModelLen > m.maxPositionEmbeddings)
-        throw Error(
-            QCoreApplication::translate("kvscope::Planner",
-                                        "%4: %1 exceeds %2's max_position_embeddings %3 (vLLM refuses it)")
-                .arg(QString::number(s.maxModelLen), m.name, QString::number(m.maxPositionEmbeddings),
-                     optionFlag(ScenarioField::MaxModelLen)));
+        throw Error(QCoreApplication::translate(
+                        "kvscope::Planner", "%4: %1 exceeds %2's max_position_embeddings %3 (%5 refuses it)")
+                        .arg(QString::number(s.maxModelLen), m.name, QString::number(m.maxPositionEmbeddings),
+                             optionFlag(ScenarioField::MaxModelLen), engineDisplayName(s.engine)));
     const QuantizationSpec q = effectiveQuantization(s);
     if (q.isAwqOrGptq() && (q.groupSize == 0 || q.groupSize < -1 || q.bits < 2 || q.bits > 8))
         throw Error(
@@ -258,8 +253,9 @@ void validateScenario(const Scenario &s)
     if (isBlockKvType(s.kvCacheDtype) && m.format != ModelFormat::Gguf)
         throw Error(QCoreApplication::translate(
                         "kvscope::Planner", "%3: %1 is a llama.cpp cache type for GGUF models; %2 is not one "
-                                            "(vLLM offers auto, float16, bfloat16, fp8)")
-                        .arg(dtypeName(s.kvCacheDtype), m.name, optionFlag(ScenarioField::KvCacheDtype)));
+                                            "(%4 offers auto, float16, bfloat16, fp8)")
+                        .arg(dtypeName(s.kvCacheDtype), m.name, optionFlag(ScenarioField::KvCacheDtype),
+                             engineDisplayName(s.engine)));
     if (m.format == ModelFormat::Gguf && s.quantization && s.quantization->method != QuantMethod::None)
         throw Error(
             QCoreApplication::translate("kvscope::Planner",
@@ -429,9 +425,10 @@ MemoryPlan planMemory(const Scenario &s)
 
     if (plan.seqLen > plan.maxModelLen)
         plan.notes << QCoreApplication::translate("kvscope::Planner",
-                                                  "%3 %1 exceeds %4 %2: vLLM would reject such requests")
+                                                  "%3 %1 exceeds %4 %2: %5 would reject such requests")
                           .arg(formatCount(plan.seqLen), formatCount(plan.maxModelLen),
-                               optionFlag(ScenarioField::SeqLen), optionFlag(ScenarioField::MaxModelLen));
+                               optionFlag(ScenarioField::SeqLen), optionFlag(ScenarioField::MaxModelLen),
+                               engineDisplayName(plan.engine));
     rules->addNotes(s, plan);
     plan.startFailure = startFailure(*rules, plan);
     if (plan.kv.headsReplicated && !m.usesMla())

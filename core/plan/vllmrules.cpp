@@ -135,6 +135,12 @@ void VllmRules::addNotes(const Scenario &s, MemoryPlan &plan) const
                    "cache (a vLLM environment variable turns that off: see docs/methodology.md, Engines and "
                    "versions)")
                    .arg(profile.since.text(), formatGiB(plan.cudaGraphBytes));
+    if (s.model.indexer.enabled() && !plan.kv.fp8DsMla)
+        plan.notes << QCoreApplication::translate(
+                          "kvscope::Planner",
+                          "older vLLM builds store fp8_ds_mla (656 B) even for %1 auto; pass %1 fp8 to plan "
+                          "that layout")
+                          .arg(optionFlag(ScenarioField::KvCacheDtype));
     if (!plan.engineRefusal.isEmpty())
         plan.notes << plan.engineRefusal;
     else if (!plan.engineStarts)

@@ -35,6 +35,221 @@
         <source>CUDA graphs</source>
         <translation>CUDA 图</translation>
     </message>
+    <message>
+        <source>line %1</source>
+        <translation>第 %1 行</translation>
+    </message>
+    <message>
+        <source>Activation peak of the profiling run</source>
+        <translation>性能剖析运行的激活峰值</translation>
+    </message>
+    <message>
+        <source>Memory outside PyTorch (CUDA context, NCCL)</source>
+        <translation>PyTorch 之外的显存（CUDA 上下文、NCCL）</translation>
+    </message>
+    <message>
+        <source>CUDA-graph estimate</source>
+        <translation>CUDA graph 估计</translation>
+    </message>
+    <message>
+        <source> and the CUDA-graph estimate (%1)</source>
+        <translation>以及 CUDA graph 估计（%1）</translation>
+    </message>
+    <message>
+        <source>vLLM gives the engine %1 × %2 = %3 of each GPU (%9) and sizes the KV cache from what the weights (%4), the profiling run&apos;s activation peak (%5), memory outside PyTorch (%6)%7 leave: %8.</source>
+        <translation>vLLM 给引擎每块 GPU（%9）的 %1 × %2 = %3，并用权重（%4）、性能剖析运行的激活峰值（%5）、PyTorch 之外的显存（%6）%7 之后剩下的部分确定 KV Cache 大小：%8。</translation>
+    </message>
+    <message>
+        <source>%1 blocks of %2 tokens: %3 tokens, %4 requests of %6 %5 at once</source>
+        <translation>%1 个块、每块 %2 个 token：共 %3 个 token，可同时容纳 %4 个 %6 %5 的请求</translation>
+    </message>
+    <message>
+        <source>A token of context takes %1 of KV cache on each GPU, so that memory holds %2.</source>
+        <translation>每个上下文 token 在每块 GPU 上占用 %1 的 KV Cache，因此这部分显存可容纳 %2。</translation>
+    </message>
+    <message>
+        <source>That memory holds %1.</source>
+        <translation>这部分显存可容纳 %1。</translation>
+    </message>
+    <message>
+        <source>vLLM %1 does not take the CUDA graphs&apos; memory (estimated %2) out of the budget; from vLLM 0.21 on it does, and the KV cache is smaller by that much.</source>
+        <translation>vLLM %1 不会从预算中扣除 CUDA graph 的显存（估计 %2）；从 vLLM 0.21 起会扣除，KV Cache 相应减小这么多。</translation>
+    </message>
+    <message>
+        <source>vLLM does not start: %1</source>
+        <translation>vLLM 无法启动：%1</translation>
+    </message>
+    <message>
+        <source>The log shows vLLM refusing to start: %1</source>
+        <translation>日志显示 vLLM 拒绝启动：%1</translation>
+    </message>
+    <message>
+        <source>%1 differs by more than kvscope is validated to (%2 %): the log says %3 GiB, kvscope plans %4.</source>
+        <translation>%1 的差异超出了 kvscope 的验证范围（%2 %）：日志为 %3 GiB，kvscope 规划为 %4。</translation>
+    </message>
+    <message>
+        <source> This release does not subtract it, so the KV cache does not depend on it.</source>
+        <translation> 此版本不扣除这部分，因此 KV Cache 与它无关。</translation>
+    </message>
+    <message>
+        <source>more of the GPU for vLLM</source>
+        <translation>给 vLLM 更多 GPU 显存</translation>
+    </message>
+    <message>
+        <source>an FP8 KV cache</source>
+        <translation>FP8 KV Cache</translation>
+    </message>
+    <message>
+        <source>FP8 weights</source>
+        <translation>FP8 权重</translation>
+    </message>
+    <message>
+        <source>twice the GPUs</source>
+        <translation>两倍的 GPU</translation>
+    </message>
+    <message>
+        <source>%1 %2 (%3)</source>
+        <translation>%1 %2（%3）</translation>
+    </message>
+</context>
+<context>
+    <name>kvscope::Accuracy</name>
+    <message>
+        <source>Student-t (5 degrees of freedom)</source>
+        <translation> Student-t 分布（自由度 5）</translation>
+    </message>
+    <message>
+        <source>Gaussian</source>
+        <translation>高斯分布</translation>
+    </message>
+    <message>
+        <source>synthetic %1, std %2</source>
+        <translation>合成的%1，标准差 %2</translation>
+    </message>
+    <message>
+        <source>, 4 %1 channels %2x, %3x, %4x, %5x larger</source>
+        <translation>，4 个%1通道放大 %2x、%3x、%4x、%5x</translation>
+    </message>
+    <message>
+        <source>input</source>
+        <translation>输入</translation>
+    </message>
+    <message>
+        <source>key</source>
+        <translation>键</translation>
+    </message>
+    <message>
+        <source>, seed %1, stored as %2</source>
+        <translation>，种子 %1，以 %2 存储</translation>
+    </message>
+    <message>
+        <source>[%1, %2] clipped to [%3, %4] (the simulator&apos;s %5 x %5 limit)</source>
+        <translation>[%1, %2] 截取为 [%3, %4]（模拟器上限 %5 x %5）</translation>
+    </message>
+    <message>
+        <source>%1: simulated on a synthetic tensor instead</source>
+        <translation>%1：改用合成张量模拟</translation>
+    </message>
+    <message>
+        <source>%1 in %2 is %3 %4 (%5): simulated on a synthetic tensor instead</source>
+        <translation>%2 中的 %1 是 %3 %4（%5）：改用合成张量模拟</translation>
+    </message>
+    <message>
+        <source>no tensor named *%1 in %2: simulated on a synthetic tensor instead</source>
+        <translation>%2 中没有名为 *%1 的张量：改用合成张量模拟</translation>
+    </message>
+    <message>
+        <source>%1-bit groups are not modelled by the simulator (2 to 4 bits)</source>
+        <translation>模拟器不支持 %1 位分组（仅 2 到 4 位）</translation>
+    </message>
+    <message>
+        <source>simulated as round-to-nearest per group, the baseline %1 improves on (its %2 is not simulated; the published results show how much it gains)</source>
+        <translation>按分组就近舍入（round-to-nearest）模拟，这是 %1 在其上改进的基线（未模拟其%2；提升幅度见已发表结果）</translation>
+    </message>
+    <message>
+        <source>activation-aware scaling</source>
+        <translation>激活感知缩放</translation>
+    </message>
+    <message>
+        <source>error-compensating rounding</source>
+        <translation>误差补偿舍入</translation>
+    </message>
+    <message>
+        <source>the checkpoint&apos;s %1 FP8 scales are simulated as one per-tensor scale (an upper bound on the error)</source>
+        <translation>检查点的%1 FP8 缩放按单个逐张量缩放模拟（误差的上界）</translation>
+    </message>
+    <message>
+        <source>%1 x %2 block</source>
+        <translation> %1 x %2 分块</translation>
+    </message>
+    <message>
+        <source>per-channel</source>
+        <translation>逐通道</translation>
+    </message>
+    <message>
+        <source>NF4 simulated with fp32 absmax per 64 (double quantization of the absmax not simulated)</source>
+        <translation>NF4 按每 64 个值一个 fp32 absmax 模拟（未模拟 absmax 的二次量化）</translation>
+    </message>
+    <message>
+        <source>the checkpoint&apos;s per-channel FP8 scales are simulated as one per-tensor scale (an upper bound on the error)</source>
+        <translation>检查点的逐通道 FP8 缩放按单个逐张量缩放模拟（误差的上界）</translation>
+    </message>
+    <message>
+        <source>compressed-tensors scheme %1 is not modelled by the simulator</source>
+        <translation>模拟器不支持 compressed-tensors 方案 %1</translation>
+    </message>
+    <message>
+        <source>GGUF blocks</source>
+        <translation>GGUF 分块</translation>
+    </message>
+    <message>
+        <source>the file&apos;s weights are stored unquantized</source>
+        <translation>该文件的权重以未量化形式存储</translation>
+    </message>
+    <message>
+        <source>llama.cpp&apos;s %1 blocks are not modelled by the simulator; see the published results</source>
+        <translation>模拟器不支持 llama.cpp 的 %1 分块；请参考已发表结果</translation>
+    </message>
+    <message>
+        <source>%1 of a %2 checkpoint</source>
+        <translation>%2 检查点的 %1</translation>
+    </message>
+    <message>
+        <source>the checkpoint stores its weights quantized; the error is estimated against unquantized weights</source>
+        <translation>检查点存储的是量化后的权重；误差相对于未量化权重估计</translation>
+    </message>
+    <message>
+        <source>%1 of %2 (%3)</source>
+        <translation>%2 中的 %1（%3）</translation>
+    </message>
+    <message>
+        <source>per-tensor 1.0: %1&apos;s k/v scale without calibrated scales (docs.vllm.ai, Quantized KV Cache: &quot;No calibration (default scales): all quantization scales are set to 1.0&quot;); a checkpoint with calibrated k/v scales runs near the calibrated figure (kvscope does not read them)</source>
+        <translation>逐张量 1.0：没有校准缩放时 %1 使用的 k/v 缩放（docs.vllm.ai，Quantized KV Cache：&quot;No calibration (default scales): all quantization scales are set to 1.0&quot;）；带校准 k/v 缩放的检查点接近校准后的数值（kvscope 不读取这些缩放）</translation>
+    </message>
+    <message>
+        <source>fp8_ds_mla keeps a float32 scale per 128 latent values; simulated with one per-tensor scale</source>
+        <translation>fp8_ds_mla 每 128 个潜向量值保留一个 float32 缩放；按单个逐张量缩放模拟</translation>
+    </message>
+    <message>
+        <source>llama.cpp&apos;s %1 KV blocks are not modelled by the simulator; see the published results</source>
+        <translation>模拟器不支持 llama.cpp 的 %1 KV 分块；请参考已发表结果</translation>
+    </message>
+    <message>
+        <source>the MLA latent (c_KV, %1 values, and the RoPE key, %2) of one layer over %3 tokens</source>
+        <translation>一层在 %3 个 token 上的 MLA 潜向量（c_KV，%1 个值，以及 RoPE 键，%2 个）</translation>
+    </message>
+    <message>
+        <source>the keys of one KV head of one layer over %1 tokens</source>
+        <translation>一层中一个 KV 头在 %1 个 token 上的键</translation>
+    </message>
+    <message>
+        <source>the values of one KV head of one layer over %1 tokens</source>
+        <translation>一层中一个 KV 头在 %1 个 token 上的值</translation>
+    </message>
+    <message>
+        <source>the view&apos;s synthetic tensors have no outlier channels and are not rounded to the checkpoint&apos;s dtype: its SQNR can differ from the Compare view&apos;s, which adds both</source>
+        <translation>此视图的合成张量没有离群通道，也不舍入到检查点的数据类型：其 SQNR 可能与对比视图不同（对比视图两者都有）</translation>
+    </message>
 </context>
 <context>
     <name>kvscope::BenchResultText</name>
@@ -292,10 +507,6 @@
         <translation>预算扣除权重、激活、运行时开销和整个 Batch 的 KV Cache 之后剩下的部分。</translation>
     </message>
     <message>
-        <source>Tokens the KV cache holds: vLLM&apos;s &quot;GPU KV cache size&quot;.</source>
-        <translation>KV Cache 能容纳的 token 数：即 vLLM 的 &quot;GPU KV cache size&quot;。</translation>
-    </message>
-    <message>
         <source>Requests of %1 tokens that fit at once.</source>
         <translation>同时放得下多少个 %1 长度的请求。</translation>
     </message>
@@ -318,10 +529,6 @@
     <message>
         <source>Simulated quantization error of the weight format on a tensor shaped like the model&apos;s (higher is better; lossless has none). A proxy, not end quality.</source>
         <translation>权重格式在与模型同形状张量上的模拟量化误差（越高越好；无损则没有）。只是代理指标，不代表最终效果。</translation>
-    </message>
-    <message>
-        <source>Simulated error of the KV cache dtype on synthetic keys and values, at the scale vLLM uses (higher is better; lossless has none).</source>
-        <translation>KV Cache 数据类型在合成 key 和 value 上的模拟误差，使用 vLLM 实际的缩放因子（越高越好；无损则没有）。</translation>
     </message>
     <message>
         <source>memory-bound</source>
@@ -372,14 +579,6 @@
         <translation>能运行？</translation>
     </message>
     <message>
-        <source>KV capacity as vLLM logs it</source>
-        <translation>vLLM 日志中的 KV 容量</translation>
-    </message>
-    <message>
-        <source>simulated quantization error; SQNR is a proxy for end quality</source>
-        <translation>模拟的量化误差；SQNR 只是最终质量的近似指标</translation>
-    </message>
-    <message>
         <source>%1 %2 dB, relative error %3 %</source>
         <translation>%1 %2 dB，相对误差 %3 %</translation>
     </message>
@@ -427,6 +626,22 @@
         <source>FP8 KV scale: %1</source>
         <translation>FP8 KV 缩放：%1</translation>
     </message>
+    <message>
+        <source>Tokens the KV cache holds, as the engine logs them: vLLM&apos;s &quot;GPU KV cache size&quot;, SGLang&apos;s &quot;KV Cache is allocated. #tokens&quot;.</source>
+        <translation>KV Cache 能容纳的 token 数，以引擎日志为准：vLLM 的 &quot;GPU KV cache size&quot;，SGLang 的 &quot;KV Cache is allocated. #tokens&quot;。</translation>
+    </message>
+    <message>
+        <source>Simulated error of the KV cache dtype on synthetic keys and values, at the scale the engine uses (higher is better; lossless has none).</source>
+        <translation>KV Cache 数据类型在合成键和值上的模拟误差，使用引擎实际的缩放（越高越好；无损则没有误差）。</translation>
+    </message>
+    <message>
+        <source>simulated quantization error; SQNR is a proxy for end quality: the relative error of the simulated tensors in dB, not a measured accuracy</source>
+        <translation>模拟的量化误差；SQNR 只是最终质量的近似指标：它是模拟张量的相对误差（以 dB 计），不是实测的精度</translation>
+    </message>
+    <message>
+        <source>KV capacity as the engine logs it</source>
+        <translation>引擎日志中的 KV 容量</translation>
+    </message>
 </context>
 <context>
     <name>kvscope::CompareView</name>
@@ -453,10 +668,6 @@
     <message>
         <source>%1 — %2, %3: %4 %5 → %6 %7 (&lt;a href=&quot;%8&quot;&gt;source&lt;/a&gt;)</source>
         <translation>%1 — %2，%3：%4 %5 → %6 %7（&lt;a href=&quot;%8&quot;&gt;来源&lt;/a&gt;）</translation>
-    </message>
-    <message>
-        <source>&lt;b&gt;Accuracy&lt;/b&gt; is simulated quantization error (SQNR, a proxy for end quality), on:</source>
-        <translation>&lt;b&gt;精度&lt;/b&gt;为模拟的量化误差（SQNR，最终效果的代理指标），所用张量：</translation>
     </message>
     <message>
         <source>Published results for these formats</source>
@@ -501,6 +712,29 @@
     <message>
         <source>per row</source>
         <translation>每行</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Accuracy&lt;/b&gt;: %1.</source>
+        <translation>&lt;b&gt;精度&lt;/b&gt;：%1。</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;%1&lt;/b&gt;: %2</source>
+        <translation>&lt;b&gt;%1&lt;/b&gt;：%2</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Accuracy&lt;/b&gt; simulated on:</source>
+        <translation>&lt;b&gt;精度&lt;/b&gt;模拟所用张量：</translation>
+    </message>
+</context>
+<context>
+    <name>kvscope::Comparison</name>
+    <message>
+        <source>%3 loads %1 weights only from a checkpoint stored that way (the same model quantized with %2); it does not quantize a 16-bit checkpoint</source>
+        <translation>%3 只从以该格式存储的检查点加载 %1 权重（即用 %2 量化过的同一模型）；它不会量化 16 位检查点</translation>
+    </message>
+    <message>
+        <source>“%1” and “%2” cast their KV cache to the same %3 from different 16-bit activations (%4 and %5): their KV SQNR differs by that source tensor, not by the cache format</source>
+        <translation>“%1”和“%2”都把 KV Cache 转换为同样的 %3，但源自不同的 16 位激活（%4 和 %5）：两者 KV SQNR 的差别来自源张量，而非缓存格式</translation>
     </message>
 </context>
 <context>
@@ -1046,10 +1280,6 @@
         <translation>&lt;b&gt;放不下：&lt;/b&gt;超出每块 GPU 的 %2 预算 %1。</translation>
     </message>
     <message>
-        <source>&lt;b&gt;The batch fits, but vLLM would refuse to start&lt;/b&gt; (see the note below). %1 headroom of the %2 budget per GPU.</source>
-        <translation>&lt;b&gt;批次放得下，但 vLLM 会拒绝启动&lt;/b&gt;（见下方说明）。每块 GPU 的 %2 预算还剩 %1。</translation>
-    </message>
-    <message>
         <source>batch %1</source>
         <translation>批次 %1</translation>
     </message>
@@ -1088,6 +1318,10 @@
     <message>
         <source>It would fit with: %1.</source>
         <translation>这样就放得下：%1。</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;The batch fits, but %3 would refuse to start&lt;/b&gt; (see the note below). %1 headroom of the %2 budget per GPU.</source>
+        <translation>&lt;b&gt;批次放得下，但 %3 会拒绝启动&lt;/b&gt;（见下方说明）。每块 GPU 的 %2 预算还剩 %1。</translation>
     </message>
 </context>
 <context>
@@ -1665,6 +1899,73 @@
     </message>
 </context>
 <context>
+    <name>kvscope::Inference</name>
+    <message>
+        <source>tensor_parallel_size %1: from the Worker_TP0 to Worker_TP%2 prefixes</source>
+        <translation>tensor_parallel_size %1：来自 Worker_TP0 到 Worker_TP%2 前缀</translation>
+    </message>
+    <message>
+        <source>model %1: given with %2</source>
+        <translation>模型 %1：由 %2 指定</translation>
+    </message>
+    <message>
+        <source>the log names no model (no &apos;non-default args&apos;, &apos;vllm serve&apos; or engine config line); give %1</source>
+        <translation>日志中没有模型名（没有 &apos;non-default args&apos;、&apos;vllm serve&apos; 或引擎配置行）；请用 %1 指定</translation>
+    </message>
+    <message>
+        <source>model = %1 (%2)</source>
+        <translation>模型 = %1（%2）</translation>
+    </message>
+    <message>
+        <source>GPU %1: given with %2</source>
+        <translation>GPU %1：由 %2 指定</translation>
+    </message>
+    <message>
+        <source>the log does not print the GPU&apos;s memory (vLLM&apos;s &apos;worker init memory snapshot&apos; is a DEBUG line: VLLM_LOGGING_LEVEL=DEBUG); give %1</source>
+        <translation>日志没有打印 GPU 显存（vLLM 的 &apos;worker init memory snapshot&apos; 是 DEBUG 级别的行：VLLM_LOGGING_LEVEL=DEBUG）；请用 %1 指定</translation>
+    </message>
+    <message>
+        <source>total_memory=%1GiB matches no GPU preset; give %2 (a preset, or custom:%1 for this memory)</source>
+        <translation>total_memory=%1GiB 不匹配任何 GPU 预设；请用 %2 指定（一个预设，或 custom:%1 表示此显存）</translation>
+    </message>
+    <message>
+        <source>GPU = %1: the one preset with total_memory=%2GiB</source>
+        <translation>GPU = %1：唯一 total_memory=%2GiB 的预设</translation>
+    </message>
+    <message>
+        <source>GPU %1: the first preset with total_memory=%2GiB (also %3); give %4 for another</source>
+        <translation>GPU %1：第一个 total_memory=%2GiB 的预设（还有 %3）；要用其他 GPU 请指定 %4</translation>
+    </message>
+    <message>
+        <source>vLLM version: not in the log; planned as the newest modelled release (%1)</source>
+        <translation>vLLM 版本：日志中没有；按已建模的最新版本（%1）规划</translation>
+    </message>
+    <message>
+        <source>vLLM version &apos;%1&apos; is not a release number</source>
+        <translation>vLLM 版本 &apos;%1&apos; 不是发布版本号</translation>
+    </message>
+    <message>
+        <source>vLLM %1: kvscope plans the V1 engine&apos;s accounting, from %2 on</source>
+        <translation>vLLM %1：kvscope 规划的是 V1 引擎的显存核算，从 %2 起</translation>
+    </message>
+    <message>
+        <source>vLLM %1 (%2)</source>
+        <translation>vLLM %1（%2）</translation>
+    </message>
+    <message>
+        <source>pipeline_parallel_size %1 (%2): kvscope does not plan pipeline parallelism yet</source>
+        <translation>pipeline_parallel_size %1（%2）：kvscope 暂不规划流水线并行</translation>
+    </message>
+    <message>
+        <source>enforce_eager (%1): kvscope plans the CUDA-graph memory vLLM takes by default; without graphs the log&apos;s KV cache is larger by that estimate</source>
+        <translation>enforce_eager（%1）：kvscope 按 vLLM 默认占用的 CUDA graph 显存规划；不使用 graph 时，日志中的 KV Cache 会大出这部分估计值</translation>
+    </message>
+    <message>
+        <source>%1 = %2 (%3)</source>
+        <translation>%1 = %2（%3）</translation>
+    </message>
+</context>
+<context>
     <name>kvscope::LaunchCaveats</name>
     <message>
         <source>vLLM reads GGUF files experimentally; add %1 with the original model&apos;s repo id</source>
@@ -1860,10 +2161,6 @@
         <translation>auto（%1）</translation>
     </message>
     <message>
-        <source>auto (checkpoint: %1)</source>
-        <translation>auto（checkpoint：%1）</translation>
-    </message>
-    <message>
         <source>model default (%1)</source>
         <translation>模型默认（%1）</translation>
     </message>
@@ -2014,16 +2311,8 @@
         <translation>%2 %1 时 GGUF 权重按 GPU 平均分配（近似）</translation>
     </message>
     <message>
-        <source>the checkpoint measures %1 as stored; the estimate for %2 weights is %3 (vLLM loads weights in %4; the budget uses the estimate)</source>
-        <translation>检查点实测存储为 %1；按 %2 权重估计为 %3（vLLM 按 %4 加载权重；预算使用估计值）</translation>
-    </message>
-    <message>
         <source>vLLM raises the block size to %1 tokens so that one attention page (%2 B) holds one recurrent state page (%3 B, padded by %4 %)</source>
         <translation>vLLM 把块大小提高到 %1 token，使一个注意力页（%2 B）容纳一个循环状态页（%3 B，填充 %4 %）</translation>
-    </message>
-    <message>
-        <source>DeepSeek sparse attention: %1 B of MLA latent%2 plus the indexer&apos;s %3 B key per token and layer, in 64-token blocks (vLLM&apos;s sparse MLA backend)</source>
-        <translation>DeepSeek 稀疏注意力：每个 token 每层 %1 B MLA 潜向量%2，外加索引器 %3 B 键，按 64 token 分块（vLLM 稀疏 MLA 后端）</translation>
     </message>
     <message>
         <source>older vLLM builds store fp8_ds_mla (656 B) even for %1 auto; pass %1 fp8 to plan that layout</source>
@@ -2038,14 +2327,6 @@
         <translation>最后 %1 层复用前面层的 KV 缓存，自身不占缓存</translation>
     </message>
     <message>
-        <source>vLLM runs %1 with float16 activations; %2 bfloat16 may be rejected</source>
-        <translation>vLLM 以 float16 激活运行 %1；%2 bfloat16 可能被拒绝</translation>
-    </message>
-    <message>
-        <source>%1 has no FP8 tensor cores: vLLM keeps FP8 weights (same memory) and runs them weight-only through Marlin</source>
-        <translation>%1 没有 FP8 张量核心：vLLM 保留 FP8 权重（显存相同），通过 Marlin 以仅权重量化方式运行</translation>
-    </message>
-    <message>
         <source>mxfp4 quantizes MoE experts only; %1 is dense, so its weights stay in %2</source>
         <translation>mxfp4 只量化 MoE 专家；%1 是稠密模型，权重保持 %2</translation>
     </message>
@@ -2058,24 +2339,12 @@
         <translation>%2：&apos;%1&apos; 没有显存大小</translation>
     </message>
     <message>
-        <source>%2: %1 is larger than any vLLM block size (at most 4096)</source>
-        <translation>%2：%1 大于 vLLM 的任何块大小（最多 4096）</translation>
-    </message>
-    <message>
         <source>%3: %1 exceeds %4 %2 (a sequence is its prompt plus its output)</source>
         <translation>%3：%1 超过 %4 %2（序列是提示加输出）</translation>
     </message>
     <message>
-        <source>%4: %1 exceeds %2&apos;s max_position_embeddings %3 (vLLM refuses it)</source>
-        <translation>%4：%1 超过 %2 的 max_position_embeddings %3（vLLM 会拒绝）</translation>
-    </message>
-    <message>
         <source>%2: must be a positive integer or -1, got %1</source>
         <translation>%2：必须是正整数或 -1，实际为 %1</translation>
-    </message>
-    <message>
-        <source>%3: %1 is a llama.cpp cache type for GGUF models; %2 is not one (vLLM offers auto, float16, bfloat16, fp8)</source>
-        <translation>%3：%1 是 llama.cpp 用于 GGUF 模型的缓存类型；%2 不是 GGUF 模型（vLLM 提供 auto、float16、bfloat16、fp8）</translation>
     </message>
     <message>
         <source>%4: %1 is a GGUF file whose weights are stored%2 already; its tensor bytes are used, so &apos;%3&apos; does not apply</source>
@@ -2084,10 +2353,6 @@
     <message>
         <source>%1, for %2 with %6 %3, %7 %4, %8 %5</source>
         <translation>%1（%2，%6 %3，%7 %4，%8 %5）</translation>
-    </message>
-    <message>
-        <source>%3 %1 exceeds %4 %2: vLLM would reject such requests</source>
-        <translation>%3 %1 超过 %4 %2：vLLM 会拒绝这样的请求</translation>
     </message>
     <message>
         <source>vLLM would refuse to start: one %1-token request needs %2 KV blocks, the cache holds %3; %5 %4 would fit</source>
@@ -2164,6 +2429,49 @@
     <message>
         <source>weights, activations and runtime overhead exceed the %1 budget by %2: no room for a KV cache</source>
         <translation>权重、激活和运行时开销超出 %1 预算 %2：没有空间留给 KV 缓存</translation>
+    </message>
+    <message>
+        <source>the checkpoint measures %1 as stored; the estimate for %2 weights is %3 (%5 loads weights in %4; the budget uses the estimate)</source>
+        <translation>检查点实测存储为 %1；按 %2 权重估计为 %3（%5 按 %4 加载权重；预算使用估计值）</translation>
+    </message>
+    <message>
+        <source>DeepSeek sparse attention: %1 B of MLA latent%2 plus the indexer&apos;s %3 B key per token and layer, in 64-token blocks (%4&apos;s sparse MLA backend)</source>
+        <translation>DeepSeek 稀疏注意力：每个 token 每层 %1 B MLA 潜向量%2，外加索引器 %3 B 键，按 64 token 分块（%4 稀疏 MLA 后端）</translation>
+    </message>
+    <message>
+        <source>%3 runs %1 with float16 activations; %2 bfloat16 may be rejected</source>
+        <translation>%3 以 float16 激活运行 %1；%2 bfloat16 可能被拒绝</translation>
+    </message>
+    <message>
+        <source>%1 has no FP8 tensor cores: %2 keeps FP8 weights (same memory) and runs them weight-only through Marlin</source>
+        <translation>%1 没有 FP8 张量核心：%2 保留 FP8 权重（显存相同），通过 Marlin 以仅权重量化方式运行</translation>
+    </message>
+    <message>
+        <source>%2: %1 is larger than any %3 block size (at most 4096)</source>
+        <translation>%2：%1 大于 %3 的任何块大小（最多 4096）</translation>
+    </message>
+    <message>
+        <source>%4: %1 exceeds %2&apos;s max_position_embeddings %3 (%5 refuses it)</source>
+        <translation>%4：%1 超过 %2 的 max_position_embeddings %3（%5 会拒绝）</translation>
+    </message>
+    <message>
+        <source>%3: %1 is a llama.cpp cache type for GGUF models; %2 is not one (%4 offers auto, float16, bfloat16, fp8)</source>
+        <translation>%3：%1 是 llama.cpp 用于 GGUF 模型的缓存类型；%2 不是 GGUF 模型（%4 提供 auto、float16、bfloat16、fp8）</translation>
+    </message>
+    <message>
+        <source>%3 %1 exceeds %4 %2: %5 would reject such requests</source>
+        <translation>%3 %1 超过 %4 %2：%5 会拒绝这样的请求</translation>
+    </message>
+</context>
+<context>
+    <name>kvscope::QuantizationLabel</name>
+    <message>
+        <source>none</source>
+        <translation>无</translation>
+    </message>
+    <message>
+        <source>auto (checkpoint: %1)</source>
+        <translation>auto（检查点：%1）</translation>
     </message>
 </context>
 <context>

@@ -421,6 +421,53 @@ private Q_SLOTS:
         QVERIFY(c.columns.at(2).notes.join(u' ').contains(QStringLiteral("checkpoint stored that way")));
     }
 
+    void sameKvFormatFromAnotherSourceIsExplained()
+    {
+        // BF16 + FP8 KV casts bfloat16 keys and values to FP8, AWQ INT4 + FP8 KV float16 ones
+        // (vLLM runs AWQ in float16): the same format reads two SQNRs, and one note says why.
+        const Comparison &c = seed();
+        const double bf16Source = *c.columns.at(1).accuracy.kv.combinedSqnrDb;
+        const double fp16Source = *c.columns.at(3).accuracy.kv.combinedSqnrDb;
+        QVERIFY(bf16Source != fp16Source);
+        QCOMPARE(c.notes.size(), 1);
+        const QString &note = c.notes.first();
+        for (const QString &word :
+             {QStringLiteral("“BF16 + FP8 KV”"), QStringLiteral("“AWQ INT4 + FP8 KV”"),
+              QStringLiteral("bfloat16"), QStringLiteral("float16"), QStringLiteral("FP8")})
+            QVERIFY2(note.contains(word), qPrintable(note));
+        const QJsonArray notes = comparisonToJson(c).value(u"notes").toArray();
+        QCOMPARE(notes.size(), 1);
+        QCOMPARE(notes.first().toString(), note);
+        // Columns of one source dtype have nothing to explain.
+        Scenario bf16 = llama8bOnH100();
+        bf16.kvCacheDtype = KvCacheDtype::Fp8;
+        Scenario longer = bf16;
+        longer.seqLen *= 2;
+        QVERIFY(compare(labelledColumns({bf16, longer}), m_cache).notes.isEmpty());
+    }
+
+    void sglangColumnsNameSglang()
+    {
+        // An SGLang comparison's lines name SGLang: the AWQ checkpoint note and the FP8 KV scale.
+        Scenario s = llama8bOnH100();
+        s.engine = Engine::Sglang;
+        const Comparison c = compare(seedQuestionColumns(s), m_cache);
+        const QString awqNote = c.columns.at(2).notes.join(u' ');
+        QVERIFY2(awqNote.contains(QLatin1String("SGLang loads AWQ weights only from a checkpoint")),
+                 qPrintable(awqNote));
+        const QString scale = c.columns.at(1).accuracy.kv.engineScale;
+        QVERIFY2(scale.contains(QLatin1String("SGLang's k/v scale")), qPrintable(scale));
+        for (const ComparedColumn &column : c.columns) {
+            const QString said = (column.notes + column.accuracy.weights.notes + column.accuracy.kv.notes +
+                                  column.plan.notes + QStringList{column.accuracy.kv.engineScale})
+                                     .join(u' ');
+            QVERIFY2(!said.contains(QLatin1String("vLLM loads")) && !said.contains(QLatin1String("vLLM's")),
+                     qPrintable(said));
+        }
+        QCOMPARE(compareRowLabel(CompareRowId::KvCapacityTokens),
+                 QStringLiteral("KV capacity as the engine logs it"));
+    }
+
     void columnsEqualTheIndividualPlans()
     {
         const Comparison &c = seed();

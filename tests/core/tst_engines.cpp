@@ -470,6 +470,35 @@ private Q_SLOTS:
                     .contains(QStringLiteral("has no bfloat16; pass --dtype float16")));
     }
 
+    void sglangPlansNameSglangNotVllm()
+    {
+        // The planner's shared notes and refusals name the scenario's engine (the engine
+        // table's display name), never vLLM for an SGLang plan.
+        QCOMPARE(engineDisplayName(Engine::Vllm), QStringLiteral("vLLM"));
+        QCOMPARE(engineDisplayName(Engine::Sglang), QStringLiteral("SGLang"));
+        Scenario s = scenario(QStringLiteral("llama-3.1-8b"), QStringLiteral("a100-80gb"));
+        s.engine = Engine::Sglang;
+        s.quantization = defaultSpecFor(QuantMethod::Awq);
+        s.dtype = WeightDtype::BFloat16;
+        s.maxModelLen = 4096;
+        s.seqLen = 8192;
+        QString notes = planMemory(s).notes.join(QLatin1Char('\n'));
+        QVERIFY2(notes.contains(QLatin1String("SGLang runs awq with float16 activations")),
+                 qPrintable(notes));
+        QVERIFY2(notes.contains(QLatin1String("SGLang would reject such requests")), qPrintable(notes));
+        QVERIFY2(!notes.contains(QLatin1String("vLLM")), qPrintable(notes));
+        s.quantization = defaultSpecFor(QuantMethod::Fp8);
+        s.dtype = WeightDtype::Auto;
+        notes = planMemory(s).notes.join(QLatin1Char('\n'));
+        QVERIFY2(notes.contains(QLatin1String("SGLang keeps FP8 weights")), qPrintable(notes));
+        QVERIFY2(!notes.contains(QLatin1String("vLLM")), qPrintable(notes));
+        s.maxModelLen = s.model.maxPositionEmbeddings * 2;
+        const QString refusal = errorOf([&] { planMemory(s); });
+        QVERIFY2(refusal.contains(QLatin1String("(SGLang refuses it)")), qPrintable(refusal));
+        s.engine = Engine::Vllm; // vLLM's own words are unchanged
+        QVERIFY(errorOf([&] { planMemory(s); }).contains(QLatin1String("(vLLM refuses it)")));
+    }
+
     void sglangRefusesWhatItsPoolIsNotModelledFor()
     {
         Scenario s = scenario(QStringLiteral("gemma-3-27b"));

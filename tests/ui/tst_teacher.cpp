@@ -547,8 +547,11 @@ private Q_SLOTS:
             const QStringList legends = memoryAndSpeed ? QStringList{QStringLiteral("compareMemoryLegend"),
                                                                      QStringLiteral("compareSpeedLegend")}
                                                        : QStringList{QStringLiteral("compareAccuracyLegend")};
-            for (const QString &name : legends)
-                QVERIFY2(wholeOnScreen(m_window->findChild<QWidget *>(name)), qPrintable(name));
+            for (const QString &name : legends) {
+                QWidget *legend = m_window->findChild<QWidget *>(name);
+                QVERIFY2(wholeOnScreen(legend), qPrintable(name));
+                QVERIFY2(legend->height() >= legend->heightForWidth(legend->width()), qPrintable(name));
+            }
             const QList<QWidget *> charts =
                 memoryAndSpeed ? QList<QWidget *>{compare->memoryChart(), compare->speedChart()}
                                : QList<QWidget *>{compare->accuracyChart()};

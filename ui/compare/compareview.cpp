@@ -6,6 +6,7 @@
 #include "core/compare/comparechart.h"
 #include "core/compare/comparetext.h"
 #include "core/plan/planner.h"
+#include "core/precision/quantizationlabel.h"
 #include "ui/charts/comparebarschart.h"
 #include "ui/charts/comparememorychart.h"
 #include "ui/compare/comparecolumns.h"
@@ -63,7 +64,7 @@ CompareView::CompareView(ScenarioController *controller, UserLibrary *library, Q
     : QWidget(parent), m_controller(controller), m_library(library), m_runner(new ComparisonRunner(this)),
       m_addColumn(new QPushButton(this)), m_seed(new QPushButton(this)), m_progress(new QProgressBar(this)),
       m_status(new QLabel(this)), m_hint(new QLabel(this)), m_table(new QTableWidget(this)),
-      m_notes(new QLabel(this)), m_memoryChart(new CompareMemoryChartView(this)),
+      m_notes(new QLabel(this)), m_caveats(new QLabel(this)), m_memoryChart(new CompareMemoryChartView(this)),
       m_speedChart(new CompareBarsChartView(CompareBars::CapacityAndSpeed, this)),
       m_accuracyChart(new CompareBarsChartView(CompareBars::Accuracy, this)),
       m_knobsButton(new QToolButton(this)), m_pageTabs(new QTabBar(this)), m_pages(new QStackedWidget(this)),
@@ -77,6 +78,7 @@ CompareView::CompareView(ScenarioController *controller, UserLibrary *library, Q
     m_hint->setObjectName(QStringLiteral("compareHint"));
     m_table->setObjectName(QStringLiteral("compareTable"));
     m_notes->setObjectName(QStringLiteral("compareNotes"));
+    m_caveats->setObjectName(QStringLiteral("compareAccuracyCaveats"));
 
     m_progress->setRange(0, 100);
     m_progress->setMaximumWidth(160);
@@ -89,6 +91,10 @@ CompareView::CompareView(ScenarioController *controller, UserLibrary *library, Q
     m_notes->setOpenExternalLinks(true);
     m_notes->setTextInteractionFlags(Qt::TextBrowserInteraction);
     m_notes->setAlignment(Qt::AlignTop | Qt::AlignLeft);
+    m_caveats->setWordWrap(true);
+    m_caveats->setTextFormat(Qt::RichText);
+    m_caveats->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_caveats->setAlignment(Qt::AlignTop | Qt::AlignLeft);
 
     m_table->setRowCount(FirstFigureRow);
     m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
@@ -157,9 +163,16 @@ CompareView::CompareView(ScenarioController *controller, UserLibrary *library, Q
     auto *accuracyLayout = new QHBoxLayout(accuracy);
     accuracyLayout->setContentsMargins(0, 0, 0, 0);
     accuracyLayout->addLayout(chartWithLegend(accuracy, m_accuracyChart, "compareAccuracyLegend"), 1);
+    // What the accuracy figures assume first, then what they were simulated on: without the
+    // caveats "17.14 dB" cannot be read. Beside the chart, so the chart keeps its height.
+    auto *notesColumn = new QWidget(accuracy);
+    auto *notesLayout = new QVBoxLayout(notesColumn);
+    notesLayout->setContentsMargins(0, 0, 0, 0);
+    notesLayout->addWidget(m_caveats);
+    notesLayout->addWidget(m_notes, 1);
     auto *notesScroll = new QScrollArea(accuracy);
     notesScroll->setObjectName(QStringLiteral("compareNotesScroll"));
-    notesScroll->setWidget(m_notes);
+    notesScroll->setWidget(notesColumn);
     notesScroll->setWidgetResizable(true);
     notesScroll->setFrameShape(QFrame::NoFrame);
     notesScroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
@@ -409,11 +422,16 @@ void CompareView::showKnobs()
             const QString key = fileKey(knob);
             combo->setEnabled(values.contains(key));
             const int automatic = combo->findData(QStringLiteral("auto"));
-            if (automatic >= 0 && plan && knob != ScenarioField::Quantization) // auto names no one format
+            if (knob == ScenarioField::Quantization) {
+                for (int i = 0; i < combo->count(); ++i)
+                    combo->setItemText(i, quantizationChoiceLabel(combo->itemData(i).toString(),
+                                                                  base.model.checkpointQuantization.method));
+            } else if (automatic >= 0 && plan) {
                 combo->setItemText(automatic,
                                    tr("auto (%1)")
                                        .arg(knob == ScenarioField::Dtype ? dtypeName(plan->dtype)
                                                                          : dtypeName(plan->kvCacheDtype)));
+            }
             if (values.contains(key)) {
                 selectValue(combo, values.value(key));
             } else {
@@ -433,6 +451,7 @@ void CompareView::clearFigures()
     m_speedChart->showComparison({});
     m_accuracyChart->showComparison({});
     m_notes->clear();
+    m_caveats->clear();
     fitTableHeight();
 }
 
@@ -508,6 +527,21 @@ void CompareView::showComparison()
     m_speedChart->showComparison(compareSpeedChartData(comparison));
     m_accuracyChart->showComparison(compareAccuracyChartData(comparison));
     m_notes->setText(notesText());
+    m_caveats->setText(caveatsText());
+}
+
+QString CompareView::caveatsText() const
+{
+    if (!m_comparison)
+        return {};
+    QStringList lines{tr("<b>Accuracy</b>: %1.").arg(CompareText::accuracyCaveat().toHtmlEscaped())};
+    for (const AccuracyCaveat &caveat : CompareText::accuracyCaveats(*m_comparison))
+        lines << (caveat.columns.isEmpty()
+                      ? caveat.text.toHtmlEscaped()
+                      : tr("<b>%1</b>: %2")
+                            .arg(caveat.columns.join(QStringLiteral(" · ")).toHtmlEscaped(),
+                                 caveat.text.toHtmlEscaped()));
+    return lines.join(QStringLiteral("<br>"));
 }
 
 QString CompareView::notesText() const
@@ -529,12 +563,10 @@ QString CompareView::notesText() const
                 published << line;
         }
     }
-    QString text =
-        tr("<b>Accuracy</b> is simulated quantization error (SQNR, a proxy for end quality), on:") +
-        QStringLiteral("<br>") +
-        simulated.join(QStringLiteral("\n"))
-            .toHtmlEscaped()
-            .replace(QLatin1Char('\n'), QStringLiteral("<br>"));
+    QString text = tr("<b>Accuracy</b> simulated on:") + QStringLiteral("<br>") +
+                   simulated.join(QStringLiteral("\n"))
+                       .toHtmlEscaped()
+                       .replace(QLatin1Char('\n'), QStringLiteral("<br>"));
     if (!published.isEmpty())
         text += QStringLiteral("<br><b>") + tr("Published results for these formats") +
                 QStringLiteral("</b><br>") + published.join(QStringLiteral("<br>"));

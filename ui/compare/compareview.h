@@ -32,10 +32,11 @@ struct ChartSource;
 /// side by side on memory, capacity, speed and accuracy: the core's twelve
 /// rows with each figure's difference to the first column, the best of a row
 /// emphasised, and under it two charts (memory bars on one budget line;
-/// capacity and speed as grouped bars) and the accuracy notes; the page scrolls. The comparison runs off the
-/// UI thread (ComparisonRunner): a change cancels the run in progress, the old table stays until the new one
-/// arrives, and the progress shows meanwhile. It runs while the tab is shown; a change made elsewhere runs
-/// when it is shown again.
+/// capacity and speed as grouped bars), the accuracy chart beside what it was simulated on, and under it
+/// what the accuracy figures assume (CompareText::accuracyCaveats); the page scrolls. The comparison runs off
+/// the UI thread (ComparisonRunner): a change cancels the run in progress, the old table stays until the new
+/// one arrives, and the progress shows meanwhile. It runs while the tab is shown; a change made elsewhere
+/// runs when it is shown again.
 class CompareView : public QWidget
 {
     Q_OBJECT
@@ -112,6 +113,7 @@ private:
     void clearFigures();
     void retranslate();
     QString notesText() const;
+    QString caveatsText() const;
     /// The table as tall as its rows (the page scrolls, not the table).
     void fitTableHeight();
 
@@ -131,6 +133,7 @@ private:
     QLabel *m_hint;
     QTableWidget *m_table;
     QLabel *m_notes;
+    QLabel *m_caveats;
     CompareMemoryChartView *m_memoryChart;
     CompareBarsChartView *m_speedChart;
     CompareBarsChartView *m_accuracyChart;

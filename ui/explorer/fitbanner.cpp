@@ -93,10 +93,9 @@ QString FitBanner::verdict() const
         return tr("<b>Does not fit:</b> %1 over the %2 budget per GPU.")
             .arg(localMemory(-p.headroomBytes), localMemory(p.budgetBytes));
     if (!p.engineStarts)
-        return tr("<b>The batch fits, but vLLM would refuse to start</b> (see the note below). %1 headroom "
-                  "of "
-                  "the %2 budget per GPU.")
-            .arg(localMemory(p.headroomBytes), localMemory(p.budgetBytes));
+        return tr("<b>The batch fits, but %3 would refuse to start</b> (see the note below). %1 headroom "
+                  "of the %2 budget per GPU.")
+            .arg(localMemory(p.headroomBytes), localMemory(p.budgetBytes), engineDisplayName(p.engine));
     return tr("<b>Fits.</b> %1 headroom of the %2 budget per GPU.")
         .arg(localMemory(p.headroomBytes), localMemory(p.budgetBytes));
 }

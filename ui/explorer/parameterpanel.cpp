@@ -10,6 +10,7 @@
 #include "core/output/scenariolabel.h"
 #include "core/plan/kvcache.h"
 #include "core/plan/tensorparallel.h"
+#include "core/precision/quantizationlabel.h"
 #include "ui/state/scenariocontroller.h"
 #include "ui/state/userlibrary.h"
 #include "ui/widgets/groupedcombobox.h"
@@ -400,7 +401,9 @@ void ParameterPanel::showPlan(const MemoryPlan &plan)
     m_kvCacheDtype->setItemText(
         0, tr("auto (%1)").arg(dtypeName(resolveKvCacheDtype(KvCacheDtype::Auto, plan.dtype))));
     const QuantizationSpec &checkpoint = m_controller->scenario().model.checkpointQuantization;
-    m_quantization->setItemText(0, tr("auto (checkpoint: %1)").arg(quantMethodName(checkpoint.method)));
+    for (int i = 0; i < m_quantization->count(); ++i)
+        m_quantization->setItemText(
+            i, quantizationChoiceLabel(m_quantization->itemData(i).toString(), checkpoint.method));
     const bool grouped = plan.quantization.isAwqOrGptq();
     m_groupSize->setEnabled(grouped);
     selectData(m_groupSize, grouped ? plan.quantization.groupSize : 128);

@@ -68,8 +68,8 @@ FitDialog::FitDialog(const QList<GpuSpec> &gpus, QWidget *parent)
     m_gpu->addItem(QString()); // "Any GPU", worded in retranslate()
     for (const GpuSpec &gpu : m_gpus)
         m_gpu->addItem(gpu.name, gpu.id);
-    m_engine->addItem(QStringLiteral("vLLM"), int(Engine::Vllm));
-    m_engine->addItem(QStringLiteral("SGLang"), int(Engine::Sglang));
+    for (const Engine engine : {Engine::Vllm, Engine::Sglang})
+        m_engine->addItem(engineDisplayName(engine), int(engine));
     for (const FitRanking ranking : {FitRanking::Memory, FitRanking::Speed})
         m_rankBy->addItem(QString(), int(ranking)); // worded in retranslate()
 

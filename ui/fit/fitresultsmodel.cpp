@@ -3,6 +3,7 @@
 
 #include "core/common/units.h"
 #include "core/precision/dtypes.h"
+#include "core/precision/quantizationlabel.h"
 #include "core/precision/quantizationspec.h"
 
 namespace kvscope {
@@ -34,7 +35,7 @@ QString FitResultsModel::text(const FitRow &row, int column) const
     case Gpus:
         return tr("%1 × %2").arg(p.tensorParallelSize).arg(p.gpuName);
     case Weights:
-        return quantMethodName(p.quantization.method);
+        return quantMethodLabel(p.quantization.method);
     case KvCache:
         return dtypeName(p.kvCacheDtype);
     case MaxModelLen:

@@ -33,6 +33,9 @@ public:
     QString currentKey() const;
     /// Selects the entry with `key` without emitting keyActivated; false if absent.
     bool setCurrentKey(const QString &key);
+    /// Not searchable: at least as wide as the chosen entry's text, which shows whole (a short
+    /// list's other entries do not widen the layout; the popup shows them whole).
+    QSize minimumSizeHint() const override;
 
 Q_SIGNALS:
     /// The user chose an entry (from the list or from the search popup).
