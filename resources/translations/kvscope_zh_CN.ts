@@ -725,6 +725,26 @@
         <source>&lt;b&gt;Accuracy&lt;/b&gt; simulated on:</source>
         <translation>&lt;b&gt;精度&lt;/b&gt;模拟所用张量：</translation>
     </message>
+    <message>
+        <source>Edit columns</source>
+        <translation>编辑列</translation>
+    </message>
+    <message>
+        <source>Show or fold the rows that set each column&apos;s weights, quantization and KV cache.</source>
+        <translation>显示或折叠设置各列权重、量化和 KV Cache 的行。</translation>
+    </message>
+    <message>
+        <source>Table</source>
+        <translation>表格</translation>
+    </message>
+    <message>
+        <source>Memory and speed</source>
+        <translation>显存与速度</translation>
+    </message>
+    <message>
+        <source>Accuracy</source>
+        <translation>精度</translation>
+    </message>
 </context>
 <context>
     <name>kvscope::Comparison</name>
@@ -1062,22 +1082,6 @@
         <translation>每块 GPU 的权重</translation>
     </message>
     <message>
-        <source>%1 bits/weight · %2</source>
-        <translation>每权重 %1 位 · %2</translation>
-    </message>
-    <message>
-        <source>Parameters</source>
-        <translation>参数量</translation>
-    </message>
-    <message>
-        <source>%1 total · %2 active per token</source>
-        <translation>总计 %1 · 每 token 激活 %2</translation>
-    </message>
-    <message>
-        <source>%1 total</source>
-        <translation>总计 %1</translation>
-    </message>
-    <message>
         <source>unquantized</source>
         <translation>未量化</translation>
     </message>
@@ -1228,6 +1232,54 @@
     <message>
         <source>vLLM&apos;s logged KV capacity</source>
         <translation>vLLM 日志中的 KV 容量</translation>
+    </message>
+    <message>
+        <source>%1 parameters, %2 active per token</source>
+        <translation>%1 参数，每个 token 激活 %2</translation>
+    </message>
+    <message>
+        <source>%1 parameters</source>
+        <translation>%1 参数</translation>
+    </message>
+    <message>
+        <source>%1 · %2 bits/weight · %3</source>
+        <translation>%1 · %2 位/权重 · %3</translation>
+    </message>
+    <message>
+        <source>%1 dB</source>
+        <translation>%1 dB</translation>
+    </message>
+    <message>
+        <source>lossless</source>
+        <translation>无损</translation>
+    </message>
+    <message>
+        <source>not modelled</source>
+        <translation>未建模</translation>
+    </message>
+    <message>
+        <source>weights: %1</source>
+        <translation>权重：%1</translation>
+    </message>
+    <message>
+        <source>KV cache: %1</source>
+        <translation>KV Cache：%1</translation>
+    </message>
+    <message>
+        <source>with calibrated scales: %1</source>
+        <translation>校准缩放时：%1</translation>
+    </message>
+    <message>
+        <source>simulated error, a proxy for end quality</source>
+        <translation>模拟误差，最终质量的近似指标</translation>
+    </message>
+    <message>
+        <source>Accuracy (SQNR), weights · KV</source>
+        <translation>精度（SQNR），权重 · KV</translation>
+    </message>
+    <message>
+        <source>simulating the quantization of the scenario&apos;s formats</source>
+        <translation>正在模拟场景所用格式的量化</translation>
     </message>
 </context>
 <context>
