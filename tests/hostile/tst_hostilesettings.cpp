@@ -551,6 +551,28 @@ private Q_SLOTS:
         QCOMPARE(savedGpuIds(path), expected);
     }
 
+    // A recent file with a NUL in its path (a corrupt or hand-made settings file) is
+    // refused with its reason. Before, it was kept and saved as QSettings saves such a
+    // string, @String(...), which reads back as a list of variants: the next start
+    // refused the whole list as "not a list of paths" (the settings-file fuzz target's
+    // corpus found it once saves read the file as it is).
+    void recentFileWithANulIsRefused()
+    {
+        {
+            QSettings saved(settingsPath(), QSettings::IniFormat);
+            saved.setValue(QStringLiteral("library/recentFiles"),
+                           QStringList{QStringLiteral("/tmp/a.kvscope"),
+                                       QStringLiteral("/tmp/mode") + QChar(0) + QStringLiteral("l.gguf")});
+        }
+        settings::SettingsReader reader;
+        UserLibrary library;
+        library.load(reader);
+        QVERIFY(library.recentFiles().isEmpty());
+        QCOMPARE(reader.problems().size(), 1);
+        QVERIFY2(reader.problems().first().contains(QLatin1String("a path with a NUL character")),
+                 qPrintable(reader.problems().first()));
+    }
+
     // Before the fix 8 processes adding custom GPUs at once kept 1 to 3 of them.
     void processesAddingAtOnceLoseNothing()
     {

@@ -244,6 +244,11 @@ LibraryKeys makeLibraryKeys()
              QStringList paths = saved.toStringList();
              if (paths.contains(QString()))
                  throw Error(QStringLiteral("an empty path"));
+             // No file system has a NUL in a path, and QSettings saves such a string as
+             // @String(...), which reads back as a list of variants: refused here, once.
+             for (const QString &path : std::as_const(paths))
+                 if (path.contains(QChar(0)))
+                     throw Error(QStringLiteral("a path with a NUL character"));
              return paths;
          }},
         mapListSetting("library/speedCalibrations", QStringLiteral("speed calibrations")),
