@@ -6,6 +6,7 @@
 #include "core/quantization/quantizers.h"
 
 #include <algorithm>
+#include <memory>
 
 namespace kvscope::quant {
 
@@ -17,8 +18,8 @@ constexpr std::int64_t RowsPerChunk = 256;
 
 /// U = cholesky(H^-1, upper), row-major [n, n] (upper part; below is 0), from
 /// the calibration activations: H = 2 X^T X / n, dead columns, dampening.
-std::vector<float> inverseHessianFactor(dense::ConstMatrixRef calibration, std::vector<bool> &dead,
-                                        const RunControl &control)
+std::unique_ptr<float[]> inverseHessianFactor(dense::ConstMatrixRef calibration, std::vector<bool> &dead,
+                                              const RunControl &control)
 {
     const std::int64_t n = calibration.cols;
     // X with its columns reversed, so that its Gram matrix is H reversed.
@@ -27,8 +28,10 @@ std::vector<float> inverseHessianFactor(dense::ConstMatrixRef calibration, std::
         const float *from = calibration.data + r * calibration.stride;
         std::reverse_copy(from, from + n, reversed.begin() + r * n);
     }
-    std::vector<float> h(size_t(n * n), 0.0f);
-    const dense::MatrixRef hessian{h.data(), n, n, n};
+    // Not zeroed (a 64 MiB memset and its page faults cost more than the Cholesky
+    // factorization): gram() writes the lower triangle, and nothing reads the upper one.
+    std::unique_ptr<float[]> h(new float[size_t(n * n)]);
+    const dense::MatrixRef hessian{h.get(), n, n, n};
     // H = 2 X^T X / nsamples (add_batch accumulates exactly that).
     dense::gram({reversed.data(), calibration.rows, n, n}, hessian, 2.0f / float(calibration.rows),
                 control.slice(0.0, 0.5));
@@ -52,13 +55,12 @@ std::vector<float> inverseHessianFactor(dense::ConstMatrixRef calibration, std::
             QStringLiteral("GPTQ: the Hessian 2 X^T X / n of the calibration activations is not positive "
                            "definite even after dampening by %1 x its mean diagonal")
                 .arg(GptqDampening));
-    std::vector<float> inverse(size_t(n * n));
-    dense::invertLower(hessian, {inverse.data(), n, n, n}, control.slice(0.75, 1.0));
+    const std::unique_ptr<float[]> inverse(new float[size_t(n * n)]);
+    dense::invertLower(hessian, {inverse.get(), n, n, n}, control.slice(0.75, 1.0));
     // U = J L^-1 J: U_ij = (L^-1)_{n-1-i, n-1-j}, upper where L^-1 is lower.
-    std::vector<float> u(size_t(n * n));
+    std::unique_ptr<float[]> u = std::move(h); // the factor is spent: its buffer takes U
     for (std::int64_t i = 0; i < n; ++i)
-        std::reverse_copy(inverse.begin() + (n - 1 - i) * n, inverse.begin() + (n - i) * n,
-                          u.begin() + i * n);
+        std::reverse_copy(inverse.get() + (n - 1 - i) * n, inverse.get() + (n - i) * n, u.get() + i * n);
     return u;
 }
 
@@ -144,13 +146,18 @@ FittedWeights gptqQuantize(dense::ConstMatrixRef weights, dense::ConstMatrixRef 
 {
     const std::int64_t n = weights.cols;
     std::vector<bool> dead;
-    const std::vector<float> u = inverseHessianFactor(calibration, dead, control.slice(0.0, 0.5));
+    const std::unique_ptr<float[]> u = inverseHessianFactor(calibration, dead, control.slice(0.0, 0.5));
 
     FittedWeights fitted;
-    fitted.values.resize(size_t(weights.rows * n));
-    for (std::int64_t r = 0; r < weights.rows; ++r)
-        for (std::int64_t c = 0; c < n; ++c)
-            fitted.values[size_t(r * n + c)] = dead[size_t(c)] ? 0.0f : weights.data[r * weights.stride + c];
+    fitted.values.reserve(size_t(weights.rows * n));
+    for (std::int64_t r = 0; r < weights.rows; ++r) {
+        const float *row = weights.data + r * weights.stride;
+        fitted.values.insert(fitted.values.end(), row, row + n);
+    }
+    for (std::int64_t c = 0; c < n; ++c)
+        if (dead[size_t(c)])
+            for (std::int64_t r = 0; r < weights.rows; ++r)
+                fitted.values[size_t(r * n + c)] = 0.0f;
 
     const std::int64_t chunks = (weights.rows + RowsPerChunk - 1) / RowsPerChunk;
     std::vector<std::int64_t> clipped(size_t(chunks), 0);
@@ -160,7 +167,7 @@ FittedWeights gptqQuantize(dense::ConstMatrixRef weights, dense::ConstMatrixRef 
         [&](std::int64_t chunk, int) {
             const std::int64_t first = chunk * RowsPerChunk;
             const std::int64_t count = std::min(RowsPerChunk, weights.rows - first);
-            clipped[size_t(chunk)] = quantizeRows(all.block(first, 0, count, n), u.data(), scheme);
+            clipped[size_t(chunk)] = quantizeRows(all.block(first, 0, count, n), u.get(), scheme);
         },
         control.slice(0.5, 1.0));
     for (std::int64_t c : clipped)
