@@ -13,6 +13,7 @@
 #include "core/quantization/synthetic.h"
 #include "tests/tensorfiles.h"
 
+#include <algorithm>
 #include <cmath>
 #include <vector>
 
