@@ -14,6 +14,7 @@
 #include "tests/tensorfiles.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <vector>
 
@@ -291,6 +292,20 @@ private Q_SLOTS:
         QVERIFY2(l.outputSqnr(awq.values) > rtn + 4.0, qPrintable(figures));
         QVERIFY2(l.outputSqnr(gptq.values) > rtnSymmetric + 3.0, qPrintable(figures));
         QVERIFY2(awq.awqAlpha > 0.1, qPrintable(figures));
+    }
+
+    void cancellable()
+    {
+        // The GUI runs the fits off its thread and cancels them through the run's flag.
+        const Layer l = layer(64, 256, true);
+        std::atomic<bool> cancel{true};
+        RunControl control;
+        control.cancel = &cancel;
+        QVERIFY_THROWS_EXCEPTION(
+            Cancelled, awqQuantize(l.w(), l.activations.calibration(), scheme("awq-int4-g128"), control));
+        QVERIFY_THROWS_EXCEPTION(
+            Cancelled, gptqQuantize(l.w(), l.activations.calibration(), scheme("gptq-int4-g128"), control));
+        QVERIFY_THROWS_EXCEPTION(Cancelled, loadActivations(SyntheticActivations{}, 256, control));
     }
 
     void syntheticActivations()
