@@ -92,7 +92,8 @@ void invertLower(ConstMatrixRef l, MatrixRef out, const RunControl &control)
         [&](std::int64_t panel, int) {
             const std::int64_t first = panel * PanelRows;
             const std::int64_t count = std::min(PanelRows, n - first);
-            for (std::int64_t r = 0; r < n; ++r)
+            // Rows above the panel (the inverse's upper triangle) are not written.
+            for (std::int64_t r = first; r < n; ++r)
                 for (std::int64_t c = first; c < first + count; ++c)
                     out.data[r * out.stride + c] = r == c ? 1.0f : 0.0f;
             kernels.solveLower(l.block(first, first, n - first, n - first),

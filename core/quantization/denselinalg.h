@@ -27,8 +27,9 @@ void gram(ConstMatrixRef x, MatrixRef g, float scale, const RunControl &control 
 bool choleskyLower(MatrixRef a, const RunControl &control = {});
 
 /// The lower triangle of inverse(l) for the lower triangular l (upper triangle
-/// not read), into `out` [n, n], whose upper triangle is set to 0: one
-/// triangular solve per panel of columns, the panels in parallel.
+/// not read), into the lower triangle of `out` [n, n] (the upper one is left as
+/// it was, except inside the diagonal panels): one triangular solve per panel
+/// of columns, the panels in parallel.
 void invertLower(ConstMatrixRef l, MatrixRef out, const RunControl &control = {});
 
 } // namespace kvscope::quant::dense

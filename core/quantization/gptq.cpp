@@ -4,6 +4,7 @@
 #include "core/common/error.h"
 #include "core/quantization/denselinalg.h"
 #include "core/quantization/quantizers.h"
+#include "core/quantization/simdclones.h"
 
 #include <algorithm>
 #include <memory>
@@ -23,19 +24,19 @@ std::unique_ptr<float[]> inverseHessianFactor(dense::ConstMatrixRef calibration,
 {
     const std::int64_t n = calibration.cols;
     // X with its columns reversed, so that its Gram matrix is H reversed.
-    std::vector<float> reversed(size_t(calibration.rows * n));
+    std::unique_ptr<float[]> reversed(new float[size_t(calibration.rows * n)]);
     for (std::int64_t r = 0; r < calibration.rows; ++r) {
         const float *from = calibration.data + r * calibration.stride;
-        std::reverse_copy(from, from + n, reversed.begin() + r * n);
+        std::reverse_copy(from, from + n, reversed.get() + r * n);
     }
     // Not zeroed (a 64 MiB memset and its page faults cost more than the Cholesky
     // factorization): gram() writes the lower triangle, and nothing reads the upper one.
     std::unique_ptr<float[]> h(new float[size_t(n * n)]);
     const dense::MatrixRef hessian{h.get(), n, n, n};
     // H = 2 X^T X / nsamples (add_batch accumulates exactly that).
-    dense::gram({reversed.data(), calibration.rows, n, n}, hessian, 2.0f / float(calibration.rows),
+    dense::gram({reversed.get(), calibration.rows, n, n}, hessian, 2.0f / float(calibration.rows),
                 control.slice(0.0, 0.5));
-    reversed = {};
+    reversed.reset();
 
     double diagonalSum = 0;
     dead.assign(size_t(n), false);
@@ -57,11 +58,21 @@ std::unique_ptr<float[]> inverseHessianFactor(dense::ConstMatrixRef calibration,
                 .arg(GptqDampening));
     const std::unique_ptr<float[]> inverse(new float[size_t(n * n)]);
     dense::invertLower(hessian, {inverse.get(), n, n, n}, control.slice(0.75, 1.0));
-    // U = J L^-1 J: U_ij = (L^-1)_{n-1-i, n-1-j}, upper where L^-1 is lower.
+    // U = J L^-1 J: U_ij = (L^-1)_{n-1-i, n-1-j}, upper where L^-1 is lower (only
+    // the upper triangle of U is read).
     std::unique_ptr<float[]> u = std::move(h); // the factor is spent: its buffer takes U
     for (std::int64_t i = 0; i < n; ++i)
         std::reverse_copy(inverse.get() + (n - 1 - i) * n, inverse.get() + (n - i) * n, u.get() + i * n);
     return u;
+}
+
+/// target -= error * coefficient over `count` rows: the update of one later
+/// column of the block, most of the column loop's time.
+KVSCOPE_SIMD_CLONES
+void subtractScaled(float *target, const float *error, float coefficient, std::int64_t count)
+{
+    for (std::int64_t r = 0; r < count; ++r)
+        target[r] -= error[r] * coefficient;
 }
 
 /// GPTQ's column loop (fasterquant) over `rows` output rows, row-major,
@@ -120,12 +131,8 @@ std::int64_t quantizeRows(dense::MatrixRef rows, const float *u, const Scheme &s
                 column[r] = q;
             }
             // W1[:, i:] -= err1 Hinv1[i, i:] within the block.
-            for (std::int64_t later = k + 1; later < width; ++later) {
-                const float coefficient = u[j * n + first + later];
-                float *target = block.data() + later * count;
-                for (std::int64_t r = 0; r < count; ++r)
-                    target[r] -= error[r] * coefficient;
-            }
+            for (std::int64_t later = k + 1; later < width; ++later)
+                subtractScaled(block.data() + later * count, error, u[j * n + first + later], count);
         }
         for (std::int64_t k = 0; k < width; ++k)
             for (std::int64_t r = 0; r < count; ++r)
