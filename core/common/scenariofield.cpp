@@ -80,7 +80,6 @@ const EnumSpelling<CommandOption> commandOptions[] = {
     {CommandOption::Scheme, "scheme"},
     {CommandOption::Tensor, "tensor"},
     {CommandOption::List, "list"},
-    {CommandOption::Activations, "activations"},
     {CommandOption::Json, "json"},
     {CommandOption::MeasuredItlMs, "measured-itl-ms"},
     {CommandOption::BenchResult, "bench-result"},
