@@ -74,6 +74,10 @@ kvscope_build() {
         if command -v ccache >/dev/null; then
             options+=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
         fi
+        # Further -D options, space-separated (CI: .ci/run).
+        local extra=()
+        read -ra extra <<<"${KVSCOPE_CMAKE_OPTIONS:-}"
+        options+=("${extra[@]}")
         cmake -S "$KVSCOPE_ROOT" -B "$KVSCOPE_BUILD" "${options[@]}" "${KVSCOPE_CONFIGURE_OPTIONS[@]}" >/dev/null
     elif [[ -n "${KVSCOPE_WERROR:-}" ]]; then
         cmake "$KVSCOPE_BUILD" "${options[@]}" >/dev/null
