@@ -481,10 +481,12 @@ QList<FormulaLine> allocationLines(const Scenario &s, const MemoryPlan &plan, co
         page.term(t.blockSize).op(" × ").term(perLayer);
     else
         page.term(bytes(QStringLiteral("state_page_bytes"), kv.pageBytes, {}));
-    QString pageNote = Formula::tr("one block of one layer: the unit vLLM allocates");
+    const QString engine = engineDisplayName(plan.engine);
+    QString pageNote = Formula::tr("one block of one layer: the unit %1 allocates").arg(engine);
     if (kv.recurrentLayers > 0 && attentionPage)
-        pageNote = Formula::tr("one block of one layer; vLLM raises the block size until one page holds a "
-                               "recurrent state, and pads the state to the page");
+        pageNote = Formula::tr("one block of one layer; %1 raises the block size until one page holds a "
+                               "recurrent state, and pads the state to the page")
+                       .arg(engine);
     lines << page.result(bytes(QString(), kv.pageBytes, {}), pageNote);
 
     const KvCacheLayout layout = kvCacheLayout(s.model, kvCacheOptions(s, plan.dtype, plan.kvCacheDtype));
@@ -508,18 +510,20 @@ QList<FormulaLine> allocationLines(const Scenario &s, const MemoryPlan &plan, co
     const QString note =
         kv.paddingLayers > 0
             ? Formula::tr(
-                  "as vLLM allocates it: %1 layers in %2 groups of %3 slots, %4 of them empty; one block "
+                  "as %5 allocates it: %1 layers in %2 groups of %3 slots, %4 of them empty; one block "
                   "spans a page in every slot of a group")
                   .arg(kv.fullLayers + kv.slidingLayers + kv.chunkedLayers + kv.recurrentLayers)
                   .arg(kv.numGroups)
                   .arg(kv.groupSize)
                   .arg(kv.paddingLayers)
+                  .arg(engine)
         : kv.numGroups > 1
-            ? Formula::tr("as vLLM allocates it: %1 groups of %2 layers; one block spans a page in "
+            ? Formula::tr("as %3 allocates it: %1 groups of %2 layers; one block spans a page in "
                           "every layer of a group")
                   .arg(kv.numGroups)
                   .arg(kv.groupSize)
-            : Formula::tr("as vLLM allocates it: whole blocks in every layer");
+                  .arg(engine)
+            : Formula::tr("as %1 allocates it: whole blocks in every layer").arg(engine);
     lines << cache.result(bytes(QString(), kv.cacheBytes, {}), note);
     return lines;
 }
@@ -755,6 +759,7 @@ QList<FormulaLine> capacityLines(const Scenario &s, const MemoryPlan &plan, cons
                                     : Formula::tr("vLLM's \"GPU KV cache size\" in tokens"));
 
     const KvCacheLayout layout = kvCacheLayout(s.model, kvCacheOptions(s, plan.dtype, plan.kvCacheDtype));
+    const QString maxModelLenFlag = optionFlag(ScenarioField::MaxModelLen, plan.engine);
     LineBuilder request(FormulaSection::Capacity, QStringLiteral("blocks_per_request"));
     appendGroupBlocks(request, kv,
                       requestBlocksPerGroup(s.model, layout, plan.maxModelLen, plan.maxNumBatchedTokens),
@@ -764,16 +769,16 @@ QList<FormulaLine> capacityLines(const Scenario &s, const MemoryPlan &plan, cons
                       QStringLiteral("blocks of min(sliding_window − 1 + max_num_batched_tokens, "
                                      "max_model_len) tokens, plus one"),
                       QStringLiteral("blocks of min(chunk + max_num_batched_tokens, max_model_len) tokens"));
-    lines << request.result(
-        count(QString(), kv.blocksPerMaxRequest, {}),
-        Formula::tr("blocks one request of %1 tokens reserves").arg(optionFlag(ScenarioField::MaxModelLen)));
+    lines << request.result(count(QString(), kv.blocksPerMaxRequest, {}),
+                            Formula::tr("blocks one request of %1 tokens reserves").arg(maxModelLenFlag));
 
     LineBuilder concurrency(FormulaSection::Capacity, QStringLiteral("max_concurrency"));
     concurrency.term(lines.at(lines.size() - 3)).op(" / ").term(lines.last());
     lines << concurrency.result(
         {QString(), decimalText(kv.maxConcurrency, 2), 0, kv.maxConcurrency, TermUnit::Ratio, {}, {}},
-        Formula::tr("vLLM's \"Maximum concurrency\" for requests of %1 tokens")
-            .arg(optionFlag(ScenarioField::MaxModelLen)));
+        sglang
+            ? Formula::tr("requests of %1 tokens the token pool holds at once").arg(maxModelLenFlag)
+            : Formula::tr("vLLM's \"Maximum concurrency\" for requests of %1 tokens").arg(maxModelLenFlag));
 
     LineBuilder headroom(FormulaSection::Capacity, QStringLiteral("headroom"));
     headroom.term(lines.at(1)).op(" − ").term(cache);

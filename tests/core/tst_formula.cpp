@@ -255,6 +255,13 @@ private Q_SLOTS:
                  std::optional(ScenarioField::MemFractionStatic));
         QCOMPARE(lineOf(sheet, "available").symbolic(), QStringLiteral("budget − weights"));
         QCOMPARE(lineOf(sheet, "budget").result.value, plan.budgetBytes);
+        // Every note is about SGLang, with SGLang's flag names: none says vLLM.
+        for (const FormulaLine &line : sheet.lines)
+            QVERIFY2(!line.note.contains(QStringLiteral("vLLM")),
+                     qPrintable(line.name + QStringLiteral(": ") + line.note));
+        QVERIFY(lineOf(sheet, "page_bytes").note.contains(QStringLiteral("SGLang")));
+        QVERIFY2(lineOf(sheet, "max_concurrency").note.contains(QStringLiteral("--context-length")),
+                 qPrintable(lineOf(sheet, "max_concurrency").note));
     }
 
     void llamaAsTheUsualFormulaWritesIt()

@@ -314,6 +314,24 @@ private Q_SLOTS:
                  controller()->plan().kv.cacheBytes);
     }
 
+    void formulaPanelNamesThePlansEngine()
+    {
+        explorer()->setFormulaPanelShown(true);
+        Scenario s = scenarioOf("llama-3.1-8b", "h100-sxm");
+        s.engine = Engine::Sglang;
+        show(s);
+        const QString sglang =
+            formulas()->launchCaption()->text() + u'\n' + formulas()->browser()->toPlainText();
+        QVERIFY2(!sglang.contains(QStringLiteral("vLLM")), qPrintable(sglang));
+        QVERIFY(sglang.startsWith(QStringLiteral("SGLang launch line")));
+        QVERIFY(sglang.contains(QStringLiteral("SGLang's budget and capacity")));
+        QVERIFY(formulas()->launch().command().contains(QStringLiteral("sglang.launch_server")));
+        s.engine = Engine::Vllm;
+        show(s);
+        QCOMPARE(formulas()->launchCaption()->text(), QStringLiteral("vLLM launch line"));
+        QVERIFY(formulas()->browser()->toPlainText().contains(QStringLiteral("vLLM's budget and capacity")));
+    }
+
     void weightBitsSplitForAwq()
     {
         explorer()->setFormulaPanelShown(true);

@@ -289,7 +289,7 @@ void ExplorerView::retranslate()
            "or recurrent state): what those designs save."));
     m_formulaToggle->setText(tr("Formulas"));
     m_formulaToggle->setToolTip(
-        tr("Show the formulas behind the figures, with this scenario's numbers, and the vLLM launch "
+        tr("Show the formulas behind the figures, with this scenario's numbers, and the engine's launch "
            "line (Ctrl+Shift+F)."));
     m_copyJson->setText(tr("Copy JSON"));
     m_copyJson->setToolTip(tr("Copy the whole plan as JSON, the same object as kvscope calc %1.")

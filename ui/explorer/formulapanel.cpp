@@ -96,7 +96,12 @@ void FormulaPanel::showPlan(const Scenario &scenario, const MemoryPlan &plan)
 {
     m_sheet = formulaSheet(scenario, plan);
     m_launch = launchLine(scenario);
-    render();
+    if (m_engine == plan.engine) {
+        render();
+        return;
+    }
+    m_engine = plan.engine;
+    retranslate(); // the captions name the engine; renders too
 }
 
 const FormulaTerm *FormulaPanel::termAt(const QUrl &link) const
@@ -213,7 +218,7 @@ QString FormulaPanel::sectionTitle(FormulaSection section) const
     case FormulaSection::Weights:
         return tr("Weights");
     case FormulaSection::Capacity:
-        return tr("vLLM's budget and capacity");
+        return tr("%1's budget and capacity").arg(engineDisplayName(m_engine));
     case FormulaSection::Speed:
         return tr("Speed: one decode step, then the first token");
     }
@@ -222,11 +227,14 @@ QString FormulaPanel::sectionTitle(FormulaSection section) const
 
 void FormulaPanel::retranslate()
 {
-    m_launchCaption->setText(tr("vLLM launch line"));
-    m_launchCaption->setToolTip(tr("The vllm serve command for this scenario: the flags whose values differ "
-                                   "from vLLM's defaults."));
+    const QString engine = engineDisplayName(m_engine);
+    m_launchCaption->setText(tr("%1 launch line").arg(engine));
+    m_launchCaption->setToolTip(
+        tr("The command that starts %1 on this scenario: the flags whose values differ "
+           "from its defaults.")
+            .arg(engine));
     m_copyLaunch->setText(tr("Copy"));
-    m_copyLaunch->setToolTip(tr("Copy the vllm serve command."));
+    m_copyLaunch->setToolTip(tr("Copy the %1 command.").arg(engine));
     m_copyFormulas->setText(tr("Copy formulas"));
     m_copyFormulas->setToolTip(tr("Copy the launch line and every formula as text."));
     m_sheetToolTip = tr("Each value names the option it comes from; hover it to find that control.");

@@ -3,6 +3,7 @@
 
 #include "core/analysis/formula.h"
 #include "core/common/scenariofield.h"
+#include "core/engine/engine.h"
 #include "core/scenario/launchline.h"
 
 #include <QWidget>
@@ -15,7 +16,7 @@ class QUrl;
 namespace kvscope {
 
 /// The arithmetic behind the figures, as a teacher writes it on the board: the
-/// vLLM launch line, then the core's formula sheet (formulaSheet()) with the
+/// engine's launch line, then the core's formula sheet (formulaSheet()) with the
 /// scenario's numbers in it, each value coloured by the kind of option it comes
 /// from. Hovering a value names its option (termHovered), so the parameter panel
 /// can light up the control; clicking it asks for that control (termActivated).
@@ -33,6 +34,7 @@ public:
     const LaunchLine &launch() const { return m_launch; }
     QTextBrowser *browser() const { return m_browser; }
     QLabel *launchLabel() const { return m_launchLabel; }
+    QLabel *launchCaption() const { return m_launchCaption; }
     /// The term a link of the sheet stands for ("term:LINE:TERM"), or nullptr.
     const FormulaTerm *termAt(const QUrl &link) const;
     /// The link of the first term of line `name` whose symbol is `symbol` (for tests and tools).
@@ -73,6 +75,7 @@ private:
     FormulaSheet m_sheet;
     LaunchLine m_launch;
     QString m_sheetToolTip;
+    Engine m_engine = Engine::Vllm; ///< the plan's, which the captions name
 };
 
 } // namespace kvscope
