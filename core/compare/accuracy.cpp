@@ -493,13 +493,19 @@ KvAccuracy kvAccuracy(const Scenario &s, const MemoryPlan &plan, AccuracyCache &
         engine = fp8;
         fp8.unitScale = false;
         calibrated = fp8;
-        kv.engineScale = QCoreApplication::translate(
-                             "kvscope::Accuracy",
-                             "per-tensor 1.0: %1's k/v scale without calibrated scales (docs.vllm.ai, "
-                             "Quantized KV Cache: \"No calibration (default scales): all quantization scales "
-                             "are set to 1.0\"); a checkpoint with calibrated k/v scales runs near the "
-                             "calibrated figure (kvscope does not read them)")
-                             .arg(engineDisplayName(s.engine));
+        // Each engine's own statement of its default, quoted as its source words it.
+        const QString defaultScaleSource =
+            s.engine == Engine::Sglang
+                ? QStringLiteral("sglang python/sglang/srt/layers/quantization/kv_cache.py: \"If no scales "
+                                 "were loaded ... use the default value of 1.0\"")
+                : QStringLiteral("docs.vllm.ai, Quantized KV Cache: \"No calibration (default scales): all "
+                                 "quantization scales are set to 1.0\"");
+        kv.engineScale =
+            QCoreApplication::translate(
+                "kvscope::Accuracy",
+                "per-tensor 1.0: %1's k/v scale without calibrated scales (%2); a checkpoint with "
+                "calibrated k/v scales runs near the calibrated figure (kvscope does not read them)")
+                .arg(engineDisplayName(s.engine), defaultScaleSource);
         if (plan.kv.fp8DsMla)
             kv.notes << QCoreApplication::translate(
                 "kvscope::Accuracy",

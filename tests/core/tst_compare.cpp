@@ -457,6 +457,10 @@ private Q_SLOTS:
                  qPrintable(awqNote));
         const QString scale = c.columns.at(1).accuracy.kv.engineScale;
         QVERIFY2(scale.contains(QLatin1String("SGLang's k/v scale")), qPrintable(scale));
+        // Its source is SGLang's own code, not vLLM's documentation.
+        QVERIFY2(scale.contains(QLatin1String("python/sglang/srt/layers/quantization/kv_cache.py")) &&
+                     !scale.contains(QLatin1String("vllm")),
+                 qPrintable(scale));
         for (const ComparedColumn &column : c.columns) {
             const QString said = (column.notes + column.accuracy.weights.notes + column.accuracy.kv.notes +
                                   column.plan.notes + QStringList{column.accuracy.kv.engineScale})
