@@ -122,7 +122,11 @@ QString CompareText::delta(const CompareRow &row, const CompareCell &cell, const
     if (!cell.deltaPercent)
         return absolute;
     const QString percent = formatDecimal(std::fabs(*cell.deltaPercent), 1, locale);
-    return tr("%1 (%2 %)").arg(absolute, differenceSign(*cell.deltaPercent, percent, QChar(Minus)) + percent);
+    // A no-break space: a narrow table cell wraps before the bracket, never before "%".
+    const QString signedPercent =
+        differenceSign(*cell.deltaPercent, percent, QChar(Minus)) + percent + QChar(QChar::Nbsp) + u'%';
+    return tr("%1 (%2)", "a difference to the first column: absolute (percentage)")
+        .arg(absolute, signedPercent);
 }
 
 QString CompareText::note(const CompareRow &row, const CompareCell &cell)

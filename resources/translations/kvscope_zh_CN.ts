@@ -223,10 +223,6 @@
         <translation>%2 中的 %1（%3）</translation>
     </message>
     <message>
-        <source>per-tensor 1.0: %1&apos;s k/v scale without calibrated scales (docs.vllm.ai, Quantized KV Cache: &quot;No calibration (default scales): all quantization scales are set to 1.0&quot;); a checkpoint with calibrated k/v scales runs near the calibrated figure (kvscope does not read them)</source>
-        <translation>逐张量 1.0：没有校准缩放时 %1 使用的 k/v 缩放（docs.vllm.ai，Quantized KV Cache：&quot;No calibration (default scales): all quantization scales are set to 1.0&quot;）；带校准 k/v 缩放的检查点接近校准后的数值（kvscope 不读取这些缩放）</translation>
-    </message>
-    <message>
         <source>fp8_ds_mla keeps a float32 scale per 128 latent values; simulated with one per-tensor scale</source>
         <translation>fp8_ds_mla 每 128 个潜向量值保留一个 float32 缩放；按单个逐张量缩放模拟</translation>
     </message>
@@ -249,6 +245,10 @@
     <message>
         <source>the view&apos;s synthetic tensors have no outlier channels and are not rounded to the checkpoint&apos;s dtype: its SQNR can differ from the Compare view&apos;s, which adds both</source>
         <translation>此视图的合成张量没有离群通道，也不舍入到检查点的数据类型：其 SQNR 可能与对比视图不同（对比视图两者都有）</translation>
+    </message>
+    <message>
+        <source>per-tensor 1.0: %1&apos;s k/v scale without calibrated scales (%2); a checkpoint with calibrated k/v scales runs near the calibrated figure (kvscope does not read them)</source>
+        <translation>逐张量 1.0：没有校准缩放时 %1 使用的 k/v 缩放（%2）；带校准 k/v 缩放的检查点接近校准后的数值（kvscope 不读取这些缩放）</translation>
     </message>
 </context>
 <context>
@@ -547,10 +547,6 @@
         <translation>相同</translation>
     </message>
     <message>
-        <source>%1 (%2 %)</source>
-        <translation>%1（%2 %）</translation>
-    </message>
-    <message>
         <source>Whether the engine starts and holds the whole batch at once; a column that does not start has no headroom, capacity or speed.</source>
         <translation>引擎能否启动、能否同时容纳整个 Batch；无法启动的列没有余量、容量或速度。</translation>
     </message>
@@ -641,6 +637,11 @@
     <message>
         <source>KV capacity as the engine logs it</source>
         <translation>引擎日志中的 KV 容量</translation>
+    </message>
+    <message>
+        <source>%1 (%2)</source>
+        <comment>a difference to the first column: absolute (percentage)</comment>
+        <translation>%1（%2）</translation>
     </message>
 </context>
 <context>
@@ -882,8 +883,8 @@
         <translation>公式</translation>
     </message>
     <message>
-        <source>Show the formulas behind the figures, with this scenario&apos;s numbers, and the vLLM launch line (Ctrl+Shift+F).</source>
-        <translation>显示各数字背后的公式（代入本场景的数值）以及 vLLM 启动命令（Ctrl+Shift+F）。</translation>
+        <source>Show the formulas behind the figures, with this scenario&apos;s numbers, and the engine&apos;s launch line (Ctrl+Shift+F).</source>
+        <translation>显示各数字背后的公式（代入本场景的数值）以及推理引擎的启动命令（Ctrl+Shift+F）。</translation>
     </message>
 </context>
 <context>
@@ -1563,28 +1564,8 @@
         <translation>每个序列固定：状态不随序列长度增长</translation>
     </message>
     <message>
-        <source>one block of one layer: the unit vLLM allocates</source>
-        <translation>一层的一个块：vLLM 分配的单位</translation>
-    </message>
-    <message>
-        <source>one block of one layer; vLLM raises the block size until one page holds a recurrent state, and pads the state to the page</source>
-        <translation>一层的一个块；vLLM 会增大块大小直到一页能容纳一个循环状态，并把状态填充到页大小</translation>
-    </message>
-    <message>
         <source>whole blocks: a sequence holds ceil(tokens / block size) of them in each group</source>
         <translation>整块分配：每个组中一个序列占 ceil(token 数 / 块大小) 个块</translation>
-    </message>
-    <message>
-        <source>as vLLM allocates it: %1 layers in %2 groups of %3 slots, %4 of them empty; one block spans a page in every slot of a group</source>
-        <translation>按 vLLM 的分配方式：%1 层分成 %2 组，每组 %3 个槽位，其中 %4 个为空；一个块覆盖组内每个槽位的一页</translation>
-    </message>
-    <message>
-        <source>as vLLM allocates it: %1 groups of %2 layers; one block spans a page in every layer of a group</source>
-        <translation>按 vLLM 的分配方式：%1 组，每组 %2 层；一个块覆盖组内每层的一页</translation>
-    </message>
-    <message>
-        <source>as vLLM allocates it: whole blocks in every layer</source>
-        <translation>按 vLLM 的分配方式：每层都按整块分配</translation>
     </message>
     <message>
         <source>tensor parallelism splits the KV heads over the GPUs</source>
@@ -1710,6 +1691,30 @@
         <source>the tokens all sequences emit per second</source>
         <translation>所有序列每秒输出的 token 数</translation>
     </message>
+    <message>
+        <source>one block of one layer: the unit %1 allocates</source>
+        <translation>一层的一个块：%1 分配的单位</translation>
+    </message>
+    <message>
+        <source>one block of one layer; %1 raises the block size until one page holds a recurrent state, and pads the state to the page</source>
+        <translation>一层的一个块；%1 会增大块大小直到一页能容纳一个循环状态，并把状态填充到页大小</translation>
+    </message>
+    <message>
+        <source>as %5 allocates it: %1 layers in %2 groups of %3 slots, %4 of them empty; one block spans a page in every slot of a group</source>
+        <translation>按 %5 的分配方式：%1 层分成 %2 组，每组 %3 个槽位，其中 %4 个为空；一个块覆盖组内每个槽位的一页</translation>
+    </message>
+    <message>
+        <source>as %3 allocates it: %1 groups of %2 layers; one block spans a page in every layer of a group</source>
+        <translation>按 %3 的分配方式：%1 组，每组 %2 层；一个块覆盖组内每层的一页</translation>
+    </message>
+    <message>
+        <source>as %1 allocates it: whole blocks in every layer</source>
+        <translation>按 %1 的分配方式：每层都按整块分配</translation>
+    </message>
+    <message>
+        <source>requests of %1 tokens the token pool holds at once</source>
+        <translation>token 池可同时容纳的 %1 长度请求数</translation>
+    </message>
 </context>
 <context>
     <name>kvscope::FormulaPanel</name>
@@ -1734,24 +1739,8 @@
         <translation>权重</translation>
     </message>
     <message>
-        <source>vLLM&apos;s budget and capacity</source>
-        <translation>vLLM 的预算与容量</translation>
-    </message>
-    <message>
-        <source>vLLM launch line</source>
-        <translation>vLLM 启动命令</translation>
-    </message>
-    <message>
-        <source>The vllm serve command for this scenario: the flags whose values differ from vLLM&apos;s defaults.</source>
-        <translation>本场景的 vllm serve 命令：只列出取值不同于 vLLM 默认值的参数。</translation>
-    </message>
-    <message>
         <source>Copy</source>
         <translation>复制</translation>
-    </message>
-    <message>
-        <source>Copy the vllm serve command.</source>
-        <translation>复制 vllm serve 命令。</translation>
     </message>
     <message>
         <source>Copy formulas</source>
@@ -1768,6 +1757,22 @@
     <message>
         <source>Speed: one decode step, then the first token</source>
         <translation>速度：一个解码步，然后是首个 token</translation>
+    </message>
+    <message>
+        <source>%1&apos;s budget and capacity</source>
+        <translation>%1 的预算与容量</translation>
+    </message>
+    <message>
+        <source>%1 launch line</source>
+        <translation>%1 启动命令</translation>
+    </message>
+    <message>
+        <source>The command that starts %1 on this scenario: the flags whose values differ from its defaults.</source>
+        <translation>以本场景启动 %1 的命令：只列出取值不同于其默认值的参数。</translation>
+    </message>
+    <message>
+        <source>Copy the %1 command.</source>
+        <translation>复制 %1 启动命令。</translation>
     </message>
 </context>
 <context>

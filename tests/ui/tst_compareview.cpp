@@ -123,10 +123,12 @@ private Q_SLOTS:
         cell.value = 12.4996;
         cell.delta = -0.0004;
         cell.deltaPercent = -0.0032;
-        QCOMPARE(CompareText::delta(row, cell, QLocale::c()), QStringLiteral("0.00× (0.0 %)"));
+        // A no-break space holds "%" to its number when a narrow cell wraps.
+        QCOMPARE(CompareText::delta(row, cell, QLocale::c()), QStringLiteral("0.00× (0.0\u00a0%)"));
         cell.delta = -0.5;
         cell.deltaPercent = -4.0;
-        QCOMPARE(CompareText::delta(row, cell, QLocale::c()), QStringLiteral("\u22120.50× (\u22124.0 %)"));
+        QCOMPARE(CompareText::delta(row, cell, QLocale::c()),
+                 QStringLiteral("\u22120.50× (\u22124.0\u00a0%)"));
     }
 
     void initTestCase()
@@ -289,7 +291,7 @@ private Q_SLOTS:
         QCOMPARE(table()->item(kvRow, 0)->data(CompareView::ValueRole).toDouble(), 131072.0);
         QCOMPARE(table()->item(kvRow, 1)->data(CompareView::ValueRole).toDouble(), 65536.0);
         QCOMPARE(table()->item(kvRow, 2)->data(CompareView::ValueRole).toDouble(), 131072.0);
-        QVERIFY2(table()->item(kvRow, 1)->text().contains(QStringLiteral("(−50.0 %)")),
+        QVERIFY2(table()->item(kvRow, 1)->text().contains(QStringLiteral("(−50.0\u00a0%)")),
                  qPrintable(table()->item(kvRow, 1)->text()));
         // BF16 weights of a BF16 checkpoint have no error: shown as lossless, and the best.
         const int weightSqnrRow = CompareView::FirstFigureRow + 11;
