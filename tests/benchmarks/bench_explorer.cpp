@@ -1,12 +1,16 @@
 // SPDX-License-Identifier: MIT
 // Slider to updated charts, offscreen: the time from setting the batch or
 // sequence slider to (a) the chart series holding the new data and (b) both
-// charts repainted. Prints p50/p95 for docs/benchmarks.md.
+// charts (and the formula sheet, when shown) repainted. Prints p50/p95 for docs/benchmarks.md, first for the
+// window as it opens, then with every view open: the formula panel shown,
+// Compare, Quantization and the What-do-I-need dialog opened once (Compare
+// follows the explorer's scenario from then on, the dialog stays open).
 // Run: QT_QPA_PLATFORM=offscreen build/tests/benchmarks/bench_explorer
 #include "tests/benchmarks/percentiles.h"
 #include "ui/charts/breakdownchart.h"
 #include "ui/charts/growthchart.h"
 #include "ui/explorer/explorerview.h"
+#include "ui/explorer/formulapanel.h"
 #include "ui/state/appsettings.h"
 #include "ui/window/mainwindow.h"
 
@@ -18,6 +22,7 @@
 #include <QElapsedTimer>
 #include <QSlider>
 #include <QStandardPaths>
+#include <QTextBrowser>
 
 namespace {
 
@@ -58,22 +63,47 @@ int main(int argc, char *argv[])
     QApplication::processEvents();
 
     kvscope::ExplorerView *explorer = window.explorer();
+    // Both charts, and the formula sheet when it is shown: what a frame draws after a step.
     const auto repaintCharts = [explorer] {
         explorer->breakdownChart()->viewport()->repaint();
         explorer->growthChart()->viewport()->repaint();
+        if (QWidget *sheet = explorer->formulaPanel()->browser()->viewport(); sheet->isVisible())
+            sheet->repaint();
     };
-    std::printf("%-34s %8s %8s %8s\n", "slider -> ...", "p50 ms", "p95 ms", "max ms");
-    for (const char *name : {"batchSlider", "seqLenSlider"}) {
-        auto *slider = window.findChild<QSlider *>(QLatin1String(name));
-        sweep(slider, 50, [] {}); // warm up
-        const Percentiles updated = percentiles(sweep(slider, 1000, [] {}));
-        const Percentiles painted = percentiles(sweep(slider, 300, repaintCharts));
-        std::printf("%-34s %8.3f %8.3f %8.3f\n",
-                    qPrintable(QStringLiteral("%1: series updated").arg(QLatin1String(name))), updated.p50,
-                    updated.p95, updated.max);
-        std::printf("%-34s %8.3f %8.3f %8.3f\n",
-                    qPrintable(QStringLiteral("%1: charts repainted").arg(QLatin1String(name))), painted.p50,
-                    painted.p95, painted.max);
-    }
+    const auto measure = [&](const char *heading) {
+        std::printf("%s\n%-34s %8s %8s %8s\n", heading, "slider -> ...", "p50 ms", "p95 ms", "max ms");
+        for (const char *name : {"batchSlider", "seqLenSlider"}) {
+            auto *slider = window.findChild<QSlider *>(QLatin1String(name));
+            sweep(slider, 50, [] {}); // warm up
+            const Percentiles updated = percentiles(sweep(slider, 1000, [] {}));
+            const Percentiles painted = percentiles(sweep(slider, 300, repaintCharts));
+            std::printf("%-34s %8.3f %8.3f %8.3f\n",
+                        qPrintable(QStringLiteral("%1: series updated").arg(QLatin1String(name))),
+                        updated.p50, updated.p95, updated.max);
+            std::printf("%-34s %8.3f %8.3f %8.3f\n",
+                        qPrintable(QStringLiteral("%1: charts repainted").arg(QLatin1String(name))),
+                        painted.p50, painted.p95, painted.max);
+        }
+    };
+    measure("The window as it opens");
+
+    // Each view added in turn, so the table says what each costs a slider step.
+    const auto open = [&window](const char *view) {
+        window.showView(QLatin1String(view));
+        QElapsedTimer settle; // let the view's first run finish before the sweep
+        settle.start();
+        while (settle.elapsed() < 3000)
+            QApplication::processEvents(QEventLoop::AllEvents, 50);
+        window.showView(QStringLiteral("explorer"));
+        QApplication::processEvents();
+    };
+    explorer->setFormulaPanelShown(true);
+    QApplication::processEvents();
+    measure("+ the formula panel shown");
+    open("compare");
+    measure("+ Compare opened once (it follows the explorer from then on)");
+    open("quantization");
+    open("fit");
+    measure("+ Quantization opened once and What do I need? open: every view open");
     return 0;
 }
