@@ -2,6 +2,7 @@
 #include "ui/charts/breakdownchart.h"
 
 #include "core/common/units.h"
+#include "ui/charts/niceaxis.h"
 #include "ui/style/theme.h"
 
 #include <algorithm>
@@ -92,8 +93,8 @@ void BreakdownChartView::showBreakdown(const MemoryBreakdown &breakdown, int ten
 {
     m_breakdown = breakdown;
     m_tensorParallelSize = tensorParallelSize;
-    m_valueAxis->setRange(0, toGiB(std::max(breakdown.gpuMemoryBytes, breakdown.demandBytes)) * 1.02);
-    m_valueAxis->applyNiceNumbers();
+    setNiceRangeFromZero(m_valueAxis,
+                         toGiB(std::max(breakdown.gpuMemoryBytes, breakdown.demandBytes)) * 1.02);
     for (int i = 0; i < MemoryPartCount; ++i) {
         const BreakdownSegment *segment = breakdown.segment(MemoryPart(i));
         m_sets[i]->replace(0, segment ? toGiB(segment->bytes) : 0.0);

@@ -3,6 +3,7 @@
 
 #include "core/common/units.h"
 #include "ui/charts/breakdownchart.h"
+#include "ui/charts/niceaxis.h"
 #include "ui/style/theme.h"
 
 #include <algorithm>
@@ -65,8 +66,7 @@ void CompareMemoryChartView::showComparison(const CompareMemoryChartData &data)
     m_categoryAxis->setCategories(categories);
     m_lineAxis->setRange(-0.5, std::max(0, columns) - 0.5);
     if (data.axisMaxBytes > 0) {
-        m_valueAxis->setRange(0, toGiB(data.axisMaxBytes) * 1.02);
-        m_valueAxis->applyNiceNumbers();
+        setNiceRangeFromZero(m_valueAxis, toGiB(data.axisMaxBytes) * 1.02);
     } else {
         m_valueAxis->setRange(0, 1);
     }

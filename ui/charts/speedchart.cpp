@@ -4,6 +4,7 @@
 #include "core/common/units.h"
 #include "core/precision/dtypes.h"
 #include "ui/charts/chartcallout.h"
+#include "ui/charts/niceaxis.h"
 #include "ui/style/theme.h"
 
 #include <algorithm>
@@ -91,8 +92,7 @@ void SpeedChartView::showSpeed(const SpeedChartData &data)
     m_ideal->replace(ideal);
     m_serving->replace(serving);
     m_ridges->replace(ridges);
-    m_yAxis->setRange(0, top > 0 ? top * 1.05 : 1);
-    m_yAxis->applyNiceNumbers();
+    setNiceRangeFromZero(m_yAxis, top * 1.05);
     m_current->replace(data.available
                            ? QList<QPointF>{QPointF(double(data.currentX), data.currentTokensPerSecond)}
                            : QList<QPointF>{});

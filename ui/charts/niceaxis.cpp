@@ -1,0 +1,42 @@
+// SPDX-License-Identifier: MIT
+#include "ui/charts/niceaxis.h"
+
+#include <cmath>
+
+#include <QValueAxis>
+
+namespace kvscope {
+
+namespace {
+
+/// 1, 2, 5 or 10 × 10^n near `x`: at or above it when `ceiling`, else the nearest
+/// (Qt Charts' AbstractDomain::niceNumber).
+double niceNumber(double x, bool ceiling)
+{
+    const double power = std::pow(10.0, std::floor(std::log10(x)));
+    const double q = x / power;
+    if (ceiling)
+        return (q <= 1.0 ? 1.0 : q <= 2.0 ? 2.0 : q <= 5.0 ? 5.0 : 10.0) * power;
+    return (q < 1.5 ? 1.0 : q < 3.0 ? 2.0 : q < 7.0 ? 5.0 : 10.0) * power;
+}
+
+} // namespace
+
+void setNiceRangeFromZero(QValueAxis *axis, double top)
+{
+    constexpr int TargetTicks = 5;
+    double max = 1.0;
+    int ticks = 2;
+    if (std::isfinite(top) && top > 0) {
+        const double step = niceNumber(niceNumber(top, true) / (TargetTicks - 1), false);
+        const double steps = std::ceil(top / step);
+        max = steps * step;
+        ticks = int(steps) + 1;
+    }
+    if (axis->min() != 0.0 || axis->max() != max)
+        axis->setRange(0.0, max);
+    if (axis->tickCount() != ticks)
+        axis->setTickCount(ticks);
+}
+
+} // namespace kvscope

@@ -1,0 +1,15 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+class QValueAxis;
+
+namespace kvscope {
+
+/// Gives `axis` the range 0 to `top` rounded up to a step of 1, 2 or 5 × 10^n
+/// (about five ticks), the "nice numbers" of QValueAxis::applyNiceNumbers(),
+/// and sets it only when it differs from the axis's own. A slider step rarely
+/// moves the rounded top, and setting a range lays out every axis label again
+/// (setRange then applyNiceNumbers did so twice a step).
+void setNiceRangeFromZero(QValueAxis *axis, double top);
+
+} // namespace kvscope
