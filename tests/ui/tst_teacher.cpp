@@ -30,6 +30,7 @@
 #include "ui/window/mainwindow.h"
 
 #include <memory>
+#include <tuple>
 
 #include <QAbstractButton>
 #include <QAbstractSpinBox>
@@ -312,6 +313,34 @@ private Q_SLOTS:
         QVERIFY(gemma.contains(QStringLiteral("min(8,192, 1,024)")));
         QCOMPARE(formulas()->sheet().line(QStringLiteral("kv_cache_bytes"))->result.value,
                  controller()->plan().kv.cacheBytes);
+    }
+
+    void formulaSheetUpdatedInPlaceReadsAsRebuilt()
+    {
+        // A slider step writes the new values into the sheet shown (same lines, new
+        // numbers and notes); it must read exactly as a sheet built from scratch.
+        explorer()->setFormulaPanelShown(true);
+        Scenario s = scenarioOf("llama-3.1-8b", "h100-sxm");
+        show(s);
+        for (const auto &[batch, seqLen, shown] :
+             {std::tuple{3LL, 5'000LL, "5,000"}, std::tuple{64LL, 99'000LL, "99,000"}}) {
+            s.batchSize = batch;
+            s.seqLen = seqLen;
+            show(s);
+            FormulaPanel rebuilt;
+            rebuilt.showPlan(controller()->scenario(), controller()->plan());
+            QCOMPARE(formulas()->browser()->toPlainText(), rebuilt.browser()->toPlainText());
+            QVERIFY(formulas()->browser()->toPlainText().contains(QLatin1String(shown)));
+        }
+        // A rewritten value keeps its link: the text under the batch size's link is the new batch.
+        const QString link = formulas()->linkOf(QStringLiteral("total_bytes"), QStringLiteral("batch_size"));
+        QStringList linked;
+        for (QTextBlock block = formulas()->browser()->document()->begin(); block.isValid();
+             block = block.next())
+            for (auto it = block.begin(); !it.atEnd(); ++it)
+                if (it.fragment().charFormat().anchorHref() == link)
+                    linked << it.fragment().text();
+        QCOMPARE(linked, QStringList{QStringLiteral("64")});
     }
 
     void formulaPanelNamesThePlansEngine()

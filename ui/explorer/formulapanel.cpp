@@ -4,6 +4,8 @@
 #include "core/common/scenariofield.h"
 #include "ui/style/theme.h"
 
+#include <algorithm>
+
 #include <QClipboard>
 #include <QEvent>
 #include <QFontDatabase>
@@ -12,7 +14,10 @@
 #include <QLabel>
 #include <QPushButton>
 #include <QScrollBar>
+#include <QTextBlock>
 #include <QTextBrowser>
+#include <QTextCursor>
+#include <QTextDocument>
 #include <QUrl>
 #include <QVBoxLayout>
 
@@ -21,6 +26,9 @@ namespace kvscope {
 namespace {
 
 const QString TermScheme = QStringLiteral("term");
+/// The keys of a line's note and result among the values shown ("note:LINE", "result:LINE").
+const QString NoteKey = QStringLiteral("note");
+const QString ResultKey = QStringLiteral("result");
 
 QString monospaceFamily()
 {
@@ -139,6 +147,14 @@ void FormulaPanel::render()
     caveatPalette.setColor(QPalette::WindowText, muted);
     m_caveats->setPalette(caveatPalette);
 
+    // A slider step changes the numbers, not the lines: writing them into the
+    // document shown re-lays out only their lines (setHtml re-parsed and laid
+    // out the whole sheet, half of a slider step's time with the panel open).
+    const QStringList shape = sheetShape(pal);
+    if (shape == m_shownShape && writeValuesInPlace())
+        return;
+    m_shownShape = shape;
+
     QString html;
     for (qsizetype l = 0; l < m_sheet.lines.size(); ++l) {
         const FormulaLine &line = m_sheet.lines.at(l);
@@ -168,6 +184,115 @@ void FormulaPanel::render()
     const int scroll = m_browser->verticalScrollBar() ? m_browser->verticalScrollBar()->value() : 0;
     m_browser->setHtml(html);
     m_browser->verticalScrollBar()->setValue(scroll); // a dragged slider keeps the reader's place
+    indexValues();
+}
+
+QStringList FormulaPanel::sheetShape(const QPalette &palette) const
+{
+    // Everything the sheet's HTML holds but its values: titles, names, notes,
+    // operators, each value's colour (its option) and the palette.
+    QStringList shape{palette.color(QPalette::Text).name(), palette.color(QPalette::Base).name()};
+    for (const FormulaLine &line : m_sheet.lines) {
+        // A note says what the line shows, with the scenario's numbers (a value too),
+        // or nothing: only whether it is there is the shape's.
+        QString key = sectionTitle(line.section) + u'|' + line.name + u'|' +
+                      (line.note.isEmpty() ? u'-' : u'+') + u'|' + line.symbolic();
+        for (const FormulaToken &token : line.tokens)
+            key += token.term < 0
+                       ? u'|' + token.text
+                       : QStringLiteral("|#%1").arg(
+                             line.terms.at(token.term).option ? int(*line.terms.at(token.term).option) : -1);
+        shape << key;
+    }
+    return shape;
+}
+
+void FormulaPanel::indexValues()
+{
+    // Each formula line is one paragraph, as render() writes it: the note and a line
+    // break, "name = symbolic", "= values" with each term a link, "= result" at the end.
+    m_shownValues.clear();
+    QTextDocument *document = m_browser->document();
+    const auto formatAt = [document](int position) {
+        QTextCursor cursor(document);
+        cursor.setPosition(position + 1); // the format of the character before the cursor
+        return cursor.charFormat();
+    };
+    QTextBlock block = document->begin();
+    for (qsizetype l = 0; l < m_sheet.lines.size(); ++l) {
+        const FormulaLine &line = m_sheet.lines.at(l);
+        const QString opening =
+            line.note.isEmpty() ? line.name + QStringLiteral(" = ") : line.note + QChar(QChar::LineSeparator);
+        while (block.isValid() && !block.text().startsWith(opening))
+            block = block.next(); // a section title
+        if (!block.isValid() || line.result.text.isEmpty() || !block.text().endsWith(line.result.text)) {
+            m_shownValues.clear(); // not as render() wrote it: the next change rebuilds the sheet
+            return;
+        }
+        if (!line.note.isEmpty())
+            m_shownValues.append({QStringLiteral("%1:%2").arg(NoteKey).arg(l), block.position(),
+                                  int(line.note.size()), formatAt(block.position())});
+        for (auto it = block.begin(); !it.atEnd(); ++it) {
+            const QTextFragment fragment = it.fragment();
+            const QString link = fragment.charFormat().anchorHref();
+            if (link.isEmpty())
+                continue;
+            // The document may keep one value in several fragments of the same format.
+            if (!m_shownValues.isEmpty() && m_shownValues.last().key == link &&
+                m_shownValues.last().position + m_shownValues.last().length == fragment.position())
+                m_shownValues.last().length += fragment.length();
+            else
+                m_shownValues.append({link, fragment.position(), fragment.length(), fragment.charFormat()});
+        }
+        const int result = block.position() + block.length() - 1 - int(line.result.text.size());
+        m_shownValues.append({QStringLiteral("%1:%2").arg(ResultKey).arg(l), result,
+                              int(line.result.text.size()), formatAt(result)});
+        block = block.next();
+    }
+}
+
+bool FormulaPanel::writeValuesInPlace()
+{
+    const QString resultPrefix = ResultKey + u':';
+    const QString notePrefix = NoteKey + u':';
+    qsizetype values = m_sheet.lines.size(); // one result a line, its terms and its note
+    for (const FormulaLine &line : m_sheet.lines)
+        values += std::count_if(line.tokens.cbegin(), line.tokens.cend(),
+                                [](const FormulaToken &token) { return token.term >= 0; }) +
+                  (line.note.isEmpty() ? 0 : 1);
+    if (values != m_shownValues.size())
+        return false;                           // a term without text left no link to find
+    QList<std::pair<qsizetype, QString>> edits; // index into m_shownValues, new text
+    for (qsizetype i = 0; i < m_shownValues.size(); ++i) {
+        const ShownValue &shown = m_shownValues.at(i);
+        QString text;
+        if (const bool result = shown.key.startsWith(resultPrefix);
+            result || shown.key.startsWith(notePrefix)) {
+            const qsizetype line = shown.key.mid((result ? resultPrefix : notePrefix).size()).toLongLong();
+            if (line < 0 || line >= m_sheet.lines.size())
+                return false;
+            text = result ? m_sheet.lines.at(line).result.text : m_sheet.lines.at(line).note;
+        } else if (const FormulaTerm *term = termAt(QUrl(shown.key))) {
+            text = term->text;
+        } else {
+            return false;
+        }
+        edits.append({i, text});
+    }
+    QTextDocument *document = m_browser->document();
+    QTextCursor cursor(document);
+    cursor.beginEditBlock();
+    // From the end, so that a value's new length never moves one not yet written.
+    for (auto edit = edits.crbegin(); edit != edits.crend(); ++edit) {
+        const ShownValue &shown = m_shownValues.at(edit->first);
+        cursor.setPosition(shown.position);
+        cursor.setPosition(shown.position + shown.length, QTextCursor::KeepAnchor);
+        if (cursor.selectedText() != edit->second)
+            cursor.insertText(edit->second, shown.format);
+    }
+    cursor.endEditBlock();
+    indexValues();
+    return true;
 }
 
 int FormulaPanel::preferredWidth() const

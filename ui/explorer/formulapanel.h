@@ -6,6 +6,7 @@
 #include "core/engine/engine.h"
 #include "core/scenario/launchline.h"
 
+#include <QTextCharFormat>
 #include <QWidget>
 
 class QLabel;
@@ -61,7 +62,24 @@ protected:
     void changeEvent(QEvent *event) override;
 
 private:
+    /// A value shown in the sheet: the link of a term ("term:LINE:TERM") or the
+    /// anchor name of a line's result ("result:LINE"), where it is in the
+    /// document and how it is drawn.
+    struct ShownValue
+    {
+        QString key;
+        int position = 0;
+        int length = 0;
+        QTextCharFormat format;
+    };
+
     void render();
+    /// What the sheet shows apart from its values; a sheet of the same shape is updated in place.
+    QStringList sheetShape(const QPalette &palette) const;
+    /// Finds every value in the document shown (m_shownValues).
+    void indexValues();
+    /// Writes the sheet's values over the ones shown; false when a value has no place.
+    bool writeValuesInPlace();
     void retranslate();
     QString sectionTitle(FormulaSection section) const;
     QString termToolTip(const FormulaTerm &term) const;
@@ -76,6 +94,8 @@ private:
     LaunchLine m_launch;
     QString m_sheetToolTip;
     Engine m_engine = Engine::Vllm; ///< the plan's, which the captions name
+    QStringList m_shownShape;
+    QList<ShownValue> m_shownValues;
 };
 
 } // namespace kvscope
