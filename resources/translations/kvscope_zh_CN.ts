@@ -2226,10 +2226,6 @@
         <translation>模型与硬件</translation>
     </message>
     <message>
-        <source>Precision (vLLM flags)</source>
-        <translation>精度（vLLM 参数）</translation>
-    </message>
-    <message>
         <source>Serving</source>
         <translation>服务</translation>
     </message>
@@ -2328,6 +2324,10 @@
     <message>
         <source>%1: the prompt of each request. The time to first token prefills it; shorter than the sequence, it sets the serving workload: the batch&apos;s users each send it and read the rest of the sequence as output.</source>
         <translation>%1：每个请求的提示词。首 token 时间要预填充它；比序列短时，它设定服务负载：batch 中的每个用户发送它，并把序列余下部分作为输出读回。</translation>
+    </message>
+    <message>
+        <source>Precision (%1 flags)</source>
+        <translation>精度（%1 参数）</translation>
     </message>
 </context>
 <context>

@@ -39,6 +39,7 @@
 #include <QCheckBox>
 #include <QClipboard>
 #include <QComboBox>
+#include <QGroupBox>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QLabel>
@@ -355,9 +356,13 @@ private Q_SLOTS:
         QVERIFY(sglang.startsWith(QStringLiteral("SGLang launch line")));
         QVERIFY(sglang.contains(QStringLiteral("SGLang's budget and capacity")));
         QVERIFY(formulas()->launch().command().contains(QStringLiteral("sglang.launch_server")));
+        auto *precision = m_window->findChild<QGroupBox *>(QStringLiteral("precisionGroup"));
+        QVERIFY(precision);
+        QCOMPARE(precision->title(), QStringLiteral("Precision (SGLang flags)"));
         s.engine = Engine::Vllm;
         show(s);
         QCOMPARE(formulas()->launchCaption()->text(), QStringLiteral("vLLM launch line"));
+        QCOMPARE(precision->title(), QStringLiteral("Precision (vLLM flags)"));
         QVERIFY(formulas()->browser()->toPlainText().contains(QStringLiteral("vLLM's budget and capacity")));
     }
 

@@ -4,6 +4,7 @@
 #include "core/analysis/growth.h"
 #include "core/common/scenariofield.h"
 #include "core/common/units.h"
+#include "core/engine/engine.h"
 #include "core/library/library.h"
 #include "core/model/inventory.h"
 #include "core/output/presetlist.h"
@@ -90,6 +91,7 @@ ParameterPanel::ParameterPanel(ScenarioController *controller, UserLibrary *libr
       m_modelForm(new QFormLayout(m_modelGroup)), m_precisionForm(new QFormLayout(m_precisionGroup)),
       m_servingForm(new QFormLayout(m_servingGroup))
 {
+    m_precisionGroup->setObjectName(QStringLiteral("precisionGroup"));
     m_model->setObjectName(QStringLiteral("modelPicker"));
     m_gpu->setObjectName(QStringLiteral("gpuPicker"));
     m_gpuCount->setObjectName(QStringLiteral("gpuCount"));
@@ -351,6 +353,7 @@ void ParameterPanel::applyQuantizationChoice()
 
 void ParameterPanel::showScenario(const Scenario &s)
 {
+    m_precisionGroup->setTitle(tr("Precision (%1 flags)").arg(engineDisplayName(s.engine)));
     m_model->setCurrentKey(s.model.id);
     m_gpu->setCurrentKey(s.gpu.id);
     {
@@ -432,7 +435,8 @@ void ParameterPanel::showPlan(const MemoryPlan &plan)
 void ParameterPanel::retranslate()
 {
     m_modelGroup->setTitle(tr("Model and hardware"));
-    m_precisionGroup->setTitle(tr("Precision (vLLM flags)"));
+    m_precisionGroup->setTitle(
+        tr("Precision (%1 flags)").arg(engineDisplayName(m_controller->scenario().engine)));
     m_servingGroup->setTitle(tr("Serving"));
     setFormLabel(m_modelForm, m_model, tr("&Model"));
     setFormLabel(m_modelForm, m_gpu, tr("&GPU"));
