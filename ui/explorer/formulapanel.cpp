@@ -261,10 +261,9 @@ bool FormulaPanel::writeValuesInPlace()
                                 [](const FormulaToken &token) { return token.term >= 0; }) +
                   (line.note.isEmpty() ? 0 : 1);
     if (values != m_shownValues.size())
-        return false;                           // a term without text left no link to find
-    QList<std::pair<qsizetype, QString>> edits; // index into m_shownValues, new text
-    for (qsizetype i = 0; i < m_shownValues.size(); ++i) {
-        const ShownValue &shown = m_shownValues.at(i);
+        return false;  // a term without text left no link to find
+    QStringList texts; // the new text of each value shown, in document order
+    for (const ShownValue &shown : std::as_const(m_shownValues)) {
         QString text;
         if (const bool result = shown.key.startsWith(resultPrefix);
             result || shown.key.startsWith(notePrefix)) {
@@ -277,18 +276,18 @@ bool FormulaPanel::writeValuesInPlace()
         } else {
             return false;
         }
-        edits.append({i, text});
+        texts << text;
     }
     QTextDocument *document = m_browser->document();
     QTextCursor cursor(document);
     cursor.beginEditBlock();
     // From the end, so that a value's new length never moves one not yet written.
-    for (auto edit = edits.crbegin(); edit != edits.crend(); ++edit) {
-        const ShownValue &shown = m_shownValues.at(edit->first);
+    for (qsizetype i = m_shownValues.size() - 1; i >= 0; --i) {
+        const ShownValue &shown = m_shownValues.at(i);
         cursor.setPosition(shown.position);
         cursor.setPosition(shown.position + shown.length, QTextCursor::KeepAnchor);
-        if (cursor.selectedText() != edit->second)
-            cursor.insertText(edit->second, shown.format);
+        if (cursor.selectedText() != texts.at(i))
+            cursor.insertText(texts.at(i), shown.format);
     }
     cursor.endEditBlock();
     indexValues();
