@@ -4,8 +4,7 @@
 #include "core/common/scenariofield.h"
 #include "core/common/units.h"
 #include "ui/style/theme.h"
-
-#include <algorithm>
+#include "ui/widgets/cardcolumns.h"
 
 #include <QEvent>
 #include <QFrame>
@@ -321,17 +320,13 @@ void FiguresPanel::reflow()
     // Six cards in balanced rows: 6, 3, 2 or 1 per row, as many as their widest text
     // leaves room for (the speed panel's rule; at a presentation zoom on a 1280 x 800
     // projector three a row no longer fit).
-    int widest = 0;
+    QList<QWidget *> frames;
     for (const Card &card : std::as_const(m_cards))
-        widest = std::max(widest, card.frame->minimumSizeHint().width());
+        frames << card.frame;
+    const int widest = widestMinimumWidth(frames);
     // Set here, so the grid does not demand three cards' width of the column.
     setMinimumWidth(widest);
-    int columns = 1;
-    for (const int candidate : {6, 3, 2})
-        if (candidate * widest + (candidate - 1) * m_grid->horizontalSpacing() <= width()) {
-            columns = candidate;
-            break;
-        }
+    const int columns = cardColumnsThatFit({6, 3, 2}, widest, m_grid->horizontalSpacing(), width());
     if (columns == m_columns)
         return;
     m_columns = columns;

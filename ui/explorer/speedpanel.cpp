@@ -5,10 +5,9 @@
 #include "core/output/stepbreakdown.h"
 #include "core/plan/speed.h"
 #include "ui/charts/stepbreakdownchart.h"
+#include "ui/widgets/cardcolumns.h"
 #include "ui/widgets/figurecard.h"
 #include "ui/widgets/legendstrip.h"
-
-#include <algorithm>
 
 #include <QEvent>
 #include <QGridLayout>
@@ -57,17 +56,10 @@ void SpeedPanel::setBreakdownChartVisible(bool visible)
 
 void SpeedPanel::reflow()
 {
-    int widest = 0;
-    for (const FigureCard *card : std::as_const(m_cards))
-        widest = std::max(widest, card->minimumSizeHint().width());
+    const int widest = widestMinimumWidth({m_cards.cbegin(), m_cards.cend()});
     // Set here, so the grid does not demand four cards' width of the column.
     setMinimumWidth(widest);
-    int columns = 1;
-    for (const int candidate : {4, 2})
-        if (candidate * widest + (candidate - 1) * m_grid->horizontalSpacing() <= width()) {
-            columns = candidate;
-            break;
-        }
+    const int columns = cardColumnsThatFit({4, 2}, widest, m_grid->horizontalSpacing(), width());
     if (columns == m_columns)
         return;
     m_columns = columns;
