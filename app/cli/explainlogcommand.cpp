@@ -4,10 +4,8 @@
 #include "app/cli/cliio.h"
 #include "app/cli/commands.h"
 #include "core/analysis/logexplanation.h"
-#include "core/common/units.h"
 #include "core/output/logexplanationjson.h"
-
-#include <cmath>
+#include "core/output/logexplanationtext.h"
 
 #include <QCommandLineParser>
 #include <QJsonDocument>
@@ -45,90 +43,6 @@ struct ExplainLogCommandLine
     }
 };
 
-QString gib(const std::optional<double> &value)
-{
-    return value ? QStringLiteral("%1 GiB").arg(*value, 0, 'f', 2) : QStringLiteral("—");
-}
-
-QString difference(const LogComponent &c)
-{
-    if (!c.loggedGiB)
-        return {};
-    // Hundredths, as the log prints: no "-0.00".
-    const double delta = double(std::llround((toGiB(c.predictedBytes) - *c.loggedGiB) * 100)) / 100;
-    return QStringLiteral("%1%2 GiB%3")
-        .arg(delta > 0 ? QStringLiteral("+") : QString())
-        .arg(delta, 0, 'f', 2)
-        .arg(c.agrees() ? QString() : QStringLiteral("  differs"));
-}
-
-QString row(const QString &label, const QString &logged, const QString &planned, const QString &delta)
-{
-    return QStringLiteral("  %1 %2 %3 %4")
-        .arg(label, -46)
-        .arg(logged, 12)
-        .arg(planned, 12)
-        .arg(delta)
-        .trimmed();
-}
-
-QString explanationText(const LogExplanation &e)
-{
-    QString out;
-    const auto section = [&](const QString &title, const QStringList &lines) {
-        if (lines.isEmpty())
-            return;
-        out += title + QLatin1Char('\n');
-        for (const QString &line : lines)
-            out += QStringLiteral("  ") + line + QLatin1Char('\n');
-        out += QLatin1Char('\n');
-    };
-    section(QStringLiteral("Read from %1").arg(e.log.origin), e.read);
-    section(QStringLiteral("Assumed"), e.assumed);
-
-    out += QStringLiteral("Planned as: kvscope calc %1\n\n")
-               .arg(calcArguments(e.options).join(QLatin1Char(' ')));
-
-    out += QStringLiteral("  %1 %2 %3 %4\n")
-               .arg(QStringLiteral("Per GPU"), -46)
-               .arg(QStringLiteral("logged"), 12)
-               .arg(QStringLiteral("kvscope"), 12)
-               .arg(QStringLiteral("difference"));
-    for (const LogComponent &c : e.components)
-        out += QStringLiteral("  ") +
-               row(c.label, gib(c.loggedGiB), formatGiB(c.predictedBytes), difference(c)) + QLatin1Char('\n');
-    const MemoryPlan &p = e.plan;
-    const QString tokensDelta =
-        e.loggedKvTokens && *e.loggedKvTokens > 0
-            ? QStringLiteral("%1%2 %")
-                  .arg(p.kv.capacityTokens >= *e.loggedKvTokens ? QStringLiteral("+") : QString())
-                  .arg(100.0 * double(p.kv.capacityTokens - *e.loggedKvTokens) / double(*e.loggedKvTokens), 0,
-                       'f', 2)
-            : QString();
-    out += QStringLiteral("  ") +
-           row(QStringLiteral("KV cache tokens"),
-               e.loggedKvTokens ? formatCount(*e.loggedKvTokens) : QStringLiteral("—"),
-               formatCount(p.kv.capacityTokens), tokensDelta) +
-           QLatin1Char('\n');
-    out += QStringLiteral("  ") +
-           row(QStringLiteral("Maximum concurrency"),
-               e.loggedMaxConcurrency ? QStringLiteral("%1x").arg(*e.loggedMaxConcurrency, 0, 'f', 2)
-                                      : QStringLiteral("—"),
-               QStringLiteral("%1x").arg(p.kv.maxConcurrency, 0, 'f', 2), QString()) +
-           QStringLiteral("\n\n");
-
-    section(QStringLiteral("Why the KV cache has this size"), e.explanation);
-    QStringList levers;
-    for (const KvLever &l : e.levers)
-        levers << QStringLiteral("%1: %2 tokens (×%3)")
-                      .arg(l.what, formatCount(l.tokens))
-                      .arg(double(l.tokens) / double(std::max<std::int64_t>(1, p.kv.capacityTokens)), 0, 'f',
-                           2)
-               << QStringLiteral("  ") + l.launch;
-    section(QStringLiteral("To hold more"), levers);
-    return out;
-}
-
 } // namespace
 
 int runExplainLog(const QStringList &arguments)
@@ -148,7 +62,7 @@ int runExplainLog(const QStringList &arguments)
         if (commandLine.parser.isSet(commandLine.json))
             writeOut(QString::fromUtf8(QJsonDocument(logExplanationJson(explanation)).toJson()));
         else
-            writeOut(explanationText(explanation));
+            writeOut(logExplanationText(explanation));
         return Success;
     } catch (const Error &error) {
         return fail(error.message());
