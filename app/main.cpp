@@ -12,6 +12,7 @@
 #include "core/common/imagesize.h"
 #include "core/common/regularfile.h"
 #include "core/plan/planner.h"
+#include "ui/explainlog/explainlogdialog.h"
 #include "ui/fit/fitdialog.h"
 #include "ui/state/appsettings.h"
 #include "ui/state/translations.h"
@@ -256,9 +257,12 @@ int main(int argc, char *argv[])
             window.fitDialog()->resize(sizeMatch.captured(1).toInt(), sizeMatch.captured(2).toInt());
     }
     // In the background, as File → Open does; a refused file is shown in the
-    // window. A .kvscope scenario file opens as File → Open scenario does.
+    // window. A .kvscope scenario file opens as File → Open scenario does, a
+    // start-up log (.log, .txt) in "Explain a start-up log", at --size.
     if (!files.isEmpty())
-        window.importModelPath(QFileInfo(files.first()).absoluteFilePath());
+        window.openPath(QFileInfo(files.first()).absoluteFilePath());
+    if (sizeMatch.hasMatch() && window.explainLogDialog())
+        window.explainLogDialog()->resize(sizeMatch.captured(1).toInt(), sizeMatch.captured(2).toInt());
     if (parser.isSet(screenshot))
         kvscope::scheduleScreenshot(window, parser.value(screenshot));
     return QApplication::exec();

@@ -5,6 +5,7 @@
 #include "core/common/atomicfile.h"
 #include "core/common/error.h"
 #include "ui/compare/compareview.h"
+#include "ui/explainlog/explainlogdialog.h"
 #include "ui/explorer/accuracyrunner.h"
 #include "ui/explorer/explorerview.h"
 #include "ui/fit/fitdialog.h"
@@ -51,10 +52,11 @@ void scheduleScreenshot(MainWindow &window, const QString &path)
         // accuracy card simulates its formats.
         const CompareView *compare = window.compare();
         const FitDialog *fit = window.fitDialog();
+        const ExplainLogDialog *explain = window.explainLogDialog();
         const bool ready =
             clock->elapsed() >= LayoutMs && !window.importer()->busy() && !window.library()->isImporting() &&
             !(simulator && simulator->isBusy()) && !(compare->isVisible() && compare->isBusy()) &&
-            !(fit && fit->isSearching()) &&
+            !(fit && fit->isSearching()) && !(explain && explain->isBusy()) &&
             !(window.explorer()->isVisible() && window.explorer()->accuracyRunner()->isRunning());
         const bool late = clock->elapsed() >= GiveUpMs;
         if (!ready && !late)
@@ -64,8 +66,13 @@ void scheduleScreenshot(MainWindow &window, const QString &path)
             *failures
                 << QStringLiteral("--screenshot: still busy after %1 s; taken anyway").arg(GiveUpMs / 1000);
         QTimer::singleShot(SettleMs, &window, [&window, path, failures] {
-            // The "What do I need?" dialog (--view fit) is the picture when it is open.
-            QWidget *shown = window.fitDialog() ? static_cast<QWidget *>(window.fitDialog()) : &window;
+            // The "What do I need?" dialog (--view fit) or "Explain a start-up log" (kvscope
+            // FILE.log) is the picture when it is open.
+            QWidget *shown = &window;
+            if (window.fitDialog())
+                shown = window.fitDialog();
+            else if (window.explainLogDialog())
+                shown = window.explainLogDialog();
             QByteArray png;
             QBuffer buffer(&png);
             buffer.open(QIODevice::WriteOnly);

@@ -16,12 +16,15 @@
 
 namespace kvscope {
 
-namespace {
-
-QString tr(const char *text)
+/// The context of what an explanation says, in the window's language where a translator is
+/// installed (lupdate reads LogExplanationWords::tr; a free LogExplanationWords::tr() it filed under
+/// "kvscope").
+class LogExplanationWords
 {
-    return QCoreApplication::translate("kvscope::LogExplanation", text);
-}
+    Q_DECLARE_TR_FUNCTIONS(kvscope::LogExplanationWords)
+};
+
+namespace {
 
 /// kvscope calc's option for `field` without its dashes: the key of ScenarioValues.
 QString key(ScenarioField field)
@@ -60,7 +63,7 @@ bool isEngineArgument(ScenarioField field)
 
 QString lineOf(int line)
 {
-    return tr("line %1").arg(line);
+    return LogExplanationWords::tr("line %1").arg(line);
 }
 
 bool isTrue(const QString &value)
@@ -96,7 +99,8 @@ public:
         arguments();
         if (!values.contains(key(ScenarioField::TensorParallelSize)) && m_log.ranksSeen > 1) {
             values.insert(key(ScenarioField::TensorParallelSize), QString::number(m_log.ranksSeen));
-            m_out.assumed << tr("tensor_parallel_size %1: from the Worker_TP0 to Worker_TP%2 prefixes")
+            m_out.assumed << LogExplanationWords::tr(
+                                 "tensor_parallel_size %1: from the Worker_TP0 to Worker_TP%2 prefixes")
                                  .arg(m_log.ranksSeen)
                                  .arg(m_log.ranksSeen - 1);
         }
@@ -111,83 +115,98 @@ private:
     {
         if (!m_overrides.model.isEmpty()) {
             m_out.options.insert(key(ScenarioField::Model), m_overrides.model);
-            m_out.assumed
-                << tr("model %1: given with %2").arg(m_overrides.model, optionFlag(ScenarioField::Model));
+            m_out.assumed << LogExplanationWords::tr("model %1: given with %2")
+                                 .arg(m_overrides.model, optionFlag(ScenarioField::Model));
             return;
         }
         if (m_log.model.isEmpty())
-            failAt(m_log.origin, tr("the log names no model (no 'non-default args', 'vllm serve' or engine "
-                                    "config line); give %1")
+            failAt(m_log.origin, LogExplanationWords::tr(
+                                     "the log names no model (no 'non-default args', 'vllm serve' or engine "
+                                     "config line); give %1")
                                      .arg(optionFlag(ScenarioField::Model)));
         m_out.options.insert(key(ScenarioField::Model), m_log.model);
-        m_out.read << tr("model = %1 (%2)").arg(m_log.model, lineOf(readingLine(QStringLiteral("model"))));
+        m_out.read << LogExplanationWords::tr("model = %1 (%2)")
+                          .arg(m_log.model, lineOf(readingLine(QStringLiteral("model"))));
     }
 
     void gpu()
     {
         if (!m_overrides.gpu.isEmpty()) {
             m_out.options.insert(key(ScenarioField::Gpu), m_overrides.gpu);
-            m_out.assumed << tr("GPU %1: given with %2").arg(m_overrides.gpu, optionFlag(ScenarioField::Gpu));
+            m_out.assumed << LogExplanationWords::tr("GPU %1: given with %2")
+                                 .arg(m_overrides.gpu, optionFlag(ScenarioField::Gpu));
             return;
         }
         if (!m_log.totalGpuMemoryGiB)
-            failAt(m_log.origin, tr("the log does not print the GPU's memory (vLLM's 'worker init memory "
-                                    "snapshot' is a DEBUG line: VLLM_LOGGING_LEVEL=DEBUG); give %1")
+            failAt(m_log.origin, LogExplanationWords::tr(
+                                     "the log does not print the GPU's memory (vLLM's 'worker init memory "
+                                     "snapshot' is a DEBUG line: VLLM_LOGGING_LEVEL=DEBUG); give %1")
                                      .arg(optionFlag(ScenarioField::Gpu)));
         const double total = *m_log.totalGpuMemoryGiB;
         const QList<const GpuSpec *> matches = gpusWithMemory(total);
         const QString printed = QString::number(total, 'f', 2);
         if (matches.isEmpty())
-            failAt(m_log.origin, tr("total_memory=%1GiB matches no GPU preset; give %2 (a preset, or "
-                                    "custom:%1 for this memory)")
-                                     .arg(printed, optionFlag(ScenarioField::Gpu)));
+            failAt(m_log.origin,
+                   LogExplanationWords::tr("total_memory=%1GiB matches no GPU preset; give %2 (a preset, or "
+                                           "custom:%1 for this memory)")
+                       .arg(printed, optionFlag(ScenarioField::Gpu)));
         const GpuSpec &gpu = *matches.first();
         m_out.options.insert(key(ScenarioField::Gpu), gpu.id);
         if (matches.size() == 1) {
-            m_out.read << tr("GPU = %1: the one preset with total_memory=%2GiB").arg(gpu.name, printed);
+            m_out.read << LogExplanationWords::tr("GPU = %1: the one preset with total_memory=%2GiB")
+                              .arg(gpu.name, printed);
             return;
         }
         QStringList others;
         for (qsizetype i = 1; i < matches.size(); ++i)
             others << matches.at(i)->id;
-        m_out.assumed << tr("GPU %1: the first preset with total_memory=%2GiB (also %3); give %4 for another")
-                             .arg(gpu.name, printed, others.join(QStringLiteral(", ")),
-                                  optionFlag(ScenarioField::Gpu));
+        m_out.assumed
+            << LogExplanationWords::tr(
+                   "GPU %1: the first preset with total_memory=%2GiB (also %3); give %4 for another")
+                   .arg(gpu.name, printed, others.join(QStringLiteral(", ")), optionFlag(ScenarioField::Gpu));
     }
 
     void version()
     {
         if (m_log.vllmVersion.isEmpty()) {
-            m_out.assumed << tr("vLLM version: not in the log; planned as the newest modelled release (%1)")
+            m_out.assumed << LogExplanationWords::tr(
+                                 "vLLM version: not in the log; planned as the newest modelled release (%1)")
                                  .arg(newestVllmProfile().since.text());
             return;
         }
         const std::optional<EngineVersion> version = parseEngineVersion(m_log.vllmVersion);
         if (!version)
-            failAt(m_log.origin, tr("vLLM version '%1' is not a release number").arg(m_log.vllmVersion));
+            failAt(
+                m_log.origin,
+                LogExplanationWords::tr("vLLM version '%1' is not a release number").arg(m_log.vllmVersion));
         if (*version < OldestVllmVersion)
-            failAt(m_log.origin, tr("vLLM %1: kvscope plans the V1 engine's accounting, from %2 on")
-                                     .arg(m_log.vllmVersion, OldestVllmVersion.text()));
+            failAt(m_log.origin,
+                   LogExplanationWords::tr("vLLM %1: kvscope plans the V1 engine's accounting, from %2 on")
+                       .arg(m_log.vllmVersion, OldestVllmVersion.text()));
         m_out.options.insert(key(ScenarioField::VllmVersion), version->text());
-        m_out.read << tr("vLLM %1 (%2)").arg(m_log.vllmVersion, lineOf(m_log.vllmVersionLine));
+        m_out.read
+            << LogExplanationWords::tr("vLLM %1 (%2)").arg(m_log.vllmVersion, lineOf(m_log.vllmVersionLine));
     }
 
     void arguments()
     {
         for (const LogReading &reading : m_log.arguments) {
             if (reading.key == QLatin1String("pipeline_parallel_size") && reading.value != QLatin1String("1"))
-                failAt(m_log.origin, tr("pipeline_parallel_size %1 (%2): kvscope does not plan pipeline "
-                                        "parallelism yet")
+                failAt(m_log.origin, LogExplanationWords::tr(
+                                         "pipeline_parallel_size %1 (%2): kvscope does not plan pipeline "
+                                         "parallelism yet")
                                          .arg(reading.value, lineOf(reading.line)));
             if (reading.key == QLatin1String("enforce_eager") && isTrue(reading.value))
-                m_out.assumed << tr("enforce_eager (%1): kvscope plans the CUDA-graph memory vLLM takes by "
-                                    "default; without graphs the log's KV cache is larger by that estimate")
+                m_out.assumed << LogExplanationWords::tr(
+                                     "enforce_eager (%1): kvscope plans the CUDA-graph memory vLLM takes by "
+                                     "default; without graphs the log's KV cache is larger by that estimate")
                                      .arg(lineOf(reading.line));
             const ScenarioOption *option = optionFor(reading.key);
             if (!option || !isEngineArgument(option->field))
                 continue;
             m_out.options.insert(option->name(), reading.value);
-            m_out.read << tr("%1 = %2 (%3)").arg(reading.key, reading.value, lineOf(reading.line));
+            m_out.read << LogExplanationWords::tr("%1 = %2 (%3)")
+                              .arg(reading.key, reading.value, lineOf(reading.line));
         }
     }
 
@@ -213,14 +232,16 @@ void addComponents(LogExplanation &e)
     // Tolerances: docs/validation.md, "modelled versions" (weights 3 %, activation and non-torch
     // 5 %, KV cache 1 %); the CUDA-graph estimate is held to the activation's.
     e.components = {
-        {QStringLiteral("weights"), tr("Weights"), log.weightsGiB, p.weights.bytesPerGpu, 0.03},
-        {QStringLiteral("activation_peak"), tr("Activation peak of the profiling run"), log.activationPeakGiB,
-         p.activationBytes, 0.05},
-        {QStringLiteral("non_torch"), tr("Memory outside PyTorch (CUDA context, NCCL)"), log.nonTorchGiB,
-         p.overheadBytes, 0.05},
-        {QStringLiteral("cuda_graphs"), tr("CUDA-graph estimate"), log.cudaGraphEstimateGiB, graphEstimate,
-         0.05},
-        {QStringLiteral("kv_cache"), tr("KV cache"), log.kvCacheGiB, p.kv.availableBytes, 0.01},
+        {QStringLiteral("weights"), LogExplanationWords::tr("Weights"), log.weightsGiB, p.weights.bytesPerGpu,
+         0.03},
+        {QStringLiteral("activation_peak"), LogExplanationWords::tr("Activation peak of the profiling run"),
+         log.activationPeakGiB, p.activationBytes, 0.05},
+        {QStringLiteral("non_torch"), LogExplanationWords::tr("Memory outside PyTorch (CUDA context, NCCL)"),
+         log.nonTorchGiB, p.overheadBytes, 0.05},
+        {QStringLiteral("cuda_graphs"), LogExplanationWords::tr("CUDA-graph estimate"),
+         log.cudaGraphEstimateGiB, graphEstimate, 0.05},
+        {QStringLiteral("kv_cache"), LogExplanationWords::tr("KV cache"), log.kvCacheGiB, p.kv.availableBytes,
+         0.01},
     };
     e.loggedKvTokens = log.kvCacheTokens;
     e.loggedMaxConcurrency = log.maxConcurrency;
@@ -231,11 +252,13 @@ void addExplanation(LogExplanation &e)
     const MemoryPlan &p = e.plan;
     QString graphs;
     if (p.cudaGraphBytes > 0)
-        graphs = tr(" and the CUDA-graph estimate (%1)").arg(formatGiB(p.cudaGraphBytes));
+        graphs =
+            LogExplanationWords::tr(" and the CUDA-graph estimate (%1)").arg(formatGiB(p.cudaGraphBytes));
     e.explanation
-        << tr("vLLM gives the engine %1 × %2 = %3 of each GPU (%9) and sizes the KV cache from what the "
-              "weights (%4), the profiling run's activation peak (%5), memory outside PyTorch (%6)%7 leave: "
-              "%8.")
+        << LogExplanationWords::tr(
+               "vLLM gives the engine %1 × %2 = %3 of each GPU (%9) and sizes the KV cache from what the "
+               "weights (%4), the profiling run's activation peak (%5), memory outside PyTorch (%6)%7 leave: "
+               "%8.")
                .arg(formatGiB(p.gpuMemoryBytes), formatUtilization(p.gpuMemoryUtilizationPpm),
                     formatGiB(p.budgetBytes), formatGiB(p.weights.bytesPerGpu), formatGiB(p.activationBytes),
                     formatGiB(p.overheadBytes), graphs, formatGiB(p.kv.availableBytes),
@@ -245,37 +268,44 @@ void addExplanation(LogExplanation &e)
         // per-token figure is meaningful for layers that all keep every token.
         const bool uniform =
             p.kv.slidingLayers == 0 && p.kv.chunkedLayers == 0 && p.kv.stateBytesPerLayer == 0;
-        const QString holds = tr("%1 blocks of %2 tokens: %3 tokens, %4 requests of %6 %5 at once")
-                                  .arg(formatCount(p.kv.numGpuBlocks))
-                                  .arg(p.blockSize)
-                                  .arg(formatCount(p.kv.capacityTokens))
-                                  .arg(p.kv.maxConcurrency, 0, 'f', 2)
-                                  .arg(formatCount(p.maxModelLen), optionFlag(ScenarioField::MaxModelLen));
+        const QString holds =
+            LogExplanationWords::tr("%1 blocks of %2 tokens: %3 tokens, %4 requests of %6 %5 at once")
+                .arg(formatCount(p.kv.numGpuBlocks))
+                .arg(p.blockSize)
+                .arg(formatCount(p.kv.capacityTokens))
+                .arg(p.kv.maxConcurrency, 0, 'f', 2)
+                .arg(formatCount(p.maxModelLen), optionFlag(ScenarioField::MaxModelLen));
         e.explanation
-            << (uniform ? tr("A token of context takes %1 of KV cache on each GPU, so that memory holds %2.")
+            << (uniform ? LogExplanationWords::tr(
+                              "A token of context takes %1 of KV cache on each GPU, so that memory holds %2.")
                               .arg(formatBytes(p.kv.bytesPerToken), holds)
-                        : tr("That memory holds %1.").arg(holds));
+                        : LogExplanationWords::tr("That memory holds %1.").arg(holds));
     }
     const std::int64_t graphEstimate = cudaGraphEstimateBytes(e.scenario.gpu, p.tensorParallelSize);
     if (p.cudaGraphBytes == 0 && graphEstimate > 0)
-        e.explanation << tr("vLLM %1 does not take the CUDA graphs' memory (estimated %2) out of the budget; "
-                            "from vLLM 0.21 on it does, and the KV cache is smaller by that much.")
-                             .arg(p.engineVersion, formatGiB(graphEstimate));
+        e.explanation
+            << LogExplanationWords::tr(
+                   "vLLM %1 does not take the CUDA graphs' memory (estimated %2) out of the budget; "
+                   "from vLLM 0.21 on it does, and the KV cache is smaller by that much.")
+                   .arg(p.engineVersion, formatGiB(graphEstimate));
     if (!p.startFailure.isEmpty())
-        e.explanation << tr("vLLM does not start: %1").arg(p.startFailure);
+        e.explanation << LogExplanationWords::tr("vLLM does not start: %1").arg(p.startFailure);
     if (e.log.refusedToStart)
-        e.explanation << tr("The log shows vLLM refusing to start: %1").arg(e.log.refusal);
+        e.explanation
+            << LogExplanationWords::tr("The log shows vLLM refusing to start: %1").arg(e.log.refusal);
     for (const LogComponent &c : std::as_const(e.components)) {
         if (!c.loggedGiB || c.agrees())
             continue;
         QString text =
-            tr("%1 differs by more than kvscope is validated to (%2 %): the log says %3 GiB, kvscope "
-               "plans %4.")
+            LogExplanationWords::tr(
+                "%1 differs by more than kvscope is validated to (%2 %): the log says %3 GiB, kvscope "
+                "plans %4.")
                 .arg(c.label)
                 .arg(c.tolerance * 100, 0, 'f', 0)
                 .arg(QString::number(*c.loggedGiB, 'f', 2), formatGiB(c.predictedBytes));
         if (c.key == QLatin1String("cuda_graphs") && p.cudaGraphBytes == 0)
-            text += tr(" This release does not subtract it, so the KV cache does not depend on it.");
+            text += LogExplanationWords::tr(
+                " This release does not subtract it, so the KV cache does not depend on it.");
         e.explanation << text;
     }
 }
@@ -308,12 +338,14 @@ void addLevers(LogExplanation &e, const ScenarioResolvers &resolve)
     };
     constexpr std::int64_t RecommendedUtilizationPpm = 950'000;
     if (p.gpuMemoryUtilizationPpm < RecommendedUtilizationPpm)
-        add(tr("more of the GPU for vLLM"), ScenarioField::GpuMemoryUtilization, QStringLiteral("0.95"));
+        add(LogExplanationWords::tr("more of the GPU for vLLM"), ScenarioField::GpuMemoryUtilization,
+            QStringLiteral("0.95"));
     if (!isFp8(p.kvCacheDtype))
-        add(tr("an FP8 KV cache"), ScenarioField::KvCacheDtype, QStringLiteral("fp8"));
+        add(LogExplanationWords::tr("an FP8 KV cache"), ScenarioField::KvCacheDtype, QStringLiteral("fp8"));
     if (p.quantization.method == QuantMethod::None)
-        add(tr("FP8 weights"), ScenarioField::Quantization, QStringLiteral("fp8"));
-    add(tr("twice the GPUs"), ScenarioField::TensorParallelSize, QString::number(p.tensorParallelSize * 2));
+        add(LogExplanationWords::tr("FP8 weights"), ScenarioField::Quantization, QStringLiteral("fp8"));
+    add(LogExplanationWords::tr("twice the GPUs"), ScenarioField::TensorParallelSize,
+        QString::number(p.tensorParallelSize * 2));
 }
 
 } // namespace
@@ -350,7 +382,7 @@ LogExplanation explainStartupLog(const StartupLog &log, const LogOverrides &over
     e.log = log;
     Inference(log, overrides, e).run();
     for (const LogReading &figure : log.figures)
-        e.read << tr("%1 %2 (%3)").arg(figure.key, figure.value, lineOf(figure.line));
+        e.read << LogExplanationWords::tr("%1 %2 (%3)").arg(figure.key, figure.value, lineOf(figure.line));
     try {
         e.scenario = scenarioFromValues(e.options, resolve);
         e.plan = planMemory(e.scenario);

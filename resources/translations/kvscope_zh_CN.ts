@@ -35,82 +35,6 @@
         <source>CUDA graphs</source>
         <translation>CUDA 图</translation>
     </message>
-    <message>
-        <source>line %1</source>
-        <translation>第 %1 行</translation>
-    </message>
-    <message>
-        <source>Activation peak of the profiling run</source>
-        <translation>性能剖析运行的激活峰值</translation>
-    </message>
-    <message>
-        <source>Memory outside PyTorch (CUDA context, NCCL)</source>
-        <translation>PyTorch 之外的显存（CUDA 上下文、NCCL）</translation>
-    </message>
-    <message>
-        <source>CUDA-graph estimate</source>
-        <translation>CUDA graph 估计</translation>
-    </message>
-    <message>
-        <source> and the CUDA-graph estimate (%1)</source>
-        <translation>以及 CUDA graph 估计（%1）</translation>
-    </message>
-    <message>
-        <source>vLLM gives the engine %1 × %2 = %3 of each GPU (%9) and sizes the KV cache from what the weights (%4), the profiling run&apos;s activation peak (%5), memory outside PyTorch (%6)%7 leave: %8.</source>
-        <translation>vLLM 给引擎每块 GPU（%9）的 %1 × %2 = %3，并用权重（%4）、性能剖析运行的激活峰值（%5）、PyTorch 之外的显存（%6）%7 之后剩下的部分确定 KV Cache 大小：%8。</translation>
-    </message>
-    <message>
-        <source>%1 blocks of %2 tokens: %3 tokens, %4 requests of %6 %5 at once</source>
-        <translation>%1 个块、每块 %2 个 token：共 %3 个 token，可同时容纳 %4 个 %6 %5 的请求</translation>
-    </message>
-    <message>
-        <source>A token of context takes %1 of KV cache on each GPU, so that memory holds %2.</source>
-        <translation>每个上下文 token 在每块 GPU 上占用 %1 的 KV Cache，因此这部分显存可容纳 %2。</translation>
-    </message>
-    <message>
-        <source>That memory holds %1.</source>
-        <translation>这部分显存可容纳 %1。</translation>
-    </message>
-    <message>
-        <source>vLLM %1 does not take the CUDA graphs&apos; memory (estimated %2) out of the budget; from vLLM 0.21 on it does, and the KV cache is smaller by that much.</source>
-        <translation>vLLM %1 不会从预算中扣除 CUDA graph 的显存（估计 %2）；从 vLLM 0.21 起会扣除，KV Cache 相应减小这么多。</translation>
-    </message>
-    <message>
-        <source>vLLM does not start: %1</source>
-        <translation>vLLM 无法启动：%1</translation>
-    </message>
-    <message>
-        <source>The log shows vLLM refusing to start: %1</source>
-        <translation>日志显示 vLLM 拒绝启动：%1</translation>
-    </message>
-    <message>
-        <source>%1 differs by more than kvscope is validated to (%2 %): the log says %3 GiB, kvscope plans %4.</source>
-        <translation>%1 的差异超出了 kvscope 的验证范围（%2 %）：日志为 %3 GiB，kvscope 规划为 %4。</translation>
-    </message>
-    <message>
-        <source> This release does not subtract it, so the KV cache does not depend on it.</source>
-        <translation> 此版本不扣除这部分，因此 KV Cache 与它无关。</translation>
-    </message>
-    <message>
-        <source>more of the GPU for vLLM</source>
-        <translation>给 vLLM 更多 GPU 显存</translation>
-    </message>
-    <message>
-        <source>an FP8 KV cache</source>
-        <translation>FP8 KV Cache</translation>
-    </message>
-    <message>
-        <source>FP8 weights</source>
-        <translation>FP8 权重</translation>
-    </message>
-    <message>
-        <source>twice the GPUs</source>
-        <translation>两倍的 GPU</translation>
-    </message>
-    <message>
-        <source>%1 %2 (%3)</source>
-        <translation>%1 %2（%3）</translation>
-    </message>
 </context>
 <context>
     <name>kvscope::Accuracy</name>
@@ -810,6 +734,53 @@
     <message>
         <source>error</source>
         <translation>误差</translation>
+    </message>
+</context>
+<context>
+    <name>kvscope::ExplainLogDialog</name>
+    <message>
+        <source>Reading %1…</source>
+        <translation>正在读取 %1…</translation>
+    </message>
+    <message>
+        <source>Reading the pasted log…</source>
+        <translation>正在读取粘贴的日志…</translation>
+    </message>
+    <message>
+        <source>the pasted log</source>
+        <translation>粘贴的日志</translation>
+    </message>
+    <message>
+        <source>Open a start-up log</source>
+        <translation>打开启动日志</translation>
+    </message>
+    <message>
+        <source>Logs (*.log *.txt);;All files (*)</source>
+        <translation>日志 (*.log *.txt);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>Explained %1: each part of the memory per GPU as the log gives it and as kvscope plans it.</source>
+        <translation>已解释 %1：每块 GPU 显存的各个部分，日志记录值与 kvscope 规划值并列。</translation>
+    </message>
+    <message>
+        <source>Explain a start-up log</source>
+        <translation>解释启动日志</translation>
+    </message>
+    <message>
+        <source>Paste a vLLM start-up log (the V1 engine, 0.10 on), open a log file or drop one on the window: kvscope reads the scenario it describes, plans it and says where each GiB went, why the KV cache has its size and what would hold more.</source>
+        <translation>粘贴一份 vLLM 启动日志（V1 引擎，0.10 起），打开日志文件，或把日志拖到窗口上：kvscope 读出其中的场景并规划，说明每个 GiB 的去向、KV Cache 为何是这个大小，以及怎样容纳更多。</translation>
+    </message>
+    <message>
+        <source>Paste the log here: from the line with the engine&apos;s arguments to &quot;Maximum concurrency&quot;.</source>
+        <translation>在此粘贴日志：从包含引擎参数的那一行到 &quot;Maximum concurrency&quot;。</translation>
+    </message>
+    <message>
+        <source>&amp;Open log…</source>
+        <translation>打开日志(&amp;O)…</translation>
+    </message>
+    <message>
+        <source>&amp;Explain</source>
+        <translation>解释(&amp;E)</translation>
     </message>
 </context>
 <context>
@@ -1956,7 +1927,116 @@
     </message>
 </context>
 <context>
-    <name>kvscope::Inference</name>
+    <name>kvscope::LaunchCaveats</name>
+    <message>
+        <source>vLLM reads GGUF files experimentally; add %1 with the original model&apos;s repo id</source>
+        <translation>vLLM 对 GGUF 文件的支持是实验性的；请加上 %1 并指定原模型的仓库 ID</translation>
+    </message>
+    <message>
+        <source>%1 has no HuggingFace repo id or folder; replace it with one</source>
+        <translation>%1 没有 HuggingFace 仓库 ID 或文件夹；请替换为其中之一</translation>
+    </message>
+    <message>
+        <source>vLLM has no %1 none: serve an unquantized checkpoint of the model</source>
+        <translation>vLLM 没有 %1 none：请使用该模型的未量化检查点</translation>
+    </message>
+    <message>
+        <source>vLLM has no %2 %1: it loads such weights from a checkpoint stored that way (compressed-tensors)</source>
+        <translation>vLLM 没有 %2 %1：这类权重只能从以该格式存储的检查点加载（compressed-tensors）</translation>
+    </message>
+    <message>
+        <source>the group size and scale layout come from the checkpoint&apos;s quantization_config, not from a flag</source>
+        <translation>分组大小和 scale 布局来自检查点的 quantization_config，而不是命令行参数</translation>
+    </message>
+    <message>
+        <source>vLLM&apos;s %1 has no float32: the cache is float32 only with %2 float32 and %1 auto</source>
+        <translation>vLLM 的 %1 没有 float32：只有在 %2 float32 且 %1 auto 时缓存才是 float32</translation>
+    </message>
+    <message>
+        <source>%1 is a llama.cpp cache type (llama-server %2/-v), not a vLLM one</source>
+        <translation>%1 是 llama.cpp 的缓存类型（llama-server %2/-v），不是 vLLM 的</translation>
+    </message>
+    <message>
+        <source>SGLang has no %2 %1: serve a checkpoint stored that way</source>
+        <translation>SGLang 没有 %2 %1：请部署以这种格式存储的检查点</translation>
+    </message>
+    <message>
+        <source>SGLang&apos;s %2 has no %1: its cache takes the model&apos;s dtype (auto) or an FP8 format</source>
+        <translation>SGLang 的 %2 没有 %1：其缓存使用模型的 dtype（auto）或一种 FP8 格式</translation>
+    </message>
+    <message>
+        <source>%1 is not stored as %2 and the engine does not quantize to %2 while loading: replace the placeholder with a checkpoint of the model stored as %2</source>
+        <translation>%1 不是以 %2 存储的，引擎加载时也不会量化为 %2：请把占位符换成该模型以 %2 存储的 checkpoint</translation>
+    </message>
+    <message>
+        <source>&lt;%1 checkpoint of %2&gt;</source>
+        <translation>&lt;%2 的 %1 checkpoint&gt;</translation>
+    </message>
+</context>
+<context>
+    <name>kvscope::Library</name>
+    <message>
+        <source>%1&apos;s config.json has max_position_embeddings %2 (the preset&apos;s %3): planned with %2</source>
+        <translation>%1 的 config.json 中 max_position_embeddings 为 %2（预设为 %3）：按 %2 规划</translation>
+    </message>
+</context>
+<context>
+    <name>kvscope::LogExplanationText</name>
+    <message>
+        <source>  differs</source>
+        <translation>  不一致</translation>
+    </message>
+    <message>
+        <source>Read from %1</source>
+        <translation>从 %1 读取</translation>
+    </message>
+    <message>
+        <source>Assumed</source>
+        <translation>假设</translation>
+    </message>
+    <message>
+        <source>Planned as: kvscope calc %1</source>
+        <translation>按此规划：kvscope calc %1</translation>
+    </message>
+    <message>
+        <source>Per GPU</source>
+        <translation>每块 GPU</translation>
+    </message>
+    <message>
+        <source>logged</source>
+        <translation>日志</translation>
+    </message>
+    <message>
+        <source>difference</source>
+        <translation>差异</translation>
+    </message>
+    <message>
+        <source>KV cache tokens</source>
+        <translation>KV Cache token 数</translation>
+    </message>
+    <message>
+        <source>Maximum concurrency</source>
+        <translation>最大并发</translation>
+    </message>
+    <message>
+        <source>Why the KV cache has this size</source>
+        <translation>KV Cache 为何是这个大小</translation>
+    </message>
+    <message>
+        <source>%1: %2 tokens (×%3)</source>
+        <translation>%1：%2 个 token（×%3）</translation>
+    </message>
+    <message>
+        <source>To hold more</source>
+        <translation>如何容纳更多</translation>
+    </message>
+</context>
+<context>
+    <name>kvscope::LogExplanationWords</name>
+    <message>
+        <source>line %1</source>
+        <translation>第 %1 行</translation>
+    </message>
     <message>
         <source>tensor_parallel_size %1: from the Worker_TP0 to Worker_TP%2 prefixes</source>
         <translation>tensor_parallel_size %1：来自 Worker_TP0 到 Worker_TP%2 前缀</translation>
@@ -2021,59 +2101,85 @@
         <source>%1 = %2 (%3)</source>
         <translation>%1 = %2（%3）</translation>
     </message>
-</context>
-<context>
-    <name>kvscope::LaunchCaveats</name>
     <message>
-        <source>vLLM reads GGUF files experimentally; add %1 with the original model&apos;s repo id</source>
-        <translation>vLLM 对 GGUF 文件的支持是实验性的；请加上 %1 并指定原模型的仓库 ID</translation>
+        <source>Weights</source>
+        <translation>权重</translation>
     </message>
     <message>
-        <source>%1 has no HuggingFace repo id or folder; replace it with one</source>
-        <translation>%1 没有 HuggingFace 仓库 ID 或文件夹；请替换为其中之一</translation>
+        <source>Activation peak of the profiling run</source>
+        <translation>性能剖析运行的激活峰值</translation>
     </message>
     <message>
-        <source>vLLM has no %1 none: serve an unquantized checkpoint of the model</source>
-        <translation>vLLM 没有 %1 none：请使用该模型的未量化检查点</translation>
+        <source>Memory outside PyTorch (CUDA context, NCCL)</source>
+        <translation>PyTorch 之外的显存（CUDA 上下文、NCCL）</translation>
     </message>
     <message>
-        <source>vLLM has no %2 %1: it loads such weights from a checkpoint stored that way (compressed-tensors)</source>
-        <translation>vLLM 没有 %2 %1：这类权重只能从以该格式存储的检查点加载（compressed-tensors）</translation>
+        <source>CUDA-graph estimate</source>
+        <translation>CUDA graph 估计</translation>
     </message>
     <message>
-        <source>the group size and scale layout come from the checkpoint&apos;s quantization_config, not from a flag</source>
-        <translation>分组大小和 scale 布局来自检查点的 quantization_config，而不是命令行参数</translation>
+        <source>KV cache</source>
+        <translation>KV Cache</translation>
     </message>
     <message>
-        <source>vLLM&apos;s %1 has no float32: the cache is float32 only with %2 float32 and %1 auto</source>
-        <translation>vLLM 的 %1 没有 float32：只有在 %2 float32 且 %1 auto 时缓存才是 float32</translation>
+        <source> and the CUDA-graph estimate (%1)</source>
+        <translation>以及 CUDA graph 估计（%1）</translation>
     </message>
     <message>
-        <source>%1 is a llama.cpp cache type (llama-server %2/-v), not a vLLM one</source>
-        <translation>%1 是 llama.cpp 的缓存类型（llama-server %2/-v），不是 vLLM 的</translation>
+        <source>vLLM gives the engine %1 × %2 = %3 of each GPU (%9) and sizes the KV cache from what the weights (%4), the profiling run&apos;s activation peak (%5), memory outside PyTorch (%6)%7 leave: %8.</source>
+        <translation>vLLM 给引擎每块 GPU（%9）的 %1 × %2 = %3，并用权重（%4）、性能剖析运行的激活峰值（%5）、PyTorch 之外的显存（%6）%7 之后剩下的部分确定 KV Cache 大小：%8。</translation>
     </message>
     <message>
-        <source>SGLang has no %2 %1: serve a checkpoint stored that way</source>
-        <translation>SGLang 没有 %2 %1：请部署以这种格式存储的检查点</translation>
+        <source>%1 blocks of %2 tokens: %3 tokens, %4 requests of %6 %5 at once</source>
+        <translation>%1 个块、每块 %2 个 token：共 %3 个 token，可同时容纳 %4 个 %6 %5 的请求</translation>
     </message>
     <message>
-        <source>SGLang&apos;s %2 has no %1: its cache takes the model&apos;s dtype (auto) or an FP8 format</source>
-        <translation>SGLang 的 %2 没有 %1：其缓存使用模型的 dtype（auto）或一种 FP8 格式</translation>
+        <source>A token of context takes %1 of KV cache on each GPU, so that memory holds %2.</source>
+        <translation>每个上下文 token 在每块 GPU 上占用 %1 的 KV Cache，因此这部分显存可容纳 %2。</translation>
     </message>
     <message>
-        <source>%1 is not stored as %2 and the engine does not quantize to %2 while loading: replace the placeholder with a checkpoint of the model stored as %2</source>
-        <translation>%1 不是以 %2 存储的，引擎加载时也不会量化为 %2：请把占位符换成该模型以 %2 存储的 checkpoint</translation>
+        <source>That memory holds %1.</source>
+        <translation>这部分显存可容纳 %1。</translation>
     </message>
     <message>
-        <source>&lt;%1 checkpoint of %2&gt;</source>
-        <translation>&lt;%2 的 %1 checkpoint&gt;</translation>
+        <source>vLLM %1 does not take the CUDA graphs&apos; memory (estimated %2) out of the budget; from vLLM 0.21 on it does, and the KV cache is smaller by that much.</source>
+        <translation>vLLM %1 不会从预算中扣除 CUDA graph 的显存（估计 %2）；从 vLLM 0.21 起会扣除，KV Cache 相应减小这么多。</translation>
     </message>
-</context>
-<context>
-    <name>kvscope::Library</name>
     <message>
-        <source>%1&apos;s config.json has max_position_embeddings %2 (the preset&apos;s %3): planned with %2</source>
-        <translation>%1 的 config.json 中 max_position_embeddings 为 %2（预设为 %3）：按 %2 规划</translation>
+        <source>vLLM does not start: %1</source>
+        <translation>vLLM 无法启动：%1</translation>
+    </message>
+    <message>
+        <source>The log shows vLLM refusing to start: %1</source>
+        <translation>日志显示 vLLM 拒绝启动：%1</translation>
+    </message>
+    <message>
+        <source>%1 differs by more than kvscope is validated to (%2 %): the log says %3 GiB, kvscope plans %4.</source>
+        <translation>%1 的差异超出了 kvscope 的验证范围（%2 %）：日志为 %3 GiB，kvscope 规划为 %4。</translation>
+    </message>
+    <message>
+        <source> This release does not subtract it, so the KV cache does not depend on it.</source>
+        <translation> 此版本不扣除这部分，因此 KV Cache 与它无关。</translation>
+    </message>
+    <message>
+        <source>more of the GPU for vLLM</source>
+        <translation>给 vLLM 更多 GPU 显存</translation>
+    </message>
+    <message>
+        <source>an FP8 KV cache</source>
+        <translation>FP8 KV Cache</translation>
+    </message>
+    <message>
+        <source>FP8 weights</source>
+        <translation>FP8 权重</translation>
+    </message>
+    <message>
+        <source>twice the GPUs</source>
+        <translation>两倍的 GPU</translation>
+    </message>
+    <message>
+        <source>%1 %2 (%3)</source>
+        <translation>%1 %2（%3）</translation>
     </message>
 </context>
 <context>
@@ -3317,6 +3423,14 @@ Page Up / Page Down 在场景条中切换。</translation>
     <message>
         <source>Calibrate spee&amp;d to your measurement…</source>
         <translation>按实测校准速度(&amp;D)…</translation>
+    </message>
+    <message>
+        <source>&amp;Explain a start-up log…</source>
+        <translation>解释启动日志(&amp;E)…</translation>
+    </message>
+    <message>
+        <source>Read a vLLM start-up log, plan what it describes and say where each GiB went (also: drop a .log or .txt file on the window).</source>
+        <translation>读取 vLLM 启动日志，规划其中的场景并说明每个 GiB 的去向（也可以把 .log 或 .txt 文件拖到窗口上）。</translation>
     </message>
 </context>
 <context>

@@ -45,15 +45,16 @@ namespace {
 /// features together (and installs the export actions on their charts).
 /// app/cli: the headless commands; app: main() and --screenshot.
 const QStringList FolderOrder = {
-    QStringLiteral("core/common"),     QStringLiteral("core/precision"), QStringLiteral("core/formats"),
-    QStringLiteral("core/model"),      QStringLiteral("core/gpu"),       QStringLiteral("core/quantization"),
-    QStringLiteral("core/library"),    QStringLiteral("core/engine"),    QStringLiteral("core/scenario"),
-    QStringLiteral("core/plan"),       QStringLiteral("core/analysis"),  QStringLiteral("core/output"),
-    QStringLiteral("core/document"),   QStringLiteral("core/compare"),   QStringLiteral("ui/state"),
-    QStringLiteral("ui/style"),        QStringLiteral("ui/widgets"),     QStringLiteral("ui/charts"),
-    QStringLiteral("ui/library"),      QStringLiteral("ui/fit"),         QStringLiteral("ui/explorer"),
-    QStringLiteral("ui/quantization"), QStringLiteral("ui/compare"),     QStringLiteral("ui/export"),
-    QStringLiteral("ui/window"),       QStringLiteral("app/cli"),        QStringLiteral("app"),
+    QStringLiteral("core/common"),   QStringLiteral("core/precision"),  QStringLiteral("core/formats"),
+    QStringLiteral("core/model"),    QStringLiteral("core/gpu"),        QStringLiteral("core/quantization"),
+    QStringLiteral("core/library"),  QStringLiteral("core/engine"),     QStringLiteral("core/scenario"),
+    QStringLiteral("core/plan"),     QStringLiteral("core/analysis"),   QStringLiteral("core/output"),
+    QStringLiteral("core/document"), QStringLiteral("core/compare"),    QStringLiteral("ui/state"),
+    QStringLiteral("ui/style"),      QStringLiteral("ui/widgets"),      QStringLiteral("ui/charts"),
+    QStringLiteral("ui/library"),    QStringLiteral("ui/fit"),          QStringLiteral("ui/explainlog"),
+    QStringLiteral("ui/explorer"),   QStringLiteral("ui/quantization"), QStringLiteral("ui/compare"),
+    QStringLiteral("ui/export"),     QStringLiteral("ui/window"),       QStringLiteral("app/cli"),
+    QStringLiteral("app"),
 };
 
 /// The index in FolderOrder of the folder holding `path` (the longest that

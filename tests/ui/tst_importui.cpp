@@ -1,12 +1,17 @@
 // SPDX-License-Identifier: MIT
 // Importing models into the window (open, drag and drop, paste), custom
 // GPUs, and what is remembered across a restart.
+#include "core/analysis/logexplanation.h"
+#include "core/analysis/startuplog.h"
 #include "core/gpu/customgpu.h"
+#include "core/output/logexplanationtext.h"
 #include "core/plan/planner.h"
+#include "core/scenario/scenariovalues.h"
 #include "tests/filewriters.h"
 #include "tests/throwers.h"
 #include "tests/ui/hungread.h"
 #include "tests/ui/uitestsupport.h"
+#include "ui/explainlog/explainlogdialog.h"
 #include "ui/explorer/explorerview.h"
 #include "ui/explorer/speedpanel.h"
 #include "ui/library/customgpudialog.h"
@@ -16,6 +21,7 @@
 #include "ui/state/modelimporter.h"
 #include "ui/state/modelreader.h"
 #include "ui/state/scenariocontroller.h"
+#include "ui/state/translations.h"
 #include "ui/state/userlibrary.h"
 #include "ui/widgets/groupedcombobox.h"
 #include "ui/window/mainwindow.h"
@@ -30,12 +36,15 @@
 #include <QDoubleSpinBox>
 #include <QDropEvent>
 #include <QImage>
+#include <QJsonArray>
+#include <QJsonDocument>
 #include <QLabel>
 #include <QLineEdit>
 #include <QMessageBox>
 #include <QMimeData>
 #include <QPlainTextEdit>
 #include <QPushButton>
+#include <QScopeGuard>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QSlider>
@@ -108,6 +117,20 @@ class TestImportUi : public QObject
     }
 
     void openWindow() { m_window = test::openWindow(); }
+
+    /// Drags `path` over the window and drops it there; whether the window took the drag.
+    bool dropOnTheWindow(const QString &path)
+    {
+        QMimeData mime;
+        mime.setUrls({QUrl::fromLocalFile(path)});
+        QDragEnterEvent enter(QPoint(100, 100), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+        QApplication::sendEvent(m_window.get(), &enter);
+        if (!enter.isAccepted())
+            return false;
+        QDropEvent drop(QPointF(100, 100), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+        QApplication::sendEvent(m_window.get(), &drop);
+        return true;
+    }
 
     /// The message the window gives for an import of `path` it refuses (its
     /// message box closed), or a null string when none came.
@@ -240,14 +263,79 @@ private Q_SLOTS:
     {
         const QString folder =
             QFileInfo(writeFile(QStringLiteral("dropped/config.json"), smallConfig)).path();
-        QMimeData mime;
-        mime.setUrls({QUrl::fromLocalFile(folder)});
-        QDragEnterEvent enter(QPoint(100, 100), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
-        QApplication::sendEvent(m_window.get(), &enter);
-        QVERIFY(enter.isAccepted());
-        QDropEvent drop(QPointF(100, 100), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
-        QApplication::sendEvent(m_window.get(), &drop);
+        QVERIFY(dropOnTheWindow(folder));
         QTRY_COMPARE(controller()->scenario().model.id, QStringLiteral("imported:") + folder);
+    }
+
+    /// The Llama-3.1-8B log of tests/data/vllm-logs.json (id 1, its source cited there) as text.
+    static QString llamaStartupLog()
+    {
+        QFile data(QFINDTESTDATA("../data/vllm-logs.json"));
+        if (!data.open(QIODevice::ReadOnly))
+            return {};
+        QStringList lines;
+        for (const QJsonValue &line :
+             QJsonDocument::fromJson(data.readAll()).array().first()[QLatin1String("verbatim")].toArray())
+            lines << line.toString();
+        return lines.join(QLatin1Char('\n'));
+    }
+
+    void dropALogOnTheWindowExplainsIt()
+    {
+        // A .log file dropped on the window is explained, not imported as a model: the
+        // dialog shows the same text as kvscope explain-log (476,016 tokens logged).
+        const QString log = writeFile(QStringLiteral("vllm.log"), llamaStartupLog().toUtf8());
+        const QString modelBefore = controller()->scenario().model.id;
+        QVERIFY(dropOnTheWindow(log));
+        auto *dialog = m_window->findChild<ExplainLogDialog *>();
+        QVERIFY(dialog);
+        QTRY_VERIFY(dialog->explanation()->toPlainText().contains(QStringLiteral("KV cache tokens")));
+        const QString text = dialog->explanation()->toPlainText();
+        QVERIFY2(text.contains(QStringLiteral("476,016")) &&
+                     text.contains(QStringLiteral("Why the KV cache")),
+                 qPrintable(text));
+        QCOMPARE(text,
+                 logExplanationText(explainStartupLog(readStartupLogFile(log), {}, builtinResolvers())));
+        QCOMPARE(controller()->scenario().model.id, modelBefore);
+        dialog->close();
+    }
+
+    void pastedLogIsExplainedAndJunkRefused()
+    {
+        ExplainLogDialog dialog;
+        QSignalSpy finished(&dialog, &ExplainLogDialog::finished);
+        dialog.logText()->setPlainText(llamaStartupLog());
+        dialog.findChild<QPushButton *>(QStringLiteral("explainStartupLogButton"))->click();
+        QTRY_COMPARE(finished.size(), 1);
+        QCOMPARE(finished.at(0).at(0).toBool(), true);
+        const QString explained = dialog.explanation()->toPlainText();
+        QVERIFY(explained.contains(QStringLiteral("Read from the pasted log")));
+        // Text that is no start-up log: one message naming it, the last explanation kept.
+        dialog.logText()->setPlainText(QStringLiteral("Available KV cache memory: 3.00 GiB"));
+        dialog.findChild<QPushButton *>(QStringLiteral("explainStartupLogButton"))->click();
+        QTRY_COMPARE(finished.size(), 2);
+        QCOMPARE(finished.at(1).at(0).toBool(), false);
+        QVERIFY2(dialog.status()->text().startsWith(QStringLiteral("the pasted log: the log names no model")),
+                 qPrintable(dialog.status()->text()));
+        QCOMPARE(dialog.explanation()->toPlainText(), explained);
+    }
+
+    void explanationIsInTheWindowsLanguage()
+    {
+        // In Chinese the explanation's headings, components and sentences are Chinese too
+        // (the core's words were filed under a context its tr() did not ask for).
+        translations::apply(QStringLiteral("zh_CN"));
+        const auto restore = qScopeGuard([] { translations::apply(QStringLiteral("en")); });
+        ExplainLogDialog dialog;
+        QSignalSpy finished(&dialog, &ExplainLogDialog::finished);
+        dialog.logText()->setPlainText(llamaStartupLog());
+        dialog.explainPastedText();
+        QTRY_COMPARE(finished.size(), 1);
+        const QString text = dialog.explanation()->toPlainText();
+        for (const char *chinese : {"每块 GPU", "性能剖析运行的激活峰值", "KV Cache 为何是这个大小"})
+            QVERIFY2(text.contains(QString::fromUtf8(chinese)), chinese);
+        for (const char *english : {"Activation peak", "Why the KV cache", "Per GPU", "gives the engine"})
+            QVERIFY2(!text.contains(QLatin1String(english)), english);
     }
 
     void pasteConfigDialog()

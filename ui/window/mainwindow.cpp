@@ -12,6 +12,7 @@
 #include "core/scenario/scenariovalues.h"
 #include "ui/compare/compareview.h"
 #include "ui/compare/comparisonrunner.h"
+#include "ui/explainlog/explainlogdialog.h"
 #include "ui/explorer/accuracyrunner.h"
 #include "ui/explorer/explorerview.h"
 #include "ui/explorer/parameterpanel.h"
@@ -343,6 +344,7 @@ void MainWindow::connectActions()
     connect(a.nextScenario, &QAction::triggered, this, [this] { stepScenarioStrip(1); });
 
     connect(a.whatDoINeed, &QAction::triggered, this, &MainWindow::showFitDialog);
+    connect(a.explainLog, &QAction::triggered, this, [this] { showExplainLogDialog(); });
     connect(a.about, &QAction::triggered, this, [this] {
         QMessageBox::about(
             this, tr("About kvscope"),
@@ -586,6 +588,19 @@ void MainWindow::showFitDialog()
     m_fitDialog->activateWindow();
 }
 
+void MainWindow::showExplainLogDialog(const QString &path)
+{
+    if (!m_explainLogDialog) {
+        m_explainLogDialog = new ExplainLogDialog(this);
+        m_explainLogDialog->setAttribute(Qt::WA_DeleteOnClose);
+    }
+    if (!path.isEmpty())
+        m_explainLogDialog->explainFile(path);
+    m_explainLogDialog->show();
+    m_explainLogDialog->raise();
+    m_explainLogDialog->activateWindow();
+}
+
 void MainWindow::askFitDialogAgain()
 {
     // An open "What do I need?" asks about what was just opened (kvscope FILE --view fit opens
@@ -720,7 +735,22 @@ void MainWindow::dropEvent(QDropEvent *event)
     if (urls.isEmpty() || !urls.first().isLocalFile())
         return;
     event->acceptProposedAction();
-    importModelPath(urls.first().toLocalFile()); // a file or a folder
+    openPath(urls.first().toLocalFile());
+}
+
+void MainWindow::openPath(const QString &path)
+{
+    const QFileInfo file(path);
+    const QString suffix = file.suffix().toLower();
+    if (file.isFile() && (suffix == QLatin1String("log") || suffix == QLatin1String("txt")))
+        showExplainLogDialog(path);
+    else
+        importModelPath(path); // a file or a folder
+}
+
+ExplainLogDialog *MainWindow::explainLogDialog() const
+{
+    return m_explainLogDialog;
 }
 
 void MainWindow::changeEvent(QEvent *event)

@@ -26,6 +26,7 @@ class SettingsReader;
 }
 
 class CompareView;
+class ExplainLogDialog;
 class ExplorerView;
 class FitDialog;
 class QuantizationView;
@@ -60,12 +61,17 @@ public:
     UserLibrary *library() const { return m_library; }
     /// The "What do I need?" dialog while it is open, else null.
     FitDialog *fitDialog() const;
+    /// "Explain a start-up log" while it is open.
+    ExplainLogDialog *explainLogDialog() const;
     ModelImporter *importer() const { return m_importer; }
 
 public Q_SLOTS:
     /// Imports a config.json, model folder or .gguf (in the background) and
     /// selects it; a .kvscope file is opened as a scenario instead (from the event loop).
     void importModelPath(const QString &path);
+    /// Opens what the user dropped or named: a .log or .txt file is a start-up log to
+    /// explain; anything else a model or a scenario (importModelPath()).
+    void openPath(const QString &path);
     /// Opens a scenario file (after asking about unsaved changes); false if
     /// it was not opened (cancelled, or refused with a message).
     bool openScenarioFile(const QString &path);
@@ -82,6 +88,8 @@ public Q_SLOTS:
     void calibrateSpeed();
     /// "What do I need?": the configurations that serve N requests of the current model.
     void showFitDialog();
+    /// "Explain a start-up log", explaining the log file at `path` when one is given.
+    void showExplainLogDialog(const QString &path = QString());
 
 Q_SIGNALS:
     /// An import was refused; the message names the file, field and value.
@@ -170,6 +178,7 @@ private:
     WindowActions *m_actions = nullptr;
     PresentationMode *m_presentation = nullptr;
     QPointer<FitDialog> m_fitDialog;
+    QPointer<ExplainLogDialog> m_explainLogDialog;
     QStringList m_restoreProblems;
     /// The scenario came from the command line and nothing was changed since: not saved.
     bool m_keepSavedScenario = false;

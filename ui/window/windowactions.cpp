@@ -93,6 +93,7 @@ WindowActions::WindowActions(QMainWindow *window) : QObject(window)
 
     toolsMenu = bar->addMenu(QString());
     whatDoINeed = addAction(toolsMenu, "actionWhatDoINeed");
+    explainLog = addAction(toolsMenu, "actionExplainLog");
 
     helpMenu = bar->addMenu(QString());
     about = addAction(helpMenu, "actionAbout");
@@ -131,6 +132,9 @@ void WindowActions::retranslate()
     cycleKvPrecision->setText(tr("Next KV precision (FP32 → FP16/BF16 → FP8)"));
     fullScreen->setText(tr("&Full screen"));
     whatDoINeed->setText(tr("&What do I need…"));
+    explainLog->setText(tr("&Explain a start-up log…"));
+    explainLog->setToolTip(tr("Read a vLLM start-up log, plan what it describes and say where each GiB went "
+                              "(also: drop a .log or .txt file on the window)."));
     formulaPanel->setText(tr("F&ormula panel"));
     addToStrip->setText(tr("&Add scenario to the strip"));
     presentation->setText(tr("&Presentation mode"));

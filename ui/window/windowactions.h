@@ -62,6 +62,7 @@ public:
 
     QMenu *toolsMenu;
     QAction *whatDoINeed;
+    QAction *explainLog;
 
     QMenu *helpMenu;
     QAction *about;
