@@ -20,7 +20,6 @@ class LogExplanationText
 
 namespace {
 
-
 QString gib(const std::optional<double> &value)
 {
     return value ? QStringLiteral("%1 GiB").arg(*value, 0, 'f', 2) : QStringLiteral("—");
@@ -64,7 +63,8 @@ QString logExplanationText(const LogExplanation &e)
     section(LogExplanationText::tr("Read from %1").arg(e.log.origin), e.read);
     section(LogExplanationText::tr("Assumed"), e.assumed);
 
-    out += LogExplanationText::tr("Planned as: kvscope calc %1").append(QStringLiteral("\n\n"))
+    out += LogExplanationText::tr("Planned as: kvscope calc %1")
+               .append(QStringLiteral("\n\n"))
                .arg(calcArguments(e.options).join(QLatin1Char(' ')));
 
     out += QStringLiteral("  %1 %2 %3 %4\n")

@@ -29,8 +29,9 @@ LogExplanation explain(const StartupLog &log)
 } // namespace
 
 ExplainLogDialog::ExplainLogDialog(QWidget *parent)
-    : QDialog(parent), m_intro(new QLabel(this)), m_log(new QPlainTextEdit(this)), m_open(new QPushButton(this)),
-      m_explain(new QPushButton(this)), m_status(new QLabel(this)), m_explanation(new QPlainTextEdit(this)),
+    : QDialog(parent), m_intro(new QLabel(this)), m_log(new QPlainTextEdit(this)),
+      m_open(new QPushButton(this)), m_explain(new QPushButton(this)), m_status(new QLabel(this)),
+      m_explanation(new QPlainTextEdit(this)),
       // A path the user named can hang (a dead mount): runs go to the pool nothing waits for.
       m_job(this, pathPool(), [this](JobOutcome<LogExplanation> outcome) { showOutcome(std::move(outcome)); })
 {
@@ -112,9 +113,10 @@ void ExplainLogDialog::showOutcome(JobOutcome<LogExplanation> outcome)
 void ExplainLogDialog::retranslate()
 {
     setWindowTitle(tr("Explain a start-up log"));
-    m_intro->setText(tr("Paste a vLLM start-up log (the V1 engine, 0.10 on), open a log file or drop one on the "
-                        "window: kvscope reads the scenario it describes, plans it and says where each GiB "
-                        "went, why the KV cache has its size and what would hold more."));
+    m_intro->setText(
+        tr("Paste a vLLM start-up log (the V1 engine, 0.10 on), open a log file or drop one on the "
+           "window: kvscope reads the scenario it describes, plans it and says where each GiB "
+           "went, why the KV cache has its size and what would hold more."));
     m_log->setPlaceholderText(tr("Paste the log here: from the line with the engine's arguments to \"Maximum "
                                  "concurrency\"."));
     m_open->setText(tr("&Open log…"));
