@@ -2,6 +2,7 @@
 #include "core/output/logexplanationtext.h"
 
 #include "core/analysis/logexplanation.h"
+#include "core/common/textcolumns.h"
 #include "core/common/units.h"
 #include "core/scenario/scenariovalues.h"
 
@@ -39,11 +40,9 @@ QString difference(const LogComponent &c)
 
 QString row(const QString &label, const QString &logged, const QString &planned, const QString &delta)
 {
+    // Padded by display columns: a Chinese label's characters take two each.
     return QStringLiteral("  %1 %2 %3 %4")
-        .arg(label, -46)
-        .arg(logged, 12)
-        .arg(planned, 12)
-        .arg(delta)
+        .arg(padded(label, -46), padded(logged, 12), padded(planned, 12), delta)
         .trimmed();
 }
 
@@ -67,11 +66,10 @@ QString logExplanationText(const LogExplanation &e)
                .append(QStringLiteral("\n\n"))
                .arg(calcArguments(e.options).join(QLatin1Char(' ')));
 
-    out += QStringLiteral("  %1 %2 %3 %4\n")
-               .arg(LogExplanationText::tr("Per GPU"), -46)
-               .arg(LogExplanationText::tr("logged"), 12)
-               .arg(QStringLiteral("kvscope"), 12)
-               .arg(LogExplanationText::tr("difference"));
+    out += QStringLiteral("  ") +
+           row(LogExplanationText::tr("Per GPU"), LogExplanationText::tr("logged"), QStringLiteral("kvscope"),
+               LogExplanationText::tr("difference")) +
+           QLatin1Char('\n');
     for (const LogComponent &c : e.components)
         out += QStringLiteral("  ") +
                row(c.label, gib(c.loggedGiB), formatGiB(c.predictedBytes), difference(c)) + QLatin1Char('\n');

@@ -2,6 +2,7 @@
 // Units, formatting and checked arithmetic.
 #include "core/common/checked.h"
 #include "core/common/error.h"
+#include "core/common/textcolumns.h"
 #include "core/common/units.h"
 
 #include <limits>
@@ -51,6 +52,18 @@ private Q_SLOTS:
         // Only the mantissa counts: 1e-05 is not zero.
         QCOMPARE(differenceSign(-1e-5, QStringLiteral("1e-05")), QStringLiteral("-"));
         QCOMPARE(differenceSign(-1e-300, QStringLiteral("0.0e+00")), QString());
+    }
+
+    void chineseTakesTwoColumns()
+    {
+        // Hand-counted: two ideographs and a full-width bracket take two columns each, ASCII one.
+        QCOMPARE(displayColumns(QStringLiteral("权重")), 4);
+        QCOMPARE(displayColumns(QStringLiteral("PyTorch 之外（CUDA）")), 8 + 2 * 2 + 2 + 4 + 2);
+        QCOMPARE(displayColumns(QStringLiteral("KV Cache token 数")), 15 + 2);
+        QCOMPARE(padded(QStringLiteral("权重"), -6), QStringLiteral("权重  "));
+        QCOMPARE(padded(QStringLiteral("1.89 GiB"), 12), QStringLiteral("    1.89 GiB"));
+        QCOMPARE(padded(QStringLiteral("日志"), 6), QStringLiteral("  日志"));
+        QCOMPARE(padded(QStringLiteral("longer than four"), -4), QStringLiteral("longer than four"));
     }
 
     void counts()

@@ -3,6 +3,7 @@
 // GPUs, and what is remembered across a restart.
 #include "core/analysis/logexplanation.h"
 #include "core/analysis/startuplog.h"
+#include "core/common/textcolumns.h"
 #include "core/gpu/customgpu.h"
 #include "core/output/logexplanationtext.h"
 #include "core/plan/planner.h"
@@ -26,6 +27,7 @@
 #include "ui/widgets/groupedcombobox.h"
 #include "ui/window/mainwindow.h"
 
+#include <algorithm>
 #include <cmath>
 #include <memory>
 
@@ -44,6 +46,7 @@
 #include <QMimeData>
 #include <QPlainTextEdit>
 #include <QPushButton>
+#include <QRegularExpression>
 #include <QScopeGuard>
 #include <QSettings>
 #include <QSignalSpy>
@@ -336,6 +339,19 @@ private Q_SLOTS:
             QVERIFY2(text.contains(QString::fromUtf8(chinese)), chinese);
         for (const char *english : {"Activation peak", "Why the KV cache", "Per GPU", "gives the engine"})
             QVERIFY2(!text.contains(QLatin1String(english)), english);
+        // The table's columns line up on screen: each component's logged figure ends at the
+        // same display column although a Chinese label's characters take two.
+        QList<int> loggedEnds;
+        const QStringList lines = text.split(QLatin1Char('\n'));
+        const qsizetype header = lines.indexOf(QRegularExpression(QStringLiteral("  每块 GPU .*")));
+        QVERIFY(header > 0);
+        for (qsizetype l = header + 1; l < lines.size() && !lines.at(l).isEmpty(); ++l)
+            if (const qsizetype gib = lines.at(l).indexOf(QStringLiteral(" GiB ")); gib > 0)
+                loggedEnds << displayColumns(lines.at(l).left(gib + 4));
+        QVERIFY(loggedEnds.size() >= 5);
+        QVERIFY2(std::all_of(loggedEnds.cbegin(), loggedEnds.cend(),
+                             [&](int end) { return end == loggedEnds.first(); }),
+                 qPrintable(text));
     }
 
     void pasteConfigDialog()
