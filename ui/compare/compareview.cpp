@@ -16,6 +16,7 @@
 #include "ui/state/userlibrary.h"
 #include "ui/style/theme.h"
 #include "ui/widgets/legendstrip.h"
+#include "ui/widgets/scrollingpane.h"
 
 #include <QComboBox>
 #include <QEvent>
@@ -67,8 +68,7 @@ CompareView::CompareView(ScenarioController *controller, UserLibrary *library, Q
       m_notes(new QLabel(this)), m_caveats(new QLabel(this)), m_memoryChart(new CompareMemoryChartView(this)),
       m_speedChart(new CompareBarsChartView(CompareBars::CapacityAndSpeed, this)),
       m_accuracyChart(new CompareBarsChartView(CompareBars::Accuracy, this)),
-      m_knobsButton(new QToolButton(this)), m_pageTabs(new QTabBar(this)), m_pages(new QStackedWidget(this)),
-      m_figuresScroll(new QScrollArea(this))
+      m_knobsButton(new QToolButton(this)), m_pageTabs(new QTabBar(this)), m_pages(new QStackedWidget(this))
 {
     setObjectName(QStringLiteral("compareView"));
     m_addColumn->setObjectName(QStringLiteral("addColumnButton"));
@@ -138,11 +138,8 @@ CompareView::CompareView(ScenarioController *controller, UserLibrary *library, Q
     figuresLayout->addWidget(m_hint);
     figuresLayout->addWidget(m_table);
     figuresLayout->addStretch(1);
+    m_figuresScroll = scrollingPane(figures, this);
     m_figuresScroll->setObjectName(QStringLiteral("compareFiguresPage"));
-    m_figuresScroll->setWidget(figures);
-    m_figuresScroll->setWidgetResizable(true);
-    m_figuresScroll->setFrameShape(QFrame::NoFrame);
-    m_figuresScroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
 
     const auto chartWithLegend = [](QWidget *page, ChartView *chart, const char *legendName) {
         auto *column = new QVBoxLayout;
@@ -170,12 +167,8 @@ CompareView::CompareView(ScenarioController *controller, UserLibrary *library, Q
     notesLayout->setContentsMargins(0, 0, 0, 0);
     notesLayout->addWidget(m_caveats);
     notesLayout->addWidget(m_notes, 1);
-    auto *notesScroll = new QScrollArea(accuracy);
+    QScrollArea *notesScroll = scrollingPane(notesColumn, accuracy);
     notesScroll->setObjectName(QStringLiteral("compareNotesScroll"));
-    notesScroll->setWidget(notesColumn);
-    notesScroll->setWidgetResizable(true);
-    notesScroll->setFrameShape(QFrame::NoFrame);
-    notesScroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     accuracyLayout->addWidget(notesScroll, 1);
 
     m_pages->setObjectName(QStringLiteral("comparePages"));

@@ -137,11 +137,11 @@ private:
     CompareMemoryChartView *m_memoryChart;
     CompareBarsChartView *m_speedChart;
     CompareBarsChartView *m_accuracyChart;
-    QToolButton *m_knobsButton; ///< shows or folds the knob rows
-    QTabBar *m_pageTabs;        ///< Table, Memory and speed, Accuracy
-    QStackedWidget *m_pages;    ///< the pages the tabs name
-    QScrollArea *m_figuresScroll;
-    QList<QComboBox *> m_knobs; ///< column-major: column c, knob k at c * KnobRows + k
+    QToolButton *m_knobsButton;             ///< shows or folds the knob rows
+    QTabBar *m_pageTabs;                    ///< Table, Memory and speed, Accuracy
+    QStackedWidget *m_pages;                ///< the pages the tabs name
+    QScrollArea *m_figuresScroll = nullptr; ///< the table page, made with its content
+    QList<QComboBox *> m_knobs;             ///< column-major: column c, knob k at c * KnobRows + k
 };
 
 } // namespace kvscope

@@ -22,6 +22,7 @@
 #include "ui/state/scenariocontroller.h"
 #include "ui/state/userlibrary.h"
 #include "ui/widgets/legendstrip.h"
+#include "ui/widgets/scrollingpane.h"
 
 #include <algorithm>
 
@@ -70,11 +71,7 @@ ExplorerView::ExplorerView(ScenarioController *controller, UserLibrary *library,
     m_formulaToggle->setCheckable(true);
     m_formula->hide();
 
-    m_panelScroll = new QScrollArea(this);
-    m_panelScroll->setWidget(m_panel);
-    m_panelScroll->setWidgetResizable(true);
-    m_panelScroll->setFrameShape(QFrame::NoFrame);
-    m_panelScroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    m_panelScroll = scrollingPane(m_panel, this);
     fitPanelWidth();
 
     auto *right = new QWidget(this);
@@ -110,12 +107,8 @@ ExplorerView::ExplorerView(ScenarioController *controller, UserLibrary *library,
     rightLayout->addWidget(m_speedChart, 5);
     rightLayout->addWidget(speedLegend);
     // Below the layout's minimum height the charts scroll instead of overlapping.
-    auto *rightScroll = new QScrollArea(this);
+    QScrollArea *rightScroll = scrollingPane(right, this);
     rightScroll->setObjectName(QStringLiteral("explorerFiguresScroll"));
-    rightScroll->setWidget(right);
-    rightScroll->setWidgetResizable(true);
-    rightScroll->setFrameShape(QFrame::NoFrame);
-    rightScroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
 
     m_splitter->addWidget(m_panelScroll);
     m_splitter->addWidget(rightScroll);

@@ -14,6 +14,7 @@
 #include "ui/quantization/valueschart.h"
 #include "ui/state/quantsettings.h"
 #include "ui/state/setting.h"
+#include "ui/widgets/scrollingpane.h"
 
 #include <climits>
 
@@ -39,15 +40,6 @@ namespace {
 constexpr int WideLayoutWidth = 1100;
 /// The settings column never takes more than this.
 constexpr int ControlsWidth = 280;
-
-QWidget *scrolling(QWidget *content, QWidget *parent)
-{
-    auto *area = new QScrollArea(parent);
-    area->setWidget(content);
-    area->setWidgetResizable(true);
-    area->setFrameShape(QFrame::NoFrame);
-    return area;
-}
 
 } // namespace
 
@@ -85,7 +77,7 @@ QuantizationView::QuantizationView(QWidget *parent)
     controlsLayout->addWidget(m_progress);
     controlsLayout->addWidget(m_status);
     controlsLayout->addStretch();
-    QWidget *controlsArea = scrolling(controls, this);
+    QWidget *controlsArea = scrollingPane(controls, this, Qt::ScrollBarAsNeeded);
     controlsArea->setFixedWidth(std::min(controls->sizeHint().width(), ControlsWidth) + 16);
 
     m_errorKind = new QComboBox(this);
@@ -131,7 +123,7 @@ QuantizationView::QuantizationView(QWidget *parent)
 
     auto *layout = new QHBoxLayout(this);
     layout->addWidget(controlsArea);
-    layout->addWidget(scrolling(results, this), 1);
+    layout->addWidget(scrollingPane(results, this, Qt::ScrollBarAsNeeded), 1);
     retranslate();
     restoreSettings(); // before the connections: restoring is no change to save
 

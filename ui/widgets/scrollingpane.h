@@ -1,0 +1,17 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include <Qt>
+
+class QScrollArea;
+class QWidget;
+
+namespace kvscope {
+
+/// `content` in a frameless scroll area that resizes it to the area's width, so a
+/// pane shorter than its content scrolls instead of squeezing it; by default
+/// without a horizontal scroll bar.
+QScrollArea *scrollingPane(QWidget *content, QWidget *parent,
+                           Qt::ScrollBarPolicy horizontal = Qt::ScrollBarAlwaysOff);
+
+} // namespace kvscope
