@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "core/analysis/logexplanation.h"
 
+#include "core/analysis/logexplanationparts.h"
 #include "core/common/error.h"
 #include "core/common/units.h"
 #include "core/engine/engine.h"
@@ -16,24 +17,13 @@
 
 namespace kvscope {
 
-/// The context of what an explanation says, in the window's language where a translator is
-/// installed (lupdate reads LogExplanationWords::tr; a free LogExplanationWords::tr() it filed under
-/// "kvscope").
-class LogExplanationWords
-{
-    Q_DECLARE_TR_FUNCTIONS(kvscope::LogExplanationWords)
-};
+namespace logexplain {
 
-namespace {
-
-/// kvscope calc's option for `field` without its dashes: the key of ScenarioValues.
-QString key(ScenarioField field)
+QString optionKey(ScenarioField field)
 {
     return optionFlag(field).mid(2);
 }
 
-/// A log's argument spelled as kvscope calc's option ("tensor_parallel_size" ->
-/// "tensor-parallel-size"): the scenario option table is the one mapping.
 const ScenarioOption *optionFor(const QString &argument)
 {
     QString name = argument;
@@ -41,7 +31,6 @@ const ScenarioOption *optionFor(const QString &argument)
     return findScenarioOption(name);
 }
 
-/// Options a start-up log sets; the workload (batch, lengths) and the speed inputs are the user's.
 bool isEngineArgument(ScenarioField field)
 {
     switch (field) {
@@ -71,6 +60,56 @@ bool isTrue(const QString &value)
     return value.compare(QLatin1String("true"), Qt::CaseInsensitive) == 0;
 }
 
+void addLever(LogExplanation &e, const QString &what, ScenarioField field, const QString &value,
+              const ScenarioResolvers &resolve)
+{
+    const ScenarioValues changes{{optionKey(field), value}};
+    const QString label = QStringLiteral("%1 (%2 %3)").arg(what, optionFlag(field, e.scenario.engine), value);
+    try {
+        const Scenario changed = applyValues(e.scenario, changes, resolve);
+        const MemoryPlan plan = planMemory(changed);
+        if (!plan.engineStarts || plan.kv.capacityTokens <= e.plan.kv.capacityTokens)
+            return;
+        e.levers << KvLever{label, changes, plan.kv.capacityTokens, launchLine(changed).text().trimmed()};
+    } catch (const Error &) {
+        // A change the scenario cannot take is no lever.
+    }
+}
+
+void addDisagreements(LogExplanation &e, const std::function<QString(const LogComponent &)> &why)
+{
+    for (const LogComponent &c : std::as_const(e.components)) {
+        if (!c.loggedGiB || c.agrees())
+            continue;
+        e.explanation << LogExplanationWords::tr(
+                             "%1 differs by more than kvscope is validated to (%2 %): the log says %3 GiB, "
+                             "kvscope plans %4.")
+                                 .arg(c.label)
+                                 .arg(c.tolerance * 100, 0, 'f', 0)
+                                 .arg(QString::number(*c.loggedGiB, 'f', 2), formatGiB(c.predictedBytes)) +
+                             why(c);
+    }
+}
+
+void addEngineIndependentLevers(LogExplanation &e, const ScenarioResolvers &resolve)
+{
+    const MemoryPlan &p = e.plan;
+    if (!isFp8(p.kvCacheDtype))
+        addLever(e, LogExplanationWords::tr("an FP8 KV cache"), ScenarioField::KvCacheDtype,
+                 QStringLiteral("fp8"), resolve);
+    if (p.quantization.method == QuantMethod::None)
+        addLever(e, LogExplanationWords::tr("FP8 weights"), ScenarioField::Quantization,
+                 QStringLiteral("fp8"), resolve);
+    addLever(e, LogExplanationWords::tr("twice the GPUs"), ScenarioField::TensorParallelSize,
+             QString::number(p.tensorParallelSize * 2), resolve);
+}
+
+} // namespace logexplain
+
+using namespace logexplain;
+
+namespace {
+
 /// The GPU presets whose memory prints as the log's total_memory (two decimals of GiB).
 QList<const GpuSpec *> gpusWithMemory(double totalGiB)
 {
@@ -92,29 +131,30 @@ public:
     void run()
     {
         ScenarioValues &values = m_out.options;
-        values.insert(key(ScenarioField::Engine), QStringLiteral("vllm"));
+        values.insert(optionKey(ScenarioField::Engine), QStringLiteral("vllm"));
         model();
         gpu();
         version();
         arguments();
-        if (!values.contains(key(ScenarioField::TensorParallelSize)) && m_log.ranksSeen > 1) {
-            values.insert(key(ScenarioField::TensorParallelSize), QString::number(m_log.ranksSeen));
+        if (!values.contains(optionKey(ScenarioField::TensorParallelSize)) && m_log.ranksSeen > 1) {
+            values.insert(optionKey(ScenarioField::TensorParallelSize), QString::number(m_log.ranksSeen));
             m_out.assumed << LogExplanationWords::tr(
                                  "tensor_parallel_size %1: from the Worker_TP0 to Worker_TP%2 prefixes")
                                  .arg(m_log.ranksSeen)
                                  .arg(m_log.ranksSeen - 1);
         }
         // One request of the whole context: vLLM's own start-up check.
-        if (values.contains(key(ScenarioField::MaxModelLen)))
-            values.insert(key(ScenarioField::SeqLen), values.value(key(ScenarioField::MaxModelLen)));
-        values.insert(key(ScenarioField::BatchSize), QStringLiteral("1"));
+        if (values.contains(optionKey(ScenarioField::MaxModelLen)))
+            values.insert(optionKey(ScenarioField::SeqLen),
+                          values.value(optionKey(ScenarioField::MaxModelLen)));
+        values.insert(optionKey(ScenarioField::BatchSize), QStringLiteral("1"));
     }
 
 private:
     void model()
     {
         if (!m_overrides.model.isEmpty()) {
-            m_out.options.insert(key(ScenarioField::Model), m_overrides.model);
+            m_out.options.insert(optionKey(ScenarioField::Model), m_overrides.model);
             m_out.assumed << LogExplanationWords::tr("model %1: given with %2")
                                  .arg(m_overrides.model, optionFlag(ScenarioField::Model));
             return;
@@ -124,7 +164,7 @@ private:
                                      "the log names no model (no 'non-default args', 'vllm serve' or engine "
                                      "config line); give %1")
                                      .arg(optionFlag(ScenarioField::Model)));
-        m_out.options.insert(key(ScenarioField::Model), m_log.model);
+        m_out.options.insert(optionKey(ScenarioField::Model), m_log.model);
         m_out.read << LogExplanationWords::tr("model = %1 (%2)")
                           .arg(m_log.model, lineOf(readingLine(QStringLiteral("model"))));
     }
@@ -132,7 +172,7 @@ private:
     void gpu()
     {
         if (!m_overrides.gpu.isEmpty()) {
-            m_out.options.insert(key(ScenarioField::Gpu), m_overrides.gpu);
+            m_out.options.insert(optionKey(ScenarioField::Gpu), m_overrides.gpu);
             m_out.assumed << LogExplanationWords::tr("GPU %1: given with %2")
                                  .arg(m_overrides.gpu, optionFlag(ScenarioField::Gpu));
             return;
@@ -151,7 +191,7 @@ private:
                                            "custom:%1 for this memory)")
                        .arg(printed, optionFlag(ScenarioField::Gpu)));
         const GpuSpec &gpu = *matches.first();
-        m_out.options.insert(key(ScenarioField::Gpu), gpu.id);
+        m_out.options.insert(optionKey(ScenarioField::Gpu), gpu.id);
         if (matches.size() == 1) {
             m_out.read << LogExplanationWords::tr("GPU = %1: the one preset with total_memory=%2GiB")
                               .arg(gpu.name, printed);
@@ -183,7 +223,7 @@ private:
             failAt(m_log.origin,
                    LogExplanationWords::tr("vLLM %1: kvscope plans the V1 engine's accounting, from %2 on")
                        .arg(m_log.vllmVersion, OldestVllmVersion.text()));
-        m_out.options.insert(key(ScenarioField::VllmVersion), version->text());
+        m_out.options.insert(optionKey(ScenarioField::VllmVersion), version->text());
         m_out.read
             << LogExplanationWords::tr("vLLM %1 (%2)").arg(m_log.vllmVersion, lineOf(m_log.vllmVersionLine));
     }
@@ -293,59 +333,22 @@ void addExplanation(LogExplanation &e)
     if (e.log.refusedToStart)
         e.explanation
             << LogExplanationWords::tr("The log shows vLLM refusing to start: %1").arg(e.log.refusal);
-    for (const LogComponent &c : std::as_const(e.components)) {
-        if (!c.loggedGiB || c.agrees())
-            continue;
-        QString text =
-            LogExplanationWords::tr(
-                "%1 differs by more than kvscope is validated to (%2 %): the log says %3 GiB, kvscope "
-                "plans %4.")
-                .arg(c.label)
-                .arg(c.tolerance * 100, 0, 'f', 0)
-                .arg(QString::number(*c.loggedGiB, 'f', 2), formatGiB(c.predictedBytes));
-        if (c.key == QLatin1String("cuda_graphs") && p.cudaGraphBytes == 0)
-            text += LogExplanationWords::tr(
-                " This release does not subtract it, so the KV cache does not depend on it.");
-        e.explanation << text;
-    }
-}
-
-/// The scenario with `changes`, planned; nullopt when it cannot be planned or does not start.
-std::optional<KvLever> lever(const LogExplanation &e, const QString &what, const ScenarioValues &changes,
-                             const ScenarioResolvers &resolve)
-{
-    try {
-        const Scenario changed = applyValues(e.scenario, changes, resolve);
-        const MemoryPlan plan = planMemory(changed);
-        if (!plan.engineStarts || plan.kv.capacityTokens <= e.plan.kv.capacityTokens)
-            return std::nullopt;
-        return KvLever{what, changes, plan.kv.capacityTokens, launchLine(changed).text().trimmed()};
-    } catch (const Error &) {
-        return std::nullopt;
-    }
+    addDisagreements(e, [&](const LogComponent &c) {
+        return c.key == QLatin1String("cuda_graphs") && p.cudaGraphBytes == 0
+                   ? LogExplanationWords::tr(
+                         " This release does not subtract it, so the KV cache does not depend on it.")
+                   : QString();
+    });
 }
 
 void addLevers(LogExplanation &e, const ScenarioResolvers &resolve)
 {
     const MemoryPlan &p = e.plan;
-    // One option each: "an FP8 KV cache (--kv-cache-dtype fp8)".
-    const auto add = [&](const QString &what, ScenarioField field, const QString &value) {
-        const QString flag = optionFlag(field);
-        const ScenarioValues changes{{key(field), value}};
-        if (const std::optional<KvLever> l =
-                lever(e, QStringLiteral("%1 (%2 %3)").arg(what, flag, value), changes, resolve))
-            e.levers << *l;
-    };
     constexpr std::int64_t RecommendedUtilizationPpm = 950'000;
     if (p.gpuMemoryUtilizationPpm < RecommendedUtilizationPpm)
-        add(LogExplanationWords::tr("more of the GPU for vLLM"), ScenarioField::GpuMemoryUtilization,
-            QStringLiteral("0.95"));
-    if (!isFp8(p.kvCacheDtype))
-        add(LogExplanationWords::tr("an FP8 KV cache"), ScenarioField::KvCacheDtype, QStringLiteral("fp8"));
-    if (p.quantization.method == QuantMethod::None)
-        add(LogExplanationWords::tr("FP8 weights"), ScenarioField::Quantization, QStringLiteral("fp8"));
-    add(LogExplanationWords::tr("twice the GPUs"), ScenarioField::TensorParallelSize,
-        QString::number(p.tensorParallelSize * 2));
+        addLever(e, LogExplanationWords::tr("more of the GPU for vLLM"), ScenarioField::GpuMemoryUtilization,
+                 QStringLiteral("0.95"), resolve);
+    addEngineIndependentLevers(e, resolve);
 }
 
 } // namespace
