@@ -22,7 +22,7 @@ constexpr Command commands[] = {
     {"models", "list the built-in model presets", runModels},
     {"gpus", "list the built-in GPU presets", runGpus},
     {"quant", "quantize a tensor (file or synthetic) and measure the error of each format", runQuant},
-    {"explain-log", "read a vLLM start-up log: where each GiB went, why the KV cache has its size",
+    {"explain-log", "read a vLLM or SGLang start-up log: where each GiB went, why the KV cache has its size",
      runExplainLog},
     {"export", "draw a chart or the report to PNG, SVG or PDF, or its data to CSV or JSON", runExport, true},
 };

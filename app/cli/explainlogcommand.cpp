@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// kvscope explain-log LOG [--model M] [--gpu G] [--json]: a vLLM start-up log
+// kvscope explain-log LOG [--model M] [--gpu G] [--json]: a vLLM or SGLang start-up log
 // read, planned and explained (core/analysis/logexplanation.h).
 #include "app/cli/cliio.h"
 #include "app/cli/commands.h"
@@ -32,11 +32,12 @@ struct ExplainLogCommandLine
     ExplainLogCommandLine()
     {
         parser.setApplicationDescription(QStringLiteral(
-            "Read a vLLM start-up log (V1 engine, 0.10 on), plan the scenario it describes and say where "
-            "each "
-            "GiB went: weights, activation peak, memory outside PyTorch, CUDA graphs and the KV cache, "
-            "logged "
-            "beside kvscope's plan, why the KV cache has that size and what would make it larger."));
+            "Read a vLLM start-up log (V1 engine, 0.10 on) or an SGLang one, plan the scenario it describes "
+            "and say where each GiB went (vLLM: weights, activation peak, memory outside PyTorch, CUDA "
+            "graphs "
+            "and the KV cache; SGLang: the memory free when the weights load, the weights and the token "
+            "pool), logged beside kvscope's plan, why the KV cache has that size and what would make it "
+            "larger."));
         parser.addHelpOption();
         parser.addOptions({model, gpu, json});
         parser.addPositionalArgument(QStringLiteral("log"), QStringLiteral("The log file."));

@@ -14,6 +14,8 @@
 #include <cmath>
 
 #include <QCoreApplication>
+#include <QFileInfo>
+#include <QRegularExpression>
 
 namespace kvscope {
 
@@ -38,6 +40,7 @@ bool isEngineArgument(ScenarioField field)
     case ScenarioField::Quantization:
     case ScenarioField::KvCacheDtype:
     case ScenarioField::GpuMemoryUtilization:
+    case ScenarioField::MemFractionStatic:
     case ScenarioField::TensorParallelSize:
     case ScenarioField::MaxModelLen:
     case ScenarioField::BlockSize:
@@ -53,6 +56,51 @@ bool isEngineArgument(ScenarioField field)
 QString lineOf(int line)
 {
     return LogExplanationWords::tr("line %1").arg(line);
+}
+
+namespace {
+
+QString modelFromLog(const QString &model)
+{
+    if (QFileInfo::exists(model))
+        return model; // a local folder or config.json the resolver reads
+    // A HuggingFace cache path: .../models--Qwen--Qwen3-8B/snapshots/<hash> is Qwen/Qwen3-8B.
+    static const QRegularExpression cache(QStringLiteral("models--([^/]+)--([^/]+)"));
+    if (const QRegularExpressionMatch m = cache.match(model); m.hasMatch())
+        return m.captured(1) + QLatin1Char('/') + m.captured(2);
+    return model;
+}
+
+} // namespace
+
+void takeLogModel(const StartupLog &log, const QString &key, LogExplanation &out)
+{
+    const QString model = modelFromLog(log.model);
+    out.options.insert(optionKey(ScenarioField::Model), model);
+    out.read << LogExplanationWords::tr("%1 = %2 (%3)").arg(key, log.model, lineOf(log.argumentLine(key)));
+    if (model != log.model)
+        out.assumed
+            << LogExplanationWords::tr("model %1: the repository of the HuggingFace cache folder").arg(model);
+}
+
+bool takeOverride(ScenarioField field, const QString &given, LogExplanation &out)
+{
+    if (given.isEmpty())
+        return false;
+    out.options.insert(optionKey(field), given);
+    out.assumed << (field == ScenarioField::Model ? LogExplanationWords::tr("model %1: given with %2")
+                                                  : LogExplanationWords::tr("GPU %1: given with %2"))
+                       .arg(given, optionFlag(field));
+    return true;
+}
+
+void takeEngineArgument(const LogReading &reading, LogExplanation &out)
+{
+    const ScenarioOption *option = optionFor(reading.key);
+    if (!option || !isEngineArgument(option->field))
+        return;
+    out.options.insert(option->name(), reading.value);
+    out.read << LogExplanationWords::tr("%1 = %2 (%3)").arg(reading.key, reading.value, lineOf(reading.line));
 }
 
 bool isTrue(const QString &value)
@@ -153,30 +201,20 @@ public:
 private:
     void model()
     {
-        if (!m_overrides.model.isEmpty()) {
-            m_out.options.insert(optionKey(ScenarioField::Model), m_overrides.model);
-            m_out.assumed << LogExplanationWords::tr("model %1: given with %2")
-                                 .arg(m_overrides.model, optionFlag(ScenarioField::Model));
+        if (takeOverride(ScenarioField::Model, m_overrides.model, m_out))
             return;
-        }
         if (m_log.model.isEmpty())
             failAt(m_log.origin, LogExplanationWords::tr(
                                      "the log names no model (no 'non-default args', 'vllm serve' or engine "
                                      "config line); give %1")
                                      .arg(optionFlag(ScenarioField::Model)));
-        m_out.options.insert(optionKey(ScenarioField::Model), m_log.model);
-        m_out.read << LogExplanationWords::tr("model = %1 (%2)")
-                          .arg(m_log.model, lineOf(readingLine(QStringLiteral("model"))));
+        takeLogModel(m_log, QStringLiteral("model"), m_out);
     }
 
     void gpu()
     {
-        if (!m_overrides.gpu.isEmpty()) {
-            m_out.options.insert(optionKey(ScenarioField::Gpu), m_overrides.gpu);
-            m_out.assumed << LogExplanationWords::tr("GPU %1: given with %2")
-                                 .arg(m_overrides.gpu, optionFlag(ScenarioField::Gpu));
+        if (takeOverride(ScenarioField::Gpu, m_overrides.gpu, m_out))
             return;
-        }
         if (!m_log.totalGpuMemoryGiB)
             failAt(m_log.origin, LogExplanationWords::tr(
                                      "the log does not print the GPU's memory (vLLM's 'worker init memory "
@@ -241,21 +279,8 @@ private:
                                      "enforce_eager (%1): kvscope plans the CUDA-graph memory vLLM takes by "
                                      "default; without graphs the log's KV cache is larger by that estimate")
                                      .arg(lineOf(reading.line));
-            const ScenarioOption *option = optionFor(reading.key);
-            if (!option || !isEngineArgument(option->field))
-                continue;
-            m_out.options.insert(option->name(), reading.value);
-            m_out.read << LogExplanationWords::tr("%1 = %2 (%3)")
-                              .arg(reading.key, reading.value, lineOf(reading.line));
+            takeEngineArgument(reading, m_out);
         }
-    }
-
-    int readingLine(const QString &key) const
-    {
-        for (const LogReading &reading : m_log.arguments)
-            if (reading.key == key)
-                return reading.line;
-        return 0;
     }
 
     const StartupLog &m_log;
@@ -383,7 +408,11 @@ LogExplanation explainStartupLog(const StartupLog &log, const LogOverrides &over
 {
     LogExplanation e;
     e.log = log;
-    Inference(log, overrides, e).run();
+    const bool sglang = log.engine == Engine::Sglang;
+    if (sglang)
+        inferSglangScenario(log, overrides, e);
+    else
+        Inference(log, overrides, e).run();
     for (const LogReading &figure : log.figures)
         e.read << LogExplanationWords::tr("%1 %2 (%3)").arg(figure.key, figure.value, lineOf(figure.line));
     try {
@@ -391,6 +420,10 @@ LogExplanation explainStartupLog(const StartupLog &log, const LogOverrides &over
         e.plan = planMemory(e.scenario);
     } catch (const Error &error) {
         failAt(log.origin, error.message());
+    }
+    if (sglang) {
+        explainSglangPlan(e, resolve);
+        return e;
     }
     addComponents(e);
     addExplanation(e);

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// A vLLM start-up log explained: the scenario it describes (read from the log,
+// A vLLM or SGLang start-up log explained: the scenario it describes (read from the log,
 // with what had to be assumed), kvscope's plan of it, every component of the
 // memory logged beside planned, why the KV cache has the size it has, and what
 // would make it larger.
@@ -62,8 +62,9 @@ struct LogExplanation
     QStringList assumed; ///< what the log does not say and kvscope took
     QList<LogComponent> components;
     std::optional<std::int64_t> loggedKvTokens;
-    std::optional<double> loggedMaxConcurrency;
-    QStringList explanation; ///< plain sentences, with kvscope's numbers
+    std::optional<double> loggedMaxConcurrency;           ///< vLLM's "Maximum concurrency"
+    std::optional<std::int64_t> loggedMaxRunningRequests; ///< SGLang's max_running_requests
+    QStringList explanation;                              ///< plain sentences, with kvscope's numbers
     QList<KvLever> levers;
 
     /// The components whose logged figure kvscope does not reproduce.

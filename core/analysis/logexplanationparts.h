@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
-// The parts of explaining a start-up log that do not depend on the engine: the
-// translation context of its sentences, the mapping from a log's argument to
-// kvscope calc's option, and planning a change that would hold more tokens. Used
-// by logexplanation.cpp only.
+// What explaining a vLLM log and an SGLang log share: the translation context of
+// their sentences, the mapping from a log's argument to kvscope calc's option, and
+// planning a change that would hold more tokens. Used by logexplanation.cpp and
+// sglanglogexplanation.cpp only.
 #pragma once
 
 #include "core/analysis/logexplanation.h"
@@ -39,6 +39,22 @@ QString lineOf(int line);
 
 bool isTrue(const QString &value);
 
+/// The model the log names under the argument `key` ("model", SGLang's "model_path"), set as
+/// calc takes it and listed as read: a local path as is, a HuggingFace cache folder
+/// (".../models--ORG--NAME/snapshots/...") as ORG/NAME (listed as assumed), anything else as
+/// written.
+void takeLogModel(const StartupLog &log, const QString &key, LogExplanation &out);
+
+/// Plans the explained scenario with one option changed and adds it as a lever when it starts
+/// and holds more tokens: "an FP8 KV cache (--kv-cache-dtype fp8)".
+/// The user's --model or --gpu (`field`), taken as given and listed as assumed; false when
+/// the user gave none and the log decides.
+bool takeOverride(ScenarioField field, const QString &given, LogExplanation &out);
+
+/// A log argument kvscope plans (isEngineArgument) set as its calc option and listed as read;
+/// any other argument is left alone.
+void takeEngineArgument(const LogReading &reading, LogExplanation &out);
+
 /// A sentence for each component whose logged figure kvscope does not reproduce, followed by
 /// `why(component)` (empty when there is nothing more to say).
 void addDisagreements(LogExplanation &e, const std::function<QString(const LogComponent &)> &why);
@@ -50,5 +66,11 @@ void addLever(LogExplanation &e, const QString &what, ScenarioField field, const
 void addEngineIndependentLevers(LogExplanation &e, const ScenarioResolvers &resolve);
 
 } // namespace logexplain
+
+/// The SGLang half of explainStartupLog(): the scenario an SGLang log describes
+/// (sglanglogexplanation.cpp).
+void inferSglangScenario(const StartupLog &log, const LogOverrides &overrides, LogExplanation &out);
+/// Components, explanation and levers of a planned SGLang log.
+void explainSglangPlan(LogExplanation &e, const ScenarioResolvers &resolve);
 
 } // namespace kvscope

@@ -3,6 +3,7 @@
 
 #include "core/common/regularfile.h"
 
+#include <QHash>
 #include <QRegularExpression>
 
 namespace kvscope {
@@ -18,6 +19,15 @@ namespace {
 // vllm/v1/worker/gpu_model_runner.py ("Model loading took", "Estimated CUDA graph
 // memory") and vllm/v1/core/kv_cache_utils.py ("GPU KV cache size", "Maximum
 // concurrency", the ValueError when one request does not fit).
+//
+// SGLang's (0.4 on): python/sglang/srt/server_args.py ("server_args=ServerArgs(...)"),
+// python/sglang/srt/model_executor/model_runner.py ("Load weight begin/end. ... avail mem=X GB,
+// mem usage=Y GB", "Memory pool end"), python/sglang/srt/mem_cache/memory_pool.py ("KV Cache is
+// allocated. #tokens: N, K size: X GB, V size: Y GB", MLA's "KV size"),
+// python/sglang/srt/model_executor/cuda_graph_runner.py ("Capture cuda graph end. ... mem
+// usage") and python/sglang/srt/managers/scheduler.py ("max_total_num_tokens=N, ...,
+// max_running_requests=R, context_len=C"). SGLang's "GB" is 2^30 B
+// (get_available_gpu_memory divides by 1 << 30; memory_pool.py's GB is 1024^3).
 
 QRegularExpression pattern(const char *text)
 {
@@ -73,6 +83,8 @@ QString pythonValue(QString value)
 QString argumentKey(QString key)
 {
     key = key.trimmed();
+    while (key.startsWith(QLatin1Char('.')) || key.startsWith(QLatin1Char(' '))) // "... dtype" in an excerpt
+        key.remove(0, 1);
     while (key.startsWith(QLatin1Char('-')))
         key.remove(0, 1);
     key.replace(QLatin1Char('-'), QLatin1Char('_'));
@@ -98,12 +110,40 @@ public:
 private:
     void argument(const QString &key, const QString &value)
     {
-        const QString name = argumentKey(key);
-        if (value.isEmpty() || m_log.hasArgument(name))
+        QString name = argumentKey(key);
+        if (m_log.engine == Engine::Sglang)
+            name = sglangArgumentKey(name);
+        if (value.isEmpty() || value == QLatin1String("...") || m_log.hasArgument(name))
             return;
         m_log.arguments.append({name, value, m_line});
-        if (name == QLatin1String("model") && m_log.model.isEmpty())
+        const bool names = name == QLatin1String(m_log.engine == Engine::Sglang ? "model_path" : "model");
+        if (names && m_log.model.isEmpty())
             m_log.model = value;
+    }
+
+    /// SGLang's short spellings read as its server_args names (python/sglang/srt/server_args.py:
+    /// --tp for --tp-size, --dp for --dp-size, --model for --model-path,
+    /// --tensor-parallel-size for --tp-size).
+    static QString sglangArgumentKey(const QString &name)
+    {
+        static const QHash<QString, QString> aliases{
+            {QStringLiteral("tp"), QStringLiteral("tp_size")},
+            {QStringLiteral("tensor_parallel_size"), QStringLiteral("tp_size")},
+            {QStringLiteral("dp"), QStringLiteral("dp_size")},
+            {QStringLiteral("pp"), QStringLiteral("pp_size")},
+            {QStringLiteral("model"), QStringLiteral("model_path")},
+        };
+        return aliases.value(name, name);
+    }
+
+    void becomeSglang()
+    {
+        if (m_log.engine == Engine::Sglang)
+            return;
+        m_log.engine = Engine::Sglang;
+        // Arguments read before the first SGLang line took vLLM's spelling: respell them.
+        for (LogReading &reading : m_log.arguments)
+            reading.key = sglangArgumentKey(reading.key);
     }
 
     void version(const QString &text)
@@ -131,7 +171,8 @@ private:
 
     void readLine(const QString &line)
     {
-        static const QRegularExpression rank = pattern("Worker_TP(\\d+)");
+        readSglangLine(line);
+        static const QRegularExpression rank = pattern("(?:Worker_TP|[\\[ ]TP)(\\d+)[\\] ]");
         if (const QRegularExpressionMatch m = rank.match(line); m.hasMatch())
             m_log.ranksSeen = std::max(m_log.ranksSeen, m.captured(1).toInt() + 1);
 
@@ -198,13 +239,8 @@ private:
             figureGiB(m_log.cudaGraphEstimateGiB, "estimated_cuda_graph_memory", m.captured(1));
         if ((m = available.match(line)).hasMatch())
             figureGiB(m_log.kvCacheGiB, "available_kv_cache_memory", m.captured(1));
-        if ((m = cacheSize.match(line)).hasMatch()) {
-            bool ok = false;
-            const std::int64_t tokens = QString(m.captured(1)).remove(QLatin1Char(',')).toLongLong(&ok);
-            if (ok)
-                figure(m_log.kvCacheTokens, "gpu_kv_cache_size", m.captured(1) + QStringLiteral(" tokens"),
-                       tokens);
-        }
+        if ((m = cacheSize.match(line)).hasMatch())
+            tokenFigure("gpu_kv_cache_size", m.captured(1));
         if ((m = concurrency.match(line)).hasMatch()) {
             bool ok = false;
             const double x = m.captured(2).toDouble(&ok);
@@ -218,7 +254,89 @@ private:
         }
     }
 
-    /// `vllm serve MODEL --flag value --flag=value --switch ...` as a shell line.
+    void readSglangLine(const QString &line)
+    {
+        static const QRegularExpression launch = pattern(R"((?:sglang\.launch_server|sglang serve)\s+(.*)$)");
+        static const QRegularExpression serverArgs = pattern(R"(server_args=ServerArgs\((.*)\)\s*$)");
+        static const QRegularExpression weightsBegin =
+            pattern(R"(Load weight begin\. avail mem=([\d.]+) ?GB)");
+        static const QRegularExpression weightsEnd = pattern(R"(Load weight end\..*avail mem=([\d.]+) ?GB)");
+        static const QRegularExpression weightsUsage =
+            pattern(R"(Load weight end\..*mem usage=([\d.]+) ?GB)");
+        static const QRegularExpression pool = pattern(
+            R"(KV Cache (?:is )?allocated\.(?:.*#tokens: (\d+))?.*?(?:K size: ([\d.]+) GB, V size: ([\d.]+) GB|KV size: ([\d.]+) GB))");
+        static const QRegularExpression totals = pattern(R"(max_total_num_tokens=(\d+))");
+        static const QRegularExpression running =
+            pattern(R"(max_total_num_tokens=.*max_running_requests=(\d+))");
+        static const QRegularExpression context = pattern(R"(max_total_num_tokens=.*context_len=(\d+))");
+        static const QRegularExpression graphs =
+            pattern(R"(Capture cuda graph end\..*mem usage=([\d.]+) ?GB)");
+
+        QRegularExpressionMatch m;
+        if ((m = launch.match(line)).hasMatch()) {
+            becomeSglang();
+            readServeLine(m.captured(1));
+        }
+        if ((m = serverArgs.match(line)).hasMatch()) {
+            becomeSglang();
+            for (const QString &pair : splitTopLevel(m.captured(1), QLatin1Char(','))) {
+                const qsizetype equals = pair.indexOf(QLatin1Char('='));
+                if (equals > 0)
+                    argument(pair.left(equals), pythonValue(pair.mid(equals + 1)));
+            }
+        }
+        if ((m = weightsBegin.match(line)).hasMatch()) {
+            becomeSglang();
+            figureGiB(m_log.freeBeforeWeightsGiB, "load_weight_begin_avail_mem", m.captured(1));
+        }
+        if ((m = weightsEnd.match(line)).hasMatch()) {
+            becomeSglang();
+            figureGiB(m_log.freeAfterWeightsGiB, "load_weight_end_avail_mem", m.captured(1));
+        }
+        // Newer releases name the checkpoint's own quantization there ("quant=fp8, fmt=e4m3"), which
+        // server_args leaves None when it is detected from the checkpoint.
+        static const QRegularExpression loadedQuantization = pattern(R"(Load weight end\..*\bquant=(\w+))");
+        if ((m = loadedQuantization.match(line)).hasMatch())
+            argument(QStringLiteral("quantization"), m.captured(1));
+        if ((m = weightsUsage.match(line)).hasMatch())
+            figureGiB(m_log.weightsGiB, "load_weight_mem_usage", m.captured(1));
+        if ((m = pool.match(line)).hasMatch()) {
+            becomeSglang();
+            if (m.hasCaptured(1))
+                tokenFigure("kv_cache_tokens", m.captured(1));
+            const bool split = m.hasCaptured(2);
+            bool ok = false, ok2 = true;
+            const double k = (split ? m.captured(2) : m.captured(4)).toDouble(&ok);
+            const double v = split ? m.captured(3).toDouble(&ok2) : 0.0;
+            if (ok && ok2)
+                figure(m_log.kvCacheGiB, "kv_cache_size",
+                       split ? QStringLiteral("K %1 GiB + V %2 GiB").arg(m.captured(2), m.captured(3))
+                             : m.captured(4) + QStringLiteral(" GiB"),
+                       k + v);
+        }
+        if ((m = totals.match(line)).hasMatch()) {
+            becomeSglang();
+            tokenFigure("max_total_num_tokens", m.captured(1));
+        }
+        if ((m = running.match(line)).hasMatch())
+            figure(m_log.maxRunningRequests, "max_running_requests", m.captured(1),
+                   std::int64_t(m.captured(1).toLongLong()));
+        if ((m = context.match(line)).hasMatch())
+            argument(QStringLiteral("context_length"), m.captured(1));
+        if ((m = graphs.match(line)).hasMatch())
+            figureGiB(m_log.cudaGraphGiB, "capture_cuda_graph_mem_usage", m.captured(1));
+    }
+
+    void tokenFigure(const char *key, const QString &written)
+    {
+        bool ok = false;
+        const std::int64_t tokens = QString(written).remove(QLatin1Char(',')).toLongLong(&ok);
+        if (ok)
+            figure(m_log.kvCacheTokens, key, written + QStringLiteral(" tokens"), tokens);
+    }
+
+    /// `vllm serve MODEL --flag value --flag=value --switch ...` (or SGLang's launch_server
+    /// options) as a shell line.
     void readServeLine(const QString &rest)
     {
         // An option word: two dashes, its name, and its value after '=' when written so.
@@ -227,7 +345,8 @@ private:
         for (qsizetype i = 0; i < words.size(); ++i) {
             const QRegularExpressionMatch m = option.match(words.at(i));
             if (!m.hasMatch()) {
-                if (i == 0)
+                // vllm serve's positional model; SGLang takes none (--model-path).
+                if (i == 0 && m_log.engine == Engine::Vllm)
                     argument(QStringLiteral("model"), words.at(i));
                 continue;
             }
@@ -252,6 +371,14 @@ QString StartupLog::argument(const QString &key) const
         if (reading.key == key)
             return reading.value;
     return {};
+}
+
+int StartupLog::argumentLine(const QString &key) const
+{
+    for (const LogReading &reading : arguments)
+        if (reading.key == key)
+            return reading.line;
+    return 0;
 }
 
 bool StartupLog::hasArgument(const QString &key) const

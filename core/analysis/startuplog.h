@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: MIT
-// What a vLLM (V1 engine) start-up log states: the engine's arguments and the
-// figures it prints while it sizes the KV cache. Read line by line, each
+// What a vLLM (V1 engine) or SGLang start-up log states: the engine's arguments
+// and the figures it prints while it sizes the KV cache. Read line by line, each
 // value with the line it came from; a log that repeats a figure per rank
-// (Worker_TP0, Worker_TP1...) gives the first, and the ranks seen.
+// (vLLM's Worker_TP0, SGLang's [... TP0]) gives the first, and the ranks seen.
 #pragma once
+
+#include "core/engine/engine.h"
 
 #include <cstdint>
 #include <optional>
@@ -29,36 +31,53 @@ struct StartupLog
     QString origin; ///< the file (or "pasted text") for messages
 
     // Engine and arguments
+    /// SGLang once a line only SGLang prints is read (its server_args, "Load weight begin", its
+    /// token pool); vLLM otherwise.
+    Engine engine = Engine::Vllm;
     QString
         vllmVersion; ///< "0.10.1.1" from "vLLM API server version" or "Initializing a V1 LLM engine (v...)"
     int vllmVersionLine = 0; ///< where it was read
     QString model;           ///< the model argument: a repository id or a path
-    /// The engine's arguments by vLLM's names (non-default args, the `vllm serve` line, the engine
-    /// config line, the scheduler's defaults), first statement of each kept.
+    /// The engine's arguments by the engine's own names (vLLM: non-default args, the `vllm serve`
+    /// line, the engine config line, the scheduler's defaults; SGLang: server_args and the
+    /// launch_server line, with --tp and --model read as tp_size and model_path), first statement
+    /// of each kept.
     QList<LogReading> arguments;
-    int ranksSeen = 0; ///< highest Worker_TPn prefix + 1; 0 when no rank prefix appears
+    int ranksSeen = 0; ///< highest Worker_TPn (vLLM) or TPn (SGLang) prefix + 1; 0 when none appears
 
     // Figures, GiB as printed
     std::optional<double> totalGpuMemoryGiB; ///< worker init memory snapshot: total_memory
-    std::optional<double> weightsGiB;        ///< "Model loading took X GiB"
+    std::optional<double>
+        weightsGiB; ///< "Model loading took X GiB"; SGLang's "Load weight end ... mem usage"
     std::optional<double>
         activationPeakGiB;             ///< "torch peak memory increase" / "PyTorch activation peak memory"
     std::optional<double> nonTorchGiB; ///< "non-torch forward increase memory" / non_torch_memory
     std::optional<double> cudaGraphEstimateGiB; ///< "Estimated CUDA graph memory: X GiB total"
-    std::optional<double> kvCacheGiB;           ///< "Available KV cache memory: X GiB"
-    std::optional<std::int64_t> kvCacheTokens;  ///< "GPU KV cache size: N tokens"
-    std::optional<double> maxConcurrency;       ///< "Maximum concurrency for M tokens per request: Xx"
-    bool refusedToStart = false;                ///< a ValueError saying the KV cache cannot hold one request
-    QString refusal;                            ///< its text
+    std::optional<double>
+        kvCacheGiB; ///< "Available KV cache memory: X GiB"; SGLang's K size + V size (or MLA's KV size)
+    std::optional<std::int64_t>
+        kvCacheTokens; ///< "GPU KV cache size: N tokens"; SGLang's #tokens or max_total_num_tokens
+    std::optional<double> maxConcurrency; ///< "Maximum concurrency for M tokens per request: Xx"
+
+    // SGLang's figures, its "GB" being 2^30 B (GB = 1 << 30 in python/sglang/srt/utils)
+    std::optional<double> freeBeforeWeightsGiB;     ///< "Load weight begin. avail mem=X GB"
+    std::optional<double> freeAfterWeightsGiB;      ///< "Load weight end. ... avail mem=X GB"
+    std::optional<std::int64_t> maxRunningRequests; ///< "max_total_num_tokens=..., max_running_requests=N"
+    std::optional<double> cudaGraphGiB;             ///< "Capture cuda graph end. ... mem usage=X GB"
+
+    bool refusedToStart = false; ///< a ValueError saying the KV cache cannot hold one request
+    QString refusal;             ///< its text
 
     QList<LogReading> figures; ///< every figure read, as written, for "what was read"
 
     /// The argument `key` as written; empty when the log does not state it.
     QString argument(const QString &key) const;
     bool hasArgument(const QString &key) const;
+    /// The line the argument `key` was read from; 0 when the log does not state it.
+    int argumentLine(const QString &key) const;
 };
 
-/// Reads a start-up log's text. Never throws: a line it does not know is skipped.
+/// Reads a vLLM or SGLang start-up log's text. Never throws: a line it does not know is skipped.
 StartupLog readStartupLog(const QString &text, const QString &origin);
 
 /// Reads the regular file `path` (at most MaxStartupLogBytes); throws kvscope::Error naming it.

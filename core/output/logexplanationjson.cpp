@@ -2,6 +2,7 @@
 #include "core/output/logexplanationjson.h"
 
 #include "core/analysis/logexplanation.h"
+#include "core/engine/engine.h"
 #include "core/precision/dtypes.h"
 #include "core/precision/quantizationspec.h"
 
@@ -38,6 +39,7 @@ QJsonObject logExplanationJson(const LogExplanation &e)
         {QStringLiteral("tensor_parallel_size"), p.tensorParallelSize},
         {QStringLiteral("pipeline_parallel_size"), 1},
         {QStringLiteral("gpu_memory_utilization"), double(p.gpuMemoryUtilizationPpm) / 1e6},
+        {QStringLiteral("mem_fraction_static"), double(p.memFractionStaticPpm) / 1e6},
         {QStringLiteral("max_model_len"), qint64(p.maxModelLen)},
         {QStringLiteral("max_num_seqs"), qint64(p.maxNumSeqs)},
         {QStringLiteral("max_num_batched_tokens"), qint64(p.maxNumBatchedTokens)},
@@ -60,7 +62,7 @@ QJsonObject logExplanationJson(const LogExplanation &e)
                               {QStringLiteral("launch"), l.launch}};
     return QJsonObject{
         {QStringLiteral("log"), e.log.origin},
-        {QStringLiteral("engine"), QStringLiteral("vllm")},
+        {QStringLiteral("engine"), engineName(p.engine)},
         {QStringLiteral("engine_version"), p.engineVersion},
         {QStringLiteral("logged_engine_version"),
          e.log.vllmVersion.isEmpty() ? QJsonValue(QJsonValue::Null) : QJsonValue(e.log.vllmVersion)},
@@ -75,6 +77,9 @@ QJsonObject logExplanationJson(const LogExplanation &e)
         {QStringLiteral("max_concurrency"),
          QJsonObject{{QStringLiteral("logged"), optionalNumber(e.loggedMaxConcurrency)},
                      {QStringLiteral("predicted"), p.kv.maxConcurrency}}},
+        {QStringLiteral("max_running_requests"),
+         QJsonObject{{QStringLiteral("logged"), optionalCount(e.loggedMaxRunningRequests)},
+                     {QStringLiteral("predicted"), qint64(p.maxNumSeqs)}}},
         {QStringLiteral("engine_starts"),
          QJsonObject{{QStringLiteral("logged"), e.log.refusedToStart ? QJsonValue(false)
                                                 : e.loggedKvTokens   ? QJsonValue(true)

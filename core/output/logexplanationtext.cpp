@@ -4,6 +4,7 @@
 #include "core/analysis/logexplanation.h"
 #include "core/common/textcolumns.h"
 #include "core/common/units.h"
+#include "core/engine/engine.h"
 #include "core/scenario/scenariovalues.h"
 
 #include <algorithm>
@@ -86,12 +87,20 @@ QString logExplanationText(const LogExplanation &e)
                e.loggedKvTokens ? formatCount(*e.loggedKvTokens) : QStringLiteral("—"),
                formatCount(p.kv.capacityTokens), tokensDelta) +
            QLatin1Char('\n');
-    out += QStringLiteral("  ") +
-           row(LogExplanationText::tr("Maximum concurrency"),
-               e.loggedMaxConcurrency ? QStringLiteral("%1x").arg(*e.loggedMaxConcurrency, 0, 'f', 2)
-                                      : QStringLiteral("—"),
-               QStringLiteral("%1x").arg(p.kv.maxConcurrency, 0, 'f', 2), QString()) +
-           QStringLiteral("\n\n");
+    if (e.scenario.engine == Engine::Sglang)
+        out +=
+            QStringLiteral("  ") +
+            row(LogExplanationText::tr("Requests at once (max_running_requests)"),
+                e.loggedMaxRunningRequests ? formatCount(*e.loggedMaxRunningRequests) : QStringLiteral("—"),
+                formatCount(p.maxNumSeqs), QString()) +
+            QStringLiteral("\n\n");
+    else
+        out += QStringLiteral("  ") +
+               row(LogExplanationText::tr("Maximum concurrency"),
+                   e.loggedMaxConcurrency ? QStringLiteral("%1x").arg(*e.loggedMaxConcurrency, 0, 'f', 2)
+                                          : QStringLiteral("—"),
+                   QStringLiteral("%1x").arg(p.kv.maxConcurrency, 0, 'f', 2), QString()) +
+               QStringLiteral("\n\n");
 
     section(LogExplanationText::tr("Why the KV cache has this size"), e.explanation);
     QStringList levers;

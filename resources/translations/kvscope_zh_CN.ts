@@ -767,20 +767,40 @@
         <translation>解释启动日志</translation>
     </message>
     <message>
-        <source>Paste a vLLM start-up log (the V1 engine, 0.10 on), open a log file or drop one on the window: kvscope reads the scenario it describes, plans it and says where each GiB went, why the KV cache has its size and what would hold more.</source>
-        <translation>粘贴一份 vLLM 启动日志（V1 引擎，0.10 起），打开日志文件，或把日志拖到窗口上：kvscope 读出其中的场景并规划，说明每个 GiB 的去向、KV Cache 为何是这个大小，以及怎样容纳更多。</translation>
-    </message>
-    <message>
-        <source>Paste the log here: from the line with the engine&apos;s arguments to &quot;Maximum concurrency&quot;.</source>
-        <translation>在此粘贴日志：从包含引擎参数的那一行到 &quot;Maximum concurrency&quot;。</translation>
-    </message>
-    <message>
         <source>&amp;Open log…</source>
         <translation>打开日志(&amp;O)…</translation>
     </message>
     <message>
         <source>&amp;Explain</source>
         <translation>解释(&amp;E)</translation>
+    </message>
+    <message>
+        <source>Paste a vLLM start-up log (the V1 engine, 0.10 on) or an SGLang one, open a log file or drop one on the window: kvscope reads the scenario it describes, plans it and says where each GiB went, why the KV cache has its size and what would hold more.</source>
+        <translation>粘贴 vLLM（V1 引擎，0.10 起）或 SGLang 的启动日志，打开日志文件，或把它拖到窗口上：kvscope 读出日志描述的场景、进行规划，并说明每个 GiB 用在了哪里、KV Cache 为何是这个大小，以及怎样才能容纳更多。</translation>
+    </message>
+    <message>
+        <source>Paste the log here: from the line with the engine&apos;s arguments to &quot;Maximum concurrency&quot; (vLLM) or &quot;max_total_num_tokens&quot; (SGLang).</source>
+        <translation>在此粘贴日志：从引擎参数那一行到“Maximum concurrency”（vLLM）或“max_total_num_tokens”（SGLang）。</translation>
+    </message>
+    <message>
+        <source>&amp;Model:</source>
+        <translation>模型(&amp;M)：</translation>
+    </message>
+    <message>
+        <source>&amp;GPU:</source>
+        <translation>GPU(&amp;G)：</translation>
+    </message>
+    <message>
+        <source>from the log</source>
+        <translation>按日志</translation>
+    </message>
+    <message>
+        <source>The model, when the log names none kvscope knows: a preset, a HuggingFace repository id, or a config.json or model folder (explain-log&apos;s %1)</source>
+        <translation>日志未给出 kvscope 认识的模型时在此指定：预设、HuggingFace 仓库 id，或 config.json、模型文件夹（即 explain-log 的 %1）</translation>
+    </message>
+    <message>
+        <source>The GPU, when the log&apos;s memory does not say which: a preset or custom:&lt;GiB&gt; (explain-log&apos;s %1)</source>
+        <translation>日志中的显存无法判断是哪种 GPU 时在此指定：预设或 custom:&lt;GiB&gt;（即 explain-log 的 %1）</translation>
     </message>
 </context>
 <context>
@@ -2030,6 +2050,10 @@
         <source>To hold more</source>
         <translation>如何容纳更多</translation>
     </message>
+    <message>
+        <source>Requests at once (max_running_requests)</source>
+        <translation>同时运行的请求数（max_running_requests）</translation>
+    </message>
 </context>
 <context>
     <name>kvscope::LogExplanationWords</name>
@@ -2048,10 +2072,6 @@
     <message>
         <source>the log names no model (no &apos;non-default args&apos;, &apos;vllm serve&apos; or engine config line); give %1</source>
         <translation>日志中没有模型名（没有 &apos;non-default args&apos;、&apos;vllm serve&apos; 或引擎配置行）；请用 %1 指定</translation>
-    </message>
-    <message>
-        <source>model = %1 (%2)</source>
-        <translation>模型 = %1（%2）</translation>
     </message>
     <message>
         <source>GPU %1: given with %2</source>
@@ -2180,6 +2200,82 @@
     <message>
         <source>%1 %2 (%3)</source>
         <translation>%1 %2（%3）</translation>
+    </message>
+    <message>
+        <source>model %1: the repository of the HuggingFace cache folder</source>
+        <translation>模型 %1：HuggingFace 缓存文件夹对应的仓库</translation>
+    </message>
+    <message>
+        <source>SGLang version: kvscope plans the token pool as profile_max_num_token computes it in current releases (python/sglang/srt/model_executor/model_runner.py)</source>
+        <translation>SGLang 版本：kvscope 按当前版本中 profile_max_num_token 的算法规划 token 池（python/sglang/srt/model_executor/model_runner.py）</translation>
+    </message>
+    <message>
+        <source>mem_fraction_static: not in the log; SGLang&apos;s default for this GPU and tp_size (python/sglang/srt/server_args.py)</source>
+        <translation>mem_fraction_static：日志中没有；取 SGLang 针对该 GPU 和 tp_size 的默认值（python/sglang/srt/server_args.py）</translation>
+    </message>
+    <message>
+        <source>context_length: not in the log; the model&apos;s own (max_position_embeddings)</source>
+        <translation>context_length：日志中没有；取模型自身的值（max_position_embeddings）</translation>
+    </message>
+    <message>
+        <source>the log names no model (no server_args or launch_server line with %2); give %1</source>
+        <translation>日志中没有模型（没有 server_args 行，也没有带 %2 的 launch_server 行）；请用 %1 指定</translation>
+    </message>
+    <message>
+        <source>%1 %2 (%3): kvscope does not plan SGLang&apos;s pipeline parallelism or data-parallel attention yet</source>
+        <translation>%1 %2（%3）：kvscope 暂不规划 SGLang 的流水线并行或数据并行注意力</translation>
+    </message>
+    <message>
+        <source>speculative_algorithm %1 (%2): the draft model&apos;s weights and pool are not planned</source>
+        <translation>speculative_algorithm %1（%2）：未规划草稿模型的权重和缓存池</translation>
+    </message>
+    <message>
+        <source>tp_size %1: from the TP0 to TP%2 prefixes</source>
+        <translation>tp_size %1：来自 TP0 到 TP%2 的前缀</translation>
+    </message>
+    <message>
+        <source>the log does not print the memory free when the weights load (SGLang&apos;s &apos;Load weight begin. avail mem&apos; line); give %1</source>
+        <translation>日志没有打印加载权重时的空闲显存（SGLang 的“Load weight begin. avail mem”行）；请用 %1 指定</translation>
+    </message>
+    <message>
+        <source>%1 GiB free when the weights load matches no GPU preset; give %2 (a preset, or custom:&lt;GiB&gt; for this memory)</source>
+        <translation>加载权重时空闲 %1 GiB，与所有 GPU 预设都不符；请用 %2 指定（预设，或按此显存写 custom:&lt;GiB&gt;）</translation>
+    </message>
+    <message>
+        <source>GPU %1: SGLang does not print the GPU; the preset whose memory less the %2 in use before the weights is nearest to the %3 GiB free when they load</source>
+        <translation>GPU %1：SGLang 不打印 GPU 型号；取显存减去加载权重前已占用的 %2 后，最接近加载权重时空闲的 %3 GiB 的预设</translation>
+    </message>
+    <message>
+        <source>%1 (also %2); give %3 for another</source>
+        <translation>%1（也可能是 %2）；如为其他 GPU 请用 %3 指定</translation>
+    </message>
+    <message>
+        <source>Free when the weights load (SGLang&apos;s total)</source>
+        <translation>加载权重时的空闲显存（SGLang 的总量）</translation>
+    </message>
+    <message>
+        <source>KV cache (token pool)</source>
+        <translation>KV Cache（token 池）</translation>
+    </message>
+    <message>
+        <source>SGLang keeps %1 × %2 = %3 of the memory free when the weights load (%4 %5) for the weights and its token pool, and leaves the rest for activations and CUDA graphs. The weights take %6, which leaves %7 for the pool.</source>
+        <translation>SGLang 把加载权重时空闲显存的 %1 × %2 = %3（%4 %5）留给权重和 token 池，其余留给激活和 CUDA 图。权重占 %6，剩下 %7 给 token 池。</translation>
+    </message>
+    <message>
+        <source>A token of context takes %1 of the pool on each GPU, so it holds %2 tokens; with %3 %4 SGLang runs at most %5 requests at once (%6).</source>
+        <translation>每个上下文 token 在每块 GPU 上占 token 池 %1，因此池中可容纳 %2 个 token；在 %3 %4 下，SGLang 最多同时运行 %5 个请求（%6）。</translation>
+    </message>
+    <message>
+        <source>Its CUDA graphs took %1 GiB of the rest (logged); raising %2 leaves less for them and for the activations of a prefill chunk.</source>
+        <translation>它的 CUDA 图占用了其余部分中的 %1 GiB（日志记录）；调高 %2 会让留给 CUDA 图和一个预填充分块激活的显存变少。</translation>
+    </message>
+    <message>
+        <source>SGLang does not start: %1</source>
+        <translation>SGLang 无法启动：%1</translation>
+    </message>
+    <message>
+        <source>a larger static share for SGLang</source>
+        <translation>更大的 SGLang 静态显存比例</translation>
     </message>
 </context>
 <context>

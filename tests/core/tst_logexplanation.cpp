@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// kvscope explain-log's core: reading vLLM start-up logs and explaining them.
+// kvscope explain-log's core: reading vLLM and SGLang start-up logs and explaining them.
 // The logs are the verbatim lines of tests/data/vllm-logs.json (each entry cites
 // its public source); the scenario a log describes must be the one
 // tests/core/vllmlogcheck.cpp plans for the same entry from its hand-written
@@ -35,6 +35,17 @@ QString verbatimLog(const QJsonObject &entry)
     for (const QJsonValue &line : entry.value(QLatin1String("verbatim")).toArray())
         lines << line.toString();
     return lines.join(QLatin1Char('\n'));
+}
+
+/// The explanation's pool holds the validation plan's tokens within `share`.
+bool tokensAgree(const LogExplanation &e, const validation::LogCheck &check, double share)
+{
+    const double tokens = double(check.plan.kv.capacityTokens);
+    if (std::abs(double(e.plan.kv.capacityTokens) - tokens) <= share * tokens)
+        return true;
+    qWarning("%lld tokens explained, %lld planned by the validation", qlonglong(e.plan.kv.capacityTokens),
+             qlonglong(check.plan.kv.capacityTokens));
+    return false;
 }
 
 LogExplanation explain(const QString &text, const LogOverrides &overrides = {})
@@ -155,11 +166,7 @@ private Q_SLOTS:
             QCOMPARE(e.plan.maxNumBatchedTokens, check.plan.maxNumBatchedTokens);
             // The repository id may name the instruct model's config where the entry names the
             // preset (Qwen2.5-7B-Instruct: 32,768 positions, so smaller rotary tables): within 0.1 %.
-            const double tokens = double(check.plan.kv.capacityTokens);
-            QVERIFY2(
-                std::abs(double(e.plan.kv.capacityTokens) - tokens) <= 0.001 * tokens,
-                qPrintable(
-                    QStringLiteral("id %1: %2 vs %3").arg(id).arg(e.plan.kv.capacityTokens).arg(tokens)));
+            QVERIFY2(tokensAgree(e, check, 0.001), qPrintable(QString::number(id)));
             ++explained;
         }
         QVERIFY2(explained >= 6, qPrintable(QString::number(explained)));
@@ -240,6 +247,182 @@ private Q_SLOTS:
         QCOMPARE(json.value(QLatin1String("inferred"))[QLatin1String("gpu")].toString(),
                  QStringLiteral("h100-sxm"));
         QVERIFY(json.value(QLatin1String("options")).toArray().contains(QStringLiteral("--max-model-len")));
+    }
+
+    // SGLang's lines as its current releases print them (tests/data/vllm-logs.json, entry 46: a
+    // public Qwen3-30B-A3B-FP8 start on an 80 GB card; the formats are model_runner.py's,
+    // memory_pool.py's and scheduler.py's, cited in core/analysis/startuplog.cpp).
+    void readsAnSglangLog()
+    {
+        const StartupLog log = readStartupLog(verbatimLog(logEntry(46)), QStringLiteral("id46.log"));
+        QCOMPARE(log.engine, Engine::Sglang);
+        QVERIFY(log.model.contains(QStringLiteral("models--Qwen--Qwen3-30B-A3B-FP8")));
+        QCOMPARE(log.argument(QStringLiteral("mem_fraction_static")), QStringLiteral("0.83"));
+        QCOMPARE(log.argument(QStringLiteral("context_length")), QStringLiteral("40960"));
+        QCOMPARE(*log.freeBeforeWeightsGiB, 78.48);
+        QCOMPARE(*log.freeAfterWeightsGiB, 49.33);
+        QCOMPARE(*log.weightsGiB, 29.15);
+        QCOMPARE(*log.kvCacheGiB, 17.99 + 17.99);
+        QCOMPARE(*log.kvCacheTokens, std::int64_t(392920));
+        QCOMPARE(*log.maxRunningRequests, std::int64_t(4096));
+        QCOMPARE(log.argument(QStringLiteral("quantization")), QStringLiteral("fp8")); // "quant=fp8"
+    }
+
+    // A HuggingFace cache folder (".../models--Qwen--Qwen3-14B/snapshots/<hash>", entry 48) names
+    // its repository, and so the preset.
+    void readsTheModelFromACacheFolder()
+    {
+        const LogExplanation e = explain(verbatimLog(logEntry(48)));
+        QCOMPARE(e.plan.modelId, QStringLiteral("qwen3-14b"));
+        QVERIFY(e.assumed.contains(
+            QStringLiteral("model Qwen/Qwen3-14B: the repository of the HuggingFace cache folder")));
+        QCOMPARE(e.plan.tensorParallelSize, 4);
+    }
+
+    // Older and other spellings: MLA's one "KV size", "KV Cache allocated" without "is", rank
+    // prefixes, --tp for --tp-size, `sglang serve`, and an excerpt's "..." between arguments.
+    void readsSglangVariants()
+    {
+        const StartupLog mla = readStartupLog(
+            QStringLiteral(
+                "[2025-11-04 05:27:13 DP0 TP0 EP0] Load weight end. type=DeepseekV3ForCausalLM, "
+                "dtype=torch.bfloat16, avail mem=75.11 GB, mem usage=107.07 GB.\n"
+                "[2025-11-04 05:27:13 DP0 TP7 EP7] KV Cache is allocated. #tokens: 524288, KV size: "
+                "17.16 GB\n"),
+            QStringLiteral("mla.log"));
+        QCOMPARE(mla.engine, Engine::Sglang);
+        QCOMPARE(*mla.kvCacheGiB, 17.16);
+        QCOMPARE(*mla.kvCacheTokens, std::int64_t(524288));
+        QCOMPARE(*mla.weightsGiB, 107.07);
+        QCOMPARE(mla.ranksSeen, 8);
+
+        const StartupLog old = readStartupLog(
+            QStringLiteral(
+                "python3 -m sglang.launch_server --model-path Qwen/Qwen3-8B --tp 2 --mem-fraction-static "
+                "0.8\n"
+                "[08:29:52] KV Cache allocated. #tokens: 1178703, K size: 15.74 GB, V size: 15.74 GB\n"),
+            QStringLiteral("old.log"));
+        QCOMPARE(old.model, QStringLiteral("Qwen/Qwen3-8B"));
+        QCOMPARE(old.argument(QStringLiteral("tp_size")), QStringLiteral("2"));
+        QCOMPARE(*old.kvCacheTokens, std::int64_t(1178703));
+
+        const StartupLog serve = readStartupLog(
+            QStringLiteral("$ sglang serve --model-path meta-llama/Llama-3.1-8B-Instruct --tp-size 4\n"
+                           "[2025-01-23 19:34:55] server_args=ServerArgs(model_path='ignored/second', ... "
+                           "dtype='auto', kv_cache_dtype='fp8_e4m3', ... mem_fraction_static=0.88, "
+                           "max_running_requests=None, tp_size=4, ...)\n"),
+            QStringLiteral("serve.log"));
+        QCOMPARE(serve.engine, Engine::Sglang);
+        QCOMPARE(serve.model, QStringLiteral("meta-llama/Llama-3.1-8B-Instruct")); // the first statement
+        QCOMPARE(serve.argument(QStringLiteral("dtype")), QStringLiteral("auto"));
+        QCOMPARE(serve.argument(QStringLiteral("kv_cache_dtype")), QStringLiteral("fp8_e4m3"));
+        QVERIFY(!serve.hasArgument(QStringLiteral("max_running_requests"))); // None
+    }
+
+    // SGLang's docs page (entry 45): every part within its tolerance, the pool's tokens within
+    // 0.1 % (docs/validation.md: -0.02 %), SGLang's own flags in the sentences and levers.
+    void explainsAnSglangLog()
+    {
+        const LogExplanation e = explain(verbatimLog(logEntry(45)));
+        QCOMPARE(e.plan.engine, Engine::Sglang);
+        QCOMPARE(e.plan.modelId, QStringLiteral("llama-3.1-8b"));
+        QCOMPARE(e.plan.tensorParallelSize, 1);
+        QCOMPARE(e.plan.memFractionStaticPpm, std::int64_t(880'000));
+        QCOMPARE(e.plan.maxModelLen, std::int64_t(131072));
+        QVERIFY2(e.disagreeing().isEmpty(), qPrintable(e.disagreeing().join(QLatin1Char(','))));
+        QCOMPARE(e.components.size(), 3);
+        // The weights as the two free-memory lines give them: 78.81 - 63.72 GiB.
+        QCOMPARE(*e.components.at(1).loggedGiB, 78.81 - 63.72);
+        QVERIFY(std::abs(double(e.plan.kv.capacityTokens) / 444500.0 - 1) < 0.001);
+        QCOMPARE(*e.loggedMaxRunningRequests, std::int64_t(2049));
+        QVERIFY(e.explanation.first().contains(QStringLiteral("--mem-fraction-static 0.88")));
+        QVERIFY(e.explanation.first().contains(formatGiB(e.plan.kv.availableBytes)));
+        QVERIFY(e.assumed.join(QLatin1Char('\n')).contains(QStringLiteral("SGLang does not print the GPU")));
+        bool fp8 = false;
+        for (const KvLever &l : e.levers) {
+            QVERIFY(l.tokens > e.plan.kv.capacityTokens);
+            QVERIFY2(l.launch.startsWith(QStringLiteral("python -m sglang.launch_server")),
+                     qPrintable(l.launch));
+            if (l.changes.value(QStringLiteral("kv-cache-dtype")) == QLatin1String("fp8")) {
+                fp8 = true;
+                QVERIFY(l.launch.contains(QStringLiteral("--kv-cache-dtype fp8_e4m3")));
+            }
+        }
+        QVERIFY(fp8);
+        const QJsonObject json = logExplanationJson(e);
+        QCOMPARE(json.value(QLatin1String("engine")).toString(), QStringLiteral("sglang"));
+        QCOMPARE(json.value(QLatin1String("max_running_requests"))[QLatin1String("logged")].toInteger(),
+                 2049);
+        QCOMPARE(json.value(QLatin1String("inferred"))[QLatin1String("mem_fraction_static")].toDouble(),
+                 0.88);
+        QVERIFY(
+            json.value(QLatin1String("options")).toArray().contains(QStringLiteral("--mem-fraction-static")));
+    }
+
+    // Every SGLang log of the validation data that states the free memory plans like the
+    // validation's hand-written scenario (model given where the log's is not a preset): the same
+    // tensor-parallel size and fraction, and tokens within 1 % (the GPU is inferred from the free
+    // memory, where the entry names it; cards of one memory size differ by under 1 %).
+    void sglangLogsPlanAsTheValidationDoes()
+    {
+        int explained = 0;
+        for (const QJsonValue &value : validation::readLogs(QStringLiteral(KVSCOPE_VALIDATION_LOGS))) {
+            const QJsonObject entry = value.toObject();
+            if (entry.value(QLatin1String("engine")).toString() != QLatin1String("SGLang"))
+                continue;
+            const int id = entry.value(QLatin1String("id")).toInt();
+            const QString text = verbatimLog(entry);
+            const StartupLog log = readStartupLog(text, QStringLiteral("id%1.log").arg(id));
+            const QJsonObject kvscope = entry.value(QLatin1String("kvscope")).toObject();
+            const QString preset = kvscope.value(QLatin1String("model")).toString();
+            if (preset.isEmpty() || (!log.freeBeforeWeightsGiB && !log.freeAfterWeightsGiB) ||
+                !log.hasArgument(QStringLiteral("mem_fraction_static")))
+                continue;
+            const validation::LogCheck check = validation::checkLog(entry);
+            LogOverrides overrides{preset, {}};
+            LogExplanation e;
+            try {
+                e = explain(text, overrides);
+            } catch (const Error &error) {
+                // A context the preset does not have (QwQ-32B's 131,072 on qwen2.5-32b's 32,768):
+                // the entry sets its own.
+                QVERIFY2(error.message().contains(QStringLiteral("max_position_embeddings")),
+                         qPrintable(error.message()));
+                continue;
+            }
+            QCOMPARE(e.plan.tensorParallelSize, check.plan.tensorParallelSize);
+            QCOMPARE(e.plan.memFractionStaticPpm, check.plan.memFractionStaticPpm);
+            QVERIFY2(tokensAgree(e, check, 0.01), qPrintable(QString::number(id)));
+            ++explained;
+        }
+        QVERIFY2(explained >= 4, qPrintable(QString::number(explained)));
+    }
+
+    void refusesWhatItCannotInferFromAnSglangLog()
+    {
+        const auto message = [](const QString &text, const LogOverrides &overrides = {}) {
+            try {
+                explain(text, overrides);
+            } catch (const Error &error) {
+                return error.message();
+            }
+            return QString();
+        };
+        const QString noMemory = message(
+            QStringLiteral("python -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B-Instruct\n"
+                           "KV Cache is allocated. #tokens: 367404, K size: 8.23 GB, V size: 8.23 GB"));
+        QVERIFY2(noMemory.contains(QStringLiteral("'Load weight begin. avail mem' line); give --gpu")),
+                 qPrintable(noMemory));
+        QVERIFY(message(QStringLiteral("python -m sglang.launch_server --model-path "
+                                       "meta-llama/Llama-3.1-8B-Instruct --pp-size 2\n"
+                                       "Load weight begin. avail mem=78.81 GB"))
+                    .contains(QStringLiteral("pp_size 2 (line 1)")));
+        QVERIFY(message(QStringLiteral("Load weight begin. avail mem=78.81 GB"))
+                    .contains(QStringLiteral("give --model")));
+        QVERIFY(
+            message(QStringLiteral("python -m sglang.launch_server --model-path "
+                                   "meta-llama/Llama-3.1-8B-Instruct\nLoad weight begin. avail mem=5.00 GB"))
+                .contains(QStringLiteral("5.00 GiB free when the weights load matches no GPU preset")));
     }
 
     void refusesWhatItCannotInfer()
