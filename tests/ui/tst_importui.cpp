@@ -323,6 +323,40 @@ private Q_SLOTS:
         QCOMPARE(dialog.explanation()->toPlainText(), explained);
     }
 
+    void modelAndGpuBoxesSettleWhatTheLogDoesNotSay()
+    {
+        // An SGLang log that names a model kvscope has no preset for and prints no free memory
+        // (the kind of excerpt issue threads hold): refused, naming --gpu; with the model and
+        // GPU chosen in the dialog, explained as explain-log --model --gpu explains it.
+        const QString log = QStringLiteral(
+            "python -m sglang.launch_server --model-path /home/me/my-llama --tp-size 2 "
+            "--mem-fraction-static 0.85\n"
+            "[2025-03-08 12:29:21 TP1] KV Cache is allocated. #tokens: 900000, K size: 27.47 GB, V size: "
+            "27.47 GB\n");
+        ExplainLogDialog dialog;
+        QSignalSpy finished(&dialog, &ExplainLogDialog::finished);
+        dialog.logText()->setPlainText(log);
+        dialog.explainPastedText();
+        QTRY_COMPARE(finished.size(), 1);
+        QCOMPARE(finished.at(0).at(0).toBool(), false);
+        QVERIFY2(dialog.status()->text().endsWith(QStringLiteral("give --gpu")),
+                 qPrintable(dialog.status()->text()));
+
+        dialog.modelOverride()->setCurrentText(QStringLiteral("llama-3.1-8b"));
+        dialog.gpuOverride()->setCurrentIndex(dialog.gpuOverride()->findText(QStringLiteral("h100-sxm")));
+        dialog.explainPastedText();
+        QTRY_COMPARE(finished.size(), 2);
+        QCOMPARE(finished.at(1).at(0).toBool(), true);
+        const LogExplanation expected = explainStartupLog(
+            readStartupLog(log, QStringLiteral("the pasted log")),
+            {QStringLiteral("llama-3.1-8b"), QStringLiteral("h100-sxm")}, builtinResolvers());
+        QCOMPARE(expected.plan.engine, Engine::Sglang);
+        QCOMPARE(expected.plan.tensorParallelSize, 2);
+        QCOMPARE(dialog.explanation()->toPlainText(), logExplanationText(expected));
+        QVERIFY(dialog.explanation()->toPlainText().contains(
+            QStringLiteral("model llama-3.1-8b: given with --model")));
+    }
+
     void explanationIsInTheWindowsLanguage()
     {
         // In Chinese the explanation's headings, components and sentences are Chinese too

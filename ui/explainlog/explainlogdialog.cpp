@@ -2,15 +2,19 @@
 #include "ui/explainlog/explainlogdialog.h"
 
 #include "core/analysis/startuplog.h"
+#include "core/common/scenariofield.h"
+#include "core/library/library.h"
 #include "core/output/logexplanationtext.h"
 #include "core/scenario/scenariovalues.h"
 
+#include <QComboBox>
 #include <QDialogButtonBox>
 #include <QEvent>
 #include <QFileDialog>
 #include <QFontDatabase>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QLineEdit>
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QVBoxLayout>
@@ -21,15 +25,33 @@ namespace {
 
 /// Plans what was read. The built-in resolvers, not the window's library: they
 /// run on a worker thread (a log names its model by repository id or path).
-LogExplanation explain(const StartupLog &log)
+LogExplanation explain(const StartupLog &log, const LogOverrides &overrides)
 {
-    return explainStartupLog(log, LogOverrides{}, builtinResolvers());
+    return explainStartupLog(log, overrides, builtinResolvers());
+}
+
+/// An editable box of preset ids (shown with their names), empty by default: the log decides.
+template <class Entry> QComboBox *presetBox(const QList<Entry> &presets, QWidget *parent)
+{
+    auto *box = new QComboBox(parent);
+    box->setEditable(true);
+    box->setInsertPolicy(QComboBox::NoInsert);
+    box->addItem(QString());
+    for (const Entry &entry : presets)
+        box->addItem(entry.id, entry.id);
+    for (int i = 1; i < box->count(); ++i)
+        box->setItemData(i, presets.at(i - 1).name, Qt::ToolTipRole);
+    box->setCurrentIndex(0);
+    box->setMinimumContentsLength(18);
+    return box;
 }
 
 } // namespace
 
 ExplainLogDialog::ExplainLogDialog(QWidget *parent)
     : QDialog(parent), m_intro(new QLabel(this)), m_log(new QPlainTextEdit(this)),
+      m_modelLabel(new QLabel(this)), m_model(presetBox(ModelLibrary::builtin().presets(), this)),
+      m_gpuLabel(new QLabel(this)), m_gpu(presetBox(GpuLibrary::builtin().presets(), this)),
       m_open(new QPushButton(this)), m_explain(new QPushButton(this)), m_status(new QLabel(this)),
       m_explanation(new QPlainTextEdit(this)),
       // A path the user named can hang (a dead mount): runs go to the pool nothing waits for.
@@ -41,6 +63,10 @@ ExplainLogDialog::ExplainLogDialog(QWidget *parent)
     m_explain->setObjectName(QStringLiteral("explainStartupLogButton"));
     m_status->setObjectName(QStringLiteral("startupLogStatus"));
     m_explanation->setObjectName(QStringLiteral("startupLogExplanation"));
+    m_model->setObjectName(QStringLiteral("startupLogModel"));
+    m_gpu->setObjectName(QStringLiteral("startupLogGpu"));
+    m_modelLabel->setBuddy(m_model);
+    m_gpuLabel->setBuddy(m_gpu);
 
     const QFont mono = QFontDatabase::systemFont(QFontDatabase::FixedFont);
     m_intro->setWordWrap(true);
@@ -55,7 +81,11 @@ ExplainLogDialog::ExplainLogDialog(QWidget *parent)
 
     auto *buttons = new QHBoxLayout;
     buttons->addWidget(m_open);
-    buttons->addStretch(1);
+    buttons->addSpacing(12);
+    buttons->addWidget(m_modelLabel);
+    buttons->addWidget(m_model, 1);
+    buttons->addWidget(m_gpuLabel);
+    buttons->addWidget(m_gpu, 1);
     buttons->addWidget(m_explain);
     auto *close = new QDialogButtonBox(QDialogButtonBox::Close, this);
     auto *layout = new QVBoxLayout(this);
@@ -73,18 +103,35 @@ ExplainLogDialog::ExplainLogDialog(QWidget *parent)
     resize(960, 720);
 }
 
+LogOverrides ExplainLogDialog::overrides() const
+{
+    return {m_model->currentText().trimmed(), m_gpu->currentText().trimmed()};
+}
+
 void ExplainLogDialog::explainFile(const QString &path)
 {
+    m_lastFile = path;
+    explainFileWith(path, overrides());
+}
+
+void ExplainLogDialog::explainFileWith(const QString &path, const LogOverrides &overrides)
+{
     m_status->setText(tr("Reading %1…").arg(path));
-    m_job.start([path](const quant::RunControl &) { return explain(readStartupLogFile(path)); });
+    m_job.start([path, overrides](const quant::RunControl &) {
+        return explain(readStartupLogFile(path), overrides);
+    });
 }
 
 void ExplainLogDialog::explainPastedText()
 {
     const QString text = m_log->toPlainText();
+    if (text.trimmed().isEmpty() && !m_lastFile.isEmpty()) {
+        explainFileWith(m_lastFile, overrides()); // again, with the model or GPU just chosen
+        return;
+    }
     m_status->setText(tr("Reading the pasted log…"));
-    m_job.start([text, origin = tr("the pasted log")](const quant::RunControl &) {
-        return explain(readStartupLog(text, origin));
+    m_job.start([text, origin = tr("the pasted log"), overrides = overrides()](const quant::RunControl &) {
+        return explain(readStartupLog(text, origin), overrides);
     });
 }
 
@@ -114,11 +161,22 @@ void ExplainLogDialog::retranslate()
 {
     setWindowTitle(tr("Explain a start-up log"));
     m_intro->setText(
-        tr("Paste a vLLM start-up log (the V1 engine, 0.10 on), open a log file or drop one on the "
-           "window: kvscope reads the scenario it describes, plans it and says where each GiB "
+        tr("Paste a vLLM start-up log (the V1 engine, 0.10 on) or an SGLang one, open a log file or drop "
+           "one on the window: kvscope reads the scenario it describes, plans it and says where each GiB "
            "went, why the KV cache has its size and what would hold more."));
     m_log->setPlaceholderText(tr("Paste the log here: from the line with the engine's arguments to \"Maximum "
-                                 "concurrency\"."));
+                                 "concurrency\" (vLLM) or \"max_total_num_tokens\" (SGLang)."));
+    m_modelLabel->setText(tr("&Model:"));
+    m_gpuLabel->setText(tr("&GPU:"));
+    m_model->lineEdit()->setPlaceholderText(tr("from the log"));
+    m_gpu->lineEdit()->setPlaceholderText(tr("from the log"));
+    m_model->setToolTip(
+        tr("The model, when the log names none kvscope knows: a preset, a HuggingFace repository "
+           "id, or a config.json or model folder (explain-log's %1)")
+            .arg(optionFlag(ScenarioField::Model)));
+    m_gpu->setToolTip(tr("The GPU, when the log's memory does not say which: a preset or custom:<GiB> "
+                         "(explain-log's %1)")
+                          .arg(optionFlag(ScenarioField::Gpu)));
     m_open->setText(tr("&Open log…"));
     m_explain->setText(tr("&Explain"));
 }

@@ -6,17 +6,19 @@
 
 #include <QDialog>
 
+class QComboBox;
 class QLabel;
 class QPlainTextEdit;
 class QPushButton;
 
 namespace kvscope {
 
-/// "Explain a start-up log": a vLLM start-up log pasted in, opened or dropped on
-/// the window is read, planned and explained by the core (explainStartupLog(),
-/// the text of `kvscope explain-log`), off the UI thread. A log kvscope cannot
-/// read or plan leaves one message naming the log and the value; the last
-/// explanation stays until a new one replaces it.
+/// "Explain a start-up log": a vLLM or SGLang start-up log pasted in, opened or
+/// dropped on the window is read, planned and explained by the core
+/// (explainStartupLog(), the text of `kvscope explain-log`), off the UI thread.
+/// The model and GPU boxes are explain-log's --model and --gpu: empty, the log
+/// decides. A log kvscope cannot read or plan leaves one message naming the log
+/// and the value; the last explanation stays until a new one replaces it.
 class ExplainLogDialog : public QDialog
 {
     Q_OBJECT
@@ -26,12 +28,15 @@ public:
 
     /// Reads and explains the log file at `path` (at most MaxStartupLogBytes).
     void explainFile(const QString &path);
-    /// Explains the log text in the paste area.
+    /// Explains the log text in the paste area; with none, the file opened last.
     void explainPastedText();
 
     QPlainTextEdit *logText() const { return m_log; }
     QPlainTextEdit *explanation() const { return m_explanation; }
     QLabel *status() const { return m_status; }
+    /// explain-log's --model and --gpu: editable, empty when the log decides.
+    QComboBox *modelOverride() const { return m_model; }
+    QComboBox *gpuOverride() const { return m_gpu; }
     /// Whether a log is being read or planned.
     bool isBusy() const { return m_job.isRunning(); }
 
@@ -46,9 +51,16 @@ private:
     void openFile();
     void showOutcome(JobOutcome<LogExplanation> outcome);
     void retranslate();
+    LogOverrides overrides() const;
+    void explainFileWith(const QString &path, const LogOverrides &overrides);
 
     QLabel *m_intro;
     QPlainTextEdit *m_log;
+    QLabel *m_modelLabel;
+    QComboBox *m_model;
+    QLabel *m_gpuLabel;
+    QComboBox *m_gpu;
+    QString m_lastFile;
     QPushButton *m_open;
     QPushButton *m_explain;
     QLabel *m_status;
