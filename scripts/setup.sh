@@ -16,13 +16,14 @@ KVSCOPE_CONFIGURE_OPTIONS=()
 # for scripts/tidy; lld for fast links (without it CMake links with ld);
 # dpkg-dev (dpkg-shlibdeps), appstream and desktop-file-utils for the package
 # test; ccache so that a rebuild after switching branches or clones recompiles
-# only what changed (CMakeLists.txt sets it up for the precompiled headers).
+# only what changed (CMakeLists.txt sets it up for the precompiled headers);
+# qt6-translations-l10n for Qt's own words (Close, OK, Cancel) in Chinese.
 KVSCOPE_PACKAGES=(
     build-essential cmake ninja-build pkg-config lld ccache
     qt6-base-dev libqt6opengl6-dev qt6-charts-dev qt6-svg-dev
     qt6-tools-dev qt6-tools-dev-tools qt6-l10n-tools libxkbcommon-dev libgl-dev
     xvfb xauth fonts-noto-cjk clang clang-format clang-tidy
-    dpkg-dev appstream desktop-file-utils
+    dpkg-dev appstream desktop-file-utils qt6-translations-l10n
 )
 
 kvscope_missing_packages() {

@@ -124,4 +124,45 @@ QString logExplanationText(const LogExplanation &e)
     return out;
 }
 
+QString logExplanationHtml(const LogExplanation &e)
+{
+    const LogExplanationLayout layout = logExplanationLayout(e);
+    QString html;
+    const auto list = [&](const QString &title, const QStringList &lines) {
+        if (lines.isEmpty())
+            return;
+        html += QStringLiteral("<h4>%1</h4><ul>").arg(title.toHtmlEscaped());
+        for (const QString &line : lines)
+            html += QStringLiteral("<li>%1</li>").arg(line.toHtmlEscaped());
+        html += QStringLiteral("</ul>");
+    };
+    // The answer first, then what it rests on: in a window the table is what is looked for.
+    html += QStringLiteral("<p><code>%1</code></p>").arg(layout.plannedAs.toHtmlEscaped());
+    html += QStringLiteral("<table cellspacing=\"0\" cellpadding=\"4\">");
+    for (qsizetype r = 0; r < layout.table.size(); ++r) {
+        const QString cell = r == 0 ? QStringLiteral("th") : QStringLiteral("td");
+        html += QStringLiteral("<tr>");
+        for (qsizetype c = 0; c < layout.table.at(r).size(); ++c) {
+            QString text = layout.table.at(r).at(c).trimmed().toHtmlEscaped();
+            if (layout.differs.at(r))
+                text = QStringLiteral("<b>%1</b>").arg(text);
+            html += QStringLiteral("<%1 align=\"%2\">%3</%1>")
+                        .arg(cell, c == 0 ? QStringLiteral("left") : QStringLiteral("right"), text);
+        }
+        html += QStringLiteral("</tr>");
+    }
+    html += QStringLiteral("</table>");
+    list(layout.why.title, layout.why.lines);
+    if (!layout.levers.isEmpty()) {
+        html += QStringLiteral("<h4>%1</h4><ul>").arg(layout.leversTitle.toHtmlEscaped());
+        for (const LogExplanationLayout::Lever &l : layout.levers)
+            html += QStringLiteral("<li>%1<br><code>%2</code></li>")
+                        .arg(l.effect.toHtmlEscaped(), l.launch.toHtmlEscaped());
+        html += QStringLiteral("</ul>");
+    }
+    for (const LogExplanationLayout::Section &s : layout.head)
+        list(s.title, s.lines);
+    return html;
+}
+
 } // namespace kvscope

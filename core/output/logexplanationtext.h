@@ -10,7 +10,7 @@ namespace kvscope {
 struct LogExplanation;
 
 /// An explained start-up log cell by cell, computed once and laid out by
-/// logExplanationText().
+/// logExplanationText() (the terminal) and logExplanationHtml() (the window).
 struct LogExplanationLayout
 {
     struct Section
@@ -40,5 +40,10 @@ LogExplanationLayout logExplanationLayout(const LogExplanation &explanation);
 /// has that size and what would hold more, each with its launch line. Columns padded
 /// by display width (a CJK character takes two).
 QString logExplanationText(const LogExplanation &explanation);
+
+/// The same for the window: a rich-text document whose parts are a real table, so that
+/// its columns line up in any font and language; the table, the reasons and the levers
+/// come first, what was read and assumed after them.
+QString logExplanationHtml(const LogExplanation &explanation);
 
 } // namespace kvscope

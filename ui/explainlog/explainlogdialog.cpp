@@ -17,6 +17,7 @@
 #include <QLineEdit>
 #include <QPlainTextEdit>
 #include <QPushButton>
+#include <QTextBrowser>
 #include <QVBoxLayout>
 
 namespace kvscope {
@@ -53,7 +54,7 @@ ExplainLogDialog::ExplainLogDialog(QWidget *parent)
       m_modelLabel(new QLabel(this)), m_model(presetBox(ModelLibrary::builtin().presets(), this)),
       m_gpuLabel(new QLabel(this)), m_gpu(presetBox(GpuLibrary::builtin().presets(), this)),
       m_open(new QPushButton(this)), m_explain(new QPushButton(this)), m_status(new QLabel(this)),
-      m_explanation(new QPlainTextEdit(this)),
+      m_explanation(new QTextBrowser(this)),
       // A path the user named can hang (a dead mount): runs go to the pool nothing waits for.
       m_job(this, pathPool(), [this](JobOutcome<LogExplanation> outcome) { showOutcome(std::move(outcome)); })
 {
@@ -72,9 +73,7 @@ ExplainLogDialog::ExplainLogDialog(QWidget *parent)
     m_intro->setWordWrap(true);
     m_log->setFont(mono);
     m_log->setLineWrapMode(QPlainTextEdit::NoWrap);
-    m_explanation->setFont(mono);
-    m_explanation->setReadOnly(true);
-    m_explanation->setLineWrapMode(QPlainTextEdit::NoWrap);
+    m_explanation->setOpenLinks(false);
     m_status->setWordWrap(true);
     m_status->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_explain->setDefault(true);
@@ -153,7 +152,7 @@ void ExplainLogDialog::showOutcome(JobOutcome<LogExplanation> outcome)
     m_status->setText(tr("Explained %1: each part of the memory per GPU as the log gives it and as kvscope "
                          "plans it.")
                           .arg(outcome.result->log.origin));
-    m_explanation->setPlainText(logExplanationText(*outcome.result));
+    m_explanation->setHtml(logExplanationHtml(*outcome.result));
     Q_EMIT finished(true);
 }
 

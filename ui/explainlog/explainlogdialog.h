@@ -10,6 +10,7 @@ class QComboBox;
 class QLabel;
 class QPlainTextEdit;
 class QPushButton;
+class QTextBrowser;
 
 namespace kvscope {
 
@@ -32,7 +33,8 @@ public:
     void explainPastedText();
 
     QPlainTextEdit *logText() const { return m_log; }
-    QPlainTextEdit *explanation() const { return m_explanation; }
+    /// The explanation: a document whose parts are a table (logExplanationHtml()).
+    QTextBrowser *explanation() const { return m_explanation; }
     QLabel *status() const { return m_status; }
     /// explain-log's --model and --gpu: editable, empty when the log decides.
     QComboBox *modelOverride() const { return m_model; }
@@ -64,7 +66,7 @@ private:
     QPushButton *m_open;
     QPushButton *m_explain;
     QLabel *m_status;
-    QPlainTextEdit *m_explanation;
+    QTextBrowser *m_explanation;
     BackgroundJob<LogExplanation> m_job;
 };
 
