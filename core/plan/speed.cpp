@@ -649,6 +649,12 @@ ForwardCost SpeedModel::prefill(std::int64_t promptLen, std::int64_t sequences) 
     return total;
 }
 
+double SpeedModel::firstTokenSecondsUnderLoad(std::int64_t promptLen, std::int64_t decoding) const
+{
+    // Poisson arrivals land uniformly within a step: the mean wait is half of it.
+    return prefill(promptLen).seconds + (decoding > 0 ? decode(decoding).seconds / 2 : 0.0);
+}
+
 ServingCost SpeedModel::serving(std::int64_t concurrency, std::int64_t promptLen,
                                 std::int64_t outputLen) const
 {

@@ -49,6 +49,12 @@ public:
         std::int64_t times = 1;
     };
     QList<RepeatedPass> prefillPasses(std::int64_t promptLen, std::int64_t sequences = 1) const;
+    /// Time to first token of a request that arrives, unannounced (open-loop arrivals, vllm
+    /// bench serve --request-rate), at a server decoding `decoding` sequences: it waits for
+    /// the step in flight, half a decode step on average, then its prompt's passes and the
+    /// request handling run (prefill()). Under vLLM those passes also carry the running
+    /// decodes (chunked prefill), which this leaves out; SGLang runs them alone.
+    double firstTokenSecondsUnderLoad(std::int64_t promptLen, std::int64_t decoding) const;
     /// Steady-state serving of `concurrency` users, each sending a `promptLen`
     /// prompt and reading `outputLen` tokens (outputLen >= 1); see ServingCost.
     ServingCost serving(std::int64_t concurrency, std::int64_t promptLen, std::int64_t outputLen) const;

@@ -33,23 +33,23 @@ SpeedConstants fitted()
 {
     SpeedConstants c;
     auto &efficiency = c.weightBandwidthEfficiency;
-    efficiency[std::size_t(GpuGeneration::Ampere)] = 0.6689;
-    efficiency[std::size_t(GpuGeneration::Hopper)] = 0.8572;
-    efficiency[std::size_t(GpuGeneration::Blackwell)] = 0.8325;
+    efficiency[std::size_t(GpuGeneration::Ampere)] = 0.6682;
+    efficiency[std::size_t(GpuGeneration::Hopper)] = 0.8568;
+    efficiency[std::size_t(GpuGeneration::Blackwell)] = 0.8297;
     auto &cost = c.dequantizationCost;
     cost[std::size_t(WeightKernel::SixteenBit)] = 0;
-    cost[std::size_t(WeightKernel::Fp8)] = 0.09229;
-    cost[std::size_t(WeightKernel::FourBitWeightOnly)] = 0.7086;
-    cost[std::size_t(WeightKernel::EightBitWeightOnly)] = 0.196;
-    cost[std::size_t(WeightKernel::Fp4)] = 0.5129;
-    c.kvBandwidthEfficiency = 0.8691;
-    c.fp8KvCost = 0.4664;
-    c.computeEfficiency = 0.7124;
-    c.allReduceLatencySeconds = 1.781e-05;
-    c.moeLayerSeconds = 3.62e-05;
-    c.stepSeconds = {0.001521, 0.002115};
-    c.sequenceSeconds = {0, 1.736e-06};
-    c.requestSeconds = {0.007188, 0.1729};
+    cost[std::size_t(WeightKernel::Fp8)] = 0.08822;
+    cost[std::size_t(WeightKernel::FourBitWeightOnly)] = 0.7099;
+    cost[std::size_t(WeightKernel::EightBitWeightOnly)] = 0.1956;
+    cost[std::size_t(WeightKernel::Fp4)] = 0.5125;
+    c.kvBandwidthEfficiency = 0.8681;
+    c.fp8KvCost = 0.4676;
+    c.computeEfficiency = 0.7241;
+    c.allReduceLatencySeconds = 1.779e-05;
+    c.moeLayerSeconds = 3.647e-05;
+    c.stepSeconds = {0.001513, 0.002101};
+    c.sequenceSeconds = {0, 1.717e-06};
+    c.requestSeconds = {0.007329, 0.06691};
     return c;
 }
 

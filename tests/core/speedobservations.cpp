@@ -78,7 +78,7 @@ bool servingStep(const QJsonObject &row)
 /// own, with its own id suffix, milliseconds field and explanation field.
 Observation prefillObservation(Observation o, const QJsonObject &row, Measured measured)
 {
-    const bool firstToken = measured == Measured::FirstToken;
+    const bool firstToken = measured != Measured::PrefillPass;
     o.id += firstToken ? QStringLiteral(" (first token)") : QStringLiteral(" (prefill pass)");
     o.explainedMiss = text(row, firstToken ? "explained_first_token_miss" : "explained_prefill_miss");
     o.measured = measured;
@@ -142,6 +142,10 @@ double observedPasses(const Observation &o, const SpeedConstants &constants, dou
                double(o.outputLen) * (model.decode(o.sequences).*seconds);
     case Measured::FirstToken:
         return model.prefill(o.promptLen).*seconds;
+    case Measured::FirstTokenUnderLoad:
+        return seconds == &ForwardCost::seconds
+                   ? model.firstTokenSecondsUnderLoad(o.promptLen, o.sequences)
+                   : model.prefill(o.promptLen).*seconds + model.decode(o.sequences).*seconds / 2;
     case Measured::PrefillPass:
         return passesWithoutRequests(model.prefill(o.promptLen, o.sequences), seconds);
     }
@@ -164,8 +168,12 @@ QList<Observation> readObservations(const QString &path)
     QList<Observation> out;
     for (const QJsonValue &value : document.value(QLatin1String("measurements")).toArray()) {
         const QJsonObject row = value.toObject();
-        const std::int64_t sequences = std::max(row.value(QLatin1String("concurrency")).toInteger(0),
-                                                row.value(QLatin1String("batch_size")).toInteger(0));
+        // An open-loop run's sequences are the requests in flight (Little's law, from the row).
+        const bool openLoop = row.value(QLatin1String("request_rate")).isDouble();
+        const std::int64_t sequences =
+            openLoop ? std::llround(row.value(QLatin1String("requests_in_flight")).toDouble())
+                     : std::max(row.value(QLatin1String("concurrency")).toInteger(0),
+                                row.value(QLatin1String("batch_size")).toInteger(0));
         const std::int64_t prompt = row.value(QLatin1String("prompt_len")).toInteger(0);
         const std::int64_t output = row.value(QLatin1String("output_len")).toInteger(0);
         Observation base;
@@ -193,11 +201,18 @@ QList<Observation> readObservations(const QString &path)
             o.seconds = double(output) / row.value(QLatin1String("per_user_tokens_per_second")).toDouble();
             observations << o;
         }
-        if (row.value(QLatin1String("ttft_ms")).isDouble() && sequences == 1 && prompt > 0)
-            observations << prefillObservation(base, row, Measured::FirstToken);
+        if (row.value(QLatin1String("ttft_ms")).isDouble() && (sequences == 1 || openLoop) && prompt > 0)
+            observations << prefillObservation(
+                base, row, openLoop ? Measured::FirstTokenUnderLoad : Measured::FirstToken);
         if (row.value(QLatin1String("prefill_ms")).isDouble() && prompt > 0)
             observations << prefillObservation(base, row, Measured::PrefillPass);
         for (Observation &o : observations) {
+            // A step measured under settings kvscope does not model, beside a first token it does.
+            if (const QString stepReason = text(row, "step_outside_model");
+                !stepReason.isEmpty() && !measuresPrefillOnly(o.measured)) {
+                o.split = Split::Outside;
+                o.outsideReason = stepReason;
+            }
             if (sequences <= 0 && o.split != Split::Outside) {
                 o.split = Split::Outside;
                 o.outsideReason = QStringLiteral("no batch or concurrency given");
@@ -380,6 +395,11 @@ SpeedConstants fitOnce(const QList<Observation> &observations, const SpeedConsta
         case Measured::FirstToken:
             for (const auto &[pass, times] : model.prefillPasses(o.promptLen))
                 addFeatures(f, offset, pass, described, engine, double(times));
+            break;
+        case Measured::FirstTokenUnderLoad:
+            for (const auto &[pass, times] : model.prefillPasses(o.promptLen))
+                addFeatures(f, offset, pass, described, engine, double(times));
+            addFeatures(f, offset, model.decode(o.sequences), described, engine, 0.5);
             break;
         case Measured::PrefillPass:
             for (const auto &[pass, times] : model.prefillPasses(o.promptLen, o.sequences))

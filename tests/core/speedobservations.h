@@ -25,6 +25,9 @@ enum class Measured
                  ///< included
     EndToEnd,    ///< a static batch: prefill of every prompt, then output_len decode steps
     FirstToken,  ///< time to first token of a lone request: one prefill
+    /// time to first token under open-loop arrivals (a request rate): half a decode step of the
+    /// requests in flight, then one prefill (SpeedModel::firstTokenSecondsUnderLoad)
+    FirstTokenUnderLoad,
     PrefillPass, ///< a static batch's prefill passes timed in-process: no request handling
 };
 
@@ -32,7 +35,7 @@ enum class Measured
 /// alone, fitted apart from decode steps and runs.
 inline bool measuresPrefillOnly(Measured m)
 {
-    return m == Measured::FirstToken || m == Measured::PrefillPass;
+    return m == Measured::FirstToken || m == Measured::FirstTokenUnderLoad || m == Measured::PrefillPass;
 }
 
 enum class Split

@@ -153,6 +153,8 @@ QString measuredName(Measured m)
         return QStringLiteral("run");
     case Measured::FirstToken:
         return QStringLiteral("TTFT");
+    case Measured::FirstTokenUnderLoad:
+        return QStringLiteral("TTFT at a request rate");
     case Measured::PrefillPass:
         return QStringLiteral("prefill pass");
     }
@@ -454,13 +456,14 @@ private Q_SLOTS:
     void heldOutWithinBounds()
     {
         // The held-out sources' standing (docs/speed-validation.md) may not fall
-        // below where it stood when the SGLang cookbook's runs joined (median
-        // 19.2 %, 67 % within ±25 %): a median error within 20 % and at least
-        // 65 % within ±25 %. The targets are 15 % and 80 %.
+        // below where it stood when a second SGLang deployment's first tokens
+        // joined the calibration sources (median 18.3 %, 71 % within ±25 %; 19.2 %
+        // and 67 % before): a median error within 18.5 % and at least 70 % within
+        // ±25 %. The targets are 15 % and 80 %.
         const Summary s = summarise(m_observations, Split::HeldOut, calibratedSpeedConstants());
         QVERIFY(s.rows >= 100);
-        QVERIFY2(s.medianError <= 0.20, qPrintable(QString::number(s.medianError)));
-        QVERIFY2(s.within25 >= 0.65 * s.rows,
+        QVERIFY2(s.medianError <= 0.185, qPrintable(QString::number(s.medianError)));
+        QVERIFY2(s.within25 >= 0.70 * s.rows,
                  qPrintable(QStringLiteral("%1 of %2").arg(s.within25).arg(s.rows)));
     }
 
