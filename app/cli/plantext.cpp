@@ -84,15 +84,27 @@ void speedSection(TextTable &t, const MemoryPlan &p)
                    formatDuration(s.prefill.idealSeconds)));
     if (s.serving) {
         const ServingCost &v = *s.serving;
-        t.row(
-            QStringLiteral("serving inter-token"), formatDuration(v.interTokenSeconds),
-            QStringLiteral("%1 users, %2-token prompts, %3 out; %4 % of steps carry a %5-token prompt chunk")
-                .arg(formatCount(v.concurrency), formatCount(v.promptLen), formatCount(v.outputLen))
-                .arg(v.prefillStepShare * 100, 0, 'f', 1)
-                .arg(formatCount(v.prefillChunkTokens)));
+        t.row(QStringLiteral("serving inter-token"), formatDuration(v.interTokenSeconds),
+              QStringLiteral("%1 %2, %3-token prompts, %4 out; %5 % of steps carry a %6-token prompt chunk")
+                  .arg(formatCount(v.concurrency),
+                       v.requestRate > 0 ? QStringLiteral("in flight") : QStringLiteral("users"),
+                       formatCount(v.promptLen), formatCount(v.outputLen))
+                  .arg(v.prefillStepShare * 100, 0, 'f', 1)
+                  .arg(formatCount(v.prefillChunkTokens)));
+        if (v.requestRate > 0)
+            t.row(
+                QStringLiteral("serving request rate"), QStringLiteral("%1/s").arg(v.requestRate, 0, 'g', 6),
+                v.saturated ? QStringLiteral("saturated: %1 in flight complete %2 requests/s; the rest queue")
+                                  .arg(formatCount(v.concurrency))
+                                  .arg(v.maxRequestRate, 0, 'f', 2)
+                            : QStringLiteral("%1 requests in flight on average (rate x request time)")
+                                  .arg(v.requestsInFlight, 0, 'f', 2));
         t.row(QStringLiteral("serving output tokens/s"), formatRate(v.outputTokensPerSecond),
-              QStringLiteral("first token after %1; a request takes %2")
-                  .arg(formatDuration(v.timeToFirstTokenSeconds), formatDuration(v.requestSeconds)));
+              v.saturated
+                  ? QStringLiteral("first tokens wait in a growing queue; a request takes %1 once running")
+                        .arg(formatDuration(v.requestSeconds))
+                  : QStringLiteral("first token after %1; a request takes %2")
+                        .arg(formatDuration(v.timeToFirstTokenSeconds), formatDuration(v.requestSeconds)));
     }
     if (s.decode.allReduceSeconds > 0)
         t.row(QStringLiteral("all-reduce per step"), formatDuration(s.decode.allReduceSeconds),

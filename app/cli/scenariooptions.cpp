@@ -89,6 +89,11 @@ ScenarioOptions::ScenarioOptions()
                QStringLiteral("8192")),
         option(fileKey(ScenarioField::PromptLen),
                QStringLiteral("Prompt tokens of the prefill (time to first token); default --seq-len."), "n"),
+        option(fileKey(ScenarioField::RequestRate),
+               QStringLiteral("Requests a second arriving at the server (open loop, as vllm bench serve "
+                              "--request-rate): serving runs with as many in flight as that keeps busy; 0 or "
+                              "auto: --batch-size users in a closed loop (default)."),
+               "rate"),
         option(fileKey(ScenarioField::BandwidthEfficiency),
                QStringLiteral("Share of the memory bandwidth a forward pass achieves, in (0, 1], or auto "
                               "(default: calibrated for the GPU's generation)."),

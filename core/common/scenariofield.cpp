@@ -63,6 +63,9 @@ const FieldSpelling spellings[] = {
      QT_TRANSLATE_NOOP("kvscope::ScenarioField", "Sequence length")},
     {ScenarioField::PromptLen, "prompt-len", nullptr,
      QT_TRANSLATE_NOOP("kvscope::ScenarioField", "Prompt length")},
+    // vllm bench serve's and sglang.bench_serving's name for open-loop arrivals.
+    {ScenarioField::RequestRate, "request-rate", nullptr,
+     QT_TRANSLATE_NOOP("kvscope::ScenarioField", "Request rate")},
     {ScenarioField::BandwidthEfficiency, "bandwidth-efficiency", nullptr,
      QT_TRANSLATE_NOOP("kvscope::ScenarioField", "Bandwidth efficiency")},
     {ScenarioField::ComputeEfficiency, "compute-efficiency", nullptr,

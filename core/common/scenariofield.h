@@ -39,6 +39,7 @@ enum class ScenarioField
     BatchSize,
     SeqLen,
     PromptLen,
+    RequestRate,
     BandwidthEfficiency,
     ComputeEfficiency,
 };

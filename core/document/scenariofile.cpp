@@ -164,6 +164,7 @@ QJsonValue optionToJson(const ScenarioOption &option, const QString &text)
         return isNumber ? QJsonValue(count) : QJsonValue(text);
     }
     case OptionKind::Ratio:
+    case OptionKind::Number:
         return text.toDouble();
     case OptionKind::Text:
         break;
@@ -201,7 +202,8 @@ ScenarioValues valuesFromJson(const QJsonObject &object, const QString &origin, 
                 values.insert(it.key(), QString::number(reader.integer(key.constData(), value,
                                                                        -MaxExactInteger, MaxExactInteger)));
             break;
-        case OptionKind::Ratio: {
+        case OptionKind::Ratio:
+        case OptionKind::Number: {
             const double ratio = reader.number(key.constData(), value);
             values.insert(it.key(), QString::number(ratio, 'g', 15));
             break;

@@ -58,9 +58,20 @@ QJsonValue servingObject(const std::optional<ServingCost> &serving)
     o.insert(QStringLiteral("mixed_step_seconds"), rounded(s.mixedStep.seconds, 9));
     o.insert(QStringLiteral("mean_step_breakdown_seconds"), breakdownObject(s.meanStep));
     o.insert(QStringLiteral("inter_token_latency_seconds"), rounded(s.interTokenSeconds, 9));
-    o.insert(QStringLiteral("time_to_first_token_seconds"), rounded(s.timeToFirstTokenSeconds, 9));
+    // A saturated server's queue grows without end: its first tokens have no steady value.
+    o.insert(QStringLiteral("time_to_first_token_seconds"),
+             s.saturated ? QJsonValue(QJsonValue::Null) : QJsonValue(rounded(s.timeToFirstTokenSeconds, 9)));
     o.insert(QStringLiteral("request_seconds"), rounded(s.requestSeconds, 9));
     o.insert(QStringLiteral("output_tokens_per_second"), rounded(s.outputTokensPerSecond, 3));
+    const bool openLoop = s.requestRate > 0;
+    const auto openLoopValue = [&](double value, int digits) {
+        return openLoop ? QJsonValue(rounded(value, digits)) : QJsonValue(QJsonValue::Null);
+    };
+    o.insert(QStringLiteral("request_rate"), openLoopValue(s.requestRate, 3));
+    o.insert(QStringLiteral("requests_in_flight"), openLoopValue(s.requestsInFlight, 3));
+    o.insert(QStringLiteral("saturated"), s.saturated);
+    o.insert(QStringLiteral("max_request_rate"),
+             s.saturated ? QJsonValue(rounded(s.maxRequestRate, 3)) : QJsonValue(QJsonValue::Null));
     return o;
 }
 

@@ -746,13 +746,58 @@ std::int64_t SpeedModel::ridgeBatch(bool ideal) const
 
 namespace {
 
-/// Steady-state serving of --batch-size users; as many as the KV cache holds
-/// at --seq-len run at once (the engine queues the rest).
-std::optional<ServingCost> planServing(const SpeedModel &model, const MemoryPlan &plan, SpeedPlan &speed)
+/// Open loop: requests arrive at `rate` a second, and the server holds the smallest whole
+/// number of them in flight that the rate keeps busy (Little's law: rate x the time a
+/// request takes at that count is no more than the count). A request takes longer with
+/// more in flight, but far from proportionally, so the counts the rate keeps busy are the
+/// ones above a threshold; bisection finds it. Past `most` the rate outgrows the server.
+ServingCost servingAtRate(const SpeedModel &model, double rate, std::int64_t most, std::int64_t promptLen,
+                          std::int64_t outputLen)
+{
+    const auto keepsUp = [&](std::int64_t inFlight) {
+        return rate * model.serving(inFlight, promptLen, outputLen).requestSeconds <= double(inFlight);
+    };
+    ServingCost s;
+    if (!keepsUp(most)) {
+        s = model.serving(most, promptLen, outputLen);
+        s.saturated = true;
+        s.maxRequestRate = double(most) / s.requestSeconds;
+    } else {
+        std::int64_t below = 0, enough = most; // keepsUp(enough); below is 0 or does not keep up
+        while (enough - below > 1) {
+            const std::int64_t middle = below + (enough - below) / 2;
+            (keepsUp(middle) ? enough : below) = middle;
+        }
+        s = model.serving(enough, promptLen, outputLen);
+    }
+    s.requestRate = rate;
+    s.requestsInFlight = rate * s.requestSeconds;
+    return s;
+}
+
+/// Steady-state serving of --batch-size users, or of what --request-rate keeps in flight; as
+/// many as the KV cache holds at --seq-len run at once (the engine queues the rest).
+std::optional<ServingCost> planServing(const SpeedModel &model, const Scenario &scenario,
+                                       const MemoryPlan &plan, SpeedPlan &speed)
 {
     const std::int64_t held = plan.kv.capacityTokens / plan.seqLen;
     if (held < 1)
         return std::nullopt;
+    const std::int64_t outputLen = plan.seqLen - speed.promptLen;
+    if (scenario.requestRateMilli > 0) {
+        // The engine runs at most --max-num-seqs (SGLang: --max-running-requests) at once.
+        const std::int64_t most = plan.maxNumSeqs > 0 ? std::min(held, plan.maxNumSeqs) : held;
+        ServingCost s =
+            servingAtRate(model, double(scenario.requestRateMilli) / 1000, most, speed.promptLen, outputLen);
+        if (s.saturated)
+            speed.notes << QStringLiteral(
+                               "speed: at %1 requests a second requests queue without end: with %2 in "
+                               "flight (what the KV cache and the engine run at once) the server "
+                               "completes %3 a second")
+                               .arg(formatRequestRate(scenario.requestRateMilli), formatCount(most))
+                               .arg(s.maxRequestRate, 0, 'f', 2);
+        return s;
+    }
     const std::int64_t users = std::min(plan.batchSize, held);
     if (users < plan.batchSize)
         speed.notes << QStringLiteral("speed: the KV cache holds %1 requests of %2 tokens at once; serving "
@@ -760,7 +805,7 @@ std::optional<ServingCost> planServing(const SpeedModel &model, const MemoryPlan
                            .arg(users)
                            .arg(plan.seqLen)
                            .arg(plan.batchSize - users);
-    return model.serving(users, speed.promptLen, plan.seqLen - speed.promptLen);
+    return model.serving(users, speed.promptLen, outputLen);
 }
 
 } // namespace
@@ -804,7 +849,7 @@ SpeedPlan planSpeed(const Scenario &s, const MemoryPlan &plan)
                                .arg(formatCount(batch), formatCount(plan.batchSize),
                                     formatCount(plan.seqLen));
         if (speed.promptLen + 1 < plan.seqLen) // a prompt and at least two tokens out
-            speed.serving = planServing(model, plan, speed);
+            speed.serving = planServing(model, s, plan, speed);
         speed.ridgeBatch = model.ridgeBatch(false);
         speed.ridgeBatchIdeal = model.ridgeBatch(true);
         speed.available = true;

@@ -113,6 +113,14 @@ struct ServingCost
     double timeToFirstTokenSeconds = 0;  ///< the prompt's steps, the wait for budget, request handling
     double requestSeconds = 0;           ///< end to end: first token, then outputLen - 1 steps
     double outputTokensPerSecond = 0;    ///< all requests: concurrency x outputLen / requestSeconds
+
+    // Open loop (--request-rate): requests arrive at a rate, and `concurrency` is the whole
+    // number of requests in flight that rate keeps busy (Little's law: in flight = rate x
+    // requestSeconds, the smallest count the rate does not outgrow).
+    double requestRate = 0;      ///< requests a second; 0 for a closed loop of `concurrency` users
+    double requestsInFlight = 0; ///< rate x requestSeconds (may be below 1: the server idles between)
+    bool saturated = false;      ///< the rate outgrows every count the KV cache holds: requests queue
+    double maxRequestRate = 0;   ///< saturated: the most requests a second it completes (at `concurrency`)
 };
 
 /// Speed figures of a plan, a roofline per GPU. Computed by planSpeed().

@@ -34,6 +34,37 @@ std::int64_t parseUtilization(const QString &text, const QString &option)
     return ppm;
 }
 
+std::int64_t parseRequestRate(const QString &text, const QString &option)
+{
+    if (text.trimmed().compare(QLatin1String("auto"), Qt::CaseInsensitive) == 0)
+        return 0;
+    // Decimal text to thousandths without a double, as parseUtilization does.
+    static const QRegularExpression pattern(QStringLiteral("^\\s*(\\d+)(?:\\.(\\d*))?\\s*$"));
+    const QRegularExpressionMatch match = pattern.match(text);
+    const QString fraction = match.captured(2);
+    const bool finer = fraction.mid(3).count(QLatin1Char('0')) != fraction.mid(3).size();
+    if (!match.hasMatch() || match.captured(1).size() > 7 || finer)
+        throw Error(QStringLiteral("%1: must be requests a second, at least 0 and in steps of 0.001 "
+                                   "(0 or auto: a closed loop of %3 users), got '%2'")
+                        .arg(option, text, optionFlag(ScenarioField::BatchSize)));
+    const std::int64_t milli = match.captured(1).toLongLong() * 1000 +
+                               fraction.left(3).leftJustified(3, QLatin1Char('0')).toLongLong();
+    if (milli > MaxRequestRateMilli)
+        throw Error(QStringLiteral("%1: '%2' requests a second is above a million, the most kvscope plans")
+                        .arg(option, text));
+    return milli;
+}
+
+QString formatRequestRate(std::int64_t milli)
+{
+    QString text = QStringLiteral("%1.%2").arg(milli / 1000).arg(milli % 1000, 3, 10, QLatin1Char('0'));
+    while (text.endsWith(QLatin1Char('0')))
+        text.chop(1);
+    if (text.endsWith(QLatin1Char('.')))
+        text.chop(1);
+    return text;
+}
+
 std::int64_t parsePositive(const QString &text, const QString &option)
 {
     // Bounds beyond "positive" (block sizes, GPU counts) are the planner's: it names the value as given.

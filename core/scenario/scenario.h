@@ -61,6 +61,10 @@ struct Scenario
 
     // Speed (roofline)
     std::int64_t promptLen = 0; ///< --prompt-len: tokens of the prefill; 0 = --seq-len
+    /// --request-rate in thousandths of a request a second: requests arrive at this rate
+    /// (open loop) and serving runs with as many in flight as that keeps busy; 0 = a closed
+    /// loop of --batch-size users, each sending a request when the last one ends.
+    std::int64_t requestRateMilli = 0;
     std::int64_t bandwidthEfficiencyPpm =
         DefaultBandwidthEfficiencyPpm; ///< --bandwidth-efficiency; 0 = calibrated
     std::int64_t computeEfficiencyPpm = DefaultComputeEfficiencyPpm; ///< --compute-efficiency; 0 = calibrated
@@ -83,5 +87,16 @@ std::int64_t parseOptionalCount(const QString &text, const QString &option);
 
 /// "0.9" from 900000, without float noise.
 QString formatUtilization(std::int64_t ppm);
+
+/// The largest --request-rate kvscope plans: a million requests a second.
+inline constexpr std::int64_t MaxRequestRateMilli = std::int64_t(1'000'000) * 1000;
+
+/// Parses --request-rate ("2.5" requests a second) exactly into thousandths; "auto" or 0 is
+/// 0 (a closed loop). Throws kvscope::Error naming `option` and the text for anything else:
+/// a negative or malformed number, one finer than 0.001, or one above a million.
+std::int64_t parseRequestRate(const QString &text, const QString &option);
+
+/// "2.5" from 2500; "0.001" from 1.
+QString formatRequestRate(std::int64_t milli);
 
 } // namespace kvscope

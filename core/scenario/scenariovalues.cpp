@@ -216,6 +216,14 @@ const Field fields[] = {
          s.promptLen = parseOptionalCount(text, o);
      },
      [](const Scenario &s) { return optionalCountText(s.promptLen); }},
+    // 0 (a closed loop) is left out, as the defaults of the other optional numbers are.
+    {{ScenarioField::RequestRate, OptionKind::Number},
+     [](Scenario &s, const QString &text, const QString &o, const ScenarioResolvers &) {
+         s.requestRateMilli = parseRequestRate(text, o);
+     },
+     [](const Scenario &s) {
+         return s.requestRateMilli > 0 ? formatRequestRate(s.requestRateMilli) : QString();
+     }},
     {{ScenarioField::BandwidthEfficiency, OptionKind::Ratio},
      [](Scenario &s, const QString &text, const QString &o, const ScenarioResolvers &) {
          s.bandwidthEfficiencyPpm = parseOptionalRatio(text, o);

@@ -2531,6 +2531,18 @@
         <source>Precision (%1 flags)</source>
         <translation>精度（%1 参数）</translation>
     </message>
+    <message>
+        <source>closed loop (the batch&apos;s users)</source>
+        <translation>闭环（Batch 中的用户）</translation>
+    </message>
+    <message>
+        <source> requests/s</source>
+        <translation> 请求/秒</translation>
+    </message>
+    <message>
+        <source>%1: requests arriving a second, as vllm bench serve %1 sends them. Serving then runs with as many requests in flight as that rate keeps busy, or says the server saturates. 0: the batch&apos;s users in a closed loop, each sending a new request when the last one ends.</source>
+        <translation>%1：每秒到达的请求数，与 vllm bench serve %1 发送请求的方式相同。服务随后以该速率所能维持的在途请求数运行，或指出服务器已饱和。0：Batch 中的用户以闭环方式发送，每个请求结束后再发送下一个。</translation>
+    </message>
 </context>
 <context>
     <name>kvscope::PasteConfigDialog</name>
@@ -2935,6 +2947,10 @@
         <source>Compute efficiency</source>
         <translation>计算效率</translation>
     </message>
+    <message>
+        <source>Request rate</source>
+        <translation>请求速率</translation>
+    </message>
 </context>
 <context>
     <name>kvscope::ScenarioStrip</name>
@@ -3272,6 +3288,22 @@ Page Up / Page Down 在场景条中切换。</translation>
     <message>
         <source>speed for %1 sequences: the KV cache holds %1 of %2</source>
         <translation>按 %1 条序列计算的速度：KV 缓存只能容纳 %2 条中的 %1 条</translation>
+    </message>
+    <message>
+        <source>Serving %1 requests a second, each a %2-token prompt and %3 tokens out</source>
+        <translation>以每秒 %1 个请求服务，每个请求为 %2 token 的 prompt 和 %3 个输出 token</translation>
+    </message>
+    <message>
+        <source>saturated</source>
+        <translation>已饱和</translation>
+    </message>
+    <message>
+        <source>with %1 in flight (what the KV cache and the engine run at once) it completes %2 requests a second, %3 tokens/s; the rest queue, so first tokens wait longer and longer</source>
+        <translation>在途 %1 个请求时（KV Cache 和引擎同时能运行的数量）每秒完成 %2 个请求，%3 tokens/s；其余请求排队，首 token 的等待越来越长</translation>
+    </message>
+    <message>
+        <source>%1 requests in flight on average · a token every %2 · first token after %3 · a request takes %4</source>
+        <translation>平均在途 %1 个请求 · 每 %2 一个 token · 首 token 在 %3 后 · 一个请求耗时 %4</translation>
     </message>
 </context>
 <context>

@@ -124,6 +124,45 @@ private Q_SLOTS:
         QCOMPARE(parseUtilization(formatUtilization(ppm)), ppm);
     }
 
+    // --request-rate: requests a second in exact thousandths; 0 or auto is a closed loop.
+    void requestRateParsesToThousandths_data()
+    {
+        QTest::addColumn<QString>("text");
+        QTest::addColumn<qint64>("milli"); // -1: refused
+        QTest::newRow("whole") << QStringLiteral("2") << qint64(2000);
+        QTest::newRow("half") << QStringLiteral("2.5") << qint64(2500);
+        QTest::newRow("thousandth") << QStringLiteral("0.001") << qint64(1);
+        QTest::newRow("trailing zeros") << QStringLiteral("1.2500") << qint64(1250);
+        QTest::newRow("zero") << QStringLiteral("0") << qint64(0);
+        QTest::newRow("auto") << QStringLiteral("Auto") << qint64(0);
+        QTest::newRow("a million") << QStringLiteral("1000000") << qint64(1'000'000'000);
+        QTest::newRow("above a million") << QStringLiteral("1000000.001") << qint64(-1);
+        QTest::newRow("finer than a thousandth") << QStringLiteral("0.0005") << qint64(-1);
+        QTest::newRow("negative") << QStringLiteral("-1") << qint64(-1);
+        QTest::newRow("words") << QStringLiteral("fast") << qint64(-1);
+        QTest::newRow("huge") << QStringLiteral("99999999999999999999") << qint64(-1);
+    }
+
+    void requestRateParsesToThousandths()
+    {
+        QFETCH(QString, text);
+        QFETCH(qint64, milli);
+        const QString flag = optionFlag(ScenarioField::RequestRate);
+        if (milli < 0) {
+            try {
+                parseRequestRate(text, flag);
+                QFAIL("accepted");
+            } catch (const Error &error) {
+                QVERIFY2(error.message().startsWith(flag + QStringLiteral(": ")) &&
+                             error.message().contains(text),
+                         qPrintable(error.message()));
+            }
+            return;
+        }
+        QCOMPARE(parseRequestRate(text, flag), milli);
+        QCOMPARE(parseRequestRate(formatRequestRate(milli), flag), milli);
+    }
+
     void capacityIsBlocksTimesBlockSize()
     {
         const MemoryPlan plan = planMemory(scenario(QStringLiteral("llama-3.1-8b")));

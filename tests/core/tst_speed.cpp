@@ -325,6 +325,53 @@ private Q_SLOTS:
         QVERIFY(!planMemory(s).speed.serving);
     }
 
+    // Open loop (vllm bench serve --request-rate): the server holds the smallest whole number n
+    // of requests in flight that the rate keeps busy, rate x request time(n) <= n (Little's law).
+    void requestRateSetsTheRequestsInFlight()
+    {
+        Scenario s = scenario(QStringLiteral("llama-3.1-8b"));
+        s.seqLen = 2048;
+        s.promptLen = 1024;
+        s.requestRateMilli = 2000; // 2 requests a second
+        const MemoryPlan plan = planMemory(s);
+        QVERIFY(plan.speed.serving.has_value());
+        const ServingCost &v = *plan.speed.serving;
+        const SpeedModel model(s, plan);
+        const std::int64_t n = v.concurrency;
+        QVERIFY(n > 1);
+        QVERIFY(2.0 * model.serving(n, 1024, 1024).requestSeconds <= double(n));
+        QVERIFY(2.0 * model.serving(n - 1, 1024, 1024).requestSeconds > double(n - 1));
+        // By hand: with about 16 in flight a step reads the 15 GiB of weights (5.2 ms) and
+        // some KV cache, with the engine's 1.5 ms, about 7.5 ms; 1,024 tokens out take about
+        // 7.7 s, so 2 a second keep about 16 in flight.
+        QVERIFY2(n >= 14 && n <= 20, qPrintable(QString::number(n)));
+        QCOMPARE(v.requestRate, 2.0);
+        QVERIFY(std::abs(v.requestsInFlight - 2.0 * v.requestSeconds) < 1e-12);
+        QVERIFY(!v.saturated);
+        // The figures are serving's at that count; the batch size plays no part.
+        QCOMPARE(v.interTokenSeconds, model.serving(n, 1024, 1024).interTokenSeconds);
+        s.batchSize = 1;
+        QCOMPARE(planMemory(s).speed.serving->concurrency, n);
+
+        // A hundredth of a request a second: one at a time, and the server mostly idle.
+        s.requestRateMilli = 10;
+        const ServingCost idle = *planMemory(s).speed.serving;
+        QCOMPARE(idle.concurrency, 1);
+        QVERIFY(idle.requestsInFlight < 1);
+
+        // More than the server completes with every request the KV cache holds in flight:
+        // it saturates, and says how many a second it does complete.
+        s.requestRateMilli = MaxRequestRateMilli;
+        const MemoryPlan flooded = planMemory(s);
+        const ServingCost &full = *flooded.speed.serving;
+        const std::int64_t held = std::min(flooded.kv.capacityTokens / 2048, flooded.maxNumSeqs);
+        QVERIFY(full.saturated);
+        QCOMPARE(full.concurrency, held);
+        QVERIFY(std::abs(full.maxRequestRate - double(held) / full.requestSeconds) < 1e-9);
+        QVERIFY(flooded.speed.notes.join(QLatin1Char(' '))
+                    .contains(QStringLiteral("requests queue without end")));
+    }
+
     void servingHoldsWhatTheCacheHolds()
     {
         // An RTX 4090 with Llama-3.1-8B: its KV cache holds a few 8,192-token

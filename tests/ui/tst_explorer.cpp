@@ -35,6 +35,7 @@
 #include <QBarSet>
 #include <QClipboard>
 #include <QComboBox>
+#include <QDoubleSpinBox>
 #include <QFile>
 #include <QGraphicsRectItem>
 #include <QGraphicsSimpleTextItem>
@@ -245,6 +246,32 @@ private Q_SLOTS:
         QCOMPARE(prompt->maximum(), 512);
         QCOMPARE(prompt->value(), 512);
         QCOMPARE(errors.count(), 0);
+    }
+
+    void requestRateServesWhatItKeepsInFlight()
+    {
+        // --request-rate in the window: the serving card says how many requests the rate keeps
+        // in flight (the core's figure) and, past what the server completes, that it saturates.
+        child<QSpinBox>("seqLenSpin")->setValue(2048);
+        child<QSpinBox>("promptLenSpin")->setValue(1024);
+        auto *rate = child<QDoubleSpinBox>("requestRateSpin");
+        QCOMPARE(rate->value(), 0.0); // a closed loop by default
+        rate->setValue(2.5);
+        QCOMPARE(controller()->scenario().requestRateMilli, 2500);
+        const ServingCost serving = *controller()->plan().speed.serving;
+        QCOMPARE(serving.requestRate, 2.5);
+        SpeedPanel *speed = explorer()->speedPanel();
+        const QString detail = speed->detailLabel(QStringLiteral("serving"))->text();
+        QVERIFY2(detail.contains(QStringLiteral("%1 requests in flight")
+                                     .arg(formatDecimal(serving.requestsInFlight, 1, QLocale()))),
+                 qPrintable(detail));
+        QVERIFY(speed->figuresText().contains(QStringLiteral("Serving 2.5 requests a second")));
+        rate->setValue(100000);
+        QVERIFY(controller()->plan().speed.serving->saturated);
+        QCOMPARE(speed->valueLabel(QStringLiteral("serving"))->text(), QStringLiteral("saturated"));
+        rate->setValue(0);
+        QCOMPARE(controller()->scenario().requestRateMilli, 0);
+        QVERIFY(speed->figuresText().contains(QStringLiteral("Serving 16 users")));
     }
 
     void fp8HalvesTheKvBar()

@@ -86,10 +86,10 @@ ParameterPanel::ParameterPanel(ScenarioController *controller, UserLibrary *libr
                                                                        new QLabel(this), new QLabel(this)},
       m_utilization(new QDoubleSpinBox(this)), m_blockSize(new QComboBox(this)),
       m_maxModelLen(new QSpinBox(this)), m_batch(new LogSliderBox(this)), m_seqLen(new LogSliderBox(this)),
-      m_promptLen(new QSpinBox(this)), m_modelGroup(new QGroupBox(this)),
-      m_precisionGroup(new QGroupBox(this)), m_servingGroup(new QGroupBox(this)),
-      m_modelForm(new QFormLayout(m_modelGroup)), m_precisionForm(new QFormLayout(m_precisionGroup)),
-      m_servingForm(new QFormLayout(m_servingGroup))
+      m_promptLen(new QSpinBox(this)), m_requestRate(new QDoubleSpinBox(this)),
+      m_modelGroup(new QGroupBox(this)), m_precisionGroup(new QGroupBox(this)),
+      m_servingGroup(new QGroupBox(this)), m_modelForm(new QFormLayout(m_modelGroup)),
+      m_precisionForm(new QFormLayout(m_precisionGroup)), m_servingForm(new QFormLayout(m_servingGroup))
 {
     m_precisionGroup->setObjectName(QStringLiteral("precisionGroup"));
     m_model->setObjectName(QStringLiteral("modelPicker"));
@@ -113,6 +113,11 @@ ParameterPanel::ParameterPanel(ScenarioController *controller, UserLibrary *libr
     m_promptLen->setSingleStep(256);
     m_promptLen->setGroupSeparatorShown(true);
     m_promptLen->setKeyboardTracking(false);
+    m_requestRate->setObjectName(QStringLiteral("requestRateSpin"));
+    m_requestRate->setDecimals(3);
+    m_requestRate->setRange(0, 1'000'000);
+    m_requestRate->setSingleStep(0.5);
+    m_requestRate->setKeyboardTracking(false);
 
     m_model->setSearchable(true);
     buildModelList();
@@ -163,6 +168,7 @@ ParameterPanel::ParameterPanel(ScenarioController *controller, UserLibrary *libr
     m_servingForm->addRow(new QLabel(this), m_batch);
     m_servingForm->addRow(new QLabel(this), m_seqLen);
     m_servingForm->addRow(new QLabel(this), m_promptLen);
+    m_servingForm->addRow(new QLabel(this), m_requestRate);
     for (QFormLayout *form : {m_modelForm, m_precisionForm, m_servingForm})
         form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
 
@@ -222,6 +228,8 @@ ParameterPanel::ParameterPanel(ScenarioController *controller, UserLibrary *libr
             [this](std::int64_t value) { m_controller->setSeqLen(value); });
     connect(m_promptLen, &QSpinBox::valueChanged, this,
             [this](int value) { m_controller->setPromptLen(value); });
+    connect(m_requestRate, &QDoubleSpinBox::valueChanged, this,
+            [this](double value) { m_controller->setRequestRate(value); });
 
     // Controller -> widgets
     connect(m_controller, &ScenarioController::scenarioChanged, this, &ParameterPanel::showScenario);
@@ -248,6 +256,7 @@ QWidget *ParameterPanel::controlFor(ScenarioField option) const
         {ScenarioField::BatchSize, m_batch},
         {ScenarioField::SeqLen, m_seqLen},
         {ScenarioField::PromptLen, m_promptLen},
+        {ScenarioField::RequestRate, m_requestRate},
     };
     for (const auto &[field, control] : controls)
         if (option == field)
@@ -395,6 +404,10 @@ void ParameterPanel::showScenario(const Scenario &s)
         m_promptLen->setRange(0, int(std::min<std::int64_t>(s.seqLen, std::numeric_limits<int>::max())));
         m_promptLen->setValue(int(std::min<std::int64_t>(s.promptLen, m_promptLen->maximum())));
     }
+    {
+        const QSignalBlocker blocker(m_requestRate);
+        m_requestRate->setValue(formatRequestRate(s.requestRateMilli).toDouble());
+    }
 }
 
 void ParameterPanel::showPlan(const MemoryPlan &plan)
@@ -452,6 +465,9 @@ void ParameterPanel::retranslate()
     setFormLabel(m_servingForm, m_batch, tr("&Batch size"));
     setFormLabel(m_servingForm, m_seqLen, tr("Se&quence length"));
     setFormLabel(m_servingForm, m_promptLen, fieldLabel(ScenarioField::PromptLen));
+    setFormLabel(m_servingForm, m_requestRate, fieldLabel(ScenarioField::RequestRate));
+    m_requestRate->setSpecialValueText(tr("closed loop (the batch's users)"));
+    m_requestRate->setSuffix(tr(" requests/s"));
     m_groupSize->setItemText(m_groupSize->count() - 1, tr("per row"));
 
     m_model->setToolTip(
@@ -497,6 +513,12 @@ void ParameterPanel::retranslate()
                                "shorter than the sequence, it sets the serving workload: the batch's users "
                                "each send it and read the rest of the sequence as output.")
                                 .arg(optionFlag(ScenarioField::PromptLen)));
+    m_requestRate->setToolTip(
+        tr("%1: requests arriving a second, as vllm bench serve %1 sends them. Serving "
+           "then runs with as many requests in flight as that rate keeps busy, or says "
+           "the server saturates. 0: the batch's users in a closed loop, each sending a "
+           "new request when the last one ends.")
+            .arg(optionFlag(ScenarioField::RequestRate)));
 }
 
 void ParameterPanel::changeEvent(QEvent *event)

@@ -82,6 +82,7 @@ private:
     LogSliderBox *m_batch;
     LogSliderBox *m_seqLen;
     QSpinBox *m_promptLen;
+    QDoubleSpinBox *m_requestRate;
 
     QGroupBox *m_modelGroup;
     QGroupBox *m_precisionGroup;

@@ -164,6 +164,10 @@ void SpeedPanel::showServing(const SpeedPlan &s)
         return;
     const ServingCost &v = *s.serving;
     const QLocale locale;
+    if (v.requestRate > 0) {
+        showServingAtRate(v);
+        return;
+    }
     const QString users = v.concurrency < s.batchSize
                               ? tr("%1 users (the KV cache holds %1 of the %2 at once)")
                                     .arg(formatCount(v.concurrency, locale), formatCount(s.batchSize, locale))
@@ -176,6 +180,30 @@ void SpeedPanel::showServing(const SpeedPlan &s)
            "a "
            "request takes %4")
             .arg(formatDuration(v.interTokenSeconds), formatDecimal(v.prefillStepShare * 100, 1, locale),
+                 formatDuration(v.timeToFirstTokenSeconds), formatDuration(v.requestSeconds)));
+}
+
+void SpeedPanel::showServingAtRate(const ServingCost &v)
+{
+    const QLocale locale;
+    const QString title = tr("Serving %1 requests a second, each a %2-token prompt and %3 tokens out")
+                              .arg(locale.toString(v.requestRate, 'g', 7), formatCount(v.promptLen, locale),
+                                   formatCount(v.outputLen, locale));
+    if (v.saturated) {
+        // The queue grows without end: no first-token time, the most the server completes instead.
+        m_serving->setTexts(
+            title, tr("saturated"),
+            tr("with %1 in flight (what the KV cache and the engine run at once) it completes "
+               "%2 requests a second, %3 tokens/s; the rest queue, so first tokens wait longer "
+               "and longer")
+                .arg(formatCount(v.concurrency, locale), formatDecimal(v.maxRequestRate, 2, locale),
+                     rate(v.outputTokensPerSecond)));
+        return;
+    }
+    m_serving->setTexts(
+        title, tr("%1 tokens/s").arg(rate(v.outputTokensPerSecond)),
+        tr("%1 requests in flight on average · a token every %2 · first token after %3 · a request takes %4")
+            .arg(formatDecimal(v.requestsInFlight, 1, locale), formatDuration(v.interTokenSeconds),
                  formatDuration(v.timeToFirstTokenSeconds), formatDuration(v.requestSeconds)));
 }
 

@@ -46,6 +46,7 @@ protected:
 private:
     FigureCard *card(const QString &key) const;
     void showServing(const SpeedPlan &speed);
+    void showServingAtRate(const ServingCost &serving);
     /// Four cards a row, or two, or one: as many as fit at their own minimum
     /// width (their fonts grow with the presentation zoom).
     void reflow();

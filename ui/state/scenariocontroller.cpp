@@ -171,6 +171,14 @@ void ScenarioController::setPromptLen(std::int64_t tokens)
     change([&](Scenario &s) { s.promptLen = tokens; });
 }
 
+void ScenarioController::setRequestRate(double requestsPerSecond)
+{
+    // The spin box's value as the command line would spell it, read by the core's parser.
+    const std::int64_t milli =
+        parseRequestRate(QString::number(requestsPerSecond, 'f', 3), optionFlag(ScenarioField::RequestRate));
+    change([&](Scenario &s) { s.requestRateMilli = milli; });
+}
+
 void ScenarioController::setGrowthAxis(GrowthAxis axis)
 {
     if (axis == m_growthAxis)

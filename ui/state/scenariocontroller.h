@@ -49,6 +49,8 @@ public:
     void setSeqLen(std::int64_t tokens);
     /// --prompt-len; 0 = the whole sequence. A shorter sequence length shortens it too.
     void setPromptLen(std::int64_t tokens);
+    /// --request-rate, requests a second (0: a closed loop); read to the core's thousandths.
+    void setRequestRate(double requestsPerSecond);
     void setGrowthAxis(GrowthAxis axis);
     void setGrowthScale(AxisScale scale);
     void setCounterfactuals(bool shown);
