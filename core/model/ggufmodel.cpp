@@ -30,7 +30,7 @@ constexpr ArchName archNames[] = {
     {"qwen3moe", "qwen3_moe"}, {"gemma", "gemma"},   {"gemma2", "gemma2"},         {"gemma3", "gemma3_text"},
     {"phi3", "phi3"},          {"falcon", "falcon"}, {"deepseek2", "deepseek_v2"}, {"gpt-oss", "gpt_oss"},
     {"granite", "granite"},    {"olmo2", "olmo2"},   {"internlm2", "internlm2"},   {"exaone", "exaone"},
-    {"minicpm", "minicpm"},
+    {"minicpm", "minicpm"},    {"phi2", "phi"},
 };
 
 QString hfModelType(const QString &arch)

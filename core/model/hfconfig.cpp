@@ -66,6 +66,13 @@ FamilyTraits traitsFor(const QString &modelType)
         t.normsPerLayer = 4;
         t.qkNorm = true;
         t.ropeCaches = 2; // local (10k) and global (1M) rotary bases
+    } else if (is({"phi"})) {
+        // Phi-1/1.5/2 (transformers models/phi/modeling_phi.py): one LayerNorm before parallel
+        // attention and MLP, fc1/fc2 without a gate.
+        t.known = true;
+        t.normKind = NormKind::LayerNorm;
+        t.normsPerLayer = 1;
+        t.mlpKind = MlpKind::Plain;
     } else if (is({"falcon", "RefinedWeb", "RefinedWebModel"})) {
         t.known = true;
         t.tiedByDefault = true;
@@ -443,6 +450,15 @@ ModelArch parseHfConfig(const QJsonObject &top, const QString &origin)
         const bool parallel = r.boolean({"parallel_attn"}).value_or(true);
         m.normsPerLayer = newArch ? 2 : (parallel ? 1 : 2);
         m.mlpBias = m.qkvBias = m.oBias = attentionBias.value_or(false);
+    }
+    // Phi: every linear layer has a bias, lm_head too (PhiAttention, PhiMLP, PhiForCausalLM).
+    if (modelType == QLatin1String("phi")) {
+        m.qkvBias = m.oBias = m.mlpBias = m.lmHeadBias = true;
+        if (r.boolean({"qk_layernorm"}).value_or(false))
+            m.notes << QStringLiteral(
+                "qk_layernorm: the query and key LayerNorms are counted as weights only "
+                "(their 2 x head_dim biases a layer are left out)");
+        m.qkNorm = r.boolean({"qk_layernorm"}).value_or(false);
     }
     m.attentionSinks = modelType == QLatin1String("gpt_oss");
 

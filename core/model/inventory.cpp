@@ -356,6 +356,9 @@ QList<TensorGroup> tensorInventory(const ModelArch &m)
     if (!m.tiedEmbeddings)
         b.add(QStringLiteral("lm_head.weight"), Component::LmHead, TensorRole::LinearWeight, m.vocabSize, h,
               1, Sharding::VocabRows);
+    if (m.lmHeadBias)
+        b.add(QStringLiteral("lm_head.bias"), Component::LmHead, TensorRole::Bias, m.vocabSize, 1, 1,
+              Sharding::VocabRows);
 
     if (m.vision.enabled())
         addVisionTower(b, m.vision);

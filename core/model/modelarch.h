@@ -183,6 +183,7 @@ struct ModelArch
     bool qkvBias = false;
     bool oBias = false;
     bool mlpBias = false;
+    bool lmHeadBias = false;     ///< Phi's lm_head carries a bias (vocab_size)
     bool qkNorm = false;         ///< per-head RMSNorm on q and k (Qwen3, Gemma 3)
     bool attentionSinks = false; ///< gpt-oss learned sink per head
     MlpKind mlpKind = MlpKind::Gated;

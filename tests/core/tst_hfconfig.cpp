@@ -294,6 +294,27 @@ private Q_SLOTS:
         QCOMPARE(kvBytesPerTokenPerLayer(m, KvCacheDtype::BFloat16, 1) * m.numLayers, 8192LL);
     }
 
+    void phi2PlainMlpWithBiases()
+    {
+        // microsoft/phi-2 config.json (huggingface.co/microsoft/phi-2): PhiForCausalLM, parallel
+        // attention and MLP after one LayerNorm, fc1/fc2 (no gate), biases on every linear layer
+        // and on lm_head, untied, 40 % of each head rotary (transformers models/phi/modeling_phi.py).
+        const char *phi2 = R"({"architectures": ["PhiForCausalLM"], "model_type": "phi",
+          "hidden_act": "gelu_new", "hidden_size": 2560, "intermediate_size": 10240,
+          "layer_norm_eps": 1e-05, "max_position_embeddings": 2048, "num_attention_heads": 32,
+          "num_hidden_layers": 32, "num_key_value_heads": 32, "partial_rotary_factor": 0.4,
+          "qk_layernorm": false, "rope_theta": 10000.0, "tie_word_embeddings": false,
+          "torch_dtype": "float16", "vocab_size": 51200})";
+        const ModelArch m = parseHfConfig(object(phi2), QStringLiteral("phi-2/config.json"));
+        QVERIFY(!m.estimated);
+        QCOMPARE(m.rotaryDim, 32); // 0.4 x 80
+        // By hand: embed 51200 x 2560 + 32 x (q, k, v, dense 4 x (2560^2 + 2560) + fc1 2560 x 10240
+        // + 10240 + fc2 10240 x 2560 + 2560 + LayerNorm 2 x 2560) + final LayerNorm 2 x 2560 +
+        // lm_head 51200 x 2560 + 51200 = 2,779,683,840: the checkpoint's 5,559,367,680 bytes of
+        // float16 (model.safetensors.index.json "total_size" of microsoft/phi-2).
+        QCOMPARE(countParameters(m).total, 2'779'683'840LL);
+    }
+
     void multimodalTextConfig()
     {
         const char *config = R"({"model_type": "gemma3", "architectures": ["Gemma3ForConditionalGeneration"],
