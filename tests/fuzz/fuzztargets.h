@@ -23,5 +23,6 @@ void cli_models(const std::uint8_t *data, std::size_t size);
 void cli_gpus(const std::uint8_t *data, std::size_t size);
 void settingsfile(const std::uint8_t *data, std::size_t size);
 void benchresult(const std::uint8_t *data, std::size_t size);
+void startuplog(const std::uint8_t *data, std::size_t size);
 
 } // namespace kvscope::fuzz

@@ -313,5 +313,37 @@ write("benchresult", "faster-than-datasheet.json", json.dumps(dict(bench, median
 write("benchresult", "slower-than-floor.json", json.dumps(dict(bench, median_itl_ms=900.0)).encode())
 write("benchresult", "long-context.json", json.dumps(dict(bench, max_concurrency=1, total_input_tokens=200 * 120000,
                                                           median_itl_ms=9.4)).encode())
+# Start-up logs: the verbatim lines of the validation's vLLM and SGLang logs (tests/data/vllm-logs.json,
+# each with its public source), a vLLM engine-config line with rank prefixes, SGLang's MLA pool line, a
+# refused start and junk.
+for entry in json.loads((root / "tests/data/vllm-logs.json").read_text()):
+    if entry["id"] in (1, 2, 3, 43, 45, 46, 48):
+        write("startuplog", f"log-{entry['id']}.log", "\n".join(entry["verbatim"]).encode())
+write("startuplog", "engine-config-tp2.log", (
+    "INFO 08-20 10:00:00 [__init__.py:1] vLLM API server version 0.10.1.1\n"
+    "(EngineCore_0 pid=9) INFO 08-20 10:00:05 [core.py:74] Initializing a V1 LLM engine (v0.10.1.1) with config: "
+    "model='Qwen/Qwen2.5-7B-Instruct', dtype=torch.bfloat16, max_seq_len=16384, tensor_parallel_size=2, "
+    "pipeline_parallel_size=1, quantization=None, enforce_eager=False, kv_cache_dtype=fp8, "
+    "compilation_config={\"level\":3, \"cudagraph_capture_sizes\": [512, 504]}\n"
+    "(Worker_TP0 pid=10) DEBUG 08-20 10:00:09 [gpu_worker.py:230] worker init memory snapshot: torch_peak=0.0GiB, "
+    "free_memory=77.66GiB, total_memory=79.19GiB, cuda_memory=1.53GiB\n"
+    "(Worker_TP1 pid=11) INFO 08-20 10:00:20 [gpu_model_runner.py:1] Model loading took 7.11 GiB and 9.3 seconds\n"
+).encode())
+write("startuplog", "sglang-mla-ranks.log", (
+    "python -m sglang.launch_server --model-path deepseek-ai/DeepSeek-V3 --tp 8 --mem-fraction-static 0.9\n"
+    "[2025-11-04 05:27:13 DP0 TP0 EP0] Load weight begin. avail mem=139.00 GB\n"
+    "[2025-11-04 05:27:13 DP0 TP0 EP0] Load weight end. type=DeepseekV3ForCausalLM, dtype=torch.bfloat16, "
+    "avail mem=75.11 GB, mem usage=63.89 GB.\n"
+    "[2025-11-04 05:27:13 DP0 TP7 EP7] KV Cache is allocated. #tokens: 524288, KV size: 17.16 GB\n"
+    "[2025-11-04 05:27:20 TP0] max_total_num_tokens=524288, chunked_prefill_size=8192, max_prefill_tokens=16384, "
+    "max_running_requests=4096, context_len=163840, available_gpu_mem=10.54 GB\n"
+).encode())
+write("startuplog", "refused.log", (
+    "vllm serve meta-llama/Llama-3.1-8B-Instruct --max-model-len 1000000\n"
+    "ValueError: To serve at least one request with the models's max seq len (1000000), (122.07 GiB KV cache is "
+    "needed, which is larger than the available KV cache memory (54.26 GiB). Based on the available memory, the "
+    "estimated maximum model length is 444000.\n"
+).encode())
+write("startuplog", "junk.log", bytes(range(256)) + b"server_args=ServerArgs(tp_size=\xff, model_path='\n")
 write("benchresult", "broken-fields.json", json.dumps(dict(bench, completed=0, median_itl_ms="8.1",
                                                            max_concurrency=1.5)).encode())

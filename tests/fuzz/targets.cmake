@@ -4,7 +4,7 @@
 # fuzztargets.h, defined in fuzz_<name>.cpp unless listed below, with its
 # seed corpus in corpus/<name>/.
 set(KVSCOPE_FUZZ_TARGETS
-    hfconfig safetensors gguf npy scenariofile cli_calc cli_quant cli_models cli_gpus settingsfile benchresult)
+    hfconfig safetensors gguf npy scenariofile cli_calc cli_quant cli_models cli_gpus settingsfile benchresult startuplog)
 set(KVSCOPE_FUZZ_DIR ${CMAKE_CURRENT_LIST_DIR})
 
 # The file defining a target's function.

@@ -40,6 +40,7 @@ constexpr Target targets[] = {
     {"cli_gpus", fuzz::cli_gpus},
     {"settingsfile", fuzz::settingsfile},
     {"benchresult", fuzz::benchresult},
+    {"startuplog", fuzz::startuplog},
 };
 
 QDir named()
