@@ -248,6 +248,11 @@ private:
                 figure(m_log.maxConcurrency, "maximum_concurrency", m.captured(2) + QStringLiteral("x"), x);
             argument(QStringLiteral("max_model_len"), QString(m.captured(1)).remove(QLatin1Char(',')));
         }
+        // The refusal states the KV cache memory it had (vllm/v1/core/kv_cache_utils.py).
+        static const QRegularExpression refusedAvailable =
+            pattern(R"(larger than the available KV cache memory \(([\d.]+) ?GiB\))");
+        if ((m = refusedAvailable.match(line)).hasMatch())
+            figureGiB(m_log.kvCacheGiB, "available_kv_cache_memory", m.captured(1));
         if ((m = refused.match(line)).hasMatch() && !m_log.refusedToStart) {
             m_log.refusedToStart = true;
             m_log.refusal = m.captured(1).trimmed();

@@ -425,6 +425,25 @@ private Q_SLOTS:
                 .contains(QStringLiteral("5.00 GiB free when the weights load matches no GPU preset")));
     }
 
+    // A start vLLM refused (vllm/v1/core/kv_cache_utils.py's ValueError) still explains what was
+    // known: the KV cache memory the refusal states is the logged KV cache.
+    void aRefusedStartStatesItsKvCache()
+    {
+        const QString text = QStringLiteral(
+            "vllm serve meta-llama/Llama-3.1-8B-Instruct\n"
+            "ValueError: To serve at least one request with the models's max seq len (131072), (16.00 GiB KV "
+            "cache is needed, which is larger than the available KV cache memory (3.10 GiB). Based on the "
+            "available memory, the estimated maximum model length is 25392.");
+        const StartupLog log = readStartupLog(text, QStringLiteral("refused.log"));
+        QVERIFY(log.refusedToStart);
+        QVERIFY(log.kvCacheGiB.has_value());
+        QCOMPARE(*log.kvCacheGiB, 3.10);
+        const LogExplanation e = explain(text, {{}, QStringLiteral("l4")});
+        QVERIFY(!e.plan.engineStarts);
+        QCOMPARE(*e.components.last().loggedGiB, 3.10);
+        QVERIFY(e.explanation.join(QLatin1Char(' ')).contains(QStringLiteral("The log shows vLLM refusing")));
+    }
+
     void refusesWhatItCannotInfer()
     {
         const auto message = [](const QString &text, const LogOverrides &overrides = {}) {
