@@ -106,10 +106,14 @@ void accuracySection(QString &out, const Comparison &comparison)
 
 void publishedSection(QString &out, const Comparison &comparison)
 {
-    QStringList lines;
-    for (const ComparedColumn &c : comparison.columns)
+    QStringList sameFamily, lines, unpublished;
+    for (const ComparedColumn &c : comparison.columns) {
+        for (const QString &format : c.unpublishedFormats)
+            if (!unpublished.contains(format))
+                unpublished << format;
         for (const PublishedResult &r : c.published) {
-            const QString line = QStringLiteral("  %1 %2: %3, %4: %5 %6 -> %7 %8 (%9)")
+            const QString line = QStringLiteral("  %1%2 %3: %4, %5: %6 %7 -> %8 %9 (%10)")
+                                     .arg(r.sameFamily ? QStringLiteral("[same family] ") : QString())
                                      .arg(r.aspect == QLatin1String("weights") ? QStringLiteral("weights")
                                                                                : QStringLiteral("KV"),
                                           r.format, r.model, r.benchmark, r.baselineLabel)
@@ -117,14 +121,21 @@ void publishedSection(QString &out, const Comparison &comparison)
                                      .arg(r.quantizedLabel)
                                      .arg(publishedValueText(r.quantized))
                                      .arg(r.source);
-            if (!lines.contains(line))
-                lines << line;
+            QStringList &list = r.sameFamily ? sameFamily : lines;
+            if (!list.contains(line))
+                list << line;
         }
-    if (lines.isEmpty())
-        return;
-    out += QStringLiteral("\nPublished results for these formats (what real evaluations found)\n");
-    for (const QString &line : std::as_const(lines))
-        out += printableLine(line);
+    }
+    lines = sameFamily + lines;
+    if (!lines.isEmpty()) {
+        out += QStringLiteral("\nPublished results for these formats (what real evaluations found; the "
+                              "model's family first)\n");
+        for (const QString &line : std::as_const(lines))
+            out += printableLine(line);
+    }
+    if (!unpublished.isEmpty())
+        out += printableLine(
+            QStringLiteral("No published result measures: %1").arg(unpublished.join(QStringLiteral(", "))));
 }
 
 } // namespace

@@ -397,6 +397,7 @@ Comparison compare(const QList<ComparisonColumn> &columns, AccuracyCache &cache,
         c.accuracy = estimateAccuracy(c.scenario, c.plan, cache,
                                       control.slice(share * double(i), share * double(i + 1)));
         c.published = publishedResultsFor(c.scenario, c.plan);
+        c.unpublishedFormats = formatsWithoutPublishedResults(c.scenario, c.plan);
         // As proposeFixes() says of them: the engine quantizes to fp8 or bitsandbytes while
         // loading, but AWQ and GPTQ weights must come calibrated in the checkpoint.
         if (c.plan.quantization.isAwqOrGptq() && !c.plan.quantizationFromCheckpoint &&
@@ -432,6 +433,7 @@ QJsonObject comparisonToJson(const Comparison &comparison)
         for (const PublishedResult &r : c.published)
             published << publishedResultToJson(r);
         o.insert(u"published_results", published);
+        o.insert(u"formats_without_published_results", QJsonArray::fromStringList(c.unpublishedFormats));
         o.insert(u"comparison_notes", QJsonArray::fromStringList(c.notes));
         QJsonObject options;
         const ScenarioValues differing = differingValues(comparison.columns.first().scenario, c.scenario);

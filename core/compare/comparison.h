@@ -130,7 +130,9 @@ struct ComparedColumn
     MemoryPlan plan;
     Accuracy accuracy;
     QList<PublishedResult> published;
-    QStringList notes; ///< what the figures assume ("vLLM loads AWQ weights only from ...")
+    QStringList
+        unpublishedFormats; ///< its formats no published result measured (formatsWithoutPublishedResults)
+    QStringList notes;      ///< what the figures assume ("vLLM loads AWQ weights only from ...")
 };
 
 struct Comparison

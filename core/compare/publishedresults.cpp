@@ -6,6 +6,10 @@
 #include "core/model/hfconfig.h"
 #include "core/scenario/scenario.h"
 
+#include <algorithm>
+#include <utility>
+
+#include <QHash>
 #include <QJsonArray>
 #include <QLocale>
 
@@ -95,17 +99,69 @@ QString kvFormatKey(const MemoryPlan &plan)
     return {};
 }
 
+QString modelFamily(const ModelArch &model)
+{
+    // HF model_type -> the word the published results' model names use.
+    static const QHash<QString, QString> families{
+        {QStringLiteral("llama"), QStringLiteral("llama")},
+        {QStringLiteral("llama4"), QStringLiteral("llama")},
+        {QStringLiteral("llama4_text"), QStringLiteral("llama")},
+        {QStringLiteral("qwen2"), QStringLiteral("qwen")},
+        {QStringLiteral("qwen2_moe"), QStringLiteral("qwen")},
+        {QStringLiteral("qwen3"), QStringLiteral("qwen")},
+        {QStringLiteral("qwen3_moe"), QStringLiteral("qwen")},
+        {QStringLiteral("qwen3_next"), QStringLiteral("qwen")},
+        {QStringLiteral("mistral"), QStringLiteral("mistral")},
+        {QStringLiteral("mixtral"), QStringLiteral("mixtral")},
+        {QStringLiteral("gemma"), QStringLiteral("gemma")},
+        {QStringLiteral("gemma2"), QStringLiteral("gemma")},
+        {QStringLiteral("gemma3"), QStringLiteral("gemma")},
+        {QStringLiteral("gemma3_text"), QStringLiteral("gemma")},
+        {QStringLiteral("gemma3n"), QStringLiteral("gemma")},
+        {QStringLiteral("gemma3n_text"), QStringLiteral("gemma")},
+        {QStringLiteral("deepseek_v2"), QStringLiteral("deepseek")},
+        {QStringLiteral("deepseek_v3"), QStringLiteral("deepseek")},
+        {QStringLiteral("deepseek_v32"), QStringLiteral("deepseek")},
+        {QStringLiteral("gpt_oss"), QStringLiteral("gpt-oss")},
+        {QStringLiteral("phi"), QStringLiteral("phi")},
+        {QStringLiteral("phi3"), QStringLiteral("phi")},
+        {QStringLiteral("falcon"), QStringLiteral("falcon")},
+        {QStringLiteral("granite"), QStringLiteral("granite")},
+        {QStringLiteral("granitemoehybrid"), QStringLiteral("granite")},
+    };
+    return families.value(model.modelType.toLower());
+}
+
 QList<PublishedResult> publishedResultsFor(const Scenario &scenario, const MemoryPlan &plan)
 {
     const QString weights = weightFormatKey(scenario, plan);
     const QString kv = kvFormatKey(plan);
-    QList<PublishedResult> found;
-    for (const PublishedResult &r : publishedResults()) {
+    const QString family = modelFamily(scenario.model);
+    QList<PublishedResult> same, other;
+    for (PublishedResult r : publishedResults()) {
         const QString &wanted = r.aspect == QLatin1String("weights") ? weights : kv;
-        if (!wanted.isEmpty() && r.format == wanted)
-            found << r;
+        if (wanted.isEmpty() || r.format != wanted)
+            continue;
+        r.sameFamily = !family.isEmpty() && r.model.contains(family, Qt::CaseInsensitive);
+        (r.sameFamily ? same : other) << r;
     }
-    return found;
+    return same + other;
+}
+
+QStringList formatsWithoutPublishedResults(const Scenario &scenario, const MemoryPlan &plan)
+{
+    QStringList missing;
+    const QList<PublishedResult> found = publishedResultsFor(scenario, plan);
+    for (const auto &[aspect, format] :
+         {std::pair{QStringLiteral("weights"), weightFormatKey(scenario, plan)},
+          std::pair{QStringLiteral("kv_cache"), kvFormatKey(plan)}}) {
+        const bool measured = std::any_of(found.cbegin(), found.cend(), [&](const PublishedResult &r) {
+            return r.aspect == aspect && r.format == format;
+        });
+        if (!format.isEmpty() && !measured)
+            missing << format;
+    }
+    return missing;
 }
 
 QJsonObject publishedResultToJson(const PublishedResult &r)
@@ -123,6 +179,7 @@ QJsonObject publishedResultToJson(const PublishedResult &r)
                                        {QStringLiteral("value"), r.quantized}});
     o.insert(u"note", r.note);
     o.insert(u"source", r.source);
+    o.insert(u"same_family", r.sameFamily);
     return o;
 }
 

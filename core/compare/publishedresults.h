@@ -5,6 +5,7 @@
 // for a scenario's formats beside the simulated SQNR, which is only a proxy.
 #pragma once
 
+#include "core/model/modelarch.h"
 #include "core/plan/memoryplan.h"
 
 #include <QJsonObject>
@@ -33,6 +34,9 @@ struct PublishedResult
     double quantized = 0;
     QString note;
     QString source; ///< a public URL
+    /// Set by publishedResultsFor(): the model measured is of the scenario's family
+    /// (modelFamily() named in it), which the lists put first.
+    bool sameFamily = false;
 };
 
 /// Every entry of the built-in file, in its order; loaded once. Throws
@@ -49,8 +53,16 @@ QList<PublishedResult> publishedResultsFromJson(const QByteArray &json, const QS
 QString weightFormatKey(const Scenario &scenario, const MemoryPlan &plan);
 QString kvFormatKey(const MemoryPlan &plan);
 
-/// The entries that measured this scenario's weight format or KV cache dtype.
+/// The family a model's published results name it by ("llama", "qwen", "deepseek", "gpt-oss"),
+/// from its model_type; empty for a family the table does not know.
+QString modelFamily(const ModelArch &model);
+
+/// The entries that measured this scenario's weight format or KV cache dtype, those of its
+/// model family first (each marked sameFamily), in the file's order within each.
 QList<PublishedResult> publishedResultsFor(const Scenario &scenario, const MemoryPlan &plan);
+
+/// The scenario's formats (weightFormatKey, kvFormatKey) no published result measured.
+QStringList formatsWithoutPublishedResults(const Scenario &scenario, const MemoryPlan &plan);
 
 QJsonObject publishedResultToJson(const PublishedResult &result);
 

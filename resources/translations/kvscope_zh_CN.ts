@@ -595,10 +595,6 @@
         <translation>%1 — %2，%3：%4 %5 → %6 %7（&lt;a href=&quot;%8&quot;&gt;来源&lt;/a&gt;）</translation>
     </message>
     <message>
-        <source>Published results for these formats</source>
-        <translation>这些格式已发表的评测结果</translation>
-    </message>
-    <message>
         <source>Add column</source>
         <translation>添加列</translation>
     </message>
@@ -669,6 +665,18 @@
     <message>
         <source>Accuracy</source>
         <translation>精度</translation>
+    </message>
+    <message>
+        <source>&lt;i&gt;same family&lt;/i&gt; </source>
+        <translation>&lt;i&gt;同一模型家族&lt;/i&gt; </translation>
+    </message>
+    <message>
+        <source>Published results for these formats (the model&apos;s family first)</source>
+        <translation>这些格式的已发表结果（本模型家族优先）</translation>
+    </message>
+    <message>
+        <source>No published result measures: %1</source>
+        <translation>尚无已发表结果测量：%1</translation>
     </message>
 </context>
 <context>

@@ -605,6 +605,46 @@ private Q_SLOTS:
                              QStringLiteral("2 to 4 columns, got 1"));
     }
 
+    // The closest published results first: of the scenario's model family (Llama for the seed's
+    // Llama-3.1-8B), then the rest; a format nothing published measures is named.
+    void publishedResultsOfTheFamilyComeFirst()
+    {
+        const Comparison &c = seed();
+        const QList<PublishedResult> &awq = c.columns.at(2).published;
+        QVERIFY(!awq.isEmpty());
+        QCOMPARE(modelFamily(c.columns.at(2).scenario.model), QStringLiteral("llama"));
+        bool other = false;
+        int same = 0;
+        for (const PublishedResult &r : awq) {
+            QCOMPARE(r.sameFamily, r.model.contains(QStringLiteral("llama"), Qt::CaseInsensitive));
+            QVERIFY2(!(other && r.sameFamily), qPrintable(r.model)); // no family entry after another's
+            other = other || !r.sameFamily;
+            same += r.sameFamily ? 1 : 0;
+        }
+        QVERIFY(same >= 2); // the AWQ paper's Llama-2 rows
+        QVERIFY(other);     // and Qwen2's, after them
+        QCOMPARE(publishedResultToJson(awq.first()).value(QLatin1String("same_family")).toBool(), true);
+        // A Qwen model with AWQ weights: Qwen2's row comes before the file's earlier Llama-2 rows.
+        Scenario qwen = c.columns.at(2).scenario;
+        qwen.model = resolveModel(QStringLiteral("qwen2.5-7b"));
+        const QList<PublishedResult> forQwen = publishedResultsFor(qwen, planMemory(qwen));
+        QVERIFY(forQwen.size() > 1);
+        QVERIFY2(forQwen.first().model.startsWith(QStringLiteral("Qwen")), qPrintable(forQwen.first().model));
+        const auto firstAwq =
+            std::find_if(publishedResults().cbegin(), publishedResults().cend(),
+                         [](const PublishedResult &r) { return r.format == QLatin1String("awq"); });
+        QVERIFY(firstAwq->model.startsWith(QStringLiteral("Llama"))); // the file's order puts Llama first
+        // bitsandbytes weights: nothing published measures them yet, and the column says so.
+        Scenario s = c.columns.at(0).scenario;
+        QuantizationSpec nf4;
+        nf4.method = QuantMethod::BitsAndBytesNf4;
+        s.quantization = nf4;
+        const MemoryPlan plan = planMemory(s);
+        QCOMPARE(formatsWithoutPublishedResults(s, plan),
+                 QStringList{quantMethodName(QuantMethod::BitsAndBytesNf4)});
+        QVERIFY(formatsWithoutPublishedResults(c.columns.at(2).scenario, c.columns.at(2).plan).isEmpty());
+    }
+
     void publishedResultsHaveSources()
     {
         const QList<PublishedResult> &all = publishedResults();

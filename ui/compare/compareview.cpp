@@ -543,26 +543,36 @@ QString CompareView::notesText() const
         return {};
     // What the accuracy rows were simulated on, each once, and the published results for the formats.
     QStringList simulated;
-    QStringList published;
+    QStringList sameFamily, published, unpublished;
     for (const ComparedColumn &c : m_comparison->columns) {
         CompareText::addSimulatedOn(simulated, c.accuracy);
+        for (const QString &format : c.unpublishedFormats)
+            if (!unpublished.contains(format))
+                unpublished << format;
         for (const PublishedResult &r : c.published) {
-            const QString line = tr("%1 — %2, %3: %4 %5 → %6 %7 (<a href=\"%8\">source</a>)")
+            const QString line = (r.sameFamily ? tr("<i>same family</i> ") : QString()) +
+                                 tr("%1 — %2, %3: %4 %5 → %6 %7 (<a href=\"%8\">source</a>)")
                                      .arg(r.format.toHtmlEscaped(), r.model.toHtmlEscaped(),
                                           r.benchmark.toHtmlEscaped(), r.baselineLabel.toHtmlEscaped(),
                                           publishedValueText(r.baseline), r.quantizedLabel.toHtmlEscaped(),
                                           publishedValueText(r.quantized), r.source.toHtmlEscaped());
-            if (!published.contains(line))
-                published << line;
+            QStringList &list = r.sameFamily ? sameFamily : published;
+            if (!list.contains(line))
+                list << line;
         }
     }
+    published = sameFamily + published;
     QString text = tr("<b>Accuracy</b> simulated on:") + QStringLiteral("<br>") +
                    simulated.join(QStringLiteral("\n"))
                        .toHtmlEscaped()
                        .replace(QLatin1Char('\n'), QStringLiteral("<br>"));
     if (!published.isEmpty())
-        text += QStringLiteral("<br><b>") + tr("Published results for these formats") +
+        text += QStringLiteral("<br><b>") +
+                tr("Published results for these formats (the model's family first)") +
                 QStringLiteral("</b><br>") + published.join(QStringLiteral("<br>"));
+    if (!unpublished.isEmpty())
+        text += QStringLiteral("<br>") + tr("No published result measures: %1")
+                                             .arg(unpublished.join(QStringLiteral(", ")).toHtmlEscaped());
     return text;
 }
 
