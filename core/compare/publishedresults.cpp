@@ -152,14 +152,15 @@ QStringList formatsWithoutPublishedResults(const Scenario &scenario, const Memor
 {
     QStringList missing;
     const QList<PublishedResult> found = publishedResultsFor(scenario, plan);
-    for (const auto &[aspect, format] :
-         {std::pair{QStringLiteral("weights"), weightFormatKey(scenario, plan)},
-          std::pair{QStringLiteral("kv_cache"), kvFormatKey(plan)}}) {
-        const bool measured = std::any_of(found.cbegin(), found.cend(), [&](const PublishedResult &r) {
-            return r.aspect == aspect && r.format == format;
+    const std::pair<QString, QString> formats[] = {
+        {QStringLiteral("weights"), weightFormatKey(scenario, plan)},
+        {QStringLiteral("kv_cache"), kvFormatKey(plan)}};
+    for (const std::pair<QString, QString> &wanted : formats) {
+        const bool measured = std::any_of(found.cbegin(), found.cend(), [&wanted](const PublishedResult &r) {
+            return r.aspect == wanted.first && r.format == wanted.second;
         });
-        if (!format.isEmpty() && !measured)
-            missing << format;
+        if (!wanted.second.isEmpty() && !measured)
+            missing << wanted.second;
     }
     return missing;
 }
