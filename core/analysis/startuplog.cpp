@@ -172,7 +172,7 @@ private:
     void readLine(const QString &line)
     {
         readSglangLine(line);
-        static const QRegularExpression rank = pattern("(?:Worker_TP|[\\[ ]TP)(\\d+)[\\] ]");
+        static const QRegularExpression rank = pattern(R"((?:Worker_TP|[\[ ]TP)(\d+)[\] ])");
         if (const QRegularExpressionMatch m = rank.match(line); m.hasMatch())
             m_log.ranksSeen = std::max(m_log.ranksSeen, m.captured(1).toInt() + 1);
 
