@@ -2540,16 +2540,16 @@
         <translation>精度（%1 参数）</translation>
     </message>
     <message>
-        <source>closed loop (the batch&apos;s users)</source>
-        <translation>闭环（Batch 中的用户）</translation>
-    </message>
-    <message>
-        <source> requests/s</source>
-        <translation> 请求/秒</translation>
-    </message>
-    <message>
         <source>%1: requests arriving a second, as vllm bench serve %1 sends them. Serving then runs with as many requests in flight as that rate keeps busy, or says the server saturates. 0: the batch&apos;s users in a closed loop, each sending a new request when the last one ends.</source>
         <translation>%1：每秒到达的请求数，与 vllm bench serve %1 发送请求的方式相同。服务随后以该速率所能维持的在途请求数运行，或指出服务器已饱和。0：Batch 中的用户以闭环方式发送，每个请求结束后再发送下一个。</translation>
+    </message>
+    <message>
+        <source>closed loop</source>
+        <translation>闭环</translation>
+    </message>
+    <message>
+        <source> req/s</source>
+        <translation> 请求/秒</translation>
     </message>
 </context>
 <context>

@@ -466,8 +466,8 @@ void ParameterPanel::retranslate()
     setFormLabel(m_servingForm, m_seqLen, tr("Se&quence length"));
     setFormLabel(m_servingForm, m_promptLen, fieldLabel(ScenarioField::PromptLen));
     setFormLabel(m_servingForm, m_requestRate, fieldLabel(ScenarioField::RequestRate));
-    m_requestRate->setSpecialValueText(tr("closed loop (the batch's users)"));
-    m_requestRate->setSuffix(tr(" requests/s"));
+    m_requestRate->setSpecialValueText(tr("closed loop"));
+    m_requestRate->setSuffix(tr(" req/s"));
     m_groupSize->setItemText(m_groupSize->count() - 1, tr("per row"));
 
     m_model->setToolTip(
