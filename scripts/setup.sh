@@ -24,6 +24,7 @@ KVSCOPE_PACKAGES=(
     qt6-tools-dev qt6-tools-dev-tools qt6-l10n-tools libxkbcommon-dev libgl-dev
     xvfb xauth fonts-noto-cjk clang clang-format clang-tidy
     dpkg-dev appstream desktop-file-utils qt6-translations-l10n
+    libeigen3-dev
 )
 
 kvscope_missing_packages() {

@@ -74,7 +74,7 @@ int simulate(const QCommandLineParser &parser, const QuantOptions &o)
             array.size() == 1 ? QJsonDocument(array.first().toObject()) : QJsonDocument(array);
         writeOut(QString::fromUtf8(doc.toJson(QJsonDocument::Indented)));
     } else {
-        writeOut(resultsText(tensor, outcome.tensor.stats, outcome.results));
+        writeOut(resultsText(tensor, outcome.tensor.stats, outcome.results, outcome.activations));
     }
     return Success;
 }
@@ -85,8 +85,10 @@ QuantCommandLine::QuantCommandLine()
 {
     parser.setApplicationDescription(QStringLiteral(
         "Quantize a tensor and measure the error: MSE, SQNR (10·log10 Σw²/Σ(w-w')²), max and mean "
-        "absolute error, cosine similarity, clipped and flushed shares, bits per weight with scales. "
-        "Rows are output channels; int groups, MXFP4 blocks run along a row."));
+        "absolute error, cosine similarity, clipped and flushed shares, bits per weight with scales; with "
+        "activations, the SQNR of the layer output. Rows are output channels; int groups, MXFP4 blocks run "
+        "along a row. awq-* and gptq-* fit the weights to the activations (AWQ's scale search, GPTQ's error "
+        "compensation)."));
     parser.addHelpOption();
     parser.addOptions(options.all());
 }
@@ -107,6 +109,8 @@ QuantRequest quantRequest(const QCommandLineParser &parser, const QuantOptions &
     request.options.relativeHistogram = parser.isSet(o.histogram);
     request.valueHistogram = parser.isSet(o.histogram);
     request.source = inputSource(parser, o);
+    if (parser.isSet(o.activations))
+        request.activations = parseActivationSource(parser.value(o.activations));
     return request;
 }
 

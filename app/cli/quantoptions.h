@@ -71,10 +71,20 @@ struct QuantOptions
         return {input, tensor, scheme, rows, cols, seed, deviation, noSaturation, unitScale, bins};
     }
 
+    QCommandLineOption activations{
+        QStringLiteral("activations"),
+        QStringLiteral(
+            "The layer's activations [tokens, input channels]: synthetic (2,048 calibration + 256 "
+            "held-out rows, 0.5 % outlier channels 20x-100x) or a .npy file (the last eighth of its "
+            "rows held out). AWQ and GPTQ fit on the calibration rows; every scheme gets the SQNR of "
+            "the layer output Y = X W^T on the held-out rows. Default: synthetic when a scheme is "
+            "awq-* or gptq-*, else no output error."),
+        QStringLiteral("synthetic|file.npy")};
+
     QList<QCommandLineOption> all() const
     {
-        return {input, tensor,    list,         scheme,    groupSize, rows, cols,
-                seed,  deviation, noSaturation, unitScale, bins,      json, histogram};
+        return {input,     tensor,       list,      scheme, groupSize, rows,      cols,       seed,
+                deviation, noSaturation, unitScale, bins,   json,      histogram, activations};
     }
 };
 

@@ -16,7 +16,8 @@ QString percent(double share)
 
 } // namespace
 
-QString resultsText(const TensorData &tensor, const TensorStats &stats, const QList<SchemeResult> &results)
+QString resultsText(const TensorData &tensor, const TensorStats &stats, const QList<SchemeResult> &results,
+                    const std::optional<ActivationSummary> &activations)
 {
     QString text = QStringLiteral("%1: %2 [%3, %4] %5, %6 elements, range [%7, %8]\n\n")
                        .arg(tensor.origin(), tensor.name())
@@ -26,7 +27,7 @@ QString resultsText(const TensorData &tensor, const TensorStats &stats, const QL
                             QString::number(stats.min, 'g', 5), QString::number(stats.max, 'g', 5));
     const auto row = [](const QStringList &cells) {
         // The scheme column is left-aligned, the figures right-aligned.
-        static const int widths[] = {-16, 8, 11, 8, 11, 10, 9, 9};
+        static const int widths[] = {-16, 8, 11, 8, 11, 10, 9, 9, 10};
         QString line;
         for (int i = 0; i < cells.size(); ++i) {
             const int width = widths[i];
@@ -35,16 +36,34 @@ QString resultsText(const TensorData &tensor, const TensorStats &stats, const QL
         }
         return line + QLatin1Char('\n');
     };
-    text += row({QStringLiteral("scheme"), QStringLiteral("bits/w"), QStringLiteral("MSE"),
-                 QStringLiteral("SQNR dB"), QStringLiteral("max |e|"), QStringLiteral("cosine"),
-                 QStringLiteral("clipped"), QStringLiteral("flushed")});
+    QStringList header{QStringLiteral("scheme"),  QStringLiteral("bits/w"),  QStringLiteral("MSE"),
+                       QStringLiteral("SQNR dB"), QStringLiteral("max |e|"), QStringLiteral("cosine"),
+                       QStringLiteral("clipped"), QStringLiteral("flushed")};
+    if (activations)
+        header << QStringLiteral("out SQNR");
+    text += row(header);
     for (const SchemeResult &r : results) {
         const ErrorMetrics &m = r.metrics;
-        text += row({r.scheme.id(), formatFigure(r.bitsPerWeight, 'f', 4), formatFigure(m.mse, 'e', 3),
-                     formatFigure(m.sqnrDb, 'f', 2), formatFigure(m.maxAbsError, 'e', 3),
-                     formatFigure(m.cosineSimilarity, 'f', 6), percent(m.clippedShare()),
-                     percent(m.flushedShare())});
+        QStringList cells{r.scheme.id(),
+                          formatFigure(r.bitsPerWeight, 'f', 4),
+                          formatFigure(m.mse, 'e', 3),
+                          formatFigure(m.sqnrDb, 'f', 2),
+                          formatFigure(m.maxAbsError, 'e', 3),
+                          formatFigure(m.cosineSimilarity, 'f', 6),
+                          percent(m.clippedShare()),
+                          percent(m.flushedShare())};
+        if (r.outputSqnrDb)
+            cells << formatFigure(*r.outputSqnrDb, 'f', 2);
+        text += row(cells);
     }
+    if (activations)
+        text +=
+            QStringLiteral("\nout SQNR: of the layer output Y = X W^T, on %1.\n").arg(activations->text());
+    for (const SchemeResult &r : results)
+        if (r.awqAlpha >= 0)
+            text += QStringLiteral(
+                        "%1: the scale search chose alpha = %2 (s = mean|x|^alpha per input channel).\n")
+                        .arg(r.scheme.id(), formatFigure(r.awqAlpha, 'f', 2));
     for (const SchemeResult &r : results)
         if (r.metrics.nonFinite > 0)
             text += QStringLiteral("\n%1: %2 values overflowed to NaN/inf; the error is unbounded.\n")

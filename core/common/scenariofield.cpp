@@ -83,6 +83,7 @@ const EnumSpelling<CommandOption> commandOptions[] = {
     {CommandOption::Scheme, "scheme"},
     {CommandOption::Tensor, "tensor"},
     {CommandOption::List, "list"},
+    {CommandOption::Activations, "activations"},
     {CommandOption::Json, "json"},
     {CommandOption::MeasuredItlMs, "measured-itl-ms"},
     {CommandOption::BenchResult, "bench-result"},

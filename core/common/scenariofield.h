@@ -85,6 +85,7 @@ enum class CommandOption
     Scheme,        ///< kvscope quantize: the format simulated
     Tensor,        ///< kvscope quant: the tensor read from a .safetensors file
     List,          ///< kvscope quant: list the file's tensors
+    Activations,   ///< kvscope quant: the activations AWQ and GPTQ calibrate on, and the output error's
     Json,          ///< kvscope calc (and the other commands): print JSON
     MeasuredItlMs, ///< kvscope calc: the inter-token latency measured for the scenario, in ms
     BenchResult,   ///< kvscope calc: a `vllm bench serve --save-result` JSON to calibrate from

@@ -204,17 +204,27 @@ std::optional<Scheme> weightScheme(const QuantizationSpec &spec, QStringList &no
         }
         s.kind = SchemeKind::Int;
         s.bits = spec.bits;
+        s.method = spec.method == QuantMethod::Awq ? quant::IntMethod::Awq : quant::IntMethod::Gptq;
         s.symmetric = spec.method == QuantMethod::Gptq; // AutoGPTQ's default sym=True; AWQ zero points
         s.groupSize = spec.groupSize;
         notes << QCoreApplication::translate(
                      "kvscope::Accuracy",
-                     "simulated as round-to-nearest per group, the baseline %1 improves on (its %2 is "
-                     "not simulated; the published results show how much it gains)")
-                     .arg(quantMethodName(spec.method).toUpper(),
-                          spec.method == QuantMethod::Awq
-                              ? QCoreApplication::translate("kvscope::Accuracy", "activation-aware scaling")
-                              : QCoreApplication::translate("kvscope::Accuracy",
-                                                            "error-compensating rounding"));
+                     "simulated with %1, fitted on %2 rows of %3; the output SQNR is on %4 held-out rows")
+                     .arg(spec.method == QuantMethod::Awq
+                              ? QCoreApplication::translate(
+                                    "kvscope::Accuracy",
+                                    "AWQ's activation-aware scale search (Lin et al. 2023)")
+                              : QCoreApplication::translate(
+                                    "kvscope::Accuracy",
+                                    "GPTQ's error-compensating rounding (Frantar et al. 2022)"))
+                     .arg(quant::SyntheticActivations{}.calibrationRows)
+                     .arg(QCoreApplication::translate(
+                              "kvscope::Accuracy",
+                              "synthetic activations with %1 % outlier channels %2x to %3x larger")
+                              .arg(quant::OutlierChannelShare * 100)
+                              .arg(quant::SmallestOutlierMultiplier)
+                              .arg(quant::LargestOutlierMultiplier))
+                     .arg(quant::SyntheticActivations{}.heldOutRows);
         return s;
     case QuantMethod::Fp8:
         s.kind = SchemeKind::Fp8E4M3;
@@ -297,6 +307,7 @@ SimulatedError toError(const quant::SchemeResult &result, const quant::TensorSta
     e.clippedShare = result.metrics.clippedShare();
     e.flushedShare = result.metrics.flushedShare();
     e.fp8Scale = result.tensorScale;
+    e.outputSqnrDb = result.outputSqnrDb;
     return e;
 }
 
@@ -448,11 +459,9 @@ WeightAccuracy weightAccuracy(const Scenario &s, const MemoryPlan &plan, Accurac
 /// is the picker's own setting), or empty when it offers none such.
 QString pickerName(const Scheme &scheme)
 {
-    QString name = scheme.kind == SchemeKind::Int
-                       ? QStringLiteral("int%1%2")
-                             .arg(scheme.bits)
-                             .arg(scheme.symmetric ? QStringLiteral("-sym") : QString())
-                       : scheme.id();
+    QString name = scheme.id();
+    if (scheme.kind == SchemeKind::Int) // the id without its group suffix
+        name = name.left(name.lastIndexOf(QLatin1Char('-')));
     for (const quant::SchemeEntry &entry : quant::schemeEntries())
         if (name == QLatin1String(entry.name))
             return name;
@@ -600,6 +609,8 @@ QJsonValue errorToJson(const std::optional<SimulatedError> &error)
     o.insert(u"flushed_share", error->flushedShare);
     if (error->fp8Scale > 0)
         o.insert(u"fp8_scale", error->fp8Scale);
+    if (error->outputSqnrDb)
+        o.insert(u"output_sqnr_db", *error->outputSqnrDb);
     return o;
 }
 
@@ -739,6 +750,8 @@ QJsonObject accuracyToJson(const Accuracy &a)
     weights.insert(u"lossless", a.weights.lossless);
     weights.insert(u"sqnr_db",
                    optionalNumber(a.weights.error ? std::optional(a.weights.error->sqnrDb) : std::nullopt));
+    weights.insert(u"output_sqnr_db",
+                   optionalNumber(a.weights.error ? a.weights.error->outputSqnrDb : std::nullopt));
     weights.insert(
         u"relative_error",
         optionalNumber(a.weights.error ? std::optional(a.weights.error->relativeError) : std::nullopt));

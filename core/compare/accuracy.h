@@ -59,6 +59,9 @@ struct SimulatedError
     double fp8Scale = 0;      ///< FP8: the per-tensor scale used; 0 for other schemes
     double signalSquares = 0; ///< sum w^2
     double errorSquares = 0;  ///< sum (w - w')^2
+    /// AWQ, GPTQ: the SQNR of the layer output on held-out synthetic activations
+    /// (quant::QuantOutcome); nullopt for the other schemes, simulated without activations.
+    std::optional<double> outputSqnrDb;
 };
 
 /// A tensor the figures were simulated on.

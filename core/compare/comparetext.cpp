@@ -174,6 +174,8 @@ QString CompareText::simulatedError(const SimulatedError &e)
         text += tr(", scale %1").arg(e.fp8Scale, 0, 'g', 4);
     if (e.clippedShare > 0)
         text += tr(", %1 % clipped").arg(e.clippedShare * 100.0, 0, 'f', 3);
+    if (e.outputSqnrDb)
+        text += tr("; layer output %1 dB").arg(*e.outputSqnrDb, 0, 'f', 2);
     return text;
 }
 

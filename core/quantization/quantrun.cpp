@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: MIT
 #include "core/quantization/quantrun.h"
 
+#include "core/quantization/awq.h"
+#include "core/quantization/gptq.h"
+#include "core/quantization/outputerror.h"
 #include "core/quantization/tensorsource.h"
 
 #include <algorithm>
@@ -14,6 +17,30 @@ TensorData loadTensor(const TensorSource &source, const RunControl &control)
     const auto &file = std::get<TensorFile>(source);
     return openTensor(file.path, file.tensor);
 }
+
+namespace {
+
+/// The activations a request measures with, if any.
+std::optional<ActivationSource> activationSource(const QuantRequest &request)
+{
+    if (request.activations)
+        return request.activations;
+    const bool calibrated = std::any_of(request.schemes.cbegin(), request.schemes.cend(),
+                                        [](const Scheme &s) { return s.isCalibrated(); });
+    return calibrated ? std::optional<ActivationSource>(SyntheticActivations{}) : std::nullopt;
+}
+
+/// The tensor as row-major float32: its own buffer when it is one, else decoded into `buffer`.
+dense::ConstMatrixRef denseWeights(const TensorData &data, std::vector<float> &buffer)
+{
+    buffer.resize(size_t(data.elements()));
+    const float *values = data.floats(0, data.elements(), buffer.data());
+    if (values != buffer.data())
+        buffer = {};
+    return {values, data.rows(), data.cols(), data.cols()};
+}
+
+} // namespace
 
 QuantOutcome runQuantization(const QuantRequest &request, const std::optional<LoadedTensor> &cached,
                              const RunControl &control)
@@ -41,8 +68,32 @@ QuantOutcome runQuantization(const QuantRequest &request, const std::optional<Lo
     };
     if (request.valueHistogram)
         outcome.values = valueHistogram(data, stats, request.options.bins, nextSlice());
-    for (const Scheme &scheme : request.schemes)
-        outcome.results << simulateScheme(data, stats, scheme, request.options, nextSlice());
+    const std::optional<ActivationSource> source = activationSource(request);
+    if (!source) {
+        for (const Scheme &scheme : request.schemes)
+            outcome.results << simulateScheme(data, stats, scheme, request.options, nextSlice());
+        return outcome;
+    }
+    std::vector<float> buffer;
+    const dense::ConstMatrixRef weights = denseWeights(data, buffer);
+    const Activations activations = loadActivations(*source, data.cols(), control);
+    outcome.activations = activations.summary();
+    const double energy = outputEnergy(activations.heldOut(), weights, control);
+    for (const Scheme &scheme : request.schemes) {
+        const RunControl slice = nextSlice();
+        FittedWeights fitted;
+        if (scheme.isCalibrated())
+            fitted = scheme.method == IntMethod::Awq
+                         ? awqQuantize(weights, activations.calibration(), scheme, slice.slice(0.0, 0.7))
+                         : gptqQuantize(weights, activations.calibration(), scheme, slice.slice(0.0, 0.7));
+        else
+            fitted.values = dequantizeTensor(data, stats, scheme, slice.slice(0.0, 0.7));
+        SchemeResult result = simulateScheme(data, stats, scheme, request.options, slice.slice(0.7, 0.85),
+                                             scheme.isCalibrated() ? &fitted : nullptr);
+        result.outputSqnrDb = outputSqnrDb(activations.heldOut(), weights, fitted.values.data(), energy,
+                                           slice.slice(0.85, 1.0));
+        outcome.results << result;
+    }
     return outcome;
 }
 

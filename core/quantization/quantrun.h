@@ -5,6 +5,7 @@
 // it touches no widget, so it may run on a worker thread.
 #pragma once
 
+#include "core/quantization/activations.h"
 #include "core/quantization/histogram.h"
 #include "core/quantization/parallel.h"
 #include "core/quantization/scheme.h"
@@ -42,6 +43,11 @@ struct QuantRequest
     QList<Scheme> schemes;
     SimulationOptions options;  ///< bins of every histogram; whether to bin the relative error
     bool valueHistogram = true; ///< also bin the tensor's values (options.bins over [min, max])
+    /// The layer's activations [tokens, cols]: AWQ and GPTQ fit on their
+    /// calibration rows, and every scheme gets the output SQNR on their held-out
+    /// rows. Unset: synthetic ones when a scheme is AWQ or GPTQ, else none
+    /// (no output error: it costs a few matrix products per scheme).
+    std::optional<ActivationSource> activations;
 
     friend bool operator==(const QuantRequest &, const QuantRequest &) = default;
 };
@@ -58,12 +64,14 @@ struct LoadedTensor
 struct QuantOutcome
 {
     LoadedTensor tensor;
-    std::optional<Histogram> values; ///< when the request asked for it
-    QList<SchemeResult> results;     ///< one per scheme, in the request's order
+    std::optional<Histogram> values;              ///< when the request asked for it
+    QList<SchemeResult> results;                  ///< one per scheme, in the request's order
+    std::optional<ActivationSummary> activations; ///< what the output error was measured on
 };
 
 /// Loads `request.source` (or takes `cached` when it holds an equal source),
-/// scans it, bins its values when asked and simulates every scheme. Progress
+/// scans it, bins its values when asked and simulates every scheme (fitting
+/// AWQ and GPTQ to the activations, measuring the output error). Progress
 /// goes from 0 to 1 over the whole run. Throws kvscope::Error for bad input
 /// and Cancelled when the control's flag is set.
 QuantOutcome runQuantization(const QuantRequest &request, const std::optional<LoadedTensor> &cached = {},

@@ -48,6 +48,10 @@ QJsonObject resultToJson(const SchemeResult &result, const TensorData &tensor)
     o.insert(QLatin1String("bits_per_weight"), result.bitsPerWeight);
     o.insert(QLatin1String("mse"), number(m.mse));
     o.insert(QLatin1String("sqnr_db"), number(m.sqnrDb));
+    o.insert(QLatin1String("output_sqnr_db"),
+             result.outputSqnrDb ? number(*result.outputSqnrDb) : QJsonValue(QJsonValue::Null));
+    if (result.scheme.isCalibrated() && result.scheme.method == IntMethod::Awq)
+        o.insert(QLatin1String("awq_alpha"), result.awqAlpha);
     o.insert(QLatin1String("max_abs_error"), number(m.maxAbsError));
     o.insert(QLatin1String("mean_abs_error"), number(m.meanAbsError));
     o.insert(QLatin1String("cosine_similarity"), number(m.cosineSimilarity));

@@ -15,7 +15,8 @@
 namespace kvscope::quant {
 
 /// One scheme's figures: scheme, description, source, tensor, rows, cols,
-/// elements, bits_per_weight, mse, sqnr_db, max_abs_error, mean_abs_error,
+/// elements, bits_per_weight, mse, sqnr_db, output_sqnr_db (null without
+/// activations), awq_alpha (AWQ only), max_abs_error, mean_abs_error,
 /// cosine_similarity, clipped, clipped_share, flushed, flushed_share,
 /// non_finite, fp8_scale (FP8 only), error_range. Figures that are not
 /// finite (SQNR of an exact result, errors after an overflow to NaN) are null.

@@ -31,6 +31,20 @@ QString groupSuffix(int groupSize)
     return groupSize == WholeRow ? QStringLiteral("row") : QStringLiteral("g%1").arg(groupSize);
 }
 
+/// The prefix of a calibrated method's ids: "awq-", "gptq-", or none.
+QString methodPrefix(IntMethod method)
+{
+    switch (method) {
+    case IntMethod::RoundToNearest:
+        break;
+    case IntMethod::Awq:
+        return QStringLiteral("awq-");
+    case IntMethod::Gptq:
+        return QStringLiteral("gptq-");
+    }
+    return {};
+}
+
 [[noreturn]] void unknownScheme(const QString &option, const QString &text)
 {
     throw Error(QStringLiteral("%1: unknown scheme '%2' (choose from %3)")
@@ -42,9 +56,10 @@ QString groupSuffix(int groupSize)
 QString Scheme::id() const
 {
     if (kind == SchemeKind::Int)
-        return QStringLiteral("int%1%2-%3")
+        return QStringLiteral("%1int%2%3-%4")
+            .arg(methodPrefix(method))
             .arg(bits)
-            .arg(symmetric ? QStringLiteral("-sym") : QString())
+            .arg(symmetric && method == IntMethod::RoundToNearest ? QStringLiteral("-sym") : QString())
             .arg(groupSuffix(groupSize));
     return enumName(fixedKindSpellings, kind);
 }
@@ -65,12 +80,22 @@ QString Scheme::description() const
         return QStringLiteral("FP8 E5M2 (max 57344), %1").arg(fp8Options);
     case SchemeKind::Int8:
         return QStringLiteral("INT8 symmetric, one scale per row");
-    case SchemeKind::Int:
+    case SchemeKind::Int: {
+        const QString groups = groupSize == WholeRow ? QStringLiteral("one group per row")
+                                                     : QStringLiteral("groups of %1").arg(groupSize);
+        if (method == IntMethod::Awq)
+            return QStringLiteral("INT%1 asymmetric, AWQ (scales searched on the activations), %2")
+                .arg(bits)
+                .arg(groups);
+        if (method == IntMethod::Gptq)
+            return QStringLiteral("INT%1 symmetric, GPTQ (error compensation on the activations), %2")
+                .arg(bits)
+                .arg(groups);
         return QStringLiteral("INT%1 %2, %3")
             .arg(bits)
             .arg(symmetric ? QStringLiteral("symmetric (GPTQ)") : QStringLiteral("asymmetric (AWQ)"))
-            .arg(groupSize == WholeRow ? QStringLiteral("one group per row")
-                                       : QStringLiteral("groups of %1").arg(groupSize));
+            .arg(groups);
+    }
     case SchemeKind::Nf4:
         return QStringLiteral("NF4 (bitsandbytes), blocks of 64");
     case SchemeKind::Mxfp4:
@@ -93,6 +118,9 @@ QStringList schemeChoices()
     QStringList choices = enumChoices(fixedKindSpellings, beforeInt);
     for (int bits : {4, 3, 2})
         choices << QStringLiteral("int%1[-sym][-gN|-row]").arg(bits);
+    for (const char *method : {"awq", "gptq"})
+        for (int bits : {4, 3, 2})
+            choices << QStringLiteral("%1-int%2[-gN|-row]").arg(QLatin1String(method)).arg(bits);
     return choices + enumChoices(fixedKindSpellings, std::not_fn(beforeInt));
 }
 
@@ -124,24 +152,33 @@ Scheme parseScheme(const QString &text, const SchemeDefaults &defaults, const QS
         return scheme;
     }
 
-    static const QRegularExpression intPattern(QStringLiteral("^int([234])(-sym)?(?:-(?:g(\\d+)|(row)))?$"));
+    static const QRegularExpression intPattern(
+        QStringLiteral("^(?:(awq|gptq)-)?int([234])(-sym)?(?:-(?:g(\\d+)|(row)))?$"));
     const QRegularExpressionMatch match = intPattern.match(name);
     if (!match.hasMatch())
         unknownScheme(option, text);
     scheme.kind = SchemeKind::Int;
-    scheme.bits = match.captured(1).toInt();
-    scheme.symmetric = match.hasCaptured(2);
-    if (match.hasCaptured(4)) {
+    scheme.bits = match.captured(2).toInt();
+    scheme.symmetric = match.hasCaptured(3);
+    if (match.hasCaptured(1)) {
+        if (scheme.symmetric)
+            throw Error(QStringLiteral("%1: '%2': the method sets the grid (AWQ asymmetric with zero points, "
+                                       "GPTQ symmetric, as AutoGPTQ's default); drop '-sym'")
+                            .arg(option, text));
+        scheme.method = match.captured(1) == QLatin1String("awq") ? IntMethod::Awq : IntMethod::Gptq;
+        scheme.symmetric = scheme.method == IntMethod::Gptq;
+    }
+    if (match.hasCaptured(5)) {
         scheme.groupSize = WholeRow;
-    } else if (match.hasCaptured(3)) {
-        const IntegerText group = IntegerText::read(match.captured(3));
+    } else if (match.hasCaptured(4)) {
+        const IntegerText group = IntegerText::read(match.captured(4));
         if (group.above(std::numeric_limits<int>::max()))
             throw Error(QStringLiteral("%1: '%2' has group size %3, larger than %4")
-                            .arg(option, text, match.captured(3))
+                            .arg(option, text, match.captured(4))
                             .arg(std::numeric_limits<int>::max()));
         if (group.value < 1)
             throw Error(QStringLiteral("%1: '%2' has group size %3; it must be a positive number of elements")
-                            .arg(option, text, match.captured(3)));
+                            .arg(option, text, match.captured(4)));
         scheme.groupSize = int(group.value);
     }
     validateGroupSize(scheme.groupSize, option);

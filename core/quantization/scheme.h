@@ -25,6 +25,16 @@ enum class SchemeKind
     Mxfp4,   ///< OCP MX: blocks of 32 along the row, E8M0 scale, E2M1 elements
 };
 
+/// How an Int scheme picks its codes: each group rounded to the nearest grid
+/// point, or fitted to the layer's activations by the method's own algorithm
+/// (core/quantization/awq.h, gptq.h; docs/quantization-formats.md).
+enum class IntMethod
+{
+    RoundToNearest, ///< per group, the baseline both methods improve on
+    Awq,            ///< activation-aware per-channel scales, then round-to-nearest (asymmetric)
+    Gptq,           ///< column by column with inverse-Hessian error compensation (symmetric)
+};
+
 /// Group size meaning "one group per row" (GPTQ's group_size = -1).
 inline constexpr int WholeRow = -1;
 
@@ -37,8 +47,9 @@ struct Scheme
     int groupSize = 128;    ///< Int: elements per group along a row, or WholeRow
     bool saturate = true;   ///< FP8: clamp overflow to ±max (vLLM) instead of NaN/inf (ml_dtypes)
     bool unitScale = false; ///< FP8: fixed scale 1.0 (vLLM's default KV scale) instead of amax/max
+    IntMethod method = IntMethod::RoundToNearest; ///< Int: AWQ is asymmetric, GPTQ symmetric
 
-    /// Canonical id: "fp8-e4m3", "int8", "int4-g128", "int3-sym-row", "nf4"...
+    /// Canonical id: "fp8-e4m3", "int8", "int4-g128", "int3-sym-row", "awq-int4-g128", "nf4"...
     QString id() const;
     /// One line for tables and tooltips: "INT4 asymmetric (AWQ), groups of 128".
     QString description() const;
@@ -46,6 +57,8 @@ struct Scheme
     bool isFp8() const { return kind == SchemeKind::Fp8E4M3 || kind == SchemeKind::Fp8E5M2; }
     /// True for the schemes a "(q - z) × s" group inspection applies to.
     bool isInteger() const { return kind == SchemeKind::Int || kind == SchemeKind::Int8; }
+    /// True for AWQ and GPTQ, which need the layer's activations.
+    bool isCalibrated() const { return kind == SchemeKind::Int && method != IntMethod::RoundToNearest; }
 
     friend bool operator==(const Scheme &, const Scheme &) = default;
 };
@@ -71,7 +84,8 @@ struct SchemeDefaults
 
 /// Parses "fp16", "bf16", "fp8-e4m3" (also "fp8", "fp8_e4m3"), "fp8-e5m2",
 /// "int8", "int4"/"int3"/"int2" with optional "-sym" and an optional group
-/// suffix "-g64" or "-row" (else defaults.groupSize), "nf4", "mxfp4".
+/// suffix "-g64" or "-row" (else defaults.groupSize), the same with an "awq-"
+/// or "gptq-" prefix and without "-sym" ("awq-int4-g128"), "nf4", "mxfp4".
 /// Throws kvscope::Error naming `option` and the text.
 Scheme parseScheme(const QString &text, const SchemeDefaults &defaults = {},
                    const QString &option = commandFlag(CommandOption::Scheme));

@@ -8,9 +8,10 @@ namespace kvscope::quant {
 QList<SchemeEntry> schemeEntries()
 {
     return {
-        {"fp16", false}, {"bf16", false}, {"fp8-e4m3", true},  {"fp8-e5m2", false},
-        {"int8", true},  {"int4", true},  {"int4-sym", false}, {"int3", false},
-        {"int2", false}, {"nf4", true},   {"mxfp4", true},
+        {"fp16", false}, {"bf16", false},     {"fp8-e4m3", true},   {"fp8-e5m2", false},
+        {"int8", true},  {"int4", true},      {"int4-sym", false},  {"int3", false},
+        {"int2", false}, {"awq-int4", false}, {"gptq-int4", false}, {"nf4", true},
+        {"mxfp4", true},
     };
 }
 

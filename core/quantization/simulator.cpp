@@ -244,7 +244,8 @@ Histogram valueHistogram(const TensorData &tensor, const TensorStats &stats, int
 }
 
 SchemeResult simulateScheme(const TensorData &tensor, const TensorStats &stats, const Scheme &scheme,
-                            const SimulationOptions &options, const RunControl &control)
+                            const SimulationOptions &options, const RunControl &control,
+                            const FittedWeights *fitted)
 {
     validateBinCount(options.bins, QStringLiteral("bins"));
     const UnitLayout layout = passLayout(scheme, tensor.rows(), tensor.cols());
@@ -291,8 +292,11 @@ SchemeResult simulateScheme(const TensorData &tensor, const TensorStats &stats, 
                 const float *w = tensor.floats(block.begin, block.length, s.decoded.data());
                 if (hasLocalScales(scheme))
                     plan.unitLengths(block, s.unitLengths.data());
-                sums.clipped +=
-                    dequantizeBlock(scheme, fp8, w, block, s.unitLengths.data(), s.dequantized.data());
+                if (fitted)
+                    std::copy_n(fitted->values.begin() + block.begin, block.length, s.dequantized.begin());
+                else
+                    sums.clipped +=
+                        dequantizeBlock(scheme, fp8, w, block, s.unitLengths.data(), s.dequantized.data());
                 kernels::accumulateErrors(
                     w, s.dequantized.data(), block.length, errorMap, s.errorSlots.data(),
                     options.relativeHistogram ? &relativeMap : nullptr, s.relativeSlots.data(), sums);
@@ -306,6 +310,10 @@ SchemeResult simulateScheme(const TensorData &tensor, const TensorStats &stats, 
     kernels::ErrorSums total;
     for (const kernels::ErrorSums &sums : chunkSums)
         total.add(sums);
+    if (fitted) {
+        total.clipped = fitted->clipped;
+        result.awqAlpha = fitted->awqAlpha;
+    }
     result.metrics = ErrorMetrics::fromSums(tensor.elements(), stats.sumSquares, total.errorSquares,
                                             total.absError, total.signalTimesOutput, total.outputSquares,
                                             total.maxAbsError, total.clipped, total.flushed, total.nonFinite);
@@ -321,6 +329,36 @@ SchemeResult simulateScheme(const TensorData &tensor, const TensorStats &stats, 
     if (options.relativeHistogram)
         result.relativeError = Histogram::fromSlots(-1.0, 1.0, relativeSlots);
     return result;
+}
+
+std::vector<float> dequantizeTensor(const TensorData &tensor, const TensorStats &stats, const Scheme &scheme,
+                                    const RunControl &control)
+{
+    const UnitLayout layout = passLayout(scheme, tensor.rows(), tensor.cols());
+    const BlockPlan plan(layout);
+    const std::int64_t chunks = plan.chunkCount();
+    const int workers = workerCount(chunks);
+    const std::int64_t unitsPerBlock = std::max<std::int64_t>(1, plan.maxBlockLength() / layout.length);
+    std::vector<std::vector<float>> decoded(static_cast<size_t>(workers),
+                                            std::vector<float>(static_cast<size_t>(plan.maxBlockLength())));
+    std::vector<std::vector<std::int32_t>> lengths(
+        static_cast<size_t>(workers), std::vector<std::int32_t>(static_cast<size_t>(unitsPerBlock)));
+    const Fp8Tensor fp8 = fp8Tensor(scheme, stats.amax());
+    std::vector<float> out(size_t(tensor.elements()));
+    parallelChunks(
+        chunks, workers,
+        [&](std::int64_t chunk, int worker) {
+            for (std::int64_t b = plan.firstBlockOf(chunk); b < plan.endBlockOf(chunk); ++b) {
+                const Block block = plan.block(b);
+                const float *w = tensor.floats(block.begin, block.length, decoded[size_t(worker)].data());
+                if (hasLocalScales(scheme))
+                    plan.unitLengths(block, lengths[size_t(worker)].data());
+                dequantizeBlock(scheme, fp8, w, block, lengths[size_t(worker)].data(),
+                                out.data() + block.begin);
+            }
+        },
+        control);
+    return out;
 }
 
 } // namespace kvscope::quant

@@ -4,6 +4,7 @@
 // from its buffer or mapping; cancellable and with progress (RunControl).
 #pragma once
 
+#include "core/quantization/fittedweights.h"
 #include "core/quantization/histogram.h"
 #include "core/quantization/metrics.h"
 #include "core/quantization/parallel.h"
@@ -12,6 +13,8 @@
 #include "core/quantization/tensordata.h"
 
 #include <cstdint>
+#include <optional>
+#include <vector>
 
 namespace kvscope::quant {
 
@@ -54,13 +57,25 @@ struct SchemeResult
     /// leaves it); empty unless asked for.
     Histogram relativeError;
     double tensorScale = 0; ///< FP8: the per-tensor scale; 0 for the other schemes
+    /// 10·log10(Σy² / Σ(y - y')²) of the layer output Y = X·Wᵀ on held-out
+    /// activation rows; only when the run had activations (quantrun.h).
+    std::optional<double> outputSqnrDb;
+    double awqAlpha = -1; ///< AWQ: the scale exponent its search chose
 };
 
 /// Quantizes and dequantizes the whole tensor with `scheme`, in one parallel
-/// pass that never stores w'. Throws kvscope::Error for options that cannot
-/// apply, Cancelled when the control's flag is set.
+/// pass that never stores w', and measures the error. With `fitted` (the w' an
+/// AWQ or GPTQ fit computed) it measures that instead of rounding. Throws
+/// kvscope::Error for options that cannot apply, Cancelled when the control's
+/// flag is set.
 SchemeResult simulateScheme(const TensorData &tensor, const TensorStats &stats, const Scheme &scheme,
-                            const SimulationOptions &options = {}, const RunControl &control = {});
+                            const SimulationOptions &options = {}, const RunControl &control = {},
+                            const FittedWeights *fitted = nullptr);
+
+/// w' of the whole tensor under a round-to-nearest scheme (row-major floats),
+/// for the output error; the same rounding as simulateScheme().
+std::vector<float> dequantizeTensor(const TensorData &tensor, const TensorStats &stats, const Scheme &scheme,
+                                    const RunControl &control = {});
 
 /// The values of the tensor over [min, max].
 Histogram valueHistogram(const TensorData &tensor, const TensorStats &stats, int bins,

@@ -187,16 +187,23 @@ QList<OutlierChannel> outlierChannels(const SyntheticSpec &spec)
     const auto multiplier = [&](qsizetype i) {
         return spec.channelScale > 0 ? spec.channelScale * channelShares[i] : activationMultipliers[i];
     };
-    std::uint64_t state = spec.seed ^ 0x6F75746C69657273ull; // "outliers"
-    const std::int64_t wanted = std::min<std::int64_t>(4, spec.cols);
-    while (channels.size() < wanted) {
-        const std::int64_t column = std::int64_t(splitMix64(state) % std::uint64_t(spec.cols));
-        const bool taken = std::any_of(channels.cbegin(), channels.cend(),
-                                       [column](const OutlierChannel &c) { return c.column == column; });
-        if (!taken)
-            channels << OutlierChannel{column, multiplier(channels.size())};
-    }
+    const QList<std::int64_t> columns = pickColumns(spec.seed, spec.cols, 4);
+    for (qsizetype i = 0; i < columns.size(); ++i)
+        channels << OutlierChannel{columns.at(i), multiplier(i)};
     return channels;
+}
+
+QList<std::int64_t> pickColumns(std::uint64_t seed, std::int64_t cols, std::int64_t count)
+{
+    QList<std::int64_t> columns;
+    std::uint64_t state = seed ^ 0x6F75746C69657273ull; // "outliers"
+    const std::int64_t wanted = std::min(count, cols);
+    while (columns.size() < wanted) {
+        const std::int64_t column = std::int64_t(splitMix64(state) % std::uint64_t(cols));
+        if (!columns.contains(column))
+            columns << column;
+    }
+    return columns;
 }
 
 TensorData generateSynthetic(const SyntheticSpec &spec, const RunControl &control)

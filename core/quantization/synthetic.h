@@ -81,6 +81,10 @@ void validate(const SyntheticSpec &spec);
 /// docs/quantization-formats.md §9). Empty when the spec has none.
 QList<OutlierChannel> outlierChannels(const SyntheticSpec &spec);
 
+/// `count` distinct columns of [0, cols) drawn from the seed (SplitMix64), in
+/// the order drawn; all of them when count >= cols.
+QList<std::int64_t> pickColumns(std::uint64_t seed, std::int64_t cols, std::int64_t count);
+
 /// Generates the tensor, rows in parallel. Reproducible: the same spec gives
 /// the same values whatever the thread count (each row has its own
 /// xoshiro256** stream seeded by SplitMix64 from the seed and the row).

@@ -87,18 +87,6 @@
         <translation>模拟器不支持 %1 位分组（仅 2 到 4 位）</translation>
     </message>
     <message>
-        <source>simulated as round-to-nearest per group, the baseline %1 improves on (its %2 is not simulated; the published results show how much it gains)</source>
-        <translation>按分组就近舍入（round-to-nearest）模拟，这是 %1 在其上改进的基线（未模拟其%2；提升幅度见已发表结果）</translation>
-    </message>
-    <message>
-        <source>activation-aware scaling</source>
-        <translation>激活感知缩放</translation>
-    </message>
-    <message>
-        <source>error-compensating rounding</source>
-        <translation>误差补偿舍入</translation>
-    </message>
-    <message>
         <source>the checkpoint&apos;s %1 FP8 scales are simulated as one per-tensor scale (an upper bound on the error)</source>
         <translation>检查点的%1 FP8 缩放按单个逐张量缩放模拟（误差的上界）</translation>
     </message>
@@ -173,6 +161,22 @@
     <message>
         <source>per-tensor 1.0: %1&apos;s k/v scale without calibrated scales (%2); a checkpoint with calibrated k/v scales runs near the calibrated figure (kvscope does not read them)</source>
         <translation>逐张量 1.0：没有校准缩放时 %1 使用的 k/v 缩放（%2）；带校准 k/v 缩放的检查点接近校准后的数值（kvscope 不读取这些缩放）</translation>
+    </message>
+    <message>
+        <source>simulated with %1, fitted on %2 rows of %3; the output SQNR is on %4 held-out rows</source>
+        <translation>以%1模拟，在 %3 的 %2 行上拟合；输出 SQNR 在 %4 个留出行上计算</translation>
+    </message>
+    <message>
+        <source>AWQ&apos;s activation-aware scale search (Lin et al. 2023)</source>
+        <translation>AWQ 的激活感知缩放搜索（Lin 等，2023）</translation>
+    </message>
+    <message>
+        <source>GPTQ&apos;s error-compensating rounding (Frantar et al. 2022)</source>
+        <translation>GPTQ 的误差补偿舍入（Frantar 等，2022）</translation>
+    </message>
+    <message>
+        <source>synthetic activations with %1 % outlier channels %2x to %3x larger</source>
+        <translation>含 %1 % 离群通道（放大 %2x 到 %3x）的合成激活</translation>
     </message>
 </context>
 <context>
@@ -566,6 +570,10 @@
         <source>%1 (%2)</source>
         <comment>a difference to the first column: absolute (percentage)</comment>
         <translation>%1（%2）</translation>
+    </message>
+    <message>
+        <source>; layer output %1 dB</source>
+        <translation>；层输出 %1 dB</translation>
     </message>
 </context>
 <context>

@@ -146,6 +146,38 @@ private Q_SLOTS:
                 json(QStringList(args).replaceInStrings(QStringLiteral("5"), QStringLiteral("6"))).object());
     }
 
+    void fittedSchemesAndOutputError()
+    {
+        // AWQ and GPTQ fit on synthetic activations by default; every scheme then
+        // gets the output SQNR, the plain one too, and AWQ its chosen alpha.
+        const QJsonArray results =
+            json({QStringLiteral("--rows"), QStringLiteral("64"), QStringLiteral("--cols"),
+                  QStringLiteral("256"), QStringLiteral("--scheme"),
+                  QStringLiteral("int4,awq-int4,gptq-int4")})
+                .array();
+        QCOMPARE(results.size(), 3);
+        QCOMPARE(results.at(1).toObject().value(QLatin1String("scheme")).toString(),
+                 QStringLiteral("awq-int4-g128"));
+        QCOMPARE(results.at(2).toObject().value(QLatin1String("scheme")).toString(),
+                 QStringLiteral("gptq-int4-g128"));
+        const double rtn = results.at(0).toObject().value(QLatin1String("output_sqnr_db")).toDouble();
+        QVERIFY(rtn > 10);
+        QVERIFY(results.at(1).toObject().value(QLatin1String("output_sqnr_db")).toDouble() > rtn + 3);
+        QVERIFY(results.at(1).toObject().value(QLatin1String("awq_alpha")).toDouble() > 0);
+        QVERIFY(!results.at(0).toObject().contains(QLatin1String("awq_alpha")));
+        // Without activations and without a fitted scheme there is no output error.
+        QVERIFY(json({QStringLiteral("--rows"), QStringLiteral("8")})
+                    .object()
+                    .value(QLatin1String("output_sqnr_db"))
+                    .isNull());
+        const Run text =
+            run({QStringLiteral("--rows"), QStringLiteral("64"), QStringLiteral("--cols"),
+                 QStringLiteral("256"), QStringLiteral("--activations"), QStringLiteral("synthetic")});
+        QCOMPARE(text.exitCode, 0);
+        QVERIFY2(text.out.contains("out SQNR: of the layer output Y = X W^T, on 256 held-out rows"),
+                 text.out.constData());
+    }
+
     void errors_data()
     {
         QTest::addColumn<QStringList>("arguments");
@@ -201,6 +233,19 @@ private Q_SLOTS:
             << QStringList{QStringLiteral("--rows"), QStringLiteral("8"), QStringLiteral("--histogram"),
                            QStringLiteral("/nonexistent/dir/h.csv")}
             << QByteArray() << 1 << "/nonexistent/dir/h.csv: cannot write";
+        QTest::newRow("activations of another width")
+            << QStringList{QStringLiteral("--rows"),        QStringLiteral("4"),
+                           QStringLiteral("--cols"),        QStringLiteral("4"),
+                           QStringLiteral("--scheme"),      QStringLiteral("awq-int4"),
+                           QStringLiteral("--activations"), QStringLiteral("FILE.npy")}
+            << test::npyBytes("{'descr': '<f4', 'fortran_order': False, 'shape': (1, 2), }", data) << 1
+            << "holds activations of shape [1, 2] [tokens, channels]; the weights have 4";
+        QTest::newRow("missing activations")
+            << QStringList{QStringLiteral("--activations"), QStringLiteral("/nonexistent/a.npy")}
+            << QByteArray() << 1 << "--activations: /nonexistent/a.npy: no such file";
+        QTest::newRow("-sym on a method")
+            << QStringList{QStringLiteral("--scheme"), QStringLiteral("gptq-int4-sym")} << QByteArray() << 1
+            << "drop '-sym'";
         QTest::newRow("unknown option") << QStringList{QStringLiteral("--frobnicate")} << QByteArray() << 2
                                         << "Unknown option 'frobnicate'";
     }

@@ -187,17 +187,21 @@ private Q_SLOTS:
         QCOMPARE(a.weights.tensor.stands, QStringLiteral("model.layers.0.self_attn.o_proj.weight"));
         QVERIFY(a.weights.tensor.clipping.isEmpty());
         QVERIFY(std::get<quant::SyntheticSpec>(a.weights.tensor.source) == weightTensor(4096, 4096));
-        quant::Scheme awq; // AutoAWQ: int4, zero point, groups of 128
+        quant::Scheme awq; // AutoAWQ: int4, zero point, groups of 128, scales searched on activations
         awq.kind = quant::SchemeKind::Int;
         awq.bits = 4;
         awq.groupSize = 128;
+        awq.method = quant::IntMethod::Awq;
         const quant::SchemeResult weights = simulated(weightTensor(4096, 4096), awq);
         QVERIFY(a.weights.error);
-        QCOMPARE(a.weights.error->scheme, QStringLiteral("int4-g128"));
+        QCOMPARE(a.weights.error->scheme, QStringLiteral("awq-int4-g128"));
         QCOMPARE(a.weights.error->sqnrDb, weights.metrics.sqnrDb);
         QCOMPARE(a.weights.error->relativeError, std::pow(10.0, -weights.metrics.sqnrDb / 20.0));
-        // The simulator applies AWQ's storage format with plain rounding, and says so.
-        QVERIFY(a.weights.notes.join(u' ').contains(QStringLiteral("round-to-nearest")));
+        // AWQ itself, on synthetic activations, with the output error it is fitted for, and says so.
+        QVERIFY(a.weights.error->outputSqnrDb && weights.outputSqnrDb);
+        QCOMPARE(*a.weights.error->outputSqnrDb, *weights.outputSqnrDb);
+        QVERIFY(*a.weights.error->outputSqnrDb > a.weights.error->sqnrDb);
+        QVERIFY(a.weights.notes.join(u' ').contains(QStringLiteral("AWQ's activation-aware scale search")));
 
         // Keys: one head of 128 with outlier channels, FP8 E4M3 at vLLM's scale 1.0 and calibrated.
         // vLLM runs AWQ in float16 (AWQConfig.get_supported_act_dtypes), so float16 activations.
@@ -329,7 +333,7 @@ private Q_SLOTS:
     void scenarioTensorChoiceIsWhatTheComparisonSimulates()
     {
         // The Quantization view's "From the scenario": AWQ's int4 with zero points
-        // (the picker's "int4") and its groups of 128, on the o_proj of Llama-3.1-8B.
+        // (the picker's "awq-int4") and its groups of 128, on the o_proj of Llama-3.1-8B.
         Scenario s = llama8bOnH100();
         s.quantization = defaultSpecFor(QuantMethod::Awq);
         const MemoryPlan plan = planMemory(s);
@@ -338,7 +342,7 @@ private Q_SLOTS:
         base.groupSize = 32;
         base.schemes = {QStringLiteral("nf4"), QStringLiteral("int8")};
         const ScenarioTensorChoice c = scenarioTensorChoice(s, plan, base);
-        QCOMPARE(c.choices.schemes, QStringList{QStringLiteral("int4")});
+        QCOMPARE(c.choices.schemes, QStringList{QStringLiteral("awq-int4")});
         QCOMPARE(c.choices.groupSize, 128);
         QCOMPARE(c.choices.bins, 64);
         QVERIFY(!c.lossless);
@@ -355,10 +359,10 @@ private Q_SLOTS:
         // The picker has no outlier channels: the choice says so instead of passing for the same tensor.
         QVERIFY(c.notes.join(u' ').contains(QStringLiteral("no outlier channels")));
 
-        // GPTQ is symmetric (AutoGPTQ's sym=True): "int4-sym".
+        // GPTQ (symmetric, AutoGPTQ's sym=True): "gptq-int4".
         s.quantization = defaultSpecFor(QuantMethod::Gptq);
         QCOMPARE(scenarioTensorChoice(s, planMemory(s), base).choices.schemes,
-                 QStringList{QStringLiteral("int4-sym")});
+                 QStringList{QStringLiteral("gptq-int4")});
         s.quantization = defaultSpecFor(QuantMethod::Fp8);
         QCOMPARE(scenarioTensorChoice(s, planMemory(s), base).choices.schemes,
                  QStringList{QStringLiteral("fp8-e4m3")});

@@ -135,7 +135,9 @@ private Q_SLOTS:
     {
         QCOMPARE(schemeChoices(),
                  names({"fp16", "bf16", "fp8-e4m3", "fp8-e5m2", "int8", "int4[-sym][-gN|-row]",
-                        "int3[-sym][-gN|-row]", "int2[-sym][-gN|-row]", "nf4", "mxfp4"}));
+                        "int3[-sym][-gN|-row]", "int2[-sym][-gN|-row]", "awq-int4[-gN|-row]",
+                        "awq-int3[-gN|-row]", "awq-int2[-gN|-row]", "gptq-int4[-gN|-row]",
+                        "gptq-int3[-gN|-row]", "gptq-int2[-gN|-row]", "nf4", "mxfp4"}));
         for (const QString &name : names({"fp16", "bf16", "fp8-e4m3", "fp8-e5m2", "int8", "nf4", "mxfp4"}))
             QCOMPARE(parseScheme(name).id(), name);
         QCOMPARE(parseScheme(QStringLiteral("float16")).kind, SchemeKind::Fp16);
@@ -147,7 +149,9 @@ private Q_SLOTS:
         QCOMPARE(errorOf([] { parseScheme(QStringLiteral("int5")); }),
                  QStringLiteral(
                      "--scheme: unknown scheme 'int5' (choose from fp16, bf16, fp8-e4m3, fp8-e5m2, int8, "
-                     "int4[-sym][-gN|-row], int3[-sym][-gN|-row], int2[-sym][-gN|-row], nf4, mxfp4)"));
+                     "int4[-sym][-gN|-row], int3[-sym][-gN|-row], int2[-sym][-gN|-row], awq-int4[-gN|-row], "
+                     "awq-int3[-gN|-row], awq-int2[-gN|-row], gptq-int4[-gN|-row], gptq-int3[-gN|-row], "
+                     "gptq-int2[-gN|-row], nf4, mxfp4)"));
     }
 
     void scenarioFields()

@@ -482,7 +482,7 @@ private Q_SLOTS:
         child<QPushButton>(QStringLiteral("fromScenarioButton"))->click();
         const QuantSettings after = quant->settings();
         // AWQ int4 in groups of 128 on a synthetic o_proj of Llama-3.1-8B, [4096, 4096].
-        QCOMPARE(after.schemes.names, QStringList{QStringLiteral("int4")});
+        QCOMPARE(after.schemes.names, QStringList{QStringLiteral("awq-int4")});
         QCOMPARE(after.schemes.groupSize, 128);
         QVERIFY(after.source.synthetic);
         QCOMPARE(after.source.spec.kind, quant::SyntheticKind::StudentT);
@@ -497,7 +497,7 @@ private Q_SLOTS:
         QVERIFY(QTest::qWaitFor([quant] { return !quant->isBusy() && quant->outcome().has_value(); },
                                 test::BackgroundWorkTimeoutMs));
         QCOMPARE(quant->outcome()->results.size(), 1);
-        QCOMPARE(quant->outcome()->results.constFirst().scheme.id(), QStringLiteral("int4-g128"));
+        QCOMPARE(quant->outcome()->results.constFirst().scheme.id(), QStringLiteral("awq-int4-g128"));
         // An edit of the view's own makes the note go.
         quant->applySettings(before);
         QVERIFY(!note->isVisibleTo(quant));
