@@ -104,12 +104,14 @@ AccuracyAnswer accuracyWithin(const Scenario &s, std::chrono::seconds limit)
 }
 
 /// The simulator's own figure for one scheme on one tensor, run directly.
-quant::SchemeResult simulated(const quant::TensorSource &source, const quant::Scheme &scheme)
+quant::SchemeResult simulated(const quant::TensorSource &source, const quant::Scheme &scheme,
+                              std::optional<quant::ActivationSource> activations = std::nullopt)
 {
     quant::QuantRequest request;
     request.source = source;
     request.schemes = {scheme};
     request.valueHistogram = false;
+    request.activations = activations;
     return quant::runQuantization(request).results.constFirst();
 }
 
@@ -192,7 +194,11 @@ private Q_SLOTS:
         awq.bits = 4;
         awq.groupSize = 128;
         awq.method = quant::IntMethod::Awq;
-        const quant::SchemeResult weights = simulated(weightTensor(4096, 4096), awq);
+        // Compare fits on the quantization view's 2,048 synthetic calibration rows and measures
+        // the output on 64 held-out rows (the view: 256), and says so.
+        quant::SyntheticActivations activations;
+        activations.heldOutRows = 64;
+        const quant::SchemeResult weights = simulated(weightTensor(4096, 4096), awq, activations);
         QVERIFY(a.weights.error);
         QCOMPARE(a.weights.error->scheme, QStringLiteral("awq-int4-g128"));
         QCOMPARE(a.weights.error->sqnrDb, weights.metrics.sqnrDb);
@@ -202,6 +208,8 @@ private Q_SLOTS:
         QCOMPARE(*a.weights.error->outputSqnrDb, *weights.outputSqnrDb);
         QVERIFY(*a.weights.error->outputSqnrDb > a.weights.error->sqnrDb);
         QVERIFY(a.weights.notes.join(u' ').contains(QStringLiteral("AWQ's activation-aware scale search")));
+        QVERIFY(a.weights.notes.join(u' ').contains(QStringLiteral("fitted on 2048 rows")));
+        QVERIFY(a.weights.notes.join(u' ').contains(QStringLiteral("on 64 held-out rows")));
 
         // Keys: one head of 128 with outlier channels, FP8 E4M3 at vLLM's scale 1.0 and calibrated.
         // vLLM runs AWQ in float16 (AWQConfig.get_supported_act_dtypes), so float16 activations.

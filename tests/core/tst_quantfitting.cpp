@@ -16,6 +16,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cmath>
+#include <limits>
 #include <vector>
 
 #include <QTemporaryDir>
@@ -292,6 +293,40 @@ private Q_SLOTS:
         QVERIFY2(l.outputSqnr(awq.values) > rtn + 4.0, qPrintable(figures));
         QVERIFY2(l.outputSqnr(gptq.values) > rtnSymmetric + 3.0, qPrintable(figures));
         QVERIFY2(awq.awqAlpha > 0.1, qPrintable(figures));
+    }
+
+    void outputErrorAgainstADirectSum()
+    {
+        // sum y^2 / sum (y - y')^2 over Y = X W^T, summed here in double one output at a
+        // time; 300 output rows cross the bands outputSqnrDb forms W - W' in.
+        const std::int64_t rows = 300;
+        const std::int64_t cols = 24;
+        const std::vector<float> w = gaussianWeights(rows, cols, 3);
+        const std::vector<float> q = roundToNearest(w, rows, cols, scheme("int4-g8"));
+        SyntheticActivations spec;
+        spec.calibrationRows = 2;
+        spec.heldOutRows = 5;
+        const Activations a = loadActivations(spec, cols);
+        double energy = 0;
+        double error = 0;
+        for (std::int64_t t = 0; t < a.heldOutRows; ++t)
+            for (std::int64_t r = 0; r < rows; ++r) {
+                double y = 0;
+                double e = 0;
+                for (std::int64_t c = 0; c < cols; ++c) {
+                    const double x = a.heldOut().data[t * cols + c];
+                    y += x * w[size_t(r * cols + c)];
+                    e += x * (double(w[size_t(r * cols + c)]) - double(q[size_t(r * cols + c)]));
+                }
+                energy += y * y;
+                error += e * e;
+            }
+        const dense::ConstMatrixRef weights{w.data(), rows, cols, cols};
+        QVERIFY(std::fabs(outputEnergy(a.heldOut(), weights) / energy - 1.0) < 1e-5);
+        QVERIFY(std::fabs(outputSqnrDb(a.heldOut(), weights, q.data(), energy) -
+                          10.0 * std::log10(energy / error)) < 1e-4);
+        QCOMPARE(outputSqnrDb(a.heldOut(), weights, w.data(), energy),
+                 std::numeric_limits<double>::infinity());
     }
 
     void cancellable()
