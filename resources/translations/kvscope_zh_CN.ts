@@ -67,10 +67,6 @@
         <translation>，种子 %1，以 %2 存储</translation>
     </message>
     <message>
-        <source>[%1, %2] clipped to [%3, %4] (the simulator&apos;s %5 x %5 limit)</source>
-        <translation>[%1, %2] 截取为 [%3, %4]（模拟器上限 %5 x %5）</translation>
-    </message>
-    <message>
         <source>%1: simulated on a synthetic tensor instead</source>
         <translation>%1：改用合成张量模拟</translation>
     </message>
@@ -177,6 +173,10 @@
     <message>
         <source>synthetic activations with %1 % outlier channels %2x to %3x larger</source>
         <translation>含 %1 % 离群通道（放大 %2x 到 %3x）的合成激活</translation>
+    </message>
+    <message>
+        <source>[%1, %2] simulated as a [%3, %4] sample of its distribution</source>
+        <translation>[%1, %2] 按其分布的 [%3, %4] 样本模拟</translation>
     </message>
 </context>
 <context>

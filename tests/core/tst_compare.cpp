@@ -265,20 +265,21 @@ private Q_SLOTS:
         QVERIFY(a.kv.lossless);
     }
 
-    void clippedToTheSimulatorsLimit()
+    void aLargeLayerIsSimulatedOnASample()
     {
         Scenario s;
         s.model = test::preset(QStringLiteral("llama-3.1-405b")); // o_proj [16384, 128 heads x 128]
         s.gpu = *GpuLibrary::builtin().find(QStringLiteral("h100-sxm"));
         s.tensorParallelSize = 8;
         s.quantization = defaultSpecFor(QuantMethod::Fp8);
-        AccuracyCache cache; // its 8192 x 8192 tensor is freed with it
+        AccuracyCache cache;
         const Accuracy a = estimateAccuracy(s, planMemory(s), cache);
-        QCOMPARE(a.weights.tensor.rows, 8192);
-        QCOMPARE(a.weights.tensor.cols, 8192);
-        QVERIFY2(
-            a.weights.tensor.clipping.startsWith(QStringLiteral("[16384, 16384] clipped to [8192, 8192]")),
-            qPrintable(a.weights.tensor.clipping));
+        // A synthetic weight tensor is a 4096 x 4096 sample of the layer's distribution, and says so.
+        QCOMPARE(a.weights.tensor.rows, 4096);
+        QCOMPARE(a.weights.tensor.cols, 4096);
+        QCOMPARE(a.weights.tensor.clipping,
+                 QStringLiteral("[16384, 16384] simulated as a [4096, 4096] sample of its distribution"));
+        QVERIFY(std::get<quant::SyntheticSpec>(a.weights.tensor.source) == weightTensor(4096, 4096));
         QCOMPARE(a.weights.error->scheme, QStringLiteral("fp8-e4m3"));
     }
 
