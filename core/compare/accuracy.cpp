@@ -42,6 +42,7 @@ constexpr std::int64_t WeightSampleDimension = 4096;
 constexpr std::uint64_t WeightSeed = 1;
 constexpr std::uint64_t KeySeed = 2;
 constexpr std::uint64_t ValueSeed = 3;
+constexpr std::uint64_t QuerySeed = 4;
 constexpr int TensorsKept = 3; // weights, keys, values of the last run
 
 ElementType elementType(WeightDtype dtype)
@@ -487,6 +488,66 @@ QString pickerName(const Scheme &scheme)
     return {};
 }
 
+/// The cache of one head extended to the longest attention context, exact
+/// and quantized: its first KvTokens rows are the tensor the element error was
+/// simulated on (the generator seeds every row by itself).
+struct ExtendedCache
+{
+    quant::TensorData exact;
+    std::vector<float> quantized;
+};
+
+ExtendedCache extendedCache(SyntheticSpec spec, const Scheme &scheme, const quant::RunControl &control)
+{
+    spec.rows = attentionContexts().last();
+    ExtendedCache cache;
+    cache.exact = quant::generateSynthetic(spec, control);
+    cache.quantized = quant::dequantizeTensor(cache.exact, quant::scanTensor(cache.exact), scheme, control);
+    return cache;
+}
+
+/// The attention error of `scheme` on the cache `keys` and `values` describe
+/// (MLA: no values; its latent is both, as absorbed MLA attends), for diffuse
+/// queries and for queries on the keys' outlier channels.
+QList<AttentionRun> attentionRuns(const SyntheticSpec &keys, const std::optional<SyntheticSpec> &values,
+                                  const Scheme &scheme, bool calibratedScale, double logitScale,
+                                  AccuracyCache &cache, const quant::RunControl &control)
+{
+    const QList<quant::QueryModel> models{quant::QueryModel::Diffuse, quant::QueryModel::KeyOutliers};
+    QList<AttentionRun> runs;
+    for (const quant::QueryModel model : models)
+        if (const auto kept = cache.attention(keys, scheme, model))
+            runs.append({model, calibratedScale, *kept});
+    if (runs.size() == models.size())
+        return runs;
+    runs.clear();
+    const ExtendedCache k = extendedCache(keys, scheme, control.slice(0.0, 0.3));
+    const std::optional<ExtendedCache> v =
+        values ? std::optional<ExtendedCache>(extendedCache(*values, scheme, control.slice(0.3, 0.6)))
+               : std::nullopt;
+    const ExtendedCache &vc = v ? *v : k;
+    const auto exact = [](const ExtendedCache &c) {
+        return quant::dense::ConstMatrixRef{c.exact.floats(0, c.exact.elements(), nullptr), c.exact.rows(),
+                                            c.exact.cols(), c.exact.cols()};
+    };
+    const auto quantized = [](const ExtendedCache &c) {
+        return quant::dense::ConstMatrixRef{c.quantized.data(), c.exact.rows(), c.exact.cols(),
+                                            c.exact.cols()};
+    };
+    for (qsizetype i = 0; i < models.size(); ++i) {
+        const std::vector<float> queries =
+            quant::syntheticQueries(keys, models.at(i), AttentionQueries, QuerySeed);
+        const double from = 0.6 + 0.2 * double(i);
+        const QList<quant::AttentionErrorAt> errors =
+            quant::attentionErrors({queries.data(), AttentionQueries, keys.cols, keys.cols},
+                                   {exact(k), exact(vc), quantized(k), quantized(vc)}, attentionContexts(),
+                                   logitScale, control.slice(from, from + 0.2));
+        cache.keepAttention(keys, scheme, models.at(i), errors);
+        runs.append({models.at(i), calibratedScale, errors});
+    }
+    return runs;
+}
+
 KvAccuracy kvAccuracy(const Scenario &s, const MemoryPlan &plan, AccuracyCache &cache,
                       const quant::RunControl &control)
 {
@@ -578,7 +639,7 @@ KvAccuracy kvAccuracy(const Scenario &s, const MemoryPlan &plan, AccuracyCache &
     if (calibrated)
         schemes << *calibrated;
     const double split = latent ? 1.0 : 0.5;
-    const QList<SimulatedError> keyErrors = simulate(keys, schemes, cache, control.slice(0.0, split));
+    const QList<SimulatedError> keyErrors = simulate(keys, schemes, cache, control.slice(0.0, split / 2));
     kv.keys = nonZero(keyErrors.at(0));
     if (calibrated)
         kv.calibratedKeys = nonZero(keyErrors.at(1));
@@ -597,7 +658,8 @@ KvAccuracy kvAccuracy(const Scenario &s, const MemoryPlan &plan, AccuracyCache &
                                 "kvscope::Accuracy", "the values of one KV head of one layer over %1 tokens")
                                 .arg(KvTokens),
                             values.rows, values.cols);
-        const QList<SimulatedError> valueErrors = simulate(values, schemes, cache, control.slice(split, 1.0));
+        const QList<SimulatedError> valueErrors =
+            simulate(values, schemes, cache, control.slice(split / 2, 0.5));
         kv.values = nonZero(valueErrors.at(0));
         engineErrors << valueErrors.at(0);
         if (calibrated) {
@@ -608,6 +670,20 @@ KvAccuracy kvAccuracy(const Scenario &s, const MemoryPlan &plan, AccuracyCache &
     kv.combinedSqnrDb = combinedSqnr(engineErrors);
     kv.calibratedCombinedSqnrDb = combinedSqnr(calibratedErrors);
     kv.lossless = !kv.keys && !kv.values;
+    if (!kv.lossless) {
+        // The softmax scale of the attention the cache feeds: 1/sqrt(q·k width);
+        // MLA's is that of its query-key head (nope + rope), not of the latent.
+        const int width = latent ? m.mla.qkNopeHeadDim + m.mla.qkRopeHeadDim : int(keys.cols);
+        const double logitScale = 1.0 / std::sqrt(double(std::max(width, 1)));
+        const std::optional<SyntheticSpec> values =
+            latent ? std::nullopt
+                   : std::optional<SyntheticSpec>(std::get<SyntheticSpec>(kv.valueTensor.source));
+        kv.attention =
+            attentionRuns(keys, values, *engine, false, logitScale, cache, control.slice(0.5, 0.75));
+        if (calibrated)
+            kv.attention +=
+                attentionRuns(keys, values, *calibrated, true, logitScale, cache, control.slice(0.75, 1.0));
+    }
     return kv;
 }
 
@@ -631,6 +707,35 @@ QJsonValue errorToJson(const std::optional<SimulatedError> &error)
     if (error->outputSqnrDb)
         o.insert(u"output_sqnr_db", *error->outputSqnrDb);
     return o;
+}
+
+/// null when nothing was simulated; an exact output (+inf dB) as null, which JSON cannot hold.
+QJsonValue attentionToJson(const QList<AttentionRun> &runs)
+{
+    if (runs.isEmpty())
+        return QJsonValue::Null;
+    QJsonArray out;
+    for (const AttentionRun &run : runs) {
+        QJsonArray at;
+        for (const quant::AttentionErrorAt &e : run.errors) {
+            QJsonObject o;
+            o.insert(u"context_tokens", qint64(e.contextTokens));
+            o.insert(u"output_sqnr_db", std::isfinite(e.outputSqnrDb) ? QJsonValue(e.outputSqnrDb)
+                                                                      : QJsonValue(QJsonValue::Null));
+            o.insert(u"attention_mass_moved", e.massMoved);
+            o.insert(u"logit_error_rms", e.logitErrorRms);
+            o.insert(u"logit_std", e.logitStd);
+            at << o;
+        }
+        QJsonObject o;
+        o.insert(u"queries", run.queries == quant::QueryModel::Diffuse ? QStringLiteral("diffuse")
+                                                                       : QStringLiteral("key_outliers"));
+        o.insert(u"query_count", qint64(AttentionQueries));
+        o.insert(u"scale", run.calibratedScale ? QStringLiteral("calibrated") : QStringLiteral("engine"));
+        o.insert(u"contexts", at);
+        out << o;
+    }
+    return out;
 }
 
 QJsonValue tensorToJson(const AccuracyTensor &t)
@@ -686,10 +791,28 @@ void AccuracyCache::keepResult(const quant::TensorSource &source, const quant::S
     m_results.insert(key(source, scheme), error);
 }
 
+std::optional<QList<quant::AttentionErrorAt>> AccuracyCache::attention(const quant::TensorSource &keys,
+                                                                       const quant::Scheme &scheme,
+                                                                       quant::QueryModel queries) const
+{
+    const QMutexLocker lock(&m_mutex);
+    const auto it = m_attention.constFind(key(keys, scheme) + QString::number(int(queries)));
+    if (it == m_attention.cend())
+        return std::nullopt;
+    return *it;
+}
+
+void AccuracyCache::keepAttention(const quant::TensorSource &keys, const quant::Scheme &scheme,
+                                  quant::QueryModel queries, const QList<quant::AttentionErrorAt> &errors)
+{
+    const QMutexLocker lock(&m_mutex);
+    m_attention.insert(key(keys, scheme) + QString::number(int(queries)), errors);
+}
+
 int AccuracyCache::simulatedCount() const
 {
     const QMutexLocker lock(&m_mutex);
-    return int(m_results.size());
+    return int(m_results.size() + m_attention.size());
 }
 
 QString AccuracyCache::key(const quant::TensorSource &source, const quant::Scheme &scheme)
@@ -762,6 +885,11 @@ Accuracy estimateAccuracy(const Scenario &scenario, const MemoryPlan &plan, Accu
     return a;
 }
 
+QList<std::int64_t> attentionContexts()
+{
+    return {1024, KvTokens, 8192};
+}
+
 QJsonObject accuracyToJson(const Accuracy &a)
 {
     QJsonObject weights;
@@ -794,6 +922,7 @@ QJsonObject accuracyToJson(const Accuracy &a)
     kv.insert(u"calibrated_values", errorToJson(a.kv.calibratedValues));
     kv.insert(u"key_tensor", tensorToJson(a.kv.keyTensor));
     kv.insert(u"value_tensor", tensorToJson(a.kv.valueTensor));
+    kv.insert(u"attention", attentionToJson(a.kv.attention));
     kv.insert(u"notes", QJsonArray::fromStringList(a.kv.notes));
 
     QJsonObject o;

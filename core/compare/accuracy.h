@@ -18,6 +18,10 @@
 //   [kv_lora_rank + rope], simulated as keys. FP8 under the engine's scale
 //   (vLLM: per-tensor 1.0 without calibrated k/v scales) and, beside it, a
 //   calibrated amax / max scale.
+//   Attention: 16 decode queries (diffuse, and on the keys' outlier
+//   channels) against those keys and values extended to
+//   8,192 tokens, exact and quantized, at 1,024, 4,096 and 8,192 tokens
+//   (quant::attentionErrors).
 // - Lossless choices (the same dtype, or a wider one) have no error: the
 //   figures are std::nullopt and `lossless` is true; choices the simulator
 //   cannot model (GGUF k-quants, llama.cpp q8_0/q4_0 KV, NVFP4) are
@@ -32,6 +36,7 @@
 
 #include "core/document/scenariofile.h"
 #include "core/plan/memoryplan.h"
+#include "core/quantization/attentionerror.h"
 #include "core/quantization/parallel.h"
 #include "core/quantization/quantrun.h"
 
@@ -86,6 +91,14 @@ struct WeightAccuracy
     QStringList notes;
 };
 
+/// One simulated attention: a query model under one of the cache's scales.
+struct AttentionRun
+{
+    quant::QueryModel queries = quant::QueryModel::Diffuse;
+    bool calibratedScale = false;          ///< FP8: amax / max instead of the engine's scale
+    QList<quant::AttentionErrorAt> errors; ///< at attentionContexts()
+};
+
 /// What the scenario's KV cache dtype costs against the activations it caches.
 struct KvAccuracy
 {
@@ -103,8 +116,18 @@ struct KvAccuracy
     std::optional<double> calibratedCombinedSqnrDb;
     AccuracyTensor keyTensor;
     AccuracyTensor valueTensor; ///< empty source for MLA
+    /// What the cache does to attention: decode queries against these keys
+    /// and values, extended to the longest context, exact and quantized, at
+    /// each of attentionContexts(). Diffuse queries first, then queries on the
+    /// keys' outlier channels; each under the engine's scale, then (FP8) a
+    /// calibrated one. Empty when lossless or not modelled.
+    QList<AttentionRun> attention;
     QStringList notes;
 };
+
+/// The context lengths KvAccuracy::attention is simulated at, and its queries.
+QList<std::int64_t> attentionContexts();
+inline constexpr std::int64_t AttentionQueries = 16;
 
 struct Accuracy
 {
@@ -124,7 +147,12 @@ public:
                                          const quant::Scheme &scheme) const;
     void keepResult(const quant::TensorSource &source, const quant::Scheme &scheme,
                     const SimulatedError &error);
-    /// Results simulated and kept so far (a lookup adds none).
+    /// Attention errors, keyed by the key tensor and the scheme (the values follow from the keys).
+    std::optional<QList<quant::AttentionErrorAt>>
+    attention(const quant::TensorSource &keys, const quant::Scheme &scheme, quant::QueryModel queries) const;
+    void keepAttention(const quant::TensorSource &keys, const quant::Scheme &scheme,
+                       quant::QueryModel queries, const QList<quant::AttentionErrorAt> &errors);
+    /// Results (errors and attention errors) simulated and kept so far (a lookup adds none).
     int simulatedCount() const;
 
 private:
@@ -133,6 +161,7 @@ private:
     mutable QMutex m_mutex;
     QList<quant::LoadedTensor> m_tensors; ///< most recent last
     QMap<QString, SimulatedError> m_results;
+    QMap<QString, QList<quant::AttentionErrorAt>> m_attention;
 };
 
 /// The accuracy figures of `scenario` (planned as `plan`): weight and KV

@@ -207,7 +207,31 @@ QList<AccuracyLine> CompareText::accuracyLines(const Accuracy &accuracy)
         lines.append({tr("values"), simulatedError(*kv.values)});
     if (const QString calibrated = calibratedKv(kv); !calibrated.isEmpty())
         lines.append({QString(), calibrated});
+    for (qsizetype i = 0; i < kv.attention.size(); ++i)
+        lines.append({i == 0 ? tr("attention") : QString(), attention(kv.attention.at(i))});
     return lines;
+}
+
+QString CompareText::attention(const AttentionRun &run)
+{
+    QStringList tokens;
+    QStringList output;
+    QStringList moved;
+    for (const quant::AttentionErrorAt &e : run.errors) {
+        tokens << formatCount(e.contextTokens);
+        output << (std::isfinite(e.outputSqnrDb) ? QString::number(e.outputSqnrDb, 'f', 2) : tr("exact"));
+        moved << QString::number(e.massMoved * 100.0, 'f', 2);
+    }
+    const QString queries = run.queries == quant::QueryModel::Diffuse
+                                ? tr("diffuse queries")
+                                : tr("queries on the keys' outlier channels");
+    const QString scale = run.calibratedScale ? tr("calibrated scale") : tr("engine's scale");
+    const QString slash = QStringLiteral(" / ");
+    return tr("%1, %2: output %3 dB at %4 tokens; %5 % of the attention moves (logit error %6 rms, logits' "
+              "std %7)")
+        .arg(queries, scale, output.join(slash), tokens.join(slash), moved.join(slash))
+        .arg(run.errors.constLast().logitErrorRms, 0, 'f', 3)
+        .arg(run.errors.constLast().logitStd, 0, 'f', 2);
 }
 
 QString CompareText::calibratedKv(const KvAccuracy &kv)

@@ -575,6 +575,34 @@
         <source>; layer output %1 dB</source>
         <translation>；层输出 %1 dB</translation>
     </message>
+    <message>
+        <source>attention</source>
+        <translation>注意力</translation>
+    </message>
+    <message>
+        <source>exact</source>
+        <translation>精确</translation>
+    </message>
+    <message>
+        <source>diffuse queries</source>
+        <translation>分散的查询</translation>
+    </message>
+    <message>
+        <source>queries on the keys&apos; outlier channels</source>
+        <translation>落在键离群通道上的查询</translation>
+    </message>
+    <message>
+        <source>calibrated scale</source>
+        <translation>校准缩放</translation>
+    </message>
+    <message>
+        <source>engine&apos;s scale</source>
+        <translation>引擎的缩放</translation>
+    </message>
+    <message>
+        <source>%1, %2: output %3 dB at %4 tokens; %5 % of the attention moves (logit error %6 rms, logits&apos; std %7)</source>
+        <translation>%1，%2：在 %4 个 token 处输出 %3 dB；%5 % 的注意力发生转移（logit 误差均方根 %6，logit 标准差 %7）</translation>
+    </message>
 </context>
 <context>
     <name>kvscope::CompareView</name>

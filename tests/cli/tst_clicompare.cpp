@@ -104,6 +104,29 @@ private Q_SLOTS:
         QCOMPARE(kv.value(u"key_tensor").toObject().value(u"shape").toArray(), (QJsonArray{4096, 128}));
         QCOMPARE(kv.value(u"keys").toObject().value(u"fp8_scale").toDouble(), 1.0);
         QVERIFY(kv.value(u"calibrated_sqnr_db").isDouble());
+        // What the cache does to attention: 16 decode queries (diffuse, and on the keys' outlier
+        // channels) at 1,024, 4,096 and 8,192 tokens, under vLLM's scale and a calibrated one; nothing
+        // for a 16-bit cache.
+        const QJsonArray attention = kv.value(u"attention").toArray();
+        QCOMPARE(attention.size(), 4);
+        QCOMPARE(attention.at(0).toObject().value(u"queries").toString(), QStringLiteral("diffuse"));
+        QCOMPARE(attention.at(1).toObject().value(u"queries").toString(), QStringLiteral("key_outliers"));
+        QCOMPARE(attention.at(2).toObject().value(u"scale").toString(), QStringLiteral("calibrated"));
+        QCOMPARE(attention.at(0).toObject().value(u"query_count").toInteger(), 16);
+        const QJsonArray contexts = attention.at(0).toObject().value(u"contexts").toArray();
+        QCOMPARE(contexts.size(), 3);
+        QCOMPARE(contexts.at(0).toObject().value(u"context_tokens").toInteger(), 1024);
+        QCOMPARE(contexts.at(2).toObject().value(u"context_tokens").toInteger(), 8192);
+        for (const char *figure : {"output_sqnr_db", "attention_mass_moved", "logit_error_rms", "logit_std"})
+            QVERIFY2(contexts.at(1).toObject().value(QLatin1String(figure)).isDouble(), figure);
+        QVERIFY(variants.at(0)
+                    .toObject()
+                    .value(u"accuracy")
+                    .toObject()
+                    .value(u"kv_cache")
+                    .toObject()
+                    .value(u"attention")
+                    .isNull());
         const QJsonObject weights =
             variants.at(2).toObject().value(u"accuracy").toObject().value(u"weights").toObject();
         QCOMPARE(weights.value(u"tensor").toObject().value(u"shape").toArray(), (QJsonArray{4096, 4096}));

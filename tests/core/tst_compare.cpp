@@ -11,6 +11,8 @@
 #include "core/model/modelimport.h"
 #include "core/plan/planner.h"
 #include "core/quantization/quantrun.h"
+#include "core/quantization/simulator.h"
+#include "core/quantization/synthetic.h"
 #include "core/scenario/scenariovalues.h"
 #include "tests/tensorfiles.h"
 #include "tests/testsupport.h"
@@ -231,6 +233,75 @@ private Q_SLOTS:
         QVERIFY2(a.weights.error->sqnrDb > 15 && a.weights.error->sqnrDb < 25,
                  qPrintable(QString::number(a.weights.error->sqnrDb)));
         QVERIFY(a.kv.keys->sqnrDb > 28 && a.kv.keys->sqnrDb < 34);
+    }
+
+    void attentionOfTheKvCache()
+    {
+        // What FP8 keys and values do to attention: 16 decode queries against the Compare tensors
+        // extended to 8,192 tokens, logits scaled by 1/sqrt(128), at 1,024, 4,096 and 8,192 tokens;
+        // diffuse queries (N(0, 1)) and queries on the keys' four outlier channels at the keys'
+        // multipliers (Jin et al. 2025, arXiv 2502.01563: massive values in Q and K, not V); under
+        // vLLM's scale 1.0 and a calibrated one.
+        Scenario s = llama8bOnH100();
+        s.kvCacheDtype = KvCacheDtype::Fp8;
+        const Accuracy a = estimateAccuracy(s, planMemory(s), m_cache);
+        QCOMPARE(a.kv.attention.size(), 4);
+        const QList<std::int64_t> contexts{1024, 4096, 8192};
+        quant::SyntheticSpec keys = keyTensor(128, quant::ElementType::BFloat16);
+        quant::SyntheticSpec values = keys;
+        values.seed = 3;
+        values.channelScale = 0;
+        keys.rows = values.rows = 8192;
+        const quant::TensorData k = quant::generateSynthetic(keys);
+        const quant::TensorData v = quant::generateSynthetic(values);
+        const auto floats = [](const quant::TensorData &t) { return t.floats(0, t.elements(), nullptr); };
+        qsizetype run = 0;
+        for (const bool calibrated : {false, true}) {
+            const std::vector<float> kq = quant::dequantizeTensor(k, quant::scanTensor(k), fp8(!calibrated));
+            const std::vector<float> vq = quant::dequantizeTensor(v, quant::scanTensor(v), fp8(!calibrated));
+            for (const quant::QueryModel model :
+                 {quant::QueryModel::Diffuse, quant::QueryModel::KeyOutliers}) {
+                const std::vector<float> queries = quant::syntheticQueries(keys, model, 16, 4);
+                const QList<quant::AttentionErrorAt> expected =
+                    quant::attentionErrors({queries.data(), 16, 128, 128},
+                                           {{floats(k), 8192, 128, 128},
+                                            {floats(v), 8192, 128, 128},
+                                            {kq.data(), 8192, 128, 128},
+                                            {vq.data(), 8192, 128, 128}},
+                                           contexts, 1.0 / std::sqrt(128.0));
+                const AttentionRun &got = a.kv.attention.at(run++);
+                QCOMPARE(got.queries, model);
+                QCOMPARE(got.calibratedScale, calibrated);
+                for (qsizetype i = 0; i < 3; ++i) {
+                    QCOMPARE(got.errors.at(i).contextTokens, contexts.at(i));
+                    QCOMPARE(got.errors.at(i).outputSqnrDb, expected.at(i).outputSqnrDb);
+                    QCOMPARE(got.errors.at(i).massMoved, expected.at(i).massMoved);
+                }
+            }
+        }
+        // Queries on the keys' large channels make large logits, and the keys' rounding in those
+        // channels a large logit error: the attention is sharper and moves more.
+        const AttentionRun &diffuse = a.kv.attention.at(0);
+        const AttentionRun &sharp = a.kv.attention.at(1);
+        QVERIFY(sharp.errors.last().logitStd > 4 * diffuse.errors.last().logitStd);
+        QVERIFY(sharp.errors.last().logitErrorRms > 4 * diffuse.errors.last().logitErrorRms);
+        QVERIFY(sharp.errors.last().massMoved > diffuse.errors.last().massMoved);
+        // The first 4,096 rows of the extended keys are the tensor the element error is simulated on.
+        const quant::TensorData shorter =
+            quant::generateSynthetic(keyTensor(128, quant::ElementType::BFloat16));
+        QVERIFY(std::equal(floats(shorter), floats(shorter) + shorter.elements(), floats(k)));
+        // E5M2 keeps 2 mantissa bits to E4M3's 3: about twice the logit error.
+        s.kvCacheDtype = KvCacheDtype::Fp8E5M2;
+        const Accuracy e5m2 = estimateAccuracy(s, planMemory(s), m_cache);
+        for (qsizetype r = 0; r < 2; ++r)
+            QVERIFY2(e5m2.kv.attention.at(r).errors.last().logitErrorRms >
+                         1.6 * a.kv.attention.at(r).errors.last().logitErrorRms,
+                     qPrintable(QStringLiteral("%1 vs %2")
+                                    .arg(e5m2.kv.attention.at(r).errors.last().logitErrorRms)
+                                    .arg(a.kv.attention.at(r).errors.last().logitErrorRms)));
+        // A 16-bit cache: nothing to simulate.
+        s.kvCacheDtype = KvCacheDtype::Auto;
+        QVERIFY(estimateAccuracy(s, planMemory(s), m_cache).kv.attention.isEmpty());
     }
 
     void losslessChoicesGiveNull()
@@ -723,7 +794,7 @@ private Q_SLOTS:
         s.batchSize = 64;
         s.gpu = *GpuLibrary::builtin().find(QStringLiteral("a100-80gb"));
         const Accuracy again = estimateAccuracy(s, planMemory(s), m_cache);
-        QVERIFY(again.weights.error && again.kv.keys);
+        QVERIFY(again.weights.error && again.kv.keys && !again.kv.attention.isEmpty());
         QCOMPARE(m_cache.simulatedCount(), simulated);
     }
 
