@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "core/quantization/denselinalg.h"
 
+#include "core/common/error.h"
+
 #include <algorithm>
 
 namespace kvscope::quant::dense {
@@ -31,10 +33,44 @@ template <typename Work> void forEachPanel(std::int64_t rows, const RunControl &
         control);
 }
 
+/// Eigen's loops read what these shapes say they may: every entry point
+/// checks the shapes it hands over (a mismatch is a defect, not a user error),
+/// so that a wrong one fails there rather than as a read outside a buffer.
+void requireLayout(const ConstMatrixRef &m)
+{
+    if (m.rows < 0 || m.cols < 0 || (m.rows > 1 && m.stride < m.cols) ||
+        (m.rows > 0 && m.cols > 0 && !m.data))
+        throw Error(QStringLiteral("internal: a dense matrix [%1, %2] with stride %3")
+                        .arg(m.rows)
+                        .arg(m.cols)
+                        .arg(m.stride));
+}
+
+void requireShapes(bool agree, const char *operation)
+{
+    if (!agree)
+        throw Error(
+            QStringLiteral("internal: %1 of matrices whose shapes disagree").arg(QLatin1String(operation)));
+}
+
+void requireProduct(const Operand &a, const Operand &b, const MatrixRef &c)
+{
+    for (const ConstMatrixRef &m : {a.matrix, b.matrix, ConstMatrixRef(c)})
+        requireLayout(m);
+    requireShapes(a.cols() == b.rows() && c.rows == a.rows() && c.cols == b.cols(), "a product");
+}
+
 } // namespace
+
+void multiplyHere(Operand a, Operand b, MatrixRef c, float alpha, float beta)
+{
+    requireProduct(a, b, c);
+    denseKernels().multiply(a, b, c, alpha, beta);
+}
 
 void multiply(Operand a, Operand b, MatrixRef c, float alpha, float beta, const RunControl &control)
 {
+    requireProduct(a, b, c);
     const Kernels &kernels = denseKernels();
     forEachPanel(c.rows, control, [&](std::int64_t first, std::int64_t count) {
         kernels.multiply(a.rowRange(first, count), b, c.block(first, 0, count, c.cols), alpha, beta);
@@ -43,6 +79,9 @@ void multiply(Operand a, Operand b, MatrixRef c, float alpha, float beta, const 
 
 void gram(ConstMatrixRef x, MatrixRef g, float scale, const RunControl &control)
 {
+    requireLayout(x);
+    requireLayout(g);
+    requireShapes(g.rows == x.cols && g.cols == x.cols, "a Gram matrix");
     const Kernels &kernels = denseKernels();
     const Operand transposed{x, true};
     // Panel [first, first + count) of rows: columns [0, first + count), the lower part.
@@ -55,6 +94,8 @@ void gram(ConstMatrixRef x, MatrixRef g, float scale, const RunControl &control)
 
 bool choleskyLower(MatrixRef a, const RunControl &control)
 {
+    requireLayout(a);
+    requireShapes(a.rows == a.cols, "a Cholesky factorization");
     const Kernels &kernels = denseKernels();
     const std::int64_t n = a.rows;
     for (std::int64_t k = 0; k < n; k += CholeskyBlock) {
@@ -83,6 +124,9 @@ bool choleskyLower(MatrixRef a, const RunControl &control)
 
 void invertLower(ConstMatrixRef l, MatrixRef out, const RunControl &control)
 {
+    requireLayout(l);
+    requireLayout(out);
+    requireShapes(l.rows == l.cols && out.rows == l.rows && out.cols == l.cols, "a triangular inverse");
     const Kernels &kernels = denseKernels();
     const std::int64_t n = l.rows;
     // Columns [first, first + count) of the inverse solve l X = I there; rows above `first` are 0.

@@ -16,6 +16,9 @@ namespace kvscope::quant::dense {
 /// c = beta * c + alpha * a * b. Throws Cancelled when the control's flag is set.
 void multiply(Operand a, Operand b, MatrixRef c, float alpha, float beta, const RunControl &control = {});
 
+/// The same product on the calling thread alone (for work already split across threads).
+void multiplyHere(Operand a, Operand b, MatrixRef c, float alpha, float beta);
+
 /// The lower triangle of g = scale * transpose(x) * x, the symmetric [cols, cols]
 /// Gram matrix of the rows of x (half the work of the whole product). The upper
 /// triangle is left as it was, except inside the diagonal panels.

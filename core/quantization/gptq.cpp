@@ -139,9 +139,9 @@ std::int64_t quantizeRows(dense::MatrixRef rows, const float *u, const Scheme &s
                 rows.data[r * rows.stride + first + k] = block[size_t(k * count + r)];
         // The lazy batch update: W[:, i2:] -= Err1 Hinv[i1:i2, i2:].
         if (end < n)
-            dense::denseKernels().multiply({{errors.data(), width, count, count}, true},
-                                           {{u + first * n + end, width, n - end, n}, false},
-                                           rows.block(0, end, count, n - end), -1.0f, 1.0f);
+            dense::multiplyHere({{errors.data(), width, count, count}, true},
+                                {{u + first * n + end, width, n - end, n}, false},
+                                rows.block(0, end, count, n - end), -1.0f, 1.0f);
     }
     return clipped;
 }

@@ -7,6 +7,7 @@
 #include "core/common/error.h"
 #include "core/quantization/activations.h"
 #include "core/quantization/awq.h"
+#include "core/quantization/denselinalg.h"
 #include "core/quantization/gptq.h"
 #include "core/quantization/outputerror.h"
 #include "core/quantization/quantizers.h"
@@ -293,6 +294,26 @@ private Q_SLOTS:
         QVERIFY2(l.outputSqnr(awq.values) > rtn + 4.0, qPrintable(figures));
         QVERIFY2(l.outputSqnr(gptq.values) > rtnSymmetric + 3.0, qPrintable(figures));
         QVERIFY2(awq.awqAlpha > 0.1, qPrintable(figures));
+    }
+
+    void denseShapesAreChecked()
+    {
+        // A product, Gram matrix, factorization or inverse whose shapes disagree fails before any
+        // kernel reads outside a buffer.
+        std::vector<float> a(6, 1.0f), b(6, 1.0f), c(9, 0.0f);
+        const dense::ConstMatrixRef a23{a.data(), 2, 3, 3};
+        const dense::ConstMatrixRef b32{b.data(), 3, 2, 2};
+        dense::multiply({a23, false}, {b32, false}, {c.data(), 2, 2, 2}, 1.0f, 0.0f);
+        QCOMPARE(c[0], 3.0f);
+        QVERIFY_THROWS_EXCEPTION(Error,
+                                 dense::multiply({a23, false}, {a23, false}, {c.data(), 2, 3, 3}, 1, 0));
+        QVERIFY_THROWS_EXCEPTION(Error,
+                                 dense::multiplyHere({a23, false}, {b32, false}, {c.data(), 3, 3, 3}, 1, 0));
+        QVERIFY_THROWS_EXCEPTION(Error, dense::multiply({{a.data(), 2, 3, 2}, false}, {b32, false},
+                                                        {c.data(), 2, 2, 2}, 1, 0)); // rows overlap
+        QVERIFY_THROWS_EXCEPTION(Error, dense::gram(a23, {c.data(), 2, 2, 2}, 1.0f));
+        QVERIFY_THROWS_EXCEPTION(Error, dense::choleskyLower({c.data(), 2, 3, 3}));
+        QVERIFY_THROWS_EXCEPTION(Error, dense::invertLower({c.data(), 3, 3, 3}, {a.data(), 2, 3, 3}));
     }
 
     void outputErrorAgainstADirectSum()
