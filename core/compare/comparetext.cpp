@@ -7,6 +7,7 @@
 
 #include <cmath>
 #include <cstdlib>
+#include <optional>
 
 namespace kvscope {
 
@@ -212,6 +213,30 @@ QList<AccuracyLine> CompareText::accuracyLines(const Accuracy &accuracy)
     return lines;
 }
 
+QString CompareText::attentionSummary(const KvAccuracy &kv)
+{
+    std::optional<double> diffuse;
+    std::optional<double> sharp;
+    std::int64_t tokens = 0;
+    for (const AttentionRun &run : kv.attention) {
+        if (run.calibratedScale || run.errors.size() < 2)
+            continue;
+        const quant::AttentionErrorAt &at = run.errors.at(1); // the middle context: Compare's 4,096 tokens
+        if (!std::isfinite(at.outputSqnrDb))
+            continue;
+        tokens = at.contextTokens;
+        (run.queries == quant::QueryModel::Diffuse ? diffuse : sharp) = at.outputSqnrDb;
+    }
+    if (!diffuse || !sharp || !kv.combinedSqnrDb)
+        return {};
+    return tr("attention output over %1 tokens: %2 dB for diffuse queries, %3 dB for queries on the keys' "
+              "outlier channels (the cache itself: %4 dB; a key's rounding becomes a logit error)")
+        .arg(formatCount(tokens))
+        .arg(*diffuse, 0, 'f', 2)
+        .arg(*sharp, 0, 'f', 2)
+        .arg(*kv.combinedSqnrDb, 0, 'f', 2);
+}
+
 QString CompareText::attention(const AttentionRun &run)
 {
     QStringList tokens;
@@ -257,6 +282,8 @@ QList<AccuracyCaveat> CompareText::accuracyCaveats(const Comparison &comparison)
     for (const ComparedColumn &c : comparison.columns) {
         if (const QString calibrated = calibratedKv(c.accuracy.kv); !calibrated.isEmpty())
             add(c.label, calibrated);
+        if (const QString attention = attentionSummary(c.accuracy.kv); !attention.isEmpty())
+            add(c.label, attention);
         for (const QString &note : accuracyNotes(c.accuracy) + c.notes)
             add(c.label, note);
     }

@@ -70,6 +70,9 @@ public:
     /// "diffuse queries, engine's scale: output 20.58 / 17.59 / 18.47 dB at 1,024 / 4,096 / 8,192
     /// tokens; 2.38 / 2.55 / 2.44 % of the attention moves (logit error 0.047 rms, logits' std 1.75)"
     static QString attention(const AttentionRun &run);
+    /// One sentence for the view: the attention output's SQNR at 4,096 tokens for both query
+    /// models under the engine's scale, beside the cache's own; empty without them.
+    static QString attentionSummary(const KvAccuracy &kv);
     /// What a comparison's accuracy figures assume, each caveat once with the columns it
     /// concerns, in column order: the calibrated FP8 KV figure, the weights' and the KV
     /// cache's notes, the column's own (a format the engine loads only from a quantized

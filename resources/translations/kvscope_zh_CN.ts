@@ -603,6 +603,10 @@
         <source>%1, %2: output %3 dB at %4 tokens; %5 % of the attention moves (logit error %6 rms, logits&apos; std %7)</source>
         <translation>%1，%2：在 %4 个 token 处输出 %3 dB；%5 % 的注意力发生转移（logit 误差均方根 %6，logit 标准差 %7）</translation>
     </message>
+    <message>
+        <source>attention output over %1 tokens: %2 dB for diffuse queries, %3 dB for queries on the keys&apos; outlier channels (the cache itself: %4 dB; a key&apos;s rounding becomes a logit error)</source>
+        <translation>%1 个 token 上的注意力输出：分散的查询 %2 dB，落在键离群通道上的查询 %3 dB（缓存本身：%4 dB；键的舍入会变成 logit 误差）</translation>
+    </message>
 </context>
 <context>
     <name>kvscope::CompareView</name>

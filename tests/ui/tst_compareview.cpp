@@ -195,6 +195,17 @@ private Q_SLOTS:
             QVERIFY2(text.contains(caveat.text.toHtmlEscaped()), qPrintable(caveat.text));
         QVERIFY(
             text.contains(CompareText::calibratedKv(comparison.columns.at(1).accuracy.kv).toHtmlEscaped()));
+        // What the FP8 cache does to attention, with the figures the core simulated.
+        const KvAccuracy &fp8Kv = comparison.columns.at(1).accuracy.kv;
+        const QString attention = CompareText::attentionSummary(fp8Kv);
+        QVERIFY(text.contains(attention.toHtmlEscaped()));
+        QVERIFY2(
+            attention.contains(QString::number(fp8Kv.attention.at(0).errors.at(1).outputSqnrDb, 'f', 2)) &&
+                attention.contains(
+                    QString::number(fp8Kv.attention.at(1).errors.at(1).outputSqnrDb, 'f', 2)) &&
+                attention.contains(QStringLiteral("4,096 tokens")),
+            qPrintable(attention));
+        QVERIFY(CompareText::attentionSummary(comparison.columns.at(0).accuracy.kv).isEmpty());
         for (const QString &note :
              comparison.columns.at(3).accuracy.weights.notes + comparison.columns.at(3).notes)
             QVERIFY2(text.contains(note.toHtmlEscaped()), qPrintable(note));
