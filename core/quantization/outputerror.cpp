@@ -15,8 +15,10 @@ namespace {
 /// Output rows of W - W' formed at once.
 constexpr std::int64_t DifferenceBandRows = 256;
 
-double productEnergy(dense::ConstMatrixRef activations, dense::ConstMatrixRef weights,
-                     const RunControl &control)
+} // namespace
+
+double outputEnergy(dense::ConstMatrixRef activations, dense::ConstMatrixRef weights,
+                    const RunControl &control)
 {
     std::vector<float> product(size_t(activations.rows * weights.rows));
     dense::multiply({activations, false}, {weights, true},
@@ -27,14 +29,6 @@ double productEnergy(dense::ConstMatrixRef activations, dense::ConstMatrixRef we
     return sum;
 }
 
-} // namespace
-
-double outputEnergy(dense::ConstMatrixRef activations, dense::ConstMatrixRef weights,
-                    const RunControl &control)
-{
-    return productEnergy(activations, weights, control);
-}
-
 double outputSqnrDb(dense::ConstMatrixRef activations, dense::ConstMatrixRef weights,
                     const float *dequantized, double energy, const RunControl &control)
 {
@@ -42,20 +36,16 @@ double outputSqnrDb(dense::ConstMatrixRef activations, dense::ConstMatrixRef wei
     // 64 MiB to allocate and fault in, which cost more than the products.
     const std::int64_t band = std::min<std::int64_t>(DifferenceBandRows, weights.rows);
     std::vector<float> difference(size_t(band * weights.cols));
-    std::vector<float> product(size_t(activations.rows * band));
-    double error = 0;
+    double error = 0; // the energy of X (W - W')^T, band by band
     for (std::int64_t first = 0; first < weights.rows; first += band) {
         const std::int64_t rows = std::min(band, weights.rows - first);
         for (std::int64_t r = 0; r < rows; ++r)
             for (std::int64_t c = 0; c < weights.cols; ++c)
                 difference[size_t(r * weights.cols + c)] = weights.data[(first + r) * weights.stride + c] -
                                                            dequantized[(first + r) * weights.cols + c];
-        dense::multiply(
-            {activations, false}, {{difference.data(), rows, weights.cols, weights.cols}, true},
-            {product.data(), activations.rows, rows, rows}, 1.0f, 0.0f,
+        error += outputEnergy(
+            activations, {difference.data(), rows, weights.cols, weights.cols},
             control.slice(double(first) / double(weights.rows), double(first + rows) / double(weights.rows)));
-        for (std::int64_t i = 0; i < activations.rows * rows; ++i)
-            error += double(product[size_t(i)]) * double(product[size_t(i)]);
     }
     if (error == 0)
         return std::numeric_limits<double>::infinity();
