@@ -2,6 +2,7 @@
 #include "core/compare/accuracy.h"
 
 #include "core/common/error.h"
+#include "core/compare/kvhead.h"
 #include "core/model/checkpointscan.h"
 #include "core/quantization/schemecatalogue.h"
 #include "core/quantization/tensorsource.h"
@@ -30,9 +31,8 @@ using quant::TensorSource;
 
 // The synthetic tensors (docs/methodology.md, "Accuracy"): weights like a trained linear
 // layer, keys and values like one KV head over a prompt.
-constexpr double WeightStd = 0.02;      // LlamaConfig.initializer_range
-constexpr double ChannelScale = 10.0;   // four channels 2.5x, 5x, 7.5x, 10x
-constexpr std::int64_t KvTokens = 4096; // rows of a key or value tensor
+constexpr double WeightStd = 0.02;    // LlamaConfig.initializer_range
+constexpr double ChannelScale = 10.0; // four channels 2.5x, 5x, 7.5x, 10x
 /// A synthetic weight tensor is at most this wide and tall. The error per
 /// element does not depend on the layer's size, and 4096 x 4096 draws 16.8 M
 /// of them; a 70B model's 8192 x 8192 layer (16384 for 405B) took four times
@@ -40,24 +40,7 @@ constexpr std::int64_t KvTokens = 4096; // rows of a key or value tensor
 /// accuracy card for no change in its figures beyond their second decimal.
 constexpr std::int64_t WeightSampleDimension = 4096;
 constexpr std::uint64_t WeightSeed = 1;
-constexpr std::uint64_t KeySeed = 2;
-constexpr std::uint64_t ValueSeed = 3;
-constexpr std::uint64_t QuerySeed = 4;
 constexpr int TensorsKept = 3; // weights, keys, values of the last run
-
-ElementType elementType(WeightDtype dtype)
-{
-    switch (dtype) {
-    case WeightDtype::Float16:
-        return ElementType::Float16;
-    case WeightDtype::Float32:
-        return ElementType::Float32;
-    case WeightDtype::Auto:
-    case WeightDtype::BFloat16:
-        break;
-    }
-    return ElementType::BFloat16;
-}
 
 /// Bits of mantissa and exponent a 16/32-bit float type holds; a cast to a
 /// type that holds both at least as wide is exact.
@@ -576,12 +559,8 @@ KvAccuracy kvAccuracy(const Scenario &s, const MemoryPlan &plan, AccuracyCache &
     case KvCacheDtype::Fp8:
     case KvCacheDtype::Fp8E4M3:
     case KvCacheDtype::Fp8E5M2: {
-        Scheme fp8;
-        fp8.kind = plan.kvCacheDtype == KvCacheDtype::Fp8E5M2 ? SchemeKind::Fp8E5M2 : SchemeKind::Fp8E4M3;
-        fp8.unitScale = true;
-        engine = fp8;
-        fp8.unitScale = false;
-        calibrated = fp8;
+        engine = fp8KvScheme(plan.kvCacheDtype, false);
+        calibrated = fp8KvScheme(plan.kvCacheDtype, true);
         // Each engine's own statement of its default, quoted as its source words it.
         const QString defaultScaleSource =
             s.engine == Engine::Sglang
@@ -612,16 +591,9 @@ KvAccuracy kvAccuracy(const Scenario &s, const MemoryPlan &plan, AccuracyCache &
         return kv;
     }
 
-    const bool latent = m.usesMla();
-    SyntheticSpec keys;
-    keys.kind = SyntheticKind::Gaussian;
-    keys.rows = KvTokens;
-    keys.cols = std::min<std::int64_t>(latent ? m.mla.kvLoraRank + m.mla.qkRopeHeadDim : m.headDim,
-                                       quant::MaxSyntheticDimension);
-    keys.seed = KeySeed;
-    keys.standardDeviation = 1.0;
-    keys.channelScale = ChannelScale;
-    keys.storedAs = elementType(activations);
+    const KvHead kvHeadTensors = kvHead(m, activations);
+    const bool latent = kvHeadTensors.latent;
+    const SyntheticSpec &keys = kvHeadTensors.keys;
     const QString head =
         latent ? QCoreApplication::translate(
                      "kvscope::Accuracy",
@@ -648,10 +620,7 @@ KvAccuracy kvAccuracy(const Scenario &s, const MemoryPlan &plan, AccuracyCache &
     if (calibrated)
         calibratedErrors << keyErrors.at(1);
     if (!latent) {
-        SyntheticSpec values = keys;
-        values.cols = m.vHeadDim > 0 ? m.vHeadDim : m.headDim;
-        values.seed = ValueSeed;
-        values.channelScale = 0;
+        const SyntheticSpec &values = *kvHeadTensors.values;
         kv.valueTensor =
             syntheticTensor(values,
                             QCoreApplication::translate(
@@ -671,13 +640,8 @@ KvAccuracy kvAccuracy(const Scenario &s, const MemoryPlan &plan, AccuracyCache &
     kv.calibratedCombinedSqnrDb = combinedSqnr(calibratedErrors);
     kv.lossless = !kv.keys && !kv.values;
     if (!kv.lossless) {
-        // The softmax scale of the attention the cache feeds: 1/sqrt(q·k width);
-        // MLA's is that of its query-key head (nope + rope), not of the latent.
-        const int width = latent ? m.mla.qkNopeHeadDim + m.mla.qkRopeHeadDim : int(keys.cols);
-        const double logitScale = 1.0 / std::sqrt(double(std::max(width, 1)));
-        const std::optional<SyntheticSpec> values =
-            latent ? std::nullopt
-                   : std::optional<SyntheticSpec>(std::get<SyntheticSpec>(kv.valueTensor.source));
+        const double logitScale = kvHeadTensors.logitScale;
+        const std::optional<SyntheticSpec> &values = kvHeadTensors.values;
         kv.attention =
             attentionRuns(keys, values, *engine, false, logitScale, cache, control.slice(0.5, 0.75));
         if (calibrated)

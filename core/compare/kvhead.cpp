@@ -1,0 +1,56 @@
+// SPDX-License-Identifier: MIT
+#include "core/compare/kvhead.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace kvscope {
+
+quant::ElementType elementType(WeightDtype dtype)
+{
+    switch (dtype) {
+    case WeightDtype::Float16:
+        return quant::ElementType::Float16;
+    case WeightDtype::Float32:
+        return quant::ElementType::Float32;
+    case WeightDtype::Auto:
+    case WeightDtype::BFloat16:
+        break;
+    }
+    return quant::ElementType::BFloat16;
+}
+
+quant::Scheme fp8KvScheme(KvCacheDtype dtype, bool calibratedScale)
+{
+    quant::Scheme fp8;
+    fp8.kind = dtype == KvCacheDtype::Fp8E5M2 ? quant::SchemeKind::Fp8E5M2 : quant::SchemeKind::Fp8E4M3;
+    fp8.unitScale = !calibratedScale;
+    return fp8;
+}
+
+KvHead kvHead(const ModelArch &m, WeightDtype activations)
+{
+    KvHead head;
+    head.latent = m.usesMla();
+    quant::SyntheticSpec &keys = head.keys;
+    keys.kind = quant::SyntheticKind::Gaussian;
+    keys.rows = KvTokens;
+    keys.cols = std::min<std::int64_t>(head.latent ? m.mla.kvLoraRank + m.mla.qkRopeHeadDim : m.headDim,
+                                       quant::MaxSyntheticDimension);
+    keys.seed = KeySeed;
+    keys.standardDeviation = 1.0;
+    keys.channelScale = KeyChannelScale;
+    keys.storedAs = elementType(activations);
+    if (!head.latent) {
+        quant::SyntheticSpec values = keys;
+        values.cols = m.vHeadDim > 0 ? m.vHeadDim : m.headDim;
+        values.seed = ValueSeed;
+        values.channelScale = 0;
+        head.values = values;
+    }
+    const int width = head.latent ? m.mla.qkNopeHeadDim + m.mla.qkRopeHeadDim : int(keys.cols);
+    head.logitScale = 1.0 / std::sqrt(double(std::max(width, 1)));
+    return head;
+}
+
+} // namespace kvscope
