@@ -471,24 +471,6 @@ QString pickerName(const Scheme &scheme)
     return {};
 }
 
-/// The cache of one head extended to the longest attention context, exact
-/// and quantized: its first KvTokens rows are the tensor the element error was
-/// simulated on (the generator seeds every row by itself).
-struct ExtendedCache
-{
-    quant::TensorData exact;
-    std::vector<float> quantized;
-};
-
-ExtendedCache extendedCache(SyntheticSpec spec, const Scheme &scheme, const quant::RunControl &control)
-{
-    spec.rows = attentionContexts().last();
-    ExtendedCache cache;
-    cache.exact = quant::generateSynthetic(spec, control);
-    cache.quantized = quant::dequantizeTensor(cache.exact, quant::scanTensor(cache.exact), scheme, control);
-    return cache;
-}
-
 /// The attention error of `scheme` on the cache `keys` and `values` describe
 /// (MLA: no values; its latent is both, as absorbed MLA attends), for diffuse
 /// queries and for queries on the keys' outlier channels.
@@ -509,22 +491,13 @@ QList<AttentionRun> attentionRuns(const SyntheticSpec &keys, const std::optional
         values ? std::optional<ExtendedCache>(extendedCache(*values, scheme, control.slice(0.3, 0.6)))
                : std::nullopt;
     const ExtendedCache &vc = v ? *v : k;
-    const auto exact = [](const ExtendedCache &c) {
-        return quant::dense::ConstMatrixRef{c.exact.floats(0, c.exact.elements(), nullptr), c.exact.rows(),
-                                            c.exact.cols(), c.exact.cols()};
-    };
-    const auto quantized = [](const ExtendedCache &c) {
-        return quant::dense::ConstMatrixRef{c.quantized.data(), c.exact.rows(), c.exact.cols(),
-                                            c.exact.cols()};
-    };
     for (qsizetype i = 0; i < models.size(); ++i) {
         const std::vector<float> queries =
             quant::syntheticQueries(keys, models.at(i), AttentionQueries, QuerySeed);
         const double from = 0.6 + 0.2 * double(i);
-        const QList<quant::AttentionErrorAt> errors =
-            quant::attentionErrors({queries.data(), AttentionQueries, keys.cols, keys.cols},
-                                   {exact(k), exact(vc), quantized(k), quantized(vc)}, attentionContexts(),
-                                   logitScale, control.slice(from, from + 0.2));
+        const QList<quant::AttentionErrorAt> errors = quant::attentionErrors(
+            {queries.data(), AttentionQueries, keys.cols, keys.cols}, attentionCache(k, vc),
+            attentionContexts(), logitScale, control.slice(from, from + 0.2));
         cache.keepAttention(keys, scheme, models.at(i), errors);
         runs.append({models.at(i), calibratedScale, errors});
     }
@@ -681,21 +654,12 @@ QJsonValue attentionToJson(const QList<AttentionRun> &runs)
     QJsonArray out;
     for (const AttentionRun &run : runs) {
         QJsonArray at;
-        for (const quant::AttentionErrorAt &e : run.errors) {
-            QJsonObject o;
-            o.insert(u"context_tokens", qint64(e.contextTokens));
-            o.insert(u"output_sqnr_db", std::isfinite(e.outputSqnrDb) ? QJsonValue(e.outputSqnrDb)
-                                                                      : QJsonValue(QJsonValue::Null));
-            o.insert(u"attention_mass_moved", e.massMoved);
-            o.insert(u"logit_error_rms", e.logitErrorRms);
-            o.insert(u"logit_std", e.logitStd);
-            at << o;
-        }
+        for (const quant::AttentionErrorAt &e : run.errors)
+            at << quant::attentionErrorToJson(e);
         QJsonObject o;
-        o.insert(u"queries", run.queries == quant::QueryModel::Diffuse ? QStringLiteral("diffuse")
-                                                                       : QStringLiteral("key_outliers"));
+        o.insert(u"queries", quant::queryModelName(run.queries));
         o.insert(u"query_count", qint64(AttentionQueries));
-        o.insert(u"scale", run.calibratedScale ? QStringLiteral("calibrated") : QStringLiteral("engine"));
+        o.insert(u"scale", kvScaleName(run.calibratedScale));
         o.insert(u"contexts", at);
         out << o;
     }
@@ -854,6 +818,18 @@ QList<std::int64_t> attentionContexts()
     return {1024, KvTokens, 8192};
 }
 
+std::optional<double> attentionOutputSqnrDb(const KvAccuracy &kv, quant::QueryModel queries)
+{
+    for (const AttentionRun &run : kv.attention) {
+        if (run.calibratedScale || run.queries != queries)
+            continue;
+        for (const quant::AttentionErrorAt &at : run.errors)
+            if (at.contextTokens == KvTokens && std::isfinite(at.outputSqnrDb))
+                return at.outputSqnrDb;
+    }
+    return std::nullopt;
+}
+
 QJsonObject accuracyToJson(const Accuracy &a)
 {
     QJsonObject weights;
@@ -886,6 +862,10 @@ QJsonObject accuracyToJson(const Accuracy &a)
     kv.insert(u"calibrated_values", errorToJson(a.kv.calibratedValues));
     kv.insert(u"key_tensor", tensorToJson(a.kv.keyTensor));
     kv.insert(u"value_tensor", tensorToJson(a.kv.valueTensor));
+    kv.insert(u"attention_output_sqnr_db",
+              optionalNumber(attentionOutputSqnrDb(a.kv, quant::QueryModel::Diffuse)));
+    kv.insert(u"attention_output_sqnr_db_key_outliers",
+              optionalNumber(attentionOutputSqnrDb(a.kv, quant::QueryModel::KeyOutliers)));
     kv.insert(u"attention", attentionToJson(a.kv.attention));
     kv.insert(u"notes", QJsonArray::fromStringList(a.kv.notes));
 

@@ -125,6 +125,12 @@ struct KvAccuracy
     QStringList notes;
 };
 
+/// The attention output's SQNR over KvTokens (4,096) cached tokens under the
+/// engine's scale, for `queries`: the one figure kvscope compare --json's
+/// kv_cache.attention_output_sqnr_db (diffuse queries) and its caveats quote.
+/// nullopt when nothing was simulated or the output is exact.
+std::optional<double> attentionOutputSqnrDb(const KvAccuracy &kv, quant::QueryModel queries);
+
 /// The context lengths KvAccuracy::attention is simulated at, and its queries.
 QList<std::int64_t> attentionContexts();
 inline constexpr std::int64_t AttentionQueries = 16;

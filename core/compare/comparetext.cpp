@@ -3,6 +3,7 @@
 
 #include "core/common/scenariofield.h"
 #include "core/common/units.h"
+#include "core/compare/kvhead.h"
 #include "core/precision/dtypes.h"
 
 #include <cmath>
@@ -215,23 +216,13 @@ QList<AccuracyLine> CompareText::accuracyLines(const Accuracy &accuracy)
 
 QString CompareText::attentionSummary(const KvAccuracy &kv)
 {
-    std::optional<double> diffuse;
-    std::optional<double> sharp;
-    std::int64_t tokens = 0;
-    for (const AttentionRun &run : kv.attention) {
-        if (run.calibratedScale || run.errors.size() < 2)
-            continue;
-        const quant::AttentionErrorAt &at = run.errors.at(1); // the middle context: Compare's 4,096 tokens
-        if (!std::isfinite(at.outputSqnrDb))
-            continue;
-        tokens = at.contextTokens;
-        (run.queries == quant::QueryModel::Diffuse ? diffuse : sharp) = at.outputSqnrDb;
-    }
+    const std::optional<double> diffuse = attentionOutputSqnrDb(kv, quant::QueryModel::Diffuse);
+    const std::optional<double> sharp = attentionOutputSqnrDb(kv, quant::QueryModel::KeyOutliers);
     if (!diffuse || !sharp || !kv.combinedSqnrDb)
         return {};
     return tr("attention output over %1 tokens: %2 dB for diffuse queries, %3 dB for queries on the keys' "
               "outlier channels (the cache itself: %4 dB; a key's rounding becomes a logit error)")
-        .arg(formatCount(tokens))
+        .arg(formatCount(KvTokens))
         .arg(*diffuse, 0, 'f', 2)
         .arg(*sharp, 0, 'f', 2)
         .arg(*kv.combinedSqnrDb, 0, 'f', 2);

@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: MIT
 #include "core/compare/kvhead.h"
 
+#include "core/compare/accuracy.h"
+#include "core/quantization/simulator.h"
+
 #include <algorithm>
 #include <cmath>
 
@@ -26,6 +29,36 @@ quant::Scheme fp8KvScheme(KvCacheDtype dtype, bool calibratedScale)
     fp8.kind = dtype == KvCacheDtype::Fp8E5M2 ? quant::SchemeKind::Fp8E5M2 : quant::SchemeKind::Fp8E4M3;
     fp8.unitScale = !calibratedScale;
     return fp8;
+}
+
+ExtendedCache extendedCache(quant::SyntheticSpec spec, const quant::Scheme &scheme,
+                            const quant::RunControl &control)
+{
+    spec.rows = attentionContexts().last();
+    ExtendedCache cache;
+    cache.exact = quant::generateSynthetic(spec, control);
+    const quant::TensorStats stats = quant::scanTensor(cache.exact);
+    cache.amax = stats.amax();
+    cache.quantized = quant::dequantizeTensor(cache.exact, stats, scheme, control);
+    return cache;
+}
+
+quant::AttentionCache attentionCache(const ExtendedCache &keys, const ExtendedCache &values)
+{
+    const auto exact = [](const ExtendedCache &c) {
+        return quant::dense::ConstMatrixRef{c.exact.floats(0, c.exact.elements(), nullptr), c.exact.rows(),
+                                            c.exact.cols(), c.exact.cols()};
+    };
+    const auto quantized = [](const ExtendedCache &c) {
+        return quant::dense::ConstMatrixRef{c.quantized.data(), c.exact.rows(), c.exact.cols(),
+                                            c.exact.cols()};
+    };
+    return {exact(keys), exact(values), quantized(keys), quantized(values)};
+}
+
+QString kvScaleName(bool calibratedScale)
+{
+    return calibratedScale ? QStringLiteral("calibrated") : QStringLiteral("engine");
 }
 
 KvHead kvHead(const ModelArch &m, WeightDtype activations)

@@ -8,11 +8,16 @@
 
 #include "core/model/modelarch.h"
 #include "core/precision/dtypes.h"
+#include "core/quantization/attentionerror.h"
+#include "core/quantization/parallel.h"
 #include "core/quantization/scheme.h"
 #include "core/quantization/synthetic.h"
 
 #include <cstdint>
 #include <optional>
+#include <vector>
+
+#include <QString>
 
 namespace kvscope {
 
@@ -43,6 +48,25 @@ KvHead kvHead(const ModelArch &model, WeightDtype activations);
 /// fp8_e5m2: E5M2): one per-tensor scale, the engine's 1.0 or a calibrated
 /// amax / max.
 quant::Scheme fp8KvScheme(KvCacheDtype dtype, bool calibratedScale);
+
+/// The cache of one head extended to the longest attention context
+/// (attentionContexts().last() tokens), exact and through `scheme`: its first
+/// KvTokens rows are the tensor the element error was simulated on (the
+/// generator seeds every row by itself); a calibrated scale is the whole
+/// extended tensor's amax / max.
+struct ExtendedCache
+{
+    quant::TensorData exact;
+    std::vector<float> quantized;
+    float amax = 0; ///< of the exact tensor
+};
+ExtendedCache extendedCache(quant::SyntheticSpec spec, const quant::Scheme &scheme,
+                            const quant::RunControl &control = {});
+/// Keys and values (for MLA, the latent twice) as the attention error reads them.
+quant::AttentionCache attentionCache(const ExtendedCache &keys, const ExtendedCache &values);
+
+/// "engine" (the engine's per-tensor 1.0) or "calibrated" (amax / max), as kvscope's JSON spells them.
+QString kvScaleName(bool calibratedScale);
 
 /// The simulator's element type for a 16- or 32-bit dtype (bfloat16 for auto).
 quant::ElementType elementType(WeightDtype dtype);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "core/quantization/attentionerror.h"
 
+#include "core/common/enumtable.h"
 #include "core/common/error.h"
 
 #include <algorithm>
@@ -10,6 +11,11 @@
 namespace kvscope::quant {
 
 namespace {
+
+constexpr EnumSpelling<QueryModel> queryModelSpellings[] = {
+    {QueryModel::Diffuse, "diffuse"},
+    {QueryModel::KeyOutliers, "key_outliers", {"key-outliers"}},
+};
 
 /// One query's sums at one context length.
 struct QuerySums
@@ -183,6 +189,51 @@ QList<AttentionErrorAt> attentionErrors(dense::ConstMatrixRef queries, const Att
     }
     control.report(1.0);
     return errors;
+}
+
+QString queryModelName(QueryModel model)
+{
+    return enumName(queryModelSpellings, model);
+}
+
+QueryModel parseQueryModel(const QString &text, const QString &option)
+{
+    if (const std::optional<QueryModel> model = enumValue(queryModelSpellings, text.trimmed().toLower()))
+        return *model;
+    throw Error(QStringLiteral("%1: unknown queries '%2' (choose one of: %3)")
+                    .arg(option, text, enumChoices(queryModelSpellings).join(QStringLiteral(", "))));
+}
+
+QJsonObject attentionErrorToJson(const AttentionErrorAt &e)
+{
+    QJsonObject o;
+    o.insert(u"context_tokens", qint64(e.contextTokens));
+    o.insert(u"output_sqnr_db",
+             std::isfinite(e.outputSqnrDb) ? QJsonValue(e.outputSqnrDb) : QJsonValue(QJsonValue::Null));
+    o.insert(u"attention_mass_moved", e.massMoved);
+    o.insert(u"logit_error_rms", e.logitErrorRms);
+    o.insert(u"logit_std", e.logitStd);
+    return o;
+}
+
+AttentionWeights attentionWeights(const float *query, const AttentionCache &cache, std::int64_t tokens,
+                                  double logitScale)
+{
+    requireShapes({query, 1, cache.keys.cols, cache.keys.cols}, cache, {tokens});
+    AttentionWeights w;
+    w.logits.resize(static_cast<size_t>(tokens));
+    w.quantizedLogits.resize(static_cast<size_t>(tokens));
+    logitsOf(query, cache.keys, tokens, logitScale, w.logits);
+    logitsOf(query, cache.quantizedKeys, tokens, logitScale, w.quantizedLogits);
+    PrefixAttention exact(cache.values.cols);
+    PrefixAttention quantized(cache.values.cols);
+    exact.add(w.logits, cache.values, 0, tokens);
+    quantized.add(w.quantizedLogits, cache.quantizedValues, 0, tokens);
+    for (std::int64_t t = 0; t < tokens; ++t) {
+        w.weights.push_back(exact.weight(w.logits[size_t(t)]));
+        w.quantizedWeights.push_back(quantized.weight(w.quantizedLogits[size_t(t)]));
+    }
+    return w;
 }
 
 std::vector<float> syntheticQueries(const SyntheticSpec &keys, QueryModel model, std::int64_t count,

@@ -15,7 +15,9 @@
 #include <cstdint>
 #include <vector>
 
+#include <QJsonObject>
 #include <QList>
+#include <QString>
 
 namespace kvscope::quant {
 
@@ -53,6 +55,21 @@ QList<AttentionErrorAt> attentionErrors(dense::ConstMatrixRef queries, const Att
                                         const QList<std::int64_t> &contextTokens, double logitScale,
                                         const RunControl &control = {});
 
+/// One query's attention over the first tokens of a cache, token by token,
+/// exact and through the quantized cache: what the error figures sum over.
+struct AttentionWeights
+{
+    std::vector<double> logits;           ///< l_t = q·k_t · scale
+    std::vector<double> quantizedLogits;  ///< l'_t, with the quantized keys
+    std::vector<double> weights;          ///< p_t = softmax(l)_t
+    std::vector<double> quantizedWeights; ///< p'_t = softmax(l')_t
+};
+
+/// `query` (the keys' width) against the first `tokens` cached tokens (at
+/// least 1, at most the cache's). Throws kvscope::Error when shapes disagree.
+AttentionWeights attentionWeights(const float *query, const AttentionCache &cache, std::int64_t tokens,
+                                  double logitScale);
+
 /// How the decode queries relate to the keys. Both are extremes a real head
 /// lies between: the attention error depends on how sharp the attention is,
 /// and that on how strongly the query uses the keys' large channels.
@@ -69,6 +86,15 @@ enum class QueryModel
     /// sharp attention, which a key's rounding in those channels moves most.
     KeyOutliers,
 };
+
+/// "diffuse", "key_outliers" (kvscope compare --json's spelling; "key-outliers" is also read).
+QString queryModelName(QueryModel model);
+/// The inverse; throws kvscope::Error naming `option` and the value.
+QueryModel parseQueryModel(const QString &text, const QString &option);
+
+/// {"context_tokens", "output_sqnr_db" (null when exact), "attention_mass_moved",
+/// "logit_error_rms", "logit_std"}.
+QJsonObject attentionErrorToJson(const AttentionErrorAt &error);
 
 /// `count` decode queries for the keys `keys` describes, row-major [count, keys.cols].
 std::vector<float> syntheticQueries(const SyntheticSpec &keys, QueryModel model, std::int64_t count,

@@ -119,6 +119,19 @@ private Q_SLOTS:
         QCOMPARE(contexts.at(2).toObject().value(u"context_tokens").toInteger(), 8192);
         for (const char *figure : {"output_sqnr_db", "attention_mass_moved", "logit_error_rms", "logit_std"})
             QVERIFY2(contexts.at(1).toObject().value(QLatin1String(figure)).isDouble(), figure);
+        // The one figure beside the element SQNRs: diffuse queries, the engine's scale, 4,096 tokens;
+        // and the same for queries on the outlier channels.
+        QCOMPARE(kv.value(u"attention_output_sqnr_db").toDouble(),
+                 contexts.at(1).toObject().value(u"output_sqnr_db").toDouble());
+        QCOMPARE(kv.value(u"attention_output_sqnr_db_key_outliers").toDouble(), attention.at(1)
+                                                                                    .toObject()
+                                                                                    .value(u"contexts")
+                                                                                    .toArray()
+                                                                                    .at(1)
+                                                                                    .toObject()
+                                                                                    .value(u"output_sqnr_db")
+                                                                                    .toDouble());
+        QVERIFY(kv.value(u"attention_output_sqnr_db").toDouble() < kv.value(u"sqnr_db").toDouble());
         QVERIFY(variants.at(0)
                     .toObject()
                     .value(u"accuracy")
@@ -126,6 +139,14 @@ private Q_SLOTS:
                     .value(u"kv_cache")
                     .toObject()
                     .value(u"attention")
+                    .isNull());
+        QVERIFY(variants.at(0)
+                    .toObject()
+                    .value(u"accuracy")
+                    .toObject()
+                    .value(u"kv_cache")
+                    .toObject()
+                    .value(u"attention_output_sqnr_db")
                     .isNull());
         const QJsonObject weights =
             variants.at(2).toObject().value(u"accuracy").toObject().value(u"weights").toObject();

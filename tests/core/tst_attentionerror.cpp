@@ -6,6 +6,7 @@
 #include "core/common/error.h"
 #include "core/quantization/attentionerror.h"
 #include "core/quantization/synthetic.h"
+#include "tests/testsupport.h"
 
 #include <algorithm>
 #include <cmath>
@@ -128,6 +129,52 @@ private Q_SLOTS:
         QCOMPARE(first.first().outputSqnrDb, std::numeric_limits<double>::infinity());
         QCOMPARE(first.first().massMoved, 0.0);
         QCOMPARE(first.last().massMoved, e.first().massMoved);
+    }
+
+    void weightsTokenByTokenByHand()
+    {
+        // The same case token by token: logits 0 and ln 3 -> weights 1/4, 3/4; the quantized
+        // second key 0 -> logits 0, 0 and weights 1/2, 1/2.
+        const std::vector<float> q{1.0f};
+        const std::vector<float> k{0.0f, float(std::log(3.0))};
+        const std::vector<float> kq{0.0f, 0.0f};
+        const std::vector<float> v{1.0f, 3.0f};
+        const AttentionWeights w =
+            attentionWeights(q.data(), {matrix(k, 1), matrix(v, 1), matrix(kq, 1), matrix(v, 1)}, 2, 1.0);
+        QCOMPARE(w.logits.size(), size_t(2));
+        QVERIFY(std::fabs(w.logits[1] - std::log(3.0)) < 1e-6);
+        QCOMPARE(w.quantizedLogits[1], 0.0);
+        QVERIFY(std::fabs(w.weights[0] - 0.25) < 1e-7 && std::fabs(w.weights[1] - 0.75) < 1e-7);
+        QVERIFY(std::fabs(w.quantizedWeights[0] - 0.5) < 1e-7 &&
+                std::fabs(w.quantizedWeights[1] - 0.5) < 1e-7);
+        // A longer cache, the first tokens only: its weights sum to one over those tokens.
+        const std::vector<float> keys = drawn(50, 8, 21, 4.0);
+        const std::vector<float> values = drawn(50, 4, 22);
+        const std::vector<float> query = drawn(1, 8, 23, 4.0);
+        const AttentionWeights some = attentionWeights(
+            query.data(),
+            {matrix(keys, 8), matrix(values, 4), matrix(rounded(keys, 0.5f), 8), matrix(values, 4)}, 20, 0.3);
+        double sum = 0, quantizedSum = 0;
+        for (size_t t = 0; t < 20; ++t) {
+            sum += some.weights[t];
+            quantizedSum += some.quantizedWeights[t];
+        }
+        QVERIFY(std::fabs(sum - 1) < 1e-12 && std::fabs(quantizedSum - 1) < 1e-12);
+        const AttentionCache exact{matrix(keys, 8), matrix(values, 4), matrix(keys, 8), matrix(values, 4)};
+        KVSCOPE_VERIFY_ERROR(attentionWeights(query.data(), exact, 51, 0.3), QStringLiteral("attention: "),
+                             QStringLiteral("50 cached tokens"));
+    }
+
+    void queryModelsAreSpelledOnce()
+    {
+        QCOMPARE(queryModelName(QueryModel::KeyOutliers), QStringLiteral("key_outliers"));
+        QCOMPARE(parseQueryModel(QStringLiteral("Key-Outliers"), QStringLiteral("--q")),
+                 QueryModel::KeyOutliers);
+        QCOMPARE(parseQueryModel(queryModelName(QueryModel::Diffuse), QStringLiteral("--q")),
+                 QueryModel::Diffuse);
+        KVSCOPE_VERIFY_ERROR(parseQueryModel(QStringLiteral("sharp"), QStringLiteral("--attention-queries")),
+                             QStringLiteral("--attention-queries: unknown queries 'sharp'"),
+                             QStringLiteral("diffuse, key_outliers"));
     }
 
     void matchesTheDefinitionsAtEveryContext()
