@@ -111,7 +111,9 @@ int main(int argc, char *argv[])
                                   QStringLiteral("WxH"));
     const QCommandLineOption view(
         QStringLiteral("view"),
-        QStringLiteral("Open on a view: explorer, quantization, compare or fit (What do I need?)."),
+        QStringLiteral(
+            "Open on a view: explorer, quantization, attention (its attention tab), compare or fit "
+            "(What do I need?)."),
         QStringLiteral("name"));
     const QCommandLineOption palette(
         QStringLiteral("palette"),
@@ -162,12 +164,11 @@ int main(int argc, char *argv[])
             QStringLiteral("one model at a time: '%1' and '%2' given").arg(files.at(0), files.at(1)),
             kvscope::cli::UsageError);
     const QStringList views{QStringLiteral("explorer"), QStringLiteral("quantization"),
-                            QStringLiteral("compare"), QStringLiteral("fit")};
+                            QStringLiteral("attention"), QStringLiteral("compare"), QStringLiteral("fit")};
     if (parser.isSet(view) && !views.contains(parser.value(view)))
-        return kvscope::cli::fail(
-            QStringLiteral("--view: unknown view '%1' (choose explorer, quantization, compare or fit)")
-                .arg(parser.value(view)),
-            kvscope::cli::UsageError);
+        return kvscope::cli::fail(QStringLiteral("--view: unknown view '%1' (choose %2)")
+                                      .arg(parser.value(view), views.join(QStringLiteral(", "))),
+                                  kvscope::cli::UsageError);
     if (parser.isSet(palette) && parser.value(palette) != QLatin1String("dark") &&
         parser.value(palette) != QLatin1String("light"))
         return kvscope::cli::fail(QStringLiteral("--palette: unknown palette '%1' (choose dark or light)")

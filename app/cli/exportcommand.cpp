@@ -12,6 +12,9 @@
 #include "core/common/error.h"
 #include "core/common/integertext.h"
 #include "core/common/scenariofield.h"
+#include "core/compare/accuracy.h"
+#include "core/compare/attentionpicture.h"
+#include "core/compare/kvhead.h"
 #include "core/document/scenariofile.h"
 #include "core/library/library.h"
 #include "core/plan/planner.h"
@@ -83,15 +86,56 @@ struct ExportOptions
     QCommandLineOption relativeError{QStringLiteral("relative-error"),
                                      QStringLiteral("error-histogram: the relative error (w − w′) / |w|.")};
     QCommandLineOption variant = variantOption();
+    QCommandLineOption attentionQueries{
+        QStringLiteral("attention-queries"),
+        QStringLiteral("attention, attention-logits: the query, key_outliers (on the keys' outlier "
+                       "channels, the default) or diffuse."),
+        QStringLiteral("kind"), QStringLiteral("key_outliers")};
+    QCommandLineOption attentionScale{
+        QStringLiteral("attention-scale"),
+        QStringLiteral("attention, attention-logits: the FP8 cache's scale, engine (1.0, the default) or "
+                       "calibrated (amax / max)."),
+        QStringLiteral("scale"), QStringLiteral("engine")};
+    QCommandLineOption attentionTokens{
+        QStringLiteral("attention-tokens"),
+        QStringLiteral("attention, attention-logits: the cached tokens the query attends to, 2 to %1 "
+                       "(default 64).")
+            .arg(AttentionPictureMaxTokens),
+        QStringLiteral("N"), QStringLiteral("64")};
+    QCommandLineOption attentionQuery{
+        QStringLiteral("attention-query"),
+        QStringLiteral("attention, attention-logits: which of Compare's %1 decode queries, 1 to %1 "
+                       "(default 1).")
+            .arg(AttentionQueries),
+        QStringLiteral("K"), QStringLiteral("1")};
     QCommandLineOption linearCounts{
         QStringLiteral("linear-counts"),
         QStringLiteral("error-histogram, values: a linear count axis instead of log.")};
 
     QList<QCommandLineOption> all() const
     {
-        return {chart,      out,         format,          list,          width,        height,
-                scale,      theme,       noCaption,       page,          language,     scenario,
-                growthAxis, growthScale, counterfactuals, relativeError, linearCounts, variant};
+        return {chart,
+                out,
+                format,
+                list,
+                width,
+                height,
+                scale,
+                theme,
+                noCaption,
+                page,
+                language,
+                scenario,
+                growthAxis,
+                growthScale,
+                counterfactuals,
+                relativeError,
+                linearCounts,
+                variant,
+                attentionQueries,
+                attentionScale,
+                attentionTokens,
+                attentionQuery};
     }
 };
 
@@ -187,6 +231,8 @@ bool chartUses(const ChartEntry &entry, const QString &name, const ExportOptions
         return chart == QLatin1String("growth") || !entry.build; // the report draws the growth chart
     if (is(o.page))
         return !entry.build;
+    if (is(o.attentionQueries) || is(o.attentionScale) || is(o.attentionTokens) || is(o.attentionQuery))
+        return entry.inputs == ChartInputs::Attention;
     if (is(o.relativeError))
         return chart == QLatin1String("error-histogram");
     if (is(o.linearCounts))
@@ -236,6 +282,40 @@ std::optional<int> checkUnusedOptions(const ChartEntry &entry, const QCommandLin
     return std::nullopt;
 }
 
+/// What the attention charts draw: the plan's KV cache dtype, which must be an FP8 one, and the
+/// --attention-* options. Throws kvscope::Error naming the option and the value.
+AttentionPictureChoices attentionChoices(const QCommandLineParser &parser, const ExportOptions &o,
+                                         const ChartEntry &entry, const MemoryPlan &plan)
+{
+    AttentionPictureChoices c;
+    c.format = plan.kvCacheDtype;
+    if (c.format != KvCacheDtype::Fp8 && c.format != KvCacheDtype::Fp8E4M3 &&
+        c.format != KvCacheDtype::Fp8E5M2)
+        throw Error(QStringLiteral("--chart %1 draws an FP8 KV cache: give --kv-cache-dtype fp8, fp8_e4m3 or "
+                                   "fp8_e5m2 (the scenario's is %2)")
+                        .arg(QLatin1String(entry.name), dtypeName(plan.kvCacheDtype)));
+    c.queries =
+        quant::parseQueryModel(parser.value(o.attentionQueries), QStringLiteral("--attention-queries"));
+    const QString scale = parser.value(o.attentionScale);
+    if (scale != kvScaleName(false) && scale != kvScaleName(true))
+        throw Error(QStringLiteral("--attention-scale: expected engine or calibrated, got '%1'").arg(scale));
+    c.calibratedScale = scale == kvScaleName(true);
+    const auto integer = [&parser](const QCommandLineOption &option, std::int64_t lowest,
+                                   std::int64_t highest) {
+        const QString flag = flagForKey(option.names().constFirst());
+        const QString text = parser.value(option);
+        return parseInteger(text, flag, lowest, highest,
+                            QStringLiteral("%1: must be an integer from %2 to %3, got '%4'")
+                                .arg(flag)
+                                .arg(lowest)
+                                .arg(highest)
+                                .arg(text));
+    };
+    c.tokens = integer(o.attentionTokens, 2, AttentionPictureMaxTokens);
+    c.query = int(integer(o.attentionQuery, 1, AttentionQueries));
+    return c;
+}
+
 /// The chart's source from the scenario file (if any) with the command line's options over it; the
 /// report's with the scenario's accuracy, and the file's comparison columns when it has some.
 ChartSource chartSource(const ChartEntry &entry, const QCommandLineParser &parser, const ExportOptions &o,
@@ -266,6 +346,9 @@ ChartSource chartSource(const ChartEntry &entry, const QCommandLineParser &parse
         source.scenario = scenarioFromValues(values, resolvers, label);
         source.plan = planMemory(source.scenario);
         source.fixes = proposeFixes(source.scenario, source.plan, GpuLibrary::builtin().presets());
+        if (entry.inputs == ChartInputs::Attention)
+            source.attention = attentionPicture(source.scenario.model, source.plan.dtype,
+                                                attentionChoices(parser, o, entry, source.plan));
         source.growthAxis = document ? document->growthAxis : GrowthAxis::SequenceLength;
         if (parser.isSet(o.growthAxis))
             source.growthAxis = parseGrowthAxis(parser.value(o.growthAxis), QStringLiteral("--growth-axis"));

@@ -3,10 +3,14 @@
 
 #include "core/common/csv.h"
 #include "core/common/error.h"
+#include "core/common/units.h"
 #include "core/compare/accuracy.h"
 #include "core/compare/kvhead.h"
 #include "core/quantization/quantizers.h"
 
+#include <cmath>
+
+#include <QCoreApplication>
 #include <QJsonArray>
 
 namespace kvscope {
@@ -57,6 +61,7 @@ AttentionPicture attentionPicture(const ModelArch &model, WeightDtype activation
 
     AttentionPicture picture;
     picture.choices = choices;
+    picture.modelName = model.name.isEmpty() ? model.id : model.name;
     picture.keyWidth = head.keys.cols;
     picture.logitScale = head.logitScale;
     picture.fp8Scale = quant::fp8Tensor(scheme, keys.amax).scale;
@@ -67,9 +72,27 @@ AttentionPicture attentionPicture(const ModelArch &model, WeightDtype activation
     return picture;
 }
 
+QString attentionPictureFigures(const AttentionPicture &p)
+{
+    const QString output = std::isfinite(p.error.outputSqnrDb)
+                               ? QCoreApplication::translate("kvscope::AttentionPicture", "output SQNR %1 dB")
+                                     .arg(p.error.outputSqnrDb, 0, 'f', 1)
+                               : QCoreApplication::translate("kvscope::AttentionPicture", "output exact");
+    return QCoreApplication::translate(
+               "kvscope::AttentionPicture",
+               "Over %1 tokens: %2 · %3 % of the attention moves to other tokens · "
+               "logit error %4 RMS against a logit spread of %5 · stored with scale %6")
+        .arg(formatCount(p.error.contextTokens), output)
+        .arg(p.error.massMoved * 100.0, 0, 'f', 2)
+        .arg(p.error.logitErrorRms, 0, 'g', 3)
+        .arg(p.error.logitStd, 0, 'g', 3)
+        .arg(p.fp8Scale, 0, 'g', 4);
+}
+
 QJsonObject attentionPictureToJson(const AttentionPicture &p)
 {
     QJsonObject o = quant::attentionErrorToJson(p.error);
+    o.insert(u"model", p.modelName);
     o.insert(u"format", dtypeName(p.choices.format));
     o.insert(u"scale", kvScaleName(p.choices.calibratedScale));
     o.insert(u"queries", quant::queryModelName(p.choices.queries));
@@ -92,9 +115,10 @@ QByteArray attentionPictureCsv(const AttentionPicture &p)
 {
     QByteArray out = "token,logit,quantized_logit,logit_error,weight,quantized_weight\n";
     const quant::AttentionWeights &w = p.weights;
+    const std::vector<double> errors = w.logitErrors();
     for (size_t t = 0; t < w.logits.size(); ++t)
         out += csv::row({csv::integer(std::int64_t(t) + 1), csv::decimal(w.logits[t]),
-                         csv::decimal(w.quantizedLogits[t]), csv::decimal(w.quantizedLogits[t] - w.logits[t]),
+                         csv::decimal(w.quantizedLogits[t]), csv::decimal(errors[t]),
                          csv::decimal(w.weights[t]), csv::decimal(w.quantizedWeights[t])});
     return out;
 }

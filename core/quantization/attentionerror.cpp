@@ -216,6 +216,14 @@ QJsonObject attentionErrorToJson(const AttentionErrorAt &e)
     return o;
 }
 
+std::vector<double> AttentionWeights::logitErrors() const
+{
+    std::vector<double> errors(logits.size());
+    for (size_t t = 0; t < errors.size(); ++t)
+        errors[t] = quantizedLogits[t] - logits[t];
+    return errors;
+}
+
 AttentionWeights attentionWeights(const float *query, const AttentionCache &cache, std::int64_t tokens,
                                   double logitScale)
 {

@@ -63,6 +63,9 @@ struct AttentionWeights
     std::vector<double> quantizedLogits;  ///< l'_t, with the quantized keys
     std::vector<double> weights;          ///< p_t = softmax(l)_t
     std::vector<double> quantizedWeights; ///< p'_t = softmax(l')_t
+
+    /// l'_t - l_t, token by token.
+    std::vector<double> logitErrors() const;
 };
 
 /// `query` (the keys' width) against the first `tokens` cached tokens (at

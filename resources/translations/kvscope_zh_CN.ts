@@ -180,6 +180,95 @@
     </message>
 </context>
 <context>
+    <name>kvscope::AttentionPanel</name>
+    <message>
+        <source>KV cache:</source>
+        <translation>KV Cache：</translation>
+    </message>
+    <message>
+        <source>Scale:</source>
+        <translation>缩放：</translation>
+    </message>
+    <message>
+        <source>Query:</source>
+        <translation>查询：</translation>
+    </message>
+    <message>
+        <source>Cached tokens:</source>
+        <translation>缓存 token 数：</translation>
+    </message>
+    <message>
+        <source>Query number:</source>
+        <translation>查询编号：</translation>
+    </message>
+    <message>
+        <source>engine&apos;s 1.0 (no calibration)</source>
+        <translation>引擎默认 1.0，未校准</translation>
+    </message>
+    <message>
+        <source>calibrated (amax / max)</source>
+        <translation>校准：amax / max</translation>
+    </message>
+    <message>
+        <source>on the keys&apos; outlier channels</source>
+        <translation>集中在键的离群通道上</translation>
+    </message>
+    <message>
+        <source>diffuse</source>
+        <translation>分散</translation>
+    </message>
+    <message>
+        <source>Which of the %1 decode queries Compare averages over</source>
+        <translation>对比视图所平均的 %1 个解码查询中的哪一个</translation>
+    </message>
+    <message>
+        <source>%1: one KV head (keys of %2 values with four outlier channels 2.5–10× the rest, as Compare simulates them); query %3 of the %4 Compare averages over.</source>
+        <translation>%1：一个 KV 头（每个键 %2 个值，其中四个离群通道是其余的 2.5–10 倍，与对比视图的模拟相同）；对比视图所平均的 %4 个查询中的第 %3 个。</translation>
+    </message>
+</context>
+<context>
+    <name>kvscope::AttentionPicture</name>
+    <message>
+        <source>output SQNR %1 dB</source>
+        <translation>输出 SQNR %1 dB</translation>
+    </message>
+    <message>
+        <source>output exact</source>
+        <translation>输出无误差</translation>
+    </message>
+    <message>
+        <source>Over %1 tokens: %2 · %3 % of the attention moves to other tokens · logit error %4 RMS against a logit spread of %5 · stored with scale %6</source>
+        <translation>在 %1 个 token 上：%2 · %3 % 的注意力转移到其他 token · logit 误差 RMS %4，logit 分布标准差 %5 · 存储缩放 %6</translation>
+    </message>
+</context>
+<context>
+    <name>kvscope::AttentionWeightsChart</name>
+    <message>
+        <source>Attention of one decode query over the cached tokens</source>
+        <translation>一个解码查询对缓存 token 的注意力</translation>
+    </message>
+    <message>
+        <source>cached token</source>
+        <translation>缓存的 token</translation>
+    </message>
+    <message>
+        <source>attention weight</source>
+        <translation>注意力权重</translation>
+    </message>
+    <message>
+        <source>16-bit cache</source>
+        <translation>16 位缓存</translation>
+    </message>
+    <message>
+        <source>%1 cache, calibrated scale</source>
+        <translation>%1 缓存，校准缩放</translation>
+    </message>
+    <message>
+        <source>%1 cache, scale 1.0</source>
+        <translation>%1 缓存，缩放 1.0</translation>
+    </message>
+</context>
+<context>
     <name>kvscope::BenchResultText</name>
     <message>
         <source>%1: model_id &apos;%2&apos; is not the scenario&apos;s model (%3); the calibration uses its figures anyway</source>
@@ -285,6 +374,14 @@
     <message>
         <source>Comparison: accuracy by column</source>
         <translation>对比：各列的精度</translation>
+    </message>
+    <message>
+        <source>Attention of one query: 16-bit and FP8 KV cache</source>
+        <translation>单个查询的注意力：16 位与 FP8 KV Cache</translation>
+    </message>
+    <message>
+        <source>Logit error of each key under an FP8 KV cache</source>
+        <translation>FP8 KV Cache 下每个键的 logit 误差</translation>
     </message>
 </context>
 <context>
@@ -1038,6 +1135,10 @@
     <message>
         <source>%1 · %2 × %3 · batch %4 · %5 tokens · %6 · kvscope %7</source>
         <translation>%1 · %2 × %3 · 批次 %4 · %5 个 token · %6 · kvscope %7</translation>
+    </message>
+    <message>
+        <source>%1 · one KV head, keys of %2 values · %3, %4 scale · %5 query %6 of %7 · %8 tokens · kvscope %9</source>
+        <translation>%1 · 一个 KV 头，每个键 %2 个值 · %3，%4 缩放 · %5 查询（第 %6 个，共 %7 个）· %8 个 token · kvscope %9</translation>
     </message>
 </context>
 <context>
@@ -2327,6 +2428,25 @@
     </message>
 </context>
 <context>
+    <name>kvscope::LogitErrorChart</name>
+    <message>
+        <source>What the quantized keys do to each logit</source>
+        <translation>量化后的键对每个 logit 的影响</translation>
+    </message>
+    <message>
+        <source>cached token</source>
+        <translation>缓存的 token</translation>
+    </message>
+    <message>
+        <source>logit error l′ − l</source>
+        <translation>logit 误差 l′ − l</translation>
+    </message>
+    <message>
+        <source>%1 keys</source>
+        <translation>%1 键</translation>
+    </message>
+</context>
+<context>
     <name>kvscope::MainWindow</name>
     <message>
         <source>Some settings were not restored: %1</source>
@@ -2872,6 +2992,18 @@
     <message>
         <source>The explorer&apos;s weight format (scheme and group size) on a tensor shaped like one of the model&apos;s own linear layers.</source>
         <translation>把探索页的权重格式（方案和分组大小）用在与模型某个线性层同形状的张量上。</translation>
+    </message>
+    <message>
+        <source>Tensor</source>
+        <translation>张量</translation>
+    </message>
+    <message>
+        <source>Attention</source>
+        <translation>注意力</translation>
+    </message>
+    <message>
+        <source>One decode query&apos;s attention through a 16-bit and an FP8 KV cache, token by token</source>
+        <translation>一个解码查询分别经过 16 位和 FP8 KV Cache 的注意力，逐 token 显示</translation>
     </message>
 </context>
 <context>

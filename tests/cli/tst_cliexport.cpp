@@ -1,14 +1,20 @@
 // SPDX-License-Identifier: MIT
 // kvscope export as a script runs it: with no display, each format by its
 // extension, one clear line and no file for every mistake.
+#include "core/compare/attentionpicture.h"
+#include "core/library/library.h"
 #include "tests/support/kvscoperun.h"
 
 #include <QDir>
 #include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QSize>
 #include <QTemporaryDir>
 #include <QTest>
 
+using namespace kvscope;
 using namespace kvscope::test;
 
 namespace {
@@ -67,9 +73,9 @@ private Q_SLOTS:
     {
         const Run run = runWithoutDisplay({QStringLiteral("export"), QStringLiteral("--list-charts")});
         QCOMPARE(run.exitCode, 0);
-        for (const char *name :
-             {"memory", "growth", "speed", "speed-breakdown", "compare-memory", "compare-speed",
-              "compare-accuracy", "error-histogram", "values", "sqnr", "report"})
+        for (const char *name : {"memory", "growth", "speed", "speed-breakdown", "compare-memory",
+                                 "compare-speed", "compare-accuracy", "error-histogram", "values", "sqnr",
+                                 "attention", "attention-logits", "report"})
             QVERIFY2(run.out.contains(QByteArray("\n") + name + ' ') ||
                          run.out.startsWith(QByteArray(name) + ' '),
                      name);
@@ -155,6 +161,58 @@ private Q_SLOTS:
                 .exitCode,
             0);
         QCOMPARE(readAll(csv).count('\n'), 4); // header + three schemes
+    }
+
+    void attentionCharts()
+    {
+        // One query of Qwen2.5-7B (keys of 128) through an FP8 E5M2 cache with a calibrated scale; the
+        // CSV and JSON are the core's picture for those choices.
+        const QStringList options{QStringLiteral("--model"),
+                                  QStringLiteral("qwen2.5-7b"),
+                                  QStringLiteral("--kv-cache-dtype"),
+                                  QStringLiteral("fp8_e5m2"),
+                                  QStringLiteral("--attention-scale"),
+                                  QStringLiteral("calibrated"),
+                                  QStringLiteral("--attention-queries"),
+                                  QStringLiteral("diffuse"),
+                                  QStringLiteral("--attention-tokens"),
+                                  QStringLiteral("40"),
+                                  QStringLiteral("--attention-query"),
+                                  QStringLiteral("5")};
+        const QString png = path(QStringLiteral("attention.png"));
+        Run run =
+            runWithoutDisplay(QStringList{QStringLiteral("export"), QStringLiteral("--chart"),
+                                          QStringLiteral("attention-logits"), QStringLiteral("--out"), png} +
+                              options);
+        QVERIFY2(run.exitCode == 0, run.err.constData());
+        QCOMPARE(pngHeader(readAll(png)).size, QSize(1280, 720));
+        const QString json = path(QStringLiteral("attention.json"));
+        run = runWithoutDisplay(QStringList{QStringLiteral("export"), QStringLiteral("--chart"),
+                                            QStringLiteral("attention"), QStringLiteral("--out"), json} +
+                                options);
+        QVERIFY2(run.exitCode == 0, run.err.constData());
+        const QJsonObject o = QJsonDocument::fromJson(readAll(json)).object();
+        AttentionPictureChoices c;
+        c.format = KvCacheDtype::Fp8E5M2;
+        c.calibratedScale = true;
+        c.queries = quant::QueryModel::Diffuse;
+        c.tokens = 40;
+        c.query = 5;
+        const AttentionPicture picture = attentionPicture(
+            *ModelLibrary::builtin().find(QStringLiteral("qwen2.5-7b")), WeightDtype::BFloat16, c);
+        QCOMPARE(o.value(u"key_width").toInteger(), 128);
+        QCOMPARE(o.value(u"scale").toString(), QStringLiteral("calibrated"));
+        QCOMPARE(o.value(u"tokens").toArray().size(), 40);
+        QCOMPARE(o.value(u"attention_mass_moved").toDouble(), picture.error.massMoved);
+        QCOMPARE(o.value(u"tokens").toArray().at(39).toObject().value(u"quantized_weight").toDouble(),
+                 picture.weights.quantizedWeights[39]);
+        const QString csv = path(QStringLiteral("attention.csv"));
+        QCOMPARE(runWithoutDisplay(QStringList{QStringLiteral("export"), QStringLiteral("--chart"),
+                                               QStringLiteral("attention"), QStringLiteral("--out"), csv} +
+                                   options)
+                     .exitCode,
+                 0);
+        QCOMPARE(readAll(csv).count('\n'), 41); // header + 40 tokens
     }
 
     void speedChart()
@@ -307,6 +365,30 @@ private Q_SLOTS:
                            QStringLiteral("--variant"), QString()}
             << QStringLiteral("a.png") << 1
             << QStringLiteral("--variant 1 (\"--kv-cache-dtype fp9\"): --kv-cache-dtype: unknown");
+        QTest::newRow("attention of a 16-bit cache")
+            << QStringList{QStringLiteral("--chart"), QStringLiteral("attention")} << QStringLiteral("a.png")
+            << 1
+            << QStringLiteral(
+                   "--chart attention draws an FP8 KV cache: give --kv-cache-dtype fp8, fp8_e4m3 or "
+                   "fp8_e5m2 (the scenario's is bfloat16)");
+        QTest::newRow("attention tokens")
+            << QStringList{QStringLiteral("--chart"),
+                           QStringLiteral("attention-logits"),
+                           QStringLiteral("--kv-cache-dtype"),
+                           QStringLiteral("fp8"),
+                           QStringLiteral("--attention-tokens"),
+                           QStringLiteral("2000")}
+            << QStringLiteral("a.csv") << 1 << QStringLiteral("--attention-tokens: 2000 is larger than 1024");
+        QTest::newRow("attention queries")
+            << QStringList{QStringLiteral("--chart"),
+                           QStringLiteral("attention"),
+                           QStringLiteral("--kv-cache-dtype"),
+                           QStringLiteral("fp8"),
+                           QStringLiteral("--attention-queries"),
+                           QStringLiteral("sharp")}
+            << QStringLiteral("a.png") << 1
+            << QStringLiteral(
+                   "--attention-queries: unknown queries 'sharp' (choose one of: diffuse, key_outliers)");
         QTest::newRow("one variant") << QStringList{QStringLiteral("--chart"),
                                                     QStringLiteral("compare-speed"),
                                                     QStringLiteral("--variant"), QString()}

@@ -5,11 +5,16 @@
 // the rendered view is not blank, a live language switch reaches every text
 // without touching state or results, and the settings survive a restart
 // (garbage and vanished files falling back to the defaults).
+#include "core/compare/attentionpicture.h"
+#include "core/library/library.h"
+#include "core/plan/planner.h"
 #include "core/quantization/inspection.h"
 #include "core/quantization/simulator.h"
 #include "core/quantization/synthetic.h"
 #include "tests/tensorfiles.h"
 #include "tests/ui/uitestsupport.h"
+#include "ui/quantization/attentioncharts.h"
+#include "ui/quantization/attentionpanel.h"
 #include "ui/quantization/errorhistogramchart.h"
 #include "ui/quantization/figuresmodel.h"
 #include "ui/quantization/quantizationview.h"
@@ -23,6 +28,7 @@
 #include <QAbstractAxis>
 #include <QAbstractBarSeries>
 #include <QApplication>
+#include <QAreaSeries>
 #include <QBarSet>
 #include <QChart>
 #include <QChartView>
@@ -176,6 +182,7 @@ bool isData(const QString &where, const QString &text)
     return !text.contains(letter) || where.startsWith(QLatin1String("scheme_")) ||
            where.startsWith(QLatin1String("inspectScheme#")) ||
            where.startsWith(QLatin1String("tensorName#")) ||
+           where.startsWith(QLatin1String("attentionFormat#")) || // vLLM's --kv-cache-dtype values
            (where.startsWith(QLatin1String("errorChart#")) && where.contains(QLatin1String(" series")));
 }
 
@@ -668,6 +675,58 @@ private Q_SLOTS:
                      qPrintable(QLatin1String(line) + QStringLiteral("\nin\n") + all));
         QCOMPARE(problems.size(), 12);
         QVERIFY(!all.contains(QLatin1String("quantization/bins")));
+    }
+
+    void attentionTabDrawsTheCoresPicture()
+    {
+        QuantizationView view;
+        view.resize(1280, 800);
+        view.show();
+        AttentionPanel *panel = view.attention();
+        // A hidden tab draws nothing: the simulator's page is in front.
+        QVERIFY(!panel->picture() && !panel->isBusy());
+        view.showAttention();
+        QTRY_VERIFY_WITH_TIMEOUT(panel->picture() && !panel->isBusy(), test::BackgroundWorkTimeoutMs);
+        // The window's seed model until it hands over the explorer's: Llama-3.1-8B, FP8 E4M3 at
+        // the engine's scale, a query on the keys' outlier channels over 64 tokens.
+        const ModelArch llama = *ModelLibrary::builtin().find(QStringLiteral("llama-3.1-8b"));
+        const AttentionPicture core =
+            attentionPicture(llama, WeightDtype::BFloat16, AttentionPictureChoices());
+        QCOMPARE(panel->picture()->weights.quantizedWeights, core.weights.quantizedWeights);
+        QCOMPARE(child<QLabel>(view, "attentionFigures")->text(), attentionPictureFigures(core));
+        // The bars are the core's weights: token t's bar stands at its weight.
+        const auto *bars = qobject_cast<QAreaSeries *>(
+            child<AttentionWeightsChart>(view, "attentionWeightsChart")->chart()->series().at(1));
+        const QList<QPointF> upper = bars->upperSeries()->points();
+        QCOMPARE(upper.size(), 64 * 4);
+        QCOMPARE(upper.at(4 * 28 + 1).y(), core.weights.quantizedWeights[28]);
+        const auto *errors = qobject_cast<QAreaSeries *>(
+            child<LogitErrorChart>(view, "logitErrorChart")->chart()->series().at(0));
+        QCOMPARE(errors->upperSeries()->points().at(4 * 5 + 2).y(), core.weights.logitErrors()[5]);
+
+        // A choice redraws: 16 diffuse tokens, the third query.
+        child<QComboBox>(view, "attentionQueries")->setCurrentIndex(1);
+        child<QSpinBox>(view, "attentionTokens")->setValue(16);
+        child<QSpinBox>(view, "attentionQuery")->setValue(3);
+        QTRY_VERIFY_WITH_TIMEOUT(panel->picture()->choices.tokens == 16 &&
+                                     panel->picture()->choices.query == 3 && !panel->isBusy(),
+                                 test::BackgroundWorkTimeoutMs);
+        QCOMPARE(panel->picture()->choices.queries, quant::QueryModel::Diffuse);
+        QCOMPARE(bars->upperSeries()->points().size(), 16 * 4);
+
+        // The explorer's model and an FP8 E5M2 cache: Qwen2.5-0.5B's keys are 64 wide.
+        Scenario s;
+        s.model = *ModelLibrary::builtin().find(QStringLiteral("qwen2.5-0.5b"));
+        s.gpu = *GpuLibrary::builtin().find(QStringLiteral("h100-sxm"));
+        s.kvCacheDtype = KvCacheDtype::Fp8E5M2;
+        view.followScenario(s, planMemory(s));
+        QTRY_VERIFY_WITH_TIMEOUT(panel->picture()->keyWidth == s.model.headDim && !panel->isBusy(),
+                                 test::BackgroundWorkTimeoutMs);
+        QCOMPARE(panel->picture()->choices.format, KvCacheDtype::Fp8E5M2);
+        QVERIFY2(child<QLabel>(view, "attentionNote")->text().startsWith(s.model.name),
+                 qPrintable(child<QLabel>(view, "attentionNote")->text()));
+        // What the window exports is the picture on screen.
+        QCOMPARE(view.chartSource().attention->weights.logits, panel->picture()->weights.logits);
     }
 
     void windowReportsTheTabsSettings()

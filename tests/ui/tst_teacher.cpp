@@ -23,6 +23,8 @@
 #include "ui/explorer/formulapanel.h"
 #include "ui/explorer/parameterpanel.h"
 #include "ui/explorer/scenariostrip.h"
+#include "ui/quantization/attentionpanel.h"
+#include "ui/quantization/quantizationview.h"
 #include "ui/state/scenariocontroller.h"
 #include "ui/state/settingkeys.h"
 #include "ui/state/translations.h"
@@ -657,6 +659,34 @@ private Q_SLOTS:
     }
 
     void explorerFitsAProjector_data() { compareFitsAProjector_data(); }
+
+    // The attention tab presented on a 1280 x 800 projector, in both languages: the window keeps
+    // its size (the charts' minimum heights grow with the zoom), no text is cut, and both charts
+    // are whole on screen.
+    void attentionFitsAProjector()
+    {
+        QFETCH(QString, language);
+        translations::apply(language);
+        m_window->setPresentationFullScreen(false);
+        m_window->resize(1280, 800);
+        QVERIFY(m_window->showView(QStringLiteral("attention")));
+        m_window->setPresentationMode(true);
+        AttentionPanel *panel = m_window->quantization()->attention();
+        QTRY_VERIFY_WITH_TIMEOUT(panel->picture() && !panel->isBusy(), test::BackgroundWorkTimeoutMs);
+        QApplication::processEvents();
+        QCOMPARE(m_window->size(), QSize(1280, 800));
+        const QStringList clipped = clippedTexts(m_window.get());
+        QVERIFY2(clipped.isEmpty(), qPrintable(clipped.join(QLatin1Char('\n'))));
+        for (const char *name : {"attentionWeightsChart", "logitErrorChart"}) {
+            auto *chart = child<QWidget>(name);
+            QVERIFY2(chart->isVisible() && m_window->rect().contains(QRect(
+                                               chart->mapTo(m_window.get(), QPoint(0, 0)), chart->size())),
+                     name);
+            QVERIFY2(chart->height() >= 200, qPrintable(QString::number(chart->height())));
+        }
+    }
+
+    void attentionFitsAProjector_data() { compareFitsAProjector_data(); }
 
     void presentationScreenshotHonoursTheSize()
     {

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "ui/charts/niceaxis.h"
 
+#include <algorithm>
 #include <cmath>
 
 #include <QValueAxis>
@@ -37,6 +38,16 @@ void setNiceRangeFromZero(QValueAxis *axis, double top)
         axis->setRange(0.0, max);
     if (axis->tickCount() != ticks)
         axis->setTickCount(ticks);
+}
+
+void setItemAxis(QValueAxis *axis, std::int64_t count)
+{
+    constexpr double TargetTicks = 8;
+    const double step = std::max(1.0, niceNumber(double(count) / TargetTicks, false));
+    axis->setRange(0.5, double(count) + 0.5);
+    axis->setTickType(QValueAxis::TicksDynamic);
+    axis->setTickAnchor(0);
+    axis->setTickInterval(step);
 }
 
 } // namespace kvscope

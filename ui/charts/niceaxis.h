@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include <cstdint>
+
 class QValueAxis;
 
 namespace kvscope {
@@ -11,5 +13,10 @@ namespace kvscope {
 /// moves the rounded top, and setting a range lays out every axis label again
 /// (setRange then applyNiceNumbers did so twice a step).
 void setNiceRangeFromZero(QValueAxis *axis, double top);
+
+/// An axis of whole items 1 to `count` (tokens), each centred on its number:
+/// the range [0.5, count + 0.5] with a tick every 1, 2 or 5 × 10^n items,
+/// about eight of them.
+void setItemAxis(QValueAxis *axis, std::int64_t count);
 
 } // namespace kvscope

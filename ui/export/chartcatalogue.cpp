@@ -16,6 +16,7 @@
 #include "ui/charts/growthchart.h"
 #include "ui/charts/speedchart.h"
 #include "ui/charts/stepbreakdownchart.h"
+#include "ui/quantization/attentioncharts.h"
 #include "ui/quantization/errorhistogramchart.h"
 #include "ui/quantization/sqnrchart.h"
 #include "ui/quantization/valueschart.h"
@@ -33,6 +34,20 @@ const quant::QuantOutcome &outcome(const ChartSource &source)
     if (!source.quant)
         throw Error(QStringLiteral("the quantization simulator has no results to draw yet"));
     return *source.quant;
+}
+
+const AttentionPicture &attention(const ChartSource &source)
+{
+    if (!source.attention)
+        throw Error(QStringLiteral("the attention tab has no picture to draw yet"));
+    return *source.attention;
+}
+
+template <class Chart> ChartView *attentionChart(const ChartSource &source)
+{
+    auto *chart = new Chart;
+    chart->setPicture(attention(source));
+    return chart;
 }
 
 const quant::Histogram &valueHistogram(const ChartSource &source)
@@ -163,6 +178,11 @@ QByteArray comparisonJsonBytes(const ChartSource &source)
     return QJsonDocument(comparisonToJson(comparison(source))).toJson(QJsonDocument::Indented);
 }
 
+QByteArray attentionJsonBytes(const ChartSource &source)
+{
+    return QJsonDocument(attentionPictureToJson(attention(source))).toJson(QJsonDocument::Indented);
+}
+
 const QList<ChartEntry> &chartCatalogue()
 {
     static const QList<ChartEntry> entries = {
@@ -210,6 +230,14 @@ const QList<ChartEntry> &chartCatalogue()
         {"sqnr", QT_TRANSLATE_NOOP("kvscope::ChartCatalogue", "SQNR by scheme"), ChartInputs::Quantization,
          sqnrChart, [](const ChartSource &s) { return quant::resultsCsv(outcome(s).results); },
          quantJsonBytes},
+        {"attention",
+         QT_TRANSLATE_NOOP("kvscope::ChartCatalogue", "Attention of one query: 16-bit and FP8 KV cache"),
+         ChartInputs::Attention, attentionChart<AttentionWeightsChart>,
+         [](const ChartSource &s) { return attentionPictureCsv(attention(s)); }, attentionJsonBytes},
+        {"attention-logits",
+         QT_TRANSLATE_NOOP("kvscope::ChartCatalogue", "Logit error of each key under an FP8 KV cache"),
+         ChartInputs::Attention, attentionChart<LogitErrorChart>,
+         [](const ChartSource &s) { return attentionPictureCsv(attention(s)); }, attentionJsonBytes},
         {"report", QT_TRANSLATE_NOOP("kvscope::ChartCatalogue", "Report: summary, figures and charts"),
          ChartInputs::Scenario, nullptr, [](const ChartSource &s) { return figuresCsv(s.plan); },
          planJsonBytes},

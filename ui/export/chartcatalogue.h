@@ -45,7 +45,8 @@ enum class ChartInputs
 {
     Scenario,     ///< kvscope calc's options: the plan, the growth curves, the speed chart
     Quantization, ///< kvscope quant's options: the simulator's outcome
-    Comparison    ///< kvscope compare's options: the shared calc options and --variant
+    Comparison,   ///< kvscope compare's options: the shared calc options and --variant
+    Attention     ///< the model and --kv-cache-dtype of kvscope calc's options, and --attention-*
 };
 
 struct ChartEntry
@@ -71,6 +72,8 @@ QStringList chartNames();
 QByteArray planJsonBytes(const ChartSource &source);
 /// `kvscope quant --json`'s bytes for the source's outcome.
 QByteArray quantJsonBytes(const ChartSource &source);
+/// The attention picture's JSON (attentionPictureToJson()).
+QByteArray attentionJsonBytes(const ChartSource &source);
 /// `kvscope compare --json`'s bytes for the source's comparison.
 QByteArray comparisonJsonBytes(const ChartSource &source);
 

@@ -6,6 +6,8 @@
 #include "core/common/imagesize.h"
 #include "core/common/scenariofield.h"
 #include "core/common/units.h"
+#include "core/compare/accuracy.h"
+#include "core/compare/kvhead.h"
 #include "core/output/scenariolabel.h"
 #include "ui/charts/chartview.h"
 #include "ui/export/reportpage.h"
@@ -217,6 +219,25 @@ QString quantizationCaption(const ChartSource &source)
              QString::number(q.bins), QStringLiteral(KVSCOPE_VERSION));
 }
 
+QString attentionCaption(const ChartSource &source)
+{
+    if (!source.attention)
+        return QStringLiteral("kvscope %1").arg(QStringLiteral(KVSCOPE_VERSION));
+    const AttentionPicture &p = *source.attention;
+    const AttentionPictureChoices &c = p.choices;
+    return QCoreApplication::translate(
+               "kvscope::FigureRenderer",
+               "%1 · one KV head, keys of %2 values · %3, %4 scale · %5 query %6 of %7 · "
+               "%8 tokens · kvscope %9")
+        .arg(p.modelName)
+        .arg(p.keyWidth)
+        .arg(dtypeName(c.format), kvScaleName(c.calibratedScale), quant::queryModelName(c.queries))
+        .arg(c.query)
+        .arg(AttentionQueries)
+        .arg(c.tokens)
+        .arg(QStringLiteral(KVSCOPE_VERSION));
+}
+
 } // namespace
 
 std::optional<FigureFormat> formatNamed(const QString &name)
@@ -281,6 +302,8 @@ QString figureCaption(const ChartEntry &entry, const ChartSource &source)
         return quantizationCaption(source);
     case ChartInputs::Comparison:
         return comparisonCaption(source);
+    case ChartInputs::Attention:
+        return attentionCaption(source);
     case ChartInputs::Scenario:
         break;
     }

@@ -4,7 +4,10 @@
 #include "core/common/error.h"
 #include "core/common/units.h"
 #include "core/compare/accuracy.h"
+#include "core/plan/memoryplan.h"
 #include "core/quantization/grid.h"
+#include "core/scenario/scenario.h"
+#include "ui/quantization/attentionpanel.h"
 #include "ui/quantization/errorhistogramchart.h"
 #include "ui/quantization/figuresmodel.h"
 #include "ui/quantization/groupinspector.h"
@@ -29,6 +32,7 @@
 #include <QPushButton>
 #include <QResizeEvent>
 #include <QScrollArea>
+#include <QTabWidget>
 #include <QTableView>
 #include <QVBoxLayout>
 
@@ -121,9 +125,19 @@ QuantizationView::QuantizationView(QWidget *parent)
     resultsLayout->addLayout(m_panels, 1);
     arrangePanels(true);
 
-    auto *layout = new QHBoxLayout(this);
-    layout->addWidget(controlsArea);
-    layout->addWidget(scrollingPane(results, this, Qt::ScrollBarAsNeeded), 1);
+    auto *tensorPage = new QWidget;
+    auto *tensorLayout = new QHBoxLayout(tensorPage);
+    tensorLayout->addWidget(controlsArea);
+    tensorLayout->addWidget(scrollingPane(results, this, Qt::ScrollBarAsNeeded), 1);
+    m_attention = new AttentionPanel;
+    m_pages = new QTabWidget(this);
+    m_pages->setObjectName(QStringLiteral("quantizationPages"));
+    m_pages->setDocumentMode(true);
+    m_pages->addTab(tensorPage, QString());
+    m_pages->addTab(m_attention, QString());
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(m_pages);
     retranslate();
     restoreSettings(); // before the connections: restoring is no change to save
 
@@ -200,6 +214,10 @@ void QuantizationView::takeScenario(const Scenario &scenario, const MemoryPlan &
 
 void QuantizationView::retranslate()
 {
+    m_pages->setTabText(0, tr("Tensor"));
+    m_pages->setTabText(1, tr("Attention"));
+    m_pages->setTabToolTip(1, tr("One decode query's attention through a 16-bit and an FP8 KV cache, token "
+                                 "by token"));
     m_fromScenario->setText(tr("From the scenario"));
     m_fromScenario->setToolTip(
         tr("The explorer's weight format (scheme and group size) on a tensor shaped like "
@@ -252,9 +270,20 @@ void QuantizationView::saveSettings() const
     quantsettings::save(settings());
 }
 
+void QuantizationView::showAttention()
+{
+    m_pages->setCurrentWidget(m_attention);
+}
+
+void QuantizationView::followScenario(const Scenario &scenario, const MemoryPlan &plan)
+{
+    m_attention->setModel(scenario.model, plan.dtype, plan.kvCacheDtype);
+}
+
 ChartSource QuantizationView::chartSource() const
 {
     ChartSource source;
+    source.attention = m_attention->picture();
     source.quantChoices = quantsettings::toChoices(settings());
     source.quant = m_outcome;
     source.gridScheme = m_inspector->scheme();
@@ -315,7 +344,7 @@ void QuantizationView::showStatus()
 
 bool QuantizationView::isBusy() const
 {
-    return m_debounce.isActive() || m_job.isRunning();
+    return m_debounce.isActive() || m_job.isRunning() || m_attention->isBusy();
 }
 
 void QuantizationView::simulate()

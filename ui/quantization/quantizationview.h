@@ -25,11 +25,13 @@ class QLabel;
 class QProgressBar;
 class QPushButton;
 class QTableView;
+class QTabWidget;
 
 namespace kvscope {
 
 struct MemoryPlan;
 struct Scenario;
+class AttentionPanel;
 class ErrorHistogramChart;
 class FiguresModel;
 class GroupInspector;
@@ -56,6 +58,11 @@ public:
     /// The controls' settings (source, schemes, histogram kind, count axis), and setting them all.
     QuantSettings settings() const;
     void applySettings(const QuantSettings &settings);
+    /// The attention tab, and bringing it to the front.
+    AttentionPanel *attention() const { return m_attention; }
+    void showAttention();
+    /// The explorer's scenario changed: the attention tab draws its model's KV head.
+    void followScenario(const kvscope::Scenario &scenario, const kvscope::MemoryPlan &plan);
     /// What the charts draw now, for their export (charts/ export/chartcatalogue.h).
     ChartSource chartSource() const;
     /// The grid's legend name: "int4-g128, row 3, group 2" ("int8, row 3" for per-row schemes).
@@ -128,6 +135,8 @@ private:
     FiguresModel *m_figures = nullptr;
     QTableView *m_table = nullptr;
     QGridLayout *m_panels = nullptr;
+    QTabWidget *m_pages = nullptr; ///< "Tensor" (the simulator) and "Attention"
+    AttentionPanel *m_attention = nullptr;
     bool m_wide = true;
     Status m_state = Status::Idle;
     QStringList m_runningSchemes; ///< scheme ids of the run in progress, for the status line

@@ -3,6 +3,7 @@
 
 #include "core/analysis/fixes.h"
 #include "core/analysis/growthoptions.h"
+#include "core/compare/attentionpicture.h"
 #include "core/compare/comparison.h"
 #include "core/document/scenariofile.h"
 #include "core/plan/memoryplan.h"
@@ -33,6 +34,9 @@ struct ChartSource
     std::int64_t gridRow = 0;                 ///< the inspected element: its row ...
     std::int64_t gridColumn = 0;              ///< ... and column pick the grid's group
     QString gridName;                         ///< the grid's legend name ("int4-g128, row 0, group 0")
+
+    /// The attention tab's picture (absent: no attention chart).
+    std::optional<AttentionPicture> attention;
 
     /// The Compare view's comparison (absent: no comparison chart; the report leaves it out).
     std::optional<Comparison> comparison;

@@ -186,7 +186,10 @@ bool MainWindow::showView(const QString &name)
         m_tabs->setCurrentWidget(m_explorer);
     else if (name == QLatin1String("quantization"))
         m_tabs->setCurrentWidget(m_quantizationTab);
-    else if (name == QLatin1String("fit"))
+    else if (name == QLatin1String("attention")) {
+        m_tabs->setCurrentWidget(m_quantizationTab);
+        quantization()->showAttention();
+    } else if (name == QLatin1String("fit"))
         showFitDialog();
     else if (name == QLatin1String("compare"))
         m_tabs->setCurrentWidget(m_compare);
@@ -204,6 +207,10 @@ QuantizationView *MainWindow::quantization()
         connect(m_quantization, &QuantizationView::settingsChanged, m_session, &ScenarioSession::refresh);
         connect(m_quantization, &QuantizationView::scenarioRequested, this,
                 [this] { m_quantization->takeScenario(m_controller->scenario(), m_controller->plan()); });
+        // The attention tab draws the explorer's model's KV head.
+        m_quantization->followScenario(m_controller->scenario(), m_controller->plan());
+        connect(m_controller, &ScenarioController::planChanged, m_quantization,
+                [this] { m_quantization->followScenario(m_controller->scenario(), m_controller->plan()); });
         reportRestoreProblems(m_quantization->restoreProblems());
     }
     return m_quantization;
