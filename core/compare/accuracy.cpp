@@ -188,6 +188,16 @@ quant::SyntheticActivations comparisonActivations()
     return activations;
 }
 
+/// What Compare's activations are, as its notes name them.
+QString syntheticActivationsDescription()
+{
+    return QCoreApplication::translate("kvscope::Accuracy",
+                                       "synthetic activations with %1 % outlier channels %2x to %3x larger")
+        .arg(quant::OutlierChannelShare * 100)
+        .arg(quant::SmallestOutlierMultiplier)
+        .arg(quant::LargestOutlierMultiplier);
+}
+
 /// The simulator scheme that models a weight quantization, or nothing (with a note).
 std::optional<Scheme> weightScheme(const QuantizationSpec &spec, QStringList &notes)
 {
@@ -219,12 +229,7 @@ std::optional<Scheme> weightScheme(const QuantizationSpec &spec, QStringList &no
                                     "kvscope::Accuracy",
                                     "GPTQ's error-compensating rounding (Frantar et al. 2022)"))
                      .arg(comparisonActivations().calibrationRows)
-                     .arg(QCoreApplication::translate(
-                              "kvscope::Accuracy",
-                              "synthetic activations with %1 % outlier channels %2x to %3x larger")
-                              .arg(quant::OutlierChannelShare * 100)
-                              .arg(quant::SmallestOutlierMultiplier)
-                              .arg(quant::LargestOutlierMultiplier))
+                     .arg(syntheticActivationsDescription())
                      .arg(comparisonActivations().heldOutRows);
         return s;
     case QuantMethod::Fp8:
@@ -313,8 +318,10 @@ SimulatedError toError(const quant::SchemeResult &result, const quant::TensorSta
 }
 
 /// Every scheme on one tensor: taken from the cache, the rest simulated in one run.
+/// `layerOutput`: also the error of the layer output on Compare's activations
+/// (weights; a KV cache has no layer of its own to multiply).
 QList<SimulatedError> simulate(const TensorSource &source, const QList<Scheme> &schemes, AccuracyCache &cache,
-                               const quant::RunControl &control)
+                               const quant::RunControl &control, bool layerOutput = false)
 {
     QList<Scheme> missing;
     for (const Scheme &scheme : schemes)
@@ -327,7 +334,8 @@ QList<SimulatedError> simulate(const TensorSource &source, const QList<Scheme> &
         request.options.bins = 16; // the histograms are not shown here
         request.options.relativeHistogram = false;
         request.valueHistogram = false;
-        if (std::any_of(missing.cbegin(), missing.cend(), [](const Scheme &s) { return s.isCalibrated(); }))
+        if (layerOutput ||
+            std::any_of(missing.cbegin(), missing.cend(), [](const Scheme &s) { return s.isCalibrated(); }))
             request.activations = comparisonActivations();
         const quant::QuantOutcome outcome = quant::runQuantization(request, cache.tensor(source), control);
         cache.keepTensor(outcome.tensor);
@@ -445,6 +453,51 @@ AccuracyTensor weightTensor(const Scenario &s, const MemoryPlan &plan, QStringLi
     return t;
 }
 
+/// How the engine's kernel quantizes the activations of the scenario's weight
+/// format on its GPU (plan.speed: W8A8 where the GPU has the tensor cores, else
+/// weight-only), with a note on what is simulated.
+quant::ActivationQuantization activationQuantization(const MemoryPlan &plan, QStringList &notes)
+{
+    using quant::ActivationQuantization;
+    if (plan.speed.weightOnly || plan.quantization.method == QuantMethod::None)
+        return ActivationQuantization::None;
+    switch (plan.speed.computeFormat) {
+    case ComputeFormat::Fp8: {
+        const ActivationQuantization how = plan.quantization.blockRows > 0
+                                               ? ActivationQuantization::Fp8PerTokenGroup128
+                                               : ActivationQuantization::Fp8PerToken;
+        notes << QCoreApplication::translate("kvscope::Accuracy",
+                                             "the layer output's error includes the activations' own FP8 "
+                                             "rounding, %1 as vLLM's W8A8 kernel quantizes them (fp8.py)")
+                     .arg(
+                         how == ActivationQuantization::Fp8PerToken
+                             ? QCoreApplication::translate("kvscope::Accuracy", "one dynamic scale per token")
+                             : QCoreApplication::translate("kvscope::Accuracy",
+                                                           "one dynamic scale per 128 values of a token"));
+        return how;
+    }
+    case ComputeFormat::Int8:
+        notes << QCoreApplication::translate(
+            "kvscope::Accuracy", "the layer output's error includes the activations' own INT8 "
+                                 "rounding, one dynamic symmetric scale per token as "
+                                 "compressed-tensors' W8A8 scheme quantizes them; INT8 checkpoints "
+                                 "are usually made with SmoothQuant, which first moves the "
+                                 "activations' outliers into the weights (not simulated: this is "
+                                 "round-to-nearest)");
+        return ActivationQuantization::Int8PerToken;
+    case ComputeFormat::Fp4:
+        notes << QCoreApplication::translate(
+            "kvscope::Accuracy", "NVFP4's 4-bit activations are not simulated: the layer output's "
+                                 "error is the weights' alone");
+        return ActivationQuantization::None;
+    case ComputeFormat::Float32:
+    case ComputeFormat::Float16:
+    case ComputeFormat::BFloat16:
+        break;
+    }
+    return ActivationQuantization::None;
+}
+
 WeightAccuracy weightAccuracy(const Scenario &s, const MemoryPlan &plan, AccuracyCache &cache,
                               const quant::RunControl &control)
 {
@@ -453,15 +506,23 @@ WeightAccuracy weightAccuracy(const Scenario &s, const MemoryPlan &plan, Accurac
     if (!scheme)
         return w;
     w.tensor = weightTensor(s, plan, w.notes);
-    w.error = nonZero(simulate(w.tensor.source, {*scheme}, cache, control).constFirst());
+    Scheme simulated = *scheme;
+    if (!scheme->isCalibrated()) // AWQ's and GPTQ's own note says where their output error comes from
+        w.notes << QCoreApplication::translate("kvscope::Accuracy",
+                                               "the layer output's SQNR is on %1 rows of %2")
+                       .arg(comparisonActivations().heldOutRows)
+                       .arg(syntheticActivationsDescription());
+    simulated.activations = activationQuantization(plan, w.notes);
+    w.error = nonZero(simulate(w.tensor.source, {simulated}, cache, control, true).constFirst());
     w.lossless = !w.error;
     return w;
 }
 
 /// The name the Quantization tab's scheme picker gives `scheme` (its group size
 /// is the picker's own setting), or empty when it offers none such.
-QString pickerName(const Scheme &scheme)
+QString pickerName(Scheme scheme)
 {
+    scheme.activations = quant::ActivationQuantization::None; // the picker offers weight formats
     QString name = scheme.id();
     if (scheme.kind == SchemeKind::Int) // the id without its group suffix
         name = name.left(name.lastIndexOf(QLatin1Char('-')));

@@ -21,4 +21,12 @@ double outputEnergy(dense::ConstMatrixRef activations, dense::ConstMatrixRef wei
 double outputSqnrDb(dense::ConstMatrixRef activations, dense::ConstMatrixRef weights,
                     const float *dequantized, double energy, const RunControl &control = {});
 
+/// The same when the kernel multiplies quantized activations too (W8A8):
+/// y' = X' W'^T, `quantizedActivations` X' with the shape of X. The error
+/// X W^T - X' W'^T = X (W - W')^T + (X - X') W'^T is formed band by band as one
+/// product [X, X - X'] [W - W', W']^T.
+double outputSqnrDb(dense::ConstMatrixRef activations, const float *quantizedActivations,
+                    dense::ConstMatrixRef weights, const float *dequantized, double energy,
+                    const RunControl &control = {});
+
 } // namespace kvscope::quant

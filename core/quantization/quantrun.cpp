@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "core/quantization/quantrun.h"
 
+#include "core/quantization/activationquant.h"
 #include "core/quantization/awq.h"
 #include "core/quantization/gptq.h"
 #include "core/quantization/outputerror.h"
@@ -90,8 +91,15 @@ QuantOutcome runQuantization(const QuantRequest &request, const std::optional<Lo
             fitted.values = dequantizeTensor(data, stats, scheme, slice.slice(0.0, 0.7));
         SchemeResult result = simulateScheme(data, stats, scheme, request.options, slice.slice(0.7, 0.85),
                                              scheme.isCalibrated() ? &fitted : nullptr);
-        result.outputSqnrDb = outputSqnrDb(activations.heldOut(), weights, fitted.values.data(), energy,
-                                           slice.slice(0.85, 1.0));
+        if (scheme.activations == ActivationQuantization::None) {
+            result.outputSqnrDb = outputSqnrDb(activations.heldOut(), weights, fitted.values.data(), energy,
+                                               slice.slice(0.85, 1.0));
+        } else {
+            const std::vector<float> quantized =
+                quantizeActivations(activations.heldOut(), scheme.activations);
+            result.outputSqnrDb = outputSqnrDb(activations.heldOut(), quantized.data(), weights,
+                                               fitted.values.data(), energy, slice.slice(0.85, 1.0));
+        }
         outcome.results << result;
     }
     return outcome;

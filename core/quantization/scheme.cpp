@@ -55,17 +55,25 @@ QString methodPrefix(IntMethod method)
 
 QString Scheme::id() const
 {
+    const QString activationSuffix = activationQuantizationSuffix(activations);
     if (kind == SchemeKind::Int)
         return QStringLiteral("%1int%2%3-%4")
-            .arg(methodPrefix(method))
-            .arg(bits)
-            .arg(symmetric && method == IntMethod::RoundToNearest ? QStringLiteral("-sym") : QString())
-            .arg(groupSuffix(groupSize));
-    return enumName(fixedKindSpellings, kind);
+                   .arg(methodPrefix(method))
+                   .arg(bits)
+                   .arg(symmetric && method == IntMethod::RoundToNearest ? QStringLiteral("-sym") : QString())
+                   .arg(groupSuffix(groupSize)) +
+               activationSuffix;
+    return enumName(fixedKindSpellings, kind) + activationSuffix;
 }
 
 QString Scheme::description() const
 {
+    if (activations != ActivationQuantization::None) {
+        Scheme weights = *this;
+        weights.activations = ActivationQuantization::None;
+        return QStringLiteral("%1; %2").arg(weights.description(),
+                                            activationQuantizationDescription(activations));
+    }
     const QString fp8Options = QStringLiteral("%1, %2").arg(
         unitScale ? QStringLiteral("scale 1.0") : QStringLiteral("per-tensor scale"),
         saturate ? QStringLiteral("saturating") : QStringLiteral("overflow to NaN/inf"));

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "core/common/scenariofield.h"
+#include "core/quantization/activationquant.h"
 
 #include <cstdint>
 
@@ -48,8 +49,12 @@ struct Scheme
     bool saturate = true;   ///< FP8: clamp overflow to ±max (vLLM) instead of NaN/inf (ml_dtypes)
     bool unitScale = false; ///< FP8: fixed scale 1.0 (vLLM's default KV scale) instead of amax/max
     IntMethod method = IntMethod::RoundToNearest; ///< Int: AWQ is asymmetric, GPTQ symmetric
+    /// W8A8: how the kernel quantizes the activations the layer multiplies (the
+    /// layer output's error then has theirs in it too); None for weight-only kernels.
+    ActivationQuantization activations = ActivationQuantization::None;
 
-    /// Canonical id: "fp8-e4m3", "int8", "int4-g128", "int3-sym-row", "awq-int4-g128", "nf4"...
+    /// Canonical id: "fp8-e4m3", "int8", "int4-g128", "int3-sym-row", "awq-int4-g128", "nf4"...,
+    /// with the activations' suffix for a W8A8 kernel ("fp8-e4m3+a-fp8-token").
     QString id() const;
     /// One line for tables and tooltips: "INT4 asymmetric (AWQ), groups of 128".
     QString description() const;

@@ -178,6 +178,30 @@
         <source>[%1, %2] simulated as a [%3, %4] sample of its distribution</source>
         <translation>[%1, %2] 按其分布的 [%3, %4] 样本模拟</translation>
     </message>
+    <message>
+        <source>the layer output&apos;s error includes the activations&apos; own FP8 rounding, %1 as vLLM&apos;s W8A8 kernel quantizes them (fp8.py)</source>
+        <translation>层输出的误差包含激活自身的 FP8 舍入：按 vLLM 的 W8A8 内核的量化方式，%1（fp8.py）</translation>
+    </message>
+    <message>
+        <source>one dynamic scale per token</source>
+        <translation>每个 token 一个动态缩放</translation>
+    </message>
+    <message>
+        <source>one dynamic scale per 128 values of a token</source>
+        <translation>每个 token 每 128 个值一个动态缩放</translation>
+    </message>
+    <message>
+        <source>the layer output&apos;s error includes the activations&apos; own INT8 rounding, one dynamic symmetric scale per token as compressed-tensors&apos; W8A8 scheme quantizes them; INT8 checkpoints are usually made with SmoothQuant, which first moves the activations&apos; outliers into the weights (not simulated: this is round-to-nearest)</source>
+        <translation>层输出的误差包含激活自身的 INT8 舍入：按 compressed-tensors 的 W8A8 方案，每个 token 一个动态对称缩放；INT8 检查点通常用 SmoothQuant 制作，它先把激活的离群值迁移到权重中（未模拟：这里是就近舍入）</translation>
+    </message>
+    <message>
+        <source>NVFP4&apos;s 4-bit activations are not simulated: the layer output&apos;s error is the weights&apos; alone</source>
+        <translation>未模拟 NVFP4 的 4 位激活：层输出的误差只来自权重</translation>
+    </message>
+    <message>
+        <source>the layer output&apos;s SQNR is on %1 rows of %2</source>
+        <translation>层输出的 SQNR 在 %2 的 %1 行上计算</translation>
+    </message>
 </context>
 <context>
     <name>kvscope::AttentionPanel</name>

@@ -351,7 +351,7 @@ private Q_SLOTS:
         QCOMPARE(a.weights.tensor.clipping,
                  QStringLiteral("[16384, 16384] simulated as a [4096, 4096] sample of its distribution"));
         QVERIFY(std::get<quant::SyntheticSpec>(a.weights.tensor.source) == weightTensor(4096, 4096));
-        QCOMPARE(a.weights.error->scheme, QStringLiteral("fp8-e4m3"));
+        QCOMPARE(a.weights.error->scheme, QStringLiteral("fp8-e4m3+a-fp8-token")); // W8A8 on an H100
     }
 
     void realTensorFromAModelFolder()
@@ -377,6 +377,17 @@ private Q_SLOTS:
                                      QStringLiteral("model.layers.0.self_attn.o_proj.weight")};
         QCOMPARE(shard, file.path);
         QCOMPARE(a.weights.error->sqnrDb, simulated(file, int8).metrics.sqnrDb);
+        // The layer output is the checkpoint's own layer's: its weights times Compare's activations,
+        // quantized per token as an INT8 W8A8 kernel does on the H100.
+        quant::QuantRequest request;
+        request.source = file;
+        int8.activations = quant::ActivationQuantization::Int8PerToken;
+        request.schemes = {int8};
+        quant::SyntheticActivations activations;
+        activations.heldOutRows = 64;
+        request.activations = activations;
+        QCOMPARE(*a.weights.error->outputSqnrDb,
+                 *quant::runQuantization(request).results.first().outputSqnrDb);
     }
 
     void aFifoForAnIndexNeverBlocks()
@@ -788,6 +799,50 @@ private Q_SLOTS:
         }
         QCOMPARE(publishedValueText(6.232196), QStringLiteral("6.232196"));
         QCOMPARE(publishedValueText(5.60), QStringLiteral("5.6"));
+    }
+
+    void layerOutputOfEveryWeightFormat()
+    {
+        // Every simulated weight format reports the layer output's error on Compare's activations,
+        // and a W8A8 kernel's includes the activations' own rounding: FP8 per token on an H100
+        // (vLLM fp8.py), weight-only through Marlin on an A100 (no FP8 tensor cores).
+        Scenario s = llama8bOnH100();
+        s.quantization = defaultSpecFor(QuantMethod::Fp8);
+        const Accuracy h100 = estimateAccuracy(s, planMemory(s), m_cache);
+        QCOMPARE(h100.weights.error->scheme, QStringLiteral("fp8-e4m3+a-fp8-token"));
+        s.gpu = *GpuLibrary::builtin().find(QStringLiteral("a100-80gb"));
+        const Accuracy a100 = estimateAccuracy(s, planMemory(s), m_cache);
+        QCOMPARE(a100.weights.error->scheme, QStringLiteral("fp8-e4m3"));
+        QCOMPARE(a100.weights.error->sqnrDb, h100.weights.error->sqnrDb); // the same weights
+        QVERIFY2(*h100.weights.error->outputSqnrDb < *a100.weights.error->outputSqnrDb - 1.0,
+                 qPrintable(QStringLiteral("%1 %2")
+                                .arg(*h100.weights.error->outputSqnrDb)
+                                .arg(*a100.weights.error->outputSqnrDb)));
+        // The same figure from the simulator directly, on the tensor and activations the notes name.
+        quant::QuantRequest request;
+        request.source = h100.weights.tensor.source;
+        quant::Scheme fp8 = quant::parseScheme(QStringLiteral("fp8-e4m3"));
+        fp8.activations = quant::ActivationQuantization::Fp8PerToken;
+        request.schemes = {fp8};
+        quant::SyntheticActivations activations;
+        activations.heldOutRows = 64;
+        request.activations = activations;
+        QCOMPARE(*quant::runQuantization(request).results.first().outputSqnrDb,
+                 *h100.weights.error->outputSqnrDb);
+        // INT8 W8A8: one scale per token, stretched by the 20-100x outlier channels, costs the layer
+        // output far more than the weights' own rounding (SmoothQuant's motivation).
+        s = llama8bOnH100();
+        s.quantization = defaultSpecFor(QuantMethod::Int8);
+        const Accuracy int8 = estimateAccuracy(s, planMemory(s), m_cache);
+        QCOMPARE(int8.weights.error->scheme, QStringLiteral("int8+a-int8-token"));
+        QVERIFY(*int8.weights.error->outputSqnrDb < int8.weights.error->sqnrDb - 5.0);
+        // Weight-only NF4: its output error alone, noted.
+        s.quantization = defaultSpecFor(QuantMethod::BitsAndBytesNf4);
+        const Accuracy nf4 = estimateAccuracy(s, planMemory(s), m_cache);
+        QVERIFY(nf4.weights.error->outputSqnrDb.has_value());
+        QVERIFY(std::any_of(nf4.weights.notes.cbegin(), nf4.weights.notes.cend(), [](const QString &n) {
+            return n.startsWith(QStringLiteral("the layer output's SQNR is on 64 rows"));
+        }));
     }
 
     void warmCacheSimulatesNothing()

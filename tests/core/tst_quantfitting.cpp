@@ -5,6 +5,7 @@
 // reduce to round-to-nearest, the ordering on outlier activations, a literal
 // transcription of the GPTQ reference loop, and bad activation files.
 #include "core/common/error.h"
+#include "core/quantization/activationquant.h"
 #include "core/quantization/activations.h"
 #include "core/quantization/awq.h"
 #include "core/quantization/denselinalg.h"
@@ -348,6 +349,87 @@ private Q_SLOTS:
                           10.0 * std::log10(energy / error)) < 1e-4);
         QCOMPARE(outputSqnrDb(a.heldOut(), weights, w.data(), energy),
                  std::numeric_limits<double>::infinity());
+    }
+
+    void activationsQuantizedByHand()
+    {
+        // INT8 per token: the row's amax 127 gives scale 1; 63.5 and 62.5 round half to even (64, 62),
+        // -0.4 to -0. The second row, amax 2.54: scale 0.02, 1.27 -> 63.5 -> 64 steps -> 1.28.
+        const std::vector<float> x{127.0f, 63.5f, 62.5f, -0.4f, 2.54f, 1.27f, 0.0f, -2.54f};
+        const std::vector<float> int8 =
+            quantizeActivations({x.data(), 2, 4, 4}, ActivationQuantization::Int8PerToken);
+        QCOMPARE(int8[0], 127.0f);
+        QCOMPARE(int8[1], 64.0f);
+        QCOMPARE(int8[2], 62.0f);
+        QCOMPARE(int8[3], -0.0f);
+        QVERIFY(std::fabs(int8[5] - 64.0f * (2.54f / 127.0f)) < 1e-6f);
+        QCOMPARE(int8[6], 0.0f);
+        // FP8 E4M3 per token: amax 448 gives scale 1; 300 lies between 288 and 320 (steps of 32
+        // above 256) and rounds to 288; 0.3 to 0.3125 (steps of 1/64 in [0.25, 0.5)).
+        const std::vector<float> y{448.0f, 300.0f, 0.3f, -17.0f, -18.0f};
+        const std::vector<float> fp8 =
+            quantizeActivations({y.data(), 1, 5, 5}, ActivationQuantization::Fp8PerToken);
+        QCOMPARE(fp8[0], 448.0f);
+        QCOMPARE(fp8[1], 288.0f);
+        QCOMPARE(fp8[2], 0.3125f);
+        QCOMPARE(fp8[3], -16.0f); // in [16, 32) the steps are 2: a tie, to the even mantissa (16)
+        QCOMPARE(fp8[4], -18.0f);
+        // Groups of 128: a group's own amax sets its scale, so a small group keeps its precision
+        // where one scale for the token would flush it.
+        std::vector<float> wide(256, 1e-3f);
+        wide[0] = 448.0f;
+        const std::vector<float> perToken =
+            quantizeActivations({wide.data(), 1, 256, 256}, ActivationQuantization::Fp8PerToken);
+        const std::vector<float> perGroup =
+            quantizeActivations({wide.data(), 1, 256, 256}, ActivationQuantization::Fp8PerTokenGroup128);
+        QCOMPARE(perToken[200], 0.001953125f); // 1e-3 rounds to E4M3's smallest subnormal, 2^-9
+        QVERIFY(std::fabs(perGroup[200] - 1e-3f) < 1e-3f / 16);
+        const std::vector<float> none =
+            quantizeActivations({y.data(), 1, 5, 5}, ActivationQuantization::None);
+        QVERIFY(none == y);
+    }
+
+    void outputErrorWithQuantizedActivationsAgainstADirectSum()
+    {
+        // W8A8: y' = X' W'^T. Summed here straight from Y and Y'; 300 output rows cross the bands.
+        const std::int64_t rows = 300;
+        const std::int64_t cols = 24;
+        const std::vector<float> w = gaussianWeights(rows, cols, 5);
+        const std::vector<float> q = roundToNearest(w, rows, cols, scheme("int8"));
+        SyntheticActivations spec;
+        spec.calibrationRows = 2;
+        spec.heldOutRows = 6;
+        const Activations a = loadActivations(spec, cols);
+        const std::vector<float> xq = quantizeActivations(a.heldOut(), ActivationQuantization::Int8PerToken);
+        double energy = 0;
+        double error = 0;
+        double weightsOnly = 0;
+        for (std::int64_t t = 0; t < a.heldOutRows; ++t)
+            for (std::int64_t r = 0; r < rows; ++r) {
+                double y = 0;
+                double yq = 0;
+                double yw = 0;
+                for (std::int64_t c = 0; c < cols; ++c) {
+                    const double x = a.heldOut().data[t * cols + c];
+                    y += x * w[size_t(r * cols + c)];
+                    yq += double(xq[size_t(t * cols + c)]) * q[size_t(r * cols + c)];
+                    yw += x * q[size_t(r * cols + c)];
+                }
+                energy += y * y;
+                error += (y - yq) * (y - yq);
+                weightsOnly += (y - yw) * (y - yw);
+            }
+        const dense::ConstMatrixRef weights{w.data(), rows, cols, cols};
+        const double db = outputSqnrDb(a.heldOut(), xq.data(), weights, q.data(), energy);
+        QVERIFY2(std::fabs(db - 10.0 * std::log10(energy / error)) < 1e-3,
+                 qPrintable(QStringLiteral("%1 against %2").arg(db).arg(10.0 * std::log10(energy / error))));
+        // The activations' rounding adds to the weights' (the outlier channels stretch each
+        // token's INT8 scale): the W8A8 output is worse than the weight-only one.
+        QVERIFY(error > weightsOnly);
+        // Exact activations: the weight-only figure.
+        const std::vector<float> x(a.heldOut().data, a.heldOut().data + a.heldOutRows * cols);
+        QVERIFY(std::fabs(outputSqnrDb(a.heldOut(), x.data(), weights, q.data(), energy) -
+                          outputSqnrDb(a.heldOut(), weights, q.data(), energy)) < 1e-4);
     }
 
     void cancellable()

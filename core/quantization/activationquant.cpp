@@ -1,0 +1,95 @@
+// SPDX-License-Identifier: MIT
+#include "core/quantization/activationquant.h"
+
+#include "core/quantization/quantizers.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace kvscope::quant {
+
+namespace {
+
+/// vLLM's dynamic FP8 quantization floors the scale so that an all-zero token
+/// divides by no zero (csrc/quantization/fp8: min_scaling_factor = 1 / (448 * 512)).
+constexpr float Fp8MinScale = 1.0f / (448.0f * 512.0f);
+
+void quantizeGroup(const float *in, float *out, std::int64_t count, ActivationQuantization how)
+{
+    float amax = 0;
+    for (std::int64_t i = 0; i < count; ++i)
+        amax = std::max(amax, std::fabs(in[i]));
+    bool clipped = false;
+    if (how == ActivationQuantization::Int8PerToken) {
+        const IntGrid grid = int8Grid(amax);
+        for (std::int64_t i = 0; i < count; ++i)
+            out[i] = dequantizeInt(in[i], grid, clipped);
+        return;
+    }
+    Fp8Tensor fp8;
+    fp8.scale = std::max(amax / Fp8E4M3Format.maxFinite, Fp8MinScale);
+    fp8.overflowMagnitude = Fp8E4M3Format.maxFinite;
+    for (std::int64_t i = 0; i < count; ++i)
+        out[i] = dequantizeFp8(in[i], fp8, clipped);
+}
+
+} // namespace
+
+std::vector<float> quantizeActivations(dense::ConstMatrixRef x, ActivationQuantization how)
+{
+    std::vector<float> out(static_cast<size_t>(x.rows * x.cols));
+    const std::int64_t group = how == ActivationQuantization::Fp8PerTokenGroup128 ? 128 : x.cols;
+    for (std::int64_t r = 0; r < x.rows; ++r) {
+        const float *in = x.data + r * x.stride;
+        float *row = out.data() + r * x.cols;
+        if (how == ActivationQuantization::None) {
+            std::copy(in, in + x.cols, row);
+            continue;
+        }
+        for (std::int64_t first = 0; first < x.cols; first += group)
+            quantizeGroup(in + first, row + first, std::min(group, x.cols - first), how);
+    }
+    return out;
+}
+
+namespace {
+
+/// Each way, written once: its scheme-id suffix and its description.
+struct ActivationQuantizationSpelling
+{
+    ActivationQuantization how;
+    const char *suffix;
+    const char *description;
+};
+
+constexpr ActivationQuantizationSpelling activationQuantizationSpellings[] = {
+    {ActivationQuantization::None, "", ""},
+    {ActivationQuantization::Fp8PerToken, "+a-fp8-token",
+     "activations FP8 E4M3, one dynamic scale per token"},
+    {ActivationQuantization::Fp8PerTokenGroup128, "+a-fp8-g128",
+     "activations FP8 E4M3, one dynamic scale per 128 values of a token"},
+    {ActivationQuantization::Int8PerToken, "+a-int8-token",
+     "activations INT8 symmetric, one dynamic scale per token"},
+};
+
+const ActivationQuantizationSpelling &spelling(ActivationQuantization how)
+{
+    for (const ActivationQuantizationSpelling &s : activationQuantizationSpellings)
+        if (s.how == how)
+            return s;
+    return activationQuantizationSpellings[0];
+}
+
+} // namespace
+
+QString activationQuantizationSuffix(ActivationQuantization how)
+{
+    return QLatin1String(spelling(how).suffix);
+}
+
+QString activationQuantizationDescription(ActivationQuantization how)
+{
+    return QLatin1String(spelling(how).description);
+}
+
+} // namespace kvscope::quant
