@@ -112,7 +112,7 @@ void publishedSection(QString &out, const Comparison &comparison)
             if (!unpublished.contains(format))
                 unpublished << format;
         for (const PublishedResult &r : c.published) {
-            const QString line = QStringLiteral("  %1%2 %3: %4, %5: %6 %7 -> %8 %9 (%10)")
+            const QString line = QStringLiteral("  %1%2 %3: %4, %5: %6 %7 -> %8 %9 (%10; %11)")
                                      .arg(r.sameFamily ? QStringLiteral("[same family] ") : QString())
                                      .arg(r.aspect == QLatin1String("weights") ? QStringLiteral("weights")
                                                                                : QStringLiteral("KV"),
@@ -120,7 +120,7 @@ void publishedSection(QString &out, const Comparison &comparison)
                                      .arg(publishedValueText(r.baseline))
                                      .arg(r.quantizedLabel)
                                      .arg(publishedValueText(r.quantized))
-                                     .arg(r.source);
+                                     .arg(publishedChangeText(r), r.source);
             QStringList &list = r.sameFamily ? sameFamily : lines;
             if (!list.contains(line))
                 list << line;

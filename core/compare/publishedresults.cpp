@@ -7,8 +7,10 @@
 #include "core/scenario/scenario.h"
 
 #include <algorithm>
+#include <cmath>
 #include <utility>
 
+#include <QCoreApplication>
 #include <QHash>
 #include <QJsonArray>
 #include <QLocale>
@@ -52,6 +54,16 @@ QList<PublishedResult> publishedResultsFromJson(const QByteArray &json, const QS
             fail("value");
         if (!r.source.startsWith(QLatin1String("https://")))
             fail("source");
+        const auto stderrOf = [&](const QJsonObject &figure) -> std::optional<double> {
+            if (!figure.contains(u"stderr"))
+                return std::nullopt;
+            const QJsonValue v = figure.value(u"stderr");
+            if (!v.isDouble() || !(v.toDouble() > 0))
+                fail("stderr");
+            return v.toDouble();
+        };
+        r.baselineStderr = stderrOf(baseline);
+        r.quantizedStderr = stderrOf(quantized);
         results << r;
     }
     return results;
@@ -165,6 +177,44 @@ QStringList formatsWithoutPublishedResults(const Scenario &scenario, const Memor
     return missing;
 }
 
+double publishedChange(const PublishedResult &r)
+{
+    return r.quantized - r.baseline;
+}
+
+std::optional<double> publishedChangeStderr(const PublishedResult &r)
+{
+    if (!r.baselineStderr || !r.quantizedStderr)
+        return std::nullopt;
+    return std::hypot(*r.baselineStderr, *r.quantizedStderr);
+}
+
+QString publishedChangeText(const PublishedResult &r)
+{
+    // As many decimals as the more precise of the two printed values.
+    const auto decimals = [](double v) {
+        const QString text = publishedValueText(v);
+        const qsizetype point = text.indexOf(QLatin1Char('.'));
+        return point < 0 || text.contains(QLatin1Char('e')) ? 0 : int(text.size() - point - 1);
+    };
+    const int places = std::max(decimals(r.baseline), decimals(r.quantized));
+    const double change = publishedChange(r);
+    const QString sign = change > 0 ? QStringLiteral("+") : change < 0 ? QStringLiteral("\u2212") : QString();
+    QString text = sign + QString::number(std::fabs(change), 'f', places);
+    const std::optional<double> error = publishedChangeStderr(r);
+    if (error)
+        text += QStringLiteral(" \u00b1 ") + QString::number(*error, 'f', std::max(places, 1));
+    if (!error)
+        return text; // a verdict needs the runs' uncertainty
+    const bool worse = r.higherIsBetter ? change < 0 : change > 0;
+    const char *verdict =
+        std::fabs(change) <= 2 * *error
+            ? QT_TRANSLATE_NOOP("kvscope::PublishedResults", "within twice its standard error")
+        : worse ? QT_TRANSLATE_NOOP("kvscope::PublishedResults", "worse")
+                : QT_TRANSLATE_NOOP("kvscope::PublishedResults", "better");
+    return text + QStringLiteral(", ") + QCoreApplication::translate("kvscope::PublishedResults", verdict);
+}
+
 QJsonObject publishedResultToJson(const PublishedResult &r)
 {
     QJsonObject o;
@@ -174,10 +224,17 @@ QJsonObject publishedResultToJson(const PublishedResult &r)
     o.insert(u"engine", r.engine);
     o.insert(u"benchmark", r.benchmark);
     o.insert(u"higher_is_better", r.higherIsBetter);
-    o.insert(u"baseline",
-             QJsonObject{{QStringLiteral("label"), r.baselineLabel}, {QStringLiteral("value"), r.baseline}});
-    o.insert(u"quantized", QJsonObject{{QStringLiteral("label"), r.quantizedLabel},
-                                       {QStringLiteral("value"), r.quantized}});
+    const auto figure = [](const QString &label, double value, const std::optional<double> &error) {
+        QJsonObject f{{QStringLiteral("label"), label}, {QStringLiteral("value"), value}};
+        if (error)
+            f.insert(u"stderr", *error);
+        return f;
+    };
+    o.insert(u"baseline", figure(r.baselineLabel, r.baseline, r.baselineStderr));
+    o.insert(u"quantized", figure(r.quantizedLabel, r.quantized, r.quantizedStderr));
+    o.insert(u"change", publishedChange(r));
+    const std::optional<double> changeError = publishedChangeStderr(r);
+    o.insert(u"change_stderr", changeError ? QJsonValue(*changeError) : QJsonValue(QJsonValue::Null));
     o.insert(u"note", r.note);
     o.insert(u"source", r.source);
     o.insert(u"same_family", r.sameFamily);

@@ -8,6 +8,8 @@
 #include "core/model/modelarch.h"
 #include "core/plan/memoryplan.h"
 
+#include <optional>
+
 #include <QJsonObject>
 #include <QList>
 #include <QString>
@@ -32,6 +34,9 @@ struct PublishedResult
     double baseline = 0;
     QString quantizedLabel;
     double quantized = 0;
+    /// The standard errors the source prints beside the values, in their units; nullopt where it prints none.
+    std::optional<double> baselineStderr;
+    std::optional<double> quantizedStderr;
     QString note;
     QString source; ///< a public URL
     /// Set by publishedResultsFor(): the model measured is of the scenario's family
@@ -63,6 +68,16 @@ QList<PublishedResult> publishedResultsFor(const Scenario &scenario, const Memor
 
 /// The scenario's formats (weightFormatKey, kvFormatKey) no published result measured.
 QStringList formatsWithoutPublishedResults(const Scenario &scenario, const MemoryPlan &plan);
+
+/// quantized − baseline, in the benchmark's units.
+double publishedChange(const PublishedResult &result);
+/// The change's standard error, sqrt(se_b² + se_q²) of the two runs' printed
+/// errors (independent runs); nullopt unless the source prints both.
+std::optional<double> publishedChangeStderr(const PublishedResult &result);
+/// "−0.0462 ± 0.0169, worse", "+0.004 ± 0.0156, within twice its standard error", and "+0.13"
+/// alone where the source prints no standard errors: to the values' own decimals, worse or better
+/// by the benchmark's direction.
+QString publishedChangeText(const PublishedResult &result);
 
 QJsonObject publishedResultToJson(const PublishedResult &result);
 

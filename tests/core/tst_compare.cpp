@@ -29,6 +29,7 @@
 #include <QDir>
 #include <QFile>
 #include <QJsonArray>
+#include <QJsonDocument>
 #include <QJsonObject>
 #include <QTest>
 
@@ -774,6 +775,57 @@ private Q_SLOTS:
                 "benchmark": "b", "baseline": {"value": 1}, "quantized": {"value": 2}}]})",
                                      QStringLiteral("test.json")),
             QStringLiteral("test.json"), QStringLiteral("'source'"));
+    }
+
+    void publishedChangeWithItsUncertainty()
+    {
+        // llm-compressor's NVFP4 Llama-3.1-8B: GSM8K 0.7710 ± 0.0116 -> 0.7248 ± 0.0123. The change
+        // -0.0462, its standard error sqrt(0.0116² + 0.0123²) = 0.01691: more than twice it, worse.
+        // A perplexity (lower is better) 6.232 ± 0.04 -> 6.234 ± 0.04: +0.002 ± 0.0566, within twice it.
+        // (The JSON is built here: moc misreads a raw string that holds "//".)
+        const auto entry = [](const char *aspect, const char *format, bool higherIsBetter, double baseline,
+                              double baselineStderr, double quantized, double quantizedStderr) {
+            QJsonObject b{{QStringLiteral("value"), baseline}};
+            QJsonObject q{{QStringLiteral("value"), quantized}};
+            if (baselineStderr != 0)
+                b.insert(u"stderr", baselineStderr);
+            if (quantizedStderr != 0)
+                q.insert(u"stderr", quantizedStderr);
+            return QJsonObject{{QStringLiteral("aspect"), QLatin1String(aspect)},
+                               {QStringLiteral("format"), QLatin1String(format)},
+                               {QStringLiteral("model"), QStringLiteral("m")},
+                               {QStringLiteral("benchmark"), QStringLiteral("b")},
+                               {QStringLiteral("higher_is_better"), higherIsBetter},
+                               {QStringLiteral("baseline"), b},
+                               {QStringLiteral("quantized"), q},
+                               {QStringLiteral("source"), QStringLiteral("https://example.org")}};
+        };
+        const QJsonArray entries{entry("weights", "compressed-tensors", true, 0.7710, 0.0116, 0.7248, 0.0123),
+                                 entry("kv_cache", "q8_0", false, 6.232, 0.04, 6.234, 0.04),
+                                 entry("kv_cache", "q8_0", false, 5.47, 0, 5.6, 0)};
+        const QList<PublishedResult> r = publishedResultsFromJson(
+            QJsonDocument(QJsonObject{{QStringLiteral("results"), entries}}).toJson(),
+            QStringLiteral("test.json"));
+        QVERIFY(std::fabs(publishedChange(r.at(0)) + 0.0462) < 1e-12);
+        QVERIFY(std::fabs(*publishedChangeStderr(r.at(0)) - std::sqrt(0.0116 * 0.0116 + 0.0123 * 0.0123)) <
+                1e-15);
+        QCOMPARE(publishedChangeText(r.at(0)), QStringLiteral("\u22120.0462 \u00b1 0.0169, worse"));
+        QCOMPARE(publishedChangeText(r.at(1)),
+                 QStringLiteral("+0.002 \u00b1 0.057, within twice its standard error"));
+        // No printed standard errors: the change alone, and no verdict.
+        QVERIFY(!publishedChangeStderr(r.at(2)));
+        QCOMPARE(publishedChangeText(r.at(2)), QStringLiteral("+0.13"));
+        const QJsonObject o = publishedResultToJson(r.at(0));
+        QCOMPARE(o.value(u"quantized").toObject().value(u"stderr").toDouble(), 0.0123);
+        QCOMPARE(o.value(u"change").toDouble(), publishedChange(r.at(0)));
+        QCOMPARE(o.value(u"change_stderr").toDouble(), *publishedChangeStderr(r.at(0)));
+        QVERIFY(publishedResultToJson(r.at(2)).value(u"change_stderr").isNull());
+        const QByteArray negative =
+            QJsonDocument(QJsonObject{{QStringLiteral("results"),
+                                       QJsonArray{entry("weights", "awq", true, 1, -1, 2, 0)}}})
+                .toJson();
+        KVSCOPE_VERIFY_ERROR(publishedResultsFromJson(negative, QStringLiteral("test.json")),
+                             QStringLiteral("test.json"), QStringLiteral("'stderr'"));
     }
 
     void publishedResultsDocumentHasEveryEntry()

@@ -550,12 +550,13 @@ QString CompareView::notesText() const
             if (!unpublished.contains(format))
                 unpublished << format;
         for (const PublishedResult &r : c.published) {
-            const QString line = (r.sameFamily ? tr("<i>same family</i> ") : QString()) +
-                                 tr("%1 — %2, %3: %4 %5 → %6 %7 (<a href=\"%8\">source</a>)")
-                                     .arg(r.format.toHtmlEscaped(), r.model.toHtmlEscaped(),
-                                          r.benchmark.toHtmlEscaped(), r.baselineLabel.toHtmlEscaped(),
-                                          publishedValueText(r.baseline), r.quantizedLabel.toHtmlEscaped(),
-                                          publishedValueText(r.quantized), r.source.toHtmlEscaped());
+            const QString line =
+                (r.sameFamily ? tr("<i>same family</i> ") : QString()) +
+                tr("%1 — %2, %3: %4 %5 → %6 %7 (%8; <a href=\"%9\">source</a>)")
+                    .arg(r.format.toHtmlEscaped(), r.model.toHtmlEscaped(), r.benchmark.toHtmlEscaped(),
+                         r.baselineLabel.toHtmlEscaped(), publishedValueText(r.baseline),
+                         r.quantizedLabel.toHtmlEscaped(), publishedValueText(r.quantized),
+                         publishedChangeText(r).toHtmlEscaped(), r.source.toHtmlEscaped());
             QStringList &list = r.sameFamily ? sameFamily : published;
             if (!list.contains(line))
                 list << line;
