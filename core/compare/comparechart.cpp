@@ -14,7 +14,8 @@ namespace {
 const CompareRowId speedChartRows[] = {CompareRowId::KvCapacityTokens, CompareRowId::LargestBatchThatFits,
                                        CompareRowId::DecodeTokensPerSecond};
 /// The rows the accuracy chart draws, in its order.
-const CompareRowId accuracyChartRows[] = {CompareRowId::WeightSqnrDb, CompareRowId::KvSqnrDb};
+const CompareRowId accuracyChartRows[] = {CompareRowId::WeightSqnrDb, CompareRowId::LayerOutputSqnrDb,
+                                          CompareRowId::KvSqnrDb, CompareRowId::AttentionOutputSqnrDb};
 
 const CompareRow *findRow(const Comparison &comparison, CompareRowId id)
 {

@@ -82,6 +82,12 @@ QString CompareText::rowToolTip(CompareRowId id)
     case CompareRowId::KvSqnrDb:
         return tr("Simulated error of the KV cache dtype on synthetic keys and values, at the scale the "
                   "engine uses (higher is better; lossless has none).");
+    case CompareRowId::LayerOutputSqnrDb:
+        return tr("Simulated error of the layer output X·Wᵀ on activations with outlier channels, the "
+                  "activations quantized too where the kernel is W8A8: what AWQ and GPTQ lower.");
+    case CompareRowId::AttentionOutputSqnrDb:
+        return tr("Simulated error of the attention output softmax(qKᵀ/√d)·V over 4,096 cached tokens "
+                  "(diffuse queries, the engine's scale): where a key's rounding becomes a logit error.");
     }
     return {};
 }

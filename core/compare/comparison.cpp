@@ -189,9 +189,21 @@ const RowSpec rowSpecs[] = {
          const WeightAccuracy &w = c.accuracy.weights;
          return sqnr(w.error ? std::optional(w.error->sqnrDb) : std::nullopt, w.lossless);
      }},
+    {CompareRowId::LayerOutputSqnrDb, "layer_output_sqnr_db",
+     QT_TRANSLATE_NOOP("kvscope::CompareText", "layer output SQNR"), "dB", Better::More, false,
+     [](const ComparedColumn &c) {
+         const WeightAccuracy &w = c.accuracy.weights;
+         return sqnr(w.error ? w.error->outputSqnrDb : std::nullopt, w.lossless);
+     }},
     {CompareRowId::KvSqnrDb, "kv_sqnr_db", QT_TRANSLATE_NOOP("kvscope::CompareText", "KV SQNR"), "dB",
      Better::More, false,
      [](const ComparedColumn &c) { return sqnr(c.accuracy.kv.combinedSqnrDb, c.accuracy.kv.lossless); }},
+    {CompareRowId::AttentionOutputSqnrDb, "attention_output_sqnr_db",
+     QT_TRANSLATE_NOOP("kvscope::CompareText", "attention output SQNR"), "dB", Better::More, false,
+     [](const ComparedColumn &c) {
+         return sqnr(attentionOutputSqnrDb(c.accuracy.kv, quant::QueryModel::Diffuse),
+                     c.accuracy.kv.lossless);
+     }},
 };
 
 const RowSpec &rowSpec(CompareRowId id)

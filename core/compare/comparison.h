@@ -99,7 +99,11 @@ enum class CompareRowId
     PrefillSeconds,
     DecodeBound,
     WeightSqnrDb,
+    /// The weights' error where it matters: the layer output on Compare's activations.
+    LayerOutputSqnrDb,
     KvSqnrDb,
+    /// The KV cache's error where it matters: the attention output (diffuse queries, 4,096 tokens).
+    AttentionOutputSqnrDb,
 };
 
 /// The row's key in JSON and CSV: "weights_bytes", "kv_sqnr_db".

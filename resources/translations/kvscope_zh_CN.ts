@@ -728,6 +728,22 @@
         <source>attention output over %1 tokens: %2 dB for diffuse queries, %3 dB for queries on the keys&apos; outlier channels (the cache itself: %4 dB; a key&apos;s rounding becomes a logit error)</source>
         <translation>%1 个 token 上的注意力输出：分散的查询 %2 dB，落在键离群通道上的查询 %3 dB（缓存本身：%4 dB；键的舍入会变成 logit 误差）</translation>
     </message>
+    <message>
+        <source>Simulated error of the layer output X·Wᵀ on activations with outlier channels, the activations quantized too where the kernel is W8A8: what AWQ and GPTQ lower.</source>
+        <translation>在含离群通道的激活上模拟的层输出 X·Wᵀ 误差；若内核为 W8A8，激活也一并量化：这正是 AWQ 和 GPTQ 所降低的误差。</translation>
+    </message>
+    <message>
+        <source>Simulated error of the attention output softmax(qKᵀ/√d)·V over 4,096 cached tokens (diffuse queries, the engine&apos;s scale): where a key&apos;s rounding becomes a logit error.</source>
+        <translation>在 4,096 个缓存 token 上模拟的注意力输出 softmax(qKᵀ/√d)·V 误差（分散查询，引擎缩放）：键的舍入在此变成 logit 误差。</translation>
+    </message>
+    <message>
+        <source>layer output SQNR</source>
+        <translation>层输出 SQNR</translation>
+    </message>
+    <message>
+        <source>attention output SQNR</source>
+        <translation>注意力输出 SQNR</translation>
+    </message>
 </context>
 <context>
     <name>kvscope::CompareView</name>
@@ -750,10 +766,6 @@
     <message>
         <source>Column %1</source>
         <translation>第 %1 列</translation>
-    </message>
-    <message>
-        <source>%1 — %2, %3: %4 %5 → %6 %7 (&lt;a href=&quot;%8&quot;&gt;source&lt;/a&gt;)</source>
-        <translation>%1 — %2，%3：%4 %5 → %6 %7（&lt;a href=&quot;%8&quot;&gt;来源&lt;/a&gt;）</translation>
     </message>
     <message>
         <source>Add column</source>
@@ -838,6 +850,10 @@
     <message>
         <source>No published result measures: %1</source>
         <translation>尚无已发表结果测量：%1</translation>
+    </message>
+    <message>
+        <source>%1 — %2, %3: %4 %5 → %6 %7 (%8; &lt;a href=&quot;%9&quot;&gt;source&lt;/a&gt;)</source>
+        <translation>%1 — %2，%3：%4 %5 → %6 %7（%8；&lt;a href=&quot;%9&quot;&gt;来源&lt;/a&gt;）</translation>
     </message>
 </context>
 <context>
@@ -2924,6 +2940,21 @@
     <message>
         <source>%3 %1 exceeds %4 %2: %5 would reject such requests</source>
         <translation>%3 %1 超过 %4 %2：%5 会拒绝这样的请求</translation>
+    </message>
+</context>
+<context>
+    <name>kvscope::PublishedResults</name>
+    <message>
+        <source>within twice its standard error</source>
+        <translation>在两倍标准误差以内</translation>
+    </message>
+    <message>
+        <source>worse</source>
+        <translation>变差</translation>
+    </message>
+    <message>
+        <source>better</source>
+        <translation>变好</translation>
     </message>
 </context>
 <context>

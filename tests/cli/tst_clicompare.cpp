@@ -168,7 +168,11 @@ private Q_SLOTS:
         QCOMPARE(capacity.value(u"deltas").toArray().at(1).toInteger(),
                  capacities.at(1).toInteger() - capacities.at(0).toInteger());
         QCOMPARE(rowOf(c, QStringLiteral("weight_sqnr_db")).value(u"best").toArray(), (QJsonArray{0, 1}));
-        QCOMPARE(c.value(u"rows").toArray().size(), 13);
+        QCOMPARE(c.value(u"rows").toArray().size(), 15);
+        // The attention row is kv_cache.attention_output_sqnr_db, column by column.
+        QCOMPARE(
+            rowOf(c, QStringLiteral("attention_output_sqnr_db")).value(u"values").toArray().at(1).toDouble(),
+            kv.value(u"attention_output_sqnr_db").toDouble());
         // The comparison's own notes: the same FP8 KV cast from bfloat16 (column 2) and float16
         // (column 4, AWQ runs in float16) reads two SQNRs, and one note names both.
         const QJsonArray notes = c.value(u"notes").toArray();

@@ -617,8 +617,19 @@ private Q_SLOTS:
             QCOMPARE(*cell.delta, 0.0);
         QCOMPARE(ttft.best, QList<int>{});
         QCOMPARE(row(c, "decode_bound").best, QList<int>{});
+        // The errors where they matter: the AWQ columns' layer output (AWQ fitted to the activations
+        // lowers it far below the weights' own), and the FP8 caches' attention output.
+        const CompareRow &layer = row(c, "layer_output_sqnr_db");
+        QVERIFY(layer.cells.at(0).lossless && layer.cells.at(1).lossless);
+        QCOMPARE(*layer.cells.at(2).value, *c.columns.at(2).accuracy.weights.error->outputSqnrDb);
+        QVERIFY(*layer.cells.at(2).value > *row(c, "weight_sqnr_db").cells.at(2).value + 10.0);
+        const CompareRow &attention = row(c, "attention_output_sqnr_db");
+        QVERIFY(attention.cells.at(0).lossless && attention.cells.at(2).lossless);
+        QCOMPARE(*attention.cells.at(1).value,
+                 *attentionOutputSqnrDb(c.columns.at(1).accuracy.kv, quant::QueryModel::Diffuse));
+        QVERIFY(*attention.cells.at(1).value < *kvSqnr.cells.at(1).value);
         // The verdict first: all four fit an 80 GB H100.
-        QCOMPARE(c.rows.size(), 13);
+        QCOMPARE(c.rows.size(), 15);
         QCOMPARE(c.rows.first().id, CompareRowId::Runs);
         for (const CompareCell &cell : c.rows.first().cells)
             QCOMPARE(cell.text, QStringLiteral("fits"));

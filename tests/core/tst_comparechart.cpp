@@ -135,11 +135,15 @@ private Q_SLOTS:
         QStringList keys;
         for (const CompareBarGroup &group : data.groups)
             keys << compareRowKey(group.row.id);
-        QCOMPARE(keys, QStringList({QStringLiteral("weight_sqnr_db"), QStringLiteral("kv_sqnr_db")}));
+        QCOMPARE(keys,
+                 QStringList({QStringLiteral("weight_sqnr_db"), QStringLiteral("layer_output_sqnr_db"),
+                              QStringLiteral("kv_sqnr_db"), QStringLiteral("attention_output_sqnr_db")}));
         // Which columns are lossless: BF16 weights (columns 0, 1), a 16-bit cache (columns 0, 2).
-        const QList<QList<bool>> lossless = {{true, true, false, false}, {true, false, true, false}};
+        const QList<bool> bf16Weights{true, true, false, false};
+        const QList<bool> sixteenBitCache{true, false, true, false};
+        const QList<QList<bool>> lossless = {bf16Weights, bf16Weights, sixteenBitCache, sixteenBitCache};
         double largest = 0;
-        for (int g = 0; g < 2; ++g) {
+        for (int g = 0; g < 4; ++g) {
             const CompareBarGroup &group = data.groups.at(g);
             for (int c = 0; c < 4; ++c) {
                 const CompareCell &cell = group.row.cells.at(c);
@@ -158,7 +162,7 @@ private Q_SLOTS:
         const QList<QByteArrayList> csv = rows(compareAccuracyCsv(data));
         QCOMPARE(csv.first(), QByteArrayList({"row", "column", "label", "value", "lossless", "delta",
                                               "delta_percent", "best"}));
-        QCOMPARE(csv.size(), 1 + 2 * 4);
+        QCOMPARE(csv.size(), 1 + 4 * 4);
         QCOMPARE(csv.at(1).mid(3, 2), QByteArrayList({"", "1"})); // BF16 weights: no figure, lossless
         QCOMPARE(csv.at(4).at(3), csv::decimal(*data.groups.first().row.cells.at(3).value));
     }

@@ -331,7 +331,7 @@ private Q_SLOTS:
         QCOMPARE(accuracy, view()->accuracyChart());
         QCOMPARE(accuracy->catalogueName(), QStringLiteral("compare-accuracy"));
         const int groups = int(accuracy->data().groups.size());
-        QCOMPARE(groups, 2);
+        QCOMPARE(groups, 4); // weight, layer output, KV, attention output: the table's last four rows
         for (int g = 0; g < groups; ++g) {
             const int tableRow = weightSqnrRow + g;
             for (int c = 0; c < 4; ++c) {
@@ -478,7 +478,7 @@ private Q_SLOTS:
         // While it runs, the old table stays: a change of batch keeps the figures on screen.
         m_window->controller()->setBatchSize(8);
         QVERIFY(!view()->currentComparison());
-        QCOMPARE(table()->rowCount(), CompareView::FirstFigureRow + 13);
+        QCOMPARE(table()->rowCount(), CompareView::FirstFigureRow + 15);
         QVERIFY(view()->shownComparison().has_value());
         QVERIFY(waitForComparison());
         QCOMPARE(view()->currentComparison()->columns.first().plan.batchSize, 8);

@@ -618,12 +618,23 @@ private Q_SLOTS:
         }
         QVERIFY(child<QLabel>("compareNotes")->isVisible());
 
-        // Editing the columns is a click away; its rows fold away again.
+        // Editing the columns is a click away; its rows fold away again, with the output rows (the
+        // accuracy chart shows those while presenting).
         auto *knobs = child<QAbstractButton>("compareKnobsButton");
         QVERIFY(!knobs->isChecked());
         QVERIFY(table->isRowHidden(0));
+        const QList<CompareRow> &rows = compare->shownComparison()->rows;
+        QList<int> detailRows;
+        for (int r = 0; r < rows.size(); ++r)
+            if (CompareView::isDetailRow(rows.at(r).id))
+                detailRows << CompareView::FirstFigureRow + r;
+        QCOMPARE(detailRows.size(), 2);
+        for (int r : detailRows)
+            QVERIFY(table->isRowHidden(r));
         knobs->click();
         QVERIFY(!table->isRowHidden(0));
+        for (int r : detailRows)
+            QVERIFY(!table->isRowHidden(r));
         m_window->setPresentationMode(false);
         QVERIFY(knobs->isChecked()); // outside presentation the knobs show
     }

@@ -453,7 +453,17 @@ void CompareView::setKnobsShown(bool shown)
     m_knobsButton->setChecked(shown); // the button and the rows say the same
     for (int r = 0; r < FirstFigureRow; ++r)
         m_table->setRowHidden(r, !shown);
+    // The output rows fold with the knobs: presented, the accuracy page's chart shows them.
+    if (m_comparison)
+        for (int r = 0; r < m_comparison->rows.size() && FirstFigureRow + r < m_table->rowCount(); ++r)
+            if (isDetailRow(m_comparison->rows.at(r).id))
+                m_table->setRowHidden(FirstFigureRow + r, !shown);
     fitTableHeight();
+}
+
+bool CompareView::isDetailRow(CompareRowId id)
+{
+    return id == CompareRowId::LayerOutputSqnrDb || id == CompareRowId::AttentionOutputSqnrDb;
 }
 
 void CompareView::fitTableHeight()
@@ -514,6 +524,7 @@ void CompareView::showComparison()
             }
             m_table->setItem(FirstFigureRow + r, c, item);
         }
+        m_table->setRowHidden(FirstFigureRow + r, isDetailRow(row.id) && !m_knobsButton->isChecked());
     }
     fitTableHeight();
     m_memoryChart->showComparison(compareMemoryChartData(comparison));

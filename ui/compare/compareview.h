@@ -56,9 +56,12 @@ public:
     /// Replaces the columns (a scenario file, restored settings) and compares them again;
     /// none gives the seed question's, as `kvscope compare` without --variant.
     void setColumns(const QList<ScenarioValues> &columns);
-    /// Shows or folds the rows of knobs above the figures (folded while presenting:
-    /// the figures and the charts then fit a 1280 x 800 projector).
+    /// Shows or folds the rows of knobs above the figures, and the detail rows among them
+    /// (folded while presenting: the figures and the charts then fit a 1280 x 800 projector).
     void setKnobsShown(bool shown);
+    /// The rows that fold with the knobs (the layer and attention outputs' SQNR): presented,
+    /// the table then fits a 1280 x 800 projector and the accuracy chart shows them.
+    static bool isDetailRow(CompareRowId id);
     /// True while the columns are the seed question's that no one chose: they follow the
     /// explorer's scenario and are not saved.
     bool hasDefaultColumns() const { return m_seeded; }
