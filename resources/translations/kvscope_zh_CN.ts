@@ -1462,6 +1462,14 @@
         <source>simulating the quantization of the scenario&apos;s formats</source>
         <translation>正在模拟场景所用格式的量化</translation>
     </message>
+    <message>
+        <source>layer output: %1</source>
+        <translation>层输出：%1</translation>
+    </message>
+    <message>
+        <source>attention output: %1</source>
+        <translation>注意力输出：%1</translation>
+    </message>
 </context>
 <context>
     <name>kvscope::Fit</name>

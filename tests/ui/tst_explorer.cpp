@@ -308,7 +308,17 @@ private Q_SLOTS:
         QCOMPARE(value->text(), QStringLiteral("%1 dB · %2 dB")
                                     .arg(formatDecimal(expected.weights.error->sqnrDb, 2, locale),
                                          formatDecimal(*expected.kv.combinedSqnrDb, 2, locale)));
-        QVERIFY(figures->detailLabel(QStringLiteral("accuracy"))->text().contains(expected.weights.format));
+        const QString detail = figures->detailLabel(QStringLiteral("accuracy"))->text();
+        QVERIFY(detail.contains(expected.weights.format));
+        // Where the errors matter, under them: AWQ's layer output and the FP8 cache's attention output.
+        QVERIFY2(detail.contains(QStringLiteral("layer output: %1 dB")
+                                     .arg(formatDecimal(*expected.weights.error->outputSqnrDb, 2, locale))),
+                 qPrintable(detail));
+        QVERIFY2(detail.contains(
+                     QStringLiteral("attention output: %1 dB")
+                         .arg(formatDecimal(*attentionOutputSqnrDb(expected.kv, quant::QueryModel::Diffuse),
+                                            2, locale))),
+                 qPrintable(detail));
 
         const int runs = runner->startedRuns();
         QSlider *batch = child<QSlider>("batchSlider");

@@ -6,6 +6,8 @@
 #include "ui/style/theme.h"
 #include "ui/widgets/cardcolumns.h"
 
+#include <cmath>
+
 #include <QEvent>
 #include <QFrame>
 #include <QGridLayout>
@@ -286,6 +288,11 @@ void FiguresPanel::showAccuracy(const Accuracy &a)
     QStringList detail{tr("weights: %1").arg(w.format), tr("KV cache: %1").arg(dtypeName(kv.dtype))};
     if (kv.calibratedCombinedSqnrDb.has_value())
         detail << tr("with calibrated scales: %1").arg(decibels(kv.calibratedCombinedSqnrDb.value()));
+    // Where the errors matter: the layer's output and attention's.
+    if (w.error && w.error->outputSqnrDb && std::isfinite(*w.error->outputSqnrDb))
+        detail << tr("layer output: %1").arg(decibels(*w.error->outputSqnrDb));
+    if (const std::optional<double> attention = attentionOutputSqnrDb(kv, quant::QueryModel::Diffuse))
+        detail << tr("attention output: %1").arg(decibels(*attention));
     detail << tr("simulated error, a proxy for end quality");
     setCard(QStringLiteral("accuracy"), tr("Accuracy (SQNR), weights · KV"),
             sqnrText(w.lossless, w.error ? &*w.error : nullptr) + QStringLiteral(" · ") + kvText,
