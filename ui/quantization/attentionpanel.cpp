@@ -5,6 +5,7 @@
 #include "core/compare/kvhead.h"
 #include "core/library/library.h"
 #include "ui/quantization/attentioncharts.h"
+#include "ui/style/theme.h"
 #include "ui/widgets/flowlayout.h"
 
 #include <QComboBox>
@@ -201,8 +202,8 @@ void AttentionPanel::finish(JobOutcome<AttentionPicture> outcome)
 void AttentionPanel::showFigures()
 {
     if (!m_failure.isEmpty()) {
-        m_figures->setText(
-            QStringLiteral("<span style='color:#b00020'>%1</span>").arg(m_failure.toHtmlEscaped()));
+        m_figures->setText(QStringLiteral("<span style='color:%1'>%2</span>")
+                               .arg(theme::warningColor(palette()).name(), m_failure.toHtmlEscaped()));
         return;
     }
     if (!m_picture) {
