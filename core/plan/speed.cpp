@@ -210,8 +210,9 @@ void SpeedModel::readConstants(const Scenario &s, const MemoryPlan &plan, const 
     m_bandwidthEfficiency = measured.value_or(standInEfficiency(constants));
     if (!measured && m_available)
         m_notes << QStringLiteral(
-                       "speed: no public measurement on %1 GPUs; their bandwidth efficiency is the "
-                       "median of the measured generations (%2)")
+                       "speed: no calibration measurement on %1 GPUs; their bandwidth efficiency is the "
+                       "median of the measured generations (%2) and the engine's costs those fitted on them, "
+                       "not validated here (docs/speed-validation.md)")
                        .arg(s.gpu.arch.isEmpty() ? s.gpu.name : s.gpu.arch)
                        .arg(m_bandwidthEfficiency, 0, 'f', 2);
     m_kvBandwidthEfficiency = constants.kvBandwidthEfficiency;

@@ -22,7 +22,7 @@ enum class GpuGeneration
     Ada,
     Hopper,
     Blackwell,
-    Other, ///< no public measurement: the median of the measured generations
+    Other, ///< no calibration measurement: the median of the measured generations
 };
 inline constexpr std::size_t GpuGenerationCount = std::size_t(GpuGeneration::Other) + 1;
 
