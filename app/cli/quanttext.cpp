@@ -3,6 +3,8 @@
 
 #include "core/common/units.h"
 
+#include <algorithm>
+
 namespace kvscope::cli {
 
 using namespace kvscope::quant;
@@ -25,12 +27,16 @@ QString resultsText(const TensorData &tensor, const TensorStats &stats, const QL
                        .arg(tensor.cols())
                        .arg(elementTypeName(tensor.type()), formatCount(tensor.elements()),
                             QString::number(stats.min, 'g', 5), QString::number(stats.max, 'g', 5));
-    const auto row = [](const QStringList &cells) {
-        // The scheme column is left-aligned, the figures right-aligned.
-        static const int widths[] = {-16, 8, 11, 8, 11, 10, 9, 9, 10};
+    // The scheme column is left-aligned and as wide as its longest id ("fp8-e4m3+a-fp8-token"), the
+    // figures right-aligned.
+    qsizetype schemeWidth = 16;
+    for (const SchemeResult &r : results)
+        schemeWidth = std::max(schemeWidth, r.scheme.id().size());
+    const auto row = [schemeWidth](const QStringList &cells) {
+        static const int widths[] = {0, 8, 11, 8, 11, 10, 9, 9, 10};
         QString line;
         for (int i = 0; i < cells.size(); ++i) {
-            const int width = widths[i];
+            const int width = i == 0 ? -int(schemeWidth) : widths[i];
             line += (i ? QStringLiteral("  ") : QString()) +
                     (width < 0 ? cells[i].leftJustified(-width) : cells[i].rightJustified(width));
         }

@@ -87,6 +87,14 @@ QString activationQuantizationSuffix(ActivationQuantization how)
     return QLatin1String(spelling(how).suffix);
 }
 
+std::optional<ActivationQuantization> activationQuantizationFromSuffix(const QString &suffix)
+{
+    for (const ActivationQuantizationSpelling &s : activationQuantizationSpellings)
+        if (s.how != ActivationQuantization::None && suffix == QLatin1String(s.suffix))
+            return s.how;
+    return std::nullopt;
+}
+
 QString activationQuantizationDescription(ActivationQuantization how)
 {
     return QLatin1String(spelling(how).description);

@@ -7,6 +7,7 @@
 
 #include "core/quantization/densekernels.h"
 
+#include <optional>
 #include <vector>
 
 #include <QString>
@@ -35,6 +36,8 @@ std::vector<float> quantizeActivations(dense::ConstMatrixRef x, ActivationQuanti
 
 /// "", "+a-fp8-token", "+a-fp8-g128", "+a-int8-token": the suffix of a scheme id.
 QString activationQuantizationSuffix(ActivationQuantization how);
+/// The inverse of activationQuantizationSuffix() for a non-empty suffix; nullopt when unknown.
+std::optional<ActivationQuantization> activationQuantizationFromSuffix(const QString &suffix);
 /// "activations FP8 E4M3 per token (dynamic)", for descriptions; empty for None.
 QString activationQuantizationDescription(ActivationQuantization how);
 

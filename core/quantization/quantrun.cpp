@@ -26,8 +26,11 @@ std::optional<ActivationSource> activationSource(const QuantRequest &request)
 {
     if (request.activations)
         return request.activations;
-    const bool calibrated = std::any_of(request.schemes.cbegin(), request.schemes.cend(),
-                                        [](const Scheme &s) { return s.isCalibrated(); });
+    // AWQ and GPTQ fit on activations; a W8A8 scheme's output error quantizes them.
+    const bool calibrated =
+        std::any_of(request.schemes.cbegin(), request.schemes.cend(), [](const Scheme &s) {
+            return s.isCalibrated() || s.activations != ActivationQuantization::None;
+        });
     return calibrated ? std::optional<ActivationSource>(SyntheticActivations{}) : std::nullopt;
 }
 

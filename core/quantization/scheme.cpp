@@ -129,7 +129,9 @@ QStringList schemeChoices()
     for (const char *method : {"awq", "gptq"})
         for (int bits : {4, 3, 2})
             choices << QStringLiteral("%1-int%2[-gN|-row]").arg(QLatin1String(method)).arg(bits);
-    return choices + enumChoices(fixedKindSpellings, std::not_fn(beforeInt));
+    return choices + enumChoices(fixedKindSpellings, std::not_fn(beforeInt)) +
+           QStringList{QStringLiteral("fp8-e4m3+a-fp8-token"), QStringLiteral("fp8-e4m3+a-fp8-g128"),
+                       QStringLiteral("int8+a-int8-token")};
 }
 
 int validateGroupSize(std::int64_t groupSize, const QString &option)
@@ -147,9 +149,12 @@ int validateGroupSize(std::int64_t groupSize, const QString &option)
     return int(groupSize);
 }
 
-Scheme parseScheme(const QString &text, const SchemeDefaults &defaults, const QString &option)
+namespace {
+
+/// The weight format of a scheme name without its activations' suffix.
+Scheme parseWeightScheme(const QString &text, const QString &name, const SchemeDefaults &defaults,
+                         const QString &option)
 {
-    const QString name = text.trimmed().toLower();
     Scheme scheme;
     scheme.saturate = defaults.saturate;
     scheme.unitScale = defaults.unitScale;
@@ -190,6 +195,36 @@ Scheme parseScheme(const QString &text, const SchemeDefaults &defaults, const QS
         scheme.groupSize = int(group.value);
     }
     validateGroupSize(scheme.groupSize, option);
+    return scheme;
+}
+
+} // namespace
+
+Scheme parseScheme(const QString &text, const SchemeDefaults &defaults, const QString &option)
+{
+    QString name = text.trimmed().toLower();
+    // A W8A8 kernel's activations: "fp8-e4m3+a-fp8-token", "int8+a-int8-token".
+    ActivationQuantization activations = ActivationQuantization::None;
+    if (const qsizetype plus = name.indexOf(QLatin1Char('+')); plus >= 0) {
+        const std::optional<ActivationQuantization> how = activationQuantizationFromSuffix(name.mid(plus));
+        if (!how)
+            throw Error(QStringLiteral("%1: '%2': unknown activation quantization '%3' (choose +a-fp8-token, "
+                                       "+a-fp8-g128 or +a-int8-token)")
+                            .arg(option, text, name.mid(plus)));
+        activations = *how;
+        name = name.left(plus);
+    }
+    Scheme scheme = parseWeightScheme(text, name, defaults, option);
+    if (activations != ActivationQuantization::None) {
+        const bool fp8 = activations != ActivationQuantization::Int8PerToken;
+        if ((fp8 && scheme.kind != SchemeKind::Fp8E4M3) || (!fp8 && scheme.kind != SchemeKind::Int8))
+            throw Error(
+                QStringLiteral("%1: '%2': %3 activations pair with %4 weights, as vLLM's W8A8 kernels "
+                               "run them")
+                    .arg(option, text, fp8 ? QStringLiteral("FP8") : QStringLiteral("INT8"),
+                         fp8 ? QStringLiteral("fp8-e4m3") : QStringLiteral("int8")));
+        scheme.activations = activations;
+    }
     return scheme;
 }
 

@@ -5,6 +5,7 @@
 // progress over the whole run, cancellation and load errors.
 #include "core/common/error.h"
 #include "core/quantization/quantrun.h"
+#include "core/quantization/scheme.h"
 #include "core/quantization/tensorsource.h"
 #include "tests/tensorfiles.h"
 
@@ -130,6 +131,30 @@ private Q_SLOTS:
         compareWithHandRun(outcome, tensor, request);
         QCOMPARE(outcome.tensor.data.at(1, 1), 3.5f);
         QCOMPARE(outcome.tensor.data.origin(), path);
+    }
+
+    void aW8A8SchemeMeasuresTheLayerOutput()
+    {
+        // A W8A8 scheme alone brings the synthetic activations (as AWQ does) and measures the layer
+        // output with them quantized: the same weights as the weight-only scheme, a larger output
+        // error (INT8 per token, stretched by the outlier channels).
+        QuantRequest request;
+        SyntheticSpec spec;
+        spec.rows = 128;
+        spec.cols = 256;
+        request.source = spec;
+        request.schemes = {parseScheme(QStringLiteral("int8+a-int8-token"))};
+        const QuantOutcome w8a8 = runQuantization(request);
+        QVERIFY(w8a8.activations.has_value() && w8a8.results.first().outputSqnrDb.has_value());
+        request.schemes = {parseScheme(QStringLiteral("int8")),
+                           parseScheme(QStringLiteral("int8+a-int8-token"))};
+        const QuantOutcome both = runQuantization(request);
+        QCOMPARE(both.results.at(0).metrics.sqnrDb, both.results.at(1).metrics.sqnrDb);
+        QVERIFY(*both.results.at(1).outputSqnrDb < *both.results.at(0).outputSqnrDb);
+        QCOMPARE(*both.results.at(1).outputSqnrDb, *w8a8.results.first().outputSqnrDb);
+        // Weight-only schemes alone still run without activations.
+        request.schemes = {parseScheme(QStringLiteral("int8"))};
+        QVERIFY(!runQuantization(request).activations.has_value());
     }
 
     void histogramsOnlyWhenAsked()

@@ -68,6 +68,13 @@ private Q_SLOTS:
                                            << "int2-sym-row";
         QTest::newRow("nf4") << "nf4"
                              << "nf4";
+        // W8A8: the activations' quantization after the weights'.
+        QTest::newRow("fp8 w8a8") << "FP8+a-fp8-token"
+                                  << "fp8-e4m3+a-fp8-token";
+        QTest::newRow("block fp8 w8a8") << "fp8-e4m3+a-fp8-g128"
+                                        << "fp8-e4m3+a-fp8-g128";
+        QTest::newRow("int8 w8a8") << "int8+a-int8-token"
+                                   << "int8+a-int8-token";
     }
 
     void parsing()
@@ -87,6 +94,13 @@ private Q_SLOTS:
                                     << "group size 0";
         QTest::newRow("junk suffix") << "int4-gx"
                                      << "unknown scheme 'int4-gx'";
+        QTest::newRow("unknown activations") << "fp8+a-int9"
+                                             << "unknown activation quantization '+a-int9'";
+        QTest::newRow("fp8 activations, int4 weights")
+            << "int4+a-fp8-token"
+            << "'int4+a-fp8-token': FP8 activations pair with fp8-e4m3 weights";
+        QTest::newRow("int8 activations, fp8 weights") << "fp8-e4m3+a-int8-token"
+                                                       << "INT8 activations pair with int8 weights";
     }
 
     void parsingErrors()
@@ -97,6 +111,20 @@ private Q_SLOTS:
         QVERIFY2(error.contains(message), qPrintable(error));
         QVERIFY_THROWS_EXCEPTION(Error, validateGroupSize(0));
         QCOMPARE(validateGroupSize(-1), WholeRow);
+    }
+
+    void w8a8ActivationsAreParsed()
+    {
+        const Scheme fp8 = parseScheme(QStringLiteral("fp8-e4m3+a-fp8-token"));
+        QCOMPARE(fp8.kind, SchemeKind::Fp8E4M3);
+        QCOMPARE(fp8.activations, ActivationQuantization::Fp8PerToken);
+        QCOMPARE(parseScheme(fp8.id()), fp8); // the id reads back as the scheme
+        QCOMPARE(parseScheme(QStringLiteral("int8+a-int8-token")).activations,
+                 ActivationQuantization::Int8PerToken);
+        QVERIFY(parseScheme(QStringLiteral("fp8-e4m3+a-fp8-token")) !=
+                parseScheme(QStringLiteral("fp8-e4m3")));
+        QVERIFY(fp8.description().endsWith(
+            QStringLiteral("; activations FP8 E4M3, one dynamic scale per token")));
     }
 
     void schemeListDropsRepeats()
