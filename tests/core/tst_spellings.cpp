@@ -133,11 +133,12 @@ private Q_SLOTS:
 
     void schemes()
     {
-        QCOMPARE(schemeChoices(),
-                 names({"fp16", "bf16", "fp8-e4m3", "fp8-e5m2", "int8", "int4[-sym][-gN|-row]",
-                        "int3[-sym][-gN|-row]", "int2[-sym][-gN|-row]", "awq-int4[-gN|-row]",
-                        "awq-int3[-gN|-row]", "awq-int2[-gN|-row]", "gptq-int4[-gN|-row]",
-                        "gptq-int3[-gN|-row]", "gptq-int2[-gN|-row]", "nf4", "mxfp4"}));
+        QCOMPARE(
+            schemeChoices(),
+            names({"fp16", "bf16", "fp8-e4m3", "fp8-e5m2", "int8", "int4[-sym][-gN|-row]",
+                   "int3[-sym][-gN|-row]", "int2[-sym][-gN|-row]", "awq-int4[-gN|-row]", "awq-int3[-gN|-row]",
+                   "awq-int2[-gN|-row]", "gptq-int4[-gN|-row]", "gptq-int3[-gN|-row]", "gptq-int2[-gN|-row]",
+                   "nf4", "mxfp4", "fp8-e4m3+a-fp8-token", "fp8-e4m3+a-fp8-g128", "int8+a-int8-token"}));
         for (const QString &name : names({"fp16", "bf16", "fp8-e4m3", "fp8-e5m2", "int8", "nf4", "mxfp4"}))
             QCOMPARE(parseScheme(name).id(), name);
         QCOMPARE(parseScheme(QStringLiteral("float16")).kind, SchemeKind::Fp16);
@@ -151,7 +152,8 @@ private Q_SLOTS:
                      "--scheme: unknown scheme 'int5' (choose from fp16, bf16, fp8-e4m3, fp8-e5m2, int8, "
                      "int4[-sym][-gN|-row], int3[-sym][-gN|-row], int2[-sym][-gN|-row], awq-int4[-gN|-row], "
                      "awq-int3[-gN|-row], awq-int2[-gN|-row], gptq-int4[-gN|-row], gptq-int3[-gN|-row], "
-                     "gptq-int2[-gN|-row], nf4, mxfp4)"));
+                     "gptq-int2[-gN|-row], nf4, mxfp4, fp8-e4m3+a-fp8-token, fp8-e4m3+a-fp8-g128, "
+                     "int8+a-int8-token)"));
     }
 
     void scenarioFields()
