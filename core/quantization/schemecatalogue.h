@@ -6,11 +6,13 @@
 
 namespace kvscope::quant {
 
-/// A scheme a picker offers (a name parseScheme() reads), and whether it starts checked.
+/// A scheme a picker offers (a name parseScheme() reads), whether it starts checked, and
+/// the shorter text its check box shows where the name would widen the picker (else the name).
 struct SchemeEntry
 {
     const char *name;
     bool checkedByDefault;
+    const char *label = nullptr;
 };
 
 /// The schemes a picker offers, in display order.

@@ -1219,6 +1219,10 @@
         <source>Flushed to 0</source>
         <translation>归零</translation>
     </message>
+    <message>
+        <source>Output SQNR (dB)</source>
+        <translation>输出 SQNR (dB)</translation>
+    </message>
 </context>
 <context>
     <name>kvscope::FiguresPanel</name>

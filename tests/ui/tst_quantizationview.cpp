@@ -9,6 +9,7 @@
 #include "core/library/library.h"
 #include "core/plan/planner.h"
 #include "core/quantization/inspection.h"
+#include "core/quantization/quantrun.h"
 #include "core/quantization/simulator.h"
 #include "core/quantization/synthetic.h"
 #include "tests/tensorfiles.h"
@@ -333,6 +334,37 @@ private Q_SLOTS:
         QVERIFY(test::colourCount(child<ErrorHistogramChart>(view, "errorChart")->grab().toImage()) > 20);
         QVERIFY(test::colourCount(child<ValuesChart>(view, "valuesChart")->grab().toImage()) > 20);
         QVERIFY(test::colourCount(view.grab().toImage()) > 50);
+    }
+
+    void outputSqnrOfTheLayerInTheTable()
+    {
+        // Without activations (round-to-nearest alone) the output column says "—"; a W8A8 scheme
+        // brings the synthetic activations, and the table gives every scheme's layer output as the
+        // core computes it: int8 with its activations quantized per token below int8 weight-only.
+        QuantizationView view;
+        showWith(view, 128, 256, {QStringLiteral("int8")});
+        QTRY_VERIFY_WITH_TIMEOUT(showing(view, 128, 1), 20000);
+        const QAbstractItemModel *model = child<QTableView>(view, "figuresTable")->model();
+        QCOMPARE(model->index(0, FiguresModel::OutputSqnrDb).data().toString(), QStringLiteral("—"));
+        QVERIFY(!child<QCheckBox>(view, "scheme_int8+a-int8-token")->text().contains(QLatin1Char('+')));
+        chooseSchemes(view, {QStringLiteral("int8"), QStringLiteral("int8+a-int8-token")});
+        QTRY_VERIFY_WITH_TIMEOUT(model->rowCount() == 2 && !view.isBusy(), 20000);
+        quant::QuantRequest request;
+        quant::SyntheticSpec spec;
+        spec.rows = 128;
+        spec.cols = 256;
+        request.source = spec;
+        request.schemes = {quant::parseScheme(QStringLiteral("int8")),
+                           quant::parseScheme(QStringLiteral("int8+a-int8-token"))};
+        request.options.bins = child<QSpinBox>(view, "bins")->value();
+        const quant::QuantOutcome core = quant::runQuantization(request);
+        for (int row = 0; row < 2; ++row)
+            QCOMPARE(model->index(row, FiguresModel::OutputSqnrDb).data(Qt::UserRole).toDouble(),
+                     *core.results.at(row).outputSqnrDb);
+        QVERIFY(model->index(1, FiguresModel::OutputSqnrDb).data(Qt::UserRole).toDouble() <
+                model->index(0, FiguresModel::OutputSqnrDb).data(Qt::UserRole).toDouble());
+        QCOMPARE(model->headerData(FiguresModel::OutputSqnrDb, Qt::Horizontal).toString(),
+                 QStringLiteral("Output SQNR (dB)"));
     }
 
     void displayOptionsRedrawWithoutRerun()

@@ -2,6 +2,7 @@
 #include "ui/quantization/figuresmodel.h"
 
 #include <cmath>
+#include <limits>
 
 #include <QLocale>
 
@@ -58,6 +59,8 @@ QVariant FiguresModel::value(const quant::SchemeResult &result, int column) cons
         return m.mse;
     case SqnrDb:
         return m.sqnrDb;
+    case OutputSqnrDb:
+        return result.outputSqnrDb.value_or(std::numeric_limits<double>::quiet_NaN());
     case MaxAbsError:
         return m.maxAbsError;
     case MeanAbsError:
@@ -95,6 +98,7 @@ QVariant FiguresModel::data(const QModelIndex &index, int role) const
     case BitsPerWeight:
         return number(v, 'f', 3);
     case SqnrDb:
+    case OutputSqnrDb:
         return sqnrText(v);
     case Cosine:
         return number(v, 'f', 6);
@@ -124,6 +128,8 @@ QVariant FiguresModel::headerData(int section, Qt::Orientation orientation, int 
         return tr("MSE");
     case SqnrDb:
         return tr("SQNR (dB)");
+    case OutputSqnrDb:
+        return tr("Output SQNR (dB)");
     case MaxAbsError:
         return tr("Max |e|");
     case MeanAbsError:

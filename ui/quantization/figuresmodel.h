@@ -20,6 +20,8 @@ public:
         BitsPerWeight,
         Mse,
         SqnrDb,
+        /// Of the layer output X·Wᵀ on held-out activation rows; "—" for a run without activations.
+        OutputSqnrDb,
         MaxAbsError,
         MeanAbsError,
         Cosine,

@@ -21,7 +21,7 @@ SchemePicker::SchemePicker(QWidget *parent) : QGroupBox(parent)
     for (const quant::SchemeEntry &e : quant::schemeEntries()) {
         const QString name = QLatin1String(e.name);
         // Format names and the core's descriptions are not translated.
-        auto *box = new QCheckBox(name, this);
+        auto *box = new QCheckBox(e.label ? QLatin1String(e.label) : name, this);
         box->setObjectName(QStringLiteral("scheme_") + name);
         box->setChecked(defaults.names.contains(name));
         box->setToolTip(quant::parseScheme(name).description());
