@@ -746,6 +746,17 @@ private Q_SLOTS:
         QCOMPARE(panel->picture()->choices.queries, quant::QueryModel::Diffuse);
         QCOMPARE(bars->upperSeries()->points().size(), 16 * 4);
 
+        // Another model with the same KV head (Llama-3.1-70B's keys are 128 wide too): the same
+        // tensors, but the note names the model now shown.
+        Scenario seventy;
+        seventy.model = *ModelLibrary::builtin().find(QStringLiteral("llama-3.1-70b"));
+        seventy.gpu = *GpuLibrary::builtin().find(QStringLiteral("h100-sxm"));
+        seventy.tensorParallelSize = 8;
+        view.followScenario(seventy, planMemory(seventy));
+        QTRY_VERIFY_WITH_TIMEOUT(panel->picture()->modelName == seventy.model.name && !panel->isBusy(),
+                                 test::BackgroundWorkTimeoutMs);
+        QVERIFY(child<QLabel>(view, "attentionNote")->text().startsWith(seventy.model.name));
+
         // The explorer's model and an FP8 E5M2 cache: Qwen2.5-0.5B's keys are 64 wide.
         Scenario s;
         s.model = *ModelLibrary::builtin().find(QStringLiteral("qwen2.5-0.5b"));

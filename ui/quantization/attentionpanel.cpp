@@ -107,16 +107,17 @@ void AttentionPanel::setModel(const ModelArch &model, WeightDtype activations, K
                            : -1;
     const KvHead head = kvHead(model, activations);
     const KvHead shown = kvHead(m_model, m_activations);
-    const bool sameHead =
-        head.keys == shown.keys && head.values == shown.values && head.logitScale == shown.logitScale;
+    // Every explorer step (a slider's too) comes here: only another head, or another model's name
+    // in the note, draws again.
+    const bool samePicture = head.keys == shown.keys && head.values == shown.values &&
+                             head.logitScale == shown.logitScale && model.name == m_model.name &&
+                             model.id == m_model.id;
     m_model = model;
     m_activations = activations;
     if (format >= 0 && format != m_format->currentIndex())
         m_format->setCurrentIndex(format); // redraws
-    else if (!sameHead)
+    else if (!samePicture)
         redraw();
-    else
-        showFigures(); // the model's name in the note
 }
 
 AttentionPictureChoices AttentionPanel::choices() const
