@@ -153,10 +153,38 @@ QString formatRate(double perSecond)
     return kvscope::formatRate(perSecond, QLocale::c());
 }
 
+/// Each pipeline stage as its worker sizes its cache: vLLM gives them all the fewest blocks.
+void pipelineSection(TextTable &t, const MemoryPlan &p)
+{
+    if (p.pipelineStages.isEmpty())
+        return;
+    t.heading(QStringLiteral("Pipeline stages (%1 GPU%2 each)")
+                  .arg(p.tensorParallelSize)
+                  .arg(p.tensorParallelSize > 1 ? QStringLiteral("s") : QString()));
+    for (const PipelineStagePlan &stage : p.pipelineStages) {
+        QStringList holds;
+        if (stage.holdsEmbedding)
+            holds << QStringLiteral("embedding");
+        if (stage.holdsHead)
+            holds << QStringLiteral("head and sampler");
+        t.row(QStringLiteral("stage %1: layers %2-%3")
+                  .arg(stage.index + 1)
+                  .arg(stage.firstLayer)
+                  .arg(stage.firstLayer + stage.layers - 1),
+              QStringLiteral("%1 blocks").arg(formatCount(stage.ownBlocks)),
+              QStringLiteral("weights %1, activations %2, overhead %3, KV %4; %5 B/token%6%7")
+                  .arg(formatGiB(stage.weightBytes), formatGiB(stage.activationBytes),
+                       formatGiB(stage.overheadBytes), formatGiB(stage.availableBytes),
+                       formatCount(stage.kvBytesPerToken),
+                       holds.isEmpty() ? QString() : QStringLiteral("; ") + holds.join(QStringLiteral(", ")),
+                       stage.index == p.bindingStage ? QStringLiteral("; the fewest") : QString()));
+    }
+}
+
 QString planAsText(const MemoryPlan &p)
 {
     TextTable t;
-    t.line(QStringLiteral("%1 on %2 x %3").arg(p.modelName, p.gpuName).arg(p.tensorParallelSize));
+    t.line(QStringLiteral("%1 on %2 x %3").arg(p.modelName, p.gpuName).arg(p.gpuCount()));
     t.line(settingsLine(p));
 
     t.heading(QStringLiteral("Model"));
@@ -272,6 +300,7 @@ QString planAsText(const MemoryPlan &p)
           QString::number(p.kv.maxConcurrency, 'f', 2) + QLatin1Char('x'),
           QStringLiteral("for %1 tokens per request").arg(formatCount(p.maxModelLen)));
 
+    pipelineSection(t, p);
     speedSection(t, p);
 
     const QStringList notes = p.notes + p.speed.notes;

@@ -65,6 +65,13 @@ ScenarioOptions::ScenarioOptions()
                QStringLiteral("GPUs the model is split over (default 1)."), "n"),
         option(sglangKey(ScenarioField::TensorParallelSize),
                QStringLiteral("SGLang's name for --tensor-parallel-size."), "n"),
+        option(
+            fileKey(ScenarioField::PipelineParallelSize),
+            QStringLiteral("vLLM: pipeline stages the layers are split over, each on --tensor-parallel-size "
+                           "GPUs (default 1)."),
+            "n"),
+        option(sglangKey(ScenarioField::PipelineParallelSize),
+               QStringLiteral("SGLang's name for --pipeline-parallel-size."), "n"),
         option(fileKey(ScenarioField::MaxModelLen),
                QStringLiteral("Longest request in tokens (default: the model's context)."), "n"),
         option(sglangKey(ScenarioField::MaxModelLen), QStringLiteral("SGLang's name for --max-model-len."),

@@ -7,6 +7,7 @@
 #include "core/engine/engine.h"
 #include "core/engine/runtime.h"
 #include "core/library/library.h"
+#include "core/plan/pipelineparallel.h"
 #include "core/plan/planner.h"
 #include "core/precision/dtypes.h"
 #include "core/scenario/launchline.h"
@@ -42,6 +43,7 @@ bool isEngineArgument(ScenarioField field)
     case ScenarioField::GpuMemoryUtilization:
     case ScenarioField::MemFractionStatic:
     case ScenarioField::TensorParallelSize:
+    case ScenarioField::PipelineParallelSize:
     case ScenarioField::MaxModelLen:
     case ScenarioField::BlockSize:
     case ScenarioField::MambaSsmCacheDtype:
@@ -184,13 +186,10 @@ public:
         gpu();
         version();
         arguments();
-        if (!values.contains(optionKey(ScenarioField::TensorParallelSize)) && m_log.ranksSeen > 1) {
-            values.insert(optionKey(ScenarioField::TensorParallelSize), QString::number(m_log.ranksSeen));
-            m_out.assumed << LogExplanationWords::tr(
-                                 "tensor_parallel_size %1: from the Worker_TP0 to Worker_TP%2 prefixes")
-                                 .arg(m_log.ranksSeen)
-                                 .arg(m_log.ranksSeen - 1);
-        }
+        inferFromPrefixes(ScenarioField::TensorParallelSize, m_log.ranksSeen, "tensor_parallel_size",
+                          "Worker_TP");
+        inferFromPrefixes(ScenarioField::PipelineParallelSize, m_log.stagesSeen, "pipeline_parallel_size",
+                          "Worker_PP");
         // One request of the whole context: vLLM's own start-up check.
         if (values.contains(optionKey(ScenarioField::MaxModelLen)))
             values.insert(optionKey(ScenarioField::SeqLen),
@@ -199,6 +198,21 @@ public:
     }
 
 private:
+    /// A parallel size the arguments do not state, from the highest worker prefix seen.
+    void inferFromPrefixes(ScenarioField field, int seen, const char *argument, const char *prefix)
+    {
+        ScenarioValues &values = m_out.options;
+        if (values.contains(optionKey(field)) || seen <= 1)
+            return;
+        values.insert(optionKey(field), QString::number(seen));
+        m_out.assumed << LogExplanationWords::tr("%1 %2: from the %3%4 to %3%5 prefixes")
+                             .arg(QLatin1String(argument))
+                             .arg(seen)
+                             .arg(QLatin1String(prefix))
+                             .arg(0)
+                             .arg(seen - 1);
+    }
+
     void model()
     {
         if (takeOverride(ScenarioField::Model, m_overrides.model, m_out))
@@ -269,11 +283,6 @@ private:
     void arguments()
     {
         for (const LogReading &reading : m_log.arguments) {
-            if (reading.key == QLatin1String("pipeline_parallel_size") && reading.value != QLatin1String("1"))
-                failAt(m_log.origin, LogExplanationWords::tr(
-                                         "pipeline_parallel_size %1 (%2): kvscope does not plan pipeline "
-                                         "parallelism yet")
-                                         .arg(reading.value, lineOf(reading.line)));
             if (reading.key == QLatin1String("enforce_eager") && isTrue(reading.value))
                 m_out.assumed << LogExplanationWords::tr(
                                      "enforce_eager (%1): kvscope plans the CUDA-graph memory vLLM takes by "
@@ -294,19 +303,21 @@ void addComponents(LogExplanation &e)
     const MemoryPlan &p = e.plan;
     // The estimate vLLM prints whether or not its release takes it out of the budget (from 0.21 on).
     const std::int64_t graphEstimate = cudaGraphEstimateBytes(e.scenario.gpu, p.tensorParallelSize);
+    // A pipeline's log prints its per-GPU lines from the first stage's workers (startuplog.h).
+    const PipelineStagePlan firstStage = firstPipelineStage(p);
     // Tolerances: docs/validation.md, "modelled versions" (weights 3 %, activation and non-torch
     // 5 %, KV cache 1 %); the CUDA-graph estimate is held to the activation's.
     e.components = {
-        {QStringLiteral("weights"), LogExplanationWords::tr("Weights"), log.weightsGiB, p.weights.bytesPerGpu,
-         0.03},
+        {QStringLiteral("weights"), LogExplanationWords::tr("Weights"), log.weightsGiB,
+         firstStage.weightBytes, 0.03},
         {QStringLiteral("activation_peak"), LogExplanationWords::tr("Activation peak of the profiling run"),
-         log.activationPeakGiB, p.activationBytes, 0.05},
+         log.activationPeakGiB, firstStage.activationBytes, 0.05},
         {QStringLiteral("non_torch"), LogExplanationWords::tr("Memory outside PyTorch (CUDA context, NCCL)"),
          log.nonTorchGiB, p.overheadBytes, 0.05},
         {QStringLiteral("cuda_graphs"), LogExplanationWords::tr("CUDA-graph estimate"),
          log.cudaGraphEstimateGiB, graphEstimate, 0.05},
-        {QStringLiteral("kv_cache"), LogExplanationWords::tr("KV cache"), log.kvCacheGiB, p.kv.availableBytes,
-         0.01},
+        {QStringLiteral("kv_cache"), LogExplanationWords::tr("KV cache"), log.kvCacheGiB,
+         firstStage.availableBytes, 0.01},
     };
     e.loggedKvTokens = log.kvCacheTokens;
     e.loggedMaxConcurrency = log.maxConcurrency;
@@ -345,6 +356,18 @@ void addExplanation(LogExplanation &e)
                               "A token of context takes %1 of KV cache on each GPU, so that memory holds %2.")
                               .arg(formatBytes(p.kv.bytesPerToken), holds)
                         : LogExplanationWords::tr("That memory holds %1.").arg(holds));
+    }
+    if (!p.pipelineStages.isEmpty()) {
+        QStringList blocks;
+        for (const PipelineStagePlan &stage : p.pipelineStages)
+            blocks << formatCount(stage.ownBlocks);
+        e.explanation << LogExplanationWords::tr(
+                             "Each of the %1 pipeline stages sizes a cache for its own layers (blocks: %2); "
+                             "vLLM gives every stage the fewest, stage %3's. The log's per-GPU lines are "
+                             "the first stage's.")
+                             .arg(p.pipelineParallelSize)
+                             .arg(blocks.join(QStringLiteral(", ")))
+                             .arg(p.bindingStage + 1);
     }
     const std::int64_t graphEstimate = cudaGraphEstimateBytes(e.scenario.gpu, p.tensorParallelSize);
     if (p.cudaGraphBytes == 0 && graphEstimate > 0)

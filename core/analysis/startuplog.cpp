@@ -152,6 +152,13 @@ private:
         m_log.vllmVersionLine = m_line;
     }
 
+    /// A per-GPU figure: the first rank's, and under pipeline parallelism the first stage's.
+    void stageFigureGiB(std::optional<double> &field, const char *key, const QString &written)
+    {
+        if (!m_laterStage)
+            figureGiB(field, key, written);
+    }
+
     template <typename T>
     void figure(std::optional<T> &field, const char *key, const QString &written, T value)
     {
@@ -172,9 +179,16 @@ private:
     void readLine(const QString &line)
     {
         readSglangLine(line);
-        static const QRegularExpression rank = pattern(R"((?:Worker_TP|[\[ ]TP)(\d+)[\] ])");
+        static const QRegularExpression rank = pattern(R"((?:Worker_TP|_TP|[\[ ]TP)(\d+)[\] ])");
         if (const QRegularExpressionMatch m = rank.match(line); m.hasMatch())
             m_log.ranksSeen = std::max(m_log.ranksSeen, m.captured(1).toInt() + 1);
+        // vLLM names a pipeline's workers Worker_PP<stage> (or Worker_PP<stage>_TP<rank>).
+        static const QRegularExpression stage = pattern(R"(Worker_PP(\d+)[_ ])");
+        const QRegularExpressionMatch stageMatch = stage.match(line);
+        if (stageMatch.hasMatch())
+            m_log.stagesSeen = std::max(m_log.stagesSeen, stageMatch.captured(1).toInt() + 1);
+        // A later stage's own figures are not the first stage's, which the explanation compares.
+        m_laterStage = stageMatch.hasMatch() && stageMatch.captured(1).toInt() > 0;
 
         static const QRegularExpression apiVersion = pattern("vLLM API server version (\\S+)");
         static const QRegularExpression engineConfig =
@@ -230,15 +244,15 @@ private:
         if ((m = snapshot.match(line)).hasMatch() || (m = profilingTotal.match(line)).hasMatch())
             figureGiB(m_log.totalGpuMemoryGiB, "total_memory", m.captured(1));
         if ((m = loading.match(line)).hasMatch())
-            figureGiB(m_log.weightsGiB, "model_loading", m.captured(1));
+            stageFigureGiB(m_log.weightsGiB, "model_loading", m.captured(1));
         if ((m = peak.match(line)).hasMatch())
-            figureGiB(m_log.activationPeakGiB, "torch_peak_memory_increase", m.captured(1));
+            stageFigureGiB(m_log.activationPeakGiB, "torch_peak_memory_increase", m.captured(1));
         if ((m = nonTorch.match(line)).hasMatch())
-            figureGiB(m_log.nonTorchGiB, "non_torch_memory", m.captured(1));
+            stageFigureGiB(m_log.nonTorchGiB, "non_torch_memory", m.captured(1));
         if ((m = graphs.match(line)).hasMatch())
-            figureGiB(m_log.cudaGraphEstimateGiB, "estimated_cuda_graph_memory", m.captured(1));
+            stageFigureGiB(m_log.cudaGraphEstimateGiB, "estimated_cuda_graph_memory", m.captured(1));
         if ((m = available.match(line)).hasMatch())
-            figureGiB(m_log.kvCacheGiB, "available_kv_cache_memory", m.captured(1));
+            stageFigureGiB(m_log.kvCacheGiB, "available_kv_cache_memory", m.captured(1));
         if ((m = cacheSize.match(line)).hasMatch())
             tokenFigure("gpu_kv_cache_size", m.captured(1));
         if ((m = concurrency.match(line)).hasMatch()) {
@@ -366,6 +380,7 @@ private:
 
     StartupLog &m_log;
     int m_line = 0;
+    bool m_laterStage = false; ///< the line is a Worker_PPn line of a stage after the first
 };
 
 } // namespace

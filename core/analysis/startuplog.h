@@ -43,7 +43,8 @@ struct StartupLog
     /// launch_server line, with --tp and --model read as tp_size and model_path), first statement
     /// of each kept.
     QList<LogReading> arguments;
-    int ranksSeen = 0; ///< highest Worker_TPn (vLLM) or TPn (SGLang) prefix + 1; 0 when none appears
+    int ranksSeen = 0;  ///< highest Worker_TPn (vLLM) or TPn (SGLang) prefix + 1; 0 when none appears
+    int stagesSeen = 0; ///< highest Worker_PPn prefix (vLLM's pipeline stages) + 1; 0 when none appears
 
     // Figures, GiB as printed
     std::optional<double> totalGpuMemoryGiB; ///< worker init memory snapshot: total_memory

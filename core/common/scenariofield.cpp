@@ -47,6 +47,8 @@ const FieldSpelling spellings[] = {
      QT_TRANSLATE_NOOP("kvscope::ScenarioField", "Static memory fraction")},
     {ScenarioField::TensorParallelSize, "tensor-parallel-size", "tp-size",
      QT_TRANSLATE_NOOP("kvscope::ScenarioField", "GPUs (TP)")},
+    {ScenarioField::PipelineParallelSize, "pipeline-parallel-size", "pp-size",
+     QT_TRANSLATE_NOOP("kvscope::ScenarioField", "Pipeline stages (PP)")},
     {ScenarioField::MaxModelLen, "max-model-len", "context-length",
      QT_TRANSLATE_NOOP("kvscope::ScenarioField", "Max model length")},
     {ScenarioField::BlockSize, "block-size", "page-size",

@@ -31,6 +31,7 @@ enum class ScenarioField
     GpuMemoryUtilization,
     MemFractionStatic,
     TensorParallelSize,
+    PipelineParallelSize,
     MaxModelLen,
     BlockSize,
     MambaSsmCacheDtype,

@@ -83,6 +83,28 @@ std::int64_t activationBytes(const ModelArch &model, int dtypeBytes, int tensorP
         .value();
 }
 
+std::int64_t forwardPeakBytes(const ModelArch &model, int dtypeBytes, int tensorParallelSize,
+                              std::int64_t maxNumBatchedTokens)
+{
+    const std::int64_t layersTerm =
+        activationBytes(model, dtypeBytes, tensorParallelSize, 0, maxNumBatchedTokens, 0);
+    bool hasDense = false;
+    for (int i = 0; i < model.numLayers && !hasDense; ++i)
+        hasDense = !model.isMoeLayer(i);
+    if (!hasDense)
+        return layersTerm;
+    const std::int64_t width = ceilDiv(model.intermediateSize, std::max(1, tensorParallelSize));
+    return withOverflowMessage(
+               [&] { return Checked(layersTerm) + Checked(maxNumBatchedTokens) * 3 * width * dtypeBytes; },
+               [&] {
+                   return QCoreApplication::translate(
+                              "kvscope::Planner", "%2: %1 tokens need activation buffers beyond 2^63 bytes")
+                       .arg(QString::number(maxNumBatchedTokens),
+                            optionFlag(ScenarioField::MaxNumBatchedTokens));
+               })
+        .value();
+}
+
 bool pcieOnly(const GpuSpec &gpu)
 {
     constexpr double pcie5x16GBs = 128;

@@ -26,6 +26,16 @@ std::int64_t activationBytes(const ModelArch &model, int dtypeBytes, int tensorP
                              std::int64_t maxNumSeqs, std::int64_t maxNumBatchedTokens,
                              std::int64_t samplerBytesPerLogit);
 
+/// Peak activation memory of the profiling run on a pipeline stage before the last, which
+/// computes no logits and runs no sampler (GPUModelRunner.profile_run samples on the last rank
+/// only, vllm/v1/worker/gpu_model_runner.py): its forward pass's largest buffers, the hidden
+/// and MoE terms above plus a dense MLP's gate/up output and activation over
+/// max_num_batched_tokens (tokens x 3 x I/TP x dtype bytes). On the stages with the sampler
+/// the calibrated sampler term is the peak, and the MLP's buffers (freed before sampling) are
+/// within it. Throws as activationBytes() does.
+std::int64_t forwardPeakBytes(const ModelArch &model, int dtypeBytes, int tensorParallelSize,
+                              std::int64_t maxNumBatchedTokens);
+
 /// GPUs whose only GPU-to-GPU path is PCIe (an interconnect of at most PCIe 5.0 x16's 128 GB/s):
 /// vLLM's custom all-reduce allocates no peer buffers there beyond two GPUs.
 bool pcieOnly(const GpuSpec &gpu);

@@ -37,7 +37,7 @@ QJsonObject logExplanationJson(const LogExplanation &e)
         {QStringLiteral("gpu"), p.gpuId},
         {QStringLiteral("gpu_memory_bytes"), qint64(p.gpuMemoryBytes)},
         {QStringLiteral("tensor_parallel_size"), p.tensorParallelSize},
-        {QStringLiteral("pipeline_parallel_size"), 1},
+        {QStringLiteral("pipeline_parallel_size"), p.pipelineParallelSize},
         {QStringLiteral("gpu_memory_utilization"), double(p.gpuMemoryUtilizationPpm) / 1e6},
         {QStringLiteral("mem_fraction_static"), double(p.memFractionStaticPpm) / 1e6},
         {QStringLiteral("max_model_len"), qint64(p.maxModelLen)},

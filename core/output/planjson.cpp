@@ -113,6 +113,28 @@ void insertSpeed(QJsonObject &o, const SpeedPlan &s, bool shown)
     put("serving", servingObject(s.serving));
 }
 
+/// Each stage's worker: its layers, what its GPUs hold and the blocks its memory had room for.
+QJsonArray pipelineStagesJson(const MemoryPlan &p)
+{
+    QJsonArray stages;
+    for (const PipelineStagePlan &stage : p.pipelineStages)
+        stages.append(QJsonObject{
+            {QStringLiteral("stage"), stage.index},
+            {QStringLiteral("first_layer"), stage.firstLayer},
+            {QStringLiteral("layers"), stage.layers},
+            {QStringLiteral("holds_embedding"), stage.holdsEmbedding},
+            {QStringLiteral("holds_head"), stage.holdsHead},
+            {QStringLiteral("weights_bytes"), qint64(stage.weightBytes)},
+            {QStringLiteral("activation_bytes"), qint64(stage.activationBytes)},
+            {QStringLiteral("overhead_bytes"), qint64(stage.overheadBytes)},
+            {QStringLiteral("available_kv_bytes"), qint64(stage.availableBytes)},
+            {QStringLiteral("kv_bytes_per_token"), qint64(stage.kvBytesPerToken)},
+            {QStringLiteral("own_blocks"), qint64(stage.ownBlocks)},
+            {QStringLiteral("binding"), stage.index == p.bindingStage},
+        });
+    return stages;
+}
+
 } // namespace
 
 QJsonObject planToJson(const MemoryPlan &p, SpeedOfRefusedPlan refused)
@@ -131,6 +153,9 @@ QJsonObject planToJson(const MemoryPlan &p, SpeedOfRefusedPlan refused)
     o.insert(QStringLiteral("quantization_from_checkpoint"), p.quantizationFromCheckpoint);
     o.insert(QStringLiteral("kv_cache_dtype"), precisions.kvCacheDtype);
     o.insert(QStringLiteral("tensor_parallel_size"), p.tensorParallelSize);
+    o.insert(QStringLiteral("pipeline_parallel_size"), p.pipelineParallelSize);
+    if (!p.pipelineStages.isEmpty())
+        o.insert(QStringLiteral("pipeline_stages"), pipelineStagesJson(p));
     o.insert(QStringLiteral("engine"), engineName(p.engine));
     o.insert(QStringLiteral("engine_version"),
              p.engineVersion.isEmpty() ? QJsonValue(QJsonValue::Null) : QJsonValue(p.engineVersion));

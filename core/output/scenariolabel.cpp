@@ -20,9 +20,8 @@ QString shortGpuName(const GpuSpec &gpu)
 QString scenarioLabel(const Scenario &s, const MemoryPlan &plan)
 {
     QStringList parts{s.model.name};
-    parts << (s.tensorParallelSize > 1
-                  ? QStringLiteral("%1×%2").arg(s.tensorParallelSize).arg(shortGpuName(s.gpu))
-                  : shortGpuName(s.gpu));
+    parts << (plan.gpuCount() > 1 ? QStringLiteral("%1×%2").arg(plan.gpuCount()).arg(shortGpuName(s.gpu))
+                                  : shortGpuName(s.gpu));
     if (plan.quantization.method != QuantMethod::None)
         parts << shortName(plan.quantization);
     parts << kvPrecisionName(plan.kvCacheDtype) + QStringLiteral(" KV");

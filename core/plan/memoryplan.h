@@ -101,6 +101,22 @@ struct KvCacheMemory
     std::int64_t shortfallBytes = 0; ///< weights + activations + overhead beyond the budget (0 if within)
 };
 
+/// One pipeline stage as vLLM's worker for it sizes its KV cache (per GPU of the stage).
+struct PipelineStagePlan
+{
+    int index = 0;
+    int firstLayer = 0; ///< decoder layers [firstLayer, firstLayer + layers)
+    int layers = 0;
+    bool holdsEmbedding = false;      ///< the input embedding (the first stage; the last too for a tied head)
+    bool holdsHead = false;           ///< the final norm, lm_head and the sampler (the last stage)
+    std::int64_t weightBytes = 0;     ///< parameters and buffers on one GPU of the stage
+    std::int64_t activationBytes = 0; ///< its profiling run's peak
+    std::int64_t overheadBytes = 0;   ///< non-torch memory and the CUDA-graph estimate
+    std::int64_t availableBytes = 0;  ///< left for its KV cache (may be negative)
+    std::int64_t kvBytesPerToken = 0; ///< its layers' cache per token, one GPU
+    std::int64_t ownBlocks = 0;       ///< blocks its memory holds, before vLLM takes the fewest of all stages
+};
+
 /// Every output of a plan. Computed once by planMemory(); the CLI and the GUI
 /// only format these fields.
 struct MemoryPlan
@@ -119,6 +135,7 @@ struct MemoryPlan
     QuantizationSpec quantization;
     bool quantizationFromCheckpoint = false;
     int tensorParallelSize = 1;
+    int pipelineParallelSize = 1; ///< stages; each runs on tensorParallelSize GPUs
     std::int64_t gpuMemoryUtilizationPpm = 0;
     std::int64_t maxModelLen = 0;
     int blockSize = 16;          ///< effective: vLLM raises it for hybrid recurrent models, 64 for sparse MLA
@@ -137,6 +154,7 @@ struct MemoryPlan
     std::int64_t gpuMemoryBytes = 0;  ///< what the runtime reports for one GPU
     std::int64_t budgetBytes = 0;     ///< gpuMemoryBytes x --gpu-memory-utilization
     std::int64_t activationBytes = 0; ///< peak of vLLM's profiling run
+    bool holdsSampler = true;         ///< the GPUs run the sampler (not a pipeline stage before the last)
     std::int64_t overheadBytes = 0;   ///< non-torch memory: CUDA context, NCCL buffers
     std::int64_t cudaGraphBytes = 0;  ///< CUDA-graph estimate vLLM subtracts (v0.21 on); 0 when not counted
     std::int64_t memFractionStaticPpm = 0; ///< SGLang: the --mem-fraction-static applied (0 for vLLM)
@@ -163,7 +181,17 @@ struct MemoryPlan
     /// planned (the CLI installs none: English).
     QStringList notes;
 
+    /// Under pipeline parallelism, every stage (empty for one stage). The plan's per-GPU figures
+    /// (weights, activations, overhead, the KV cache and its capacity) are those of
+    /// `bindingStage`, the stage with the fewest KV blocks: vLLM gives every stage that many
+    /// (get_kv_cache_configs, vllm/v1/core/kv_cache_utils.py).
+    QList<PipelineStagePlan> pipelineStages;
+    int bindingStage = 0;
+
     SpeedPlan speed; ///< decode and prefill speed (planSpeed()), with its own notes
+
+    /// Every GPU the deployment takes: each pipeline stage's tensor-parallel group.
+    int gpuCount() const { return tensorParallelSize * pipelineParallelSize; }
 
     /// Runtime overhead and the CUDA-graph estimate together: the memory bar's overhead part.
     std::int64_t overheadWithGraphsBytes() const { return overheadBytes + cudaGraphBytes; }

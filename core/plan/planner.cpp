@@ -9,6 +9,7 @@
 #include "core/engine/gpusupport.h"
 #include "core/plan/enginerules.h"
 #include "core/plan/kvcache.h"
+#include "core/plan/pipelineparallel.h"
 #include "core/plan/speed.h"
 #include "core/plan/tensorparallel.h"
 #include "core/plan/weights.h"
@@ -249,6 +250,7 @@ void validateScenario(const Scenario &s)
             QCoreApplication::translate("kvscope::Planner", "%2: must be a positive integer or -1, got %1")
                 .arg(QString::number(q.groupSize), optionFlag(ScenarioField::GroupSize)));
     validateTensorParallel(m, s.tensorParallelSize);
+    validatePipelineParallel(m, s.pipelineParallelSize, s.engine);
     engineRules(s)->validate(s);
     if (isBlockKvType(s.kvCacheDtype) && m.format != ModelFormat::Gguf)
         throw Error(QCoreApplication::translate(
@@ -274,12 +276,14 @@ std::optional<MemoryPlan> tryPlanMemory(const Scenario &scenario)
     }
 }
 
-MemoryPlan planMemory(const Scenario &s)
+namespace {
+
+/// The plan of the GPUs that hold `m`'s layers (the whole model, or one pipeline stage's share
+/// with its `inventory`), everything but the speed.
+MemoryPlan planLayers(const Scenario &s, const EngineRules &rulesRef, const ModelArch &m,
+                      const QList<TensorGroup> &inventory, bool holdsSampler)
 {
-    validateScenario(s);
-    const std::unique_ptr<EngineRules> rules = engineRules(s);
-    const ModelArch laidOut = rules->layOut(s.model);
-    const ModelArch &m = laidOut;
+    const EngineRules *rules = &rulesRef;
     const int tp = int(s.tensorParallelSize); // at most num_attention_heads (validateScenario)
 
     MemoryPlan plan;
@@ -308,12 +312,12 @@ MemoryPlan planMemory(const Scenario &s)
     plan.batchSize = s.batchSize;
     plan.seqLen = s.seqLen;
     plan.notes = m.notes;
+    plan.holdsSampler = holdsSampler;
     // Before the try below: an overflow here names its own option, not --batch-size.
     plan.activationBytes = rules->activationBytes(m, plan);
 
     try {
         // Parameters and weights
-        const QList<TensorGroup> inventory = tensorInventory(m);
         plan.params = countParameters(inventory);
         plan.weights =
             weightMemory(m, inventory, plan.quantization, plan.dtype, tp, rules->expertPadding(s.gpu));
@@ -443,6 +447,84 @@ MemoryPlan planMemory(const Scenario &s)
                           .arg(plan.kv.paddingLayers);
     addArchitectureNotes(m, plan);
     addCompatibilityNotes(s, plan);
+    return plan;
+}
+
+/// vLLM under pipeline parallelism: each stage's worker profiles and sizes its own cache, then
+/// every stage takes the fewest blocks any stage has room for (get_kv_cache_configs,
+/// vllm/v1/core/kv_cache_utils.py: "Change the num_blocks of each rank to the smallest among all
+/// ranks"). The plan is that stage's, with the whole model's parameters and checkpoint.
+MemoryPlan planPipeline(const Scenario &s, const EngineRules &rules, const ModelArch &m)
+{
+    QList<MemoryPlan> stagePlans;
+    QList<PipelineStagePlan> stages;
+    int binding = 0;
+    for (const PipelineStageLayers &layers : pipelineStages(m.numLayers, int(s.pipelineParallelSize))) {
+        const ModelArch stageModel = pipelineStageModel(m, layers);
+        MemoryPlan stagePlan =
+            planLayers(s, rules, stageModel, pipelineStageInventory(stageModel, layers), layers.last);
+        const PipelineStagePlan stage = stageFigures(stagePlan, layers);
+        const PipelineStagePlan &least = stages.isEmpty() ? stage : stages.at(binding);
+        if (stage.ownBlocks < least.ownBlocks ||
+            (stage.ownBlocks == least.ownBlocks && stage.availableBytes < least.availableBytes))
+            binding = stage.index;
+        stages << stage;
+        stagePlans << stagePlan;
+    }
+
+    MemoryPlan plan = stagePlans.at(binding);
+    plan.pipelineParallelSize = int(s.pipelineParallelSize);
+    plan.pipelineStages = stages;
+    plan.bindingStage = binding;
+    // Every stage must hold the batch; the longest request and the largest batch are the least of theirs.
+    for (const MemoryPlan &stage : std::as_const(stagePlans)) {
+        plan.fits = plan.fits && stage.fits;
+        plan.weightsFit = plan.weightsFit && stage.weightsFit;
+        plan.headroomBytes = std::min(plan.headroomBytes, stage.headroomBytes);
+        plan.largestBatchThatFits = std::min(plan.largestBatchThatFits, stage.largestBatchThatFits);
+        plan.largestSeqLenThatFits = std::min(plan.largestSeqLenThatFits, stage.largestSeqLenThatFits);
+    }
+
+    // The model as a whole: its parameters and checkpoint, not one stage's.
+    const QList<TensorGroup> inventory = tensorInventory(m);
+    plan.params = countParameters(inventory);
+    const WeightMemory whole = weightMemory(m, inventory, plan.quantization, plan.dtype,
+                                            plan.tensorParallelSize, rules.expertPadding(s.gpu));
+    WeightMemory &w = plan.weights;
+    w.checkpointBytes = whole.checkpointBytes;
+    w.quantizedParams = whole.quantizedParams;
+    w.quantizedBytes = whole.quantizedBytes;
+    w.quantizedStorage = whole.quantizedStorage;
+    w.unquantizedParams = whole.unquantizedParams;
+    w.unquantizedBytes = whole.unquantizedBytes;
+    w.bitsPerWeight = whole.bitsPerWeight;
+    w.quantizedBitsPerWeight = whole.quantizedBitsPerWeight;
+
+    QStringList split;
+    for (const PipelineStagePlan &stage : std::as_const(stages))
+        split << QString::number(stage.layers);
+    plan.notes.prepend(QCoreApplication::translate(
+                           "kvscope::Planner",
+                           "%1 %2: layers split %3 over the stages (vLLM's get_pp_indices); each stage's "
+                           "cache holds %4 blocks, the fewest any stage has room for (stage %5); the "
+                           "figures per GPU are that stage's")
+                           .arg(optionFlag(ScenarioField::PipelineParallelSize))
+                           .arg(plan.pipelineParallelSize)
+                           .arg(split.join(QStringLiteral(", ")), formatCount(plan.kv.numGpuBlocks))
+                           .arg(binding + 1));
+    return plan;
+}
+
+} // namespace
+
+MemoryPlan planMemory(const Scenario &s)
+{
+    validateScenario(s);
+    const std::unique_ptr<EngineRules> rules = engineRules(s);
+    const ModelArch laidOut = rules->layOut(s.model);
+    MemoryPlan plan = s.pipelineParallelSize > 1
+                          ? planPipeline(s, *rules, laidOut)
+                          : planLayers(s, *rules, laidOut, tensorInventory(laidOut), true);
     plan.speed = planSpeed(s, plan);
     return plan;
 }

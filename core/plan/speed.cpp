@@ -830,6 +830,16 @@ SpeedPlan planSpeed(const Scenario &s, const MemoryPlan &plan)
         return speed;
     };
     SpeedPlan speed = inputs();
+    if (plan.pipelineParallelSize > 1) {
+        // A decode step runs the stages in turn and vLLM keeps several batches in flight over
+        // them; no calibration source ran a pipeline, so kvscope shows no figure it cannot stand by.
+        speed.notes << QStringLiteral("speed: not computed under %1 %2: the step model has no pipeline "
+                                      "(stages in turn, batches in flight) and no measurement to "
+                                      "calibrate one on (docs/speed-validation.md)")
+                           .arg(optionFlag(ScenarioField::PipelineParallelSize))
+                           .arg(plan.pipelineParallelSize);
+        return speed;
+    }
     try {
         const SpeedModel model(s, plan);
         model.describe(speed);

@@ -61,6 +61,9 @@ void VllmRules::applyLimits(const Scenario &s, MemoryPlan &plan) const
 
 std::int64_t VllmRules::activationBytes(const ModelArch &model, const MemoryPlan &plan) const
 {
+    if (!plan.holdsSampler)
+        return forwardPeakBytes(model, bytesPerElement(plan.dtype), plan.tensorParallelSize,
+                                plan.maxNumBatchedTokens);
     return kvscope::activationBytes(model, bytesPerElement(plan.dtype), plan.tensorParallelSize,
                                     plan.maxNumSeqs, plan.maxNumBatchedTokens,
                                     m_version.profile->samplerBytesPerLogit);

@@ -187,6 +187,8 @@ LaunchLine vllmLaunchLine(const Scenario &s)
     args << QStringLiteral("vllm") << QStringLiteral("serve") << servedModel(s, Engine::Vllm, line.caveats);
     if (s.tensorParallelSize != vllmDefaults.tensorParallelSize)
         args << optionFlag(ScenarioField::TensorParallelSize) << QString::number(s.tensorParallelSize);
+    if (s.pipelineParallelSize != vllmDefaults.pipelineParallelSize)
+        args << optionFlag(ScenarioField::PipelineParallelSize) << QString::number(s.pipelineParallelSize);
     if (s.dtype != WeightDtype::Auto)
         args << optionFlag(ScenarioField::Dtype) << dtypeName(s.dtype);
     addQuantization(s, args, line.caveats);

@@ -50,8 +50,10 @@ struct Scenario
     KvCacheDtype kvCacheDtype = KvCacheDtype::Auto; ///< --kv-cache-dtype
     std::int64_t gpuMemoryUtilizationPpm = 900'000; ///< --gpu-memory-utilization in millionths (0.9)
     std::int64_t tensorParallelSize = 1; ///< --tensor-parallel-size (held as given, checked by the planner)
-    std::int64_t maxModelLen = 0;        ///< --max-model-len; 0 = model's max_position_embeddings
-    std::int64_t blockSize = 16;         ///< --block-size (vLLM may raise it, see KvCacheLayout)
+    std::int64_t pipelineParallelSize =
+        1;                        ///< --pipeline-parallel-size: stages of layers, each on its own GPUs
+    std::int64_t maxModelLen = 0; ///< --max-model-len; 0 = model's max_position_embeddings
+    std::int64_t blockSize = 16;  ///< --block-size (vLLM may raise it, see KvCacheLayout)
     WeightDtype mambaSsmCacheDtype = WeightDtype::Auto; ///< --mamba-ssm-cache-dtype; auto = --dtype
     std::int64_t maxNumSeqs = 0;                        ///< --max-num-seqs; 0 = vLLM's default for the GPU
     std::int64_t maxNumBatchedTokens = 0;               ///< --max-num-batched-tokens; 0 = vLLM's default

@@ -79,6 +79,9 @@ struct Field
     Apply apply;
     Spell text;
     Same same = nullptr;
+    /// A value scenarioToValues() leaves out, being the engine's default (differingValues() still
+    /// writes it when a scenario returns to it).
+    const char *omitted = nullptr;
 };
 
 // kvscope calc's order, which is also the order they apply in.
@@ -163,6 +166,18 @@ const Field fields[] = {
     {{ScenarioField::TensorParallelSize, OptionKind::Count, OptionEngine::Sglang},
      [](Scenario &s, const QString &text, const QString &o, const ScenarioResolvers &) {
          s.tensorParallelSize = parsePositive(text, o);
+     },
+     [](const Scenario &) { return QString(); }},
+    {{ScenarioField::PipelineParallelSize, OptionKind::Count},
+     [](Scenario &s, const QString &text, const QString &o, const ScenarioResolvers &) {
+         s.pipelineParallelSize = parsePositive(text, o);
+     },
+     [](const Scenario &s) { return QString::number(s.pipelineParallelSize); },
+     nullptr,
+     "1"},
+    {{ScenarioField::PipelineParallelSize, OptionKind::Count, OptionEngine::Sglang},
+     [](Scenario &s, const QString &text, const QString &o, const ScenarioResolvers &) {
+         s.pipelineParallelSize = parsePositive(text, o);
      },
      [](const Scenario &) { return QString(); }},
     {{ScenarioField::MaxModelLen, OptionKind::Count},
@@ -328,7 +343,8 @@ ScenarioValues scenarioToValues(const Scenario &s)
     for (const Field &field : fields) {
         const QString text = field.text(s);
         // Left out: an option that does not apply, and an optional count at its default.
-        if (text.isEmpty() || (field.option.kind == OptionKind::Count && text == QLatin1String(Auto)))
+        if (text.isEmpty() || (field.option.kind == OptionKind::Count && text == QLatin1String(Auto)) ||
+            (field.omitted && text == QLatin1String(field.omitted)))
             continue;
         values.insert(field.option.name(), text);
     }

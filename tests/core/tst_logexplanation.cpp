@@ -444,6 +444,51 @@ private Q_SLOTS:
         QVERIFY(e.explanation.join(QLatin1Char(' ')).contains(QStringLiteral("The log shows vLLM refusing")));
     }
 
+    void explainsAPipelineLog()
+    {
+        // vLLM 0.21.0 serving Qwen3-32B-GPTQ over three RTX 2080 Ti (log 52 of
+        // tests/data/vllm-logs.json, public source there): Worker_PP1's CUDA-graph line comes
+        // before the first stage's, and only the first stage prints its available memory.
+        const QString log = QStringLiteral(
+            "(APIServer pid=4567) INFO 06-27 12:29:39 [utils.py:240] non-default args: {'model_tag': "
+            "'/opt/models/Qwen3-32B-GPTQ', 'model': '/opt/models/Qwen3-32B-GPTQ', 'dtype': 'float16', "
+            "'max_model_len': 16384, 'quantization': 'gptq_marlin', 'pipeline_parallel_size': 3, "
+            "'gpu_memory_utilization': 0.9, 'max_num_seqs': 64}\n"
+            "(Worker_PP2 pid=4619) INFO 06-27 12:29:56 [utils.py:130] Hidden layers were unevenly "
+            "partitioned: "
+            "[21,22,21].\n"
+            "(Worker_PP0 pid=4617) INFO 06-27 12:30:08 [gpu_model_runner.py:4959] Model loading took 6.45 "
+            "GiB "
+            "memory and 11.637010 seconds\n"
+            "(Worker_PP1 pid=4618) INFO 06-27 12:30:38 [gpu_model_runner.py:6142] Estimated CUDA graph "
+            "memory: "
+            "0.61 GiB total\n"
+            "(Worker_PP0 pid=4617) INFO 06-27 12:30:38 [gpu_model_runner.py:6142] Estimated CUDA graph "
+            "memory: "
+            "0.50 GiB total\n"
+            "(Worker_PP0 pid=4617) INFO 06-27 12:30:39 [gpu_worker.py:462] Available KV cache memory: 10.89 "
+            "GiB\n"
+            "(EngineCore pid=4594) INFO 06-27 12:30:47 [kv_cache_utils.py:1710] GPU KV cache size: 135,904 "
+            "tokens\n");
+        const StartupLog read = readStartupLog(log, QStringLiteral("test.log"));
+        QCOMPARE(read.stagesSeen, 3);
+        // The first stage's figure, not Worker_PP1's earlier one (changed here to 0.61 to tell them apart).
+        QCOMPARE(read.cudaGraphEstimateGiB.value_or(0), 0.50);
+        const LogExplanation e = explain(log, {QStringLiteral("qwen3-32b"), QStringLiteral("custom:21.46")});
+        QCOMPARE(e.plan.pipelineParallelSize, 3);
+        QCOMPARE(e.plan.pipelineStages.size(), 3);
+        // The components compare the first stage's figures: its weights (6.45 GiB logged) agree.
+        const auto weights =
+            std::find_if(e.components.cbegin(), e.components.cend(),
+                         [](const LogComponent &c) { return c.key == QLatin1String("weights"); });
+        QVERIFY(weights != e.components.cend());
+        QCOMPARE(weights->predictedBytes, e.plan.pipelineStages.constFirst().weightBytes);
+        QVERIFY(weights->agrees());
+        QVERIFY(
+            e.explanation.join(QLatin1Char(' ')).contains(QStringLiteral("Each of the 3 pipeline stages")));
+        QVERIFY(e.options.value(QStringLiteral("pipeline-parallel-size")) == QLatin1String("3"));
+    }
+
     void refusesWhatItCannotInfer()
     {
         const auto message = [](const QString &text, const LogOverrides &overrides = {}) {
@@ -464,10 +509,11 @@ private Q_SLOTS:
             qPrintable(oddMemory));
         QVERIFY(message(QStringLiteral("vllm serve meta-llama/Llama-3.1-8B-Instruct"))
                     .contains(QStringLiteral("give --gpu")));
+        // A pipeline the planner cannot lay out is refused as calc refuses it.
         QVERIFY(
-            message(QStringLiteral("vllm serve meta-llama/Llama-3.1-8B-Instruct --pipeline-parallel-size 2"),
+            message(QStringLiteral("vllm serve meta-llama/Llama-3.1-8B-Instruct --pipeline-parallel-size 64"),
                     {{}, QStringLiteral("h100-sxm")})
-                .contains(QStringLiteral("pipeline_parallel_size 2 (line 1)")));
+                .contains(QStringLiteral("--pipeline-parallel-size 64: more stages than")));
         // A value the planner refuses is named as calc would name it, after the log.
         QVERIFY(message(QStringLiteral("vllm serve meta-llama/Llama-3.1-8B-Instruct --max-model-len -5"),
                         {{}, QStringLiteral("h100-sxm")})

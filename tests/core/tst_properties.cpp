@@ -13,6 +13,7 @@
 #include "core/gpu/customgpu.h"
 #include "core/library/library.h"
 #include "core/output/calcjson.h"
+#include "core/plan/pipelineparallel.h"
 #include "core/plan/planner.h"
 #include "core/plan/speed.h"
 #include "core/plan/tensorparallel.h"
@@ -20,6 +21,7 @@
 
 #include <cmath>
 #include <functional>
+#include <limits>
 #include <optional>
 
 #include <QRandomGenerator>
@@ -84,6 +86,8 @@ Scenario drawScenario(QRandomGenerator &random)
     s.seqLen = logUniform(random, 1, 1'000'000'000);
     if (random.bounded(3) == 0)
         s.maxModelLen = logUniform(random, 1, 1'000'000'000);
+    if (random.bounded(4) == 0)
+        s.pipelineParallelSize = 1 + random.bounded(8); // refused where vLLM cannot split the model
     return s;
 }
 
@@ -122,16 +126,24 @@ std::optional<MemoryPlan> planOrRefusal(const Scenario &s)
     }
 }
 
+/// Every stage of the plan (one for a plan without pipeline parallelism).
+QList<PipelineStagePlan> stagesOf(const MemoryPlan &plan)
+{
+    return plan.pipelineStages.isEmpty() ? QList<PipelineStagePlan>{firstPipelineStage(plan)}
+                                         : plan.pipelineStages;
+}
+
 QString describe(const Scenario &s)
 {
     return QStringLiteral(
-               "%1 on %2 x%3, dtype %4, quantization %5, kv %6, batch %7, seq %8, max-model-len %9")
+               "%1 on %2 x%3 (pp %10), dtype %4, quantization %5, kv %6, batch %7, seq %8, max-model-len %9")
         .arg(s.model.id, s.gpu.id)
         .arg(s.tensorParallelSize)
         .arg(dtypeName(s.dtype), quantizationChoiceName(s.quantization), dtypeName(s.kvCacheDtype))
         .arg(s.batchSize)
         .arg(s.seqLen)
-        .arg(s.maxModelLen);
+        .arg(s.maxModelLen)
+        .arg(s.pipelineParallelSize);
 }
 
 /// Every byte count of a plan that cannot be negative, by name.
@@ -279,15 +291,21 @@ private Q_SLOTS:
             Scenario wider = s;
             wider.tensorParallelSize = sizes.at(next);
             if (const std::optional<MemoryPlan> q = planOrRefusal(wider)) {
-                QVERIFY(q->weights.bytesPerGpu <= p.weights.bytesPerGpu);
-                QVERIFY(q->kv.bytesPerToken <= p.kv.bytesPerToken);
-                // Tensor parallelism adds per-GPU buffers (NCCL and custom all-reduce, about
-                // 2 GiB): for a small model they outweigh the weights it saves — Gemma-3-1B
-                // holds fewer requests on two A10s than on one, as vLLM would. The room per
-                // request grows whenever the weights saved cover the buffers added.
-                const std::int64_t saved = p.weights.bytesPerGpu - q->weights.bytesPerGpu;
-                const std::int64_t added = (q->overheadWithGraphsBytes() - p.overheadWithGraphsBytes()) +
-                                           (q->activationBytes - p.activationBytes);
+                // Stage by stage under pipeline parallelism: the binding stage may change.
+                const QList<PipelineStagePlan> before = stagesOf(p), after = stagesOf(*q);
+                std::int64_t saved = std::numeric_limits<std::int64_t>::max();
+                std::int64_t added = std::numeric_limits<std::int64_t>::min();
+                for (qsizetype i = 0; i < before.size(); ++i) {
+                    QVERIFY(after.at(i).weightBytes <= before.at(i).weightBytes);
+                    QVERIFY(after.at(i).kvBytesPerToken <= before.at(i).kvBytesPerToken);
+                    saved = std::min(saved, before.at(i).weightBytes - after.at(i).weightBytes);
+                    // Tensor parallelism adds per-GPU buffers (NCCL and custom all-reduce, about
+                    // 2 GiB): for a small model they outweigh the weights it saves — Gemma-3-1B
+                    // holds fewer requests on two A10s than on one, as vLLM would. The room per
+                    // request grows whenever the weights saved cover the buffers added.
+                    added = std::max(added, (after.at(i).overheadBytes - before.at(i).overheadBytes) +
+                                                (after.at(i).activationBytes - before.at(i).activationBytes));
+                }
                 if (saved < added)
                     return;
                 QVERIFY2(q->kv.maxConcurrency >= p.kv.maxConcurrency,

@@ -133,7 +133,10 @@ QString versionTable(const QString &version, const QList<const LogCheck *> &chec
     for (const LogCheck *c : checks) {
         out += QStringLiteral("| %1 | %2 | `%3` × %4 | %5 |")
                    .arg(logLink(c->entry), modelCell(*c), c->plan.gpuId)
-                   .arg(c->plan.tensorParallelSize)
+                   .arg(c->plan.pipelineParallelSize > 1 ? QStringLiteral("%1 · PP %2")
+                                                               .arg(c->plan.tensorParallelSize)
+                                                               .arg(c->plan.pipelineParallelSize)
+                                                         : QString::number(c->plan.tensorParallelSize))
                    .arg(settingsCell(c->plan));
         for (const Figure *f : c->figures())
             out += QLatin1Char(' ') + figureCell(*f) + QStringLiteral(" |");

@@ -5,6 +5,7 @@
 #include "core/common/units.h"
 #include "core/library/library.h"
 #include "core/model/hfconfig.h"
+#include "core/plan/pipelineparallel.h"
 #include "core/plan/planner.h"
 
 #include <algorithm>
@@ -23,6 +24,7 @@ const QStringList optionKeys = {QStringLiteral("model"),
                                 QStringLiteral("model_config_source"),
                                 QStringLiteral("gpu"),
                                 QStringLiteral("tensor_parallel_size"),
+                                QStringLiteral("pipeline_parallel_size"),
                                 QStringLiteral("gpu_memory_utilization"),
                                 QStringLiteral("max_model_len"),
                                 QStringLiteral("dtype"),
@@ -176,6 +178,7 @@ Scenario scenarioFor(const QJsonObject &options, const QString &vllmVersion, con
         s.gpuMemoryUtilizationPpm = parseUtilization(QString::number(utilization.toDouble(), 'g', 12),
                                                      origin + QStringLiteral(".gpu_memory_utilization"));
     s.tensorParallelSize = int(integer(options, "tensor_parallel_size", 1, origin));
+    s.pipelineParallelSize = integer(options, "pipeline_parallel_size", 1, origin);
     s.maxModelLen = integer(options, "max_model_len", 0, origin);
     s.blockSize = int(integer(options, "block_size", 16, origin));
     s.maxNumSeqs = integer(options, "max_num_seqs", 0, origin);
@@ -219,12 +222,14 @@ LogCheck checkLog(const QJsonObject &entry)
         return f;
     };
     const MemoryPlan &p = c.plan;
+    // A pipeline's log prints its per-GPU lines from the first stage's workers.
+    const PipelineStagePlan stage = firstPipelineStage(p);
     c.kvTokens = figure("KV cache tokens", "kv_cache_tokens", double(p.kv.capacityTokens), t.kvTokens, 0, 0);
-    c.kvMemory = figure("available KV GiB", "kv_cache_gib", toGiB(p.kv.availableBytes), t.kvMemory, 0.01, 2);
+    c.kvMemory = figure("available KV GiB", "kv_cache_gib", toGiB(stage.availableBytes), t.kvMemory, 0.01, 2);
     c.concurrency = figure("concurrency", "max_concurrency", p.kv.maxConcurrency, t.concurrency, 0.01, 2);
-    c.weights = figure("weights GiB", "weights_gib", toGiB(p.weights.bytesPerGpu), t.weights, 0.01, 2);
+    c.weights = figure("weights GiB", "weights_gib", toGiB(stage.weightBytes), t.weights, 0.01, 2);
     c.activation =
-        figure("activation GiB", "activation_peak_gib", toGiB(p.activationBytes), t.activation, 0.01, 2);
+        figure("activation GiB", "activation_peak_gib", toGiB(stage.activationBytes), t.activation, 0.01, 2);
     c.nonTorch = figure("non-torch GiB", "non_torch_gib", toGiB(p.overheadBytes), t.nonTorch, 0.01, 2);
     if (logged.contains(QLatin1String("startup_failed")))
         c.loggedStarts = !logged.value(QLatin1String("startup_failed")).toBool();
