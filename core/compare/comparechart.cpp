@@ -6,6 +6,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include <QCoreApplication>
+
 namespace kvscope {
 
 namespace {
@@ -69,6 +71,24 @@ CompareMemoryChartData compareMemoryChartData(const Comparison &comparison)
         d.bars << memoryBreakdown(column.plan);
         d.axisMaxBytes = std::max({d.axisMaxBytes, d.bars.last().gpuMemoryBytes, d.bars.last().demandBytes});
     }
+    return d;
+}
+
+CompareMemoryChartData stageMemoryChartData(const MemoryPlan &plan)
+{
+    CompareMemoryChartData d;
+    d.byStage = true;
+    d.bars = stageBreakdowns(plan);
+    for (const PipelineStagePlan &stage : plan.pipelineStages)
+        d.labels << QCoreApplication::translate("kvscope::Planner", "Stage %1 · layers %2–%3%4")
+                        .arg(stage.index + 1)
+                        .arg(stage.firstLayer)
+                        .arg(stage.firstLayer + stage.layers - 1)
+                        .arg(stage.index == plan.bindingStage
+                                 ? QCoreApplication::translate("kvscope::Planner", " · fewest blocks")
+                                 : QString());
+    for (const MemoryBreakdown &bar : std::as_const(d.bars))
+        d.axisMaxBytes = std::max({d.axisMaxBytes, bar.gpuMemoryBytes, bar.demandBytes});
     return d;
 }
 

@@ -21,9 +21,14 @@ struct CompareMemoryChartData
     QStringList labels;            ///< the columns' labels, first column first
     QList<MemoryBreakdown> bars;   ///< one per column
     std::int64_t axisMaxBytes = 0; ///< the largest GPU memory or demand of any column
+    bool byStage = false;          ///< the bars are one plan's pipeline stages, not columns
 };
 
 CompareMemoryChartData compareMemoryChartData(const Comparison &comparison);
+
+/// One plan's pipeline stages as bars ("Stage 2 · layers 40-79"), the stage that limits
+/// the KV cache marked; the explorer draws them in place of its one bar.
+CompareMemoryChartData stageMemoryChartData(const MemoryPlan &plan);
 
 /// Columns column,label,part,bytes,beyond_budget_bytes,share_of_budget_bp: each
 /// column's memory bar as breakdownCsv() writes it, the column's index (0 = first)

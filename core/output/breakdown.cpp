@@ -33,7 +33,10 @@ const BreakdownSegment *MemoryBreakdown::segment(MemoryPart part) const
     return nullptr;
 }
 
-MemoryBreakdown memoryBreakdown(const MemoryPlan &plan)
+namespace {
+
+/// The bar of one GPU: `demands` stacked in order against the plan's budget.
+MemoryBreakdown breakdownOf(const MemoryPlan &plan, const QList<std::pair<MemoryPart, std::int64_t>> &demands)
 {
     MemoryBreakdown b;
     b.budgetBytes = plan.budgetBytes;
@@ -41,23 +44,8 @@ MemoryBreakdown memoryBreakdown(const MemoryPlan &plan)
     const auto share = [&](std::int64_t bytes) {
         return b.budgetBytes > 0 ? basisPoints(bytes, b.budgetBytes) : 0;
     };
-
-    // The pool holds both; the state is its own part only for models that have one,
-    // the CUDA graphs only for engines that subtract them.
-    const std::pair<MemoryPart, std::int64_t> demands[] = {
-        {MemoryPart::Weights, plan.weights.bytesPerGpu},
-        {MemoryPart::Activations, plan.activationBytes},
-        {MemoryPart::Overhead, plan.overheadBytes},
-        {MemoryPart::CudaGraphs, plan.cudaGraphBytes},
-        {MemoryPart::KvCache, plan.kv.cacheBytes - plan.kv.stateCacheBytes},
-        {MemoryPart::RecurrentState, plan.kv.stateCacheBytes},
-    };
     Checked used = 0;
     for (const auto &[part, bytes] : demands) {
-        if (part == MemoryPart::RecurrentState && plan.kv.recurrentLayers == 0)
-            continue;
-        if (part == MemoryPart::CudaGraphs && bytes == 0)
-            continue;
         const std::int64_t start = used.value();
         used += bytes;
         const std::int64_t beyond =
@@ -73,6 +61,44 @@ MemoryBreakdown memoryBreakdown(const MemoryPlan &plan)
         b.overflowBasisPoints = share(b.overflowBytes);
     }
     return b;
+}
+
+/// The runtime's parts, the same on every GPU: the CUDA graphs only for engines that subtract them.
+QList<std::pair<MemoryPart, std::int64_t>> runtimeParts(const MemoryPlan &plan)
+{
+    QList<std::pair<MemoryPart, std::int64_t>> parts{{MemoryPart::Overhead, plan.overheadBytes}};
+    if (plan.cudaGraphBytes > 0)
+        parts.append({MemoryPart::CudaGraphs, plan.cudaGraphBytes});
+    return parts;
+}
+
+} // namespace
+
+MemoryBreakdown memoryBreakdown(const MemoryPlan &plan)
+{
+    // The pool holds both; the state is its own part only for models that have one.
+    QList<std::pair<MemoryPart, std::int64_t>> demands{{MemoryPart::Weights, plan.weights.bytesPerGpu},
+                                                       {MemoryPart::Activations, plan.activationBytes}};
+    demands += runtimeParts(plan);
+    demands.append({MemoryPart::KvCache, plan.kv.cacheBytes - plan.kv.stateCacheBytes});
+    if (plan.kv.recurrentLayers > 0)
+        demands.append({MemoryPart::RecurrentState, plan.kv.stateCacheBytes});
+    return breakdownOf(plan, demands);
+}
+
+QList<MemoryBreakdown> stageBreakdowns(const MemoryPlan &plan)
+{
+    if (plan.pipelineStages.isEmpty())
+        return {memoryBreakdown(plan)};
+    QList<MemoryBreakdown> bars;
+    for (const PipelineStagePlan &stage : plan.pipelineStages) {
+        QList<std::pair<MemoryPart, std::int64_t>> demands{{MemoryPart::Weights, stage.weightBytes},
+                                                           {MemoryPart::Activations, stage.activationBytes}};
+        demands += runtimeParts(plan);
+        demands.append({MemoryPart::KvCache, stage.cacheBytes});
+        bars << breakdownOf(plan, demands);
+    }
+    return bars;
 }
 
 namespace {

@@ -49,6 +49,10 @@ struct MemoryBreakdown
 
 MemoryBreakdown memoryBreakdown(const MemoryPlan &plan);
 
+/// One bar per pipeline stage (their GPUs hold different layers and ends); the plan's own bar
+/// when it has one stage.
+QList<MemoryBreakdown> stageBreakdowns(const MemoryPlan &plan);
+
 /// A part's key in CSV and JSON: "weights", "kv_cache", "headroom"...
 QByteArray memoryPartKey(MemoryPart part);
 

@@ -114,6 +114,7 @@ struct PipelineStagePlan
     std::int64_t overheadBytes = 0;   ///< non-torch memory and the CUDA-graph estimate
     std::int64_t availableBytes = 0;  ///< left for its KV cache (may be negative)
     std::int64_t kvBytesPerToken = 0; ///< its layers' cache per token, one GPU
+    std::int64_t cacheBytes = 0;      ///< the batch's cache on its layers (--batch-size x --seq-len)
     std::int64_t ownBlocks = 0;       ///< blocks its memory holds, before vLLM takes the fewest of all stages
 };
 

@@ -91,6 +91,19 @@ void validatePipelineParallel(const ModelArch &m, std::int64_t pp, Engine engine
                                     .arg(m.name)));
 }
 
+QList<int> validPipelineParallelSizes(const ModelArch &model, Engine engine, int maxStages)
+{
+    QList<int> sizes;
+    for (int pp = 1; pp <= maxStages; ++pp) {
+        try {
+            validatePipelineParallel(model, pp, engine);
+            sizes << pp;
+        } catch (const Error &) {
+        }
+    }
+    return sizes;
+}
+
 ModelArch pipelineStageModel(const ModelArch &m, const PipelineStageLayers &stage)
 {
     ModelArch staged = m;
@@ -128,6 +141,7 @@ PipelineStagePlan stageFigures(const MemoryPlan &stagePlan, const PipelineStageL
     stage.overheadBytes = stagePlan.overheadWithGraphsBytes();
     stage.availableBytes = stagePlan.kv.availableBytes;
     stage.kvBytesPerToken = stagePlan.kv.bytesPerToken;
+    stage.cacheBytes = stagePlan.kv.cacheBytes;
     stage.ownBlocks = stagePlan.kv.numGpuBlocks;
     return stage;
 }

@@ -39,6 +39,9 @@ QList<PipelineStageLayers> pipelineStages(int numLayers, int pp);
 /// tower. Throws kvscope::Error naming --pipeline-parallel-size and the value.
 void validatePipelineParallel(const ModelArch &model, std::int64_t pipelineParallelSize, Engine engine);
 
+/// The stage counts from 1 to `maxStages` that validatePipelineParallel accepts.
+QList<int> validPipelineParallelSizes(const ModelArch &model, Engine engine, int maxStages = 8);
+
 /// The model as one stage holds it: its layers, with the per-layer dense/MoE flags sliced.
 ModelArch pipelineStageModel(const ModelArch &model, const PipelineStageLayers &stage);
 

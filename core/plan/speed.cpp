@@ -833,9 +833,8 @@ SpeedPlan planSpeed(const Scenario &s, const MemoryPlan &plan)
     if (plan.pipelineParallelSize > 1) {
         // A decode step runs the stages in turn and vLLM keeps several batches in flight over
         // them; no calibration source ran a pipeline, so kvscope shows no figure it cannot stand by.
-        speed.notes << QStringLiteral("speed: not computed under %1 %2: the step model has no pipeline "
-                                      "(stages in turn, batches in flight) and no measurement to "
-                                      "calibrate one on (docs/speed-validation.md)")
+        speed.notes << QStringLiteral("speed: not modelled under %1 %2 (no pipeline measurement to "
+                                      "calibrate on)")
                            .arg(optionFlag(ScenarioField::PipelineParallelSize))
                            .arg(plan.pipelineParallelSize);
         return speed;

@@ -476,6 +476,10 @@
         <source>Memory per GPU by column, GiB = 2^30 bytes</source>
         <translation>各列每块 GPU 的显存，GiB = 2^30 字节</translation>
     </message>
+    <message>
+        <source>Memory per GPU by pipeline stage, GiB = 2^30 bytes</source>
+        <translation>每块 GPU 的显存（按流水线级），GiB = 2^30 字节</translation>
+    </message>
 </context>
 <context>
     <name>kvscope::CompareText</name>
@@ -2263,10 +2267,6 @@
         <translation>第 %1 行</translation>
     </message>
     <message>
-        <source>tensor_parallel_size %1: from the Worker_TP0 to Worker_TP%2 prefixes</source>
-        <translation>tensor_parallel_size %1：来自 Worker_TP0 到 Worker_TP%2 前缀</translation>
-    </message>
-    <message>
         <source>model %1: given with %2</source>
         <translation>模型 %1：由 %2 指定</translation>
     </message>
@@ -2309,10 +2309,6 @@
     <message>
         <source>vLLM %1 (%2)</source>
         <translation>vLLM %1（%2）</translation>
-    </message>
-    <message>
-        <source>pipeline_parallel_size %1 (%2): kvscope does not plan pipeline parallelism yet</source>
-        <translation>pipeline_parallel_size %1（%2）：kvscope 暂不规划流水线并行</translation>
     </message>
     <message>
         <source>enforce_eager (%1): kvscope plans the CUDA-graph memory vLLM takes by default; without graphs the log&apos;s KV cache is larger by that estimate</source>
@@ -2477,6 +2473,14 @@
     <message>
         <source>a larger static share for SGLang</source>
         <translation>更大的 SGLang 静态显存比例</translation>
+    </message>
+    <message>
+        <source>%1 %2: from the %3%4 to %3%5 prefixes</source>
+        <translation>%1 %2：由 %3%4 至 %3%5 前缀推得</translation>
+    </message>
+    <message>
+        <source>Each of the %1 pipeline stages sizes a cache for its own layers (blocks: %2); vLLM gives every stage the fewest, stage %3&apos;s. The log&apos;s per-GPU lines are the first stage&apos;s.</source>
+        <translation>%1 个流水线级各自按自己的层计算 KV Cache（块数：%2）；vLLM 让每一级都取最少的那个，即第 %3 级的。日志中每块 GPU 的数字是第一级的。</translation>
     </message>
 </context>
 <context>
@@ -2763,6 +2767,10 @@
         <source> req/s</source>
         <translation> 请求/秒</translation>
     </message>
+    <message>
+        <source>%1: the layers are split into this many stages, each on the GPUs above (vLLM&apos;s split: the first stage holds the embedding, the last the head and the sampler). Every stage gets the KV blocks of the stage with the least room; figures per GPU are that stage&apos;s.</source>
+        <translation>%1：把各层切成这么多级，每级跑在上面的 GPU 上（vLLM 的切法：第一级放嵌入层，最后一级放输出头和采样器）。每一级都只得到空间最少那一级的 KV 块数；每块 GPU 的数字取自那一级。</translation>
+    </message>
 </context>
 <context>
     <name>kvscope::PasteConfigDialog</name>
@@ -2952,6 +2960,46 @@
     <message>
         <source>%3 %1 exceeds %4 %2: %5 would reject such requests</source>
         <translation>%3 %1 超过 %4 %2：%5 会拒绝这样的请求</translation>
+    </message>
+    <message>
+        <source>%1 %2: layers split %3 over the stages (vLLM&apos;s get_pp_indices); each stage&apos;s cache holds %4 blocks, the fewest any stage has room for (stage %5); the figures per GPU are that stage&apos;s</source>
+        <translation>%1 %2：各级层数 %3（vLLM 的 get_pp_indices）；每一级的 KV Cache 都是 %4 块，即空间最少的一级（第 %5 级）所能容纳的；每块 GPU 的数字取自那一级</translation>
+    </message>
+    <message>
+        <source>%1 %2: %3</source>
+        <translation>%1 %2：%3</translation>
+    </message>
+    <message>
+        <source>must be a positive integer</source>
+        <translation>必须是正整数</translation>
+    </message>
+    <message>
+        <source>kvscope plans pipeline parallelism under vLLM only</source>
+        <translation>kvscope 只按 vLLM 规划流水线并行</translation>
+    </message>
+    <message>
+        <source>more stages than %1&apos;s %2 layers (vLLM gives every stage at least one)</source>
+        <translation>级数多于 %1 的 %2 层（vLLM 每级至少一层）</translation>
+    </message>
+    <message>
+        <source>%1 has %2 layers, whose KV cache groups vLLM forms over the whole model; kvscope plans pipeline stages of models whose layers all cache alike</source>
+        <translation>%1 含 %2 层，vLLM 按整个模型划分它们的 KV Cache 分组；kvscope 只为各层缓存方式相同的模型规划流水线级</translation>
+    </message>
+    <message>
+        <source>%1 carries a vision tower; kvscope plans pipeline stages of text models only</source>
+        <translation>%1 带视觉编码器；kvscope 只为纯文本模型规划流水线级</translation>
+    </message>
+    <message>
+        <source>%1 is a GGUF file; kvscope plans pipeline stages of safetensors checkpoints only</source>
+        <translation>%1 是 GGUF 文件；kvscope 只为 safetensors 检查点规划流水线级</translation>
+    </message>
+    <message>
+        <source>Stage %1 · layers %2–%3%4</source>
+        <translation>第 %1 级 · 第 %2–%3 层%4</translation>
+    </message>
+    <message>
+        <source> · fewest blocks</source>
+        <translation> · 块数最少</translation>
     </message>
 </context>
 <context>
@@ -3197,6 +3245,10 @@
     <message>
         <source>Request rate</source>
         <translation>请求速率</translation>
+    </message>
+    <message>
+        <source>Pipeline stages (PP)</source>
+        <translation>流水线级数 (PP)</translation>
     </message>
 </context>
 <context>

@@ -20,7 +20,9 @@
 #include "core/output/stepbreakdown.h"
 #include "tests/testsupport.h"
 #include "tests/ui/uitestsupport.h"
+#include "ui/charts/breakdownchart.h"
 #include "ui/charts/chartview.h"
+#include "ui/charts/comparememorychart.h"
 #include "ui/explorer/explorerview.h"
 #include "ui/explorer/speedpanel.h"
 #include "ui/export/chartactions.h"
@@ -166,7 +168,10 @@ private Q_SLOTS:
             QVERIFY(button && button->menu());
             QCOMPARE(button->menu()->actions().size(), 3);
         }
-        // Every catalogue chart the window shows, each once.
+        // Every catalogue chart the window shows, each once; the explorer's memory chart twice,
+        // as one bar and as a bar per pipeline stage (one of them shown at a time).
+        QCOMPARE(exported.count(QStringLiteral("memory")), 2);
+        exported.removeOne(QStringLiteral("memory"));
         QStringList expected = chartNames();
         expected.removeAll(QStringLiteral("report"));
         exported.sort();
@@ -264,6 +269,28 @@ private Q_SLOTS:
         QCOMPARE(QGuiApplication::clipboard()->text().toUtf8(),
                  growthCsv(growthChartData(source.scenario, source.plan, source.growthAxis, 96,
                                            source.growthScale)));
+    }
+
+    void aPipelineDrawsAndExportsABarPerStage()
+    {
+        m_window->controller()->setPipelineParallelSize(2);
+        const ChartSource source = explorerSource();
+        QCOMPARE(source.plan.pipelineStages.size(), 2);
+        ExplorerView *explorer = m_window->explorer();
+        QVERIFY(explorer->stageBreakdownChart()->isVisibleTo(explorer));
+        QVERIFY(!explorer->breakdownChart()->isVisibleTo(explorer));
+        // Each stage's KV bar is the core's: the batch's cache on that stage's layers.
+        const CompareMemoryChartData stages = stageMemoryChartData(source.plan);
+        QCOMPARE(explorer->stageBreakdownChart()->data().bars.size(), 2);
+        for (int stage = 0; stage < 2; ++stage)
+            QCOMPARE(stages.bars.at(stage).segment(MemoryPart::KvCache)->bytes,
+                     source.plan.pipelineStages.at(stage).cacheBytes);
+        const ChartEntry &memory = *findChart(QStringLiteral("memory"));
+        QCOMPARE(renderFigure(memory, source, {}, FigureFormat::Csv), compareMemoryCsv(stages));
+        QVERIFY(renderFigure(memory, source, {}, FigureFormat::Png).startsWith("\x89PNG"));
+        m_window->controller()->setPipelineParallelSize(1);
+        QVERIFY(explorer->breakdownChart()->isVisibleTo(explorer));
+        QVERIFY(!explorer->stageBreakdownChart()->isVisibleTo(explorer));
     }
 
     void speedAndComparisonChartsExport()

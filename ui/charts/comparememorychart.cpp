@@ -179,7 +179,8 @@ QList<LegendStrip::Entry> CompareMemoryChartView::legendEntries() const
 
 void CompareMemoryChartView::retranslate()
 {
-    theme::setTitle(chart(), tr("Memory per GPU by column, GiB = 2^30 bytes"));
+    theme::setTitle(chart(), m_data.byStage ? tr("Memory per GPU by pipeline stage, GiB = 2^30 bytes")
+                                            : tr("Memory per GPU by column, GiB = 2^30 bytes"));
     for (int i = 0; i < MemoryPartCount; ++i)
         m_sets[i]->setLabel(memoryPartName(MemoryPart(i)));
     Q_EMIT legendChanged();

@@ -9,6 +9,7 @@
 #include "core/output/calcjson.h"
 #include "core/output/planjson.h"
 #include "ui/charts/breakdownchart.h"
+#include "ui/charts/comparememorychart.h"
 #include "ui/charts/growthchart.h"
 #include "ui/charts/speedchart.h"
 #include "ui/charts/stepbreakdownchart.h"
@@ -48,13 +49,13 @@ namespace kvscope {
 ExplorerView::ExplorerView(ScenarioController *controller, UserLibrary *library, QWidget *parent)
     : QWidget(parent), m_controller(controller), m_panel(new ParameterPanel(controller, library, this)),
       m_banner(new FitBanner(this)), m_figures(new FiguresPanel(this)), m_accuracy(new AccuracyRunner(this)),
-      m_breakdown(new BreakdownChartView(this)), m_growth(new GrowthChartView(this)),
-      m_growthAxis(new QComboBox(this)), m_growthScale(new QComboBox(this)),
-      m_counterfactuals(new QCheckBox(this)), m_formula(new FormulaPanel(this)),
-      m_formulaToggle(new QPushButton(this)), m_strip(new ScenarioStrip(this)), m_library(library),
-      m_copyFigures(new QPushButton(this)), m_copyJson(new QPushButton(this)),
-      m_splitter(new QSplitter(Qt::Horizontal, this)), m_speed(new SpeedPanel(this)),
-      m_speedChart(new SpeedChartView(this))
+      m_breakdown(new BreakdownChartView(this)), m_stageBreakdown(new CompareMemoryChartView(this)),
+      m_growth(new GrowthChartView(this)), m_growthAxis(new QComboBox(this)),
+      m_growthScale(new QComboBox(this)), m_counterfactuals(new QCheckBox(this)),
+      m_formula(new FormulaPanel(this)), m_formulaToggle(new QPushButton(this)),
+      m_strip(new ScenarioStrip(this)), m_library(library), m_copyFigures(new QPushButton(this)),
+      m_copyJson(new QPushButton(this)), m_splitter(new QSplitter(Qt::Horizontal, this)),
+      m_speed(new SpeedPanel(this)), m_speedChart(new SpeedChartView(this))
 {
     setObjectName(QStringLiteral("explorerView"));
     m_growthAxis->setObjectName(QStringLiteral("growthAxisCombo"));
@@ -91,8 +92,15 @@ ExplorerView::ExplorerView(ScenarioController *controller, UserLibrary *library,
     rightLayout->addWidget(m_speed);
     LegendStrip *breakdownLegend = m_breakdown->makeLegend(this, QStringLiteral("breakdownLegend"));
     LegendStrip *growthLegend = m_growth->makeLegend(this, QStringLiteral("growthLegend"));
+    // Under pipeline parallelism a bar per stage takes the one bar's place.
+    m_stageLegend = m_stageBreakdown->makeLegend(this, QStringLiteral("stageBreakdownLegend"));
+    m_breakdownLegend = breakdownLegend;
     rightLayout->addWidget(m_breakdown, 2);
     rightLayout->addWidget(breakdownLegend);
+    rightLayout->addWidget(m_stageBreakdown, 3);
+    rightLayout->addWidget(m_stageLegend);
+    m_stageBreakdown->hide();
+    m_stageLegend->hide();
     rightLayout->addWidget(m_growth, 5);
     // The legend above the chart's choices: in one row they demanded more width than a
     // 1280 x 800 projector leaves the pane, and cut everything above them too.
@@ -148,6 +156,8 @@ ExplorerView::ExplorerView(ScenarioController *controller, UserLibrary *library,
     connect(library, &UserLibrary::gpusChanged, this, &ExplorerView::refresh);
     connect(m_copyFigures, &QPushButton::clicked, this, &ExplorerView::copyFigures);
     m_breakdown->setCatalogueName(QStringLiteral("memory"));
+    m_stageBreakdown->setObjectName(QStringLiteral("stageBreakdownChart"));
+    m_stageBreakdown->setCatalogueName(QStringLiteral("memory"));
     m_growth->setCatalogueName(QStringLiteral("growth"));
     m_speedChart->setCatalogueName(QStringLiteral("speed"));
     m_speed->breakdownChart()->setCatalogueName(QStringLiteral("speed-breakdown"));
@@ -174,7 +184,14 @@ void ExplorerView::refresh()
         m_speedChart->showSpeed(SpeedChartData{});
         Q_EMIT errorOccurred(tr("Speed chart: %1").arg(error.message()));
     }
-    m_breakdown->showBreakdown(memoryBreakdown(plan), plan.tensorParallelSize);
+    m_breakdown->showBreakdown(memoryBreakdown(plan), plan.gpuCount());
+    const bool stages = !plan.pipelineStages.isEmpty();
+    if (stages)
+        m_stageBreakdown->showComparison(stageMemoryChartData(plan));
+    m_breakdown->setVisible(!stages);
+    m_breakdownLegend->setVisible(!stages);
+    m_stageBreakdown->setVisible(stages);
+    m_stageLegend->setVisible(stages);
     // The chart and its axis choice are set together, from the controller (also the restored one).
     m_growthAxis->setCurrentIndex(m_growthAxis->findData(int(m_controller->growthAxis())));
     m_growthScale->setCurrentIndex(m_growthScale->findData(int(m_controller->growthScale())));

@@ -15,6 +15,8 @@ class QSplitter;
 namespace kvscope {
 
 class BreakdownChartView;
+class CompareMemoryChartView;
+class LegendStrip;
 class AccuracyRunner;
 class FiguresPanel;
 class FitBanner;
@@ -39,6 +41,7 @@ public:
 
     ParameterPanel *parameterPanel() const { return m_panel; }
     BreakdownChartView *breakdownChart() const { return m_breakdown; }
+    CompareMemoryChartView *stageBreakdownChart() const { return m_stageBreakdown; }
     GrowthChartView *growthChart() const { return m_growth; }
     FiguresPanel *figuresPanel() const { return m_figures; }
     AccuracyRunner *accuracyRunner() const { return m_accuracy; }
@@ -92,6 +95,9 @@ private:
     FiguresPanel *m_figures;
     AccuracyRunner *m_accuracy;
     BreakdownChartView *m_breakdown;
+    LegendStrip *m_breakdownLegend = nullptr;
+    CompareMemoryChartView *m_stageBreakdown; ///< a bar per pipeline stage, in the one bar's place
+    LegendStrip *m_stageLegend = nullptr;
     GrowthChartView *m_growth;
     QComboBox *m_growthAxis;
     QComboBox *m_growthScale;

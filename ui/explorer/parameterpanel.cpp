@@ -10,6 +10,7 @@
 #include "core/output/presetlist.h"
 #include "core/output/scenariolabel.h"
 #include "core/plan/kvcache.h"
+#include "core/plan/pipelineparallel.h"
 #include "core/plan/tensorparallel.h"
 #include "core/precision/quantizationlabel.h"
 #include "ui/state/scenariocontroller.h"
@@ -79,9 +80,10 @@ void setFormLabel(QFormLayout *form, QWidget *field, const QString &text)
 
 ParameterPanel::ParameterPanel(ScenarioController *controller, UserLibrary *library, QWidget *parent)
     : QWidget(parent), m_controller(controller), m_library(library), m_model(new GroupedComboBox(this)),
-      m_gpu(new GroupedComboBox(this)), m_gpuCount(new QComboBox(this)), m_dtype(new QComboBox(this)),
-      m_quantization(new QComboBox(this)), m_groupSize(new QComboBox(this)),
-      m_kvCacheDtype(new QComboBox(this)),
+      m_gpu(new GroupedComboBox(this)), m_gpuCount(new QComboBox(this)),
+      m_stageLabel(new QLabel(QStringLiteral("× PP"), this)), m_stageCount(new QComboBox(this)),
+      m_parallelRow(new QHBoxLayout), m_dtype(new QComboBox(this)), m_quantization(new QComboBox(this)),
+      m_groupSize(new QComboBox(this)), m_kvCacheDtype(new QComboBox(this)),
       m_precision(new QSlider(Qt::Horizontal, this)), m_precisionSteps{new QLabel(this), new QLabel(this),
                                                                        new QLabel(this), new QLabel(this)},
       m_utilization(new QDoubleSpinBox(this)), m_blockSize(new QComboBox(this)),
@@ -95,6 +97,8 @@ ParameterPanel::ParameterPanel(ScenarioController *controller, UserLibrary *libr
     m_model->setObjectName(QStringLiteral("modelPicker"));
     m_gpu->setObjectName(QStringLiteral("gpuPicker"));
     m_gpuCount->setObjectName(QStringLiteral("gpuCount"));
+    m_stageCount->setObjectName(QStringLiteral("stageCount"));
+    m_stageLabel->setBuddy(m_stageCount);
     m_dtype->setObjectName(QStringLiteral("dtypeCombo"));
     m_quantization->setObjectName(QStringLiteral("quantizationCombo"));
     m_groupSize->setObjectName(QStringLiteral("groupSizeCombo"));
@@ -146,7 +150,11 @@ ParameterPanel::ParameterPanel(ScenarioController *controller, UserLibrary *libr
 
     m_modelForm->addRow(new QLabel(this), m_model);
     m_modelForm->addRow(new QLabel(this), m_gpu);
-    m_modelForm->addRow(new QLabel(this), m_gpuCount);
+    // Tensor and pipeline parallel sizes share a row: GPUs = TP x PP.
+    m_parallelRow->addWidget(m_gpuCount, 1);
+    m_parallelRow->addWidget(m_stageLabel);
+    m_parallelRow->addWidget(m_stageCount, 1);
+    m_modelForm->addRow(new QLabel(this), m_parallelRow);
     m_precisionForm->addRow(new QLabel(this), m_dtype);
     m_precisionForm->addRow(new QLabel(this), m_quantization);
     m_precisionForm->addRow(new QLabel(this), m_groupSize);
@@ -202,6 +210,9 @@ ParameterPanel::ParameterPanel(ScenarioController *controller, UserLibrary *libr
     });
     connect(m_gpuCount, &QComboBox::activated, this,
             [this](int index) { m_controller->setTensorParallelSize(m_gpuCount->itemData(index).toInt()); });
+    connect(m_stageCount, &QComboBox::activated, this, [this](int index) {
+        m_controller->setPipelineParallelSize(m_stageCount->itemData(index).toInt());
+    });
     connect(m_dtype, &QComboBox::activated, this, [this](int index) {
         m_controller->setDtype(parseWeightDtype(m_dtype->itemData(index).toString()));
     });
@@ -246,6 +257,7 @@ QWidget *ParameterPanel::controlFor(ScenarioField option) const
         {ScenarioField::Model, m_model},
         {ScenarioField::Gpu, m_gpu},
         {ScenarioField::TensorParallelSize, m_gpuCount},
+        {ScenarioField::PipelineParallelSize, m_stageCount},
         {ScenarioField::Dtype, m_dtype},
         {ScenarioField::Quantization, m_quantization},
         {ScenarioField::GroupSize, m_groupSize},
@@ -372,6 +384,13 @@ void ParameterPanel::showScenario(const Scenario &s)
             m_gpuCount->addItem(QString::number(size), size);
     }
     selectData(m_gpuCount, int(s.tensorParallelSize)); // the controller holds planned scenarios only
+    {
+        const QSignalBlocker blocker(m_stageCount);
+        m_stageCount->clear();
+        for (int stages : validPipelineParallelSizes(s.model, s.engine))
+            m_stageCount->addItem(QString::number(stages), stages);
+    }
+    selectData(m_stageCount, int(s.pipelineParallelSize));
     selectData(m_dtype, dtypeName(s.dtype));
     selectData(m_quantization, quantizationChoiceName(s.quantization));
     // GGUF models add llama.cpp's cache types; their weights carry their own
@@ -453,7 +472,10 @@ void ParameterPanel::retranslate()
     m_servingGroup->setTitle(tr("Serving"));
     setFormLabel(m_modelForm, m_model, tr("&Model"));
     setFormLabel(m_modelForm, m_gpu, tr("&GPU"));
-    setFormLabel(m_modelForm, m_gpuCount, fieldLabel(ScenarioField::TensorParallelSize));
+    if (auto *label = qobject_cast<QLabel *>(m_modelForm->labelForField(m_parallelRow))) {
+        label->setText(fieldLabel(ScenarioField::TensorParallelSize));
+        label->setBuddy(m_gpuCount);
+    }
     setFormLabel(m_precisionForm, m_dtype, optionFlag(ScenarioField::Dtype));
     setFormLabel(m_precisionForm, m_quantization, optionFlag(ScenarioField::Quantization));
     setFormLabel(m_precisionForm, m_groupSize, fieldLabel(ScenarioField::GroupSize));
@@ -479,6 +501,11 @@ void ParameterPanel::retranslate()
            "KV heads are divided among GPUs, and replicated when there are more GPUs than KV "
            "heads; an MLA latent is replicated on every GPU.")
             .arg(optionFlag(ScenarioField::TensorParallelSize)));
+    m_stageCount->setToolTip(
+        tr("%1: the layers are split into this many stages, each on the GPUs above (vLLM's split: "
+           "the first stage holds the embedding, the last the head and the sampler). Every stage "
+           "gets the KV blocks of the stage with the least room; figures per GPU are that stage's.")
+            .arg(optionFlag(ScenarioField::PipelineParallelSize)));
     m_dtype->setToolTip(tr("%1: the floating-point type of the weights that are not quantized, and of the "
                            "activations. With %2 auto the KV cache follows it. auto = the "
                            "checkpoint's dtype (float16 for float32 checkpoints and for AWQ/GPTQ).")

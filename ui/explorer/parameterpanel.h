@@ -9,6 +9,7 @@
 #include <QWidget>
 
 class QComboBox;
+class QHBoxLayout;
 class QDoubleSpinBox;
 class QFormLayout;
 class QGroupBox;
@@ -70,6 +71,9 @@ private:
     GroupedComboBox *m_model;
     GroupedComboBox *m_gpu;
     QComboBox *m_gpuCount;
+    QLabel *m_stageLabel;
+    QComboBox *m_stageCount;
+    QHBoxLayout *m_parallelRow;
     QComboBox *m_dtype;
     QComboBox *m_quantization;
     QComboBox *m_groupSize;

@@ -14,6 +14,7 @@
 #include "ui/charts/comparebarschart.h"
 #include "ui/charts/comparememorychart.h"
 #include "ui/charts/growthchart.h"
+#include "ui/charts/memorychart.h"
 #include "ui/charts/speedchart.h"
 #include "ui/charts/stepbreakdownchart.h"
 #include "ui/quantization/attentioncharts.h"
@@ -67,9 +68,14 @@ quant::QuantizationGrid valuesGrid(const ChartSource &source)
 
 ChartView *memoryChart(const ChartSource &source)
 {
-    auto *chart = new BreakdownChartView;
-    chart->showBreakdown(memoryBreakdown(source.plan), source.plan.tensorParallelSize);
-    return chart;
+    return makeMemoryChart(source.plan);
+}
+
+/// The memory bar's data, or each pipeline stage's bar as the stage chart draws them.
+QByteArray memoryCsv(const ChartSource &source)
+{
+    return source.plan.pipelineStages.isEmpty() ? breakdownCsv(memoryBreakdown(source.plan))
+                                                : compareMemoryCsv(stageMemoryChartData(source.plan));
 }
 
 ChartView *growthChart(const ChartSource &source)
@@ -187,8 +193,7 @@ const QList<ChartEntry> &chartCatalogue()
 {
     static const QList<ChartEntry> entries = {
         {"memory", QT_TRANSLATE_NOOP("kvscope::ChartCatalogue", "Memory per GPU (bar)"),
-         ChartInputs::Scenario, memoryChart,
-         [](const ChartSource &s) { return breakdownCsv(memoryBreakdown(s.plan)); }, planJsonBytes},
+         ChartInputs::Scenario, memoryChart, memoryCsv, planJsonBytes},
         {"growth", QT_TRANSLATE_NOOP("kvscope::ChartCatalogue", "Memory growth"), ChartInputs::Scenario,
          growthChart,
          [](const ChartSource &s) {

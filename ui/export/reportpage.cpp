@@ -9,6 +9,7 @@
 #include "core/output/stepbreakdown.h"
 #include "ui/charts/breakdownchart.h"
 #include "ui/charts/growthchart.h"
+#include "ui/charts/memorychart.h"
 #include "ui/charts/stepbreakdownchart.h"
 #include "ui/explorer/figurespanel.h"
 #include "ui/explorer/fitbanner.h"
@@ -239,9 +240,7 @@ QWidget *newReportPage(const ChartSource &source, QWidget *parent)
     auto *charts = new QWidget(page);
     auto *chartsLayout = new QVBoxLayout(charts);
     chartsLayout->setContentsMargins(0, 0, 0, 0);
-    auto *breakdown = new BreakdownChartView(charts);
-    breakdown->showBreakdown(memoryBreakdown(plan), plan.tensorParallelSize);
-    addChart(chartsLayout, breakdown, 2);
+    addChart(chartsLayout, makeMemoryChart(plan, charts), plan.pipelineStages.isEmpty() ? 2 : 3);
     auto *growth = new GrowthChartView(charts);
     growth->showGrowth(growthChartData(source.scenario, plan, source.growthAxis, 96, source.growthScale,
                                        source.counterfactuals));

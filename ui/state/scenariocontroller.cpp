@@ -123,6 +123,11 @@ void ScenarioController::setTensorParallelSize(int gpus)
     change([&](Scenario &s) { s.tensorParallelSize = gpus; });
 }
 
+void ScenarioController::setPipelineParallelSize(int stages)
+{
+    change([&](Scenario &s) { s.pipelineParallelSize = stages; });
+}
+
 void ScenarioController::setDtype(WeightDtype dtype)
 {
     change([&](Scenario &s) { s.dtype = dtype; });

@@ -39,6 +39,7 @@ public:
     void setModel(const ModelArch &model);
     void setGpu(const GpuSpec &gpu);
     void setTensorParallelSize(int gpus);
+    void setPipelineParallelSize(int stages);
     void setDtype(WeightDtype dtype);
     void setQuantization(const std::optional<QuantizationSpec> &quantization);
     void setKvCacheDtype(KvCacheDtype dtype);
