@@ -145,7 +145,7 @@ QString comparisonAsText(const Comparison &comparison)
     const MemoryPlan &first = comparison.columns.first().plan;
     QString out = printableLine(QStringLiteral("%1 on %2 x %3, batch %4 x %5 tokens")
                                     .arg(first.modelName, first.gpuName)
-                                    .arg(first.tensorParallelSize)
+                                    .arg(first.gpuCount())
                                     .arg(formatCount(first.batchSize), formatCount(first.seqLen)));
     out += QStringLiteral("%1 Differences are to the first column; * marks the best of a row.\n\n")
                .arg(unitsConvention());

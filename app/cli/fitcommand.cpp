@@ -37,7 +37,10 @@ QString rowText(int rank, const FitRow &row)
         p.speed.available ? formatCount(std::llround(p.speed.decodeTokensPerSecond)) : QStringLiteral("—");
     return QStringLiteral("%1  %2  %3  %4  %5  %6  %7  %8  %9\n     %10\n")
         .arg(QString::number(rank).rightJustified(2),
-             QStringLiteral("%1 x %2").arg(p.tensorParallelSize).arg(p.gpuId).leftJustified(20),
+             (p.pipelineParallelSize > 1
+                  ? QStringLiteral("%1 x %2 pp%3").arg(p.gpuCount()).arg(p.gpuId).arg(p.pipelineParallelSize)
+                  : QStringLiteral("%1 x %2").arg(p.tensorParallelSize).arg(p.gpuId))
+                 .leftJustified(20),
              quantMethodName(p.quantization.method).leftJustified(12),
              dtypeName(p.kvCacheDtype).leftJustified(9), formatCount(p.maxModelLen).rightJustified(9),
              formatCount(row.maxConcurrency).rightJustified(8),
@@ -74,8 +77,9 @@ int runFit(const QStringList &arguments)
 {
     QCommandLineParser parser;
     parser.setApplicationDescription(QStringLiteral(
-        "Find the GPUs, tensor-parallel sizes and precisions that serve N concurrent requests of "
-        "L tokens, best first: fewest GPUs, then (without --max-model-len) the longest context, "
+        "Find the GPUs, tensor-parallel sizes (and, for vLLM, pipeline stages) and precisions that serve "
+        "N concurrent requests of L tokens, best first: fewest GPUs (fewer stages first), then (without "
+        "--max-model-len) the longest context, "
         "then the least GPU memory, then the fastest decode (--rank-by speed: the fastest decode first). "
         "Each "
         "with its launch line."));
@@ -102,7 +106,9 @@ int runFit(const QStringList &arguments)
         option("gpu", QStringLiteral("A GPU to consider (repeatable; default: every NVIDIA and AMD preset)."),
                "gpu");
     const QCommandLineOption maxGpus =
-        option("max-gpus", QStringLiteral("Largest tensor-parallel size tried."), "n", QStringLiteral("8"));
+        option("max-gpus",
+               QStringLiteral("Most GPUs a configuration takes (tensor-parallel size x pipeline stages)."),
+               "n", QStringLiteral("8"));
     const QCommandLineOption quantizations =
         option("quantization",
                QStringLiteral(

@@ -8,6 +8,7 @@
 #include "core/common/search.h"
 #include "core/common/units.h"
 #include "core/engine/runtime.h"
+#include "core/plan/pipelineparallel.h"
 #include "core/plan/planner.h"
 #include "core/plan/tensorparallel.h"
 #include "core/scenario/launchline.h"
@@ -27,11 +28,12 @@ namespace {
 /// SGLang admits at least this many requests by default (init_memory_pool's floor).
 constexpr std::int64_t SglangMinRunningRequests = 2048;
 
-/// One point of the search: a GPU, a tensor-parallel size and two precisions.
+/// One point of the search: a GPU, a tensor- and pipeline-parallel size and two precisions.
 struct Configuration
 {
     GpuSpec gpu;
     int tensorParallelSize = 1;
+    int pipelineParallelSize = 1;
     std::optional<QuantizationSpec> quantization;
     KvCacheDtype kvCacheDtype = KvCacheDtype::Auto;
 };
@@ -41,6 +43,7 @@ Scenario scenarioOf(const FitQuery &q, const Configuration &c, std::int64_t maxM
     Scenario s = q.base;
     s.gpu = c.gpu;
     s.tensorParallelSize = c.tensorParallelSize;
+    s.pipelineParallelSize = c.pipelineParallelSize;
     s.quantization = c.quantization;
     s.kvCacheDtype = c.kvCacheDtype;
     s.maxModelLen = maxModelLen;
@@ -98,10 +101,11 @@ double decodeSpeed(const FitRow &row)
 bool better(const FitRow &a, const FitRow &b, bool longest, FitRanking ranking)
 {
     const auto key = [&](const FitRow &r) {
-        return std::make_tuple(
-            ranking == FitRanking::Speed ? -decodeSpeed(r) : 0.0, r.plan.tensorParallelSize,
-            longest ? -r.plan.maxModelLen : 0, r.totalMemoryBytes, -decodeSpeed(r), r.plan.gpuId,
-            quantizationChoiceName(r.scenario.quantization), dtypeName(r.scenario.kvCacheDtype));
+        return std::make_tuple(ranking == FitRanking::Speed ? -decodeSpeed(r) : 0.0, r.plan.gpuCount(),
+                               r.plan.pipelineParallelSize, longest ? -r.plan.maxModelLen : 0,
+                               r.totalMemoryBytes, -decodeSpeed(r), r.plan.gpuId,
+                               quantizationChoiceName(r.scenario.quantization),
+                               dtypeName(r.scenario.kvCacheDtype));
     };
     return key(a) < key(b);
 }
@@ -144,28 +148,36 @@ bool closerThan(const FitRow &a, const FitRow &b)
            std::make_pair(b.maxConcurrency, b.plan.kv.availableBytes);
 }
 
+/// "4 x H100" or, with pipeline stages, "4 x H100 in 2 pipeline stages".
+QString layoutText(const MemoryPlan &p)
+{
+    return p.pipelineParallelSize > 1
+               ? QCoreApplication::translate("kvscope::Fit", "%1 x %2 in %3 pipeline stages")
+                     .arg(p.gpuCount())
+                     .arg(p.gpuName)
+                     .arg(p.pipelineParallelSize)
+               : QStringLiteral("%1 x %2").arg(p.gpuCount()).arg(p.gpuName);
+}
+
 /// "; the most, … hold N" or, where none holds a request, "; the closest, … is X short".
 QString closestText(const FitRow &closest)
 {
     const MemoryPlan &p = closest.plan;
     if (closest.maxConcurrency > 0)
         return QCoreApplication::translate("kvscope::Fit",
-                                           "; the most, %1 x %2 with %3 weights and a %4 KV cache, hold %5")
-            .arg(p.tensorParallelSize)
-            .arg(p.gpuName, quantMethodName(p.quantization.method), dtypeName(p.kvCacheDtype),
+                                           "; the most, %1 with %2 weights and a %3 KV cache, hold %4")
+            .arg(layoutText(p), quantMethodName(p.quantization.method), dtypeName(p.kvCacheDtype),
                  formatCount(closest.maxConcurrency));
     if (p.kv.availableBytes < 0)
-        return QCoreApplication::translate("kvscope::Fit", "; the closest, %1 x %2 with %3 weights and a %4 "
-                                                           "KV cache, lacks %5 per GPU before its KV cache")
-            .arg(p.tensorParallelSize)
-            .arg(p.gpuName, quantMethodName(p.quantization.method), dtypeName(p.kvCacheDtype),
+        return QCoreApplication::translate("kvscope::Fit", "; the closest, %1 with %2 weights and a %3 "
+                                                           "KV cache, lacks %4 per GPU before its KV cache")
+            .arg(layoutText(p), quantMethodName(p.quantization.method), dtypeName(p.kvCacheDtype),
                  formatBytes(-p.kv.availableBytes));
     return QCoreApplication::translate(
                "kvscope::Fit",
-               "; the closest, %1 x %2 with %3 weights and a %4 KV cache, has %5 per GPU for its KV cache, "
+               "; the closest, %1 with %2 weights and a %3 KV cache, has %4 per GPU for its KV cache, "
                "not one request")
-        .arg(p.tensorParallelSize)
-        .arg(p.gpuName, quantMethodName(p.quantization.method), dtypeName(p.kvCacheDtype),
+        .arg(layoutText(p), quantMethodName(p.quantization.method), dtypeName(p.kvCacheDtype),
              formatBytes(p.kv.availableBytes));
 }
 
@@ -241,25 +253,42 @@ bool servesConcurrency(const MemoryPlan &plan, std::int64_t concurrency)
     }
 }
 
+/// The tensor- and pipeline-parallel sizes of at most `maxGpus` GPUs the model splits into,
+/// fewest GPUs first and, for as many GPUs, fewer stages first (a pipeline's speed is not
+/// modelled, and tensor parallelism shortens every step).
+QList<std::pair<int, int>> parallelLayouts(const FitQuery &q)
+{
+    const QList<int> sizes = validTensorParallelSizes(q.base.model, int(q.maxGpus));
+    QList<std::pair<int, int>> layouts;
+    for (int stages : validPipelineParallelSizes(q.base.model, q.base.engine, int(q.maxGpus)))
+        for (int tp : sizes)
+            if (qint64(tp) * stages <= q.maxGpus)
+                layouts.append({tp, stages});
+    std::stable_sort(layouts.begin(), layouts.end(), [](const auto &a, const auto &b) {
+        return std::make_pair(a.first * a.second, a.second) < std::make_pair(b.first * b.second, b.second);
+    });
+    return layouts;
+}
+
 FitResult findFits(const FitQuery &query, const std::atomic<bool> *cancel)
 {
     validateQuery(query);
     const FitQuery q = withoutRepeats(query);
     const bool longest = q.maxModelLen == 0;
     const std::int64_t upper = q.base.model.maxPositionEmbeddings;
-    const QList<int> sizes = validTensorParallelSizes(q.base.model, int(q.maxGpus));
+    const QList<std::pair<int, int>> layouts = parallelLayouts(q);
     FitResult result;
     // The configuration that holds the most requests, for the reason when nothing fits.
     std::optional<FitRow> closest;
     for (const GpuSpec &gpu : q.gpus)
         for (const std::optional<QuantizationSpec> &quantization : quantizationsOf(q))
             for (const KvCacheDtype kv : kvCacheDtypesOf(q))
-                for (const int tp : sizes) {
+                for (const auto &[tp, stages] : layouts) {
                     if (cancel && cancel->load(std::memory_order_relaxed)) {
                         result.cancelled = true;
                         return result;
                     }
-                    const Configuration c{gpu, tp, quantization, kv};
+                    const Configuration c{gpu, tp, stages, quantization, kv};
                     const std::int64_t len = longest ? longestServed(q, c, upper) : q.maxModelLen;
                     const Scenario scenario = scenarioOf(q, c, std::max<std::int64_t>(len, 1));
                     const std::optional<MemoryPlan> plan = tryPlanMemory(scenario);
@@ -269,11 +298,11 @@ FitResult findFits(const FitQuery &query, const std::atomic<bool> *cancel)
                     row.scenario = scenario;
                     row.plan = *plan;
                     row.maxConcurrency = wholeRequests(*plan);
-                    row.totalMemoryBytes = (Checked(gpu.memoryBytes) * tp).value();
+                    row.totalMemoryBytes = (Checked(gpu.memoryBytes) * plan->gpuCount()).value();
                     if (len > 0 && servesConcurrency(*plan, q.concurrency)) {
                         row.command = launchLine(row.scenario).command();
                         result.fits << row;
-                        break; // a larger TP of the same GPU and precisions takes more GPUs for nothing
+                        break; // a larger layout of the same GPU and precisions takes more GPUs for nothing
                     }
                     if (!closest || closerThan(row, *closest))
                         closest = row;
@@ -291,10 +320,13 @@ FitResult findFits(const FitQuery &query, const std::atomic<bool> *cancel)
             QCoreApplication::translate("kvscope::Fit", "no configuration of up to %1 GPU(s) serves %2 of %3")
                 .arg(q.maxGpus)
                 .arg(what, q.base.model.name);
-        if (!closest && !sizes.isEmpty()) {
+        if (!closest && !layouts.isEmpty()) {
             // No configuration planned at all: the engine refuses the model itself; say why.
-            const Scenario probe = scenarioOf(
-                q, Configuration{q.gpus.first(), sizes.first(), std::nullopt, KvCacheDtype::Auto}, 1);
+            const Scenario probe =
+                scenarioOf(q,
+                           Configuration{q.gpus.first(), layouts.first().first, layouts.first().second,
+                                         std::nullopt, KvCacheDtype::Auto},
+                           1);
             try {
                 planMemory(probe);
             } catch (const Error &error) {
@@ -324,6 +356,7 @@ QJsonObject fitToJson(const FitQuery &query, const FitResult &result)
         QJsonObject o;
         o.insert(QStringLiteral("gpu"), p.gpuId);
         o.insert(QStringLiteral("tensor_parallel_size"), p.tensorParallelSize);
+        o.insert(QStringLiteral("pipeline_parallel_size"), p.pipelineParallelSize);
         o.insert(QStringLiteral("quantization"), quantMethodName(p.quantization.method));
         o.insert(QStringLiteral("kv_cache_dtype"), dtypeName(p.kvCacheDtype));
         o.insert(QStringLiteral("max_model_len"), qint64(p.maxModelLen));

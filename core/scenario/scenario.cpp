@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "core/scenario/scenario.h"
 
+#include "core/common/checked.h"
 #include "core/common/error.h"
 #include "core/common/integertext.h"
 
@@ -87,6 +88,11 @@ QString formatUtilization(std::int64_t ppm)
     if (text.endsWith(QLatin1Char('.')))
         text.chop(1);
     return text;
+}
+
+std::int64_t Scenario::gpuCount() const
+{
+    return (Checked(tensorParallelSize) * pipelineParallelSize).value();
 }
 
 } // namespace kvscope

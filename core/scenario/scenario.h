@@ -72,6 +72,10 @@ struct Scenario
     std::int64_t computeEfficiencyPpm = DefaultComputeEfficiencyPpm; ///< --compute-efficiency; 0 = calibrated
     MeasuredSpeedScale speedCalibration; ///< from the user's measurement; --bandwidth-efficiency wins
 
+    /// Every GPU the deployment takes: each pipeline stage's tensor-parallel group (as planned:
+    /// both sizes validated; a product past 2^63 is refused with kvscope::Error).
+    std::int64_t gpuCount() const;
+
     friend bool operator==(const Scenario &, const Scenario &) = default;
 };
 

@@ -1494,16 +1494,20 @@
         <translation>最多 %1 块 GPU 的配置都无法为 %3 服务 %2</translation>
     </message>
     <message>
-        <source>; the most, %1 x %2 with %3 weights and a %4 KV cache, hold %5</source>
-        <translation>；容纳最多的是 %1 × %2（%3 权重、%4 KV Cache），可容纳 %5 个</translation>
+        <source>%1 x %2 in %3 pipeline stages</source>
+        <translation>%1 × %2（%3 个流水线级）</translation>
     </message>
     <message>
-        <source>; the closest, %1 x %2 with %3 weights and a %4 KV cache, lacks %5 per GPU before its KV cache</source>
-        <translation>；最接近的是 %1 × %2（%3 权重、%4 KV Cache），未计 KV Cache 时每块 GPU 已缺 %5</translation>
+        <source>; the most, %1 with %2 weights and a %3 KV cache, hold %4</source>
+        <translation>；容纳最多的是 %1（%2 权重、%3 KV Cache），可容纳 %4 个</translation>
     </message>
     <message>
-        <source>; the closest, %1 x %2 with %3 weights and a %4 KV cache, has %5 per GPU for its KV cache, not one request</source>
-        <translation>；最接近的是 %1 × %2（%3 权重、%4 KV Cache），每块 GPU 留给 KV Cache 的 %5 容纳不下一个请求</translation>
+        <source>; the closest, %1 with %2 weights and a %3 KV cache, lacks %4 per GPU before its KV cache</source>
+        <translation>；最接近的是 %1（%2 权重、%3 KV Cache），未计 KV Cache 时每块 GPU 已缺 %4</translation>
+    </message>
+    <message>
+        <source>; the closest, %1 with %2 weights and a %3 KV cache, has %4 per GPU for its KV cache, not one request</source>
+        <translation>；最接近的是 %1（%2 权重、%3 KV Cache），每块 GPU 留给 KV Cache 的 %4 容纳不下一个请求</translation>
     </message>
 </context>
 <context>
@@ -1703,6 +1707,10 @@
     <message>
         <source>Launch line</source>
         <translation>启动命令</translation>
+    </message>
+    <message>
+        <source>%1 × %2 (%3 stages of %4)</source>
+        <translation>%1 × %2（%3 级，每级 %4 块）</translation>
     </message>
 </context>
 <context>

@@ -52,10 +52,15 @@ private Q_SLOTS:
         const FitResult result = findFits(query(QStringLiteral("llama-3.1-70b"), 16, 32768));
         for (qsizetype i = 1; i < result.fits.size(); ++i) {
             const FitRow &a = result.fits.at(i - 1), &b = result.fits.at(i);
-            QVERIFY(a.plan.tensorParallelSize <= b.plan.tensorParallelSize);
-            if (a.plan.tensorParallelSize == b.plan.tensorParallelSize)
+            // Fewest GPUs, and for as many GPUs fewer pipeline stages.
+            QVERIFY(a.plan.gpuCount() <= b.plan.gpuCount());
+            if (a.plan.gpuCount() == b.plan.gpuCount())
+                QVERIFY(a.plan.pipelineParallelSize <= b.plan.pipelineParallelSize);
+            if (a.plan.gpuCount() == b.plan.gpuCount() &&
+                a.plan.pipelineParallelSize == b.plan.pipelineParallelSize)
                 QVERIFY(a.totalMemoryBytes <= b.totalMemoryBytes);
-            if (a.plan.tensorParallelSize == b.plan.tensorParallelSize &&
+            if (a.plan.gpuCount() == b.plan.gpuCount() &&
+                a.plan.pipelineParallelSize == b.plan.pipelineParallelSize &&
                 a.totalMemoryBytes == b.totalMemoryBytes && a.plan.speed.available && b.plan.speed.available)
                 QVERIFY(a.plan.speed.decodeTokensPerSecond >= b.plan.speed.decodeTokensPerSecond);
         }
@@ -233,6 +238,31 @@ private Q_SLOTS:
         QVERIFY(stopped.reason.isEmpty());
     }
 
+    void aPipelineServesWhereTensorParallelismCannotSplitTheModel()
+    {
+        // Qwen2.5-72B in bfloat16 (about 136 GiB) does not fit two H100s, and its 64 attention
+        // heads do not split three ways; three pipeline stages of 26, 27 and 27 layers do, so
+        // the fewest GPUs are three, in stages, before four in tensor parallel.
+        FitQuery q = query(QStringLiteral("qwen2.5-72b"), 1, 8192, {QStringLiteral("h100-sxm")});
+        q.quantizations = {std::nullopt};
+        q.kvCacheDtypes = {KvCacheDtype::Auto};
+        const FitResult result = findFits(q);
+        QCOMPARE(result.fits.size(), 1); // one row a GPU and precision pair: its fewest GPUs
+        const FitRow &first = result.fits.first();
+        QCOMPARE(first.plan.gpuCount(), 3);
+        QCOMPARE(first.plan.pipelineParallelSize, 3);
+        QVERIFY(first.command.contains(QStringLiteral("--pipeline-parallel-size 3")));
+        test::verifyFitRows(q, result);
+        // Two GPUs in tensor parallel hold no request; four would.
+        Scenario two = first.scenario, four = first.scenario;
+        two.pipelineParallelSize = 1;
+        two.tensorParallelSize = 2;
+        four.pipelineParallelSize = 1;
+        four.tensorParallelSize = 4;
+        QVERIFY(!planMemory(two).works());
+        QVERIFY(planMemory(four).works());
+    }
+
     void jsonRowsCarryTheAgreedKeys()
     {
         const FitQuery q = query(QStringLiteral("llama-3.1-8b"), 4, 4096, {QStringLiteral("l40s")});
@@ -241,8 +271,8 @@ private Q_SLOTS:
         QCOMPARE(fits.size(), result.fits.size());
         for (qsizetype i = 0; i < fits.size(); ++i) {
             const QJsonObject o = fits.at(i).toObject();
-            for (const char *key : {"gpu", "tensor_parallel_size", "quantization", "kv_cache_dtype",
-                                    "max_concurrency", "kv_capacity_tokens", "command"})
+            for (const char *key : {"gpu", "tensor_parallel_size", "pipeline_parallel_size", "quantization",
+                                    "kv_cache_dtype", "max_concurrency", "kv_capacity_tokens", "command"})
                 QVERIFY2(o.contains(QLatin1String(key)), key);
             QCOMPARE(o.value(QLatin1String("command")).toString(), result.fits.at(i).command);
             QCOMPARE(o.value(QLatin1String("max_concurrency")).toInteger(), result.fits.at(i).maxConcurrency);

@@ -253,10 +253,9 @@ ChartSource ExplorerView::chartSource() const
 QString ExplorerView::figuresText() const
 {
     const MemoryPlan &plan = m_controller->plan();
-    const QString title =
-        plan.tensorParallelSize > 1
-            ? tr("%1 on %2 × %3").arg(plan.modelName, plan.gpuName).arg(plan.tensorParallelSize)
-            : tr("%1 on %2").arg(plan.modelName, plan.gpuName);
+    const QString title = plan.gpuCount() > 1
+                              ? tr("%1 on %2 × %3").arg(plan.modelName, plan.gpuName).arg(plan.gpuCount())
+                              : tr("%1 on %2").arg(plan.modelName, plan.gpuName);
     const QString blank = QStringLiteral("\n\n");
     return title + blank + m_banner->plainText() + blank + m_figures->figuresText() + QLatin1Char('\n') +
            m_speed->figuresText() + blank + m_breakdown->chart()->title() + QLatin1Char('\n') +

@@ -182,7 +182,7 @@ QString scenarioCaption(const Scenario &s, const MemoryPlan &plan)
     return QCoreApplication::translate("kvscope::FigureRenderer",
                                        "%1 · %2 × %3 · %10 %4 %11 %5 %12 %6 · batch %7 · %8 tokens · "
                                        "kvscope %9")
-        .arg(s.model.name, s.gpu.name, QString::number(s.tensorParallelSize), precisions.dtype,
+        .arg(s.model.name, s.gpu.name, QString::number(s.gpuCount()), precisions.dtype,
              precisions.quantization, precisions.kvCacheDtype, formatCount(s.batchSize),
              formatCount(s.seqLen), QStringLiteral(KVSCOPE_VERSION), optionFlag(ScenarioField::Dtype),
              optionFlag(ScenarioField::Quantization), optionFlag(ScenarioField::KvCacheDtype));
@@ -198,7 +198,7 @@ QString comparisonCaption(const ChartSource &source)
             labels << column.label;
     return QCoreApplication::translate("kvscope::FigureRenderer",
                                        "%1 · %2 × %3 · batch %4 · %5 tokens · %6 · kvscope %7")
-        .arg(s.model.name, s.gpu.name, QString::number(s.tensorParallelSize), formatCount(s.batchSize),
+        .arg(s.model.name, s.gpu.name, QString::number(s.gpuCount()), formatCount(s.batchSize),
              formatCount(s.seqLen), labels.join(QStringLiteral(" | ")), QStringLiteral(KVSCOPE_VERSION));
 }
 

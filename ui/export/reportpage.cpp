@@ -192,10 +192,10 @@ private:
 
 QString scenarioHeadline(const Scenario &s)
 {
-    return s.tensorParallelSize > 1
+    return s.gpuCount() > 1
                ? QCoreApplication::translate("kvscope::ReportPage", "%1 on %2 × %3")
                      .arg(s.model.name, s.gpu.name)
-                     .arg(s.tensorParallelSize)
+                     .arg(s.gpuCount())
                : QCoreApplication::translate("kvscope::ReportPage", "%1 on %2").arg(s.model.name, s.gpu.name);
 }
 

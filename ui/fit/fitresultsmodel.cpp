@@ -33,7 +33,12 @@ QString FitResultsModel::text(const FitRow &row, int column) const
     const QLocale locale;
     switch (column) {
     case Gpus:
-        return tr("%1 × %2").arg(p.tensorParallelSize).arg(p.gpuName);
+        return p.pipelineParallelSize > 1 ? tr("%1 × %2 (%3 stages of %4)")
+                                                .arg(p.gpuCount())
+                                                .arg(p.gpuName)
+                                                .arg(p.pipelineParallelSize)
+                                                .arg(p.tensorParallelSize)
+                                          : tr("%1 × %2").arg(p.tensorParallelSize).arg(p.gpuName);
     case Weights:
         return quantMethodLabel(p.quantization.method);
     case KvCache:

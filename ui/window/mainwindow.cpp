@@ -445,10 +445,9 @@ void MainWindow::retranslate()
 void MainWindow::updateTitle()
 {
     const Scenario &s = m_controller->scenario();
-    const QString title =
-        s.tensorParallelSize > 1
-            ? tr("%1 on %2 × %3 — kvscope").arg(s.model.name, s.gpu.name).arg(s.tensorParallelSize)
-            : tr("%1 on %2 — kvscope").arg(s.model.name, s.gpu.name);
+    const QString title = s.gpuCount() > 1
+                              ? tr("%1 on %2 × %3 — kvscope").arg(s.model.name, s.gpu.name).arg(s.gpuCount())
+                              : tr("%1 on %2 — kvscope").arg(s.model.name, s.gpu.name);
     // "[*]" is where Qt shows the modified mark.
     const QString file =
         m_session && !m_session->path().isEmpty() ? QFileInfo(m_session->path()).fileName() : QString();
