@@ -234,6 +234,10 @@ QString planAsText(const MemoryPlan &p)
                   .arg(formatUtilization(p.memFractionStaticPpm),
                        sglangFlag(ScenarioField::MemFractionStatic),
                        formatGiB(p.gpuMemoryBytes - p.preloadBytes)));
+    else if (p.kvCacheMemoryBytes > 0)
+        t.row(QStringLiteral("budget"), formatGiB(p.budgetBytes),
+              QStringLiteral("everything before the KV cache + %1 (%2)")
+                  .arg(formatGiB(p.kvCacheMemoryBytes), optionFlag(ScenarioField::KvCacheMemoryBytes)));
     else
         t.row(QStringLiteral("budget"), formatGiB(p.budgetBytes),
               QStringLiteral("x %1 (%2)")

@@ -90,6 +90,11 @@ ScenarioOptions::ScenarioOptions()
                QStringLiteral("SGLang: requests run at once (default: SGLang's for the pool)."), "n"),
         option(fileKey(ScenarioField::MaxNumBatchedTokens),
                QStringLiteral("vLLM: scheduler's tokens per step (default: vLLM's for the GPU)."), "n"),
+        option(
+            fileKey(ScenarioField::KvCacheMemoryBytes),
+            QStringLiteral("vLLM: the KV cache's bytes per GPU, used as given instead of the profiled "
+                           "budget (--gpu-memory-utilization then plays no part); auto: profiled (default)."),
+            "bytes"),
         option(fileKey(ScenarioField::BatchSize),
                QStringLiteral("Concurrent sequences held in the KV cache."), "n", QStringLiteral("16")),
         option(fileKey(ScenarioField::SeqLen), QStringLiteral("Tokens per sequence (prompt + output)."), "n",

@@ -59,6 +59,8 @@ const FieldSpelling spellings[] = {
      QT_TRANSLATE_NOOP("kvscope::ScenarioField", "Max running sequences")},
     {ScenarioField::MaxNumBatchedTokens, "max-num-batched-tokens", nullptr,
      QT_TRANSLATE_NOOP("kvscope::ScenarioField", "Max batched tokens")},
+    {ScenarioField::KvCacheMemoryBytes, "kv-cache-memory-bytes", nullptr,
+     QT_TRANSLATE_NOOP("kvscope::ScenarioField", "KV cache memory")},
     {ScenarioField::BatchSize, "batch-size", nullptr,
      QT_TRANSLATE_NOOP("kvscope::ScenarioField", "Batch size")},
     {ScenarioField::SeqLen, "seq-len", nullptr,

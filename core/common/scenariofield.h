@@ -37,6 +37,7 @@ enum class ScenarioField
     MambaSsmCacheDtype,
     MaxNumSeqs,
     MaxNumBatchedTokens,
+    KvCacheMemoryBytes,
     BatchSize,
     SeqLen,
     PromptLen,

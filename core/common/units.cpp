@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "core/common/units.h"
 
+#include "core/common/checked.h"
+
 #include <cmath>
 #include <cstdlib>
 
@@ -186,6 +188,11 @@ QString localCount(std::int64_t value)
 QString localMemory(std::int64_t bytes)
 {
     return formatMemory(bytes, QLocale());
+}
+
+std::int64_t bytesOfGiB(std::int64_t gib)
+{
+    return (Checked(gib) * GiB).value();
 }
 
 } // namespace kvscope

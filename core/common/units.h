@@ -76,6 +76,9 @@ QString formatRate(double perSecond, const QLocale &locale);
 /// "×919 the budget" (translated where a translator is installed).
 QString formatBudgetShare(std::int64_t basisPoints, const QLocale &locale);
 
+/// `gib` whole GiB in bytes; kvscope::Error past 2^63 bytes.
+std::int64_t bytesOfGiB(std::int64_t gib);
+
 /// Bytes / GiB as a double, for charts and percentages only.
 inline double toGiB(std::int64_t bytes)
 {

@@ -154,6 +154,11 @@ QJsonObject planToJson(const MemoryPlan &p, SpeedOfRefusedPlan refused)
     o.insert(QStringLiteral("kv_cache_dtype"), precisions.kvCacheDtype);
     o.insert(QStringLiteral("tensor_parallel_size"), p.tensorParallelSize);
     o.insert(QStringLiteral("pipeline_parallel_size"), p.pipelineParallelSize);
+    if (p.kvCacheMemoryBytes > 0) {
+        o.insert(QStringLiteral("kv_cache_memory_bytes"), qint64(p.kvCacheMemoryBytes));
+        o.insert(QStringLiteral("profiled_kv_cache_bytes"), qint64(p.profiledKvBytes));
+        o.insert(QStringLiteral("whole_gpu_kv_cache_bytes"), qint64(p.wholeGpuKvBytes));
+    }
     if (!p.pipelineStages.isEmpty())
         o.insert(QStringLiteral("pipeline_stages"), pipelineStagesJson(p));
     o.insert(QStringLiteral("engine"), engineName(p.engine));

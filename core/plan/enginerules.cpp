@@ -7,6 +7,8 @@
 
 namespace kvscope {
 
+void EngineRules::fixKvBudget(const Scenario &, MemoryPlan &) const {}
+
 void EngineRules::settlePool(const Scenario &, MemoryPlan &) const {}
 
 GpuCheck EngineRules::gpuCheck(const Scenario &s, const MemoryPlan &plan)

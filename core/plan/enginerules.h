@@ -61,6 +61,9 @@ public:
     /// Why the engine refuses to start with the plan's pool, in the engine's
     /// terms (for a plan whose engine does not start).
     virtual QString refusal(const MemoryPlan &plan) const = 0;
+    /// The KV cache's bytes where the scenario fixes them (vLLM's --kv-cache-memory-bytes) in
+    /// place of the profiled budget in `plan`; nothing by default.
+    virtual void fixKvBudget(const Scenario &scenario, MemoryPlan &plan) const;
     /// What the engine derives from the pool once it is sized (SGLang's
     /// default --max-running-requests); nothing by default.
     virtual void settlePool(const Scenario &scenario, MemoryPlan &plan) const;

@@ -159,6 +159,14 @@ struct MemoryPlan
     std::int64_t overheadBytes = 0;   ///< non-torch memory: CUDA context, NCCL buffers
     std::int64_t cudaGraphBytes = 0;  ///< CUDA-graph estimate vLLM subtracts (v0.21 on); 0 when not counted
     std::int64_t memFractionStaticPpm = 0; ///< SGLang: the --mem-fraction-static applied (0 for vLLM)
+    /// --kv-cache-memory-bytes as given (0: profiled). vLLM then takes the KV cache's bytes as given,
+    /// and the budget is what the GPU holds: everything before the cache plus that.
+    std::int64_t kvCacheMemoryBytes = 0;
+    /// With --kv-cache-memory-bytes, what vLLM's profiling would have left for the KV cache at
+    /// --gpu-memory-utilization, and what the GPU's whole memory leaves (vLLM's start-up log suggests
+    /// both); 0 otherwise.
+    std::int64_t profiledKvBytes = 0;
+    std::int64_t wholeGpuKvBytes = 0;
     std::int64_t preloadBytes = 0; ///< SGLang: memory in use before the weights load (outside the budget)
     std::int64_t headroomBytes =
         0;                  ///< budget - weights - activations - overhead - graphs - KV cache (signed)

@@ -221,6 +221,13 @@ void validateScenario(const Scenario &s)
         requirePositive(s.maxNumSeqs, ScenarioField::MaxNumSeqs);
     if (s.maxNumBatchedTokens < 0)
         requirePositive(s.maxNumBatchedTokens, ScenarioField::MaxNumBatchedTokens);
+    if (s.kvCacheMemoryBytes < 0)
+        requirePositive(s.kvCacheMemoryBytes, ScenarioField::KvCacheMemoryBytes);
+    if (s.kvCacheMemoryBytes > 0 && s.engine != Engine::Vllm)
+        throw Error(QCoreApplication::translate("kvscope::Planner", "%1: is a vLLM option; %2 sizes its pool "
+                                                                    "from %3")
+                        .arg(optionFlag(ScenarioField::KvCacheMemoryBytes), engineDisplayName(s.engine),
+                             sglangFlag(ScenarioField::MemFractionStatic)));
     if (s.blockSize > 4096)
         throw Error(QCoreApplication::translate("kvscope::Planner",
                                                 "%2: %1 is larger than any %3 block size (at most 4096)")
@@ -375,6 +382,7 @@ MemoryPlan planLayers(const Scenario &s, const EngineRules &rulesRef, const Mode
         kv.availableBytes = (Checked(plan.budgetBytes) - plan.weights.bytesPerGpu - plan.activationBytes -
                              plan.overheadBytes - plan.cudaGraphBytes)
                                 .value();
+        rules->fixKvBudget(s, plan);
         plan.headroomBytes = (Checked(kv.availableBytes) - kv.cacheBytes).value();
         plan.fits = plan.headroomBytes >= 0;
         kv.shortfallBytes = std::max<std::int64_t>(0, -kv.availableBytes);

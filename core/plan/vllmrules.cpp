@@ -26,6 +26,13 @@ QString VllmRules::versionText() const
 
 QString VllmRules::gpuRefusal(const Scenario &s, const MemoryPlan &plan) const
 {
+    if (plan.kvCacheMemoryBytes > 0 && plan.budgetBytes > plan.gpuMemoryBytes)
+        return QCoreApplication::translate("kvscope::Planner",
+                                           "%1 %2 and the %3 before the KV cache exceed the GPU's %4: vLLM "
+                                           "would run out of memory allocating the cache (at most %5 fits)")
+            .arg(optionFlag(ScenarioField::KvCacheMemoryBytes), formatGiB(plan.kvCacheMemoryBytes),
+                 formatGiB(plan.budgetBytes - plan.kvCacheMemoryBytes), formatGiB(plan.gpuMemoryBytes),
+                 formatGiB(std::max<std::int64_t>(0, plan.wholeGpuKvBytes)));
     GpuCheck check = gpuCheck(s, plan);
     check.vllmVersion = m_version.requested;
     return kvscope::gpuRefusal(s.gpu, check);
@@ -87,6 +94,22 @@ void VllmRules::applyBudget(const Scenario &s, MemoryPlan &plan) const
     plan.cudaGraphBytes = m_version.profile->subtractsCudaGraphs ? cudaGraphEstimateBytes(s.gpu, tp) : 0;
 }
 
+void VllmRules::fixKvBudget(const Scenario &s, MemoryPlan &plan) const
+{
+    // GPUWorker.determine_available_memory returns cache_config.kv_cache_memory_bytes as it
+    // is, before any profiling (vllm/v1/worker/gpu_worker.py): the pool is that size and
+    // --gpu-memory-utilization plays no part. Its start-up log suggests the value profiling
+    // would give, and the one that fills the GPU; both are kept for the plan to say.
+    if (s.kvCacheMemoryBytes <= 0)
+        return;
+    const std::int64_t beforeCache = (Checked(plan.budgetBytes) - plan.kv.availableBytes).value();
+    plan.kvCacheMemoryBytes = s.kvCacheMemoryBytes;
+    plan.profiledKvBytes = plan.kv.availableBytes;
+    plan.wholeGpuKvBytes = (Checked(plan.gpuMemoryBytes) - beforeCache).value();
+    plan.kv.availableBytes = s.kvCacheMemoryBytes;
+    plan.budgetBytes = (Checked(beforeCache) + s.kvCacheMemoryBytes).value();
+}
+
 bool VllmRules::starts(const KvCacheMemory &kv) const
 {
     // vLLM refuses to start unless one --max-model-len request fits the pool
@@ -144,6 +167,15 @@ void VllmRules::addNotes(const Scenario &s, MemoryPlan &plan) const
                           "older vLLM builds store fp8_ds_mla (656 B) even for %1 auto; pass %1 fp8 to plan "
                           "that layout")
                           .arg(optionFlag(ScenarioField::KvCacheDtype));
+    if (plan.kvCacheMemoryBytes > 0)
+        plan.notes
+            << QCoreApplication::translate(
+                   "kvscope::Planner",
+                   "%1 %2: vLLM skips the profiled budget and takes this for the KV cache (%3 plays no "
+                   "part); profiling would have left %4 at %3 %5, and the GPU's whole memory %6")
+                   .arg(optionFlag(ScenarioField::KvCacheMemoryBytes), formatGiB(plan.kvCacheMemoryBytes),
+                        optionFlag(ScenarioField::GpuMemoryUtilization), formatGiB(plan.profiledKvBytes),
+                        formatUtilization(plan.gpuMemoryUtilizationPpm), formatGiB(plan.wholeGpuKvBytes));
     if (!plan.engineRefusal.isEmpty())
         plan.notes << plan.engineRefusal;
     else if (!plan.engineStarts)

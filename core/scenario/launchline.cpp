@@ -191,6 +191,8 @@ LaunchLine vllmLaunchLine(const Scenario &s)
         args << optionFlag(ScenarioField::PipelineParallelSize) << QString::number(s.pipelineParallelSize);
     if (s.dtype != WeightDtype::Auto)
         args << optionFlag(ScenarioField::Dtype) << dtypeName(s.dtype);
+    if (s.kvCacheMemoryBytes > 0)
+        args << optionFlag(ScenarioField::KvCacheMemoryBytes) << QString::number(s.kvCacheMemoryBytes);
     addQuantization(s, args, line.caveats);
     addKvCacheDtype(s, args, line.caveats);
     if (s.gpuMemoryUtilizationPpm != vllmDefaults.gpuMemoryUtilizationPpm)

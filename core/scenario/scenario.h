@@ -57,6 +57,9 @@ struct Scenario
     WeightDtype mambaSsmCacheDtype = WeightDtype::Auto; ///< --mamba-ssm-cache-dtype; auto = --dtype
     std::int64_t maxNumSeqs = 0;                        ///< --max-num-seqs; 0 = vLLM's default for the GPU
     std::int64_t maxNumBatchedTokens = 0;               ///< --max-num-batched-tokens; 0 = vLLM's default
+    /// --kv-cache-memory-bytes: the KV cache's bytes per GPU, used as given in place of the
+    /// profiled budget; 0 = profiled from --gpu-memory-utilization (vLLM's default).
+    std::int64_t kvCacheMemoryBytes = 0;
 
     std::int64_t batchSize = 16; ///< concurrent sequences to hold
     std::int64_t seqLen = 8192;  ///< tokens per sequence (prompt + output)

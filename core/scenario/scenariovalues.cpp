@@ -216,6 +216,11 @@ const Field fields[] = {
          s.maxNumBatchedTokens = parseOptionalCount(text, o);
      },
      [](const Scenario &s) { return forEngine(s, Engine::Vllm, optionalCountText(s.maxNumBatchedTokens)); }},
+    {{ScenarioField::KvCacheMemoryBytes, OptionKind::Count, OptionEngine::Vllm},
+     [](Scenario &s, const QString &text, const QString &o, const ScenarioResolvers &) {
+         s.kvCacheMemoryBytes = parseOptionalCount(text, o);
+     },
+     [](const Scenario &s) { return forEngine(s, Engine::Vllm, optionalCountText(s.kvCacheMemoryBytes)); }},
     {{ScenarioField::BatchSize, OptionKind::Count},
      [](Scenario &s, const QString &text, const QString &o, const ScenarioResolvers &) {
          s.batchSize = parsePositive(text, o);

@@ -2779,6 +2779,18 @@
         <source>%1: the layers are split into this many stages, each on the GPUs above (vLLM&apos;s split: the first stage holds the embedding, the last the head and the sampler). Every stage gets the KV blocks of the stage with the least room; figures per GPU are that stage&apos;s.</source>
         <translation>%1：把各层切成这么多级，每级跑在上面的 GPU 上（vLLM 的切法：第一级放嵌入层，最后一级放输出头和采样器）。每一级都只得到空间最少那一级的 KV 块数；每块 GPU 的数字取自那一级。</translation>
     </message>
+    <message>
+        <source>profiled</source>
+        <translation>按剖析</translation>
+    </message>
+    <message>
+        <source> GiB</source>
+        <translation> GiB</translation>
+    </message>
+    <message>
+        <source>%1: the KV cache&apos;s memory per GPU, taken as given; vLLM then skips its profiled budget and %2 plays no part. &quot;profiled&quot;: vLLM&apos;s default, the budget less everything before the cache.</source>
+        <translation>%1：每块 GPU 的 KV Cache 显存，按给定值使用；vLLM 随即跳过剖析出的预算，%2 不再起作用。“按剖析”：vLLM 的默认做法，即预算减去 KV Cache 之前的一切。</translation>
+    </message>
 </context>
 <context>
     <name>kvscope::PasteConfigDialog</name>
@@ -3008,6 +3020,18 @@
     <message>
         <source> · fewest blocks</source>
         <translation> · 块数最少</translation>
+    </message>
+    <message>
+        <source>%1: is a vLLM option; %2 sizes its pool from %3</source>
+        <translation>%1：是 vLLM 的参数；%2 按 %3 确定其显存池</translation>
+    </message>
+    <message>
+        <source>%1 %2 and the %3 before the KV cache exceed the GPU&apos;s %4: vLLM would run out of memory allocating the cache (at most %5 fits)</source>
+        <translation>%1 %2 加上 KV Cache 之前的 %3 超出了 GPU 的 %4：vLLM 分配 KV Cache 时会显存不足（最多放得下 %5）</translation>
+    </message>
+    <message>
+        <source>%1 %2: vLLM skips the profiled budget and takes this for the KV cache (%3 plays no part); profiling would have left %4 at %3 %5, and the GPU&apos;s whole memory %6</source>
+        <translation>%1 %2：vLLM 跳过剖析出的预算，直接用这个值作为 KV Cache（%3 不起作用）；按剖析在 %3 %5 下会剩 %4，用满整块 GPU 则剩 %6</translation>
     </message>
 </context>
 <context>
@@ -3257,6 +3281,10 @@
     <message>
         <source>Pipeline stages (PP)</source>
         <translation>流水线级数 (PP)</translation>
+    </message>
+    <message>
+        <source>KV cache memory</source>
+        <translation>KV Cache 显存</translation>
     </message>
 </context>
 <context>

@@ -66,6 +66,39 @@ private Q_SLOTS:
         QCOMPARE(plan.kv.chunkedLayers, 36);
     }
 
+    void aFixedKvBudgetIsTakenAsGiven()
+    {
+        // --kv-cache-memory-bytes 10 GiB for Llama-3.1-8B: vLLM's GPUWorker.determine_available_memory
+        // returns the value unprofiled; 10 GiB / (32 layers x 8 heads x 128 x 2 x 2 B = 131,072 B)
+        // = 81,920 tokens, 5,120 blocks of 16.
+        Scenario s;
+        s.model = *ModelLibrary::builtin().find(QStringLiteral("llama-3.1-8b"));
+        s.gpu = resolveGpu(QStringLiteral("h100-sxm"));
+        s.maxModelLen = 8192;
+        const MemoryPlan profiled = planMemory(s);
+        s.kvCacheMemoryBytes = 10 * GiB;
+        const MemoryPlan fixed = planMemory(s);
+        QCOMPARE(fixed.kv.availableBytes, 10 * GiB);
+        QCOMPARE(fixed.kv.numGpuBlocks, std::int64_t(5'120));
+        QCOMPARE(fixed.kv.capacityTokens, std::int64_t(81'920));
+        // What profiling would have left, and what the GPU's whole memory leaves.
+        QCOMPARE(fixed.profiledKvBytes, profiled.kv.availableBytes);
+        const std::int64_t beforeCache = profiled.budgetBytes - profiled.kv.availableBytes;
+        QCOMPARE(fixed.wholeGpuKvBytes, fixed.gpuMemoryBytes - beforeCache);
+        QCOMPARE(fixed.budgetBytes, beforeCache + 10 * GiB);
+        QVERIFY(fixed.engineStarts);
+        // More than the GPU holds beside the weights: vLLM would run out of memory allocating it.
+        s.kvCacheMemoryBytes = 70 * GiB;
+        const MemoryPlan tooMuch = planMemory(s);
+        QVERIFY(!tooMuch.engineStarts);
+        QVERIFY2(tooMuch.startFailure.startsWith(QStringLiteral("--kv-cache-memory-bytes 70.00 GiB")),
+                 qPrintable(tooMuch.startFailure));
+        // A vLLM option: SGLang sizes its pool from --mem-fraction-static.
+        s.engine = Engine::Sglang;
+        s.kvCacheMemoryBytes = GiB;
+        QVERIFY_THROWS_EXCEPTION(Error, planMemory(s));
+    }
+
     void budgetIsExactUtilizationOfReportedMemory()
     {
         // H100 SXM: CUDA reports 81,090 MiB (vLLM logs "total_memory=79.19GiB").

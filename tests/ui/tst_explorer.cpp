@@ -187,6 +187,28 @@ private Q_SLOTS:
         QCOMPARE(child<QComboBox>("modelPicker")->currentText(), QStringLiteral("Llama-3.1-8B"));
     }
 
+    void theKvCacheMemoryBoxFixesThePool()
+    {
+        QSpinBox *box = child<QSpinBox>("kvCacheMemorySpin");
+        QCOMPARE(box->value(), 0); // "profiled", vLLM's default
+        box->setValue(10);
+        // 10 GiB of 131,072-byte tokens: 81,920 (core/plan/vllmrules.cpp, fixKvBudget).
+        QCOMPARE(controller()->scenario().kvCacheMemoryBytes, std::int64_t(10) << 30);
+        QCOMPARE(controller()->plan().kv.capacityTokens, std::int64_t(81'920));
+        box->setValue(0);
+        QCOMPARE(controller()->scenario().kvCacheMemoryBytes, std::int64_t(0));
+    }
+
+    void theStageBoxSplitsTheModel()
+    {
+        QComboBox *stages = child<QComboBox>("stageCount");
+        QCOMPARE(stages->currentText(), QStringLiteral("1"));
+        stages->setCurrentIndex(stages->findData(2));
+        Q_EMIT stages->activated(stages->currentIndex());
+        QCOMPARE(controller()->scenario().pipelineParallelSize, std::int64_t(2));
+        QCOMPARE(controller()->plan().pipelineStages.size(), 2);
+    }
+
     void batchSliderDrivesTheKvBar()
     {
         QSlider *slider = child<QSlider>("batchSlider");

@@ -18,6 +18,7 @@
 #include "ui/widgets/groupedcombobox.h"
 #include "ui/widgets/logsliderbox.h"
 
+#include <cmath>
 #include <limits>
 #include <utility>
 
@@ -86,12 +87,13 @@ ParameterPanel::ParameterPanel(ScenarioController *controller, UserLibrary *libr
       m_groupSize(new QComboBox(this)), m_kvCacheDtype(new QComboBox(this)),
       m_precision(new QSlider(Qt::Horizontal, this)), m_precisionSteps{new QLabel(this), new QLabel(this),
                                                                        new QLabel(this), new QLabel(this)},
-      m_utilization(new QDoubleSpinBox(this)), m_blockSize(new QComboBox(this)),
-      m_maxModelLen(new QSpinBox(this)), m_batch(new LogSliderBox(this)), m_seqLen(new LogSliderBox(this)),
-      m_promptLen(new QSpinBox(this)), m_requestRate(new QDoubleSpinBox(this)),
-      m_modelGroup(new QGroupBox(this)), m_precisionGroup(new QGroupBox(this)),
-      m_servingGroup(new QGroupBox(this)), m_modelForm(new QFormLayout(m_modelGroup)),
-      m_precisionForm(new QFormLayout(m_precisionGroup)), m_servingForm(new QFormLayout(m_servingGroup))
+      m_utilization(new QDoubleSpinBox(this)), m_kvCacheMemory(new QSpinBox(this)),
+      m_blockSize(new QComboBox(this)), m_maxModelLen(new QSpinBox(this)), m_batch(new LogSliderBox(this)),
+      m_seqLen(new LogSliderBox(this)), m_promptLen(new QSpinBox(this)),
+      m_requestRate(new QDoubleSpinBox(this)), m_modelGroup(new QGroupBox(this)),
+      m_precisionGroup(new QGroupBox(this)), m_servingGroup(new QGroupBox(this)),
+      m_modelForm(new QFormLayout(m_modelGroup)), m_precisionForm(new QFormLayout(m_precisionGroup)),
+      m_servingForm(new QFormLayout(m_servingGroup))
 {
     m_precisionGroup->setObjectName(QStringLiteral("precisionGroup"));
     m_model->setObjectName(QStringLiteral("modelPicker"));
@@ -105,6 +107,7 @@ ParameterPanel::ParameterPanel(ScenarioController *controller, UserLibrary *libr
     m_kvCacheDtype->setObjectName(QStringLiteral("kvCacheDtypeCombo"));
     m_precision->setObjectName(QStringLiteral("precisionSlider"));
     m_utilization->setObjectName(QStringLiteral("utilizationSpin"));
+    m_kvCacheMemory->setObjectName(QStringLiteral("kvCacheMemorySpin"));
     m_blockSize->setObjectName(QStringLiteral("blockSizeCombo"));
     m_maxModelLen->setObjectName(QStringLiteral("maxModelLenSpin"));
     m_batch->setObjectName(QStringLiteral("batchSize"));
@@ -140,6 +143,8 @@ ParameterPanel::ParameterPanel(ScenarioController *controller, UserLibrary *libr
     m_utilization->setSingleStep(0.01);
     m_utilization->setDecimals(2);
     m_utilization->setKeyboardTracking(false);
+    m_kvCacheMemory->setRange(0, 1 << 20); // whole GiB, up to a pebibyte; 0 = profiled
+    m_kvCacheMemory->setKeyboardTracking(false);
     for (int block : {8, 16, 32, 64, 128})
         m_blockSize->addItem(QString::number(block), block);
     m_maxModelLen->setRange(0, 10'000'000);
@@ -171,6 +176,7 @@ ParameterPanel::ParameterPanel(ScenarioController *controller, UserLibrary *libr
     precisionLayout->addLayout(scale);
     m_precisionForm->addRow(new QLabel(this), precisionBox);
     m_servingForm->addRow(new QLabel(this), m_utilization);
+    m_servingForm->addRow(new QLabel(this), m_kvCacheMemory);
     m_servingForm->addRow(new QLabel(this), m_blockSize);
     m_servingForm->addRow(new QLabel(this), m_maxModelLen);
     m_servingForm->addRow(new QLabel(this), m_batch);
@@ -229,6 +235,8 @@ ParameterPanel::ParameterPanel(ScenarioController *controller, UserLibrary *libr
         // Through the decimal text, so 0.95 is exactly 950000 millionths.
         m_controller->setGpuMemoryUtilizationPpm(parseUtilization(QString::number(value, 'f', 2)));
     });
+    connect(m_kvCacheMemory, &QSpinBox::valueChanged, this,
+            [this](int gib) { m_controller->setKvCacheMemoryBytes(bytesOfGiB(gib)); });
     connect(m_blockSize, &QComboBox::activated, this,
             [this](int index) { m_controller->setBlockSize(m_blockSize->itemData(index).toInt()); });
     connect(m_maxModelLen, &QSpinBox::valueChanged, this,
@@ -263,6 +271,7 @@ QWidget *ParameterPanel::controlFor(ScenarioField option) const
         {ScenarioField::GroupSize, m_groupSize},
         {ScenarioField::KvCacheDtype, m_kvCacheDtype},
         {ScenarioField::GpuMemoryUtilization, m_utilization},
+        {ScenarioField::KvCacheMemoryBytes, m_kvCacheMemory},
         {ScenarioField::BlockSize, m_blockSize},
         {ScenarioField::MaxModelLen, m_maxModelLen},
         {ScenarioField::BatchSize, m_batch},
@@ -409,6 +418,11 @@ void ParameterPanel::showScenario(const Scenario &s)
         const QSignalBlocker blocker(m_utilization);
         m_utilization->setValue(QString(formatUtilization(s.gpuMemoryUtilizationPpm)).toDouble());
     }
+    {
+        const QSignalBlocker blocker(m_kvCacheMemory);
+        m_kvCacheMemory->setValue(int(std::llround(toGiB(s.kvCacheMemoryBytes)))); // shown in whole GiB
+        m_kvCacheMemory->setEnabled(s.engine == Engine::Vllm);
+    }
     selectData(m_blockSize, int(s.blockSize));
     {
         const QSignalBlocker blocker(m_maxModelLen);
@@ -482,6 +496,14 @@ void ParameterPanel::retranslate()
     setFormLabel(m_precisionForm, m_kvCacheDtype, optionFlag(ScenarioField::KvCacheDtype));
     setFormLabel(m_precisionForm, m_precision->parentWidget(), tr("KV precision"));
     setFormLabel(m_servingForm, m_utilization, fieldLabel(ScenarioField::GpuMemoryUtilization));
+    setFormLabel(m_servingForm, m_kvCacheMemory, fieldLabel(ScenarioField::KvCacheMemoryBytes));
+    m_kvCacheMemory->setSpecialValueText(tr("profiled"));
+    m_kvCacheMemory->setSuffix(tr(" GiB"));
+    m_kvCacheMemory->setToolTip(
+        tr("%1: the KV cache's memory per GPU, taken as given; vLLM then skips its profiled budget and %2 "
+           "plays no part. \"profiled\": vLLM's default, the budget less everything before the cache.")
+            .arg(optionFlag(ScenarioField::KvCacheMemoryBytes),
+                 optionFlag(ScenarioField::GpuMemoryUtilization)));
     setFormLabel(m_servingForm, m_blockSize, fieldLabel(ScenarioField::BlockSize));
     setFormLabel(m_servingForm, m_maxModelLen, fieldLabel(ScenarioField::MaxModelLen));
     setFormLabel(m_servingForm, m_batch, tr("&Batch size"));

@@ -81,6 +81,7 @@ private:
     QSlider *m_precision;
     QLabel *m_precisionSteps[4];
     QDoubleSpinBox *m_utilization;
+    QSpinBox *m_kvCacheMemory; ///< --kv-cache-memory-bytes in whole GiB; 0 = profiled
     QComboBox *m_blockSize;
     QSpinBox *m_maxModelLen;
     LogSliderBox *m_batch;

@@ -128,6 +128,11 @@ void ScenarioController::setPipelineParallelSize(int stages)
     change([&](Scenario &s) { s.pipelineParallelSize = stages; });
 }
 
+void ScenarioController::setKvCacheMemoryBytes(std::int64_t bytes)
+{
+    change([&](Scenario &s) { s.kvCacheMemoryBytes = bytes; });
+}
+
 void ScenarioController::setDtype(WeightDtype dtype)
 {
     change([&](Scenario &s) { s.dtype = dtype; });

@@ -40,6 +40,7 @@ public:
     void setGpu(const GpuSpec &gpu);
     void setTensorParallelSize(int gpus);
     void setPipelineParallelSize(int stages);
+    void setKvCacheMemoryBytes(std::int64_t bytes); ///< 0: the profiled budget
     void setDtype(WeightDtype dtype);
     void setQuantization(const std::optional<QuantizationSpec> &quantization);
     void setKvCacheDtype(KvCacheDtype dtype);
