@@ -95,6 +95,16 @@ ScenarioOptions::ScenarioOptions()
             QStringLiteral("vLLM: the KV cache's bytes per GPU, used as given instead of the profiled "
                            "budget (--gpu-memory-utilization then plays no part); auto: profiled (default)."),
             "bytes"),
+        option(
+            fileKey(ScenarioField::MaxLoras),
+            QStringLiteral("vLLM: LoRA adapters held on each GPU at once (--enable-lora --max-loras); auto: "
+                           "LoRA off (default)."),
+            "n"),
+        option(fileKey(ScenarioField::MaxLoraRank),
+               QStringLiteral(
+                   "vLLM: the largest LoRA rank, whose slots are allocated at load: 1, 8, 16, 32, 64, "
+                   "128, 256, 320 or 512 (default 16)."),
+               "r"),
         option(fileKey(ScenarioField::BatchSize),
                QStringLiteral("Concurrent sequences held in the KV cache."), "n", QStringLiteral("16")),
         option(fileKey(ScenarioField::SeqLen), QStringLiteral("Tokens per sequence (prompt + output)."), "n",

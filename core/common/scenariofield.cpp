@@ -61,6 +61,10 @@ const FieldSpelling spellings[] = {
      QT_TRANSLATE_NOOP("kvscope::ScenarioField", "Max batched tokens")},
     {ScenarioField::KvCacheMemoryBytes, "kv-cache-memory-bytes", nullptr,
      QT_TRANSLATE_NOOP("kvscope::ScenarioField", "KV cache memory")},
+    {ScenarioField::MaxLoras, "max-loras", nullptr,
+     QT_TRANSLATE_NOOP("kvscope::ScenarioField", "LoRA slots")},
+    {ScenarioField::MaxLoraRank, "max-lora-rank", nullptr,
+     QT_TRANSLATE_NOOP("kvscope::ScenarioField", "LoRA rank")},
     {ScenarioField::BatchSize, "batch-size", nullptr,
      QT_TRANSLATE_NOOP("kvscope::ScenarioField", "Batch size")},
     {ScenarioField::SeqLen, "seq-len", nullptr,
@@ -97,6 +101,7 @@ const EnumSpelling<CommandOption> commandOptions[] = {
 const EnumSpelling<ServerOption> serverOptions[] = {
     {ServerOption::VllmTokenizer, "tokenizer"},
     {ServerOption::LlamaCppCacheTypeK, "cache-type-k"},
+    {ServerOption::VllmEnableLora, "enable-lora"},
 };
 
 const FieldSpelling &spelling(ScenarioField field)

@@ -38,6 +38,8 @@ enum class ScenarioField
     MaxNumSeqs,
     MaxNumBatchedTokens,
     KvCacheMemoryBytes,
+    MaxLoras,
+    MaxLoraRank,
     BatchSize,
     SeqLen,
     PromptLen,
@@ -102,6 +104,7 @@ enum class ServerOption
 {
     VllmTokenizer,      ///< vLLM's --tokenizer: where a GGUF model's tokenizer comes from
     LlamaCppCacheTypeK, ///< llama.cpp's llama-server --cache-type-k: the K cache type (-v for V)
+    VllmEnableLora,     ///< vLLM's --enable-lora, which --max-loras needs
 };
 
 /// "--tokenizer", "--cache-type-k".

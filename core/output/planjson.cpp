@@ -189,6 +189,7 @@ QJsonObject planToJson(const MemoryPlan &p, SpeedOfRefusedPlan refused)
     o.insert(QStringLiteral("quantized_params"), qint64(p.weights.quantizedParams));
     o.insert(QStringLiteral("weights_bytes"), qint64(p.weights.bytesPerGpu));
     o.insert(QStringLiteral("weights_buffers_bytes"), qint64(p.weights.buffersBytes));
+    o.insert(QStringLiteral("lora_bytes"), qint64(p.weights.loraBytes));
     o.insert(QStringLiteral("weights_bytes_by_component"), componentObject(p.weights.byComponent));
     o.insert(QStringLiteral("checkpoint_bytes"), qint64(p.weights.checkpointBytes));
     o.insert(QStringLiteral("weights_bytes_estimated"), qint64(p.weights.estimatedBytesPerGpu));

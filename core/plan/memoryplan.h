@@ -19,8 +19,10 @@ namespace kvscope {
 /// Weight memory. Byte figures are per GPU unless named "total".
 struct WeightMemory
 {
-    std::int64_t bytesPerGpu = 0;                  ///< parameters on one GPU plus buffers
-    std::int64_t buffersBytes = 0;                 ///< rotary cos/sin tables vLLM allocates with the model
+    std::int64_t bytesPerGpu = 0;  ///< parameters on one GPU plus buffers
+    std::int64_t buffersBytes = 0; ///< rotary cos/sin tables vLLM allocates with the model
+    std::int64_t loraBytes =
+        0; ///< LoRA slots allocated at load (--max-loras x --max-lora-rank); in bytesPerGpu
     std::int64_t byComponent[ComponentCount] = {}; ///< per GPU, parameters only
     std::int64_t checkpointBytes = 0;   ///< whole model as stored (unsharded, no padding, no buffers)
     std::int64_t quantizedParams = 0;   ///< parameters stored by the quantization method

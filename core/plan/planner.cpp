@@ -9,6 +9,7 @@
 #include "core/engine/gpusupport.h"
 #include "core/plan/enginerules.h"
 #include "core/plan/kvcache.h"
+#include "core/plan/lora.h"
 #include "core/plan/pipelineparallel.h"
 #include "core/plan/speed.h"
 #include "core/plan/tensorparallel.h"
@@ -258,6 +259,9 @@ void validateScenario(const Scenario &s)
                 .arg(QString::number(q.groupSize), optionFlag(ScenarioField::GroupSize)));
     validateTensorParallel(m, s.tensorParallelSize);
     validatePipelineParallel(m, s.pipelineParallelSize, s.engine);
+    if (s.maxLoras < 0)
+        requirePositive(s.maxLoras, ScenarioField::MaxLoras);
+    validateLora(s);
     engineRules(s)->validate(s);
     if (isBlockKvType(s.kvCacheDtype) && m.format != ModelFormat::Gguf)
         throw Error(QCoreApplication::translate(
@@ -329,6 +333,10 @@ MemoryPlan planLayers(const Scenario &s, const EngineRules &rulesRef, const Mode
         plan.weights =
             weightMemory(m, inventory, plan.quantization, plan.dtype, tp, rules->expertPadding(s.gpu));
         applyMeasuredCheckpoint(m, tp, plan);
+        // LoRA slots are allocated with the model: vLLM's "Model loading took" includes them.
+        plan.weights.loraBytes =
+            loraBufferBytes(inventory, s.maxLoras, s.maxLoraRank, bytesPerElement(plan.dtype), tp);
+        plan.weights.bytesPerGpu = (Checked(plan.weights.bytesPerGpu) + plan.weights.loraBytes).value();
 
         // KV cache: the formula, the batch, and vLLM's pool layout
         KvCacheMemory &kv = plan.kv;

@@ -351,7 +351,8 @@ void SpeedModel::readWeights(const ModelArch &m, const MemoryPlan &plan)
         for (const std::int64_t bytes : w.byComponent)
             estimated += bytes;
         if (estimated.value() > 0)
-            m_measuredScale = double(w.bytesPerGpu - w.buffersBytes) / double(estimated.value());
+            m_measuredScale =
+                double(w.bytesPerGpu - w.buffersBytes - w.loraBytes) / double(estimated.value());
     }
 
     // Activations: each layer reads and writes every token's hidden state around
@@ -852,6 +853,9 @@ SpeedPlan planSpeed(const Scenario &s, const MemoryPlan &plan)
         speed.decodeTokensPerSecond = double(batch) / speed.decode.seconds;
         speed.decodeTokensPerSecondPerSequence = 1.0 / speed.decode.seconds;
         speed.decodeTokensPerSecondIdeal = double(batch) / speed.decode.idealSeconds;
+        if (plan.weights.loraBytes > 0)
+            speed.notes << QStringLiteral("speed: the LoRA kernels (a shrink and an expand for each wrapped "
+                                          "layer and step) are not priced; no measurement to calibrate them on");
         if (batch < plan.batchSize)
             speed.notes << QStringLiteral(
                                "speed: the KV cache holds %1 of the %2 sequences at %3 tokens; the "

@@ -167,6 +167,16 @@ void VllmRules::addNotes(const Scenario &s, MemoryPlan &plan) const
                           "older vLLM builds store fp8_ds_mla (656 B) even for %1 auto; pass %1 fp8 to plan "
                           "that layout")
                           .arg(optionFlag(ScenarioField::KvCacheDtype));
+    if (plan.weights.loraBytes > 0)
+        plan.notes << QCoreApplication::translate(
+                          "kvscope::Planner",
+                          "%1 %2 %3 %4: %5 of LoRA slots per GPU, allocated with the weights (and counted in "
+                          "them, as vLLM's \"Model loading took\" counts them) before the KV cache")
+                          .arg(optionFlag(ScenarioField::MaxLoras))
+                          .arg(s.maxLoras)
+                          .arg(optionFlag(ScenarioField::MaxLoraRank))
+                          .arg(s.maxLoraRank)
+                          .arg(formatGiB(plan.weights.loraBytes));
     if (plan.kvCacheMemoryBytes > 0)
         plan.notes
             << QCoreApplication::translate(

@@ -191,6 +191,10 @@ LaunchLine vllmLaunchLine(const Scenario &s)
         args << optionFlag(ScenarioField::PipelineParallelSize) << QString::number(s.pipelineParallelSize);
     if (s.dtype != WeightDtype::Auto)
         args << optionFlag(ScenarioField::Dtype) << dtypeName(s.dtype);
+    if (s.maxLoras > 0)
+        args << serverFlag(ServerOption::VllmEnableLora) << optionFlag(ScenarioField::MaxLoras)
+             << QString::number(s.maxLoras) << optionFlag(ScenarioField::MaxLoraRank)
+             << QString::number(s.maxLoraRank);
     if (s.kvCacheMemoryBytes > 0)
         args << optionFlag(ScenarioField::KvCacheMemoryBytes) << QString::number(s.kvCacheMemoryBytes);
     addQuantization(s, args, line.caveats);

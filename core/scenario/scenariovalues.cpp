@@ -221,6 +221,20 @@ const Field fields[] = {
          s.kvCacheMemoryBytes = parseOptionalCount(text, o);
      },
      [](const Scenario &s) { return forEngine(s, Engine::Vllm, optionalCountText(s.kvCacheMemoryBytes)); }},
+    // "auto" (0): LoRA off. The rank is written only where LoRA is on.
+    {{ScenarioField::MaxLoras, OptionKind::Count, OptionEngine::Vllm},
+     [](Scenario &s, const QString &text, const QString &o, const ScenarioResolvers &) {
+         s.maxLoras = parseOptionalCount(text, o);
+     },
+     [](const Scenario &s) { return forEngine(s, Engine::Vllm, optionalCountText(s.maxLoras)); }},
+    {{ScenarioField::MaxLoraRank, OptionKind::Count, OptionEngine::Vllm},
+     [](Scenario &s, const QString &text, const QString &o, const ScenarioResolvers &) {
+         s.maxLoraRank = parsePositive(text, o);
+     },
+     [](const Scenario &s) {
+         return s.maxLoras > 0 ? forEngine(s, Engine::Vllm, QString::number(s.maxLoraRank)) : QString();
+     },
+     [](const Scenario &a, const Scenario &b) { return a.maxLoraRank == b.maxLoraRank; }},
     {{ScenarioField::BatchSize, OptionKind::Count},
      [](Scenario &s, const QString &text, const QString &o, const ScenarioResolvers &) {
          s.batchSize = parsePositive(text, o);

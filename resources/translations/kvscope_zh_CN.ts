@@ -2791,6 +2791,18 @@
         <source>%1: the KV cache&apos;s memory per GPU, taken as given; vLLM then skips its profiled budget and %2 plays no part. &quot;profiled&quot;: vLLM&apos;s default, the budget less everything before the cache.</source>
         <translation>%1：每块 GPU 的 KV Cache 显存，按给定值使用；vLLM 随即跳过剖析出的预算，%2 不再起作用。“按剖析”：vLLM 的默认做法，即预算减去 KV Cache 之前的一切。</translation>
     </message>
+    <message>
+        <source>× rank</source>
+        <translation>× 秩</translation>
+    </message>
+    <message>
+        <source>off</source>
+        <translation>关闭</translation>
+    </message>
+    <message>
+        <source>%1 with %3: LoRA adapters held on each GPU at once. vLLM allocates every slot at load, %2 wide, for each attention and MLP projection; they count in the weights and come out of the KV cache.</source>
+        <translation>%1（配合 %3）：每块 GPU 上同时驻留的 LoRA 适配器数。vLLM 在加载时就为每个注意力和 MLP 投影按 %2 分配好每个槽位；它们计入权重，并从 KV Cache 中扣除。</translation>
+    </message>
 </context>
 <context>
     <name>kvscope::PasteConfigDialog</name>
@@ -3032,6 +3044,22 @@
     <message>
         <source>%1 %2: vLLM skips the profiled budget and takes this for the KV cache (%3 plays no part); profiling would have left %4 at %3 %5, and the GPU&apos;s whole memory %6</source>
         <translation>%1 %2：vLLM 跳过剖析出的预算，直接用这个值作为 KV Cache（%3 不起作用）；按剖析在 %3 %5 下会剩 %4，用满整块 GPU 则剩 %6</translation>
+    </message>
+    <message>
+        <source>%1: kvscope sizes vLLM&apos;s LoRA slots only</source>
+        <translation>%1：kvscope 只计算 vLLM 的 LoRA 槽位</translation>
+    </message>
+    <message>
+        <source>%1: %2 is not a rank vLLM accepts (%3)</source>
+        <translation>%1：%2 不是 vLLM 接受的秩（%3）</translation>
+    </message>
+    <message>
+        <source>%1: %2 has %3, whose LoRA wrappers kvscope does not size yet; it sizes the slots of dense decoders&apos; attention and MLP</source>
+        <translation>%1：%2 含有 %3，kvscope 还不计算其 LoRA 包装层；目前只计算稠密解码器的注意力和 MLP 槽位</translation>
+    </message>
+    <message>
+        <source>%1 %2 %3 %4: %5 of LoRA slots per GPU, allocated with the weights (and counted in them, as vLLM&apos;s &quot;Model loading took&quot; counts them) before the KV cache</source>
+        <translation>%1 %2 %3 %4：每块 GPU 有 %5 的 LoRA 槽位，随权重一起分配（并计入权重，与 vLLM 的 “Model loading took” 一致），在 KV Cache 之前扣除</translation>
     </message>
 </context>
 <context>
@@ -3285,6 +3313,14 @@
     <message>
         <source>KV cache memory</source>
         <translation>KV Cache 显存</translation>
+    </message>
+    <message>
+        <source>LoRA slots</source>
+        <translation>LoRA 槽位</translation>
+    </message>
+    <message>
+        <source>LoRA rank</source>
+        <translation>LoRA 秩</translation>
     </message>
 </context>
 <context>

@@ -8,6 +8,7 @@
 #include "core/library/library.h"
 #include "core/plan/planner.h"
 #include "core/scenario/scenario.h"
+#include "tests/testsupport.h"
 
 #include <QTest>
 
@@ -64,6 +65,41 @@ private Q_SLOTS:
         plan = planMemory(scenario(QStringLiteral("llama-4-scout-17b-16e")));
         QCOMPARE(plan.kv.attentionChunkSize, 8192);
         QCOMPARE(plan.kv.chunkedLayers, 36);
+    }
+
+    void loraSlotsAreAllocatedWithTheWeights()
+    {
+        // vLLM's create_lora_weights (vllm/lora/layers/base_linear.py): per slot and wrapped layer,
+        // lora_a rank x input and lora_b output x rank, as one GPU holds the layer. Llama-3.1-8B at
+        // TP 1: q 4096+4096, k and v 1024+4096, o 4096+4096, gate and up 14336+4096, down
+        // 4096+14336 = 81,920 per unit of rank a layer; x 32 layers x rank 64 x 4 slots x 2 B =
+        // 1,342,177,280 B (1.25 GiB).
+        Scenario s;
+        s.model = *ModelLibrary::builtin().find(QStringLiteral("llama-3.1-8b"));
+        s.gpu = resolveGpu(QStringLiteral("h100-sxm"));
+        const MemoryPlan without = planMemory(s);
+        s.maxLoras = 4;
+        s.maxLoraRank = 64;
+        const MemoryPlan with = planMemory(s);
+        QCOMPARE(with.weights.loraBytes, std::int64_t(1'342'177'280));
+        QCOMPARE(with.weights.bytesPerGpu, without.weights.bytesPerGpu + with.weights.loraBytes);
+        QCOMPARE(with.kv.availableBytes, without.kv.availableBytes - with.weights.loraBytes);
+        // TP 2: q 2048+4096, k and v 512+4096, o 4096+2048, gate, up and down 7168+4096
+        // = 55,296 a layer: x 32 x 64 x 4 x 2 B = 905,969,664 B.
+        s.tensorParallelSize = 2;
+        QCOMPARE(planMemory(s).weights.loraBytes, std::int64_t(905'969'664));
+        // Refused: a rank vLLM refuses, a MoE model, SGLang.
+        s.tensorParallelSize = 1;
+        s.maxLoraRank = 48;
+        QVERIFY(test::errorFrom([&] {
+                    planMemory(s);
+                }).startsWith(QStringLiteral("--max-lora-rank: 48 is not a rank vLLM accepts")));
+        s.maxLoraRank = 16;
+        s.model = *ModelLibrary::builtin().find(QStringLiteral("qwen3-30b-a3b"));
+        QVERIFY(test::errorFrom([&] { planMemory(s); }).contains(QStringLiteral("experts")));
+        s.model = *ModelLibrary::builtin().find(QStringLiteral("llama-3.1-8b"));
+        s.engine = Engine::Sglang;
+        QVERIFY(test::errorFrom([&] { planMemory(s); }).contains(QStringLiteral("vLLM's LoRA slots only")));
     }
 
     void aFixedKvBudgetIsTakenAsGiven()

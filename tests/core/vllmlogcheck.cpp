@@ -25,6 +25,8 @@ const QStringList optionKeys = {QStringLiteral("model"),
                                 QStringLiteral("gpu"),
                                 QStringLiteral("tensor_parallel_size"),
                                 QStringLiteral("pipeline_parallel_size"),
+                                QStringLiteral("max_loras"),
+                                QStringLiteral("max_lora_rank"),
                                 QStringLiteral("gpu_memory_utilization"),
                                 QStringLiteral("max_model_len"),
                                 QStringLiteral("dtype"),
@@ -179,6 +181,8 @@ Scenario scenarioFor(const QJsonObject &options, const QString &vllmVersion, con
                                                      origin + QStringLiteral(".gpu_memory_utilization"));
     s.tensorParallelSize = int(integer(options, "tensor_parallel_size", 1, origin));
     s.pipelineParallelSize = integer(options, "pipeline_parallel_size", 1, origin);
+    s.maxLoras = integer(options, "max_loras", 0, origin);
+    s.maxLoraRank = integer(options, "max_lora_rank", 16, origin);
     s.maxModelLen = integer(options, "max_model_len", 0, origin);
     s.blockSize = int(integer(options, "block_size", 16, origin));
     s.maxNumSeqs = integer(options, "max_num_seqs", 0, origin);

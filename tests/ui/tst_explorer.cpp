@@ -199,6 +199,21 @@ private Q_SLOTS:
         QCOMPARE(controller()->scenario().kvCacheMemoryBytes, std::int64_t(0));
     }
 
+    void theLoraBoxesAllocateSlots()
+    {
+        QSpinBox *slots = child<QSpinBox>("loraSlotsSpin");
+        QComboBox *rank = child<QComboBox>("loraRankCombo");
+        QCOMPARE(slots->value(), 0); // off
+        QVERIFY(!rank->isEnabled());
+        rank->setCurrentIndex(rank->findData(qlonglong(64)));
+        slots->setValue(4);
+        // 4 slots of rank 64 on Llama-3.1-8B: 1.25 GiB (tst_planner, by hand).
+        QCOMPARE(controller()->scenario().maxLoras, std::int64_t(4));
+        QCOMPARE(controller()->scenario().maxLoraRank, std::int64_t(64));
+        QCOMPARE(controller()->plan().weights.loraBytes, std::int64_t(1'342'177'280));
+        QVERIFY(rank->isEnabled());
+    }
+
     void theStageBoxSplitsTheModel()
     {
         QComboBox *stages = child<QComboBox>("stageCount");

@@ -10,6 +10,7 @@
 #include "core/output/presetlist.h"
 #include "core/output/scenariolabel.h"
 #include "core/plan/kvcache.h"
+#include "core/plan/lora.h"
 #include "core/plan/pipelineparallel.h"
 #include "core/plan/tensorparallel.h"
 #include "core/precision/quantizationlabel.h"
@@ -88,8 +89,9 @@ ParameterPanel::ParameterPanel(ScenarioController *controller, UserLibrary *libr
       m_precision(new QSlider(Qt::Horizontal, this)), m_precisionSteps{new QLabel(this), new QLabel(this),
                                                                        new QLabel(this), new QLabel(this)},
       m_utilization(new QDoubleSpinBox(this)), m_kvCacheMemory(new QSpinBox(this)),
-      m_blockSize(new QComboBox(this)), m_maxModelLen(new QSpinBox(this)), m_batch(new LogSliderBox(this)),
-      m_seqLen(new LogSliderBox(this)), m_promptLen(new QSpinBox(this)),
+      m_loraSlots(new QSpinBox(this)), m_loraRankLabel(new QLabel(this)), m_loraRank(new QComboBox(this)),
+      m_loraRow(new QHBoxLayout), m_blockSize(new QComboBox(this)), m_maxModelLen(new QSpinBox(this)),
+      m_batch(new LogSliderBox(this)), m_seqLen(new LogSliderBox(this)), m_promptLen(new QSpinBox(this)),
       m_requestRate(new QDoubleSpinBox(this)), m_modelGroup(new QGroupBox(this)),
       m_precisionGroup(new QGroupBox(this)), m_servingGroup(new QGroupBox(this)),
       m_modelForm(new QFormLayout(m_modelGroup)), m_precisionForm(new QFormLayout(m_precisionGroup)),
@@ -108,6 +110,9 @@ ParameterPanel::ParameterPanel(ScenarioController *controller, UserLibrary *libr
     m_precision->setObjectName(QStringLiteral("precisionSlider"));
     m_utilization->setObjectName(QStringLiteral("utilizationSpin"));
     m_kvCacheMemory->setObjectName(QStringLiteral("kvCacheMemorySpin"));
+    m_loraSlots->setObjectName(QStringLiteral("loraSlotsSpin"));
+    m_loraRank->setObjectName(QStringLiteral("loraRankCombo"));
+    m_loraRankLabel->setBuddy(m_loraRank);
     m_blockSize->setObjectName(QStringLiteral("blockSizeCombo"));
     m_maxModelLen->setObjectName(QStringLiteral("maxModelLenSpin"));
     m_batch->setObjectName(QStringLiteral("batchSize"));
@@ -145,6 +150,10 @@ ParameterPanel::ParameterPanel(ScenarioController *controller, UserLibrary *libr
     m_utilization->setKeyboardTracking(false);
     m_kvCacheMemory->setRange(0, 1 << 20); // whole GiB, up to a pebibyte; 0 = profiled
     m_kvCacheMemory->setKeyboardTracking(false);
+    m_loraSlots->setRange(0, 256);
+    m_loraSlots->setKeyboardTracking(false);
+    for (std::int64_t rank : loraRanks())
+        m_loraRank->addItem(QString::number(rank), qlonglong(rank));
     for (int block : {8, 16, 32, 64, 128})
         m_blockSize->addItem(QString::number(block), block);
     m_maxModelLen->setRange(0, 10'000'000);
@@ -177,6 +186,11 @@ ParameterPanel::ParameterPanel(ScenarioController *controller, UserLibrary *libr
     m_precisionForm->addRow(new QLabel(this), precisionBox);
     m_servingForm->addRow(new QLabel(this), m_utilization);
     m_servingForm->addRow(new QLabel(this), m_kvCacheMemory);
+    // LoRA slots and their rank share a row, as vLLM's --max-loras and --max-lora-rank go together.
+    m_loraRow->addWidget(m_loraSlots, 1);
+    m_loraRow->addWidget(m_loraRankLabel);
+    m_loraRow->addWidget(m_loraRank, 1);
+    m_servingForm->addRow(new QLabel(this), m_loraRow);
     m_servingForm->addRow(new QLabel(this), m_blockSize);
     m_servingForm->addRow(new QLabel(this), m_maxModelLen);
     m_servingForm->addRow(new QLabel(this), m_batch);
@@ -237,6 +251,11 @@ ParameterPanel::ParameterPanel(ScenarioController *controller, UserLibrary *libr
     });
     connect(m_kvCacheMemory, &QSpinBox::valueChanged, this,
             [this](int gib) { m_controller->setKvCacheMemoryBytes(bytesOfGiB(gib)); });
+    const auto applyLora = [this] {
+        m_controller->setLora(m_loraSlots->value(), m_loraRank->currentData().toLongLong());
+    };
+    connect(m_loraSlots, &QSpinBox::valueChanged, this, applyLora);
+    connect(m_loraRank, &QComboBox::activated, this, applyLora);
     connect(m_blockSize, &QComboBox::activated, this,
             [this](int index) { m_controller->setBlockSize(m_blockSize->itemData(index).toInt()); });
     connect(m_maxModelLen, &QSpinBox::valueChanged, this,
@@ -272,6 +291,8 @@ QWidget *ParameterPanel::controlFor(ScenarioField option) const
         {ScenarioField::KvCacheDtype, m_kvCacheDtype},
         {ScenarioField::GpuMemoryUtilization, m_utilization},
         {ScenarioField::KvCacheMemoryBytes, m_kvCacheMemory},
+        {ScenarioField::MaxLoras, m_loraSlots},
+        {ScenarioField::MaxLoraRank, m_loraRank},
         {ScenarioField::BlockSize, m_blockSize},
         {ScenarioField::MaxModelLen, m_maxModelLen},
         {ScenarioField::BatchSize, m_batch},
@@ -423,6 +444,14 @@ void ParameterPanel::showScenario(const Scenario &s)
         m_kvCacheMemory->setValue(int(std::llround(toGiB(s.kvCacheMemoryBytes)))); // shown in whole GiB
         m_kvCacheMemory->setEnabled(s.engine == Engine::Vllm);
     }
+    {
+        const QSignalBlocker slots(m_loraSlots);
+        const QSignalBlocker rank(m_loraRank);
+        m_loraSlots->setValue(int(s.maxLoras));
+        selectData(m_loraRank, qlonglong(s.maxLoraRank));
+        m_loraSlots->setEnabled(s.engine == Engine::Vllm);
+        m_loraRank->setEnabled(s.engine == Engine::Vllm && s.maxLoras > 0);
+    }
     selectData(m_blockSize, int(s.blockSize));
     {
         const QSignalBlocker blocker(m_maxModelLen);
@@ -497,6 +526,18 @@ void ParameterPanel::retranslate()
     setFormLabel(m_precisionForm, m_precision->parentWidget(), tr("KV precision"));
     setFormLabel(m_servingForm, m_utilization, fieldLabel(ScenarioField::GpuMemoryUtilization));
     setFormLabel(m_servingForm, m_kvCacheMemory, fieldLabel(ScenarioField::KvCacheMemoryBytes));
+    if (auto *label = qobject_cast<QLabel *>(m_servingForm->labelForField(m_loraRow))) {
+        label->setText(fieldLabel(ScenarioField::MaxLoras));
+        label->setBuddy(m_loraSlots);
+    }
+    m_loraRankLabel->setText(tr("× rank"));
+    m_loraSlots->setSpecialValueText(tr("off"));
+    m_loraSlots->setToolTip(
+        tr("%1 with %3: LoRA adapters held on each GPU at once. vLLM allocates every slot at "
+           "load, %2 wide, for each attention and MLP projection; they count in the weights and come out "
+           "of the KV cache.")
+            .arg(optionFlag(ScenarioField::MaxLoras), optionFlag(ScenarioField::MaxLoraRank),
+                 serverFlag(ServerOption::VllmEnableLora)));
     m_kvCacheMemory->setSpecialValueText(tr("profiled"));
     m_kvCacheMemory->setSuffix(tr(" GiB"));
     m_kvCacheMemory->setToolTip(

@@ -82,6 +82,10 @@ private:
     QLabel *m_precisionSteps[4];
     QDoubleSpinBox *m_utilization;
     QSpinBox *m_kvCacheMemory; ///< --kv-cache-memory-bytes in whole GiB; 0 = profiled
+    QSpinBox *m_loraSlots;     ///< --max-loras; 0 = LoRA off
+    QLabel *m_loraRankLabel;
+    QComboBox *m_loraRank; ///< --max-lora-rank
+    QHBoxLayout *m_loraRow;
     QComboBox *m_blockSize;
     QSpinBox *m_maxModelLen;
     LogSliderBox *m_batch;

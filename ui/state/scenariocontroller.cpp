@@ -133,6 +133,14 @@ void ScenarioController::setKvCacheMemoryBytes(std::int64_t bytes)
     change([&](Scenario &s) { s.kvCacheMemoryBytes = bytes; });
 }
 
+void ScenarioController::setLora(std::int64_t maxLoras, std::int64_t rank)
+{
+    change([&](Scenario &s) {
+        s.maxLoras = maxLoras;
+        s.maxLoraRank = rank;
+    });
+}
+
 void ScenarioController::setDtype(WeightDtype dtype)
 {
     change([&](Scenario &s) { s.dtype = dtype; });

@@ -40,7 +40,8 @@ public:
     void setGpu(const GpuSpec &gpu);
     void setTensorParallelSize(int gpus);
     void setPipelineParallelSize(int stages);
-    void setKvCacheMemoryBytes(std::int64_t bytes); ///< 0: the profiled budget
+    void setKvCacheMemoryBytes(std::int64_t bytes);         ///< 0: the profiled budget
+    void setLora(std::int64_t maxLoras, std::int64_t rank); ///< maxLoras 0: LoRA off
     void setDtype(WeightDtype dtype);
     void setQuantization(const std::optional<QuantizationSpec> &quantization);
     void setKvCacheDtype(KvCacheDtype dtype);

@@ -1,0 +1,34 @@
+// SPDX-License-Identifier: MIT
+// vLLM's LoRA slots: the A and B buffers it allocates at load for every wrapped linear layer,
+// --max-loras adapters of --max-lora-rank each, before anything else takes the budget.
+#pragma once
+
+#include "core/model/inventory.h"
+
+#include <cstdint>
+
+#include <QList>
+
+namespace kvscope {
+
+struct Scenario;
+
+/// The ranks vLLM's LoRAConfig accepts for --max-lora-rank (possible_max_ranks, vllm/config/lora.py).
+const QList<std::int64_t> &loraRanks();
+
+/// Refuses LoRA kvscope does not size: under SGLang, a rank vLLM refuses, and models whose
+/// experts, latent attention or recurrent layers carry LoRA wrappers of other shapes. Throws
+/// kvscope::Error naming --max-loras or --max-lora-rank and the value. Nothing when LoRA is off.
+void validateLora(const Scenario &scenario);
+
+/// Bytes per GPU of the LoRA slots. vLLM's BaseLinearLayerWithLoRA.create_lora_weights
+/// (vllm/lora/layers/base_linear.py) allocates, for each slice of each wrapped layer,
+/// lora_a [max_loras, 1, rank, input] and lora_b [max_loras, 1, output, rank], input and output
+/// as the layer holds them on one GPU (a column-parallel layer's output split, a row-parallel
+/// one's input), in --dtype (lora_dtype auto). The wrapped layers are the decoder's attention
+/// and MLP projections, so a slot holds rank x (rows + columns) of each, per GPU.
+/// Llama-3.1-8B in 16 bits: 81,920 x rank elements a layer, 5 MiB per unit of rank per slot.
+std::int64_t loraBufferBytes(const QList<TensorGroup> &inventory, std::int64_t maxLoras, std::int64_t rank,
+                             int dtypeBytes, int tensorParallelSize);
+
+} // namespace kvscope
