@@ -105,6 +105,13 @@ ScenarioOptions::ScenarioOptions()
                    "vLLM: the largest LoRA rank, whose slots are allocated at load: 1, 8, 16, 32, 64, "
                    "128, 256, 320 or 512 (default 16)."),
                "r"),
+        option(fileKey(ScenarioField::KvOffloadingSize),
+               QStringLiteral("vLLM: GiB of CPU memory KV blocks are offloaded to, summed over the "
+                              "tensor-parallel ranks; 0 or auto: none (default)."),
+               "gib"),
+        option(fileKey(ScenarioField::KvOffloadingBackend),
+               QStringLiteral("vLLM: native (its CPU offloading connector, the default) or lmcache."),
+               "name"),
         option(fileKey(ScenarioField::BatchSize),
                QStringLiteral("Concurrent sequences held in the KV cache."), "n", QStringLiteral("16")),
         option(fileKey(ScenarioField::SeqLen), QStringLiteral("Tokens per sequence (prompt + output)."), "n",

@@ -40,6 +40,8 @@ enum class ScenarioField
     KvCacheMemoryBytes,
     MaxLoras,
     MaxLoraRank,
+    KvOffloadingSize,
+    KvOffloadingBackend,
     BatchSize,
     SeqLen,
     PromptLen,

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "core/engine/engine.h"
 
+#include "core/common/enumtable.h"
 #include "core/common/error.h"
 
 #include <utility>
@@ -42,6 +43,29 @@ QString engineName(Engine engine)
 QString engineDisplayName(Engine engine)
 {
     return QLatin1String(identity(engine).displayName);
+}
+
+namespace {
+
+const EnumSpelling<KvOffloadingBackend> offloadingBackends[] = {
+    {KvOffloadingBackend::Native, "native"},
+    {KvOffloadingBackend::Lmcache, "lmcache"},
+};
+
+} // namespace
+
+QString kvOffloadingBackendName(KvOffloadingBackend backend)
+{
+    return enumName(offloadingBackends, backend);
+}
+
+KvOffloadingBackend parseKvOffloadingBackend(const QString &text, const QString &option)
+{
+    if (const std::optional<KvOffloadingBackend> backend =
+            enumValue(offloadingBackends, text.trimmed().toLower()))
+        return *backend;
+    throw Error(QStringLiteral("%1: must be %2, got '%3'")
+                    .arg(option, enumChoices(offloadingBackends).join(QStringLiteral(" or ")), text));
 }
 
 Engine parseEngine(const QString &text)

@@ -25,6 +25,18 @@ enum class Engine
     Sglang ///< python -m sglang.launch_server: a static share of memory for weights + token pool
 };
 
+/// Where vLLM offloads KV blocks with --kv-offloading-size (--kv-offloading-backend).
+enum class KvOffloadingBackend
+{
+    Native, ///< vLLM's OffloadingConnector: CPU blocks of the KV cache's own layout
+    Lmcache ///< the LMCache connector: its local CPU cache, split evenly over the ranks
+};
+
+/// "native" / "lmcache", as --kv-offloading-backend spells them.
+QString kvOffloadingBackendName(KvOffloadingBackend backend);
+/// Throws kvscope::Error naming `option` and the text for another name.
+KvOffloadingBackend parseKvOffloadingBackend(const QString &text, const QString &option);
+
 /// "vllm" / "sglang", as --engine spells them.
 QString engineName(Engine engine);
 /// "vLLM" / "SGLang": the engine as its project writes its name, for notes and labels.

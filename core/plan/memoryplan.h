@@ -101,6 +101,11 @@ struct KvCacheMemory
     std::int64_t maxModelLenThatFits =
         0;                           ///< longest request the cache can hold (vLLM's hint when it refuses)
     std::int64_t shortfallBytes = 0; ///< weights + activations + overhead beyond the budget (0 if within)
+
+    // CPU offloading (vLLM --kv-offloading-size): blocks kept in host memory for reuse
+    std::int64_t cpuOffloadBytesPerGpu = 0; ///< the buffer's share of one rank (0: no offloading)
+    std::int64_t cpuBlocks = 0;             ///< whole blocks of this pool's layout it holds
+    std::int64_t cpuCapacityTokens = 0;     ///< cpuBlocks / groups x block: tokens it keeps for reuse
 };
 
 /// One pipeline stage as vLLM's worker for it sizes its KV cache (per GPU of the stage).

@@ -222,6 +222,12 @@ void validateScenario(const Scenario &s)
         requirePositive(s.maxNumSeqs, ScenarioField::MaxNumSeqs);
     if (s.maxNumBatchedTokens < 0)
         requirePositive(s.maxNumBatchedTokens, ScenarioField::MaxNumBatchedTokens);
+    if (s.kvOffloadingMilliGiB < 0)
+        requirePositive(s.kvOffloadingMilliGiB, ScenarioField::KvOffloadingSize);
+    if (s.kvOffloadingMilliGiB > 0 && s.engine != Engine::Vllm)
+        throw Error(QCoreApplication::translate("kvscope::Planner",
+                                                "%1: is a vLLM option; kvscope plans vLLM's offloading only")
+                        .arg(optionFlag(ScenarioField::KvOffloadingSize)));
     if (s.kvCacheMemoryBytes < 0)
         requirePositive(s.kvCacheMemoryBytes, ScenarioField::KvCacheMemoryBytes);
     if (s.kvCacheMemoryBytes > 0 && s.engine != Engine::Vllm)
@@ -404,6 +410,14 @@ MemoryPlan planLayers(const Scenario &s, const EngineRules &rulesRef, const Mode
         kv.capacityTokens = (Checked(kv.numGpuBlocks / kv.numGroups) * layout.blockSize).value();
         kv.blocksPerMaxRequest = blocksPerRequest(m, layout, plan.maxModelLen, plan.maxNumBatchedTokens);
         kv.maxConcurrency = double(kv.numGpuBlocks) / double(kv.blocksPerMaxRequest);
+        if (s.kvOffloadingMilliGiB > 0) {
+            // vLLM: --kv-offloading-size is "the total buffer size summed across all TP ranks"
+            // (CacheConfig.kv_offloading_size, vllm/config/cache.py): each rank keeps its share in
+            // blocks of its own pool's layout.
+            kv.cpuOffloadBytesPerGpu = mulDivFloor(s.kvOffloadingMilliGiB, GiB, std::int64_t(1000) * tp);
+            kv.cpuBlocks = kv.cpuOffloadBytesPerGpu / poolBlockBytes;
+            kv.cpuCapacityTokens = (Checked(kv.cpuBlocks / kv.numGroups) * layout.blockSize).value();
+        }
         plan.engineRefusal = rules->gpuRefusal(s, plan);
         plan.engineStarts = plan.engineRefusal.isEmpty() && rules->starts(kv);
         rules->settlePool(s, plan);

@@ -854,8 +854,9 @@ SpeedPlan planSpeed(const Scenario &s, const MemoryPlan &plan)
         speed.decodeTokensPerSecondPerSequence = 1.0 / speed.decode.seconds;
         speed.decodeTokensPerSecondIdeal = double(batch) / speed.decode.idealSeconds;
         if (plan.weights.loraBytes > 0)
-            speed.notes << QStringLiteral("speed: the LoRA kernels (a shrink and an expand for each wrapped "
-                                          "layer and step) are not priced; no measurement to calibrate them on");
+            speed.notes << QStringLiteral(
+                "speed: the LoRA kernels (a shrink and an expand for each wrapped "
+                "layer and step) are not priced; no measurement to calibrate them on");
         if (batch < plan.batchSize)
             speed.notes << QStringLiteral(
                                "speed: the KV cache holds %1 of the %2 sequences at %3 tokens; the "

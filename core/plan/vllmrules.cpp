@@ -167,6 +167,17 @@ void VllmRules::addNotes(const Scenario &s, MemoryPlan &plan) const
                           "older vLLM builds store fp8_ds_mla (656 B) even for %1 auto; pass %1 fp8 to plan "
                           "that layout")
                           .arg(optionFlag(ScenarioField::KvCacheDtype));
+    if (plan.kv.cpuCapacityTokens > 0)
+        plan.notes << QCoreApplication::translate(
+                          "kvscope::Planner",
+                          "%1 %2 GiB (%3): %4 tokens of KV blocks kept in CPU memory for reuse (%5 a GPU), "
+                          "restored on a prefix hit; the sequences running at once still live in the GPU's "
+                          "cache, so the concurrency stays as planned")
+                          .arg(optionFlag(ScenarioField::KvOffloadingSize),
+                               formatThousandths(s.kvOffloadingMilliGiB),
+                               kvOffloadingBackendName(s.kvOffloadingBackend),
+                               formatCount(plan.kv.cpuCapacityTokens),
+                               formatGiB(plan.kv.cpuOffloadBytesPerGpu));
     if (plan.weights.loraBytes > 0)
         plan.notes << QCoreApplication::translate(
                           "kvscope::Planner",

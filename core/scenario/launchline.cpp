@@ -195,6 +195,10 @@ LaunchLine vllmLaunchLine(const Scenario &s)
         args << serverFlag(ServerOption::VllmEnableLora) << optionFlag(ScenarioField::MaxLoras)
              << QString::number(s.maxLoras) << optionFlag(ScenarioField::MaxLoraRank)
              << QString::number(s.maxLoraRank);
+    if (s.kvOffloadingMilliGiB > 0)
+        args << optionFlag(ScenarioField::KvOffloadingSize) << formatThousandths(s.kvOffloadingMilliGiB)
+             << optionFlag(ScenarioField::KvOffloadingBackend)
+             << kvOffloadingBackendName(s.kvOffloadingBackend);
     if (s.kvCacheMemoryBytes > 0)
         args << optionFlag(ScenarioField::KvCacheMemoryBytes) << QString::number(s.kvCacheMemoryBytes);
     addQuantization(s, args, line.caveats);

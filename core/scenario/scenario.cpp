@@ -6,6 +6,7 @@
 #include "core/common/integertext.h"
 
 #include <limits>
+#include <optional>
 
 #include <QRegularExpression>
 
@@ -35,28 +36,53 @@ std::int64_t parseUtilization(const QString &text, const QString &option)
     return ppm;
 }
 
-std::int64_t parseRequestRate(const QString &text, const QString &option)
+namespace {
+
+/// Decimal text ("2.5") to thousandths without a double, as parseUtilization does; "auto" is
+/// 0. nullopt for text that is not such a number, finer than 0.001 or of more than 7 whole digits.
+std::optional<std::int64_t> thousandths(const QString &text)
 {
     if (text.trimmed().compare(QLatin1String("auto"), Qt::CaseInsensitive) == 0)
         return 0;
-    // Decimal text to thousandths without a double, as parseUtilization does.
     static const QRegularExpression pattern(QStringLiteral("^\\s*(\\d+)(?:\\.(\\d*))?\\s*$"));
     const QRegularExpressionMatch match = pattern.match(text);
     const QString fraction = match.captured(2);
     const bool finer = fraction.mid(3).count(QLatin1Char('0')) != fraction.mid(3).size();
     if (!match.hasMatch() || match.captured(1).size() > 7 || finer)
+        return std::nullopt;
+    return match.captured(1).toLongLong() * 1000 +
+           fraction.left(3).leftJustified(3, QLatin1Char('0')).toLongLong();
+}
+
+} // namespace
+
+std::int64_t parseRequestRate(const QString &text, const QString &option)
+{
+    const std::optional<std::int64_t> milli = thousandths(text);
+    if (!milli)
         throw Error(QStringLiteral("%1: must be requests a second, at least 0 and in steps of 0.001 "
                                    "(0 or auto: a closed loop of %3 users), got '%2'")
                         .arg(option, text, optionFlag(ScenarioField::BatchSize)));
-    const std::int64_t milli = match.captured(1).toLongLong() * 1000 +
-                               fraction.left(3).leftJustified(3, QLatin1Char('0')).toLongLong();
-    if (milli > MaxRequestRateMilli)
+    if (*milli > MaxRequestRateMilli)
         throw Error(QStringLiteral("%1: '%2' requests a second is above a million, the most kvscope plans")
                         .arg(option, text));
-    return milli;
+    return *milli;
 }
 
-QString formatRequestRate(std::int64_t milli)
+std::int64_t parseOffloadingSize(const QString &text, const QString &option)
+{
+    const std::optional<std::int64_t> milli = thousandths(text);
+    if (!milli)
+        throw Error(QStringLiteral("%1: must be GiB, at least 0 and in steps of 0.001 (0 or auto: no "
+                                   "offloading), got '%2'")
+                        .arg(option, text));
+    if (*milli > MaxOffloadingMilliGiB)
+        throw Error(
+            QStringLiteral("%1: '%2' GiB is above a pebibyte, the most kvscope plans").arg(option, text));
+    return *milli;
+}
+
+QString formatThousandths(std::int64_t milli)
 {
     QString text = QStringLiteral("%1.%2").arg(milli / 1000).arg(milli % 1000, 3, 10, QLatin1Char('0'));
     while (text.endsWith(QLatin1Char('0')))
@@ -64,6 +90,11 @@ QString formatRequestRate(std::int64_t milli)
     if (text.endsWith(QLatin1Char('.')))
         text.chop(1);
     return text;
+}
+
+QString formatRequestRate(std::int64_t milli)
+{
+    return formatThousandths(milli);
 }
 
 std::int64_t parsePositive(const QString &text, const QString &option)

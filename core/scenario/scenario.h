@@ -63,6 +63,10 @@ struct Scenario
     /// --max-loras with --enable-lora: adapters held on the GPU at once; 0 = LoRA off (no --enable-lora).
     std::int64_t maxLoras = 0;
     std::int64_t maxLoraRank = 16; ///< --max-lora-rank (vLLM's default 16)
+    /// --kv-offloading-size in thousandths of a GiB: the CPU buffer vLLM offloads KV blocks to,
+    /// summed over the tensor-parallel ranks; 0 = no offloading.
+    std::int64_t kvOffloadingMilliGiB = 0;
+    KvOffloadingBackend kvOffloadingBackend = KvOffloadingBackend::Native; ///< --kv-offloading-backend
 
     std::int64_t batchSize = 16; ///< concurrent sequences to hold
     std::int64_t seqLen = 8192;  ///< tokens per sequence (prompt + output)
@@ -109,6 +113,15 @@ inline constexpr std::int64_t MaxRequestRateMilli = std::int64_t(1'000'000) * 10
 std::int64_t parseRequestRate(const QString &text, const QString &option);
 
 /// "2.5" from 2500; "0.001" from 1.
+QString formatThousandths(std::int64_t milli);
+/// A --request-rate in thousandths as the option spells it: formatThousandths().
 QString formatRequestRate(std::int64_t milli);
+
+/// The largest --kv-offloading-size kvscope plans: a pebibyte, in thousandths of a GiB.
+inline constexpr std::int64_t MaxOffloadingMilliGiB = std::int64_t(1'048'576) * 1000;
+
+/// Parses --kv-offloading-size ("64" GiB, "0.5") exactly into thousandths of a GiB; "auto" or 0 is
+/// 0 (no offloading). Throws kvscope::Error naming `option` and the text otherwise.
+std::int64_t parseOffloadingSize(const QString &text, const QString &option);
 
 } // namespace kvscope

@@ -235,6 +235,26 @@ const Field fields[] = {
          return s.maxLoras > 0 ? forEngine(s, Engine::Vllm, QString::number(s.maxLoraRank)) : QString();
      },
      [](const Scenario &a, const Scenario &b) { return a.maxLoraRank == b.maxLoraRank; }},
+    // 0 (no offloading) is left out; the backend only where offloading is on.
+    {{ScenarioField::KvOffloadingSize, OptionKind::Number, OptionEngine::Vllm},
+     [](Scenario &s, const QString &text, const QString &o, const ScenarioResolvers &) {
+         s.kvOffloadingMilliGiB = parseOffloadingSize(text, o);
+     },
+     [](const Scenario &s) {
+         return s.kvOffloadingMilliGiB > 0
+                    ? forEngine(s, Engine::Vllm, formatThousandths(s.kvOffloadingMilliGiB))
+                    : QString();
+     }},
+    {{ScenarioField::KvOffloadingBackend, OptionKind::Text, OptionEngine::Vllm},
+     [](Scenario &s, const QString &text, const QString &o, const ScenarioResolvers &) {
+         s.kvOffloadingBackend = parseKvOffloadingBackend(text, o);
+     },
+     [](const Scenario &s) {
+         return s.kvOffloadingMilliGiB > 0
+                    ? forEngine(s, Engine::Vllm, kvOffloadingBackendName(s.kvOffloadingBackend))
+                    : QString();
+     },
+     [](const Scenario &a, const Scenario &b) { return a.kvOffloadingBackend == b.kvOffloadingBackend; }},
     {{ScenarioField::BatchSize, OptionKind::Count},
      [](Scenario &s, const QString &text, const QString &o, const ScenarioResolvers &) {
          s.batchSize = parsePositive(text, o);

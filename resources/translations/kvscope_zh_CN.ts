@@ -3061,6 +3061,14 @@
         <source>%1 %2 %3 %4: %5 of LoRA slots per GPU, allocated with the weights (and counted in them, as vLLM&apos;s &quot;Model loading took&quot; counts them) before the KV cache</source>
         <translation>%1 %2 %3 %4：每块 GPU 有 %5 的 LoRA 槽位，随权重一起分配（并计入权重，与 vLLM 的 “Model loading took” 一致），在 KV Cache 之前扣除</translation>
     </message>
+    <message>
+        <source>%1: is a vLLM option; kvscope plans vLLM&apos;s offloading only</source>
+        <translation>%1：是 vLLM 的参数；kvscope 只规划 vLLM 的卸载</translation>
+    </message>
+    <message>
+        <source>%1 %2 GiB (%3): %4 tokens of KV blocks kept in CPU memory for reuse (%5 a GPU), restored on a prefix hit; the sequences running at once still live in the GPU&apos;s cache, so the concurrency stays as planned</source>
+        <translation>%1 %2 GiB（%3）：CPU 内存中留存 %4 个 token 的 KV 块以供复用（每块 GPU %5），前缀命中时换回；同时运行的序列仍在 GPU 的 KV Cache 中，所以并发数不变</translation>
+    </message>
 </context>
 <context>
     <name>kvscope::PublishedResults</name>
@@ -3321,6 +3329,14 @@
     <message>
         <source>LoRA rank</source>
         <translation>LoRA 秩</translation>
+    </message>
+    <message>
+        <source>KV offloading</source>
+        <translation>KV 卸载</translation>
+    </message>
+    <message>
+        <source>KV offloading backend</source>
+        <translation>KV 卸载后端</translation>
     </message>
 </context>
 <context>

@@ -102,6 +102,38 @@ private Q_SLOTS:
         QVERIFY(test::errorFrom([&] { planMemory(s); }).contains(QStringLiteral("vLLM's LoRA slots only")));
     }
 
+    void offloadingKeepsWholeBlocksInCpuMemory()
+    {
+        // --kv-offloading-size 64 (GiB, summed over the TP ranks: CacheConfig.kv_offloading_size,
+        // vllm/config/cache.py) for Llama-3.1-8B: 64 GiB / (16 tokens x 131,072 B) = 32,768 blocks,
+        // 524,288 tokens; at TP 2 each rank keeps 32 GiB of 65,536-byte tokens, the same tokens.
+        Scenario s;
+        s.model = *ModelLibrary::builtin().find(QStringLiteral("llama-3.1-8b"));
+        s.gpu = resolveGpu(QStringLiteral("h100-sxm"));
+        const MemoryPlan without = planMemory(s);
+        s.kvOffloadingMilliGiB =
+            parseOffloadingSize(QStringLiteral("64"), QStringLiteral("--kv-offloading-size"));
+        MemoryPlan plan = planMemory(s);
+        QCOMPARE(plan.kv.cpuBlocks, std::int64_t(32'768));
+        QCOMPARE(plan.kv.cpuCapacityTokens, std::int64_t(524'288));
+        // Capacity for reuse, not for live sequences: the GPU's pool is unchanged.
+        QCOMPARE(plan.kv.capacityTokens, without.kv.capacityTokens);
+        QCOMPARE(plan.kv.maxConcurrency, without.kv.maxConcurrency);
+        s.tensorParallelSize = 2;
+        plan = planMemory(s);
+        QCOMPARE(plan.kv.cpuOffloadBytesPerGpu, 32 * GiB);
+        QCOMPARE(plan.kv.cpuCapacityTokens, std::int64_t(524'288));
+        // Thousandths of a GiB, parsed exactly; junk, finer steps and more than a pebibyte refused.
+        QCOMPARE(parseOffloadingSize(QStringLiteral("0.5"), {}), std::int64_t(500));
+        for (const char *bad : {"-1", "abc", "0.0001", "2000000"})
+            QVERIFY2(!test::errorFrom([&] {
+                          parseOffloadingSize(QLatin1String(bad), QStringLiteral("--x"));
+                      }).isEmpty(),
+                     bad);
+        s.engine = Engine::Sglang;
+        QVERIFY(test::errorFrom([&] { planMemory(s); }).startsWith(QStringLiteral("--kv-offloading-size")));
+    }
+
     void aFixedKvBudgetIsTakenAsGiven()
     {
         // --kv-cache-memory-bytes 10 GiB for Llama-3.1-8B: vLLM's GPUWorker.determine_available_memory
