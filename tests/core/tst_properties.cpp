@@ -13,6 +13,7 @@
 #include "core/gpu/customgpu.h"
 #include "core/library/library.h"
 #include "core/output/calcjson.h"
+#include "core/plan/lora.h"
 #include "core/plan/pipelineparallel.h"
 #include "core/plan/planner.h"
 #include "core/plan/speed.h"
@@ -88,6 +89,15 @@ Scenario drawScenario(QRandomGenerator &random)
         s.maxModelLen = logUniform(random, 1, 1'000'000'000);
     if (random.bounded(4) == 0)
         s.pipelineParallelSize = 1 + random.bounded(8); // refused where vLLM cannot split the model
+    // The serving features, each now and then (refused where they do not apply: LoRA on MoE, SGLang).
+    if (random.bounded(6) == 0) {
+        s.maxLoras = 1 + random.bounded(8);
+        s.maxLoraRank = pick(random, loraRanks());
+    }
+    if (random.bounded(6) == 0)
+        s.kvOffloadingMilliGiB = logUniform(random, 1, MaxOffloadingMilliGiB);
+    if (random.bounded(8) == 0)
+        s.kvCacheMemoryBytes = logUniform(random, 1, PiB);
     return s;
 }
 
@@ -210,9 +220,12 @@ private Q_SLOTS:
                 QVERIFY(std::isfinite(value) && value >= 0);
             QVERIFY(p.largestSeqLenThatFits >= -1); // -1: no limit, every layer slides
             QCOMPARE(p.fits, p.headroomBytes >= 0);
-            QVERIFY(p.budgetBytes <= p.gpuMemoryBytes);
-            // The capacity is whole blocks of the effective block size.
-            if (p.kv.numGpuBlocks > 0 && p.kv.recurrentLayers == 0)
+            // A fixed KV pool (--kv-cache-memory-bytes) past what the GPU holds beside the weights is
+            // planned as vLLM would try it: the budget runs over, and the engine does not start.
+            QVERIFY(p.budgetBytes <= p.gpuMemoryBytes || (p.kvCacheMemoryBytes > 0 && !p.engineStarts));
+            // The capacity is whole blocks of the effective block size (vLLM shares the blocks among
+            // the layer groups: fewer blocks than groups hold no token).
+            if (p.kv.numGpuBlocks >= p.kv.numGroups && p.kv.numGpuBlocks > 0 && p.kv.recurrentLayers == 0)
                 QVERIFY(p.kv.capacityTokens >= p.blockSize);
         });
         // Most draws plan: a suite that only saw refusals would test nothing.
