@@ -118,6 +118,11 @@ ScenarioOptions::ScenarioOptions()
                QStringLiteral("8192")),
         option(fileKey(ScenarioField::PromptLen),
                QStringLiteral("Prompt tokens of the prefill (time to first token); default --seq-len."), "n"),
+        option(fileKey(ScenarioField::SharedPrefixLen),
+               QStringLiteral(
+                   "Tokens every sequence starts with alike (a system prompt), which the prefix cache "
+                   "holds once, in whole blocks; less than --seq-len; auto: none (default)."),
+               "n"),
         option(fileKey(ScenarioField::RequestRate),
                QStringLiteral("Requests a second arriving at the server (open loop, as vllm bench serve "
                               "--request-rate): serving runs with as many in flight as that keeps busy; 0 or "

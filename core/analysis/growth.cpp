@@ -247,8 +247,9 @@ GrowthChartData growthChartData(const Scenario &scenario, const MemoryPlan &plan
             kvCacheLayout(m, kvCacheOptions(scenario, plan.dtype, curve.kvCacheDtype));
         for (std::int64_t x : xs) {
             try {
-                const std::int64_t kv = bySequence ? kvCacheBytes(m, layout, scenario.batchSize, x)
-                                                   : kvCacheBytes(m, layout, x, scenario.seqLen);
+                const std::int64_t kv =
+                    bySequence ? kvCacheBytes(m, layout, scenario.batchSize, x, scenario.sharedPrefixLen)
+                               : kvCacheBytes(m, layout, x, scenario.seqLen, scenario.sharedPrefixLen);
                 const std::int64_t total = (Checked(d.fixedBytes) + kv).value();
                 curve.x << x;
                 curve.kvBytes << kv;
@@ -273,8 +274,10 @@ GrowthChartData growthChartData(const Scenario &scenario, const MemoryPlan &plan
             kvCacheLayout(*changed, kvCacheOptions(scenario, plan.dtype, plan.kvCacheDtype));
         for (std::int64_t x : xs) {
             try {
-                curve.kvBytes << (bySequence ? kvCacheBytes(*changed, layout, scenario.batchSize, x)
-                                             : kvCacheBytes(*changed, layout, x, scenario.seqLen));
+                curve.kvBytes << (bySequence ? kvCacheBytes(*changed, layout, scenario.batchSize, x,
+                                                            scenario.sharedPrefixLen)
+                                             : kvCacheBytes(*changed, layout, x, scenario.seqLen,
+                                                            scenario.sharedPrefixLen));
                 curve.x << x;
             } catch (const Error &) {
                 break; // beyond 2^63 bytes: the curve ends here

@@ -75,6 +75,8 @@ const FieldSpelling spellings[] = {
      QT_TRANSLATE_NOOP("kvscope::ScenarioField", "Sequence length")},
     {ScenarioField::PromptLen, "prompt-len", nullptr,
      QT_TRANSLATE_NOOP("kvscope::ScenarioField", "Prompt length")},
+    {ScenarioField::SharedPrefixLen, "shared-prefix-len", nullptr,
+     QT_TRANSLATE_NOOP("kvscope::ScenarioField", "Shared prefix")},
     // vllm bench serve's and sglang.bench_serving's name for open-loop arrivals.
     {ScenarioField::RequestRate, "request-rate", nullptr,
      QT_TRANSLATE_NOOP("kvscope::ScenarioField", "Request rate")},

@@ -45,6 +45,7 @@ enum class ScenarioField
     BatchSize,
     SeqLen,
     PromptLen,
+    SharedPrefixLen,
     RequestRate,
     BandwidthEfficiency,
     ComputeEfficiency,

@@ -190,6 +190,7 @@ QJsonObject planToJson(const MemoryPlan &p, SpeedOfRefusedPlan refused)
     o.insert(QStringLiteral("weights_bytes"), qint64(p.weights.bytesPerGpu));
     o.insert(QStringLiteral("weights_buffers_bytes"), qint64(p.weights.buffersBytes));
     o.insert(QStringLiteral("lora_bytes"), qint64(p.weights.loraBytes));
+    o.insert(QStringLiteral("shared_prefix_blocks"), qint64(p.kv.sharedPrefixBlocks));
     if (p.kv.cpuOffloadBytesPerGpu > 0) {
         o.insert(QStringLiteral("cpu_offload_bytes_per_gpu"), qint64(p.kv.cpuOffloadBytesPerGpu));
         o.insert(QStringLiteral("cpu_kv_capacity_tokens"), qint64(p.kv.cpuCapacityTokens));

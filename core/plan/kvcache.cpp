@@ -243,10 +243,24 @@ std::int64_t blocksPerSequence(const ModelArch &model, const KvCacheLayout &layo
     return sequenceBlocksPerGroup(model, layout, tokens).total(layout.groups);
 }
 
-std::int64_t kvCacheBytes(const ModelArch &model, const KvCacheLayout &layout, std::int64_t batch,
-                          std::int64_t tokens)
+std::int64_t sharedPrefixBlocks(const KvCacheLayout &layout, std::int64_t sharedPrefix, std::int64_t tokens)
 {
-    return (Checked(batch) * blocksPerSequence(model, layout, tokens) * layout.poolBlockBytes()).value();
+    return std::min(sharedPrefix, tokens) / layout.blockSize;
+}
+
+std::int64_t batchBlocks(const ModelArch &model, const KvCacheLayout &layout, std::int64_t batch,
+                         std::int64_t tokens, std::int64_t sharedPrefix)
+{
+    const std::int64_t perSequence = blocksPerSequence(model, layout, tokens);
+    const std::int64_t shared = batch > 0 ? sharedPrefixBlocks(layout, sharedPrefix, tokens) : 0;
+    return (Checked(batch) * (perSequence - shared) + shared).value();
+}
+
+std::int64_t kvCacheBytes(const ModelArch &model, const KvCacheLayout &layout, std::int64_t batch,
+                          std::int64_t tokens, std::int64_t sharedPrefix)
+{
+    return (Checked(batchBlocks(model, layout, batch, tokens, sharedPrefix)) * layout.poolBlockBytes())
+        .value();
 }
 
 GroupBlocks requestBlocksPerGroup(const ModelArch &model, const KvCacheLayout &layout,

@@ -118,10 +118,22 @@ GroupBlocks sequenceBlocksPerGroup(const ModelArch &model, const KvCacheLayout &
 /// Blocks from vLLM's pool that one sequence of `tokens` tokens holds, over every group.
 std::int64_t blocksPerSequence(const ModelArch &model, const KvCacheLayout &layout, std::int64_t tokens);
 
+/// The blocks of a prefix of `sharedPrefix` tokens that requests of `tokens` tokens share:
+/// vLLM's prefix cache hashes full blocks only (hash_block_tokens, vllm/v1/core/kv_cache_utils.py),
+/// so each full block of the prefix is held once and a partial last block by every request. For
+/// layouts of one full-attention group (validateSharedPrefix); 0 without a prefix.
+std::int64_t sharedPrefixBlocks(const KvCacheLayout &layout, std::int64_t sharedPrefix, std::int64_t tokens);
+
+/// Pool blocks `batch` sequences of `tokens` tokens hold when they share their first
+/// `sharedPrefix` tokens: the shared blocks once, the rest per sequence.
+std::int64_t batchBlocks(const ModelArch &model, const KvCacheLayout &layout, std::int64_t batch,
+                         std::int64_t tokens, std::int64_t sharedPrefix = 0);
+
 /// KV cache and state bytes for `batch` sequences of `tokens` tokens on one
-/// GPU, with windows, whole blocks, padded state pages and group padding applied.
+/// GPU, with windows, whole blocks, padded state pages and group padding applied,
+/// and the blocks of a shared prefix held once.
 std::int64_t kvCacheBytes(const ModelArch &model, const KvCacheLayout &layout, std::int64_t batch,
-                          std::int64_t tokens);
+                          std::int64_t tokens, std::int64_t sharedPrefix = 0);
 
 /// Per group, the blocks one request of `maxModelLen` tokens reserves at admission
 /// (vLLM max_memory_usage_bytes: full groups cdiv(len, block); sliding groups

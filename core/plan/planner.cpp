@@ -247,6 +247,14 @@ void validateScenario(const Scenario &s)
         requireShare(s.computeEfficiencyPpm, ScenarioField::ComputeEfficiency);
     if (s.promptLen < 0)
         requirePositive(s.promptLen, ScenarioField::PromptLen);
+    if (s.sharedPrefixLen < 0)
+        requirePositive(s.sharedPrefixLen, ScenarioField::SharedPrefixLen);
+    if (s.sharedPrefixLen >= s.seqLen && s.sharedPrefixLen > 0)
+        throw Error(QCoreApplication::translate(
+                        "kvscope::Planner", "%3: %1 is not less than %4 %2 (a sequence is the shared prefix "
+                                            "and at least one token of its own)")
+                        .arg(QString::number(s.sharedPrefixLen), QString::number(s.seqLen),
+                             optionFlag(ScenarioField::SharedPrefixLen), optionFlag(ScenarioField::SeqLen)));
     if (s.promptLen > s.seqLen)
         throw Error(QCoreApplication::translate("kvscope::Planner",
                                                 "%3: %1 exceeds %4 %2 (a sequence is its prompt plus "
@@ -386,8 +394,16 @@ MemoryPlan planLayers(const Scenario &s, const EngineRules &rulesRef, const Mode
         kv.stateBytesPerLayer = state.bytes();
         kv.stateBytesPerSequence = (Checked(state.bytes()) * groups.recurrentLayers).value();
         const std::int64_t poolBlockBytes = layout.poolBlockBytes();
+        if (s.sharedPrefixLen > 0 && (groups.numGroups() != 1 || groups.fullGroups != 1))
+            throw Error(QCoreApplication::translate(
+                            "kvscope::Planner", "%1: %2's layers cache in %3 groups of several kinds, whose "
+                                                "prefix hits vLLM aligns to a common block; kvscope plans a "
+                                                "shared prefix for models whose layers all keep every token")
+                            .arg(optionFlag(ScenarioField::SharedPrefixLen), m.name)
+                            .arg(groups.numGroups()));
         kv.blocksPerSequence = blocksPerSequence(m, layout, s.seqLen);
-        kv.cacheBytes = (Checked(s.batchSize) * kv.blocksPerSequence * poolBlockBytes).value();
+        kv.sharedPrefixBlocks = sharedPrefixBlocks(layout, s.sharedPrefixLen, s.seqLen);
+        kv.cacheBytes = kvCacheBytes(m, layout, s.batchSize, s.seqLen, s.sharedPrefixLen);
         kv.stateCacheBytes = (Checked(s.batchSize) * groups.recurrentGroups * poolBlockBytes).value();
 
         // Budget, as vLLM's gpu_worker or SGLang's model runner computes it
@@ -409,7 +425,11 @@ MemoryPlan planLayers(const Scenario &s, const EngineRules &rulesRef, const Mode
         // vLLM _report_kv_cache_config: blocks per group x the smallest (attention) block size.
         kv.capacityTokens = (Checked(kv.numGpuBlocks / kv.numGroups) * layout.blockSize).value();
         kv.blocksPerMaxRequest = blocksPerRequest(m, layout, plan.maxModelLen, plan.maxNumBatchedTokens);
-        kv.maxConcurrency = double(kv.numGpuBlocks) / double(kv.blocksPerMaxRequest);
+        // A shared prefix's full blocks are held once: the rest of each request is its own.
+        const std::int64_t sharedRequestBlocks =
+            sharedPrefixBlocks(layout, s.sharedPrefixLen, plan.maxModelLen - 1);
+        kv.maxConcurrency = double(std::max<std::int64_t>(0, kv.numGpuBlocks - sharedRequestBlocks)) /
+                            double(kv.blocksPerMaxRequest - sharedRequestBlocks);
         if (s.kvOffloadingMilliGiB > 0) {
             // vLLM: --kv-offloading-size is "the total buffer size summed across all TP ranks"
             // (CacheConfig.kv_offloading_size, vllm/config/cache.py): each rank keeps its share in
@@ -427,13 +447,13 @@ MemoryPlan planLayers(const Scenario &s, const EngineRules &rulesRef, const Mode
 
         // Inverse questions: the largest batch / sequence that still fit.
         const std::int64_t free = std::max<std::int64_t>(0, kv.availableBytes);
-        const std::int64_t sequenceBytes = (Checked(kv.blocksPerSequence) * poolBlockBytes).value();
-        plan.largestBatchThatFits = free / sequenceBytes;
+        const std::int64_t ownBlocks = kv.blocksPerSequence - kv.sharedPrefixBlocks;
+        plan.largestBatchThatFits =
+            std::max<std::int64_t>(0, free / poolBlockBytes - kv.sharedPrefixBlocks) / ownBlocks;
         kv.attentionTokensHeld = (Checked(plan.largestBatchThatFits) * s.seqLen).value();
         const auto seqFits = [&](std::int64_t tokens) {
             try {
-                return (Checked(s.batchSize) * blocksPerSequence(m, layout, tokens) * poolBlockBytes)
-                           .value() <= free;
+                return kvCacheBytes(m, layout, s.batchSize, tokens, s.sharedPrefixLen) <= free;
             } catch (const Error &) {
                 return false; // beyond 2^63 bytes cannot fit
             }
@@ -446,8 +466,12 @@ MemoryPlan planLayers(const Scenario &s, const EngineRules &rulesRef, const Mode
             const std::int64_t perToken =
                 (Checked(s.batchSize) * poolBlockBytes * std::max(1, groups.fullGroups)).value();
             const std::int64_t reach = std::max(m.slidingWindow, m.attentionChunkSize);
-            const std::int64_t upper = std::min(unbounded, (free / perToken + 2) * layout.blockSize + reach);
+            const std::int64_t upper =
+                std::min(unbounded, (free / perToken + 2) * layout.blockSize + reach + s.sharedPrefixLen);
             plan.largestSeqLenThatFits = largestSatisfying(upper, seqFits);
+            // A sequence is its shared prefix and at least one token more.
+            if (plan.largestSeqLenThatFits <= s.sharedPrefixLen)
+                plan.largestSeqLenThatFits = 0;
         }
     } catch (const Error &error) {
         throw Error(QCoreApplication::translate("kvscope::Planner", "%1, for %2 with %6 %3, %7 %4, %8 %5")

@@ -73,6 +73,9 @@ struct Scenario
 
     // Speed (roofline)
     std::int64_t promptLen = 0; ///< --prompt-len: tokens of the prefill; 0 = --seq-len
+    /// --shared-prefix-len: tokens at the start of every sequence that are the same for all (a
+    /// system prompt), which the prefix cache holds once; 0 = none. A workload input, not a flag.
+    std::int64_t sharedPrefixLen = 0;
     /// --request-rate in thousandths of a request a second: requests arrive at this rate
     /// (open loop) and serving runs with as many in flight as that keeps busy; 0 = a closed
     /// loop of --batch-size users, each sending a request when the last one ends.

@@ -270,6 +270,11 @@ const Field fields[] = {
          s.promptLen = parseOptionalCount(text, o);
      },
      [](const Scenario &s) { return optionalCountText(s.promptLen); }},
+    {{ScenarioField::SharedPrefixLen, OptionKind::Count},
+     [](Scenario &s, const QString &text, const QString &o, const ScenarioResolvers &) {
+         s.sharedPrefixLen = parseOptionalCount(text, o);
+     },
+     [](const Scenario &s) { return optionalCountText(s.sharedPrefixLen); }},
     // 0 (a closed loop) is left out, as the defaults of the other optional numbers are.
     {{ScenarioField::RequestRate, OptionKind::Number},
      [](Scenario &s, const QString &text, const QString &o, const ScenarioResolvers &) {

@@ -1478,6 +1478,10 @@
         <source>attention output: %1</source>
         <translation>注意力输出：%1</translation>
     </message>
+    <message>
+        <source>%1 blocks of shared prefix held once</source>
+        <translation>共享前缀的 %1 个块只存一份</translation>
+    </message>
 </context>
 <context>
     <name>kvscope::Fit</name>
@@ -2803,6 +2807,18 @@
         <source>%1 with %3: LoRA adapters held on each GPU at once. vLLM allocates every slot at load, %2 wide, for each attention and MLP projection; they count in the weights and come out of the KV cache.</source>
         <translation>%1（配合 %3）：每块 GPU 上同时驻留的 LoRA 适配器数。vLLM 在加载时就为每个注意力和 MLP 投影按 %2 分配好每个槽位；它们计入权重，并从 KV Cache 中扣除。</translation>
     </message>
+    <message>
+        <source>none</source>
+        <translation>无</translation>
+    </message>
+    <message>
+        <source> tokens</source>
+        <translation> 个 token</translation>
+    </message>
+    <message>
+        <source>%1: tokens every sequence starts with alike (a system prompt). vLLM&apos;s prefix cache holds their full blocks once, so more sequences fit; a partial last block stays each sequence&apos;s own.</source>
+        <translation>%1：每条序列开头都相同的 token（如系统提示词）。vLLM 的前缀缓存只为其完整块存一份，所以能放下更多序列；最后不满的块仍归各序列自己。</translation>
+    </message>
 </context>
 <context>
     <name>kvscope::PasteConfigDialog</name>
@@ -3068,6 +3084,14 @@
     <message>
         <source>%1 %2 GiB (%3): %4 tokens of KV blocks kept in CPU memory for reuse (%5 a GPU), restored on a prefix hit; the sequences running at once still live in the GPU&apos;s cache, so the concurrency stays as planned</source>
         <translation>%1 %2 GiB（%3）：CPU 内存中留存 %4 个 token 的 KV 块以供复用（每块 GPU %5），前缀命中时换回；同时运行的序列仍在 GPU 的 KV Cache 中，所以并发数不变</translation>
+    </message>
+    <message>
+        <source>%3: %1 is not less than %4 %2 (a sequence is the shared prefix and at least one token of its own)</source>
+        <translation>%3：%1 不小于 %4 %2（一条序列是共享前缀再加至少一个自己的 token）</translation>
+    </message>
+    <message>
+        <source>%1: %2&apos;s layers cache in %3 groups of several kinds, whose prefix hits vLLM aligns to a common block; kvscope plans a shared prefix for models whose layers all keep every token</source>
+        <translation>%1：%2 的各层分属 %3 个不同类型的缓存组，vLLM 会把前缀命中对齐到公共块；kvscope 只为每层都保留全部 token 的模型规划共享前缀</translation>
     </message>
 </context>
 <context>
@@ -3337,6 +3361,10 @@
     <message>
         <source>KV offloading backend</source>
         <translation>KV 卸载后端</translation>
+    </message>
+    <message>
+        <source>Shared prefix</source>
+        <translation>共享前缀</translation>
     </message>
 </context>
 <context>

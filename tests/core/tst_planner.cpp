@@ -134,6 +134,37 @@ private Q_SLOTS:
         QVERIFY(test::errorFrom([&] { planMemory(s); }).startsWith(QStringLiteral("--kv-offloading-size")));
     }
 
+    void aSharedPrefixIsHeldOnce()
+    {
+        // Llama-3.1-8B on one H100 at --max-model-len 8,192: 27,286 blocks of 16 tokens, 512 a
+        // request. A shared 4,096-token prefix is 256 full blocks held once (vLLM hashes full blocks
+        // only): (27,286 - 256) / (512 - 256) = 105.59 requests, where 27,286 / 512 = 53.29 without.
+        Scenario s;
+        s.model = *ModelLibrary::builtin().find(QStringLiteral("llama-3.1-8b"));
+        s.gpu = resolveGpu(QStringLiteral("h100-sxm"));
+        s.maxModelLen = 8192;
+        const MemoryPlan alone = planMemory(s);
+        QCOMPARE(alone.kv.numGpuBlocks, std::int64_t(27'286));
+        s.sharedPrefixLen = 4096;
+        const MemoryPlan shared = planMemory(s);
+        QCOMPARE(shared.kv.numGpuBlocks, alone.kv.numGpuBlocks);
+        QCOMPARE(shared.kv.maxConcurrency, (27'286.0 - 256) / (512 - 256));
+        // The batch of 16 x 8,192 holds 256 shared + 16 x 256 own blocks of 2 MiB: 8.5 GiB.
+        QCOMPARE(shared.kv.sharedPrefixBlocks, std::int64_t(256));
+        QCOMPARE(shared.kv.cacheBytes, std::int64_t(256 + 16 * 256) * 2 * MiB);
+        QCOMPARE(shared.largestBatchThatFits, (shared.kv.availableBytes / (2 * MiB) - 256) / 256);
+        // A partial block is each request's own: a 4,100-token prefix shares the same 256 blocks.
+        s.sharedPrefixLen = 4100;
+        QCOMPARE(planMemory(s).kv.sharedPrefixBlocks, std::int64_t(256));
+        // A prefix as long as the sequence, or a model with sliding-window groups, is refused.
+        s.sharedPrefixLen = s.seqLen;
+        QVERIFY(test::errorFrom([&] { planMemory(s); }).startsWith(QStringLiteral("--shared-prefix-len")));
+        s.sharedPrefixLen = 1024;
+        s.model = *ModelLibrary::builtin().find(QStringLiteral("gemma-3-27b"));
+        s.maxModelLen = 0;
+        QVERIFY(test::errorFrom([&] { planMemory(s); }).startsWith(QStringLiteral("--shared-prefix-len")));
+    }
+
     void aFixedKvBudgetIsTakenAsGiven()
     {
         // --kv-cache-memory-bytes 10 GiB for Llama-3.1-8B: vLLM's GPUWorker.determine_available_memory

@@ -98,6 +98,8 @@ Scenario drawScenario(QRandomGenerator &random)
         s.kvOffloadingMilliGiB = logUniform(random, 1, MaxOffloadingMilliGiB);
     if (random.bounded(8) == 0)
         s.kvCacheMemoryBytes = logUniform(random, 1, PiB);
+    if (random.bounded(6) == 0 && s.seqLen > 1)
+        s.sharedPrefixLen = logUniform(random, 1, s.seqLen - 1);
     return s;
 }
 

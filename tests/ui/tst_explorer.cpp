@@ -214,6 +214,18 @@ private Q_SLOTS:
         QVERIFY(rank->isEnabled());
     }
 
+    void theSharedPrefixBoxHoldsThePrefixOnce()
+    {
+        controller()->setMaxModelLen(8192);
+        QSpinBox *prefix = child<QSpinBox>("sharedPrefixSpin");
+        QCOMPARE(prefix->value(), 0); // none
+        QCOMPARE(prefix->maximum(), 8191); // less than the sequence
+        prefix->setValue(4096);
+        // 256 shared blocks held once: (27,286 - 256) / (512 - 256) requests (tst_planner, by hand).
+        QCOMPARE(controller()->plan().kv.sharedPrefixBlocks, std::int64_t(256));
+        QCOMPARE(controller()->plan().kv.maxConcurrency, (27'286.0 - 256) / 256);
+    }
+
     void theStageBoxSplitsTheModel()
     {
         QComboBox *stages = child<QComboBox>("stageCount");

@@ -199,6 +199,8 @@ QString FiguresPanel::batchStructure(const MemoryPlan &p)
                      .arg(kv.recurrentKind == RecurrentKind::Mamba2 ? tr("Mamba-2") : tr("Gated DeltaNet"))
                      .arg(bytes(kv.stateBytesPerSequence));
     parts << tr("whole blocks of %1 tokens").arg(p.blockSize);
+    if (p.kv.sharedPrefixBlocks > 0)
+        parts << tr("%1 blocks of shared prefix held once").arg(formatCount(p.kv.sharedPrefixBlocks));
     if (kv.paddingLayers > 0)
         parts << tr("vLLM pads its layer groups with %1 empty slots").arg(kv.paddingLayers);
     return joined(parts);

@@ -92,10 +92,10 @@ ParameterPanel::ParameterPanel(ScenarioController *controller, UserLibrary *libr
       m_loraSlots(new QSpinBox(this)), m_loraRankLabel(new QLabel(this)), m_loraRank(new QComboBox(this)),
       m_loraRow(new QHBoxLayout), m_blockSize(new QComboBox(this)), m_maxModelLen(new QSpinBox(this)),
       m_batch(new LogSliderBox(this)), m_seqLen(new LogSliderBox(this)), m_promptLen(new QSpinBox(this)),
-      m_requestRate(new QDoubleSpinBox(this)), m_modelGroup(new QGroupBox(this)),
-      m_precisionGroup(new QGroupBox(this)), m_servingGroup(new QGroupBox(this)),
-      m_modelForm(new QFormLayout(m_modelGroup)), m_precisionForm(new QFormLayout(m_precisionGroup)),
-      m_servingForm(new QFormLayout(m_servingGroup))
+      m_sharedPrefix(new QSpinBox(this)), m_requestRate(new QDoubleSpinBox(this)),
+      m_modelGroup(new QGroupBox(this)), m_precisionGroup(new QGroupBox(this)),
+      m_servingGroup(new QGroupBox(this)), m_modelForm(new QFormLayout(m_modelGroup)),
+      m_precisionForm(new QFormLayout(m_precisionGroup)), m_servingForm(new QFormLayout(m_servingGroup))
 {
     m_precisionGroup->setObjectName(QStringLiteral("precisionGroup"));
     m_model->setObjectName(QStringLiteral("modelPicker"));
@@ -122,6 +122,10 @@ ParameterPanel::ParameterPanel(ScenarioController *controller, UserLibrary *libr
     m_seqLen->slider()->setObjectName(QStringLiteral("seqLenSlider"));
     m_seqLen->spinBox()->setObjectName(QStringLiteral("seqLenSpin"));
     m_promptLen->setObjectName(QStringLiteral("promptLenSpin"));
+    m_sharedPrefix->setObjectName(QStringLiteral("sharedPrefixSpin"));
+    m_sharedPrefix->setSingleStep(256);
+    m_sharedPrefix->setGroupSeparatorShown(true);
+    m_sharedPrefix->setKeyboardTracking(false);
     m_promptLen->setSingleStep(256);
     m_promptLen->setGroupSeparatorShown(true);
     m_promptLen->setKeyboardTracking(false);
@@ -196,6 +200,7 @@ ParameterPanel::ParameterPanel(ScenarioController *controller, UserLibrary *libr
     m_servingForm->addRow(new QLabel(this), m_batch);
     m_servingForm->addRow(new QLabel(this), m_seqLen);
     m_servingForm->addRow(new QLabel(this), m_promptLen);
+    m_servingForm->addRow(new QLabel(this), m_sharedPrefix);
     m_servingForm->addRow(new QLabel(this), m_requestRate);
     for (QFormLayout *form : {m_modelForm, m_precisionForm, m_servingForm})
         form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
@@ -264,6 +269,8 @@ ParameterPanel::ParameterPanel(ScenarioController *controller, UserLibrary *libr
             [this](std::int64_t value) { m_controller->setBatchSize(value); });
     connect(m_seqLen, &LogSliderBox::valueChanged, this,
             [this](std::int64_t value) { m_controller->setSeqLen(value); });
+    connect(m_sharedPrefix, &QSpinBox::valueChanged, this,
+            [this](int tokens) { m_controller->setSharedPrefixLen(tokens); });
     connect(m_promptLen, &QSpinBox::valueChanged, this,
             [this](int value) { m_controller->setPromptLen(value); });
     connect(m_requestRate, &QDoubleSpinBox::valueChanged, this,
@@ -298,6 +305,7 @@ QWidget *ParameterPanel::controlFor(ScenarioField option) const
         {ScenarioField::BatchSize, m_batch},
         {ScenarioField::SeqLen, m_seqLen},
         {ScenarioField::PromptLen, m_promptLen},
+        {ScenarioField::SharedPrefixLen, m_sharedPrefix},
         {ScenarioField::RequestRate, m_requestRate},
     };
     for (const auto &[field, control] : controls)
@@ -467,6 +475,13 @@ void ParameterPanel::showScenario(const Scenario &s)
         m_promptLen->setValue(int(std::min<std::int64_t>(s.promptLen, m_promptLen->maximum())));
     }
     {
+        // Less than the sequence: a sequence is its shared prefix and a token of its own at least.
+        const QSignalBlocker blocker(m_sharedPrefix);
+        m_sharedPrefix->setRange(0,
+                                 int(std::min<std::int64_t>(s.seqLen - 1, std::numeric_limits<int>::max())));
+        m_sharedPrefix->setValue(int(std::min<std::int64_t>(s.sharedPrefixLen, m_sharedPrefix->maximum())));
+    }
+    {
         const QSignalBlocker blocker(m_requestRate);
         m_requestRate->setValue(formatRequestRate(s.requestRateMilli).toDouble());
     }
@@ -550,6 +565,13 @@ void ParameterPanel::retranslate()
     setFormLabel(m_servingForm, m_batch, tr("&Batch size"));
     setFormLabel(m_servingForm, m_seqLen, tr("Se&quence length"));
     setFormLabel(m_servingForm, m_promptLen, fieldLabel(ScenarioField::PromptLen));
+    setFormLabel(m_servingForm, m_sharedPrefix, fieldLabel(ScenarioField::SharedPrefixLen));
+    m_sharedPrefix->setSpecialValueText(tr("none"));
+    m_sharedPrefix->setSuffix(tr(" tokens"));
+    m_sharedPrefix->setToolTip(
+        tr("%1: tokens every sequence starts with alike (a system prompt). vLLM's prefix cache holds their "
+           "full blocks once, so more sequences fit; a partial last block stays each sequence's own.")
+            .arg(optionFlag(ScenarioField::SharedPrefixLen)));
     setFormLabel(m_servingForm, m_requestRate, fieldLabel(ScenarioField::RequestRate));
     m_requestRate->setSpecialValueText(tr("closed loop"));
     m_requestRate->setSuffix(tr(" req/s"));

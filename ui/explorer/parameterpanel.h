@@ -91,6 +91,7 @@ private:
     LogSliderBox *m_batch;
     LogSliderBox *m_seqLen;
     QSpinBox *m_promptLen;
+    QSpinBox *m_sharedPrefix; ///< --shared-prefix-len; 0 = none
     QDoubleSpinBox *m_requestRate;
 
     QGroupBox *m_modelGroup;

@@ -141,6 +141,11 @@ void ScenarioController::setLora(std::int64_t maxLoras, std::int64_t rank)
     });
 }
 
+void ScenarioController::setSharedPrefixLen(std::int64_t tokens)
+{
+    change([&](Scenario &s) { s.sharedPrefixLen = tokens; });
+}
+
 void ScenarioController::setDtype(WeightDtype dtype)
 {
     change([&](Scenario &s) { s.dtype = dtype; });

@@ -41,6 +41,7 @@ public:
     void setTensorParallelSize(int gpus);
     void setPipelineParallelSize(int stages);
     void setKvCacheMemoryBytes(std::int64_t bytes);         ///< 0: the profiled budget
+    void setSharedPrefixLen(std::int64_t tokens);           ///< 0: none
     void setLora(std::int64_t maxLoras, std::int64_t rank); ///< maxLoras 0: LoRA off
     void setDtype(WeightDtype dtype);
     void setQuantization(const std::optional<QuantizationSpec> &quantization);
