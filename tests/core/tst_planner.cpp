@@ -14,6 +14,19 @@
 
 using namespace kvscope;
 
+namespace {
+
+/// The explorer's default model and GPU: Llama-3.1-8B on one H100 SXM.
+Scenario llama8bOnH100()
+{
+    Scenario s;
+    s.model = *ModelLibrary::builtin().find(QStringLiteral("llama-3.1-8b"));
+    s.gpu = resolveGpu(QStringLiteral("h100-sxm"));
+    return s;
+}
+
+} // namespace
+
 class TestPlanner : public QObject
 {
     Q_OBJECT
@@ -74,9 +87,7 @@ private Q_SLOTS:
         // TP 1: q 4096+4096, k and v 1024+4096, o 4096+4096, gate and up 14336+4096, down
         // 4096+14336 = 81,920 per unit of rank a layer; x 32 layers x rank 64 x 4 slots x 2 B =
         // 1,342,177,280 B (1.25 GiB).
-        Scenario s;
-        s.model = *ModelLibrary::builtin().find(QStringLiteral("llama-3.1-8b"));
-        s.gpu = resolveGpu(QStringLiteral("h100-sxm"));
+        Scenario s = llama8bOnH100();
         const MemoryPlan without = planMemory(s);
         s.maxLoras = 4;
         s.maxLoraRank = 64;
@@ -107,9 +118,7 @@ private Q_SLOTS:
         // --kv-offloading-size 64 (GiB, summed over the TP ranks: CacheConfig.kv_offloading_size,
         // vllm/config/cache.py) for Llama-3.1-8B: 64 GiB / (16 tokens x 131,072 B) = 32,768 blocks,
         // 524,288 tokens; at TP 2 each rank keeps 32 GiB of 65,536-byte tokens, the same tokens.
-        Scenario s;
-        s.model = *ModelLibrary::builtin().find(QStringLiteral("llama-3.1-8b"));
-        s.gpu = resolveGpu(QStringLiteral("h100-sxm"));
+        Scenario s = llama8bOnH100();
         const MemoryPlan without = planMemory(s);
         s.kvOffloadingMilliGiB =
             parseOffloadingSize(QStringLiteral("64"), QStringLiteral("--kv-offloading-size"));
@@ -139,9 +148,7 @@ private Q_SLOTS:
         // Llama-3.1-8B on one H100 at --max-model-len 8,192: 27,286 blocks of 16 tokens, 512 a
         // request. A shared 4,096-token prefix is 256 full blocks held once (vLLM hashes full blocks
         // only): (27,286 - 256) / (512 - 256) = 105.59 requests, where 27,286 / 512 = 53.29 without.
-        Scenario s;
-        s.model = *ModelLibrary::builtin().find(QStringLiteral("llama-3.1-8b"));
-        s.gpu = resolveGpu(QStringLiteral("h100-sxm"));
+        Scenario s = llama8bOnH100();
         s.maxModelLen = 8192;
         const MemoryPlan alone = planMemory(s);
         QCOMPARE(alone.kv.numGpuBlocks, std::int64_t(27'286));
@@ -170,9 +177,7 @@ private Q_SLOTS:
         // --kv-cache-memory-bytes 10 GiB for Llama-3.1-8B: vLLM's GPUWorker.determine_available_memory
         // returns the value unprofiled; 10 GiB / (32 layers x 8 heads x 128 x 2 x 2 B = 131,072 B)
         // = 81,920 tokens, 5,120 blocks of 16.
-        Scenario s;
-        s.model = *ModelLibrary::builtin().find(QStringLiteral("llama-3.1-8b"));
-        s.gpu = resolveGpu(QStringLiteral("h100-sxm"));
+        Scenario s = llama8bOnH100();
         s.maxModelLen = 8192;
         const MemoryPlan profiled = planMemory(s);
         s.kvCacheMemoryBytes = 10 * GiB;
