@@ -218,7 +218,7 @@ private Q_SLOTS:
     {
         controller()->setMaxModelLen(8192);
         QSpinBox *prefix = child<QSpinBox>("sharedPrefixSpin");
-        QCOMPARE(prefix->value(), 0); // none
+        QCOMPARE(prefix->value(), 0);      // none
         QCOMPARE(prefix->maximum(), 8191); // less than the sequence
         prefix->setValue(4096);
         // 256 shared blocks held once: (27,286 - 256) / (512 - 256) requests (tst_planner, by hand).
