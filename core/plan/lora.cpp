@@ -69,7 +69,16 @@ std::int64_t loraBufferBytes(const QList<TensorGroup> &inventory, std::int64_t m
         const LocalShape local = localShape(group, tensorParallelSize);
         elements += (Checked(local.rows) + local.cols) * group.copies;
     }
-    return (elements * rank * maxLoras * dtypeBytes).value();
+    try {
+        return (elements * rank * maxLoras * dtypeBytes).value();
+    } catch (const Error &) {
+        throw Error(QCoreApplication::translate("kvscope::Planner",
+                                                "%1 %2 of %3 %4 need LoRA buffers beyond 2^63 bytes")
+                        .arg(optionFlag(ScenarioField::MaxLoras))
+                        .arg(maxLoras)
+                        .arg(optionFlag(ScenarioField::MaxLoraRank))
+                        .arg(rank));
+    }
 }
 
 } // namespace kvscope

@@ -3093,6 +3093,10 @@
         <source>%1: %2&apos;s layers cache in %3 groups of several kinds, whose prefix hits vLLM aligns to a common block; kvscope plans a shared prefix for models whose layers all keep every token</source>
         <translation>%1：%2 的各层分属 %3 个不同类型的缓存组，vLLM 会把前缀命中对齐到公共块；kvscope 只为每层都保留全部 token 的模型规划共享前缀</translation>
     </message>
+    <message>
+        <source>%1 %2 of %3 %4 need LoRA buffers beyond 2^63 bytes</source>
+        <translation>%1 %2（%3 %4）所需的 LoRA 缓冲区超出 2^63 字节</translation>
+    </message>
 </context>
 <context>
     <name>kvscope::PublishedResults</name>

@@ -105,6 +105,13 @@ private Q_SLOTS:
         QVERIFY(test::errorFrom([&] {
                     planMemory(s);
                 }).startsWith(QStringLiteral("--max-lora-rank: 48 is not a rank vLLM accepts")));
+        // So many slots that their buffers pass 2^63 bytes: refused, naming the option, never wrapped.
+        s.maxLoraRank = 512;
+        s.maxLoras = std::int64_t(999'999'999'999'999'999);
+        QVERIFY(test::errorFrom([&] {
+                    planMemory(s);
+                }).startsWith(QStringLiteral("--max-loras 999999999999999999")));
+        s.maxLoras = 4;
         s.maxLoraRank = 16;
         s.model = *ModelLibrary::builtin().find(QStringLiteral("qwen3-30b-a3b"));
         QVERIFY(test::errorFrom([&] { planMemory(s); }).contains(QStringLiteral("experts")));
