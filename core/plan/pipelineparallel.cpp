@@ -3,6 +3,7 @@
 
 #include "core/common/error.h"
 #include "core/common/scenariofield.h"
+#include "core/plan/tensorparallel.h"
 
 #include <algorithm>
 
@@ -93,15 +94,7 @@ void validatePipelineParallel(const ModelArch &m, std::int64_t pp, Engine engine
 
 QList<int> validPipelineParallelSizes(const ModelArch &model, Engine engine, int maxStages)
 {
-    QList<int> sizes;
-    for (int pp = 1; pp <= maxStages; ++pp) {
-        try {
-            validatePipelineParallel(model, pp, engine);
-            sizes << pp;
-        } catch (const Error &) {
-        }
-    }
-    return sizes;
+    return acceptedSizes(maxStages, [&](int pp) { validatePipelineParallel(model, pp, engine); });
 }
 
 ModelArch pipelineStageModel(const ModelArch &m, const PipelineStageLayers &stage)

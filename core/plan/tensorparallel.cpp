@@ -48,17 +48,22 @@ void validateTensorParallel(const ModelArch &m, std::int64_t tp)
     }
 }
 
-QList<int> validTensorParallelSizes(const ModelArch &model, int maxGpus)
+QList<int> acceptedSizes(int max, const std::function<void(int)> &validate)
 {
     QList<int> sizes;
-    for (int tp = 1; tp <= maxGpus; ++tp) {
+    for (int size = 1; size <= max; ++size) {
         try {
-            validateTensorParallel(model, tp);
-            sizes << tp;
+            validate(size);
+            sizes << size;
         } catch (const Error &) {
         }
     }
     return sizes;
+}
+
+QList<int> validTensorParallelSizes(const ModelArch &model, int maxGpus)
+{
+    return acceptedSizes(maxGpus, [&](int tp) { validateTensorParallel(model, tp); });
 }
 
 } // namespace kvscope
