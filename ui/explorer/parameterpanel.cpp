@@ -70,6 +70,20 @@ void selectData(QComboBox *combo, const QVariant &data)
     combo->setCurrentIndex(std::max(0, combo->findData(data)));
 }
 
+/// `combo` offering `sizes` (text and data the number); left as it is when it offers them already.
+void setSizes(QComboBox *combo, const QList<int> &sizes)
+{
+    bool same = combo->count() == sizes.size();
+    for (int i = 0; same && i < combo->count(); ++i)
+        same = combo->itemData(i).toInt() == sizes.at(i);
+    if (same)
+        return;
+    const QSignalBlocker blocker(combo);
+    combo->clear();
+    for (int size : sizes)
+        combo->addItem(QString::number(size), size);
+}
+
 void setFormLabel(QFormLayout *form, QWidget *field, const QString &text)
 {
     if (auto *label = qobject_cast<QLabel *>(form->labelForField(field))) {
@@ -415,19 +429,10 @@ void ParameterPanel::showScenario(const Scenario &s)
     m_precisionGroup->setTitle(tr("Precision (%1 flags)").arg(engineDisplayName(s.engine)));
     m_model->setCurrentKey(s.model.id);
     m_gpu->setCurrentKey(s.gpu.id);
-    {
-        const QSignalBlocker blocker(m_gpuCount);
-        m_gpuCount->clear();
-        for (int size : validTensorParallelSizes(s.model))
-            m_gpuCount->addItem(QString::number(size), size);
-    }
+    // Rebuilt only when the model's sizes change: a rebuild relays the form out, on every slider step.
+    setSizes(m_gpuCount, validTensorParallelSizes(s.model));
     selectData(m_gpuCount, int(s.tensorParallelSize)); // the controller holds planned scenarios only
-    {
-        const QSignalBlocker blocker(m_stageCount);
-        m_stageCount->clear();
-        for (int stages : validPipelineParallelSizes(s.model, s.engine))
-            m_stageCount->addItem(QString::number(stages), stages);
-    }
+    setSizes(m_stageCount, validPipelineParallelSizes(s.model, s.engine));
     selectData(m_stageCount, int(s.pipelineParallelSize));
     selectData(m_dtype, dtypeName(s.dtype));
     selectData(m_quantization, quantizationChoiceName(s.quantization));
@@ -477,8 +482,9 @@ void ParameterPanel::showScenario(const Scenario &s)
     {
         // Less than the sequence: a sequence is its shared prefix and a token of its own at least.
         const QSignalBlocker blocker(m_sharedPrefix);
-        m_sharedPrefix->setRange(0,
-                                 int(std::min<std::int64_t>(s.seqLen - 1, std::numeric_limits<int>::max())));
+        const int longest = int(std::min<std::int64_t>(s.seqLen - 1, std::numeric_limits<int>::max()));
+        if (m_sharedPrefix->maximum() != longest)
+            m_sharedPrefix->setMaximum(longest);
         m_sharedPrefix->setValue(int(std::min<std::int64_t>(s.sharedPrefixLen, m_sharedPrefix->maximum())));
     }
     {
