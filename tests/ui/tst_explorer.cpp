@@ -342,6 +342,10 @@ private Q_SLOTS:
     void accuracyCardIsTheScenariosSimulation()
     {
         AccuracyRunner *runner = explorer()->accuracyRunner();
+        // The runner's cache is the test's: the expected figures below reuse what the runner
+        // simulated for this scenario (a stale scenario's run would miss it and be recomputed).
+        const auto cache = std::make_shared<AccuracyCache>();
+        runner->setCache(cache);
         FiguresPanel *figures = explorer()->figuresPanel();
         QLabel *value = figures->valueLabel(QStringLiteral("accuracy"));
         // Qwen2.5-0.5B: its 896-wide layers simulate AWQ in a twentieth of Llama-3.1-8B's time
@@ -355,8 +359,7 @@ private Q_SLOTS:
         selectComboData(child<QComboBox>("quantizationCombo"), QStringLiteral("awq"));
         selectComboData(child<QComboBox>("kvCacheDtypeCombo"), QStringLiteral("fp8"));
         QTRY_VERIFY_WITH_TIMEOUT(!runner->isRunning(), test::BackgroundWorkTimeoutMs);
-        AccuracyCache cache;
-        const Accuracy expected = estimateAccuracy(controller()->scenario(), controller()->plan(), cache);
+        const Accuracy expected = estimateAccuracy(controller()->scenario(), controller()->plan(), *cache);
         QVERIFY(expected.weights.error && expected.kv.combinedSqnrDb);
         const QLocale locale;
         QCOMPARE(value->text(), QStringLiteral("%1 dB · %2 dB")
