@@ -592,9 +592,13 @@ KvAccuracy kvAccuracy(const Scenario &s, const MemoryPlan &plan, AccuracyCache &
     }
     case KvCacheDtype::Fp8:
     case KvCacheDtype::Fp8E4M3:
-    case KvCacheDtype::Fp8E5M2: {
-        engine = fp8KvScheme(plan.kvCacheDtype, false);
-        calibrated = fp8KvScheme(plan.kvCacheDtype, true);
+    case KvCacheDtype::Fp8E5M2:
+    case KvCacheDtype::Nvfp4: {
+        // vLLM's NVFP4 cache multiplies each block's E4M3 scale by the layer's k/v scale, 1.0
+        // unless the checkpoint has one (tests/kernels/quantization/nvfp4_utils.py,
+        // dequant_nvfp4_kv_cache: "global_scale: checkpoint dequant scale (k_scale or v_scale)").
+        engine = kvCacheScheme(plan.kvCacheDtype, false);
+        calibrated = kvCacheScheme(plan.kvCacheDtype, true);
         // Each engine's own statement of its default, quoted as its source words it.
         const QString defaultScaleSource =
             s.engine == Engine::Sglang

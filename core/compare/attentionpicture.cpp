@@ -45,7 +45,7 @@ AttentionPicture attentionPicture(const ModelArch &model, WeightDtype activation
 {
     checkChoices(choices);
     const KvHead head = kvHead(model, activations);
-    const quant::Scheme scheme = fp8KvScheme(choices.format, choices.calibratedScale);
+    const quant::Scheme scheme = kvCacheScheme(choices.format, choices.calibratedScale);
     // Compare's cache: the same tensors, quantized over the same tokens.
     const ExtendedCache keys = extendedCache(head.keys, scheme, control.slice(0.0, 0.45));
     const std::optional<ExtendedCache> values =

@@ -300,7 +300,7 @@ void CompareText::addSimulatedOn(QStringList &simulatedOn, const Accuracy &accur
          {&accuracy.weights.tensor, &accuracy.kv.keyTensor, &accuracy.kv.valueTensor})
         if (t->rows > 0 && !simulatedOn.contains(simulatedTensor(*t)))
             simulatedOn << simulatedTensor(*t);
-    const QString scale = tr("FP8 KV scale: %1").arg(accuracy.kv.engineScale);
+    const QString scale = tr("KV scale: %1").arg(accuracy.kv.engineScale);
     if (!accuracy.kv.engineScale.isEmpty() && !simulatedOn.contains(scale))
         simulatedOn << scale;
 }

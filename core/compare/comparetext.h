@@ -78,7 +78,7 @@ public:
     /// cache's notes, the column's own (a format the engine loads only from a quantized
     /// checkpoint); then the comparison's notes, of no one column.
     static QList<AccuracyCaveat> accuracyCaveats(const Comparison &comparison);
-    /// The tensors and the FP8 KV scale `accuracy`'s figures were simulated on, added to
+    /// The tensors and the KV scale `accuracy`'s figures were simulated on, added to
     /// `simulatedOn` when not already there.
     static void addSimulatedOn(QStringList &simulatedOn, const Accuracy &accuracy);
 };

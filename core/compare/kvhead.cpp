@@ -23,12 +23,14 @@ quant::ElementType elementType(WeightDtype dtype)
     return quant::ElementType::BFloat16;
 }
 
-quant::Scheme fp8KvScheme(KvCacheDtype dtype, bool calibratedScale)
+quant::Scheme kvCacheScheme(KvCacheDtype dtype, bool calibratedScale)
 {
-    quant::Scheme fp8;
-    fp8.kind = dtype == KvCacheDtype::Fp8E5M2 ? quant::SchemeKind::Fp8E5M2 : quant::SchemeKind::Fp8E4M3;
-    fp8.unitScale = !calibratedScale;
-    return fp8;
+    quant::Scheme scheme;
+    scheme.kind = dtype == KvCacheDtype::Nvfp4     ? quant::SchemeKind::Nvfp4
+                  : dtype == KvCacheDtype::Fp8E5M2 ? quant::SchemeKind::Fp8E5M2
+                                                   : quant::SchemeKind::Fp8E4M3;
+    scheme.unitScale = !calibratedScale;
+    return scheme;
 }
 
 ExtendedCache extendedCache(quant::SyntheticSpec spec, const quant::Scheme &scheme,

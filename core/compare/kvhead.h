@@ -44,10 +44,10 @@ struct KvHead
 /// The KV head of `model` over KvTokens tokens, stored as `activations`.
 KvHead kvHead(const ModelArch &model, WeightDtype activations);
 
-/// The simulator's scheme for an FP8 KV cache dtype (fp8 and fp8_e4m3: E4M3;
-/// fp8_e5m2: E5M2): one per-tensor scale, the engine's 1.0 or a calibrated
-/// amax / max.
-quant::Scheme fp8KvScheme(KvCacheDtype dtype, bool calibratedScale);
+/// The simulator's scheme for a quantized KV cache dtype (fp8 and fp8_e4m3: E4M3;
+/// fp8_e5m2: E5M2; nvfp4: NVFP4 blocks): one per-tensor scale, the engine's 1.0
+/// or a calibrated amax / max.
+quant::Scheme kvCacheScheme(KvCacheDtype dtype, bool calibratedScale);
 
 /// The cache of one head extended to the longest attention context
 /// (attentionContexts().last() tokens), exact and through `scheme`: its first

@@ -81,9 +81,37 @@ bool hasBfloat16(const GpuSpec &gpu)
     return !capability || *capability >= 80;
 }
 
+namespace {
+
+/// vLLM's NVFP4 cache: its kernels are built for SM100 and SM120 only, and they
+/// pack whole 16-value groups of a head (csrc/cache_kernels.cu, reshape_and_cache
+/// under ENABLE_NVFP4_SM100 / ENABLE_NVFP4_SM120: "NVFP4 KV cache requires
+/// head_size to be a multiple of 16.").
+QString nvfp4KvRefusal(const GpuSpec &gpu, const std::optional<int> &capability, const GpuCheck &check)
+{
+    const QString option = optionFlag(ScenarioField::KvCacheDtype);
+    if (!capability || (*capability / 10 != 10 && *capability / 10 != 12))
+        return QCoreApplication::translate(
+                   "kvscope::GpuSupport",
+                   "vLLM refuses %1 nvfp4 on the %2: its NVFP4 cache kernels are built "
+                   "for Blackwell GPUs (compute capability 10.x and 12.x) only")
+            .arg(option, gpu.name);
+    if (check.headDim % 16 != 0 || check.vHeadDim % 16 != 0)
+        return QCoreApplication::translate("kvscope::GpuSupport",
+                                           "vLLM refuses %1 nvfp4 for heads of %2 values: NVFP4 packs whole "
+                                           "groups of 16")
+            .arg(option, QString::number(check.headDim % 16 != 0 ? check.headDim : check.vHeadDim));
+    return {};
+}
+
+} // namespace
+
 QString gpuRefusal(const GpuSpec &gpu, const GpuCheck &check)
 {
     const std::optional<int> capability = capabilityNumber(gpu.computeCapability);
+    if (check.engine == Engine::Vllm && check.kvCacheDtype == KvCacheDtype::Nvfp4)
+        if (const QString refusal = nvfp4KvRefusal(gpu, capability, check); !refusal.isEmpty())
+            return refusal;
     if (!capability)
         return {};
     const QString engine = engineDisplayName(check.engine);

@@ -39,6 +39,8 @@ struct GpuCheck
     WeightDtype dtype = WeightDtype::BFloat16;      ///< resolved
     KvCacheDtype kvCacheDtype = KvCacheDtype::Auto; ///< resolved
     bool mla = false;                               ///< the model caches an MLA latent
+    std::int64_t headDim = 0;                       ///< values per cached key head
+    std::int64_t vHeadDim = 0;                      ///< values per cached value head
 };
 
 /// Why the engine refuses to start on `gpu` with these settings, in the words of

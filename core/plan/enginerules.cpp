@@ -20,6 +20,8 @@ GpuCheck EngineRules::gpuCheck(const Scenario &s, const MemoryPlan &plan)
     check.dtype = plan.dtype;
     check.kvCacheDtype = plan.kvCacheDtype;
     check.mla = s.model.usesMla();
+    check.headDim = s.model.headDim;
+    check.vHeadDim = s.model.vHeadDim > 0 ? s.model.vHeadDim : s.model.headDim;
     return check;
 }
 

@@ -277,7 +277,7 @@ void validateScenario(const Scenario &s)
         requirePositive(s.maxLoras, ScenarioField::MaxLoras);
     validateLora(s);
     engineRules(s)->validate(s);
-    if (isBlockKvType(s.kvCacheDtype) && m.format != ModelFormat::Gguf)
+    if (isLlamaCppKvType(s.kvCacheDtype) && m.format != ModelFormat::Gguf)
         throw Error(QCoreApplication::translate(
                         "kvscope::Planner", "%3: %1 is a llama.cpp cache type for GGUF models; %2 is not one "
                                             "(%4 offers auto, float16, bfloat16, fp8)")

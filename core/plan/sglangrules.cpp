@@ -26,6 +26,13 @@ void SglangRules::validate(const Scenario &s) const
                                                 "%2 sglang: %1 is a GGUF file; kvscope plans "
                                                 "SGLang for HuggingFace checkpoints only")
                         .arg(m.name, optionFlag(ScenarioField::Engine)));
+    // SGLang's FP4 cache is its own format (--kv-cache-dtype fp4_e2m1: power-of-two scales per 16
+    // values, docs/advanced_features/quantized_kv_cache.md), not vLLM's NVFP4.
+    if (s.kvCacheDtype == KvCacheDtype::Nvfp4)
+        throw Error(QCoreApplication::translate(
+                        "kvscope::Planner", "%1 nvfp4 is vLLM's NVFP4 cache; SGLang's FP4 cache (fp4_e2m1, "
+                                            "power-of-two scales) is not modelled yet")
+                        .arg(optionFlag(ScenarioField::KvCacheDtype, Engine::Sglang)));
 }
 
 QString SglangRules::versionText() const

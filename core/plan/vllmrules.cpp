@@ -14,9 +14,16 @@ namespace kvscope {
 
 VllmRules::VllmRules(const VllmVersionChoice &version) : m_version(version) {}
 
-void VllmRules::validate(const Scenario &) const
+void VllmRules::validate(const Scenario &s) const
 {
     // The release was resolved (and a junk one refused) when these rules were made.
+    // vLLM keeps an MLA latent in NVFP4 only in DeepSeek-V4's own layout (nvfp4_ds_mla,
+    // vllm/config/cache.py), which kvscope does not model.
+    if (s.kvCacheDtype == KvCacheDtype::Nvfp4 && s.model.usesMla())
+        throw Error(QCoreApplication::translate("kvscope::Planner",
+                                                "%1 nvfp4: %2 caches an MLA latent, whose NVFP4 layout "
+                                                "kvscope does not model (use fp8 or auto)")
+                        .arg(optionFlag(ScenarioField::KvCacheDtype), s.model.name));
 }
 
 QString VllmRules::versionText() const

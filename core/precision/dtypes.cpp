@@ -25,6 +25,7 @@ constexpr EnumSpelling<KvCacheDtype> kvCacheDtypeSpellings[] = {
     {KvCacheDtype::Fp8, "fp8"},
     {KvCacheDtype::Fp8E4M3, "fp8_e4m3"},
     {KvCacheDtype::Fp8E5M2, "fp8_e5m2"},
+    {KvCacheDtype::Nvfp4, "nvfp4"},
     {KvCacheDtype::Q8_0, "q8_0"},
     {KvCacheDtype::Q4_0, "q4_0"},
 };
@@ -48,12 +49,12 @@ QStringList weightDtypeChoices()
 
 QStringList kvCacheDtypeChoices()
 {
-    return enumChoices(kvCacheDtypeSpellings, [](KvCacheDtype d) { return !isBlockKvType(d); });
+    return enumChoices(kvCacheDtypeSpellings, [](KvCacheDtype d) { return !isLlamaCppKvType(d); });
 }
 
 QStringList llamaCppKvCacheDtypeChoices()
 {
-    return enumChoices(kvCacheDtypeSpellings, isBlockKvType);
+    return enumChoices(kvCacheDtypeSpellings, isLlamaCppKvType);
 }
 
 WeightDtype parseWeightDtype(const QString &text, const QString &option)
@@ -99,6 +100,7 @@ int bytesPerElement(KvCacheDtype dtype)
     case KvCacheDtype::Fp8E4M3:
     case KvCacheDtype::Fp8E5M2:
         return 1;
+    case KvCacheDtype::Nvfp4:
     case KvCacheDtype::Q8_0:
     case KvCacheDtype::Q4_0:
         throw Error(QStringLiteral("internal: KV cache dtype '%1' is a block type; size it with kvRowBytes")
@@ -125,6 +127,8 @@ KvBlock kvBlock(KvCacheDtype dtype)
         return {32, 34}; // fp16 d + int8 qs[32]
     case KvCacheDtype::Q4_0:
         return {32, 18}; // fp16 d + 16 bytes of nibbles
+    case KvCacheDtype::Nvfp4:
+        return {16, 9}; // 8 bytes of E2M1 pairs + one FP8 E4M3 scale
     default:
         return {1, bytesPerElement(dtype)};
     }
@@ -133,6 +137,11 @@ KvBlock kvBlock(KvCacheDtype dtype)
 } // namespace
 
 bool isBlockKvType(KvCacheDtype dtype)
+{
+    return dtype == KvCacheDtype::Nvfp4 || isLlamaCppKvType(dtype);
+}
+
+bool isLlamaCppKvType(KvCacheDtype dtype)
 {
     return dtype == KvCacheDtype::Q8_0 || dtype == KvCacheDtype::Q4_0;
 }
@@ -147,9 +156,10 @@ std::int64_t kvRowBytes(KvCacheDtype dtype, std::int64_t elements)
     const KvBlock block = kvBlock(dtype);
     if (elements % block.values != 0)
         throw Error(QStringLiteral("%1: %2 stores blocks of %3 values, but a KV row holds %4 "
-                                   "(llama.cpp refuses this cache type for the model)")
+                                   "(%5 refuses this cache type for the model)")
                         .arg(optionFlag(ScenarioField::KvCacheDtype), dtypeName(dtype),
-                             QString::number(block.values), QString::number(elements)));
+                             QString::number(block.values), QString::number(elements),
+                             isLlamaCppKvType(dtype) ? QStringLiteral("llama.cpp") : QStringLiteral("vLLM")));
     return (Checked(elements / block.values) * block.bytes).value();
 }
 
@@ -165,7 +175,8 @@ namespace {
 const EnumSpelling<KvCacheDtype> kvPrecisionNames[] = {
     {KvCacheDtype::Auto, "BF16"},        {KvCacheDtype::Float32, "FP32"}, {KvCacheDtype::Float16, "FP16"},
     {KvCacheDtype::BFloat16, "BF16"},    {KvCacheDtype::Fp8, "FP8"},      {KvCacheDtype::Fp8E4M3, "FP8"},
-    {KvCacheDtype::Fp8E5M2, "FP8 E5M2"}, {KvCacheDtype::Q8_0, "Q8_0"},    {KvCacheDtype::Q4_0, "Q4_0"},
+    {KvCacheDtype::Fp8E5M2, "FP8 E5M2"}, {KvCacheDtype::Nvfp4, "NVFP4"},  {KvCacheDtype::Q8_0, "Q8_0"},
+    {KvCacheDtype::Q4_0, "Q4_0"},
 };
 
 } // namespace

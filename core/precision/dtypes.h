@@ -23,6 +23,9 @@ enum class WeightDtype
 /// gives under --dtype float32, kept so the precision walk can start there.
 /// Q8_0 and Q4_0 are llama.cpp's block-quantized cache types (--cache-type-k/v),
 /// for GGUF models: 32 values in 34 and 18 bytes (ggml-common.h block_q8_0/q4_0).
+/// Nvfp4 is vLLM's NVFP4 cache: E2M1 values with one FP8 E4M3 scale per 16, a
+/// head of D values in D/2 + D/16 bytes (vllm/utils/torch_utils.py
+/// nvfp4_kv_cache_full_dim), on Blackwell GPUs only.
 enum class KvCacheDtype
 {
     Auto,
@@ -32,6 +35,7 @@ enum class KvCacheDtype
     Fp8,
     Fp8E4M3,
     Fp8E5M2,
+    Nvfp4,
     Q8_0,
     Q4_0
 };
@@ -56,8 +60,11 @@ QStringList llamaCppKvCacheDtypeChoices();
 int bytesPerElement(WeightDtype dtype);
 int bytesPerElement(KvCacheDtype dtype);
 
-/// True for llama.cpp's block-quantized KV types (q8_0, q4_0).
+/// True for the KV types stored in blocks of values with a shared scale and no
+/// whole byte count per element (nvfp4, q8_0, q4_0): size them with kvRowBytes().
 bool isBlockKvType(KvCacheDtype dtype);
+/// True for llama.cpp's block-quantized KV types (q8_0, q4_0), for GGUF models only.
+bool isLlamaCppKvType(KvCacheDtype dtype);
 /// True for the 8-bit float KV types (fp8, fp8_e4m3, fp8_e5m2).
 bool isFp8(KvCacheDtype dtype);
 
@@ -66,11 +73,11 @@ bool isFp8(KvCacheDtype dtype);
 /// ggml_row_size); throws when a block type's row is not a multiple of 32.
 std::int64_t kvRowBytes(KvCacheDtype dtype, std::int64_t elements);
 
-/// Storage bits per cached value, for display (q8_0: 8.5, q4_0: 4.5).
+/// Storage bits per cached value, for display (q8_0: 8.5, q4_0 and nvfp4: 4.5).
 double kvBitsPerElement(KvCacheDtype dtype);
 
 /// A resolved KV dtype as a chart or label names it: "BF16", "FP16", "FP32", "FP8",
-/// "FP8 E5M2", "Q8_0", "Q4_0".
+/// "FP8 E5M2", "NVFP4", "Q8_0", "Q4_0".
 QString kvPrecisionName(KvCacheDtype dtype);
 
 /// vLLM's "auto": float16 for float32/float16 checkpoints, bfloat16 for

@@ -101,9 +101,11 @@ QuantizationGrid quantizationGrid(const TensorData &tensor, const TensorStats &s
             points << double(code * amax);
         name = QStringLiteral("block %1").arg(unit);
     } else {
-        const MxBlock block = mxfp4Block(amax);
+        const float scale = scheme.kind == SchemeKind::Nvfp4
+                                ? nvfp4Block(amax, fp8Tensor(scheme, stats.amax()).scale).scale
+                                : mxfp4Block(amax).scale;
         for (float v : {0.0f, 0.5f, 1.0f, 1.5f, 2.0f, 3.0f, 4.0f, 6.0f}) {
-            points << double(v * block.scale) << double(-v * block.scale);
+            points << double(v * scale) << double(-v * scale);
         }
         name = QStringLiteral("row %1, block %2").arg(row).arg(column / layout.length);
     }

@@ -247,7 +247,7 @@ KVSCOPE_INLINE std::int64_t dequantizeUnitsOf(const float *w, const std::int32_t
 }
 
 /// dequantizeUnitsOf with the loop bounds fixed at compile time when every
-/// unit of the block has one of the usual lengths (NF4's 64, MXFP4's 32, the
+/// unit of the block has one of the usual lengths (NF4's 64, MXFP4's 32, NVFP4's 16, the
 /// int groups 32..128), so short units carry no loop remainders.
 template <class UnitParameters, class Dequantize>
 KVSCOPE_INLINE std::int64_t dequantizeUnits(const float *w, const std::int32_t *lengths, std::int64_t units,
@@ -257,6 +257,8 @@ KVSCOPE_INLINE std::int64_t dequantizeUnits(const float *w, const std::int32_t *
     const bool uniform =
         std::all_of(lengths, lengths + units, [first](std::int32_t l) { return l == first; });
     switch (uniform ? first : 0) {
+    case 16:
+        return dequantizeUnitsOf<16>(w, lengths, units, y, unitParameters, dequantize);
     case 32:
         return dequantizeUnitsOf<32>(w, lengths, units, y, unitParameters, dequantize);
     case 64:
@@ -305,6 +307,16 @@ std::int64_t dequantizeMxfp4Units(const float *w, const std::int32_t *lengths, s
     return dequantizeUnits(
         w, lengths, units, y, [](float min, float max) { return mxfp4Block(absoluteMax(min, max)); },
         [](float v, const MxBlock &block, bool &clipped) { return dequantizeMxfp4(v, block, clipped); });
+}
+
+KVSCOPE_SIMD_CLONES
+std::int64_t dequantizeNvfp4Units(const float *w, const std::int32_t *lengths, std::int64_t units,
+                                  float tensorScale, float *y)
+{
+    return dequantizeUnits(
+        w, lengths, units, y,
+        [tensorScale](float min, float max) { return nvfp4Block(absoluteMax(min, max), tensorScale); },
+        [](float v, const Nvfp4Block &block, bool &clipped) { return dequantizeNvfp4(v, block, clipped); });
 }
 
 namespace {

@@ -182,6 +182,31 @@ inline float dequantizeMxfp4(float w, const MxBlock &block, bool &clipped)
     return roundToFormat(w / block.scale, E2M1Format, E2M1Format.maxFinite, clipped) * block.scale;
 }
 
+/// One NVFP4 block (vLLM tests/kernels/quantization/nvfp4_utils.py: a value is
+/// E2M1 x its block's E4M3 scale x the tensor's FP32 scale): the block scale is
+/// E4M3 = RNE(amax / 6 / tensorScale), saturated to 448, and the elements
+/// E2M1 = RNE(w / (blockScale x tensorScale)) saturated to ±6. A block scale that
+/// rounds to zero holds zeros.
+struct Nvfp4Block
+{
+    float scale = 0.0f; ///< block scale x tensor scale
+};
+
+inline Nvfp4Block nvfp4Block(float amax, float tensorScale)
+{
+    bool saturated = false;
+    const float blockScale =
+        roundToFormat(amax / 6.0f / tensorScale, Fp8E4M3Format, Fp8E4M3Format.maxFinite, saturated);
+    return {blockScale * tensorScale};
+}
+
+inline float dequantizeNvfp4(float w, const Nvfp4Block &block, bool &clipped)
+{
+    if (!(block.scale > 0.0f))
+        return 0.0f;
+    return roundToFormat(w / block.scale, E2M1Format, E2M1Format.maxFinite, clipped) * block.scale;
+}
+
 /// FP8 with one per-tensor scale (vLLM: FP8 = Quantize(HP / scale),
 /// HP = Dequant(FP8) * scale).
 struct Fp8Tensor

@@ -24,6 +24,7 @@ constexpr EnumSpelling<SchemeKind> fixedKindSpellings[] = {
     {SchemeKind::Int8, "int8"},
     {SchemeKind::Nf4, "nf4"},
     {SchemeKind::Mxfp4, "mxfp4"},
+    {SchemeKind::Nvfp4, "nvfp4"},
 };
 
 QString groupSuffix(int groupSize)
@@ -108,6 +109,8 @@ QString Scheme::description() const
         return QStringLiteral("NF4 (bitsandbytes), blocks of 64");
     case SchemeKind::Mxfp4:
         return QStringLiteral("MXFP4 (OCP MX), E2M1 in blocks of 32");
+    case SchemeKind::Nvfp4:
+        return QStringLiteral("NVFP4, E2M1 in blocks of 16 with an FP8 E4M3 scale");
     }
     return {};
 }
@@ -291,6 +294,9 @@ UnitLayout unitLayout(const Scheme &scheme, std::int64_t rows, std::int64_t cols
     case SchemeKind::Mxfp4:
         layout.length = std::min<std::int64_t>(32, cols);
         break;
+    case SchemeKind::Nvfp4:
+        layout.length = std::min<std::int64_t>(16, cols);
+        break;
     default:
         break;
     }
@@ -316,6 +322,8 @@ double bitsPerWeight(const Scheme &scheme, std::int64_t rows, std::int64_t cols)
         return 4.0 + 32.0 * units / elements;
     case SchemeKind::Mxfp4:
         return 4.0 + 8.0 * units / elements;
+    case SchemeKind::Nvfp4:
+        return 4.0 + (8.0 * units + 32.0) / elements;
     }
     return 0.0;
 }

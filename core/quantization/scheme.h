@@ -24,6 +24,7 @@ enum class SchemeKind
     Int,     ///< 2/3/4-bit groups along the row: AWQ asymmetric or GPTQ symmetric
     Nf4,     ///< bitsandbytes: blocks of 64, absmax, 16 NF4 codes
     Mxfp4,   ///< OCP MX: blocks of 32 along the row, E8M0 scale, E2M1 elements
+    Nvfp4,   ///< NVIDIA NVFP4: blocks of 16 along the row, E4M3 scale over a per-tensor scale, E2M1
 };
 
 /// How an Int scheme picks its codes: each group rounded to the nearest grid
@@ -47,7 +48,7 @@ struct Scheme
     bool symmetric = false; ///< Int: GPTQ's sym=True instead of AWQ's zero point
     int groupSize = 128;    ///< Int: elements per group along a row, or WholeRow
     bool saturate = true;   ///< FP8: clamp overflow to ±max (vLLM) instead of NaN/inf (ml_dtypes)
-    bool unitScale = false; ///< FP8: fixed scale 1.0 (vLLM's default KV scale) instead of amax/max
+    bool unitScale = false; ///< FP8, NVFP4: per-tensor scale 1.0 (vLLM's default KV scale), not amax/max
     IntMethod method = IntMethod::RoundToNearest; ///< Int: AWQ is asymmetric, GPTQ symmetric
     /// W8A8: how the kernel quantizes the activations the layer multiplies (the
     /// layer output's error then has theirs in it too); None for weight-only kernels.

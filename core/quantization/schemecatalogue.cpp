@@ -21,6 +21,7 @@ QList<SchemeEntry> schemeEntries()
         {"gptq-int4", false},
         {"nf4", true},
         {"mxfp4", true},
+        {"nvfp4", false},
         // W8A8: the fp8-e4m3 and int8 weights again, the activations quantized as the kernels do
         // (only the layer output's error differs).
         {"fp8-e4m3+a-fp8-token", false, "fp8 W8A8"},

@@ -71,6 +71,8 @@ std::int64_t dequantizeBlock(const Scheme &scheme, const Fp8Tensor &fp8, const f
         return kernels::dequantizeNf4Units(w, unitLengths, block.unitCount, y);
     case SchemeKind::Mxfp4:
         return kernels::dequantizeMxfp4Units(w, unitLengths, block.unitCount, y);
+    case SchemeKind::Nvfp4:
+        return kernels::dequantizeNvfp4Units(w, unitLengths, block.unitCount, fp8.scale, y);
     }
     return 0;
 }
@@ -78,7 +80,8 @@ std::int64_t dequantizeBlock(const Scheme &scheme, const Fp8Tensor &fp8, const f
 bool hasLocalScales(const Scheme &scheme)
 {
     return scheme.kind == SchemeKind::Int8 || scheme.kind == SchemeKind::Int ||
-           scheme.kind == SchemeKind::Nf4 || scheme.kind == SchemeKind::Mxfp4;
+           scheme.kind == SchemeKind::Nf4 || scheme.kind == SchemeKind::Mxfp4 ||
+           scheme.kind == SchemeKind::Nvfp4;
 }
 
 UnitLayout elementLayout(std::int64_t rows, std::int64_t cols)
@@ -132,9 +135,13 @@ float TensorStats::amax() const
 Fp8Tensor fp8Tensor(const Scheme &scheme, float amax)
 {
     Fp8Tensor t;
-    const bool e4m3 = scheme.kind == SchemeKind::Fp8E4M3;
+    const bool e4m3 = scheme.kind == SchemeKind::Fp8E4M3 || scheme.kind == SchemeKind::Nvfp4;
     t.format = e4m3 ? Fp8E4M3Format : Fp8E5M2Format;
-    t.scale = scheme.unitScale || !(amax > 0) ? 1.0f : amax / t.format.maxFinite;
+    // NVFP4's per-tensor scale leaves the largest block scale at E4M3's 448 and its
+    // largest element at E2M1's 6 (get_nvfp4_global_scale's inverse, nvfp4_utils.py).
+    const float largest =
+        t.format.maxFinite * (scheme.kind == SchemeKind::Nvfp4 ? E2M1Format.maxFinite : 1.0f);
+    t.scale = scheme.unitScale || !(amax > 0) ? 1.0f : amax / largest;
     if (scheme.saturate)
         t.overflowMagnitude = t.format.maxFinite;
     else
@@ -166,6 +173,13 @@ double largestRoundingError(const Scheme &scheme, const TensorStats &stats)
         return amax * largestNf4Error();
     case SchemeKind::Mxfp4:
         return mxfp4Block(amax).scale * 1.0; // half of E2M1's spacing 2 in [4, 8), times X
+    case SchemeKind::Nvfp4: {
+        // Half of E2M1's spacing 2 in [4, 6] times the largest block scale (amax / 6 rounded up
+        // by at most E4M3's half step); with a unit tensor scale a block scale can also round to
+        // zero (its amax / 6 below half of E4M3's smallest subnormal, 2^-10), zeroing the block.
+        const double bound = double(amax) / 6.0 * (1.0 + 1.0 / 16.0);
+        return scheme.unitScale ? std::max(bound, std::min(double(amax), 6.0 * std::ldexp(1.0, -10))) : bound;
+    }
     }
     return 0;
 }

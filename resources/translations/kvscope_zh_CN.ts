@@ -672,10 +672,6 @@
         <translation>KV 采用校准的 amax 缩放：%1 dB（引擎的缩放：%2 dB）</translation>
     </message>
     <message>
-        <source>FP8 KV scale: %1</source>
-        <translation>FP8 KV 缩放：%1</translation>
-    </message>
-    <message>
         <source>Tokens the KV cache holds, as the engine logs them: vLLM&apos;s &quot;GPU KV cache size&quot;, SGLang&apos;s &quot;KV Cache is allocated. #tokens&quot;.</source>
         <translation>KV Cache 能容纳的 token 数，以引擎日志为准：vLLM 的 &quot;GPU KV cache size&quot;，SGLang 的 &quot;KV Cache is allocated. #tokens&quot;。</translation>
     </message>
@@ -747,6 +743,10 @@
     <message>
         <source>attention output SQNR</source>
         <translation>注意力输出 SQNR</translation>
+    </message>
+    <message>
+        <source>KV scale: %1</source>
+        <translation>KV 缩放：%1</translation>
     </message>
 </context>
 <context>
@@ -1997,6 +1997,14 @@
         <source>vLLM refuses %1 %2 on the %3: no attention backend takes an FP8 KV cache below compute capability %4, the %3 has %5</source>
         <translation>vLLM 在 %3 上拒绝 %1 %2：计算能力低于 %4 时没有注意力后端支持 FP8 KV cache，%3 只有 %5</translation>
     </message>
+    <message>
+        <source>vLLM refuses %1 nvfp4 on the %2: its NVFP4 cache kernels are built for Blackwell GPUs (compute capability 10.x and 12.x) only</source>
+        <translation>vLLM 在 %2 上拒绝 %1 nvfp4：它的 NVFP4 缓存内核只为 Blackwell GPU（计算能力 10.x 与 12.x）编译</translation>
+    </message>
+    <message>
+        <source>vLLM refuses %1 nvfp4 for heads of %2 values: NVFP4 packs whole groups of 16</source>
+        <translation>vLLM 拒绝对每头 %2 个值的模型使用 %1 nvfp4：NVFP4 只能打包完整的 16 值分组</translation>
+    </message>
 </context>
 <context>
     <name>kvscope::GroupInspector</name>
@@ -3096,6 +3104,14 @@
     <message>
         <source>%1 %2 of %3 %4 need LoRA buffers beyond 2^63 bytes</source>
         <translation>%1 %2（%3 %4）所需的 LoRA 缓冲区超出 2^63 字节</translation>
+    </message>
+    <message>
+        <source>%1 nvfp4 is vLLM&apos;s NVFP4 cache; SGLang&apos;s FP4 cache (fp4_e2m1, power-of-two scales) is not modelled yet</source>
+        <translation>%1 nvfp4 是 vLLM 的 NVFP4 缓存；SGLang 的 FP4 缓存（fp4_e2m1，2 的幂缩放）尚未建模</translation>
+    </message>
+    <message>
+        <source>%1 nvfp4: %2 caches an MLA latent, whose NVFP4 layout kvscope does not model (use fp8 or auto)</source>
+        <translation>%1 nvfp4：%2 缓存的是 MLA 潜向量，kvscope 未对其 NVFP4 布局建模（请用 fp8 或 auto）</translation>
     </message>
 </context>
 <context>

@@ -236,6 +236,29 @@ private Q_SLOTS:
         QVERIFY(a.kv.keys->sqnrDb > 28 && a.kv.keys->sqnrDb < 34);
     }
 
+    void nvfp4KvIsTheSimulatorsNvfp4()
+    {
+        // vLLM's NVFP4 cache (a Blackwell GPU): the same key tensor through the simulator's NVFP4,
+        // E2M1 in blocks of 16 with an E4M3 block scale over the layer's k/v scale (1.0 as vLLM
+        // defaults, or amax / (448 x 6) calibrated): about 4 bits, so near 20 dB where FP8 is 31.
+        Scenario s = llama8bOnH100();
+        s.gpu = *GpuLibrary::builtin().find(QStringLiteral("b200"));
+        s.kvCacheDtype = KvCacheDtype::Nvfp4;
+        const Accuracy a = estimateAccuracy(s, planMemory(s), m_cache);
+        quant::Scheme nvfp4;
+        nvfp4.kind = quant::SchemeKind::Nvfp4;
+        nvfp4.unitScale = true;
+        const quant::SyntheticSpec keys = keyTensor(128, quant::ElementType::BFloat16);
+        QVERIFY(std::get<quant::SyntheticSpec>(a.kv.keyTensor.source) == keys);
+        QVERIFY(a.kv.keys && a.kv.calibratedKeys);
+        QCOMPARE(a.kv.keys->sqnrDb, simulated(keys, nvfp4).metrics.sqnrDb);
+        nvfp4.unitScale = false;
+        QCOMPARE(a.kv.calibratedKeys->sqnrDb, simulated(keys, nvfp4).metrics.sqnrDb);
+        QVERIFY2(a.kv.keys->sqnrDb > 17 && a.kv.keys->sqnrDb < 24,
+                 qPrintable(QString::number(a.kv.keys->sqnrDb)));
+        QVERIFY(!a.kv.attention.isEmpty());
+    }
+
     void attentionOfTheKvCache()
     {
         // What FP8 keys and values do to attention: 16 decode queries against the Compare tensors

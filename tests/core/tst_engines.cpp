@@ -414,6 +414,68 @@ private Q_SLOTS:
                                     << "fp8"
                                     << "auto"
                                     << "auto" << none << none;
+        // NVFP4 KV: vLLM's cache kernels are built for SM100 and SM120 only (csrc/cache_kernels.cu,
+        // ENABLE_NVFP4_SM100 / ENABLE_NVFP4_SM120); an AMD GPU has none of them.
+        const QString blackwellOnly = QStringLiteral("its NVFP4 cache kernels are built for Blackwell GPUs "
+                                                     "(compute capability 10.x and 12.x) only");
+        QTest::newRow("b200 nvfp4 kv") << "vllm"
+                                       << "b200"
+                                       << "none"
+                                       << "auto"
+                                       << "nvfp4" << none << none;
+        QTest::newRow("rtx-5090 nvfp4 kv") << "vllm"
+                                           << "rtx-5090"
+                                           << "none"
+                                           << "auto"
+                                           << "nvfp4" << none << none;
+        QTest::newRow("h100 nvfp4 kv")
+            << "vllm"
+            << "h100-sxm"
+            << "none"
+            << "auto"
+            << "nvfp4" << none
+            << QStringLiteral("vLLM refuses --kv-cache-dtype nvfp4 on the NVIDIA H100 SXM 80GB: ") +
+                   blackwellOnly;
+        QTest::newRow("mi300x nvfp4 kv") << "vllm"
+                                         << "mi300x"
+                                         << "none"
+                                         << "auto"
+                                         << "nvfp4" << none << blackwellOnly;
+    }
+
+    void nvfp4KvCache()
+    {
+        // vllm/utils/torch_utils.py nvfp4_kv_cache_full_dim: a head of D values in D/2 + D/16
+        // bytes. Llama-3.1-8B: 32 layers x (K, V) x 8 heads x (64 + 8) = 36,864 B a token, a
+        // quarter of BF16's 131,072 plus the scales (0.5625 B a value).
+        Scenario s = scenario(QStringLiteral("llama-3.1-8b"), QStringLiteral("b200"), {});
+        s.kvCacheDtype = KvCacheDtype::Nvfp4;
+        const MemoryPlan plan = planMemory(s);
+        QCOMPARE(plan.kv.bytesPerToken, 32LL * 2 * 8 * (64 + 8));
+        QCOMPARE(plan.kv.bytesPerToken, 36'864LL);
+        QCOMPARE(kvBitsPerElement(KvCacheDtype::Nvfp4), 4.5);
+        QVERIFY2(plan.engineStarts, qPrintable(plan.engineRefusal));
+        QVERIFY(launchLine(s).command().contains(QLatin1String("--kv-cache-dtype nvfp4")));
+
+        // Heads that are not whole groups of 16: vLLM's TORCH_CHECK(head_size % 16 == 0).
+        Scenario odd = s;
+        odd.model.headDim = 72;
+        const MemoryPlan oddPlan = planMemory(odd);
+        QVERIFY(!oddPlan.engineStarts);
+        QVERIFY2(oddPlan.engineRefusal.contains(QLatin1String("heads of 72 values")),
+                 qPrintable(oddPlan.engineRefusal));
+
+        // An MLA latent's NVFP4 layout is DeepSeek-V4's own (nvfp4_ds_mla): refused, named.
+        Scenario mla = scenario(QStringLiteral("deepseek-v2-lite"), QStringLiteral("b200"), {});
+        mla.kvCacheDtype = KvCacheDtype::Nvfp4;
+        const QString mlaError = errorOf([&] { planMemory(mla); });
+        QVERIFY2(mlaError.contains(QLatin1String("caches an MLA latent")), qPrintable(mlaError));
+        // SGLang's FP4 cache is another format (fp4_e2m1, power-of-two scales).
+        Scenario sglang = s;
+        sglang.engine = Engine::Sglang;
+        const QString sglangError = errorOf([&] { planMemory(sglang); });
+        QVERIFY2(sglangError.contains(QLatin1String("SGLang's FP4 cache (fp4_e2m1")),
+                 qPrintable(sglangError));
     }
 
     void gpuChecksFollowTheEnginesOwnRules()

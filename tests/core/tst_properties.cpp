@@ -74,7 +74,8 @@ Scenario drawScenario(QRandomGenerator &random)
             ? QList<KvCacheDtype>{KvCacheDtype::Auto, KvCacheDtype::Float16, KvCacheDtype::Q8_0,
                                   KvCacheDtype::Q4_0}
             : QList<KvCacheDtype>{KvCacheDtype::Auto, KvCacheDtype::Float16, KvCacheDtype::BFloat16,
-                                  KvCacheDtype::Fp8,  KvCacheDtype::Fp8E4M3, KvCacheDtype::Fp8E5M2};
+                                  KvCacheDtype::Fp8,  KvCacheDtype::Fp8E4M3, KvCacheDtype::Fp8E5M2,
+                                  KvCacheDtype::Nvfp4};
     s.kvCacheDtype = pick(random, kvDtypes);
     if (s.model.format != ModelFormat::Gguf && random.bounded(2) == 0)
         s.quantization = defaultSpecFor(

@@ -213,6 +213,19 @@ double independentSqnr(const std::vector<float> &w, std::int64_t rows, std::int6
             for (size_t i = b; i < b + 32; ++i)
                 y[i] = float(roundToFloatFormat(w[i] / x, 1, 0, 6) * x);
         }
+    } else if (scheme == QLatin1String("nvfp4")) {
+        // vLLM tests/kernels/quantization/nvfp4_utils.py: a value is E2M1 x its block's E4M3
+        // scale x the tensor's scale, the tensor scale amax / (448 x 6) (the inverse of
+        // get_nvfp4_global_scale) or vLLM's default k/v scale 1.0.
+        const double tensorScale = unitScale ? 1.0 : amax / (448.0 * 6.0);
+        for (size_t b = 0; b < w.size(); b += 16) {
+            double blockMax = 0;
+            for (size_t i = b; i < b + 16; ++i)
+                blockMax = std::max(blockMax, std::fabs(double(w[i])));
+            const double scale = roundToFloatFormat(blockMax / 6 / tensorScale, 3, -6, 448) * tensorScale;
+            for (size_t i = b; i < b + 16; ++i)
+                y[i] = scale > 0 ? float(roundToFloatFormat(w[i] / scale, 1, 0, 6) * scale) : 0.0f;
+        }
     } else {
         qFatal("no independent reference for %s", qPrintable(scheme));
     }
@@ -373,6 +386,9 @@ private Q_SLOTS:
         QTest::newRow("int4 g128") << gaussian << 0.02 << "int4" << false;
         QTest::newRow("int4 g128, Laplace") << laplace << 0.02 << "int4" << false;
         QTest::newRow("mxfp4") << gaussian << 0.02 << "mxfp4" << false;
+        QTest::newRow("nvfp4") << gaussian << 0.02 << "nvfp4" << false;
+        QTest::newRow("nvfp4, Laplace") << laplace << 0.02 << "nvfp4" << false;
+        QTest::newRow("nvfp4 scale 1.0") << gaussian << 0.02 << "nvfp4" << true;
         QTest::newRow("int4 per channel") << gaussian << 0.02 << "int4-row" << false;
         QTest::newRow("fp8 scale 1.0 underflows") << gaussian << 0.01 << "fp8-e4m3" << true;
     }

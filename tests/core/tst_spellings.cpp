@@ -62,7 +62,7 @@ private Q_SLOTS:
     void kvCacheDtypes()
     {
         QCOMPARE(kvCacheDtypeChoices(),
-                 names({"auto", "float32", "float16", "bfloat16", "fp8", "fp8_e4m3", "fp8_e5m2"}));
+                 names({"auto", "float32", "float16", "bfloat16", "fp8", "fp8_e4m3", "fp8_e5m2", "nvfp4"}));
         QCOMPARE(llamaCppKvCacheDtypeChoices(), names({"q8_0", "q4_0"}));
         for (const QString &name : kvCacheDtypeChoices() + llamaCppKvCacheDtypeChoices())
             QCOMPARE(dtypeName(parseKvCacheDtype(name)), name);
@@ -72,10 +72,10 @@ private Q_SLOTS:
         QCOMPARE(parseKvCacheDtype(QStringLiteral("bf16")), KvCacheDtype::BFloat16);
         QCOMPARE(parseKvCacheDtype(QStringLiteral("Q4_0")), KvCacheDtype::Q4_0);
         // --dtype's "float" is no --kv-cache-dtype spelling.
-        QCOMPARE(
-            errorOf([] { parseKvCacheDtype(QStringLiteral("float")); }),
-            QStringLiteral("--kv-cache-dtype: unknown KV cache dtype 'float' (choose one of: auto, float32, "
-                           "float16, bfloat16, fp8, fp8_e4m3, fp8_e5m2; for GGUF models also q8_0, q4_0)"));
+        QCOMPARE(errorOf([] { parseKvCacheDtype(QStringLiteral("float")); }),
+                 QStringLiteral(
+                     "--kv-cache-dtype: unknown KV cache dtype 'float' (choose one of: auto, float32, "
+                     "float16, bfloat16, fp8, fp8_e4m3, fp8_e5m2, nvfp4; for GGUF models also q8_0, q4_0)"));
     }
 
     void quantMethods()
@@ -133,12 +133,26 @@ private Q_SLOTS:
 
     void schemes()
     {
-        QCOMPARE(
-            schemeChoices(),
-            names({"fp16", "bf16", "fp8-e4m3", "fp8-e5m2", "int8", "int4[-sym][-gN|-row]",
-                   "int3[-sym][-gN|-row]", "int2[-sym][-gN|-row]", "awq-int4[-gN|-row]", "awq-int3[-gN|-row]",
-                   "awq-int2[-gN|-row]", "gptq-int4[-gN|-row]", "gptq-int3[-gN|-row]", "gptq-int2[-gN|-row]",
-                   "nf4", "mxfp4", "fp8-e4m3+a-fp8-token", "fp8-e4m3+a-fp8-g128", "int8+a-int8-token"}));
+        QCOMPARE(schemeChoices(), names({"fp16",
+                                         "bf16",
+                                         "fp8-e4m3",
+                                         "fp8-e5m2",
+                                         "int8",
+                                         "int4[-sym][-gN|-row]",
+                                         "int3[-sym][-gN|-row]",
+                                         "int2[-sym][-gN|-row]",
+                                         "awq-int4[-gN|-row]",
+                                         "awq-int3[-gN|-row]",
+                                         "awq-int2[-gN|-row]",
+                                         "gptq-int4[-gN|-row]",
+                                         "gptq-int3[-gN|-row]",
+                                         "gptq-int2[-gN|-row]",
+                                         "nf4",
+                                         "mxfp4",
+                                         "nvfp4",
+                                         "fp8-e4m3+a-fp8-token",
+                                         "fp8-e4m3+a-fp8-g128",
+                                         "int8+a-int8-token"}));
         for (const QString &name : names({"fp16", "bf16", "fp8-e4m3", "fp8-e5m2", "int8", "nf4", "mxfp4"}))
             QCOMPARE(parseScheme(name).id(), name);
         QCOMPARE(parseScheme(QStringLiteral("float16")).kind, SchemeKind::Fp16);
@@ -152,7 +166,7 @@ private Q_SLOTS:
                      "--scheme: unknown scheme 'int5' (choose from fp16, bf16, fp8-e4m3, fp8-e5m2, int8, "
                      "int4[-sym][-gN|-row], int3[-sym][-gN|-row], int2[-sym][-gN|-row], awq-int4[-gN|-row], "
                      "awq-int3[-gN|-row], awq-int2[-gN|-row], gptq-int4[-gN|-row], gptq-int3[-gN|-row], "
-                     "gptq-int2[-gN|-row], nf4, mxfp4, fp8-e4m3+a-fp8-token, fp8-e4m3+a-fp8-g128, "
+                     "gptq-int2[-gN|-row], nf4, mxfp4, nvfp4, fp8-e4m3+a-fp8-token, fp8-e4m3+a-fp8-g128, "
                      "int8+a-int8-token)"));
     }
 

@@ -59,6 +59,8 @@ QString precisionLabel(KvCacheDtype dtype)
         return QStringLiteral("Q8_0");
     case KvCacheDtype::Q4_0:
         return QStringLiteral("Q4_0");
+    case KvCacheDtype::Nvfp4:
+        return QStringLiteral("NVFP4");
     default:
         return QStringLiteral("FP8");
     }

@@ -29,6 +29,8 @@ QColor schemeColor(const quant::Scheme &scheme, const QPalette &palette)
         return QColor(0xbc, 0xbd, 0x22);
     case quant::SchemeKind::Mxfp4:
         return theme::isDark(palette) ? QColor(0xe4, 0xe4, 0xe7) : QColor(0x20, 0x20, 0x20);
+    case quant::SchemeKind::Nvfp4:
+        return QColor(0x17, 0xbe, 0xcf);
     }
     return Qt::gray;
 }
