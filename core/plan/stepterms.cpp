@@ -34,7 +34,7 @@ const TermLabel stepTermLabels[] = {
     {StepTerm::Weights, QT_TRANSLATE_NOOP("kvscope::StepTerm", "Weights read")},
     {StepTerm::Dequantization, QT_TRANSLATE_NOOP("kvscope::StepTerm", "Dequantization")},
     {StepTerm::KvCache, QT_TRANSLATE_NOOP("kvscope::StepTerm", "KV cache read")},
-    {StepTerm::KvDequantization, QT_TRANSLATE_NOOP("kvscope::StepTerm", "FP8 KV dequantization")},
+    {StepTerm::KvDequantization, QT_TRANSLATE_NOOP("kvscope::StepTerm", "KV dequantization")},
     {StepTerm::Compute, QT_TRANSLATE_NOOP("kvscope::StepTerm", "Compute beyond the reads")},
     {StepTerm::AllReduce, QT_TRANSLATE_NOOP("kvscope::StepTerm", "Tensor-parallel all-reduce")},
     {StepTerm::MoeOverhead, QT_TRANSLATE_NOOP("kvscope::StepTerm", "MoE routing")},

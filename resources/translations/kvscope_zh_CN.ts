@@ -3794,8 +3794,8 @@ Page Up / Page Down 在场景条中切换。</translation>
         <translation>读取 KV 缓存</translation>
     </message>
     <message>
-        <source>FP8 KV dequantization</source>
-        <translation>FP8 KV 反量化</translation>
+        <source>KV dequantization</source>
+        <translation>KV 反量化</translation>
     </message>
     <message>
         <source>Compute beyond the reads</source>

@@ -263,8 +263,8 @@ ParameterPanel::ParameterPanel(ScenarioController *controller, UserLibrary *libr
         m_controller->setKvCacheDtype(parseKvCacheDtype(m_kvCacheDtype->itemData(index).toString()));
     });
     connect(m_precision, &QSlider::valueChanged, this, [this](int step) {
-        const MemoryPlan &plan = m_controller->plan();
-        m_controller->setKvCacheDtype(kvPrecisionWalk(plan.dtype, plan.modelFormat).value(step));
+        int current = 0;
+        m_controller->setKvCacheDtype(chartKvDtypes(m_controller->plan(), current).value(step));
     });
     connect(m_utilization, &QDoubleSpinBox::valueChanged, this, [this](double value) {
         // Through the decimal text, so 0.95 is exactly 950000 millionths.
@@ -509,11 +509,13 @@ void ParameterPanel::showPlan(const MemoryPlan &plan)
     m_groupSize->setEnabled(grouped);
     selectData(m_groupSize, grouped ? plan.quantization.groupSize : 128);
     {
-        // vLLM's walk has three steps, llama.cpp's (GGUF models) four.
-        const QList<KvCacheDtype> walk = kvPrecisionWalk(plan.dtype, plan.modelFormat);
+        // vLLM's walk has three steps, llama.cpp's (GGUF models) four; a cache type off the
+        // walk (nvfp4) is a step of its own while it is chosen, as the growth chart draws it.
+        int current = 0;
+        const QList<KvCacheDtype> walk = chartKvDtypes(plan, current);
         const QSignalBlocker blocker(m_precision);
         m_precision->setRange(0, int(walk.size()) - 1);
-        m_precision->setValue(std::max(0, kvPrecisionStep(walk, plan.kvCacheDtype)));
+        m_precision->setValue(current);
         const int steps = int(walk.size());
         for (int i = 0; i < 4; ++i) {
             m_precisionSteps[i]->setVisible(i < steps);
