@@ -65,9 +65,12 @@ void speedSection(TextTable &t, const MemoryPlan &p)
                   .arg(s.bandwidthEfficiency, 0, 'g', 3)
                   .arg(s.computeEfficiency, 0, 'g', 3));
     const QString none = QStringLiteral("—");
-    if (!s.available) {
+    // A server that does not start decodes nothing, whatever the roofline would say.
+    if (!s.available || !p.engineStarts) {
         for (const char *label : {"decode step", "decode tokens/s", "time to first token"})
-            t.row(QLatin1String(label), none, QStringLiteral("see notes"));
+            t.row(QLatin1String(label), none,
+                  p.engineStarts ? QStringLiteral("see notes")
+                                 : QStringLiteral("the engine does not start: see the notes"));
         return;
     }
     t.row(QStringLiteral("decode step"), formatDuration(s.decode.seconds),
@@ -281,7 +284,13 @@ QString planAsText(const MemoryPlan &p)
                                                    : formatCount(p.largestSeqLenThatFits),
                        formatCount(p.batchSize)));
 
-    if (sglang) {
+    if (!p.engineStarts) {
+        // A server that does not start holds nothing: no capacity, as no speed (the notes say why).
+        t.heading(sglang ? QStringLiteral("SGLang capacity")
+                         : QStringLiteral("vLLM %1 capacity").arg(p.engineVersion));
+        t.row(QStringLiteral("KV capacity"), QStringLiteral("—"),
+              QStringLiteral("the engine does not start: see the notes"));
+    } else if (sglang) {
         t.heading(QStringLiteral("SGLang capacity"));
         t.row(QStringLiteral("KV pool memory"), formatGiB(p.kv.availableBytes));
         t.row(QStringLiteral("max_total_num_tokens"), formatCount(p.kv.capacityTokens),
@@ -300,9 +309,10 @@ QString planAsText(const MemoryPlan &p)
                   QStringLiteral("%1 sequences x %2 tokens; the size above is vLLM's logged figure")
                       .arg(formatCount(p.largestBatchThatFits), formatCount(p.seqLen)));
     }
-    t.row(QStringLiteral("maximum concurrency"),
-          QString::number(p.kv.maxConcurrency, 'f', 2) + QLatin1Char('x'),
-          QStringLiteral("for %1 tokens per request").arg(formatCount(p.maxModelLen)));
+    if (p.engineStarts)
+        t.row(QStringLiteral("maximum concurrency"),
+              QString::number(p.kv.maxConcurrency, 'f', 2) + QLatin1Char('x'),
+              QStringLiteral("for %1 tokens per request").arg(formatCount(p.maxModelLen)));
 
     pipelineSection(t, p);
     speedSection(t, p);

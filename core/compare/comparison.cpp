@@ -434,7 +434,7 @@ QJsonObject comparisonToJson(const Comparison &comparison)
 {
     QJsonArray variants;
     for (const ComparedColumn &c : comparison.columns) {
-        QJsonObject o = planToJson(c.plan, SpeedOfRefusedPlan::Null);
+        QJsonObject o = planToJson(c.plan);
         o.insert(u"label", c.label);
         const WeightAccuracy &w = c.accuracy.weights;
         o.insert(u"weight_sqnr_db",

@@ -137,7 +137,7 @@ QJsonArray pipelineStagesJson(const MemoryPlan &p)
 
 } // namespace
 
-QJsonObject planToJson(const MemoryPlan &p, SpeedOfRefusedPlan refused)
+QJsonObject planToJson(const MemoryPlan &p)
 {
     QJsonObject o;
     o.insert(QStringLiteral("model"), p.modelId);
@@ -233,10 +233,14 @@ QJsonObject planToJson(const MemoryPlan &p, SpeedOfRefusedPlan refused)
     o.insert(QStringLiteral("kv_groups"), p.kv.numGroups);
     o.insert(QStringLiteral("kv_available_bytes"), qint64(p.kv.availableBytes));
     o.insert(QStringLiteral("num_gpu_blocks"), qint64(p.kv.numGpuBlocks));
-    o.insert(QStringLiteral("kv_capacity_tokens"), qint64(p.kv.capacityTokens));
-    o.insert(QStringLiteral("kv_attention_tokens_held"), qint64(p.kv.attentionTokensHeld));
+    // A server that does not start holds nothing: its capacity is null, as its speed is.
+    const auto running = [&p](const QJsonValue &value) {
+        return p.engineStarts ? value : QJsonValue(QJsonValue::Null);
+    };
+    o.insert(QStringLiteral("kv_capacity_tokens"), running(qint64(p.kv.capacityTokens)));
+    o.insert(QStringLiteral("kv_attention_tokens_held"), running(qint64(p.kv.attentionTokensHeld)));
     o.insert(QStringLiteral("blocks_per_max_request"), qint64(p.kv.blocksPerMaxRequest));
-    o.insert(QStringLiteral("max_concurrency"), rounded(p.kv.maxConcurrency, 4));
+    o.insert(QStringLiteral("max_concurrency"), running(rounded(p.kv.maxConcurrency, 4)));
     o.insert(QStringLiteral("max_model_len_that_fits"), qint64(p.kv.maxModelLenThatFits));
 
     o.insert(QStringLiteral("gpu_memory_bytes"), qint64(p.gpuMemoryBytes));
@@ -254,7 +258,7 @@ QJsonObject planToJson(const MemoryPlan &p, SpeedOfRefusedPlan refused)
              p.engineStarts ? QJsonValue(QJsonValue::Null) : QJsonValue(p.startFailure));
     o.insert(QStringLiteral("largest_batch_that_fits"), qint64(p.largestBatchThatFits));
     o.insert(QStringLiteral("largest_seq_len_that_fits"), qint64(p.largestSeqLenThatFits));
-    insertSpeed(o, p.speed, p.engineStarts || refused == SpeedOfRefusedPlan::Shown);
+    insertSpeed(o, p.speed, p.engineStarts);
     o.insert(QStringLiteral("decode_sequences_at_once"), qint64(p.speed.batchSize));
     o.insert(QStringLiteral("notes"), QJsonArray::fromStringList(p.notes + p.speed.notes));
     o.insert(QStringLiteral("units"), unitsConvention());

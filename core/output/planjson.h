@@ -7,15 +7,9 @@
 
 namespace kvscope {
 
-/// Whether a plan's speed keys hold figures when its engine does not start.
-enum class SpeedOfRefusedPlan
-{
-    Shown, ///< `kvscope calc --json`: the roofline's figures all the same
-    Null   ///< `kvscope compare --json`: null, as nothing runs
-};
-
-/// The plan as one JSON object (`kvscope calc --json`, GUI "Copy as JSON").
-/// Byte figures are per GPU and exact integers; docs/user-guide.md ("kvscope calc") lists every key.
-QJsonObject planToJson(const MemoryPlan &plan, SpeedOfRefusedPlan refused = SpeedOfRefusedPlan::Shown);
+/// The plan as one JSON object (`kvscope calc --json`, `compare --json`'s columns, GUI "Copy as
+/// JSON"). Byte figures are per GPU and exact integers; a server that does not start has null
+/// speed and capacity; docs/user-guide.md ("kvscope calc") lists every key.
+QJsonObject planToJson(const MemoryPlan &plan);
 
 } // namespace kvscope

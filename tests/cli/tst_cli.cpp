@@ -155,6 +155,34 @@ private Q_SLOTS:
         QVERIFY2(notes.contains(QLatin1String("exceeds --max-model-len 4,096")), qPrintable(notes));
     }
 
+    void aServerThatDoesNotStartHasNoCapacityOrSpeed()
+    {
+        // vLLM refuses an NVFP4 cache on an H100 before sizing anything: calc prints "—" for the
+        // capacity and speed and says why; its JSON has them null (a B200 starts and has them).
+        const QStringList nvfp4{QStringLiteral("calc"), QStringLiteral("--model"),
+                                QStringLiteral("llama-3.1-8b"), QStringLiteral("--kv-cache-dtype"),
+                                QStringLiteral("nvfp4")};
+        const kvscope::test::Run text = kvscope::test::runKvscope(
+            nvfp4 + QStringList{QStringLiteral("--gpu"), QStringLiteral("h100-sxm")});
+        QVERIFY2(text.exitCode == 0, text.describe().constData());
+        const QString out = QString::fromUtf8(text.out);
+        QVERIFY2(!out.contains(QLatin1String("GPU KV cache size")) &&
+                     out.contains(QRegularExpression(QStringLiteral("decode tokens/s +—"))) &&
+                     !out.contains(QLatin1String("maximum concurrency")),
+                 qPrintable(out));
+        QVERIFY2(out.contains(QLatin1String("the engine does not start: see the notes")), qPrintable(out));
+        for (const QString &gpu : {QStringLiteral("h100-sxm"), QStringLiteral("b200")}) {
+            const kvscope::test::Run calc = kvscope::test::runKvscope(
+                nvfp4 + QStringList{QStringLiteral("--gpu"), gpu, QStringLiteral("--json")});
+            QVERIFY2(calc.exitCode == 0, calc.describe().constData());
+            const QJsonObject o = QJsonDocument::fromJson(calc.out).object();
+            const bool starts = o.value(QLatin1String("engine_starts")).toBool();
+            QCOMPARE(starts, gpu == QLatin1String("b200"));
+            for (const char *key : {"kv_capacity_tokens", "max_concurrency", "decode_tokens_per_second"})
+                QVERIFY2(o.value(QLatin1String(key)).isNull() != starts, key);
+        }
+    }
+
     void versionNamesTheRevision()
     {
         // "kvscope 0.1.0 (git 1a2b3c4d5e6f)", "-dirty" for a modified checkout,

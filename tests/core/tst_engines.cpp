@@ -510,6 +510,10 @@ private Q_SLOTS:
             QCOMPARE(plan.startFailure, plan.engineRefusal);
             QCOMPARE(json.value(QStringLiteral("engine_refusal")).toString(), plan.engineRefusal);
             QCOMPARE(json.value(QStringLiteral("engine_starts")).toBool(), false);
+            // A server that does not start holds nothing: no capacity, as no speed.
+            for (const char *key : {"kv_capacity_tokens", "kv_attention_tokens_held", "max_concurrency",
+                                    "decode_tokens_per_second"})
+                QVERIFY2(json.value(QLatin1String(key)).isNull(), key);
         }
     }
 

@@ -471,6 +471,28 @@ private Q_SLOTS:
         child<QAction>("actionLanguage_en")->trigger();
     }
 
+    void aServerThatDoesNotStartShowsNoCapacity()
+    {
+        // vLLM refuses an NVFP4 cache on an H100 before it sizes anything: the capacity and
+        // concurrency cards show no figure, the reason instead (as the speed cards and Compare do).
+        selectComboData(child<QComboBox>("kvCacheDtypeCombo"), QStringLiteral("nvfp4"));
+        const MemoryPlan &plan = controller()->plan();
+        QVERIFY(!plan.engineStarts);
+        QVERIFY(plan.startFailure.contains(QLatin1String("Blackwell")));
+        FiguresPanel *figures = explorer()->figuresPanel();
+        for (const QString &card : {QStringLiteral("kvCapacity"), QStringLiteral("maxConcurrency")}) {
+            QCOMPARE(figures->valueLabel(card)->text(), QStringLiteral("—"));
+            QCOMPARE(figures->detailLabel(card)->text(), plan.startFailure);
+        }
+        // The same cache on a B200 starts and shows its capacity.
+        Scenario b200 = controller()->scenario();
+        b200.gpu = resolveGpu(QStringLiteral("b200"));
+        QVERIFY(controller()->setScenario(b200));
+        QVERIFY(controller()->plan().engineStarts);
+        QCOMPARE(figures->valueLabel(QStringLiteral("kvCapacity"))->text(),
+                 QStringLiteral("%1 tokens").arg(formatCount(controller()->plan().kv.capacityTokens)));
+    }
+
     void overBudgetShowsWarningAndSuggestion()
     {
         QVERIFY(!explorer()->fitBanner()->showsWarning());

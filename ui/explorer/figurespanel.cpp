@@ -236,12 +236,19 @@ void FiguresPanel::showPlan(const MemoryPlan &p)
             QStringLiteral(" · ") + tr("the pool holds %1 attention tokens at this length (%2 × %3)")
                                         .arg(localCount(p.kv.attentionTokensHeld),
                                              localCount(p.largestBatchThatFits), localCount(p.seqLen));
-    setCard(QStringLiteral("kvCapacity"), hybrid ? tr("vLLM's logged KV capacity") : tr("KV capacity"),
-            noRoom ? tr("none") : tr("%1 tokens").arg(localCount(p.kv.capacityTokens)), capacityDetail);
-    setCard(QStringLiteral("maxConcurrency"), tr("Max concurrency"),
-            noRoom ? tr("none") : formatDecimal(p.kv.maxConcurrency, 2, QLocale()) + QStringLiteral("×"),
-            (noRoom ? tr("not one request of %1 tokens (%2)") : tr("requests of %1 tokens (%2)"))
-                .arg(localCount(p.maxModelLen), optionFlag(ScenarioField::MaxModelLen)));
+    const QString capacityTitle = hybrid ? tr("vLLM's logged KV capacity") : tr("KV capacity");
+    if (!p.engineStarts && !noRoom) {
+        // A server that does not start holds nothing: no capacity, as no speed; the reason instead.
+        setCard(QStringLiteral("kvCapacity"), capacityTitle, QStringLiteral("—"), p.startFailure);
+        setCard(QStringLiteral("maxConcurrency"), tr("Max concurrency"), QStringLiteral("—"), p.startFailure);
+    } else {
+        setCard(QStringLiteral("kvCapacity"), capacityTitle,
+                noRoom ? tr("none") : tr("%1 tokens").arg(localCount(p.kv.capacityTokens)), capacityDetail);
+        setCard(QStringLiteral("maxConcurrency"), tr("Max concurrency"),
+                noRoom ? tr("none") : formatDecimal(p.kv.maxConcurrency, 2, QLocale()) + QStringLiteral("×"),
+                (noRoom ? tr("not one request of %1 tokens (%2)") : tr("requests of %1 tokens (%2)"))
+                    .arg(localCount(p.maxModelLen), optionFlag(ScenarioField::MaxModelLen)));
+    }
     QString storage = p.modelFileType.isEmpty() ? quantizationSummary(p.quantization)
                                                 : QStringLiteral("GGUF %1").arg(p.modelFileType);
     if (p.weights.budgetUsesMeasured)
