@@ -110,7 +110,7 @@ QString gpuRefusal(const GpuSpec &gpu, const GpuCheck &check)
 {
     const std::optional<int> capability = capabilityNumber(gpu.computeCapability);
     if (check.engine == Engine::Vllm && check.kvCacheDtype == KvCacheDtype::Nvfp4)
-        if (const QString refusal = nvfp4KvRefusal(gpu, capability, check); !refusal.isEmpty())
+        if (QString refusal = nvfp4KvRefusal(gpu, capability, check); !refusal.isEmpty())
             return refusal;
     if (!capability)
         return {};

@@ -1482,6 +1482,10 @@
         <source>%1 blocks of shared prefix held once</source>
         <translation>共享前缀的 %1 个块只存一份</translation>
     </message>
+    <message>
+        <source>%1 tokens more in host memory for reuse (%2)</source>
+        <translation>另有 %1 个 token 存于主机内存以供复用（%2）</translation>
+    </message>
 </context>
 <context>
     <name>kvscope::Fit</name>
@@ -2826,6 +2830,10 @@
     <message>
         <source>%1: tokens every sequence starts with alike (a system prompt). vLLM&apos;s prefix cache holds their full blocks once, so more sequences fit; a partial last block stays each sequence&apos;s own.</source>
         <translation>%1：每条序列开头都相同的 token（如系统提示词）。vLLM 的前缀缓存只为其完整块存一份，所以能放下更多序列；最后不满的块仍归各序列自己。</translation>
+    </message>
+    <message>
+        <source>%1: host memory vLLM offloads KV blocks to, summed over the tensor-parallel ranks, through %2. It keeps evicted blocks for reuse (a prefix seen again is loaded, not recomputed); it does not raise how many sequences run at once.</source>
+        <translation>%1：vLLM 通过 %2 卸载 KV 块所用的主机内存，按张量并行各 rank 合计。它保留被逐出的块以供复用（再次出现的前缀会被加载而非重算）；它不会提高同时运行的序列数。</translation>
     </message>
 </context>
 <context>

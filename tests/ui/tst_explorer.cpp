@@ -214,6 +214,29 @@ private Q_SLOTS:
         QVERIFY(rank->isEnabled());
     }
 
+    void theOffloadingBoxesAddHostBlocks()
+    {
+        QSpinBox *size = child<QSpinBox>("offloadingSpin");
+        QComboBox *backend = child<QComboBox>("offloadingBackendCombo");
+        QCOMPARE(size->value(), 0); // off
+        QVERIFY(!backend->isEnabled());
+        const std::int64_t gpuTokens = controller()->plan().kv.capacityTokens;
+        size->setValue(64);
+        // 64 GiB of Llama-3.1-8B's 131,072-byte tokens in whole blocks: 524,288 (tst_planner, by hand);
+        // the GPU's capacity and concurrency do not change.
+        QCOMPARE(controller()->scenario().kvOffloadingMilliGiB, std::int64_t(64'000));
+        QCOMPARE(controller()->plan().kv.cpuCapacityTokens, std::int64_t(524'288));
+        QCOMPARE(controller()->plan().kv.capacityTokens, gpuTokens);
+        const QString detail = explorer()->figuresPanel()->detailLabel(QStringLiteral("kvCapacity"))->text();
+        QVERIFY2(detail.contains(formatCount(524'288)), qPrintable(detail));
+        QVERIFY(backend->isEnabled());
+        backend->setCurrentIndex(backend->findData(int(KvOffloadingBackend::Lmcache)));
+        Q_EMIT backend->activated(backend->currentIndex());
+        QCOMPARE(controller()->scenario().kvOffloadingBackend, KvOffloadingBackend::Lmcache);
+        size->setValue(0);
+        QCOMPARE(controller()->plan().kv.cpuCapacityTokens, std::int64_t(0));
+    }
+
     void theSharedPrefixBoxHoldsThePrefixOnce()
     {
         controller()->setMaxModelLen(8192);

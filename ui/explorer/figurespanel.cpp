@@ -229,6 +229,10 @@ void FiguresPanel::showPlan(const MemoryPlan &p)
         capacityDetail +=
             QStringLiteral(" · ") +
             tr("each block serves a group of %1 layers (%2 groups)").arg(p.kv.groupSize).arg(p.kv.numGroups);
+    if (!noRoom && p.kv.cpuCapacityTokens > 0)
+        capacityDetail += QStringLiteral(" · ") + tr("%1 tokens more in host memory for reuse (%2)")
+                                                      .arg(localCount(p.kv.cpuCapacityTokens),
+                                                           optionFlag(ScenarioField::KvOffloadingSize));
     // A hybrid's logged capacity shares the blocks evenly among its groups: say so, and what attention holds.
     const bool hybrid = p.kv.numGroups > 1;
     if (!noRoom && hybrid)

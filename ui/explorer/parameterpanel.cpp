@@ -106,7 +106,8 @@ ParameterPanel::ParameterPanel(ScenarioController *controller, UserLibrary *libr
                                                                        new QLabel(this), new QLabel(this)},
       m_utilization(new QDoubleSpinBox(this)), m_kvCacheMemory(new QSpinBox(this)),
       m_loraSlots(new QSpinBox(this)), m_loraRankLabel(new QLabel(this)), m_loraRank(new QComboBox(this)),
-      m_loraRow(new QHBoxLayout), m_blockSize(new QComboBox(this)), m_maxModelLen(new QSpinBox(this)),
+      m_loraRow(new QHBoxLayout), m_offloading(new QSpinBox(this)), m_offloadingBackend(new QComboBox(this)),
+      m_offloadingRow(new QHBoxLayout), m_blockSize(new QComboBox(this)), m_maxModelLen(new QSpinBox(this)),
       m_batch(new LogSliderBox(this)), m_seqLen(new LogSliderBox(this)), m_promptLen(new QSpinBox(this)),
       m_sharedPrefix(new QSpinBox(this)), m_requestRate(new QDoubleSpinBox(this)),
       m_modelGroup(new QGroupBox(this)), m_precisionGroup(new QGroupBox(this)),
@@ -129,6 +130,8 @@ ParameterPanel::ParameterPanel(ScenarioController *controller, UserLibrary *libr
     m_loraSlots->setObjectName(QStringLiteral("loraSlotsSpin"));
     m_loraRank->setObjectName(QStringLiteral("loraRankCombo"));
     m_loraRankLabel->setBuddy(m_loraRank);
+    m_offloading->setObjectName(QStringLiteral("offloadingSpin"));
+    m_offloadingBackend->setObjectName(QStringLiteral("offloadingBackendCombo"));
     m_blockSize->setObjectName(QStringLiteral("blockSizeCombo"));
     m_maxModelLen->setObjectName(QStringLiteral("maxModelLenSpin"));
     m_batch->setObjectName(QStringLiteral("batchSize"));
@@ -172,6 +175,10 @@ ParameterPanel::ParameterPanel(ScenarioController *controller, UserLibrary *libr
     m_kvCacheMemory->setKeyboardTracking(false);
     m_loraSlots->setRange(0, 256);
     m_loraSlots->setKeyboardTracking(false);
+    m_offloading->setRange(0, 1 << 20); // whole GiB of host memory, summed over the ranks; 0 = off
+    m_offloading->setKeyboardTracking(false);
+    for (KvOffloadingBackend backend : {KvOffloadingBackend::Native, KvOffloadingBackend::Lmcache})
+        m_offloadingBackend->addItem(kvOffloadingBackendName(backend), int(backend));
     for (std::int64_t rank : loraRanks())
         m_loraRank->addItem(QString::number(rank), qlonglong(rank));
     for (int block : {8, 16, 32, 64, 128})
@@ -211,6 +218,10 @@ ParameterPanel::ParameterPanel(ScenarioController *controller, UserLibrary *libr
     m_loraRow->addWidget(m_loraRankLabel);
     m_loraRow->addWidget(m_loraRank, 1);
     m_servingForm->addRow(new QLabel(this), m_loraRow);
+    // The offloading buffer and its backend share a row, as vLLM's two flags go together.
+    m_offloadingRow->addWidget(m_offloading, 1);
+    m_offloadingRow->addWidget(m_offloadingBackend, 1);
+    m_servingForm->addRow(new QLabel(this), m_offloadingRow);
     m_servingForm->addRow(new QLabel(this), m_blockSize);
     m_servingForm->addRow(new QLabel(this), m_maxModelLen);
     m_servingForm->addRow(new QLabel(this), m_batch);
@@ -277,6 +288,12 @@ ParameterPanel::ParameterPanel(ScenarioController *controller, UserLibrary *libr
     };
     connect(m_loraSlots, &QSpinBox::valueChanged, this, applyLora);
     connect(m_loraRank, &QComboBox::activated, this, applyLora);
+    const auto applyOffloading = [this] {
+        m_controller->setKvOffloading(std::int64_t(m_offloading->value()) * 1000, // whole GiB, in thousandths
+                                      KvOffloadingBackend(m_offloadingBackend->currentData().toInt()));
+    };
+    connect(m_offloading, &QSpinBox::valueChanged, this, applyOffloading);
+    connect(m_offloadingBackend, &QComboBox::activated, this, applyOffloading);
     connect(m_blockSize, &QComboBox::activated, this,
             [this](int index) { m_controller->setBlockSize(m_blockSize->itemData(index).toInt()); });
     connect(m_maxModelLen, &QSpinBox::valueChanged, this,
@@ -316,6 +333,8 @@ QWidget *ParameterPanel::controlFor(ScenarioField option) const
         {ScenarioField::KvCacheMemoryBytes, m_kvCacheMemory},
         {ScenarioField::MaxLoras, m_loraSlots},
         {ScenarioField::MaxLoraRank, m_loraRank},
+        {ScenarioField::KvOffloadingSize, m_offloading},
+        {ScenarioField::KvOffloadingBackend, m_offloadingBackend},
         {ScenarioField::BlockSize, m_blockSize},
         {ScenarioField::MaxModelLen, m_maxModelLen},
         {ScenarioField::BatchSize, m_batch},
@@ -467,6 +486,14 @@ void ParameterPanel::showScenario(const Scenario &s)
         m_loraSlots->setEnabled(s.engine == Engine::Vllm);
         m_loraRank->setEnabled(s.engine == Engine::Vllm && s.maxLoras > 0);
     }
+    {
+        const QSignalBlocker size(m_offloading);
+        const QSignalBlocker backend(m_offloadingBackend);
+        m_offloading->setValue(int(s.kvOffloadingMilliGiB / 1000)); // shown in whole GiB
+        selectData(m_offloadingBackend, int(s.kvOffloadingBackend));
+        m_offloading->setEnabled(s.engine == Engine::Vllm);
+        m_offloadingBackend->setEnabled(s.engine == Engine::Vllm && s.kvOffloadingMilliGiB > 0);
+    }
     selectData(m_blockSize, int(s.blockSize));
     {
         const QSignalBlocker blocker(m_maxModelLen);
@@ -563,6 +590,18 @@ void ParameterPanel::retranslate()
            "of the KV cache.")
             .arg(optionFlag(ScenarioField::MaxLoras), optionFlag(ScenarioField::MaxLoraRank),
                  serverFlag(ServerOption::VllmEnableLora)));
+    if (auto *label = qobject_cast<QLabel *>(m_servingForm->labelForField(m_offloadingRow))) {
+        label->setText(fieldLabel(ScenarioField::KvOffloadingSize));
+        label->setBuddy(m_offloading);
+    }
+    m_offloading->setSpecialValueText(tr("off"));
+    m_offloading->setSuffix(tr(" GiB"));
+    m_offloading->setToolTip(
+        tr("%1: host memory vLLM offloads KV blocks to, summed over the tensor-parallel ranks, through %2. "
+           "It keeps evicted blocks for reuse (a prefix seen again is loaded, not recomputed); it does not "
+           "raise how many sequences run at once.")
+            .arg(optionFlag(ScenarioField::KvOffloadingSize),
+                 optionFlag(ScenarioField::KvOffloadingBackend)));
     m_kvCacheMemory->setSpecialValueText(tr("profiled"));
     m_kvCacheMemory->setSuffix(tr(" GiB"));
     m_kvCacheMemory->setToolTip(

@@ -86,6 +86,9 @@ private:
     QLabel *m_loraRankLabel;
     QComboBox *m_loraRank; ///< --max-lora-rank
     QHBoxLayout *m_loraRow;
+    QSpinBox *m_offloading;         ///< --kv-offloading-size in whole GiB; 0 = off
+    QComboBox *m_offloadingBackend; ///< --kv-offloading-backend
+    QHBoxLayout *m_offloadingRow;
     QComboBox *m_blockSize;
     QSpinBox *m_maxModelLen;
     LogSliderBox *m_batch;

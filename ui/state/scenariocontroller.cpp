@@ -141,6 +141,14 @@ void ScenarioController::setLora(std::int64_t maxLoras, std::int64_t rank)
     });
 }
 
+void ScenarioController::setKvOffloading(std::int64_t milliGiB, KvOffloadingBackend backend)
+{
+    change([&](Scenario &s) {
+        s.kvOffloadingMilliGiB = milliGiB;
+        s.kvOffloadingBackend = backend;
+    });
+}
+
 void ScenarioController::setSharedPrefixLen(std::int64_t tokens)
 {
     change([&](Scenario &s) { s.sharedPrefixLen = tokens; });

@@ -43,6 +43,8 @@ public:
     void setKvCacheMemoryBytes(std::int64_t bytes);         ///< 0: the profiled budget
     void setSharedPrefixLen(std::int64_t tokens);           ///< 0: none
     void setLora(std::int64_t maxLoras, std::int64_t rank); ///< maxLoras 0: LoRA off
+    /// --kv-offloading-size in thousandths of a GiB (0: off) and its backend.
+    void setKvOffloading(std::int64_t milliGiB, KvOffloadingBackend backend);
     void setDtype(WeightDtype dtype);
     void setQuantization(const std::optional<QuantizationSpec> &quantization);
     void setKvCacheDtype(KvCacheDtype dtype);
