@@ -469,6 +469,14 @@ void appendGroupBlocks(LineBuilder &line, const KvCacheMemory &kv, const GroupBl
 }
 
 /// vLLM's pages, blocks per sequence, and the cache as it is allocated.
+/// The full blocks of a shared prefix, which the prefix cache holds once.
+FormulaTerm sharedPrefixTerm(std::int64_t blocks)
+{
+    return count(
+        QStringLiteral("shared_prefix_blocks"), blocks, ScenarioField::SharedPrefixLen,
+        QStringLiteral("full blocks of %1, held once").arg(optionFlag(ScenarioField::SharedPrefixLen)));
+}
+
 QList<FormulaLine> allocationLines(const Scenario &s, const MemoryPlan &plan, const KvTerms &t,
                                    const FormulaLine &perLayer)
 {
@@ -499,10 +507,22 @@ QList<FormulaLine> allocationLines(const Scenario &s, const MemoryPlan &plan, co
         Formula::tr("whole blocks: a sequence holds ceil(tokens / block size) of them in each group"));
 
     LineBuilder cache(FormulaSection::KvCache, QStringLiteral("kv_cache_bytes"));
-    cache.term(t.batch)
-        .op(" × ")
-        .term(lines.last())
-        .op(" × ")
+    if (kv.sharedPrefixBlocks > 0) {
+        // The shared prefix's full blocks are held once, the rest of each sequence is its own.
+        const FormulaTerm shared = sharedPrefixTerm(kv.sharedPrefixBlocks);
+        cache.op("(")
+            .term(t.batch)
+            .op(" × (")
+            .term(lines.last())
+            .op(" − ")
+            .term(shared)
+            .op(") + ")
+            .term(shared)
+            .op(")");
+    } else {
+        cache.term(t.batch).op(" × ").term(lines.last());
+    }
+    cache.op(" × ")
         .term(count(QStringLiteral("group_size"), kv.groupSize, ScenarioField::Model,
                     QStringLiteral("layer slots per KV cache group")))
         .op(" × ")
@@ -662,7 +682,7 @@ QList<FormulaLine> weightLines(const MemoryPlan &plan)
     }
     LineBuilder perGpu(FormulaSection::Weights, QStringLiteral("weights_bytes"));
     perGpu
-        .term(memory(QStringLiteral("parameter_bytes_per_gpu"), w.bytesPerGpu - w.buffersBytes,
+        .term(memory(QStringLiteral("parameter_bytes_per_gpu"), w.bytesPerGpu - w.buffersBytes - w.loraBytes,
                      plan.tensorParallelSize > 1 ? ScenarioField::TensorParallelSize
                                                  : ScenarioField::Quantization,
                      QStringLiteral("this GPU's shards of every tensor")))
@@ -670,10 +690,35 @@ QList<FormulaLine> weightLines(const MemoryPlan &plan)
         .term(memory(
             QStringLiteral("rotary_buffer_bytes"), w.buffersBytes, ScenarioField::Model,
             QStringLiteral("max_position_embeddings × rotary_dim × %1 bytes").arg(dtypeName(plan.dtype))));
+    if (w.loraBytes > 0)
+        perGpu.op(" + ").term(
+            memory(QStringLiteral("lora_buffers"), w.loraBytes, ScenarioField::MaxLoras,
+                   QStringLiteral("%1 × %2 × (rows + columns) of every wrapped attention and MLP weight "
+                                  "on this GPU × %3 bytes")
+                       .arg(optionFlag(ScenarioField::MaxLoras), optionFlag(ScenarioField::MaxLoraRank),
+                            dtypeName(plan.dtype))));
     lines << perGpu.result(
         memory(QString(), w.bytesPerGpu, {}),
         Formula::tr("what one GPU loads: its shards of the weights and the rotary tables"));
     return lines;
+}
+
+/// budget − weights − activations − overhead − CUDA graphs: what the engine's profiling leaves the KV cache.
+void appendAvailable(LineBuilder &available, const MemoryPlan &plan, const FormulaLine &budget, bool sglang)
+{
+    available.term(budget).op(" − ").term(
+        memory(QStringLiteral("weights"), plan.weights.bytesPerGpu, ScenarioField::Quantization));
+    if (!sglang) // SGLang keeps activations and CUDA graphs outside its static share
+        available.op(" − ")
+            .term(memory(QStringLiteral("activations"), plan.activationBytes,
+                         ScenarioField::MaxNumBatchedTokens, QStringLiteral("peak of vLLM's profiling run")))
+            .op(" − ")
+            .term(memory(QStringLiteral("overhead"), plan.overheadBytes, ScenarioField::TensorParallelSize,
+                         QStringLiteral("CUDA context, NCCL buffers")));
+    if (plan.cudaGraphBytes > 0)
+        available.op(" − ").term(
+            memory(QStringLiteral("cuda_graphs"), plan.cudaGraphBytes, ScenarioField::VllmVersion,
+                   QStringLiteral("vLLM's CUDA-graph estimate, taken out of the budget")));
 }
 
 QList<FormulaLine> capacityLines(const Scenario &s, const MemoryPlan &plan, const FormulaLine &perLayer,
@@ -693,32 +738,45 @@ QList<FormulaLine> capacityLines(const Scenario &s, const MemoryPlan &plan, cons
             .op(") × ")
             .term(ratio(QStringLiteral("mem_fraction_static"), plan.memFractionStaticPpm,
                         ScenarioField::MemFractionStatic));
+    else if (plan.kvCacheMemoryBytes > 0)
+        // A fixed KV cache: vLLM's budget is what comes before it plus the cache as given.
+        budget.term(memory(QStringLiteral("weights"), plan.weights.bytesPerGpu, ScenarioField::Quantization))
+            .op(" + ")
+            .term(memory(QStringLiteral("activations"), plan.activationBytes,
+                         ScenarioField::MaxNumBatchedTokens, QStringLiteral("peak of vLLM's profiling run")))
+            .op(" + ")
+            .term(memory(QStringLiteral("overhead"), plan.overheadBytes, ScenarioField::TensorParallelSize,
+                         QStringLiteral("CUDA context, NCCL buffers")))
+            .op(" + ")
+            .term(memory(QStringLiteral("cuda_graphs"), plan.cudaGraphBytes, ScenarioField::VllmVersion))
+            .op(" + ")
+            .term(memory(QStringLiteral("kv_cache_memory_bytes"), plan.kvCacheMemoryBytes,
+                         ScenarioField::KvCacheMemoryBytes));
     else
         budget.term(memory(QStringLiteral("gpu_memory"), plan.gpuMemoryBytes, ScenarioField::Gpu, s.gpu.name))
             .op(" × ")
             .term(ratio(QStringLiteral("gpu_memory_utilization"), plan.gpuMemoryUtilizationPpm,
                         ScenarioField::GpuMemoryUtilization));
-    lines << budget.result(memory(QString(), plan.budgetBytes, {}),
-                           sglang ? Formula::tr("SGLang's static share: the weights and its token pool")
-                                  : Formula::tr("the share of GPU memory vLLM may use"));
+    lines << budget.result(
+        memory(QString(), plan.budgetBytes, {}),
+        sglang ? Formula::tr("SGLang's static share: the weights and its token pool")
+        : plan.kvCacheMemoryBytes > 0
+            ? Formula::tr("what vLLM uses: everything before the KV cache and the cache as given")
+            : Formula::tr("the share of GPU memory vLLM may use"));
 
     LineBuilder available(FormulaSection::Capacity, QStringLiteral("available"));
-    available.term(lines.last())
-        .op(" − ")
-        .term(memory(QStringLiteral("weights"), plan.weights.bytesPerGpu, ScenarioField::Quantization));
-    if (!sglang) // SGLang keeps activations and CUDA graphs outside its static share
-        available.op(" − ")
-            .term(memory(QStringLiteral("activations"), plan.activationBytes,
-                         ScenarioField::MaxNumBatchedTokens, QStringLiteral("peak of vLLM's profiling run")))
-            .op(" − ")
-            .term(memory(QStringLiteral("overhead"), plan.overheadBytes, ScenarioField::TensorParallelSize,
-                         QStringLiteral("CUDA context, NCCL buffers")));
-    if (plan.cudaGraphBytes > 0)
-        available.op(" − ").term(
-            memory(QStringLiteral("cuda_graphs"), plan.cudaGraphBytes, ScenarioField::VllmVersion,
-                   QStringLiteral("vLLM's CUDA-graph estimate, taken out of the budget")));
-    lines << available.result(memory(QString(), kv.availableBytes, {}),
-                              Formula::tr("what is left for the KV cache"));
+    if (plan.kvCacheMemoryBytes > 0) {
+        // vLLM takes --kv-cache-memory-bytes as given and skips its profiled budget.
+        available.term(memory(QStringLiteral("kv_cache_memory_bytes"), plan.kvCacheMemoryBytes,
+                              ScenarioField::KvCacheMemoryBytes));
+        lines << available.result(
+            memory(QString(), kv.availableBytes, {}),
+            Formula::tr("the KV cache's memory as given: vLLM skips its profiled budget"));
+    } else {
+        appendAvailable(available, plan, lines.last(), sglang);
+        lines << available.result(memory(QString(), kv.availableBytes, {}),
+                                  Formula::tr("what is left for the KV cache"));
+    }
 
     LineBuilder blocks(FormulaSection::Capacity, QStringLiteral("num_gpu_blocks"));
     blocks.op("floor(");
@@ -773,12 +831,45 @@ QList<FormulaLine> capacityLines(const Scenario &s, const MemoryPlan &plan, cons
                             Formula::tr("blocks one request of %1 tokens reserves").arg(maxModelLenFlag));
 
     LineBuilder concurrency(FormulaSection::Capacity, QStringLiteral("max_concurrency"));
-    concurrency.term(lines.at(lines.size() - 3)).op(" / ").term(lines.last());
+    if (kv.sharedRequestBlocks > 0) {
+        // A shared prefix's full blocks are held once: the pool and each request lose them.
+        const FormulaTerm shared = sharedPrefixTerm(kv.sharedRequestBlocks);
+        concurrency.op("(")
+            .term(lines.at(lines.size() - 3))
+            .op(" − ")
+            .term(shared)
+            .op(") / (")
+            .term(lines.last())
+            .op(" − ")
+            .term(shared)
+            .op(")");
+    } else {
+        concurrency.term(lines.at(lines.size() - 3)).op(" / ").term(lines.last());
+    }
     lines << concurrency.result(
         {QString(), decimalText(kv.maxConcurrency, 2), 0, kv.maxConcurrency, TermUnit::Ratio, {}, {}},
         sglang
             ? Formula::tr("requests of %1 tokens the token pool holds at once").arg(maxModelLenFlag)
             : Formula::tr("vLLM's \"Maximum concurrency\" for requests of %1 tokens").arg(maxModelLenFlag));
+
+    if (kv.cpuCapacityTokens > 0) {
+        // vLLM's offloading buffer, each rank's share in whole blocks of the pool's layout.
+        LineBuilder host(FormulaSection::Capacity, QStringLiteral("cpu_kv_capacity_tokens"));
+        host.op("floor(")
+            .term(memory(
+                QStringLiteral("offload_bytes_per_gpu"), kv.cpuOffloadBytesPerGpu,
+                ScenarioField::KvOffloadingSize,
+                QStringLiteral("%1 / tensor_parallel_size").arg(optionFlag(ScenarioField::KvOffloadingSize))))
+            .op(" / ")
+            .term(bytes(QStringLiteral("block_bytes"), kv.pageBytes * kv.groupSize, {},
+                        QStringLiteral("one block of the pool")))
+            .op(")");
+        if (kv.numGroups > 1)
+            host.op(" / ").term(count(QStringLiteral("num_groups"), kv.numGroups, ScenarioField::Model));
+        host.op(" × ").term(blockSize);
+        lines << host.result(count(QString(), kv.cpuCapacityTokens, {}, {}, TermUnit::Tokens),
+                             Formula::tr("tokens kept in host memory for reuse; not more sequences at once"));
+    }
 
     LineBuilder headroom(FormulaSection::Capacity, QStringLiteral("headroom"));
     headroom.term(lines.at(1)).op(" − ").term(cache);

@@ -54,7 +54,8 @@ struct KvCacheMemory
     std::int64_t bytesPerToken = 0;         ///< every layer, no window, no block rounding
     std::int64_t cacheBytes = 0;            ///< --batch-size x --seq-len, windows and whole blocks applied
     std::int64_t blocksPerSequence = 0;     ///< blocks one sequence of --seq-len holds, summed over layers
-    std::int64_t sharedPrefixBlocks = 0; ///< of those, the --shared-prefix-len blocks every sequence shares
+    std::int64_t sharedPrefixBlocks = 0;  ///< of those, the --shared-prefix-len blocks every sequence shares
+    std::int64_t sharedRequestBlocks = 0; ///< the shared blocks of one --max-model-len request (held once)
 
     bool fp8DsMla = false; ///< DeepSeek-V3.2 latent stored as fp8_ds_mla (656 B)
 

@@ -426,10 +426,9 @@ MemoryPlan planLayers(const Scenario &s, const EngineRules &rulesRef, const Mode
         kv.capacityTokens = (Checked(kv.numGpuBlocks / kv.numGroups) * layout.blockSize).value();
         kv.blocksPerMaxRequest = blocksPerRequest(m, layout, plan.maxModelLen, plan.maxNumBatchedTokens);
         // A shared prefix's full blocks are held once: the rest of each request is its own.
-        const std::int64_t sharedRequestBlocks =
-            sharedPrefixBlocks(layout, s.sharedPrefixLen, plan.maxModelLen - 1);
-        kv.maxConcurrency = double(std::max<std::int64_t>(0, kv.numGpuBlocks - sharedRequestBlocks)) /
-                            double(kv.blocksPerMaxRequest - sharedRequestBlocks);
+        kv.sharedRequestBlocks = sharedPrefixBlocks(layout, s.sharedPrefixLen, plan.maxModelLen - 1);
+        kv.maxConcurrency = double(std::max<std::int64_t>(0, kv.numGpuBlocks - kv.sharedRequestBlocks)) /
+                            double(kv.blocksPerMaxRequest - kv.sharedRequestBlocks);
         if (s.kvOffloadingMilliGiB > 0) {
             // vLLM: --kv-offloading-size is "the total buffer size summed across all TP ranks"
             // (CacheConfig.kv_offloading_size, vllm/config/cache.py): each rank keeps its share in

@@ -1927,6 +1927,18 @@
         <source>requests of %1 tokens the token pool holds at once</source>
         <translation>token 池可同时容纳的 %1 长度请求数</translation>
     </message>
+    <message>
+        <source>what vLLM uses: everything before the KV cache and the cache as given</source>
+        <translation>vLLM 使用的显存：KV Cache 之前的一切加上给定的 KV Cache</translation>
+    </message>
+    <message>
+        <source>the KV cache&apos;s memory as given: vLLM skips its profiled budget</source>
+        <translation>按给定值的 KV Cache 显存：vLLM 跳过其剖析得出的预算</translation>
+    </message>
+    <message>
+        <source>tokens kept in host memory for reuse; not more sequences at once</source>
+        <translation>存于主机内存以供复用的 token；并不增加同时运行的序列</translation>
+    </message>
 </context>
 <context>
     <name>kvscope::FormulaPanel</name>

@@ -168,6 +168,26 @@ const FormulaTerm &termOf(const FormulaLine &line, const char *symbol)
 
 } // namespace
 
+/// Every line's terms, evaluated, give the line's result.
+void verifyLinesAddUp(const FormulaSheet &sheet)
+{
+    QVERIFY(!sheet.lines.isEmpty());
+    for (const FormulaLine &line : sheet.lines) {
+        if (line.result.value < 0)
+            continue; // past 2^63: no number to compare
+        const double expected = line.result.real;
+        const double got = Evaluator(line).value();
+        QVERIFY2(std::abs(got - expected) <= 1e-9 * std::max(1.0, std::abs(expected)),
+                 qPrintable(QStringLiteral("%1: %2 gives %3, the line says %4")
+                                .arg(line.text())
+                                .arg(line.substituted())
+                                .arg(got, 0, 'f', 6)
+                                .arg(expected, 0, 'f', 6)));
+        // Symbols and values have the same shape: one per term.
+        QCOMPARE(line.symbolic().isEmpty(), line.substituted().isEmpty());
+    }
+}
+
 class TestFormula : public QObject
 {
     Q_OBJECT
@@ -196,21 +216,9 @@ private Q_SLOTS:
         const Scenario s = scenarioFor(id, 16, 8192, tp);
         const MemoryPlan plan = planMemory(s);
         const FormulaSheet sheet = formulaSheet(s, plan);
-        QVERIFY(!sheet.lines.isEmpty());
-        for (const FormulaLine &line : sheet.lines) {
-            if (line.result.value < 0)
-                continue; // past 2^63: no number to compare
-            const double expected = line.result.real;
-            const double got = Evaluator(line).value();
-            QVERIFY2(std::abs(got - expected) <= 1e-9 * std::max(1.0, std::abs(expected)),
-                     qPrintable(QStringLiteral("%1: %2 gives %3, the line says %4")
-                                    .arg(line.text())
-                                    .arg(line.substituted())
-                                    .arg(got, 0, 'f', 6)
-                                    .arg(expected, 0, 'f', 6)));
-            // Symbols and values have the same shape: one per term.
-            QCOMPARE(line.symbolic().isEmpty(), line.substituted().isEmpty());
-        }
+        verifyLinesAddUp(sheet);
+        if (QTest::currentTestFailed())
+            return;
         // Every result that is a plan figure is the plan's figure.
         QCOMPARE(lineOf(sheet, "kv_bytes_per_token").result.value, plan.kv.bytesPerToken);
         QCOMPARE(lineOf(sheet, "kv_bytes_per_layer").result.value, plan.kv.bytesPerTokenPerLayer);
@@ -226,6 +234,40 @@ private Q_SLOTS:
         QCOMPARE(lineOf(sheet, "headroom").result.value, plan.headroomBytes);
         QCOMPARE(lineOf(sheet, "weights_bytes").result.value, plan.weights.bytesPerGpu);
         QCOMPARE(lineOf(sheet, "bits_per_weight").result.real, plan.weights.bitsPerWeight);
+    }
+
+    void servingFeaturesAreTermsOfTheirLines()
+    {
+        // Llama-3.1-8B on one H100 with 4 LoRA slots of rank 64, 64 GiB of CPU offloading and a
+        // shared 4,096-token prefix at --max-model-len 8192 (tst_planner's hand figures).
+        Scenario s = scenarioFor(QStringLiteral("llama-3.1-8b"));
+        s.maxLoras = 4;
+        s.maxLoraRank = 64;
+        s.kvOffloadingMilliGiB = 64'000;
+        s.sharedPrefixLen = 4096;
+        s.maxModelLen = 8192;
+        const MemoryPlan plan = planMemory(s);
+        const FormulaSheet sheet = formulaSheet(s, plan);
+        verifyLinesAddUp(sheet);
+        const FormulaLine &weights = lineOf(sheet, "weights_bytes");
+        QCOMPARE(termOf(weights, "lora_buffers").value, std::int64_t(1'342'177'280));
+        QCOMPARE(weights.result.value, plan.weights.bytesPerGpu);
+        const FormulaLine &concurrency = lineOf(sheet, "max_concurrency");
+        QCOMPARE(concurrency.symbolic(), QStringLiteral("(num_gpu_blocks − shared_prefix_blocks) / "
+                                                        "(blocks_per_request − shared_prefix_blocks)"));
+        QCOMPARE(termOf(concurrency, "shared_prefix_blocks").value, std::int64_t(256));
+        QCOMPARE(concurrency.result.real, plan.kv.maxConcurrency);
+        QCOMPARE(lineOf(sheet, "cpu_kv_capacity_tokens").result.value, std::int64_t(524'288));
+
+        // A fixed pool: vLLM takes the 10 GiB as given (81,920 tokens of 131,072 B).
+        Scenario fixed = scenarioFor(QStringLiteral("llama-3.1-8b"));
+        fixed.kvCacheMemoryBytes = std::int64_t(10) << 30;
+        const MemoryPlan fixedPlan = planMemory(fixed);
+        const FormulaSheet fixedSheet = formulaSheet(fixed, fixedPlan);
+        verifyLinesAddUp(fixedSheet);
+        QCOMPARE(lineOf(fixedSheet, "available").symbolic(), QStringLiteral("kv_cache_memory_bytes"));
+        QCOMPARE(lineOf(fixedSheet, "budget").result.value, fixedPlan.budgetBytes);
+        QCOMPARE(lineOf(fixedSheet, "kv_capacity_tokens").result.value, std::int64_t(81'920));
     }
 
     void cudaGraphsLeaveTheBudgetFromVllm021()
