@@ -3,6 +3,7 @@
 
 #include "core/analysis/growth.h"
 #include "core/common/error.h"
+#include "core/engine/engine.h"
 #include "core/plan/planner.h"
 #include "core/plan/tensorparallel.h"
 
@@ -140,21 +141,32 @@ void addReductions(const Scenario &s, const MemoryPlan &plan, QList<Fix> &fixes)
     }
 }
 
-/// The next narrower KV precision on the walk that works.
+/// The next narrower KV precision on the walk that keeps the batch, else the first
+/// that works with a smaller one; past FP8, vLLM's NVFP4 cache (settle() drops it
+/// where vLLM refuses it: off Blackwell GPUs).
 void addKvPrecision(const Scenario &s, const MemoryPlan &plan, QList<Fix> &fixes)
 {
     const double bits = kvBitsPerElement(plan.kvCacheDtype);
-    for (KvCacheDtype dtype : kvPrecisionWalk(plan.dtype, plan.modelFormat)) {
+    QList<KvCacheDtype> walk = kvPrecisionWalk(plan.dtype, plan.modelFormat);
+    if (s.engine == Engine::Vllm && plan.modelFormat != ModelFormat::Gguf)
+        walk << KvCacheDtype::Nvfp4;
+    std::optional<Fix> smallerBatch;
+    for (KvCacheDtype dtype : std::as_const(walk)) {
         if (kvBitsPerElement(dtype) >= bits)
             continue;
         Draft draft(FixKind::KvCacheDtype, s);
         // vLLM's own spelling for its FP8 cache (e4m3).
         draft.kvCacheDtype(dtype == KvCacheDtype::Fp8E4M3 ? KvCacheDtype::Fp8 : dtype);
-        if (std::optional<Fix> fix = settle(draft)) {
+        std::optional<Fix> fix = settle(draft);
+        if (fix && keepsBatch(*fix, s)) {
             fixes << *fix;
             return;
         }
+        if (fix && !smallerBatch)
+            smallerBatch = std::move(fix);
     }
+    if (smallerBatch)
+        fixes << *smallerBatch;
 }
 
 /// Weight quantizations vLLM loads that make the weights smaller.

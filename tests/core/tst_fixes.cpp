@@ -168,6 +168,26 @@ private Q_SLOTS:
         QVERIFY(kv.first().scenario.batchSize > plan.largestBatchThatFits);
     }
 
+    void nvfp4WhereFp8WouldCutTheBatch()
+    {
+        // Llama-3.1-8B on a B200: 32 x 100,000 tokens is 3.2 M tokens of cache; FP8 holds 2.34 M
+        // (it would cut the batch), vLLM's NVFP4 cache 4.15 M at 36,864 B a token: the proposal keeps
+        // the batch with nvfp4. On an H100 vLLM refuses nvfp4, and FP8 comes with a smaller batch.
+        const Scenario b200 = scenario(QStringLiteral("llama-3.1-8b"), QStringLiteral("b200"), 32, 100'000);
+        const QList<Fix> kv = ofKind(fixesFor(b200), FixKind::KvCacheDtype);
+        QCOMPARE(kv.size(), 1);
+        QCOMPARE(kv.first().changes.first().value.toString(), QStringLiteral("nvfp4"));
+        QCOMPARE(kv.first().scenario.batchSize, std::int64_t(32));
+        QVERIFY(kv.first().plan.works());
+
+        const Scenario h100 =
+            scenario(QStringLiteral("llama-3.1-8b"), QStringLiteral("h100-sxm"), 32, 100'000);
+        const QList<Fix> h100Kv = ofKind(fixesFor(h100), FixKind::KvCacheDtype);
+        QCOMPARE(h100Kv.size(), 1);
+        QCOMPARE(h100Kv.first().changes.first().value.toString(), QStringLiteral("fp8"));
+        QVERIFY(h100Kv.first().scenario.batchSize < 32);
+    }
+
     void engineThatWouldNotStartGetsAMaxModelLen()
     {
         // Llama-3.1-8B on an L4: 14.96 GiB of weights leave a few GiB of cache, less than one
