@@ -594,13 +594,15 @@ private Q_SLOTS:
     void columnsEqualTheIndividualPlans()
     {
         const Comparison &c = seed();
+        // One cache apart from the comparison's: each column's figures are simulated again, and a
+        // tensor two columns share (AWQ's weights, FP8's cache) once.
+        AccuracyCache fresh;
         for (const ComparedColumn &column : c.columns) {
             const MemoryPlan alone = planMemory(column.scenario);
             QCOMPARE(column.plan.weights.bytesPerGpu, alone.weights.bytesPerGpu);
             QCOMPARE(column.plan.kv.capacityTokens, alone.kv.capacityTokens);
             QCOMPARE(column.plan.headroomBytes, alone.headroomBytes);
             QCOMPARE(column.plan.speed.decodeTokensPerSecond, alone.speed.decodeTokensPerSecond);
-            AccuracyCache fresh;
             const Accuracy accuracy = estimateAccuracy(column.scenario, alone, fresh);
             QCOMPARE(column.accuracy.kv.combinedSqnrDb, accuracy.kv.combinedSqnrDb);
             QCOMPARE(column.accuracy.weights.lossless, accuracy.weights.lossless);

@@ -387,7 +387,6 @@ private Q_SLOTS:
         QTest::newRow("int4 g128, Laplace") << laplace << 0.02 << "int4" << false;
         QTest::newRow("mxfp4") << gaussian << 0.02 << "mxfp4" << false;
         QTest::newRow("nvfp4") << gaussian << 0.02 << "nvfp4" << false;
-        QTest::newRow("nvfp4, Laplace") << laplace << 0.02 << "nvfp4" << false;
         QTest::newRow("nvfp4 scale 1.0") << gaussian << 0.02 << "nvfp4" << true;
         QTest::newRow("int4 per channel") << gaussian << 0.02 << "int4-row" << false;
         QTest::newRow("fp8 scale 1.0 underflows") << gaussian << 0.01 << "fp8-e4m3" << true;
