@@ -284,19 +284,17 @@ QString planAsText(const MemoryPlan &p)
                                                    : formatCount(p.largestSeqLenThatFits),
                        formatCount(p.batchSize)));
 
+    t.heading(sglang ? QStringLiteral("SGLang capacity")
+                     : QStringLiteral("vLLM %1 capacity").arg(p.engineVersion));
     if (!p.engineStarts) {
         // A server that does not start holds nothing: no capacity, as no speed (the notes say why).
-        t.heading(sglang ? QStringLiteral("SGLang capacity")
-                         : QStringLiteral("vLLM %1 capacity").arg(p.engineVersion));
         t.row(QStringLiteral("KV capacity"), QStringLiteral("—"),
               QStringLiteral("the engine does not start: see the notes"));
     } else if (sglang) {
-        t.heading(QStringLiteral("SGLang capacity"));
         t.row(QStringLiteral("KV pool memory"), formatGiB(p.kv.availableBytes));
         t.row(QStringLiteral("max_total_num_tokens"), formatCount(p.kv.capacityTokens),
               QStringLiteral("max_running_requests %1").arg(formatCount(p.maxNumSeqs)));
     } else {
-        t.heading(QStringLiteral("vLLM %1 capacity").arg(p.engineVersion));
         t.row(QStringLiteral("available KV cache memory"), formatGiB(p.kv.availableBytes));
         t.row(QStringLiteral("GPU KV cache size"),
               formatCount(p.kv.capacityTokens) + QStringLiteral(" tokens"),

@@ -163,6 +163,8 @@ public:
         return term(t);
     }
 
+    bool empty() const { return m_line.tokens.isEmpty(); }
+
     FormulaLine result(FormulaTerm result, const QString &note = {})
     {
         result.symbol = m_line.name;
@@ -703,22 +705,25 @@ QList<FormulaLine> weightLines(const MemoryPlan &plan)
     return lines;
 }
 
-/// budget − weights − activations − overhead − CUDA graphs: what the engine's profiling leaves the KV cache.
-void appendAvailable(LineBuilder &available, const MemoryPlan &plan, const FormulaLine &budget, bool sglang)
+/// What comes before the KV cache, each term after `op` (the first too, unless it opens the
+/// line): the weights; vLLM's profiling peak and overhead (SGLang keeps them outside its static
+/// share); the CUDA graphs vLLM takes out of the budget.
+void appendBeforeCache(LineBuilder &line, const MemoryPlan &plan, bool sglang, const char *op)
 {
-    available.term(budget).op(" − ").term(
-        memory(QStringLiteral("weights"), plan.weights.bytesPerGpu, ScenarioField::Quantization));
-    if (!sglang) // SGLang keeps activations and CUDA graphs outside its static share
-        available.op(" − ")
+    if (!line.empty())
+        line.op(op);
+    line.term(memory(QStringLiteral("weights"), plan.weights.bytesPerGpu, ScenarioField::Quantization));
+    if (!sglang)
+        line.op(op)
             .term(memory(QStringLiteral("activations"), plan.activationBytes,
                          ScenarioField::MaxNumBatchedTokens, QStringLiteral("peak of vLLM's profiling run")))
-            .op(" − ")
+            .op(op)
             .term(memory(QStringLiteral("overhead"), plan.overheadBytes, ScenarioField::TensorParallelSize,
                          QStringLiteral("CUDA context, NCCL buffers")));
     if (plan.cudaGraphBytes > 0)
-        available.op(" − ").term(
-            memory(QStringLiteral("cuda_graphs"), plan.cudaGraphBytes, ScenarioField::VllmVersion,
-                   QStringLiteral("vLLM's CUDA-graph estimate, taken out of the budget")));
+        line.op(op).term(memory(QStringLiteral("cuda_graphs"), plan.cudaGraphBytes,
+                                ScenarioField::VllmVersion,
+                                QStringLiteral("vLLM's CUDA-graph estimate, taken out of the budget")));
 }
 
 QList<FormulaLine> capacityLines(const Scenario &s, const MemoryPlan &plan, const FormulaLine &perLayer,
@@ -738,21 +743,12 @@ QList<FormulaLine> capacityLines(const Scenario &s, const MemoryPlan &plan, cons
             .op(") × ")
             .term(ratio(QStringLiteral("mem_fraction_static"), plan.memFractionStaticPpm,
                         ScenarioField::MemFractionStatic));
-    else if (plan.kvCacheMemoryBytes > 0)
+    else if (plan.kvCacheMemoryBytes > 0) {
         // A fixed KV cache: vLLM's budget is what comes before it plus the cache as given.
-        budget.term(memory(QStringLiteral("weights"), plan.weights.bytesPerGpu, ScenarioField::Quantization))
-            .op(" + ")
-            .term(memory(QStringLiteral("activations"), plan.activationBytes,
-                         ScenarioField::MaxNumBatchedTokens, QStringLiteral("peak of vLLM's profiling run")))
-            .op(" + ")
-            .term(memory(QStringLiteral("overhead"), plan.overheadBytes, ScenarioField::TensorParallelSize,
-                         QStringLiteral("CUDA context, NCCL buffers")))
-            .op(" + ")
-            .term(memory(QStringLiteral("cuda_graphs"), plan.cudaGraphBytes, ScenarioField::VllmVersion))
-            .op(" + ")
-            .term(memory(QStringLiteral("kv_cache_memory_bytes"), plan.kvCacheMemoryBytes,
-                         ScenarioField::KvCacheMemoryBytes));
-    else
+        appendBeforeCache(budget, plan, sglang, " + ");
+        budget.op(" + ").term(memory(QStringLiteral("kv_cache_memory_bytes"), plan.kvCacheMemoryBytes,
+                                     ScenarioField::KvCacheMemoryBytes));
+    } else
         budget.term(memory(QStringLiteral("gpu_memory"), plan.gpuMemoryBytes, ScenarioField::Gpu, s.gpu.name))
             .op(" × ")
             .term(ratio(QStringLiteral("gpu_memory_utilization"), plan.gpuMemoryUtilizationPpm,
@@ -773,7 +769,8 @@ QList<FormulaLine> capacityLines(const Scenario &s, const MemoryPlan &plan, cons
             memory(QString(), kv.availableBytes, {}),
             Formula::tr("the KV cache's memory as given: vLLM skips its profiled budget"));
     } else {
-        appendAvailable(available, plan, lines.last(), sglang);
+        available.term(lines.last());
+        appendBeforeCache(available, plan, sglang, " − ");
         lines << available.result(memory(QString(), kv.availableBytes, {}),
                                   Formula::tr("what is left for the KV cache"));
     }

@@ -94,6 +94,15 @@ void setFormLabel(QFormLayout *form, QWidget *field, const QString &text)
     }
 }
 
+/// The label of a row of several controls, its shortcut on the first.
+void setFormLabel(QFormLayout *form, QLayout *row, const QString &text, QWidget *buddy)
+{
+    if (auto *label = qobject_cast<QLabel *>(form->labelForField(row))) {
+        label->setText(text);
+        label->setBuddy(buddy);
+    }
+}
+
 } // namespace
 
 ParameterPanel::ParameterPanel(ScenarioController *controller, UserLibrary *library, QWidget *parent)
@@ -567,10 +576,7 @@ void ParameterPanel::retranslate()
     m_servingGroup->setTitle(tr("Serving"));
     setFormLabel(m_modelForm, m_model, tr("&Model"));
     setFormLabel(m_modelForm, m_gpu, tr("&GPU"));
-    if (auto *label = qobject_cast<QLabel *>(m_modelForm->labelForField(m_parallelRow))) {
-        label->setText(fieldLabel(ScenarioField::TensorParallelSize));
-        label->setBuddy(m_gpuCount);
-    }
+    setFormLabel(m_modelForm, m_parallelRow, fieldLabel(ScenarioField::TensorParallelSize), m_gpuCount);
     setFormLabel(m_precisionForm, m_dtype, optionFlag(ScenarioField::Dtype));
     setFormLabel(m_precisionForm, m_quantization, optionFlag(ScenarioField::Quantization));
     setFormLabel(m_precisionForm, m_groupSize, fieldLabel(ScenarioField::GroupSize));
@@ -578,10 +584,7 @@ void ParameterPanel::retranslate()
     setFormLabel(m_precisionForm, m_precision->parentWidget(), tr("KV precision"));
     setFormLabel(m_servingForm, m_utilization, fieldLabel(ScenarioField::GpuMemoryUtilization));
     setFormLabel(m_servingForm, m_kvCacheMemory, fieldLabel(ScenarioField::KvCacheMemoryBytes));
-    if (auto *label = qobject_cast<QLabel *>(m_servingForm->labelForField(m_loraRow))) {
-        label->setText(fieldLabel(ScenarioField::MaxLoras));
-        label->setBuddy(m_loraSlots);
-    }
+    setFormLabel(m_servingForm, m_loraRow, fieldLabel(ScenarioField::MaxLoras), m_loraSlots);
     m_loraRankLabel->setText(tr("× rank"));
     m_loraSlots->setSpecialValueText(tr("off"));
     m_loraSlots->setToolTip(
@@ -590,10 +593,7 @@ void ParameterPanel::retranslate()
            "of the KV cache.")
             .arg(optionFlag(ScenarioField::MaxLoras), optionFlag(ScenarioField::MaxLoraRank),
                  serverFlag(ServerOption::VllmEnableLora)));
-    if (auto *label = qobject_cast<QLabel *>(m_servingForm->labelForField(m_offloadingRow))) {
-        label->setText(fieldLabel(ScenarioField::KvOffloadingSize));
-        label->setBuddy(m_offloading);
-    }
+    setFormLabel(m_servingForm, m_offloadingRow, fieldLabel(ScenarioField::KvOffloadingSize), m_offloading);
     m_offloading->setSpecialValueText(tr("off"));
     m_offloading->setSuffix(tr(" GiB"));
     m_offloading->setToolTip(
