@@ -139,6 +139,10 @@ QJsonArray pipelineStagesJson(const MemoryPlan &p)
 
 QJsonObject planToJson(const MemoryPlan &p)
 {
+    // A server that does not start holds nothing: its capacity is null, as its speed is.
+    const auto running = [&p](const QJsonValue &value) {
+        return p.engineStarts ? value : QJsonValue(QJsonValue::Null);
+    };
     QJsonObject o;
     o.insert(QStringLiteral("model"), p.modelId);
     o.insert(QStringLiteral("model_format"),
@@ -193,7 +197,7 @@ QJsonObject planToJson(const MemoryPlan &p)
     o.insert(QStringLiteral("shared_prefix_blocks"), qint64(p.kv.sharedPrefixBlocks));
     if (p.kv.cpuOffloadBytesPerGpu > 0) {
         o.insert(QStringLiteral("cpu_offload_bytes_per_gpu"), qint64(p.kv.cpuOffloadBytesPerGpu));
-        o.insert(QStringLiteral("cpu_kv_capacity_tokens"), qint64(p.kv.cpuCapacityTokens));
+        o.insert(QStringLiteral("cpu_kv_capacity_tokens"), running(qint64(p.kv.cpuCapacityTokens)));
     }
     o.insert(QStringLiteral("weights_bytes_by_component"), componentObject(p.weights.byComponent));
     o.insert(QStringLiteral("checkpoint_bytes"), qint64(p.weights.checkpointBytes));
@@ -233,10 +237,6 @@ QJsonObject planToJson(const MemoryPlan &p)
     o.insert(QStringLiteral("kv_groups"), p.kv.numGroups);
     o.insert(QStringLiteral("kv_available_bytes"), qint64(p.kv.availableBytes));
     o.insert(QStringLiteral("num_gpu_blocks"), qint64(p.kv.numGpuBlocks));
-    // A server that does not start holds nothing: its capacity is null, as its speed is.
-    const auto running = [&p](const QJsonValue &value) {
-        return p.engineStarts ? value : QJsonValue(QJsonValue::Null);
-    };
     o.insert(QStringLiteral("kv_capacity_tokens"), running(qint64(p.kv.capacityTokens)));
     o.insert(QStringLiteral("kv_attention_tokens_held"), running(qint64(p.kv.attentionTokensHeld)));
     o.insert(QStringLiteral("blocks_per_max_request"), qint64(p.kv.blocksPerMaxRequest));

@@ -174,7 +174,7 @@ void VllmRules::addNotes(const Scenario &s, MemoryPlan &plan) const
                           "older vLLM builds store fp8_ds_mla (656 B) even for %1 auto; pass %1 fp8 to plan "
                           "that layout")
                           .arg(optionFlag(ScenarioField::KvCacheDtype));
-    if (plan.kv.cpuCapacityTokens > 0)
+    if (plan.kv.cpuCapacityTokens > 0 && plan.engineStarts) // a server that does not start holds nothing
         plan.notes << QCoreApplication::translate(
                           "kvscope::Planner",
                           "%1 %2 GiB (%3): %4 tokens of KV blocks kept in CPU memory for reuse (%5 a GPU), "

@@ -158,10 +158,14 @@ private Q_SLOTS:
     void aServerThatDoesNotStartHasNoCapacityOrSpeed()
     {
         // vLLM refuses an NVFP4 cache on an H100 before sizing anything: calc prints "—" for the
-        // capacity and speed and says why; its JSON has them null (a B200 starts and has them).
-        const QStringList nvfp4{QStringLiteral("calc"), QStringLiteral("--model"),
-                                QStringLiteral("llama-3.1-8b"), QStringLiteral("--kv-cache-dtype"),
-                                QStringLiteral("nvfp4")};
+        // capacity, speed or host tier and says why; its JSON has them null (a B200 starts and has them).
+        const QStringList nvfp4{QStringLiteral("calc"),
+                                QStringLiteral("--model"),
+                                QStringLiteral("llama-3.1-8b"),
+                                QStringLiteral("--kv-cache-dtype"),
+                                QStringLiteral("nvfp4"),
+                                QStringLiteral("--kv-offloading-size"),
+                                QStringLiteral("64")};
         const kvscope::test::Run text = kvscope::test::runKvscope(
             nvfp4 + QStringList{QStringLiteral("--gpu"), QStringLiteral("h100-sxm")});
         QVERIFY2(text.exitCode == 0, text.describe().constData());
@@ -171,6 +175,7 @@ private Q_SLOTS:
                      !out.contains(QLatin1String("maximum concurrency")),
                  qPrintable(out));
         QVERIFY2(out.contains(QLatin1String("the engine does not start: see the notes")), qPrintable(out));
+        QVERIFY2(!out.contains(QLatin1String("kept in CPU memory")), qPrintable(out)); // nor a host tier
         for (const QString &gpu : {QStringLiteral("h100-sxm"), QStringLiteral("b200")}) {
             const kvscope::test::Run calc = kvscope::test::runKvscope(
                 nvfp4 + QStringList{QStringLiteral("--gpu"), gpu, QStringLiteral("--json")});
@@ -178,7 +183,8 @@ private Q_SLOTS:
             const QJsonObject o = QJsonDocument::fromJson(calc.out).object();
             const bool starts = o.value(QLatin1String("engine_starts")).toBool();
             QCOMPARE(starts, gpu == QLatin1String("b200"));
-            for (const char *key : {"kv_capacity_tokens", "max_concurrency", "decode_tokens_per_second"})
+            for (const char *key : {"kv_capacity_tokens", "max_concurrency", "decode_tokens_per_second",
+                                    "cpu_kv_capacity_tokens"})
                 QVERIFY2(o.value(QLatin1String(key)).isNull() != starts, key);
         }
     }
