@@ -49,17 +49,8 @@ public:
     {
         if (copies <= 0 || rows <= 0 || cols <= 0)
             return;
-        TensorGroup group;
-        group.name = std::move(name);
-        group.component = component;
-        group.role = role;
-        group.rows = rows;
-        group.cols = cols;
-        group.copies = copies;
-        group.activeCopies = activeCopies < 0 ? copies : activeCopies;
-        group.sharding = sharding;
-        group.kvHeads = kvHeads;
-        m_groups.append(group);
+        m_groups.append(tensorGroup(std::move(name), component, role, rows, cols, copies, sharding,
+                                    activeCopies, kvHeads));
     }
 
     void norm(const QString &name, Component component, std::int64_t width, std::int64_t copies,
@@ -297,6 +288,23 @@ void addVisionTower(InventoryBuilder &b, const VisionSpec &v)
 }
 
 } // namespace
+
+TensorGroup tensorGroup(QString name, Component component, TensorRole role, std::int64_t rows,
+                        std::int64_t cols, std::int64_t copies, Sharding sharding, std::int64_t activeCopies,
+                        int kvHeads)
+{
+    TensorGroup group;
+    group.name = std::move(name);
+    group.component = component;
+    group.role = role;
+    group.rows = rows;
+    group.cols = cols;
+    group.copies = copies;
+    group.activeCopies = activeCopies < 0 ? copies : activeCopies;
+    group.sharding = sharding;
+    group.kvHeads = kvHeads;
+    return group;
+}
 
 QList<TensorGroup> tensorInventory(const ModelArch &m)
 {

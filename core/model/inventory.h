@@ -63,6 +63,11 @@ struct TensorGroup
     std::int64_t activeElements() const; ///< rows x cols x activeCopies
 };
 
+/// One group; activeCopies < 0 means every copy is active.
+TensorGroup tensorGroup(QString name, Component component, TensorRole role, std::int64_t rows,
+                        std::int64_t cols, std::int64_t copies, Sharding sharding,
+                        std::int64_t activeCopies = -1, int kvHeads = 0);
+
 /// Every parameter tensor of the model, grouped. The single source for
 /// parameter counts, weight memory and tensor-parallel sharding.
 QList<TensorGroup> tensorInventory(const ModelArch &model);
