@@ -7,6 +7,7 @@
 #include "core/common/error.h"
 #include "core/common/units.h"
 #include "core/library/library.h"
+#include "core/plan/speed.h"
 #include "core/scenario/scenariovalues.h"
 
 #include <algorithm>
@@ -28,13 +29,15 @@ constexpr const char *baseOptions[] = {"model",
                                        "gpu-memory-utilization",
                                        "mem-fraction-static",
                                        "max-model-len",
-                                       "context-length"};
+                                       "context-length",
+                                       "speculative-config",
+                                       "draft-acceptance-rate"};
 
 QString rowText(int rank, const FitRow &row)
 {
     const MemoryPlan &p = row.plan;
     const QString speed =
-        p.speed.available ? formatCount(std::llround(p.speed.decodeTokensPerSecond)) : QStringLiteral("—");
+        p.speed.available ? formatCount(std::llround(emittedTokensPerSecond(p.speed))) : QStringLiteral("—");
     return QStringLiteral("%1  %2  %3  %4  %5  %6  %7  %8  %9\n     %10\n")
         .arg(QString::number(rank).rightJustified(2),
              (p.pipelineParallelSize > 1
@@ -124,6 +127,12 @@ int runFit(const QStringList &arguments)
     option("gpu-memory-utilization", QStringLiteral("vLLM's share of GPU memory (default 0.9)."), "ratio");
     option("mem-fraction-static", QStringLiteral("SGLang's static share (default: SGLang's for the GPU)."),
            "ratio");
+    option("speculative-config",
+           QStringLiteral(
+               "vLLM: the drafter every configuration runs (as calc); its weights and KV layers count, "
+               "and decode speed is with it."),
+           "json");
+    option("draft-acceptance-rate", QStringLiteral("The chance each draft is accepted (as calc)."), "rate");
     const QCommandLineOption rankBy = option(
         "rank-by",
         QStringLiteral("The order: memory (fewest GPUs, least memory, then speed) or speed (the fastest "

@@ -109,6 +109,25 @@ void speedSection(TextTable &t, const MemoryPlan &p)
                   : QStringLiteral("first token after %1; a request takes %2")
                         .arg(formatDuration(v.timeToFirstTokenSeconds), formatDuration(v.requestSeconds)));
     }
+    if (s.speculative) {
+        const SpeculativeSpeed &x = *s.speculative;
+        t.row(QStringLiteral("speculative decode"), formatRate(x.tokensPerSecond),
+              QStringLiteral(
+                  "%1x plain decoding: %2 tokens a step (%3 drafts, each accepted with p = %4) in %5 "
+                  "(verify %6 + %3 draft passes of %7)")
+                  .arg(x.speedup, 0, 'f', 2)
+                  .arg(x.tokensPerStep, 0, 'f', 2)
+                  .arg(x.draftTokens)
+                  .arg(x.acceptanceRate, 0, 'f', 3)
+                  .arg(formatDuration(x.stepSeconds), formatDuration(x.verifyPass.seconds),
+                       formatDuration(x.draftPass.seconds)));
+        t.row(QStringLiteral("speculation pays up to"),
+              x.breakEvenBatch < 0 ? QStringLiteral("every batch") : formatCount(x.breakEvenBatch - 1),
+              x.breakEvenBatch < 0 ? QStringLiteral("the drafts stay cheaper than the tokens they yield")
+                                   : QStringLiteral("sequences; from %1 verifying the drafts costs more than "
+                                                    "they yield")
+                                         .arg(formatCount(x.breakEvenBatch)));
+    }
     if (s.decode.allReduceSeconds > 0)
         t.row(QStringLiteral("all-reduce per step"), formatDuration(s.decode.allReduceSeconds),
               QStringLiteral("included above; %1 GB/s interconnect").arg(s.interconnectGBs));
@@ -208,11 +227,13 @@ QString planAsText(const MemoryPlan &p)
                   .arg(formatCount(p.weights.measuredParams), types.join(QStringLiteral(", "))));
     }
     t.row(QStringLiteral("KV bytes per token"), formatCount(p.kv.bytesPerToken),
-          QStringLiteral("%1 B/layer x %2 layers, %3 KV head(s)/GPU%4")
+          QStringLiteral("%1 B/layer x %2 layers%5, %3 KV head(s)/GPU%4")
               .arg(formatCount(p.kv.bytesPerTokenPerLayer))
               .arg(p.kv.cacheLayers)
               .arg(p.kv.kvHeadsPerGpu)
-              .arg(p.kv.headsReplicated ? QStringLiteral(" (replicated)") : QString()));
+              .arg(p.kv.headsReplicated ? QStringLiteral(" (replicated)") : QString(),
+                   p.kv.draftLayers > 0 ? QStringLiteral(" (%1 the drafter's)").arg(p.kv.draftLayers)
+                                        : QString()));
     if (p.kv.recurrentLayers > 0)
         t.row(QStringLiteral("recurrent state per sequence"), formatBytes(p.kv.stateBytesPerSequence),
               QStringLiteral("%1 layers x %2 B (%3 SSM state); block size %4 (requested %5)")
@@ -252,6 +273,11 @@ QString planAsText(const MemoryPlan &p)
                : p.weights.checkpointMeasured
                    ? QStringLiteral(", estimate (measured: %1)").arg(formatGiB(p.weights.measuredBytesPerGpu))
                    : QString()));
+    if (p.weights.draftBytes > 0)
+        t.row(QStringLiteral("  of which the drafter"), formatGiB(p.weights.draftBytes),
+              QStringLiteral("%1 (%2): its own tensors; the embedding is the target's")
+                  .arg(speculativeMethodName(p.speculativeMethod),
+                       optionFlag(ScenarioField::SpeculativeConfig)));
     if (sglang) {
         // SGLang profiles nothing: activations and CUDA graphs live in what the static share leaves.
         t.row(QStringLiteral("in use before the weights"), formatGiB(p.preloadBytes),

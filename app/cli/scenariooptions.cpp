@@ -113,6 +113,17 @@ ScenarioOptions::ScenarioOptions()
         option(fileKey(ScenarioField::KvOffloadingBackend),
                QStringLiteral("vLLM: native (its CPU offloading connector, the default) or lmcache."),
                "name"),
+        option(
+            fileKey(ScenarioField::SpeculativeConfig),
+            QStringLiteral("vLLM: speculative decoding as vLLM takes it, a JSON object: {\"method\": eagle3, "
+                           "eagle, mtp or ngram, \"model\": the draft (a preset's repo id such as "
+                           "yuhuili/EAGLE3-LLaMA3.1-Instruct-8B, or a config.json path; EAGLE only), "
+                           "\"num_speculative_tokens\": k}; none: off (default)."),
+            "json"),
+        option(fileKey(ScenarioField::DraftAcceptanceRate),
+               QStringLiteral("The chance the target accepts each drafted token, in (0, 1]; auto: the "
+                              "method's published figure (default; n-gram has none)."),
+               "rate"),
         option(fileKey(ScenarioField::BatchSize),
                QStringLiteral("Concurrent sequences held in the KV cache."), "n", QStringLiteral("16")),
         option(fileKey(ScenarioField::SeqLen), QStringLiteral("Tokens per sequence (prompt + output)."), "n",

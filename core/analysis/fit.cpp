@@ -10,6 +10,7 @@
 #include "core/engine/runtime.h"
 #include "core/plan/pipelineparallel.h"
 #include "core/plan/planner.h"
+#include "core/plan/speed.h"
 #include "core/plan/tensorparallel.h"
 #include "core/scenario/launchline.h"
 
@@ -92,7 +93,7 @@ std::int64_t longestServed(const FitQuery &q, const Configuration &c, std::int64
 
 double decodeSpeed(const FitRow &row)
 {
-    return row.plan.speed.available ? row.plan.speed.decodeTokensPerSecond : 0;
+    return row.plan.speed.available ? emittedTokensPerSecond(row.plan.speed) : 0;
 }
 
 /// Fewest GPUs, then the longest context (when searched), the least memory bought,
@@ -365,7 +366,7 @@ QJsonObject fitToJson(const FitQuery &query, const FitResult &result)
         o.insert(QStringLiteral("headroom_bytes"), qint64(p.headroomBytes));
         o.insert(QStringLiteral("total_gpu_memory_bytes"), qint64(row.totalMemoryBytes));
         o.insert(QStringLiteral("decode_tokens_per_second"),
-                 p.speed.available ? QJsonValue(std::round(p.speed.decodeTokensPerSecond * 10) / 10)
+                 p.speed.available ? QJsonValue(std::round(emittedTokensPerSecond(p.speed) * 10) / 10)
                                    : QJsonValue(QJsonValue::Null));
         o.insert(QStringLiteral("command"), row.command);
         fits.append(o);

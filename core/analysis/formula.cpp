@@ -8,6 +8,7 @@
 #include "core/engine/engine.h"
 #include "core/plan/kvcache.h"
 #include "core/plan/planner.h"
+#include "core/plan/speculativedecoding.h"
 #include "core/plan/speed.h"
 #include "core/plan/speedconstants.h"
 #include "core/scenario/scenario.h"
@@ -499,9 +500,20 @@ QList<FormulaLine> allocationLines(const Scenario &s, const MemoryPlan &plan, co
                        .arg(engine);
     lines << page.result(bytes(QString(), kv.pageBytes, {}), pageNote);
 
-    const KvCacheLayout layout = kvCacheLayout(s.model, kvCacheOptions(s, plan.dtype, plan.kvCacheDtype));
+    // The drafter's layers share the pool; a running request holds slots beyond its tokens.
+    const ModelArch cacheModel = withDraftLayers(s.model, kv.draftLayers);
+    const KvCacheLayout layout = kvCacheLayout(cacheModel, kvCacheOptions(s, plan.dtype, plan.kvCacheDtype));
+    const std::int64_t tokensHeld = heldTokens(plan.seqLen, kv.speculativeSlots, plan.maxModelLen);
+    const FormulaTerm held =
+        tokensHeld != plan.seqLen
+            ? count(QStringLiteral("held_tokens"), tokensHeld, ScenarioField::SpeculativeConfig,
+                    QStringLiteral("sequence_length + %1 speculative slots (the drafts verified and written "
+                                   "ahead), at most max_model_len")
+                        .arg(kv.speculativeSlots),
+                    TermUnit::Tokens)
+            : t.seqLen;
     LineBuilder blocks(FormulaSection::KvCache, QStringLiteral("blocks_per_sequence"));
-    appendGroupBlocks(blocks, kv, sequenceBlocksPerGroup(s.model, layout, plan.seqLen), t.seqLen, t.blockSize,
+    appendGroupBlocks(blocks, kv, sequenceBlocksPerGroup(cacheModel, layout, tokensHeld), held, t.blockSize,
                       QStringLiteral("blocks the last min(seq_len, sliding_window) tokens touch"),
                       QStringLiteral("blocks of the current chunk"));
     lines << blocks.result(
@@ -554,13 +566,17 @@ QList<FormulaLine> kvLines(const Scenario &s, const MemoryPlan &plan)
 {
     const KvCacheMemory &kv = plan.kv;
     KvTerms t;
-    const bool allLayers = kv.cacheLayers == s.model.numLayers;
-    t.layers = count(allLayers ? QStringLiteral("num_layers") : QStringLiteral("cache_layers"),
-                     kv.cacheLayers, ScenarioField::Model,
-                     allLayers ? QStringLiteral("num_hidden_layers")
-                               : QStringLiteral("layers with a per-token cache (%1 of %2)")
-                                     .arg(kv.cacheLayers)
-                                     .arg(s.model.numLayers));
+    const bool allLayers = kv.cacheLayers == s.model.numLayers + kv.draftLayers;
+    const QString drafter =
+        kv.draftLayers > 0 ? QStringLiteral(" + the drafter's %1").arg(kv.draftLayers) : QString();
+    t.layers =
+        count(allLayers ? QStringLiteral("num_layers") : QStringLiteral("cache_layers"), kv.cacheLayers,
+              kv.draftLayers > 0 ? ScenarioField::SpeculativeConfig : ScenarioField::Model,
+              allLayers ? QStringLiteral("num_hidden_layers") + drafter
+                        : QStringLiteral("layers with a per-token cache (%1 of %2%3)")
+                              .arg(kv.cacheLayers)
+                              .arg(s.model.numLayers)
+                              .arg(drafter));
     t.precision = precisionTerm(plan);
     t.batch = count(QStringLiteral("batch_size"), plan.batchSize, ScenarioField::BatchSize, {},
                     TermUnit::Sequences);
@@ -684,7 +700,8 @@ QList<FormulaLine> weightLines(const MemoryPlan &plan)
     }
     LineBuilder perGpu(FormulaSection::Weights, QStringLiteral("weights_bytes"));
     perGpu
-        .term(memory(QStringLiteral("parameter_bytes_per_gpu"), w.bytesPerGpu - w.buffersBytes - w.loraBytes,
+        .term(memory(QStringLiteral("parameter_bytes_per_gpu"),
+                     w.bytesPerGpu - w.buffersBytes - w.loraBytes - w.draftBytes,
                      plan.tensorParallelSize > 1 ? ScenarioField::TensorParallelSize
                                                  : ScenarioField::Quantization,
                      QStringLiteral("this GPU's shards of every tensor")))
@@ -699,6 +716,12 @@ QList<FormulaLine> weightLines(const MemoryPlan &plan)
                                   "on this GPU × %3 bytes")
                        .arg(optionFlag(ScenarioField::MaxLoras), optionFlag(ScenarioField::MaxLoraRank),
                             dtypeName(plan.dtype))));
+    if (w.draftBytes > 0)
+        perGpu.op(" + ").term(memory(QStringLiteral("draft_weights"), w.draftBytes,
+                                     ScenarioField::SpeculativeConfig,
+                                     QStringLiteral("the %1 drafter's own tensors on this GPU (the embedding "
+                                                    "is the target's)")
+                                         .arg(speculativeMethodName(plan.speculativeMethod))));
     lines << perGpu.result(
         memory(QString(), w.bytesPerGpu, {}),
         Formula::tr("what one GPU loads: its shards of the weights and the rotary tables"));
@@ -813,11 +836,12 @@ QList<FormulaLine> capacityLines(const Scenario &s, const MemoryPlan &plan, cons
                              sglang ? Formula::tr("SGLang's max_total_num_tokens")
                                     : Formula::tr("vLLM's \"GPU KV cache size\" in tokens"));
 
-    const KvCacheLayout layout = kvCacheLayout(s.model, kvCacheOptions(s, plan.dtype, plan.kvCacheDtype));
+    const ModelArch cacheModel = withDraftLayers(s.model, kv.draftLayers);
+    const KvCacheLayout layout = kvCacheLayout(cacheModel, kvCacheOptions(s, plan.dtype, plan.kvCacheDtype));
     const QString maxModelLenFlag = optionFlag(ScenarioField::MaxModelLen, plan.engine);
     LineBuilder request(FormulaSection::Capacity, QStringLiteral("blocks_per_request"));
     appendGroupBlocks(request, kv,
-                      requestBlocksPerGroup(s.model, layout, plan.maxModelLen, plan.maxNumBatchedTokens),
+                      requestBlocksPerGroup(cacheModel, layout, plan.maxModelLen, plan.maxNumBatchedTokens),
                       count(QStringLiteral("max_model_len"), plan.maxModelLen, ScenarioField::MaxModelLen, {},
                             TermUnit::Tokens),
                       blockSize,

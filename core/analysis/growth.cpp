@@ -6,6 +6,7 @@
 #include "core/common/units.h"
 #include "core/plan/kvcache.h"
 #include "core/plan/planner.h"
+#include "core/plan/speculativedecoding.h"
 #include "core/scenario/scenario.h"
 
 #include <algorithm>
@@ -229,7 +230,9 @@ GrowthChartData growthChartData(const Scenario &scenario, const MemoryPlan &plan
                                        ? logSpacedPoints(d.xMin, d.rangeMax, points, extra)
                                        : linearSpacedPoints(d.xMin, d.rangeMax, points, extra);
 
-    const ModelArch &m = scenario.model;
+    // The drafter's layers share the pool; a running request holds its speculative slots too.
+    const ModelArch m = withDraftLayers(scenario.model, plan.kv.draftLayers);
+    const std::int64_t slots = plan.kv.speculativeSlots;
     const QList<KvCacheDtype> walk = chartKvDtypes(plan, d.currentCurve);
     for (qsizetype i = 0; i < walk.size(); ++i) {
         GrowthCurve curve;
@@ -248,8 +251,9 @@ GrowthChartData growthChartData(const Scenario &scenario, const MemoryPlan &plan
         for (std::int64_t x : xs) {
             try {
                 const std::int64_t kv =
-                    bySequence ? kvCacheBytes(m, layout, scenario.batchSize, x, scenario.sharedPrefixLen)
-                               : kvCacheBytes(m, layout, x, scenario.seqLen, scenario.sharedPrefixLen);
+                    bySequence
+                        ? kvCacheBytes(m, layout, scenario.batchSize, x + slots, scenario.sharedPrefixLen)
+                        : kvCacheBytes(m, layout, x, scenario.seqLen + slots, scenario.sharedPrefixLen);
                 const std::int64_t total = (Checked(d.fixedBytes) + kv).value();
                 curve.x << x;
                 curve.kvBytes << kv;
@@ -274,9 +278,9 @@ GrowthChartData growthChartData(const Scenario &scenario, const MemoryPlan &plan
             kvCacheLayout(*changed, kvCacheOptions(scenario, plan.dtype, plan.kvCacheDtype));
         for (std::int64_t x : xs) {
             try {
-                curve.kvBytes << (bySequence ? kvCacheBytes(*changed, layout, scenario.batchSize, x,
+                curve.kvBytes << (bySequence ? kvCacheBytes(*changed, layout, scenario.batchSize, x + slots,
                                                             scenario.sharedPrefixLen)
-                                             : kvCacheBytes(*changed, layout, x, scenario.seqLen,
+                                             : kvCacheBytes(*changed, layout, x, scenario.seqLen + slots,
                                                             scenario.sharedPrefixLen));
                 curve.x << x;
             } catch (const Error &) {

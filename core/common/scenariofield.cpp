@@ -69,6 +69,11 @@ const FieldSpelling spellings[] = {
      QT_TRANSLATE_NOOP("kvscope::ScenarioField", "KV offloading")},
     {ScenarioField::KvOffloadingBackend, "kv-offloading-backend", nullptr,
      QT_TRANSLATE_NOOP("kvscope::ScenarioField", "KV offloading backend")},
+    {ScenarioField::SpeculativeConfig, "speculative-config", nullptr,
+     QT_TRANSLATE_NOOP("kvscope::ScenarioField", "Speculative decoding")},
+    // A workload input, not an engine flag: the share of drafted tokens the target accepts.
+    {ScenarioField::DraftAcceptanceRate, "draft-acceptance-rate", nullptr,
+     QT_TRANSLATE_NOOP("kvscope::ScenarioField", "Draft acceptance rate")},
     {ScenarioField::BatchSize, "batch-size", nullptr,
      QT_TRANSLATE_NOOP("kvscope::ScenarioField", "Batch size")},
     {ScenarioField::SeqLen, "seq-len", nullptr,

@@ -42,6 +42,8 @@ enum class ScenarioField
     MaxLoraRank,
     KvOffloadingSize,
     KvOffloadingBackend,
+    SpeculativeConfig,
+    DraftAcceptanceRate,
     BatchSize,
     SeqLen,
     PromptLen,

@@ -8,6 +8,7 @@
 #include "core/compare/comparisonnotes.h"
 #include "core/output/planjson.h"
 #include "core/plan/planner.h"
+#include "core/plan/speed.h"
 
 #include <algorithm>
 #include <cmath>
@@ -53,8 +54,14 @@ void distinguishLabels(QList<ComparisonColumn> &columns)
             continue;
         QStringList words;
         const ScenarioValues values = differingValues(columns.first().scenario, columns.at(i).scenario);
+        const SpeculativeConfig &drafter = columns.at(i).scenario.speculative;
         for (auto it = values.cbegin(); it != values.cend(); ++it)
-            words << QStringLiteral("%1 %2").arg(flagForKey(it.key()), it.value());
+            // A drafter's JSON would take a line of its own: its method and drafts say which it is.
+            words << (it.key() == fileKey(ScenarioField::SpeculativeConfig) && drafter.enabled()
+                          ? QStringLiteral("%1 %2 k=%3")
+                                .arg(flagForKey(it.key()), speculativeMethodName(drafter.method))
+                                .arg(drafter.numSpeculativeTokens)
+                          : QStringLiteral("%1 %2").arg(flagForKey(it.key()), it.value()));
         if (!words.isEmpty())
             columns[i].label += QStringLiteral(" (%1)").arg(words.join(QLatin1Char(' ')));
     }
@@ -168,7 +175,22 @@ const RowSpec rowSpecs[] = {
      [](const ComparedColumn &c) { return runningNumber(c, double(c.plan.largestBatchThatFits)); }},
     {CompareRowId::DecodeTokensPerSecond, "decode_tokens_per_second",
      QT_TRANSLATE_NOOP("kvscope::CompareText", "decode tokens/s"), "tokens/s", Better::More, false,
-     [](const ComparedColumn &c) { return speedNumber(c, c.plan.speed.decodeTokensPerSecond); }},
+     [](const ComparedColumn &c) {
+         // With a drafter, the tokens a second it really emits.
+         const SpeedPlan &s = c.plan.speed;
+         if (!s.speculative)
+             return speedNumber(c, s.decodeTokensPerSecond);
+         CompareCell cell = speedNumber(c, emittedTokensPerSecond(s));
+         if (cell.value)
+             cell.reason = QCoreApplication::translate("kvscope::CompareText",
+                                                       "with the %1 drafter: %2 tokens a step, %3x decoding "
+                                                       "without it (%4 tokens/s)")
+                               .arg(speculativeMethodName(c.plan.speculativeMethod))
+                               .arg(s.speculative->tokensPerStep, 0, 'f', 2)
+                               .arg(s.speculative->speedup, 0, 'f', 2)
+                               .arg(formatRate(s.decodeTokensPerSecond, QLocale(QLocale::English)));
+         return cell;
+     }},
     {CompareRowId::PrefillSeconds, "prefill_seconds",
      QT_TRANSLATE_NOOP("kvscope::CompareText", "time to first token"), "seconds", Better::Less, false,
      [](const ComparedColumn &c) { return speedNumber(c, c.plan.speed.prefill.seconds); }},

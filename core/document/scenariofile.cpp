@@ -528,7 +528,8 @@ ScenarioResolvers documentResolvers(const ScenarioDocument &document, const Scen
                     if (gpu.id == text)
                         return gpu;
                 return fallback.gpu(text);
-            }};
+            },
+            fallback.draft};
 }
 
 OptionLabel fileFieldLabel(const QString &path)

@@ -212,6 +212,29 @@ ModelArch resolveModel(const QString &text)
             .arg(optionFlag(ScenarioField::Model), text));
 }
 
+const ModelLibrary &draftLibrary()
+{
+    static const ModelLibrary library = ModelLibrary::fromJson(
+        readResource(QStringLiteral(":/presets/drafts.json")), QStringLiteral("drafts.json"));
+    return library;
+}
+
+ModelArch resolveDraftModel(const QString &text)
+{
+    if (const ModelArch *preset = draftLibrary().find(text))
+        return asNamed(*preset, text.trimmed());
+    if (!text.contains(QChar(0)) && !text.trimmed().isEmpty() &&
+        (QFileInfo::exists(text) || isBrokenSymlink(fileKind(text))))
+        return importModel(text).model;
+    QStringList drafts;
+    for (const ModelArch &draft : draftLibrary().presets())
+        drafts << draft.hfRepoIds.value(0, draft.id);
+    throw Error(
+        QStringLiteral("%1: unknown draft model '%2': not a draft preset (%3) or an existing "
+                       "config.json or model folder")
+            .arg(optionFlag(ScenarioField::SpeculativeConfig), text, drafts.join(QStringLiteral(", "))));
+}
+
 GpuSpec resolveGpu(const QString &text)
 {
     if (text.trimmed().startsWith(QLatin1String("custom:"), Qt::CaseInsensitive))

@@ -49,6 +49,13 @@ QByteArray readResource(const QString &path);
 /// kvscope::Error naming the value.
 ModelArch resolveModel(const QString &text);
 
+/// The built-in draft presets (drafts.json): EAGLE drafts --speculative-config names.
+const ModelLibrary &draftLibrary();
+
+/// Resolves --speculative-config's "model": a draft preset's id or repo id, else what
+/// resolveModel() takes (a config.json or model folder). Throws kvscope::Error naming the value.
+ModelArch resolveDraftModel(const QString &text);
+
 /// Resolves --gpu: a preset id or alias, or custom:MEMORY_GIB[:BANDWIDTH_GBS[:TFLOPS]].
 /// Throws kvscope::Error naming the value.
 GpuSpec resolveGpu(const QString &text);

@@ -174,8 +174,10 @@ struct ModelArch
     std::int64_t vocabSize = 0;
     bool tiedEmbeddings = false;
     std::int64_t maxPositionEmbeddings = 0;
-    int rotaryDim = 0;  ///< rotary dimension (head_dim x partial_rotary_factor)
-    int ropeCaches = 1; ///< distinct rotary tables vLLM keeps (Gemma 3: local + global)
+    int rotaryDim = 0;               ///< rotary dimension (head_dim x partial_rotary_factor)
+    int ropeCaches = 1;              ///< distinct rotary tables vLLM keeps (Gemma 3: local + global)
+    std::int64_t draftVocabSize = 0; ///< an EAGLE-3 draft's draft_vocab_size; 0 = not a draft
+    int mtpLayers = 0; ///< multi-token-prediction layers after the decoder (num_nextn_predict_layers)
 
     // Per-family details that change the parameter count
     NormKind normKind = NormKind::RmsNorm;

@@ -75,6 +75,28 @@ QJsonValue servingObject(const std::optional<ServingCost> &serving)
     return o;
 }
 
+/// Decoding with the drafter: null without speculative decoding or an acceptance rate.
+QJsonValue speculativeObject(const std::optional<SpeculativeSpeed> &speculative)
+{
+    if (!speculative)
+        return QJsonValue::Null;
+    const SpeculativeSpeed &x = *speculative;
+    return QJsonObject{
+        {QStringLiteral("draft_tokens"), qint64(x.draftTokens)},
+        {QStringLiteral("acceptance_rate"), rounded(x.acceptanceRate, 4)},
+        {QStringLiteral("acceptance_source"), x.acceptanceSource},
+        {QStringLiteral("tokens_per_step"), rounded(x.tokensPerStep, 4)},
+        {QStringLiteral("verify_pass_seconds"), rounded(x.verifyPass.seconds, 9)},
+        {QStringLiteral("verify_pass_breakdown_seconds"), breakdownObject(x.verifyPass.breakdown)},
+        {QStringLiteral("draft_pass_seconds"), rounded(x.draftPass.seconds, 9)},
+        {QStringLiteral("step_seconds"), rounded(x.stepSeconds, 9)},
+        {QStringLiteral("tokens_per_second"), rounded(x.tokensPerSecond, 3)},
+        {QStringLiteral("tokens_per_second_per_sequence"), rounded(x.tokensPerSecondPerSequence, 3)},
+        {QStringLiteral("speedup"), rounded(x.speedup, 4)},
+        {QStringLiteral("break_even_batch"), qint64(x.breakEvenBatch)},
+    };
+}
+
 /// The speed figures; null where the GPU lacks a figure the roofline needs (or,
 /// when `shown` is false, where nothing runs).
 void insertSpeed(QJsonObject &o, const SpeedPlan &s, bool shown)
@@ -111,6 +133,7 @@ void insertSpeed(QJsonObject &o, const SpeedPlan &s, bool shown)
     put("prefill_bytes", qint64(s.prefill.bytes()));
     put("prefill_flops", std::round(s.prefill.flops()));
     put("serving", servingObject(s.serving));
+    put("speculative_decoding", speculativeObject(s.speculative));
 }
 
 /// Each stage's worker: its layers, what its GPUs hold and the blocks its memory had room for.
@@ -194,6 +217,11 @@ QJsonObject planToJson(const MemoryPlan &p)
     o.insert(QStringLiteral("weights_bytes"), qint64(p.weights.bytesPerGpu));
     o.insert(QStringLiteral("weights_buffers_bytes"), qint64(p.weights.buffersBytes));
     o.insert(QStringLiteral("lora_bytes"), qint64(p.weights.loraBytes));
+    o.insert(QStringLiteral("speculative_method"), speculativeMethodName(p.speculativeMethod));
+    o.insert(QStringLiteral("num_speculative_tokens"), qint64(p.numSpeculativeTokens));
+    o.insert(QStringLiteral("draft_weights_bytes"), qint64(p.weights.draftBytes));
+    o.insert(QStringLiteral("draft_kv_layers"), p.kv.draftLayers);
+    o.insert(QStringLiteral("speculative_slots_per_request"), qint64(p.kv.speculativeSlots));
     o.insert(QStringLiteral("shared_prefix_blocks"), qint64(p.kv.sharedPrefixBlocks));
     if (p.kv.cpuOffloadBytesPerGpu > 0) {
         o.insert(QStringLiteral("cpu_offload_bytes_per_gpu"), qint64(p.kv.cpuOffloadBytesPerGpu));

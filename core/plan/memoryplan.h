@@ -7,6 +7,7 @@
 #include "core/plan/speedplan.h"
 #include "core/precision/dtypes.h"
 #include "core/precision/quantizationspec.h"
+#include "core/scenario/speculativeconfig.h"
 
 #include <cstdint>
 
@@ -23,6 +24,8 @@ struct WeightMemory
     std::int64_t buffersBytes = 0; ///< rotary cos/sin tables vLLM allocates with the model
     std::int64_t loraBytes =
         0; ///< LoRA slots allocated at load (--max-loras x --max-lora-rank); in bytesPerGpu
+    std::int64_t draftBytes =
+        0; ///< the speculative drafter's own weights (--speculative-config); in bytesPerGpu
     std::int64_t byComponent[ComponentCount] = {}; ///< per GPU, parameters only
     std::int64_t checkpointBytes = 0;   ///< whole model as stored (unsharded, no padding, no buffers)
     std::int64_t quantizedParams = 0;   ///< parameters stored by the quantization method
@@ -56,6 +59,8 @@ struct KvCacheMemory
     std::int64_t blocksPerSequence = 0;     ///< blocks one sequence of --seq-len holds, summed over layers
     std::int64_t sharedPrefixBlocks = 0;  ///< of those, the --shared-prefix-len blocks every sequence shares
     std::int64_t sharedRequestBlocks = 0; ///< the shared blocks of one --max-model-len request (held once)
+    int draftLayers = 0;                  ///< the drafter's attention layers in the pool (in cacheLayers)
+    std::int64_t speculativeSlots = 0;    ///< token slots a running request holds beyond its tokens
 
     bool fp8DsMla = false; ///< DeepSeek-V3.2 latent stored as fp8_ds_mla (656 B)
 
@@ -156,6 +161,8 @@ struct MemoryPlan
     std::int64_t maxNumBatchedTokens = 0;
     std::int64_t batchSize = 0;
     std::int64_t seqLen = 0;
+    SpeculativeMethod speculativeMethod = SpeculativeMethod::None; ///< --speculative-config's method
+    std::int64_t numSpeculativeTokens = 0;                         ///< its num_speculative_tokens
 
     ParameterCounts params;
     WeightMemory weights;

@@ -11,6 +11,7 @@
 #include "core/plan/kvcache.h"
 #include "core/plan/lora.h"
 #include "core/plan/pipelineparallel.h"
+#include "core/plan/speculativedecoding.h"
 #include "core/plan/speed.h"
 #include "core/plan/tensorparallel.h"
 #include "core/plan/weights.h"
@@ -276,6 +277,7 @@ void validateScenario(const Scenario &s)
     if (s.maxLoras < 0)
         requirePositive(s.maxLoras, ScenarioField::MaxLoras);
     validateLora(s);
+    validateSpeculative(s);
     engineRules(s)->validate(s);
     if (isLlamaCppKvType(s.kvCacheDtype) && m.format != ModelFormat::Gguf)
         throw Error(QCoreApplication::translate(
@@ -336,6 +338,8 @@ MemoryPlan planLayers(const Scenario &s, const EngineRules &rulesRef, const Mode
     rules->applyLimits(s, plan);
     plan.batchSize = s.batchSize;
     plan.seqLen = s.seqLen;
+    plan.speculativeMethod = s.speculative.method;
+    plan.numSpeculativeTokens = s.speculative.numSpeculativeTokens;
     plan.notes = m.notes;
     plan.holdsSampler = holdsSampler;
     // Before the try below: an overflow here names its own option, not --batch-size.
@@ -350,12 +354,19 @@ MemoryPlan planLayers(const Scenario &s, const EngineRules &rulesRef, const Mode
         // LoRA slots are allocated with the model: vLLM's "Model loading took" includes them.
         plan.weights.loraBytes =
             loraBufferBytes(inventory, s.maxLoras, s.maxLoraRank, bytesPerElement(plan.dtype), tp);
-        plan.weights.bytesPerGpu = (Checked(plan.weights.bytesPerGpu) + plan.weights.loraBytes).value();
+        // The drafter loads after the target, before the profiling run.
+        plan.weights.draftBytes = draftWeights(s, plan.quantization, plan.dtype, tp).bytesPerGpu;
+        plan.weights.bytesPerGpu =
+            (Checked(plan.weights.bytesPerGpu) + plan.weights.loraBytes + plan.weights.draftBytes).value();
 
         // KV cache: the formula, the batch, and vLLM's pool layout
         KvCacheMemory &kv = plan.kv;
+        // The drafter's attention layers join the target's in one pool (vLLM's EAGLE and MTP).
+        const ModelArch cacheModel = withDraftLayers(m, draftCacheLayers(s));
+        const ModelArch &km = cacheModel;
+        kv.draftLayers = draftCacheLayers(s);
         const KvCacheOptions options = kvCacheOptions(s, plan.dtype, plan.kvCacheDtype);
-        const KvCacheLayout layout = kvCacheLayout(m, options);
+        const KvCacheLayout layout = kvCacheLayout(km, options);
         const KvGroupLayout &groups = layout.groups;
         plan.blockSize = layout.blockSize;
         plan.mambaCacheDtype = options.convStateDtype;
@@ -365,7 +376,7 @@ MemoryPlan planLayers(const Scenario &s, const EngineRules &rulesRef, const Mode
         kv.kvHeadsPerGpu = kvHeadsPerGpu(m, tp);
         kv.headsReplicated = m.usesMla() ? tp > 1 : tp > m.numKvHeads;
         kv.bytesPerTokenPerLayer = layout.bytesPerTokenPerLayer;
-        kv.bytesPerToken = kvBytesPerToken(m, plan.kvCacheDtype, tp);
+        kv.bytesPerToken = kvBytesPerToken(km, plan.kvCacheDtype, tp);
         kv.fp8DsMla = usesFp8DsMla(m, plan.kvCacheDtype);
         kv.numKvHeads = m.numKvHeads;
         kv.numQueryHeads = m.numHeads;
@@ -376,7 +387,7 @@ MemoryPlan planLayers(const Scenario &s, const EngineRules &rulesRef, const Mode
         kv.indexerKeyBytes = indexerKeyBytes(m);
         kv.slidingWindow = groups.slidingLayers > 0 ? m.slidingWindow : 0;
         kv.attentionChunkSize = groups.chunkedLayers > 0 ? m.attentionChunkSize : 0;
-        kv.cacheLayers = kvCacheLayerCount(m);
+        kv.cacheLayers = kvCacheLayerCount(km);
         kv.recurrentKind = m.recurrent.kind;
         kv.fullLayers = groups.fullLayers;
         kv.slidingLayers = groups.slidingLayers;
@@ -401,9 +412,13 @@ MemoryPlan planLayers(const Scenario &s, const EngineRules &rulesRef, const Mode
                                                 "shared prefix for models whose layers all keep every token")
                             .arg(optionFlag(ScenarioField::SharedPrefixLen), m.name)
                             .arg(groups.numGroups()));
-        kv.blocksPerSequence = blocksPerSequence(m, layout, s.seqLen);
+        // A running request holds slots for the drafts it verifies and writes ahead.
+        const std::int64_t slots = speculativeSlots(s);
+        kv.speculativeSlots = slots;
+        const auto held = [&](std::int64_t tokens) { return heldTokens(tokens, slots, plan.maxModelLen); };
+        kv.blocksPerSequence = blocksPerSequence(km, layout, held(s.seqLen));
         kv.sharedPrefixBlocks = sharedPrefixBlocks(layout, s.sharedPrefixLen, s.seqLen);
-        kv.cacheBytes = kvCacheBytes(m, layout, s.batchSize, s.seqLen, s.sharedPrefixLen);
+        kv.cacheBytes = kvCacheBytes(km, layout, s.batchSize, held(s.seqLen), s.sharedPrefixLen);
         kv.stateCacheBytes = (Checked(s.batchSize) * groups.recurrentGroups * poolBlockBytes).value();
 
         // Budget, as vLLM's gpu_worker or SGLang's model runner computes it
@@ -424,7 +439,7 @@ MemoryPlan planLayers(const Scenario &s, const EngineRules &rulesRef, const Mode
         kv.numGpuBlocks = std::max<std::int64_t>(0, kv.availableBytes) / poolBlockBytes;
         // vLLM _report_kv_cache_config: blocks per group x the smallest (attention) block size.
         kv.capacityTokens = (Checked(kv.numGpuBlocks / kv.numGroups) * layout.blockSize).value();
-        kv.blocksPerMaxRequest = blocksPerRequest(m, layout, plan.maxModelLen, plan.maxNumBatchedTokens);
+        kv.blocksPerMaxRequest = blocksPerRequest(km, layout, plan.maxModelLen, plan.maxNumBatchedTokens);
         // A shared prefix's full blocks are held once: the rest of each request is its own.
         kv.sharedRequestBlocks = sharedPrefixBlocks(layout, s.sharedPrefixLen, plan.maxModelLen - 1);
         kv.maxConcurrency = double(std::max<std::int64_t>(0, kv.numGpuBlocks - kv.sharedRequestBlocks)) /
@@ -441,7 +456,7 @@ MemoryPlan planLayers(const Scenario &s, const EngineRules &rulesRef, const Mode
         plan.engineStarts = plan.engineRefusal.isEmpty() && rules->starts(kv);
         rules->settlePool(s, plan);
         kv.maxModelLenThatFits = largestSatisfying(plan.maxModelLen, [&](std::int64_t len) {
-            return blocksPerRequest(m, layout, len, plan.maxNumBatchedTokens) <= kv.numGpuBlocks;
+            return blocksPerRequest(km, layout, len, plan.maxNumBatchedTokens) <= kv.numGpuBlocks;
         });
 
         // Inverse questions: the largest batch / sequence that still fit.
@@ -452,7 +467,7 @@ MemoryPlan planLayers(const Scenario &s, const EngineRules &rulesRef, const Mode
         kv.attentionTokensHeld = (Checked(plan.largestBatchThatFits) * s.seqLen).value();
         const auto seqFits = [&](std::int64_t tokens) {
             try {
-                return kvCacheBytes(m, layout, s.batchSize, tokens, s.sharedPrefixLen) <= free;
+                return kvCacheBytes(km, layout, s.batchSize, held(tokens), s.sharedPrefixLen) <= free;
             } catch (const Error &) {
                 return false; // beyond 2^63 bytes cannot fit
             }

@@ -8,6 +8,7 @@
 #include "core/common/units.h"
 #include "core/gpu/gpuspec.h"
 #include "core/model/inventory.h"
+#include "core/plan/speculativedecoding.h"
 #include "core/plan/speedconstants.h"
 #include "core/plan/weights.h"
 #include "core/scenario/scenario.h"
@@ -198,6 +199,7 @@ SpeedModel::SpeedModel(const Scenario &s, const MemoryPlan &plan, const SpeedCon
     readConstants(s, plan, constants);
     readWeights(s.model, plan);
     countFlops(s.model, plan);
+    readDraft(s, plan);
 }
 
 void SpeedModel::readConstants(const Scenario &s, const MemoryPlan &plan, const SpeedConstants &constants)
@@ -322,7 +324,7 @@ void SpeedModel::readWeights(const ModelArch &m, const MemoryPlan &plan)
     m_activationBytes = bytesPerElement(plan.dtype);
     m_contextLen = plan.seqLen;
     m_tokenBudget = plan.maxNumBatchedTokens;
-    m_fullLayers = plan.kv.fullLayers;
+    m_fullLayers = plan.kv.fullLayers - plan.kv.draftLayers; // the drafter reads its own in draftPass()
     m_slidingLayers = plan.kv.slidingLayers;
     m_window = m.slidingWindow;
     m_chunkedLayers = plan.kv.chunkedLayers;
@@ -357,8 +359,8 @@ void SpeedModel::readWeights(const ModelArch &m, const MemoryPlan &plan)
         for (const std::int64_t bytes : w.byComponent)
             estimated += bytes;
         if (estimated.value() > 0)
-            m_measuredScale =
-                double(w.bytesPerGpu - w.buffersBytes - w.loraBytes) / double(estimated.value());
+            m_measuredScale = double(w.bytesPerGpu - w.buffersBytes - w.loraBytes - w.draftBytes) /
+                              double(estimated.value());
     }
 
     // Activations: each layer reads and writes every token's hidden state around
@@ -398,6 +400,24 @@ void SpeedModel::countFlops(const ModelArch &m, const MemoryPlan &plan)
     } else {
         m_decodeAttentionFlops = 2 * heads * double(m.headDim + m.vHeadDim);
         m_prefillAttentionFlops = m_decodeAttentionFlops;
+    }
+}
+
+void SpeedModel::readDraft(const Scenario &s, const MemoryPlan &plan)
+{
+    if (!s.speculative.runsDraftOnGpu())
+        return;
+    const WeightMemory w = draftWeights(s, plan.quantization, plan.dtype, plan.tensorParallelSize);
+    m_draftExpertBytes = w.byComponent[int(Component::Experts)];
+    m_draftDenseBytes = w.bytesPerGpu - w.buffersBytes - m_draftExpertBytes;
+    m_draftLayers = plan.kv.draftLayers;
+    m_draftMoeLayers =
+        s.speculative.method == SpeculativeMethod::Mtp && s.model.moe.enabled() ? s.model.mtpLayers : 0;
+    for (const TensorGroup &g : draftInventory(s)) {
+        if (g.cols <= 1 || g.role == TensorRole::Norm || g.role == TensorRole::Bias)
+            continue; // a matrix multiply: every linear weight, eh_proj among them
+        const LocalShape local = localShape(g, plan.tensorParallelSize);
+        m_draftFlopsPerToken += 2.0 * double(local.rows) * double(local.cols) * double(g.activeCopies);
     }
 }
 
@@ -550,6 +570,60 @@ ForwardCost SpeedModel::decode(std::int64_t batch) const
     c.weightBytes = weightBytesRead(batch);
     addDecode(c, batch, m_contextLen);
     return finish(c, batch, batch, 0);
+}
+
+ForwardCost SpeedModel::verify(std::int64_t batch, std::int64_t draftTokens) const
+{
+    // One pass over k + 1 tokens a sequence: the weights once, each sequence's KV cache once (its
+    // queries attend together), every token's FLOPs, hidden states and logits.
+    const std::int64_t tokens = (Checked(batch) * (draftTokens + 1)).value();
+    const std::int64_t drafted = (Checked(batch) * draftTokens).value();
+    ForwardCost c;
+    c.weightBytes = weightBytesRead(tokens);
+    addDecode(c, batch, m_contextLen);
+    const std::int64_t attended = kvTokenLayers(m_contextLen);
+    c.activationBytes =
+        (Checked(c.activationBytes) + Checked(drafted) * (Checked(m_hiddenBytesPerToken) + m_logitBytes))
+            .value();
+    c.quantizedFlops += double(drafted) * m_quantizedFlopsPerToken;
+    c.denseFlops += double(drafted) * m_denseFlopsPerToken;
+    c.attentionFlops += double(drafted) * double(attended) * m_decodeAttentionFlops;
+    return finish(c, tokens, batch, 0);
+}
+
+ForwardCost SpeedModel::draftPass(std::int64_t batch) const
+{
+    ForwardCost c;
+    if (m_draftDenseBytes == 0 && m_draftExpertBytes == 0)
+        return c;
+    const double share =
+        m_experts > 0 ? expectedExpertsTouched(m_experts, m_topK, batch) / double(m_experts) : 0.0;
+    c.weightBytes = (Checked(m_draftDenseBytes) + std::llround(double(m_draftExpertBytes) * share)).value();
+    c.kvBytes = (Checked(batch) * m_draftLayers * m_contextLen * m_kvBytesPerTokenPerLayer).value();
+    c.activationBytes =
+        (Checked(batch) * (Checked(4) * m_draftLayers * m_hidden * m_activationBytes + m_logitBytes)).value();
+    c.denseFlops = double(batch) * m_draftFlopsPerToken;
+    c.attentionFlops = double(batch) * double(m_draftLayers) * double(m_contextLen) * m_decodeAttentionFlops;
+    c.memorySeconds = double(c.bytes()) / m_bandwidth;
+    c.computeSeconds = (c.denseFlops + c.attentionFlops) / m_peak16;
+    StepQuantities &q = c.quantities;
+    q.weightReadSeconds = double(c.weightBytes + c.activationBytes) / m_bandwidth;
+    q.kvReadSeconds = double(c.kvBytes) / m_bandwidth;
+    q.fp8KvReadSeconds = m_fp8Kv ? q.kvReadSeconds : 0;
+    q.computeSeconds = c.computeSeconds;
+    q.moeLayers = m_draftMoeLayers;
+    if (m_tensorParallelSize > 1) {
+        const double n = double(m_tensorParallelSize);
+        const double message = double(batch) * double(m_hidden) * double(m_activationBytes);
+        q.allReduces = std::int64_t(2) * m_draftLayers;
+        q.allReduceTransferSeconds = double(q.allReduces) * 2.0 * (n - 1) / n * message / m_linkPerDirection;
+    }
+    price(c);
+    // The drafter's passes run inside the engine's step: its scheduling and sampling are the step's.
+    c.breakdown[StepTerm::StepOverhead] = 0;
+    c.seconds = c.breakdown.total();
+    c.idealSeconds = std::max(c.memorySeconds, c.computeSeconds) + q.allReduceTransferSeconds;
+    return c;
 }
 
 ForwardCost SpeedModel::promptChunk(std::int64_t start, std::int64_t end, std::int64_t promptLen) const
@@ -783,6 +857,56 @@ ServingCost servingAtRate(const SpeedModel &model, double rate, std::int64_t mos
     return s;
 }
 
+/// Decoding with the drafter at `batch` sequences, and the batch from which it stops paying.
+std::optional<SpeculativeSpeed> planSpeculative(const SpeedModel &model, const Scenario &scenario,
+                                                std::int64_t batch, SpeedPlan &speed)
+{
+    const std::optional<DraftAcceptance> acceptance = draftAcceptance(scenario);
+    if (!acceptance) {
+        speed.notes << QStringLiteral("speed: %1's acceptance is the share of the output that repeats the "
+                                      "prompt, and no figure is published for it: give %2 for its speed")
+                           .arg(speculativeMethodName(scenario.speculative.method),
+                                optionFlag(ScenarioField::DraftAcceptanceRate));
+        return std::nullopt;
+    }
+    const std::int64_t k = scenario.speculative.numSpeculativeTokens;
+    const auto at = [&](std::int64_t sequences) {
+        SpeculativeSpeed x;
+        x.draftTokens = k;
+        x.acceptanceRate = acceptance->rate;
+        x.acceptanceSource = acceptance->source;
+        x.tokensPerStep = tokensPerStep(acceptance->rate, k);
+        x.verifyPass = model.verify(sequences, k);
+        x.draftPass = model.draftPass(sequences);
+        x.stepSeconds = x.verifyPass.seconds + double(k) * x.draftPass.seconds;
+        x.tokensPerSecondPerSequence = x.tokensPerStep / x.stepSeconds;
+        x.tokensPerSecond = double(sequences) * x.tokensPerSecondPerSequence;
+        x.speedup = x.tokensPerSecondPerSequence * model.decode(sequences).seconds;
+        return x;
+    };
+    SpeculativeSpeed result = at(batch);
+    // Verifying k + 1 tokens a sequence costs little while the step reads weights, and k + 1 times
+    // the FLOPs once it computes: past some batch the drafts cost more than they yield.
+    constexpr std::int64_t searchLimit = std::int64_t(1) << 14;
+    const auto pays = [&](std::int64_t sequences) { return at(sequences).speedup >= 1; };
+    if (!pays(1)) {
+        result.breakEvenBatch = 1;
+    } else if (!pays(searchLimit)) {
+        std::int64_t lo = 1, hi = searchLimit; // pays(lo), !pays(hi)
+        while (hi - lo > 1) {
+            const std::int64_t mid = lo + (hi - lo) / 2;
+            (pays(mid) ? lo : hi) = mid;
+        }
+        result.breakEvenBatch = hi;
+    }
+    speed.notes << QStringLiteral("speed: speculative decoding assumes each drafted token is accepted with "
+                                  "probability %1 (%2), independently; the drafter's host work between its "
+                                  "passes and the rejection sampler are not priced")
+                       .arg(acceptance->rate, 0, 'f', 3)
+                       .arg(acceptance->source);
+    return result;
+}
+
 /// Steady-state serving of --batch-size users, or of what --request-rate keeps in flight; as
 /// many as the KV cache holds at --seq-len run at once (the engine queues the rest).
 std::optional<ServingCost> planServing(const SpeedModel &model, const Scenario &scenario,
@@ -825,6 +949,11 @@ std::int64_t sequencesAtOnce(const MemoryPlan &plan)
     return std::max<std::int64_t>(1, plan.largestBatchThatFits);
 }
 
+double emittedTokensPerSecond(const SpeedPlan &speed)
+{
+    return speed.speculative ? speed.speculative->tokensPerSecond : speed.decodeTokensPerSecond;
+}
+
 SpeedPlan planSpeed(const Scenario &s, const MemoryPlan &plan)
 {
     const auto inputs = [&] {
@@ -859,6 +988,8 @@ SpeedPlan planSpeed(const Scenario &s, const MemoryPlan &plan)
         speed.decodeTokensPerSecond = double(batch) / speed.decode.seconds;
         speed.decodeTokensPerSecondPerSequence = 1.0 / speed.decode.seconds;
         speed.decodeTokensPerSecondIdeal = double(batch) / speed.decode.idealSeconds;
+        if (s.speculative.enabled())
+            speed.speculative = planSpeculative(model, s, batch, speed);
         if (plan.weights.loraBytes > 0)
             speed.notes << QStringLiteral(
                 "speed: the LoRA kernels (a shrink and an expand for each wrapped "

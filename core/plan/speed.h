@@ -37,6 +37,10 @@ public:
 
     /// One decode step: `batch` sequences at --seq-len tokens each emit one token.
     ForwardCost decode(std::int64_t batch) const;
+    /// The target verifying `draftTokens` drafts for each of `batch` sequences (k + 1 tokens each).
+    ForwardCost verify(std::int64_t batch, std::int64_t draftTokens) const;
+    /// One pass of the drafter over `batch` sequences (zero for a drafter off the GPU).
+    ForwardCost draftPass(std::int64_t batch) const;
     /// `sequences` prompts of `promptLen` tokens each, in the passes the engine's
     /// token budget (--max-num-batched-tokens) allows: whole prompts packed into
     /// a pass, or a longer prompt in chunks that attend to the chunks before them.
@@ -72,6 +76,7 @@ private:
     void applyMeasuredScale(const Scenario &scenario); ///< the user's calibration of this GPU, if any
     void readWeights(const ModelArch &model, const MemoryPlan &plan);
     void countFlops(const ModelArch &model, const MemoryPlan &plan);
+    void readDraft(const Scenario &scenario, const MemoryPlan &plan);
     ForwardCost finish(ForwardCost cost, std::int64_t tokens, std::int64_t sequences,
                        std::int64_t requests) const;
     void price(ForwardCost &cost) const;
@@ -138,7 +143,14 @@ private:
     double m_measuredScale = 1;           ///< GGUF: measured / estimated weight bytes
     int m_experts = 0, m_topK = 0;
     std::int64_t m_hiddenBytesPerToken = 0; ///< activation traffic of one token through every layer
-    std::int64_t m_logitBytes = 0;          ///< one token's float32 logits on this GPU
+
+    // The speculative drafter, per GPU (none: all zero)
+    std::int64_t m_draftDenseBytes = 0;  ///< read every draft pass: all but its routed experts
+    std::int64_t m_draftExpertBytes = 0; ///< its routed experts (MTP layers of a MoE model)
+    std::int64_t m_draftLayers = 0;      ///< its attention layers, reading the sequence's KV cache
+    int m_draftMoeLayers = 0;
+    double m_draftFlopsPerToken = 0;
+    std::int64_t m_logitBytes = 0; ///< one token's float32 logits on this GPU
     double m_quantizedFlopsPerToken = 0, m_denseFlopsPerToken = 0, m_lmHeadFlopsPerToken = 0;
     double m_decodeAttentionFlops = 0;  ///< per token, layer and context token
     double m_prefillAttentionFlops = 0; ///< the same for prefill (MLA decompresses K and V there)
@@ -148,6 +160,10 @@ private:
 /// the KV cache holds at --seq-len (at least one) when the engine starts but the
 /// batch does not fit.
 std::int64_t sequencesAtOnce(const MemoryPlan &plan);
+
+/// Decode tokens a second the batch receives: with the drafter's tokens a step under
+/// --speculative-config, else the plain decode's.
+double emittedTokensPerSecond(const SpeedPlan &speed);
 
 /// Speed of the scenario's decode step and prefill on its GPU (see docs/methodology.md,
 /// "Speed"). Pure; the plan supplies weights, KV bytes and the resolved dtypes.

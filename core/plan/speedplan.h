@@ -123,6 +123,26 @@ struct ServingCost
     double maxRequestRate = 0;   ///< saturated: the most requests a second it completes (at `concurrency`)
 };
 
+/// Decoding with a drafter (--speculative-config): each step the drafter proposes k tokens in k
+/// passes of its own, and the target verifies them all in one pass of k + 1 tokens a sequence,
+/// keeping the accepted ones and one of its own.
+struct SpeculativeSpeed
+{
+    std::int64_t draftTokens = 0; ///< num_speculative_tokens: k
+    double acceptanceRate = 0;    ///< the chance each drafted token is accepted
+    QString acceptanceSource;     ///< --draft-acceptance-rate, or the publication the default is fitted to
+    double tokensPerStep = 0;     ///< 1 + rate + ... + rate^k, a sequence's tokens a step
+    ForwardCost verifyPass;       ///< the target over the batch's k + 1 tokens a sequence
+    ForwardCost draftPass;        ///< one drafter pass over the batch (none for n-gram)
+    double stepSeconds = 0;       ///< the verify pass and k draft passes
+    double tokensPerSecondPerSequence = 0; ///< tokensPerStep / stepSeconds
+    double tokensPerSecond = 0;            ///< the batch's
+    double speedup = 0;                    ///< over decoding without the drafter, at the same batch
+    /// Smallest batch at which speculation stops paying (speedup below 1); -1: it pays at every
+    /// batch the search reaches.
+    std::int64_t breakEvenBatch = -1;
+};
+
 /// Speed figures of a plan, a roofline per GPU. Computed by planSpeed().
 struct SpeedPlan
 {
@@ -164,6 +184,9 @@ struct SpeedPlan
     /// Steady-state serving of --batch-size users with --prompt-len prompts and
     /// --seq-len minus that many output tokens; none without a prompt shorter than --seq-len.
     std::optional<ServingCost> serving;
+    /// With --speculative-config: the decode step with the drafter, at `batchSize`; none without
+    /// a published or given acceptance rate (n-gram).
+    std::optional<SpeculativeSpeed> speculative;
 
     double decodeTokensPerSecond = 0;            ///< batch / decode step
     double decodeTokensPerSecondPerSequence = 0; ///< 1 / decode step

@@ -195,6 +195,19 @@ void VllmRules::addNotes(const Scenario &s, MemoryPlan &plan) const
                           .arg(optionFlag(ScenarioField::MaxLoraRank))
                           .arg(s.maxLoraRank)
                           .arg(formatGiB(plan.weights.loraBytes));
+    if (plan.speculativeMethod != SpeculativeMethod::None)
+        plan.notes << QCoreApplication::translate(
+                          "kvscope::Planner",
+                          "%1 %2, num_speculative_tokens %3: the drafter's weights take %4 a GPU, its "
+                          "attention layers (%5) join the KV pool (%6 B a token over every layer), and a "
+                          "running request holds %7 token slots beyond its own; vLLM's logged concurrency "
+                          "leaves the slots out")
+                          .arg(optionFlag(ScenarioField::SpeculativeConfig),
+                               speculativeMethodName(plan.speculativeMethod))
+                          .arg(plan.numSpeculativeTokens)
+                          .arg(formatGiB(plan.weights.draftBytes))
+                          .arg(plan.kv.draftLayers)
+                          .arg(formatCount(plan.kv.bytesPerToken), formatCount(plan.kv.speculativeSlots));
     if (plan.kvCacheMemoryBytes > 0)
         plan.notes
             << QCoreApplication::translate(

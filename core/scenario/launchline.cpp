@@ -201,6 +201,8 @@ LaunchLine vllmLaunchLine(const Scenario &s)
              << kvOffloadingBackendName(s.kvOffloadingBackend);
     if (s.kvCacheMemoryBytes > 0)
         args << optionFlag(ScenarioField::KvCacheMemoryBytes) << QString::number(s.kvCacheMemoryBytes);
+    if (s.speculative.enabled())
+        args << optionFlag(ScenarioField::SpeculativeConfig) << speculativeConfigText(s.speculative);
     addQuantization(s, args, line.caveats);
     addKvCacheDtype(s, args, line.caveats);
     if (s.gpuMemoryUtilizationPpm != vllmDefaults.gpuMemoryUtilizationPpm)

@@ -7,6 +7,7 @@
 #include "core/model/modelarch.h"
 #include "core/precision/dtypes.h"
 #include "core/precision/quantizationspec.h"
+#include "core/scenario/speculativeconfig.h"
 
 #include <cstdint>
 #include <optional>
@@ -67,6 +68,10 @@ struct Scenario
     /// summed over the tensor-parallel ranks; 0 = no offloading.
     std::int64_t kvOffloadingMilliGiB = 0;
     KvOffloadingBackend kvOffloadingBackend = KvOffloadingBackend::Native; ///< --kv-offloading-backend
+    SpeculativeConfig speculative; ///< --speculative-config: off by default
+    /// --draft-acceptance-rate in millionths: the chance the target accepts each drafted token
+    /// (a workload input); 0 = the method's published figure (core/plan/speculativedecoding.h).
+    std::int64_t draftAcceptancePpm = 0;
 
     std::int64_t batchSize = 16; ///< concurrent sequences to hold
     std::int64_t seqLen = 8192;  ///< tokens per sequence (prompt + output)

@@ -255,6 +255,27 @@ const Field fields[] = {
                     : QString();
      },
      [](const Scenario &a, const Scenario &b) { return a.kvOffloadingBackend == b.kvOffloadingBackend; }},
+    // Off ("none") is left out; the rate only where speculative decoding is on.
+    {{ScenarioField::SpeculativeConfig, OptionKind::Text, OptionEngine::Vllm},
+     [](Scenario &s, const QString &text, const QString &o, const ScenarioResolvers &r) {
+         s.speculative = parseSpeculativeConfig(text, o, r.draft ? r.draft : resolveDraftModel);
+     },
+     [](const Scenario &s) {
+         return forEngine(s, Engine::Vllm,
+                          s.speculative.enabled() ? speculativeConfigText(s.speculative)
+                                                  : QStringLiteral("none"));
+     },
+     nullptr,
+     "none"},
+    {{ScenarioField::DraftAcceptanceRate, OptionKind::Ratio, OptionEngine::Vllm},
+     [](Scenario &s, const QString &text, const QString &o, const ScenarioResolvers &) {
+         s.draftAcceptancePpm = parseOptionalRatio(text, o);
+     },
+     [](const Scenario &s) {
+         return s.speculative.enabled() ? forEngine(s, Engine::Vllm, optionalRatioText(s.draftAcceptancePpm))
+                                        : QString();
+     },
+     [](const Scenario &a, const Scenario &b) { return a.draftAcceptancePpm == b.draftAcceptancePpm; }},
     {{ScenarioField::BatchSize, OptionKind::Count},
      [](Scenario &s, const QString &text, const QString &o, const ScenarioResolvers &) {
          s.batchSize = parsePositive(text, o);
@@ -348,7 +369,7 @@ const ScenarioOption *findScenarioOption(const QString &name)
 
 ScenarioResolvers builtinResolvers()
 {
-    return {resolveModel, resolveGpu};
+    return {resolveModel, resolveGpu, resolveDraftModel};
 }
 
 Scenario applyValues(const Scenario &base, const ScenarioValues &values, const ScenarioResolvers &resolve,

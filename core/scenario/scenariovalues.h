@@ -78,6 +78,8 @@ struct ScenarioResolvers
 {
     std::function<ModelArch(const QString &)> model;
     std::function<GpuSpec(const QString &)> gpu;
+    /// The "model" of --speculative-config; empty: resolveDraftModel (draft presets, config paths).
+    std::function<ModelArch(const QString &)> draft;
 };
 
 /// Presets, HuggingFace repo ids and paths (resolveModel); GPU presets and

@@ -748,6 +748,10 @@
         <source>KV scale: %1</source>
         <translation>KV 缩放：%1</translation>
     </message>
+    <message>
+        <source>with the %1 drafter: %2 tokens a step, %3x decoding without it (%4 tokens/s)</source>
+        <translation>使用 %1 草稿模型：每步 %2 个 token，是不用它时解码的 %3 倍（%4 tokens/s）</translation>
+    </message>
 </context>
 <context>
     <name>kvscope::CompareView</name>
@@ -2847,6 +2851,18 @@
         <source>%1: host memory vLLM offloads KV blocks to, summed over the tensor-parallel ranks, through %2. It keeps evicted blocks for reuse (a prefix seen again is loaded, not recomputed); it does not raise how many sequences run at once.</source>
         <translation>%1：vLLM 通过 %2 卸载 KV 块所用的主机内存，按张量并行各 rank 合计。它保留被逐出的块以供复用（再次出现的前缀会被加载而非重算）；它不会提高同时运行的序列数。</translation>
     </message>
+    <message>
+        <source> drafts</source>
+        <translation> 个草稿</translation>
+    </message>
+    <message>
+        <source>%1: a drafter proposes tokens that the model verifies in one pass. An EAGLE draft or the checkpoint&apos;s MTP layers add their weights and their attention layers to the KV pool; n-gram looks the drafts up in the prompt, on the CPU.</source>
+        <translation>%1：草稿模型提议 token，主模型在一次前向中验证。EAGLE 草稿或检查点自带的 MTP 层会带来自己的权重，并把它们的注意力层加入 KV 缓存池；n-gram 在 CPU 上从 prompt 中查找草稿。</translation>
+    </message>
+    <message>
+        <source>num_speculative_tokens: drafts proposed and verified each step</source>
+        <translation>num_speculative_tokens：每步提议并验证的草稿 token 数</translation>
+    </message>
 </context>
 <context>
     <name>kvscope::PasteConfigDialog</name>
@@ -3133,6 +3149,50 @@
         <source>%1 nvfp4: %2 caches an MLA latent, whose NVFP4 layout kvscope does not model (use fp8 or auto)</source>
         <translation>%1 nvfp4：%2 缓存的是 MLA 潜向量，kvscope 未对其 NVFP4 布局建模（请用 fp8 或 auto）</translation>
     </message>
+    <message>
+        <source>kvscope plans vLLM&apos;s speculative decoding only (SGLang sizes a separate draft pool; not modelled yet)</source>
+        <translation>kvscope 只规划 vLLM 的投机解码（SGLang 会为草稿单独分配缓存池；尚未建模）</translation>
+    </message>
+    <message>
+        <source>kvscope plans speculative decoding without pipeline stages (the drafter shares the target&apos;s embedding only on one stage, EagleProposer.load_model)</source>
+        <translation>kvscope 只规划不带流水线级的投机解码（草稿模型只在单级时共享目标模型的嵌入，见 EagleProposer.load_model）</translation>
+    </message>
+    <message>
+        <source>%1 shares KV caches between layers; kvscope does not place draft layers among them</source>
+        <translation>%1 的层之间共享 KV 缓存；kvscope 不会把草稿层放进其中</translation>
+    </message>
+    <message>
+        <source>%1&apos;s config declares no multi-token-prediction layers (num_nextn_predict_layers), which mtp needs</source>
+        <translation>%1 的配置没有声明多 token 预测层（num_nextn_predict_layers），而 mtp 需要它们</translation>
+    </message>
+    <message>
+        <source>kvscope sizes DeepSeek-V3&apos;s MTP layers (deepseek_mtp.py); %1&apos;s (%2) are not sized yet</source>
+        <translation>kvscope 只计算 DeepSeek-V3 的 MTP 层（deepseek_mtp.py）；%1 的（%2）尚未计算</translation>
+    </message>
+    <message>
+        <source>an EAGLE draft&apos;s attention page differs from %1&apos;s (latent or recurrent layers); kvscope plans EAGLE drafts on models with per-head KV caches</source>
+        <translation>EAGLE 草稿的注意力页与 %1 的不同（潜向量层或循环层）；kvscope 只为逐头 KV 缓存的模型规划 EAGLE 草稿</translation>
+    </message>
+    <message>
+        <source>%1 is not a one-layer dense EAGLE draft (it has %2 layers)</source>
+        <translation>%1 不是单层稠密的 EAGLE 草稿（它有 %2 层）</translation>
+    </message>
+    <message>
+        <source>%1&apos;s vocabulary (%2) is not %3&apos;s (%4): it drafts for another model</source>
+        <translation>%1 的词表（%2）不是 %3 的（%4）：它是为另一个模型准备的草稿</translation>
+    </message>
+    <message>
+        <source>%1 reads hidden states of width %2, %3&apos;s are %4: it drafts for another model</source>
+        <translation>%1 读取宽度为 %2 的隐藏状态，而 %3 的是 %4：它是为另一个模型准备的草稿</translation>
+    </message>
+    <message>
+        <source>%1&apos;s attention (%2 KV heads of %3) differs from %4&apos;s (%5 of %6): its cache pages would not match the pool&apos;s</source>
+        <translation>%1 的注意力（%2 个 KV 头，每个 %3 维）与 %4 的（%5 个，每个 %6 维）不同：它的缓存页与缓存池的不匹配</translation>
+    </message>
+    <message>
+        <source>%1 %2, num_speculative_tokens %3: the drafter&apos;s weights take %4 a GPU, its attention layers (%5) join the KV pool (%6 B a token over every layer), and a running request holds %7 token slots beyond its own; vLLM&apos;s logged concurrency leaves the slots out</source>
+        <translation>%1 %2，num_speculative_tokens %3：草稿模型的权重每块 GPU 占 %4，它的注意力层（%5 层）加入 KV 缓存池（所有层合计每个 token %6 B），每个运行中的请求在自身 token 之外还占 %7 个 token 槽位；vLLM 日志中的最大并发不计这些槽位</translation>
+    </message>
 </context>
 <context>
     <name>kvscope::PublishedResults</name>
@@ -3406,6 +3466,14 @@
         <source>Shared prefix</source>
         <translation>共享前缀</translation>
     </message>
+    <message>
+        <source>Speculative decoding</source>
+        <translation>投机解码</translation>
+    </message>
+    <message>
+        <source>Draft acceptance rate</source>
+        <translation>草稿接受率</translation>
+    </message>
 </context>
 <context>
     <name>kvscope::ScenarioStrip</name>
@@ -3542,6 +3610,21 @@ Page Up / Page Down 在场景条中切换。</translation>
     <message>
         <source>Std</source>
         <translation>标准差</translation>
+    </message>
+</context>
+<context>
+    <name>kvscope::Speculative</name>
+    <message>
+        <source>MTP: the checkpoint&apos;s own layers</source>
+        <translation>MTP：检查点自带的层</translation>
+    </message>
+    <message>
+        <source>n-gram: drafts from the prompt</source>
+        <translation>n-gram：从 prompt 中取草稿</translation>
+    </message>
+    <message>
+        <source>off</source>
+        <translation>关闭</translation>
     </message>
 </context>
 <context>
@@ -3759,6 +3842,26 @@ Page Up / Page Down 在场景条中切换。</translation>
     <message>
         <source>%1 requests in flight on average · a token every %2 · first token after %3 · a request takes %4</source>
         <translation>平均在途 %1 个请求 · 每 %2 一个 token · 首 token 在 %3 后 · 一个请求耗时 %4</translation>
+    </message>
+    <message>
+        <source>it pays at every batch</source>
+        <translation>任何 Batch 下都划算</translation>
+    </message>
+    <message>
+        <source>it stops paying from %1 sequences, where verifying costs more than the drafts yield</source>
+        <translation>从 %1 条序列起不再划算：验证的开销超过草稿带来的收益</translation>
+    </message>
+    <message>
+        <source>With the drafter: %1 drafts a step, each accepted with p = %2</source>
+        <translation>使用草稿模型：每步 %1 个草稿，每个被接受的概率 p = %2</translation>
+    </message>
+    <message>
+        <source>%1 tokens/s · %2×</source>
+        <translation>%1 tokens/s · %2×</translation>
+    </message>
+    <message>
+        <source>%1 tokens a step in %2: the model verifies in %3, the drafter proposes in %4 × %5 · %6</source>
+        <translation>每步 %1 个 token，用时 %2：主模型验证 %3，草稿模型提议 %4 × %5 · %6</translation>
     </message>
 </context>
 <context>

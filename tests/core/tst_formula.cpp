@@ -8,6 +8,7 @@
 #include "core/library/library.h"
 #include "core/plan/planner.h"
 #include "core/scenario/scenario.h"
+#include "core/scenario/speculativeconfig.h"
 #include "tests/testsupport.h"
 
 #include <cmath>
@@ -246,18 +247,26 @@ private Q_SLOTS:
         s.kvOffloadingMilliGiB = 64'000;
         s.sharedPrefixLen = 4096;
         s.maxModelLen = 8192;
+        // ... and the EAGLE-3 drafter: its weights and its layer in the pool, 6 slots a request.
+        s.speculative = parseSpeculativeConfig(
+            QStringLiteral(
+                R"({"method": "eagle3", "model": "yuhuili/EAGLE3-LLaMA3.1-Instruct-8B", "num_speculative_tokens": 3})"),
+            QStringLiteral("--speculative-config"), resolveDraftModel);
         const MemoryPlan plan = planMemory(s);
         const FormulaSheet sheet = formulaSheet(s, plan);
         verifyLinesAddUp(sheet);
         const FormulaLine &weights = lineOf(sheet, "weights_bytes");
         QCOMPARE(termOf(weights, "lora_buffers").value, std::int64_t(1'342'177'280));
+        QCOMPARE(termOf(weights, "draft_weights").value, std::int64_t(850'159'616));
+        QCOMPARE(lineOf(sheet, "kv_bytes_per_token").result.value, std::int64_t(135'168));
         QCOMPARE(weights.result.value, plan.weights.bytesPerGpu);
         const FormulaLine &concurrency = lineOf(sheet, "max_concurrency");
         QCOMPARE(concurrency.symbolic(), QStringLiteral("(num_gpu_blocks − shared_prefix_blocks) / "
                                                         "(blocks_per_request − shared_prefix_blocks)"));
         QCOMPARE(termOf(concurrency, "shared_prefix_blocks").value, std::int64_t(256));
         QCOMPARE(concurrency.result.real, plan.kv.maxConcurrency);
-        QCOMPARE(lineOf(sheet, "cpu_kv_capacity_tokens").result.value, std::int64_t(524'288));
+        // 64 GiB in blocks of 16 x 135,168 B (the drafter's layer among them): 31,775 blocks, 508,400 tokens.
+        QCOMPARE(lineOf(sheet, "cpu_kv_capacity_tokens").result.value, std::int64_t(508'400));
 
         // A fixed pool: vLLM takes the 10 GiB as given (81,920 tokens of 131,072 B).
         Scenario fixed = scenarioFor(QStringLiteral("llama-3.1-8b"));

@@ -8,6 +8,7 @@
 #include "core/library/library.h"
 #include "core/plan/planner.h"
 #include "core/scenario/scenario.h"
+#include "core/scenario/speculativeconfig.h"
 #include "tests/testsupport.h"
 
 #include <QTest>
@@ -118,6 +119,145 @@ private Q_SLOTS:
         s.model = *ModelLibrary::builtin().find(QStringLiteral("llama-3.1-8b"));
         s.engine = Engine::Sglang;
         QVERIFY(test::errorFrom([&] { planMemory(s); }).contains(QStringLiteral("vLLM's LoRA slots only")));
+    }
+
+    void eagle3DraftJoinsTheWeightsAndTheKvPool()
+    {
+        // yuhuili/EAGLE3-LLaMA3.1-Instruct-8B (resources/presets/drafts.json) on Llama-3.1-8B, as
+        // vLLM loads it (llama_eagle3.py, spec_decode/eagle.py), 16-bit, TP 1:
+        //   q, k, v over 2 x 4096 inputs: 8192 x (4096 + 1024 + 1024)  =  50,331,648
+        //   o 4096 x 4096                                              =  16,777,216
+        //   gate, up, down 3 x 4096 x 14336                            = 176,160,768
+        //   fc 4096 x (3 x 4096), replicated                           =  50,331,648
+        //   lm_head over the 32,000-token draft vocabulary x 4096      = 131,072,000
+        //   norms: input, post-attention, hidden_norm, final 4 x 4096  =      16,384
+        //   = 424,689,664 parameters x 2 B = 849,379,328 B; no embedding (the checkpoint has none:
+        //   vLLM shares the target's); d2t 32,000 x 8 B = 256,000 B; its own rotary table for its
+        //   max_position_embeddings 2048 x 128 x 2 B = 524,288 B.  Total 850,159,616 B.
+        // Its one layer (8 KV heads x 128) joins the pool: 33 x 2 x 8 x 128 x 2 = 135,168 B a token.
+        Scenario s = llama8bOnH100();
+        const MemoryPlan without = planMemory(s);
+        s.speculative = parseSpeculativeConfig(
+            QStringLiteral(R"({"method": "eagle3", "model": "yuhuili/EAGLE3-LLaMA3.1-Instruct-8B", )"
+                           R"("num_speculative_tokens": 3})"),
+            QStringLiteral("--speculative-config"), resolveDraftModel);
+        const MemoryPlan with = planMemory(s);
+        QCOMPARE(without.kv.bytesPerToken, std::int64_t(131'072));
+        QCOMPARE(with.kv.bytesPerToken, std::int64_t(135'168));
+        QCOMPARE(with.weights.draftBytes, std::int64_t(850'159'616));
+        QCOMPARE(with.weights.bytesPerGpu, without.weights.bytesPerGpu + with.weights.draftBytes);
+        QCOMPARE(with.kv.draftLayers, 1);
+        // The pool's block holds 33 layers' pages: 16 x 135,168 B.
+        QCOMPARE(with.kv.numGpuBlocks, std::max<std::int64_t>(0, with.kv.availableBytes) / (16 * 135'168));
+        // A running request holds 3 drafts under verification and 3 written ahead
+        // (num_lookahead_tokens, vllm/v1/core/sched/scheduler.py): 8,192 + 6 tokens = 513 blocks.
+        QCOMPARE(with.kv.speculativeSlots, std::int64_t(6));
+        QCOMPARE(with.kv.blocksPerSequence, std::int64_t(513));
+        QCOMPARE(with.kv.cacheBytes, std::int64_t(16) * 513 * 16 * 135'168);
+        // ... but never past --max-model-len (min(computed + new + lookahead, max_model_len),
+        // KVCacheManager.allocate_slots): a request as long as the model allows holds 512.
+        Scenario capped = s;
+        capped.maxModelLen = 8192;
+        QCOMPARE(planMemory(capped).kv.blocksPerSequence, std::int64_t(512));
+        capped.seqLen = 8190;
+        QCOMPARE(planMemory(capped).kv.blocksPerSequence, std::int64_t(512));
+        // n-gram drafts on the CPU: no weights, no layers, only the k slots under verification.
+        s.speculative =
+            parseSpeculativeConfig(QStringLiteral(R"({"method": "ngram", "num_speculative_tokens": 4})"),
+                                   QStringLiteral("--speculative-config"), resolveDraftModel);
+        const MemoryPlan ngram = planMemory(s);
+        QCOMPARE(ngram.weights.draftBytes, std::int64_t(0));
+        QCOMPARE(ngram.kv.bytesPerToken, std::int64_t(131'072));
+        QCOMPARE(ngram.kv.speculativeSlots, std::int64_t(4));
+        QCOMPARE(ngram.kv.availableBytes, without.kv.availableBytes);
+    }
+
+    void mtpLayerIsTheCheckpointsOwn()
+    {
+        // DeepSeek-V3's config.json: num_nextn_predict_layers 1. vLLM's deepseek_mtp adds one MLA
+        // layer to the pool: 61 -> 62 layers x (512 + 64) x 2 B = 70,272 -> 71,424 B a token.
+        Scenario s = scenario(QStringLiteral("deepseek-v3"), QStringLiteral("h200"));
+        s.tensorParallelSize = 8;
+        const MemoryPlan without = planMemory(s);
+        s.speculative = parseSpeculativeConfig(
+            QStringLiteral(R"({"method": "deepseek_mtp", "num_speculative_tokens": 1})"),
+            QStringLiteral("--speculative-config"), resolveDraftModel);
+        QCOMPARE(s.speculative.method, SpeculativeMethod::Mtp);
+        const MemoryPlan with = planMemory(s);
+        QCOMPARE(without.kv.bytesPerToken, std::int64_t(70'272));
+        QCOMPARE(with.kv.bytesPerToken, std::int64_t(71'424));
+        // Its weights: one MoE decoder layer in the checkpoint's FP8 blocks, plus what
+        // DeepSeekMultiTokenPredictorLayer adds in 16 bits: eh_proj 7168 x 14336 whole on every GPU
+        // (205,520,896 B), the shared_head's own lm_head 129,280 x 7168 / 8 GPUs (231,669,760 B)
+        // and three norms (3 x 7168 x 2 B). The decoder layer is the target's last layer's share.
+        const std::int64_t ownHead = std::int64_t(129'280) / 8 * 7168 * 2;
+        const std::int64_t ehProj = std::int64_t(7168) * 14336 * 2;
+        const std::int64_t layer = (without.weights.byComponent[int(Component::Experts)] +
+                                    without.weights.byComponent[int(Component::Router)]) /
+                                   58; // the 58 MoE layers of 61 (first_k_dense_replace 3) hold the same
+        QVERIFY2(with.weights.draftBytes > ownHead + ehProj + layer,
+                 qPrintable(QString::number(with.weights.draftBytes)));
+        QVERIFY2(with.weights.draftBytes < ownHead + ehProj + layer + 64 * 1024 * 1024,
+                 qPrintable(QString::number(with.weights.draftBytes)));
+        // A model without MTP layers, SGLang and a draft for another model are refused, naming the option.
+        s.model = *ModelLibrary::builtin().find(QStringLiteral("llama-3.1-8b"));
+        s.tensorParallelSize = 1;
+        QVERIFY(test::errorFrom([&] {
+                    planMemory(s);
+                }).startsWith(QStringLiteral("--speculative-config: Llama-3.1-8B's config declares no")));
+        s.speculative = parseSpeculativeConfig(
+            QStringLiteral(R"({"method": "eagle3", "model": "yuhuili/EAGLE3-LLaMA3.3-Instruct-70B", )"
+                           R"("num_speculative_tokens": 3})"),
+            QStringLiteral("--speculative-config"), resolveDraftModel);
+        QCOMPARE(
+            test::errorFrom([&] { planMemory(s); }),
+            QStringLiteral("--speculative-config: EAGLE-3 draft for Llama-3.3-70B-Instruct reads hidden "
+                           "states of width 8192, Llama-3.1-8B's are 4096: it drafts for another model"));
+        s.model = *ModelLibrary::builtin().find(QStringLiteral("llama-3.3-70b"));
+        s.gpu = resolveGpu(QStringLiteral("h200"));
+        QVERIFY(planMemory(s).weights.draftBytes > 0);
+        s.engine = Engine::Sglang;
+        QVERIFY(test::errorFrom([&] {
+                    planMemory(s);
+                }).contains(QStringLiteral("vLLM's speculative decoding only")));
+    }
+
+    void speculativeConfigIsReadAsVllmReadsIt()
+    {
+        const auto error = [](const char *json) {
+            return test::errorFrom([&] {
+                parseSpeculativeConfig(QString::fromUtf8(json), QStringLiteral("--speculative-config"),
+                                       resolveDraftModel);
+            });
+        };
+        QCOMPARE(error("{\"method\": \"medusa\", \"num_speculative_tokens\": 3}"),
+                 QStringLiteral(
+                     "--speculative-config: \"method\" must be eagle, eagle3, mtp, ngram, got \"medusa\""));
+        QCOMPARE(
+            error("{\"method\": \"ngram\", \"num_speculative_tokens\": 0}"),
+            QStringLiteral("--speculative-config: \"num_speculative_tokens\" must be a whole number from 1 "
+                           "to 32, got 0"));
+        QCOMPARE(
+            error("{\"method\": \"eagle3\", \"num_speculative_tokens\": 2}"),
+            QStringLiteral("--speculative-config: method eagle3 needs \"model\": the draft's repo id or the "
+                           "path of its config.json"));
+        QVERIFY(error("{\"method\": \"eagle3\", \"model\": \"nobody/none\", \"num_speculative_tokens\": 2}")
+                    .startsWith(QStringLiteral("--speculative-config: unknown draft model 'nobody/none'")));
+        QVERIFY(error("{\"method\": \"ngram\", \"num_speculative_tokens\": 2, \"typo\": 1}")
+                    .startsWith(QStringLiteral("--speculative-config: key 'typo' is not one kvscope plans")));
+        QVERIFY(error("[1]").startsWith(QStringLiteral("--speculative-config: not a JSON object")));
+        // Spelled back as vLLM takes it, and read back to the same.
+        const SpeculativeConfig config = parseSpeculativeConfig(
+            QStringLiteral(
+                R"({"num_speculative_tokens": 3, "model": "yuhuili/EAGLE3-LLaMA3.1-Instruct-8B", "method": "eagle3"})"),
+            QStringLiteral("--speculative-config"), resolveDraftModel);
+        QCOMPARE(speculativeConfigText(config),
+                 QStringLiteral(R"({"method": "eagle3", "model": "yuhuili/EAGLE3-LLaMA3.1-Instruct-8B", )"
+                                R"("num_speculative_tokens": 3})"));
+        QCOMPARE(parseSpeculativeConfig(speculativeConfigText(config), QStringLiteral("--speculative-config"),
+                                        resolveDraftModel),
+                 config);
+        QVERIFY(!parseSpeculativeConfig(QStringLiteral("none"), QString(), resolveDraftModel).enabled());
     }
 
     void offloadingKeepsWholeBlocksInCpuMemory()

@@ -6,6 +6,7 @@
 #include "core/library/library.h"
 #include "core/output/speedchart.h"
 #include "core/plan/planner.h"
+#include "core/plan/speculativedecoding.h"
 #include "core/plan/speed.h"
 #include "core/plan/speedcalibration.h"
 #include "core/scenario/scenario.h"
@@ -407,6 +408,76 @@ private Q_SLOTS:
         QCOMPARE(d.speed.decode.kvBytes, 1000LL * 61 * 576 * 2); // latent replicated on every GPU
         const double heads = 128 / 8;
         QCOMPARE(d.speed.decode.attentionFlops, 2 * heads * (576 + 512) * 1000.0 * 61);
+    }
+
+    void speculativeDecodingYieldsTokensPerStep()
+    {
+        // Leviathan et al. 2023, eq. 1: 1 + a + ... + a^k tokens a step.
+        QCOMPARE(tokensPerStep(0.5, 3), 1.875);
+        QCOMPARE(tokensPerStep(1.0, 3), 4.0);
+        // The EAGLE-3 default is the rate whose 7-draft length is vLLM issue 26191's 3.53.
+        Scenario s = scenario(QStringLiteral("llama-3.1-8b"));
+        s.batchSize = 1;
+        s.seqLen = 2048;
+        s.speculative = parseSpeculativeConfig(
+            QStringLiteral(
+                R"({"method": "eagle3", "model": "yuhuili/EAGLE3-LLaMA3.1-Instruct-8B", "num_speculative_tokens": 3})"),
+            QStringLiteral("--speculative-config"), resolveDraftModel);
+        const std::optional<DraftAcceptance> acceptance = draftAcceptance(s);
+        QVERIFY(acceptance);
+        QVERIFY(std::abs(tokensPerStep(acceptance->rate, 7) - 3.53) < 1e-9);
+
+        const MemoryPlan plan = planMemory(s);
+        QVERIFY(plan.speed.speculative);
+        const SpeculativeSpeed &x = *plan.speed.speculative;
+        QCOMPARE(x.tokensPerStep, tokensPerStep(acceptance->rate, 3));
+        // A step is the verify pass and k draft passes; the speed-up is tokens a step over that,
+        // against one plain decode step.
+        QCOMPARE(x.stepSeconds, x.verifyPass.seconds + 3 * x.draftPass.seconds);
+        QVERIFY(std::abs(x.speedup - x.tokensPerStep * plan.speed.decode.seconds / x.stepSeconds) < 1e-12);
+        // Verifying 4 tokens a sequence reads the same weights and KV cache as decoding one, with
+        // 4 times the linear-layer FLOPs: a memory-bound step barely grows.
+        QCOMPARE(x.verifyPass.weightBytes,
+                 plan.speed.decode.weightBytes + 3 * Hidden * 2); // 3 more embedding rows
+        QCOMPARE(x.verifyPass.kvBytes, plan.speed.decode.kvBytes);
+        QVERIFY(std::abs(x.verifyPass.quantizedFlops + x.verifyPass.denseFlops -
+                         4 * (plan.speed.decode.quantizedFlops + plan.speed.decode.denseFlops)) < 1);
+        // The draft pass reads the drafter's 850,159,616 B less its rotary table (524,288 B), and its
+        // one layer's KV cache: 2,048 tokens x 4,096 B.
+        QCOMPARE(x.draftPass.weightBytes, std::int64_t(850'159'616 - 524'288));
+        QCOMPARE(x.draftPass.kvBytes, std::int64_t(2048) * KvBytesPerTokenPerLayer);
+        QVERIFY(x.speedup > 1);
+
+        // Llama-3.3-70B on 4 H100s: verification's k + 1 tokens a sequence turn the step compute-bound
+        // at large batches, where speculation stops paying; it pays one sequence below.
+        Scenario big = scenario(QStringLiteral("llama-3.3-70b"));
+        big.tensorParallelSize = 4;
+        big.seqLen = 2048;
+        big.batchSize = 1;
+        big.speculative = parseSpeculativeConfig(
+            QStringLiteral(
+                R"({"method": "eagle3", "model": "yuhuili/EAGLE3-LLaMA3.3-Instruct-70B", "num_speculative_tokens": 3})"),
+            QStringLiteral("--speculative-config"), resolveDraftModel);
+        const std::int64_t breakEven = planMemory(big).speed.speculative->breakEvenBatch;
+        QVERIFY2(breakEven > 1, qPrintable(QString::number(breakEven)));
+        big.batchSize = breakEven;
+        big.gpu.memoryBytes *= 64; // room for the batch: the question is speed
+        QVERIFY(planMemory(big).speed.speculative->speedup < 1);
+        big.batchSize = breakEven - 1;
+        QVERIFY(planMemory(big).speed.speculative->speedup >= 1);
+
+        // n-gram: no published acceptance, no figure, a note naming the option; with a rate, no draft pass.
+        s.speculative =
+            parseSpeculativeConfig(QStringLiteral(R"({"method": "ngram", "num_speculative_tokens": 4})"),
+                                   QStringLiteral("--speculative-config"), resolveDraftModel);
+        const SpeedPlan ngram = planMemory(s).speed;
+        QVERIFY(!ngram.speculative);
+        QVERIFY(ngram.notes.join(QLatin1Char('\n')).contains(QStringLiteral("--draft-acceptance-rate")));
+        s.draftAcceptancePpm = 500'000;
+        const SpeculativeSpeed given = *planMemory(s).speed.speculative;
+        QCOMPARE(given.tokensPerStep, 1.9375);
+        QCOMPARE(given.draftPass.seconds, 0.0);
+        QCOMPARE(given.acceptanceSource, QStringLiteral("--draft-acceptance-rate"));
     }
 
     void expectedExpertsFormula()

@@ -38,7 +38,15 @@ ScenarioResolvers presetResolvers()
                 throw Error(
                     QStringLiteral("--model: unknown model '%1' (the fuzz targets read no files)").arg(text));
             },
-            resolveGpu};
+            resolveGpu,
+            [](const QString &text) {
+                if (const ModelArch *preset = draftLibrary().find(text))
+                    return *preset;
+                throw Error(
+                    QStringLiteral("--speculative-config: unknown draft '%1' (the fuzz targets read no "
+                                   "files)")
+                        .arg(text));
+            }};
 }
 
 void checkScenarioValues(const Scenario &scenario, const ScenarioResolvers &resolvers)

@@ -372,6 +372,27 @@ private Q_SLOTS:
         checkTable(edited);
         QCOMPARE(edited.columns.at(1).plan.kv.bytesPerToken * 2, edited.columns.at(0).plan.kv.bytesPerToken);
 
+        // Its drafter to the model's EAGLE-3 draft, through the drafter row: the draft's weights, and
+        // the decode row is the tokens a second the drafter brings (the table shows the core's).
+        QComboBox *drafter = child<QComboBox>(QStringLiteral("speculative-configCombo1"));
+        QCOMPARE(drafter->currentData().toString(), QStringLiteral("none"));
+        const int eagle = drafter->findText(QStringLiteral("EAGLE-3: yuhuili/EAGLE3-LLaMA3.1-Instruct-8B"));
+        QVERIFY(eagle > 0);
+        drafter->setCurrentIndex(eagle);
+        Q_EMIT drafter->activated(eagle);
+        QVERIFY(view()
+                    ->columns()
+                    .at(1)
+                    .value(QStringLiteral("speculative-config"))
+                    .contains(QStringLiteral("eagle3")));
+        QVERIFY(waitForComparison());
+        const Comparison drafted = expected();
+        checkTable(drafted);
+        QCOMPARE(drafted.columns.at(1).plan.weights.draftBytes, std::int64_t(850'159'616));
+        QVERIFY(drafted.columns.at(1).plan.speed.speculative);
+        QCOMPARE(view()->currentComparison()->columns.at(1).plan.weights.draftBytes,
+                 std::int64_t(850'159'616));
+
         // A knob the core refuses is refused, and the column stays as it was.
         const ScenarioValues before = view()->columns().at(0);
         QVERIFY(!view()->setColumnValue(0, ScenarioField::GroupSize, QStringLiteral("64")));

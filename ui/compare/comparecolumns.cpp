@@ -10,7 +10,8 @@ namespace kvscope {
 const QList<ScenarioField> &columnKnobs()
 {
     static const QList<ScenarioField> knobs{ScenarioField::Dtype, ScenarioField::Quantization,
-                                            ScenarioField::GroupSize, ScenarioField::KvCacheDtype};
+                                            ScenarioField::GroupSize, ScenarioField::KvCacheDtype,
+                                            ScenarioField::SpeculativeConfig};
     return knobs;
 }
 
@@ -21,6 +22,11 @@ ScenarioValues columnValues(const Scenario &base, const Scenario &column)
     for (const ScenarioField knob : columnKnobs())
         if (all.contains(fileKey(knob)))
             values.insert(fileKey(knob), all.value(fileKey(knob)));
+    // No drafter is vLLM's default, which scenarioToValues() leaves out: a column keeps it spelled
+    // out like its other knobs, so it does not take up the explorer's drafter.
+    const QString drafter = fileKey(ScenarioField::SpeculativeConfig);
+    if (column.engine == Engine::Vllm && !values.contains(drafter))
+        values.insert(drafter, QStringLiteral("none"));
     return values;
 }
 

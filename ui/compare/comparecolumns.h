@@ -15,7 +15,7 @@
 namespace kvscope {
 
 /// The knobs a column shows and keeps, in the table's order: dtype, quantization,
-/// group size, KV cache dtype.
+/// group size, KV cache dtype, the speculative drafter.
 const QList<ScenarioField> &columnKnobs();
 
 /// The values a column is kept as: differingValues(base, column) with its knobs

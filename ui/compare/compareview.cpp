@@ -6,6 +6,7 @@
 #include "core/compare/comparechart.h"
 #include "core/compare/comparetext.h"
 #include "core/plan/planner.h"
+#include "core/plan/speculativedecoding.h"
 #include "core/precision/quantizationlabel.h"
 #include "ui/charts/comparebarschart.h"
 #include "ui/charts/comparememorychart.h"
@@ -369,7 +370,8 @@ void CompareView::rebuildKnobs()
                                                    {QStringLiteral("32"), QStringLiteral("64"),
                                                     QStringLiteral("128"), QStringLiteral("256"),
                                                     QStringLiteral("-1")},
-                                                   kvCacheDtypeChoices()};
+                                                   kvCacheDtypeChoices(),
+                                                   {}}; // the drafters: the model's own, set in showKnobs()
             for (int k = 0; k < KnobRows; ++k) {
                 auto *combo = new QComboBox(m_table);
                 const ScenarioField knob = columnKnobs().at(k);
@@ -402,6 +404,8 @@ void CompareView::showKnobs()
         try {
             const Scenario scenario = applyValues(base, m_columns.at(c), resolvers);
             values = scenarioToValues(scenario);
+            // As kept: with "none" where the column has no drafter (columnValues()).
+            values.insert(columnValues(base, scenario));
             plan = planMemory(scenario);
         } catch (const Error &) {
             if (values.isEmpty())
@@ -419,6 +423,8 @@ void CompareView::showKnobs()
                 for (int i = 0; i < combo->count(); ++i)
                     combo->setItemText(i, quantizationChoiceLabel(combo->itemData(i).toString(),
                                                                   base.model.checkpointQuantization.method));
+            } else if (knob == ScenarioField::SpeculativeConfig) {
+                showDrafterChoices(combo, base);
             } else if (automatic >= 0 && plan) {
                 combo->setItemText(automatic,
                                    tr("auto (%1)")
@@ -433,6 +439,18 @@ void CompareView::showKnobs()
             }
         }
     }
+}
+
+/// The drafters a column can take on the explorer's model (off, its EAGLE drafts, MTP, n-gram), each
+/// as its option value; with as many drafts a step as the explorer's drafter, else 3.
+void CompareView::showDrafterChoices(QComboBox *combo, const Scenario &base)
+{
+    const QSignalBlocker blocker(combo);
+    const std::int64_t drafts = base.speculative.enabled() ? base.speculative.numSpeculativeTokens : 3;
+    combo->clear();
+    combo->addItem(speculativeChoiceLabel({}), QStringLiteral("none"));
+    for (const SpeculativeConfig &choice : speculativeChoices(base, drafts))
+        combo->addItem(speculativeChoiceLabel(choice), speculativeConfigText(choice));
 }
 
 void CompareView::clearFigures()
@@ -622,7 +640,8 @@ void CompareView::retranslate()
                        "change their knobs, or start from the seed question."));
     const QString knobLabels[KnobRows] = {tr("Weights (%1)").arg(optionFlag(ScenarioField::Dtype)),
                                           tr("Quantization"), tr("Group size"),
-                                          tr("KV cache (%1)").arg(optionFlag(ScenarioField::KvCacheDtype))};
+                                          tr("KV cache (%1)").arg(optionFlag(ScenarioField::KvCacheDtype)),
+                                          fieldLabel(ScenarioField::SpeculativeConfig)};
     for (int k = 0; k < KnobRows; ++k)
         m_table->setVerticalHeaderItem(k, new QTableWidgetItem(knobLabels[k]));
     m_table->setVerticalHeaderItem(RemoveRow, new QTableWidgetItem(QString()));

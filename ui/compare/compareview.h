@@ -43,7 +43,7 @@ class CompareView : public QWidget
 
 public:
     /// Rows of the table above the figures: the four knobs, then each column's Remove button.
-    static constexpr int KnobRows = 4;
+    static constexpr int KnobRows = 5;
     static constexpr int RemoveRow = KnobRows;
     static constexpr int FirstFigureRow = KnobRows + 1;
     /// Item data role holding a figure cell's value (a double; invalid where the core has none).
@@ -110,6 +110,7 @@ private:
     /// Compares the columns on the explorer's scenario, now if the tab is shown, else when it is.
     void recompute();
     void rebuildKnobs();
+    void showDrafterChoices(QComboBox *combo, const Scenario &base);
     void showKnobs();
     void showComparison();
     void showStatus(const QString &text, bool error = false);

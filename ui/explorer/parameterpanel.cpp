@@ -12,6 +12,7 @@
 #include "core/plan/kvcache.h"
 #include "core/plan/lora.h"
 #include "core/plan/pipelineparallel.h"
+#include "core/plan/speculativedecoding.h"
 #include "core/plan/tensorparallel.h"
 #include "core/precision/quantizationlabel.h"
 #include "ui/state/scenariocontroller.h"
@@ -116,7 +117,8 @@ ParameterPanel::ParameterPanel(ScenarioController *controller, UserLibrary *libr
       m_utilization(new QDoubleSpinBox(this)), m_kvCacheMemory(new QSpinBox(this)),
       m_loraSlots(new QSpinBox(this)), m_loraRankLabel(new QLabel(this)), m_loraRank(new QComboBox(this)),
       m_loraRow(new QHBoxLayout), m_offloading(new QSpinBox(this)), m_offloadingBackend(new QComboBox(this)),
-      m_offloadingRow(new QHBoxLayout), m_blockSize(new QComboBox(this)), m_maxModelLen(new QSpinBox(this)),
+      m_offloadingRow(new QHBoxLayout), m_speculative(new QComboBox(this)), m_draftTokens(new QSpinBox(this)),
+      m_speculativeRow(new QHBoxLayout), m_blockSize(new QComboBox(this)), m_maxModelLen(new QSpinBox(this)),
       m_batch(new LogSliderBox(this)), m_seqLen(new LogSliderBox(this)), m_promptLen(new QSpinBox(this)),
       m_sharedPrefix(new QSpinBox(this)), m_requestRate(new QDoubleSpinBox(this)),
       m_modelGroup(new QGroupBox(this)), m_precisionGroup(new QGroupBox(this)),
@@ -186,6 +188,14 @@ ParameterPanel::ParameterPanel(ScenarioController *controller, UserLibrary *libr
     m_loraSlots->setKeyboardTracking(false);
     m_offloading->setRange(0, 1 << 20); // whole GiB of host memory, summed over the ranks; 0 = off
     m_offloading->setKeyboardTracking(false);
+    m_speculative->setObjectName(QStringLiteral("speculativeCombo"));
+    m_draftTokens->setObjectName(QStringLiteral("draftTokensSpin"));
+    // Repository ids are long: the combo elides them rather than widen the panel.
+    m_speculative->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    m_speculative->setMinimumContentsLength(8);
+    m_draftTokens->setRange(1, int(MaxSpeculativeTokens));
+    m_draftTokens->setValue(3);
+    m_draftTokens->setKeyboardTracking(false);
     for (KvOffloadingBackend backend : {KvOffloadingBackend::Native, KvOffloadingBackend::Lmcache})
         m_offloadingBackend->addItem(kvOffloadingBackendName(backend), int(backend));
     for (std::int64_t rank : loraRanks())
@@ -231,6 +241,9 @@ ParameterPanel::ParameterPanel(ScenarioController *controller, UserLibrary *libr
     m_offloadingRow->addWidget(m_offloading, 1);
     m_offloadingRow->addWidget(m_offloadingBackend, 1);
     m_servingForm->addRow(new QLabel(this), m_offloadingRow);
+    m_speculativeRow->addWidget(m_speculative, 3);
+    m_speculativeRow->addWidget(m_draftTokens, 1);
+    m_servingForm->addRow(new QLabel(this), m_speculativeRow);
     m_servingForm->addRow(new QLabel(this), m_blockSize);
     m_servingForm->addRow(new QLabel(this), m_maxModelLen);
     m_servingForm->addRow(new QLabel(this), m_batch);
@@ -303,6 +316,17 @@ ParameterPanel::ParameterPanel(ScenarioController *controller, UserLibrary *libr
     };
     connect(m_offloading, &QSpinBox::valueChanged, this, applyOffloading);
     connect(m_offloadingBackend, &QComboBox::activated, this, applyOffloading);
+    const auto applySpeculative = [this] {
+        const int chosen = m_speculative->currentIndex() - 1; // after "off"
+        SpeculativeConfig config;
+        if (chosen >= 0 && chosen < m_speculativeChoices.size()) {
+            config = m_speculativeChoices.at(chosen);
+            config.numSpeculativeTokens = m_draftTokens->value();
+        }
+        m_controller->setSpeculative(config);
+    };
+    connect(m_speculative, &QComboBox::activated, this, applySpeculative);
+    connect(m_draftTokens, &QSpinBox::valueChanged, this, applySpeculative);
     connect(m_blockSize, &QComboBox::activated, this,
             [this](int index) { m_controller->setBlockSize(m_blockSize->itemData(index).toInt()); });
     connect(m_maxModelLen, &QSpinBox::valueChanged, this,
@@ -327,6 +351,34 @@ ParameterPanel::ParameterPanel(ScenarioController *controller, UserLibrary *libr
     showPlan(m_controller->plan());
 }
 
+/// The drafter combo: "off", the drafters kvscope plans for the model, and the scenario's own
+/// when it is none of them (a draft config read from a path).
+void ParameterPanel::showSpeculative(const Scenario &s)
+{
+    const QSignalBlocker combo(m_speculative);
+    const QSignalBlocker tokens(m_draftTokens);
+    const SpeculativeConfig &current = s.speculative;
+    if (current.enabled())
+        m_draftTokens->setValue(int(current.numSpeculativeTokens));
+    m_speculativeChoices = speculativeChoices(s, m_draftTokens->value());
+    const auto same = [&](const SpeculativeConfig &c) {
+        return c.method == current.method && c.model == current.model;
+    };
+    if (current.enabled() && std::none_of(m_speculativeChoices.cbegin(), m_speculativeChoices.cend(), same))
+        m_speculativeChoices << current;
+    m_speculative->clear();
+    m_speculative->addItem(speculativeChoiceLabel({}));
+    for (const SpeculativeConfig &choice : std::as_const(m_speculativeChoices)) {
+        m_speculative->addItem(speculativeChoiceLabel(choice));
+        if (same(choice))
+            m_speculative->setCurrentIndex(m_speculative->count() - 1);
+    }
+    if (!current.enabled())
+        m_speculative->setCurrentIndex(0);
+    m_speculative->setEnabled(s.engine == Engine::Vllm);
+    m_draftTokens->setEnabled(s.engine == Engine::Vllm && current.enabled());
+}
+
 QWidget *ParameterPanel::controlFor(ScenarioField option) const
 {
     const std::pair<ScenarioField, QWidget *> controls[] = {
@@ -344,6 +396,7 @@ QWidget *ParameterPanel::controlFor(ScenarioField option) const
         {ScenarioField::MaxLoraRank, m_loraRank},
         {ScenarioField::KvOffloadingSize, m_offloading},
         {ScenarioField::KvOffloadingBackend, m_offloadingBackend},
+        {ScenarioField::SpeculativeConfig, m_speculative},
         {ScenarioField::BlockSize, m_blockSize},
         {ScenarioField::MaxModelLen, m_maxModelLen},
         {ScenarioField::BatchSize, m_batch},
@@ -503,6 +556,7 @@ void ParameterPanel::showScenario(const Scenario &s)
         m_offloading->setEnabled(s.engine == Engine::Vllm);
         m_offloadingBackend->setEnabled(s.engine == Engine::Vllm && s.kvOffloadingMilliGiB > 0);
     }
+    showSpeculative(s);
     selectData(m_blockSize, int(s.blockSize));
     {
         const QSignalBlocker blocker(m_maxModelLen);
@@ -593,6 +647,16 @@ void ParameterPanel::retranslate()
            "of the KV cache.")
             .arg(optionFlag(ScenarioField::MaxLoras), optionFlag(ScenarioField::MaxLoraRank),
                  serverFlag(ServerOption::VllmEnableLora)));
+    setFormLabel(m_servingForm, m_speculativeRow, fieldLabel(ScenarioField::SpeculativeConfig),
+                 m_speculative);
+    m_draftTokens->setSuffix(tr(" drafts"));
+    m_speculative->setToolTip(
+        tr("%1: a drafter proposes tokens that the model verifies in one pass. An EAGLE draft or the "
+           "checkpoint's MTP layers add their weights and their attention layers to the KV pool; n-gram "
+           "looks the drafts up in the prompt, on the CPU.")
+            .arg(optionFlag(ScenarioField::SpeculativeConfig)));
+    m_draftTokens->setToolTip(tr("num_speculative_tokens: drafts proposed and verified each step"));
+    showSpeculative(m_controller->scenario());
     setFormLabel(m_servingForm, m_offloadingRow, fieldLabel(ScenarioField::KvOffloadingSize), m_offloading);
     m_offloading->setSpecialValueText(tr("off"));
     m_offloading->setSuffix(tr(" GiB"));

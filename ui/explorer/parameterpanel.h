@@ -62,6 +62,7 @@ private:
     void buildModelList();
     void buildGpuList();
     void showScenario(const Scenario &scenario);
+    void showSpeculative(const Scenario &scenario);
     void showPlan(const MemoryPlan &plan);
     void retranslate();
     void applyQuantizationChoice();
@@ -89,6 +90,10 @@ private:
     QSpinBox *m_offloading;         ///< --kv-offloading-size in whole GiB; 0 = off
     QComboBox *m_offloadingBackend; ///< --kv-offloading-backend
     QHBoxLayout *m_offloadingRow;
+    QComboBox *m_speculative; ///< --speculative-config's drafter: off, the model's EAGLE drafts, MTP, n-gram
+    QSpinBox *m_draftTokens;  ///< its num_speculative_tokens
+    QHBoxLayout *m_speculativeRow;
+    QList<SpeculativeConfig> m_speculativeChoices; ///< the drafter combo's entries after "off"
     QComboBox *m_blockSize;
     QSpinBox *m_maxModelLen;
     LogSliderBox *m_batch;

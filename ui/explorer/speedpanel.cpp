@@ -32,6 +32,7 @@ QString boundName(SpeedBound bound)
 
 SpeedPanel::SpeedPanel(QWidget *parent)
     : QWidget(parent), m_grid(new QGridLayout), m_serving(new FigureCard(QStringLiteral("serving"), this)),
+      m_speculative(new FigureCard(QStringLiteral("speculative"), this)),
       m_breakdown(new StepBreakdownChartView(this)),
       m_breakdownLegend(m_breakdown->makeLegend(this, QStringLiteral("stepBreakdownLegend")))
 {
@@ -67,8 +68,11 @@ void SpeedPanel::reflow()
         m_grid->removeWidget(card);
     for (int i = 0; i < m_cards.size(); ++i)
         m_grid->addWidget(m_cards.at(i), i / columns, i % columns);
+    const int servingRow = int((m_cards.size() + columns - 1) / columns);
     m_grid->removeWidget(m_serving);
-    m_grid->addWidget(m_serving, int((m_cards.size() + columns - 1) / columns), 0, 1, columns);
+    m_grid->addWidget(m_serving, servingRow, 0, 1, columns);
+    m_grid->removeWidget(m_speculative);
+    m_grid->addWidget(m_speculative, servingRow + 1, 0, 1, columns);
     for (int c = 0; c < 4; ++c)
         m_grid->setColumnStretch(c, c < columns ? 1 : 0);
 }
@@ -84,7 +88,10 @@ FigureCard *SpeedPanel::card(const QString &key) const
     for (FigureCard *card : m_cards)
         if (card->valueLabel()->objectName() == key)
             return card;
-    return m_serving->valueLabel()->objectName() == key ? m_serving : nullptr;
+    for (FigureCard *row : {m_serving, m_speculative})
+        if (row->valueLabel()->objectName() == key)
+            return row;
+    return nullptr;
 }
 
 QLabel *SpeedPanel::valueLabel(const QString &key) const
@@ -113,6 +120,7 @@ void SpeedPanel::showSpeed(const SpeedPlan &s)
         card(QStringLiteral("timeToFirstToken"))->setTexts(tr("Time to first token"), none, why);
         card(QStringLiteral("decodeBound"))->setTexts(tr("Decode is"), none, why);
         m_serving->setVisible(false);
+        m_speculative->setVisible(false);
         reflow();
         return;
     }
@@ -154,6 +162,7 @@ void SpeedPanel::showSpeed(const SpeedPlan &s)
                             formatDecimal(s.bandwidthEfficiency, 2, locale),
                             formatDecimal(s.computeEfficiency, 2, locale) + calibrated));
     showServing(s);
+    showSpeculative(s);
     reflow(); // new texts, new widths
 }
 
@@ -207,13 +216,36 @@ void SpeedPanel::showServingAtRate(const ServingCost &v)
                  formatDuration(v.timeToFirstTokenSeconds), formatDuration(v.requestSeconds)));
 }
 
+void SpeedPanel::showSpeculative(const SpeedPlan &s)
+{
+    m_speculative->setVisible(s.speculative.has_value());
+    if (!s.speculative)
+        return;
+    const SpeculativeSpeed &x = *s.speculative;
+    const QLocale locale;
+    const QString pays =
+        x.breakEvenBatch < 0
+            ? tr("it pays at every batch")
+            : tr("it stops paying from %1 sequences, where verifying costs more than the drafts yield")
+                  .arg(formatCount(x.breakEvenBatch, locale));
+    m_speculative->setTexts(
+        tr("With the drafter: %1 drafts a step, each accepted with p = %2")
+            .arg(formatCount(x.draftTokens, locale), formatDecimal(x.acceptanceRate, 3, locale)),
+        tr("%1 tokens/s · %2×").arg(rate(x.tokensPerSecond), formatDecimal(x.speedup, 2, locale)),
+        tr("%1 tokens a step in %2: the model verifies in %3, the drafter proposes in %4 × %5 · %6")
+            .arg(formatDecimal(x.tokensPerStep, 2, locale), formatDuration(x.stepSeconds),
+                 formatDuration(x.verifyPass.seconds), formatCount(x.draftTokens, locale),
+                 formatDuration(x.draftPass.seconds), pays));
+}
+
 QString SpeedPanel::figuresText() const
 {
     QStringList lines;
     for (const FigureCard *card : m_cards)
         lines << card->text();
-    if (m_serving->isVisibleTo(this))
-        lines << m_serving->text();
+    for (const FigureCard *row : {m_serving, m_speculative})
+        if (row->isVisibleTo(this))
+            lines << row->text();
     lines << m_breakdown->summaryText();
     return lines.join(QLatin1Char('\n'));
 }

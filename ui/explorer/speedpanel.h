@@ -47,6 +47,7 @@ private:
     FigureCard *card(const QString &key) const;
     void showServing(const SpeedPlan &speed);
     void showServingAtRate(const ServingCost &serving);
+    void showSpeculative(const SpeedPlan &speed);
     /// Four cards a row, or two, or one: as many as fit at their own minimum
     /// width (their fonts grow with the presentation zoom).
     void reflow();
@@ -54,7 +55,8 @@ private:
     QGridLayout *m_grid;
     int m_columns = 0;
     QList<FigureCard *> m_cards;
-    FigureCard *m_serving; ///< steady-state serving: a row of its own, shown when the plan has a workload
+    FigureCard *m_serving;     ///< steady-state serving: a row of its own, shown when the plan has a workload
+    FigureCard *m_speculative; ///< decoding with the drafter: a row of its own under --speculative-config
     StepBreakdownChartView *m_breakdown;
     LegendStrip *m_breakdownLegend;
     SpeedPlan m_speed;

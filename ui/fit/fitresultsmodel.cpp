@@ -2,6 +2,7 @@
 #include "ui/fit/fitresultsmodel.h"
 
 #include "core/common/units.h"
+#include "core/plan/speed.h"
 #include "core/precision/dtypes.h"
 #include "core/precision/quantizationlabel.h"
 #include "core/precision/quantizationspec.h"
@@ -52,7 +53,7 @@ QString FitResultsModel::text(const FitRow &row, int column) const
     case Headroom:
         return formatMemory(p.headroomBytes, locale);
     case Decode:
-        return p.speed.available ? formatDecimal(p.speed.decodeTokensPerSecond, 0, locale)
+        return p.speed.available ? formatDecimal(emittedTokensPerSecond(p.speed), 0, locale)
                                  : QStringLiteral("—");
     case Command:
         return row.command;

@@ -149,6 +149,11 @@ void ScenarioController::setKvOffloading(std::int64_t milliGiB, KvOffloadingBack
     });
 }
 
+void ScenarioController::setSpeculative(const SpeculativeConfig &config)
+{
+    change([&](Scenario &s) { s.speculative = config; });
+}
+
 void ScenarioController::setSharedPrefixLen(std::int64_t tokens)
 {
     change([&](Scenario &s) { s.sharedPrefixLen = tokens; });

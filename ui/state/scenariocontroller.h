@@ -45,6 +45,7 @@ public:
     void setLora(std::int64_t maxLoras, std::int64_t rank); ///< maxLoras 0: LoRA off
     /// --kv-offloading-size in thousandths of a GiB (0: off) and its backend.
     void setKvOffloading(std::int64_t milliGiB, KvOffloadingBackend backend);
+    void setSpeculative(const SpeculativeConfig &config); ///< method None: off
     void setDtype(WeightDtype dtype);
     void setQuantization(const std::optional<QuantizationSpec> &quantization);
     void setKvCacheDtype(KvCacheDtype dtype);

@@ -453,7 +453,8 @@ ScenarioResolvers UserLibrary::resolvers() const
                 if (const GpuSpec *gpu = findGpu(text))
                     return *gpu;
                 return resolveGpu(text);
-            }};
+            },
+            resolveDraftModel};
 }
 
 } // namespace kvscope
