@@ -8,9 +8,9 @@
 #include "core/plan/kvcache.h"
 #include "core/plan/weights.h"
 
-#include <QCoreApplication>
-
 #include <cmath>
+
+#include <QCoreApplication>
 
 namespace kvscope {
 
@@ -101,8 +101,9 @@ void validateSpeculative(const Scenario &s)
                                 "draft pool; not modelled yet)")));
     if (s.pipelineParallelSize > 1)
         throw Error(refusal(QCoreApplication::translate(
-            "kvscope::Planner", "kvscope plans speculative decoding without pipeline stages (the drafter "
-                                "shares the target's embedding only on one stage, EagleProposer.load_model)")));
+            "kvscope::Planner",
+            "kvscope plans speculative decoding without pipeline stages (the drafter "
+            "shares the target's embedding only on one stage, EagleProposer.load_model)")));
     if (m.kvSharedLayers > 0)
         throw Error(refusal(QCoreApplication::translate(
                                 "kvscope::Planner", "%1 shares KV caches between layers; kvscope does not "
@@ -115,24 +116,24 @@ void validateSpeculative(const Scenario &s)
                                                         "layers (num_nextn_predict_layers), which mtp needs")
                                     .arg(m.name)));
         if (!deepSeekStyleMtp(m))
-            throw Error(refusal(QCoreApplication::translate(
-                                    "kvscope::Planner", "kvscope sizes DeepSeek-V3's MTP layers "
-                                                        "(deepseek_mtp.py); %1's (%2) are not sized yet")
+            throw Error(refusal(QCoreApplication::translate("kvscope::Planner",
+                                                            "kvscope sizes DeepSeek-V3's MTP layers "
+                                                            "(deepseek_mtp.py); %1's (%2) are not sized yet")
                                     .arg(m.name, m.modelType)));
     }
     if (!isEagle(spec.method))
         return;
     const ModelArch &d = spec.draft;
     if (m.usesMla() || m.recurrent.enabled())
-        throw Error(refusal(QCoreApplication::translate(
-                                "kvscope::Planner", "an EAGLE draft's attention page differs from %1's "
-                                                    "(latent or recurrent layers); kvscope plans EAGLE "
-                                                    "drafts on models with per-head KV caches")
+        throw Error(refusal(QCoreApplication::translate("kvscope::Planner",
+                                                        "an EAGLE draft's attention page differs from %1's "
+                                                        "(latent or recurrent layers); kvscope plans EAGLE "
+                                                        "drafts on models with per-head KV caches")
                                 .arg(m.name)));
     if (d.numLayers != 1 || d.usesMla() || d.moe.enabled())
-        throw Error(refusal(QCoreApplication::translate(
-                                "kvscope::Planner", "%1 is not a one-layer dense EAGLE draft (it has %2 "
-                                                    "layers)")
+        throw Error(refusal(QCoreApplication::translate("kvscope::Planner",
+                                                        "%1 is not a one-layer dense EAGLE draft (it has %2 "
+                                                        "layers)")
                                 .arg(d.name)
                                 .arg(d.numLayers)));
     if (d.vocabSize != m.vocabSize)
@@ -144,13 +145,14 @@ void validateSpeculative(const Scenario &s)
                                 .arg(m.name)
                                 .arg(m.vocabSize)));
     if (d.hiddenSize != m.hiddenSize)
-        throw Error(refusal(QCoreApplication::translate(
-                                "kvscope::Planner", "%1 reads hidden states of width %2, %3's are %4: it drafts "
-                                                    "for another model")
-                                .arg(d.name)
-                                .arg(d.hiddenSize)
-                                .arg(m.name)
-                                .arg(m.hiddenSize)));
+        throw Error(
+            refusal(QCoreApplication::translate("kvscope::Planner",
+                                                "%1 reads hidden states of width %2, %3's are %4: it drafts "
+                                                "for another model")
+                        .arg(d.name)
+                        .arg(d.hiddenSize)
+                        .arg(m.name)
+                        .arg(m.hiddenSize)));
     if (d.numKvHeads != m.numKvHeads || d.headDim != m.headDim || d.vHeadDim != m.vHeadDim)
         throw Error(refusal(QCoreApplication::translate(
                                 "kvscope::Planner", "%1's attention (%2 KV heads of %3) differs from %4's "
@@ -222,15 +224,15 @@ QList<TensorGroup> draftInventory(const Scenario &s)
             for (TensorGroup &g : inventory)
                 if (g.component == Component::LmHead && d.draftVocabSize > 0)
                     g.rows = d.draftVocabSize;
-            inventory << tensorGroup(QStringLiteral("fc.weight"), Component::Mlp, TensorRole::LinearWeight, h, 3 * h, 1,
-                                Sharding::Replicated)
-                      << tensorGroup(QStringLiteral("hidden_norm.weight"), Component::Norms, TensorRole::Norm, h, 1, 1,
-                                Sharding::Replicated);
+            inventory << tensorGroup(QStringLiteral("fc.weight"), Component::Mlp, TensorRole::LinearWeight, h,
+                                     3 * h, 1, Sharding::Replicated)
+                      << tensorGroup(QStringLiteral("hidden_norm.weight"), Component::Norms, TensorRole::Norm,
+                                     h, 1, 1, Sharding::Replicated);
         } else {
             // EAGLE-1 checkpoints carry no lm_head: vLLM shares the target's.
             removeGroup(inventory, QStringLiteral("lm_head.weight"));
-            inventory << tensorGroup(QStringLiteral("fc.weight"), Component::Mlp, TensorRole::LinearWeight, h, 2 * h, 1,
-                                Sharding::Replicated);
+            inventory << tensorGroup(QStringLiteral("fc.weight"), Component::Mlp, TensorRole::LinearWeight, h,
+                                     2 * h, 1, Sharding::Replicated);
         }
         return inventory;
     }
@@ -242,10 +244,10 @@ QList<TensorGroup> draftInventory(const Scenario &s)
         const std::int64_t h = mtp.hiddenSize;
         inventory = tensorInventory(mtp);
         removeGroup(inventory, QStringLiteral("embed_tokens.weight"));
-        inventory << tensorGroup(QStringLiteral("eh_proj.weight"), Component::Mlp, TensorRole::Other, h, 2 * h,
-                            mtp.numLayers, Sharding::Replicated)
-                  << tensorGroup(QStringLiteral("enorm_hnorm.weight"), Component::Norms, TensorRole::Norm, h, 1,
-                            2 * std::int64_t(mtp.numLayers), Sharding::Replicated);
+        inventory << tensorGroup(QStringLiteral("eh_proj.weight"), Component::Mlp, TensorRole::Other, h,
+                                 2 * h, mtp.numLayers, Sharding::Replicated)
+                  << tensorGroup(QStringLiteral("enorm_hnorm.weight"), Component::Norms, TensorRole::Norm, h,
+                                 1, 2 * std::int64_t(mtp.numLayers), Sharding::Replicated);
     }
     return inventory;
 }
@@ -259,7 +261,8 @@ WeightMemory draftWeights(const Scenario &s, const QuantizationSpec &targetQuant
         return {};
     if (spec.method == SpeculativeMethod::Mtp) {
         // The MTP layers' rotary table is the target's (vLLM's get_rope caches one per shape).
-        WeightMemory w = weightMemory(mtpModel(s.model), inventory, targetQuantization, dtype, tensorParallelSize);
+        WeightMemory w =
+            weightMemory(mtpModel(s.model), inventory, targetQuantization, dtype, tensorParallelSize);
         w.bytesPerGpu -= w.buffersBytes;
         w.buffersBytes = 0;
         return w;
@@ -269,7 +272,8 @@ WeightMemory draftWeights(const Scenario &s, const QuantizationSpec &targetQuant
     const ModelArch &d = spec.draft;
     WeightMemory w = weightMemory(d, inventory, QuantizationSpec{}, dtype, tensorParallelSize);
     if (spec.method == SpeculativeMethod::Eagle3)
-        w.bytesPerGpu = (Checked(w.bytesPerGpu) + Checked(d.draftVocabSize) * 8).value(); // int64 a draft token
+        w.bytesPerGpu =
+            (Checked(w.bytesPerGpu) + Checked(d.draftVocabSize) * 8).value(); // int64 a draft token
     return w;
 }
 
@@ -323,10 +327,12 @@ QString speculativeChoiceLabel(const SpeculativeConfig &config)
 std::optional<DraftAcceptance> draftAcceptance(const Scenario &s)
 {
     if (s.draftAcceptancePpm > 0)
-        return DraftAcceptance{double(s.draftAcceptancePpm) / 1e6, optionFlag(ScenarioField::DraftAcceptanceRate)};
+        return DraftAcceptance{double(s.draftAcceptancePpm) / 1e6,
+                               optionFlag(ScenarioField::DraftAcceptanceRate)};
     for (const PublishedAcceptance &p : published)
         if (p.method == s.speculative.method)
-            return DraftAcceptance{rateForLength(p.meanAcceptanceLength, p.draftTokens), QLatin1String(p.source)};
+            return DraftAcceptance{rateForLength(p.meanAcceptanceLength, p.draftTokens),
+                                   QLatin1String(p.source)};
     return std::nullopt;
 }
 

@@ -243,6 +243,8 @@ void SpeedModel::readConstants(const Scenario &s, const MemoryPlan &plan, const 
     m_stepSeconds = constants.stepSeconds[std::size_t(s.engine)];
     m_sequenceSeconds = constants.sequenceSeconds[std::size_t(s.engine)];
     m_requestSeconds = constants.requestSeconds[std::size_t(s.engine)];
+    m_speculativeStepSeconds = constants.speculativeStepSeconds;
+    m_draftPassSeconds = constants.draftPassSeconds;
     m_prefillMixesWithDecode = s.engine == Engine::Vllm;
 }
 
@@ -419,6 +421,12 @@ void SpeedModel::readDraft(const Scenario &s, const MemoryPlan &plan)
         const LocalShape local = localShape(g, plan.tensorParallelSize);
         m_draftFlopsPerToken += 2.0 * double(local.rows) * double(local.cols) * double(g.activeCopies);
     }
+    if (s.speculative.method == SpeculativeMethod::Eagle) {
+        // An EAGLE-1 draft computes its logits with the target's lm_head: each pass reads it too.
+        const Component head = s.model.tiedEmbeddings ? Component::Embedding : Component::LmHead;
+        m_draftDenseBytes += plan.weights.byComponent[int(head)];
+        m_draftFlopsPerToken += m_lmHeadFlopsPerToken;
+    }
 }
 
 void SpeedModel::describe(SpeedPlan &speed) const
@@ -588,7 +596,13 @@ ForwardCost SpeedModel::verify(std::int64_t batch, std::int64_t draftTokens) con
     c.quantizedFlops += double(drafted) * m_quantizedFlopsPerToken;
     c.denseFlops += double(drafted) * m_denseFlopsPerToken;
     c.attentionFlops += double(drafted) * double(attended) * m_decodeAttentionFlops;
-    return finish(c, tokens, batch, 0);
+    c = finish(c, tokens, batch, 0);
+    if (draftTokens > 0) {
+        // A step with a drafter also samples against the drafts and keeps the proposer's books.
+        c.breakdown[StepTerm::StepOverhead] += m_speculativeStepSeconds;
+        c.seconds = c.breakdown.total();
+    }
+    return c;
 }
 
 ForwardCost SpeedModel::draftPass(std::int64_t batch) const
@@ -619,8 +633,9 @@ ForwardCost SpeedModel::draftPass(std::int64_t batch) const
         q.allReduceTransferSeconds = double(q.allReduces) * 2.0 * (n - 1) / n * message / m_linkPerDirection;
     }
     price(c);
-    // The drafter's passes run inside the engine's step: its scheduling and sampling are the step's.
-    c.breakdown[StepTerm::StepOverhead] = 0;
+    // The drafter's passes run inside the engine's step (its scheduling and sampling are the
+    // verify pass's); each pass has launches and host preparation of its own.
+    c.breakdown[StepTerm::StepOverhead] = m_draftPassSeconds;
     c.seconds = c.breakdown.total();
     c.idealSeconds = std::max(c.memorySeconds, c.computeSeconds) + q.allReduceTransferSeconds;
     return c;
@@ -900,8 +915,8 @@ std::optional<SpeculativeSpeed> planSpeculative(const SpeedModel &model, const S
         result.breakEvenBatch = hi;
     }
     speed.notes << QStringLiteral("speed: speculative decoding assumes each drafted token is accepted with "
-                                  "probability %1 (%2), independently; the drafter's host work between its "
-                                  "passes and the rejection sampler are not priced")
+                                  "probability %1 (%2), independently; a step's and each draft pass's own "
+                                  "costs are fitted on vLLM's EAGLE-3 measurements (docs/methodology.md)")
                        .arg(acceptance->rate, 0, 'f', 3)
                        .arg(acceptance->source);
     return result;

@@ -119,6 +119,8 @@ private:
     double m_stepSeconds = 0;
     double m_sequenceSeconds = 0;
     double m_requestSeconds = 0;
+    double m_speculativeStepSeconds = 0; ///< per step with a drafter
+    double m_draftPassSeconds = 0;       ///< per draft pass beyond its reads
     bool m_fp8Kv = false;
     bool m_prefillMixesWithDecode =
         true; ///< vLLM: prompt chunks ride in decode steps; SGLang: steps of their own

@@ -60,6 +60,11 @@ struct SpeedConstants
     std::array<double, EngineCount> stepSeconds{}; ///< per pass, per Engine
     std::array<double, EngineCount> sequenceSeconds{}; ///< per sequence of a decode step, per Engine
     std::array<double, EngineCount> requestSeconds{};  ///< per new request a prefill admits, per Engine
+    /// vLLM's speculative decoding (tests/data/speculative-speed-measurements.json): per step with a
+    /// drafter (rejection sampling, the proposer's bookkeeping) and per draft pass beyond its reads
+    /// (its launches and host preparation).
+    double speculativeStepSeconds = 0;
+    double draftPassSeconds = 0;
 };
 
 /// The constants kvscope plans with.

@@ -27,9 +27,17 @@ constexpr char TokensKey[] = "num_speculative_tokens";
 
 /// Keys of vLLM's SpeculativeConfig that change nothing kvscope plans: read, then left alone.
 const char *const ignoredKeys[] = {
-    "prompt_lookup_max", "prompt_lookup_min", "disable_by_batch_size", "disable_padded_drafter_batch",
-    "draft_tensor_parallel_size", "revision", "code_revision", "enforce_eager", "disable_logprobs",
-    "disable_log_stats", "acceptance_method",
+    "prompt_lookup_max",
+    "prompt_lookup_min",
+    "disable_by_batch_size",
+    "disable_padded_drafter_batch",
+    "draft_tensor_parallel_size",
+    "revision",
+    "code_revision",
+    "enforce_eager",
+    "disable_logprobs",
+    "disable_log_stats",
+    "acceptance_method",
 };
 
 /// A JSON value as JSON spells it ("\"eagle3\"", 3), or "nothing" for a missing key.
@@ -72,14 +80,15 @@ SpeculativeConfig parseSpeculativeConfig(const QString &text, const QString &opt
     if (!document.isObject())
         throw Error(QStringLiteral("%1: not a JSON object (%2), got '%3'")
                         .arg(option,
-                             parseError.error == QJsonParseError::NoError ? QStringLiteral("another JSON value")
-                                                                          : parseError.errorString(),
+                             parseError.error == QJsonParseError::NoError
+                                 ? QStringLiteral("another JSON value")
+                                 : parseError.errorString(),
                              text));
     const QJsonObject object = document.object();
     for (auto it = object.begin(); it != object.end(); ++it) {
         const QString key = it.key();
-        if (key != QLatin1String(MethodKey) && key != QLatin1String(ModelKey) && key != QLatin1String(TokensKey) &&
-            !isIgnoredKey(key))
+        if (key != QLatin1String(MethodKey) && key != QLatin1String(ModelKey) &&
+            key != QLatin1String(TokensKey) && !isIgnoredKey(key))
             throw Error(QStringLiteral("%1: key '%2' is not one kvscope plans (it reads %3, %4, %5)")
                             .arg(option, key, QLatin1String(MethodKey), QLatin1String(ModelKey),
                                  QLatin1String(TokensKey)));
@@ -91,8 +100,8 @@ SpeculativeConfig parseSpeculativeConfig(const QString &text, const QString &opt
         method.isString() ? enumValue(methods, method.toString().trimmed().toLower()) : std::nullopt;
     if (!parsed)
         throw Error(QStringLiteral("%1: \"%2\" must be %3, got %4")
-                        .arg(option, QLatin1String(MethodKey), speculativeMethodChoices().join(QStringLiteral(", ")),
-                             jsonText(method)));
+                        .arg(option, QLatin1String(MethodKey),
+                             speculativeMethodChoices().join(QStringLiteral(", ")), jsonText(method)));
     config.method = *parsed;
 
     const QJsonValue tokens = object.value(QLatin1String(TokensKey));
@@ -110,10 +119,12 @@ SpeculativeConfig parseSpeculativeConfig(const QString &text, const QString &opt
         throw Error(QStringLiteral("%1: \"%2\" must be a text (a draft's repo id or config path)")
                         .arg(option, QLatin1String(ModelKey)));
     config.model = model.toString().trimmed();
-    const bool eagle = config.method == SpeculativeMethod::Eagle || config.method == SpeculativeMethod::Eagle3;
+    const bool eagle =
+        config.method == SpeculativeMethod::Eagle || config.method == SpeculativeMethod::Eagle3;
     if (eagle && config.model.isEmpty())
-        throw Error(QStringLiteral("%1: method %2 needs \"%3\": the draft's repo id or the path of its config.json")
-                        .arg(option, speculativeMethodName(config.method), QLatin1String(ModelKey)));
+        throw Error(
+            QStringLiteral("%1: method %2 needs \"%3\": the draft's repo id or the path of its config.json")
+                .arg(option, speculativeMethodName(config.method), QLatin1String(ModelKey)));
     if (eagle)
         config.draft = resolveDraft(config.model);
     return config;
@@ -124,10 +135,12 @@ QString speculativeConfigText(const SpeculativeConfig &config)
     if (!config.enabled())
         return {};
     // QJsonObject sorts its keys; vLLM's examples write the method first.
-    QString text = QStringLiteral("{\"%1\": \"%2\"").arg(QLatin1String(MethodKey), speculativeMethodName(config.method));
+    QString text =
+        QStringLiteral("{\"%1\": \"%2\"").arg(QLatin1String(MethodKey), speculativeMethodName(config.method));
     if (!config.model.isEmpty())
         text += QStringLiteral(", \"%1\": %2").arg(QLatin1String(ModelKey), jsonText(config.model));
-    return text + QStringLiteral(", \"%1\": %2}").arg(QLatin1String(TokensKey)).arg(config.numSpeculativeTokens);
+    return text +
+           QStringLiteral(", \"%1\": %2}").arg(QLatin1String(TokensKey)).arg(config.numSpeculativeTokens);
 }
 
 } // namespace kvscope

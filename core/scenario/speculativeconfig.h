@@ -48,9 +48,11 @@ struct SpeculativeConfig
     friend bool operator==(const SpeculativeConfig &, const SpeculativeConfig &) = default;
 };
 
-/// Reads --speculative-config's JSON ("{\"method\": \"eagle3\", \"model\": \"yuhuili/EAGLE3-LLaMA3.1-Instruct-8B\",
+/// Reads --speculative-config's JSON ("{\"method\": \"eagle3\", \"model\":
+/// \"yuhuili/EAGLE3-LLaMA3.1-Instruct-8B\",
 /// \"num_speculative_tokens\": 3}"); "" or "none" turns it off. An EAGLE method needs "model", which
-/// `resolveDraft` turns into the draft's config. Throws kvscope::Error naming `option`, the key and the value.
+/// `resolveDraft` turns into the draft's config. Throws kvscope::Error naming `option`, the key and the
+/// value.
 SpeculativeConfig parseSpeculativeConfig(const QString &text, const QString &option,
                                          const std::function<ModelArch(const QString &)> &resolveDraft);
 

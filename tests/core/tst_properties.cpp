@@ -16,6 +16,7 @@
 #include "core/plan/lora.h"
 #include "core/plan/pipelineparallel.h"
 #include "core/plan/planner.h"
+#include "core/plan/speculativedecoding.h"
 #include "core/plan/speed.h"
 #include "core/plan/tensorparallel.h"
 #include "tests/core/fitchecks.h"
@@ -101,6 +102,14 @@ Scenario drawScenario(QRandomGenerator &random)
         s.kvCacheMemoryBytes = logUniform(random, 1, PiB);
     if (random.bounded(6) == 0 && s.seqLen > 1)
         s.sharedPrefixLen = logUniform(random, 1, s.seqLen - 1);
+    // A drafter now and then: one the model takes, with 1 to 8 drafts and now and then a given rate.
+    if (random.bounded(6) == 0) {
+        const QList<SpeculativeConfig> drafters = speculativeChoices(s, 1 + random.bounded(8));
+        if (!drafters.isEmpty())
+            s.speculative = pick(random, drafters);
+        if (random.bounded(2) == 0)
+            s.draftAcceptancePpm = 1 + random.bounded(1'000'000);
+    }
     return s;
 }
 
@@ -246,6 +255,31 @@ private Q_SLOTS:
                 QVERIFY(std::isfinite(value) && value > 0);
             QVERIFY(speed.decode.idealSeconds <= speed.decode.seconds);
             QVERIFY(std::isfinite(speed.decodeTokensPerSecond) && speed.decodeTokensPerSecond > 0);
+            if (speed.speculative) {
+                // A step yields its own token and at most every draft; it takes time; the drafter
+                // never makes the step cheaper than verifying alone.
+                const SpeculativeSpeed &x = *speed.speculative;
+                QVERIFY(x.tokensPerStep >= 1 && x.tokensPerStep <= double(x.draftTokens + 1));
+                QVERIFY(std::isfinite(x.stepSeconds) && x.stepSeconds >= x.verifyPass.seconds);
+                QVERIFY(std::isfinite(x.speedup) && x.speedup > 0);
+                QVERIFY(x.verifyPass.seconds >= speed.decode.seconds * (1 - 1e-12));
+            }
+        });
+    }
+
+    void aDrafterNeverTakesLessMemory()
+    {
+        forEachPlanned([](const Scenario &s, const MemoryPlan &p) {
+            if (!s.speculative.enabled())
+                return;
+            Scenario without = s;
+            without.speculative = {};
+            const std::optional<MemoryPlan> q = planOrRefusal(without);
+            QVERIFY(q);
+            QVERIFY(p.weights.bytesPerGpu >= q->weights.bytesPerGpu);
+            QVERIFY(p.kv.bytesPerToken >= q->kv.bytesPerToken);
+            QVERIFY(p.kv.cacheBytes >= q->kv.cacheBytes);
+            QVERIFY(p.largestBatchThatFits <= q->largestBatchThatFits);
         });
     }
 

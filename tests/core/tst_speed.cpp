@@ -14,6 +14,10 @@
 
 #include <cmath>
 
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QTest>
 
 using namespace kvscope;
@@ -478,6 +482,88 @@ private Q_SLOTS:
         QCOMPARE(given.tokensPerStep, 1.9375);
         QCOMPARE(given.draftPass.seconds, 0.0);
         QCOMPARE(given.acceptanceSource, QStringLiteral("--draft-acceptance-rate"));
+    }
+
+    void speculativeConstantsAreFittedOnPublicMeasurements()
+    {
+        // tests/data/speculative-speed-measurements.json: vLLM issue 20780's Llama-3.1-8B-Instruct at
+        // batch 1 with EAGLE-3 and EAGLE-1 drafts, each k with its measured acceptance length and time
+        // per output token. What a step takes beyond the step model's passes, TPOT x AL - verify -
+        // k x draft pass, is fitted as c0 + k x c1 on the calibration rows: c0 the step's own work with
+        // a drafter, c1 each draft pass's. The held-out rows are predicted within 25 %.
+        QFile file(QStringLiteral(KVSCOPE_SPECULATIVE_SPEED));
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        const QJsonArray rows =
+            QJsonDocument::fromJson(file.readAll()).object().value(QLatin1String("rows")).toArray();
+        QVERIFY(rows.size() >= 6);
+        SpeedConstants unfitted = calibratedSpeedConstants();
+        unfitted.speculativeStepSeconds = 0;
+        unfitted.draftPassSeconds = 0;
+        const ModelArch eagle3 = resolveDraftModel(QStringLiteral("yuhuili/EAGLE3-LLaMA3.1-Instruct-8B"));
+        const auto scenarioOf = [&](const QJsonObject &row) {
+            Scenario s = scenario(QStringLiteral("llama-3.1-8b"));
+            s.batchSize = 1;
+            s.seqLen = 512; // MT-Bench: short questions and answers
+            s.promptLen = 128;
+            s.speculative.numSpeculativeTokens = row.value(QLatin1String("k")).toInteger();
+            s.speculative.model = row.value(QLatin1String("draft")).toString();
+            s.speculative.draft = eagle3;
+            if (row.value(QLatin1String("method")).toString() == QLatin1String("eagle")) {
+                // EAGLE-1: one decoder layer of the same shape, the target's lm_head (llama_eagle.py).
+                s.speculative.method = SpeculativeMethod::Eagle;
+                s.speculative.draft.draftVocabSize = 0;
+            } else {
+                s.speculative.method = SpeculativeMethod::Eagle3;
+            }
+            return s;
+        };
+        // Least squares of y = c0 + c1 k.
+        double n = 0, sk = 0, sy = 0, skk = 0, sky = 0;
+        for (const QJsonValue value : rows) {
+            const QJsonObject row = value.toObject();
+            if (row.value(QLatin1String("role")).toString() != QLatin1String("calibration"))
+                continue;
+            const Scenario s = scenarioOf(row);
+            const SpeedModel model(s, planMemory(s), unfitted);
+            const double k = double(s.speculative.numSpeculativeTokens);
+            const double step = row.value(QLatin1String("tpot_ms")).toDouble() / 1000 *
+                                row.value(QLatin1String("acceptance_length")).toDouble();
+            const double y = step - model.verify(1, std::int64_t(k)).seconds - k * model.draftPass(1).seconds;
+            n += 1;
+            sk += k;
+            sy += y;
+            skk += k * k;
+            sky += k * y;
+        }
+        const double c1 = (n * sky - sk * sy) / (n * skk - sk * sk);
+        const double c0 = (sy - c1 * sk) / n;
+        qInfo("fitted: speculativeStepSeconds %.4g, draftPassSeconds %.4g", c0, c1);
+        QVERIFY(std::abs(c0 - calibratedSpeedConstants().speculativeStepSeconds) < 0.5e-6);
+        QVERIFY(std::abs(c1 - calibratedSpeedConstants().draftPassSeconds) < 0.5e-6);
+
+        for (const QJsonValue value : rows) {
+            const QJsonObject row = value.toObject();
+            const Scenario s = scenarioOf(row);
+            const double acceptanceLength = row.value(QLatin1String("acceptance_length")).toDouble();
+            const SpeedModel model(s, planMemory(s));
+            const std::int64_t k = s.speculative.numSpeculativeTokens;
+            const double predicted =
+                (model.verify(1, k).seconds + double(k) * model.draftPass(1).seconds) / acceptanceLength;
+            const double measured = row.value(QLatin1String("tpot_ms")).toDouble() / 1000;
+            qInfo("%s %s k=%lld: TPOT %.2f ms predicted, %.2f measured (%+.1f %%)",
+                  qPrintable(row.value(QLatin1String("role")).toString()),
+                  qPrintable(row.value(QLatin1String("method")).toString()), qlonglong(k), predicted * 1000,
+                  measured * 1000, (predicted / measured - 1) * 100);
+            // EAGLE-1 is predicted slower than measured: the per-pass cost is fitted on EAGLE-3, whose
+            // passes cost more in that release (the issue's subject: measured 1.08 ms a pass against
+            // EAGLE-1's 0.73, though EAGLE-1 reads the target's 128k-token head). The miss is pinned as
+            // docs/methodology.md states it.
+            const double error = predicted / measured - 1;
+            if (s.speculative.method == SpeculativeMethod::Eagle3)
+                QVERIFY(std::abs(error) < 0.25);
+            else
+                QVERIFY(error > 0.15 && error < 0.40);
+        }
     }
 
     void expectedExpertsFormula()
