@@ -1102,6 +1102,77 @@ QList<FormulaLine> firstTokenLines(const SpeedPlan &speed)
                                   .arg(formatCount(speed.promptLen)))};
 }
 
+/// Decoding with the drafter: the tokens a step yields, the step's passes and their own costs,
+/// and the tokens a second the batch receives. None without speculative decoding's speed.
+QList<FormulaLine> speculativeLines(const SpeedPlan &speed)
+{
+    if (!speed.speculative)
+        return {};
+    const SpeculativeSpeed &x = *speed.speculative;
+    const StepPrices &prices = speed.prices;
+    const FormulaTerm k = count(QStringLiteral("num_speculative_tokens"), x.draftTokens,
+                                ScenarioField::SpeculativeConfig, QStringLiteral("drafts a step"));
+    QList<FormulaLine> lines;
+    LineBuilder perStep(FormulaSection::Speed, QStringLiteral("tokens_per_step"));
+    if (x.acceptanceRate >= 1) {
+        perStep.term(k).op(" + 1");
+    } else {
+        const FormulaTerm a = share(QStringLiteral("acceptance_rate"), x.acceptanceRate,
+                                    ScenarioField::DraftAcceptanceRate, x.acceptanceSource);
+        perStep.op("(1 − ")
+            .term(share(QStringLiteral("acceptance_rate^(k+1)"),
+                        std::pow(x.acceptanceRate, double(x.draftTokens + 1)), {},
+                        QStringLiteral("the chance that every draft is accepted")))
+            .op(") / (1 − ")
+            .term(a)
+            .op(")");
+    }
+    lines << perStep.result(share(QString(), x.tokensPerStep, {}, {}),
+                            Formula::tr("1 + a + … + a^k: the accepted drafts and the model's own token, "
+                                        "each draft accepted with probability a"));
+
+    LineBuilder step(FormulaSection::Speed, QStringLiteral("speculative_step"));
+    step.term(seconds(QStringLiteral("verify_pass"), x.verifyPass.seconds - prices.speculativeStepSeconds,
+                      ScenarioField::SpeculativeConfig,
+                      QStringLiteral("the model over k + 1 tokens a sequence, priced as the decode step")))
+        .op(" + ")
+        .term(seconds(QStringLiteral("per_speculative_step"), prices.speculativeStepSeconds,
+                      ScenarioField::SpeculativeConfig,
+                      QStringLiteral("sampling against the drafts, the proposer's books (calibrated)")));
+    if (x.draftPass.seconds > 0)
+        step.op(" + ")
+            .term(k)
+            .op(" × (")
+            .term(seconds(QStringLiteral("draft_pass"), x.draftPass.seconds - prices.draftPassSeconds,
+                          ScenarioField::SpeculativeConfig,
+                          QStringLiteral("the drafter's weights, KV layers and FLOPs")))
+            .op(" + ")
+            .term(seconds(QStringLiteral("per_draft_pass"), prices.draftPassSeconds,
+                          ScenarioField::SpeculativeConfig,
+                          QStringLiteral("its launches and host preparation (calibrated)")))
+            .op(")");
+    lines << step.result(seconds(QString(), x.stepSeconds),
+                         Formula::tr("a step with the drafter: the model verifies, the drafter proposes"));
+
+    LineBuilder rate(FormulaSection::Speed, QStringLiteral("speculative_tokens_per_second"));
+    rate.term(count(QStringLiteral("batch_size"), speed.batchSize, ScenarioField::BatchSize, {},
+                    TermUnit::Sequences))
+        .op(" × ")
+        .term(lines.first())
+        .op(" / ")
+        .term(lines.last());
+    lines << rate.result(
+        {QString(),
+         formatRate(x.tokensPerSecond, QLocale(QLocale::English)) + QStringLiteral(" tokens/s"),
+         0,
+         x.tokensPerSecond,
+         TermUnit::TokensPerSecond,
+         {},
+         {}},
+        Formula::tr("the tokens all sequences receive per second with the drafter"));
+    return lines;
+}
+
 /// One decode step term by term and its tokens per second, then the time to
 /// first token. None when the GPU lacks a figure the step model needs.
 QList<FormulaLine> speedLines(const Scenario &s, const MemoryPlan &plan)
@@ -1131,6 +1202,7 @@ QList<FormulaLine> speedLines(const Scenario &s, const MemoryPlan &plan)
     lines << rate.result(
         {QString(), tokensPerSecond, 0, speed.decodeTokensPerSecond, TermUnit::TokensPerSecond, {}, {}},
         Formula::tr("the tokens all sequences emit per second"));
+    lines << speculativeLines(speed);
     lines << firstTokenLines(speed);
     return lines;
 }

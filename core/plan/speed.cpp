@@ -436,7 +436,8 @@ void SpeedModel::describe(SpeedPlan &speed) const
     speed.kvBandwidthEfficiency = m_kvBandwidthEfficiency;
     speed.computeEfficiency = m_computeEfficiency;
     speed.prices = {m_dequantizationCost, m_fp8KvCost,       m_allReduceLatency, m_moeLayerSeconds,
-                    m_stepSeconds,        m_sequenceSeconds, m_requestSeconds};
+                    m_stepSeconds,        m_sequenceSeconds, m_requestSeconds,   m_speculativeStepSeconds,
+                    m_draftPassSeconds};
     speed.calibrationSource = m_calibrationSource;
     speed.generation = m_generation;
     speed.weightKernel = m_kernel;

@@ -60,6 +60,8 @@ struct StepPrices
     double stepSeconds = 0;             ///< per pass, the scenario's engine
     double sequenceSeconds = 0;         ///< per sequence of a decode step
     double requestSeconds = 0;          ///< per new request of a prefill
+    double speculativeStepSeconds = 0;  ///< per step with a drafter (vLLM)
+    double draftPassSeconds = 0;        ///< per draft pass beyond its reads (vLLM)
 };
 
 /// One forward pass on one GPU: what it moves, what it computes, how long it takes.

@@ -1943,6 +1943,18 @@
         <source>tokens kept in host memory for reuse; not more sequences at once</source>
         <translation>存于主机内存以供复用的 token；并不增加同时运行的序列</translation>
     </message>
+    <message>
+        <source>1 + a + … + a^k: the accepted drafts and the model&apos;s own token, each draft accepted with probability a</source>
+        <translation>1 + a + … + a^k：被接受的草稿加上主模型自己的 token，每个草稿被接受的概率为 a</translation>
+    </message>
+    <message>
+        <source>a step with the drafter: the model verifies, the drafter proposes</source>
+        <translation>使用草稿模型的一步：主模型验证，草稿模型提议</translation>
+    </message>
+    <message>
+        <source>the tokens all sequences receive per second with the drafter</source>
+        <translation>使用草稿模型时所有序列每秒得到的 token 数</translation>
+    </message>
 </context>
 <context>
     <name>kvscope::FormulaPanel</name>

@@ -258,6 +258,12 @@ private Q_SLOTS:
         const FormulaLine &weights = lineOf(sheet, "weights_bytes");
         QCOMPARE(termOf(weights, "lora_buffers").value, std::int64_t(1'342'177'280));
         QCOMPARE(termOf(weights, "draft_weights").value, std::int64_t(850'159'616));
+        // The step with the drafter, term by term, and its tokens a second (verifyLinesAddUp above).
+        QVERIFY(plan.speed.speculative);
+        QCOMPARE(lineOf(sheet, "speculative_step").result.real, plan.speed.speculative->stepSeconds);
+        QCOMPARE(lineOf(sheet, "speculative_tokens_per_second").result.real,
+                 plan.speed.speculative->tokensPerSecond);
+        QCOMPARE(termOf(lineOf(sheet, "speculative_step"), "per_draft_pass").real, 0.0007867);
         QCOMPARE(lineOf(sheet, "kv_bytes_per_token").result.value, std::int64_t(135'168));
         QCOMPARE(weights.result.value, plan.weights.bytesPerGpu);
         const FormulaLine &concurrency = lineOf(sheet, "max_concurrency");
