@@ -9,6 +9,7 @@
 #include "core/library/library.h"
 #include "core/plan/pipelineparallel.h"
 #include "core/plan/planner.h"
+#include "core/plan/speculativedecoding.h"
 #include "core/precision/dtypes.h"
 #include "core/scenario/launchline.h"
 
@@ -16,6 +17,8 @@
 
 #include <QCoreApplication>
 #include <QFileInfo>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QRegularExpression>
 
 namespace kvscope {
@@ -280,9 +283,45 @@ private:
             << LogExplanationWords::tr("vLLM %1 (%2)").arg(m_log.vllmVersion, lineOf(m_log.vllmVersionLine));
     }
 
+    /// vLLM's drafter as a log spells it: the engine line's SpeculativeConfig(method='eagle3',
+    /// model='…', num_spec_tokens=3), the non-default args' {'method': 'eagle3', …} or the launch
+    /// line's JSON. Planned where kvscope plans the drafter; otherwise said, and left out.
+    void drafter(const LogReading &reading)
+    {
+        const auto captured = [&](const char *expression) {
+            const QRegularExpressionMatch match =
+                QRegularExpression(QLatin1String(expression)).match(reading.value);
+            return match.hasMatch() ? match.captured(1) : QString();
+        };
+        const QString method = captured(R"(method['"]?\s*[=:]\s*['"]?([A-Za-z0-9_]+))");
+        const QString model = captured(R"(model['"]?\s*[=:]\s*['"]([^'"]+))");
+        const QString tokens = captured(R"((?:num_spec_tokens|num_speculative_tokens)['"]?\s*[=:]\s*(\d+))");
+        QJsonObject config{{QStringLiteral("method"), method},
+                           {QStringLiteral("num_speculative_tokens"), tokens.toLongLong()}};
+        // An MTP drafter's logged model is the target itself.
+        if (method.startsWith(QLatin1String("eagle")))
+            config.insert(QStringLiteral("model"), model);
+        const QString json = QString::fromUtf8(QJsonDocument(config).toJson(QJsonDocument::Compact));
+        try {
+            parseSpeculativeConfig(json, optionFlag(ScenarioField::SpeculativeConfig), resolveDraftModel);
+        } catch (const Error &error) {
+            m_out.assumed << LogExplanationWords::tr(
+                                 "speculative_config (%1): %2; the drafter's weights and KV "
+                                 "layers are not planned")
+                                 .arg(lineOf(reading.line), error.message());
+            return;
+        }
+        m_out.options.insert(optionKey(ScenarioField::SpeculativeConfig), json);
+        m_out.read << LogExplanationWords::tr("speculative_config = %1 (%2)").arg(json, lineOf(reading.line));
+    }
+
     void arguments()
     {
         for (const LogReading &reading : m_log.arguments) {
+            if (reading.key == QLatin1String("speculative_config")) {
+                drafter(reading);
+                continue;
+            }
             if (reading.key == QLatin1String("enforce_eager") && isTrue(reading.value))
                 m_out.assumed << LogExplanationWords::tr(
                                      "enforce_eager (%1): kvscope plans the CUDA-graph memory vLLM takes by "
@@ -438,6 +477,18 @@ LogExplanation explainStartupLog(const StartupLog &log, const LogOverrides &over
         Inference(log, overrides, e).run();
     for (const LogReading &figure : log.figures)
         e.read << LogExplanationWords::tr("%1 %2 (%3)").arg(figure.key, figure.value, lineOf(figure.line));
+    const QString drafterKey = optionKey(ScenarioField::SpeculativeConfig);
+    if (e.options.contains(drafterKey)) {
+        // A drafter kvscope does not plan for this model (MTP layers it does not size, a draft for
+        // another model) is said and left out, as the figures without it are still worth explaining.
+        try {
+            validateSpeculative(scenarioFromValues(e.options, resolve));
+        } catch (const Error &error) {
+            e.assumed << LogExplanationWords::tr("%1; the drafter's weights and KV layers are not planned")
+                             .arg(error.message());
+            e.options.remove(drafterKey);
+        }
+    }
     try {
         e.scenario = scenarioFromValues(e.options, resolve);
         e.plan = planMemory(e.scenario);

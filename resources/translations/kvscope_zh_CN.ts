@@ -2534,6 +2534,18 @@
         <source>Each of the %1 pipeline stages sizes a cache for its own layers (blocks: %2); vLLM gives every stage the fewest, stage %3&apos;s. The log&apos;s per-GPU lines are the first stage&apos;s.</source>
         <translation>%1 个流水线级各自按自己的层计算 KV Cache（块数：%2）；vLLM 让每一级都取最少的那个，即第 %3 级的。日志中每块 GPU 的数字是第一级的。</translation>
     </message>
+    <message>
+        <source>speculative_config (%1): %2; the drafter&apos;s weights and KV layers are not planned</source>
+        <translation>speculative_config（%1）：%2；未规划草稿模型的权重和 KV 层</translation>
+    </message>
+    <message>
+        <source>speculative_config = %1 (%2)</source>
+        <translation>speculative_config = %1（%2）</translation>
+    </message>
+    <message>
+        <source>%1; the drafter&apos;s weights and KV layers are not planned</source>
+        <translation>%1；未规划草稿模型的权重和 KV 层</translation>
+    </message>
 </context>
 <context>
     <name>kvscope::LogitErrorChart</name>

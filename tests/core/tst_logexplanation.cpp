@@ -207,6 +207,31 @@ private Q_SLOTS:
         QVERIFY(e.explanation.first().contains(formatGiB(e.plan.kv.availableBytes)));
     }
 
+    void plansTheDrafterTheLogNames()
+    {
+        // The engine config line as vLLM logs a drafter (SpeculativeConfig.__repr__,
+        // vllm/config/speculative.py): Llama-3.1-8B with its EAGLE-3 draft is planned with it.
+        QString text = QLatin1String(engineConfigLog);
+        text.replace(QStringLiteral("model='Qwen/Qwen2.5-7B-Instruct', speculative_config=None"),
+                     QStringLiteral("model='meta-llama/Llama-3.1-8B-Instruct', "
+                                    "speculative_config=SpeculativeConfig(method='eagle3', "
+                                    "model='yuhuili/EAGLE3-LLaMA3.1-Instruct-8B', num_spec_tokens=3)"));
+        text.replace(QStringLiteral("tensor_parallel_size=2"), QStringLiteral("tensor_parallel_size=1"));
+        const LogExplanation e = explain(text);
+        QCOMPARE(e.scenario.speculative.method, SpeculativeMethod::Eagle3);
+        QCOMPARE(e.scenario.speculative.numSpeculativeTokens, std::int64_t(3));
+        QCOMPARE(e.plan.weights.draftBytes, std::int64_t(850'159'616));
+        QVERIFY(e.read.join(QLatin1Char('\n')).contains(QStringLiteral("speculative_config = ")));
+        // A drafter kvscope does not plan for the model (MTP on a model without MTP layers) is said,
+        // and the rest is explained without it.
+        text.replace(QStringLiteral("method='eagle3', model='yuhuili/EAGLE3-LLaMA3.1-Instruct-8B'"),
+                     QStringLiteral("method='mtp', model='meta-llama/Llama-3.1-8B-Instruct'"));
+        const LogExplanation mtp = explain(text);
+        QVERIFY(!mtp.scenario.speculative.enabled());
+        QVERIFY2(mtp.assumed.join(QLatin1Char('\n')).contains(QStringLiteral("not planned")),
+                 qPrintable(mtp.assumed.join(QLatin1Char('\n'))));
+    }
+
     void ranksGiveTheTensorParallelSize()
     {
         const LogExplanation e = explain(QLatin1String(engineConfigLog));
