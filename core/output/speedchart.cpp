@@ -21,6 +21,10 @@ SpeedChartData speedChartData(const Scenario &scenario, const MemoryPlan &plan, 
     if (!d.available)
         return d;
     d.currentTokensPerSecond = plan.speed.decodeTokensPerSecond;
+    if (plan.speed.speculative) {
+        d.draftTokens = plan.speed.speculative->draftTokens;
+        d.acceptanceRate = plan.speed.speculative->acceptanceRate;
+    }
     if (plan.speed.serving) {
         d.servingPromptLen = plan.speed.serving->promptLen;
         d.servingOutputLen = plan.speed.serving->outputLen;
@@ -59,6 +63,11 @@ SpeedChartData speedChartData(const Scenario &scenario, const MemoryPlan &plan, 
                 if (serving && batch <= curve.fitsUpTo)
                     curve.tokensPerSecondServing
                         << model.serving(batch, d.servingPromptLen, d.servingOutputLen).outputTokensPerSecond;
+                if (i == d.currentCurve && plan.speed.speculative)
+                    curve.tokensPerSecondSpeculative
+                        << speculativeDecode(model, batch, d.draftTokens,
+                                             {d.acceptanceRate, plan.speed.speculative->acceptanceSource})
+                               .tokensPerSecond;
             } catch (const Error &) {
                 break; // beyond 2^63 bytes: the curve ends here
             }

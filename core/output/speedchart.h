@@ -22,6 +22,9 @@ struct SpeedCurve
     /// Output tokens/s of steady-state serving with that many users (ServingCost),
     /// up to fitsUpTo; empty without a serving workload or for a curve not the plan's.
     QList<double> tokensPerSecondServing;
+    /// Tokens/s with the scenario's drafter (--speculative-config) at each batch; empty without
+    /// one, or for a curve not the plan's.
+    QList<double> tokensPerSecondSpeculative;
     std::int64_t ridgeBatch = -1;      ///< where decode turns compute-bound; -1 = never
     std::int64_t ridgeBatchIdeal = -1; ///< the same on the ideal roofline
     std::int64_t fitsUpTo = 0;         ///< largest batch whose KV cache fits the budget
@@ -37,6 +40,8 @@ struct SpeedChartData
     std::int64_t seqLen = 0;           ///< fixed along the batch axis
     std::int64_t servingPromptLen = 0; ///< the serving workload's prompt; 0 = no serving line
     std::int64_t servingOutputLen = 0; ///< and its output tokens
+    std::int64_t draftTokens = 0;      ///< the drafter's drafts a step; 0 = no drafter line
+    double acceptanceRate = 0;         ///< each draft's chance of acceptance
     std::int64_t currentX =
         0; ///< the sequences decoding at once: the batch, or what the KV cache holds of it
     double currentTokensPerSecond = 0;

@@ -873,6 +873,27 @@ ServingCost servingAtRate(const SpeedModel &model, double rate, std::int64_t mos
     return s;
 }
 
+} // namespace
+
+SpeculativeSpeed speculativeDecode(const SpeedModel &model, std::int64_t batch, std::int64_t draftTokens,
+                                   const DraftAcceptance &acceptance)
+{
+    SpeculativeSpeed x;
+    x.draftTokens = draftTokens;
+    x.acceptanceRate = acceptance.rate;
+    x.acceptanceSource = acceptance.source;
+    x.tokensPerStep = tokensPerStep(acceptance.rate, draftTokens);
+    x.verifyPass = model.verify(batch, draftTokens);
+    x.draftPass = model.draftPass(batch);
+    x.stepSeconds = x.verifyPass.seconds + double(draftTokens) * x.draftPass.seconds;
+    x.tokensPerSecondPerSequence = x.tokensPerStep / x.stepSeconds;
+    x.tokensPerSecond = double(batch) * x.tokensPerSecondPerSequence;
+    x.speedup = x.tokensPerSecondPerSequence * model.decode(batch).seconds;
+    return x;
+}
+
+namespace {
+
 /// Decoding with the drafter at `batch` sequences, and the batch from which it stops paying.
 std::optional<SpeculativeSpeed> planSpeculative(const SpeedModel &model, const Scenario &scenario,
                                                 std::int64_t batch, SpeedPlan &speed)
@@ -887,18 +908,7 @@ std::optional<SpeculativeSpeed> planSpeculative(const SpeedModel &model, const S
     }
     const std::int64_t k = scenario.speculative.numSpeculativeTokens;
     const auto at = [&](std::int64_t sequences) {
-        SpeculativeSpeed x;
-        x.draftTokens = k;
-        x.acceptanceRate = acceptance->rate;
-        x.acceptanceSource = acceptance->source;
-        x.tokensPerStep = tokensPerStep(acceptance->rate, k);
-        x.verifyPass = model.verify(sequences, k);
-        x.draftPass = model.draftPass(sequences);
-        x.stepSeconds = x.verifyPass.seconds + double(k) * x.draftPass.seconds;
-        x.tokensPerSecondPerSequence = x.tokensPerStep / x.stepSeconds;
-        x.tokensPerSecond = double(sequences) * x.tokensPerSecondPerSequence;
-        x.speedup = x.tokensPerSecondPerSequence * model.decode(sequences).seconds;
-        return x;
+        return speculativeDecode(model, sequences, k, *acceptance);
     };
     SpeculativeSpeed result = at(batch);
     // Verifying k + 1 tokens a sequence costs little while the step reads weights, and k + 1 times

@@ -3,6 +3,7 @@
 
 #include "core/gpu/gpuspec.h"
 #include "core/plan/memoryplan.h"
+#include "core/plan/speculativedecoding.h"
 #include "core/plan/speedplan.h"
 
 #include <cstdint>
@@ -162,6 +163,12 @@ private:
 /// the KV cache holds at --seq-len (at least one) when the engine starts but the
 /// batch does not fit.
 std::int64_t sequencesAtOnce(const MemoryPlan &plan);
+
+/// Decoding `batch` sequences with a drafter of `draftTokens` drafts a step, each accepted as
+/// `acceptance` says: the verify pass, k draft passes, tokens a step and the speed-up over `model`'s
+/// plain decode step (breakEvenBatch left -1: planSpeed() searches it).
+SpeculativeSpeed speculativeDecode(const SpeedModel &model, std::int64_t batch, std::int64_t draftTokens,
+                                   const DraftAcceptance &acceptance);
 
 /// Decode tokens a second the batch receives: with the drafter's tokens a step under
 /// --speculative-config, else the plain decode's.

@@ -3768,6 +3768,10 @@ Page Up / Page Down 在场景条中切换。</translation>
         <source>serving that many users: %1-token prompts, %2 out (average context %3)</source>
         <translation>服务这么多用户：%1 token 的提示词，输出 %2（平均上下文 %3）</translation>
     </message>
+    <message>
+        <source>with the drafter: %1 drafts a step, each accepted with p = %2</source>
+        <translation>使用草稿模型：每步 %1 个草稿，每个被接受的概率 p = %2</translation>
+    </message>
 </context>
 <context>
     <name>kvscope::SpeedPanel</name>

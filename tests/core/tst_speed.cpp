@@ -451,6 +451,13 @@ private Q_SLOTS:
         QCOMPARE(x.draftPass.weightBytes, std::int64_t(850'159'616 - 524'288));
         QCOMPARE(x.draftPass.kvBytes, std::int64_t(2048) * KvBytesPerTokenPerLayer);
         QVERIFY(x.speedup > 1);
+        // The decode chart's drafter line passes through the plan's figure at the current batch.
+        const SpeedChartData chart = speedChartData(s, plan);
+        const SpeedCurve &curve = chart.curves.at(chart.currentCurve);
+        const qsizetype at = curve.batch.indexOf(plan.speed.batchSize);
+        QVERIFY(at >= 0 && at < curve.tokensPerSecondSpeculative.size());
+        QCOMPARE(curve.tokensPerSecondSpeculative.at(at), x.tokensPerSecond);
+        QCOMPARE(chart.draftTokens, std::int64_t(3));
 
         // Llama-3.3-70B on 4 H100s: verification's k + 1 tokens a sequence turn the step compute-bound
         // at large batches, where speculation stops paying; it pays one sequence below.

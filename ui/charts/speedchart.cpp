@@ -25,8 +25,8 @@ constexpr int MaxCurves = 5;
 
 SpeedChartView::SpeedChartView(QWidget *parent)
     : ChartView(QStringLiteral("speedChart"), QMargins(4, 4, 24, 4), parent), m_ideal(new QLineSeries),
-      m_serving(new QLineSeries), m_fits(new QLineSeries), m_ridges(new QScatterSeries),
-      m_current(new QScatterSeries), m_currentLabel(new ChartCallout(chart())),
+      m_serving(new QLineSeries), m_speculative(new QLineSeries), m_fits(new QLineSeries),
+      m_ridges(new QScatterSeries), m_current(new QScatterSeries), m_currentLabel(new ChartCallout(chart())),
       m_ridgeLabel(new ChartCallout(chart())), m_fitsLabel(new ChartCallout(chart())),
       m_xAxis(new QLogValueAxis), m_yAxis(new QValueAxis)
 {
@@ -41,7 +41,7 @@ SpeedChartView::SpeedChartView(QWidget *parent)
     for (int i = 0; i < MaxCurves; ++i)
         m_lines << new QLineSeries;
     QList<QXYSeries *> all(m_lines.begin(), m_lines.end());
-    all << m_ideal << m_serving << m_fits << m_ridges << m_current;
+    all << m_ideal << m_serving << m_speculative << m_fits << m_ridges << m_current;
     for (QXYSeries *series : all) {
         chart->addSeries(series);
         series->attachAxis(m_xAxis);
@@ -75,7 +75,7 @@ void SpeedChartView::showSpeed(const SpeedChartData &data)
         }
         m_lines[i]->replace(points);
     }
-    QList<QPointF> ideal, serving, ridges;
+    QList<QPointF> ideal, serving, drafted, ridges;
     if (data.currentCurve < data.curves.size()) {
         const SpeedCurve &curve = data.curves.at(data.currentCurve);
         for (qsizetype p = 0; p < curve.batch.size(); ++p)
@@ -85,12 +85,17 @@ void SpeedChartView::showSpeed(const SpeedChartData &data)
                 top, *std::max_element(curve.tokensPerSecondIdeal.begin(), curve.tokensPerSecondIdeal.end()));
         for (qsizetype p = 0; p < curve.tokensPerSecondServing.size(); ++p)
             serving.append(QPointF(double(curve.batch.at(p)), curve.tokensPerSecondServing.at(p)));
+        for (qsizetype p = 0; p < curve.tokensPerSecondSpeculative.size(); ++p) {
+            drafted.append(QPointF(double(curve.batch.at(p)), curve.tokensPerSecondSpeculative.at(p)));
+            top = std::max(top, curve.tokensPerSecondSpeculative.at(p));
+        }
     }
     for (const SpeedCurve &curve : data.curves)
         if (const std::optional<double> at = sampleAt(curve, curve.ridgeBatch); curve.ridgeBatch > 0 && at)
             ridges.append(QPointF(double(curve.ridgeBatch), *at));
     m_ideal->replace(ideal);
     m_serving->replace(serving);
+    m_speculative->replace(drafted);
     m_ridges->replace(ridges);
     setNiceRangeFromZero(m_yAxis, top * 1.05);
     m_current->replace(data.available
@@ -121,6 +126,9 @@ void SpeedChartView::retranslate()
                            .arg(formatCount(m_data.servingPromptLen, locale),
                                 formatCount(m_data.servingOutputLen, locale),
                                 formatCount(m_data.servingPromptLen + m_data.servingOutputLen / 2, locale)));
+    m_speculative->setName(
+        tr("with the drafter: %1 drafts a step, each accepted with p = %2")
+            .arg(formatCount(m_data.draftTokens, locale), formatDecimal(m_data.acceptanceRate, 3, locale)));
     m_ridges->setName(tr("ridge point: compute-bound from here"));
     m_current->setName(tr("current batch"));
 
@@ -186,6 +194,8 @@ QList<LegendStrip::Entry> SpeedChartView::legendEntries() const
         entries.append({m_ideal->name(), m_ideal->pen().color(), Qt::DashLine, false});
     if (!m_serving->points().isEmpty())
         entries.append({m_serving->name(), m_serving->pen().color(), Qt::DashDotLine, false});
+    if (!m_speculative->points().isEmpty())
+        entries.append({m_speculative->name(), m_speculative->pen().color(), Qt::DotLine, false});
     if (!m_ridges->points().isEmpty()) // no entry for a marker the chart does not draw
         entries.append({m_ridges->name(), m_ridges->color(), Qt::NoPen, false});
     if (!m_fits->points().isEmpty())
@@ -208,6 +218,7 @@ void SpeedChartView::updatePens()
     const QColor current = penPrecisionLines(m_lines, dtypes, m_data.currentCurve);
     m_ideal->setPen(QPen(current, theme::lineWidth(2.0), Qt::DashLine));
     m_serving->setPen(QPen(current, theme::lineWidth(2.0), Qt::DashDotLine));
+    m_speculative->setPen(QPen(current, theme::lineWidth(2.5), Qt::DotLine));
     m_fits->setPen(QPen(theme::budgetColor(palette()), theme::lineWidth(1.5), Qt::DotLine));
     stylePoint(m_ridges, palette().color(QPalette::Text), 12);
     stylePoint(m_current, current, 13);

@@ -36,6 +36,7 @@ public:
     QLineSeries *idealLine() const { return m_ideal; }
     /// Steady-state serving's output tokens/s against users (empty without a serving workload).
     QLineSeries *servingLine() const { return m_serving; }
+    QLineSeries *speculativeLine() const { return m_speculative; }
     QScatterSeries *ridgePoints() const { return m_ridges; }
     QScatterSeries *currentPoint() const { return m_current; }
     QLineSeries *fitsLine() const { return m_fits; }
@@ -56,6 +57,7 @@ private:
     QList<QLineSeries *> m_lines;
     QLineSeries *m_ideal;
     QLineSeries *m_serving;
+    QLineSeries *m_speculative; ///< the current curve with the scenario's drafter
     QLineSeries *m_fits;
     QScatterSeries *m_ridges;
     QScatterSeries *m_current;
