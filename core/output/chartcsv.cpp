@@ -93,7 +93,8 @@ QByteArray growthCsv(const GrowthChartData &data)
 QByteArray speedCsv(const SpeedChartData &data)
 {
     QByteArray out = csv::row({"kv_cache_dtype", "batch_size", "tokens_per_second", "tokens_per_second_ideal",
-                               "ridge_batch", "ridge_batch_ideal", "fits_up_to", "current"});
+                               "ridge_batch", "ridge_batch_ideal", "fits_up_to", "current",
+                               "tokens_per_second_with_drafter"});
     for (int c = 0; c < data.curves.size(); ++c) {
         const SpeedCurve &curve = data.curves.at(c);
         const QByteArray dtype = dtypeName(curve.kvCacheDtype).toUtf8();
@@ -102,7 +103,11 @@ QByteArray speedCsv(const SpeedChartData &data)
                 csv::row({dtype, csv::integer(curve.batch.at(i)), csv::decimal(curve.tokensPerSecond.at(i)),
                           csv::decimal(curve.tokensPerSecondIdeal.at(i)), csv::integer(curve.ridgeBatch),
                           csv::integer(curve.ridgeBatchIdeal), csv::integer(curve.fitsUpTo),
-                          c == data.currentCurve ? "1" : "0"});
+                          c == data.currentCurve ? "1" : "0",
+                          // empty without a drafter, or off the plan's curve
+                          i < curve.tokensPerSecondSpeculative.size()
+                              ? csv::decimal(curve.tokensPerSecondSpeculative.at(i))
+                              : QByteArray()});
     }
     return out;
 }

@@ -230,7 +230,8 @@ private Q_SLOTS:
                      .exitCode,
                  0);
         QVERIFY(readAll(csv).startsWith("kv_cache_dtype,batch_size,tokens_per_second,tokens_per_second_ideal,"
-                                        "ridge_batch,ridge_batch_ideal,fits_up_to,current\n"));
+                                        "ridge_batch,ridge_batch_ideal,fits_up_to,current,"
+                                        "tokens_per_second_with_drafter\n"));
     }
 
     void comparisonChartsTakeTheVariantsOfCompare()

@@ -175,7 +175,7 @@ private Q_SLOTS:
         const QList<QByteArrayList> csv = rows(speedCsv(data));
         QCOMPARE(csv.first(), QByteArrayList({"kv_cache_dtype", "batch_size", "tokens_per_second",
                                               "tokens_per_second_ideal", "ridge_batch", "ridge_batch_ideal",
-                                              "fits_up_to", "current"}));
+                                              "fits_up_to", "current", "tokens_per_second_with_drafter"}));
         qsizetype samples = 0;
         for (const SpeedCurve &curve : data.curves)
             samples += curve.batch.size();
@@ -188,7 +188,8 @@ private Q_SLOTS:
                                      QByteArray::number(qint64(plan.speed.ridgeBatch)),
                                      QByteArray::number(qint64(plan.speed.ridgeBatchIdeal)),
                                      QByteArray::number(qint64(plan.largestBatchThatFits)),
-                                     "1"};
+                                     "1",
+                                     ""}; // no drafter
         QVERIFY2(csv.contains(current), current.join(',').constData());
         // A GPU without a bandwidth figure: only the header.
         Scenario blind = s;
