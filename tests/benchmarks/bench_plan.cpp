@@ -6,6 +6,7 @@
 #include "core/plan/planner.h"
 #include "core/plan/speed.h"
 #include "core/scenario/scenario.h"
+#include "core/scenario/speculativeconfig.h"
 
 #include <QTest>
 
@@ -20,24 +21,28 @@ private Q_SLOTS:
     {
         QTest::addColumn<QString>("model");
         QTest::addColumn<bool>("serving");
-        QTest::newRow("llama-3.1-8b") << "llama-3.1-8b" << false;
-        QTest::newRow("gemma-3-27b (hybrid, vision)") << "gemma-3-27b" << false;
-        QTest::newRow("deepseek-v3 (MLA, MoE)") << "deepseek-v3" << false;
+        QTest::addColumn<bool>("drafter");
+        QTest::newRow("llama-3.1-8b") << "llama-3.1-8b" << false << false;
+        QTest::newRow("gemma-3-27b (hybrid, vision)") << "gemma-3-27b" << false << false;
+        QTest::newRow("deepseek-v3 (MLA, MoE)") << "deepseek-v3" << false << false;
     }
 
     /// The same with a serving workload (a 4,096-token prompt of the 8,192): steady-state serving too.
     void withServing_data()
     {
         plan_data();
-        QTest::newRow("llama-3.1-8b serving") << "llama-3.1-8b" << true;
-        QTest::newRow("qwen3-30b-a3b serving (MoE)") << "qwen3-30b-a3b" << true;
+        QTest::newRow("llama-3.1-8b serving") << "llama-3.1-8b" << true << false;
+        QTest::newRow("qwen3-30b-a3b serving (MoE)") << "qwen3-30b-a3b" << true << false;
+        // With its EAGLE-3 drafter: the speed adds the break-even search, the chart a drafter line.
+        QTest::newRow("llama-3.1-8b eagle3") << "llama-3.1-8b" << false << true;
     }
 
     void plan()
     {
         QFETCH(QString, model);
         QFETCH(bool, serving);
-        const Scenario s = scenario(model, serving);
+        QFETCH(bool, drafter);
+        const Scenario s = scenario(model, serving, drafter);
         std::int64_t sink = 0;
         QBENCHMARK
         {
@@ -65,9 +70,14 @@ private Q_SLOTS:
     }
 
 private:
-    static Scenario scenario(const QString &model, bool serving = false)
+    static Scenario scenario(const QString &model, bool serving, bool drafter)
     {
         Scenario s;
+        if (drafter)
+            s.speculative = parseSpeculativeConfig(
+                QStringLiteral(R"({"method": "eagle3", "model": "yuhuili/EAGLE3-LLaMA3.1-Instruct-8B", )"
+                               R"("num_speculative_tokens": 3})"),
+                QStringLiteral("--speculative-config"), resolveDraftModel);
         s.promptLen = serving ? s.seqLen / 2 : 0;
         s.model = resolveModel(model);
         s.gpu = resolveGpu(QStringLiteral("h100-sxm"));
@@ -80,9 +90,11 @@ private:
     {
         QFETCH(QString, model);
         QFETCH(bool, serving);
-        const Scenario s = scenario(model, serving);
+        QFETCH(bool, drafter);
+        const Scenario s = scenario(model, serving, drafter);
         const MemoryPlan plan = planMemory(s);
         QCOMPARE(plan.speed.serving.has_value(), serving);
+        QCOMPARE(plan.speed.speculative.has_value(), drafter);
         double sink = 0;
         QBENCHMARK
         {
