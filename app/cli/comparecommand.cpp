@@ -20,22 +20,25 @@ int runCompare(const QStringList &arguments)
     parser.setApplicationDescription(QStringLiteral(
         "Compare 2 to 4 variants of a scenario side by side: weights, KV cache, capacity, concurrency, speed "
         "and accuracy (simulated SQNR), each with its difference to the first. Without --variant: the seed "
-        "question's four columns, BF16 or AWQ INT4 weights with 16-bit or FP8 KV. Units: GiB = 2^30 bytes; "
+        "question's four columns, BF16 or AWQ INT4 weights with 16-bit or FP8 KV (or, with "
+        "--serving-features, "
+        "what a drafter, LoRA slots and a shared prefix each do). Units: GiB = 2^30 bytes; "
         "byte figures are per GPU."));
     parser.addHelpOption();
     const ScenarioOptions scenarioOptions;
     scenarioOptions.addTo(parser);
     const QCommandLineOption variant = variantOption();
+    const QCommandLineOption servingFeatures = servingFeaturesOption();
     const QCommandLineOption jsonOption(QStringLiteral("json"), QStringLiteral("Print one JSON object."));
-    parser.addOptions({variant, jsonOption});
+    parser.addOptions({variant, servingFeatures, jsonOption});
 
     if (const std::optional<int> exitCode = parseCommandLine(parser, arguments))
         return *exitCode;
     try {
         const Scenario base = scenarioOptions.scenario(parser);
         int exitCode = Success;
-        const std::optional<QList<ComparisonColumn>> columns =
-            comparisonColumns(scenarioOptions, base, parser.values(variant), exitCode);
+        const std::optional<QList<ComparisonColumn>> columns = comparisonColumns(
+            scenarioOptions, base, parser.values(variant), parser.isSet(servingFeatures), exitCode);
         if (!columns)
             return exitCode;
         AccuracyCache cache;

@@ -86,6 +86,7 @@ struct ExportOptions
     QCommandLineOption relativeError{QStringLiteral("relative-error"),
                                      QStringLiteral("error-histogram: the relative error (w − w′) / |w|.")};
     QCommandLineOption variant = variantOption();
+    QCommandLineOption servingFeatures = servingFeaturesOption();
     QCommandLineOption attentionQueries{
         QStringLiteral("attention-queries"),
         QStringLiteral("attention, attention-logits: the query, key_outliers (on the keys' outlier "
@@ -114,27 +115,17 @@ struct ExportOptions
 
     QList<QCommandLineOption> all() const
     {
-        return {chart,
-                out,
-                format,
-                list,
-                width,
-                height,
-                scale,
-                theme,
-                noCaption,
-                page,
-                language,
-                scenario,
-                growthAxis,
-                growthScale,
-                counterfactuals,
-                relativeError,
-                linearCounts,
-                variant,
-                attentionQueries,
-                attentionScale,
-                attentionTokens,
+        return {chart,           out,
+                format,          list,
+                width,           height,
+                scale,           theme,
+                noCaption,       page,
+                language,        scenario,
+                growthAxis,      growthScale,
+                counterfactuals, relativeError,
+                linearCounts,    variant,
+                servingFeatures, attentionQueries,
+                attentionScale,  attentionTokens,
                 attentionQuery};
     }
 };
@@ -225,7 +216,7 @@ bool chartUses(const ChartEntry &entry, const QString &name, const ExportOptions
         return entry.inputs != ChartInputs::Quantization;
     if (std::any_of(simulation.begin(), simulation.end(), is))
         return entry.inputs == ChartInputs::Quantization;
-    if (is(o.variant))
+    if (is(o.variant) || is(o.servingFeatures))
         return entry.inputs == ChartInputs::Comparison || !entry.build; // the report's table
     if (is(o.growthAxis) || is(o.growthScale) || is(o.counterfactuals))
         return chart == QLatin1String("growth") || !entry.build; // the report draws the growth chart
@@ -271,10 +262,11 @@ std::optional<int> checkUnusedOptions(const ChartEntry &entry, const QCommandLin
         parseGrowthAxis(parser.value(o.growthAxis), QStringLiteral("--growth-axis"));
     if (parser.isSet(o.growthScale))
         parseAxisScale(parser.value(o.growthScale), QStringLiteral("--growth-scale"));
-    if (parser.isSet(o.variant) && entry.inputs != ChartInputs::Comparison && entry.build) {
+    if ((parser.isSet(o.variant) || parser.isSet(o.servingFeatures)) &&
+        entry.inputs != ChartInputs::Comparison && entry.build) {
         int exitCode = Success;
         if (!comparisonColumns(scenarioOptions, scenarioOptions.scenario(parser), parser.values(o.variant),
-                               exitCode))
+                               parser.isSet(o.servingFeatures), exitCode))
             return exitCode;
     }
     warn(QStringLiteral("--chart %1 does not use %2")
@@ -359,8 +351,8 @@ ChartSource chartSource(const ChartEntry &entry, const QCommandLineParser &parse
         source.counterfactuals = parser.isSet(o.counterfactuals) || (document && document->counterfactuals);
         // A comparison chart, or the report, without --variant draws the file's columns when it holds some.
         const bool report = !entry.build;
-        if ((entry.inputs == ChartInputs::Comparison || report) && !parser.isSet(o.variant) && document &&
-            document->comparison.size() >= 2)
+        if ((entry.inputs == ChartInputs::Comparison || report) && !parser.isSet(o.variant) &&
+            !parser.isSet(o.servingFeatures) && document && document->comparison.size() >= 2)
             source.comparison = compare(
                 labelledColumns(columnScenarios(source.scenario, document->comparison, resolvers)), cache);
         if (report)
@@ -449,12 +441,13 @@ int runExport(const QStringList &arguments)
         AccuracyCache cache; // the report's accuracy and its columns' share their simulations
         ChartSource source = chartSource(*entry, parser, o, scenarioOptions, quantOptions, groupSize, cache);
         // The report compares only when asked to (--variant, or the file's columns).
-        const bool compared =
-            entry->inputs == ChartInputs::Comparison || (!entry->build && parser.isSet(o.variant));
+        const bool asked = parser.isSet(o.variant) || parser.isSet(o.servingFeatures);
+        const bool compared = entry->inputs == ChartInputs::Comparison || (!entry->build && asked);
         if (compared && !source.comparison) {
             int exitCode = Success;
             const std::optional<QList<ComparisonColumn>> columns =
-                comparisonColumns(scenarioOptions, source.scenario, parser.values(o.variant), exitCode);
+                comparisonColumns(scenarioOptions, source.scenario, parser.values(o.variant),
+                                  parser.isSet(o.servingFeatures), exitCode);
             if (!columns)
                 return exitCode;
             source.comparison = compare(*columns, cache);

@@ -79,9 +79,30 @@ QCommandLineOption variantOption()
         QStringLiteral("options"));
 }
 
-std::optional<QList<ComparisonColumn>> comparisonColumns(const ScenarioOptions &options, const Scenario &base,
-                                                         const QStringList &variants, int &exitCode)
+QCommandLineOption servingFeaturesOption()
 {
+    return QCommandLineOption(
+        QStringLiteral("serving-features"),
+        QStringLiteral(
+            "Instead of the seed question: the bare deployment, then each serving feature alone — "
+            "the model's speculative drafter (%1 drafts a step), %2 LoRA slots of rank %3, a system "
+            "prompt of half --seq-len shared by every request (those the engine and model take).")
+            .arg(ServingFeatureDrafts)
+            .arg(ServingFeatureLoraSlots)
+            .arg(ServingFeatureLoraRank));
+}
+
+std::optional<QList<ComparisonColumn>> comparisonColumns(const ScenarioOptions &options, const Scenario &base,
+                                                         const QStringList &variants, bool servingFeatures,
+                                                         int &exitCode)
+{
+    if (servingFeatures && !variants.isEmpty()) {
+        exitCode = fail(QStringLiteral("--serving-features: give it without --variant (it sets the columns)"),
+                        UsageError);
+        return std::nullopt;
+    }
+    if (servingFeatures)
+        return servingFeatureColumns(base);
     if (variants.isEmpty())
         return seedQuestionColumns(base);
     if (variants.size() < 2 || variants.size() > MaxComparisonColumns) {

@@ -16,12 +16,16 @@ namespace kvscope::cli {
 
 /// --variant "OPTIONS", repeatable.
 QCommandLineOption variantOption();
+/// --serving-features: servingFeatureColumns() instead of the seed question's.
+QCommandLineOption servingFeaturesOption();
 
-/// The columns: seedQuestionColumns(base) without variants, else each variant's
-/// options applied on `base`. A bad variant (or a count outside 2..4) prints
-/// its error naming the variant, its text and the option, sets `exitCode` (2
-/// for usage errors) and gives std::nullopt.
+/// The columns: seedQuestionColumns(base) without variants (servingFeatureColumns(base)
+/// with `servingFeatures`), else each variant's options applied on `base`. A bad variant
+/// (or a count outside 2..4, or variants with `servingFeatures`) prints its error naming
+/// the variant, its text and the option, sets `exitCode` (2 for usage errors) and gives
+/// std::nullopt.
 std::optional<QList<ComparisonColumn>> comparisonColumns(const ScenarioOptions &options, const Scenario &base,
-                                                         const QStringList &variants, int &exitCode);
+                                                         const QStringList &variants, bool servingFeatures,
+                                                         int &exitCode);
 
 } // namespace kvscope::cli

@@ -8,6 +8,7 @@
 #include "core/compare/comparisonnotes.h"
 #include "core/output/planjson.h"
 #include "core/plan/planner.h"
+#include "core/plan/speculativedecoding.h"
 #include "core/plan/speed.h"
 
 #include <algorithm>
@@ -16,6 +17,7 @@
 
 #include <QCoreApplication>
 #include <QJsonArray>
+#include <QSet>
 
 namespace kvscope {
 
@@ -55,13 +57,20 @@ void distinguishLabels(QList<ComparisonColumn> &columns)
         QStringList words;
         const ScenarioValues values = differingValues(columns.first().scenario, columns.at(i).scenario);
         const SpeculativeConfig &drafter = columns.at(i).scenario.speculative;
-        for (auto it = values.cbegin(); it != values.cend(); ++it)
-            // A drafter's JSON would take a line of its own: its method and drafts say which it is.
-            words << (it.key() == fileKey(ScenarioField::SpeculativeConfig) && drafter.enabled()
-                          ? QStringLiteral("%1 %2 k=%3")
-                                .arg(flagForKey(it.key()), speculativeMethodName(drafter.method))
+        // In kvscope calc's order (--max-loras before its --max-lora-rank), as a launch line reads.
+        QSet<QString> said; // an option spelled for two engines is listed twice
+        for (const ScenarioOption &option : scenarioOptions()) {
+            const QString key = option.name();
+            if (!values.contains(key) || said.contains(key))
+                continue;
+            said.insert(key);
+            // A drafter's JSON would take lines of its own: its method and drafts say which it is.
+            words << (key == fileKey(ScenarioField::SpeculativeConfig) && drafter.enabled()
+                          ? QStringLiteral("%1 k=%2")
+                                .arg(speculativeMethodName(drafter.method))
                                 .arg(drafter.numSpeculativeTokens)
-                          : QStringLiteral("%1 %2").arg(flagForKey(it.key()), it.value()));
+                          : QStringLiteral("%1 %2").arg(flagForKey(key), values.value(key)));
+        }
         if (!words.isEmpty())
             columns[i].label += QStringLiteral(" (%1)").arg(words.join(QLatin1Char(' ')));
     }
@@ -355,6 +364,40 @@ QList<ComparisonColumn> seedQuestionColumns(const Scenario &base)
         }
     }
     return columns;
+}
+
+QList<ComparisonColumn> servingFeatureColumns(const Scenario &base)
+{
+    Scenario bare = base;
+    bare.speculative = {};
+    bare.maxLoras = 0;
+    bare.sharedPrefixLen = 0;
+    QList<Scenario> scenarios{bare};
+    // A feature joins where the core plans it on this deployment.
+    const auto addIfPlanned = [&](const Scenario &s) {
+        try {
+            planMemory(s);
+            scenarios << s;
+        } catch (const Error &) {
+        }
+    };
+    if (bare.engine == Engine::Vllm) {
+        const QList<SpeculativeConfig> drafters = speculativeChoices(bare, ServingFeatureDrafts);
+        if (!drafters.isEmpty()) {
+            Scenario drafted = bare;
+            drafted.speculative = drafters.first();
+            addIfPlanned(drafted);
+        }
+        Scenario adapted = bare;
+        adapted.maxLoras = ServingFeatureLoraSlots;
+        adapted.maxLoraRank = ServingFeatureLoraRank;
+        addIfPlanned(adapted);
+    }
+    Scenario shared = bare;
+    shared.sharedPrefixLen = bare.seqLen / 2;
+    if (shared.sharedPrefixLen > 0)
+        addIfPlanned(shared);
+    return labelledColumns(scenarios);
 }
 
 QList<ComparisonColumn> labelledColumns(const QList<Scenario> &scenarios)

@@ -45,6 +45,18 @@ struct ComparisonColumn
 /// Labels name the resolved precisions.
 QList<ComparisonColumn> seedQuestionColumns(const Scenario &base);
 
+/// The serving features' one-click preset, on the model, GPU, precisions and workload of
+/// `base`: the bare deployment (no drafter, no LoRA, no shared prefix), then each feature
+/// alone — the model's first drafter (speculativeChoices(): its EAGLE draft, its MTP layers,
+/// else n-gram) with ServingFeatureDrafts drafts a step, ServingFeatureLoraSlots LoRA slots of
+/// rank ServingFeatureLoraRank, and a system prompt of half the sequence shared by every
+/// request. A feature the engine or the model does not take (LoRA and drafters under SGLang,
+/// a shared prefix on a model whose layers keep different tokens) is left out.
+QList<ComparisonColumn> servingFeatureColumns(const Scenario &base);
+inline constexpr std::int64_t ServingFeatureDrafts = 3;
+inline constexpr std::int64_t ServingFeatureLoraSlots = 4;
+inline constexpr std::int64_t ServingFeatureLoraRank = 64;
+
 /// A column label from the precisions a scenario resolves to: "AWQ INT4 · FP8 KV".
 QString precisionLabel(const Scenario &scenario);
 

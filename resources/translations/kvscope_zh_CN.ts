@@ -832,10 +832,6 @@
         <translation>编辑列</translation>
     </message>
     <message>
-        <source>Show or fold the rows that set each column&apos;s weights, quantization and KV cache.</source>
-        <translation>显示或折叠设置各列权重、量化和 KV Cache 的行。</translation>
-    </message>
-    <message>
         <source>Table</source>
         <translation>表格</translation>
     </message>
@@ -862,6 +858,38 @@
     <message>
         <source>%1 — %2, %3: %4 %5 → %6 %7 (%8; &lt;a href=&quot;%9&quot;&gt;source&lt;/a&gt;)</source>
         <translation>%1 — %2，%3：%4 %5 → %6 %7（%8；&lt;a href=&quot;%9&quot;&gt;来源&lt;/a&gt;）</translation>
+    </message>
+    <message>
+        <source>Serving features</source>
+        <translation>服务特性</translation>
+    </message>
+    <message>
+        <source>Columns on the explorer&apos;s model, GPU, precisions and workload: the bare deployment, then each feature alone: its speculative drafter (%1 drafts a step) · %2 LoRA slots of rank %3 · a system prompt of half the sequence shared by every request.</source>
+        <translation>以探索器的模型、GPU、精度和负载为基础的各列：不带任何特性的部署，然后每列只加一项特性：它的投机解码草稿器（每步 %1 个草稿）· %2 个秩为 %3 的 LoRA 槽位 · 所有请求共享的、长度为序列一半的系统提示词。</translation>
+    </message>
+    <message>
+        <source>Show or fold the rows that set each column&apos;s weights, quantization, KV cache, drafter, LoRA slots and shared prefix.</source>
+        <translation>显示或折叠设置每列权重、量化、KV Cache、草稿器、LoRA 槽位和共享前缀的行。</translation>
+    </message>
+    <message>
+        <source>LoRA slots (%1)</source>
+        <translation>LoRA 槽位（%1）</translation>
+    </message>
+    <message>
+        <source>LoRA rank (%1)</source>
+        <translation>LoRA 秩（%1）</translation>
+    </message>
+    <message>
+        <source>Shared prefix (%1)</source>
+        <translation>共享前缀（%1）</translation>
+    </message>
+    <message>
+        <source>off</source>
+        <translation>关闭</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>无</translation>
     </message>
 </context>
 <context>

@@ -316,6 +316,25 @@ private Q_SLOTS:
         QCOMPARE(options.size(), 2);
     }
 
+    // --serving-features: the bare deployment, then the drafter, 4 LoRA slots of rank 64 and a
+    // system prompt of half --seq-len, each alone (core/compare/comparison.h).
+    void servingFeatures()
+    {
+        const QJsonObject c = json({QStringLiteral("compare"), QStringLiteral("--seq-len"),
+                                    QStringLiteral("8192"), QStringLiteral("--serving-features")});
+        const QJsonArray variants = c.value(u"variants").toArray();
+        QCOMPARE(variants.size(), 4);
+        QCOMPARE(variants.at(0).toObject().value(u"options").toObject().size(), 0);
+        QCOMPARE(variants.at(1).toObject().value(u"speculative_method").toString(), QStringLiteral("eagle3"));
+        QCOMPARE(variants.at(1).toObject().value(u"draft_weights_bytes").toInteger(), 850'159'616);
+        const QJsonObject lora = variants.at(2).toObject().value(u"options").toObject();
+        QCOMPARE(lora.value(u"max-loras").toString(), QStringLiteral("4"));
+        QCOMPARE(lora.value(u"max-lora-rank").toString(), QStringLiteral("64"));
+        QCOMPARE(
+            variants.at(3).toObject().value(u"options").toObject().value(u"shared-prefix-len").toString(),
+            QStringLiteral("4096"));
+    }
+
     void badVariants_data()
     {
         QTest::addColumn<QStringList>("arguments");
@@ -336,6 +355,9 @@ private Q_SLOTS:
         QTest::newRow("five variants") << QStringList{variant,   QString(), variant,   QString(), variant,
                                                       QString(), variant,   QString(), variant,   QString()}
                                        << 2 << "got 5";
+        QTest::newRow("serving features with variants")
+            << QStringList{QStringLiteral("--serving-features"), variant, QString(), variant, QString()} << 2
+            << "--serving-features: give it without --variant";
         QTest::newRow("bad shared option") << QStringList{QStringLiteral("--batch-size"), QStringLiteral("0")}
                                            << 1 << "--batch-size: must be a positive integer, got '0'";
     }

@@ -725,6 +725,69 @@ private Q_SLOTS:
         QCOMPARE(columns.at(1).label, QStringLiteral("BF16 + BF16 KV (--batch-size 64)"));
     }
 
+    // The serving features' preset: the bare deployment, then each feature alone, each with the
+    // figures the issue quotes for Llama-3.1-8B on one H100 at 8,192 tokens.
+    void servingFeaturesEachAlone()
+    {
+        Scenario s = llama8bOnH100();
+        s.seqLen = 8192;
+        s.maxLoras = 2; // the explorer's own features do not leak into the bare column
+        const QList<ComparisonColumn> columns = servingFeatureColumns(s);
+        QCOMPARE(columns.size(), 4);
+        const Scenario &bare = columns.at(0).scenario;
+        QCOMPARE(bare.maxLoras, 0);
+        QVERIFY(!bare.speculative.enabled());
+        QCOMPARE(bare.sharedPrefixLen, 0);
+        QCOMPARE(bare.seqLen, 8192);
+
+        // The drafter: the model's EAGLE-3 draft (resources/presets/drafts.json) with 3 drafts a
+        // step; its layer joins the pool (131,072 -> 135,168 B a token, one layer of 8 KV heads x 128
+        // in 16 bits more) and its weights load with the model's.
+        const MemoryPlan drafted = planMemory(columns.at(1).scenario);
+        QCOMPARE(columns.at(1).scenario.speculative.method, SpeculativeMethod::Eagle3);
+        QCOMPARE(columns.at(1).scenario.speculative.numSpeculativeTokens, ServingFeatureDrafts);
+        QCOMPARE(drafted.kv.bytesPerToken, 135'168);
+        QCOMPARE(drafted.weights.draftBytes, std::int64_t(850'159'616));
+        QVERIFY(drafted.speed.speculative);
+
+        // 4 LoRA slots of rank 64: 5 MiB per slot per unit of rank in 16 bits (core/plan/lora.h),
+        // 4 x 64 x 5 MiB = 1.25 GiB.
+        const MemoryPlan adapted = planMemory(columns.at(2).scenario);
+        QCOMPARE(adapted.weights.loraBytes, std::int64_t(4) * 64 * 5 * 1024 * 1024);
+        QCOMPARE(columns.at(2).label, QStringLiteral("BF16 + BF16 KV (--max-loras 4 --max-lora-rank 64)"));
+
+        // A system prompt of half the sequence, 4,096 tokens = 256 blocks of 16, held once: a request
+        // then needs 256 blocks of its own where it needed 512, so the pool holds about twice the
+        // requests (the pool's blocks less the shared ones, over 256).
+        const MemoryPlan plain = planMemory(bare);
+        const MemoryPlan shared = planMemory(columns.at(3).scenario);
+        QCOMPARE(columns.at(3).scenario.sharedPrefixLen, 4096);
+        const std::int64_t poolBlocks = plain.kv.numGpuBlocks;
+        QCOMPARE(shared.kv.numGpuBlocks, poolBlocks);
+        QCOMPARE(plain.largestBatchThatFits, poolBlocks / 512);
+        QCOMPARE(shared.largestBatchThatFits, (poolBlocks - 256) / 256);
+        QCOMPARE(plain.largestBatchThatFits, 53); // README: 53 -> 105
+        QCOMPARE(shared.largestBatchThatFits, 105);
+
+        // Under SGLang neither a drafter nor LoRA is planned: the bare column and the shared prefix.
+        Scenario sglang = s;
+        sglang.engine = Engine::Sglang;
+        sglang.maxLoras = 0;
+        const QList<ComparisonColumn> sglangColumns = servingFeatureColumns(sglang);
+        QCOMPARE(sglangColumns.size(), 2);
+        QCOMPARE(sglangColumns.at(1).scenario.sharedPrefixLen, 4096);
+
+        // gpt-oss's sliding-window layers keep other tokens than its full ones: no shared prefix,
+        // and no LoRA on its experts; its drafter is n-gram.
+        Scenario oss = s;
+        oss.maxLoras = 0;
+        oss.model = test::preset(QStringLiteral("gpt-oss-20b"));
+        for (const ComparisonColumn &column : servingFeatureColumns(oss)) {
+            QCOMPARE(column.scenario.sharedPrefixLen, 0);
+            QCOMPARE(column.scenario.maxLoras, 0);
+        }
+    }
+
     void quantizedCheckpointsAndColumnCounts()
     {
         Scenario s = llama8bOnH100();

@@ -92,8 +92,12 @@ class TestCompareView : public QObject
         QTableWidget *t = table();
         QCOMPARE(t->columnCount(), int(comparison.columns.size()));
         QCOMPARE(t->rowCount(), CompareView::FirstFigureRow + int(comparison.rows.size()));
-        for (int c = 0; c < comparison.columns.size(); ++c)
-            QCOMPARE(t->horizontalHeaderItem(c)->text(), comparison.columns.at(c).label);
+        for (int c = 0; c < comparison.columns.size(); ++c) {
+            // On screen with non-breaking hyphens (a wrapped label breaks between options).
+            QCOMPARE(t->horizontalHeaderItem(c)->text().replace(QChar(0x2011), u'-'),
+                     comparison.columns.at(c).label);
+            QCOMPARE(t->horizontalHeaderItem(c)->toolTip(), comparison.columns.at(c).label);
+        }
         for (int r = 0; r < comparison.rows.size(); ++r) {
             const CompareRow &row = comparison.rows.at(r);
             QCOMPARE(t->verticalHeaderItem(CompareView::FirstFigureRow + r)->text(),
@@ -420,6 +424,68 @@ private Q_SLOTS:
         QCOMPARE(view()->columns().size(), 1);
         QCOMPARE(table()->rowCount(), CompareView::FirstFigureRow);
         QVERIFY(!view()->currentComparison());
+    }
+
+    // The serving features' preset and the knobs that set a column's LoRA slots, their rank and
+    // its shared prefix: what the core plans for the same values (servingFeatureColumns()).
+    void servingFeaturesAndTheirKnobs()
+    {
+        m_window->controller()->setSeqLen(8192);
+        child<QPushButton>(QStringLiteral("servingFeaturesButton"))->click();
+        QCOMPARE(view()->columns(), servingFeatureColumnValues(base()));
+        QCOMPARE(view()->columns().size(), 4);
+        QVERIFY(waitForComparison());
+        checkTable(expected());
+        QCOMPARE(view()->currentComparison()->columns.at(2).plan.weights.loraBytes,
+                 std::int64_t(4) * 64 * 5 * 1024 * 1024); // 5 MiB per slot per unit of rank, core/plan/lora.h
+
+        // Each column's knobs say its features: LoRA off with no rank, then 4 slots of rank 64, and
+        // the last column's shared prefix of half the sequence.
+        auto *slots0 = child<QComboBox>(QStringLiteral("max-lorasCombo0"));
+        QCOMPARE(slots0->currentData().toString(), QStringLiteral("auto"));
+        QCOMPARE(slots0->currentText(), QStringLiteral("off"));
+        QVERIFY(!child<QComboBox>(QStringLiteral("max-lora-rankCombo0"))->isEnabled());
+        QCOMPARE(child<QComboBox>(QStringLiteral("max-lorasCombo2"))->currentData().toString(),
+                 QStringLiteral("4"));
+        QVERIFY(child<QComboBox>(QStringLiteral("max-lora-rankCombo2"))->isEnabled());
+        QCOMPARE(child<QComboBox>(QStringLiteral("max-lora-rankCombo2"))->currentData().toString(),
+                 QStringLiteral("64"));
+        QCOMPARE(child<QComboBox>(QStringLiteral("shared-prefix-lenCombo0"))->currentText(),
+                 QStringLiteral("none"));
+        QCOMPARE(child<QComboBox>(QStringLiteral("shared-prefix-lenCombo3"))->currentData().toString(),
+                 QStringLiteral("4096"));
+
+        // The first column's LoRA slots to 2 through its combo: its rank knob opens.
+        const int two = slots0->findData(QStringLiteral("2"));
+        slots0->setCurrentIndex(two);
+        Q_EMIT slots0->activated(two);
+        QCOMPARE(view()->columns().at(0).value(QStringLiteral("max-loras")), QStringLiteral("2"));
+        QVERIFY(child<QComboBox>(QStringLiteral("max-lora-rankCombo0"))->isEnabled());
+
+        // The drafter's column's shared prefix to 2,048 through its combo: both features at once.
+        auto *prefix1 = child<QComboBox>(QStringLiteral("shared-prefix-lenCombo1"));
+        const int half = prefix1->findData(QStringLiteral("2048"));
+        prefix1->setCurrentIndex(half);
+        Q_EMIT prefix1->activated(half);
+        QVERIFY(waitForComparison());
+        const Comparison edited = expected();
+        checkTable(edited);
+        QCOMPARE(edited.columns.at(1).scenario.sharedPrefixLen, 2048);
+        QVERIFY(edited.columns.at(1).scenario.speculative.enabled());
+
+        // A prefix as long as the sequence is refused with the core's words; the column stays.
+        const ScenarioValues before = view()->columns().at(3);
+        QVERIFY(!view()->setColumnValue(3, ScenarioField::SharedPrefixLen, QStringLiteral("8192")));
+        QCOMPARE(view()->columns().at(3), before);
+        QVERIFY(child<QLabel>(QStringLiteral("compareStatus"))
+                    ->text()
+                    .contains(QStringLiteral("--shared-prefix-len")));
+
+        // A column keeps its features when the explorer's change: the explorer's LoRA slots do not
+        // reach the columns that have none.
+        m_window->controller()->setLora(8, 16);
+        QVERIFY(waitForComparison());
+        QCOMPARE(view()->currentComparison()->columns.at(3).scenario.maxLoras, 0);
     }
 
     void columnsFollowTheExplorerButKeepTheirPrecisions()

@@ -9,9 +9,10 @@ namespace kvscope {
 
 const QList<ScenarioField> &columnKnobs()
 {
-    static const QList<ScenarioField> knobs{ScenarioField::Dtype, ScenarioField::Quantization,
-                                            ScenarioField::GroupSize, ScenarioField::KvCacheDtype,
-                                            ScenarioField::SpeculativeConfig};
+    static const QList<ScenarioField> knobs{
+        ScenarioField::Dtype,        ScenarioField::Quantization,      ScenarioField::GroupSize,
+        ScenarioField::KvCacheDtype, ScenarioField::SpeculativeConfig, ScenarioField::MaxLoras,
+        ScenarioField::MaxLoraRank,  ScenarioField::SharedPrefixLen};
     return knobs;
 }
 
@@ -22,11 +23,18 @@ ScenarioValues columnValues(const Scenario &base, const Scenario &column)
     for (const ScenarioField knob : columnKnobs())
         if (all.contains(fileKey(knob)))
             values.insert(fileKey(knob), all.value(fileKey(knob)));
-    // No drafter is vLLM's default, which scenarioToValues() leaves out: a column keeps it spelled
-    // out like its other knobs, so it does not take up the explorer's drafter.
-    const QString drafter = fileKey(ScenarioField::SpeculativeConfig);
-    if (column.engine == Engine::Vllm && !values.contains(drafter))
-        values.insert(drafter, QStringLiteral("none"));
+    // No drafter, no LoRA and no shared prefix are the defaults, which scenarioToValues() leaves
+    // out: a column keeps them spelled out like its other knobs, so it does not take up the
+    // explorer's drafter, adapters or prefix.
+    const auto keepDefault = [&](ScenarioField knob, const char *off) {
+        if (!values.contains(fileKey(knob)))
+            values.insert(fileKey(knob), QLatin1String(off));
+    };
+    if (column.engine == Engine::Vllm) {
+        keepDefault(ScenarioField::SpeculativeConfig, "none");
+        keepDefault(ScenarioField::MaxLoras, "auto");
+    }
+    keepDefault(ScenarioField::SharedPrefixLen, "auto");
     return values;
 }
 
@@ -46,12 +54,26 @@ QList<Scenario> columnScenarios(const Scenario &base, const QList<ScenarioValues
     return scenarios;
 }
 
-QList<ScenarioValues> seedColumnValues(const Scenario &base)
+namespace {
+
+QList<ScenarioValues> keptValues(const Scenario &base, const QList<ComparisonColumn> &columns)
 {
     QList<ScenarioValues> values;
-    for (const ComparisonColumn &column : seedQuestionColumns(base))
+    for (const ComparisonColumn &column : columns)
         values << columnValues(base, column.scenario);
     return values;
+}
+
+} // namespace
+
+QList<ScenarioValues> seedColumnValues(const Scenario &base)
+{
+    return keptValues(base, seedQuestionColumns(base));
+}
+
+QList<ScenarioValues> servingFeatureColumnValues(const Scenario &base)
+{
+    return keptValues(base, servingFeatureColumns(base));
 }
 
 } // namespace kvscope

@@ -15,7 +15,7 @@
 namespace kvscope {
 
 /// The knobs a column shows and keeps, in the table's order: dtype, quantization,
-/// group size, KV cache dtype, the speculative drafter.
+/// group size, KV cache dtype, the speculative drafter, the LoRA slots and their rank, the shared prefix.
 const QList<ScenarioField> &columnKnobs();
 
 /// The values a column is kept as: differingValues(base, column) with its knobs
@@ -29,5 +29,8 @@ QList<Scenario> columnScenarios(const Scenario &base, const QList<ScenarioValues
 
 /// The seed question's columns on `base` (seedQuestionColumns()), as kept.
 QList<ScenarioValues> seedColumnValues(const Scenario &base);
+
+/// The serving features' columns on `base` (servingFeatureColumns()), as kept.
+QList<ScenarioValues> servingFeatureColumnValues(const Scenario &base);
 
 } // namespace kvscope

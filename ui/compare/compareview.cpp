@@ -31,6 +31,7 @@
 #include <QPushButton>
 #include <QScrollArea>
 #include <QStackedWidget>
+#include <QStyle>
 #include <QTabBar>
 #include <QTableWidget>
 #include <QTimer>
@@ -64,9 +65,10 @@ QIcon swatch(const QColor &color)
 
 CompareView::CompareView(ScenarioController *controller, UserLibrary *library, QWidget *parent)
     : QWidget(parent), m_controller(controller), m_library(library), m_runner(new ComparisonRunner(this)),
-      m_addColumn(new QPushButton(this)), m_seed(new QPushButton(this)), m_progress(new QProgressBar(this)),
-      m_status(new QLabel(this)), m_hint(new QLabel(this)), m_table(new QTableWidget(this)),
-      m_notes(new QLabel(this)), m_caveats(new QLabel(this)), m_memoryChart(new CompareMemoryChartView(this)),
+      m_addColumn(new QPushButton(this)), m_seed(new QPushButton(this)), m_servingSeed(new QPushButton(this)),
+      m_progress(new QProgressBar(this)), m_status(new QLabel(this)), m_hint(new QLabel(this)),
+      m_table(new QTableWidget(this)), m_notes(new QLabel(this)), m_caveats(new QLabel(this)),
+      m_memoryChart(new CompareMemoryChartView(this)),
       m_speedChart(new CompareBarsChartView(CompareBars::CapacityAndSpeed, this)),
       m_accuracyChart(new CompareBarsChartView(CompareBars::Accuracy, this)),
       m_knobsButton(new QToolButton(this)), m_pageTabs(new QTabBar(this)), m_pages(new QStackedWidget(this))
@@ -74,6 +76,7 @@ CompareView::CompareView(ScenarioController *controller, UserLibrary *library, Q
     setObjectName(QStringLiteral("compareView"));
     m_addColumn->setObjectName(QStringLiteral("addColumnButton"));
     m_seed->setObjectName(QStringLiteral("seedPresetButton"));
+    m_servingSeed->setObjectName(QStringLiteral("servingFeaturesButton"));
     m_progress->setObjectName(QStringLiteral("compareProgress"));
     m_status->setObjectName(QStringLiteral("compareStatus"));
     m_hint->setObjectName(QStringLiteral("compareHint"));
@@ -102,7 +105,9 @@ CompareView::CompareView(ScenarioController *controller, UserLibrary *library, Q
     m_table->setSelectionMode(QAbstractItemView::NoSelection);
     m_table->setWordWrap(true);
     m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
-    m_table->horizontalHeader()->setDefaultAlignment(Qt::AlignLeft | Qt::AlignVCenter);
+    // A column named by the options it differs in wraps rather than losing its end.
+    m_table->horizontalHeader()->setDefaultAlignment(
+        Qt::Alignment(Qt::AlignLeft | Qt::AlignVCenter | Qt::Alignment(Qt::TextWordWrap)));
     m_table->verticalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     m_table->verticalHeader()->setDefaultAlignment(Qt::AlignLeft | Qt::AlignVCenter);
     m_table->setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
@@ -127,6 +132,7 @@ CompareView::CompareView(ScenarioController *controller, UserLibrary *library, Q
     toolbar->addWidget(m_progress);
     toolbar->addWidget(m_addColumn);
     toolbar->addWidget(m_seed);
+    toolbar->addWidget(m_servingSeed);
     toolbar->addWidget(m_knobsButton);
 
     // Three pages, each whole on a 1280 x 800 projector: the table as tall as its rows
@@ -189,6 +195,7 @@ CompareView::CompareView(ScenarioController *controller, UserLibrary *library, Q
 
     connect(m_addColumn, &QPushButton::clicked, this, &CompareView::addColumn);
     connect(m_seed, &QPushButton::clicked, this, &CompareView::seedQuestion);
+    connect(m_servingSeed, &QPushButton::clicked, this, &CompareView::seedServingFeatures);
     connect(m_controller, &ScenarioController::scenarioChanged, this, [this] {
         if (m_seeded)
             seedColumns(); // the seed question of the scenario as it is now
@@ -280,8 +287,18 @@ void CompareView::addColumn()
 
 void CompareView::seedQuestion()
 {
+    seedWith(seedColumnValues);
+}
+
+void CompareView::seedServingFeatures()
+{
+    seedWith(servingFeatureColumnValues);
+}
+
+void CompareView::seedWith(QList<ScenarioValues> (*preset)(const Scenario &))
+{
     try {
-        m_columns = seedColumnValues(m_controller->scenario());
+        m_columns = preset(m_controller->scenario());
     } catch (const Error &error) {
         showStatus(error.message(), true);
         return;
@@ -306,6 +323,7 @@ bool CompareView::setColumnValue(int column, ScenarioField option, const QString
     try {
         const Scenario scenario = applyValues(base, m_columns.at(column), resolvers);
         const Scenario changed = applyValues(scenario, ScenarioValues{{fileKey(option), value}}, resolvers);
+        planMemory(changed); // what the planner refuses (a prefix as long as the sequence) is refused here
         m_columns[column] = columnValues(base, changed);
     } catch (const Error &error) {
         showStatus(tr("Column %1: %2").arg(column + 1).arg(error.message()), true);
@@ -365,13 +383,23 @@ void CompareView::rebuildKnobs()
         m_knobs.clear();
         m_table->setColumnCount(columns);
         for (int c = 0; c < columns; ++c) {
-            const QStringList choices[KnobRows] = {weightDtypeChoices(),
-                                                   quantMethodChoices(),
-                                                   {QStringLiteral("32"), QStringLiteral("64"),
-                                                    QStringLiteral("128"), QStringLiteral("256"),
-                                                    QStringLiteral("-1")},
-                                                   kvCacheDtypeChoices(),
-                                                   {}}; // the drafters: the model's own, set in showKnobs()
+            const QStringList choices[KnobRows] = {
+                weightDtypeChoices(),
+                quantMethodChoices(),
+                {QStringLiteral("32"), QStringLiteral("64"), QStringLiteral("128"), QStringLiteral("256"),
+                 QStringLiteral("-1")},
+                kvCacheDtypeChoices(),
+                {}, // the drafters: the model's own, set in showKnobs()
+                // vLLM's --max-loras ("auto": LoRA off) and the ranks
+                // it takes (LoRAConfig, vllm/config/lora.py)
+                {QStringLiteral("auto"), QStringLiteral("1"), QStringLiteral("2"), QStringLiteral("4"),
+                 QStringLiteral("8"), QStringLiteral("16")},
+                {QStringLiteral("8"), QStringLiteral("16"), QStringLiteral("32"), QStringLiteral("64"),
+                 QStringLiteral("128"), QStringLiteral("256"), QStringLiteral("512")},
+                // a shared system prompt ("auto": none)
+                {QStringLiteral("auto"), QStringLiteral("512"), QStringLiteral("1024"),
+                 QStringLiteral("2048"), QStringLiteral("4096"), QStringLiteral("8192"),
+                 QStringLiteral("16384")}};
             for (int k = 0; k < KnobRows; ++k) {
                 auto *combo = new QComboBox(m_table);
                 const ScenarioField knob = columnKnobs().at(k);
@@ -425,7 +453,8 @@ void CompareView::showKnobs()
                                                                   base.model.checkpointQuantization.method));
             } else if (knob == ScenarioField::SpeculativeConfig) {
                 showDrafterChoices(combo, base);
-            } else if (automatic >= 0 && plan) {
+            } else if (automatic >= 0 && plan &&
+                       (knob == ScenarioField::Dtype || knob == ScenarioField::KvCacheDtype)) {
                 combo->setItemText(automatic,
                                    tr("auto (%1)")
                                        .arg(knob == ScenarioField::Dtype ? dtypeName(plan->dtype)
@@ -486,6 +515,21 @@ bool CompareView::isDetailRow(CompareRowId id)
 
 void CompareView::fitTableHeight()
 {
+    // The column headers as tall as their wrapped labels (QHeaderView sizes them for one line).
+    QHeaderView *header = m_table->horizontalHeader();
+    const QFontMetrics metrics(header->font());
+    const int margin = header->style()->pixelMetric(QStyle::PM_HeaderMargin, nullptr, header);
+    const int icon = header->style()->pixelMetric(QStyle::PM_SmallIconSize, nullptr, header) + margin;
+    int labelHeight = metrics.height();
+    for (int c = 0; c < m_table->columnCount(); ++c)
+        if (const QTableWidgetItem *item = m_table->horizontalHeaderItem(c)) {
+            const int width = header->sectionSize(c) - 2 * margin - (item->icon().isNull() ? 0 : icon);
+            labelHeight = std::max(
+                labelHeight,
+                metrics.boundingRect(QRect(0, 0, std::max(width, 1), 1 << 16), Qt::TextWordWrap, item->text())
+                    .height());
+        }
+    header->setFixedHeight(labelHeight + 2 * margin);
     m_table->resizeRowsToContents();
     int height = m_table->horizontalHeader()->height() + 2 * m_table->frameWidth();
     for (int r = 0; r < m_table->rowCount(); ++r)
@@ -509,9 +553,12 @@ void CompareView::showComparison()
     const Comparison &comparison = *m_comparison;
     const QLocale locale;
     for (int c = 0; c < comparison.columns.size() && c < m_table->columnCount(); ++c) {
-        auto *header =
-            new QTableWidgetItem(swatch(theme::columnColor(c, palette())), comparison.columns.at(c).label);
-        header->setToolTip(comparison.columns.at(c).label);
+        // A wrapped label breaks between options, not inside "--max-lora-rank": its hyphens are
+        // non-breaking on screen (the tooltip keeps the label as it is typed).
+        const QString &label = comparison.columns.at(c).label;
+        auto *header = new QTableWidgetItem(swatch(theme::columnColor(c, palette())),
+                                            QString(label).replace(u'-', QChar(0x2011)));
+        header->setToolTip(label);
         m_table->setHorizontalHeaderItem(c, header);
     }
     m_table->setRowCount(FirstFigureRow + int(comparison.rows.size()));
@@ -630,24 +677,43 @@ void CompareView::retranslate()
     m_seed->setText(tr("Seed question: BF16 / AWQ INT4 × BF16 / FP8 KV"));
     m_seed->setToolTip(tr("Four columns on the explorer's model, GPU and workload: BF16 weights + BF16 KV · "
                           "BF16 + FP8 KV · AWQ INT4 + 16-bit KV · AWQ INT4 + FP8 KV."));
+    m_servingSeed->setText(tr("Serving features"));
+    m_servingSeed->setToolTip(tr("Columns on the explorer's model, GPU, precisions and workload: the bare "
+                                 "deployment, then each feature alone: its speculative drafter (%1 drafts a "
+                                 "step) · %2 LoRA slots of rank %3 · a system prompt of half the sequence "
+                                 "shared by every request.")
+                                  .arg(ServingFeatureDrafts)
+                                  .arg(ServingFeatureLoraSlots)
+                                  .arg(ServingFeatureLoraRank));
     m_knobsButton->setText(tr("Edit columns"));
-    m_knobsButton->setToolTip(tr("Show or fold the rows that set each column's weights, quantization and KV "
-                                 "cache."));
+    m_knobsButton->setToolTip(tr("Show or fold the rows that set each column's weights, quantization, KV "
+                                 "cache, drafter, LoRA slots and shared prefix."));
     m_pageTabs->setTabText(0, tr("Table"));
     m_pageTabs->setTabText(1, tr("Memory and speed"));
     m_pageTabs->setTabText(2, tr("Accuracy"));
     m_hint->setText(tr("Compare 2 to 4 precisions of the explorer's scenario side by side: add columns and "
                        "change their knobs, or start from the seed question."));
-    const QString knobLabels[KnobRows] = {tr("Weights (%1)").arg(optionFlag(ScenarioField::Dtype)),
-                                          tr("Quantization"), tr("Group size"),
-                                          tr("KV cache (%1)").arg(optionFlag(ScenarioField::KvCacheDtype)),
-                                          fieldLabel(ScenarioField::SpeculativeConfig)};
+    const QString knobLabels[KnobRows] = {
+        tr("Weights (%1)").arg(optionFlag(ScenarioField::Dtype)),
+        tr("Quantization"),
+        tr("Group size"),
+        tr("KV cache (%1)").arg(optionFlag(ScenarioField::KvCacheDtype)),
+        fieldLabel(ScenarioField::SpeculativeConfig),
+        tr("LoRA slots (%1)").arg(optionFlag(ScenarioField::MaxLoras)),
+        tr("LoRA rank (%1)").arg(optionFlag(ScenarioField::MaxLoraRank)),
+        tr("Shared prefix (%1)").arg(optionFlag(ScenarioField::SharedPrefixLen))};
     for (int k = 0; k < KnobRows; ++k)
         m_table->setVerticalHeaderItem(k, new QTableWidgetItem(knobLabels[k]));
     m_table->setVerticalHeaderItem(RemoveRow, new QTableWidgetItem(QString()));
     for (int c = 0; c < m_columns.size(); ++c) {
-        if (QComboBox *group = m_knobs.value(c * KnobRows + 2))
-            group->setItemText(group->findData(QStringLiteral("-1")), tr("per row"));
+        // The knobs' words for their special values.
+        const auto name = [&](ScenarioField knob, const char *value, const QString &text) {
+            if (QComboBox *combo = m_knobs.value(c * KnobRows + columnKnobs().indexOf(knob)))
+                combo->setItemText(combo->findData(QLatin1String(value)), text);
+        };
+        name(ScenarioField::GroupSize, "-1", tr("per row"));
+        name(ScenarioField::MaxLoras, "auto", tr("off"));
+        name(ScenarioField::SharedPrefixLen, "auto", tr("none"));
         if (auto *remove = qobject_cast<QPushButton *>(m_table->cellWidget(RemoveRow, c)))
             remove->setText(tr("Remove"));
     }

@@ -28,7 +28,8 @@ class UserLibrary;
 struct ChartSource;
 
 /// The Compare tab: 2 to 4 columns, each the explorer's scenario with its own
-/// precision knobs (--dtype, --quantization, --group-size, --kv-cache-dtype),
+/// precision and serving knobs (--dtype, --quantization, --group-size, --kv-cache-dtype, the drafter,
+/// --max-loras, --max-lora-rank, --shared-prefix-len),
 /// side by side on memory, capacity, speed and accuracy: the core's twelve
 /// rows with each figure's difference to the first column, the best of a row
 /// emphasised, and under it two charts (memory bars on one budget line;
@@ -42,8 +43,8 @@ class CompareView : public QWidget
     Q_OBJECT
 
 public:
-    /// Rows of the table above the figures: the four knobs, then each column's Remove button.
-    static constexpr int KnobRows = 5;
+    /// Rows of the table above the figures: the knobs (columnKnobs()), then each column's Remove button.
+    static constexpr int KnobRows = 8;
     static constexpr int RemoveRow = KnobRows;
     static constexpr int FirstFigureRow = KnobRows + 1;
     /// Item data role holding a figure cell's value (a double; invalid where the core has none).
@@ -87,6 +88,9 @@ public Q_SLOTS:
     void addColumn();
     /// Replaces the columns with the seed question's: BF16 / AWQ INT4 weights × 16-bit / FP8 KV.
     void seedQuestion();
+    /// Replaces the columns with the serving features': the bare deployment, then its drafter,
+    /// 4 LoRA slots of rank 64 and a shared system prompt, each alone (servingFeatureColumns()).
+    void seedServingFeatures();
     void removeColumn(int column);
     /// Sets one knob (KvCacheDtype) of one column to a value as kvscope calc spells it ("fp8").
     /// Refused (false, with the core's message shown) when the core rejects it.
@@ -105,6 +109,8 @@ protected:
 
 private:
     void columnsEdited();
+    /// Replaces the columns with a preset's (an error leaves them as they were, said in the status).
+    void seedWith(QList<ScenarioValues> (*preset)(const Scenario &));
     /// The seed question's columns on the explorer's scenario, as the view opens.
     void seedColumns();
     /// Compares the columns on the explorer's scenario, now if the tab is shown, else when it is.
@@ -132,6 +138,7 @@ private:
 
     QPushButton *m_addColumn;
     QPushButton *m_seed;
+    QPushButton *m_servingSeed;
     QProgressBar *m_progress;
     QLabel *m_status;
     QLabel *m_hint;
