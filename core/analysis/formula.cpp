@@ -1096,10 +1096,32 @@ QList<FormulaLine> firstTokenLines(const SpeedPlan &speed)
             .op(" + ");
     }
     firstToken.term(requestLine);
-    return {requestLine,
+    if (speed.cachedPromptTokens <= 0)
+        return {
+            requestLine,
             firstToken.result(seconds(QString(), prefill.seconds),
                               Formula::tr("a %1-token prompt alone: the same terms, priced for the prefill")
                                   .arg(formatCount(speed.promptLen)))};
+    // A shared prefix's whole blocks come from the prefix cache: the prefill computes the rest.
+    LineBuilder computed(FormulaSection::Speed, QStringLiteral("computed_prompt_tokens"));
+    computed
+        .term(count(QStringLiteral("prompt_len"), speed.promptLen, ScenarioField::PromptLen, {},
+                    TermUnit::Tokens))
+        .op(" − ")
+        .term(count(QStringLiteral("prefill_cached_tokens"), speed.cachedPromptTokens,
+                    ScenarioField::SharedPrefixLen,
+                    QStringLiteral("the shared prefix's whole blocks, never the prompt's last token"),
+                    TermUnit::Tokens));
+    const std::int64_t computedTokens = speed.promptLen - speed.cachedPromptTokens;
+    return {
+        computed.result(count(QString(), computedTokens, {}, {}, TermUnit::Tokens),
+                        Formula::tr("the prefix cache supplies the shared prefix: the prefill computes the "
+                                    "rest, attending to all")),
+        requestLine,
+        firstToken.result(seconds(QString(), prefill.seconds),
+                          Formula::tr("a %1-token prompt alone, %2 of its tokens computed: the same terms, "
+                                      "priced for the prefill")
+                              .arg(formatCount(speed.promptLen), formatCount(computedTokens)))};
 }
 
 /// Decoding with the drafter: the tokens a step yields, the step's passes and their own costs,

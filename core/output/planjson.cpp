@@ -49,6 +49,7 @@ QJsonValue servingObject(const std::optional<ServingCost> &serving)
     o.insert(QStringLiteral("prompt_len"), qint64(s.promptLen));
     o.insert(QStringLiteral("output_len"), qint64(s.outputLen));
     o.insert(QStringLiteral("token_budget"), qint64(s.tokenBudget));
+    o.insert(QStringLiteral("prefill_cached_tokens"), qint64(s.cachedPromptTokens));
     o.insert(QStringLiteral("prefill_steps_per_request"), qint64(s.prefillStepsPerRequest));
     o.insert(QStringLiteral("steps_per_request"), qint64(s.stepsPerRequest));
     o.insert(QStringLiteral("decoding_sequences"), qint64(s.decodingSequences));
@@ -105,6 +106,7 @@ void insertSpeed(QJsonObject &o, const SpeedPlan &s, bool shown)
         o.insert(QLatin1String(key), s.available && shown ? value : QJsonValue(QJsonValue::Null));
     };
     o.insert(QStringLiteral("prompt_len"), qint64(s.promptLen));
+    o.insert(QStringLiteral("prefill_cached_tokens"), qint64(s.cachedPromptTokens));
     o.insert(QStringLiteral("bandwidth_efficiency"), rounded(s.bandwidthEfficiency, 4));
     o.insert(QStringLiteral("kv_bandwidth_efficiency"), rounded(s.kvBandwidthEfficiency, 4));
     o.insert(QStringLiteral("compute_efficiency"), rounded(s.computeEfficiency, 4));

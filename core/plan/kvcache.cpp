@@ -248,6 +248,12 @@ std::int64_t sharedPrefixBlocks(const KvCacheLayout &layout, std::int64_t shared
     return std::min(sharedPrefix, tokens) / layout.blockSize;
 }
 
+std::int64_t prefixCacheHitTokens(std::int64_t sharedPrefix, std::int64_t promptLen, std::int64_t blockSize)
+{
+    const std::int64_t hit = std::min(sharedPrefix, promptLen - 1);
+    return hit > 0 && blockSize > 0 ? hit / blockSize * blockSize : 0;
+}
+
 std::int64_t batchBlocks(const ModelArch &model, const KvCacheLayout &layout, std::int64_t batch,
                          std::int64_t tokens, std::int64_t sharedPrefix)
 {

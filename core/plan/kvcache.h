@@ -124,6 +124,14 @@ std::int64_t blocksPerSequence(const ModelArch &model, const KvCacheLayout &layo
 /// layouts of one full-attention group (validateSharedPrefix); 0 without a prefix.
 std::int64_t sharedPrefixBlocks(const KvCacheLayout &layout, std::int64_t sharedPrefix, std::int64_t tokens);
 
+/// Tokens of a `promptLen`-token prompt whose first `sharedPrefix` tokens are already in the
+/// prefix cache that the engine takes from it instead of computing them: whole blocks of
+/// `blockSize` (SGLang's pages) within the prefix, and never the prompt's last token, which must
+/// run to give the first token's logits (vLLM: max_cache_hit_length = request.num_tokens - 1,
+/// KVCacheManager.get_computed_blocks in vllm/v1/core/kv_cache_manager.py; SGLang: max_prefix_len
+/// = input_len - 1, Req.init_next_round_input in python/sglang/srt/managers/schedule_batch.py).
+std::int64_t prefixCacheHitTokens(std::int64_t sharedPrefix, std::int64_t promptLen, std::int64_t blockSize);
+
 /// Pool blocks `batch` sequences of `tokens` tokens hold when they share their first
 /// `sharedPrefix` tokens: the shared blocks once, the rest per sequence.
 std::int64_t batchBlocks(const ModelArch &model, const KvCacheLayout &layout, std::int64_t batch,

@@ -8,6 +8,7 @@
 #include "core/common/units.h"
 #include "core/gpu/gpuspec.h"
 #include "core/model/inventory.h"
+#include "core/plan/kvcache.h"
 #include "core/plan/speculativedecoding.h"
 #include "core/plan/speedconstants.h"
 #include "core/plan/weights.h"
@@ -198,6 +199,7 @@ SpeedModel::SpeedModel(const Scenario &s, const MemoryPlan &plan, const SpeedCon
     readHardware(s.gpu, plan);
     readConstants(s, plan, constants);
     readWeights(s.model, plan);
+    m_sharedPrefix = s.sharedPrefixLen;
     countFlops(s.model, plan);
     readDraft(s, plan);
 }
@@ -326,6 +328,7 @@ void SpeedModel::readWeights(const ModelArch &m, const MemoryPlan &plan)
     m_activationBytes = bytesPerElement(plan.dtype);
     m_contextLen = plan.seqLen;
     m_tokenBudget = plan.maxNumBatchedTokens;
+    m_cacheBlock = plan.blockSize;
     m_fullLayers = plan.kv.fullLayers - plan.kv.draftLayers; // the drafter reads its own in draftPass()
     m_slidingLayers = plan.kv.slidingLayers;
     m_window = m.slidingWindow;
@@ -551,26 +554,39 @@ void SpeedModel::addDecode(ForwardCost &c, std::int64_t sequences, std::int64_t 
     c.attentionFlops += double(sequences) * double(attended) * m_decodeAttentionFlops;
 }
 
+std::int64_t SpeedModel::cachedPromptTokens(std::int64_t promptLen) const
+{
+    return prefixCacheHitTokens(m_sharedPrefix, promptLen, m_cacheBlock);
+}
+
 void SpeedModel::addPrefill(ForwardCost &c, std::int64_t tokens, std::int64_t promptLen,
                             std::int64_t finishing) const
 {
     // vLLM computes logits for the last prompt position only: one row per
     // prompt that finishes in this pass.
-    c.kvBytes = (Checked(c.kvBytes) + Checked(tokens) * (m_fullLayers + m_slidingLayers + m_chunkedLayers) *
-                                          m_kvBytesPerTokenPerLayer)
-                    .value();
+    // Each prompt computes its tokens after the cached ones, writes their KV and reads the
+    // cached tokens' (what attention to them needs).
+    const std::int64_t cached = cachedPromptTokens(promptLen);
+    const std::int64_t computed = promptLen - cached;
+    c.kvBytes =
+        (Checked(c.kvBytes) +
+         Checked(tokens) * (m_fullLayers + m_slidingLayers + m_chunkedLayers) * m_kvBytesPerTokenPerLayer +
+         (Checked(tokens) * kvTokenLayers(cached) * m_kvBytesPerTokenPerLayer).value() / computed)
+            .value();
     c.activationBytes = (Checked(c.activationBytes) + Checked(tokens) * m_hiddenBytesPerToken +
                          Checked(finishing) * m_logitBytes)
                             .value();
     c.quantizedFlops += double(tokens) * m_quantizedFlopsPerToken;
     c.denseFlops += double(tokens) * (m_denseFlopsPerToken - m_lmHeadFlopsPerToken) +
                     double(finishing) * m_lmHeadFlopsPerToken;
-    // Causal attention of whole prompts; a chunk of `tokens` carries its share of them.
-    const double prompts = double(tokens) / double(promptLen);
+    // Causal attention of whole prompts' computed tokens; a chunk of `tokens` carries its share.
+    const double prompts = double(tokens) / double(computed);
+    const auto attended = [&](std::int64_t window) {
+        return causalAttendedTokens(promptLen, window) - causalAttendedTokens(cached, window);
+    };
     c.attentionFlops += prompts * m_prefillAttentionFlops *
-                        (double(m_fullLayers) * causalAttendedTokens(promptLen, 0) +
-                         double(m_slidingLayers) * causalAttendedTokens(promptLen, m_window) +
-                         double(m_chunkedLayers) * causalAttendedTokens(promptLen, m_chunk));
+                        (double(m_fullLayers) * attended(0) + double(m_slidingLayers) * attended(m_window) +
+                         double(m_chunkedLayers) * attended(m_chunk));
 }
 
 ForwardCost SpeedModel::decode(std::int64_t batch) const
@@ -669,14 +685,17 @@ ForwardCost SpeedModel::promptChunk(std::int64_t start, std::int64_t end, std::i
 QList<SpeedModel::RepeatedPass> SpeedModel::prefillPasses(std::int64_t promptLen,
                                                           std::int64_t sequences) const
 {
-    const std::int64_t budget = m_tokenBudget > 0 ? m_tokenBudget : (Checked(promptLen) * sequences).value();
+    // The prefix cache supplies a shared prefix's blocks: each prompt computes the rest.
+    const std::int64_t cached = cachedPromptTokens(promptLen);
+    const std::int64_t computed = promptLen - cached;
+    const std::int64_t budget = m_tokenBudget > 0 ? m_tokenBudget : (Checked(computed) * sequences).value();
     QList<RepeatedPass> passes;
-    if (promptLen <= budget) {
+    if (computed <= budget) {
         // Whole prompts, as many as the budget holds in a pass (vLLM's scheduler packs them).
-        const std::int64_t perPass = std::min(sequences, std::max<std::int64_t>(1, budget / promptLen));
+        const std::int64_t perPass = std::min(sequences, std::max<std::int64_t>(1, budget / computed));
         const auto pass = [&](std::int64_t prompts) {
             ForwardCost c;
-            const std::int64_t tokens = (Checked(promptLen) * prompts).value();
+            const std::int64_t tokens = (Checked(computed) * prompts).value();
             c.weightBytes = weightBytesRead(tokens);
             addPrefill(c, tokens, promptLen, prompts);
             return finish(c, tokens, 0, prompts);
@@ -693,15 +712,15 @@ QList<SpeedModel::RepeatedPass> SpeedModel::prefillPasses(std::int64_t promptLen
     // stays that of its chunks (but for a window's bend), and a million-token
     // prompt costs 17 passes to price, not 500.
     constexpr std::int64_t MaxChunkBands = 16;
-    const std::int64_t wholeChunks = (promptLen - 1) / budget;
+    const std::int64_t wholeChunks = (computed - 1) / budget;
     const std::int64_t bands = std::min(wholeChunks, MaxChunkBands);
     for (std::int64_t band = 0; band < bands; ++band) {
         const std::int64_t first = wholeChunks * band / bands, end = wholeChunks * (band + 1) / bands;
         const std::int64_t middle = first + (end - first) / 2;
-        passes.append({promptChunk(middle * budget, (middle + 1) * budget, promptLen),
+        passes.append({promptChunk(cached + middle * budget, cached + (middle + 1) * budget, promptLen),
                        (Checked(end - first) * sequences).value()});
     }
-    passes.append({promptChunk(wholeChunks * budget, promptLen, promptLen), sequences});
+    passes.append({promptChunk(cached + wholeChunks * budget, promptLen, promptLen), sequences});
     return passes;
 }
 
@@ -769,14 +788,17 @@ ServingCost SpeedModel::serving(std::int64_t concurrency, std::int64_t promptLen
     const bool mixes = m_prefillMixesWithDecode;
     const std::int64_t budget =
         std::max<std::int64_t>(1, mixes ? m_tokenBudget - concurrency : m_tokenBudget);
-    const std::int64_t k = ceilDiv(promptLen, budget);
+    // A prompt computes its tokens after the shared prefix's cached blocks.
+    s.cachedPromptTokens = cachedPromptTokens(promptLen);
+    const std::int64_t computed = promptLen - s.cachedPromptTokens;
+    const std::int64_t k = ceilDiv(computed, budget);
     s.prefillStepsPerRequest = k;
     // A prompt's last step samples the first token; the other outputLen - 1 are decodes.
     const std::int64_t decodeSteps = std::max<std::int64_t>(1, outputLen - 1);
     // The engine's steps while one request passes through. Every other user
     // finishes a request in that time too, so N prompts share those steps; when
     // they need more steps than that, prefill sets the pace and new requests wait.
-    const std::int64_t promptTokens = (Checked(concurrency) * promptLen).value();
+    const std::int64_t promptTokens = (Checked(concurrency) * computed).value();
     s.stepsPerRequest = mixes ? std::max(decodeSteps + k, ceilDiv(promptTokens, budget)) : decodeSteps + k;
     const double steps = double(s.stepsPerRequest);
     const double users = double(concurrency);
@@ -799,7 +821,7 @@ ServingCost SpeedModel::serving(std::int64_t concurrency, std::int64_t promptLen
     ForwardCost mixed;
     mixed.weightBytes = weightBytesRead(tokens);
     addDecode(mixed, decodesWithPrefill, contextLen);
-    addPrefill(mixed, s.prefillChunkTokens, promptLen, s.prefillChunkTokens / promptLen);
+    addPrefill(mixed, s.prefillChunkTokens, promptLen, s.prefillChunkTokens / computed);
     s.mixedStep = finish(mixed, tokens, decodesWithPrefill, 0);
 
     const double share = s.prefillStepShare;
@@ -1009,6 +1031,13 @@ SpeedPlan planSpeed(const Scenario &s, const MemoryPlan &plan)
         const std::int64_t batch = speed.batchSize;
         speed.decode = model.decode(batch);
         speed.prefill = model.prefill(speed.promptLen);
+        speed.cachedPromptTokens = model.cachedPromptTokens(speed.promptLen);
+        if (speed.cachedPromptTokens > 0)
+            speed.notes << QStringLiteral(
+                               "speed: the prompt's first %1 tokens are the shared prefix's, kept in the "
+                               "prefix cache: its prefill computes the other %2, attending to all")
+                               .arg(formatCount(speed.cachedPromptTokens),
+                                    formatCount(speed.promptLen - speed.cachedPromptTokens));
         speed.expectedExperts =
             expectedExpertsTouched(s.model.moe.numExperts, s.model.moe.expertsPerToken, batch);
         speed.decodeTokensPerSecond = double(batch) / speed.decode.seconds;

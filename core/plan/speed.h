@@ -32,6 +32,10 @@ public:
     SpeedModel(const Scenario &scenario, const MemoryPlan &plan,
                const SpeedConstants &constants = calibratedSpeedConstants());
 
+    /// Of a `promptLen`-token prompt, the tokens the prefix cache supplies (prefixCacheHitTokens():
+    /// the shared prefix's whole blocks); its prefill computes the rest.
+    std::int64_t cachedPromptTokens(std::int64_t promptLen) const;
+
     /// False when the GPU lacks a figure the roofline needs; notes() says which.
     bool available() const { return m_available; }
     const QStringList &notes() const { return m_notes; }
@@ -85,7 +89,8 @@ private:
     void addDecode(ForwardCost &cost, std::int64_t sequences, std::int64_t contextLen) const;
     /// A pass of one prompt's tokens [start, end), attending to the ones before; the last chunk samples.
     ForwardCost promptChunk(std::int64_t start, std::int64_t end, std::int64_t promptLen) const;
-    /// Adds `tokens` of prompts `promptLen` long to a pass, `finishing` of which end in it.
+    /// Adds `tokens` of prompts `promptLen` long to a pass, `finishing` of which end in it: each
+    /// prompt's tokens after the ones the prefix cache supplies, attending to all before them.
     void addPrefill(ForwardCost &cost, std::int64_t tokens, std::int64_t promptLen,
                     std::int64_t finishing) const;
     std::int64_t
@@ -132,7 +137,9 @@ private:
     std::int64_t m_hidden = 0;
     int m_activationBytes = 2;
     std::int64_t m_contextLen = 0;
-    std::int64_t m_tokenBudget = 0; ///< tokens one step may carry (--max-num-batched-tokens)
+    std::int64_t m_tokenBudget = 0;  ///< tokens one step may carry (--max-num-batched-tokens)
+    std::int64_t m_sharedPrefix = 0; ///< --shared-prefix-len: every prompt starts with it, cached
+    std::int64_t m_cacheBlock = 1;   ///< the prefix cache's unit: the pool's block (SGLang's page)
     std::int64_t m_fullLayers = 0, m_slidingLayers = 0, m_window = 0;
     std::int64_t m_chunkedLayers = 0, m_chunk = 0; ///< Llama 4 chunked local attention
     std::int64_t m_stateBytesPerSequence = 0;      ///< recurrent state, read and written each step

@@ -102,8 +102,10 @@ struct ServingCost
     std::int64_t concurrency = 0;
     std::int64_t promptLen = 0;
     std::int64_t outputLen = 0;
-    std::int64_t tokenBudget = 0;            ///< --max-num-batched-tokens (SGLang: --chunked-prefill-size)
-    std::int64_t prefillStepsPerRequest = 0; ///< steps one prompt's prefill takes: ceil(prompt / budget left)
+    std::int64_t tokenBudget = 0;        ///< --max-num-batched-tokens (SGLang: --chunked-prefill-size)
+    std::int64_t cachedPromptTokens = 0; ///< of the prompt, the shared prefix's cached blocks (not computed)
+    std::int64_t prefillStepsPerRequest =
+        0;                               ///< steps one prompt's prefill takes: ceil(computed / budget left)
     std::int64_t stepsPerRequest = 0;    ///< its prefill steps and decode steps, or more when prefill limits
     std::int64_t decodingSequences = 0;  ///< sequences decoding in a step (average, rounded)
     std::int64_t prefillChunkTokens = 0; ///< prompt tokens a step with prefill work carries
@@ -162,6 +164,9 @@ struct SpeedPlan
     std::int64_t batchSize = 0;
     std::int64_t contextLen = 0; ///< tokens per sequence in the decode step (--seq-len)
     std::int64_t promptLen = 0;  ///< tokens of the prefill (--prompt-len, default --seq-len)
+    /// Of those, the ones the prefix cache supplies (--shared-prefix-len's whole blocks, never the
+    /// last token): the prefill computes the rest, attending to all of them.
+    std::int64_t cachedPromptTokens = 0;
     double bandwidthEfficiency =
         1; ///< of the weight reads: calibrated for the GPU's generation, or --bandwidth-efficiency
     double kvBandwidthEfficiency = 1; ///< of the KV reads (the same override)

@@ -1983,6 +1983,14 @@
         <source>the tokens all sequences receive per second with the drafter</source>
         <translation>使用草稿模型时所有序列每秒得到的 token 数</translation>
     </message>
+    <message>
+        <source>the prefix cache supplies the shared prefix: the prefill computes the rest, attending to all</source>
+        <translation>共享前缀由前缀缓存提供：预填充只计算其余 token，并对全部 token 做注意力</translation>
+    </message>
+    <message>
+        <source>a %1-token prompt alone, %2 of its tokens computed: the same terms, priced for the prefill</source>
+        <translation>单独一条 %1 token 的提示词，其中计算 %2 个 token：同样的各项，按预填充计价</translation>
+    </message>
 </context>
 <context>
     <name>kvscope::FormulaPanel</name>
@@ -3918,6 +3926,10 @@ Page Up / Page Down 在场景条中切换。</translation>
     <message>
         <source>%1 tokens a step in %2: the model verifies in %3, the drafter proposes in %4 × %5 · %6</source>
         <translation>每步 %1 个 token，用时 %2：主模型验证 %3，草稿模型提议 %4 × %5 · %6</translation>
+    </message>
+    <message>
+        <source>a %1-token prompt alone, %2 of its tokens from the prefix cache, %3; ideal %4</source>
+        <translation>单独一个 %1 token 的 prompt，其中 %2 个 token 来自前缀缓存，%3；理想 %4</translation>
     </message>
 </context>
 <context>

@@ -271,6 +271,10 @@ private Q_SLOTS:
                                                         "(blocks_per_request − shared_prefix_blocks)"));
         QCOMPARE(termOf(concurrency, "shared_prefix_blocks").value, std::int64_t(256));
         QCOMPARE(concurrency.result.real, plan.kv.maxConcurrency);
+        // The prefill computes the prompt after the prefix's 4,096 cached tokens (256 blocks of 16).
+        const FormulaLine &computed = lineOf(sheet, "computed_prompt_tokens");
+        QCOMPARE(termOf(computed, "prefill_cached_tokens").value, std::int64_t(4096));
+        QCOMPARE(computed.result.value, plan.speed.promptLen - 4096);
         // 64 GiB in blocks of 16 x 135,168 B (the drafter's layer among them): 31,775 blocks, 508,400 tokens.
         QCOMPARE(lineOf(sheet, "cpu_kv_capacity_tokens").result.value, std::int64_t(508'400));
 

@@ -5,6 +5,7 @@
 #include "core/common/units.h"
 #include "core/library/library.h"
 #include "core/output/speedchart.h"
+#include "core/plan/kvcache.h"
 #include "core/plan/planner.h"
 #include "core/plan/speculativedecoding.h"
 #include "core/plan/speed.h"
@@ -247,6 +248,63 @@ private Q_SLOTS:
         QCOMPARE(packed.size(), 1);
         QCOMPARE(packed.first().times, 8);
         QCOMPARE(packed.first().cost.quantities.requests, 2);
+    }
+
+    // A shared prefix is in the prefix cache: a prompt computes its tokens after the prefix's whole
+    // blocks, never its last one (vLLM's max_cache_hit_length = num_tokens - 1, SGLang's
+    // max_prefix_len = input_len - 1; core/plan/kvcache.h), and attends to all of them.
+    void aSharedPrefixIsNotPrefilledAgain()
+    {
+        QCOMPARE(prefixCacheHitTokens(4096, 8192, 16), 4096);
+        QCOMPARE(prefixCacheHitTokens(4100, 8192, 16), 4096); // whole blocks only
+        QCOMPARE(prefixCacheHitTokens(4096, 4096, 16), 4080); // the last token runs: its block does
+        QCOMPARE(prefixCacheHitTokens(4096, 4096, 1), 4095);  // SGLang's pages of one token
+        QCOMPARE(prefixCacheHitTokens(0, 8192, 16), 0);
+
+        // Llama-3.1-8B on an A100 (2,048 tokens a step), a 6,144-token prompt whose first 4,096 are
+        // the shared prefix: its 2,048 computed tokens are one pass where the whole prompt takes three.
+        Scenario s = scenario(QStringLiteral("llama-3.1-8b"), QStringLiteral("a100-80gb"));
+        s.seqLen = 8192;
+        s.promptLen = 6144;
+        const MemoryPlan plain = planMemory(s);
+        s.sharedPrefixLen = 4096;
+        const MemoryPlan shared = planMemory(s);
+        QCOMPARE(shared.maxNumBatchedTokens, 2048);
+        const SpeedModel model(s, shared);
+        QCOMPARE(model.cachedPromptTokens(6144), 4096);
+        Scenario unshared = s;
+        unshared.sharedPrefixLen = 0;
+        QCOMPARE(SpeedModel(unshared, plain).prefillPasses(6144).size(), 3);
+        const auto passes = model.prefillPasses(6144);
+        QCOMPARE(passes.size(), 1);
+        const ForwardCost &pass = passes.first().cost;
+        // It writes its 2,048 tokens' KV and reads the prefix's 4,096.
+        QCOMPARE(pass.kvBytes, (2048 + 4096) * Layers * KvBytesPerTokenPerLayer);
+        // Positions 4,097..6,144 attend to 4,097..6,144 tokens each.
+        const double attended = (6144.0 * 6145.0 - 4096.0 * 4097.0) / 2;
+        QCOMPARE(pass.attentionFlops, 2.0 * Heads * (HeadDim + HeadDim) * Layers * attended);
+        QCOMPARE(pass.quantizedFlops + pass.denseFlops,
+                 2.0 * double(AttentionParams + MlpParams) * 2048 + 2.0 * double(TableParams));
+        QCOMPARE(pass.quantities.requests, 1);
+        // The plan says so, and its time to first token is that pass's.
+        QCOMPARE(shared.speed.cachedPromptTokens, 4096);
+        QCOMPARE(plain.speed.cachedPromptTokens, 0);
+        QCOMPARE(shared.speed.prefill.seconds, pass.seconds);
+        QVERIFY(shared.speed.prefill.seconds < plain.speed.prefill.seconds / 2);
+        QVERIFY(shared.speed.notes.join(u' ').contains(QStringLiteral("first 4,096 tokens")));
+
+        // Serving: each step's budget less the running decodes carries prompt chunks (vLLM's
+        // scheduler), so a request's prompt takes fewer steps, its first token comes sooner
+        // and the users' throughput rises; decoding is unchanged (every sequence still reads its
+        // whole context).
+        QVERIFY(shared.speed.serving && plain.speed.serving);
+        const std::int64_t left = 2048 - plain.speed.serving->concurrency;
+        QCOMPARE(plain.speed.serving->prefillStepsPerRequest, (6144 + left - 1) / left);
+        QCOMPARE(shared.speed.serving->prefillStepsPerRequest, (2048 + left - 1) / left);
+        QCOMPARE(shared.speed.serving->cachedPromptTokens, 4096);
+        QVERIFY(shared.speed.serving->timeToFirstTokenSeconds < plain.speed.serving->timeToFirstTokenSeconds);
+        QVERIFY(shared.speed.serving->outputTokensPerSecond > plain.speed.serving->outputTokensPerSecond);
+        QCOMPARE(shared.speed.decode.seconds, plain.speed.decode.seconds);
     }
 
     void servingMixesPromptChunksIntoDecodeSteps()

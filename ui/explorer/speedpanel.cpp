@@ -142,10 +142,13 @@ void SpeedPanel::showSpeed(const SpeedPlan &s)
                    tr("one token every %1; ideal every %2")
                        .arg(formatDuration(s.decode.seconds), formatDuration(s.decode.idealSeconds)));
     card(QStringLiteral("timeToFirstToken"))
-        ->setTexts(tr("Time to first token"), formatDuration(s.prefill.seconds),
-                   tr("a %1-token prompt alone, %2; ideal %3")
-                       .arg(formatCount(s.promptLen, locale), boundName(s.prefill.bound),
-                            formatDuration(s.prefill.idealSeconds)));
+        ->setTexts(
+            tr("Time to first token"), formatDuration(s.prefill.seconds),
+            (s.cachedPromptTokens > 0
+                 ? tr("a %1-token prompt alone, %2 of its tokens from the prefix cache, %3; ideal %4")
+                       .arg(formatCount(s.promptLen, locale), formatCount(s.cachedPromptTokens, locale))
+                 : tr("a %1-token prompt alone, %2; ideal %3").arg(formatCount(s.promptLen, locale)))
+                .arg(boundName(s.prefill.bound), formatDuration(s.prefill.idealSeconds)));
     const QString ridge =
         s.ridgeBatch > 0 ? tr("compute-bound from batch %1 (ideal %2)")
                                .arg(formatCount(s.ridgeBatch, locale),
