@@ -2,7 +2,9 @@
 #include "core/analysis/fixes.h"
 
 #include "core/analysis/growth.h"
+#include "core/common/checked.h"
 #include "core/common/error.h"
+#include "core/common/units.h"
 #include "core/engine/engine.h"
 #include "core/plan/planner.h"
 #include "core/plan/tensorparallel.h"
@@ -67,6 +69,11 @@ struct Draft
         fix.scenario.gpu = spec;
         record(ScenarioField::Gpu, spec.id);
     }
+    void kvCacheMemoryBytes(std::int64_t bytes)
+    {
+        fix.scenario.kvCacheMemoryBytes = bytes;
+        record(ScenarioField::KvCacheMemoryBytes, qint64(bytes));
+    }
 };
 
 /// Plans a draft and, where the change alone is not enough, settles it: the
@@ -96,6 +103,17 @@ std::optional<Fix> settle(Draft draft)
 bool keepsBatch(const Fix &fix, const Scenario &original)
 {
     return fix.scenario.batchSize == original.batchSize;
+}
+
+/// Under --kv-cache-memory-bytes vLLM takes the pool as given (GPUWorker.determine_available_memory,
+/// vllm/v1/worker/gpu_worker.py): memory a change frees does not grow it. Such a change is a fix only
+/// where it holds more sequences than the scenario as it is (where that pool did not fit the GPU).
+bool growsAFixedPool(const Fix &fix, const Scenario &s, const MemoryPlan &plan)
+{
+    if (s.kvCacheMemoryBytes <= 0)
+        return true;
+    const std::int64_t held = plan.engineRefusal.isEmpty() ? plan.largestBatchThatFits : 0;
+    return fix.plan.largestBatchThatFits > held;
 }
 
 /// How far a working scenario could go: the largest batch, the longest sequence
@@ -182,7 +200,8 @@ void addQuantizations(const Scenario &s, const MemoryPlan &plan, QList<Fix> &fix
         Draft draft(FixKind::Quantization, s);
         draft.quantization(method);
         std::optional<Fix> fix = settle(draft);
-        if (!fix || fix->plan.weights.bytesPerGpu >= plan.weights.bytesPerGpu)
+        if (!fix || fix->plan.weights.bytesPerGpu >= plan.weights.bytesPerGpu ||
+            !growsAFixedPool(*fix, s, plan))
             continue;
         fix->needsQuantizedCheckpoint =
             checkpointQuantized || !quantizesWhileLoading(fix->plan.quantization.method);
@@ -216,7 +235,7 @@ void addTensorParallel(const Scenario &s, QList<Fix> &fixes)
 
 /// GPUs of the library with more memory, smallest first, that hold the batch as it is;
 /// when none does, the one with the most memory and the batch that then fits.
-void addGpus(const Scenario &s, const QList<GpuSpec> &gpus, QList<Fix> &fixes)
+void addGpus(const Scenario &s, const MemoryPlan &plan, const QList<GpuSpec> &gpus, QList<Fix> &fixes)
 {
     QList<GpuSpec> larger;
     for (const GpuSpec &gpu : gpus)
@@ -229,7 +248,7 @@ void addGpus(const Scenario &s, const QList<GpuSpec> &gpus, QList<Fix> &fixes)
         Draft draft(FixKind::Gpu, s);
         draft.gpu(gpu);
         std::optional<Fix> fix = settle(draft);
-        if (fix && keepsBatch(*fix, s)) {
+        if (fix && keepsBatch(*fix, s) && growsAFixedPool(*fix, s, plan)) {
             fixes << *fix;
             if (++offered == MaxGpuProposals)
                 return;
@@ -238,9 +257,27 @@ void addGpus(const Scenario &s, const QList<GpuSpec> &gpus, QList<Fix> &fixes)
     if (offered == 0 && !larger.isEmpty()) {
         Draft draft(FixKind::Gpu, s);
         draft.gpu(larger.last());
-        if (std::optional<Fix> fix = settle(draft))
+        std::optional<Fix> fix = settle(draft);
+        if (fix && growsAFixedPool(*fix, s, plan))
             fixes << *fix;
     }
+}
+
+/// A fixed pool (--kv-cache-memory-bytes) the batch does not fit: the pool it needs, in whole GiB,
+/// or, past what the GPU holds beside everything else, the most it holds and the batch that then fits.
+void addKvCacheMemory(const Scenario &s, const MemoryPlan &plan, QList<Fix> &fixes)
+{
+    if (s.kvCacheMemoryBytes <= 0)
+        return;
+    const std::int64_t needed = ceilDiv(plan.kv.cacheBytes, GiB) * GiB;
+    const std::int64_t most = plan.wholeGpuKvBytes / GiB * GiB;
+    const std::int64_t bytes = std::min(needed, most);
+    if (bytes <= 0 || bytes == s.kvCacheMemoryBytes)
+        return;
+    Draft draft(FixKind::KvCacheMemory, s);
+    draft.kvCacheMemoryBytes(bytes);
+    if (std::optional<Fix> fix = settle(draft))
+        fixes << *fix;
 }
 
 } // namespace
@@ -253,10 +290,11 @@ QList<Fix> proposeFixes(const Scenario &scenario, const MemoryPlan &plan, const 
         return fixes;
     }
     addReductions(scenario, plan, fixes);
+    addKvCacheMemory(scenario, plan, fixes);
     addKvPrecision(scenario, plan, fixes);
     addQuantizations(scenario, plan, fixes);
     addTensorParallel(scenario, fixes);
-    addGpus(scenario, gpus, fixes);
+    addGpus(scenario, plan, gpus, fixes);
     return fixes;
 }
 

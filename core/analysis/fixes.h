@@ -23,7 +23,8 @@ enum class FixKind
     KvCacheDtype,   ///< a narrower KV cache precision
     Quantization,   ///< quantized weights
     TensorParallel, ///< more GPUs
-    Gpu             ///< a GPU with more memory
+    Gpu,            ///< a GPU with more memory
+    KvCacheMemory   ///< the --kv-cache-memory-bytes pool the batch needs (or the most the GPU holds)
 };
 
 /// One option a proposal sets (ScenarioField::BatchSize -> 12).

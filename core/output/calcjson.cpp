@@ -20,6 +20,7 @@ const EnumSpelling<FixKind> fixKindNames[] = {
     {FixKind::Quantization, "quantization"},
     {FixKind::TensorParallel, "tensor_parallel_size"},
     {FixKind::Gpu, "gpu"},
+    {FixKind::KvCacheMemory, "kv_cache_memory_bytes"},
 };
 
 double rounded(double value, double perUnit)

@@ -52,6 +52,8 @@ Scenario applied(Scenario s, const QList<OptionChange> &changes)
             s.quantization = defaultSpecFor(parseQuantMethod(change.value.toString()));
         else if (option == ScenarioField::Gpu)
             s.gpu = resolveGpu(change.value.toString());
+        else if (option == ScenarioField::KvCacheMemoryBytes)
+            s.kvCacheMemoryBytes = change.value.toInteger();
         else
             qFatal("unexpected option %s", qPrintable(optionFlag(option)));
     }
@@ -150,6 +152,46 @@ private Q_SLOTS:
             QVERIFY2(fix.plan.quantization.method != QuantMethod::Awq, qPrintable(where));
             QVERIFY2(!isFp8(fix.plan.kvCacheDtype) || fix.scenario.gpu.id != s.gpu.id, qPrintable(where));
         }
+    }
+
+    // --kv-cache-memory-bytes fixes the pool (vLLM skips its profiled budget: GPUWorker.
+    // determine_available_memory, vllm/v1/worker/gpu_worker.py): freeing memory does not grow the
+    // cache, so quantized weights and larger GPUs are no fixes; the pool the batch needs is.
+    void aFixedPoolIsRaisedNotWorkedAround()
+    {
+        // Llama-3.1-8B on one H100, 16 x 8,192 tokens of 131,072 B = 16 GiB, in a 10 GiB pool: a
+        // 16 GiB pool holds the batch as it is.
+        Scenario s = scenario(QStringLiteral("llama-3.1-8b"), QStringLiteral("h100-sxm"), 16, 8192);
+        s.kvCacheMemoryBytes = std::int64_t(10) << 30;
+        QList<Fix> fixes = fixesFor(s);
+        QVERIFY(ofKind(fixes, FixKind::Quantization).isEmpty());
+        QVERIFY(ofKind(fixes, FixKind::Gpu).isEmpty());
+        QList<Fix> pool = ofKind(fixes, FixKind::KvCacheMemory);
+        QCOMPARE(pool.size(), 1);
+        QCOMPARE(pool.first().changes.first().value.toInteger(), std::int64_t(16) << 30);
+        QCOMPARE(pool.first().scenario.batchSize, 16);
+        QVERIFY(pool.first().plan.works());
+
+        // Llama-3.1-70B on four H100s, 64 x 32,768 tokens of 81,920 B a GPU (80 layers x 8 KV heads x
+        // 128 x 2 x 2 B / 4) = 160 GiB a GPU: more than an H100 holds. The most it holds, in whole
+        // GiB (the GPU's memory less everything before the cache: 40 GiB), and the batch that fits:
+        // 40 GiB / (32,768 x 81,920 B = 2.5 GiB) = 16 sequences.
+        s = scenario(QStringLiteral("llama-3.1-70b"), QStringLiteral("h100-sxm"), 64, 32768);
+        s.tensorParallelSize = 4;
+        s.kvCacheMemoryBytes = std::int64_t(10) << 30;
+        const MemoryPlan plan = planMemory(s);
+        QCOMPARE(plan.wholeGpuKvBytes >> 30, 40);
+        fixes = fixesFor(s);
+        QVERIFY(ofKind(fixes, FixKind::Quantization).isEmpty());
+        QVERIFY(ofKind(fixes, FixKind::Gpu).isEmpty());
+        pool = ofKind(fixes, FixKind::KvCacheMemory);
+        QCOMPARE(pool.size(), 1);
+        QCOMPARE(pool.first().changes.first().value.toInteger(), std::int64_t(40) << 30);
+        QCOMPARE(pool.first().scenario.batchSize, 16);
+        // Eight GPUs halve each one's share of a token: the same 10 GiB holds twice the sequences.
+        const QList<Fix> tp = ofKind(fixes, FixKind::TensorParallel);
+        QCOMPARE(tp.size(), 1);
+        QCOMPARE(tp.first().scenario.batchSize, 2 * plan.largestBatchThatFits);
     }
 
     void batchTooLargeOffersTheLargestThatFits()

@@ -540,6 +540,23 @@ private Q_SLOTS:
         QVERIFY(test::pixelsNear(chart->grab().toImage(), warning) > 200);
     }
 
+    // A fixed pool the batch outgrows (16 x 8,192 tokens of 128 KiB = 16 GiB in 10 GiB): the banner
+    // proposes the pool it needs, named by its flag, and no proposal without words.
+    void aFixedPoolIsProposedByItsFlag()
+    {
+        controller()->setSeqLen(8192);
+        controller()->setBatchSize(16);
+        controller()->setKvCacheMemoryBytes(std::int64_t(10) << 30);
+        FitBanner *banner = explorer()->fitBanner();
+        QVERIFY(banner->showsWarning());
+        const QString text = banner->plainText();
+        QVERIFY2(text.contains(QStringLiteral("--kv-cache-memory-bytes 16.00 GiB")), qPrintable(text));
+        QVERIFY2(!text.contains(QStringLiteral("· ·")) && !text.contains(QStringLiteral(", .")),
+                 qPrintable(text));
+        for (const Fix &fix : banner->fixes())
+            QVERIFY(!FitBanner::fixText(fix).isEmpty());
+    }
+
     /// `accent` laid at `alpha` over `under`, as a translucent tint is drawn.
     static QColor blend(const QColor &accent, const QColor &under, int alpha)
     {

@@ -115,6 +115,10 @@ QString FitBanner::fixText(const Fix &fix)
             parts << QStringLiteral("%1 %2").arg(optionFlag(change.option),
                                                  localCount(change.value.toInteger()));
             break;
+        case ScenarioField::KvCacheMemoryBytes:
+            parts << QStringLiteral("%1 %2").arg(optionFlag(change.option),
+                                                 localMemory(change.value.toInteger()));
+            break;
         case ScenarioField::KvCacheDtype:
             parts << tr("%1 KV cache").arg(change.value.toString().toUpper());
             break;
