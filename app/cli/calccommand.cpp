@@ -7,6 +7,8 @@
 #include "app/cli/plantext.h"
 #include "core/analysis/fixes.h"
 #include "core/analysis/formula.h"
+#include "core/analysis/logexplanation.h"
+#include "core/analysis/startuplog.h"
 #include "core/common/error.h"
 #include "core/formats/benchresult.h"
 #include "core/library/library.h"
@@ -37,6 +39,7 @@ CalcCommandLine::CalcCommandLine()
     parser.addOption(formulas);
     parser.addOption(measuredItl);
     parser.addOption(benchResult);
+    parser.addOption(memoryFromLog);
 }
 
 namespace {
@@ -75,12 +78,31 @@ std::optional<SpeedMeasurement> measurement(const CalcCommandLine &commandLine, 
     return SpeedMeasurement{result.medianItlMs / 1e3, result.concurrency, result.contextLen, result.origin};
 }
 
+/// --memory-from-log: the log's measured memory, refused where its deployment is not the scenario's.
+MeasuredMemory memoryFromLog(const QString &path, const Scenario &scenario,
+                             const ScenarioResolvers &resolvers)
+{
+    const QString flag = commandFlag(CommandOption::MemoryFromLog);
+    try {
+        const LogExplanation explained = explainStartupLog(readStartupLogFile(path), {}, resolvers);
+        MeasuredMemory measured = measuredMemory(explained, QDate::currentDate());
+        if (const std::optional<QString> differs = measured.mismatch(scenario))
+            throw Error(QStringLiteral("the log ran another deployment: %1").arg(*differs));
+        return measured;
+    } catch (const Error &error) {
+        throw Error(QStringLiteral("%1: %2").arg(flag, error.message()));
+    }
+}
+
 } // namespace
 
 QString calcOutput(const CalcCommandLine &commandLine, const ScenarioResolvers &resolvers,
                    QStringList *warnings)
 {
     Scenario scenario = commandLine.scenarioOptions.scenario(commandLine.parser, resolvers);
+    if (commandLine.parser.isSet(commandLine.memoryFromLog))
+        scenario.measuredMemory =
+            memoryFromLog(commandLine.parser.value(commandLine.memoryFromLog), scenario, resolvers);
     MemoryPlan plan = planMemory(scenario);
     std::optional<SpeedCalibration> calibration;
     if (const std::optional<SpeedMeasurement> measured = measurement(commandLine, scenario, warnings)) {

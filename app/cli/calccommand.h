@@ -36,6 +36,14 @@ struct CalcCommandLine
         QStringLiteral("Calibrate the speed to a `vllm bench serve --save-result` JSON: its median ITL at "
                        "its max concurrency and mean context."),
         QStringLiteral("file")};
+    QCommandLineOption memoryFromLog{
+        commandFlag(CommandOption::MemoryFromLog).mid(2),
+        QStringLiteral(
+            "Plan with the weights, activation peak, non-torch memory and CUDA-graph estimate a vLLM "
+            "start-up log of this deployment measured (the same model, GPU, release, precision, "
+            "parallel sizes, max batched tokens and sequences), in place of kvscope's estimates; the "
+            "utilization, lengths, batch and KV cache precision may differ."),
+        QStringLiteral("log")};
 };
 
 /// What calc prints for the parsed options, the model and GPU found by

@@ -465,6 +465,38 @@ QStringList LogExplanation::disagreeing() const
     return keys;
 }
 
+MeasuredMemory measuredMemory(const LogExplanation &e, const QDate &date)
+{
+    const QString origin = e.log.origin;
+    if (e.log.engine != Engine::Vllm)
+        failAt(origin,
+               LogExplanationWords::tr("calibrating from a log is for vLLM's logs; this one is SGLang's"));
+    if (e.scenario.pipelineParallelSize > 1)
+        failAt(origin, LogExplanationWords::tr("a pipeline's stages hold different memory; its log cannot "
+                                               "calibrate one figure per GPU"));
+    MeasuredMemory m;
+    m.deployment = deploymentValues(e.scenario);
+    for (const LogComponent &c : e.components) {
+        const std::optional<std::int64_t> bytes = c.loggedBytes();
+        if (!bytes)
+            continue;
+        if (c.key == QLatin1String("weights"))
+            m.weightsBytes = *bytes;
+        else if (c.key == QLatin1String("activation_peak"))
+            m.activationBytes = *bytes;
+        else if (c.key == QLatin1String("non_torch"))
+            m.nonTorchBytes = *bytes;
+        else if (c.key == QLatin1String("cuda_graphs"))
+            m.cudaGraphBytes = *bytes;
+    }
+    if (!m.measured())
+        failAt(origin, LogExplanationWords::tr("the log prints none of the weights, the activation peak, the "
+                                               "non-torch memory or the CUDA-graph estimate"));
+    m.source = LogExplanationWords::tr("%1 (vLLM %2, %3)")
+                   .arg(QFileInfo(origin).fileName(), e.log.vllmVersion, date.toString(Qt::ISODate));
+    return m;
+}
+
 LogExplanation explainStartupLog(const StartupLog &log, const LogOverrides &overrides,
                                  const ScenarioResolvers &resolve)
 {

@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <optional>
 
+#include <QDate>
 #include <QList>
 #include <QString>
 #include <QStringList>
@@ -70,6 +71,13 @@ struct LogExplanation
     /// The components whose logged figure kvscope does not reproduce.
     QStringList disagreeing() const;
 };
+
+/// The memory the log measured for the deployment it ran ("calibrate from this log"): its
+/// weights, activation peak, non-torch memory and CUDA-graph estimate, for later plans of that
+/// deployment (MeasuredMemory::appliesTo); `source` names the log, its release and `date`. Throws
+/// kvscope::Error naming the log when it is SGLang's or a pipeline's (whose ranks differ) or
+/// measured none of them.
+MeasuredMemory measuredMemory(const LogExplanation &e, const QDate &date);
 
 /// Explains a read log. Throws kvscope::Error "ORIGIN: ..." when the scenario
 /// cannot be inferred (no model, a GPU memory no preset has, pipeline parallelism)

@@ -106,6 +106,7 @@ const EnumSpelling<CommandOption> commandOptions[] = {
     {CommandOption::Json, "json"},
     {CommandOption::MeasuredItlMs, "measured-itl-ms"},
     {CommandOption::BenchResult, "bench-result"},
+    {CommandOption::MemoryFromLog, "memory-from-log"},
 };
 
 // vLLM's engine argument and llama.cpp's server option (llama-server --help).

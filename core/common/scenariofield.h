@@ -98,6 +98,7 @@ enum class CommandOption
     Json,          ///< kvscope calc (and the other commands): print JSON
     MeasuredItlMs, ///< kvscope calc: the inter-token latency measured for the scenario, in ms
     BenchResult,   ///< kvscope calc: a `vllm bench serve --save-result` JSON to calibrate from
+    MemoryFromLog, ///< kvscope calc: a vLLM start-up log of the deployment whose measured memory to plan with
 };
 
 /// "--max-gpus".

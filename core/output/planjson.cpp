@@ -278,6 +278,9 @@ QJsonObject planToJson(const MemoryPlan &p)
     o.insert(QStringLiteral("activation_bytes"), qint64(p.activationBytes));
     o.insert(QStringLiteral("overhead_bytes"), qint64(p.overheadBytes));
     o.insert(QStringLiteral("cuda_graph_bytes"), qint64(p.cudaGraphBytes));
+    o.insert(QStringLiteral("memory_measured_from"), p.memoryMeasuredFrom.isEmpty()
+                                                         ? QJsonValue(QJsonValue::Null)
+                                                         : QJsonValue(p.memoryMeasuredFrom));
     o.insert(QStringLiteral("headroom_bytes"), qint64(p.headroomBytes));
     o.insert(QStringLiteral("fits"), p.fits);
     o.insert(QStringLiteral("engine_starts"), p.engineStarts);

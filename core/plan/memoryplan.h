@@ -174,6 +174,9 @@ struct MemoryPlan
     bool holdsSampler = true;         ///< the GPUs run the sampler (not a pipeline stage before the last)
     std::int64_t overheadBytes = 0;   ///< non-torch memory: CUDA context, NCCL buffers
     std::int64_t cudaGraphBytes = 0;  ///< CUDA-graph estimate vLLM subtracts (v0.21 on); 0 when not counted
+    /// Where the weights, activation peak, non-torch memory and CUDA-graph estimate were measured
+    /// (a start-up log of this deployment, Scenario::measuredMemory); empty: kvscope's estimates.
+    QString memoryMeasuredFrom;
     std::int64_t memFractionStaticPpm = 0; ///< SGLang: the --mem-fraction-static applied (0 for vLLM)
     /// --kv-cache-memory-bytes as given (0: profiled). vLLM then takes the KV cache's bytes as given,
     /// and the budget is what the GPU holds: everything before the cache plus that.

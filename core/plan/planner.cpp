@@ -38,6 +38,36 @@ void requirePositive(std::int64_t value, ScenarioField field)
 /// runtime keeps the file's blocks as they are, so its tensor bytes are the
 /// weights; a safetensors checkpoint is loaded in --dtype (fp32 files halve,
 /// vocabularies are padded), so the estimate stays in the budget there.
+/// The components a start-up log of this very deployment measured, in place of the estimates
+/// (MeasuredMemory: "calibrate from this log"); the estimates stay in the note.
+void applyMeasuredMemory(const Scenario &s, MemoryPlan &plan)
+{
+    const MeasuredMemory &measured = s.measuredMemory;
+    if (!measured.appliesTo(s) ||
+        s.pipelineParallelSize > 1) // a pipeline's stages differ: one log line cannot say
+        return;
+    QStringList parts;
+    const auto take = [&](std::int64_t logged, std::int64_t &planned, const char *what) {
+        if (logged < 0)
+            return;
+        parts << QCoreApplication::translate("kvscope::Planner", "%1 %2 (estimated %3)")
+                     .arg(QCoreApplication::translate("kvscope::Planner", what), formatGiB(logged),
+                          formatGiB(planned));
+        planned = logged;
+    };
+    take(measured.weightsBytes, plan.weights.bytesPerGpu, QT_TRANSLATE_NOOP("kvscope::Planner", "weights"));
+    take(measured.activationBytes, plan.activationBytes,
+         QT_TRANSLATE_NOOP("kvscope::Planner", "activation peak"));
+    take(measured.nonTorchBytes, plan.overheadBytes,
+         QT_TRANSLATE_NOOP("kvscope::Planner", "non-torch memory"));
+    if (plan.cudaGraphBytes > 0) // only where this release takes the estimate out of the budget
+        take(measured.cudaGraphBytes, plan.cudaGraphBytes,
+             QT_TRANSLATE_NOOP("kvscope::Planner", "CUDA-graph estimate"));
+    plan.memoryMeasuredFrom = measured.source;
+    plan.notes << QCoreApplication::translate("kvscope::Planner", "measured in %1: %2")
+                      .arg(measured.source, parts.join(QStringLiteral(", ")));
+}
+
 void applyMeasuredCheckpoint(const ModelArch &m, int tp, MemoryPlan &plan)
 {
     WeightMemory &w = plan.weights;
@@ -424,6 +454,7 @@ MemoryPlan planLayers(const Scenario &s, const EngineRules &rulesRef, const Mode
         // Budget, as vLLM's gpu_worker or SGLang's model runner computes it
         plan.gpuMemoryBytes = s.gpu.memoryBytes;
         rules->applyBudget(s, plan);
+        applyMeasuredMemory(s, plan);
         kv.availableBytes = (Checked(plan.budgetBytes) - plan.weights.bytesPerGpu - plan.activationBytes -
                              plan.overheadBytes - plan.cudaGraphBytes)
                                 .value();

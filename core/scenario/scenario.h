@@ -7,6 +7,7 @@
 #include "core/model/modelarch.h"
 #include "core/precision/dtypes.h"
 #include "core/precision/quantizationspec.h"
+#include "core/scenario/measuredmemory.h"
 #include "core/scenario/speculativeconfig.h"
 
 #include <cstdint>
@@ -89,6 +90,8 @@ struct Scenario
         DefaultBandwidthEfficiencyPpm; ///< --bandwidth-efficiency; 0 = calibrated
     std::int64_t computeEfficiencyPpm = DefaultComputeEfficiencyPpm; ///< --compute-efficiency; 0 = calibrated
     MeasuredSpeedScale speedCalibration; ///< from the user's measurement; --bandwidth-efficiency wins
+    /// Components a start-up log of this deployment measured; planned where it applies (appliesTo()).
+    MeasuredMemory measuredMemory;
 
     /// Every GPU the deployment takes: each pipeline stage's tensor-parallel group (as planned:
     /// both sizes validated; a product past 2^63 is refused with kvscope::Error).

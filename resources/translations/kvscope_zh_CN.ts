@@ -2582,6 +2582,22 @@
         <source>%1; the drafter&apos;s weights and KV layers are not planned</source>
         <translation>%1；未规划草稿模型的权重和 KV 层</translation>
     </message>
+    <message>
+        <source>calibrating from a log is for vLLM&apos;s logs; this one is SGLang&apos;s</source>
+        <translation>只能用 vLLM 的日志校准；这是 SGLang 的日志</translation>
+    </message>
+    <message>
+        <source>a pipeline&apos;s stages hold different memory; its log cannot calibrate one figure per GPU</source>
+        <translation>流水线各阶段占用的显存不同；其日志无法校准每块 GPU 的单一数值</translation>
+    </message>
+    <message>
+        <source>the log prints none of the weights, the activation peak, the non-torch memory or the CUDA-graph estimate</source>
+        <translation>日志没有打印权重、激活峰值、非 torch 显存或 CUDA graph 估计中的任何一项</translation>
+    </message>
+    <message>
+        <source>%1 (vLLM %2, %3)</source>
+        <translation>%1（vLLM %2，%3）</translation>
+    </message>
 </context>
 <context>
     <name>kvscope::LogitErrorChart</name>
@@ -3252,6 +3268,30 @@
     <message>
         <source>%1 %2, num_speculative_tokens %3: the drafter&apos;s weights take %4 a GPU, its attention layers (%5) join the KV pool (%6 B a token over every layer), and a running request holds %7 token slots beyond its own; vLLM&apos;s logged concurrency leaves the slots out</source>
         <translation>%1 %2，num_speculative_tokens %3：草稿模型的权重每块 GPU 占 %4，它的注意力层（%5 层）加入 KV 缓存池（所有层合计每个 token %6 B），每个运行中的请求在自身 token 之外还占 %7 个 token 槽位；vLLM 日志中的最大并发不计这些槽位</translation>
+    </message>
+    <message>
+        <source>%1 %2 (estimated %3)</source>
+        <translation>%1 %2（估计 %3）</translation>
+    </message>
+    <message>
+        <source>weights</source>
+        <translation>权重</translation>
+    </message>
+    <message>
+        <source>activation peak</source>
+        <translation>激活峰值</translation>
+    </message>
+    <message>
+        <source>non-torch memory</source>
+        <translation>非 torch 显存</translation>
+    </message>
+    <message>
+        <source>CUDA-graph estimate</source>
+        <translation>CUDA graph 估计</translation>
+    </message>
+    <message>
+        <source>measured in %1: %2</source>
+        <translation>实测于 %1：%2</translation>
     </message>
 </context>
 <context>

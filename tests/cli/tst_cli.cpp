@@ -748,6 +748,25 @@ private Q_SLOTS:
         QCOMPARE(calcJson(options)[QLatin1String("kv_capacity_tokens")].toInteger(),
                  o[QLatin1String("kv_capacity_tokens")][QLatin1String("predicted")].toInteger());
 
+        // --memory-from-log: the same deployment planned with the log's measured weights (14.99 GiB,
+        // 2^30 B each), activation peak, non-torch memory and CUDA-graph estimate, at another
+        // utilization too; another deployment is refused, naming the option that differs.
+        const QJsonObject measured =
+            calcJson(options + QStringList{QStringLiteral("--gpu-memory-utilization"), QStringLiteral("0.9"),
+                                           QStringLiteral("--memory-from-log"), log});
+        QCOMPARE(measured[QLatin1String("weights_bytes")].toInteger(), std::llround(14.99 * 1073741824.0));
+        QCOMPARE(measured[QLatin1String("activation_bytes")].toInteger(), std::llround(1.89 * 1073741824.0));
+        QVERIFY(
+            measured[QLatin1String("memory_measured_from")].toString().startsWith(QLatin1String("vllm.log")));
+        const Run other = run(QStringList{QStringLiteral("calc")} + options +
+                              QStringList{QStringLiteral("--tensor-parallel-size"), QStringLiteral("2"),
+                                          QStringLiteral("--memory-from-log"), log});
+        QCOMPARE(other.exitCode, 1);
+        QVERIFY2(
+            other.err.contains("--memory-from-log: the log ran another deployment: --tensor-parallel-size 1 "
+                               "(the scenario: 2)"),
+            other.err.constData());
+
         const Run table = run({QStringLiteral("explain-log"), log});
         QCOMPARE(table.exitCode, 0);
         QVERIFY2(table.out.contains("KV cache tokens") && table.out.contains("476,016"),

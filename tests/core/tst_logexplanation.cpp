@@ -9,9 +9,14 @@
 #include "core/common/error.h"
 #include "core/common/units.h"
 #include "core/output/logexplanationjson.h"
+#include "core/plan/planner.h"
 #include "core/precision/dtypes.h"
+#include "core/precision/quantizationspec.h"
 #include "tests/core/vllmlogcheck.h"
 
+#include <cmath>
+
+#include <QDate>
 #include <QJsonArray>
 #include <QJsonObject>
 #include <QTest>
@@ -79,6 +84,46 @@ class TestLogExplanation : public QObject
     Q_OBJECT
 
 private Q_SLOTS:
+    // "Calibrate from this log": the components the log measured, planned as measured for later
+    // plans of the same deployment (core/scenario/measuredmemory.h), whatever their utilization,
+    // lengths or batch; another deployment keeps kvscope's estimates.
+    void aLogCalibratesItsDeployment()
+    {
+        const LogExplanation e = explain(QLatin1String(engineConfigLog));
+        const MeasuredMemory m = measuredMemory(e, QDate(2026, 12, 3));
+        // "Model loading took 7.11 GiB": 7.11 x 2^30 B, rounded; the log prints no activation peak,
+        // non-torch memory or CUDA-graph estimate.
+        QCOMPARE(m.weightsBytes, std::llround(7.11 * double(GiB)));
+        QCOMPARE(m.activationBytes, std::int64_t(-1));
+        QCOMPARE(m.nonTorchBytes, std::int64_t(-1));
+        QCOMPARE(m.source, QStringLiteral("test.log (vLLM 0.10.1.1, 2026-12-03)"));
+        QCOMPARE(m.deployment.value(QStringLiteral("tensor-parallel-size")), QStringLiteral("2"));
+
+        Scenario s = e.scenario;
+        s.measuredMemory = m;
+        s.gpuMemoryUtilizationPpm = 800'000; // another utilization: the same deployment
+        s.batchSize = 3;
+        QVERIFY(m.appliesTo(s));
+        const MemoryPlan estimated = planMemory(e.scenario);
+        const MemoryPlan measured = planMemory(s);
+        QCOMPARE(measured.weights.bytesPerGpu, m.weightsBytes);
+        QCOMPARE(measured.memoryMeasuredFrom, m.source);
+        QCOMPARE(measured.activationBytes, estimated.activationBytes); // not logged: still the estimate
+        QCOMPARE(measured.kv.availableBytes, measured.budgetBytes - m.weightsBytes -
+                                                 measured.activationBytes - measured.overheadBytes -
+                                                 measured.cudaGraphBytes);
+        QVERIFY(measured.notes.join(u' ').contains(QStringLiteral("measured in test.log")));
+
+        // Four GPUs are another deployment: the estimates, and the option that differs is named.
+        s.tensorParallelSize = 4;
+        QCOMPARE(*m.mismatch(s), QStringLiteral("--tensor-parallel-size 2 (the scenario: 4)"));
+        QVERIFY(planMemory(s).memoryMeasuredFrom.isEmpty());
+        s.tensorParallelSize = 2;
+        s.quantization = defaultSpecFor(QuantMethod::Fp8);
+        QVERIFY(!m.appliesTo(s));
+        QVERIFY(planMemory(s).weights.bytesPerGpu < m.weightsBytes);
+    }
+
     // The figures of the Llama-3.1-8B log (id 1) as its entry lists them.
     void readsEveryFigureAndArgument()
     {
