@@ -8,13 +8,20 @@ namespace kvscope {
 const QList<ScenarioField> &deploymentFields()
 {
     static const QList<ScenarioField> fields{
-        ScenarioField::Model,          ScenarioField::Gpu,
-        ScenarioField::Engine,         ScenarioField::VllmVersion,
-        ScenarioField::Dtype,          ScenarioField::Quantization,
-        ScenarioField::GroupSize,      ScenarioField::TensorParallelSize,
-        ScenarioField::PipelineParallelSize, ScenarioField::MaxNumSeqs,
-        ScenarioField::MaxNumBatchedTokens, ScenarioField::MaxLoras,
-        ScenarioField::MaxLoraRank,    ScenarioField::SpeculativeConfig,
+        ScenarioField::Model,
+        ScenarioField::Gpu,
+        ScenarioField::Engine,
+        ScenarioField::VllmVersion,
+        ScenarioField::Dtype,
+        ScenarioField::Quantization,
+        ScenarioField::GroupSize,
+        ScenarioField::TensorParallelSize,
+        ScenarioField::PipelineParallelSize,
+        ScenarioField::MaxNumSeqs,
+        ScenarioField::MaxNumBatchedTokens,
+        ScenarioField::MaxLoras,
+        ScenarioField::MaxLoraRank,
+        ScenarioField::SpeculativeConfig,
     };
     return fields;
 }

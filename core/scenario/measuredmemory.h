@@ -28,12 +28,12 @@ ScenarioValues deploymentValues(const Scenario &s);
 
 struct MeasuredMemory
 {
-    ScenarioValues deployment;        ///< the deployment the log ran (deploymentValues())
-    std::int64_t weightsBytes = -1;   ///< "Model loading took"; -1: the log does not say
+    ScenarioValues deployment;         ///< the deployment the log ran (deploymentValues())
+    std::int64_t weightsBytes = -1;    ///< "Model loading took"; -1: the log does not say
     std::int64_t activationBytes = -1; ///< "torch peak memory increase"
-    std::int64_t nonTorchBytes = -1;  ///< "non-torch forward increase memory"
-    std::int64_t cudaGraphBytes = -1; ///< the CUDA-graph estimate taken out of the budget
-    QString source;                   ///< "vllm.log (vLLM 0.11.0, 2026-12-03)"
+    std::int64_t nonTorchBytes = -1;   ///< "non-torch forward increase memory"
+    std::int64_t cudaGraphBytes = -1;  ///< the CUDA-graph estimate taken out of the budget
+    QString source;                    ///< "vllm.log (vLLM 0.11.0, 2026-12-03)"
 
     /// Whether the log measured any component.
     bool measured() const;

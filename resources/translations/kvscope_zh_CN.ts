@@ -1023,6 +1023,18 @@
         <source>The GPU, when the log&apos;s memory does not say which: a preset or custom:&lt;GiB&gt; (explain-log&apos;s %1)</source>
         <translation>日志中的显存无法判断是哪种 GPU 时在此指定：预设或 custom:&lt;GiB&gt;（即 explain-log 的 %1）</translation>
     </message>
+    <message>
+        <source>Kept: plans of this deployment use the parts %1 measured (%2).</source>
+        <translation>已保存：此部署（%2）的规划将使用 %1 实测的各项。</translation>
+    </message>
+    <message>
+        <source>Plan this deployment (%1) with the parts the log measured, in place of kvscope&apos;s estimates, from now on</source>
+        <translation>今后规划此部署（%1）时，用日志实测的各项代替 kvscope 的估计</translation>
+    </message>
+    <message>
+        <source>&amp;Calibrate from this log</source>
+        <translation>用此日志校准(&amp;C)</translation>
+    </message>
 </context>
 <context>
     <name>kvscope::ExplorerView</name>

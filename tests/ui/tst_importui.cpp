@@ -315,6 +315,41 @@ private Q_SLOTS:
         dialog->close();
     }
 
+    // "Calibrate from this log": the explained log's measured parts are kept in the library and
+    // planned for its deployment from then on, at another utilization too, and after a restart;
+    // another deployment keeps kvscope's estimates.
+    void aLogCalibratesItsDeploymentInTheWindow()
+    {
+        const QString log = writeFile(QStringLiteral("vllm.log"), llamaStartupLog().toUtf8());
+        m_window->showExplainLogDialog(log);
+        auto *dialog = m_window->findChild<ExplainLogDialog *>();
+        QVERIFY(dialog);
+        QTRY_VERIFY(dialog->calibrateButton()->isEnabled());
+        dialog->calibrateButton()->click();
+        QCOMPARE(m_window->library()->memoryCalibrations().size(), 1);
+        QVERIFY(dialog->status()->text().contains(QStringLiteral("vllm.log")));
+        dialog->close();
+
+        const LogExplanation e = explainStartupLog(readStartupLogFile(log), {}, builtinResolvers());
+        Scenario deployment = e.scenario;
+        deployment.measuredMemory = {};
+        QVERIFY(controller()->setScenario(deployment));
+        const std::int64_t logged = std::llround(14.99 * 1073741824.0); // "Model loading took 14.99 GiB"
+        QCOMPARE(controller()->plan().weights.bytesPerGpu, logged);
+        QVERIFY(controller()->plan().memoryMeasuredFrom.startsWith(QStringLiteral("vllm.log")));
+        controller()->setGpuMemoryUtilizationPpm(800'000);
+        QCOMPARE(controller()->plan().weights.bytesPerGpu, logged);
+        controller()->setTensorParallelSize(2);
+        QVERIFY(controller()->plan().memoryMeasuredFrom.isEmpty());
+
+        // Saved: a new window plans the deployment with it.
+        m_window.reset();
+        openWindow();
+        QCOMPARE(m_window->library()->memoryCalibrations().size(), 1);
+        QVERIFY(controller()->setScenario(deployment));
+        QCOMPARE(controller()->plan().weights.bytesPerGpu, logged);
+    }
+
     void pastedLogIsExplainedAndJunkRefused()
     {
         ExplainLogDialog dialog;

@@ -2,12 +2,14 @@
 #include "ui/explainlog/explainlogdialog.h"
 
 #include "core/analysis/startuplog.h"
+#include "core/common/error.h"
 #include "core/common/scenariofield.h"
 #include "core/library/library.h"
 #include "core/output/logexplanationtext.h"
 #include "core/scenario/scenariovalues.h"
 
 #include <QComboBox>
+#include <QDate>
 #include <QDialogButtonBox>
 #include <QEvent>
 #include <QFileDialog>
@@ -53,8 +55,8 @@ ExplainLogDialog::ExplainLogDialog(QWidget *parent)
     : QDialog(parent), m_intro(new QLabel(this)), m_log(new QPlainTextEdit(this)),
       m_modelLabel(new QLabel(this)), m_model(presetBox(ModelLibrary::builtin().presets(), this)),
       m_gpuLabel(new QLabel(this)), m_gpu(presetBox(GpuLibrary::builtin().presets(), this)),
-      m_open(new QPushButton(this)), m_explain(new QPushButton(this)), m_status(new QLabel(this)),
-      m_explanation(new QTextBrowser(this)),
+      m_open(new QPushButton(this)), m_explain(new QPushButton(this)), m_calibrate(new QPushButton(this)),
+      m_status(new QLabel(this)), m_explanation(new QTextBrowser(this)),
       // A path the user named can hang (a dead mount): runs go to the pool nothing waits for.
       m_job(this, pathPool(), [this](JobOutcome<LogExplanation> outcome) { showOutcome(std::move(outcome)); })
 {
@@ -62,6 +64,8 @@ ExplainLogDialog::ExplainLogDialog(QWidget *parent)
     m_log->setObjectName(QStringLiteral("startupLogText"));
     m_open->setObjectName(QStringLiteral("openStartupLogButton"));
     m_explain->setObjectName(QStringLiteral("explainStartupLogButton"));
+    m_calibrate->setObjectName(QStringLiteral("calibrateFromLogButton"));
+    m_calibrate->setEnabled(false);
     m_status->setObjectName(QStringLiteral("startupLogStatus"));
     m_explanation->setObjectName(QStringLiteral("startupLogExplanation"));
     m_model->setObjectName(QStringLiteral("startupLogModel"));
@@ -87,6 +91,7 @@ ExplainLogDialog::ExplainLogDialog(QWidget *parent)
     buttons->addWidget(m_gpu, 1);
     buttons->addWidget(m_explain);
     auto *close = new QDialogButtonBox(QDialogButtonBox::Close, this);
+    close->addButton(m_calibrate, QDialogButtonBox::ActionRole);
     auto *layout = new QVBoxLayout(this);
     layout->addWidget(m_intro);
     layout->addWidget(m_log, 1);
@@ -98,6 +103,13 @@ ExplainLogDialog::ExplainLogDialog(QWidget *parent)
     connect(m_open, &QPushButton::clicked, this, &ExplainLogDialog::openFile);
     connect(m_explain, &QPushButton::clicked, this, &ExplainLogDialog::explainPastedText);
     connect(close, &QDialogButtonBox::rejected, this, &QDialog::reject);
+    connect(m_calibrate, &QPushButton::clicked, this, [this] {
+        if (!m_measured)
+            return;
+        Q_EMIT calibrationChosen(*m_measured);
+        m_status->setText(tr("Kept: plans of this deployment use the parts %1 measured (%2).")
+                              .arg(m_measured->source, calcArguments(m_measured->deployment).join(u' ')));
+    });
     retranslate();
     resize(960, 720);
 }
@@ -149,6 +161,17 @@ void ExplainLogDialog::showOutcome(JobOutcome<LogExplanation> outcome)
         Q_EMIT finished(false);
         return;
     }
+    // What the log measured, kept only on request (a log of a pipeline or of SGLang cannot say).
+    m_measured.reset();
+    try {
+        m_measured = measuredMemory(*outcome.result, QDate::currentDate());
+        m_calibrate->setToolTip(tr("Plan this deployment (%1) with the parts the log measured, in place of "
+                                   "kvscope's estimates, from now on")
+                                    .arg(calcArguments(m_measured->deployment).join(u' ')));
+    } catch (const Error &error) {
+        m_calibrate->setToolTip(error.message());
+    }
+    m_calibrate->setEnabled(m_measured.has_value());
     m_status->setText(tr("Explained %1: each part of the memory per GPU as the log gives it and as kvscope "
                          "plans it.")
                           .arg(outcome.result->log.origin));
@@ -178,6 +201,7 @@ void ExplainLogDialog::retranslate()
                           .arg(optionFlag(ScenarioField::Gpu)));
     m_open->setText(tr("&Open log…"));
     m_explain->setText(tr("&Explain"));
+    m_calibrate->setText(tr("&Calibrate from this log"));
 }
 
 void ExplainLogDialog::changeEvent(QEvent *event)

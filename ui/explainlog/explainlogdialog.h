@@ -4,6 +4,8 @@
 #include "core/analysis/logexplanation.h"
 #include "ui/state/backgroundjob.h"
 
+#include <optional>
+
 #include <QDialog>
 
 class QComboBox;
@@ -39,12 +41,16 @@ public:
     /// explain-log's --model and --gpu: editable, empty when the log decides.
     QComboBox *modelOverride() const { return m_model; }
     QComboBox *gpuOverride() const { return m_gpu; }
+    /// "Calibrate from this log": on while the explanation shown measured its deployment's memory.
+    QPushButton *calibrateButton() const { return m_calibrate; }
     /// Whether a log is being read or planned.
     bool isBusy() const { return m_job.isRunning(); }
 
 Q_SIGNALS:
     /// A run ended: with an explanation shown, or with its failure in status().
     void finished(bool explained);
+    /// The user keeps the shown log's measured memory for later plans of its deployment.
+    void calibrationChosen(const kvscope::MeasuredMemory &measured);
 
 protected:
     void changeEvent(QEvent *event) override;
@@ -65,6 +71,8 @@ private:
     QString m_lastFile;
     QPushButton *m_open;
     QPushButton *m_explain;
+    QPushButton *m_calibrate;
+    std::optional<MeasuredMemory> m_measured; ///< what the shown explanation measured
     QLabel *m_status;
     QTextBrowser *m_explanation;
     BackgroundJob<LogExplanation> m_job;

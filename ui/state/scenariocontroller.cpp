@@ -46,6 +46,9 @@ bool ScenarioController::setScenario(const Scenario &given)
     Scenario scenario = given;
     if (!scenario.speedCalibration.applies(scenario.gpu.id))
         scenario.speedCalibration = storedCalibration(scenario.gpu.id);
+    // The deployment's measured memory follows the deployment: another one has its own, or none.
+    if (m_storedMemory && !scenario.measuredMemory.appliesTo(scenario))
+        scenario.measuredMemory = m_storedMemory(scenario);
     try {
         MemoryPlan plan = planMemory(scenario);
         m_scenario = scenario;
@@ -111,6 +114,17 @@ void ScenarioController::setStoredCalibrations(std::function<MeasuredSpeedScale(
 void ScenarioController::applyStoredCalibration()
 {
     change([&](Scenario &s) { s.speedCalibration = storedCalibration(s.gpu.id); });
+}
+
+void ScenarioController::setStoredMemory(std::function<MeasuredMemory(const Scenario &)> stored)
+{
+    m_storedMemory = std::move(stored);
+    applyStoredMemory();
+}
+
+void ScenarioController::applyStoredMemory()
+{
+    change([&](Scenario &s) { s.measuredMemory = {}; }); // setScenario() takes the saved one
 }
 
 MeasuredSpeedScale ScenarioController::storedCalibration(const QString &gpuId) const

@@ -67,6 +67,11 @@ public:
     void setStoredCalibrations(std::function<MeasuredSpeedScale(const QString &gpuId)> stored);
     /// Plans again with the current GPU's saved calibration (after one is saved or forgotten).
     void applyStoredCalibration();
+    /// Where the saved memory measurements come from (the user library): the one of the scenario's
+    /// deployment, if any, is planned with (MeasuredMemory); every change looks again.
+    void setStoredMemory(std::function<MeasuredMemory(const Scenario &)> stored);
+    /// Plans again with the saved measurement of the scenario's deployment (after one is saved).
+    void applyStoredMemory();
 
 Q_SIGNALS:
     void scenarioChanged(const kvscope::Scenario &scenario);
@@ -90,6 +95,7 @@ private:
     AxisScale m_growthScale = AxisScale::Linear;
     bool m_counterfactuals = false;
     std::function<MeasuredSpeedScale(const QString &)> m_storedCalibrations;
+    std::function<MeasuredMemory(const Scenario &)> m_storedMemory;
 };
 
 } // namespace kvscope

@@ -252,6 +252,7 @@ LibraryKeys makeLibraryKeys()
              return paths;
          }},
         mapListSetting("library/speedCalibrations", QStringLiteral("speed calibrations")),
+        mapListSetting("library/memoryCalibrations", QStringLiteral("memory calibrations")),
     };
 }
 

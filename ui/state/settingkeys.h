@@ -74,6 +74,7 @@ struct LibraryKeys
     Setting<QStringList> recentFiles;
     Setting<QVariantList>
         speedCalibrations; ///< maps: gpu, scale_ppm, itl_ms, concurrency, context, model, date, origin
+    Setting<QVariantList> memoryCalibrations; ///< maps: deployment (calc options), bytes of each part, source
 };
 
 /// The Compare view's columns ("compare/columns"): maps of kvscope calc's

@@ -58,6 +58,53 @@ void removeEntry(QVariantList &list, const QString &field, const QString &value)
     list.removeIf([&](const QVariant &saved) { return saved.toMap().value(field).toString() == value; });
 }
 
+/// A deployment's options as one line, what identifies a saved memory calibration.
+QString deploymentLine(const ScenarioValues &deployment)
+{
+    return calcArguments(deployment).join(QLatin1Char(' '));
+}
+
+/// How a memory calibration is saved: one map per deployment.
+QVariantMap memoryCalibrationMap(const MeasuredMemory &m)
+{
+    QVariantMap values;
+    for (auto it = m.deployment.cbegin(); it != m.deployment.cend(); ++it)
+        values.insert(it.key(), it.value());
+    return {{QStringLiteral("deployment"), deploymentLine(m.deployment)},
+            {QStringLiteral("options"), values},
+            {QStringLiteral("weights"), qlonglong(m.weightsBytes)},
+            {QStringLiteral("activation"), qlonglong(m.activationBytes)},
+            {QStringLiteral("non_torch"), qlonglong(m.nonTorchBytes)},
+            {QStringLiteral("cuda_graphs"), qlonglong(m.cudaGraphBytes)},
+            {QStringLiteral("source"), m.source}};
+}
+
+/// A saved memory calibration, every field checked (-1: the log did not measure that part).
+MeasuredMemory memoryCalibrationFromMap(const QVariantMap &map)
+{
+    MeasuredMemory m;
+    const QVariantMap options = map.value(QStringLiteral("options")).toMap();
+    for (auto it = options.cbegin(); it != options.cend(); ++it)
+        m.deployment.insert(it.key(), it.value().toString());
+    if (m.deployment.isEmpty())
+        throw Error(QStringLiteral("options: missing"));
+    const auto bytes = [&](const char *key) {
+        bool ok = false;
+        const qlonglong value = map.value(QLatin1String(key)).toString().toLongLong(&ok);
+        if (!ok || value < -1)
+            throw Error(QStringLiteral("%1: not a number of bytes (or -1)").arg(QLatin1String(key)));
+        return std::int64_t(value);
+    };
+    m.weightsBytes = bytes("weights");
+    m.activationBytes = bytes("activation");
+    m.nonTorchBytes = bytes("non_torch");
+    m.cudaGraphBytes = bytes("cuda_graphs");
+    m.source = map.value(QStringLiteral("source")).toString();
+    if (!m.measured())
+        throw Error(QStringLiteral("no part measured"));
+    return m;
+}
+
 /// How a speed calibration is saved: one map per GPU.
 QVariantMap calibrationMap(const UserLibrary::StoredCalibration &c)
 {
@@ -173,7 +220,19 @@ void UserLibrary::load(settings::SettingsReader &reader)
     Q_EMIT modelsChanged();
     Q_EMIT gpusChanged();
     Q_EMIT recentFilesChanged();
+    m_memoryCalibrations.clear();
+    for (const QVariant &value : reader.read(k.memoryCalibrations)) {
+        const QVariantMap map = value.toMap();
+        try {
+            m_memoryCalibrations.append(memoryCalibrationFromMap(map));
+        } catch (const Error &error) {
+            const QVariant deployment = map.value(QStringLiteral("deployment"));
+            reader.report(k.memoryCalibrations.key, deployment.isValid() ? deployment : value,
+                          error.message());
+        }
+    }
     Q_EMIT speedCalibrationsChanged();
+    Q_EMIT memoryCalibrationsChanged();
 }
 
 void UserLibrary::save() const
@@ -202,6 +261,10 @@ void UserLibrary::save() const
     for (const StoredCalibration &calibration : m_calibrations)
         calibrations << calibrationMap(calibration);
     writer.write(k.speedCalibrations, calibrations);
+    QVariantList measured;
+    for (const MeasuredMemory &m : m_memoryCalibrations)
+        measured << memoryCalibrationMap(m);
+    writer.write(k.memoryCalibrations, measured);
 }
 
 QString UserLibrary::addImported(const ImportedModel &imported, const QByteArray &configText)
@@ -312,6 +375,26 @@ void UserLibrary::forgetSpeedCalibration(const QString &gpuId)
         removeEntry(saved, QStringLiteral("gpu"), gpuId);
     });
     Q_EMIT speedCalibrationsChanged();
+}
+
+MeasuredMemory UserLibrary::memoryCalibration(const Scenario &s) const
+{
+    for (const MeasuredMemory &m : m_memoryCalibrations)
+        if (m.appliesTo(s))
+            return m;
+    return {};
+}
+
+void UserLibrary::saveMemoryCalibration(const MeasuredMemory &measured)
+{
+    const QString line = deploymentLine(measured.deployment);
+    m_memoryCalibrations.removeIf(
+        [&](const MeasuredMemory &m) { return deploymentLine(m.deployment) == line; });
+    m_memoryCalibrations.append(measured);
+    settings::changeSaved<QVariantList>(settings::libraryKeys().memoryCalibrations, [&](QVariantList &saved) {
+        putEntry(saved, QStringLiteral("deployment"), memoryCalibrationMap(measured));
+    });
+    Q_EMIT memoryCalibrationsChanged();
 }
 
 void UserLibrary::forgetLocally(const QString &gpuId)

@@ -83,6 +83,12 @@ public:
     /// Saves (or replaces, for the same GPU) a calibration, merged with what other windows saved.
     void saveSpeedCalibration(const StoredCalibration &calibration);
     void forgetSpeedCalibration(const QString &gpuId);
+    /// Memory measured by start-up logs ("calibrate from this log"), one per deployment.
+    const QList<MeasuredMemory> &memoryCalibrations() const { return m_memoryCalibrations; }
+    /// The saved measurement of `s`'s deployment, or none (MeasuredMemory::measured() false).
+    MeasuredMemory memoryCalibration(const Scenario &s) const;
+    /// Saves (or replaces, for the same deployment) a measurement, merged with what other windows saved.
+    void saveMemoryCalibration(const MeasuredMemory &measured);
     /// Puts a path first on the recent-files list (models and scenario files).
     void rememberRecent(const QString &path);
 
@@ -112,6 +118,7 @@ Q_SIGNALS:
     void gpusChanged();
     void recentFilesChanged();
     void speedCalibrationsChanged();
+    void memoryCalibrationsChanged();
     /// A saved model has been imported again (and is in importedModels()).
     void storedModelImported(const QString &key);
     /// A saved model no longer imports; it is forgotten. `problem` is the
@@ -149,6 +156,7 @@ private:
     QList<GpuSpec> m_gpus;
     QStringList m_recent;
     QList<StoredCalibration> m_calibrations;
+    QList<MeasuredMemory> m_memoryCalibrations;
     int m_pastedCount = 0;
 };
 

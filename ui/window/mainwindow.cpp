@@ -88,6 +88,9 @@ MainWindow::MainWindow(QWidget *parent)
         [this](const QString &gpuId) { return m_library->speedCalibration(gpuId); });
     connect(m_library, &UserLibrary::speedCalibrationsChanged, m_controller,
             &ScenarioController::applyStoredCalibration);
+    m_controller->setStoredMemory([this](const Scenario &s) { return m_library->memoryCalibration(s); });
+    connect(m_library, &UserLibrary::memoryCalibrationsChanged, m_controller,
+            &ScenarioController::applyStoredMemory);
     m_restore->restoreScenario(saved); // before the views exist, so they start from the restored scenario
     m_explorer = new ExplorerView(m_controller, m_library, this);
     setAcceptDrops(true);
@@ -599,6 +602,8 @@ void MainWindow::showExplainLogDialog(const QString &path)
     if (!m_explainLogDialog) {
         m_explainLogDialog = new ExplainLogDialog(this);
         m_explainLogDialog->setAttribute(Qt::WA_DeleteOnClose);
+        connect(m_explainLogDialog, &ExplainLogDialog::calibrationChosen, m_library,
+                &UserLibrary::saveMemoryCalibration);
     }
     if (!path.isEmpty())
         m_explainLogDialog->explainFile(path);
