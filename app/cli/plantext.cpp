@@ -275,9 +275,12 @@ QString planAsText(const MemoryPlan &p)
                    : QString()));
     if (p.weights.draftBytes > 0)
         t.row(QStringLiteral("  of which the drafter"), formatGiB(p.weights.draftBytes),
-              QStringLiteral("%1 (%2): its own tensors; the embedding is the target's")
+              QStringLiteral("%1 (%2): %3")
                   .arg(speculativeMethodName(p.speculativeMethod),
-                       optionFlag(ScenarioField::SpeculativeConfig)));
+                       optionFlag(ScenarioField::SpeculativeConfig),
+                       p.speculativeMethod == SpeculativeMethod::DraftModel
+                           ? QStringLiteral("a whole model, its embedding and head its own")
+                           : QStringLiteral("its own tensors; the embedding is the target's")));
     if (sglang) {
         // SGLang profiles nothing: activations and CUDA graphs live in what the static share leaves.
         t.row(QStringLiteral("in use before the weights"), formatGiB(p.preloadBytes),

@@ -223,6 +223,9 @@ ModelArch resolveDraftModel(const QString &text)
 {
     if (const ModelArch *preset = draftLibrary().find(text))
         return asNamed(*preset, text.trimmed());
+    // A draft_model drafter is an ordinary model: a model preset serves.
+    if (const ModelArch *preset = ModelLibrary::builtin().find(text))
+        return asNamed(*preset, text.trimmed());
     if (!text.contains(QChar(0)) && !text.trimmed().isEmpty() &&
         (QFileInfo::exists(text) || isBrokenSymlink(fileKind(text))))
         return importModel(text).model;
@@ -230,8 +233,8 @@ ModelArch resolveDraftModel(const QString &text)
     for (const ModelArch &draft : draftLibrary().presets())
         drafts << draft.hfRepoIds.value(0, draft.id);
     throw Error(
-        QStringLiteral("%1: unknown draft model '%2': not a draft preset (%3) or an existing "
-                       "config.json or model folder")
+        QStringLiteral("%1: unknown draft model '%2': not a draft preset (%3), a model preset or an "
+                       "existing config.json or model folder")
             .arg(optionFlag(ScenarioField::SpeculativeConfig), text, drafts.join(QStringLiteral(", "))));
 }
 

@@ -52,8 +52,8 @@ ModelArch resolveModel(const QString &text);
 /// The built-in draft presets (drafts.json): EAGLE drafts --speculative-config names.
 const ModelLibrary &draftLibrary();
 
-/// Resolves --speculative-config's "model": a draft preset's id or repo id, else what
-/// resolveModel() takes (a config.json or model folder). Throws kvscope::Error naming the value.
+/// Resolves --speculative-config's "model": a draft preset's id or repo id, a model preset (a
+/// draft_model drafter), or a config.json or model folder. Throws kvscope::Error naming the value.
 ModelArch resolveDraftModel(const QString &text);
 
 /// Resolves --gpu: a preset id or alias, or custom:MEMORY_GIB[:BANDWIDTH_GBS[:TFLOPS]].

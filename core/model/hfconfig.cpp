@@ -437,6 +437,11 @@ ModelArch parseHfConfig(const QJsonObject &top, const QString &origin)
     m.mlpKind = t.mlpKind;
     m.qkNorm = t.qkNorm;
     m.ropeCaches = t.ropeCaches;
+    QJsonObject rope;
+    for (const char *key : {"rope_theta", "rope_scaling", "rope_parameters"})
+        if (const QJsonValue v = r.object().value(QLatin1String(key)); !v.isUndefined() && !v.isNull())
+            rope.insert(QLatin1String(key), v);
+    m.ropeSignature = QString::fromUtf8(QJsonDocument(rope).toJson(QJsonDocument::Compact));
 
     const std::optional<bool> attentionBias = r.boolean({"attention_bias", "bias", "use_bias"});
     m.qkvBias = t.qkvBiasAlways || attentionBias.value_or(false);

@@ -174,8 +174,11 @@ struct ModelArch
     std::int64_t vocabSize = 0;
     bool tiedEmbeddings = false;
     std::int64_t maxPositionEmbeddings = 0;
-    int rotaryDim = 0;               ///< rotary dimension (head_dim x partial_rotary_factor)
-    int ropeCaches = 1;              ///< distinct rotary tables vLLM keeps (Gemma 3: local + global)
+    int rotaryDim = 0;  ///< rotary dimension (head_dim x partial_rotary_factor)
+    int ropeCaches = 1; ///< distinct rotary tables vLLM keeps (Gemma 3: local + global)
+    /// rope_theta, rope_scaling and rope_parameters as the config gives them (compact JSON): with the
+    /// sizes above, what tells two models' rotary tables apart (vLLM's get_rope caches one per key).
+    QString ropeSignature;
     std::int64_t draftVocabSize = 0; ///< an EAGLE-3 draft's draft_vocab_size; 0 = not a draft
     int mtpLayers = 0; ///< multi-token-prediction layers after the decoder (num_nextn_predict_layers)
 

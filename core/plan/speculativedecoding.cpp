@@ -8,7 +8,9 @@
 #include "core/plan/kvcache.h"
 #include "core/plan/weights.h"
 
+#include <algorithm>
 #include <cmath>
+#include <utility>
 
 #include <QCoreApplication>
 
@@ -87,6 +89,98 @@ ModelArch mtpModel(const ModelArch &m)
     return mtp;
 }
 
+/// Refuses a draft whose vocabulary is not the target's; `consequence` says what follows.
+void requireSameVocabulary(const ModelArch &m, const ModelArch &d, const QString &consequence)
+{
+    if (d.vocabSize != m.vocabSize)
+        throw Error(refusal(
+            QCoreApplication::translate("kvscope::Planner", "%1's vocabulary (%2) is not %3's (%4): %5")
+                .arg(d.name)
+                .arg(d.vocabSize)
+                .arg(m.name)
+                .arg(m.vocabSize)
+                .arg(consequence)));
+}
+
+/// Refuses a draft whose KV page (heads and head sizes) is not the target's; `consequence` says what follows.
+void requireSamePage(const ModelArch &m, const ModelArch &d, const QString &consequence)
+{
+    if (d.numKvHeads != m.numKvHeads || d.headDim != m.headDim || d.vHeadDim != m.vHeadDim)
+        throw Error(refusal(QCoreApplication::translate(
+                                "kvscope::Planner", "%1's attention (%2 KV heads of %3) differs from %4's "
+                                                    "(%5 of %6): %7")
+                                .arg(d.name)
+                                .arg(d.numKvHeads)
+                                .arg(d.headDim)
+                                .arg(m.name)
+                                .arg(m.numKvHeads)
+                                .arg(m.headDim)
+                                .arg(consequence)));
+}
+
+/// vLLM's draft_model drafter (DraftModelProposer, vllm/v1/spec_decode/draft_model.py) and what kvscope
+/// sizes of it: the draft's layers are placed in the target's KV pool as pages of the target's shape.
+void validateDraftModel(const ModelArch &m, const ModelArch &d)
+{
+    if (m.vision.enabled())
+        throw Error(refusal(QCoreApplication::translate(
+                                "kvscope::Planner", "vLLM's draft models do not draft for multimodal models "
+                                                    "(%1 has a vision tower; DraftModelProposer refuses it)")
+                                .arg(m.name)));
+    requireSameVocabulary(m, d,
+                          QCoreApplication::translate("kvscope::Planner",
+                                                      "vLLM needs equal vocabularies "
+                                                      "(verify_equal_vocab_size_if_draft_model)"));
+    if (m.usesMla() || m.recurrent.enabled() || d.usesMla() || d.recurrent.enabled() || d.moe.enabled() ||
+        d.slidingLayerCount() > 0 || d.attentionChunkSize > 0 || d.kvSharedLayers > 0)
+        throw Error(refusal(QCoreApplication::translate(
+                                "kvscope::Planner", "kvscope plans dense draft models with full attention "
+                                                    "beside targets with per-head KV caches; %1 with %2 is "
+                                                    "not sized yet")
+                                .arg(m.name, d.name)));
+    // Pages of another size would make vLLM group the layers per layer (UniformTypeKVCacheSpecs,
+    // vllm/v1/kv_cache_interface.py), which kvscope's pool layout does not model yet.
+    requireSamePage(m, d,
+                    QCoreApplication::translate(
+                        "kvscope::Planner", "kvscope plans draft models whose KV pages match the target's "
+                                            "(Qwen3-0.6B for Qwen3-32B, Llama-3.2-3B for Llama-3.3-70B)"));
+}
+
+/// Whether vLLM builds the draft its own rotary table: get_rope (vllm/model_executor/layers/rotary_embedding)
+/// caches one table per head size, rotary size, positions and rope parameters.
+bool sharesRotaryTable(const ModelArch &target, const ModelArch &draft)
+{
+    return draft.headDim == target.headDim && draft.rotaryDim == target.rotaryDim &&
+           draft.maxPositionEmbeddings == target.maxPositionEmbeddings &&
+           draft.ropeCaches == target.ropeCaches && draft.ropeSignature == target.ropeSignature;
+}
+
+/// The model presets small enough to draft for `target` (at most an eighth of its parameters), the
+/// smallest first; validateSpeculative() then keeps those vLLM and kvscope can pair with it.
+QList<SpeculativeConfig> draftModelCandidates(const ModelArch &target)
+{
+    const std::int64_t targetParameters = countParameters(target).total;
+    QList<std::pair<std::int64_t, SpeculativeConfig>> sized;
+    for (const ModelArch &model : ModelLibrary::builtin().presets()) {
+        if (model.vocabSize != target.vocabSize)
+            continue; // the cheap test first: another family
+        const std::int64_t parameters = countParameters(model).total;
+        if ((Checked(parameters) * 8).value() > targetParameters)
+            continue;
+        SpeculativeConfig draft;
+        draft.method = SpeculativeMethod::DraftModel;
+        draft.model = model.hfRepoIds.value(0, model.id);
+        draft.draft = model;
+        sized.append({parameters, draft});
+    }
+    std::stable_sort(sized.begin(), sized.end(),
+                     [](const auto &a, const auto &b) { return a.first < b.first; });
+    QList<SpeculativeConfig> candidates;
+    for (const auto &entry : sized)
+        candidates << entry.second;
+    return candidates;
+}
+
 } // namespace
 
 void validateSpeculative(const Scenario &s)
@@ -121,6 +215,10 @@ void validateSpeculative(const Scenario &s)
                                                             "(deepseek_mtp.py); %1's (%2) are not sized yet")
                                     .arg(m.name, m.modelType)));
     }
+    if (spec.method == SpeculativeMethod::DraftModel) {
+        validateDraftModel(m, spec.draft);
+        return;
+    }
     if (!isEagle(spec.method))
         return;
     const ModelArch &d = spec.draft;
@@ -136,14 +234,8 @@ void validateSpeculative(const Scenario &s)
                                                         "layers)")
                                 .arg(d.name)
                                 .arg(d.numLayers)));
-    if (d.vocabSize != m.vocabSize)
-        throw Error(refusal(QCoreApplication::translate(
-                                "kvscope::Planner", "%1's vocabulary (%2) is not %3's (%4): it drafts for "
-                                                    "another model")
-                                .arg(d.name)
-                                .arg(d.vocabSize)
-                                .arg(m.name)
-                                .arg(m.vocabSize)));
+    requireSameVocabulary(m, d,
+                          QCoreApplication::translate("kvscope::Planner", "it drafts for another model"));
     if (d.hiddenSize != m.hiddenSize)
         throw Error(
             refusal(QCoreApplication::translate("kvscope::Planner",
@@ -153,16 +245,8 @@ void validateSpeculative(const Scenario &s)
                         .arg(d.hiddenSize)
                         .arg(m.name)
                         .arg(m.hiddenSize)));
-    if (d.numKvHeads != m.numKvHeads || d.headDim != m.headDim || d.vHeadDim != m.vHeadDim)
-        throw Error(refusal(QCoreApplication::translate(
-                                "kvscope::Planner", "%1's attention (%2 KV heads of %3) differs from %4's "
-                                                    "(%5 of %6): its cache pages would not match the pool's")
-                                .arg(d.name)
-                                .arg(d.numKvHeads)
-                                .arg(d.headDim)
-                                .arg(m.name)
-                                .arg(m.numKvHeads)
-                                .arg(m.headDim)));
+    requireSamePage(
+        m, d, QCoreApplication::translate("kvscope::Planner", "its cache pages would not match the pool's"));
 }
 
 int draftCacheLayers(const Scenario &s)
@@ -170,6 +254,7 @@ int draftCacheLayers(const Scenario &s)
     switch (s.speculative.method) {
     case SpeculativeMethod::Eagle:
     case SpeculativeMethod::Eagle3:
+    case SpeculativeMethod::DraftModel:
         return s.speculative.draft.numLayers;
     case SpeculativeMethod::Mtp:
         return s.model.mtpLayers;
@@ -236,6 +321,8 @@ QList<TensorGroup> draftInventory(const Scenario &s)
         }
         return inventory;
     }
+    if (spec.method == SpeculativeMethod::DraftModel)
+        return tensorInventory(spec.draft); // whole: DraftModelProposer.load_model shares nothing
     if (spec.method == SpeculativeMethod::Mtp) {
         // DeepSeekMultiTokenPredictorLayer: enorm, hnorm, eh_proj (an nn.Linear: unquantized and
         // whole on every GPU), the decoder layer (mtp_block) and shared_head (a norm and its own
@@ -267,6 +354,17 @@ WeightMemory draftWeights(const Scenario &s, const QuantizationSpec &targetQuant
         w.buffersBytes = 0;
         return w;
     }
+    if (spec.method == SpeculativeMethod::DraftModel) {
+        // create_vllm_config_for_draft_model: the draft's own quantization (its checkpoint's), the
+        // target's dtype and tensor-parallel size.
+        const ModelArch &d = spec.draft;
+        WeightMemory w = weightMemory(d, inventory, d.checkpointQuantization, dtype, tensorParallelSize);
+        if (sharesRotaryTable(s.model, d)) {
+            w.bytesPerGpu -= w.buffersBytes;
+            w.buffersBytes = 0;
+        }
+        return w;
+    }
     // An EAGLE draft loads without the target's quantization (get_draft_quant_config: the draft's
     // own, none for these checkpoints) and builds its rotary table for its own max_position_embeddings.
     const ModelArch &d = spec.draft;
@@ -287,6 +385,7 @@ QList<SpeculativeConfig> speculativeChoices(const Scenario &s, std::int64_t draf
         eagle.draft = draft;
         candidates << eagle;
     }
+    candidates << draftModelCandidates(s.model);
     SpeculativeConfig mtp;
     mtp.method = SpeculativeMethod::Mtp;
     SpeculativeConfig ngram;
@@ -314,6 +413,8 @@ QString speculativeChoiceLabel(const SpeculativeConfig &config)
         return QStringLiteral("EAGLE: %1").arg(config.model);
     case SpeculativeMethod::Eagle3:
         return QStringLiteral("EAGLE-3: %1").arg(config.model);
+    case SpeculativeMethod::DraftModel:
+        return QCoreApplication::translate("kvscope::Speculative", "draft model: %1").arg(config.model);
     case SpeculativeMethod::Mtp:
         return QCoreApplication::translate("kvscope::Speculative", "MTP: the checkpoint's own layers");
     case SpeculativeMethod::Ngram:

@@ -61,7 +61,8 @@ struct DraftAcceptance
     double rate = 0;
     QString source; ///< "--draft-acceptance-rate", or the publication the default is fitted to
 };
-/// --draft-acceptance-rate, or the method's published figure; nullopt where none is published (n-gram,
+/// --draft-acceptance-rate, or the method's published figure; nullopt where none is published (a draft
+/// model, whose acceptance depends on the pair; n-gram,
 /// whose acceptance is the share of the output that repeats the prompt).
 std::optional<DraftAcceptance> draftAcceptance(const Scenario &s);
 

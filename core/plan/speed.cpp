@@ -416,13 +416,28 @@ void SpeedModel::readDraft(const Scenario &s, const MemoryPlan &plan)
     m_draftExpertBytes = w.byComponent[int(Component::Experts)];
     m_draftDenseBytes = w.bytesPerGpu - w.buffersBytes - m_draftExpertBytes;
     m_draftLayers = plan.kv.draftLayers;
+    m_draftHidden = m_hidden;
+    m_draftAttentionFlops = m_decodeAttentionFlops;
     m_draftMoeLayers =
         s.speculative.method == SpeculativeMethod::Mtp && s.model.moe.enabled() ? s.model.mtpLayers : 0;
     for (const TensorGroup &g : draftInventory(s)) {
         if (g.cols <= 1 || g.role == TensorRole::Norm || g.role == TensorRole::Bias)
             continue; // a matrix multiply: every linear weight, eh_proj among them
+        // A token looks up one row of an embedding; a tied one is the draft model's head as well.
+        if (g.component == Component::Embedding && !s.speculative.draft.tiedEmbeddings)
+            continue;
         const LocalShape local = localShape(g, plan.tensorParallelSize);
         m_draftFlopsPerToken += 2.0 * double(local.rows) * double(local.cols) * double(g.activeCopies);
+    }
+    if (s.speculative.method == SpeculativeMethod::DraftModel) {
+        // A draft model of its own width and heads: a token looks up one row of its embedding (read
+        // whole only where it is also the head), and its attention has the draft's query heads.
+        const ModelArch &d = s.speculative.draft;
+        m_draftHidden = d.hiddenSize;
+        m_draftAttentionFlops =
+            2 * double(d.numHeads) / double(plan.tensorParallelSize) * double(d.headDim + d.vHeadDim);
+        if (!d.tiedEmbeddings)
+            m_draftDenseBytes -= w.byComponent[int(Component::Embedding)];
     }
     if (s.speculative.method == SpeculativeMethod::Eagle) {
         // An EAGLE-1 draft computes its logits with the target's lm_head: each pass reads it too.
@@ -632,9 +647,10 @@ ForwardCost SpeedModel::draftPass(std::int64_t batch) const
     c.weightBytes = (Checked(m_draftDenseBytes) + std::llround(double(m_draftExpertBytes) * share)).value();
     c.kvBytes = (Checked(batch) * m_draftLayers * m_contextLen * m_kvBytesPerTokenPerLayer).value();
     c.activationBytes =
-        (Checked(batch) * (Checked(4) * m_draftLayers * m_hidden * m_activationBytes + m_logitBytes)).value();
+        (Checked(batch) * (Checked(4) * m_draftLayers * m_draftHidden * m_activationBytes + m_logitBytes))
+            .value();
     c.denseFlops = double(batch) * m_draftFlopsPerToken;
-    c.attentionFlops = double(batch) * double(m_draftLayers) * double(m_contextLen) * m_decodeAttentionFlops;
+    c.attentionFlops = double(batch) * double(m_draftLayers) * double(m_contextLen) * m_draftAttentionFlops;
     c.memorySeconds = double(c.bytes()) / m_bandwidth;
     c.computeSeconds = (c.denseFlops + c.attentionFlops) / m_peak16;
     StepQuantities &q = c.quantities;
@@ -645,7 +661,7 @@ ForwardCost SpeedModel::draftPass(std::int64_t batch) const
     q.moeLayers = m_draftMoeLayers;
     if (m_tensorParallelSize > 1) {
         const double n = double(m_tensorParallelSize);
-        const double message = double(batch) * double(m_hidden) * double(m_activationBytes);
+        const double message = double(batch) * double(m_draftHidden) * double(m_activationBytes);
         q.allReduces = std::int64_t(2) * m_draftLayers;
         q.allReduceTransferSeconds = double(q.allReduces) * 2.0 * (n - 1) / n * message / m_linkPerDirection;
     }
@@ -922,10 +938,19 @@ std::optional<SpeculativeSpeed> planSpeculative(const SpeedModel &model, const S
 {
     const std::optional<DraftAcceptance> acceptance = draftAcceptance(scenario);
     if (!acceptance) {
-        speed.notes << QStringLiteral("speed: %1's acceptance is the share of the output that repeats the "
-                                      "prompt, and no figure is published for it: give %2 for its speed")
-                           .arg(speculativeMethodName(scenario.speculative.method),
-                                optionFlag(ScenarioField::DraftAcceptanceRate));
+        // n-gram's acceptance is the share of the output that repeats the prompt; a draft model's
+        // depends on the pair and the data. Neither has one published figure to assume.
+        speed.notes << (scenario.speculative.method == SpeculativeMethod::DraftModel
+                            ? QStringLiteral("speed: a draft model's acceptance depends on the pair and the "
+                                             "data, and kvscope has no published figure for %1: give %2 for "
+                                             "its speed")
+                                  .arg(scenario.speculative.model,
+                                       optionFlag(ScenarioField::DraftAcceptanceRate))
+                            : QStringLiteral("speed: %1's acceptance is the share of the output that repeats "
+                                             "the prompt, and no figure is published for it: give %2 for its "
+                                             "speed")
+                                  .arg(speculativeMethodName(scenario.speculative.method),
+                                       optionFlag(ScenarioField::DraftAcceptanceRate)));
         return std::nullopt;
     }
     const std::int64_t k = scenario.speculative.numSpeculativeTokens;

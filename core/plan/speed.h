@@ -160,7 +160,9 @@ private:
     std::int64_t m_draftLayers = 0;      ///< its attention layers, reading the sequence's KV cache
     int m_draftMoeLayers = 0;
     double m_draftFlopsPerToken = 0;
-    std::int64_t m_logitBytes = 0; ///< one token's float32 logits on this GPU
+    std::int64_t m_draftHidden = 0;   ///< the drafter's hidden width (a draft model's own)
+    double m_draftAttentionFlops = 0; ///< per drafted token, layer and attended token
+    std::int64_t m_logitBytes = 0;    ///< one token's float32 logits on this GPU
     double m_quantizedFlopsPerToken = 0, m_denseFlopsPerToken = 0, m_lmHeadFlopsPerToken = 0;
     double m_decodeAttentionFlops = 0;  ///< per token, layer and context token
     double m_prefillAttentionFlops = 0; ///< the same for prefill (MLA decompresses K and V there)

@@ -19,6 +19,7 @@ const EnumSpelling<SpeculativeMethod> methods[] = {
     {SpeculativeMethod::Eagle3, "eagle3"},
     {SpeculativeMethod::Mtp, "mtp", {"deepseek_mtp", "qwen3_next_mtp", "glm4_moe_mtp"}},
     {SpeculativeMethod::Ngram, "ngram"},
+    {SpeculativeMethod::DraftModel, "draft_model"},
 };
 
 constexpr char MethodKey[] = "method";
@@ -119,13 +120,14 @@ SpeculativeConfig parseSpeculativeConfig(const QString &text, const QString &opt
         throw Error(QStringLiteral("%1: \"%2\" must be a text (a draft's repo id or config path)")
                         .arg(option, QLatin1String(ModelKey)));
     config.model = model.toString().trimmed();
-    const bool eagle =
-        config.method == SpeculativeMethod::Eagle || config.method == SpeculativeMethod::Eagle3;
-    if (eagle && config.model.isEmpty())
+    const bool needsDraft = config.method == SpeculativeMethod::Eagle ||
+                            config.method == SpeculativeMethod::Eagle3 ||
+                            config.method == SpeculativeMethod::DraftModel;
+    if (needsDraft && config.model.isEmpty())
         throw Error(
             QStringLiteral("%1: method %2 needs \"%3\": the draft's repo id or the path of its config.json")
                 .arg(option, speculativeMethodName(config.method), QLatin1String(ModelKey)));
-    if (eagle)
+    if (needsDraft)
         config.draft = resolveDraft(config.model);
     return config;
 }

@@ -21,6 +21,7 @@ enum class SpeculativeMethod
     Eagle3, ///< EAGLE-3: a one-layer head on three of the target's hidden states, its own small vocabulary
     Mtp,    ///< the checkpoint's own multi-token-prediction layers (DeepSeek-V3, ...)
     Ngram,  ///< prompt lookup on the CPU: no draft model, nothing on the GPU
+    DraftModel, ///< a smaller model of the target's family, whole, with its own KV layers in the pool
 };
 
 /// "eagle3", as the method key spells it ("deepseek_mtp" and "qwen3_next_mtp" read as "mtp").
@@ -36,21 +37,22 @@ struct SpeculativeConfig
     SpeculativeMethod method = SpeculativeMethod::None;
     QString model;                         ///< the "model" key as given: a draft's repo id or path
     std::int64_t numSpeculativeTokens = 0; ///< num_speculative_tokens: drafts proposed per step
-    ModelArch draft;                       ///< the EAGLE draft's config, resolved from `model`
+    ModelArch draft;                       ///< the EAGLE draft's or draft model's config, from `model`
 
     bool enabled() const { return method != SpeculativeMethod::None; }
-    /// EAGLE-type drafts and MTP layers run on the GPU beside the target (vLLM's use_eagle()).
+    /// EAGLE-type drafts, MTP layers and draft models run on the GPU beside the target (vLLM's
+    /// use_eagle() and uses_draft_model()).
     bool runsDraftOnGpu() const
     {
         return method == SpeculativeMethod::Eagle || method == SpeculativeMethod::Eagle3 ||
-               method == SpeculativeMethod::Mtp;
+               method == SpeculativeMethod::Mtp || method == SpeculativeMethod::DraftModel;
     }
     friend bool operator==(const SpeculativeConfig &, const SpeculativeConfig &) = default;
 };
 
 /// Reads --speculative-config's JSON ("{\"method\": \"eagle3\", \"model\":
 /// \"yuhuili/EAGLE3-LLaMA3.1-Instruct-8B\",
-/// \"num_speculative_tokens\": 3}"); "" or "none" turns it off. An EAGLE method needs "model", which
+/// \"num_speculative_tokens\": 3}"); "" or "none" turns it off. EAGLE and draft_model need "model", which
 /// `resolveDraft` turns into the draft's config. Throws kvscope::Error naming `option`, the key and the
 /// value.
 SpeculativeConfig parseSpeculativeConfig(const QString &text, const QString &option,

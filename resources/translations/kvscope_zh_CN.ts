@@ -2944,12 +2944,12 @@
         <translation> 个草稿</translation>
     </message>
     <message>
-        <source>%1: a drafter proposes tokens that the model verifies in one pass. An EAGLE draft or the checkpoint&apos;s MTP layers add their weights and their attention layers to the KV pool; n-gram looks the drafts up in the prompt, on the CPU.</source>
-        <translation>%1：草稿模型提议 token，主模型在一次前向中验证。EAGLE 草稿或检查点自带的 MTP 层会带来自己的权重，并把它们的注意力层加入 KV 缓存池；n-gram 在 CPU 上从 prompt 中查找草稿。</translation>
-    </message>
-    <message>
         <source>num_speculative_tokens: drafts proposed and verified each step</source>
         <translation>num_speculative_tokens：每步提议并验证的草稿 token 数</translation>
+    </message>
+    <message>
+        <source>%1: a drafter proposes tokens that the model verifies in one pass. An EAGLE draft, the checkpoint&apos;s MTP layers or a smaller draft model add their weights and their attention layers to the KV pool; n-gram looks the drafts up in the prompt, on the CPU.</source>
+        <translation>%1：草稿器提出 token，由模型在一次前向中验证。EAGLE 草稿、检查点自带的 MTP 层或更小的草稿模型会把自己的权重和注意力层加入 KV 池；n-gram 在 CPU 上从提示中查找草稿。</translation>
     </message>
 </context>
 <context>
@@ -3266,16 +3266,8 @@
         <translation>%1 不是单层稠密的 EAGLE 草稿（它有 %2 层）</translation>
     </message>
     <message>
-        <source>%1&apos;s vocabulary (%2) is not %3&apos;s (%4): it drafts for another model</source>
-        <translation>%1 的词表（%2）不是 %3 的（%4）：它是为另一个模型准备的草稿</translation>
-    </message>
-    <message>
         <source>%1 reads hidden states of width %2, %3&apos;s are %4: it drafts for another model</source>
         <translation>%1 读取宽度为 %2 的隐藏状态，而 %3 的是 %4：它是为另一个模型准备的草稿</translation>
-    </message>
-    <message>
-        <source>%1&apos;s attention (%2 KV heads of %3) differs from %4&apos;s (%5 of %6): its cache pages would not match the pool&apos;s</source>
-        <translation>%1 的注意力（%2 个 KV 头，每个 %3 维）与 %4 的（%5 个，每个 %6 维）不同：它的缓存页与缓存池的不匹配</translation>
     </message>
     <message>
         <source>%1 %2, num_speculative_tokens %3: the drafter&apos;s weights take %4 a GPU, its attention layers (%5) join the KV pool (%6 B a token over every layer), and a running request holds %7 token slots beyond its own; vLLM&apos;s logged concurrency leaves the slots out</source>
@@ -3304,6 +3296,38 @@
     <message>
         <source>measured in %1: %2</source>
         <translation>实测于 %1：%2</translation>
+    </message>
+    <message>
+        <source>vLLM&apos;s draft models do not draft for multimodal models (%1 has a vision tower; DraftModelProposer refuses it)</source>
+        <translation>vLLM 的草稿模型不为多模态模型起草（%1 带视觉塔；DraftModelProposer 拒绝）</translation>
+    </message>
+    <message>
+        <source>kvscope plans dense draft models with full attention beside targets with per-head KV caches; %1 with %2 is not sized yet</source>
+        <translation>kvscope 规划的是全注意力的稠密草稿模型，配合按头存储 KV Cache 的目标模型；%1 搭配 %2 尚未建模</translation>
+    </message>
+    <message>
+        <source>%1&apos;s vocabulary (%2) is not %3&apos;s (%4): %5</source>
+        <translation>%1 的词表（%2）与 %3 的（%4）不同：%5</translation>
+    </message>
+    <message>
+        <source>%1&apos;s attention (%2 KV heads of %3) differs from %4&apos;s (%5 of %6): %7</source>
+        <translation>%1 的注意力（%2 个 KV 头，每头 %3）与 %4 的（%5 个，每头 %6）不同：%7</translation>
+    </message>
+    <message>
+        <source>vLLM needs equal vocabularies (verify_equal_vocab_size_if_draft_model)</source>
+        <translation>vLLM 要求词表相同（verify_equal_vocab_size_if_draft_model）</translation>
+    </message>
+    <message>
+        <source>kvscope plans draft models whose KV pages match the target&apos;s (Qwen3-0.6B for Qwen3-32B, Llama-3.2-3B for Llama-3.3-70B)</source>
+        <translation>kvscope 规划 KV 页与目标模型一致的草稿模型（如 Qwen3-32B 配 Qwen3-0.6B，Llama-3.3-70B 配 Llama-3.2-3B）</translation>
+    </message>
+    <message>
+        <source>it drafts for another model</source>
+        <translation>它是为另一个模型训练的草稿</translation>
+    </message>
+    <message>
+        <source>its cache pages would not match the pool&apos;s</source>
+        <translation>它的缓存页与池中的页大小不一致</translation>
     </message>
 </context>
 <context>
@@ -3737,6 +3761,10 @@ Page Up / Page Down 在场景条中切换。</translation>
     <message>
         <source>off</source>
         <translation>关闭</translation>
+    </message>
+    <message>
+        <source>draft model: %1</source>
+        <translation>草稿模型：%1</translation>
     </message>
 </context>
 <context>

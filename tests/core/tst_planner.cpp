@@ -7,6 +7,7 @@
 #include "core/gpu/customgpu.h"
 #include "core/library/library.h"
 #include "core/plan/planner.h"
+#include "core/plan/speculativedecoding.h"
 #include "core/scenario/scenario.h"
 #include "core/scenario/speculativeconfig.h"
 #include "tests/testsupport.h"
@@ -222,6 +223,70 @@ private Q_SLOTS:
                 }).contains(QStringLiteral("vLLM's speculative decoding only")));
     }
 
+    void draftModelIsAWholeModelInThePool()
+    {
+        // vLLM's draft_model (DraftModelProposer, vllm/v1/spec_decode/draft_model.py, the pairing of
+        // vllm-project/vllm#24322): Qwen3-0.6B drafts for Qwen3-32B. Both have 8 KV heads of 128, so
+        // the draft's 28 layers join the 64 in one pool: 92 x 2 x 8 x 128 x 2 B = 376,832 B a token
+        // (from 64 x 4,096 = 262,144). Its weights are the whole model, embedding included (nothing
+        // shared): from Qwen3-0.6B's config.json, per layer q 1024 x 2048, k and v 1024 x 1024 each,
+        // o 2048 x 1024, gate/up/down 3 x 1024 x 3072, q/k norms 2 x 128, two norms 2 x 1024
+        // = 15,730,944; x 28 = 440,466,432; the embedding 151,936 x 1024 = 155,582,464 (tied: it is
+        // the head too) and the final norm 1,024: 596,049,920 parameters x 2 B = 1,192,099,840 B. Its
+        // rotary table is the target's (same head size, 40,960 positions, rope_theta 1e6): shared.
+        Scenario s = scenario(QStringLiteral("qwen3-32b"), QStringLiteral("h100"));
+        const MemoryPlan without = planMemory(s);
+        s.speculative = parseSpeculativeConfig(
+            QStringLiteral(
+                R"({"method": "draft_model", "model": "Qwen/Qwen3-0.6B", "num_speculative_tokens": 3})"),
+            QStringLiteral("--speculative-config"), resolveDraftModel);
+        const MemoryPlan with = planMemory(s);
+        QCOMPARE(without.kv.bytesPerToken, std::int64_t(262'144));
+        QCOMPARE(with.kv.bytesPerToken, std::int64_t(376'832));
+        QCOMPARE(with.kv.draftLayers, 28);
+        QCOMPARE(with.weights.draftBytes, std::int64_t(1'192'099'840));
+        // Like EAGLE, a running request holds k drafts and k written ahead (uses_draft_model(),
+        // vllm/v1/core/sched/scheduler.py).
+        QCOMPARE(with.kv.speculativeSlots, std::int64_t(6));
+
+        // Llama-3.2-3B for Llama-3.3-70B on four GPUs: 8 KV heads of 128 each, 2 a GPU, 28 draft layers
+        // join 80 (108 x 2 x 2 x 128 x 2 B = 110,592 B a token). From Llama-3.2-3B's config.json, a GPU's
+        // quarter of each layer: (q 3072 x 3072 + k, v 2 x 3072 x 1024 + o 3072 x 3072 + gate/up/down
+        // 3 x 3072 x 8192) / 4 = 25,165,824, plus two norms 6,144 (whole): x 28 = 704,815,104; the tied
+        // embedding's quarter 128,256 / 4 x 3072 = 98,500,608 and the final norm 3,072: 803,318,784
+        // parameters x 2 B = 1,606,637,568 B. Its rotary table is its own (rope_scaling factor 32
+        // against the target's 8): 131,072 positions x 128 x 2 B = 33,554,432 B. 1,640,192,000 B.
+        s = scenario(QStringLiteral("llama-3.3-70b"), QStringLiteral("h100"));
+        s.tensorParallelSize = 4;
+        s.speculative = parseSpeculativeConfig(
+            QStringLiteral(R"({"method": "draft_model", "model": "meta-llama/Llama-3.2-3B-Instruct", )"
+                           R"("num_speculative_tokens": 4})"),
+            QStringLiteral("--speculative-config"), resolveDraftModel);
+        const MemoryPlan llama = planMemory(s);
+        QCOMPARE(llama.kv.bytesPerToken, std::int64_t(110'592));
+        QCOMPARE(llama.weights.draftBytes, std::int64_t(1'640'192'000));
+
+        // Another vocabulary, or KV pages of another shape (Llama-3.2-1B: 8 heads of 64), are refused.
+        s = scenario(QStringLiteral("llama-3.1-8b"), QStringLiteral("h100"));
+        s.speculative = parseSpeculativeConfig(
+            QStringLiteral(
+                R"({"method": "draft_model", "model": "meta-llama/Llama-3.2-1B", "num_speculative_tokens": 3})"),
+            QStringLiteral("--speculative-config"), resolveDraftModel);
+        QVERIFY(test::errorFrom([&] { planMemory(s); })
+                    .startsWith(
+                        QStringLiteral("--speculative-config: Llama-3.2-1B's attention (8 KV heads of 64)")));
+        s.model = *ModelLibrary::builtin().find(QStringLiteral("qwen3-8b"));
+        QVERIFY(test::errorFrom([&] {
+                    planMemory(s);
+                }).contains(QStringLiteral("vocabulary (128256) is not Qwen3-8B's (151936)")));
+        // The window's drafter list offers the presets small enough to draft, smallest first.
+        const QList<SpeculativeConfig> choices =
+            speculativeChoices(scenario(QStringLiteral("qwen3-32b"), QStringLiteral("h100")), 3);
+        QVERIFY(!choices.isEmpty());
+        QCOMPARE(choices.first().method, SpeculativeMethod::DraftModel);
+        QCOMPARE(choices.first().model, QStringLiteral("Qwen/Qwen3-0.6B"));
+    }
+
     void speculativeConfigIsReadAsVllmReadsIt()
     {
         const auto error = [](const char *json) {
@@ -231,8 +296,8 @@ private Q_SLOTS:
             });
         };
         QCOMPARE(error("{\"method\": \"medusa\", \"num_speculative_tokens\": 3}"),
-                 QStringLiteral(
-                     "--speculative-config: \"method\" must be eagle, eagle3, mtp, ngram, got \"medusa\""));
+                 QStringLiteral("--speculative-config: \"method\" must be eagle, eagle3, mtp, ngram, "
+                                "draft_model, got \"medusa\""));
         QCOMPARE(
             error("{\"method\": \"ngram\", \"num_speculative_tokens\": 0}"),
             QStringLiteral("--speculative-config: \"num_speculative_tokens\" must be a whole number from 1 "
@@ -241,6 +306,10 @@ private Q_SLOTS:
             error("{\"method\": \"eagle3\", \"num_speculative_tokens\": 2}"),
             QStringLiteral("--speculative-config: method eagle3 needs \"model\": the draft's repo id or the "
                            "path of its config.json"));
+        QCOMPARE(
+            error("{\"method\": \"draft_model\", \"num_speculative_tokens\": 2}"),
+            QStringLiteral("--speculative-config: method draft_model needs \"model\": the draft's repo id "
+                           "or the path of its config.json"));
         QVERIFY(error("{\"method\": \"eagle3\", \"model\": \"nobody/none\", \"num_speculative_tokens\": 2}")
                     .startsWith(QStringLiteral("--speculative-config: unknown draft model 'nobody/none'")));
         QVERIFY(error("{\"method\": \"ngram\", \"num_speculative_tokens\": 2, \"typo\": 1}")

@@ -472,6 +472,30 @@ private Q_SLOTS:
         QCOMPARE(d.speed.decode.attentionFlops, 2 * heads * (576 + 512) * 1000.0 * 61);
     }
 
+    void aDraftModelReadsItsOwnWeightsAndCache()
+    {
+        // Llama-3.1-8B drafting for Llama-3.3-70B on 4 H100s (vLLM's draft_model): each draft pass
+        // reads the draft's weights but not its untied embedding (a token looks up one row; its
+        // lm_head is a matrix of its own): 8B's quarter of 128,256 x 4,096 x 2 B = 262,668,288 B less.
+        // Its rotary table is the target's (same positions, rope_theta and scaling). It reads its
+        // 32 layers' KV cache (8 KV heads of 128 over 4 GPUs: 1,024 B a token and layer).
+        Scenario s = scenario(QStringLiteral("llama-3.3-70b"));
+        s.tensorParallelSize = 4;
+        s.seqLen = 2048;
+        s.batchSize = 1;
+        s.draftAcceptancePpm = 700'000;
+        s.speculative = parseSpeculativeConfig(
+            QStringLiteral(R"({"method": "draft_model", "model": "meta-llama/Llama-3.1-8B-Instruct", )"
+                           R"("num_speculative_tokens": 3})"),
+            QStringLiteral("--speculative-config"), resolveDraftModel);
+        const MemoryPlan plan = planMemory(s);
+        QVERIFY(plan.speed.speculative);
+        const SpeculativeSpeed &x = *plan.speed.speculative;
+        QCOMPARE(x.draftPass.weightBytes, plan.weights.draftBytes - std::int64_t(128'256) / 4 * 4096 * 2);
+        QCOMPARE(x.draftPass.kvBytes, std::int64_t(2048) * 32 * 1024);
+        QVERIFY(x.tokensPerStep > 1);
+    }
+
     void speculativeDecodingYieldsTokensPerStep()
     {
         // Leviathan et al. 2023, eq. 1: 1 + a + ... + a^k tokens a step.

@@ -370,6 +370,9 @@ void ParameterPanel::showSpeculative(const Scenario &s)
     m_speculative->addItem(speculativeChoiceLabel({}));
     for (const SpeculativeConfig &choice : std::as_const(m_speculativeChoices)) {
         m_speculative->addItem(speculativeChoiceLabel(choice));
+        // A draft's repo id outgrows the combo: the popup's tooltip spells it whole.
+        m_speculative->setItemData(m_speculative->count() - 1, speculativeChoiceLabel(choice),
+                                   Qt::ToolTipRole);
         if (same(choice))
             m_speculative->setCurrentIndex(m_speculative->count() - 1);
     }
@@ -651,9 +654,9 @@ void ParameterPanel::retranslate()
                  m_speculative);
     m_draftTokens->setSuffix(tr(" drafts"));
     m_speculative->setToolTip(
-        tr("%1: a drafter proposes tokens that the model verifies in one pass. An EAGLE draft or the "
-           "checkpoint's MTP layers add their weights and their attention layers to the KV pool; n-gram "
-           "looks the drafts up in the prompt, on the CPU.")
+        tr("%1: a drafter proposes tokens that the model verifies in one pass. An EAGLE draft, the "
+           "checkpoint's MTP layers or a smaller draft model add their weights and their attention layers "
+           "to the KV pool; n-gram looks the drafts up in the prompt, on the CPU.")
             .arg(optionFlag(ScenarioField::SpeculativeConfig)));
     m_draftTokens->setToolTip(tr("num_speculative_tokens: drafts proposed and verified each step"));
     showSpeculative(m_controller->scenario());
