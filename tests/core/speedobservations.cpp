@@ -148,6 +148,12 @@ double observedPasses(const Observation &o, const SpeedConstants &constants, dou
                    : model.prefill(o.promptLen).*seconds + model.decode(o.sequences).*seconds / 2;
     case Measured::PrefillPass:
         return passesWithoutRequests(model.prefill(o.promptLen, o.sequences), seconds);
+    case Measured::ServingRequest:
+        // The roofline has no steady state: its bound is one prompt and the decode steps.
+        return seconds == &ForwardCost::seconds
+                   ? model.serving(o.sequences, o.promptLen, o.outputLen).requestSeconds
+                   : model.prefill(o.promptLen).*seconds +
+                         double(o.outputLen - 1) * (model.decode(o.sequences).*seconds);
     }
     return 0;
 }
@@ -199,6 +205,13 @@ QList<Observation> readObservations(const QString &path)
             Observation o = base;
             o.measured = Measured::EndToEnd;
             o.seconds = double(output) / row.value(QLatin1String("per_user_tokens_per_second")).toDouble();
+            observations << o;
+        } else if (row.value(QLatin1String("output_tokens_per_second")).isDouble() &&
+                   row.value(QLatin1String("concurrency")).isDouble() && output > 1 && !openLoop) {
+            Observation o = base;
+            o.measured = Measured::ServingRequest;
+            o.seconds = double(sequences) * double(output) /
+                        row.value(QLatin1String("output_tokens_per_second")).toDouble();
             observations << o;
         }
         if (row.value(QLatin1String("ttft_ms")).isDouble() && (sequences == 1 || openLoop) && prompt > 0)
@@ -406,6 +419,20 @@ SpeedConstants fitOnce(const QList<Observation> &observations, const SpeedConsta
                 addFeatures(f, offset, pass, described, engine, double(times));
             f[RequestFirst + int(engine)] = 0; // timed in-process: no request handling
             break;
+        case Measured::ServingRequest: {
+            // SpeedModel::serving: the prompt's k chunks, the steps it waits, then output_len - 1
+            // tokens of mean steps, and the request's own handling.
+            const ServingCost serving = model.serving(o.sequences, o.promptLen, o.outputLen);
+            const double share = serving.prefillStepShare;
+            const double k = double(serving.prefillStepsPerRequest);
+            const double meanSteps =
+                std::max(0.0, double(serving.stepsPerRequest) - double(o.outputLen - 1) - k) +
+                double(o.outputLen - 1) * serving.interTokenSeconds / serving.meanStep.total();
+            addFeatures(f, offset, serving.mixedStep, described, engine, k + share * meanSteps);
+            addFeatures(f, offset, serving.decodeStep, described, engine, (1 - share) * meanSteps);
+            f[RequestFirst + int(engine)] += 1;
+            break;
+        }
         }
         // The held unknowns move to the offset; relative error: each row over its measurement.
         for (std::size_t j = 0; j < f.size(); ++j) {

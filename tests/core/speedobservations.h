@@ -29,6 +29,9 @@ enum class Measured
     /// requests in flight, then one prefill (SpeedModel::firstTokenSecondsUnderLoad)
     FirstTokenUnderLoad,
     PrefillPass, ///< a static batch's prefill passes timed in-process: no request handling
+    /// vllm bench serve's output throughput at a concurrency, and nothing else: N users x output_len
+    /// over it is a request's mean time (a closed loop, Little's law), SpeedModel::serving's requestSeconds
+    ServingRequest,
 };
 
 /// Times to first token and isolated prefill passes: what prices a prompt
