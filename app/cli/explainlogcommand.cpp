@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// kvscope explain-log LOG [--model M] [--gpu G] [--json]: a vLLM or SGLang start-up log
+// kvscope explain-log LOG [--model M] [--gpu G] [--vllm-version X.Y] [--json]: a vLLM or SGLang start-up log
 // read, planned and explained (core/analysis/logexplanation.h).
 #include "app/cli/cliio.h"
 #include "app/cli/commands.h"
@@ -27,6 +27,10 @@ struct ExplainLogCommandLine
         QStringLiteral("The GPU, when the log's total memory matches no preset or several: a "
                        "preset or custom:MEMORY_GIB[:BANDWIDTH_GBS[:TFLOPS_BF16]]."),
         QStringLiteral("gpu")};
+    QCommandLineOption vllmVersion{
+        QStringLiteral("vllm-version"),
+        QStringLiteral("The vLLM release, when the log does not print its version line (an excerpt): x.y."),
+        QStringLiteral("x.y")};
     QCommandLineOption json{QStringLiteral("json"), QStringLiteral("Print JSON instead of a table.")};
 
     ExplainLogCommandLine()
@@ -39,7 +43,7 @@ struct ExplainLogCommandLine
             "pool), logged beside kvscope's plan, why the KV cache has that size and what would make it "
             "larger."));
         parser.addHelpOption();
-        parser.addOptions({model, gpu, json});
+        parser.addOptions({model, gpu, vllmVersion, json});
         parser.addPositionalArgument(QStringLiteral("log"), QStringLiteral("The log file."));
     }
 };
@@ -58,7 +62,8 @@ int runExplainLog(const QStringList &arguments)
     try {
         const StartupLog log = readStartupLogFile(files.first());
         const LogOverrides overrides{commandLine.parser.value(commandLine.model),
-                                     commandLine.parser.value(commandLine.gpu)};
+                                     commandLine.parser.value(commandLine.gpu),
+                                     commandLine.parser.value(commandLine.vllmVersion)};
         const LogExplanation explanation = explainStartupLog(log, overrides, builtinResolvers());
         if (commandLine.parser.isSet(commandLine.json))
             writeOut(QString::fromUtf8(QJsonDocument(logExplanationJson(explanation)).toJson()));

@@ -263,13 +263,19 @@ private:
 
     void version()
     {
-        if (m_log.vllmVersion.isEmpty()) {
-            m_out.assumed << LogExplanationWords::tr(
-                                 "vLLM version: not in the log; planned as the newest modelled release (%1)")
-                                 .arg(newestVllmProfile().since.text());
+        const bool given = !m_overrides.vllmVersion.trimmed().isEmpty();
+        if (m_log.vllmVersion.isEmpty() && !given) {
+            m_out.assumed << LogExplanationWords::tr("vLLM version: not in the log; planned as the newest "
+                                                     "modelled release (%1); give %2 for another")
+                                 .arg(newestVllmProfile().since.text(),
+                                      optionFlag(ScenarioField::VllmVersion));
             return;
         }
-        const std::optional<EngineVersion> version = parseEngineVersion(m_log.vllmVersion);
+        const QString text = given ? m_overrides.vllmVersion.trimmed() : m_log.vllmVersion;
+        const std::optional<EngineVersion> version = parseEngineVersion(text);
+        if (!version && given)
+            throw Error(LogExplanationWords::tr("%1: '%2' is not a release number (x.y)")
+                            .arg(optionFlag(ScenarioField::VllmVersion), text));
         if (!version)
             failAt(
                 m_log.origin,
@@ -277,10 +283,13 @@ private:
         if (*version < OldestVllmVersion)
             failAt(m_log.origin,
                    LogExplanationWords::tr("vLLM %1: kvscope plans the V1 engine's accounting, from %2 on")
-                       .arg(m_log.vllmVersion, OldestVllmVersion.text()));
+                       .arg(text, OldestVllmVersion.text()));
         m_out.options.insert(optionKey(ScenarioField::VllmVersion), version->text());
-        m_out.read
-            << LogExplanationWords::tr("vLLM %1 (%2)").arg(m_log.vllmVersion, lineOf(m_log.vllmVersionLine));
+        if (given)
+            m_out.assumed << LogExplanationWords::tr("vLLM %1: given with %2")
+                                 .arg(text, optionFlag(ScenarioField::VllmVersion));
+        else
+            m_out.read << LogExplanationWords::tr("vLLM %1 (%2)").arg(text, lineOf(m_log.vllmVersionLine));
     }
 
     /// vLLM's drafter as a log spells it: the engine line's SpeculativeConfig(method='eagle3',

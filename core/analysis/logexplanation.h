@@ -23,8 +23,9 @@ namespace kvscope {
 /// What the user gives beside the log; each overrides what the log says.
 struct LogOverrides
 {
-    QString model; ///< --model: a preset, repository id, config.json or model folder
-    QString gpu;   ///< --gpu: a preset or custom:...
+    QString model;       ///< --model: a preset, repository id, config.json or model folder
+    QString gpu;         ///< --gpu: a preset or custom:...
+    QString vllmVersion; ///< --vllm-version: the release, when the log does not print it (x.y)
 };
 
 /// One part of the memory, as the log prints it and as kvscope plans it.

@@ -243,6 +243,11 @@ void addSglangLevers(LogExplanation &e, const ScenarioResolvers &resolve)
 
 void inferSglangScenario(const StartupLog &log, const LogOverrides &overrides, LogExplanation &out)
 {
+    if (!overrides.vllmVersion.trimmed().isEmpty())
+        throw Error(
+            LogExplanationWords::tr("%1 %2: %3 is an SGLang start-up log, and the option names a "
+                                    "vLLM release")
+                .arg(optionFlag(ScenarioField::VllmVersion), overrides.vllmVersion.trimmed(), log.origin));
     SglangInference(log, overrides, out).run();
 }
 

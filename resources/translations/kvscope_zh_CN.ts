@@ -1035,6 +1035,14 @@
         <source>&amp;Calibrate from this log</source>
         <translation>用此日志校准(&amp;C)</translation>
     </message>
+    <message>
+        <source>v&amp;LLM:</source>
+        <translation>v&amp;LLM：</translation>
+    </message>
+    <message>
+        <source>The vLLM release, when the log does not print its version (an excerpt); without it the newest modelled release is assumed (explain-log&apos;s %1)</source>
+        <translation>vLLM 版本：日志未打印版本（只是摘录）时填写；不填则按已建模的最新版本规划（explain-log 的 %1）</translation>
+    </message>
 </context>
 <context>
     <name>kvscope::ExplorerView</name>
@@ -2395,10 +2403,6 @@
         <translation>GPU %1：第一个 total_memory=%2GiB 的预设（还有 %3）；要用其他 GPU 请指定 %4</translation>
     </message>
     <message>
-        <source>vLLM version: not in the log; planned as the newest modelled release (%1)</source>
-        <translation>vLLM 版本：日志中没有；按已建模的最新版本（%1）规划</translation>
-    </message>
-    <message>
         <source>vLLM version &apos;%1&apos; is not a release number</source>
         <translation>vLLM 版本 &apos;%1&apos; 不是发布版本号</translation>
     </message>
@@ -2609,6 +2613,22 @@
     <message>
         <source>%1 (vLLM %2, %3)</source>
         <translation>%1（vLLM %2，%3）</translation>
+    </message>
+    <message>
+        <source>vLLM version: not in the log; planned as the newest modelled release (%1); give %2 for another</source>
+        <translation>vLLM 版本：日志中没有；按已建模的最新版本（%1）规划；其他版本请用 %2 指定</translation>
+    </message>
+    <message>
+        <source>%1: &apos;%2&apos; is not a release number (x.y)</source>
+        <translation>%1：“%2”不是版本号（x.y）</translation>
+    </message>
+    <message>
+        <source>vLLM %1: given with %2</source>
+        <translation>vLLM %1：由 %2 指定</translation>
+    </message>
+    <message>
+        <source>%1 %2: %3 is an SGLang start-up log, and the option names a vLLM release</source>
+        <translation>%1 %2：%3 是 SGLang 的启动日志，而该选项指定的是 vLLM 版本</translation>
     </message>
 </context>
 <context>

@@ -773,6 +773,14 @@ private Q_SLOTS:
                  table.out.constData());
         QVERIFY(table.out.contains("Why the KV cache has this size"));
         QVERIFY(table.out.contains("--kv-cache-dtype fp8"));
+        // The excerpt prints no version line; the run was vLLM 0.19.0 (the data file), which
+        // --vllm-version gives: the pool is then the validation's 475,904 tokens.
+        const Run versioned = run(
+            {QStringLiteral("explain-log"), log, QStringLiteral("--vllm-version"), QStringLiteral("0.19")});
+        QCOMPARE(versioned.exitCode, 0);
+        QVERIFY2(versioned.out.contains("475,904") &&
+                     versioned.out.contains("vLLM 0.19: given with --vllm-version"),
+                 versioned.out.constData());
 
         // No file, a missing file, a log naming no model: one line, exit codes as elsewhere.
         QCOMPARE(run({QStringLiteral("explain-log")}).exitCode, 2);

@@ -13,6 +13,7 @@
 #include "core/precision/dtypes.h"
 #include "core/precision/quantizationspec.h"
 #include "tests/core/vllmlogcheck.h"
+#include "tests/testsupport.h"
 
 #include <cmath>
 
@@ -247,9 +248,36 @@ private Q_SLOTS:
                                      .arg(e.scenario.gpu.name)),
                  qPrintable(e.read.join(QLatin1Char('\n'))));
         QVERIFY(e.assumed.join(QLatin1Char('\n')).contains(QStringLiteral("vLLM version: not in the log")));
+        QVERIFY(
+            e.assumed.join(QLatin1Char('\n')).contains(QStringLiteral("give --vllm-version for another")));
         // The budget sentence uses the plan's own figures.
         QVERIFY(e.explanation.first().contains(formatGiB(e.plan.budgetBytes)));
         QVERIFY(e.explanation.first().contains(formatGiB(e.plan.kv.availableBytes)));
+    }
+
+    void aVersionTheLogDoesNotPrintCanBeGiven()
+    {
+        // Log 1 (tests/data/vllm-logs.json) is an excerpt of a vLLM 0.19.0 start without the version
+        // line. Planned as the newest release, 0.21, its CUDA-graph estimate (0.84 GiB) leaves the
+        // budget; given 0.19, whose KV cache keeps it, the pool is the validation's: 58.09 GiB and
+        // 475,904 tokens against the 58.11 GiB and 476,016 logged (docs/validation.md, vLLM 0.19).
+        const QString log = verbatimLog(logEntry(1));
+        const LogExplanation assumed = explain(log);
+        LogOverrides overrides;
+        overrides.vllmVersion = QStringLiteral("0.19");
+        const LogExplanation given = explain(log, overrides);
+        QCOMPARE(given.plan.kv.capacityTokens, std::int64_t(475'904));
+        QVERIFY(assumed.plan.kv.capacityTokens < given.plan.kv.capacityTokens);
+        QVERIFY(given.assumed.contains(QStringLiteral("vLLM 0.19: given with --vllm-version")));
+        QVERIFY(given.options.value(QStringLiteral("vllm-version")) == QStringLiteral("0.19"));
+        // Not a release, or an SGLang log: one message naming the option.
+        overrides.vllmVersion = QStringLiteral("nineteen");
+        QCOMPARE(test::errorFrom([&] { explain(log, overrides); }),
+                 QStringLiteral("--vllm-version: 'nineteen' is not a release number (x.y)"));
+        overrides.vllmVersion = QStringLiteral("0.19");
+        QVERIFY(test::errorFrom([&] {
+                    explain(verbatimLog(logEntry(45)), overrides);
+                }).startsWith(QStringLiteral("--vllm-version 0.19: test.log is an SGLang start-up log")));
     }
 
     void plansTheDrafterTheLogNames()

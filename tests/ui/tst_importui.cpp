@@ -402,6 +402,15 @@ private Q_SLOTS:
         QCOMPARE(dialog.explanation()->toPlainText(), documentText(logExplanationHtml(expected)));
         QVERIFY(dialog.explanation()->toPlainText().contains(
             QStringLiteral("model llama-3.1-8b: given with --model")));
+        // The vLLM box is explain-log's --vllm-version: it lists the modelled releases, and an
+        // SGLang log refuses it, naming the option.
+        QVERIFY(dialog.versionOverride()->findText(QStringLiteral("0.19")) > 0);
+        dialog.versionOverride()->setCurrentIndex(dialog.versionOverride()->findText(QStringLiteral("0.19")));
+        dialog.explainPastedText();
+        QTRY_COMPARE(finished.size(), 3);
+        QCOMPARE(finished.at(2).at(0).toBool(), false);
+        QVERIFY2(dialog.status()->text().contains(QStringLiteral("--vllm-version 0.19")),
+                 qPrintable(dialog.status()->text()));
     }
 
     void explanationIsInTheWindowsLanguage()

@@ -4,6 +4,7 @@
 #include "core/analysis/startuplog.h"
 #include "core/common/error.h"
 #include "core/common/scenariofield.h"
+#include "core/engine/engine.h"
 #include "core/library/library.h"
 #include "core/output/logexplanationtext.h"
 #include "core/scenario/scenariovalues.h"
@@ -49,14 +50,30 @@ template <class Entry> QComboBox *presetBox(const QList<Entry> &presets, QWidget
     return box;
 }
 
+/// The vLLM releases kvscope models, newest first, after an empty "from the log".
+QComboBox *versionBox(QWidget *parent)
+{
+    auto *box = new QComboBox(parent);
+    box->setEditable(true);
+    box->setInsertPolicy(QComboBox::NoInsert);
+    box->addItem(QString());
+    const QList<VllmProfile> &profiles = vllmProfiles();
+    for (auto it = profiles.crbegin(); it != profiles.crend(); ++it)
+        box->addItem(it->since.text());
+    box->setCurrentIndex(0);
+    box->setMinimumContentsLength(12); // "from the log" whole
+    return box;
+}
+
 } // namespace
 
 ExplainLogDialog::ExplainLogDialog(QWidget *parent)
     : QDialog(parent), m_intro(new QLabel(this)), m_log(new QPlainTextEdit(this)),
       m_modelLabel(new QLabel(this)), m_model(presetBox(ModelLibrary::builtin().presets(), this)),
       m_gpuLabel(new QLabel(this)), m_gpu(presetBox(GpuLibrary::builtin().presets(), this)),
-      m_open(new QPushButton(this)), m_explain(new QPushButton(this)), m_calibrate(new QPushButton(this)),
-      m_status(new QLabel(this)), m_explanation(new QTextBrowser(this)),
+      m_versionLabel(new QLabel(this)), m_version(versionBox(this)), m_open(new QPushButton(this)),
+      m_explain(new QPushButton(this)), m_calibrate(new QPushButton(this)), m_status(new QLabel(this)),
+      m_explanation(new QTextBrowser(this)),
       // A path the user named can hang (a dead mount): runs go to the pool nothing waits for.
       m_job(this, pathPool(), [this](JobOutcome<LogExplanation> outcome) { showOutcome(std::move(outcome)); })
 {
@@ -72,6 +89,8 @@ ExplainLogDialog::ExplainLogDialog(QWidget *parent)
     m_gpu->setObjectName(QStringLiteral("startupLogGpu"));
     m_modelLabel->setBuddy(m_model);
     m_gpuLabel->setBuddy(m_gpu);
+    m_version->setObjectName(QStringLiteral("startupLogVersion"));
+    m_versionLabel->setBuddy(m_version);
 
     const QFont mono = QFontDatabase::systemFont(QFontDatabase::FixedFont);
     m_intro->setWordWrap(true);
@@ -89,6 +108,8 @@ ExplainLogDialog::ExplainLogDialog(QWidget *parent)
     buttons->addWidget(m_model, 1);
     buttons->addWidget(m_gpuLabel);
     buttons->addWidget(m_gpu, 1);
+    buttons->addWidget(m_versionLabel);
+    buttons->addWidget(m_version);
     buttons->addWidget(m_explain);
     auto *close = new QDialogButtonBox(QDialogButtonBox::Close, this);
     close->addButton(m_calibrate, QDialogButtonBox::ActionRole);
@@ -116,7 +137,8 @@ ExplainLogDialog::ExplainLogDialog(QWidget *parent)
 
 LogOverrides ExplainLogDialog::overrides() const
 {
-    return {m_model->currentText().trimmed(), m_gpu->currentText().trimmed()};
+    return {m_model->currentText().trimmed(), m_gpu->currentText().trimmed(),
+            m_version->currentText().trimmed()};
 }
 
 void ExplainLogDialog::explainFile(const QString &path)
@@ -192,6 +214,11 @@ void ExplainLogDialog::retranslate()
     m_gpuLabel->setText(tr("&GPU:"));
     m_model->lineEdit()->setPlaceholderText(tr("from the log"));
     m_gpu->lineEdit()->setPlaceholderText(tr("from the log"));
+    m_versionLabel->setText(tr("v&LLM:"));
+    m_version->lineEdit()->setPlaceholderText(tr("from the log"));
+    m_version->setToolTip(tr("The vLLM release, when the log does not print its version (an excerpt); "
+                             "without it the newest modelled release is assumed (explain-log's %1)")
+                              .arg(optionFlag(ScenarioField::VllmVersion)));
     m_model->setToolTip(
         tr("The model, when the log names none kvscope knows: a preset, a HuggingFace repository "
            "id, or a config.json or model folder (explain-log's %1)")

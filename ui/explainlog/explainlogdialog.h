@@ -41,6 +41,8 @@ public:
     /// explain-log's --model and --gpu: editable, empty when the log decides.
     QComboBox *modelOverride() const { return m_model; }
     QComboBox *gpuOverride() const { return m_gpu; }
+    /// explain-log's --vllm-version: editable, empty when the log decides (or the newest release is assumed).
+    QComboBox *versionOverride() const { return m_version; }
     /// "Calibrate from this log": on while the explanation shown measured its deployment's memory.
     QPushButton *calibrateButton() const { return m_calibrate; }
     /// Whether a log is being read or planned.
@@ -68,6 +70,8 @@ private:
     QComboBox *m_model;
     QLabel *m_gpuLabel;
     QComboBox *m_gpu;
+    QLabel *m_versionLabel;
+    QComboBox *m_version;
     QString m_lastFile;
     QPushButton *m_open;
     QPushButton *m_explain;
