@@ -273,7 +273,7 @@ QString planAsText(const MemoryPlan &p)
                : p.weights.checkpointMeasured
                    ? QStringLiteral(", estimate (measured: %1)").arg(formatGiB(p.weights.measuredBytesPerGpu))
                    : QString()));
-    if (p.weights.draftBytes > 0)
+    if (p.weights.draftBytes > 0 && !sglang)
         t.row(QStringLiteral("  of which the drafter"), formatGiB(p.weights.draftBytes),
               QStringLiteral("%1 (%2): %3")
                   .arg(speculativeMethodName(p.speculativeMethod),
@@ -286,9 +286,22 @@ QString planAsText(const MemoryPlan &p)
         t.row(QStringLiteral("in use before the weights"), formatGiB(p.preloadBytes),
               QStringLiteral("CUDA context%1")
                   .arg(p.tensorParallelSize > 1 ? QStringLiteral(", NCCL") : QString()));
-        t.row(QStringLiteral("left for activations"),
-              formatGiB(p.gpuMemoryBytes - p.preloadBytes - p.budgetBytes),
-              QStringLiteral("and CUDA graphs, outside the budget"));
+        if (p.weights.draftBytes > 0 || p.kv.draftPoolBytes > 0) {
+            t.row(QStringLiteral("drafter"), formatGiB(p.weights.draftBytes),
+                  QStringLiteral("%1 (%2), loaded after the pool, outside the budget")
+                      .arg(speculativeMethodName(p.speculativeMethod),
+                           optionFlag(ScenarioField::SpeculativeConfig)));
+            t.row(QStringLiteral("drafter's KV pool"), formatGiB(p.kv.draftPoolBytes),
+                  QStringLiteral("%1 tokens x %2 layer(s), outside the budget")
+                      .arg(formatCount(p.kv.capacityTokens))
+                      .arg(p.kv.draftPoolLayers));
+        }
+        t.row(QStringLiteral("left for activations"), formatGiB(p.reserveLeftBytes),
+              p.weights.draftLoadCopyBytes > 0
+                  ? QStringLiteral("and CUDA graphs, outside the budget (%1 of it held while the drafter "
+                                   "loads)")
+                        .arg(formatGiB(p.weights.draftLoadCopyBytes))
+                  : QStringLiteral("and CUDA graphs, outside the budget"));
     } else {
         t.row(QStringLiteral("activations (peak)"), formatGiB(p.activationBytes),
               percentOf(p.activationBytes, p.budgetBytes));

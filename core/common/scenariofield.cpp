@@ -114,6 +114,11 @@ const EnumSpelling<ServerOption> serverOptions[] = {
     {ServerOption::VllmTokenizer, "tokenizer"},
     {ServerOption::LlamaCppCacheTypeK, "cache-type-k"},
     {ServerOption::VllmEnableLora, "enable-lora"},
+    {ServerOption::SglangSpeculativeAlgorithm, "speculative-algorithm"},
+    {ServerOption::SglangSpeculativeDraftModel, "speculative-draft-model-path"},
+    {ServerOption::SglangSpeculativeNumSteps, "speculative-num-steps"},
+    {ServerOption::SglangSpeculativeEagleTopk, "speculative-eagle-topk"},
+    {ServerOption::SglangSpeculativeDraftTokens, "speculative-num-draft-tokens"},
 };
 
 const FieldSpelling &spelling(ScenarioField field)

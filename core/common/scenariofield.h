@@ -111,6 +111,12 @@ enum class ServerOption
     VllmTokenizer,      ///< vLLM's --tokenizer: where a GGUF model's tokenizer comes from
     LlamaCppCacheTypeK, ///< llama.cpp's llama-server --cache-type-k: the K cache type (-v for V)
     VllmEnableLora,     ///< vLLM's --enable-lora, which --max-loras needs
+    // SGLang's speculative decoding (python/sglang/srt/server_args.py), for --speculative-config
+    SglangSpeculativeAlgorithm,   ///< --speculative-algorithm EAGLE3
+    SglangSpeculativeDraftModel,  ///< --speculative-draft-model-path
+    SglangSpeculativeNumSteps,    ///< --speculative-num-steps: draft passes a step
+    SglangSpeculativeEagleTopk,   ///< --speculative-eagle-topk: branches a draft pass keeps
+    SglangSpeculativeDraftTokens, ///< --speculative-num-draft-tokens: tokens a verify pass checks
 };
 
 /// "--tokenizer", "--cache-type-k".

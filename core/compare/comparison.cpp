@@ -381,13 +381,14 @@ QList<ComparisonColumn> servingFeatureColumns(const Scenario &base)
         } catch (const Error &) {
         }
     };
+    // Both engines draft (speculativeChoices keeps what each plans); LoRA is vLLM's.
+    const QList<SpeculativeConfig> drafters = speculativeChoices(bare, ServingFeatureDrafts);
+    if (!drafters.isEmpty()) {
+        Scenario drafted = bare;
+        drafted.speculative = drafters.first();
+        addIfPlanned(drafted);
+    }
     if (bare.engine == Engine::Vllm) {
-        const QList<SpeculativeConfig> drafters = speculativeChoices(bare, ServingFeatureDrafts);
-        if (!drafters.isEmpty()) {
-            Scenario drafted = bare;
-            drafted.speculative = drafters.first();
-            addIfPlanned(drafted);
-        }
         Scenario adapted = bare;
         adapted.maxLoras = ServingFeatureLoraSlots;
         adapted.maxLoraRank = ServingFeatureLoraRank;

@@ -50,7 +50,7 @@ QList<ComparisonColumn> seedQuestionColumns(const Scenario &base);
 /// alone — the model's first drafter (speculativeChoices(): its EAGLE draft, its MTP layers,
 /// else n-gram) with ServingFeatureDrafts drafts a step, ServingFeatureLoraSlots LoRA slots of
 /// rank ServingFeatureLoraRank, and a system prompt of half the sequence shared by every
-/// request. A feature the engine or the model does not take (LoRA and drafters under SGLang,
+/// request. A feature the engine or the model does not take (LoRA and n-gram under SGLang,
 /// a shared prefix on a model whose layers keep different tokens) is left out.
 QList<ComparisonColumn> servingFeatureColumns(const Scenario &base);
 inline constexpr std::int64_t ServingFeatureDrafts = 3;

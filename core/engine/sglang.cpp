@@ -12,7 +12,7 @@
 
 namespace kvscope {
 
-SglangDefaults sglangDefaults(const GpuSpec &gpu, int tensorParallelSize)
+SglangDefaults sglangDefaults(const GpuSpec &gpu, int tensorParallelSize, std::int64_t drafterReserveMib)
 {
     // SGLang reads nvidia-smi's memory.total here (get_nvgpu_memory_capacity), not CUDA's smaller total.
     const std::int64_t gpuMem = gpu.nvidiaSmiMib > 0 ? gpu.nvidiaSmiMib : gpu.memoryBytes / MiB;
@@ -33,7 +33,8 @@ SglangDefaults sglangDefaults(const GpuSpec &gpu, int tensorParallelSize)
     // Activation of a large prefill, CUDA graphs and large parallel sizes (MiB).
     const double reserved = 512 + double(std::max<std::int64_t>(d.chunkedPrefillSize, 2048)) * 1.5 +
                             double(d.cudaGraphMaxBs) * 2 + tensorParallelSize / 8.0 * 1024;
-    d.reservedMib = std::llround(gpuMem > 60 * MibPerGib ? std::max(reserved, 10.0 * 1024) : reserved);
+    d.reservedMib = std::llround(gpuMem > 60 * MibPerGib ? std::max(reserved, 10.0 * 1024) : reserved) +
+                    drafterReserveMib;
     // round(x, 3) in millionths.
     d.memFractionStaticPpm = std::llround(double(gpuMem - d.reservedMib) / double(gpuMem) * 1000) * 1000;
     return d;

@@ -26,7 +26,9 @@ struct SglangDefaults
     std::int64_t reservedMib = 0;          ///< what the default keeps for activations and CUDA graphs
     std::int64_t memFractionStaticPpm = 0; ///< the default --mem-fraction-static, in millionths
 };
-SglangDefaults sglangDefaults(const GpuSpec &gpu, int tensorParallelSize);
+/// `drafterReserveMib` is what a speculative drafter adds to the reserve after the floor (2,048 MiB
+/// for EAGLE and MTP drafts, 6,144 for a standalone draft model: sglangDrafterReserveMib()).
+SglangDefaults sglangDefaults(const GpuSpec &gpu, int tensorParallelSize, std::int64_t drafterReserveMib = 0);
 
 /// GPU memory in use before SGLang loads the weights: the CUDA context and, with
 /// tensor parallelism, the NCCL communicators. SGLang measures its "total" after

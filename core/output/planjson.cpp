@@ -197,6 +197,11 @@ QJsonObject planToJson(const MemoryPlan &p)
         o.insert(QStringLiteral("gpu_memory_utilization"), QJsonValue::Null);
         o.insert(QStringLiteral("mem_fraction_static"), formatUtilization(p.memFractionStaticPpm).toDouble());
         o.insert(QStringLiteral("preload_bytes"), qint64(p.preloadBytes));
+        // What the static share leaves once the drafter (weights, pool) has loaded.
+        o.insert(QStringLiteral("reserve_left_bytes"), qint64(p.reserveLeftBytes));
+        o.insert(QStringLiteral("draft_pool_layers"), p.kv.draftPoolLayers);
+        o.insert(QStringLiteral("draft_pool_bytes"), qint64(p.kv.draftPoolBytes));
+        o.insert(QStringLiteral("draft_load_copy_bytes"), qint64(p.weights.draftLoadCopyBytes));
     } else
         o.insert(QStringLiteral("gpu_memory_utilization"),
                  formatUtilization(p.gpuMemoryUtilizationPpm).toDouble());

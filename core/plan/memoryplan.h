@@ -25,7 +25,11 @@ struct WeightMemory
     std::int64_t loraBytes =
         0; ///< LoRA slots allocated at load (--max-loras x --max-lora-rank); in bytesPerGpu
     std::int64_t draftBytes =
-        0; ///< the speculative drafter's own weights (--speculative-config); in bytesPerGpu
+        0; ///< the speculative drafter's own weights (--speculative-config); in bytesPerGpu under vLLM,
+           ///< beside it under SGLang (loaded after the pool, outside --mem-fraction-static)
+    /// SGLang: the drafter's copies of the target's embedding (and head) it holds while its pool is
+    /// allocated, until EAGLEWorker shares the target's (set_embed, set_embed_and_head).
+    std::int64_t draftLoadCopyBytes = 0;
     std::int64_t byComponent[ComponentCount] = {}; ///< per GPU, parameters only
     std::int64_t checkpointBytes = 0;   ///< whole model as stored (unsharded, no padding, no buffers)
     std::int64_t quantizedParams = 0;   ///< parameters stored by the quantization method
@@ -60,7 +64,11 @@ struct KvCacheMemory
     std::int64_t sharedPrefixBlocks = 0;  ///< of those, the --shared-prefix-len blocks every sequence shares
     std::int64_t sharedRequestBlocks = 0; ///< the shared blocks of one --max-model-len request (held once)
     int draftLayers = 0;                  ///< the drafter's attention layers in the pool (in cacheLayers)
-    std::int64_t speculativeSlots = 0;    ///< token slots a running request holds beyond its tokens
+    /// SGLang: the drafter's layers in a pool of their own with the target pool's token count
+    /// (draft_runner_cache_size), outside --mem-fraction-static; 0 under vLLM.
+    int draftPoolLayers = 0;
+    std::int64_t draftPoolBytes = 0;   ///< that pool: tokens x its layers x bytes a token and layer
+    std::int64_t speculativeSlots = 0; ///< token slots a running request holds beyond its tokens
 
     bool fp8DsMla = false; ///< DeepSeek-V3.2 latent stored as fp8_ds_mla (656 B)
 
@@ -187,6 +195,9 @@ struct MemoryPlan
     std::int64_t profiledKvBytes = 0;
     std::int64_t wholeGpuKvBytes = 0;
     std::int64_t preloadBytes = 0; ///< SGLang: memory in use before the weights load (outside the budget)
+    /// SGLang: what is left outside the static share for activations and CUDA graphs once the drafter
+    /// (its weights and its pool) has loaded: GPU - preload - budget - drafter (signed).
+    std::int64_t reserveLeftBytes = 0;
     std::int64_t headroomBytes =
         0;                  ///< budget - weights - activations - overhead - graphs - KV cache (signed)
     bool fits = false;      ///< headroom >= 0

@@ -384,17 +384,23 @@ MemoryPlan planLayers(const Scenario &s, const EngineRules &rulesRef, const Mode
         // LoRA slots are allocated with the model: vLLM's "Model loading took" includes them.
         plan.weights.loraBytes =
             loraBufferBytes(inventory, s.maxLoras, s.maxLoraRank, bytesPerElement(plan.dtype), tp);
-        // The drafter loads after the target, before the profiling run.
+        // vLLM's drafter loads after the target, before the profiling run; SGLang's after the
+        // target's pool, outside the static share (SglangRules::settlePool).
+        const bool separateDrafter = s.engine == Engine::Sglang;
         plan.weights.draftBytes = draftWeights(s, plan.quantization, plan.dtype, tp).bytesPerGpu;
-        plan.weights.bytesPerGpu =
-            (Checked(plan.weights.bytesPerGpu) + plan.weights.loraBytes + plan.weights.draftBytes).value();
+        plan.weights.draftLoadCopyBytes = sglangDraftLoadCopyBytes(s, plan.dtype, tp);
+        plan.weights.bytesPerGpu = (Checked(plan.weights.bytesPerGpu) + plan.weights.loraBytes +
+                                    (separateDrafter ? 0 : plan.weights.draftBytes))
+                                       .value();
 
         // KV cache: the formula, the batch, and vLLM's pool layout
         KvCacheMemory &kv = plan.kv;
-        // The drafter's attention layers join the target's in one pool (vLLM's EAGLE and MTP).
-        const ModelArch cacheModel = withDraftLayers(m, draftCacheLayers(s));
+        // The drafter's attention layers join the target's in one pool (vLLM's EAGLE and MTP), or
+        // keep a pool of their own (SGLang's draft worker).
+        kv.draftLayers = separateDrafter ? 0 : draftCacheLayers(s);
+        kv.draftPoolLayers = separateDrafter ? draftCacheLayers(s) : 0;
+        const ModelArch cacheModel = withDraftLayers(m, kv.draftLayers);
         const ModelArch &km = cacheModel;
-        kv.draftLayers = draftCacheLayers(s);
         const KvCacheOptions options = kvCacheOptions(s, plan.dtype, plan.kvCacheDtype);
         const KvCacheLayout layout = kvCacheLayout(km, options);
         const KvGroupLayout &groups = layout.groups;

@@ -8,6 +8,7 @@
 #include "core/engine/engine.h"
 #include "core/engine/sglang.h"
 #include "core/plan/planner.h"
+#include "core/plan/speculativedecoding.h"
 #include "core/scenario/scenario.h"
 
 #include <QCoreApplication>
@@ -78,12 +79,14 @@ void SglangRules::applyBudget(const Scenario &s, MemoryPlan &plan) const
 {
     // profile_max_num_token: rest = available - total x (1 - F), where total and
     // available are measured after the CUDA context and NCCL.
-    const SglangDefaults defaults = sglangDefaults(s.gpu, s.tensorParallelSize);
+    const SglangDefaults defaults =
+        sglangDefaults(s.gpu, s.tensorParallelSize, sglangDrafterReserveMib(s.speculative.method));
     plan.memFractionStaticPpm =
         s.memFractionStaticPpm > 0 ? s.memFractionStaticPpm : defaults.memFractionStaticPpm;
     plan.preloadBytes = sglangPreloadBytes(s.gpu, s.tensorParallelSize);
     plan.budgetBytes =
         mulDivFloor(s.gpu.memoryBytes - plan.preloadBytes, plan.memFractionStaticPpm, 1'000'000);
+    plan.reserveLeftBytes = (Checked(s.gpu.memoryBytes) - plan.preloadBytes - plan.budgetBytes).value();
     if (s.memFractionStaticPpm <= 0)
         plan.notes << QCoreApplication::translate(
                           "kvscope::Planner",
@@ -106,6 +109,31 @@ void SglangRules::settlePool(const Scenario &s, MemoryPlan &plan) const
 {
     if (s.maxNumSeqs <= 0)
         plan.maxNumSeqs = sglangDefaultMaxRunningRequests(plan.kv.capacityTokens, plan.maxModelLen);
+    if (!s.speculative.runsDraftOnGpu())
+        return;
+    // The draft worker sizes its pool to the target's tokens (draft_runner_cache_size =
+    // max_total_num_tokens, ModelRunnerKVCacheMixin.init_memory,
+    // python/sglang/srt/model_executor/model_runner_kv_cache_mixin.py) over its own layers, and
+    // loads after the target's pool: the drafter, its pool and the copies it holds while it loads
+    // come out of what --mem-fraction-static leaves.
+    KvCacheMemory &kv = plan.kv;
+    kv.draftPoolBytes = (Checked(kv.capacityTokens) * kv.draftPoolLayers * kv.bytesPerTokenPerLayer).value();
+    plan.reserveLeftBytes =
+        (Checked(plan.reserveLeftBytes) - plan.weights.draftBytes - kv.draftPoolBytes).value();
+    if (plan.engineRefusal.isEmpty() && plan.reserveLeftBytes < plan.weights.draftLoadCopyBytes) {
+        plan.engineRefusal =
+            QCoreApplication::translate(
+                "kvscope::Planner",
+                "SGLang would run out of memory loading the drafter: its weights (%1), its "
+                "pool of %2 tokens (%3) and the copies of the target's embedding it holds "
+                "while loading (%4) need more than the %5 %6 leaves (%7); lower %5")
+                .arg(formatGiB(plan.weights.draftBytes), formatCount(kv.capacityTokens),
+                     formatGiB(kv.draftPoolBytes), formatGiB(plan.weights.draftLoadCopyBytes),
+                     sglangFlag(ScenarioField::MemFractionStatic),
+                     formatUtilization(plan.memFractionStaticPpm),
+                     formatGiB(plan.reserveLeftBytes + plan.weights.draftBytes + kv.draftPoolBytes));
+        plan.engineStarts = false;
+    }
 }
 
 QString SglangRules::refusal(const MemoryPlan &) const
@@ -117,8 +145,26 @@ QString SglangRules::refusal(const MemoryPlan &) const
         .arg(sglangFlag(ScenarioField::MemFractionStatic));
 }
 
-void SglangRules::addNotes(const Scenario &, MemoryPlan &plan) const
+void SglangRules::addNotes(const Scenario &s, MemoryPlan &plan) const
 {
+    if (s.speculative.runsDraftOnGpu())
+        plan.notes << QCoreApplication::translate(
+                          "kvscope::Planner",
+                          "%1 %2 (SGLang's %3 %4, %5 %6): the drafter's weights (%7), its own pool of the "
+                          "target's %8 tokens over %9 layer(s) (%10) and, while it loads, copies of the "
+                          "target's embedding (%11) sit outside %12, which SGLang's default lowers for a "
+                          "drafter; %13 remain for activations and CUDA graphs")
+                          .arg(optionFlag(ScenarioField::SpeculativeConfig),
+                               speculativeMethodName(s.speculative.method),
+                               serverFlag(ServerOption::SglangSpeculativeAlgorithm),
+                               sglangSpeculativeAlgorithm(s.speculative.method),
+                               serverFlag(ServerOption::SglangSpeculativeNumSteps),
+                               QString::number(s.speculative.numSpeculativeTokens),
+                               formatGiB(plan.weights.draftBytes), formatCount(plan.kv.capacityTokens))
+                          .arg(plan.kv.draftPoolLayers)
+                          .arg(formatGiB(plan.kv.draftPoolBytes), formatGiB(plan.weights.draftLoadCopyBytes),
+                               sglangFlag(ScenarioField::MemFractionStatic),
+                               formatGiB(plan.reserveLeftBytes));
     if (!plan.engineRefusal.isEmpty())
         plan.notes << plan.engineRefusal;
     else if (plan.engineStarts && plan.kv.capacityTokens < plan.maxModelLen)

@@ -189,10 +189,13 @@ void validateSpeculative(const Scenario &s)
     if (!spec.enabled())
         return;
     const ModelArch &m = s.model;
-    if (s.engine != Engine::Vllm)
-        throw Error(refusal(QCoreApplication::translate(
-            "kvscope::Planner", "kvscope plans vLLM's speculative decoding only (SGLang sizes a separate "
-                                "draft pool; not modelled yet)")));
+    if (s.engine == Engine::Sglang && spec.method == SpeculativeMethod::Ngram)
+        throw Error(
+            refusal(QCoreApplication::translate("kvscope::Planner",
+                                                "SGLang's n-gram drafting (%1 NGRAM) keeps buffers kvscope "
+                                                "does not size yet; kvscope plans SGLang's EAGLE, NEXTN "
+                                                "and standalone drafters")
+                        .arg(serverFlag(ServerOption::SglangSpeculativeAlgorithm))));
     if (s.pipelineParallelSize > 1)
         throw Error(refusal(QCoreApplication::translate(
             "kvscope::Planner",
@@ -278,7 +281,42 @@ std::int64_t speculativeSlots(const Scenario &s)
     const SpeculativeConfig &spec = s.speculative;
     if (!spec.enabled())
         return 0;
+    // SGLang allocates max(steps x topk, draft tokens) a decode (EagleDraftInput.ALLOC_LEN_PER_DECODE,
+    // python/sglang/srt/speculative/eagle_worker.py): k + 1 for kvscope's chain of k drafts.
+    if (s.engine == Engine::Sglang)
+        return spec.numSpeculativeTokens + 1;
     return spec.runsDraftOnGpu() ? 2 * spec.numSpeculativeTokens : spec.numSpeculativeTokens;
+}
+
+std::int64_t sglangDrafterReserveMib(SpeculativeMethod method)
+{
+    switch (method) {
+    case SpeculativeMethod::DraftModel:
+        return 6 * 1024;
+    case SpeculativeMethod::Eagle:
+    case SpeculativeMethod::Eagle3:
+    case SpeculativeMethod::Mtp:
+        return 2 * 1024;
+    case SpeculativeMethod::Ngram:
+    case SpeculativeMethod::None:
+        break;
+    }
+    return 0;
+}
+
+std::int64_t sglangDraftLoadCopyBytes(const Scenario &s, WeightDtype dtype, int tensorParallelSize)
+{
+    const SpeculativeMethod method = s.speculative.method;
+    if (s.engine != Engine::Sglang || !s.speculative.runsDraftOnGpu() ||
+        method == SpeculativeMethod::DraftModel)
+        return 0;
+    // The drafter builds a vocabulary-parallel embedding of the target's vocabulary (and, but for an
+    // EAGLE-3 draft with its own head, a head of the same shape), each GPU its share of the rows.
+    const ModelArch &m = s.model;
+    const std::int64_t table = (Checked(ceilDiv(paddedVocab(m.vocabSize), tensorParallelSize)) *
+                                m.hiddenSize * bytesPerElement(dtype))
+                                   .value();
+    return method == SpeculativeMethod::Eagle3 ? table : (Checked(table) * 2).value();
 }
 
 std::int64_t heldTokens(std::int64_t tokens, std::int64_t slots, std::int64_t maxModelLen)
@@ -352,6 +390,12 @@ WeightMemory draftWeights(const Scenario &s, const QuantizationSpec &targetQuant
             weightMemory(mtpModel(s.model), inventory, targetQuantization, dtype, tensorParallelSize);
         w.bytesPerGpu -= w.buffersBytes;
         w.buffersBytes = 0;
+        if (s.engine == Engine::Sglang) {
+            // SGLang's NEXTN drafter takes the target's head too (set_embed_and_head): its own goes.
+            const std::int64_t head = w.byComponent[int(Component::LmHead)];
+            w.bytesPerGpu -= head;
+            w.byComponent[int(Component::LmHead)] = 0;
+        }
         return w;
     }
     if (spec.method == SpeculativeMethod::DraftModel) {

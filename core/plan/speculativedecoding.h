@@ -46,6 +46,17 @@ QList<TensorGroup> draftInventory(const Scenario &s);
 WeightMemory draftWeights(const Scenario &s, const QuantizationSpec &targetQuantization, WeightDtype dtype,
                           int tensorParallelSize);
 
+/// What a drafter adds to SGLang's default reserve (ServerArgs._handle_gpu_memory_settings,
+/// python/sglang/srt/server_args.py): 6,144 MiB for a standalone draft model, 2,048 for EAGLE and MTP
+/// drafts ("draft models and cuda graphs"), none for n-gram or without one.
+std::int64_t sglangDrafterReserveMib(SpeculativeMethod method);
+
+/// SGLang: the copies of the target's embedding (and head) the drafter holds while its pool is
+/// allocated, before EAGLEWorker replaces them with the target's (python/sglang/srt/speculative/
+/// eagle_worker.py: set_embed for EAGLE-3, set_embed_and_head for EAGLE and NEXTN). A standalone
+/// draft model keeps its own and holds no copy.
+std::int64_t sglangDraftLoadCopyBytes(const Scenario &s, WeightDtype dtype, int tensorParallelSize);
+
 /// The drafters kvscope plans for the scenario's model, each with `draftTokens` drafts a step: the
 /// EAGLE draft presets made for it, its own MTP layers, and n-gram; what validateSpeculative() refuses
 /// is left out.

@@ -415,7 +415,7 @@ void SpeedModel::readDraft(const Scenario &s, const MemoryPlan &plan)
     const WeightMemory w = draftWeights(s, plan.quantization, plan.dtype, plan.tensorParallelSize);
     m_draftExpertBytes = w.byComponent[int(Component::Experts)];
     m_draftDenseBytes = w.bytesPerGpu - w.buffersBytes - m_draftExpertBytes;
-    m_draftLayers = plan.kv.draftLayers;
+    m_draftLayers = plan.kv.draftLayers + plan.kv.draftPoolLayers; // in the pool, or SGLang's own
     m_draftHidden = m_hidden;
     m_draftAttentionFlops = m_decodeAttentionFlops;
     m_draftMoeLayers =

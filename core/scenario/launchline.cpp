@@ -267,6 +267,17 @@ LaunchLine sglangLaunchLine(const Scenario &s)
     if (s.memFractionStaticPpm > 0)
         args << optionFlag(ScenarioField::MemFractionStatic, Engine::Sglang)
              << formatUtilization(s.memFractionStaticPpm);
+    if (s.speculative.enabled()) {
+        // A chain of k drafts: k draft passes of one branch, k + 1 tokens verified.
+        const std::int64_t k = s.speculative.numSpeculativeTokens;
+        args << serverFlag(ServerOption::SglangSpeculativeAlgorithm)
+             << sglangSpeculativeAlgorithm(s.speculative.method);
+        if (!s.speculative.model.isEmpty())
+            args << serverFlag(ServerOption::SglangSpeculativeDraftModel) << s.speculative.model;
+        args << serverFlag(ServerOption::SglangSpeculativeNumSteps) << QString::number(k)
+             << serverFlag(ServerOption::SglangSpeculativeEagleTopk) << QStringLiteral("1")
+             << serverFlag(ServerOption::SglangSpeculativeDraftTokens) << QString::number(k + 1);
+    }
     return line;
 }
 

@@ -255,25 +255,23 @@ const Field fields[] = {
                     : QString();
      },
      [](const Scenario &a, const Scenario &b) { return a.kvOffloadingBackend == b.kvOffloadingBackend; }},
-    // Off ("none") is left out; the rate only where speculative decoding is on.
-    {{ScenarioField::SpeculativeConfig, OptionKind::Text, OptionEngine::Vllm},
+    // Off ("none") is left out; the rate only where speculative decoding is on. vLLM's JSON names
+    // SGLang's drafter too (its launch line spells it in SGLang's --speculative-* flags).
+    {{ScenarioField::SpeculativeConfig, OptionKind::Text, OptionEngine::Any},
      [](Scenario &s, const QString &text, const QString &o, const ScenarioResolvers &r) {
          s.speculative = parseSpeculativeConfig(text, o, r.draft ? r.draft : resolveDraftModel);
      },
      [](const Scenario &s) {
-         return forEngine(s, Engine::Vllm,
-                          s.speculative.enabled() ? speculativeConfigText(s.speculative)
-                                                  : QStringLiteral("none"));
+         return s.speculative.enabled() ? speculativeConfigText(s.speculative) : QStringLiteral("none");
      },
      nullptr,
      "none"},
-    {{ScenarioField::DraftAcceptanceRate, OptionKind::Ratio, OptionEngine::Vllm},
+    {{ScenarioField::DraftAcceptanceRate, OptionKind::Ratio, OptionEngine::Any},
      [](Scenario &s, const QString &text, const QString &o, const ScenarioResolvers &) {
          s.draftAcceptancePpm = parseOptionalRatio(text, o);
      },
      [](const Scenario &s) {
-         return s.speculative.enabled() ? forEngine(s, Engine::Vllm, optionalRatioText(s.draftAcceptancePpm))
-                                        : QString();
+         return s.speculative.enabled() ? optionalRatioText(s.draftAcceptancePpm) : QString();
      },
      [](const Scenario &a, const Scenario &b) { return a.draftAcceptancePpm == b.draftAcceptancePpm; }},
     {{ScenarioField::BatchSize, OptionKind::Count},

@@ -22,6 +22,16 @@ const EnumSpelling<SpeculativeMethod> methods[] = {
     {SpeculativeMethod::DraftModel, "draft_model"},
 };
 
+// SGLang's --speculative-algorithm names (python/sglang/srt/server_args.py): NEXTN is its name for
+// the checkpoint's MTP layers, STANDALONE for a draft model.
+const EnumSpelling<SpeculativeMethod> sglangAlgorithms[] = {
+    {SpeculativeMethod::Eagle, "EAGLE"},
+    {SpeculativeMethod::Eagle3, "EAGLE3"},
+    {SpeculativeMethod::Mtp, "NEXTN"},
+    {SpeculativeMethod::Ngram, "NGRAM"},
+    {SpeculativeMethod::DraftModel, "STANDALONE"},
+};
+
 constexpr char MethodKey[] = "method";
 constexpr char ModelKey[] = "model";
 constexpr char TokensKey[] = "num_speculative_tokens";
@@ -130,6 +140,11 @@ SpeculativeConfig parseSpeculativeConfig(const QString &text, const QString &opt
     if (needsDraft)
         config.draft = resolveDraft(config.model);
     return config;
+}
+
+QString sglangSpeculativeAlgorithm(SpeculativeMethod method)
+{
+    return method == SpeculativeMethod::None ? QString() : enumName(sglangAlgorithms, method);
 }
 
 QString speculativeConfigText(const SpeculativeConfig &config)

@@ -58,6 +58,10 @@ struct SpeculativeConfig
 SpeculativeConfig parseSpeculativeConfig(const QString &text, const QString &option,
                                          const std::function<ModelArch(const QString &)> &resolveDraft);
 
+/// SGLang's --speculative-algorithm for the method (python/sglang/srt/server_args.py): EAGLE, EAGLE3,
+/// NEXTN (the checkpoint's MTP layers), STANDALONE (a draft model), NGRAM; empty when off.
+QString sglangSpeculativeAlgorithm(SpeculativeMethod method);
+
 /// The JSON the option takes back, keys in vLLM's order; empty when off.
 QString speculativeConfigText(const SpeculativeConfig &config);
 

@@ -3258,10 +3258,6 @@
         <translation>%1 nvfp4：%2 缓存的是 MLA 潜向量，kvscope 未对其 NVFP4 布局建模（请用 fp8 或 auto）</translation>
     </message>
     <message>
-        <source>kvscope plans vLLM&apos;s speculative decoding only (SGLang sizes a separate draft pool; not modelled yet)</source>
-        <translation>kvscope 只规划 vLLM 的投机解码（SGLang 会为草稿单独分配缓存池；尚未建模）</translation>
-    </message>
-    <message>
         <source>kvscope plans speculative decoding without pipeline stages (the drafter shares the target&apos;s embedding only on one stage, EagleProposer.load_model)</source>
         <translation>kvscope 只规划不带流水线级的投机解码（草稿模型只在单级时共享目标模型的嵌入，见 EagleProposer.load_model）</translation>
     </message>
@@ -3348,6 +3344,18 @@
     <message>
         <source>its cache pages would not match the pool&apos;s</source>
         <translation>它的缓存页与池中的页大小不一致</translation>
+    </message>
+    <message>
+        <source>SGLang&apos;s n-gram drafting (%1 NGRAM) keeps buffers kvscope does not size yet; kvscope plans SGLang&apos;s EAGLE, NEXTN and standalone drafters</source>
+        <translation>SGLang 的 n-gram 起草（%1 NGRAM）使用的缓冲区 kvscope 尚未建模；kvscope 规划 SGLang 的 EAGLE、NEXTN 和独立草稿模型</translation>
+    </message>
+    <message>
+        <source>SGLang would run out of memory loading the drafter: its weights (%1), its pool of %2 tokens (%3) and the copies of the target&apos;s embedding it holds while loading (%4) need more than the %5 %6 leaves (%7); lower %5</source>
+        <translation>SGLang 加载草稿器时会显存不足：它的权重（%1）、%2 个 token 的池（%3）以及加载期间持有的目标模型 embedding 副本（%4）超过了 %5 %6 留下的空间（%7）；请调低 %5</translation>
+    </message>
+    <message>
+        <source>%1 %2 (SGLang&apos;s %3 %4, %5 %6): the drafter&apos;s weights (%7), its own pool of the target&apos;s %8 tokens over %9 layer(s) (%10) and, while it loads, copies of the target&apos;s embedding (%11) sit outside %12, which SGLang&apos;s default lowers for a drafter; %13 remain for activations and CUDA graphs</source>
+        <translation>%1 %2（SGLang 的 %3 %4，%5 %6）：草稿器的权重（%7）、与目标池同为 %8 个 token、覆盖 %9 层的独立池（%10），以及加载期间持有的目标模型 embedding 副本（%11），都在 %12 之外（SGLang 的默认值会为草稿器调低它）；剩余 %13 留给激活和 CUDA graph</translation>
     </message>
 </context>
 <context>

@@ -769,13 +769,15 @@ private Q_SLOTS:
         QCOMPARE(plain.largestBatchThatFits, 53); // README: 53 -> 105
         QCOMPARE(shared.largestBatchThatFits, 105);
 
-        // Under SGLang neither a drafter nor LoRA is planned: the bare column and the shared prefix.
+        // Under SGLang LoRA is not planned: the bare column, the EAGLE-3 drafter (its own pool) and
+        // the shared prefix.
         Scenario sglang = s;
         sglang.engine = Engine::Sglang;
         sglang.maxLoras = 0;
         const QList<ComparisonColumn> sglangColumns = servingFeatureColumns(sglang);
-        QCOMPARE(sglangColumns.size(), 2);
-        QCOMPARE(sglangColumns.at(1).scenario.sharedPrefixLen, 4096);
+        QCOMPARE(sglangColumns.size(), 3);
+        QCOMPARE(sglangColumns.at(1).scenario.speculative.method, SpeculativeMethod::Eagle3);
+        QCOMPARE(sglangColumns.at(2).scenario.sharedPrefixLen, 4096);
 
         // gpt-oss's sliding-window layers keep other tokens than its full ones: no shared prefix,
         // and no LoRA on its experts; its drafter is n-gram.

@@ -8,6 +8,7 @@
 #include "core/library/library.h"
 #include "core/plan/planner.h"
 #include "core/plan/speculativedecoding.h"
+#include "core/scenario/launchline.h"
 #include "core/scenario/scenario.h"
 #include "core/scenario/speculativeconfig.h"
 #include "tests/testsupport.h"
@@ -217,10 +218,82 @@ private Q_SLOTS:
         s.model = *ModelLibrary::builtin().find(QStringLiteral("llama-3.3-70b"));
         s.gpu = resolveGpu(QStringLiteral("h200"));
         QVERIFY(planMemory(s).weights.draftBytes > 0);
+        // SGLang's NEXTN drafter takes the target's head as well as its embedding
+        // (set_embed_and_head, python/sglang/srt/speculative/eagle_worker.py): its own head,
+        // 129,280 / 8 x 7168 x 2 B, is not kept; until it is replaced, it and the embedding are
+        // held twice while the draft pool is allocated.
+        s = scenario(QStringLiteral("deepseek-v3"), QStringLiteral("h200"));
+        s.tensorParallelSize = 8;
+        s.speculative =
+            parseSpeculativeConfig(QStringLiteral(R"({"method": "mtp", "num_speculative_tokens": 1})"),
+                                   QStringLiteral("--speculative-config"), resolveDraftModel);
+        const MemoryPlan vllm = planMemory(s);
         s.engine = Engine::Sglang;
+        const MemoryPlan sglang = planMemory(s);
+        QCOMPARE(sglang.weights.draftBytes, vllm.weights.draftBytes - ownHead);
+        QCOMPARE(sglang.weights.draftLoadCopyBytes, 2 * ownHead);
+        // Its one MLA layer keeps a pool of the target's tokens: (512 + 64) x 2 B a token.
+        QCOMPARE(sglang.kv.draftPoolLayers, 1);
+        QCOMPARE(sglang.kv.draftPoolBytes, sglang.kv.capacityTokens * 1152);
+    }
+
+    void sglangDraftsIntoAPoolOfItsOwn()
+    {
+        // SGLang's EAGLE-3 drafter for Llama-3.1-8B on one H100 (python/sglang/srt/server_args.py,
+        // _handle_gpu_memory_settings; model_runner_kv_cache_mixin.py, init_memory; speculative/
+        // eagle_worker.py). The default reserve grows by 2,048 MiB for an EAGLE drafter: on the
+        // H100's 81,559 MiB (nvidia-smi) 13,440 + 2,048 = 15,488 MiB are kept, and
+        // --mem-fraction-static = round((81,559 - 15,488) / 81,559, 3) = 0.810.
+        Scenario s = llama8bOnH100();
+        s.engine = Engine::Sglang;
+        const MemoryPlan bare = planMemory(s);
+        s.speculative = parseSpeculativeConfig(
+            QStringLiteral(R"({"method": "eagle3", "model": "yuhuili/EAGLE3-LLaMA3.1-Instruct-8B", )"
+                           R"("num_speculative_tokens": 3})"),
+            QStringLiteral("--speculative-config"), resolveDraftModel);
+        const MemoryPlan drafted = planMemory(s);
+        QCOMPARE(drafted.memFractionStaticPpm, std::int64_t(810'000));
+        // Launched in SGLang's own flags: a chain of 3 drafts (3 steps, one branch, 4 tokens verified).
+        QVERIFY2(launchLine(s).arguments.join(u' ').endsWith(
+                     QStringLiteral("--speculative-algorithm EAGLE3 --speculative-draft-model-path "
+                                    "yuhuili/EAGLE3-LLaMA3.1-Instruct-8B --speculative-num-steps 3 "
+                                    "--speculative-eagle-topk 1 --speculative-num-draft-tokens 4")),
+                 qPrintable(launchLine(s).arguments.join(u' ')));
+        // The target's pool is sized over its own 32 layers only (profile_max_num_token): the tokens
+        // the budget left after the weights holds at 131,072 B a token. The drafter is not in it.
+        QCOMPARE(drafted.kv.bytesPerToken, std::int64_t(131'072));
+        QCOMPARE(drafted.weights.bytesPerGpu, bare.weights.bytesPerGpu);
+        QCOMPARE(drafted.kv.capacityTokens,
+                 (drafted.budgetBytes - drafted.weights.bytesPerGpu) / std::int64_t(131'072));
+        // The draft worker's pool has as many tokens (draft_runner_cache_size) over its one layer
+        // (4,096 B a token); its weights are vLLM's figure for the same draft, 850,159,616 B
+        // (tst_planner's EAGLE-3 case); while it loads it holds its own copy of the target's
+        // embedding, 128,256 x 4,096 x 2 B = 1,050,673,152 B, until set_embed replaces it.
+        QCOMPARE(drafted.kv.draftPoolBytes, drafted.kv.capacityTokens * 4096);
+        QCOMPARE(drafted.weights.draftBytes, std::int64_t(850'159'616));
+        QCOMPARE(drafted.weights.draftLoadCopyBytes, std::int64_t(1'050'673'152));
+        // All of it comes out of what the static share leaves: GPU - before the weights - budget.
+        QCOMPARE(drafted.reserveLeftBytes, drafted.gpuMemoryBytes - drafted.preloadBytes -
+                                               drafted.budgetBytes - drafted.weights.draftBytes -
+                                               drafted.kv.draftPoolBytes);
+        QVERIFY(drafted.engineStarts);
+        // A request over-allocates max(steps x topk, draft tokens) = 4 slots (ALLOC_LEN_PER_DECODE).
+        QCOMPARE(drafted.kv.speculativeSlots, std::int64_t(4));
+        // Squeeze the reserve: a static share of 0.99 leaves too little for the drafter to load.
+        s.memFractionStaticPpm = 990'000;
+        const MemoryPlan squeezed = planMemory(s);
+        QVERIFY(!squeezed.engineStarts);
+        QVERIFY2(squeezed.engineRefusal.startsWith(QStringLiteral("SGLang would run out of memory loading "
+                                                                  "the drafter")),
+                 qPrintable(squeezed.engineRefusal));
+        // n-gram is refused under SGLang, naming the option.
+        s.memFractionStaticPpm = 0;
+        s.speculative =
+            parseSpeculativeConfig(QStringLiteral(R"({"method": "ngram", "num_speculative_tokens": 3})"),
+                                   QStringLiteral("--speculative-config"), resolveDraftModel);
         QVERIFY(test::errorFrom([&] {
                     planMemory(s);
-                }).contains(QStringLiteral("vLLM's speculative decoding only")));
+                }).startsWith(QStringLiteral("--speculative-config: SGLang's n-gram drafting")));
     }
 
     void draftModelIsAWholeModelInThePool()

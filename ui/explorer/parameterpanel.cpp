@@ -378,8 +378,7 @@ void ParameterPanel::showSpeculative(const Scenario &s)
     }
     if (!current.enabled())
         m_speculative->setCurrentIndex(0);
-    m_speculative->setEnabled(s.engine == Engine::Vllm);
-    m_draftTokens->setEnabled(s.engine == Engine::Vllm && current.enabled());
+    m_draftTokens->setEnabled(current.enabled());
 }
 
 QWidget *ParameterPanel::controlFor(ScenarioField option) const
