@@ -292,11 +292,11 @@ std::int64_t sglangDrafterReserveMib(SpeculativeMethod method)
 {
     switch (method) {
     case SpeculativeMethod::DraftModel:
-        return 6 * 1024;
+        return std::int64_t(6) * 1024;
     case SpeculativeMethod::Eagle:
     case SpeculativeMethod::Eagle3:
     case SpeculativeMethod::Mtp:
-        return 2 * 1024;
+        return std::int64_t(2) * 1024;
     case SpeculativeMethod::Ngram:
     case SpeculativeMethod::None:
         break;

@@ -57,9 +57,10 @@ QComboBox *versionBox(QWidget *parent)
     box->setEditable(true);
     box->setInsertPolicy(QComboBox::NoInsert);
     box->addItem(QString());
-    const QList<VllmProfile> &profiles = vllmProfiles();
-    for (auto it = profiles.crbegin(); it != profiles.crend(); ++it)
-        box->addItem(it->since.text());
+    QStringList newestFirst;
+    for (const VllmProfile &profile : vllmProfiles())
+        newestFirst.prepend(profile.since.text());
+    box->addItems(newestFirst);
     box->setCurrentIndex(0);
     box->setMinimumContentsLength(12); // "from the log" whole
     return box;
