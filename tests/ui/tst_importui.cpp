@@ -396,7 +396,7 @@ private Q_SLOTS:
         QCOMPARE(finished.at(1).at(0).toBool(), true);
         const LogExplanation expected = explainStartupLog(
             readStartupLog(log, QStringLiteral("the pasted log")),
-            {QStringLiteral("llama-3.1-8b"), QStringLiteral("h100-sxm")}, builtinResolvers());
+            {QStringLiteral("llama-3.1-8b"), QStringLiteral("h100-sxm"), {}}, builtinResolvers());
         QCOMPARE(expected.plan.engine, Engine::Sglang);
         QCOMPARE(expected.plan.tensorParallelSize, 2);
         QCOMPARE(dialog.explanation()->toPlainText(), documentText(logExplanationHtml(expected)));
