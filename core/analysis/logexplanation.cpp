@@ -477,9 +477,6 @@ QStringList LogExplanation::disagreeing() const
 MeasuredMemory measuredMemory(const LogExplanation &e, const QDate &date)
 {
     const QString origin = e.log.origin;
-    if (e.log.engine != Engine::Vllm)
-        failAt(origin,
-               LogExplanationWords::tr("calibrating from a log is for vLLM's logs; this one is SGLang's"));
     if (e.scenario.pipelineParallelSize > 1)
         failAt(origin, LogExplanationWords::tr("a pipeline's stages hold different memory; its log cannot "
                                                "calibrate one figure per GPU"));
@@ -497,12 +494,21 @@ MeasuredMemory measuredMemory(const LogExplanation &e, const QDate &date)
             m.nonTorchBytes = *bytes;
         else if (c.key == QLatin1String("cuda_graphs"))
             m.cudaGraphBytes = *bytes;
+        else if (c.key == QLatin1String("free_before_weights"))
+            m.freeAtLoadBytes = *bytes;
     }
     if (!m.measured())
         failAt(origin, LogExplanationWords::tr("the log prints none of the weights, the activation peak, the "
-                                               "non-torch memory or the CUDA-graph estimate"));
-    m.source = LogExplanationWords::tr("%1 (vLLM %2, %3)")
-                   .arg(QFileInfo(origin).fileName(), e.log.vllmVersion, date.toString(Qt::ISODate));
+                                               "non-torch memory, the CUDA-graph estimate or the memory free "
+                                               "when the weights load"));
+    // The release as the log prints it, else as --vllm-version gave it.
+    const QString version = e.log.vllmVersion.isEmpty()
+                                ? e.options.value(optionKey(ScenarioField::VllmVersion))
+                                : e.log.vllmVersion;
+    const QString release =
+        e.log.engine == Engine::Sglang ? QStringLiteral("SGLang") : QStringLiteral("vLLM %1").arg(version);
+    m.source = LogExplanationWords::tr("%1 (%2, %3)")
+                   .arg(QFileInfo(origin).fileName(), release, date.toString(Qt::ISODate));
     return m;
 }
 

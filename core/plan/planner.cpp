@@ -7,6 +7,7 @@
 #include "core/common/search.h"
 #include "core/common/units.h"
 #include "core/engine/gpusupport.h"
+#include "core/engine/sglang.h"
 #include "core/plan/enginerules.h"
 #include "core/plan/kvcache.h"
 #include "core/plan/lora.h"
@@ -63,6 +64,12 @@ void applyMeasuredMemory(const Scenario &s, MemoryPlan &plan)
     if (plan.cudaGraphBytes > 0) // only where this release takes the estimate out of the budget
         take(measured.cudaGraphBytes, plan.cudaGraphBytes,
              QT_TRANSLATE_NOOP("kvscope::Planner", "CUDA-graph estimate"));
+    if (plan.engine == Engine::Sglang && measured.freeAtLoadBytes >= 0) {
+        // SglangRules::applyBudget sized the budget from it; here it is only named.
+        std::int64_t estimated = plan.gpuMemoryBytes - sglangPreloadBytes(s.gpu, s.tensorParallelSize);
+        take(measured.freeAtLoadBytes, estimated,
+             QT_TRANSLATE_NOOP("kvscope::Planner", "memory free when the weights load"));
+    }
     plan.memoryMeasuredFrom = measured.source;
     plan.notes << QCoreApplication::translate("kvscope::Planner", "measured in %1: %2")
                       .arg(measured.source, parts.join(QStringLiteral(", ")));

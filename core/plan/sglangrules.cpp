@@ -11,6 +11,8 @@
 #include "core/plan/speculativedecoding.h"
 #include "core/scenario/scenario.h"
 
+#include <algorithm>
+
 #include <QCoreApplication>
 
 namespace kvscope {
@@ -84,6 +86,10 @@ void SglangRules::applyBudget(const Scenario &s, MemoryPlan &plan) const
     plan.memFractionStaticPpm =
         s.memFractionStaticPpm > 0 ? s.memFractionStaticPpm : defaults.memFractionStaticPpm;
     plan.preloadBytes = sglangPreloadBytes(s.gpu, s.tensorParallelSize);
+    // A log of this deployment measured the memory free when the weights load: the rest was in use.
+    if (const MeasuredMemory &measured = s.measuredMemory;
+        measured.freeAtLoadBytes >= 0 && measured.appliesTo(s))
+        plan.preloadBytes = std::max<std::int64_t>(0, s.gpu.memoryBytes - measured.freeAtLoadBytes);
     plan.budgetBytes =
         mulDivFloor(s.gpu.memoryBytes - plan.preloadBytes, plan.memFractionStaticPpm, 1'000'000);
     plan.reserveLeftBytes = (Checked(s.gpu.memoryBytes) - plan.preloadBytes - plan.budgetBytes).value();

@@ -47,7 +47,8 @@ ScenarioValues deploymentValues(const Scenario &s)
 
 bool MeasuredMemory::measured() const
 {
-    return weightsBytes >= 0 || activationBytes >= 0 || nonTorchBytes >= 0 || cudaGraphBytes >= 0;
+    return weightsBytes >= 0 || activationBytes >= 0 || nonTorchBytes >= 0 || cudaGraphBytes >= 0 ||
+           freeAtLoadBytes >= 0;
 }
 
 std::optional<QString> MeasuredMemory::mismatch(const Scenario &s) const

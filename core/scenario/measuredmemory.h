@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
-// The memory a vLLM start-up log measured for one deployment ("calibrate from this log"):
-// its weights, profiling peak, memory outside PyTorch and CUDA-graph estimate, planned as
-// measured — in place of kvscope's estimates — for scenarios of the same deployment.
+// The memory a start-up log measured for one deployment ("calibrate from this log"): vLLM's
+// weights, profiling peak, memory outside PyTorch and CUDA-graph estimate, SGLang's weights and
+// the memory free when they load, planned as measured — in place of kvscope's estimates — for
+// scenarios of the same deployment.
 #pragma once
 
 #include "core/common/scenariofield.h"
@@ -33,7 +34,10 @@ struct MeasuredMemory
     std::int64_t activationBytes = -1; ///< "torch peak memory increase"
     std::int64_t nonTorchBytes = -1;   ///< "non-torch forward increase memory"
     std::int64_t cudaGraphBytes = -1;  ///< the CUDA-graph estimate taken out of the budget
-    QString source;                    ///< "vllm.log (vLLM 0.11.0, 2026-12-03)"
+    /// SGLang: the memory free when the weights begin to load ("Load weight begin. avail mem"), the
+    /// total its --mem-fraction-static applies to; the rest of the GPU was in use before.
+    std::int64_t freeAtLoadBytes = -1;
+    QString source; ///< "vllm.log (vLLM 0.11.0, 2026-12-03)"
 
     /// Whether the log measured any component.
     bool measured() const;

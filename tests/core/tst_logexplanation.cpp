@@ -125,6 +125,32 @@ private Q_SLOTS:
         QVERIFY(planMemory(s).weights.bytesPerGpu < m.weightsBytes);
     }
 
+    // An SGLang log calibrates its deployment too: SGLang's own documentation's Llama-3.1-8B start
+    // (tests/data/vllm-logs.json, id 45) loads at "avail mem=78.81 GB" and takes 15.09 GB of
+    // weights, where kvscope estimates 78.68 and 14.99 GiB (0.51 GiB in use before). SGLang keeps
+    // F x the memory free at load for the weights and the pool (profile_max_num_token), so the pool
+    // is 0.88 x 78.81 GiB - 15.09 GiB, in tokens of 131,072 B: 444,520 where the log allocates
+    // 444,500 (-0.005 %; the log's two decimals) and the estimates give 444,408 (-0.02 %).
+    void anSglangLogCalibratesItsDeployment()
+    {
+        const LogExplanation e = explain(verbatimLog(logEntry(45)));
+        const MeasuredMemory m = measuredMemory(e, QDate(2026, 12, 4));
+        QCOMPARE(m.weightsBytes, std::llround(15.09 * double(GiB)));
+        QCOMPARE(m.freeAtLoadBytes, std::llround(78.81 * double(GiB)));
+        QCOMPARE(m.activationBytes, std::int64_t(-1));
+        QCOMPARE(m.source, QStringLiteral("test.log (SGLang, 2026-12-04)"));
+        Scenario s = e.scenario;
+        s.measuredMemory = m;
+        const MemoryPlan measured = planMemory(s);
+        const std::int64_t budget = std::llround(78.81 * double(GiB)) * 88 / 100;
+        QCOMPARE(measured.budgetBytes, budget);
+        QCOMPARE(measured.kv.capacityTokens, (budget - m.weightsBytes) / 131'072);
+        QCOMPARE(measured.kv.capacityTokens, std::int64_t(444'520));
+        QCOMPARE(planMemory(e.scenario).kv.capacityTokens, std::int64_t(444'408));
+        QVERIFY(measured.notes.join(u' ').contains(
+            QStringLiteral("memory free when the weights load 78.81 GiB")));
+    }
+
     // The figures of the Llama-3.1-8B log (id 1) as its entry lists them.
     void readsEveryFigureAndArgument()
     {
@@ -477,7 +503,7 @@ private Q_SLOTS:
                 !log.hasArgument(QStringLiteral("mem_fraction_static")))
                 continue;
             const validation::LogCheck check = validation::checkLog(entry);
-            LogOverrides overrides{preset, {}};
+            LogOverrides overrides{preset, {}, {}};
             LogExplanation e;
             try {
                 e = explain(text, overrides);
@@ -536,7 +562,7 @@ private Q_SLOTS:
         QVERIFY(log.refusedToStart);
         QVERIFY(log.kvCacheGiB.has_value());
         QCOMPARE(*log.kvCacheGiB, 3.10);
-        const LogExplanation e = explain(text, {{}, QStringLiteral("l4")});
+        const LogExplanation e = explain(text, {{}, QStringLiteral("l4"), {}});
         QVERIFY(!e.plan.engineStarts);
         QCOMPARE(*e.components.last().loggedGiB, 3.10);
         QVERIFY(e.explanation.join(QLatin1Char(' ')).contains(QStringLiteral("The log shows vLLM refusing")));
@@ -572,7 +598,8 @@ private Q_SLOTS:
         QCOMPARE(read.stagesSeen, 3);
         // The first stage's figure, not Worker_PP1's earlier one (changed here to 0.61 to tell them apart).
         QCOMPARE(read.cudaGraphEstimateGiB.value_or(0), 0.50);
-        const LogExplanation e = explain(log, {QStringLiteral("qwen3-32b"), QStringLiteral("custom:21.46")});
+        const LogExplanation e =
+            explain(log, {QStringLiteral("qwen3-32b"), QStringLiteral("custom:21.46"), {}});
         QCOMPARE(e.plan.pipelineParallelSize, 3);
         QCOMPARE(e.plan.pipelineStages.size(), 3);
         // The components compare the first stage's figures: its weights (6.45 GiB logged) agree.
@@ -610,16 +637,16 @@ private Q_SLOTS:
         // A pipeline the planner cannot lay out is refused as calc refuses it.
         QVERIFY(
             message(QStringLiteral("vllm serve meta-llama/Llama-3.1-8B-Instruct --pipeline-parallel-size 64"),
-                    {{}, QStringLiteral("h100-sxm")})
+                    {{}, QStringLiteral("h100-sxm"), {}})
                 .contains(QStringLiteral("--pipeline-parallel-size 64: more stages than")));
         // A value the planner refuses is named as calc would name it, after the log.
         QVERIFY(message(QStringLiteral("vllm serve meta-llama/Llama-3.1-8B-Instruct --max-model-len -5"),
-                        {{}, QStringLiteral("h100-sxm")})
+                        {{}, QStringLiteral("h100-sxm"), {}})
                     .startsWith(QStringLiteral("test.log: --max-model-len")));
         // The user's --gpu settles a memory no preset has.
         QCOMPARE(message(QStringLiteral("vllm serve meta-llama/Llama-3.1-8B-Instruct\nworker init memory "
                                         "snapshot: total_memory=12.34GiB"),
-                         {{}, QStringLiteral("custom:12.34")}),
+                         {{}, QStringLiteral("custom:12.34"), {}}),
                  QString());
     }
 };

@@ -237,6 +237,41 @@ private Q_SLOTS:
         QCOMPARE(sglang.kv.draftPoolBytes, sglang.kv.capacityTokens * 1152);
     }
 
+    void sglangDraftAgreesWithSglangsOwnLog()
+    {
+        // SGLang's speculative-decoding notebook (sgl-project/sgl-project.github.io@7ec3b51,
+        // backend/speculative_decoding.ipynb, 2025-04-03) starts Llama-2-7b-chat with its EAGLE draft
+        // (lmsys/sglang-EAGLE-llama2-chat-7B) and logs both workers:
+        //   "Load weight end. type=LlamaForCausalLMEagle, dtype=torch.float16, ... mem usage=0.93 GB"
+        //   "KV Cache is allocated. #tokens: 20480, K size: 5.00 GB, V size: 5.00 GB"   (the target)
+        //   "KV Cache is allocated. #tokens: 20480, K size: 0.16 GB, V size: 0.16 GB"   (the draft)
+        // Its pool was capped (max_total_tokens=20480) on a shared GPU, so the token count is not
+        // a capacity check; the draft's pool and load are. An EAGLE-1 draft is one decoder layer of
+        // the target's shape with an fc over the hidden state and the embedding (2 x 4,096 -> 4,096).
+        Scenario s = scenario(QStringLiteral("llama-2-7b"));
+        s.engine = Engine::Sglang;
+        s.dtype = WeightDtype::Float16;
+        ModelArch draft = s.model;
+        draft.numLayers = 1;
+        draft.name = QStringLiteral("sglang-EAGLE-llama2-chat-7B");
+        s.speculative.method = SpeculativeMethod::Eagle;
+        s.speculative.model = QStringLiteral("lmsys/sglang-EAGLE-llama2-chat-7B");
+        s.speculative.numSpeculativeTokens = 3;
+        s.speculative.draft = draft;
+        const MemoryPlan p = planMemory(s);
+        // The draft pool: as many tokens as the target's over one layer of 32 heads x 128 in 2 B,
+        // 8,192 B a token each for K and V: 20,480 tokens -> 0.16 GiB of K, as logged.
+        QCOMPARE(p.kv.draftPoolBytes, p.kv.capacityTokens * 2 * 8192);
+        QCOMPARE(QString::number(20480.0 * 8192 / double(GiB), 'f', 2), QStringLiteral("0.16"));
+        // What loading the draft takes, before it shares the target's embedding and head: its layer
+        // (4 x 4,096^2 + 3 x 4,096 x 11,008 + 2 norms) and fc (2 x 4,096^2) and final norm, 235,941,888
+        // parameters x 2 B, its rotary table (4,096 x 128 x 2 B), and its own embedding and head
+        // (2 x 32,000 x 4,096 x 2 B): 997,220,352 B, the 0.93 GB ("GB" = 2^30 B) SGLang logs.
+        QCOMPARE(p.weights.draftBytes, std::int64_t(235'941'888) * 2 + 4096 * 128 * 2);
+        QCOMPARE(p.weights.draftLoadCopyBytes, std::int64_t(2) * 32000 * 4096 * 2);
+        QCOMPARE(formatGiB(p.weights.draftBytes + p.weights.draftLoadCopyBytes), QStringLiteral("0.93 GiB"));
+    }
+
     void sglangDraftsIntoAPoolOfItsOwn()
     {
         // SGLang's EAGLE-3 drafter for Llama-3.1-8B on one H100 (python/sglang/srt/server_args.py,

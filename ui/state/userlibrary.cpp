@@ -76,6 +76,7 @@ QVariantMap memoryCalibrationMap(const MeasuredMemory &m)
             {QStringLiteral("activation"), qlonglong(m.activationBytes)},
             {QStringLiteral("non_torch"), qlonglong(m.nonTorchBytes)},
             {QStringLiteral("cuda_graphs"), qlonglong(m.cudaGraphBytes)},
+            {QStringLiteral("free_at_load"), qlonglong(m.freeAtLoadBytes)},
             {QStringLiteral("source"), m.source}};
 }
 
@@ -99,6 +100,8 @@ MeasuredMemory memoryCalibrationFromMap(const QVariantMap &map)
     m.activationBytes = bytes("activation");
     m.nonTorchBytes = bytes("non_torch");
     m.cudaGraphBytes = bytes("cuda_graphs");
+    // SGLang's part, absent from calibrations saved before it was kept.
+    m.freeAtLoadBytes = map.contains(QStringLiteral("free_at_load")) ? bytes("free_at_load") : -1;
     m.source = map.value(QStringLiteral("source")).toString();
     if (!m.measured())
         throw Error(QStringLiteral("no part measured"));
