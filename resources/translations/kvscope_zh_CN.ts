@@ -2599,20 +2599,8 @@
         <translation>%1；未规划草稿模型的权重和 KV 层</translation>
     </message>
     <message>
-        <source>calibrating from a log is for vLLM&apos;s logs; this one is SGLang&apos;s</source>
-        <translation>只能用 vLLM 的日志校准；这是 SGLang 的日志</translation>
-    </message>
-    <message>
         <source>a pipeline&apos;s stages hold different memory; its log cannot calibrate one figure per GPU</source>
         <translation>流水线各阶段占用的显存不同；其日志无法校准每块 GPU 的单一数值</translation>
-    </message>
-    <message>
-        <source>the log prints none of the weights, the activation peak, the non-torch memory or the CUDA-graph estimate</source>
-        <translation>日志没有打印权重、激活峰值、非 torch 显存或 CUDA graph 估计中的任何一项</translation>
-    </message>
-    <message>
-        <source>%1 (vLLM %2, %3)</source>
-        <translation>%1（vLLM %2，%3）</translation>
     </message>
     <message>
         <source>vLLM version: not in the log; planned as the newest modelled release (%1); give %2 for another</source>
@@ -2629,6 +2617,14 @@
     <message>
         <source>%1 %2: %3 is an SGLang start-up log, and the option names a vLLM release</source>
         <translation>%1 %2：%3 是 SGLang 的启动日志，而该选项指定的是 vLLM 版本</translation>
+    </message>
+    <message>
+        <source>the log prints none of the weights, the activation peak, the non-torch memory, the CUDA-graph estimate or the memory free when the weights load</source>
+        <translation>日志没有打印权重、激活峰值、非 torch 显存、CUDA graph 估计或加载权重时的空闲显存中的任何一项</translation>
+    </message>
+    <message>
+        <source>%1 (%2, %3)</source>
+        <translation>%1（%2，%3）</translation>
     </message>
 </context>
 <context>
@@ -3356,6 +3352,10 @@
     <message>
         <source>%1 %2 (SGLang&apos;s %3 %4, %5 %6): the drafter&apos;s weights (%7), its own pool of the target&apos;s %8 tokens over %9 layer(s) (%10) and, while it loads, copies of the target&apos;s embedding (%11) sit outside %12, which SGLang&apos;s default lowers for a drafter; %13 remain for activations and CUDA graphs</source>
         <translation>%1 %2（SGLang 的 %3 %4，%5 %6）：草稿器的权重（%7）、与目标池同为 %8 个 token、覆盖 %9 层的独立池（%10），以及加载期间持有的目标模型 embedding 副本（%11），都在 %12 之外（SGLang 的默认值会为草稿器调低它）；剩余 %13 留给激活和 CUDA graph</translation>
+    </message>
+    <message>
+        <source>memory free when the weights load</source>
+        <translation>加载权重时的空闲显存</translation>
     </message>
 </context>
 <context>
