@@ -312,10 +312,12 @@ QString planAsText(const MemoryPlan &p)
         t.row(QStringLiteral("CUDA graphs (estimate)"), formatGiB(p.cudaGraphBytes),
               percentOf(p.cudaGraphBytes, p.budgetBytes));
     t.row(QStringLiteral("KV cache"), formatGiB(p.kv.cacheBytes),
-          QStringLiteral("%1 x %2 tokens, %3")
-              .arg(p.batchSize)
+          QStringLiteral("%1 x %2 tokens%4, %3")
+              .arg(p.rankBatchSize)
               .arg(p.seqLen)
-              .arg(percentOf(p.kv.cacheBytes, p.budgetBytes)));
+              .arg(percentOf(p.kv.cacheBytes, p.budgetBytes),
+                   p.dataParallelSize > 1 ? QStringLiteral(" (this rank's share of %1)").arg(p.batchSize)
+                                          : QString()));
     t.row(QStringLiteral("headroom"), formatGiB(p.headroomBytes),
           p.fits ? QStringLiteral("fits") : QStringLiteral("DOES NOT FIT"));
     if (!p.fits)
@@ -353,6 +355,14 @@ QString planAsText(const MemoryPlan &p)
         t.row(QStringLiteral("maximum concurrency"),
               QString::number(p.kv.maxConcurrency, 'f', 2) + QLatin1Char('x'),
               QStringLiteral("for %1 tokens per request").arg(formatCount(p.maxModelLen)));
+    if (p.engineStarts && p.dataParallelSize > 1) {
+        t.row(QStringLiteral("deployment KV cache"),
+              formatCount(p.deploymentCapacityTokens) + QStringLiteral(" tokens"),
+              QStringLiteral("%1 data-parallel ranks, each its own cache").arg(p.dataParallelSize));
+        t.row(QStringLiteral("deployment concurrency"),
+              QString::number(p.deploymentMaxConcurrency, 'f', 2) + QLatin1Char('x'),
+              QStringLiteral("for %1 tokens per request").arg(formatCount(p.maxModelLen)));
+    }
 
     pipelineSection(t, p);
     speedSection(t, p);

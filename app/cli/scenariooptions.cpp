@@ -10,6 +10,13 @@ namespace kvscope::cli {
 
 namespace {
 
+/// What the command line gives an option: its value, or "true" for a switch (a flag without one).
+QString givenValue(const QCommandLineParser &parser, const QCommandLineOption &o)
+{
+    const QString name = o.names().constFirst();
+    return o.valueName().isEmpty() ? QStringLiteral("true") : parser.value(name);
+}
+
 QCommandLineOption option(const QString &name, const QString &description, const char *valueName,
                           const QString &defaultValue = {})
 {
@@ -73,6 +80,14 @@ ScenarioOptions::ScenarioOptions()
             "n"),
         option(sglangKey(ScenarioField::PipelineParallelSize),
                QStringLiteral("SGLang's name for --pipeline-parallel-size."), "n"),
+        option(fileKey(ScenarioField::DataParallelSize),
+               QStringLiteral("vLLM: copies of the deployment, each with its own KV cache and requests; a "
+                              "MoE's experts are split over all of them (default 1)."),
+               "n"),
+        QCommandLineOption(fileKey(ScenarioField::EnableExpertParallel),
+                           QStringLiteral("vLLM: a MoE's routed experts divided whole among the "
+                                          "--tensor-parallel-size x --data-parallel-size GPUs instead "
+                                          "of each expert split over them.")),
         option(fileKey(ScenarioField::MaxModelLen),
                QStringLiteral("Longest request in tokens (default: the model's context)."), "n"),
         option(sglangKey(ScenarioField::MaxModelLen), QStringLiteral("SGLang's name for --max-model-len."),
@@ -161,7 +176,9 @@ ScenarioValues ScenarioOptions::values(const QCommandLineParser &parser) const
     ScenarioValues values;
     for (const QCommandLineOption &o : m_options) {
         const QString name = o.names().constFirst();
-        if (parser.isSet(name) || !o.defaultValues().isEmpty())
+        if (parser.isSet(name))
+            values.insert(name, givenValue(parser, o));
+        else if (!o.defaultValues().isEmpty())
             values.insert(name, parser.value(name));
     }
     return values;
@@ -172,7 +189,7 @@ ScenarioValues ScenarioOptions::givenValues(const QCommandLineParser &parser) co
     ScenarioValues values;
     for (const QCommandLineOption &o : m_options)
         if (parser.isSet(o.names().constFirst()))
-            values.insert(o.names().constFirst(), parser.value(o.names().constFirst()));
+            values.insert(o.names().constFirst(), givenValue(parser, o));
     return values;
 }
 

@@ -325,7 +325,7 @@ FormulaLine usualFormulaLine(const MemoryPlan &plan, const KvTerms &t, const For
         appendPerLayer(line, plan, t);
     else
         line.term(perLayer);
-    const std::int64_t value = product({plan.batchSize, plan.seqLen, plan.kv.bytesPerToken});
+    const std::int64_t value = product({plan.rankBatchSize, plan.seqLen, plan.kv.bytesPerToken});
     return line.result(
         productResult(value),
         exceptions ? Formula::tr("the usual formula, as if every layer held every token; the lines "
@@ -354,7 +354,7 @@ QList<FormulaLine> windowLines(const Scenario &s, const MemoryPlan &plan, const 
                         QStringLiteral("layers with full attention")));
         line.op(" × ").term(perLayer);
         const std::int64_t value =
-            product({plan.batchSize, plan.seqLen, kv.fullLayers, kv.bytesPerTokenPerLayer});
+            product({plan.rankBatchSize, plan.seqLen, kv.fullLayers, kv.bytesPerTokenPerLayer});
         total = value < 0 || total < 0 ? -1 : total + value;
         add(line.result(productResult(value), Formula::tr("full-attention layers keep every token")));
     }
@@ -368,7 +368,7 @@ QList<FormulaLine> windowLines(const Scenario &s, const MemoryPlan &plan, const 
         line.op(" × ").term(perLayer);
         const std::int64_t kept = std::min<std::int64_t>(plan.seqLen, kv.slidingWindow);
         const std::int64_t value =
-            product({plan.batchSize, kept, kv.slidingLayers, kv.bytesPerTokenPerLayer});
+            product({plan.rankBatchSize, kept, kv.slidingLayers, kv.bytesPerTokenPerLayer});
         total = value < 0 || total < 0 ? -1 : total + value;
         add(line.result(productResult(value),
                         Formula::tr("sliding-window layers keep only the last window of tokens")));
@@ -384,7 +384,7 @@ QList<FormulaLine> windowLines(const Scenario &s, const MemoryPlan &plan, const 
         line.op(" × ").term(perLayer);
         const std::int64_t kept = (plan.seqLen - 1) % kv.attentionChunkSize + 1;
         const std::int64_t value =
-            product({plan.batchSize, kept, kv.chunkedLayers, kv.bytesPerTokenPerLayer});
+            product({plan.rankBatchSize, kept, kv.chunkedLayers, kv.bytesPerTokenPerLayer});
         total = value < 0 || total < 0 ? -1 : total + value;
         add(line.result(productResult(value),
                         Formula::tr("chunked layers keep only the tokens of the current chunk")));
@@ -421,7 +421,7 @@ QList<FormulaLine> recurrentLines(const MemoryPlan &plan, const KvTerms &t)
         .term(perLayerLine);
     return {
         perLayerLine,
-        state.result(productResult(product({plan.batchSize, kv.stateBytesPerSequence})),
+        state.result(productResult(product({plan.rankBatchSize, kv.stateBytesPerSequence})),
                      Formula::tr("fixed per sequence: the state does not grow with the sequence length"))};
 }
 
@@ -578,7 +578,12 @@ QList<FormulaLine> kvLines(const Scenario &s, const MemoryPlan &plan)
                               .arg(s.model.numLayers)
                               .arg(drafter));
     t.precision = precisionTerm(plan);
-    t.batch = count(QStringLiteral("batch_size"), plan.batchSize, ScenarioField::BatchSize, {},
+    // A data-parallel rank's cache holds its share of the deployment's batch.
+    t.batch = count(QStringLiteral("batch_size"), plan.rankBatchSize, ScenarioField::BatchSize,
+                    plan.dataParallelSize > 1 ? QStringLiteral("one of %1 data-parallel ranks' share of %2")
+                                                    .arg(plan.dataParallelSize)
+                                                    .arg(plan.batchSize)
+                                              : QString(),
                     TermUnit::Sequences);
     t.seqLen =
         count(QStringLiteral("sequence_length"), plan.seqLen, ScenarioField::SeqLen, {}, TermUnit::Tokens);

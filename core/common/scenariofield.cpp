@@ -49,6 +49,10 @@ const FieldSpelling spellings[] = {
      QT_TRANSLATE_NOOP("kvscope::ScenarioField", "GPUs (TP)")},
     {ScenarioField::PipelineParallelSize, "pipeline-parallel-size", "pp-size",
      QT_TRANSLATE_NOOP("kvscope::ScenarioField", "Pipeline stages (PP)")},
+    {ScenarioField::DataParallelSize, "data-parallel-size", nullptr,
+     QT_TRANSLATE_NOOP("kvscope::ScenarioField", "Data-parallel ranks (DP)")},
+    {ScenarioField::EnableExpertParallel, "enable-expert-parallel", nullptr,
+     QT_TRANSLATE_NOOP("kvscope::ScenarioField", "Expert parallelism (EP)")},
     {ScenarioField::MaxModelLen, "max-model-len", "context-length",
      QT_TRANSLATE_NOOP("kvscope::ScenarioField", "Max model length")},
     {ScenarioField::BlockSize, "block-size", "page-size",
@@ -119,6 +123,9 @@ const EnumSpelling<ServerOption> serverOptions[] = {
     {ServerOption::SglangSpeculativeNumSteps, "speculative-num-steps"},
     {ServerOption::SglangSpeculativeEagleTopk, "speculative-eagle-topk"},
     {ServerOption::SglangSpeculativeDraftTokens, "speculative-num-draft-tokens"},
+    {ServerOption::SglangDpSize, "dp-size"},
+    {ServerOption::SglangEnableDpAttention, "enable-dp-attention"},
+    {ServerOption::SglangEpSize, "ep-size"},
 };
 
 const FieldSpelling &spelling(ScenarioField field)

@@ -32,6 +32,8 @@ enum class ScenarioField
     MemFractionStatic,
     TensorParallelSize,
     PipelineParallelSize,
+    DataParallelSize,
+    EnableExpertParallel,
     MaxModelLen,
     BlockSize,
     MambaSsmCacheDtype,
@@ -117,6 +119,10 @@ enum class ServerOption
     SglangSpeculativeNumSteps,    ///< --speculative-num-steps: draft passes a step
     SglangSpeculativeEagleTopk,   ///< --speculative-eagle-topk: branches a draft pass keeps
     SglangSpeculativeDraftTokens, ///< --speculative-num-draft-tokens: tokens a verify pass checks
+    // SGLang's data-parallel attention and expert parallelism, which kvscope does not plan yet
+    SglangDpSize,            ///< --dp-size
+    SglangEnableDpAttention, ///< --enable-dp-attention
+    SglangEpSize,            ///< --ep-size
 };
 
 /// "--tokenizer", "--cache-type-k".

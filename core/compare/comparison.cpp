@@ -64,6 +64,11 @@ void distinguishLabels(QList<ComparisonColumn> &columns)
             if (!values.contains(key) || said.contains(key))
                 continue;
             said.insert(key);
+            if (option.kind == OptionKind::Switch) { // a flag without a value, or its absence
+                const bool on = values.value(key).compare(QLatin1String("true"), Qt::CaseInsensitive) == 0;
+                words << (on ? flagForKey(key) : QStringLiteral("no %1").arg(flagForKey(key)));
+                continue;
+            }
             // A drafter's JSON would take lines of its own: its method and drafts say which it is.
             words << (key == fileKey(ScenarioField::SpeculativeConfig) && drafter.enabled()
                           ? QStringLiteral("%1 k=%2")

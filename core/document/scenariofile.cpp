@@ -166,6 +166,8 @@ QJsonValue optionToJson(const ScenarioOption &option, const QString &text)
     case OptionKind::Ratio:
     case OptionKind::Number:
         return text.toDouble();
+    case OptionKind::Switch:
+        return text.compare(QLatin1String("true"), Qt::CaseInsensitive) == 0;
     case OptionKind::Text:
         break;
     }
@@ -201,6 +203,10 @@ ScenarioValues valuesFromJson(const QJsonObject &object, const QString &origin, 
             else
                 values.insert(it.key(), QString::number(reader.integer(key.constData(), value,
                                                                        -MaxExactInteger, MaxExactInteger)));
+            break;
+        case OptionKind::Switch:
+            values.insert(it.key(), reader.boolean(key.constData(), value) ? QStringLiteral("true")
+                                                                           : QStringLiteral("false"));
             break;
         case OptionKind::Ratio:
         case OptionKind::Number: {

@@ -84,10 +84,10 @@ std::int64_t activationBytes(const ModelArch &model, int dtypeBytes, int tensorP
 }
 
 std::int64_t forwardPeakBytes(const ModelArch &model, int dtypeBytes, int tensorParallelSize,
-                              std::int64_t maxNumBatchedTokens)
+                              int expertTensorParallelSize, std::int64_t maxNumBatchedTokens)
 {
     const std::int64_t layersTerm =
-        activationBytes(model, dtypeBytes, tensorParallelSize, 0, maxNumBatchedTokens, 0);
+        activationBytes(model, dtypeBytes, expertTensorParallelSize, 0, maxNumBatchedTokens, 0);
     bool hasDense = false;
     for (int i = 0; i < model.numLayers && !hasDense; ++i)
         hasDense = !model.isMoeLayer(i);

@@ -18,7 +18,9 @@ std::int64_t defaultMaxNumBatchedTokens(const GpuSpec &gpu);
 ///   sampler   = max_num_seqs x vocab x samplerBytesPerLogit (logits, float32 copies, probabilities;
 ///               15 B in vLLM 0.19, per release in core/engine/engine.h)
 ///   hidden    = max_num_batched_tokens x hidden x dtype bytes
-///   MoE       = tokens x top-k x (max(2 x I/TP, hidden) + I/TP) x dtype bytes (fused-MoE workspace)
+///   MoE       = tokens x top-k x (max(2 x I/TP, hidden) + I/TP) x dtype bytes (fused-MoE workspace),
+///               TP being the GPUs each expert is split over (`tensorParallelSize` here: TP x DP
+///               without expert parallelism, 1 with it; core/plan/expertparallel.h)
 /// Calibrated on vLLM 0.19 start-up logs (H100; tests/data/vllm-logs.json, compared in docs/validation.md);
 /// within about 3%. Throws kvscope::Error naming --max-num-seqs or --max-num-batched-tokens
 /// and its value when its buffers pass 2^63 bytes.
@@ -29,12 +31,12 @@ std::int64_t activationBytes(const ModelArch &model, int dtypeBytes, int tensorP
 /// Peak activation memory of the profiling run on a pipeline stage before the last, which
 /// computes no logits and runs no sampler (GPUModelRunner.profile_run samples on the last rank
 /// only, vllm/v1/worker/gpu_model_runner.py): its forward pass's largest buffers, the hidden
-/// and MoE terms above plus a dense MLP's gate/up output and activation over
-/// max_num_batched_tokens (tokens x 3 x I/TP x dtype bytes). On the stages with the sampler
-/// the calibrated sampler term is the peak, and the MLP's buffers (freed before sampling) are
-/// within it. Throws as activationBytes() does.
+/// and MoE terms above (experts split over `expertTensorParallelSize` GPUs) plus a dense MLP's
+/// gate/up output and activation over max_num_batched_tokens (tokens x 3 x I/TP x dtype bytes).
+/// On the stages with the sampler the calibrated sampler term is the peak, and the MLP's buffers
+/// (freed before sampling) are within it. Throws as activationBytes() does.
 std::int64_t forwardPeakBytes(const ModelArch &model, int dtypeBytes, int tensorParallelSize,
-                              std::int64_t maxNumBatchedTokens);
+                              int expertTensorParallelSize, std::int64_t maxNumBatchedTokens);
 
 /// GPUs whose only GPU-to-GPU path is PCIe (an interconnect of at most PCIe 5.0 x16's 128 GB/s):
 /// vLLM's custom all-reduce allocates no peer buffers there beyond two GPUs.

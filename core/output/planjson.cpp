@@ -183,6 +183,9 @@ QJsonObject planToJson(const MemoryPlan &p)
     o.insert(QStringLiteral("kv_cache_dtype"), precisions.kvCacheDtype);
     o.insert(QStringLiteral("tensor_parallel_size"), p.tensorParallelSize);
     o.insert(QStringLiteral("pipeline_parallel_size"), p.pipelineParallelSize);
+    o.insert(QStringLiteral("data_parallel_size"), p.dataParallelSize);
+    o.insert(QStringLiteral("expert_parallel_size"), p.expertParallelSize);
+    o.insert(QStringLiteral("routed_experts_per_gpu"), p.localExperts);
     if (p.kvCacheMemoryBytes > 0) {
         o.insert(QStringLiteral("kv_cache_memory_bytes"), qint64(p.kvCacheMemoryBytes));
         o.insert(QStringLiteral("profiled_kv_cache_bytes"), qint64(p.profiledKvBytes));
@@ -211,6 +214,7 @@ QJsonObject planToJson(const MemoryPlan &p)
     o.insert(QStringLiteral("max_num_seqs"), qint64(p.maxNumSeqs));
     o.insert(QStringLiteral("max_num_batched_tokens"), qint64(p.maxNumBatchedTokens));
     o.insert(QStringLiteral("batch_size"), qint64(p.batchSize));
+    o.insert(QStringLiteral("rank_batch_size"), qint64(p.rankBatchSize)); // one data-parallel rank's share
     o.insert(QStringLiteral("seq_len"), qint64(p.seqLen));
 
     o.insert(QStringLiteral("params_total"), qint64(p.params.total));
@@ -276,6 +280,9 @@ QJsonObject planToJson(const MemoryPlan &p)
     o.insert(QStringLiteral("kv_attention_tokens_held"), running(qint64(p.kv.attentionTokensHeld)));
     o.insert(QStringLiteral("blocks_per_max_request"), qint64(p.kv.blocksPerMaxRequest));
     o.insert(QStringLiteral("max_concurrency"), running(rounded(p.kv.maxConcurrency, 4)));
+    // Every data-parallel rank's cache together (the rank's own at one rank).
+    o.insert(QStringLiteral("deployment_kv_capacity_tokens"), running(qint64(p.deploymentCapacityTokens)));
+    o.insert(QStringLiteral("deployment_max_concurrency"), running(rounded(p.deploymentMaxConcurrency, 4)));
     o.insert(QStringLiteral("max_model_len_that_fits"), qint64(p.kv.maxModelLenThatFits));
 
     o.insert(QStringLiteral("gpu_memory_bytes"), qint64(p.gpuMemoryBytes));

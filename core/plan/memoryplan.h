@@ -159,6 +159,16 @@ struct MemoryPlan
     bool quantizationFromCheckpoint = false;
     int tensorParallelSize = 1;
     int pipelineParallelSize = 1; ///< stages; each runs on tensorParallelSize GPUs
+    /// --data-parallel-size: engines, each on its own GPUs with its own requests and KV cache; the
+    /// plan's per-GPU figures are one rank's (the one holding the most routed experts).
+    int dataParallelSize = 1;
+    int expertParallelSize = 1;       ///< GPUs the routed experts are divided among (1: none)
+    int expertTensorParallelSize = 1; ///< GPUs each routed expert's matrices are split over
+    int localExperts = 0;             ///< routed experts per MoE layer on the GPU planned; 0 = not a MoE
+    /// The deployment's KV cache over its data-parallel ranks, each rank's own summed (equal to
+    /// the rank's at one rank): tokens, and requests of --max-model-len at once.
+    std::int64_t deploymentCapacityTokens = 0;
+    double deploymentMaxConcurrency = 0;
     std::int64_t gpuMemoryUtilizationPpm = 0;
     std::int64_t maxModelLen = 0;
     int blockSize = 16;          ///< effective: vLLM raises it for hybrid recurrent models, 64 for sparse MLA
@@ -167,7 +177,8 @@ struct MemoryPlan
     WeightDtype mambaSsmCacheDtype = WeightDtype::BFloat16; ///< SSM state dtype (auto: conv dtype)
     std::int64_t maxNumSeqs = 0;
     std::int64_t maxNumBatchedTokens = 0;
-    std::int64_t batchSize = 0;
+    std::int64_t batchSize = 0;     ///< the deployment's concurrent sequences (--batch-size)
+    std::int64_t rankBatchSize = 0; ///< those one data-parallel rank holds: the batch split evenly
     std::int64_t seqLen = 0;
     SpeculativeMethod speculativeMethod = SpeculativeMethod::None; ///< --speculative-config's method
     std::int64_t numSpeculativeTokens = 0;                         ///< its num_speculative_tokens
@@ -229,8 +240,8 @@ struct MemoryPlan
 
     SpeedPlan speed; ///< decode and prefill speed (planSpeed()), with its own notes
 
-    /// Every GPU the deployment takes: each pipeline stage's tensor-parallel group.
-    int gpuCount() const { return tensorParallelSize * pipelineParallelSize; }
+    /// Every GPU the deployment takes: each data-parallel rank's stages' tensor-parallel groups.
+    int gpuCount() const { return tensorParallelSize * pipelineParallelSize * dataParallelSize; }
 
     /// Runtime overhead and the CUDA-graph estimate together: the memory bar's overhead part.
     std::int64_t overheadWithGraphsBytes() const { return overheadBytes + cudaGraphBytes; }

@@ -9,6 +9,7 @@
 #include "core/engine/gpusupport.h"
 #include "core/engine/sglang.h"
 #include "core/plan/enginerules.h"
+#include "core/plan/expertparallel.h"
 #include "core/plan/kvcache.h"
 #include "core/plan/lora.h"
 #include "core/plan/pipelineparallel.h"
@@ -311,6 +312,8 @@ void validateScenario(const Scenario &s)
                 .arg(QString::number(q.groupSize), optionFlag(ScenarioField::GroupSize)));
     validateTensorParallel(m, s.tensorParallelSize);
     validatePipelineParallel(m, s.pipelineParallelSize, s.engine);
+    validateDataParallel(m, s.tensorParallelSize, s.pipelineParallelSize, s.dataParallelSize,
+                         s.enableExpertParallel, s.engine);
     if (s.maxLoras < 0)
         requirePositive(s.maxLoras, ScenarioField::MaxLoras);
     validateLora(s);
@@ -343,12 +346,15 @@ std::optional<MemoryPlan> tryPlanMemory(const Scenario &scenario)
 namespace {
 
 /// The plan of the GPUs that hold `m`'s layers (the whole model, or one pipeline stage's share
-/// with its `inventory`), everything but the speed.
+/// with its `inventory`) and `experts` of its routed experts, everything but the speed. Under
+/// data parallelism the GPUs are one rank's, holding its share of --batch-size.
 MemoryPlan planLayers(const Scenario &s, const EngineRules &rulesRef, const ModelArch &m,
-                      const QList<TensorGroup> &inventory, bool holdsSampler)
+                      const QList<TensorGroup> &inventory, bool holdsSampler, const ExpertPlacement &experts)
 {
     const EngineRules *rules = &rulesRef;
     const int tp = int(s.tensorParallelSize); // at most num_attention_heads (validateScenario)
+    // A data-parallel rank serves its share of the requests: the deployment's, split evenly.
+    const std::int64_t rankBatch = ceilDiv(s.batchSize, s.dataParallelSize);
 
     MemoryPlan plan;
     plan.engine = s.engine;
@@ -368,12 +374,17 @@ MemoryPlan planLayers(const Scenario &s, const EngineRules &rulesRef, const Mode
     plan.dtype = rules->resolveDtype(s, checkpointDtype);
     plan.kvCacheDtype = resolveKvCacheDtype(s.kvCacheDtype, plan.dtype);
     plan.tensorParallelSize = tp;
+    plan.dataParallelSize = int(s.dataParallelSize); // at most 1024 (validateDataParallel)
+    plan.expertParallelSize = experts.expertParallel;
+    plan.expertTensorParallelSize = experts.tensorParallel > 0 ? experts.tensorParallel : tp;
+    plan.localExperts = experts.localExperts > 0 ? experts.localExperts : m.moe.numExperts;
     plan.gpuMemoryUtilizationPpm = s.gpuMemoryUtilizationPpm;
     plan.maxModelLen = s.maxModelLen > 0 ? s.maxModelLen : m.maxPositionEmbeddings;
     plan.blockSize = int(s.blockSize);
     plan.requestedBlockSize = int(s.blockSize);
     rules->applyLimits(s, plan);
     plan.batchSize = s.batchSize;
+    plan.rankBatchSize = rankBatch;
     plan.seqLen = s.seqLen;
     plan.speculativeMethod = s.speculative.method;
     plan.numSpeculativeTokens = s.speculative.numSpeculativeTokens;
@@ -385,8 +396,8 @@ MemoryPlan planLayers(const Scenario &s, const EngineRules &rulesRef, const Mode
     try {
         // Parameters and weights
         plan.params = countParameters(inventory);
-        plan.weights =
-            weightMemory(m, inventory, plan.quantization, plan.dtype, tp, rules->expertPadding(s.gpu));
+        plan.weights = weightMemory(m, inventory, plan.quantization, plan.dtype, tp,
+                                    rules->expertPadding(s.gpu), experts);
         applyMeasuredCheckpoint(m, tp, plan);
         // LoRA slots are allocated with the model: vLLM's "Model loading took" includes them.
         plan.weights.loraBytes =
@@ -461,8 +472,8 @@ MemoryPlan planLayers(const Scenario &s, const EngineRules &rulesRef, const Mode
         const auto held = [&](std::int64_t tokens) { return heldTokens(tokens, slots, plan.maxModelLen); };
         kv.blocksPerSequence = blocksPerSequence(km, layout, held(s.seqLen));
         kv.sharedPrefixBlocks = sharedPrefixBlocks(layout, s.sharedPrefixLen, s.seqLen);
-        kv.cacheBytes = kvCacheBytes(km, layout, s.batchSize, held(s.seqLen), s.sharedPrefixLen);
-        kv.stateCacheBytes = (Checked(s.batchSize) * groups.recurrentGroups * poolBlockBytes).value();
+        kv.cacheBytes = kvCacheBytes(km, layout, rankBatch, held(s.seqLen), s.sharedPrefixLen);
+        kv.stateCacheBytes = (Checked(rankBatch) * groups.recurrentGroups * poolBlockBytes).value();
 
         // Budget, as vLLM's gpu_worker or SGLang's model runner computes it
         plan.gpuMemoryBytes = s.gpu.memoryBytes;
@@ -511,7 +522,7 @@ MemoryPlan planLayers(const Scenario &s, const EngineRules &rulesRef, const Mode
         kv.attentionTokensHeld = (Checked(plan.largestBatchThatFits) * s.seqLen).value();
         const auto seqFits = [&](std::int64_t tokens) {
             try {
-                return kvCacheBytes(km, layout, s.batchSize, held(tokens), s.sharedPrefixLen) <= free;
+                return kvCacheBytes(km, layout, rankBatch, held(tokens), s.sharedPrefixLen) <= free;
             } catch (const Error &) {
                 return false; // beyond 2^63 bytes cannot fit
             }
@@ -522,7 +533,7 @@ MemoryPlan planLayers(const Scenario &s, const EngineRules &rulesRef, const Mode
         } else {
             // Each full group adds a block per blockSize tokens, so this bounds the answer.
             const std::int64_t perToken =
-                (Checked(s.batchSize) * poolBlockBytes * std::max(1, groups.fullGroups)).value();
+                (Checked(rankBatch) * poolBlockBytes * std::max(1, groups.fullGroups)).value();
             const std::int64_t reach = std::max(m.slidingWindow, m.attentionChunkSize);
             const std::int64_t upper =
                 std::min(unbounded, (free / perToken + 2) * layout.blockSize + reach + s.sharedPrefixLen);
@@ -538,6 +549,10 @@ MemoryPlan planLayers(const Scenario &s, const EngineRules &rulesRef, const Mode
                              optionFlag(ScenarioField::SeqLen),
                              optionFlag(ScenarioField::TensorParallelSize)));
     }
+
+    // One rank's cache is the deployment's until data parallelism adds the others' (planDataParallel).
+    plan.deploymentCapacityTokens = plan.kv.capacityTokens;
+    plan.deploymentMaxConcurrency = plan.kv.maxConcurrency;
 
     if (plan.seqLen > plan.maxModelLen)
         plan.notes << QCoreApplication::translate("kvscope::Planner",
@@ -574,7 +589,8 @@ MemoryPlan planPipeline(const Scenario &s, const EngineRules &rules, const Model
     for (const PipelineStageLayers &layers : pipelineStages(m.numLayers, int(s.pipelineParallelSize))) {
         const ModelArch stageModel = pipelineStageModel(m, layers);
         MemoryPlan stagePlan =
-            planLayers(s, rules, stageModel, pipelineStageInventory(stageModel, layers), layers.last);
+            planLayers(s, rules, stageModel, pipelineStageInventory(stageModel, layers), layers.last,
+                       expertPlacement(stageModel, int(s.tensorParallelSize), 1, s.enableExpertParallel));
         const PipelineStagePlan stage = stageFigures(stagePlan, layers);
         const PipelineStagePlan &least = stages.isEmpty() ? stage : stages.at(binding);
         if (stage.ownBlocks < least.ownBlocks ||
@@ -600,8 +616,9 @@ MemoryPlan planPipeline(const Scenario &s, const EngineRules &rules, const Model
     // The model as a whole: its parameters and checkpoint, not one stage's.
     const QList<TensorGroup> inventory = tensorInventory(m);
     plan.params = countParameters(inventory);
-    const WeightMemory whole = weightMemory(m, inventory, plan.quantization, plan.dtype,
-                                            plan.tensorParallelSize, rules.expertPadding(s.gpu));
+    const WeightMemory whole = weightMemory(
+        m, inventory, plan.quantization, plan.dtype, plan.tensorParallelSize, rules.expertPadding(s.gpu),
+        expertPlacement(m, plan.tensorParallelSize, 1, s.enableExpertParallel));
     WeightMemory &w = plan.weights;
     w.checkpointBytes = whole.checkpointBytes;
     w.quantizedParams = whole.quantizedParams;
@@ -627,6 +644,67 @@ MemoryPlan planPipeline(const Scenario &s, const EngineRules &rules, const Model
     return plan;
 }
 
+/// vLLM under data parallelism: every rank an engine of its own that profiles and sizes its own
+/// cache (DPEngineCoreProc, vllm/v1/engine/core.py) and serves its share of the requests. Ranks
+/// differ only where the routed experts do not divide evenly over the EP GPUs: the first hold
+/// one more (localExpertCount). The plan is the rank with the most experts; the deployment's
+/// capacity is every rank's summed, and the largest batch an even split that every rank holds.
+MemoryPlan planDataParallel(const Scenario &s, const EngineRules &rules, const ModelArch &m)
+{
+    const int tp = int(s.tensorParallelSize);
+    const int dp = int(s.dataParallelSize);
+    const QList<TensorGroup> inventory = tensorInventory(m);
+    MemoryPlan plan =
+        planLayers(s, rules, m, inventory, true, expertPlacement(m, tp, dp, s.enableExpertParallel));
+    const int heavier = heavierDataParallelRanks(m, tp, dp, s.enableExpertParallel);
+    MemoryPlan lighter = plan;
+    if (heavier > 0 && heavier < dp)
+        lighter = planLayers(s, rules, m, inventory, true,
+                             expertPlacement(m, tp, dp, s.enableExpertParallel, (dp - 1) * tp));
+    const int heavierRanks = heavier > 0 ? heavier : dp;
+    const int lighterRanks = dp - heavierRanks;
+    plan.deploymentCapacityTokens =
+        (Checked(plan.kv.capacityTokens) * heavierRanks + Checked(lighter.kv.capacityTokens) * lighterRanks)
+            .value();
+    plan.deploymentMaxConcurrency =
+        plan.kv.maxConcurrency * heavierRanks + lighter.kv.maxConcurrency * lighterRanks;
+    plan.largestBatchThatFits = (Checked(plan.largestBatchThatFits) * dp).value();
+    if (dp > 1)
+        plan.notes.prepend(
+            QCoreApplication::translate(
+                "kvscope::Planner",
+                "%1 %2: %2 engines of %3 GPU(s), each with its own KV cache and %4 of the %5 "
+                "sequences; the figures per GPU are one rank's, the deployment holds %6 tokens")
+                .arg(optionFlag(ScenarioField::DataParallelSize))
+                .arg(dp)
+                .arg(tp)
+                .arg(formatCount(plan.rankBatchSize), formatCount(s.batchSize),
+                     formatCount(plan.deploymentCapacityTokens)));
+    if (plan.expertParallelSize > 1)
+        plan.notes.prepend(
+            QCoreApplication::translate(
+                "kvscope::Planner", "%1: %2's %3 routed experts a layer divided among %4 GPUs, %5 on this "
+                                    "GPU%6 (vLLM's determine_expert_map)")
+                .arg(optionFlag(ScenarioField::EnableExpertParallel), m.name)
+                .arg(m.moe.numExperts)
+                .arg(plan.expertParallelSize)
+                .arg(plan.localExperts)
+                .arg(lighterRanks > 0
+                         ? QCoreApplication::translate("kvscope::Planner", " (%1 on the last ranks)")
+                               .arg(lighter.localExperts)
+                         : QString()));
+    else if (s.enableExpertParallel)
+        plan.notes << QCoreApplication::translate("kvscope::Planner",
+                                                  "%1 changes nothing here: %2 (vLLM uses expert parallelism "
+                                                  "for routed experts over more than one GPU)")
+                          .arg(optionFlag(ScenarioField::EnableExpertParallel),
+                               m.moe.enabled() ? QCoreApplication::translate("kvscope::Planner", "one GPU")
+                                               : QCoreApplication::translate("kvscope::Planner",
+                                                                             "%1 has no routed experts")
+                                                     .arg(m.name));
+    return plan;
+}
+
 } // namespace
 
 MemoryPlan planMemory(const Scenario &s)
@@ -634,9 +712,8 @@ MemoryPlan planMemory(const Scenario &s)
     validateScenario(s);
     const std::unique_ptr<EngineRules> rules = engineRules(s);
     const ModelArch laidOut = rules->layOut(s.model);
-    MemoryPlan plan = s.pipelineParallelSize > 1
-                          ? planPipeline(s, *rules, laidOut)
-                          : planLayers(s, *rules, laidOut, tensorInventory(laidOut), true);
+    MemoryPlan plan =
+        s.pipelineParallelSize > 1 ? planPipeline(s, *rules, laidOut) : planDataParallel(s, *rules, laidOut);
     plan.speed = planSpeed(s, plan);
     return plan;
 }

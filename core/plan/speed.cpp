@@ -1039,14 +1039,21 @@ SpeedPlan planSpeed(const Scenario &s, const MemoryPlan &plan)
         return speed;
     };
     SpeedPlan speed = inputs();
-    if (plan.pipelineParallelSize > 1) {
-        // A decode step runs the stages in turn and vLLM keeps several batches in flight over
-        // them; no calibration source ran a pipeline, so kvscope shows no figure it cannot stand by.
-        speed.notes << QStringLiteral("speed: not modelled under %1 %2 (no pipeline measurement to "
-                                      "calibrate on)")
-                           .arg(optionFlag(ScenarioField::PipelineParallelSize))
-                           .arg(plan.pipelineParallelSize);
-        return speed;
+    // No calibration source ran a pipeline (a decode step runs the stages in turn, with several
+    // batches in flight over them) or data-parallel ranks (each steps its own batch, and its MoE
+    // layers wait on every rank's tokens, gathered over TP x DP GPUs): no figure kvscope cannot
+    // stand by.
+    const std::pair<ScenarioField, int> unmeasured[] = {
+        {ScenarioField::PipelineParallelSize, plan.pipelineParallelSize},
+        {ScenarioField::DataParallelSize, plan.dataParallelSize}};
+    for (const auto &[field, size] : unmeasured) {
+        if (size > 1) {
+            speed.notes << QStringLiteral("speed: not modelled under %1 %2 (no measurement of that layout to "
+                                          "calibrate on)")
+                               .arg(optionFlag(field))
+                               .arg(size);
+            return speed;
+        }
     }
     try {
         const SpeedModel model(s, plan);

@@ -77,8 +77,8 @@ std::int64_t VllmRules::activationBytes(const ModelArch &model, const MemoryPlan
 {
     if (!plan.holdsSampler)
         return forwardPeakBytes(model, bytesPerElement(plan.dtype), plan.tensorParallelSize,
-                                plan.maxNumBatchedTokens);
-    return kvscope::activationBytes(model, bytesPerElement(plan.dtype), plan.tensorParallelSize,
+                                plan.expertTensorParallelSize, plan.maxNumBatchedTokens);
+    return kvscope::activationBytes(model, bytesPerElement(plan.dtype), plan.expertTensorParallelSize,
                                     plan.maxNumSeqs, plan.maxNumBatchedTokens,
                                     m_version.profile->samplerBytesPerLogit);
 }
@@ -95,7 +95,10 @@ int VllmRules::kvBlockSize(const Scenario &scenario) const
 
 void VllmRules::applyBudget(const Scenario &s, MemoryPlan &plan) const
 {
-    const int tp = plan.tensorParallelSize;
+    // A MoE's data-parallel ranks talk to each other (its MoE layers gather and scatter tokens
+    // over TP x DP GPUs): their NCCL buffers are taken as a tensor-parallel GPU's. A dense model's
+    // ranks share nothing on the GPU. No public log measures either yet (docs/methodology.md).
+    const int tp = plan.tensorParallelSize * (plan.localExperts > 0 ? plan.dataParallelSize : 1);
     plan.budgetBytes = mulDivFloor(s.gpu.memoryBytes, s.gpuMemoryUtilizationPpm, 1'000'000);
     plan.overheadBytes = runtimeOverheadBytes(s.gpu, tp);
     plan.cudaGraphBytes = m_version.profile->subtractsCudaGraphs ? cudaGraphEstimateBytes(s.gpu, tp) : 0;

@@ -73,6 +73,14 @@ void accumulate(MatrixStorage &sum, const MatrixStorage &part)
     sum.other = (Checked(sum.other) + part.other).value();
 }
 
+/// The copies of a routed-expert group one GPU holds: its MoE layers' local experts, or all of them.
+TensorGroup localExpertGroup(TensorGroup group, const ModelArch &model, const ExpertPlacement &experts)
+{
+    if (experts.localExperts > 0 && model.moe.numExperts > 0)
+        group.copies = (Checked(group.copies / model.moe.numExperts) * experts.localExperts).value();
+    return group;
+}
+
 std::int64_t roundUp(std::int64_t value, int multiple)
 {
     return ceilDiv(value, multiple) * multiple;
@@ -123,16 +131,21 @@ std::int64_t rotaryBufferBytes(const ModelArch &model, WeightDtype dtype)
 
 WeightMemory weightMemory(const ModelArch &model, const QList<TensorGroup> &inventory,
                           const QuantizationSpec &spec, WeightDtype dtype, int tensorParallelSize,
-                          const ExpertPadding &padding)
+                          const ExpertPadding &padding, const ExpertPlacement &experts)
 {
     WeightMemory w;
     const int dtypeBytes = bytesPerElement(dtype);
     Checked perGpu, checkpoint, quantizedParams, allParams, unquantizedParams, unquantizedBytes;
     for (const TensorGroup &group : inventory) {
-        LocalShape local = localShape(group, tensorParallelSize);
-        if (spec.method == QuantMethod::Mxfp4 && group.component == Component::Experts)
+        const bool routed = group.component == Component::Experts;
+        const int splitOver =
+            routed && experts.tensorParallel > 0 ? experts.tensorParallel : tensorParallelSize;
+        LocalShape local = localShape(group, splitOver);
+        if (spec.method == QuantMethod::Mxfp4 && routed)
             local = paddedExpertShape(group, local, padding);
-        const std::int64_t localBytes = groupStorage(group, local.rows, local.cols, spec, dtypeBytes).total();
+        const std::int64_t localBytes = groupStorage(routed ? localExpertGroup(group, model, experts) : group,
+                                                     local.rows, local.cols, spec, dtypeBytes)
+                                            .total();
         const MatrixStorage stored = groupStorage(group, group.rows, group.cols, spec, dtypeBytes);
         perGpu += localBytes;
         checkpoint += stored.total();

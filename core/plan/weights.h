@@ -2,6 +2,7 @@
 #pragma once
 
 #include "core/model/inventory.h"
+#include "core/plan/expertparallel.h"
 #include "core/plan/memoryplan.h"
 #include "core/precision/quantizationspec.h"
 
@@ -26,10 +27,11 @@ struct ExpertPadding
 ExpertPadding mxfp4ExpertPadding(const QString &computeCapability);
 
 /// Weight memory per GPU and for the whole checkpoint; `padding` applies to
-/// MXFP4 experts on the GPU (the checkpoint figures stay unpadded).
+/// MXFP4 experts on the GPU (the checkpoint figures stay unpadded), `experts` says how
+/// many routed experts the GPU holds and over how many GPUs each is split.
 WeightMemory weightMemory(const ModelArch &model, const QList<TensorGroup> &inventory,
                           const QuantizationSpec &spec, WeightDtype dtype, int tensorParallelSize,
-                          const ExpertPadding &padding = {});
+                          const ExpertPadding &padding = {}, const ExpertPlacement &experts = {});
 
 /// Rotary cos/sin tables vLLM builds at load: max_position x rotary_dim in --dtype, per distinct rotary.
 std::int64_t rotaryBufferBytes(const ModelArch &model, WeightDtype dtype);

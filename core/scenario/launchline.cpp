@@ -189,6 +189,10 @@ LaunchLine vllmLaunchLine(const Scenario &s)
         args << optionFlag(ScenarioField::TensorParallelSize) << QString::number(s.tensorParallelSize);
     if (s.pipelineParallelSize != vllmDefaults.pipelineParallelSize)
         args << optionFlag(ScenarioField::PipelineParallelSize) << QString::number(s.pipelineParallelSize);
+    if (s.dataParallelSize != vllmDefaults.dataParallelSize)
+        args << optionFlag(ScenarioField::DataParallelSize) << QString::number(s.dataParallelSize);
+    if (s.enableExpertParallel)
+        args << optionFlag(ScenarioField::EnableExpertParallel);
     if (s.dtype != WeightDtype::Auto)
         args << optionFlag(ScenarioField::Dtype) << dtypeName(s.dtype);
     if (s.maxLoras > 0)

@@ -123,7 +123,7 @@ QString formatUtilization(std::int64_t ppm)
 
 std::int64_t Scenario::gpuCount() const
 {
-    return (Checked(tensorParallelSize) * pipelineParallelSize).value();
+    return (Checked(tensorParallelSize) * pipelineParallelSize * dataParallelSize).value();
 }
 
 } // namespace kvscope

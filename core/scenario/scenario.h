@@ -53,7 +53,13 @@ struct Scenario
     std::int64_t gpuMemoryUtilizationPpm = 900'000; ///< --gpu-memory-utilization in millionths (0.9)
     std::int64_t tensorParallelSize = 1; ///< --tensor-parallel-size (held as given, checked by the planner)
     std::int64_t pipelineParallelSize =
-        1;                        ///< --pipeline-parallel-size: stages of layers, each on its own GPUs
+        1; ///< --pipeline-parallel-size: stages of layers, each on its own GPUs
+    /// --data-parallel-size: copies of the deployment that each serve their own requests with their
+    /// own KV cache (a MoE's experts are still split over all of them, core/plan/expertparallel.h).
+    std::int64_t dataParallelSize = 1;
+    /// --enable-expert-parallel: a MoE's routed experts divided whole among the TP x DP GPUs
+    /// instead of each expert split over them.
+    bool enableExpertParallel = false;
     std::int64_t maxModelLen = 0; ///< --max-model-len; 0 = model's max_position_embeddings
     std::int64_t blockSize = 16;  ///< --block-size (vLLM may raise it, see KvCacheLayout)
     WeightDtype mambaSsmCacheDtype = WeightDtype::Auto; ///< --mamba-ssm-cache-dtype; auto = --dtype
@@ -93,8 +99,8 @@ struct Scenario
     /// Components a start-up log of this deployment measured; planned where it applies (appliesTo()).
     MeasuredMemory measuredMemory;
 
-    /// Every GPU the deployment takes: each pipeline stage's tensor-parallel group (as planned:
-    /// both sizes validated; a product past 2^63 is refused with kvscope::Error).
+    /// Every GPU the deployment takes: each data-parallel rank's pipeline stages' tensor-parallel
+    /// groups (as planned: the sizes validated; a product past 2^63 is refused with kvscope::Error).
     std::int64_t gpuCount() const;
 
     friend bool operator==(const Scenario &, const Scenario &) = default;

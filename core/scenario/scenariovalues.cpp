@@ -56,6 +56,24 @@ QString forEngine(const Scenario &s, Engine engine, const QString &text)
     return s.engine == engine ? text : QString();
 }
 
+constexpr char SwitchOn[] = "true";
+constexpr char SwitchOff[] = "false";
+
+QString switchText(bool on)
+{
+    return QLatin1String(on ? SwitchOn : SwitchOff);
+}
+
+/// A switch's value: "true" (what the command line gives when the flag is present) or "false".
+bool parseSwitch(const QString &text, const QString &option)
+{
+    const QString value = text.trimmed();
+    for (const bool on : {true, false})
+        if (value.compare(switchText(on), Qt::CaseInsensitive) == 0)
+            return on;
+    throw Error(QStringLiteral("%1: must be true or false, got '%2'").arg(option, text));
+}
+
 /// "auto" (0): --mem-fraction-static's SGLang default for the GPU, the
 /// efficiencies' calibrated values (as the command line spells it).
 std::int64_t parseOptionalRatio(const QString &text, const QString &option)
@@ -180,6 +198,20 @@ const Field fields[] = {
          s.pipelineParallelSize = parsePositive(text, o);
      },
      [](const Scenario &) { return QString(); }},
+    {{ScenarioField::DataParallelSize, OptionKind::Count, OptionEngine::Vllm},
+     [](Scenario &s, const QString &text, const QString &o, const ScenarioResolvers &) {
+         s.dataParallelSize = parsePositive(text, o);
+     },
+     [](const Scenario &s) { return forEngine(s, Engine::Vllm, QString::number(s.dataParallelSize)); },
+     nullptr,
+     "1"},
+    {{ScenarioField::EnableExpertParallel, OptionKind::Switch, OptionEngine::Vllm},
+     [](Scenario &s, const QString &text, const QString &o, const ScenarioResolvers &) {
+         s.enableExpertParallel = parseSwitch(text, o);
+     },
+     [](const Scenario &s) { return forEngine(s, Engine::Vllm, switchText(s.enableExpertParallel)); },
+     nullptr,
+     "false"},
     {{ScenarioField::MaxModelLen, OptionKind::Count},
      [](Scenario &s, const QString &text, const QString &o, const ScenarioResolvers &) {
          s.maxModelLen = parseOptionalCount(text, o);
@@ -433,8 +465,12 @@ QStringList calcArguments(const ScenarioValues &values)
 {
     QStringList arguments;
     for (const ScenarioOption &option : scenarioOptions())
-        if (values.contains(option.name()))
-            arguments << option.flag() << values.value(option.name());
+        if (values.contains(option.name())) {
+            if (option.kind != OptionKind::Switch)
+                arguments << option.flag() << values.value(option.name());
+            else if (parseSwitch(values.value(option.name()), option.flag()))
+                arguments << option.flag(); // a flag without a value, off when absent
+        }
     return arguments;
 }
 

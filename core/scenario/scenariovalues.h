@@ -23,10 +23,11 @@ struct Scenario;
 /// How an option's value is spelled in a scenario file (JSON).
 enum class OptionKind
 {
-    Text,  ///< a string: "llama-3.1-8b", "bfloat16"
-    Count, ///< an integer: 16 (the optional counts also read "auto": their default)
-    Ratio, ///< a number in (0, 1]: 0.9
-    Number ///< a number of a unit the option names, at least 0: 2.5 (requests a second)
+    Text,   ///< a string: "llama-3.1-8b", "bfloat16"
+    Count,  ///< an integer: 16 (the optional counts also read "auto": their default)
+    Ratio,  ///< a number in (0, 1]: 0.9
+    Number, ///< a number of a unit the option names, at least 0: 2.5 (requests a second)
+    Switch  ///< on or off: a flag without a value on the command line, true/false in a file
 };
 
 /// The engine an option belongs to: a vLLM-only option under --engine sglang

@@ -9,6 +9,7 @@
 // reproduces a run (the seed is printed), KVSCOPE_PROPERTY_CASES=N sets how many.
 #include "core/analysis/fit.h"
 #include "core/analysis/fixes.h"
+#include "core/common/checked.h"
 #include "core/common/error.h"
 #include "core/gpu/customgpu.h"
 #include "core/library/library.h"
@@ -110,6 +111,12 @@ Scenario drawScenario(QRandomGenerator &random)
         if (random.bounded(2) == 0)
             s.draftAcceptancePpm = 1 + random.bounded(1'000'000);
     }
+    // Data-parallel ranks and expert parallelism now and then (refused with a pipeline, under
+    // SGLang, or with more GPUs than experts).
+    if (random.bounded(5) == 0)
+        s.dataParallelSize = 1 + random.bounded(8);
+    if (random.bounded(4) == 0)
+        s.enableExpertParallel = true;
     return s;
 }
 
@@ -158,14 +165,17 @@ QList<PipelineStagePlan> stagesOf(const MemoryPlan &plan)
 QString describe(const Scenario &s)
 {
     return QStringLiteral(
-               "%1 on %2 x%3 (pp %10), dtype %4, quantization %5, kv %6, batch %7, seq %8, max-model-len %9")
+               "%1 on %2 x%3 (pp %10, dp %11%12), dtype %4, quantization %5, kv %6, batch %7, seq %8, "
+               "max-model-len %9")
         .arg(s.model.id, s.gpu.id)
         .arg(s.tensorParallelSize)
         .arg(dtypeName(s.dtype), quantizationChoiceName(s.quantization), dtypeName(s.kvCacheDtype))
         .arg(s.batchSize)
         .arg(s.seqLen)
         .arg(s.maxModelLen)
-        .arg(s.pipelineParallelSize);
+        .arg(s.pipelineParallelSize)
+        .arg(s.dataParallelSize)
+        .arg(s.enableExpertParallel ? QStringLiteral(", ep") : QString());
 }
 
 /// Every byte count of a plan that cannot be negative, by name.
@@ -178,6 +188,7 @@ QList<std::pair<const char *, std::int64_t>> unsignedFigures(const MemoryPlan &p
             {"kv.stateBytesPerSequence", p.kv.stateBytesPerSequence},
             {"kv.numGpuBlocks", p.kv.numGpuBlocks},
             {"kv.capacityTokens", p.kv.capacityTokens},
+            {"deploymentCapacityTokens", p.deploymentCapacityTokens},
             {"kv.shortfallBytes", p.kv.shortfallBytes},
             {"gpuMemoryBytes", p.gpuMemoryBytes},
             {"budgetBytes", p.budgetBytes},
@@ -231,6 +242,10 @@ private Q_SLOTS:
             for (const double value : {p.weights.bitsPerWeight, p.kv.maxConcurrency, p.kv.bitsPerElement})
                 QVERIFY(std::isfinite(value) && value >= 0);
             QVERIFY(p.largestSeqLenThatFits >= -1); // -1: no limit, every layer slides
+            // Every data-parallel rank holds at least the planned rank's cache (it holds the most experts).
+            QVERIFY(p.deploymentCapacityTokens >=
+                    (Checked(p.kv.capacityTokens) * p.dataParallelSize).value());
+            QVERIFY(std::isfinite(p.deploymentMaxConcurrency) && p.deploymentMaxConcurrency >= 0);
             QCOMPARE(p.fits, p.headroomBytes >= 0);
             // A fixed KV pool (--kv-cache-memory-bytes) past what the GPU holds beside the weights is
             // planned as vLLM would try it: the budget runs over, and the engine does not start.
@@ -358,12 +373,16 @@ private Q_SLOTS:
                 }
                 if (saved < added)
                     return;
+                // A hybrid model's block size follows its recurrent state's size per GPU (vLLM aligns
+                // the attention page to it): a request's whole blocks round differently at each size.
+                if (q->blockSize != p.blockSize)
+                    return;
                 QVERIFY2(q->kv.maxConcurrency >= p.kv.maxConcurrency,
-                         qPrintable(QStringLiteral("TP %1: %2, TP %3: %4")
-                                        .arg(s.tensorParallelSize)
-                                        .arg(p.kv.maxConcurrency)
-                                        .arg(wider.tensorParallelSize)
-                                        .arg(q->kv.maxConcurrency)));
+                         qPrintable(describe(s) + QStringLiteral(" TP %1: %2, TP %3: %4")
+                                                      .arg(s.tensorParallelSize)
+                                                      .arg(p.kv.maxConcurrency)
+                                                      .arg(wider.tensorParallelSize)
+                                                      .arg(q->kv.maxConcurrency)));
             }
         });
     }

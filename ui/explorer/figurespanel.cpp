@@ -214,10 +214,15 @@ void FiguresPanel::showPlan(const MemoryPlan &p)
     setCard(QStringLiteral("kvBytesPerToken"), tr("KV cache per token"),
             tr("%1 B").arg(localCount(p.kv.bytesPerToken)),
             joined({bytes(p.kv.bytesPerToken), layersText, tokenStructure(p)}));
-    setCard(QStringLiteral("kvCacheBytes"), tr("KV cache for the batch"), localMemory(p.kv.cacheBytes),
-            joined({tr("%1 × %2 tokens, %3")
-                        .arg(localCount(p.batchSize), localCount(p.seqLen), dtypeName(p.kvCacheDtype)),
-                    batchStructure(p)}));
+    setCard(
+        QStringLiteral("kvCacheBytes"), tr("KV cache for the batch"), localMemory(p.kv.cacheBytes),
+        joined({tr("%1 × %2 tokens, %3")
+                        .arg(localCount(p.rankBatchSize), localCount(p.seqLen), dtypeName(p.kvCacheDtype)) +
+                    (p.dataParallelSize > 1
+                         ? QStringLiteral(" · ") +
+                               tr("this rank's share of %1 sequences").arg(localCount(p.batchSize))
+                         : QString()),
+                batchStructure(p)}));
     const bool noRoom = p.kv.shortfallBytes > 0;
     QString capacityDetail = noRoom ? tr("no room: weights, activations and overhead exceed the budget by %1")
                                           .arg(localMemory(p.kv.shortfallBytes))
@@ -240,6 +245,12 @@ void FiguresPanel::showPlan(const MemoryPlan &p)
             QStringLiteral(" · ") + tr("the pool holds %1 attention tokens at this length (%2 × %3)")
                                         .arg(localCount(p.kv.attentionTokensHeld),
                                              localCount(p.largestBatchThatFits), localCount(p.seqLen));
+    const bool ranks = p.dataParallelSize > 1;
+    if (!noRoom && ranks)
+        capacityDetail +=
+            QStringLiteral(" · ") + tr("one of %1 data-parallel ranks; the deployment holds %2 tokens")
+                                        .arg(p.dataParallelSize)
+                                        .arg(localCount(p.deploymentCapacityTokens));
     const QString capacityTitle = hybrid ? tr("vLLM's logged KV capacity") : tr("KV capacity");
     if (!p.engineStarts && !noRoom) {
         // A server that does not start holds nothing: no capacity, as no speed; the reason instead.
@@ -251,7 +262,12 @@ void FiguresPanel::showPlan(const MemoryPlan &p)
         setCard(QStringLiteral("maxConcurrency"), tr("Max concurrency"),
                 noRoom ? tr("none") : formatDecimal(p.kv.maxConcurrency, 2, QLocale()) + QStringLiteral("×"),
                 (noRoom ? tr("not one request of %1 tokens (%2)") : tr("requests of %1 tokens (%2)"))
-                    .arg(localCount(p.maxModelLen), optionFlag(ScenarioField::MaxModelLen)));
+                        .arg(localCount(p.maxModelLen), optionFlag(ScenarioField::MaxModelLen)) +
+                    (ranks && !noRoom ? QStringLiteral(" · ") +
+                                            tr("%1× over the %2 ranks")
+                                                .arg(formatDecimal(p.deploymentMaxConcurrency, 2, QLocale()))
+                                                .arg(p.dataParallelSize)
+                                      : QString()));
     }
     QString storage = p.modelFileType.isEmpty() ? quantizationSummary(p.quantization)
                                                 : QStringLiteral("GGUF %1").arg(p.modelFileType);

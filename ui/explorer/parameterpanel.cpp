@@ -9,6 +9,7 @@
 #include "core/model/inventory.h"
 #include "core/output/presetlist.h"
 #include "core/output/scenariolabel.h"
+#include "core/plan/expertparallel.h"
 #include "core/plan/kvcache.h"
 #include "core/plan/lora.h"
 #include "core/plan/pipelineparallel.h"
@@ -24,6 +25,7 @@
 #include <limits>
 #include <utility>
 
+#include <QCheckBox>
 #include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QEvent>
@@ -110,8 +112,10 @@ ParameterPanel::ParameterPanel(ScenarioController *controller, UserLibrary *libr
     : QWidget(parent), m_controller(controller), m_library(library), m_model(new GroupedComboBox(this)),
       m_gpu(new GroupedComboBox(this)), m_gpuCount(new QComboBox(this)),
       m_stageLabel(new QLabel(QStringLiteral("× PP"), this)), m_stageCount(new QComboBox(this)),
-      m_parallelRow(new QHBoxLayout), m_dtype(new QComboBox(this)), m_quantization(new QComboBox(this)),
-      m_groupSize(new QComboBox(this)), m_kvCacheDtype(new QComboBox(this)),
+      m_parallelRow(new QHBoxLayout), m_dataParallelLabel(new QLabel(QStringLiteral("× DP"), this)),
+      m_dataParallel(new QComboBox(this)), m_expertParallel(new QCheckBox(this)),
+      m_dtype(new QComboBox(this)), m_quantization(new QComboBox(this)), m_groupSize(new QComboBox(this)),
+      m_kvCacheDtype(new QComboBox(this)),
       m_precision(new QSlider(Qt::Horizontal, this)), m_precisionSteps{new QLabel(this), new QLabel(this),
                                                                        new QLabel(this), new QLabel(this)},
       m_utilization(new QDoubleSpinBox(this)), m_kvCacheMemory(new QSpinBox(this)),
@@ -131,6 +135,9 @@ ParameterPanel::ParameterPanel(ScenarioController *controller, UserLibrary *libr
     m_gpuCount->setObjectName(QStringLiteral("gpuCount"));
     m_stageCount->setObjectName(QStringLiteral("stageCount"));
     m_stageLabel->setBuddy(m_stageCount);
+    m_dataParallel->setObjectName(QStringLiteral("dataParallel"));
+    m_expertParallel->setObjectName(QStringLiteral("expertParallel"));
+    m_dataParallelLabel->setBuddy(m_dataParallel);
     m_dtype->setObjectName(QStringLiteral("dtypeCombo"));
     m_quantization->setObjectName(QStringLiteral("quantizationCombo"));
     m_groupSize->setObjectName(QStringLiteral("groupSizeCombo"));
@@ -210,11 +217,16 @@ ParameterPanel::ParameterPanel(ScenarioController *controller, UserLibrary *libr
 
     m_modelForm->addRow(new QLabel(this), m_model);
     m_modelForm->addRow(new QLabel(this), m_gpu);
-    // Tensor and pipeline parallel sizes share a row: GPUs = TP x PP.
+    // Tensor, pipeline and data parallel sizes share a row: GPUs = TP x PP x DP.
     m_parallelRow->addWidget(m_gpuCount, 1);
     m_parallelRow->addWidget(m_stageLabel);
     m_parallelRow->addWidget(m_stageCount, 1);
     m_modelForm->addRow(new QLabel(this), m_parallelRow);
+    // Data-parallel ranks multiply the GPUs too (TP x PP x DP); expert parallelism lays the experts over
+    // them.
+    m_parallelRow->addWidget(m_dataParallelLabel);
+    m_parallelRow->addWidget(m_dataParallel, 1);
+    m_modelForm->addRow(new QLabel(this), m_expertParallel);
     m_precisionForm->addRow(new QLabel(this), m_dtype);
     m_precisionForm->addRow(new QLabel(this), m_quantization);
     m_precisionForm->addRow(new QLabel(this), m_groupSize);
@@ -284,6 +296,10 @@ ParameterPanel::ParameterPanel(ScenarioController *controller, UserLibrary *libr
     });
     connect(m_gpuCount, &QComboBox::activated, this,
             [this](int index) { m_controller->setTensorParallelSize(m_gpuCount->itemData(index).toInt()); });
+    connect(m_dataParallel, &QComboBox::activated, this, [this](int index) {
+        m_controller->setDataParallelSize(m_dataParallel->itemData(index).toInt());
+    });
+    connect(m_expertParallel, &QCheckBox::toggled, m_controller, &ScenarioController::setExpertParallel);
     connect(m_stageCount, &QComboBox::activated, this, [this](int index) {
         m_controller->setPipelineParallelSize(m_stageCount->itemData(index).toInt());
     });
@@ -388,6 +404,8 @@ QWidget *ParameterPanel::controlFor(ScenarioField option) const
         {ScenarioField::Gpu, m_gpu},
         {ScenarioField::TensorParallelSize, m_gpuCount},
         {ScenarioField::PipelineParallelSize, m_stageCount},
+        {ScenarioField::DataParallelSize, m_dataParallel},
+        {ScenarioField::EnableExpertParallel, m_expertParallel},
         {ScenarioField::Dtype, m_dtype},
         {ScenarioField::Quantization, m_quantization},
         {ScenarioField::GroupSize, m_groupSize},
@@ -519,6 +537,19 @@ void ParameterPanel::showScenario(const Scenario &s)
     selectData(m_gpuCount, int(s.tensorParallelSize)); // the controller holds planned scenarios only
     setSizes(m_stageCount, validPipelineParallelSizes(s.model, s.engine));
     selectData(m_stageCount, int(s.pipelineParallelSize));
+    // vLLM's; the ranks take no pipeline stages, expert parallelism needs routed experts.
+    const bool vllm = s.engine == Engine::Vllm;
+    setSizes(m_dataParallel, s.pipelineParallelSize > 1 || !vllm
+                                 ? QList<int>{1}
+                                 : validDataParallelSizes(s.model, int(s.tensorParallelSize),
+                                                          s.enableExpertParallel, s.engine));
+    selectData(m_dataParallel, int(s.dataParallelSize));
+    m_dataParallel->setEnabled(m_dataParallel->count() > 1);
+    {
+        const QSignalBlocker blocker(m_expertParallel);
+        m_expertParallel->setChecked(s.enableExpertParallel);
+    }
+    m_expertParallel->setEnabled(vllm && (s.model.moe.enabled() || s.enableExpertParallel));
     selectData(m_dtype, dtypeName(s.dtype));
     selectData(m_quantization, quantizationChoiceName(s.quantization));
     // GGUF models add llama.cpp's cache types; their weights carry their own
@@ -701,6 +732,16 @@ void ParameterPanel::retranslate()
            "KV heads are divided among GPUs, and replicated when there are more GPUs than KV "
            "heads; an MLA latent is replicated on every GPU.")
             .arg(optionFlag(ScenarioField::TensorParallelSize)));
+    m_expertParallel->setText(fieldLabel(ScenarioField::EnableExpertParallel));
+    m_dataParallel->setToolTip(
+        tr("%1: copies of the deployment, each on its own GPUs with its own requests and KV cache "
+           "(the batch is shared among them). A MoE's routed experts are split over the GPUs of "
+           "all of them. Figures per GPU are one rank's; the capacity card adds the deployment's.")
+            .arg(optionFlag(ScenarioField::DataParallelSize)));
+    m_expertParallel->setToolTip(
+        tr("%1: a MoE's routed experts are divided whole among the TP × DP GPUs (the first GPUs "
+           "take one more when they do not divide), instead of each expert being split over them.")
+            .arg(optionFlag(ScenarioField::EnableExpertParallel)));
     m_stageCount->setToolTip(
         tr("%1: the layers are split into this many stages, each on the GPUs above (vLLM's split: "
            "the first stage holds the embedding, the last the head and the sampler). Every stage "

@@ -8,6 +8,7 @@
 
 #include <QWidget>
 
+class QCheckBox;
 class QComboBox;
 class QHBoxLayout;
 class QDoubleSpinBox;
@@ -75,6 +76,9 @@ private:
     QLabel *m_stageLabel;
     QComboBox *m_stageCount;
     QHBoxLayout *m_parallelRow;
+    QLabel *m_dataParallelLabel;
+    QComboBox *m_dataParallel;   ///< --data-parallel-size
+    QCheckBox *m_expertParallel; ///< --enable-expert-parallel
     QComboBox *m_dtype;
     QComboBox *m_quantization;
     QComboBox *m_groupSize;

@@ -142,6 +142,16 @@ void ScenarioController::setPipelineParallelSize(int stages)
     change([&](Scenario &s) { s.pipelineParallelSize = stages; });
 }
 
+void ScenarioController::setDataParallelSize(int ranks)
+{
+    change([&](Scenario &s) { s.dataParallelSize = ranks; });
+}
+
+void ScenarioController::setExpertParallel(bool enabled)
+{
+    change([&](Scenario &s) { s.enableExpertParallel = enabled; });
+}
+
 void ScenarioController::setKvCacheMemoryBytes(std::int64_t bytes)
 {
     change([&](Scenario &s) { s.kvCacheMemoryBytes = bytes; });

@@ -40,6 +40,8 @@ public:
     void setGpu(const GpuSpec &gpu);
     void setTensorParallelSize(int gpus);
     void setPipelineParallelSize(int stages);
+    void setDataParallelSize(int ranks);
+    void setExpertParallel(bool enabled);
     void setKvCacheMemoryBytes(std::int64_t bytes);         ///< 0: the profiled budget
     void setSharedPrefixLen(std::int64_t tokens);           ///< 0: none
     void setLora(std::int64_t maxLoras, std::int64_t rank); ///< maxLoras 0: LoRA off

@@ -1,0 +1,234 @@
+// SPDX-License-Identifier: MIT
+// vLLM's data and expert parallelism in the plan (core/plan/expertparallel.h): the routed experts
+// split over TP x DP GPUs, or divided whole among them with --enable-expert-parallel
+// (FusedMoEParallelConfig.make, vllm/model_executor/layers/fused_moe/config.py), the first ranks
+// holding one more when they do not divide (determine_expert_map,
+// vllm/model_executor/layers/fused_moe/layer.py); each data-parallel rank its own engine with its
+// own cache and its share of the batch; the refusals; the options in scenario values, files and
+// launch lines. Reference bytes by hand from the models' config.json (Qwen/Qwen3-30B-A3B,
+// deepseek-ai/DeepSeek-V2-Lite), as the presets hold them.
+#include "core/common/error.h"
+#include "core/model/inventory.h"
+#include "core/plan/expertparallel.h"
+#include "core/plan/planner.h"
+#include "core/scenario/launchline.h"
+#include "core/scenario/scenario.h"
+#include "core/scenario/scenariovalues.h"
+#include "tests/testsupport.h"
+
+#include <QTest>
+
+using namespace kvscope;
+using kvscope::test::preset;
+
+namespace {
+
+Scenario on(const QString &model, int tp, int dp, bool ep)
+{
+    Scenario s;
+    s.model = preset(model);
+    s.gpu = resolveGpu(QStringLiteral("h100-sxm"));
+    s.tensorParallelSize = tp;
+    s.dataParallelSize = dp;
+    s.enableExpertParallel = ep;
+    s.maxModelLen = 8192;
+    s.seqLen = 8192;
+    return s;
+}
+
+std::int64_t expertBytes(const MemoryPlan &plan)
+{
+    return plan.weights.byComponent[int(Component::Experts)];
+}
+
+void expectError(const Scenario &s, const QString &fragment)
+{
+    try {
+        planMemory(s);
+        QFAIL(qPrintable(QStringLiteral("no error; expected one mentioning '%1'").arg(fragment)));
+    } catch (const Error &error) {
+        QVERIFY2(error.message().contains(fragment), qPrintable(error.message()));
+    }
+}
+
+// Qwen3-30B-A3B: 48 layers, every one MoE, 128 routed experts of gate, up and down
+// (3 x moe_intermediate_size 768 x hidden_size 2048) in bfloat16: 9,437,184 B an expert.
+constexpr std::int64_t qwen3ExpertBytes = 3LL * 768 * 2048 * 2;
+constexpr std::int64_t qwen3AllExperts = 48LL * 128 * qwen3ExpertBytes; // 57,982,058,496 B
+
+} // namespace
+
+class TestExpertParallel : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void expertMapGivesTheRemainderToTheFirstRanks()
+    {
+        // determine_expert_map: base = num_experts // ep_size, ranks below the remainder one more.
+        QCOMPARE(localExpertCount(64, 3, 0), 22);
+        QCOMPARE(localExpertCount(64, 3, 1), 21);
+        QCOMPARE(localExpertCount(64, 3, 2), 21);
+        QCOMPARE(localExpertCount(128, 8, 7), 16);
+        QCOMPARE(localExpertCount(256, 1, 0), 256);
+    }
+
+    void placementFollowsFusedMoeParallelConfig()
+    {
+        const ModelArch &qwen = preset(QStringLiteral("qwen3-30b-a3b"));
+        // Without EP the experts are split over every GPU of every rank (the flattened TP).
+        QCOMPARE(expertPlacement(qwen, 2, 1, false), (ExpertPlacement{2, 1, 0}));
+        QCOMPARE(expertPlacement(qwen, 2, 4, false), (ExpertPlacement{8, 1, 0}));
+        // With it they are divided whole: EP = TP x DP, expert TP 1.
+        QCOMPARE(expertPlacement(qwen, 2, 4, true), (ExpertPlacement{1, 8, 16}));
+        // use_ep needs dp_size * tp_size > 1: one GPU keeps every expert.
+        QCOMPARE(expertPlacement(qwen, 1, 1, true), (ExpertPlacement{1, 1, 0}));
+        // A dense model has nothing to place.
+        QCOMPARE(expertPlacement(preset(QStringLiteral("llama-3.1-8b")), 2, 2, true), (ExpertPlacement{4, 1, 0}));
+        // Data-parallel ranks with an extra expert: rank d holds EP ranks d x TP ... d x TP + TP - 1.
+        const ModelArch &lite = preset(QStringLiteral("deepseek-v2-lite"));
+        QCOMPARE(heavierDataParallelRanks(lite, 1, 3, true), 1); // 64 = 3 x 21 + 1
+        QCOMPARE(heavierDataParallelRanks(lite, 1, 3, false), 0);
+        QCOMPARE(heavierDataParallelRanks(qwen, 2, 4, true), 0); // 128 = 8 x 16
+    }
+
+    void expertsPerGpuUnderEveryLayout()
+    {
+        // Each GPU holds half of Qwen3-30B-A3B's expert bytes on two GPUs, whichever way they are
+        // laid: split (TP 2), divided (TP 2 + EP, 64 experts each) or over two ranks (DP 2, with
+        // or without EP).
+        const std::int64_t half = qwen3AllExperts / 2;
+        QCOMPARE(half, Q_INT64_C(28'991'029'248));
+        const MemoryPlan tp2 = planMemory(on(QStringLiteral("qwen3-30b-a3b"), 2, 1, false));
+        const MemoryPlan tp2ep = planMemory(on(QStringLiteral("qwen3-30b-a3b"), 2, 1, true));
+        const MemoryPlan dp2 = planMemory(on(QStringLiteral("qwen3-30b-a3b"), 1, 2, false));
+        const MemoryPlan dp2ep = planMemory(on(QStringLiteral("qwen3-30b-a3b"), 1, 2, true));
+        for (const MemoryPlan *plan : {&tp2, &tp2ep, &dp2, &dp2ep})
+            QCOMPARE(expertBytes(*plan), half);
+        QCOMPARE(tp2.localExperts, 128);
+        QCOMPARE(tp2.expertParallelSize, 1);
+        QCOMPARE(tp2ep.localExperts, 64);
+        QCOMPARE(tp2ep.expertParallelSize, 2);
+        QCOMPARE(tp2ep.expertTensorParallelSize, 1);
+        QCOMPARE(dp2.expertTensorParallelSize, 2);
+        QCOMPARE(dp2ep.localExperts, 64);
+        // The rest of the model is each rank's whole under DP and halved under TP: the attention
+        // (q 4096 x 2048, k and v 512 x 2048, o 2048 x 4096 a layer, 48 layers, bfloat16).
+        const std::int64_t attention = 48LL * (2 * 4096 * 2048 + 2 * 512 * 2048) * 2;
+        QCOMPARE(dp2ep.weights.byComponent[int(Component::Attention)] -
+                     tp2ep.weights.byComponent[int(Component::Attention)],
+                 attention / 2);
+        QCOMPARE(dp2ep.gpuCount(), 2);
+    }
+
+    void unevenExpertsLeaveTheLastRanksMoreRoom()
+    {
+        // DeepSeek-V2-Lite: 26 MoE layers (first_k_dense_replace 1 of 27) of 64 routed experts
+        // (3 x 1408 x 2048 in bfloat16: 17,301,504 B); over three ranks rank 0 holds 22, the
+        // others 21.
+        constexpr std::int64_t expert = 3LL * 1408 * 2048 * 2;
+        Scenario s = on(QStringLiteral("deepseek-v2-lite"), 1, 3, true);
+        s.maxModelLen = 4096;
+        const MemoryPlan plan = planMemory(s);
+        QCOMPARE(plan.localExperts, 22);
+        QCOMPARE(expertBytes(plan), 26 * 22 * expert);
+        QVERIFY(plan.works());
+        // A lighter rank's pool is 26 experts' bytes larger: its blocks, from the heavier rank's
+        // available memory (MLA: 27 layers x (512 + 64) x 2 B a token, 16 tokens a block).
+        const std::int64_t blockBytes = 27LL * (512 + 64) * 2 * 16;
+        QCOMPARE(plan.kv.pageBytes * 27, blockBytes);
+        const std::int64_t lighterBlocks = (plan.kv.availableBytes + 26 * expert) / blockBytes;
+        QCOMPARE(plan.kv.numGpuBlocks, plan.kv.availableBytes / blockBytes);
+        QCOMPARE(plan.deploymentCapacityTokens, plan.kv.capacityTokens + 2 * lighterBlocks * 16);
+        QVERIFY(plan.notes.join(QLatin1Char('\n')).contains(QStringLiteral("21 on the last ranks")));
+    }
+
+    void dataParallelRanksShareTheBatch()
+    {
+        // A dense model's ranks are copies: every per-GPU figure is one GPU's plan, the batch is
+        // split evenly and the deployment holds each rank's cache.
+        Scenario one = on(QStringLiteral("llama-3.1-8b"), 1, 1, false);
+        one.batchSize = 16;
+        Scenario two = one;
+        two.dataParallelSize = 2;
+        const MemoryPlan single = planMemory(one);
+        const MemoryPlan ranks = planMemory(two);
+        QCOMPARE(ranks.weights.bytesPerGpu, single.weights.bytesPerGpu);
+        QCOMPARE(ranks.overheadBytes, single.overheadBytes); // dense ranks share nothing on the GPU
+        QCOMPARE(ranks.kv.capacityTokens, single.kv.capacityTokens);
+        QCOMPARE(ranks.deploymentCapacityTokens, 2 * single.kv.capacityTokens);
+        QCOMPARE(ranks.deploymentMaxConcurrency, 2 * single.kv.maxConcurrency);
+        QCOMPARE(ranks.batchSize, 16);
+        // Eight sequences a rank: 8 x 512 blocks of 16 tokens x 32 layers x 2 x 8 heads x 128 x 2 B.
+        QCOMPARE(ranks.kv.cacheBytes, 8LL * 512 * 16 * 131'072);
+        QCOMPARE(ranks.kv.cacheBytes * 2, single.kv.cacheBytes);
+        QCOMPARE(ranks.largestBatchThatFits, 2 * single.largestBatchThatFits);
+        QCOMPARE(ranks.gpuCount(), 2);
+        // No figure kvscope cannot stand by: no measurement calibrates data-parallel speed.
+        QCOMPARE(ranks.speed.decode.seconds, 0.0);
+        QVERIFY(ranks.speed.notes.join(QLatin1Char('\n')).contains(QStringLiteral("--data-parallel-size 2")));
+    }
+
+    void expertParallelOnTensorParallelKeepsTheSpeed()
+    {
+        // TP + EP: the same all-reduce, and each GPU reads the experts the batch touches among its
+        // own, the same bytes in expectation as its shares of every expert.
+        const MemoryPlan split = planMemory(on(QStringLiteral("qwen3-30b-a3b"), 2, 1, false));
+        const MemoryPlan divided = planMemory(on(QStringLiteral("qwen3-30b-a3b"), 2, 1, true));
+        QVERIFY(split.speed.decode.seconds > 0);
+        QCOMPARE(divided.speed.decode.seconds, split.speed.decode.seconds);
+    }
+
+    void refusals()
+    {
+        expectError(on(QStringLiteral("qwen3-30b-a3b"), 1, 0, false), QStringLiteral("--data-parallel-size"));
+        // 256 GPUs for 128 experts.
+        expectError(on(QStringLiteral("qwen3-30b-a3b"), 4, 64, true), QStringLiteral("some would hold none"));
+        // Without EP every expert is split over TP x DP GPUs: DeepSeek-V2-Lite's 1408 over 2 x 3.
+        expectError(on(QStringLiteral("deepseek-v2-lite"), 2, 3, false), QStringLiteral("moe_intermediate_size"));
+        Scenario pipeline = on(QStringLiteral("qwen3-30b-a3b"), 1, 2, true);
+        pipeline.pipelineParallelSize = 2;
+        expectError(pipeline, QStringLiteral("--pipeline-parallel-size"));
+        Scenario sglang = on(QStringLiteral("qwen3-30b-a3b"), 1, 2, true);
+        sglang.engine = Engine::Sglang;
+        expectError(sglang, QStringLiteral("SGLang"));
+        // A dense model takes the flag as vLLM does, and the plan says it changes nothing.
+        const MemoryPlan dense = planMemory(on(QStringLiteral("llama-3.1-8b"), 2, 1, true));
+        QVERIFY(dense.notes.join(QLatin1Char('\n')).contains(QStringLiteral("no routed experts")));
+    }
+
+    void optionsReadAndSpellBack()
+    {
+        ScenarioValues values{{QStringLiteral("model"), QStringLiteral("qwen3-30b-a3b")},
+                              {QStringLiteral("gpu"), QStringLiteral("h100-sxm")},
+                              {QStringLiteral("data-parallel-size"), QStringLiteral("4")},
+                              {QStringLiteral("enable-expert-parallel"), QStringLiteral("true")}};
+        const Scenario s = scenarioFromValues(values, builtinResolvers());
+        QCOMPARE(s.dataParallelSize, 4);
+        QVERIFY(s.enableExpertParallel);
+        const ScenarioValues back = scenarioToValues(s);
+        QCOMPARE(back.value(QStringLiteral("data-parallel-size")), QStringLiteral("4"));
+        QCOMPARE(back.value(QStringLiteral("enable-expert-parallel")), QStringLiteral("true"));
+        // The switch is a flag without a value.
+        const QStringList arguments = calcArguments(back);
+        const qsizetype at = arguments.indexOf(QStringLiteral("--enable-expert-parallel"));
+        QVERIFY(at >= 0);
+        QVERIFY(at + 1 == arguments.size() || arguments.at(at + 1).startsWith(QStringLiteral("--")));
+        // Off by default: left out.
+        QVERIFY(!scenarioToValues(on(QStringLiteral("qwen3-30b-a3b"), 1, 1, false))
+                     .contains(QStringLiteral("enable-expert-parallel")));
+        values.insert(QStringLiteral("enable-expert-parallel"), QStringLiteral("yes"));
+        try {
+            scenarioFromValues(values, builtinResolvers());
+            QFAIL("'yes' accepted");
+        } catch (const Error &error) {
+            QVERIFY2(error.message().contains(QStringLiteral("--enable-expert-parallel: must be true or false")),
+                     qPrintable(error.message()));
+        }
+        const QString line = launchLine(s).command();
+        QVERIFY2(line.contains(QStringLiteral("--data-parallel-size 4 --enable-expert-parallel")), qPrintable(line));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestExpertParallel)
+#include "tst_expertparallel.moc"
