@@ -33,21 +33,30 @@ constexpr const char *baseOptions[] = {"model",
                                        "speculative-config",
                                        "draft-acceptance-rate"};
 
+/// "8 x h100-sxm", with "pp2" for pipeline stages or "dp8 ep" for data-parallel ranks.
+QString layoutColumn(const MemoryPlan &p)
+{
+    QString text = QStringLiteral("%1 x %2").arg(p.gpuCount()).arg(p.gpuId);
+    if (p.pipelineParallelSize > 1)
+        text += QStringLiteral(" pp%1").arg(p.pipelineParallelSize);
+    if (p.dataParallelSize > 1)
+        text += QStringLiteral(" dp%1%2")
+                    .arg(p.dataParallelSize)
+                    .arg(p.expertParallelSize > 1 ? QStringLiteral(" ep") : QString());
+    return text;
+}
+
 QString rowText(int rank, const FitRow &row)
 {
     const MemoryPlan &p = row.plan;
     const QString speed =
         p.speed.available ? formatCount(std::llround(emittedTokensPerSecond(p.speed))) : QStringLiteral("—");
     return QStringLiteral("%1  %2  %3  %4  %5  %6  %7  %8  %9\n     %10\n")
-        .arg(QString::number(rank).rightJustified(2),
-             (p.pipelineParallelSize > 1
-                  ? QStringLiteral("%1 x %2 pp%3").arg(p.gpuCount()).arg(p.gpuId).arg(p.pipelineParallelSize)
-                  : QStringLiteral("%1 x %2").arg(p.tensorParallelSize).arg(p.gpuId))
-                 .leftJustified(20),
+        .arg(QString::number(rank).rightJustified(2), layoutColumn(p).leftJustified(20),
              quantMethodName(p.quantization.method).leftJustified(12),
              dtypeName(p.kvCacheDtype).leftJustified(9), formatCount(p.maxModelLen).rightJustified(9),
              formatCount(row.maxConcurrency).rightJustified(8),
-             formatCount(p.kv.capacityTokens).rightJustified(12),
+             formatCount(p.deploymentCapacityTokens).rightJustified(12),
              formatGiB(p.headroomBytes).rightJustified(9), speed.rightJustified(8))
         .arg(row.command);
 }

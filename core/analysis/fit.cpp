@@ -8,6 +8,7 @@
 #include "core/common/search.h"
 #include "core/common/units.h"
 #include "core/engine/runtime.h"
+#include "core/plan/expertparallel.h"
 #include "core/plan/pipelineparallel.h"
 #include "core/plan/planner.h"
 #include "core/plan/speed.h"
@@ -29,12 +30,23 @@ namespace {
 /// SGLang admits at least this many requests by default (init_memory_pool's floor).
 constexpr std::int64_t SglangMinRunningRequests = 2048;
 
-/// One point of the search: a GPU, a tensor- and pipeline-parallel size and two precisions.
+/// How the GPUs are laid out: tensor-parallel groups, pipeline stages, data-parallel ranks and
+/// whether the routed experts are divided among all of them.
+struct ParallelLayout
+{
+    int tensorParallelSize = 1;
+    int pipelineParallelSize = 1;
+    int dataParallelSize = 1;
+    bool expertParallel = false;
+
+    int gpus() const { return tensorParallelSize * pipelineParallelSize * dataParallelSize; }
+};
+
+/// One point of the search: a GPU, a parallel layout and two precisions.
 struct Configuration
 {
     GpuSpec gpu;
-    int tensorParallelSize = 1;
-    int pipelineParallelSize = 1;
+    ParallelLayout layout;
     std::optional<QuantizationSpec> quantization;
     KvCacheDtype kvCacheDtype = KvCacheDtype::Auto;
 };
@@ -43,8 +55,10 @@ Scenario scenarioOf(const FitQuery &q, const Configuration &c, std::int64_t maxM
 {
     Scenario s = q.base;
     s.gpu = c.gpu;
-    s.tensorParallelSize = c.tensorParallelSize;
-    s.pipelineParallelSize = c.pipelineParallelSize;
+    s.tensorParallelSize = c.layout.tensorParallelSize;
+    s.pipelineParallelSize = c.layout.pipelineParallelSize;
+    s.dataParallelSize = c.layout.dataParallelSize;
+    s.enableExpertParallel = c.layout.expertParallel;
     s.quantization = c.quantization;
     s.kvCacheDtype = c.kvCacheDtype;
     s.maxModelLen = maxModelLen;
@@ -52,17 +66,23 @@ Scenario scenarioOf(const FitQuery &q, const Configuration &c, std::int64_t maxM
     s.batchSize = q.concurrency;
     if (s.promptLen > maxModelLen)
         s.promptLen = 0;
-    // The scheduler has to admit the requests at once, not only the cache hold them.
+    // The scheduler has to admit the requests at once, not only the cache hold them: each
+    // data-parallel rank its share.
     const std::int64_t admitted =
         s.engine == Engine::Sglang ? SglangMinRunningRequests : defaultMaxNumSeqs(c.gpu);
-    if (s.maxNumSeqs <= 0 && q.concurrency > admitted)
-        s.maxNumSeqs = q.concurrency;
+    const std::int64_t perRank = ceilDiv(q.concurrency, c.layout.dataParallelSize);
+    if (s.maxNumSeqs <= 0 && perRank > admitted)
+        s.maxNumSeqs = perRank;
     return s;
 }
 
+/// Requests of --max-model-len the deployment holds at once: the planned rank's (the one with
+/// the most experts) on every data-parallel rank, as an even split places them.
 std::int64_t wholeRequests(const MemoryPlan &plan)
 {
-    return plan.kv.blocksPerMaxRequest > 0 ? plan.kv.numGpuBlocks / plan.kv.blocksPerMaxRequest : 0;
+    return plan.kv.blocksPerMaxRequest > 0
+               ? plan.kv.numGpuBlocks / plan.kv.blocksPerMaxRequest * plan.dataParallelSize
+               : 0;
 }
 
 QList<std::optional<QuantizationSpec>> quantizationsOf(const FitQuery &q)
@@ -103,9 +123,9 @@ bool better(const FitRow &a, const FitRow &b, bool longest, FitRanking ranking)
 {
     const auto key = [&](const FitRow &r) {
         return std::make_tuple(ranking == FitRanking::Speed ? -decodeSpeed(r) : 0.0, r.plan.gpuCount(),
-                               r.plan.pipelineParallelSize, longest ? -r.plan.maxModelLen : 0,
-                               r.totalMemoryBytes, -decodeSpeed(r), r.plan.gpuId,
-                               quantizationChoiceName(r.scenario.quantization),
+                               r.plan.pipelineParallelSize, r.plan.dataParallelSize,
+                               longest ? -r.plan.maxModelLen : 0, r.totalMemoryBytes, -decodeSpeed(r),
+                               r.plan.gpuId, quantizationChoiceName(r.scenario.quantization),
                                dtypeName(r.scenario.kvCacheDtype));
     };
     return key(a) < key(b);
@@ -149,15 +169,20 @@ bool closerThan(const FitRow &a, const FitRow &b)
            std::make_pair(b.maxConcurrency, b.plan.kv.availableBytes);
 }
 
-/// "4 x H100" or, with pipeline stages, "4 x H100 in 2 pipeline stages".
+/// "4 x H100", "4 x H100 in 2 pipeline stages" or "8 x H100 in 8 data-parallel ranks".
 QString layoutText(const MemoryPlan &p)
 {
-    return p.pipelineParallelSize > 1
-               ? QCoreApplication::translate("kvscope::Fit", "%1 x %2 in %3 pipeline stages")
-                     .arg(p.gpuCount())
-                     .arg(p.gpuName)
-                     .arg(p.pipelineParallelSize)
-               : QStringLiteral("%1 x %2").arg(p.gpuCount()).arg(p.gpuName);
+    if (p.pipelineParallelSize > 1)
+        return QCoreApplication::translate("kvscope::Fit", "%1 x %2 in %3 pipeline stages")
+            .arg(p.gpuCount())
+            .arg(p.gpuName)
+            .arg(p.pipelineParallelSize);
+    if (p.dataParallelSize > 1)
+        return QCoreApplication::translate("kvscope::Fit", "%1 x %2 in %3 data-parallel ranks")
+            .arg(p.gpuCount())
+            .arg(p.gpuName)
+            .arg(p.dataParallelSize);
+    return QStringLiteral("%1 x %2").arg(p.gpuCount()).arg(p.gpuName);
 }
 
 /// "; the most, … hold N" or, where none holds a request, "; the closest, … is X short".
@@ -245,28 +270,42 @@ FitRanking parseFitRanking(const QString &text)
 
 bool servesConcurrency(const MemoryPlan &plan, std::int64_t concurrency)
 {
-    if (!plan.engineStarts || plan.maxNumSeqs < concurrency || concurrency <= 0)
+    if (concurrency <= 0)
+        return false;
+    // Each data-parallel rank admits and holds its share.
+    const std::int64_t perRank = ceilDiv(concurrency, std::max(1, plan.dataParallelSize));
+    if (!plan.engineStarts || plan.maxNumSeqs < perRank)
         return false;
     try {
-        return plan.kv.numGpuBlocks >= (Checked(concurrency) * plan.kv.blocksPerMaxRequest).value();
+        return plan.kv.numGpuBlocks >= (Checked(perRank) * plan.kv.blocksPerMaxRequest).value();
     } catch (const Error &) {
         return false; // beyond 2^63 blocks cannot be held
     }
 }
 
-/// The tensor- and pipeline-parallel sizes of at most `maxGpus` GPUs the model splits into,
-/// fewest GPUs first and, for as many GPUs, fewer stages first (a pipeline's speed is not
-/// modelled, and tensor parallelism shortens every step).
-QList<std::pair<int, int>> parallelLayouts(const FitQuery &q)
+/// The layouts of at most `maxGpus` GPUs the model splits into: tensor-parallel groups in
+/// pipeline stages and, for a MoE under vLLM, data-parallel ranks with the experts divided among
+/// every GPU (each rank its own cache: for MLA, whose latent every tensor-parallel GPU repeats,
+/// the way to hold more requests). Fewest GPUs first; for as many GPUs, tensor parallelism
+/// alone first (it shortens every step, and speed is modelled for it), then ranks, then stages.
+QList<ParallelLayout> parallelLayouts(const FitQuery &q)
 {
-    const QList<int> sizes = validTensorParallelSizes(q.base.model, int(q.maxGpus));
-    QList<std::pair<int, int>> layouts;
-    for (int stages : validPipelineParallelSizes(q.base.model, q.base.engine, int(q.maxGpus)))
+    const ModelArch &m = q.base.model;
+    const int most = int(std::min<std::int64_t>(q.maxGpus, 1024));
+    const QList<int> sizes = validTensorParallelSizes(m, most);
+    QList<ParallelLayout> layouts;
+    for (int stages : validPipelineParallelSizes(m, q.base.engine, most))
         for (int tp : sizes)
             if (qint64(tp) * stages <= q.maxGpus)
-                layouts.append({tp, stages});
-    std::stable_sort(layouts.begin(), layouts.end(), [](const auto &a, const auto &b) {
-        return std::make_pair(a.first * a.second, a.second) < std::make_pair(b.first * b.second, b.second);
+                layouts.append({tp, stages, 1, false});
+    if (m.moe.enabled() && q.base.engine == Engine::Vllm)
+        for (int tp : sizes)
+            for (int dp : validDataParallelSizes(m, tp, true, q.base.engine, most / tp))
+                if (dp > 1)
+                    layouts.append({tp, 1, dp, true});
+    std::stable_sort(layouts.begin(), layouts.end(), [](const ParallelLayout &a, const ParallelLayout &b) {
+        return std::make_tuple(a.gpus(), a.pipelineParallelSize, a.dataParallelSize) <
+               std::make_tuple(b.gpus(), b.pipelineParallelSize, b.dataParallelSize);
     });
     return layouts;
 }
@@ -277,19 +316,19 @@ FitResult findFits(const FitQuery &query, const std::atomic<bool> *cancel)
     const FitQuery q = withoutRepeats(query);
     const bool longest = q.maxModelLen == 0;
     const std::int64_t upper = q.base.model.maxPositionEmbeddings;
-    const QList<std::pair<int, int>> layouts = parallelLayouts(q);
+    const QList<ParallelLayout> layouts = parallelLayouts(q);
     FitResult result;
     // The configuration that holds the most requests, for the reason when nothing fits.
     std::optional<FitRow> closest;
     for (const GpuSpec &gpu : q.gpus)
         for (const std::optional<QuantizationSpec> &quantization : quantizationsOf(q))
             for (const KvCacheDtype kv : kvCacheDtypesOf(q))
-                for (const auto &[tp, stages] : layouts) {
+                for (const ParallelLayout &layout : layouts) {
                     if (cancel && cancel->load(std::memory_order_relaxed)) {
                         result.cancelled = true;
                         return result;
                     }
-                    const Configuration c{gpu, tp, stages, quantization, kv};
+                    const Configuration c{gpu, layout, quantization, kv};
                     const std::int64_t len = longest ? longestServed(q, c, upper) : q.maxModelLen;
                     const Scenario scenario = scenarioOf(q, c, std::max<std::int64_t>(len, 1));
                     const std::optional<MemoryPlan> plan = tryPlanMemory(scenario);
@@ -323,11 +362,8 @@ FitResult findFits(const FitQuery &query, const std::atomic<bool> *cancel)
                 .arg(what, q.base.model.name);
         if (!closest && !layouts.isEmpty()) {
             // No configuration planned at all: the engine refuses the model itself; say why.
-            const Scenario probe =
-                scenarioOf(q,
-                           Configuration{q.gpus.first(), layouts.first().first, layouts.first().second,
-                                         std::nullopt, KvCacheDtype::Auto},
-                           1);
+            const Scenario probe = scenarioOf(
+                q, Configuration{q.gpus.first(), layouts.first(), std::nullopt, KvCacheDtype::Auto}, 1);
             try {
                 planMemory(probe);
             } catch (const Error &error) {
@@ -358,11 +394,14 @@ QJsonObject fitToJson(const FitQuery &query, const FitResult &result)
         o.insert(QStringLiteral("gpu"), p.gpuId);
         o.insert(QStringLiteral("tensor_parallel_size"), p.tensorParallelSize);
         o.insert(QStringLiteral("pipeline_parallel_size"), p.pipelineParallelSize);
+        o.insert(QStringLiteral("data_parallel_size"), p.dataParallelSize);
+        o.insert(QStringLiteral("expert_parallel_size"), p.expertParallelSize);
         o.insert(QStringLiteral("quantization"), quantMethodName(p.quantization.method));
         o.insert(QStringLiteral("kv_cache_dtype"), dtypeName(p.kvCacheDtype));
         o.insert(QStringLiteral("max_model_len"), qint64(p.maxModelLen));
         o.insert(QStringLiteral("max_concurrency"), qint64(row.maxConcurrency));
-        o.insert(QStringLiteral("kv_capacity_tokens"), qint64(p.kv.capacityTokens));
+        o.insert(QStringLiteral("kv_capacity_tokens"),
+                 qint64(p.deploymentCapacityTokens)); // every data-parallel rank's
         o.insert(QStringLiteral("headroom_bytes"), qint64(p.headroomBytes));
         o.insert(QStringLiteral("total_gpu_memory_bytes"), qint64(row.totalMemoryBytes));
         o.insert(QStringLiteral("decode_tokens_per_second"),

@@ -55,14 +55,14 @@ void validateDataParallel(const ModelArch &m, std::int64_t tp, std::int64_t pp, 
         throw Error(QCoreApplication::translate("kvscope::Planner", "%1: must be a positive integer, got %2")
                         .arg(optionFlag(ScenarioField::DataParallelSize), dpText));
     if (engine == Engine::Sglang && (dp > 1 || enabled))
-        throw Error(QCoreApplication::translate("kvscope::Planner",
-                                                "%1 and %2 are vLLM's; kvscope does not plan SGLang's "
-                                                "data-parallel attention or expert parallelism (%3, %4, %5) yet")
-                        .arg(optionFlag(ScenarioField::DataParallelSize),
-                             optionFlag(ScenarioField::EnableExpertParallel),
-                             serverFlag(ServerOption::SglangDpSize),
-                             serverFlag(ServerOption::SglangEnableDpAttention),
-                             serverFlag(ServerOption::SglangEpSize)));
+        throw Error(
+            QCoreApplication::translate("kvscope::Planner",
+                                        "%1 and %2 are vLLM's; kvscope does not plan SGLang's "
+                                        "data-parallel attention or expert parallelism (%3, %4, %5) yet")
+                .arg(optionFlag(ScenarioField::DataParallelSize),
+                     optionFlag(ScenarioField::EnableExpertParallel), serverFlag(ServerOption::SglangDpSize),
+                     serverFlag(ServerOption::SglangEnableDpAttention),
+                     serverFlag(ServerOption::SglangEpSize)));
     if (dp > 1 && pp > 1)
         throw Error(refusal(ScenarioField::DataParallelSize, dpText,
                             QCoreApplication::translate("kvscope::Planner",
@@ -90,10 +90,10 @@ void validateDataParallel(const ModelArch &m, std::int64_t tp, std::int64_t pp, 
     }
     if (dp > 1 && m.moe.expertIntermediateSize % gpus != 0)
         throw Error(refusal(ScenarioField::DataParallelSize, dpText,
-                            QCoreApplication::translate("kvscope::Planner",
-                                                        "without %1 vLLM splits every expert over the %2 GPUs "
-                                                        "(TP x DP), which do not divide moe_intermediate_size "
-                                                        "%3 of %4")
+                            QCoreApplication::translate(
+                                "kvscope::Planner", "without %1 vLLM splits every expert over the %2 GPUs "
+                                                    "(TP x DP), which do not divide moe_intermediate_size "
+                                                    "%3 of %4")
                                 .arg(optionFlag(ScenarioField::EnableExpertParallel))
                                 .arg(gpus)
                                 .arg(m.moe.expertIntermediateSize)

@@ -7,6 +7,7 @@
 // own cache and its share of the batch; the refusals; the options in scenario values, files and
 // launch lines. Reference bytes by hand from the models' config.json (Qwen/Qwen3-30B-A3B,
 // deepseek-ai/DeepSeek-V2-Lite), as the presets hold them.
+#include "core/analysis/fit.h"
 #include "core/common/error.h"
 #include "core/model/inventory.h"
 #include "core/plan/expertparallel.h"
@@ -14,7 +15,10 @@
 #include "core/scenario/launchline.h"
 #include "core/scenario/scenario.h"
 #include "core/scenario/scenariovalues.h"
+#include "tests/core/fitchecks.h"
 #include "tests/testsupport.h"
+
+#include <algorithm>
 
 #include <QTest>
 
@@ -84,7 +88,8 @@ private Q_SLOTS:
         // use_ep needs dp_size * tp_size > 1: one GPU keeps every expert.
         QCOMPARE(expertPlacement(qwen, 1, 1, true), (ExpertPlacement{1, 1, 0}));
         // A dense model has nothing to place.
-        QCOMPARE(expertPlacement(preset(QStringLiteral("llama-3.1-8b")), 2, 2, true), (ExpertPlacement{4, 1, 0}));
+        QCOMPARE(expertPlacement(preset(QStringLiteral("llama-3.1-8b")), 2, 2, true),
+                 (ExpertPlacement{4, 1, 0}));
         // Data-parallel ranks with an extra expert: rank d holds EP ranks d x TP ... d x TP + TP - 1.
         const ModelArch &lite = preset(QStringLiteral("deepseek-v2-lite"));
         QCOMPARE(heavierDataParallelRanks(lite, 1, 3, true), 1); // 64 = 3 x 21 + 1
@@ -185,7 +190,8 @@ private Q_SLOTS:
         // 256 GPUs for 128 experts.
         expectError(on(QStringLiteral("qwen3-30b-a3b"), 4, 64, true), QStringLiteral("some would hold none"));
         // Without EP every expert is split over TP x DP GPUs: DeepSeek-V2-Lite's 1408 over 2 x 3.
-        expectError(on(QStringLiteral("deepseek-v2-lite"), 2, 3, false), QStringLiteral("moe_intermediate_size"));
+        expectError(on(QStringLiteral("deepseek-v2-lite"), 2, 3, false),
+                    QStringLiteral("moe_intermediate_size"));
         Scenario pipeline = on(QStringLiteral("qwen3-30b-a3b"), 1, 2, true);
         pipeline.pipelineParallelSize = 2;
         expectError(pipeline, QStringLiteral("--pipeline-parallel-size"));
@@ -195,6 +201,33 @@ private Q_SLOTS:
         // A dense model takes the flag as vLLM does, and the plan says it changes nothing.
         const MemoryPlan dense = planMemory(on(QStringLiteral("llama-3.1-8b"), 2, 1, true));
         QVERIFY(dense.notes.join(QLatin1Char('\n')).contains(QStringLiteral("no routed experts")));
+    }
+
+    void fitTriesDataParallelRanksForAMoe()
+    {
+        // DeepSeek-V2-Lite's MLA latent is repeated on every tensor-parallel GPU; data-parallel
+        // ranks each hold their own requests. 512 requests of 32,768 tokens on up to 8 H100s:
+        // among the answers, ranks with the experts divided, each holding its share.
+        FitQuery q;
+        q.base.model = preset(QStringLiteral("deepseek-v2-lite"));
+        q.gpus = {resolveGpu(QStringLiteral("h100-sxm"))};
+        q.concurrency = 512;
+        q.maxModelLen = 32768;
+        q.maxGpus = 8;
+        const FitResult result = findFits(q);
+        const auto ranks = std::find_if(result.fits.cbegin(), result.fits.cend(),
+                                        [](const FitRow &row) { return row.plan.dataParallelSize > 1; });
+        QVERIFY(ranks != result.fits.cend());
+        const MemoryPlan &plan = ranks->plan;
+        QCOMPARE(plan.expertParallelSize, plan.gpuCount());
+        QCOMPARE(plan.rankBatchSize, (512 + plan.dataParallelSize - 1) / plan.dataParallelSize);
+        QVERIFY(plan.kv.numGpuBlocks >= plan.rankBatchSize * plan.kv.blocksPerMaxRequest);
+        QCOMPARE(ranks->maxConcurrency,
+                 plan.kv.numGpuBlocks / plan.kv.blocksPerMaxRequest * plan.dataParallelSize);
+        QVERIFY2(ranks->command.contains(QStringLiteral("--data-parallel-size %1 --enable-expert-parallel")
+                                             .arg(plan.dataParallelSize)),
+                 qPrintable(ranks->command));
+        test::verifyFitRows(q, result);
     }
 
     void optionsReadAndSpellBack()
@@ -222,11 +255,13 @@ private Q_SLOTS:
             scenarioFromValues(values, builtinResolvers());
             QFAIL("'yes' accepted");
         } catch (const Error &error) {
-            QVERIFY2(error.message().contains(QStringLiteral("--enable-expert-parallel: must be true or false")),
-                     qPrintable(error.message()));
+            QVERIFY2(
+                error.message().contains(QStringLiteral("--enable-expert-parallel: must be true or false")),
+                qPrintable(error.message()));
         }
         const QString line = launchLine(s).command();
-        QVERIFY2(line.contains(QStringLiteral("--data-parallel-size 4 --enable-expert-parallel")), qPrintable(line));
+        QVERIFY2(line.contains(QStringLiteral("--data-parallel-size 4 --enable-expert-parallel")),
+                 qPrintable(line));
     }
 };
 

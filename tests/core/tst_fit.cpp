@@ -147,7 +147,7 @@ private Q_SLOTS:
         QVERIFY(!result.fits.isEmpty());
         const FitRow &best = result.fits.first();
         for (const FitRow &row : result.fits)
-            QVERIFY(row.plan.tensorParallelSize >= best.plan.tensorParallelSize);
+            QVERIFY(row.plan.gpuCount() >= best.plan.gpuCount());
         test::verifyFitRows(q, result);
         // No precision at all serves on fewer GPUs.
         for (const int tp : validTensorParallelSizes(q.base.model, best.plan.tensorParallelSize - 1))

@@ -34,12 +34,19 @@ QString FitResultsModel::text(const FitRow &row, int column) const
     const QLocale locale;
     switch (column) {
     case Gpus:
-        return p.pipelineParallelSize > 1 ? tr("%1 × %2 (%3 stages of %4)")
-                                                .arg(p.gpuCount())
-                                                .arg(p.gpuName)
-                                                .arg(p.pipelineParallelSize)
-                                                .arg(p.tensorParallelSize)
-                                          : tr("%1 × %2").arg(p.tensorParallelSize).arg(p.gpuName);
+        if (p.pipelineParallelSize > 1)
+            return tr("%1 × %2 (%3 stages of %4)")
+                .arg(p.gpuCount())
+                .arg(p.gpuName)
+                .arg(p.pipelineParallelSize)
+                .arg(p.tensorParallelSize);
+        if (p.dataParallelSize > 1)
+            return tr("%1 × %2 (%3 ranks of %4, experts divided)")
+                .arg(p.gpuCount())
+                .arg(p.gpuName)
+                .arg(p.dataParallelSize)
+                .arg(p.tensorParallelSize);
+        return tr("%1 × %2").arg(p.tensorParallelSize).arg(p.gpuName);
     case Weights:
         return quantMethodLabel(p.quantization.method);
     case KvCache:
@@ -49,7 +56,7 @@ QString FitResultsModel::text(const FitRow &row, int column) const
     case Requests:
         return formatCount(row.maxConcurrency, locale);
     case KvTokens:
-        return formatCount(p.kv.capacityTokens, locale);
+        return formatCount(p.deploymentCapacityTokens, locale);
     case Headroom:
         return formatMemory(p.headroomBytes, locale);
     case Decode:
