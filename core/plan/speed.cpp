@@ -18,6 +18,8 @@
 #include <cmath>
 #include <optional>
 
+#include <QCoreApplication>
+
 namespace kvscope {
 
 namespace {
@@ -1048,8 +1050,9 @@ SpeedPlan planSpeed(const Scenario &s, const MemoryPlan &plan)
         {ScenarioField::DataParallelSize, plan.dataParallelSize}};
     for (const auto &[field, size] : unmeasured) {
         if (size > 1) {
-            speed.notes << QStringLiteral("speed: not modelled under %1 %2 (no measurement of that layout to "
-                                          "calibrate on)")
+            speed.notes << QCoreApplication::translate("kvscope::Planner",
+                                                       "speed: not modelled under %1 %2 (no measurement of "
+                                                       "that layout to calibrate on)")
                                .arg(optionFlag(field))
                                .arg(size);
             return speed;

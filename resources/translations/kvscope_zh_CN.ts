@@ -1538,6 +1538,18 @@
         <source>%1 tokens more in host memory for reuse (%2)</source>
         <translation>另有 %1 个 token 存于主机内存以供复用（%2）</translation>
     </message>
+    <message>
+        <source>this rank&apos;s share of %1 sequences</source>
+        <translation>本副本分到的 %1 个序列中的份额</translation>
+    </message>
+    <message>
+        <source>one of %1 data-parallel ranks; the deployment holds %2 tokens</source>
+        <translation>%1 个数据并行副本之一；整个部署容纳 %2 个 token</translation>
+    </message>
+    <message>
+        <source>%1× over the %2 ranks</source>
+        <translation>%2 个副本合计 %1×</translation>
+    </message>
 </context>
 <context>
     <name>kvscope::Fit</name>
@@ -1568,6 +1580,10 @@
     <message>
         <source>; the closest, %1 with %2 weights and a %3 KV cache, has %4 per GPU for its KV cache, not one request</source>
         <translation>；最接近的是 %1（%2 权重、%3 KV Cache），每块 GPU 留给 KV Cache 的 %4 容纳不下一个请求</translation>
+    </message>
+    <message>
+        <source>%1 x %2 in %3 data-parallel ranks</source>
+        <translation>%1 x %2，分为 %3 个数据并行副本</translation>
     </message>
 </context>
 <context>
@@ -1771,6 +1787,10 @@
     <message>
         <source>%1 × %2 (%3 stages of %4)</source>
         <translation>%1 × %2（%3 级，每级 %4 块）</translation>
+    </message>
+    <message>
+        <source>%1 × %2 (%3 ranks of %4, experts divided)</source>
+        <translation>%1 × %2（%3 个副本，每个 %4 块，专家分摊）</translation>
     </message>
 </context>
 <context>
@@ -2967,6 +2987,14 @@
         <source>%1: a drafter proposes tokens that the model verifies in one pass. An EAGLE draft, the checkpoint&apos;s MTP layers or a smaller draft model add their weights and their attention layers to the KV pool; n-gram looks the drafts up in the prompt, on the CPU.</source>
         <translation>%1：草稿器提出 token，由模型在一次前向中验证。EAGLE 草稿、检查点自带的 MTP 层或更小的草稿模型会把自己的权重和注意力层加入 KV 池；n-gram 在 CPU 上从提示中查找草稿。</translation>
     </message>
+    <message>
+        <source>%1: copies of the deployment, each on its own GPUs with its own requests and KV cache (the batch is shared among them). A MoE&apos;s routed experts are split over the GPUs of all of them. Figures per GPU are one rank&apos;s; the capacity card adds the deployment&apos;s.</source>
+        <translation>%1：部署的副本数，每个副本在自己的 GPU 上处理自己的请求、拥有自己的 KV Cache（batch 在副本间平分）。MoE 的路由专家切分到所有副本的 GPU 上。每块 GPU 的数值是一个副本的；容量卡片另给出整个部署的数值。</translation>
+    </message>
+    <message>
+        <source>%1: a MoE&apos;s routed experts are divided whole among the TP × DP GPUs (the first GPUs take one more when they do not divide), instead of each expert being split over them.</source>
+        <translation>%1：MoE 的路由专家整块分配到 TP × DP 块 GPU 上（不能整除时前面的 GPU 多分一个），而不是把每个专家切分到这些 GPU 上。</translation>
+    </message>
 </context>
 <context>
     <name>kvscope::PasteConfigDialog</name>
@@ -3357,6 +3385,54 @@
         <source>memory free when the weights load</source>
         <translation>加载权重时的空闲显存</translation>
     </message>
+    <message>
+        <source>%1 %2: %2 engines of %3 GPU(s), each with its own KV cache and %4 of the %5 sequences; the figures per GPU are one rank&apos;s, the deployment holds %6 tokens</source>
+        <translation>%1 %2：%2 个引擎，每个 %3 块 GPU，各有自己的 KV Cache，承担 %5 个序列中的 %4 个；每块 GPU 的数值是一个副本的，整个部署容纳 %6 个 token</translation>
+    </message>
+    <message>
+        <source>%1: %2&apos;s %3 routed experts a layer divided among %4 GPUs, %5 on this GPU%6 (vLLM&apos;s determine_expert_map)</source>
+        <translation>%1：%2 每层 %3 个路由专家分配到 %4 块 GPU 上，本 GPU %5 个%6（vLLM 的 determine_expert_map）</translation>
+    </message>
+    <message>
+        <source> (%1 on the last ranks)</source>
+        <translation>（后面的副本各 %1 个）</translation>
+    </message>
+    <message>
+        <source>%1 changes nothing here: %2 (vLLM uses expert parallelism for routed experts over more than one GPU)</source>
+        <translation>%1 在这里不起作用：%2（vLLM 只在多于一块 GPU 时对路由专家使用专家并行）</translation>
+    </message>
+    <message>
+        <source>one GPU</source>
+        <translation>只有一块 GPU</translation>
+    </message>
+    <message>
+        <source>%1 has no routed experts</source>
+        <translation>%1 没有路由专家</translation>
+    </message>
+    <message>
+        <source>%1 and %2 are vLLM&apos;s; kvscope does not plan SGLang&apos;s data-parallel attention or expert parallelism (%3, %4, %5) yet</source>
+        <translation>%1 和 %2 是 vLLM 的选项；kvscope 尚未规划 SGLang 的数据并行注意力或专家并行（%3、%4、%5）</translation>
+    </message>
+    <message>
+        <source>kvscope plans data-parallel ranks without pipeline stages (%1 %2)</source>
+        <translation>kvscope 规划的数据并行副本不含流水线级（%1 %2）</translation>
+    </message>
+    <message>
+        <source>kvscope plans at most %1 ranks</source>
+        <translation>kvscope 最多规划 %1 个副本</translation>
+    </message>
+    <message>
+        <source>%1: %2 GPUs (TP x DP) are more than %3&apos;s %4 routed experts: some would hold none</source>
+        <translation>%1：%2 块 GPU（TP x DP）多于 %3 的 %4 个路由专家：有的 GPU 会分不到专家</translation>
+    </message>
+    <message>
+        <source>without %1 vLLM splits every expert over the %2 GPUs (TP x DP), which do not divide moe_intermediate_size %3 of %4</source>
+        <translation>不开 %1 时 vLLM 把每个专家切分到 %2 块 GPU（TP x DP）上，而它们不能整除 %4 的 moe_intermediate_size %3</translation>
+    </message>
+    <message>
+        <source>speed: not modelled under %1 %2 (no measurement of that layout to calibrate on)</source>
+        <translation>速度：%1 %2 下尚未建模（没有这种布局的实测可供校准）</translation>
+    </message>
 </context>
 <context>
     <name>kvscope::PublishedResults</name>
@@ -3637,6 +3713,14 @@
     <message>
         <source>Draft acceptance rate</source>
         <translation>草稿接受率</translation>
+    </message>
+    <message>
+        <source>Data-parallel ranks (DP)</source>
+        <translation>数据并行副本数（DP）</translation>
+    </message>
+    <message>
+        <source>Expert parallelism (EP)</source>
+        <translation>专家并行（EP）</translation>
     </message>
 </context>
 <context>
