@@ -878,6 +878,29 @@ QList<FormulaLine> capacityLines(const Scenario &s, const MemoryPlan &plan, cons
             ? Formula::tr("requests of %1 tokens the token pool holds at once").arg(maxModelLenFlag)
             : Formula::tr("vLLM's \"Maximum concurrency\" for requests of %1 tokens").arg(maxModelLenFlag));
 
+    if (plan.dataParallelSize > 1 && plan.engineStarts) {
+        // Every data-parallel rank sizes its own cache; ranks whose GPUs hold an expert fewer hold more.
+        const FormulaTerm ranks = count(QStringLiteral("data_parallel_size"), plan.dataParallelSize,
+                                        ScenarioField::DataParallelSize);
+        LineBuilder deployment(FormulaSection::Capacity, QStringLiteral("deployment_kv_capacity_tokens"));
+        if (plan.lighterRanks > 0)
+            deployment.term(lines.at(lines.size() - 3))
+                .op(" × ")
+                .term(count(QStringLiteral("ranks_with_most_experts"),
+                            plan.dataParallelSize - plan.lighterRanks, ScenarioField::EnableExpertParallel))
+                .op(" + ")
+                .term(count(QStringLiteral("lighter_rank_tokens"), plan.lighterRankCapacityTokens, {},
+                            QStringLiteral("a rank whose GPUs hold one expert fewer"), TermUnit::Tokens))
+                .op(" × ")
+                .term(count(QStringLiteral("lighter_ranks"), plan.lighterRanks,
+                            ScenarioField::EnableExpertParallel));
+        else
+            deployment.term(lines.at(lines.size() - 3)).op(" × ").term(ranks);
+        lines << deployment.result(
+            count(QString(), plan.deploymentCapacityTokens, {}, {}, TermUnit::Tokens),
+            Formula::tr("the deployment's tokens: every data-parallel rank's own cache"));
+    }
+
     if (kv.cpuCapacityTokens > 0) {
         // vLLM's offloading buffer, each rank's share in whole blocks of the pool's layout.
         LineBuilder host(FormulaSection::Capacity, QStringLiteral("cpu_kv_capacity_tokens"));

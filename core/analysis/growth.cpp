@@ -192,7 +192,7 @@ GrowthChartData growthChartData(const Scenario &scenario, const MemoryPlan &plan
     d.xMin = bySequence ? sequenceAxisMin() : batchAxisMin();
     d.xMax = bySequence ? sequenceAxisMax(scenario.model) : batchAxisMax();
     d.currentX = bySequence ? scenario.seqLen : scenario.batchSize;
-    d.batchSize = scenario.batchSize;
+    d.batchSize = plan.rankBatchSize; // a GPU's: one data-parallel rank's share of the batch
     d.seqLen = scenario.seqLen;
     d.budgetBytes = plan.budgetBytes;
     d.gpuMemoryBytes = plan.gpuMemoryBytes;
@@ -230,6 +230,10 @@ GrowthChartData growthChartData(const Scenario &scenario, const MemoryPlan &plan
                                        ? logSpacedPoints(d.xMin, d.rangeMax, points, extra)
                                        : linearSpacedPoints(d.xMin, d.rangeMax, points, extra);
 
+    // A GPU of one data-parallel rank holds its share of a batch (the batch axis is the deployment's).
+    const auto onRank = [&](std::int64_t batch) {
+        return ceilDiv(batch, std::max(1, plan.dataParallelSize));
+    };
     // The drafter's layers share the pool; a running request holds its speculative slots too.
     const ModelArch m = withDraftLayers(scenario.model, plan.kv.draftLayers);
     const std::int64_t slots = plan.kv.speculativeSlots;
@@ -252,8 +256,9 @@ GrowthChartData growthChartData(const Scenario &scenario, const MemoryPlan &plan
             try {
                 const std::int64_t kv =
                     bySequence
-                        ? kvCacheBytes(m, layout, scenario.batchSize, x + slots, scenario.sharedPrefixLen)
-                        : kvCacheBytes(m, layout, x, scenario.seqLen + slots, scenario.sharedPrefixLen);
+                        ? kvCacheBytes(m, layout, plan.rankBatchSize, x + slots, scenario.sharedPrefixLen)
+                        : kvCacheBytes(m, layout, onRank(x), scenario.seqLen + slots,
+                                       scenario.sharedPrefixLen);
                 const std::int64_t total = (Checked(d.fixedBytes) + kv).value();
                 curve.x << x;
                 curve.kvBytes << kv;
@@ -278,10 +283,11 @@ GrowthChartData growthChartData(const Scenario &scenario, const MemoryPlan &plan
             kvCacheLayout(*changed, kvCacheOptions(scenario, plan.dtype, plan.kvCacheDtype));
         for (std::int64_t x : xs) {
             try {
-                curve.kvBytes << (bySequence ? kvCacheBytes(*changed, layout, scenario.batchSize, x + slots,
-                                                            scenario.sharedPrefixLen)
-                                             : kvCacheBytes(*changed, layout, x, scenario.seqLen + slots,
-                                                            scenario.sharedPrefixLen));
+                curve.kvBytes << (bySequence
+                                      ? kvCacheBytes(*changed, layout, plan.rankBatchSize, x + slots,
+                                                     scenario.sharedPrefixLen)
+                                      : kvCacheBytes(*changed, layout, onRank(x), scenario.seqLen + slots,
+                                                     scenario.sharedPrefixLen));
                 curve.x << x;
             } catch (const Error &) {
                 break; // beyond 2^63 bytes: the curve ends here

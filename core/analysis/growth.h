@@ -91,8 +91,9 @@ struct GrowthChartData
     QList<CounterfactualCurve> counterfactuals; ///< when asked for: the KV line of each counterfactual model
     int currentCurve = 0;                       ///< the curve of the plan's KV dtype
     std::int64_t currentX = 0;
-    std::int64_t batchSize = 0; ///< the scenario's batch (fixed along the sequence axis)
-    std::int64_t seqLen = 0;    ///< the scenario's sequence length (fixed along the batch axis)
+    /// A GPU's batch, fixed along the sequence axis: the scenario's, or one data-parallel rank's share.
+    std::int64_t batchSize = 0;
+    std::int64_t seqLen = 0; ///< the scenario's sequence length (fixed along the batch axis)
     std::int64_t currentKvBytes = 0;
     std::int64_t currentTotalBytes = 0;
 };

@@ -47,6 +47,8 @@ bool isEngineArgument(ScenarioField field)
     case ScenarioField::MemFractionStatic:
     case ScenarioField::TensorParallelSize:
     case ScenarioField::PipelineParallelSize:
+    case ScenarioField::DataParallelSize:
+    case ScenarioField::EnableExpertParallel:
     case ScenarioField::MaxModelLen:
     case ScenarioField::BlockSize:
     case ScenarioField::MambaSsmCacheDtype:

@@ -169,6 +169,10 @@ struct MemoryPlan
     /// the rank's at one rank): tokens, and requests of --max-model-len at once.
     std::int64_t deploymentCapacityTokens = 0;
     double deploymentMaxConcurrency = 0;
+    /// The data-parallel ranks whose GPUs hold one routed expert fewer (the experts do not divide
+    /// evenly), and the tokens each of their caches holds; 0 when every rank is the planned one.
+    int lighterRanks = 0;
+    std::int64_t lighterRankCapacityTokens = 0;
     std::int64_t gpuMemoryUtilizationPpm = 0;
     std::int64_t maxModelLen = 0;
     int blockSize = 16;          ///< effective: vLLM raises it for hybrid recurrent models, 64 for sparse MLA

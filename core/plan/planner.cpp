@@ -663,6 +663,8 @@ MemoryPlan planDataParallel(const Scenario &s, const EngineRules &rules, const M
                              expertPlacement(m, tp, dp, s.enableExpertParallel, (dp - 1) * tp));
     const int heavierRanks = heavier > 0 ? heavier : dp;
     const int lighterRanks = dp - heavierRanks;
+    plan.lighterRanks = lighterRanks;
+    plan.lighterRankCapacityTokens = lighterRanks > 0 ? lighter.kv.capacityTokens : 0;
     plan.deploymentCapacityTokens =
         (Checked(plan.kv.capacityTokens) * heavierRanks + Checked(lighter.kv.capacityTokens) * lighterRanks)
             .value();

@@ -2031,6 +2031,10 @@
         <source>a %1-token prompt alone, %2 of its tokens computed: the same terms, priced for the prefill</source>
         <translation>单独一条 %1 token 的提示词，其中计算 %2 个 token：同样的各项，按预填充计价</translation>
     </message>
+    <message>
+        <source>the deployment&apos;s tokens: every data-parallel rank&apos;s own cache</source>
+        <translation>整个部署的 token 数：每个数据并行副本各自的缓存之和</translation>
+    </message>
 </context>
 <context>
     <name>kvscope::FormulaPanel</name>

@@ -8,6 +8,7 @@
 // launch lines. Reference bytes by hand from the models' config.json (Qwen/Qwen3-30B-A3B,
 // deepseek-ai/DeepSeek-V2-Lite), as the presets hold them.
 #include "core/analysis/fit.h"
+#include "core/analysis/growth.h"
 #include "core/common/error.h"
 #include "core/model/inventory.h"
 #include "core/plan/expertparallel.h"
@@ -172,6 +173,24 @@ private Q_SLOTS:
         // No figure kvscope cannot stand by: no measurement calibrates data-parallel speed.
         QCOMPARE(ranks.speed.decode.seconds, 0.0);
         QVERIFY(ranks.speed.notes.join(QLatin1Char('\n')).contains(QStringLiteral("--data-parallel-size 2")));
+    }
+
+    void growthCurvesPassThroughTheRanksPoint()
+    {
+        // The chart is a GPU's: its curve at the current point is the plan's total, the rank's
+        // share of the batch, on both axes (the batch axis counts the deployment's sequences).
+        Scenario s = on(QStringLiteral("deepseek-v2-lite"), 1, 3, true);
+        s.maxModelLen = 4096;
+        s.seqLen = 4096;
+        const MemoryPlan plan = planMemory(s);
+        for (const GrowthAxis axis : {GrowthAxis::SequenceLength, GrowthAxis::BatchSize}) {
+            const GrowthChartData d = growthChartData(s, plan, axis);
+            const GrowthCurve &curve = d.curves.at(d.currentCurve);
+            const qsizetype at = curve.x.indexOf(d.currentX);
+            QVERIFY(at >= 0);
+            QCOMPARE(curve.totalBytes.at(at), d.currentTotalBytes);
+        }
+        QCOMPARE(growthChartData(s, plan, GrowthAxis::SequenceLength).batchSize, 6);
     }
 
     void expertParallelOnTensorParallelKeepsTheSpeed()

@@ -237,6 +237,32 @@ private Q_SLOTS:
         QCOMPARE(lineOf(sheet, "bits_per_weight").result.real, plan.weights.bitsPerWeight);
     }
 
+    void dataParallelRanksAddTheirCaches()
+    {
+        // DeepSeek-V2-Lite over three ranks with its 64 experts divided (22, 21, 21): one rank
+        // holds the most, two an expert fewer a layer and more tokens.
+        Scenario s = scenarioFor(QStringLiteral("deepseek-v2-lite"), 16, 4096, 1);
+        s.dataParallelSize = 3;
+        s.enableExpertParallel = true;
+        const MemoryPlan plan = planMemory(s);
+        const FormulaSheet sheet = formulaSheet(s, plan);
+        verifyLinesAddUp(sheet);
+        const FormulaLine &deployment = lineOf(sheet, "deployment_kv_capacity_tokens");
+        QCOMPARE(deployment.result.value, plan.deploymentCapacityTokens);
+        QCOMPARE(termOf(deployment, "lighter_ranks").value, std::int64_t(2));
+        QVERIFY(termOf(deployment, "lighter_rank_tokens").value > plan.kv.capacityTokens);
+        // The batch in the cache's line is the rank's share: 16 over 3 ranks is 6.
+        QCOMPARE(termOf(lineOf(sheet, "kv_cache_bytes"), "batch_size").value, std::int64_t(6));
+        // Evenly divided ranks: the rank's tokens times the ranks.
+        s.model = preset(QStringLiteral("qwen3-30b-a3b"));
+        s.dataParallelSize = 2; // 128 experts: 64 each
+        const MemoryPlan even = planMemory(s);
+        const FormulaSheet evenSheet = formulaSheet(s, even);
+        verifyLinesAddUp(evenSheet);
+        QCOMPARE(lineOf(evenSheet, "deployment_kv_capacity_tokens").symbolic(),
+                 QStringLiteral("kv_capacity_tokens × data_parallel_size"));
+    }
+
     void servingFeaturesAreTermsOfTheirLines()
     {
         // Llama-3.1-8B on one H100 with 4 LoRA slots of rank 64, 64 GiB of CPU offloading and a

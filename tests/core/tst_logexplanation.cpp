@@ -614,6 +614,24 @@ private Q_SLOTS:
         QVERIFY(e.options.value(QStringLiteral("pipeline-parallel-size")) == QLatin1String("3"));
     }
 
+    void readsDataAndExpertParallelism()
+    {
+        // vLLM prints its non-default args as a Python dict (vllm/entrypoints/utils.py): a switch
+        // as True. Each data-parallel rank's lines carry an EngineCore_DP<n> prefix.
+        const QString log = QStringLiteral(
+            "(APIServer pid=1) INFO 09-29 11:30:00 [utils.py:233] non-default args: {'model': "
+            "'Qwen/Qwen3-30B-A3B', 'max_model_len': 32768, 'data_parallel_size': 2, "
+            "'enable_expert_parallel': True}\n"
+            "(EngineCore_DP0 pid=2) INFO 09-29 11:34:06 [kv_cache_utils.py:864] GPU KV cache size: "
+            "257,664 tokens\n");
+        const LogExplanation e = explain(log, {{}, QStringLiteral("h100-sxm"), {}});
+        QCOMPARE(e.plan.dataParallelSize, 2);
+        QCOMPARE(e.plan.expertParallelSize, 2);
+        QCOMPARE(e.plan.localExperts, 64);
+        QCOMPARE(e.options.value(QStringLiteral("data-parallel-size")), QStringLiteral("2"));
+        QCOMPARE(e.options.value(QStringLiteral("enable-expert-parallel")).toLower(), QStringLiteral("true"));
+    }
+
     void refusesWhatItCannotInfer()
     {
         const auto message = [](const QString &text, const LogOverrides &overrides = {}) {
