@@ -59,11 +59,13 @@ void speedSection(TextTable &t, const MemoryPlan &p)
     const QString replica = p.tensorParallelSize > 1
                                 ? QStringLiteral("%1 GPUs in tensor parallel").arg(p.tensorParallelSize)
                                 : QStringLiteral("1 GPU");
-    t.heading(QStringLiteral("Speed per replica (%1; step model, %2: x %3 of the bandwidth for weights, x %4 "
-                             "of the compute peak)")
-                  .arg(replica, gpuGenerationName(s.generation))
-                  .arg(s.bandwidthEfficiency, 0, 'g', 3)
-                  .arg(s.computeEfficiency, 0, 'g', 3));
+    // The efficiencies only where the step model ran (not for a layout it has no measurement of).
+    t.heading(s.available ? QStringLiteral("Speed per replica (%1; step model, %2: x %3 of the bandwidth for "
+                                           "weights, x %4 of the compute peak)")
+                                .arg(replica, gpuGenerationName(s.generation))
+                                .arg(s.bandwidthEfficiency, 0, 'g', 3)
+                                .arg(s.computeEfficiency, 0, 'g', 3)
+                          : QStringLiteral("Speed per replica (%1)").arg(replica));
     const QString none = QStringLiteral("—");
     // A server that does not start decodes nothing, whatever the roofline would say.
     if (!s.available || !p.engineStarts) {

@@ -387,6 +387,15 @@ private Q_SLOTS:
         QVERIFY(text.out.contains("  KV cache read"));
         QVERIFY(text.out.contains("  Engine, per step"));
         QVERIFY(!text.out.contains("  Tensor-parallel all-reduce")); // TP 1: no term
+
+        // Data-parallel ranks: no speed, so no efficiencies in the heading; the deployment's cache.
+        const Run ranks = run({QStringLiteral("calc"), QStringLiteral("--model"),
+                               QStringLiteral("qwen3-30b-a3b"), QStringLiteral("--data-parallel-size"),
+                               QStringLiteral("2"), QStringLiteral("--enable-expert-parallel")});
+        QCOMPARE(ranks.exitCode, 0);
+        QVERIFY2(ranks.out.contains("Speed per replica (1 GPU)\n"), ranks.out.constData());
+        QVERIFY(ranks.out.contains("deployment KV cache"));
+        QVERIFY(ranks.out.contains("--data-parallel-size 2 --enable-expert-parallel"));
     }
 
     void calibrationFromMeasuredItl()
