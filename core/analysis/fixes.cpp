@@ -6,6 +6,7 @@
 #include "core/common/error.h"
 #include "core/common/units.h"
 #include "core/engine/engine.h"
+#include "core/plan/expertparallel.h"
 #include "core/plan/planner.h"
 #include "core/plan/tensorparallel.h"
 
@@ -63,6 +64,13 @@ struct Draft
     {
         fix.scenario.tensorParallelSize = gpus;
         record(ScenarioField::TensorParallelSize, gpus);
+    }
+    void dataParallelSize(int ranks)
+    {
+        fix.scenario.dataParallelSize = ranks;
+        fix.scenario.enableExpertParallel = true;
+        record(ScenarioField::DataParallelSize, ranks);
+        record(ScenarioField::EnableExpertParallel, true);
     }
     void gpu(const GpuSpec &spec)
     {
@@ -233,6 +241,26 @@ void addTensorParallel(const Scenario &s, QList<Fix> &fixes)
     }
 }
 
+/// For a MoE under vLLM, the fewest data-parallel ranks, the experts divided among all their GPUs,
+/// that hold the batch as it is, each rank its share: where tensor parallelism repeats the cache
+/// (an MLA latent, KV heads fewer than the GPUs) the way to more requests.
+void addDataParallel(const Scenario &s, QList<Fix> &fixes)
+{
+    if (!s.model.moe.enabled() || s.engine != Engine::Vllm || s.pipelineParallelSize > 1 ||
+        s.dataParallelSize > 1)
+        return;
+    for (int ranks : validDataParallelSizes(s.model, int(s.tensorParallelSize), true, s.engine)) {
+        if (ranks <= 1)
+            continue;
+        Draft draft(FixKind::DataParallel, s);
+        draft.dataParallelSize(ranks);
+        if (std::optional<Fix> fix = settle(draft); fix && keepsBatch(*fix, s)) {
+            fixes << *fix;
+            return;
+        }
+    }
+}
+
 /// GPUs of the library with more memory, smallest first, that hold the batch as it is;
 /// when none does, the one with the most memory and the batch that then fits.
 void addGpus(const Scenario &s, const MemoryPlan &plan, const QList<GpuSpec> &gpus, QList<Fix> &fixes)
@@ -294,6 +322,7 @@ QList<Fix> proposeFixes(const Scenario &scenario, const MemoryPlan &plan, const 
     addKvPrecision(scenario, plan, fixes);
     addQuantizations(scenario, plan, fixes);
     addTensorParallel(scenario, fixes);
+    addDataParallel(scenario, fixes);
     addGpus(scenario, plan, gpus, fixes);
     return fixes;
 }

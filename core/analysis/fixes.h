@@ -23,6 +23,7 @@ enum class FixKind
     KvCacheDtype,   ///< a narrower KV cache precision
     Quantization,   ///< quantized weights
     TensorParallel, ///< more GPUs
+    DataParallel,   ///< a MoE's data-parallel ranks, the experts divided among their GPUs
     Gpu,            ///< a GPU with more memory
     KvCacheMemory   ///< the --kv-cache-memory-bytes pool the batch needs (or the most the GPU holds)
 };

@@ -19,6 +19,7 @@ const EnumSpelling<FixKind> fixKindNames[] = {
     {FixKind::KvCacheDtype, "kv_cache_dtype"},
     {FixKind::Quantization, "quantization"},
     {FixKind::TensorParallel, "tensor_parallel_size"},
+    {FixKind::DataParallel, "data_parallel_size"},
     {FixKind::Gpu, "gpu"},
     {FixKind::KvCacheMemory, "kv_cache_memory_bytes"},
 };

@@ -1652,6 +1652,10 @@
         <source>&lt;b&gt;The batch fits, but %3 would refuse to start&lt;/b&gt; (see the note below). %1 headroom of the %2 budget per GPU.</source>
         <translation>&lt;b&gt;批次放得下，但 %3 会拒绝启动&lt;/b&gt;（见下方说明）。每块 GPU 的 %2 预算还剩 %1。</translation>
     </message>
+    <message>
+        <source>%1 data-parallel ranks, experts divided</source>
+        <translation>%1 个数据并行副本，专家分摊</translation>
+    </message>
 </context>
 <context>
     <name>kvscope::FitDialog</name>

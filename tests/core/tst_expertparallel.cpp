@@ -8,6 +8,7 @@
 // launch lines. Reference bytes by hand from the models' config.json (Qwen/Qwen3-30B-A3B,
 // deepseek-ai/DeepSeek-V2-Lite), as the presets hold them.
 #include "core/analysis/fit.h"
+#include "core/analysis/fixes.h"
 #include "core/analysis/growth.h"
 #include "core/common/error.h"
 #include "core/model/inventory.h"
@@ -250,6 +251,29 @@ private Q_SLOTS:
                                              .arg(plan.dataParallelSize)),
                  qPrintable(ranks->command));
         test::verifyFitRows(q, result);
+    }
+
+    void dataParallelRanksAreProposedWhenTheCacheIsShort()
+    {
+        // DeepSeek-V2-Lite, 256 requests of 32,768 tokens on one H100: 8.4 M tokens of MLA latent,
+        // which tensor parallelism would repeat on every GPU. The fewest ranks that hold the batch
+        // as it is, each its share, are proposed; one rank fewer does not hold it.
+        Scenario s = on(QStringLiteral("deepseek-v2-lite"), 1, 1, false);
+        s.batchSize = 256;
+        s.seqLen = s.maxModelLen = 32768;
+        const MemoryPlan plan = planMemory(s);
+        QVERIFY(!plan.works());
+        const QList<Fix> fixes = proposeFixes(s, plan, {});
+        const auto ranks = std::find_if(fixes.cbegin(), fixes.cend(),
+                                        [](const Fix &fix) { return fix.kind == FixKind::DataParallel; });
+        QVERIFY(ranks != fixes.cend());
+        QVERIFY(ranks->plan.works());
+        QCOMPARE(ranks->scenario.batchSize, 256);
+        QVERIFY(ranks->scenario.enableExpertParallel);
+        QCOMPARE(ranks->scenario.dataParallelSize, 5); // README
+        Scenario fewer = ranks->scenario;
+        fewer.dataParallelSize -= 1;
+        QVERIFY(!planMemory(fewer).works());
     }
 
     void optionsReadAndSpellBack()

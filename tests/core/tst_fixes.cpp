@@ -54,6 +54,10 @@ Scenario applied(Scenario s, const QList<OptionChange> &changes)
             s.gpu = resolveGpu(change.value.toString());
         else if (option == ScenarioField::KvCacheMemoryBytes)
             s.kvCacheMemoryBytes = change.value.toInteger();
+        else if (option == ScenarioField::DataParallelSize)
+            s.dataParallelSize = change.value.toInteger();
+        else if (option == ScenarioField::EnableExpertParallel)
+            s.enableExpertParallel = change.value.toBool();
         else
             qFatal("unexpected option %s", qPrintable(optionFlag(option)));
     }

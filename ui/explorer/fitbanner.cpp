@@ -132,6 +132,9 @@ QString FitBanner::fixText(const Fix &fix)
         case ScenarioField::TensorParallelSize:
             parts << tr("%1 GPUs (tensor parallel)").arg(change.value.toInteger());
             break;
+        case ScenarioField::DataParallelSize:
+            parts << tr("%1 data-parallel ranks, experts divided").arg(change.value.toInteger());
+            break;
         case ScenarioField::Gpu:
             parts << fix.scenario.gpu.name;
             break;
