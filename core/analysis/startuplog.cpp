@@ -179,7 +179,9 @@ private:
     void readLine(const QString &line)
     {
         readSglangLine(line);
-        static const QRegularExpression rank = pattern(R"((?:Worker_TP|_TP|[\[ ]TP)(\d+)[\] ])");
+        // vLLM's Worker_TP<rank> (Worker_TP<rank>_EP<rank> under expert parallelism,
+        // Worker_PP<stage>_TP<rank> in a pipeline), SGLang's [... TP<rank> EP<rank>].
+        static const QRegularExpression rank = pattern(R"((?:Worker_TP|_TP|[\[ ]TP)(\d+)[\]_ ])");
         if (const QRegularExpressionMatch m = rank.match(line); m.hasMatch())
             m_log.ranksSeen = std::max(m_log.ranksSeen, m.captured(1).toInt() + 1);
         // vLLM names a pipeline's workers Worker_PP<stage> (or Worker_PP<stage>_TP<rank>).

@@ -614,6 +614,21 @@ private Q_SLOTS:
         QVERIFY(e.options.value(QStringLiteral("pipeline-parallel-size")) == QLatin1String("3"));
     }
 
+    void countsTensorParallelRanksOfExpertParallelWorkers()
+    {
+        // Under --enable-expert-parallel vLLM's workers are Worker_TP<n>_EP<n> (a public Qwen3-235B
+        // deployment at TP 8 with EP, vLLM 0.11, printed these two lines among eight).
+        const StartupLog log = readStartupLog(
+            QStringLiteral(
+                "(Worker_TP0_EP0 pid=8092) INFO 09-29 11:34:04 [gpu_worker.py:298] Available KV cache "
+                "memory: 11.55 GiB\n"
+                "(Worker_TP1_EP1 pid=8093) INFO 09-29 11:34:04 [gpu_worker.py:298] Available KV cache "
+                "memory: 11.51 GiB\n"),
+            QStringLiteral("ep.log"));
+        QCOMPARE(log.ranksSeen, 2);
+        QCOMPARE(log.kvCacheGiB.value_or(0), 11.55); // the first rank's
+    }
+
     void readsDataAndExpertParallelism()
     {
         // vLLM prints its non-default args as a Python dict (vllm/entrypoints/utils.py): a switch
