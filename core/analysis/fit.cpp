@@ -70,7 +70,7 @@ Scenario scenarioOf(const FitQuery &q, const Configuration &c, std::int64_t maxM
     // data-parallel rank its share.
     const std::int64_t admitted =
         s.engine == Engine::Sglang ? SglangMinRunningRequests : defaultMaxNumSeqs(c.gpu);
-    const std::int64_t perRank = ceilDiv(q.concurrency, c.layout.dataParallelSize);
+    const std::int64_t perRank = dataParallelShare(q.concurrency, c.layout.dataParallelSize);
     if (s.maxNumSeqs <= 0 && perRank > admitted)
         s.maxNumSeqs = perRank;
     return s;
@@ -273,7 +273,7 @@ bool servesConcurrency(const MemoryPlan &plan, std::int64_t concurrency)
     if (concurrency <= 0)
         return false;
     // Each data-parallel rank admits and holds its share.
-    const std::int64_t perRank = ceilDiv(concurrency, std::max(1, plan.dataParallelSize));
+    const std::int64_t perRank = dataParallelShare(concurrency, plan.dataParallelSize);
     if (!plan.engineStarts || plan.maxNumSeqs < perRank)
         return false;
     try {

@@ -4,6 +4,7 @@
 #include "core/common/checked.h"
 #include "core/common/error.h"
 #include "core/common/units.h"
+#include "core/plan/expertparallel.h"
 #include "core/plan/kvcache.h"
 #include "core/plan/planner.h"
 #include "core/plan/speculativedecoding.h"
@@ -231,9 +232,7 @@ GrowthChartData growthChartData(const Scenario &scenario, const MemoryPlan &plan
                                        : linearSpacedPoints(d.xMin, d.rangeMax, points, extra);
 
     // A GPU of one data-parallel rank holds its share of a batch (the batch axis is the deployment's).
-    const auto onRank = [&](std::int64_t batch) {
-        return ceilDiv(batch, std::max(1, plan.dataParallelSize));
-    };
+    const auto onRank = [&](std::int64_t batch) { return dataParallelShare(batch, plan.dataParallelSize); };
     // The drafter's layers share the pool; a running request holds its speculative slots too.
     const ModelArch m = withDraftLayers(scenario.model, plan.kv.draftLayers);
     const std::int64_t slots = plan.kv.speculativeSlots;

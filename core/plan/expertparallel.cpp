@@ -6,6 +6,8 @@
 #include "core/common/scenariofield.h"
 #include "core/plan/tensorparallel.h"
 
+#include <algorithm>
+
 #include <QCoreApplication>
 
 namespace kvscope {
@@ -24,6 +26,11 @@ bool expertParallelApplies(const ModelArch &m, std::int64_t gpus, bool enabled)
 }
 
 } // namespace
+
+std::int64_t dataParallelShare(std::int64_t sequences, std::int64_t dataParallel)
+{
+    return ceilDiv(sequences, std::max<std::int64_t>(1, dataParallel));
+}
 
 int localExpertCount(int numExperts, int expertParallel, int rank)
 {

@@ -45,6 +45,10 @@ ExpertPlacement expertPlacement(const ModelArch &model, int tensorParallel, int 
 int heavierDataParallelRanks(const ModelArch &model, int tensorParallel, int dataParallel,
                              bool expertParallelEnabled);
 
+/// The sequences the busiest of `dataParallel` ranks holds when `sequences` are split among them
+/// evenly: ceil(sequences / ranks), a rank count below 1 taken as 1.
+std::int64_t dataParallelShare(std::int64_t sequences, std::int64_t dataParallel);
+
 /// What kvscope plans: --data-parallel-size a positive integer, vLLM's, without pipeline stages;
 /// --enable-expert-parallel for a MoE model with at least one routed expert per GPU; without it
 /// the experts' widths divide by TP x DP. Throws kvscope::Error naming the option and the value.

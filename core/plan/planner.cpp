@@ -354,7 +354,7 @@ MemoryPlan planLayers(const Scenario &s, const EngineRules &rulesRef, const Mode
     const EngineRules *rules = &rulesRef;
     const int tp = int(s.tensorParallelSize); // at most num_attention_heads (validateScenario)
     // A data-parallel rank serves its share of the requests: the deployment's, split evenly.
-    const std::int64_t rankBatch = ceilDiv(s.batchSize, s.dataParallelSize);
+    const std::int64_t rankBatch = dataParallelShare(s.batchSize, s.dataParallelSize);
 
     MemoryPlan plan;
     plan.engine = s.engine;
@@ -657,19 +657,22 @@ MemoryPlan planDataParallel(const Scenario &s, const EngineRules &rules, const M
     MemoryPlan plan =
         planLayers(s, rules, m, inventory, true, expertPlacement(m, tp, dp, s.enableExpertParallel));
     const int heavier = heavierDataParallelRanks(m, tp, dp, s.enableExpertParallel);
-    MemoryPlan lighter = plan;
-    if (heavier > 0 && heavier < dp)
-        lighter = planLayers(s, rules, m, inventory, true,
-                             expertPlacement(m, tp, dp, s.enableExpertParallel, (dp - 1) * tp));
-    const int heavierRanks = heavier > 0 ? heavier : dp;
-    const int lighterRanks = dp - heavierRanks;
+    const int lighterRanks = heavier > 0 ? dp - heavier : 0;
+    int lighterExperts = 0;
+    double lighterConcurrency = 0;
+    if (lighterRanks > 0) {
+        const MemoryPlan lighter = planLayers(
+            s, rules, m, inventory, true, expertPlacement(m, tp, dp, s.enableExpertParallel, (dp - 1) * tp));
+        lighterExperts = lighter.localExperts;
+        lighterConcurrency = lighter.kv.maxConcurrency;
+        plan.lighterRankCapacityTokens = lighter.kv.capacityTokens;
+    }
+    const int heavierRanks = dp - lighterRanks;
     plan.lighterRanks = lighterRanks;
-    plan.lighterRankCapacityTokens = lighterRanks > 0 ? lighter.kv.capacityTokens : 0;
-    plan.deploymentCapacityTokens =
-        (Checked(plan.kv.capacityTokens) * heavierRanks + Checked(lighter.kv.capacityTokens) * lighterRanks)
-            .value();
-    plan.deploymentMaxConcurrency =
-        plan.kv.maxConcurrency * heavierRanks + lighter.kv.maxConcurrency * lighterRanks;
+    plan.deploymentCapacityTokens = (Checked(plan.kv.capacityTokens) * heavierRanks +
+                                     Checked(plan.lighterRankCapacityTokens) * lighterRanks)
+                                        .value();
+    plan.deploymentMaxConcurrency = plan.kv.maxConcurrency * heavierRanks + lighterConcurrency * lighterRanks;
     plan.largestBatchThatFits = (Checked(plan.largestBatchThatFits) * dp).value();
     if (dp > 1)
         plan.notes.prepend(
@@ -693,7 +696,7 @@ MemoryPlan planDataParallel(const Scenario &s, const EngineRules &rules, const M
                 .arg(plan.localExperts)
                 .arg(lighterRanks > 0
                          ? QCoreApplication::translate("kvscope::Planner", " (%1 on the last ranks)")
-                               .arg(lighter.localExperts)
+                               .arg(lighterExperts)
                          : QString()));
     else if (s.enableExpertParallel)
         plan.notes << QCoreApplication::translate("kvscope::Planner",
