@@ -868,10 +868,6 @@
         <translation>以探索器的模型、GPU、精度和负载为基础的各列：不带任何特性的部署，然后每列只加一项特性：它的投机解码草稿器（每步 %1 个草稿）· %2 个秩为 %3 的 LoRA 槽位 · 所有请求共享的、长度为序列一半的系统提示词。</translation>
     </message>
     <message>
-        <source>Show or fold the rows that set each column&apos;s weights, quantization, KV cache, drafter, LoRA slots and shared prefix.</source>
-        <translation>显示或折叠设置每列权重、量化、KV Cache、草稿器、LoRA 槽位和共享前缀的行。</translation>
-    </message>
-    <message>
         <source>LoRA slots (%1)</source>
         <translation>LoRA 槽位（%1）</translation>
     </message>
@@ -890,6 +886,14 @@
     <message>
         <source>none</source>
         <translation>无</translation>
+    </message>
+    <message>
+        <source>Show or fold the rows that set each column&apos;s weights, quantization, KV cache, GPUs and ranks, drafter, LoRA slots and shared prefix.</source>
+        <translation>显示或折叠设置每列权重、量化、KV Cache、GPU 与并行副本、草稿模型、LoRA 槽位和共享前缀的行。</translation>
+    </message>
+    <message>
+        <source>on</source>
+        <translation>开启</translation>
     </message>
 </context>
 <context>

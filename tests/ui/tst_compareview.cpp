@@ -11,6 +11,7 @@
 #include "core/document/scenariofile.h"
 #include "core/library/library.h"
 #include "core/output/speedchart.h"
+#include "core/plan/expertparallel.h"
 #include "core/plan/speed.h"
 #include "tests/ui/uitestsupport.h"
 #include "ui/charts/comparebarschart.h"
@@ -499,6 +500,69 @@ private Q_SLOTS:
         for (const ComparedColumn &column : comparison.columns)
             QCOMPARE(column.plan.batchSize, 64);
         QCOMPARE(comparison.columns.at(0).plan.kvCacheDtype, KvCacheDtype::BFloat16);
+        checkTable(expected());
+    }
+
+    // A column's layout is a knob like its precisions: GPUs (TP), pipeline stages, data-parallel ranks
+    // and expert parallelism, offered as the core accepts them for the model (a MoE's ranks only with
+    // its experts divided or split evenly), and planned as the core plans them.
+    void layoutKnobsSetAColumnsGpusRanksAndExperts()
+    {
+        const ModelArch *moe = m_window->library()->findModel(QStringLiteral("qwen3-30b-a3b"));
+        QVERIFY(moe);
+        m_window->controller()->setModel(*moe);
+        child<QPushButton>(QStringLiteral("addColumnButton"))->click();
+        child<QPushButton>(QStringLiteral("addColumnButton"))->click();
+        QVERIFY(waitForComparison());
+
+        // Both columns follow the explorer's one GPU; the data-parallel box offers what
+        // validDataParallelSizes() accepts and the expert switch is off.
+        auto *tp1 = child<QComboBox>(QStringLiteral("tensor-parallel-sizeCombo1"));
+        auto *dp1 = child<QComboBox>(QStringLiteral("data-parallel-sizeCombo1"));
+        auto *ep1 = child<QComboBox>(QStringLiteral("enable-expert-parallelCombo1"));
+        QCOMPARE(tp1->currentData().toString(), QStringLiteral("1"));
+        QCOMPARE(dp1->currentData().toString(), QStringLiteral("1"));
+        QCOMPARE(ep1->currentData().toString(), QStringLiteral("false"));
+        QCOMPARE(ep1->currentText(), QStringLiteral("off"));
+        QVERIFY(dp1->isEnabled() && ep1->isEnabled());
+        QList<int> offered;
+        for (int i = 0; i < dp1->count(); ++i)
+            offered << dp1->itemData(i).toInt();
+        QCOMPARE(offered, validDataParallelSizes(*moe, 1, false, Engine::Vllm));
+
+        // The second column as two ranks with the experts divided: planned as the core plans it.
+        const auto choose = [](QComboBox *combo, const QString &value) {
+            const int index = combo->findData(value);
+            QVERIFY2(index >= 0, qPrintable(value));
+            combo->setCurrentIndex(index);
+            Q_EMIT combo->activated(index);
+        };
+        choose(dp1, QStringLiteral("2"));
+        choose(child<QComboBox>(QStringLiteral("enable-expert-parallelCombo1")), QStringLiteral("true"));
+        QCOMPARE(view()->columns().at(1).value(QStringLiteral("data-parallel-size")), QStringLiteral("2"));
+        QCOMPARE(view()->columns().at(1).value(QStringLiteral("enable-expert-parallel")),
+                 QStringLiteral("true"));
+        QVERIFY(!view()->columns().at(0).contains(QStringLiteral("data-parallel-size")));
+        QVERIFY(waitForComparison());
+        const Comparison comparison = expected();
+        checkTable(comparison);
+        const MemoryPlan &ranks = comparison.columns.at(1).plan;
+        QCOMPARE(ranks.dataParallelSize, 2);
+        QCOMPARE(ranks.expertParallelSize, 2);
+        QCOMPARE(ranks.localExperts, moe->moe.numExperts / 2);
+        QCOMPARE(ranks.gpuCount(), 2);
+        QCOMPARE(comparison.columns.at(0).plan.gpuCount(), 1);
+        QCOMPARE(child<QComboBox>(QStringLiteral("enable-expert-parallelCombo1"))->currentText(),
+                 QStringLiteral("on"));
+
+        // The first column to two GPUs of tensor parallelism, and the explorer's own TP then leaves
+        // it as it is: a column keeps the layout it was given.
+        choose(child<QComboBox>(QStringLiteral("tensor-parallel-sizeCombo0")), QStringLiteral("2"));
+        QVERIFY(waitForComparison());
+        QCOMPARE(view()->currentComparison()->columns.at(0).plan.gpuCount(), 2);
+        m_window->controller()->setTensorParallelSize(4);
+        QVERIFY(waitForComparison());
+        QCOMPARE(view()->currentComparison()->columns.at(0).plan.gpuCount(), 2);
         checkTable(expected());
     }
 

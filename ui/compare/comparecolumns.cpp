@@ -9,11 +9,25 @@ namespace kvscope {
 
 const QList<ScenarioField> &columnKnobs()
 {
-    static const QList<ScenarioField> knobs{
-        ScenarioField::Dtype,        ScenarioField::Quantization,      ScenarioField::GroupSize,
-        ScenarioField::KvCacheDtype, ScenarioField::SpeculativeConfig, ScenarioField::MaxLoras,
-        ScenarioField::MaxLoraRank,  ScenarioField::SharedPrefixLen};
+    static const QList<ScenarioField> knobs{ScenarioField::Dtype,
+                                            ScenarioField::Quantization,
+                                            ScenarioField::GroupSize,
+                                            ScenarioField::KvCacheDtype,
+                                            ScenarioField::TensorParallelSize,
+                                            ScenarioField::PipelineParallelSize,
+                                            ScenarioField::DataParallelSize,
+                                            ScenarioField::EnableExpertParallel,
+                                            ScenarioField::SpeculativeConfig,
+                                            ScenarioField::MaxLoras,
+                                            ScenarioField::MaxLoraRank,
+                                            ScenarioField::SharedPrefixLen};
     return knobs;
+}
+
+bool isLayoutKnob(ScenarioField knob)
+{
+    return knob == ScenarioField::TensorParallelSize || knob == ScenarioField::PipelineParallelSize ||
+           knob == ScenarioField::DataParallelSize || knob == ScenarioField::EnableExpertParallel;
 }
 
 ScenarioValues columnValues(const Scenario &base, const Scenario &column)
@@ -21,7 +35,7 @@ ScenarioValues columnValues(const Scenario &base, const Scenario &column)
     ScenarioValues values = differingValues(base, column);
     const ScenarioValues all = scenarioToValues(column);
     for (const ScenarioField knob : columnKnobs())
-        if (all.contains(fileKey(knob)))
+        if (all.contains(fileKey(knob)) && !isLayoutKnob(knob))
             values.insert(fileKey(knob), all.value(fileKey(knob)));
     // No drafter, no LoRA and no shared prefix are the defaults, which scenarioToValues() leaves
     // out: a column keeps them spelled out like its other knobs, so it does not take up the

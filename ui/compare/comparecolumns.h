@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: MIT
 // The Compare view's columns as they are kept and saved: each a set of
 // scenario values on top of the explorer's scenario (what a scenario file's
-// "comparison" list holds). A column keeps its precision knobs spelled out,
-// so it keeps its precisions when the explorer's change; every other option
-// follows the explorer (model, GPU, batch...) unless the column sets it.
+// "comparison" list holds). A column keeps its precision and serving knobs
+// spelled out, so it keeps its precisions when the explorer's change; every
+// other option, the layout (TP, PP, DP, EP) among them, follows the explorer
+// (model, GPU, batch...) unless the column sets it to something else.
 #pragma once
 
 #include "core/common/scenariofield.h"
@@ -14,9 +15,13 @@
 
 namespace kvscope {
 
-/// The knobs a column shows and keeps, in the table's order: dtype, quantization,
-/// group size, KV cache dtype, the speculative drafter, the LoRA slots and their rank, the shared prefix.
+/// The knobs a column shows, in the table's order: dtype, quantization, group size, KV cache dtype,
+/// the layout (GPUs of TP, pipeline stages, data-parallel ranks, expert parallelism), the speculative
+/// drafter, the LoRA slots and their rank, the shared prefix.
 const QList<ScenarioField> &columnKnobs();
+
+/// A knob of the layout: kept only where the column differs from the explorer.
+bool isLayoutKnob(ScenarioField knob);
 
 /// The values a column is kept as: differingValues(base, column) with its knobs
 /// (as scenarioToValues() spells them) added; applyValues(base, result) is `column`.

@@ -5,8 +5,11 @@
 #include "core/common/scenariofield.h"
 #include "core/compare/comparechart.h"
 #include "core/compare/comparetext.h"
+#include "core/plan/expertparallel.h"
+#include "core/plan/pipelineparallel.h"
 #include "core/plan/planner.h"
 #include "core/plan/speculativedecoding.h"
+#include "core/plan/tensorparallel.h"
 #include "core/precision/quantizationlabel.h"
 #include "ui/charts/comparebarschart.h"
 #include "ui/charts/comparememorychart.h"
@@ -52,6 +55,71 @@ void selectValue(QComboBox *combo, const QString &data)
         index = combo->count() - 1;
     }
     combo->setCurrentIndex(index);
+}
+
+/// Replaces a combo's choices by `sizes` when they differ (a rebuild would flicker on every plan).
+void showSizes(QComboBox *combo, const QList<int> &sizes)
+{
+    QStringList choices;
+    for (const int size : sizes)
+        choices << QString::number(size);
+    QStringList shown;
+    for (int i = 0; i < combo->count(); ++i)
+        shown << combo->itemData(i).toString();
+    if (shown == choices)
+        return;
+    const QSignalBlocker blocker(combo);
+    combo->clear();
+    for (const QString &choice : choices)
+        combo->addItem(choice, choice);
+}
+
+/// The choices of a knob whose list does not depend on the column (the layout's are set per column
+/// in showKnobs(), the drafters' in showDrafterChoices()).
+QStringList fixedKnobChoices(ScenarioField knob)
+{
+    switch (knob) {
+    case ScenarioField::Dtype:
+        return weightDtypeChoices();
+    case ScenarioField::Quantization:
+        return quantMethodChoices();
+    case ScenarioField::GroupSize:
+        return {QStringLiteral("32"), QStringLiteral("64"), QStringLiteral("128"), QStringLiteral("256"),
+                QStringLiteral("-1")};
+    case ScenarioField::KvCacheDtype:
+        return kvCacheDtypeChoices();
+    case ScenarioField::EnableExpertParallel:
+        return {QStringLiteral("false"), QStringLiteral("true")};
+    case ScenarioField::MaxLoras:
+        // vLLM's --max-loras ("auto": LoRA off) and the ranks it takes (LoRAConfig, vllm/config/lora.py)
+        return {QStringLiteral("auto"), QStringLiteral("1"), QStringLiteral("2"),
+                QStringLiteral("4"),    QStringLiteral("8"), QStringLiteral("16")};
+    case ScenarioField::MaxLoraRank:
+        return {QStringLiteral("8"),   QStringLiteral("16"),  QStringLiteral("32"), QStringLiteral("64"),
+                QStringLiteral("128"), QStringLiteral("256"), QStringLiteral("512")};
+    case ScenarioField::SharedPrefixLen:
+        // a shared system prompt ("auto": none)
+        return {QStringLiteral("auto"), QStringLiteral("512"),  QStringLiteral("1024"),
+                QStringLiteral("2048"), QStringLiteral("4096"), QStringLiteral("8192"),
+                QStringLiteral("16384")};
+    default:
+        return {};
+    }
+}
+
+/// What a layout knob the scenario's values leave out stands for: its engine's default ("1", off),
+/// empty where the option is not the engine's (vLLM's data-parallel ranks and experts under SGLang).
+QString layoutDefault(ScenarioField knob, Engine engine)
+{
+    if (knob == ScenarioField::PipelineParallelSize)
+        return QStringLiteral("1");
+    if (engine != Engine::Vllm)
+        return {};
+    if (knob == ScenarioField::DataParallelSize)
+        return QStringLiteral("1");
+    if (knob == ScenarioField::EnableExpertParallel)
+        return QStringLiteral("false");
+    return {};
 }
 
 QIcon swatch(const QColor &color)
@@ -383,28 +451,11 @@ void CompareView::rebuildKnobs()
         m_knobs.clear();
         m_table->setColumnCount(columns);
         for (int c = 0; c < columns; ++c) {
-            const QStringList choices[KnobRows] = {
-                weightDtypeChoices(),
-                quantMethodChoices(),
-                {QStringLiteral("32"), QStringLiteral("64"), QStringLiteral("128"), QStringLiteral("256"),
-                 QStringLiteral("-1")},
-                kvCacheDtypeChoices(),
-                {}, // the drafters: the model's own, set in showKnobs()
-                // vLLM's --max-loras ("auto": LoRA off) and the ranks
-                // it takes (LoRAConfig, vllm/config/lora.py)
-                {QStringLiteral("auto"), QStringLiteral("1"), QStringLiteral("2"), QStringLiteral("4"),
-                 QStringLiteral("8"), QStringLiteral("16")},
-                {QStringLiteral("8"), QStringLiteral("16"), QStringLiteral("32"), QStringLiteral("64"),
-                 QStringLiteral("128"), QStringLiteral("256"), QStringLiteral("512")},
-                // a shared system prompt ("auto": none)
-                {QStringLiteral("auto"), QStringLiteral("512"), QStringLiteral("1024"),
-                 QStringLiteral("2048"), QStringLiteral("4096"), QStringLiteral("8192"),
-                 QStringLiteral("16384")}};
             for (int k = 0; k < KnobRows; ++k) {
                 auto *combo = new QComboBox(m_table);
                 const ScenarioField knob = columnKnobs().at(k);
                 combo->setObjectName(QStringLiteral("%1Combo%2").arg(fileKey(knob)).arg(c));
-                for (const QString &choice : choices[k])
+                for (const QString &choice : fixedKnobChoices(knob))
                     combo->addItem(choice, choice);
                 connect(combo, &QComboBox::activated, this,
                         [this, c, knob, combo] { setColumnValue(c, knob, combo->currentData().toString()); });
@@ -429,12 +480,13 @@ void CompareView::showKnobs()
     for (int c = 0; c < m_columns.size(); ++c) {
         ScenarioValues values;
         std::optional<MemoryPlan> plan; // what "auto" resolves to
+        Scenario column = base;         // the layout's choices are the column's model's and engine's
         try {
-            const Scenario scenario = applyValues(base, m_columns.at(c), resolvers);
-            values = scenarioToValues(scenario);
+            column = applyValues(base, m_columns.at(c), resolvers);
+            values = scenarioToValues(column);
             // As kept: with "none" where the column has no drafter (columnValues()).
-            values.insert(columnValues(base, scenario));
-            plan = planMemory(scenario);
+            values.insert(columnValues(base, column));
+            plan = planMemory(column);
         } catch (const Error &) {
             if (values.isEmpty())
                 values = m_columns.at(c); // shown as kept; recompute() says what is wrong
@@ -445,7 +497,25 @@ void CompareView::showKnobs()
                 continue;
             const ScenarioField knob = columnKnobs().at(k);
             const QString key = fileKey(knob);
+            if (isLayoutKnob(knob) && !values.contains(key) && !layoutDefault(knob, column.engine).isEmpty())
+                values.insert(key, layoutDefault(knob, column.engine));
             combo->setEnabled(values.contains(key));
+            if (knob == ScenarioField::TensorParallelSize)
+                showSizes(combo, validTensorParallelSizes(column.model));
+            else if (knob == ScenarioField::PipelineParallelSize)
+                showSizes(combo, validPipelineParallelSizes(column.model, column.engine));
+            else if (knob == ScenarioField::DataParallelSize)
+                showSizes(combo, column.pipelineParallelSize > 1
+                                     ? QList<int>{1}
+                                     : validDataParallelSizes(column.model, int(column.tensorParallelSize),
+                                                              column.enableExpertParallel, column.engine));
+            // Expert parallelism needs routed experts; the data-parallel box needs a choice.
+            if (knob == ScenarioField::EnableExpertParallel && !column.model.moe.enabled() &&
+                values.value(key) == QLatin1String("false"))
+                combo->setEnabled(false);
+            if (knob == ScenarioField::DataParallelSize && combo->count() < 2 &&
+                values.value(key) == QLatin1String("1"))
+                combo->setEnabled(false);
             const int automatic = combo->findData(QStringLiteral("auto"));
             if (knob == ScenarioField::Quantization) {
                 for (int i = 0; i < combo->count(); ++i)
@@ -687,23 +757,37 @@ void CompareView::retranslate()
                                   .arg(ServingFeatureLoraRank));
     m_knobsButton->setText(tr("Edit columns"));
     m_knobsButton->setToolTip(tr("Show or fold the rows that set each column's weights, quantization, KV "
-                                 "cache, drafter, LoRA slots and shared prefix."));
+                                 "cache, GPUs and ranks, drafter, LoRA slots and shared prefix."));
     m_pageTabs->setTabText(0, tr("Table"));
     m_pageTabs->setTabText(1, tr("Memory and speed"));
     m_pageTabs->setTabText(2, tr("Accuracy"));
     m_hint->setText(tr("Compare 2 to 4 precisions of the explorer's scenario side by side: add columns and "
                        "change their knobs, or start from the seed question."));
-    const QString knobLabels[KnobRows] = {
-        tr("Weights (%1)").arg(optionFlag(ScenarioField::Dtype)),
-        tr("Quantization"),
-        tr("Group size"),
-        tr("KV cache (%1)").arg(optionFlag(ScenarioField::KvCacheDtype)),
-        fieldLabel(ScenarioField::SpeculativeConfig),
-        tr("LoRA slots (%1)").arg(optionFlag(ScenarioField::MaxLoras)),
-        tr("LoRA rank (%1)").arg(optionFlag(ScenarioField::MaxLoraRank)),
-        tr("Shared prefix (%1)").arg(optionFlag(ScenarioField::SharedPrefixLen))};
-    for (int k = 0; k < KnobRows; ++k)
-        m_table->setVerticalHeaderItem(k, new QTableWidgetItem(knobLabels[k]));
+    const auto knobLabel = [](ScenarioField knob) {
+        switch (knob) {
+        case ScenarioField::Dtype:
+            return tr("Weights (%1)").arg(optionFlag(knob));
+        case ScenarioField::Quantization:
+            return tr("Quantization");
+        case ScenarioField::GroupSize:
+            return tr("Group size");
+        case ScenarioField::KvCacheDtype:
+            return tr("KV cache (%1)").arg(optionFlag(knob));
+        case ScenarioField::MaxLoras:
+            return tr("LoRA slots (%1)").arg(optionFlag(knob));
+        case ScenarioField::MaxLoraRank:
+            return tr("LoRA rank (%1)").arg(optionFlag(knob));
+        case ScenarioField::SharedPrefixLen:
+            return tr("Shared prefix (%1)").arg(optionFlag(knob));
+        default:
+            return fieldLabel(knob); // the layout's and the drafter's, as the explorer words them
+        }
+    };
+    for (int k = 0; k < KnobRows; ++k) {
+        auto *header = new QTableWidgetItem(knobLabel(columnKnobs().at(k)));
+        header->setToolTip(optionFlag(columnKnobs().at(k)));
+        m_table->setVerticalHeaderItem(k, header);
+    }
     m_table->setVerticalHeaderItem(RemoveRow, new QTableWidgetItem(QString()));
     for (int c = 0; c < m_columns.size(); ++c) {
         // The knobs' words for their special values.
@@ -714,6 +798,8 @@ void CompareView::retranslate()
         name(ScenarioField::GroupSize, "-1", tr("per row"));
         name(ScenarioField::MaxLoras, "auto", tr("off"));
         name(ScenarioField::SharedPrefixLen, "auto", tr("none"));
+        name(ScenarioField::EnableExpertParallel, "false", tr("off"));
+        name(ScenarioField::EnableExpertParallel, "true", tr("on"));
         if (auto *remove = qobject_cast<QPushButton *>(m_table->cellWidget(RemoveRow, c)))
             remove->setText(tr("Remove"));
     }

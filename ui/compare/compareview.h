@@ -28,8 +28,9 @@ class UserLibrary;
 struct ChartSource;
 
 /// The Compare tab: 2 to 4 columns, each the explorer's scenario with its own
-/// precision and serving knobs (--dtype, --quantization, --group-size, --kv-cache-dtype, the drafter,
-/// --max-loras, --max-lora-rank, --shared-prefix-len),
+/// precision, layout and serving knobs (--dtype, --quantization, --group-size, --kv-cache-dtype,
+/// --tensor-parallel-size, --pipeline-parallel-size, --data-parallel-size, --enable-expert-parallel,
+/// the drafter, --max-loras, --max-lora-rank, --shared-prefix-len),
 /// side by side on memory, capacity, speed and accuracy: the core's twelve
 /// rows with each figure's difference to the first column, the best of a row
 /// emphasised, and under it two charts (memory bars on one budget line;
@@ -44,7 +45,7 @@ class CompareView : public QWidget
 
 public:
     /// Rows of the table above the figures: the knobs (columnKnobs()), then each column's Remove button.
-    static constexpr int KnobRows = 8;
+    static constexpr int KnobRows = 12;
     static constexpr int RemoveRow = KnobRows;
     static constexpr int FirstFigureRow = KnobRows + 1;
     /// Item data role holding a figure cell's value (a double; invalid where the core has none).
