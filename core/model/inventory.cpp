@@ -3,6 +3,7 @@
 
 #include "core/common/checked.h"
 #include "core/common/enumtable.h"
+#include "core/model/inventorybuilder.h"
 
 #include <algorithm>
 
@@ -39,49 +40,6 @@ std::int64_t paddedVocab(std::int64_t vocab)
 }
 
 namespace {
-
-/// Small builder so each family's layout reads as a list of tensors.
-class InventoryBuilder
-{
-public:
-    void add(QString name, Component component, TensorRole role, std::int64_t rows, std::int64_t cols,
-             std::int64_t copies, Sharding sharding, std::int64_t activeCopies = -1, int kvHeads = 0)
-    {
-        if (copies <= 0 || rows <= 0 || cols <= 0)
-            return;
-        m_groups.append(tensorGroup(std::move(name), component, role, rows, cols, copies, sharding,
-                                    activeCopies, kvHeads));
-    }
-
-    void norm(const QString &name, Component component, std::int64_t width, std::int64_t copies,
-              NormKind kind)
-    {
-        add(name + QStringLiteral(".weight"), component, TensorRole::Norm, width, 1, copies,
-            Sharding::Replicated);
-        if (kind == NormKind::LayerNorm)
-            add(name + QStringLiteral(".bias"), component, TensorRole::Norm, width, 1, copies,
-                Sharding::Replicated);
-    }
-
-    /// A linear layer with an optional bias. Row-parallel biases stay whole on every GPU.
-    void linear(const QString &name, Component component, std::int64_t out, std::int64_t in,
-                std::int64_t copies, Sharding sharding, bool bias, std::int64_t activeCopies = -1,
-                int kvHeads = 0)
-    {
-        add(name + QStringLiteral(".weight"), component, TensorRole::LinearWeight, out, in, copies, sharding,
-            activeCopies, kvHeads);
-        if (bias) {
-            const Sharding biasSharding = sharding == Sharding::SplitCols ? Sharding::Replicated : sharding;
-            add(name + QStringLiteral(".bias"), component, TensorRole::Bias, out, 1, copies, biasSharding,
-                activeCopies, kvHeads);
-        }
-    }
-
-    QList<TensorGroup> take() { return std::move(m_groups); }
-
-private:
-    QList<TensorGroup> m_groups;
-};
 
 void addStandardAttention(InventoryBuilder &b, const ModelArch &m, std::int64_t layers)
 {
