@@ -7,6 +7,7 @@
 #include "core/model/configreader.h"
 #include "core/model/hybridconfig.h"
 #include "core/model/quantizationconfig.h"
+#include "core/model/visionconfig.h"
 
 #include <cmath>
 #include <initializer_list>
@@ -47,10 +48,10 @@ FamilyTraits traitsFor(const QString &modelType)
             "deepseek_v3", "deepseek_v32", "gpt_oss", "minicpm", "exaone", "mistral3", "granitemoehybrid",
             "llama4", "llama4_text"})) {
         t.known = true; // Llama 4's qk norm is a weightless L2 norm
-    } else if (is({"qwen2", "qwen2_moe"})) {
+    } else if (is({"qwen2", "qwen2_moe", "qwen2_5_vl", "qwen2_5_vl_text"})) {
         t.known = true;
         t.qkvBiasAlways = true;
-    } else if (is({"qwen3", "qwen3_moe", "qwen3_next"})) {
+    } else if (is({"qwen3", "qwen3_moe", "qwen3_next", "qwen3_vl_text", "qwen3_vl_moe_text"})) {
         t.known = true;
         t.qkNorm = true;
     } else if (is({"gemma"})) {
@@ -271,28 +272,6 @@ void readMla(const ConfigReader &r, const QString &modelType, ModelArch &m)
     m.headDim = a.qkNopeHeadDim + a.qkRopeHeadDim;
     m.vHeadDim = a.vHeadDim;
     m.rotaryDim = a.qkRopeHeadDim;
-}
-
-void readVision(const QJsonObject &top, const QString &origin, ModelArch &m)
-{
-    const QJsonValue vision = top.value(QLatin1String("vision_config"));
-    if (!vision.isObject())
-        return;
-    const ConfigReader r(vision.toObject(), origin, QStringLiteral("vision_config."));
-    VisionSpec &v = m.vision;
-    v.numLayers = int(r.integer({"num_hidden_layers", "depth"}, 0, MaxConfigLayers).value_or(0));
-    v.hiddenSize = r.integer({"hidden_size", "embed_dim"}).value_or(0);
-    v.intermediateSize = r.integer({"intermediate_size"}).value_or(4 * v.hiddenSize);
-    v.patchSize = int(r.integer({"patch_size"}).value_or(0));
-    v.imageSize = int(r.integer({"image_size"}).value_or(0));
-    v.numChannels = int(r.integer({"num_channels"}).value_or(3));
-    v.projectorOutput = m.hiddenSize;
-    if (v.numLayers == 0 || v.hiddenSize == 0)
-        v = VisionSpec{};
-    const QString type = r.string({"model_type"});
-    if (v.enabled() && type != QLatin1String("siglip_vision_model"))
-        m.notes
-            << QStringLiteral("vision tower '%1' counted with the generic ViT layout (estimated)").arg(type);
 }
 
 WeightDtype readDtype(const ConfigReader &r)
@@ -522,7 +501,7 @@ ModelArch parseHfConfig(const QJsonObject &top, const QString &origin)
         r.fail(r.present({"quantization_config", "compression_config"}),
                QStringLiteral("must be an object, got %1").arg(ConfigReader::render(quant)));
 
-    readVision(top, origin, m);
+    readVisionConfig(top, origin, m);
     return m;
 }
 

@@ -4,6 +4,7 @@
 #include "core/common/checked.h"
 #include "core/common/enumtable.h"
 #include "core/model/inventorybuilder.h"
+#include "core/model/visiontower.h"
 
 #include <algorithm>
 
@@ -214,35 +215,6 @@ void addFeedForward(InventoryBuilder &b, const QString &prefix, Component compon
              active);
     b.linear(prefix + QStringLiteral(".down_proj"), component, h, width, copies, Sharding::SplitCols, bias,
              active);
-}
-
-/// SigLIP-style encoder plus a linear projector (Gemma 3). Other towers are
-/// read with the same generic ViT fields and marked estimated by the parser.
-void addVisionTower(InventoryBuilder &b, const VisionSpec &v)
-{
-    const std::int64_t h = v.hiddenSize;
-    const std::int64_t layers = v.numLayers;
-    const Component c = Component::Vision;
-    for (const char *name : {"q_proj", "k_proj", "v_proj"})
-        b.linear(QStringLiteral("vision.self_attn.") + QLatin1String(name), c, h, h, layers,
-                 Sharding::SplitRows, true);
-    b.linear(QStringLiteral("vision.self_attn.out_proj"), c, h, h, layers, Sharding::SplitCols, true);
-    b.linear(QStringLiteral("vision.mlp.fc1"), c, v.intermediateSize, h, layers, Sharding::SplitRows, true);
-    b.linear(QStringLiteral("vision.mlp.fc2"), c, h, v.intermediateSize, layers, Sharding::SplitCols, true);
-    b.norm(QStringLiteral("vision.layer_norm"), c, h, 2 * layers, NormKind::LayerNorm);
-    if (v.patchSize > 0) {
-        b.linear(QStringLiteral("vision.patch_embedding"), c, h,
-                 (Checked(v.numChannels) * v.patchSize * v.patchSize).value(), 1, Sharding::Replicated, true);
-        const std::int64_t patchesPerSide = v.imageSize / v.patchSize;
-        b.add(QStringLiteral("vision.position_embedding.weight"), c, TensorRole::Embedding,
-              (Checked(patchesPerSide) * patchesPerSide).value(), h, 1, Sharding::Replicated);
-    }
-    b.norm(QStringLiteral("vision.post_layernorm"), c, h, 1, NormKind::LayerNorm);
-    if (v.projectorOutput > 0) {
-        b.add(QStringLiteral("multi_modal_projector.mm_input_projection_weight"), c, TensorRole::LinearWeight,
-              v.projectorOutput, h, 1, Sharding::Replicated);
-        b.norm(QStringLiteral("multi_modal_projector.mm_soft_emb_norm"), c, h, 1, NormKind::RmsNorm);
-    }
 }
 
 } // namespace

@@ -124,16 +124,50 @@ struct Gemma3nSpec
     friend bool operator==(const Gemma3nSpec &, const Gemma3nSpec &) = default;
 };
 
-/// A ViT-style vision tower of a multimodal checkpoint (counted, kept in --dtype).
+/// The layout of a vision tower, from vision_config's model_type (one table: visionFamily() in
+/// core/model/visionconfig.cpp). Each family's tensors are listed in core/model/visiontower.cpp.
+enum class VisionFamily
+{
+    Siglip,   ///< SigLIP (Gemma 3, LLaVA-style checkpoints): biased ViT, LayerNorm, learned positions
+    Qwen25Vl, ///< Qwen2.5-VL: Conv3d patches, RMSNorm, gated MLP, 2x2 patch merger
+    Qwen3Vl,  ///< Qwen3-VL: Conv3d patches, LayerNorm, learned positions, merger + DeepStack mergers
+    Pixtral,  ///< Pixtral (Pixtral-12B, Mistral-Small-3.1): bias-free ViT, RMSNorm, gated MLP, 2-D RoPE
+    Llama4,   ///< Llama 4: unfold patches, class token, biased ViT, pixel-shuffle adapter
+    Generic,  ///< another tower, counted with SigLIP's layout and marked estimated
+};
+
+/// What maps the tower's features into the text model, beside the tower's own mergers.
+enum class VisionProjector
+{
+    None,     ///< Qwen-VL: the merger is part of the tower
+    Gemma3,   ///< mm_input_projection_weight [vision, text] + mm_soft_emb_norm
+    Llava,    ///< linear_1 [text, vision x feature layers], GELU, linear_2 [text, text]
+    Mistral3, ///< RMSNorm, patch merger [vision, vision x merge^2], then LLaVA's two linears
+    Llama4,   ///< linear_1 [text, vision_output_dim], no bias
+};
+
+/// A vision tower of a multimodal checkpoint (counted, kept in --dtype).
 struct VisionSpec
 {
+    VisionFamily family = VisionFamily::Generic;
+    VisionProjector projector = VisionProjector::None;
     int numLayers = 0;
     std::int64_t hiddenSize = 0;
     std::int64_t intermediateSize = 0;
     int patchSize = 0;
     int imageSize = 0;
     int numChannels = 3;
-    std::int64_t projectorOutput = 0; ///< text hidden size the projector maps to
+    int temporalPatchSize = 1;           ///< Qwen-VL's Conv3d depth (frames per patch)
+    int spatialMergeSize = 1;            ///< patches merged per side (Qwen-VL, Mistral 3)
+    std::int64_t positionEmbeddings = 0; ///< Qwen3-VL's learned grid (num_position_embeddings)
+    int deepstackMergers = 0;            ///< Qwen3-VL: one merger per deepstack_visual_indexes entry
+    std::int64_t adapterInput = 0;       ///< Llama 4: projector_input_dim (pixel-shuffle MLP)
+    std::int64_t adapterOutput = 0;      ///< Llama 4: projector_output_dim
+    std::int64_t visionOutput = 0;       ///< Llama 4: vision_output_dim, what linear_1 takes
+    int featureLayers = 1;               ///< LLaVA: vision_feature_layer entries concatenated
+    bool projectorBias = true;           ///< LLaVA / Mistral 3: multimodal_projector_bias
+    bool imageNewline = false;           ///< LLaVA-NeXT: a learned row separator [text]
+    std::int64_t projectorOutput = 0;    ///< text hidden size the projector maps to
 
     bool enabled() const { return numLayers > 0; }
     friend bool operator==(const VisionSpec &, const VisionSpec &) = default;

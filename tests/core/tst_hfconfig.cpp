@@ -333,6 +333,48 @@ private Q_SLOTS:
         QCOMPARE(m.checkpointDtype, WeightDtype::BFloat16);
     }
 
+    // The tower's family comes from vision_config's model_type, the projector from the wrapper's.
+    void visionTowerFamilies()
+    {
+        // Qwen2.5-VL keeps its text decoder at the top level (no text_config) and reads like Qwen2.
+        const char *qwen = R"({"model_type": "qwen2_5_vl", "hidden_size": 3584, "intermediate_size": 18944,
+          "num_hidden_layers": 28, "num_attention_heads": 28, "num_key_value_heads": 4, "vocab_size": 152064,
+          "vision_config": {"model_type": "qwen2_5_vl", "depth": 32, "hidden_size": 1280,
+            "intermediate_size": 3420, "in_chans": 3, "out_hidden_size": 3584, "patch_size": 14,
+            "spatial_merge_size": 2, "temporal_patch_size": 2}})";
+        const ModelArch q = parseHfConfig(object(qwen), QStringLiteral("qwen2.5-vl/config.json"));
+        QVERIFY(q.qkvBias); // Qwen2's biased q, k, v
+        QCOMPARE(q.vision.family, VisionFamily::Qwen25Vl);
+        QCOMPARE(q.vision.projector, VisionProjector::None);
+        QCOMPARE(q.vision.temporalPatchSize, 2);
+        QCOMPARE(q.vision.spatialMergeSize, 2);
+        QCOMPARE(q.vision.projectorOutput, 3584LL);
+        QVERIFY(!q.notes.join(u'\n').contains(QStringLiteral("estimated")));
+
+        // Pixtral under Mistral 3: the merge size and the projector's bias are the wrapper's.
+        const char *mistral = R"({"model_type": "mistral3", "spatial_merge_size": 2,
+          "text_config": {"model_type": "mistral", "hidden_size": 5120, "intermediate_size": 32768,
+            "num_hidden_layers": 40, "num_attention_heads": 32, "num_key_value_heads": 8, "head_dim": 128,
+            "vocab_size": 131072},
+          "vision_config": {"model_type": "pixtral", "hidden_size": 1024, "intermediate_size": 4096,
+            "num_hidden_layers": 24, "patch_size": 14, "image_size": 1540}})";
+        const ModelArch p = parseHfConfig(object(mistral), QStringLiteral("mistral3/config.json"));
+        QCOMPARE(p.vision.family, VisionFamily::Pixtral);
+        QCOMPARE(p.vision.projector, VisionProjector::Mistral3);
+        QVERIFY(!p.vision.projectorBias); // Mistral3Config's default
+        QCOMPARE(p.vision.spatialMergeSize, 2);
+
+        // A tower kvscope does not list is counted with SigLIP's layout and said to be estimated.
+        QJsonObject other = object(mistral);
+        QJsonObject vision = other.value(QStringLiteral("vision_config")).toObject();
+        vision.insert(QStringLiteral("model_type"), QStringLiteral("moonvit"));
+        other.insert(QStringLiteral("vision_config"), vision);
+        const ModelArch g = parseHfConfig(other, QStringLiteral("kimi/config.json"));
+        QCOMPARE(g.vision.family, VisionFamily::Generic);
+        QVERIFY(g.notes.join(u'\n').contains(
+            QStringLiteral("'moonvit' counted with SigLIP's layout (estimated)")));
+    }
+
     void quantizationConfigs()
     {
         QJsonObject awq = object(llamaLike);

@@ -52,6 +52,11 @@ constexpr KvRow kvRows[] = {
     {"Qwen3-14B 40*2*8*128*2", "qwen3-14b", 163'840LL},
     {"Qwen3-235B-A22B 94*2*4*128*2", "qwen3-235b-a22b", 192'512LL},
     {"Mixtral-8x22B 56*2*8*128*2", "mixtral-8x22b", 229'376LL},
+    // Vision-language models: the text decoder's cache only (the vision tower keeps none).
+    {"Qwen2.5-VL-7B 28*2*4*128*2", "qwen2.5-vl-7b", 57'344LL},
+    {"Qwen3-VL-8B 36*2*8*128*2", "qwen3-vl-8b", 147'456LL},
+    {"Qwen3-VL-30B-A3B 48*2*4*128*2", "qwen3-vl-30b-a3b", 98'304LL},
+    {"Mistral-Small-3.1-24B 40*2*8*128*2", "mistral-small-3.1-24b", 163'840LL},
     {"Gemma-2-2B 26*2*4*256*2", "gemma-2-2b", 106'496LL},
     {"Gemma-2-27B 46*2*16*128*2", "gemma-2-27b", 376'832LL},
     {"Gemma-3-1B MQA 26*2*1*256*2", "gemma-3-1b", 26'624LL},

@@ -97,9 +97,12 @@ constexpr CountRow countRows[] = {
     // = 671,026,419,200 + 851,524,864 (shapes from the V3.2 safetensors inventory).
     {"DeepSeek-V3.2-Exp (671B + indexer)", "deepseek-v3.2-exp", 671'877'944'064LL, 38'403'822'336LL},
     // Llama 4 text: 2*V*h + 48 attention + MoE layers (E*3*h*8192 + shared 3*h*8192 + router h*E)
-    // + dense layers 3*h*16384 + norms; plus the vision tower in the generic ViT layout (818,321,152).
-    {"Llama-4-Scout (card 109B / 17B)", "llama-4-scout-17b-16e", 108'588'182'272LL, 17'991'215'872LL},
-    {"Llama-4-Maverick (card 400B / 17B)", "llama-4-maverick-17b-128e", 401'530'170'112LL, 18'003'012'352LL},
+    // + dense layers 3*h*16384 + norms; plus the vision tower, its adapter and projector (871,932,416,
+    // tst_parameters' visionTowers()). Scout's total is the published count of
+    // meta-llama/Llama-4-Scout-17B-16E-Instruct's safetensors (108,641,793,536, HF).
+    {"Llama-4-Scout (card 109B / 17B; HF 108,641,793,536)", "llama-4-scout-17b-16e", 108'641'793'536LL,
+     18'044'827'136LL},
+    {"Llama-4-Maverick (card 400B / 17B)", "llama-4-maverick-17b-128e", 401'583'781'376LL, 18'056'623'616LL},
     // Gemma 3n text decoder: V*h (tied) + per-layer embeddings 262144*L*256 + per-layer projection
     // h*L*256 + 256 + AltUp projections 2*3*h*h + h + L*(attention, MLP 3*h*I, 4 norms, AltUp, LAuReL,
     // per-layer gate/projection/norm).
@@ -109,6 +112,16 @@ constexpr CountRow countRows[] = {
     // (inner + 256)*4 + bias, A/D/dt_bias, norm inner, out_proj inner*h) + 40 MoE layers + norms.
     {"Granite-4.0-H-Small (card 32B / 9B)", "granite-4.0-h-small", 32'207'337'984LL, 8'803'121'664LL},
     {"Granite-4.0-H-Tiny (card 7B / 1B)", "granite-4.0-h-tiny", 6'939'037'248LL, 1'465'470'528LL},
+    // Vision-language checkpoints: the text model (Qwen2.5-7B, Qwen3-8B, Qwen3-30B-A3B and
+    // Mistral-Small-24B's counts above and in their cards) plus the vision tower and projector of
+    // visionTowers() below. The totals are the checkpoints' own: model.safetensors.index.json
+    // "total_size" 16,584,333,312 B (Qwen/Qwen2.5-VL-7B-Instruct) and 17,534,247,392 B
+    // (Qwen/Qwen3-VL-8B-Instruct) in BF16, 31,070,754,032 parameters (Qwen/Qwen3-VL-30B-A3B-Instruct,
+    // HF) and 24,011,361,280 (Mistral-Small-3.1-24B, Keras-Hub's mistral_small_3.1_24b preset).
+    {"Qwen2.5-VL-7B (total_size 16,584,333,312 B)", "qwen2.5-vl-7b", 8'292'166'656LL, 8'292'166'656LL},
+    {"Qwen3-VL-8B (total_size 17,534,247,392 B)", "qwen3-vl-8b", 8'767'123'696LL, 8'767'123'696LL},
+    {"Qwen3-VL-30B-A3B (HF 31,070,754,032)", "qwen3-vl-30b-a3b", 31'070'754'032LL, 3'891'664'112LL},
+    {"Mistral-Small-3.1-24B (24,011,361,280)", "mistral-small-3.1-24b", 24'011'361'280LL, 24'011'361'280LL},
 };
 
 class TestParameters : public QObject
@@ -226,6 +239,48 @@ private Q_SLOTS:
         // 4,718,592 + post-norm 2,304 = 416,866,032; projector 1152 x 5376 + 1152.
         QCOMPARE(vision, 416'866'032LL + 6'193'152LL + 1'152LL);
         QCOMPARE(counts.embedding, 262'208LL * 5376); // Gemma3TextConfig default vocab
+    }
+
+    void visionTowers_data()
+    {
+        QTest::addColumn<QString>("id");
+        QTest::addColumn<qint64>("vision");
+        // By hand from each preset's vision_config, tensor by tensor as the checkpoints store them
+        // (core/model/visiontower.cpp names each family's source). h vision width, I its MLP, L layers.
+        // SigLIP (Gemma 3): 27 x 15,239,504 + patch 678,528 + positions 4,096 x 1,152 + post-norm 2,304,
+        // projector 1,152 x 2,560 + its norm 1,152 (Gemma 3 report: a 417M encoder).
+        QTest::newRow("Gemma-3-4B SigLIP") << "gemma-3-4b" << 416'866'032LL + 2'950'272LL;
+        // Qwen2.5-VL-7B: Conv3d 1,280 x 3 x 2 x 14 x 14 (no bias); 32 blocks of 2 RMSNorms + qkv
+        // 3h x h + b + proj h x h + b + gate/up 2 x (I x h + b) + down h x I + b = 19,702,200; merger
+        // RMSNorm h + 4h x 4h + b + 3,584 x 4h + b = 44,574,464 (Qwen2.5-VL report: a 675M ViT).
+        QTest::newRow("Qwen2.5-VL-7B") << "qwen2.5-vl-7b" << 1'505'280LL + 32 * 19'702'200LL + 44'574'464LL;
+        // Qwen3-VL-8B: Conv3d 1,152 x 3 x 2 x 16 x 16 + bias, positions 2,304 x 1,152, 27 blocks of 2
+        // LayerNorms + qkv + proj + fc1 + fc2 with biases (15,239,504), merger LayerNorm h + 4h x 4h + b
+        // + 4,096 x 4h + b (40,119,040), 3 DeepStack mergers with a LayerNorm of 4h (40,125,952 each).
+        QTest::newRow("Qwen3-VL-8B") << "qwen3-vl-8b"
+                                     << 1'770'624LL + 2'654'208LL + 27 * 15'239'504LL + 40'119'040LL +
+                                            3 * 40'125'952LL;
+        // Mistral-Small-3.1: Pixtral patch conv 1,024 x 3 x 14 x 14 (no bias) + ln_pre 1,024 + 24 x
+        // (2 RMSNorms + 4 h x h + 3 h x I, no biases) = 16,779,264 each; projector RMSNorm h + patch
+        // merger h x 4h + linear_1 5,120 x h + linear_2 5,120 x 5,120, no biases.
+        QTest::newRow("Mistral-Small-3.1-24B")
+            << "mistral-small-3.1-24b" << 602'112LL + 1'024LL + 24 * 16'779'264LL + 35'652'608LL;
+        // Llama 4: unfold patches 1,408 x 588 + class token 1,408 + positions 577 x 1,408 + two
+        // LayerNorms, 34 x (4 biased h x h + fc1/fc2 with biases + 2 LayerNorms) = 23,807,872 each,
+        // adapter 4,096 x 5,632 + 4,096 x 4,096, projector 5,120 x 4,096 (the checkpoint's own
+        // vision_model.* sizes as printed by a public per-tensor table agree).
+        QTest::newRow("Llama-4-Scout")
+            << "llama-4-scout-17b-16e"
+            << 827'904LL + 1'408LL + 812'416LL + 5'632LL + 34 * 23'807'872LL + 39'845'888LL + 20'971'520LL;
+    }
+
+    void visionTowers()
+    {
+        QFETCH(QString, id);
+        QFETCH(qint64, vision);
+        const ModelArch &m = preset(id);
+        QCOMPARE(countParameters(m).of(Component::Vision), vision);
+        QVERIFY2(!m.notes.join(u'\n').contains(QStringLiteral("estimated")), qPrintable(m.notes.join(u'\n')));
     }
 
     void componentsSumToTotal()

@@ -1,0 +1,96 @@
+// SPDX-License-Identifier: MIT
+#include "core/model/visionconfig.h"
+
+#include "core/common/enumtable.h"
+#include "core/model/configreader.h"
+
+namespace kvscope {
+
+namespace {
+
+// vision_config.model_type as each family's transformers configuration class writes it.
+const EnumSpelling<VisionFamily> visionFamilies[] = {
+    {VisionFamily::Siglip, "siglip_vision_model"},
+    {VisionFamily::Qwen25Vl, "qwen2_5_vl"},
+    {VisionFamily::Qwen3Vl, "qwen3_vl", {"qwen3_vl_moe"}},
+    {VisionFamily::Pixtral, "pixtral"},
+    {VisionFamily::Llama4, "llama4_vision_model"},
+};
+
+/// The projector the wrapper's model_type puts after the tower (the Qwen-VL mergers are the tower's).
+VisionProjector projectorFor(VisionFamily family, const QString &wrapperType)
+{
+    if (family == VisionFamily::Qwen25Vl || family == VisionFamily::Qwen3Vl)
+        return VisionProjector::None;
+    if (family == VisionFamily::Llama4)
+        return VisionProjector::Llama4;
+    if (wrapperType == QLatin1String("mistral3"))
+        return VisionProjector::Mistral3;
+    if (wrapperType.startsWith(QLatin1String("llava")))
+        return VisionProjector::Llava;
+    return VisionProjector::Gemma3;
+}
+
+/// vision_feature_layer: one layer index, or a list whose features are concatenated (Granite Vision).
+int featureLayerCount(const ConfigReader &top)
+{
+    const QJsonValue layers = top.value({"vision_feature_layer"});
+    return layers.isArray() ? std::max<int>(1, int(layers.toArray().size())) : 1;
+}
+
+} // namespace
+
+VisionFamily visionFamily(const QString &modelType)
+{
+    return enumValue(visionFamilies, modelType).value_or(VisionFamily::Generic);
+}
+
+void readVisionConfig(const QJsonObject &top, const QString &origin, ModelArch &m)
+{
+    const QJsonValue vision = top.value(QLatin1String("vision_config"));
+    if (!vision.isObject())
+        return;
+    const ConfigReader outer(top, origin);
+    const ConfigReader r(vision.toObject(), origin, QStringLiteral("vision_config."));
+    VisionSpec v;
+    const QString type = r.string({"model_type"});
+    v.family = visionFamily(type);
+    v.projector = projectorFor(v.family, outer.string({"model_type"}));
+    v.numLayers = int(r.integer({"num_hidden_layers", "depth"}, 0, MaxConfigLayers).value_or(0));
+    v.hiddenSize = r.integer({"hidden_size", "embed_dim"}).value_or(0);
+    v.intermediateSize = r.integer({"intermediate_size"}).value_or(4 * v.hiddenSize);
+    v.patchSize = int(r.integer({"patch_size"}).value_or(0));
+    v.imageSize = int(r.integer({"image_size"}).value_or(0));
+    v.numChannels = int(r.integer({"num_channels", "in_channels", "in_chans"}, 1).value_or(3));
+    v.temporalPatchSize = int(r.integer({"temporal_patch_size"}, 1).value_or(1));
+    // Qwen-VL's merge size is the tower's; Mistral 3 keeps it on the wrapper.
+    v.spatialMergeSize = int(r.integer({"spatial_merge_size"}, 1)
+                                 .value_or(outer.integer({"spatial_merge_size"}, 1).value_or(1)));
+    v.positionEmbeddings = r.integer({"num_position_embeddings"}).value_or(0);
+    v.deepstackMergers = int(r.array({"deepstack_visual_indexes"}).value_or(QJsonArray()).size());
+    v.adapterInput = r.integer({"projector_input_dim"}).value_or(0);
+    v.adapterOutput = r.integer({"projector_output_dim"}).value_or(0);
+    v.visionOutput = r.integer({"vision_output_dim"}).value_or(v.adapterOutput);
+    v.featureLayers = featureLayerCount(outer);
+    // LlavaConfig's default is a biased projector, Mistral3Config's an unbiased one
+    // (huggingface/transformers models/llava/configuration_llava.py, models/mistral3/configuration_mistral3.py).
+    v.projectorBias = outer.boolean({"multimodal_projector_bias"})
+                          .value_or(v.projector != VisionProjector::Mistral3);
+    v.imageNewline = outer.string({"model_type"}) == QLatin1String("llava_next");
+    v.projectorOutput = r.integer({"out_hidden_size"}).value_or(m.hiddenSize);
+    if (v.numLayers == 0 || v.hiddenSize == 0) {
+        m.vision = VisionSpec{};
+        return;
+    }
+    m.vision = v;
+    if (v.family == VisionFamily::Generic)
+        m.notes << QStringLiteral("vision tower '%1' counted with SigLIP's layout (estimated)").arg(type);
+    // SiglipVisionConfig's default keeps an attention-pooling head that LLaVA-style wrappers never use;
+    // whether a checkpoint stores it is not in its config.
+    if (v.family == VisionFamily::Siglip && v.projector != VisionProjector::Gemma3 &&
+        r.boolean({"vision_use_head"}).value_or(true))
+        m.notes << QStringLiteral("SigLIP's attention-pooling head (vision_use_head) is not counted "
+                                  "(estimated)");
+}
+
+} // namespace kvscope

@@ -1,0 +1,191 @@
+// SPDX-License-Identifier: MIT
+#include "core/model/visiontower.h"
+
+#include "core/common/checked.h"
+
+namespace kvscope {
+
+namespace {
+
+constexpr Component Tower = Component::Vision;
+
+QString named(const char *name)
+{
+    return QLatin1String(name);
+}
+
+/// A pre-norm ViT block: attention in (q, k, v as one or three), its output, and a plain or gated MLP.
+struct BlockShape
+{
+    bool fusedQkv = false; ///< one qkv [3h, h] (Qwen-VL) or q, k, v apart
+    bool attentionBias = true;
+    bool gatedMlp = false;
+    bool mlpBias = true;
+    NormKind norm = NormKind::LayerNorm;
+};
+
+void addBlocks(InventoryBuilder &b, const VisionSpec &v, const BlockShape &shape)
+{
+    const std::int64_t h = v.hiddenSize;
+    const std::int64_t i = v.intermediateSize;
+    const std::int64_t layers = v.numLayers;
+    if (shape.fusedQkv) {
+        b.linear(named("vision.blocks.attn.qkv"), Tower, (Checked(h) * 3).value(), h, layers, Sharding::SplitRows,
+                 shape.attentionBias);
+    } else {
+        for (const char *name : {"vision.blocks.attn.q_proj", "vision.blocks.attn.k_proj", "vision.blocks.attn.v_proj"})
+            b.linear(named(name), Tower, h, h, layers, Sharding::SplitRows, shape.attentionBias);
+    }
+    b.linear(named("vision.blocks.attn.out_proj"), Tower, h, h, layers, Sharding::SplitCols, shape.attentionBias);
+    if (shape.gatedMlp)
+        b.linear(named("vision.blocks.mlp.gate_proj"), Tower, i, h, layers, Sharding::SplitRows, shape.mlpBias);
+    b.linear(named("vision.blocks.mlp.up_proj"), Tower, i, h, layers, Sharding::SplitRows, shape.mlpBias);
+    b.linear(named("vision.blocks.mlp.down_proj"), Tower, h, i, layers, Sharding::SplitCols, shape.mlpBias);
+    b.norm(named("vision.blocks.norm"), Tower, h, (Checked(layers) * 2).value(), shape.norm);
+}
+
+/// Patch pixels in: C x (frames) x p x p values per patch.
+std::int64_t patchInputs(const VisionSpec &v)
+{
+    return (Checked(v.numChannels) * v.temporalPatchSize * v.patchSize * v.patchSize).value();
+}
+
+std::int64_t squarePatches(const VisionSpec &v)
+{
+    const std::int64_t side = v.patchSize > 0 ? v.imageSize / v.patchSize : 0;
+    return (Checked(side) * side).value();
+}
+
+/// A Qwen-VL merger: norm over h (or over the merged width), then merged -> merged -> text width.
+void addMerger(InventoryBuilder &b, const QString &name, const VisionSpec &v, std::int64_t normWidth,
+               NormKind norm, std::int64_t copies)
+{
+    const std::int64_t merged = (Checked(v.hiddenSize) * v.spatialMergeSize * v.spatialMergeSize).value();
+    b.norm(name + QStringLiteral(".norm"), Tower, normWidth, copies, norm);
+    b.linear(name + QStringLiteral(".fc1"), Tower, merged, merged, copies, Sharding::SplitRows, true);
+    b.linear(name + QStringLiteral(".fc2"), Tower, v.projectorOutput, merged, copies, Sharding::SplitCols, true);
+}
+
+// SigLIP (huggingface/transformers models/siglip/modeling_siglip.py: SiglipVisionEmbeddings,
+// SiglipEncoderLayer, post_layernorm): biased patch conv, learned positions over the square grid.
+void addSiglip(InventoryBuilder &b, const VisionSpec &v)
+{
+    addBlocks(b, v, {});
+    b.linear(named("vision.patch_embedding"), Tower, v.hiddenSize, patchInputs(v), 1, Sharding::Replicated, true);
+    b.add(named("vision.position_embedding.weight"), Tower, TensorRole::Embedding, squarePatches(v),
+          v.hiddenSize, 1, Sharding::Replicated);
+    b.norm(named("vision.post_layernorm"), Tower, v.hiddenSize, 1, NormKind::LayerNorm);
+}
+
+// Qwen2.5-VL (models/qwen2_5_vl/modeling_qwen2_5_vl.py: Qwen2_5_VisionPatchEmbed with bias=False,
+// Qwen2_5_VLVisionBlock with RMSNorms, a biased qkv and gated MLP, Qwen2_5_VLPatchMerger).
+void addQwen25Vl(InventoryBuilder &b, const VisionSpec &v)
+{
+    addBlocks(b, v, {true, true, true, true, NormKind::RmsNorm});
+    b.linear(named("vision.patch_embed.proj"), Tower, v.hiddenSize, patchInputs(v), 1, Sharding::Replicated, false);
+    addMerger(b, named("vision.merger"), v, v.hiddenSize, NormKind::RmsNorm, 1);
+}
+
+// Qwen3-VL (models/qwen3_vl/modeling_qwen3_vl.py: Qwen3VLVisionPatchEmbed with bias=True, pos_embed,
+// LayerNorm blocks with a plain MLP, the merger and one merger per DeepStack layer, whose norm
+// runs after the shuffle over the merged width).
+void addQwen3Vl(InventoryBuilder &b, const VisionSpec &v)
+{
+    addBlocks(b, v, {true, true, false, true, NormKind::LayerNorm});
+    b.linear(named("vision.patch_embed.proj"), Tower, v.hiddenSize, patchInputs(v), 1, Sharding::Replicated, true);
+    b.add(named("vision.pos_embed.weight"), Tower, TensorRole::Embedding, v.positionEmbeddings, v.hiddenSize, 1,
+          Sharding::Replicated);
+    addMerger(b, named("vision.merger"), v, v.hiddenSize, NormKind::LayerNorm, 1);
+    const std::int64_t merged = (Checked(v.hiddenSize) * v.spatialMergeSize * v.spatialMergeSize).value();
+    addMerger(b, named("vision.deepstack_merger_list"), v, merged, NormKind::LayerNorm, v.deepstackMergers);
+}
+
+// Pixtral (models/pixtral/modeling_pixtral.py: patch_conv with bias=False, ln_pre, attention_norm and
+// ffn_norm RMSNorms, bias-free attention and gated MLP; its 2-D rotary table is not stored).
+void addPixtral(InventoryBuilder &b, const VisionSpec &v)
+{
+    addBlocks(b, v, {false, false, true, false, NormKind::RmsNorm});
+    b.linear(named("vision.patch_conv"), Tower, v.hiddenSize, patchInputs(v), 1, Sharding::Replicated, false);
+    b.norm(named("vision.ln_pre"), Tower, v.hiddenSize, 1, NormKind::RmsNorm);
+}
+
+// Llama 4 (models/llama4/modeling_llama4.py: Llama4UnfoldConvolution without bias, class_embedding,
+// positional_embedding_vlm over the grid and the class token, layernorm_pre/post, biased attention
+// and MLP, and the pixel-shuffle adapter Llama4VisionPixelShuffleMLP: intermediate ->
+// projector_input_dim -> projector_output_dim, no biases).
+void addLlama4(InventoryBuilder &b, const VisionSpec &v)
+{
+    addBlocks(b, v, {});
+    b.linear(named("vision.patch_embedding.linear"), Tower, v.hiddenSize, patchInputs(v), 1, Sharding::Replicated,
+             false);
+    b.add(named("vision.class_embedding"), Tower, TensorRole::Embedding, 1, v.hiddenSize, 1, Sharding::Replicated);
+    b.add(named("vision.positional_embedding_vlm"), Tower, TensorRole::Embedding, squarePatches(v) + 1,
+          v.hiddenSize, 1, Sharding::Replicated);
+    b.norm(named("vision.layernorm_pre_post"), Tower, v.hiddenSize, 2, NormKind::LayerNorm);
+    b.linear(named("vision.vision_adapter.mlp.fc1"), Tower, v.adapterInput, v.intermediateSize, 1,
+             Sharding::SplitRows, false);
+    b.linear(named("vision.vision_adapter.mlp.fc2"), Tower, v.adapterOutput, v.adapterInput, 1, Sharding::SplitCols,
+             false);
+}
+
+void addProjector(InventoryBuilder &b, const VisionSpec &v)
+{
+    const std::int64_t h = v.hiddenSize;
+    const std::int64_t text = v.projectorOutput;
+    switch (v.projector) {
+    case VisionProjector::None:
+        return;
+    case VisionProjector::Gemma3:
+        // Gemma3MultiModalProjector (models/gemma3/modeling_gemma3.py): a bare [vision, text] parameter.
+        b.add(named("multi_modal_projector.mm_input_projection_weight"), Tower, TensorRole::LinearWeight, text, h, 1,
+              Sharding::Replicated);
+        b.norm(named("multi_modal_projector.mm_soft_emb_norm"), Tower, h, 1, NormKind::RmsNorm);
+        return;
+    case VisionProjector::Mistral3:
+        // Mistral3MultiModalProjector (models/mistral3/modeling_mistral3.py): RMSNorm, then
+        // Mistral3PatchMerger's merging_layer [h, h x merge^2] without bias, then LLaVA's linears.
+        b.norm(named("multi_modal_projector.norm"), Tower, h, 1, NormKind::RmsNorm);
+        b.linear(named("multi_modal_projector.patch_merger.merging_layer"), Tower, h,
+                 (Checked(h) * v.spatialMergeSize * v.spatialMergeSize).value(), 1, Sharding::Replicated, false);
+        [[fallthrough]];
+    case VisionProjector::Llava:
+        // LlavaMultiModalProjector (models/llava/modeling_llava.py): the feature layers concatenated in.
+        b.linear(named("multi_modal_projector.linear_1"), Tower, text, (Checked(h) * v.featureLayers).value(), 1,
+                 Sharding::SplitRows, v.projectorBias);
+        b.linear(named("multi_modal_projector.linear_2"), Tower, text, text, 1, Sharding::SplitCols, v.projectorBias);
+        if (v.imageNewline) // LlavaNextModel.image_newline
+            b.add(named("image_newline"), Tower, TensorRole::Embedding, 1, text, 1, Sharding::Replicated);
+        return;
+    case VisionProjector::Llama4:
+        // Llama4MultiModalProjector: linear_1 [text, vision_output_dim], bias=False.
+        b.linear(named("multi_modal_projector.linear_1"), Tower, text, v.visionOutput, 1, Sharding::SplitRows, false);
+        return;
+    }
+}
+
+} // namespace
+
+void addVisionTower(InventoryBuilder &b, const VisionSpec &v)
+{
+    switch (v.family) {
+    case VisionFamily::Qwen25Vl:
+        addQwen25Vl(b, v);
+        break;
+    case VisionFamily::Qwen3Vl:
+        addQwen3Vl(b, v);
+        break;
+    case VisionFamily::Pixtral:
+        addPixtral(b, v);
+        break;
+    case VisionFamily::Llama4:
+        addLlama4(b, v);
+        break;
+    case VisionFamily::Siglip:
+    case VisionFamily::Generic:
+        addSiglip(b, v);
+        break;
+    }
+    addProjector(b, v);
+}
+
+} // namespace kvscope
