@@ -30,15 +30,18 @@ void addBlocks(InventoryBuilder &b, const VisionSpec &v, const BlockShape &shape
     const std::int64_t i = v.intermediateSize;
     const std::int64_t layers = v.numLayers;
     if (shape.fusedQkv) {
-        b.linear(named("vision.blocks.attn.qkv"), Tower, (Checked(h) * 3).value(), h, layers, Sharding::SplitRows,
-                 shape.attentionBias);
+        b.linear(named("vision.blocks.attn.qkv"), Tower, (Checked(h) * 3).value(), h, layers,
+                 Sharding::SplitRows, shape.attentionBias);
     } else {
-        for (const char *name : {"vision.blocks.attn.q_proj", "vision.blocks.attn.k_proj", "vision.blocks.attn.v_proj"})
+        for (const char *name :
+             {"vision.blocks.attn.q_proj", "vision.blocks.attn.k_proj", "vision.blocks.attn.v_proj"})
             b.linear(named(name), Tower, h, h, layers, Sharding::SplitRows, shape.attentionBias);
     }
-    b.linear(named("vision.blocks.attn.out_proj"), Tower, h, h, layers, Sharding::SplitCols, shape.attentionBias);
+    b.linear(named("vision.blocks.attn.out_proj"), Tower, h, h, layers, Sharding::SplitCols,
+             shape.attentionBias);
     if (shape.gatedMlp)
-        b.linear(named("vision.blocks.mlp.gate_proj"), Tower, i, h, layers, Sharding::SplitRows, shape.mlpBias);
+        b.linear(named("vision.blocks.mlp.gate_proj"), Tower, i, h, layers, Sharding::SplitRows,
+                 shape.mlpBias);
     b.linear(named("vision.blocks.mlp.up_proj"), Tower, i, h, layers, Sharding::SplitRows, shape.mlpBias);
     b.linear(named("vision.blocks.mlp.down_proj"), Tower, h, i, layers, Sharding::SplitCols, shape.mlpBias);
     b.norm(named("vision.blocks.norm"), Tower, h, (Checked(layers) * 2).value(), shape.norm);
@@ -63,7 +66,8 @@ void addMerger(InventoryBuilder &b, const QString &name, const VisionSpec &v, st
     const std::int64_t merged = (Checked(v.hiddenSize) * v.spatialMergeSize * v.spatialMergeSize).value();
     b.norm(name + QStringLiteral(".norm"), Tower, normWidth, copies, norm);
     b.linear(name + QStringLiteral(".fc1"), Tower, merged, merged, copies, Sharding::SplitRows, true);
-    b.linear(name + QStringLiteral(".fc2"), Tower, v.projectorOutput, merged, copies, Sharding::SplitCols, true);
+    b.linear(name + QStringLiteral(".fc2"), Tower, v.projectorOutput, merged, copies, Sharding::SplitCols,
+             true);
 }
 
 // SigLIP (huggingface/transformers models/siglip/modeling_siglip.py: SiglipVisionEmbeddings,
@@ -71,7 +75,8 @@ void addMerger(InventoryBuilder &b, const QString &name, const VisionSpec &v, st
 void addSiglip(InventoryBuilder &b, const VisionSpec &v)
 {
     addBlocks(b, v, {});
-    b.linear(named("vision.patch_embedding"), Tower, v.hiddenSize, patchInputs(v), 1, Sharding::Replicated, true);
+    b.linear(named("vision.patch_embedding"), Tower, v.hiddenSize, patchInputs(v), 1, Sharding::Replicated,
+             true);
     b.add(named("vision.position_embedding.weight"), Tower, TensorRole::Embedding, squarePatches(v),
           v.hiddenSize, 1, Sharding::Replicated);
     b.norm(named("vision.post_layernorm"), Tower, v.hiddenSize, 1, NormKind::LayerNorm);
@@ -82,7 +87,8 @@ void addSiglip(InventoryBuilder &b, const VisionSpec &v)
 void addQwen25Vl(InventoryBuilder &b, const VisionSpec &v)
 {
     addBlocks(b, v, {true, true, true, true, NormKind::RmsNorm});
-    b.linear(named("vision.patch_embed.proj"), Tower, v.hiddenSize, patchInputs(v), 1, Sharding::Replicated, false);
+    b.linear(named("vision.patch_embed.proj"), Tower, v.hiddenSize, patchInputs(v), 1, Sharding::Replicated,
+             false);
     addMerger(b, named("vision.merger"), v, v.hiddenSize, NormKind::RmsNorm, 1);
 }
 
@@ -92,9 +98,10 @@ void addQwen25Vl(InventoryBuilder &b, const VisionSpec &v)
 void addQwen3Vl(InventoryBuilder &b, const VisionSpec &v)
 {
     addBlocks(b, v, {true, true, false, true, NormKind::LayerNorm});
-    b.linear(named("vision.patch_embed.proj"), Tower, v.hiddenSize, patchInputs(v), 1, Sharding::Replicated, true);
-    b.add(named("vision.pos_embed.weight"), Tower, TensorRole::Embedding, v.positionEmbeddings, v.hiddenSize, 1,
-          Sharding::Replicated);
+    b.linear(named("vision.patch_embed.proj"), Tower, v.hiddenSize, patchInputs(v), 1, Sharding::Replicated,
+             true);
+    b.add(named("vision.pos_embed.weight"), Tower, TensorRole::Embedding, v.positionEmbeddings, v.hiddenSize,
+          1, Sharding::Replicated);
     addMerger(b, named("vision.merger"), v, v.hiddenSize, NormKind::LayerNorm, 1);
     const std::int64_t merged = (Checked(v.hiddenSize) * v.spatialMergeSize * v.spatialMergeSize).value();
     addMerger(b, named("vision.deepstack_merger_list"), v, merged, NormKind::LayerNorm, v.deepstackMergers);
@@ -116,16 +123,17 @@ void addPixtral(InventoryBuilder &b, const VisionSpec &v)
 void addLlama4(InventoryBuilder &b, const VisionSpec &v)
 {
     addBlocks(b, v, {});
-    b.linear(named("vision.patch_embedding.linear"), Tower, v.hiddenSize, patchInputs(v), 1, Sharding::Replicated,
-             false);
-    b.add(named("vision.class_embedding"), Tower, TensorRole::Embedding, 1, v.hiddenSize, 1, Sharding::Replicated);
+    b.linear(named("vision.patch_embedding.linear"), Tower, v.hiddenSize, patchInputs(v), 1,
+             Sharding::Replicated, false);
+    b.add(named("vision.class_embedding"), Tower, TensorRole::Embedding, 1, v.hiddenSize, 1,
+          Sharding::Replicated);
     b.add(named("vision.positional_embedding_vlm"), Tower, TensorRole::Embedding, squarePatches(v) + 1,
           v.hiddenSize, 1, Sharding::Replicated);
     b.norm(named("vision.layernorm_pre_post"), Tower, v.hiddenSize, 2, NormKind::LayerNorm);
     b.linear(named("vision.vision_adapter.mlp.fc1"), Tower, v.adapterInput, v.intermediateSize, 1,
              Sharding::SplitRows, false);
-    b.linear(named("vision.vision_adapter.mlp.fc2"), Tower, v.adapterOutput, v.adapterInput, 1, Sharding::SplitCols,
-             false);
+    b.linear(named("vision.vision_adapter.mlp.fc2"), Tower, v.adapterOutput, v.adapterInput, 1,
+             Sharding::SplitCols, false);
 }
 
 void addProjector(InventoryBuilder &b, const VisionSpec &v)
@@ -137,8 +145,8 @@ void addProjector(InventoryBuilder &b, const VisionSpec &v)
         return;
     case VisionProjector::Gemma3:
         // Gemma3MultiModalProjector (models/gemma3/modeling_gemma3.py): a bare [vision, text] parameter.
-        b.add(named("multi_modal_projector.mm_input_projection_weight"), Tower, TensorRole::LinearWeight, text, h, 1,
-              Sharding::Replicated);
+        b.add(named("multi_modal_projector.mm_input_projection_weight"), Tower, TensorRole::LinearWeight,
+              text, h, 1, Sharding::Replicated);
         b.norm(named("multi_modal_projector.mm_soft_emb_norm"), Tower, h, 1, NormKind::RmsNorm);
         return;
     case VisionProjector::Mistral3:
@@ -146,19 +154,22 @@ void addProjector(InventoryBuilder &b, const VisionSpec &v)
         // Mistral3PatchMerger's merging_layer [h, h x merge^2] without bias, then LLaVA's linears.
         b.norm(named("multi_modal_projector.norm"), Tower, h, 1, NormKind::RmsNorm);
         b.linear(named("multi_modal_projector.patch_merger.merging_layer"), Tower, h,
-                 (Checked(h) * v.spatialMergeSize * v.spatialMergeSize).value(), 1, Sharding::Replicated, false);
+                 (Checked(h) * v.spatialMergeSize * v.spatialMergeSize).value(), 1, Sharding::Replicated,
+                 false);
         [[fallthrough]];
     case VisionProjector::Llava:
         // LlavaMultiModalProjector (models/llava/modeling_llava.py): the feature layers concatenated in.
-        b.linear(named("multi_modal_projector.linear_1"), Tower, text, (Checked(h) * v.featureLayers).value(), 1,
-                 Sharding::SplitRows, v.projectorBias);
-        b.linear(named("multi_modal_projector.linear_2"), Tower, text, text, 1, Sharding::SplitCols, v.projectorBias);
+        b.linear(named("multi_modal_projector.linear_1"), Tower, text, (Checked(h) * v.featureLayers).value(),
+                 1, Sharding::SplitRows, v.projectorBias);
+        b.linear(named("multi_modal_projector.linear_2"), Tower, text, text, 1, Sharding::SplitCols,
+                 v.projectorBias);
         if (v.imageNewline) // LlavaNextModel.image_newline
             b.add(named("image_newline"), Tower, TensorRole::Embedding, 1, text, 1, Sharding::Replicated);
         return;
     case VisionProjector::Llama4:
         // Llama4MultiModalProjector: linear_1 [text, vision_output_dim], bias=False.
-        b.linear(named("multi_modal_projector.linear_1"), Tower, text, v.visionOutput, 1, Sharding::SplitRows, false);
+        b.linear(named("multi_modal_projector.linear_1"), Tower, text, v.visionOutput, 1, Sharding::SplitRows,
+                 false);
         return;
     }
 }
