@@ -168,6 +168,11 @@ struct VisionSpec
     bool projectorBias = true;           ///< LLaVA / Mistral 3: multimodal_projector_bias
     bool imageNewline = false;           ///< LLaVA-NeXT: a learned row separator [text]
     std::int64_t projectorOutput = 0;    ///< text hidden size the projector maps to
+    // The image processor's rules (core/model/imagetokens.cpp), from preprocessor_config.json as the
+    // family's checkpoints publish it.
+    std::int64_t tokensPerImage = 0; ///< Gemma 3: mm_tokens_per_image, whatever the image's size
+    std::int64_t minPixels = 0;      ///< Qwen-VL smart_resize: an image is scaled up to at least this
+    std::int64_t maxPixels = 0;      ///< Qwen-VL smart_resize: and down to at most this
 
     bool enabled() const { return numLayers > 0; }
     friend bool operator==(const VisionSpec &, const VisionSpec &) = default;

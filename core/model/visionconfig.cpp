@@ -10,10 +10,8 @@ namespace {
 
 // vision_config.model_type as each family's transformers configuration class writes it.
 const EnumSpelling<VisionFamily> visionFamilies[] = {
-    {VisionFamily::Siglip, "siglip_vision_model"},
-    {VisionFamily::Qwen25Vl, "qwen2_5_vl"},
-    {VisionFamily::Qwen3Vl, "qwen3_vl", {"qwen3_vl_moe"}},
-    {VisionFamily::Pixtral, "pixtral"},
+    {VisionFamily::Siglip, "siglip_vision_model"},         {VisionFamily::Qwen25Vl, "qwen2_5_vl"},
+    {VisionFamily::Qwen3Vl, "qwen3_vl", {"qwen3_vl_moe"}}, {VisionFamily::Pixtral, "pixtral"},
     {VisionFamily::Llama4, "llama4_vision_model"},
 };
 
@@ -64,8 +62,8 @@ void readVisionConfig(const QJsonObject &top, const QString &origin, ModelArch &
     v.numChannels = int(r.integer({"num_channels", "in_channels", "in_chans"}, 1).value_or(3));
     v.temporalPatchSize = int(r.integer({"temporal_patch_size"}, 1).value_or(1));
     // Qwen-VL's merge size is the tower's; Mistral 3 keeps it on the wrapper.
-    v.spatialMergeSize = int(r.integer({"spatial_merge_size"}, 1)
-                                 .value_or(outer.integer({"spatial_merge_size"}, 1).value_or(1)));
+    v.spatialMergeSize = int(
+        r.integer({"spatial_merge_size"}, 1).value_or(outer.integer({"spatial_merge_size"}, 1).value_or(1)));
     v.positionEmbeddings = r.integer({"num_position_embeddings"}).value_or(0);
     v.deepstackMergers = int(r.array({"deepstack_visual_indexes"}).value_or(QJsonArray()).size());
     v.adapterInput = r.integer({"projector_input_dim"}).value_or(0);
@@ -73,11 +71,25 @@ void readVisionConfig(const QJsonObject &top, const QString &origin, ModelArch &
     v.visionOutput = r.integer({"vision_output_dim"}).value_or(v.adapterOutput);
     v.featureLayers = featureLayerCount(outer);
     // LlavaConfig's default is a biased projector, Mistral3Config's an unbiased one
-    // (huggingface/transformers models/llava/configuration_llava.py, models/mistral3/configuration_mistral3.py).
-    v.projectorBias = outer.boolean({"multimodal_projector_bias"})
-                          .value_or(v.projector != VisionProjector::Mistral3);
+    // (huggingface/transformers models/llava/configuration_llava.py,
+    // models/mistral3/configuration_mistral3.py).
+    v.projectorBias =
+        outer.boolean({"multimodal_projector_bias"}).value_or(v.projector != VisionProjector::Mistral3);
     v.imageNewline = outer.string({"model_type"}) == QLatin1String("llava_next");
     v.projectorOutput = r.integer({"out_hidden_size"}).value_or(m.hiddenSize);
+    // The image processors' defaults as the checkpoints' preprocessor_config.json publish them:
+    // Qwen/Qwen2.5-VL-7B-Instruct min_pixels 3136, max_pixels 12845056; Qwen/Qwen3-VL-8B-Instruct
+    // size.shortest_edge 65536, size.longest_edge 16777216 (pixels, not edges); Gemma 3's
+    // mm_tokens_per_image is in config.json.
+    if (v.family == VisionFamily::Qwen25Vl) {
+        v.minPixels = 56 * 56;
+        v.maxPixels = 28 * 28 * 16384;
+    } else if (v.family == VisionFamily::Qwen3Vl) {
+        v.minPixels = 65'536;
+        v.maxPixels = 16'777'216;
+    }
+    if (v.projector == VisionProjector::Gemma3)
+        v.tokensPerImage = outer.integer({"mm_tokens_per_image"}, 1).value_or(256);
     if (v.numLayers == 0 || v.hiddenSize == 0) {
         m.vision = VisionSpec{};
         return;

@@ -35,6 +35,30 @@
         <source>CUDA graphs</source>
         <translation>CUDA 图</translation>
     </message>
+    <message>
+        <source>an image of %1 x %2 pixels: Qwen-VL&apos;s processor refuses an aspect ratio above 200</source>
+        <translation>%1 x %2 像素的图像：Qwen-VL 的处理器拒绝宽高比超过 200 的图像</translation>
+    </message>
+    <message>
+        <source>%1 takes no images: its config.json has no vision tower</source>
+        <translation>%1 不接受图像：其 config.json 中没有视觉编码器</translation>
+    </message>
+    <message>
+        <source>the tokens an image takes on %1 are not modelled yet (its processor: %2)</source>
+        <translation>尚未建模 %1 上一张图像占用的 token 数（其处理器：%2）</translation>
+    </message>
+    <message>
+        <source>Llama 4&apos;s tiles of 336 pixels</source>
+        <translation>Llama 4 的 336 像素切块</translation>
+    </message>
+    <message>
+        <source>not one kvscope lists</source>
+        <translation>kvscope 未收录的处理器</translation>
+    </message>
+    <message>
+        <source>an image of %1 x %2 pixels: each side must be 1 to %3</source>
+        <translation>%1 x %2 像素的图像：每边须为 1 到 %3</translation>
+    </message>
 </context>
 <context>
     <name>kvscope::Accuracy</name>

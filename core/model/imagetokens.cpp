@@ -1,0 +1,151 @@
+// SPDX-License-Identifier: MIT
+#include "core/model/imagetokens.h"
+
+#include "core/common/checked.h"
+#include "core/common/error.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include <QCoreApplication>
+
+namespace kvscope {
+
+namespace {
+
+QString tr(const char *text)
+{
+    return QCoreApplication::translate("kvscope::ImageTokens", text);
+}
+
+/// Python's round(): halves go to the even neighbour (smart_resize uses it).
+std::int64_t roundHalfEven(std::int64_t numerator, std::int64_t denominator)
+{
+    const std::int64_t quotient = numerator / denominator;
+    const std::int64_t twice = 2 * (numerator % denominator);
+    if (twice > denominator || (twice == denominator && quotient % 2 != 0))
+        return quotient + 1;
+    return quotient;
+}
+
+/// Qwen2-VL's smart_resize (huggingface/transformers models/qwen2_vl/image_processing_qwen2_vl.py, used
+/// by Qwen2.5-VL with factor 28 and Qwen3-VL with factor 32): both sides to multiples of the factor,
+/// nearest first, then scaled down (floor) to max_pixels or up (ceil) to min_pixels keeping the aspect.
+ImageTokens qwenTokens(const VisionSpec &v, std::int64_t width, std::int64_t height)
+{
+    if (std::max(width, height) > 200 * std::min(width, height))
+        throw Error(tr("an image of %1 x %2 pixels: Qwen-VL's processor refuses an aspect ratio above 200")
+                        .arg(width)
+                        .arg(height));
+    const std::int64_t factor = std::int64_t(v.patchSize) * v.spatialMergeSize;
+    std::int64_t h = std::max(factor, roundHalfEven(height, factor) * factor);
+    std::int64_t w = std::max(factor, roundHalfEven(width, factor) * factor);
+    const double area = double(height) * double(width);
+    if (h * w > v.maxPixels) {
+        const double beta = std::sqrt(area / double(v.maxPixels));
+        h = std::max(factor, std::int64_t(std::floor(double(height) / beta / double(factor))) * factor);
+        w = std::max(factor, std::int64_t(std::floor(double(width) / beta / double(factor))) * factor);
+    } else if (h * w < v.minPixels) {
+        const double beta = std::sqrt(double(v.minPixels) / area);
+        h = std::int64_t(std::ceil(double(height) * beta / double(factor))) * factor;
+        w = std::int64_t(std::ceil(double(width) * beta / double(factor))) * factor;
+    }
+    ImageTokens t{w, h, 0, 0};
+    t.embeddings = (h / v.patchSize) * (w / v.patchSize) / (std::int64_t(v.spatialMergeSize) * v.spatialMergeSize);
+    t.promptTokens = t.embeddings + 2; // <|vision_start|> ... <|vision_end|>
+    return t;
+}
+
+/// Pixtral's processor (transformers models/pixtral/image_processing_pixtral.py
+/// get_resize_output_image_size, processing_pixtral.py PixtralProcessor.__call__): the longer side
+/// scaled down (floor) to image_size, each side up to whole patches; then one [IMG] per patch of
+/// patch x merge pixels, an [IMG_BREAK] after each row and [IMG_END] in place of the last.
+ImageTokens pixtralTokens(const VisionSpec &v, std::int64_t width, std::int64_t height)
+{
+    const std::int64_t longest = v.imageSize;
+    if (width > longest || height > longest) {
+        const double ratio = std::max(double(width) / double(longest), double(height) / double(longest));
+        width = std::max<std::int64_t>(1, std::int64_t(std::floor(double(width) / ratio)));
+        height = std::max<std::int64_t>(1, std::int64_t(std::floor(double(height) / ratio)));
+    }
+    const std::int64_t patch = v.patchSize;
+    ImageTokens t{ceilDiv(width, patch) * patch, ceilDiv(height, patch) * patch, 0, 0};
+    const std::int64_t merged = patch * v.spatialMergeSize;
+    const std::int64_t rows = t.height / merged;
+    const std::int64_t columns = t.width / merged;
+    t.embeddings = rows * columns;
+    t.promptTokens = rows * (columns + 1);
+    return t;
+}
+
+/// Gemma 3's processor (transformers models/gemma3/processing_gemma3.py): every image resized to the
+/// tower's square and pooled to mm_tokens_per_image, written as "\n\n<start_of_image>",
+/// the image tokens, "<end_of_image>\n\n" (pan and scan is off by default).
+ImageTokens gemmaTokens(const VisionSpec &v)
+{
+    return {v.imageSize, v.imageSize, v.tokensPerImage, v.tokensPerImage + 4};
+}
+
+bool hasRule(const VisionSpec &v)
+{
+    switch (v.family) {
+    case VisionFamily::Qwen25Vl:
+    case VisionFamily::Qwen3Vl:
+    case VisionFamily::Pixtral:
+        return v.patchSize > 0;
+    case VisionFamily::Siglip:
+        return v.projector == VisionProjector::Gemma3 && v.tokensPerImage > 0;
+    case VisionFamily::Llama4:
+    case VisionFamily::Generic:
+        return false;
+    }
+    return false;
+}
+
+} // namespace
+
+ImageTokens imageTokens(const ModelArch &m, std::int64_t width, std::int64_t height)
+{
+    const VisionSpec &v = m.vision;
+    if (!v.enabled())
+        throw Error(tr("%1 takes no images: its config.json has no vision tower").arg(m.name));
+    if (!hasRule(v))
+        throw Error(tr("the tokens an image takes on %1 are not modelled yet (its processor: %2)")
+                        .arg(m.name, v.family == VisionFamily::Llama4 ? tr("Llama 4's tiles of 336 pixels")
+                                                                      : tr("not one kvscope lists")));
+    if (width < 1 || height < 1 || width > MaxImageSide || height > MaxImageSide)
+        throw Error(tr("an image of %1 x %2 pixels: each side must be 1 to %3")
+                        .arg(width)
+                        .arg(height)
+                        .arg(MaxImageSide));
+    switch (v.family) {
+    case VisionFamily::Qwen25Vl:
+    case VisionFamily::Qwen3Vl:
+        return qwenTokens(v, width, height);
+    case VisionFamily::Pixtral:
+        return pixtralTokens(v, width, height);
+    default:
+        return gemmaTokens(v);
+    }
+}
+
+std::int64_t largestImageEmbeddings(const ModelArch &m)
+{
+    const VisionSpec &v = m.vision;
+    if (!v.enabled() || !hasRule(v))
+        return 0;
+    switch (v.family) {
+    case VisionFamily::Qwen25Vl:
+    case VisionFamily::Qwen3Vl: {
+        // The most max_pixels holds (vLLM's Qwen2VLProcessingInfo._get_image_size_with_most_features).
+        const std::int64_t unit = std::int64_t(v.patchSize) * v.patchSize * v.spatialMergeSize * v.spatialMergeSize;
+        return v.maxPixels / unit;
+    }
+    case VisionFamily::Pixtral:
+        return pixtralTokens(v, v.imageSize, v.imageSize).embeddings; // a square at the longest edge
+    default:
+        return v.tokensPerImage;
+    }
+}
+
+} // namespace kvscope

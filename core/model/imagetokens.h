@@ -1,0 +1,34 @@
+// SPDX-License-Identifier: MIT
+// How many tokens an image becomes in a vision-language model's prompt: the
+// family's image processor resizes it and the processor writes one
+// placeholder per encoder output, with its row and image markers.
+#pragma once
+
+#include "core/model/modelarch.h"
+
+#include <cstdint>
+
+namespace kvscope {
+
+/// One image as the model's processor turns it into tokens.
+struct ImageTokens
+{
+    std::int64_t width = 0;        ///< pixels, as the processor resizes the image
+    std::int64_t height = 0;       ///< pixels, as the processor resizes the image
+    std::int64_t embeddings = 0;   ///< the encoder's outputs for it (what vLLM's encoder cache counts)
+    std::int64_t promptTokens = 0; ///< the tokens that stand for it in the prompt, markers included
+};
+
+/// The largest image side kvscope takes, in pixels (well past any processor's limit).
+inline constexpr std::int64_t MaxImageSide = 65'536;
+
+/// The tokens an image of width x height pixels takes in m's prompt. Throws kvscope::Error when m
+/// takes no images, when its tower's processor is not modelled (Llama 4's tiles, a tower kvscope
+/// does not list), or when the size is outside 1..MaxImageSide (or Qwen-VL's 200:1 aspect limit).
+ImageTokens imageTokens(const ModelArch &m, std::int64_t width, std::int64_t height);
+
+/// The most encoder outputs one image can yield on m (vLLM's max tokens per multimodal item, which
+/// sizes its encoder cache); 0 when m takes no images or its processor is not modelled.
+std::int64_t largestImageEmbeddings(const ModelArch &m);
+
+} // namespace kvscope

@@ -1,0 +1,124 @@
+// SPDX-License-Identifier: MIT
+// The tokens an image becomes in a vision-language model's prompt (core/model/imagetokens.h), each
+// family by its image processor's own rule in huggingface/transformers: Qwen2-VL's smart_resize
+// (models/qwen2_vl/image_processing_qwen2_vl.py; Python's round halves to even), Pixtral's resize and
+// row markers (models/pixtral/image_processing_pixtral.py, processing_pixtral.py) and Gemma 3's fixed
+// pooled image (models/gemma3/processing_gemma3.py). Reference values by hand (a Python transcription
+// of smart_resize gives the same sizes), with the presets' processor limits: Qwen2.5-VL min_pixels
+// 3,136 and max_pixels 12,845,056, Qwen3-VL 65,536 and 16,777,216, Mistral-Small-3.1 longest edge 1,540.
+#include "core/common/error.h"
+#include "core/model/imagetokens.h"
+#include "tests/testsupport.h"
+
+#include <QTest>
+
+using namespace kvscope;
+using kvscope::test::preset;
+
+class TestImageTokens : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void qwenSmartResize_data()
+    {
+        QTest::addColumn<QString>("id");
+        QTest::addColumn<qint64>("width");
+        QTest::addColumn<qint64>("height");
+        QTest::addColumn<qint64>("resizedWidth");
+        QTest::addColumn<qint64>("resizedHeight");
+        QTest::addColumn<qint64>("embeddings");
+        // 1024 / 28 = 36.57 -> 37 x 28 = 1,036; (1,036 / 14)^2 / 4 = 1,369.
+        QTest::newRow("Qwen2.5-VL 1024x1024") << "qwen2.5-vl-7b" << 1024LL << 1024LL << 1036LL << 1036LL << 1369LL;
+        // 1,932 x 1,092: 138 x 78 / 4 = 2,691.
+        QTest::newRow("Qwen2.5-VL 1920x1080") << "qwen2.5-vl-7b" << 1920LL << 1080LL << 1932LL << 1092LL << 2691LL;
+        // Halves to even: 1,050 / 28 = 37.5 -> 38, 1,022 / 28 = 36.5 -> 36.
+        QTest::newRow("Qwen2.5-VL halves to even") << "qwen2.5-vl-7b" << 1050LL << 1022LL << 1064LL << 1008LL
+                                                   << 1368LL;
+        // Past max_pixels: scaled by sqrt(64e6 / 12,845,056) and floored, 3,584^2 -> 16,384.
+        QTest::newRow("Qwen2.5-VL 8000x8000") << "qwen2.5-vl-7b" << 8000LL << 8000LL << 3584LL << 3584LL << 16384LL;
+        QTest::newRow("Qwen2.5-VL 4000x3000") << "qwen2.5-vl-7b" << 4000LL << 3000LL << 4004LL << 2996LL << 15301LL;
+        // Under min_pixels: scaled up by sqrt(3,136 / 400) = 2.8 and ceiled, 56 x 56 -> 4.
+        QTest::newRow("Qwen2.5-VL 20x20") << "qwen2.5-vl-7b" << 20LL << 20LL << 56LL << 56LL << 4LL;
+        // Qwen3-VL: factor 32, patches of 16: 1,024 stays; 64 x 64 / 4 = 1,024.
+        QTest::newRow("Qwen3-VL 1024x1024") << "qwen3-vl-8b" << 1024LL << 1024LL << 1024LL << 1024LL << 1024LL;
+        // 100 x 100 rounds to 96 x 96 = 9,216 < 65,536: up by sqrt(6.5536) = 2.56 -> 256 x 256 -> 64.
+        QTest::newRow("Qwen3-VL 100x100") << "qwen3-vl-8b" << 100LL << 100LL << 256LL << 256LL << 64LL;
+    }
+
+    void qwenSmartResize()
+    {
+        QFETCH(QString, id);
+        QFETCH(qint64, width);
+        QFETCH(qint64, height);
+        QFETCH(qint64, resizedWidth);
+        QFETCH(qint64, resizedHeight);
+        QFETCH(qint64, embeddings);
+        const ImageTokens t = imageTokens(preset(id), width, height);
+        QCOMPARE(t.width, resizedWidth);
+        QCOMPARE(t.height, resizedHeight);
+        QCOMPARE(t.embeddings, embeddings);
+        QCOMPARE(t.promptTokens, embeddings + 2); // <|vision_start|> and <|vision_end|>
+    }
+
+    void pixtralRowsAndBreaks()
+    {
+        const ModelArch &m = preset(QStringLiteral("mistral-small-3.1-24b"));
+        // 1,024 -> 74 patches of 14 = 1,036 -> 37 rows and columns of 28 (merge 2): 37 x 37 images
+        // tokens and 37 row markers ([IMG_BREAK], the last [IMG_END]).
+        ImageTokens t = imageTokens(m, 1024, 1024);
+        QCOMPARE(t.width, 1036LL);
+        QCOMPARE(t.embeddings, 37LL * 37);
+        QCOMPARE(t.promptTokens, 37LL * 38);
+        // 2,000 x 1,000 past the 1,540 edge: / 1.2987 -> 1,540 x 770 (whole patches), 27 rows of 55.
+        t = imageTokens(m, 2000, 1000);
+        QCOMPARE(t.width, 1540LL);
+        QCOMPARE(t.height, 770LL);
+        QCOMPARE(t.embeddings, 27LL * 55);
+        QCOMPARE(t.promptTokens, 27LL * 56);
+    }
+
+    void gemmaTakesAFixedImage()
+    {
+        // 256 pooled tokens whatever the size, between "\n\n<start_of_image>" and "<end_of_image>\n\n".
+        for (const auto &[width, height] : {std::pair{1024LL, 1024LL}, std::pair{200LL, 3000LL}}) {
+            const ImageTokens t = imageTokens(preset(QStringLiteral("gemma-3-4b")), width, height);
+            QCOMPARE(t.embeddings, 256LL);
+            QCOMPARE(t.promptTokens, 260LL);
+            QCOMPARE(t.width, 896LL);
+        }
+    }
+
+    void largestImage()
+    {
+        // vLLM's max tokens per item: Qwen's max_pixels / (14^2 x 4) = 16,384; Pixtral's 1,540 square
+        // 55 x 55; Gemma's 256; Llama 4 not modelled.
+        QCOMPARE(largestImageEmbeddings(preset(QStringLiteral("qwen2.5-vl-7b"))), 16384LL);
+        QCOMPARE(largestImageEmbeddings(preset(QStringLiteral("qwen3-vl-8b"))), 16384LL);
+        QCOMPARE(largestImageEmbeddings(preset(QStringLiteral("mistral-small-3.1-24b"))), 3025LL);
+        QCOMPARE(largestImageEmbeddings(preset(QStringLiteral("gemma-3-27b"))), 256LL);
+        QCOMPARE(largestImageEmbeddings(preset(QStringLiteral("llama-4-scout-17b-16e"))), 0LL);
+        QCOMPARE(largestImageEmbeddings(preset(QStringLiteral("llama-3.1-8b"))), 0LL);
+    }
+
+    void refusals()
+    {
+        const auto refused = [](const QString &id, qint64 width, qint64 height, const QString &words) {
+            try {
+                imageTokens(preset(id), width, height);
+            } catch (const Error &error) {
+                QVERIFY2(error.message().contains(words), qPrintable(error.message()));
+                return;
+            }
+            QFAIL(qPrintable(id + QStringLiteral(" was not refused")));
+        };
+        refused(QStringLiteral("llama-3.1-8b"), 1024, 1024, QStringLiteral("takes no images"));
+        refused(QStringLiteral("llama-4-scout-17b-16e"), 1024, 1024, QStringLiteral("tiles of 336 pixels"));
+        refused(QStringLiteral("qwen2.5-vl-7b"), 0, 1024, QStringLiteral("1 to 65536"));
+        refused(QStringLiteral("qwen2.5-vl-7b"), 70000, 1024, QStringLiteral("1 to 65536"));
+        refused(QStringLiteral("qwen2.5-vl-7b"), 20100, 100, QStringLiteral("aspect ratio above 200"));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestImageTokens)
+#include "tst_imagetokens.moc"
