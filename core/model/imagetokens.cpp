@@ -51,7 +51,8 @@ ImageTokens qwenTokens(const VisionSpec &v, std::int64_t width, std::int64_t hei
         w = std::int64_t(std::ceil(double(width) * beta / double(factor))) * factor;
     }
     ImageTokens t{w, h, 0, 0};
-    t.embeddings = (h / v.patchSize) * (w / v.patchSize) / (std::int64_t(v.spatialMergeSize) * v.spatialMergeSize);
+    t.embeddings =
+        (h / v.patchSize) * (w / v.patchSize) / (std::int64_t(v.spatialMergeSize) * v.spatialMergeSize);
     t.promptTokens = t.embeddings + 2; // <|vision_start|> ... <|vision_end|>
     return t;
 }
@@ -138,7 +139,8 @@ std::int64_t largestImageEmbeddings(const ModelArch &m)
     case VisionFamily::Qwen25Vl:
     case VisionFamily::Qwen3Vl: {
         // The most max_pixels holds (vLLM's Qwen2VLProcessingInfo._get_image_size_with_most_features).
-        const std::int64_t unit = std::int64_t(v.patchSize) * v.patchSize * v.spatialMergeSize * v.spatialMergeSize;
+        const std::int64_t unit =
+            std::int64_t(v.patchSize) * v.patchSize * v.spatialMergeSize * v.spatialMergeSize;
         return v.maxPixels / unit;
     }
     case VisionFamily::Pixtral:

@@ -29,19 +29,24 @@ private Q_SLOTS:
         QTest::addColumn<qint64>("resizedHeight");
         QTest::addColumn<qint64>("embeddings");
         // 1024 / 28 = 36.57 -> 37 x 28 = 1,036; (1,036 / 14)^2 / 4 = 1,369.
-        QTest::newRow("Qwen2.5-VL 1024x1024") << "qwen2.5-vl-7b" << 1024LL << 1024LL << 1036LL << 1036LL << 1369LL;
+        QTest::newRow("Qwen2.5-VL 1024x1024")
+            << "qwen2.5-vl-7b" << 1024LL << 1024LL << 1036LL << 1036LL << 1369LL;
         // 1,932 x 1,092: 138 x 78 / 4 = 2,691.
-        QTest::newRow("Qwen2.5-VL 1920x1080") << "qwen2.5-vl-7b" << 1920LL << 1080LL << 1932LL << 1092LL << 2691LL;
+        QTest::newRow("Qwen2.5-VL 1920x1080")
+            << "qwen2.5-vl-7b" << 1920LL << 1080LL << 1932LL << 1092LL << 2691LL;
         // Halves to even: 1,050 / 28 = 37.5 -> 38, 1,022 / 28 = 36.5 -> 36.
-        QTest::newRow("Qwen2.5-VL halves to even") << "qwen2.5-vl-7b" << 1050LL << 1022LL << 1064LL << 1008LL
-                                                   << 1368LL;
+        QTest::newRow("Qwen2.5-VL halves to even")
+            << "qwen2.5-vl-7b" << 1050LL << 1022LL << 1064LL << 1008LL << 1368LL;
         // Past max_pixels: scaled by sqrt(64e6 / 12,845,056) and floored, 3,584^2 -> 16,384.
-        QTest::newRow("Qwen2.5-VL 8000x8000") << "qwen2.5-vl-7b" << 8000LL << 8000LL << 3584LL << 3584LL << 16384LL;
-        QTest::newRow("Qwen2.5-VL 4000x3000") << "qwen2.5-vl-7b" << 4000LL << 3000LL << 4004LL << 2996LL << 15301LL;
+        QTest::newRow("Qwen2.5-VL 8000x8000")
+            << "qwen2.5-vl-7b" << 8000LL << 8000LL << 3584LL << 3584LL << 16384LL;
+        QTest::newRow("Qwen2.5-VL 4000x3000")
+            << "qwen2.5-vl-7b" << 4000LL << 3000LL << 4004LL << 2996LL << 15301LL;
         // Under min_pixels: scaled up by sqrt(3,136 / 400) = 2.8 and ceiled, 56 x 56 -> 4.
         QTest::newRow("Qwen2.5-VL 20x20") << "qwen2.5-vl-7b" << 20LL << 20LL << 56LL << 56LL << 4LL;
         // Qwen3-VL: factor 32, patches of 16: 1,024 stays; 64 x 64 / 4 = 1,024.
-        QTest::newRow("Qwen3-VL 1024x1024") << "qwen3-vl-8b" << 1024LL << 1024LL << 1024LL << 1024LL << 1024LL;
+        QTest::newRow("Qwen3-VL 1024x1024")
+            << "qwen3-vl-8b" << 1024LL << 1024LL << 1024LL << 1024LL << 1024LL;
         // 100 x 100 rounds to 96 x 96 = 9,216 < 65,536: up by sqrt(6.5536) = 2.56 -> 256 x 256 -> 64.
         QTest::newRow("Qwen3-VL 100x100") << "qwen3-vl-8b" << 100LL << 100LL << 256LL << 256LL << 64LL;
     }
