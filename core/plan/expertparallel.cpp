@@ -112,4 +112,12 @@ QList<int> validDataParallelSizes(const ModelArch &m, int tp, bool enabled, Engi
     return acceptedSizes(max, [&](int dp) { validateDataParallel(m, tp, 1, dp, enabled, engine); });
 }
 
+QList<int> validDataParallelSizes(const Scenario &s, int max)
+{
+    return acceptedSizes(max, [&](int dp) {
+        validateDataParallel(s.model, s.tensorParallelSize, s.pipelineParallelSize, dp,
+                             s.enableExpertParallel, s.engine);
+    });
+}
+
 } // namespace kvscope

@@ -11,6 +11,7 @@
 
 #include "core/engine/engine.h"
 #include "core/model/modelarch.h"
+#include "core/scenario/scenario.h"
 
 #include <cstdint>
 
@@ -58,5 +59,9 @@ void validateDataParallel(const ModelArch &model, std::int64_t tensorParallel, s
 /// The data-parallel sizes from 1 to `max` that validateDataParallel accepts.
 QList<int> validDataParallelSizes(const ModelArch &model, int tensorParallel, bool expertParallelEnabled,
                                   Engine engine, int max = 8);
+
+/// The data-parallel sizes from 1 to `max` that validateDataParallel accepts beside s's other layout
+/// choices (its TP, pipeline stages, expert switch and engine): the choices a layout box offers.
+QList<int> validDataParallelSizes(const Scenario &s, int max = 8);
 
 } // namespace kvscope

@@ -505,10 +505,7 @@ void CompareView::showKnobs()
             else if (knob == ScenarioField::PipelineParallelSize)
                 showSizes(combo, validPipelineParallelSizes(column.model, column.engine));
             else if (knob == ScenarioField::DataParallelSize)
-                showSizes(combo, column.pipelineParallelSize > 1
-                                     ? QList<int>{1}
-                                     : validDataParallelSizes(column.model, int(column.tensorParallelSize),
-                                                              column.enableExpertParallel, column.engine));
+                showSizes(combo, validDataParallelSizes(column));
             // Expert parallelism needs routed experts; the data-parallel box needs a choice.
             if (knob == ScenarioField::EnableExpertParallel && !column.model.moe.enabled() &&
                 values.value(key) == QLatin1String("false"))

@@ -539,10 +539,7 @@ void ParameterPanel::showScenario(const Scenario &s)
     selectData(m_stageCount, int(s.pipelineParallelSize));
     // vLLM's; the ranks take no pipeline stages, expert parallelism needs routed experts.
     const bool vllm = s.engine == Engine::Vllm;
-    setSizes(m_dataParallel, s.pipelineParallelSize > 1 || !vllm
-                                 ? QList<int>{1}
-                                 : validDataParallelSizes(s.model, int(s.tensorParallelSize),
-                                                          s.enableExpertParallel, s.engine));
+    setSizes(m_dataParallel, validDataParallelSizes(s));
     selectData(m_dataParallel, int(s.dataParallelSize));
     m_dataParallel->setEnabled(m_dataParallel->count() > 1);
     {
