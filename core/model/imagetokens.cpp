@@ -114,11 +114,11 @@ ImageTokens imageTokens(const ModelArch &m, std::int64_t width, std::int64_t hei
         throw Error(tr("the tokens an image takes on %1 are not modelled yet (its processor: %2)")
                         .arg(m.name, v.family == VisionFamily::Llama4 ? tr("Llama 4's tiles of 336 pixels")
                                                                       : tr("not one kvscope lists")));
-    if (width < 1 || height < 1 || width > MaxImageSide || height > MaxImageSide)
+    if (width < 1 || height < 1 || width > MaxInputImageSide || height > MaxInputImageSide)
         throw Error(tr("an image of %1 x %2 pixels: each side must be 1 to %3")
                         .arg(width)
                         .arg(height)
-                        .arg(MaxImageSide));
+                        .arg(MaxInputImageSide));
     switch (v.family) {
     case VisionFamily::Qwen25Vl:
     case VisionFamily::Qwen3Vl:

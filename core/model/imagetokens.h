@@ -20,11 +20,11 @@ struct ImageTokens
 };
 
 /// The largest image side kvscope takes, in pixels (well past any processor's limit).
-inline constexpr std::int64_t MaxImageSide = 65'536;
+inline constexpr std::int64_t MaxInputImageSide = 65'536;
 
 /// The tokens an image of width x height pixels takes in m's prompt. Throws kvscope::Error when m
 /// takes no images, when its tower's processor is not modelled (Llama 4's tiles, a tower kvscope
-/// does not list), or when the size is outside 1..MaxImageSide (or Qwen-VL's 200:1 aspect limit).
+/// does not list), or when the size is outside 1..MaxInputImageSide (or Qwen-VL's 200:1 aspect limit).
 ImageTokens imageTokens(const ModelArch &m, std::int64_t width, std::int64_t height);
 
 /// The most encoder outputs one image can yield on m (vLLM's max tokens per multimodal item, which
