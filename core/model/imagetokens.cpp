@@ -57,10 +57,11 @@ ImageTokens qwenTokens(const VisionSpec &v, std::int64_t width, std::int64_t hei
     return t;
 }
 
-/// Pixtral's processor (transformers models/pixtral/image_processing_pixtral.py
-/// get_resize_output_image_size, processing_pixtral.py PixtralProcessor.__call__): the longer side
-/// scaled down (floor) to image_size, each side up to whole patches; then one [IMG] per patch of
-/// patch x merge pixels, an [IMG_BREAK] after each row and [IMG_END] in place of the last.
+/// Pixtral's and Mistral 3's image tokens as vLLM counts them (Mistral3HFEncoderInfo.get_patch_grid_size,
+/// vllm/model_executor/models/mistral3.py; PixtralHFEncoderInfo in pixtral.py): the longer side scaled
+/// down (floor) to image_size, then one [IMG] per started patch of patch x merge pixels in each row, an
+/// [IMG_BREAK] after each row and [IMG_END] in place of the last (transformers'
+/// models/pixtral/processing_pixtral.py writes the same markers).
 ImageTokens pixtralTokens(const VisionSpec &v, std::int64_t width, std::int64_t height)
 {
     const std::int64_t longest = v.imageSize;
@@ -69,11 +70,10 @@ ImageTokens pixtralTokens(const VisionSpec &v, std::int64_t width, std::int64_t 
         width = std::max<std::int64_t>(1, std::int64_t(std::floor(double(width) / ratio)));
         height = std::max<std::int64_t>(1, std::int64_t(std::floor(double(height) / ratio)));
     }
-    const std::int64_t patch = v.patchSize;
-    ImageTokens t{ceilDiv(width, patch) * patch, ceilDiv(height, patch) * patch, 0, 0};
-    const std::int64_t merged = patch * v.spatialMergeSize;
-    const std::int64_t rows = t.height / merged;
-    const std::int64_t columns = t.width / merged;
+    const std::int64_t merged = std::int64_t(v.patchSize) * v.spatialMergeSize;
+    const std::int64_t columns = ceilDiv(width, merged);
+    const std::int64_t rows = ceilDiv(height, merged);
+    ImageTokens t{columns * merged, rows * merged, 0, 0};
     t.embeddings = rows * columns;
     t.promptTokens = rows * (columns + 1);
     return t;

@@ -2,7 +2,7 @@
 // The tokens an image becomes in a vision-language model's prompt (core/model/imagetokens.h), each
 // family by its image processor's own rule in huggingface/transformers: Qwen2-VL's smart_resize
 // (models/qwen2_vl/image_processing_qwen2_vl.py; Python's round halves to even), Pixtral's resize and
-// row markers (models/pixtral/image_processing_pixtral.py, processing_pixtral.py) and Gemma 3's fixed
+// row markers (as vLLM counts them: vllm/model_executor/models/mistral3.py) and Gemma 3's fixed
 // pooled image (models/gemma3/processing_gemma3.py). Reference values by hand (a Python transcription
 // of smart_resize gives the same sizes), with the presets' processor limits: Qwen2.5-VL min_pixels
 // 3,136 and max_pixels 12,845,056, Qwen3-VL 65,536 and 16,777,216, Mistral-Small-3.1 longest edge 1,540.
@@ -69,18 +69,27 @@ private Q_SLOTS:
     void pixtralRowsAndBreaks()
     {
         const ModelArch &m = preset(QStringLiteral("mistral-small-3.1-24b"));
-        // 1,024 -> 74 patches of 14 = 1,036 -> 37 rows and columns of 28 (merge 2): 37 x 37 images
-        // tokens and 37 row markers ([IMG_BREAK], the last [IMG_END]).
+        // vLLM's count (Mistral3HFEncoderInfo.get_patch_grid_size): a row or column per started 28 pixels
+        // (patch 14 x merge 2). 1,024 -> 37 rows and columns: 37 x 37 image tokens and 37 row markers
+        // ([IMG_BREAK], the last [IMG_END]).
         ImageTokens t = imageTokens(m, 1024, 1024);
         QCOMPARE(t.width, 1036LL);
         QCOMPARE(t.embeddings, 37LL * 37);
         QCOMPARE(t.promptTokens, 37LL * 38);
-        // 2,000 x 1,000 past the 1,540 edge: / 1.2987 -> 1,540 x 770 (whole patches), 27 rows of 55.
+        // 1,050 = 37.5 x 28: a started column counts (whole 14-pixel patches alone would give 37).
+        t = imageTokens(m, 1050, 1050);
+        QCOMPARE(t.embeddings, 38LL * 38);
+        QCOMPARE(t.promptTokens, 38LL * 39);
+        // 2,000 x 1,000 past the 1,540 edge: / 1.2987 -> 1,540 x 770, 55 columns and ceil(27.5) = 28 rows.
         t = imageTokens(m, 2000, 1000);
         QCOMPARE(t.width, 1540LL);
-        QCOMPARE(t.height, 770LL);
-        QCOMPARE(t.embeddings, 27LL * 55);
-        QCOMPARE(t.promptTokens, 27LL * 56);
+        QCOMPARE(t.height, 784LL);
+        QCOMPARE(t.embeddings, 28LL * 55);
+        QCOMPARE(t.promptTokens, 28LL * 56);
+        // Smaller than one merged patch: still one token and its [IMG_END].
+        t = imageTokens(m, 8, 1);
+        QCOMPARE(t.embeddings, 1LL);
+        QCOMPARE(t.promptTokens, 2LL);
     }
 
     void gemmaTakesAFixedImage()
