@@ -150,6 +150,14 @@ ScenarioOptions::ScenarioOptions()
                    "Tokens every sequence starts with alike (a system prompt), which the prefix cache "
                    "holds once, in whole blocks; less than --seq-len; auto: none (default)."),
                "n"),
+        option(fileKey(ScenarioField::ImagesPerRequest),
+               QStringLiteral("Images each request sends (a vision model): each becomes the tokens its "
+                              "processor writes for it, held beside --seq-len's text; auto: none (default)."),
+               "n"),
+        option(fileKey(ScenarioField::ImageSize),
+               QStringLiteral("The pixels of each image, WIDTHxHEIGHT, before the processor resizes it "
+                              "(default 1024x1024)."),
+               "wxh"),
         option(fileKey(ScenarioField::RequestRate),
                QStringLiteral("Requests a second arriving at the server (open loop, as vllm bench serve "
                               "--request-rate): serving runs with as many in flight as that keeps busy; 0 or "

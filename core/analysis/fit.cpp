@@ -9,6 +9,7 @@
 #include "core/common/units.h"
 #include "core/engine/runtime.h"
 #include "core/plan/expertparallel.h"
+#include "core/plan/imageworkload.h"
 #include "core/plan/pipelineparallel.h"
 #include "core/plan/planner.h"
 #include "core/plan/speed.h"
@@ -62,9 +63,10 @@ Scenario scenarioOf(const FitQuery &q, const Configuration &c, std::int64_t maxM
     s.quantization = c.quantization;
     s.kvCacheDtype = c.kvCacheDtype;
     s.maxModelLen = maxModelLen;
-    s.seqLen = maxModelLen;
+    // Requests of --max-model-len tokens, their images' among them.
+    s.seqLen = std::max<std::int64_t>(1, maxModelLen - imageWorkload(s).promptTokens);
     s.batchSize = q.concurrency;
-    if (s.promptLen > maxModelLen)
+    if (s.promptLen > s.seqLen)
         s.promptLen = 0;
     // The scheduler has to admit the requests at once, not only the cache hold them: each
     // data-parallel rank its share.

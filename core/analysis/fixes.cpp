@@ -97,7 +97,7 @@ std::optional<Fix> settle(Draft draft)
     }
     if (plan && !plan->engineStarts) {
         const std::int64_t longest = plan->kv.maxModelLenThatFits;
-        if (longest < std::max<std::int64_t>(1, draft.fix.scenario.seqLen))
+        if (longest < std::max<std::int64_t>(1, plan->seqLen))
             return std::nullopt; // vLLM would reject the scenario's own requests
         draft.maxModelLen(longest);
         plan = tryPlanMemory(draft.fix.scenario);
@@ -134,9 +134,11 @@ void addLimits(const Scenario &s, const MemoryPlan &plan, QList<Fix> &fixes)
         if (std::optional<Fix> fix = settle(draft))
             fixes << *fix;
     }
-    const std::int64_t longest = plan.largestSeqLenThatFits < 0
-                                     ? plan.maxModelLen
-                                     : std::min(plan.largestSeqLenThatFits, plan.maxModelLen);
+    // The plan's lengths count a sequence's images too; --seq-len is its text.
+    const std::int64_t longest =
+        (plan.largestSeqLenThatFits < 0 ? plan.maxModelLen
+                                        : std::min(plan.largestSeqLenThatFits, plan.maxModelLen)) -
+        plan.imageTokensPerSequence;
     if (longest > s.seqLen) {
         Draft draft(FixKind::SeqLen, s, true);
         draft.seqLen(longest);
@@ -155,9 +157,10 @@ void addReductions(const Scenario &s, const MemoryPlan &plan, QList<Fix> &fixes)
         if (std::optional<Fix> fix = settle(draft))
             fixes << *fix;
     }
-    if (!plan.fits && plan.largestSeqLenThatFits >= 1) {
+    const std::int64_t longestText = plan.largestSeqLenThatFits - plan.imageTokensPerSequence;
+    if (!plan.fits && longestText >= 1) {
         Draft draft(FixKind::SeqLen, s);
-        draft.seqLen(plan.largestSeqLenThatFits);
+        draft.seqLen(longestText);
         if (std::optional<Fix> fix = settle(draft))
             fixes << *fix;
     }

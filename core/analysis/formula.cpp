@@ -585,8 +585,15 @@ QList<FormulaLine> kvLines(const Scenario &s, const MemoryPlan &plan)
                                                     .arg(plan.batchSize)
                                               : QString(),
                     TermUnit::Sequences);
-    t.seqLen =
-        count(QStringLiteral("sequence_length"), plan.seqLen, ScenarioField::SeqLen, {}, TermUnit::Tokens);
+    // A request's images are tokens of its sequence: the term says how many of them there are.
+    t.seqLen = count(QStringLiteral("sequence_length"), plan.seqLen, ScenarioField::SeqLen,
+                     plan.imagesPerRequest > 0
+                         ? QStringLiteral("%1 text + %2 images × %3 tokens (%4)")
+                               .arg(formatCount(plan.seqLen - plan.imageTokensPerSequence),
+                                    formatCount(plan.imagesPerRequest), formatCount(plan.imageTokensPerImage),
+                                    optionFlag(ScenarioField::ImagesPerRequest))
+                         : QString(),
+                     TermUnit::Tokens);
     const QString raised = plan.blockSize != plan.requestedBlockSize
                                ? QStringLiteral("raised by vLLM from %2 %1")
                                      .arg(plan.requestedBlockSize)

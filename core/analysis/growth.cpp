@@ -192,9 +192,10 @@ GrowthChartData growthChartData(const Scenario &scenario, const MemoryPlan &plan
     const bool bySequence = axis == GrowthAxis::SequenceLength;
     d.xMin = bySequence ? sequenceAxisMin() : batchAxisMin();
     d.xMax = bySequence ? sequenceAxisMax(scenario.model) : batchAxisMax();
-    d.currentX = bySequence ? scenario.seqLen : scenario.batchSize;
+    // The sequence axis counts every token a sequence holds, its images' too (the plan's seqLen).
+    d.currentX = bySequence ? plan.seqLen : scenario.batchSize;
     d.batchSize = plan.rankBatchSize; // a GPU's: one data-parallel rank's share of the batch
-    d.seqLen = scenario.seqLen;
+    d.seqLen = plan.seqLen;
     d.budgetBytes = plan.budgetBytes;
     d.gpuMemoryBytes = plan.gpuMemoryBytes;
     d.fixedBytes =
@@ -256,8 +257,7 @@ GrowthChartData growthChartData(const Scenario &scenario, const MemoryPlan &plan
                 const std::int64_t kv =
                     bySequence
                         ? kvCacheBytes(m, layout, plan.rankBatchSize, x + slots, scenario.sharedPrefixLen)
-                        : kvCacheBytes(m, layout, onRank(x), scenario.seqLen + slots,
-                                       scenario.sharedPrefixLen);
+                        : kvCacheBytes(m, layout, onRank(x), plan.seqLen + slots, scenario.sharedPrefixLen);
                 const std::int64_t total = (Checked(d.fixedBytes) + kv).value();
                 curve.x << x;
                 curve.kvBytes << kv;
@@ -282,11 +282,10 @@ GrowthChartData growthChartData(const Scenario &scenario, const MemoryPlan &plan
             kvCacheLayout(*changed, kvCacheOptions(scenario, plan.dtype, plan.kvCacheDtype));
         for (std::int64_t x : xs) {
             try {
-                curve.kvBytes << (bySequence
-                                      ? kvCacheBytes(*changed, layout, plan.rankBatchSize, x + slots,
-                                                     scenario.sharedPrefixLen)
-                                      : kvCacheBytes(*changed, layout, onRank(x), scenario.seqLen + slots,
-                                                     scenario.sharedPrefixLen));
+                curve.kvBytes << (bySequence ? kvCacheBytes(*changed, layout, plan.rankBatchSize, x + slots,
+                                                            scenario.sharedPrefixLen)
+                                             : kvCacheBytes(*changed, layout, onRank(x), plan.seqLen + slots,
+                                                            scenario.sharedPrefixLen));
                 curve.x << x;
             } catch (const Error &) {
                 break; // beyond 2^63 bytes: the curve ends here

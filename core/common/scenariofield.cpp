@@ -86,6 +86,11 @@ const FieldSpelling spellings[] = {
      QT_TRANSLATE_NOOP("kvscope::ScenarioField", "Prompt length")},
     {ScenarioField::SharedPrefixLen, "shared-prefix-len", nullptr,
      QT_TRANSLATE_NOOP("kvscope::ScenarioField", "Shared prefix")},
+    // Workload inputs: the images each request sends, as a benchmark's dataset would.
+    {ScenarioField::ImagesPerRequest, "images-per-request", nullptr,
+     QT_TRANSLATE_NOOP("kvscope::ScenarioField", "Images per request")},
+    {ScenarioField::ImageSize, "image-size", nullptr,
+     QT_TRANSLATE_NOOP("kvscope::ScenarioField", "Image size")},
     // vllm bench serve's and sglang.bench_serving's name for open-loop arrivals.
     {ScenarioField::RequestRate, "request-rate", nullptr,
      QT_TRANSLATE_NOOP("kvscope::ScenarioField", "Request rate")},
@@ -126,6 +131,7 @@ const EnumSpelling<ServerOption> serverOptions[] = {
     {ServerOption::SglangDpSize, "dp-size"},
     {ServerOption::SglangEnableDpAttention, "enable-dp-attention"},
     {ServerOption::SglangEpSize, "ep-size"},
+    {ServerOption::VllmLimitMmPerPrompt, "limit-mm-per-prompt"},
 };
 
 const FieldSpelling &spelling(ScenarioField field)

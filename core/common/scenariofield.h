@@ -50,6 +50,8 @@ enum class ScenarioField
     SeqLen,
     PromptLen,
     SharedPrefixLen,
+    ImagesPerRequest,
+    ImageSize,
     RequestRate,
     BandwidthEfficiency,
     ComputeEfficiency,
@@ -123,6 +125,7 @@ enum class ServerOption
     SglangDpSize,            ///< --dp-size
     SglangEnableDpAttention, ///< --enable-dp-attention
     SglangEpSize,            ///< --ep-size
+    VllmLimitMmPerPrompt,    ///< vLLM's --limit-mm-per-prompt: the most images (etc.) a prompt may carry
 };
 
 /// "--tokenizer", "--cache-type-k".

@@ -14,6 +14,10 @@ namespace kvscope {
 std::int64_t defaultMaxNumSeqs(const GpuSpec &gpu);
 std::int64_t defaultMaxNumBatchedTokens(const GpuSpec &gpu);
 
+/// The images a prompt may carry when --limit-mm-per-prompt does not say: 999 for each modality
+/// (MultiModalConfig.get_limit_per_prompt, vllm/config/multimodal.py: V1's default from 0.10 on).
+inline constexpr std::int64_t VllmDefaultImagesPerPrompt = 999;
+
 /// Peak activation memory of vLLM's start-up profiling run on one GPU:
 ///   sampler   = max_num_seqs x vocab x samplerBytesPerLogit (logits, float32 copies, probabilities;
 ///               15 B in vLLM 0.19, per release in core/engine/engine.h)

@@ -215,7 +215,11 @@ QJsonObject planToJson(const MemoryPlan &p)
     o.insert(QStringLiteral("max_num_batched_tokens"), qint64(p.maxNumBatchedTokens));
     o.insert(QStringLiteral("batch_size"), qint64(p.batchSize));
     o.insert(QStringLiteral("rank_batch_size"), qint64(p.rankBatchSize)); // one data-parallel rank's share
-    o.insert(QStringLiteral("seq_len"), qint64(p.seqLen));
+    o.insert(QStringLiteral("seq_len"), qint64(p.seqLen)); // text and image tokens a sequence holds
+    o.insert(QStringLiteral("images_per_request"), qint64(p.imagesPerRequest));
+    o.insert(QStringLiteral("image_tokens_per_image"), qint64(p.imageTokensPerImage));
+    o.insert(QStringLiteral("image_tokens_per_sequence"), qint64(p.imageTokensPerSequence));
+    o.insert(QStringLiteral("image_embeddings_per_sequence"), qint64(p.imageEmbeddingsPerSequence));
 
     o.insert(QStringLiteral("params_total"), qint64(p.params.total));
     o.insert(QStringLiteral("params_active"), qint64(p.params.active));

@@ -25,7 +25,12 @@ QString scenarioLabel(const Scenario &s, const MemoryPlan &plan)
     if (plan.quantization.method != QuantMethod::None)
         parts << shortName(plan.quantization);
     parts << kvPrecisionName(plan.kvCacheDtype) + QStringLiteral(" KV");
-    parts << QStringLiteral("%1 × %2").arg(formatShortCount(s.batchSize), formatShortCount(s.seqLen));
+    // Tokens per sequence as the cache holds them: the images' among them.
+    QString load =
+        QStringLiteral("%1 × %2").arg(formatShortCount(s.batchSize), formatShortCount(plan.seqLen));
+    if (plan.imagesPerRequest > 0)
+        load += QStringLiteral(" (%1 img)").arg(plan.imagesPerRequest);
+    parts << load;
     return parts.join(QStringLiteral(" · "));
 }
 

@@ -14,7 +14,7 @@ SpeedChartData speedChartData(const Scenario &scenario, const MemoryPlan &plan, 
     SpeedChartData d;
     d.xMin = batchAxisMin();
     d.xMax = batchAxisMax();
-    d.seqLen = scenario.seqLen;
+    d.seqLen = plan.seqLen;            // its images' tokens too
     d.currentX = plan.speed.batchSize; // the sequences decoding at once: on the curve
     d.available = plan.speed.available;
     d.notes = plan.speed.notes;

@@ -183,7 +183,12 @@ struct MemoryPlan
     std::int64_t maxNumBatchedTokens = 0;
     std::int64_t batchSize = 0;     ///< the deployment's concurrent sequences (--batch-size)
     std::int64_t rankBatchSize = 0; ///< those one data-parallel rank holds: the batch split evenly
+    /// The tokens each sequence holds: --seq-len's text and its images' tokens (imageTokensPerSequence).
     std::int64_t seqLen = 0;
+    std::int64_t imagesPerRequest = 0;           ///< --images-per-request
+    std::int64_t imageTokensPerImage = 0;        ///< prompt tokens of one image, markers included
+    std::int64_t imageTokensPerSequence = 0;     ///< all of a request's images' prompt tokens
+    std::int64_t imageEmbeddingsPerSequence = 0; ///< the vision tower's outputs for them
     SpeculativeMethod speculativeMethod = SpeculativeMethod::None; ///< --speculative-config's method
     std::int64_t numSpeculativeTokens = 0;                         ///< its num_speculative_tokens
 

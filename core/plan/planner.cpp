@@ -10,6 +10,7 @@
 #include "core/engine/sglang.h"
 #include "core/plan/enginerules.h"
 #include "core/plan/expertparallel.h"
+#include "core/plan/imageworkload.h"
 #include "core/plan/kvcache.h"
 #include "core/plan/lora.h"
 #include "core/plan/pipelineparallel.h"
@@ -385,7 +386,12 @@ MemoryPlan planLayers(const Scenario &s, const EngineRules &rulesRef, const Mode
     rules->applyLimits(s, plan);
     plan.batchSize = s.batchSize;
     plan.rankBatchSize = rankBatch;
-    plan.seqLen = s.seqLen;
+    const ImageWorkload images = imageWorkload(s);
+    plan.imagesPerRequest = images.images;
+    plan.imageTokensPerImage = images.perImage.promptTokens;
+    plan.imageTokensPerSequence = images.promptTokens;
+    plan.imageEmbeddingsPerSequence = images.embeddings;
+    plan.seqLen = sequenceTokens(s);
     plan.speculativeMethod = s.speculative.method;
     plan.numSpeculativeTokens = s.speculative.numSpeculativeTokens;
     plan.notes = m.notes;
@@ -470,9 +476,9 @@ MemoryPlan planLayers(const Scenario &s, const EngineRules &rulesRef, const Mode
         const std::int64_t slots = speculativeSlots(s);
         kv.speculativeSlots = slots;
         const auto held = [&](std::int64_t tokens) { return heldTokens(tokens, slots, plan.maxModelLen); };
-        kv.blocksPerSequence = blocksPerSequence(km, layout, held(s.seqLen));
-        kv.sharedPrefixBlocks = sharedPrefixBlocks(layout, s.sharedPrefixLen, s.seqLen);
-        kv.cacheBytes = kvCacheBytes(km, layout, rankBatch, held(s.seqLen), s.sharedPrefixLen);
+        kv.blocksPerSequence = blocksPerSequence(km, layout, held(plan.seqLen));
+        kv.sharedPrefixBlocks = sharedPrefixBlocks(layout, s.sharedPrefixLen, plan.seqLen);
+        kv.cacheBytes = kvCacheBytes(km, layout, rankBatch, held(plan.seqLen), s.sharedPrefixLen);
         kv.stateCacheBytes = (Checked(rankBatch) * groups.recurrentGroups * poolBlockBytes).value();
 
         // Budget, as vLLM's gpu_worker or SGLang's model runner computes it
@@ -519,7 +525,7 @@ MemoryPlan planLayers(const Scenario &s, const EngineRules &rulesRef, const Mode
         const std::int64_t ownBlocks = kv.blocksPerSequence - kv.sharedPrefixBlocks;
         plan.largestBatchThatFits =
             std::max<std::int64_t>(0, free / poolBlockBytes - kv.sharedPrefixBlocks) / ownBlocks;
-        kv.attentionTokensHeld = (Checked(plan.largestBatchThatFits) * s.seqLen).value();
+        kv.attentionTokensHeld = (Checked(plan.largestBatchThatFits) * plan.seqLen).value();
         const auto seqFits = [&](std::int64_t tokens) {
             try {
                 return kvCacheBytes(km, layout, rankBatch, held(tokens), s.sharedPrefixLen) <= free;
@@ -538,8 +544,8 @@ MemoryPlan planLayers(const Scenario &s, const EngineRules &rulesRef, const Mode
             const std::int64_t upper =
                 std::min(unbounded, (free / perToken + 2) * layout.blockSize + reach + s.sharedPrefixLen);
             plan.largestSeqLenThatFits = largestSatisfying(upper, seqFits);
-            // A sequence is its shared prefix and at least one token more.
-            if (plan.largestSeqLenThatFits <= s.sharedPrefixLen)
+            // A sequence is its shared prefix, its images and at least one token more.
+            if (plan.largestSeqLenThatFits <= s.sharedPrefixLen + plan.imageTokensPerSequence)
                 plan.largestSeqLenThatFits = 0;
         }
     } catch (const Error &error) {
@@ -554,12 +560,27 @@ MemoryPlan planLayers(const Scenario &s, const EngineRules &rulesRef, const Mode
     plan.deploymentCapacityTokens = plan.kv.capacityTokens;
     plan.deploymentMaxConcurrency = plan.kv.maxConcurrency;
 
+    if (plan.imagesPerRequest > 0) {
+        const ImageTokens &image = imageWorkload(s).perImage;
+        plan.notes
+            << QCoreApplication::translate(
+                   "kvscope::Planner",
+                   "Images: %1 a request of %2 px; the processor resizes each to %3 px, %4 tokens in the "
+                   "prompt (%5 encoder outputs); a sequence holds %6 text + %7 image tokens = %8")
+                   .arg(formatCount(plan.imagesPerRequest), formatImageSize(s.imageWidth, s.imageHeight),
+                        formatImageSize(image.width, image.height), formatCount(image.promptTokens),
+                        formatCount(image.embeddings), formatCount(s.seqLen),
+                        formatCount(plan.imageTokensPerSequence), formatCount(plan.seqLen));
+    }
     if (plan.seqLen > plan.maxModelLen)
         plan.notes << QCoreApplication::translate("kvscope::Planner",
                                                   "%3 %1 exceeds %4 %2: %5 would reject such requests")
                           .arg(formatCount(plan.seqLen), formatCount(plan.maxModelLen),
-                               optionFlag(ScenarioField::SeqLen), optionFlag(ScenarioField::MaxModelLen),
-                               engineDisplayName(plan.engine));
+                               plan.imagesPerRequest > 0
+                                   ? QCoreApplication::translate("kvscope::Planner",
+                                                                 "a sequence's text and images,")
+                                   : optionFlag(ScenarioField::SeqLen),
+                               optionFlag(ScenarioField::MaxModelLen), engineDisplayName(plan.engine));
     rules->addNotes(s, plan);
     plan.startFailure = startFailure(*rules, plan);
     if (plan.kv.headsReplicated && !m.usesMla())

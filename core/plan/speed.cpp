@@ -1037,7 +1037,8 @@ SpeedPlan planSpeed(const Scenario &s, const MemoryPlan &plan)
         speed.requestedBatchSize = plan.batchSize;
         speed.batchSize = sequencesAtOnce(plan);
         speed.contextLen = plan.seqLen;
-        speed.promptLen = s.promptLen > 0 ? s.promptLen : plan.seqLen;
+        // A prompt's images are prefilled with its text (their placeholders hold KV like any token).
+        speed.promptLen = s.promptLen > 0 ? s.promptLen + plan.imageTokensPerSequence : plan.seqLen;
         return speed;
     };
     SpeedPlan speed = inputs();
@@ -1080,6 +1081,12 @@ SpeedPlan planSpeed(const Scenario &s, const MemoryPlan &plan)
         speed.decodeTokensPerSecondIdeal = double(batch) / speed.decode.idealSeconds;
         if (s.speculative.enabled())
             speed.speculative = planSpeculative(model, s, batch, speed);
+        if (plan.imagesPerRequest > 0)
+            speed.notes << QStringLiteral(
+                               "speed: the prefill counts the images' %1 prompt tokens; the vision "
+                               "tower's own encoding of them is not priced (no measurement to "
+                               "calibrate it on)")
+                               .arg(formatCount(plan.imageTokensPerSequence));
         if (plan.weights.loraBytes > 0)
             speed.notes << QStringLiteral(
                 "speed: the LoRA kernels (a shrink and an expand for each wrapped "

@@ -4,6 +4,7 @@
 #include "core/common/enumtable.h"
 #include "core/common/error.h"
 #include "core/common/scenariofield.h"
+#include "core/engine/runtime.h"
 #include "core/scenario/scenario.h"
 
 #include <optional>
@@ -222,6 +223,9 @@ LaunchLine vllmLaunchLine(const Scenario &s)
         args << optionFlag(ScenarioField::MaxNumBatchedTokens) << QString::number(s.maxNumBatchedTokens);
     if (s.mambaSsmCacheDtype != WeightDtype::Auto)
         args << optionFlag(ScenarioField::MambaSsmCacheDtype) << dtypeName(s.mambaSsmCacheDtype);
+    if (s.imagesPerRequest > VllmDefaultImagesPerPrompt) // vLLM rejects more images than the limit
+        args << serverFlag(ServerOption::VllmLimitMmPerPrompt)
+             << QStringLiteral("{\"image\": %1}").arg(s.imagesPerRequest);
     return line;
 }
 

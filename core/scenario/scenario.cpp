@@ -4,6 +4,7 @@
 #include "core/common/checked.h"
 #include "core/common/error.h"
 #include "core/common/integertext.h"
+#include "core/model/imagetokens.h"
 
 #include <limits>
 #include <optional>
@@ -80,6 +81,25 @@ std::int64_t parseOffloadingSize(const QString &text, const QString &option)
         throw Error(
             QStringLiteral("%1: '%2' GiB is above a pebibyte, the most kvscope plans").arg(option, text));
     return *milli;
+}
+
+void parseImageSize(const QString &text, const QString &option, std::int64_t &width, std::int64_t &height)
+{
+    static const QRegularExpression pattern(QStringLiteral("^\\s*(\\d{1,6})\\s*[xX×]\\s*(\\d{1,6})\\s*$"));
+    const QRegularExpressionMatch match = pattern.match(text);
+    const std::int64_t w = match.hasMatch() ? match.captured(1).toLongLong() : 0;
+    const std::int64_t h = match.hasMatch() ? match.captured(2).toLongLong() : 0;
+    if (w < 1 || h < 1 || w > MaxInputImageSide || h > MaxInputImageSide)
+        throw Error(QStringLiteral("%1: must be WIDTHxHEIGHT in pixels, each 1 to %3 (1024x1024), got '%2'")
+                        .arg(option, text)
+                        .arg(MaxInputImageSide));
+    width = w;
+    height = h;
+}
+
+QString formatImageSize(std::int64_t width, std::int64_t height)
+{
+    return QStringLiteral("%1x%2").arg(width).arg(height);
 }
 
 QString formatThousandths(std::int64_t milli)

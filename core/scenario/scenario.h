@@ -88,6 +88,12 @@ struct Scenario
     /// --shared-prefix-len: tokens at the start of every sequence that are the same for all (a
     /// system prompt), which the prefix cache holds once; 0 = none. A workload input, not a flag.
     std::int64_t sharedPrefixLen = 0;
+    /// --images-per-request: images each request sends (a workload input); each becomes the tokens
+    /// its model's processor writes for it (core/model/imagetokens.h), held in the KV cache beside
+    /// --seq-len's text tokens. 0 = text only.
+    std::int64_t imagesPerRequest = 0;
+    std::int64_t imageWidth = 1024;  ///< --image-size's width in pixels, before the processor resizes
+    std::int64_t imageHeight = 1024; ///< --image-size's height in pixels
     /// --request-rate in thousandths of a request a second: requests arrive at this rate
     /// (open loop) and serving runs with as many in flight as that keeps busy; 0 = a closed
     /// loop of --batch-size users, each sending a request when the last one ends.
@@ -128,6 +134,13 @@ inline constexpr std::int64_t MaxRequestRateMilli = std::int64_t(1'000'000) * 10
 /// 0 (a closed loop). Throws kvscope::Error naming `option` and the text for anything else:
 /// a negative or malformed number, one finer than 0.001, or one above a million.
 std::int64_t parseRequestRate(const QString &text, const QString &option);
+
+/// Parses --image-size "1024x1024" (width x height in pixels, each 1 to MaxInputImageSide; "X" and
+/// spaces around it are taken too). Throws kvscope::Error naming `option` and the text otherwise.
+void parseImageSize(const QString &text, const QString &option, std::int64_t &width, std::int64_t &height);
+
+/// "1024x1024".
+QString formatImageSize(std::int64_t width, std::int64_t height);
 
 /// "2.5" from 2500; "0.001" from 1.
 QString formatThousandths(std::int64_t milli);

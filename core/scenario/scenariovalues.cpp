@@ -13,6 +13,7 @@ namespace kvscope {
 namespace {
 
 constexpr char Auto[] = "auto";
+constexpr char DefaultImageSize[] = "1024x1024"; // Scenario's imageWidth x imageHeight
 
 QString optionalCountText(std::int64_t value)
 {
@@ -326,6 +327,23 @@ const Field fields[] = {
          s.sharedPrefixLen = parseOptionalCount(text, o);
      },
      [](const Scenario &s) { return optionalCountText(s.sharedPrefixLen); }},
+    // 0 (text only) reads "auto" like the other optional counts; both left out at their defaults.
+    {{ScenarioField::ImagesPerRequest, OptionKind::Count},
+     [](Scenario &s, const QString &text, const QString &o, const ScenarioResolvers &) {
+         s.imagesPerRequest = parseOptionalCount(text, o);
+     },
+     [](const Scenario &s) { return optionalCountText(s.imagesPerRequest); },
+     nullptr,
+     Auto},
+    {{ScenarioField::ImageSize, OptionKind::Text},
+     [](Scenario &s, const QString &text, const QString &o, const ScenarioResolvers &) {
+         parseImageSize(text, o, s.imageWidth, s.imageHeight);
+     },
+     [](const Scenario &s) { return formatImageSize(s.imageWidth, s.imageHeight); },
+     [](const Scenario &a, const Scenario &b) {
+         return a.imageWidth == b.imageWidth && a.imageHeight == b.imageHeight;
+     },
+     DefaultImageSize},
     // 0 (a closed loop) is left out, as the defaults of the other optional numbers are.
     {{ScenarioField::RequestRate, OptionKind::Number},
      [](Scenario &s, const QString &text, const QString &o, const ScenarioResolvers &) {

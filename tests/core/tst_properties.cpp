@@ -14,6 +14,7 @@
 #include "core/gpu/customgpu.h"
 #include "core/library/library.h"
 #include "core/output/calcjson.h"
+#include "core/plan/imageworkload.h"
 #include "core/plan/lora.h"
 #include "core/plan/pipelineparallel.h"
 #include "core/plan/planner.h"
@@ -117,6 +118,13 @@ Scenario drawScenario(QRandomGenerator &random)
         s.dataParallelSize = 1 + random.bounded(8);
     if (random.bounded(4) == 0)
         s.enableExpertParallel = true;
+    // Images of any size on vision models, now and then on others (refused there), past the most
+    // kvscope plans now and then.
+    if (random.bounded(s.model.vision.enabled() ? 2 : 40) == 0) {
+        s.imagesPerRequest = logUniform(random, 1, random.bounded(8) == 0 ? MaxImagesPerRequest + 1 : 64);
+        s.imageWidth = logUniform(random, 1, MaxInputImageSide);
+        s.imageHeight = logUniform(random, 1, MaxInputImageSide);
+    }
     return s;
 }
 
@@ -162,11 +170,26 @@ QList<PipelineStagePlan> stagesOf(const MemoryPlan &plan)
                                          : plan.pipelineStages;
 }
 
+/// What a longer sequence may hold less of. A windowed layer keeps the blocks that its last
+/// `window` tokens touch: 128 or 129 blocks of 16 for a 2,047-token window, by where the sequence
+/// ends in its block (vLLM's SlidingWindowManager frees blocks wholly outside the window). A longer
+/// sequence may so hold one block less per windowed layer, and per padding layer of a windowed
+/// group (Gemma 3's 52 sliding layers fill 6 groups of 10). A chunked-local layer (Llama 4) keeps
+/// only the current chunk, which restarts every attention_chunk_size tokens: it may hold a whole
+/// chunk less. Nothing else may shrink.
+std::int64_t windowAllowance(const Scenario &s, const MemoryPlan &p)
+{
+    const std::int64_t chunkBlocks =
+        p.kv.attentionChunkSize > 0 ? (p.kv.attentionChunkSize + p.blockSize - 1) / p.blockSize : 0;
+    const std::int64_t windowed = p.kv.slidingLayers + p.kv.chunkedLayers * chunkBlocks;
+    return windowed > 0 ? s.batchSize * (windowed + p.kv.paddingLayers) * p.kv.pageBytes : 0;
+}
+
 QString describe(const Scenario &s)
 {
     return QStringLiteral(
                "%1 on %2 x%3 (pp %10, dp %11%12), dtype %4, quantization %5, kv %6, batch %7, seq %8, "
-               "max-model-len %9")
+               "max-model-len %9, images %13 of %14")
         .arg(s.model.id, s.gpu.id)
         .arg(s.tensorParallelSize)
         .arg(dtypeName(s.dtype), quantizationChoiceName(s.quantization), dtypeName(s.kvCacheDtype))
@@ -175,7 +198,9 @@ QString describe(const Scenario &s)
         .arg(s.maxModelLen)
         .arg(s.pipelineParallelSize)
         .arg(s.dataParallelSize)
-        .arg(s.enableExpertParallel ? QStringLiteral(", ep") : QString());
+        .arg(s.enableExpertParallel ? QStringLiteral(", ep") : QString())
+        .arg(s.imagesPerRequest)
+        .arg(formatImageSize(s.imageWidth, s.imageHeight));
 }
 
 /// Every byte count of a plan that cannot be negative, by name.
@@ -236,7 +261,7 @@ private Q_SLOTS:
 
     void figuresAreSane()
     {
-        const int planned = forEachPlanned([](const Scenario &, const MemoryPlan &p) {
+        const int planned = forEachPlanned([](const Scenario &s, const MemoryPlan &p) {
             for (const auto &[name, value] : unsignedFigures(p))
                 QVERIFY2(value >= 0, name);
             for (const double value : {p.weights.bitsPerWeight, p.kv.maxConcurrency, p.kv.bitsPerElement})
@@ -247,6 +272,9 @@ private Q_SLOTS:
                     (Checked(p.kv.capacityTokens) * p.dataParallelSize).value());
             QVERIFY(std::isfinite(p.deploymentMaxConcurrency) && p.deploymentMaxConcurrency >= 0);
             QCOMPARE(p.fits, p.headroomBytes >= 0);
+            // A sequence is its text and its images' tokens, at least one token each.
+            QCOMPARE(p.seqLen, s.seqLen + p.imageTokensPerSequence);
+            QVERIFY(p.imageTokensPerSequence >= p.imagesPerRequest);
             // A fixed KV pool (--kv-cache-memory-bytes) past what the GPU holds beside the weights is
             // planned as vLLM would try it: the budget runs over, and the engine does not start.
             QVERIFY(p.budgetBytes <= p.gpuMemoryBytes || (p.kvCacheMemoryBytes > 0 && !p.engineStarts));
@@ -293,8 +321,10 @@ private Q_SLOTS:
             QVERIFY(q);
             QVERIFY(p.weights.bytesPerGpu >= q->weights.bytesPerGpu);
             QVERIFY(p.kv.bytesPerToken >= q->kv.bytesPerToken);
-            QVERIFY(p.kv.cacheBytes >= q->kv.cacheBytes);
-            QVERIFY(p.largestBatchThatFits <= q->largestBatchThatFits);
+            // Its slots make each sequence longer: a windowed layer may so hold a block less.
+            QVERIFY(p.kv.cacheBytes + windowAllowance(s, p) >= q->kv.cacheBytes);
+            if (p.kv.blocksPerSequence >= q->kv.blocksPerSequence)
+                QVERIFY(p.largestBatchThatFits <= q->largestBatchThatFits);
         });
     }
 
@@ -307,20 +337,7 @@ private Q_SLOTS:
                 const std::optional<MemoryPlan> q = planOrRefusal(more);
                 if (!q)
                     continue;
-                // A windowed layer keeps the blocks that its last `window` tokens touch:
-                // 128 or 129 blocks of 16 for a 2,047-token window, by where the sequence
-                // ends in its block (vLLM's SlidingWindowManager frees blocks wholly
-                // outside the window). A longer sequence may so hold one block less per
-                // windowed layer. A chunked-local layer (Llama 4) keeps only the current
-                // chunk, which restarts every attention_chunk_size tokens: it may hold a
-                // whole chunk less. Nothing else may shrink.
-                const std::int64_t chunkBlocks =
-                    p.kv.attentionChunkSize > 0 ? (p.kv.attentionChunkSize + p.blockSize - 1) / p.blockSize
-                                                : 0;
-                const std::int64_t allowance =
-                    longer ? s.batchSize * (p.kv.slidingLayers + p.kv.chunkedLayers * chunkBlocks) *
-                                 p.kv.pageBytes
-                           : 0;
+                const std::int64_t allowance = longer ? windowAllowance(s, p) : 0;
                 QVERIFY2(q->kv.cacheBytes + allowance >= p.kv.cacheBytes,
                          longer ? "sequence x2" : "batch x2");
             }
@@ -398,9 +415,10 @@ private Q_SLOTS:
                 if (const std::optional<MemoryPlan> q = planOrRefusal(at))
                     QVERIFY2(!q->fits, "the largest batch + 1");
             }
-            if (p.largestSeqLenThatFits > 0) {
+            // The longest sequence counts its images' tokens: --seq-len is the text beside them.
+            if (p.largestSeqLenThatFits > p.imageTokensPerSequence) {
                 Scenario at = s;
-                at.seqLen = p.largestSeqLenThatFits;
+                at.seqLen = p.largestSeqLenThatFits - p.imageTokensPerSequence;
                 QVERIFY2(planMemory(at).fits, "the longest sequence");
                 at.seqLen += 1;
                 if (const std::optional<MemoryPlan> q = planOrRefusal(at))
