@@ -130,6 +130,11 @@ ImageTokens imageTokens(const ModelArch &m, std::int64_t width, std::int64_t hei
     }
 }
 
+bool imageTokensModelled(const ModelArch &m)
+{
+    return m.vision.enabled() && hasRule(m.vision);
+}
+
 std::int64_t largestImageEmbeddings(const ModelArch &m)
 {
     const VisionSpec &v = m.vision;

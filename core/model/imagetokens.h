@@ -27,6 +27,10 @@ inline constexpr std::int64_t MaxInputImageSide = 65'536;
 /// does not list), or when the size is outside 1..MaxInputImageSide (or Qwen-VL's 200:1 aspect limit).
 ImageTokens imageTokens(const ModelArch &m, std::int64_t width, std::int64_t height);
 
+/// Whether kvscope knows how many tokens an image takes on m: it has a vision tower whose processor
+/// is modelled (imageTokens() answers rather than throws for a valid size).
+bool imageTokensModelled(const ModelArch &m);
+
 /// The most encoder outputs one image can yield on m (vLLM's max tokens per multimodal item, which
 /// sizes its encoder cache); 0 when m takes no images or its processor is not modelled.
 std::int64_t largestImageEmbeddings(const ModelArch &m);

@@ -2316,6 +2316,17 @@
     </message>
 </context>
 <context>
+    <name>kvscope::ImageWorkload</name>
+    <message>
+        <source>%1: %2 is more than %3 images</source>
+        <translation>%1：%2 超过 %3 张图像</translation>
+    </message>
+    <message>
+        <source>%1: %2 takes no images (its config.json has no vision tower)</source>
+        <translation>%1：%2 不接受图像（其 config.json 没有视觉塔）</translation>
+    </message>
+</context>
+<context>
     <name>kvscope::LaunchCaveats</name>
     <message>
         <source>vLLM reads GGUF files experimentally; add %1 with the original model&apos;s repo id</source>
@@ -3031,6 +3042,18 @@
         <source>%1: a MoE&apos;s routed experts are divided whole among the TP × DP GPUs (the first GPUs take one more when they do not divide), instead of each expert being split over them.</source>
         <translation>%1：MoE 的路由专家整块分配到 TP × DP 块 GPU 上（不能整除时前面的 GPU 多分一个），而不是把每个专家切分到这些 GPU 上。</translation>
     </message>
+    <message>
+        <source>%1: images each request sends. Each becomes the tokens the model&apos;s image processor writes for it (by %2), held in the KV cache beside the text and prefilled with it. Models without a vision tower kvscope models take none.</source>
+        <translation>%1：每个请求发送的图像数。每张图像按模型的图像处理器（依 %2）变成相应数量的 token，与文本一起保存在 KV Cache 中并一起预填充。没有 kvscope 所建模视觉塔的模型不接受图像。</translation>
+    </message>
+    <message>
+        <source>%1: each image&apos;s pixels before the processor resizes it</source>
+        <translation>%1：每张图像在处理器缩放之前的像素尺寸</translation>
+    </message>
+    <message>
+        <source>%1 · %2 tokens</source>
+        <translation>%1 · %2 token</translation>
+    </message>
 </context>
 <context>
     <name>kvscope::PasteConfigDialog</name>
@@ -3469,6 +3492,14 @@
         <source>speed: not modelled under %1 %2 (no measurement of that layout to calibrate on)</source>
         <translation>速度：%1 %2 下尚未建模（没有这种布局的实测可供校准）</translation>
     </message>
+    <message>
+        <source>Images: %1 a request of %2 px; the processor resizes each to %3 px, %4 tokens in the prompt (%5 encoder outputs); a sequence holds %6 text + %7 image tokens = %8</source>
+        <translation>图像：每个请求 %1 张 %2 像素的图像；处理器把每张缩放到 %3 像素，在 prompt 中占 %4 个 token（编码器输出 %5 个）；每条序列保存 %6 个文本 token + %7 个图像 token = %8</translation>
+    </message>
+    <message>
+        <source>a sequence&apos;s text and images,</source>
+        <translation>序列的文本与图像共</translation>
+    </message>
 </context>
 <context>
     <name>kvscope::PublishedResults</name>
@@ -3757,6 +3788,14 @@
     <message>
         <source>Expert parallelism (EP)</source>
         <translation>专家并行（EP）</translation>
+    </message>
+    <message>
+        <source>Images per request</source>
+        <translation>每请求图像数</translation>
+    </message>
+    <message>
+        <source>Image size</source>
+        <translation>图像尺寸</translation>
     </message>
 </context>
 <context>

@@ -54,6 +54,7 @@
 #include <QStatusBar>
 #include <QTabWidget>
 #include <QTest>
+#include <QValueAxis>
 
 using namespace kvscope;
 
@@ -247,6 +248,31 @@ private Q_SLOTS:
         // 256 shared blocks held once: (27,286 - 256) / (512 - 256) requests (tst_planner, by hand).
         QCOMPARE(controller()->plan().kv.sharedPrefixBlocks, std::int64_t(256));
         QCOMPARE(controller()->plan().kv.maxConcurrency, (27'286.0 - 256) / 256);
+    }
+
+    void theImageBoxesAddTheImagesTokens()
+    {
+        QSpinBox *images = child<QSpinBox>("imagesSpin");
+        QComboBox *size = child<QComboBox>("imageSizeBox");
+        QVERIFY(!images->isEnabled()); // the default model takes no images
+        controller()->setModel(test::preset(QStringLiteral("qwen2.5-vl-7b")));
+        QVERIFY(images->isEnabled());
+        QVERIFY(!size->isEnabled()); // no images yet
+        images->setValue(2);
+        QCOMPARE(controller()->scenario().imagesPerRequest, std::int64_t(2));
+        QVERIFY(size->isEnabled());
+        // 1024 x 1024 on Qwen2.5-VL: 1,369 patches of 28 pixels and two markers (tst_imagetokens).
+        QCOMPARE(size->currentText(), QStringLiteral("1024x1024 · 1,371 tokens"));
+        QCOMPARE(controller()->plan().seqLen, controller()->scenario().seqLen + 2 * 1371);
+        size->setCurrentIndex(size->findData(QSize(1920, 1080)));
+        Q_EMIT size->activated(size->currentIndex());
+        QCOMPARE(controller()->scenario().imageWidth, std::int64_t(1920));
+        QCOMPARE(controller()->plan().imageTokensPerImage, std::int64_t(2691 + 2));
+        // A text model's requests are text: the images go with the model that took them.
+        controller()->setModel(test::preset(QStringLiteral("llama-3.1-8b")));
+        QCOMPARE(controller()->scenario().imagesPerRequest, std::int64_t(0));
+        QCOMPARE(images->value(), 0);
+        QVERIFY(!images->isEnabled());
     }
 
     void theStageBoxSplitsTheModel()

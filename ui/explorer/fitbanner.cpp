@@ -108,8 +108,8 @@ QString FitBanner::fixText(const Fix &fix)
         case ScenarioField::BatchSize:
             parts << tr("batch %1").arg(localCount(change.value.toInteger()));
             break;
-        case ScenarioField::SeqLen:
-            parts << tr("%1 tokens").arg(localCount(change.value.toInteger()));
+        case ScenarioField::SeqLen: // the tokens a sequence then holds, its images' among them
+            parts << tr("%1 tokens").arg(localCount(fix.plan.seqLen));
             break;
         case ScenarioField::MaxModelLen:
             parts << QStringLiteral("%1 %2").arg(optionFlag(change.option),
@@ -159,9 +159,9 @@ QString FitBanner::proposals() const
         if (fix.limit)
             words = fix.kind == FixKind::BatchSize
                         ? tr("batch %1 at %2 tokens")
-                              .arg(localCount(fix.scenario.batchSize), localCount(fix.scenario.seqLen))
+                              .arg(localCount(fix.scenario.batchSize), localCount(fix.plan.seqLen))
                         : tr("%1 tokens at batch %2")
-                              .arg(localCount(fix.scenario.seqLen), localCount(fix.scenario.batchSize));
+                              .arg(localCount(fix.plan.seqLen), localCount(fix.scenario.batchSize));
         links << QStringLiteral("<a href=\"fix:%1\">%2</a>").arg(i).arg(words.toHtmlEscaped());
     }
     const QString list = links.join(QStringLiteral(" · "));

@@ -6,10 +6,12 @@
 #include "core/common/units.h"
 #include "core/engine/engine.h"
 #include "core/library/library.h"
+#include "core/model/imagetokens.h"
 #include "core/model/inventory.h"
 #include "core/output/presetlist.h"
 #include "core/output/scenariolabel.h"
 #include "core/plan/expertparallel.h"
+#include "core/plan/imageworkload.h"
 #include "core/plan/kvcache.h"
 #include "core/plan/lora.h"
 #include "core/plan/pipelineparallel.h"
@@ -124,10 +126,11 @@ ParameterPanel::ParameterPanel(ScenarioController *controller, UserLibrary *libr
       m_offloadingRow(new QHBoxLayout), m_speculative(new QComboBox(this)), m_draftTokens(new QSpinBox(this)),
       m_speculativeRow(new QHBoxLayout), m_blockSize(new QComboBox(this)), m_maxModelLen(new QSpinBox(this)),
       m_batch(new LogSliderBox(this)), m_seqLen(new LogSliderBox(this)), m_promptLen(new QSpinBox(this)),
-      m_sharedPrefix(new QSpinBox(this)), m_requestRate(new QDoubleSpinBox(this)),
-      m_modelGroup(new QGroupBox(this)), m_precisionGroup(new QGroupBox(this)),
-      m_servingGroup(new QGroupBox(this)), m_modelForm(new QFormLayout(m_modelGroup)),
-      m_precisionForm(new QFormLayout(m_precisionGroup)), m_servingForm(new QFormLayout(m_servingGroup))
+      m_sharedPrefix(new QSpinBox(this)), m_images(new QSpinBox(this)), m_imageSize(new QComboBox(this)),
+      m_requestRate(new QDoubleSpinBox(this)), m_modelGroup(new QGroupBox(this)),
+      m_precisionGroup(new QGroupBox(this)), m_servingGroup(new QGroupBox(this)),
+      m_modelForm(new QFormLayout(m_modelGroup)), m_precisionForm(new QFormLayout(m_precisionGroup)),
+      m_servingForm(new QFormLayout(m_servingGroup))
 {
     m_precisionGroup->setObjectName(QStringLiteral("precisionGroup"));
     m_model->setObjectName(QStringLiteral("modelPicker"));
@@ -159,6 +162,10 @@ ParameterPanel::ParameterPanel(ScenarioController *controller, UserLibrary *libr
     m_seqLen->slider()->setObjectName(QStringLiteral("seqLenSlider"));
     m_seqLen->spinBox()->setObjectName(QStringLiteral("seqLenSpin"));
     m_promptLen->setObjectName(QStringLiteral("promptLenSpin"));
+    m_images->setObjectName(QStringLiteral("imagesSpin"));
+    m_images->setRange(0, int(MaxImagesPerRequest));
+    m_images->setKeyboardTracking(false);
+    m_imageSize->setObjectName(QStringLiteral("imageSizeBox"));
     m_sharedPrefix->setObjectName(QStringLiteral("sharedPrefixSpin"));
     m_sharedPrefix->setSingleStep(256);
     m_sharedPrefix->setGroupSeparatorShown(true);
@@ -262,6 +269,9 @@ ParameterPanel::ParameterPanel(ScenarioController *controller, UserLibrary *libr
     m_servingForm->addRow(new QLabel(this), m_seqLen);
     m_servingForm->addRow(new QLabel(this), m_promptLen);
     m_servingForm->addRow(new QLabel(this), m_sharedPrefix);
+    // How many images and how large, as a benchmark's multimodal dataset gives them.
+    m_servingForm->addRow(new QLabel(this), m_images);
+    m_servingForm->addRow(new QLabel(this), m_imageSize);
     m_servingForm->addRow(new QLabel(this), m_requestRate);
     for (QFormLayout *form : {m_modelForm, m_precisionForm, m_servingForm})
         form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
@@ -353,6 +363,12 @@ ParameterPanel::ParameterPanel(ScenarioController *controller, UserLibrary *libr
             [this](std::int64_t value) { m_controller->setSeqLen(value); });
     connect(m_sharedPrefix, &QSpinBox::valueChanged, this,
             [this](int tokens) { m_controller->setSharedPrefixLen(tokens); });
+    connect(m_images, &QSpinBox::valueChanged, this,
+            [this](int images) { m_controller->setImagesPerRequest(images); });
+    connect(m_imageSize, &QComboBox::activated, this, [this](int index) {
+        const QSize size = m_imageSize->itemData(index).toSize();
+        m_controller->setImageSize(size.width(), size.height());
+    });
     connect(m_promptLen, &QSpinBox::valueChanged, this,
             [this](int value) { m_controller->setPromptLen(value); });
     connect(m_requestRate, &QDoubleSpinBox::valueChanged, this,
@@ -423,6 +439,8 @@ QWidget *ParameterPanel::controlFor(ScenarioField option) const
         {ScenarioField::SeqLen, m_seqLen},
         {ScenarioField::PromptLen, m_promptLen},
         {ScenarioField::SharedPrefixLen, m_sharedPrefix},
+        {ScenarioField::ImagesPerRequest, m_images},
+        {ScenarioField::ImageSize, m_imageSize},
         {ScenarioField::RequestRate, m_requestRate},
     };
     for (const auto &[field, control] : controls)
@@ -609,10 +627,34 @@ void ParameterPanel::showScenario(const Scenario &s)
             m_sharedPrefix->setMaximum(longest);
         m_sharedPrefix->setValue(int(std::min<std::int64_t>(s.sharedPrefixLen, m_sharedPrefix->maximum())));
     }
+    showImages(s);
     {
         const QSignalBlocker blocker(m_requestRate);
         m_requestRate->setValue(formatRequestRate(s.requestRateMilli).toDouble());
     }
+}
+
+void ParameterPanel::showImages(const Scenario &s)
+{
+    // Common sizes, and the scenario's own when it is another (a file's, the command line's).
+    QList<QSize> sizes{{448, 448},   {896, 896},   {1024, 1024}, {1280, 720},
+                       {1920, 1080}, {2048, 2048}, {3840, 2160}};
+    const QSize current(int(s.imageWidth), int(s.imageHeight));
+    if (!sizes.contains(current))
+        sizes << current;
+    const QSignalBlocker images(m_images);
+    const QSignalBlocker size(m_imageSize);
+    if (m_imageSize->count() != sizes.size() ||
+        m_imageSize->itemData(sizes.size() - 1).toSize() != sizes.last()) {
+        m_imageSize->clear();
+        for (const QSize &each : sizes)
+            m_imageSize->addItem(formatImageSize(each.width(), each.height()), each);
+    }
+    m_imageSize->setCurrentIndex(int(sizes.indexOf(current)));
+    m_images->setValue(int(s.imagesPerRequest));
+    const bool takesImages = imageTokensModelled(s.model);
+    m_images->setEnabled(takesImages);
+    m_imageSize->setEnabled(takesImages && s.imagesPerRequest > 0);
 }
 
 void ParameterPanel::showPlan(const MemoryPlan &plan)
@@ -650,6 +692,16 @@ void ParameterPanel::showPlan(const MemoryPlan &plan)
     }
     m_maxModelLen->setSpecialValueText(tr("model default (%1)").arg(formatCount(plan.maxModelLen)));
     m_promptLen->setSpecialValueText(tr("the whole sequence (%1)").arg(formatCount(plan.seqLen)));
+    // Each size as the processor counts it: the tokens one image of it takes in the prompt.
+    const int at = m_imageSize->currentIndex();
+    for (int i = 0; i < m_imageSize->count(); ++i) {
+        const QSize size = m_imageSize->itemData(i).toSize();
+        const QString name = formatImageSize(size.width(), size.height());
+        m_imageSize->setItemText(i,
+                                 i == at && plan.imageTokensPerImage > 0
+                                     ? tr("%1 · %2 tokens").arg(name, formatCount(plan.imageTokensPerImage))
+                                     : name);
+    }
 }
 
 void ParameterPanel::retranslate()
@@ -715,6 +767,16 @@ void ParameterPanel::retranslate()
         tr("%1: tokens every sequence starts with alike (a system prompt). vLLM's prefix cache holds their "
            "full blocks once, so more sequences fit; a partial last block stays each sequence's own.")
             .arg(optionFlag(ScenarioField::SharedPrefixLen)));
+    setFormLabel(m_servingForm, m_images, fieldLabel(ScenarioField::ImagesPerRequest));
+    setFormLabel(m_servingForm, m_imageSize, fieldLabel(ScenarioField::ImageSize));
+    m_images->setSpecialValueText(tr("none"));
+    m_images->setToolTip(
+        tr("%1: images each request sends. Each becomes the tokens the model's image processor writes for "
+           "it (by %2), held in the KV cache beside the text and prefilled with it. Models without a vision "
+           "tower kvscope models take none.")
+            .arg(optionFlag(ScenarioField::ImagesPerRequest), optionFlag(ScenarioField::ImageSize)));
+    m_imageSize->setToolTip(tr("%1: each image's pixels before the processor resizes it")
+                                .arg(optionFlag(ScenarioField::ImageSize)));
     setFormLabel(m_servingForm, m_requestRate, fieldLabel(ScenarioField::RequestRate));
     m_requestRate->setSpecialValueText(tr("closed loop"));
     m_requestRate->setSuffix(tr(" req/s"));

@@ -64,6 +64,8 @@ private:
     void buildGpuList();
     void showScenario(const Scenario &scenario);
     void showSpeculative(const Scenario &scenario);
+    /// The image count and size, and the sizes offered (the scenario's own among them).
+    void showImages(const Scenario &scenario);
     void showPlan(const MemoryPlan &plan);
     void retranslate();
     void applyQuantizationChoice();
@@ -104,6 +106,8 @@ private:
     LogSliderBox *m_seqLen;
     QSpinBox *m_promptLen;
     QSpinBox *m_sharedPrefix; ///< --shared-prefix-len; 0 = none
+    QSpinBox *m_images;       ///< --images-per-request; 0 = none
+    QComboBox *m_imageSize;   ///< --image-size, with the tokens each image takes
     QDoubleSpinBox *m_requestRate;
 
     QGroupBox *m_modelGroup;

@@ -184,7 +184,7 @@ QString scenarioCaption(const Scenario &s, const MemoryPlan &plan)
                                        "kvscope %9")
         .arg(s.model.name, s.gpu.name, QString::number(s.gpuCount()), precisions.dtype,
              precisions.quantization, precisions.kvCacheDtype, formatCount(s.batchSize),
-             formatCount(s.seqLen), QStringLiteral(KVSCOPE_VERSION), optionFlag(ScenarioField::Dtype),
+             formatCount(plan.seqLen), QStringLiteral(KVSCOPE_VERSION), optionFlag(ScenarioField::Dtype),
              optionFlag(ScenarioField::Quantization), optionFlag(ScenarioField::KvCacheDtype));
 }
 

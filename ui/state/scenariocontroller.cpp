@@ -4,6 +4,7 @@
 #include "core/analysis/growth.h"
 #include "core/common/error.h"
 #include "core/library/library.h"
+#include "core/model/imagetokens.h"
 #include "core/plan/planner.h"
 #include "core/plan/tensorparallel.h"
 
@@ -93,6 +94,9 @@ void ScenarioController::setModel(const ModelArch &model)
             s.tensorParallelSize = best;
         }
         s.seqLen = std::min(s.seqLen, sequenceAxisMax(model));
+        // Images go with a model that takes them; a text model's requests are text.
+        if (!imageTokensModelled(model))
+            s.imagesPerRequest = 0;
         // An explicit --quantization stays (a what-if across models); "auto" follows the new checkpoint.
     });
 }
@@ -181,6 +185,19 @@ void ScenarioController::setSpeculative(const SpeculativeConfig &config)
 void ScenarioController::setSharedPrefixLen(std::int64_t tokens)
 {
     change([&](Scenario &s) { s.sharedPrefixLen = tokens; });
+}
+
+void ScenarioController::setImagesPerRequest(std::int64_t images)
+{
+    change([&](Scenario &s) { s.imagesPerRequest = images; });
+}
+
+void ScenarioController::setImageSize(std::int64_t width, std::int64_t height)
+{
+    change([&](Scenario &s) {
+        s.imageWidth = width;
+        s.imageHeight = height;
+    });
 }
 
 void ScenarioController::setDtype(WeightDtype dtype)

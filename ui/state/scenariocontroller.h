@@ -42,8 +42,10 @@ public:
     void setPipelineParallelSize(int stages);
     void setDataParallelSize(int ranks);
     void setExpertParallel(bool enabled);
-    void setKvCacheMemoryBytes(std::int64_t bytes);         ///< 0: the profiled budget
-    void setSharedPrefixLen(std::int64_t tokens);           ///< 0: none
+    void setKvCacheMemoryBytes(std::int64_t bytes); ///< 0: the profiled budget
+    void setSharedPrefixLen(std::int64_t tokens);   ///< 0: none
+    void setImagesPerRequest(std::int64_t images);  ///< 0: text only
+    void setImageSize(std::int64_t width, std::int64_t height);
     void setLora(std::int64_t maxLoras, std::int64_t rank); ///< maxLoras 0: LoRA off
     /// --kv-offloading-size in thousandths of a GiB (0: off) and its backend.
     void setKvOffloading(std::int64_t milliGiB, KvOffloadingBackend backend);
