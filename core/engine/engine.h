@@ -76,6 +76,9 @@ struct VllmProfile
     bool subtractsCudaGraphs = false;
     /// Llama 4's chunked-local layers stay in the hybrid KV cache manager (else every layer is full).
     bool chunkedLocalInHybridManager = false;
+    /// The profiling run pads each dummy image's encoder outputs to the whole encoder budget
+    /// (vllm-project/vllm#25810); otherwise it holds them at the largest image's size.
+    bool encoderOutputsPaddedToBudget = false;
     /// Where each value comes from.
     const char *source = "";
 };

@@ -5,6 +5,7 @@
 #include "core/common/error.h"
 #include "core/common/scenariofield.h"
 #include "core/common/units.h"
+#include "core/model/imagetokens.h"
 
 #include <algorithm>
 
@@ -40,6 +41,34 @@ std::int64_t defaultMaxNumSeqs(const GpuSpec &gpu)
 std::int64_t defaultMaxNumBatchedTokens(const GpuSpec &gpu)
 {
     return hasLargeSchedulerDefaults(gpu) ? 8192 : 2048;
+}
+
+EncoderProfile encoderProfile(const ModelArch &model, int dtypeBytes, std::int64_t maxNumSeqs,
+                              std::int64_t maxNumBatchedTokens, std::int64_t maxModelLen, bool paddedToBudget)
+{
+    EncoderProfile e;
+    e.itemEmbeddings = largestImageEmbeddings(model);
+    if (e.itemEmbeddings <= 0)
+        return e;
+    e.budget = std::max(maxNumBatchedTokens, e.itemEmbeddings);
+    const std::int64_t perPrompt =
+        std::max<std::int64_t>(1, std::min(VllmDefaultImagesPerPrompt, maxModelLen / e.itemEmbeddings));
+    e.items = std::max<std::int64_t>(
+        1, std::min(e.budget / e.itemEmbeddings, (Checked(maxNumSeqs) * perPrompt).value()));
+    e.heldBytes =
+        withOverflowMessage(
+            [&] {
+                return Checked(e.items) * (paddedToBudget ? e.budget : e.itemEmbeddings) * model.hiddenSize *
+                       dtypeBytes;
+            },
+            [&] {
+                return QCoreApplication::translate("kvscope::Planner",
+                                                   "%2: %1 tokens need encoder outputs beyond 2^63 bytes")
+                    .arg(QString::number(maxNumBatchedTokens),
+                         optionFlag(ScenarioField::MaxNumBatchedTokens));
+            })
+            .value();
+    return e;
 }
 
 std::int64_t activationBytes(const ModelArch &model, int dtypeBytes, int tensorParallelSize,

@@ -32,6 +32,29 @@ std::int64_t activationBytes(const ModelArch &model, int dtypeBytes, int tensorP
                              std::int64_t maxNumSeqs, std::int64_t maxNumBatchedTokens,
                              std::int64_t samplerBytesPerLogit);
 
+/// What vLLM's profiling run does for a multimodal model's encoder (GPUModelRunner.profile_run,
+/// vllm/v1/worker/gpu_model_runner.py, with MultiModalBudget): it encodes dummy images of the
+/// largest size and keeps their outputs in the encoder cache through the language model's dummy
+/// forward and sampler run, so they add to the activation peak. All zero for a text model.
+struct EncoderProfile
+{
+    std::int64_t itemEmbeddings = 0; ///< the largest image's encoder outputs (max tokens per item)
+    /// encoder_cache_size = max(--max-num-batched-tokens, itemEmbeddings) (compute_mm_encoder_budget,
+    /// vllm/v1/core/encoder_cache_manager.py): "Encoder cache will be initialized with a budget of ...".
+    std::int64_t budget = 0;
+    /// max(1, min(budget / itemEmbeddings, max_num_seqs x max(1, min(999, max_model_len /
+    /// itemEmbeddings)))): "... and profiled with N image items of the maximum feature size".
+    std::int64_t items = 0;
+    /// items x (budget if padded, else itemEmbeddings) x the text hidden size x dtype bytes.
+    std::int64_t heldBytes = 0;
+};
+
+/// The encoder profile of `model` (largestImageEmbeddings() sizes its largest item); throws
+/// kvscope::Error naming --max-num-batched-tokens past 2^63 bytes.
+EncoderProfile encoderProfile(const ModelArch &model, int dtypeBytes, std::int64_t maxNumSeqs,
+                              std::int64_t maxNumBatchedTokens, std::int64_t maxModelLen,
+                              bool paddedToBudget);
+
 /// Peak activation memory of the profiling run on a pipeline stage before the last, which
 /// computes no logits and runs no sampler (GPUModelRunner.profile_run samples on the last rank
 /// only, vllm/v1/worker/gpu_model_runner.py): its forward pass's largest buffers, the hidden

@@ -220,6 +220,10 @@ QJsonObject planToJson(const MemoryPlan &p)
     o.insert(QStringLiteral("image_tokens_per_image"), qint64(p.imageTokensPerImage));
     o.insert(QStringLiteral("image_tokens_per_sequence"), qint64(p.imageTokensPerSequence));
     o.insert(QStringLiteral("image_embeddings_per_sequence"), qint64(p.imageEmbeddingsPerSequence));
+    // vLLM's encoder cache and what its profiling run encodes (zero for a text model and under SGLang).
+    o.insert(QStringLiteral("encoder_cache_size"), qint64(p.encoder.budget));
+    o.insert(QStringLiteral("encoder_profile_items"), qint64(p.encoder.items));
+    o.insert(QStringLiteral("encoder_outputs_bytes"), qint64(p.encoder.heldBytes));
 
     o.insert(QStringLiteral("params_total"), qint64(p.params.total));
     o.insert(QStringLiteral("params_active"), qint64(p.params.active));

@@ -9,6 +9,11 @@ namespace kvscope {
 
 void EngineRules::fixKvBudget(const Scenario &, MemoryPlan &) const {}
 
+EncoderProfile EngineRules::encoderProfile(const ModelArch &, const MemoryPlan &) const
+{
+    return {};
+}
+
 void EngineRules::settlePool(const Scenario &, MemoryPlan &) const {}
 
 GpuCheck EngineRules::gpuCheck(const Scenario &s, const MemoryPlan &plan)

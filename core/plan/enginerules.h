@@ -48,6 +48,9 @@ public:
     /// resolved dtype, tensor-parallel size, --max-num-seqs and
     /// --max-num-batched-tokens.
     virtual std::int64_t activationBytes(const ModelArch &model, const MemoryPlan &plan) const = 0;
+    /// What the profiling run encodes for a multimodal model, whose outputs activationBytes() holds
+    /// (none by default: an engine whose profiling runs no encoder); `plan` as for activationBytes().
+    virtual EncoderProfile encoderProfile(const ModelArch &model, const MemoryPlan &plan) const;
     /// How the engine pads expert weights on this GPU.
     virtual ExpertPadding expertPadding(const GpuSpec &gpu) const = 0;
     /// Tokens per block of the KV pool.

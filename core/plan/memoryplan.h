@@ -2,6 +2,7 @@
 #pragma once
 
 #include "core/engine/engine.h"
+#include "core/engine/runtime.h"
 #include "core/model/inventory.h"
 #include "core/model/modelarch.h"
 #include "core/plan/speedplan.h"
@@ -199,6 +200,7 @@ struct MemoryPlan
     std::int64_t gpuMemoryBytes = 0;  ///< what the runtime reports for one GPU
     std::int64_t budgetBytes = 0;     ///< gpuMemoryBytes x --gpu-memory-utilization
     std::int64_t activationBytes = 0; ///< peak of vLLM's profiling run
+    EncoderProfile encoder;           ///< a multimodal model's encoder in that run (held in the peak)
     bool holdsSampler = true;         ///< the GPUs run the sampler (not a pipeline stage before the last)
     std::int64_t overheadBytes = 0;   ///< non-torch memory: CUDA context, NCCL buffers
     std::int64_t cudaGraphBytes = 0;  ///< CUDA-graph estimate vLLM subtracts (v0.21 on); 0 when not counted

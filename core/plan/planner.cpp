@@ -397,6 +397,7 @@ MemoryPlan planLayers(const Scenario &s, const EngineRules &rulesRef, const Mode
     plan.notes = m.notes;
     plan.holdsSampler = holdsSampler;
     // Before the try below: an overflow here names its own option, not --batch-size.
+    plan.encoder = rules->encoderProfile(m, plan);
     plan.activationBytes = rules->activationBytes(m, plan);
 
     try {

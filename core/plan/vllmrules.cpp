@@ -78,9 +78,20 @@ std::int64_t VllmRules::activationBytes(const ModelArch &model, const MemoryPlan
     if (!plan.holdsSampler)
         return forwardPeakBytes(model, bytesPerElement(plan.dtype), plan.tensorParallelSize,
                                 plan.expertTensorParallelSize, plan.maxNumBatchedTokens);
-    return kvscope::activationBytes(model, bytesPerElement(plan.dtype), plan.expertTensorParallelSize,
-                                    plan.maxNumSeqs, plan.maxNumBatchedTokens,
-                                    m_version.profile->samplerBytesPerLogit);
+    // The dummy images' encoder outputs stay in the encoder cache through the language model's
+    // dummy forward and the sampler run (GPUModelRunner.profile_run clears them after both).
+    return (Checked(kvscope::activationBytes(
+                model, bytesPerElement(plan.dtype), plan.expertTensorParallelSize, plan.maxNumSeqs,
+                plan.maxNumBatchedTokens, m_version.profile->samplerBytesPerLogit)) +
+            plan.encoder.heldBytes)
+        .value();
+}
+
+EncoderProfile VllmRules::encoderProfile(const ModelArch &model, const MemoryPlan &plan) const
+{
+    return kvscope::encoderProfile(model, bytesPerElement(plan.dtype), plan.maxNumSeqs,
+                                   plan.maxNumBatchedTokens, plan.maxModelLen,
+                                   m_version.profile->encoderOutputsPaddedToBudget);
 }
 
 ExpertPadding VllmRules::expertPadding(const GpuSpec &gpu) const
@@ -150,6 +161,17 @@ void VllmRules::addNotes(const Scenario &s, MemoryPlan &plan) const
                           "kvscope::Planner", "%1 (compute capability %2) has no bfloat16: vLLM's %3 auto "
                                               "runs the bfloat16 checkpoint in float16")
                           .arg(s.gpu.name, s.gpu.computeCapability, optionFlag(ScenarioField::Dtype));
+    if (plan.encoder.items > 0)
+        plan.notes
+            << QCoreApplication::translate(
+                   "kvscope::Planner",
+                   "vLLM's encoder cache: a budget of %1 (%2 %3 or the largest image's %4 outputs, the "
+                   "larger); its profiling run encodes %5 image(s) of that size and holds their %6 of "
+                   "outputs in the activation peak (the vision tower's own forward peak is not "
+                   "modelled)")
+                   .arg(formatCount(plan.encoder.budget), optionFlag(ScenarioField::MaxNumBatchedTokens),
+                        formatCount(plan.maxNumBatchedTokens), formatCount(plan.encoder.itemEmbeddings),
+                        formatCount(plan.encoder.items), formatGiB(plan.encoder.heldBytes));
     if (m_version.newerThanModelled)
         plan.notes << QCoreApplication::translate(
                           "kvscope::Planner",

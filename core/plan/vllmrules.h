@@ -25,6 +25,7 @@ public:
     ModelArch layOut(const ModelArch &model) const override;
     void applyLimits(const Scenario &scenario, MemoryPlan &plan) const override;
     std::int64_t activationBytes(const ModelArch &model, const MemoryPlan &plan) const override;
+    EncoderProfile encoderProfile(const ModelArch &model, const MemoryPlan &plan) const override;
     ExpertPadding expertPadding(const GpuSpec &gpu) const override;
     int kvBlockSize(const Scenario &scenario) const override;
     void applyBudget(const Scenario &scenario, MemoryPlan &plan) const override;

@@ -3500,6 +3500,14 @@
         <source>a sequence&apos;s text and images,</source>
         <translation>序列的文本与图像共</translation>
     </message>
+    <message>
+        <source>%2: %1 tokens need encoder outputs beyond 2^63 bytes</source>
+        <translation>%2：%1 个 token 所需的编码器输出超过 2^63 字节</translation>
+    </message>
+    <message>
+        <source>vLLM&apos;s encoder cache: a budget of %1 (%2 %3 or the largest image&apos;s %4 outputs, the larger); its profiling run encodes %5 image(s) of that size and holds their %6 of outputs in the activation peak (the vision tower&apos;s own forward peak is not modelled)</source>
+        <translation>vLLM 的编码器缓存：预算 %1（取 %2 %3 与最大图像的 %4 个输出中较大者）；其剖析运行编码 %5 张该尺寸的图像，并把它们 %6 的输出计入激活峰值（视觉塔自身的前向峰值未建模）</translation>
+    </message>
 </context>
 <context>
     <name>kvscope::PublishedResults</name>

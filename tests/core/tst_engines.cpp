@@ -61,7 +61,9 @@ private Q_SLOTS:
         QTest::newRow("0.10") << QStringLiteral("0.10") << QStringLiteral("0.10") << false;
         QTest::newRow("0.10.1.1") << QStringLiteral("0.10.1.1") << QStringLiteral("0.10.1") << false;
         QTest::newRow("0.10.2") << QStringLiteral("0.10.2") << QStringLiteral("0.10.1") << false;
-        QTest::newRow("0.12") << QStringLiteral("0.12") << QStringLiteral("0.11") << false;
+        QTest::newRow("0.11.2") << QStringLiteral("0.11.2") << QStringLiteral("0.11") << false;
+        QTest::newRow("0.12") << QStringLiteral("0.12") << QStringLiteral("0.12") << false;
+        QTest::newRow("0.14") << QStringLiteral("0.14") << QStringLiteral("0.12") << false;
         QTest::newRow("v0.17.1") << QStringLiteral("v0.17.1") << QStringLiteral("0.16") << false;
         QTest::newRow("0.19.0") << QStringLiteral("0.19.0") << QStringLiteral("0.19") << false;
         QTest::newRow("0.20") << QStringLiteral("0.20") << QStringLiteral("0.19") << false;

@@ -184,6 +184,82 @@ private Q_SLOTS:
         }
     }
 
+    void vllmProfilesTheEncoderWithItsLargestImages_data()
+    {
+        // vLLM's encoder budget is max(--max-num-batched-tokens, the largest item's outputs) and its
+        // profiling run encodes max(1, min(budget / item, max_num_seqs x max(1, min(999, max_model_len /
+        // item)))) items of that size (compute_mm_encoder_budget, MultiModalBudget.get_max_items),
+        // holding their outputs of item x text hidden size x 2 B (bf16) through the language model's
+        // dummy forward; 0.11 padded each to the whole budget (vllm-project/vllm#25810).
+        QTest::addColumn<QString>("id");
+        QTest::addColumn<QString>("gpu");
+        QTest::addColumn<QString>("version");
+        QTest::addColumn<qint64>("maxModelLen");
+        QTest::addColumn<qint64>("item");
+        QTest::addColumn<qint64>("budget");
+        QTest::addColumn<qint64>("items");
+        QTest::addColumn<qint64>("heldBytes");
+        // Qwen's largest image: max_pixels 12,845,056 / 28^2 = 16,384 outputs, past 8,192 batched tokens.
+        QTest::newRow("Qwen2.5-VL-7B, H100") << "qwen2.5-vl-7b"
+                                             << "h100-sxm"
+                                             << "" << 0LL << 16384LL << 16384LL << 1LL << 16384LL * 3584 * 2;
+        // vllm-project/vllm#27706 logs Qwen3-VL on a 16 GB RX 7800 XT (2,048 batched tokens by default):
+        // "Encoder cache will be initialized with a budget of 16384 tokens, and profiled with 1 image items".
+        QTest::newRow("Qwen3-VL-8B, 16 GB")
+            << "qwen3-vl-8b"
+            << "custom:16:624:82"
+            << "" << 2048LL << 16384LL << 16384LL << 1LL << 16384LL * 4096 * 2;
+        // Mistral-Small-3.1 as vLLM 0.19 ran it (tests/data/vllm-logs.json id 10): 1,540 / 28 = 55 rows and
+        // columns = 3,025 outputs; 8,192 / 3,025 = 2 items.
+        QTest::newRow("Mistral-Small-3.1, 0.19")
+            << "mistral-small-3.1-24b"
+            << "h100-sxm"
+            << "0.19" << 8192LL << 3025LL << 8192LL << 2LL << 2LL * 3025 * 5120 * 2;
+        QTest::newRow("Mistral-Small-3.1, 0.11: padded to the budget")
+            << "mistral-small-3.1-24b"
+            << "h100-sxm"
+            << "0.11" << 8192LL << 3025LL << 8192LL << 2LL << 2LL * 8192 * 5120 * 2;
+        // Gemma 3's 256 pooled outputs: 32 items fill 8,192.
+        QTest::newRow("Gemma-3-12B") << "gemma-3-12b"
+                                     << "h100-sxm"
+                                     << "" << 8192LL << 256LL << 8192LL << 32LL << 32LL * 256 * 3840 * 2;
+        QTest::newRow("a text model") << "llama-3.1-8b"
+                                      << "h100-sxm"
+                                      << "" << 0LL << 0LL << 0LL << 0LL << 0LL;
+    }
+
+    void vllmProfilesTheEncoderWithItsLargestImages()
+    {
+        QFETCH(QString, id);
+        QFETCH(QString, gpu);
+        QFETCH(QString, version);
+        QFETCH(qint64, maxModelLen);
+        QFETCH(qint64, item);
+        QFETCH(qint64, budget);
+        QFETCH(qint64, items);
+        QFETCH(qint64, heldBytes);
+        Scenario s = withImages(id, 1, 1000, 0);
+        s.gpu = resolveGpu(gpu);
+        s.vllmVersion = version;
+        s.maxModelLen = maxModelLen;
+        const MemoryPlan plan = planMemory(s);
+        QCOMPARE(plan.encoder.itemEmbeddings, item);
+        QCOMPARE(plan.encoder.budget, budget);
+        QCOMPARE(plan.encoder.items, items);
+        QCOMPARE(plan.encoder.heldBytes, heldBytes);
+        // The held outputs are in the activation peak: the same model without its tower peaks lower by them.
+        Scenario textOnly = s;
+        textOnly.model.vision = {};
+        QCOMPARE(plan.activationBytes - planMemory(textOnly).activationBytes, heldBytes);
+    }
+
+    void sglangProfilesNoEncoder()
+    {
+        Scenario s = withImages(QStringLiteral("qwen2.5-vl-7b"), 1, 1000, 0);
+        s.engine = Engine::Sglang;
+        QCOMPARE(planMemory(s).encoder.heldBytes, 0);
+    }
+
     void vllmsImageLimitIsRaisedOnlyPastItsDefault()
     {
         // vLLM takes up to 999 images a prompt unless --limit-mm-per-prompt says more.
