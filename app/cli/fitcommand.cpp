@@ -31,7 +31,9 @@ constexpr const char *baseOptions[] = {"model",
                                        "max-model-len",
                                        "context-length",
                                        "speculative-config",
-                                       "draft-acceptance-rate"};
+                                       "draft-acceptance-rate",
+                                       "images-per-request",
+                                       "image-size"};
 
 /// "8 x h100-sxm", with "pp2" for pipeline stages or "dp8 ep" for data-parallel ranks.
 QString layoutColumn(const MemoryPlan &p)
@@ -142,6 +144,11 @@ int runFit(const QStringList &arguments)
                "and decode speed is with it."),
            "json");
     option("draft-acceptance-rate", QStringLiteral("The chance each draft is accepted (as calc)."), "rate");
+    option("images-per-request",
+           QStringLiteral("Images each request sends (as calc): their tokens count in --max-model-len."),
+           "n");
+    option("image-size", QStringLiteral("Each image's pixels, WIDTHxHEIGHT (as calc; default 1024x1024)."),
+           "wxh");
     const QCommandLineOption rankBy = option(
         "rank-by",
         QStringLiteral("The order: memory (fewest GPUs, least memory, then speed) or speed (the fastest "

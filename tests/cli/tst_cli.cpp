@@ -89,6 +89,53 @@ private Q_SLOTS:
                      o.value(QLatin1String("kv_cache_bytes")).toInteger());
     }
 
+    void imagesAreTokensOfEachRequest()
+    {
+        // 32 users each sending two 1024x1024 images to Qwen2.5-VL-7B: 1,000 text + 2 x 1,371 tokens
+        // (tst_imagetokens by hand), 234 blocks of 16 x 57,344 B each; vLLM's encoder budget is the
+        // largest image's 16,384 outputs, one image profiled, 16,384 x 3,584 x 2 B held (tst_imageworkload).
+        const QJsonObject o =
+            calcJson({QStringLiteral("--model"), QStringLiteral("qwen2.5-vl-7b"),
+                      QStringLiteral("--batch-size"), QStringLiteral("32"), QStringLiteral("--seq-len"),
+                      QStringLiteral("1000"), QStringLiteral("--images-per-request"), QStringLiteral("2"),
+                      QStringLiteral("--image-size"), QStringLiteral("1024x1024")});
+        QCOMPARE(o.value(QLatin1String("seq_len")).toInteger(), 3742);
+        QCOMPARE(o.value(QLatin1String("images_per_request")).toInteger(), 2);
+        QCOMPARE(o.value(QLatin1String("image_tokens_per_image")).toInteger(), 1371);
+        QCOMPARE(o.value(QLatin1String("image_tokens_per_sequence")).toInteger(), 2742);
+        QCOMPARE(o.value(QLatin1String("image_embeddings_per_sequence")).toInteger(), 2738);
+        QCOMPARE(o.value(QLatin1String("kv_cache_bytes")).toInteger(), 32LL * 234 * 16 * 57'344);
+        QCOMPARE(o.value(QLatin1String("encoder_cache_size")).toInteger(), 16384);
+        QCOMPARE(o.value(QLatin1String("encoder_profile_items")).toInteger(), 1);
+        QCOMPARE(o.value(QLatin1String("encoder_outputs_bytes")).toInteger(), 16384LL * 3584 * 2);
+        // fit takes the images too, within each request's --max-model-len tokens: the requests it holds
+        // are those of text alone.
+        const auto fitRequests = [&](const QStringList &extra) {
+            const Run fit = run(QStringList{QStringLiteral("fit"), QStringLiteral("--model"),
+                                            QStringLiteral("qwen2.5-vl-7b"), QStringLiteral("--concurrency"),
+                                            QStringLiteral("32"), QStringLiteral("--max-model-len"),
+                                            QStringLiteral("8192"), QStringLiteral("--gpu"),
+                                            QStringLiteral("h100-sxm"), QStringLiteral("--json")} +
+                                extra);
+            if (fit.exitCode != 0)
+                qFatal("fit failed: %s", fit.err.constData());
+            return QJsonDocument::fromJson(fit.out)
+                .object()
+                .value(u"fits")
+                .toArray()
+                .first()
+                .toObject()
+                .value(u"max_concurrency");
+        };
+        QCOMPARE(fitRequests({QStringLiteral("--images-per-request"), QStringLiteral("2")}), fitRequests({}));
+        // A text model takes no images: one line naming the option.
+        const Run text =
+            run({QStringLiteral("calc"), QStringLiteral("--model"), QStringLiteral("llama-3.1-8b"),
+                 QStringLiteral("--images-per-request"), QStringLiteral("1")});
+        QCOMPARE(text.exitCode, 1);
+        QVERIFY(text.err.contains("--images-per-request: Llama-3.1-8B takes no images"));
+    }
+
     void fixesKey()
     {
         // Llama-3.1-70B in BF16 on one H100: 131.4 GiB of weights, a 71.27 GiB budget. At 4 GPUs
