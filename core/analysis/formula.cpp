@@ -751,7 +751,12 @@ void appendBeforeCache(LineBuilder &line, const MemoryPlan &plan, bool sglang, c
     if (!sglang)
         line.op(op)
             .term(memory(QStringLiteral("activations"), plan.activationBytes,
-                         ScenarioField::MaxNumBatchedTokens, QStringLiteral("peak of vLLM's profiling run")))
+                         ScenarioField::MaxNumBatchedTokens,
+                         plan.encoder.heldBytes > 0
+                             ? QStringLiteral("peak of vLLM's profiling run, with %1 dummy images' encoder "
+                                              "outputs (%2)")
+                                   .arg(formatCount(plan.encoder.items), formatGiB(plan.encoder.heldBytes))
+                             : QStringLiteral("peak of vLLM's profiling run")))
             .op(op)
             .term(memory(QStringLiteral("overhead"), plan.overheadBytes, ScenarioField::TensorParallelSize,
                          QStringLiteral("CUDA context, NCCL buffers")));

@@ -6,6 +6,7 @@
 // hand: Qwen2.5-VL-7B caches 2 x 28 layers x 4 KV heads x 128 x 2 B = 57,344 B a token in bf16.
 #include "core/analysis/fit.h"
 #include "core/analysis/fixes.h"
+#include "core/analysis/formula.h"
 #include "core/analysis/growth.h"
 #include "core/common/error.h"
 #include "core/library/library.h"
@@ -109,6 +110,33 @@ private Q_SLOTS:
         const qsizetype at = curve.x.indexOf(32);
         QVERIFY(at >= 0);
         QCOMPARE(curve.kvBytes.at(at), plan.kv.cacheBytes);
+    }
+
+    void theFormulaSaysWhatTheSequenceHolds()
+    {
+        const Scenario s = withImages(QStringLiteral("qwen2.5-vl-7b"), 32, 1000, 2);
+        const MemoryPlan plan = planMemory(s);
+        const FormulaSheet sheet = formulaSheet(s, plan);
+        const FormulaLine *available = sheet.line(QStringLiteral("available"));
+        QVERIFY(available);
+        bool sawSequence = false, sawActivations = false;
+        for (const FormulaLine &line : sheet.lines)
+            for (const FormulaTerm &term : line.terms) {
+                if (term.symbol == QLatin1String("sequence_length")) {
+                    sawSequence = true;
+                    QCOMPARE(term.value, 3742);
+                    QCOMPARE(term.field,
+                             QStringLiteral("1,000 text + 2 images × 1,371 tokens (--images-per-request)"));
+                }
+                if (term.symbol == QLatin1String("activations")) {
+                    sawActivations = true;
+                    QVERIFY2(
+                        term.field.contains(QStringLiteral("1 dummy images' encoder outputs (0.11 GiB)")),
+                        qPrintable(term.field));
+                }
+            }
+        QVERIFY(sawSequence);
+        QVERIFY(sawActivations);
     }
 
     void aLongerSequenceIsMoreText()
