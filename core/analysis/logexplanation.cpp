@@ -407,6 +407,22 @@ void addExplanation(LogExplanation &e)
                               .arg(formatBytes(p.kv.bytesPerToken), holds)
                         : LogExplanationWords::tr("That memory holds %1.").arg(holds));
     }
+    if (p.encoder.items > 0) {
+        QString logged;
+        if (e.log.encoderBudget && e.log.encoderProfileItems)
+            logged =
+                (*e.log.encoderBudget == p.encoder.budget && *e.log.encoderProfileItems == p.encoder.items)
+                    ? LogExplanationWords::tr(" The log says the same: a budget of %1, %2 image(s).")
+                          .arg(formatCount(*e.log.encoderBudget), formatCount(*e.log.encoderProfileItems))
+                    : LogExplanationWords::tr(" The log says otherwise: a budget of %1, %2 image(s).")
+                          .arg(formatCount(*e.log.encoderBudget), formatCount(*e.log.encoderProfileItems));
+        e.explanation << LogExplanationWords::tr(
+                             "The profiling run first encodes %1 image(s) of the largest size (the encoder "
+                             "cache's budget: %2 outputs) and holds their %3 of outputs in the activation "
+                             "peak.%4")
+                             .arg(formatCount(p.encoder.items), formatCount(p.encoder.budget),
+                                  formatGiB(p.encoder.heldBytes), logged);
+    }
     if (!p.pipelineStages.isEmpty()) {
         QStringList blocks;
         for (const PipelineStagePlan &stage : p.pipelineStages)

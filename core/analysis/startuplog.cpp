@@ -214,6 +214,9 @@ private:
         static const QRegularExpression cacheSize = pattern("GPU KV cache size: ([\\d,]+) tokens");
         static const QRegularExpression concurrency =
             pattern("Maximum concurrency for ([\\d,]+) tokens per request: ([\\d.]+)x");
+        static const QRegularExpression encoder = pattern(
+            R"(Encoder cache will be initialized with a budget of ([\d,]+) tokens, and profiled with )"
+            R"((\d+) image items)");
         static const QRegularExpression refused =
             pattern("ValueError: ((?:The model's max seq len|To serve at least one request).*(?:KV "
                     "cache|max_model_len).*)$");
@@ -257,6 +260,13 @@ private:
             stageFigureGiB(m_log.kvCacheGiB, "available_kv_cache_memory", m.captured(1));
         if ((m = cacheSize.match(line)).hasMatch())
             tokenFigure("gpu_kv_cache_size", m.captured(1));
+        if ((m = encoder.match(line)).hasMatch()) {
+            const std::int64_t budget = QString(m.captured(1)).remove(QLatin1Char(',')).toLongLong();
+            figure(m_log.encoderBudget, "encoder_cache_budget", m.captured(1) + QStringLiteral(" tokens"),
+                   budget);
+            figure(m_log.encoderProfileItems, "encoder_profile_items",
+                   m.captured(2) + QStringLiteral(" image items"), std::int64_t(m.captured(2).toLongLong()));
+        }
         if ((m = concurrency.match(line)).hasMatch()) {
             bool ok = false;
             const double x = m.captured(2).toDouble(&ok);

@@ -59,6 +59,10 @@ struct StartupLog
     std::optional<std::int64_t>
         kvCacheTokens; ///< "GPU KV cache size: N tokens"; SGLang's #tokens or max_total_num_tokens
     std::optional<double> maxConcurrency; ///< "Maximum concurrency for M tokens per request: Xx"
+    /// "Encoder cache will be initialized with a budget of N tokens, and profiled with M image items of
+    /// the maximum feature size" (a multimodal model's profiling run, GPUModelRunner.profile_run).
+    std::optional<std::int64_t> encoderBudget;
+    std::optional<std::int64_t> encoderProfileItems;
 
     // SGLang's figures, its "GB" being 2^30 B (GB = 1 << 30 in python/sglang/srt/utils)
     std::optional<double> freeBeforeWeightsGiB;     ///< "Load weight begin. avail mem=X GB"

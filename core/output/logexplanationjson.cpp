@@ -77,6 +77,14 @@ QJsonObject logExplanationJson(const LogExplanation &e)
         {QStringLiteral("max_concurrency"),
          QJsonObject{{QStringLiteral("logged"), optionalNumber(e.loggedMaxConcurrency)},
                      {QStringLiteral("predicted"), p.kv.maxConcurrency}}},
+        // A multimodal model's encoder in vLLM's profiling run: "Encoder cache will be initialized with a
+        // budget of N tokens, and profiled with M image items".
+        {QStringLiteral("encoder_cache_size"),
+         QJsonObject{{QStringLiteral("logged"), optionalCount(e.log.encoderBudget)},
+                     {QStringLiteral("predicted"), qint64(p.encoder.budget)}}},
+        {QStringLiteral("encoder_profile_items"),
+         QJsonObject{{QStringLiteral("logged"), optionalCount(e.log.encoderProfileItems)},
+                     {QStringLiteral("predicted"), qint64(p.encoder.items)}}},
         {QStringLiteral("max_running_requests"),
          QJsonObject{{QStringLiteral("logged"), optionalCount(e.loggedMaxRunningRequests)},
                      {QStringLiteral("predicted"), qint64(p.maxNumSeqs)}}},

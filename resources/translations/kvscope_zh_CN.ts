@@ -2693,6 +2693,18 @@
         <source>%1 (%2, %3)</source>
         <translation>%1（%2，%3）</translation>
     </message>
+    <message>
+        <source> The log says the same: a budget of %1, %2 image(s).</source>
+        <translation>日志所示相同：预算 %1，%2 张图像。</translation>
+    </message>
+    <message>
+        <source> The log says otherwise: a budget of %1, %2 image(s).</source>
+        <translation>日志所示不同：预算 %1，%2 张图像。</translation>
+    </message>
+    <message>
+        <source>The profiling run first encodes %1 image(s) of the largest size (the encoder cache&apos;s budget: %2 outputs) and holds their %3 of outputs in the activation peak.%4</source>
+        <translation>剖析运行先编码 %1 张最大尺寸的图像（编码器缓存预算：%2 个输出），并把它们 %3 的输出计入激活峰值。%4</translation>
+    </message>
 </context>
 <context>
     <name>kvscope::LogitErrorChart</name>

@@ -176,6 +176,42 @@ private Q_SLOTS:
         QVERIFY(!log.refusedToStart);
     }
 
+    void readsAndExplainsTheEncoderBudget()
+    {
+        // The line as vLLM prints it (vllm-project/vllm#27706, Qwen3-VL on a 16 GB GPU).
+        const StartupLog log = readStartupLog(
+            QStringLiteral(
+                "(EngineCore_DP0 pid=29) INFO 01-03 12:00:00 [gpu_model_runner.py:4669] Encoder cache "
+                "will be initialized with a budget of 16384 tokens, and profiled with 1 image items of "
+                "the maximum feature size."),
+            QStringLiteral("qwen3-vl.log"));
+        QCOMPARE(log.encoderBudget, std::optional<std::int64_t>(16384));
+        QCOMPARE(log.encoderProfileItems, std::optional<std::int64_t>(1));
+        // Mistral-Small-3.1 under vLLM 0.19 (log 10) with such a line: 3,025 outputs a largest image,
+        // max(8,192, 3,025) = 8,192 of budget, two images profiled (tst_imageworkload by hand).
+        const QString mistral = verbatimLog(logEntry(10));
+        const auto explained = [&](const QString &line) {
+            return explain(mistral +
+                           QStringLiteral("\n(EngineCore pid=243) INFO 04-22 00:55:00 "
+                                          "[v1/worker/gpu_model_runner.py:4800] ") +
+                           line);
+        };
+        const LogExplanation same = explained(QStringLiteral(
+            "Encoder cache will be initialized with a budget of 8192 tokens, and profiled with 2 image items "
+            "of the maximum feature size."));
+        QCOMPARE(same.plan.encoder.budget, 8192);
+        QCOMPARE(same.plan.encoder.items, 2);
+        QVERIFY(same.explanation.join(QLatin1Char(' ')).contains(QStringLiteral("The log says the same")));
+        const QJsonObject json = logExplanationJson(same);
+        QCOMPARE(json.value(u"encoder_cache_size").toObject().value(u"logged").toInteger(), 8192);
+        QCOMPARE(json.value(u"encoder_profile_items").toObject().value(u"predicted").toInteger(), 2);
+        const LogExplanation other =
+            explained(QStringLiteral("Encoder cache will be initialized with a budget of 16384 tokens, and "
+                                     "profiled with 5 image items "
+                                     "of the maximum feature size."));
+        QVERIFY(other.explanation.join(QLatin1Char(' ')).contains(QStringLiteral("The log says otherwise")));
+    }
+
     void readsTheEngineConfigLineAndRanks()
     {
         const StartupLog log = readStartupLog(QLatin1String(engineConfigLog), QStringLiteral("config.log"));
