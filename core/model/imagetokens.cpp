@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 
 #include <QCoreApplication>
 
@@ -87,6 +88,54 @@ ImageTokens gemmaTokens(const VisionSpec &v)
     return {v.imageSize, v.imageSize, v.tokensPerImage, v.tokensPerImage + 4};
 }
 
+/// Llama 4's tiles (transformers models/llama4/image_processing_llama4_fast.py, processing_llama4.py;
+/// vLLM's mllama4.py prompts the same): the canvas of up to max_patches (16) tiles of image_size
+/// (336) pixels that scales the image up least, or else down least, without distortion (get_best_fit,
+/// the smallest area among ties); each tile pooled to (336 / 14)^2 / 4 = 144 outputs. Several tiles
+/// add a global thumbnail tile; the prompt is <|image_start|>, each row's tiles with
+/// <|tile_x_separator|> between them and <|tile_y_separator|> after the row, <|image|>, the
+/// thumbnail's tokens and <|image_end|>.
+constexpr std::int64_t Llama4MaxTiles = 16; // Llama4ImageProcessorFast.max_patches
+
+ImageTokens llama4Tokens(const VisionSpec &v, std::int64_t width, std::int64_t height)
+{
+    const std::int64_t tile = v.imageSize;
+    // A candidate's scale is min(rows x tile / height, columns x tile / width), compared exactly.
+    struct Canvas
+    {
+        std::int64_t rows = 0, columns = 0;
+        std::int64_t num = 0, den = 1; // the scale as a fraction
+    };
+    const auto scaleOf = [&](std::int64_t rows, std::int64_t columns) {
+        // rows*tile/height vs columns*tile/width: the smaller.
+        const bool heightLimits = rows * tile * width <= columns * tile * height;
+        return heightLimits ? Canvas{rows, columns, rows * tile, height}
+                            : Canvas{rows, columns, columns * tile, width};
+    };
+    const auto less = [](const Canvas &a, const Canvas &b) { return a.num * b.den < b.num * a.den; };
+    const auto equal = [](const Canvas &a, const Canvas &b) { return a.num * b.den == b.num * a.den; };
+    std::optional<Canvas> up, down;
+    for (std::int64_t rows = 1; rows <= Llama4MaxTiles; ++rows)
+        for (std::int64_t columns = 1; rows * columns <= Llama4MaxTiles; ++columns) {
+            const Canvas c = scaleOf(rows, columns);
+            const bool upscales = c.num >= c.den;
+            std::optional<Canvas> &best = upscales ? up : down;
+            // Upscaling: the smallest scale; downscaling: the largest; ties: the smallest area.
+            if (!best || (upscales ? less(c, *best) : less(*best, c)) ||
+                (equal(c, *best) && c.rows * c.columns < best->rows * best->columns))
+                best = c;
+        }
+    const Canvas chosen = up ? *up : *down;
+    const std::int64_t perTile = (tile / v.patchSize) * (tile / v.patchSize) / v.pixelShuffleFactor;
+    const std::int64_t tiles = chosen.rows * chosen.columns;
+    ImageTokens t{chosen.columns * tile, chosen.rows * tile, 0, 0};
+    t.embeddings = (tiles > 1 ? tiles + 1 : 1) * perTile;
+    t.promptTokens = 3 + perTile; // <|image_start|>, <|image|>, the thumbnail, <|image_end|>
+    if (tiles > 1)
+        t.promptTokens += chosen.rows * (chosen.columns * perTile + chosen.columns);
+    return t;
+}
+
 bool hasRule(const VisionSpec &v)
 {
     switch (v.family) {
@@ -97,6 +146,7 @@ bool hasRule(const VisionSpec &v)
     case VisionFamily::Siglip:
         return v.projector == VisionProjector::Gemma3 && v.tokensPerImage > 0;
     case VisionFamily::Llama4:
+        return v.patchSize > 0 && v.imageSize >= v.patchSize && v.pixelShuffleFactor > 0;
     case VisionFamily::Generic:
         return false;
     }
@@ -112,8 +162,7 @@ ImageTokens imageTokens(const ModelArch &m, std::int64_t width, std::int64_t hei
         throw Error(tr("%1 takes no images: its config.json has no vision tower").arg(m.name));
     if (!hasRule(v))
         throw Error(tr("the tokens an image takes on %1 are not modelled yet (its processor: %2)")
-                        .arg(m.name, v.family == VisionFamily::Llama4 ? tr("Llama 4's tiles of 336 pixels")
-                                                                      : tr("not one kvscope lists")));
+                        .arg(m.name, tr("not one kvscope lists")));
     if (width < 1 || height < 1 || width > MaxInputImageSide || height > MaxInputImageSide)
         throw Error(tr("an image of %1 x %2 pixels: each side must be 1 to %3")
                         .arg(width)
@@ -125,6 +174,8 @@ ImageTokens imageTokens(const ModelArch &m, std::int64_t width, std::int64_t hei
         return qwenTokens(v, width, height);
     case VisionFamily::Pixtral:
         return pixtralTokens(v, width, height);
+    case VisionFamily::Llama4:
+        return llama4Tokens(v, width, height);
     default:
         return gemmaTokens(v);
     }
@@ -150,6 +201,8 @@ std::int64_t largestImageEmbeddings(const ModelArch &m)
     }
     case VisionFamily::Pixtral:
         return pixtralTokens(v, v.imageSize, v.imageSize).embeddings; // a square at the longest edge
+    case VisionFamily::Llama4: // all 16 tiles and the thumbnail: a 4 x 4 canvas
+        return llama4Tokens(v, 4 * v.imageSize, 4 * v.imageSize).embeddings;
     default:
         return v.tokensPerImage;
     }

@@ -23,8 +23,8 @@ struct ImageTokens
 inline constexpr std::int64_t MaxInputImageSide = 65'536;
 
 /// The tokens an image of width x height pixels takes in m's prompt. Throws kvscope::Error when m
-/// takes no images, when its tower's processor is not modelled (Llama 4's tiles, a tower kvscope
-/// does not list), or when the size is outside 1..MaxInputImageSide (or Qwen-VL's 200:1 aspect limit).
+/// takes no images, when its tower's processor is not modelled (a tower kvscope does not list), or when the
+/// size is outside 1..MaxInputImageSide (or Qwen-VL's 200:1 aspect limit).
 ImageTokens imageTokens(const ModelArch &m, std::int64_t width, std::int64_t height);
 
 /// Whether kvscope knows how many tokens an image takes on m: it has a vision tower whose processor

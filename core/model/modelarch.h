@@ -171,8 +171,10 @@ struct VisionSpec
     // The image processor's rules (core/model/imagetokens.cpp), from preprocessor_config.json as the
     // family's checkpoints publish it.
     std::int64_t tokensPerImage = 0; ///< Gemma 3: mm_tokens_per_image, whatever the image's size
-    std::int64_t minPixels = 0;      ///< Qwen-VL smart_resize: an image is scaled up to at least this
-    std::int64_t maxPixels = 0;      ///< Qwen-VL smart_resize: and down to at most this
+    /// Llama 4: patches pooled into one output by the pixel shuffle, round(1 / pixel_shuffle_ratio^2).
+    int pixelShuffleFactor = 0;
+    std::int64_t minPixels = 0; ///< Qwen-VL smart_resize: an image is scaled up to at least this
+    std::int64_t maxPixels = 0; ///< Qwen-VL smart_resize: and down to at most this
 
     bool enabled() const { return numLayers > 0; }
     friend bool operator==(const VisionSpec &, const VisionSpec &) = default;

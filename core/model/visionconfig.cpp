@@ -4,6 +4,9 @@
 #include "core/common/enumtable.h"
 #include "core/model/configreader.h"
 
+#include <cmath>
+#include <optional>
+
 namespace kvscope {
 
 namespace {
@@ -88,6 +91,11 @@ void readVisionConfig(const QJsonObject &top, const QString &origin, ModelArch &
         v.minPixels = 65'536;
         v.maxPixels = 16'777'216;
     }
+    // Llama4Processor: downsample_ratio = int(round(1.0 / (pixel_shuffle_ratio ** 2))).
+    if (v.family == VisionFamily::Llama4)
+        if (const std::optional<double> ratio = r.number({"pixel_shuffle_ratio"});
+            ratio && *ratio > 0.01 && *ratio <= 1)
+            v.pixelShuffleFactor = int(std::lround(1.0 / (*ratio * *ratio)));
     if (v.projector == VisionProjector::Gemma3)
         v.tokensPerImage = outer.integer({"mm_tokens_per_image"}, 1).value_or(256);
     if (v.numLayers == 0 || v.hiddenSize == 0) {

@@ -48,10 +48,6 @@
         <translation>尚未建模 %1 上一张图像占用的 token 数（其处理器：%2）</translation>
     </message>
     <message>
-        <source>Llama 4&apos;s tiles of 336 pixels</source>
-        <translation>Llama 4 的 336 像素切块</translation>
-    </message>
-    <message>
         <source>not one kvscope lists</source>
         <translation>kvscope 未收录的处理器</translation>
     </message>

@@ -92,6 +92,41 @@ private Q_SLOTS:
         QCOMPARE(t.promptTokens, 2LL);
     }
 
+    void llama4Tiles_data()
+    {
+        QTest::addColumn<qint64>("width");
+        QTest::addColumn<qint64>("height");
+        QTest::addColumn<qint64>("rows");
+        QTest::addColumn<qint64>("columns");
+        // get_best_fit over the canvases of at most 16 tiles of 336: 1024 needs 4 tiles a side to scale
+        // up (1,344 / 1,024 = 1.31), and only 4 x 4 has them.
+        QTest::newRow("1024x1024") << 1024LL << 1024LL << 4LL << 4LL;
+        // No canvas scales 1920 x 1080 up; 3 x 5 tiles scale it down least: min(1,680 / 1,920, 1,008 /
+        // 1,080).
+        QTest::newRow("1920x1080") << 1920LL << 1080LL << 3LL << 5LL;
+        // One tile scales 300 x 200 up by 1.12, as 2 x 1 does: the smaller area wins.
+        QTest::newRow("300x200") << 300LL << 200LL << 1LL << 1LL;
+        // A pixel wider than a tile: 1 x 2 tiles scale it by exactly 1.
+        QTest::newRow("337x336") << 337LL << 336LL << 1LL << 2LL;
+    }
+
+    void llama4Tiles()
+    {
+        QFETCH(qint64, width);
+        QFETCH(qint64, height);
+        QFETCH(qint64, rows);
+        QFETCH(qint64, columns);
+        // (336 / 14)^2 / 4 = 144 outputs a tile (pixel_shuffle_ratio 0.5); several tiles add a thumbnail.
+        const ImageTokens t = imageTokens(preset(QStringLiteral("llama-4-scout-17b-16e")), width, height);
+        QCOMPARE(t.width, columns * 336);
+        QCOMPARE(t.height, rows * 336);
+        const qint64 tiles = rows * columns;
+        QCOMPARE(t.embeddings, (tiles > 1 ? tiles + 1 : 1) * 144);
+        // <|image_start|>, each row's tiles and separators (x between tiles, y after the row),
+        // <|image|>, the thumbnail's 144, <|image_end|>.
+        QCOMPARE(t.promptTokens, 3 + 144 + (tiles > 1 ? rows * (columns * 144 + columns) : 0));
+    }
+
     void gemmaTakesAFixedImage()
     {
         // 256 pooled tokens whatever the size, between "\n\n<start_of_image>" and "<end_of_image>\n\n".
@@ -106,12 +141,12 @@ private Q_SLOTS:
     void largestImage()
     {
         // vLLM's max tokens per item: Qwen's max_pixels / (14^2 x 4) = 16,384; Pixtral's 1,540 square
-        // 55 x 55; Gemma's 256; Llama 4 not modelled.
+        // 55 x 55; Gemma's 256; Llama 4's 16 tiles and thumbnail, 17 x 144.
         QCOMPARE(largestImageEmbeddings(preset(QStringLiteral("qwen2.5-vl-7b"))), 16384LL);
         QCOMPARE(largestImageEmbeddings(preset(QStringLiteral("qwen3-vl-8b"))), 16384LL);
         QCOMPARE(largestImageEmbeddings(preset(QStringLiteral("mistral-small-3.1-24b"))), 3025LL);
         QCOMPARE(largestImageEmbeddings(preset(QStringLiteral("gemma-3-27b"))), 256LL);
-        QCOMPARE(largestImageEmbeddings(preset(QStringLiteral("llama-4-scout-17b-16e"))), 0LL);
+        QCOMPARE(largestImageEmbeddings(preset(QStringLiteral("llama-4-scout-17b-16e"))), 2448LL);
         QCOMPARE(largestImageEmbeddings(preset(QStringLiteral("llama-3.1-8b"))), 0LL);
     }
 
@@ -127,7 +162,6 @@ private Q_SLOTS:
             QFAIL(qPrintable(id + QStringLiteral(" was not refused")));
         };
         refused(QStringLiteral("llama-3.1-8b"), 1024, 1024, QStringLiteral("takes no images"));
-        refused(QStringLiteral("llama-4-scout-17b-16e"), 1024, 1024, QStringLiteral("tiles of 336 pixels"));
         refused(QStringLiteral("qwen2.5-vl-7b"), 0, 1024, QStringLiteral("1 to 65536"));
         refused(QStringLiteral("qwen2.5-vl-7b"), 70000, 1024, QStringLiteral("1 to 65536"));
         refused(QStringLiteral("qwen2.5-vl-7b"), 20100, 100, QStringLiteral("aspect ratio above 200"));
