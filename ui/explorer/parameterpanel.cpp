@@ -697,10 +697,11 @@ void ParameterPanel::showPlan(const MemoryPlan &plan)
     for (int i = 0; i < m_imageSize->count(); ++i) {
         const QSize size = m_imageSize->itemData(i).toSize();
         const QString name = formatImageSize(size.width(), size.height());
-        m_imageSize->setItemText(i,
-                                 i == at && plan.imageTokensPerImage > 0
-                                     ? tr("%1 · %2 tokens").arg(name, formatCount(plan.imageTokensPerImage))
-                                     : name);
+        const QString text = i == at && plan.imageTokensPerImage > 0
+                                 ? tr("%1 · %2 tokens").arg(name, formatCount(plan.imageTokensPerImage))
+                                 : name;
+        if (m_imageSize->itemText(i) != text) // a changed text re-lays the panel out: only when it changes
+            m_imageSize->setItemText(i, text);
     }
 }
 
