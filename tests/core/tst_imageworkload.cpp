@@ -9,6 +9,7 @@
 #include "core/analysis/formula.h"
 #include "core/analysis/growth.h"
 #include "core/common/error.h"
+#include "core/document/scenariofile.h"
 #include "core/library/library.h"
 #include "core/plan/imageworkload.h"
 #include "core/plan/planner.h"
@@ -16,6 +17,8 @@
 #include "core/scenario/scenariovalues.h"
 #include "tests/testsupport.h"
 
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QTest>
 
 using namespace kvscope;
@@ -287,6 +290,26 @@ private Q_SLOTS:
         Scenario s = withImages(QStringLiteral("qwen2.5-vl-7b"), 1, 1000, 0);
         s.engine = Engine::Sglang;
         QCOMPARE(planMemory(s).encoder.heldBytes, 0);
+    }
+
+    void aScenarioFileKeepsTheImages()
+    {
+        Scenario s = withImages(QStringLiteral("qwen2.5-vl-7b"), 8, 2000, 3);
+        s.imageWidth = 1920;
+        s.imageHeight = 1080;
+        ScenarioDocument d;
+        d.scenario = scenarioToValues(s);
+        const QByteArray bytes = scenarioFileBytes(d);
+        // A count as a JSON number, the size as text.
+        const QJsonObject written = QJsonDocument::fromJson(bytes).object().value(u"scenario").toObject();
+        QCOMPARE(written.value(u"images-per-request").toInteger(), 3);
+        QCOMPARE(written.value(u"image-size").toString(), QStringLiteral("1920x1080"));
+        const Scenario back = scenarioFromValues(
+            parseScenarioFile(bytes, QStringLiteral("images.kvscope")).scenario, builtinResolvers());
+        QCOMPARE(back.imagesPerRequest, 3);
+        QCOMPARE(back.imageWidth, 1920);
+        QCOMPARE(back.imageHeight, 1080);
+        QCOMPARE(planMemory(back).seqLen, planMemory(s).seqLen);
     }
 
     void vllmsImageLimitIsRaisedOnlyPastItsDefault()
