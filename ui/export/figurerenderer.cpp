@@ -193,13 +193,18 @@ QString comparisonCaption(const ChartSource &source)
 {
     const Scenario &s = source.scenario;
     QStringList labels;
+    // The tokens a sequence holds, its images' among them, as the columns planned it (they share the
+    // workload).
+    std::int64_t tokens = s.seqLen;
     if (source.comparison)
-        for (const ComparedColumn &column : source.comparison->columns)
+        for (const ComparedColumn &column : source.comparison->columns) {
             labels << column.label;
+            tokens = column.plan.seqLen;
+        }
     return QCoreApplication::translate("kvscope::FigureRenderer",
                                        "%1 · %2 × %3 · batch %4 · %5 tokens · %6 · kvscope %7")
         .arg(s.model.name, s.gpu.name, QString::number(s.gpuCount()), formatCount(s.batchSize),
-             formatCount(s.seqLen), labels.join(QStringLiteral(" | ")), QStringLiteral(KVSCOPE_VERSION));
+             formatCount(tokens), labels.join(QStringLiteral(" | ")), QStringLiteral(KVSCOPE_VERSION));
 }
 
 QString quantizationCaption(const ChartSource &source)
