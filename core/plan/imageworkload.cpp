@@ -36,9 +36,4 @@ ImageWorkload imageWorkload(const Scenario &s)
     return w;
 }
 
-std::int64_t sequenceTokens(const Scenario &s)
-{
-    return (Checked(s.seqLen) + imageWorkload(s).promptTokens).value();
-}
-
 } // namespace kvscope

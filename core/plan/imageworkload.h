@@ -29,8 +29,4 @@ struct ImageWorkload
 /// --image-size (a size the processor refuses, a processor kvscope does not model).
 ImageWorkload imageWorkload(const Scenario &s);
 
-/// The tokens each sequence holds: --seq-len's text and its images' tokens. Throws as
-/// imageWorkload() does.
-std::int64_t sequenceTokens(const Scenario &s);
-
 } // namespace kvscope

@@ -391,7 +391,7 @@ MemoryPlan planLayers(const Scenario &s, const EngineRules &rulesRef, const Mode
     plan.imageTokensPerImage = images.perImage.promptTokens;
     plan.imageTokensPerSequence = images.promptTokens;
     plan.imageEmbeddingsPerSequence = images.embeddings;
-    plan.seqLen = sequenceTokens(s);
+    plan.seqLen = (Checked(s.seqLen) + images.promptTokens).value(); // the text and its images' tokens
     plan.speculativeMethod = s.speculative.method;
     plan.numSpeculativeTokens = s.speculative.numSpeculativeTokens;
     plan.notes = m.notes;
@@ -562,7 +562,7 @@ MemoryPlan planLayers(const Scenario &s, const EngineRules &rulesRef, const Mode
     plan.deploymentMaxConcurrency = plan.kv.maxConcurrency;
 
     if (plan.imagesPerRequest > 0) {
-        const ImageTokens &image = imageWorkload(s).perImage;
+        const ImageTokens &image = images.perImage;
         plan.notes
             << QCoreApplication::translate(
                    "kvscope::Planner",
