@@ -1125,6 +1125,30 @@ QList<FormulaLine> firstTokenLines(const SpeedPlan &speed)
         request.result(seconds(QString(), t[StepTerm::RequestOverhead]),
                        Formula::tr("a new request passes the API server, the tokenizer and admission"));
 
+    QList<FormulaLine> lines;
+    if (prefill.quantities.images > 0 && speed.peak16Tflops > 0) {
+        // The tower's FLOPs for each image over the 16-bit peak, at the fitted compute efficiency.
+        LineBuilder encoder(FormulaSection::Speed, QStringLiteral("vision_encoder"));
+        encoder
+            .term(count(QStringLiteral("images"), std::llround(prefill.quantities.images),
+                        ScenarioField::ImagesPerRequest, QStringLiteral("the request's images"),
+                        TermUnit::Count))
+            .op(" × ")
+            .term(seconds(QStringLiteral("image_flops_time"),
+                          speed.encoderFlopsPerImage / (speed.peak16Tflops * 1e12), ScenarioField::ImageSize,
+                          QStringLiteral("the vision tower's %1 TFLOP for one image over the 16-bit peak "
+                                         "(%2 TFLOPS)")
+                              .arg(speed.encoderFlopsPerImage / 1e12, 0, 'f', 2)
+                              .arg(speed.peak16Tflops)))
+            .op(" / ")
+            .term(share(QStringLiteral("compute_efficiency"), speed.computeEfficiency,
+                        ScenarioField::ComputeEfficiency, QStringLiteral("calibrated on text prompts")));
+        lines << encoder.result(seconds(QString(), t[StepTerm::VisionEncoder]),
+                                Formula::tr("the vision tower encodes each image before the prompt's "
+                                            "tokens run: its linears once per patch, its attention per "
+                                            "pair of patches an image (or window, or tile) holds"));
+    }
+
     LineBuilder firstToken(FormulaSection::Speed, QStringLiteral("time_to_first_token"));
     for (std::size_t i = 0; i < StepTermCount; ++i) {
         const StepTerm term = StepTerm(i);
@@ -1137,11 +1161,11 @@ QList<FormulaLine> firstTokenLines(const SpeedPlan &speed)
     }
     firstToken.term(requestLine);
     if (speed.cachedPromptTokens <= 0)
-        return {
-            requestLine,
-            firstToken.result(seconds(QString(), prefill.seconds),
-                              Formula::tr("a %1-token prompt alone: the same terms, priced for the prefill")
-                                  .arg(formatCount(speed.promptLen)))};
+        return lines << requestLine
+                     << firstToken.result(
+                            seconds(QString(), prefill.seconds),
+                            Formula::tr("a %1-token prompt alone: the same terms, priced for the prefill")
+                                .arg(formatCount(speed.promptLen)));
     // A shared prefix's whole blocks come from the prefix cache: the prefill computes the rest.
     LineBuilder computed(FormulaSection::Speed, QStringLiteral("computed_prompt_tokens"));
     computed
@@ -1153,15 +1177,14 @@ QList<FormulaLine> firstTokenLines(const SpeedPlan &speed)
                     QStringLiteral("the shared prefix's whole blocks, never the prompt's last token"),
                     TermUnit::Tokens));
     const std::int64_t computedTokens = speed.promptLen - speed.cachedPromptTokens;
-    return {
-        computed.result(count(QString(), computedTokens, {}, {}, TermUnit::Tokens),
-                        Formula::tr("the prefix cache supplies the shared prefix: the prefill computes the "
-                                    "rest, attending to all")),
-        requestLine,
-        firstToken.result(seconds(QString(), prefill.seconds),
-                          Formula::tr("a %1-token prompt alone, %2 of its tokens computed: the same terms, "
-                                      "priced for the prefill")
-                              .arg(formatCount(speed.promptLen), formatCount(computedTokens)))};
+    lines.prepend(computed.result(count(QString(), computedTokens, {}, {}, TermUnit::Tokens),
+                                  Formula::tr("the prefix cache supplies the shared prefix: the prefill "
+                                              "computes the rest, attending to all")));
+    return lines << requestLine
+                 << firstToken.result(seconds(QString(), prefill.seconds),
+                                      Formula::tr("a %1-token prompt alone, %2 of its tokens computed: the "
+                                                  "same terms, priced for the prefill")
+                                          .arg(formatCount(speed.promptLen), formatCount(computedTokens)));
 }
 
 /// Decoding with the drafter: the tokens a step yields, the step's passes and their own costs,

@@ -52,9 +52,24 @@ ImageTokens qwenTokens(const VisionSpec &v, std::int64_t width, std::int64_t hei
         w = std::int64_t(std::ceil(double(width) * beta / double(factor))) * factor;
     }
     ImageTokens t{w, h, 0, 0};
-    t.embeddings =
-        (h / v.patchSize) * (w / v.patchSize) / (std::int64_t(v.spatialMergeSize) * v.spatialMergeSize);
+    const std::int64_t merge = v.spatialMergeSize;
+    t.patches = (h / v.patchSize) * (w / v.patchSize);
+    t.embeddings = t.patches / (merge * merge);
     t.promptTokens = t.embeddings + 2; // <|vision_start|> ... <|vision_end|>
+    t.attentionPairs = t.patches * t.patches;
+    t.windowPairs = t.attentionPairs;
+    // Qwen2.5-VL's windows (Qwen2_5_VisionTransformer.get_window_index, vllm/model_executor/models/
+    // qwen2_5_vl.py): squares of window_size / merge / patch merged tokens over the merged grid, the
+    // last row and column of windows cut short; a window of r x c merged tokens holds r x c x merge^2
+    // patches, so the pairs add up to merge^4 x (sum of r^2) x (sum of c^2).
+    const std::int64_t window = v.windowSize / (std::int64_t(v.patchSize) * merge);
+    if (window > 0) {
+        const auto squares = [&](std::int64_t merged) {
+            const std::int64_t rest = merged % window;
+            return (merged / window) * window * window + rest * rest;
+        };
+        t.windowPairs = merge * merge * merge * merge * squares(h / factor) * squares(w / factor);
+    }
     return t;
 }
 
@@ -77,6 +92,11 @@ ImageTokens pixtralTokens(const VisionSpec &v, std::int64_t width, std::int64_t 
     ImageTokens t{columns * merged, rows * merged, 0, 0};
     t.embeddings = rows * columns;
     t.promptTokens = rows * (columns + 1);
+    // The tower sees the resized image's patches, the merger's 2 x 2 blocks of them, and each image
+    // attends to itself alone (a block-diagonal mask over the batch's images).
+    t.patches = t.embeddings * v.spatialMergeSize * v.spatialMergeSize;
+    t.attentionPairs = t.patches * t.patches;
+    t.windowPairs = t.attentionPairs;
     return t;
 }
 
@@ -85,7 +105,13 @@ ImageTokens pixtralTokens(const VisionSpec &v, std::int64_t width, std::int64_t 
 /// the image tokens, "<end_of_image>\n\n" (pan and scan is off by default).
 ImageTokens gemmaTokens(const VisionSpec &v)
 {
-    return {v.imageSize, v.imageSize, v.tokensPerImage, v.tokensPerImage + 4};
+    // SigLIP encodes the whole square's patches (64 x 64 at 896 / 14) before the pooling.
+    const std::int64_t side = v.patchSize > 0 ? v.imageSize / v.patchSize : 0;
+    ImageTokens t{v.imageSize, v.imageSize, v.tokensPerImage, v.tokensPerImage + 4};
+    t.patches = side * side;
+    t.attentionPairs = t.patches * t.patches;
+    t.windowPairs = t.attentionPairs;
+    return t;
 }
 
 /// Llama 4's tiles (transformers models/llama4/image_processing_llama4_fast.py, processing_llama4.py;
@@ -129,10 +155,17 @@ ImageTokens llama4Tokens(const VisionSpec &v, std::int64_t width, std::int64_t h
     const std::int64_t perTile = (tile / v.patchSize) * (tile / v.patchSize) / v.pixelShuffleFactor;
     const std::int64_t tiles = chosen.rows * chosen.columns;
     ImageTokens t{chosen.columns * tile, chosen.rows * tile, 0, 0};
-    t.embeddings = (tiles > 1 ? tiles + 1 : 1) * perTile;
+    const std::int64_t encodedTiles = tiles > 1 ? tiles + 1 : 1;
+    t.embeddings = encodedTiles * perTile;
     t.promptTokens = 3 + perTile; // <|image_start|>, <|image|>, the thumbnail, <|image_end|>
     if (tiles > 1)
         t.promptTokens += chosen.rows * (chosen.columns * perTile + chosen.columns);
+    // Each tile is its own sequence through the tower: its patches and a class token
+    // (Llama4VisionEncoder in vllm/model_executor/models/mllama4.py).
+    const std::int64_t positions = (tile / v.patchSize) * (tile / v.patchSize) + 1;
+    t.patches = encodedTiles * positions;
+    t.attentionPairs = encodedTiles * positions * positions;
+    t.windowPairs = t.attentionPairs;
     return t;
 }
 

@@ -17,6 +17,12 @@ struct ImageTokens
     std::int64_t height = 0;       ///< pixels, as the processor resizes the image
     std::int64_t embeddings = 0;   ///< the encoder's outputs for it (what vLLM's encoder cache counts)
     std::int64_t promptTokens = 0; ///< the tokens that stand for it in the prompt, markers included
+    // What the vision tower computes for it (core/model/visiontower.h prices it):
+    std::int64_t patches = 0; ///< positions its blocks run on: patches (and Llama 4's class tokens)
+    /// Query-key pairs one full-attention layer scores: the sum over its attention blocks (the image,
+    /// or each Llama 4 tile) of their positions squared.
+    std::int64_t attentionPairs = 0;
+    std::int64_t windowPairs = 0; ///< the same in a windowed layer (Qwen2.5-VL); attentionPairs without
 };
 
 /// The largest image side kvscope takes, in pixels (well past any processor's limit).

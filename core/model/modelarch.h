@@ -175,6 +175,9 @@ struct VisionSpec
     int pixelShuffleFactor = 0;
     std::int64_t minPixels = 0; ///< Qwen-VL smart_resize: an image is scaled up to at least this
     std::int64_t maxPixels = 0; ///< Qwen-VL smart_resize: and down to at most this
+    // How far the tower's attention reaches (core/model/imagetokens.cpp counts the pairs it scores).
+    int windowSize = 0;          ///< Qwen2.5-VL: window_size in pixels; 0 = every layer sees the image whole
+    int fullAttentionLayers = 0; ///< Qwen2.5-VL: fullatt_block_indexes' layers; the others windowed
 
     bool enabled() const { return numLayers > 0; }
     friend bool operator==(const VisionSpec &, const VisionSpec &) = default;

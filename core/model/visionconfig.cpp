@@ -73,6 +73,12 @@ void readVisionConfig(const QJsonObject &top, const QString &origin, ModelArch &
     v.adapterOutput = r.integer({"projector_output_dim"}).value_or(0);
     v.visionOutput = r.integer({"vision_output_dim"}).value_or(v.adapterOutput);
     v.featureLayers = featureLayerCount(outer);
+    // Qwen2.5-VL attends within windows of window_size pixels but in its fullatt_block_indexes layers
+    // (Qwen2_5_VisionTransformer.get_window_index, vllm/model_executor/models/qwen2_5_vl.py).
+    if (v.family == VisionFamily::Qwen25Vl) {
+        v.windowSize = int(r.integer({"window_size"}, 0, 1 << 20).value_or(0));
+        v.fullAttentionLayers = int(r.array({"fullatt_block_indexes"}).value_or(QJsonArray()).size());
+    }
     // LlavaConfig's default is a biased projector, Mistral3Config's an unbiased one
     // (huggingface/transformers models/llava/configuration_llava.py,
     // models/mistral3/configuration_mistral3.py).

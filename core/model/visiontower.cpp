@@ -3,6 +3,8 @@
 
 #include "core/common/checked.h"
 
+#include <algorithm>
+
 namespace kvscope {
 
 namespace {
@@ -197,6 +199,27 @@ void addVisionTower(InventoryBuilder &b, const VisionSpec &v)
         break;
     }
     addProjector(b, v);
+}
+
+double visionEncoderFlops(const VisionSpec &v, const ImageTokens &image, int tensorParallel)
+{
+    InventoryBuilder b;
+    addVisionTower(b, v);
+    const double gpus = double(std::max(1, tensorParallel));
+    double flops = 0;
+    for (const TensorGroup &group : b.take()) {
+        if (group.role != TensorRole::LinearWeight)
+            continue;
+        const bool perPatch = group.name.startsWith(QLatin1String("vision.blocks.")) ||
+                              group.name.startsWith(QLatin1String("vision.patch"));
+        const double positions = double(perPatch ? image.patches : image.embeddings);
+        const double split = group.sharding == Sharding::Replicated ? 1.0 : gpus;
+        flops += 2.0 * double(group.elements()) * positions / split;
+    }
+    const int full = v.windowSize > 0 ? std::clamp(v.fullAttentionLayers, 0, v.numLayers) : v.numLayers;
+    const double pairs =
+        double(full) * double(image.attentionPairs) + double(v.numLayers - full) * double(image.windowPairs);
+    return flops + 4.0 * double(v.hiddenSize) * pairs / gpus;
 }
 
 } // namespace kvscope

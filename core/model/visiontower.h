@@ -3,6 +3,7 @@
 // checkpoints store them (each family's source is named where it is listed).
 #pragma once
 
+#include "core/model/imagetokens.h"
 #include "core/model/inventorybuilder.h"
 #include "core/model/modelarch.h"
 
@@ -14,5 +15,12 @@ namespace kvscope {
 /// ColumnParallelLinear then RowParallelLinear); patch embeddings, positions, norms and single
 /// linears stay whole on every GPU.
 void addVisionTower(InventoryBuilder &b, const VisionSpec &v);
+
+/// The FLOPs one GPU of `tensorParallel` spends encoding `image` with v's tower and projector
+/// (2 per multiply-add): each linear of the blocks and the patch embedding once per patch, each
+/// merger, adapter and projector linear once per output embedding, split as addVisionTower splits
+/// it; and the attention's scores and weighted values, 4 x hidden per query-key pair, its heads
+/// split over the GPUs.
+double visionEncoderFlops(const VisionSpec &v, const ImageTokens &image, int tensorParallel);
 
 } // namespace kvscope

@@ -134,6 +134,8 @@ void insertSpeed(QJsonObject &o, const SpeedPlan &s, bool shown)
     put("prefill_bound", speedBoundName(s.prefill.bound));
     put("prefill_bytes", qint64(s.prefill.bytes()));
     put("prefill_flops", std::round(s.prefill.flops()));
+    if (s.encoderFlopsPerImage > 0)
+        put("vision_encoder_flops_per_image", std::round(s.encoderFlopsPerImage));
     put("serving", servingObject(s.serving));
     put("speculative_decoding", speculativeObject(s.speculative));
 }

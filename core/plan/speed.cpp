@@ -8,6 +8,8 @@
 #include "core/common/units.h"
 #include "core/gpu/gpuspec.h"
 #include "core/model/inventory.h"
+#include "core/model/visiontower.h"
+#include "core/plan/imageworkload.h"
 #include "core/plan/kvcache.h"
 #include "core/plan/speculativedecoding.h"
 #include "core/plan/speedconstants.h"
@@ -204,6 +206,16 @@ SpeedModel::SpeedModel(const Scenario &s, const MemoryPlan &plan, const SpeedCon
     m_sharedPrefix = s.sharedPrefixLen;
     countFlops(s.model, plan);
     readDraft(s, plan);
+    readImages(s, plan);
+}
+
+void SpeedModel::readImages(const Scenario &s, const MemoryPlan &plan)
+{
+    if (plan.imagesPerRequest <= 0)
+        return;
+    const ImageWorkload images = imageWorkload(s);
+    m_imagesPerRequest = images.images;
+    m_encoderFlopsPerImage = visionEncoderFlops(s.model.vision, images.perImage, plan.tensorParallelSize);
 }
 
 void SpeedModel::readConstants(const Scenario &s, const MemoryPlan &plan, const SpeedConstants &constants)
@@ -467,6 +479,7 @@ void SpeedModel::describe(SpeedPlan &speed) const
     speed.peak16Tflops = m_peak16Tflops;
     speed.bandwidthGBs = m_bandwidthGBs;
     speed.interconnectGBs = m_interconnectGBs;
+    speed.encoderFlopsPerImage = m_encoderFlopsPerImage;
 }
 
 std::int64_t SpeedModel::expertBytesTouched(std::int64_t tokens) const
@@ -528,7 +541,8 @@ ForwardCost SpeedModel::finish(ForwardCost c, std::int64_t tokens, std::int64_t 
         q.allReduceTransferSeconds = q.allReduces * 2.0 * (n - 1) / n * message / m_linkPerDirection;
     }
     price(c);
-    c.idealSeconds = std::max(c.memorySeconds, c.computeSeconds) + q.allReduceTransferSeconds;
+    c.idealSeconds =
+        std::max(c.memorySeconds, c.computeSeconds) + q.allReduceTransferSeconds + q.encoderComputeSeconds;
     return c;
 }
 
@@ -547,6 +561,7 @@ void SpeedModel::price(ForwardCost &c) const
     // beyond the reads adds to the step.
     t[StepTerm::Compute] = std::max(0.0, compute - memory);
     c.bound = memory >= compute ? SpeedBound::Memory : SpeedBound::Compute;
+    t[StepTerm::VisionEncoder] = q.encoderComputeSeconds / m_computeEfficiency;
     t[StepTerm::AllReduce] = q.allReduces * m_allReduceLatency + q.allReduceTransferSeconds;
     t[StepTerm::MoeOverhead] = q.moeLayers * m_moeLayerSeconds;
     t[StepTerm::StepOverhead] = m_stepSeconds;
@@ -554,6 +569,16 @@ void SpeedModel::price(ForwardCost &c) const
     t[StepTerm::RequestOverhead] = double(q.requests) * m_requestSeconds;
     c.allReduceSeconds = t[StepTerm::AllReduce];
     c.seconds = t.total();
+}
+
+void SpeedModel::addImages(ForwardCost &c, double prompts) const
+{
+    // The tower runs in 16 bits whatever the weights' format (vLLM quantizes the language model).
+    StepQuantities &q = c.quantities;
+    const double images = prompts * double(m_imagesPerRequest);
+    q.images += images;
+    if (m_peak16 > 0)
+        q.encoderComputeSeconds += images * m_encoderFlopsPerImage / m_peak16;
 }
 
 void SpeedModel::addDecode(ForwardCost &c, std::int64_t sequences, std::int64_t contextLen) const
@@ -604,6 +629,7 @@ void SpeedModel::addPrefill(ForwardCost &c, std::int64_t tokens, std::int64_t pr
     c.attentionFlops += prompts * m_prefillAttentionFlops *
                         (double(m_fullLayers) * attended(0) + double(m_slidingLayers) * attended(m_window) +
                          double(m_chunkedLayers) * attended(m_chunk));
+    addImages(c, prompts);
 }
 
 ForwardCost SpeedModel::decode(std::int64_t batch) const
@@ -697,6 +723,8 @@ ForwardCost SpeedModel::promptChunk(std::int64_t start, std::int64_t end, std::i
     c.attentionFlops = m_prefillAttentionFlops *
                        (double(m_fullLayers) * attended(0) + double(m_slidingLayers) * attended(m_window) +
                         double(m_chunkedLayers) * attended(m_chunk));
+    // A chunk carries its share of the prompt's images, as of its attention.
+    addImages(c, double(tokens) / double(promptLen - cachedPromptTokens(promptLen)));
     return finish(c, tokens, 0, last ? 1 : 0);
 }
 
@@ -769,7 +797,8 @@ ForwardCost SpeedModel::prefill(std::int64_t promptLen, std::int64_t sequences) 
         for (double StepQuantities::*field :
              {&StepQuantities::weightReadSeconds, &StepQuantities::quantizedReadSeconds,
               &StepQuantities::kvReadSeconds, &StepQuantities::fp8KvReadSeconds,
-              &StepQuantities::computeSeconds, &StepQuantities::allReduceTransferSeconds})
+              &StepQuantities::computeSeconds, &StepQuantities::allReduceTransferSeconds,
+              &StepQuantities::encoderComputeSeconds, &StepQuantities::images})
             q.*field += times * p.*field;
         q.allReduces = (Checked(q.allReduces) + Checked(repeats) * p.allReduces).value();
         q.moeLayers = (Checked(q.moeLayers) + Checked(repeats) * p.moeLayers).value();
@@ -1083,10 +1112,14 @@ SpeedPlan planSpeed(const Scenario &s, const MemoryPlan &plan)
             speed.speculative = planSpeculative(model, s, batch, speed);
         if (plan.imagesPerRequest > 0)
             speed.notes << QStringLiteral(
-                               "speed: the prefill counts the images' %1 prompt tokens; the vision "
-                               "tower's own encoding of them is not priced (no measurement to "
-                               "calibrate it on)")
-                               .arg(formatCount(plan.imageTokensPerSequence));
+                               "speed: the prefill counts the images' %1 prompt tokens and the vision "
+                               "tower's encoding of the %2 images (%3 TFLOP a GPU, at the compute "
+                               "efficiency fitted on text prompts; no measurement of an encoder checks "
+                               "it)")
+                               .arg(formatCount(plan.imageTokensPerSequence))
+                               .arg(plan.imagesPerRequest)
+                               .arg(model.encoderFlopsPerImage() * double(plan.imagesPerRequest) / 1e12, 0,
+                                    'f', 2);
         if (plan.weights.loraBytes > 0)
             speed.notes << QStringLiteral(
                 "speed: the LoRA kernels (a shrink and an expand for each wrapped "

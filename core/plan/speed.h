@@ -72,6 +72,9 @@ public:
     /// contexts: the KV cache grows as fast as the FLOPs).
     std::int64_t ridgeBatch(bool ideal) const;
 
+    /// The vision tower's FLOPs for one of the request's images on one GPU; 0 without images.
+    double encoderFlopsPerImage() const { return m_encoderFlopsPerImage; }
+
     /// Fills the resolved inputs and hardware figures of a speed plan.
     void describe(SpeedPlan &speed) const;
 
@@ -82,11 +85,14 @@ private:
     void readWeights(const ModelArch &model, const MemoryPlan &plan);
     void countFlops(const ModelArch &model, const MemoryPlan &plan);
     void readDraft(const Scenario &scenario, const MemoryPlan &plan);
+    void readImages(const Scenario &scenario, const MemoryPlan &plan);
     ForwardCost finish(ForwardCost cost, std::int64_t tokens, std::int64_t sequences,
                        std::int64_t requests) const;
     void price(ForwardCost &cost) const;
     /// Adds `sequences` decoding at `contextLen` tokens each to a pass.
     void addDecode(ForwardCost &cost, std::int64_t sequences, std::int64_t contextLen) const;
+    /// Adds the vision tower's work for `prompts` prompts' images (a chunk: its share of one).
+    void addImages(ForwardCost &cost, double prompts) const;
     /// A pass of one prompt's tokens [start, end), attending to the ones before; the last chunk samples.
     ForwardCost promptChunk(std::int64_t start, std::int64_t end, std::int64_t promptLen) const;
     /// Adds `tokens` of prompts `promptLen` long to a pass, `finishing` of which end in it: each
@@ -153,6 +159,10 @@ private:
     double m_measuredScale = 1;           ///< GGUF: measured / estimated weight bytes
     int m_experts = 0, m_topK = 0;
     std::int64_t m_hiddenBytesPerToken = 0; ///< activation traffic of one token through every layer
+
+    // A request's images (none: zero)
+    std::int64_t m_imagesPerRequest = 0;
+    double m_encoderFlopsPerImage = 0; ///< the vision tower's, on this GPU
 
     // The speculative drafter, per GPU (none: all zero)
     std::int64_t m_draftDenseBytes = 0;  ///< read every draft pass: all but its routed experts

@@ -46,6 +46,8 @@ struct StepQuantities
     std::int64_t moeLayers = 0;          ///< MoE layers the pass runs
     std::int64_t sequences = 0;          ///< sequences of a decode step; 0 for a prefill
     std::int64_t requests = 0;           ///< new requests a prefill admits; 0 for a decode step
+    double images = 0;                   ///< images the vision tower encodes (a chunk: its prompt's share)
+    double encoderComputeSeconds = 0;    ///< the tower's FLOPs for those images over the 16-bit peak
 };
 
 /// The calibrated constants as they apply to one scenario (its GPU, weight
@@ -179,12 +181,13 @@ struct SpeedPlan
     GpuGeneration generation = GpuGeneration::Other;
     WeightKernel weightKernel = WeightKernel::SixteenBit;
     ComputeFormat computeFormat = ComputeFormat::BFloat16;
-    bool weightOnly = false;    ///< quantized weights dequantized to 16 bits before multiplying
-    double peakTflops = 0;      ///< of computeFormat, dense
-    double peak16Tflops = 0;    ///< the 16-bit peak (attention, unquantized layers)
-    double bandwidthGBs = 0;    ///< memory bandwidth, GB/s = 10^9 B/s
-    double interconnectGBs = 0; ///< as the preset lists it (both directions); 0 without TP
-    double expectedExperts = 0; ///< MoE: routed experts a decode step touches per MoE layer (expected)
+    bool weightOnly = false;         ///< quantized weights dequantized to 16 bits before multiplying
+    double peakTflops = 0;           ///< of computeFormat, dense
+    double peak16Tflops = 0;         ///< the 16-bit peak (attention, unquantized layers)
+    double bandwidthGBs = 0;         ///< memory bandwidth, GB/s = 10^9 B/s
+    double interconnectGBs = 0;      ///< as the preset lists it (both directions); 0 without TP
+    double expectedExperts = 0;      ///< MoE: routed experts a decode step touches per MoE layer (expected)
+    double encoderFlopsPerImage = 0; ///< the vision tower's FLOPs for one request image, one GPU; 0 = none
 
     ForwardCost decode;  ///< one decode step: every sequence of the batch emits one token
     ForwardCost prefill; ///< one sequence's prompt, alone on the GPU(s)

@@ -17,6 +17,7 @@ enum class StepTerm
     KvCache,          ///< KV cache and recurrent state at the attention kernel's achieved bandwidth
     KvDequantization, ///< extra time of an FP8 KV cache per byte read
     Compute,          ///< tensor-core time the memory reads do not hide
+    VisionEncoder,    ///< the vision tower encoding a new request's images (prefill only)
     AllReduce,        ///< tensor-parallel all-reduces: latency and transfer
     MoeOverhead,      ///< per MoE layer: routing, token permutation, grouped-GEMM launches
     StepOverhead,     ///< per step: scheduler, sampler, launches, host work of the engine

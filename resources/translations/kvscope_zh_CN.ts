@@ -2063,6 +2063,10 @@
         <source>the deployment&apos;s tokens: every data-parallel rank&apos;s own cache</source>
         <translation>整个部署的 token 数：每个数据并行副本各自的缓存之和</translation>
     </message>
+    <message>
+        <source>the vision tower encodes each image before the prompt&apos;s tokens run: its linears once per patch, its attention per pair of patches an image (or window, or tile) holds</source>
+        <translation>视觉编码器在提示词的 token 计算之前先编码每张图像：线性层每个 patch 计算一次，注意力按一张图像（或窗口、图块）内的每对 patch 计算</translation>
+    </message>
 </context>
 <context>
     <name>kvscope::FormulaPanel</name>
@@ -4294,6 +4298,10 @@ Page Up / Page Down 在场景条中切换。</translation>
     <message>
         <source>Engine, per new request</source>
         <translation>引擎开销（每个新请求）</translation>
+    </message>
+    <message>
+        <source>Vision encoder</source>
+        <translation>视觉编码器</translation>
     </message>
 </context>
 <context>

@@ -381,10 +381,11 @@ private Q_SLOTS:
                 1e-6);
         QCOMPARE(terms.value(QLatin1String("compute")).toDouble(), 0.0);
         QCOMPARE(terms.value(QLatin1String("request_overhead")).toDouble(), 0.0);
+        QCOMPARE(terms.value(QLatin1String("vision_encoder")).toDouble(), 0.0); // no images
         double sum = 0;
         for (const QJsonValue &term : terms)
             sum += term.toDouble();
-        QCOMPARE(terms.size(), 10);
+        QCOMPARE(terms.size(), 11);
         const double step = o.value(QLatin1String("decode_step_seconds")).toDouble();
         QVERIFY(std::abs(sum - step) < 1e-8);
         QVERIFY(step > bytes / 3350e9); // slower than the bare roofline

@@ -138,6 +138,39 @@ private Q_SLOTS:
         }
     }
 
+    void whatTheTowerComputes_data()
+    {
+        QTest::addColumn<QString>("id");
+        QTest::addColumn<qint64>("patches");
+        QTest::addColumn<qint64>("attentionPairs");
+        QTest::addColumn<qint64>("windowPairs");
+        // A 1024 x 1024 image on each family, by hand.
+        // Qwen2.5-VL: 1,036 / 14 = 74 patches a side; windows of 112 / 28 = 4 merged tokens over the
+        // 37-wide merged grid: nine of 4 and one of 1 a side, 9 x 16 + 1 = 145; 2^4 x 145 x 145.
+        QTest::newRow("Qwen2.5-VL") << "qwen2.5-vl-7b" << 5476LL << 5476LL * 5476 << 16LL * 145 * 145;
+        // Qwen3-VL: 1,024 / 16 = 64 a side, full attention in every layer.
+        QTest::newRow("Qwen3-VL") << "qwen3-vl-8b" << 4096LL << 4096LL * 4096 << 4096LL * 4096;
+        // Pixtral (Mistral 3): 37 x 37 merged blocks of 2 x 2 patches, the image attending to itself.
+        QTest::newRow("Mistral 3") << "mistral-small-3.1-24b" << 5476LL << 5476LL * 5476 << 5476LL * 5476;
+        // Gemma 3's SigLIP: the 896 square's 64 x 64 patches, whatever the size.
+        QTest::newRow("Gemma 3") << "gemma-3-4b" << 4096LL << 4096LL * 4096 << 4096LL * 4096;
+        // Llama 4: 16 tiles and the thumbnail, each 24 x 24 patches and a class token on its own.
+        QTest::newRow("Llama 4") << "llama-4-scout-17b-16e" << 17LL * 577 << 17LL * 577 * 577
+                                 << 17LL * 577 * 577;
+    }
+
+    void whatTheTowerComputes()
+    {
+        QFETCH(QString, id);
+        QFETCH(qint64, patches);
+        QFETCH(qint64, attentionPairs);
+        QFETCH(qint64, windowPairs);
+        const ImageTokens t = imageTokens(preset(id), 1024, 1024);
+        QCOMPARE(t.patches, patches);
+        QCOMPARE(t.attentionPairs, attentionPairs);
+        QCOMPARE(t.windowPairs, windowPairs);
+    }
+
     void largestImage()
     {
         // vLLM's max tokens per item: Qwen's max_pixels / (14^2 x 4) = 16,384; Pixtral's 1,540 square

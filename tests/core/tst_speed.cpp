@@ -187,6 +187,57 @@ private Q_SLOTS:
         QCOMPARE(shortPrompt.decode.seconds, speed.decode.seconds); // decode follows --seq-len
     }
 
+    void theVisionTowerEncodesEachImage()
+    {
+        // Qwen2.5-VL-7B's tower (Qwen/Qwen2.5-VL-7B-Instruct config.json: 32 blocks of hidden 1280,
+        // gated MLP 3420, patches 14 x 14 x 2 frames, merge 2, windows of 112 pixels but in blocks 7,
+        // 15, 23, 31) on a 1024 x 1024 image: 5,476 patches, 1,369 merged outputs (tst_imagetokens).
+        constexpr std::int64_t Patches = 5476, Outputs = 1369;
+        constexpr std::int64_t BlockParams = 32 * (3 * 1280 * 1280 + 1280 * 1280 + 3 * 3420 * 1280);
+        constexpr std::int64_t PatchEmbed = 1280 * 3 * 2 * 14 * 14;
+        constexpr std::int64_t Merger = 5120 * 5120 + 3584 * 5120;
+        // Scores and weighted values, 4 x 1280 a pair: 4 full layers over the image, 28 windowed.
+        constexpr std::int64_t AttentionPairs = 4 * Patches * Patches + 28 * 16 * 145 * 145;
+        const double flops = 2.0 * double(BlockParams + PatchEmbed) * Patches +
+                             2.0 * double(Merger) * Outputs + 4.0 * 1280 * double(AttentionPairs);
+        QCOMPARE(flops, 7'700'229'242'880.0);
+
+        Scenario s = scenario(QStringLiteral("qwen2.5-vl-7b"));
+        s.seqLen = 2048;
+        s.promptLen = 1000;
+        s.imagesPerRequest = 2;
+        s.imageWidth = s.imageHeight = 1024;
+        const SpeedPlan speed = planMemory(s).speed;
+        QCOMPARE(speed.encoderFlopsPerImage, flops);
+        const SpeedConstants &k = calibratedSpeedConstants();
+        const StepBreakdown &t = speed.prefill.breakdown;
+        QVERIFY(std::abs(t[StepTerm::VisionEncoder] - 2 * flops / H100Bf16 / k.computeEfficiency) < 1e-12);
+        QCOMPARE(speed.prefill.quantities.images, 2.0);
+        QVERIFY(std::abs(speed.prefill.seconds - t.total()) < 1e-12);
+        QCOMPARE(speed.decode.breakdown[StepTerm::VisionEncoder], 0.0); // a decode step encodes nothing
+
+        // Without images the term is not there.
+        Scenario text = s;
+        text.imagesPerRequest = 0;
+        QCOMPARE(planMemory(text).speed.prefill.breakdown[StepTerm::VisionEncoder], 0.0);
+
+        // Over two GPUs each computes half of what is split: all but the patch embedding's
+        // replicated linear, and half the heads' attention.
+        s.tensorParallelSize = 2;
+        const double replicated = 2.0 * double(PatchEmbed) * Patches;
+        QCOMPARE(planMemory(s).speed.encoderFlopsPerImage, (flops - replicated) / 2 + replicated);
+
+        // Serving: the steps that carry prompt chunks carry their share of the prompts' images.
+        s.tensorParallelSize = 1;
+        s.batchSize = 8;
+        const SpeedPlan served = planMemory(s).speed;
+        QVERIFY(served.serving);
+        const ForwardCost &mixed = served.serving->mixedStep;
+        const double prompts = double(served.serving->prefillChunkTokens) / double(served.promptLen);
+        QVERIFY(std::abs(mixed.quantities.images - 2 * prompts) < 1e-12);
+        QVERIFY(mixed.breakdown[StepTerm::VisionEncoder] > 0);
+    }
+
     void longPromptsArePrefilledInChunksOfTheTokenBudget()
     {
         // On an A100 vLLM's API server batches 2,048 tokens a step (arg_utils.py):
