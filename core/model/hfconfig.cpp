@@ -329,6 +329,10 @@ ModelArch parseHfConfig(const QJsonObject &top, const QString &origin)
         break;
     }
     QString modelType = textObject.value(QLatin1String("model_type")).toString();
+    // Kimi-VL's text_config is a DeepseekV3Config (configuration_kimi_vl.py; vLLM runs it as
+    // DeepseekV2ForCausalLM, multi-head latent attention); copies of it may omit its model_type.
+    if (modelType.isEmpty() && outer.string({"model_type"}) == QLatin1String("kimi_vl") && !prefix.isEmpty())
+        modelType = QStringLiteral("deepseek_v3");
     if (modelType.isEmpty())
         modelType = outer.string({"model_type"});
     if (modelType == QLatin1String("gemma3_text") || modelType == QLatin1String("gemma3"))

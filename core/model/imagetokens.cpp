@@ -169,6 +169,31 @@ ImageTokens llama4Tokens(const VisionSpec &v, std::int64_t width, std::int64_t h
     return t;
 }
 
+/// Kimi-VL's processor as vLLM counts it (KimiVLProcessingInfo.get_num_image_tokens,
+/// vllm/model_executor/models/kimi_vl.py): an image of more than in_token_limit whole patches is
+/// scaled down (each side truncated) to about that many, then padded to whole merge kernels; one
+/// output per kernel. The prompt writes <|media_start|>image<|media_content|>, the outputs and
+/// <|media_end|> (KimiVLForConditionalGeneration.get_placeholder_str: four tokens around them).
+ImageTokens kimiTokens(const VisionSpec &v, std::int64_t width, std::int64_t height)
+{
+    const std::int64_t patch = v.patchSize;
+    const std::int64_t wholePatches = (width / patch) * (height / patch);
+    if (wholePatches > v.maxPatches) {
+        const double scale = std::sqrt(double(v.maxPatches) / double(wholePatches));
+        width = std::int64_t(double(width) * scale);
+        height = std::int64_t(double(height) * scale);
+    }
+    const std::int64_t kernel = patch * v.spatialMergeSize;
+    ImageTokens t{ceilDiv(width, kernel) * kernel, ceilDiv(height, kernel) * kernel, 0, 0};
+    t.patches = (t.width / patch) * (t.height / patch);
+    t.embeddings = t.patches / (std::int64_t(v.spatialMergeSize) * v.spatialMergeSize);
+    t.promptTokens = t.embeddings + 4;
+    // Each image is a sequence of its own through the tower (cu_seqlens per image, MoonVitEncoder).
+    t.attentionPairs = t.patches * t.patches;
+    t.windowPairs = t.attentionPairs;
+    return t;
+}
+
 bool hasRule(const VisionSpec &v)
 {
     switch (v.family) {
@@ -180,6 +205,8 @@ bool hasRule(const VisionSpec &v)
         return v.projector == VisionProjector::Gemma3 && v.tokensPerImage > 0;
     case VisionFamily::Llama4:
         return v.patchSize > 0 && v.imageSize >= v.patchSize && v.pixelShuffleFactor > 0;
+    case VisionFamily::MoonVit:
+        return v.patchSize > 0 && v.maxPatches > 0;
     case VisionFamily::Generic:
         return false;
     }
@@ -209,6 +236,8 @@ ImageTokens imageTokens(const ModelArch &m, std::int64_t width, std::int64_t hei
         return pixtralTokens(v, width, height);
     case VisionFamily::Llama4:
         return llama4Tokens(v, width, height);
+    case VisionFamily::MoonVit:
+        return kimiTokens(v, width, height);
     default:
         return gemmaTokens(v);
     }
@@ -236,6 +265,8 @@ std::int64_t largestImageEmbeddings(const ModelArch &m)
         return pixtralTokens(v, v.imageSize, v.imageSize).embeddings; // a square at the longest edge
     case VisionFamily::Llama4: // all 16 tiles and the thumbnail: a 4 x 4 canvas
         return llama4Tokens(v, 4 * v.imageSize, 4 * v.imageSize).embeddings;
+    case VisionFamily::MoonVit: // vLLM's dummy image, MaxImageTokenMeta's 1024 x 1024 (kimi_vl.py)
+        return kimiTokens(v, 1024, 1024).embeddings;
     default:
         return v.tokensPerImage;
     }

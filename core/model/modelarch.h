@@ -133,6 +133,7 @@ enum class VisionFamily
     Qwen3Vl,  ///< Qwen3-VL: Conv3d patches, LayerNorm, learned positions, merger + DeepStack mergers
     Pixtral,  ///< Pixtral (Pixtral-12B, Mistral-Small-3.1): bias-free ViT, RMSNorm, gated MLP, 2-D RoPE
     Llama4,   ///< Llama 4: unfold patches, class token, biased ViT, pixel-shuffle adapter
+    MoonVit,  ///< Kimi-VL's MoonViT: biased ViT, LayerNorm, learned 2-D positions and 2-D RoPE, 2x2 merge
     Generic,  ///< another tower, counted with SigLIP's layout and marked estimated
 };
 
@@ -144,6 +145,7 @@ enum class VisionProjector
     Llava,    ///< linear_1 [text, vision x feature layers], GELU, linear_2 [text, text]
     Mistral3, ///< RMSNorm, patch merger [vision, vision x merge^2], then LLaVA's two linears
     Llama4,   ///< linear_1 [text, vision_output_dim], no bias
+    KimiVl,   ///< LayerNorm, linear_1 [vision x merge^2, same], GELU, linear_2 [text, vision x merge^2]
 };
 
 /// A vision tower of a multimodal checkpoint (counted, kept in --dtype).
@@ -173,8 +175,10 @@ struct VisionSpec
     std::int64_t tokensPerImage = 0; ///< Gemma 3: mm_tokens_per_image, whatever the image's size
     /// Llama 4: patches pooled into one output by the pixel shuffle, round(1 / pixel_shuffle_ratio^2).
     int pixelShuffleFactor = 0;
-    std::int64_t minPixels = 0; ///< Qwen-VL smart_resize: an image is scaled up to at least this
-    std::int64_t maxPixels = 0; ///< Qwen-VL smart_resize: and down to at most this
+    std::int64_t minPixels = 0;    ///< Qwen-VL smart_resize: an image is scaled up to at least this
+    std::int64_t maxPixels = 0;    ///< Qwen-VL smart_resize: and down to at most this
+    std::int64_t maxPatches = 0;   ///< Kimi-VL in_token_limit: an image is scaled down to at most this many
+    std::int64_t positionGrid = 0; ///< MoonViT: init_pos_emb_height x init_pos_emb_width learned positions
     // How far the tower's attention reaches (core/model/imagetokens.cpp counts the pairs it scores).
     int windowSize = 0;          ///< Qwen2.5-VL: window_size in pixels; 0 = every layer sees the image whole
     int fullAttentionLayers = 0; ///< Qwen2.5-VL: fullatt_block_indexes' layers; the others windowed

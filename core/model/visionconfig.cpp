@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "core/model/visionconfig.h"
 
+#include "core/common/checked.h"
 #include "core/common/enumtable.h"
 #include "core/model/configreader.h"
 
@@ -15,7 +16,7 @@ namespace {
 const EnumSpelling<VisionFamily> visionFamilies[] = {
     {VisionFamily::Siglip, "siglip_vision_model"},         {VisionFamily::Qwen25Vl, "qwen2_5_vl"},
     {VisionFamily::Qwen3Vl, "qwen3_vl", {"qwen3_vl_moe"}}, {VisionFamily::Pixtral, "pixtral"},
-    {VisionFamily::Llama4, "llama4_vision_model"},
+    {VisionFamily::Llama4, "llama4_vision_model"},         {VisionFamily::MoonVit, "moonvit"},
 };
 
 /// The projector the wrapper's model_type puts after the tower (the Qwen-VL mergers are the tower's).
@@ -25,11 +26,28 @@ VisionProjector projectorFor(VisionFamily family, const QString &wrapperType)
         return VisionProjector::None;
     if (family == VisionFamily::Llama4)
         return VisionProjector::Llama4;
+    if (family == VisionFamily::MoonVit)
+        return VisionProjector::KimiVl;
     if (wrapperType == QLatin1String("mistral3"))
         return VisionProjector::Mistral3;
     if (wrapperType.startsWith(QLatin1String("llava")))
         return VisionProjector::Llava;
     return VisionProjector::Gemma3;
+}
+
+/// A kernel given as [h, w] (MoonViT's merge_kernel_size); kvscope takes square ones. Absent: 1.
+std::int64_t squareKernel(const ConfigReader &r, const char *key)
+{
+    const std::optional<QJsonArray> sides = r.array({key});
+    if (!sides || sides->isEmpty())
+        return 1;
+    const QJsonValue first = sides->at(0);
+    for (const QJsonValue side : *sides)
+        if (!side.isDouble() || side != first || side.toDouble() < 1 || side.toDouble() > 64 ||
+            side.toDouble() != std::floor(side.toDouble()))
+            r.fail(QLatin1String(key), QStringLiteral("must be a square kernel such as [2, 2], got %1")
+                                           .arg(ConfigReader::render(QJsonValue(*sides))));
+    return std::int64_t(first.toDouble());
 }
 
 /// vision_feature_layer: one layer index, or a list whose features are concatenated (Granite Vision).
@@ -64,9 +82,12 @@ void readVisionConfig(const QJsonObject &top, const QString &origin, ModelArch &
     v.imageSize = int(r.integer({"image_size"}).value_or(0));
     v.numChannels = int(r.integer({"num_channels", "in_channels", "in_chans"}, 1).value_or(3));
     v.temporalPatchSize = int(r.integer({"temporal_patch_size"}, 1).value_or(1));
-    // Qwen-VL's merge size is the tower's; Mistral 3 keeps it on the wrapper.
+    // Qwen-VL's merge size is the tower's; Mistral 3 keeps it on the wrapper; MoonViT names its
+    // kernel (merge_kernel_size [2, 2]: kvscope takes square kernels).
     v.spatialMergeSize = int(
         r.integer({"spatial_merge_size"}, 1).value_or(outer.integer({"spatial_merge_size"}, 1).value_or(1)));
+    if (v.family == VisionFamily::MoonVit)
+        v.spatialMergeSize = int(squareKernel(r, "merge_kernel_size"));
     v.positionEmbeddings = r.integer({"num_position_embeddings"}).value_or(0);
     v.deepstackMergers = int(r.array({"deepstack_visual_indexes"}).value_or(QJsonArray()).size());
     v.adapterInput = r.integer({"projector_input_dim"}).value_or(0);
@@ -96,6 +117,16 @@ void readVisionConfig(const QJsonObject &top, const QString &origin, ModelArch &
     } else if (v.family == VisionFamily::Qwen3Vl) {
         v.minPixels = 65'536;
         v.maxPixels = 16'777'216;
+    }
+    // Kimi-VL: MoonViT's learned positions over init_pos_emb_height x init_pos_emb_width
+    // (Learnable2DInterpPosEmb, vllm/model_executor/models/moonvit.py), and the image processor's
+    // in_token_limit of 4,096 patches (moonshotai/Kimi-VL-A3B-Instruct preprocessor_config.json;
+    // KimiVLProcessingInfo.get_num_image_tokens).
+    if (v.family == VisionFamily::MoonVit) {
+        v.positionGrid = (Checked(r.integer({"init_pos_emb_height"}, 1, 1 << 16).value_or(64)) *
+                          r.integer({"init_pos_emb_width"}, 1, 1 << 16).value_or(64))
+                             .value();
+        v.maxPatches = 4096;
     }
     // Llama4Processor: downsample_ratio = int(round(1.0 / (pixel_shuffle_ratio ** 2))).
     if (v.family == VisionFamily::Llama4)

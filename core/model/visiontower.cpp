@@ -138,6 +138,20 @@ void addLlama4(InventoryBuilder &b, const VisionSpec &v)
              Sharding::SplitCols, false);
 }
 
+// MoonViT (vllm/model_executor/models/moonvit.py: MoonVisionPatchEmbed's biased Conv2d and
+// Learnable2DInterpPosEmb over the init_pos_emb grid, MoonVitEncoderLayer's LayerNorms norm0/norm1,
+// fused wqkv and wo with biases, MLP2 fc0/fc1 with biases, final_layernorm; the 2-D rope is computed,
+// not stored).
+void addMoonVit(InventoryBuilder &b, const VisionSpec &v)
+{
+    addBlocks(b, v, {true, true, false, true, NormKind::LayerNorm});
+    b.linear(named("vision.patch_embed.proj"), Tower, v.hiddenSize, patchInputs(v), 1, Sharding::Replicated,
+             true);
+    b.add(named("vision.patch_embed.pos_emb.weight"), Tower, TensorRole::Embedding, v.positionGrid,
+          v.hiddenSize, 1, Sharding::Replicated);
+    b.norm(named("vision.encoder.final_layernorm"), Tower, v.hiddenSize, 1, NormKind::LayerNorm);
+}
+
 void addProjector(InventoryBuilder &b, const VisionSpec &v)
 {
     const std::int64_t h = v.hiddenSize;
@@ -173,6 +187,16 @@ void addProjector(InventoryBuilder &b, const VisionSpec &v)
         b.linear(named("multi_modal_projector.linear_1"), Tower, text, v.visionOutput, 1, Sharding::SplitRows,
                  false);
         return;
+    case VisionProjector::KimiVl: {
+        // KimiVLMultiModalProjector (vllm/model_executor/models/kimi_vl.py): pre_norm over the tower's
+        // width, the merged kernel's features through two biased ReplicatedLinear layers.
+        const std::int64_t merged = (Checked(h) * v.spatialMergeSize * v.spatialMergeSize).value();
+        b.norm(named("multi_modal_projector.pre_norm"), Tower, h, 1, NormKind::LayerNorm);
+        b.linear(named("multi_modal_projector.linear_1"), Tower, merged, merged, 1, Sharding::Replicated,
+                 true);
+        b.linear(named("multi_modal_projector.linear_2"), Tower, text, merged, 1, Sharding::Replicated, true);
+        return;
+    }
     }
 }
 
@@ -192,6 +216,9 @@ void addVisionTower(InventoryBuilder &b, const VisionSpec &v)
         break;
     case VisionFamily::Llama4:
         addLlama4(b, v);
+        break;
+    case VisionFamily::MoonVit:
+        addMoonVit(b, v);
         break;
     case VisionFamily::Siglip:
     case VisionFamily::Generic:

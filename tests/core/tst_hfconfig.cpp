@@ -367,12 +367,47 @@ private Q_SLOTS:
         // A tower kvscope does not list is counted with SigLIP's layout and said to be estimated.
         QJsonObject other = object(mistral);
         QJsonObject vision = other.value(QStringLiteral("vision_config")).toObject();
-        vision.insert(QStringLiteral("model_type"), QStringLiteral("moonvit"));
+        vision.insert(QStringLiteral("model_type"), QStringLiteral("clip_vision_model"));
         other.insert(QStringLiteral("vision_config"), vision);
-        const ModelArch g = parseHfConfig(other, QStringLiteral("kimi/config.json"));
+        const ModelArch g = parseHfConfig(other, QStringLiteral("clip/config.json"));
         QCOMPARE(g.vision.family, VisionFamily::Generic);
         QVERIFY(g.notes.join(u'\n').contains(
-            QStringLiteral("'moonvit' counted with SigLIP's layout (estimated)")));
+            QStringLiteral("'clip_vision_model' counted with SigLIP's layout (estimated)")));
+    }
+
+    void kimiVlReadsItsDeepSeekTextModelAndMoonVit()
+    {
+        // Kimi-VL's text_config is a DeepseekV3Config; a copy without its model_type still plans MLA.
+        const char *kimi = R"({"model_type": "kimi_vl",
+          "text_config": {"hidden_size": 2048, "intermediate_size": 11264, "moe_intermediate_size": 1408,
+            "num_hidden_layers": 27, "num_attention_heads": 16, "num_key_value_heads": 16, "vocab_size": 163840,
+            "kv_lora_rank": 512, "q_lora_rank": null, "qk_rope_head_dim": 64, "qk_nope_head_dim": 128,
+            "v_head_dim": 128, "n_routed_experts": 64, "n_shared_experts": 2, "num_experts_per_tok": 6,
+            "first_k_dense_replace": 1},
+          "vision_config": {"model_type": "moonvit", "hidden_size": 1152, "intermediate_size": 4304,
+            "num_hidden_layers": 27, "patch_size": 14, "init_pos_emb_height": 64, "init_pos_emb_width": 64,
+            "merge_kernel_size": [2, 2]}})";
+        const ModelArch k = parseHfConfig(object(kimi), QStringLiteral("kimi/config.json"));
+        QCOMPARE(k.modelType, QStringLiteral("deepseek_v3"));
+        QCOMPARE(k.mla.kvLoraRank, 512);
+        QCOMPARE(k.vision.family, VisionFamily::MoonVit);
+        QCOMPARE(k.vision.projector, VisionProjector::KimiVl);
+        QCOMPARE(k.vision.spatialMergeSize, 2);
+        QCOMPARE(k.vision.positionGrid, 4096LL);
+        QCOMPARE(k.vision.maxPatches, 4096LL);
+
+        // kvscope takes square merge kernels only, and says which field is not one.
+        QJsonObject oblong = object(kimi);
+        QJsonObject vision = oblong.value(QStringLiteral("vision_config")).toObject();
+        vision.insert(QStringLiteral("merge_kernel_size"), QJsonArray{2, 3});
+        oblong.insert(QStringLiteral("vision_config"), vision);
+        try {
+            parseHfConfig(oblong, QStringLiteral("kimi/config.json"));
+            QFAIL("an oblong merge kernel was taken");
+        } catch (const Error &error) {
+            QVERIFY2(error.message().contains(QStringLiteral("vision_config.merge_kernel_size")),
+                     qPrintable(error.message()));
+        }
     }
 
     void quantizationConfigs()

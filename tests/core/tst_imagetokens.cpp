@@ -10,6 +10,9 @@
 #include "core/model/imagetokens.h"
 #include "tests/testsupport.h"
 
+#include <tuple>
+#include <utility>
+
 #include <QTest>
 
 using namespace kvscope;
@@ -169,6 +172,30 @@ private Q_SLOTS:
         QCOMPARE(t.patches, patches);
         QCOMPARE(t.attentionPairs, attentionPairs);
         QCOMPARE(t.windowPairs, windowPairs);
+    }
+
+    void kimiVlScalesToItsPatchLimit()
+    {
+        // KimiVLProcessingInfo.get_num_image_tokens (vLLM kimi_vl.py), in_token_limit 4,096 patches of 14:
+        // 1024 x 1024 has 73 x 73 = 5,329 whole patches, scaled by sqrt(4,096 / 5,329) to 897 x 897 and
+        // padded to 33 x 28 = 924 a side: 33 x 33 = 1,089 outputs. 1920 x 1080: 137 x 77 = 10,549,
+        // scaled to 1,196 x 672, padded to 1,204 x 672: 43 x 24 = 1,032. 896 x 896 (64 x 64 = 4,096)
+        // stays: 32 x 32.
+        const ModelArch &m = preset(QStringLiteral("kimi-vl-a3b"));
+        for (const auto &[width, height, padded, outputs] :
+             {std::tuple{1024LL, 1024LL, std::pair{924LL, 924LL}, 1089LL},
+              std::tuple{1920LL, 1080LL, std::pair{1204LL, 672LL}, 1032LL},
+              std::tuple{896LL, 896LL, std::pair{896LL, 896LL}, 1024LL}}) {
+            const ImageTokens t = imageTokens(m, width, height);
+            QCOMPARE(t.width, padded.first);
+            QCOMPARE(t.height, padded.second);
+            QCOMPARE(t.embeddings, outputs);
+            QCOMPARE(t.promptTokens, outputs + 4); // <|media_start|>image<|media_content|> ... <|media_end|>
+            QCOMPARE(t.patches, outputs * 4);
+            QCOMPARE(t.attentionPairs, t.patches * t.patches);
+        }
+        // vLLM sizes its encoder cache by its dummy 1024 x 1024 image (MaxImageTokenMeta).
+        QCOMPARE(largestImageEmbeddings(m), 1089LL);
     }
 
     void largestImage()

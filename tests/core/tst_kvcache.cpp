@@ -57,6 +57,7 @@ constexpr KvRow kvRows[] = {
     {"Qwen3-VL-8B 36*2*8*128*2", "qwen3-vl-8b", 147'456LL},
     {"Qwen3-VL-30B-A3B 48*2*4*128*2", "qwen3-vl-30b-a3b", 98'304LL},
     {"Mistral-Small-3.1-24B 40*2*8*128*2", "mistral-small-3.1-24b", 163'840LL},
+    {"Kimi-VL-A3B MLA 27*(512+64)*2", "kimi-vl-a3b", 31'104LL},
     {"Gemma-2-2B 26*2*4*256*2", "gemma-2-2b", 106'496LL},
     {"Gemma-2-27B 46*2*16*128*2", "gemma-2-27b", 376'832LL},
     {"Gemma-3-1B MQA 26*2*1*256*2", "gemma-3-1b", 26'624LL},

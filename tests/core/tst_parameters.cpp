@@ -122,6 +122,13 @@ constexpr CountRow countRows[] = {
     {"Qwen3-VL-8B (total_size 17,534,247,392 B)", "qwen3-vl-8b", 8'767'123'696LL, 8'767'123'696LL},
     {"Qwen3-VL-30B-A3B (HF 31,070,754,032)", "qwen3-vl-30b-a3b", 31'070'754'032LL, 3'891'664'112LL},
     {"Mistral-Small-3.1-24B (24,011,361,280)", "mistral-small-3.1-24b", 24'011'361'280LL, 24'011'361'280LL},
+    // Kimi-VL-A3B: the checkpoint's 5,679 tensors (moonshotai/Kimi-VL-A3B-Instruct, the preset's
+    // source) by hand. Text: V*h twice (untied, 163,840 x 2,048) + 27 MLA layers (q 3,072 x h,
+    // kv_a 576 x h, kv_a norm 512, kv_b 4,096 x 512, o h x h: 13,763,072) + 2 norms each + dense layer 0
+    // (3 x 11,264 x h) + 26 MoE layers (64 experts and 2 shared of 1,408, gate 64 x h, the router's
+    // e_score_correction_bias 64) + final norm = 15,960,110,208; MoonViT and projector 447,545,840
+    // (visionTowers()). Active: 58 of the 64 experts of each MoE layer idle (card: 2.8B activated).
+    {"Kimi-VL-A3B (card 16.4B / 2.8B)", "kimi-vl-a3b", 16'407'656'048LL, 3'362'322'032LL},
 };
 
 class TestParameters : public QObject
@@ -272,6 +279,11 @@ private Q_SLOTS:
         QTest::newRow("Llama-4-Scout")
             << "llama-4-scout-17b-16e"
             << 827'904LL + 1'408LL + 812'416LL + 5'632LL + 34 * 23'807'872LL + 39'845'888LL + 20'971'520LL;
+        // Kimi-VL's MoonViT: biased patch conv 1,152 x 3 x 14 x 14 + positions 64 x 64 x 1,152 + 27 x
+        // 15,239,504 (two LayerNorms, fused qkv, wo, fc0, fc1 with biases) + final LayerNorm; the
+        // projector's LayerNorm 1,152 + linear_1 4,608 x 4,608 + b + linear_2 2,048 x 4,608 + b.
+        QTest::newRow("Kimi-VL-A3B MoonViT")
+            << "kimi-vl-a3b" << 678'528LL + 4'718'592LL + 27 * 15'239'504LL + 2'304LL + 30'679'808LL;
     }
 
     void visionTowers()
