@@ -56,7 +56,11 @@ void speedSection(TextTable &t, const MemoryPlan &p)
 {
     const SpeedPlan &s = p.speed;
     // Under tensor parallelism the GPUs of a replica step together: its tokens/s are the replica's.
-    const QString replica = p.tensorParallelSize > 1
+    const QString replica = p.attentionDataParallel ? QStringLiteral("%1 GPUs, attention in %2 groups of %3")
+                                                          .arg(p.tensorParallelSize * p.dataParallelSize)
+                                                          .arg(p.dataParallelSize)
+                                                          .arg(p.tensorParallelSize)
+                            : p.tensorParallelSize > 1
                                 ? QStringLiteral("%1 GPUs in tensor parallel").arg(p.tensorParallelSize)
                                 : QStringLiteral("1 GPU");
     // The efficiencies only where the step model ran (not for a layout it has no measurement of).

@@ -82,12 +82,19 @@ ScenarioOptions::ScenarioOptions()
                QStringLiteral("SGLang's name for --pipeline-parallel-size."), "n"),
         option(fileKey(ScenarioField::DataParallelSize),
                QStringLiteral("vLLM: copies of the deployment, each with its own KV cache and requests; a "
-                              "MoE's experts are split over all of them (default 1)."),
+                              "MoE's experts are split over all of them (default 1). SGLang: with "
+                              "--enable-dp-attention, the groups --tp-size GPUs run attention in."),
                "n"),
+        option(sglangKey(ScenarioField::DataParallelSize),
+               QStringLiteral("SGLang's name for --data-parallel-size."), "n"),
         QCommandLineOption(fileKey(ScenarioField::EnableExpertParallel),
                            QStringLiteral("vLLM: a MoE's routed experts divided whole among the "
                                           "--tensor-parallel-size x --data-parallel-size GPUs instead "
                                           "of each expert split over them.")),
+        QCommandLineOption(fileKey(ScenarioField::EnableDpAttention),
+                           QStringLiteral("SGLang: data-parallel attention, the --tp-size GPUs in "
+                                          "--dp-size groups that each hold a KV pool for their own "
+                                          "requests; MLPs and experts stay split over all of them.")),
         option(fileKey(ScenarioField::MaxModelLen),
                QStringLiteral("Longest request in tokens (default: the model's context)."), "n"),
         option(sglangKey(ScenarioField::MaxModelLen), QStringLiteral("SGLang's name for --max-model-len."),

@@ -34,6 +34,7 @@ enum class ScenarioField
     PipelineParallelSize,
     DataParallelSize,
     EnableExpertParallel,
+    EnableDpAttention,
     MaxModelLen,
     BlockSize,
     MambaSsmCacheDtype,
@@ -121,11 +122,9 @@ enum class ServerOption
     SglangSpeculativeNumSteps,    ///< --speculative-num-steps: draft passes a step
     SglangSpeculativeEagleTopk,   ///< --speculative-eagle-topk: branches a draft pass keeps
     SglangSpeculativeDraftTokens, ///< --speculative-num-draft-tokens: tokens a verify pass checks
-    // SGLang's data-parallel attention and expert parallelism, which kvscope does not plan yet
-    SglangDpSize,            ///< --dp-size
-    SglangEnableDpAttention, ///< --enable-dp-attention
-    SglangEpSize,            ///< --ep-size
-    VllmLimitMmPerPrompt,    ///< vLLM's --limit-mm-per-prompt: the most images (etc.) a prompt may carry
+    // SGLang's expert parallelism, which kvscope does not plan yet
+    SglangEpSize,         ///< --ep-size
+    VllmLimitMmPerPrompt, ///< vLLM's --limit-mm-per-prompt: the most images (etc.) a prompt may carry
 };
 
 /// "--tokenizer", "--cache-type-k".

@@ -12,7 +12,8 @@
 
 namespace kvscope {
 
-SglangDefaults sglangDefaults(const GpuSpec &gpu, int tensorParallelSize, std::int64_t drafterReserveMib)
+SglangDefaults sglangDefaults(const GpuSpec &gpu, int tensorParallelSize, std::int64_t drafterReserveMib,
+                              int attentionGroups)
 {
     // SGLang reads nvidia-smi's memory.total here (get_nvgpu_memory_capacity), not CUDA's smaller total.
     const std::int64_t gpuMem = gpu.nvidiaSmiMib > 0 ? gpu.nvidiaSmiMib : gpu.memoryBytes / MiB;
@@ -31,8 +32,14 @@ SglangDefaults sglangDefaults(const GpuSpec &gpu, int tensorParallelSize, std::i
     else
         d = {16384, 512};
     // Activation of a large prefill, CUDA graphs and large parallel sizes (MiB).
-    const double reserved = 512 + double(std::max<std::int64_t>(d.chunkedPrefillSize, 2048)) * 1.5 +
-                            double(d.cudaGraphMaxBs) * 2 + tensorParallelSize / 8.0 * 1024;
+    double reserved = 512 + double(std::max<std::int64_t>(d.chunkedPrefillSize, 2048)) * 1.5 +
+                      double(d.cudaGraphMaxBs) * 2 + tensorParallelSize / 8.0 * 1024;
+    // Data-parallel attention's graphs for every group (sgl-project/sglang v0.5.6 server_args.py).
+    if (attentionGroups > 1) {
+        reserved += double(d.cudaGraphMaxBs) * attentionGroups * 3;
+        if (d.cudaGraphMaxBs > 300)
+            reserved += double(d.cudaGraphMaxBs) * attentionGroups * 1.5;
+    }
     d.reservedMib = std::llround(gpuMem > 60 * MibPerGib ? std::max(reserved, 10.0 * 1024) : reserved) +
                     drafterReserveMib;
     // round(x, 3) in millionths.

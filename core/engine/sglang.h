@@ -18,7 +18,9 @@ namespace kvscope {
 /// python/sglang/srt/utils/common.py), the preset's memory_mib_nvidia_smi; GPUs without that figure
 /// (custom ones) use their own total. Then
 ///   reserved = 512 + max(chunked_prefill_size, 2048) x 1.5 + cuda_graph_max_bs x 2 + tp / 8 x 1024 MiB,
+///   with --enable-dp-attention + cuda_graph_max_bs x dp x 3 (and x 1.5 more above 300),
 ///   at least 10,240 MiB above 60 GiB, and --mem-fraction-static = round((gpu_mem - reserved) / gpu_mem, 3).
+/// `tensorParallelSize` is --tp-size, every GPU; `attentionGroups` --dp-size under --enable-dp-attention.
 struct SglangDefaults
 {
     std::int64_t chunkedPrefillSize = 0;   ///< --chunked-prefill-size by GPU memory
@@ -28,7 +30,8 @@ struct SglangDefaults
 };
 /// `drafterReserveMib` is what a speculative drafter adds to the reserve after the floor (2,048 MiB
 /// for EAGLE and MTP drafts, 6,144 for a standalone draft model: sglangDrafterReserveMib()).
-SglangDefaults sglangDefaults(const GpuSpec &gpu, int tensorParallelSize, std::int64_t drafterReserveMib = 0);
+SglangDefaults sglangDefaults(const GpuSpec &gpu, int tensorParallelSize, std::int64_t drafterReserveMib = 0,
+                              int attentionGroups = 1);
 
 /// GPU memory in use before SGLang loads the weights: the CUDA context and, with
 /// tensor parallelism, the NCCL communicators. SGLang measures its "total" after

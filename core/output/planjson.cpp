@@ -186,6 +186,7 @@ QJsonObject planToJson(const MemoryPlan &p)
     o.insert(QStringLiteral("tensor_parallel_size"), p.tensorParallelSize);
     o.insert(QStringLiteral("pipeline_parallel_size"), p.pipelineParallelSize);
     o.insert(QStringLiteral("data_parallel_size"), p.dataParallelSize);
+    o.insert(QStringLiteral("enable_dp_attention"), p.attentionDataParallel);
     o.insert(QStringLiteral("expert_parallel_size"), p.expertParallelSize);
     o.insert(QStringLiteral("routed_experts_per_gpu"), p.localExperts);
     if (p.kvCacheMemoryBytes > 0) {

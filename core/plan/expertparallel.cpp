@@ -54,22 +54,68 @@ int heavierDataParallelRanks(const ModelArch &m, int tp, int dp, bool enabled)
     return (remainder + tp - 1) / tp; // rank d holds EP ranks d x TP ... d x TP + TP - 1
 }
 
+namespace {
+
+/// SGLang's data-parallel ranks: only as --enable-dp-attention's groups of --tp-size's GPUs.
+void validateSglangDataParallel(std::int64_t tp, std::int64_t dp, bool enabled, bool dpAttention)
+{
+    const QString dpFlag = sglangFlag(ScenarioField::DataParallelSize);
+    if (enabled)
+        throw Error(QCoreApplication::translate("kvscope::Planner",
+                                                "%1 is vLLM's; kvscope does not plan SGLang's expert "
+                                                "parallelism (%2) yet")
+                        .arg(optionFlag(ScenarioField::EnableExpertParallel),
+                             serverFlag(ServerOption::SglangEpSize)));
+    if (dp > 1 && !dpAttention)
+        throw Error(QCoreApplication::translate(
+                        "kvscope::Planner",
+                        "%1 %2 without %3: SGLang runs %2 independent copies of the server behind its "
+                        "router; plan one copy, or give %3 for the attention groups of one")
+                        .arg(dpFlag)
+                        .arg(dp)
+                        .arg(optionFlag(ScenarioField::EnableDpAttention)));
+    // ServerArgs._handle_data_parallelism: assert self.tp_size % self.dp_size == 0.
+    if (dpAttention && dp > 1 && tp % dp != 0)
+        throw Error(QCoreApplication::translate("kvscope::Planner",
+                                                "%1 %2: SGLang's data-parallel attention splits the %3 %4 "
+                                                "GPUs into equal groups, and %2 does not divide %4")
+                        .arg(dpFlag)
+                        .arg(dp)
+                        .arg(sglangFlag(ScenarioField::TensorParallelSize))
+                        .arg(tp));
+}
+
+} // namespace
+
+bool sglangDpAttention(const Scenario &s)
+{
+    return s.engine == Engine::Sglang && s.enableDpAttention && s.dataParallelSize > 1;
+}
+
+Scenario attentionGroupScenario(const Scenario &s)
+{
+    if (!sglangDpAttention(s))
+        return s;
+    Scenario group = s;
+    group.tensorParallelSize = s.tensorParallelSize / s.dataParallelSize; // validated: it divides
+    return group;
+}
+
+int sglangTotalGpus(const Scenario &s)
+{
+    const std::int64_t ranks = s.engine == Engine::Sglang && s.enableDpAttention ? s.dataParallelSize : 1;
+    return int((Checked(s.tensorParallelSize) * std::max<std::int64_t>(1, ranks)).value());
+}
+
 void validateDataParallel(const ModelArch &m, std::int64_t tp, std::int64_t pp, std::int64_t dp, bool enabled,
-                          Engine engine)
+                          Engine engine, bool dpAttention)
 {
     const QString dpText = QString::number(dp);
     if (dp <= 0)
         throw Error(QCoreApplication::translate("kvscope::Planner", "%1: must be a positive integer, got %2")
                         .arg(optionFlag(ScenarioField::DataParallelSize), dpText));
-    if (engine == Engine::Sglang && (dp > 1 || enabled))
-        throw Error(
-            QCoreApplication::translate("kvscope::Planner",
-                                        "%1 and %2 are vLLM's; kvscope does not plan SGLang's "
-                                        "data-parallel attention or expert parallelism (%3, %4, %5) yet")
-                .arg(optionFlag(ScenarioField::DataParallelSize),
-                     optionFlag(ScenarioField::EnableExpertParallel), serverFlag(ServerOption::SglangDpSize),
-                     serverFlag(ServerOption::SglangEnableDpAttention),
-                     serverFlag(ServerOption::SglangEpSize)));
+    if (engine == Engine::Sglang)
+        validateSglangDataParallel(tp, dp, enabled, dpAttention);
     if (dp > 1 && pp > 1)
         throw Error(refusal(ScenarioField::DataParallelSize, dpText,
                             QCoreApplication::translate("kvscope::Planner",
@@ -81,7 +127,8 @@ void validateDataParallel(const ModelArch &m, std::int64_t tp, std::int64_t pp, 
         throw Error(refusal(ScenarioField::DataParallelSize, dpText,
                             QCoreApplication::translate("kvscope::Planner", "kvscope plans at most %1 ranks")
                                 .arg(mostRanks)));
-    if (!m.moe.enabled())
+    // SGLang's experts stay split over the --tp-size GPUs (tp here) whatever the attention groups.
+    if (!m.moe.enabled() || engine == Engine::Sglang)
         return;
     const std::int64_t gpus = (Checked(tp) * dp).value();
     if (expertParallelApplies(m, gpus, enabled)) {
@@ -116,7 +163,7 @@ QList<int> validDataParallelSizes(const Scenario &s, int max)
 {
     return acceptedSizes(max, [&](int dp) {
         validateDataParallel(s.model, s.tensorParallelSize, s.pipelineParallelSize, dp,
-                             s.enableExpertParallel, s.engine);
+                             s.enableExpertParallel, s.engine, s.enableDpAttention);
     });
 }
 

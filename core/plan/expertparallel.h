@@ -27,6 +27,10 @@ struct ExpertPlacement
     int tensorParallel = 0;
     int expertParallel = 1; ///< GPUs the routed experts are divided among (TP x DP with EP, else 1)
     int localExperts = 0;   ///< routed experts per MoE layer on this GPU; 0 = every expert (no EP)
+    /// SGLang's data-parallel attention: GPUs the dense MLPs, shared experts and LM head are split
+    /// over (all --tp-size of them, where attention is split over tp / dp); 0 = as the other layers
+    int denseTensorParallel = 0;
+    bool wholeEmbedding = false; ///< the input embedding whole on every GPU (SGLang's DP attention)
 
     friend bool operator==(const ExpertPlacement &, const ExpertPlacement &) = default;
 };
@@ -50,11 +54,27 @@ int heavierDataParallelRanks(const ModelArch &model, int tensorParallel, int dat
 /// evenly: ceil(sequences / ranks), a rank count below 1 taken as 1.
 std::int64_t dataParallelShare(std::int64_t sequences, std::int64_t dataParallel);
 
-/// What kvscope plans: --data-parallel-size a positive integer, vLLM's, without pipeline stages;
-/// --enable-expert-parallel for a MoE model with at least one routed expert per GPU; without it
-/// the experts' widths divide by TP x DP. Throws kvscope::Error naming the option and the value.
+/// What kvscope plans: --data-parallel-size a positive integer without pipeline stages; under vLLM
+/// --enable-expert-parallel for a MoE model with at least one routed expert per GPU, without it
+/// the experts' widths divide by TP x DP; under SGLang data-parallel ranks only as
+/// --enable-dp-attention's groups, which divide --tp-size. Throws kvscope::Error naming the option
+/// and the value.
 void validateDataParallel(const ModelArch &model, std::int64_t tensorParallel, std::int64_t pipelineParallel,
-                          std::int64_t dataParallel, bool expertParallelEnabled, Engine engine);
+                          std::int64_t dataParallel, bool expertParallelEnabled, Engine engine,
+                          bool dpAttention = false);
+
+/// SGLang's data-parallel attention as the scenario asks for it: --enable-dp-attention with a
+/// --dp-size above 1 (SGLang turns it off at 1, ServerArgs._handle_data_parallelism).
+bool sglangDpAttention(const Scenario &s);
+
+/// One attention group's scenario under SGLang's data-parallel attention (the GPUs its attention
+/// is split over, --tp-size / --dp-size, as its tensor-parallel size): what the planner plans, the
+/// MLPs and experts placed over all --tp-size GPUs (ExpertPlacement). Any other scenario as it is.
+Scenario attentionGroupScenario(const Scenario &s);
+
+/// The GPUs SGLang's --tp-size names for the scenario the planner plans (attentionGroupScenario's:
+/// its attention group's TP x --dp-size under data-parallel attention, else its TP).
+int sglangTotalGpus(const Scenario &s);
 
 /// The data-parallel sizes from 1 to `max` that validateDataParallel accepts.
 QList<int> validDataParallelSizes(const ModelArch &model, int tensorParallel, bool expertParallelEnabled,

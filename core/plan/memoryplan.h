@@ -163,6 +163,9 @@ struct MemoryPlan
     /// --data-parallel-size: engines, each on its own GPUs with its own requests and KV cache; the
     /// plan's per-GPU figures are one rank's (the one holding the most routed experts).
     int dataParallelSize = 1;
+    /// SGLang's --enable-dp-attention: the ranks are attention groups within --tp-size's GPUs (then
+    /// tensorParallelSize is one group's, --tp-size / --dp-size), not copies of the deployment.
+    bool attentionDataParallel = false;
     int expertParallelSize = 1;       ///< GPUs the routed experts are divided among (1: none)
     int expertTensorParallelSize = 1; ///< GPUs each routed expert's matrices are split over
     int localExperts = 0;             ///< routed experts per MoE layer on the GPU planned; 0 = not a MoE

@@ -68,7 +68,7 @@ void applyMeasuredMemory(const Scenario &s, MemoryPlan &plan)
              QT_TRANSLATE_NOOP("kvscope::Planner", "CUDA-graph estimate"));
     if (plan.engine == Engine::Sglang && measured.freeAtLoadBytes >= 0) {
         // SglangRules::applyBudget sized the budget from it; here it is only named.
-        std::int64_t estimated = plan.gpuMemoryBytes - sglangPreloadBytes(s.gpu, s.tensorParallelSize);
+        std::int64_t estimated = plan.gpuMemoryBytes - sglangPreloadBytes(s.gpu, sglangTotalGpus(s));
         take(measured.freeAtLoadBytes, estimated,
              QT_TRANSLATE_NOOP("kvscope::Planner", "memory free when the weights load"));
     }
@@ -314,7 +314,7 @@ void validateScenario(const Scenario &s)
     validateTensorParallel(m, s.tensorParallelSize);
     validatePipelineParallel(m, s.pipelineParallelSize, s.engine);
     validateDataParallel(m, s.tensorParallelSize, s.pipelineParallelSize, s.dataParallelSize,
-                         s.enableExpertParallel, s.engine);
+                         s.enableExpertParallel, s.engine, s.enableDpAttention);
     if (s.maxLoras < 0)
         requirePositive(s.maxLoras, ScenarioField::MaxLoras);
     validateLora(s);
@@ -676,8 +676,18 @@ MemoryPlan planDataParallel(const Scenario &s, const EngineRules &rules, const M
     const int tp = int(s.tensorParallelSize);
     const int dp = int(s.dataParallelSize);
     const QList<TensorGroup> inventory = tensorInventory(m);
-    MemoryPlan plan =
-        planLayers(s, rules, m, inventory, true, expertPlacement(m, tp, dp, s.enableExpertParallel));
+    ExpertPlacement placement = expertPlacement(m, tp, dp, s.enableExpertParallel);
+    // SGLang's data-parallel attention (tp here is one attention group's): the input embedding whole
+    // on every GPU (VocabParallelEmbedding enable_tp=not is_dp_attention_enabled()), the dense MLPs,
+    // shared experts and LM head over all the GPUs (DeepseekV2DecoderLayer, ParallelLMHead;
+    // python/sglang/srt/models/deepseek_v2.py, qwen2_moe.py), the experts as for vLLM without EP.
+    const bool attentionGroups = sglangDpAttention(s);
+    if (attentionGroups) {
+        placement.denseTensorParallel = tp * dp;
+        placement.wholeEmbedding = true;
+    }
+    MemoryPlan plan = planLayers(s, rules, m, inventory, true, placement);
+    plan.attentionDataParallel = attentionGroups;
     const int heavier = heavierDataParallelRanks(m, tp, dp, s.enableExpertParallel);
     const int lighterRanks = heavier > 0 ? dp - heavier : 0;
     int lighterExperts = 0;
@@ -696,7 +706,21 @@ MemoryPlan planDataParallel(const Scenario &s, const EngineRules &rules, const M
                                         .value();
     plan.deploymentMaxConcurrency = plan.kv.maxConcurrency * heavierRanks + lighterConcurrency * lighterRanks;
     plan.largestBatchThatFits = (Checked(plan.largestBatchThatFits) * dp).value();
-    if (dp > 1)
+    if (attentionGroups)
+        plan.notes.prepend(
+            QCoreApplication::translate(
+                "kvscope::Planner",
+                "%1 %2 %3: SGLang's %4 GPUs in %2 attention groups of %5, each with its own KV pool and "
+                "%6 of the %7 sequences, the MLPs and experts split over all %4; the figures per GPU are "
+                "one group's, the deployment holds %8 tokens")
+                .arg(sglangFlag(ScenarioField::DataParallelSize))
+                .arg(dp)
+                .arg(optionFlag(ScenarioField::EnableDpAttention))
+                .arg(tp * dp)
+                .arg(tp)
+                .arg(formatCount(plan.rankBatchSize), formatCount(s.batchSize),
+                     formatCount(plan.deploymentCapacityTokens)));
+    else if (dp > 1)
         plan.notes.prepend(
             QCoreApplication::translate(
                 "kvscope::Planner",
@@ -737,11 +761,13 @@ MemoryPlan planDataParallel(const Scenario &s, const EngineRules &rules, const M
 MemoryPlan planMemory(const Scenario &s)
 {
     validateScenario(s);
-    const std::unique_ptr<EngineRules> rules = engineRules(s);
-    const ModelArch laidOut = rules->layOut(s.model);
-    MemoryPlan plan =
-        s.pipelineParallelSize > 1 ? planPipeline(s, *rules, laidOut) : planDataParallel(s, *rules, laidOut);
-    plan.speed = planSpeed(s, plan);
+    // Under SGLang's data-parallel attention the planner plans one attention group's GPUs.
+    const Scenario planned = attentionGroupScenario(s);
+    const std::unique_ptr<EngineRules> rules = engineRules(planned);
+    const ModelArch laidOut = rules->layOut(planned.model);
+    MemoryPlan plan = planned.pipelineParallelSize > 1 ? planPipeline(planned, *rules, laidOut)
+                                                       : planDataParallel(planned, *rules, laidOut);
+    plan.speed = planSpeed(planned, plan);
     return plan;
 }
 

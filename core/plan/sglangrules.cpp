@@ -7,6 +7,7 @@
 #include "core/common/units.h"
 #include "core/engine/engine.h"
 #include "core/engine/sglang.h"
+#include "core/plan/expertparallel.h"
 #include "core/plan/planner.h"
 #include "core/plan/speculativedecoding.h"
 #include "core/scenario/scenario.h"
@@ -16,6 +17,16 @@
 #include <QCoreApplication>
 
 namespace kvscope {
+
+namespace {
+
+/// --dp-size's attention groups (1 without --enable-dp-attention).
+std::int64_t attentionGroups(const Scenario &s)
+{
+    return sglangDpAttention(s) ? s.dataParallelSize : 1;
+}
+
+} // namespace
 
 void SglangRules::validate(const Scenario &s) const
 {
@@ -58,7 +69,10 @@ void SglangRules::applyLimits(const Scenario &s, MemoryPlan &plan) const
     // --max-running-requests by default follows the pool (settlePool); each
     // prefill chunk is --chunked-prefill-size, SGLang's default for the GPU.
     plan.maxNumSeqs = s.maxNumSeqs > 0 ? s.maxNumSeqs : 0;
-    plan.maxNumBatchedTokens = sglangDefaults(s.gpu, s.tensorParallelSize).chunkedPrefillSize;
+    // Under --enable-dp-attention each group's chunk is the default's share (chunked_prefill_size //=
+    // dp_size, ServerArgs._handle_data_parallelism).
+    plan.maxNumBatchedTokens = sglangDefaults(s.gpu, sglangTotalGpus(s)).chunkedPrefillSize /
+                               std::max<std::int64_t>(1, attentionGroups(s));
 }
 
 std::int64_t SglangRules::activationBytes(const ModelArch &, const MemoryPlan &) const
@@ -81,11 +95,12 @@ void SglangRules::applyBudget(const Scenario &s, MemoryPlan &plan) const
 {
     // profile_max_num_token: rest = available - total x (1 - F), where total and
     // available are measured after the CUDA context and NCCL.
+    const int gpus = sglangTotalGpus(s);
     const SglangDefaults defaults =
-        sglangDefaults(s.gpu, s.tensorParallelSize, sglangDrafterReserveMib(s.speculative.method));
+        sglangDefaults(s.gpu, gpus, sglangDrafterReserveMib(s.speculative.method), int(attentionGroups(s)));
     plan.memFractionStaticPpm =
         s.memFractionStaticPpm > 0 ? s.memFractionStaticPpm : defaults.memFractionStaticPpm;
-    plan.preloadBytes = sglangPreloadBytes(s.gpu, s.tensorParallelSize);
+    plan.preloadBytes = sglangPreloadBytes(s.gpu, gpus);
     // A log of this deployment measured the memory free when the weights load: the rest was in use.
     if (const MeasuredMemory &measured = s.measuredMemory;
         measured.freeAtLoadBytes >= 0 && measured.appliesTo(s))
@@ -98,7 +113,7 @@ void SglangRules::applyBudget(const Scenario &s, MemoryPlan &plan) const
                           "kvscope::Planner",
                           "SGLang's default %5 for %1 at %6 %2: %3 (it keeps %4 MiB for activations and CUDA "
                           "graphs)")
-                          .arg(s.gpu.name, QString::number(s.tensorParallelSize),
+                          .arg(s.gpu.name, QString::number(gpus),
                                formatUtilization(plan.memFractionStaticPpm),
                                QString::number(defaults.reservedMib),
                                sglangFlag(ScenarioField::MemFractionStatic),

@@ -1083,7 +1083,7 @@ SpeedPlan planSpeed(const Scenario &s, const MemoryPlan &plan)
             speed.notes << QCoreApplication::translate("kvscope::Planner",
                                                        "speed: not modelled under %1 %2 (no measurement of "
                                                        "that layout to calibrate on)")
-                               .arg(optionFlag(field))
+                               .arg(optionFlag(field, s.engine))
                                .arg(size);
             return speed;
         }

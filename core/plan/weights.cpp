@@ -99,6 +99,23 @@ LocalShape paddedExpertShape(const TensorGroup &group, LocalShape local, const E
     return local;
 }
 
+/// The GPUs `group` is split over: routed experts as their placement says; under SGLang's
+/// data-parallel attention the dense MLPs and LM head over every GPU and the input embedding whole.
+int gpusSplitOver(const TensorGroup &group, int tensorParallelSize, const ExpertPlacement &experts)
+{
+    switch (group.component) {
+    case Component::Experts:
+        return experts.tensorParallel > 0 ? experts.tensorParallel : tensorParallelSize;
+    case Component::Mlp:
+    case Component::LmHead:
+        return experts.denseTensorParallel > 0 ? experts.denseTensorParallel : tensorParallelSize;
+    case Component::Embedding:
+        return experts.wholeEmbedding ? 1 : tensorParallelSize;
+    default:
+        return tensorParallelSize;
+    }
+}
+
 } // namespace
 
 ExpertPadding mxfp4ExpertPadding(const QString &computeCapability)
@@ -138,8 +155,7 @@ WeightMemory weightMemory(const ModelArch &model, const QList<TensorGroup> &inve
     Checked perGpu, checkpoint, quantizedParams, allParams, unquantizedParams, unquantizedBytes;
     for (const TensorGroup &group : inventory) {
         const bool routed = group.component == Component::Experts;
-        const int splitOver =
-            routed && experts.tensorParallel > 0 ? experts.tensorParallel : tensorParallelSize;
+        const int splitOver = gpusSplitOver(group, tensorParallelSize, experts);
         LocalShape local = localShape(group, splitOver);
         if (spec.method == QuantMethod::Mxfp4 && routed)
             local = paddedExpertShape(group, local, padding);

@@ -240,6 +240,9 @@ LaunchLine sglangLaunchLine(const Scenario &s)
     if (s.tensorParallelSize > 1)
         args << optionFlag(ScenarioField::TensorParallelSize, Engine::Sglang)
              << QString::number(s.tensorParallelSize);
+    if (s.enableDpAttention && s.dataParallelSize > 1)
+        args << optionFlag(ScenarioField::DataParallelSize, Engine::Sglang)
+             << QString::number(s.dataParallelSize) << optionFlag(ScenarioField::EnableDpAttention);
     if (s.dtype != WeightDtype::Auto)
         args << optionFlag(ScenarioField::Dtype, Engine::Sglang) << dtypeName(s.dtype);
     if (s.quantization && s.quantization->method != QuantMethod::None) {

@@ -60,6 +60,9 @@ struct Scenario
     /// --enable-expert-parallel: a MoE's routed experts divided whole among the TP x DP GPUs
     /// instead of each expert split over them.
     bool enableExpertParallel = false;
+    /// SGLang's --enable-dp-attention: the --tp-size GPUs split into --dp-size groups that each run
+    /// attention (and hold a KV pool) for their own requests, the MLPs and experts over all of them.
+    bool enableDpAttention = false;
     std::int64_t maxModelLen = 0; ///< --max-model-len; 0 = model's max_position_embeddings
     std::int64_t blockSize = 16;  ///< --block-size (vLLM may raise it, see KvCacheLayout)
     WeightDtype mambaSsmCacheDtype = WeightDtype::Auto; ///< --mamba-ssm-cache-dtype; auto = --dtype

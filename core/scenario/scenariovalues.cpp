@@ -199,18 +199,30 @@ const Field fields[] = {
          s.pipelineParallelSize = parsePositive(text, o);
      },
      [](const Scenario &) { return QString(); }},
-    {{ScenarioField::DataParallelSize, OptionKind::Count, OptionEngine::Vllm},
+    {{ScenarioField::DataParallelSize, OptionKind::Count},
      [](Scenario &s, const QString &text, const QString &o, const ScenarioResolvers &) {
          s.dataParallelSize = parsePositive(text, o);
      },
-     [](const Scenario &s) { return forEngine(s, Engine::Vllm, QString::number(s.dataParallelSize)); },
+     [](const Scenario &s) { return QString::number(s.dataParallelSize); },
      nullptr,
      "1"},
+    {{ScenarioField::DataParallelSize, OptionKind::Count, OptionEngine::Sglang},
+     [](Scenario &s, const QString &text, const QString &o, const ScenarioResolvers &) {
+         s.dataParallelSize = parsePositive(text, o);
+     },
+     [](const Scenario &) { return QString(); }},
     {{ScenarioField::EnableExpertParallel, OptionKind::Switch, OptionEngine::Vllm},
      [](Scenario &s, const QString &text, const QString &o, const ScenarioResolvers &) {
          s.enableExpertParallel = parseSwitch(text, o);
      },
      [](const Scenario &s) { return forEngine(s, Engine::Vllm, switchText(s.enableExpertParallel)); },
+     nullptr,
+     "false"},
+    {{ScenarioField::EnableDpAttention, OptionKind::Switch, OptionEngine::Sglang},
+     [](Scenario &s, const QString &text, const QString &o, const ScenarioResolvers &) {
+         s.enableDpAttention = parseSwitch(text, o);
+     },
+     [](const Scenario &s) { return forEngine(s, Engine::Sglang, switchText(s.enableDpAttention)); },
      nullptr,
      "false"},
     {{ScenarioField::MaxModelLen, OptionKind::Count},

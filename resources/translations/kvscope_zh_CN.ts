@@ -3481,10 +3481,6 @@
         <translation>%1 没有路由专家</translation>
     </message>
     <message>
-        <source>%1 and %2 are vLLM&apos;s; kvscope does not plan SGLang&apos;s data-parallel attention or expert parallelism (%3, %4, %5) yet</source>
-        <translation>%1 和 %2 是 vLLM 的选项；kvscope 尚未规划 SGLang 的数据并行注意力或专家并行（%3、%4、%5）</translation>
-    </message>
-    <message>
         <source>kvscope plans data-parallel ranks without pipeline stages (%1 %2)</source>
         <translation>kvscope 规划的数据并行副本不含流水线级（%1 %2）</translation>
     </message>
@@ -3519,6 +3515,22 @@
     <message>
         <source>vLLM&apos;s encoder cache: a budget of %1 (%2 %3 or the largest image&apos;s %4 outputs, the larger); its profiling run encodes %5 image(s) of that size and holds their %6 of outputs in the activation peak (the vision tower&apos;s own forward peak is not modelled)</source>
         <translation>vLLM 的编码器缓存：预算 %1（取 %2 %3 与最大图像的 %4 个输出中较大者）；其剖析运行编码 %5 张该尺寸的图像，并把它们 %6 的输出计入激活峰值（视觉塔自身的前向峰值未建模）</translation>
+    </message>
+    <message>
+        <source>%1 %2 %3: SGLang&apos;s %4 GPUs in %2 attention groups of %5, each with its own KV pool and %6 of the %7 sequences, the MLPs and experts split over all %4; the figures per GPU are one group&apos;s, the deployment holds %8 tokens</source>
+        <translation>%1 %2 %3：SGLang 的 %4 块 GPU 分成 %2 个注意力组，每组 %5 块，各有自己的 KV 池并承担 %7 条序列中的 %6 条，MLP 和专家切分到全部 %4 块上；每块 GPU 的数字是一个组的，整个部署容纳 %8 个 token</translation>
+    </message>
+    <message>
+        <source>%1 is vLLM&apos;s; kvscope does not plan SGLang&apos;s expert parallelism (%2) yet</source>
+        <translation>%1 是 vLLM 的参数；kvscope 尚未规划 SGLang 的专家并行（%2）</translation>
+    </message>
+    <message>
+        <source>%1 %2 without %3: SGLang runs %2 independent copies of the server behind its router; plan one copy, or give %3 for the attention groups of one</source>
+        <translation>%1 %2 但未给 %3：SGLang 会在其路由器后运行 %2 个独立的服务副本；请规划其中一个副本，或给出 %3 以规划一个副本内的注意力组</translation>
+    </message>
+    <message>
+        <source>%1 %2: SGLang&apos;s data-parallel attention splits the %3 %4 GPUs into equal groups, and %2 does not divide %4</source>
+        <translation>%1 %2：SGLang 的数据并行注意力把 %3 %4 块 GPU 均分成若干组，而 %2 不能整除 %4</translation>
     </message>
 </context>
 <context>
@@ -3816,6 +3828,10 @@
     <message>
         <source>Image size</source>
         <translation>图像尺寸</translation>
+    </message>
+    <message>
+        <source>Data-parallel attention</source>
+        <translation>数据并行注意力</translation>
     </message>
 </context>
 <context>

@@ -276,6 +276,63 @@ private Q_SLOTS:
         QVERIFY(!planMemory(fewer).works());
     }
 
+    void sglangAttentionGroupsByHand()
+    {
+        // SGLang's --tp-size 4 --dp-size 2 --enable-dp-attention on Qwen3-30B-A3B (config.json: hidden
+        // 2,048, 48 layers, 32 query and 4 KV heads of 128, 128 experts of 768, vocabulary 151,936,
+        // untied): attention over each group's 2 GPUs, the embedding whole, the LM head and experts
+        // over all 4 (sgl-project/sglang v0.5.6: compute_dp_attention_world_info, VocabParallelEmbedding
+        // enable_tp=not is_dp_attention_enabled(), ParallelLMHead, FusedMoE over moe_tp 4).
+        Scenario s = on(QStringLiteral("qwen3-30b-a3b"), 4, 2, false);
+        s.engine = Engine::Sglang;
+        s.enableDpAttention = true;
+        s.maxModelLen = 0;
+        s.batchSize = 64;
+        s.seqLen = 4096;
+        const MemoryPlan plan = planMemory(s);
+        constexpr std::int64_t Bf16 = 2;
+        const std::int64_t embedding = 151'936LL * 2048 * Bf16;
+        const std::int64_t lmHead = embedding / 4;
+        // q 4,096 x h and o h x 4,096 halved, k and v 2 of the 4 KV heads each, q/k norms 128 each.
+        const std::int64_t attention = 48LL * (4096 * 2048 / 2 * 2 + 2 * 256 * 2048 + 256) * Bf16;
+        const std::int64_t experts = 48LL * 128 * 3 * 768 * 2048 / 4 * Bf16;
+        const std::int64_t router = 48LL * 128 * 2048 * Bf16;       // replicated
+        const std::int64_t norms = (2LL * 2048 * 48 + 2048) * Bf16; // replicated
+        const std::int64_t rotary = 40'960LL * 128 * Bf16;          // cos/sin cache
+        QCOMPARE(plan.weights.bytesPerGpu,
+                 embedding + lmHead + attention + experts + router + norms + rotary);
+        QCOMPARE(plan.tensorParallelSize, 2); // one attention group's
+        QVERIFY(plan.attentionDataParallel);
+        // KV: max(1, 4 // 2) = 2 heads a GPU (profile_max_num_token, get_num_kv_heads(attn_tp_size)).
+        QCOMPARE(plan.kv.bytesPerToken, 2LL * 128 * 2 * 48 * Bf16);
+        // Default --mem-fraction-static (MiB, nvidia-smi's 81,559 for an H100): 512 + 8,192 x 1.5 +
+        // 512 x 2 + 4 / 8 x 1,024 = 14,336, with the groups' graphs 512 x 2 x 3 and, past 300,
+        // 512 x 2 x 1.5: 18,944; round((81,559 - 18,944) / 81,559, 3) = 0.768.
+        QCOMPARE(plan.memFractionStaticPpm, 768'000);
+        QCOMPARE(plan.maxNumBatchedTokens, 8192 / 2); // chunked_prefill_size //= dp_size
+        QCOMPARE(plan.rankBatchSize, 32);
+        QCOMPARE(plan.deploymentCapacityTokens, 2 * plan.kv.capacityTokens);
+        const QString line = launchLine(s).command();
+        QVERIFY2(line.contains(QStringLiteral("--tp-size 4 --dp-size 2 --enable-dp-attention")),
+                 qPrintable(line));
+
+        // The same GPUs without the groups: attention over all 4 and one pool.
+        s.enableDpAttention = false;
+        s.dataParallelSize = 1;
+        const MemoryPlan plain = planMemory(s);
+        QCOMPARE(plain.kv.bytesPerToken, 1LL * 128 * 2 * 48 * Bf16);
+        QVERIFY(plain.weights.bytesPerGpu < plan.weights.bytesPerGpu);
+
+        // What SGLang refuses or runs otherwise, each named.
+        Scenario copies = on(QStringLiteral("qwen3-30b-a3b"), 4, 2, false);
+        copies.engine = Engine::Sglang;
+        expectError(copies, QStringLiteral("--enable-dp-attention"));
+        Scenario uneven = copies;
+        uneven.enableDpAttention = true;
+        uneven.dataParallelSize = 3;
+        expectError(uneven, QStringLiteral("does not divide 4"));
+    }
+
     void optionsReadAndSpellBack()
     {
         ScenarioValues values{{QStringLiteral("model"), QStringLiteral("qwen3-30b-a3b")},
@@ -308,6 +365,29 @@ private Q_SLOTS:
         const QString line = launchLine(s).command();
         QVERIFY2(line.contains(QStringLiteral("--data-parallel-size 4 --enable-expert-parallel")),
                  qPrintable(line));
+
+        // SGLang's spellings: --dp-size and the attention switch, written back under the shared name.
+        const ScenarioValues sglangValues{{QStringLiteral("engine"), QStringLiteral("sglang")},
+                                          {QStringLiteral("model"), QStringLiteral("qwen3-30b-a3b")},
+                                          {QStringLiteral("gpu"), QStringLiteral("h100-sxm")},
+                                          {QStringLiteral("tp-size"), QStringLiteral("4")},
+                                          {QStringLiteral("dp-size"), QStringLiteral("2")},
+                                          {QStringLiteral("enable-dp-attention"), QStringLiteral("true")}};
+        const Scenario groups = scenarioFromValues(sglangValues, builtinResolvers());
+        QCOMPARE(groups.dataParallelSize, 2);
+        QVERIFY(groups.enableDpAttention);
+        const ScenarioValues groupsBack = scenarioToValues(groups);
+        QCOMPARE(groupsBack.value(QStringLiteral("data-parallel-size")), QStringLiteral("2"));
+        QCOMPARE(groupsBack.value(QStringLiteral("enable-dp-attention")), QStringLiteral("true"));
+        // vLLM takes no such switch.
+        ScenarioValues vllmValues = values;
+        vllmValues.insert(QStringLiteral("enable-dp-attention"), QStringLiteral("true"));
+        try {
+            scenarioFromValues(vllmValues, builtinResolvers());
+            QFAIL("--enable-dp-attention taken under vLLM");
+        } catch (const Error &error) {
+            QVERIFY2(error.message().contains(QStringLiteral("SGLang option")), qPrintable(error.message()));
+        }
     }
 };
 
