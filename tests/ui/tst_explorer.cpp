@@ -33,6 +33,7 @@
 #include <QAction>
 #include <QApplication>
 #include <QBarSet>
+#include <QCheckBox>
 #include <QClipboard>
 #include <QComboBox>
 #include <QDoubleSpinBox>
@@ -283,6 +284,34 @@ private Q_SLOTS:
         Q_EMIT stages->activated(stages->currentIndex());
         QCOMPARE(controller()->scenario().pipelineParallelSize, std::int64_t(2));
         QCOMPARE(controller()->plan().pipelineStages.size(), 2);
+    }
+
+    void sglangsAttentionGroupsTakeTheExpertSwitchsPlace()
+    {
+        QCheckBox *expert = child<QCheckBox>("expertParallel");
+        QCheckBox *groups = child<QCheckBox>("dpAttention");
+        QComboBox *ranks = child<QComboBox>("dataParallel");
+        controller()->setModel(test::preset(QStringLiteral("qwen3-30b-a3b")));
+        QVERIFY(!expert->isHidden());
+        QVERIFY(groups->isHidden()); // vLLM's switch, not SGLang's
+        Scenario sglang = controller()->scenario();
+        sglang.engine = Engine::Sglang;
+        sglang.tensorParallelSize = 4;
+        QVERIFY(controller()->setScenario(sglang));
+        QVERIFY(expert->isHidden());
+        QVERIFY(!groups->isHidden());
+        QCOMPARE(ranks->count(), 1); // SGLang's ranks come with the groups only
+        groups->setChecked(true);
+        QVERIFY(controller()->scenario().enableDpAttention);
+        QCOMPARE(ranks->findData(3), -1); // the groups divide the 4 GPUs
+        ranks->setCurrentIndex(ranks->findData(2));
+        Q_EMIT ranks->activated(ranks->currentIndex());
+        QVERIFY(controller()->plan().attentionDataParallel);
+        QCOMPARE(controller()->plan().kv.bytesPerToken, std::int64_t(49'152)); // 2 KV heads a GPU
+        // Off again: the ranks go with it (SGLang's --dp-size alone is copies kvscope does not plan).
+        groups->setChecked(false);
+        QCOMPARE(controller()->scenario().dataParallelSize, std::int64_t(1));
+        QVERIFY(!controller()->plan().attentionDataParallel);
     }
 
     void batchSliderDrivesTheKvBar()

@@ -116,8 +116,8 @@ ParameterPanel::ParameterPanel(ScenarioController *controller, UserLibrary *libr
       m_stageLabel(new QLabel(QStringLiteral("× PP"), this)), m_stageCount(new QComboBox(this)),
       m_parallelRow(new QHBoxLayout), m_dataParallelLabel(new QLabel(QStringLiteral("× DP"), this)),
       m_dataParallel(new QComboBox(this)), m_expertParallel(new QCheckBox(this)),
-      m_dtype(new QComboBox(this)), m_quantization(new QComboBox(this)), m_groupSize(new QComboBox(this)),
-      m_kvCacheDtype(new QComboBox(this)),
+      m_dpAttention(new QCheckBox(this)), m_dtype(new QComboBox(this)), m_quantization(new QComboBox(this)),
+      m_groupSize(new QComboBox(this)), m_kvCacheDtype(new QComboBox(this)),
       m_precision(new QSlider(Qt::Horizontal, this)), m_precisionSteps{new QLabel(this), new QLabel(this),
                                                                        new QLabel(this), new QLabel(this)},
       m_utilization(new QDoubleSpinBox(this)), m_kvCacheMemory(new QSpinBox(this)),
@@ -140,6 +140,7 @@ ParameterPanel::ParameterPanel(ScenarioController *controller, UserLibrary *libr
     m_stageLabel->setBuddy(m_stageCount);
     m_dataParallel->setObjectName(QStringLiteral("dataParallel"));
     m_expertParallel->setObjectName(QStringLiteral("expertParallel"));
+    m_dpAttention->setObjectName(QStringLiteral("dpAttention"));
     m_dataParallelLabel->setBuddy(m_dataParallel);
     m_dtype->setObjectName(QStringLiteral("dtypeCombo"));
     m_quantization->setObjectName(QStringLiteral("quantizationCombo"));
@@ -233,7 +234,11 @@ ParameterPanel::ParameterPanel(ScenarioController *controller, UserLibrary *libr
     // them.
     m_parallelRow->addWidget(m_dataParallelLabel);
     m_parallelRow->addWidget(m_dataParallel, 1);
-    m_modelForm->addRow(new QLabel(this), m_expertParallel);
+    // One engine's switch at a time: vLLM's expert parallelism, SGLang's attention groups.
+    auto *switches = new QHBoxLayout;
+    switches->addWidget(m_expertParallel);
+    switches->addWidget(m_dpAttention);
+    m_modelForm->addRow(new QLabel(this), switches);
     m_precisionForm->addRow(new QLabel(this), m_dtype);
     m_precisionForm->addRow(new QLabel(this), m_quantization);
     m_precisionForm->addRow(new QLabel(this), m_groupSize);
@@ -310,6 +315,7 @@ ParameterPanel::ParameterPanel(ScenarioController *controller, UserLibrary *libr
         m_controller->setDataParallelSize(m_dataParallel->itemData(index).toInt());
     });
     connect(m_expertParallel, &QCheckBox::toggled, m_controller, &ScenarioController::setExpertParallel);
+    connect(m_dpAttention, &QCheckBox::toggled, m_controller, &ScenarioController::setDpAttention);
     connect(m_stageCount, &QComboBox::activated, this, [this](int index) {
         m_controller->setPipelineParallelSize(m_stageCount->itemData(index).toInt());
     });
@@ -422,6 +428,7 @@ QWidget *ParameterPanel::controlFor(ScenarioField option) const
         {ScenarioField::PipelineParallelSize, m_stageCount},
         {ScenarioField::DataParallelSize, m_dataParallel},
         {ScenarioField::EnableExpertParallel, m_expertParallel},
+        {ScenarioField::EnableDpAttention, m_dpAttention},
         {ScenarioField::Dtype, m_dtype},
         {ScenarioField::Quantization, m_quantization},
         {ScenarioField::GroupSize, m_groupSize},
@@ -565,6 +572,14 @@ void ParameterPanel::showScenario(const Scenario &s)
         m_expertParallel->setChecked(s.enableExpertParallel);
     }
     m_expertParallel->setEnabled(vllm && (s.model.moe.enabled() || s.enableExpertParallel));
+    m_expertParallel->setVisible(vllm);
+    {
+        const QSignalBlocker blocker(m_dpAttention);
+        m_dpAttention->setChecked(s.enableDpAttention);
+    }
+    m_dpAttention->setVisible(!vllm);
+    // Under SGLang's attention groups the ranks divide the GPUs instead of multiplying them.
+    m_dataParallelLabel->setText(vllm ? QStringLiteral("× DP") : QStringLiteral("DP"));
     selectData(m_dtype, dtypeName(s.dtype));
     selectData(m_quantization, quantizationChoiceName(s.quantization));
     // GGUF models add llama.cpp's cache types; their weights carry their own
@@ -798,6 +813,13 @@ void ParameterPanel::retranslate()
            "(the batch is shared among them). A MoE's routed experts are split over the GPUs of "
            "all of them. Figures per GPU are one rank's; the capacity card adds the deployment's.")
             .arg(optionFlag(ScenarioField::DataParallelSize)));
+    m_dpAttention->setText(fieldLabel(ScenarioField::EnableDpAttention));
+    m_dpAttention->setToolTip(
+        tr("%1: the %2 GPUs split into %3 attention groups, each with its own KV pool and share of the "
+           "requests; the MLPs, experts and LM head stay split over all of them. Figures per GPU are "
+           "one group's; the capacity card adds the deployment's.")
+            .arg(optionFlag(ScenarioField::EnableDpAttention), sglangFlag(ScenarioField::TensorParallelSize),
+                 sglangFlag(ScenarioField::DataParallelSize)));
     m_expertParallel->setToolTip(
         tr("%1: a MoE's routed experts are divided whole among the TP × DP GPUs (the first GPUs "
            "take one more when they do not divide), instead of each expert being split over them.")

@@ -80,7 +80,8 @@ private:
     QHBoxLayout *m_parallelRow;
     QLabel *m_dataParallelLabel;
     QComboBox *m_dataParallel;   ///< --data-parallel-size
-    QCheckBox *m_expertParallel; ///< --enable-expert-parallel
+    QCheckBox *m_expertParallel; ///< --enable-expert-parallel (vLLM)
+    QCheckBox *m_dpAttention;    ///< --enable-dp-attention (SGLang), in the expert switch's place
     QComboBox *m_dtype;
     QComboBox *m_quantization;
     QComboBox *m_groupSize;

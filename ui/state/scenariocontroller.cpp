@@ -156,6 +156,17 @@ void ScenarioController::setExpertParallel(bool enabled)
     change([&](Scenario &s) { s.enableExpertParallel = enabled; });
 }
 
+void ScenarioController::setDpAttention(bool enabled)
+{
+    // Without the groups SGLang's --dp-size would be copies behind its router, which kvscope does not
+    // plan: the ranks go with the switch.
+    change([&](Scenario &s) {
+        s.enableDpAttention = enabled;
+        if (!enabled)
+            s.dataParallelSize = 1;
+    });
+}
+
 void ScenarioController::setKvCacheMemoryBytes(std::int64_t bytes)
 {
     change([&](Scenario &s) { s.kvCacheMemoryBytes = bytes; });

@@ -42,6 +42,7 @@ public:
     void setPipelineParallelSize(int stages);
     void setDataParallelSize(int ranks);
     void setExpertParallel(bool enabled);
+    void setDpAttention(bool enabled);              ///< SGLang's --enable-dp-attention
     void setKvCacheMemoryBytes(std::int64_t bytes); ///< 0: the profiled budget
     void setSharedPrefixLen(std::int64_t tokens);   ///< 0: none
     void setImagesPerRequest(std::int64_t images);  ///< 0: text only
