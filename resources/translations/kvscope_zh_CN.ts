@@ -3066,6 +3066,10 @@
         <source>%1 · %2 tokens</source>
         <translation>%1 · %2 token</translation>
     </message>
+    <message>
+        <source>%1: the %2 GPUs split into %3 attention groups, each with its own KV pool and share of the requests; the MLPs, experts and LM head stay split over all of them. Figures per GPU are one group&apos;s; the capacity card adds the deployment&apos;s.</source>
+        <translation>%1：把 %2 块 GPU 分成 %3 个注意力组，每组有自己的 KV 池并承担一部分请求；MLP、专家和 LM head 仍切分到全部 GPU 上。每块 GPU 的数字是一个组的；容量卡片给出整个部署的。</translation>
+    </message>
 </context>
 <context>
     <name>kvscope::PasteConfigDialog</name>
