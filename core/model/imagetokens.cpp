@@ -264,7 +264,7 @@ std::int64_t largestImageEmbeddings(const ModelArch &m)
     case VisionFamily::Pixtral:
         return pixtralTokens(v, v.imageSize, v.imageSize).embeddings; // a square at the longest edge
     case VisionFamily::Llama4: // all 16 tiles and the thumbnail: a 4 x 4 canvas
-        return llama4Tokens(v, 4 * v.imageSize, 4 * v.imageSize).embeddings;
+        return llama4Tokens(v, std::int64_t(4) * v.imageSize, std::int64_t(4) * v.imageSize).embeddings;
     case VisionFamily::MoonVit: // vLLM's dummy image, MaxImageTokenMeta's 1024 x 1024 (kimi_vl.py)
         return kimiTokens(v, 1024, 1024).embeddings;
     default:

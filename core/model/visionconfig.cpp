@@ -112,8 +112,8 @@ void readVisionConfig(const QJsonObject &top, const QString &origin, ModelArch &
     // size.shortest_edge 65536, size.longest_edge 16777216 (pixels, not edges); Gemma 3's
     // mm_tokens_per_image is in config.json.
     if (v.family == VisionFamily::Qwen25Vl) {
-        v.minPixels = 56 * 56;
-        v.maxPixels = 28 * 28 * 16384;
+        v.minPixels = std::int64_t(56) * 56;
+        v.maxPixels = std::int64_t(28) * 28 * 16384;
     } else if (v.family == VisionFamily::Qwen3Vl) {
         v.minPixels = 65'536;
         v.maxPixels = 16'777'216;
