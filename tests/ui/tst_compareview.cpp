@@ -525,6 +525,7 @@ private Q_SLOTS:
         QCOMPARE(ep1->currentData().toString(), QStringLiteral("false"));
         QCOMPARE(ep1->currentText(), QStringLiteral("off"));
         QVERIFY(dp1->isEnabled() && ep1->isEnabled());
+        QVERIFY(!child<QComboBox>(QStringLiteral("enable-dp-attentionCombo1"))->isEnabled()); // SGLang's
         QList<int> offered;
         for (int i = 0; i < dp1->count(); ++i)
             offered << dp1->itemData(i).toInt();
@@ -564,6 +565,33 @@ private Q_SLOTS:
         QVERIFY(waitForComparison());
         QCOMPARE(view()->currentComparison()->columns.at(0).plan.gpuCount(), 2);
         checkTable(expected());
+    }
+
+    // Under SGLang the attention-groups switch is the knob, and the ranks divide the column's GPUs.
+    void sglangColumnsTakeAttentionGroups()
+    {
+        const ModelArch *moe = m_window->library()->findModel(QStringLiteral("qwen3-30b-a3b"));
+        QVERIFY(moe);
+        Scenario sglang = m_window->controller()->scenario();
+        sglang.model = *moe;
+        sglang.engine = Engine::Sglang;
+        sglang.tensorParallelSize = 4;
+        QVERIFY(m_window->controller()->setScenario(sglang));
+        child<QPushButton>(QStringLiteral("addColumnButton"))->click();
+        QVERIFY(waitForComparison());
+        auto *groups = child<QComboBox>(QStringLiteral("enable-dp-attentionCombo0"));
+        QVERIFY(groups->isEnabled());
+        QVERIFY(!child<QComboBox>(QStringLiteral("enable-expert-parallelCombo0"))->isEnabled()); // vLLM's
+        QCOMPARE(groups->currentText(), QStringLiteral("off"));
+        QVERIFY(view()->setColumnValue(0, ScenarioField::EnableDpAttention, QStringLiteral("true")));
+        QVERIFY(view()->setColumnValue(0, ScenarioField::DataParallelSize, QStringLiteral("2")));
+        QVERIFY(waitForComparison());
+        const Comparison comparison = expected();
+        checkTable(comparison);
+        const MemoryPlan &plan = comparison.columns.at(0).plan;
+        QVERIFY(plan.attentionDataParallel);
+        QCOMPARE(plan.tensorParallelSize, 2); // one group's
+        QCOMPARE(plan.gpuCount(), 4);
     }
 
     void columnsPersistInScenarioFilesAndSettings()

@@ -17,6 +17,7 @@ const QList<ScenarioField> &columnKnobs()
                                             ScenarioField::PipelineParallelSize,
                                             ScenarioField::DataParallelSize,
                                             ScenarioField::EnableExpertParallel,
+                                            ScenarioField::EnableDpAttention,
                                             ScenarioField::SpeculativeConfig,
                                             ScenarioField::MaxLoras,
                                             ScenarioField::MaxLoraRank,
@@ -27,7 +28,8 @@ const QList<ScenarioField> &columnKnobs()
 bool isLayoutKnob(ScenarioField knob)
 {
     return knob == ScenarioField::TensorParallelSize || knob == ScenarioField::PipelineParallelSize ||
-           knob == ScenarioField::DataParallelSize || knob == ScenarioField::EnableExpertParallel;
+           knob == ScenarioField::DataParallelSize || knob == ScenarioField::EnableExpertParallel ||
+           knob == ScenarioField::EnableDpAttention;
 }
 
 ScenarioValues columnValues(const Scenario &base, const Scenario &column)

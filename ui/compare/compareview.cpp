@@ -89,6 +89,7 @@ QStringList fixedKnobChoices(ScenarioField knob)
     case ScenarioField::KvCacheDtype:
         return kvCacheDtypeChoices();
     case ScenarioField::EnableExpertParallel:
+    case ScenarioField::EnableDpAttention:
         return {QStringLiteral("false"), QStringLiteral("true")};
     case ScenarioField::MaxLoras:
         // vLLM's --max-loras ("auto": LoRA off) and the ranks it takes (LoRAConfig, vllm/config/lora.py)
@@ -108,16 +109,15 @@ QStringList fixedKnobChoices(ScenarioField knob)
 }
 
 /// What a layout knob the scenario's values leave out stands for: its engine's default ("1", off),
-/// empty where the option is not the engine's (vLLM's data-parallel ranks and experts under SGLang).
+/// empty where the option is not the engine's (vLLM's experts under SGLang, SGLang's attention
+/// groups under vLLM).
 QString layoutDefault(ScenarioField knob, Engine engine)
 {
-    if (knob == ScenarioField::PipelineParallelSize)
+    if (knob == ScenarioField::PipelineParallelSize || knob == ScenarioField::DataParallelSize)
         return QStringLiteral("1");
-    if (engine != Engine::Vllm)
-        return {};
-    if (knob == ScenarioField::DataParallelSize)
-        return QStringLiteral("1");
-    if (knob == ScenarioField::EnableExpertParallel)
+    if (knob == ScenarioField::EnableExpertParallel && engine == Engine::Vllm)
+        return QStringLiteral("false");
+    if (knob == ScenarioField::EnableDpAttention && engine == Engine::Sglang)
         return QStringLiteral("false");
     return {};
 }
@@ -797,6 +797,8 @@ void CompareView::retranslate()
         name(ScenarioField::SharedPrefixLen, "auto", tr("none"));
         name(ScenarioField::EnableExpertParallel, "false", tr("off"));
         name(ScenarioField::EnableExpertParallel, "true", tr("on"));
+        name(ScenarioField::EnableDpAttention, "false", tr("off"));
+        name(ScenarioField::EnableDpAttention, "true", tr("on"));
         if (auto *remove = qobject_cast<QPushButton *>(m_table->cellWidget(RemoveRow, c)))
             remove->setText(tr("Remove"));
     }
