@@ -49,6 +49,7 @@ bool isEngineArgument(ScenarioField field)
     case ScenarioField::PipelineParallelSize:
     case ScenarioField::DataParallelSize:
     case ScenarioField::EnableExpertParallel:
+    case ScenarioField::EnableDpAttention:
     case ScenarioField::MaxModelLen:
     case ScenarioField::BlockSize:
     case ScenarioField::MambaSsmCacheDtype:

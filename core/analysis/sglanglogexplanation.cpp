@@ -89,11 +89,10 @@ private:
     void arguments()
     {
         for (const LogReading &reading : m_log.arguments) {
-            if ((reading.key == QLatin1String("pp_size") && reading.value != QLatin1String("1")) ||
-                (reading.key == QLatin1String("enable_dp_attention") && isTrue(reading.value)))
+            if (reading.key == QLatin1String("pp_size") && reading.value != QLatin1String("1"))
                 failAt(m_log.origin, LogExplanationWords::tr(
                                          "%1 %2 (%3): kvscope does not plan SGLang's pipeline parallelism "
-                                         "or data-parallel attention yet")
+                                         "yet")
                                          .arg(reading.key, reading.value, lineOf(reading.line)));
             if (reading.key == QLatin1String("speculative_algorithm"))
                 m_out.assumed << LogExplanationWords::tr("speculative_algorithm %1 (%2): the draft model's "

@@ -2590,10 +2590,6 @@
         <translation>日志中没有模型（没有 server_args 行，也没有带 %2 的 launch_server 行）；请用 %1 指定</translation>
     </message>
     <message>
-        <source>%1 %2 (%3): kvscope does not plan SGLang&apos;s pipeline parallelism or data-parallel attention yet</source>
-        <translation>%1 %2（%3）：kvscope 暂不规划 SGLang 的流水线并行或数据并行注意力</translation>
-    </message>
-    <message>
         <source>speculative_algorithm %1 (%2): the draft model&apos;s weights and pool are not planned</source>
         <translation>speculative_algorithm %1（%2）：未规划草稿模型的权重和缓存池</translation>
     </message>
@@ -2704,6 +2700,10 @@
     <message>
         <source>The profiling run first encodes %1 image(s) of the largest size (the encoder cache&apos;s budget: %2 outputs) and holds their %3 of outputs in the activation peak.%4</source>
         <translation>剖析运行先编码 %1 张最大尺寸的图像（编码器缓存预算：%2 个输出），并把它们 %3 的输出计入激活峰值。%4</translation>
+    </message>
+    <message>
+        <source>%1 %2 (%3): kvscope does not plan SGLang&apos;s pipeline parallelism yet</source>
+        <translation>%1 %2（%3）：kvscope 尚未规划 SGLang 的流水线并行</translation>
     </message>
 </context>
 <context>

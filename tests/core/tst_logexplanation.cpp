@@ -558,6 +558,24 @@ private Q_SLOTS:
         QVERIFY2(explained >= 4, qPrintable(QString::number(explained)));
     }
 
+    // SGLang's data-parallel attention as its server arguments state it: the groups planned, the
+    // logged pool one group's (max_total_num_tokens is the same on every rank).
+    void explainsAnSglangLogWithAttentionGroups()
+    {
+        const QString text =
+            QStringLiteral("python -m sglang.launch_server --model-path Qwen/Qwen3-30B-A3B --tp 4 --dp 2 "
+                           "--enable-dp-attention --mem-fraction-static 0.8\n"
+                           "[DP0 TP0] Load weight begin. avail mem=77.66 GB\n");
+        const LogExplanation e = explain(text);
+        QCOMPARE(e.plan.engine, Engine::Sglang);
+        QVERIFY(e.plan.attentionDataParallel);
+        QCOMPARE(e.plan.tensorParallelSize, 2); // one group's
+        QCOMPARE(e.plan.dataParallelSize, 2);
+        QCOMPARE(e.plan.kv.bytesPerToken, std::int64_t(49'152)); // 2 of the 4 KV heads a GPU
+        QVERIFY(e.read.join(QLatin1Char('\n')).contains(QStringLiteral("enable_dp_attention = True")));
+        QVERIFY(e.options.contains(QStringLiteral("enable-dp-attention")));
+    }
+
     void refusesWhatItCannotInferFromAnSglangLog()
     {
         const auto message = [](const QString &text, const LogOverrides &overrides = {}) {
@@ -577,6 +595,11 @@ private Q_SLOTS:
                                        "meta-llama/Llama-3.1-8B-Instruct --pp-size 2\n"
                                        "Load weight begin. avail mem=78.81 GB"))
                     .contains(QStringLiteral("pp_size 2 (line 1)")));
+        // --dp-size without the attention groups: SGLang's copies behind its router, named.
+        QVERIFY(
+            message(QStringLiteral("python -m sglang.launch_server --model-path Qwen/Qwen3-30B-A3B --tp 4 "
+                                   "--dp 2\nLoad weight begin. avail mem=77.66 GB"))
+                .contains(QStringLiteral("--enable-dp-attention")));
         QVERIFY(message(QStringLiteral("Load weight begin. avail mem=78.81 GB"))
                     .contains(QStringLiteral("give --model")));
         QVERIFY(
