@@ -35,7 +35,8 @@ constexpr const char *baseOptions[] = {"model",
                                        "images-per-request",
                                        "image-size"};
 
-/// "8 x h100-sxm", with "pp2" for pipeline stages or "dp8 ep" for data-parallel ranks.
+/// "8 x h100-sxm", with "pp2" for pipeline stages, "dp8 ep" for data-parallel ranks or "dp8 attention" for
+/// SGLang's attention groups.
 QString layoutColumn(const MemoryPlan &p)
 {
     QString text = QStringLiteral("%1 x %2").arg(p.gpuCount()).arg(p.gpuId);
@@ -44,17 +45,20 @@ QString layoutColumn(const MemoryPlan &p)
     if (p.dataParallelSize > 1)
         text += QStringLiteral(" dp%1%2")
                     .arg(p.dataParallelSize)
-                    .arg(p.expertParallelSize > 1 ? QStringLiteral(" ep") : QString());
+                    .arg(p.attentionDataParallel    ? QStringLiteral(" attention")
+                         : p.expertParallelSize > 1 ? QStringLiteral(" ep")
+                                                    : QString());
     return text;
 }
 
-QString rowText(int rank, const FitRow &row)
+/// `layoutWidth`: the GPUs column's width, its longest entry's (at least the header's 20).
+QString rowText(int rank, const FitRow &row, int layoutWidth)
 {
     const MemoryPlan &p = row.plan;
     const QString speed =
         p.speed.available ? formatCount(std::llround(emittedTokensPerSecond(p.speed))) : QStringLiteral("—");
     return QStringLiteral("%1  %2  %3  %4  %5  %6  %7  %8  %9\n     %10\n")
-        .arg(QString::number(rank).rightJustified(2), layoutColumn(p).leftJustified(20),
+        .arg(QString::number(rank).rightJustified(2), layoutColumn(p).leftJustified(layoutWidth),
              quantMethodName(p.quantization.method).leftJustified(12),
              dtypeName(p.kvCacheDtype).leftJustified(9), formatCount(p.maxModelLen).rightJustified(9),
              formatCount(row.maxConcurrency).rightJustified(8),
@@ -76,10 +80,15 @@ QString resultText(const FitQuery &q, const FitResult &result, qsizetype shown)
                      : QString()));
     if (result.fits.isEmpty())
         return text + printableLine(result.reason);
-    text += QStringLiteral(" #  GPUs                  weights       KV cache   max len  requests"
-                           "    KV tokens   headroom  decode/s\n");
-    for (qsizetype i = 0; i < std::min(shown, result.fits.size()); ++i)
-        text += rowText(int(i + 1), result.fits.at(i));
+    const qsizetype rows = std::min(shown, result.fits.size());
+    qsizetype layoutWidth = 20;
+    for (qsizetype i = 0; i < rows; ++i)
+        layoutWidth = std::max(layoutWidth, layoutColumn(result.fits.at(i).plan).size());
+    text += QStringLiteral(
+                " #  %1  weights       KV cache   max len  requests    KV tokens   headroom  decode/s\n")
+                .arg(QStringLiteral("GPUs").leftJustified(layoutWidth));
+    for (qsizetype i = 0; i < rows; ++i)
+        text += rowText(int(i + 1), result.fits.at(i), int(layoutWidth));
     if (result.fits.size() > shown)
         text += QStringLiteral("... %1 more (--limit)\n").arg(result.fits.size() - shown);
     return text;

@@ -39,8 +39,12 @@ struct ParallelLayout
     int pipelineParallelSize = 1;
     int dataParallelSize = 1;
     bool expertParallel = false;
+    bool dpAttention = false; ///< SGLang's attention groups: the ranks divide the TP GPUs
 
-    int gpus() const { return tensorParallelSize * pipelineParallelSize * dataParallelSize; }
+    int gpus() const
+    {
+        return tensorParallelSize * pipelineParallelSize * (dpAttention ? 1 : dataParallelSize);
+    }
 };
 
 /// One point of the search: a GPU, a parallel layout and two precisions.
@@ -60,6 +64,7 @@ Scenario scenarioOf(const FitQuery &q, const Configuration &c, std::int64_t maxM
     s.pipelineParallelSize = c.layout.pipelineParallelSize;
     s.dataParallelSize = c.layout.dataParallelSize;
     s.enableExpertParallel = c.layout.expertParallel;
+    s.enableDpAttention = c.layout.dpAttention;
     s.quantization = c.quantization;
     s.kvCacheDtype = c.kvCacheDtype;
     s.maxModelLen = maxModelLen;
@@ -286,10 +291,11 @@ bool servesConcurrency(const MemoryPlan &plan, std::int64_t concurrency)
 }
 
 /// The layouts of at most `maxGpus` GPUs the model splits into: tensor-parallel groups in
-/// pipeline stages and, for a MoE under vLLM, data-parallel ranks with the experts divided among
-/// every GPU (each rank its own cache: for MLA, whose latent every tensor-parallel GPU repeats,
-/// the way to hold more requests). Fewest GPUs first; for as many GPUs, tensor parallelism
-/// alone first (it shortens every step, and speed is modelled for it), then ranks, then stages.
+/// pipeline stages and, for a MoE, data-parallel ranks — under vLLM with the experts divided among
+/// every GPU, under SGLang as attention groups of the tensor-parallel GPUs (each rank its own cache:
+/// for MLA, whose latent every tensor-parallel GPU repeats, the way to hold more requests). Fewest
+/// GPUs first; for as many GPUs, tensor parallelism alone first (it shortens every step, and speed
+/// is modelled for it), then ranks, then stages.
 QList<ParallelLayout> parallelLayouts(const FitQuery &q)
 {
     const ModelArch &m = q.base.model;
@@ -305,6 +311,11 @@ QList<ParallelLayout> parallelLayouts(const FitQuery &q)
             for (int dp : validDataParallelSizes(m, tp, true, q.base.engine, most / tp))
                 if (dp > 1)
                     layouts.append({tp, 1, dp, true});
+    if (m.moe.enabled() && q.base.engine == Engine::Sglang)
+        for (int tp : sizes)
+            for (int dp = 2; dp <= tp; ++dp)
+                if (tp % dp == 0) // SGLang's groups divide --tp-size
+                    layouts.append({tp, 1, dp, false, true});
     std::stable_sort(layouts.begin(), layouts.end(), [](const ParallelLayout &a, const ParallelLayout &b) {
         return std::make_tuple(a.gpus(), a.pipelineParallelSize, a.dataParallelSize) <
                std::make_tuple(b.gpus(), b.pipelineParallelSize, b.dataParallelSize);

@@ -1820,6 +1820,10 @@
         <source>%1 × %2 (%3 ranks of %4, experts divided)</source>
         <translation>%1 × %2（%3 个副本，每个 %4 块，专家分摊）</translation>
     </message>
+    <message>
+        <source>%1 × %2 (%3 attention groups of %4)</source>
+        <translation>%1 × %2（%3 个注意力组，每组 %4 块）</translation>
+    </message>
 </context>
 <context>
     <name>kvscope::Formula</name>

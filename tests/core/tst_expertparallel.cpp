@@ -253,6 +253,35 @@ private Q_SLOTS:
         test::verifyFitRows(q, result);
     }
 
+    void fitTriesSglangsAttentionGroups()
+    {
+        // Under SGLang the ranks are attention groups of the tensor-parallel GPUs: 256 requests of
+        // 32,768 tokens of DeepSeek-V2-Lite on up to 8 H100s. Tensor parallelism alone repeats the
+        // latent on every GPU and holds them on none of the layouts; groups each hold their share.
+        FitQuery q;
+        q.base.model = preset(QStringLiteral("deepseek-v2-lite"));
+        q.base.engine = Engine::Sglang;
+        q.gpus = {resolveGpu(QStringLiteral("h100-sxm"))};
+        q.concurrency = 256;
+        q.maxModelLen = 32768;
+        q.maxGpus = 8;
+        const FitResult result = findFits(q);
+        QVERIFY(!result.fits.isEmpty());
+        for (const FitRow &row : result.fits) {
+            QVERIFY(row.plan.attentionDataParallel);
+            const int gpus = row.plan.gpuCount();
+            QCOMPARE(row.plan.tensorParallelSize * row.plan.dataParallelSize, gpus); // the groups divide them
+            QVERIFY(gpus <= 8);
+            QCOMPARE(row.maxConcurrency,
+                     row.plan.kv.numGpuBlocks / row.plan.kv.blocksPerMaxRequest * row.plan.dataParallelSize);
+            QVERIFY2(row.command.contains(QStringLiteral("--tp-size %1 --dp-size %2 --enable-dp-attention")
+                                              .arg(gpus)
+                                              .arg(row.plan.dataParallelSize)),
+                     qPrintable(row.command));
+        }
+        test::verifyFitRows(q, result);
+    }
+
     void dataParallelRanksAreProposedWhenTheCacheIsShort()
     {
         // DeepSeek-V2-Lite, 256 requests of 32,768 tokens on one H100: 8.4 M tokens of MLA latent,

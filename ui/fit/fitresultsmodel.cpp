@@ -40,6 +40,12 @@ QString FitResultsModel::text(const FitRow &row, int column) const
                 .arg(p.gpuName)
                 .arg(p.pipelineParallelSize)
                 .arg(p.tensorParallelSize);
+        if (p.attentionDataParallel)
+            return tr("%1 × %2 (%3 attention groups of %4)")
+                .arg(p.gpuCount())
+                .arg(p.gpuName)
+                .arg(p.dataParallelSize)
+                .arg(p.tensorParallelSize);
         if (p.dataParallelSize > 1)
             return tr("%1 × %2 (%3 ranks of %4, experts divided)")
                 .arg(p.gpuCount())
