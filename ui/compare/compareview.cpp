@@ -789,7 +789,7 @@ void CompareView::retranslate()
     for (int c = 0; c < m_columns.size(); ++c) {
         // The knobs' words for their special values.
         const auto name = [&](ScenarioField knob, const char *value, const QString &text) {
-            if (QComboBox *combo = m_knobs.value(c * KnobRows + columnKnobs().indexOf(knob)))
+            if (QComboBox *combo = m_knobs.value(qsizetype(c) * KnobRows + columnKnobs().indexOf(knob)))
                 combo->setItemText(combo->findData(QLatin1String(value)), text);
         };
         name(ScenarioField::GroupSize, "-1", tr("per row"));
