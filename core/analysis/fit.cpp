@@ -313,8 +313,8 @@ QList<ParallelLayout> parallelLayouts(const FitQuery &q)
                     layouts.append({tp, 1, dp, true});
     if (m.moe.enabled() && q.base.engine == Engine::Sglang)
         for (int tp : sizes)
-            for (int dp = 2; dp <= tp; ++dp)
-                if (tp % dp == 0) // SGLang's groups divide --tp-size
+            for (int dp : validDataParallelSizes(m, tp, false, q.base.engine, tp, true))
+                if (dp > 1)
                     layouts.append({tp, 1, dp, false, true});
     std::stable_sort(layouts.begin(), layouts.end(), [](const ParallelLayout &a, const ParallelLayout &b) {
         return std::make_tuple(a.gpus(), a.pipelineParallelSize, a.dataParallelSize) <

@@ -154,9 +154,11 @@ void validateDataParallel(const ModelArch &m, std::int64_t tp, std::int64_t pp, 
                                 .arg(m.name)));
 }
 
-QList<int> validDataParallelSizes(const ModelArch &m, int tp, bool enabled, Engine engine, int max)
+QList<int> validDataParallelSizes(const ModelArch &m, int tp, bool enabled, Engine engine, int max,
+                                  bool dpAttention)
 {
-    return acceptedSizes(max, [&](int dp) { validateDataParallel(m, tp, 1, dp, enabled, engine); });
+    return acceptedSizes(max,
+                         [&](int dp) { validateDataParallel(m, tp, 1, dp, enabled, engine, dpAttention); });
 }
 
 QList<int> validDataParallelSizes(const Scenario &s, int max)

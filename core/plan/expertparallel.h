@@ -78,7 +78,7 @@ int sglangTotalGpus(const Scenario &s);
 
 /// The data-parallel sizes from 1 to `max` that validateDataParallel accepts.
 QList<int> validDataParallelSizes(const ModelArch &model, int tensorParallel, bool expertParallelEnabled,
-                                  Engine engine, int max = 8);
+                                  Engine engine, int max = 8, bool dpAttention = false);
 
 /// The data-parallel sizes from 1 to `max` that validateDataParallel accepts beside s's other layout
 /// choices (its TP, pipeline stages, expert switch and engine): the choices a layout box offers.

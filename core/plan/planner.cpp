@@ -683,7 +683,7 @@ MemoryPlan planDataParallel(const Scenario &s, const EngineRules &rules, const M
     // python/sglang/srt/models/deepseek_v2.py, qwen2_moe.py), the experts as for vLLM without EP.
     const bool attentionGroups = sglangDpAttention(s);
     if (attentionGroups) {
-        placement.denseTensorParallel = tp * dp;
+        placement.denseTensorParallel = sglangTotalGpus(s);
         placement.wholeEmbedding = true;
     }
     MemoryPlan plan = planLayers(s, rules, m, inventory, true, placement);
