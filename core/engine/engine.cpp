@@ -109,10 +109,12 @@ const QList<VllmProfile> &vllmProfiles()
          false,
          true,
          false,
+         false,
          "sampler: as 0.19 (no 0.10 log gives an activation breakdown); chunked-local layers in the "
          "hybrid manager since vllm-project/vllm#19351 (June 2025), before #21761 (merged 2025-07-28)"},
         {{0, 10, 1},
          15,
+         false,
          false,
          false,
          false,
@@ -123,6 +125,7 @@ const QList<VllmProfile> &vllmProfiles()
          false,
          false,
          true,
+         false,
          "sampler warm-up of 38 B per logit: the 4.76 GiB activation peak vLLM 0.11 logged for "
          "Llama-3.1-8B with 1,024 sequences on an H100 (llm-d/llm-d-benchmark "
          "config_explorer/empirical-vllm-memory-results.md @ 4f4d449); docs.vllm.ai v0.11.0 vllm.envs: "
@@ -130,6 +133,7 @@ const QList<VllmProfile> &vllmProfiles()
          "the encoder budget (vllm-project/vllm#25810, merged 2025-09-28)"},
         {{0, 12, 0},
          38,
+         false,
          false,
          false,
          false,
@@ -141,14 +145,17 @@ const QList<VllmProfile> &vllmProfiles()
          false,
          true,
          false,
+         true,
          "docs.vllm.ai v0.16.0 vllm.envs: VLLM_ALLOW_CHUNKED_LOCAL_ATTN_WITH_HYBRID_KV_CACHE = True "
          "(flipped by vllm-project/vllm#29627; 0.13-0.15 not read); sampler: as 0.11 (no log between "
-         "0.12 and 0.18 gives an activation breakdown)"},
+         "0.12 and 0.18 gives an activation breakdown); MTP heads shared with the target's lm_head by "
+         "vllm-project/vllm#34385 (merged 2026-02-12, before v0.16.0 of 2026-02-25)"},
         {{0, 19, 0},
          15,
          false,
          true,
          false,
+         true,
          "sampler 15 B per logit: calibrated on the vLLM 0.19.0 H100 start-up logs of "
          "jgchn/llm-d-planner @ d3121e0 (tests/data/vllm-logs.json ids 1, 3, 6, 8, 11); their "
          "'Estimated CUDA graph memory' is logged but not subtracted"},
@@ -157,6 +164,7 @@ const QList<VllmProfile> &vllmProfiles()
          true,
          true,
          false,
+         true,
          "CUDA-graph memory profiling on by default: 'CUDA graph memory profiling is enabled (default "
          "since v0.21.0)' in the logs of noonghunna/club-3090#127 and gpustack/runner#251 "
          "(vllm-project/vllm#30515 introduced it off by default)"},

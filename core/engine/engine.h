@@ -79,6 +79,9 @@ struct VllmProfile
     /// The profiling run pads each dummy image's encoder outputs to the whole encoder budget
     /// (vllm-project/vllm#25810); otherwise it holds them at the largest image's size.
     bool encoderOutputsPaddedToBudget = false;
+    /// An MTP drafter's per-layer head (shared_head.head) is replaced by the target's lm_head
+    /// (vllm-project/vllm#34385); before it, DeepSeek-style MTP layers kept a head of their own.
+    bool mtpSharesTargetHead = false;
     /// Where each value comes from.
     const char *source = "";
 };

@@ -403,9 +403,12 @@ ModelArch parseHfConfig(const QJsonObject &top, const QString &origin)
     // An EAGLE-3 draft's own output vocabulary (its lm_head), mapped onto the target's by d2t.
     m.draftVocabSize = r.integer({"draft_vocab_size"}, 1, MaxConfigWidth).value_or(0);
     // Multi-token-prediction layers the checkpoint carries beyond num_hidden_layers, which vLLM
-    // loads only as a speculative draft (DeepSeek-V3's num_nextn_predict_layers, Qwen3-Next's).
-    m.mtpLayers =
-        int(r.integer({"num_nextn_predict_layers", "mtp_num_hidden_layers"}, 0, MaxConfigLayers).value_or(0));
+    // loads only as a speculative draft (DeepSeek-V3's num_nextn_predict_layers, Qwen3.5's
+    // mtp_num_hidden_layers). Qwen3-Next's configs name none; its checkpoints carry one (mtp.layers.0),
+    // which vLLM's Qwen3NextMultiTokenPredictor assumes (getattr(config, "num_nextn_predict_layers", 1)).
+    const int defaultMtpLayers = modelType == QLatin1String("qwen3_next") ? 1 : 0;
+    m.mtpLayers = int(r.integer({"num_nextn_predict_layers", "mtp_num_hidden_layers"}, 0, MaxConfigLayers)
+                          .value_or(defaultMtpLayers));
     m.maxPositionEmbeddings = r.integer({"max_position_embeddings", "n_positions", "max_seq_len",
                                          "seq_length", "max_sequence_length"},
                                         1, MaxConfigWidth)

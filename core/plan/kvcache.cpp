@@ -209,6 +209,9 @@ KvCacheLayout kvCacheLayout(const ModelArch &model, const KvCacheOptions &option
     layout.bytesPerTokenPerLayer = kvBytesPerTokenPerLayer(model, options.dtype, options.tensorParallelSize);
     layout.stateBytesPerLayer = recurrentStateBytes(model, options);
     layout.requestedBlockSize = options.blockSize;
+    // --mamba-cache-mode none: the running state and one block per draft token
+    // (MambaSpec.max_memory_usage_bytes, vllm/v1/kv_cache_interface.py).
+    layout.stateBlocksPerRequest = 1 + std::max(0, options.speculativeStateBlocks);
     layout.blockSize = options.blockSize;
     const bool hasAttention = layout.groups.numGroups() > layout.groups.recurrentGroups;
     if (model.indexer.enabled())
@@ -234,7 +237,7 @@ GroupBlocks sequenceBlocksPerGroup(const ModelArch &model, const KvCacheLayout &
     blocks.full = blocksHeld(tokens, 0, block);
     blocks.sliding = blocksHeld(tokens, model.slidingWindow, block);
     blocks.chunked = chunkBlocksHeld(tokens, model.attentionChunkSize, block);
-    blocks.recurrent = tokens > 0 ? 1 : 0;
+    blocks.recurrent = tokens > 0 ? layout.stateBlocksPerRequest : 0;
     return blocks;
 }
 
@@ -286,8 +289,8 @@ GroupBlocks requestBlocksPerGroup(const ModelArch &model, const KvCacheLayout &l
             std::min((Checked(model.attentionChunkSize) + maxNumBatchedTokens).value(), maxModelLen);
         blocks.chunked = ceilDiv(reach, block);
     }
-    // --mamba-cache-mode none (no prefix caching): one state block per group.
-    blocks.recurrent = 1;
+    // --mamba-cache-mode none (no prefix caching): one state block per group, and one per draft.
+    blocks.recurrent = layout.stateBlocksPerRequest;
     return blocks;
 }
 

@@ -78,6 +78,9 @@ struct KvCacheOptions
     int blockSize = 16;                                 ///< --block-size as requested
     WeightDtype convStateDtype = WeightDtype::BFloat16; ///< --mamba-cache-dtype (auto: --dtype)
     WeightDtype ssmStateDtype = WeightDtype::BFloat16;  ///< --mamba-ssm-cache-dtype (auto: conv dtype)
+    /// Recurrent-state blocks a request holds beyond its own under speculative decoding (vLLM's
+    /// MambaSpec.num_speculative_blocks: num_speculative_tokens)
+    int speculativeStateBlocks = 0;
 };
 
 /// The pool vLLM allocates: groups, the block size it settles on and the page
@@ -88,8 +91,9 @@ struct KvCacheLayout
     std::int64_t bytesPerTokenPerLayer = 0; ///< attention page of one token
     std::int64_t stateBytesPerLayer = 0;    ///< one recurrent layer, one sequence, before padding
     int requestedBlockSize = 16;
-    int blockSize = 16;         ///< effective: raised for recurrent state pages, 64 for sparse MLA
-    std::int64_t pageBytes = 0; ///< one block of one layer slot (a state page padded to it)
+    int blockSize = 16;            ///< effective: raised for recurrent state pages, 64 for sparse MLA
+    std::int64_t pageBytes = 0;    ///< one block of one layer slot (a state page padded to it)
+    int stateBlocksPerRequest = 1; ///< blocks of each recurrent group a running request holds
     std::int64_t poolBlockBytes() const;
 };
 

@@ -230,6 +230,10 @@ KvCacheOptions kvCacheOptions(const Scenario &s, WeightDtype dtype, KvCacheDtype
     // --mamba-ssm-cache-dtype auto follows it.
     o.convStateDtype = dtype;
     o.ssmStateDtype = s.mambaSsmCacheDtype == WeightDtype::Auto ? dtype : s.mambaSsmCacheDtype;
+    // MambaBase.get_kv_cache_spec (vllm/model_executor/layers/mamba/abstract.py): any speculative
+    // config's num_speculative_tokens, since Qwen3-Next's MTP (vllm-project/vllm#24526).
+    if (s.engine == Engine::Vllm && s.speculative.enabled())
+        o.speculativeStateBlocks = int(s.speculative.numSpeculativeTokens);
     return o;
 }
 

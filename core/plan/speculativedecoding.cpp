@@ -4,6 +4,7 @@
 #include "core/common/checked.h"
 #include "core/common/error.h"
 #include "core/common/scenariofield.h"
+#include "core/engine/engine.h"
 #include "core/library/library.h"
 #include "core/plan/kvcache.h"
 #include "core/plan/weights.h"
@@ -29,13 +30,30 @@ bool isEagle(SpeculativeMethod method)
 }
 
 /// The MTP layers vLLM loads as DeepSeek's DeepSeekMTP (vllm/model_executor/models/deepseek_mtp.py):
-/// each an eh_proj, two norms, a decoder layer of the target's kind and a head of its own.
+/// each an eh_proj, two norms, a decoder layer of the target's kind and a head (shared_head).
 bool deepSeekStyleMtp(const ModelArch &m)
 {
     for (const char *type : {"deepseek_v3", "deepseek_v32"})
         if (m.modelType == QLatin1String(type))
             return true;
     return false;
+}
+
+/// Qwen3-Next's MTP module (vllm/model_executor/models/qwen3_next_mtp.py, Qwen3NextMTP): one fc over
+/// the embedding and the hidden state, two norms before it, full-attention decoder layers and a
+/// final norm; its embed_tokens and lm_head are the target's.
+bool qwenNextMtp(const ModelArch &m)
+{
+    return m.modelType == QLatin1String("qwen3_next");
+}
+
+/// Whether vLLM keeps the MTP layers' own head: DeepSeek-style shared_head.head, until the release
+/// that replaces it with the target's lm_head (VllmProfile::mtpSharesTargetHead). SGLang's NEXTN
+/// drafter takes the target's head (set_embed_and_head, python/sglang/srt/speculative/eagle_worker.py).
+bool mtpKeepsOwnHead(const Scenario &s)
+{
+    return s.engine == Engine::Vllm && deepSeekStyleMtp(s.model) &&
+           !resolveVllmVersion(s.vllmVersion).profile->mtpSharesTargetHead;
 }
 
 /// The published acceptance a method's default is fitted to: a mean acceptance length (tokens a
@@ -76,7 +94,8 @@ void removeGroup(QList<TensorGroup> &inventory, const QString &name)
     inventory.removeIf([&](const TensorGroup &g) { return g.name == name; });
 }
 
-/// The MTP layers as a model of their own: full attention, the MoE block of the target's last layer.
+/// The MTP layers as a model of their own: full attention (Qwen3-Next's layer_type="full_attention"),
+/// the MoE block of the target's last layer.
 ModelArch mtpModel(const ModelArch &m)
 {
     ModelArch mtp = m;
@@ -85,6 +104,7 @@ ModelArch mtpModel(const ModelArch &m)
     mtp.moe.denseLayers.clear();
     mtp.slidingLayers.clear();
     mtp.chunkedLayers.clear();
+    mtp.recurrent = {};
     mtp.tiedEmbeddings = false;
     return mtp;
 }
@@ -212,11 +232,18 @@ void validateSpeculative(const Scenario &s)
                                     "kvscope::Planner", "%1's config declares no multi-token-prediction "
                                                         "layers (num_nextn_predict_layers), which mtp needs")
                                     .arg(m.name)));
-        if (!deepSeekStyleMtp(m))
-            throw Error(refusal(QCoreApplication::translate("kvscope::Planner",
-                                                            "kvscope sizes DeepSeek-V3's MTP layers "
-                                                            "(deepseek_mtp.py); %1's (%2) are not sized yet")
+        if (!deepSeekStyleMtp(m) && !qwenNextMtp(m))
+            throw Error(refusal(QCoreApplication::translate(
+                                    "kvscope::Planner", "kvscope sizes DeepSeek-V3's and Qwen3-Next's "
+                                                        "MTP layers (deepseek_mtp.py, qwen3_next_mtp.py); "
+                                                        "%1's (%2) are not sized yet")
                                     .arg(m.name, m.modelType)));
+        if (s.engine == Engine::Sglang && m.recurrent.enabled())
+            throw Error(refusal(QCoreApplication::translate("kvscope::Planner",
+                                                            "SGLang keeps each request's recurrent state "
+                                                            "for every draft token in buffers kvscope does "
+                                                            "not size yet; kvscope plans %1's MTP under vLLM")
+                                    .arg(m.name)));
     }
     if (spec.method == SpeculativeMethod::DraftModel) {
         validateDraftModel(m, spec.draft);
@@ -362,13 +389,24 @@ QList<TensorGroup> draftInventory(const Scenario &s)
     if (spec.method == SpeculativeMethod::DraftModel)
         return tensorInventory(spec.draft); // whole: DraftModelProposer.load_model shares nothing
     if (spec.method == SpeculativeMethod::Mtp) {
-        // DeepSeekMultiTokenPredictorLayer: enorm, hnorm, eh_proj (an nn.Linear: unquantized and
-        // whole on every GPU), the decoder layer (mtp_block) and shared_head (a norm and its own
-        // head); the embedding is the target's.
         const ModelArch mtp = mtpModel(s.model);
         const std::int64_t h = mtp.hiddenSize;
         inventory = tensorInventory(mtp);
-        removeGroup(inventory, QStringLiteral("embed_tokens.weight"));
+        removeGroup(inventory, QStringLiteral("embed_tokens.weight")); // the target's
+        if (!mtpKeepsOwnHead(s))
+            removeGroup(inventory, QStringLiteral("lm_head.weight"));
+        if (qwenNextMtp(s.model)) {
+            // Qwen3NextMultiTokenPredictor: fc, a ColumnParallelLinear in the checkpoint's
+            // quantization (its output split over TP, then gathered), and pre_fc_norm_hidden and
+            // pre_fc_norm_embedding; the decoder layers' final norm is the inventory's.
+            inventory << tensorGroup(QStringLiteral("fc.weight"), Component::Mlp, TensorRole::LinearWeight, h,
+                                     2 * h, 1, Sharding::SplitRows)
+                      << tensorGroup(QStringLiteral("pre_fc_norms.weight"), Component::Norms,
+                                     TensorRole::Norm, h, 1, 2, Sharding::Replicated);
+            return inventory;
+        }
+        // DeepSeekMultiTokenPredictorLayer: enorm, hnorm, eh_proj (an nn.Linear: unquantized and
+        // whole on every GPU), the decoder layer (mtp_block) and shared_head (a norm and its head).
         inventory << tensorGroup(QStringLiteral("eh_proj.weight"), Component::Mlp, TensorRole::Other, h,
                                  2 * h, mtp.numLayers, Sharding::Replicated)
                   << tensorGroup(QStringLiteral("enorm_hnorm.weight"), Component::Norms, TensorRole::Norm, h,
@@ -390,12 +428,6 @@ WeightMemory draftWeights(const Scenario &s, const QuantizationSpec &targetQuant
             weightMemory(mtpModel(s.model), inventory, targetQuantization, dtype, tensorParallelSize);
         w.bytesPerGpu -= w.buffersBytes;
         w.buffersBytes = 0;
-        if (s.engine == Engine::Sglang) {
-            // SGLang's NEXTN drafter takes the target's head too (set_embed_and_head): its own goes.
-            const std::int64_t head = w.byComponent[int(Component::LmHead)];
-            w.bytesPerGpu -= head;
-            w.byComponent[int(Component::LmHead)] = 0;
-        }
         return w;
     }
     if (spec.method == SpeculativeMethod::DraftModel) {

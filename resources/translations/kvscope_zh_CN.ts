@@ -3373,10 +3373,6 @@
         <translation>%1 的配置没有声明多 token 预测层（num_nextn_predict_layers），而 mtp 需要它们</translation>
     </message>
     <message>
-        <source>kvscope sizes DeepSeek-V3&apos;s MTP layers (deepseek_mtp.py); %1&apos;s (%2) are not sized yet</source>
-        <translation>kvscope 只计算 DeepSeek-V3 的 MTP 层（deepseek_mtp.py）；%1 的（%2）尚未计算</translation>
-    </message>
-    <message>
         <source>an EAGLE draft&apos;s attention page differs from %1&apos;s (latent or recurrent layers); kvscope plans EAGLE drafts on models with per-head KV caches</source>
         <translation>EAGLE 草稿的注意力页与 %1 的不同（潜向量层或循环层）；kvscope 只为逐头 KV 缓存的模型规划 EAGLE 草稿</translation>
     </message>
@@ -3539,6 +3535,14 @@
     <message>
         <source>%1 %2: SGLang&apos;s data-parallel attention splits the %3 %4 GPUs into equal groups, and %2 does not divide %4</source>
         <translation>%1 %2：SGLang 的数据并行注意力把 %3 %4 块 GPU 均分成若干组，而 %2 不能整除 %4</translation>
+    </message>
+    <message>
+        <source>kvscope sizes DeepSeek-V3&apos;s and Qwen3-Next&apos;s MTP layers (deepseek_mtp.py, qwen3_next_mtp.py); %1&apos;s (%2) are not sized yet</source>
+        <translation>kvscope 可计算 DeepSeek-V3 与 Qwen3-Next 的 MTP 层（deepseek_mtp.py、qwen3_next_mtp.py）；%1 的（%2）尚不支持</translation>
+    </message>
+    <message>
+        <source>SGLang keeps each request&apos;s recurrent state for every draft token in buffers kvscope does not size yet; kvscope plans %1&apos;s MTP under vLLM</source>
+        <translation>SGLang 为每个请求的每个草稿 token 保留一份循环状态，这些缓冲区 kvscope 尚不计算；%1 的 MTP 请在 vLLM 下规划</translation>
     </message>
 </context>
 <context>

@@ -190,17 +190,22 @@ private Q_SLOTS:
         QCOMPARE(with.kv.bytesPerToken, std::int64_t(71'424));
         // Its weights: one MoE decoder layer in the checkpoint's FP8 blocks, plus what
         // DeepSeekMultiTokenPredictorLayer adds in 16 bits: eh_proj 7168 x 14336 whole on every GPU
-        // (205,520,896 B), the shared_head's own lm_head 129,280 x 7168 / 8 GPUs (231,669,760 B)
-        // and three norms (3 x 7168 x 2 B). The decoder layer is the target's last layer's share.
+        // (205,520,896 B) and three norms (3 x 7168 x 2 B). The decoder layer is the target's last
+        // layer's share. Its shared_head.head is the target's lm_head since vllm-project/vllm#34385
+        // (vLLM 0.16, llm_base_proposer.py _maybe_share_lm_head: "Shared target model lm_head with
+        // MTP shared_head.head"); before, it was a head of its own, 129,280 x 7168 / 8 GPUs.
         const std::int64_t ownHead = std::int64_t(129'280) / 8 * 7168 * 2;
         const std::int64_t ehProj = std::int64_t(7168) * 14336 * 2;
         const std::int64_t layer = (without.weights.byComponent[int(Component::Experts)] +
                                     without.weights.byComponent[int(Component::Router)]) /
                                    58; // the 58 MoE layers of 61 (first_k_dense_replace 3) hold the same
-        QVERIFY2(with.weights.draftBytes > ownHead + ehProj + layer,
+        QVERIFY2(with.weights.draftBytes > ehProj + layer,
                  qPrintable(QString::number(with.weights.draftBytes)));
-        QVERIFY2(with.weights.draftBytes < ownHead + ehProj + layer + 64 * 1024 * 1024,
+        QVERIFY2(with.weights.draftBytes < ehProj + layer + 64 * 1024 * 1024,
                  qPrintable(QString::number(with.weights.draftBytes)));
+        Scenario before = s;
+        before.vllmVersion = QStringLiteral("0.15");
+        QCOMPARE(planMemory(before).weights.draftBytes, with.weights.draftBytes + ownHead);
         // A model without MTP layers, SGLang and a draft for another model are refused, naming the option.
         s.model = *ModelLibrary::builtin().find(QStringLiteral("llama-3.1-8b"));
         s.tensorParallelSize = 1;
@@ -230,11 +235,61 @@ private Q_SLOTS:
         const MemoryPlan vllm = planMemory(s);
         s.engine = Engine::Sglang;
         const MemoryPlan sglang = planMemory(s);
-        QCOMPARE(sglang.weights.draftBytes, vllm.weights.draftBytes - ownHead);
+        QCOMPARE(sglang.weights.draftBytes, vllm.weights.draftBytes);
         QCOMPARE(sglang.weights.draftLoadCopyBytes, 2 * ownHead);
         // Its one MLA layer keeps a pool of the target's tokens: (512 + 64) x 2 B a token.
         QCOMPARE(sglang.kv.draftPoolLayers, 1);
         QCOMPARE(sglang.kv.draftPoolBytes, sglang.kv.capacityTokens * 1152);
+    }
+
+    void qwen3NextMtpLayerJoinsTheHybridPool()
+    {
+        // Qwen3-Next-80B-A3B's config names no MTP layers; its checkpoint carries one (mtp.layers.0)
+        // and vLLM's Qwen3NextMultiTokenPredictor assumes it (num_nextn_predict_layers, default 1).
+        // qwen3_next_mtp.py: one full-attention Qwen3NextDecoderLayer, fc (2 x 2048 -> 2048, a
+        // ColumnParallelLinear), pre_fc_norm_hidden, pre_fc_norm_embedding and a final norm; the
+        // embedding and lm_head are the target's. Two H200s, BF16, two drafts a step.
+        Scenario s = scenario(QStringLiteral("qwen3-next-80b-a3b"), QStringLiteral("h200"));
+        s.tensorParallelSize = 2;
+        s.maxModelLen = 32'768;
+        const MemoryPlan without = planMemory(s);
+        s.speculative = parseSpeculativeConfig(
+            QStringLiteral(R"({"method": "qwen3_next_mtp", "num_speculative_tokens": 2})"),
+            QStringLiteral("--speculative-config"), resolveDraftModel);
+        const MemoryPlan with = planMemory(s);
+        // Its weights on each of the two GPUs, by hand (2 B a parameter):
+        //   q_proj (queries and gate) 16 x 256 x 2 / 2 x 2048, k and v 1 head x 256 x 2048 each,
+        //   o_proj 2048 x 4096 / 2, q_norm and k_norm 256 each;
+        //   router 512 x 2048; 512 experts x 3 x (512 / 2) x 2048; shared expert 3 x 256 x 2048;
+        //   shared_expert_gate 2048; input and post-attention norms, the final norm and the two
+        //   pre-fc norms 5 x 2048; fc 2048 / 2 x 4096.
+        const std::int64_t attention = std::int64_t(4096) * 2048 + 2 * 256 * 2048 + 2048 * 2048 + 2 * 256;
+        const std::int64_t moe =
+            std::int64_t(512) * 2048 + std::int64_t(512) * 3 * 256 * 2048 + 3 * 256 * 2048 + 2048;
+        const std::int64_t rest = 5 * 2048 + std::int64_t(1024) * 4096;
+        QCOMPARE(with.weights.draftBytes, (attention + moe + rest) * 2);
+        QCOMPARE(with.weights.bytesPerGpu, without.weights.bytesPerGpu + with.weights.draftBytes);
+        // Its attention layer joins the 12 full-attention layers: 13 x 1 head x 256 x 2 x 2 B a token,
+        // and the groups of 12 layer slots become groups of 13 (36 Gated DeltaNet layers in three
+        // groups of 13: "Add 3 padding layers, may waste at most 8.33% KV cache memory", as vLLM
+        // logged for this model with qwen3_next_mtp in vllm-project/vllm#25760).
+        QCOMPARE(without.kv.bytesPerToken, std::int64_t(12'288));
+        QCOMPARE(with.kv.bytesPerToken, std::int64_t(13'312));
+        QCOMPARE(without.kv.groupSize, 12);
+        QCOMPARE(with.kv.groupSize, 13);
+        QCOMPARE(with.kv.numGroups, 4);
+        QCOMPARE(with.kv.paddingLayers, 3);
+        // Each running request holds its state block and one per draft in every recurrent group
+        // (MambaSpec.num_speculative_blocks = num_speculative_tokens): 3 groups x 3 state blocks
+        // beside its ceil(32,768 / block) attention blocks.
+        QCOMPARE(with.kv.blocksPerMaxRequest,
+                 (32'768 + with.blockSize - 1) / with.blockSize + std::int64_t(3) * 3);
+        QCOMPARE(without.kv.blocksPerMaxRequest, (32'768 + without.blockSize - 1) / without.blockSize + 3);
+        // SGLang keeps recurrent state per draft token in buffers kvscope does not size: refused.
+        s.engine = Engine::Sglang;
+        QVERIFY(test::errorFrom([&] {
+                    planMemory(s);
+                }).startsWith(QStringLiteral("--speculative-config: SGLang")));
     }
 
     void sglangDraftAgreesWithSglangsOwnLog()
