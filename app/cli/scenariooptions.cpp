@@ -91,6 +91,10 @@ ScenarioOptions::ScenarioOptions()
                            QStringLiteral("vLLM: a MoE's routed experts divided whole among the "
                                           "--tensor-parallel-size x --data-parallel-size GPUs instead "
                                           "of each expert split over them.")),
+        option(fileKey(ScenarioField::ExpertParallelSize),
+               QStringLiteral("SGLang: GPUs of --tp-size a MoE's routed experts are divided among, each "
+                              "expert split over the --tp-size / --ep-size GPUs of its group (default 1)."),
+               "n"),
         QCommandLineOption(fileKey(ScenarioField::EnableDpAttention),
                            QStringLiteral("SGLang: data-parallel attention, the --tp-size GPUs in "
                                           "--dp-size groups that each hold a KV pool for their own "

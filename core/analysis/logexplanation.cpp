@@ -50,6 +50,7 @@ bool isEngineArgument(ScenarioField field)
     case ScenarioField::DataParallelSize:
     case ScenarioField::EnableExpertParallel:
     case ScenarioField::EnableDpAttention:
+    case ScenarioField::ExpertParallelSize:
     case ScenarioField::MaxModelLen:
     case ScenarioField::BlockSize:
     case ScenarioField::MambaSsmCacheDtype:

@@ -122,14 +122,16 @@ private:
     }
 
     /// SGLang's short spellings read as its server_args names (python/sglang/srt/server_args.py:
-    /// --tp for --tp-size, --dp for --dp-size, --model for --model-path,
-    /// --tensor-parallel-size for --tp-size).
+    /// --tp for --tp-size, --dp for --dp-size, --ep and --expert-parallel-size for --ep-size,
+    /// --model for --model-path, --tensor-parallel-size for --tp-size).
     static QString sglangArgumentKey(const QString &name)
     {
         static const QHash<QString, QString> aliases{
             {QStringLiteral("tp"), QStringLiteral("tp_size")},
             {QStringLiteral("tensor_parallel_size"), QStringLiteral("tp_size")},
             {QStringLiteral("dp"), QStringLiteral("dp_size")},
+            {QStringLiteral("ep"), QStringLiteral("ep_size")},
+            {QStringLiteral("expert_parallel_size"), QStringLiteral("ep_size")},
             {QStringLiteral("pp"), QStringLiteral("pp_size")},
             {QStringLiteral("model"), QStringLiteral("model_path")},
         };

@@ -55,6 +55,8 @@ const FieldSpelling spellings[] = {
      QT_TRANSLATE_NOOP("kvscope::ScenarioField", "Expert parallelism (EP)")},
     {ScenarioField::EnableDpAttention, "enable-dp-attention", nullptr,
      QT_TRANSLATE_NOOP("kvscope::ScenarioField", "Data-parallel attention")},
+    {ScenarioField::ExpertParallelSize, "ep-size", nullptr,
+     QT_TRANSLATE_NOOP("kvscope::ScenarioField", "Expert-parallel GPUs (EP)")},
     {ScenarioField::MaxModelLen, "max-model-len", "context-length",
      QT_TRANSLATE_NOOP("kvscope::ScenarioField", "Max model length")},
     {ScenarioField::BlockSize, "block-size", "page-size",
@@ -130,7 +132,6 @@ const EnumSpelling<ServerOption> serverOptions[] = {
     {ServerOption::SglangSpeculativeNumSteps, "speculative-num-steps"},
     {ServerOption::SglangSpeculativeEagleTopk, "speculative-eagle-topk"},
     {ServerOption::SglangSpeculativeDraftTokens, "speculative-num-draft-tokens"},
-    {ServerOption::SglangEpSize, "ep-size"},
     {ServerOption::VllmLimitMmPerPrompt, "limit-mm-per-prompt"},
 };
 

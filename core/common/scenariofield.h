@@ -35,6 +35,7 @@ enum class ScenarioField
     DataParallelSize,
     EnableExpertParallel,
     EnableDpAttention,
+    ExpertParallelSize,
     MaxModelLen,
     BlockSize,
     MambaSsmCacheDtype,
@@ -122,9 +123,7 @@ enum class ServerOption
     SglangSpeculativeNumSteps,    ///< --speculative-num-steps: draft passes a step
     SglangSpeculativeEagleTopk,   ///< --speculative-eagle-topk: branches a draft pass keeps
     SglangSpeculativeDraftTokens, ///< --speculative-num-draft-tokens: tokens a verify pass checks
-    // SGLang's expert parallelism, which kvscope does not plan yet
-    SglangEpSize,         ///< --ep-size
-    VllmLimitMmPerPrompt, ///< vLLM's --limit-mm-per-prompt: the most images (etc.) a prompt may carry
+    VllmLimitMmPerPrompt,         ///< vLLM's --limit-mm-per-prompt: the most images (etc.) a prompt may carry
 };
 
 /// "--tokenizer", "--cache-type-k".

@@ -62,10 +62,9 @@ void validateSglangDataParallel(std::int64_t tp, std::int64_t dp, bool enabled, 
     const QString dpFlag = sglangFlag(ScenarioField::DataParallelSize);
     if (enabled)
         throw Error(QCoreApplication::translate("kvscope::Planner",
-                                                "%1 is vLLM's; kvscope does not plan SGLang's expert "
-                                                "parallelism (%2) yet")
+                                                "%1 is vLLM's; SGLang divides a MoE's experts with %2")
                         .arg(optionFlag(ScenarioField::EnableExpertParallel),
-                             serverFlag(ServerOption::SglangEpSize)));
+                             optionFlag(ScenarioField::ExpertParallelSize)));
     if (dp > 1 && !dpAttention)
         throw Error(QCoreApplication::translate(
                         "kvscope::Planner",
@@ -86,6 +85,71 @@ void validateSglangDataParallel(std::int64_t tp, std::int64_t dp, bool enabled, 
 }
 
 } // namespace
+
+void validateSglangExpertParallel(const Scenario &s)
+{
+    const std::int64_t ep = s.expertParallelSize;
+    const QString epText = QString::number(ep);
+    const ScenarioField field = ScenarioField::ExpertParallelSize;
+    if (ep <= 0)
+        throw Error(QCoreApplication::translate("kvscope::Planner", "%1: must be a positive integer, got %2")
+                        .arg(optionFlag(field), epText));
+    if (ep == 1)
+        return;
+    const ModelArch &m = s.model;
+    const QString why = [&] {
+        if (s.engine != Engine::Sglang)
+            return QCoreApplication::translate("kvscope::Planner",
+                                               "SGLang's; vLLM divides the experts with %1")
+                .arg(optionFlag(ScenarioField::EnableExpertParallel));
+        if (!m.moe.enabled())
+            return QCoreApplication::translate("kvscope::Planner", "%1 has no routed experts").arg(m.name);
+        if (s.pipelineParallelSize > 1)
+            return QCoreApplication::translate("kvscope::Planner",
+                                               "kvscope plans it without pipeline stages");
+        const int gpus = sglangTotalGpus(s);
+        // initialize_model_parallel (python/sglang/srt/distributed/parallel_state.py):
+        // moe_tp_size = tp_size // moe_ep_size; FusedMoE asserts that the routed experts divide
+        // over the EP ranks and that moe_intermediate_size divides over moe_tp_size.
+        if (gpus % ep != 0)
+            return QCoreApplication::translate("kvscope::Planner", "does not divide the %1 %2 GPUs")
+                .arg(sglangFlag(ScenarioField::TensorParallelSize))
+                .arg(gpus);
+        if (m.moe.numExperts % ep != 0)
+            return QCoreApplication::translate("kvscope::Planner",
+                                               "does not divide %1's %2 routed experts (SGLang's FusedMoE "
+                                               "gives every EP rank as many)")
+                .arg(m.name)
+                .arg(m.moe.numExperts);
+        if (m.moe.expertIntermediateSize % (gpus / ep) != 0)
+            return QCoreApplication::translate("kvscope::Planner",
+                                               "each expert would be split over %1 GPUs, which do not divide "
+                                               "moe_intermediate_size %2")
+                .arg(gpus / ep)
+                .arg(m.moe.expertIntermediateSize);
+        return QString();
+    }();
+    if (!why.isEmpty())
+        throw Error(refusal(field, epText, why));
+}
+
+QList<int> validExpertParallelSizes(const Scenario &s)
+{
+    Scenario trial = attentionGroupScenario(s);
+    return acceptedSizes(sglangTotalGpus(trial), [&](int ep) {
+        trial.expertParallelSize = ep;
+        validateSglangExpertParallel(trial);
+    });
+}
+
+ExpertPlacement sglangExpertPlacement(const Scenario &s)
+{
+    const int gpus = sglangTotalGpus(s);
+    const int ep = int(s.expertParallelSize); // validated: divides the GPUs and the experts
+    if (s.engine != Engine::Sglang || ep <= 1)
+        return {};
+    return {gpus / ep, ep, s.model.moe.numExperts / ep};
+}
 
 bool sglangDpAttention(const Scenario &s)
 {

@@ -63,6 +63,20 @@ void validateDataParallel(const ModelArch &model, std::int64_t tensorParallel, s
                           std::int64_t dataParallel, bool expertParallelEnabled, Engine engine,
                           bool dpAttention = false);
 
+/// What kvscope plans of SGLang's --ep-size: a positive integer; above 1 only under SGLang, for a MoE
+/// model without pipeline stages, dividing the --tp-size GPUs, the routed experts and (over the GPUs
+/// each expert is split over) moe_intermediate_size. Throws kvscope::Error naming --ep-size and the value.
+void validateSglangExpertParallel(const Scenario &s);
+
+/// SGLang's --ep-size values from 1 to its --tp-size GPUs that validateSglangExpertParallel accepts
+/// beside s's other choices (1 alone for a dense model or another engine): an EP box's choices.
+QList<int> validExpertParallelSizes(const Scenario &s);
+
+/// SGLang's expert placement under --ep-size E over its T --tp-size GPUs (FusedMoE,
+/// python/sglang/srt/layers/moe/fused_moe_triton/layer.py): each GPU num_experts / E routed experts,
+/// each split over T / E GPUs. The default placement (split over TP) without --ep-size.
+ExpertPlacement sglangExpertPlacement(const Scenario &s);
+
 /// SGLang's data-parallel attention as the scenario asks for it: --enable-dp-attention with a
 /// --dp-size above 1 (SGLang turns it off at 1, ServerArgs._handle_data_parallelism).
 bool sglangDpAttention(const Scenario &s);

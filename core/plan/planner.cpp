@@ -319,6 +319,7 @@ void validateScenario(const Scenario &s)
     validatePipelineParallel(m, s.pipelineParallelSize, s.engine);
     validateDataParallel(m, s.tensorParallelSize, s.pipelineParallelSize, s.dataParallelSize,
                          s.enableExpertParallel, s.engine, s.enableDpAttention);
+    validateSglangExpertParallel(attentionGroupScenario(s));
     if (s.maxLoras < 0)
         requirePositive(s.maxLoras, ScenarioField::MaxLoras);
     validateLora(s);
@@ -680,7 +681,9 @@ MemoryPlan planDataParallel(const Scenario &s, const EngineRules &rules, const M
     const int tp = int(s.tensorParallelSize);
     const int dp = int(s.dataParallelSize);
     const QList<TensorGroup> inventory = tensorInventory(m);
-    ExpertPlacement placement = expertPlacement(m, tp, dp, s.enableExpertParallel);
+    const bool sglangExperts = s.engine == Engine::Sglang && s.expertParallelSize > 1;
+    ExpertPlacement placement =
+        sglangExperts ? sglangExpertPlacement(s) : expertPlacement(m, tp, dp, s.enableExpertParallel);
     // SGLang's data-parallel attention (tp here is one attention group's): the input embedding whole
     // on every GPU (VocabParallelEmbedding enable_tp=not is_dp_attention_enabled()), the dense MLPs,
     // shared experts and LM head over all the GPUs (DeepseekV2DecoderLayer, ParallelLMHead;
@@ -735,7 +738,21 @@ MemoryPlan planDataParallel(const Scenario &s, const EngineRules &rules, const M
                 .arg(tp)
                 .arg(formatCount(plan.rankBatchSize), formatCount(s.batchSize),
                      formatCount(plan.deploymentCapacityTokens)));
-    if (plan.expertParallelSize > 1)
+    if (sglangExperts)
+        plan.notes.prepend(
+            QCoreApplication::translate("kvscope::Planner",
+                                        "%1 %2: %3's %4 routed experts a layer divided among %2 "
+                                        "GPUs, %5 on this GPU%6 (SGLang's FusedMoE)")
+                .arg(optionFlag(ScenarioField::ExpertParallelSize))
+                .arg(plan.expertParallelSize)
+                .arg(m.name)
+                .arg(m.moe.numExperts)
+                .arg(plan.localExperts)
+                .arg(plan.expertTensorParallelSize > 1
+                         ? QCoreApplication::translate("kvscope::Planner", ", each split over %1 GPUs")
+                               .arg(plan.expertTensorParallelSize)
+                         : QCoreApplication::translate("kvscope::Planner", ", each whole")));
+    else if (plan.expertParallelSize > 1)
         plan.notes.prepend(
             QCoreApplication::translate(
                 "kvscope::Planner", "%1: %2's %3 routed experts a layer divided among %4 GPUs, %5 on this "

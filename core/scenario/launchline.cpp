@@ -243,6 +243,9 @@ LaunchLine sglangLaunchLine(const Scenario &s)
     if (s.enableDpAttention && s.dataParallelSize > 1)
         args << optionFlag(ScenarioField::DataParallelSize, Engine::Sglang)
              << QString::number(s.dataParallelSize) << optionFlag(ScenarioField::EnableDpAttention);
+    if (s.expertParallelSize > 1)
+        args << optionFlag(ScenarioField::ExpertParallelSize, Engine::Sglang)
+             << QString::number(s.expertParallelSize);
     if (s.dtype != WeightDtype::Auto)
         args << optionFlag(ScenarioField::Dtype, Engine::Sglang) << dtypeName(s.dtype);
     if (s.quantization && s.quantization->method != QuantMethod::None) {

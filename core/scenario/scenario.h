@@ -63,6 +63,9 @@ struct Scenario
     /// SGLang's --enable-dp-attention: the --tp-size GPUs split into --dp-size groups that each run
     /// attention (and hold a KV pool) for their own requests, the MLPs and experts over all of them.
     bool enableDpAttention = false;
+    /// SGLang's --ep-size: the GPUs of --tp-size a MoE's routed experts are divided among (each
+    /// expert split over the --tp-size / --ep-size GPUs of its group).
+    std::int64_t expertParallelSize = 1;
     std::int64_t maxModelLen = 0; ///< --max-model-len; 0 = model's max_position_embeddings
     std::int64_t blockSize = 16;  ///< --block-size (vLLM may raise it, see KvCacheLayout)
     WeightDtype mambaSsmCacheDtype = WeightDtype::Auto; ///< --mamba-ssm-cache-dtype; auto = --dtype

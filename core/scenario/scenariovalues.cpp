@@ -225,6 +225,13 @@ const Field fields[] = {
      [](const Scenario &s) { return forEngine(s, Engine::Sglang, switchText(s.enableDpAttention)); },
      nullptr,
      "false"},
+    {{ScenarioField::ExpertParallelSize, OptionKind::Count, OptionEngine::Sglang},
+     [](Scenario &s, const QString &text, const QString &o, const ScenarioResolvers &) {
+         s.expertParallelSize = parsePositive(text, o);
+     },
+     [](const Scenario &s) { return forEngine(s, Engine::Sglang, QString::number(s.expertParallelSize)); },
+     nullptr,
+     "1"},
     {{ScenarioField::MaxModelLen, OptionKind::Count},
      [](Scenario &s, const QString &text, const QString &o, const ScenarioResolvers &) {
          s.maxModelLen = parseOptionalCount(text, o);

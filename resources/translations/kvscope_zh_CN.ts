@@ -3074,6 +3074,10 @@
         <source>%1: the %2 GPUs split into %3 attention groups, each with its own KV pool and share of the requests; the MLPs, experts and LM head stay split over all of them. Figures per GPU are one group&apos;s; the capacity card adds the deployment&apos;s.</source>
         <translation>%1：把 %2 块 GPU 分成 %3 个注意力组，每组有自己的 KV 池并承担一部分请求；MLP、专家和 LM head 仍切分到全部 GPU 上。每块 GPU 的数字是一个组的；容量卡片给出整个部署的。</translation>
     </message>
+    <message>
+        <source>%1: a MoE&apos;s routed experts are divided among this many of the %2 GPUs, each expert split over the %2 / %1 GPUs of its group (SGLang&apos;s FusedMoE: the experts must divide evenly).</source>
+        <translation>%1：MoE 的路由专家分配到 %2 个 GPU 中的这么多个上，每个专家再切分到所在组的 %2 / %1 个 GPU（SGLang 的 FusedMoE：专家数必须能整除）。</translation>
+    </message>
 </context>
 <context>
     <name>kvscope::PasteConfigDialog</name>
@@ -3525,10 +3529,6 @@
         <translation>%1 %2 %3：SGLang 的 %4 块 GPU 分成 %2 个注意力组，每组 %5 块，各有自己的 KV 池并承担 %7 条序列中的 %6 条，MLP 和专家切分到全部 %4 块上；每块 GPU 的数字是一个组的，整个部署容纳 %8 个 token</translation>
     </message>
     <message>
-        <source>%1 is vLLM&apos;s; kvscope does not plan SGLang&apos;s expert parallelism (%2) yet</source>
-        <translation>%1 是 vLLM 的参数；kvscope 尚未规划 SGLang 的专家并行（%2）</translation>
-    </message>
-    <message>
         <source>%1 %2 without %3: SGLang runs %2 independent copies of the server behind its router; plan one copy, or give %3 for the attention groups of one</source>
         <translation>%1 %2 但未给 %3：SGLang 会在其路由器后运行 %2 个独立的服务副本；请规划其中一个副本，或给出 %3 以规划一个副本内的注意力组</translation>
     </message>
@@ -3543,6 +3543,42 @@
     <message>
         <source>SGLang keeps each request&apos;s recurrent state for every draft token in buffers kvscope does not size yet; kvscope plans %1&apos;s MTP under vLLM</source>
         <translation>SGLang 为每个请求的每个草稿 token 保留一份循环状态，这些缓冲区 kvscope 尚不计算；%1 的 MTP 请在 vLLM 下规划</translation>
+    </message>
+    <message>
+        <source>%1 is vLLM&apos;s; SGLang divides a MoE&apos;s experts with %2</source>
+        <translation>%1 是 vLLM 的选项；SGLang 用 %2 分配 MoE 的专家</translation>
+    </message>
+    <message>
+        <source>SGLang&apos;s; vLLM divides the experts with %1</source>
+        <translation>这是 SGLang 的选项；vLLM 用 %1 分配专家</translation>
+    </message>
+    <message>
+        <source>kvscope plans it without pipeline stages</source>
+        <translation>kvscope 只在没有流水线阶段时规划它</translation>
+    </message>
+    <message>
+        <source>does not divide the %1 %2 GPUs</source>
+        <translation>不能整除 %1 的 %2 个 GPU</translation>
+    </message>
+    <message>
+        <source>does not divide %1&apos;s %2 routed experts (SGLang&apos;s FusedMoE gives every EP rank as many)</source>
+        <translation>不能整除 %1 的 %2 个路由专家（SGLang 的 FusedMoE 给每个 EP rank 分配相同数量）</translation>
+    </message>
+    <message>
+        <source>each expert would be split over %1 GPUs, which do not divide moe_intermediate_size %2</source>
+        <translation>每个专家将切分到 %1 个 GPU，而它不能整除 moe_intermediate_size %2</translation>
+    </message>
+    <message>
+        <source>%1 %2: %3&apos;s %4 routed experts a layer divided among %2 GPUs, %5 on this GPU%6 (SGLang&apos;s FusedMoE)</source>
+        <translation>%1 %2：%3 每层 %4 个路由专家分配到 %2 个 GPU，本 GPU 持有 %5 个%6（SGLang 的 FusedMoE）</translation>
+    </message>
+    <message>
+        <source>, each split over %1 GPUs</source>
+        <translation>，每个切分到 %1 个 GPU</translation>
+    </message>
+    <message>
+        <source>, each whole</source>
+        <translation>，每个完整存放</translation>
     </message>
 </context>
 <context>
@@ -3844,6 +3880,10 @@
     <message>
         <source>Data-parallel attention</source>
         <translation>数据并行注意力</translation>
+    </message>
+    <message>
+        <source>Expert-parallel GPUs (EP)</source>
+        <translation>专家并行 GPU 数（EP）</translation>
     </message>
 </context>
 <context>

@@ -362,6 +362,81 @@ private Q_SLOTS:
         expectError(uneven, QStringLiteral("does not divide 4"));
     }
 
+    void sglangExpertParallelByHand()
+    {
+        // SGLang's --tp-size 4 --ep-size E on Qwen3-30B-A3B (python/sglang/srt/distributed/parallel_state.py:
+        // moe_tp_size = tp_size // moe_ep_size; fused_moe_triton/layer.py: num_experts // moe_ep_size
+        // experts a rank, moe_intermediate_size // moe_tp_size each): E 4 puts 32 whole experts on each
+        // GPU, E 2 64 experts halved. Either way a GPU holds a quarter of the expert bytes, as the
+        // plain split does; what changes is which GPU computes which expert.
+        Scenario s = on(QStringLiteral("qwen3-30b-a3b"), 4, 1, false);
+        s.engine = Engine::Sglang;
+        const MemoryPlan split = planMemory(s);
+        s.expertParallelSize = 4;
+        const MemoryPlan whole = planMemory(s);
+        QCOMPARE(whole.expertParallelSize, 4);
+        QCOMPARE(whole.localExperts, 32);
+        QCOMPARE(whole.expertTensorParallelSize, 1);
+        QCOMPARE(expertBytes(whole), 48LL * 32 * qwen3ExpertBytes);
+        QCOMPARE(expertBytes(whole), qwen3AllExperts / 4);
+        QCOMPARE(expertBytes(whole), expertBytes(split));
+        QCOMPARE(whole.weights.bytesPerGpu, split.weights.bytesPerGpu);
+        QVERIFY(whole.notes.join(QLatin1Char('\n')).contains(QStringLiteral("--ep-size 4")));
+        QVERIFY2(launchLine(s).command().contains(QStringLiteral("--tp-size 4 --ep-size 4")),
+                 qPrintable(launchLine(s).command()));
+        s.expertParallelSize = 2;
+        const MemoryPlan halves = planMemory(s);
+        QCOMPARE(halves.localExperts, 64);
+        QCOMPARE(halves.expertTensorParallelSize, 2);
+        QCOMPARE(expertBytes(halves), 48LL * 64 * qwen3ExpertBytes / 2);
+        QCOMPARE(validExpertParallelSizes(s), QList<int>({1, 2, 4}));
+
+        // Under data-parallel attention the experts lie over all 4 GPUs of --tp-size, not a group's 2.
+        s.enableDpAttention = true;
+        s.dataParallelSize = 2;
+        s.expertParallelSize = 4;
+        const MemoryPlan groups = planMemory(s);
+        QCOMPARE(groups.tensorParallelSize, 2);
+        QCOMPARE(groups.localExperts, 32);
+        QCOMPARE(expertBytes(groups), qwen3AllExperts / 4);
+        QCOMPARE(validExpertParallelSizes(s), QList<int>({1, 2, 4}));
+        QVERIFY2(launchLine(s).command().contains(
+                     QStringLiteral("--tp-size 4 --dp-size 2 --enable-dp-attention --ep-size 4")),
+                 qPrintable(launchLine(s).command()));
+
+        // What SGLang asserts, and what is not SGLang's, each named.
+        Scenario odd = on(QStringLiteral("qwen3-30b-a3b"), 4, 1, false);
+        odd.engine = Engine::Sglang;
+        odd.expertParallelSize = 3;
+        expectError(odd, QStringLiteral("--ep-size 3: does not divide the --tp-size 4 GPUs"));
+        Scenario mixtral = on(QStringLiteral("mixtral-8x7b"), 16, 1, false);
+        mixtral.engine = Engine::Sglang;
+        mixtral.expertParallelSize = 16;
+        expectError(mixtral, QStringLiteral("does not divide Mixtral-8x7B-v0.1's 8 routed experts"));
+        Scenario dense = on(QStringLiteral("llama-3.1-8b"), 2, 1, false);
+        dense.engine = Engine::Sglang;
+        dense.expertParallelSize = 2;
+        expectError(dense, QStringLiteral("--ep-size 2: Llama-3.1-8B has no routed experts"));
+        QCOMPARE(validExpertParallelSizes(dense), QList<int>({1}));
+        Scenario vllm = on(QStringLiteral("qwen3-30b-a3b"), 4, 1, false);
+        vllm.expertParallelSize = 4;
+        expectError(vllm, QStringLiteral("--ep-size 4: SGLang's; vLLM divides the experts with "
+                                         "--enable-expert-parallel"));
+        Scenario vllmFlag = on(QStringLiteral("qwen3-30b-a3b"), 4, 1, true);
+        vllmFlag.engine = Engine::Sglang;
+        expectError(vllmFlag, QStringLiteral("SGLang divides a MoE's experts with --ep-size"));
+
+        // Read as SGLang spells it and written back.
+        const ScenarioValues values{{QStringLiteral("engine"), QStringLiteral("sglang")},
+                                    {QStringLiteral("model"), QStringLiteral("qwen3-30b-a3b")},
+                                    {QStringLiteral("gpu"), QStringLiteral("h100-sxm")},
+                                    {QStringLiteral("tp-size"), QStringLiteral("4")},
+                                    {QStringLiteral("ep-size"), QStringLiteral("4")}};
+        const Scenario read = scenarioFromValues(values, builtinResolvers());
+        QCOMPARE(read.expertParallelSize, 4);
+        QCOMPARE(scenarioToValues(read).value(QStringLiteral("ep-size")), QStringLiteral("4"));
+    }
+
     void optionsReadAndSpellBack()
     {
         ScenarioValues values{{QStringLiteral("model"), QStringLiteral("qwen3-30b-a3b")},

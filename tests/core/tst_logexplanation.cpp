@@ -574,6 +574,12 @@ private Q_SLOTS:
         QCOMPARE(e.plan.kv.bytesPerToken, std::int64_t(49'152)); // 2 of the 4 KV heads a GPU
         QVERIFY(e.read.join(QLatin1Char('\n')).contains(QStringLiteral("enable_dp_attention = True")));
         QVERIFY(e.options.contains(QStringLiteral("enable-dp-attention")));
+        // --ep (SGLang's alias of --ep-size) divides the experts over the 4 GPUs.
+        const LogExplanation experts =
+            explain(QString(text).replace(QStringLiteral("--dp 2 "), QStringLiteral("--dp 2 --ep 4 ")));
+        QCOMPARE(experts.plan.expertParallelSize, 4);
+        QCOMPARE(experts.plan.localExperts, 32);
+        QCOMPARE(experts.options.value(QStringLiteral("ep-size")), QStringLiteral("4"));
     }
 
     void refusesWhatItCannotInferFromAnSglangLog()

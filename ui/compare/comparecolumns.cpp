@@ -18,6 +18,7 @@ const QList<ScenarioField> &columnKnobs()
                                             ScenarioField::DataParallelSize,
                                             ScenarioField::EnableExpertParallel,
                                             ScenarioField::EnableDpAttention,
+                                            ScenarioField::ExpertParallelSize,
                                             ScenarioField::SpeculativeConfig,
                                             ScenarioField::MaxLoras,
                                             ScenarioField::MaxLoraRank,
@@ -29,7 +30,7 @@ bool isLayoutKnob(ScenarioField knob)
 {
     return knob == ScenarioField::TensorParallelSize || knob == ScenarioField::PipelineParallelSize ||
            knob == ScenarioField::DataParallelSize || knob == ScenarioField::EnableExpertParallel ||
-           knob == ScenarioField::EnableDpAttention;
+           knob == ScenarioField::EnableDpAttention || knob == ScenarioField::ExpertParallelSize;
 }
 
 ScenarioValues columnValues(const Scenario &base, const Scenario &column)

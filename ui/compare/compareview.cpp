@@ -119,6 +119,8 @@ QString layoutDefault(ScenarioField knob, Engine engine)
         return QStringLiteral("false");
     if (knob == ScenarioField::EnableDpAttention && engine == Engine::Sglang)
         return QStringLiteral("false");
+    if (knob == ScenarioField::ExpertParallelSize && engine == Engine::Sglang)
+        return QStringLiteral("1");
     return {};
 }
 
@@ -506,12 +508,14 @@ void CompareView::showKnobs()
                 showSizes(combo, validPipelineParallelSizes(column.model, column.engine));
             else if (knob == ScenarioField::DataParallelSize)
                 showSizes(combo, validDataParallelSizes(column));
+            else if (knob == ScenarioField::ExpertParallelSize)
+                showSizes(combo, validExpertParallelSizes(column));
             // Expert parallelism needs routed experts; the data-parallel box needs a choice.
             if (knob == ScenarioField::EnableExpertParallel && !column.model.moe.enabled() &&
                 values.value(key) == QLatin1String("false"))
                 combo->setEnabled(false);
-            if (knob == ScenarioField::DataParallelSize && combo->count() < 2 &&
-                values.value(key) == QLatin1String("1"))
+            if ((knob == ScenarioField::DataParallelSize || knob == ScenarioField::ExpertParallelSize) &&
+                combo->count() < 2 && values.value(key) == QLatin1String("1"))
                 combo->setEnabled(false);
             const int automatic = combo->findData(QStringLiteral("auto"));
             if (knob == ScenarioField::Quantization) {

@@ -116,8 +116,10 @@ ParameterPanel::ParameterPanel(ScenarioController *controller, UserLibrary *libr
       m_stageLabel(new QLabel(QStringLiteral("× PP"), this)), m_stageCount(new QComboBox(this)),
       m_parallelRow(new QHBoxLayout), m_dataParallelLabel(new QLabel(QStringLiteral("× DP"), this)),
       m_dataParallel(new QComboBox(this)), m_expertParallel(new QCheckBox(this)),
-      m_dpAttention(new QCheckBox(this)), m_dtype(new QComboBox(this)), m_quantization(new QComboBox(this)),
-      m_groupSize(new QComboBox(this)), m_kvCacheDtype(new QComboBox(this)),
+      m_dpAttention(new QCheckBox(this)), m_expertParallelSizeLabel(new QLabel(QStringLiteral("EP"), this)),
+      m_expertParallelSize(new QComboBox(this)), m_dtype(new QComboBox(this)),
+      m_quantization(new QComboBox(this)), m_groupSize(new QComboBox(this)),
+      m_kvCacheDtype(new QComboBox(this)),
       m_precision(new QSlider(Qt::Horizontal, this)), m_precisionSteps{new QLabel(this), new QLabel(this),
                                                                        new QLabel(this), new QLabel(this)},
       m_utilization(new QDoubleSpinBox(this)), m_kvCacheMemory(new QSpinBox(this)),
@@ -141,6 +143,8 @@ ParameterPanel::ParameterPanel(ScenarioController *controller, UserLibrary *libr
     m_dataParallel->setObjectName(QStringLiteral("dataParallel"));
     m_expertParallel->setObjectName(QStringLiteral("expertParallel"));
     m_dpAttention->setObjectName(QStringLiteral("dpAttention"));
+    m_expertParallelSize->setObjectName(QStringLiteral("expertParallelSize"));
+    m_expertParallelSizeLabel->setBuddy(m_expertParallelSize);
     m_dataParallelLabel->setBuddy(m_dataParallel);
     m_dtype->setObjectName(QStringLiteral("dtypeCombo"));
     m_quantization->setObjectName(QStringLiteral("quantizationCombo"));
@@ -238,6 +242,9 @@ ParameterPanel::ParameterPanel(ScenarioController *controller, UserLibrary *libr
     auto *switches = new QHBoxLayout;
     switches->addWidget(m_expertParallel);
     switches->addWidget(m_dpAttention);
+    switches->addStretch(1);
+    switches->addWidget(m_expertParallelSizeLabel);
+    switches->addWidget(m_expertParallelSize);
     m_modelForm->addRow(new QLabel(this), switches);
     m_precisionForm->addRow(new QLabel(this), m_dtype);
     m_precisionForm->addRow(new QLabel(this), m_quantization);
@@ -316,6 +323,9 @@ ParameterPanel::ParameterPanel(ScenarioController *controller, UserLibrary *libr
     });
     connect(m_expertParallel, &QCheckBox::toggled, m_controller, &ScenarioController::setExpertParallel);
     connect(m_dpAttention, &QCheckBox::toggled, m_controller, &ScenarioController::setDpAttention);
+    connect(m_expertParallelSize, &QComboBox::activated, this, [this](int index) {
+        m_controller->setExpertParallelSize(m_expertParallelSize->itemData(index).toInt());
+    });
     connect(m_stageCount, &QComboBox::activated, this, [this](int index) {
         m_controller->setPipelineParallelSize(m_stageCount->itemData(index).toInt());
     });
@@ -429,6 +439,7 @@ QWidget *ParameterPanel::controlFor(ScenarioField option) const
         {ScenarioField::DataParallelSize, m_dataParallel},
         {ScenarioField::EnableExpertParallel, m_expertParallel},
         {ScenarioField::EnableDpAttention, m_dpAttention},
+        {ScenarioField::ExpertParallelSize, m_expertParallelSize},
         {ScenarioField::Dtype, m_dtype},
         {ScenarioField::Quantization, m_quantization},
         {ScenarioField::GroupSize, m_groupSize},
@@ -578,6 +589,12 @@ void ParameterPanel::showScenario(const Scenario &s)
         m_dpAttention->setChecked(s.enableDpAttention);
     }
     m_dpAttention->setVisible(!vllm);
+    // SGLang's --ep-size, for a MoE: the sizes that divide its GPUs and experts.
+    setSizes(m_expertParallelSize, validExpertParallelSizes(s));
+    selectData(m_expertParallelSize, int(s.expertParallelSize));
+    m_expertParallelSize->setEnabled(m_expertParallelSize->count() > 1);
+    m_expertParallelSize->setVisible(!vllm && s.model.moe.enabled());
+    m_expertParallelSizeLabel->setVisible(m_expertParallelSize->isVisibleTo(this));
     // Under SGLang's attention groups the ranks divide the GPUs instead of multiplying them.
     m_dataParallelLabel->setText(vllm ? QStringLiteral("× DP") : QStringLiteral("DP"));
     selectData(m_dtype, dtypeName(s.dtype));
@@ -820,6 +837,11 @@ void ParameterPanel::retranslate()
            "one group's; the capacity card adds the deployment's.")
             .arg(optionFlag(ScenarioField::EnableDpAttention), sglangFlag(ScenarioField::TensorParallelSize),
                  sglangFlag(ScenarioField::DataParallelSize)));
+    m_expertParallelSize->setToolTip(
+        tr("%1: a MoE's routed experts are divided among this many of the %2 GPUs, each expert split over "
+           "the %2 / %1 GPUs of its group (SGLang's FusedMoE: the experts must divide evenly).")
+            .arg(optionFlag(ScenarioField::ExpertParallelSize),
+                 sglangFlag(ScenarioField::TensorParallelSize)));
     m_expertParallel->setToolTip(
         tr("%1: a MoE's routed experts are divided whole among the TP × DP GPUs (the first GPUs "
            "take one more when they do not divide), instead of each expert being split over them.")

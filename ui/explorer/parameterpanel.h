@@ -79,9 +79,11 @@ private:
     QComboBox *m_stageCount;
     QHBoxLayout *m_parallelRow;
     QLabel *m_dataParallelLabel;
-    QComboBox *m_dataParallel;   ///< --data-parallel-size
-    QCheckBox *m_expertParallel; ///< --enable-expert-parallel (vLLM)
-    QCheckBox *m_dpAttention;    ///< --enable-dp-attention (SGLang), in the expert switch's place
+    QComboBox *m_dataParallel;         ///< --data-parallel-size
+    QCheckBox *m_expertParallel;       ///< --enable-expert-parallel (vLLM)
+    QCheckBox *m_dpAttention;          ///< --enable-dp-attention (SGLang), in the expert switch's place
+    QLabel *m_expertParallelSizeLabel; ///< "EP" before SGLang's --ep-size box
+    QComboBox *m_expertParallelSize;   ///< --ep-size (SGLang): GPUs the routed experts are divided among
     QComboBox *m_dtype;
     QComboBox *m_quantization;
     QComboBox *m_groupSize;

@@ -5,6 +5,7 @@
 #include "core/common/error.h"
 #include "core/library/library.h"
 #include "core/model/imagetokens.h"
+#include "core/plan/expertparallel.h"
 #include "core/plan/planner.h"
 #include "core/plan/tensorparallel.h"
 
@@ -65,6 +66,17 @@ bool ScenarioController::setScenario(const Scenario &given)
     return true;
 }
 
+namespace {
+
+/// SGLang's --ep-size back to 1 where a new model, TP or attention groups no longer take it.
+void keepExpertParallelSize(Scenario &s)
+{
+    if (!validExpertParallelSizes(s).contains(int(s.expertParallelSize)))
+        s.expertParallelSize = 1;
+}
+
+} // namespace
+
 template <typename Change> void ScenarioController::change(Change &&apply)
 {
     Scenario next = m_scenario;
@@ -97,6 +109,7 @@ void ScenarioController::setModel(const ModelArch &model)
         // Images go with a model that takes them; a text model's requests are text.
         if (!imageTokensModelled(model))
             s.imagesPerRequest = 0;
+        keepExpertParallelSize(s);
         // An explicit --quantization stays (a what-if across models); "auto" follows the new checkpoint.
     });
 }
@@ -138,7 +151,10 @@ MeasuredSpeedScale ScenarioController::storedCalibration(const QString &gpuId) c
 
 void ScenarioController::setTensorParallelSize(int gpus)
 {
-    change([&](Scenario &s) { s.tensorParallelSize = gpus; });
+    change([&](Scenario &s) {
+        s.tensorParallelSize = gpus;
+        keepExpertParallelSize(s);
+    });
 }
 
 void ScenarioController::setPipelineParallelSize(int stages)
@@ -148,7 +164,10 @@ void ScenarioController::setPipelineParallelSize(int stages)
 
 void ScenarioController::setDataParallelSize(int ranks)
 {
-    change([&](Scenario &s) { s.dataParallelSize = ranks; });
+    change([&](Scenario &s) {
+        s.dataParallelSize = ranks;
+        keepExpertParallelSize(s);
+    });
 }
 
 void ScenarioController::setExpertParallel(bool enabled)
@@ -164,7 +183,13 @@ void ScenarioController::setDpAttention(bool enabled)
         s.enableDpAttention = enabled;
         if (!enabled)
             s.dataParallelSize = 1;
+        keepExpertParallelSize(s);
     });
+}
+
+void ScenarioController::setExpertParallelSize(int gpus)
+{
+    change([&](Scenario &s) { s.expertParallelSize = gpus; });
 }
 
 void ScenarioController::setKvCacheMemoryBytes(std::int64_t bytes)

@@ -43,6 +43,7 @@ public:
     void setDataParallelSize(int ranks);
     void setExpertParallel(bool enabled);
     void setDpAttention(bool enabled);              ///< SGLang's --enable-dp-attention
+    void setExpertParallelSize(int gpus);           ///< SGLang's --ep-size
     void setKvCacheMemoryBytes(std::int64_t bytes); ///< 0: the profiled budget
     void setSharedPrefixLen(std::int64_t tokens);   ///< 0: none
     void setImagesPerRequest(std::int64_t images);  ///< 0: text only
