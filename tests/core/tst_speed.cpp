@@ -610,6 +610,20 @@ private Q_SLOTS:
         big.batchSize = breakEven - 1;
         QVERIFY(planMemory(big).speed.speculative->speedup >= 1);
 
+        // MTP's default follows the measurement on the target's own layers where one is published:
+        // Qwen3-Next's 2.25 tokens a step at 2 drafts (vLLM issue 25368) is p with 1 + p + p^2 = 2.25,
+        // p = (sqrt(6) - 1) / 2; DeepSeek-V3's technical report's 85 % elsewhere.
+        Scenario next = scenario(QStringLiteral("qwen3-next-80b-a3b"), QStringLiteral("h200"));
+        next.speculative.method = SpeculativeMethod::Mtp;
+        next.speculative.numSpeculativeTokens = 2;
+        const std::optional<DraftAcceptance> nextRate = draftAcceptance(next);
+        QVERIFY(nextRate);
+        QVERIFY(std::abs(nextRate->rate - (std::sqrt(6.0) - 1) / 2) < 1e-9);
+        QVERIFY(nextRate->source.contains(QStringLiteral("25368")));
+        Scenario deepseek = scenario(QStringLiteral("deepseek-v3"), QStringLiteral("h200"));
+        deepseek.speculative = next.speculative;
+        QVERIFY(std::abs(draftAcceptance(deepseek)->rate - 0.85) < 1e-9);
+
         // n-gram: no published acceptance, no figure, a note naming the option; with a rate, no draft pass.
         s.speculative =
             parseSpeculativeConfig(QStringLiteral(R"({"method": "ngram", "num_speculative_tokens": 4})"),
