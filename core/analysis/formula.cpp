@@ -838,20 +838,32 @@ QList<FormulaLine> capacityLines(const Scenario &s, const MemoryPlan &plan, cons
         count(QString(), kv.numGpuBlocks, {}),
         Formula::tr("blocks of the shared pool: one spans a page in every slot of a group"));
 
-    LineBuilder capacity(FormulaSection::Capacity, QStringLiteral("kv_capacity_tokens"));
-    if (kv.numGroups > 1)
-        capacity.op("floor(")
-            .term(lines.last())
-            .op(" / ")
-            .term(count(QStringLiteral("num_groups"), kv.numGroups, ScenarioField::Model,
-                        QStringLiteral("KV cache groups")))
-            .op(") × ")
-            .term(blockSize);
-    else
-        capacity.term(lines.last()).op(" × ").term(blockSize);
-    lines << capacity.result(count(QString(), kv.capacityTokens, {}, {}, TermUnit::Tokens),
-                             sglang ? Formula::tr("SGLang's max_total_num_tokens")
-                                    : Formula::tr("vLLM's \"GPU KV cache size\" in tokens"));
+    const qsizetype blocksLine = lines.size() - 1;
+    const FormulaTerm maxModelLen = count(QStringLiteral("max_model_len"), plan.maxModelLen,
+                                          ScenarioField::MaxModelLen, {}, TermUnit::Tokens);
+    qsizetype capacityIndex = 0;
+    const auto capacityLine = [&](const auto &build) {
+        LineBuilder capacity(FormulaSection::Capacity, QStringLiteral("kv_capacity_tokens"));
+        build(capacity);
+        capacityIndex = lines.size();
+        lines << capacity.result(count(QString(), kv.capacityTokens, {}, {}, TermUnit::Tokens),
+                                 sglang ? Formula::tr("SGLang's max_total_num_tokens")
+                                        : Formula::tr("vLLM's \"GPU KV cache size\" in tokens"));
+    };
+    // Before vLLM 0.21 (and SGLang's pool): the blocks per group x the block size.
+    if (!kv.capacityFromConcurrency)
+        capacityLine([&](LineBuilder &capacity) {
+            if (kv.numGroups > 1)
+                capacity.op("floor(")
+                    .term(lines.at(blocksLine))
+                    .op(" / ")
+                    .term(count(QStringLiteral("num_groups"), kv.numGroups, ScenarioField::Model,
+                                QStringLiteral("KV cache groups")))
+                    .op(") × ")
+                    .term(blockSize);
+            else
+                capacity.term(lines.at(blocksLine)).op(" × ").term(blockSize);
+        });
 
     const ModelArch cacheModel = withDraftLayers(s.model, kv.draftLayers);
     const KvCacheLayout layout = kvCacheLayout(cacheModel, kvCacheOptions(s, plan.dtype, plan.kvCacheDtype));
@@ -859,30 +871,41 @@ QList<FormulaLine> capacityLines(const Scenario &s, const MemoryPlan &plan, cons
     LineBuilder request(FormulaSection::Capacity, QStringLiteral("blocks_per_request"));
     appendGroupBlocks(request, kv,
                       requestBlocksPerGroup(cacheModel, layout, plan.maxModelLen, plan.maxNumBatchedTokens),
-                      count(QStringLiteral("max_model_len"), plan.maxModelLen, ScenarioField::MaxModelLen, {},
-                            TermUnit::Tokens),
-                      blockSize,
+                      maxModelLen, blockSize,
                       QStringLiteral("blocks of min(sliding_window − 1 + max_num_batched_tokens, "
                                      "max_model_len) tokens, plus one"),
                       QStringLiteral("blocks of min(chunk + max_num_batched_tokens, max_model_len) tokens"));
     lines << request.result(count(QString(), kv.blocksPerMaxRequest, {}),
                             Formula::tr("blocks one request of %1 tokens reserves").arg(maxModelLenFlag));
+    const qsizetype requestLine = lines.size() - 1;
+    // vLLM 0.21 on (vllm-project/vllm#41069): int(max_concurrency x max_model_len).
+    if (kv.capacityFromConcurrency)
+        capacityLine([&](LineBuilder &capacity) {
+            capacity.op("floor(")
+                .term(lines.at(blocksLine))
+                .op(" / ")
+                .term(lines.at(requestLine))
+                .op(" × ")
+                .term(maxModelLen)
+                .op(")");
+        });
+    const FormulaLine capacityTokens = lines.at(capacityIndex);
 
     LineBuilder concurrency(FormulaSection::Capacity, QStringLiteral("max_concurrency"));
     if (kv.sharedRequestBlocks > 0) {
         // A shared prefix's full blocks are held once: the pool and each request lose them.
         const FormulaTerm shared = sharedPrefixTerm(kv.sharedRequestBlocks);
         concurrency.op("(")
-            .term(lines.at(lines.size() - 3))
+            .term(lines.at(blocksLine))
             .op(" − ")
             .term(shared)
             .op(") / (")
-            .term(lines.last())
+            .term(lines.at(requestLine))
             .op(" − ")
             .term(shared)
             .op(")");
     } else {
-        concurrency.term(lines.at(lines.size() - 3)).op(" / ").term(lines.last());
+        concurrency.term(lines.at(blocksLine)).op(" / ").term(lines.at(requestLine));
     }
     lines << concurrency.result(
         {QString(), decimalText(kv.maxConcurrency, 2), 0, kv.maxConcurrency, TermUnit::Ratio, {}, {}},
@@ -896,7 +919,7 @@ QList<FormulaLine> capacityLines(const Scenario &s, const MemoryPlan &plan, cons
                                         ScenarioField::DataParallelSize);
         LineBuilder deployment(FormulaSection::Capacity, QStringLiteral("deployment_kv_capacity_tokens"));
         if (plan.lighterRanks > 0)
-            deployment.term(lines.at(lines.size() - 3))
+            deployment.term(capacityTokens)
                 .op(" × ")
                 .term(count(QStringLiteral("ranks_with_most_experts"),
                             plan.dataParallelSize - plan.lighterRanks, ScenarioField::EnableExpertParallel))
@@ -907,7 +930,7 @@ QList<FormulaLine> capacityLines(const Scenario &s, const MemoryPlan &plan, cons
                 .term(count(QStringLiteral("lighter_ranks"), plan.lighterRanks,
                             ScenarioField::EnableExpertParallel));
         else
-            deployment.term(lines.at(lines.size() - 3)).op(" × ").term(ranks);
+            deployment.term(capacityTokens).op(" × ").term(ranks);
         lines << deployment.result(
             count(QString(), plan.deploymentCapacityTokens, {}, {}, TermUnit::Tokens),
             Formula::tr("the deployment's tokens: every data-parallel rank's own cache"));

@@ -7,6 +7,7 @@
 #include "core/engine/engine.h"
 #include "core/engine/runtime.h"
 #include "core/library/library.h"
+#include "core/plan/enginerules.h"
 #include "core/plan/pipelineparallel.h"
 #include "core/plan/planner.h"
 #include "core/plan/speculativedecoding.h"
@@ -408,6 +409,27 @@ void addExplanation(LogExplanation &e)
                               "A token of context takes %1 of KV cache on each GPU, so that memory holds %2.")
                               .arg(formatBytes(p.kv.bytesPerToken), holds)
                         : LogExplanationWords::tr("That memory holds %1.").arg(holds));
+        // Which of vLLM's two "GPU KV cache size" figures this release logs, where they differ.
+        if (p.engine == Engine::Vllm && p.kv.numGroups > 1) {
+            const std::int64_t perGroup = blocksPerGroupTokens(p.kv, p.blockSize);
+            const std::int64_t fromConcurrency = concurrencyTimesLengthTokens(p.kv, p.maxModelLen);
+            e.explanation
+                << (p.kv.capacityFromConcurrency
+                        ? LogExplanationWords::tr(
+                              "vLLM %1 logs \"GPU KV cache size\" as the maximum concurrency × %2: %3 "
+                              "tokens, which counts what each of the %4 KV cache groups holds of a "
+                              "request; releases before 0.21 logged the blocks per group × the block "
+                              "size, %5 tokens.")
+                        : LogExplanationWords::tr(
+                              "vLLM %1 logs \"GPU KV cache size\" as the blocks per group × the block "
+                              "size: %5 tokens over %4 KV cache groups; from 0.21 on it logs the maximum "
+                              "concurrency × %2, %3 tokens, which counts what a windowed group holds of "
+                              "a request."))
+                       .arg(p.engineVersion, optionFlag(ScenarioField::MaxModelLen),
+                            formatCount(fromConcurrency))
+                       .arg(p.kv.numGroups)
+                       .arg(formatCount(perGroup));
+        }
     }
     if (p.encoder.items > 0) {
         QString logged;

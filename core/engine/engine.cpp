@@ -110,10 +110,12 @@ const QList<VllmProfile> &vllmProfiles()
          true,
          false,
          false,
+         false,
          "sampler: as 0.19 (no 0.10 log gives an activation breakdown); chunked-local layers in the "
          "hybrid manager since vllm-project/vllm#19351 (June 2025), before #21761 (merged 2025-07-28)"},
         {{0, 10, 1},
          15,
+         false,
          false,
          false,
          false,
@@ -126,6 +128,7 @@ const QList<VllmProfile> &vllmProfiles()
          false,
          true,
          false,
+         false,
          "sampler warm-up of 38 B per logit: the 4.76 GiB activation peak vLLM 0.11 logged for "
          "Llama-3.1-8B with 1,024 sequences on an H100 (llm-d/llm-d-benchmark "
          "config_explorer/empirical-vllm-memory-results.md @ 4f4d449); docs.vllm.ai v0.11.0 vllm.envs: "
@@ -133,6 +136,7 @@ const QList<VllmProfile> &vllmProfiles()
          "the encoder budget (vllm-project/vllm#25810, merged 2025-09-28)"},
         {{0, 12, 0},
          38,
+         false,
          false,
          false,
          false,
@@ -146,6 +150,7 @@ const QList<VllmProfile> &vllmProfiles()
          true,
          false,
          true,
+         false,
          "docs.vllm.ai v0.16.0 vllm.envs: VLLM_ALLOW_CHUNKED_LOCAL_ATTN_WITH_HYBRID_KV_CACHE = True "
          "(flipped by vllm-project/vllm#29627; 0.13-0.15 not read); sampler: as 0.11 (no log between "
          "0.12 and 0.18 gives an activation breakdown); MTP heads shared with the target's lm_head by "
@@ -156,6 +161,7 @@ const QList<VllmProfile> &vllmProfiles()
          true,
          false,
          true,
+         false,
          "sampler 15 B per logit: calibrated on the vLLM 0.19.0 H100 start-up logs of "
          "jgchn/llm-d-planner @ d3121e0 (tests/data/vllm-logs.json ids 1, 3, 6, 8, 11); their "
          "'Estimated CUDA graph memory' is logged but not subtracted"},
@@ -165,9 +171,13 @@ const QList<VllmProfile> &vllmProfiles()
          true,
          false,
          true,
+         true,
          "CUDA-graph memory profiling on by default: 'CUDA graph memory profiling is enabled (default "
          "since v0.21.0)' in the logs of noonghunna/club-3090#127 and gpustack/runner#251 "
-         "(vllm-project/vllm#30515 introduced it off by default)"},
+         "(vllm-project/vllm#30515 introduced it off by default); 'GPU KV cache size' = int(max concurrency "
+         "x "
+         "max_model_len) from vllm-project/vllm#41069 (merged 2026-04-28, after v0.20.0, whose logs of "
+         "2026-05-01 still print blocks / groups x block size)"},
     };
     return profiles;
 }

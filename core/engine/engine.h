@@ -82,6 +82,10 @@ struct VllmProfile
     /// An MTP drafter's per-layer head (shared_head.head) is replaced by the target's lm_head
     /// (vllm-project/vllm#34385); before it, DeepSeek-style MTP layers kept a head of their own.
     bool mtpSharesTargetHead = false;
+    /// The logged "GPU KV cache size" is int(max concurrency x max_model_len) (vllm-project/vllm#41069),
+    /// which counts what a sliding or chunked group holds of a request; before, num_blocks / groups x
+    /// block size.
+    bool capacityFromConcurrency = false;
     /// Where each value comes from.
     const char *source = "";
 };

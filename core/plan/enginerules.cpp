@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: MIT
 #include "core/plan/enginerules.h"
 
+#include "core/common/checked.h"
 #include "core/plan/sglangrules.h"
 #include "core/plan/vllmrules.h"
 #include "core/scenario/scenario.h"
+
+#include <algorithm>
 
 namespace kvscope {
 
@@ -15,6 +18,28 @@ EncoderProfile EngineRules::encoderProfile(const ModelArch &, const MemoryPlan &
 }
 
 void EngineRules::settlePool(const Scenario &, MemoryPlan &) const {}
+
+std::int64_t blocksPerGroupTokens(const KvCacheMemory &kv, int blockSize)
+{
+    // vLLM _report_kv_cache_config until vllm-project/vllm#41069: blocks per group x the smallest
+    // (attention) block size.
+    return (Checked(kv.numGpuBlocks / std::max(1, kv.numGroups)) * blockSize).value();
+}
+
+std::int64_t concurrencyTimesLengthTokens(const KvCacheMemory &kv, std::int64_t maxModelLen)
+{
+    // _report_kv_cache_config (vllm/v1/core/kv_cache_utils.py) since vllm-project/vllm#41069:
+    // int(max_concurrency * max_model_len), truncated as Python's int() does.
+    if (kv.blocksPerMaxRequest <= 0)
+        return 0;
+    const double concurrency = double(kv.numGpuBlocks) / double(kv.blocksPerMaxRequest);
+    return std::int64_t(concurrency * double(maxModelLen));
+}
+
+bool EngineRules::logsCapacityAsConcurrency() const
+{
+    return false;
+}
 
 GpuCheck EngineRules::gpuCheck(const Scenario &s, const MemoryPlan &plan)
 {

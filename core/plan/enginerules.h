@@ -20,6 +20,13 @@ namespace kvscope {
 
 struct Scenario;
 
+/// vLLM's logged "GPU KV cache size" before vllm-project/vllm#41069: blocks per group x the block size.
+std::int64_t blocksPerGroupTokens(const KvCacheMemory &kv, int blockSize);
+
+/// vLLM's logged "GPU KV cache size" since vllm-project/vllm#41069: int(max concurrency x
+/// max_model_len), max concurrency = num_blocks / blocks per request, in doubles as Python computes it.
+std::int64_t concurrencyTimesLengthTokens(const KvCacheMemory &kv, std::int64_t maxModelLen);
+
 class EngineRules
 {
 public:
@@ -59,6 +66,9 @@ public:
     /// engine takes from it first: the budget, runtime overhead, CUDA graphs,
     /// the memory in use before the weights, and the defaults that go with them.
     virtual void applyBudget(const Scenario &scenario, MemoryPlan &plan) const = 0;
+    /// Whether the engine logs its pool's size in tokens as the maximum concurrency x --max-model-len
+    /// (concurrencyTimesLengthTokens) rather than the blocks per group x the block size.
+    virtual bool logsCapacityAsConcurrency() const;
     /// Whether the engine starts with the pool `kv` describes.
     virtual bool starts(const KvCacheMemory &kv) const = 0;
     /// Why the engine refuses to start with the plan's pool, in the engine's

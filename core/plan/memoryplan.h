@@ -108,6 +108,9 @@ struct KvCacheMemory
     std::int64_t availableBytes = 0; ///< budget - weights - activations - overhead - graphs (may be negative)
     std::int64_t numGpuBlocks = 0;
     std::int64_t capacityTokens = 0; ///< "GPU KV cache size: N tokens"
+    /// capacityTokens is the maximum concurrency x --max-model-len (vLLM 0.21 on), not the blocks
+    /// per group x the block size
+    bool capacityFromConcurrency = false;
     /// Tokens the pool holds as whole --seq-len sequences (largest batch that fits x --seq-len).
     /// A hybrid model's logged capacity divides the blocks evenly among its layer groups, though
     /// a recurrent group takes one block per sequence: this is what its attention really holds.

@@ -504,9 +504,10 @@ MemoryPlan planLayers(const Scenario &s, const EngineRules &rulesRef, const Mode
 
         // Capacity in vLLM's terms
         kv.numGpuBlocks = std::max<std::int64_t>(0, kv.availableBytes) / poolBlockBytes;
-        // vLLM _report_kv_cache_config: blocks per group x the smallest (attention) block size.
-        kv.capacityTokens = (Checked(kv.numGpuBlocks / kv.numGroups) * layout.blockSize).value();
         kv.blocksPerMaxRequest = blocksPerRequest(km, layout, plan.maxModelLen, plan.maxNumBatchedTokens);
+        kv.capacityFromConcurrency = rules->logsCapacityAsConcurrency();
+        kv.capacityTokens = kv.capacityFromConcurrency ? concurrencyTimesLengthTokens(kv, plan.maxModelLen)
+                                                       : blocksPerGroupTokens(kv, layout.blockSize);
         // A shared prefix's full blocks are held once: the rest of each request is its own.
         kv.sharedRequestBlocks = sharedPrefixBlocks(layout, s.sharedPrefixLen, plan.maxModelLen - 1);
         kv.maxConcurrency = double(std::max<std::int64_t>(0, kv.numGpuBlocks - kv.sharedRequestBlocks)) /

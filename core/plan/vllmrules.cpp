@@ -152,6 +152,11 @@ QString VllmRules::refusal(const MemoryPlan &plan) const
                                        "blocks");
 }
 
+bool VllmRules::logsCapacityAsConcurrency() const
+{
+    return m_version.profile->capacityFromConcurrency;
+}
+
 void VllmRules::addNotes(const Scenario &s, MemoryPlan &plan) const
 {
     const VllmProfile &profile = *m_version.profile;

@@ -29,6 +29,7 @@ public:
     ExpertPadding expertPadding(const GpuSpec &gpu) const override;
     int kvBlockSize(const Scenario &scenario) const override;
     void applyBudget(const Scenario &scenario, MemoryPlan &plan) const override;
+    bool logsCapacityAsConcurrency() const override;
     bool starts(const KvCacheMemory &kv) const override;
     void fixKvBudget(const Scenario &scenario, MemoryPlan &plan) const override;
     QString refusal(const MemoryPlan &plan) const override;

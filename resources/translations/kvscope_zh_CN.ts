@@ -2709,6 +2709,14 @@
         <source>%1 %2 (%3): kvscope does not plan SGLang&apos;s pipeline parallelism yet</source>
         <translation>%1 %2（%3）：kvscope 尚未规划 SGLang 的流水线并行</translation>
     </message>
+    <message>
+        <source>vLLM %1 logs &quot;GPU KV cache size&quot; as the maximum concurrency × %2: %3 tokens, which counts what each of the %4 KV cache groups holds of a request; releases before 0.21 logged the blocks per group × the block size, %5 tokens.</source>
+        <translation>vLLM %1 记录的 “GPU KV cache size” 是最大并发 × %2：%3 个 token，计入了 %4 个 KV Cache 组各自为一个请求保留的部分；0.21 之前的版本记录的是每组块数 × 块大小，%5 个 token。</translation>
+    </message>
+    <message>
+        <source>vLLM %1 logs &quot;GPU KV cache size&quot; as the blocks per group × the block size: %5 tokens over %4 KV cache groups; from 0.21 on it logs the maximum concurrency × %2, %3 tokens, which counts what a windowed group holds of a request.</source>
+        <translation>vLLM %1 记录的 “GPU KV cache size” 是每组块数 × 块大小：%4 个 KV Cache 组共 %5 个 token；从 0.21 起改为记录最大并发 × %2，即 %3 个 token，计入了窗口组为一个请求保留的部分。</translation>
+    </message>
 </context>
 <context>
     <name>kvscope::LogitErrorChart</name>

@@ -165,7 +165,14 @@ private Q_SLOTS:
         const qint64 pool = 12LL * 544 * 1'024;
         QCOMPARE(plan.kv.cacheBytes, 4 * (19 + 3) * pool);
         QCOMPARE(plan.kv.stateCacheBytes, 4 * 3 * pool);
-        QCOMPARE(plan.kv.capacityTokens, plan.kv.numGpuBlocks / 4 * 544);
+        // vLLM 0.21 logs int(max concurrency x max_model_len) (vllm-project/vllm#41069): the pool's
+        // blocks over the 482 + 3 a 262,144-token request holds; earlier releases blocks / 4 groups x 544.
+        QCOMPARE(plan.kv.blocksPerMaxRequest, 482 + 3);
+        QCOMPARE(plan.kv.capacityTokens,
+                 std::int64_t(double(plan.kv.numGpuBlocks) / double(plan.kv.blocksPerMaxRequest) * 262'144));
+        s.vllmVersion = QStringLiteral("0.19");
+        const MemoryPlan earlier = planMemory(s);
+        QCOMPARE(earlier.kv.capacityTokens, earlier.kv.numGpuBlocks / 4 * 544);
         const MemoryBreakdown bar = memoryBreakdown(plan);
         QCOMPARE(bar.segment(MemoryPart::RecurrentState)->bytes, 4 * 3 * pool);
         QCOMPARE(bar.segment(MemoryPart::KvCache)->bytes, 4 * 19 * pool);
@@ -237,13 +244,15 @@ private Q_SLOTS:
 
     void graniteLoggedCapacityAndAttentionTokensHeld()
     {
-        // vLLM logs a hybrid pool's size as blocks / groups x block size: Granite-4.0-H-Small has
+        // vLLM up to 0.20 logs a hybrid pool's size as blocks / groups x block size (0.21 on: the
+        // maximum concurrency x max_model_len, loggedCacheSizeFollowsTheRelease): Granite-4.0-H-Small has
         // 10 groups (1 of 4 attention layers, 9 of 4 Mamba layers), 528-token blocks. A sequence of
         // 8,192 tokens takes cdiv(8,192, 528) = 16 attention blocks and one state block in each
         // of the 9 Mamba groups: 25 blocks, so the pool holds blocks / 25 sequences of 8,192
         // attention tokens each -- far more than the logged figure.
         Scenario s = scenarioOf(QStringLiteral("granite-4.0-h-small"), QStringLiteral("h100-sxm"));
         s.seqLen = 8'192;
+        s.vllmVersion = QStringLiteral("0.20");
         const MemoryPlan plan = planMemory(s);
         const std::int64_t blocks = plan.kv.numGpuBlocks;
         QVERIFY(blocks > 0);

@@ -169,6 +169,30 @@ private Q_SLOTS:
                  GiB * 42 / 100);
     }
 
+    void loggedCacheSizeFollowsTheRelease()
+    {
+        // Gemma-3-12B (48 layers: 40 sliding over 1,024 tokens, 8 full; 8 KV heads x 256) with a fixed
+        // 10 GiB pool on an H100: pages of 16 tokens x 8,192 B, groups of 8 layer slots, so 1 MiB a
+        // block and 10,240 blocks in 6 groups. A 32,768-token request holds 2,048 full blocks and, in
+        // each of 5 sliding groups, cdiv(min(1,023 + 8,192, 32,768), 16) + 1 = 577: 4,933 blocks.
+        Scenario s =
+            scenario(QStringLiteral("gemma-3-12b"), QStringLiteral("h100-sxm"), QStringLiteral("0.19"));
+        s.maxModelLen = 32768;
+        s.kvCacheMemoryBytes = 10 * GiB;
+        const MemoryPlan before = planMemory(s);
+        QCOMPARE(before.kv.numGpuBlocks, std::int64_t(10'240));
+        QCOMPARE(before.kv.blocksPerMaxRequest, std::int64_t(4'933));
+        // Up to 0.20 vLLM logged blocks / groups x block size: 10,240 / 6 = 1,706 x 16.
+        QCOMPARE(before.kv.capacityTokens, std::int64_t(27'296));
+        // From 0.21 (vllm-project/vllm#41069) int(max concurrency x max_model_len):
+        // int(10,240 / 4,933 x 32,768) = 68,020, what a sliding group's capped share lets the pool hold.
+        s.vllmVersion = QStringLiteral("0.21");
+        const MemoryPlan after = planMemory(s);
+        QCOMPARE(after.kv.numGpuBlocks, before.kv.numGpuBlocks);
+        QCOMPARE(after.kv.maxConcurrency, before.kv.maxConcurrency);
+        QCOMPARE(after.kv.capacityTokens, std::int64_t(68'020));
+    }
+
     void chunkedLocalAttentionFollowsTheHybridManagerDefault()
     {
         // Llama 4 Scout: 48 layers, 12 global (NoPE) and 36 chunked-local with an 8,192-token chunk.

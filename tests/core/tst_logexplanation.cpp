@@ -342,6 +342,37 @@ private Q_SLOTS:
                 }).startsWith(QStringLiteral("--vllm-version 0.19: test.log is an SGLang start-up log")));
     }
 
+    void saysWhichCacheSizeTheReleaseLogs()
+    {
+        // Log 9 (tests/data/vllm-logs.json: gemma-3-12b on vLLM 0.19.0, an excerpt without the version
+        // line) prints "GPU KV cache size:
+        // 130,304 tokens" beside "Maximum concurrency for 8,192 tokens per request: 15.88x": the blocks
+        // per group x 16, not 15.88 x 8,192. From 0.21 vLLM logs the latter (vllm-project/vllm#41069).
+        const QString log = verbatimLog(logEntry(9));
+        LogOverrides overrides;
+        overrides.vllmVersion = QStringLiteral("0.19"); // the excerpt prints no version line
+        const LogExplanation e = explain(log, overrides);
+        const QString text = e.explanation.join(QLatin1Char('\n'));
+        QVERIFY2(text.contains(QStringLiteral("vLLM 0.19 logs \"GPU KV cache size\" as the blocks per group "
+                                              "× the block size: %1 tokens over 6 KV cache groups")
+                                   .arg(formatCount(e.plan.kv.capacityTokens))),
+                 qPrintable(text));
+        overrides.vllmVersion = QStringLiteral("0.21");
+        const LogExplanation newer = explain(log, overrides);
+        const QString newerText = newer.explanation.join(QLatin1Char('\n'));
+        QVERIFY2(newerText.contains(QStringLiteral("vLLM 0.21 logs \"GPU KV cache size\" as the maximum "
+                                                   "concurrency × --max-model-len: %1 tokens")
+                                        .arg(formatCount(newer.plan.kv.capacityTokens))),
+                 qPrintable(newerText));
+        QCOMPARE(newer.plan.kv.capacityTokens,
+                 std::int64_t(double(newer.plan.kv.numGpuBlocks) / double(newer.plan.kv.blocksPerMaxRequest) *
+                              8192.0));
+        // A model whose layers all keep every token gets no such sentence.
+        QVERIFY(!explain(verbatimLog(logEntry(1)))
+                     .explanation.join(QLatin1Char('\n'))
+                     .contains(QStringLiteral("KV cache groups")));
+    }
+
     void plansTheDrafterTheLogNames()
     {
         // The engine config line as vLLM logs a drafter (SpeculativeConfig.__repr__,
