@@ -431,7 +431,7 @@ private Q_SLOTS:
         Scenario small = controller()->scenario();
         small.model = test::preset(QStringLiteral("qwen2.5-0.5b"));
         QVERIFY(controller()->setScenario(small));
-        QTRY_VERIFY(!runner->isRunning());
+        QTRY_VERIFY_WITH_TIMEOUT(!runner->isRunning(), test::BackgroundWorkTimeoutMs);
         QCOMPARE(value->text(), QStringLiteral("lossless · lossless")); // BF16 weights and cache
 
         selectComboData(child<QComboBox>("quantizationCombo"), QStringLiteral("awq"));
