@@ -345,28 +345,29 @@ private Q_SLOTS:
     void saysWhichCacheSizeTheReleaseLogs()
     {
         // Log 9 (tests/data/vllm-logs.json: gemma-3-12b on vLLM 0.19.0, an excerpt without the version
-        // line) prints "GPU KV cache size:
-        // 130,304 tokens" beside "Maximum concurrency for 8,192 tokens per request: 15.88x": the blocks
-        // per group x 16, not 15.88 x 8,192. From 0.21 vLLM logs the latter (vllm-project/vllm#41069).
+        // line) prints "GPU KV cache size: 130,304 tokens" beside "Maximum concurrency for 8,192 tokens
+        // per request: 15.88x": the blocks per group x 16, not 15.88 x 8,192. From 0.21 vLLM logs the
+        // latter (vllm-project/vllm#41069).
         const QString log = verbatimLog(logEntry(9));
-        LogOverrides overrides;
-        overrides.vllmVersion = QStringLiteral("0.19"); // the excerpt prints no version line
-        const LogExplanation e = explain(log, overrides);
-        const QString text = e.explanation.join(QLatin1Char('\n'));
-        QVERIFY2(text.contains(QStringLiteral("vLLM 0.19 logs \"GPU KV cache size\" as the blocks per group "
-                                              "× the block size: %1 tokens over 6 KV cache groups")
-                                   .arg(formatCount(e.plan.kv.capacityTokens))),
-                 qPrintable(text));
-        overrides.vllmVersion = QStringLiteral("0.21");
-        const LogExplanation newer = explain(log, overrides);
-        const QString newerText = newer.explanation.join(QLatin1Char('\n'));
-        QVERIFY2(newerText.contains(QStringLiteral("vLLM 0.21 logs \"GPU KV cache size\" as the maximum "
-                                                   "concurrency × --max-model-len: %1 tokens")
-                                        .arg(formatCount(newer.plan.kv.capacityTokens))),
-                 qPrintable(newerText));
-        QCOMPARE(newer.plan.kv.capacityTokens,
-                 std::int64_t(double(newer.plan.kv.numGpuBlocks) / double(newer.plan.kv.blocksPerMaxRequest) *
-                              8192.0));
+        // Planned as `version` (the excerpt prints none), the explanation names the form with the plan's
+        // own figure.
+        for (const auto &[version, form] : {std::pair{"0.19", "the blocks per group × the block size"},
+                                            std::pair{"0.21", "the maximum concurrency × --max-model-len"}}) {
+            LogOverrides overrides;
+            overrides.vllmVersion = QLatin1String(version);
+            const LogExplanation e = explain(log, overrides);
+            const QString text = e.explanation.join(QLatin1Char('\n'));
+            QVERIFY2(text.contains(QStringLiteral("vLLM %1 logs \"GPU KV cache size\" as %2: %3 tokens")
+                                       .arg(QLatin1String(version), QString::fromUtf8(form),
+                                            formatCount(e.plan.kv.capacityTokens))),
+                     qPrintable(text));
+            QCOMPARE(e.plan.kv.numGroups, 6);
+            QCOMPARE(e.plan.kv.capacityFromConcurrency, qstrcmp(version, "0.21") == 0);
+            if (e.plan.kv.capacityFromConcurrency)
+                QCOMPARE(e.plan.kv.capacityTokens,
+                         std::int64_t(double(e.plan.kv.numGpuBlocks) / double(e.plan.kv.blocksPerMaxRequest) *
+                                      8192.0));
+        }
         // A model whose layers all keep every token gets no such sentence.
         QVERIFY(!explain(verbatimLog(logEntry(1)))
                      .explanation.join(QLatin1Char('\n'))
