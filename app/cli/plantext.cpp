@@ -240,6 +240,9 @@ QString planAsText(const MemoryPlan &p)
               .arg(p.kv.headsReplicated ? QStringLiteral(" (replicated)") : QString(),
                    p.kv.draftLayers > 0 ? QStringLiteral(" (%1 the drafter's)").arg(p.kv.draftLayers)
                                         : QString()));
+    if (p.kv.workspaceBytesPerToken > 0)
+        t.row(QStringLiteral("FP4 dequant workspace per token"), formatCount(p.kv.workspaceBytesPerToken),
+              QStringLiteral("an FP8 K and V of one layer, shared by the layers (SGLang's FP4 pool)"));
     if (p.kv.recurrentLayers > 0)
         t.row(QStringLiteral("recurrent state per sequence"), formatBytes(p.kv.stateBytesPerSequence),
               QStringLiteral("%1 layers x %2 B (%3 SSM state); block size %4 (requested %5)")

@@ -171,14 +171,17 @@ void addReductions(const Scenario &s, const MemoryPlan &plan, QList<Fix> &fixes)
 }
 
 /// The next narrower KV precision on the walk that keeps the batch, else the first
-/// that works with a smaller one; past FP8, vLLM's NVFP4 cache (settle() drops it
-/// where vLLM refuses it: off Blackwell GPUs).
+/// that works with a smaller one; past FP8, the engines' NVFP4 cache and SGLang's
+/// fp4_mx_block16 (settle() drops each where its engine refuses it: NVFP4 off Blackwell GPUs).
 void addKvPrecision(const Scenario &s, const MemoryPlan &plan, QList<Fix> &fixes)
 {
     const double bits = kvBitsPerElement(plan.kvCacheDtype);
     QList<KvCacheDtype> walk = kvPrecisionWalk(plan.dtype, plan.modelFormat);
-    if (s.engine == Engine::Vllm && plan.modelFormat != ModelFormat::Gguf)
+    if (plan.modelFormat != ModelFormat::Gguf)
         walk << KvCacheDtype::Nvfp4;
+    // SGLang's FP4 cache off Blackwell GPUs.
+    if (s.engine == Engine::Sglang)
+        walk << KvCacheDtype::Fp4MxBlock16;
     std::optional<Fix> smallerBatch;
     for (KvCacheDtype dtype : std::as_const(walk)) {
         if (kvBitsPerElement(dtype) >= bits)

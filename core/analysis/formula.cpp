@@ -480,6 +480,24 @@ FormulaTerm sharedPrefixTerm(std::int64_t blocks)
         QStringLiteral("full blocks of %1, held once").arg(optionFlag(ScenarioField::SharedPrefixLen)));
 }
 
+FormulaTerm groupSizeTerm(const KvCacheMemory &kv)
+{
+    return count(QStringLiteral("group_size"), kv.groupSize, ScenarioField::Model,
+                 QStringLiteral("layer slots per KV cache group"));
+}
+
+/// " + block_size × dequant_workspace_bytes" where the pool keeps a workspace per token beyond its
+/// layers' pages (SGLang's FP4 cache); nothing otherwise.
+void appendWorkspace(LineBuilder &line, const KvCacheMemory &kv, const FormulaTerm &blockSize)
+{
+    if (kv.workspaceBytesPerToken == 0)
+        return;
+    line.op(" + ").term(blockSize).op(" × ").term(bytes(
+        QStringLiteral("dequant_workspace_bytes"), kv.workspaceBytesPerToken, ScenarioField::KvCacheDtype,
+        QStringLiteral("the FP4 prefill's FP8 K and V of one layer per token, shared by the layers "
+                       "(SGLang's cell_size)")));
+}
+
 QList<FormulaLine> allocationLines(const Scenario &s, const MemoryPlan &plan, const KvTerms &t,
                                    const FormulaLine &perLayer)
 {
@@ -536,11 +554,11 @@ QList<FormulaLine> allocationLines(const Scenario &s, const MemoryPlan &plan, co
     } else {
         cache.term(t.batch).op(" × ").term(lines.last());
     }
-    cache.op(" × ")
-        .term(count(QStringLiteral("group_size"), kv.groupSize, ScenarioField::Model,
-                    QStringLiteral("layer slots per KV cache group")))
-        .op(" × ")
-        .term(lines.first());
+    const bool workspace = kv.workspaceBytesPerToken > 0;
+    cache.op(workspace ? " × (" : " × ").term(groupSizeTerm(kv)).op(" × ").term(lines.first());
+    appendWorkspace(cache, kv, t.blockSize);
+    if (workspace)
+        cache.op(")");
     const QString note =
         kv.paddingLayers > 0
             ? Formula::tr(
@@ -830,10 +848,9 @@ QList<FormulaLine> capacityLines(const Scenario &s, const MemoryPlan &plan, cons
         blocks.term(blockSize).op(" × ").term(perLayer);
     else
         blocks.term(bytes(QStringLiteral("page_bytes"), kv.pageBytes, {}));
-    blocks.op(" × ")
-        .term(count(QStringLiteral("group_size"), kv.groupSize, ScenarioField::Model,
-                    QStringLiteral("layer slots per KV cache group")))
-        .op("))");
+    blocks.op(" × ").term(groupSizeTerm(kv));
+    appendWorkspace(blocks, kv, blockSize);
+    blocks.op("))");
     lines << blocks.result(
         count(QString(), kv.numGpuBlocks, {}),
         Formula::tr("blocks of the shared pool: one spans a page in every slot of a group"));

@@ -619,6 +619,13 @@ KvAccuracy kvAccuracy(const Scenario &s, const MemoryPlan &plan, AccuracyCache &
                 "per-tensor scale");
         break;
     }
+    case KvCacheDtype::Fp4MxBlock16:
+        // Each block's power-of-two scale follows its own values: no per-tensor scale to calibrate.
+        engine = kvCacheScheme(plan.kvCacheDtype, true);
+        kv.engineScale = QCoreApplication::translate(
+            "kvscope::Accuracy", "a power-of-two scale per 16 values from the block's own maximum (SGLang's "
+                                 "FP4MXBlock16KVQuantizeUtil); no per-tensor scale, so none to calibrate");
+        break;
     case KvCacheDtype::Q8_0:
     case KvCacheDtype::Q4_0:
         kv.notes << QCoreApplication::translate(

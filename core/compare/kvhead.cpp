@@ -26,9 +26,10 @@ quant::ElementType elementType(WeightDtype dtype)
 quant::Scheme kvCacheScheme(KvCacheDtype dtype, bool calibratedScale)
 {
     quant::Scheme scheme;
-    scheme.kind = dtype == KvCacheDtype::Nvfp4     ? quant::SchemeKind::Nvfp4
-                  : dtype == KvCacheDtype::Fp8E5M2 ? quant::SchemeKind::Fp8E5M2
-                                                   : quant::SchemeKind::Fp8E4M3;
+    scheme.kind = dtype == KvCacheDtype::Nvfp4          ? quant::SchemeKind::Nvfp4
+                  : dtype == KvCacheDtype::Fp4MxBlock16 ? quant::SchemeKind::Fp4MxBlock16
+                  : dtype == KvCacheDtype::Fp8E5M2      ? quant::SchemeKind::Fp8E5M2
+                                                        : quant::SchemeKind::Fp8E4M3;
     scheme.unitScale = !calibratedScale;
     return scheme;
 }

@@ -100,6 +100,7 @@ QString kvFormatKey(const MemoryPlan &plan)
         return dtypeName(KvCacheDtype::Fp8E4M3);
     case KvCacheDtype::Fp8E5M2:
     case KvCacheDtype::Nvfp4:
+    case KvCacheDtype::Fp4MxBlock16:
     case KvCacheDtype::Q8_0:
     case KvCacheDtype::Q4_0:
         return dtypeName(plan.kvCacheDtype);

@@ -104,6 +104,27 @@ QString nvfp4KvRefusal(const GpuSpec &gpu, const std::optional<int> &capability,
     return {};
 }
 
+/// SGLang's FP4 caches (ServerArgs._handle_kv4_compatibility, python/sglang/srt/server_args.py):
+/// "--kv-cache-dtype=nvfp4 requires Blackwell SM100 or SM120", and either FP4 cache on CUDA only
+/// ("KV4 is not tested on non-CUDA platforms").
+QString sglangFp4KvRefusal(const GpuSpec &gpu, const std::optional<int> &capability, const GpuCheck &check)
+{
+    const QString option = optionFlag(ScenarioField::KvCacheDtype, Engine::Sglang);
+    if (!gpu.vendor.isEmpty() && gpu.vendor != QLatin1String("NVIDIA"))
+        return QCoreApplication::translate("kvscope::GpuSupport",
+                                           "SGLang refuses %1 %2 on the %3: its FP4 caches run on NVIDIA "
+                                           "GPUs only (\"KV4 is not tested on non-CUDA platforms\")")
+            .arg(option, dtypeName(check.kvCacheDtype), gpu.name);
+    if (check.kvCacheDtype == KvCacheDtype::Nvfp4 &&
+        (!capability || (*capability / 10 != 10 && *capability / 10 != 12)))
+        return QCoreApplication::translate("kvscope::GpuSupport",
+                                           "SGLang refuses %1 nvfp4 on the %2: it requires Blackwell SM100 "
+                                           "or SM120 (compute capability 10.x or 12.x); fp4_mx_block16 is "
+                                           "its FP4 cache for other NVIDIA GPUs")
+            .arg(option, gpu.name);
+    return {};
+}
+
 } // namespace
 
 QString gpuRefusal(const GpuSpec &gpu, const GpuCheck &check)
@@ -111,6 +132,9 @@ QString gpuRefusal(const GpuSpec &gpu, const GpuCheck &check)
     const std::optional<int> capability = capabilityNumber(gpu.computeCapability);
     if (check.engine == Engine::Vllm && check.kvCacheDtype == KvCacheDtype::Nvfp4)
         if (QString refusal = nvfp4KvRefusal(gpu, capability, check); !refusal.isEmpty())
+            return refusal;
+    if (check.engine == Engine::Sglang && isFp4(check.kvCacheDtype))
+        if (QString refusal = sglangFp4KvRefusal(gpu, capability, check); !refusal.isEmpty())
             return refusal;
     if (!capability)
         return {};

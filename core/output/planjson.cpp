@@ -266,6 +266,7 @@ QJsonObject planToJson(const MemoryPlan &p)
 
     o.insert(QStringLiteral("kv_bytes_per_token"), qint64(p.kv.bytesPerToken));
     o.insert(QStringLiteral("kv_bytes_per_token_per_layer"), qint64(p.kv.bytesPerTokenPerLayer));
+    o.insert(QStringLiteral("kv_workspace_bytes_per_token"), qint64(p.kv.workspaceBytesPerToken));
     o.insert(QStringLiteral("kv_heads_per_gpu"), p.kv.kvHeadsPerGpu);
     o.insert(QStringLiteral("kv_heads_replicated"), p.kv.headsReplicated);
     o.insert(QStringLiteral("kv_cache_bytes"), qint64(p.kv.cacheBytes));

@@ -19,6 +19,11 @@ EncoderProfile EngineRules::encoderProfile(const ModelArch &, const MemoryPlan &
 
 void EngineRules::settlePool(const Scenario &, MemoryPlan &) const {}
 
+std::int64_t EngineRules::kvWorkspaceBytesPerToken(const Scenario &, KvCacheDtype) const
+{
+    return 0;
+}
+
 std::int64_t blocksPerGroupTokens(const KvCacheMemory &kv, int blockSize)
 {
     // vLLM _report_kv_cache_config until vllm-project/vllm#41069: blocks per group x the smallest

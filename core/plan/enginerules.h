@@ -62,6 +62,9 @@ public:
     virtual ExpertPadding expertPadding(const GpuSpec &gpu) const = 0;
     /// Tokens per block of the KV pool.
     virtual int kvBlockSize(const Scenario &scenario) const = 0;
+    /// Bytes the pool adds per token beyond its layers' pages (SGLang's FP4 dequantization
+    /// workspace); 0 by default.
+    virtual std::int64_t kvWorkspaceBytesPerToken(const Scenario &scenario, KvCacheDtype dtype) const;
     /// The memory that weights, activations and the KV pool share, and what the
     /// engine takes from it first: the budget, runtime overhead, CUDA graphs,
     /// the memory in use before the weights, and the defaults that go with them.

@@ -199,7 +199,7 @@ KvGroupLayout kvGroupLayout(const ModelArch &model)
 
 std::int64_t KvCacheLayout::poolBlockBytes() const
 {
-    return (Checked(pageBytes) * groups.groupSize).value();
+    return (Checked(pageBytes) * groups.groupSize + Checked(blockSize) * workspaceBytesPerToken).value();
 }
 
 KvCacheLayout kvCacheLayout(const ModelArch &model, const KvCacheOptions &options)
@@ -212,6 +212,7 @@ KvCacheLayout kvCacheLayout(const ModelArch &model, const KvCacheOptions &option
     // --mamba-cache-mode none: the running state and one block per draft token
     // (MambaSpec.max_memory_usage_bytes, vllm/v1/kv_cache_interface.py).
     layout.stateBlocksPerRequest = 1 + std::max(0, options.speculativeStateBlocks);
+    layout.workspaceBytesPerToken = options.workspaceBytesPerToken;
     layout.blockSize = options.blockSize;
     const bool hasAttention = layout.groups.numGroups() > layout.groups.recurrentGroups;
     if (model.indexer.enabled())

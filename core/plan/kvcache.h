@@ -81,6 +81,8 @@ struct KvCacheOptions
     /// Recurrent-state blocks a request holds beyond its own under speculative decoding (vLLM's
     /// MambaSpec.num_speculative_blocks: num_speculative_tokens)
     int speculativeStateBlocks = 0;
+    /// Bytes the pool adds per token beyond its layers' pages (EngineRules::kvWorkspaceBytesPerToken)
+    std::int64_t workspaceBytesPerToken = 0;
 };
 
 /// The pool vLLM allocates: groups, the block size it settles on and the page
@@ -94,6 +96,8 @@ struct KvCacheLayout
     int blockSize = 16;            ///< effective: raised for recurrent state pages, 64 for sparse MLA
     std::int64_t pageBytes = 0;    ///< one block of one layer slot (a state page padded to it)
     int stateBlocksPerRequest = 1; ///< blocks of each recurrent group a running request holds
+    std::int64_t workspaceBytesPerToken = 0; ///< per token beyond the layers' pages (SGLang's FP4 cache)
+    /// One block of the pool: a page in every slot of a group, and the block's tokens' workspace.
     std::int64_t poolBlockBytes() const;
 };
 

@@ -74,12 +74,15 @@ struct KvCacheMemory
     bool fp8DsMla = false; ///< DeepSeek-V3.2 latent stored as fp8_ds_mla (656 B)
 
     // The structure behind the per-token figure, for the words that explain it
-    int numKvHeads = 0;               ///< the model's KV heads (all GPUs)
-    int numQueryHeads = 0;            ///< attention heads (queries)
-    int keyHeadDim = 0;               ///< dimensions of one key head
-    int valueHeadDim = 0;             ///< dimensions of one value head
-    int mlaLatentRank = 0;            ///< MLA kv_lora_rank; 0 = not MLA
-    int mlaRopeDim = 0;               ///< MLA qk_rope_head_dim
+    int numKvHeads = 0;    ///< the model's KV heads (all GPUs)
+    int numQueryHeads = 0; ///< attention heads (queries)
+    int keyHeadDim = 0;    ///< dimensions of one key head
+    int valueHeadDim = 0;  ///< dimensions of one value head
+    int mlaLatentRank = 0; ///< MLA kv_lora_rank; 0 = not MLA
+    int mlaRopeDim = 0;    ///< MLA qk_rope_head_dim
+    /// Bytes the pool adds per token beyond its layers' pages: SGLang's FP4 cache keeps one FP8 K
+    /// and V of a layer per token as the prompt pass's dequantization workspace
+    std::int64_t workspaceBytesPerToken = 0;
     std::int64_t indexerKeyBytes = 0; ///< DeepSeek sparse attention's key per token and layer
     int slidingWindow = 0;            ///< tokens a sliding layer keeps (0 = none)
     int attentionChunkSize = 0;       ///< tokens a chunked-local layer keeps (0 = none)

@@ -234,6 +234,7 @@ KvCacheOptions kvCacheOptions(const Scenario &s, WeightDtype dtype, KvCacheDtype
     // config's num_speculative_tokens, since Qwen3-Next's MTP (vllm-project/vllm#24526).
     if (s.engine == Engine::Vllm && s.speculative.enabled())
         o.speculativeStateBlocks = int(s.speculative.numSpeculativeTokens);
+    o.workspaceBytesPerToken = engineRules(s)->kvWorkspaceBytesPerToken(s, kvCacheDtype);
     return o;
 }
 
@@ -443,6 +444,7 @@ MemoryPlan planLayers(const Scenario &s, const EngineRules &rulesRef, const Mode
         kv.headsReplicated = m.usesMla() ? tp > 1 : tp > m.numKvHeads;
         kv.bytesPerTokenPerLayer = layout.bytesPerTokenPerLayer;
         kv.bytesPerToken = kvBytesPerToken(km, plan.kvCacheDtype, tp);
+        kv.workspaceBytesPerToken = layout.workspaceBytesPerToken;
         kv.fp8DsMla = usesFp8DsMla(m, plan.kvCacheDtype);
         kv.numKvHeads = m.numKvHeads;
         kv.numQueryHeads = m.numHeads;

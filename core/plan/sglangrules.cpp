@@ -8,6 +8,7 @@
 #include "core/engine/engine.h"
 #include "core/engine/sglang.h"
 #include "core/plan/expertparallel.h"
+#include "core/plan/kvcache.h"
 #include "core/plan/planner.h"
 #include "core/plan/speculativedecoding.h"
 #include "core/scenario/scenario.h"
@@ -40,13 +41,25 @@ void SglangRules::validate(const Scenario &s) const
                                                 "%2 sglang: %1 is a GGUF file; kvscope plans "
                                                 "SGLang for HuggingFace checkpoints only")
                         .arg(m.name, optionFlag(ScenarioField::Engine)));
-    // SGLang's FP4 cache is its own format (--kv-cache-dtype fp4_e2m1: power-of-two scales per 16
-    // values, docs/advanced_features/quantized_kv_cache.md), not vLLM's NVFP4.
-    if (s.kvCacheDtype == KvCacheDtype::Nvfp4)
-        throw Error(QCoreApplication::translate(
-                        "kvscope::Planner", "%1 nvfp4 is vLLM's NVFP4 cache; SGLang's FP4 cache (fp4_e2m1, "
-                                            "power-of-two scales) is not modelled yet")
-                        .arg(optionFlag(ScenarioField::KvCacheDtype, Engine::Sglang)));
+    // SGLang's FP4 caches (sgl-project/sglang#21601): only its MHA and MLA pools have an FP4 path
+    // (KVCacheConfigurator._create_kv_pool in python/sglang/srt/mem_cache/kv_cache_configurator.py);
+    // DeepSeek sparse attention builds its DSA pool whatever the dtype.
+    if (isFp4(s.kvCacheDtype) && m.indexer.enabled())
+        throw Error(
+            QCoreApplication::translate("kvscope::Planner",
+                                        "%1 %2: SGLang's pool for DeepSeek sparse attention has no FP4 "
+                                        "path (its FP4 caches are for MHA and MLA pools)")
+                .arg(optionFlag(ScenarioField::KvCacheDtype, Engine::Sglang), dtypeName(s.kvCacheDtype)));
+}
+
+std::int64_t SglangRules::kvWorkspaceBytesPerToken(const Scenario &s, KvCacheDtype dtype) const
+{
+    // PoolConfigurator._compute_cell_size (python/sglang/srt/model_executor/pool_configurator.py):
+    // "FP4 prefill uses one shared FP8 dequant workspace across layers", cell_size += n x k x 2 x
+    // kv_size, where kv_size is torch.float4_e2m1fn_x2's element size, one byte. The MLA pool has none.
+    if (!isFp4(dtype) || s.model.usesMla())
+        return 0;
+    return (Checked(kvHeadsPerGpu(s.model, int(s.tensorParallelSize))) * s.model.headDim * 2).value();
 }
 
 QString SglangRules::versionText() const
@@ -186,6 +199,13 @@ void SglangRules::addNotes(const Scenario &s, MemoryPlan &plan) const
                           .arg(formatGiB(plan.kv.draftPoolBytes), formatGiB(plan.weights.draftLoadCopyBytes),
                                sglangFlag(ScenarioField::MemFractionStatic),
                                formatGiB(plan.reserveLeftBytes));
+    if (plan.kv.workspaceBytesPerToken > 0)
+        plan.notes
+            << QCoreApplication::translate(
+                   "kvscope::Planner",
+                   "SGLang's FP4 pool counts %1 B a token beside the %2 B of the layers' caches: one FP8 "
+                   "K and V of a layer that its prompt passes dequantize into, shared by the layers")
+                   .arg(formatCount(plan.kv.workspaceBytesPerToken), formatCount(plan.kv.bytesPerToken));
     if (!plan.engineRefusal.isEmpty())
         plan.notes << plan.engineRefusal;
     else if (plan.engineStarts && plan.kv.capacityTokens < plan.maxModelLen)

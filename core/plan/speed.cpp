@@ -222,13 +222,14 @@ void SpeedModel::readConstants(const Scenario &s, const MemoryPlan &plan, const 
 {
     m_generation = gpuGeneration(s.gpu);
     m_kernel = weightKernelFor(plan.quantization, computePath(s.gpu, plan.quantization, plan.dtype));
-    // An NVFP4 cache is dequantized in the attention kernel as an FP8 one is; no measurement
+    // An FP4 cache is dequantized in the attention kernel as an FP8 one is; no measurement
     // prices its own cost yet, so it reads at the FP8 cache's (a note says so).
-    m_fp8Kv = isFp8(plan.kvCacheDtype) || plan.kvCacheDtype == KvCacheDtype::Nvfp4;
-    if (plan.kvCacheDtype == KvCacheDtype::Nvfp4 && m_available)
+    m_fp8Kv = isFp8(plan.kvCacheDtype) || isFp4(plan.kvCacheDtype);
+    if (isFp4(plan.kvCacheDtype) && m_available)
         m_notes << QStringLiteral(
-            "speed: no measurement calibrates reading an NVFP4 KV cache; its "
-            "dequantization is priced at the FP8 cache's fitted cost per second of reads");
+                       "speed: no measurement calibrates reading an %1 KV cache; its "
+                       "dequantization is priced at the FP8 cache's fitted cost per second of reads")
+                       .arg(kvPrecisionName(plan.kvCacheDtype));
 
     const std::optional<double> measured = constants.weightBandwidthEfficiency[std::size_t(m_generation)];
     m_bandwidthEfficiency = measured.value_or(standInEfficiency(constants));

@@ -16,6 +16,11 @@ VllmRules::VllmRules(const VllmVersionChoice &version) : m_version(version) {}
 
 void VllmRules::validate(const Scenario &s) const
 {
+    if (s.kvCacheDtype == KvCacheDtype::Fp4MxBlock16)
+        throw Error(QCoreApplication::translate("kvscope::Planner",
+                                                "%1 fp4_mx_block16 is SGLang's FP4 cache; vLLM's is nvfp4 "
+                                                "(CacheConfig.cache_dtype, vllm/config/cache.py)")
+                        .arg(optionFlag(ScenarioField::KvCacheDtype)));
     // The release was resolved (and a junk one refused) when these rules were made.
     // vLLM keeps an MLA latent in NVFP4 only in DeepSeek-V4's own layout (nvfp4_ds_mla,
     // vllm/config/cache.py), which kvscope does not model.

@@ -26,6 +26,7 @@ constexpr EnumSpelling<KvCacheDtype> kvCacheDtypeSpellings[] = {
     {KvCacheDtype::Fp8E4M3, "fp8_e4m3"},
     {KvCacheDtype::Fp8E5M2, "fp8_e5m2"},
     {KvCacheDtype::Nvfp4, "nvfp4"},
+    {KvCacheDtype::Fp4MxBlock16, "fp4_mx_block16"},
     {KvCacheDtype::Q8_0, "q8_0"},
     {KvCacheDtype::Q4_0, "q4_0"},
 };
@@ -101,6 +102,7 @@ int bytesPerElement(KvCacheDtype dtype)
     case KvCacheDtype::Fp8E5M2:
         return 1;
     case KvCacheDtype::Nvfp4:
+    case KvCacheDtype::Fp4MxBlock16:
     case KvCacheDtype::Q8_0:
     case KvCacheDtype::Q4_0:
         throw Error(QStringLiteral("internal: KV cache dtype '%1' is a block type; size it with kvRowBytes")
@@ -128,7 +130,8 @@ KvBlock kvBlock(KvCacheDtype dtype)
     case KvCacheDtype::Q4_0:
         return {32, 18}; // fp16 d + 16 bytes of nibbles
     case KvCacheDtype::Nvfp4:
-        return {16, 9}; // 8 bytes of E2M1 pairs + one FP8 E4M3 scale
+    case KvCacheDtype::Fp4MxBlock16:
+        return {16, 9}; // 8 bytes of E2M1 pairs + one scale byte (FP8 E4M3, or E8M0)
     default:
         return {1, bytesPerElement(dtype)};
     }
@@ -138,7 +141,7 @@ KvBlock kvBlock(KvCacheDtype dtype)
 
 bool isBlockKvType(KvCacheDtype dtype)
 {
-    return dtype == KvCacheDtype::Nvfp4 || isLlamaCppKvType(dtype);
+    return isFp4(dtype) || isLlamaCppKvType(dtype);
 }
 
 bool isLlamaCppKvType(KvCacheDtype dtype)
@@ -151,6 +154,11 @@ bool isFp8(KvCacheDtype dtype)
     return dtype == KvCacheDtype::Fp8 || dtype == KvCacheDtype::Fp8E4M3 || dtype == KvCacheDtype::Fp8E5M2;
 }
 
+bool isFp4(KvCacheDtype dtype)
+{
+    return dtype == KvCacheDtype::Nvfp4 || dtype == KvCacheDtype::Fp4MxBlock16;
+}
+
 std::int64_t kvRowBytes(KvCacheDtype dtype, std::int64_t elements)
 {
     const KvBlock block = kvBlock(dtype);
@@ -159,7 +167,9 @@ std::int64_t kvRowBytes(KvCacheDtype dtype, std::int64_t elements)
                                    "(%5 refuses this cache type for the model)")
                         .arg(optionFlag(ScenarioField::KvCacheDtype), dtypeName(dtype),
                              QString::number(block.values), QString::number(elements),
-                             isLlamaCppKvType(dtype) ? QStringLiteral("llama.cpp") : QStringLiteral("vLLM")));
+                             isLlamaCppKvType(dtype)               ? QStringLiteral("llama.cpp")
+                             : dtype == KvCacheDtype::Fp4MxBlock16 ? QStringLiteral("SGLang")
+                                                                   : QStringLiteral("vLLM")));
     return (Checked(elements / block.values) * block.bytes).value();
 }
 
@@ -173,9 +183,16 @@ namespace {
 
 /// Short precision names for labels ("auto" is the 16-bit default: BF16).
 const EnumSpelling<KvCacheDtype> kvPrecisionNames[] = {
-    {KvCacheDtype::Auto, "BF16"},        {KvCacheDtype::Float32, "FP32"}, {KvCacheDtype::Float16, "FP16"},
-    {KvCacheDtype::BFloat16, "BF16"},    {KvCacheDtype::Fp8, "FP8"},      {KvCacheDtype::Fp8E4M3, "FP8"},
-    {KvCacheDtype::Fp8E5M2, "FP8 E5M2"}, {KvCacheDtype::Nvfp4, "NVFP4"},  {KvCacheDtype::Q8_0, "Q8_0"},
+    {KvCacheDtype::Auto, "BF16"},
+    {KvCacheDtype::Float32, "FP32"},
+    {KvCacheDtype::Float16, "FP16"},
+    {KvCacheDtype::BFloat16, "BF16"},
+    {KvCacheDtype::Fp8, "FP8"},
+    {KvCacheDtype::Fp8E4M3, "FP8"},
+    {KvCacheDtype::Fp8E5M2, "FP8 E5M2"},
+    {KvCacheDtype::Nvfp4, "NVFP4"},
+    {KvCacheDtype::Fp4MxBlock16, "MXFP4-16"},
+    {KvCacheDtype::Q8_0, "Q8_0"},
     {KvCacheDtype::Q4_0, "Q4_0"},
 };
 

@@ -25,7 +25,10 @@ enum class WeightDtype
 /// for GGUF models: 32 values in 34 and 18 bytes (ggml-common.h block_q8_0/q4_0).
 /// Nvfp4 is vLLM's NVFP4 cache: E2M1 values with one FP8 E4M3 scale per 16, a
 /// head of D values in D/2 + D/16 bytes (vllm/utils/torch_utils.py
-/// nvfp4_kv_cache_full_dim), on Blackwell GPUs only.
+/// nvfp4_kv_cache_full_dim), on Blackwell GPUs only; SGLang's "nvfp4" stores the same.
+/// Fp4MxBlock16 is SGLang's other FP4 cache (--kv-cache-dtype fp4_mx_block16): E2M1
+/// values with one power-of-two (E8M0) scale per 16, stored as NVFP4 is
+/// (python/sglang/srt/layers/quantization/kvfp4_tensor.py, FP4MXBlock16KVQuantizeUtil).
 enum class KvCacheDtype
 {
     Auto,
@@ -36,6 +39,7 @@ enum class KvCacheDtype
     Fp8E4M3,
     Fp8E5M2,
     Nvfp4,
+    Fp4MxBlock16,
     Q8_0,
     Q4_0
 };
@@ -61,12 +65,14 @@ int bytesPerElement(WeightDtype dtype);
 int bytesPerElement(KvCacheDtype dtype);
 
 /// True for the KV types stored in blocks of values with a shared scale and no
-/// whole byte count per element (nvfp4, q8_0, q4_0): size them with kvRowBytes().
+/// whole byte count per element (nvfp4, fp4_mx_block16, q8_0, q4_0): size them with kvRowBytes().
 bool isBlockKvType(KvCacheDtype dtype);
 /// True for llama.cpp's block-quantized KV types (q8_0, q4_0), for GGUF models only.
 bool isLlamaCppKvType(KvCacheDtype dtype);
 /// True for the 8-bit float KV types (fp8, fp8_e4m3, fp8_e5m2).
 bool isFp8(KvCacheDtype dtype);
+/// True for the 4-bit float KV types (nvfp4, fp4_mx_block16): E2M1 values in blocks of 16.
+bool isFp4(KvCacheDtype dtype);
 
 /// Exact bytes of `elements` cached values in one row (one token, one layer,
 /// K or V): elements x bytes, or whole 32-value blocks for q8_0 / q4_0 (as
@@ -77,7 +83,7 @@ std::int64_t kvRowBytes(KvCacheDtype dtype, std::int64_t elements);
 double kvBitsPerElement(KvCacheDtype dtype);
 
 /// A resolved KV dtype as a chart or label names it: "BF16", "FP16", "FP32", "FP8",
-/// "FP8 E5M2", "NVFP4", "Q8_0", "Q4_0".
+/// "FP8 E5M2", "NVFP4", "MXFP4-16" (SGLang's fp4_mx_block16), "Q8_0", "Q4_0".
 QString kvPrecisionName(KvCacheDtype dtype);
 
 /// vLLM's "auto": float16 for float32/float16 checkpoints, bfloat16 for

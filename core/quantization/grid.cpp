@@ -103,7 +103,8 @@ QuantizationGrid quantizationGrid(const TensorData &tensor, const TensorStats &s
     } else {
         const float scale = scheme.kind == SchemeKind::Nvfp4
                                 ? nvfp4Block(amax, fp8Tensor(scheme, stats.amax()).scale).scale
-                                : mxfp4Block(amax).scale;
+                            : scheme.kind == SchemeKind::Fp4MxBlock16 ? fp4MxBlock16Block(amax).scale
+                                                                      : mxfp4Block(amax).scale;
         for (float v : {0.0f, 0.5f, 1.0f, 1.5f, 2.0f, 3.0f, 4.0f, 6.0f}) {
             points << double(v * scale) << double(-v * scale);
         }

@@ -310,6 +310,17 @@ std::int64_t dequantizeMxfp4Units(const float *w, const std::int32_t *lengths, s
 }
 
 KVSCOPE_SIMD_CLONES
+std::int64_t dequantizeFp4MxBlock16Units(const float *w, const std::int32_t *lengths, std::int64_t units,
+                                         float *y)
+{
+    return dequantizeUnits(
+        w, lengths, units, y, [](float min, float max) { return fp4MxBlock16Block(absoluteMax(min, max)); },
+        [](float v, const MxBlock &block, bool &clipped) {
+            return dequantizeFp4MxBlock16(v, block, clipped);
+        });
+}
+
+KVSCOPE_SIMD_CLONES
 std::int64_t dequantizeNvfp4Units(const float *w, const std::int32_t *lengths, std::int64_t units,
                                   float tensorScale, float *y)
 {

@@ -91,6 +91,9 @@ std::int64_t dequantizeIntUnits(const float *w, const std::int32_t *lengths, std
                                 int bits, float *y);
 std::int64_t dequantizeNf4Units(const float *w, const std::int32_t *lengths, std::int64_t units, float *y);
 std::int64_t dequantizeMxfp4Units(const float *w, const std::int32_t *lengths, std::int64_t units, float *y);
+/// SGLang's fp4_mx_block16 KV blocks (quantizers.h fp4MxBlock16Block).
+std::int64_t dequantizeFp4MxBlock16Units(const float *w, const std::int32_t *lengths, std::int64_t units,
+                                         float *y);
 /// NVFP4 blocks over one per-tensor scale (quantizers.h nvfp4Block).
 std::int64_t dequantizeNvfp4Units(const float *w, const std::int32_t *lengths, std::int64_t units,
                                   float tensorScale, float *y);

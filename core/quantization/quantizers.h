@@ -182,6 +182,32 @@ inline float dequantizeMxfp4(float w, const MxBlock &block, bool &clipped)
     return roundToFormat(w / block.scale, E2M1Format, E2M1Format.maxFinite, clipped) * block.scale;
 }
 
+/// One block of SGLang's fp4_mx_block16 KV cache (FP4MXBlock16KVQuantizeUtil.batched_quantize,
+/// python/sglang/srt/layers/quantization/kvfp4_tensor.py): X = 2^ceil(log2(max(amax / 6, 1e-10))),
+/// an E8M0 byte, so that amax / X is at most 6 and nothing clips (OCP's MXFP4 takes
+/// floor(log2(amax)) - 2 and saturates instead); computed here in float32.
+inline MxBlock fp4MxBlock16Block(float amax)
+{
+    const float exponent = std::ceil(std::log2(std::max(amax / 6.0f, 1e-10f)));
+    return {std::exp2(exponent), int(exponent)};
+}
+
+/// An element of an fp4_mx_block16 block: the E2M1 magnitude whose interval w / X falls in by
+/// SGLang's E2M1_BOUNDS (0.25, 0.75, 1.25, 1.75, 2.5, 3.5, 5; a value on a bound takes the
+/// larger magnitude, where round-to-nearest-even may take the smaller), with w's sign.
+inline float dequantizeFp4MxBlock16(float w, const MxBlock &block, bool &clipped)
+{
+    constexpr float bounds[] = {0.25f, 0.75f, 1.25f, 1.75f, 2.5f, 3.5f, 5.0f};
+    constexpr float magnitudes[] = {0.0f, 0.5f, 1.0f, 1.5f, 2.0f, 3.0f, 4.0f, 6.0f};
+    const float scaled = w / block.scale;
+    const float magnitude = std::fabs(scaled);
+    int index = 0;
+    for (float bound : bounds)
+        index += magnitude >= bound ? 1 : 0;
+    clipped = clipped || magnitude > E2M1Format.maxFinite;
+    return std::copysign(magnitudes[index], scaled) * block.scale;
+}
+
 /// One NVFP4 block (vLLM tests/kernels/quantization/nvfp4_utils.py: a value is
 /// E2M1 x its block's E4M3 scale x the tensor's FP32 scale): the block scale is
 /// E4M3 = RNE(amax / 6 / tensorScale), saturated to 448, and the elements

@@ -25,6 +25,7 @@ constexpr EnumSpelling<SchemeKind> fixedKindSpellings[] = {
     {SchemeKind::Nf4, "nf4"},
     {SchemeKind::Mxfp4, "mxfp4"},
     {SchemeKind::Nvfp4, "nvfp4"},
+    {SchemeKind::Fp4MxBlock16, "fp4-mx-block16", {"fp4_mx_block16"}},
 };
 
 QString groupSuffix(int groupSize)
@@ -111,6 +112,9 @@ QString Scheme::description() const
         return QStringLiteral("MXFP4 (OCP MX), E2M1 in blocks of 32");
     case SchemeKind::Nvfp4:
         return QStringLiteral("NVFP4, E2M1 in blocks of 16 with an FP8 E4M3 scale");
+    case SchemeKind::Fp4MxBlock16:
+        return QStringLiteral("FP4 MX block 16 (SGLang's KV cache), E2M1 in blocks of 16 with a "
+                              "power-of-two scale");
     }
     return {};
 }
@@ -295,6 +299,7 @@ UnitLayout unitLayout(const Scheme &scheme, std::int64_t rows, std::int64_t cols
         layout.length = std::min<std::int64_t>(32, cols);
         break;
     case SchemeKind::Nvfp4:
+    case SchemeKind::Fp4MxBlock16:
         layout.length = std::min<std::int64_t>(16, cols);
         break;
     default:
@@ -321,6 +326,7 @@ double bitsPerWeight(const Scheme &scheme, std::int64_t rows, std::int64_t cols)
     case SchemeKind::Nf4:
         return 4.0 + 32.0 * units / elements;
     case SchemeKind::Mxfp4:
+    case SchemeKind::Fp4MxBlock16:
         return 4.0 + 8.0 * units / elements;
     case SchemeKind::Nvfp4:
         return 4.0 + (8.0 * units + 32.0) / elements;

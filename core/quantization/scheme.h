@@ -16,15 +16,16 @@ namespace kvscope::quant {
 /// docs/methodology.md).
 enum class SchemeKind
 {
-    Fp16,    ///< cast from float32, round-to-nearest-even
-    Bf16,    ///< cast from float32, round-to-nearest-even
-    Fp8E4M3, ///< per-tensor scale amax / 448
-    Fp8E5M2, ///< per-tensor scale amax / 57344
-    Int8,    ///< symmetric, one scale per row, q in [-127, 127]
-    Int,     ///< 2/3/4-bit groups along the row: AWQ asymmetric or GPTQ symmetric
-    Nf4,     ///< bitsandbytes: blocks of 64, absmax, 16 NF4 codes
-    Mxfp4,   ///< OCP MX: blocks of 32 along the row, E8M0 scale, E2M1 elements
-    Nvfp4,   ///< NVIDIA NVFP4: blocks of 16 along the row, E4M3 scale over a per-tensor scale, E2M1
+    Fp16,         ///< cast from float32, round-to-nearest-even
+    Bf16,         ///< cast from float32, round-to-nearest-even
+    Fp8E4M3,      ///< per-tensor scale amax / 448
+    Fp8E5M2,      ///< per-tensor scale amax / 57344
+    Int8,         ///< symmetric, one scale per row, q in [-127, 127]
+    Int,          ///< 2/3/4-bit groups along the row: AWQ asymmetric or GPTQ symmetric
+    Nf4,          ///< bitsandbytes: blocks of 64, absmax, 16 NF4 codes
+    Mxfp4,        ///< OCP MX: blocks of 32 along the row, E8M0 scale, E2M1 elements
+    Nvfp4,        ///< NVIDIA NVFP4: blocks of 16 along the row, E4M3 scale over a per-tensor scale, E2M1
+    Fp4MxBlock16, ///< SGLang's fp4_mx_block16 KV cache: blocks of 16, power-of-two scale that never clips
 };
 
 /// How an Int scheme picks its codes: each group rounded to the nearest grid

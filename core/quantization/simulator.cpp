@@ -73,6 +73,8 @@ std::int64_t dequantizeBlock(const Scheme &scheme, const Fp8Tensor &fp8, const f
         return kernels::dequantizeMxfp4Units(w, unitLengths, block.unitCount, y);
     case SchemeKind::Nvfp4:
         return kernels::dequantizeNvfp4Units(w, unitLengths, block.unitCount, fp8.scale, y);
+    case SchemeKind::Fp4MxBlock16:
+        return kernels::dequantizeFp4MxBlock16Units(w, unitLengths, block.unitCount, y);
     }
     return 0;
 }
@@ -81,7 +83,7 @@ bool hasLocalScales(const Scheme &scheme)
 {
     return scheme.kind == SchemeKind::Int8 || scheme.kind == SchemeKind::Int ||
            scheme.kind == SchemeKind::Nf4 || scheme.kind == SchemeKind::Mxfp4 ||
-           scheme.kind == SchemeKind::Nvfp4;
+           scheme.kind == SchemeKind::Nvfp4 || scheme.kind == SchemeKind::Fp4MxBlock16;
 }
 
 UnitLayout elementLayout(std::int64_t rows, std::int64_t cols)
@@ -173,6 +175,8 @@ double largestRoundingError(const Scheme &scheme, const TensorStats &stats)
         return amax * largestNf4Error();
     case SchemeKind::Mxfp4:
         return mxfp4Block(amax).scale * 1.0; // half of E2M1's spacing 2 in [4, 8), times X
+    case SchemeKind::Fp4MxBlock16:
+        return fp4MxBlock16Block(amax).scale * 1.0; // half of E2M1's spacing 2 in [4, 6], times X
     case SchemeKind::Nvfp4: {
         // Half of E2M1's spacing 2 in [4, 6] times the largest block scale (amax / 6 rounded up
         // by at most E4M3's half step); with a unit tensor scale a block scale can also round to

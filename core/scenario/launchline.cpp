@@ -267,10 +267,13 @@ LaunchLine sglangLaunchLine(const Scenario &s)
     case KvCacheDtype::Fp8E5M2:
         args << optionFlag(ScenarioField::KvCacheDtype, Engine::Sglang) << QStringLiteral("fp8_e5m2");
         break;
+    case KvCacheDtype::Nvfp4:
+    case KvCacheDtype::Fp4MxBlock16:
+        args << optionFlag(ScenarioField::KvCacheDtype, Engine::Sglang) << dtypeName(s.kvCacheDtype);
+        break;
     default:
-        line.caveats << LaunchCaveats::tr(
-                            "SGLang's %2 has no %1: its cache takes the model's dtype (auto) or "
-                            "an FP8 format")
+        line.caveats << LaunchCaveats::tr("SGLang's %2 has no %1: its cache takes the model's dtype (auto), "
+                                          "an FP8 or an FP4 format")
                             .arg(dtypeName(s.kvCacheDtype),
                                  optionFlag(ScenarioField::KvCacheDtype, Engine::Sglang));
     }

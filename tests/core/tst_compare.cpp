@@ -259,6 +259,25 @@ private Q_SLOTS:
         QVERIFY(!a.kv.attention.isEmpty());
     }
 
+    void sglangFp4MxBlock16KvHasNoScaleToCalibrate()
+    {
+        // SGLang's fp4_mx_block16 cache on an H100: each block of 16 takes a power-of-two scale from its
+        // own maximum (FP4MXBlock16KVQuantizeUtil, python/sglang/srt/layers/quantization/kvfp4_tensor.py),
+        // so the engine's figure is the simulator's fp4-mx-block16 and there is no calibrated one.
+        Scenario s = llama8bOnH100();
+        s.engine = Engine::Sglang;
+        s.kvCacheDtype = KvCacheDtype::Fp4MxBlock16;
+        const Accuracy a = estimateAccuracy(s, planMemory(s), m_cache);
+        quant::Scheme block16;
+        block16.kind = quant::SchemeKind::Fp4MxBlock16;
+        const quant::SyntheticSpec keys = keyTensor(128, quant::ElementType::BFloat16);
+        QVERIFY(a.kv.keys && !a.kv.calibratedKeys);
+        QCOMPARE(a.kv.keys->sqnrDb, simulated(keys, block16).metrics.sqnrDb);
+        QVERIFY2(a.kv.keys->sqnrDb > 15 && a.kv.keys->sqnrDb < 24,
+                 qPrintable(QString::number(a.kv.keys->sqnrDb)));
+        QVERIFY(!a.kv.attention.isEmpty());
+    }
+
     void attentionOfTheKvCache()
     {
         // What FP8 keys and values do to attention: 16 decode queries against the Compare tensors

@@ -467,6 +467,35 @@ private Q_SLOTS:
                                          << "none"
                                          << "auto"
                                          << "nvfp4" << none << blackwellOnly;
+        // SGLang's FP4 caches (ServerArgs._handle_kv4_compatibility, python/sglang/srt/server_args.py):
+        // nvfp4 on SM100 and SM120 only, fp4_mx_block16 on any NVIDIA GPU, neither off CUDA.
+        QTest::newRow("sglang b200 nvfp4 kv") << "sglang"
+                                              << "b200"
+                                              << "none"
+                                              << "auto"
+                                              << "nvfp4" << none << none;
+        QTest::newRow("sglang h100 nvfp4 kv")
+            << "sglang"
+            << "h100-sxm"
+            << "none"
+            << "auto"
+            << "nvfp4" << none
+            << QStringLiteral(
+                   "SGLang refuses --kv-cache-dtype nvfp4 on the NVIDIA H100 SXM 80GB: it requires "
+                   "Blackwell SM100 or SM120");
+        QTest::newRow("sglang h100 fp4_mx_block16 kv") << "sglang"
+                                                       << "h100-sxm"
+                                                       << "none"
+                                                       << "auto"
+                                                       << "fp4_mx_block16" << none << none;
+        QTest::newRow("sglang mi300x fp4_mx_block16 kv")
+            << "sglang"
+            << "mi300x"
+            << "none"
+            << "auto"
+            << "fp4_mx_block16" << none
+            << QStringLiteral("its FP4 caches run on NVIDIA GPUs only (\"KV4 is not tested on non-CUDA "
+                              "platforms\")");
     }
 
     void nvfp4KvCache()
@@ -496,12 +525,52 @@ private Q_SLOTS:
         mla.kvCacheDtype = KvCacheDtype::Nvfp4;
         const QString mlaError = errorOf([&] { planMemory(mla); });
         QVERIFY2(mlaError.contains(QLatin1String("caches an MLA latent")), qPrintable(mlaError));
-        // SGLang's FP4 cache is another format (fp4_e2m1, power-of-two scales).
-        Scenario sglang = s;
-        sglang.engine = Engine::Sglang;
-        const QString sglangError = errorOf([&] { planMemory(sglang); });
-        QVERIFY2(sglangError.contains(QLatin1String("SGLang's FP4 cache (fp4_e2m1")),
-                 qPrintable(sglangError));
+        // fp4_mx_block16 is SGLang's spelling alone.
+        Scenario mx = s;
+        mx.kvCacheDtype = KvCacheDtype::Fp4MxBlock16;
+        const QString mxError = errorOf([&] { planMemory(mx); });
+        QVERIFY2(mxError.contains(QLatin1String("fp4_mx_block16 is SGLang's FP4 cache")),
+                 qPrintable(mxError));
+    }
+
+    void sglangFp4KvCache()
+    {
+        // SGLang's cell size (PoolConfigurator._compute_cell_size,
+        // python/sglang/srt/model_executor/pool_configurator.py, sgl-project/sglang#21601) for an FP4
+        // cache, kv_size = 1 (torch.float4_e2m1fn_x2): n x (k + v) x L // 2 values and n x k x L x 2 // 16
+        // scale bytes, plus "one shared FP8 dequant workspace across layers", n x k x 2. Llama-3.1-8B,
+        // 8 KV heads of 128 over 32 layers: 32,768 + 4,096 + 2,048 = 38,912 B a token, and
+        // max_total_num_tokens = available // cell_size.
+        for (const KvCacheDtype dtype : {KvCacheDtype::Nvfp4, KvCacheDtype::Fp4MxBlock16}) {
+            Scenario s = scenario(QStringLiteral("llama-3.1-8b"), QStringLiteral("b200"), {});
+            s.engine = Engine::Sglang;
+            s.kvCacheDtype = dtype;
+            const MemoryPlan plan = planMemory(s);
+            QVERIFY2(plan.engineStarts, qPrintable(plan.engineRefusal));
+            QCOMPARE(plan.kv.bytesPerToken, 8LL * 256 * 32 / 2 + 8LL * 128 * 32 * 2 / 16);
+            QCOMPARE(plan.kv.workspaceBytesPerToken, 8LL * 128 * 2);
+            QCOMPARE(plan.kv.bytesPerToken + plan.kv.workspaceBytesPerToken, 38'912LL);
+            QCOMPARE(plan.kv.capacityTokens, plan.kv.availableBytes / 38'912);
+            QCOMPARE(planToJson(plan).value(QStringLiteral("kv_workspace_bytes_per_token")).toInteger(),
+                     2'048);
+            QVERIFY(launchLine(s).command().contains(QLatin1String("--kv-cache-dtype ") + dtypeName(dtype)));
+        }
+        // The MLA pool keeps no workspace: (512 + 64) x 27 // 2 + (576 // 16) x 27 = 8,748 B a token
+        // for DeepSeek-V2-Lite's 27 layers.
+        Scenario mla = scenario(QStringLiteral("deepseek-v2-lite"), QStringLiteral("b200"), {});
+        mla.engine = Engine::Sglang;
+        mla.kvCacheDtype = KvCacheDtype::Nvfp4;
+        const MemoryPlan mlaPlan = planMemory(mla);
+        QCOMPARE(mlaPlan.kv.bytesPerToken, 576LL * 27 / 2 + 576LL / 16 * 27);
+        QCOMPARE(mlaPlan.kv.workspaceBytesPerToken, 0LL);
+        QCOMPARE(mlaPlan.kv.capacityTokens, mlaPlan.kv.availableBytes / 8'748);
+        // DeepSeek sparse attention builds its DSA pool, which has no FP4 path.
+        Scenario dsa = scenario(QStringLiteral("deepseek-v3.2-exp"), QStringLiteral("b200"), {});
+        dsa.engine = Engine::Sglang;
+        dsa.tensorParallelSize = 8;
+        dsa.kvCacheDtype = KvCacheDtype::Fp4MxBlock16;
+        const QString dsaError = errorOf([&] { planMemory(dsa); });
+        QVERIFY2(dsaError.contains(QLatin1String("no FP4 path")), qPrintable(dsaError));
     }
 
     void gpuChecksFollowTheEnginesOwnRules()

@@ -351,6 +351,27 @@ private Q_SLOTS:
                  qPrintable(lineOf(sheet, "max_concurrency").note));
     }
 
+    void sglangFp4WorkspaceIsATermOfThePool()
+    {
+        // SGLang's FP4 pool counts 8 x 128 x 2 = 2,048 B of dequantization workspace a token beside the
+        // layers' 36,864 (PoolConfigurator._compute_cell_size): in the pool's blocks and the cache.
+        Scenario s = scenarioFor(QStringLiteral("llama-3.1-8b"));
+        s.engine = Engine::Sglang;
+        s.kvCacheDtype = KvCacheDtype::Fp4MxBlock16;
+        const MemoryPlan plan = planMemory(s);
+        const FormulaSheet sheet = formulaSheet(s, plan);
+        verifyLinesAddUp(sheet);
+        QCOMPARE(
+            lineOf(sheet, "num_gpu_blocks").symbolic(),
+            QStringLiteral("floor(available / (block_size × kv_bytes_per_layer × group_size + block_size × "
+                           "dequant_workspace_bytes))"));
+        QCOMPARE(termOf(lineOf(sheet, "num_gpu_blocks"), "dequant_workspace_bytes").value,
+                 std::int64_t(2048));
+        QCOMPARE(lineOf(sheet, "num_gpu_blocks").result.value, plan.kv.numGpuBlocks);
+        QCOMPARE(lineOf(sheet, "kv_cache_bytes").result.value, plan.kv.cacheBytes);
+        QCOMPARE(plan.kv.cacheBytes, std::int64_t(16) * 8192 * 38'912);
+    }
+
     void llamaAsTheUsualFormulaWritesIt()
     {
         // Llama-3.1-8B config.json: 32 layers, 8 KV heads, head_dim 4096 / 32 = 128; BF16 = 2 bytes.

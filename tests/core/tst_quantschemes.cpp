@@ -22,6 +22,15 @@ TensorData tensor(std::vector<float> values, std::int64_t rows, std::int64_t col
     return TensorData::fromFloats(std::move(values), rows, cols, QStringLiteral("test"), QStringLiteral("t"));
 }
 
+/// One row of `cols` zeros but for the given (column, value) spikes.
+TensorData spikedRow(std::int64_t cols, std::initializer_list<std::pair<std::size_t, float>> spikes)
+{
+    std::vector<float> values(std::size_t(cols), 0.0f);
+    for (const auto &[column, value] : spikes)
+        values[column] = value;
+    return tensor(std::move(values), 1, cols);
+}
+
 /// w' of an integer scheme, element by element, read back through the group inspector.
 std::vector<float> dequantized(const TensorData &t, const Scheme &scheme)
 {
@@ -145,6 +154,8 @@ private Q_SLOTS:
         QTest::newRow("int8: fp32 per row") << "int8" << 8.0 + 32.0 / 4096.0;
         QTest::newRow("nf4") << "nf4" << 4.5;
         QTest::newRow("mxfp4") << "mxfp4" << 4.25;
+        // SGLang's fp4_mx_block16: 4 bits and one E8M0 byte per 16 values.
+        QTest::newRow("fp4 mx block16") << "fp4_mx_block16" << 4.5;
         QTest::newRow("fp8: one fp32 scale") << "fp8" << 8.0 + 32.0 / (4096.0 * 4096.0);
         QTest::newRow("bf16") << "bf16" << 16.0;
     }
@@ -341,16 +352,32 @@ private Q_SLOTS:
         // amax 7 -> X = 1: 7 is the tie 6|8 -> 8 -> saturates to 6 (clipped);
         // 5 is the tie 4|6 -> 4; 0.3 -> 0.5 (nearest).
         // Second block (columns 32..63) amax 0.3 -> X = 2^-4: 0.3/X = 4.8 -> 4 -> 0.25.
-        std::vector<float> values(64, 0.0f);
-        values[0] = 7.0f;
-        values[1] = 5.0f;
-        values[2] = 0.3f;
-        values[32] = 0.3f;
-        const TensorData t = tensor(values, 1, 64);
+        const TensorData t = spikedRow(64, {{0, 7.0f}, {1, 5.0f}, {2, 0.3f}, {32, 0.3f}});
         const SchemeResult r = simulate(t, scheme("mxfp4"));
         QCOMPARE(r.metrics.clipped, 1);
         const double e[] = {1.0, 1.0, 0.3f - 0.5, 0.3f - 0.25};
         QVERIFY(qFuzzyCompare(r.metrics.mse * 64, e[0] * e[0] + e[1] * e[1] + e[2] * e[2] + e[3] * e[3]));
+        QCOMPARE(r.metrics.maxAbsError, 1.0);
+    }
+
+    void fp4MxBlock16NeverClips()
+    {
+        // SGLang's fp4_mx_block16 KV cache (python/sglang/srt/layers/quantization/kvfp4_tensor.py,
+        // FP4MXBlock16KVQuantizeUtil.batched_quantize): X = 2^ceil(log2(amax / 6)) per 16 values, each
+        // magnitude the E2M1 value of its interval by E2M1_BOUNDS, a value on a bound taking the larger.
+        // Block 0 (columns 0..15), amax 7 -> X = 2^ceil(log2 1.1667) = 2: 7/2 = 3.5 is on the bound 3.5
+        // -> 4 -> 8 (error 1; OCP MXFP4 would take X = 1 and clip 7 to 6); 5/2 = 2.5 on the bound
+        // 2.5 -> 3 -> 6 (error 1; round-to-nearest-even would take 2); 0.3/2 = 0.15 -> 0.
+        // Block 1 (columns 16..31), amax 0.3 -> X = 2^ceil(log2 0.05) = 2^-4: 0.3 x 16 = 4.8 -> 4 ->
+        // 0.25. Block 2 (32..47) holds 6.0 alone: X = 1, exact.
+        QCOMPARE(fp4MxBlock16Block(7.0f).scale, 2.0f);
+        QCOMPARE(fp4MxBlock16Block(0.3f).scale, 0.0625f);
+        QCOMPARE(fp4MxBlock16Block(6.0f).scale, 1.0f);
+        const TensorData t = spikedRow(48, {{0, 7.0f}, {1, 5.0f}, {2, 0.3f}, {16, 0.3f}, {32, 6.0f}});
+        const SchemeResult r = simulate(t, scheme("fp4-mx-block16"));
+        QCOMPARE(r.metrics.clipped, 0);
+        const double e[] = {1.0, 1.0, 0.3f, 0.3f - 0.25};
+        QVERIFY(qFuzzyCompare(r.metrics.mse * 48, e[0] * e[0] + e[1] * e[1] + e[2] * e[2] + e[3] * e[3]));
         QCOMPARE(r.metrics.maxAbsError, 1.0);
     }
 

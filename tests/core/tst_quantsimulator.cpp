@@ -226,6 +226,23 @@ double independentSqnr(const std::vector<float> &w, std::int64_t rows, std::int6
             for (size_t i = b; i < b + 16; ++i)
                 y[i] = scale > 0 ? float(roundToFloatFormat(w[i] / scale, 1, 0, 6) * scale) : 0.0f;
         }
+    } else if (scheme == QLatin1String("fp4-mx-block16")) {
+        // SGLang's KV blocks of 16 (kvfp4_tensor.py, FP4MXBlock16KVQuantizeUtil): X = 2^ceil(log2(amax / 6)),
+        // each |w / X| the E2M1 magnitude of its interval between the bounds, a bound taking the larger.
+        constexpr double bounds[] = {0.25, 0.75, 1.25, 1.75, 2.5, 3.5, 5.0};
+        constexpr double magnitudes[] = {0, 0.5, 1, 1.5, 2, 3, 4, 6};
+        for (size_t b = 0; b < w.size(); b += 16) {
+            double blockMax = 0;
+            for (size_t i = b; i < b + 16; ++i)
+                blockMax = std::max(blockMax, std::fabs(double(w[i])));
+            const double x = std::exp2(std::ceil(std::log2(std::max(blockMax / 6, 1e-10))));
+            for (size_t i = b; i < b + 16; ++i) {
+                const double scaled = w[i] / x;
+                const auto index = std::upper_bound(std::begin(bounds), std::end(bounds), std::fabs(scaled)) -
+                                   std::begin(bounds);
+                y[i] = float(std::copysign(magnitudes[index], scaled) * x);
+            }
+        }
     } else {
         qFatal("no independent reference for %s", qPrintable(scheme));
     }
@@ -388,6 +405,7 @@ private Q_SLOTS:
         QTest::newRow("mxfp4") << gaussian << 0.02 << "mxfp4" << false;
         QTest::newRow("nvfp4") << gaussian << 0.02 << "nvfp4" << false;
         QTest::newRow("nvfp4 scale 1.0") << gaussian << 0.02 << "nvfp4" << true;
+        QTest::newRow("fp4 mx block16") << gaussian << 0.02 << "fp4-mx-block16" << false;
         QTest::newRow("int4 per channel") << gaussian << 0.02 << "int4-row" << false;
         QTest::newRow("fp8 scale 1.0 underflows") << gaussian << 0.01 << "fp8-e4m3" << true;
     }

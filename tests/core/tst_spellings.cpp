@@ -61,8 +61,8 @@ private Q_SLOTS:
 
     void kvCacheDtypes()
     {
-        QCOMPARE(kvCacheDtypeChoices(),
-                 names({"auto", "float32", "float16", "bfloat16", "fp8", "fp8_e4m3", "fp8_e5m2", "nvfp4"}));
+        QCOMPARE(kvCacheDtypeChoices(), names({"auto", "float32", "float16", "bfloat16", "fp8", "fp8_e4m3",
+                                               "fp8_e5m2", "nvfp4", "fp4_mx_block16"}));
         QCOMPARE(llamaCppKvCacheDtypeChoices(), names({"q8_0", "q4_0"}));
         for (const QString &name : kvCacheDtypeChoices() + llamaCppKvCacheDtypeChoices())
             QCOMPARE(dtypeName(parseKvCacheDtype(name)), name);
@@ -72,10 +72,12 @@ private Q_SLOTS:
         QCOMPARE(parseKvCacheDtype(QStringLiteral("bf16")), KvCacheDtype::BFloat16);
         QCOMPARE(parseKvCacheDtype(QStringLiteral("Q4_0")), KvCacheDtype::Q4_0);
         // --dtype's "float" is no --kv-cache-dtype spelling.
-        QCOMPARE(errorOf([] { parseKvCacheDtype(QStringLiteral("float")); }),
-                 QStringLiteral(
-                     "--kv-cache-dtype: unknown KV cache dtype 'float' (choose one of: auto, float32, "
-                     "float16, bfloat16, fp8, fp8_e4m3, fp8_e5m2, nvfp4; for GGUF models also q8_0, q4_0)"));
+        QCOMPARE(
+            errorOf([] { parseKvCacheDtype(QStringLiteral("float")); }),
+            QStringLiteral("--kv-cache-dtype: unknown KV cache dtype 'float' (choose one of: auto, float32, "
+                           "float16, bfloat16, fp8, fp8_e4m3, fp8_e5m2, nvfp4, fp4_mx_block16; for GGUF "
+                           "models also q8_0, "
+                           "q4_0)"));
     }
 
     void quantMethods()
@@ -150,6 +152,7 @@ private Q_SLOTS:
                                          "nf4",
                                          "mxfp4",
                                          "nvfp4",
+                                         "fp4-mx-block16",
                                          "fp8-e4m3+a-fp8-token",
                                          "fp8-e4m3+a-fp8-g128",
                                          "int8+a-int8-token"}));
@@ -166,7 +169,8 @@ private Q_SLOTS:
                      "--scheme: unknown scheme 'int5' (choose from fp16, bf16, fp8-e4m3, fp8-e5m2, int8, "
                      "int4[-sym][-gN|-row], int3[-sym][-gN|-row], int2[-sym][-gN|-row], awq-int4[-gN|-row], "
                      "awq-int3[-gN|-row], awq-int2[-gN|-row], gptq-int4[-gN|-row], gptq-int3[-gN|-row], "
-                     "gptq-int2[-gN|-row], nf4, mxfp4, nvfp4, fp8-e4m3+a-fp8-token, fp8-e4m3+a-fp8-g128, "
+                     "gptq-int2[-gN|-row], nf4, mxfp4, nvfp4, fp4-mx-block16, fp8-e4m3+a-fp8-token, "
+                     "fp8-e4m3+a-fp8-g128, "
                      "int8+a-int8-token)"));
     }
 

@@ -203,6 +203,9 @@ QString FiguresPanel::batchStructure(const MemoryPlan &p)
         parts << tr("%1 blocks of shared prefix held once").arg(formatCount(p.kv.sharedPrefixBlocks));
     if (kv.paddingLayers > 0)
         parts << tr("vLLM pads its layer groups with %1 empty slots").arg(kv.paddingLayers);
+    if (kv.workspaceBytesPerToken > 0)
+        parts << tr("SGLang's FP4 pool adds %1 B a token of dequantization workspace")
+                     .arg(localCount(kv.workspaceBytesPerToken));
     return joined(parts);
 }
 

@@ -66,6 +66,8 @@ QString precisionLabel(KvCacheDtype dtype)
         return QStringLiteral("Q4_0");
     case KvCacheDtype::Nvfp4:
         return QStringLiteral("NVFP4");
+    case KvCacheDtype::Fp4MxBlock16:
+        return QStringLiteral("MXFP4-16");
     default:
         return QStringLiteral("FP8");
     }
@@ -601,9 +603,11 @@ void ParameterPanel::showScenario(const Scenario &s)
     selectData(m_quantization, quantizationChoiceName(s.quantization));
     // GGUF models add llama.cpp's cache types; their weights carry their own
     // quantization, so --quantization does not apply.
-    const QStringList kvChoices = s.model.format == ModelFormat::Gguf
-                                      ? kvCacheDtypeChoices() + llamaCppKvCacheDtypeChoices()
-                                      : kvCacheDtypeChoices();
+    QStringList kvChoices = s.model.format == ModelFormat::Gguf
+                                ? kvCacheDtypeChoices() + llamaCppKvCacheDtypeChoices()
+                                : kvCacheDtypeChoices();
+    if (vllm) // SGLang's own FP4 format
+        kvChoices.removeAll(dtypeName(KvCacheDtype::Fp4MxBlock16));
     if (m_kvCacheDtype->count() != kvChoices.size()) {
         const QSignalBlocker blocker(m_kvCacheDtype);
         m_kvCacheDtype->clear();

@@ -31,6 +31,8 @@ QColor schemeColor(const quant::Scheme &scheme, const QPalette &palette)
         return theme::isDark(palette) ? QColor(0xe4, 0xe4, 0xe7) : QColor(0x20, 0x20, 0x20);
     case quant::SchemeKind::Nvfp4:
         return QColor(0x17, 0xbe, 0xcf);
+    case quant::SchemeKind::Fp4MxBlock16:
+        return QColor(0x0b, 0x7a, 0x85);
     }
     return Qt::gray;
 }
