@@ -8,6 +8,7 @@
 #include "core/common/search.h"
 #include "core/common/units.h"
 #include "core/engine/runtime.h"
+#include "core/engine/sglang.h"
 #include "core/plan/expertparallel.h"
 #include "core/plan/imageworkload.h"
 #include "core/plan/pipelineparallel.h"
@@ -75,8 +76,9 @@ Scenario scenarioOf(const FitQuery &q, const Configuration &c, std::int64_t maxM
         s.promptLen = 0;
     // The scheduler has to admit the requests at once, not only the cache hold them: each
     // data-parallel rank its share.
-    const std::int64_t admitted =
-        s.engine == Engine::Sglang ? SglangMinRunningRequests : defaultMaxNumSeqs(c.gpu);
+    const std::int64_t admitted = s.engine == Engine::Vllm  ? defaultMaxNumSeqs(c.gpu)
+                                  : s.speculative.enabled() ? SglangSpeculativeMaxRunningRequests
+                                                            : SglangMinRunningRequests;
     const std::int64_t perRank = dataParallelShare(q.concurrency, c.layout.dataParallelSize);
     if (s.maxNumSeqs <= 0 && perRank > admitted)
         s.maxNumSeqs = perRank;

@@ -50,6 +50,11 @@ QString sglangUnsupportedReason(const ModelArch &model);
 /// min(max(int(tokens / context x 512), 2048), 4096).
 std::int64_t sglangDefaultMaxRunningRequests(std::int64_t maxTotalTokens, std::int64_t contextLength);
 
+/// SGLang's --max-running-requests under speculative decoding when none is given: "Max running requests
+/// is reset to 48 for speculative decoding" (_handle_eagle_family and _handle_ngram,
+/// python/sglang/srt/arg_groups/speculative_hook.py; in ServerArgs since 2025).
+inline constexpr std::int64_t SglangSpeculativeMaxRunningRequests = 48;
+
 /// SGLang's page size: 64 for DeepSeek sparse attention (NSA backends), else 1.
 int sglangPageSize(const ModelArch &model);
 

@@ -142,7 +142,9 @@ bool SglangRules::starts(const KvCacheMemory &kv) const
 void SglangRules::settlePool(const Scenario &s, MemoryPlan &plan) const
 {
     if (s.maxNumSeqs <= 0)
-        plan.maxNumSeqs = sglangDefaultMaxRunningRequests(plan.kv.capacityTokens, plan.maxModelLen);
+        plan.maxNumSeqs = s.speculative.enabled()
+                              ? SglangSpeculativeMaxRunningRequests
+                              : sglangDefaultMaxRunningRequests(plan.kv.capacityTokens, plan.maxModelLen);
     if (!s.speculative.runsDraftOnGpu())
         return;
     // The draft worker sizes its pool to the target's tokens (draft_runner_cache_size =
@@ -199,6 +201,12 @@ void SglangRules::addNotes(const Scenario &s, MemoryPlan &plan) const
                           .arg(formatGiB(plan.kv.draftPoolBytes), formatGiB(plan.weights.draftLoadCopyBytes),
                                sglangFlag(ScenarioField::MemFractionStatic),
                                formatGiB(plan.reserveLeftBytes));
+    if (s.speculative.enabled() && s.maxNumSeqs <= 0)
+        plan.notes << QCoreApplication::translate(
+                          "kvscope::Planner", "SGLang resets %1 to %2 for speculative decoding when it is "
+                                              "not given: at most %2 requests run at once")
+                          .arg(optionFlag(ScenarioField::MaxNumSeqs, Engine::Sglang))
+                          .arg(SglangSpeculativeMaxRunningRequests);
     if (plan.kv.workspaceBytesPerToken > 0)
         plan.notes
             << QCoreApplication::translate(

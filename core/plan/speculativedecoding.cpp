@@ -215,13 +215,15 @@ void validateSpeculative(const Scenario &s)
     if (!spec.enabled())
         return;
     const ModelArch &m = s.model;
-    if (s.engine == Engine::Sglang && spec.method == SpeculativeMethod::Ngram)
+    // _handle_ngram (python/sglang/srt/arg_groups/speculative_hook.py).
+    if (s.engine == Engine::Sglang && spec.method == SpeculativeMethod::Ngram && s.enableDpAttention)
         throw Error(
-            refusal(QCoreApplication::translate("kvscope::Planner",
-                                                "SGLang's n-gram drafting (%1 NGRAM) keeps buffers kvscope "
-                                                "does not size yet; kvscope plans SGLang's EAGLE, NEXTN "
-                                                "and standalone drafters")
-                        .arg(serverFlag(ServerOption::SglangSpeculativeAlgorithm))));
+            refusal(QCoreApplication::translate(
+                        "kvscope::Planner",
+                        "SGLang's n-gram drafting (%1 NGRAM) refuses %2: \"Currently ngram speculative "
+                        "decoding does not support dp attention.\"")
+                        .arg(serverFlag(ServerOption::SglangSpeculativeAlgorithm),
+                             optionFlag(ScenarioField::EnableDpAttention, Engine::Sglang))));
     if (s.pipelineParallelSize > 1)
         throw Error(refusal(QCoreApplication::translate(
             "kvscope::Planner",

@@ -1035,8 +1035,9 @@ std::optional<ServingCost> planServing(const SpeedModel &model, const Scenario &
                                .arg(s.maxRequestRate, 0, 'f', 2);
         return s;
     }
-    const std::int64_t users = std::min(plan.batchSize, held);
-    if (users < plan.batchSize)
+    const std::int64_t running = plan.maxNumSeqs > 0 ? std::min(held, plan.maxNumSeqs) : held;
+    const std::int64_t users = std::min(plan.batchSize, running);
+    if (users < plan.batchSize && held <= running)
         speed.notes << QStringLiteral("speed: the KV cache holds %1 requests of %2 tokens at once; serving "
                                       "figures are for %1 users, the other %3 wait")
                            .arg(users)
@@ -1049,9 +1050,13 @@ std::optional<ServingCost> planServing(const SpeedModel &model, const Scenario &
 
 std::int64_t sequencesAtOnce(const MemoryPlan &plan)
 {
-    if (!plan.engineStarts || plan.largestBatchThatFits >= plan.batchSize)
+    if (!plan.engineStarts)
         return plan.batchSize;
-    return std::max<std::int64_t>(1, plan.largestBatchThatFits);
+    // vLLM's scheduler admits no more than max_num_running_reqs (Scheduler.schedule,
+    // vllm/v1/core/sched/scheduler.py); SGLang's no more than max_running_requests.
+    const std::int64_t running =
+        plan.maxNumSeqs > 0 ? std::min(plan.batchSize, plan.maxNumSeqs) : plan.batchSize;
+    return std::min(running, std::max<std::int64_t>(1, plan.largestBatchThatFits));
 }
 
 double emittedTokensPerSecond(const SpeedPlan &speed)
@@ -1125,7 +1130,13 @@ SpeedPlan planSpeed(const Scenario &s, const MemoryPlan &plan)
             speed.notes << QStringLiteral(
                 "speed: the LoRA kernels (a shrink and an expand for each wrapped "
                 "layer and step) are not priced; no measurement to calibrate them on");
-        if (batch < plan.batchSize)
+        if (batch < plan.batchSize && batch == plan.maxNumSeqs)
+            speed.notes << QStringLiteral(
+                               "speed: the engine runs at most %1 %2 requests at once; the decode "
+                               "and serving figures are for %2 of the %3 sequences (the rest wait)")
+                               .arg(optionFlag(ScenarioField::MaxNumSeqs, plan.engine), formatCount(batch),
+                                    formatCount(plan.batchSize));
+        else if (batch < plan.batchSize)
             speed.notes << QStringLiteral(
                                "speed: the KV cache holds %1 of the %2 sequences at %3 tokens; the "
                                "decode figures are for those %1 (the engine queues the rest)")

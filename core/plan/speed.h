@@ -180,7 +180,8 @@ private:
 
 /// The sequences of --batch-size that decode at once: all of them, or as many as
 /// the KV cache holds at --seq-len (at least one) when the engine starts but the
-/// batch does not fit.
+/// batch does not fit, and never more than the engine runs at once (--max-num-seqs;
+/// SGLang's --max-running-requests).
 std::int64_t sequencesAtOnce(const MemoryPlan &plan);
 
 /// Decoding `batch` sequences with a drafter of `draftTokens` drafts a step, each accepted as

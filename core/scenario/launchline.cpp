@@ -291,9 +291,12 @@ LaunchLine sglangLaunchLine(const Scenario &s)
              << sglangSpeculativeAlgorithm(s.speculative.method);
         if (!s.speculative.model.isEmpty())
             args << serverFlag(ServerOption::SglangSpeculativeDraftModel) << s.speculative.model;
-        args << serverFlag(ServerOption::SglangSpeculativeNumSteps) << QString::number(k)
-             << serverFlag(ServerOption::SglangSpeculativeEagleTopk) << QStringLiteral("1")
-             << serverFlag(ServerOption::SglangSpeculativeDraftTokens) << QString::number(k + 1);
+        // NGRAM drafts a tree of up to --speculative-num-draft-tokens nodes from its corpus; its steps
+        // and top-k are its own (_handle_ngram).
+        if (s.speculative.method != SpeculativeMethod::Ngram)
+            args << serverFlag(ServerOption::SglangSpeculativeNumSteps) << QString::number(k)
+                 << serverFlag(ServerOption::SglangSpeculativeEagleTopk) << QStringLiteral("1");
+        args << serverFlag(ServerOption::SglangSpeculativeDraftTokens) << QString::number(k + 1);
     }
     return line;
 }

@@ -376,14 +376,44 @@ private Q_SLOTS:
         QVERIFY2(squeezed.engineRefusal.startsWith(QStringLiteral("SGLang would run out of memory loading "
                                                                   "the drafter")),
                  qPrintable(squeezed.engineRefusal));
-        // n-gram is refused under SGLang, naming the option.
+        // SGLang resets --max-running-requests to 48 for speculative decoding unless it is given
+        // (_handle_eagle_family, python/sglang/srt/arg_groups/speculative_hook.py); without a drafter
+        // its default follows the pool (at least 2,048).
+        QCOMPARE(drafted.maxNumSeqs, std::int64_t(48));
+        QVERIFY(bare.maxNumSeqs >= 2048);
+        QVERIFY(drafted.notes.join(u' ').contains(QStringLiteral("--max-running-requests to 48")));
+        s.maxNumSeqs = 64;
+        QCOMPARE(planMemory(s).maxNumSeqs, std::int64_t(64));
+        s.maxNumSeqs = 0;
+        // n-gram drafting (NGRAM) proposes from the prompt and the output on the CPU (NgramCorpus,
+        // python/sglang/srt/speculative/ngram_worker.py): no drafter, no pool of its own, the same static
+        // share; each request verifies k + 1 tokens a step and holds as many slots; still 48 requests.
         s.memFractionStaticPpm = 0;
         s.speculative =
             parseSpeculativeConfig(QStringLiteral(R"({"method": "ngram", "num_speculative_tokens": 3})"),
                                    QStringLiteral("--speculative-config"), resolveDraftModel);
-        QVERIFY(test::errorFrom([&] {
-                    planMemory(s);
-                }).startsWith(QStringLiteral("--speculative-config: SGLang's n-gram drafting")));
+        const MemoryPlan ngram = planMemory(s);
+        QCOMPARE(ngram.weights.draftBytes, std::int64_t(0));
+        QCOMPARE(ngram.kv.draftPoolBytes, std::int64_t(0));
+        QCOMPARE(ngram.memFractionStaticPpm, bare.memFractionStaticPpm);
+        QCOMPARE(ngram.kv.capacityTokens, bare.kv.capacityTokens);
+        QCOMPARE(ngram.kv.speculativeSlots, std::int64_t(4));
+        QCOMPARE(ngram.maxNumSeqs, std::int64_t(48));
+        QVERIFY2(launchLine(s).arguments.join(u' ').endsWith(
+                     QStringLiteral("--speculative-algorithm NGRAM --speculative-num-draft-tokens 4")),
+                 qPrintable(launchLine(s).arguments.join(u' ')));
+        // SGLang refuses it with data-parallel attention ("Currently ngram speculative decoding does not
+        // support dp attention.").
+        Scenario dp = scenario(QStringLiteral("qwen3-30b-a3b"), QStringLiteral("h100"));
+        dp.engine = Engine::Sglang;
+        dp.tensorParallelSize = 2;
+        dp.dataParallelSize = 2;
+        dp.enableDpAttention = true;
+        dp.speculative = s.speculative;
+        QVERIFY2(test::errorFrom([&] {
+                     planMemory(dp);
+                 }).contains(QStringLiteral("does not support dp attention")),
+                 qPrintable(test::errorFrom([&] { planMemory(dp); })));
     }
 
     void draftModelIsAWholeModelInThePool()

@@ -502,6 +502,41 @@ private Q_SLOTS:
                     .contains(QStringLiteral("holds %1 requests of 8192 tokens at once").arg(held)));
     }
 
+    void theEngineRunsAtMostMaxNumSeqsAtOnce()
+    {
+        // vLLM's scheduler runs at most --max-num-seqs requests at once (Scheduler.schedule,
+        // vllm/v1/core/sched/scheduler.py: "if len(self.running) == self.max_num_running_reqs: break"),
+        // SGLang at most --max-running-requests: 300 users of Llama-3.1-8B on an H100 with a cap of 128
+        // decode 128 a step however many the cache would hold; the others wait.
+        Scenario s = scenario(QStringLiteral("llama-3.1-8b"));
+        s.batchSize = 300;
+        s.seqLen = 1024;
+        s.promptLen = 512;
+        s.maxNumSeqs = 128;
+        const MemoryPlan plan = planMemory(s);
+        QVERIFY(plan.largestBatchThatFits >= 300);
+        QCOMPARE(plan.speed.batchSize, std::int64_t(128));
+        QCOMPARE(plan.speed.serving->concurrency, std::int64_t(128));
+        const QString notes = plan.speed.notes.join(QLatin1Char(' '));
+        QVERIFY2(notes.contains(QStringLiteral("--max-num-seqs 128")), qPrintable(notes));
+        // The same under SGLang, whose speculative decoding caps it at 48 unless told otherwise
+        // (_handle_eagle_family, python/sglang/srt/arg_groups/speculative_hook.py: "Max running requests
+        // is reset to 48 for speculative decoding").
+        s.engine = Engine::Sglang;
+        s.maxNumSeqs = 0;
+        s.batchSize = 64;
+        s.speculative = parseSpeculativeConfig(
+            QStringLiteral(R"({"method": "eagle3", "model": "yuhuili/EAGLE3-LLaMA3.1-Instruct-8B", )"
+                           R"("num_speculative_tokens": 3})"),
+            QStringLiteral("--speculative-config"), resolveDraftModel);
+        const MemoryPlan sglang = planMemory(s);
+        QCOMPARE(sglang.maxNumSeqs, std::int64_t(48));
+        QCOMPARE(sglang.speed.batchSize, std::int64_t(48));
+        QVERIFY2(
+            sglang.speed.notes.join(QLatin1Char(' ')).contains(QStringLiteral("--max-running-requests 48")),
+            qPrintable(sglang.speed.notes.join(QLatin1Char(' '))));
+    }
+
     void slidingWindowsAndMlaAttendAsTheyCache()
     {
         // gemma-2-9b: 21 sliding layers hold 4096 tokens, 21 full layers all of them.
@@ -736,24 +771,27 @@ private Q_SLOTS:
         // Qwen3-30B-A3B: 48 MoE layers of 128 experts, top-8, hidden 2048.
         Scenario s = scenario(QStringLiteral("qwen3-30b-a3b"));
         // Sequences of one 16-token block (48 layers x 4 KV heads x 128 x 2 x 2 B = 96 KiB a token,
-        // 1.5 MiB a sequence): 4096 of them (6 GiB) fit the KV cache, so all of them decode at once.
+        // 1.5 MiB a sequence): 2048 of them (3 GiB) fit the KV cache, and with --max-num-seqs 2048 all of
+        // them decode at once.
+        constexpr std::int64_t batch = 2048;
         s.seqLen = 16;
         s.batchSize = 1;
+        s.maxNumSeqs = batch;
         const MemoryPlan one = planMemory(s);
         QCOMPARE(one.speed.expectedExperts, 8.0);
-        s.batchSize = 4096;
+        s.batchSize = batch;
         const MemoryPlan many = planMemory(s);
-        QCOMPARE(many.speed.batchSize, 4096);
+        QCOMPARE(many.speed.batchSize, batch);
         QVERIFY(std::abs(many.speed.expectedExperts - 128) < 1e-6);
-        // One token reads 8/128 of the routed experts, 4096 tokens all of them; the
+        // One token reads 8/128 of the routed experts, 2048 tokens all of them; the
         // shared and dense weights once either way, plus one embedding row per token.
         const std::int64_t experts = one.weights.byComponent[int(Component::Experts)];
         QCOMPARE(experts % 16, 0);
         QCOMPARE(many.speed.decode.weightBytes - one.speed.decode.weightBytes,
-                 experts - experts / 16 + 4095 * 2048 * 2);
-        // FLOPs follow the top-8 whatever the batch: exactly 4096 times batch 1's linear FLOPs.
+                 experts - experts / 16 + (batch - 1) * 2048 * 2);
+        // FLOPs follow the top-8 whatever the batch: exactly 2048 times batch 1's linear FLOPs.
         QCOMPARE(many.speed.decode.quantizedFlops + many.speed.decode.denseFlops,
-                 4096 * (one.speed.decode.quantizedFlops + one.speed.decode.denseFlops));
+                 double(batch) * (one.speed.decode.quantizedFlops + one.speed.decode.denseFlops));
     }
 
     void fp8OnAmpereIsWeightOnly()
