@@ -222,6 +222,10 @@
         <source>the layer output&apos;s SQNR is on %1 rows of %2</source>
         <translation>层输出的 SQNR 在 %2 的 %1 行上计算</translation>
     </message>
+    <message>
+        <source>a power-of-two scale per 16 values from the block&apos;s own maximum (SGLang&apos;s FP4MXBlock16KVQuantizeUtil); no per-tensor scale, so none to calibrate</source>
+        <translation>每 16 个值一个 2 的幂缩放，取自该块自身的最大值（SGLang 的 FP4MXBlock16KVQuantizeUtil）；没有逐张量缩放，因此无需校准</translation>
+    </message>
 </context>
 <context>
     <name>kvscope::AttentionPanel</name>
@@ -1574,6 +1578,10 @@
         <source>%1× over the %2 ranks</source>
         <translation>%2 个副本合计 %1×</translation>
     </message>
+    <message>
+        <source>SGLang&apos;s FP4 pool adds %1 B a token of dequantization workspace</source>
+        <translation>SGLang 的 FP4 缓存池每个 token 另加 %1 B 反量化工作区</translation>
+    </message>
 </context>
 <context>
     <name>kvscope::Fit</name>
@@ -2153,6 +2161,14 @@
         <source>vLLM refuses %1 nvfp4 for heads of %2 values: NVFP4 packs whole groups of 16</source>
         <translation>vLLM 拒绝对每头 %2 个值的模型使用 %1 nvfp4：NVFP4 只能打包完整的 16 值分组</translation>
     </message>
+    <message>
+        <source>SGLang refuses %1 %2 on the %3: its FP4 caches run on NVIDIA GPUs only (&quot;KV4 is not tested on non-CUDA platforms&quot;)</source>
+        <translation>SGLang 拒绝在 %3 上使用 %1 %2：其 FP4 缓存只在 NVIDIA GPU 上运行（&quot;KV4 is not tested on non-CUDA platforms&quot;）</translation>
+    </message>
+    <message>
+        <source>SGLang refuses %1 nvfp4 on the %2: it requires Blackwell SM100 or SM120 (compute capability 10.x or 12.x); fp4_mx_block16 is its FP4 cache for other NVIDIA GPUs</source>
+        <translation>SGLang 拒绝在 %2 上使用 %1 nvfp4：它需要 Blackwell SM100 或 SM120（计算能力 10.x 或 12.x）；其他 NVIDIA GPU 上的 FP4 缓存是 fp4_mx_block16</translation>
+    </message>
 </context>
 <context>
     <name>kvscope::GroupInspector</name>
@@ -2365,16 +2381,16 @@
         <translation>SGLang 没有 %2 %1：请部署以这种格式存储的检查点</translation>
     </message>
     <message>
-        <source>SGLang&apos;s %2 has no %1: its cache takes the model&apos;s dtype (auto) or an FP8 format</source>
-        <translation>SGLang 的 %2 没有 %1：其缓存使用模型的 dtype（auto）或一种 FP8 格式</translation>
-    </message>
-    <message>
         <source>%1 is not stored as %2 and the engine does not quantize to %2 while loading: replace the placeholder with a checkpoint of the model stored as %2</source>
         <translation>%1 不是以 %2 存储的，引擎加载时也不会量化为 %2：请把占位符换成该模型以 %2 存储的 checkpoint</translation>
     </message>
     <message>
         <source>&lt;%1 checkpoint of %2&gt;</source>
         <translation>&lt;%2 的 %1 checkpoint&gt;</translation>
+    </message>
+    <message>
+        <source>SGLang&apos;s %2 has no %1: its cache takes the model&apos;s dtype (auto), an FP8 or an FP4 format</source>
+        <translation>SGLang 的 %2 没有 %1：其缓存使用模型的 dtype（auto）、FP8 或 FP4 格式</translation>
     </message>
 </context>
 <context>
@@ -3365,10 +3381,6 @@
         <translation>%1 %2（%3 %4）所需的 LoRA 缓冲区超出 2^63 字节</translation>
     </message>
     <message>
-        <source>%1 nvfp4 is vLLM&apos;s NVFP4 cache; SGLang&apos;s FP4 cache (fp4_e2m1, power-of-two scales) is not modelled yet</source>
-        <translation>%1 nvfp4 是 vLLM 的 NVFP4 缓存；SGLang 的 FP4 缓存（fp4_e2m1，2 的幂缩放）尚未建模</translation>
-    </message>
-    <message>
         <source>%1 nvfp4: %2 caches an MLA latent, whose NVFP4 layout kvscope does not model (use fp8 or auto)</source>
         <translation>%1 nvfp4：%2 缓存的是 MLA 潜向量，kvscope 未对其 NVFP4 布局建模（请用 fp8 或 auto）</translation>
     </message>
@@ -3455,10 +3467,6 @@
     <message>
         <source>its cache pages would not match the pool&apos;s</source>
         <translation>它的缓存页与池中的页大小不一致</translation>
-    </message>
-    <message>
-        <source>SGLang&apos;s n-gram drafting (%1 NGRAM) keeps buffers kvscope does not size yet; kvscope plans SGLang&apos;s EAGLE, NEXTN and standalone drafters</source>
-        <translation>SGLang 的 n-gram 起草（%1 NGRAM）使用的缓冲区 kvscope 尚未建模；kvscope 规划 SGLang 的 EAGLE、NEXTN 和独立草稿模型</translation>
     </message>
     <message>
         <source>SGLang would run out of memory loading the drafter: its weights (%1), its pool of %2 tokens (%3) and the copies of the target&apos;s embedding it holds while loading (%4) need more than the %5 %6 leaves (%7); lower %5</source>
@@ -3587,6 +3595,26 @@
     <message>
         <source>, each whole</source>
         <translation>，每个完整存放</translation>
+    </message>
+    <message>
+        <source>SGLang&apos;s n-gram drafting (%1 NGRAM) refuses %2: &quot;Currently ngram speculative decoding does not support dp attention.&quot;</source>
+        <translation>SGLang 的 n-gram 草稿（%1 NGRAM）拒绝 %2：&quot;Currently ngram speculative decoding does not support dp attention.&quot;</translation>
+    </message>
+    <message>
+        <source>%1 %2: SGLang&apos;s pool for DeepSeek sparse attention has no FP4 path (its FP4 caches are for MHA and MLA pools)</source>
+        <translation>%1 %2：SGLang 为 DeepSeek 稀疏注意力建的缓存池没有 FP4 路径（其 FP4 缓存只用于 MHA 和 MLA 缓存池）</translation>
+    </message>
+    <message>
+        <source>SGLang resets %1 to %2 for speculative decoding when it is not given: at most %2 requests run at once</source>
+        <translation>未指定时，SGLang 在推测解码下把 %1 重设为 %2：同时最多运行 %2 个请求</translation>
+    </message>
+    <message>
+        <source>SGLang&apos;s FP4 pool counts %1 B a token beside the %2 B of the layers&apos; caches: one FP8 K and V of a layer that its prompt passes dequantize into, shared by the layers</source>
+        <translation>SGLang 的 FP4 缓存池在各层缓存的 %2 B 之外，每个 token 再计 %1 B：一层的 FP8 K 和 V，供提示词前向反量化使用，由各层共享</translation>
+    </message>
+    <message>
+        <source>%1 fp4_mx_block16 is SGLang&apos;s FP4 cache; vLLM&apos;s is nvfp4 (CacheConfig.cache_dtype, vllm/config/cache.py)</source>
+        <translation>%1 fp4_mx_block16 是 SGLang 的 FP4 缓存；vLLM 的是 nvfp4（CacheConfig.cache_dtype，vllm/config/cache.py）</translation>
     </message>
 </context>
 <context>
