@@ -12,9 +12,13 @@
 #include "core/engine/sglang.h"
 #include "core/library/library.h"
 #include "core/precision/dtypes.h"
+#include "core/scenario/speculativeconfig.h"
 
 #include <algorithm>
 #include <cmath>
+
+#include <QJsonDocument>
+#include <QJsonObject>
 
 namespace kvscope {
 
@@ -94,12 +98,62 @@ private:
                                          "%1 %2 (%3): kvscope does not plan SGLang's pipeline parallelism "
                                          "yet")
                                          .arg(reading.key, reading.value, lineOf(reading.line)));
-            if (reading.key == QLatin1String("speculative_algorithm"))
-                m_out.assumed << LogExplanationWords::tr("speculative_algorithm %1 (%2): the draft model's "
-                                                         "weights and pool are not planned")
-                                     .arg(reading.value, lineOf(reading.line));
+            if (reading.key == QLatin1String("speculative_algorithm")) {
+                drafter(reading);
+                continue;
+            }
             takeEngineArgument(reading, m_out);
         }
+    }
+
+    /// SGLang's drafter as its arguments state it (--speculative-algorithm, -draft-model-path,
+    /// -num-steps, -eagle-topk, -num-draft-tokens), as kvscope's chain of k drafts: the EAGLE
+    /// family's k steps, n-gram's draft tokens less the one it verifies anyway. Planned where kvscope
+    /// plans the drafter; otherwise said, and left out.
+    void drafter(const LogReading &reading)
+    {
+        const std::optional<SpeculativeMethod> method = sglangSpeculativeMethod(reading.value);
+        const auto notPlanned = [&](const QString &why) {
+            m_out.assumed << LogExplanationWords::tr(
+                                 "speculative_algorithm %1 (%2): %3; the drafter is not planned")
+                                 .arg(reading.value, lineOf(reading.line), why);
+        };
+        if (!method) {
+            notPlanned(LogExplanationWords::tr("an algorithm kvscope does not plan"));
+            return;
+        }
+        const bool ngram = *method == SpeculativeMethod::Ngram;
+        const QString stepsKey =
+            ngram ? QStringLiteral("speculative_num_draft_tokens") : QStringLiteral("speculative_num_steps");
+        bool ok = false;
+        const std::int64_t steps = m_log.argument(stepsKey).toLongLong(&ok);
+        if (!ok || steps < (ngram ? 2 : 1)) {
+            notPlanned(LogExplanationWords::tr("the log gives no %1").arg(stepsKey));
+            return;
+        }
+        const QString topk = m_log.argument(QStringLiteral("speculative_eagle_topk"));
+        if (!ngram && !topk.isEmpty() && topk != QLatin1String("1") && topk != QLatin1String("None"))
+            m_out.assumed << LogExplanationWords::tr(
+                                 "speculative_eagle_topk %1: SGLang drafts a tree; kvscope "
+                                 "plans a chain of %2 drafts")
+                                 .arg(topk)
+                                 .arg(steps);
+        QJsonObject config{{QStringLiteral("method"), speculativeMethodName(*method)},
+                           {QStringLiteral("num_speculative_tokens"), qint64(ngram ? steps - 1 : steps)}};
+        const QString draft = m_log.argument(QStringLiteral("speculative_draft_model_path"));
+        if (!draft.isEmpty() && draft != QLatin1String("None"))
+            config.insert(QStringLiteral("model"), draft);
+        const QString json = QString::fromUtf8(QJsonDocument(config).toJson(QJsonDocument::Compact));
+        try {
+            parseSpeculativeConfig(json, optionFlag(ScenarioField::SpeculativeConfig), resolveDraftModel);
+        } catch (const Error &error) {
+            notPlanned(error.message());
+            return;
+        }
+        m_out.options.insert(optionKey(ScenarioField::SpeculativeConfig), json);
+        m_out.read << LogExplanationWords::tr("speculative_algorithm %1 (%2): %3 %4")
+                          .arg(reading.value, lineOf(reading.line),
+                               optionFlag(ScenarioField::SpeculativeConfig), json);
     }
 
     void tensorParallel()

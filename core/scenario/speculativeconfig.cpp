@@ -147,6 +147,11 @@ QString sglangSpeculativeAlgorithm(SpeculativeMethod method)
     return method == SpeculativeMethod::None ? QString() : enumName(sglangAlgorithms, method);
 }
 
+std::optional<SpeculativeMethod> sglangSpeculativeMethod(const QString &algorithm)
+{
+    return enumValue(sglangAlgorithms, algorithm.trimmed().toUpper());
+}
+
 QString speculativeConfigText(const SpeculativeConfig &config)
 {
     if (!config.enabled())

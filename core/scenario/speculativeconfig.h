@@ -61,6 +61,8 @@ SpeculativeConfig parseSpeculativeConfig(const QString &text, const QString &opt
 /// SGLang's --speculative-algorithm for the method (python/sglang/srt/server_args.py): EAGLE, EAGLE3,
 /// NEXTN (the checkpoint's MTP layers), STANDALONE (a draft model), NGRAM; empty when off.
 QString sglangSpeculativeAlgorithm(SpeculativeMethod method);
+/// The method an SGLang --speculative-algorithm names (any case); nullopt for another name.
+std::optional<SpeculativeMethod> sglangSpeculativeMethod(const QString &algorithm);
 
 /// The JSON the option takes back, keys in vLLM's order; empty when off.
 QString speculativeConfigText(const SpeculativeConfig &config);

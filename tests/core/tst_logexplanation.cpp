@@ -614,6 +614,42 @@ private Q_SLOTS:
         QCOMPARE(experts.options.value(QStringLiteral("ep-size")), QStringLiteral("4"));
     }
 
+    // SGLang's drafter as its launch line states it: planned as kvscope's --speculative-config (the
+    // drafter's weights and pool, the 48 running requests SGLang then defaults to), or said when not.
+    void explainsAnSglangLogWithADrafter()
+    {
+        const QString text = QStringLiteral(
+            "python -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B-Instruct "
+            "--speculative-algorithm EAGLE3 --speculative-draft-model-path "
+            "yuhuili/EAGLE3-LLaMA3.1-Instruct-8B "
+            "--speculative-num-steps 3 --speculative-eagle-topk 1 --speculative-num-draft-tokens 4 "
+            "--mem-fraction-static 0.81\n"
+            "[TP0] Load weight begin. avail mem=78.81 GB\n");
+        const LogExplanation e = explain(text);
+        QCOMPARE(e.options.value(QStringLiteral("speculative-config")),
+                 QStringLiteral(R"({"method":"eagle3","model":"yuhuili/EAGLE3-LLaMA3.1-Instruct-8B",)"
+                                R"("num_speculative_tokens":3})"));
+        QCOMPARE(e.plan.speculativeMethod, SpeculativeMethod::Eagle3);
+        QCOMPARE(e.plan.numSpeculativeTokens, std::int64_t(3));
+        QVERIFY(e.plan.kv.draftPoolBytes > 0);
+        QCOMPARE(e.plan.maxNumSeqs, std::int64_t(48));
+        QVERIFY(e.read.join(u'\n').contains(QStringLiteral("speculative_algorithm EAGLE3")));
+        // n-gram: 4 draft tokens verified, 3 drafts; nothing on the GPU.
+        const LogExplanation ngram = explain(
+            QStringLiteral("python -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B-Instruct "
+                           "--speculative-algorithm NGRAM --speculative-num-draft-tokens 4\n"
+                           "[TP0] Load weight begin. avail mem=78.81 GB\n"));
+        QCOMPARE(ngram.plan.speculativeMethod, SpeculativeMethod::Ngram);
+        QCOMPARE(ngram.plan.numSpeculativeTokens, std::int64_t(3));
+        QCOMPARE(ngram.plan.weights.draftBytes, std::int64_t(0));
+        // A draft kvscope has no config for: said, and the target planned alone.
+        const LogExplanation unknown = explain(QString(text).replace(
+            QStringLiteral("yuhuili/EAGLE3-LLaMA3.1-Instruct-8B"), QStringLiteral("me/my-draft")));
+        QVERIFY(!unknown.options.contains(QStringLiteral("speculative-config")));
+        QVERIFY2(unknown.assumed.join(u'\n').contains(QStringLiteral("the drafter is not planned")),
+                 qPrintable(unknown.assumed.join(u'\n')));
+    }
+
     void refusesWhatItCannotInferFromAnSglangLog()
     {
         const auto message = [](const QString &text, const LogOverrides &overrides = {}) {
