@@ -465,11 +465,13 @@ private Q_SLOTS:
         // and 71 of 100 (71 %). vLLM issue 30326's two gpt-oss-120b runs (8 H200s, 8 and
         // 128 users; +20.3 % and -22.6 %) then moved the median to 20.1 %, 73 of 114, and the vLLM
         // recipes' Qwen3-Next run at 256 users (-53.3 %, the per-sequence cost no calibration row
-        // above 64 users informs) to 20.2 %, 73 of 115. The targets are 15 % and 80 %.
+        // above 64 users informs) to 20.2 %, 73 of 115. vLLM's documented FP8-KV runs of Qwen3-4B on an
+        // L4 (8 rows within +10 %, the first held-out FP8-KV pairs) then moved them to 19.4 %, 81 of 123
+        // (66 %). The targets are 15 % and 80 %.
         const Summary s = summarise(m_observations, Split::HeldOut, calibratedSpeedConstants());
-        QVERIFY(s.rows >= 115);
-        QVERIFY2(s.medianError <= 0.202, qPrintable(QString::number(s.medianError)));
-        QVERIFY2(s.within25 >= 0.63 * s.rows,
+        QVERIFY(s.rows >= 123);
+        QVERIFY2(s.medianError <= 0.194, qPrintable(QString::number(s.medianError)));
+        QVERIFY2(s.within25 >= 0.65 * s.rows,
                  qPrintable(QStringLiteral("%1 of %2").arg(s.within25).arg(s.rows)));
     }
 
