@@ -2610,10 +2610,6 @@
         <translation>日志中没有模型（没有 server_args 行，也没有带 %2 的 launch_server 行）；请用 %1 指定</translation>
     </message>
     <message>
-        <source>speculative_algorithm %1 (%2): the draft model&apos;s weights and pool are not planned</source>
-        <translation>speculative_algorithm %1（%2）：未规划草稿模型的权重和缓存池</translation>
-    </message>
-    <message>
         <source>tp_size %1: from the TP0 to TP%2 prefixes</source>
         <translation>tp_size %1：来自 TP0 到 TP%2 的前缀</translation>
     </message>
@@ -2732,6 +2728,26 @@
     <message>
         <source>vLLM %1 logs &quot;GPU KV cache size&quot; as the blocks per group × the block size: %5 tokens over %4 KV cache groups; from 0.21 on it logs the maximum concurrency × %2, %3 tokens, which counts what a windowed group holds of a request.</source>
         <translation>vLLM %1 记录的 “GPU KV cache size” 是每组块数 × 块大小：%4 个 KV Cache 组共 %5 个 token；从 0.21 起改为记录最大并发 × %2，即 %3 个 token，计入了窗口组为一个请求保留的部分。</translation>
+    </message>
+    <message>
+        <source>speculative_algorithm %1 (%2): %3; the drafter is not planned</source>
+        <translation>speculative_algorithm %1（%2）：%3；未规划草稿模型</translation>
+    </message>
+    <message>
+        <source>an algorithm kvscope does not plan</source>
+        <translation>kvscope 不规划的算法</translation>
+    </message>
+    <message>
+        <source>the log gives no %1</source>
+        <translation>日志没有给出 %1</translation>
+    </message>
+    <message>
+        <source>speculative_eagle_topk %1: SGLang drafts a tree; kvscope plans a chain of %2 drafts</source>
+        <translation>speculative_eagle_topk %1：SGLang 起草的是一棵树；kvscope 按 %2 个草稿的链规划</translation>
+    </message>
+    <message>
+        <source>speculative_algorithm %1 (%2): %3 %4</source>
+        <translation>speculative_algorithm %1（%2）：%3 %4</translation>
     </message>
 </context>
 <context>
