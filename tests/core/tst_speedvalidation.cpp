@@ -467,11 +467,12 @@ private Q_SLOTS:
         // recipes' Qwen3-Next run at 256 users (-53.3 %, the per-sequence cost no calibration row
         // above 64 users informs) to 20.2 %, 73 of 115. vLLM's documented FP8-KV runs of Qwen3-4B on an
         // L4 (8 rows within +10 %, the first held-out FP8-KV pairs) then moved them to 19.4 %, 81 of 123
-        // (66 %). The targets are 15 % and 80 %.
+        // (66 %), and GPUStack's Qwen3-8B runs on an H100 (vLLM 0.11 and SGLang 0.5.3, BF16 and FP8 weights,
+        // within 7 %) to 19.0 %, 84 of 126 (67 %). The targets are 15 % and 80 %.
         const Summary s = summarise(m_observations, Split::HeldOut, calibratedSpeedConstants());
-        QVERIFY(s.rows >= 123);
-        QVERIFY2(s.medianError <= 0.194, qPrintable(QString::number(s.medianError)));
-        QVERIFY2(s.within25 >= 0.65 * s.rows,
+        QVERIFY(s.rows >= 126);
+        QVERIFY2(s.medianError <= 0.190, qPrintable(QString::number(s.medianError)));
+        QVERIFY2(s.within25 >= 0.66 * s.rows,
                  qPrintable(QStringLiteral("%1 of %2").arg(s.within25).arg(s.rows)));
     }
 
