@@ -144,7 +144,9 @@ int runFit(const QStringList &arguments)
     option("engine", QStringLiteral("vllm or sglang."), "name", QStringLiteral("vllm"));
     option("vllm-version", QStringLiteral("vLLM release to model (as calc)."), "x.y");
     option("dtype", QStringLiteral("Weights/activations dtype (as calc)."), "dtype");
-    option("gpu-memory-utilization", QStringLiteral("vLLM's share of GPU memory (default 0.9)."), "ratio");
+    option("gpu-memory-utilization",
+           QStringLiteral("vLLM's share of GPU memory (default: the release's, 0.92 from 0.21, 0.9 before)."),
+           "ratio");
     option("mem-fraction-static", QStringLiteral("SGLang's static share (default: SGLang's for the GPU)."),
            "ratio");
     option("speculative-config",

@@ -58,13 +58,16 @@ ScenarioOptions::ScenarioOptions()
                QStringLiteral("Group size for awq/gptq/compressed-tensors (default 128; -1 = per "
                               "row)."),
                "n"),
-        option(
-            fileKey(ScenarioField::KvCacheDtype),
-            QStringLiteral("KV cache dtype: auto, float16, bfloat16, fp8, fp8_e4m3, fp8_e5m2, "
-                           "nvfp4 (vLLM on Blackwell GPUs); for GGUF models also llama.cpp's q8_0 and q4_0."),
-            "dtype", QStringLiteral("auto")),
+        option(fileKey(ScenarioField::KvCacheDtype),
+               QStringLiteral(
+                   "KV cache dtype: auto, float16, bfloat16, fp8, fp8_e4m3, fp8_e5m2, "
+                   "nvfp4 (Blackwell GPUs), fp4_mx_block16 (SGLang); for GGUF models also llama.cpp's "
+                   "q8_0 and q4_0."),
+               "dtype", QStringLiteral("auto")),
         option(fileKey(ScenarioField::GpuMemoryUtilization),
-               QStringLiteral("vLLM: share of GPU memory vLLM may use, in (0, 1] (default 0.9)."), "ratio"),
+               QStringLiteral("vLLM: share of GPU memory vLLM may use, in (0, 1] (default: the release's, "
+                              "0.92 from vLLM 0.21, 0.9 before)."),
+               "ratio"),
         option(fileKey(ScenarioField::MemFractionStatic),
                QStringLiteral("SGLang: share of the free GPU memory for weights and the KV pool, in (0, 1] "
                               "(default: SGLang's for the GPU and TP)."),

@@ -198,6 +198,9 @@ public:
                           "Worker_TP");
         inferFromPrefixes(ScenarioField::PipelineParallelSize, m_log.stagesSeen, "pipeline_parallel_size",
                           "Worker_PP");
+        if (!values.contains(optionKey(ScenarioField::GpuMemoryUtilization)))
+            m_out.assumed << LogExplanationWords::tr("gpu_memory_utilization: not in the log; the release's "
+                                                     "default (0.92 from vLLM 0.21, 0.9 before)");
         // One request of the whole context: vLLM's own start-up check.
         if (values.contains(optionKey(ScenarioField::MaxModelLen)))
             values.insert(optionKey(ScenarioField::SeqLen),

@@ -111,6 +111,7 @@ const QList<VllmProfile> &vllmProfiles()
          false,
          false,
          false,
+         900'000,
          "sampler: as 0.19 (no 0.10 log gives an activation breakdown); chunked-local layers in the "
          "hybrid manager since vllm-project/vllm#19351 (June 2025), before #21761 (merged 2025-07-28)"},
         {{0, 10, 1},
@@ -120,6 +121,7 @@ const QList<VllmProfile> &vllmProfiles()
          false,
          false,
          false,
+         900'000,
          "vllm-project/vllm#21761 disables the hybrid manager for chunked-local attention unless "
          "VLLM_ALLOW_CHUNKED_LOCAL_ATTN_WITH_HYBRID_KV_CACHE=1 (docs.vllm.ai v0.10.1.1 vllm.envs: False)"},
         {{0, 11, 0},
@@ -129,6 +131,7 @@ const QList<VllmProfile> &vllmProfiles()
          true,
          false,
          false,
+         900'000,
          "sampler warm-up of 38 B per logit: the 4.76 GiB activation peak vLLM 0.11 logged for "
          "Llama-3.1-8B with 1,024 sequences on an H100 (llm-d/llm-d-benchmark "
          "config_explorer/empirical-vllm-memory-results.md @ 4f4d449); docs.vllm.ai v0.11.0 vllm.envs: "
@@ -141,6 +144,7 @@ const QList<VllmProfile> &vllmProfiles()
          false,
          false,
          false,
+         900'000,
          "as 0.11, but the dummy encoder outputs padded only to the largest item (GPUModelRunner."
          "profile_run after #25810's follow-up; unpadded from vllm-project/vllm#30475, merged 2025-12-11: "
          "the same bytes for the largest item)"},
@@ -151,6 +155,7 @@ const QList<VllmProfile> &vllmProfiles()
          false,
          true,
          false,
+         900'000,
          "docs.vllm.ai v0.16.0 vllm.envs: VLLM_ALLOW_CHUNKED_LOCAL_ATTN_WITH_HYBRID_KV_CACHE = True "
          "(flipped by vllm-project/vllm#29627; 0.13-0.15 not read); sampler: as 0.11 (no log between "
          "0.12 and 0.18 gives an activation breakdown); MTP heads shared with the target's lm_head by "
@@ -162,6 +167,7 @@ const QList<VllmProfile> &vllmProfiles()
          false,
          true,
          false,
+         900'000,
          "sampler 15 B per logit: calibrated on the vLLM 0.19.0 H100 start-up logs of "
          "jgchn/llm-d-planner @ d3121e0 (tests/data/vllm-logs.json ids 1, 3, 6, 8, 11); their "
          "'Estimated CUDA graph memory' is logged but not subtracted"},
@@ -172,12 +178,14 @@ const QList<VllmProfile> &vllmProfiles()
          false,
          true,
          true,
+         920'000,
          "CUDA-graph memory profiling on by default: 'CUDA graph memory profiling is enabled (default "
          "since v0.21.0)' in the logs of noonghunna/club-3090#127 and gpustack/runner#251 "
          "(vllm-project/vllm#30515 introduced it off by default); 'GPU KV cache size' = int(max concurrency "
          "x "
          "max_model_len) from vllm-project/vllm#41069 (merged 2026-04-28, after v0.20.0, whose logs of "
-         "2026-05-01 still print blocks / groups x block size)"},
+         "2026-05-01 still print blocks / groups x block size); gpu_memory_utilization 0.92 by default from "
+         "vllm-project/vllm#38284, which turned the profiling on"},
     };
     return profiles;
 }

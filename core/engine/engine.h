@@ -86,6 +86,8 @@ struct VllmProfile
     /// which counts what a sliding or chunked group holds of a request; before, num_blocks / groups x
     /// block size.
     bool capacityFromConcurrency = false;
+    /// --gpu-memory-utilization when none is given (CacheConfig.gpu_memory_utilization), in millionths.
+    std::int64_t defaultUtilizationPpm = 900'000;
     /// Where each value comes from.
     const char *source = "";
 };

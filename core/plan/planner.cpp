@@ -285,7 +285,8 @@ void validateScenario(const Scenario &s)
                                                 "%2: %1 is larger than any %3 block size (at most 4096)")
                         .arg(QString::number(s.blockSize), optionFlag(ScenarioField::BlockSize),
                              engineDisplayName(s.engine)));
-    requireShare(s.gpuMemoryUtilizationPpm, ScenarioField::GpuMemoryUtilization);
+    if (s.gpuMemoryUtilizationPpm != 0) // 0: the release's default
+        requireShare(s.gpuMemoryUtilizationPpm, ScenarioField::GpuMemoryUtilization);
     if (s.bandwidthEfficiencyPpm != 0) // 0: the calibrated efficiency
         requireShare(s.bandwidthEfficiencyPpm, ScenarioField::BandwidthEfficiency);
     if (s.computeEfficiencyPpm != 0)

@@ -115,7 +115,9 @@ void VllmRules::applyBudget(const Scenario &s, MemoryPlan &plan) const
     // over TP x DP GPUs): their NCCL buffers are taken as a tensor-parallel GPU's. A dense model's
     // ranks share nothing on the GPU. No public log measures either yet (docs/methodology.md).
     const int tp = plan.tensorParallelSize * (plan.localExperts > 0 ? plan.dataParallelSize : 1);
-    plan.budgetBytes = mulDivFloor(s.gpu.memoryBytes, s.gpuMemoryUtilizationPpm, 1'000'000);
+    plan.gpuMemoryUtilizationPpm =
+        s.gpuMemoryUtilizationPpm > 0 ? s.gpuMemoryUtilizationPpm : m_version.profile->defaultUtilizationPpm;
+    plan.budgetBytes = mulDivFloor(s.gpu.memoryBytes, plan.gpuMemoryUtilizationPpm, 1'000'000);
     plan.overheadBytes = runtimeOverheadBytes(s.gpu, tp);
     plan.cudaGraphBytes = m_version.profile->subtractsCudaGraphs ? cudaGraphEstimateBytes(s.gpu, tp) : 0;
 }

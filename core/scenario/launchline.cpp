@@ -210,7 +210,7 @@ LaunchLine vllmLaunchLine(const Scenario &s)
         args << optionFlag(ScenarioField::SpeculativeConfig) << speculativeConfigText(s.speculative);
     addQuantization(s, args, line.caveats);
     addKvCacheDtype(s, args, line.caveats);
-    if (s.gpuMemoryUtilizationPpm != vllmDefaults.gpuMemoryUtilizationPpm)
+    if (s.gpuMemoryUtilizationPpm > 0) // given: the release's default differs (0.9, 0.92 from 0.21)
         args << optionFlag(ScenarioField::GpuMemoryUtilization)
              << formatUtilization(s.gpuMemoryUtilizationPpm);
     if (s.maxModelLen > 0)

@@ -50,7 +50,8 @@ struct Scenario
     WeightDtype dtype = WeightDtype::Auto;          ///< --dtype
     std::optional<QuantizationSpec> quantization;   ///< --quantization; nullopt = checkpoint's (vLLM default)
     KvCacheDtype kvCacheDtype = KvCacheDtype::Auto; ///< --kv-cache-dtype
-    std::int64_t gpuMemoryUtilizationPpm = 900'000; ///< --gpu-memory-utilization in millionths (0.9)
+    /// --gpu-memory-utilization in millionths; 0: the release's default (VllmProfile::defaultUtilizationPpm)
+    std::int64_t gpuMemoryUtilizationPpm = 0;
     std::int64_t tensorParallelSize = 1; ///< --tensor-parallel-size (held as given, checked by the planner)
     std::int64_t pipelineParallelSize =
         1; ///< --pipeline-parallel-size: stages of layers, each on its own GPUs

@@ -161,10 +161,13 @@ const Field fields[] = {
      [](const Scenario &s) { return dtypeName(s.kvCacheDtype); }},
     {{ScenarioField::GpuMemoryUtilization, OptionKind::Ratio, OptionEngine::Vllm},
      [](Scenario &s, const QString &text, const QString &o, const ScenarioResolvers &) {
-         s.gpuMemoryUtilizationPpm = parseUtilization(text, o);
+         s.gpuMemoryUtilizationPpm = parseOptionalRatio(text, o);
      },
+     // vLLM's default for the release (0) is left out, as SGLang's --mem-fraction-static is.
      [](const Scenario &s) {
-         return forEngine(s, Engine::Vllm, formatUtilization(s.gpuMemoryUtilizationPpm));
+         return s.gpuMemoryUtilizationPpm > 0
+                    ? forEngine(s, Engine::Vllm, formatUtilization(s.gpuMemoryUtilizationPpm))
+                    : QString();
      }},
     {{ScenarioField::MemFractionStatic, OptionKind::Ratio, OptionEngine::Sglang},
      [](Scenario &s, const QString &text, const QString &o, const ScenarioResolvers &) {

@@ -153,6 +153,7 @@ private Q_SLOTS:
             Scenario s =
                 scenario(QStringLiteral("llama-3.1-8b"), QStringLiteral("h100-sxm"), QStringLiteral("0.19"));
             s.tensorParallelSize = tp;
+            s.gpuMemoryUtilizationPpm = 900'000; // one budget for both releases (their defaults differ)
             const MemoryPlan before = planMemory(s);
             s.vllmVersion = QStringLiteral("0.21");
             const MemoryPlan after = planMemory(s);
@@ -167,6 +168,27 @@ private Q_SLOTS:
         // A 48 GB card: 0.42 GiB (the Ada log of vllm-project/vllm#57047).
         QCOMPARE(planMemory(scenario(QStringLiteral("llama-3.1-8b"), QStringLiteral("l40s"))).cudaGraphBytes,
                  GiB * 42 / 100);
+    }
+
+    void defaultUtilizationFollowsTheRelease()
+    {
+        // vllm-project/vllm#38284 (merged 2026-04-21, in v0.21.0) turned CUDA-graph memory profiling on
+        // and raised CacheConfig.gpu_memory_utilization's default from 0.9 to 0.92 (vllm/config/cache.py:
+        // "If unspecified, will use the default value of 0.92"); the v0.21.0 logs of tests/data/
+        // vllm-logs.json ids 51 and 52 list 'gpu_memory_utilization': 0.9 among their non-default args.
+        Scenario s =
+            scenario(QStringLiteral("llama-3.1-8b"), QStringLiteral("h100-sxm"), QStringLiteral("0.21"));
+        const MemoryPlan newest = planMemory(s);
+        QCOMPARE(newest.gpuMemoryUtilizationPpm, std::int64_t(920'000));
+        QCOMPARE(newest.budgetBytes, s.gpu.memoryBytes * 92 / 100);
+        QVERIFY(!launchLine(s).command().contains(QLatin1String("--gpu-memory-utilization")));
+        s.vllmVersion = QStringLiteral("0.19");
+        QCOMPARE(planMemory(s).gpuMemoryUtilizationPpm, std::int64_t(900'000));
+        // Given, it holds in any release and is said on the launch line, 0.9 included.
+        s.vllmVersion = QStringLiteral("0.21");
+        s.gpuMemoryUtilizationPpm = 900'000;
+        QCOMPARE(planMemory(s).gpuMemoryUtilizationPpm, std::int64_t(900'000));
+        QVERIFY(launchLine(s).command().contains(QLatin1String("--gpu-memory-utilization 0.9")));
     }
 
     void loggedCacheSizeFollowsTheRelease()

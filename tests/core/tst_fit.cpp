@@ -240,10 +240,11 @@ private Q_SLOTS:
 
     void aPipelineServesWhereTensorParallelismCannotSplitTheModel()
     {
-        // Qwen2.5-72B in bfloat16 (about 136 GiB) does not fit two H100s, and its 64 attention
-        // heads do not split three ways; three pipeline stages of 26, 27 and 27 layers do, so
-        // the fewest GPUs are three, in stages, before four in tensor parallel.
+        // Qwen2.5-72B in bfloat16 (about 136 GiB) does not fit two H100s at --gpu-memory-utilization
+        // 0.9, and its 64 attention heads do not split three ways; three pipeline stages of 26, 27 and
+        // 27 layers do, so the fewest GPUs are three, in stages, before four in tensor parallel.
         FitQuery q = query(QStringLiteral("qwen2.5-72b"), 1, 8192, {QStringLiteral("h100-sxm")});
+        q.base.gpuMemoryUtilizationPpm = 900'000;
         q.quantizations = {std::nullopt};
         q.kvCacheDtypes = {KvCacheDtype::Auto};
         const FitResult result = findFits(q);

@@ -627,7 +627,7 @@ private Q_SLOTS:
         const QByteArray table = rows.join('\n');
         QVERIFY2(rows.contains("kv_cache,17179869184,0,0"), table.constData());
         QVERIFY2(rows.at(1).startsWith("weights,") && rows.at(1).endsWith(",0,0"), table.constData());
-        QVERIFY2(rows.contains("budget,1013309916158361,0,10000"), table.constData());
+        QVERIFY2(rows.contains("budget,1035827914295214,0,10000"), table.constData());
         QVERIFY2(rows.contains("gpu_memory,1125899906842624,,"), table.constData());
         QVERIFY2(std::any_of(rows.cbegin(), rows.cend(),
                              [](const QByteArray &row) {

@@ -153,16 +153,17 @@ private Q_SLOTS:
 
     void customGpuUpToOnePebibyte()
     {
-        // The budget is memory x 0.9, floored: 10,000 GiB x 0.9 = 9,663,676,416,000 B exactly,
-        // and 1 PiB (the documented limit) x 0.9 = 1,013,309,916,158,361.6 -> ...361.
+        // The budget is memory x 0.92 (vLLM 0.21's default), floored: 10,000 GiB x 0.92 =
+        // 9,878,424,780,800 B exactly, and 1 PiB (the documented limit) x 0.92 =
+        // 1,035,827,914,295,214.08 -> ...214.
         const QJsonObject large =
             json({QStringLiteral("calc"), QStringLiteral("--gpu"), QStringLiteral("custom:10000")});
         QCOMPARE(large.value(QLatin1String("gpu_memory_bytes")).toInteger(), 10'000LL << 30);
-        QCOMPARE(large.value(QLatin1String("budget_bytes")).toInteger(), 9'663'676'416'000LL);
+        QCOMPARE(large.value(QLatin1String("budget_bytes")).toInteger(), 9'878'424'780'800LL);
         const QJsonObject pebibyte =
             json({QStringLiteral("calc"), QStringLiteral("--gpu"), QStringLiteral("custom:1048576")});
         QCOMPARE(pebibyte.value(QLatin1String("gpu_memory_bytes")).toInteger(), 1LL << 50);
-        QCOMPARE(pebibyte.value(QLatin1String("budget_bytes")).toInteger(), 1'013'309'916'158'361LL);
+        QCOMPARE(pebibyte.value(QLatin1String("budget_bytes")).toInteger(), 1'035'827'914'295'214LL);
         const Run beyond =
             run({QStringLiteral("calc"), QStringLiteral("--gpu"), QStringLiteral("custom:1048577")});
         QCOMPARE(beyond.exitCode, 1);

@@ -199,7 +199,7 @@ ParameterPanel::ParameterPanel(ScenarioController *controller, UserLibrary *libr
     m_precision->setPageStep(1);
     m_precision->setTickPosition(QSlider::TicksBelow);
     m_precision->setTickInterval(1);
-    m_utilization->setRange(0.05, 1.0);
+    m_utilization->setRange(0.0, 1.0); // 0: the release's default (the special text says which)
     m_utilization->setSingleStep(0.01);
     m_utilization->setDecimals(2);
     m_utilization->setKeyboardTracking(false);
@@ -344,8 +344,9 @@ ParameterPanel::ParameterPanel(ScenarioController *controller, UserLibrary *libr
         m_controller->setKvCacheDtype(chartKvDtypes(m_controller->plan(), current).value(step));
     });
     connect(m_utilization, &QDoubleSpinBox::valueChanged, this, [this](double value) {
-        // Through the decimal text, so 0.95 is exactly 950000 millionths.
-        m_controller->setGpuMemoryUtilizationPpm(parseUtilization(QString::number(value, 'f', 2)));
+        // Through the decimal text, so 0.95 is exactly 950000 millionths; the minimum is the default.
+        m_controller->setGpuMemoryUtilizationPpm(
+            value <= m_utilization->minimum() ? 0 : parseUtilization(QString::number(value, 'f', 2)));
     });
     connect(m_kvCacheMemory, &QSpinBox::valueChanged, this,
             [this](int gib) { m_controller->setKvCacheMemoryBytes(bytesOfGiB(gib)); });
@@ -727,6 +728,8 @@ void ParameterPanel::showPlan(const MemoryPlan &plan)
         }
     }
     m_maxModelLen->setSpecialValueText(tr("model default (%1)").arg(formatCount(plan.maxModelLen)));
+    m_utilization->setSpecialValueText(
+        tr("default (%1)").arg(formatUtilization(plan.gpuMemoryUtilizationPpm)));
     m_promptLen->setSpecialValueText(tr("the whole sequence (%1)").arg(formatCount(plan.seqLen)));
     // Each size as the processor counts it: the tokens one image of it takes in the prompt.
     const int at = m_imageSize->currentIndex();

@@ -144,9 +144,14 @@ ScenarioKeys makeScenarioKeys()
         {"scenario/kvCacheDtype", defaults.kvCacheDtype,
          [](const KvCacheDtype &d) { return QVariant(dtypeName(d)); },
          [](const QVariant &saved) { return parseKvCacheDtype(text(saved)); }},
+        // "auto": the release's default (0), as the command line spells it.
         {"scenario/gpuMemoryUtilization", defaults.gpuMemoryUtilizationPpm,
-         [](const std::int64_t &ppm) { return QVariant(formatUtilization(ppm)); },
-         [](const QVariant &saved) { return parseUtilization(text(saved)); }},
+         [](const std::int64_t &ppm) {
+             return QVariant(ppm > 0 ? formatUtilization(ppm) : QStringLiteral("auto"));
+         },
+         [](const QVariant &saved) {
+             return text(saved) == QLatin1String("auto") ? std::int64_t(0) : parseUtilization(text(saved));
+         }},
         countSetting<std::int64_t>("scenario/blockSize", defaults.blockSize),
         countSetting<std::int64_t>("scenario/maxModelLen", defaults.maxModelLen),
         countSetting<std::int64_t>("scenario/batchSize", defaults.batchSize),
