@@ -2749,6 +2749,10 @@
         <source>speculative_algorithm %1 (%2): %3 %4</source>
         <translation>speculative_algorithm %1（%2）：%3 %4</translation>
     </message>
+    <message>
+        <source>gpu_memory_utilization: not in the log; the release&apos;s default (0.92 from vLLM 0.21, 0.9 before)</source>
+        <translation>gpu_memory_utilization：日志中没有；取该版本的默认值（vLLM 0.21 起为 0.92，之前为 0.9）</translation>
+    </message>
 </context>
 <context>
     <name>kvscope::LogitErrorChart</name>
@@ -3117,6 +3121,10 @@
     <message>
         <source>%1: a MoE&apos;s routed experts are divided among this many of the %2 GPUs, each expert split over the %2 / %1 GPUs of its group (SGLang&apos;s FusedMoE: the experts must divide evenly).</source>
         <translation>%1：MoE 的路由专家分配到 %2 个 GPU 中的这么多个上，每个专家再切分到所在组的 %2 / %1 个 GPU（SGLang 的 FusedMoE：专家数必须能整除）。</translation>
+    </message>
+    <message>
+        <source>default (%1)</source>
+        <translation>默认（%1）</translation>
     </message>
 </context>
 <context>
