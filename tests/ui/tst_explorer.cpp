@@ -251,6 +251,21 @@ private Q_SLOTS:
         QCOMPARE(controller()->plan().kv.maxConcurrency, (28'097.0 - 256) / 256);
     }
 
+    void theUtilizationBoxStartsAtTheReleasesDefault()
+    {
+        // No share given: vLLM 0.21's 0.92 (vllm-project/vllm#38284), shown as the box's default; a step
+        // up from it gives 0.93, a share of its own that the launch line then names.
+        auto *utilization = child<QDoubleSpinBox>("utilizationSpin");
+        controller()->setGpuMemoryUtilizationPpm(0);
+        QCOMPARE(utilization->text(), QStringLiteral("default (0.92)"));
+        QCOMPARE(controller()->plan().gpuMemoryUtilizationPpm, std::int64_t(920'000));
+        utilization->stepUp();
+        QCOMPARE(controller()->scenario().gpuMemoryUtilizationPpm, std::int64_t(930'000));
+        utilization->setValue(utilization->minimum());
+        QCOMPARE(controller()->scenario().gpuMemoryUtilizationPpm, std::int64_t(0));
+        QCOMPARE(utilization->text(), QStringLiteral("default (0.92)"));
+    }
+
     void theImageBoxesAddTheImagesTokens()
     {
         QSpinBox *images = child<QSpinBox>("imagesSpin");

@@ -20,6 +20,7 @@
 #include "core/precision/quantizationlabel.h"
 #include "ui/state/scenariocontroller.h"
 #include "ui/state/userlibrary.h"
+#include "ui/widgets/defaultspinbox.h"
 #include "ui/widgets/groupedcombobox.h"
 #include "ui/widgets/logsliderbox.h"
 
@@ -124,7 +125,7 @@ ParameterPanel::ParameterPanel(ScenarioController *controller, UserLibrary *libr
       m_kvCacheDtype(new QComboBox(this)),
       m_precision(new QSlider(Qt::Horizontal, this)), m_precisionSteps{new QLabel(this), new QLabel(this),
                                                                        new QLabel(this), new QLabel(this)},
-      m_utilization(new QDoubleSpinBox(this)), m_kvCacheMemory(new QSpinBox(this)),
+      m_utilization(new DefaultDoubleSpinBox(this)), m_kvCacheMemory(new QSpinBox(this)),
       m_loraSlots(new QSpinBox(this)), m_loraRankLabel(new QLabel(this)), m_loraRank(new QComboBox(this)),
       m_loraRow(new QHBoxLayout), m_offloading(new QSpinBox(this)), m_offloadingBackend(new QComboBox(this)),
       m_offloadingRow(new QHBoxLayout), m_speculative(new QComboBox(this)), m_draftTokens(new QSpinBox(this)),
@@ -728,8 +729,12 @@ void ParameterPanel::showPlan(const MemoryPlan &plan)
         }
     }
     m_maxModelLen->setSpecialValueText(tr("model default (%1)").arg(formatCount(plan.maxModelLen)));
-    m_utilization->setSpecialValueText(
-        tr("default (%1)").arg(formatUtilization(plan.gpuMemoryUtilizationPpm)));
+    // The release's default (resolved only when no share is given; the box then shows it).
+    if (m_controller->scenario().gpuMemoryUtilizationPpm == 0) {
+        m_utilization->setSpecialValueText(
+            tr("default (%1)").arg(formatUtilization(plan.gpuMemoryUtilizationPpm)));
+        m_utilization->setDefaultValue(QString(formatUtilization(plan.gpuMemoryUtilizationPpm)).toDouble());
+    }
     m_promptLen->setSpecialValueText(tr("the whole sequence (%1)").arg(formatCount(plan.seqLen)));
     // Each size as the processor counts it: the tokens one image of it takes in the prompt.
     const int at = m_imageSize->currentIndex();

@@ -22,6 +22,7 @@ namespace kvscope {
 
 struct Scenario;
 
+class DefaultDoubleSpinBox;
 class GroupedComboBox;
 class LogSliderBox;
 class ScenarioController;
@@ -90,7 +91,7 @@ private:
     QComboBox *m_kvCacheDtype;
     QSlider *m_precision;
     QLabel *m_precisionSteps[4];
-    QDoubleSpinBox *m_utilization;
+    DefaultDoubleSpinBox *m_utilization;
     QSpinBox *m_kvCacheMemory; ///< --kv-cache-memory-bytes in whole GiB; 0 = profiled
     QSpinBox *m_loraSlots;     ///< --max-loras; 0 = LoRA off
     QLabel *m_loraRankLabel;
