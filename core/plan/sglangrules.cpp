@@ -118,8 +118,11 @@ void SglangRules::applyBudget(const Scenario &s, MemoryPlan &plan) const
     if (const MeasuredMemory &measured = s.measuredMemory;
         measured.freeAtLoadBytes >= 0 && measured.appliesTo(s))
         plan.preloadBytes = std::max<std::int64_t>(0, s.gpu.memoryBytes - measured.freeAtLoadBytes);
+    // A GPU smaller than what is in use before the weights, or than SGLang's default reserve (whose
+    // fraction then comes out negative), leaves no static share: nothing loads, never a negative budget.
     plan.budgetBytes =
-        mulDivFloor(s.gpu.memoryBytes - plan.preloadBytes, plan.memFractionStaticPpm, 1'000'000);
+        mulDivFloor(std::max<std::int64_t>(0, s.gpu.memoryBytes - plan.preloadBytes),
+                    std::clamp<std::int64_t>(plan.memFractionStaticPpm, 0, 1'000'000), 1'000'000);
     plan.reserveLeftBytes = (Checked(s.gpu.memoryBytes) - plan.preloadBytes - plan.budgetBytes).value();
     if (s.memFractionStaticPpm <= 0)
         plan.notes << QCoreApplication::translate(

@@ -653,6 +653,20 @@ private Q_SLOTS:
                     .contains(QStringLiteral("has no bfloat16; pass --dtype float16")));
     }
 
+    void sglangOnAGpuSmallerThanItsPreload()
+    {
+        // A custom 1 GiB GPU at TP 2: less memory than SGLang finds in use before the weights (the CUDA
+        // context and NCCL, sglangPreloadBytes: 1.53 GiB at TP > 1). Its static share of what is free is
+        // then nothing, never a negative budget, and SGLang does not start.
+        Scenario s = scenario(QStringLiteral("llama-3.2-1b"), QStringLiteral("custom:1"));
+        s.engine = Engine::Sglang;
+        s.tensorParallelSize = 2;
+        const MemoryPlan plan = planMemory(s);
+        QCOMPARE(plan.budgetBytes, std::int64_t(0));
+        QVERIFY(!plan.engineStarts);
+        QVERIFY(!plan.works());
+    }
+
     void sglangPlansNameSglangNotVllm()
     {
         // The planner's shared notes and refusals name the scenario's engine (the engine
