@@ -76,9 +76,9 @@ Scenario drawScenario(QRandomGenerator &random)
         s.model.format == ModelFormat::Gguf
             ? QList<KvCacheDtype>{KvCacheDtype::Auto, KvCacheDtype::Float16, KvCacheDtype::Q8_0,
                                   KvCacheDtype::Q4_0}
-            : QList<KvCacheDtype>{KvCacheDtype::Auto, KvCacheDtype::Float16, KvCacheDtype::BFloat16,
-                                  KvCacheDtype::Fp8,  KvCacheDtype::Fp8E4M3, KvCacheDtype::Fp8E5M2,
-                                  KvCacheDtype::Nvfp4};
+            : QList<KvCacheDtype>{KvCacheDtype::Auto,  KvCacheDtype::Float16,     KvCacheDtype::BFloat16,
+                                  KvCacheDtype::Fp8,   KvCacheDtype::Fp8E4M3,     KvCacheDtype::Fp8E5M2,
+                                  KvCacheDtype::Nvfp4, KvCacheDtype::Fp4MxBlock16};
     s.kvCacheDtype = pick(random, kvDtypes);
     if (s.model.format != ModelFormat::Gguf && random.bounded(2) == 0)
         s.quantization = defaultSpecFor(
@@ -86,7 +86,8 @@ Scenario drawScenario(QRandomGenerator &random)
                  QList<QuantMethod>{QuantMethod::None, QuantMethod::Fp8, QuantMethod::Int8, QuantMethod::Awq,
                                     QuantMethod::Gptq, QuantMethod::BitsAndBytesNf4, QuantMethod::Mxfp4}));
     s.tensorParallelSize = pick(random, validTensorParallelSizes(s.model, 64));
-    s.gpuMemoryUtilizationPpm = 100'000 + random.bounded(900'001);
+    // The release's default (0) now and then, else a share of 0.1 to 1.
+    s.gpuMemoryUtilizationPpm = random.bounded(3) == 0 ? 0 : 100'000 + random.bounded(900'001);
     s.batchSize = logUniform(random, 1, 1'000'000);
     s.seqLen = logUniform(random, 1, 1'000'000'000);
     if (random.bounded(3) == 0)
@@ -124,6 +125,17 @@ Scenario drawScenario(QRandomGenerator &random)
         s.imagesPerRequest = logUniform(random, 1, random.bounded(8) == 0 ? MaxImagesPerRequest + 1 : 64);
         s.imageWidth = logUniform(random, 1, MaxInputImageSide);
         s.imageHeight = logUniform(random, 1, MaxInputImageSide);
+    }
+    // SGLang now and then, with its own knobs: a static share, expert parallelism, data-parallel
+    // attention (refused where kvscope does not plan its pools, or where SGLang refuses them).
+    if (random.bounded(5) == 0) {
+        s.engine = Engine::Sglang;
+        if (random.bounded(2) == 0)
+            s.memFractionStaticPpm = 100'000 + random.bounded(900'001);
+        if (random.bounded(4) == 0)
+            s.expertParallelSize = pick(random, QList<std::int64_t>{1, 2, 4, 8});
+        if (random.bounded(4) == 0)
+            s.enableDpAttention = true;
     }
     return s;
 }
@@ -188,7 +200,7 @@ std::int64_t windowAllowance(const Scenario &s, const MemoryPlan &p)
 QString describe(const Scenario &s)
 {
     return QStringLiteral(
-               "%1 on %2 x%3 (pp %10, dp %11%12), dtype %4, quantization %5, kv %6, batch %7, seq %8, "
+               "%15: %1 on %2 x%3 (pp %10, dp %11%12), dtype %4, quantization %5, kv %6, batch %7, seq %8, "
                "max-model-len %9, images %13 of %14")
         .arg(s.model.id, s.gpu.id)
         .arg(s.tensorParallelSize)
@@ -200,7 +212,8 @@ QString describe(const Scenario &s)
         .arg(s.dataParallelSize)
         .arg(s.enableExpertParallel ? QStringLiteral(", ep") : QString())
         .arg(s.imagesPerRequest)
-        .arg(formatImageSize(s.imageWidth, s.imageHeight));
+        .arg(formatImageSize(s.imageWidth, s.imageHeight))
+        .arg(engineName(s.engine));
 }
 
 /// Every byte count of a plan that cannot be negative, by name.
@@ -279,8 +292,10 @@ private Q_SLOTS:
             // planned as vLLM would try it: the budget runs over, and the engine does not start.
             QVERIFY(p.budgetBytes <= p.gpuMemoryBytes || (p.kvCacheMemoryBytes > 0 && !p.engineStarts));
             // The capacity is whole blocks of the effective block size (vLLM shares the blocks among
-            // the layer groups: fewer blocks than groups hold no token).
-            if (p.kv.numGpuBlocks >= p.kv.numGroups && p.kv.numGpuBlocks > 0 && p.kv.recurrentLayers == 0)
+            // the layer groups: fewer blocks than groups hold no token); from vLLM 0.21 the log prints
+            // int(max concurrency x max_model_len), which a short --max-model-len keeps below a block.
+            if (p.kv.numGpuBlocks >= p.kv.numGroups && p.kv.numGpuBlocks > 0 && p.kv.recurrentLayers == 0 &&
+                !p.kv.capacityFromConcurrency)
                 QVERIFY(p.kv.capacityTokens >= p.blockSize);
         });
         // Most draws plan: a suite that only saw refusals would test nothing.
@@ -388,6 +403,10 @@ private Q_SLOTS:
                     added = std::max(added, (after.at(i).overheadBytes - before.at(i).overheadBytes) +
                                                 (after.at(i).activationBytes - before.at(i).activationBytes));
                 }
+                // SGLang's default static share also keeps more for a wider group (ServerArgs reserves
+                // tp_size / 8 x 1 GiB more, core/engine/sglang.h), and more is in use before the weights:
+                // a budget lost counts as a buffer added.
+                added += std::max<std::int64_t>(0, p.budgetBytes - q->budgetBytes);
                 if (saved < added)
                     return;
                 // A hybrid model's block size follows its recurrent state's size per GPU (vLLM aligns
