@@ -3126,6 +3126,10 @@
         <source>default (%1)</source>
         <translation>默认（%1）</translation>
     </message>
+    <message>
+        <source>default</source>
+        <translation>默认</translation>
+    </message>
 </context>
 <context>
     <name>kvscope::PasteConfigDialog</name>

@@ -264,6 +264,15 @@ private Q_SLOTS:
         utilization->setValue(utilization->minimum());
         QCOMPARE(controller()->scenario().gpuMemoryUtilizationPpm, std::int64_t(0));
         QCOMPARE(utilization->text(), QStringLiteral("default (0.92)"));
+        // A vLLM flag: SGLang's share is --mem-fraction-static.
+        QVERIFY(utilization->isEnabled());
+        Scenario sglang = controller()->scenario();
+        sglang.engine = Engine::Sglang;
+        QVERIFY(controller()->setScenario(sglang));
+        QVERIFY(!utilization->isEnabled());
+        sglang.engine = Engine::Vllm;
+        QVERIFY(controller()->setScenario(sglang));
+        QVERIFY(utilization->isEnabled());
     }
 
     void theImageBoxesAddTheImagesTokens()

@@ -201,6 +201,7 @@ ParameterPanel::ParameterPanel(ScenarioController *controller, UserLibrary *libr
     m_precision->setTickPosition(QSlider::TicksBelow);
     m_precision->setTickInterval(1);
     m_utilization->setRange(0.0, 1.0); // 0: the release's default (the special text says which)
+    m_utilization->setSpecialValueText(tr("default"));
     m_utilization->setSingleStep(0.01);
     m_utilization->setDecimals(2);
     m_utilization->setKeyboardTracking(false);
@@ -620,6 +621,7 @@ void ParameterPanel::showScenario(const Scenario &s)
     {
         const QSignalBlocker blocker(m_utilization);
         m_utilization->setValue(QString(formatUtilization(s.gpuMemoryUtilizationPpm)).toDouble());
+        m_utilization->setEnabled(s.engine == Engine::Vllm); // SGLang's share is --mem-fraction-static
     }
     {
         const QSignalBlocker blocker(m_kvCacheMemory);
@@ -729,8 +731,8 @@ void ParameterPanel::showPlan(const MemoryPlan &plan)
         }
     }
     m_maxModelLen->setSpecialValueText(tr("model default (%1)").arg(formatCount(plan.maxModelLen)));
-    // The release's default (resolved only when no share is given; the box then shows it).
-    if (m_controller->scenario().gpuMemoryUtilizationPpm == 0) {
+    // The release's default (resolved only when no share is given and vLLM plans; the box then shows it).
+    if (m_controller->scenario().gpuMemoryUtilizationPpm == 0 && plan.engine == Engine::Vllm) {
         m_utilization->setSpecialValueText(
             tr("default (%1)").arg(formatUtilization(plan.gpuMemoryUtilizationPpm)));
         m_utilization->setDefaultValue(QString(formatUtilization(plan.gpuMemoryUtilizationPpm)).toDouble());
