@@ -38,8 +38,11 @@ QJsonObject logExplanationJson(const LogExplanation &e)
         {QStringLiteral("gpu_memory_bytes"), qint64(p.gpuMemoryBytes)},
         {QStringLiteral("tensor_parallel_size"), p.tensorParallelSize},
         {QStringLiteral("pipeline_parallel_size"), p.pipelineParallelSize},
-        {QStringLiteral("gpu_memory_utilization"), double(p.gpuMemoryUtilizationPpm) / 1e6},
-        {QStringLiteral("mem_fraction_static"), double(p.memFractionStaticPpm) / 1e6},
+        // Each engine's own share; the other engine's is null.
+        {QStringLiteral("gpu_memory_utilization"),
+         p.engine == Engine::Vllm ? QJsonValue(double(p.gpuMemoryUtilizationPpm) / 1e6) : QJsonValue()},
+        {QStringLiteral("mem_fraction_static"),
+         p.engine == Engine::Sglang ? QJsonValue(double(p.memFractionStaticPpm) / 1e6) : QJsonValue()},
         {QStringLiteral("max_model_len"), qint64(p.maxModelLen)},
         {QStringLiteral("max_num_seqs"), qint64(p.maxNumSeqs)},
         {QStringLiteral("max_num_batched_tokens"), qint64(p.maxNumBatchedTokens)},

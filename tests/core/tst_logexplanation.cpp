@@ -438,6 +438,10 @@ private Q_SLOTS:
                  std::llround(14.99 * 1073741824.0));
         QCOMPARE(json.value(QLatin1String("inferred"))[QLatin1String("gpu")].toString(),
                  QStringLiteral("h100-sxm"));
+        // vLLM's share as the log gives it; SGLang's is null.
+        QCOMPARE(json.value(QLatin1String("inferred"))[QLatin1String("gpu_memory_utilization")].toDouble(),
+                 0.95);
+        QVERIFY(json.value(QLatin1String("inferred"))[QLatin1String("mem_fraction_static")].isNull());
         QVERIFY(json.value(QLatin1String("options")).toArray().contains(QStringLiteral("--max-model-len")));
     }
 
@@ -547,6 +551,7 @@ private Q_SLOTS:
                  2049);
         QCOMPARE(json.value(QLatin1String("inferred"))[QLatin1String("mem_fraction_static")].toDouble(),
                  0.88);
+        QVERIFY(json.value(QLatin1String("inferred"))[QLatin1String("gpu_memory_utilization")].isNull());
         QVERIFY(
             json.value(QLatin1String("options")).toArray().contains(QStringLiteral("--mem-fraction-static")));
     }
