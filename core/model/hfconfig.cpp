@@ -83,6 +83,47 @@ FamilyTraits traitsFor(const QString &modelType)
     return t;
 }
 
+/// Rows of the rotary table vLLM's get_rope builds (vllm/model_executor/layers/rotary_embedding/):
+/// LinearScalingRotaryEmbedding and DynamicNTKScalingRotaryEmbedding max_position x factor,
+/// YaRNScalingRotaryEmbedding and DeepseekScalingRotaryEmbedding original_max_position_embeddings x
+/// factor (torch.arange of that many positions: a fraction rounds up), the others max_position.
+/// Multimodal rope (an mrope_section) keeps max_position.
+std::int64_t rotaryTableRows(const ConfigReader &r, std::int64_t maxPosition)
+{
+    QJsonObject scaling;
+    QString scalingKey;
+    for (const char *key : {"rope_scaling", "rope_parameters"})
+        if (const QJsonValue v = r.object().value(QLatin1String(key)); v.isObject()) {
+            scaling = v.toObject();
+            scalingKey = QLatin1String(key);
+            break;
+        }
+    if (scaling.isEmpty() || scaling.contains(QLatin1String("mrope_section")))
+        return maxPosition;
+    const QString type =
+        scaling.value(QLatin1String("rope_type")).toString(scaling.value(QLatin1String("type")).toString());
+    const bool linear = type == QLatin1String("linear") || type == QLatin1String("dynamic");
+    const bool yarn = type == QLatin1String("yarn") || type == QLatin1String("deepseek_yarn");
+    if (!linear && !yarn)
+        return maxPosition;
+    const ConfigReader rope(scaling, r.origin(), r.prefix() + scalingKey + QLatin1Char('.'));
+    const std::optional<double> factor = rope.number({"factor"});
+    if (!factor)
+        return maxPosition; // dynamic NTK by alpha, or a factor-less entry: the plain table
+    std::int64_t base = maxPosition;
+    if (yarn)
+        base = rope.integer({"original_max_position_embeddings"}, 1, MaxConfigWidth).value_or(maxPosition);
+    const double rows = std::ceil(double(base) * *factor);
+    if (!(*factor > 0) || !(rows <= double(MaxConfigWidth)))
+        rope.fail(QStringLiteral("factor"),
+                  QStringLiteral("is %1; the rotary table of %2 x %1 positions is not one kvscope plans "
+                                 "(expected a positive factor up to %3 positions)")
+                      .arg(*factor)
+                      .arg(base)
+                      .arg(MaxConfigWidth));
+    return std::int64_t(rows);
+}
+
 /// Gemma3TextConfig defaults (transformers configuration_gemma3.py) for the
 /// fields that the published config.json leaves out.
 void applyGemma3TextDefaults(QJsonObject &text)
@@ -417,6 +458,7 @@ ModelArch parseHfConfig(const QJsonObject &top, const QString &origin)
         m.maxPositionEmbeddings = 2048;
         m.notes << QStringLiteral("no max_position_embeddings: assumed 2048");
     }
+    m.rotaryTableRows = rotaryTableRows(r, m.maxPositionEmbeddings);
 
     m.normKind = t.normKind;
     m.normsPerLayer = t.normsPerLayer;

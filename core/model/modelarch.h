@@ -224,6 +224,10 @@ struct ModelArch
     std::int64_t maxPositionEmbeddings = 0;
     int rotaryDim = 0;  ///< rotary dimension (head_dim x partial_rotary_factor)
     int ropeCaches = 1; ///< distinct rotary tables vLLM keeps (Gemma 3: local + global)
+    /// Rows of the (scaled) rotary table: max_position_embeddings, or as rope_scaling stretches it
+    /// (linear and dynamic: x factor; YaRN: original_max_position_embeddings x factor); 0 = unset.
+    /// A second table (Gemma 3's local layers) is unscaled.
+    std::int64_t rotaryTableRows = 0;
     /// rope_theta, rope_scaling and rope_parameters as the config gives them (compact JSON): with the
     /// sizes above, what tells two models' rotary tables apart (vLLM's get_rope caches one per key).
     QString ropeSignature;

@@ -141,9 +141,12 @@ bool quantizes(const QuantizationSpec &spec, const TensorGroup &group)
 
 std::int64_t rotaryBufferBytes(const ModelArch &model, WeightDtype dtype)
 {
-    return (Checked(model.maxPositionEmbeddings) * model.rotaryDim * bytesPerElement(dtype) *
-            model.ropeCaches)
-        .value();
+    // The scaled table, and the unscaled ones beside it (Gemma 3's local layers).
+    const std::int64_t scaled =
+        model.rotaryTableRows > 0 ? model.rotaryTableRows : model.maxPositionEmbeddings;
+    const Checked rows =
+        Checked(scaled) + Checked(model.maxPositionEmbeddings) * std::max(0, model.ropeCaches - 1);
+    return (rows * model.rotaryDim * bytesPerElement(dtype)).value();
 }
 
 WeightMemory weightMemory(const ModelArch &model, const QList<TensorGroup> &inventory,

@@ -53,9 +53,38 @@ class TestHfConfig : public QObject
     Q_OBJECT
 
 private Q_SLOTS:
+    void scaledRotaryTables()
+    {
+        // vLLM's get_rope (vllm/model_executor/layers/rotary_embedding/__init__.py): a linear or dynamic
+        // scaling builds max_position x factor rows, YaRN original_max_position_embeddings x factor, llama3
+        // and unscaled ropes max_position rows.
+        const auto rows = [](const char *scaling) {
+            QJsonObject o = object(llamaLike);
+            o.insert(QStringLiteral("rope_scaling"), QJsonDocument::fromJson(scaling).object());
+            return parseHfConfig(o, QStringLiteral("config.json")).rotaryTableRows;
+        };
+        QCOMPARE(rows(R"({"rope_type": "linear", "factor": 8.0})"), std::int64_t(4096 * 8));
+        QCOMPARE(rows(R"({"type": "dynamic", "factor": 2.5})"), std::int64_t(10'240));
+        QCOMPARE(rows(R"({"rope_type": "yarn", "factor": 4.0, "original_max_position_embeddings": 1024})"),
+                 std::int64_t(4096));
+        QCOMPARE(rows(R"({"rope_type": "llama3", "factor": 8.0, "original_max_position_embeddings": 1024})"),
+                 std::int64_t(4096));
+        // A factor that would make the table absurd is refused, naming the field and the value.
+        QJsonObject huge = object(llamaLike);
+        huge.insert(QStringLiteral("rope_scaling"),
+                    QJsonDocument::fromJson(R"({"rope_type": "linear", "factor": 1e30})").object());
+        KVSCOPE_VERIFY_ERROR(parseHfConfig(huge, QStringLiteral("config.json")),
+                             QLatin1String("config.json: "), QLatin1String("rope_scaling.factor"));
+        huge.insert(QStringLiteral("rope_scaling"),
+                    QJsonDocument::fromJson(R"({"rope_type": "linear", "factor": -2})").object());
+        KVSCOPE_VERIFY_ERROR(parseHfConfig(huge, QStringLiteral("config.json")),
+                             QLatin1String("config.json: "), QLatin1String("rope_scaling.factor"));
+    }
+
     void minimalLlama()
     {
         const ModelArch m = parseHfConfig(object(llamaLike), QStringLiteral("config.json"));
+        QCOMPARE(m.rotaryTableRows, std::int64_t(4096)); // no rope_scaling: max_position_embeddings
         QCOMPARE(m.numLayers, 2);
         QCOMPARE(m.headDim, 16);
         QCOMPARE(m.numKvHeads, 2);

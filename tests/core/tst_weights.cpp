@@ -197,6 +197,17 @@ private Q_SLOTS:
         // 131072 positions x 128 rotary dims x 2 B = 32 MiB (vLLM cos_sin_cache in the model dtype).
         QCOMPARE(rotaryBufferBytes(preset(QStringLiteral("llama-3.1-8b")), WeightDtype::BFloat16),
                  32LL << 20);
+        // Gemma 3's global layers scale their positions linearly by 8 (rope_scaling {"factor": 8.0,
+        // "rope_type": "linear"}): vLLM's LinearScalingRotaryEmbedding builds max_position x factor rows
+        // (vllm/model_executor/layers/rotary_embedding/linear_scaling_rope.py: "max_len =
+        // self.max_position_embeddings * scaling_factor"), 1,048,576 x 256 x 2 B = 512 MiB, beside the
+        // local layers' unscaled 131,072 x 256 x 2 B = 64 MiB: 576 MiB where an unscaled count gives 128.
+        QCOMPARE(rotaryBufferBytes(preset(QStringLiteral("gemma-3-12b")), WeightDtype::BFloat16),
+                 (131'072LL * 8 + 131'072) * 256 * 2);
+        // YaRN builds original_max_position_embeddings x factor rows: DeepSeek-V3's 4,096 x 40 = 163,840,
+        // its max_position_embeddings.
+        QCOMPARE(rotaryBufferBytes(preset(QStringLiteral("deepseek-v3")), WeightDtype::BFloat16),
+                 163'840LL * 64 * 2);
     }
 };
 
