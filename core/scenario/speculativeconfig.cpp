@@ -3,10 +3,7 @@
 
 #include "core/common/enumtable.h"
 #include "core/common/error.h"
-
-#include <QJsonArray>
-#include <QJsonDocument>
-#include <QJsonObject>
+#include "core/common/jsonoption.h"
 
 namespace kvscope {
 
@@ -51,15 +48,6 @@ const char *const ignoredKeys[] = {
     "acceptance_method",
 };
 
-/// A JSON value as JSON spells it ("\"eagle3\"", 3), or "nothing" for a missing key.
-QString jsonText(const QJsonValue &value)
-{
-    if (value.isUndefined())
-        return QStringLiteral("nothing");
-    const QByteArray array = QJsonDocument(QJsonArray{value}).toJson(QJsonDocument::Compact);
-    return QString::fromUtf8(array.mid(1, array.size() - 2));
-}
-
 bool isIgnoredKey(const QString &key)
 {
     for (const char *ignored : ignoredKeys)
@@ -86,16 +74,7 @@ SpeculativeConfig parseSpeculativeConfig(const QString &text, const QString &opt
     const QString trimmed = text.trimmed();
     if (trimmed.isEmpty() || trimmed.compare(QLatin1String("none"), Qt::CaseInsensitive) == 0)
         return {};
-    QJsonParseError parseError;
-    const QJsonDocument document = QJsonDocument::fromJson(trimmed.toUtf8(), &parseError);
-    if (!document.isObject())
-        throw Error(QStringLiteral("%1: not a JSON object (%2), got '%3'")
-                        .arg(option,
-                             parseError.error == QJsonParseError::NoError
-                                 ? QStringLiteral("another JSON value")
-                                 : parseError.errorString(),
-                             text));
-    const QJsonObject object = document.object();
+    const QJsonObject object = parseJsonObjectOption(text, option);
     for (auto it = object.begin(); it != object.end(); ++it) {
         const QString key = it.key();
         if (key != QLatin1String(MethodKey) && key != QLatin1String(ModelKey) &&
