@@ -94,6 +94,15 @@ ScenarioOptions::ScenarioOptions()
                            QStringLiteral("vLLM: a MoE's routed experts divided whole among the "
                                           "--tensor-parallel-size x --data-parallel-size GPUs instead "
                                           "of each expert split over them.")),
+        QCommandLineOption(fileKey(ScenarioField::EnableEplb),
+                           QStringLiteral("vLLM: the expert-parallel load balancer (with "
+                                          "--enable-expert-parallel), which keeps its load counters, "
+                                          "maps and a buffer of one layer's experts on every GPU.")),
+        option(fileKey(ScenarioField::EplbConfig),
+               QStringLiteral("vLLM: EPLB's settings as JSON, e.g. '{\"num_redundant_experts\": 32}' "
+                              "(copies of experts beyond the model's, spread over the EP GPUs) and "
+                              "window_size (default 1000)."),
+               "json"),
         option(fileKey(ScenarioField::ExpertParallelSize),
                QStringLiteral("SGLang: GPUs of --tp-size a MoE's routed experts are divided among, each "
                               "expert split over the --tp-size / --ep-size GPUs of its group (default 1)."),

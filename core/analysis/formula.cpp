@@ -730,8 +730,7 @@ QList<FormulaLine> weightLines(const MemoryPlan &plan)
     }
     LineBuilder perGpu(FormulaSection::Weights, QStringLiteral("weights_bytes"));
     perGpu
-        .term(memory(QStringLiteral("parameter_bytes_per_gpu"),
-                     w.bytesPerGpu - w.buffersBytes - w.loraBytes - w.draftBytes,
+        .term(memory(QStringLiteral("parameter_bytes_per_gpu"), w.parameterBytesPerGpu(),
                      plan.tensorParallelSize > 1 ? ScenarioField::TensorParallelSize
                                                  : ScenarioField::Quantization,
                      QStringLiteral("this GPU's shards of every tensor")))
@@ -746,6 +745,13 @@ QList<FormulaLine> weightLines(const MemoryPlan &plan)
                                   "on this GPU × %3 bytes")
                        .arg(optionFlag(ScenarioField::MaxLoras), optionFlag(ScenarioField::MaxLoraRank),
                             dtypeName(plan.dtype))));
+    if (w.eplbBytes > 0)
+        perGpu.op(" + ").term(memory(
+            QStringLiteral("eplb_state"), w.eplbBytes, ScenarioField::EnableEplb,
+            QStringLiteral("one MoE layer's %1 local experts + int32 load counters of (window_size + 1) "
+                           "× MoE layers × %2 physical experts + int64 expert maps")
+                .arg(plan.localExperts)
+                .arg(plan.localExperts * plan.expertParallelSize)));
     if (w.draftBytes > 0)
         perGpu.op(" + ").term(memory(QStringLiteral("draft_weights"), w.draftBytes,
                                      ScenarioField::SpeculativeConfig,

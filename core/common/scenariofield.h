@@ -36,6 +36,8 @@ enum class ScenarioField
     EnableExpertParallel,
     EnableDpAttention,
     ExpertParallelSize,
+    EnableEplb,
+    EplbConfig,
     MaxModelLen,
     BlockSize,
     MambaSsmCacheDtype,

@@ -111,11 +111,13 @@ const QList<VllmProfile> &vllmProfiles()
          false,
          false,
          false,
+         false,
          900'000,
          "sampler: as 0.19 (no 0.10 log gives an activation breakdown); chunked-local layers in the "
          "hybrid manager since vllm-project/vllm#19351 (June 2025), before #21761 (merged 2025-07-28)"},
         {{0, 10, 1},
          15,
+         false,
          false,
          false,
          false,
@@ -131,6 +133,7 @@ const QList<VllmProfile> &vllmProfiles()
          true,
          false,
          false,
+         false,
          900'000,
          "sampler warm-up of 38 B per logit: the 4.76 GiB activation peak vLLM 0.11 logged for "
          "Llama-3.1-8B with 1,024 sequences on an H100 (llm-d/llm-d-benchmark "
@@ -144,10 +147,13 @@ const QList<VllmProfile> &vllmProfiles()
          false,
          false,
          false,
+         true,
          900'000,
          "as 0.11, but the dummy encoder outputs padded only to the largest item (GPUModelRunner."
          "profile_run after #25810's follow-up; unpadded from vllm-project/vllm#30475, merged 2025-12-11: "
-         "the same bytes for the largest item)"},
+         "the same bytes for the largest item); EPLB's expert buffer held from start-up "
+         "(vllm-project/vllm#22179, merged 2025-11-24; its async_worker module is in the v0.12.0 API "
+         "reference)"},
         {{0, 16, 0},
          38,
          false,
@@ -155,6 +161,7 @@ const QList<VllmProfile> &vllmProfiles()
          false,
          true,
          false,
+         true,
          900'000,
          "docs.vllm.ai v0.16.0 vllm.envs: VLLM_ALLOW_CHUNKED_LOCAL_ATTN_WITH_HYBRID_KV_CACHE = True "
          "(flipped by vllm-project/vllm#29627; 0.13-0.15 not read); sampler: as 0.11 (no log between "
@@ -167,6 +174,7 @@ const QList<VllmProfile> &vllmProfiles()
          false,
          true,
          false,
+         true,
          900'000,
          "sampler 15 B per logit: calibrated on the vLLM 0.19.0 H100 start-up logs of "
          "jgchn/llm-d-planner @ d3121e0 (tests/data/vllm-logs.json ids 1, 3, 6, 8, 11); their "
@@ -176,6 +184,7 @@ const QList<VllmProfile> &vllmProfiles()
          true,
          true,
          false,
+         true,
          true,
          true,
          920'000,

@@ -189,6 +189,7 @@ QJsonObject planToJson(const MemoryPlan &p)
     o.insert(QStringLiteral("enable_dp_attention"), p.attentionDataParallel);
     o.insert(QStringLiteral("expert_parallel_size"), p.expertParallelSize);
     o.insert(QStringLiteral("routed_experts_per_gpu"), p.localExperts);
+    o.insert(QStringLiteral("redundant_experts"), p.redundantExperts);
     if (p.kvCacheMemoryBytes > 0) {
         o.insert(QStringLiteral("kv_cache_memory_bytes"), qint64(p.kvCacheMemoryBytes));
         o.insert(QStringLiteral("profiled_kv_cache_bytes"), qint64(p.profiledKvBytes));
@@ -239,6 +240,12 @@ QJsonObject planToJson(const MemoryPlan &p)
     o.insert(QStringLiteral("weights_bytes"), qint64(p.weights.bytesPerGpu));
     o.insert(QStringLiteral("weights_buffers_bytes"), qint64(p.weights.buffersBytes));
     o.insert(QStringLiteral("lora_bytes"), qint64(p.weights.loraBytes));
+    o.insert(QStringLiteral("eplb_bytes"), qint64(p.weights.eplbBytes));
+    if (p.weights.eplbBytes > 0)
+        o.insert(QStringLiteral("eplb_state_bytes"),
+                 QJsonObject{{QStringLiteral("expert_buffer"), qint64(p.eplbState.expertBufferBytes)},
+                             {QStringLiteral("load_counters"), qint64(p.eplbState.loadCounterBytes)},
+                             {QStringLiteral("expert_maps"), qint64(p.eplbState.mapBytes)}});
     o.insert(QStringLiteral("speculative_method"), speculativeMethodName(p.speculativeMethod));
     o.insert(QStringLiteral("num_speculative_tokens"), qint64(p.numSpeculativeTokens));
     o.insert(QStringLiteral("draft_weights_bytes"), qint64(p.weights.draftBytes));

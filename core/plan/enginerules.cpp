@@ -24,6 +24,11 @@ std::int64_t EngineRules::kvWorkspaceBytesPerToken(const Scenario &, KvCacheDtyp
     return 0;
 }
 
+EplbStateMemory EngineRules::eplbStateMemory(const Scenario &, std::int64_t) const
+{
+    return {};
+}
+
 std::int64_t blocksPerGroupTokens(const KvCacheMemory &kv, int blockSize)
 {
     // vLLM _report_kv_cache_config until vllm-project/vllm#41069: blocks per group x the smallest

@@ -8,6 +8,7 @@
 
 #include "core/engine/gpusupport.h"
 #include "core/gpu/gpuspec.h"
+#include "core/plan/eplb.h"
 #include "core/plan/memoryplan.h"
 #include "core/plan/weights.h"
 
@@ -65,6 +66,9 @@ public:
     /// Bytes the pool adds per token beyond its layers' pages (SGLang's FP4 dequantization
     /// workspace); 0 by default.
     virtual std::int64_t kvWorkspaceBytesPerToken(const Scenario &scenario, KvCacheDtype dtype) const;
+    /// The expert load balancer's state on one GPU whose routed experts take `localExpertBytes`
+    /// (core/plan/eplb.h); nothing by default.
+    virtual EplbStateMemory eplbStateMemory(const Scenario &scenario, std::int64_t localExpertBytes) const;
     /// The memory that weights, activations and the KV pool share, and what the
     /// engine takes from it first: the budget, runtime overhead, CUDA graphs,
     /// the memory in use before the weights, and the defaults that go with them.

@@ -38,19 +38,20 @@ int localExpertCount(int numExperts, int expertParallel, int rank)
     return numExperts / ranks + (rank < numExperts % ranks ? 1 : 0);
 }
 
-ExpertPlacement expertPlacement(const ModelArch &m, int tp, int dp, bool enabled, int rank)
+ExpertPlacement expertPlacement(const ModelArch &m, int tp, int dp, bool enabled, int rank,
+                                int physicalExperts)
 {
     const int gpus = tp * dp; // validated: at most num_attention_heads x 8 GPUs' worth
     if (!expertParallelApplies(m, gpus, enabled))
         return {gpus, 1, 0};
-    return {1, gpus, localExpertCount(m.moe.numExperts, gpus, rank)};
+    return {1, gpus, localExpertCount(physicalExperts > 0 ? physicalExperts : m.moe.numExperts, gpus, rank)};
 }
 
-int heavierDataParallelRanks(const ModelArch &m, int tp, int dp, bool enabled)
+int heavierDataParallelRanks(const ModelArch &m, int tp, int dp, bool enabled, int physicalExperts)
 {
     if (!expertParallelApplies(m, std::int64_t(tp) * dp, enabled))
         return 0;
-    const int remainder = m.moe.numExperts % (tp * dp);
+    const int remainder = (physicalExperts > 0 ? physicalExperts : m.moe.numExperts) % (tp * dp);
     return (remainder + tp - 1) / tp; // rank d holds EP ranks d x TP ... d x TP + TP - 1
 }
 

@@ -41,14 +41,16 @@ struct ExpertPlacement
 int localExpertCount(int numExperts, int expertParallel, int rank);
 
 /// The placement on EP rank `rank` (the GPUs of data-parallel rank d are EP ranks d x TP to
-/// d x TP + TP - 1). Sizes as validated by validateDataParallel.
+/// d x TP + TP - 1) of `physicalExperts` routed experts a layer (0: the model's num_experts; more
+/// with EPLB's redundant ones, physicalExpertCount). Sizes as validated by validateDataParallel.
 ExpertPlacement expertPlacement(const ModelArch &model, int tensorParallel, int dataParallel,
-                                bool expertParallelEnabled, int rank = 0);
+                                bool expertParallelEnabled, int rank = 0, int physicalExperts = 0);
 
 /// The data-parallel ranks whose GPUs hold one routed expert more than the others' (the first
-/// ranks', when the experts do not divide evenly over the EP ranks); 0 when they divide.
+/// ranks', when the `physicalExperts` (0: num_experts) do not divide evenly over the EP ranks); 0
+/// when they divide.
 int heavierDataParallelRanks(const ModelArch &model, int tensorParallel, int dataParallel,
-                             bool expertParallelEnabled);
+                             bool expertParallelEnabled, int physicalExperts = 0);
 
 /// The sequences the busiest of `dataParallel` ranks holds when `sequences` are split among them
 /// evenly: ceil(sequences / ranks), a rank count below 1 taken as 1.

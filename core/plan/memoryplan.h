@@ -5,6 +5,7 @@
 #include "core/engine/runtime.h"
 #include "core/model/inventory.h"
 #include "core/model/modelarch.h"
+#include "core/plan/eplb.h"
 #include "core/plan/speedplan.h"
 #include "core/precision/dtypes.h"
 #include "core/precision/quantizationspec.h"
@@ -25,6 +26,9 @@ struct WeightMemory
     std::int64_t buffersBytes = 0; ///< rotary cos/sin tables vLLM allocates with the model
     std::int64_t loraBytes =
         0; ///< LoRA slots allocated at load (--max-loras x --max-lora-rank); in bytesPerGpu
+    /// vLLM's EPLB state (--enable-eplb): a buffer of one layer's local experts, load counters and
+    /// expert maps, built with the model (core/plan/eplb.h); in bytesPerGpu
+    std::int64_t eplbBytes = 0;
     std::int64_t draftBytes =
         0; ///< the speculative drafter's own weights (--speculative-config); in bytesPerGpu under vLLM,
            ///< beside it under SGLang (loaded after the pool, outside --mem-fraction-static)
@@ -49,6 +53,13 @@ struct WeightMemory
     std::int64_t measuredParams = 0;          ///< elements as stored (see MeasuredCheckpoint::elements)
     QMap<QString, std::int64_t> measuredBytesByType; ///< "BF16", "Q4_K"... -> bytes as stored
     bool budgetUsesMeasured = false;                 ///< GGUF: bytesPerGpu is the measured figure
+
+    /// This GPU's shards of the model's parameters: bytesPerGpu without the buffers, LoRA slots, EPLB
+    /// state and drafter beside them.
+    std::int64_t parameterBytesPerGpu() const
+    {
+        return bytesPerGpu - buffersBytes - loraBytes - eplbBytes - draftBytes;
+    }
 };
 
 /// The KV cache: formula, the batch held, and vLLM's paged capacity.
@@ -175,6 +186,8 @@ struct MemoryPlan
     int expertParallelSize = 1;       ///< GPUs the routed experts are divided among (1: none)
     int expertTensorParallelSize = 1; ///< GPUs each routed expert's matrices are split over
     int localExperts = 0;             ///< routed experts per MoE layer on the GPU planned; 0 = not a MoE
+    int redundantExperts = 0;         ///< EPLB's redundant experts a layer over all GPUs (--eplb-config)
+    EplbStateMemory eplbState;        ///< EPLB's state on this GPU (weights.eplbBytes is its total)
     /// The deployment's KV cache over its data-parallel ranks, each rank's own summed (equal to
     /// the rank's at one rank): tokens, and requests of --max-model-len at once.
     std::int64_t deploymentCapacityTokens = 0;

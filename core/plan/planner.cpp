@@ -9,6 +9,7 @@
 #include "core/engine/gpusupport.h"
 #include "core/engine/sglang.h"
 #include "core/plan/enginerules.h"
+#include "core/plan/eplb.h"
 #include "core/plan/expertparallel.h"
 #include "core/plan/imageworkload.h"
 #include "core/plan/kvcache.h"
@@ -322,6 +323,7 @@ void validateScenario(const Scenario &s)
     validateDataParallel(m, s.tensorParallelSize, s.pipelineParallelSize, s.dataParallelSize,
                          s.enableExpertParallel, s.engine, s.enableDpAttention);
     validateSglangExpertParallel(attentionGroupScenario(s));
+    validateEplb(s);
     if (s.maxLoras < 0)
         requirePositive(s.maxLoras, ScenarioField::MaxLoras);
     validateLora(s);
@@ -421,8 +423,12 @@ MemoryPlan planLayers(const Scenario &s, const EngineRules &rulesRef, const Mode
         const bool separateDrafter = s.engine == Engine::Sglang;
         plan.weights.draftBytes = draftWeights(s, plan.quantization, plan.dtype, tp).bytesPerGpu;
         plan.weights.draftLoadCopyBytes = sglangDraftLoadCopyBytes(s, plan.dtype, tp);
+        // EPLB's state is built with the model, inside the same measurement (core/plan/eplb.h).
+        plan.eplbState = rules->eplbStateMemory(s, plan.weights.byComponent[int(Component::Experts)]);
+        plan.weights.eplbBytes = plan.eplbState.total();
+        plan.redundantExperts = physicalExpertCount(s) - m.moe.numExperts;
         plan.weights.bytesPerGpu = (Checked(plan.weights.bytesPerGpu) + plan.weights.loraBytes +
-                                    (separateDrafter ? 0 : plan.weights.draftBytes))
+                                    plan.weights.eplbBytes + (separateDrafter ? 0 : plan.weights.draftBytes))
                                        .value();
 
         // KV cache: the formula, the batch, and vLLM's pool layout
@@ -687,7 +693,8 @@ MemoryPlan planDataParallel(const Scenario &s, const EngineRules &rules, const M
     const QList<TensorGroup> inventory = tensorInventory(m);
     const bool sglangExperts = s.engine == Engine::Sglang && s.expertParallelSize > 1;
     ExpertPlacement placement =
-        sglangExperts ? sglangExpertPlacement(s) : expertPlacement(m, tp, dp, s.enableExpertParallel);
+        sglangExperts ? sglangExpertPlacement(s)
+                      : expertPlacement(m, tp, dp, s.enableExpertParallel, 0, physicalExpertCount(s));
     // SGLang's data-parallel attention (tp here is one attention group's): the input embedding whole
     // on every GPU (VocabParallelEmbedding enable_tp=not is_dp_attention_enabled()), the dense MLPs,
     // shared experts and LM head over all the GPUs (DeepseekV2DecoderLayer, ParallelLMHead;
@@ -699,13 +706,14 @@ MemoryPlan planDataParallel(const Scenario &s, const EngineRules &rules, const M
     }
     MemoryPlan plan = planLayers(s, rules, m, inventory, true, placement);
     plan.attentionDataParallel = attentionGroups;
-    const int heavier = heavierDataParallelRanks(m, tp, dp, s.enableExpertParallel);
+    const int heavier = heavierDataParallelRanks(m, tp, dp, s.enableExpertParallel, physicalExpertCount(s));
     const int lighterRanks = heavier > 0 ? dp - heavier : 0;
     int lighterExperts = 0;
     double lighterConcurrency = 0;
     if (lighterRanks > 0) {
         const MemoryPlan lighter = planLayers(
-            s, rules, m, inventory, true, expertPlacement(m, tp, dp, s.enableExpertParallel, (dp - 1) * tp));
+            s, rules, m, inventory, true,
+            expertPlacement(m, tp, dp, s.enableExpertParallel, (dp - 1) * tp, physicalExpertCount(s)));
         lighterExperts = lighter.localExperts;
         lighterConcurrency = lighter.kv.maxConcurrency;
         plan.lighterRankCapacityTokens = lighter.kv.capacityTokens;
@@ -762,7 +770,12 @@ MemoryPlan planDataParallel(const Scenario &s, const EngineRules &rules, const M
                 "kvscope::Planner", "%1: %2's %3 routed experts a layer divided among %4 GPUs, %5 on this "
                                     "GPU%6 (vLLM's determine_expert_map)")
                 .arg(optionFlag(ScenarioField::EnableExpertParallel), m.name)
-                .arg(m.moe.numExperts)
+                .arg(plan.redundantExperts > 0
+                         ? QCoreApplication::translate("kvscope::Planner", "%1 + %2 redundant = %3")
+                               .arg(m.moe.numExperts)
+                               .arg(plan.redundantExperts)
+                               .arg(m.moe.numExperts + plan.redundantExperts)
+                         : QString::number(m.moe.numExperts))
                 .arg(plan.expertParallelSize)
                 .arg(plan.localExperts)
                 .arg(lighterRanks > 0

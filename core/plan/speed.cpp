@@ -379,8 +379,7 @@ void SpeedModel::readWeights(const ModelArch &m, const MemoryPlan &plan)
         for (const std::int64_t bytes : w.byComponent)
             estimated += bytes;
         if (estimated.value() > 0)
-            m_measuredScale = double(w.bytesPerGpu - w.buffersBytes - w.loraBytes - w.draftBytes) /
-                              double(estimated.value());
+            m_measuredScale = double(w.parameterBytesPerGpu()) / double(estimated.value());
     }
 
     // Activations: each layer reads and writes every token's hidden state around

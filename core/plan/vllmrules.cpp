@@ -14,6 +14,11 @@ namespace kvscope {
 
 VllmRules::VllmRules(const VllmVersionChoice &version) : m_version(version) {}
 
+EplbStateMemory VllmRules::eplbStateMemory(const Scenario &s, std::int64_t localExpertBytes) const
+{
+    return kvscope::eplbStateMemory(s, localExpertBytes, m_version.profile->eplbKeepsExpertBuffer);
+}
+
 void VllmRules::validate(const Scenario &s) const
 {
     if (s.kvCacheDtype == KvCacheDtype::Fp4MxBlock16)
@@ -222,6 +227,21 @@ void VllmRules::addNotes(const Scenario &s, MemoryPlan &plan) const
                                kvOffloadingBackendName(s.kvOffloadingBackend),
                                formatCount(plan.kv.cpuCapacityTokens),
                                formatGiB(plan.kv.cpuOffloadBytesPerGpu));
+    if (plan.weights.eplbBytes > 0)
+        plan.notes
+            << QCoreApplication::translate(
+                   "kvscope::Planner",
+                   "%1: %2 routed experts and %3 redundant copies a layer over %4 GPUs, %5 on this "
+                   "GPU; the balancer's state takes %6 a GPU (a buffer of one layer's experts %7, load "
+                   "counters %8, expert maps %9), built with the weights and counted in them as vLLM's "
+                   "\"Model loading took\" counts it")
+                   .arg(optionFlag(ScenarioField::EnableEplb))
+                   .arg(s.model.moe.numExperts)
+                   .arg(plan.redundantExperts)
+                   .arg(plan.expertParallelSize)
+                   .arg(plan.localExperts)
+                   .arg(formatGiB(plan.weights.eplbBytes), formatGiB(plan.eplbState.expertBufferBytes),
+                        formatGiB(plan.eplbState.loadCounterBytes), formatGiB(plan.eplbState.mapBytes));
     if (plan.weights.loraBytes > 0)
         plan.notes << QCoreApplication::translate(
                           "kvscope::Planner",

@@ -194,6 +194,10 @@ LaunchLine vllmLaunchLine(const Scenario &s)
         args << optionFlag(ScenarioField::DataParallelSize) << QString::number(s.dataParallelSize);
     if (s.enableExpertParallel)
         args << optionFlag(ScenarioField::EnableExpertParallel);
+    if (s.enableEplb)
+        args << optionFlag(ScenarioField::EnableEplb);
+    if (const QString eplb = eplbConfigText(s.eplb); !eplb.isEmpty())
+        args << optionFlag(ScenarioField::EplbConfig) << eplb;
     if (s.dtype != WeightDtype::Auto)
         args << optionFlag(ScenarioField::Dtype) << dtypeName(s.dtype);
     if (s.maxLoras > 0)

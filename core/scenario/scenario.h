@@ -7,6 +7,7 @@
 #include "core/model/modelarch.h"
 #include "core/precision/dtypes.h"
 #include "core/precision/quantizationspec.h"
+#include "core/scenario/eplbconfig.h"
 #include "core/scenario/measuredmemory.h"
 #include "core/scenario/speculativeconfig.h"
 
@@ -67,6 +68,10 @@ struct Scenario
     /// SGLang's --ep-size: the GPUs of --tp-size a MoE's routed experts are divided among (each
     /// expert split over the --tp-size / --ep-size GPUs of its group).
     std::int64_t expertParallelSize = 1;
+    /// vLLM's --enable-eplb: the expert-parallel load balancer, which moves (and with --eplb-config's
+    /// num_redundant_experts replicates) routed experts among the EP GPUs (core/plan/eplb.h).
+    bool enableEplb = false;
+    EplbConfig eplb;              ///< --eplb-config: the redundant experts and the load window
     std::int64_t maxModelLen = 0; ///< --max-model-len; 0 = model's max_position_embeddings
     std::int64_t blockSize = 16;  ///< --block-size (vLLM may raise it, see KvCacheLayout)
     WeightDtype mambaSsmCacheDtype = WeightDtype::Auto; ///< --mamba-ssm-cache-dtype; auto = --dtype

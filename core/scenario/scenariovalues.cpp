@@ -235,6 +235,20 @@ const Field fields[] = {
      [](const Scenario &s) { return forEngine(s, Engine::Sglang, QString::number(s.expertParallelSize)); },
      nullptr,
      "1"},
+    {{ScenarioField::EnableEplb, OptionKind::Switch, OptionEngine::Vllm},
+     [](Scenario &s, const QString &text, const QString &o, const ScenarioResolvers &) {
+         s.enableEplb = parseSwitch(text, o);
+     },
+     [](const Scenario &s) { return forEngine(s, Engine::Vllm, switchText(s.enableEplb)); },
+     nullptr,
+     "false"},
+    // vLLM's defaults ("{}") are left out.
+    {{ScenarioField::EplbConfig, OptionKind::Text, OptionEngine::Vllm},
+     [](Scenario &s, const QString &text, const QString &o, const ScenarioResolvers &) {
+         s.eplb = parseEplbConfig(text, o);
+     },
+     [](const Scenario &s) { return forEngine(s, Engine::Vllm, eplbConfigText(s.eplb)); },
+     [](const Scenario &a, const Scenario &b) { return a.eplb == b.eplb; }},
     {{ScenarioField::MaxModelLen, OptionKind::Count},
      [](Scenario &s, const QString &text, const QString &o, const ScenarioResolvers &) {
          s.maxModelLen = parseOptionalCount(text, o);

@@ -3130,6 +3130,18 @@
         <source>default</source>
         <translation>默认</translation>
     </message>
+    <message>
+        <source>redundant</source>
+        <translation>冗余</translation>
+    </message>
+    <message>
+        <source>%1: vLLM&apos;s expert-parallel load balancer moves busy experts between the GPUs. It keeps load counters, expert maps and (from vLLM 0.12) a buffer of one layer&apos;s experts on every GPU, counted with the weights.</source>
+        <translation>%1：vLLM 的专家并行负载均衡器（EPLB）在 GPU 之间迁移繁忙的专家。它在每块 GPU 上保留负载计数器、专家映射表，以及（从 vLLM 0.12 起）一层专家的缓冲区，计入权重。</translation>
+    </message>
+    <message>
+        <source>%1 num_redundant_experts: extra copies of experts spread over the GPUs (vLLM needs the experts and their copies to divide evenly among them); each GPU holds that many more.</source>
+        <translation>%1 num_redundant_experts：分布到各 GPU 上的专家额外副本（vLLM 要求专家及其副本能在 GPU 间均分）；每块 GPU 相应多持有这些专家。</translation>
+    </message>
 </context>
 <context>
     <name>kvscope::PasteConfigDialog</name>
@@ -3644,6 +3656,54 @@
         <source>%1 fp4_mx_block16 is SGLang&apos;s FP4 cache; vLLM&apos;s is nvfp4 (CacheConfig.cache_dtype, vllm/config/cache.py)</source>
         <translation>%1 fp4_mx_block16 是 SGLang 的 FP4 缓存；vLLM 的是 nvfp4（CacheConfig.cache_dtype，vllm/config/cache.py）</translation>
     </message>
+    <message>
+        <source>%1 + %2 redundant = %3</source>
+        <translation>%1 + %2 个冗余 = %3</translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1：%2</translation>
+    </message>
+    <message>
+        <source>num_redundant_experts %1 needs %2 (vLLM refuses redundant experts without EPLB)</source>
+        <translation>num_redundant_experts %1 需要 %2（未启用 EPLB 时 vLLM 拒绝冗余专家）</translation>
+    </message>
+    <message>
+        <source>vLLM&apos;s; kvscope plans SGLang without its load balancer</source>
+        <translation>这是 vLLM 的选项；kvscope 规划 SGLang 时不含其负载均衡器</translation>
+    </message>
+    <message>
+        <source>needs %1 (&quot;enable_expert_parallel must be True to use EPLB&quot;)</source>
+        <translation>需要 %1（“enable_expert_parallel must be True to use EPLB”）</translation>
+    </message>
+    <message>
+        <source>needs more than one GPU (&quot;EPLB requires tensor_parallel_size or data_parallel_size to be greater than 1&quot;)</source>
+        <translation>需要多于一块 GPU（“EPLB requires tensor_parallel_size or data_parallel_size to be greater than 1”）</translation>
+    </message>
+    <message>
+        <source>vLLM runs it on CUDA and ROCm GPUs only, not on the %1</source>
+        <translation>vLLM 只在 CUDA 和 ROCm GPU 上运行它，不支持 %1</translation>
+    </message>
+    <message>
+        <source>vLLM&apos;s %1 (%2) does not implement the MixtureOfExperts interface EPLB needs</source>
+        <translation>vLLM 的 %1（%2）没有实现 EPLB 所需的 MixtureOfExperts 接口</translation>
+    </message>
+    <message>
+        <source>vLLM&apos;s %1 expert kernels do not support EPLB</source>
+        <translation>vLLM 的 %1 专家内核不支持 EPLB</translation>
+    </message>
+    <message>
+        <source>kvscope does not yet size the MTP drafter&apos;s own EPLB state (vLLM balances its experts too)</source>
+        <translation>kvscope 尚未计算 MTP 草稿模型自身的 EPLB 状态（vLLM 也会均衡它的专家）</translation>
+    </message>
+    <message>
+        <source>%1 + %2 redundant = %3 experts do not divide over the %4 EP GPUs (vLLM&apos;s EPLB needs as many on each)</source>
+        <translation>%1 + %2 个冗余 = %3 个专家不能在 %4 块 EP GPU 上均分（vLLM 的 EPLB 要求每块 GPU 数量相同）</translation>
+    </message>
+    <message>
+        <source>%1: %2 routed experts and %3 redundant copies a layer over %4 GPUs, %5 on this GPU; the balancer&apos;s state takes %6 a GPU (a buffer of one layer&apos;s experts %7, load counters %8, expert maps %9), built with the weights and counted in them as vLLM&apos;s &quot;Model loading took&quot; counts it</source>
+        <translation>%1：每层 %2 个路由专家和 %3 个冗余副本分布在 %4 块 GPU 上，本 GPU 持有 %5 个；均衡器状态每块 GPU 占 %6（一层专家的缓冲区 %7、负载计数器 %8、专家映射表 %9），随权重一起构建，并像 vLLM 的“Model loading took”一样计入权重</translation>
+    </message>
 </context>
 <context>
     <name>kvscope::PublishedResults</name>
@@ -3948,6 +4008,14 @@
     <message>
         <source>Expert-parallel GPUs (EP)</source>
         <translation>专家并行 GPU 数（EP）</translation>
+    </message>
+    <message>
+        <source>Expert load balancing (EPLB)</source>
+        <translation>专家负载均衡（EPLB）</translation>
+    </message>
+    <message>
+        <source>Redundant experts</source>
+        <translation>冗余专家</translation>
     </message>
 </context>
 <context>

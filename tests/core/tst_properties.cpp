@@ -119,6 +119,15 @@ Scenario drawScenario(QRandomGenerator &random)
         s.dataParallelSize = 1 + random.bounded(8);
     if (random.bounded(4) == 0)
         s.enableExpertParallel = true;
+    // vLLM's load balancer now and then, with redundant experts and a window of any size it takes
+    // (refused without EP, off vLLM, or where the experts do not divide over the GPUs).
+    if (random.bounded(6) == 0) {
+        s.enableEplb = true;
+        s.eplb.numRedundantExperts =
+            random.bounded(2) == 0 ? 0 : random.bounded(int(MaxRedundantExperts) + 1);
+        if (random.bounded(4) == 0)
+            s.eplb.windowSize = logUniform(random, 1, MaxEplbWindowSize);
+    }
     // Images of any size on vision models, now and then on others (refused there), past the most
     // kvscope plans now and then.
     if (random.bounded(s.model.vision.enabled() ? 2 : 40) == 0) {
@@ -210,7 +219,11 @@ QString describe(const Scenario &s)
         .arg(s.maxModelLen)
         .arg(s.pipelineParallelSize)
         .arg(s.dataParallelSize)
-        .arg(s.enableExpertParallel ? QStringLiteral(", ep") : QString())
+        .arg(s.enableExpertParallel
+                 ? QStringLiteral(", ep") +
+                       QString(s.enableEplb ? QStringLiteral(" eplb+%1").arg(s.eplb.numRedundantExperts)
+                                            : QString())
+                 : QString())
         .arg(s.imagesPerRequest)
         .arg(formatImageSize(s.imageWidth, s.imageHeight))
         .arg(engineName(s.engine));
@@ -221,6 +234,7 @@ QList<std::pair<const char *, std::int64_t>> unsignedFigures(const MemoryPlan &p
 {
     return {{"weights.bytesPerGpu", p.weights.bytesPerGpu},
             {"weights.checkpointBytes", p.weights.checkpointBytes},
+            {"weights.eplbBytes", p.weights.eplbBytes},
             {"kv.bytesPerToken", p.kv.bytesPerToken},
             {"kv.cacheBytes", p.kv.cacheBytes},
             {"kv.stateBytesPerSequence", p.kv.stateBytesPerSequence},

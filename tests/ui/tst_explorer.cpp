@@ -338,6 +338,39 @@ private Q_SLOTS:
         QVERIFY(!controller()->plan().attentionDataParallel);
     }
 
+    void theLoadBalancerFollowsTheExpertSwitch()
+    {
+        QCheckBox *expert = child<QCheckBox>("expertParallel");
+        QCheckBox *eplb = child<QCheckBox>("eplb");
+        QComboBox *redundant = child<QComboBox>("redundantExperts");
+        QVERIFY(!eplb->isVisibleTo(eplb->parentWidget())); // Llama-3.1-8B has no routed experts
+        controller()->setModel(test::preset(QStringLiteral("qwen3-30b-a3b")));
+        controller()->setTensorParallelSize(4);
+        QVERIFY(!eplb->isHidden());
+        QVERIFY(!eplb->isEnabled()); // vLLM: EPLB needs expert parallelism
+        expert->setChecked(true);
+        QVERIFY(eplb->isEnabled());
+        QVERIFY(redundant->isHidden());
+        eplb->setChecked(true);
+        QVERIFY(controller()->scenario().enableEplb);
+        QVERIFY(!redundant->isHidden());
+        // 128 experts over 4 GPUs: copies in fours keep them dividing.
+        QCOMPARE(redundant->itemData(1).toInt(), 4);
+        QCOMPARE(redundant->findData(2), -1);
+        redundant->setCurrentIndex(redundant->findData(8));
+        Q_EMIT redundant->activated(redundant->currentIndex());
+        QCOMPARE(controller()->scenario().eplb.numRedundantExperts, std::int64_t(8));
+        QCOMPARE(controller()->plan().localExperts, (128 + 8) / 4);
+        // Two GPUs still divide 136; three would not, and the copies step back to the fewest that do.
+        controller()->setTensorParallelSize(2);
+        QCOMPARE(controller()->scenario().eplb.numRedundantExperts, std::int64_t(8));
+        // Expert parallelism off: the balancer goes with it.
+        expert->setChecked(false);
+        QVERIFY(!controller()->scenario().enableEplb);
+        QCOMPARE(controller()->scenario().eplb.numRedundantExperts, std::int64_t(0));
+        QVERIFY(!eplb->isChecked());
+    }
+
     void batchSliderDrivesTheKvBar()
     {
         QSlider *slider = child<QSlider>("batchSlider");

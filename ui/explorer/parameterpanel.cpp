@@ -10,6 +10,7 @@
 #include "core/model/inventory.h"
 #include "core/output/presetlist.h"
 #include "core/output/scenariolabel.h"
+#include "core/plan/eplb.h"
 #include "core/plan/expertparallel.h"
 #include "core/plan/imageworkload.h"
 #include "core/plan/kvcache.h"
@@ -120,9 +121,10 @@ ParameterPanel::ParameterPanel(ScenarioController *controller, UserLibrary *libr
       m_parallelRow(new QHBoxLayout), m_dataParallelLabel(new QLabel(QStringLiteral("× DP"), this)),
       m_dataParallel(new QComboBox(this)), m_expertParallel(new QCheckBox(this)),
       m_dpAttention(new QCheckBox(this)), m_expertParallelSizeLabel(new QLabel(QStringLiteral("EP"), this)),
-      m_expertParallelSize(new QComboBox(this)), m_dtype(new QComboBox(this)),
-      m_quantization(new QComboBox(this)), m_groupSize(new QComboBox(this)),
-      m_kvCacheDtype(new QComboBox(this)),
+      m_expertParallelSize(new QComboBox(this)), m_eplb(new QCheckBox(this)),
+      m_redundantExperts(new QComboBox(this)), m_redundantExpertsLabel(new QLabel(this)),
+      m_eplbRow(new QHBoxLayout), m_dtype(new QComboBox(this)), m_quantization(new QComboBox(this)),
+      m_groupSize(new QComboBox(this)), m_kvCacheDtype(new QComboBox(this)),
       m_precision(new QSlider(Qt::Horizontal, this)), m_precisionSteps{new QLabel(this), new QLabel(this),
                                                                        new QLabel(this), new QLabel(this)},
       m_utilization(new DefaultDoubleSpinBox(this)), m_kvCacheMemory(new QSpinBox(this)),
@@ -148,6 +150,8 @@ ParameterPanel::ParameterPanel(ScenarioController *controller, UserLibrary *libr
     m_dpAttention->setObjectName(QStringLiteral("dpAttention"));
     m_expertParallelSize->setObjectName(QStringLiteral("expertParallelSize"));
     m_expertParallelSizeLabel->setBuddy(m_expertParallelSize);
+    m_eplb->setObjectName(QStringLiteral("eplb"));
+    m_redundantExperts->setObjectName(QStringLiteral("redundantExperts"));
     m_dataParallelLabel->setBuddy(m_dataParallel);
     m_dtype->setObjectName(QStringLiteral("dtypeCombo"));
     m_quantization->setObjectName(QStringLiteral("quantizationCombo"));
@@ -250,6 +254,12 @@ ParameterPanel::ParameterPanel(ScenarioController *controller, UserLibrary *libr
     switches->addWidget(m_expertParallelSizeLabel);
     switches->addWidget(m_expertParallelSize);
     m_modelForm->addRow(new QLabel(this), switches);
+    // vLLM's load balancer on a row of its own, shown for a MoE under vLLM.
+    m_eplbRow->addWidget(m_eplb);
+    m_eplbRow->addWidget(m_redundantExperts);
+    m_eplbRow->addWidget(m_redundantExpertsLabel);
+    m_eplbRow->addStretch(1);
+    m_modelForm->addRow(new QLabel(this), m_eplbRow);
     m_precisionForm->addRow(new QLabel(this), m_dtype);
     m_precisionForm->addRow(new QLabel(this), m_quantization);
     m_precisionForm->addRow(new QLabel(this), m_groupSize);
@@ -327,6 +337,10 @@ ParameterPanel::ParameterPanel(ScenarioController *controller, UserLibrary *libr
     });
     connect(m_expertParallel, &QCheckBox::toggled, m_controller, &ScenarioController::setExpertParallel);
     connect(m_dpAttention, &QCheckBox::toggled, m_controller, &ScenarioController::setDpAttention);
+    connect(m_eplb, &QCheckBox::toggled, m_controller, &ScenarioController::setEplb);
+    connect(m_redundantExperts, &QComboBox::activated, this, [this](int index) {
+        m_controller->setRedundantExperts(m_redundantExperts->itemData(index).toInt());
+    });
     connect(m_expertParallelSize, &QComboBox::activated, this, [this](int index) {
         m_controller->setExpertParallelSize(m_expertParallelSize->itemData(index).toInt());
     });
@@ -445,6 +459,8 @@ QWidget *ParameterPanel::controlFor(ScenarioField option) const
         {ScenarioField::EnableExpertParallel, m_expertParallel},
         {ScenarioField::EnableDpAttention, m_dpAttention},
         {ScenarioField::ExpertParallelSize, m_expertParallelSize},
+        {ScenarioField::EnableEplb, m_eplb},
+        {ScenarioField::EplbConfig, m_redundantExperts},
         {ScenarioField::Dtype, m_dtype},
         {ScenarioField::Quantization, m_quantization},
         {ScenarioField::GroupSize, m_groupSize},
@@ -594,6 +610,18 @@ void ParameterPanel::showScenario(const Scenario &s)
         m_dpAttention->setChecked(s.enableDpAttention);
     }
     m_dpAttention->setVisible(!vllm);
+    // vLLM's load balancer, where its experts are divided whole among the GPUs.
+    {
+        const QSignalBlocker blocker(m_eplb);
+        m_eplb->setChecked(s.enableEplb);
+    }
+    m_modelForm->setRowVisible(m_eplbRow, vllm && s.model.moe.enabled());
+    m_eplb->setEnabled(s.enableEplb || eplbAccepted(s));
+    setSizes(m_redundantExperts, validRedundantExpertCounts(s));
+    selectData(m_redundantExperts, int(s.eplb.numRedundantExperts));
+    m_redundantExperts->setVisible(vllm && s.enableEplb);
+    m_redundantExperts->setEnabled(m_redundantExperts->count() > 1);
+    m_redundantExpertsLabel->setVisible(m_redundantExperts->isVisibleTo(this));
     // SGLang's --ep-size, for a MoE: the sizes that divide its GPUs and experts.
     setSizes(m_expertParallelSize, validExpertParallelSizes(s));
     selectData(m_expertParallelSize, int(s.expertParallelSize));
@@ -856,6 +884,17 @@ void ParameterPanel::retranslate()
            "the %2 / %1 GPUs of its group (SGLang's FusedMoE: the experts must divide evenly).")
             .arg(optionFlag(ScenarioField::ExpertParallelSize),
                  sglangFlag(ScenarioField::TensorParallelSize)));
+    m_eplb->setText(QStringLiteral("EPLB"));
+    m_redundantExpertsLabel->setText(tr("redundant"));
+    m_eplb->setToolTip(
+        tr("%1: vLLM's expert-parallel load balancer moves busy experts between the GPUs. It keeps load "
+           "counters, expert maps and (from vLLM 0.12) a buffer of one layer's experts on every GPU, "
+           "counted with the weights.")
+            .arg(optionFlag(ScenarioField::EnableEplb)));
+    m_redundantExperts->setToolTip(
+        tr("%1 num_redundant_experts: extra copies of experts spread over the GPUs (vLLM needs the "
+           "experts and their copies to divide evenly among them); each GPU holds that many more.")
+            .arg(optionFlag(ScenarioField::EplbConfig)));
     m_expertParallel->setToolTip(
         tr("%1: a MoE's routed experts are divided whole among the TP × DP GPUs (the first GPUs "
            "take one more when they do not divide), instead of each expert being split over them.")

@@ -85,6 +85,10 @@ private:
     QCheckBox *m_dpAttention;          ///< --enable-dp-attention (SGLang), in the expert switch's place
     QLabel *m_expertParallelSizeLabel; ///< "EP" before SGLang's --ep-size box
     QComboBox *m_expertParallelSize;   ///< --ep-size (SGLang): GPUs the routed experts are divided among
+    QCheckBox *m_eplb;                 ///< --enable-eplb (vLLM), beside the expert switch
+    QComboBox *m_redundantExperts;     ///< --eplb-config's num_redundant_experts
+    QLabel *m_redundantExpertsLabel;   ///< "redundant" after it
+    QHBoxLayout *m_eplbRow;            ///< the balancer's row, hidden where it does not apply
     QComboBox *m_dtype;
     QComboBox *m_quantization;
     QComboBox *m_groupSize;

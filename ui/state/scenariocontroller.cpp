@@ -5,6 +5,7 @@
 #include "core/common/error.h"
 #include "core/library/library.h"
 #include "core/model/imagetokens.h"
+#include "core/plan/eplb.h"
 #include "core/plan/expertparallel.h"
 #include "core/plan/planner.h"
 #include "core/plan/tensorparallel.h"
@@ -75,6 +76,21 @@ void keepExpertParallelSize(Scenario &s)
         s.expertParallelSize = 1;
 }
 
+/// vLLM's EPLB off where a new model, GPU or layout no longer takes it, and its redundant experts
+/// back to the fewest that divide where the GPUs changed under them.
+void keepEplb(Scenario &s)
+{
+    if (!s.enableEplb)
+        return;
+    if (!eplbAccepted(s)) {
+        s.enableEplb = false;
+        s.eplb.numRedundantExperts = 0;
+    } else if (const QList<int> counts = validRedundantExpertCounts(s);
+               !counts.contains(int(s.eplb.numRedundantExperts))) {
+        s.eplb.numRedundantExperts = counts.constFirst();
+    }
+}
+
 } // namespace
 
 template <typename Change> void ScenarioController::change(Change &&apply)
@@ -110,6 +126,7 @@ void ScenarioController::setModel(const ModelArch &model)
         if (!imageTokensModelled(model))
             s.imagesPerRequest = 0;
         keepExpertParallelSize(s);
+        keepEplb(s);
         // An explicit --quantization stays (a what-if across models); "auto" follows the new checkpoint.
     });
 }
@@ -154,6 +171,7 @@ void ScenarioController::setTensorParallelSize(int gpus)
     change([&](Scenario &s) {
         s.tensorParallelSize = gpus;
         keepExpertParallelSize(s);
+        keepEplb(s);
     });
 }
 
@@ -167,12 +185,31 @@ void ScenarioController::setDataParallelSize(int ranks)
     change([&](Scenario &s) {
         s.dataParallelSize = ranks;
         keepExpertParallelSize(s);
+        keepEplb(s);
     });
 }
 
 void ScenarioController::setExpertParallel(bool enabled)
 {
-    change([&](Scenario &s) { s.enableExpertParallel = enabled; });
+    change([&](Scenario &s) {
+        s.enableExpertParallel = enabled;
+        keepEplb(s);
+    });
+}
+
+void ScenarioController::setEplb(bool enabled)
+{
+    change([&](Scenario &s) {
+        s.enableEplb = enabled;
+        s.eplb.numRedundantExperts = 0;
+        if (enabled)
+            s.eplb.numRedundantExperts = validRedundantExpertCounts(s).constFirst();
+    });
+}
+
+void ScenarioController::setRedundantExperts(int experts)
+{
+    change([&](Scenario &s) { s.eplb.numRedundantExperts = experts; });
 }
 
 void ScenarioController::setDpAttention(bool enabled)

@@ -42,8 +42,11 @@ public:
     void setPipelineParallelSize(int stages);
     void setDataParallelSize(int ranks);
     void setExpertParallel(bool enabled);
-    void setDpAttention(bool enabled);              ///< SGLang's --enable-dp-attention
-    void setExpertParallelSize(int gpus);           ///< SGLang's --ep-size
+    void setDpAttention(bool enabled);    ///< SGLang's --enable-dp-attention
+    void setExpertParallelSize(int gpus); ///< SGLang's --ep-size
+    /// vLLM's --enable-eplb, with the fewest redundant experts that divide over the GPUs
+    void setEplb(bool enabled);
+    void setRedundantExperts(int experts);          ///< --eplb-config's num_redundant_experts
     void setKvCacheMemoryBytes(std::int64_t bytes); ///< 0: the profiled budget
     void setSharedPrefixLen(std::int64_t tokens);   ///< 0: none
     void setImagesPerRequest(std::int64_t images);  ///< 0: text only
