@@ -12,6 +12,7 @@
 #include "core/plan/planner.h"
 #include "core/plan/speculativedecoding.h"
 #include "core/precision/dtypes.h"
+#include "core/scenario/eplbconfig.h"
 #include "core/scenario/launchline.h"
 
 #include <cmath>
@@ -52,6 +53,7 @@ bool isEngineArgument(ScenarioField field)
     case ScenarioField::EnableExpertParallel:
     case ScenarioField::EnableDpAttention:
     case ScenarioField::ExpertParallelSize:
+    case ScenarioField::EnableEplb:
     case ScenarioField::MaxModelLen:
     case ScenarioField::BlockSize:
     case ScenarioField::MambaSsmCacheDtype:
@@ -332,11 +334,66 @@ private:
         m_out.read << LogExplanationWords::tr("speculative_config = %1 (%2)").arg(json, lineOf(reading.line));
     }
 
+    /// vLLM's load-balancer settings as a log spells them: the non-default args' eplb_config dict
+    /// ({'num_redundant_experts': 32, 'log_balancedness': False}), the launch line's JSON, or before
+    /// vLLM 0.11 the flags --num-redundant-experts and --eplb-window-size. Planned where vLLM would
+    /// take them; otherwise said, and left out.
+    void eplbSettings(const QList<LogReading> &readings)
+    {
+        if (readings.isEmpty())
+            return;
+        QJsonObject settings;
+        for (const LogReading &reading : readings) {
+            if (reading.key == QLatin1String("eplb_config")) {
+                QString json = reading.value;
+                json.replace(QLatin1Char('\''), QLatin1Char('"'));
+                json.replace(QLatin1String("True"), QLatin1String("true"));
+                json.replace(QLatin1String("False"), QLatin1String("false"));
+                json.replace(QLatin1String("None"), QLatin1String("null"));
+                const QJsonDocument given = QJsonDocument::fromJson(json.toUtf8());
+                if (!given.isObject()) {
+                    m_out.assumed << LogExplanationWords::tr(
+                                         "eplb_config (%1): '%2' is not a settings object kvscope reads; "
+                                         "planned with vLLM's defaults")
+                                         .arg(lineOf(reading.line), reading.value);
+                    continue;
+                }
+                const QJsonObject object = given.object();
+                for (auto it = object.begin(); it != object.end(); ++it)
+                    settings.insert(it.key(), it.value());
+            } else {
+                const QString key = reading.key == QLatin1String("eplb_window_size")
+                                        ? QStringLiteral("window_size")
+                                        : reading.key;
+                settings.insert(key, reading.value.toLongLong());
+            }
+        }
+        const int line = readings.constFirst().line;
+        const QString json = QString::fromUtf8(QJsonDocument(settings).toJson(QJsonDocument::Compact));
+        try {
+            const QString text = eplbConfigText(parseEplbConfig(json, optionFlag(ScenarioField::EplbConfig)));
+            if (text.isEmpty())
+                return;
+            m_out.options.insert(optionKey(ScenarioField::EplbConfig), text);
+            m_out.read << LogExplanationWords::tr("eplb_config = %1 (%2)").arg(text, lineOf(line));
+        } catch (const Error &error) {
+            m_out.assumed << LogExplanationWords::tr("eplb_config (%1): %2; planned with vLLM's defaults")
+                                 .arg(lineOf(line), error.message());
+        }
+    }
+
     void arguments()
     {
+        QList<LogReading> eplb;
         for (const LogReading &reading : m_log.arguments) {
             if (reading.key == QLatin1String("speculative_config")) {
                 drafter(reading);
+                continue;
+            }
+            if (reading.key == QLatin1String("eplb_config") ||
+                reading.key == QLatin1String("num_redundant_experts") ||
+                reading.key == QLatin1String("eplb_window_size")) {
+                eplb << reading;
                 continue;
             }
             if (reading.key == QLatin1String("enforce_eager") && isTrue(reading.value))
@@ -346,6 +403,7 @@ private:
                                      .arg(lineOf(reading.line));
             takeEngineArgument(reading, m_out);
         }
+        eplbSettings(eplb);
     }
 
     const StartupLog &m_log;

@@ -64,6 +64,38 @@ QStringList splitTopLevel(const QString &text, QChar separator)
     return parts;
 }
 
+/// A command line's words as a shell splits them: at blanks outside quotes, the quotes taken off
+/// ('{"num_redundant_experts": 32}' is one word).
+QStringList shellWords(const QString &line)
+{
+    QStringList words;
+    QString word;
+    bool inWord = false;
+    QChar quote;
+    for (const QChar c : line) {
+        if (!quote.isNull()) {
+            if (c == quote)
+                quote = QChar();
+            else
+                word += c;
+        } else if (c == QLatin1Char('\'') || c == QLatin1Char('"')) {
+            quote = c;
+            inWord = true;
+        } else if (c.isSpace()) {
+            if (inWord)
+                words << word;
+            word.clear();
+            inWord = false;
+        } else {
+            word += c;
+            inWord = true;
+        }
+    }
+    if (inWord)
+        words << word;
+    return words;
+}
+
 /// A Python literal as vLLM prints it: 'text' -> text; None -> empty.
 QString pythonValue(QString value)
 {
@@ -374,7 +406,7 @@ private:
     {
         // An option word: two dashes, its name, and its value after '=' when written so.
         static const QRegularExpression option(QStringLiteral("^-{2}([^=]+)(?:=(.*))?$"));
-        const QStringList words = rest.split(QRegularExpression(QStringLiteral("\\s+")), Qt::SkipEmptyParts);
+        const QStringList words = shellWords(rest);
         for (qsizetype i = 0; i < words.size(); ++i) {
             const QRegularExpressionMatch m = option.match(words.at(i));
             if (!m.hasMatch()) {

@@ -22,7 +22,7 @@ constexpr std::int64_t ReplicaSlots = MaxRedundantExperts + 1;
 /// Glm4MoeForCausalLM, Ernie4_5_MoeForCausalLM, HunYuanMoEV1ForCausalLM). GptOssForCausalLM and
 /// GraniteMoeHybridForCausalLM do not.
 const char *const eplbModelTypes[] = {
-    "deepseek_v2", "deepseek_v3", "deepseek_v32", "qwen3_moe",     "qwen3_vl_moe",    "qwen3_next",
+    "deepseek_v2", "deepseek_v3", "deepseek_v32", "qwen3_moe",    "qwen3_vl_moe",   "qwen3_next",
     "mixtral",     "llama4",      "glm4_moe",     "ernie4_5_moe", "hunyuan_v1_moe",
 };
 
@@ -88,13 +88,13 @@ void validateEplb(const Scenario &s)
         if (!m.moe.enabled())
             return QCoreApplication::translate("kvscope::Planner", "%1 has no routed experts").arg(m.name);
         if (!s.enableExpertParallel)
-            return QCoreApplication::translate("kvscope::Planner",
-                                               "needs %1 (\"enable_expert_parallel must be True to use EPLB\")")
+            return QCoreApplication::translate(
+                       "kvscope::Planner", "needs %1 (\"enable_expert_parallel must be True to use EPLB\")")
                 .arg(optionFlag(ScenarioField::EnableExpertParallel));
         if (gpus <= 1)
-            return QCoreApplication::translate("kvscope::Planner",
-                                               "needs more than one GPU (\"EPLB requires tensor_parallel_size or "
-                                               "data_parallel_size to be greater than 1\")");
+            return QCoreApplication::translate(
+                "kvscope::Planner", "needs more than one GPU (\"EPLB requires tensor_parallel_size or "
+                                    "data_parallel_size to be greater than 1\")");
         if (!s.gpu.vendor.isEmpty() && s.gpu.vendor != QLatin1String("NVIDIA") &&
             s.gpu.vendor != QLatin1String("AMD"))
             return QCoreApplication::translate("kvscope::Planner",
@@ -110,7 +110,8 @@ void validateEplb(const Scenario &s)
                                                "vLLM's %1 expert kernels do not support EPLB")
                 .arg(quantMethodName(quantization.method));
         if (s.pipelineParallelSize > 1)
-            return QCoreApplication::translate("kvscope::Planner", "kvscope plans it without pipeline stages");
+            return QCoreApplication::translate("kvscope::Planner",
+                                               "kvscope plans it without pipeline stages");
         if (s.speculative.method == SpeculativeMethod::Mtp)
             return QCoreApplication::translate(
                 "kvscope::Planner",
@@ -118,9 +119,9 @@ void validateEplb(const Scenario &s)
         const std::int64_t physical = std::int64_t(m.moe.numExperts) + s.eplb.numRedundantExperts;
         // FusedMoE: "EPLB currently only supports even distribution of experts across ranks".
         if (physical % gpus != 0)
-            return QCoreApplication::translate("kvscope::Planner",
-                                               "%1 + %2 redundant = %3 experts do not divide over the %4 EP GPUs "
-                                               "(vLLM's EPLB needs as many on each)")
+            return QCoreApplication::translate(
+                       "kvscope::Planner", "%1 + %2 redundant = %3 experts do not divide over the %4 EP GPUs "
+                                           "(vLLM's EPLB needs as many on each)")
                 .arg(m.moe.numExperts)
                 .arg(s.eplb.numRedundantExperts)
                 .arg(physical)
@@ -160,7 +161,9 @@ QList<int> validRedundantExpertCounts(const Scenario &s, int count)
         return {0};
     // Accepted: TP x DP > 1 GPUs, each a whole number of experts (validateDataParallel).
     const std::int64_t gpus = (Checked(s.tensorParallelSize) * s.dataParallelSize).value();
-    const auto divides = [&](std::int64_t redundant) { return (s.model.moe.numExperts + redundant) % gpus == 0; };
+    const auto divides = [&](std::int64_t redundant) {
+        return (s.model.moe.numExperts + redundant) % gpus == 0;
+    };
     QList<int> counts;
     for (std::int64_t redundant = 0; redundant <= MaxRedundantExperts && counts.size() < count; ++redundant)
         if (divides(redundant))

@@ -54,8 +54,9 @@ EplbConfig parseEplbConfig(const QString &text, const QString &option)
     for (auto it = object.begin(); it != object.end(); ++it)
         if (it.key() != QLatin1String(RedundantKey) && it.key() != QLatin1String(WindowKey) &&
             !isIgnoredKey(it.key()))
-            throw Error(QStringLiteral("%1: key '%2' is not one of vLLM's EPLB settings kvscope reads (%3, %4)")
-                            .arg(option, it.key(), QLatin1String(RedundantKey), QLatin1String(WindowKey)));
+            throw Error(
+                QStringLiteral("%1: key '%2' is not one of vLLM's EPLB settings kvscope reads (%3, %4)")
+                    .arg(option, it.key(), QLatin1String(RedundantKey), QLatin1String(WindowKey)));
     EplbConfig config;
     // EPLBConfig: num_redundant_experts >= 0 (at most MAX_EXPERT_REDUNDANCY), window_size > 0.
     config.numRedundantExperts = wholeNumber(object, RedundantKey, 0, MaxRedundantExperts, 0, option);
@@ -69,7 +70,8 @@ QString eplbConfigText(const EplbConfig &config)
     if (config.windowSize != DefaultEplbWindowSize)
         pairs << QStringLiteral("\"%1\": %2").arg(QLatin1String(WindowKey)).arg(config.windowSize);
     if (config.numRedundantExperts != 0)
-        pairs << QStringLiteral("\"%1\": %2").arg(QLatin1String(RedundantKey)).arg(config.numRedundantExperts);
+        pairs
+            << QStringLiteral("\"%1\": %2").arg(QLatin1String(RedundantKey)).arg(config.numRedundantExperts);
     return pairs.isEmpty() ? QString() : QStringLiteral("{%1}").arg(pairs.join(QStringLiteral(", ")));
 }
 

@@ -2753,6 +2753,18 @@
         <source>gpu_memory_utilization: not in the log; the release&apos;s default (0.92 from vLLM 0.21, 0.9 before)</source>
         <translation>gpu_memory_utilization：日志中没有；取该版本的默认值（vLLM 0.21 起为 0.92，之前为 0.9）</translation>
     </message>
+    <message>
+        <source>eplb_config (%1): &apos;%2&apos; is not a settings object kvscope reads; planned with vLLM&apos;s defaults</source>
+        <translation>eplb_config（%1）：“%2”不是 kvscope 能读取的设置对象；按 vLLM 的默认值规划</translation>
+    </message>
+    <message>
+        <source>eplb_config = %1 (%2)</source>
+        <translation>eplb_config = %1（%2）</translation>
+    </message>
+    <message>
+        <source>eplb_config (%1): %2; planned with vLLM&apos;s defaults</source>
+        <translation>eplb_config（%1）：%2；按 vLLM 的默认值规划</translation>
+    </message>
 </context>
 <context>
     <name>kvscope::LogitErrorChart</name>

@@ -25,7 +25,7 @@ namespace {
 // One DeepSeek-V3 routed expert on one GPU under EP: gate, up and down, 3 x 2048 x 7168 FP8 bytes,
 // and their block scales: gate and up (2048/128) x (7168/128) = 896 each, down 56 x 16 = 896, 4 B each.
 constexpr std::int64_t expertBytes = 3LL * 2048 * 7168 + 3LL * 896 * 4; // 44,050,944 B
-constexpr int moeLayers = 61 - 3;                                         // first_k_dense_replace 3
+constexpr int moeLayers = 61 - 3;                                       // first_k_dense_replace 3
 
 /// DeepSeek-V3 on 8 H200s with --enable-expert-parallel, vLLM's newest release.
 Scenario deepSeekOnEight()
@@ -94,7 +94,8 @@ private Q_SLOTS:
         // physical_to_logical_map 58 x 288, logical_to_physical_map 58 x 256 x 1,024 slots,
         // logical_replica_count 58 x 256: int64.
         QCOMPARE(balanced.eplbState.mapBytes,
-                 moeLayers * 288LL * 8 + moeLayers * 256LL * 1024 * 8 + moeLayers * 256LL * 8); // 121,887,232 B
+                 moeLayers * 288LL * 8 + moeLayers * 256LL * 1024 * 8 +
+                     moeLayers * 256LL * 8); // 121,887,232 B
         QCOMPARE(balanced.weights.eplbBytes, 1'774'604'032);
         // All of it counts in the weights, as "Model loading took" does, and the cache gives it up.
         QCOMPARE(balanced.weights.bytesPerGpu - plain.weights.bytesPerGpu,
@@ -182,12 +183,14 @@ private Q_SLOTS:
             option);
         QCOMPARE(config.numRedundantExperts, 32);
         QCOMPARE(config.windowSize, 100);
-        QCOMPARE(eplbConfigText(config), QStringLiteral(R"({"window_size": 100, "num_redundant_experts": 32})"));
+        QCOMPARE(eplbConfigText(config),
+                 QStringLiteral(R"({"window_size": 100, "num_redundant_experts": 32})"));
         QCOMPARE(eplbConfigText(EplbConfig{}), QString());
         QCOMPARE(parseEplbConfig(eplbConfigText(config), option), config);
 
-        expectParseError(QStringLiteral(R"({"num_redundant_experts": -1})"),
-                         QStringLiteral("\"num_redundant_experts\" must be a whole number from 0 to 1023, got -1"));
+        expectParseError(
+            QStringLiteral(R"({"num_redundant_experts": -1})"),
+            QStringLiteral("\"num_redundant_experts\" must be a whole number from 0 to 1023, got -1"));
         expectParseError(QStringLiteral(R"({"num_redundant_experts": 1024})"), QStringLiteral("got 1024"));
         expectParseError(QStringLiteral(R"({"num_redundant_experts": 2.5})"), QStringLiteral("got 2.5"));
         expectParseError(QStringLiteral(R"({"num_redundant_experts": "32"})"), QStringLiteral("got \"32\""));
@@ -201,37 +204,42 @@ private Q_SLOTS:
 
     void optionsReadAndSpellBack()
     {
-        const ScenarioValues values{{QStringLiteral("model"), QStringLiteral("deepseek-v3")},
-                                    {QStringLiteral("gpu"), QStringLiteral("h200")},
-                                    {QStringLiteral("tensor-parallel-size"), QStringLiteral("8")},
-                                    {QStringLiteral("enable-expert-parallel"), QStringLiteral("true")},
-                                    {QStringLiteral("enable-eplb"), QStringLiteral("true")},
-                                    {QStringLiteral("eplb-config"), QStringLiteral(R"({"num_redundant_experts": 32})")}};
+        const ScenarioValues values{
+            {QStringLiteral("model"), QStringLiteral("deepseek-v3")},
+            {QStringLiteral("gpu"), QStringLiteral("h200")},
+            {QStringLiteral("tensor-parallel-size"), QStringLiteral("8")},
+            {QStringLiteral("enable-expert-parallel"), QStringLiteral("true")},
+            {QStringLiteral("enable-eplb"), QStringLiteral("true")},
+            {QStringLiteral("eplb-config"), QStringLiteral(R"({"num_redundant_experts": 32})")}};
         const Scenario s = scenarioFromValues(values, builtinResolvers());
         QVERIFY(s.enableEplb);
         QCOMPARE(s.eplb.numRedundantExperts, 32);
         const ScenarioValues back = scenarioToValues(s);
         QCOMPARE(back.value(QStringLiteral("enable-eplb")), QStringLiteral("true"));
-        QCOMPARE(back.value(QStringLiteral("eplb-config")), QStringLiteral(R"({"num_redundant_experts": 32})"));
+        QCOMPARE(back.value(QStringLiteral("eplb-config")),
+                 QStringLiteral(R"({"num_redundant_experts": 32})"));
         QCOMPARE(scenarioFromValues(back, builtinResolvers()), s);
         // Off and default: left out.
         const ScenarioValues plain = scenarioToValues(deepSeekOnEight());
         QVERIFY(!plain.contains(QStringLiteral("enable-eplb")));
         QVERIFY(!plain.contains(QStringLiteral("eplb-config")));
         const QString line = launchLine(s).command();
-        QVERIFY2(line.contains(QStringLiteral(
-                     R"(--enable-expert-parallel --enable-eplb --eplb-config '{"num_redundant_experts": 32}')")),
-                 qPrintable(line));
+        QVERIFY2(
+            line.contains(QStringLiteral(
+                R"(--enable-expert-parallel --enable-eplb --eplb-config '{"num_redundant_experts": 32}')")),
+            qPrintable(line));
     }
 
     void theNoteSaysWhereTheBytesWent()
     {
         const MemoryPlan plan = planMemory(withEplb(32));
         const QString notes = plan.notes.join(QLatin1Char('\n'));
-        QVERIFY2(notes.contains(QStringLiteral("DeepSeek-V3's 256 + 32 redundant = 288 routed experts a layer "
-                                               "divided among 8 GPUs, 36 on this GPU")),
+        QVERIFY2(
+            notes.contains(QStringLiteral("DeepSeek-V3's 256 + 32 redundant = 288 routed experts a layer "
+                                          "divided among 8 GPUs, 36 on this GPU")),
+            qPrintable(notes));
+        QVERIFY2(notes.contains(QStringLiteral("the balancer's state takes 1.65 GiB a GPU")),
                  qPrintable(notes));
-        QVERIFY2(notes.contains(QStringLiteral("the balancer's state takes 1.65 GiB a GPU")), qPrintable(notes));
     }
 };
 

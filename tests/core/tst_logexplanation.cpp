@@ -785,6 +785,40 @@ private Q_SLOTS:
         QCOMPARE(e.options.value(QStringLiteral("enable-expert-parallel")).toLower(), QStringLiteral("true"));
     }
 
+    void readsTheExpertLoadBalancer()
+    {
+        // vLLM's non-default args print --eplb-config as the dict it parsed; releases before 0.11 took
+        // --num-redundant-experts and --eplb-window-size as flags of their own.
+        const QString log = QStringLiteral(
+            "(APIServer pid=1) INFO 11-02 10:00:00 [utils.py:233] non-default args: {'model': "
+            "'Qwen/Qwen3-30B-A3B', 'max_model_len': 32768, 'tensor_parallel_size': 4, "
+            "'enable_expert_parallel': True, 'enable_eplb': True, 'eplb_config': {'window_size': 100, "
+            "'num_redundant_experts': 8, 'log_balancedness': False}}\n");
+        const LogExplanation e = explain(log, {{}, QStringLiteral("h100-sxm"), {}});
+        QVERIFY(e.scenario.enableEplb);
+        QCOMPARE(e.scenario.eplb.numRedundantExperts, std::int64_t(8));
+        QCOMPARE(e.scenario.eplb.windowSize, std::int64_t(100));
+        QCOMPARE(e.plan.localExperts, (128 + 8) / 4);
+        QCOMPARE(e.options.value(QStringLiteral("eplb-config")),
+                 QStringLiteral(R"({"window_size": 100, "num_redundant_experts": 8})"));
+
+        const LogExplanation older = explain(
+            QStringLiteral("vllm serve Qwen/Qwen3-30B-A3B --tensor-parallel-size 4 --enable-expert-parallel "
+                           "--enable-eplb --num-redundant-experts 4\n"),
+            {{}, QStringLiteral("h100-sxm"), {}});
+        QCOMPARE(older.scenario.eplb.numRedundantExperts, std::int64_t(4));
+        QCOMPARE(older.plan.localExperts, (128 + 4) / 4);
+
+        // A value vLLM itself would refuse is said, and the balancer planned without it.
+        const LogExplanation odd = explain(
+            QStringLiteral("vllm serve Qwen/Qwen3-30B-A3B --tensor-parallel-size 4 --enable-expert-parallel "
+                           "--enable-eplb --eplb-config '{\"num_redundant_experts\": -2}'\n"),
+            {{}, QStringLiteral("h100-sxm"), {}});
+        QCOMPARE(odd.scenario.eplb.numRedundantExperts, std::int64_t(0));
+        QVERIFY2(odd.assumed.join(QLatin1Char('\n')).contains(QStringLiteral("num_redundant_experts")),
+                 qPrintable(odd.assumed.join(QLatin1Char('\n'))));
+    }
+
     void refusesWhatItCannotInfer()
     {
         const auto message = [](const QString &text, const LogOverrides &overrides = {}) {
