@@ -6,6 +6,7 @@
 #include "core/model/inventory.h"
 #include "core/model/modelarch.h"
 #include "core/plan/eplb.h"
+#include "core/plan/expertparallel.h"
 #include "core/plan/speedplan.h"
 #include "core/precision/dtypes.h"
 #include "core/precision/quantizationspec.h"
@@ -187,6 +188,7 @@ struct MemoryPlan
     int expertTensorParallelSize = 1; ///< GPUs each routed expert's matrices are split over
     int localExperts = 0;             ///< routed experts per MoE layer on the GPU planned; 0 = not a MoE
     int redundantExperts = 0;         ///< EPLB's redundant experts a layer over all GPUs (--eplb-config)
+    ExpertPlacement expertPlacement;  ///< where this GPU's routed experts come from (the fields above)
     EplbStateMemory eplbState;        ///< EPLB's state on this GPU (weights.eplbBytes is its total)
     /// The deployment's KV cache over its data-parallel ranks, each rank's own summed (equal to
     /// the rank's at one rank): tokens, and requests of --max-model-len at once.

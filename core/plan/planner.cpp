@@ -388,6 +388,7 @@ MemoryPlan planLayers(const Scenario &s, const EngineRules &rulesRef, const Mode
     plan.expertParallelSize = experts.expertParallel;
     plan.expertTensorParallelSize = experts.tensorParallel > 0 ? experts.tensorParallel : tp;
     plan.localExperts = experts.localExperts > 0 ? experts.localExperts : m.moe.numExperts;
+    plan.expertPlacement = experts;
     plan.gpuMemoryUtilizationPpm = s.gpuMemoryUtilizationPpm;
     plan.maxModelLen = s.maxModelLen > 0 ? s.maxModelLen : m.maxPositionEmbeddings;
     plan.blockSize = int(s.blockSize);
@@ -421,7 +422,7 @@ MemoryPlan planLayers(const Scenario &s, const EngineRules &rulesRef, const Mode
         // vLLM's drafter loads after the target, before the profiling run; SGLang's after the
         // target's pool, outside the static share (SglangRules::settlePool).
         const bool separateDrafter = s.engine == Engine::Sglang;
-        plan.weights.draftBytes = draftWeights(s, plan.quantization, plan.dtype, tp).bytesPerGpu;
+        plan.weights.draftBytes = draftWeights(s, plan.quantization, plan.dtype, tp, experts).bytesPerGpu;
         plan.weights.draftLoadCopyBytes = sglangDraftLoadCopyBytes(s, plan.dtype, tp);
         // EPLB's state is built with the model, inside the same measurement (core/plan/eplb.h).
         plan.eplbState = rules->eplbStateMemory(s, plan.weights.byComponent[int(Component::Experts)]);

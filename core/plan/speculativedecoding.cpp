@@ -424,7 +424,7 @@ QList<TensorGroup> draftInventory(const Scenario &s)
 }
 
 WeightMemory draftWeights(const Scenario &s, const QuantizationSpec &targetQuantization, WeightDtype dtype,
-                          int tensorParallelSize)
+                          int tensorParallelSize, const ExpertPlacement &experts)
 {
     const SpeculativeConfig &spec = s.speculative;
     const QList<TensorGroup> inventory = draftInventory(s);
@@ -432,8 +432,8 @@ WeightMemory draftWeights(const Scenario &s, const QuantizationSpec &targetQuant
         return {};
     if (spec.method == SpeculativeMethod::Mtp) {
         // The MTP layers' rotary table is the target's (vLLM's get_rope caches one per shape).
-        WeightMemory w =
-            weightMemory(mtpModel(s.model), inventory, targetQuantization, dtype, tensorParallelSize);
+        WeightMemory w = weightMemory(mtpModel(s.model), inventory, targetQuantization, dtype,
+                                      tensorParallelSize, {}, experts);
         w.bytesPerGpu -= w.buffersBytes;
         w.buffersBytes = 0;
         return w;

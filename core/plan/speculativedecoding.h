@@ -43,8 +43,10 @@ QList<TensorGroup> draftInventory(const Scenario &s);
 /// The drafter's weights as vLLM allocates them: EAGLE drafts unquantized in --dtype, MTP layers in
 /// the checkpoint's quantization. bytesPerGpu adds the EAGLE-3 vocabulary map (draft_id_to_target_id,
 /// int64) and a rotary table where the draft's differs from the target's; byComponent has the tensors.
+/// MTP layers' routed experts are placed as the target's `experts` are (their FusedMoE takes the
+/// target's parallel config: divided among the TP x DP GPUs under EP, with EPLB's redundant ones).
 WeightMemory draftWeights(const Scenario &s, const QuantizationSpec &targetQuantization, WeightDtype dtype,
-                          int tensorParallelSize);
+                          int tensorParallelSize, const ExpertPlacement &experts = {});
 
 /// What a drafter adds to SGLang's default reserve (ServerArgs._handle_gpu_memory_settings,
 /// python/sglang/srt/server_args.py): 6,144 MiB for a standalone draft model, 2,048 for EAGLE and MTP

@@ -426,7 +426,8 @@ void SpeedModel::readDraft(const Scenario &s, const MemoryPlan &plan)
 {
     if (!s.speculative.runsDraftOnGpu())
         return;
-    const WeightMemory w = draftWeights(s, plan.quantization, plan.dtype, plan.tensorParallelSize);
+    const WeightMemory w =
+        draftWeights(s, plan.quantization, plan.dtype, plan.tensorParallelSize, plan.expertPlacement);
     m_draftExpertBytes = w.byComponent[int(Component::Experts)];
     m_draftDenseBytes = w.bytesPerGpu - w.buffersBytes - m_draftExpertBytes;
     m_draftLayers = plan.kv.draftLayers + plan.kv.draftPoolLayers; // in the pool, or SGLang's own

@@ -437,6 +437,29 @@ private Q_SLOTS:
         QCOMPARE(scenarioToValues(read).value(QStringLiteral("ep-size")), QStringLiteral("4"));
     }
 
+    void mtpDrafterExpertsFollowTheTargetsPlacement()
+    {
+        // DeepSeek-V3's MTP layer builds its FusedMoE with the target's parallel config
+        // (deepseek_mtp.py): under --data-parallel-size 2 with EP its 256 experts are divided among all
+        // 16 GPUs as the target's are, 16 a GPU, not split over one rank's 8.
+        Scenario s;
+        s.model = preset(QStringLiteral("deepseek-v3"));
+        s.gpu = resolveGpu(QStringLiteral("h200"));
+        s.tensorParallelSize = 8;
+        s.enableExpertParallel = true;
+        s.maxModelLen = 8192;
+        s.seqLen = 8192;
+        s.speculative.method = SpeculativeMethod::Mtp;
+        s.speculative.numSpeculativeTokens = 1;
+        const MemoryPlan one = planMemory(s);
+        s.dataParallelSize = 2;
+        const MemoryPlan two = planMemory(s);
+        QCOMPARE(two.localExperts, 16);
+        // An FP8 expert on one GPU: 3 x 2048 x 7168 B and 3 x 896 float32 block scales.
+        constexpr std::int64_t expertBytes = 3LL * 2048 * 7168 + 3LL * 896 * 4; // 44,050,944 B
+        QCOMPARE(one.weights.draftBytes - two.weights.draftBytes, 16 * expertBytes);
+    }
+
     void optionsReadAndSpellBack()
     {
         ScenarioValues values{{QStringLiteral("model"), QStringLiteral("qwen3-30b-a3b")},
