@@ -151,9 +151,13 @@ const QList<VllmProfile> &vllmProfiles()
          900'000,
          "as 0.11, but the dummy encoder outputs padded only to the largest item (GPUModelRunner."
          "profile_run after #25810's follow-up; unpadded from vllm-project/vllm#30475, merged 2025-12-11: "
-         "the same bytes for the largest item); EPLB's expert buffer held from start-up "
-         "(vllm-project/vllm#22179, merged 2025-11-24; its async_worker module is in the v0.12.0 API "
-         "reference)"},
+         "the same bytes for the largest item); EPLB's state counted with the weights "
+         "(vllm-project/vllm#25311, "
+         "whose EplbModelState the v0.11.2 API reference has, and 0.11.x is planned with 0.11.0's profile) "
+         "and its "
+         "expert buffer held from start-up (vllm-project/vllm#22179, merged 2025-11-24; its async_worker "
+         "module "
+         "is in the v0.12.0 API reference)"},
         {{0, 16, 0},
          38,
          false,

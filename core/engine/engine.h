@@ -86,9 +86,12 @@ struct VllmProfile
     /// which counts what a sliding or chunked group holds of a request; before, num_blocks / groups x
     /// block size.
     bool capacityFromConcurrency = false;
-    /// EPLB keeps a buffer of one MoE layer's local experts from start-up (vllm-project/vllm#22179,
-    /// merged 2025-11-24, in v0.12.0); before, the buffer was allocated at each rearrangement.
-    bool eplbKeepsExpertBuffer = false;
+    /// EPLB's state is built inside the measurement "Model loading took" reports, so the KV budget
+    /// counts it (vllm-project/vllm#25311, merged 2025-11-05), and holds a buffer of one MoE layer's
+    /// local experts from start-up (vllm-project/vllm#22179, merged 2025-11-24, in v0.12.0); before,
+    /// it was built after that measurement and left out of the budget, and an MTP drafter was not
+    /// balanced.
+    bool eplbStateInBudget = false;
     /// --gpu-memory-utilization when none is given (CacheConfig.gpu_memory_utilization), in millionths.
     std::int64_t defaultUtilizationPpm = 900'000;
     /// Where each value comes from.

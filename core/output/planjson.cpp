@@ -241,11 +241,12 @@ QJsonObject planToJson(const MemoryPlan &p)
     o.insert(QStringLiteral("weights_buffers_bytes"), qint64(p.weights.buffersBytes));
     o.insert(QStringLiteral("lora_bytes"), qint64(p.weights.loraBytes));
     o.insert(QStringLiteral("eplb_bytes"), qint64(p.weights.eplbBytes));
-    if (p.weights.eplbBytes > 0)
+    if (p.eplbState.total() > 0)
         o.insert(QStringLiteral("eplb_state_bytes"),
                  QJsonObject{{QStringLiteral("expert_buffer"), qint64(p.eplbState.expertBufferBytes)},
                              {QStringLiteral("load_counters"), qint64(p.eplbState.loadCounterBytes)},
-                             {QStringLiteral("expert_maps"), qint64(p.eplbState.mapBytes)}});
+                             {QStringLiteral("expert_maps"), qint64(p.eplbState.mapBytes)},
+                             {QStringLiteral("in_budget"), p.eplbState.inBudget}});
     o.insert(QStringLiteral("speculative_method"), speculativeMethodName(p.speculativeMethod));
     o.insert(QStringLiteral("num_speculative_tokens"), qint64(p.numSpeculativeTokens));
     o.insert(QStringLiteral("draft_weights_bytes"), qint64(p.weights.draftBytes));

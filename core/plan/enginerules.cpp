@@ -24,7 +24,7 @@ std::int64_t EngineRules::kvWorkspaceBytesPerToken(const Scenario &, KvCacheDtyp
     return 0;
 }
 
-EplbStateMemory EngineRules::eplbStateMemory(const Scenario &, std::int64_t) const
+EplbStateMemory EngineRules::eplbStateMemory(const Scenario &, int, std::int64_t) const
 {
     return {};
 }

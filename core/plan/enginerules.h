@@ -66,9 +66,10 @@ public:
     /// Bytes the pool adds per token beyond its layers' pages (SGLang's FP4 dequantization
     /// workspace); 0 by default.
     virtual std::int64_t kvWorkspaceBytesPerToken(const Scenario &scenario, KvCacheDtype dtype) const;
-    /// The expert load balancer's state on one GPU whose routed experts take `localExpertBytes`
-    /// (core/plan/eplb.h); nothing by default.
-    virtual EplbStateMemory eplbStateMemory(const Scenario &scenario, std::int64_t localExpertBytes) const;
+    /// The expert load balancer's state on one GPU for a model of `moeLayers` MoE layers whose routed
+    /// experts take `localExpertBytes` (core/plan/eplb.h); nothing by default.
+    virtual EplbStateMemory eplbStateMemory(const Scenario &scenario, int moeLayers,
+                                            std::int64_t localExpertBytes) const;
     /// The memory that weights, activations and the KV pool share, and what the
     /// engine takes from it first: the budget, runtime overhead, CUDA graphs,
     /// the memory in use before the weights, and the defaults that go with them.

@@ -112,10 +112,6 @@ void validateEplb(const Scenario &s)
         if (s.pipelineParallelSize > 1)
             return QCoreApplication::translate("kvscope::Planner",
                                                "kvscope plans it without pipeline stages");
-        if (s.speculative.method == SpeculativeMethod::Mtp)
-            return QCoreApplication::translate(
-                "kvscope::Planner",
-                "kvscope does not yet size the MTP drafter's own EPLB state (vLLM balances its experts too)");
         const std::int64_t physical = std::int64_t(m.moe.numExperts) + s.eplb.numRedundantExperts;
         // FusedMoE: "EPLB currently only supports even distribution of experts across ranks".
         if (physical % gpus != 0)
@@ -180,6 +176,14 @@ std::int64_t EplbStateMemory::total() const
     return (Checked(expertBufferBytes) + loadCounterBytes + mapBytes).value();
 }
 
+EplbStateMemory &EplbStateMemory::operator+=(const EplbStateMemory &other)
+{
+    expertBufferBytes = (Checked(expertBufferBytes) + other.expertBufferBytes).value();
+    loadCounterBytes = (Checked(loadCounterBytes) + other.loadCounterBytes).value();
+    mapBytes = (Checked(mapBytes) + other.mapBytes).value();
+    return *this;
+}
+
 int moeLayerCount(const ModelArch &m)
 {
     int layers = 0;
@@ -188,17 +192,16 @@ int moeLayerCount(const ModelArch &m)
     return layers;
 }
 
-EplbStateMemory eplbStateMemory(const Scenario &s, std::int64_t localExpertBytes, bool keepsExpertBuffer)
+EplbStateMemory eplbStateMemory(const Scenario &s, int moeLayers, std::int64_t localExpertBytes,
+                                bool inBudget)
 {
-    if (s.engine != Engine::Vllm || !s.enableEplb || !s.model.moe.enabled())
+    if (s.engine != Engine::Vllm || !s.enableEplb || !s.model.moe.enabled() || moeLayers <= 0)
         return {};
-    const int layers = moeLayerCount(s.model);
-    if (layers == 0)
-        return {};
-    const Checked physical = Checked(layers) * physicalExpertCount(s);
-    const Checked logical = Checked(layers) * s.model.moe.numExperts;
+    const Checked physical = Checked(moeLayers) * physicalExpertCount(s);
+    const Checked logical = Checked(moeLayers) * s.model.moe.numExperts;
     EplbStateMemory state;
-    state.expertBufferBytes = keepsExpertBuffer ? localExpertBytes / layers : 0;
+    state.inBudget = inBudget;
+    state.expertBufferBytes = inBudget ? localExpertBytes / moeLayers : 0;
     state.loadCounterBytes = ((Checked(s.eplb.windowSize) + 1) * physical * 4).value();
     state.mapBytes = (physical * 8 + logical * ReplicaSlots * 8 + logical * 8).value();
     return state;

@@ -23,7 +23,7 @@ int physicalExpertCount(const Scenario &s);
 /// validation, vllm/config/parallel.py), for model classes that implement MixtureOfExperts and
 /// expert kernels that support it (quant_method.supports_eplb), with the physical experts dividing
 /// evenly over the EP GPUs (FusedMoE); redundant experts only with EPLB. kvscope also plans it
-/// without pipeline stages and without an MoE drafter (whose own EPLB state it does not size).
+/// without pipeline stages.
 /// Throws kvscope::Error naming the option and the value.
 void validateEplb(const Scenario &s);
 
@@ -49,15 +49,22 @@ struct EplbStateMemory
     /// experts x (MAX_EXPERT_REDUNDANCY + 1) = 1,024 slots, vllm-project/vllm#20775) and
     /// logical_replica_count (MoE layers x experts), int64.
     std::int64_t mapBytes = 0;
+    /// vLLM's KV budget counts it (from 0.12: built inside the "Model loading took" measurement);
+    /// before, it sits beside the budget, in the (1 - utilization) share of the GPU.
+    bool inBudget = false;
 
     std::int64_t total() const;
+    /// Another model's state on the same GPU (the MTP drafter's, which vLLM balances too).
+    EplbStateMemory &operator+=(const EplbStateMemory &other);
 };
 
 /// The MoE layers of `m` (the layers EplbState counts as num_moe_layers).
 int moeLayerCount(const ModelArch &m);
 
-/// EPLB's state on one GPU whose routed experts take `localExpertBytes` over every MoE layer;
-/// nothing when EPLB is off. `keepsExpertBuffer`: the release holds the one-layer buffer.
-EplbStateMemory eplbStateMemory(const Scenario &s, std::int64_t localExpertBytes, bool keepsExpertBuffer);
+/// EPLB's state on one GPU for a model of `moeLayers` MoE layers whose routed experts take
+/// `localExpertBytes` over all of them (the target's, or its MTP drafter's); nothing when EPLB is off.
+/// `inBudget`: the release counts it and holds the one-layer buffer (VllmProfile::eplbStateInBudget).
+EplbStateMemory eplbStateMemory(const Scenario &s, int moeLayers, std::int64_t localExpertBytes,
+                                bool inBudget);
 
 } // namespace kvscope

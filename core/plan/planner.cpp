@@ -422,11 +422,17 @@ MemoryPlan planLayers(const Scenario &s, const EngineRules &rulesRef, const Mode
         // vLLM's drafter loads after the target, before the profiling run; SGLang's after the
         // target's pool, outside the static share (SglangRules::settlePool).
         const bool separateDrafter = s.engine == Engine::Sglang;
-        plan.weights.draftBytes = draftWeights(s, plan.quantization, plan.dtype, tp, experts).bytesPerGpu;
+        const WeightMemory drafter = draftWeights(s, plan.quantization, plan.dtype, tp, experts);
+        plan.weights.draftBytes = drafter.bytesPerGpu;
         plan.weights.draftLoadCopyBytes = sglangDraftLoadCopyBytes(s, plan.dtype, tp);
         // EPLB's state is built with the model, inside the same measurement (core/plan/eplb.h).
-        plan.eplbState = rules->eplbStateMemory(s, plan.weights.byComponent[int(Component::Experts)]);
-        plan.weights.eplbBytes = plan.eplbState.total();
+        // vLLM balances an MTP drafter's experts too, with a state of its own (its MoE layers).
+        plan.eplbState =
+            rules->eplbStateMemory(s, moeLayerCount(m), plan.weights.byComponent[int(Component::Experts)]);
+        if (s.speculative.method == SpeculativeMethod::Mtp)
+            plan.eplbState +=
+                rules->eplbStateMemory(s, s.model.mtpLayers, drafter.byComponent[int(Component::Experts)]);
+        plan.weights.eplbBytes = plan.eplbState.inBudget ? plan.eplbState.total() : 0;
         plan.redundantExperts = physicalExpertCount(s) - m.moe.numExperts;
         plan.weights.bytesPerGpu = (Checked(plan.weights.bytesPerGpu) + plan.weights.loraBytes +
                                     plan.weights.eplbBytes + (separateDrafter ? 0 : plan.weights.draftBytes))

@@ -14,13 +14,20 @@ namespace kvscope {
 
 VllmRules::VllmRules(const VllmVersionChoice &version) : m_version(version) {}
 
-EplbStateMemory VllmRules::eplbStateMemory(const Scenario &s, std::int64_t localExpertBytes) const
+EplbStateMemory VllmRules::eplbStateMemory(const Scenario &s, int moeLayers,
+                                           std::int64_t localExpertBytes) const
 {
-    return kvscope::eplbStateMemory(s, localExpertBytes, m_version.profile->eplbKeepsExpertBuffer);
+    return kvscope::eplbStateMemory(s, moeLayers, localExpertBytes, m_version.profile->eplbStateInBudget);
 }
 
 void VllmRules::validate(const Scenario &s) const
 {
+    if (s.enableEplb && s.speculative.method == SpeculativeMethod::Mtp &&
+        !m_version.profile->eplbStateInBudget)
+        throw Error(QCoreApplication::translate(
+                        "kvscope::Planner", "%1 with an MTP drafter: vLLM %2 does not balance the drafter's "
+                                            "experts (vllm-project/vllm#25311 added it, in 0.12)")
+                        .arg(optionFlag(ScenarioField::EnableEplb), versionText()));
     if (s.kvCacheDtype == KvCacheDtype::Fp4MxBlock16)
         throw Error(QCoreApplication::translate("kvscope::Planner",
                                                 "%1 fp4_mx_block16 is SGLang's FP4 cache; vLLM's is nvfp4 "
@@ -227,21 +234,34 @@ void VllmRules::addNotes(const Scenario &s, MemoryPlan &plan) const
                                kvOffloadingBackendName(s.kvOffloadingBackend),
                                formatCount(plan.kv.cpuCapacityTokens),
                                formatGiB(plan.kv.cpuOffloadBytesPerGpu));
-    if (plan.weights.eplbBytes > 0)
+    if (plan.eplbState.total() > 0) {
+        const QString placed =
+            QCoreApplication::translate("kvscope::Planner",
+                                        "%1: %2 routed experts and %3 redundant copies a layer "
+                                        "over %4 GPUs, %5 on this GPU")
+                .arg(optionFlag(ScenarioField::EnableEplb))
+                .arg(s.model.moe.numExperts)
+                .arg(plan.redundantExperts)
+                .arg(plan.expertParallelSize)
+                .arg(plan.localExperts);
+        const EplbStateMemory &state = plan.eplbState;
         plan.notes
-            << QCoreApplication::translate(
-                   "kvscope::Planner",
-                   "%1: %2 routed experts and %3 redundant copies a layer over %4 GPUs, %5 on this "
-                   "GPU; the balancer's state takes %6 a GPU (a buffer of one layer's experts %7, load "
-                   "counters %8, expert maps %9), built with the weights and counted in them as vLLM's "
-                   "\"Model loading took\" counts it")
-                   .arg(optionFlag(ScenarioField::EnableEplb))
-                   .arg(s.model.moe.numExperts)
-                   .arg(plan.redundantExperts)
-                   .arg(plan.expertParallelSize)
-                   .arg(plan.localExperts)
-                   .arg(formatGiB(plan.weights.eplbBytes), formatGiB(plan.eplbState.expertBufferBytes),
-                        formatGiB(plan.eplbState.loadCounterBytes), formatGiB(plan.eplbState.mapBytes));
+            << (state.inBudget
+                    ? QCoreApplication::translate(
+                          "kvscope::Planner",
+                          "%1; the balancer's state takes %2 a GPU (a buffer of one layer's experts %3, load "
+                          "counters %4, expert maps %5), built with the weights and counted in them as "
+                          "vLLM's \"Model loading took\" counts it")
+                          .arg(placed, formatGiB(state.total()), formatGiB(state.expertBufferBytes),
+                               formatGiB(state.loadCounterBytes), formatGiB(state.mapBytes))
+                    : QCoreApplication::translate(
+                          "kvscope::Planner",
+                          "%1; vLLM %2 builds the balancer's maps and load counters (%3 a GPU) after "
+                          "measuring the weights, so they sit outside the KV budget, in the GPU's (1 - %4) "
+                          "share")
+                          .arg(placed, versionText(), formatGiB(state.total()),
+                               optionFlag(ScenarioField::GpuMemoryUtilization)));
+    }
     if (plan.weights.loraBytes > 0)
         plan.notes << QCoreApplication::translate(
                           "kvscope::Planner",

@@ -28,7 +28,8 @@ public:
     EncoderProfile encoderProfile(const ModelArch &model, const MemoryPlan &plan) const override;
     ExpertPadding expertPadding(const GpuSpec &gpu) const override;
     int kvBlockSize(const Scenario &scenario) const override;
-    EplbStateMemory eplbStateMemory(const Scenario &scenario, std::int64_t localExpertBytes) const override;
+    EplbStateMemory eplbStateMemory(const Scenario &scenario, int moeLayers,
+                                    std::int64_t localExpertBytes) const override;
     void applyBudget(const Scenario &scenario, MemoryPlan &plan) const override;
     bool logsCapacityAsConcurrency() const override;
     bool starts(const KvCacheMemory &kv) const override;

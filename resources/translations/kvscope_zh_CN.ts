@@ -3705,16 +3705,24 @@
         <translation>vLLM 的 %1 专家内核不支持 EPLB</translation>
     </message>
     <message>
-        <source>kvscope does not yet size the MTP drafter&apos;s own EPLB state (vLLM balances its experts too)</source>
-        <translation>kvscope 尚未计算 MTP 草稿模型自身的 EPLB 状态（vLLM 也会均衡它的专家）</translation>
-    </message>
-    <message>
         <source>%1 + %2 redundant = %3 experts do not divide over the %4 EP GPUs (vLLM&apos;s EPLB needs as many on each)</source>
         <translation>%1 + %2 个冗余 = %3 个专家不能在 %4 块 EP GPU 上均分（vLLM 的 EPLB 要求每块 GPU 数量相同）</translation>
     </message>
     <message>
-        <source>%1: %2 routed experts and %3 redundant copies a layer over %4 GPUs, %5 on this GPU; the balancer&apos;s state takes %6 a GPU (a buffer of one layer&apos;s experts %7, load counters %8, expert maps %9), built with the weights and counted in them as vLLM&apos;s &quot;Model loading took&quot; counts it</source>
-        <translation>%1：每层 %2 个路由专家和 %3 个冗余副本分布在 %4 块 GPU 上，本 GPU 持有 %5 个；均衡器状态每块 GPU 占 %6（一层专家的缓冲区 %7、负载计数器 %8、专家映射表 %9），随权重一起构建，并像 vLLM 的“Model loading took”一样计入权重</translation>
+        <source>%1 with an MTP drafter: vLLM %2 does not balance the drafter&apos;s experts (vllm-project/vllm#25311 added it, in 0.12)</source>
+        <translation>%1 与 MTP 草稿模型同用：vLLM %2 不均衡草稿模型的专家（vllm-project/vllm#25311 在 0.12 中加入）</translation>
+    </message>
+    <message>
+        <source>%1: %2 routed experts and %3 redundant copies a layer over %4 GPUs, %5 on this GPU</source>
+        <translation>%1：每层 %2 个路由专家和 %3 个冗余副本分布在 %4 块 GPU 上，本 GPU 持有 %5 个</translation>
+    </message>
+    <message>
+        <source>%1; the balancer&apos;s state takes %2 a GPU (a buffer of one layer&apos;s experts %3, load counters %4, expert maps %5), built with the weights and counted in them as vLLM&apos;s &quot;Model loading took&quot; counts it</source>
+        <translation>%1；均衡器状态每块 GPU 占 %2（一层专家的缓冲区 %3、负载计数器 %4、专家映射表 %5），随权重一起构建，并像 vLLM 的“Model loading took”一样计入权重</translation>
+    </message>
+    <message>
+        <source>%1; vLLM %2 builds the balancer&apos;s maps and load counters (%3 a GPU) after measuring the weights, so they sit outside the KV budget, in the GPU&apos;s (1 - %4) share</source>
+        <translation>%1；vLLM %2 在测量权重之后才构建均衡器的映射表和负载计数器（每块 GPU %3），因此它们不在 KV 预算之内，而占用 GPU 的 (1 - %4) 部分</translation>
     </message>
 </context>
 <context>

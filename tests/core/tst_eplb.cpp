@@ -124,16 +124,54 @@ private Q_SLOTS:
         QCOMPARE(planMemory(s).eplbState.loadCounterBytes, 101LL * moeLayers * 288 * 4);
     }
 
-    void releasesBeforeTwelveHoldNoBuffer()
+    void releasesBeforeTwelveLeaveTheStateOutOfTheBudget()
     {
-        // vllm-project/vllm#22179 (merged 2025-11-24, in v0.12.0) made the buffer permanent.
+        // Before vllm-project/vllm#25311 (v0.11.2's API reference has its EplbModelState; v0.12.0 on
+        // in kvscope's profiles) GPUModelRunner.load_model built EplbState after "Model loading took"
+        // was measured, and the profiling run's baseline already held it: the KV budget never saw it.
+        // The permanent expert buffer came with vllm-project/vllm#22179 (v0.12.0).
         Scenario s = withEplb(32);
         s.vllmVersion = QStringLiteral("0.11.0");
         const MemoryPlan old = planMemory(s);
+        QVERIFY(!old.eplbState.inBudget);
         QCOMPARE(old.eplbState.expertBufferBytes, 0);
-        QCOMPARE(old.weights.eplbBytes, 66'882'816 + 121'887'232);
+        QCOMPARE(old.eplbState.total(), 66'882'816 + 121'887'232);
+        QCOMPARE(old.weights.eplbBytes, 0);
+        Scenario plain = deepSeekOnEight();
+        plain.vllmVersion = QStringLiteral("0.11.0");
+        QCOMPARE(old.weights.bytesPerGpu - planMemory(plain).weights.bytesPerGpu,
+                 4LL * moeLayers * expertBytes);
+        QVERIFY2(old.notes.join(QLatin1Char('\n')).contains(QStringLiteral("outside the KV budget")),
+                 qPrintable(old.notes.join(QLatin1Char('\n'))));
         s.vllmVersion = QStringLiteral("0.12.0");
-        QCOMPARE(planMemory(s).eplbState.expertBufferBytes, 36 * expertBytes);
+        const MemoryPlan twelve = planMemory(s);
+        QVERIFY(twelve.eplbState.inBudget);
+        QCOMPARE(twelve.eplbState.expertBufferBytes, 36 * expertBytes);
+        QCOMPARE(twelve.weights.eplbBytes, twelve.eplbState.total());
+    }
+
+    void anMtpDrafterIsBalancedToo()
+    {
+        // vLLM 0.12 on: load_model adds the MTP drafter's model to the same EplbState (add_model), with
+        // its own maps, counters and buffer over its one MoE layer, its experts as redundant as the
+        // target's (DeepSeekMTP is a DeepseekV2MixtureOfExperts).
+        Scenario s = withEplb(32);
+        s.speculative.method = SpeculativeMethod::Mtp;
+        s.speculative.numSpeculativeTokens = 1;
+        const MemoryPlan both = planMemory(s);
+        Scenario target = s;
+        target.speculative = {};
+        const MemoryPlan alone = planMemory(target);
+        const std::int64_t drafterState =
+            36 * expertBytes + 1001LL * 288 * 4 + 288LL * 8 + 256LL * 1024 * 8 + 256LL * 8; // one MoE layer
+        QCOMPARE(both.eplbState.total() - alone.eplbState.total(), drafterState);
+        QCOMPARE(both.weights.eplbBytes, both.eplbState.total());
+        Scenario unbalanced = s;
+        unbalanced.eplb.numRedundantExperts = 0;
+        QCOMPARE(both.weights.draftBytes - planMemory(unbalanced).weights.draftBytes, 4 * expertBytes);
+        // Before vllm-project/vllm#25311 vLLM did not run EPLB with an MTP drafter.
+        s.vllmVersion = QStringLiteral("0.11.0");
+        expectError(s, QStringLiteral("vllm-project/vllm#25311"));
     }
 
     void vllmsRefusals()
@@ -166,11 +204,6 @@ private Q_SLOTS:
         s.engine = Engine::Sglang;
         s.enableExpertParallel = false;
         expectError(s, QStringLiteral("--enable-eplb: vLLM's"));
-
-        s = withEplb(0);
-        s.speculative.method = SpeculativeMethod::Mtp;
-        s.speculative.numSpeculativeTokens = 1;
-        expectError(s, QStringLiteral("MTP drafter's own EPLB state"));
     }
 
     void theConfigIsReadAsVllmReadsIt()
