@@ -263,6 +263,23 @@ private Q_SLOTS:
                  QStringLiteral("kv_capacity_tokens × data_parallel_size"));
     }
 
+    void theLoadBalancersStateIsATermOfTheWeights()
+    {
+        // DeepSeek-V3 on 8 H200s with EP and 32 redundant experts: the balancer's state
+        // (1,774,604,032 B, tst_eplb's hand figures) beside the parameters, which hold 36 experts a layer.
+        Scenario s = scenarioFor(QStringLiteral("deepseek-v3"), 16, 8192, 8);
+        s.gpu = resolveGpu(QStringLiteral("h200"));
+        s.enableExpertParallel = true;
+        s.enableEplb = true;
+        s.eplb.numRedundantExperts = 32;
+        const MemoryPlan plan = planMemory(s);
+        const FormulaSheet sheet = formulaSheet(s, plan);
+        verifyLinesAddUp(sheet);
+        const FormulaLine &weights = lineOf(sheet, "weights_bytes");
+        QCOMPARE(termOf(weights, "eplb_state").value, std::int64_t(1'774'604'032));
+        QCOMPARE(termOf(weights, "parameter_bytes_per_gpu").value, plan.weights.parameterBytesPerGpu());
+    }
+
     void servingFeaturesAreTermsOfTheirLines()
     {
         // Llama-3.1-8B on one H100 with 4 LoRA slots of rank 64, 64 GiB of CPU offloading and a
