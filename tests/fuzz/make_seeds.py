@@ -211,6 +211,9 @@ write("scenariofile", "gguf-kv.kvscope", scenario_file(
      "seq-len": 131072, "batch-size": 1000000}))
 write("scenariofile", "file-source.kvscope", scenario_file(
     {"model": "gemma-3-27b", "gpu": "h200"}, quantization={"input": "/tmp/w.npy", "tensor": "w"}))
+write("scenariofile", "eplb.kvscope", scenario_file(
+    {"model": "deepseek-v3", "gpu": "h200", "tensor-parallel-size": 8, "enable-expert-parallel": True,
+     "enable-eplb": True, "eplb-config": '{"num_redundant_experts": 32, "window_size": 100}'}))
 write("scenariofile", "newer.kvscope", json.dumps({"format": "kvscope-scenario", "version": 2,
                                                     "scenario": {"model": "x", "gpu": "y"}}).encode())
 
@@ -234,6 +237,9 @@ command_line("cli_calc", "hybrid.txt", "--model", "qwen3-30b-a3b", "--mamba-ssm-
 command_line("cli_calc", "huge.txt", "--model", "llama-3.1-405b", "--gpu", "custom:0.5", "--batch-size",
              "1000000", "--seq-len", "1000000000", "--tensor-parallel-size", "1048576")
 command_line("cli_calc", "bad-value.txt", "--batch-size", "-4", "extra")
+command_line("cli_calc", "eplb.txt", "--model", "deepseek-v3", "--gpu", "h200", "--tensor-parallel-size", "8",
+             "--enable-expert-parallel", "--enable-eplb", "--eplb-config",
+             '{"num_redundant_experts": 32, "window_size": 1000000, "policy": "default"}', "--json")
 command_line("cli_quant", "defaults.txt")
 command_line("cli_quant", "schemes.txt", "--scheme", "int4,int3-sym-g64,fp8-e4m3", "--scheme", "nf4",
              "--group-size", "-1", "--rows", "64", "--cols", "128", "--seed", "7", "--std", "1", "--bins", "4096",

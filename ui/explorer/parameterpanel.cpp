@@ -152,6 +152,8 @@ ParameterPanel::ParameterPanel(ScenarioController *controller, UserLibrary *libr
     m_expertParallelSizeLabel->setBuddy(m_expertParallelSize);
     m_eplb->setObjectName(QStringLiteral("eplb"));
     m_redundantExperts->setObjectName(QStringLiteral("redundantExperts"));
+    // Its choices change with the GPUs (0, 8, ... 56 on eight): as wide as the widest, up to 1,023.
+    m_redundantExperts->setSizeAdjustPolicy(QComboBox::AdjustToContents);
     m_dataParallelLabel->setBuddy(m_dataParallel);
     m_dtype->setObjectName(QStringLiteral("dtypeCombo"));
     m_quantization->setObjectName(QStringLiteral("quantizationCombo"));
