@@ -556,6 +556,22 @@ private Q_SLOTS:
         QCOMPARE(child<QComboBox>(QStringLiteral("enable-expert-parallelCombo1"))->currentText(),
                  QStringLiteral("on"));
 
+        // vLLM's load balancer on the same column: its state counted with the column's weights.
+        auto *eplb1 = child<QComboBox>(QStringLiteral("enable-eplbCombo1"));
+        QCOMPARE(eplb1->currentData().toString(), QStringLiteral("false"));
+        QCOMPARE(eplb1->currentText(), QStringLiteral("off"));
+        choose(eplb1, QStringLiteral("true"));
+        QCOMPARE(view()->columns().at(1).value(QStringLiteral("enable-eplb")), QStringLiteral("true"));
+        QVERIFY(waitForComparison());
+        const Comparison balanced = expected();
+        checkTable(balanced);
+        QVERIFY(balanced.columns.at(1).plan.weights.eplbBytes > 0);
+        QCOMPARE(balanced.columns.at(1).plan.weights.eplbBytes,
+                 balanced.columns.at(1).plan.eplbState.total());
+        QCOMPARE(balanced.columns.at(0).plan.weights.eplbBytes, std::int64_t(0));
+        choose(child<QComboBox>(QStringLiteral("enable-eplbCombo1")), QStringLiteral("false"));
+        QVERIFY(waitForComparison());
+
         // The first column to two GPUs of tensor parallelism, and the explorer's own TP then leaves
         // it as it is: a column keeps the layout it was given.
         choose(child<QComboBox>(QStringLiteral("tensor-parallel-sizeCombo0")), QStringLiteral("2"));

@@ -17,6 +17,7 @@ const QList<ScenarioField> &columnKnobs()
                                             ScenarioField::PipelineParallelSize,
                                             ScenarioField::DataParallelSize,
                                             ScenarioField::EnableExpertParallel,
+                                            ScenarioField::EnableEplb,
                                             ScenarioField::EnableDpAttention,
                                             ScenarioField::ExpertParallelSize,
                                             ScenarioField::SpeculativeConfig,
@@ -30,7 +31,8 @@ bool isLayoutKnob(ScenarioField knob)
 {
     return knob == ScenarioField::TensorParallelSize || knob == ScenarioField::PipelineParallelSize ||
            knob == ScenarioField::DataParallelSize || knob == ScenarioField::EnableExpertParallel ||
-           knob == ScenarioField::EnableDpAttention || knob == ScenarioField::ExpertParallelSize;
+           knob == ScenarioField::EnableEplb || knob == ScenarioField::EnableDpAttention ||
+           knob == ScenarioField::ExpertParallelSize;
 }
 
 ScenarioValues columnValues(const Scenario &base, const Scenario &column)

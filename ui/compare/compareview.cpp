@@ -89,6 +89,7 @@ QStringList fixedKnobChoices(ScenarioField knob)
     case ScenarioField::KvCacheDtype:
         return kvCacheDtypeChoices();
     case ScenarioField::EnableExpertParallel:
+    case ScenarioField::EnableEplb:
     case ScenarioField::EnableDpAttention:
         return {QStringLiteral("false"), QStringLiteral("true")};
     case ScenarioField::MaxLoras:
@@ -115,7 +116,8 @@ QString layoutDefault(ScenarioField knob, Engine engine)
 {
     if (knob == ScenarioField::PipelineParallelSize || knob == ScenarioField::DataParallelSize)
         return QStringLiteral("1");
-    if (knob == ScenarioField::EnableExpertParallel && engine == Engine::Vllm)
+    if ((knob == ScenarioField::EnableExpertParallel || knob == ScenarioField::EnableEplb) &&
+        engine == Engine::Vllm)
         return QStringLiteral("false");
     if (knob == ScenarioField::EnableDpAttention && engine == Engine::Sglang)
         return QStringLiteral("false");
@@ -511,8 +513,8 @@ void CompareView::showKnobs()
             else if (knob == ScenarioField::ExpertParallelSize)
                 showSizes(combo, validExpertParallelSizes(column));
             // Expert parallelism needs routed experts; the data-parallel box needs a choice.
-            if (knob == ScenarioField::EnableExpertParallel && !column.model.moe.enabled() &&
-                values.value(key) == QLatin1String("false"))
+            if ((knob == ScenarioField::EnableExpertParallel || knob == ScenarioField::EnableEplb) &&
+                !column.model.moe.enabled() && values.value(key) == QLatin1String("false"))
                 combo->setEnabled(false);
             if ((knob == ScenarioField::DataParallelSize || knob == ScenarioField::ExpertParallelSize) &&
                 combo->count() < 2 && values.value(key) == QLatin1String("1"))
@@ -801,6 +803,8 @@ void CompareView::retranslate()
         name(ScenarioField::SharedPrefixLen, "auto", tr("none"));
         name(ScenarioField::EnableExpertParallel, "false", tr("off"));
         name(ScenarioField::EnableExpertParallel, "true", tr("on"));
+        name(ScenarioField::EnableEplb, "false", tr("off"));
+        name(ScenarioField::EnableEplb, "true", tr("on"));
         name(ScenarioField::EnableDpAttention, "false", tr("off"));
         name(ScenarioField::EnableDpAttention, "true", tr("on"));
         if (auto *remove = qobject_cast<QPushButton *>(m_table->cellWidget(RemoveRow, c)))
