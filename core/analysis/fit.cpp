@@ -9,6 +9,7 @@
 #include "core/common/units.h"
 #include "core/engine/runtime.h"
 #include "core/engine/sglang.h"
+#include "core/plan/eplb.h"
 #include "core/plan/expertparallel.h"
 #include "core/plan/imageworkload.h"
 #include "core/plan/pipelineparallel.h"
@@ -66,6 +67,9 @@ Scenario scenarioOf(const FitQuery &q, const Configuration &c, std::int64_t maxM
     s.dataParallelSize = c.layout.dataParallelSize;
     s.enableExpertParallel = c.layout.expertParallel;
     s.enableDpAttention = c.layout.dpAttention;
+    // vLLM's load balancer (the window's scenario may have it on) where the layout takes it: a
+    // layout it cannot run on is planned without it rather than dropped.
+    keepEplbWhereTaken(s);
     s.quantization = c.quantization;
     s.kvCacheDtype = c.kvCacheDtype;
     s.maxModelLen = maxModelLen;

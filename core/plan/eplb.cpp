@@ -171,6 +171,19 @@ QList<int> validRedundantExpertCounts(const Scenario &s, int count)
     return counts.isEmpty() ? QList<int>{0} : counts;
 }
 
+void keepEplbWhereTaken(Scenario &s)
+{
+    if (!s.enableEplb)
+        return;
+    if (!eplbAccepted(s)) {
+        s.enableEplb = false;
+        s.eplb.numRedundantExperts = 0;
+    } else if (const QList<int> counts = validRedundantExpertCounts(s);
+               !counts.contains(int(s.eplb.numRedundantExperts))) {
+        s.eplb.numRedundantExperts = counts.constFirst();
+    }
+}
+
 std::int64_t EplbStateMemory::total() const
 {
     return (Checked(expertBufferBytes) + loadCounterBytes + mapBytes).value();

@@ -36,6 +36,11 @@ bool eplbAccepted(const Scenario &s);
 /// choices); {0} where EPLB is not taken.
 QList<int> validRedundantExpertCounts(const Scenario &s, int count = 8);
 
+/// vLLM's EPLB as s's other choices still take it: off where a new model, GPU or layout does not
+/// (eplbAccepted), and the redundant experts back to the fewest that divide where the GPUs changed
+/// under them. What the window and fit do to a scenario whose layout they change.
+void keepEplbWhereTaken(Scenario &s);
+
 /// EPLB's state on one GPU, by what holds it.
 struct EplbStateMemory
 {

@@ -7,6 +7,7 @@
 // Reference bytes by hand from deepseek-ai/DeepSeek-V3's config.json (hidden_size 7168,
 // moe_intermediate_size 2048, 256 routed experts, first_k_dense_replace 3 of 61 layers, FP8 weights
 // with one float32 scale per 128 x 128 block), as the preset holds it.
+#include "core/analysis/fit.h"
 #include "core/common/error.h"
 #include "core/plan/eplb.h"
 #include "core/plan/planner.h"
@@ -172,6 +173,36 @@ private Q_SLOTS:
         // Before vllm-project/vllm#25311 vLLM did not run EPLB with an MTP drafter.
         s.vllmVersion = QStringLiteral("0.11.0");
         expectError(s, QStringLiteral("vllm-project/vllm#25311"));
+    }
+
+    void fitKeepsTheBalancerWhereALayoutTakesIt()
+    {
+        // The window's fit starts from the explorer's scenario. With EPLB on there, a layout that
+        // vLLM refuses EPLB on (one GPU, no expert parallelism) is planned without it rather than
+        // dropped: Qwen3-30B-A3B for 8 requests of 8,192 tokens still fits on one H200, as it does
+        // without the balancer.
+        Scenario base;
+        base.model = preset(QStringLiteral("qwen3-30b-a3b"));
+        base.gpu = resolveGpu(QStringLiteral("h200"));
+        FitQuery q;
+        q.base = base;
+        q.concurrency = 8;
+        q.maxModelLen = 8192;
+        q.gpus = {base.gpu};
+        q.maxGpus = 4;
+        const FitResult plain = findFits(q);
+        QVERIFY2(!plain.fits.isEmpty(), qPrintable(plain.reason));
+        q.base.enableExpertParallel = true;
+        q.base.enableEplb = true;
+        q.base.eplb.numRedundantExperts = 4;
+        const FitResult result = findFits(q);
+        QVERIFY2(!result.fits.isEmpty(), qPrintable(result.reason));
+        QCOMPARE(result.fits.constFirst().plan.gpuCount(), plain.fits.constFirst().plan.gpuCount());
+        for (const FitRow &row : result.fits) {
+            QCOMPARE(row.plan.eplbState.total() > 0, row.scenario.enableEplb);
+            QVERIFY(!row.scenario.enableEplb || row.plan.gpuCount() > 1);
+            QCOMPARE(planMemory(row.scenario).weights.bytesPerGpu, row.plan.weights.bytesPerGpu);
+        }
     }
 
     void vllmsRefusals()

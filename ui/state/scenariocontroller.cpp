@@ -76,21 +76,6 @@ void keepExpertParallelSize(Scenario &s)
         s.expertParallelSize = 1;
 }
 
-/// vLLM's EPLB off where a new model, GPU or layout no longer takes it, and its redundant experts
-/// back to the fewest that divide where the GPUs changed under them.
-void keepEplb(Scenario &s)
-{
-    if (!s.enableEplb)
-        return;
-    if (!eplbAccepted(s)) {
-        s.enableEplb = false;
-        s.eplb.numRedundantExperts = 0;
-    } else if (const QList<int> counts = validRedundantExpertCounts(s);
-               !counts.contains(int(s.eplb.numRedundantExperts))) {
-        s.eplb.numRedundantExperts = counts.constFirst();
-    }
-}
-
 } // namespace
 
 template <typename Change> void ScenarioController::change(Change &&apply)
@@ -126,7 +111,7 @@ void ScenarioController::setModel(const ModelArch &model)
         if (!imageTokensModelled(model))
             s.imagesPerRequest = 0;
         keepExpertParallelSize(s);
-        keepEplb(s);
+        keepEplbWhereTaken(s);
         // An explicit --quantization stays (a what-if across models); "auto" follows the new checkpoint.
     });
 }
@@ -171,7 +156,7 @@ void ScenarioController::setTensorParallelSize(int gpus)
     change([&](Scenario &s) {
         s.tensorParallelSize = gpus;
         keepExpertParallelSize(s);
-        keepEplb(s);
+        keepEplbWhereTaken(s);
     });
 }
 
@@ -185,7 +170,7 @@ void ScenarioController::setDataParallelSize(int ranks)
     change([&](Scenario &s) {
         s.dataParallelSize = ranks;
         keepExpertParallelSize(s);
-        keepEplb(s);
+        keepEplbWhereTaken(s);
     });
 }
 
@@ -193,7 +178,7 @@ void ScenarioController::setExpertParallel(bool enabled)
 {
     change([&](Scenario &s) {
         s.enableExpertParallel = enabled;
-        keepEplb(s);
+        keepEplbWhereTaken(s);
     });
 }
 
