@@ -67,9 +67,10 @@ Scenario scenarioOf(const FitQuery &q, const Configuration &c, std::int64_t maxM
     s.dataParallelSize = c.layout.dataParallelSize;
     s.enableExpertParallel = c.layout.expertParallel;
     s.enableDpAttention = c.layout.dpAttention;
-    // vLLM's load balancer (the window's scenario may have it on) where the layout takes it: a
-    // layout it cannot run on is planned without it rather than dropped.
+    // vLLM's load balancer and SGLang's --ep-size (the window's scenario may have them) where the
+    // layout takes them: a layout they cannot run on is planned without them rather than dropped.
     keepEplbWhereTaken(s);
+    keepExpertParallelSizeWhereTaken(s);
     s.quantization = c.quantization;
     s.kvCacheDtype = c.kvCacheDtype;
     s.maxModelLen = maxModelLen;

@@ -143,6 +143,12 @@ QList<int> validExpertParallelSizes(const Scenario &s)
     });
 }
 
+void keepExpertParallelSizeWhereTaken(Scenario &s)
+{
+    if (!validExpertParallelSizes(s).contains(int(s.expertParallelSize)))
+        s.expertParallelSize = 1;
+}
+
 ExpertPlacement sglangExpertPlacement(const Scenario &s)
 {
     const int gpus = sglangTotalGpus(s);

@@ -74,6 +74,10 @@ void validateSglangExpertParallel(const Scenario &s);
 /// beside s's other choices (1 alone for a dense model or another engine): an EP box's choices.
 QList<int> validExpertParallelSizes(const Scenario &s);
 
+/// SGLang's --ep-size back to 1 where s's model, GPUs or attention groups no longer take it
+/// (validExpertParallelSizes): what the window and fit do to a scenario whose layout they change.
+void keepExpertParallelSizeWhereTaken(Scenario &s);
+
 /// SGLang's expert placement under --ep-size E over its T --tp-size GPUs (FusedMoE,
 /// python/sglang/srt/layers/moe/fused_moe_triton/layer.py): each GPU num_experts / E routed experts,
 /// each split over T / E GPUs. The default placement (split over TP) without --ep-size.

@@ -282,6 +282,28 @@ private Q_SLOTS:
         test::verifyFitRows(q, result);
     }
 
+    void fitFromAnSglangExpertLayoutKeepsTheLayoutsThatTakeIt()
+    {
+        // The window's fit starts from the explorer's scenario; SGLang's --ep-size 4 there does not
+        // divide one GPU, and a one-GPU layout is planned without it rather than dropped: Qwen3-30B-A3B
+        // for 8 requests of 8,192 tokens fits on one H200 as it does without --ep-size.
+        FitQuery q;
+        q.base.model = preset(QStringLiteral("qwen3-30b-a3b"));
+        q.base.engine = Engine::Sglang;
+        q.gpus = {resolveGpu(QStringLiteral("h200"))};
+        q.concurrency = 8;
+        q.maxModelLen = 8192;
+        q.maxGpus = 4;
+        const FitResult plain = findFits(q);
+        QVERIFY2(!plain.fits.isEmpty(), qPrintable(plain.reason));
+        q.base.tensorParallelSize = 4;
+        q.base.expertParallelSize = 4;
+        const FitResult result = findFits(q);
+        QVERIFY2(!result.fits.isEmpty(), qPrintable(result.reason));
+        QCOMPARE(result.fits.constFirst().plan.gpuCount(), plain.fits.constFirst().plan.gpuCount());
+        test::verifyFitRows(q, result);
+    }
+
     void dataParallelRanksAreProposedWhenTheCacheIsShort()
     {
         // DeepSeek-V2-Lite, 256 requests of 32,768 tokens on one H100: 8.4 M tokens of MLA latent,

@@ -67,17 +67,6 @@ bool ScenarioController::setScenario(const Scenario &given)
     return true;
 }
 
-namespace {
-
-/// SGLang's --ep-size back to 1 where a new model, TP or attention groups no longer take it.
-void keepExpertParallelSize(Scenario &s)
-{
-    if (!validExpertParallelSizes(s).contains(int(s.expertParallelSize)))
-        s.expertParallelSize = 1;
-}
-
-} // namespace
-
 template <typename Change> void ScenarioController::change(Change &&apply)
 {
     Scenario next = m_scenario;
@@ -110,7 +99,7 @@ void ScenarioController::setModel(const ModelArch &model)
         // Images go with a model that takes them; a text model's requests are text.
         if (!imageTokensModelled(model))
             s.imagesPerRequest = 0;
-        keepExpertParallelSize(s);
+        keepExpertParallelSizeWhereTaken(s);
         keepEplbWhereTaken(s);
         // An explicit --quantization stays (a what-if across models); "auto" follows the new checkpoint.
     });
@@ -155,7 +144,7 @@ void ScenarioController::setTensorParallelSize(int gpus)
 {
     change([&](Scenario &s) {
         s.tensorParallelSize = gpus;
-        keepExpertParallelSize(s);
+        keepExpertParallelSizeWhereTaken(s);
         keepEplbWhereTaken(s);
     });
 }
@@ -169,7 +158,7 @@ void ScenarioController::setDataParallelSize(int ranks)
 {
     change([&](Scenario &s) {
         s.dataParallelSize = ranks;
-        keepExpertParallelSize(s);
+        keepExpertParallelSizeWhereTaken(s);
         keepEplbWhereTaken(s);
     });
 }
@@ -205,7 +194,7 @@ void ScenarioController::setDpAttention(bool enabled)
         s.enableDpAttention = enabled;
         if (!enabled)
             s.dataParallelSize = 1;
-        keepExpertParallelSize(s);
+        keepExpertParallelSizeWhereTaken(s);
     });
 }
 
