@@ -8,6 +8,7 @@
 #include <cstddef>
 
 #include <QStringList>
+#include <QTest>
 #include <QtGlobal>
 
 namespace kvscope::test {
@@ -30,6 +31,14 @@ template <typename Call> QString errorFrom(Call call)
         return error.message();
     }
     return {};
+}
+
+/// Fails the running test unless `call` throws a kvscope::Error whose message holds `fragment`.
+template <typename Call> void expectErrorFrom(Call call, const QString &fragment)
+{
+    const QString message = errorFrom(call);
+    QVERIFY2(!message.isNull(), qPrintable(QStringLiteral("no error; expected '%1'").arg(fragment)));
+    QVERIFY2(message.contains(fragment), qPrintable(message));
 }
 
 /// Ids of built-in presets that a table of rows (each with a `const char *id`)

@@ -103,6 +103,11 @@ ScenarioOptions::ScenarioOptions()
                               "(copies of experts beyond the model's, spread over the EP GPUs) and "
                               "window_size (default 1000)."),
                "json"),
+        option(fileKey(ScenarioField::All2AllBackend),
+               QStringLiteral("vLLM: how data-parallel ranks exchange a MoE's tokens under "
+                              "--enable-expert-parallel (default allgather_reducescatter); "
+                              "deepep_high_throughput keeps a 1 GiB buffer on every GPU."),
+               "name"),
         option(fileKey(ScenarioField::ExpertParallelSize),
                QStringLiteral("SGLang: GPUs of --tp-size a MoE's routed experts are divided among, each "
                               "expert split over the --tp-size / --ep-size GPUs of its group (default 1)."),

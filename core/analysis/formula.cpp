@@ -783,7 +783,10 @@ void appendBeforeCache(LineBuilder &line, const MemoryPlan &plan, bool sglang, c
                              : QStringLiteral("peak of vLLM's profiling run")))
             .op(op)
             .term(memory(QStringLiteral("overhead"), plan.overheadBytes, ScenarioField::TensorParallelSize,
-                         QStringLiteral("CUDA context, NCCL buffers")));
+                         plan.all2allBufferBytes > 0
+                             ? QStringLiteral("CUDA context, NCCL buffers and DeepEP's %1 buffer")
+                                   .arg(formatGiB(plan.all2allBufferBytes))
+                             : QStringLiteral("CUDA context, NCCL buffers")));
     if (plan.cudaGraphBytes > 0)
         line.op(op).term(memory(QStringLiteral("cuda_graphs"), plan.cudaGraphBytes,
                                 ScenarioField::VllmVersion,

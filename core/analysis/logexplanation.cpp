@@ -54,6 +54,7 @@ bool isEngineArgument(ScenarioField field)
     case ScenarioField::EnableDpAttention:
     case ScenarioField::ExpertParallelSize:
     case ScenarioField::EnableEplb:
+    case ScenarioField::All2AllBackend:
     case ScenarioField::MaxModelLen:
     case ScenarioField::BlockSize:
     case ScenarioField::MambaSsmCacheDtype:

@@ -61,6 +61,8 @@ const FieldSpelling spellings[] = {
      QT_TRANSLATE_NOOP("kvscope::ScenarioField", "Expert load balancing (EPLB)")},
     {ScenarioField::EplbConfig, "eplb-config", nullptr,
      QT_TRANSLATE_NOOP("kvscope::ScenarioField", "Redundant experts")},
+    {ScenarioField::All2AllBackend, "all2all-backend", nullptr,
+     QT_TRANSLATE_NOOP("kvscope::ScenarioField", "All-to-all backend")},
     {ScenarioField::MaxModelLen, "max-model-len", "context-length",
      QT_TRANSLATE_NOOP("kvscope::ScenarioField", "Max model length")},
     {ScenarioField::BlockSize, "block-size", "page-size",

@@ -38,6 +38,7 @@ enum class ScenarioField
     ExpertParallelSize,
     EnableEplb,
     EplbConfig,
+    All2AllBackend,
     MaxModelLen,
     BlockSize,
     MambaSsmCacheDtype,

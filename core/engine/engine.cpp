@@ -52,7 +52,34 @@ const EnumSpelling<KvOffloadingBackend> offloadingBackends[] = {
     {KvOffloadingBackend::Lmcache, "lmcache"},
 };
 
+// vLLM's All2AllBackend literal (vllm/config/parallel.py).
+const EnumSpelling<All2AllBackend> all2allBackends[] = {
+    {All2AllBackend::AllgatherReducescatter, "allgather_reducescatter"},
+    {All2AllBackend::Naive, "naive"},
+    {All2AllBackend::DeepepHighThroughput, "deepep_high_throughput"},
+    {All2AllBackend::DeepepLowLatency, "deepep_low_latency"},
+    {All2AllBackend::Pplx, "pplx"},
+    {All2AllBackend::Mori, "mori"},
+    {All2AllBackend::NixlEp, "nixl_ep"},
+    {All2AllBackend::FlashinferAll2allv, "flashinfer_all2allv"},
+    {All2AllBackend::FlashinferNvlinkTwoSided, "flashinfer_nvlink_two_sided"},
+    {All2AllBackend::FlashinferNvlinkOneSided, "flashinfer_nvlink_one_sided"},
+};
+
 } // namespace
+
+QString all2allBackendName(All2AllBackend backend)
+{
+    return enumName(all2allBackends, backend);
+}
+
+All2AllBackend parseAll2AllBackend(const QString &text, const QString &option)
+{
+    if (const std::optional<All2AllBackend> backend = enumValue(all2allBackends, text.trimmed().toLower()))
+        return *backend;
+    throw Error(QStringLiteral("%1: must be one of %2, got '%3'")
+                    .arg(option, enumChoices(all2allBackends).join(QStringLiteral(", ")), text));
+}
 
 QString kvOffloadingBackendName(KvOffloadingBackend backend)
 {

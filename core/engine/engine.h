@@ -37,6 +37,27 @@ QString kvOffloadingBackendName(KvOffloadingBackend backend);
 /// Throws kvscope::Error naming `option` and the text for another name.
 KvOffloadingBackend parseKvOffloadingBackend(const QString &text, const QString &option);
 
+/// How vLLM's data-parallel ranks exchange a MoE's tokens under expert parallelism (--all2all-backend,
+/// ParallelConfig.all2all_backend, vllm/config/parallel.py).
+enum class All2AllBackend
+{
+    AllgatherReducescatter, ///< vLLM's default: NCCL all-gather and reduce-scatter, no buffers of its own
+    Naive,                  ///< broadcasts over NCCL, no buffers of its own
+    DeepepHighThroughput,   ///< DeepEP's normal kernels: an NVLink buffer per GPU
+    DeepepLowLatency,       ///< DeepEP's low-latency kernels: NVSHMEM buffers
+    Pplx,
+    Mori,
+    NixlEp,
+    FlashinferAll2allv,
+    FlashinferNvlinkTwoSided,
+    FlashinferNvlinkOneSided,
+};
+
+/// "allgather_reducescatter", "deepep_high_throughput", ... as --all2all-backend spells them.
+QString all2allBackendName(All2AllBackend backend);
+/// Throws kvscope::Error naming `option` and the text for another name.
+All2AllBackend parseAll2AllBackend(const QString &text, const QString &option);
+
 /// "vllm" / "sglang", as --engine spells them.
 QString engineName(Engine engine);
 /// "vLLM" / "SGLang": the engine as its project writes its name, for notes and labels.

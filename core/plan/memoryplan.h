@@ -189,7 +189,9 @@ struct MemoryPlan
     int localExperts = 0;             ///< routed experts per MoE layer on the GPU planned; 0 = not a MoE
     int redundantExperts = 0;         ///< EPLB's redundant experts a layer over all GPUs (--eplb-config)
     ExpertPlacement expertPlacement;  ///< where this GPU's routed experts come from (the fields above)
-    EplbStateMemory eplbState;        ///< EPLB's state on this GPU (weights.eplbBytes is its total)
+    /// The all-to-all backend's buffers on this GPU (--all2all-backend; in overheadBytes)
+    std::int64_t all2allBufferBytes = 0;
+    EplbStateMemory eplbState; ///< EPLB's state on this GPU (weights.eplbBytes is its total)
     /// The deployment's KV cache over its data-parallel ranks, each rank's own summed (equal to
     /// the rank's at one rank): tokens, and requests of --max-model-len at once.
     std::int64_t deploymentCapacityTokens = 0;

@@ -8,6 +8,7 @@
 #include "core/common/units.h"
 #include "core/engine/gpusupport.h"
 #include "core/engine/sglang.h"
+#include "core/plan/all2all.h"
 #include "core/plan/enginerules.h"
 #include "core/plan/eplb.h"
 #include "core/plan/expertparallel.h"
@@ -324,6 +325,7 @@ void validateScenario(const Scenario &s)
                          s.enableExpertParallel, s.engine, s.enableDpAttention);
     validateSglangExpertParallel(attentionGroupScenario(s));
     validateEplb(s);
+    validateAll2AllBackend(s);
     if (s.maxLoras < 0)
         requirePositive(s.maxLoras, ScenarioField::MaxLoras);
     validateLora(s);

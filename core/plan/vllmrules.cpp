@@ -6,6 +6,7 @@
 #include "core/common/units.h"
 #include "core/engine/gpusupport.h"
 #include "core/engine/runtime.h"
+#include "core/plan/all2all.h"
 #include "core/scenario/scenario.h"
 
 #include <QCoreApplication>
@@ -130,7 +131,9 @@ void VllmRules::applyBudget(const Scenario &s, MemoryPlan &plan) const
     plan.gpuMemoryUtilizationPpm =
         s.gpuMemoryUtilizationPpm > 0 ? s.gpuMemoryUtilizationPpm : m_version.profile->defaultUtilizationPpm;
     plan.budgetBytes = mulDivFloor(s.gpu.memoryBytes, plan.gpuMemoryUtilizationPpm, 1'000'000);
-    plan.overheadBytes = runtimeOverheadBytes(s.gpu, tp);
+    // DeepEP's buffers are taken with cudaMalloc before the profiling run: memory outside PyTorch.
+    plan.all2allBufferBytes = all2allBufferBytes(s);
+    plan.overheadBytes = (Checked(runtimeOverheadBytes(s.gpu, tp)) + plan.all2allBufferBytes).value();
     plan.cudaGraphBytes = m_version.profile->subtractsCudaGraphs ? cudaGraphEstimateBytes(s.gpu, tp) : 0;
 }
 
@@ -234,6 +237,23 @@ void VllmRules::addNotes(const Scenario &s, MemoryPlan &plan) const
                                kvOffloadingBackendName(s.kvOffloadingBackend),
                                formatCount(plan.kv.cpuCapacityTokens),
                                formatGiB(plan.kv.cpuOffloadBytesPerGpu));
+    if (plan.all2allBufferBytes > 0)
+        plan.notes << QCoreApplication::translate(
+                          "kvscope::Planner",
+                          "%1 %2: DeepEP's NVLink buffer and workspace take %3 on every GPU (allocated with "
+                          "cudaMalloc before the profiling run, so counted outside PyTorch, in the runtime "
+                          "overhead); their speed is not priced")
+                          .arg(optionFlag(ScenarioField::All2AllBackend),
+                               all2allBackendName(s.all2allBackend), formatGiB(plan.all2allBufferBytes));
+    else if (s.all2allBackend != All2AllBackend::AllgatherReducescatter && !usesAll2AllKernels(s))
+        plan.notes
+            << QCoreApplication::translate(
+                   "kvscope::Planner",
+                   "%1 %2 changes nothing here: vLLM runs its all-to-all kernels for data-parallel ranks "
+                   "with expert parallelism only (%3 above 1 and %4)")
+                   .arg(optionFlag(ScenarioField::All2AllBackend), all2allBackendName(s.all2allBackend),
+                        optionFlag(ScenarioField::DataParallelSize),
+                        optionFlag(ScenarioField::EnableExpertParallel));
     if (plan.eplbState.total() > 0) {
         const QString placed =
             QCoreApplication::translate("kvscope::Planner",

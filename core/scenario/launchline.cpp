@@ -198,6 +198,8 @@ LaunchLine vllmLaunchLine(const Scenario &s)
         args << optionFlag(ScenarioField::EnableEplb);
     if (const QString eplb = eplbConfigText(s.eplb); !eplb.isEmpty())
         args << optionFlag(ScenarioField::EplbConfig) << eplb;
+    if (s.all2allBackend != vllmDefaults.all2allBackend)
+        args << optionFlag(ScenarioField::All2AllBackend) << all2allBackendName(s.all2allBackend);
     if (s.dtype != WeightDtype::Auto)
         args << optionFlag(ScenarioField::Dtype) << dtypeName(s.dtype);
     if (s.maxLoras > 0)

@@ -71,7 +71,10 @@ struct Scenario
     /// vLLM's --enable-eplb: the expert-parallel load balancer, which moves (and with --eplb-config's
     /// num_redundant_experts replicates) routed experts among the EP GPUs (core/plan/eplb.h).
     bool enableEplb = false;
-    EplbConfig eplb;              ///< --eplb-config: the redundant experts and the load window
+    EplbConfig eplb; ///< --eplb-config: the redundant experts and the load window
+    /// vLLM's --all2all-backend: how data-parallel ranks exchange a MoE's tokens under expert
+    /// parallelism (DeepEP's high-throughput kernels keep a buffer on every GPU, core/plan/all2all.h).
+    All2AllBackend all2allBackend = All2AllBackend::AllgatherReducescatter;
     std::int64_t maxModelLen = 0; ///< --max-model-len; 0 = model's max_position_embeddings
     std::int64_t blockSize = 16;  ///< --block-size (vLLM may raise it, see KvCacheLayout)
     WeightDtype mambaSsmCacheDtype = WeightDtype::Auto; ///< --mamba-ssm-cache-dtype; auto = --dtype

@@ -242,6 +242,13 @@ const Field fields[] = {
      [](const Scenario &s) { return forEngine(s, Engine::Vllm, switchText(s.enableEplb)); },
      nullptr,
      "false"},
+    {{ScenarioField::All2AllBackend, OptionKind::Text, OptionEngine::Vllm},
+     [](Scenario &s, const QString &text, const QString &o, const ScenarioResolvers &) {
+         s.all2allBackend = parseAll2AllBackend(text, o);
+     },
+     [](const Scenario &s) { return forEngine(s, Engine::Vllm, all2allBackendName(s.all2allBackend)); },
+     nullptr,
+     "allgather_reducescatter"},
     // vLLM's defaults ("{}") are left out.
     {{ScenarioField::EplbConfig, OptionKind::Text, OptionEngine::Vllm},
      [](Scenario &s, const QString &text, const QString &o, const ScenarioResolvers &) {

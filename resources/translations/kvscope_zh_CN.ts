@@ -3724,6 +3724,30 @@
         <source>%1; vLLM %2 builds the balancer&apos;s maps and load counters (%3 a GPU) after measuring the weights, so they sit outside the KV budget, in the GPU&apos;s (1 - %4) share</source>
         <translation>%1；vLLM %2 在测量权重之后才构建均衡器的映射表和负载计数器（每块 GPU %3），因此它们不在 KV 预算之内，而占用 GPU 的 (1 - %4) 部分</translation>
     </message>
+    <message>
+        <source>kvscope does not size this backend&apos;s buffers yet (DeepEP&apos;s low-latency kernels keep theirs in NVSHMEM&apos;s heap); deepep_high_throughput and allgather_reducescatter are planned</source>
+        <translation>kvscope 尚未计算该后端的缓冲区（DeepEP 的低延迟内核把缓冲区放在 NVSHMEM 的堆中）；可规划的是 deepep_high_throughput 和 allgather_reducescatter</translation>
+    </message>
+    <message>
+        <source>DeepEP runs on NVIDIA GPUs, not on the %1</source>
+        <translation>DeepEP 只在 NVIDIA GPU 上运行，不支持 %1</translation>
+    </message>
+    <message>
+        <source>%1 EP GPUs span more than one node of %2, where DeepEP adds an RDMA buffer in NVSHMEM&apos;s heap that kvscope does not size yet</source>
+        <translation>%1 块 EP GPU 跨越了不止一个 %2 卡节点，此时 DeepEP 会在 NVSHMEM 堆中再加一个 RDMA 缓冲区，kvscope 尚未计算它</translation>
+    </message>
+    <message>
+        <source>%1 %2: DeepEP&apos;s NVLink buffer and workspace take %3 on every GPU (allocated with cudaMalloc before the profiling run, so counted outside PyTorch, in the runtime overhead); their speed is not priced</source>
+        <translation>%1 %2：DeepEP 的 NVLink 缓冲区和工作区在每块 GPU 上占 %3（在剖析运行之前用 cudaMalloc 分配，因此计入 PyTorch 之外的内存，即运行时开销）；其速度未计价</translation>
+    </message>
+    <message>
+        <source>%1 %2 changes nothing here: vLLM runs its all-to-all kernels for data-parallel ranks with expert parallelism only (%3 above 1 and %4)</source>
+        <translation>%1 %2 在这里不起作用：vLLM 只在有专家并行的数据并行副本之间运行 all-to-all 内核（%3 大于 1 且 %4）</translation>
+    </message>
+    <message>
+        <source>vLLM&apos;s; SGLang&apos;s own all-to-all backends are not modelled</source>
+        <translation>这是 vLLM 的选项；SGLang 自己的 all-to-all 后端尚未建模</translation>
+    </message>
 </context>
 <context>
     <name>kvscope::PublishedResults</name>
@@ -4036,6 +4060,10 @@
     <message>
         <source>Redundant experts</source>
         <translation>冗余专家</translation>
+    </message>
+    <message>
+        <source>All-to-all backend</source>
+        <translation>All-to-all 后端</translation>
     </message>
 </context>
 <context>

@@ -49,22 +49,14 @@ Scenario withEplb(std::int64_t redundant)
     return s;
 }
 
-/// `call` throws a kvscope::Error whose message holds `fragment`.
-template <typename Call> void expectErrorFrom(Call call, const QString &fragment)
-{
-    const QString message = test::errorFrom(call);
-    QVERIFY2(!message.isNull(), qPrintable(QStringLiteral("no error; expected '%1'").arg(fragment)));
-    QVERIFY2(message.contains(fragment), qPrintable(message));
-}
-
 void expectError(const Scenario &s, const QString &fragment)
 {
-    expectErrorFrom([&] { planMemory(s); }, fragment);
+    test::expectErrorFrom([&] { planMemory(s); }, fragment);
 }
 
 void expectParseError(const QString &json, const QString &fragment)
 {
-    expectErrorFrom([&] { parseEplbConfig(json, QStringLiteral("--eplb-config")); }, fragment);
+    test::expectErrorFrom([&] { parseEplbConfig(json, QStringLiteral("--eplb-config")); }, fragment);
 }
 
 } // namespace

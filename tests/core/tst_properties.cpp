@@ -119,6 +119,11 @@ Scenario drawScenario(QRandomGenerator &random)
         s.dataParallelSize = 1 + random.bounded(8);
     if (random.bounded(4) == 0)
         s.enableExpertParallel = true;
+    // An all-to-all backend now and then (DeepEP's high-throughput kernels sized, others refused).
+    if (random.bounded(8) == 0)
+        s.all2allBackend =
+            pick(random, QList<All2AllBackend>{All2AllBackend::Naive, All2AllBackend::DeepepHighThroughput,
+                                               All2AllBackend::DeepepLowLatency});
     // vLLM's load balancer now and then, with redundant experts and a window of any size it takes
     // (refused without EP, off vLLM, or where the experts do not divide over the GPUs).
     if (random.bounded(6) == 0) {
@@ -235,6 +240,7 @@ QList<std::pair<const char *, std::int64_t>> unsignedFigures(const MemoryPlan &p
     return {{"weights.bytesPerGpu", p.weights.bytesPerGpu},
             {"weights.checkpointBytes", p.weights.checkpointBytes},
             {"weights.eplbBytes", p.weights.eplbBytes},
+            {"all2allBufferBytes", p.all2allBufferBytes},
             {"kv.bytesPerToken", p.kv.bytesPerToken},
             {"kv.cacheBytes", p.kv.cacheBytes},
             {"kv.stateBytesPerSequence", p.kv.stateBytesPerSequence},
