@@ -11,7 +11,8 @@ namespace kvscope {
 
 bool usesAll2AllKernels(const Scenario &s)
 {
-    return s.engine == Engine::Vllm && s.model.moe.enabled() && s.enableExpertParallel && s.dataParallelSize > 1;
+    return s.engine == Engine::Vllm && s.model.moe.enabled() && s.enableExpertParallel &&
+           s.dataParallelSize > 1;
 }
 
 std::int64_t all2allBufferBytes(const Scenario &s)
@@ -34,18 +35,19 @@ void validateAll2AllBackend(const Scenario &s)
         if (!usesAll2AllKernels(s) || backend == All2AllBackend::Naive)
             return {}; // no kernels of its own run, or none that keep buffers: nothing to size
         if (backend != All2AllBackend::DeepepHighThroughput)
-            return QCoreApplication::translate("kvscope::Planner",
-                                               "kvscope does not size this backend's buffers yet (DeepEP's "
-                                               "low-latency kernels keep theirs in NVSHMEM's heap); "
-                                               "deepep_high_throughput and allgather_reducescatter are planned");
+            return QCoreApplication::translate(
+                "kvscope::Planner", "kvscope does not size this backend's buffers yet (DeepEP's "
+                                    "low-latency kernels keep theirs in NVSHMEM's heap); "
+                                    "deepep_high_throughput and allgather_reducescatter are planned");
         if (!s.gpu.vendor.isEmpty() && s.gpu.vendor != QLatin1String("NVIDIA"))
-            return QCoreApplication::translate("kvscope::Planner", "DeepEP runs on NVIDIA GPUs, not on the %1")
+            return QCoreApplication::translate("kvscope::Planner",
+                                               "DeepEP runs on NVIDIA GPUs, not on the %1")
                 .arg(s.gpu.name);
         const std::int64_t gpus = (Checked(s.tensorParallelSize) * s.dataParallelSize).value();
         if (gpus > DeepepNvlPeers)
-            return QCoreApplication::translate("kvscope::Planner",
-                                               "%1 EP GPUs span more than one node of %2, where DeepEP adds an "
-                                               "RDMA buffer in NVSHMEM's heap that kvscope does not size yet")
+            return QCoreApplication::translate(
+                       "kvscope::Planner", "%1 EP GPUs span more than one node of %2, where DeepEP adds an "
+                                           "RDMA buffer in NVSHMEM's heap that kvscope does not size yet")
                 .arg(gpus)
                 .arg(DeepepNvlPeers);
         return {};

@@ -114,8 +114,9 @@ private Q_SLOTS:
         QVERIFY(!launchLine(twoRanks()).command().contains(QStringLiteral("--all2all-backend")));
         values.insert(QStringLiteral("all2all-backend"), QStringLiteral("deepep"));
         const QString message = test::errorFrom([&] { scenarioFromValues(values, builtinResolvers()); });
-        QVERIFY2(message.contains(QStringLiteral("--all2all-backend: must be one of allgather_reducescatter")),
-                 qPrintable(message));
+        QVERIFY2(
+            message.contains(QStringLiteral("--all2all-backend: must be one of allgather_reducescatter")),
+            qPrintable(message));
     }
 };
 
