@@ -198,8 +198,16 @@ LaunchLine vllmLaunchLine(const Scenario &s)
         args << optionFlag(ScenarioField::EnableEplb);
     if (const QString eplb = eplbConfigText(s.eplb); !eplb.isEmpty())
         args << optionFlag(ScenarioField::EplbConfig) << eplb;
-    if (s.all2allBackend != vllmDefaults.all2allBackend)
+    if (s.all2allBackend != vllmDefaults.all2allBackend) {
         args << optionFlag(ScenarioField::All2AllBackend) << all2allBackendName(s.all2allBackend);
+        // vllm-project/vllm#26732 (in 0.11.1) turned the environment variable into the flag.
+        const std::optional<EngineVersion> release = parseEngineVersion(s.vllmVersion);
+        if (release && *release < EngineVersion{0, 11, 1})
+            line.caveats << LaunchCaveats::tr("vLLM %1 takes the all-to-all backend from the environment "
+                                              "(VLLM_ALL2ALL_BACKEND=%2), not from %3, which came in 0.11.1")
+                                .arg(release->text(), all2allBackendName(s.all2allBackend),
+                                     optionFlag(ScenarioField::All2AllBackend));
+    }
     if (s.dtype != WeightDtype::Auto)
         args << optionFlag(ScenarioField::Dtype) << dtypeName(s.dtype);
     if (s.maxLoras > 0)

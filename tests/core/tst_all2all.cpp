@@ -112,6 +112,14 @@ private Q_SLOTS:
         QVERIFY2(launchLine(s).command().contains(QStringLiteral("--all2all-backend deepep_high_throughput")),
                  qPrintable(launchLine(s).command()));
         QVERIFY(!launchLine(twoRanks()).command().contains(QStringLiteral("--all2all-backend")));
+        // Before vLLM 0.11.1 (vllm-project/vllm#26732) the backend was an environment variable.
+        Scenario older = s;
+        older.vllmVersion = QStringLiteral("0.11.0");
+        QVERIFY2(launchLine(older)
+                     .caveats.join(QLatin1Char('\n'))
+                     .contains(QStringLiteral("VLLM_ALL2ALL_BACKEND=deepep_high_throughput")),
+                 qPrintable(launchLine(older).text()));
+        QVERIFY(launchLine(s).caveats.isEmpty());
         values.insert(QStringLiteral("all2all-backend"), QStringLiteral("deepep"));
         const QString message = test::errorFrom([&] { scenarioFromValues(values, builtinResolvers()); });
         QVERIFY2(
