@@ -2392,6 +2392,10 @@
         <source>SGLang&apos;s %2 has no %1: its cache takes the model&apos;s dtype (auto), an FP8 or an FP4 format</source>
         <translation>SGLang 的 %2 没有 %1：其缓存使用模型的 dtype（auto）、FP8 或 FP4 格式</translation>
     </message>
+    <message>
+        <source>vLLM %1 takes the all-to-all backend from the environment (VLLM_ALL2ALL_BACKEND=%2), not from %3, which came in 0.11.1</source>
+        <translation>vLLM %1 从环境变量（VLLM_ALL2ALL_BACKEND=%2）读取 all-to-all 后端，而不是 %3（该参数在 0.11.1 才加入）</translation>
+    </message>
 </context>
 <context>
     <name>kvscope::Library</name>
@@ -3153,6 +3157,14 @@
     <message>
         <source>%1 num_redundant_experts: extra copies of experts spread over the GPUs (vLLM needs the experts and their copies to divide evenly among them); each GPU holds that many more.</source>
         <translation>%1 num_redundant_experts：分布到各 GPU 上的专家额外副本（vLLM 要求专家及其副本能在 GPU 间均分）；每块 GPU 相应多持有这些专家。</translation>
+    </message>
+    <message>
+        <source>All-to-all</source>
+        <translation>All-to-all</translation>
+    </message>
+    <message>
+        <source>%1: how data-parallel ranks exchange a MoE&apos;s tokens under expert parallelism. deepep_high_throughput keeps DeepEP&apos;s 1 GiB NVLink buffer and a 32 MiB workspace on every GPU, which the KV cache gives up.</source>
+        <translation>%1：专家并行下各数据并行 rank 之间如何交换 MoE 的 token。deepep_high_throughput 在每块 GPU 上保留 DeepEP 的 1 GiB NVLink 缓冲区和 32 MiB 工作区，KV Cache 因此变小。</translation>
     </message>
 </context>
 <context>

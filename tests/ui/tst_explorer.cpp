@@ -371,6 +371,23 @@ private Q_SLOTS:
         QVERIFY(!eplb->isChecked());
     }
 
+    void theAllToAllBackendShowsWhereItsKernelsRun()
+    {
+        QComboBox *backend = child<QComboBox>("all2allBackend");
+        controller()->setModel(test::preset(QStringLiteral("deepseek-v2-lite")));
+        QVERIFY(backend->isHidden()); // one GPU, no data-parallel ranks: no all-to-all kernels
+        controller()->setExpertParallel(true);
+        controller()->setDataParallelSize(2);
+        QVERIFY(!backend->isHidden());
+        QCOMPARE(backend->currentData().toInt(), int(All2AllBackend::AllgatherReducescatter));
+        const std::int64_t before = controller()->plan().kv.availableBytes;
+        backend->setCurrentIndex(backend->findData(int(All2AllBackend::DeepepHighThroughput)));
+        Q_EMIT backend->activated(backend->currentIndex());
+        QCOMPARE(controller()->scenario().all2allBackend, All2AllBackend::DeepepHighThroughput);
+        QCOMPARE(before - controller()->plan().kv.availableBytes, controller()->plan().all2allBufferBytes);
+        QVERIFY(controller()->plan().all2allBufferBytes > 0);
+    }
+
     void batchSliderDrivesTheKvBar()
     {
         QSlider *slider = child<QSlider>("batchSlider");

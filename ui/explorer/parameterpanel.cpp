@@ -10,6 +10,7 @@
 #include "core/model/inventory.h"
 #include "core/output/presetlist.h"
 #include "core/output/scenariolabel.h"
+#include "core/plan/all2all.h"
 #include "core/plan/eplb.h"
 #include "core/plan/expertparallel.h"
 #include "core/plan/imageworkload.h"
@@ -123,8 +124,9 @@ ParameterPanel::ParameterPanel(ScenarioController *controller, UserLibrary *libr
       m_dpAttention(new QCheckBox(this)), m_expertParallelSizeLabel(new QLabel(QStringLiteral("EP"), this)),
       m_expertParallelSize(new QComboBox(this)), m_eplb(new QCheckBox(this)),
       m_redundantExperts(new QComboBox(this)), m_redundantExpertsLabel(new QLabel(this)),
-      m_eplbRow(new QHBoxLayout), m_dtype(new QComboBox(this)), m_quantization(new QComboBox(this)),
-      m_groupSize(new QComboBox(this)), m_kvCacheDtype(new QComboBox(this)),
+      m_eplbRow(new QHBoxLayout), m_all2allBackend(new QComboBox(this)), m_dtype(new QComboBox(this)),
+      m_quantization(new QComboBox(this)), m_groupSize(new QComboBox(this)),
+      m_kvCacheDtype(new QComboBox(this)),
       m_precision(new QSlider(Qt::Horizontal, this)), m_precisionSteps{new QLabel(this), new QLabel(this),
                                                                        new QLabel(this), new QLabel(this)},
       m_utilization(new DefaultDoubleSpinBox(this)), m_kvCacheMemory(new QSpinBox(this)),
@@ -152,6 +154,11 @@ ParameterPanel::ParameterPanel(ScenarioController *controller, UserLibrary *libr
     m_expertParallelSizeLabel->setBuddy(m_expertParallelSize);
     m_eplb->setObjectName(QStringLiteral("eplb"));
     m_redundantExperts->setObjectName(QStringLiteral("redundantExperts"));
+    m_all2allBackend->setObjectName(QStringLiteral("all2allBackend"));
+    // The backends whose buffers kvscope sizes (core/plan/all2all.h).
+    for (const All2AllBackend backend : {All2AllBackend::AllgatherReducescatter, All2AllBackend::Naive,
+                                         All2AllBackend::DeepepHighThroughput})
+        m_all2allBackend->addItem(all2allBackendName(backend), int(backend));
     // Its choices change with the GPUs (0, 8, ... 56 on eight): as wide as the widest, up to 1,023.
     m_redundantExperts->setSizeAdjustPolicy(QComboBox::AdjustToContents);
     m_dataParallelLabel->setBuddy(m_dataParallel);
@@ -262,6 +269,7 @@ ParameterPanel::ParameterPanel(ScenarioController *controller, UserLibrary *libr
     m_eplbRow->addWidget(m_redundantExpertsLabel);
     m_eplbRow->addStretch(1);
     m_modelForm->addRow(new QLabel(this), m_eplbRow);
+    m_modelForm->addRow(new QLabel(this), m_all2allBackend);
     m_precisionForm->addRow(new QLabel(this), m_dtype);
     m_precisionForm->addRow(new QLabel(this), m_quantization);
     m_precisionForm->addRow(new QLabel(this), m_groupSize);
@@ -340,6 +348,9 @@ ParameterPanel::ParameterPanel(ScenarioController *controller, UserLibrary *libr
     connect(m_expertParallel, &QCheckBox::toggled, m_controller, &ScenarioController::setExpertParallel);
     connect(m_dpAttention, &QCheckBox::toggled, m_controller, &ScenarioController::setDpAttention);
     connect(m_eplb, &QCheckBox::toggled, m_controller, &ScenarioController::setEplb);
+    connect(m_all2allBackend, &QComboBox::activated, this, [this](int index) {
+        m_controller->setAll2AllBackend(All2AllBackend(m_all2allBackend->itemData(index).toInt()));
+    });
     connect(m_redundantExperts, &QComboBox::activated, this, [this](int index) {
         m_controller->setRedundantExperts(m_redundantExperts->itemData(index).toInt());
     });
@@ -463,6 +474,7 @@ QWidget *ParameterPanel::controlFor(ScenarioField option) const
         {ScenarioField::ExpertParallelSize, m_expertParallelSize},
         {ScenarioField::EnableEplb, m_eplb},
         {ScenarioField::EplbConfig, m_redundantExperts},
+        {ScenarioField::All2AllBackend, m_all2allBackend},
         {ScenarioField::Dtype, m_dtype},
         {ScenarioField::Quantization, m_quantization},
         {ScenarioField::GroupSize, m_groupSize},
@@ -624,6 +636,11 @@ void ParameterPanel::showScenario(const Scenario &s)
     m_redundantExperts->setVisible(vllm && s.enableEplb);
     m_redundantExperts->setEnabled(m_redundantExperts->count() > 1);
     m_redundantExpertsLabel->setVisible(m_redundantExperts->isVisibleTo(this));
+    // vLLM's all-to-all backend, where its all-to-all kernels run (data-parallel ranks with EP).
+    selectData(m_all2allBackend, int(s.all2allBackend));
+    m_modelForm->setRowVisible(m_all2allBackend,
+                               usesAll2AllKernels(s) ||
+                                   s.all2allBackend != All2AllBackend::AllgatherReducescatter);
     // SGLang's --ep-size, for a MoE: the sizes that divide its GPUs and experts.
     setSizes(m_expertParallelSize, validExpertParallelSizes(s));
     selectData(m_expertParallelSize, int(s.expertParallelSize));
@@ -886,6 +903,12 @@ void ParameterPanel::retranslate()
            "the %2 / %1 GPUs of its group (SGLang's FusedMoE: the experts must divide evenly).")
             .arg(optionFlag(ScenarioField::ExpertParallelSize),
                  sglangFlag(ScenarioField::TensorParallelSize)));
+    setFormLabel(m_modelForm, m_all2allBackend, tr("All-to-all"));
+    m_all2allBackend->setToolTip(
+        tr("%1: how data-parallel ranks exchange a MoE's tokens under expert parallelism. "
+           "deepep_high_throughput keeps DeepEP's 1 GiB NVLink buffer and a 32 MiB workspace on every GPU, "
+           "which the KV cache gives up.")
+            .arg(optionFlag(ScenarioField::All2AllBackend)));
     m_eplb->setText(QStringLiteral("EPLB"));
     m_redundantExpertsLabel->setText(tr("redundant"));
     m_eplb->setToolTip(

@@ -89,6 +89,7 @@ private:
     QComboBox *m_redundantExperts;     ///< --eplb-config's num_redundant_experts
     QLabel *m_redundantExpertsLabel;   ///< "redundant" after it
     QHBoxLayout *m_eplbRow;            ///< the balancer's row, hidden where it does not apply
+    QComboBox *m_all2allBackend;       ///< --all2all-backend (vLLM), shown where all-to-all kernels run
     QComboBox *m_dtype;
     QComboBox *m_quantization;
     QComboBox *m_groupSize;

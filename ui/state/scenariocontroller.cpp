@@ -186,6 +186,11 @@ void ScenarioController::setRedundantExperts(int experts)
     change([&](Scenario &s) { s.eplb.numRedundantExperts = experts; });
 }
 
+void ScenarioController::setAll2AllBackend(All2AllBackend backend)
+{
+    change([&](Scenario &s) { s.all2allBackend = backend; });
+}
+
 void ScenarioController::setDpAttention(bool enabled)
 {
     // Without the groups SGLang's --dp-size would be copies behind its router, which kvscope does not

@@ -47,6 +47,7 @@ public:
     /// vLLM's --enable-eplb, with the fewest redundant experts that divide over the GPUs
     void setEplb(bool enabled);
     void setRedundantExperts(int experts);          ///< --eplb-config's num_redundant_experts
+    void setAll2AllBackend(All2AllBackend backend); ///< vLLM's --all2all-backend
     void setKvCacheMemoryBytes(std::int64_t bytes); ///< 0: the profiled budget
     void setSharedPrefixLen(std::int64_t tokens);   ///< 0: none
     void setImagesPerRequest(std::int64_t images);  ///< 0: text only
