@@ -673,6 +673,30 @@ private Q_SLOTS:
 
     void explorerFitsAProjector_data() { compareFitsAProjector_data(); }
 
+    // A MoE with its expert rows (EP, EPLB, the all-to-all backend) on a 1280 x 800 projector: the
+    // parameter column grows with the rows and the language, so no control of it is cut.
+    void aMoesExpertRowsFitAProjector()
+    {
+        QFETCH(QString, language);
+        translations::apply(language);
+        m_window->setPresentationFullScreen(false);
+        m_window->resize(1280, 800);
+        QVERIFY(m_window->showView(QStringLiteral("explorer")));
+        Scenario s = scenarioOf("deepseek-v2-lite", "h100-sxm");
+        s.dataParallelSize = 2;
+        s.enableExpertParallel = true;
+        s.enableEplb = true;
+        s.all2allBackend = All2AllBackend::DeepepHighThroughput;
+        QVERIFY(controller()->setScenario(s));
+        QTRY_VERIFY_WITH_TIMEOUT(!explorer()->accuracyRunner()->isRunning(), test::BackgroundWorkTimeoutMs);
+        QApplication::processEvents();
+        QVERIFY(child<QWidget>("all2allBackend")->isVisible());
+        const QStringList cut = clippedTexts(m_window.get()).filter(QStringLiteral("cut by its column"));
+        QVERIFY2(cut.isEmpty(), qPrintable(cut.join(QLatin1Char('\n'))));
+    }
+
+    void aMoesExpertRowsFitAProjector_data() { compareFitsAProjector_data(); }
+
     // The attention tab presented on a 1280 x 800 projector, in both languages: the window keeps
     // its size (the charts' minimum heights grow with the zoom), no text is cut, and both charts
     // are whole on screen.
