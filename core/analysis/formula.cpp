@@ -741,8 +741,8 @@ QList<FormulaLine> weightLines(const MemoryPlan &plan)
     if (w.loraBytes > 0)
         perGpu.op(" + ").term(
             memory(QStringLiteral("lora_buffers"), w.loraBytes, ScenarioField::MaxLoras,
-                   QStringLiteral("%1 × %2 × (rows + columns) of every wrapped attention and MLP weight "
-                                  "on this GPU × %3 bytes")
+                   QStringLiteral("%1 × %2 × (rows + columns) of every wrapped attention, MLP, router "
+                                  "and expert weight on this GPU × %3 bytes")
                        .arg(optionFlag(ScenarioField::MaxLoras), optionFlag(ScenarioField::MaxLoraRank),
                             dtypeName(plan.dtype))));
     if (w.eplbBytes > 0)

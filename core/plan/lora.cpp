@@ -4,6 +4,7 @@
 #include "core/common/checked.h"
 #include "core/common/error.h"
 #include "core/common/scenariofield.h"
+#include "core/engine/engine.h"
 #include "core/scenario/scenario.h"
 
 #include <QCoreApplication>
@@ -12,10 +13,20 @@ namespace kvscope {
 
 namespace {
 
-bool wrappedByLora(const TensorGroup &group)
+bool wrappedByLora(const TensorGroup &group, bool wrapExperts)
 {
-    return group.role == TensorRole::LinearWeight &&
-           (group.component == Component::Attention || group.component == Component::Mlp);
+    if (group.role != TensorRole::LinearWeight)
+        return false;
+    switch (group.component) {
+    case Component::Attention:
+    case Component::Mlp:
+    case Component::Router:
+        return true;
+    case Component::Experts:
+        return wrapExperts;
+    default:
+        return false;
+    }
 }
 
 } // namespace
@@ -45,28 +56,44 @@ void validateLora(const Scenario &s)
                         .arg(ranks.join(QStringLiteral(", "))));
     }
     const ModelArch &m = s.model;
-    const QString kind = m.moe.enabled()         ? QStringLiteral("experts")
-                         : m.usesMla()           ? QStringLiteral("latent attention")
-                         : m.recurrent.enabled() ? QStringLiteral("recurrent layers")
-                                                 : QString();
+    const QString kind = m.usesMla()                               ? QStringLiteral("latent attention")
+                         : m.recurrent.enabled()                   ? QStringLiteral("recurrent layers")
+                         : m.modelType == QLatin1String("gpt_oss") ? QStringLiteral("gpt-oss's 3D experts")
+                                                                   : QString();
     if (!kind.isEmpty())
         throw Error(
             QCoreApplication::translate("kvscope::Planner",
                                         "%1: %2 has %3, whose LoRA wrappers kvscope does not size yet; it "
-                                        "sizes the slots of dense decoders' attention and MLP")
+                                        "sizes the slots of attention, MLPs, routers and gated experts")
                 .arg(slots, m.name, kind));
+    const bool expertParallel =
+        s.enableExpertParallel && s.tensorParallelSize * std::max<std::int64_t>(1, s.dataParallelSize) > 1;
+    if (m.moe.enabled() && loraWrapsExperts(s) && expertParallel)
+        throw Error(QCoreApplication::translate(
+                        "kvscope::Planner", "%1 with %2: vLLM's FusedMoEWithLoRA does not split the experts' "
+                                            "LoRA slots over EP ranks (\"EP support for Fused MoE LoRA is "
+                                            "not implemented yet\"); kvscope does not size it")
+                        .arg(slots, optionFlag(ScenarioField::EnableExpertParallel)));
+}
+
+bool loraWrapsExperts(const Scenario &s)
+{
+    const std::optional<EngineVersion> release = parseEngineVersion(s.vllmVersion);
+    return !release || !(*release < EngineVersion{0, 11, 2});
 }
 
 std::int64_t loraBufferBytes(const QList<TensorGroup> &inventory, std::int64_t maxLoras, std::int64_t rank,
-                             int dtypeBytes, int tensorParallelSize)
+                             int dtypeBytes, int tensorParallelSize, bool wrapExperts,
+                             int expertTensorParallel)
 {
     if (maxLoras <= 0)
         return 0;
     Checked elements;
     for (const TensorGroup &group : inventory) {
-        if (!wrappedByLora(group))
+        if (!wrappedByLora(group, wrapExperts))
             continue;
-        const LocalShape local = localShape(group, tensorParallelSize);
+        const bool expert = group.component == Component::Experts && expertTensorParallel > 0;
+        const LocalShape local = localShape(group, expert ? expertTensorParallel : tensorParallelSize);
         elements += (Checked(local.rows) + local.cols) * group.copies;
     }
     try {

@@ -16,19 +16,29 @@ struct Scenario;
 /// The ranks vLLM's LoRAConfig accepts for --max-lora-rank (possible_max_ranks, vllm/config/lora.py).
 const QList<std::int64_t> &loraRanks();
 
-/// Refuses LoRA kvscope does not size: under SGLang, a rank vLLM refuses, and models whose
-/// experts, latent attention or recurrent layers carry LoRA wrappers of other shapes. Throws
-/// kvscope::Error naming --max-loras or --max-lora-rank and the value. Nothing when LoRA is off.
+/// Refuses LoRA kvscope does not size: under SGLang, a rank vLLM refuses, models whose latent
+/// attention or recurrent layers carry LoRA wrappers of other shapes, a MoE's experts under expert
+/// parallelism and gpt-oss's 3D expert layout. Throws kvscope::Error naming --max-loras (or the
+/// option in the way) and the value. Nothing when LoRA is off.
 void validateLora(const Scenario &scenario);
+
+/// Whether vLLM wraps a MoE's routed experts for LoRA: FusedMoEWithLoRA (vllm/lora/layers/fused_moe.py,
+/// vllm-project/vllm#21229, in vLLM's API reference from v0.11.2). Before it only the attention,
+/// the router and dense MLPs were wrapped, and an adapter with expert weights was refused.
+bool loraWrapsExperts(const Scenario &scenario);
 
 /// Bytes per GPU of the LoRA slots. vLLM's BaseLinearLayerWithLoRA.create_lora_weights
 /// (vllm/lora/layers/base_linear.py) allocates, for each slice of each wrapped layer,
 /// lora_a [max_loras, 1, rank, input] and lora_b [max_loras, 1, output, rank], input and output
 /// as the layer holds them on one GPU (a column-parallel layer's output split, a row-parallel
 /// one's input), in --dtype (lora_dtype auto). The wrapped layers are the decoder's attention
-/// and MLP projections, so a slot holds rank x (rows + columns) of each, per GPU.
+/// and MLP projections and a MoE's router (ReplicatedLinearWithLoRA, whole on every GPU), so a slot
+/// holds rank x (rows + columns) of each, per GPU. With `wrapExperts`, each routed expert's gate, up
+/// and down projections too, split over `expertTensorParallel` GPUs as FusedMoEWithLoRA holds them
+/// (w13 A and B per slice, w2 A and B: rank x 3 x (hidden + intermediate / TP) an expert).
 /// Llama-3.1-8B in 16 bits: 81,920 x rank elements a layer, 5 MiB per unit of rank per slot.
 std::int64_t loraBufferBytes(const QList<TensorGroup> &inventory, std::int64_t maxLoras, std::int64_t rank,
-                             int dtypeBytes, int tensorParallelSize);
+                             int dtypeBytes, int tensorParallelSize, bool wrapExperts = false,
+                             int expertTensorParallel = 0);
 
 } // namespace kvscope

@@ -420,7 +420,8 @@ MemoryPlan planLayers(const Scenario &s, const EngineRules &rulesRef, const Mode
         applyMeasuredCheckpoint(m, tp, plan);
         // LoRA slots are allocated with the model: vLLM's "Model loading took" includes them.
         plan.weights.loraBytes =
-            loraBufferBytes(inventory, s.maxLoras, s.maxLoraRank, bytesPerElement(plan.dtype), tp);
+            loraBufferBytes(inventory, s.maxLoras, s.maxLoraRank, bytesPerElement(plan.dtype), tp,
+                            loraWrapsExperts(s), plan.expertTensorParallelSize);
         // vLLM's drafter loads after the target, before the profiling run; SGLang's after the
         // target's pool, outside the static share (SglangRules::settlePool).
         const bool separateDrafter = s.engine == Engine::Sglang;

@@ -3417,10 +3417,6 @@
         <translation>%1：%2 不是 vLLM 接受的秩（%3）</translation>
     </message>
     <message>
-        <source>%1: %2 has %3, whose LoRA wrappers kvscope does not size yet; it sizes the slots of dense decoders&apos; attention and MLP</source>
-        <translation>%1：%2 含有 %3，kvscope 还不计算其 LoRA 包装层；目前只计算稠密解码器的注意力和 MLP 槽位</translation>
-    </message>
-    <message>
         <source>%1 %2 %3 %4: %5 of LoRA slots per GPU, allocated with the weights (and counted in them, as vLLM&apos;s &quot;Model loading took&quot; counts them) before the KV cache</source>
         <translation>%1 %2 %3 %4：每块 GPU 有 %5 的 LoRA 槽位，随权重一起分配（并计入权重，与 vLLM 的 “Model loading took” 一致），在 KV Cache 之前扣除</translation>
     </message>
@@ -3759,6 +3755,14 @@
     <message>
         <source>vLLM&apos;s; SGLang&apos;s own all-to-all backends are not modelled</source>
         <translation>这是 vLLM 的选项；SGLang 自己的 all-to-all 后端尚未建模</translation>
+    </message>
+    <message>
+        <source>%1: %2 has %3, whose LoRA wrappers kvscope does not size yet; it sizes the slots of attention, MLPs, routers and gated experts</source>
+        <translation>%1：%2 含有%3，kvscope 尚不计算其 LoRA 包装层；它只计算注意力、MLP、路由器和门控专家的槽位</translation>
+    </message>
+    <message>
+        <source>%1 with %2: vLLM&apos;s FusedMoEWithLoRA does not split the experts&apos; LoRA slots over EP ranks (&quot;EP support for Fused MoE LoRA is not implemented yet&quot;); kvscope does not size it</source>
+        <translation>%1 配合 %2：vLLM 的 FusedMoEWithLoRA 不会把专家的 LoRA 槽位分摊到各 EP rank（“EP support for Fused MoE LoRA is not implemented yet”）；kvscope 不计算这种情况</translation>
     </message>
 </context>
 <context>

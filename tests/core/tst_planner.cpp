@@ -116,11 +116,48 @@ private Q_SLOTS:
                 }).startsWith(QStringLiteral("--max-loras 999999999999999999")));
         s.maxLoras = 4;
         s.maxLoraRank = 16;
-        s.model = *ModelLibrary::builtin().find(QStringLiteral("qwen3-30b-a3b"));
-        QVERIFY(test::errorFrom([&] { planMemory(s); }).contains(QStringLiteral("experts")));
+        s.model = *ModelLibrary::builtin().find(QStringLiteral("deepseek-v2-lite"));
+        QVERIFY(test::errorFrom([&] { planMemory(s); }).contains(QStringLiteral("latent attention")));
         s.model = *ModelLibrary::builtin().find(QStringLiteral("llama-3.1-8b"));
         s.engine = Engine::Sglang;
         QVERIFY(test::errorFrom([&] { planMemory(s); }).contains(QStringLiteral("vLLM's LoRA slots only")));
+    }
+
+    void loraSlotsOfAMoeWrapTheExperts()
+    {
+        // vLLM's FusedMoEWithLoRA (vllm/lora/layers/fused_moe.py, vllm-project/vllm#21229; in the API
+        // reference from v0.11.2): per slot and MoE layer, w13_lora_a 2 x [experts, rank, hidden],
+        // w13_lora_b 2 x [experts, intermediate / TP, rank], w2_lora_a [experts, rank, intermediate /
+        // TP], w2_lora_b [experts, hidden, rank]; the router (a ReplicatedLinear) is wrapped whole as
+        // ReplicatedLinearWithLoRA. Qwen3-30B-A3B at TP 1, per unit of rank a layer:
+        //   q 4096+2048, k and v 512+2048, o 2048+4096                     =    17,408
+        //   router 128+2048                                                =     2,176
+        //   experts 128 x 3 x (2048 + 768)                                 = 1,081,344
+        //   = 1,100,928 x 48 layers x rank 16 x 4 slots x 2 B             = 6,764,101,632 B
+        Scenario s = llama8bOnH100();
+        s.model = *ModelLibrary::builtin().find(QStringLiteral("qwen3-30b-a3b"));
+        s.maxLoras = 4;
+        s.maxLoraRank = 16;
+        QCOMPARE(planMemory(s).weights.loraBytes, std::int64_t(6'764'101'632));
+        // TP 2: q 2048+2048, k and v 256+2048, o 2048+2048 = 12,800; router 2,176 (replicated);
+        // experts 128 x 3 x (2048 + 384) = 933,888; x 48 x 16 x 4 x 2 B = 5,829,820,416 B.
+        s.tensorParallelSize = 2;
+        QCOMPARE(planMemory(s).weights.loraBytes, std::int64_t(5'829'820'416));
+        // Before FusedMoEWithLoRA, vLLM left the experts unwrapped (an adapter's expert weights were
+        // refused, vllm-project/vllm#20932): attention and router only, (17,408 + 2,176) x 48 x 64 x 2 B.
+        s.tensorParallelSize = 1;
+        s.vllmVersion = QStringLiteral("0.11.0");
+        QCOMPARE(planMemory(s).weights.loraBytes, std::int64_t(120'324'096));
+        s.vllmVersion.clear();
+        // Refused: expert parallelism (FusedMoEWithLoRA: "EP support for Fused MoE LoRA is not
+        // implemented yet"), and gpt-oss, whose 3D expert layout kvscope does not size.
+        s.tensorParallelSize = 2;
+        s.enableExpertParallel = true;
+        QVERIFY(test::errorFrom([&] { planMemory(s); }).contains(QStringLiteral("--enable-expert-parallel")));
+        s.tensorParallelSize = 1;
+        s.enableExpertParallel = false;
+        s.model = *ModelLibrary::builtin().find(QStringLiteral("gpt-oss-20b"));
+        QVERIFY(test::errorFrom([&] { planMemory(s); }).contains(QStringLiteral("gpt-oss")));
     }
 
     void eagle3DraftJoinsTheWeightsAndTheKvPool()
