@@ -276,10 +276,7 @@ private:
     {
         const bool given = !m_overrides.vllmVersion.trimmed().isEmpty();
         if (m_log.vllmVersion.isEmpty() && !given) {
-            m_out.assumed << LogExplanationWords::tr("vLLM version: not in the log; planned as the newest "
-                                                     "modelled release (%1); give %2 for another")
-                                 .arg(newestVllmProfile().since.text(),
-                                      optionFlag(ScenarioField::VllmVersion));
+            versionFromCudaGraphLines();
             return;
         }
         const QString text = given ? m_overrides.vllmVersion.trimmed() : m_log.vllmVersion;
@@ -301,6 +298,41 @@ private:
                                  .arg(text, optionFlag(ScenarioField::VllmVersion));
         else
             m_out.read << LogExplanationWords::tr("vLLM %1 (%2)").arg(text, lineOf(m_log.vllmVersionLine));
+    }
+
+    /// A log without its version line still says how its release treats the CUDA-graph estimate:
+    /// from vLLM 0.21 it is taken from the budget and the log says so ("CUDA graph memory profiling is
+    /// enabled (default since v0.21.0)", vllm/v1/worker/gpu_worker.py); 0.19 and 0.20 log the estimate
+    /// alone and keep it in the KV cache (the 0.19 profile plans both).
+    void versionFromCudaGraphLines()
+    {
+        const QString flag = optionFlag(ScenarioField::VllmVersion);
+        int estimateLine = 0;
+        for (const LogReading &figure : m_log.figures)
+            if (figure.key == QLatin1String("estimated_cuda_graph_memory"))
+                estimateLine = figure.line;
+        if (m_log.cudaGraphProfilingLine > 0) {
+            m_out.assumed << LogExplanationWords::tr("vLLM version: not in the log; it takes the CUDA-graph "
+                                                     "estimate from the budget (%1), as releases from 0.21 "
+                                                     "do: planned as %2; give %3 for another")
+                                 .arg(lineOf(m_log.cudaGraphProfilingLine), newestVllmProfile().since.text(),
+                                      flag);
+            return;
+        }
+        if (estimateLine > 0) {
+            const EngineVersion keeps{0, 19, 0};
+            m_out.options.insert(optionKey(ScenarioField::VllmVersion), keeps.text());
+            m_out.assumed << LogExplanationWords::tr(
+                                 "vLLM version: not in the log; it logs \"Estimated CUDA graph "
+                                 "memory\" (%1) without 0.21's \"CUDA graph memory profiling is "
+                                 "enabled\", so a release that keeps the estimate in the KV "
+                                 "cache: planned as %2; give %3 for another")
+                                 .arg(lineOf(estimateLine), keeps.text(), flag);
+            return;
+        }
+        m_out.assumed << LogExplanationWords::tr("vLLM version: not in the log; planned as the newest "
+                                                 "modelled release (%1); give %2 for another")
+                             .arg(newestVllmProfile().since.text(), flag);
     }
 
     /// vLLM's drafter as a log spells it: the engine line's SpeculativeConfig(method='eagle3',

@@ -244,6 +244,7 @@ private:
         static const QRegularExpression nonTorch =
             pattern("(?:non-torch forward increase memory: |non_torch_memory takes )([\\d.]+)GiB");
         static const QRegularExpression graphs = pattern("Estimated CUDA graph memory: ([\\d.]+) GiB total");
+        static const QRegularExpression graphProfiling = pattern("CUDA graph memory profiling is enabled");
         static const QRegularExpression available = pattern("Available KV cache memory: ([\\d.]+) GiB");
         static const QRegularExpression cacheSize = pattern("GPU KV cache size: ([\\d,]+) tokens");
         static const QRegularExpression concurrency =
@@ -290,6 +291,8 @@ private:
             stageFigureGiB(m_log.nonTorchGiB, "non_torch_memory", m.captured(1));
         if ((m = graphs.match(line)).hasMatch())
             stageFigureGiB(m_log.cudaGraphEstimateGiB, "estimated_cuda_graph_memory", m.captured(1));
+        if (graphProfiling.match(line).hasMatch() && m_log.cudaGraphProfilingLine == 0)
+            m_log.cudaGraphProfilingLine = m_line;
         if ((m = available.match(line)).hasMatch())
             stageFigureGiB(m_log.kvCacheGiB, "available_kv_cache_memory", m.captured(1));
         if ((m = cacheSize.match(line)).hasMatch())

@@ -54,6 +54,9 @@ struct StartupLog
         activationPeakGiB;             ///< "torch peak memory increase" / "PyTorch activation peak memory"
     std::optional<double> nonTorchGiB; ///< "non-torch forward increase memory" / non_torch_memory
     std::optional<double> cudaGraphEstimateGiB; ///< "Estimated CUDA graph memory: X GiB total"
+    /// Where vLLM says it takes that estimate from the budget ("CUDA graph memory profiling is
+    /// enabled (default since v0.21.0)", gpu_worker.py); 0 when the log does not say it.
+    int cudaGraphProfilingLine = 0;
     std::optional<double>
         kvCacheGiB; ///< "Available KV cache memory: X GiB"; SGLang's K size + V size (or MLA's KV size)
     std::optional<std::int64_t>

@@ -2769,6 +2769,14 @@
         <source>eplb_config (%1): %2; planned with vLLM&apos;s defaults</source>
         <translation>eplb_config（%1）：%2；按 vLLM 的默认值规划</translation>
     </message>
+    <message>
+        <source>vLLM version: not in the log; it takes the CUDA-graph estimate from the budget (%1), as releases from 0.21 do: planned as %2; give %3 for another</source>
+        <translation>vLLM 版本：日志中没有；它从预算中扣除了 CUDA Graph 估计值（%1），0.21 起的版本都这样做：按 %2 规划；如是其他版本请用 %3 指定</translation>
+    </message>
+    <message>
+        <source>vLLM version: not in the log; it logs &quot;Estimated CUDA graph memory&quot; (%1) without 0.21&apos;s &quot;CUDA graph memory profiling is enabled&quot;, so a release that keeps the estimate in the KV cache: planned as %2; give %3 for another</source>
+        <translation>vLLM 版本：日志中没有；它打印了“Estimated CUDA graph memory”（%1），却没有 0.21 的“CUDA graph memory profiling is enabled”，说明该版本把估计值留在 KV Cache 中：按 %2 规划；如是其他版本请用 %3 指定</translation>
+    </message>
 </context>
 <context>
     <name>kvscope::LogitErrorChart</name>
