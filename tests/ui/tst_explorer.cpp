@@ -388,6 +388,23 @@ private Q_SLOTS:
         QVERIFY(controller()->plan().all2allBufferBytes > 0);
     }
 
+    void aPlanWithoutSpeedHidesTheTimeChart()
+    {
+        // Data-parallel ranks have no speed figure (core/plan/speed.cpp says why on every card): the
+        // "where the time goes" chart would be an empty axis, so it and its legend step aside.
+        controller()->setModel(test::preset(QStringLiteral("deepseek-v2-lite")));
+        QVERIFY(!stepBars()->isHidden());
+        controller()->setExpertParallel(true);
+        controller()->setDataParallelSize(2);
+        QVERIFY(!controller()->plan().speed.available);
+        QVERIFY(stepBars()->isHidden());
+        QVERIFY(child<QWidget>("stepBreakdownLegend")->isHidden());
+        controller()->setDataParallelSize(1);
+        QVERIFY(controller()->plan().speed.available);
+        QVERIFY(!stepBars()->isHidden());
+        QVERIFY(!child<QWidget>("stepBreakdownLegend")->isHidden());
+    }
+
     void batchSliderDrivesTheKvBar()
     {
         QSlider *slider = child<QSlider>("batchSlider");

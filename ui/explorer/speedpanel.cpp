@@ -51,8 +51,16 @@ SpeedPanel::SpeedPanel(QWidget *parent)
 
 void SpeedPanel::setBreakdownChartVisible(bool visible)
 {
-    m_breakdown->setVisible(visible);
-    m_breakdownLegend->setVisible(visible);
+    m_breakdownWanted = visible;
+    showBreakdown();
+}
+
+void SpeedPanel::showBreakdown()
+{
+    // Without a speed figure the chart would be an empty axis; the cards say why.
+    const bool shown = m_breakdownWanted && m_speed.available && m_speed.startFailure.isEmpty();
+    m_breakdown->setVisible(shown);
+    m_breakdownLegend->setVisible(shown);
 }
 
 void SpeedPanel::reflow()
@@ -110,6 +118,7 @@ void SpeedPanel::showSpeed(const SpeedPlan &s)
 {
     m_speed = s;
     m_breakdown->showBreakdown(stepBreakdownChartData(s));
+    showBreakdown();
     const QLocale locale;
     const QString none = QStringLiteral("—");
     // A server that never starts has no speed: the reason stands in for every figure.

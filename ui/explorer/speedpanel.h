@@ -45,6 +45,7 @@ protected:
 
 private:
     FigureCard *card(const QString &key) const;
+    void showBreakdown(); ///< the chart where a figure is, and wanted
     void showServing(const SpeedPlan &speed);
     void showServingAtRate(const ServingCost &serving);
     void showSpeculative(const SpeedPlan &speed);
@@ -59,6 +60,7 @@ private:
     FigureCard *m_speculative; ///< decoding with the drafter: a row of its own under --speculative-config
     StepBreakdownChartView *m_breakdown;
     LegendStrip *m_breakdownLegend;
+    bool m_breakdownWanted = true; ///< setBreakdownChartVisible: the report shows a table instead
     SpeedPlan m_speed;
 };
 
