@@ -60,6 +60,11 @@ void speedSection(TextTable &t, const MemoryPlan &p)
                                                           .arg(p.tensorParallelSize * p.dataParallelSize)
                                                           .arg(p.dataParallelSize)
                                                           .arg(p.tensorParallelSize)
+                            : p.dataParallelSize > 1
+                                ? QStringLiteral("%1 GPUs: %2 data-parallel ranks of %3, a step each at once")
+                                      .arg(p.gpuCount())
+                                      .arg(p.dataParallelSize)
+                                      .arg(p.tensorParallelSize)
                             : p.tensorParallelSize > 1
                                 ? QStringLiteral("%1 GPUs in tensor parallel").arg(p.tensorParallelSize)
                                 : QStringLiteral("1 GPU");

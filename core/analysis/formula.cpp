@@ -6,6 +6,7 @@
 #include "core/common/scenariofield.h"
 #include "core/common/units.h"
 #include "core/engine/engine.h"
+#include "core/plan/all2all.h"
 #include "core/plan/kvcache.h"
 #include "core/plan/planner.h"
 #include "core/plan/speculativedecoding.h"
@@ -1128,6 +1129,29 @@ QList<FormulaLine> beyondReadLines(const Scenario &s, const SpeedPlan &speed, co
         lines << allReduce.result(seconds(QString(), t[StepTerm::AllReduce]),
                                   Formula::tr("tensor parallelism: each all-reduce waits a fixed latency, "
                                               "then moves its share of the hidden states"));
+    }
+
+    if (q.expertExchanges > 0) {
+        LineBuilder exchange(FormulaSection::Speed, QStringLiteral("all_to_all"));
+        exchange
+            .term(count(QStringLiteral("expert_exchanges"), q.expertExchanges,
+                        ScenarioField::DataParallelSize,
+                        QStringLiteral("a dispatch and a combine per MoE layer")))
+            .op(" × ")
+            .term(seconds(QStringLiteral("exchange_latency"), speed.prices.allReduceLatencySeconds, {},
+                          QStringLiteral("per exchange, the all-reduce's (calibrated)")))
+            .op(" + ")
+            .term(seconds(QStringLiteral("exchange_transfer"), q.expertExchangeTransferSeconds,
+                          ScenarioField::All2AllBackend,
+                          QStringLiteral("the ranks' hidden states over %1 GB/s links (%2)")
+                              .arg(speed.interconnectGBs)
+                              .arg(all2allBackendName(usesAll2AllKernels(s)
+                                                          ? s.all2allBackend
+                                                          : All2AllBackend::AllgatherReducescatter))));
+        lines << exchange.result(
+            seconds(QString(), t[StepTerm::AllToAll]),
+            Formula::tr("data-parallel ranks: each MoE layer gathers every rank's tokens "
+                        "to the GPUs of their experts and sends the results back"));
     }
 
     if (q.moeLayers > 0) {

@@ -9,6 +9,8 @@
 #include "core/gpu/gpuspec.h"
 #include "core/model/inventory.h"
 #include "core/model/visiontower.h"
+#include "core/plan/all2all.h"
+#include "core/plan/expertparallel.h"
 #include "core/plan/imageworkload.h"
 #include "core/plan/kvcache.h"
 #include "core/plan/speculativedecoding.h"
@@ -200,6 +202,10 @@ QString computeFormatName(ComputeFormat format)
 SpeedModel::SpeedModel(const Scenario &s, const MemoryPlan &plan, const SpeedConstants &constants)
 {
     m_tensorParallelSize = plan.tensorParallelSize;
+    // SGLang's attention groups are not vLLM's ranks (planSpeed leaves them out).
+    m_dataParallelSize = plan.attentionDataParallel ? 1 : std::max(1, plan.dataParallelSize);
+    m_expertGpus = m_tensorParallelSize * m_dataParallelSize;
+    m_deepEpExchange = usesAll2AllKernels(s) && s.all2allBackend == All2AllBackend::DeepepHighThroughput;
     readHardware(s.gpu, plan);
     readConstants(s, plan, constants);
     readWeights(s.model, plan);
@@ -314,10 +320,16 @@ void SpeedModel::readHardware(const GpuSpec &gpu, const MemoryPlan &plan)
         missing << QStringLiteral("dense %1 TFLOPS").arg(computeFormatName(sixteenBitFormat(plan.dtype)));
     else if (!positive(path.tflops))
         missing << QStringLiteral("dense %1 TFLOPS").arg(computeFormatName(path.format));
+    // Data-parallel ranks of a MoE exchange its layers' tokens over the links too.
+    const bool exchanges = m_dataParallelSize > 1 && plan.localExperts > 0 && m_expertGpus > 1;
     if (tp > 1 && !positive(gpu.interconnectGBs))
         missing << QStringLiteral("interconnect bandwidth for %2 %1")
                        .arg(tp)
                        .arg(optionFlag(ScenarioField::TensorParallelSize));
+    else if (exchanges && !positive(gpu.interconnectGBs))
+        missing << QStringLiteral("interconnect bandwidth for %2 %1")
+                       .arg(m_dataParallelSize)
+                       .arg(optionFlag(ScenarioField::DataParallelSize));
     m_available = missing.isEmpty();
     if (!m_available)
         m_notes << QStringLiteral("speed: %1 lists no %2; speed figures are not computed")
@@ -328,7 +340,7 @@ void SpeedModel::readHardware(const GpuSpec &gpu, const MemoryPlan &plan)
     m_bandwidthGBs = gpu.bandwidthGBs;
     m_peakTflops = path.tflops.value_or(0);
     m_peak16Tflops = peak16.value_or(0);
-    m_interconnectGBs = tp > 1 ? gpu.interconnectGBs.value_or(0) : 0;
+    m_interconnectGBs = tp > 1 || exchanges ? gpu.interconnectGBs.value_or(0) : 0;
     m_bandwidth = m_bandwidthGBs * 1e9;
     m_peak = m_peakTflops * 1e12;
     m_peak16 = m_peak16Tflops * 1e12;
@@ -483,10 +495,17 @@ void SpeedModel::describe(SpeedPlan &speed) const
     speed.encoderFlopsPerImage = m_encoderFlopsPerImage;
 }
 
+std::int64_t SpeedModel::rankShare(std::int64_t sequences) const
+{
+    return dataParallelShare(sequences, m_dataParallelSize);
+}
+
 std::int64_t SpeedModel::expertBytesTouched(std::int64_t tokens) const
 {
+    // Every rank's tokens reach this GPU's experts (an even load: each rank runs as many).
+    const std::int64_t routed = (Checked(tokens) * m_dataParallelSize).value();
     const double share =
-        m_experts > 0 ? expectedExpertsTouched(m_experts, m_topK, tokens) / double(m_experts) : 0.0;
+        m_experts > 0 ? expectedExpertsTouched(m_experts, m_topK, routed) / double(m_experts) : 0.0;
     return std::llround(double(m_expertWeightBytes) * share);
 }
 
@@ -541,10 +560,35 @@ ForwardCost SpeedModel::finish(ForwardCost c, std::int64_t tokens, std::int64_t 
         q.allReduces = std::int64_t(2) * m_layers;
         q.allReduceTransferSeconds = q.allReduces * 2.0 * (n - 1) / n * message / m_linkPerDirection;
     }
+    addExpertExchanges(q, tokens);
     price(c);
-    c.idealSeconds =
-        std::max(c.memorySeconds, c.computeSeconds) + q.allReduceTransferSeconds + q.encoderComputeSeconds;
+    c.idealSeconds = std::max(c.memorySeconds, c.computeSeconds) + q.allReduceTransferSeconds +
+                     q.expertExchangeTransferSeconds + q.encoderComputeSeconds;
     return c;
+}
+
+void SpeedModel::addExpertExchanges(StepQuantities &q, std::int64_t tokens) const
+{
+    if (m_dataParallelSize <= 1 || m_moeLayers == 0 || m_expertGpus <= 1 || tokens <= 0)
+        return;
+    // A dispatch before each MoE layer's experts and a combine after it (vLLM's FusedMoE over its
+    // all-to-all manager, vllm/distributed/device_communicators/all2all.py).
+    q.expertExchanges = std::int64_t(2) * m_moeLayers;
+    const double hiddenState = double(m_hidden) * double(m_activationBytes);
+    double bytesPerExchange = 0;
+    if (m_deepEpExchange) {
+        // DeepEP sends a token's hidden state to each other GPU that holds one of its top-k experts:
+        // of G GPUs with E / G experts each, G (1 - (1 - 1/G)^k) are touched, (G - 1) / G of them
+        // remote.
+        const double g = double(m_expertGpus);
+        const double touched = g * -std::expm1(double(m_topK) * std::log1p(-1.0 / g));
+        bytesPerExchange = double(tokens) * touched * (g - 1) / g * hiddenState;
+    } else {
+        // allgather_reducescatter and naive gather every rank's tokens to every GPU, and reduce the
+        // experts' outputs back: a GPU receives the other ranks' hidden states, (DP - 1) x tokens.
+        bytesPerExchange = double(tokens) * double(m_dataParallelSize - 1) * hiddenState;
+    }
+    q.expertExchangeTransferSeconds = double(q.expertExchanges) * bytesPerExchange / m_linkPerDirection;
 }
 
 void SpeedModel::price(ForwardCost &c) const
@@ -564,6 +608,8 @@ void SpeedModel::price(ForwardCost &c) const
     c.bound = memory >= compute ? SpeedBound::Memory : SpeedBound::Compute;
     t[StepTerm::VisionEncoder] = q.encoderComputeSeconds / m_computeEfficiency;
     t[StepTerm::AllReduce] = q.allReduces * m_allReduceLatency + q.allReduceTransferSeconds;
+    // Each exchange waits the same fixed latency as an all-reduce over the same links.
+    t[StepTerm::AllToAll] = double(q.expertExchanges) * m_allReduceLatency + q.expertExchangeTransferSeconds;
     t[StepTerm::MoeOverhead] = q.moeLayers * m_moeLayerSeconds;
     t[StepTerm::StepOverhead] = m_stepSeconds;
     t[StepTerm::SequenceOverhead] = double(q.sequences) * m_sequenceSeconds;
@@ -635,10 +681,11 @@ void SpeedModel::addPrefill(ForwardCost &c, std::int64_t tokens, std::int64_t pr
 
 ForwardCost SpeedModel::decode(std::int64_t batch) const
 {
+    const std::int64_t rank = rankShare(batch);
     ForwardCost c;
-    c.weightBytes = weightBytesRead(batch);
-    addDecode(c, batch, m_contextLen);
-    return finish(c, batch, batch, 0);
+    c.weightBytes = weightBytesRead(rank);
+    addDecode(c, rank, m_contextLen);
+    return finish(c, rank, rank, 0);
 }
 
 ForwardCost SpeedModel::verify(std::int64_t batch, std::int64_t draftTokens) const
@@ -730,8 +777,9 @@ ForwardCost SpeedModel::promptChunk(std::int64_t start, std::int64_t end, std::i
 }
 
 QList<SpeedModel::RepeatedPass> SpeedModel::prefillPasses(std::int64_t promptLen,
-                                                          std::int64_t sequences) const
+                                                          std::int64_t deploymentSequences) const
 {
+    const std::int64_t sequences = rankShare(deploymentSequences);
     // The prefix cache supplies a shared prefix's blocks: each prompt computes the rest.
     const std::int64_t cached = cachedPromptTokens(promptLen);
     const std::int64_t computed = promptLen - cached;
@@ -822,6 +870,18 @@ double SpeedModel::firstTokenSecondsUnderLoad(std::int64_t promptLen, std::int64
 
 ServingCost SpeedModel::serving(std::int64_t concurrency, std::int64_t promptLen,
                                 std::int64_t outputLen) const
+{
+    ServingCost s = servingOnRank(rankShare(concurrency), promptLen, outputLen);
+    if (m_dataParallelSize > 1) {
+        // Every rank serves its share at once: the deployment's users and their tokens.
+        s.concurrency = concurrency;
+        s.outputTokensPerSecond = double(concurrency) * double(outputLen) / s.requestSeconds;
+    }
+    return s;
+}
+
+ServingCost SpeedModel::servingOnRank(std::int64_t concurrency, std::int64_t promptLen,
+                                      std::int64_t outputLen) const
 {
     ServingCost s;
     s.concurrency = concurrency;
@@ -1017,13 +1077,16 @@ std::optional<SpeculativeSpeed> planSpeculative(const SpeedModel &model, const S
 std::optional<ServingCost> planServing(const SpeedModel &model, const Scenario &scenario,
                                        const MemoryPlan &plan, SpeedPlan &speed)
 {
-    const std::int64_t held = plan.kv.capacityTokens / plan.seqLen;
+    // Per data-parallel rank (the plan's, the one with the least KV cache), times the ranks.
+    const int ranks = plan.attentionDataParallel ? 1 : std::max(1, plan.dataParallelSize);
+    const std::int64_t held = (Checked(plan.kv.capacityTokens / plan.seqLen) * ranks).value();
     if (held < 1)
         return std::nullopt;
+    const std::int64_t engineLimit = plan.maxNumSeqs > 0 ? (Checked(plan.maxNumSeqs) * ranks).value() : 0;
     const std::int64_t outputLen = plan.seqLen - speed.promptLen;
     if (scenario.requestRateMilli > 0) {
         // The engine runs at most --max-num-seqs (SGLang: --max-running-requests) at once.
-        const std::int64_t most = plan.maxNumSeqs > 0 ? std::min(held, plan.maxNumSeqs) : held;
+        const std::int64_t most = engineLimit > 0 ? std::min(held, engineLimit) : held;
         ServingCost s =
             servingAtRate(model, double(scenario.requestRateMilli) / 1000, most, speed.promptLen, outputLen);
         if (s.saturated)
@@ -1035,7 +1098,7 @@ std::optional<ServingCost> planServing(const SpeedModel &model, const Scenario &
                                .arg(s.maxRequestRate, 0, 'f', 2);
         return s;
     }
-    const std::int64_t running = plan.maxNumSeqs > 0 ? std::min(held, plan.maxNumSeqs) : held;
+    const std::int64_t running = engineLimit > 0 ? std::min(held, engineLimit) : held;
     const std::int64_t users = std::min(plan.batchSize, running);
     if (users < plan.batchSize && held <= running)
         speed.notes << QStringLiteral("speed: the KV cache holds %1 requests of %2 tokens at once; serving "
@@ -1053,9 +1116,11 @@ std::int64_t sequencesAtOnce(const MemoryPlan &plan)
     if (!plan.engineStarts)
         return plan.batchSize;
     // vLLM's scheduler admits no more than max_num_running_reqs (Scheduler.schedule,
-    // vllm/v1/core/sched/scheduler.py); SGLang's no more than max_running_requests.
+    // vllm/v1/core/sched/scheduler.py), each data-parallel rank's its own; SGLang's no more than
+    // max_running_requests.
+    const std::int64_t ranks = plan.attentionDataParallel ? 1 : std::max(1, plan.dataParallelSize);
     const std::int64_t running =
-        plan.maxNumSeqs > 0 ? std::min(plan.batchSize, plan.maxNumSeqs) : plan.batchSize;
+        plan.maxNumSeqs > 0 ? std::min(plan.batchSize, plan.maxNumSeqs * ranks) : plan.batchSize;
     return std::min(running, std::max<std::int64_t>(1, plan.largestBatchThatFits));
 }
 
@@ -1078,12 +1143,14 @@ SpeedPlan planSpeed(const Scenario &s, const MemoryPlan &plan)
     };
     SpeedPlan speed = inputs();
     // No calibration source ran a pipeline (a decode step runs the stages in turn, with several
-    // batches in flight over them) or data-parallel ranks (each steps its own batch, and its MoE
-    // layers wait on every rank's tokens, gathered over TP x DP GPUs): no figure kvscope cannot
-    // stand by.
+    // batches in flight over them) or SGLang's attention groups (whose MLPs gather every group's
+    // tokens): no figure kvscope cannot stand by. vLLM's data-parallel ranks are each an engine of
+    // the step model, their MoE layers joined by the exchange the model prices (StepTerm::AllToAll).
     const std::pair<ScenarioField, int> unmeasured[] = {
         {ScenarioField::PipelineParallelSize, plan.pipelineParallelSize},
-        {ScenarioField::DataParallelSize, plan.dataParallelSize}};
+        {ScenarioField::DataParallelSize, plan.attentionDataParallel ? plan.dataParallelSize : 1},
+        {ScenarioField::DataParallelSize,
+         s.speculative.enabled() && plan.dataParallelSize > 1 ? plan.dataParallelSize : 1}};
     for (const auto &[field, size] : unmeasured) {
         if (size > 1) {
             speed.notes << QCoreApplication::translate("kvscope::Planner",
@@ -1099,6 +1166,23 @@ SpeedPlan planSpeed(const Scenario &s, const MemoryPlan &plan)
         model.describe(speed);
         if (!model.available())
             return speed;
+        if (plan.dataParallelSize > 1)
+            speed.notes
+                << QCoreApplication::translate(
+                       "kvscope::Planner",
+                       "speed: %1 %2 ranks each step their share of the batch at once%3; priced with the "
+                       "constants fitted on tensor-parallel deployments, not validated on a measurement "
+                       "of data-parallel ranks (docs/speed-validation.md)")
+                       .arg(optionFlag(ScenarioField::DataParallelSize, s.engine))
+                       .arg(plan.dataParallelSize)
+                       .arg(s.model.moe.enabled()
+                                ? QCoreApplication::translate("kvscope::Planner",
+                                                              ", their MoE layers exchanging every rank's "
+                                                              "tokens with the experts' GPUs (%1)")
+                                      .arg(all2allBackendName(usesAll2AllKernels(s)
+                                                                  ? s.all2allBackend
+                                                                  : All2AllBackend::AllgatherReducescatter))
+                                : QString());
         const std::int64_t batch = speed.batchSize;
         speed.decode = model.decode(batch);
         speed.prefill = model.prefill(speed.promptLen);

@@ -26,6 +26,10 @@ QString computeFormatName(ComputeFormat format); ///< "bf16", "fp8", "int8"...
 /// a pass reads, computes and synchronises (StepQuantities), priced by the
 /// calibrated constants into named terms (StepBreakdown). The speed plan, the
 /// ridge point and the speed chart all evaluate it.
+///
+/// Batches and concurrencies are the deployment's. Under vLLM's data parallelism every rank
+/// steps its even share of them at once (an even load), so a pass is one rank's, and a MoE
+/// layer's experts see every rank's tokens, gathered to them and back (StepTerm::AllToAll).
 class SpeedModel
 {
 public:
@@ -99,6 +103,12 @@ private:
     /// prompt's tokens after the ones the prefix cache supplies, attending to all before them.
     void addPrefill(ForwardCost &cost, std::int64_t tokens, std::int64_t promptLen,
                     std::int64_t finishing) const;
+    /// A rank's share of the deployment's `sequences` (all of them without data parallelism).
+    std::int64_t rankShare(std::int64_t sequences) const;
+    /// serving() for one rank's `concurrency`.
+    ServingCost servingOnRank(std::int64_t concurrency, std::int64_t promptLen, std::int64_t outputLen) const;
+    /// Adds data-parallel ranks' MoE exchanges of a pass of `tokens` a rank to its quantities.
+    void addExpertExchanges(StepQuantities &q, std::int64_t tokens) const;
     std::int64_t
     expertBytesTouched(std::int64_t tokens) const; ///< routed experts' bytes `tokens` touch, expected
     std::int64_t weightBytesRead(std::int64_t tokens) const;
@@ -139,6 +149,10 @@ private:
 
     // Model, per GPU
     int m_tensorParallelSize = 1;
+    int m_dataParallelSize = 1; ///< vLLM's ranks, each stepping its share of the batch
+    int m_expertGpus = 1;       ///< the GPUs a MoE layer's experts are spread over (TP x DP)
+    bool m_deepEpExchange =
+        false; ///< --all2all-backend deepep_high_throughput: tokens go to their experts only
     int m_layers = 0;
     std::int64_t m_hidden = 0;
     int m_activationBytes = 2;

@@ -43,11 +43,15 @@ struct StepQuantities
     double computeSeconds = 0;           ///< FLOPs over their tensor-core peaks
     std::int64_t allReduces = 0;         ///< tensor-parallel all-reduces in the pass
     double allReduceTransferSeconds = 0; ///< their bytes over the links
-    std::int64_t moeLayers = 0;          ///< MoE layers the pass runs
-    std::int64_t sequences = 0;          ///< sequences of a decode step; 0 for a prefill
-    std::int64_t requests = 0;           ///< new requests a prefill admits; 0 for a decode step
-    double images = 0;                   ///< images the vision tower encodes (a chunk: its prompt's share)
-    double encoderComputeSeconds = 0;    ///< the tower's FLOPs for those images over the 16-bit peak
+    /// Data-parallel ranks' MoE layers: the exchanges (a dispatch and a combine a layer) of the
+    /// ranks' tokens with the GPUs that hold their experts, and their bytes over the links.
+    std::int64_t expertExchanges = 0;
+    double expertExchangeTransferSeconds = 0;
+    std::int64_t moeLayers = 0;       ///< MoE layers the pass runs
+    std::int64_t sequences = 0;       ///< sequences of a decode step; 0 for a prefill
+    std::int64_t requests = 0;        ///< new requests a prefill admits; 0 for a decode step
+    double images = 0;                ///< images the vision tower encodes (a chunk: its prompt's share)
+    double encoderComputeSeconds = 0; ///< the tower's FLOPs for those images over the 16-bit peak
 };
 
 /// The calibrated constants as they apply to one scenario (its GPU, weight

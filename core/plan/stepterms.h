@@ -19,6 +19,7 @@ enum class StepTerm
     Compute,          ///< tensor-core time the memory reads do not hide
     VisionEncoder,    ///< the vision tower encoding a new request's images (prefill only)
     AllReduce,        ///< tensor-parallel all-reduces: latency and transfer
+    AllToAll,         ///< data-parallel ranks' MoE layers: tokens gathered to the experts and back
     MoeOverhead,      ///< per MoE layer: routing, token permutation, grouped-GEMM launches
     StepOverhead,     ///< per step: scheduler, sampler, launches, host work of the engine
     SequenceOverhead, ///< per sequence in the step: the engine's host work for each

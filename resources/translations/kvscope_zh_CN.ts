@@ -2079,6 +2079,10 @@
         <source>the vision tower encodes each image before the prompt&apos;s tokens run: its linears once per patch, its attention per pair of patches an image (or window, or tile) holds</source>
         <translation>视觉编码器在提示词的 token 计算之前先编码每张图像：线性层每个 patch 计算一次，注意力按一张图像（或窗口、图块）内的每对 patch 计算</translation>
     </message>
+    <message>
+        <source>data-parallel ranks: each MoE layer gathers every rank&apos;s tokens to the GPUs of their experts and sends the results back</source>
+        <translation>数据并行 rank：每个 MoE 层把各 rank 的 token 汇集到其专家所在的 GPU，再把结果送回</translation>
+    </message>
 </context>
 <context>
     <name>kvscope::FormulaPanel</name>
@@ -3772,6 +3776,14 @@
         <source>%1 with %2: vLLM&apos;s FusedMoEWithLoRA does not split the experts&apos; LoRA slots over EP ranks (&quot;EP support for Fused MoE LoRA is not implemented yet&quot;); kvscope does not size it</source>
         <translation>%1 配合 %2：vLLM 的 FusedMoEWithLoRA 不会把专家的 LoRA 槽位分摊到各 EP rank（“EP support for Fused MoE LoRA is not implemented yet”）；kvscope 不计算这种情况</translation>
     </message>
+    <message>
+        <source>speed: %1 %2 ranks each step their share of the batch at once%3; priced with the constants fitted on tensor-parallel deployments, not validated on a measurement of data-parallel ranks (docs/speed-validation.md)</source>
+        <translation>速度：%1 %2 个 rank 同时各自推进自己那份 batch%3；按张量并行部署拟合的常数计价，尚未用数据并行 rank 的实测验证（docs/speed-validation.md）</translation>
+    </message>
+    <message>
+        <source>, their MoE layers exchanging every rank&apos;s tokens with the experts&apos; GPUs (%1)</source>
+        <translation>，其 MoE 层在各 rank 与专家所在 GPU 之间交换 token（%1）</translation>
+    </message>
 </context>
 <context>
     <name>kvscope::PublishedResults</name>
@@ -4574,6 +4586,10 @@ Page Up / Page Down 在场景条中切换。</translation>
     <message>
         <source>Vision encoder</source>
         <translation>视觉编码器</translation>
+    </message>
+    <message>
+        <source>MoE token exchange</source>
+        <translation>MoE token 交换</translation>
     </message>
 </context>
 <context>

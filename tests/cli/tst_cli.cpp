@@ -382,10 +382,11 @@ private Q_SLOTS:
         QCOMPARE(terms.value(QLatin1String("compute")).toDouble(), 0.0);
         QCOMPARE(terms.value(QLatin1String("request_overhead")).toDouble(), 0.0);
         QCOMPARE(terms.value(QLatin1String("vision_encoder")).toDouble(), 0.0); // no images
+        QCOMPARE(terms.value(QLatin1String("all_to_all")).toDouble(), 0.0);     // no data-parallel ranks
         double sum = 0;
         for (const QJsonValue &term : terms)
             sum += term.toDouble();
-        QCOMPARE(terms.size(), 11);
+        QCOMPARE(terms.size(), 12);
         const double step = o.value(QLatin1String("decode_step_seconds")).toDouble();
         QVERIFY(std::abs(sum - step) < 1e-8);
         QVERIFY(step > bytes / 3350e9); // slower than the bare roofline
@@ -436,12 +437,20 @@ private Q_SLOTS:
         QVERIFY(text.out.contains("  Engine, per step"));
         QVERIFY(!text.out.contains("  Tensor-parallel all-reduce")); // TP 1: no term
 
-        // Data-parallel ranks: no speed, so no efficiencies in the heading; the deployment's cache.
+        // Data-parallel ranks: the deployment's speed, a step of each rank at once, with the MoE
+        // layers' token exchange as a term of its own; the deployment's cache.
         const Run ranks = run({QStringLiteral("calc"), QStringLiteral("--model"),
                                QStringLiteral("qwen3-30b-a3b"), QStringLiteral("--data-parallel-size"),
                                QStringLiteral("2"), QStringLiteral("--enable-expert-parallel")});
         QCOMPARE(ranks.exitCode, 0);
-        QVERIFY2(ranks.out.contains("Speed per replica (1 GPU)\n"), ranks.out.constData());
+        QVERIFY2(
+            ranks.out.contains("Speed per replica (2 GPUs: 2 data-parallel ranks of 1, a step each at once;"),
+            ranks.out.constData());
+        QVERIFY(ranks.out.contains("  MoE token exchange"));
+        // Pipeline stages: no speed, so no efficiencies in the heading.
+        const Run stages =
+            run({QStringLiteral("calc"), QStringLiteral("--pipeline-parallel-size"), QStringLiteral("2")});
+        QVERIFY2(stages.out.contains("Speed per replica (1 GPU)\n"), stages.out.constData());
         QVERIFY(ranks.out.contains("deployment KV cache"));
         QVERIFY(ranks.out.contains("--data-parallel-size 2 --enable-expert-parallel"));
     }

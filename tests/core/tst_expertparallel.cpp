@@ -14,6 +14,7 @@
 #include "core/model/inventory.h"
 #include "core/plan/expertparallel.h"
 #include "core/plan/planner.h"
+#include "core/plan/speedconstants.h"
 #include "core/scenario/launchline.h"
 #include "core/scenario/scenario.h"
 #include "core/scenario/scenariovalues.h"
@@ -171,9 +172,49 @@ private Q_SLOTS:
         QCOMPARE(ranks.kv.cacheBytes * 2, single.kv.cacheBytes);
         QCOMPARE(ranks.largestBatchThatFits, 2 * single.largestBatchThatFits);
         QCOMPARE(ranks.gpuCount(), 2);
-        // No figure kvscope cannot stand by: no measurement calibrates data-parallel speed.
-        QCOMPARE(ranks.speed.decode.seconds, 0.0);
-        QVERIFY(ranks.speed.notes.join(QLatin1Char('\n')).contains(QStringLiteral("--data-parallel-size 2")));
+        // Speed: each rank steps its 8 sequences as one GPU serving 8 would, and nothing joins the
+        // ranks of a dense model; the deployment emits both ranks' tokens. Not validated on a
+        // measurement of data-parallel ranks, and the plan says so.
+        Scenario eight = one;
+        eight.batchSize = 8;
+        const MemoryPlan copy = planMemory(eight);
+        QVERIFY(ranks.speed.available);
+        QCOMPARE(ranks.speed.batchSize, 16);
+        QCOMPARE(ranks.speed.decode.seconds, copy.speed.decode.seconds);
+        QCOMPARE(ranks.speed.decode.breakdown[StepTerm::AllToAll], 0.0);
+        QCOMPARE(ranks.speed.decodeTokensPerSecond, 16 / copy.speed.decode.seconds);
+        QCOMPARE(ranks.speed.decodeTokensPerSecond, 2 * copy.speed.decodeTokensPerSecond);
+        QVERIFY(ranks.speed.notes.join(QLatin1Char('\n')).contains(QStringLiteral("not validated")));
+    }
+
+    void dataParallelRanksExchangeTheirMoeTokens()
+    {
+        // DeepSeek-V2-Lite on two H100s as two ranks with EP, 16 sequences: 8 a rank. Each of its 26
+        // MoE layers gathers the other rank's tokens to this GPU's experts and back (vLLM's default
+        // allgather_reducescatter): 2 x 26 exchanges of 8 x (2 - 1) x 2048 x 2 B = 32,768 B each over
+        // 450 GB/s a direction (900 GB/s NVLink), each after the fitted all-reduce latency.
+        Scenario s = on(QStringLiteral("deepseek-v2-lite"), 1, 2, true);
+        s.batchSize = 16;
+        const MemoryPlan plan = planMemory(s);
+        QVERIFY(plan.speed.available);
+        const StepQuantities &q = plan.speed.decode.quantities;
+        QCOMPARE(q.expertExchanges, 52);
+        QCOMPARE(q.expertExchangeTransferSeconds, 52 * 32'768 / 450e9);
+        QCOMPARE(plan.speed.decode.breakdown[StepTerm::AllToAll],
+                 52 * calibratedSpeedConstants().allReduceLatencySeconds + 52 * 32'768 / 450e9);
+        // The experts see both ranks' 16 tokens: the routed experts touched are 16 tokens' (of 64,
+        // top-6), as on one GPU decoding all 16, spread over the two GPUs' 32 each.
+        Scenario whole = on(QStringLiteral("deepseek-v2-lite"), 1, 1, false);
+        whole.batchSize = 16;
+        QCOMPARE(plan.speed.expectedExperts, planMemory(whole).speed.expectedExperts);
+        // DeepEP's high-throughput kernels send a token only to the other GPU when one of its six
+        // experts is there: 2 x (1 - (1/2)^6) GPUs touched, half of them remote, 0.984375 x 4,096 B.
+        s.all2allBackend = All2AllBackend::DeepepHighThroughput;
+        const MemoryPlan deepep = planMemory(s);
+        QCOMPARE(deepep.speed.decode.quantities.expertExchangeTransferSeconds,
+                 52 * 8 * 0.984375 * 4096 / 450e9);
+        // A dense model's ranks exchange nothing (above); one rank, nothing either.
+        QCOMPARE(planMemory(whole).speed.decode.quantities.expertExchanges, 0);
     }
 
     void growthCurvesPassThroughTheRanksPoint()

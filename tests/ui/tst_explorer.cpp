@@ -390,19 +390,33 @@ private Q_SLOTS:
 
     void aPlanWithoutSpeedHidesTheTimeChart()
     {
-        // Data-parallel ranks have no speed figure (core/plan/speed.cpp says why on every card): the
+        // Pipeline stages have no speed figure (core/plan/speed.cpp says why on every card): the
         // "where the time goes" chart would be an empty axis, so it and its legend step aside.
-        controller()->setModel(test::preset(QStringLiteral("deepseek-v2-lite")));
+        controller()->setModel(test::preset(QStringLiteral("llama-3.1-8b")));
         QVERIFY(!stepBars()->isHidden());
-        controller()->setExpertParallel(true);
-        controller()->setDataParallelSize(2);
+        controller()->setPipelineParallelSize(2);
         QVERIFY(!controller()->plan().speed.available);
         QVERIFY(stepBars()->isHidden());
         QVERIFY(child<QWidget>("stepBreakdownLegend")->isHidden());
-        controller()->setDataParallelSize(1);
+        controller()->setPipelineParallelSize(1);
         QVERIFY(controller()->plan().speed.available);
         QVERIFY(!stepBars()->isHidden());
         QVERIFY(!child<QWidget>("stepBreakdownLegend")->isHidden());
+    }
+
+    void dataParallelRanksShowTheirTokenExchange()
+    {
+        // vLLM's data-parallel ranks of a MoE: a speed figure, with the MoE token exchange as a bar of
+        // its own in "where the time goes".
+        controller()->setModel(test::preset(QStringLiteral("deepseek-v2-lite")));
+        controller()->setExpertParallel(true);
+        controller()->setDataParallelSize(2);
+        QVERIFY(controller()->plan().speed.available);
+        QVERIFY(!stepBars()->isHidden());
+        QVERIFY(controller()->plan().speed.decode.breakdown[StepTerm::AllToAll] > 0);
+        QVERIFY(stepBars()->barSet(StepPass::Decode, StepTerm::AllToAll));
+        controller()->setDataParallelSize(1);
+        controller()->setExpertParallel(false);
     }
 
     void batchSliderDrivesTheKvBar()
