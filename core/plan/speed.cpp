@@ -87,9 +87,11 @@ ComputePath computePath(const GpuSpec &gpu, const QuantizationSpec &q, WeightDty
         if (supported && positive(peakOf(gpu, format)))
             return ComputePath{format, false, peakOf(gpu, format), {}};
         ComputePath path = weightOnly;
-        path.note = QStringLiteral("speed: %1 has no %2 tensor-core peak; %3 weights are dequantized and "
-                                   "multiply at the %4 peak (weight-only)")
-                        .arg(gpu.name, computeFormatName(format), what, computeFormatName(sixteen));
+        path.note =
+            QCoreApplication::translate(
+                "kvscope::Planner", "speed: %1 has no %2 tensor-core peak; %3 weights are dequantized and "
+                                    "multiply at the %4 peak (weight-only)")
+                .arg(gpu.name, computeFormatName(format), what, computeFormatName(sixteen));
         return path;
     };
     switch (q.method) {
@@ -232,7 +234,8 @@ void SpeedModel::readConstants(const Scenario &s, const MemoryPlan &plan, const 
     // prices its own cost yet, so it reads at the FP8 cache's (a note says so).
     m_fp8Kv = isFp8(plan.kvCacheDtype) || isFp4(plan.kvCacheDtype);
     if (isFp4(plan.kvCacheDtype) && m_available)
-        m_notes << QStringLiteral(
+        m_notes << QCoreApplication::translate(
+                       "kvscope::Planner",
                        "speed: no measurement calibrates reading an %1 KV cache; its "
                        "dequantization is priced at the FP8 cache's fitted cost per second of reads")
                        .arg(kvPrecisionName(plan.kvCacheDtype));
@@ -240,7 +243,8 @@ void SpeedModel::readConstants(const Scenario &s, const MemoryPlan &plan, const 
     const std::optional<double> measured = constants.weightBandwidthEfficiency[std::size_t(m_generation)];
     m_bandwidthEfficiency = measured.value_or(standInEfficiency(constants));
     if (!measured && m_available)
-        m_notes << QStringLiteral(
+        m_notes << QCoreApplication::translate(
+                       "kvscope::Planner",
                        "speed: no calibration measurement on %1 GPUs; their bandwidth efficiency is the "
                        "median of the measured generations (%2) and the engine's costs those fitted on them, "
                        "not validated here (docs/speed-validation.md)")
@@ -258,7 +262,8 @@ void SpeedModel::readConstants(const Scenario &s, const MemoryPlan &plan, const 
         priced = standInKernel(priced);
     m_dequantizationCost = constants.dequantizationCost[std::size_t(priced)].value_or(0);
     if (priced != m_kernel && m_available)
-        m_notes << QStringLiteral("speed: no public measurement of %1 kernels; priced as %2")
+        m_notes << QCoreApplication::translate("kvscope::Planner",
+                                               "speed: no public measurement of %1 kernels; priced as %2")
                        .arg(weightKernelName(m_kernel), weightKernelName(priced));
     m_fp8KvCost = m_fp8Kv ? constants.fp8KvCost : 0;
     m_allReduceLatency = constants.allReduceLatencySeconds;
@@ -277,12 +282,15 @@ void SpeedModel::applyMeasuredScale(const Scenario &s)
     if (measured.scalePpm <= 0 || !m_available)
         return;
     if (!measured.applies(s.gpu.id)) {
-        m_notes << QStringLiteral("speed: the calibration from %1 is for the GPU '%2', not %3; not applied")
+        m_notes << QCoreApplication::translate(
+                       "kvscope::Planner",
+                       "speed: the calibration from %1 is for the GPU '%2', not %3; not applied")
                        .arg(measured.source, measured.gpuId, s.gpu.name);
         return;
     }
     if (s.bandwidthEfficiencyPpm > 0) {
-        m_notes << QStringLiteral("speed: %1 is given; the calibration from %2 is not applied")
+        m_notes << QCoreApplication::translate("kvscope::Planner",
+                                               "speed: %1 is given; the calibration from %2 is not applied")
                        .arg(optionFlag(ScenarioField::BandwidthEfficiency), measured.source);
         return;
     }
@@ -299,7 +307,8 @@ void SpeedModel::applyMeasuredScale(const Scenario &s)
                         .arg(s.gpu.name)
                         .arg(100 * highest, 0, 'f', 0));
     m_calibrationSource = measured.source;
-    m_notes << QStringLiteral("speed: bandwidth efficiency %1 (KV reads %2), calibrated from %3")
+    m_notes << QCoreApplication::translate("kvscope::Planner",
+                                           "speed: bandwidth efficiency %1 (KV reads %2), calibrated from %3")
                    .arg(m_bandwidthEfficiency, 0, 'f', 2)
                    .arg(m_kvBandwidthEfficiency, 0, 'f', 2)
                    .arg(measured.source);
@@ -332,7 +341,8 @@ void SpeedModel::readHardware(const GpuSpec &gpu, const MemoryPlan &plan)
                        .arg(optionFlag(ScenarioField::DataParallelSize));
     m_available = missing.isEmpty();
     if (!m_available)
-        m_notes << QStringLiteral("speed: %1 lists no %2; speed figures are not computed")
+        m_notes << QCoreApplication::translate("kvscope::Planner",
+                                               "speed: %1 lists no %2; speed figures are not computed")
                        .arg(gpu.name.isEmpty() ? QStringLiteral("the GPU") : gpu.name,
                             missing.join(QStringLiteral(" and no ")));
     if (m_available && !path.note.isEmpty())
@@ -1033,14 +1043,18 @@ std::optional<SpeculativeSpeed> planSpeculative(const SpeedModel &model, const S
         // n-gram's acceptance is the share of the output that repeats the prompt; a draft model's
         // depends on the pair and the data. Neither has one published figure to assume.
         speed.notes << (scenario.speculative.method == SpeculativeMethod::DraftModel
-                            ? QStringLiteral("speed: a draft model's acceptance depends on the pair and the "
-                                             "data, and kvscope has no published figure for %1: give %2 for "
-                                             "its speed")
+                            ? QCoreApplication::translate(
+                                  "kvscope::Planner",
+                                  "speed: a draft model's acceptance depends on the pair and the "
+                                  "data, and kvscope has no published figure for %1: give %2 for "
+                                  "its speed")
                                   .arg(scenario.speculative.model,
                                        optionFlag(ScenarioField::DraftAcceptanceRate))
-                            : QStringLiteral("speed: %1's acceptance is the share of the output that repeats "
-                                             "the prompt, and no figure is published for it: give %2 for its "
-                                             "speed")
+                            : QCoreApplication::translate(
+                                  "kvscope::Planner",
+                                  "speed: %1's acceptance is the share of the output that repeats "
+                                  "the prompt, and no figure is published for it: give %2 for its "
+                                  "speed")
                                   .arg(speculativeMethodName(scenario.speculative.method),
                                        optionFlag(ScenarioField::DraftAcceptanceRate)));
         return std::nullopt;
@@ -1064,9 +1078,11 @@ std::optional<SpeculativeSpeed> planSpeculative(const SpeedModel &model, const S
         }
         result.breakEvenBatch = hi;
     }
-    speed.notes << QStringLiteral("speed: speculative decoding assumes each drafted token is accepted with "
-                                  "probability %1 (%2), independently; a step's and each draft pass's own "
-                                  "costs are fitted on vLLM's EAGLE-3 measurements (docs/methodology.md)")
+    speed.notes << QCoreApplication::translate(
+                       "kvscope::Planner",
+                       "speed: speculative decoding assumes each drafted token is accepted with "
+                       "probability %1 (%2), independently; a step's and each draft pass's own "
+                       "costs are fitted on vLLM's EAGLE-3 measurements (docs/methodology.md)")
                        .arg(acceptance->rate, 0, 'f', 3)
                        .arg(acceptance->source);
     return result;
@@ -1090,7 +1106,8 @@ std::optional<ServingCost> planServing(const SpeedModel &model, const Scenario &
         ServingCost s =
             servingAtRate(model, double(scenario.requestRateMilli) / 1000, most, speed.promptLen, outputLen);
         if (s.saturated)
-            speed.notes << QStringLiteral(
+            speed.notes << QCoreApplication::translate(
+                               "kvscope::Planner",
                                "speed: at %1 requests a second requests queue without end: with %2 in "
                                "flight (what the KV cache and the engine run at once) the server "
                                "completes %3 a second")
@@ -1101,8 +1118,10 @@ std::optional<ServingCost> planServing(const SpeedModel &model, const Scenario &
     const std::int64_t running = engineLimit > 0 ? std::min(held, engineLimit) : held;
     const std::int64_t users = std::min(plan.batchSize, running);
     if (users < plan.batchSize && held <= running)
-        speed.notes << QStringLiteral("speed: the KV cache holds %1 requests of %2 tokens at once; serving "
-                                      "figures are for %1 users, the other %3 wait")
+        speed.notes << QCoreApplication::translate(
+                           "kvscope::Planner",
+                           "speed: the KV cache holds %1 requests of %2 tokens at once; serving "
+                           "figures are for %1 users, the other %3 wait")
                            .arg(users)
                            .arg(plan.seqLen)
                            .arg(plan.batchSize - users);
@@ -1188,7 +1207,8 @@ SpeedPlan planSpeed(const Scenario &s, const MemoryPlan &plan)
         speed.prefill = model.prefill(speed.promptLen);
         speed.cachedPromptTokens = model.cachedPromptTokens(speed.promptLen);
         if (speed.cachedPromptTokens > 0)
-            speed.notes << QStringLiteral(
+            speed.notes << QCoreApplication::translate(
+                               "kvscope::Planner",
                                "speed: the prompt's first %1 tokens are the shared prefix's, kept in the "
                                "prefix cache: its prefill computes the other %2, attending to all")
                                .arg(formatCount(speed.cachedPromptTokens),
@@ -1201,7 +1221,8 @@ SpeedPlan planSpeed(const Scenario &s, const MemoryPlan &plan)
         if (s.speculative.enabled())
             speed.speculative = planSpeculative(model, s, batch, speed);
         if (plan.imagesPerRequest > 0)
-            speed.notes << QStringLiteral(
+            speed.notes << QCoreApplication::translate(
+                               "kvscope::Planner",
                                "speed: the prefill counts the images' %1 prompt tokens and the vision "
                                "tower's encoding of the %2 images (%3 TFLOP a GPU, at the compute "
                                "efficiency fitted on text prompts; no measurement of an encoder checks "
@@ -1211,17 +1232,19 @@ SpeedPlan planSpeed(const Scenario &s, const MemoryPlan &plan)
                                .arg(model.encoderFlopsPerImage() * double(plan.imagesPerRequest) / 1e12, 0,
                                     'f', 2);
         if (plan.weights.loraBytes > 0)
-            speed.notes << QStringLiteral(
-                "speed: the LoRA kernels (a shrink and an expand for each wrapped "
-                "layer and step) are not priced; no measurement to calibrate them on");
+            speed.notes << QCoreApplication::translate(
+                "kvscope::Planner", "speed: the LoRA kernels (a shrink and an expand for each wrapped "
+                                    "layer and step) are not priced; no measurement to calibrate them on");
         if (batch < plan.batchSize && batch == plan.maxNumSeqs)
-            speed.notes << QStringLiteral(
+            speed.notes << QCoreApplication::translate(
+                               "kvscope::Planner",
                                "speed: the engine runs at most %1 %2 requests at once; the decode "
                                "and serving figures are for %2 of the %3 sequences (the rest wait)")
                                .arg(optionFlag(ScenarioField::MaxNumSeqs, plan.engine), formatCount(batch),
                                     formatCount(plan.batchSize));
         else if (batch < plan.batchSize)
-            speed.notes << QStringLiteral(
+            speed.notes << QCoreApplication::translate(
+                               "kvscope::Planner",
                                "speed: the KV cache holds %1 of the %2 sequences at %3 tokens; the "
                                "decode figures are for those %1 (the engine queues the rest)")
                                .arg(formatCount(batch), formatCount(plan.batchSize),
@@ -1233,7 +1256,7 @@ SpeedPlan planSpeed(const Scenario &s, const MemoryPlan &plan)
         speed.available = true;
     } catch (const Error &error) {
         speed = inputs(); // no partial figures
-        speed.notes << QStringLiteral("speed: %1").arg(error.message());
+        speed.notes << QCoreApplication::translate("kvscope::Planner", "speed: %1").arg(error.message());
     }
     return speed;
 }

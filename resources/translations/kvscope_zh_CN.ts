@@ -3784,6 +3784,82 @@
         <source>, their MoE layers exchanging every rank&apos;s tokens with the experts&apos; GPUs (%1)</source>
         <translation>，其 MoE 层在各 rank 与专家所在 GPU 之间交换 token（%1）</translation>
     </message>
+    <message>
+        <source>speed: %1 has no %2 tensor-core peak; %3 weights are dequantized and multiply at the %4 peak (weight-only)</source>
+        <translation>速度：%1 没有 %2 张量核峰值；%3 权重先反量化，再按 %4 峰值相乘（仅权重量化）</translation>
+    </message>
+    <message>
+        <source>speed: no measurement calibrates reading an %1 KV cache; its dequantization is priced at the FP8 cache&apos;s fitted cost per second of reads</source>
+        <translation>速度：没有实测校准读取 %1 KV Cache；其反量化按 FP8 Cache 每秒读取拟合的代价计价</translation>
+    </message>
+    <message>
+        <source>speed: no calibration measurement on %1 GPUs; their bandwidth efficiency is the median of the measured generations (%2) and the engine&apos;s costs those fitted on them, not validated here (docs/speed-validation.md)</source>
+        <translation>速度：%1 GPU 上没有校准实测；其带宽效率取已测各代的中位数（%2），引擎开销沿用在它们上拟合的值，这里未经验证（docs/speed-validation.md）</translation>
+    </message>
+    <message>
+        <source>speed: no public measurement of %1 kernels; priced as %2</source>
+        <translation>速度：没有 %1 内核的公开实测；按 %2 计价</translation>
+    </message>
+    <message>
+        <source>speed: the calibration from %1 is for the GPU &apos;%2&apos;, not %3; not applied</source>
+        <translation>速度：来自 %1 的校准针对 GPU &apos;%2&apos;，不是 %3；未应用</translation>
+    </message>
+    <message>
+        <source>speed: %1 is given; the calibration from %2 is not applied</source>
+        <translation>速度：已指定 %1；未应用来自 %2 的校准</translation>
+    </message>
+    <message>
+        <source>speed: bandwidth efficiency %1 (KV reads %2), calibrated from %3</source>
+        <translation>速度：带宽效率 %1（KV 读取 %2），由 %3 校准</translation>
+    </message>
+    <message>
+        <source>speed: %1 lists no %2; speed figures are not computed</source>
+        <translation>速度：%1 没有列出 %2；不计算速度数值</translation>
+    </message>
+    <message>
+        <source>speed: a draft model&apos;s acceptance depends on the pair and the data, and kvscope has no published figure for %1: give %2 for its speed</source>
+        <translation>速度：草稿模型的接受率取决于模型组合和数据，kvscope 没有 %1 的公开数值：请用 %2 给出，才能计算速度</translation>
+    </message>
+    <message>
+        <source>speed: %1&apos;s acceptance is the share of the output that repeats the prompt, and no figure is published for it: give %2 for its speed</source>
+        <translation>速度：%1 的接受率是输出中重复提示词的比例，没有公开数值：请用 %2 给出，才能计算速度</translation>
+    </message>
+    <message>
+        <source>speed: speculative decoding assumes each drafted token is accepted with probability %1 (%2), independently; a step&apos;s and each draft pass&apos;s own costs are fitted on vLLM&apos;s EAGLE-3 measurements (docs/methodology.md)</source>
+        <translation>速度：投机解码假设每个草稿 token 以概率 %1（%2）独立被接受；每步及每次草稿前向的自身开销按 vLLM 的 EAGLE-3 实测拟合（docs/methodology.md）</translation>
+    </message>
+    <message>
+        <source>speed: at %1 requests a second requests queue without end: with %2 in flight (what the KV cache and the engine run at once) the server completes %3 a second</source>
+        <translation>速度：每秒 %1 个请求时队列会无限增长：同时在途 %2 个（KV Cache 和引擎能同时运行的数量）时，服务每秒只能完成 %3 个</translation>
+    </message>
+    <message>
+        <source>speed: the KV cache holds %1 requests of %2 tokens at once; serving figures are for %1 users, the other %3 wait</source>
+        <translation>速度：KV Cache 同时容纳 %1 个 %2 token 的请求；服务数值按 %1 个用户计算，其余 %3 个等待</translation>
+    </message>
+    <message>
+        <source>speed: the prompt&apos;s first %1 tokens are the shared prefix&apos;s, kept in the prefix cache: its prefill computes the other %2, attending to all</source>
+        <translation>速度：提示词前 %1 个 token 属于共享前缀，保存在前缀缓存中：预填充只计算其余 %2 个，但会关注全部 token</translation>
+    </message>
+    <message>
+        <source>speed: the prefill counts the images&apos; %1 prompt tokens and the vision tower&apos;s encoding of the %2 images (%3 TFLOP a GPU, at the compute efficiency fitted on text prompts; no measurement of an encoder checks it)</source>
+        <translation>速度：预填充计入图像的 %1 个提示 token 以及视觉塔对 %2 张图像的编码（每块 GPU %3 TFLOP，按文本提示拟合的计算效率；没有编码器实测验证）</translation>
+    </message>
+    <message>
+        <source>speed: the LoRA kernels (a shrink and an expand for each wrapped layer and step) are not priced; no measurement to calibrate them on</source>
+        <translation>速度：LoRA 内核（每个被包装层每步一次 shrink 和一次 expand）未计价；没有可供校准的实测</translation>
+    </message>
+    <message>
+        <source>speed: the engine runs at most %1 %2 requests at once; the decode and serving figures are for %2 of the %3 sequences (the rest wait)</source>
+        <translation>速度：引擎最多同时运行 %1 %2 个请求；解码和服务数值按 %3 个序列中的 %2 个计算（其余等待）</translation>
+    </message>
+    <message>
+        <source>speed: the KV cache holds %1 of the %2 sequences at %3 tokens; the decode figures are for those %1 (the engine queues the rest)</source>
+        <translation>速度：在 %3 token 时 KV Cache 只能容纳 %2 个序列中的 %1 个；解码数值按这 %1 个计算（引擎让其余的排队）</translation>
+    </message>
+    <message>
+        <source>speed: %1</source>
+        <translation>速度：%1</translation>
+    </message>
 </context>
 <context>
     <name>kvscope::PublishedResults</name>

@@ -415,6 +415,10 @@ private Q_SLOTS:
         QVERIFY(!stepBars()->isHidden());
         QVERIFY(controller()->plan().speed.decode.breakdown[StepTerm::AllToAll] > 0);
         QVERIFY(stepBars()->barSet(StepPass::Decode, StepTerm::AllToAll));
+        // What the figure rests on is said under the cards.
+        auto *notes = child<QLabel>("speedNotes");
+        QVERIFY(!notes->isHidden());
+        QVERIFY2(notes->text().contains(QStringLiteral("not validated")), qPrintable(notes->text()));
         controller()->setDataParallelSize(1);
         controller()->setExpertParallel(false);
     }

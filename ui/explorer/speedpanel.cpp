@@ -32,7 +32,7 @@ QString boundName(SpeedBound bound)
 
 SpeedPanel::SpeedPanel(QWidget *parent)
     : QWidget(parent), m_grid(new QGridLayout), m_serving(new FigureCard(QStringLiteral("serving"), this)),
-      m_speculative(new FigureCard(QStringLiteral("speculative"), this)),
+      m_speculative(new FigureCard(QStringLiteral("speculative"), this)), m_notes(new QLabel(this)),
       m_breakdown(new StepBreakdownChartView(this)),
       m_breakdownLegend(m_breakdown->makeLegend(this, QStringLiteral("stepBreakdownLegend")))
 {
@@ -44,6 +44,11 @@ SpeedPanel::SpeedPanel(QWidget *parent)
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addLayout(m_grid);
+    // What the figures assume (a stand-in efficiency, a layout no measurement checks, ...).
+    m_notes->setObjectName(QStringLiteral("speedNotes"));
+    m_notes->setWordWrap(true);
+    m_notes->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    layout->addWidget(m_notes);
     layout->addWidget(m_breakdown);
     layout->addWidget(m_breakdownLegend);
     showSpeed(m_speed);
@@ -119,6 +124,10 @@ void SpeedPanel::showSpeed(const SpeedPlan &s)
     m_speed = s;
     m_breakdown->showBreakdown(stepBreakdownChartData(s));
     showBreakdown();
+    // Where the cards have figures, the notes say what they rest on; else the cards say why not.
+    const bool figures = s.available && s.startFailure.isEmpty();
+    m_notes->setText(s.notes.join(QLatin1Char('\n')));
+    m_notes->setVisible(figures && !s.notes.isEmpty());
     const QLocale locale;
     const QString none = QStringLiteral("—");
     // A server that never starts has no speed: the reason stands in for every figure.

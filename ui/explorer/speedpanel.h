@@ -58,6 +58,7 @@ private:
     QList<FigureCard *> m_cards;
     FigureCard *m_serving;     ///< steady-state serving: a row of its own, shown when the plan has a workload
     FigureCard *m_speculative; ///< decoding with the drafter: a row of its own under --speculative-config
+    QLabel *m_notes;           ///< the speed plan's notes, under the cards
     StepBreakdownChartView *m_breakdown;
     LegendStrip *m_breakdownLegend;
     bool m_breakdownWanted = true; ///< setBreakdownChartVisible: the report shows a table instead
