@@ -1171,7 +1171,10 @@ QList<FormulaLine> beyondReadLines(const Scenario &s, const SpeedPlan &speed, co
         .term(seconds(QStringLiteral("per_step"), speed.prices.stepSeconds, ScenarioField::Engine,
                       QStringLiteral("%1: scheduler, sampler, launches (calibrated)").arg(engine)))
         .op(" + ")
-        .term(count(QStringLiteral("batch_size"), q.sequences, ScenarioField::BatchSize, {},
+        // A data-parallel rank's step carries its share of the batch.
+        .term(count(s.dataParallelSize > 1 ? QStringLiteral("rank_sequences") : QStringLiteral("batch_size"),
+                    q.sequences, ScenarioField::BatchSize,
+                    s.dataParallelSize > 1 ? QStringLiteral("this rank's share of the batch") : QString(),
                     TermUnit::Sequences))
         .op(" × ")
         .term(seconds(QStringLiteral("per_sequence"), speed.prices.sequenceSeconds, ScenarioField::Engine,

@@ -261,6 +261,13 @@ private Q_SLOTS:
         verifyLinesAddUp(evenSheet);
         QCOMPARE(lineOf(evenSheet, "deployment_kv_capacity_tokens").symbolic(),
                  QStringLiteral("kv_capacity_tokens × data_parallel_size"));
+        // Speed: a rank's step, its MoE token exchange a term of it, and the deployment's tokens a second
+        // the whole batch over that step; the engine's per-sequence work is the rank's share's.
+        const FormulaLine &step = lineOf(evenSheet, "decode_step");
+        QVERIFY2(step.symbolic().contains(QStringLiteral("all_to_all")), qPrintable(step.symbolic()));
+        QCOMPARE(termOf(lineOf(evenSheet, "all_to_all"), "expert_exchanges").value, std::int64_t(96));
+        QCOMPARE(termOf(lineOf(evenSheet, "engine_overhead"), "rank_sequences").value, std::int64_t(8));
+        QCOMPARE(termOf(lineOf(evenSheet, "decode_tokens_per_second"), "batch_size").value, std::int64_t(16));
     }
 
     void theLoadBalancersStateIsATermOfTheWeights()
