@@ -7,6 +7,7 @@
 #include "core/common/units.h"
 #include "core/engine/engine.h"
 #include "core/plan/all2all.h"
+#include "core/plan/expertparallel.h"
 #include "core/plan/kvcache.h"
 #include "core/plan/planner.h"
 #include "core/plan/speculativedecoding.h"
@@ -1134,9 +1135,10 @@ QList<FormulaLine> beyondReadLines(const Scenario &s, const SpeedPlan &speed, co
     if (q.expertExchanges > 0) {
         LineBuilder exchange(FormulaSection::Speed, QStringLiteral("all_to_all"));
         exchange
-            .term(count(QStringLiteral("expert_exchanges"), q.expertExchanges,
-                        ScenarioField::DataParallelSize,
-                        QStringLiteral("a dispatch and a combine per MoE layer")))
+            .term(
+                count(QStringLiteral("expert_exchanges"), q.expertExchanges, ScenarioField::DataParallelSize,
+                      sglangDpAttention(s) ? QStringLiteral("a gather and a scatter around every layer's MLP")
+                                           : QStringLiteral("a dispatch and a combine per MoE layer")))
             .op(" × ")
             .term(seconds(QStringLiteral("exchange_latency"), speed.prices.allReduceLatencySeconds, {},
                           QStringLiteral("per exchange, the all-reduce's (calibrated)")))
@@ -1145,13 +1147,17 @@ QList<FormulaLine> beyondReadLines(const Scenario &s, const SpeedPlan &speed, co
                           ScenarioField::All2AllBackend,
                           QStringLiteral("the ranks' hidden states over %1 GB/s links (%2)")
                               .arg(speed.interconnectGBs)
-                              .arg(all2allBackendName(usesAll2AllKernels(s)
-                                                          ? s.all2allBackend
-                                                          : All2AllBackend::AllgatherReducescatter))));
+                              .arg(sglangDpAttention(s) ? QStringLiteral("SGLang's dp_gather / dp_scatter")
+                                   : usesAll2AllKernels(s)
+                                       ? all2allBackendName(s.all2allBackend)
+                                       : all2allBackendName(All2AllBackend::AllgatherReducescatter))));
         lines << exchange.result(
             seconds(QString(), t[StepTerm::AllToAll]),
-            Formula::tr("data-parallel ranks: each MoE layer gathers every rank's tokens "
-                        "to the GPUs of their experts and sends the results back"));
+            sglangDpAttention(s)
+                ? Formula::tr("attention groups: each layer gathers every group's tokens to its MLP, split "
+                              "over all the GPUs, and scatters the results back")
+                : Formula::tr("data-parallel ranks: each MoE layer gathers every rank's tokens "
+                              "to the GPUs of their experts and sends the results back"));
     }
 
     if (q.moeLayers > 0) {

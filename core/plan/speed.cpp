@@ -204,8 +204,8 @@ QString computeFormatName(ComputeFormat format)
 SpeedModel::SpeedModel(const Scenario &s, const MemoryPlan &plan, const SpeedConstants &constants)
 {
     m_tensorParallelSize = plan.tensorParallelSize;
-    // SGLang's attention groups are not vLLM's ranks (planSpeed leaves them out).
-    m_dataParallelSize = plan.attentionDataParallel ? 1 : std::max(1, plan.dataParallelSize);
+    m_dataParallelSize = std::max(1, plan.dataParallelSize);
+    m_attentionGroups = plan.attentionDataParallel;
     m_expertGpus = m_tensorParallelSize * m_dataParallelSize;
     m_deepEpExchange = usesAll2AllKernels(s) && s.all2allBackend == All2AllBackend::DeepepHighThroughput;
     readHardware(s.gpu, plan);
@@ -330,7 +330,8 @@ void SpeedModel::readHardware(const GpuSpec &gpu, const MemoryPlan &plan)
     else if (!positive(path.tflops))
         missing << QStringLiteral("dense %1 TFLOPS").arg(computeFormatName(path.format));
     // Data-parallel ranks of a MoE exchange its layers' tokens over the links too.
-    const bool exchanges = m_dataParallelSize > 1 && plan.localExperts > 0 && m_expertGpus > 1;
+    const bool exchanges =
+        m_dataParallelSize > 1 && (plan.localExperts > 0 || m_attentionGroups) && m_expertGpus > 1;
     if (tp > 1 && !positive(gpu.interconnectGBs))
         missing << QStringLiteral("interconnect bandwidth for %2 %1")
                        .arg(tp)
@@ -564,10 +565,11 @@ ForwardCost SpeedModel::finish(ForwardCost c, std::int64_t tokens, std::int64_t 
     q.requests = requests;
     if (m_tensorParallelSize > 1) {
         // Two all-reduces per layer (after attention and after the MLP) of every
-        // token's hidden state; ring: 2(n-1)/n of the message crosses each link.
+        // token's hidden state; ring: 2(n-1)/n of the message crosses each link. In SGLang's
+        // attention groups only the attention's: the MLP's is the exchange's scatter.
         const double n = double(m_tensorParallelSize);
         const double message = double(tokens) * double(m_hidden) * double(m_activationBytes);
-        q.allReduces = std::int64_t(2) * m_layers;
+        q.allReduces = std::int64_t(m_attentionGroups ? 1 : 2) * m_layers;
         q.allReduceTransferSeconds = q.allReduces * 2.0 * (n - 1) / n * message / m_linkPerDirection;
     }
     addExpertExchanges(q, tokens);
@@ -579,11 +581,15 @@ ForwardCost SpeedModel::finish(ForwardCost c, std::int64_t tokens, std::int64_t 
 
 void SpeedModel::addExpertExchanges(StepQuantities &q, std::int64_t tokens) const
 {
-    if (m_dataParallelSize <= 1 || m_moeLayers == 0 || m_expertGpus <= 1 || tokens <= 0)
+    // SGLang's attention groups gather every group's tokens to each layer's MLP, which all the GPUs
+    // split, and scatter the outputs back (dp_gather / dp_scatter, python/sglang/srt/layers/
+    // dp_attention.py); vLLM's ranks exchange them at each MoE layer only.
+    const int layers = m_attentionGroups ? m_layers : m_moeLayers;
+    if (m_dataParallelSize <= 1 || layers == 0 || m_expertGpus <= 1 || tokens <= 0)
         return;
     // A dispatch before each MoE layer's experts and a combine after it (vLLM's FusedMoE over its
     // all-to-all manager, vllm/distributed/device_communicators/all2all.py).
-    q.expertExchanges = std::int64_t(2) * m_moeLayers;
+    q.expertExchanges = std::int64_t(2) * layers;
     const double hiddenState = double(m_hidden) * double(m_activationBytes);
     double bytesPerExchange = 0;
     if (m_deepEpExchange) {
@@ -1094,11 +1100,14 @@ std::optional<ServingCost> planServing(const SpeedModel &model, const Scenario &
                                        const MemoryPlan &plan, SpeedPlan &speed)
 {
     // Per data-parallel rank (the plan's, the one with the least KV cache), times the ranks.
-    const int ranks = plan.attentionDataParallel ? 1 : std::max(1, plan.dataParallelSize);
+    const int ranks = std::max(1, plan.dataParallelSize);
     const std::int64_t held = (Checked(plan.kv.capacityTokens / plan.seqLen) * ranks).value();
     if (held < 1)
         return std::nullopt;
-    const std::int64_t engineLimit = plan.maxNumSeqs > 0 ? (Checked(plan.maxNumSeqs) * ranks).value() : 0;
+    // vLLM's --max-num-seqs is each rank's; SGLang's --max-running-requests the server's.
+    const int engineRanks = plan.attentionDataParallel ? 1 : ranks;
+    const std::int64_t engineLimit =
+        plan.maxNumSeqs > 0 ? (Checked(plan.maxNumSeqs) * engineRanks).value() : 0;
     const std::int64_t outputLen = plan.seqLen - speed.promptLen;
     if (scenario.requestRateMilli > 0) {
         // The engine runs at most --max-num-seqs (SGLang: --max-running-requests) at once.
@@ -1162,12 +1171,11 @@ SpeedPlan planSpeed(const Scenario &s, const MemoryPlan &plan)
     };
     SpeedPlan speed = inputs();
     // No calibration source ran a pipeline (a decode step runs the stages in turn, with several
-    // batches in flight over them) or SGLang's attention groups (whose MLPs gather every group's
-    // tokens): no figure kvscope cannot stand by. vLLM's data-parallel ranks are each an engine of
-    // the step model, their MoE layers joined by the exchange the model prices (StepTerm::AllToAll).
+    // batches in flight over them): no figure kvscope cannot stand by. vLLM's data-parallel ranks
+    // and SGLang's attention groups each step the step model's pass, joined by the exchange the
+    // model prices (StepTerm::AllToAll).
     const std::pair<ScenarioField, int> unmeasured[] = {
         {ScenarioField::PipelineParallelSize, plan.pipelineParallelSize},
-        {ScenarioField::DataParallelSize, plan.attentionDataParallel ? plan.dataParallelSize : 1},
         {ScenarioField::DataParallelSize,
          s.speculative.enabled() && plan.dataParallelSize > 1 ? plan.dataParallelSize : 1}};
     for (const auto &[field, size] : unmeasured) {
@@ -1194,7 +1202,13 @@ SpeedPlan planSpeed(const Scenario &s, const MemoryPlan &plan)
                        "of data-parallel ranks (docs/speed-validation.md)")
                        .arg(optionFlag(ScenarioField::DataParallelSize, s.engine))
                        .arg(plan.dataParallelSize)
-                       .arg(s.model.moe.enabled()
+                       .arg(plan.attentionDataParallel
+                                ? QCoreApplication::translate(
+                                      "kvscope::Planner", ", every layer's MLP and experts over all %1 "
+                                                          "GPUs, each group's tokens gathered to them and "
+                                                          "back")
+                                      .arg(plan.gpuCount())
+                            : s.model.moe.enabled()
                                 ? QCoreApplication::translate("kvscope::Planner",
                                                               ", their MoE layers exchanging every rank's "
                                                               "tokens with the experts' GPUs (%1)")

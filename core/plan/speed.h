@@ -149,10 +149,11 @@ private:
 
     // Model, per GPU
     int m_tensorParallelSize = 1;
-    int m_dataParallelSize = 1; ///< vLLM's ranks, each stepping its share of the batch
+    int m_dataParallelSize = 1; ///< vLLM's ranks or SGLang's attention groups, each its share of the batch
     int m_expertGpus = 1;       ///< the GPUs a MoE layer's experts are spread over (TP x DP)
     bool m_deepEpExchange =
         false; ///< --all2all-backend deepep_high_throughput: tokens go to their experts only
+    bool m_attentionGroups = false; ///< SGLang's DP attention: every layer's MLP over all the GPUs
     int m_layers = 0;
     std::int64_t m_hidden = 0;
     int m_activationBytes = 2;

@@ -40,7 +40,7 @@ const TermLabel stepTermLabels[] = {
     {StepTerm::Compute, QT_TRANSLATE_NOOP("kvscope::StepTerm", "Compute beyond the reads")},
     {StepTerm::VisionEncoder, QT_TRANSLATE_NOOP("kvscope::StepTerm", "Vision encoder")},
     {StepTerm::AllReduce, QT_TRANSLATE_NOOP("kvscope::StepTerm", "Tensor-parallel all-reduce")},
-    {StepTerm::AllToAll, QT_TRANSLATE_NOOP("kvscope::StepTerm", "MoE token exchange")},
+    {StepTerm::AllToAll, QT_TRANSLATE_NOOP("kvscope::StepTerm", "Token exchange between ranks")},
     {StepTerm::MoeOverhead, QT_TRANSLATE_NOOP("kvscope::StepTerm", "MoE routing")},
     {StepTerm::StepOverhead, QT_TRANSLATE_NOOP("kvscope::StepTerm", "Engine, per step")},
     {StepTerm::SequenceOverhead, QT_TRANSLATE_NOOP("kvscope::StepTerm", "Engine, per sequence")},

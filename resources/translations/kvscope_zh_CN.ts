@@ -2083,6 +2083,10 @@
         <source>data-parallel ranks: each MoE layer gathers every rank&apos;s tokens to the GPUs of their experts and sends the results back</source>
         <translation>数据并行 rank：每个 MoE 层把各 rank 的 token 汇集到其专家所在的 GPU，再把结果送回</translation>
     </message>
+    <message>
+        <source>attention groups: each layer gathers every group&apos;s tokens to its MLP, split over all the GPUs, and scatters the results back</source>
+        <translation>注意力组：每层把各组的 token 汇集到切分在全部 GPU 上的 MLP，再把结果分发回去</translation>
+    </message>
 </context>
 <context>
     <name>kvscope::FormulaPanel</name>
@@ -3860,6 +3864,10 @@
         <source>speed: %1</source>
         <translation>速度：%1</translation>
     </message>
+    <message>
+        <source>, every layer&apos;s MLP and experts over all %1 GPUs, each group&apos;s tokens gathered to them and back</source>
+        <translation>，每层的 MLP 和专家切分在全部 %1 块 GPU 上，各组的 token 汇集过去再送回</translation>
+    </message>
 </context>
 <context>
     <name>kvscope::PublishedResults</name>
@@ -4664,8 +4672,8 @@ Page Up / Page Down 在场景条中切换。</translation>
         <translation>视觉编码器</translation>
     </message>
     <message>
-        <source>MoE token exchange</source>
-        <translation>MoE token 交换</translation>
+        <source>Token exchange between ranks</source>
+        <translation>rank 间 token 交换</translation>
     </message>
 </context>
 <context>

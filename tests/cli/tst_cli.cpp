@@ -446,7 +446,7 @@ private Q_SLOTS:
         QVERIFY2(
             ranks.out.contains("Speed per replica (2 GPUs: 2 data-parallel ranks of 1, a step each at once;"),
             ranks.out.constData());
-        QVERIFY(ranks.out.contains("  MoE token exchange"));
+        QVERIFY(ranks.out.contains("  Token exchange between ranks"));
         // Pipeline stages: no speed, so no efficiencies in the heading.
         const Run stages =
             run({QStringLiteral("calc"), QStringLiteral("--pipeline-parallel-size"), QStringLiteral("2")});

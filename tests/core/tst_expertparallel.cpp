@@ -407,6 +407,18 @@ private Q_SLOTS:
         const QString line = launchLine(s).command();
         QVERIFY2(line.contains(QStringLiteral("--tp-size 4 --dp-size 2 --enable-dp-attention")),
                  qPrintable(line));
+        // Speed: each group steps its 32 sequences at once; every layer gathers the other group's 32
+        // tokens to the MLPs and experts split over all four GPUs and scatters their outputs back
+        // (SGLang's DP attention: dp_gather / dp_scatter around each MLP): 2 x 48 exchanges of
+        // 32 x (2 - 1) x 2,048 x 2 B over 450 GB/s a direction; inside a group of two, the attention's
+        // all-reduce, one a layer.
+        QVERIFY(plan.speed.available);
+        QCOMPARE(plan.speed.batchSize, 64);
+        const StepQuantities &q = plan.speed.decode.quantities;
+        QCOMPARE(q.expertExchanges, 96);
+        QCOMPARE(q.expertExchangeTransferSeconds, 96 * 32.0 * 2048 * 2 / 450e9);
+        QCOMPARE(q.allReduces, 48);
+        QCOMPARE(q.sequences, 32);
 
         // The same GPUs without the groups: attention over all 4 and one pool.
         s.enableDpAttention = false;

@@ -261,7 +261,7 @@ private Q_SLOTS:
         verifyLinesAddUp(evenSheet);
         QCOMPARE(lineOf(evenSheet, "deployment_kv_capacity_tokens").symbolic(),
                  QStringLiteral("kv_capacity_tokens × data_parallel_size"));
-        // Speed: a rank's step, its MoE token exchange a term of it, and the deployment's tokens a second
+        // Speed: a rank's step, its token exchange a term of it, and the deployment's tokens a second
         // the whole batch over that step; the engine's per-sequence work is the rank's share's.
         const FormulaLine &step = lineOf(evenSheet, "decode_step");
         QVERIFY2(step.symbolic().contains(QStringLiteral("all_to_all")), qPrintable(step.symbolic()));

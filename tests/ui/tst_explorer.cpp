@@ -406,7 +406,7 @@ private Q_SLOTS:
 
     void dataParallelRanksShowTheirTokenExchange()
     {
-        // vLLM's data-parallel ranks of a MoE: a speed figure, with the MoE token exchange as a bar of
+        // vLLM's data-parallel ranks of a MoE: a speed figure, with the token exchange between ranks as a bar of
         // its own in "where the time goes".
         controller()->setModel(test::preset(QStringLiteral("deepseek-v2-lite")));
         controller()->setExpertParallel(true);
