@@ -89,9 +89,13 @@ void speedSection(TextTable &t, const MemoryPlan &p)
               .arg(speedBoundName(s.decode.bound), formatDuration(s.decode.idealSeconds)));
     breakdownRows(t, s.decode);
     t.row(QStringLiteral("decode tokens/s"), formatRate(s.decodeTokensPerSecond),
-          QStringLiteral("%1 sequences, %2 each; ideal %3")
+          QStringLiteral("%1 sequences, %2 each; ideal %3%4")
               .arg(formatCount(s.batchSize), formatRate(s.decodeTokensPerSecondPerSequence),
-                   formatRate(s.decodeTokensPerSecondIdeal)));
+                   formatRate(s.decodeTokensPerSecondIdeal),
+                   s.ranks > 1 ? QStringLiteral("; %1 ranks of %2 stepping at once")
+                                     .arg(s.ranks)
+                                     .arg(formatCount(s.rankBatchSize))
+                               : QString()));
     t.row(QStringLiteral("time to first token"), formatDuration(s.prefill.seconds),
           QStringLiteral("%1-token prompt, %2-bound; ideal %3")
               .arg(formatCount(s.promptLen), speedBoundName(s.prefill.bound),

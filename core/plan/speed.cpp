@@ -1164,6 +1164,8 @@ SpeedPlan planSpeed(const Scenario &s, const MemoryPlan &plan)
         speed.startFailure = plan.startFailure;
         speed.requestedBatchSize = plan.batchSize;
         speed.batchSize = sequencesAtOnce(plan);
+        speed.ranks = std::max(1, plan.dataParallelSize);
+        speed.rankBatchSize = dataParallelShare(speed.batchSize, speed.ranks);
         speed.contextLen = plan.seqLen;
         // A prompt's images are prefilled with its text (their placeholders hold KV like any token).
         speed.promptLen = s.promptLen > 0 ? s.promptLen + plan.imageTokensPerSequence : plan.seqLen;

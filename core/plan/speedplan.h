@@ -168,6 +168,10 @@ struct SpeedPlan
     /// Sequences decoding at once: --batch-size, or as many of them as the KV cache holds at
     /// --seq-len when fewer (the engine queues the rest). The decode figures are for these.
     std::int64_t batchSize = 0;
+    /// vLLM's data-parallel ranks or SGLang's attention groups stepping at once, each its share of
+    /// batchSize (rankBatchSize); 1 without them.
+    int ranks = 1;
+    std::int64_t rankBatchSize = 0;
     std::int64_t contextLen = 0; ///< tokens per sequence in the decode step (--seq-len)
     std::int64_t promptLen = 0;  ///< tokens of the prefill (--prompt-len, default --seq-len)
     /// Of those, the ones the prefix cache supplies (--shared-prefix-len's whole blocks, never the

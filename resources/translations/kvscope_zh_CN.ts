@@ -4586,6 +4586,10 @@ Page Up / Page Down 在场景条中切换。</translation>
         <source>a %1-token prompt alone, %2 of its tokens from the prefix cache, %3; ideal %4</source>
         <translation>单独一个 %1 token 的 prompt，其中 %2 个 token 来自前缀缓存，%3；理想 %4</translation>
     </message>
+    <message>
+        <source>%1 ranks of %2 sequences, a step each at once</source>
+        <translation>%1 个 rank，各 %2 条序列，同时各走一步</translation>
+    </message>
 </context>
 <context>
     <name>kvscope::SqnrChart</name>

@@ -447,6 +447,7 @@ private Q_SLOTS:
             ranks.out.contains("Speed per replica (2 GPUs: 2 data-parallel ranks of 1, a step each at once;"),
             ranks.out.constData());
         QVERIFY(ranks.out.contains("  Token exchange between ranks"));
+        QVERIFY(ranks.out.contains("; 2 ranks of 8 stepping at once"));
         // Pipeline stages: no speed, so no efficiencies in the heading.
         const Run stages =
             run({QStringLiteral("calc"), QStringLiteral("--pipeline-parallel-size"), QStringLiteral("2")});

@@ -406,8 +406,8 @@ private Q_SLOTS:
 
     void dataParallelRanksShowTheirTokenExchange()
     {
-        // vLLM's data-parallel ranks of a MoE: a speed figure, with the token exchange between ranks as a bar of
-        // its own in "where the time goes".
+        // vLLM's data-parallel ranks of a MoE: a speed figure, with the token exchange between ranks as a bar
+        // of its own in "where the time goes".
         controller()->setModel(test::preset(QStringLiteral("deepseek-v2-lite")));
         controller()->setExpertParallel(true);
         controller()->setDataParallelSize(2);
@@ -415,6 +415,13 @@ private Q_SLOTS:
         QVERIFY(!stepBars()->isHidden());
         QVERIFY(controller()->plan().speed.decode.breakdown[StepTerm::AllToAll] > 0);
         QVERIFY(stepBars()->barSet(StepPass::Decode, StepTerm::AllToAll));
+        QVERIFY2(explorer()
+                     ->speedPanel()
+                     ->detailLabel(QStringLiteral("decodeTokensPerSecond"))
+                     ->text()
+                     .contains(QStringLiteral("2 ranks of 8 sequences")),
+                 qPrintable(
+                     explorer()->speedPanel()->detailLabel(QStringLiteral("decodeTokensPerSecond"))->text()));
         // What the figure rests on is said under the cards.
         auto *notes = child<QLabel>("speedNotes");
         QVERIFY(!notes->isHidden());

@@ -149,11 +149,19 @@ void SpeedPanel::showSpeed(const SpeedPlan &s)
                       .arg(formatCount(s.batchSize, locale), formatCount(s.requestedBatchSize, locale)) +
                   QStringLiteral(" · ")
             : QString();
+    // Data-parallel ranks step at once, each its share of the sequences.
+    const QString ranks = s.ranks > 1
+                              ? QStringLiteral(" · ") + tr("%1 ranks of %2 sequences, a step each at once")
+                                                            .arg(s.ranks)
+                                                            .arg(formatCount(s.rankBatchSize, locale))
+                              : QString();
     card(QStringLiteral("decodeTokensPerSecond"))
         ->setTexts(tr("Decode, all sequences"), tr("%1 tokens/s").arg(rate(s.decodeTokensPerSecond)),
-                   held + tr("ideal %1 tokens/s · %2 sequences × %3 tokens · a step every %4")
-                              .arg(rate(s.decodeTokensPerSecondIdeal), formatCount(s.batchSize, locale),
-                                   formatCount(s.contextLen, locale), formatDuration(s.decode.seconds)));
+                   held +
+                       tr("ideal %1 tokens/s · %2 sequences × %3 tokens · a step every %4")
+                           .arg(rate(s.decodeTokensPerSecondIdeal), formatCount(s.batchSize, locale),
+                                formatCount(s.contextLen, locale), formatDuration(s.decode.seconds)) +
+                       ranks);
     card(QStringLiteral("decodePerSequence"))
         ->setTexts(tr("Decode, per sequence"),
                    tr("%1 tokens/s").arg(rate(s.decodeTokensPerSecondPerSequence)),
