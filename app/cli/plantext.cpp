@@ -65,6 +65,10 @@ void speedSection(TextTable &t, const MemoryPlan &p)
                                       .arg(p.gpuCount())
                                       .arg(p.dataParallelSize)
                                       .arg(p.tensorParallelSize)
+                            : p.pipelineParallelSize > 1 ? QStringLiteral("%1 GPUs: %2 pipeline stages of %3")
+                                                               .arg(p.gpuCount())
+                                                               .arg(p.pipelineParallelSize)
+                                                               .arg(p.tensorParallelSize)
                             : p.tensorParallelSize > 1
                                 ? QStringLiteral("%1 GPUs in tensor parallel").arg(p.tensorParallelSize)
                                 : QStringLiteral("1 GPU");

@@ -451,7 +451,8 @@ private Q_SLOTS:
         // Pipeline stages: no speed, so no efficiencies in the heading.
         const Run stages =
             run({QStringLiteral("calc"), QStringLiteral("--pipeline-parallel-size"), QStringLiteral("2")});
-        QVERIFY2(stages.out.contains("Speed per replica (1 GPU)\n"), stages.out.constData());
+        QVERIFY2(stages.out.contains("Speed per replica (2 GPUs: 2 pipeline stages of 1)\n"),
+                 stages.out.constData());
         QVERIFY(ranks.out.contains("deployment KV cache"));
         QVERIFY(ranks.out.contains("--data-parallel-size 2 --enable-expert-parallel"));
     }
