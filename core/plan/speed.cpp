@@ -1147,8 +1147,9 @@ std::int64_t sequencesAtOnce(const MemoryPlan &plan)
     // vllm/v1/core/sched/scheduler.py), each data-parallel rank's its own; SGLang's no more than
     // max_running_requests.
     const std::int64_t ranks = plan.attentionDataParallel ? 1 : std::max(1, plan.dataParallelSize);
-    const std::int64_t running =
-        plan.maxNumSeqs > 0 ? std::min(plan.batchSize, plan.maxNumSeqs * ranks) : plan.batchSize;
+    // Never past the batch, so the ranks' limits multiply without overflow.
+    const bool limited = plan.maxNumSeqs > 0 && plan.maxNumSeqs < ceilDiv(plan.batchSize, ranks);
+    const std::int64_t running = limited ? plan.maxNumSeqs * ranks : plan.batchSize;
     return std::min(running, std::max<std::int64_t>(1, plan.largestBatchThatFits));
 }
 

@@ -213,6 +213,14 @@ private Q_SLOTS:
         const MemoryPlan deepep = planMemory(s);
         QCOMPARE(deepep.speed.decode.quantities.expertExchangeTransferSeconds,
                  52 * 8 * 0.984375 * 4096 / 450e9);
+        // Each rank's --max-num-seqs caps what it runs: two ranks of 3 run 6 of the 16, and a cap above the
+        // batch leaves it whole.
+        Scenario capped = on(QStringLiteral("deepseek-v2-lite"), 1, 2, true);
+        capped.batchSize = 16;
+        capped.maxNumSeqs = 3;
+        QCOMPARE(planMemory(capped).speed.batchSize, 6);
+        capped.maxNumSeqs = 1'000'000;
+        QCOMPARE(planMemory(capped).speed.batchSize, 16);
         // A dense model's ranks exchange nothing (above); one rank, nothing either.
         QCOMPARE(planMemory(whole).speed.decode.quantities.expertExchanges, 0);
     }
