@@ -214,6 +214,9 @@ write("scenariofile", "file-source.kvscope", scenario_file(
 write("scenariofile", "eplb.kvscope", scenario_file(
     {"model": "deepseek-v3", "gpu": "h200", "tensor-parallel-size": 8, "enable-expert-parallel": True,
      "enable-eplb": True, "eplb-config": '{"num_redundant_experts": 32, "window_size": 100}'}))
+write("scenariofile", "data-parallel.kvscope", scenario_file(
+    {"model": "deepseek-v2-lite", "gpu": "h100-sxm", "data-parallel-size": 2, "enable-expert-parallel": True,
+     "all2all-backend": "deepep_high_throughput", "batch-size": 64, "seq-len": 2048, "prompt-len": 1024}))
 write("scenariofile", "newer.kvscope", json.dumps({"format": "kvscope-scenario", "version": 2,
                                                     "scenario": {"model": "x", "gpu": "y"}}).encode())
 
@@ -240,6 +243,11 @@ command_line("cli_calc", "bad-value.txt", "--batch-size", "-4", "extra")
 command_line("cli_calc", "eplb.txt", "--model", "deepseek-v3", "--gpu", "h200", "--tensor-parallel-size", "8",
              "--enable-expert-parallel", "--enable-eplb", "--eplb-config",
              '{"num_redundant_experts": 32, "window_size": 1000000, "policy": "default"}', "--json")
+command_line("cli_calc", "data-parallel.txt", "--model", "qwen3-30b-a3b", "--gpu", "h100-sxm",
+             "--data-parallel-size", "2", "--max-loras", "4", "--max-lora-rank", "16",
+             "--batch-size", "64", "--seq-len", "2048", "--prompt-len", "1024", "--request-rate", "2", "--json")
+command_line("cli_calc", "attention-groups.txt", "--engine", "sglang", "--model", "deepseek-v2-lite", "--gpu",
+             "h100-sxm", "--tp-size", "4", "--dp-size", "4", "--enable-dp-attention", "--json")
 command_line("cli_quant", "defaults.txt")
 command_line("cli_quant", "schemes.txt", "--scheme", "int4,int3-sym-g64,fp8-e4m3", "--scheme", "nf4",
              "--group-size", "-1", "--rows", "64", "--cols", "128", "--seed", "7", "--std", "1", "--bins", "4096",
