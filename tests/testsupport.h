@@ -4,6 +4,7 @@
 
 #include "core/common/error.h"
 #include "core/library/library.h"
+#include "core/scenario/scenario.h"
 
 #include <cstddef>
 
@@ -20,6 +21,21 @@ inline const ModelArch &preset(const QString &id)
     if (!m)
         qFatal("preset %s missing", qPrintable(id));
     return *m;
+}
+
+/// `model` on `tp` x `dp` GPUs of the `gpu` preset, its experts divided with `expertParallel`,
+/// sequences and --max-model-len of 8,192 tokens: the layout suites' starting scenario.
+inline Scenario layoutScenario(const QString &model, const QString &gpu, int tp, int dp, bool expertParallel)
+{
+    Scenario s;
+    s.model = preset(model);
+    s.gpu = resolveGpu(gpu);
+    s.tensorParallelSize = tp;
+    s.dataParallelSize = dp;
+    s.enableExpertParallel = expertParallel;
+    s.maxModelLen = 8192;
+    s.seqLen = 8192;
+    return s;
 }
 
 /// The kvscope::Error message `call` throws, or a null string when it throws none.

@@ -24,13 +24,8 @@ namespace {
 /// divided: vLLM runs its all-to-all kernels here.
 Scenario twoRanks(All2AllBackend backend = All2AllBackend::AllgatherReducescatter)
 {
-    Scenario s;
-    s.model = preset(QStringLiteral("deepseek-v2-lite"));
-    s.gpu = resolveGpu(QStringLiteral("h100-sxm"));
-    s.dataParallelSize = 2;
-    s.enableExpertParallel = true;
-    s.maxModelLen = 8192;
-    s.seqLen = 8192;
+    Scenario s =
+        test::layoutScenario(QStringLiteral("deepseek-v2-lite"), QStringLiteral("h100-sxm"), 1, 2, true);
     s.all2allBackend = backend;
     return s;
 }

@@ -31,14 +31,7 @@ constexpr int moeLayers = 61 - 3;                                       // first
 /// DeepSeek-V3 on 8 H200s with --enable-expert-parallel, vLLM's newest release.
 Scenario deepSeekOnEight()
 {
-    Scenario s;
-    s.model = preset(QStringLiteral("deepseek-v3"));
-    s.gpu = resolveGpu(QStringLiteral("h200"));
-    s.tensorParallelSize = 8;
-    s.enableExpertParallel = true;
-    s.maxModelLen = 8192;
-    s.seqLen = 8192;
-    return s;
+    return test::layoutScenario(QStringLiteral("deepseek-v3"), QStringLiteral("h200"), 8, 1, true);
 }
 
 Scenario withEplb(std::int64_t redundant)

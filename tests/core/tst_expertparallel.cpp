@@ -32,15 +32,7 @@ namespace {
 
 Scenario on(const QString &model, int tp, int dp, bool ep)
 {
-    Scenario s;
-    s.model = preset(model);
-    s.gpu = resolveGpu(QStringLiteral("h100-sxm"));
-    s.tensorParallelSize = tp;
-    s.dataParallelSize = dp;
-    s.enableExpertParallel = ep;
-    s.maxModelLen = 8192;
-    s.seqLen = 8192;
-    return s;
+    return test::layoutScenario(model, QStringLiteral("h100-sxm"), tp, dp, ep);
 }
 
 std::int64_t expertBytes(const MemoryPlan &plan)
@@ -525,13 +517,7 @@ private Q_SLOTS:
         // DeepSeek-V3's MTP layer builds its FusedMoE with the target's parallel config
         // (deepseek_mtp.py): under --data-parallel-size 2 with EP its 256 experts are divided among all
         // 16 GPUs as the target's are, 16 a GPU, not split over one rank's 8.
-        Scenario s;
-        s.model = preset(QStringLiteral("deepseek-v3"));
-        s.gpu = resolveGpu(QStringLiteral("h200"));
-        s.tensorParallelSize = 8;
-        s.enableExpertParallel = true;
-        s.maxModelLen = 8192;
-        s.seqLen = 8192;
+        Scenario s = test::layoutScenario(QStringLiteral("deepseek-v3"), QStringLiteral("h200"), 8, 1, true);
         s.speculative.method = SpeculativeMethod::Mtp;
         s.speculative.numSpeculativeTokens = 1;
         const MemoryPlan one = planMemory(s);
