@@ -158,6 +158,20 @@ WeightKernel weightKernelFor(const QuantizationSpec &q, const ComputePath &path)
     return WeightKernel::SixteenBit;
 }
 
+/// Engines that step at once, each its share of the batch: vLLM's data-parallel ranks or SGLang's
+/// attention groups (1 without them).
+int steppingRanks(const MemoryPlan &plan)
+{
+    return std::max(1, plan.dataParallelSize);
+}
+
+/// Of those, the ones with a running limit of their own: vLLM's --max-num-seqs is each rank's,
+/// SGLang's --max-running-requests the server's.
+int ranksWithOwnRunningLimit(const MemoryPlan &plan)
+{
+    return plan.attentionDataParallel ? 1 : steppingRanks(plan);
+}
+
 /// Sum over the prompt's positions of the tokens each attends to (causal):
 /// P(P+1)/2, or with a window W the first W positions then W each.
 double causalAttendedTokens(std::int64_t promptLen, std::int64_t window)
@@ -204,7 +218,7 @@ QString computeFormatName(ComputeFormat format)
 SpeedModel::SpeedModel(const Scenario &s, const MemoryPlan &plan, const SpeedConstants &constants)
 {
     m_tensorParallelSize = plan.tensorParallelSize;
-    m_dataParallelSize = std::max(1, plan.dataParallelSize);
+    m_dataParallelSize = steppingRanks(plan);
     m_attentionGroups = plan.attentionDataParallel;
     m_expertGpus = m_tensorParallelSize * m_dataParallelSize;
     m_deepEpExchange = usesAll2AllKernels(s) && s.all2allBackend == All2AllBackend::DeepepHighThroughput;
@@ -1100,14 +1114,12 @@ std::optional<ServingCost> planServing(const SpeedModel &model, const Scenario &
                                        const MemoryPlan &plan, SpeedPlan &speed)
 {
     // Per data-parallel rank (the plan's, the one with the least KV cache), times the ranks.
-    const int ranks = std::max(1, plan.dataParallelSize);
+    const int ranks = steppingRanks(plan);
     const std::int64_t held = (Checked(plan.kv.capacityTokens / plan.seqLen) * ranks).value();
     if (held < 1)
         return std::nullopt;
-    // vLLM's --max-num-seqs is each rank's; SGLang's --max-running-requests the server's.
-    const int engineRanks = plan.attentionDataParallel ? 1 : ranks;
     const std::int64_t engineLimit =
-        plan.maxNumSeqs > 0 ? (Checked(plan.maxNumSeqs) * engineRanks).value() : 0;
+        plan.maxNumSeqs > 0 ? (Checked(plan.maxNumSeqs) * ranksWithOwnRunningLimit(plan)).value() : 0;
     const std::int64_t outputLen = plan.seqLen - speed.promptLen;
     if (scenario.requestRateMilli > 0) {
         // The engine runs at most --max-num-seqs (SGLang: --max-running-requests) at once.
@@ -1146,7 +1158,7 @@ std::int64_t sequencesAtOnce(const MemoryPlan &plan)
     // vLLM's scheduler admits no more than max_num_running_reqs (Scheduler.schedule,
     // vllm/v1/core/sched/scheduler.py), each data-parallel rank's its own; SGLang's no more than
     // max_running_requests.
-    const std::int64_t ranks = plan.attentionDataParallel ? 1 : std::max(1, plan.dataParallelSize);
+    const std::int64_t ranks = ranksWithOwnRunningLimit(plan);
     // Never past the batch, so the ranks' limits multiply without overflow.
     const bool limited = plan.maxNumSeqs > 0 && plan.maxNumSeqs < ceilDiv(plan.batchSize, ranks);
     const std::int64_t running = limited ? plan.maxNumSeqs * ranks : plan.batchSize;
@@ -1165,7 +1177,7 @@ SpeedPlan planSpeed(const Scenario &s, const MemoryPlan &plan)
         speed.startFailure = plan.startFailure;
         speed.requestedBatchSize = plan.batchSize;
         speed.batchSize = sequencesAtOnce(plan);
-        speed.ranks = std::max(1, plan.dataParallelSize);
+        speed.ranks = steppingRanks(plan);
         speed.rankBatchSize = dataParallelShare(speed.batchSize, speed.ranks);
         speed.contextLen = plan.seqLen;
         // A prompt's images are prefilled with its text (their placeholders hold KV like any token).
