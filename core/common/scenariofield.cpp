@@ -138,6 +138,7 @@ const EnumSpelling<ServerOption> serverOptions[] = {
     {ServerOption::SglangSpeculativeNumSteps, "speculative-num-steps"},
     {ServerOption::SglangSpeculativeEagleTopk, "speculative-eagle-topk"},
     {ServerOption::SglangSpeculativeDraftTokens, "speculative-num-draft-tokens"},
+    {ServerOption::SglangSwaFullTokensRatio, "swa-full-tokens-ratio"},
     {ServerOption::VllmLimitMmPerPrompt, "limit-mm-per-prompt"},
 };
 

@@ -52,16 +52,51 @@ std::int64_t sglangPreloadBytes(const GpuSpec &gpu, int tensorParallelSize)
     return tensorParallelSize > 1 && !pcieOnly(gpu) ? GiB * 153 / 100 : GiB * 51 / 100;
 }
 
+bool sglangSplitsSlidingWindowPool(const ModelArch &model)
+{
+    // is_hybrid_swa_model's list (python/sglang/srt/configs/model_config.py): gpt-oss since
+    // sgl-project/sglang#17261, Llama 4 without --hybrid-kvcache-ratio since #16399.
+    static const QStringList hybridSwaArchitectures{QStringLiteral("Llama4ForConditionalGeneration"),
+                                                    QStringLiteral("DeepseekV4ForCausalLM"),
+                                                    QStringLiteral("GptOssForCausalLM"),
+                                                    QStringLiteral("MiMoV2ForCausalLM"),
+                                                    QStringLiteral("MiMoV2FlashForCausalLM"),
+                                                    QStringLiteral("Step3p5ForCausalLM"),
+                                                    QStringLiteral("Step3p7ForConditionalGeneration"),
+                                                    QStringLiteral("Gemma4ForCausalLM"),
+                                                    QStringLiteral("Gemma4ForConditionalGeneration"),
+                                                    QStringLiteral("LagunaForCausalLM"),
+                                                    QStringLiteral("MellumForCausalLM"),
+                                                    QStringLiteral("InklingForConditionalGeneration")};
+    return hybridSwaArchitectures.contains(model.architecture);
+}
+
 QString sglangUnsupportedReason(const ModelArch &model)
 {
-    for (int i = 0; i < model.numLayers; ++i)
-        if (model.isRecurrentLayer(i) || model.isChunkedLayer(i) || model.isSlidingLayer(i) ||
-            model.isKvSharedLayer(i))
-            return QCoreApplication::translate(
-                       "kvscope::Planner",
-                       "%2 sglang: %1 mixes layer kinds (sliding-window, chunked, recurrent or shared "
-                       "KV layers); kvscope models SGLang's token pool for uniform attention models only")
-                .arg(model.name, optionFlag(ScenarioField::Engine));
+    bool recurrent = false, shared = false, windowed = false;
+    for (int i = 0; i < model.numLayers; ++i) {
+        recurrent = recurrent || model.isRecurrentLayer(i);
+        shared = shared || model.isKvSharedLayer(i);
+        windowed = windowed || model.isSlidingLayer(i) || model.isChunkedLayer(i);
+    }
+    const QString flag = optionFlag(ScenarioField::Engine);
+    if (recurrent)
+        return QCoreApplication::translate("kvscope::Planner",
+                                           "%2 sglang: %1 has recurrent layers, whose state SGLang keeps in "
+                                           "a pool of its own beside the token pool; kvscope does not model "
+                                           "that pool yet")
+            .arg(model.name, flag);
+    if (shared)
+        return QCoreApplication::translate("kvscope::Planner",
+                                           "%2 sglang: %1's last layers reuse an earlier layer's cache; "
+                                           "kvscope does not model SGLang's pool for shared KV layers yet")
+            .arg(model.name, flag);
+    if (windowed && sglangSplitsSlidingWindowPool(model))
+        return QCoreApplication::translate("kvscope::Planner",
+                                           "%2 sglang: SGLang splits %1's cache into a full-attention pool "
+                                           "and a sliding-window pool (sized by %3); kvscope does not model "
+                                           "that split yet")
+            .arg(model.name, flag, serverFlag(ServerOption::SglangSwaFullTokensRatio));
     return {};
 }
 

@@ -41,6 +41,10 @@ SglangDefaults sglangDefaults(const GpuSpec &gpu, int tensorParallelSize, std::i
 /// (id 1) and 1.53 GiB at TP>1 (id 3); PCIe-only GPUs keep the TP=1 figure.
 std::int64_t sglangPreloadBytes(const GpuSpec &gpu, int tensorParallelSize);
 
+/// SGLang gives these architectures a full-attention pool and a sliding-window pool of their own
+/// (is_hybrid_swa_model); every other one keeps every token in every layer of one pool.
+bool sglangSplitsSlidingWindowPool(const ModelArch &model);
+
 /// Why SGLang's pool cannot be planned for `model` (its hybrid pools are not
 /// modelled), or empty when it can.
 QString sglangUnsupportedReason(const ModelArch &model);

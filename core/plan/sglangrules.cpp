@@ -74,7 +74,14 @@ QString SglangRules::gpuRefusal(const Scenario &s, const MemoryPlan &plan) const
 
 ModelArch SglangRules::layOut(const ModelArch &model) const
 {
-    return model;
+    // One token pool over every layer (DefaultPoolConfigurator._compute_cell_size counts
+    // num_effective_layers, python/sglang/srt/model_executor/pool_configurator.py): a window or
+    // chunk frees nothing. The architectures that get a window pool of their own are refused
+    // (sglangUnsupportedReason); attention still reads only the window (SpeedModel).
+    ModelArch laidOut = model;
+    laidOut.slidingWindow = 0;
+    laidOut.attentionChunkSize = 0;
+    return laidOut;
 }
 
 void SglangRules::applyLimits(const Scenario &s, MemoryPlan &plan) const
@@ -186,6 +193,17 @@ QString SglangRules::refusal(const MemoryPlan &) const
 
 void SglangRules::addNotes(const Scenario &s, MemoryPlan &plan) const
 {
+    if (const KvGroupLayout attention = kvGroupLayout(s.model);
+        attention.slidingLayers > 0 || attention.chunkedLayers > 0)
+        plan.notes << QCoreApplication::translate(
+                          "kvscope::Planner",
+                          "SGLang keeps every token in %1's %2 sliding-window or chunked layers too: its one "
+                          "token pool spans every layer (only the architectures SGLang lists as hybrid get a "
+                          "pool of their own for the window), so a token takes %3 B where vLLM frees what "
+                          "leaves the window; attention still reads only the window")
+                          .arg(s.model.name)
+                          .arg(attention.slidingLayers + attention.chunkedLayers)
+                          .arg(formatCount(plan.kv.bytesPerToken));
     if (s.speculative.runsDraftOnGpu())
         plan.notes << QCoreApplication::translate(
                           "kvscope::Planner",

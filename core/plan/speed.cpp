@@ -381,10 +381,14 @@ void SpeedModel::readWeights(const ModelArch &m, const MemoryPlan &plan)
     m_contextLen = plan.seqLen;
     m_tokenBudget = plan.maxNumBatchedTokens;
     m_cacheBlock = plan.blockSize;
-    m_fullLayers = plan.kv.fullLayers - plan.kv.draftLayers; // the drafter reads its own in draftPass()
-    m_slidingLayers = plan.kv.slidingLayers;
+    // Attention reads what its window or chunk covers, whether or not the pool frees the rest
+    // (SGLang's one pool and vLLM before its hybrid manager keep every token); the drafter reads
+    // its own layers in draftPass().
+    const KvGroupLayout attention = kvGroupLayout(m);
+    m_fullLayers = attention.fullLayers;
+    m_slidingLayers = attention.slidingLayers;
     m_window = m.slidingWindow;
-    m_chunkedLayers = plan.kv.chunkedLayers;
+    m_chunkedLayers = attention.chunkedLayers;
     m_chunk = m.attentionChunkSize;
     m_stateBytesPerSequence = plan.kv.stateBytesPerSequence;
     m_kvBytesPerTokenPerLayer = plan.kv.bytesPerTokenPerLayer;

@@ -3317,10 +3317,6 @@
         <translation>SGLang 将拒绝启动：没有显存留给 KV 缓存池（&quot;Not enough memory. Please try to increase %1&quot;）</translation>
     </message>
     <message>
-        <source>%2 sglang: %1 mixes layer kinds (sliding-window, chunked, recurrent or shared KV layers); kvscope models SGLang&apos;s token pool for uniform attention models only</source>
-        <translation>%2 sglang：%1 混合了多种层（滑动窗口、分块、循环状态或共享 KV 的层）；kvscope 只为单一注意力类型的模型计算 SGLang 的 token 缓存池</translation>
-    </message>
-    <message>
         <source>vLLM %1 takes its estimated CUDA-graph memory (%2) out of the budget before the KV cache (a vLLM environment variable turns that off: see docs/methodology.md, Engines and versions)</source>
         <translation>vLLM %1 在分配 KV Cache 之前先从预算中扣除估计的 CUDA Graph 显存（%2）（可用 vLLM 的一个环境变量关闭：见 docs/methodology.md 的“Engines and versions”）</translation>
     </message>
@@ -3867,6 +3863,22 @@
     <message>
         <source>, every layer&apos;s MLP and experts over all %1 GPUs, each group&apos;s tokens gathered to them and back</source>
         <translation>，每层的 MLP 和专家切分在全部 %1 块 GPU 上，各组的 token 汇集过去再送回</translation>
+    </message>
+    <message>
+        <source>%2 sglang: %1 has recurrent layers, whose state SGLang keeps in a pool of its own beside the token pool; kvscope does not model that pool yet</source>
+        <translation>%2 sglang：%1 含有循环层，SGLang 把它们的状态放在 token 池之外的单独池中；kvscope 尚未建模该池</translation>
+    </message>
+    <message>
+        <source>%2 sglang: %1&apos;s last layers reuse an earlier layer&apos;s cache; kvscope does not model SGLang&apos;s pool for shared KV layers yet</source>
+        <translation>%2 sglang：%1 的最后几层复用前面某层的缓存；kvscope 尚未建模 SGLang 针对共享 KV 层的池</translation>
+    </message>
+    <message>
+        <source>%2 sglang: SGLang splits %1&apos;s cache into a full-attention pool and a sliding-window pool (sized by %3); kvscope does not model that split yet</source>
+        <translation>%2 sglang：SGLang 把 %1 的缓存分成全注意力池和滑动窗口池（大小由 %3 决定）；kvscope 尚未建模这种拆分</translation>
+    </message>
+    <message>
+        <source>SGLang keeps every token in %1&apos;s %2 sliding-window or chunked layers too: its one token pool spans every layer (only the architectures SGLang lists as hybrid get a pool of their own for the window), so a token takes %3 B where vLLM frees what leaves the window; attention still reads only the window</source>
+        <translation>SGLang 在 %1 的 %2 个滑动窗口或分块注意力层中同样保留每个 token：它唯一的 token 池覆盖所有层（只有 SGLang 列为混合架构的模型才为窗口单独设池），因此每个 token 占 %3 B，而 vLLM 会释放移出窗口的部分；注意力计算仍只读取窗口内的 token</translation>
     </message>
 </context>
 <context>

@@ -121,8 +121,8 @@ private Q_SLOTS:
             << "--vllm-version: is a vLLM option";
         QTest::newRow("SGLang hybrid model")
             << QStringList{QStringLiteral("calc"), QStringLiteral("--engine"), QStringLiteral("sglang"),
-                           QStringLiteral("--model"), QStringLiteral("gemma-3-27b")}
-            << "--engine sglang: Gemma";
+                           QStringLiteral("--model"), QStringLiteral("gpt-oss-20b")}
+            << "--engine sglang: SGLang splits gpt-oss";
         QTest::newRow("fit without concurrency")
             << QStringList{QStringLiteral("fit"), QStringLiteral("--model"), QStringLiteral("llama-3.1-8b")}
             << "--concurrency: not given";

@@ -696,13 +696,58 @@ private Q_SLOTS:
         QVERIFY(errorOf([&] { planMemory(s); }).contains(QLatin1String("(vLLM refuses it)")));
     }
 
+    void sglangRefusesWhatItsPoolIsNotModelledFor_data()
+    {
+        QTest::addColumn<QString>("model");
+        QTest::addColumn<QString>("reason");
+        // Recurrent layers: SGLang's Mamba pool beside the token pool.
+        QTest::newRow("recurrent") << "granite-4.0-h-tiny"
+                                   << "recurrent";
+        // Architectures SGLang gives a full pool and a sliding-window pool of their own
+        // (is_hybrid_swa_model, python/sglang/srt/configs/model_config.py).
+        QTest::newRow("gpt-oss") << "gpt-oss-20b"
+                                 << "--swa-full-tokens-ratio";
+        QTest::newRow("llama 4") << "llama-4-scout-17b-16e"
+                                 << "--swa-full-tokens-ratio";
+    }
+
     void sglangRefusesWhatItsPoolIsNotModelledFor()
     {
-        Scenario s = scenario(QStringLiteral("gemma-3-27b"));
+        QFETCH(QString, model);
+        QFETCH(QString, reason);
+        Scenario s = scenario(model);
         s.engine = Engine::Sglang;
         const QString message = errorOf([&] { planMemory(s); });
-        QVERIFY2(message.contains(QLatin1String("--engine sglang")) && message.contains(s.model.name),
+        QVERIFY2(message.contains(QLatin1String("--engine sglang")) && message.contains(s.model.name) &&
+                     message.contains(reason),
                  qPrintable(message));
+    }
+
+    void sglangKeepsEveryTokenInSlidingWindowLayers()
+    {
+        // An architecture SGLang does not list as hybrid SWA gets its one token pool over every layer
+        // (DefaultPoolConfigurator._compute_cell_size over num_effective_layers,
+        // python/sglang/srt/model_executor/pool_configurator.py): Gemma-3-27B's 52 sliding-window
+        // layers (1,024 tokens) keep every token as its 10 full layers do. Cell = 62 layers x 16 KV
+        // heads x (128 + 128) x 2 B = 507,904 B a token.
+        Scenario s = scenario(QStringLiteral("gemma-3-27b"));
+        s.engine = Engine::Sglang;
+        s.memFractionStaticPpm = 900'000;
+        s.maxModelLen = 32768;
+        s.batchSize = 1;
+        s.seqLen = 32768;
+        const MemoryPlan plan = planMemory(s);
+        const std::int64_t total = 81090 * MiB - GiB * 51 / 100;
+        const std::int64_t rest = total * 9 / 10 - plan.weights.bytesPerGpu;
+        QCOMPARE(plan.kv.bytesPerToken, std::int64_t(507904));
+        QCOMPARE(plan.kv.capacityTokens, rest / 507904);
+        QCOMPARE(plan.kv.slidingLayers, 0);
+        QCOMPARE(plan.kv.cacheBytes, std::int64_t(32768) * 507904);
+        // Its attention still reads the window: a decode step at 32,768 tokens reads 10 full layers'
+        // tokens and 52 layers' last 1,024, 8,192 B a token and layer (16 heads x 256 x 2 B).
+        QCOMPARE(plan.speed.decode.kvBytes, (std::int64_t(10) * 32768 + std::int64_t(52) * 1024) * 8192);
+        QVERIFY2(plan.notes.join(QLatin1Char('\n')).contains(QLatin1String("every token")),
+                 qPrintable(plan.notes.join(QLatin1Char('\n'))));
     }
 
     void optionsBelongToTheirEngine()

@@ -215,8 +215,9 @@ private Q_SLOTS:
 
     void aModelTheEngineRefusesSaysWhy()
     {
-        // SGLang's hybrid pools are not modelled: every configuration is refused, and the reason says so.
-        FitQuery q = query(QStringLiteral("gemma-3-27b"), 4, 8192, {QStringLiteral("h100-sxm")});
+        // SGLang's split of gpt-oss's pool is not modelled: every configuration is refused, and the
+        // reason says so.
+        FitQuery q = query(QStringLiteral("gpt-oss-20b"), 4, 8192, {QStringLiteral("h100-sxm")});
         q.base.engine = Engine::Sglang;
         const FitResult result = findFits(q);
         QVERIFY(result.fits.isEmpty());
