@@ -264,7 +264,13 @@ QString planAsText(const MemoryPlan &p)
                   .arg(dtypeName(p.mambaSsmCacheDtype))
                   .arg(p.blockSize)
                   .arg(p.requestedBlockSize));
-    if (p.kv.slidingLayers > 0)
+    if (p.kv.swaPoolRatioPpm > 0)
+        t.row(QStringLiteral("window layers"), QString::number(p.kv.slidingLayers + p.kv.chunkedLayers),
+              QStringLiteral(
+                  "of %1; SGLang keeps them in a pool of their own (each a request's last %2 tokens)")
+                  .arg(p.kv.fullLayers + p.kv.slidingLayers + p.kv.chunkedLayers)
+                  .arg(formatCount(p.kv.swaWindowTokens)));
+    else if (p.kv.slidingLayers > 0)
         t.row(QStringLiteral("sliding-window layers"), QString::number(p.kv.slidingLayers),
               QStringLiteral("of %1; vLLM groups of %2 layers, %3 groups")
                   .arg(p.kv.fullLayers + p.kv.slidingLayers)
@@ -360,6 +366,11 @@ QString planAsText(const MemoryPlan &p)
         t.row(QStringLiteral("KV pool memory"), formatGiB(p.kv.availableBytes));
         t.row(QStringLiteral("max_total_num_tokens"), formatCount(p.kv.capacityTokens),
               QStringLiteral("max_running_requests %1").arg(formatCount(p.maxNumSeqs)));
+        if (p.kv.swaPoolRatioPpm > 0)
+            t.row(QStringLiteral("swa_max_total_num_tokens"), formatCount(p.kv.swaPoolTokens),
+                  QStringLiteral("x %1 (%2) of the full pool's, for the window layers")
+                      .arg(formatUtilization(p.kv.swaPoolRatioPpm),
+                           serverFlag(ServerOption::SglangSwaFullTokensRatio)));
     } else {
         t.row(QStringLiteral("available KV cache memory"), formatGiB(p.kv.availableBytes));
         t.row(QStringLiteral("GPU KV cache size"),

@@ -500,6 +500,48 @@ void appendWorkspace(LineBuilder &line, const KvCacheMemory &kv, const FormulaTe
                        "(SGLang's cell_size)")));
 }
 
+/// SGLang's hybrid SWA pool (HybridSWAPoolConfigurator): its --swa-full-tokens-ratio.
+FormulaTerm swaRatioTerm(const KvCacheMemory &kv)
+{
+    return ratio(QStringLiteral("swa_full_tokens_ratio"), kv.swaPoolRatioPpm, ScenarioField::Engine,
+                 QStringLiteral("SGLang's window pool over its full pool, in tokens (default 0.8)"));
+}
+
+/// "max(tokens, ceil(min(tokens, window) / swa_full_tokens_ratio))": the full-pool tokens a request
+/// takes up, or its window tokens over the ratio when the window pool binds first.
+void appendSwaBlocks(LineBuilder &line, const KvCacheMemory &kv, const FormulaTerm &tokens)
+{
+    line.op("max(")
+        .term(tokens)
+        .op(", ceil(min(")
+        .term(tokens)
+        .op(", ")
+        .term(count(QStringLiteral("window"), kv.swaWindowTokens, ScenarioField::Model,
+                    QStringLiteral("tokens a window layer keeps of a request"), TermUnit::Tokens))
+        .op(") / ")
+        .term(swaRatioTerm(kv))
+        .op("))");
+}
+
+/// SGLang's cell_size: "(full_layers × page + swa_full_tokens_ratio × window_layers × page)".
+void appendSwaCell(LineBuilder &line, const KvCacheMemory &kv, const FormulaLine &page)
+{
+    line.op("(")
+        .term(count(QStringLiteral("full_layers"), kv.fullLayers, ScenarioField::Model,
+                    QStringLiteral("full-attention layers: every token")))
+        .op(" × ")
+        .term(page)
+        .op(" + ")
+        .term(swaRatioTerm(kv))
+        .op(" × ")
+        .term(count(QStringLiteral("window_layers"), kv.slidingLayers + kv.chunkedLayers,
+                    ScenarioField::Model,
+                    QStringLiteral("sliding-window or chunked layers, in the window pool")))
+        .op(" × ")
+        .term(page)
+        .op(")");
+}
+
 QList<FormulaLine> allocationLines(const Scenario &s, const MemoryPlan &plan, const KvTerms &t,
                                    const FormulaLine &perLayer)
 {
@@ -521,7 +563,7 @@ QList<FormulaLine> allocationLines(const Scenario &s, const MemoryPlan &plan, co
     lines << page.result(bytes(QString(), kv.pageBytes, {}), pageNote);
 
     // The drafter's layers share the pool; a running request holds slots beyond its tokens.
-    const ModelArch cacheModel = withDraftLayers(s.model, kv.draftLayers);
+    const ModelArch cacheModel = poolModel(s, kv.draftLayers);
     const KvCacheLayout layout = kvCacheLayout(cacheModel, kvCacheOptions(s, plan.dtype, plan.kvCacheDtype));
     const std::int64_t tokensHeld = heldTokens(plan.seqLen, kv.speculativeSlots, plan.maxModelLen);
     const FormulaTerm held =
@@ -532,13 +574,32 @@ QList<FormulaLine> allocationLines(const Scenario &s, const MemoryPlan &plan, co
                         .arg(kv.speculativeSlots),
                     TermUnit::Tokens)
             : t.seqLen;
+    const bool swaSplit = kv.swaPoolRatioPpm > 0;
     LineBuilder blocks(FormulaSection::KvCache, QStringLiteral("blocks_per_sequence"));
-    appendGroupBlocks(blocks, kv, sequenceBlocksPerGroup(cacheModel, layout, tokensHeld), held, t.blockSize,
-                      QStringLiteral("blocks the last min(seq_len, sliding_window) tokens touch"),
-                      QStringLiteral("blocks of the current chunk"));
+    if (swaSplit)
+        appendSwaBlocks(blocks, kv, held);
+    else
+        appendGroupBlocks(blocks, kv, sequenceBlocksPerGroup(cacheModel, layout, tokensHeld), held,
+                          t.blockSize,
+                          QStringLiteral("blocks the last min(seq_len, sliding_window) tokens touch"),
+                          QStringLiteral("blocks of the current chunk"));
     lines << blocks.result(
         count(QString(), kv.blocksPerSequence, {}, {}, TermUnit::Count),
-        Formula::tr("whole blocks: a sequence holds ceil(tokens / block size) of them in each group"));
+        swaSplit
+            ? Formula::tr("full-pool tokens a sequence takes up: its tokens, or its window's over the ratio "
+                          "when SGLang's window pool fills first")
+            : Formula::tr("whole blocks: a sequence holds ceil(tokens / block size) of them in each group"));
+    if (swaSplit) {
+        LineBuilder cache(FormulaSection::KvCache, QStringLiteral("kv_cache_bytes"));
+        cache.op("ceil(").term(t.batch).op(" × ").term(lines.last()).op(" × ");
+        appendSwaCell(cache, kv, lines.first());
+        cache.op(")");
+        lines << cache.result(
+            bytes(QString(), kv.cacheBytes, {}),
+            Formula::tr("as SGLang allocates it: a full pool and a window pool of its tokens "
+                        "× the ratio, one cell_size a full-pool token"));
+        return lines;
+    }
 
     LineBuilder cache(FormulaSection::KvCache, QStringLiteral("kv_cache_bytes"));
     if (kv.sharedPrefixBlocks > 0) {
@@ -850,21 +911,29 @@ QList<FormulaLine> capacityLines(const Scenario &s, const MemoryPlan &plan, cons
         blocks.op("max(0, ").term(lines.last()).op(")");
     else
         blocks.term(lines.last());
-    blocks.op(" / (");
+    blocks.op(" / ");
+    const bool swaSplit = kv.swaPoolRatioPpm > 0;
     const bool attentionPage =
         kv.cacheLayers > 0 && kv.pageBytes == plan.blockSize * kv.bytesPerTokenPerLayer;
     const FormulaTerm blockSize =
         count(QStringLiteral("block_size"), plan.blockSize, ScenarioField::BlockSize, {}, TermUnit::Tokens);
-    if (attentionPage)
-        blocks.term(blockSize).op(" × ").term(perLayer);
-    else
-        blocks.term(bytes(QStringLiteral("page_bytes"), kv.pageBytes, {}));
-    blocks.op(" × ").term(groupSizeTerm(kv));
-    appendWorkspace(blocks, kv, blockSize);
-    blocks.op("))");
-    lines << blocks.result(
-        count(QString(), kv.numGpuBlocks, {}),
-        Formula::tr("blocks of the shared pool: one spans a page in every slot of a group"));
+    if (swaSplit) {
+        appendSwaCell(blocks, kv, perLayer); // SGLang's pages are one token
+    } else {
+        blocks.op("(");
+        if (attentionPage)
+            blocks.term(blockSize).op(" × ").term(perLayer);
+        else
+            blocks.term(bytes(QStringLiteral("page_bytes"), kv.pageBytes, {}));
+        blocks.op(" × ").term(groupSizeTerm(kv));
+        appendWorkspace(blocks, kv, blockSize);
+        blocks.op(")");
+    }
+    blocks.op(")");
+    lines << blocks.result(count(QString(), kv.numGpuBlocks, {}),
+                           swaSplit ? Formula::tr("tokens of SGLang's full pool: int(available // cell_size)")
+                                    : Formula::tr("blocks of the shared pool: one spans a page in every slot "
+                                                  "of a group"));
 
     const qsizetype blocksLine = lines.size() - 1;
     const FormulaTerm maxModelLen = count(QStringLiteral("max_model_len"), plan.maxModelLen,
@@ -893,16 +962,27 @@ QList<FormulaLine> capacityLines(const Scenario &s, const MemoryPlan &plan, cons
                 capacity.term(lines.at(blocksLine)).op(" × ").term(blockSize);
         });
 
-    const ModelArch cacheModel = withDraftLayers(s.model, kv.draftLayers);
+    const ModelArch cacheModel = poolModel(s, kv.draftLayers);
     const KvCacheLayout layout = kvCacheLayout(cacheModel, kvCacheOptions(s, plan.dtype, plan.kvCacheDtype));
     const QString maxModelLenFlag = optionFlag(ScenarioField::MaxModelLen, plan.engine);
+    if (swaSplit) {
+        LineBuilder windowPool(FormulaSection::Capacity, QStringLiteral("swa_pool_tokens"));
+        windowPool.op("floor(").term(lines.at(blocksLine)).op(" × ").term(swaRatioTerm(kv)).op(")");
+        lines << windowPool.result(
+            count(QString(), kv.swaPoolTokens, {}, {}, TermUnit::Tokens),
+            Formula::tr("SGLang's window pool: int(full tokens × swa_full_tokens_ratio)"));
+    }
     LineBuilder request(FormulaSection::Capacity, QStringLiteral("blocks_per_request"));
-    appendGroupBlocks(request, kv,
-                      requestBlocksPerGroup(cacheModel, layout, plan.maxModelLen, plan.maxNumBatchedTokens),
-                      maxModelLen, blockSize,
-                      QStringLiteral("blocks of min(sliding_window − 1 + max_num_batched_tokens, "
-                                     "max_model_len) tokens, plus one"),
-                      QStringLiteral("blocks of min(chunk + max_num_batched_tokens, max_model_len) tokens"));
+    if (swaSplit)
+        appendSwaBlocks(request, kv, maxModelLen);
+    else
+        appendGroupBlocks(
+            request, kv,
+            requestBlocksPerGroup(cacheModel, layout, plan.maxModelLen, plan.maxNumBatchedTokens),
+            maxModelLen, blockSize,
+            QStringLiteral("blocks of min(sliding_window − 1 + max_num_batched_tokens, "
+                           "max_model_len) tokens, plus one"),
+            QStringLiteral("blocks of min(chunk + max_num_batched_tokens, max_model_len) tokens"));
     lines << request.result(count(QString(), kv.blocksPerMaxRequest, {}),
                             Formula::tr("blocks one request of %1 tokens reserves").arg(maxModelLenFlag));
     const qsizetype requestLine = lines.size() - 1;

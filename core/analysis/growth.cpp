@@ -235,7 +235,7 @@ GrowthChartData growthChartData(const Scenario &scenario, const MemoryPlan &plan
     // A GPU of one data-parallel rank holds its share of a batch (the batch axis is the deployment's).
     const auto onRank = [&](std::int64_t batch) { return dataParallelShare(batch, plan.dataParallelSize); };
     // The drafter's layers share the pool; a running request holds its speculative slots too.
-    const ModelArch m = withDraftLayers(scenario.model, plan.kv.draftLayers);
+    const ModelArch m = poolModel(scenario, plan.kv.draftLayers);
     const std::int64_t slots = plan.kv.speculativeSlots;
     const QList<KvCacheDtype> walk = chartKvDtypes(plan, d.currentCurve);
     for (qsizetype i = 0; i < walk.size(); ++i) {

@@ -55,9 +55,9 @@ std::int64_t sglangPreloadBytes(const GpuSpec &gpu, int tensorParallelSize)
 bool sglangSplitsSlidingWindowPool(const ModelArch &model)
 {
     // is_hybrid_swa_model's list (python/sglang/srt/configs/model_config.py): gpt-oss since
-    // sgl-project/sglang#17261, Llama 4 without --hybrid-kvcache-ratio since #16399.
+    // sgl-project/sglang#17261, Llama 4 without --hybrid-kvcache-ratio since #16399. DeepSeek-V4,
+    // on the same list, has pools of its own (sglangUnsupportedReason).
     static const QStringList hybridSwaArchitectures{QStringLiteral("Llama4ForConditionalGeneration"),
-                                                    QStringLiteral("DeepseekV4ForCausalLM"),
                                                     QStringLiteral("GptOssForCausalLM"),
                                                     QStringLiteral("MiMoV2ForCausalLM"),
                                                     QStringLiteral("MiMoV2FlashForCausalLM"),
@@ -73,11 +73,10 @@ bool sglangSplitsSlidingWindowPool(const ModelArch &model)
 
 QString sglangUnsupportedReason(const ModelArch &model)
 {
-    bool recurrent = false, shared = false, windowed = false;
+    bool recurrent = false, shared = false;
     for (int i = 0; i < model.numLayers; ++i) {
         recurrent = recurrent || model.isRecurrentLayer(i);
         shared = shared || model.isKvSharedLayer(i);
-        windowed = windowed || model.isSlidingLayer(i) || model.isChunkedLayer(i);
     }
     const QString flag = optionFlag(ScenarioField::Engine);
     if (recurrent)
@@ -91,12 +90,11 @@ QString sglangUnsupportedReason(const ModelArch &model)
                                            "%2 sglang: %1's last layers reuse an earlier layer's cache; "
                                            "kvscope does not model SGLang's pool for shared KV layers yet")
             .arg(model.name, flag);
-    if (windowed && sglangSplitsSlidingWindowPool(model))
-        return QCoreApplication::translate("kvscope::Planner",
-                                           "%2 sglang: SGLang splits %1's cache into a full-attention pool "
-                                           "and a sliding-window pool (sized by %3); kvscope does not model "
-                                           "that split yet")
-            .arg(model.name, flag, serverFlag(ServerOption::SglangSwaFullTokensRatio));
+    if (model.architecture == QLatin1String("DeepseekV4ForCausalLM"))
+        return QCoreApplication::translate(
+                   "kvscope::Planner", "%2 sglang: SGLang keeps %1's compressed attention in pools of its "
+                                       "own (DSV4PoolConfigurator); kvscope does not model them")
+            .arg(model.name, flag);
     return {};
 }
 

@@ -59,6 +59,9 @@ std::int64_t sglangDefaultMaxRunningRequests(std::int64_t maxTotalTokens, std::i
 /// python/sglang/srt/arg_groups/speculative_hook.py; in ServerArgs since 2025).
 inline constexpr std::int64_t SglangSpeculativeMaxRunningRequests = 48;
 
+/// ServerArgs.swa_full_tokens_ratio's default, 0.8 (python/sglang/srt/server_args.py), in millionths.
+inline constexpr int SglangDefaultSwaFullTokensRatioPpm = 800'000;
+
 /// SGLang's page size: 64 for DeepSeek sparse attention (NSA backends), else 1.
 int sglangPageSize(const ModelArch &model);
 

@@ -254,6 +254,11 @@ QJsonObject planToJson(const MemoryPlan &p)
     o.insert(QStringLiteral("draft_kv_layers"), p.kv.draftLayers);
     o.insert(QStringLiteral("speculative_slots_per_request"), qint64(p.kv.speculativeSlots));
     o.insert(QStringLiteral("shared_prefix_blocks"), qint64(p.kv.sharedPrefixBlocks));
+    if (p.kv.swaPoolRatioPpm > 0) {
+        o.insert(QStringLiteral("swa_full_tokens_ratio"), formatUtilization(p.kv.swaPoolRatioPpm).toDouble());
+        o.insert(QStringLiteral("swa_pool_tokens"), running(qint64(p.kv.swaPoolTokens)));
+        o.insert(QStringLiteral("swa_window_tokens"), qint64(p.kv.swaWindowTokens));
+    }
     if (p.kv.cpuOffloadBytesPerGpu > 0) {
         o.insert(QStringLiteral("cpu_offload_bytes_per_gpu"), qint64(p.kv.cpuOffloadBytesPerGpu));
         o.insert(QStringLiteral("cpu_kv_capacity_tokens"), running(qint64(p.kv.cpuCapacityTokens)));

@@ -19,6 +19,11 @@ EncoderProfile EngineRules::encoderProfile(const ModelArch &, const MemoryPlan &
 
 void EngineRules::settlePool(const Scenario &, MemoryPlan &) const {}
 
+int EngineRules::swaPoolRatioPpm(const Scenario &) const
+{
+    return 0;
+}
+
 std::int64_t EngineRules::kvWorkspaceBytesPerToken(const Scenario &, KvCacheDtype) const
 {
     return 0;

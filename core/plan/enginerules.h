@@ -66,6 +66,9 @@ public:
     /// Bytes the pool adds per token beyond its layers' pages (SGLang's FP4 dequantization
     /// workspace); 0 by default.
     virtual std::int64_t kvWorkspaceBytesPerToken(const Scenario &scenario, KvCacheDtype dtype) const;
+    /// The share of a full-attention pool's tokens that a separate sliding-window pool holds, in
+    /// millionths (SGLang's hybrid SWA pool); 0 by default: one pool.
+    virtual int swaPoolRatioPpm(const Scenario &scenario) const;
     /// The expert load balancer's state on one GPU for a model of `moeLayers` MoE layers whose routed
     /// experts take `localExpertBytes` (core/plan/eplb.h); nothing by default.
     virtual EplbStateMemory eplbStateMemory(const Scenario &scenario, int moeLayers,

@@ -202,6 +202,44 @@ std::int64_t KvCacheLayout::poolBlockBytes() const
     return (Checked(pageBytes) * groups.groupSize + Checked(blockSize) * workspaceBytesPerToken).value();
 }
 
+namespace {
+constexpr std::int64_t Million = 1'000'000;
+} // namespace
+
+std::int64_t SwaPoolSplit::cellMicroBytes() const
+{
+    return (Checked(fullTokenBytes) * Million + Checked(windowTokenBytes) * ratioPpm).value();
+}
+
+std::int64_t SwaPoolSplit::blocks(std::int64_t tokens) const
+{
+    if (tokens <= 0)
+        return 0;
+    return std::max(tokens, ceilDiv((Checked(windowTokens(tokens)) * Million).value(), ratioPpm));
+}
+
+std::int64_t SwaPoolSplit::windowPoolTokens(std::int64_t fullTokens) const
+{
+    return mulDivFloor(fullTokens, ratioPpm, Million);
+}
+
+std::int64_t KvCacheLayout::blocksIn(std::int64_t bytes) const
+{
+    if (bytes <= 0)
+        return 0;
+    return swaSplit.enabled() ? mulDivFloor(bytes, Million, swaSplit.cellMicroBytes())
+                              : bytes / poolBlockBytes();
+}
+
+std::int64_t KvCacheLayout::bytesOf(std::int64_t blocks) const
+{
+    if (!swaSplit.enabled())
+        return (Checked(blocks) * poolBlockBytes()).value();
+    const std::int64_t cell = swaSplit.cellMicroBytes();
+    const bool fraction = (Checked(blocks % Million) * cell).value() % Million != 0;
+    return (Checked(mulDivFloor(blocks, cell, Million)) + (fraction ? 1 : 0)).value();
+}
+
 KvCacheLayout kvCacheLayout(const ModelArch &model, const KvCacheOptions &options)
 {
     KvCacheLayout layout;
@@ -221,6 +259,20 @@ KvCacheLayout kvCacheLayout(const ModelArch &model, const KvCacheOptions &option
         layout.blockSize = hybridBlockSize(model, layout, options.blockSize);
     layout.pageBytes = hasAttention ? (Checked(layout.blockSize) * layout.bytesPerTokenPerLayer).value()
                                     : layout.stateBytesPerLayer;
+    KvGroupLayout &g = layout.groups;
+    const int windowLayers = g.slidingLayers + g.chunkedLayers;
+    if (options.swaPoolRatioPpm > 0 && windowLayers > 0 && g.fullLayers > 0 && g.recurrentLayers == 0) {
+        // Two pools of tokens, one group: a block is a full-pool token and its share of the window pool.
+        SwaPoolSplit &split = layout.swaSplit;
+        split.ratioPpm = options.swaPoolRatioPpm;
+        split.window = model.slidingWindow > 0 ? model.slidingWindow : model.attentionChunkSize;
+        split.fullTokenBytes = (Checked(g.fullLayers) * layout.bytesPerTokenPerLayer).value();
+        split.windowTokenBytes = (Checked(windowLayers) * layout.bytesPerTokenPerLayer).value();
+        g.groupSize = g.fullLayers + windowLayers;
+        g.fullGroups = 1;
+        g.slidingGroups = 0;
+        g.chunkedGroups = 0;
+    }
     return layout;
 }
 
@@ -235,6 +287,10 @@ GroupBlocks sequenceBlocksPerGroup(const ModelArch &model, const KvCacheLayout &
 {
     const int block = layout.blockSize;
     GroupBlocks blocks;
+    if (layout.swaSplit.enabled()) {
+        blocks.full = layout.swaSplit.blocks(tokens);
+        return blocks;
+    }
     blocks.full = blocksHeld(tokens, 0, block);
     blocks.sliding = blocksHeld(tokens, model.slidingWindow, block);
     blocks.chunked = chunkBlocksHeld(tokens, model.attentionChunkSize, block);
@@ -269,8 +325,7 @@ std::int64_t batchBlocks(const ModelArch &model, const KvCacheLayout &layout, st
 std::int64_t kvCacheBytes(const ModelArch &model, const KvCacheLayout &layout, std::int64_t batch,
                           std::int64_t tokens, std::int64_t sharedPrefix)
 {
-    return (Checked(batchBlocks(model, layout, batch, tokens, sharedPrefix)) * layout.poolBlockBytes())
-        .value();
+    return layout.bytesOf(batchBlocks(model, layout, batch, tokens, sharedPrefix));
 }
 
 GroupBlocks requestBlocksPerGroup(const ModelArch &model, const KvCacheLayout &layout,
@@ -279,6 +334,11 @@ GroupBlocks requestBlocksPerGroup(const ModelArch &model, const KvCacheLayout &l
     const KvGroupLayout &g = layout.groups;
     const int block = layout.blockSize;
     GroupBlocks blocks;
+    if (layout.swaSplit.enabled()) {
+        // SGLang admits by free tokens: a request of max_model_len takes what it keeps.
+        blocks.full = layout.swaSplit.blocks(maxModelLen);
+        return blocks;
+    }
     blocks.full = ceilDiv(maxModelLen, block);
     if (g.slidingGroups > 0) {
         const std::int64_t reach =

@@ -4,6 +4,7 @@
 #include "core/model/modelarch.h"
 #include "core/precision/dtypes.h"
 
+#include <algorithm>
 #include <cstdint>
 
 namespace kvscope {
@@ -83,6 +84,31 @@ struct KvCacheOptions
     int speculativeStateBlocks = 0;
     /// Bytes the pool adds per token beyond its layers' pages (EngineRules::kvWorkspaceBytesPerToken)
     std::int64_t workspaceBytesPerToken = 0;
+    /// SGLang's hybrid SWA pool (EngineRules::swaPoolRatioPpm): the sliding-window and chunked layers
+    /// keep a pool of their own, this many millionths of the full layers' tokens; 0 = one pool.
+    int swaPoolRatioPpm = 0;
+};
+
+/// SGLang's split of a hybrid sliding-window model's cache (HybridSWAPoolConfigurator,
+/// python/sglang/srt/model_executor/pool_configurator.py): a pool of full-attention tokens and one
+/// of window tokens, swa_full_tokens_ratio of them, allocated together. kvscope counts a pool
+/// "block" as one full-pool token with its ratio's share of a window token.
+struct SwaPoolSplit
+{
+    int ratioPpm = 0;                  ///< --swa-full-tokens-ratio in millionths; 0 = no split
+    std::int64_t window = 0;           ///< tokens a window layer keeps (sliding window or chunk)
+    std::int64_t fullTokenBytes = 0;   ///< one token over the full layers
+    std::int64_t windowTokenBytes = 0; ///< one token over the window layers
+    bool enabled() const { return ratioPpm > 0; }
+    /// cell_size = full + ratio x window bytes, in millionths of a byte
+    std::int64_t cellMicroBytes() const;
+    /// Window tokens a sequence of `tokens` keeps: the last `window`.
+    std::int64_t windowTokens(std::int64_t tokens) const { return std::min(tokens, window); }
+    /// Full-pool tokens a sequence of `tokens` takes up: its tokens, or its window tokens over
+    /// the ratio when the window pool binds first.
+    std::int64_t blocks(std::int64_t tokens) const;
+    /// The window pool beside `fullTokens` full-pool tokens: int(full x ratio).
+    std::int64_t windowPoolTokens(std::int64_t fullTokens) const;
 };
 
 /// The pool vLLM allocates: groups, the block size it settles on and the page
@@ -97,8 +123,13 @@ struct KvCacheLayout
     std::int64_t pageBytes = 0;    ///< one block of one layer slot (a state page padded to it)
     int stateBlocksPerRequest = 1; ///< blocks of each recurrent group a running request holds
     std::int64_t workspaceBytesPerToken = 0; ///< per token beyond the layers' pages (SGLang's FP4 cache)
+    SwaPoolSplit swaSplit;                   ///< SGLang's hybrid SWA pool; disabled for one pool
     /// One block of the pool: a page in every slot of a group, and the block's tokens' workspace.
     std::int64_t poolBlockBytes() const;
+    /// Whole pool blocks `bytes` hold (SGLang's split: int(available // cell_size)).
+    std::int64_t blocksIn(std::int64_t bytes) const;
+    /// Bytes `blocks` pool blocks take, rounded up.
+    std::int64_t bytesOf(std::int64_t blocks) const;
 };
 
 /// vLLM's block size: DeepSeek-V3.2's sparse MLA backend supports 64 only; a

@@ -82,6 +82,11 @@ struct KvCacheMemory
     int draftPoolLayers = 0;
     std::int64_t draftPoolBytes = 0;   ///< that pool: tokens x its layers x bytes a token and layer
     std::int64_t speculativeSlots = 0; ///< token slots a running request holds beyond its tokens
+    /// SGLang's hybrid SWA pool: the window layers' own pool, this many millionths of the full
+    /// pool's tokens (0: one pool), its tokens and the window each layer keeps
+    int swaPoolRatioPpm = 0;
+    std::int64_t swaPoolTokens = 0;
+    std::int64_t swaWindowTokens = 0;
 
     bool fp8DsMla = false; ///< DeepSeek-V3.2 latent stored as fp8_ds_mla (656 B)
 

@@ -227,7 +227,8 @@ KvCacheOptions kvCacheOptions(const Scenario &s, WeightDtype dtype, KvCacheDtype
     o.dtype = kvCacheDtype;
     // Both checked by validateScenario: at most num_attention_heads and 4096.
     o.tensorParallelSize = int(s.tensorParallelSize);
-    o.blockSize = engineRules(s)->kvBlockSize(s);
+    const std::unique_ptr<EngineRules> rules = engineRules(s);
+    o.blockSize = rules->kvBlockSize(s);
     // vLLM MambaStateDtypeCalculator: --mamba-cache-dtype auto is the model dtype;
     // --mamba-ssm-cache-dtype auto follows it.
     o.convStateDtype = dtype;
@@ -236,8 +237,14 @@ KvCacheOptions kvCacheOptions(const Scenario &s, WeightDtype dtype, KvCacheDtype
     // config's num_speculative_tokens, since Qwen3-Next's MTP (vllm-project/vllm#24526).
     if (s.engine == Engine::Vllm && s.speculative.enabled())
         o.speculativeStateBlocks = int(s.speculative.numSpeculativeTokens);
-    o.workspaceBytesPerToken = engineRules(s)->kvWorkspaceBytesPerToken(s, kvCacheDtype);
+    o.workspaceBytesPerToken = rules->kvWorkspaceBytesPerToken(s, kvCacheDtype);
+    o.swaPoolRatioPpm = rules->swaPoolRatioPpm(s);
     return o;
+}
+
+ModelArch poolModel(const Scenario &s, int draftLayers)
+{
+    return withDraftLayers(engineRules(s)->layOut(s.model), draftLayers);
 }
 
 QuantizationSpec effectiveQuantization(const Scenario &s)
@@ -489,7 +496,13 @@ MemoryPlan planLayers(const Scenario &s, const EngineRules &rulesRef, const Mode
         kv.stateSsmBytesPerLayer = state.ssmBytes;
         kv.stateBytesPerLayer = state.bytes();
         kv.stateBytesPerSequence = (Checked(state.bytes()) * groups.recurrentLayers).value();
-        const std::int64_t poolBlockBytes = layout.poolBlockBytes();
+        const std::int64_t poolBlockBytes = layout.bytesOf(1);
+        if (s.sharedPrefixLen > 0 && layout.swaSplit.enabled())
+            throw Error(QCoreApplication::translate(
+                            "kvscope::Planner", "%1: SGLang keeps %2's window layers in a pool of their own; "
+                                                "kvscope plans a shared prefix for models whose layers all "
+                                                "keep every token")
+                            .arg(optionFlag(ScenarioField::SharedPrefixLen), m.name));
         if (s.sharedPrefixLen > 0 && (groups.numGroups() != 1 || groups.fullGroups != 1))
             throw Error(QCoreApplication::translate(
                             "kvscope::Planner", "%1: %2's layers cache in %3 groups of several kinds, whose "
@@ -522,7 +535,12 @@ MemoryPlan planLayers(const Scenario &s, const EngineRules &rulesRef, const Mode
         plan.weightsFit = plan.weightsOverBudgetBytes == 0;
 
         // Capacity in vLLM's terms
-        kv.numGpuBlocks = std::max<std::int64_t>(0, kv.availableBytes) / poolBlockBytes;
+        kv.numGpuBlocks = layout.blocksIn(kv.availableBytes);
+        if (const SwaPoolSplit &split = layout.swaSplit; split.enabled()) {
+            kv.swaPoolRatioPpm = split.ratioPpm;
+            kv.swaPoolTokens = split.windowPoolTokens(kv.numGpuBlocks);
+            kv.swaWindowTokens = split.window;
+        }
         kv.blocksPerMaxRequest = blocksPerRequest(km, layout, plan.maxModelLen, plan.maxNumBatchedTokens);
         kv.capacityFromConcurrency = rules->logsCapacityAsConcurrency();
         kv.capacityTokens = kv.capacityFromConcurrency ? concurrencyTimesLengthTokens(kv, plan.maxModelLen)
@@ -536,7 +554,7 @@ MemoryPlan planLayers(const Scenario &s, const EngineRules &rulesRef, const Mode
             // (CacheConfig.kv_offloading_size, vllm/config/cache.py): each rank keeps its share in
             // blocks of its own pool's layout.
             kv.cpuOffloadBytesPerGpu = mulDivFloor(s.kvOffloadingMilliGiB, GiB, std::int64_t(1000) * tp);
-            kv.cpuBlocks = kv.cpuOffloadBytesPerGpu / poolBlockBytes;
+            kv.cpuBlocks = layout.blocksIn(kv.cpuOffloadBytesPerGpu);
             kv.cpuCapacityTokens = (Checked(kv.cpuBlocks / kv.numGroups) * layout.blockSize).value();
         }
         plan.engineRefusal = rules->gpuRefusal(s, plan);
@@ -550,7 +568,7 @@ MemoryPlan planLayers(const Scenario &s, const EngineRules &rulesRef, const Mode
         const std::int64_t free = std::max<std::int64_t>(0, kv.availableBytes);
         const std::int64_t ownBlocks = kv.blocksPerSequence - kv.sharedPrefixBlocks;
         plan.largestBatchThatFits =
-            std::max<std::int64_t>(0, free / poolBlockBytes - kv.sharedPrefixBlocks) / ownBlocks;
+            std::max<std::int64_t>(0, layout.blocksIn(free) - kv.sharedPrefixBlocks) / ownBlocks;
         kv.attentionTokensHeld = (Checked(plan.largestBatchThatFits) * plan.seqLen).value();
         const auto seqFits = [&](std::int64_t tokens) {
             try {

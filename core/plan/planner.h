@@ -29,6 +29,10 @@ QuantizationSpec effectiveQuantization(const Scenario &scenario);
 /// --dtype) and `kvCacheDtype` (resolved): TP, --block-size, state dtypes.
 KvCacheOptions kvCacheOptions(const Scenario &scenario, WeightDtype dtype, KvCacheDtype kvCacheDtype);
 
+/// The model as the engine lays out its KV pool (EngineRules::layOut: SGLang's one pool keeps every
+/// window token) with the drafter's `draftLayers` that join it: what the pool's figures count.
+ModelArch poolModel(const Scenario &scenario, int draftLayers);
+
 /// Throws kvscope::Error naming `field`'s option unless 0 < ppm <= 10^6 (a share
 /// in (0, 1] held in millionths).
 void requireShare(std::int64_t ppm, ScenarioField field);

@@ -36,6 +36,11 @@ void SglangRules::validate(const Scenario &s) const
         requireShare(s.memFractionStaticPpm, ScenarioField::MemFractionStatic);
     if (const QString reason = sglangUnsupportedReason(m); !reason.isEmpty())
         throw Error(reason);
+    if (s.speculative.runsDraftOnGpu() && sglangSplitsSlidingWindowPool(m))
+        throw Error(QCoreApplication::translate(
+                        "kvscope::Planner", "%1: SGLang sizes a drafter's pool into %2's split of full and "
+                                            "sliding-window pools, which kvscope does not model yet")
+                        .arg(optionFlag(ScenarioField::SpeculativeConfig), m.name));
     if (m.format == ModelFormat::Gguf)
         throw Error(QCoreApplication::translate("kvscope::Planner",
                                                 "%2 sglang: %1 is a GGUF file; kvscope plans "
@@ -62,6 +67,13 @@ std::int64_t SglangRules::kvWorkspaceBytesPerToken(const Scenario &s, KvCacheDty
     return (Checked(kvHeadsPerGpu(s.model, int(s.tensorParallelSize))) * s.model.headDim * 2).value();
 }
 
+int SglangRules::swaPoolRatioPpm(const Scenario &s) const
+{
+    // ServerArgs.swa_full_tokens_ratio's default, 0.8 (python/sglang/srt/server_args.py), for the
+    // architectures SGLang lists as hybrid SWA.
+    return sglangSplitsSlidingWindowPool(s.model) ? SglangDefaultSwaFullTokensRatioPpm : 0;
+}
+
 QString SglangRules::versionText() const
 {
     return {};
@@ -77,7 +89,9 @@ ModelArch SglangRules::layOut(const ModelArch &model) const
     // One token pool over every layer (DefaultPoolConfigurator._compute_cell_size counts
     // num_effective_layers, python/sglang/srt/model_executor/pool_configurator.py): a window or
     // chunk frees nothing. The architectures that get a window pool of their own are refused
-    // (sglangUnsupportedReason); attention still reads only the window (SpeedModel).
+    // (swaPoolRatioPpm); attention still reads only the window (SpeedModel).
+    if (sglangSplitsSlidingWindowPool(model))
+        return model; // a pool of its own for the window layers (swaPoolRatioPpm)
     ModelArch laidOut = model;
     laidOut.slidingWindow = 0;
     laidOut.attentionChunkSize = 0;
@@ -151,6 +165,23 @@ bool SglangRules::starts(const KvCacheMemory &kv) const
 
 void SglangRules::settlePool(const Scenario &s, MemoryPlan &plan) const
 {
+    // HybridSWAPoolConfigurator._solve_pool_sizes: "SWA pool (...) cannot hold even one request: the
+    // prefill admission floor is sliding_window_size + page_size".
+    if (const KvCacheMemory &swa = plan.kv;
+        swa.swaPoolRatioPpm > 0 && plan.engineRefusal.isEmpty() && swa.numGpuBlocks > 0 &&
+        swa.swaWindowTokens + sglangPageSize(s.model) >= swa.swaPoolTokens) {
+        plan.engineRefusal =
+            QCoreApplication::translate(
+                "kvscope::Planner",
+                "SGLang would refuse to start: its sliding-window pool of %1 tokens (%2 of the full pool's "
+                "%3) cannot hold one request's window of %4 tokens and a page (\"SWA pool cannot hold even "
+                "one "
+                "request\"); raise %5 or the memory left for the KV cache")
+                .arg(formatCount(swa.swaPoolTokens), formatUtilization(swa.swaPoolRatioPpm),
+                     formatCount(swa.numGpuBlocks), formatCount(swa.swaWindowTokens),
+                     serverFlag(ServerOption::SglangSwaFullTokensRatio));
+        plan.engineStarts = false;
+    }
     if (s.maxNumSeqs <= 0)
         plan.maxNumSeqs = s.speculative.enabled()
                               ? SglangSpeculativeMaxRunningRequests
@@ -193,8 +224,26 @@ QString SglangRules::refusal(const MemoryPlan &) const
 
 void SglangRules::addNotes(const Scenario &s, MemoryPlan &plan) const
 {
-    if (const KvGroupLayout attention = kvGroupLayout(s.model);
-        attention.slidingLayers > 0 || attention.chunkedLayers > 0)
+    const KvCacheMemory &kv = plan.kv;
+    if (kv.swaPoolRatioPpm > 0)
+        plan.notes
+            << QCoreApplication::translate(
+                   "kvscope::Planner",
+                   "SGLang keeps %1's %2 window layers in a pool of their own beside the %3 full layers' "
+                   "(its hybrid SWA pool): %4 x the full pool's tokens (%5), %6 tokens beside %7, each "
+                   "layer keeping a request's last %8; a token takes %9 B in the full layers and %10 B "
+                   "in the window layers")
+                   .arg(s.model.name)
+                   .arg(kv.slidingLayers + kv.chunkedLayers)
+                   .arg(kv.fullLayers)
+                   .arg(formatUtilization(kv.swaPoolRatioPpm),
+                        serverFlag(ServerOption::SglangSwaFullTokensRatio), formatCount(kv.swaPoolTokens),
+                        formatCount(kv.numGpuBlocks), formatCount(kv.swaWindowTokens),
+                        formatCount((Checked(kv.fullLayers) * kv.bytesPerTokenPerLayer).value()),
+                        formatCount((Checked(kv.slidingLayers + kv.chunkedLayers) * kv.bytesPerTokenPerLayer)
+                                        .value()));
+    else if (const KvGroupLayout attention = kvGroupLayout(s.model);
+             attention.slidingLayers > 0 || attention.chunkedLayers > 0)
         plan.notes << QCoreApplication::translate(
                           "kvscope::Planner",
                           "SGLang keeps every token in %1's %2 sliding-window or chunked layers too: its one "

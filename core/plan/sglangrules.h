@@ -22,6 +22,7 @@ public:
     ExpertPadding expertPadding(const GpuSpec &gpu) const override;
     int kvBlockSize(const Scenario &scenario) const override;
     std::int64_t kvWorkspaceBytesPerToken(const Scenario &scenario, KvCacheDtype dtype) const override;
+    int swaPoolRatioPpm(const Scenario &scenario) const override;
     void applyBudget(const Scenario &scenario, MemoryPlan &plan) const override;
     bool starts(const KvCacheMemory &kv) const override;
     QString refusal(const MemoryPlan &plan) const override;

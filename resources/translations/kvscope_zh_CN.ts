@@ -1582,6 +1582,18 @@
         <source>SGLang&apos;s FP4 pool adds %1 B a token of dequantization workspace</source>
         <translation>SGLang 的 FP4 缓存池每个 token 另加 %1 B 反量化工作区</translation>
     </message>
+    <message>
+        <source>SGLang keeps the window layers in a pool of their own</source>
+        <translation>SGLang 把窗口层放在单独的池中</translation>
+    </message>
+    <message>
+        <source>full layers&apos; pool; the window layers&apos; pool holds %1 (%2 × it, %3) · %4 available</source>
+        <translation>全注意力层的池；窗口层的池容纳 %1（为其 %2 倍，%3）· 可用 %4</translation>
+    </message>
+    <message>
+        <source>a pool of single tokens · %1 available</source>
+        <translation>以单个 token 为单位的池 · 可用 %1</translation>
+    </message>
 </context>
 <context>
     <name>kvscope::Fit</name>
@@ -2086,6 +2098,22 @@
     <message>
         <source>attention groups: each layer gathers every group&apos;s tokens to its MLP, split over all the GPUs, and scatters the results back</source>
         <translation>注意力组：每层把各组的 token 汇集到切分在全部 GPU 上的 MLP，再把结果分发回去</translation>
+    </message>
+    <message>
+        <source>full-pool tokens a sequence takes up: its tokens, or its window&apos;s over the ratio when SGLang&apos;s window pool fills first</source>
+        <translation>一个序列占用的全注意力池 token 数：取其 token 数，或在 SGLang 的窗口池先满时取窗口 token 数除以比例</translation>
+    </message>
+    <message>
+        <source>as SGLang allocates it: a full pool and a window pool of its tokens × the ratio, one cell_size a full-pool token</source>
+        <translation>按 SGLang 的分配方式：一个全注意力池，加一个容量为其 token 数 × 比例的窗口池，每个全注意力池 token 占一个 cell_size</translation>
+    </message>
+    <message>
+        <source>tokens of SGLang&apos;s full pool: int(available // cell_size)</source>
+        <translation>SGLang 全注意力池的 token 数：int(available // cell_size)</translation>
+    </message>
+    <message>
+        <source>SGLang&apos;s window pool: int(full tokens × swa_full_tokens_ratio)</source>
+        <translation>SGLang 的窗口池：int(全注意力池 token 数 × swa_full_tokens_ratio)</translation>
     </message>
 </context>
 <context>
@@ -3873,12 +3901,28 @@
         <translation>%2 sglang：%1 的最后几层复用前面某层的缓存；kvscope 尚未建模 SGLang 针对共享 KV 层的池</translation>
     </message>
     <message>
-        <source>%2 sglang: SGLang splits %1&apos;s cache into a full-attention pool and a sliding-window pool (sized by %3); kvscope does not model that split yet</source>
-        <translation>%2 sglang：SGLang 把 %1 的缓存分成全注意力池和滑动窗口池（大小由 %3 决定）；kvscope 尚未建模这种拆分</translation>
-    </message>
-    <message>
         <source>SGLang keeps every token in %1&apos;s %2 sliding-window or chunked layers too: its one token pool spans every layer (only the architectures SGLang lists as hybrid get a pool of their own for the window), so a token takes %3 B where vLLM frees what leaves the window; attention still reads only the window</source>
         <translation>SGLang 在 %1 的 %2 个滑动窗口或分块注意力层中同样保留每个 token：它唯一的 token 池覆盖所有层（只有 SGLang 列为混合架构的模型才为窗口单独设池），因此每个 token 占 %3 B，而 vLLM 会释放移出窗口的部分；注意力计算仍只读取窗口内的 token</translation>
+    </message>
+    <message>
+        <source>%2 sglang: SGLang keeps %1&apos;s compressed attention in pools of its own (DSV4PoolConfigurator); kvscope does not model them</source>
+        <translation>%2 sglang：SGLang 把 %1 的压缩注意力放在专门的池中（DSV4PoolConfigurator）；kvscope 尚未建模</translation>
+    </message>
+    <message>
+        <source>%1: SGLang keeps %2&apos;s window layers in a pool of their own; kvscope plans a shared prefix for models whose layers all keep every token</source>
+        <translation>%1：SGLang 把 %2 的窗口层放在单独的池中；kvscope 只为所有层都保留全部 token 的模型规划共享前缀</translation>
+    </message>
+    <message>
+        <source>%1: SGLang sizes a drafter&apos;s pool into %2&apos;s split of full and sliding-window pools, which kvscope does not model yet</source>
+        <translation>%1：SGLang 会把草稿模型的池计入 %2 的全注意力池与滑动窗口池划分中，kvscope 尚未建模</translation>
+    </message>
+    <message>
+        <source>SGLang would refuse to start: its sliding-window pool of %1 tokens (%2 of the full pool&apos;s %3) cannot hold one request&apos;s window of %4 tokens and a page (&quot;SWA pool cannot hold even one request&quot;); raise %5 or the memory left for the KV cache</source>
+        <translation>SGLang 将拒绝启动：其滑动窗口池只有 %1 个 token（全注意力池 %3 个的 %2），放不下一个请求 %4 个 token 的窗口加一页（&quot;SWA pool cannot hold even one request&quot;）；请调大 %5 或留给 KV Cache 的显存</translation>
+    </message>
+    <message>
+        <source>SGLang keeps %1&apos;s %2 window layers in a pool of their own beside the %3 full layers&apos; (its hybrid SWA pool): %4 x the full pool&apos;s tokens (%5), %6 tokens beside %7, each layer keeping a request&apos;s last %8; a token takes %9 B in the full layers and %10 B in the window layers</source>
+        <translation>SGLang 把 %1 的 %2 个窗口层放在与 %3 个全注意力层分开的池中（混合 SWA 池）：容量为全注意力池 token 数的 %4 倍（%5），即 %6 个 token（全注意力池 %7 个），每层保留一个请求的最后 %8 个 token；每个 token 在全注意力层占 %9 B，在窗口层占 %10 B</translation>
     </message>
 </context>
 <context>

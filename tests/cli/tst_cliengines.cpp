@@ -121,8 +121,8 @@ private Q_SLOTS:
             << "--vllm-version: is a vLLM option";
         QTest::newRow("SGLang hybrid model")
             << QStringList{QStringLiteral("calc"), QStringLiteral("--engine"), QStringLiteral("sglang"),
-                           QStringLiteral("--model"), QStringLiteral("gpt-oss-20b")}
-            << "--engine sglang: SGLang splits gpt-oss";
+                           QStringLiteral("--model"), QStringLiteral("granite-4.0-h-tiny")}
+            << "--engine sglang: Granite-4.0-H-Tiny has recurrent layers";
         QTest::newRow("fit without concurrency")
             << QStringList{QStringLiteral("fit"), QStringLiteral("--model"), QStringLiteral("llama-3.1-8b")}
             << "--concurrency: not given";

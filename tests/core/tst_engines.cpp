@@ -35,6 +35,24 @@ Scenario scenario(const QString &model, const QString &gpu = QStringLiteral("h10
     return s;
 }
 
+/// `model` under SGLang on one H100 at --mem-fraction-static 0.9.
+Scenario sglangAtNinetyPercent(const QString &model, std::int64_t maxModelLen)
+{
+    Scenario s = scenario(model);
+    s.engine = Engine::Sglang;
+    s.memFractionStaticPpm = 900'000;
+    s.maxModelLen = maxModelLen;
+    return s;
+}
+
+/// What SGLang's pool gets there (profile_max_num_token): rest = 0.9 x total - weights, where total is
+/// what is free after the CUDA context (nvidia-smi's 81,090 MiB less 0.51 GiB).
+std::int64_t sglangRestAtNinetyPercent(const MemoryPlan &plan)
+{
+    const std::int64_t total = 81090 * MiB - GiB * 51 / 100;
+    return total * 9 / 10 - plan.weights.bytesPerGpu;
+}
+
 QString errorOf(const std::function<void()> &run)
 {
     try {
@@ -703,12 +721,9 @@ private Q_SLOTS:
         // Recurrent layers: SGLang's Mamba pool beside the token pool.
         QTest::newRow("recurrent") << "granite-4.0-h-tiny"
                                    << "recurrent";
-        // Architectures SGLang gives a full pool and a sliding-window pool of their own
-        // (is_hybrid_swa_model, python/sglang/srt/configs/model_config.py).
-        QTest::newRow("gpt-oss") << "gpt-oss-20b"
-                                 << "--swa-full-tokens-ratio";
-        QTest::newRow("llama 4") << "llama-4-scout-17b-16e"
-                                 << "--swa-full-tokens-ratio";
+        // Gemma 3n's last layers reuse an earlier layer's cache.
+        QTest::newRow("shared kv") << "gemma-3n-e4b"
+                                   << "reuse an earlier layer";
     }
 
     void sglangRefusesWhatItsPoolIsNotModelledFor()
@@ -723,6 +738,75 @@ private Q_SLOTS:
                  qPrintable(message));
     }
 
+    void sglangSplitsAHybridSlidingWindowPool()
+    {
+        // gpt-oss is on SGLang's list of hybrid SWA architectures (is_hybrid_swa_model,
+        // python/sglang/srt/configs/model_config.py, since sgl-project/sglang#17261): its 18 full layers
+        // keep every token, its 18 sliding-window layers (128 tokens) a pool of their own,
+        // swa_full_tokens_ratio (0.8 by default) of the full pool's tokens
+        // (HybridSWAPoolConfigurator, python/sglang/srt/model_executor/pool_configurator.py):
+        // cell_size = 18 x 2,048 + 0.8 x 18 x 2,048 = 66,355.2 B (8 KV heads x (64 + 64) x 2 B a layer),
+        // full tokens = int(rest // cell_size), window tokens = int(full x 0.8).
+        Scenario s = sglangAtNinetyPercent(QStringLiteral("gpt-oss-120b"), 32768);
+        s.batchSize = 4;
+        s.seqLen = 8192;
+        const MemoryPlan plan = planMemory(s);
+        const std::int64_t total = 81090 * MiB - GiB * 51 / 100;
+        const std::int64_t rest = sglangRestAtNinetyPercent(plan);
+        const std::int64_t full = rest * 5 / 331776; // rest / 66,355.2
+        QCOMPARE(plan.kv.availableBytes, rest);
+        QCOMPARE(plan.kv.capacityTokens, full);
+        QCOMPARE(plan.kv.swaPoolTokens, full * 4 / 5);
+        QCOMPARE(plan.kv.swaWindowTokens, std::int64_t(128));
+        QCOMPARE(plan.kv.swaPoolRatioPpm, 800'000);
+        // A request of 32,768 tokens takes 32,768 full-pool tokens and 128 window tokens: the full pool
+        // binds.
+        QCOMPARE(plan.kv.maxConcurrency, double(full) / 32768);
+        // Four sequences of 8,192 tokens: 32,768 cells of 66,355.2 B, rounded up.
+        QCOMPARE(plan.kv.cacheBytes, std::int64_t(2'174'327'194));
+        const QJsonObject json = planToJson(plan);
+        QCOMPARE(json.value(QLatin1String("swa_pool_tokens")).toInteger(), full * 4 / 5);
+        QCOMPARE(json.value(QLatin1String("swa_full_tokens_ratio")).toDouble(), 0.8);
+        QVERIFY2(plan.notes.join(QLatin1Char('\n')).contains(QLatin1String("a pool of their own")),
+                 qPrintable(plan.notes.join(QLatin1Char('\n'))));
+
+        // Short sequences fill the window pool first: 100 tokens hold 100 window tokens, 125 full-pool
+        // tokens' worth of it at 0.8.
+        s.seqLen = 100;
+        s.batchSize = 1;
+        const MemoryPlan shortPlan = planMemory(s);
+        QCOMPARE(shortPlan.kv.blocksPerSequence, std::int64_t(125));
+        QCOMPARE(shortPlan.largestBatchThatFits, full / 125);
+
+        // A pool whose window share cannot hold one window and a page: SGLang refuses to start ("SWA pool
+        // (...) cannot hold even one request"). 150 cells leave 120 window tokens, fewer than 128 + 1.
+        s.memFractionStaticPpm =
+            int((plan.weights.bytesPerGpu + 150 * 66356) * std::int64_t(1'000'000) / total);
+        const MemoryPlan tight = planMemory(s);
+        QVERIFY2(tight.kv.swaPoolTokens <= 129 && tight.kv.swaPoolTokens > 0,
+                 qPrintable(QString::number(tight.kv.swaPoolTokens)));
+        QVERIFY(!tight.engineStarts);
+        QVERIFY2(tight.engineRefusal.contains(QLatin1String("--swa-full-tokens-ratio")),
+                 qPrintable(tight.engineRefusal));
+    }
+
+    void sglangSplitsLlama4ChunkedLayersAsAWindow()
+    {
+        // Llama 4's chunked-attention layers (three in four, attention_chunk_size 8,192) are SGLang's
+        // window layers (get_hybrid_layer_ids: (i + 1) % 4 != 0), each keeping a request's last 8,192.
+        Scenario s = scenario(QStringLiteral("llama-4-scout-17b-16e"));
+        s.engine = Engine::Sglang;
+        s.tensorParallelSize = 4;
+        s.maxModelLen = 65536;
+        const MemoryPlan plan = planMemory(s);
+        QCOMPARE(plan.kv.swaWindowTokens, std::int64_t(8192));
+        QCOMPARE(plan.kv.chunkedLayers, 36);
+        QCOMPARE(plan.kv.fullLayers, 12);
+        QCOMPARE(plan.kv.swaPoolTokens, plan.kv.capacityTokens * 4 / 5);
+        // A request of 65,536 tokens: 65,536 full-pool tokens, and 8,192 window tokens (10,240 at 0.8).
+        QCOMPARE(plan.kv.blocksPerMaxRequest, std::int64_t(65536));
+    }
+
     void sglangKeepsEveryTokenInSlidingWindowLayers()
     {
         // An architecture SGLang does not list as hybrid SWA gets its one token pool over every layer
@@ -730,15 +814,11 @@ private Q_SLOTS:
         // python/sglang/srt/model_executor/pool_configurator.py): Gemma-3-27B's 52 sliding-window
         // layers (1,024 tokens) keep every token as its 10 full layers do. Cell = 62 layers x 16 KV
         // heads x (128 + 128) x 2 B = 507,904 B a token.
-        Scenario s = scenario(QStringLiteral("gemma-3-27b"));
-        s.engine = Engine::Sglang;
-        s.memFractionStaticPpm = 900'000;
-        s.maxModelLen = 32768;
+        Scenario s = sglangAtNinetyPercent(QStringLiteral("gemma-3-27b"), 32768);
         s.batchSize = 1;
         s.seqLen = 32768;
         const MemoryPlan plan = planMemory(s);
-        const std::int64_t total = 81090 * MiB - GiB * 51 / 100;
-        const std::int64_t rest = total * 9 / 10 - plan.weights.bytesPerGpu;
+        const std::int64_t rest = sglangRestAtNinetyPercent(plan);
         QCOMPARE(plan.kv.bytesPerToken, std::int64_t(507904));
         QCOMPARE(plan.kv.capacityTokens, rest / 507904);
         QCOMPARE(plan.kv.slidingLayers, 0);

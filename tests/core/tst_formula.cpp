@@ -396,6 +396,42 @@ private Q_SLOTS:
         QCOMPARE(plan.kv.cacheBytes, std::int64_t(16) * 8192 * 38'912);
     }
 
+    void sglangPoolsFollowItsLayout_data()
+    {
+        QTest::addColumn<QString>("model");
+        QTest::addColumn<QString>("cache");
+        // gpt-oss: SGLang's hybrid SWA pool, a window pool of 0.8 of the full pool's tokens.
+        QTest::newRow("split") << "gpt-oss-120b"
+                               << "ceil(batch_size × blocks_per_sequence × (full_layers × page_bytes + "
+                                  "swa_full_tokens_ratio × window_layers × page_bytes))";
+        // Gemma 3: one pool that keeps every window token.
+        QTest::newRow("one pool") << "gemma-3-27b"
+                                  << "batch_size × blocks_per_sequence × group_size × page_bytes";
+    }
+
+    void sglangPoolsFollowItsLayout()
+    {
+        QFETCH(QString, model);
+        QFETCH(QString, cache);
+        Scenario s = scenarioFor(model);
+        s.engine = Engine::Sglang;
+        s.maxModelLen = 32768;
+        const MemoryPlan plan = planMemory(s);
+        const FormulaSheet sheet = formulaSheet(s, plan);
+        verifyLinesAddUp(sheet);
+        QCOMPARE(lineOf(sheet, "kv_cache_bytes").symbolic(), cache);
+        QCOMPARE(lineOf(sheet, "kv_cache_bytes").result.value, plan.kv.cacheBytes);
+        QCOMPARE(lineOf(sheet, "blocks_per_sequence").result.value, plan.kv.blocksPerSequence);
+        QCOMPARE(lineOf(sheet, "num_gpu_blocks").result.value, plan.kv.numGpuBlocks);
+        QCOMPARE(lineOf(sheet, "kv_capacity_tokens").result.value, plan.kv.capacityTokens);
+        QCOMPARE(lineOf(sheet, "blocks_per_request").result.value, plan.kv.blocksPerMaxRequest);
+        QCOMPARE(lineOf(sheet, "max_concurrency").result.real, plan.kv.maxConcurrency);
+        const FormulaLine *windowPool = sheet.line(QLatin1String("swa_pool_tokens"));
+        QCOMPARE(windowPool != nullptr, plan.kv.swaPoolRatioPpm > 0);
+        if (windowPool)
+            QCOMPARE(windowPool->result.value, plan.kv.swaPoolTokens);
+    }
+
     void llamaAsTheUsualFormulaWritesIt()
     {
         // Llama-3.1-8B config.json: 32 layers, 8 KV heads, head_dim 4096 / 32 = 128; BF16 = 2 bytes.

@@ -160,6 +160,34 @@ private Q_SLOTS:
         QCOMPARE(c.fitsUpTo, -1LL);
     }
 
+    void curvesFollowTheEnginesPool_data()
+    {
+        QTest::addColumn<QString>("model");
+        // SGLang keeps every token of Mistral's windows in its one pool: the curve keeps growing.
+        QTest::newRow("sglang one pool") << "mistral-7b-v0.1";
+        // gpt-oss under SGLang: a full pool and a window pool of 0.8 of its tokens (cells of 66,355.2 B).
+        QTest::newRow("sglang split pool") << "gpt-oss-20b";
+    }
+
+    void curvesFollowTheEnginesPool()
+    {
+        QFETCH(QString, model);
+        Scenario s;
+        s.model = preset(model);
+        s.gpu = resolveGpu(QStringLiteral("h100-sxm"));
+        s.engine = Engine::Sglang;
+        s.batchSize = 2;
+        s.seqLen = 8192;
+        const MemoryPlan plan = planMemory(s);
+        const GrowthChartData d = growthChartData(s, plan, GrowthAxis::SequenceLength, 64);
+        const GrowthCurve &c = d.curves.at(d.currentCurve);
+        const qsizetype at = c.x.indexOf(8192);
+        QVERIFY(at >= 0);
+        QCOMPARE(c.kvBytes.at(at), plan.kv.cacheBytes);
+        QCOMPARE(c.fitsUpTo, plan.largestSeqLenThatFits);
+        QVERIFY(c.kvBytes.last() > c.kvBytes.at(at));
+    }
+
     void linearAxisFramesTheCurrentPointAndTheCrossing()
     {
         const Scenario s = defaultScenario();

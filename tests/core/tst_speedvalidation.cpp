@@ -471,12 +471,14 @@ private Q_SLOTS:
         // within 7 %) to 19.0 %, 84 of 126 (67 %), and an RTX 4090 sweep (vLLM 0.25.1, Qwen2.5-7B, BF16 and
         // online FP8 at 8 to 128 users; the FP8 steps at 64 and 128 users explained misses) to 18.3 %, 92 of
         // 136 (68 %), and three more single-setting runs (Qwen3-8B on an H100 in BF16 and FP8 with vLLM 0.20;
-        // Qwen3-30B-A3B on an H200; Qwen3-8B on two A100s) to 18.0 %, 97 of 142 (68 %). The targets are 15 %
-        // and 80 %.
+        // Qwen3-30B-A3B on an H200; Qwen3-8B on two A100s) to 18.0 %, 97 of 142 (68 %). Planning SGLang's
+        // hybrid SWA pool then brought in gpt-oss-120b's and Llama 4's SGLang rows (15, 5 within: gpt-oss's
+        // steps are shorter than the fixed costs fitted on DeepSeek-R1 alone), 18.7 %, 102 of 157 (65 %).
+        // The targets are 15 % and 80 %.
         const Summary s = summarise(m_observations, Split::HeldOut, calibratedSpeedConstants());
-        QVERIFY(s.rows >= 142);
-        QVERIFY2(s.medianError <= 0.181, qPrintable(QString::number(s.medianError)));
-        QVERIFY2(s.within25 >= 0.68 * s.rows,
+        QVERIFY(s.rows >= 157);
+        QVERIFY2(s.medianError <= 0.187, qPrintable(QString::number(s.medianError)));
+        QVERIFY2(s.within25 >= 0.649 * s.rows,
                  qPrintable(QStringLiteral("%1 of %2").arg(s.within25).arg(s.rows)));
     }
 

@@ -198,7 +198,10 @@ QString FiguresPanel::batchStructure(const MemoryPlan &p)
                      .arg(layers)
                      .arg(kv.recurrentKind == RecurrentKind::Mamba2 ? tr("Mamba-2") : tr("Gated DeltaNet"))
                      .arg(bytes(kv.stateBytesPerSequence));
-    parts << tr("whole blocks of %1 tokens").arg(p.blockSize);
+    if (p.blockSize > 1)
+        parts << tr("whole blocks of %1 tokens").arg(p.blockSize);
+    if (kv.swaPoolRatioPpm > 0)
+        parts << tr("SGLang keeps the window layers in a pool of their own");
     if (p.kv.sharedPrefixBlocks > 0)
         parts << tr("%1 blocks of shared prefix held once").arg(formatCount(p.kv.sharedPrefixBlocks));
     if (kv.paddingLayers > 0)
@@ -227,12 +230,19 @@ void FiguresPanel::showPlan(const MemoryPlan &p)
                          : QString()),
                 batchStructure(p)}));
     const bool noRoom = p.kv.shortfallBytes > 0;
-    QString capacityDetail = noRoom ? tr("no room: weights, activations and overhead exceed the budget by %1")
-                                          .arg(localMemory(p.kv.shortfallBytes))
-                                    : tr("%1 blocks of %2 tokens · %3 available")
-                                          .arg(localCount(p.kv.numGpuBlocks))
-                                          .arg(p.blockSize)
-                                          .arg(localMemory(p.kv.availableBytes));
+    QString capacityDetail =
+        noRoom ? tr("no room: weights, activations and overhead exceed the budget by %1")
+                     .arg(localMemory(p.kv.shortfallBytes))
+        : p.kv.swaPoolRatioPpm > 0
+            ? tr("full layers' pool; the window layers' pool holds %1 (%2 × it, %3) · %4 available")
+                  .arg(localCount(p.kv.swaPoolTokens), formatUtilization(p.kv.swaPoolRatioPpm),
+                       serverFlag(ServerOption::SglangSwaFullTokensRatio), localMemory(p.kv.availableBytes))
+        : p.blockSize == 1
+            ? tr("a pool of single tokens · %1 available").arg(localMemory(p.kv.availableBytes))
+            : tr("%1 blocks of %2 tokens · %3 available")
+                  .arg(localCount(p.kv.numGpuBlocks))
+                  .arg(p.blockSize)
+                  .arg(localMemory(p.kv.availableBytes));
     if (!noRoom && p.kv.numGroups > 1)
         capacityDetail +=
             QStringLiteral(" · ") +
