@@ -358,13 +358,9 @@ private Q_SLOTS:
         // profile_max_num_token: rest = F x total - weights, where "total" is what is free after the
         // CUDA context (0.51 GiB at TP 1); tokens = rest // cell, cell = 32 layers x 8 KV heads x
         // (128 + 128) x 2 B = 131,072 B for Llama-3.1-8B in bf16.
-        Scenario s = scenario(QStringLiteral("llama-3.1-8b"));
-        s.engine = Engine::Sglang;
-        s.memFractionStaticPpm = 900'000;
-        s.maxModelLen = 8192;
+        Scenario s = sglangAtNinetyPercent(QStringLiteral("llama-3.1-8b"), 8192);
         const MemoryPlan plan = planMemory(s);
-        const std::int64_t total = 81090 * MiB - GiB * 51 / 100;
-        const std::int64_t rest = total * 9 / 10 - plan.weights.bytesPerGpu;
+        const std::int64_t rest = sglangRestAtNinetyPercent(plan);
         QCOMPARE(plan.preloadBytes, GiB * 51 / 100);
         QCOMPARE(plan.kv.capacityTokens, rest / 131072);
         QCOMPARE(plan.activationBytes, std::int64_t(0));
