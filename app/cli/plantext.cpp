@@ -370,7 +370,7 @@ QString planAsText(const MemoryPlan &p)
             t.row(QStringLiteral("swa_max_total_num_tokens"), formatCount(p.kv.swaPoolTokens),
                   QStringLiteral("x %1 (%2) of the full pool's, for the window layers")
                       .arg(formatUtilization(p.kv.swaPoolRatioPpm),
-                           serverFlag(ServerOption::SglangSwaFullTokensRatio)));
+                           sglangFlag(ScenarioField::SwaFullTokensRatio)));
     } else {
         t.row(QStringLiteral("available KV cache memory"), formatGiB(p.kv.availableBytes));
         t.row(QStringLiteral("GPU KV cache size"),

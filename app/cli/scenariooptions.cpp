@@ -72,6 +72,11 @@ ScenarioOptions::ScenarioOptions()
                QStringLiteral("SGLang: share of the free GPU memory for weights and the KV pool, in (0, 1] "
                               "(default: SGLang's for the GPU and TP)."),
                "ratio"),
+        option(
+            fileKey(ScenarioField::SwaFullTokensRatio),
+            QStringLiteral("SGLang: for gpt-oss and Llama 4, the window layers' pool as a share of the full "
+                           "layers' tokens, in (0, 1] (default 0.8)."),
+            "ratio"),
         option(fileKey(ScenarioField::TensorParallelSize),
                QStringLiteral("GPUs the model is split over (default 1)."), "n"),
         option(sglangKey(ScenarioField::TensorParallelSize),

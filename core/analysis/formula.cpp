@@ -503,7 +503,8 @@ void appendWorkspace(LineBuilder &line, const KvCacheMemory &kv, const FormulaTe
 /// SGLang's hybrid SWA pool (HybridSWAPoolConfigurator): its --swa-full-tokens-ratio.
 FormulaTerm swaRatioTerm(const KvCacheMemory &kv)
 {
-    return ratio(QStringLiteral("swa_full_tokens_ratio"), kv.swaPoolRatioPpm, ScenarioField::Engine,
+    return ratio(QStringLiteral("swa_full_tokens_ratio"), kv.swaPoolRatioPpm,
+                 ScenarioField::SwaFullTokensRatio,
                  QStringLiteral("SGLang's window pool over its full pool, in tokens (default 0.8)"));
 }
 

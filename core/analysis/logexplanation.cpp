@@ -47,6 +47,7 @@ bool isEngineArgument(ScenarioField field)
     case ScenarioField::KvCacheDtype:
     case ScenarioField::GpuMemoryUtilization:
     case ScenarioField::MemFractionStatic:
+    case ScenarioField::SwaFullTokensRatio:
     case ScenarioField::TensorParallelSize:
     case ScenarioField::PipelineParallelSize:
     case ScenarioField::DataParallelSize:

@@ -45,6 +45,8 @@ const FieldSpelling spellings[] = {
      QT_TRANSLATE_NOOP("kvscope::ScenarioField", "GPU memory utilization")},
     {ScenarioField::MemFractionStatic, "mem-fraction-static", nullptr,
      QT_TRANSLATE_NOOP("kvscope::ScenarioField", "Static memory fraction")},
+    {ScenarioField::SwaFullTokensRatio, "swa-full-tokens-ratio", nullptr,
+     QT_TRANSLATE_NOOP("kvscope::ScenarioField", "Sliding-window pool ratio")},
     {ScenarioField::TensorParallelSize, "tensor-parallel-size", "tp-size",
      QT_TRANSLATE_NOOP("kvscope::ScenarioField", "GPUs (TP)")},
     {ScenarioField::PipelineParallelSize, "pipeline-parallel-size", "pp-size",
@@ -138,7 +140,6 @@ const EnumSpelling<ServerOption> serverOptions[] = {
     {ServerOption::SglangSpeculativeNumSteps, "speculative-num-steps"},
     {ServerOption::SglangSpeculativeEagleTopk, "speculative-eagle-topk"},
     {ServerOption::SglangSpeculativeDraftTokens, "speculative-num-draft-tokens"},
-    {ServerOption::SglangSwaFullTokensRatio, "swa-full-tokens-ratio"},
     {ServerOption::VllmLimitMmPerPrompt, "limit-mm-per-prompt"},
 };
 

@@ -30,6 +30,7 @@ enum class ScenarioField
     KvCacheDtype,
     GpuMemoryUtilization,
     MemFractionStatic,
+    SwaFullTokensRatio,
     TensorParallelSize,
     PipelineParallelSize,
     DataParallelSize,
@@ -127,7 +128,6 @@ enum class ServerOption
     SglangSpeculativeEagleTopk,   ///< --speculative-eagle-topk: branches a draft pass keeps
     SglangSpeculativeDraftTokens, ///< --speculative-num-draft-tokens: tokens a verify pass checks
     VllmLimitMmPerPrompt,         ///< vLLM's --limit-mm-per-prompt: the most images (etc.) a prompt may carry
-    SglangSwaFullTokensRatio,     ///< SGLang's --swa-full-tokens-ratio: sliding-window pool / full pool
 };
 
 /// "--tokenizer", "--cache-type-k".

@@ -496,7 +496,6 @@ MemoryPlan planLayers(const Scenario &s, const EngineRules &rulesRef, const Mode
         kv.stateSsmBytesPerLayer = state.ssmBytes;
         kv.stateBytesPerLayer = state.bytes();
         kv.stateBytesPerSequence = (Checked(state.bytes()) * groups.recurrentLayers).value();
-        const std::int64_t poolBlockBytes = layout.bytesOf(1);
         if (s.sharedPrefixLen > 0 && layout.swaSplit.enabled())
             throw Error(QCoreApplication::translate(
                             "kvscope::Planner", "%1: SGLang keeps %2's window layers in a pool of their own; "
@@ -517,7 +516,7 @@ MemoryPlan planLayers(const Scenario &s, const EngineRules &rulesRef, const Mode
         kv.blocksPerSequence = blocksPerSequence(km, layout, held(plan.seqLen));
         kv.sharedPrefixBlocks = sharedPrefixBlocks(layout, s.sharedPrefixLen, plan.seqLen);
         kv.cacheBytes = kvCacheBytes(km, layout, rankBatch, held(plan.seqLen), s.sharedPrefixLen);
-        kv.stateCacheBytes = (Checked(rankBatch) * groups.recurrentGroups * poolBlockBytes).value();
+        kv.stateCacheBytes = layout.bytesOf((Checked(rankBatch) * groups.recurrentGroups).value());
 
         // Budget, as vLLM's gpu_worker or SGLang's model runner computes it
         plan.gpuMemoryBytes = s.gpu.memoryBytes;
@@ -582,11 +581,11 @@ MemoryPlan planLayers(const Scenario &s, const EngineRules &rulesRef, const Mode
             plan.largestSeqLenThatFits = -1; // every layer slides: memory stops growing at the window
         } else {
             // Each full group adds a block per blockSize tokens, so this bounds the answer.
-            const std::int64_t perToken =
-                (Checked(rankBatch) * poolBlockBytes * std::max(1, groups.fullGroups)).value();
+            const std::int64_t blocksPerStep = (Checked(rankBatch) * std::max(1, groups.fullGroups)).value();
             const std::int64_t reach = std::max(m.slidingWindow, m.attentionChunkSize);
             const std::int64_t upper =
-                std::min(unbounded, (free / perToken + 2) * layout.blockSize + reach + s.sharedPrefixLen);
+                std::min(unbounded, (layout.blocksIn(free) / blocksPerStep + 2) * layout.blockSize + reach +
+                                        s.sharedPrefixLen);
             plan.largestSeqLenThatFits = largestSatisfying(upper, seqFits);
             // A sequence is its shared prefix, its images and at least one token more.
             if (plan.largestSeqLenThatFits <= s.sharedPrefixLen + plan.imageTokensPerSequence)

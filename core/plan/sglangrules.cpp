@@ -34,6 +34,8 @@ void SglangRules::validate(const Scenario &s) const
     const ModelArch &m = s.model;
     if (s.memFractionStaticPpm < 0 || s.memFractionStaticPpm > 1'000'000)
         requireShare(s.memFractionStaticPpm, ScenarioField::MemFractionStatic);
+    if (s.swaFullTokensRatioPpm < 0 || s.swaFullTokensRatioPpm > 1'000'000)
+        requireShare(s.swaFullTokensRatioPpm, ScenarioField::SwaFullTokensRatio);
     if (const QString reason = sglangUnsupportedReason(m); !reason.isEmpty())
         throw Error(reason);
     if (s.speculative.runsDraftOnGpu() && sglangSplitsSlidingWindowPool(m))
@@ -71,7 +73,9 @@ int SglangRules::swaPoolRatioPpm(const Scenario &s) const
 {
     // ServerArgs.swa_full_tokens_ratio's default, 0.8 (python/sglang/srt/server_args.py), for the
     // architectures SGLang lists as hybrid SWA.
-    return sglangSplitsSlidingWindowPool(s.model) ? SglangDefaultSwaFullTokensRatioPpm : 0;
+    if (!sglangSplitsSlidingWindowPool(s.model))
+        return 0;
+    return s.swaFullTokensRatioPpm > 0 ? int(s.swaFullTokensRatioPpm) : SglangDefaultSwaFullTokensRatioPpm;
 }
 
 QString SglangRules::versionText() const
@@ -179,7 +183,7 @@ void SglangRules::settlePool(const Scenario &s, MemoryPlan &plan) const
                 "request\"); raise %5 or the memory left for the KV cache")
                 .arg(formatCount(swa.swaPoolTokens), formatUtilization(swa.swaPoolRatioPpm),
                      formatCount(swa.numGpuBlocks), formatCount(swa.swaWindowTokens),
-                     serverFlag(ServerOption::SglangSwaFullTokensRatio));
+                     sglangFlag(ScenarioField::SwaFullTokensRatio));
         plan.engineStarts = false;
     }
     if (s.maxNumSeqs <= 0)
@@ -236,9 +240,9 @@ void SglangRules::addNotes(const Scenario &s, MemoryPlan &plan) const
                    .arg(s.model.name)
                    .arg(kv.slidingLayers + kv.chunkedLayers)
                    .arg(kv.fullLayers)
-                   .arg(formatUtilization(kv.swaPoolRatioPpm),
-                        serverFlag(ServerOption::SglangSwaFullTokensRatio), formatCount(kv.swaPoolTokens),
-                        formatCount(kv.numGpuBlocks), formatCount(kv.swaWindowTokens),
+                   .arg(formatUtilization(kv.swaPoolRatioPpm), sglangFlag(ScenarioField::SwaFullTokensRatio),
+                        formatCount(kv.swaPoolTokens), formatCount(kv.numGpuBlocks),
+                        formatCount(kv.swaWindowTokens),
                         formatCount((Checked(kv.fullLayers) * kv.bytesPerTokenPerLayer).value()),
                         formatCount((Checked(kv.slidingLayers + kv.chunkedLayers) * kv.bytesPerTokenPerLayer)
                                         .value()));

@@ -298,6 +298,9 @@ LaunchLine sglangLaunchLine(const Scenario &s)
     if (s.memFractionStaticPpm > 0)
         args << optionFlag(ScenarioField::MemFractionStatic, Engine::Sglang)
              << formatUtilization(s.memFractionStaticPpm);
+    if (s.swaFullTokensRatioPpm > 0)
+        args << optionFlag(ScenarioField::SwaFullTokensRatio, Engine::Sglang)
+             << formatUtilization(s.swaFullTokensRatioPpm);
     if (s.speculative.enabled()) {
         // A chain of k drafts: k draft passes of one branch, k + 1 tokens verified.
         const std::int64_t k = s.speculative.numSpeculativeTokens;

@@ -47,6 +47,8 @@ struct Scenario
     QString vllmVersion;          ///< --vllm-version; empty = the newest modelled release
     std::int64_t memFractionStaticPpm =
         0; ///< SGLang --mem-fraction-static in millionths; 0 = SGLang's default
+    /// SGLang --swa-full-tokens-ratio in millionths (its hybrid SWA pool); 0 = SGLang's default, 0.8
+    std::int64_t swaFullTokensRatioPpm = 0;
 
     WeightDtype dtype = WeightDtype::Auto;          ///< --dtype
     std::optional<QuantizationSpec> quantization;   ///< --quantization; nullopt = checkpoint's (vLLM default)

@@ -179,6 +179,15 @@ const Field fields[] = {
                     ? forEngine(s, Engine::Sglang, formatUtilization(s.memFractionStaticPpm))
                     : QString();
      }},
+    {{ScenarioField::SwaFullTokensRatio, OptionKind::Ratio, OptionEngine::Sglang},
+     [](Scenario &s, const QString &text, const QString &o, const ScenarioResolvers &) {
+         s.swaFullTokensRatioPpm = parseOptionalRatio(text, o);
+     },
+     [](const Scenario &s) {
+         return s.swaFullTokensRatioPpm > 0
+                    ? forEngine(s, Engine::Sglang, formatUtilization(s.swaFullTokensRatioPpm))
+                    : QString();
+     }},
     {{ScenarioField::TensorParallelSize, OptionKind::Count},
      [](Scenario &s, const QString &text, const QString &o, const ScenarioResolvers &) {
          s.tensorParallelSize = parsePositive(text, o);

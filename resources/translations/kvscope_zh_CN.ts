@@ -4241,6 +4241,10 @@
         <source>All-to-all backend</source>
         <translation>All-to-all 后端</translation>
     </message>
+    <message>
+        <source>Sliding-window pool ratio</source>
+        <translation>滑动窗口池比例</translation>
+    </message>
 </context>
 <context>
     <name>kvscope::ScenarioStrip</name>

@@ -115,6 +115,14 @@ private Q_SLOTS:
             << QStringList{QStringLiteral("calc"), QStringLiteral("--mem-fraction-static"),
                            QStringLiteral("0.8")}
             << "--mem-fraction-static: is a SGLang option; it does not apply with --engine vllm";
+        QTest::newRow("SGLang's window pool under vLLM")
+            << QStringList{QStringLiteral("calc"), QStringLiteral("--swa-full-tokens-ratio"),
+                           QStringLiteral("0.5")}
+            << "--swa-full-tokens-ratio: is a SGLang option; it does not apply with --engine vllm";
+        QTest::newRow("SGLang's window pool out of range")
+            << QStringList{QStringLiteral("calc"), QStringLiteral("--engine"), QStringLiteral("sglang"),
+                           QStringLiteral("--swa-full-tokens-ratio"), QStringLiteral("1.5")}
+            << "--swa-full-tokens-ratio";
         QTest::newRow("version under SGLang")
             << QStringList{QStringLiteral("calc"), QStringLiteral("--engine"), QStringLiteral("sglang"),
                            QStringLiteral("--vllm-version"), QStringLiteral("0.19")}

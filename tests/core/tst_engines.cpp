@@ -774,6 +774,16 @@ private Q_SLOTS:
         QCOMPARE(shortPlan.kv.blocksPerSequence, std::int64_t(125));
         QCOMPARE(shortPlan.largestBatchThatFits, full / 125);
 
+        // --swa-full-tokens-ratio 0.5: cells of 36,864 + 0.5 x 36,864 = 55,296 B, a window pool of half the
+        // full one's tokens; the launch line passes it on.
+        Scenario half = s;
+        half.swaFullTokensRatioPpm = 500'000;
+        const MemoryPlan halfPlan = planMemory(half);
+        QCOMPARE(halfPlan.kv.capacityTokens, rest / 55296);
+        QCOMPARE(halfPlan.kv.swaPoolTokens, rest / 55296 / 2);
+        const QString launch = launchLine(half).command();
+        QVERIFY2(launch.contains(QLatin1String("--swa-full-tokens-ratio 0.5")), qPrintable(launch));
+
         // A pool whose window share cannot hold one window and a page: SGLang refuses to start ("SWA pool
         // (...) cannot hold even one request"). 150 cells leave 120 window tokens, fewer than 128 + 1.
         s.memFractionStaticPpm =
@@ -784,6 +794,26 @@ private Q_SLOTS:
         QVERIFY(!tight.engineStarts);
         QVERIFY2(tight.engineRefusal.contains(QLatin1String("--swa-full-tokens-ratio")),
                  qPrintable(tight.engineRefusal));
+    }
+
+    void theLongestSequenceOfASplitPoolFitsAndOneMoreDoesNot()
+    {
+        // gpt-oss-20b at TP 2 (12 full and 12 window layers of 1,536 B) with --swa-full-tokens-ratio
+        // 0.000055: a cell of 18,432 + 0.000055 x 18,432 = 18,433.01376 B, and a B200 holds millions of
+        // tokens of it. Bounding the search by whole bytes a token (18,434) would stop it hundreds of
+        // tokens short of the answer.
+        Scenario s = scenario(QStringLiteral("gpt-oss-20b"), QStringLiteral("b200"));
+        s.engine = Engine::Sglang;
+        s.tensorParallelSize = 2;
+        s.swaFullTokensRatioPpm = 55;
+        s.batchSize = 1;
+        const MemoryPlan plan = planMemory(s);
+        QVERIFY(plan.largestSeqLenThatFits > 1'000'000);
+        Scenario at = s;
+        at.seqLen = plan.largestSeqLenThatFits;
+        QVERIFY(planMemory(at).fits);
+        at.seqLen += 1;
+        QVERIFY(!planMemory(at).fits);
     }
 
     void sglangSplitsLlama4ChunkedLayersAsAWindow()

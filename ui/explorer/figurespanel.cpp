@@ -236,7 +236,7 @@ void FiguresPanel::showPlan(const MemoryPlan &p)
         : p.kv.swaPoolRatioPpm > 0
             ? tr("full layers' pool; the window layers' pool holds %1 (%2 × it, %3) · %4 available")
                   .arg(localCount(p.kv.swaPoolTokens), formatUtilization(p.kv.swaPoolRatioPpm),
-                       serverFlag(ServerOption::SglangSwaFullTokensRatio), localMemory(p.kv.availableBytes))
+                       sglangFlag(ScenarioField::SwaFullTokensRatio), localMemory(p.kv.availableBytes))
         : p.blockSize == 1
             ? tr("a pool of single tokens · %1 available").arg(localMemory(p.kv.availableBytes))
             : tr("%1 blocks of %2 tokens · %3 available")
