@@ -264,15 +264,21 @@ private Q_SLOTS:
         utilization->setValue(utilization->minimum());
         QCOMPARE(controller()->scenario().gpuMemoryUtilizationPpm, std::int64_t(0));
         QCOMPARE(utilization->text(), QStringLiteral("default (0.92)"));
-        // A vLLM flag: SGLang's share is --mem-fraction-static.
+        // A vLLM flag: SGLang's share is --mem-fraction-static. --block-size is vLLM's too: SGLang's pages
+        // are its own (--page-size, 1 token here), and the box does not offer a size SGLang ignores.
+        auto *blockSize = child<QComboBox>("blockSizeCombo");
         QVERIFY(utilization->isEnabled());
+        QVERIFY(blockSize->isEnabled());
         Scenario sglang = controller()->scenario();
         sglang.engine = Engine::Sglang;
         QVERIFY(controller()->setScenario(sglang));
         QVERIFY(!utilization->isEnabled());
+        QVERIFY(!blockSize->isEnabled());
+        QCOMPARE(controller()->plan().blockSize, 1);
         sglang.engine = Engine::Vllm;
         QVERIFY(controller()->setScenario(sglang));
         QVERIFY(utilization->isEnabled());
+        QVERIFY(blockSize->isEnabled());
     }
 
     void theImageBoxesAddTheImagesTokens()

@@ -693,6 +693,7 @@ void ParameterPanel::showScenario(const Scenario &s)
     }
     showSpeculative(s);
     selectData(m_blockSize, int(s.blockSize));
+    m_blockSize->setEnabled(s.engine == Engine::Vllm); // SGLang's pages are its own (--page-size)
     {
         const QSignalBlocker blocker(m_maxModelLen);
         m_maxModelLen->setMaximum(int(std::min<std::int64_t>(s.model.maxPositionEmbeddings, 10'000'000)));
