@@ -258,12 +258,14 @@ QString planAsText(const MemoryPlan &p)
               QStringLiteral("an FP8 K and V of one layer, shared by the layers (SGLang's FP4 pool)"));
     if (p.kv.recurrentLayers > 0)
         t.row(QStringLiteral("recurrent state per sequence"), formatBytes(p.kv.stateBytesPerSequence),
-              QStringLiteral("%1 layers x %2 B (%3 SSM state); block size %4 (requested %5)")
-                  .arg(p.kv.recurrentLayers)
-                  .arg(formatCount(p.kv.stateBytesPerLayer))
-                  .arg(dtypeName(p.mambaSsmCacheDtype))
-                  .arg(p.blockSize)
-                  .arg(p.requestedBlockSize));
+              QStringLiteral("%1 layers x %2 B (%3 SSM state)")
+                      .arg(p.kv.recurrentLayers)
+                      .arg(formatCount(p.kv.stateBytesPerLayer))
+                      .arg(dtypeName(p.mambaSsmCacheDtype)) +
+                  (p.kv.statePoolSlots > 0 ? QStringLiteral("; in SGLang's state pool")
+                                           : QStringLiteral("; block size %1 (requested %2)")
+                                                 .arg(p.blockSize)
+                                                 .arg(p.requestedBlockSize)));
     if (p.kv.swaPoolRatioPpm > 0)
         t.row(QStringLiteral("window layers"), QString::number(p.kv.slidingLayers + p.kv.chunkedLayers),
               QStringLiteral(
@@ -366,6 +368,10 @@ QString planAsText(const MemoryPlan &p)
         t.row(QStringLiteral("KV pool memory"), formatGiB(p.kv.availableBytes));
         t.row(QStringLiteral("max_total_num_tokens"), formatCount(p.kv.capacityTokens),
               QStringLiteral("max_running_requests %1").arg(formatCount(p.maxNumSeqs)));
+        if (p.kv.statePoolSlots > 0)
+            t.row(QStringLiteral("state pool"), formatGiB(p.kv.statePoolBytes),
+                  QStringLiteral("%1 requests' recurrent states of %2 B, sized before the KV pool")
+                      .arg(formatCount(p.kv.statePoolSlots), formatCount(p.kv.stateBytesPerSequence)));
         if (p.kv.swaPoolRatioPpm > 0)
             t.row(QStringLiteral("swa_max_total_num_tokens"), formatCount(p.kv.swaPoolTokens),
                   QStringLiteral("x %1 (%2) of the full pool's, for the window layers")

@@ -16,6 +16,7 @@
 #include "core/scenario/scenario.h"
 
 #include <cmath>
+#include <optional>
 
 #include <QCoreApplication>
 
@@ -891,6 +892,28 @@ QList<FormulaLine> capacityLines(const Scenario &s, const MemoryPlan &plan, cons
             ? Formula::tr("what vLLM uses: everything before the KV cache and the cache as given")
             : Formula::tr("the share of GPU memory vLLM may use"));
 
+    // SGLang's state pool comes out of the rest first (handle_max_mamba_cache).
+    const qsizetype budgetLine = lines.size() - 1;
+    std::optional<qsizetype> statePoolLine;
+    if (kv.statePoolSlots > 0) {
+        const FormulaTerm share = ratio(QStringLiteral("mamba_full_memory_ratio"), 900'000, std::nullopt,
+                                        QStringLiteral("SGLang's state memory for every 1 of KV pool"));
+        const FormulaTerm perRequest =
+            bytes(QStringLiteral("state_bytes_per_request"), kv.stateBytesPerSequence, ScenarioField::Model,
+                  QStringLiteral("every recurrent layer's conv window (bfloat16) and matrices (float32)"));
+        LineBuilder slots(FormulaSection::Capacity, QStringLiteral("state_pool_slots"));
+        slots.op("floor((").term(lines.at(budgetLine));
+        appendBeforeCache(slots, plan, sglang, " − ");
+        slots.op(") × ").term(share).op(" / (1 + ").term(share).op(") / ").term(perRequest).op(")");
+        lines << slots.result(count(QString(), kv.statePoolSlots, {}),
+                              Formula::tr("requests' recurrent states in SGLang's state pool"));
+        LineBuilder pool(FormulaSection::Capacity, QStringLiteral("state_pool_bytes"));
+        pool.term(lines.last()).op(" × ").term(perRequest);
+        lines << pool.result(memory(QString(), kv.statePoolBytes, {}),
+                             Formula::tr("the state pool, sized before the KV pool"));
+        statePoolLine = lines.size() - 1;
+    }
+
     LineBuilder available(FormulaSection::Capacity, QStringLiteral("available"));
     if (plan.kvCacheMemoryBytes > 0) {
         // vLLM takes --kv-cache-memory-bytes as given and skips its profiled budget.
@@ -900,11 +923,14 @@ QList<FormulaLine> capacityLines(const Scenario &s, const MemoryPlan &plan, cons
             memory(QString(), kv.availableBytes, {}),
             Formula::tr("the KV cache's memory as given: vLLM skips its profiled budget"));
     } else {
-        available.term(lines.last());
+        available.term(lines.at(budgetLine));
         appendBeforeCache(available, plan, sglang, " − ");
+        if (statePoolLine)
+            available.op(" − ").term(lines.at(*statePoolLine));
         lines << available.result(memory(QString(), kv.availableBytes, {}),
                                   Formula::tr("what is left for the KV cache"));
     }
+    const qsizetype availableLine = lines.size() - 1;
 
     LineBuilder blocks(FormulaSection::Capacity, QStringLiteral("num_gpu_blocks"));
     blocks.op("floor(");
@@ -1065,7 +1091,7 @@ QList<FormulaLine> capacityLines(const Scenario &s, const MemoryPlan &plan, cons
     }
 
     LineBuilder headroom(FormulaSection::Capacity, QStringLiteral("headroom"));
-    headroom.term(lines.at(1)).op(" − ").term(cache);
+    headroom.term(lines.at(availableLine)).op(" − ").term(cache);
     FormulaTerm left = memory(QString(), plan.headroomBytes, {});
     lines << headroom.result(left, plan.fits ? Formula::tr("the batch fits")
                                              : Formula::tr("negative: the batch does not fit"));

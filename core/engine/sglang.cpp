@@ -73,17 +73,16 @@ bool sglangSplitsSlidingWindowPool(const ModelArch &model)
 
 QString sglangUnsupportedReason(const ModelArch &model)
 {
-    bool recurrent = false, shared = false;
+    bool attention = false, shared = false;
     for (int i = 0; i < model.numLayers; ++i) {
-        recurrent = recurrent || model.isRecurrentLayer(i);
         shared = shared || model.isKvSharedLayer(i);
+        attention = attention || (!model.isRecurrentLayer(i) && !model.isKvSharedLayer(i));
     }
     const QString flag = optionFlag(ScenarioField::Engine);
-    if (recurrent)
+    if (!attention)
         return QCoreApplication::translate("kvscope::Planner",
-                                           "%2 sglang: %1 has recurrent layers, whose state SGLang keeps in "
-                                           "a pool of its own beside the token pool; kvscope does not model "
-                                           "that pool yet")
+                                           "%2 sglang: %1 has no attention layer, only recurrent ones; "
+                                           "kvscope plans SGLang's state pool beside a KV pool")
             .arg(model.name, flag);
     if (shared)
         return QCoreApplication::translate("kvscope::Planner",

@@ -59,6 +59,10 @@ std::int64_t sglangDefaultMaxRunningRequests(std::int64_t maxTotalTokens, std::i
 /// python/sglang/srt/arg_groups/speculative_hook.py; in ServerArgs since 2025).
 inline constexpr std::int64_t SglangSpeculativeMaxRunningRequests = 48;
 
+/// State-pool slots a running request stands for (MAMBA_CACHE_SIZE_MAX_RUNNING_REQUESTS_RATIO,
+/// python/sglang/srt/model_executor/model_runner.py): max_running_requests is at most a third of them.
+inline constexpr std::int64_t SglangStateSlotsPerRunningRequest = 3;
+
 /// ServerArgs.swa_full_tokens_ratio's default, 0.8 (python/sglang/srt/server_args.py), in millionths.
 inline constexpr int SglangDefaultSwaFullTokensRatioPpm = 800'000;
 

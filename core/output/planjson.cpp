@@ -254,6 +254,10 @@ QJsonObject planToJson(const MemoryPlan &p)
     o.insert(QStringLiteral("draft_kv_layers"), p.kv.draftLayers);
     o.insert(QStringLiteral("speculative_slots_per_request"), qint64(p.kv.speculativeSlots));
     o.insert(QStringLiteral("shared_prefix_blocks"), qint64(p.kv.sharedPrefixBlocks));
+    if (p.kv.statePoolSlots > 0) {
+        o.insert(QStringLiteral("state_pool_slots"), qint64(p.kv.statePoolSlots));
+        o.insert(QStringLiteral("state_pool_bytes"), qint64(p.kv.statePoolBytes));
+    }
     if (p.kv.swaPoolRatioPpm > 0) {
         o.insert(QStringLiteral("swa_full_tokens_ratio"), formatUtilization(p.kv.swaPoolRatioPpm).toDouble());
         o.insert(QStringLiteral("swa_pool_tokens"), running(qint64(p.kv.swaPoolTokens)));

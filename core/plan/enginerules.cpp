@@ -19,6 +19,8 @@ EncoderProfile EngineRules::encoderProfile(const ModelArch &, const MemoryPlan &
 
 void EngineRules::settlePool(const Scenario &, MemoryPlan &) const {}
 
+void EngineRules::shapeStatePool(const Scenario &, KvCacheOptions &) const {}
+
 int EngineRules::swaPoolRatioPpm(const Scenario &) const
 {
     return 0;

@@ -9,6 +9,7 @@
 #include "core/engine/gpusupport.h"
 #include "core/gpu/gpuspec.h"
 #include "core/plan/eplb.h"
+#include "core/plan/kvcache.h"
 #include "core/plan/memoryplan.h"
 #include "core/plan/weights.h"
 
@@ -69,6 +70,9 @@ public:
     /// The share of a full-attention pool's tokens that a separate sliding-window pool holds, in
     /// millionths (SGLang's hybrid SWA pool); 0 by default: one pool.
     virtual int swaPoolRatioPpm(const Scenario &scenario) const;
+    /// How the engine keeps recurrent states: their dtypes and whether they have a pool of their own
+    /// (SGLang); vLLM's blocks by default, as kvCacheOptions() sets them.
+    virtual void shapeStatePool(const Scenario &scenario, KvCacheOptions &options) const;
     /// The expert load balancer's state on one GPU for a model of `moeLayers` MoE layers whose routed
     /// experts take `localExpertBytes` (core/plan/eplb.h); nothing by default.
     virtual EplbStateMemory eplbStateMemory(const Scenario &scenario, int moeLayers,

@@ -253,9 +253,19 @@ KvCacheLayout kvCacheLayout(const ModelArch &model, const KvCacheOptions &option
     layout.workspaceBytesPerToken = options.workspaceBytesPerToken;
     layout.blockSize = options.blockSize;
     const bool hasAttention = layout.groups.numGroups() > layout.groups.recurrentGroups;
+    if (options.statesInOwnPool && layout.groups.recurrentLayers > 0 && hasAttention) {
+        // One group of the attention layers; the states are sized apart (SGLang's state pool).
+        KvGroupLayout &g = layout.groups;
+        g.groupSize = g.fullLayers + g.slidingLayers + g.chunkedLayers;
+        g.fullGroups = 1;
+        g.slidingGroups = 0;
+        g.chunkedGroups = 0;
+        g.recurrentGroups = 0;
+        layout.stateBlocksPerRequest = 0;
+    }
     if (model.indexer.enabled())
         layout.blockSize = SparseMlaBlockSize;
-    else if (layout.groups.recurrentLayers > 0 && hasAttention)
+    else if (layout.groups.recurrentGroups > 0 && hasAttention)
         layout.blockSize = hybridBlockSize(model, layout, options.blockSize);
     layout.pageBytes = hasAttention ? (Checked(layout.blockSize) * layout.bytesPerTokenPerLayer).value()
                                     : layout.stateBytesPerLayer;

@@ -87,6 +87,8 @@ struct KvCacheOptions
     /// SGLang's hybrid SWA pool (EngineRules::swaPoolRatioPpm): the sliding-window and chunked layers
     /// keep a pool of their own, this many millionths of the full layers' tokens; 0 = one pool.
     int swaPoolRatioPpm = 0;
+    /// The recurrent states keep a pool of their own (SGLang's state pool), not blocks of this one.
+    bool statesInOwnPool = false;
 };
 
 /// SGLang's split of a hybrid sliding-window model's cache (HybridSWAPoolConfigurator,

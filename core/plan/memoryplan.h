@@ -87,6 +87,10 @@ struct KvCacheMemory
     int swaPoolRatioPpm = 0;
     std::int64_t swaPoolTokens = 0;
     std::int64_t swaWindowTokens = 0;
+    /// SGLang: the recurrent layers' states in a pool of their own, sized before the KV pool (0 under
+    /// vLLM, whose blocks hold them): requests' worth of state, and its bytes
+    std::int64_t statePoolSlots = 0;
+    std::int64_t statePoolBytes = 0;
 
     bool fp8DsMla = false; ///< DeepSeek-V3.2 latent stored as fp8_ds_mla (656 B)
 

@@ -126,7 +126,7 @@ void applyMeasuredCheckpoint(const ModelArch &m, int tp, MemoryPlan &plan)
 void addArchitectureNotes(const ModelArch &m, MemoryPlan &plan)
 {
     const KvCacheMemory &kv = plan.kv;
-    if (kv.recurrentLayers > 0 && plan.blockSize != plan.requestedBlockSize)
+    if (kv.recurrentLayers > 0 && plan.engine == Engine::Vllm && plan.blockSize != plan.requestedBlockSize)
         plan.notes
             << QCoreApplication::translate(
                    "kvscope::Planner",
@@ -239,6 +239,7 @@ KvCacheOptions kvCacheOptions(const Scenario &s, WeightDtype dtype, KvCacheDtype
         o.speculativeStateBlocks = int(s.speculative.numSpeculativeTokens);
     o.workspaceBytesPerToken = rules->kvWorkspaceBytesPerToken(s, kvCacheDtype);
     o.swaPoolRatioPpm = rules->swaPoolRatioPpm(s);
+    rules->shapeStatePool(s, o);
     return o;
 }
 

@@ -38,6 +38,11 @@ void SglangRules::validate(const Scenario &s) const
         requireShare(s.swaFullTokensRatioPpm, ScenarioField::SwaFullTokensRatio);
     if (const QString reason = sglangUnsupportedReason(m); !reason.isEmpty())
         throw Error(reason);
+    if (s.speculative.enabled() && m.recurrent.enabled())
+        throw Error(QCoreApplication::translate(
+                        "kvscope::Planner", "%1: SGLang keeps intermediate recurrent states for the drafts "
+                                            "%2 verifies, which kvscope does not model yet")
+                        .arg(optionFlag(ScenarioField::SpeculativeConfig), m.name));
     if (s.speculative.runsDraftOnGpu() && sglangSplitsSlidingWindowPool(m))
         throw Error(QCoreApplication::translate(
                         "kvscope::Planner", "%1: SGLang sizes a drafter's pool into %2's split of full and "
@@ -76,6 +81,32 @@ int SglangRules::swaPoolRatioPpm(const Scenario &s) const
     if (!sglangSplitsSlidingWindowPool(s.model))
         return 0;
     return s.swaFullTokensRatioPpm > 0 ? int(s.swaFullTokensRatioPpm) : SglangDefaultSwaFullTokensRatioPpm;
+}
+
+void SglangRules::shapeStatePool(const Scenario &, KvCacheOptions &options) const
+{
+    // mamba2_state_dtype (python/sglang/srt/configs/mamba_utils.py): the conv window in bfloat16
+    // (SGLANG_MAMBA_CONV_DTYPE), the recurrent matrices in float32 unless the config's
+    // mamba_ssm_dtype or SGLANG_MAMBA_SSM_DTYPE says otherwise; in a pool of their own.
+    options.convStateDtype = WeightDtype::BFloat16;
+    options.ssmStateDtype = WeightDtype::Float32;
+    options.statesInOwnPool = true;
+}
+
+void SglangRules::fixKvBudget(const Scenario &, MemoryPlan &plan) const
+{
+    // handle_max_mamba_cache (python/sglang/srt/model_executor/model_runner.py, v0.5.6; since
+    // _handle_max_mamba_cache in python/sglang/srt/mem_cache/kv_cache_configurator.py): states take
+    // mamba_full_memory_ratio (0.9) for every 1 the KV pool gets, in whole requests' worth,
+    // int(rest x 0.9 / 1.9 // mamba_cache_per_req), before the KV pool is sized from the rest.
+    KvCacheMemory &kv = plan.kv;
+    if (kv.stateBytesPerSequence <= 0)
+        return;
+    constexpr std::int64_t StateShare = 9, Whole = 19; // 0.9 / (1 + 0.9)
+    kv.statePoolSlots = mulDivFloor(std::max<std::int64_t>(0, kv.availableBytes), StateShare, Whole) /
+                        kv.stateBytesPerSequence;
+    kv.statePoolBytes = (Checked(kv.statePoolSlots) * kv.stateBytesPerSequence).value();
+    kv.availableBytes = (Checked(kv.availableBytes) - kv.statePoolBytes).value();
 }
 
 QString SglangRules::versionText() const
@@ -169,6 +200,22 @@ bool SglangRules::starts(const KvCacheMemory &kv) const
 
 void SglangRules::settlePool(const Scenario &s, MemoryPlan &plan) const
 {
+    // A third of the state pool's slots at most run at once (MAMBA_CACHE_SIZE_MAX_RUNNING_REQUESTS_RATIO
+    // = 3, ModelRunner.init_memory_pool): the others keep states the radix cache reuses.
+    const std::int64_t stateLimit = plan.kv.statePoolSlots / SglangStateSlotsPerRunningRequest;
+    if (plan.kv.stateBytesPerSequence > 0 && plan.engineRefusal.isEmpty() && stateLimit <= 0 &&
+        plan.kv.availableBytes > 0) {
+        plan.engineRefusal =
+            QCoreApplication::translate(
+                "kvscope::Planner",
+                "SGLang would refuse to start: its state pool of %1 requests' recurrent states "
+                "(%2 B each) serves none at %3 of them a request (\"state cache is too small to "
+                "serve any requests\"); raise %4")
+                .arg(formatCount(plan.kv.statePoolSlots), formatCount(plan.kv.stateBytesPerSequence))
+                .arg(SglangStateSlotsPerRunningRequest)
+                .arg(sglangFlag(ScenarioField::MemFractionStatic));
+        plan.engineStarts = false;
+    }
     // HybridSWAPoolConfigurator._solve_pool_sizes: "SWA pool (...) cannot hold even one request: the
     // prefill admission floor is sliding_window_size + page_size".
     if (const KvCacheMemory &swa = plan.kv;
@@ -190,6 +237,8 @@ void SglangRules::settlePool(const Scenario &s, MemoryPlan &plan) const
         plan.maxNumSeqs = s.speculative.enabled()
                               ? SglangSpeculativeMaxRunningRequests
                               : sglangDefaultMaxRunningRequests(plan.kv.capacityTokens, plan.maxModelLen);
+    if (plan.kv.stateBytesPerSequence > 0 && stateLimit > 0)
+        plan.maxNumSeqs = std::min(plan.maxNumSeqs, stateLimit);
     if (!s.speculative.runsDraftOnGpu())
         return;
     // The draft worker sizes its pool to the target's tokens (draft_runner_cache_size =
@@ -229,6 +278,18 @@ QString SglangRules::refusal(const MemoryPlan &) const
 void SglangRules::addNotes(const Scenario &s, MemoryPlan &plan) const
 {
     const KvCacheMemory &kv = plan.kv;
+    if (kv.statePoolSlots > 0)
+        plan.notes << QCoreApplication::translate(
+                          "kvscope::Planner",
+                          "SGLang keeps %1's %2 recurrent layers' states in a state pool of their own, sized "
+                          "first: 0.9 of the memory for every 1 the KV pool gets (mamba_full_memory_ratio), "
+                          "%3 requests' states of %4 B (the conv window in bfloat16, the recurrent matrices "
+                          "in float32), %5; at most a third of them, %6, run at once")
+                          .arg(s.model.name)
+                          .arg(kv.recurrentLayers)
+                          .arg(formatCount(kv.statePoolSlots), formatCount(kv.stateBytesPerSequence),
+                               formatGiB(kv.statePoolBytes),
+                               formatCount(kv.statePoolSlots / SglangStateSlotsPerRunningRequest));
     if (kv.swaPoolRatioPpm > 0)
         plan.notes
             << QCoreApplication::translate(

@@ -23,6 +23,8 @@ public:
     int kvBlockSize(const Scenario &scenario) const override;
     std::int64_t kvWorkspaceBytesPerToken(const Scenario &scenario, KvCacheDtype dtype) const override;
     int swaPoolRatioPpm(const Scenario &scenario) const override;
+    void shapeStatePool(const Scenario &scenario, KvCacheOptions &options) const override;
+    void fixKvBudget(const Scenario &scenario, MemoryPlan &plan) const override;
     void applyBudget(const Scenario &scenario, MemoryPlan &plan) const override;
     bool starts(const KvCacheMemory &kv) const override;
     QString refusal(const MemoryPlan &plan) const override;

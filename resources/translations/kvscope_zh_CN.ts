@@ -2115,6 +2115,14 @@
         <source>SGLang&apos;s window pool: int(full tokens × swa_full_tokens_ratio)</source>
         <translation>SGLang 的窗口池：int(全注意力池 token 数 × swa_full_tokens_ratio)</translation>
     </message>
+    <message>
+        <source>requests&apos; recurrent states in SGLang&apos;s state pool</source>
+        <translation>SGLang 状态池中可容纳的请求循环状态数</translation>
+    </message>
+    <message>
+        <source>the state pool, sized before the KV pool</source>
+        <translation>状态池，先于 KV 池划定大小</translation>
+    </message>
 </context>
 <context>
     <name>kvscope::FormulaPanel</name>
@@ -3893,10 +3901,6 @@
         <translation>，每层的 MLP 和专家切分在全部 %1 块 GPU 上，各组的 token 汇集过去再送回</translation>
     </message>
     <message>
-        <source>%2 sglang: %1 has recurrent layers, whose state SGLang keeps in a pool of its own beside the token pool; kvscope does not model that pool yet</source>
-        <translation>%2 sglang：%1 含有循环层，SGLang 把它们的状态放在 token 池之外的单独池中；kvscope 尚未建模该池</translation>
-    </message>
-    <message>
         <source>%2 sglang: %1&apos;s last layers reuse an earlier layer&apos;s cache; kvscope does not model SGLang&apos;s pool for shared KV layers yet</source>
         <translation>%2 sglang：%1 的最后几层复用前面某层的缓存；kvscope 尚未建模 SGLang 针对共享 KV 层的池</translation>
     </message>
@@ -3923,6 +3927,22 @@
     <message>
         <source>SGLang keeps %1&apos;s %2 window layers in a pool of their own beside the %3 full layers&apos; (its hybrid SWA pool): %4 x the full pool&apos;s tokens (%5), %6 tokens beside %7, each layer keeping a request&apos;s last %8; a token takes %9 B in the full layers and %10 B in the window layers</source>
         <translation>SGLang 把 %1 的 %2 个窗口层放在与 %3 个全注意力层分开的池中（混合 SWA 池）：容量为全注意力池 token 数的 %4 倍（%5），即 %6 个 token（全注意力池 %7 个），每层保留一个请求的最后 %8 个 token；每个 token 在全注意力层占 %9 B，在窗口层占 %10 B</translation>
+    </message>
+    <message>
+        <source>%2 sglang: %1 has no attention layer, only recurrent ones; kvscope plans SGLang&apos;s state pool beside a KV pool</source>
+        <translation>%2 sglang：%1 没有注意力层，只有循环层；kvscope 只规划与 KV 池并存的 SGLang 状态池</translation>
+    </message>
+    <message>
+        <source>%1: SGLang keeps intermediate recurrent states for the drafts %2 verifies, which kvscope does not model yet</source>
+        <translation>%1：SGLang 会为 %2 验证的草稿保留中间循环状态，kvscope 尚未建模</translation>
+    </message>
+    <message>
+        <source>SGLang would refuse to start: its state pool of %1 requests&apos; recurrent states (%2 B each) serves none at %3 of them a request (&quot;state cache is too small to serve any requests&quot;); raise %4</source>
+        <translation>SGLang 将拒绝启动：其状态池只容纳 %1 个请求的循环状态（每个 %2 B），按每请求 %3 个计无法服务任何请求（&quot;state cache is too small to serve any requests&quot;）；请调大 %4</translation>
+    </message>
+    <message>
+        <source>SGLang keeps %1&apos;s %2 recurrent layers&apos; states in a state pool of their own, sized first: 0.9 of the memory for every 1 the KV pool gets (mamba_full_memory_ratio), %3 requests&apos; states of %4 B (the conv window in bfloat16, the recurrent matrices in float32), %5; at most a third of them, %6, run at once</source>
+        <translation>SGLang 把 %1 的 %2 个循环层的状态放在单独的状态池中并先划定大小：KV 池每得 1 份显存，状态池得 0.9 份（mamba_full_memory_ratio），可容纳 %3 个请求的状态，每个 %4 B（卷积窗口为 bfloat16，循环矩阵为 float32），共 %5；其中至多三分之一，即 %6 个请求同时运行</translation>
     </message>
 </context>
 <context>

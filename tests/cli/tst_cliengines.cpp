@@ -129,8 +129,8 @@ private Q_SLOTS:
             << "--vllm-version: is a vLLM option";
         QTest::newRow("SGLang hybrid model")
             << QStringList{QStringLiteral("calc"), QStringLiteral("--engine"), QStringLiteral("sglang"),
-                           QStringLiteral("--model"), QStringLiteral("granite-4.0-h-tiny")}
-            << "--engine sglang: Granite-4.0-H-Tiny has recurrent layers";
+                           QStringLiteral("--model"), QStringLiteral("gemma-3n-e4b")}
+            << "--engine sglang: Gemma-3n-E4B's last layers reuse";
         QTest::newRow("fit without concurrency")
             << QStringList{QStringLiteral("fit"), QStringLiteral("--model"), QStringLiteral("llama-3.1-8b")}
             << "--concurrency: not given";

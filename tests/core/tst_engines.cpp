@@ -714,9 +714,6 @@ private Q_SLOTS:
     {
         QTest::addColumn<QString>("model");
         QTest::addColumn<QString>("reason");
-        // Recurrent layers: SGLang's Mamba pool beside the token pool.
-        QTest::newRow("recurrent") << "granite-4.0-h-tiny"
-                                   << "recurrent";
         // Gemma 3n's last layers reuse an earlier layer's cache.
         QTest::newRow("shared kv") << "gemma-3n-e4b"
                                    << "reuse an earlier layer";
@@ -831,6 +828,43 @@ private Q_SLOTS:
         QCOMPARE(plan.kv.swaPoolTokens, plan.kv.capacityTokens * 4 / 5);
         // A request of 65,536 tokens: 65,536 full-pool tokens, and 8,192 window tokens (10,240 at 0.8).
         QCOMPARE(plan.kv.blocksPerMaxRequest, std::int64_t(65536));
+    }
+
+    void sglangKeepsRecurrentStatesInAPoolOfTheirOwn()
+    {
+        // SGLang sizes a hybrid linear-attention model's state pool first (handle_max_mamba_cache,
+        // python/sglang/srt/model_executor/model_runner.py at v0.5.6; _handle_max_mamba_cache in
+        // python/sglang/srt/mem_cache/kv_cache_configurator.py since): mamba_full_memory_ratio (0.9) of
+        // the rest goes to states for every 1 to the KV pool, int(rest x 0.9 / 1.9 // per-request state)
+        // slots, and the KV pool's tokens over the full-attention layers come from what is left.
+        // Qwen3-Next-80B-A3B at TP 4: a Gated DeltaNet layer's state is its conv window, (2 x 16 x 128 +
+        // 32 x 128) / 4 x 3 values in bfloat16 = 12,288 B, and its recurrent matrices, 32 / 4 x 128 x 128
+        // values in float32 = 524,288 B (mamba2_state_dtype, python/sglang/srt/configs/mamba_utils.py:
+        // conv bfloat16, temporal float32 by default); 36 such layers: 19,316,736 B a request. A token:
+        // 12 full layers x 1 KV head (2 replicated over 4 GPUs) x (256 + 256) x 2 B = 12,288 B.
+        Scenario s = scenario(QStringLiteral("qwen3-next-80b-a3b"));
+        s.engine = Engine::Sglang;
+        s.tensorParallelSize = 4;
+        s.memFractionStaticPpm = 900'000;
+        s.maxModelLen = 32768;
+        const MemoryPlan plan = planMemory(s);
+        const std::int64_t total = 81090 * MiB - GiB * 153 / 100;
+        const std::int64_t rest = total * 9 / 10 - plan.weights.bytesPerGpu;
+        constexpr std::int64_t perRequest = 19'316'736;
+        const std::int64_t slots = rest * 9 / 19 / perRequest;
+        QCOMPARE(plan.kv.stateBytesPerSequence, perRequest);
+        QCOMPARE(plan.kv.statePoolSlots, slots);
+        QCOMPARE(plan.kv.statePoolBytes, slots * perRequest);
+        QCOMPARE(plan.kv.bytesPerToken, std::int64_t(12288));
+        QCOMPARE(plan.kv.capacityTokens, (rest - slots * perRequest) / 12288);
+        // max_running_requests: the pool's default, and at most a third of the slots
+        // (MAMBA_CACHE_SIZE_MAX_RUNNING_REQUESTS_RATIO = 3).
+        QCOMPARE(plan.maxNumSeqs,
+                 std::min(sglangDefaultMaxRunningRequests(plan.kv.capacityTokens, 32768), slots / 3));
+        const QJsonObject json = planToJson(plan);
+        QCOMPARE(json.value(QLatin1String("state_pool_slots")).toInteger(), slots);
+        QVERIFY2(plan.notes.join(QLatin1Char('\n')).contains(QLatin1String("state pool")),
+                 qPrintable(plan.notes.join(QLatin1Char('\n'))));
     }
 
     void sglangKeepsEveryTokenInSlidingWindowLayers()

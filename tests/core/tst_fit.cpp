@@ -215,9 +215,9 @@ private Q_SLOTS:
 
     void aModelTheEngineRefusesSaysWhy()
     {
-        // SGLang's pool for recurrent layers is not modelled: every configuration is refused, and the
+        // SGLang's pool for shared KV layers is not modelled: every configuration is refused, and the
         // reason says so.
-        FitQuery q = query(QStringLiteral("granite-4.0-h-tiny"), 4, 8192, {QStringLiteral("h100-sxm")});
+        FitQuery q = query(QStringLiteral("gemma-3n-e4b"), 4, 8192, {QStringLiteral("h100-sxm")});
         q.base.engine = Engine::Sglang;
         const FitResult result = findFits(q);
         QVERIFY(result.fits.isEmpty());

@@ -7,6 +7,7 @@
 #include "core/common/units.h"
 #include "core/library/library.h"
 #include "core/plan/planner.h"
+#include "core/plan/speedconstants.h"
 #include "core/scenario/scenario.h"
 #include "core/scenario/speculativeconfig.h"
 #include "tests/testsupport.h"
@@ -313,7 +314,8 @@ private Q_SLOTS:
         QCOMPARE(lineOf(sheet, "speculative_step").result.real, plan.speed.speculative->stepSeconds);
         QCOMPARE(lineOf(sheet, "speculative_tokens_per_second").result.real,
                  plan.speed.speculative->tokensPerSecond);
-        QCOMPARE(termOf(lineOf(sheet, "speculative_step"), "per_draft_pass").real, 0.0007867);
+        QCOMPARE(termOf(lineOf(sheet, "speculative_step"), "per_draft_pass").real,
+                 calibratedSpeedConstants().draftPassSeconds);
         QCOMPARE(lineOf(sheet, "kv_bytes_per_token").result.value, std::int64_t(135'168));
         QCOMPARE(weights.result.value, plan.weights.bytesPerGpu);
         const FormulaLine &concurrency = lineOf(sheet, "max_concurrency");
@@ -399,21 +401,26 @@ private Q_SLOTS:
     void sglangPoolsFollowItsLayout_data()
     {
         QTest::addColumn<QString>("model");
+        QTest::addColumn<int>("tp");
         QTest::addColumn<QString>("cache");
         // gpt-oss: SGLang's hybrid SWA pool, a window pool of 0.8 of the full pool's tokens.
-        QTest::newRow("split") << "gpt-oss-120b"
+        QTest::newRow("split") << "gpt-oss-120b" << 1
                                << "ceil(batch_size × blocks_per_sequence × (full_layers × page_bytes + "
                                   "swa_full_tokens_ratio × window_layers × page_bytes))";
         // Gemma 3: one pool that keeps every window token.
-        QTest::newRow("one pool") << "gemma-3-27b"
+        QTest::newRow("one pool") << "gemma-3-27b" << 1
                                   << "batch_size × blocks_per_sequence × group_size × page_bytes";
+        // Qwen3-Next: the recurrent states in a pool of their own, sized before the KV pool.
+        QTest::newRow("state pool") << "qwen3-next-80b-a3b" << 4
+                                    << "batch_size × blocks_per_sequence × group_size × page_bytes";
     }
 
     void sglangPoolsFollowItsLayout()
     {
         QFETCH(QString, model);
+        QFETCH(int, tp);
         QFETCH(QString, cache);
-        Scenario s = scenarioFor(model);
+        Scenario s = scenarioFor(model, 16, 8192, tp);
         s.engine = Engine::Sglang;
         s.maxModelLen = 32768;
         const MemoryPlan plan = planMemory(s);
@@ -426,6 +433,11 @@ private Q_SLOTS:
         QCOMPARE(lineOf(sheet, "kv_capacity_tokens").result.value, plan.kv.capacityTokens);
         QCOMPARE(lineOf(sheet, "blocks_per_request").result.value, plan.kv.blocksPerMaxRequest);
         QCOMPARE(lineOf(sheet, "max_concurrency").result.real, plan.kv.maxConcurrency);
+        QCOMPARE(lineOf(sheet, "available").result.value, plan.kv.availableBytes);
+        const FormulaLine *statePool = sheet.line(QLatin1String("state_pool_slots"));
+        QCOMPARE(statePool != nullptr, plan.kv.statePoolSlots > 0);
+        if (statePool)
+            QCOMPARE(statePool->result.value, plan.kv.statePoolSlots);
         const FormulaLine *windowPool = sheet.line(QLatin1String("swa_pool_tokens"));
         QCOMPARE(windowPool != nullptr, plan.kv.swaPoolRatioPpm > 0);
         if (windowPool)

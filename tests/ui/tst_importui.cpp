@@ -6,6 +6,7 @@
 #include "core/gpu/customgpu.h"
 #include "core/output/logexplanationtext.h"
 #include "core/plan/planner.h"
+#include "core/plan/speedconstants.h"
 #include "core/scenario/scenariovalues.h"
 #include "tests/filewriters.h"
 #include "tests/throwers.h"
@@ -529,9 +530,15 @@ private Q_SLOTS:
         QCOMPARE(dialog.findChild<QSpinBox *>(QStringLiteral("calibrationContext"))->value(), 8192);
         QVERIFY(std::abs(itl->value() - plan.speed.decode.seconds * 1e3) < 1e-3);
         QVERIFY(!dialog.findChild<QPushButton *>(QStringLiteral("calibrationForget"))->isEnabled());
+        // The public calibration's Hopper efficiency (docs/speed-validation.md), in whole percent.
+        const QString hopper = QString::number(qRound(
+            calibratedSpeedConstants().weightBandwidthEfficiency[std::size_t(GpuGeneration::Hopper)].value_or(
+                0) *
+            100));
         QVERIFY2(dialog.preview().startsWith(
-                     QLatin1String("NVIDIA H100 SXM 80GB: weights at 86 % of the datasheet "
-                                   "bandwidth (public calibration 86 %)")),
+                     QStringLiteral("NVIDIA H100 SXM 80GB: weights at %1 % of the datasheet "
+                                    "bandwidth (public calibration %1 %)")
+                         .arg(hopper)),
                  qPrintable(dialog.preview()));
         const auto *buttons = dialog.findChild<QDialogButtonBox *>();
         // Faster than 3,350 GB/s can read the weights: refused, Save disabled.
