@@ -198,8 +198,10 @@ GrowthChartData growthChartData(const Scenario &scenario, const MemoryPlan &plan
     d.seqLen = plan.seqLen;
     d.budgetBytes = plan.budgetBytes;
     d.gpuMemoryBytes = plan.gpuMemoryBytes;
-    d.fixedBytes =
-        (Checked(plan.weights.bytesPerGpu) + plan.activationBytes + plan.overheadWithGraphsBytes()).value();
+    // SGLang's state pool is allocated whole, whatever the batch holds.
+    d.fixedBytes = (Checked(plan.weights.bytesPerGpu) + plan.activationBytes +
+                    plan.overheadWithGraphsBytes() + plan.kv.statePoolBytes)
+                       .value();
     d.currentKvBytes = plan.kv.cacheBytes;
     d.currentTotalBytes = (Checked(d.fixedBytes) + plan.kv.cacheBytes).value();
 

@@ -81,8 +81,10 @@ MemoryBreakdown memoryBreakdown(const MemoryPlan &plan)
                                                        {MemoryPart::Activations, plan.activationBytes}};
     demands += runtimeParts(plan);
     demands.append({MemoryPart::KvCache, plan.kv.cacheBytes - plan.kv.stateCacheBytes});
+    // vLLM's state blocks are the batch's; SGLang's state pool is allocated whole, before its KV pool.
     if (plan.kv.recurrentLayers > 0)
-        demands.append({MemoryPart::RecurrentState, plan.kv.stateCacheBytes});
+        demands.append({MemoryPart::RecurrentState,
+                        plan.kv.statePoolSlots > 0 ? plan.kv.statePoolBytes : plan.kv.stateCacheBytes});
     return breakdownOf(plan, demands);
 }
 

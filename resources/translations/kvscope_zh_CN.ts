@@ -1594,6 +1594,10 @@
         <source>a pool of single tokens · %1 available</source>
         <translation>以单个 token 为单位的池 · 可用 %1</translation>
     </message>
+    <message>
+        <source>%1 requests&apos; recurrent states in a pool of their own (%2)</source>
+        <translation>另有单独的池容纳 %1 个请求的循环状态（%2）</translation>
+    </message>
 </context>
 <context>
     <name>kvscope::Fit</name>

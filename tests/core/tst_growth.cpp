@@ -43,6 +43,25 @@ private Q_SLOTS:
         QCOMPARE(b.segment(MemoryPart::KvCache)->basisPoints, 16LL * GiB * 10'000 / plan.budgetBytes);
     }
 
+    void breakdownShowsSglangsStatePool()
+    {
+        // SGLang keeps Qwen3-Next's recurrent states in a pool of their own, sized before the KV pool:
+        // the bar shows it, and its headroom is the plan's.
+        Scenario s = defaultScenario();
+        s.model = preset(QStringLiteral("qwen3-next-80b-a3b"));
+        s.engine = Engine::Sglang;
+        s.tensorParallelSize = 4;
+        const MemoryPlan plan = planMemory(s);
+        QVERIFY(plan.kv.statePoolBytes > 0);
+        const MemoryBreakdown b = memoryBreakdown(plan);
+        QCOMPARE(b.segment(MemoryPart::RecurrentState)->bytes, plan.kv.statePoolBytes);
+        QCOMPARE(b.segment(MemoryPart::Headroom)->bytes, plan.headroomBytes);
+        // The growth chart's total counts the pool as fixed memory: at the plan's point it leaves the
+        // plan's headroom.
+        const GrowthChartData d = growthChartData(s, plan, GrowthAxis::SequenceLength, 64);
+        QCOMPARE(d.currentTotalBytes, plan.budgetBytes - plan.headroomBytes);
+    }
+
     void breakdownSplitsRuntimeOverheadFromCudaGraphs()
     {
         // vLLM on one H100 80 GB: 256 MiB of non-torch memory (0.25 GiB) and a CUDA-graph

@@ -247,6 +247,10 @@ void FiguresPanel::showPlan(const MemoryPlan &p)
         capacityDetail +=
             QStringLiteral(" · ") +
             tr("each block serves a group of %1 layers (%2 groups)").arg(p.kv.groupSize).arg(p.kv.numGroups);
+    if (!noRoom && p.kv.statePoolSlots > 0)
+        capacityDetail += QStringLiteral(" · ") +
+                          tr("%1 requests' recurrent states in a pool of their own (%2)")
+                              .arg(localCount(p.kv.statePoolSlots), localMemory(p.kv.statePoolBytes));
     if (!noRoom && p.kv.cpuCapacityTokens > 0)
         capacityDetail += QStringLiteral(" · ") + tr("%1 tokens more in host memory for reuse (%2)")
                                                       .arg(localCount(p.kv.cpuCapacityTokens),
