@@ -146,12 +146,13 @@ ScenarioOptions::ScenarioOptions()
             "bytes"),
         option(
             fileKey(ScenarioField::MaxLoras),
-            QStringLiteral("vLLM: LoRA adapters held on each GPU at once (--enable-lora --max-loras); auto: "
-                           "LoRA off (default)."),
+            QStringLiteral("LoRA adapters held on each GPU at once (vLLM: --enable-lora --max-loras; SGLang: "
+                           "--enable-lora --max-loras-per-batch, dense models); auto: LoRA off (default)."),
             "n"),
+        option(sglangKey(ScenarioField::MaxLoras), QStringLiteral("SGLang's name for --max-loras."), "n"),
         option(fileKey(ScenarioField::MaxLoraRank),
                QStringLiteral(
-                   "vLLM: the largest LoRA rank, whose slots are allocated at load: 1, 8, 16, 32, 64, "
+                   "The largest LoRA rank, whose buffers are allocated at load; vLLM takes 1, 8, 16, 32, 64, "
                    "128, 256, 320 or 512 (default 16)."),
                "r"),
         option(fileKey(ScenarioField::KvOffloadingSize),

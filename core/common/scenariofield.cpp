@@ -77,7 +77,7 @@ const FieldSpelling spellings[] = {
      QT_TRANSLATE_NOOP("kvscope::ScenarioField", "Max batched tokens")},
     {ScenarioField::KvCacheMemoryBytes, "kv-cache-memory-bytes", nullptr,
      QT_TRANSLATE_NOOP("kvscope::ScenarioField", "KV cache memory")},
-    {ScenarioField::MaxLoras, "max-loras", nullptr,
+    {ScenarioField::MaxLoras, "max-loras", "max-loras-per-batch",
      QT_TRANSLATE_NOOP("kvscope::ScenarioField", "LoRA slots")},
     {ScenarioField::MaxLoraRank, "max-lora-rank", nullptr,
      QT_TRANSLATE_NOOP("kvscope::ScenarioField", "LoRA rank")},
@@ -141,6 +141,8 @@ const EnumSpelling<ServerOption> serverOptions[] = {
     {ServerOption::SglangSpeculativeEagleTopk, "speculative-eagle-topk"},
     {ServerOption::SglangSpeculativeDraftTokens, "speculative-num-draft-tokens"},
     {ServerOption::VllmLimitMmPerPrompt, "limit-mm-per-prompt"},
+    {ServerOption::SglangEnableLora, "enable-lora"},
+    {ServerOption::SglangLoraTargetModules, "lora-target-modules"},
 };
 
 const FieldSpelling &spelling(ScenarioField field)

@@ -128,6 +128,8 @@ enum class ServerOption
     SglangSpeculativeEagleTopk,   ///< --speculative-eagle-topk: branches a draft pass keeps
     SglangSpeculativeDraftTokens, ///< --speculative-num-draft-tokens: tokens a verify pass checks
     VllmLimitMmPerPrompt,         ///< vLLM's --limit-mm-per-prompt: the most images (etc.) a prompt may carry
+    SglangEnableLora,             ///< SGLang's --enable-lora, with which its LoRA pool is sized at start-up
+    SglangLoraTargetModules,      ///< SGLang's --lora-target-modules: the modules the pool holds buffers for
 };
 
 /// "--tokenizer", "--cache-type-k".

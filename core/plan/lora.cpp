@@ -42,11 +42,15 @@ void validateLora(const Scenario &s)
     if (s.maxLoras <= 0)
         return;
     const QString slots = QStringLiteral("%1 %2").arg(optionFlag(ScenarioField::MaxLoras)).arg(s.maxLoras);
-    if (s.engine != Engine::Vllm)
-        throw Error(
-            QCoreApplication::translate("kvscope::Planner", "%1: kvscope sizes vLLM's LoRA slots only")
-                .arg(slots));
-    if (!loraRanks().contains(s.maxLoraRank)) {
+    const ModelArch &m = s.model;
+    // SGLang's LoRAMemoryPool gives a MoE's experts buffers of their own shape (gate_up_proj_moe,
+    // down_proj_moe, python/sglang/srt/lora/mem_pool.py), which kvscope does not size.
+    if (s.engine == Engine::Sglang && m.moe.enabled())
+        throw Error(QCoreApplication::translate("kvscope::Planner",
+                                                "%1: SGLang's LoRA pool holds %2's experts in buffers of its "
+                                                "own shape, which kvscope does not size yet")
+                        .arg(slots, m.name));
+    if (s.engine == Engine::Vllm && !loraRanks().contains(s.maxLoraRank)) {
         QStringList ranks;
         for (std::int64_t rank : loraRanks())
             ranks << QString::number(rank);
@@ -55,7 +59,6 @@ void validateLora(const Scenario &s)
                         .arg(s.maxLoraRank)
                         .arg(ranks.join(QStringLiteral(", "))));
     }
-    const ModelArch &m = s.model;
     const QString kind = m.usesMla()                               ? QStringLiteral("latent attention")
                          : m.recurrent.enabled()                   ? QStringLiteral("recurrent layers")
                          : m.modelType == QLatin1String("gpt_oss") ? QStringLiteral("gpt-oss's 3D experts")

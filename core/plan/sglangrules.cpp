@@ -277,6 +277,17 @@ QString SglangRules::refusal(const MemoryPlan &) const
 
 void SglangRules::addNotes(const Scenario &s, MemoryPlan &plan) const
 {
+    if (plan.weights.loraBytes > 0)
+        plan.notes
+            << QCoreApplication::translate(
+                   "kvscope::Planner",
+                   "%1 %2 %3 %4: SGLang's LoRA pool takes %5 a GPU, A and B buffers of the q, k, v, o, "
+                   "gate, up and down projections (%6) built with the model, before the KV pool is sized")
+                   .arg(optionFlag(ScenarioField::MaxLoras, Engine::Sglang))
+                   .arg(s.maxLoras)
+                   .arg(optionFlag(ScenarioField::MaxLoraRank, Engine::Sglang))
+                   .arg(s.maxLoraRank)
+                   .arg(formatGiB(plan.weights.loraBytes), serverFlag(ServerOption::SglangLoraTargetModules));
     const KvCacheMemory &kv = plan.kv;
     if (kv.statePoolSlots > 0)
         plan.notes << QCoreApplication::translate(

@@ -301,6 +301,15 @@ LaunchLine sglangLaunchLine(const Scenario &s)
     if (s.swaFullTokensRatioPpm > 0)
         args << optionFlag(ScenarioField::SwaFullTokensRatio, Engine::Sglang)
              << formatUtilization(s.swaFullTokensRatioPpm);
+    // Without --lora-paths SGLang sizes its pool from the rank and the target modules it is given: the
+    // projections kvscope sizes (the default "all" would add the embedding and lm_head).
+    if (s.maxLoras > 0)
+        args << serverFlag(ServerOption::SglangEnableLora)
+             << optionFlag(ScenarioField::MaxLoras, Engine::Sglang) << QString::number(s.maxLoras)
+             << optionFlag(ScenarioField::MaxLoraRank, Engine::Sglang) << QString::number(s.maxLoraRank)
+             << serverFlag(ServerOption::SglangLoraTargetModules) << QStringLiteral("q_proj")
+             << QStringLiteral("k_proj") << QStringLiteral("v_proj") << QStringLiteral("o_proj")
+             << QStringLiteral("gate_proj") << QStringLiteral("up_proj") << QStringLiteral("down_proj");
     if (s.speculative.enabled()) {
         // A chain of k drafts: k draft passes of one branch, k + 1 tokens verified.
         const std::int64_t k = s.speculative.numSpeculativeTokens;

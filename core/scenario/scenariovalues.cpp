@@ -307,18 +307,22 @@ const Field fields[] = {
      },
      [](const Scenario &s) { return forEngine(s, Engine::Vllm, optionalCountText(s.kvCacheMemoryBytes)); }},
     // "auto" (0): LoRA off. The rank is written only where LoRA is on.
-    {{ScenarioField::MaxLoras, OptionKind::Count, OptionEngine::Vllm},
+    {{ScenarioField::MaxLoras, OptionKind::Count},
      [](Scenario &s, const QString &text, const QString &o, const ScenarioResolvers &) {
          s.maxLoras = parseOptionalCount(text, o);
      },
-     [](const Scenario &s) { return forEngine(s, Engine::Vllm, optionalCountText(s.maxLoras)); }},
-    {{ScenarioField::MaxLoraRank, OptionKind::Count, OptionEngine::Vllm},
+     [](const Scenario &s) { return optionalCountText(s.maxLoras); }},
+    // SGLang's --max-loras-per-batch reads as --max-loras and is never written: the shared one is.
+    {{ScenarioField::MaxLoras, OptionKind::Count, OptionEngine::Sglang},
+     [](Scenario &s, const QString &text, const QString &o, const ScenarioResolvers &) {
+         s.maxLoras = parseOptionalCount(text, o);
+     },
+     [](const Scenario &) { return QString(); }},
+    {{ScenarioField::MaxLoraRank, OptionKind::Count},
      [](Scenario &s, const QString &text, const QString &o, const ScenarioResolvers &) {
          s.maxLoraRank = parsePositive(text, o);
      },
-     [](const Scenario &s) {
-         return s.maxLoras > 0 ? forEngine(s, Engine::Vllm, QString::number(s.maxLoraRank)) : QString();
-     },
+     [](const Scenario &s) { return s.maxLoras > 0 ? QString::number(s.maxLoraRank) : QString(); },
      [](const Scenario &a, const Scenario &b) { return a.maxLoraRank == b.maxLoraRank; }},
     // 0 (no offloading) is left out; the backend only where offloading is on.
     {{ScenarioField::KvOffloadingSize, OptionKind::Number, OptionEngine::Vllm},

@@ -3461,10 +3461,6 @@
         <translation>%1 %2：vLLM 跳过剖析出的预算，直接用这个值作为 KV Cache（%3 不起作用）；按剖析在 %3 %5 下会剩 %4，用满整块 GPU 则剩 %6</translation>
     </message>
     <message>
-        <source>%1: kvscope sizes vLLM&apos;s LoRA slots only</source>
-        <translation>%1：kvscope 只计算 vLLM 的 LoRA 槽位</translation>
-    </message>
-    <message>
         <source>%1: %2 is not a rank vLLM accepts (%3)</source>
         <translation>%1：%2 不是 vLLM 接受的秩（%3）</translation>
     </message>
@@ -3947,6 +3943,14 @@
     <message>
         <source>SGLang keeps %1&apos;s %2 recurrent layers&apos; states in a state pool of their own, sized first: 0.9 of the memory for every 1 the KV pool gets (mamba_full_memory_ratio), %3 requests&apos; states of %4 B (the conv window in bfloat16, the recurrent matrices in float32), %5; at most a third of them, %6, run at once</source>
         <translation>SGLang 把 %1 的 %2 个循环层的状态放在单独的状态池中并先划定大小：KV 池每得 1 份显存，状态池得 0.9 份（mamba_full_memory_ratio），可容纳 %3 个请求的状态，每个 %4 B（卷积窗口为 bfloat16，循环矩阵为 float32），共 %5；其中至多三分之一，即 %6 个请求同时运行</translation>
+    </message>
+    <message>
+        <source>%1 %2 %3 %4: SGLang&apos;s LoRA pool takes %5 a GPU, A and B buffers of the q, k, v, o, gate, up and down projections (%6) built with the model, before the KV pool is sized</source>
+        <translation>%1 %2 %3 %4：SGLang 的 LoRA 池每块 GPU 占 %5，为 q、k、v、o、gate、up、down 投影（%6）各建 A、B 缓冲区，与模型一同创建，早于 KV 池定大小</translation>
+    </message>
+    <message>
+        <source>%1: SGLang&apos;s LoRA pool holds %2&apos;s experts in buffers of its own shape, which kvscope does not size yet</source>
+        <translation>%1：SGLang 的 LoRA 池为 %2 的专家使用自有形状的缓冲区，kvscope 尚未计算其大小</translation>
     </message>
 </context>
 <context>

@@ -118,9 +118,37 @@ private Q_SLOTS:
         s.maxLoraRank = 16;
         s.model = *ModelLibrary::builtin().find(QStringLiteral("deepseek-v2-lite"));
         QVERIFY(test::errorFrom([&] { planMemory(s); }).contains(QStringLiteral("latent attention")));
-        s.model = *ModelLibrary::builtin().find(QStringLiteral("llama-3.1-8b"));
+    }
+
+    void sglangLoraPoolIsAllocatedWithTheWeights()
+    {
+        // SGLang's LoRAMemoryPool (python/sglang/srt/lora/mem_pool.py) holds, for each target module of
+        // each layer, A [max_loras_per_batch, stacked x rank, input] and B [max_loras_per_batch, output,
+        // rank] as one GPU holds the module (get_lora_A_shape / get_lora_B_shape: a row-parallel input
+        // split, a column-parallel output split), in the model's dtype — for q, k, v, o, gate, up and down
+        // the bytes of vLLM's slots: 1,342,177,280 B for Llama-3.1-8B, 4 adapters of rank 64. The pool is
+        // built with the model (ModelRunner.initialize: maybe_init_lora_manager before the KV cache is
+        // sized), so it comes out of the static share as the weights do.
+        Scenario s = llama8bOnH100();
         s.engine = Engine::Sglang;
-        QVERIFY(test::errorFrom([&] { planMemory(s); }).contains(QStringLiteral("vLLM's LoRA slots only")));
+        const MemoryPlan without = planMemory(s);
+        s.maxLoras = 4;
+        s.maxLoraRank = 64;
+        const MemoryPlan with = planMemory(s);
+        QCOMPARE(with.weights.loraBytes, std::int64_t(1'342'177'280));
+        QCOMPARE(with.kv.availableBytes, without.kv.availableBytes - with.weights.loraBytes);
+        QCOMPARE(with.kv.capacityTokens, with.kv.availableBytes / 131072);
+        // SGLang takes any rank; its launch line names the modules the pool is sized for.
+        s.maxLoraRank = 48;
+        QCOMPARE(planMemory(s).weights.loraBytes, std::int64_t(1'342'177'280) / 64 * 48);
+        const QString launch = launchLine(s).command();
+        QVERIFY2(launch.contains(QLatin1String("--enable-lora --max-loras-per-batch 4 --max-lora-rank 48 "
+                                               "--lora-target-modules q_proj k_proj v_proj o_proj gate_proj "
+                                               "up_proj down_proj")),
+                 qPrintable(launch));
+        // A MoE's expert LoRA buffers are SGLang's own shape: refused with the reason.
+        s.model = *ModelLibrary::builtin().find(QStringLiteral("qwen3-30b-a3b"));
+        QVERIFY(test::errorFrom([&] { planMemory(s); }).contains(QStringLiteral("SGLang")));
     }
 
     void loraSlotsOfAMoeWrapTheExperts()

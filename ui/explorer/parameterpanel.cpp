@@ -680,8 +680,8 @@ void ParameterPanel::showScenario(const Scenario &s)
         const QSignalBlocker rank(m_loraRank);
         m_loraSlots->setValue(int(s.maxLoras));
         selectData(m_loraRank, qlonglong(s.maxLoraRank));
-        m_loraSlots->setEnabled(s.engine == Engine::Vllm);
-        m_loraRank->setEnabled(s.engine == Engine::Vllm && s.maxLoras > 0);
+        m_loraSlots->setEnabled(true); // vLLM's slots, SGLang's pool
+        m_loraRank->setEnabled(s.maxLoras > 0);
     }
     {
         const QSignalBlocker size(m_offloading);
