@@ -192,6 +192,14 @@ private Q_SLOTS:
             detail("kvCacheBytes").contains(QLatin1String("52 of 62 layers slide over a 1,024-token window")),
             qPrintable(detail("kvCacheBytes")));
         QVERIFY(detail("kvCacheBytes").contains(QLatin1String("whole blocks of 16 tokens")));
+        // Under SGLang a token is its own page: nothing to say of blocks, and no separator left dangling.
+        Scenario sglang = scenario("llama-3.1-8b", "h100-sxm", 16, 8192);
+        sglang.engine = Engine::Sglang;
+        show(sglang);
+        QVERIFY2(!detail("kvCacheBytes").contains(QLatin1String("blocks")) &&
+                     !detail("kvCacheBytes").trimmed().endsWith(QStringLiteral("·")),
+                 qPrintable(detail("kvCacheBytes")));
+        show(scenario("gemma-3-27b", "h200", 16, 32768));
         QVERIFY2(detail("kvBytesPerToken").contains(QLatin1String("GQA: 16 KV heads for 32 query heads")),
                  qPrintable(detail("kvBytesPerToken")));
 

@@ -132,8 +132,9 @@ QString bytes(std::int64_t value)
     return formatBytes(value, QLocale());
 }
 
-QString joined(const QStringList &parts)
+QString joined(QStringList parts)
 {
+    parts.removeAll(QString()); // a part with nothing to say leaves no separator behind
     return parts.join(QStringLiteral(" · "));
 }
 
