@@ -258,7 +258,29 @@ void addSglangExplanation(LogExplanation &e)
                               optionFlag(ScenarioField::MemFractionStatic, sglang),
                               formatUtilization(p.memFractionStaticPpm), formatGiB(p.weights.bytesPerGpu),
                               formatGiB(p.kv.availableBytes));
-    if (p.kv.capacityTokens > 0 && p.kv.bytesPerToken > 0)
+    if (p.kv.statePoolSlots > 0)
+        e.explanation
+            << LogExplanationWords::tr(
+                   "Before the token pool SGLang sets aside %1 for %2 requests' recurrent states (its "
+                   "state pool: 0.9 of the memory for every 1 the tokens get, %3 a request)%4.")
+                   .arg(formatGiB(p.kv.statePoolBytes), formatCount(p.kv.statePoolSlots),
+                        formatBytes(p.kv.stateBytesPerSequence),
+                        e.log.statePoolSlots
+                            ? LogExplanationWords::tr("; the log's max_mamba_cache_size is %1")
+                                  .arg(formatCount(*e.log.statePoolSlots))
+                            : QString());
+    if (p.kv.swaPoolRatioPpm > 0)
+        e.explanation << LogExplanationWords::tr(
+                             "The window layers keep a pool of their own, %1 tokens for every full one (%2): "
+                             "%3 tokens beside the full pool's %4%5.")
+                             .arg(formatUtilization(p.kv.swaPoolRatioPpm),
+                                  sglangFlag(ScenarioField::SwaFullTokensRatio),
+                                  formatCount(p.kv.swaPoolTokens), formatCount(p.kv.capacityTokens),
+                                  e.log.swaPoolTokens
+                                      ? LogExplanationWords::tr("; the log's swa_layer_tokens is %1")
+                                            .arg(formatCount(*e.log.swaPoolTokens))
+                                      : QString());
+    if (p.kv.capacityTokens > 0 && p.kv.bytesPerToken > 0 && p.kv.swaPoolRatioPpm == 0)
         e.explanation
             << LogExplanationWords::tr(
                    "A token of context takes %1 of the pool on each GPU, so it holds %2 tokens; with "

@@ -339,6 +339,12 @@ private:
         static const QRegularExpression context = pattern(R"(max_total_num_tokens=.*context_len=(\d+))");
         static const QRegularExpression graphs =
             pattern(R"(Capture cuda graph end\..*mem usage=([\d.]+) ?GB)");
+        // ModelRunner's hybrid SWA pool and MambaPool (python/sglang/srt/model_executor/model_runner.py,
+        // python/sglang/srt/mem_cache/memory_pool.py).
+        static const QRegularExpression swaPool =
+            pattern(R"(Use sliding window memory pool\..*swa_layer_tokens=(\d+))");
+        static const QRegularExpression statePool =
+            pattern(R"(Mamba Cache is allocated\..*max_mamba_cache_size: (\d+))");
 
         QRegularExpressionMatch m;
         if ((m = launch.match(line)).hasMatch()) {
@@ -393,6 +399,16 @@ private:
             argument(QStringLiteral("context_length"), m.captured(1));
         if ((m = graphs.match(line)).hasMatch())
             figureGiB(m_log.cudaGraphGiB, "capture_cuda_graph_mem_usage", m.captured(1));
+        if ((m = swaPool.match(line)).hasMatch()) {
+            becomeSglang();
+            figure(m_log.swaPoolTokens, "swa_layer_tokens", m.captured(1) + QStringLiteral(" tokens"),
+                   std::int64_t(m.captured(1).toLongLong()));
+        }
+        if ((m = statePool.match(line)).hasMatch()) {
+            becomeSglang();
+            figure(m_log.statePoolSlots, "max_mamba_cache_size", m.captured(1),
+                   std::int64_t(m.captured(1).toLongLong()));
+        }
     }
 
     void tokenFigure(const char *key, const QString &written)

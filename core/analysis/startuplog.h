@@ -72,6 +72,10 @@ struct StartupLog
     std::optional<double> freeAfterWeightsGiB;      ///< "Load weight end. ... avail mem=X GB"
     std::optional<std::int64_t> maxRunningRequests; ///< "max_total_num_tokens=..., max_running_requests=N"
     std::optional<double> cudaGraphGiB;             ///< "Capture cuda graph end. ... mem usage=X GB"
+    /// "Use sliding window memory pool. full_layer_tokens=F, swa_layer_tokens=S" (a hybrid SWA pool)
+    std::optional<std::int64_t> swaPoolTokens;
+    /// "Mamba Cache is allocated. max_mamba_cache_size: N" (the state pool of a recurrent model)
+    std::optional<std::int64_t> statePoolSlots;
 
     bool refusedToStart = false; ///< a ValueError saying the KV cache cannot hold one request
     QString refusal;             ///< its text

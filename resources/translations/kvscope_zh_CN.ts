@@ -2825,6 +2825,22 @@
         <source>vLLM version: not in the log; it logs &quot;Estimated CUDA graph memory&quot; (%1) without 0.21&apos;s &quot;CUDA graph memory profiling is enabled&quot;, so a release that keeps the estimate in the KV cache: planned as %2; give %3 for another</source>
         <translation>vLLM 版本：日志中没有；它打印了“Estimated CUDA graph memory”（%1），却没有 0.21 的“CUDA graph memory profiling is enabled”，说明该版本把估计值留在 KV Cache 中：按 %2 规划；如是其他版本请用 %3 指定</translation>
     </message>
+    <message>
+        <source>Before the token pool SGLang sets aside %1 for %2 requests&apos; recurrent states (its state pool: 0.9 of the memory for every 1 the tokens get, %3 a request)%4.</source>
+        <translation>在 token 池之前，SGLang 先留出 %1 存放 %2 个请求的循环状态（状态池：token 每得 1 份显存，状态得 0.9 份；每个请求 %3）%4。</translation>
+    </message>
+    <message>
+        <source>; the log&apos;s max_mamba_cache_size is %1</source>
+        <translation>；日志中的 max_mamba_cache_size 为 %1</translation>
+    </message>
+    <message>
+        <source>The window layers keep a pool of their own, %1 tokens for every full one (%2): %3 tokens beside the full pool&apos;s %4%5.</source>
+        <translation>窗口层使用单独的池，全注意力池每 1 个 token 对应 %1 个（%2）：全注意力池 %4 个 token 之外另有 %3 个%5。</translation>
+    </message>
+    <message>
+        <source>; the log&apos;s swa_layer_tokens is %1</source>
+        <translation>；日志中的 swa_layer_tokens 为 %1</translation>
+    </message>
 </context>
 <context>
     <name>kvscope::LogitErrorChart</name>

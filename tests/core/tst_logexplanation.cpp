@@ -588,6 +588,36 @@ private Q_SLOTS:
     // validation's hand-written scenario (model given where the log's is not a preset): the same
     // tensor-parallel size and fraction, and tokens within 1 % (the GPU is inferred from the free
     // memory, where the entry names it; cards of one memory size differ by under 1 %).
+    void sglangPoolsOfTheirOwnAreReadAndExplained()
+    {
+        // SGLang logs its hybrid SWA pool (ModelRunner: "Use sliding window memory pool.
+        // full_layer_tokens=F, swa_layer_tokens=S") and a recurrent model's state pool (MambaPool:
+        // "Mamba Cache is allocated. max_mamba_cache_size: N, ..."); both figures are read, and the
+        // explanation sets kvscope's beside them.
+        const QString swa = QStringLiteral(
+            "[2026-02-01 10:00:00] server_args=ServerArgs(model_path='openai/gpt-oss-120b', tp_size=4, "
+            "mem_fraction_static=0.85, swa_full_tokens_ratio=0.5)\n"
+            "[2026-02-01 10:00:31 TP0] Use sliding window memory pool. full_layer_tokens=2000000, "
+            "swa_layer_tokens=1000000\n");
+        const LogExplanation split = explain(swa, {{}, QStringLiteral("b200"), {}});
+        QCOMPARE(split.log.swaPoolTokens, std::optional<std::int64_t>(1'000'000));
+        QCOMPARE(split.plan.kv.swaPoolRatioPpm, 500'000);
+        QVERIFY2(split.explanation.join(QLatin1Char('\n'))
+                     .contains(QLatin1String("swa_layer_tokens is 1,000,000")),
+                 qPrintable(split.explanation.join(QLatin1Char('\n'))));
+        const QString mamba = QStringLiteral(
+            "[2026-02-01 10:00:00] server_args=ServerArgs(model_path='Qwen/Qwen3-Next-80B-A3B-Instruct', "
+            "tp_size=4, mem_fraction_static=0.85)\n"
+            "[2026-02-01 10:00:31 TP0] Mamba Cache is allocated. max_mamba_cache_size: 705, conv_state size: "
+            "0.01GB, ssm_state size: 12.67GB\n");
+        const LogExplanation states = explain(mamba, {{}, QStringLiteral("h100-sxm"), {}});
+        QCOMPARE(states.log.statePoolSlots, std::optional<std::int64_t>(705));
+        QVERIFY(states.plan.kv.statePoolSlots > 0);
+        QVERIFY2(
+            states.explanation.join(QLatin1Char('\n')).contains(QLatin1String("max_mamba_cache_size is 705")),
+            qPrintable(states.explanation.join(QLatin1Char('\n'))));
+    }
+
     void sglangLogsPlanAsTheValidationDoes()
     {
         int explained = 0;

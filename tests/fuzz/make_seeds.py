@@ -217,6 +217,9 @@ write("scenariofile", "eplb.kvscope", scenario_file(
 write("scenariofile", "data-parallel.kvscope", scenario_file(
     {"model": "deepseek-v2-lite", "gpu": "h100-sxm", "data-parallel-size": 2, "enable-expert-parallel": True,
      "all2all-backend": "deepep_high_throughput", "batch-size": 64, "seq-len": 2048, "prompt-len": 1024}))
+write("scenariofile", "sglang-pools.kvscope", scenario_file(
+    {"model": "gpt-oss-20b", "gpu": "b200", "engine": "sglang", "swa-full-tokens-ratio": 0.5,
+     "mem-fraction-static": 0.85, "batch-size": 8, "seq-len": 4096}))
 write("scenariofile", "newer.kvscope", json.dumps({"format": "kvscope-scenario", "version": 2,
                                                     "scenario": {"model": "x", "gpu": "y"}}).encode())
 
@@ -248,6 +251,10 @@ command_line("cli_calc", "data-parallel.txt", "--model", "qwen3-30b-a3b", "--gpu
              "--batch-size", "64", "--seq-len", "2048", "--prompt-len", "1024", "--request-rate", "2", "--json")
 command_line("cli_calc", "attention-groups.txt", "--engine", "sglang", "--model", "deepseek-v2-lite", "--gpu",
              "h100-sxm", "--tp-size", "4", "--dp-size", "4", "--enable-dp-attention", "--json")
+command_line("cli_calc", "sglang-pools.txt", "--engine", "sglang", "--model", "qwen3-next-80b-a3b", "--gpu",
+             "h100-sxm", "--tp-size", "4", "--swa-full-tokens-ratio", "0.25", "--json")
+command_line("cli_calc", "sglang-lora.txt", "--engine", "sglang", "--model", "llama-3.1-8b",
+             "--max-loras-per-batch", "4", "--max-lora-rank", "48", "--formulas")
 command_line("cli_quant", "defaults.txt")
 command_line("cli_quant", "schemes.txt", "--scheme", "int4,int3-sym-g64,fp8-e4m3", "--scheme", "nf4",
              "--group-size", "-1", "--rows", "64", "--cols", "128", "--seed", "7", "--std", "1", "--bins", "4096",
@@ -351,6 +358,14 @@ write("startuplog", "sglang-mla-ranks.log", (
     "[2025-11-04 05:27:13 DP0 TP7 EP7] KV Cache is allocated. #tokens: 524288, KV size: 17.16 GB\n"
     "[2025-11-04 05:27:20 TP0] max_total_num_tokens=524288, chunked_prefill_size=8192, max_prefill_tokens=16384, "
     "max_running_requests=4096, context_len=163840, available_gpu_mem=10.54 GB\n"
+).encode())
+write("startuplog", "sglang-hybrid-pools.log", (
+    "[2026-02-01 10:00:00] server_args=ServerArgs(model_path='openai/gpt-oss-120b', tp_size=4, "
+    "mem_fraction_static=0.85, swa_full_tokens_ratio=0.5, max_lora_rank=None)\n"
+    "[2026-02-01 10:00:30 TP0] Load weight end. type=GptOssForCausalLM, dtype=torch.bfloat16, "
+    "avail mem=150.12 GB, mem usage=16.31 GB.\n"
+    "[2026-02-01 10:00:31 TP0] Use sliding window memory pool. full_layer_tokens=2000000, swa_layer_tokens=1000000\n"
+    "[2026-02-01 10:00:31 TP0] KV Cache is allocated. #tokens: 2000000, K size: 33.00 GB, V size: 33.00 GB\n"
 ).encode())
 write("startuplog", "refused.log", (
     "vllm serve meta-llama/Llama-3.1-8B-Instruct --max-model-len 1000000\n"
