@@ -3238,6 +3238,10 @@
         <source>%1: how data-parallel ranks exchange a MoE&apos;s tokens under expert parallelism. deepep_high_throughput keeps DeepEP&apos;s 1 GiB NVLink buffer and a 32 MiB workspace on every GPU, which the KV cache gives up.</source>
         <translation>%1：专家并行下各数据并行 rank 之间如何交换 MoE 的 token。deepep_high_throughput 在每块 GPU 上保留 DeepEP 的 1 GiB NVLink 缓冲区和 32 MiB 工作区，KV Cache 因此变小。</translation>
     </message>
+    <message>
+        <source>%1: SGLang&apos;s share of the memory free after start-up for the weights and its token pool. The rest is left to activations and CUDA graphs.</source>
+        <translation>%1：SGLang 从启动后空闲显存中划给权重和 token 池的比例，其余留给激活值和 CUDA Graph。</translation>
+    </message>
 </context>
 <context>
     <name>kvscope::PasteConfigDialog</name>

@@ -38,6 +38,7 @@
 #include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QFile>
+#include <QFormLayout>
 #include <QGraphicsRectItem>
 #include <QGraphicsSimpleTextItem>
 #include <QHorizontalStackedBarSeries>
@@ -264,20 +265,37 @@ private Q_SLOTS:
         utilization->setValue(utilization->minimum());
         QCOMPARE(controller()->scenario().gpuMemoryUtilizationPpm, std::int64_t(0));
         QCOMPARE(utilization->text(), QStringLiteral("default (0.92)"));
-        // A vLLM flag: SGLang's share is --mem-fraction-static. --block-size is vLLM's too: SGLang's pages
-        // are its own (--page-size, 1 token here), and the box does not offer a size SGLang ignores.
+        // Under SGLang the same box is its --mem-fraction-static: SGLang's default for the GPU and TP
+        // (0.835 on one H100), a step from it SGLang's own share. --block-size is vLLM's alone: SGLang's
+        // pages are its own (--page-size, 1 token here), and the box does not offer a size SGLang ignores.
         auto *blockSize = child<QComboBox>("blockSizeCombo");
         QVERIFY(utilization->isEnabled());
         QVERIFY(blockSize->isEnabled());
         Scenario sglang = controller()->scenario();
         sglang.engine = Engine::Sglang;
-        QVERIFY(controller()->setScenario(sglang));
-        QVERIFY(!utilization->isEnabled());
-        QVERIFY(!blockSize->isEnabled());
-        QCOMPARE(controller()->plan().blockSize, 1);
-        sglang.engine = Engine::Vllm;
+        sglang.gpuMemoryUtilizationPpm = 0;
         QVERIFY(controller()->setScenario(sglang));
         QVERIFY(utilization->isEnabled());
+        QCOMPARE(utilization->text(), QStringLiteral("default (0.835)"));
+        const auto labelOf = [&] {
+            auto *form = qobject_cast<QFormLayout *>(utilization->parentWidget()->layout());
+            auto *label = form ? qobject_cast<QLabel *>(form->labelForField(utilization)) : nullptr;
+            return label ? label->text() : QString();
+        };
+        QVERIFY2(labelOf().contains(QLatin1String("Static memory fraction")), qPrintable(labelOf()));
+        utilization->setValue(0.9);
+        QCOMPARE(controller()->scenario().memFractionStaticPpm, std::int64_t(900'000));
+        QCOMPARE(controller()->scenario().gpuMemoryUtilizationPpm, std::int64_t(0));
+        QCOMPARE(controller()->plan().memFractionStaticPpm, std::int64_t(900'000));
+        QVERIFY(!blockSize->isEnabled());
+        QCOMPARE(controller()->plan().blockSize, 1);
+        sglang = controller()->scenario();
+        sglang.engine = Engine::Vllm;
+        sglang.memFractionStaticPpm = 0;
+        QVERIFY(controller()->setScenario(sglang));
+        QVERIFY(utilization->isEnabled());
+        QCOMPARE(utilization->text(), QStringLiteral("default (0.92)"));
+        QVERIFY2(labelOf().contains(QLatin1String("GPU memory utilization")), qPrintable(labelOf()));
         QVERIFY(blockSize->isEnabled());
     }
 

@@ -47,6 +47,25 @@ namespace kvscope {
 
 namespace {
 
+/// The engine's share of GPU memory, edited in one box: vLLM's --gpu-memory-utilization, SGLang's
+/// --mem-fraction-static.
+ScenarioField shareField(Engine engine)
+{
+    return engine == Engine::Sglang ? ScenarioField::MemFractionStatic : ScenarioField::GpuMemoryUtilization;
+}
+
+QString shareToolTip(Engine engine)
+{
+    if (engine == Engine::Sglang)
+        return ParameterPanel::tr(
+                   "%1: SGLang's share of the memory free after start-up for the weights and its "
+                   "token pool. The rest is left to activations and CUDA graphs.")
+            .arg(optionFlag(ScenarioField::MemFractionStatic, Engine::Sglang));
+    return ParameterPanel::tr("%1: the share of GPU memory vLLM may use. The rest is "
+                              "left to CUDA graphs and other processes.")
+        .arg(optionFlag(ScenarioField::GpuMemoryUtilization));
+}
+
 /// Fills a combo with (display text, vLLM spelling) pairs.
 void fillChoices(QComboBox *combo, const QStringList &choices)
 {
@@ -373,9 +392,14 @@ ParameterPanel::ParameterPanel(ScenarioController *controller, UserLibrary *libr
         m_controller->setKvCacheDtype(chartKvDtypes(m_controller->plan(), current).value(step));
     });
     connect(m_utilization, &QDoubleSpinBox::valueChanged, this, [this](double value) {
-        // Through the decimal text, so 0.95 is exactly 950000 millionths; the minimum is the default.
-        m_controller->setGpuMemoryUtilizationPpm(
-            value <= m_utilization->minimum() ? 0 : parseUtilization(QString::number(value, 'f', 2)));
+        // Through the decimal text, so 0.95 is exactly 950000 millionths; the minimum is the default. The
+        // engine's own share: vLLM's --gpu-memory-utilization, SGLang's --mem-fraction-static.
+        const std::int64_t ppm =
+            value <= m_utilization->minimum() ? 0 : parseUtilization(QString::number(value, 'f', 2));
+        if (m_controller->scenario().engine == Engine::Sglang)
+            m_controller->setMemFractionStaticPpm(ppm);
+        else
+            m_controller->setGpuMemoryUtilizationPpm(ppm);
     });
     connect(m_kvCacheMemory, &QSpinBox::valueChanged, this,
             [this](int gib) { m_controller->setKvCacheMemoryBytes(bytesOfGiB(gib)); });
@@ -480,6 +504,7 @@ QWidget *ParameterPanel::controlFor(ScenarioField option) const
         {ScenarioField::GroupSize, m_groupSize},
         {ScenarioField::KvCacheDtype, m_kvCacheDtype},
         {ScenarioField::GpuMemoryUtilization, m_utilization},
+        {ScenarioField::MemFractionStatic, m_utilization},
         {ScenarioField::KvCacheMemoryBytes, m_kvCacheMemory},
         {ScenarioField::MaxLoras, m_loraSlots},
         {ScenarioField::MaxLoraRank, m_loraRank},
@@ -667,8 +692,12 @@ void ParameterPanel::showScenario(const Scenario &s)
     m_quantization->setEnabled(s.model.format != ModelFormat::Gguf);
     {
         const QSignalBlocker blocker(m_utilization);
-        m_utilization->setValue(QString(formatUtilization(s.gpuMemoryUtilizationPpm)).toDouble());
-        m_utilization->setEnabled(s.engine == Engine::Vllm); // SGLang's share is --mem-fraction-static
+        const bool sglang = s.engine == Engine::Sglang;
+        m_utilization->setValue(
+            QString(formatUtilization(sglang ? s.memFractionStaticPpm : s.gpuMemoryUtilizationPpm))
+                .toDouble());
+        setFormLabel(m_servingForm, m_utilization, fieldLabel(shareField(s.engine)));
+        m_utilization->setToolTip(shareToolTip(s.engine));
     }
     {
         const QSignalBlocker blocker(m_kvCacheMemory);
@@ -779,11 +808,14 @@ void ParameterPanel::showPlan(const MemoryPlan &plan)
         }
     }
     m_maxModelLen->setSpecialValueText(tr("model default (%1)").arg(formatCount(plan.maxModelLen)));
-    // The release's default (resolved only when no share is given and vLLM plans; the box then shows it).
-    if (m_controller->scenario().gpuMemoryUtilizationPpm == 0 && plan.engine == Engine::Vllm) {
-        m_utilization->setSpecialValueText(
-            tr("default (%1)").arg(formatUtilization(plan.gpuMemoryUtilizationPpm)));
-        m_utilization->setDefaultValue(QString(formatUtilization(plan.gpuMemoryUtilizationPpm)).toDouble());
+    // The engine's default share (vLLM's for the release, SGLang's for the GPU and TP), resolved only when
+    // none is given; the box then shows it.
+    const Scenario &given = m_controller->scenario();
+    const bool sglang = plan.engine == Engine::Sglang;
+    if ((sglang ? given.memFractionStaticPpm : given.gpuMemoryUtilizationPpm) == 0) {
+        const std::int64_t share = sglang ? plan.memFractionStaticPpm : plan.gpuMemoryUtilizationPpm;
+        m_utilization->setSpecialValueText(tr("default (%1)").arg(formatUtilization(share)));
+        m_utilization->setDefaultValue(QString(formatUtilization(share)).toDouble());
     }
     m_promptLen->setSpecialValueText(tr("the whole sequence (%1)").arg(formatCount(plan.seqLen)));
     // Each size as the processor counts it: the tokens one image of it takes in the prompt.
@@ -813,7 +845,7 @@ void ParameterPanel::retranslate()
     setFormLabel(m_precisionForm, m_groupSize, fieldLabel(ScenarioField::GroupSize));
     setFormLabel(m_precisionForm, m_kvCacheDtype, optionFlag(ScenarioField::KvCacheDtype));
     setFormLabel(m_precisionForm, m_precision->parentWidget(), tr("KV precision"));
-    setFormLabel(m_servingForm, m_utilization, fieldLabel(ScenarioField::GpuMemoryUtilization));
+    setFormLabel(m_servingForm, m_utilization, fieldLabel(shareField(m_controller->scenario().engine)));
     setFormLabel(m_servingForm, m_kvCacheMemory, fieldLabel(ScenarioField::KvCacheMemoryBytes));
     setFormLabel(m_servingForm, m_loraRow, fieldLabel(ScenarioField::MaxLoras), m_loraSlots);
     m_loraRankLabel->setText(tr("× rank"));
@@ -950,9 +982,7 @@ void ParameterPanel::retranslate()
     m_precision->setToolTip(
         tr("Walk the KV cache precision: FP32, FP16/BF16, FP8 (sets %1). Shortcut: Ctrl+K.")
             .arg(optionFlag(ScenarioField::KvCacheDtype)));
-    m_utilization->setToolTip(tr("%1: the share of GPU memory vLLM may use. The rest is "
-                                 "left to CUDA graphs and other processes.")
-                                  .arg(optionFlag(ScenarioField::GpuMemoryUtilization)));
+    m_utilization->setToolTip(shareToolTip(m_controller->scenario().engine));
     m_blockSize->setToolTip(tr("%1: tokens per KV cache block. Sequences hold whole blocks.")
                                 .arg(optionFlag(ScenarioField::BlockSize)));
     m_maxModelLen->setToolTip(tr("%1: the longest request. Sets the maximum concurrency vLLM "

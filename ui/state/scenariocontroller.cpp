@@ -272,6 +272,11 @@ void ScenarioController::setGpuMemoryUtilizationPpm(std::int64_t ppm)
     change([&](Scenario &s) { s.gpuMemoryUtilizationPpm = ppm; });
 }
 
+void ScenarioController::setMemFractionStaticPpm(std::int64_t ppm)
+{
+    change([&](Scenario &s) { s.memFractionStaticPpm = ppm; });
+}
+
 void ScenarioController::setBlockSize(int tokens)
 {
     change([&](Scenario &s) { s.blockSize = tokens; });

@@ -60,6 +60,7 @@ public:
     void setQuantization(const std::optional<QuantizationSpec> &quantization);
     void setKvCacheDtype(KvCacheDtype dtype);
     void setGpuMemoryUtilizationPpm(std::int64_t ppm);
+    void setMemFractionStaticPpm(std::int64_t ppm); ///< SGLang's --mem-fraction-static; 0 = its default
     void setBlockSize(int tokens);
     void setMaxModelLen(std::int64_t tokens);
     void setBatchSize(std::int64_t sequences);
