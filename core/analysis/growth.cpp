@@ -197,6 +197,7 @@ GrowthChartData growthChartData(const Scenario &scenario, const MemoryPlan &plan
     d.batchSize = plan.rankBatchSize; // a GPU's: one data-parallel rank's share of the batch
     d.seqLen = plan.seqLen;
     d.budgetBytes = plan.budgetBytes;
+    d.engine = plan.engine;
     d.gpuMemoryBytes = plan.gpuMemoryBytes;
     // SGLang's state pool is allocated whole, whatever the batch holds.
     d.fixedBytes = (Checked(plan.weights.bytesPerGpu) + plan.activationBytes +

@@ -76,14 +76,15 @@ struct GrowthChartData
     AxisScale scale = AxisScale::Logarithmic;
     std::int64_t xMin = 1; ///< the axis control's range (samples start here)
     std::int64_t xMax = 1;
-    std::int64_t rangeMin = 1;   ///< the range shown: [xMin, xMax] on a log axis; from 0 on a linear one,
-    std::int64_t rangeMax = 1;   ///< up to a power of two past the current point and the crossing
-    QList<std::int64_t> ticks;   ///< labelled x values
-    std::int64_t yMaxBytes = 0;  ///< top of the vertical axis: a whole number of ticks
-    std::int64_t yTickBytes = 0; ///< between two labelled values (1, 2 or 5 x 10^k GiB)
-    GrowthMarker current;        ///< the scenario
-    GrowthMarker crossing;       ///< where the total meets the budget (at budget height)
-    GrowthMarker maxModelLen;    ///< --max-model-len (sequence axis only; at the top)
+    std::int64_t rangeMin = 1;    ///< the range shown: [xMin, xMax] on a log axis; from 0 on a linear one,
+    std::int64_t rangeMax = 1;    ///< up to a power of two past the current point and the crossing
+    QList<std::int64_t> ticks;    ///< labelled x values
+    std::int64_t yMaxBytes = 0;   ///< top of the vertical axis: a whole number of ticks
+    std::int64_t yTickBytes = 0;  ///< between two labelled values (1, 2 or 5 x 10^k GiB)
+    GrowthMarker current;         ///< the scenario
+    GrowthMarker crossing;        ///< where the total meets the budget (at budget height)
+    GrowthMarker maxModelLen;     ///< --max-model-len (sequence axis only; at the top)
+    Engine engine = Engine::Vllm; ///< whose flags name the markers (SGLang's --context-length)
     std::int64_t budgetBytes = 0;
     std::int64_t gpuMemoryBytes = 0;
     std::int64_t fixedBytes = 0; ///< weights + activations + overhead

@@ -205,6 +205,7 @@ private Q_SLOTS:
         QCOMPARE(c.kvBytes.at(at), plan.kv.cacheBytes);
         QCOMPARE(c.fitsUpTo, plan.largestSeqLenThatFits);
         QVERIFY(c.kvBytes.last() > c.kvBytes.at(at));
+        QCOMPARE(d.engine, Engine::Sglang); // its markers take SGLang's flags (--context-length)
     }
 
     void linearAxisFramesTheCurrentPointAndTheCrossing()

@@ -199,6 +199,9 @@ private Q_SLOTS:
         QVERIFY2(!detail("kvCacheBytes").contains(QLatin1String("blocks")) &&
                      !detail("kvCacheBytes").trimmed().endsWith(QStringLiteral("·")),
                  qPrintable(detail("kvCacheBytes")));
+        // SGLang's name for the longest request.
+        QVERIFY2(detail("maxConcurrency").contains(QLatin1String("--context-length")),
+                 qPrintable(detail("maxConcurrency")));
         show(scenario("gemma-3-27b", "h200", 16, 32768));
         QVERIFY2(detail("kvBytesPerToken").contains(QLatin1String("GQA: 16 KV heads for 32 query heads")),
                  qPrintable(detail("kvBytesPerToken")));

@@ -170,7 +170,7 @@ void GrowthChartView::retranslate()
         m_total->setName(
             tr("Total, KV %1").arg(kvPrecisionName(m_data.curves.at(m_data.currentCurve).kvCacheDtype)));
     m_budget->setName(tr("Budget %1").arg(formatMemory(m_data.budgetBytes, locale)));
-    m_maxModelLen->setName(optionFlag(ScenarioField::MaxModelLen));
+    m_maxModelLen->setName(optionFlag(ScenarioField::MaxModelLen, m_data.engine));
 
     // Arrows say which way a marker drawn at the edge really lies.
     const auto arrowed = [](const GrowthMarker &m, const QString &text) {
@@ -188,9 +188,9 @@ void GrowthChartView::retranslate()
         m_data.current, bySequence ? tr("%1 tokens: %2").arg(formatCount(m_data.currentX, locale), current)
                                    : tr("batch %1: %2").arg(formatCount(m_data.currentX, locale), current)));
     m_crossingLabel->setText(arrowed(m_data.crossing, crossingText()));
-    m_maxModelLenLabel->setText(
-        arrowed(m_data.maxModelLen, QStringLiteral("%1 %2").arg(optionFlag(ScenarioField::MaxModelLen),
-                                                                formatCount(m_data.maxModelLen.x, locale))));
+    m_maxModelLenLabel->setText(arrowed(
+        m_data.maxModelLen, QStringLiteral("%1 %2").arg(optionFlag(ScenarioField::MaxModelLen, m_data.engine),
+                                                        formatCount(m_data.maxModelLen.x, locale))));
     m_currentLabel->setVisible(m_data.current.present);
     m_crossingLabel->setVisible(m_data.crossing.present);
     m_maxModelLenLabel->setVisible(m_data.maxModelLen.present);

@@ -280,7 +280,7 @@ void FiguresPanel::showPlan(const MemoryPlan &p)
         setCard(QStringLiteral("maxConcurrency"), tr("Max concurrency"),
                 noRoom ? tr("none") : formatDecimal(p.kv.maxConcurrency, 2, QLocale()) + QStringLiteral("×"),
                 (noRoom ? tr("not one request of %1 tokens (%2)") : tr("requests of %1 tokens (%2)"))
-                        .arg(localCount(p.maxModelLen), optionFlag(ScenarioField::MaxModelLen)) +
+                        .arg(localCount(p.maxModelLen), optionFlag(ScenarioField::MaxModelLen, p.engine)) +
                     (ranks && !noRoom ? QStringLiteral(" · ") +
                                             tr("%1× over the %2 ranks")
                                                 .arg(formatDecimal(p.deploymentMaxConcurrency, 2, QLocale()))
