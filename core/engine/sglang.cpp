@@ -73,21 +73,14 @@ bool sglangSplitsSlidingWindowPool(const ModelArch &model)
 
 QString sglangUnsupportedReason(const ModelArch &model)
 {
-    bool attention = false, shared = false;
-    for (int i = 0; i < model.numLayers; ++i) {
-        shared = shared || model.isKvSharedLayer(i);
+    bool attention = false;
+    for (int i = 0; i < model.numLayers; ++i)
         attention = attention || (!model.isRecurrentLayer(i) && !model.isKvSharedLayer(i));
-    }
     const QString flag = optionFlag(ScenarioField::Engine);
     if (!attention)
         return QCoreApplication::translate("kvscope::Planner",
                                            "%2 sglang: %1 has no attention layer, only recurrent ones; "
                                            "kvscope plans SGLang's state pool beside a KV pool")
-            .arg(model.name, flag);
-    if (shared)
-        return QCoreApplication::translate("kvscope::Planner",
-                                           "%2 sglang: %1's last layers reuse an earlier layer's cache; "
-                                           "kvscope does not model SGLang's pool for shared KV layers yet")
             .arg(model.name, flag);
     if (model.architecture == QLatin1String("DeepseekV4ForCausalLM"))
         return QCoreApplication::translate(

@@ -130,6 +130,10 @@ ModelArch SglangRules::layOut(const ModelArch &model) const
     ModelArch laidOut = model;
     laidOut.slidingWindow = 0;
     laidOut.attentionChunkSize = 0;
+    // Gemma 3n's KV-shared layers read an earlier layer's cache (gemma3n_causal.py) but the pool gives
+    // every layer a slot (num_effective_layers, python/sglang/srt/model_executor/model_runner_components/
+    // layer_setup.py).
+    laidOut.kvSharedLayers = 0;
     return laidOut;
 }
 

@@ -3921,10 +3921,6 @@
         <translation>，每层的 MLP 和专家切分在全部 %1 块 GPU 上，各组的 token 汇集过去再送回</translation>
     </message>
     <message>
-        <source>%2 sglang: %1&apos;s last layers reuse an earlier layer&apos;s cache; kvscope does not model SGLang&apos;s pool for shared KV layers yet</source>
-        <translation>%2 sglang：%1 的最后几层复用前面某层的缓存；kvscope 尚未建模 SGLang 针对共享 KV 层的池</translation>
-    </message>
-    <message>
         <source>SGLang keeps every token in %1&apos;s %2 sliding-window or chunked layers too: its one token pool spans every layer (only the architectures SGLang lists as hybrid get a pool of their own for the window), so a token takes %3 B where vLLM frees what leaves the window; attention still reads only the window</source>
         <translation>SGLang 在 %1 的 %2 个滑动窗口或分块注意力层中同样保留每个 token：它唯一的 token 池覆盖所有层（只有 SGLang 列为混合架构的模型才为窗口单独设池），因此每个 token 占 %3 B，而 vLLM 会释放移出窗口的部分；注意力计算仍只读取窗口内的 token</translation>
     </message>

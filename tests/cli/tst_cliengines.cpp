@@ -127,10 +127,15 @@ private Q_SLOTS:
             << QStringList{QStringLiteral("calc"), QStringLiteral("--engine"), QStringLiteral("sglang"),
                            QStringLiteral("--vllm-version"), QStringLiteral("0.19")}
             << "--vllm-version: is a vLLM option";
-        QTest::newRow("SGLang hybrid model")
-            << QStringList{QStringLiteral("calc"), QStringLiteral("--engine"), QStringLiteral("sglang"),
-                           QStringLiteral("--model"), QStringLiteral("gemma-3n-e4b")}
-            << "--engine sglang: Gemma-3n-E4B's last layers reuse";
+        QTest::newRow("SGLang LoRA on a MoE")
+            << QStringList{QStringLiteral("calc"),
+                           QStringLiteral("--engine"),
+                           QStringLiteral("sglang"),
+                           QStringLiteral("--model"),
+                           QStringLiteral("qwen3-30b-a3b"),
+                           QStringLiteral("--max-loras-per-batch"),
+                           QStringLiteral("4")}
+            << "--max-loras 4: SGLang's LoRA pool holds Qwen3-30B-A3B's experts";
         QTest::newRow("fit without concurrency")
             << QStringList{QStringLiteral("fit"), QStringLiteral("--model"), QStringLiteral("llama-3.1-8b")}
             << "--concurrency: not given";

@@ -215,13 +215,14 @@ private Q_SLOTS:
 
     void aModelTheEngineRefusesSaysWhy()
     {
-        // SGLang's pool for shared KV layers is not modelled: every configuration is refused, and the
+        // SGLang's LoRA pool for a MoE's experts is not modelled: every configuration is refused, and the
         // reason says so.
-        FitQuery q = query(QStringLiteral("gemma-3n-e4b"), 4, 8192, {QStringLiteral("h100-sxm")});
+        FitQuery q = query(QStringLiteral("qwen3-30b-a3b"), 4, 8192, {QStringLiteral("h100-sxm")});
         q.base.engine = Engine::Sglang;
+        q.base.maxLoras = 4;
         const FitResult result = findFits(q);
         QVERIFY(result.fits.isEmpty());
-        QVERIFY2(result.reason.contains(QLatin1String("--engine sglang")), qPrintable(result.reason));
+        QVERIFY2(result.reason.contains(QLatin1String("SGLang's LoRA pool")), qPrintable(result.reason));
     }
 
     void aSetCancelFlagStopsTheSearch()
