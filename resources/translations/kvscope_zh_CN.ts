@@ -3242,6 +3242,14 @@
         <source>%1: SGLang&apos;s share of the memory free after start-up for the weights and its token pool. The rest is left to activations and CUDA graphs.</source>
         <translation>%1：SGLang 从启动后空闲显存中划给权重和 token 池的比例，其余留给激活值和 CUDA Graph。</translation>
     </message>
+    <message>
+        <source>Context length</source>
+        <translation>上下文长度</translation>
+    </message>
+    <message>
+        <source>%1: the longest request. SGLang caps each request at it and at its token pool, and sets its default number of running requests from it.</source>
+        <translation>%1：最长的请求。SGLang 以它和 token 池大小为每个请求的上限，并据此设定默认的并发请求数。</translation>
+    </message>
 </context>
 <context>
     <name>kvscope::PasteConfigDialog</name>

@@ -283,6 +283,14 @@ private Q_SLOTS:
             return label ? label->text() : QString();
         };
         QVERIFY2(labelOf().contains(QLatin1String("Static memory fraction")), qPrintable(labelOf()));
+        // The longest request is SGLang's --context-length.
+        auto *maxModelLen = child<QSpinBox>("maxModelLenSpin");
+        QVERIFY2(maxModelLen->toolTip().contains(QLatin1String("--context-length")),
+                 qPrintable(maxModelLen->toolTip()));
+        auto *servingForm = qobject_cast<QFormLayout *>(maxModelLen->parentWidget()->layout());
+        auto *lengthLabel =
+            servingForm ? qobject_cast<QLabel *>(servingForm->labelForField(maxModelLen)) : nullptr;
+        QVERIFY(lengthLabel && lengthLabel->text().contains(QLatin1String("Context length")));
         utilization->setValue(0.9);
         QCOMPARE(controller()->scenario().memFractionStaticPpm, std::int64_t(900'000));
         QCOMPARE(controller()->scenario().gpuMemoryUtilizationPpm, std::int64_t(0));

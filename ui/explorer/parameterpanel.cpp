@@ -66,6 +66,24 @@ QString shareToolTip(Engine engine)
         .arg(optionFlag(ScenarioField::GpuMemoryUtilization));
 }
 
+/// vLLM's "max model length", SGLang's "context length".
+QString longestRequestLabel(Engine engine)
+{
+    return engine == Engine::Sglang ? ParameterPanel::tr("Context length")
+                                    : fieldLabel(ScenarioField::MaxModelLen);
+}
+
+QString longestRequestToolTip(Engine engine)
+{
+    if (engine == Engine::Sglang)
+        return ParameterPanel::tr("%1: the longest request. SGLang caps each request at it and at its token "
+                                  "pool, and sets its default number of running requests from it.")
+            .arg(optionFlag(ScenarioField::MaxModelLen, Engine::Sglang));
+    return ParameterPanel::tr("%1: the longest request. Sets the maximum concurrency vLLM "
+                              "reports; vLLM refuses to start if one such request does not fit.")
+        .arg(optionFlag(ScenarioField::MaxModelLen));
+}
+
 /// Fills a combo with (display text, vLLM spelling) pairs.
 void fillChoices(QComboBox *combo, const QStringList &choices)
 {
@@ -698,6 +716,8 @@ void ParameterPanel::showScenario(const Scenario &s)
                 .toDouble());
         setFormLabel(m_servingForm, m_utilization, fieldLabel(shareField(s.engine)));
         m_utilization->setToolTip(shareToolTip(s.engine));
+        m_maxModelLen->setToolTip(longestRequestToolTip(s.engine));
+        setFormLabel(m_servingForm, m_maxModelLen, longestRequestLabel(s.engine));
     }
     {
         const QSignalBlocker blocker(m_kvCacheMemory);
@@ -883,7 +903,7 @@ void ParameterPanel::retranslate()
             .arg(optionFlag(ScenarioField::KvCacheMemoryBytes),
                  optionFlag(ScenarioField::GpuMemoryUtilization)));
     setFormLabel(m_servingForm, m_blockSize, fieldLabel(ScenarioField::BlockSize));
-    setFormLabel(m_servingForm, m_maxModelLen, fieldLabel(ScenarioField::MaxModelLen));
+    setFormLabel(m_servingForm, m_maxModelLen, longestRequestLabel(m_controller->scenario().engine));
     setFormLabel(m_servingForm, m_batch, tr("&Batch size"));
     setFormLabel(m_servingForm, m_seqLen, tr("Se&quence length"));
     setFormLabel(m_servingForm, m_promptLen, fieldLabel(ScenarioField::PromptLen));
@@ -985,9 +1005,7 @@ void ParameterPanel::retranslate()
     m_utilization->setToolTip(shareToolTip(m_controller->scenario().engine));
     m_blockSize->setToolTip(tr("%1: tokens per KV cache block. Sequences hold whole blocks.")
                                 .arg(optionFlag(ScenarioField::BlockSize)));
-    m_maxModelLen->setToolTip(tr("%1: the longest request. Sets the maximum concurrency vLLM "
-                                 "reports; vLLM refuses to start if one such request does not fit.")
-                                  .arg(optionFlag(ScenarioField::MaxModelLen)));
+    m_maxModelLen->setToolTip(longestRequestToolTip(m_controller->scenario().engine));
     m_batch->setToolTip(tr("Sequences held in the KV cache at once. Shortcut: Ctrl+B."));
     m_seqLen->setToolTip(tr("Tokens per sequence (prompt + output). Shortcut: Ctrl+L."));
     m_promptLen->setToolTip(tr("%1: the prompt of each request. The time to first token prefills it; "
