@@ -6,6 +6,7 @@
 #include "core/common/scenariofield.h"
 #include "core/common/units.h"
 #include "core/engine/engine.h"
+#include "core/engine/sglang.h"
 #include "core/plan/all2all.h"
 #include "core/plan/expertparallel.h"
 #include "core/plan/kvcache.h"
@@ -896,8 +897,9 @@ QList<FormulaLine> capacityLines(const Scenario &s, const MemoryPlan &plan, cons
     const qsizetype budgetLine = lines.size() - 1;
     std::optional<qsizetype> statePoolLine;
     if (kv.statePoolSlots > 0) {
-        const FormulaTerm share = ratio(QStringLiteral("mamba_full_memory_ratio"), 900'000, std::nullopt,
-                                        QStringLiteral("SGLang's state memory for every 1 of KV pool"));
+        const FormulaTerm share =
+            ratio(QStringLiteral("mamba_full_memory_ratio"), SglangMambaFullMemoryRatioPpm, std::nullopt,
+                  QStringLiteral("SGLang's state memory for every 1 of KV pool"));
         const FormulaTerm perRequest =
             bytes(QStringLiteral("state_bytes_per_request"), kv.stateBytesPerSequence, ScenarioField::Model,
                   QStringLiteral("every recurrent layer's conv window (bfloat16) and matrices (float32)"));

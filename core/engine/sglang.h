@@ -59,6 +59,10 @@ std::int64_t sglangDefaultMaxRunningRequests(std::int64_t maxTotalTokens, std::i
 /// python/sglang/srt/arg_groups/speculative_hook.py; in ServerArgs since 2025).
 inline constexpr std::int64_t SglangSpeculativeMaxRunningRequests = 48;
 
+/// ServerArgs.mamba_full_memory_ratio's default, 0.9 (python/sglang/srt/server_args.py), in millionths: the
+/// state pool's memory for every unit the KV pool gets.
+inline constexpr std::int64_t SglangMambaFullMemoryRatioPpm = 900'000;
+
 /// State-pool slots a running request stands for (MAMBA_CACHE_SIZE_MAX_RUNNING_REQUESTS_RATIO,
 /// python/sglang/srt/model_executor/model_runner.py): max_running_requests is at most a third of them.
 inline constexpr std::int64_t SglangStateSlotsPerRunningRequest = 3;

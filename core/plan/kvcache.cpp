@@ -72,6 +72,17 @@ int hybridBlockSize(const ModelArch &model, const KvCacheLayout &layout, int req
     return int(std::max<std::int64_t>(requested, aligned));
 }
 
+/// SGLang's pools hold tokens, not vLLM's groups of layer slots: every attention layer in one group
+/// (the recurrent states and the window pool, where there are any, are sized apart).
+void keepAttentionAsOneGroup(KvGroupLayout &g)
+{
+    g.groupSize = g.fullLayers + g.slidingLayers + g.chunkedLayers;
+    g.fullGroups = 1;
+    g.slidingGroups = 0;
+    g.chunkedGroups = 0;
+    g.recurrentGroups = 0;
+}
+
 } // namespace
 
 int kvHeadsPerGpu(const ModelArch &model, int tensorParallelSize)
@@ -254,13 +265,8 @@ KvCacheLayout kvCacheLayout(const ModelArch &model, const KvCacheOptions &option
     layout.blockSize = options.blockSize;
     const bool hasAttention = layout.groups.numGroups() > layout.groups.recurrentGroups;
     if (options.statesInOwnPool && layout.groups.recurrentLayers > 0 && hasAttention) {
-        // One group of the attention layers; the states are sized apart (SGLang's state pool).
-        KvGroupLayout &g = layout.groups;
-        g.groupSize = g.fullLayers + g.slidingLayers + g.chunkedLayers;
-        g.fullGroups = 1;
-        g.slidingGroups = 0;
-        g.chunkedGroups = 0;
-        g.recurrentGroups = 0;
+        // The states are sized apart (SGLang's state pool).
+        keepAttentionAsOneGroup(layout.groups);
         layout.stateBlocksPerRequest = 0;
     }
     if (model.indexer.enabled())
@@ -278,10 +284,7 @@ KvCacheLayout kvCacheLayout(const ModelArch &model, const KvCacheOptions &option
         split.window = model.slidingWindow > 0 ? model.slidingWindow : model.attentionChunkSize;
         split.fullTokenBytes = (Checked(g.fullLayers) * layout.bytesPerTokenPerLayer).value();
         split.windowTokenBytes = (Checked(windowLayers) * layout.bytesPerTokenPerLayer).value();
-        g.groupSize = g.fullLayers + windowLayers;
-        g.fullGroups = 1;
-        g.slidingGroups = 0;
-        g.chunkedGroups = 0;
+        keepAttentionAsOneGroup(g);
     }
     return layout;
 }

@@ -102,9 +102,11 @@ void SglangRules::fixKvBudget(const Scenario &, MemoryPlan &plan) const
     KvCacheMemory &kv = plan.kv;
     if (kv.stateBytesPerSequence <= 0)
         return;
-    constexpr std::int64_t StateShare = 9, Whole = 19; // 0.9 / (1 + 0.9)
-    kv.statePoolSlots = mulDivFloor(std::max<std::int64_t>(0, kv.availableBytes), StateShare, Whole) /
-                        kv.stateBytesPerSequence;
+    // rest x ratio / (1 + ratio), in millionths: exactly 9 / 19 of it at 0.9.
+    kv.statePoolSlots =
+        mulDivFloor(std::max<std::int64_t>(0, kv.availableBytes), SglangMambaFullMemoryRatioPpm,
+                    1'000'000 + SglangMambaFullMemoryRatioPpm) /
+        kv.stateBytesPerSequence;
     kv.statePoolBytes = (Checked(kv.statePoolSlots) * kv.stateBytesPerSequence).value();
     kv.availableBytes = (Checked(kv.availableBytes) - kv.statePoolBytes).value();
 }
