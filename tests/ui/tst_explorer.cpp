@@ -295,6 +295,14 @@ private Q_SLOTS:
         QCOMPARE(controller()->scenario().memFractionStaticPpm, std::int64_t(900'000));
         QCOMPARE(controller()->scenario().gpuMemoryUtilizationPpm, std::int64_t(0));
         QCOMPARE(controller()->plan().memFractionStaticPpm, std::int64_t(900'000));
+        // SGLang's shares take three decimals (its defaults are rounded so, 0.835): shown as given, and
+        // kept when the box is edited.
+        Scenario threeDecimals = controller()->scenario();
+        threeDecimals.memFractionStaticPpm = 864'000;
+        QVERIFY(controller()->setScenario(threeDecimals));
+        QCOMPARE(utilization->text(), QStringLiteral("0.864"));
+        utilization->setValue(0.871);
+        QCOMPARE(controller()->scenario().memFractionStaticPpm, std::int64_t(871'000));
         QVERIFY(!blockSize->isEnabled());
         QCOMPARE(controller()->plan().blockSize, 1);
         sglang = controller()->scenario();

@@ -413,7 +413,9 @@ ParameterPanel::ParameterPanel(ScenarioController *controller, UserLibrary *libr
         // Through the decimal text, so 0.95 is exactly 950000 millionths; the minimum is the default. The
         // engine's own share: vLLM's --gpu-memory-utilization, SGLang's --mem-fraction-static.
         const std::int64_t ppm =
-            value <= m_utilization->minimum() ? 0 : parseUtilization(QString::number(value, 'f', 2));
+            value <= m_utilization->minimum()
+                ? 0
+                : parseUtilization(QString::number(value, 'f', m_utilization->decimals()));
         if (m_controller->scenario().engine == Engine::Sglang)
             m_controller->setMemFractionStaticPpm(ppm);
         else
@@ -711,6 +713,8 @@ void ParameterPanel::showScenario(const Scenario &s)
     {
         const QSignalBlocker blocker(m_utilization);
         const bool sglang = s.engine == Engine::Sglang;
+        // SGLang rounds its shares to three decimals (server_args.py: round(..., 3)); vLLM's take two.
+        m_utilization->setDecimals(sglang ? 3 : 2);
         m_utilization->setValue(
             QString(formatUtilization(sglang ? s.memFractionStaticPpm : s.gpuMemoryUtilizationPpm))
                 .toDouble());
