@@ -59,7 +59,16 @@ void validateLora(const Scenario &s)
                         .arg(s.maxLoraRank)
                         .arg(ranks.join(QStringLiteral(", "))));
     }
-    const QString kind = m.usesMla()                               ? QStringLiteral("latent attention")
+    // vLLM wraps latent attention's projections like any linear layer; DeepSeek's models gained
+    // SupportsLoRA in vllm-project/vllm#23971 (vLLM 0.10.2).
+    const std::optional<EngineVersion> release = parseEngineVersion(s.vllmVersion);
+    if (s.engine == Engine::Vllm && m.architecture.startsWith(QLatin1String("Deepseek")) && release &&
+        *release < EngineVersion{0, 10, 2})
+        throw Error(QCoreApplication::translate("kvscope::Planner",
+                                                "%1: vLLM serves LoRA adapters of %2 from release 0.10.2 "
+                                                "on (%3 is %4)")
+                        .arg(slots, m.name, optionFlag(ScenarioField::VllmVersion), s.vllmVersion));
+    const QString kind = m.usesMla() && s.engine == Engine::Sglang ? QStringLiteral("latent attention")
                          : m.recurrent.enabled()                   ? QStringLiteral("recurrent layers")
                          : m.modelType == QLatin1String("gpt_oss") ? QStringLiteral("gpt-oss's 3D experts")
                                                                    : QString();

@@ -17,9 +17,9 @@ struct Scenario;
 const QList<std::int64_t> &loraRanks();
 
 /// Refuses LoRA kvscope does not size: a rank vLLM refuses, a MoE under SGLang (its expert buffers),
-/// models whose latent attention or recurrent layers carry LoRA wrappers of other shapes, a MoE's
-/// experts under expert parallelism and gpt-oss's 3D expert layout. Throws kvscope::Error naming --max-loras
-/// (or the option in the way) and the value. Nothing when LoRA is off.
+/// latent attention under SGLang, DeepSeek's models before vLLM 0.10.2 (no LoRA support), recurrent
+/// layers' LoRA wrappers, a MoE's experts under expert parallelism and gpt-oss's 3D expert layout. Throws
+/// kvscope::Error naming --max-loras (or the option in the way) and the value. Nothing when LoRA is off.
 void validateLora(const Scenario &scenario);
 
 /// Whether vLLM wraps a MoE's routed experts for LoRA: FusedMoEWithLoRA (vllm/lora/layers/fused_moe.py,

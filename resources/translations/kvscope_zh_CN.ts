@@ -3976,6 +3976,10 @@
         <source>%1: SGLang&apos;s LoRA pool holds %2&apos;s experts in buffers of its own shape, which kvscope does not size yet</source>
         <translation>%1：SGLang 的 LoRA 池为 %2 的专家使用自有形状的缓冲区，kvscope 尚未计算其大小</translation>
     </message>
+    <message>
+        <source>%1: vLLM serves LoRA adapters of %2 from release 0.10.2 on (%3 is %4)</source>
+        <translation>%1：vLLM 从 0.10.2 版起才支持 %2 的 LoRA 适配器（%3 为 %4）</translation>
+    </message>
 </context>
 <context>
     <name>kvscope::PublishedResults</name>

@@ -114,10 +114,42 @@ private Q_SLOTS:
         QVERIFY(test::errorFrom([&] {
                     planMemory(s);
                 }).startsWith(QStringLiteral("--max-loras 999999999999999999")));
+    }
+
+    void loraSlotsOfLatentAttentionWrapEachProjection()
+    {
+        // vLLM wraps every linear layer of DeepseekV2ForCausalLM (SupportsLoRA since vllm-project/vllm#23971,
+        // vLLM 0.10.2): without query compression q_proj (ColumnParallelLinear), kv_a_proj_with_mqa
+        // (ReplicatedLinear), kv_b_proj (ColumnParallelLinear), o_proj (RowParallelLinear); with it the
+        // fused q_a/kv_a projection (MergedColumnParallelLinear, two slices, not split) and q_b_proj
+        // (vllm/model_executor/models/deepseek_v2.py, vllm/lora/layers/). DeepSeek-V2-Lite at TP 1, per
+        // unit of rank:
+        //   attention, 27 layers: q 3072+2048, kv_a 576+2048, kv_b 4096+512, o 2048+2048 = 16,448
+        //   dense MLP, layer 0: gate, up, down 3 x (10944 + 2048)                       = 38,976
+        //   MoE, 26 layers: router 64+2048, shared experts 3 x (2816 + 2048),
+        //                   experts 64 x 3 x (1408 + 2048)         = 2,112 + 14,592 + 663,552 = 680,256
+        //   27 x 16,448 + 38,976 + 26 x 680,256 = 18,169,728 x rank 16 x 4 slots x 2 B = 2,325,725,184 B
+        Scenario s = llama8bOnH100();
+        s.model = *ModelLibrary::builtin().find(QStringLiteral("deepseek-v2-lite"));
         s.maxLoras = 4;
         s.maxLoraRank = 16;
-        s.model = *ModelLibrary::builtin().find(QStringLiteral("deepseek-v2-lite"));
-        QVERIFY(test::errorFrom([&] { planMemory(s); }).contains(QStringLiteral("latent attention")));
+        QCOMPARE(planMemory(s).weights.loraBytes, std::int64_t(2'325'725'184));
+        // Before FusedMoEWithLoRA the experts stay unwrapped: (18,169,728 - 26 x 663,552) x 128 B.
+        s.vllmVersion = QStringLiteral("0.11.0");
+        QCOMPARE(planMemory(s).weights.loraBytes, std::int64_t(117'424'128));
+        // Before vllm-project/vllm#23971 vLLM refused LoRA for DeepSeek's models.
+        s.vllmVersion = QStringLiteral("0.10.1");
+        QVERIFY(test::errorFrom([&] { planMemory(s); }).contains(QStringLiteral("0.10.2")));
+        s.vllmVersion.clear();
+        // DeepSeek-V3 at TP 8, rank 16, one slot. Attention, 61 layers: fused q_a/kv_a 1536+576 +
+        // 2 x 7168, q_b 24576/8+1536, kv_b 32768/8+512, o 7168+16384/8 = 16,448 + 4,608 + 4,608 + 9,216
+        // = 34,880; dense MLP, 3 layers: 3 x (18432/8 + 7168) = 28,416; MoE, 58 layers: router 256+7168,
+        // shared expert 3 x (2048/8 + 7168), experts 256 x 3 x (2048/8 + 7168) = 7,424 + 22,272 +
+        // 5,701,632 = 5,731,328. 61 x 34,880 + 3 x 28,416 + 58 x 5,731,328 = 334,629,952 x 16 x 2 B.
+        s.model = *ModelLibrary::builtin().find(QStringLiteral("deepseek-v3"));
+        s.tensorParallelSize = 8;
+        s.maxLoras = 1;
+        QCOMPARE(planMemory(s).weights.loraBytes, std::int64_t(334'629'952) * 16 * 2);
     }
 
     void sglangLoraPoolIsAllocatedWithTheWeights()
