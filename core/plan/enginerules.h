@@ -60,8 +60,8 @@ public:
     /// What the profiling run encodes for a multimodal model, whose outputs activationBytes() holds
     /// (none by default: an engine whose profiling runs no encoder); `plan` as for activationBytes().
     virtual EncoderProfile encoderProfile(const ModelArch &model, const MemoryPlan &plan) const;
-    /// How the engine pads expert weights on this GPU.
-    virtual ExpertPadding expertPadding(const GpuSpec &gpu) const = 0;
+    /// How the engine pads expert weights for the scenario (its GPU picks the kernel).
+    virtual ExpertPadding expertPadding(const Scenario &scenario) const = 0;
     /// Tokens per block of the KV pool.
     virtual int kvBlockSize(const Scenario &scenario) const = 0;
     /// Bytes the pool adds per token beyond its layers' pages (SGLang's FP4 dequantization

@@ -423,8 +423,8 @@ MemoryPlan planLayers(const Scenario &s, const EngineRules &rulesRef, const Mode
     try {
         // Parameters and weights
         plan.params = countParameters(inventory);
-        plan.weights = weightMemory(m, inventory, plan.quantization, plan.dtype, tp,
-                                    rules->expertPadding(s.gpu), experts);
+        plan.weights =
+            weightMemory(m, inventory, plan.quantization, plan.dtype, tp, rules->expertPadding(s), experts);
         applyMeasuredCheckpoint(m, tp, plan);
         // LoRA slots are allocated with the model: vLLM's "Model loading took" includes them.
         plan.weights.loraBytes =
@@ -682,7 +682,7 @@ MemoryPlan planPipeline(const Scenario &s, const EngineRules &rules, const Model
     const QList<TensorGroup> inventory = tensorInventory(m);
     plan.params = countParameters(inventory);
     const WeightMemory whole = weightMemory(
-        m, inventory, plan.quantization, plan.dtype, plan.tensorParallelSize, rules.expertPadding(s.gpu),
+        m, inventory, plan.quantization, plan.dtype, plan.tensorParallelSize, rules.expertPadding(s),
         expertPlacement(m, plan.tensorParallelSize, 1, s.enableExpertParallel));
     WeightMemory &w = plan.weights;
     w.checkpointBytes = whole.checkpointBytes;

@@ -155,7 +155,7 @@ std::int64_t SglangRules::activationBytes(const ModelArch &, const MemoryPlan &)
     return 0; // outside the static share (applyBudget)
 }
 
-ExpertPadding SglangRules::expertPadding(const GpuSpec &) const
+ExpertPadding SglangRules::expertPadding(const Scenario &) const
 {
     return {};
 }

@@ -19,7 +19,7 @@ public:
     ModelArch layOut(const ModelArch &model) const override;
     void applyLimits(const Scenario &scenario, MemoryPlan &plan) const override;
     std::int64_t activationBytes(const ModelArch &model, const MemoryPlan &plan) const override;
-    ExpertPadding expertPadding(const GpuSpec &gpu) const override;
+    ExpertPadding expertPadding(const Scenario &scenario) const override;
     int kvBlockSize(const Scenario &scenario) const override;
     std::int64_t kvWorkspaceBytesPerToken(const Scenario &scenario, KvCacheDtype dtype) const override;
     int swaPoolRatioPpm(const Scenario &scenario) const override;

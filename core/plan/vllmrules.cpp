@@ -112,9 +112,9 @@ EncoderProfile VllmRules::encoderProfile(const ModelArch &model, const MemoryPla
                                    m_version.profile->encoderOutputsPaddedToBudget);
 }
 
-ExpertPadding VllmRules::expertPadding(const GpuSpec &gpu) const
+ExpertPadding VllmRules::expertPadding(const Scenario &scenario) const
 {
-    return mxfp4ExpertPadding(gpu.computeCapability);
+    return mxfp4ExpertPadding(scenario.gpu.computeCapability);
 }
 
 int VllmRules::kvBlockSize(const Scenario &scenario) const

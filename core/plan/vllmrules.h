@@ -26,7 +26,7 @@ public:
     void applyLimits(const Scenario &scenario, MemoryPlan &plan) const override;
     std::int64_t activationBytes(const ModelArch &model, const MemoryPlan &plan) const override;
     EncoderProfile encoderProfile(const ModelArch &model, const MemoryPlan &plan) const override;
-    ExpertPadding expertPadding(const GpuSpec &gpu) const override;
+    ExpertPadding expertPadding(const Scenario &scenario) const override;
     int kvBlockSize(const Scenario &scenario) const override;
     EplbStateMemory eplbStateMemory(const Scenario &scenario, int moeLayers,
                                     std::int64_t localExpertBytes) const override;
