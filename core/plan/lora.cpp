@@ -68,9 +68,14 @@ void validateLora(const Scenario &s)
                                                 "%1: vLLM serves LoRA adapters of %2 from release 0.10.2 "
                                                 "on (%3 is %4)")
                         .arg(slots, m.name, optionFlag(ScenarioField::VllmVersion), s.vllmVersion));
+    // Before FusedMoE3DWithLoRA vLLM held gpt-oss's fused experts in a wrapper kvscope does not size.
+    if (s.engine == Engine::Vllm && m.modelType == QLatin1String("gpt_oss") && !loraFusesExpertGateUp(s))
+        throw Error(QCoreApplication::translate("kvscope::Planner",
+                                                "%1: kvscope sizes %2's LoRA slots as vLLM 0.12.0 and later "
+                                                "hold them (%3 is %4)")
+                        .arg(slots, m.name, optionFlag(ScenarioField::VllmVersion), s.vllmVersion));
     const QString kind = m.usesMla() && s.engine == Engine::Sglang ? QStringLiteral("latent attention")
                          : m.recurrent.enabled()                   ? QStringLiteral("recurrent layers")
-                         : m.modelType == QLatin1String("gpt_oss") ? QStringLiteral("gpt-oss's 3D experts")
                                                                    : QString();
     if (!kind.isEmpty())
         throw Error(
@@ -94,19 +99,39 @@ bool loraWrapsExperts(const Scenario &s)
     return !release || !(*release < EngineVersion{0, 11, 2});
 }
 
+bool loraFusesExpertGateUp(const Scenario &s)
+{
+    static const QStringList fused = {QStringLiteral("GptOssForCausalLM"),
+                                      QStringLiteral("Qwen3VLMoeForConditionalGeneration"),
+                                      QStringLiteral("Qwen3_5MoeForConditionalGeneration"),
+                                      QStringLiteral("InternS1ProForConditionalGeneration")};
+    if (!s.model.moe.enabled() || !fused.contains(s.model.architecture))
+        return false;
+    const std::optional<EngineVersion> release = parseEngineVersion(s.vllmVersion);
+    return !release || !(*release < EngineVersion{0, 12, 0});
+}
+
 std::int64_t loraBufferBytes(const QList<TensorGroup> &inventory, std::int64_t maxLoras, std::int64_t rank,
-                             int dtypeBytes, int tensorParallelSize, bool wrapExperts,
-                             int expertTensorParallel)
+                             int dtypeBytes, int tensorParallelSize, const LoraExperts &experts)
 {
     if (maxLoras <= 0)
         return 0;
     Checked elements;
     for (const TensorGroup &group : inventory) {
-        if (!wrappedByLora(group, wrapExperts))
+        if (!wrappedByLora(group, experts.wrapped))
             continue;
-        const bool expert = group.component == Component::Experts && expertTensorParallel > 0;
-        const LocalShape local = localShape(group, expert ? expertTensorParallel : tensorParallelSize);
-        elements += (Checked(local.rows) + local.cols) * group.copies;
+        if (group.component != Component::Experts) {
+            const LocalShape local = localShape(group, tensorParallelSize);
+            elements += (Checked(local.rows) + local.cols) * group.copies;
+            continue;
+        }
+        const LocalShape local = paddedExpertShape(
+            group,
+            localShape(group, experts.tensorParallel > 0 ? experts.tensorParallel : tensorParallelSize),
+            experts.padding);
+        // FusedMoE3DWithLoRA: up's A is gate's (one w13_lora_a over the hidden size).
+        const bool sharedA = experts.fusedGateUp && group.name.contains(QLatin1String(".up_proj."));
+        elements += (Checked(local.rows) + (sharedA ? 0 : local.cols)) * group.copies;
     }
     try {
         return (elements * rank * maxLoras * dtypeBytes).value();

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "core/model/inventory.h"
+#include "core/plan/weights.h"
 
 #include <cstdint>
 
@@ -18,8 +19,9 @@ const QList<std::int64_t> &loraRanks();
 
 /// Refuses LoRA kvscope does not size: a rank vLLM refuses, a MoE under SGLang (its expert buffers),
 /// latent attention under SGLang, DeepSeek's models before vLLM 0.10.2 (no LoRA support), recurrent
-/// layers' LoRA wrappers, a MoE's experts under expert parallelism and gpt-oss's 3D expert layout. Throws
-/// kvscope::Error naming --max-loras (or the option in the way) and the value. Nothing when LoRA is off.
+/// layers' LoRA wrappers, a MoE's experts under expert parallelism and gpt-oss before vLLM 0.12.0 (its
+/// experts' wrapper before FusedMoE3DWithLoRA). Throws kvscope::Error naming --max-loras (or the option
+/// in the way) and the value. Nothing when LoRA is off.
 void validateLora(const Scenario &scenario);
 
 /// Whether vLLM wraps a MoE's routed experts for LoRA: FusedMoEWithLoRA (vllm/lora/layers/fused_moe.py,
@@ -27,18 +29,33 @@ void validateLora(const Scenario &scenario);
 /// the router and dense MLPs were wrapped, and an adapter with expert weights was refused.
 bool loraWrapsExperts(const Scenario &scenario);
 
+/// Whether vLLM wraps the model's experts as FusedMoE3DWithLoRA, whose gate and up projections share
+/// one A (vllm/lora/layers/fused_moe.py): models whose checkpoints store experts as 3D tensors with gate
+/// and up fused (is_3d_moe_weight: gpt-oss, Qwen3-VL-MoE, Qwen3.5-MoE, Intern-S1-Pro), from v0.12.0
+/// (vllm-project/vllm#29222 and #29322).
+bool loraFusesExpertGateUp(const Scenario &scenario);
+
+/// How a slot holds a MoE's routed experts (FusedMoEWithLoRA or FusedMoE3DWithLoRA).
+struct LoraExperts
+{
+    bool wrapped = false;     ///< the experts carry LoRA buffers at all (loraWrapsExperts)
+    bool fusedGateUp = false; ///< gate and up share one A (loraFusesExpertGateUp)
+    int tensorParallel = 0;   ///< GPUs each expert is split over; 0: the tensor-parallel size
+    ExpertPadding padding;    ///< the sizes the experts are allocated with (MXFP4 under Marlin)
+};
+
 /// Bytes per GPU of the LoRA slots. vLLM's BaseLinearLayerWithLoRA.create_lora_weights
 /// (vllm/lora/layers/base_linear.py) allocates, for each slice of each wrapped layer,
 /// lora_a [max_loras, 1, rank, input] and lora_b [max_loras, 1, output, rank], input and output
 /// as the layer holds them on one GPU (a column-parallel layer's output split, a row-parallel
 /// one's input), in --dtype (lora_dtype auto). The wrapped layers are the decoder's attention
 /// and MLP projections and a MoE's router (ReplicatedLinearWithLoRA, whole on every GPU), so a slot
-/// holds rank x (rows + columns) of each, per GPU. With `wrapExperts`, each routed expert's gate, up
-/// and down projections too, split over `expertTensorParallel` GPUs as FusedMoEWithLoRA holds them
-/// (w13 A and B per slice, w2 A and B: rank x 3 x (hidden + intermediate / TP) an expert).
+/// holds rank x (rows + columns) of each, per GPU. With `experts.wrapped`, each routed expert's gate,
+/// up and down projections too, as FusedMoEWithLoRA holds them (w13 A and B per slice, w2 A and B: rank
+/// x 3 x (hidden + intermediate / TP) an expert at the sizes the experts are allocated with), or
+/// FusedMoE3DWithLoRA (one w13 A: rank x (2 hidden + 3 intermediate / TP)).
 /// Llama-3.1-8B in 16 bits: 81,920 x rank elements a layer, 5 MiB per unit of rank per slot.
 std::int64_t loraBufferBytes(const QList<TensorGroup> &inventory, std::int64_t maxLoras, std::int64_t rank,
-                             int dtypeBytes, int tensorParallelSize, bool wrapExperts = false,
-                             int expertTensorParallel = 0);
+                             int dtypeBytes, int tensorParallelSize, const LoraExperts &experts = {});
 
 } // namespace kvscope

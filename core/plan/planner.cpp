@@ -427,9 +427,14 @@ MemoryPlan planLayers(const Scenario &s, const EngineRules &rulesRef, const Mode
             weightMemory(m, inventory, plan.quantization, plan.dtype, tp, rules->expertPadding(s), experts);
         applyMeasuredCheckpoint(m, tp, plan);
         // LoRA slots are allocated with the model: vLLM's "Model loading took" includes them.
-        plan.weights.loraBytes =
-            loraBufferBytes(inventory, s.maxLoras, s.maxLoraRank, bytesPerElement(plan.dtype), tp,
-                            loraWrapsExperts(s), plan.expertTensorParallelSize);
+        LoraExperts loraExperts;
+        loraExperts.wrapped = loraWrapsExperts(s);
+        loraExperts.fusedGateUp = loraFusesExpertGateUp(s);
+        loraExperts.tensorParallel = plan.expertTensorParallelSize;
+        if (plan.quantization.method == QuantMethod::Mxfp4)
+            loraExperts.padding = rules->expertPadding(s);
+        plan.weights.loraBytes = loraBufferBytes(inventory, s.maxLoras, s.maxLoraRank,
+                                                 bytesPerElement(plan.dtype), tp, loraExperts);
         // vLLM's drafter loads after the target, before the profiling run; SGLang's after the
         // target's pool, outside the static share (SglangRules::settlePool).
         const bool separateDrafter = s.engine == Engine::Sglang;

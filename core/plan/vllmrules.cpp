@@ -114,7 +114,12 @@ EncoderProfile VllmRules::encoderProfile(const ModelArch &model, const MemoryPla
 
 ExpertPadding VllmRules::expertPadding(const Scenario &scenario) const
 {
-    return mxfp4ExpertPadding(scenario.gpu.computeCapability);
+    // With LoRA vLLM runs MXFP4 experts through Marlin, the one MXFP4 MoE kernel that carries it
+    // (get_mxfp4_backend_with_lora, vllm/model_executor/layers/quantization/mxfp4.py).
+    const ExpertPadding onThisGpu = mxfp4ExpertPadding(scenario.gpu.computeCapability);
+    if (scenario.maxLoras > 0 && onThisGpu.intermediate > 1)
+        return MarlinMxfp4Padding;
+    return onThisGpu;
 }
 
 int VllmRules::kvBlockSize(const Scenario &scenario) const

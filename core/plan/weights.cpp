@@ -86,19 +86,6 @@ std::int64_t roundUp(std::int64_t value, int multiple)
     return ceilDiv(value, multiple) * multiple;
 }
 
-/// A routed expert's per-GPU shape as vLLM allocates it under MXFP4 padding:
-/// gate/up rows and down columns are the intermediate size, the others the hidden size.
-LocalShape paddedExpertShape(const TensorGroup &group, LocalShape local, const ExpertPadding &padding)
-{
-    const bool intermediateRows =
-        group.name.contains(QLatin1String(".gate_proj.")) || group.name.contains(QLatin1String(".up_proj."));
-    const int rowsAlign = intermediateRows ? padding.intermediate : padding.hidden;
-    local.rows = roundUp(local.rows, rowsAlign);
-    if (group.role == TensorRole::LinearWeight)
-        local.cols = roundUp(local.cols, intermediateRows ? padding.hidden : padding.intermediate);
-    return local;
-}
-
 /// The GPUs `group` is split over: routed experts as their placement says; under SGLang's
 /// data-parallel attention the dense MLPs and LM head over every GPU and the input embedding whole.
 int gpusSplitOver(const TensorGroup &group, int tensorParallelSize, const ExpertPlacement &experts)
@@ -118,13 +105,24 @@ int gpusSplitOver(const TensorGroup &group, int tensorParallelSize, const Expert
 
 } // namespace
 
+LocalShape paddedExpertShape(const TensorGroup &group, LocalShape local, const ExpertPadding &padding)
+{
+    const bool intermediateRows =
+        group.name.contains(QLatin1String(".gate_proj.")) || group.name.contains(QLatin1String(".up_proj."));
+    const int rowsAlign = intermediateRows ? padding.intermediate : padding.hidden;
+    local.rows = roundUp(local.rows, rowsAlign);
+    if (group.role == TensorRole::LinearWeight)
+        local.cols = roundUp(local.cols, intermediateRows ? padding.hidden : padding.intermediate);
+    return local;
+}
+
 ExpertPadding mxfp4ExpertPadding(const QString &computeCapability)
 {
     const std::optional<int> capability = capabilityNumber(computeCapability);
     if (!capability)
         return {};
     if (*capability < 90)
-        return {128, 256};
+        return MarlinMxfp4Padding;
     return {64, 1};
 }
 

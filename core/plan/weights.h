@@ -23,8 +23,13 @@ struct ExpertPadding
     int intermediate = 1; ///< multiple the per-GPU expert intermediate size is rounded up to
     int hidden = 1;       ///< multiple the hidden size is rounded up to
 };
+/// Marlin's MXFP4 MoE kernel: n % 256 and k % 128 (the per-GPU intermediate size to 128, the hidden to 256).
+inline constexpr ExpertPadding MarlinMxfp4Padding{128, 256};
 /// The padding for a GPU of this compute capability ("8.0"); none when unknown.
 ExpertPadding mxfp4ExpertPadding(const QString &computeCapability);
+/// A routed expert's per-GPU shape `local` as vLLM allocates it under MXFP4 padding: gate/up rows
+/// and down columns are the intermediate size, the others the hidden size.
+LocalShape paddedExpertShape(const TensorGroup &group, LocalShape local, const ExpertPadding &padding);
 
 /// Weight memory per GPU and for the whole checkpoint; `padding` applies to
 /// MXFP4 experts on the GPU (the checkpoint figures stay unpadded), `experts` says how

@@ -3980,6 +3980,10 @@
         <source>%1: vLLM serves LoRA adapters of %2 from release 0.10.2 on (%3 is %4)</source>
         <translation>%1：vLLM 从 0.10.2 版起才支持 %2 的 LoRA 适配器（%3 为 %4）</translation>
     </message>
+    <message>
+        <source>%1: kvscope sizes %2&apos;s LoRA slots as vLLM 0.12.0 and later hold them (%3 is %4)</source>
+        <translation>%1：kvscope 按 vLLM 0.12.0 及以后版本的方式计算 %2 的 LoRA 槽位（%3 为 %4）</translation>
+    </message>
 </context>
 <context>
     <name>kvscope::PublishedResults</name>

@@ -798,15 +798,17 @@ private Q_SLOTS:
         QCOMPARE(sglangColumns.at(1).scenario.speculative.method, SpeculativeMethod::Eagle3);
         QCOMPARE(sglangColumns.at(2).scenario.sharedPrefixLen, 4096);
 
-        // gpt-oss's sliding-window layers keep other tokens than its full ones: no shared prefix,
-        // and no LoRA on its experts; its drafter is n-gram.
+        // gpt-oss's sliding-window layers keep other tokens than its full ones: no shared prefix; its
+        // drafter is n-gram, and its LoRA slots wrap its fused experts (FusedMoE3DWithLoRA).
         Scenario oss = s;
         oss.maxLoras = 0;
         oss.model = test::preset(QStringLiteral("gpt-oss-20b"));
+        int loraColumns = 0;
         for (const ComparisonColumn &column : servingFeatureColumns(oss)) {
             QCOMPARE(column.scenario.sharedPrefixLen, 0);
-            QCOMPARE(column.scenario.maxLoras, 0);
+            loraColumns += column.scenario.maxLoras > 0 ? 1 : 0;
         }
+        QCOMPARE(loraColumns, 1);
     }
 
     void quantizedCheckpointsAndColumnCounts()

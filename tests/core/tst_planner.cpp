@@ -210,14 +210,56 @@ private Q_SLOTS:
         QCOMPARE(planMemory(s).weights.loraBytes, std::int64_t(120'324'096));
         s.vllmVersion.clear();
         // Refused: expert parallelism (FusedMoEWithLoRA: "EP support for Fused MoE LoRA is not
-        // implemented yet"), and gpt-oss, whose 3D expert layout kvscope does not size.
+        // implemented yet").
         s.tensorParallelSize = 2;
         s.enableExpertParallel = true;
         QVERIFY(test::errorFrom([&] { planMemory(s); }).contains(QStringLiteral("--enable-expert-parallel")));
-        s.tensorParallelSize = 1;
-        s.enableExpertParallel = false;
+    }
+
+    void loraSlotsOfGptOssWrapItsFusedExperts()
+    {
+        // gpt-oss declares 3D expert weights (is_3d_moe_weight), so vLLM wraps its experts as
+        // FusedMoE3DWithLoRA (vllm/lora/layers/fused_moe.py, from v0.12.0): gate and up share one A,
+        // per slot and MoE layer w13_lora_a [experts, rank, hidden], w13_lora_b [experts, 2 x
+        // intermediate / TP, rank], w2_lora_a [experts, rank, intermediate / TP], w2_lora_b [experts,
+        // hidden, rank] -- rank x (2 hidden + 3 intermediate / TP) an expert, at the sizes the experts are
+        // allocated with. With LoRA vLLM runs MXFP4 experts through Marlin, the one MXFP4 kernel that
+        // carries it (get_mxfp4_backend_with_lora, vllm/model_executor/layers/quantization/mxfp4.py),
+        // which rounds the hidden size up to 256 and the intermediate size to 128: 3072 and 2944 for
+        // gpt-oss-20b at TP 1, on an H100 as on an A100. Per unit of rank a layer:
+        //   q 4096+2880, k and v 512+2880, o 2880+4096                    = 20,736
+        //   router 32+2880                                                =  2,912
+        //   experts 32 x (2 x 3072 + 3 x 2944)                           = 479,232
+        //   = 502,880 x 24 layers x rank 16 x 4 slots x 2 B            = 1,544,847,360 B
+        Scenario s = llama8bOnH100();
         s.model = *ModelLibrary::builtin().find(QStringLiteral("gpt-oss-20b"));
-        QVERIFY(test::errorFrom([&] { planMemory(s); }).contains(QStringLiteral("gpt-oss")));
+        const MemoryPlan without = planMemory(s);
+        s.maxLoras = 4;
+        s.maxLoraRank = 16;
+        const MemoryPlan with = planMemory(s);
+        QCOMPARE(with.weights.loraBytes, std::int64_t(1'544'847'360));
+        // The experts themselves take Marlin's padding too: on the H100 what an A100 allocates without
+        // LoRA (Marlin there as well), more than the H100's Triton path without it.
+        Scenario onA100 = s;
+        onA100.maxLoras = 0;
+        onA100.gpu = resolveGpu(QStringLiteral("a100-80gb"));
+        const std::int64_t marlinExperts = planMemory(onA100).weights.byComponent[int(Component::Experts)];
+        QCOMPARE(with.weights.byComponent[int(Component::Experts)], marlinExperts);
+        QVERIFY(without.weights.byComponent[int(Component::Experts)] < marlinExperts);
+        // TP 2: q 2048+2880, k and v 256+2880, o 2880+2048 = 16,128; router 2,912; experts 32 x (2 x 3072
+        // + 3 x 1536) = 344,064 (1440 rounds up to 1536): 363,104 x 24 x 16 x 4 x 2 B.
+        s.tensorParallelSize = 2;
+        QCOMPARE(planMemory(s).weights.loraBytes, std::int64_t(363'104) * 24 * 16 * 4 * 2);
+        // Before FusedMoE3DWithLoRA kvscope does not size gpt-oss's LoRA: refused, naming the release.
+        s.tensorParallelSize = 1;
+        s.vllmVersion = QStringLiteral("0.11.2");
+        QVERIFY(test::errorFrom([&] { planMemory(s); }).contains(QStringLiteral("0.12.0")));
+        // Qwen3-VL-30B-A3B's experts are 3D as well (qwen3_vl_moe.py): from 0.12.0 one A fewer an expert
+        // than FusedMoEWithLoRA held in 0.11.2, 48 layers x 128 experts x 2048 x rank 16 x 4 x 2 B.
+        s.model = *ModelLibrary::builtin().find(QStringLiteral("qwen3-vl-30b-a3b"));
+        const std::int64_t twoD = planMemory(s).weights.loraBytes;
+        s.vllmVersion.clear();
+        QCOMPARE(planMemory(s).weights.loraBytes, twoD - std::int64_t(48) * 128 * 2048 * 16 * 4 * 2);
     }
 
     void eagle3DraftJoinsTheWeightsAndTheKvPool()
