@@ -121,6 +121,13 @@ ScenarioOptions::ScenarioOptions()
                            QStringLiteral("SGLang: data-parallel attention, the --tp-size GPUs in "
                                           "--dp-size groups that each hold a KV pool for their own "
                                           "requests; MLPs and experts stay split over all of them.")),
+        QCommandLineOption(fileKey(ScenarioField::EnableDpLmHead),
+                           QStringLiteral("SGLang: with --enable-dp-attention, the LM head split over one "
+                                          "group's GPUs instead of all --tp-size of them.")),
+        option(fileKey(ScenarioField::MoeDenseTpSize),
+               QStringLiteral("SGLang: 1 runs a DeepSeek-style model's dense layers' MLPs whole on every GPU "
+                              "instead of split over --tp-size (SGLang takes only 1)."),
+               "n"),
         option(fileKey(ScenarioField::MaxModelLen),
                QStringLiteral("Longest request in tokens (default: the model's context)."), "n"),
         option(sglangKey(ScenarioField::MaxModelLen), QStringLiteral("SGLang's name for --max-model-len."),

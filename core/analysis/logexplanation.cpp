@@ -53,6 +53,8 @@ bool isEngineArgument(ScenarioField field)
     case ScenarioField::DataParallelSize:
     case ScenarioField::EnableExpertParallel:
     case ScenarioField::EnableDpAttention:
+    case ScenarioField::EnableDpLmHead:
+    case ScenarioField::MoeDenseTpSize:
     case ScenarioField::ExpertParallelSize:
     case ScenarioField::EnableEplb:
     case ScenarioField::All2AllBackend:

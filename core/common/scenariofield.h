@@ -36,6 +36,8 @@ enum class ScenarioField
     DataParallelSize,
     EnableExpertParallel,
     EnableDpAttention,
+    EnableDpLmHead,
+    MoeDenseTpSize,
     ExpertParallelSize,
     EnableEplb,
     EplbConfig,

@@ -187,6 +187,8 @@ QJsonObject planToJson(const MemoryPlan &p)
     o.insert(QStringLiteral("pipeline_parallel_size"), p.pipelineParallelSize);
     o.insert(QStringLiteral("data_parallel_size"), p.dataParallelSize);
     o.insert(QStringLiteral("enable_dp_attention"), p.attentionDataParallel);
+    o.insert(QStringLiteral("enable_dp_lm_head"), p.lmHeadByAttentionGroup);
+    o.insert(QStringLiteral("dense_mlps_whole"), p.denseLayerMlpsWhole);
     o.insert(QStringLiteral("expert_parallel_size"), p.expertParallelSize);
     o.insert(QStringLiteral("routed_experts_per_gpu"), p.localExperts);
     o.insert(QStringLiteral("redundant_experts"), p.redundantExperts);

@@ -158,6 +158,59 @@ ExpertPlacement sglangExpertPlacement(const Scenario &s)
     return {gpus / ep, ep, s.model.moe.numExperts / ep};
 }
 
+void validateSglangDenseSplits(const Scenario &s)
+{
+    if (s.moeDenseTpSize < 0)
+        throw Error(QCoreApplication::translate("kvscope::Planner", "%1: must be a positive integer, got %2")
+                        .arg(optionFlag(ScenarioField::MoeDenseTpSize))
+                        .arg(s.moeDenseTpSize));
+    for (const auto &[set, field] : {std::pair{s.moeDenseTpSize > 0, ScenarioField::MoeDenseTpSize},
+                                     std::pair{s.enableDpLmHead, ScenarioField::EnableDpLmHead}})
+        if (set && s.engine != Engine::Sglang)
+            throw Error(QCoreApplication::translate("kvscope::Planner", "%1: SGLang's option; %2 is %3")
+                            .arg(optionFlag(field), optionFlag(ScenarioField::Engine), engineName(s.engine)));
+    if (s.moeDenseTpSize > 1)
+        throw Error(
+            refusal(ScenarioField::MoeDenseTpSize, QString::number(s.moeDenseTpSize),
+                    QCoreApplication::translate("kvscope::Planner", "SGLang takes only 1 (or none)")));
+    if (s.enableDpLmHead && s.dataParallelSize > 1 && !s.enableDpAttention)
+        throw Error(QCoreApplication::translate(
+                        "kvscope::Planner", "%1: SGLang splits the LM head by attention group only with %2")
+                        .arg(optionFlag(ScenarioField::EnableDpLmHead),
+                             optionFlag(ScenarioField::EnableDpAttention)));
+}
+
+namespace {
+
+/// SGLang's DeepSeek-style model files, which honour both flags (deepseek_v2.py, which Kimi-VL's
+/// language model reuses, glm4_moe.py and bailing_moe.py).
+const QStringList &sglangDeepseekStyleArchitectures()
+{
+    static const QStringList archs = {
+        QStringLiteral("DeepseekV2ForCausalLM"),  QStringLiteral("DeepseekV3ForCausalLM"),
+        QStringLiteral("DeepseekV32ForCausalLM"), QStringLiteral("KimiVLForConditionalGeneration"),
+        QStringLiteral("Glm4MoeForCausalLM"),     QStringLiteral("BailingMoeForCausalLM"),
+        QStringLiteral("BailingMoeV2ForCausalLM")};
+    return archs;
+}
+
+} // namespace
+
+bool sglangReplicatesDenseMlps(const ModelArch &m)
+{
+    return sglangDeepseekStyleArchitectures().contains(m.architecture) ||
+           m.architecture == QLatin1String("Ernie4_5_MoeForCausalLM");
+}
+
+bool sglangSplitsLmHeadByGroup(const ModelArch &m)
+{
+    static const QStringList others = {
+        QStringLiteral("Qwen2MoeForCausalLM"), QStringLiteral("Qwen3MoeForCausalLM"),
+        QStringLiteral("Qwen3NextForCausalLM"), QStringLiteral("GptOssForCausalLM"),
+        QStringLiteral("LlamaForCausalLM")};
+    return sglangDeepseekStyleArchitectures().contains(m.architecture) || others.contains(m.architecture);
+}
+
 bool sglangDpAttention(const Scenario &s)
 {
     return s.engine == Engine::Sglang && s.enableDpAttention && s.dataParallelSize > 1;

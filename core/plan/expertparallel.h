@@ -30,6 +30,12 @@ struct ExpertPlacement
     /// SGLang's data-parallel attention: GPUs the dense MLPs, shared experts and LM head are split
     /// over (all --tp-size of them, where attention is split over tp / dp); 0 = as the other layers
     int denseTensorParallel = 0;
+    /// SGLang's --moe-dense-tp-size 1: GPUs a dense layer's MLP (not the shared experts) is split
+    /// over, 1; 0 = as denseTensorParallel
+    int denseLayerMlpTensorParallel = 0;
+    /// SGLang's --enable-dp-lm-head: GPUs the LM head is split over, one attention group's; 0 = as
+    /// denseTensorParallel
+    int lmHeadTensorParallel = 0;
     bool wholeEmbedding = false; ///< the input embedding whole on every GPU (SGLang's DP attention)
 
     friend bool operator==(const ExpertPlacement &, const ExpertPlacement &) = default;
@@ -82,6 +88,19 @@ void keepExpertParallelSizeWhereTaken(Scenario &s);
 /// python/sglang/srt/layers/moe/fused_moe_triton/layer.py): each GPU num_experts / E routed experts,
 /// each split over T / E GPUs. The default placement (split over TP) without --ep-size.
 ExpertPlacement sglangExpertPlacement(const Scenario &s);
+
+/// SGLang's --moe-dense-tp-size and --enable-dp-lm-head (SGLang's flags only: refused under vLLM; the dense
+/// size takes only 1, "moe_dense_tp_size only support 1 and None currently"; the LM head by group needs
+/// --enable-dp-attention when --dp-size passes 1, as ServerArgs asserts). Throws kvscope::Error naming the
+/// option.
+void validateSglangDenseSplits(const Scenario &scenario);
+
+/// Whether SGLang's model of `model` runs its dense layers' MLPs whole under --moe-dense-tp-size 1
+/// (enable_moe_dense_fully_dp: deepseek_v2.py, glm4_moe.py, bailing_moe.py, ernie4.py), and whether
+/// it splits its LM head by attention group under --enable-dp-lm-head (ParallelLMHead
+/// use_attn_tp_group), read in sgl-project/sglang v0.5.6.
+bool sglangReplicatesDenseMlps(const ModelArch &model);
+bool sglangSplitsLmHeadByGroup(const ModelArch &model);
 
 /// SGLang's data-parallel attention as the scenario asks for it: --enable-dp-attention with a
 /// --dp-size above 1 (SGLang turns it off at 1, ServerArgs._handle_data_parallelism).

@@ -193,6 +193,10 @@ struct MemoryPlan
     /// SGLang's --enable-dp-attention: the ranks are attention groups within --tp-size's GPUs (then
     /// tensorParallelSize is one group's, --tp-size / --dp-size), not copies of the deployment.
     bool attentionDataParallel = false;
+    /// SGLang's --enable-dp-lm-head as it applies: the LM head split over one attention group's GPUs.
+    bool lmHeadByAttentionGroup = false;
+    /// SGLang's --moe-dense-tp-size 1 as it applies: the dense layers' MLPs whole on every GPU.
+    bool denseLayerMlpsWhole = false;
     int expertParallelSize = 1;       ///< GPUs the routed experts are divided among (1: none)
     int expertTensorParallelSize = 1; ///< GPUs each routed expert's matrices are split over
     int localExperts = 0;             ///< routed experts per MoE layer on the GPU planned; 0 = not a MoE

@@ -332,6 +332,7 @@ void validateScenario(const Scenario &s)
     validateDataParallel(m, s.tensorParallelSize, s.pipelineParallelSize, s.dataParallelSize,
                          s.enableExpertParallel, s.engine, s.enableDpAttention);
     validateSglangExpertParallel(attentionGroupScenario(s));
+    validateSglangDenseSplits(s);
     validateEplb(s);
     validateAll2AllBackend(s);
     if (s.maxLoras < 0)
@@ -737,8 +738,33 @@ MemoryPlan planDataParallel(const Scenario &s, const EngineRules &rules, const M
         placement.denseTensorParallel = sglangTotalGpus(s);
         placement.wholeEmbedding = true;
     }
+    // SGLang's --moe-dense-tp-size 1 (enable_moe_dense_fully_dp, python/sglang/srt/layers/communicator.py:
+    // DeepseekV2DecoderLayer's dense MLP with tp_size 1) and --enable-dp-lm-head (ParallelLMHead over the
+    // attention group's GPUs, use_attn_tp_group), where the model's SGLang code honours them.
+    const bool denseWhole = s.moeDenseTpSize == 1 && sglangReplicatesDenseMlps(m);
+    const bool lmHeadByGroup = s.enableDpLmHead && attentionGroups && sglangSplitsLmHeadByGroup(m);
+    if (denseWhole)
+        placement.denseLayerMlpTensorParallel = 1;
+    if (lmHeadByGroup)
+        placement.lmHeadTensorParallel = tp;
     MemoryPlan plan = planLayers(s, rules, m, inventory, true, placement);
+    if (s.moeDenseTpSize == 1 && !denseWhole)
+        plan.notes << QCoreApplication::translate(
+                          "kvscope::Planner", "%1 1 changes nothing here: SGLang's %2 has no dense layers it "
+                                              "runs whole")
+                          .arg(optionFlag(ScenarioField::MoeDenseTpSize), m.architecture);
+    if (s.enableDpLmHead && !lmHeadByGroup)
+        plan.notes << QCoreApplication::translate(
+                          "kvscope::Planner", "%1 changes nothing here: SGLang's %2 does not split its LM "
+                                              "head by attention group%3")
+                          .arg(optionFlag(ScenarioField::EnableDpLmHead), m.architecture,
+                               attentionGroups ? QString()
+                                               : QCoreApplication::translate("kvscope::Planner",
+                                                                             " (no attention groups: SGLang "
+                                                                             "turns it off)"));
     plan.attentionDataParallel = attentionGroups;
+    plan.lmHeadByAttentionGroup = lmHeadByGroup;
+    plan.denseLayerMlpsWhole = denseWhole;
     const int heavier = heavierDataParallelRanks(m, tp, dp, s.enableExpertParallel, physicalExpertCount(s));
     const int lighterRanks = heavier > 0 ? dp - heavier : 0;
     int lighterExperts = 0;
@@ -758,6 +784,18 @@ MemoryPlan planDataParallel(const Scenario &s, const EngineRules &rules, const M
                                         .value();
     plan.deploymentMaxConcurrency = plan.kv.maxConcurrency * heavierRanks + lighterConcurrency * lighterRanks;
     plan.largestBatchThatFits = (Checked(plan.largestBatchThatFits) * dp).value();
+    if (lmHeadByGroup || denseWhole) {
+        QStringList layout;
+        if (denseWhole)
+            layout << QCoreApplication::translate("kvscope::Planner",
+                                                  "%1 1: the dense layers' MLPs whole on every GPU")
+                          .arg(optionFlag(ScenarioField::MoeDenseTpSize));
+        if (lmHeadByGroup)
+            layout << QCoreApplication::translate("kvscope::Planner", "%1: the LM head over each group's %2")
+                          .arg(optionFlag(ScenarioField::EnableDpLmHead))
+                          .arg(tp);
+        plan.notes.prepend(layout.join(QStringLiteral("; ")));
+    }
     if (attentionGroups)
         plan.notes.prepend(
             QCoreApplication::translate(

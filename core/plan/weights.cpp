@@ -94,7 +94,13 @@ int gpusSplitOver(const TensorGroup &group, int tensorParallelSize, const Expert
     case Component::Experts:
         return experts.tensorParallel > 0 ? experts.tensorParallel : tensorParallelSize;
     case Component::Mlp:
+        // A dense layer's MLP, not the shared experts (SGLang's --moe-dense-tp-size 1).
+        if (experts.denseLayerMlpTensorParallel > 0 && !group.name.contains(QLatin1String("shared_expert")))
+            return experts.denseLayerMlpTensorParallel;
+        return experts.denseTensorParallel > 0 ? experts.denseTensorParallel : tensorParallelSize;
     case Component::LmHead:
+        if (experts.lmHeadTensorParallel > 0)
+            return experts.lmHeadTensorParallel;
         return experts.denseTensorParallel > 0 ? experts.denseTensorParallel : tensorParallelSize;
     case Component::Embedding:
         return experts.wholeEmbedding ? 1 : tensorParallelSize;

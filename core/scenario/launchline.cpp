@@ -257,6 +257,10 @@ LaunchLine sglangLaunchLine(const Scenario &s)
     if (s.enableDpAttention && s.dataParallelSize > 1)
         args << optionFlag(ScenarioField::DataParallelSize, Engine::Sglang)
              << QString::number(s.dataParallelSize) << optionFlag(ScenarioField::EnableDpAttention);
+    if (s.enableDpLmHead && s.enableDpAttention && s.dataParallelSize > 1)
+        args << optionFlag(ScenarioField::EnableDpLmHead);
+    if (s.moeDenseTpSize > 0)
+        args << optionFlag(ScenarioField::MoeDenseTpSize) << QString::number(s.moeDenseTpSize);
     if (s.expertParallelSize > 1)
         args << optionFlag(ScenarioField::ExpertParallelSize, Engine::Sglang)
              << QString::number(s.expertParallelSize);

@@ -67,6 +67,12 @@ struct Scenario
     /// SGLang's --enable-dp-attention: the --tp-size GPUs split into --dp-size groups that each run
     /// attention (and hold a KV pool) for their own requests, the MLPs and experts over all of them.
     bool enableDpAttention = false;
+    /// SGLang's --enable-dp-lm-head: the LM head split over one attention group's GPUs, not all of
+    /// them (ParallelLMHead use_attn_tp_group); SGLang turns it off without data-parallel groups.
+    bool enableDpLmHead = false;
+    /// SGLang's --moe-dense-tp-size: 1 runs a DeepSeek-style model's dense layers' MLPs whole on every
+    /// GPU (enable_moe_dense_fully_dp); 0 = unset (split as the other MLPs). SGLang takes only 1.
+    std::int64_t moeDenseTpSize = 0;
     /// SGLang's --ep-size: the GPUs of --tp-size a MoE's routed experts are divided among (each
     /// expert split over the --tp-size / --ep-size GPUs of its group).
     std::int64_t expertParallelSize = 1;

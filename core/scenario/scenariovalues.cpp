@@ -237,6 +237,21 @@ const Field fields[] = {
      [](const Scenario &s) { return forEngine(s, Engine::Sglang, switchText(s.enableDpAttention)); },
      nullptr,
      "false"},
+    {{ScenarioField::EnableDpLmHead, OptionKind::Switch, OptionEngine::Sglang},
+     [](Scenario &s, const QString &text, const QString &o, const ScenarioResolvers &) {
+         s.enableDpLmHead = parseSwitch(text, o);
+     },
+     [](const Scenario &s) { return forEngine(s, Engine::Sglang, switchText(s.enableDpLmHead)); },
+     nullptr,
+     "false"},
+    {{ScenarioField::MoeDenseTpSize, OptionKind::Count, OptionEngine::Sglang},
+     [](Scenario &s, const QString &text, const QString &o, const ScenarioResolvers &) {
+         s.moeDenseTpSize = parsePositive(text, o);
+     },
+     [](const Scenario &s) {
+         return s.moeDenseTpSize > 0 ? forEngine(s, Engine::Sglang, QString::number(s.moeDenseTpSize))
+                                     : QString();
+     }},
     {{ScenarioField::ExpertParallelSize, OptionKind::Count, OptionEngine::Sglang},
      [](Scenario &s, const QString &text, const QString &o, const ScenarioResolvers &) {
          s.expertParallelSize = parsePositive(text, o);

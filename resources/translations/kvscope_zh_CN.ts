@@ -3250,6 +3250,22 @@
         <source>%1: the longest request. SGLang caps each request at it and at its token pool, and sets its default number of running requests from it.</source>
         <translation>%1：最长的请求。SGLang 以它和 token 池大小为每个请求的上限，并据此设定默认的并发请求数。</translation>
     </message>
+    <message>
+        <source>LM head per group</source>
+        <translation>LM head 按组切分</translation>
+    </message>
+    <message>
+        <source>%1: the LM head split over one attention group&apos;s GPUs instead of all %2 of them: more of it on every GPU, less KV cache.</source>
+        <translation>%1：LM head 只在一个注意力组的 GPU 上切分，而不是全部 %2 块 GPU：每块 GPU 上的 LM head 更大，KV Cache 更少。</translation>
+    </message>
+    <message>
+        <source>Dense MLPs whole</source>
+        <translation>稠密 MLP 不切分</translation>
+    </message>
+    <message>
+        <source>%1 1: a DeepSeek-style model&apos;s dense layers run their MLPs whole on every GPU instead of split over %2 (the shared experts stay split): more weights on every GPU, less KV cache.</source>
+        <translation>%1 1：DeepSeek 类模型的稠密层在每块 GPU 上完整运行其 MLP，而不是在 %2 上切分（共享专家仍切分）：每块 GPU 的权重更多，KV Cache 更少。</translation>
+    </message>
 </context>
 <context>
     <name>kvscope::PasteConfigDialog</name>
@@ -3984,6 +4000,38 @@
         <source>%1: kvscope sizes %2&apos;s LoRA slots as vLLM 0.12.0 and later hold them (%3 is %4)</source>
         <translation>%1：kvscope 按 vLLM 0.12.0 及以后版本的方式计算 %2 的 LoRA 槽位（%3 为 %4）</translation>
     </message>
+    <message>
+        <source>%1 1 changes nothing here: SGLang&apos;s %2 has no dense layers it runs whole</source>
+        <translation>%1 1 在此不起作用：SGLang 的 %2 没有会完整运行的稠密层</translation>
+    </message>
+    <message>
+        <source>%1 changes nothing here: SGLang&apos;s %2 does not split its LM head by attention group%3</source>
+        <translation>%1 在此不起作用：SGLang 的 %2 不按注意力组切分其 LM head%3</translation>
+    </message>
+    <message>
+        <source> (no attention groups: SGLang turns it off)</source>
+        <translation>（没有注意力组：SGLang 会关闭它）</translation>
+    </message>
+    <message>
+        <source>%1: SGLang&apos;s option; %2 is %3</source>
+        <translation>%1：这是 SGLang 的选项；%2 为 %3</translation>
+    </message>
+    <message>
+        <source>SGLang takes only 1 (or none)</source>
+        <translation>SGLang 只接受 1（或不设置）</translation>
+    </message>
+    <message>
+        <source>%1: SGLang splits the LM head by attention group only with %2</source>
+        <translation>%1：SGLang 只有在 %2 时才按注意力组切分 LM head</translation>
+    </message>
+    <message>
+        <source>%1 1: the dense layers&apos; MLPs whole on every GPU</source>
+        <translation>%1 1：稠密层的 MLP 在每块 GPU 上完整存放</translation>
+    </message>
+    <message>
+        <source>%1: the LM head over each group&apos;s %2</source>
+        <translation>%1：LM head 切分到每组的 %2 块 GPU 上</translation>
+    </message>
 </context>
 <context>
     <name>kvscope::PublishedResults</name>
@@ -4304,6 +4352,14 @@
     <message>
         <source>Sliding-window pool ratio</source>
         <translation>滑动窗口池比例</translation>
+    </message>
+    <message>
+        <source>LM head per attention group</source>
+        <translation>LM head 按注意力组切分</translation>
+    </message>
+    <message>
+        <source>Dense MLP GPUs</source>
+        <translation>稠密 MLP 的 GPU 数</translation>
     </message>
 </context>
 <context>

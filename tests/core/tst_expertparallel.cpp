@@ -437,6 +437,63 @@ private Q_SLOTS:
         expectError(uneven, QStringLiteral("does not divide 4"));
     }
 
+    void sglangDenseMlpsAndLmHeadOfTheGroups()
+    {
+        // SGLang's --moe-dense-tp-size 1 runs a DeepSeek model's dense layers' MLPs whole on every GPU
+        // (enable_moe_dense_fully_dp in python/sglang/srt/layers/communicator.py; DeepseekV2DecoderLayer's
+        // mlp_tp_size 1 in python/sglang/srt/models/deepseek_v2.py; shared experts stay split), and
+        // --enable-dp-lm-head splits the LM head over one attention group's GPUs (ParallelLMHead
+        // use_attn_tp_group; sgl-project/sglang v0.5.6). DeepSeek-V2-Lite on four H100s in two groups:
+        //   dense layer 0: 3 x 10,944 x 2,048 x 2 B whole instead of over 4: +100,859,904 B
+        //   LM head: 102,400 x 2,048 x 2 B over 2 instead of over 4:       +104,857,600 B
+        Scenario s = on(QStringLiteral("deepseek-v2-lite"), 4, 2, false);
+        s.engine = Engine::Sglang;
+        s.enableDpAttention = true;
+        s.maxModelLen = 0;
+        const MemoryPlan split = planMemory(s);
+        s.moeDenseTpSize = 1;
+        const MemoryPlan denseWhole = planMemory(s);
+        QCOMPARE(denseWhole.weights.byComponent[int(Component::Mlp)] -
+                     split.weights.byComponent[int(Component::Mlp)],
+                 std::int64_t(100'859'904));
+        s.enableDpLmHead = true;
+        const MemoryPlan both = planMemory(s);
+        QCOMPARE(both.weights.byComponent[int(Component::LmHead)] -
+                     split.weights.byComponent[int(Component::LmHead)],
+                 std::int64_t(104'857'600));
+        QCOMPARE(both.weights.bytesPerGpu - split.weights.bytesPerGpu,
+                 std::int64_t(100'859'904 + 104'857'600));
+        QVERIFY(both.lmHeadByAttentionGroup && both.denseLayerMlpsWhole && !split.denseLayerMlpsWhole);
+        QCOMPARE(both.kv.availableBytes, split.kv.availableBytes - (100'859'904 + 104'857'600));
+        const QString line = launchLine(s).command();
+        QVERIFY2(line.contains(QStringLiteral("--enable-dp-lm-head")) &&
+                     line.contains(QStringLiteral("--moe-dense-tp-size 1")),
+                 qPrintable(line));
+        // Qwen3-30B-A3B has no dense layers: --moe-dense-tp-size 1 changes nothing, and the plan says so.
+        Scenario qwen = on(QStringLiteral("qwen3-30b-a3b"), 4, 2, false);
+        qwen.engine = Engine::Sglang;
+        qwen.enableDpAttention = true;
+        qwen.maxModelLen = 0;
+        const std::int64_t qwenBytes = planMemory(qwen).weights.bytesPerGpu;
+        qwen.moeDenseTpSize = 1;
+        const MemoryPlan qwenDense = planMemory(qwen);
+        QCOMPARE(qwenDense.weights.bytesPerGpu, qwenBytes);
+        QVERIFY(qwenDense.notes.join(QLatin1Char('\n')).contains(QStringLiteral("--moe-dense-tp-size")));
+        // What SGLang refuses: another dense TP size ("moe_dense_tp_size only support 1 and None
+        // currently"), the LM head by group without the groups ("Please enable dp attention when setting
+        // enable_dp_lm_head"), and either under vLLM, whose flags they are not.
+        Scenario two = s;
+        two.moeDenseTpSize = 2;
+        expectError(two, QStringLiteral("--moe-dense-tp-size"));
+        Scenario noGroups = s;
+        noGroups.enableDpAttention = false;
+        noGroups.moeDenseTpSize = 0;
+        expectError(noGroups, QStringLiteral("--enable-dp-attention"));
+        Scenario vllm = on(QStringLiteral("deepseek-v2-lite"), 4, 1, false);
+        vllm.moeDenseTpSize = 1;
+        expectError(vllm, QStringLiteral("--moe-dense-tp-size"));
+    }
+
     void sglangExpertParallelByHand()
     {
         // SGLang's --tp-size 4 --ep-size E on Qwen3-30B-A3B (python/sglang/srt/distributed/parallel_state.py:

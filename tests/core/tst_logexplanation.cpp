@@ -675,6 +675,14 @@ private Q_SLOTS:
         QCOMPARE(experts.plan.expertParallelSize, 4);
         QCOMPARE(experts.plan.localExperts, 32);
         QCOMPARE(experts.options.value(QStringLiteral("ep-size")), QStringLiteral("4"));
+        // DeepSeek's two layout flags, read from the launch line and planned.
+        const LogExplanation layout = explain(QStringLiteral(
+            "python -m sglang.launch_server --model-path deepseek-ai/DeepSeek-V2-Lite --tp 4 --dp 2 "
+            "--enable-dp-attention --enable-dp-lm-head --moe-dense-tp-size 1\n"
+            "[DP0 TP0] Load weight begin. avail mem=77.66 GB\n"));
+        QVERIFY(layout.plan.lmHeadByAttentionGroup);
+        QVERIFY(layout.plan.denseLayerMlpsWhole);
+        QCOMPARE(layout.options.value(QStringLiteral("moe-dense-tp-size")), QStringLiteral("1"));
     }
 
     // SGLang's drafter as its launch line states it: planned as kvscope's --speculative-config (the

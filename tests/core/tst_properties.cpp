@@ -141,8 +141,8 @@ Scenario drawScenario(QRandomGenerator &random)
         s.imageHeight = logUniform(random, 1, MaxInputImageSide);
     }
     // SGLang now and then, with its own knobs: a static share, expert parallelism, data-parallel
-    // attention, the window pool's share (refused where kvscope does not plan its pools, or where SGLang
-    // refuses them).
+    // attention and its LM head and dense MLP layouts, the window pool's share (refused where kvscope does
+    // not plan its pools, or where SGLang refuses them).
     if (random.bounded(5) == 0) {
         s.engine = Engine::Sglang;
         if (random.bounded(2) == 0)
@@ -151,6 +151,10 @@ Scenario drawScenario(QRandomGenerator &random)
             s.expertParallelSize = pick(random, QList<std::int64_t>{1, 2, 4, 8});
         if (random.bounded(4) == 0)
             s.enableDpAttention = true;
+        if (random.bounded(4) == 0)
+            s.enableDpLmHead = true;
+        if (random.bounded(4) == 0)
+            s.moeDenseTpSize = pick(random, QList<std::int64_t>{1, 1, 1, 2});
         if (random.bounded(4) == 0)
             s.swaFullTokensRatioPpm = 1 + random.bounded(1'000'000);
     }

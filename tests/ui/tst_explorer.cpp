@@ -372,10 +372,25 @@ private Q_SLOTS:
         Q_EMIT ranks->activated(ranks->currentIndex());
         QVERIFY(controller()->plan().attentionDataParallel);
         QCOMPARE(controller()->plan().kv.bytesPerToken, std::int64_t(49'152)); // 2 KV heads a GPU
-        // Off again: the ranks go with it (SGLang's --dp-size alone is copies kvscope does not plan).
+        // The groups' two layout flags show with them and reach the plan.
+        QCheckBox *lmHead = child<QCheckBox>("dpLmHead");
+        QCheckBox *dense = child<QCheckBox>("denseMlpsWhole");
+        QVERIFY(!lmHead->isHidden() && !dense->isHidden());
+        const std::int64_t headBefore = controller()->plan().weights.byComponent[int(Component::LmHead)];
+        lmHead->setChecked(true);
+        QVERIFY(controller()->scenario().enableDpLmHead);
+        QCOMPARE(controller()->plan().weights.byComponent[int(Component::LmHead)], 2 * headBefore);
+        dense->setChecked(true);
+        QCOMPARE(controller()->scenario().moeDenseTpSize, std::int64_t(1));
+        // Off again: the ranks go with it (SGLang's --dp-size alone is copies kvscope does not plan), and
+        // the LM head by group, which SGLang turns off without them.
         groups->setChecked(false);
         QCOMPARE(controller()->scenario().dataParallelSize, std::int64_t(1));
         QVERIFY(!controller()->plan().attentionDataParallel);
+        QVERIFY(!controller()->scenario().enableDpLmHead);
+        dense->setChecked(false);
+        QCOMPARE(controller()->scenario().moeDenseTpSize, std::int64_t(0));
+        QVERIFY(lmHead->isHidden());
     }
 
     void theLoadBalancerFollowsTheExpertSwitch()

@@ -161,7 +161,8 @@ ParameterPanel::ParameterPanel(ScenarioController *controller, UserLibrary *libr
       m_dpAttention(new QCheckBox(this)), m_expertParallelSizeLabel(new QLabel(QStringLiteral("EP"), this)),
       m_expertParallelSize(new QComboBox(this)), m_eplb(new QCheckBox(this)),
       m_redundantExperts(new QComboBox(this)), m_redundantExpertsLabel(new QLabel(this)),
-      m_eplbRow(new QHBoxLayout), m_all2allBackend(new QComboBox(this)), m_dtype(new QComboBox(this)),
+      m_eplbRow(new QHBoxLayout), m_dpLmHead(new QCheckBox(this)), m_denseMlpsWhole(new QCheckBox(this)),
+      m_groupsRow(new QVBoxLayout), m_all2allBackend(new QComboBox(this)), m_dtype(new QComboBox(this)),
       m_quantization(new QComboBox(this)), m_groupSize(new QComboBox(this)),
       m_kvCacheDtype(new QComboBox(this)),
       m_precision(new QSlider(Qt::Horizontal, this)), m_precisionSteps{new QLabel(this), new QLabel(this),
@@ -187,6 +188,8 @@ ParameterPanel::ParameterPanel(ScenarioController *controller, UserLibrary *libr
     m_dataParallel->setObjectName(QStringLiteral("dataParallel"));
     m_expertParallel->setObjectName(QStringLiteral("expertParallel"));
     m_dpAttention->setObjectName(QStringLiteral("dpAttention"));
+    m_dpLmHead->setObjectName(QStringLiteral("dpLmHead"));
+    m_denseMlpsWhole->setObjectName(QStringLiteral("denseMlpsWhole"));
     m_expertParallelSize->setObjectName(QStringLiteral("expertParallelSize"));
     m_expertParallelSizeLabel->setBuddy(m_expertParallelSize);
     m_eplb->setObjectName(QStringLiteral("eplb"));
@@ -306,6 +309,11 @@ ParameterPanel::ParameterPanel(ScenarioController *controller, UserLibrary *libr
     m_eplbRow->addWidget(m_redundantExpertsLabel);
     m_eplbRow->addStretch(1);
     m_modelForm->addRow(new QLabel(this), m_eplbRow);
+    // SGLang's attention groups' two layout flags, one a line (a translation may be long), shown with the
+    // groups.
+    m_groupsRow->addWidget(m_dpLmHead);
+    m_groupsRow->addWidget(m_denseMlpsWhole);
+    m_modelForm->addRow(new QLabel(this), m_groupsRow);
     m_modelForm->addRow(new QLabel(this), m_all2allBackend);
     m_precisionForm->addRow(new QLabel(this), m_dtype);
     m_precisionForm->addRow(new QLabel(this), m_quantization);
@@ -384,6 +392,8 @@ ParameterPanel::ParameterPanel(ScenarioController *controller, UserLibrary *libr
     });
     connect(m_expertParallel, &QCheckBox::toggled, m_controller, &ScenarioController::setExpertParallel);
     connect(m_dpAttention, &QCheckBox::toggled, m_controller, &ScenarioController::setDpAttention);
+    connect(m_dpLmHead, &QCheckBox::toggled, m_controller, &ScenarioController::setDpLmHead);
+    connect(m_denseMlpsWhole, &QCheckBox::toggled, m_controller, &ScenarioController::setDenseMlpsWhole);
     connect(m_eplb, &QCheckBox::toggled, m_controller, &ScenarioController::setEplb);
     connect(m_all2allBackend, &QComboBox::activated, this, [this](int index) {
         m_controller->setAll2AllBackend(All2AllBackend(m_all2allBackend->itemData(index).toInt()));
@@ -515,6 +525,8 @@ QWidget *ParameterPanel::controlFor(ScenarioField option) const
         {ScenarioField::DataParallelSize, m_dataParallel},
         {ScenarioField::EnableExpertParallel, m_expertParallel},
         {ScenarioField::EnableDpAttention, m_dpAttention},
+        {ScenarioField::EnableDpLmHead, m_dpLmHead},
+        {ScenarioField::MoeDenseTpSize, m_denseMlpsWhole},
         {ScenarioField::ExpertParallelSize, m_expertParallelSize},
         {ScenarioField::EnableEplb, m_eplb},
         {ScenarioField::EplbConfig, m_redundantExperts},
@@ -669,6 +681,14 @@ void ParameterPanel::showScenario(const Scenario &s)
         m_dpAttention->setChecked(s.enableDpAttention);
     }
     m_dpAttention->setVisible(!vllm);
+    {
+        const QSignalBlocker lmHead(m_dpLmHead);
+        const QSignalBlocker dense(m_denseMlpsWhole);
+        m_dpLmHead->setChecked(s.enableDpLmHead);
+        m_denseMlpsWhole->setChecked(s.moeDenseTpSize == 1);
+    }
+    m_modelForm->setRowVisible(m_groupsRow,
+                               !vllm && (sglangDpAttention(s) || s.enableDpLmHead || s.moeDenseTpSize > 0));
     // vLLM's load balancer, where its experts are divided whole among the GPUs.
     {
         const QSignalBlocker blocker(m_eplb);
@@ -955,6 +975,16 @@ void ParameterPanel::retranslate()
            "one group's; the capacity card adds the deployment's.")
             .arg(optionFlag(ScenarioField::EnableDpAttention), sglangFlag(ScenarioField::TensorParallelSize),
                  sglangFlag(ScenarioField::DataParallelSize)));
+    m_dpLmHead->setText(tr("LM head per group"));
+    m_dpLmHead->setToolTip(
+        tr("%1: the LM head split over one attention group's GPUs instead of all %2 of "
+           "them: more of it on every GPU, less KV cache.")
+            .arg(optionFlag(ScenarioField::EnableDpLmHead), sglangFlag(ScenarioField::TensorParallelSize)));
+    m_denseMlpsWhole->setText(tr("Dense MLPs whole"));
+    m_denseMlpsWhole->setToolTip(
+        tr("%1 1: a DeepSeek-style model's dense layers run their MLPs whole on every GPU instead of split "
+           "over %2 (the shared experts stay split): more weights on every GPU, less KV cache.")
+            .arg(optionFlag(ScenarioField::MoeDenseTpSize), sglangFlag(ScenarioField::TensorParallelSize)));
     m_expertParallelSize->setToolTip(
         tr("%1: a MoE's routed experts are divided among this many of the %2 GPUs, each expert split over "
            "the %2 / %1 GPUs of its group (SGLang's FusedMoE: the experts must divide evenly).")

@@ -11,6 +11,7 @@
 class QCheckBox;
 class QComboBox;
 class QHBoxLayout;
+class QVBoxLayout;
 class QDoubleSpinBox;
 class QFormLayout;
 class QGroupBox;
@@ -89,6 +90,9 @@ private:
     QComboBox *m_redundantExperts;     ///< --eplb-config's num_redundant_experts
     QLabel *m_redundantExpertsLabel;   ///< "redundant" after it
     QHBoxLayout *m_eplbRow;            ///< the balancer's row, hidden where it does not apply
+    QCheckBox *m_dpLmHead;             ///< --enable-dp-lm-head (SGLang), under the attention groups
+    QCheckBox *m_denseMlpsWhole;       ///< --moe-dense-tp-size 1 (SGLang), beside it
+    QVBoxLayout *m_groupsRow;          ///< the attention groups' flags, one a line, shown with them
     QComboBox *m_all2allBackend;       ///< --all2all-backend (vLLM), shown where all-to-all kernels run
     QComboBox *m_dtype;
     QComboBox *m_quantization;

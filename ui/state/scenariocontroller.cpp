@@ -197,10 +197,22 @@ void ScenarioController::setDpAttention(bool enabled)
     // plan: the ranks go with the switch.
     change([&](Scenario &s) {
         s.enableDpAttention = enabled;
-        if (!enabled)
+        if (!enabled) {
             s.dataParallelSize = 1;
+            s.enableDpLmHead = false; // SGLang turns it off without the groups
+        }
         keepExpertParallelSizeWhereTaken(s);
     });
+}
+
+void ScenarioController::setDpLmHead(bool enabled)
+{
+    change([&](Scenario &s) { s.enableDpLmHead = enabled; });
+}
+
+void ScenarioController::setDenseMlpsWhole(bool enabled)
+{
+    change([&](Scenario &s) { s.moeDenseTpSize = enabled ? 1 : 0; });
 }
 
 void ScenarioController::setExpertParallelSize(int gpus)

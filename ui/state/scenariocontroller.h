@@ -43,6 +43,8 @@ public:
     void setDataParallelSize(int ranks);
     void setExpertParallel(bool enabled);
     void setDpAttention(bool enabled);    ///< SGLang's --enable-dp-attention
+    void setDpLmHead(bool enabled);       ///< SGLang's --enable-dp-lm-head
+    void setDenseMlpsWhole(bool enabled); ///< SGLang's --moe-dense-tp-size 1 (or unset)
     void setExpertParallelSize(int gpus); ///< SGLang's --ep-size
     /// vLLM's --enable-eplb, with the fewest redundant experts that divide over the GPUs
     void setEplb(bool enabled);
