@@ -144,6 +144,23 @@ private Q_SLOTS:
         QCOMPARE(scenarioToValues(back), values);
         // The same plan, figure for figure.
         QCOMPARE(planMemory(back).kv.capacityTokens, planMemory(s).kv.capacityTokens);
+        // SGLang's attention groups and their layout flags, written under SGLang's names and read back.
+        Scenario groups;
+        groups.model = test::preset(QStringLiteral("deepseek-v2-lite"));
+        groups.gpu = resolveGpu(QStringLiteral("h100-sxm"));
+        groups.engine = Engine::Sglang;
+        groups.tensorParallelSize = 4;
+        groups.dataParallelSize = 2;
+        groups.enableDpAttention = true;
+        groups.enableDpLmHead = true;
+        groups.moeDenseTpSize = 1;
+        const ScenarioValues groupValues = scenarioToValues(groups);
+        QCOMPARE(groupValues.value(QStringLiteral("enable-dp-lm-head")), QStringLiteral("true"));
+        QCOMPARE(groupValues.value(QStringLiteral("moe-dense-tp-size")), QStringLiteral("1"));
+        const Scenario groupsBack = scenarioFromValues(groupValues, builtinResolvers());
+        QVERIFY(groupsBack.enableDpLmHead);
+        QCOMPARE(groupsBack.moeDenseTpSize, std::int64_t(1));
+        QCOMPARE(planMemory(groupsBack).weights.bytesPerGpu, planMemory(groups).weights.bytesPerGpu);
     }
 
     void documentResolvesCarriedModelAndGpu()
