@@ -4032,6 +4032,10 @@
         <source>%1: the LM head over each group&apos;s %2</source>
         <translation>%1：LM head 切分到每组的 %2 块 GPU 上</translation>
     </message>
+    <message>
+        <source>SGLang&apos;s drafter as releases before June 2026 budget it; later releases (0.5.14 at the latest) size the target&apos;s pool with the drafter&apos;s layers inside %1 and keep no reserve for it, which kvscope does not model yet</source>
+        <translation>此处按 2026 年 6 月之前的 SGLang 版本计算草稿模型的显存预算；之后的版本（最迟自 0.5.14 起）在 %1 之内连同草稿模型的层一起确定目标模型的池大小，且不再为其预留，kvscope 尚未建模</translation>
+    </message>
 </context>
 <context>
     <name>kvscope::PublishedResults</name>
