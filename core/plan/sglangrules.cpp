@@ -43,7 +43,12 @@ void SglangRules::validate(const Scenario &s) const
                         "kvscope::Planner", "%1: SGLang keeps intermediate recurrent states for the drafts "
                                             "%2 verifies, which kvscope does not model yet")
                         .arg(optionFlag(ScenarioField::SpeculativeConfig), m.name));
-    if (s.speculative.runsDraftOnGpu() && sglangSplitsSlidingWindowPool(m))
+    // An EAGLE drafter of full-attention layers takes a plain pool of the target's full-pool tokens
+    // (ModelRunnerKVCacheMixin.init_memory_pool: "draft worker override must happen BEFORE SWA splitting");
+    // an MTP layer of a hybrid model or a draft model that is hybrid itself splits a pool of its own.
+    const bool hybridDrafter =
+        s.speculative.method == SpeculativeMethod::Mtp || sglangSplitsSlidingWindowPool(s.speculative.draft);
+    if (s.speculative.runsDraftOnGpu() && sglangSplitsSlidingWindowPool(m) && hybridDrafter)
         throw Error(QCoreApplication::translate(
                         "kvscope::Planner", "%1: SGLang sizes a drafter's pool into %2's split of full and "
                                             "sliding-window pools, which kvscope does not model yet")

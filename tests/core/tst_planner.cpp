@@ -6,6 +6,7 @@
 #include "core/common/units.h"
 #include "core/gpu/customgpu.h"
 #include "core/library/library.h"
+#include "core/model/hfconfig.h"
 #include "core/plan/planner.h"
 #include "core/plan/speculativedecoding.h"
 #include "core/scenario/launchline.h"
@@ -13,6 +14,8 @@
 #include "core/scenario/speculativeconfig.h"
 #include "tests/testsupport.h"
 
+#include <QJsonArray>
+#include <QJsonObject>
 #include <QTest>
 
 using namespace kvscope;
@@ -555,6 +558,54 @@ private Q_SLOTS:
                      planMemory(dp);
                  }).contains(QStringLiteral("does not support dp attention")),
                  qPrintable(test::errorFrom([&] { planMemory(dp); })));
+    }
+
+    void sglangEagleDrafterBesideTheWindowPool()
+    {
+        // gpt-oss with an EAGLE-3 drafter under SGLang (the cookbook's launch: --speculative-algorithm EAGLE3
+        // --speculative-draft-model-path lmsys/EAGLE3-gpt-oss-120b-bf16). Before June 2026 the target sizes
+        // its full and window pools first (HybridSWAPoolConfigurator; set_num_tokens_hybrid_swa returns the
+        // full pool's tokens), and the draft worker, a full-attention Llama layer that SGLang does not list
+        // as hybrid (is_hybrid_swa_model), takes a plain pool of that many tokens over its own layer
+        // (ModelRunnerKVCacheMixin.init_memory_pool: "draft worker override must happen BEFORE SWA
+        // splitting"). The draft here has gpt-oss's attention shape, as SpecForge's configs/gpt-oss-20B-
+        // eagle3.json (sgl-project/SpecForge) gives it: 64 heads, 8 KV heads of 64, one layer.
+        Scenario s = scenario(QStringLiteral("gpt-oss-120b"));
+        s.engine = Engine::Sglang;
+        s.memFractionStaticPpm = 850'000; // the same share with and without the drafter
+        const MemoryPlan bare = planMemory(s);
+        const QJsonObject draftConfig{
+            {QStringLiteral("architectures"), QJsonArray{QStringLiteral("LlamaForCausalLMEagle3")}},
+            {QStringLiteral("model_type"), QStringLiteral("llama")},
+            {QStringLiteral("hidden_size"), 2880},
+            {QStringLiteral("intermediate_size"), 17280},
+            {QStringLiteral("num_attention_heads"), 64},
+            {QStringLiteral("num_key_value_heads"), 8},
+            {QStringLiteral("head_dim"), 64},
+            {QStringLiteral("num_hidden_layers"), 1},
+            {QStringLiteral("vocab_size"), 201088},
+            {QStringLiteral("draft_vocab_size"), 32000},
+            {QStringLiteral("max_position_embeddings"), 131072},
+            {QStringLiteral("rms_norm_eps"), 1e-5},
+            {QStringLiteral("tie_word_embeddings"), false},
+            {QStringLiteral("torch_dtype"), QStringLiteral("bfloat16")}};
+        s.speculative.method = SpeculativeMethod::Eagle3;
+        s.speculative.model = QStringLiteral("lmsys/EAGLE3-gpt-oss-120b-bf16");
+        s.speculative.numSpeculativeTokens = 3;
+        s.speculative.draft = parseHfConfig(draftConfig, QStringLiteral("eagle3-gpt-oss"));
+        const MemoryPlan drafted = planMemory(s);
+        // The target's pools are as without the drafter; the draft pool holds the full pool's tokens over
+        // one layer of 8 KV heads x 64 x 2 (K, V) x 2 B = 2,048 B a token.
+        QCOMPARE(drafted.kv.capacityTokens, bare.kv.capacityTokens);
+        QCOMPARE(drafted.kv.swaPoolTokens, bare.kv.swaPoolTokens);
+        QCOMPARE(drafted.kv.draftPoolLayers, 1);
+        QCOMPARE(drafted.kv.draftPoolBytes, drafted.kv.capacityTokens * 2048);
+        QVERIFY(drafted.reserveLeftBytes < bare.reserveLeftBytes);
+        // A draft model with window layers of its own (gpt-oss-20b for gpt-oss-120b) is not planned.
+        Scenario hybridDraft = s;
+        hybridDraft.speculative.method = SpeculativeMethod::DraftModel;
+        hybridDraft.speculative.draft = test::preset(QStringLiteral("gpt-oss-20b"));
+        QVERIFY(test::errorFrom([&] { planMemory(hybridDraft); }).contains(QStringLiteral("gpt-oss-20b")));
     }
 
     void draftModelIsAWholeModelInThePool()
