@@ -361,12 +361,14 @@ void SglangRules::addNotes(const Scenario &s, MemoryPlan &plan) const
     // sgl-project/sglang#23862 (merged 2026-06-12; in v0.5.14) budgets the drafter inside the static share
     // instead (docs/methodology.md, Speculative decoding): say which rules these figures follow.
     if (s.speculative.runsDraftOnGpu())
-        plan.notes << QCoreApplication::translate(
-                          "kvscope::Planner",
-                          "SGLang's drafter as releases before June 2026 budget it; later releases (0.5.14 "
-                          "at the latest) size the target's pool with the drafter's layers inside %1 and "
-                          "keep no reserve for it, which kvscope does not model yet")
-                          .arg(sglangFlag(ScenarioField::MemFractionStatic));
+        plan.notes
+            << QCoreApplication::translate(
+                   "kvscope::Planner",
+                   "SGLang's drafter as its releases of early 2026 budget it: a 2 GiB reserve in the "
+                   "default %1 (4 GiB from late February 2026); releases since June 2026 (0.5.14 at the "
+                   "latest) size the target's pool with the drafter's layers inside %1 and keep no "
+                   "reserve for it, which kvscope does not model yet")
+                   .arg(sglangFlag(ScenarioField::MemFractionStatic));
     if (s.speculative.enabled() && s.maxNumSeqs <= 0)
         plan.notes << QCoreApplication::translate(
                           "kvscope::Planner", "SGLang resets %1 to %2 for speculative decoding when it is "

@@ -512,7 +512,7 @@ private Q_SLOTS:
         // A request over-allocates max(steps x topk, draft tokens) = 4 slots (ALLOC_LEN_PER_DECODE).
         QCOMPARE(drafted.kv.speculativeSlots, std::int64_t(4));
         // The plan says which releases' drafter budget these are (sgl-project/sglang#23862 changed it).
-        QVERIFY(drafted.notes.join(u' ').contains(QStringLiteral("releases before June 2026")));
+        QVERIFY(drafted.notes.join(u' ').contains(QStringLiteral("releases of early 2026")));
         // Squeeze the reserve: a static share of 0.99 leaves too little for the drafter to load.
         s.memFractionStaticPpm = 990'000;
         const MemoryPlan squeezed = planMemory(s);
