@@ -13,17 +13,18 @@ namespace kvscope {
 
 namespace {
 
-bool wrappedByLora(const TensorGroup &group, bool wrapExperts)
+bool wrappedByLora(const TensorGroup &group, const LoraExperts &experts)
 {
     if (group.role != TensorRole::LinearWeight)
         return false;
     switch (group.component) {
     case Component::Attention:
     case Component::Mlp:
-    case Component::Router:
         return true;
+    case Component::Router:
+        return experts.routerWrapped;
     case Component::Experts:
-        return wrapExperts;
+        return experts.wrapped;
     default:
         return false;
     }
@@ -43,13 +44,27 @@ void validateLora(const Scenario &s)
         return;
     const QString slots = QStringLiteral("%1 %2").arg(optionFlag(ScenarioField::MaxLoras)).arg(s.maxLoras);
     const ModelArch &m = s.model;
-    // SGLang's LoRAMemoryPool gives a MoE's experts buffers of their own shape (gate_up_proj_moe,
-    // down_proj_moe, python/sglang/srt/lora/mem_pool.py), which kvscope does not size.
-    if (s.engine == Engine::Sglang && m.moe.enabled())
-        throw Error(QCoreApplication::translate("kvscope::Planner",
-                                                "%1: SGLang's LoRA pool holds %2's experts in buffers of its "
+    // SGLang's LoRAMemoryPool (python/sglang/srt/lora/mem_pool.py) holds a MoE's experts in 4D buffers
+    // (gate_up_proj_moe, down_proj_moe; sgl-project/sglang#14105 and #21466, which names Qwen3-30B-A3B):
+    // kvscope sizes them for Qwen3-MoE, whose experts have no shared companion; shared experts get buffers
+    // and a namespace of their own, other models their own get_hidden_dim, and EP ranks or attention groups
+    // key the experts by rank.
+    if (s.engine == Engine::Sglang && m.moe.enabled()) {
+        const bool sharedExperts = m.moe.numSharedExperts > 0 || m.moe.sharedIntermediateSize > 0;
+        if (m.architecture != QLatin1String("Qwen3MoeForCausalLM") || sharedExperts)
+            throw Error(QCoreApplication::translate(
+                            "kvscope::Planner", "%1: SGLang's LoRA pool holds %2's experts in buffers of its "
                                                 "own shape, which kvscope does not size yet")
-                        .arg(slots, m.name));
+                            .arg(slots, m.name));
+        for (const auto &[set, field] :
+             {std::pair{s.expertParallelSize > 1, ScenarioField::ExpertParallelSize},
+              std::pair{s.enableDpAttention && s.dataParallelSize > 1, ScenarioField::EnableDpAttention}})
+            if (set)
+                throw Error(QCoreApplication::translate(
+                                "kvscope::Planner", "%1 with %2: SGLang's LoRA pool keys the experts by rank "
+                                                    "there, which kvscope does not size yet")
+                                .arg(slots, optionFlag(field, Engine::Sglang)));
+    }
     if (s.engine == Engine::Vllm && !loraRanks().contains(s.maxLoraRank)) {
         QStringList ranks;
         for (std::int64_t rank : loraRanks())
@@ -118,7 +133,7 @@ std::int64_t loraBufferBytes(const QList<TensorGroup> &inventory, std::int64_t m
         return 0;
     Checked elements;
     for (const TensorGroup &group : inventory) {
-        if (!wrappedByLora(group, experts.wrapped))
+        if (!wrappedByLora(group, experts))
             continue;
         if (group.component != Component::Experts) {
             const LocalShape local = localShape(group, tensorParallelSize);

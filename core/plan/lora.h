@@ -41,7 +41,9 @@ struct LoraExperts
     bool wrapped = false;     ///< the experts carry LoRA buffers at all (loraWrapsExperts)
     bool fusedGateUp = false; ///< gate and up share one A (loraFusesExpertGateUp)
     int tensorParallel = 0;   ///< GPUs each expert is split over; 0: the tensor-parallel size
-    ExpertPadding padding;    ///< the sizes the experts are allocated with (MXFP4 under Marlin)
+    /// vLLM wraps a MoE's router whole (ReplicatedLinearWithLoRA); SGLang's pool has no buffer for it.
+    bool routerWrapped = true;
+    ExpertPadding padding; ///< the sizes the experts are allocated with (MXFP4 under Marlin)
 };
 
 /// Bytes per GPU of the LoRA slots. vLLM's BaseLinearLayerWithLoRA.create_lora_weights

@@ -432,6 +432,7 @@ MemoryPlan planLayers(const Scenario &s, const EngineRules &rulesRef, const Mode
         loraExperts.wrapped = loraWrapsExperts(s);
         loraExperts.fusedGateUp = loraFusesExpertGateUp(s);
         loraExperts.tensorParallel = plan.expertTensorParallelSize;
+        loraExperts.routerWrapped = s.engine == Engine::Vllm;
         if (plan.quantization.method == QuantMethod::Mxfp4)
             loraExperts.padding = rules->expertPadding(s);
         plan.weights.loraBytes = loraBufferBytes(inventory, s.maxLoras, s.maxLoraRank,

@@ -4036,6 +4036,10 @@
         <source>SGLang&apos;s drafter as its releases of early 2026 budget it: a 2 GiB reserve in the default %1 (4 GiB from late February 2026); releases since June 2026 (0.5.14 at the latest) size the target&apos;s pool with the drafter&apos;s layers inside %1 and keep no reserve for it, which kvscope does not model yet</source>
         <translation>此处按 SGLang 2026 年初版本的方式计算草稿模型的显存预算：默认 %1 中预留 2 GiB（自 2026 年 2 月下旬起为 4 GiB）；2026 年 6 月之后的版本（最迟自 0.5.14 起）在 %1 之内连同草稿模型的层一起确定目标模型的池大小，且不再为其预留，kvscope 尚未建模</translation>
     </message>
+    <message>
+        <source>%1 with %2: SGLang&apos;s LoRA pool keys the experts by rank there, which kvscope does not size yet</source>
+        <translation>%1 与 %2 同用：SGLang 的 LoRA 池此时按 rank 组织专家缓冲区，kvscope 尚未计算其大小</translation>
+    </message>
 </context>
 <context>
     <name>kvscope::PublishedResults</name>

@@ -132,10 +132,10 @@ private Q_SLOTS:
                            QStringLiteral("--engine"),
                            QStringLiteral("sglang"),
                            QStringLiteral("--model"),
-                           QStringLiteral("qwen3-30b-a3b"),
+                           QStringLiteral("mixtral-8x7b"),
                            QStringLiteral("--max-loras-per-batch"),
                            QStringLiteral("4")}
-            << "--max-loras 4: SGLang's LoRA pool holds Qwen3-30B-A3B's experts";
+            << "--max-loras 4: SGLang's LoRA pool holds Mixtral-8x7B-v0.1's experts";
         QTest::newRow("fit without concurrency")
             << QStringList{QStringLiteral("fit"), QStringLiteral("--model"), QStringLiteral("llama-3.1-8b")}
             << "--concurrency: not given";

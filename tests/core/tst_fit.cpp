@@ -215,9 +215,9 @@ private Q_SLOTS:
 
     void aModelTheEngineRefusesSaysWhy()
     {
-        // SGLang's LoRA pool for a MoE's experts is not modelled: every configuration is refused, and the
-        // reason says so.
-        FitQuery q = query(QStringLiteral("qwen3-30b-a3b"), 4, 8192, {QStringLiteral("h100-sxm")});
+        // SGLang's LoRA pool for Mixtral's experts is not modelled (kvscope sizes Qwen3-MoE's): every
+        // configuration is refused, and the reason says so.
+        FitQuery q = query(QStringLiteral("mixtral-8x7b"), 4, 8192, {QStringLiteral("h100-sxm")});
         q.base.engine = Engine::Sglang;
         q.base.maxLoras = 4;
         const FitResult result = findFits(q);

@@ -181,8 +181,24 @@ private Q_SLOTS:
                                                "--lora-target-modules q_proj k_proj v_proj o_proj gate_proj "
                                                "up_proj down_proj")),
                  qPrintable(launch));
-        // A MoE's expert LoRA buffers are SGLang's own shape: refused with the reason.
+        // A MoE's experts (SGLang from April 2026: sgl-project/sglang#14105 and #21466, which names
+        // Qwen3-30B-A3B): LoRAMemoryPool.init_buffers gives a MoE without shared experts no 3D gate_up/down
+        // buffers but 4D gate_up_proj_moe A [N, experts, 2 x rank, hidden], B [N, experts, 2 x
+        // intermediate / moe_tp, rank] and down_proj_moe A [N, experts, rank, intermediate / moe_tp],
+        // B [N, experts, hidden, rank] on every layer (get_hidden_dim's moe_intermediate_size,
+        // python/sglang/srt/lora/utils.py); the router ("gate") is not a target module. Qwen3-30B-A3B at
+        // TP 1, per unit of rank a layer: q, k, v 3 x 2048 + 5120, o 4096 + 2048, experts 128 x 3 x
+        // (2048 + 768) = 1,098,752; x 48 layers x rank 16 x 4 adapters x 2 B = 6,750,732,288 B (vLLM's
+        // figure less its router's buffers).
         s.model = *ModelLibrary::builtin().find(QStringLiteral("qwen3-30b-a3b"));
+        s.maxLoraRank = 16;
+        QCOMPARE(planMemory(s).weights.loraBytes, std::int64_t(6'750'732'288));
+        // Refused with the reason: shared experts (their own buffers and namespace), SGLang's --ep-size.
+        Scenario ep = s;
+        ep.tensorParallelSize = 2;
+        ep.expertParallelSize = 2;
+        QVERIFY(test::errorFrom([&] { planMemory(ep); }).contains(QStringLiteral("--ep-size")));
+        s.model = *ModelLibrary::builtin().find(QStringLiteral("llama-4-scout-17b-16e"));
         QVERIFY(test::errorFrom([&] { planMemory(s); }).contains(QStringLiteral("SGLang")));
     }
 
