@@ -120,7 +120,7 @@ bool loraFusesExpertGateUp(const Scenario &s)
                                       QStringLiteral("Qwen3VLMoeForConditionalGeneration"),
                                       QStringLiteral("Qwen3_5MoeForConditionalGeneration"),
                                       QStringLiteral("InternS1ProForConditionalGeneration")};
-    if (!s.model.moe.enabled() || !fused.contains(s.model.architecture))
+    if (s.engine != Engine::Vllm || !s.model.moe.enabled() || !fused.contains(s.model.architecture))
         return false;
     const std::optional<EngineVersion> release = parseEngineVersion(s.vllmVersion);
     return !release || !(*release < EngineVersion{0, 12, 0});
