@@ -29,10 +29,10 @@ void validateLora(const Scenario &scenario);
 /// the router and dense MLPs were wrapped, and an adapter with expert weights was refused.
 bool loraWrapsExperts(const Scenario &scenario);
 
-/// Whether vLLM (the scenario's engine) wraps the model's experts as FusedMoE3DWithLoRA, whose gate and up
-/// projections share one A (vllm/lora/layers/fused_moe.py): models whose checkpoints store experts as 3D
-/// tensors with gate and up fused (is_3d_moe_weight: gpt-oss, Qwen3-VL-MoE, Qwen3.5-MoE, Intern-S1-Pro), from
-/// v0.12.0 (vllm-project/vllm#29222 and #29322).
+/// Whether vLLM (the scenario's engine) wraps the model's experts as FusedMoE3DWithLoRA, whose gate
+/// and up projections share one A (vllm/lora/layers/fused_moe.py): models whose checkpoints store
+/// experts as 3D tensors with gate and up fused (is_3d_moe_weight: gpt-oss, Qwen3-VL-MoE, Qwen3.5-MoE,
+/// Intern-S1-Pro), from v0.12.0 (vllm-project/vllm#29222 and #29322).
 bool loraFusesExpertGateUp(const Scenario &scenario);
 
 /// How a slot holds a MoE's routed experts (FusedMoEWithLoRA or FusedMoE3DWithLoRA).
