@@ -608,6 +608,10 @@ private Q_SLOTS:
         QVERIFY(plan.attentionDataParallel);
         QCOMPARE(plan.tensorParallelSize, 2); // one group's
         QCOMPARE(plan.gpuCount(), 4);
+        // The knob rows name SGLang's flags: its LoRA slots are --max-loras-per-batch.
+        const int loraRow = int(columnKnobs().indexOf(ScenarioField::MaxLoras));
+        QVERIFY(
+            table()->verticalHeaderItem(loraRow)->text().contains(QStringLiteral("--max-loras-per-batch")));
     }
 
     void columnsPersistInScenarioFilesAndSettings()

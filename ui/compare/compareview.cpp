@@ -479,6 +479,7 @@ void CompareView::rebuildKnobs()
 
 void CompareView::showKnobs()
 {
+    labelKnobRows();
     const Scenario &base = m_controller->scenario();
     const ScenarioResolvers resolvers = m_library->resolvers();
     for (int c = 0; c < m_columns.size(); ++c) {
@@ -743,6 +744,38 @@ void CompareView::showEvent(QShowEvent *event)
         recompute();
 }
 
+void CompareView::labelKnobRows()
+{
+    // In the explorer's engine's own spelling (SGLang's --max-loras-per-batch).
+    const Engine engine = m_controller->scenario().engine;
+    const auto knobLabel = [engine](ScenarioField knob) {
+        switch (knob) {
+        case ScenarioField::Dtype:
+            return tr("Weights (%1)").arg(optionFlag(knob, engine));
+        case ScenarioField::Quantization:
+            return tr("Quantization");
+        case ScenarioField::GroupSize:
+            return tr("Group size");
+        case ScenarioField::KvCacheDtype:
+            return tr("KV cache (%1)").arg(optionFlag(knob, engine));
+        case ScenarioField::MaxLoras:
+            return tr("LoRA slots (%1)").arg(optionFlag(knob, engine));
+        case ScenarioField::MaxLoraRank:
+            return tr("LoRA rank (%1)").arg(optionFlag(knob, engine));
+        case ScenarioField::SharedPrefixLen:
+            return tr("Shared prefix (%1)").arg(optionFlag(knob, engine));
+        default:
+            return fieldLabel(knob); // the layout's and the drafter's, as the explorer words them
+        }
+    };
+    for (int k = 0; k < KnobRows; ++k) {
+        const ScenarioField knob = columnKnobs().at(k);
+        auto *header = new QTableWidgetItem(knobLabel(knob));
+        header->setToolTip(optionFlag(knob, engine));
+        m_table->setVerticalHeaderItem(k, header);
+    }
+}
+
 void CompareView::retranslate()
 {
     m_addColumn->setText(tr("Add column"));
@@ -766,31 +799,7 @@ void CompareView::retranslate()
     m_pageTabs->setTabText(2, tr("Accuracy"));
     m_hint->setText(tr("Compare 2 to 4 precisions of the explorer's scenario side by side: add columns and "
                        "change their knobs, or start from the seed question."));
-    const auto knobLabel = [](ScenarioField knob) {
-        switch (knob) {
-        case ScenarioField::Dtype:
-            return tr("Weights (%1)").arg(optionFlag(knob));
-        case ScenarioField::Quantization:
-            return tr("Quantization");
-        case ScenarioField::GroupSize:
-            return tr("Group size");
-        case ScenarioField::KvCacheDtype:
-            return tr("KV cache (%1)").arg(optionFlag(knob));
-        case ScenarioField::MaxLoras:
-            return tr("LoRA slots (%1)").arg(optionFlag(knob));
-        case ScenarioField::MaxLoraRank:
-            return tr("LoRA rank (%1)").arg(optionFlag(knob));
-        case ScenarioField::SharedPrefixLen:
-            return tr("Shared prefix (%1)").arg(optionFlag(knob));
-        default:
-            return fieldLabel(knob); // the layout's and the drafter's, as the explorer words them
-        }
-    };
-    for (int k = 0; k < KnobRows; ++k) {
-        auto *header = new QTableWidgetItem(knobLabel(columnKnobs().at(k)));
-        header->setToolTip(optionFlag(columnKnobs().at(k)));
-        m_table->setVerticalHeaderItem(k, header);
-    }
+    labelKnobRows();
     m_table->setVerticalHeaderItem(RemoveRow, new QTableWidgetItem(QString()));
     for (int c = 0; c < m_columns.size(); ++c) {
         // The knobs' words for their special values.

@@ -118,6 +118,7 @@ private:
     void recompute();
     void rebuildKnobs();
     void showDrafterChoices(QComboBox *combo, const Scenario &base);
+    void labelKnobRows(); ///< the knob rows' names, in the explorer's engine's flags
     void showKnobs();
     void showComparison();
     void showStatus(const QString &text, bool error = false);
