@@ -220,6 +220,7 @@ SpeedModel::SpeedModel(const Scenario &s, const MemoryPlan &plan, const SpeedCon
     m_tensorParallelSize = plan.tensorParallelSize;
     m_dataParallelSize = steppingRanks(plan);
     m_attentionGroups = plan.attentionDataParallel;
+    m_denseMlpsScattered = plan.denseLayerMlpsWhole;
     m_expertGpus = m_tensorParallelSize * m_dataParallelSize;
     m_deepEpExchange = usesAll2AllKernels(s) && s.all2allBackend == All2AllBackend::DeepepHighThroughput;
     readHardware(s.gpu, plan);
@@ -602,7 +603,10 @@ void SpeedModel::addExpertExchanges(StepQuantities &q, std::int64_t tokens) cons
     // SGLang's attention groups gather every group's tokens to each layer's MLP, which all the GPUs
     // split, and scatter the outputs back (dp_gather / dp_scatter, python/sglang/srt/layers/
     // dp_attention.py); vLLM's ranks exchange them at each MoE layer only.
-    const int layers = m_attentionGroups ? m_layers : m_moeLayers;
+    // With --moe-dense-tp-size 1 a dense layer's MLP runs on the group's own tokens (its MLP mode SCATTERED,
+    // LayerScatterModes._compute_mlp_mode, python/sglang/srt/layers/communicator.py): only the MoE layers
+    // gather.
+    const int layers = m_attentionGroups && !m_denseMlpsScattered ? m_layers : m_moeLayers;
     if (m_dataParallelSize <= 1 || layers == 0 || m_expertGpus <= 1 || tokens <= 0)
         return;
     // A dispatch before each MoE layer's experts and a combine after it (vLLM's FusedMoE over its

@@ -154,6 +154,8 @@ private:
     bool m_deepEpExchange =
         false; ///< --all2all-backend deepep_high_throughput: tokens go to their experts only
     bool m_attentionGroups = false; ///< SGLang's DP attention: every layer's MLP over all the GPUs
+    bool m_denseMlpsScattered =
+        false; ///< --moe-dense-tp-size 1: the dense layers' MLPs on the group's tokens
     int m_layers = 0;
     std::int64_t m_hidden = 0;
     int m_activationBytes = 2;

@@ -464,6 +464,11 @@ private Q_SLOTS:
         QCOMPARE(both.weights.bytesPerGpu - split.weights.bytesPerGpu,
                  std::int64_t(100'859'904 + 104'857'600));
         QVERIFY(both.lmHeadByAttentionGroup && both.denseLayerMlpsWhole && !split.denseLayerMlpsWhole);
+        // Speed: a dense layer's MLP then runs on the group's own tokens (its MLP mode SCATTERED,
+        // LayerScatterModes._compute_mlp_mode in python/sglang/srt/layers/communicator.py): 26 layers
+        // gather the groups' tokens and scatter them back, not 27.
+        QCOMPARE(split.speed.decode.quantities.expertExchanges, std::int64_t(2 * 27));
+        QCOMPARE(both.speed.decode.quantities.expertExchanges, std::int64_t(2 * 26));
         QCOMPARE(both.kv.availableBytes, split.kv.availableBytes - (100'859'904 + 104'857'600));
         const QString line = launchLine(s).command();
         QVERIFY2(line.contains(QStringLiteral("--enable-dp-lm-head")) &&
