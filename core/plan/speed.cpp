@@ -1225,7 +1225,13 @@ SpeedPlan planSpeed(const Scenario &s, const MemoryPlan &plan)
                        "of data-parallel ranks (docs/speed-validation.md)")
                        .arg(optionFlag(ScenarioField::DataParallelSize, s.engine))
                        .arg(plan.dataParallelSize)
-                       .arg(plan.attentionDataParallel
+                       .arg(plan.attentionDataParallel && plan.denseLayerMlpsWhole
+                                ? QCoreApplication::translate("kvscope::Planner",
+                                                              ", every MoE layer's experts over all %1 GPUs, "
+                                                              "each group's tokens gathered to them and back "
+                                                              "(the dense layers' MLPs whole on each GPU)")
+                                      .arg(plan.gpuCount())
+                            : plan.attentionDataParallel
                                 ? QCoreApplication::translate(
                                       "kvscope::Planner", ", every layer's MLP and experts over all %1 "
                                                           "GPUs, each group's tokens gathered to them and "

@@ -4040,6 +4040,10 @@
         <source>%1 with %2: SGLang&apos;s LoRA pool keys the experts by rank there, which kvscope does not size yet</source>
         <translation>%1 与 %2 同用：SGLang 的 LoRA 池此时按 rank 组织专家缓冲区，kvscope 尚未计算其大小</translation>
     </message>
+    <message>
+        <source>, every MoE layer&apos;s experts over all %1 GPUs, each group&apos;s tokens gathered to them and back (the dense layers&apos; MLPs whole on each GPU)</source>
+        <translation>，每个 MoE 层的专家切分到全部 %1 块 GPU 上，各组的 token 汇集过去再送回（稠密层的 MLP 在每块 GPU 上完整运行）</translation>
+    </message>
 </context>
 <context>
     <name>kvscope::PublishedResults</name>
