@@ -220,6 +220,9 @@ write("scenariofile", "data-parallel.kvscope", scenario_file(
 write("scenariofile", "sglang-pools.kvscope", scenario_file(
     {"model": "gpt-oss-20b", "gpu": "b200", "engine": "sglang", "swa-full-tokens-ratio": 0.5,
      "mem-fraction-static": 0.85, "batch-size": 8, "seq-len": 4096}))
+write("scenariofile", "sglang-layout-flags.kvscope", scenario_file(
+    {"model": "deepseek-v2-lite", "gpu": "h100-sxm", "engine": "sglang", "tensor-parallel-size": 4, "data-parallel-size": 2,
+     "enable-dp-attention": True, "enable-dp-lm-head": True, "moe-dense-tp-size": 1}))
 write("scenariofile", "newer.kvscope", json.dumps({"format": "kvscope-scenario", "version": 2,
                                                     "scenario": {"model": "x", "gpu": "y"}}).encode())
 
@@ -255,6 +258,11 @@ command_line("cli_calc", "sglang-pools.txt", "--engine", "sglang", "--model", "q
              "h100-sxm", "--tp-size", "4", "--swa-full-tokens-ratio", "0.25", "--json")
 command_line("cli_calc", "sglang-lora.txt", "--engine", "sglang", "--model", "llama-3.1-8b",
              "--max-loras-per-batch", "4", "--max-lora-rank", "48", "--formulas")
+command_line("cli_calc", "sglang-layout-flags.txt", "--engine", "sglang", "--model", "deepseek-v2-lite", "--gpu",
+             "h100-sxm", "--tp-size", "4", "--dp-size", "2", "--enable-dp-attention", "--enable-dp-lm-head",
+             "--moe-dense-tp-size", "1", "--json")
+command_line("cli_calc", "lora-experts.txt", "--model", "gpt-oss-20b", "--max-loras", "4", "--max-lora-rank", "16",
+             "--vllm-version", "0.12.0", "--formulas")
 command_line("cli_quant", "defaults.txt")
 command_line("cli_quant", "schemes.txt", "--scheme", "int4,int3-sym-g64,fp8-e4m3", "--scheme", "nf4",
              "--group-size", "-1", "--rows", "64", "--cols", "128", "--seed", "7", "--std", "1", "--bins", "4096",
