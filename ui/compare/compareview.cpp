@@ -744,10 +744,13 @@ void CompareView::showEvent(QShowEvent *event)
         recompute();
 }
 
-void CompareView::labelKnobRows()
+void CompareView::labelKnobRows(bool always)
 {
     // In the explorer's engine's own spelling (SGLang's --max-loras-per-batch).
     const Engine engine = m_controller->scenario().engine;
+    if (!always && m_knobRowsEngine == engine)
+        return;
+    m_knobRowsEngine = engine;
     const auto knobLabel = [engine](ScenarioField knob) {
         switch (knob) {
         case ScenarioField::Dtype:
@@ -799,7 +802,7 @@ void CompareView::retranslate()
     m_pageTabs->setTabText(2, tr("Accuracy"));
     m_hint->setText(tr("Compare 2 to 4 precisions of the explorer's scenario side by side: add columns and "
                        "change their knobs, or start from the seed question."));
-    labelKnobRows();
+    labelKnobRows(true);
     m_table->setVerticalHeaderItem(RemoveRow, new QTableWidgetItem(QString()));
     for (int c = 0; c < m_columns.size(); ++c) {
         // The knobs' words for their special values.

@@ -118,7 +118,9 @@ private:
     void recompute();
     void rebuildKnobs();
     void showDrafterChoices(QComboBox *combo, const Scenario &base);
-    void labelKnobRows(); ///< the knob rows' names, in the explorer's engine's flags
+    /// The knob rows' names in the explorer's engine's flags; again only when the engine changed (a slider
+    /// step must not relay the table's header out) or `always` (a new language).
+    void labelKnobRows(bool always = false);
     void showKnobs();
     void showComparison();
     void showStatus(const QString &text, bool error = false);
@@ -154,6 +156,7 @@ private:
     QTabBar *m_pageTabs;                    ///< Table, Memory and speed, Accuracy
     QStackedWidget *m_pages;                ///< the pages the tabs name
     QScrollArea *m_figuresScroll = nullptr; ///< the table page, made with its content
+    std::optional<Engine> m_knobRowsEngine; ///< the engine whose flags the knob rows name
     QList<QComboBox *> m_knobs;             ///< column-major: column c, knob k at c * KnobRows + k
 };
 
