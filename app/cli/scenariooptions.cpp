@@ -162,6 +162,14 @@ ScenarioOptions::ScenarioOptions()
                    "The largest LoRA rank, whose buffers are allocated at load; vLLM takes 1, 8, 16, 32, 64, "
                    "128, 256, 320 or 512 (default 16)."),
                "r"),
+        option(fileKey(ScenarioField::LoraDtype),
+               QStringLiteral(
+                   "vLLM: the LoRA slots' dtype, auto (the model's, the default), float16 or bfloat16."),
+               "dtype"),
+        option(fileKey(ScenarioField::MaxCpuLoras),
+               QStringLiteral("vLLM: adapters kept in host memory (default --max-loras; at least that many); "
+                              "nothing on the GPU."),
+               "n"),
         option(fileKey(ScenarioField::KvOffloadingSize),
                QStringLiteral("vLLM: GiB of CPU memory KV blocks are offloaded to, summed over the "
                               "tensor-parallel ranks; 0 or auto: none (default)."),

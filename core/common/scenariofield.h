@@ -50,6 +50,8 @@ enum class ScenarioField
     KvCacheMemoryBytes,
     MaxLoras,
     MaxLoraRank,
+    LoraDtype,
+    MaxCpuLoras,
     KvOffloadingSize,
     KvOffloadingBackend,
     SpeculativeConfig,

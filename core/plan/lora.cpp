@@ -65,6 +65,18 @@ void validateLora(const Scenario &s)
                                                     "there, which kvscope does not size yet")
                                 .arg(slots, optionFlag(field, Engine::Sglang)));
     }
+    // LoRAConfig (vllm/config/lora.py): lora_dtype is auto, float16 or bfloat16; max_cpu_loras at least
+    // max_loras ("max_cpu_loras (N) must be >= max_loras (M)").
+    if (s.loraDtype == WeightDtype::Float32)
+        throw Error(QCoreApplication::translate("kvscope::Planner",
+                                                "%1: vLLM takes auto, float16 or bfloat16, got %2")
+                        .arg(optionFlag(ScenarioField::LoraDtype), dtypeName(s.loraDtype)));
+    if (s.maxCpuLoras < 0 || (s.maxCpuLoras > 0 && s.maxCpuLoras < s.maxLoras))
+        throw Error(QCoreApplication::translate("kvscope::Planner", "%1 %2: must be at least %3 %4")
+                        .arg(optionFlag(ScenarioField::MaxCpuLoras))
+                        .arg(s.maxCpuLoras)
+                        .arg(optionFlag(ScenarioField::MaxLoras))
+                        .arg(s.maxLoras));
     if (s.engine == Engine::Vllm && !loraRanks().contains(s.maxLoraRank)) {
         QStringList ranks;
         for (std::int64_t rank : loraRanks())

@@ -435,8 +435,11 @@ MemoryPlan planLayers(const Scenario &s, const EngineRules &rulesRef, const Mode
         loraExperts.routerWrapped = s.engine == Engine::Vllm;
         if (plan.quantization.method == QuantMethod::Mxfp4)
             loraExperts.padding = rules->expertPadding(s);
+        // vLLM's --lora-dtype (LoRAConfig: auto = the model's dtype); SGLang's pool takes the model's.
+        const WeightDtype loraDtype =
+            s.engine == Engine::Vllm && s.loraDtype != WeightDtype::Auto ? s.loraDtype : plan.dtype;
         plan.weights.loraBytes = loraBufferBytes(inventory, s.maxLoras, s.maxLoraRank,
-                                                 bytesPerElement(plan.dtype), tp, loraExperts);
+                                                 bytesPerElement(loraDtype), tp, loraExperts);
         // vLLM's drafter loads after the target, before the profiling run; SGLang's after the
         // target's pool, outside the static share (SglangRules::settlePool).
         const bool separateDrafter = s.engine == Engine::Sglang;

@@ -214,6 +214,10 @@ LaunchLine vllmLaunchLine(const Scenario &s)
         args << serverFlag(ServerOption::VllmEnableLora) << optionFlag(ScenarioField::MaxLoras)
              << QString::number(s.maxLoras) << optionFlag(ScenarioField::MaxLoraRank)
              << QString::number(s.maxLoraRank);
+    if (s.maxLoras > 0 && s.loraDtype != WeightDtype::Auto)
+        args << optionFlag(ScenarioField::LoraDtype) << dtypeName(s.loraDtype);
+    if (s.maxLoras > 0 && s.maxCpuLoras > 0)
+        args << optionFlag(ScenarioField::MaxCpuLoras) << QString::number(s.maxCpuLoras);
     if (s.kvOffloadingMilliGiB > 0)
         args << optionFlag(ScenarioField::KvOffloadingSize) << formatThousandths(s.kvOffloadingMilliGiB)
              << optionFlag(ScenarioField::KvOffloadingBackend)

@@ -94,6 +94,11 @@ struct Scenario
     /// --max-loras with --enable-lora: adapters held on the GPU at once; 0 = LoRA off (no --enable-lora).
     std::int64_t maxLoras = 0;
     std::int64_t maxLoraRank = 16; ///< --max-lora-rank (vLLM's default 16)
+    /// vLLM's --lora-dtype: the slots' dtype (auto = the model's; vLLM takes float16 or bfloat16 otherwise).
+    WeightDtype loraDtype = WeightDtype::Auto;
+    /// vLLM's --max-cpu-loras: adapters kept in host memory (nothing on the GPU); 0 = vLLM's default,
+    /// --max-loras. Must be at least --max-loras.
+    std::int64_t maxCpuLoras = 0;
     /// --kv-offloading-size in thousandths of a GiB: the CPU buffer vLLM offloads KV blocks to,
     /// summed over the tensor-parallel ranks; 0 = no offloading.
     std::int64_t kvOffloadingMilliGiB = 0;

@@ -339,6 +339,25 @@ const Field fields[] = {
      },
      [](const Scenario &s) { return s.maxLoras > 0 ? QString::number(s.maxLoraRank) : QString(); },
      [](const Scenario &a, const Scenario &b) { return a.maxLoraRank == b.maxLoraRank; }},
+    // vLLM's LoRA dtype and host-memory adapters, written only where LoRA is on and they are set.
+    {{ScenarioField::LoraDtype, OptionKind::Text, OptionEngine::Vllm},
+     [](Scenario &s, const QString &text, const QString &o, const ScenarioResolvers &) {
+         s.loraDtype = parseWeightDtype(text, o);
+     },
+     [](const Scenario &s) {
+         return s.maxLoras > 0 && s.loraDtype != WeightDtype::Auto
+                    ? forEngine(s, Engine::Vllm, dtypeName(s.loraDtype))
+                    : QString();
+     }},
+    {{ScenarioField::MaxCpuLoras, OptionKind::Count, OptionEngine::Vllm},
+     [](Scenario &s, const QString &text, const QString &o, const ScenarioResolvers &) {
+         s.maxCpuLoras = parseOptionalCount(text, o);
+     },
+     [](const Scenario &s) {
+         return s.maxLoras > 0 && s.maxCpuLoras > 0
+                    ? forEngine(s, Engine::Vllm, QString::number(s.maxCpuLoras))
+                    : QString();
+     }},
     // 0 (no offloading) is left out; the backend only where offloading is on.
     {{ScenarioField::KvOffloadingSize, OptionKind::Number, OptionEngine::Vllm},
      [](Scenario &s, const QString &text, const QString &o, const ScenarioResolvers &) {

@@ -4044,6 +4044,14 @@
         <source>, every MoE layer&apos;s experts over all %1 GPUs, each group&apos;s tokens gathered to them and back (the dense layers&apos; MLPs whole on each GPU)</source>
         <translation>，每个 MoE 层的专家切分到全部 %1 块 GPU 上，各组的 token 汇集过去再送回（稠密层的 MLP 在每块 GPU 上完整运行）</translation>
     </message>
+    <message>
+        <source>%1: vLLM takes auto, float16 or bfloat16, got %2</source>
+        <translation>%1：vLLM 只接受 auto、float16 或 bfloat16，实际为 %2</translation>
+    </message>
+    <message>
+        <source>%1 %2: must be at least %3 %4</source>
+        <translation>%1 %2：至少须为 %3 %4</translation>
+    </message>
 </context>
 <context>
     <name>kvscope::PublishedResults</name>
@@ -4372,6 +4380,14 @@
     <message>
         <source>Dense MLP GPUs</source>
         <translation>稠密 MLP 的 GPU 数</translation>
+    </message>
+    <message>
+        <source>LoRA dtype</source>
+        <translation>LoRA 数据类型</translation>
+    </message>
+    <message>
+        <source>LoRA adapters in host memory</source>
+        <translation>主机内存中的 LoRA 适配器数</translation>
     </message>
 </context>
 <context>

@@ -117,6 +117,26 @@ private Q_SLOTS:
         QVERIFY(test::errorFrom([&] {
                     planMemory(s);
                 }).startsWith(QStringLiteral("--max-loras 999999999999999999")));
+        // --lora-dtype (vLLM's LoRAConfig.lora_dtype: auto, float16 or bfloat16; auto = the model's dtype):
+        // a float32 model's slots take 4 B an element, or 2 B with --lora-dtype bfloat16.
+        s.maxLoras = 4;
+        s.maxLoraRank = 64;
+        s.dtype = WeightDtype::Float32;
+        QCOMPARE(planMemory(s).weights.loraBytes, std::int64_t(1'342'177'280) * 2);
+        s.loraDtype = WeightDtype::BFloat16;
+        QCOMPARE(planMemory(s).weights.loraBytes, std::int64_t(1'342'177'280));
+        s.dtype = WeightDtype::Auto;
+        // --max-cpu-loras keeps adapters in host memory (nothing on the GPU) and must hold --max-loras
+        // ("max_cpu_loras (2) must be >= max_loras (4)", LoRAConfig._validate_lora_config).
+        s.maxCpuLoras = 8;
+        QCOMPARE(planMemory(s).weights.loraBytes, std::int64_t(1'342'177'280));
+        QVERIFY2(launchLine(s).command().contains(QStringLiteral("--lora-dtype bfloat16 --max-cpu-loras 8")),
+                 qPrintable(launchLine(s).command()));
+        s.maxCpuLoras = 2;
+        QVERIFY(test::errorFrom([&] { planMemory(s); }).startsWith(QStringLiteral("--max-cpu-loras 2")));
+        s.maxCpuLoras = 0;
+        s.loraDtype = WeightDtype::Float32;
+        QVERIFY(test::errorFrom([&] { planMemory(s); }).startsWith(QStringLiteral("--lora-dtype")));
     }
 
     void loraSlotsOfLatentAttentionWrapEachProjection()

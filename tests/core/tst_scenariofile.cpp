@@ -161,6 +161,15 @@ private Q_SLOTS:
         QVERIFY(groupsBack.enableDpLmHead);
         QCOMPARE(groupsBack.moeDenseTpSize, std::int64_t(1));
         QCOMPARE(planMemory(groupsBack).weights.bytesPerGpu, planMemory(groups).weights.bytesPerGpu);
+        // vLLM's LoRA dtype and host-memory adapters, written where LoRA is on.
+        Scenario lora = s;
+        lora.maxLoras = 4;
+        lora.loraDtype = WeightDtype::BFloat16;
+        lora.maxCpuLoras = 8;
+        const ScenarioValues loraValues = scenarioToValues(lora);
+        QCOMPARE(loraValues.value(QStringLiteral("lora-dtype")), QStringLiteral("bfloat16"));
+        QCOMPARE(loraValues.value(QStringLiteral("max-cpu-loras")), QStringLiteral("8"));
+        QCOMPARE(scenarioToValues(scenarioFromValues(loraValues, builtinResolvers())), loraValues);
     }
 
     void documentResolvesCarriedModelAndGpu()
