@@ -98,6 +98,12 @@ Scenario drawScenario(QRandomGenerator &random)
     if (random.bounded(6) == 0) {
         s.maxLoras = 1 + random.bounded(8);
         s.maxLoraRank = pick(random, loraRanks());
+        // vLLM's LoRA dtype (float32 refused) and host-memory adapters (refused below --max-loras).
+        if (random.bounded(3) == 0)
+            s.loraDtype = pick(random, QList<WeightDtype>{WeightDtype::Float16, WeightDtype::BFloat16,
+                                                          WeightDtype::Float32});
+        if (random.bounded(3) == 0)
+            s.maxCpuLoras = random.bounded(16);
     }
     if (random.bounded(6) == 0)
         s.kvOffloadingMilliGiB = logUniform(random, 1, MaxOffloadingMilliGiB);
