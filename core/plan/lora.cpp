@@ -13,7 +13,7 @@ namespace kvscope {
 
 namespace {
 
-bool wrappedByLora(const TensorGroup &group, const LoraExperts &experts)
+bool wrappedByLora(const TensorGroup &group, const LoraWrapping &wrapping)
 {
     if (group.role != TensorRole::LinearWeight)
         return false;
@@ -22,9 +22,9 @@ bool wrappedByLora(const TensorGroup &group, const LoraExperts &experts)
     case Component::Mlp:
         return true;
     case Component::Router:
-        return experts.routerWrapped;
+        return wrapping.routerWrapped;
     case Component::Experts:
-        return experts.wrapped;
+        return wrapping.wrapped;
     default:
         return false;
     }
@@ -139,13 +139,13 @@ bool loraFusesExpertGateUp(const Scenario &s)
 }
 
 std::int64_t loraBufferBytes(const QList<TensorGroup> &inventory, std::int64_t maxLoras, std::int64_t rank,
-                             int dtypeBytes, int tensorParallelSize, const LoraExperts &experts)
+                             int dtypeBytes, int tensorParallelSize, const LoraWrapping &wrapping)
 {
     if (maxLoras <= 0)
         return 0;
     Checked elements;
     for (const TensorGroup &group : inventory) {
-        if (!wrappedByLora(group, experts))
+        if (!wrappedByLora(group, wrapping))
             continue;
         if (group.component != Component::Experts) {
             const LocalShape local = localShape(group, tensorParallelSize);
@@ -154,10 +154,10 @@ std::int64_t loraBufferBytes(const QList<TensorGroup> &inventory, std::int64_t m
         }
         const LocalShape local = paddedExpertShape(
             group,
-            localShape(group, experts.tensorParallel > 0 ? experts.tensorParallel : tensorParallelSize),
-            experts.padding);
+            localShape(group, wrapping.tensorParallel > 0 ? wrapping.tensorParallel : tensorParallelSize),
+            wrapping.padding);
         // FusedMoE3DWithLoRA: up's A is gate's (one w13_lora_a over the hidden size).
-        const bool sharedA = experts.fusedGateUp && group.name.contains(QLatin1String(".up_proj."));
+        const bool sharedA = wrapping.fusedGateUp && group.name.contains(QLatin1String(".up_proj."));
         elements += (Checked(local.rows) + (sharedA ? 0 : local.cols)) * group.copies;
     }
     try {

@@ -35,8 +35,9 @@ bool loraWrapsExperts(const Scenario &scenario);
 /// Intern-S1-Pro), from v0.12.0 (vllm-project/vllm#29222 and #29322).
 bool loraFusesExpertGateUp(const Scenario &scenario);
 
-/// How a slot holds a MoE's routed experts (FusedMoEWithLoRA or FusedMoE3DWithLoRA).
-struct LoraExperts
+/// What vLLM or SGLang wraps and how: the router, a MoE's routed experts (FusedMoEWithLoRA or
+/// FusedMoE3DWithLoRA).
+struct LoraWrapping
 {
     bool wrapped = false;     ///< the experts carry LoRA buffers at all (loraWrapsExperts)
     bool fusedGateUp = false; ///< gate and up share one A (loraFusesExpertGateUp)
@@ -52,12 +53,12 @@ struct LoraExperts
 /// as the layer holds them on one GPU (a column-parallel layer's output split, a row-parallel
 /// one's input), in --dtype (lora_dtype auto). The wrapped layers are the decoder's attention
 /// and MLP projections and a MoE's router (ReplicatedLinearWithLoRA, whole on every GPU), so a slot
-/// holds rank x (rows + columns) of each, per GPU. With `experts.wrapped`, each routed expert's gate,
+/// holds rank x (rows + columns) of each, per GPU. With `wrapping.wrapped`, each routed expert's gate,
 /// up and down projections too, as FusedMoEWithLoRA holds them (w13 A and B per slice, w2 A and B: rank
 /// x 3 x (hidden + intermediate / TP) an expert at the sizes the experts are allocated with), or
 /// FusedMoE3DWithLoRA (one w13 A: rank x (2 hidden + 3 intermediate / TP)).
 /// Llama-3.1-8B in 16 bits: 81,920 x rank elements a layer, 5 MiB per unit of rank per slot.
 std::int64_t loraBufferBytes(const QList<TensorGroup> &inventory, std::int64_t maxLoras, std::int64_t rank,
-                             int dtypeBytes, int tensorParallelSize, const LoraExperts &experts = {});
+                             int dtypeBytes, int tensorParallelSize, const LoraWrapping &wrapping = {});
 
 } // namespace kvscope

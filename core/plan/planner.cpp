@@ -428,18 +428,18 @@ MemoryPlan planLayers(const Scenario &s, const EngineRules &rulesRef, const Mode
             weightMemory(m, inventory, plan.quantization, plan.dtype, tp, rules->expertPadding(s), experts);
         applyMeasuredCheckpoint(m, tp, plan);
         // LoRA slots are allocated with the model: vLLM's "Model loading took" includes them.
-        LoraExperts loraExperts;
-        loraExperts.wrapped = loraWrapsExperts(s);
-        loraExperts.fusedGateUp = loraFusesExpertGateUp(s);
-        loraExperts.tensorParallel = plan.expertTensorParallelSize;
-        loraExperts.routerWrapped = s.engine == Engine::Vllm;
+        LoraWrapping loraWrapping;
+        loraWrapping.wrapped = loraWrapsExperts(s);
+        loraWrapping.fusedGateUp = loraFusesExpertGateUp(s);
+        loraWrapping.tensorParallel = plan.expertTensorParallelSize;
+        loraWrapping.routerWrapped = s.engine == Engine::Vllm;
         if (plan.quantization.method == QuantMethod::Mxfp4)
-            loraExperts.padding = rules->expertPadding(s);
+            loraWrapping.padding = rules->expertPadding(s);
         // vLLM's --lora-dtype (LoRAConfig: auto = the model's dtype); SGLang's pool takes the model's.
         const WeightDtype loraDtype =
             s.engine == Engine::Vllm && s.loraDtype != WeightDtype::Auto ? s.loraDtype : plan.dtype;
         plan.weights.loraBytes = loraBufferBytes(inventory, s.maxLoras, s.maxLoraRank,
-                                                 bytesPerElement(loraDtype), tp, loraExperts);
+                                                 bytesPerElement(loraDtype), tp, loraWrapping);
         // vLLM's drafter loads after the target, before the profiling run; SGLang's after the
         // target's pool, outside the static share (SglangRules::settlePool).
         const bool separateDrafter = s.engine == Engine::Sglang;
