@@ -166,6 +166,10 @@ ScenarioOptions::ScenarioOptions()
                QStringLiteral(
                    "vLLM: the LoRA slots' dtype, auto (the model's, the default), float16 or bfloat16."),
                "dtype"),
+        QCommandLineOption(
+            fileKey(ScenarioField::FullyShardedLoras),
+            QStringLiteral("vLLM: LoRA slots split over the tensor-parallel GPUs in full (the rank "
+                           "must divide over them).")),
         option(fileKey(ScenarioField::MaxCpuLoras),
                QStringLiteral("vLLM: adapters kept in host memory (default --max-loras; at least that many); "
                               "nothing on the GPU."),

@@ -89,6 +89,8 @@ const FieldSpelling spellings[] = {
      QT_TRANSLATE_NOOP("kvscope::ScenarioField", "LoRA dtype")},
     {ScenarioField::MaxCpuLoras, "max-cpu-loras", nullptr,
      QT_TRANSLATE_NOOP("kvscope::ScenarioField", "LoRA adapters in host memory")},
+    {ScenarioField::FullyShardedLoras, "fully-sharded-loras", nullptr,
+     QT_TRANSLATE_NOOP("kvscope::ScenarioField", "Fully sharded LoRA")},
     {ScenarioField::KvOffloadingSize, "kv-offloading-size", nullptr,
      QT_TRANSLATE_NOOP("kvscope::ScenarioField", "KV offloading")},
     {ScenarioField::KvOffloadingBackend, "kv-offloading-backend", nullptr,

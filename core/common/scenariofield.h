@@ -52,6 +52,7 @@ enum class ScenarioField
     MaxLoraRank,
     LoraDtype,
     MaxCpuLoras,
+    FullyShardedLoras,
     KvOffloadingSize,
     KvOffloadingBackend,
     SpeculativeConfig,

@@ -77,6 +77,16 @@ void validateLora(const Scenario &s)
                         .arg(s.maxCpuLoras)
                         .arg(optionFlag(ScenarioField::MaxLoras))
                         .arg(s.maxLoras));
+    // divide(max_lora_rank, tp_size) in the fully sharded layers asserts that the rank divides.
+    if (s.fullyShardedLoras && s.maxLoraRank % std::max<std::int64_t>(1, s.tensorParallelSize) != 0)
+        throw Error(
+            QCoreApplication::translate("kvscope::Planner",
+                                        "%1: vLLM splits each slot's rank over the GPUs, and %2 %3 does not "
+                                        "divide over %4 %5")
+                .arg(optionFlag(ScenarioField::FullyShardedLoras), optionFlag(ScenarioField::MaxLoraRank))
+                .arg(s.maxLoraRank)
+                .arg(optionFlag(ScenarioField::TensorParallelSize))
+                .arg(s.tensorParallelSize));
     if (s.engine == Engine::Vllm && !loraRanks().contains(s.maxLoraRank)) {
         QStringList ranks;
         for (std::int64_t rank : loraRanks())
@@ -147,18 +157,25 @@ std::int64_t loraBufferBytes(const QList<TensorGroup> &inventory, std::int64_t m
     for (const TensorGroup &group : inventory) {
         if (!wrappedByLora(group, wrapping))
             continue;
-        if (group.component != Component::Experts) {
-            const LocalShape local = localShape(group, tensorParallelSize);
-            elements += (Checked(local.rows) + local.cols) * group.copies;
-            continue;
+        const bool expert = group.component == Component::Experts;
+        const int tp = expert && wrapping.tensorParallel > 0 ? wrapping.tensorParallel : tensorParallelSize;
+        LocalShape local = localShape(group, tp);
+        if (expert)
+            local = paddedExpertShape(group, local, wrapping.padding);
+        // A [rank, input] per unit of rank is the input (cols), B [output, rank] the output (rows); fully
+        // sharded, a column-parallel layer's A and a row-parallel layer's B are split over the GPUs as well.
+        std::int64_t a = local.cols;
+        std::int64_t b = local.rows;
+        if (wrapping.fullySharded && group.sharding != Sharding::Replicated) {
+            if (group.sharding == Sharding::SplitCols)
+                b = ceilDiv(b, std::max(1, tp));
+            else
+                a = ceilDiv(a, std::max(1, tp));
         }
-        const LocalShape local = paddedExpertShape(
-            group,
-            localShape(group, wrapping.tensorParallel > 0 ? wrapping.tensorParallel : tensorParallelSize),
-            wrapping.padding);
         // FusedMoE3DWithLoRA: up's A is gate's (one w13_lora_a over the hidden size).
-        const bool sharedA = wrapping.fusedGateUp && group.name.contains(QLatin1String(".up_proj."));
-        elements += (Checked(local.rows) + (sharedA ? 0 : local.cols)) * group.copies;
+        const bool sharedA =
+            expert && wrapping.fusedGateUp && group.name.contains(QLatin1String(".up_proj."));
+        elements += (Checked(b) + (sharedA ? 0 : a)) * group.copies;
     }
     try {
         return (elements * rank * maxLoras * dtypeBytes).value();

@@ -44,6 +44,9 @@ struct LoraWrapping
     int tensorParallel = 0;   ///< GPUs each expert is split over; 0: the tensor-parallel size
     /// vLLM wraps a MoE's router whole (ReplicatedLinearWithLoRA); SGLang's pool has no buffer for it.
     bool routerWrapped = true;
+    /// vLLM's --fully-sharded-loras (BaseLinearLayerWithLoRA.create_lora_weights, FusedMoEWithLoRA): a
+    /// column-parallel layer's A takes rank / TP rows, a row-parallel layer's B output / TP.
+    bool fullySharded = false;
     ExpertPadding padding; ///< the sizes the experts are allocated with (MXFP4 under Marlin)
 };
 

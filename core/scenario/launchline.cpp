@@ -218,6 +218,8 @@ LaunchLine vllmLaunchLine(const Scenario &s)
         args << optionFlag(ScenarioField::LoraDtype) << dtypeName(s.loraDtype);
     if (s.maxLoras > 0 && s.maxCpuLoras > 0)
         args << optionFlag(ScenarioField::MaxCpuLoras) << QString::number(s.maxCpuLoras);
+    if (s.maxLoras > 0 && s.fullyShardedLoras)
+        args << optionFlag(ScenarioField::FullyShardedLoras);
     if (s.kvOffloadingMilliGiB > 0)
         args << optionFlag(ScenarioField::KvOffloadingSize) << formatThousandths(s.kvOffloadingMilliGiB)
              << optionFlag(ScenarioField::KvOffloadingBackend)

@@ -99,6 +99,9 @@ struct Scenario
     /// vLLM's --max-cpu-loras: adapters kept in host memory (nothing on the GPU); 0 = vLLM's default,
     /// --max-loras. Must be at least --max-loras.
     std::int64_t maxCpuLoras = 0;
+    /// vLLM's --fully-sharded-loras: column-parallel layers' A and row-parallel layers' B split over the GPUs
+    /// too (the rank must divide over them).
+    bool fullyShardedLoras = false;
     /// --kv-offloading-size in thousandths of a GiB: the CPU buffer vLLM offloads KV blocks to,
     /// summed over the tensor-parallel ranks; 0 = no offloading.
     std::int64_t kvOffloadingMilliGiB = 0;

@@ -358,6 +358,14 @@ const Field fields[] = {
                     ? forEngine(s, Engine::Vllm, QString::number(s.maxCpuLoras))
                     : QString();
      }},
+    {{ScenarioField::FullyShardedLoras, OptionKind::Switch, OptionEngine::Vllm},
+     [](Scenario &s, const QString &text, const QString &o, const ScenarioResolvers &) {
+         s.fullyShardedLoras = parseSwitch(text, o);
+     },
+     [](const Scenario &s) {
+         return s.maxLoras > 0 && s.fullyShardedLoras ? forEngine(s, Engine::Vllm, switchText(true))
+                                                      : QString();
+     }},
     // 0 (no offloading) is left out; the backend only where offloading is on.
     {{ScenarioField::KvOffloadingSize, OptionKind::Number, OptionEngine::Vllm},
      [](Scenario &s, const QString &text, const QString &o, const ScenarioResolvers &) {

@@ -4052,6 +4052,10 @@
         <source>%1 %2: must be at least %3 %4</source>
         <translation>%1 %2：至少须为 %3 %4</translation>
     </message>
+    <message>
+        <source>%1: vLLM splits each slot&apos;s rank over the GPUs, and %2 %3 does not divide over %4 %5</source>
+        <translation>%1：vLLM 会把每个槽位的秩切分到各 GPU 上，而 %2 %3 不能被 %4 %5 整除</translation>
+    </message>
 </context>
 <context>
     <name>kvscope::PublishedResults</name>
@@ -4388,6 +4392,10 @@
     <message>
         <source>LoRA adapters in host memory</source>
         <translation>主机内存中的 LoRA 适配器数</translation>
+    </message>
+    <message>
+        <source>Fully sharded LoRA</source>
+        <translation>LoRA 完全切分</translation>
     </message>
 </context>
 <context>

@@ -137,6 +137,22 @@ private Q_SLOTS:
         s.maxCpuLoras = 0;
         s.loraDtype = WeightDtype::Float32;
         QVERIFY(test::errorFrom([&] { planMemory(s); }).startsWith(QStringLiteral("--lora-dtype")));
+        s.loraDtype = WeightDtype::Auto;
+        // --fully-sharded-loras (BaseLinearLayerWithLoRA.create_lora_weights): a column-parallel layer's A
+        // takes rank / TP rows, a row-parallel layer's B output / TP. Llama-3.1-8B at TP 2, per unit of rank
+        // a layer: q 2048 + 4096 / 2, k and v 512 + 4096 / 2, o 4096 / 2 + 2048, gate and up 7168 + 4096 / 2,
+        // down 4096 / 2 + 7168 = 4,096 + 2 x 2,560 + 4,096 + 3 x 9,216 = 40,960 (55,296 without):
+        // x 32 x rank 64 x 4 slots x 2 B = 671,088,640 B, half of TP 1's.
+        s.tensorParallelSize = 2;
+        s.fullyShardedLoras = true;
+        QCOMPARE(planMemory(s).weights.loraBytes, std::int64_t(671'088'640));
+        QVERIFY(launchLine(s).command().contains(QStringLiteral("--fully-sharded-loras")));
+        // The rank must divide over the GPUs (vLLM's divide(max_lora_rank, tp_size)).
+        s.maxLoraRank = 1;
+        QVERIFY(test::errorFrom([&] { planMemory(s); }).startsWith(QStringLiteral("--fully-sharded-loras")));
+        s.maxLoraRank = 64;
+        s.fullyShardedLoras = false;
+        s.tensorParallelSize = 1;
     }
 
     void loraSlotsOfLatentAttentionWrapEachProjection()
@@ -242,6 +258,11 @@ private Q_SLOTS:
         // experts 128 x 3 x (2048 + 384) = 933,888; x 48 x 16 x 4 x 2 B = 5,829,820,416 B.
         s.tensorParallelSize = 2;
         QCOMPARE(planMemory(s).weights.loraBytes, std::int64_t(5'829'820'416));
+        // Fully sharded (FusedMoEWithLoRA: w13_lora_a rank / TP, w2_lora_b hidden / TP): q 2048 + 1024, k and
+        // v 256 + 1024, o 1024 + 2048, router 2,176, experts 128 x 3 x (1024 + 384) = 551,552 a layer.
+        s.fullyShardedLoras = true;
+        QCOMPARE(planMemory(s).weights.loraBytes, std::int64_t(551'552) * 48 * 16 * 4 * 2);
+        s.fullyShardedLoras = false;
         // Before FusedMoEWithLoRA, vLLM left the experts unwrapped (an adapter's expert weights were
         // refused, vllm-project/vllm#20932): attention and router only, (17,408 + 2,176) x 48 x 64 x 2 B.
         s.tensorParallelSize = 1;

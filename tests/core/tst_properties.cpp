@@ -104,6 +104,7 @@ Scenario drawScenario(QRandomGenerator &random)
                                                           WeightDtype::Float32});
         if (random.bounded(3) == 0)
             s.maxCpuLoras = random.bounded(16);
+        s.fullyShardedLoras = random.bounded(4) == 0; // refused where the rank does not divide over TP
     }
     if (random.bounded(6) == 0)
         s.kvOffloadingMilliGiB = logUniform(random, 1, MaxOffloadingMilliGiB);
