@@ -166,6 +166,12 @@ ScenarioOptions::ScenarioOptions()
                QStringLiteral(
                    "vLLM: the LoRA slots' dtype, auto (the model's, the default), float16 or bfloat16."),
                "dtype"),
+        option(fileKey(ScenarioField::LoraTargetModules),
+               QStringLiteral(
+                   "The projections that get LoRA slots, comma-separated: q_proj, k_proj, v_proj, o_proj, "
+                   "gate_proj, up_proj, down_proj (or qkv_proj, gate_up_proj); a packed projection "
+                   "is wrapped whole when one of its parts is named (default: all of them)."),
+               "names"),
         QCommandLineOption(
             fileKey(ScenarioField::FullyShardedLoras),
             QStringLiteral("vLLM: LoRA slots split over the tensor-parallel GPUs in full (the rank "

@@ -91,6 +91,8 @@ const FieldSpelling spellings[] = {
      QT_TRANSLATE_NOOP("kvscope::ScenarioField", "LoRA adapters in host memory")},
     {ScenarioField::FullyShardedLoras, "fully-sharded-loras", nullptr,
      QT_TRANSLATE_NOOP("kvscope::ScenarioField", "Fully sharded LoRA")},
+    {ScenarioField::LoraTargetModules, "lora-target-modules", nullptr,
+     QT_TRANSLATE_NOOP("kvscope::ScenarioField", "LoRA target modules")},
     {ScenarioField::KvOffloadingSize, "kv-offloading-size", nullptr,
      QT_TRANSLATE_NOOP("kvscope::ScenarioField", "KV offloading")},
     {ScenarioField::KvOffloadingBackend, "kv-offloading-backend", nullptr,

@@ -53,6 +53,7 @@ enum class ScenarioField
     LoraDtype,
     MaxCpuLoras,
     FullyShardedLoras,
+    LoraTargetModules,
     KvOffloadingSize,
     KvOffloadingBackend,
     SpeculativeConfig,

@@ -30,7 +30,45 @@ bool wrappedByLora(const TensorGroup &group, const LoraWrapping &wrapping)
     }
 }
 
+/// The packed projection a module runs in (vLLM's packed_modules_mapping, SGLang's normalized target
+/// modules): q, k and v in qkv_proj, gate and up in gate_up_proj; others themselves.
+QString packedModule(const QString &module)
+{
+    if (module == QLatin1String("q_proj") || module == QLatin1String("k_proj") ||
+        module == QLatin1String("v_proj"))
+        return QStringLiteral("qkv_proj");
+    if (module == QLatin1String("gate_proj") || module == QLatin1String("up_proj"))
+        return QStringLiteral("gate_up_proj");
+    return module;
+}
+
+/// Whether a group's projection gets slots under --lora-target-modules: its packed module is named, or one
+/// of that module's parts is (is_in_target_modules, vllm/lora/utils.py).
+bool targeted(const TensorGroup &group, const QStringList &targets)
+{
+    if (targets.isEmpty())
+        return true;
+    const QStringList parts = group.name.split(QLatin1Char('.'));
+    const QString module = parts.size() >= 2 && parts.last() == QLatin1String("weight")
+                               ? parts.at(parts.size() - 2)
+                               : parts.last();
+    const QString packed = packedModule(module);
+    for (const QString &target : targets)
+        if (packedModule(target) == packed)
+            return true;
+    return false;
+}
+
 } // namespace
+
+const QStringList &loraTargetModuleNames()
+{
+    static const QStringList names = {
+        QStringLiteral("q_proj"),    QStringLiteral("k_proj"),    QStringLiteral("v_proj"),
+        QStringLiteral("o_proj"),    QStringLiteral("gate_proj"), QStringLiteral("up_proj"),
+        QStringLiteral("down_proj"), QStringLiteral("qkv_proj"),  QStringLiteral("gate_up_proj")};
+    return names;
+}
 
 const QList<std::int64_t> &loraRanks()
 {
@@ -77,6 +115,18 @@ void validateLora(const Scenario &s)
                         .arg(s.maxCpuLoras)
                         .arg(optionFlag(ScenarioField::MaxLoras))
                         .arg(s.maxLoras));
+    // --lora-target-modules: kvscope restricts a dense model's q/k/v/o and gate/up/down projections.
+    for (const QString &module : s.loraTargetModules)
+        if (!loraTargetModuleNames().contains(module))
+            throw Error(QCoreApplication::translate("kvscope::Planner",
+                                                    "%1: %2 is not a projection kvscope sizes slots for (%3)")
+                            .arg(optionFlag(ScenarioField::LoraTargetModules), module,
+                                 loraTargetModuleNames().join(QStringLiteral(", "))));
+    if (!s.loraTargetModules.isEmpty() && (m.moe.enabled() || m.usesMla() || m.recurrent.enabled()))
+        throw Error(QCoreApplication::translate(
+                        "kvscope::Planner", "%1: kvscope restricts the slots of dense models' q/k/v/o and "
+                                            "gate/up/down projections; %2's other layers are not matched yet")
+                        .arg(optionFlag(ScenarioField::LoraTargetModules), m.name));
     // divide(max_lora_rank, tp_size) in the fully sharded layers asserts that the rank divides.
     if (s.fullyShardedLoras && s.maxLoraRank % std::max<std::int64_t>(1, s.tensorParallelSize) != 0)
         throw Error(
@@ -155,7 +205,7 @@ std::int64_t loraBufferBytes(const QList<TensorGroup> &inventory, std::int64_t m
         return 0;
     Checked elements;
     for (const TensorGroup &group : inventory) {
-        if (!wrappedByLora(group, wrapping))
+        if (!wrappedByLora(group, wrapping) || !targeted(group, wrapping.targetModules))
             continue;
         const bool expert = group.component == Component::Experts;
         const int tp = expert && wrapping.tensorParallel > 0 ? wrapping.tensorParallel : tensorParallelSize;

@@ -9,10 +9,15 @@
 #include <cstdint>
 
 #include <QList>
+#include <QStringList>
 
 namespace kvscope {
 
 struct Scenario;
+
+/// The projections --lora-target-modules can name (a dense model's q/k/v/o and gate/up/down, and the
+/// packed qkv_proj and gate_up_proj vLLM and SGLang run them as).
+const QStringList &loraTargetModuleNames();
 
 /// The ranks vLLM's LoRAConfig accepts for --max-lora-rank (possible_max_ranks, vllm/config/lora.py).
 const QList<std::int64_t> &loraRanks();
@@ -47,6 +52,8 @@ struct LoraWrapping
     /// vLLM's --fully-sharded-loras (BaseLinearLayerWithLoRA.create_lora_weights, FusedMoEWithLoRA): a
     /// column-parallel layer's A takes rank / TP rows, a row-parallel layer's B output / TP.
     bool fullySharded = false;
+    /// --lora-target-modules: the projections that get slots; empty = all (loraTargetModuleNames()).
+    QStringList targetModules;
     ExpertPadding padding; ///< the sizes the experts are allocated with (MXFP4 under Marlin)
 };
 

@@ -434,6 +434,7 @@ MemoryPlan planLayers(const Scenario &s, const EngineRules &rulesRef, const Mode
         loraWrapping.tensorParallel = plan.expertTensorParallelSize;
         loraWrapping.routerWrapped = s.engine == Engine::Vllm;
         loraWrapping.fullySharded = s.engine == Engine::Vllm && s.fullyShardedLoras;
+        loraWrapping.targetModules = s.loraTargetModules;
         if (plan.quantization.method == QuantMethod::Mxfp4)
             loraWrapping.padding = rules->expertPadding(s);
         // vLLM's --lora-dtype (LoRAConfig: auto = the model's dtype); SGLang's pool takes the model's.

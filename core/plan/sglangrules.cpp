@@ -292,13 +292,15 @@ void SglangRules::addNotes(const Scenario &s, MemoryPlan &plan) const
         plan.notes
             << QCoreApplication::translate(
                    "kvscope::Planner",
-                   "%1 %2 %3 %4: SGLang's LoRA pool takes %5 a GPU, A and B buffers of the q, k, v, o, "
-                   "gate, up and down projections (%6) built with the model, before the KV pool is sized")
+                   "%1 %2 %3 %4: SGLang's LoRA pool takes %5 a GPU, A and B buffers of the %7 projections "
+                   "(%6) built with the model, before the KV pool is sized")
                    .arg(optionFlag(ScenarioField::MaxLoras, Engine::Sglang))
                    .arg(s.maxLoras)
                    .arg(optionFlag(ScenarioField::MaxLoraRank, Engine::Sglang))
                    .arg(s.maxLoraRank)
-                   .arg(formatGiB(plan.weights.loraBytes), serverFlag(ServerOption::SglangLoraTargetModules));
+                   .arg(formatGiB(plan.weights.loraBytes), serverFlag(ServerOption::SglangLoraTargetModules),
+                        s.loraTargetModules.isEmpty() ? QStringLiteral("q, k, v, o, gate, up and down")
+                                                      : s.loraTargetModules.join(QStringLiteral(", ")));
     const KvCacheMemory &kv = plan.kv;
     if (kv.statePoolSlots > 0)
         plan.notes << QCoreApplication::translate(

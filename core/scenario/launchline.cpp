@@ -220,6 +220,8 @@ LaunchLine vllmLaunchLine(const Scenario &s)
         args << optionFlag(ScenarioField::MaxCpuLoras) << QString::number(s.maxCpuLoras);
     if (s.maxLoras > 0 && s.fullyShardedLoras)
         args << optionFlag(ScenarioField::FullyShardedLoras);
+    if (s.maxLoras > 0 && !s.loraTargetModules.isEmpty())
+        args << optionFlag(ScenarioField::LoraTargetModules) << s.loraTargetModules;
     if (s.kvOffloadingMilliGiB > 0)
         args << optionFlag(ScenarioField::KvOffloadingSize) << formatThousandths(s.kvOffloadingMilliGiB)
              << optionFlag(ScenarioField::KvOffloadingBackend)
@@ -317,9 +319,13 @@ LaunchLine sglangLaunchLine(const Scenario &s)
         args << serverFlag(ServerOption::SglangEnableLora)
              << optionFlag(ScenarioField::MaxLoras, Engine::Sglang) << QString::number(s.maxLoras)
              << optionFlag(ScenarioField::MaxLoraRank, Engine::Sglang) << QString::number(s.maxLoraRank)
-             << serverFlag(ServerOption::SglangLoraTargetModules) << QStringLiteral("q_proj")
-             << QStringLiteral("k_proj") << QStringLiteral("v_proj") << QStringLiteral("o_proj")
-             << QStringLiteral("gate_proj") << QStringLiteral("up_proj") << QStringLiteral("down_proj");
+             << serverFlag(ServerOption::SglangLoraTargetModules)
+             << (s.loraTargetModules.isEmpty()
+                     ? QStringList{QStringLiteral("q_proj"), QStringLiteral("k_proj"),
+                                   QStringLiteral("v_proj"), QStringLiteral("o_proj"),
+                                   QStringLiteral("gate_proj"), QStringLiteral("up_proj"),
+                                   QStringLiteral("down_proj")}
+                     : s.loraTargetModules);
     if (s.speculative.enabled()) {
         // A chain of k drafts: k draft passes of one branch, k + 1 tokens verified.
         const std::int64_t k = s.speculative.numSpeculativeTokens;

@@ -15,6 +15,7 @@
 #include <optional>
 
 #include <QString>
+#include <QStringList>
 
 namespace kvscope {
 
@@ -102,6 +103,10 @@ struct Scenario
     /// vLLM's --fully-sharded-loras: column-parallel layers' A and row-parallel layers' B split over the GPUs
     /// too (the rank must divide over them).
     bool fullyShardedLoras = false;
+    /// --lora-target-modules (vLLM's and SGLang's): the projections that get LoRA slots (q_proj, k_proj,
+    /// v_proj, o_proj, gate_proj, up_proj, down_proj, or the packed qkv_proj and gate_up_proj); empty = every
+    /// projection kvscope sizes.
+    QStringList loraTargetModules;
     /// --kv-offloading-size in thousandths of a GiB: the CPU buffer vLLM offloads KV blocks to,
     /// summed over the tensor-parallel ranks; 0 = no offloading.
     std::int64_t kvOffloadingMilliGiB = 0;

@@ -366,6 +366,14 @@ const Field fields[] = {
          return s.maxLoras > 0 && s.fullyShardedLoras ? forEngine(s, Engine::Vllm, switchText(true))
                                                       : QString();
      }},
+    // Comma- or space-separated on kvscope's command line and in files; written where LoRA is on.
+    {{ScenarioField::LoraTargetModules, OptionKind::Text},
+     [](Scenario &s, const QString &text, const QString &, const ScenarioResolvers &) {
+         s.loraTargetModules = text.split(QRegularExpression(QStringLiteral("[,\\s]+")), Qt::SkipEmptyParts);
+     },
+     [](const Scenario &s) {
+         return s.maxLoras > 0 ? s.loraTargetModules.join(QLatin1Char(',')) : QString();
+     }},
     // 0 (no offloading) is left out; the backend only where offloading is on.
     {{ScenarioField::KvOffloadingSize, OptionKind::Number, OptionEngine::Vllm},
      [](Scenario &s, const QString &text, const QString &o, const ScenarioResolvers &) {

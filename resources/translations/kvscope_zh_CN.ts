@@ -3985,10 +3985,6 @@
         <translation>SGLang 把 %1 的 %2 个循环层的状态放在单独的状态池中并先划定大小：KV 池每得 1 份显存，状态池得 0.9 份（mamba_full_memory_ratio），可容纳 %3 个请求的状态，每个 %4 B（卷积窗口为 bfloat16，循环矩阵为 float32），共 %5；其中至多三分之一，即 %6 个请求同时运行</translation>
     </message>
     <message>
-        <source>%1 %2 %3 %4: SGLang&apos;s LoRA pool takes %5 a GPU, A and B buffers of the q, k, v, o, gate, up and down projections (%6) built with the model, before the KV pool is sized</source>
-        <translation>%1 %2 %3 %4：SGLang 的 LoRA 池每块 GPU 占 %5，为 q、k、v、o、gate、up、down 投影（%6）各建 A、B 缓冲区，与模型一同创建，早于 KV 池定大小</translation>
-    </message>
-    <message>
         <source>%1: SGLang&apos;s LoRA pool holds %2&apos;s experts in buffers of its own shape, which kvscope does not size yet</source>
         <translation>%1：SGLang 的 LoRA 池为 %2 的专家使用自有形状的缓冲区，kvscope 尚未计算其大小</translation>
     </message>
@@ -4055,6 +4051,18 @@
     <message>
         <source>%1: vLLM splits each slot&apos;s rank over the GPUs, and %2 %3 does not divide over %4 %5</source>
         <translation>%1：vLLM 会把每个槽位的秩切分到各 GPU 上，而 %2 %3 不能被 %4 %5 整除</translation>
+    </message>
+    <message>
+        <source>%1 %2 %3 %4: SGLang&apos;s LoRA pool takes %5 a GPU, A and B buffers of the %7 projections (%6) built with the model, before the KV pool is sized</source>
+        <translation>%1 %2 %3 %4：SGLang 的 LoRA 池每块 GPU 占 %5，为 %7 投影（%6）各建 A、B 缓冲区，与模型一同创建，早于 KV 池定大小</translation>
+    </message>
+    <message>
+        <source>%1: %2 is not a projection kvscope sizes slots for (%3)</source>
+        <translation>%1：%2 不是 kvscope 会为其计算槽位的投影（%3）</translation>
+    </message>
+    <message>
+        <source>%1: kvscope restricts the slots of dense models&apos; q/k/v/o and gate/up/down projections; %2&apos;s other layers are not matched yet</source>
+        <translation>%1：kvscope 只对稠密模型的 q/k/v/o 与 gate/up/down 投影限制槽位；%2 的其他层尚未匹配</translation>
     </message>
 </context>
 <context>
@@ -4396,6 +4404,10 @@
     <message>
         <source>Fully sharded LoRA</source>
         <translation>LoRA 完全切分</translation>
+    </message>
+    <message>
+        <source>LoRA target modules</source>
+        <translation>LoRA 目标模块</translation>
     </message>
 </context>
 <context>

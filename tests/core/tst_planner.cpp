@@ -153,6 +153,22 @@ private Q_SLOTS:
         s.maxLoraRank = 64;
         s.fullyShardedLoras = false;
         s.tensorParallelSize = 1;
+        // --lora-target-modules (vLLM's LoRAConfig.target_modules, vllm-project/vllm#34984; SGLang's own
+        // flag): only the named modules get slots, and a packed module whose child is named is wrapped whole
+        // (is_in_target_modules, vllm/lora/utils.py: q_proj names the fused qkv_proj). q_proj and v_proj:
+        // q 4096 + 4096, k and v 1024 + 4096 = 18,432 a layer x 32 x 64 x 4 x 2 B = 301,989,888 B.
+        s.loraTargetModules = {QStringLiteral("q_proj"), QStringLiteral("v_proj")};
+        QCOMPARE(planMemory(s).weights.loraBytes, std::int64_t(301'989'888));
+        QVERIFY2(launchLine(s).command().contains(QStringLiteral("--lora-target-modules q_proj v_proj")),
+                 qPrintable(launchLine(s).command()));
+        s.engine = Engine::Sglang;
+        QCOMPARE(planMemory(s).weights.loraBytes, std::int64_t(301'989'888)); // SGLang's qkv_proj buffers
+        QVERIFY2(launchLine(s).command().contains(QStringLiteral("--lora-target-modules q_proj v_proj")),
+                 qPrintable(launchLine(s).command()));
+        s.engine = Engine::Vllm;
+        s.loraTargetModules = {QStringLiteral("lm_head")};
+        QVERIFY(test::errorFrom([&] { planMemory(s); }).startsWith(QStringLiteral("--lora-target-modules")));
+        s.loraTargetModules.clear();
     }
 
     void loraSlotsOfLatentAttentionWrapEachProjection()

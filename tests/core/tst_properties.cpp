@@ -105,6 +105,10 @@ Scenario drawScenario(QRandomGenerator &random)
         if (random.bounded(3) == 0)
             s.maxCpuLoras = random.bounded(16);
         s.fullyShardedLoras = random.bounded(4) == 0; // refused where the rank does not divide over TP
+        if (random.bounded(4) == 0) // a few projections, now and then a name kvscope refuses
+            s.loraTargetModules = {
+                pick(random, QStringList{QStringLiteral("q_proj"), QStringLiteral("o_proj"),
+                                         QStringLiteral("down_proj"), QStringLiteral("lm_head")})};
     }
     if (random.bounded(6) == 0)
         s.kvOffloadingMilliGiB = logUniform(random, 1, MaxOffloadingMilliGiB);

@@ -166,9 +166,11 @@ private Q_SLOTS:
         lora.maxLoras = 4;
         lora.loraDtype = WeightDtype::BFloat16;
         lora.maxCpuLoras = 8;
+        lora.loraTargetModules = {QStringLiteral("q_proj"), QStringLiteral("v_proj")};
         const ScenarioValues loraValues = scenarioToValues(lora);
         QCOMPARE(loraValues.value(QStringLiteral("lora-dtype")), QStringLiteral("bfloat16"));
         QCOMPARE(loraValues.value(QStringLiteral("max-cpu-loras")), QStringLiteral("8"));
+        QCOMPARE(loraValues.value(QStringLiteral("lora-target-modules")), QStringLiteral("q_proj,v_proj"));
         QCOMPARE(scenarioToValues(scenarioFromValues(loraValues, builtinResolvers())), loraValues);
     }
 
