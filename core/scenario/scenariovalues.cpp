@@ -8,6 +8,8 @@
 
 #include <limits>
 
+#include <QRegularExpression>
+
 namespace kvscope {
 
 namespace {
