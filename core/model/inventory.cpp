@@ -304,6 +304,15 @@ QList<TensorGroup> tensorInventory(const ModelArch &m)
     return b.take();
 }
 
+QString projectionName(const TensorGroup &group)
+{
+    QStringView name = group.name;
+    for (const QLatin1String suffix : {QLatin1String(".weight"), QLatin1String(".bias")})
+        if (name.endsWith(suffix))
+            name.chop(suffix.size());
+    return name.mid(name.lastIndexOf(QLatin1Char('.')) + 1).toString();
+}
+
 LocalShape localShape(const TensorGroup &group, int tp)
 {
     const int t = std::max(1, tp);

@@ -72,6 +72,10 @@ TensorGroup tensorGroup(QString name, Component component, TensorRole role, std:
 /// parameter counts, weight memory and tensor-parallel sharding.
 QList<TensorGroup> tensorInventory(const ModelArch &model);
 
+/// The projection a group's tensors belong to: "q_proj" for "self_attn.q_proj.weight" (its name less
+/// the ".weight" or ".bias" it ends in, up to the last dot).
+QString projectionName(const TensorGroup &group);
+
 /// Shape of one tensor of `group` on one GPU under tensor parallelism `tp`.
 struct LocalShape
 {

@@ -48,11 +48,7 @@ bool targeted(const TensorGroup &group, const QStringList &targets)
 {
     if (targets.isEmpty())
         return true;
-    const QStringList parts = group.name.split(QLatin1Char('.'));
-    const QString module = parts.size() >= 2 && parts.last() == QLatin1String("weight")
-                               ? parts.at(parts.size() - 2)
-                               : parts.last();
-    const QString packed = packedModule(module);
+    const QString packed = packedModule(projectionName(group));
     for (const QString &target : targets)
         if (packedModule(target) == packed)
             return true;
@@ -224,7 +220,7 @@ std::int64_t loraBufferBytes(const QList<TensorGroup> &inventory, std::int64_t m
         }
         // FusedMoE3DWithLoRA: up's A is gate's (one w13_lora_a over the hidden size).
         const bool sharedA =
-            expert && wrapping.fusedGateUp && group.name.contains(QLatin1String(".up_proj."));
+            expert && wrapping.fusedGateUp && projectionName(group) == QLatin1String("up_proj");
         elements += (Checked(b) + (sharedA ? 0 : a)) * group.copies;
     }
     try {

@@ -113,8 +113,9 @@ int gpusSplitOver(const TensorGroup &group, int tensorParallelSize, const Expert
 
 LocalShape paddedExpertShape(const TensorGroup &group, LocalShape local, const ExpertPadding &padding)
 {
+    const QString projection = projectionName(group);
     const bool intermediateRows =
-        group.name.contains(QLatin1String(".gate_proj.")) || group.name.contains(QLatin1String(".up_proj."));
+        projection == QLatin1String("gate_proj") || projection == QLatin1String("up_proj");
     const int rowsAlign = intermediateRows ? padding.intermediate : padding.hidden;
     local.rows = roundUp(local.rows, rowsAlign);
     if (group.role == TensorRole::LinearWeight)
