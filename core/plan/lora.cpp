@@ -55,28 +55,16 @@ bool targeted(const TensorGroup &group, const QStringList &targets)
     return false;
 }
 
-} // namespace
-
-const QStringList &loraTargetModuleNames()
+/// "--max-loras 4": what a refusal of the slots names.
+QString slotsText(const Scenario &s)
 {
-    static const QStringList names = {
-        QStringLiteral("q_proj"),    QStringLiteral("k_proj"),    QStringLiteral("v_proj"),
-        QStringLiteral("o_proj"),    QStringLiteral("gate_proj"), QStringLiteral("up_proj"),
-        QStringLiteral("down_proj"), QStringLiteral("qkv_proj"),  QStringLiteral("gate_up_proj")};
-    return names;
+    return QStringLiteral("%1 %2").arg(optionFlag(ScenarioField::MaxLoras)).arg(s.maxLoras);
 }
 
-const QList<std::int64_t> &loraRanks()
+/// SGLang's LoRA pool: the MoE experts kvscope sizes there.
+void validateSglangPool(const Scenario &s)
 {
-    static const QList<std::int64_t> ranks = {1, 8, 16, 32, 64, 128, 256, 320, 512};
-    return ranks;
-}
-
-void validateLora(const Scenario &s)
-{
-    if (s.maxLoras <= 0)
-        return;
-    const QString slots = QStringLiteral("%1 %2").arg(optionFlag(ScenarioField::MaxLoras)).arg(s.maxLoras);
+    const QString slots = slotsText(s);
     const ModelArch &m = s.model;
     // SGLang's LoRAMemoryPool (python/sglang/srt/lora/mem_pool.py) holds a MoE's experts in 4D buffers
     // (gate_up_proj_moe, down_proj_moe; sgl-project/sglang#14105 and #21466, which names Qwen3-30B-A3B):
@@ -99,6 +87,11 @@ void validateLora(const Scenario &s)
                                                     "there, which kvscope does not size yet")
                                 .arg(slots, optionFlag(field, Engine::Sglang)));
     }
+}
+
+/// vLLM's LoRAConfig: the dtype and the host-memory adapters.
+void validateLoraConfig(const Scenario &s)
+{
     // LoRAConfig (vllm/config/lora.py): lora_dtype is auto, float16 or bfloat16; max_cpu_loras at least
     // max_loras ("max_cpu_loras (N) must be >= max_loras (M)").
     if (s.loraDtype == WeightDtype::Float32)
@@ -111,7 +104,12 @@ void validateLora(const Scenario &s)
                         .arg(s.maxCpuLoras)
                         .arg(optionFlag(ScenarioField::MaxLoras))
                         .arg(s.maxLoras));
-    // --lora-target-modules: kvscope restricts a dense model's q/k/v/o and gate/up/down projections.
+}
+
+/// --lora-target-modules: names kvscope sizes, on models whose projections it names.
+void validateTargetModules(const Scenario &s)
+{
+    const ModelArch &m = s.model;
     for (const QString &module : s.loraTargetModules)
         if (!loraTargetModuleNames().contains(module))
             throw Error(QCoreApplication::translate("kvscope::Planner",
@@ -123,6 +121,11 @@ void validateLora(const Scenario &s)
                         "kvscope::Planner", "%1: kvscope restricts the slots of dense models' q/k/v/o and "
                                             "gate/up/down projections; %2's other layers are not matched yet")
                         .arg(optionFlag(ScenarioField::LoraTargetModules), m.name));
+}
+
+/// The rank: one vLLM takes, dividing over the GPUs when the slots are fully sharded.
+void validateRank(const Scenario &s)
+{
     // divide(max_lora_rank, tp_size) in the fully sharded layers asserts that the rank divides.
     if (s.fullyShardedLoras && s.maxLoraRank % std::max<std::int64_t>(1, s.tensorParallelSize) != 0)
         throw Error(
@@ -142,6 +145,13 @@ void validateLora(const Scenario &s)
                         .arg(s.maxLoraRank)
                         .arg(ranks.join(QStringLiteral(", "))));
     }
+}
+
+/// The models and layouts whose LoRA wrappers kvscope sizes, per engine and release.
+void validateWrappers(const Scenario &s)
+{
+    const QString slots = slotsText(s);
+    const ModelArch &m = s.model;
     // vLLM wraps latent attention's projections like any linear layer; DeepSeek's models gained
     // SupportsLoRA in vllm-project/vllm#23971 (vLLM 0.10.2).
     const std::optional<EngineVersion> release = parseEngineVersion(s.vllmVersion);
@@ -174,6 +184,34 @@ void validateLora(const Scenario &s)
                                             "LoRA slots over EP ranks (\"EP support for Fused MoE LoRA is "
                                             "not implemented yet\"); kvscope does not size it")
                         .arg(slots, optionFlag(ScenarioField::EnableExpertParallel)));
+}
+
+} // namespace
+
+const QStringList &loraTargetModuleNames()
+{
+    static const QStringList names = {
+        QStringLiteral("q_proj"),    QStringLiteral("k_proj"),    QStringLiteral("v_proj"),
+        QStringLiteral("o_proj"),    QStringLiteral("gate_proj"), QStringLiteral("up_proj"),
+        QStringLiteral("down_proj"), QStringLiteral("qkv_proj"),  QStringLiteral("gate_up_proj")};
+    return names;
+}
+
+const QList<std::int64_t> &loraRanks()
+{
+    static const QList<std::int64_t> ranks = {1, 8, 16, 32, 64, 128, 256, 320, 512};
+    return ranks;
+}
+
+void validateLora(const Scenario &s)
+{
+    if (s.maxLoras <= 0)
+        return;
+    validateSglangPool(s);
+    validateLoraConfig(s);
+    validateTargetModules(s);
+    validateRank(s);
+    validateWrappers(s);
 }
 
 bool loraWrapsExperts(const Scenario &s)
