@@ -147,6 +147,30 @@ void validateRank(const Scenario &s)
     }
 }
 
+/// Qwen3-Next, whose Gated DeltaNet layers vLLM wraps as it wraps any linear layer.
+bool hasQwen3NextDeltaNet(const ModelArch &m)
+{
+    return m.architecture == QLatin1String("Qwen3NextForCausalLM");
+}
+
+/// The first vLLM release whose LoRA wrappers of the model kvscope sizes, where that is not every release.
+std::optional<EngineVersion> firstSizedVllmRelease(const Scenario &s)
+{
+    if (s.engine != Engine::Vllm)
+        return std::nullopt;
+    // Before FusedMoE3DWithLoRA (0.12.0) vLLM held gpt-oss's fused experts in a wrapper kvscope does not
+    // size.
+    if (s.model.modelType == QLatin1String("gpt_oss"))
+        return EngineVersion{0, 12, 0};
+    // Qwen3-Next's Gated DeltaNet layers are plain linear layers to vLLM's LoRA (in_proj_qkvz and in_proj_ba
+    // one packed module each, conv1d a ColumnParallelLinear); its shared expert's gate joined them as a
+    // ReplicatedLinear in vllm-project/vllm#31719 (2026-01-08), which 0.15.0 is the first release sure to
+    // hold.
+    if (hasQwen3NextDeltaNet(s.model))
+        return EngineVersion{0, 15, 0};
+    return std::nullopt;
+}
+
 /// The models and layouts whose LoRA wrappers kvscope sizes, per engine and release.
 void validateWrappers(const Scenario &s)
 {
@@ -161,14 +185,17 @@ void validateWrappers(const Scenario &s)
                                                 "%1: vLLM serves LoRA adapters of %2 from release 0.10.2 "
                                                 "on (%3 is %4)")
                         .arg(slots, m.name, optionFlag(ScenarioField::VllmVersion), s.vllmVersion));
-    // Before FusedMoE3DWithLoRA vLLM held gpt-oss's fused experts in a wrapper kvscope does not size.
-    if (s.engine == Engine::Vllm && m.modelType == QLatin1String("gpt_oss") && !loraFusesExpertGateUp(s))
+    if (const std::optional<EngineVersion> first = firstSizedVllmRelease(s);
+        first && release && *release < *first)
         throw Error(QCoreApplication::translate("kvscope::Planner",
-                                                "%1: kvscope sizes %2's LoRA slots as vLLM 0.12.0 and later "
-                                                "hold them (%3 is %4)")
-                        .arg(slots, m.name, optionFlag(ScenarioField::VllmVersion), s.vllmVersion));
+                                                "%1: kvscope sizes %2's LoRA slots as vLLM %3 and later "
+                                                "hold them (%4 is %5)")
+                        .arg(slots, m.name,
+                             QStringLiteral("%1.%2.%3").arg(first->major).arg(first->minor).arg(first->patch),
+                             optionFlag(ScenarioField::VllmVersion), s.vllmVersion));
+    const bool deltaNet = s.engine == Engine::Vllm && hasQwen3NextDeltaNet(m);
     const QString kind = m.usesMla() && s.engine == Engine::Sglang ? QStringLiteral("latent attention")
-                         : m.recurrent.enabled()                   ? QStringLiteral("recurrent layers")
+                         : m.recurrent.enabled() && !deltaNet      ? QStringLiteral("recurrent layers")
                                                                    : QString();
     if (!kind.isEmpty())
         throw Error(

@@ -3993,10 +3993,6 @@
         <translation>%1：vLLM 从 0.10.2 版起才支持 %2 的 LoRA 适配器（%3 为 %4）</translation>
     </message>
     <message>
-        <source>%1: kvscope sizes %2&apos;s LoRA slots as vLLM 0.12.0 and later hold them (%3 is %4)</source>
-        <translation>%1：kvscope 按 vLLM 0.12.0 及以后版本的方式计算 %2 的 LoRA 槽位（%3 为 %4）</translation>
-    </message>
-    <message>
         <source>%1 1 changes nothing here: SGLang&apos;s %2 has no dense layers it runs whole</source>
         <translation>%1 1 在此不起作用：SGLang 的 %2 没有会完整运行的稠密层</translation>
     </message>
@@ -4063,6 +4059,10 @@
     <message>
         <source>%1: kvscope restricts the slots of dense models&apos; q/k/v/o and gate/up/down projections; %2&apos;s other layers are not matched yet</source>
         <translation>%1：kvscope 只对稠密模型的 q/k/v/o 与 gate/up/down 投影限制槽位；%2 的其他层尚未匹配</translation>
+    </message>
+    <message>
+        <source>%1: kvscope sizes %2&apos;s LoRA slots as vLLM %3 and later hold them (%4 is %5)</source>
+        <translation>%1：kvscope 按 vLLM %3 及之后版本的方式计算 %2 的 LoRA 槽位（%4 为 %5）</translation>
     </message>
 </context>
 <context>

@@ -338,6 +338,53 @@ private Q_SLOTS:
         QCOMPARE(planMemory(s).weights.loraBytes, twoD - std::int64_t(48) * 128 * 2048 * 16 * 4 * 2);
     }
 
+    void loraSlotsOfGatedDeltaNetWrapItsLinearLayers()
+    {
+        // vLLM wraps every linear layer of Qwen3-Next for LoRA ("In vLLM, all linear layers support LoRA",
+        // get_supported_lora_modules, vllm/lora/utils.py), the Gated DeltaNet's too
+        // (vllm/model_executor/layers/mamba/gdn_linear_attn.py): in_proj_qkvz and in_proj_ba, each one
+        // packed module (packed_modules_mapping, vllm/model_executor/models/qwen3_next.py) and so one
+        // ColumnParallelLinearWithLoRA slice; conv1d, a ColumnParallelLinear of input conv_kernel_size;
+        // out_proj row-parallel. The MoE's router and its shared expert's gate (a ReplicatedLinear since
+        // vllm-project/vllm#31719) are wrapped whole, the experts by FusedMoEWithLoRA. Per unit of rank at
+        // TP 1 (tests/data/configs/qwen3-next-80b-a3b.json):
+        //   12 attention layers: q (gated) 8192+2048, k and v 512+2048, o 2048+4096 = 21,504   x 12 = 258,048
+        //   36 DeltaNet layers: qkvz 12288+2048, ba 64+2048, conv1d 8192+4,
+        //                       out 2048+4096                                    = 30,788   x 36 = 1,108,368
+        //   48 MoE layers: router 512+2048, experts 512 x 3 x (2048 + 512),
+        //                  shared expert 3 x (2048 + 512), its gate 1+2048       = 3,944,449 x 48 =
+        //                  189,333,552
+        //   = 190,699,968 x rank 16 x 2 slots x 2 B = 12,204,797,952 B
+        Scenario s = llama8bOnH100();
+        s.model = *ModelLibrary::builtin().find(QStringLiteral("qwen3-next-80b-a3b"));
+        s.gpu = resolveGpu(QStringLiteral("h200"));
+        s.maxLoras = 2;
+        s.maxLoraRank = 16;
+        QCOMPARE(planMemory(s).weights.loraBytes, std::int64_t(12'204'797'952));
+        // TP 4: attention q 2048+2048, k and v 256+2048 (one KV head a GPU), o 2048+1024 = 11,776 x 12;
+        // DeltaNet qkvz 3072+2048, ba 16+2048, conv1d 2048+4, out 2048+1024 = 12,308 x 36; MoE router 2,560,
+        // experts 512 x 3 x (2048 + 128), shared 3 x (2048 + 128), gate 2,049 = 3,353,473 x 48.
+        s.tensorParallelSize = 4;
+        QCOMPARE(planMemory(s).weights.loraBytes,
+                 (std::int64_t(11'776) * 12 + std::int64_t(12'308) * 36 + std::int64_t(3'353'473) * 48) * 16 *
+                     2 * 2);
+        // Before vllm-project/vllm#31719 (merged 2026-01-08, in 0.15.0) the shared expert's gate was a
+        // torch.nn.Linear outside LoRA: kvscope sizes the slots as 0.15.0 and later hold them and names it.
+        s.vllmVersion = QStringLiteral("0.14.1");
+        QVERIFY(test::errorFrom([&] { planMemory(s); }).contains(QStringLiteral("0.15.0")));
+        s.vllmVersion.clear();
+        // Mamba-2 mixers (Granite 4.0-H) pack in_proj over five outputs where their groups divide over the
+        // GPUs (vllm/model_executor/layers/mamba/mamba_mixer2.py), which vLLM wraps as five slices
+        // (MergedColumnParallelLinearVariableSliceWithLoRA), and as one elsewhere: still refused, naming
+        // them.
+        s.model = *ModelLibrary::builtin().find(QStringLiteral("granite-4.0-h-small"));
+        QVERIFY(test::errorFrom([&] { planMemory(s); }).contains(QStringLiteral("recurrent layers")));
+        // SGLang's LoRA pool holds no buffers for a shared expert: refused there.
+        s.model = *ModelLibrary::builtin().find(QStringLiteral("qwen3-next-80b-a3b"));
+        s.engine = Engine::Sglang;
+        QVERIFY(test::errorFrom([&] { planMemory(s); }).contains(QStringLiteral("SGLang")));
+    }
+
     void eagle3DraftJoinsTheWeightsAndTheKvPool()
     {
         // yuhuili/EAGLE3-LLaMA3.1-Instruct-8B (resources/presets/drafts.json) on Llama-3.1-8B, as
