@@ -125,8 +125,9 @@ ScenarioOptions::ScenarioOptions()
                            QStringLiteral("SGLang: with --enable-dp-attention, the LM head split over one "
                                           "group's GPUs instead of all --tp-size of them.")),
         option(fileKey(ScenarioField::MoeDenseTpSize),
-               QStringLiteral("SGLang: 1 runs a DeepSeek-style model's dense layers' MLPs whole on every GPU "
-                              "instead of split over --tp-size (SGLang takes only 1)."),
+               QStringLiteral(
+                   "SGLang: 1 runs a DeepSeek-style model's dense layers' MLPs whole on every GPU "
+                   "instead of split over --tp-size (SGLang takes only 1; auto, the default, splits them)."),
                "n"),
         option(fileKey(ScenarioField::MaxModelLen),
                QStringLiteral("Longest request in tokens (default: the model's context)."), "n"),

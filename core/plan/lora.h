@@ -25,8 +25,8 @@ const QList<std::int64_t> &loraRanks();
 /// Refuses LoRA kvscope does not size: a rank vLLM refuses, a MoE under SGLang (its expert buffers),
 /// latent attention under SGLang, DeepSeek's models before vLLM 0.10.2 (no LoRA support), recurrent
 /// layers' LoRA wrappers but vLLM's of Qwen3-Next's Gated DeltaNet (from 0.15.0), a MoE's experts under
-/// expert parallelism and gpt-oss before vLLM 0.12.0 (its experts' wrapper before FusedMoE3DWithLoRA). Throws kvscope::Error naming --max-loras (or the option
-/// in the way) and the value. Nothing when LoRA is off.
+/// expert parallelism and gpt-oss before vLLM 0.12.0 (its experts' wrapper before FusedMoE3DWithLoRA). Throws
+/// kvscope::Error naming --max-loras (or the option in the way) and the value. Nothing when LoRA is off.
 void validateLora(const Scenario &scenario);
 
 /// Whether vLLM wraps a MoE's routed experts for LoRA: FusedMoEWithLoRA (vllm/lora/layers/fused_moe.py,

@@ -248,7 +248,7 @@ const Field fields[] = {
      "false"},
     {{ScenarioField::MoeDenseTpSize, OptionKind::Count, OptionEngine::Sglang},
      [](Scenario &s, const QString &text, const QString &o, const ScenarioResolvers &) {
-         s.moeDenseTpSize = parsePositive(text, o);
+         s.moeDenseTpSize = parseOptionalCount(text, o); // "auto": SGLang's default, split over --tp-size
      },
      [](const Scenario &s) {
          return s.moeDenseTpSize > 0 ? forEngine(s, Engine::Sglang, QString::number(s.moeDenseTpSize))

@@ -919,6 +919,10 @@
         <source>on</source>
         <translation>开启</translation>
     </message>
+    <message>
+        <source>over all GPUs</source>
+        <translation>切分到全部 GPU</translation>
+    </message>
 </context>
 <context>
     <name>kvscope::Comparison</name>

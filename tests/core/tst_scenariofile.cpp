@@ -161,6 +161,12 @@ private Q_SLOTS:
         QVERIFY(groupsBack.enableDpLmHead);
         QCOMPARE(groupsBack.moeDenseTpSize, std::int64_t(1));
         QCOMPARE(planMemory(groupsBack).weights.bytesPerGpu, planMemory(groups).weights.bytesPerGpu);
+        // "auto" is SGLang's default (no --moe-dense-tp-size: the dense MLPs split), as Compare's knob offers
+        // it.
+        const Scenario denseAuto = applyValues(
+            groupsBack, {{QStringLiteral("moe-dense-tp-size"), QStringLiteral("auto")}}, builtinResolvers());
+        QCOMPARE(denseAuto.moeDenseTpSize, std::int64_t(0));
+        QVERIFY(!scenarioToValues(denseAuto).contains(QStringLiteral("moe-dense-tp-size")));
         // vLLM's LoRA dtype and host-memory adapters, written where LoRA is on.
         Scenario lora = s;
         lora.maxLoras = 4;

@@ -52,6 +52,19 @@
 
 using namespace kvscope;
 
+namespace {
+
+/// Picks a knob's choice by its value, as a user's click does (activated, which the view listens to).
+void choose(QComboBox *combo, const QString &value)
+{
+    const int index = combo->findData(value);
+    QVERIFY2(index >= 0, qPrintable(value));
+    combo->setCurrentIndex(index);
+    Q_EMIT combo->activated(index);
+}
+
+} // namespace
+
 class TestCompareView : public QObject
 {
     Q_OBJECT
@@ -532,12 +545,6 @@ private Q_SLOTS:
         QCOMPARE(offered, validDataParallelSizes(*moe, 1, false, Engine::Vllm));
 
         // The second column as two ranks with the experts divided: planned as the core plans it.
-        const auto choose = [](QComboBox *combo, const QString &value) {
-            const int index = combo->findData(value);
-            QVERIFY2(index >= 0, qPrintable(value));
-            combo->setCurrentIndex(index);
-            Q_EMIT combo->activated(index);
-        };
         choose(dp1, QStringLiteral("2"));
         choose(child<QComboBox>(QStringLiteral("enable-expert-parallelCombo1")), QStringLiteral("true"));
         QCOMPARE(view()->columns().at(1).value(QStringLiteral("data-parallel-size")), QStringLiteral("2"));
@@ -599,6 +606,14 @@ private Q_SLOTS:
         QVERIFY(groups->isEnabled());
         QVERIFY(!child<QComboBox>(QStringLiteral("enable-expert-parallelCombo0"))->isEnabled()); // vLLM's
         QCOMPARE(groups->currentText(), QStringLiteral("off"));
+        // SGLang's LM-head and dense-MLP flags act on attention groups only: shown at their defaults,
+        // disabled until the column has groups.
+        QCOMPARE(child<QComboBox>(QStringLiteral("enable-dp-lm-headCombo0"))->currentText(),
+                 QStringLiteral("off"));
+        QVERIFY(!child<QComboBox>(QStringLiteral("enable-dp-lm-headCombo0"))->isEnabled());
+        QCOMPARE(child<QComboBox>(QStringLiteral("moe-dense-tp-sizeCombo0"))->currentData().toString(),
+                 QStringLiteral("auto"));
+        QVERIFY(!child<QComboBox>(QStringLiteral("moe-dense-tp-sizeCombo0"))->isEnabled());
         QVERIFY(view()->setColumnValue(0, ScenarioField::EnableDpAttention, QStringLiteral("true")));
         QVERIFY(view()->setColumnValue(0, ScenarioField::DataParallelSize, QStringLiteral("2")));
         QVERIFY(waitForComparison());
@@ -608,6 +623,25 @@ private Q_SLOTS:
         QVERIFY(plan.attentionDataParallel);
         QCOMPARE(plan.tensorParallelSize, 2); // one group's
         QCOMPARE(plan.gpuCount(), 4);
+        // With groups, the LM head over one group's two GPUs (Qwen3-MoE's SGLang file honours it): each
+        // GPU holds half the head instead of a quarter, the difference the column's LM-head bytes show.
+        auto *lmHead = child<QComboBox>(QStringLiteral("enable-dp-lm-headCombo0"));
+        QVERIFY(lmHead->isEnabled());
+        QVERIFY(child<QComboBox>(QStringLiteral("moe-dense-tp-sizeCombo0"))->isEnabled());
+        choose(lmHead, QStringLiteral("true"));
+        QCOMPARE(view()->columns().at(0).value(QStringLiteral("enable-dp-lm-head")), QStringLiteral("true"));
+        QVERIFY(waitForComparison());
+        const Comparison perGroup = expected();
+        checkTable(perGroup);
+        const MemoryPlan &headPerGroup = perGroup.columns.at(0).plan;
+        QVERIFY(headPerGroup.lmHeadByAttentionGroup);
+        QCOMPARE(headPerGroup.weights.byComponent[int(Component::LmHead)],
+                 2 * plan.weights.byComponent[int(Component::LmHead)]);
+        // Qwen3-30B-A3B has no dense layers: whole dense MLPs change nothing, and the column says so.
+        choose(child<QComboBox>(QStringLiteral("moe-dense-tp-sizeCombo0")), QStringLiteral("1"));
+        QCOMPARE(view()->columns().at(0).value(QStringLiteral("moe-dense-tp-size")), QStringLiteral("1"));
+        QVERIFY(waitForComparison());
+        QVERIFY(!expected().columns.at(0).plan.denseLayerMlpsWhole);
         // The knob rows name SGLang's flags: its LoRA slots are --max-loras-per-batch.
         const int loraRow = int(columnKnobs().indexOf(ScenarioField::MaxLoras));
         QVERIFY(

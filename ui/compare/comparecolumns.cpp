@@ -19,6 +19,8 @@ const QList<ScenarioField> &columnKnobs()
                                             ScenarioField::EnableExpertParallel,
                                             ScenarioField::EnableEplb,
                                             ScenarioField::EnableDpAttention,
+                                            ScenarioField::EnableDpLmHead,
+                                            ScenarioField::MoeDenseTpSize,
                                             ScenarioField::ExpertParallelSize,
                                             ScenarioField::SpeculativeConfig,
                                             ScenarioField::MaxLoras,
@@ -32,6 +34,7 @@ bool isLayoutKnob(ScenarioField knob)
     return knob == ScenarioField::TensorParallelSize || knob == ScenarioField::PipelineParallelSize ||
            knob == ScenarioField::DataParallelSize || knob == ScenarioField::EnableExpertParallel ||
            knob == ScenarioField::EnableEplb || knob == ScenarioField::EnableDpAttention ||
+           knob == ScenarioField::EnableDpLmHead || knob == ScenarioField::MoeDenseTpSize ||
            knob == ScenarioField::ExpertParallelSize;
 }
 

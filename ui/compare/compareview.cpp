@@ -91,7 +91,11 @@ QStringList fixedKnobChoices(ScenarioField knob)
     case ScenarioField::EnableExpertParallel:
     case ScenarioField::EnableEplb:
     case ScenarioField::EnableDpAttention:
+    case ScenarioField::EnableDpLmHead:
         return {QStringLiteral("false"), QStringLiteral("true")};
+    case ScenarioField::MoeDenseTpSize:
+        // SGLang's default (the dense MLPs split over every GPU of --tp-size) or 1, the one value it takes
+        return {QStringLiteral("auto"), QStringLiteral("1")};
     case ScenarioField::MaxLoras:
         // vLLM's --max-loras ("auto": LoRA off) and the ranks it takes (LoRAConfig, vllm/config/lora.py)
         return {QStringLiteral("auto"), QStringLiteral("1"), QStringLiteral("2"),
@@ -119,8 +123,11 @@ QString layoutDefault(ScenarioField knob, Engine engine)
     if ((knob == ScenarioField::EnableExpertParallel || knob == ScenarioField::EnableEplb) &&
         engine == Engine::Vllm)
         return QStringLiteral("false");
-    if (knob == ScenarioField::EnableDpAttention && engine == Engine::Sglang)
+    if ((knob == ScenarioField::EnableDpAttention || knob == ScenarioField::EnableDpLmHead) &&
+        engine == Engine::Sglang)
         return QStringLiteral("false");
+    if (knob == ScenarioField::MoeDenseTpSize && engine == Engine::Sglang)
+        return QStringLiteral("auto");
     if (knob == ScenarioField::ExpertParallelSize && engine == Engine::Sglang)
         return QStringLiteral("1");
     return {};
@@ -520,6 +527,10 @@ void CompareView::showKnobs()
             if ((knob == ScenarioField::DataParallelSize || knob == ScenarioField::ExpertParallelSize) &&
                 combo->count() < 2 && values.value(key) == QLatin1String("1"))
                 combo->setEnabled(false);
+            // SGLang's LM-head and dense-MLP splits act on attention groups only.
+            if ((knob == ScenarioField::EnableDpLmHead || knob == ScenarioField::MoeDenseTpSize) &&
+                !sglangDpAttention(column) && values.value(key) == layoutDefault(knob, column.engine))
+                combo->setEnabled(false);
             const int automatic = combo->findData(QStringLiteral("auto"));
             if (knob == ScenarioField::Quantization) {
                 for (int i = 0; i < combo->count(); ++i)
@@ -819,6 +830,9 @@ void CompareView::retranslate()
         name(ScenarioField::EnableEplb, "true", tr("on"));
         name(ScenarioField::EnableDpAttention, "false", tr("off"));
         name(ScenarioField::EnableDpAttention, "true", tr("on"));
+        name(ScenarioField::EnableDpLmHead, "false", tr("off"));
+        name(ScenarioField::EnableDpLmHead, "true", tr("on"));
+        name(ScenarioField::MoeDenseTpSize, "auto", tr("over all GPUs"));
         if (auto *remove = qobject_cast<QPushButton *>(m_table->cellWidget(RemoveRow, c)))
             remove->setText(tr("Remove"));
     }

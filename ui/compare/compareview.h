@@ -45,7 +45,7 @@ class CompareView : public QWidget
 
 public:
     /// Rows of the table above the figures: the knobs (columnKnobs()), then each column's Remove button.
-    static constexpr int KnobRows = 15;
+    static constexpr int KnobRows = 17;
     static constexpr int RemoveRow = KnobRows;
     static constexpr int FirstFigureRow = KnobRows + 1;
     /// Item data role holding a figure cell's value (a double; invalid where the core has none).
