@@ -59,14 +59,18 @@ void distinguishLabels(QList<ComparisonColumn> &columns)
         const SpeculativeConfig &drafter = columns.at(i).scenario.speculative;
         // In kvscope calc's order (--max-loras before its --max-lora-rank), as a launch line reads.
         QSet<QString> said; // an option spelled for two engines is listed twice
+        const Engine engine = columns.at(i).scenario.engine;
         for (const ScenarioOption &option : scenarioOptions()) {
             const QString key = option.name();
             if (!values.contains(key) || said.contains(key))
                 continue;
             said.insert(key);
+            // In the column's engine's spelling (SGLang's --dp-size), as its launch line reads.
+            const std::optional<ScenarioField> field = fieldForKey(key);
+            const QString flag = field ? optionFlag(*field, engine) : flagForKey(key);
             if (option.kind == OptionKind::Switch) { // a flag without a value, or its absence
                 const bool on = values.value(key).compare(QLatin1String("true"), Qt::CaseInsensitive) == 0;
-                words << (on ? flagForKey(key) : QStringLiteral("no %1").arg(flagForKey(key)));
+                words << (on ? flag : QStringLiteral("no %1").arg(flag));
                 continue;
             }
             // A drafter's JSON would take lines of its own: its method and drafts say which it is.
@@ -74,7 +78,7 @@ void distinguishLabels(QList<ComparisonColumn> &columns)
                           ? QStringLiteral("%1 k=%2")
                                 .arg(speculativeMethodName(drafter.method))
                                 .arg(drafter.numSpeculativeTokens)
-                          : QStringLiteral("%1 %2").arg(flagForKey(key), values.value(key)));
+                          : QStringLiteral("%1 %2").arg(flag, values.value(key)));
         }
         if (!words.isEmpty())
             columns[i].label += QStringLiteral(" (%1)").arg(words.join(QLatin1Char(' ')));
@@ -386,19 +390,17 @@ QList<ComparisonColumn> servingFeatureColumns(const Scenario &base)
         } catch (const Error &) {
         }
     };
-    // Both engines draft (speculativeChoices keeps what each plans); LoRA is vLLM's.
+    // Both engines draft (speculativeChoices keeps what each plans) and hold LoRA slots where planned.
     const QList<SpeculativeConfig> drafters = speculativeChoices(bare, ServingFeatureDrafts);
     if (!drafters.isEmpty()) {
         Scenario drafted = bare;
         drafted.speculative = drafters.first();
         addIfPlanned(drafted);
     }
-    if (bare.engine == Engine::Vllm) {
-        Scenario adapted = bare;
-        adapted.maxLoras = ServingFeatureLoraSlots;
-        adapted.maxLoraRank = ServingFeatureLoraRank;
-        addIfPlanned(adapted);
-    }
+    Scenario adapted = bare;
+    adapted.maxLoras = ServingFeatureLoraSlots;
+    adapted.maxLoraRank = ServingFeatureLoraRank;
+    addIfPlanned(adapted);
     Scenario shared = bare;
     shared.sharedPrefixLen = bare.seqLen / 2;
     if (shared.sharedPrefixLen > 0)

@@ -742,6 +742,16 @@ private Q_SLOTS:
             variantColumns(llama8bOnH100(), {{}, {{QStringLiteral("batch-size"), QStringLiteral("64")}}});
         QCOMPARE(columns.at(0).label, QStringLiteral("BF16 + BF16 KV"));
         QCOMPARE(columns.at(1).label, QStringLiteral("BF16 + BF16 KV (--batch-size 64)"));
+        // In the engine's own flags: SGLang's attention groups are --dp-size.
+        Scenario sglang = llama8bOnH100();
+        sglang.model = test::preset(QStringLiteral("qwen3-30b-a3b"));
+        sglang.engine = Engine::Sglang;
+        sglang.tensorParallelSize = 4;
+        const QList<ComparisonColumn> groups =
+            variantColumns(sglang, {{},
+                                    {{QStringLiteral("data-parallel-size"), QStringLiteral("2")},
+                                     {QStringLiteral("enable-dp-attention"), QStringLiteral("true")}}});
+        QCOMPARE(groups.at(1).label, QStringLiteral("BF16 + BF16 KV (--dp-size 2 --enable-dp-attention)"));
     }
 
     // The serving features' preset: the bare deployment, then each feature alone, each with the
@@ -788,15 +798,19 @@ private Q_SLOTS:
         QCOMPARE(plain.largestBatchThatFits, 54); // README: 54 -> 108
         QCOMPARE(shared.largestBatchThatFits, 108);
 
-        // Under SGLang LoRA is not planned: the bare column, the EAGLE-3 drafter (its own pool) and
-        // the shared prefix.
+        // Under SGLang: the bare column, the EAGLE-3 drafter (its own pool), SGLang's LoRA pool (the same
+        // 1.25 GiB, named by SGLang's flag) and the shared prefix.
         Scenario sglang = s;
         sglang.engine = Engine::Sglang;
         sglang.maxLoras = 0;
         const QList<ComparisonColumn> sglangColumns = servingFeatureColumns(sglang);
-        QCOMPARE(sglangColumns.size(), 3);
+        QCOMPARE(sglangColumns.size(), 4);
         QCOMPARE(sglangColumns.at(1).scenario.speculative.method, SpeculativeMethod::Eagle3);
-        QCOMPARE(sglangColumns.at(2).scenario.sharedPrefixLen, 4096);
+        QCOMPARE(planMemory(sglangColumns.at(2).scenario).weights.loraBytes,
+                 std::int64_t(4) * 64 * 5 * 1024 * 1024);
+        QCOMPARE(sglangColumns.at(2).label,
+                 QStringLiteral("BF16 + BF16 KV (--max-loras-per-batch 4 --max-lora-rank 64)"));
+        QCOMPARE(sglangColumns.at(3).scenario.sharedPrefixLen, 4096);
 
         // gpt-oss's sliding-window layers keep other tokens than its full ones: no shared prefix; its
         // drafter is n-gram, and its LoRA slots wrap its fused experts (FusedMoE3DWithLoRA).
