@@ -605,6 +605,17 @@ private Q_SLOTS:
         auto *groups = child<QComboBox>(QStringLiteral("enable-dp-attentionCombo0"));
         QVERIFY(groups->isEnabled());
         QVERIFY(!child<QComboBox>(QStringLiteral("enable-expert-parallelCombo0"))->isEnabled()); // vLLM's
+        // The other engine's rows are not shown at all: vLLM's expert switches under SGLang, SGLang's
+        // attention groups, LM head, dense MLPs and EP size under vLLM.
+        const auto rowShown = [&](ScenarioField knob) {
+            return !table()->isRowHidden(int(columnKnobs().indexOf(knob)));
+        };
+        for (const ScenarioField knob : {ScenarioField::EnableExpertParallel, ScenarioField::EnableEplb})
+            QVERIFY(!rowShown(knob));
+        for (const ScenarioField knob :
+             {ScenarioField::EnableDpAttention, ScenarioField::EnableDpLmHead, ScenarioField::MoeDenseTpSize,
+              ScenarioField::ExpertParallelSize, ScenarioField::DataParallelSize, ScenarioField::MaxLoras})
+            QVERIFY(rowShown(knob));
         QCOMPARE(groups->currentText(), QStringLiteral("off"));
         // SGLang's LM-head and dense-MLP flags act on attention groups only: shown at their defaults,
         // disabled until the column has groups.
@@ -646,6 +657,26 @@ private Q_SLOTS:
         const int loraRow = int(columnKnobs().indexOf(ScenarioField::MaxLoras));
         QVERIFY(
             table()->verticalHeaderItem(loraRow)->text().contains(QStringLiteral("--max-loras-per-batch")));
+        // Back under vLLM its own rows return and SGLang's go; folded, every knob row is hidden.
+        Scenario vllm = m_window->controller()->scenario();
+        vllm.engine = Engine::Vllm;
+        vllm.dataParallelSize = 1;
+        vllm.enableDpAttention = false;
+        vllm.enableDpLmHead = false;
+        vllm.moeDenseTpSize = 0;
+        view()->setColumns({}); // the column's attention groups are SGLang's
+        QVERIFY(m_window->controller()->setScenario(vllm));
+        child<QPushButton>(QStringLiteral("addColumnButton"))->click();
+        QVERIFY(waitForComparison());
+        QVERIFY(rowShown(ScenarioField::EnableExpertParallel) && rowShown(ScenarioField::EnableEplb));
+        for (const ScenarioField knob : {ScenarioField::EnableDpAttention, ScenarioField::EnableDpLmHead,
+                                         ScenarioField::MoeDenseTpSize, ScenarioField::ExpertParallelSize})
+            QVERIFY(!rowShown(knob));
+        view()->setKnobsShown(false);
+        for (const ScenarioField knob : columnKnobs())
+            QVERIFY(!rowShown(knob));
+        view()->setKnobsShown(true);
+        QVERIFY(rowShown(ScenarioField::EnableExpertParallel) && !rowShown(ScenarioField::EnableDpAttention));
     }
 
     void columnsPersistInScenarioFilesAndSettings()

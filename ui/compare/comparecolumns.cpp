@@ -38,6 +38,21 @@ bool isLayoutKnob(ScenarioField knob)
            knob == ScenarioField::ExpertParallelSize;
 }
 
+bool knobAppliesTo(ScenarioField knob, Engine engine)
+{
+    const ScenarioOption *option = findScenarioOption(fileKey(knob));
+    if (!option)
+        return true;
+    switch (option->engine) {
+    case OptionEngine::Vllm:
+        return engine == Engine::Vllm;
+    case OptionEngine::Sglang:
+        return engine == Engine::Sglang;
+    default:
+        return true;
+    }
+}
+
 ScenarioValues columnValues(const Scenario &base, const Scenario &column)
 {
     ScenarioValues values = differingValues(base, column);

@@ -23,6 +23,10 @@ const QList<ScenarioField> &columnKnobs();
 /// A knob of the layout: kept only where the column differs from the explorer.
 bool isLayoutKnob(ScenarioField knob);
 
+/// Whether the engine takes the knob's option (vLLM's expert switches, SGLang's attention groups and
+/// their splits are one engine's): the table shows only the explorer's engine's knobs.
+bool knobAppliesTo(ScenarioField knob, Engine engine);
+
 /// The values a column is kept as: differingValues(base, column) with its knobs
 /// (as scenarioToValues() spells them) added; applyValues(base, result) is `column`.
 ScenarioValues columnValues(const Scenario &base, const Scenario &column);

@@ -580,11 +580,18 @@ void CompareView::clearFigures()
     fitTableHeight();
 }
 
+void CompareView::showEngineKnobRows()
+{
+    const Engine engine = m_controller->scenario().engine;
+    for (int k = 0; k < KnobRows; ++k)
+        m_table->setRowHidden(k, !m_knobsButton->isChecked() || !knobAppliesTo(columnKnobs().at(k), engine));
+}
+
 void CompareView::setKnobsShown(bool shown)
 {
     m_knobsButton->setChecked(shown); // the button and the rows say the same
-    for (int r = 0; r < FirstFigureRow; ++r)
-        m_table->setRowHidden(r, !shown);
+    showEngineKnobRows();
+    m_table->setRowHidden(RemoveRow, !shown);
     // The output rows fold with the knobs: presented, the accuracy page's chart shows them.
     if (m_comparison)
         for (int r = 0; r < m_comparison->rows.size() && FirstFigureRow + r < m_table->rowCount(); ++r)
@@ -788,6 +795,7 @@ void CompareView::labelKnobRows(bool always)
         header->setToolTip(optionFlag(knob, engine));
         m_table->setVerticalHeaderItem(k, header);
     }
+    showEngineKnobRows();
 }
 
 void CompareView::retranslate()

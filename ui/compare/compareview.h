@@ -121,6 +121,8 @@ private:
     /// The knob rows' names in the explorer's engine's flags; again only when the engine changed (a slider
     /// step must not relay the table's header out) or `always` (a new language).
     void labelKnobRows(bool always = false);
+    /// Shows the knob rows of the explorer's engine (none while the knobs are folded).
+    void showEngineKnobRows();
     void showKnobs();
     void showComparison();
     void showStatus(const QString &text, bool error = false);
