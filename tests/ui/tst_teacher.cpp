@@ -697,6 +697,33 @@ private Q_SLOTS:
 
     void aMoesExpertRowsFitAProjector_data() { compareFitsAProjector_data(); }
 
+    // Whatever the scenario sets after the window opens (a larger GPU's name, LoRA slots of a hybrid
+    // MoE), the parameter column keeps room for its controls on a 1280 x 800 projector.
+    void aLaterScenarioFitsThePanel()
+    {
+        QFETCH(QString, language);
+        // As the program opens it: the language, then the window on the command line's scenario.
+        m_window.reset();
+        appsettings::setLanguage(language);
+        const auto englishAgain = qScopeGuard([] { appsettings::setLanguage(QStringLiteral("en")); });
+        m_window = std::make_unique<MainWindow>();
+        Scenario s = scenarioOf("qwen3-next-80b-a3b", "h200");
+        s.tensorParallelSize = 4;
+        s.maxLoras = 2;
+        s.maxLoraRank = 16;
+        m_window->showCommandLineScenario(s);
+        m_window->setPresentationFullScreen(false);
+        m_window->resize(1280, 800);
+        m_window->show();
+        QVERIFY(QTest::qWaitForWindowExposed(m_window.get()));
+        QTRY_VERIFY_WITH_TIMEOUT(!explorer()->accuracyRunner()->isRunning(), test::BackgroundWorkTimeoutMs);
+        QApplication::processEvents();
+        const QStringList cut = clippedTexts(m_window.get()).filter(QStringLiteral("cut by its column"));
+        QVERIFY2(cut.isEmpty(), qPrintable(cut.join(QLatin1Char('\n'))));
+    }
+
+    void aLaterScenarioFitsThePanel_data() { compareFitsAProjector_data(); }
+
     // The attention tab presented on a 1280 x 800 projector, in both languages: the window keeps
     // its size (the charts' minimum heights grow with the zoom), no text is cut, and both charts
     // are whole on screen.

@@ -74,6 +74,9 @@ ExplorerView::ExplorerView(ScenarioController *controller, UserLibrary *library,
 
     m_panelScroll = scrollingPane(m_panel, this);
     fitPanelWidth();
+    // A scenario can widen the panel's controls after it is laid out (a longer model or GPU name,
+    // rows a MoE or LoRA shows): the column follows their width.
+    m_panel->installEventFilter(this);
 
     auto *right = new QWidget(this);
     auto *rightLayout = new QVBoxLayout(right);
@@ -307,11 +310,18 @@ void ExplorerView::retranslate()
 
 void ExplorerView::fitPanelWidth()
 {
-    // No horizontal scroll bar: the column is at least as wide as the panel's controls.
+    keepPanelControlsWhole();
+    // Wide enough for the controls' texts too (a combo narrower than its text cuts it).
+    const int scrollBar = m_panelScroll->verticalScrollBar()->sizeHint().width();
+    growColumn(0, m_panel->sizeHint().width() + scrollBar);
+}
+
+void ExplorerView::keepPanelControlsWhole()
+{
+    // No horizontal scroll bar: the column is at least as wide as the panel's controls (the splitter
+    // widens it to that minimum, leaving the sizes a user dragged to otherwise).
     const int scrollBar = m_panelScroll->verticalScrollBar()->sizeHint().width();
     m_panelScroll->setMinimumWidth(std::max(320, m_panel->minimumSizeHint().width() + scrollBar));
-    // Wide enough for the controls' texts too (a combo narrower than its text cuts it).
-    growColumn(0, m_panel->sizeHint().width() + scrollBar);
 }
 
 void ExplorerView::fitFormulaWidth()
@@ -331,6 +341,13 @@ void ExplorerView::growColumn(int column, int wanted)
     sizes[1] -= added;
     sizes[column] += added;
     m_splitter->setSizes(sizes);
+}
+
+bool ExplorerView::eventFilter(QObject *watched, QEvent *event)
+{
+    if (watched == m_panel && event->type() == QEvent::LayoutRequest)
+        keepPanelControlsWhole();
+    return QWidget::eventFilter(watched, event);
 }
 
 void ExplorerView::changeEvent(QEvent *event)

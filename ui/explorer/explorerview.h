@@ -75,12 +75,15 @@ Q_SIGNALS:
 
 protected:
     void changeEvent(QEvent *event) override;
+    bool eventFilter(QObject *watched, QEvent *event) override;
 
 private:
     void refresh();
     void retranslate();
     /// The parameter column as wide as its controls (they grow with the presentation zoom).
     void fitPanelWidth();
+    /// The parameter column's minimum: its controls' (kept as the scenario widens them).
+    void keepPanelControlsWhole();
     /// The formula column at its preferred width, taken from the charts' spare room.
     void fitFormulaWidth();
     /// Widens splitter column `column` (0 parameters, 2 formulas) to `wanted` pixels,
