@@ -44,18 +44,21 @@ ComparisonColumn column(const Scenario &scenario)
     return {precisionLabel(scenario), scenario};
 }
 
-/// Labels that tell the columns apart: the precisions, and the other options
-/// that differ from the first column when two columns share their precisions.
+/// Labels that tell the columns apart: the precisions, and the other options that differ from the first
+/// column (a chart's legend on a slide is all that names a column) — every one when two columns share their
+/// precisions, else those the precisions do not name.
 void distinguishLabels(QList<ComparisonColumn> &columns)
 {
     for (qsizetype i = 1; i < columns.size(); ++i) {
         bool shared = false;
         for (qsizetype j = 0; j < columns.size(); ++j)
             shared = shared || (j != i && columns.at(j).label == columns.at(i).label);
-        if (!shared)
-            continue;
         QStringList words;
-        const ScenarioValues values = differingValues(columns.first().scenario, columns.at(i).scenario);
+        ScenarioValues values = differingValues(columns.first().scenario, columns.at(i).scenario);
+        if (!shared)
+            for (const ScenarioField precision : {ScenarioField::Dtype, ScenarioField::Quantization,
+                                                  ScenarioField::GroupSize, ScenarioField::KvCacheDtype})
+                values.remove(fileKey(precision));
         const SpeculativeConfig &drafter = columns.at(i).scenario.speculative;
         // In kvscope calc's order (--max-loras before its --max-lora-rank), as a launch line reads.
         QSet<QString> said; // an option spelled for two engines is listed twice

@@ -309,7 +309,9 @@ private Q_SLOTS:
         QCOMPARE(variants.size(), 2);
         QCOMPARE(variants.at(0).toObject().value(u"batch_size").toInteger(), 32);
         QCOMPARE(variants.at(1).toObject().value(u"batch_size").toInteger(), 32);
-        QCOMPARE(variants.at(1).toObject().value(u"label").toString(), QStringLiteral("BF16 + FP8 E5M2 KV"));
+        // The label names what the precisions do not: the utilization the variant changes too.
+        QCOMPARE(variants.at(1).toObject().value(u"label").toString(),
+                 QStringLiteral("BF16 + FP8 E5M2 KV (--gpu-memory-utilization 0.8)"));
         const QJsonObject options = variants.at(1).toObject().value(u"options").toObject();
         QCOMPARE(options.value(u"kv-cache-dtype").toString(), QStringLiteral("fp8_e5m2"));
         QCOMPARE(options.value(u"gpu-memory-utilization").toString(), QStringLiteral("0.8"));

@@ -752,6 +752,21 @@ private Q_SLOTS:
                                     {{QStringLiteral("data-parallel-size"), QStringLiteral("2")},
                                      {QStringLiteral("enable-dp-attention"), QStringLiteral("true")}}});
         QCOMPARE(groups.at(1).label, QStringLiteral("BF16 + BF16 KV (--dp-size 2 --enable-dp-attention)"));
+        // Columns whose precisions differ say what else differs too (a chart's legend on a slide is all
+        // that tells them apart), never the precision options the label already names.
+        const QList<ComparisonColumn> mixed = variantColumns(
+            llama8bOnH100(), {{},
+                              {{QStringLiteral("kv-cache-dtype"), QStringLiteral("fp8")},
+                               {QStringLiteral("model"), QStringLiteral("qwen2.5-7b")}},
+                              {{QStringLiteral("quantization"), QStringLiteral("awq")},
+                               {QStringLiteral("group-size"), QStringLiteral("64")},
+                               {QStringLiteral("tensor-parallel-size"), QStringLiteral("2")}}});
+        QCOMPARE(mixed.at(0).label, QStringLiteral("BF16 + BF16 KV"));
+        QCOMPARE(mixed.at(1).label, QStringLiteral("BF16 + FP8 KV (--model qwen2.5-7b)"));
+        QCOMPARE(mixed.at(2).label, QStringLiteral("AWQ INT4 + FP16 KV (--tensor-parallel-size 2)"));
+        // The seed question's columns differ in their precisions alone: their labels stay bare.
+        for (const ComparisonColumn &column : seedQuestionColumns(llama8bOnH100()))
+            QVERIFY2(!column.label.contains(QLatin1Char('(')), qPrintable(column.label));
     }
 
     // The serving features' preset: the bare deployment, then each feature alone, each with the
