@@ -617,6 +617,18 @@ private Q_SLOTS:
               ScenarioField::ExpertParallelSize, ScenarioField::DataParallelSize, ScenarioField::MaxLoras})
             QVERIFY(rowShown(knob));
         QCOMPARE(groups->currentText(), QStringLiteral("off"));
+        // SGLang's drafter and LoRA pool are planned per column as vLLM's are: off, and settable.
+        auto *drafter = child<QComboBox>(QStringLiteral("speculative-configCombo0"));
+        auto *slots = child<QComboBox>(QStringLiteral("max-lorasCombo0"));
+        QVERIFY(drafter->isEnabled() && slots->isEnabled());
+        QCOMPARE(drafter->currentData().toString(), QStringLiteral("none"));
+        QCOMPARE(slots->currentText(), QStringLiteral("off"));
+        choose(slots, QStringLiteral("4"));
+        QVERIFY(waitForComparison());
+        QVERIFY(expected().columns.at(0).plan.weights.loraBytes > 0); // SGLang's pool for Qwen3-MoE's experts
+        choose(child<QComboBox>(QStringLiteral("max-lorasCombo0")), QStringLiteral("auto"));
+        QVERIFY(waitForComparison());
+        QCOMPARE(expected().columns.at(0).plan.weights.loraBytes, std::int64_t(0));
         // SGLang's LM-head and dense-MLP flags act on attention groups only: shown at their defaults,
         // disabled until the column has groups.
         QCOMPARE(child<QComboBox>(QStringLiteral("enable-dp-lm-headCombo0"))->currentText(),

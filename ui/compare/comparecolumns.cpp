@@ -62,15 +62,13 @@ ScenarioValues columnValues(const Scenario &base, const Scenario &column)
             values.insert(fileKey(knob), all.value(fileKey(knob)));
     // No drafter, no LoRA and no shared prefix are the defaults, which scenarioToValues() leaves
     // out: a column keeps them spelled out like its other knobs, so it does not take up the
-    // explorer's drafter, adapters or prefix.
+    // explorer's drafter, adapters or prefix (both engines plan all three).
     const auto keepDefault = [&](ScenarioField knob, const char *off) {
         if (!values.contains(fileKey(knob)))
             values.insert(fileKey(knob), QLatin1String(off));
     };
-    if (column.engine == Engine::Vllm) {
-        keepDefault(ScenarioField::SpeculativeConfig, "none");
-        keepDefault(ScenarioField::MaxLoras, "auto");
-    }
+    keepDefault(ScenarioField::SpeculativeConfig, "none");
+    keepDefault(ScenarioField::MaxLoras, "auto");
     keepDefault(ScenarioField::SharedPrefixLen, "auto");
     return values;
 }
