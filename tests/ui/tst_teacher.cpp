@@ -28,7 +28,9 @@
 #include "ui/state/scenariocontroller.h"
 #include "ui/state/settingkeys.h"
 #include "ui/state/translations.h"
+#include "ui/state/userlibrary.h"
 #include "ui/style/theme.h"
+#include "ui/widgets/elidingcombobox.h"
 #include "ui/window/mainwindow.h"
 
 #include <memory>
@@ -150,7 +152,11 @@ QStringList clippedTexts(QWidget *window)
         option.editable = combo->isEditable();
         const QRect field =
             combo->style()->subControlRect(QStyle::CC_ComboBox, &option, QStyle::SC_ComboBoxEditField, combo);
-        const int needed = combo->fontMetrics().horizontalAdvance(combo->currentText());
+        // A combo that elides paints its shortened text (ending in an ellipsis), the whole one in its
+        // tooltip.
+        const auto *eliding = qobject_cast<const ElidingComboBox *>(combo);
+        const int needed =
+            combo->fontMetrics().horizontalAdvance(eliding ? eliding->displayedText() : combo->currentText());
         if (field.width() < needed)
             clipped << QStringLiteral("combo %1 '%2': %3 px for %4 px of text")
                            .arg(combo->objectName(), combo->currentText())
@@ -723,6 +729,59 @@ private Q_SLOTS:
     }
 
     void aLaterScenarioFitsThePanel_data() { compareFitsAProjector_data(); }
+
+    // A drafter's name (its repository) is longer than the column: shortened with an ellipsis, never cut
+    // mid-letter, and whole in the tooltip and the list.
+    void aDrafterNameIsElidedNotCut()
+    {
+        QFETCH(QString, language);
+        translations::apply(language);
+        m_window->setPresentationFullScreen(false);
+        m_window->resize(1280, 800);
+        QVERIFY(m_window->showView(QStringLiteral("explorer")));
+        Scenario s = scenarioOf("llama-3.1-8b", "h100-sxm");
+        s = applyValues(
+            s,
+            {{QStringLiteral("speculative-config"),
+              QStringLiteral(R"({"method": "eagle3", "model": "yuhuili/EAGLE3-LLaMA3.1-Instruct-8B", )"
+                             R"("num_speculative_tokens": 3})")}},
+            m_window->library()->resolvers());
+        QVERIFY(controller()->setScenario(s));
+        QTRY_VERIFY_WITH_TIMEOUT(!explorer()->accuracyRunner()->isRunning(), test::BackgroundWorkTimeoutMs);
+        QApplication::processEvents();
+        const QStringList clipped = clippedTexts(m_window.get());
+        QVERIFY2(clipped.filter(QStringLiteral("speculative")).isEmpty(),
+                 qPrintable(clipped.join(QLatin1Char('\n'))));
+        const auto *drafter = child<ElidingComboBox>("speculativeCombo");
+        QVERIFY(drafter->currentText().contains(QStringLiteral("yuhuili/EAGLE3-LLaMA3.1-Instruct-8B")));
+        QVERIFY(drafter->displayedText().endsWith(QChar(0x2026)));
+        QVERIFY(drafter->toolTipText().startsWith(drafter->currentText()));
+        QVERIFY(drafter->toolTipText().endsWith(drafter->toolTip())); // and what the box is for
+    }
+
+    void aDrafterNameIsElidedNotCut_data() { compareFitsAProjector_data(); }
+
+    // Compare's drafter knob in a column of a 1280 x 800 projector: elided as the explorer's is.
+    void comparesDrafterKnobIsElidedNotCut()
+    {
+        QFETCH(QString, language);
+        translations::apply(language);
+        m_window->setPresentationFullScreen(false);
+        m_window->resize(1280, 800);
+        QVERIFY(m_window->showView(QStringLiteral("compare")));
+        child<QAbstractButton>("servingFeaturesButton")->click();
+        auto *compare = child<CompareView>("compareView");
+        QTRY_VERIFY_WITH_TIMEOUT(compare->shownComparison().has_value() && !compare->isBusy(),
+                                 test::BackgroundWorkTimeoutMs);
+        compare->setKnobsShown(true);
+        QApplication::processEvents();
+        const auto *drafter = child<ElidingComboBox>("speculative-configCombo1");
+        QVERIFY(drafter->currentText().startsWith(QStringLiteral("EAGLE-3")));
+        const QStringList clipped = clippedTexts(m_window.get()).filter(QStringLiteral("speculative-config"));
+        QVERIFY2(clipped.isEmpty(), qPrintable(clipped.join(QLatin1Char('\n'))));
+    }
+
+    void comparesDrafterKnobIsElidedNotCut_data() { compareFitsAProjector_data(); }
 
     // The attention tab presented on a 1280 x 800 projector, in both languages: the window keeps
     // its size (the charts' minimum heights grow with the zoom), no text is cut, and both charts

@@ -19,6 +19,7 @@
 #include "ui/state/scenariocontroller.h"
 #include "ui/state/userlibrary.h"
 #include "ui/style/theme.h"
+#include "ui/widgets/elidingcombobox.h"
 #include "ui/widgets/legendstrip.h"
 #include "ui/widgets/scrollingpane.h"
 
@@ -463,7 +464,8 @@ void CompareView::rebuildKnobs()
         m_table->setColumnCount(columns);
         for (int c = 0; c < columns; ++c) {
             for (int k = 0; k < KnobRows; ++k) {
-                auto *combo = new QComboBox(m_table);
+                auto *combo =
+                    new ElidingComboBox(m_table); // a drafter's repository id is longer than a column
                 const ScenarioField knob = columnKnobs().at(k);
                 combo->setObjectName(QStringLiteral("%1Combo%2").arg(fileKey(knob)).arg(c));
                 for (const QString &choice : fixedKnobChoices(knob))

@@ -23,6 +23,7 @@
 #include "ui/state/scenariocontroller.h"
 #include "ui/state/userlibrary.h"
 #include "ui/widgets/defaultspinbox.h"
+#include "ui/widgets/elidingcombobox.h"
 #include "ui/widgets/groupedcombobox.h"
 #include "ui/widgets/logsliderbox.h"
 
@@ -170,14 +171,14 @@ ParameterPanel::ParameterPanel(ScenarioController *controller, UserLibrary *libr
       m_utilization(new DefaultDoubleSpinBox(this)), m_kvCacheMemory(new QSpinBox(this)),
       m_loraSlots(new QSpinBox(this)), m_loraRankLabel(new QLabel(this)), m_loraRank(new QComboBox(this)),
       m_loraRow(new QHBoxLayout), m_offloading(new QSpinBox(this)), m_offloadingBackend(new QComboBox(this)),
-      m_offloadingRow(new QHBoxLayout), m_speculative(new QComboBox(this)), m_draftTokens(new QSpinBox(this)),
-      m_speculativeRow(new QHBoxLayout), m_blockSize(new QComboBox(this)), m_maxModelLen(new QSpinBox(this)),
-      m_batch(new LogSliderBox(this)), m_seqLen(new LogSliderBox(this)), m_promptLen(new QSpinBox(this)),
-      m_sharedPrefix(new QSpinBox(this)), m_images(new QSpinBox(this)), m_imageSize(new QComboBox(this)),
-      m_requestRate(new QDoubleSpinBox(this)), m_modelGroup(new QGroupBox(this)),
-      m_precisionGroup(new QGroupBox(this)), m_servingGroup(new QGroupBox(this)),
-      m_modelForm(new QFormLayout(m_modelGroup)), m_precisionForm(new QFormLayout(m_precisionGroup)),
-      m_servingForm(new QFormLayout(m_servingGroup))
+      m_offloadingRow(new QHBoxLayout), m_speculative(new ElidingComboBox(this)),
+      m_draftTokens(new QSpinBox(this)), m_speculativeRow(new QHBoxLayout), m_blockSize(new QComboBox(this)),
+      m_maxModelLen(new QSpinBox(this)), m_batch(new LogSliderBox(this)), m_seqLen(new LogSliderBox(this)),
+      m_promptLen(new QSpinBox(this)), m_sharedPrefix(new QSpinBox(this)), m_images(new QSpinBox(this)),
+      m_imageSize(new QComboBox(this)), m_requestRate(new QDoubleSpinBox(this)),
+      m_modelGroup(new QGroupBox(this)), m_precisionGroup(new QGroupBox(this)),
+      m_servingGroup(new QGroupBox(this)), m_modelForm(new QFormLayout(m_modelGroup)),
+      m_precisionForm(new QFormLayout(m_precisionGroup)), m_servingForm(new QFormLayout(m_servingGroup))
 {
     m_precisionGroup->setObjectName(QStringLiteral("precisionGroup"));
     m_model->setObjectName(QStringLiteral("modelPicker"));

@@ -24,6 +24,7 @@ namespace kvscope {
 struct Scenario;
 
 class DefaultDoubleSpinBox;
+class ElidingComboBox;
 class GroupedComboBox;
 class LogSliderBox;
 class ScenarioController;
@@ -109,8 +110,9 @@ private:
     QSpinBox *m_offloading;         ///< --kv-offloading-size in whole GiB; 0 = off
     QComboBox *m_offloadingBackend; ///< --kv-offloading-backend
     QHBoxLayout *m_offloadingRow;
-    QComboBox *m_speculative; ///< --speculative-config's drafter: off, the model's EAGLE drafts, MTP, n-gram
-    QSpinBox *m_draftTokens;  ///< its num_speculative_tokens
+    ElidingComboBox
+        *m_speculative;      ///< --speculative-config's drafter: off, the model's EAGLE drafts, MTP, n-gram
+    QSpinBox *m_draftTokens; ///< its num_speculative_tokens
     QHBoxLayout *m_speculativeRow;
     QList<SpeculativeConfig> m_speculativeChoices; ///< the drafter combo's entries after "off"
     QComboBox *m_blockSize;
