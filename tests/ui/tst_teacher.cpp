@@ -232,6 +232,15 @@ class TestTeacher : public QObject
         return QString::fromUtf8(calc.out);
     }
 
+    /// The window on a 1280 x 800 projector (not this screen) in `language`, on `view`.
+    bool showOnProjector(const QString &language, const QString &view)
+    {
+        translations::apply(language);
+        m_window->setPresentationFullScreen(false);
+        m_window->resize(1280, 800);
+        return m_window->showView(view);
+    }
+
 private Q_SLOTS:
     void initTestCase() { test::isolateSettings(QStringLiteral("kvscope-tests-teacher")); }
 
@@ -684,10 +693,7 @@ private Q_SLOTS:
     void aMoesExpertRowsFitAProjector()
     {
         QFETCH(QString, language);
-        translations::apply(language);
-        m_window->setPresentationFullScreen(false);
-        m_window->resize(1280, 800);
-        QVERIFY(m_window->showView(QStringLiteral("explorer")));
+        QVERIFY(showOnProjector(language, QStringLiteral("explorer")));
         Scenario s = scenarioOf("deepseek-v2-lite", "h100-sxm");
         s.dataParallelSize = 2;
         s.enableExpertParallel = true;
@@ -735,10 +741,7 @@ private Q_SLOTS:
     void aDrafterNameIsElidedNotCut()
     {
         QFETCH(QString, language);
-        translations::apply(language);
-        m_window->setPresentationFullScreen(false);
-        m_window->resize(1280, 800);
-        QVERIFY(m_window->showView(QStringLiteral("explorer")));
+        QVERIFY(showOnProjector(language, QStringLiteral("explorer")));
         Scenario s = scenarioOf("llama-3.1-8b", "h100-sxm");
         s = applyValues(
             s,
@@ -765,10 +768,7 @@ private Q_SLOTS:
     void comparesDrafterKnobIsElidedNotCut()
     {
         QFETCH(QString, language);
-        translations::apply(language);
-        m_window->setPresentationFullScreen(false);
-        m_window->resize(1280, 800);
-        QVERIFY(m_window->showView(QStringLiteral("compare")));
+        QVERIFY(showOnProjector(language, QStringLiteral("compare")));
         child<QAbstractButton>("servingFeaturesButton")->click();
         auto *compare = child<CompareView>("compareView");
         QTRY_VERIFY_WITH_TIMEOUT(compare->shownComparison().has_value() && !compare->isBusy(),
@@ -789,10 +789,7 @@ private Q_SLOTS:
     void attentionFitsAProjector()
     {
         QFETCH(QString, language);
-        translations::apply(language);
-        m_window->setPresentationFullScreen(false);
-        m_window->resize(1280, 800);
-        QVERIFY(m_window->showView(QStringLiteral("attention")));
+        QVERIFY(showOnProjector(language, QStringLiteral("attention")));
         m_window->setPresentationMode(true);
         AttentionPanel *panel = m_window->quantization()->attention();
         QTRY_VERIFY_WITH_TIMEOUT(panel->picture() && !panel->isBusy(), test::BackgroundWorkTimeoutMs);
