@@ -313,6 +313,16 @@ QString projectionName(const TensorGroup &group)
     return name.mid(name.lastIndexOf(QLatin1Char('.')) + 1).toString();
 }
 
+QString packedProjectionName(const QString &projection)
+{
+    if (projection == QLatin1String("q_proj") || projection == QLatin1String("k_proj") ||
+        projection == QLatin1String("v_proj"))
+        return QStringLiteral("qkv_proj");
+    if (projection == QLatin1String("gate_proj") || projection == QLatin1String("up_proj"))
+        return QStringLiteral("gate_up_proj");
+    return projection;
+}
+
 LocalShape localShape(const TensorGroup &group, int tp)
 {
     const int t = std::max(1, tp);

@@ -76,6 +76,10 @@ QList<TensorGroup> tensorInventory(const ModelArch &model);
 /// the ".weight" or ".bias" it ends in, up to the last dot).
 QString projectionName(const TensorGroup &group);
 
+/// The packed projection a module runs in (vLLM's packed_modules_mapping, SGLang's normalized target
+/// modules): q, k and v in qkv_proj, gate and up in gate_up_proj; others themselves.
+QString packedProjectionName(const QString &projection);
+
 /// Shape of one tensor of `group` on one GPU under tensor parallelism `tp`.
 struct LocalShape
 {

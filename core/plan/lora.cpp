@@ -30,27 +30,15 @@ bool wrappedByLora(const TensorGroup &group, const LoraWrapping &wrapping)
     }
 }
 
-/// The packed projection a module runs in (vLLM's packed_modules_mapping, SGLang's normalized target
-/// modules): q, k and v in qkv_proj, gate and up in gate_up_proj; others themselves.
-QString packedModule(const QString &module)
-{
-    if (module == QLatin1String("q_proj") || module == QLatin1String("k_proj") ||
-        module == QLatin1String("v_proj"))
-        return QStringLiteral("qkv_proj");
-    if (module == QLatin1String("gate_proj") || module == QLatin1String("up_proj"))
-        return QStringLiteral("gate_up_proj");
-    return module;
-}
-
 /// Whether a group's projection gets slots under --lora-target-modules: its packed module is named, or one
 /// of that module's parts is (is_in_target_modules, vllm/lora/utils.py).
 bool targeted(const TensorGroup &group, const QStringList &targets)
 {
     if (targets.isEmpty())
         return true;
-    const QString packed = packedModule(projectionName(group));
+    const QString packed = packedProjectionName(projectionName(group));
     for (const QString &target : targets)
-        if (packedModule(target) == packed)
+        if (packedProjectionName(target) == packed)
             return true;
     return false;
 }
