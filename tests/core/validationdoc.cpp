@@ -57,6 +57,19 @@ QString modelCell(const LogCheck &c)
                              : QStringLiteral(" (`%1`)").arg(preset));
 }
 
+/// TP, and the pipeline stages, data-parallel ranks and expert parallelism where the log has them.
+QString layoutCell(const MemoryPlan &p)
+{
+    QString layout = QString::number(p.tensorParallelSize);
+    if (p.pipelineParallelSize > 1)
+        layout += QStringLiteral(" · PP %1").arg(p.pipelineParallelSize);
+    if (p.dataParallelSize > 1)
+        layout += QStringLiteral(" · DP %1").arg(p.dataParallelSize);
+    if (p.expertParallelSize > 1)
+        layout += QStringLiteral(" · EP %1").arg(p.expertParallelSize);
+    return layout;
+}
+
 QString settingsCell(const MemoryPlan &p)
 {
     QStringList parts;
@@ -133,10 +146,7 @@ QString versionTable(const QString &version, const QList<const LogCheck *> &chec
     for (const LogCheck *c : checks) {
         out += QStringLiteral("| %1 | %2 | `%3` × %4 | %5 |")
                    .arg(logLink(c->entry), modelCell(*c), c->plan.gpuId)
-                   .arg(c->plan.pipelineParallelSize > 1 ? QStringLiteral("%1 · PP %2")
-                                                               .arg(c->plan.tensorParallelSize)
-                                                               .arg(c->plan.pipelineParallelSize)
-                                                         : QString::number(c->plan.tensorParallelSize))
+                   .arg(layoutCell(c->plan))
                    .arg(settingsCell(c->plan));
         for (const Figure *f : c->figures())
             out += QLatin1Char(' ') + figureCell(*f) + QStringLiteral(" |");
