@@ -244,6 +244,11 @@ private:
         static const QRegularExpression nonTorch =
             pattern("(?:non-torch forward increase memory: |non_torch_memory takes )([\\d.]+)GiB");
         static const QRegularExpression graphs = pattern("Estimated CUDA graph memory: ([\\d.]+) GiB total");
+        // vLLM 0.10.2's worker memory line (vllm-project/vllm#21489, vllm/v1/worker/gpu_worker.py; INFO until
+        // later releases made it DEBUG): the GPU's total, then the profiling's components.
+        static const QRegularExpression freeOnDevice = pattern(
+            R"(Free memory on device \(([\d.]+)/([\d.]+) GiB\) on startup\..*Actual usage is ([\d.]+) )"
+            R"(GiB for weight, ([\d.]+) GiB for peak activation, ([\d.]+) GiB for non-torch memory)");
         static const QRegularExpression graphProfiling = pattern("CUDA graph memory profiling is enabled");
         static const QRegularExpression available = pattern("Available KV cache memory: ([\\d.]+) GiB");
         static const QRegularExpression cacheSize = pattern("GPU KV cache size: ([\\d,]+) tokens");
@@ -285,6 +290,11 @@ private:
             figureGiB(m_log.totalGpuMemoryGiB, "total_memory", m.captured(1));
         if ((m = loading.match(line)).hasMatch())
             stageFigureGiB(m_log.weightsGiB, "model_loading", m.captured(1));
+        if ((m = freeOnDevice.match(line)).hasMatch()) {
+            figureGiB(m_log.totalGpuMemoryGiB, "total_memory", m.captured(2));
+            stageFigureGiB(m_log.activationPeakGiB, "torch_peak_memory_increase", m.captured(4));
+            stageFigureGiB(m_log.nonTorchGiB, "non_torch_memory", m.captured(5));
+        }
         if ((m = peak.match(line)).hasMatch())
             stageFigureGiB(m_log.activationPeakGiB, "torch_peak_memory_increase", m.captured(1));
         if ((m = nonTorch.match(line)).hasMatch())

@@ -851,6 +851,52 @@ private Q_SLOTS:
         QCOMPARE(e.options.value(QStringLiteral("enable-expert-parallel")).toLower(), QStringLiteral("true"));
     }
 
+    void readsTheMemoryLineOfTenTwoAndLater()
+    {
+        // vLLM 0.10.2 (vllm-project/vllm#21489) prints the worker's memory at INFO once the graphs are
+        // captured: the GPU's total and the weights, profiling peak, non-torch and CUDA-graph memory
+        // (vllm/v1/worker/gpu_worker.py). Log 56 of the validation data (tests/data/vllm-logs.json): its
+        // GPU total is read from that line, so no --gpu is needed.
+        const QString line = QStringLiteral(
+            "(Worker_TP0_EP0 pid=2078) INFO 09-24 20:54:36 [gpu_worker.py:391] Free memory on device "
+            "(43.93/44.42 GiB) on startup. Desired GPU memory utilization is (0.9, 39.98 GiB). Actual usage "
+            "is "
+            "27.72 GiB for weight, 1.4 GiB for peak activation, 0.18 GiB for non-torch memory, and 3.45 GiB "
+            "for CUDAGraph memory. Replace gpu_memory_utilization config with `--kv-cache-memory=7606321868` "
+            "to "
+            "fit into requested memory, or `--kv-cache-memory=11851036160` to fully utilize gpu memory. "
+            "Current "
+            "kv cache memory in use is 11465081548 bytes.\n");
+        const StartupLog log = readStartupLog(line, QStringLiteral("free.log"));
+        QCOMPARE(log.totalGpuMemoryGiB.value_or(0), 44.42);
+        QCOMPARE(log.activationPeakGiB.value_or(0), 1.4);
+        QCOMPARE(log.nonTorchGiB.value_or(0), 0.18);
+        // The whole log, with the preset for its FP8 refresh of Qwen3-235B-A22B: 44.42 GiB is no preset's
+        // total (the l40s preset's is 44.52), so the message names the figure read; with the GPU given, the
+        // profiling peak and the non-torch memory are compared component by component.
+        for (const QJsonValue &value : validation::readLogs(QStringLiteral(KVSCOPE_VALIDATION_LOGS))) {
+            const QJsonObject entry = value.toObject();
+            if (entry.value(QLatin1String("id")).toInt() != 56)
+                continue;
+            const QString text = verbatimLog(entry);
+            const QString message = test::errorFrom([&] {
+                explain(text, {QStringLiteral("qwen3-235b-a22b"), {}, {}});
+            });
+            QVERIFY2(message.contains(QStringLiteral("44.42")), qPrintable(message));
+            const LogExplanation e =
+                explain(text, {QStringLiteral("qwen3-235b-a22b"), QStringLiteral("l40s"), {}});
+            QCOMPARE(e.plan.expertParallelSize, 8);
+            QCOMPARE(e.plan.tensorParallelSize, 8);
+            QHash<QString, double> logged;
+            for (const LogComponent &c : e.components)
+                logged.insert(c.key, c.loggedGiB.value_or(-1));
+            QCOMPARE(logged.value(QStringLiteral("activation_peak")), 1.4);
+            QCOMPARE(logged.value(QStringLiteral("non_torch")), 0.18);
+            return;
+        }
+        QFAIL("log 56 is not in the validation data");
+    }
+
     void readsTheExpertLoadBalancer()
     {
         // vLLM's non-default args print --eplb-config as the dict it parsed; releases before 0.11 took
