@@ -19,6 +19,10 @@ EncoderProfile EngineRules::encoderProfile(const ModelArch &, const MemoryPlan &
 
 void EngineRules::settlePool(const Scenario &, MemoryPlan &) const {}
 
+void EngineRules::sizeLoad(const ModelArch &, const std::function<QList<std::int64_t>()> &,
+                           MemoryPlan &) const
+{}
+
 void EngineRules::shapeStatePool(const Scenario &, KvCacheOptions &) const {}
 
 int EngineRules::swaPoolRatioPpm(const Scenario &) const

@@ -14,6 +14,7 @@
 #include "core/plan/weights.h"
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 
 #include <QString>
@@ -95,6 +96,11 @@ public:
     /// What the engine derives from the pool once it is sized (SGLang's
     /// default --max-running-requests); nothing by default.
     virtual void settlePool(const Scenario &scenario, MemoryPlan &plan) const;
+    /// What loading the weights takes beyond their parameters and buffers, as the engine measures a load,
+    /// from the parameter tensors the GPU allocates (`tensors`, in order); nothing by default (vLLM counts
+    /// the tensors' bytes).
+    virtual void sizeLoad(const ModelArch &model, const std::function<QList<std::int64_t>()> &tensors,
+                          MemoryPlan &plan) const;
     /// What the plan says about the engine's own rules: the release, a refusal
     /// to start, a cap on requests.
     virtual void addNotes(const Scenario &scenario, MemoryPlan &plan) const = 0;

@@ -25,6 +25,9 @@ struct WeightMemory
 {
     std::int64_t bytesPerGpu = 0;  ///< parameters on one GPU plus buffers
     std::int64_t buffersBytes = 0; ///< rotary cos/sin tables vLLM allocates with the model
+    /// SGLang: what its load takes beyond the parameters and buffers, the caching allocator's segments not
+    /// filled by them (SGLang measures a load by free GPU memory); in bytesPerGpu
+    std::int64_t loadSlackBytes = 0;
     std::int64_t loraBytes =
         0; ///< LoRA slots allocated at load (--max-loras x --max-lora-rank); in bytesPerGpu
     /// vLLM's EPLB state (--enable-eplb): a buffer of one layer's local experts, load counters and

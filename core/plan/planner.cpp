@@ -427,6 +427,13 @@ MemoryPlan planLayers(const Scenario &s, const EngineRules &rulesRef, const Mode
         plan.weights =
             weightMemory(m, inventory, plan.quantization, plan.dtype, tp, rules->expertPadding(s), experts);
         applyMeasuredCheckpoint(m, tp, plan);
+        rules->sizeLoad(
+            m,
+            [&] {
+                return parameterTensorBytes(m, inventory, plan.quantization, plan.dtype, tp,
+                                            rules->expertPadding(s), experts);
+            },
+            plan);
         // LoRA slots are allocated with the model: vLLM's "Model loading took" includes them.
         LoraWrapping loraWrapping;
         loraWrapping.wrapped = loraWrapsExperts(s);

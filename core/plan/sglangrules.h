@@ -29,6 +29,8 @@ public:
     bool starts(const KvCacheMemory &kv) const override;
     QString refusal(const MemoryPlan &plan) const override;
     void settlePool(const Scenario &scenario, MemoryPlan &plan) const override;
+    void sizeLoad(const ModelArch &model, const std::function<QList<std::int64_t>()> &tensors,
+                  MemoryPlan &plan) const override;
     void addNotes(const Scenario &scenario, MemoryPlan &plan) const override;
 };
 

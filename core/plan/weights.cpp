@@ -4,6 +4,8 @@
 #include "core/common/checked.h"
 #include "core/engine/gpusupport.h"
 
+#include <algorithm>
+
 #include <QRegularExpression>
 
 namespace kvscope {
@@ -142,6 +144,57 @@ bool quantizes(const QuantizationSpec &spec, const TensorGroup &group)
     const bool decoderLinear = group.component == Component::Attention || group.component == Component::Mlp ||
                                group.component == Component::Experts;
     return decoderLinear && !ignoredByCheckpoint(spec, group);
+}
+
+QList<std::int64_t> parameterTensorBytes(const ModelArch &model, const QList<TensorGroup> &inventory,
+                                         const QuantizationSpec &spec, WeightDtype dtype,
+                                         int tensorParallelSize, const ExpertPadding &padding,
+                                         const ExpertPlacement &experts)
+{
+    // A fused tensor: the packed projection's parts summed, one tensor a layer (`units` of them).
+    struct Fused
+    {
+        QString key;
+        std::int64_t units = 0;
+        MatrixStorage unit;
+    };
+    QList<Fused> fused;
+    const int dtypeBytes = bytesPerElement(dtype);
+    int moeLayers = 0;
+    for (int i = 0; i < model.numLayers; ++i)
+        moeLayers += model.isMoeLayer(i) ? 1 : 0;
+    for (const TensorGroup &group : inventory) {
+        const bool routed = group.component == Component::Experts;
+        LocalShape local = localShape(group, gpusSplitOver(group, tensorParallelSize, experts));
+        if (spec.method == QuantMethod::Mxfp4 && routed)
+            local = paddedExpertShape(group, local, padding);
+        TensorGroup one = routed ? localExpertGroup(group, model, experts) : group;
+        const std::int64_t units = routed && moeLayers > 0 ? moeLayers : one.copies;
+        if (units <= 0)
+            continue;
+        one.copies = one.copies / units; // a routed-expert tensor holds the layer's local experts
+        const MatrixStorage unit = groupStorage(one, local.rows, local.cols, spec, dtypeBytes);
+        const QString projection = projectionName(group);
+        QString key = group.name;
+        key.replace(projection, packedProjectionName(projection));
+        auto it = std::find_if(fused.begin(), fused.end(),
+                               [&](const Fused &f) { return f.key == key && f.units == units; });
+        if (it == fused.end())
+            fused.append({key, units, unit});
+        else
+            accumulate(it->unit, unit);
+    }
+    QList<std::int64_t> tensors;
+    std::int64_t layers = 0;
+    for (const Fused &f : fused)
+        layers = std::max(layers, f.units);
+    for (std::int64_t layer = 0; layer < layers; ++layer)
+        for (const Fused &f : fused)
+            if (layer < f.units)
+                for (const std::int64_t part : {f.unit.values, f.unit.scales, f.unit.zeros, f.unit.other})
+                    if (part > 0)
+                        tensors << part;
+    return tensors;
 }
 
 std::int64_t rotaryBufferBytes(const ModelArch &model, WeightDtype dtype)

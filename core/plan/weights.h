@@ -38,6 +38,15 @@ WeightMemory weightMemory(const ModelArch &model, const QList<TensorGroup> &inve
                           const QuantizationSpec &spec, WeightDtype dtype, int tensorParallelSize,
                           const ExpertPadding &padding = {}, const ExpertPlacement &experts = {});
 
+/// The parameter tensors one GPU allocates, in the order the engines' model classes create them: layer by
+/// layer in the inventory's order, q, k and v as one qkv_proj tensor, gate and up as one gate_up_proj, a MoE
+/// layer's routed experts as one tensor per packed projection; a quantized tensor's values, scales, zero
+/// points and other parts apart. Bytes as weightMemory() counts them.
+QList<std::int64_t> parameterTensorBytes(const ModelArch &model, const QList<TensorGroup> &inventory,
+                                         const QuantizationSpec &spec, WeightDtype dtype,
+                                         int tensorParallelSize, const ExpertPadding &padding = {},
+                                         const ExpertPlacement &experts = {});
+
 /// Rotary cos/sin tables vLLM builds at load: max_position x rotary_dim in --dtype, per distinct rotary.
 std::int64_t rotaryBufferBytes(const ModelArch &model, WeightDtype dtype);
 

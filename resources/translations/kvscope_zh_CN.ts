@@ -4068,6 +4068,10 @@
         <source>%1: kvscope sizes %2&apos;s LoRA slots as vLLM %3 and later hold them (%4 is %5)</source>
         <translation>%1：kvscope 按 vLLM %3 及之后版本的方式计算 %2 的 LoRA 槽位（%4 为 %5）</translation>
     </message>
+    <message>
+        <source>SGLang measures the load by the GPU&apos;s free memory: the weights take %1 more than their tensors (%2 with the float32 rotary table), the segments PyTorch&apos;s caching allocator holds around them (tensors rounded up to 2 MiB, those of 1 to 10 MiB sharing 20 MiB segments)</source>
+        <translation>SGLang 以 GPU 的空闲显存衡量加载：权重比其张量多占 %1（连同 float32 的旋转位置编码表共 %2），即 PyTorch 缓存分配器在张量周围保留的段（张量向上取整到 2 MiB，1 到 10 MiB 的张量共用 20 MiB 的段）</translation>
+    </message>
 </context>
 <context>
     <name>kvscope::PublishedResults</name>

@@ -25,6 +25,8 @@ private Q_SLOTS:
         QTest::newRow("llama-3.1-8b") << "llama-3.1-8b" << false << false;
         QTest::newRow("gemma-3-27b (hybrid, vision)") << "gemma-3-27b" << false << false;
         QTest::newRow("deepseek-v3 (MLA, MoE)") << "deepseek-v3" << false << false;
+        // Under SGLang the load is sized through the caching allocator, tensor by tensor.
+        QTest::newRow("deepseek-v3 under sglang") << "deepseek-v3@sglang" << false << false;
     }
 
     /// The same with a serving workload (a 4,096-token prompt of the 8,192): steady-state serving too.
@@ -79,7 +81,10 @@ private:
                                R"("num_speculative_tokens": 3})"),
                 QStringLiteral("--speculative-config"), resolveDraftModel);
         s.promptLen = serving ? s.seqLen / 2 : 0;
-        s.model = resolveModel(model);
+        const QStringList idAndEngine = model.split(QLatin1Char('@')); // "deepseek-v3@sglang"
+        s.model = resolveModel(idAndEngine.first());
+        if (idAndEngine.size() > 1)
+            s.engine = Engine::Sglang;
         s.gpu = resolveGpu(QStringLiteral("h100-sxm"));
         s.tensorParallelSize = model.startsWith(QLatin1String("deepseek")) ? 8 : 1;
         return s;

@@ -130,7 +130,9 @@ private Q_SLOTS:
     // weights, where kvscope estimates 78.68 and 14.99 GiB (0.51 GiB in use before). SGLang keeps
     // F x the memory free at load for the weights and the pool (profile_max_num_token), so the pool
     // is 0.88 x 78.81 GiB - 15.09 GiB, in tokens of 131,072 B: 444,520 where the log allocates
-    // 444,500 (-0.005 %; the log's two decimals) and the estimates give 444,408 (-0.02 %).
+    // 444,500 (-0.005 %; the log's two decimals) and the estimates give 444,141 (-0.08 %: 78.68 GiB free and
+    // a load of 15.02 GiB, the parameters, SGLang's float32 rotary table and the caching allocator's
+    // rounding).
     void anSglangLogCalibratesItsDeployment()
     {
         const LogExplanation e = explain(verbatimLog(logEntry(45)));
@@ -146,7 +148,7 @@ private Q_SLOTS:
         QCOMPARE(measured.budgetBytes, budget);
         QCOMPARE(measured.kv.capacityTokens, (budget - m.weightsBytes) / 131'072);
         QCOMPARE(measured.kv.capacityTokens, std::int64_t(444'520));
-        QCOMPARE(planMemory(e.scenario).kv.capacityTokens, std::int64_t(444'408));
+        QCOMPARE(planMemory(e.scenario).kv.capacityTokens, std::int64_t(444'141));
         QVERIFY(measured.notes.join(u' ').contains(
             QStringLiteral("memory free when the weights load 78.81 GiB")));
     }

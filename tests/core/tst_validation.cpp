@@ -127,18 +127,24 @@ private Q_SLOTS:
                      "listed as a miss but every figure now agrees: drop its 'miss' explanation");
     }
 
-    void sglangTokenPoolWithinThreePercentOnFiveLogs()
+    void sglangTokenPoolWithinThreePercentOnEightInTenLogs()
     {
-        // kvscope's SGLang target (docs/validation.md): max_total_num_tokens within ±3 % on at
-        // least five public start-up logs, the same planner formulas for every log.
+        // kvscope's SGLang target (docs/validation.md): max_total_num_tokens within ±3 % on at least 80 % of
+        // the public start-up logs (and on at least eight), the same planner formulas for every log.
         QStringList agreeing;
-        for (const LogCheck &c : std::as_const(m_checks))
-            if (c.logClass == LogClass::Sglang && c.kvTokens.isLogged() &&
-                qAbs(c.kvTokens.relativeError()) <= 0.03)
+        int logs = 0;
+        for (const LogCheck &c : std::as_const(m_checks)) {
+            if (c.logClass != LogClass::Sglang || !c.kvTokens.isLogged())
+                continue;
+            ++logs;
+            if (qAbs(c.kvTokens.relativeError()) <= 0.03)
                 agreeing << QString::number(c.id);
-        QVERIFY2(agreeing.size() >= 5, qPrintable(QStringLiteral("SGLang logs within ±3 % on tokens: %1 (%2)")
-                                                      .arg(agreeing.size())
-                                                      .arg(agreeing.join(QStringLiteral(", ")))));
+        }
+        QVERIFY2(agreeing.size() >= 8 && agreeing.size() * 10 >= logs * 8,
+                 qPrintable(QStringLiteral("SGLang logs within ±3 % on tokens: %1 of %2 (%3)")
+                                .arg(agreeing.size())
+                                .arg(logs)
+                                .arg(agreeing.join(QStringLiteral(", ")))));
     }
 
     void documentIsCurrent()

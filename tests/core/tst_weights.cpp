@@ -209,6 +209,29 @@ private Q_SLOTS:
         QCOMPARE(rotaryBufferBytes(preset(QStringLiteral("deepseek-v3")), WeightDtype::BFloat16),
                  163'840LL * 64 * 2);
     }
+
+    void parameterTensorsAsTheModelClassesCreateThem()
+    {
+        // Llama-3.1-8B at TP 2 in 16 bits, as vLLM's and SGLang's LlamaForCausalLM create its parameters:
+        // the embedding (128,256 / 2 x 4,096), then layer by layer q, k and v as one qkv_proj ((4,096 + 2 x
+        // 1,024) / 2 x 4,096), o_proj (4,096 x 2,048), gate and up as one gate_up_proj (2 x 7,168 x 4,096),
+        // down_proj (4,096 x 7,168) and the two norms (4,096); the final norm and lm_head.
+        const ModelArch &m = preset(QStringLiteral("llama-3.1-8b"));
+        const QList<std::int64_t> tensors =
+            parameterTensorBytes(m, tensorInventory(m), QuantizationSpec{}, WeightDtype::BFloat16, 2);
+        QCOMPARE(tensors.size(), 1 + 32 * 6 + 2);
+        QCOMPARE(tensors.first(), 64'128LL * 4096 * 2);
+        const QList<std::int64_t> layer = tensors.mid(1, 6);
+        QCOMPARE(layer, (QList<std::int64_t>{3072LL * 4096 * 2, 4096LL * 2048 * 2, 14'336LL * 4096 * 2,
+                                             4096LL * 7168 * 2, 4096 * 2, 4096 * 2}));
+        // Together they are the weights weightMemory() counts, less the rotary table.
+        std::int64_t sum = 0;
+        for (const std::int64_t bytes : tensors)
+            sum += bytes;
+        const WeightMemory w =
+            weightMemory(m, tensorInventory(m), QuantizationSpec{}, WeightDtype::BFloat16, 2);
+        QCOMPARE(sum, w.bytesPerGpu - w.buffersBytes);
+    }
 };
 
 QTEST_GUILESS_MAIN(TestWeights)
