@@ -801,9 +801,14 @@ QList<FormulaLine> weightLines(const MemoryPlan &plan)
                                                  : ScenarioField::Quantization,
                      QStringLiteral("this GPU's shards of every tensor")))
         .op(" + ")
-        .term(memory(
-            QStringLiteral("rotary_buffer_bytes"), w.buffersBytes, ScenarioField::Model,
-            QStringLiteral("max_position_embeddings × rotary_dim × %1 bytes").arg(dtypeName(plan.dtype))));
+        .term(memory(QStringLiteral("rotary_buffer_bytes"), w.buffersBytes, ScenarioField::Model,
+                     QStringLiteral("max_position_embeddings × rotary_dim × %1 bytes")
+                         .arg(dtypeName(w.buffersDtype))));
+    if (w.loadSlackBytes > 0)
+        perGpu.op(" + ").term(
+            memory(QStringLiteral("allocator_segments"), w.loadSlackBytes, ScenarioField::Engine,
+                   QStringLiteral("what PyTorch's caching allocator holds around the tensors "
+                                  "(SGLang measures the load by free GPU memory)")));
     if (w.loraBytes > 0)
         perGpu.op(" + ").term(
             memory(QStringLiteral("lora_buffers"), w.loraBytes, ScenarioField::MaxLoras,

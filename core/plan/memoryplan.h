@@ -23,8 +23,9 @@ namespace kvscope {
 /// Weight memory. Byte figures are per GPU unless named "total".
 struct WeightMemory
 {
-    std::int64_t bytesPerGpu = 0;  ///< parameters on one GPU plus buffers
-    std::int64_t buffersBytes = 0; ///< rotary cos/sin tables vLLM allocates with the model
+    std::int64_t bytesPerGpu = 0;                 ///< parameters on one GPU plus buffers
+    std::int64_t buffersBytes = 0;                ///< rotary cos/sin tables vLLM allocates with the model
+    WeightDtype buffersDtype = WeightDtype::Auto; ///< their element type (--dtype; float32 under SGLang)
     /// SGLang: what its load takes beyond the parameters and buffers, the caching allocator's segments not
     /// filled by them (SGLang measures a load by free GPU memory); in bytesPerGpu
     std::int64_t loadSlackBytes = 0;
@@ -62,7 +63,7 @@ struct WeightMemory
     /// state and drafter beside them.
     std::int64_t parameterBytesPerGpu() const
     {
-        return bytesPerGpu - buffersBytes - loraBytes - eplbBytes - draftBytes;
+        return bytesPerGpu - buffersBytes - loadSlackBytes - loraBytes - eplbBytes - draftBytes;
     }
 };
 

@@ -271,6 +271,7 @@ void SglangRules::sizeLoad(const ModelArch &model, const std::function<QList<std
     w.loadSlackBytes = loadSlackBytes(parameters, table, rows, model.rotaryDim);
     w.bytesPerGpu = (Checked(w.bytesPerGpu) - w.buffersBytes + table + w.loadSlackBytes).value();
     w.buffersBytes = table;
+    w.buffersDtype = WeightDtype::Float32;
 }
 
 void SglangRules::settlePool(const Scenario &s, MemoryPlan &plan) const

@@ -238,6 +238,7 @@ WeightMemory weightMemory(const ModelArch &model, const QList<TensorGroup> &inve
         }
     }
     w.buffersBytes = rotaryBufferBytes(model, dtype);
+    w.buffersDtype = dtype;
     w.bytesPerGpu = (perGpu + w.buffersBytes).value();
     w.checkpointBytes = checkpoint.value();
     w.quantizedParams = quantizedParams.value();

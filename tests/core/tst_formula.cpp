@@ -288,6 +288,24 @@ private Q_SLOTS:
         QCOMPARE(termOf(weights, "parameter_bytes_per_gpu").value, plan.weights.parameterBytesPerGpu());
     }
 
+    void sglangsLoadIsItsTermsWithTheAllocatorsSegments()
+    {
+        // Qwen3-32B at --tp-size 4 under SGLang (docs/validation.md, log 49): the weights line names the
+        // caching allocator's segments beside the tensors and SGLang's float32 rotary table.
+        Scenario s = scenarioFor(QStringLiteral("qwen3-32b"), 16, 8192, 4);
+        s.engine = Engine::Sglang;
+        s.gpu = resolveGpu(QStringLiteral("rtx-5090"));
+        const MemoryPlan plan = planMemory(s);
+        const FormulaSheet sheet = formulaSheet(s, plan);
+        verifyLinesAddUp(sheet);
+        const FormulaLine &weights = lineOf(sheet, "weights_bytes");
+        QVERIFY(plan.weights.loadSlackBytes > 0);
+        QCOMPARE(termOf(weights, "allocator_segments").value, plan.weights.loadSlackBytes);
+        QCOMPARE(termOf(weights, "rotary_buffer_bytes").value, 40'960LL * 128 * 4);
+        QCOMPARE(termOf(weights, "parameter_bytes_per_gpu").value,
+                 plan.weights.bytesPerGpu - plan.weights.loadSlackBytes - 40'960LL * 128 * 4);
+    }
+
     void servingFeaturesAreTermsOfTheirLines()
     {
         // Llama-3.1-8B on one H100 with 4 LoRA slots of rank 64, 64 GiB of CPU offloading and a
