@@ -153,6 +153,19 @@ const QList<VllmProfile> &vllmProfiles()
          900'000,
          "vllm-project/vllm#21761 disables the hybrid manager for chunked-local attention unless "
          "VLLM_ALLOW_CHUNKED_LOCAL_ATTN_WITH_HYBRID_KV_CACHE=1 (docs.vllm.ai v0.10.1.1 vllm.envs: False)"},
+        {{0, 10, 2},
+         38,
+         false,
+         false,
+         false,
+         false,
+         false,
+         false,
+         900'000,
+         "sampler as 0.11 (38 B per logit): the first 0.10.2 log with a profiling breakdown (tests/data/"
+         "vllm-logs.json id 56, its INFO 'Free memory on device ... Actual usage' line of vllm-project/"
+         "vllm#21489) logs a 1.40 GiB peak for 256 sequences x 151,936 logits, 38 B each, where the 0.10.1 "
+         "logs (ids 28 to 30) leave room only for 0.19's 15 B"},
         {{0, 11, 0},
          38,
          false,

@@ -78,7 +78,7 @@ private Q_SLOTS:
         QTest::newRow("default") << QString() << QStringLiteral("0.21") << false;
         QTest::newRow("0.10") << QStringLiteral("0.10") << QStringLiteral("0.10") << false;
         QTest::newRow("0.10.1.1") << QStringLiteral("0.10.1.1") << QStringLiteral("0.10.1") << false;
-        QTest::newRow("0.10.2") << QStringLiteral("0.10.2") << QStringLiteral("0.10.1") << false;
+        QTest::newRow("0.10.2") << QStringLiteral("0.10.2") << QStringLiteral("0.10.2") << false;
         QTest::newRow("0.11.2") << QStringLiteral("0.11.2") << QStringLiteral("0.11") << false;
         QTest::newRow("0.12") << QStringLiteral("0.12") << QStringLiteral("0.12") << false;
         QTest::newRow("0.14") << QStringLiteral("0.14") << QStringLiteral("0.12") << false;
