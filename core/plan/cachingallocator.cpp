@@ -17,7 +17,8 @@ constexpr std::int64_t RoundLarge = 2 * SmallSize; // larger ones: a segment rou
 
 std::int64_t roundSize(std::int64_t bytes)
 {
-    return bytes < MinBlockSize ? MinBlockSize : ceilDiv(bytes, MinBlockSize) * MinBlockSize;
+    return bytes < MinBlockSize ? MinBlockSize
+                                : (Checked(ceilDiv(bytes, MinBlockSize)) * MinBlockSize).value();
 }
 
 std::int64_t segmentSize(std::int64_t size)
@@ -26,7 +27,7 @@ std::int64_t segmentSize(std::int64_t size)
         return SmallBuffer;
     if (size < MinLargeAlloc)
         return LargeBuffer;
-    return ceilDiv(size, RoundLarge) * RoundLarge;
+    return (Checked(ceilDiv(size, RoundLarge)) * RoundLarge).value();
 }
 
 } // namespace

@@ -2,7 +2,10 @@
 // PyTorch's CUDA caching allocator as kvscope models it (core/plan/cachingallocator.h), case by case from the
 // rules of c10/cuda/CUDACachingAllocator.cpp (pytorch/pytorch): kSmallSize 1 MiB, kSmallBuffer 2 MiB,
 // kLargeBuffer 20 MiB, kMinLargeAlloc 10 MiB, kRoundLarge 2 MiB, kMinBlockSize 512 B.
+#include "core/common/error.h"
 #include "core/plan/cachingallocator.h"
+
+#include <limits>
 
 #include <QTest>
 
@@ -81,6 +84,20 @@ private Q_SLOTS:
         a.release(kept);
         a.allocate(32 * MiB);
         QCOMPARE(a.reservedBytes(), 40 * MiB);
+    }
+
+    void aSizeNearTheLimitIsRefusedNotWrapped()
+    {
+        // Rounding 2^63 - 100 bytes up to 512 B would pass 2^63: refused (kvscope::Error), never negative.
+        CudaCachingAllocator a;
+        bool refused = false;
+        try {
+            a.allocate(std::numeric_limits<std::int64_t>::max() - 100);
+        } catch (const Error &) {
+            refused = true;
+        }
+        QVERIFY(refused);
+        QCOMPARE(a.reservedBytes(), std::int64_t(0));
     }
 };
 
