@@ -3,6 +3,7 @@
 
 #include "core/common/enumtable.h"
 #include "core/common/error.h"
+#include "core/common/units.h"
 
 #include <utility>
 
@@ -130,6 +131,10 @@ const QList<VllmProfile> &vllmProfiles()
 {
     // Values a release did not change repeat the row before; docs/engines-research.md
     // section 5 has the sources in full.
+    // Memory outside PyTorch on one GPU before 0.19: 0.13 GiB, as vLLM 0.11 logged it for Llama-3.1-8B and
+    // gpt-oss-120b on an H100 (tests/data/vllm-logs.json ids 17 and 18), carried to 0.10 and to 0.12-0.18;
+    // 0.19 logs 0.25 GiB (runtimeOverheadBytes).
+    constexpr std::int64_t NonTorchBefore019 = 133 * MiB;
     static const QList<VllmProfile> profiles = {
         {{0, 10, 0},
          15,
@@ -141,7 +146,8 @@ const QList<VllmProfile> &vllmProfiles()
          false,
          900'000,
          "sampler: as 0.19 (no 0.10 log gives an activation breakdown); chunked-local layers in the "
-         "hybrid manager since vllm-project/vllm#19351 (June 2025), before #21761 (merged 2025-07-28)"},
+         "hybrid manager since vllm-project/vllm#19351 (June 2025), before #21761 (merged 2025-07-28)",
+         NonTorchBefore019},
         {{0, 10, 1},
          15,
          false,
@@ -152,7 +158,8 @@ const QList<VllmProfile> &vllmProfiles()
          false,
          900'000,
          "vllm-project/vllm#21761 disables the hybrid manager for chunked-local attention unless "
-         "VLLM_ALLOW_CHUNKED_LOCAL_ATTN_WITH_HYBRID_KV_CACHE=1 (docs.vllm.ai v0.10.1.1 vllm.envs: False)"},
+         "VLLM_ALLOW_CHUNKED_LOCAL_ATTN_WITH_HYBRID_KV_CACHE=1 (docs.vllm.ai v0.10.1.1 vllm.envs: False)",
+         NonTorchBefore019},
         {{0, 10, 2},
          38,
          false,
@@ -165,7 +172,8 @@ const QList<VllmProfile> &vllmProfiles()
          "sampler as 0.11 (38 B per logit): the first 0.10.2 log with a profiling breakdown (tests/data/"
          "vllm-logs.json id 56, its INFO 'Free memory on device ... Actual usage' line of vllm-project/"
          "vllm#21489) logs a 1.40 GiB peak for 256 sequences x 151,936 logits, 38 B each, where the 0.10.1 "
-         "logs (ids 28 to 30) leave room only for 0.19's 15 B"},
+         "logs (ids 28 to 30) leave room only for 0.19's 15 B",
+         NonTorchBefore019},
         {{0, 11, 0},
          38,
          false,
@@ -179,7 +187,8 @@ const QList<VllmProfile> &vllmProfiles()
          "Llama-3.1-8B with 1,024 sequences on an H100 (llm-d/llm-d-benchmark "
          "config_explorer/empirical-vllm-memory-results.md @ 4f4d449); docs.vllm.ai v0.11.0 vllm.envs: "
          "chunked-local attention still off (False, also in v0.12.0); dummy encoder outputs padded to "
-         "the encoder budget (vllm-project/vllm#25810, merged 2025-09-28)"},
+         "the encoder budget (vllm-project/vllm#25810, merged 2025-09-28)",
+         NonTorchBefore019},
         {{0, 12, 0},
          38,
          false,
@@ -197,7 +206,8 @@ const QList<VllmProfile> &vllmProfiles()
          "and its "
          "expert buffer held from start-up (vllm-project/vllm#22179, merged 2025-11-24; its async_worker "
          "module "
-         "is in the v0.12.0 API reference)"},
+         "is in the v0.12.0 API reference)",
+         NonTorchBefore019},
         {{0, 16, 0},
          38,
          false,
@@ -210,7 +220,8 @@ const QList<VllmProfile> &vllmProfiles()
          "docs.vllm.ai v0.16.0 vllm.envs: VLLM_ALLOW_CHUNKED_LOCAL_ATTN_WITH_HYBRID_KV_CACHE = True "
          "(flipped by vllm-project/vllm#29627; 0.13-0.15 not read); sampler: as 0.11 (no log between "
          "0.12 and 0.18 gives an activation breakdown); MTP heads shared with the target's lm_head by "
-         "vllm-project/vllm#34385 (merged 2026-02-12, before v0.16.0 of 2026-02-25)"},
+         "vllm-project/vllm#34385 (merged 2026-02-12, before v0.16.0 of 2026-02-25)",
+         NonTorchBefore019},
         {{0, 19, 0},
          15,
          false,

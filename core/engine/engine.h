@@ -117,6 +117,9 @@ struct VllmProfile
     std::int64_t defaultUtilizationPpm = 900'000;
     /// Where each value comes from.
     const char *source = "";
+    /// Memory outside PyTorch where one GPU's figure applies (TP 1, or PCIe-only GPUs at any TP); 0:
+    /// runtimeOverheadBytes()'s, vLLM 0.19's 0.25 GiB.
+    std::int64_t singleGpuNonTorchBytes = 0;
 };
 
 /// Every modelled profile, oldest first.

@@ -138,7 +138,11 @@ void VllmRules::applyBudget(const Scenario &s, MemoryPlan &plan) const
     plan.budgetBytes = mulDivFloor(s.gpu.memoryBytes, plan.gpuMemoryUtilizationPpm, 1'000'000);
     // DeepEP's buffers are taken with cudaMalloc before the profiling run: memory outside PyTorch.
     plan.all2allBufferBytes = all2allBufferBytes(s);
-    plan.overheadBytes = (Checked(runtimeOverheadBytes(s.gpu, tp)) + plan.all2allBufferBytes).value();
+    // Before 0.19, vLLM counted less outside PyTorch where one GPU's figure applies (the profile says).
+    std::int64_t nonTorch = runtimeOverheadBytes(s.gpu, tp);
+    if (m_version.profile->singleGpuNonTorchBytes > 0 && nonTorch == runtimeOverheadBytes(s.gpu, 1))
+        nonTorch = m_version.profile->singleGpuNonTorchBytes;
+    plan.overheadBytes = (Checked(nonTorch) + plan.all2allBufferBytes).value();
     plan.cudaGraphBytes = m_version.profile->subtractsCudaGraphs ? cudaGraphEstimateBytes(s.gpu, tp) : 0;
 }
 
