@@ -261,9 +261,7 @@ QList<TensorGroup> tensorInventory(const ModelArch &m)
     if (m.gemma3n.enabled())
         addGemma3nExtras(b, m, layers);
 
-    std::int64_t moeLayers = 0;
-    for (int i = 0; i < m.numLayers; ++i)
-        moeLayers += m.isMoeLayer(i) ? 1 : 0;
+    const std::int64_t moeLayers = m.moeLayerCount();
     const std::int64_t denseLayers = layers - moeLayers;
 
     addFeedForward(b, QStringLiteral("mlp"), Component::Mlp, m, m.intermediateSize, denseLayers, denseLayers,

@@ -15,6 +15,14 @@ bool ModelArch::isSlidingLayer(int layer) const
     return slidingWindow > 0 && layer >= 0 && layer < slidingLayers.size() && slidingLayers.at(layer);
 }
 
+int ModelArch::moeLayerCount() const
+{
+    int count = 0;
+    for (int layer = 0; layer < numLayers; ++layer)
+        count += isMoeLayer(layer) ? 1 : 0;
+    return count;
+}
+
 int ModelArch::slidingLayerCount() const
 {
     if (slidingWindow <= 0)

@@ -279,6 +279,7 @@ struct ModelArch
     bool isMoeLayer(int layer) const;
     bool isSlidingLayer(int layer) const;
     int slidingLayerCount() const;
+    int moeLayerCount() const; ///< the layers with routed experts (EplbState's num_moe_layers)
     bool isChunkedLayer(int layer) const;
     bool isRecurrentLayer(int layer) const;
     bool isKvSharedLayer(int layer) const; ///< reuses an earlier layer's cache, holds none

@@ -197,14 +197,6 @@ EplbStateMemory &EplbStateMemory::operator+=(const EplbStateMemory &other)
     return *this;
 }
 
-int moeLayerCount(const ModelArch &m)
-{
-    int layers = 0;
-    for (int layer = 0; layer < m.numLayers; ++layer)
-        layers += m.isMoeLayer(layer) ? 1 : 0;
-    return layers;
-}
-
 EplbStateMemory eplbStateMemory(const Scenario &s, int moeLayers, std::int64_t localExpertBytes,
                                 bool inBudget)
 {

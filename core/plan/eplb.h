@@ -63,9 +63,6 @@ struct EplbStateMemory
     EplbStateMemory &operator+=(const EplbStateMemory &other);
 };
 
-/// The MoE layers of `m` (the layers EplbState counts as num_moe_layers).
-int moeLayerCount(const ModelArch &m);
-
 /// EPLB's state on one GPU for a model of `moeLayers` MoE layers whose routed experts take
 /// `localExpertBytes` over all of them (the target's, or its MTP drafter's); nothing when EPLB is off.
 /// `inBudget`: the release counts it and holds the one-layer buffer (VllmProfile::eplbStateInBudget).

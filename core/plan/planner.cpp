@@ -458,7 +458,7 @@ MemoryPlan planLayers(const Scenario &s, const EngineRules &rulesRef, const Mode
         // EPLB's state is built with the model, inside the same measurement (core/plan/eplb.h).
         // vLLM balances an MTP drafter's experts too, with a state of its own (its MoE layers).
         plan.eplbState =
-            rules->eplbStateMemory(s, moeLayerCount(m), plan.weights.byComponent[int(Component::Experts)]);
+            rules->eplbStateMemory(s, m.moeLayerCount(), plan.weights.byComponent[int(Component::Experts)]);
         if (s.speculative.method == SpeculativeMethod::Mtp)
             plan.eplbState +=
                 rules->eplbStateMemory(s, s.model.mtpLayers, drafter.byComponent[int(Component::Experts)]);

@@ -413,8 +413,7 @@ void SpeedModel::readWeights(const ModelArch &m, const MemoryPlan &plan)
         m_quantizedDenseBytes =
             (Checked(component(Component::Attention)) + component(Component::Mlp)).value();
     if (m.moe.enabled())
-        for (int layer = 0; layer < m.numLayers; ++layer)
-            m_moeLayers += m.isMoeLayer(layer) ? 1 : 0;
+        m_moeLayers = m.moeLayerCount();
     if (w.budgetUsesMeasured) {
         // GGUF blocks: the measured bytes replace the estimate in the same proportions.
         Checked estimated;

@@ -160,9 +160,7 @@ QList<std::int64_t> parameterTensorBytes(const ModelArch &model, const QList<Ten
     };
     QList<Fused> fused;
     const int dtypeBytes = bytesPerElement(dtype);
-    int moeLayers = 0;
-    for (int i = 0; i < model.numLayers; ++i)
-        moeLayers += model.isMoeLayer(i) ? 1 : 0;
+    const int moeLayers = model.moeLayerCount();
     for (const TensorGroup &group : inventory) {
         const bool routed = group.component == Component::Experts;
         LocalShape local = localShape(group, gpusSplitOver(group, tensorParallelSize, experts));
