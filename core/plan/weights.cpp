@@ -111,6 +111,17 @@ int gpusSplitOver(const TensorGroup &group, int tensorParallelSize, const Expert
     }
 }
 
+/// A tensor of `group` as one GPU holds it: split as the layout splits the group, a routed expert at the
+/// sizes MXFP4's padding allocates it with.
+LocalShape shapeOnGpu(const TensorGroup &group, const QuantizationSpec &spec, int tensorParallelSize,
+                      const ExpertPadding &padding, const ExpertPlacement &experts)
+{
+    const LocalShape local = localShape(group, gpusSplitOver(group, tensorParallelSize, experts));
+    if (spec.method == QuantMethod::Mxfp4 && group.component == Component::Experts)
+        return paddedExpertShape(group, local, padding);
+    return local;
+}
+
 } // namespace
 
 LocalShape paddedExpertShape(const TensorGroup &group, LocalShape local, const ExpertPadding &padding)
@@ -163,9 +174,7 @@ QList<std::int64_t> parameterTensorBytes(const ModelArch &model, const QList<Ten
     const int moeLayers = model.moeLayerCount();
     for (const TensorGroup &group : inventory) {
         const bool routed = group.component == Component::Experts;
-        LocalShape local = localShape(group, gpusSplitOver(group, tensorParallelSize, experts));
-        if (spec.method == QuantMethod::Mxfp4 && routed)
-            local = paddedExpertShape(group, local, padding);
+        const LocalShape local = shapeOnGpu(group, spec, tensorParallelSize, padding, experts);
         TensorGroup one = routed ? localExpertGroup(group, model, experts) : group;
         const std::int64_t units = routed && moeLayers > 0 ? moeLayers : one.copies;
         if (units <= 0)
@@ -214,10 +223,7 @@ WeightMemory weightMemory(const ModelArch &model, const QList<TensorGroup> &inve
     Checked perGpu, checkpoint, quantizedParams, allParams, unquantizedParams, unquantizedBytes;
     for (const TensorGroup &group : inventory) {
         const bool routed = group.component == Component::Experts;
-        const int splitOver = gpusSplitOver(group, tensorParallelSize, experts);
-        LocalShape local = localShape(group, splitOver);
-        if (spec.method == QuantMethod::Mxfp4 && routed)
-            local = paddedExpertShape(group, local, padding);
+        const LocalShape local = shapeOnGpu(group, spec, tensorParallelSize, padding, experts);
         const std::int64_t localBytes = groupStorage(routed ? localExpertGroup(group, model, experts) : group,
                                                      local.rows, local.cols, spec, dtypeBytes)
                                             .total();
