@@ -139,8 +139,8 @@ void addGatedDeltaNet(InventoryBuilder &b, const ModelArch &m, std::int64_t laye
 
 /// Granite 4.0-H's Mamba-2 mixer (vLLM MambaMixer2): in_proj to z, x, B, C and
 /// dt; a depthwise conv over x, B and C; A, D, dt_bias per head; a gated
-/// RMSNorm over the inner width; out_proj. vLLM replicates B and C when
-/// n_groups does not divide by TP; that small copy is not counted.
+/// RMSNorm over the inner width; out_proj. vLLM copies B and C to every GPU when
+/// n_groups does not divide by TP (TensorGroup::rowGroups).
 void addMamba2(InventoryBuilder &b, const ModelArch &m, std::int64_t layers)
 {
     const RecurrentSpec &r = m.recurrent;
@@ -160,6 +160,8 @@ void addMamba2(InventoryBuilder &b, const ModelArch &m, std::int64_t layers)
     b.add(QStringLiteral("mamba.norm.weight"), Component::Norms, TensorRole::Norm, inner, 1, layers,
           Sharding::SplitRows);
     b.linear(QStringLiteral("mamba.out_proj"), c, h, inner, layers, Sharding::SplitCols, r.projBias);
+    for (const char *prefix : {"mamba.in_proj.", "mamba.conv1d."})
+        b.splitByGroups(QLatin1String(prefix), r.numGroups, groupWidth.value());
 }
 
 /// Gemma 3n's weights beyond a Gemma 3 decoder (transformers Gemma3nTextModel /
@@ -328,6 +330,10 @@ LocalShape localShape(const TensorGroup &group, int tp)
     case Sharding::Replicated:
         return {group.rows, group.cols};
     case Sharding::SplitRows:
+        // MambaMixer2.__init__ (vllm/model_executor/layers/mamba/mamba_mixer2.py): groups that do not divide
+        // over the GPUs are raised to TP (extra_groups_for_head_shards), one whole group a GPU.
+        if (group.rowGroups > 0 && group.rowGroups % t != 0)
+            return {ceilDiv(group.rows - group.groupRows, t) + group.groupRows / group.rowGroups, group.cols};
         return {ceilDiv(group.rows, t), group.cols};
     case Sharding::SplitCols:
         return {group.rows, ceilDiv(group.cols, t)};

@@ -58,6 +58,10 @@ struct TensorGroup
     std::int64_t activeCopies = 0; ///< how many a token touches (routed experts: layers x top-k)
     Sharding sharding = Sharding::Replicated;
     int kvHeads = 0; ///< for KvHeadRows: heads that rows are made of
+    /// SplitRows tensors whose rows hold Mamba-2's B and C (groupRows rows in rowGroups groups): vLLM's
+    /// MambaMixer2 gives every GPU a whole group when the groups do not divide over the GPUs.
+    int rowGroups = 0;
+    std::int64_t groupRows = 0;
 
     std::int64_t elements() const;       ///< rows x cols x copies
     std::int64_t activeElements() const; ///< rows x cols x activeCopies

@@ -47,6 +47,17 @@ public:
         }
     }
 
+    /// Marks the split rows of the tensors named `prefix`... as holding `groupRows` rows of `groups`
+    /// state groups (TensorGroup::rowGroups).
+    void splitByGroups(const QString &prefix, int groups, std::int64_t groupRows)
+    {
+        for (TensorGroup &group : m_groups)
+            if (group.name.startsWith(prefix) && group.sharding == Sharding::SplitRows) {
+                group.rowGroups = groups;
+                group.groupRows = groupRows;
+            }
+    }
+
     QList<TensorGroup> take() { return std::move(m_groups); }
 
 private:

@@ -232,6 +232,36 @@ private Q_SLOTS:
         QCOMPARE(layout.groups.groupSize, 4);
     }
 
+    void graniteMamba2GroupsAreCopiedToEveryGpu()
+    {
+        // MambaMixer2 (vllm/model_executor/layers/mamba/mamba_mixer2.py): where mamba_n_groups does not
+        // divide over the GPUs it raises the groups to TP (extra_groups_for_head_shards: TP - 1 for one
+        // group) and in_proj and conv1d become ColumnParallelLinear layers of output
+        // intermediate + conv_dim (+ heads), conv_dim = intermediate + 2 x groups x d_state: every GPU holds
+        // the whole B and C. Granite-4.0-H-Small (intermediate 8192, one group of d_state 128, 128 heads):
+        //   TP 1: in_proj 2 x 8192 + 2 x 128 + 128 = 16,768 rows, conv1d 8192 + 256 = 8,448
+        //   TP 2: in_proj (16,384 + 2 x 2 x 128 + 128) / 2 = 8,512, conv1d (8192 + 512) / 2 = 4,352
+        //         (not 16,768 / 2 = 8,384 and 8,448 / 2 = 4,224)
+        const QList<TensorGroup> inventory = tensorInventory(preset(QStringLiteral("granite-4.0-h-small")));
+        const auto rowsOnGpu = [&](const QString &name, int tp) -> std::int64_t {
+            for (const TensorGroup &group : inventory)
+                if (group.name == name)
+                    return localShape(group, tp).rows;
+            return -1;
+        };
+        QCOMPARE(rowsOnGpu(QStringLiteral("mamba.in_proj.weight"), 1), 16'768LL);
+        QCOMPARE(rowsOnGpu(QStringLiteral("mamba.conv1d.weight"), 1), 8'448LL);
+        QCOMPARE(rowsOnGpu(QStringLiteral("mamba.conv1d.bias"), 1), 8'448LL);
+        QCOMPARE(rowsOnGpu(QStringLiteral("mamba.in_proj.weight"), 2), 8'512LL);
+        QCOMPARE(rowsOnGpu(QStringLiteral("mamba.conv1d.weight"), 2), 4'352LL);
+        QCOMPARE(rowsOnGpu(QStringLiteral("mamba.conv1d.bias"), 2), 4'352LL);
+        // TP 4: (16,384 + 4 x 256 + 128) / 4 = 4,384; conv1d (8192 + 1024) / 4 = 2,304.
+        QCOMPARE(rowsOnGpu(QStringLiteral("mamba.in_proj.weight"), 4), 4'384LL);
+        QCOMPARE(rowsOnGpu(QStringLiteral("mamba.conv1d.weight"), 4), 2'304LL);
+        // The other heads-split tensors (A, D, dt_bias, the gated norm) split evenly.
+        QCOMPARE(rowsOnGpu(QStringLiteral("mamba.A"), 2), 64LL);
+    }
+
     void graniteHasNoRotaryTable()
     {
         // position_embedding_type "nope": vLLM builds no cos/sin cache for the attention layers.
