@@ -43,6 +43,35 @@ bool targeted(const TensorGroup &group, const QStringList &targets)
     return false;
 }
 
+/// How vLLM wraps one tensor of a group for LoRA.
+struct LoraSlices
+{
+    bool wrapped = true; ///< false: no wrapper takes the layer, no A or B
+    int inputs = 1;      ///< its A buffers, each over the layer's input
+};
+
+/// Mamba-2's in_proj and conv1d hold one A per packed output where the groups divide over the GPUs
+/// (MergedColumnParallelLinearVariableSliceWithLoRA, which has no fully sharded form: then no wrapper), one
+/// elsewhere; up's A is gate's in FusedMoE3DWithLoRA's experts and Granite's packed MLP input.
+LoraSlices loraSlices(const TensorGroup &group, const LoraWrapping &wrapping, int tp)
+{
+    const QString projection = projectionName(group);
+    if (wrapping.mamba2Groups > 0 && group.name.startsWith(QLatin1String("mamba."))) {
+        const int outputs = projection == QLatin1String("in_proj")  ? 5
+                            : projection == QLatin1String("conv1d") ? 3
+                                                                    : 1;
+        if (outputs == 1 || wrapping.mamba2Groups % std::max(1, tp) != 0)
+            return {};
+        return {!wrapping.fullySharded, outputs};
+    }
+    const bool sharesGateA = group.component == Component::Experts ? wrapping.fusedGateUp
+                             : group.component == Component::Mlp   ? wrapping.gateUpOneSlice
+                                                                   : false;
+    if (sharesGateA && projection == QLatin1String("up_proj"))
+        return {true, 0};
+    return {};
+}
+
 /// "--max-loras 4": what a refusal of the slots names.
 QString slotsText(const Scenario &s)
 {
@@ -156,6 +185,11 @@ std::optional<EngineVersion> firstSizedVllmRelease(const Scenario &s)
     // hold.
     if (hasQwen3NextDeltaNet(s.model))
         return EngineVersion{0, 15, 0};
+    // A Mamba-2 mixer's in_proj and conv1d are wrapped a packed output each since vllm-project/vllm#30802
+    // (merged 2026-01-19; one slice before), which 0.16.0 (released 2026-02-25) is the first release sure
+    // to hold.
+    if (s.model.recurrent.kind == RecurrentKind::Mamba2)
+        return EngineVersion{0, 16, 0};
     return std::nullopt;
 }
 
@@ -181,16 +215,17 @@ void validateWrappers(const Scenario &s)
                         .arg(slots, m.name,
                              QStringLiteral("%1.%2.%3").arg(first->major).arg(first->minor).arg(first->patch),
                              optionFlag(ScenarioField::VllmVersion), s.vllmVersion));
-    const bool deltaNet = s.engine == Engine::Vllm && hasQwen3NextDeltaNet(m);
-    const QString kind = m.usesMla() && s.engine == Engine::Sglang ? QStringLiteral("latent attention")
-                         : m.recurrent.enabled() && !deltaNet      ? QStringLiteral("recurrent layers")
-                                                                   : QString();
+    // SGLang's LoRA pool (python/sglang/srt/lora/mem_pool.py) has no buffers of latent attention's or
+    // recurrent layers' shapes.
+    const QString kind = s.engine != Engine::Sglang ? QString()
+                         : m.usesMla()              ? QStringLiteral("latent attention")
+                         : m.recurrent.enabled()    ? QStringLiteral("recurrent layers")
+                                                    : QString();
     if (!kind.isEmpty())
-        throw Error(
-            QCoreApplication::translate("kvscope::Planner",
-                                        "%1: %2 has %3, whose LoRA wrappers kvscope does not size yet; it "
-                                        "sizes the slots of attention, MLPs, routers and gated experts")
-                .arg(slots, m.name, kind));
+        throw Error(QCoreApplication::translate(
+                        "kvscope::Planner", "%1: %2 has %3, for which SGLang's LoRA pool holds no buffers "
+                                            "kvscope sizes; it sizes vLLM's")
+                        .arg(slots, m.name, kind));
     const bool expertParallel =
         s.enableExpertParallel && s.tensorParallelSize * std::max<std::int64_t>(1, s.dataParallelSize) > 1;
     if (m.moe.enabled() && loraWrapsExperts(s) && expertParallel)
@@ -235,6 +270,13 @@ bool loraWrapsExperts(const Scenario &s)
     return !release || !(*release < EngineVersion{0, 11, 2});
 }
 
+bool loraPacksMlpInput(const Scenario &s)
+{
+    static const QStringList granite = {QStringLiteral("GraniteMoeHybridForCausalLM"),
+                                        QStringLiteral("GraniteMoeSharedForCausalLM")};
+    return s.engine == Engine::Vllm && granite.contains(s.model.architecture);
+}
+
 bool loraFusesExpertGateUp(const Scenario &s)
 {
     static const QStringList fused = {QStringLiteral("GptOssForCausalLM"),
@@ -271,10 +313,10 @@ std::int64_t loraBufferBytes(const QList<TensorGroup> &inventory, std::int64_t m
             else
                 a = ceilDiv(a, std::max(1, tp));
         }
-        // FusedMoE3DWithLoRA: up's A is gate's (one w13_lora_a over the hidden size).
-        const bool sharedA =
-            expert && wrapping.fusedGateUp && projectionName(group) == QLatin1String("up_proj");
-        elements += (Checked(b) + (sharedA ? 0 : a)) * group.copies;
+        const LoraSlices slices = loraSlices(group, wrapping, tp);
+        if (!slices.wrapped)
+            continue;
+        elements += (Checked(b) + Checked(a) * slices.inputs) * group.copies;
     }
     try {
         return (elements * rank * maxLoras * dtypeBytes).value();

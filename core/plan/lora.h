@@ -24,7 +24,8 @@ const QList<std::int64_t> &loraRanks();
 
 /// Refuses LoRA kvscope does not size: a rank vLLM refuses, a MoE under SGLang (its expert buffers),
 /// latent attention under SGLang, DeepSeek's models before vLLM 0.10.2 (no LoRA support), recurrent
-/// layers' LoRA wrappers but vLLM's of Qwen3-Next's Gated DeltaNet (from 0.15.0), a MoE's experts under
+/// layers under SGLang or before the vLLM release whose wrappers kvscope sizes (Qwen3-Next's Gated DeltaNet
+/// from 0.15.0, Mamba-2 from 0.16.0), a MoE's experts under
 /// expert parallelism and gpt-oss before vLLM 0.12.0 (its experts' wrapper before FusedMoE3DWithLoRA). Throws
 /// kvscope::Error naming --max-loras (or the option in the way) and the value. Nothing when LoRA is off.
 void validateLora(const Scenario &scenario);
@@ -54,8 +55,18 @@ struct LoraWrapping
     bool fullySharded = false;
     /// --lora-target-modules: the projections that get slots; empty = all (loraTargetModuleNames()).
     QStringList targetModules;
+    /// Mamba-2's mamba_n_groups (0: no Mamba-2 mixer): where they divide over the GPUs in_proj and conv1d are
+    /// MergedColumnParallelLinear layers of five and three outputs, which vLLM wraps a slice each (one A per
+    /// output; none fully sharded), elsewhere ColumnParallelLinear layers of one slice (mambaLoraSlices).
+    int mamba2Groups = 0;
+    /// The MLP's gate and up are one packed module of one slice (Granite's input_linear): one A for both.
+    bool gateUpOneSlice = false;
     ExpertPadding padding; ///< the sizes the experts are allocated with (MXFP4 under Marlin)
 };
+
+/// Whether vLLM runs the model's MLP gate and up projections as one packed module of one LoRA slice:
+/// Granite's GraniteMoeSharedMLP input_linear (packed_modules_mapping "input_linear": ["input_linear"]).
+bool loraPacksMlpInput(const Scenario &scenario);
 
 /// Bytes per GPU of the LoRA slots. vLLM's BaseLinearLayerWithLoRA.create_lora_weights
 /// (vllm/lora/layers/base_linear.py) allocates, for each slice of each wrapped layer,
@@ -66,7 +77,8 @@ struct LoraWrapping
 /// holds rank x (rows + columns) of each, per GPU. With `wrapping.wrapped`, each routed expert's gate,
 /// up and down projections too, as FusedMoEWithLoRA holds them (w13 A and B per slice, w2 A and B: rank
 /// x 3 x (hidden + intermediate / TP) an expert at the sizes the experts are allocated with), or
-/// FusedMoE3DWithLoRA (one w13 A: rank x (2 hidden + 3 intermediate / TP)).
+/// FusedMoE3DWithLoRA (one w13 A: rank x (2 hidden + 3 intermediate / TP)). A Mamba-2 mixer's in_proj and
+/// conv1d hold one A per packed output where `wrapping.mamba2Groups` divide over the GPUs.
 /// Llama-3.1-8B in 16 bits: 81,920 x rank elements a layer, 5 MiB per unit of rank per slot.
 std::int64_t loraBufferBytes(const QList<TensorGroup> &inventory, std::int64_t maxLoras, std::int64_t rank,
                              int dtypeBytes, int tensorParallelSize, const LoraWrapping &wrapping = {});

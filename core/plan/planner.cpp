@@ -442,6 +442,9 @@ MemoryPlan planLayers(const Scenario &s, const EngineRules &rulesRef, const Mode
         loraWrapping.routerWrapped = s.engine == Engine::Vllm;
         loraWrapping.fullySharded = s.engine == Engine::Vllm && s.fullyShardedLoras;
         loraWrapping.targetModules = s.loraTargetModules;
+        if (m.recurrent.kind == RecurrentKind::Mamba2)
+            loraWrapping.mamba2Groups = m.recurrent.numGroups;
+        loraWrapping.gateUpOneSlice = loraPacksMlpInput(s);
         if (plan.quantization.method == QuantMethod::Mxfp4)
             loraWrapping.padding = rules->expertPadding(s);
         // vLLM's --lora-dtype (LoRAConfig: auto = the model's dtype); SGLang's pool takes the model's.

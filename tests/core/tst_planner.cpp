@@ -373,14 +373,62 @@ private Q_SLOTS:
         s.vllmVersion = QStringLiteral("0.14.1");
         QVERIFY(test::errorFrom([&] { planMemory(s); }).contains(QStringLiteral("0.15.0")));
         s.vllmVersion.clear();
-        // Mamba-2 mixers (Granite 4.0-H) pack in_proj over five outputs where their groups divide over the
-        // GPUs (vllm/model_executor/layers/mamba/mamba_mixer2.py), which vLLM wraps as five slices
-        // (MergedColumnParallelLinearVariableSliceWithLoRA), and as one elsewhere: still refused, naming
-        // them.
-        s.model = *ModelLibrary::builtin().find(QStringLiteral("granite-4.0-h-small"));
-        QVERIFY(test::errorFrom([&] { planMemory(s); }).contains(QStringLiteral("recurrent layers")));
         // SGLang's LoRA pool holds no buffers for a shared expert: refused there.
         s.model = *ModelLibrary::builtin().find(QStringLiteral("qwen3-next-80b-a3b"));
+        s.engine = Engine::Sglang;
+        QVERIFY(test::errorFrom([&] { planMemory(s); }).contains(QStringLiteral("SGLang")));
+    }
+
+    void loraSlotsOfMamba2WrapEachPackedOutput()
+    {
+        // Granite-4.0-H-Small (tests/data/configs/granite-4.0-h-small.json) under vLLM: every linear layer is
+        // wrapped (get_supported_lora_modules, vllm/lora/utils.py). Its Mamba-2 mixer packs in_proj over five
+        // outputs (z, x, B, C, dt) and conv1d over three (x, B, C) in MergedColumnParallelLinear layers where
+        // mamba_n_groups divides over the GPUs (vllm/model_executor/layers/mamba/mamba_mixer2.py); since
+        // vllm-project/vllm#30802 (merged 2026-01-19) vLLM wraps such a layer a slice each
+        // (MergedColumnParallelLinearVariableSliceWithLoRA, vllm/lora/layers/column_parallel_linear.py): one
+        // A per slice over the layer's input. The shared MLP's input_linear is one packed module
+        // (packed_modules_mapping "input_linear": ["input_linear"], granitemoehybrid.py) of two outputs, one
+        // ColumnParallelLinearWithLoRA slice: one A. The router is wrapped whole, the 72 experts by
+        // FusedMoEWithLoRA. Per unit of rank at TP 1:
+        //   4 attention layers: q 4096+4096, k and v 4096+1024, o 4096+4096       = 26,624    x 4  = 106,496
+        //   36 Mamba-2 layers: in_proj 5 x 4096 + 16,768, conv1d 3 x 4 + 8,448,
+        //                      out_proj 8192+4096                                  = 57,996    x 36 =
+        //                      2,087,856
+        //   40 MoE layers: router 4096+72, experts 72 x (2 x (4096+768) + 768+4096),
+        //                  shared input_linear 4096 + 2 x 1536, output_linear 1536+4096 = 1,067,592 x 40 =
+        //                  42,703,680
+        //   = 44,898,032 x rank 16 x 2 slots x 2 B = 2,873,474,048 B
+        Scenario s = llama8bOnH100();
+        s.model = *ModelLibrary::builtin().find(QStringLiteral("granite-4.0-h-small"));
+        s.gpu = resolveGpu(QStringLiteral("h200"));
+        s.maxLoras = 2;
+        s.maxLoraRank = 16;
+        QCOMPARE(planMemory(s).weights.loraBytes, std::int64_t(2'873'474'048));
+        // TP 2: the one group does not divide, so in_proj and conv1d are ColumnParallelLinear layers, one
+        // slice each, of (16,384 + 128) / 2 + 256 = 8,512 and 8192 / 2 + 256 = 4,352 rows a GPU:
+        //   attention q 4096+2048, k and v 4096+512, o 2048+4096                   = 21,504    x 4
+        //   Mamba-2 in_proj 4096 + 8,512, conv1d 4 + 4,352, out_proj 4096+4096   = 25,156    x 36
+        //   MoE router 4,168, experts 72 x (2 x (4096+384) + 384+4096), shared 4096 + 1536 + 768+4096
+        //                                                                           = 982,344   x 40
+        s.tensorParallelSize = 2;
+        QCOMPARE(planMemory(s).weights.loraBytes,
+                 (std::int64_t(21'504) * 4 + std::int64_t(25'156) * 36 + std::int64_t(982'344) * 40) * 16 *
+                     2 * 2);
+        // Fully sharded, the sliced layers have no sharded wrapper (MergedColumnParallelLinearVariableSlice-
+        // WithLoRA is _not_fully_sharded_can_replace, ColumnParallelLinearWithShardedLoRA takes no layer of
+        // three or more outputs): at TP 1 in_proj and conv1d stay unwrapped.
+        s.tensorParallelSize = 1;
+        const std::int64_t sliced = planMemory(s).weights.loraBytes;
+        s.fullyShardedLoras = true;
+        QCOMPARE(planMemory(s).weights.loraBytes, sliced - (std::int64_t(37'248) + 8'460) * 36 * 16 * 2 * 2);
+        s.fullyShardedLoras = false;
+        // Before #30802 vLLM wrapped them as one slice: kvscope sizes the slots as 0.16.0 (released
+        // 2026-02-25, the first release sure to hold it) and later hold them, and names it.
+        s.vllmVersion = QStringLiteral("0.15.1");
+        QVERIFY(test::errorFrom([&] { planMemory(s); }).contains(QStringLiteral("0.16.0")));
+        s.vllmVersion.clear();
+        // SGLang has no LoRA buffers for recurrent layers: refused there.
         s.engine = Engine::Sglang;
         QVERIFY(test::errorFrom([&] { planMemory(s); }).contains(QStringLiteral("SGLang")));
     }
