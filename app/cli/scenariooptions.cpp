@@ -169,9 +169,11 @@ ScenarioOptions::ScenarioOptions()
                "dtype"),
         option(fileKey(ScenarioField::LoraTargetModules),
                QStringLiteral(
-                   "The projections that get LoRA slots, comma-separated: q_proj, k_proj, v_proj, o_proj, "
-                   "gate_proj, up_proj, down_proj (or qkv_proj, gate_up_proj); a packed projection "
-                   "is wrapped whole when one of its parts is named (default: all of them)."),
+                   "The modules that get LoRA slots, comma-separated, as vLLM names them: q_proj, k_proj, "
+                   "v_proj, o_proj, gate_proj, up_proj, down_proj (or qkv_proj, gate_up_proj); on a MoE "
+                   "gate (or router) and experts; in_proj, conv1d, out_proj of recurrent layers; q_a_proj, "
+                   "q_b_proj, kv_a_proj_with_mqa, kv_b_proj of latent attention. A packed module is wrapped "
+                   "whole when one of its parts is named (default: all of them)."),
                "names"),
         QCommandLineOption(
             fileKey(ScenarioField::FullyShardedLoras),

@@ -30,15 +30,64 @@ bool wrappedByLora(const TensorGroup &group, const LoraWrapping &wrapping)
     }
 }
 
-/// Whether a group's projection gets slots under --lora-target-modules: its packed module is named, or one
-/// of that module's parts is (is_in_target_modules, vllm/lora/utils.py).
-bool targeted(const TensorGroup &group, const QStringList &targets)
+/// A module as --lora-target-modules names it: the last part of its runtime name and the checkpoint modules
+/// packed in it (the model's packed_modules_mapping).
+struct LoraModule
 {
-    if (targets.isEmpty())
+    QString name;
+    QStringList packed;
+};
+
+/// Whether the inventory holds latent attention's query compression, whose q_a_proj vLLM runs fused with
+/// kv_a_proj_with_mqa (DeepseekV2ForCausalLM's packed_modules_mapping "fused_qkv_a_proj").
+bool fusesQkvA(const QList<TensorGroup> &inventory)
+{
+    for (const TensorGroup &group : inventory)
+        if (projectionName(group) == QLatin1String("q_a_proj"))
+            return true;
+    return false;
+}
+
+/// The module vLLM (and SGLang, for the dense models it restricts) runs a group's projection in.
+LoraModule loraModule(const TensorGroup &group, const LoraWrapping &wrapping, bool fusedQkvA)
+{
+    const QString projection = projectionName(group);
+    switch (group.component) {
+    case Component::Experts:
+        return {QStringLiteral("experts"), {}}; // FusedMoE: its packed names are per expert
+    case Component::Router:
+        return {projection == QLatin1String("gate") ? wrapping.routerModule : projection, {}};
+    case Component::Mlp:
+        // Granite's GraniteMoeSharedMLP: input_linear (gate and up), output_linear.
+        if (wrapping.gateUpOneSlice && projection != QLatin1String("down_proj"))
+            return {QStringLiteral("input_linear"), {QStringLiteral("input_linear")}};
+        if (wrapping.gateUpOneSlice)
+            return {QStringLiteral("output_linear"), {}};
+        break;
+    default:
+        break;
+    }
+    if (fusedQkvA &&
+        (projection == QLatin1String("q_a_proj") || projection == QLatin1String("kv_a_proj_with_mqa")))
+        return {QStringLiteral("fused_qkv_a_proj"),
+                {QStringLiteral("q_a_proj"), QStringLiteral("kv_a_proj_with_mqa")}};
+    const QString packed = packedProjectionName(projection);
+    if (packed == projection)
+        return {projection, {}};
+    return {packed,
+            packed == QLatin1String("qkv_proj")
+                ? QStringList{QStringLiteral("q_proj"), QStringLiteral("k_proj"), QStringLiteral("v_proj")}
+                : QStringList{QStringLiteral("gate_proj"), QStringLiteral("up_proj")}};
+}
+
+/// Whether a module gets slots under --lora-target-modules: its name is given, or one of the modules packed
+/// in it is (is_in_target_modules, vllm/lora/utils.py, with packed names since vllm-project/vllm#35077).
+bool targeted(const LoraModule &module, const QStringList &targets)
+{
+    if (targets.isEmpty() || targets.contains(module.name))
         return true;
-    const QString packed = packedProjectionName(projectionName(group));
-    for (const QString &target : targets)
-        if (packedProjectionName(target) == packed)
+    for (const QString &part : module.packed)
+        if (targets.contains(part))
             return true;
     return false;
 }
@@ -123,21 +172,27 @@ void validateLoraConfig(const Scenario &s)
                         .arg(s.maxLoras));
 }
 
-/// --lora-target-modules: names kvscope sizes, on models whose projections it names.
+/// --lora-target-modules: names of the model's wrapped modules; under SGLang, on dense models.
 void validateTargetModules(const Scenario &s)
 {
     const ModelArch &m = s.model;
-    for (const QString &module : s.loraTargetModules)
-        if (!loraTargetModuleNames().contains(module))
-            throw Error(QCoreApplication::translate("kvscope::Planner",
-                                                    "%1: %2 is not a projection kvscope sizes slots for (%3)")
-                            .arg(optionFlag(ScenarioField::LoraTargetModules), module,
-                                 loraTargetModuleNames().join(QStringLiteral(", "))));
-    if (!s.loraTargetModules.isEmpty() && (m.moe.enabled() || m.usesMla() || m.recurrent.enabled()))
+    if (s.loraTargetModules.isEmpty())
+        return;
+    // SGLang's pool keys its buffers by its own normalized names (get_normalized_target_modules,
+    // python/sglang/srt/lora/utils.py), which kvscope matches on dense models' projections.
+    if (s.engine == Engine::Sglang && (m.moe.enabled() || m.usesMla() || m.recurrent.enabled()))
         throw Error(QCoreApplication::translate(
-                        "kvscope::Planner", "%1: kvscope restricts the slots of dense models' q/k/v/o and "
-                                            "gate/up/down projections; %2's other layers are not matched yet")
+                        "kvscope::Planner",
+                        "%1: kvscope restricts SGLang's LoRA buffers to dense models' q/k/v/o "
+                        "and gate/up/down projections; %2's other layers are not matched yet")
                         .arg(optionFlag(ScenarioField::LoraTargetModules), m.name));
+    const QStringList names = loraTargetModuleNames(s);
+    for (const QString &module : s.loraTargetModules)
+        if (!names.contains(module))
+            throw Error(QCoreApplication::translate("kvscope::Planner",
+                                                    "%1: %2 names no module of %3 that gets LoRA slots (%4)")
+                            .arg(optionFlag(ScenarioField::LoraTargetModules), module, m.name,
+                                 names.join(QStringLiteral(", "))));
 }
 
 /// The rank: one vLLM takes, dividing over the GPUs when the slots are fully sharded.
@@ -238,12 +293,20 @@ void validateWrappers(const Scenario &s)
 
 } // namespace
 
-const QStringList &loraTargetModuleNames()
+QStringList loraTargetModuleNames(const Scenario &s)
 {
-    static const QStringList names = {
-        QStringLiteral("q_proj"),    QStringLiteral("k_proj"),    QStringLiteral("v_proj"),
-        QStringLiteral("o_proj"),    QStringLiteral("gate_proj"), QStringLiteral("up_proj"),
-        QStringLiteral("down_proj"), QStringLiteral("qkv_proj"),  QStringLiteral("gate_up_proj")};
+    const QList<TensorGroup> inventory = tensorInventory(s.model);
+    const LoraWrapping wrapping = loraWrapping(s, 0, {});
+    const bool fusedQkvA = fusesQkvA(inventory);
+    QStringList names;
+    for (const TensorGroup &group : inventory) {
+        if (!wrappedByLora(group, wrapping))
+            continue;
+        const LoraModule module = loraModule(group, wrapping, fusedQkvA);
+        for (const QString &name : QStringList{module.name} + module.packed)
+            if (!names.contains(name))
+                names << name;
+    }
     return names;
 }
 
@@ -277,6 +340,30 @@ bool loraPacksMlpInput(const Scenario &s)
     return s.engine == Engine::Vllm && granite.contains(s.model.architecture);
 }
 
+QString loraRouterModule(const ModelArch &m)
+{
+    return m.modelType == QLatin1String("gpt_oss") || m.modelType == QLatin1String("llama4")
+               ? QStringLiteral("router")
+               : QStringLiteral("gate");
+}
+
+LoraWrapping loraWrapping(const Scenario &s, int expertTensorParallel, const ExpertPadding &padding)
+{
+    LoraWrapping wrapping;
+    wrapping.wrapped = loraWrapsExperts(s);
+    wrapping.fusedGateUp = loraFusesExpertGateUp(s);
+    wrapping.tensorParallel = expertTensorParallel;
+    wrapping.routerWrapped = s.engine == Engine::Vllm;
+    wrapping.fullySharded = s.engine == Engine::Vllm && s.fullyShardedLoras;
+    wrapping.targetModules = s.loraTargetModules;
+    wrapping.padding = padding;
+    if (s.model.recurrent.kind == RecurrentKind::Mamba2)
+        wrapping.mamba2Groups = s.model.recurrent.numGroups;
+    wrapping.gateUpOneSlice = loraPacksMlpInput(s);
+    wrapping.routerModule = loraRouterModule(s.model);
+    return wrapping;
+}
+
 bool loraFusesExpertGateUp(const Scenario &s)
 {
     static const QStringList fused = {QStringLiteral("GptOssForCausalLM"),
@@ -295,8 +382,10 @@ std::int64_t loraBufferBytes(const QList<TensorGroup> &inventory, std::int64_t m
     if (maxLoras <= 0)
         return 0;
     Checked elements;
+    const bool fusedQkvA = fusesQkvA(inventory);
     for (const TensorGroup &group : inventory) {
-        if (!wrappedByLora(group, wrapping) || !targeted(group, wrapping.targetModules))
+        if (!wrappedByLora(group, wrapping) ||
+            !targeted(loraModule(group, wrapping, fusedQkvA), wrapping.targetModules))
             continue;
         const bool expert = group.component == Component::Experts;
         const int tp = expert && wrapping.tensorParallel > 0 ? wrapping.tensorParallel : tensorParallelSize;

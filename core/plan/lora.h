@@ -15,9 +15,11 @@ namespace kvscope {
 
 struct Scenario;
 
-/// The projections --lora-target-modules can name (a dense model's q/k/v/o and gate/up/down, and the
-/// packed qkv_proj and gate_up_proj vLLM and SGLang run them as).
-const QStringList &loraTargetModuleNames();
+/// The names --lora-target-modules can give on the scenario's model: the last part of each wrapped module's
+/// runtime name and of the checkpoint modules packed in it (vLLM: "qkv_proj" and "q_proj", a MoE's router
+/// "gate" or "router" and its routed experts "experts", Mamba-2's "in_proj", Granite's "input_linear"...;
+/// SGLang, dense models: q/k/v/o, gate/up/down and the packed qkv_proj and gate_up_proj).
+QStringList loraTargetModuleNames(const Scenario &scenario);
 
 /// The ranks vLLM's LoRAConfig accepts for --max-lora-rank (possible_max_ranks, vllm/config/lora.py).
 const QList<std::int64_t> &loraRanks();
@@ -53,7 +55,7 @@ struct LoraWrapping
     /// vLLM's --fully-sharded-loras (BaseLinearLayerWithLoRA.create_lora_weights, FusedMoEWithLoRA): a
     /// column-parallel layer's A takes rank / TP rows, a row-parallel layer's B output / TP.
     bool fullySharded = false;
-    /// --lora-target-modules: the projections that get slots; empty = all (loraTargetModuleNames()).
+    /// --lora-target-modules: the projections that get slots; empty = all (loraTargetModuleNames(scenario)).
     QStringList targetModules;
     /// Mamba-2's mamba_n_groups (0: no Mamba-2 mixer): where they divide over the GPUs in_proj and conv1d are
     /// MergedColumnParallelLinear layers of five and three outputs, which vLLM wraps a slice each (one A per
@@ -61,12 +63,22 @@ struct LoraWrapping
     int mamba2Groups = 0;
     /// The MLP's gate and up are one packed module of one slice (Granite's input_linear): one A for both.
     bool gateUpOneSlice = false;
+    /// The runtime name of a MoE's router: "gate", or "router" (gpt-oss, Llama 4).
+    QString routerModule = QStringLiteral("gate");
     ExpertPadding padding; ///< the sizes the experts are allocated with (MXFP4 under Marlin)
 };
 
 /// Whether vLLM runs the model's MLP gate and up projections as one packed module of one LoRA slice:
 /// Granite's GraniteMoeSharedMLP input_linear (packed_modules_mapping "input_linear": ["input_linear"]).
 bool loraPacksMlpInput(const Scenario &scenario);
+
+/// The runtime name of the model's MoE router in vLLM: "router" for gpt-oss (gpt_oss.py MLPBlock) and
+/// Llama 4 (llama4.py Llama4MoE), "gate" for the others.
+QString loraRouterModule(const ModelArch &model);
+
+/// The LoRA wrapping of the scenario's model as its engine does it (loraBufferBytes' `wrapping`) at
+/// expert tensor parallelism `expertTensorParallel` (0: the tensor-parallel size).
+LoraWrapping loraWrapping(const Scenario &scenario, int expertTensorParallel, const ExpertPadding &padding);
 
 /// Bytes per GPU of the LoRA slots. vLLM's BaseLinearLayerWithLoRA.create_lora_weights
 /// (vllm/lora/layers/base_linear.py) allocates, for each slice of each wrapped layer,

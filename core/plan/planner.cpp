@@ -435,23 +435,14 @@ MemoryPlan planLayers(const Scenario &s, const EngineRules &rulesRef, const Mode
             },
             plan);
         // LoRA slots are allocated with the model: vLLM's "Model loading took" includes them.
-        LoraWrapping loraWrapping;
-        loraWrapping.wrapped = loraWrapsExperts(s);
-        loraWrapping.fusedGateUp = loraFusesExpertGateUp(s);
-        loraWrapping.tensorParallel = plan.expertTensorParallelSize;
-        loraWrapping.routerWrapped = s.engine == Engine::Vllm;
-        loraWrapping.fullySharded = s.engine == Engine::Vllm && s.fullyShardedLoras;
-        loraWrapping.targetModules = s.loraTargetModules;
-        if (m.recurrent.kind == RecurrentKind::Mamba2)
-            loraWrapping.mamba2Groups = m.recurrent.numGroups;
-        loraWrapping.gateUpOneSlice = loraPacksMlpInput(s);
-        if (plan.quantization.method == QuantMethod::Mxfp4)
-            loraWrapping.padding = rules->expertPadding(s);
+        const LoraWrapping wrapping = loraWrapping(
+            s, plan.expertTensorParallelSize,
+            plan.quantization.method == QuantMethod::Mxfp4 ? rules->expertPadding(s) : ExpertPadding{});
         // vLLM's --lora-dtype (LoRAConfig: auto = the model's dtype); SGLang's pool takes the model's.
         const WeightDtype loraDtype =
             s.engine == Engine::Vllm && s.loraDtype != WeightDtype::Auto ? s.loraDtype : plan.dtype;
-        plan.weights.loraBytes = loraBufferBytes(inventory, s.maxLoras, s.maxLoraRank,
-                                                 bytesPerElement(loraDtype), tp, loraWrapping);
+        plan.weights.loraBytes =
+            loraBufferBytes(inventory, s.maxLoras, s.maxLoraRank, bytesPerElement(loraDtype), tp, wrapping);
         // vLLM's drafter loads after the target, before the profiling run; SGLang's after the
         // target's pool, outside the static share (SglangRules::settlePool).
         const bool separateDrafter = s.engine == Engine::Sglang;

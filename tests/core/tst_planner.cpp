@@ -292,6 +292,59 @@ private Q_SLOTS:
         QVERIFY(test::errorFrom([&] { planMemory(s); }).contains(QStringLiteral("--enable-expert-parallel")));
     }
 
+    void loraTargetModulesNameTheModulesVllmRuns()
+    {
+        // --lora-target-modules keeps a module whose runtime name's last part is named, or one of the
+        // checkpoint modules packed in it (is_in_target_modules with the model's packed_modules_mapping,
+        // vllm/lora/utils.py, as vllm-project/vllm#35077 left it). A MoE's routed experts run as one FusedMoE
+        // module, "experts", whose packed names are per expert ("experts.0.gate_proj",
+        // process_packed_modules_mapping): "experts" names them, "gate_proj" does not. Qwen3-30B-A3B, 4 slots
+        // of rank 16 at TP 1 (loraSlotsOfAMoeWrapTheExperts for the per-layer figures), x 48 layers x 16 x 4
+        // x 2 B:
+        Scenario s = llama8bOnH100();
+        s.model = *ModelLibrary::builtin().find(QStringLiteral("qwen3-30b-a3b"));
+        s.maxLoras = 4;
+        s.maxLoraRank = 16;
+        const auto lora = [&](QStringList targets) {
+            s.loraTargetModules = std::move(targets);
+            return planMemory(s).weights.loraBytes;
+        };
+        // q_proj and v_proj name the packed qkv_proj: q 6,144, k and v 2,560 each.
+        QCOMPARE(lora({QStringLiteral("q_proj"), QStringLiteral("v_proj")}), std::int64_t(11'264) * 48 * 128);
+        QCOMPARE(lora({QStringLiteral("experts")}), std::int64_t(1'081'344) * 48 * 128);
+        QCOMPARE(lora({QStringLiteral("gate")}), std::int64_t(2'176) * 48 * 128); // the router (mlp.gate)
+        // A name no module of the model answers to is refused with the ones it has: Qwen3-30B-A3B has no
+        // dense MLP, so gate_proj would wrap nothing.
+        const QString none = test::errorFrom([&] { lora({QStringLiteral("gate_proj")}); });
+        QVERIFY2(none.startsWith(QStringLiteral("--lora-target-modules")) &&
+                     none.contains(QStringLiteral("experts")),
+                 qPrintable(none));
+        // gpt-oss's router is "router" (gpt_oss.py MLPBlock): gpt-oss-20b, (2880 + 32) x 24 layers.
+        s.model = *ModelLibrary::builtin().find(QStringLiteral("gpt-oss-20b"));
+        QCOMPARE(lora({QStringLiteral("router")}), std::int64_t(2'912) * 24 * 128);
+        // DeepSeek-V3 (query compression): q_a_proj names the fused q_a/kv_a projection
+        // (packed_modules_mapping "fused_qkv_a_proj", deepseek_v2.py), 2 x 7168 + 1536 + 576 = 16,448 a layer
+        // x 61 at TP 8.
+        s.model = *ModelLibrary::builtin().find(QStringLiteral("deepseek-v3"));
+        s.tensorParallelSize = 8;
+        QCOMPARE(lora({QStringLiteral("q_a_proj")}), std::int64_t(16'448) * 61 * 128);
+        // Granite-4.0-H-Small (loraSlotsOfMamba2WrapEachPackedOutput): the Mamba-2 in_proj, 5 x 4096 + 16,768
+        // a layer x 36; the shared MLP's input_linear, 4096 + 2 x 1536 x 40. Its MLP has no gate_proj.
+        s.model = *ModelLibrary::builtin().find(QStringLiteral("granite-4.0-h-small"));
+        s.tensorParallelSize = 1;
+        QCOMPARE(lora({QStringLiteral("in_proj")}), std::int64_t(37'248) * 36 * 128);
+        QCOMPARE(lora({QStringLiteral("input_linear")}), std::int64_t(7'168) * 40 * 128);
+        QVERIFY(test::errorFrom([&] {
+                    lora({QStringLiteral("gate_proj")});
+                }).contains(QStringLiteral("input_linear")));
+        // SGLang names its own buffers (get_normalized_target_modules): kvscope restricts them on dense
+        // models.
+        s.model = *ModelLibrary::builtin().find(QStringLiteral("qwen3-30b-a3b"));
+        s.engine = Engine::Sglang;
+        QVERIFY(
+            test::errorFrom([&] { lora({QStringLiteral("q_proj")}); }).contains(QStringLiteral("SGLang")));
+    }
+
     void loraSlotsOfGptOssWrapItsFusedExperts()
     {
         // gpt-oss declares 3D expert weights (is_3d_moe_weight), so vLLM wraps its experts as

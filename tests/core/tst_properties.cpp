@@ -108,7 +108,9 @@ Scenario drawScenario(QRandomGenerator &random)
         if (random.bounded(4) == 0) // a few projections, now and then a name kvscope refuses
             s.loraTargetModules = {
                 pick(random, QStringList{QStringLiteral("q_proj"), QStringLiteral("o_proj"),
-                                         QStringLiteral("down_proj"), QStringLiteral("lm_head")})};
+                                         QStringLiteral("down_proj"), QStringLiteral("experts"),
+                                         QStringLiteral("gate"), QStringLiteral("in_proj"),
+                                         QStringLiteral("lm_head")})};
     }
     if (random.bounded(6) == 0)
         s.kvOffloadingMilliGiB = logUniform(random, 1, MaxOffloadingMilliGiB);
