@@ -3853,10 +3853,6 @@
         <translation>这是 vLLM 的选项；SGLang 自己的 all-to-all 后端尚未建模</translation>
     </message>
     <message>
-        <source>%1: %2 has %3, whose LoRA wrappers kvscope does not size yet; it sizes the slots of attention, MLPs, routers and gated experts</source>
-        <translation>%1：%2 含有%3，kvscope 尚不计算其 LoRA 包装层；它只计算注意力、MLP、路由器和门控专家的槽位</translation>
-    </message>
-    <message>
         <source>%1 with %2: vLLM&apos;s FusedMoEWithLoRA does not split the experts&apos; LoRA slots over EP ranks (&quot;EP support for Fused MoE LoRA is not implemented yet&quot;); kvscope does not size it</source>
         <translation>%1 配合 %2：vLLM 的 FusedMoEWithLoRA 不会把专家的 LoRA 槽位分摊到各 EP rank（“EP support for Fused MoE LoRA is not implemented yet”）；kvscope 不计算这种情况</translation>
     </message>
@@ -4057,20 +4053,24 @@
         <translation>%1 %2 %3 %4：SGLang 的 LoRA 池每块 GPU 占 %5，为 %7 投影（%6）各建 A、B 缓冲区，与模型一同创建，早于 KV 池定大小</translation>
     </message>
     <message>
-        <source>%1: %2 is not a projection kvscope sizes slots for (%3)</source>
-        <translation>%1：%2 不是 kvscope 会为其计算槽位的投影（%3）</translation>
-    </message>
-    <message>
-        <source>%1: kvscope restricts the slots of dense models&apos; q/k/v/o and gate/up/down projections; %2&apos;s other layers are not matched yet</source>
-        <translation>%1：kvscope 只对稠密模型的 q/k/v/o 与 gate/up/down 投影限制槽位；%2 的其他层尚未匹配</translation>
-    </message>
-    <message>
         <source>%1: kvscope sizes %2&apos;s LoRA slots as vLLM %3 and later hold them (%4 is %5)</source>
         <translation>%1：kvscope 按 vLLM %3 及之后版本的方式计算 %2 的 LoRA 槽位（%4 为 %5）</translation>
     </message>
     <message>
         <source>SGLang measures the load by the GPU&apos;s free memory: the weights take %1 more than their tensors (%2 with the float32 rotary table), the segments PyTorch&apos;s caching allocator holds around them (tensors rounded up to 2 MiB, those of 1 to 10 MiB sharing 20 MiB segments)</source>
         <translation>SGLang 以 GPU 的空闲显存衡量加载：权重比其张量多占 %1（连同 float32 的旋转位置编码表共 %2），即 PyTorch 缓存分配器在张量周围保留的段（张量向上取整到 2 MiB，1 到 10 MiB 的张量共用 20 MiB 的段）</translation>
+    </message>
+    <message>
+        <source>%1: kvscope restricts SGLang&apos;s LoRA buffers to dense models&apos; q/k/v/o and gate/up/down projections; %2&apos;s other layers are not matched yet</source>
+        <translation>%1：kvscope 只对稠密模型的 q/k/v/o 与 gate/up/down 投影限定 SGLang 的 LoRA 缓冲区；%2 的其他层尚未匹配</translation>
+    </message>
+    <message>
+        <source>%1: %2 names no module of %3 that gets LoRA slots (%4)</source>
+        <translation>%1：%2 不是 %3 中获得 LoRA 槽位的模块名（%4）</translation>
+    </message>
+    <message>
+        <source>%1: %2 has %3, for which SGLang&apos;s LoRA pool holds no buffers kvscope sizes; it sizes vLLM&apos;s</source>
+        <translation>%1：%2 含有 %3，SGLang 的 LoRA 池没有 kvscope 能计算的对应缓冲区；kvscope 计算的是 vLLM 的</translation>
     </message>
 </context>
 <context>
