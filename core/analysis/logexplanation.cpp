@@ -254,11 +254,10 @@ private:
         const double total = *m_log.totalGpuMemoryGiB;
         const QList<const GpuSpec *> matches = gpusWithMemory(total);
         const QString printed = QString::number(total, 'f', 2);
-        if (matches.isEmpty())
-            failAt(m_log.origin,
-                   LogExplanationWords::tr("total_memory=%1GiB matches no GPU preset; give %2 (a preset, or "
-                                           "custom:%1 for this memory)")
-                       .arg(printed, optionFlag(ScenarioField::Gpu)));
+        if (matches.isEmpty()) {
+            nearestGpu(total, printed);
+            return;
+        }
         const GpuSpec &gpu = *matches.first();
         m_out.options.insert(optionKey(ScenarioField::Gpu), gpu.id);
         if (matches.size() == 1) {
@@ -273,6 +272,41 @@ private:
             << LogExplanationWords::tr(
                    "GPU %1: the first preset with total_memory=%2GiB (also %3); give %4 for another")
                    .arg(gpu.name, printed, others.join(QStringLiteral(", ")), optionFlag(ScenarioField::Gpu));
+    }
+
+    /// No preset prints as the log's total: the nearest within half a percent (drivers, ECC and MIG move a
+    /// card's total by a few tenths of a GiB), planned with the log's total (--gpu PRESET:MEMORY_GIB).
+    void nearestGpu(double total, const QString &printed)
+    {
+        constexpr double Tolerance = 0.005;
+        QList<const GpuSpec *> near;
+        for (const GpuSpec &gpu : GpuLibrary::builtin().presets())
+            if (std::abs(toGiB(gpu.memoryBytes) - total) <= Tolerance * total)
+                near << &gpu;
+        if (near.isEmpty())
+            failAt(m_log.origin,
+                   LogExplanationWords::tr("total_memory=%1GiB matches no GPU preset; give %2 (a preset, "
+                                           "PRESET:%1 for a preset with this memory, or custom:%1)")
+                       .arg(printed, optionFlag(ScenarioField::Gpu)));
+        std::stable_sort(near.begin(), near.end(), [&](const GpuSpec *a, const GpuSpec *b) {
+            return std::abs(toGiB(a->memoryBytes) - total) < std::abs(toGiB(b->memoryBytes) - total);
+        });
+        const GpuSpec &gpu = *near.first();
+        m_out.options.insert(optionKey(ScenarioField::Gpu), QStringLiteral("%1:%2").arg(gpu.id, printed));
+        QStringList others;
+        for (qsizetype i = 1; i < near.size(); ++i)
+            others << QStringLiteral("%1 %2 GiB")
+                          .arg(near.at(i)->id, QString::number(toGiB(near.at(i)->memoryBytes), 'f', 2));
+        const QString alternatives =
+            others.isEmpty()
+                ? QString()
+                : LogExplanationWords::tr("; also near: %1").arg(others.join(QStringLiteral(", ")));
+        m_out.assumed
+            << LogExplanationWords::tr(
+                   "GPU %1 with the log's total_memory=%2GiB: the nearest preset, %3 GiB%4; give %5 "
+                   "for another (PRESET:%2 keeps the log's total)")
+                   .arg(gpu.name, printed, QString::number(toGiB(gpu.memoryBytes), 'f', 2), alternatives,
+                        optionFlag(ScenarioField::Gpu));
     }
 
     void version()

@@ -48,4 +48,11 @@ GpuSpec customGpuFromVariantMap(const QVariantMap &map, const QString &origin);
 /// "custom:192:800", "custom:23.5:1008:165"); MEMORY_GIB is exact to 10^-6 GiB.
 GpuSpec parseCustomGpuOption(const QString &text, const QString &option = optionFlag(ScenarioField::Gpu));
 
+/// A preset with its host's memory, --gpu PRESET:MEMORY_GIB ("l40s:44.42"): drivers, ECC and MIG move the
+/// total CUDA reports. Everything else is the preset's; id "l40s:44.42", presetId the preset's id, the name
+/// says the memory. MEMORY_GIB is exact to 10^-6 GiB; throws kvscope::Error naming `option` and the value
+/// unless it is between 1 byte and 1 PiB.
+GpuSpec presetWithMemory(const GpuSpec &preset, const QString &memoryGiB,
+                         const QString &option = optionFlag(ScenarioField::Gpu));
+
 } // namespace kvscope

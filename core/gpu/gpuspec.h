@@ -31,6 +31,8 @@ struct GpuSpec
     QString notes;
     QString source;
     bool custom = false;
+    /// A preset with the memory its host's CUDA reports (--gpu l40s:44.42): the preset's id; else empty.
+    QString presetId;
 
     friend bool operator==(const GpuSpec &, const GpuSpec &) = default;
 };

@@ -244,8 +244,14 @@ GpuSpec resolveGpu(const QString &text)
         return parseCustomGpuOption(text.trimmed());
     if (const GpuSpec *gpu = GpuLibrary::builtin().find(text))
         return *gpu;
-    throw Error(QStringLiteral("%1: unknown GPU '%2' (run 'kvscope gpus' for the list)")
-                    .arg(optionFlag(ScenarioField::Gpu), text));
+    // PRESET:MEMORY_GIB, the preset with the total its host reports.
+    if (const qsizetype colon = text.lastIndexOf(QLatin1Char(':')); colon > 0)
+        if (const GpuSpec *gpu = GpuLibrary::builtin().find(text.left(colon).trimmed()))
+            return presetWithMemory(*gpu, text.mid(colon + 1));
+    throw Error(
+        QStringLiteral("%1: unknown GPU '%2' (run 'kvscope gpus' for the list; PRESET:MEMORY_GIB gives "
+                       "a preset its host's memory)")
+            .arg(optionFlag(ScenarioField::Gpu), text));
 }
 
 } // namespace kvscope

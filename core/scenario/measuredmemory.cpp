@@ -38,6 +38,10 @@ ScenarioValues deploymentValues(const Scenario &s)
     if (values.contains(version))
         if (const std::optional<EngineVersion> release = parseEngineVersion(values.value(version)))
             values.insert(version, release->text());
+    // A preset given its host's memory (--gpu l40s:44.42) is that preset's deployment: what a log measures
+    // does not depend on the total.
+    if (!s.gpu.presetId.isEmpty())
+        values.insert(fileKey(ScenarioField::Gpu), s.gpu.presetId);
     // "auto" loads the checkpoint's own dtype: the same deployment as naming it.
     const QString dtype = fileKey(ScenarioField::Dtype);
     if (values.value(dtype) == QLatin1String("auto") && s.model.checkpointDtype != WeightDtype::Auto)

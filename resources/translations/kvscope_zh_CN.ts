@@ -1052,10 +1052,6 @@
         <translation>日志未给出 kvscope 认识的模型时在此指定：预设、HuggingFace 仓库 id，或 config.json、模型文件夹（即 explain-log 的 %1）</translation>
     </message>
     <message>
-        <source>The GPU, when the log&apos;s memory does not say which: a preset or custom:&lt;GiB&gt; (explain-log&apos;s %1)</source>
-        <translation>日志中的显存无法判断是哪种 GPU 时在此指定：预设或 custom:&lt;GiB&gt;（即 explain-log 的 %1）</translation>
-    </message>
-    <message>
         <source>Kept: plans of this deployment use the parts %1 measured (%2).</source>
         <translation>已保存：此部署（%2）的规划将使用 %1 实测的各项。</translation>
     </message>
@@ -1074,6 +1070,10 @@
     <message>
         <source>The vLLM release, when the log does not print its version (an excerpt); without it the newest modelled release is assumed (explain-log&apos;s %1)</source>
         <translation>vLLM 版本：日志未打印版本（只是摘录）时填写；不填则按已建模的最新版本规划（explain-log 的 %1）</translation>
+    </message>
+    <message>
+        <source>The GPU, when the log&apos;s memory does not say which: a preset, a preset with the log&apos;s memory (l40s:44.42) or custom:&lt;GiB&gt; (explain-log&apos;s %1)</source>
+        <translation>日志的显存无法确定 GPU 时所用的 GPU：预设、带日志显存的预设（l40s:44.42）或 custom:&lt;GiB&gt;（explain-log 的 %1）</translation>
     </message>
 </context>
 <context>
@@ -2534,10 +2534,6 @@
         <translation>日志没有打印 GPU 显存（vLLM 的 &apos;worker init memory snapshot&apos; 是 DEBUG 级别的行：VLLM_LOGGING_LEVEL=DEBUG）；请用 %1 指定</translation>
     </message>
     <message>
-        <source>total_memory=%1GiB matches no GPU preset; give %2 (a preset, or custom:%1 for this memory)</source>
-        <translation>total_memory=%1GiB 不匹配任何 GPU 预设；请用 %2 指定（一个预设，或 custom:%1 表示此显存）</translation>
-    </message>
-    <message>
         <source>GPU = %1: the one preset with total_memory=%2GiB</source>
         <translation>GPU = %1：唯一 total_memory=%2GiB 的预设</translation>
     </message>
@@ -2844,6 +2840,18 @@
     <message>
         <source>; the log&apos;s swa_layer_tokens is %1</source>
         <translation>；日志中的 swa_layer_tokens 为 %1</translation>
+    </message>
+    <message>
+        <source>total_memory=%1GiB matches no GPU preset; give %2 (a preset, PRESET:%1 for a preset with this memory, or custom:%1)</source>
+        <translation>total_memory=%1GiB 与任何 GPU 预设都不符；请给出 %2（预设、PRESET:%1 表示带此显存的预设，或 custom:%1）</translation>
+    </message>
+    <message>
+        <source>; also near: %1</source>
+        <translation>；相近的还有：%1</translation>
+    </message>
+    <message>
+        <source>GPU %1 with the log&apos;s total_memory=%2GiB: the nearest preset, %3 GiB%4; give %5 for another (PRESET:%2 keeps the log&apos;s total)</source>
+        <translation>GPU %1，按日志的 total_memory=%2GiB：最接近的预设，%3 GiB%4；如需其他请给出 %5（PRESET:%2 保留日志的总量）</translation>
     </message>
 </context>
 <context>

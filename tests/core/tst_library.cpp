@@ -238,6 +238,30 @@ private Q_SLOTS:
         QCOMPARE(resolveGpu(QStringLiteral("custom:8:273:26")).tflopsBf16.value(), 26.0);
     }
 
+    void aPresetWithTheMemoryItsHostReports()
+    {
+        // --gpu PRESET:MEMORY_GIB: the preset as it is, with the total its host's CUDA reports (drivers, ECC
+        // and MIG move it: an L40S logged total_memory=44.42GiB where the preset has 44.52), exact to 10^-6
+        // GiB.
+        const GpuSpec &l40s = *GpuLibrary::builtin().find(QStringLiteral("l40s"));
+        const GpuSpec g = resolveGpu(QStringLiteral("l40s:44.42"));
+        QCOMPARE(g.memoryBytes, std::int64_t(44'420'000) * GiB / 1'000'000);
+        QCOMPARE(g.id, QStringLiteral("l40s:44.42"));
+        QCOMPARE(g.presetId, QStringLiteral("l40s"));
+        QVERIFY2(g.name.contains(l40s.name) && g.name.contains(QStringLiteral("44.42")), qPrintable(g.name));
+        QCOMPARE(g.bandwidthGBs, l40s.bandwidthGBs);
+        QCOMPARE(g.interconnectGBs, l40s.interconnectGBs);
+        QCOMPARE(g.arch, l40s.arch);
+        QVERIFY(!g.custom);
+        // An alias names the preset too; its id is the preset's.
+        QCOMPARE(resolveGpu(QStringLiteral("L40S:44.42")).id, QStringLiteral("l40s:44.42"));
+        // Refused, naming --gpu and the value: no such preset, no memory, more than 1 PiB.
+        for (const QString &bad : {QStringLiteral("nosuch:44.42"), QStringLiteral("l40s:0"),
+                                   QStringLiteral("l40s:lots"), QStringLiteral("l40s:2000000")})
+            QVERIFY2(test::errorFrom([&] { resolveGpu(bad); }).startsWith(QStringLiteral("--gpu: ")),
+                     qPrintable(bad));
+    }
+
     void badCustomGpus_data()
     {
         QTest::addColumn<qint64>("memory");

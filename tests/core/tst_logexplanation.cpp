@@ -874,19 +874,26 @@ private Q_SLOTS:
         QCOMPARE(log.activationPeakGiB.value_or(0), 1.4);
         QCOMPARE(log.nonTorchGiB.value_or(0), 0.18);
         // The whole log, with the preset for its FP8 refresh of Qwen3-235B-A22B: 44.42 GiB is no preset's
-        // total (the l40s preset's is 44.52), so the message names the figure read; with the GPU given, the
-        // profiling peak and the non-torch memory are compared component by component.
+        // total. Drivers and ECC move a card's total by a few tenths of a GiB, so the nearest preset within
+        // half a percent is planned with the log's total and named, with the others that near: the RTX 6000
+        // Ada's 44.43 GiB, then the L40S's 44.52 (the card this log ran on, which --gpu l40s:44.42 names).
         for (const QJsonValue &value : validation::readLogs(QStringLiteral(KVSCOPE_VALIDATION_LOGS))) {
             const QJsonObject entry = value.toObject();
             if (entry.value(QLatin1String("id")).toInt() != 56)
                 continue;
             const QString text = verbatimLog(entry);
-            const QString message = test::errorFrom([&] {
-                explain(text, {QStringLiteral("qwen3-235b-a22b"), {}, {}});
-            });
-            QVERIFY2(message.contains(QStringLiteral("44.42")), qPrintable(message));
+            const LogExplanation nearest = explain(text, {QStringLiteral("qwen3-235b-a22b"), {}, {}});
+            QCOMPARE(nearest.scenario.gpu.id, QStringLiteral("rtx-6000-ada:44.42"));
+            QCOMPARE(nearest.plan.gpuMemoryBytes, std::int64_t(44'420'000) * GiB / 1'000'000);
+            const QString assumed = nearest.assumed.join(QLatin1Char('\n'));
+            QVERIFY2(assumed.contains(QStringLiteral("44.43")) && assumed.contains(QStringLiteral("l40s")),
+                     qPrintable(assumed));
             const LogExplanation e =
-                explain(text, {QStringLiteral("qwen3-235b-a22b"), QStringLiteral("l40s"), {}});
+                explain(text, {QStringLiteral("qwen3-235b-a22b"), QStringLiteral("l40s:44.42"), {}});
+            // Calibrating from it measures the L40S: later plans on the l40s preset take its figures.
+            Scenario onPreset = e.scenario;
+            onPreset.gpu = resolveGpu(QStringLiteral("l40s"));
+            QVERIFY(measuredMemory(e, QDate(2026, 12, 5)).appliesTo(onPreset));
             QCOMPARE(e.plan.expertParallelSize, 8);
             QCOMPARE(e.plan.tensorParallelSize, 8);
             QHash<QString, double> logged;

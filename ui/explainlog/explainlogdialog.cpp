@@ -224,8 +224,8 @@ void ExplainLogDialog::retranslate()
         tr("The model, when the log names none kvscope knows: a preset, a HuggingFace repository "
            "id, or a config.json or model folder (explain-log's %1)")
             .arg(optionFlag(ScenarioField::Model)));
-    m_gpu->setToolTip(tr("The GPU, when the log's memory does not say which: a preset or custom:<GiB> "
-                         "(explain-log's %1)")
+    m_gpu->setToolTip(tr("The GPU, when the log's memory does not say which: a preset, a preset with the "
+                         "log's memory (l40s:44.42) or custom:<GiB> (explain-log's %1)")
                           .arg(optionFlag(ScenarioField::Gpu)));
     m_open->setText(tr("&Open log…"));
     m_explain->setText(tr("&Explain"));
