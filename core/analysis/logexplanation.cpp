@@ -344,6 +344,18 @@ private:
     void versionFromCudaGraphLines()
     {
         const QString flag = optionFlag(ScenarioField::VllmVersion);
+        // Model Runner V2 kept the graphs in the KV cache from 0.22 (its default for the first models) to
+        // 0.28 (vllm-project/vllm#53306 reserves them from 0.29): the newest such release plans it.
+        if (m_log.modelRunnerV2Line > 0) {
+            const EngineVersion keeps{0, 25, 0};
+            m_out.options.insert(optionKey(ScenarioField::VllmVersion), keeps.text());
+            m_out.assumed << LogExplanationWords::tr(
+                                 "vLLM version: not in the log; it runs the model on Model Runner V2 (%1), "
+                                 "which keeps the CUDA graphs in the KV cache from 0.22 to 0.28: planned as "
+                                 "%2; give %3 for another")
+                                 .arg(lineOf(m_log.modelRunnerV2Line), keeps.text(), flag);
+            return;
+        }
         int estimateLine = 0;
         for (const LogReading &figure : m_log.figures)
             if (figure.key == QLatin1String("estimated_cuda_graph_memory"))
@@ -591,7 +603,13 @@ void addExplanation(LogExplanation &e)
                              .arg(p.bindingStage + 1);
     }
     const std::int64_t graphEstimate = cudaGraphEstimateBytes(e.scenario.gpu, p.tensorParallelSize);
-    if (p.cudaGraphBytes == 0 && graphEstimate > 0)
+    if (p.cudaGraphBytes == 0 && graphEstimate > 0 && p.modelRunnerV2)
+        e.explanation << LogExplanationWords::tr(
+                             "vLLM %1 runs this model on its Model Runner V2, which does not take the CUDA "
+                             "graphs' memory (estimated %2 under the V1 runner) out of the budget; from vLLM "
+                             "0.29 on it does, and the KV cache is smaller by that much.")
+                             .arg(p.engineVersion, formatGiB(graphEstimate));
+    else if (p.cudaGraphBytes == 0 && graphEstimate > 0)
         e.explanation
             << LogExplanationWords::tr(
                    "vLLM %1 does not take the CUDA graphs' memory (estimated %2) out of the budget; "

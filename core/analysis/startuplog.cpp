@@ -303,6 +303,8 @@ private:
             stageFigureGiB(m_log.cudaGraphEstimateGiB, "estimated_cuda_graph_memory", m.captured(1));
         if (graphProfiling.match(line).hasMatch() && m_log.cudaGraphProfilingLine == 0)
             m_log.cudaGraphProfilingLine = m_line;
+        if (line.contains(QLatin1String("Using V2 Model Runner")) && m_log.modelRunnerV2Line == 0)
+            m_log.modelRunnerV2Line = m_line;
         if ((m = available.match(line)).hasMatch())
             stageFigureGiB(m_log.kvCacheGiB, "available_kv_cache_memory", m.captured(1));
         if ((m = cacheSize.match(line)).hasMatch())

@@ -57,6 +57,9 @@ struct StartupLog
     /// Where vLLM says it takes that estimate from the budget ("CUDA graph memory profiling is
     /// enabled (default since v0.21.0)", gpu_worker.py); 0 when the log does not say it.
     int cudaGraphProfilingLine = 0;
+    /// Where vLLM says it runs the model on Model Runner V2 ("Using V2 Model Runner", gpu_worker.py); 0 when
+    /// the log does not say it.
+    int modelRunnerV2Line = 0;
     std::optional<double>
         kvCacheGiB; ///< "Available KV cache memory: X GiB"; SGLang's K size + V size (or MLA's KV size)
     std::optional<std::int64_t>

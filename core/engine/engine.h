@@ -88,6 +88,19 @@ std::optional<EngineVersion> parseEngineVersion(const QString &text);
 /// What one vLLM release changes in the start-up accounting. A profile holds
 /// from `since` until the next one; values a release did not change are
 /// carried over from the profile before it.
+/// The models a release runs on Model Runner V2 by default (VllmConfig.use_v2_model_runner,
+/// vllm/config/vllm.py), each step adding to the one before.
+enum class ModelRunnerV2Default
+{
+    None,            ///< every model on V1
+    Qwen3Dense,      ///< v0.22.0: unquantized dense Qwen3ForCausalLM (vllm-project/vllm#39337)
+    LlamaDense,      ///< v0.23.0: and unquantized dense Llama and Mistral (#43458)
+    EnabledFamilies, ///< v0.24: and their quantized forms (#44446), the Qwen, DeepSeek-V2 and Granite MoEs
+                     ///< (#42667, #45461)
+    AllDense,        ///< v0.25.0: and every dense model (#44443)
+    AllModels,       ///< v0.29.0: every model (#53183)
+};
+
 struct VllmProfile
 {
     EngineVersion since;
@@ -120,6 +133,11 @@ struct VllmProfile
     /// Memory outside PyTorch where one GPU's figure applies (TP 1, or PCIe-only GPUs at any TP); 0:
     /// runtimeOverheadBytes()'s, vLLM 0.19's 0.25 GiB.
     std::int64_t singleGpuNonTorchBytes = 0;
+    /// The models this release runs on Model Runner V2 unless a feature it lacks sends them to V1.
+    ModelRunnerV2Default modelRunnerV2 = ModelRunnerV2Default::None;
+    /// Model Runner V2 profiles the CUDA graphs' memory and takes it out of the budget as V1 does
+    /// (vllm-project/vllm#53306, v0.29.0); before, its profile_cudagraph_memory() returned 0.
+    bool modelRunnerV2ReservesCudaGraphs = false;
 };
 
 /// Every modelled profile, oldest first.

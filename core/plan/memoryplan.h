@@ -247,6 +247,8 @@ struct MemoryPlan
     bool holdsSampler = true;         ///< the GPUs run the sampler (not a pipeline stage before the last)
     std::int64_t overheadBytes = 0;   ///< non-torch memory: CUDA context, NCCL buffers
     std::int64_t cudaGraphBytes = 0;  ///< CUDA-graph estimate vLLM subtracts (v0.21 on); 0 when not counted
+    /// vLLM runs the model on its Model Runner V2 (runsOnModelRunnerV2, core/plan/vllmrules.h).
+    bool modelRunnerV2 = false;
     /// Where the weights, activation peak, non-torch memory and CUDA-graph estimate were measured
     /// (a start-up log of this deployment, Scenario::measuredMemory); empty: kvscope's estimates.
     QString memoryMeasuredFrom;

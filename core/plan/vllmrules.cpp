@@ -127,6 +127,42 @@ int VllmRules::kvBlockSize(const Scenario &scenario) const
     return int(scenario.blockSize); // at most 4096 (validateScenario)
 }
 
+bool runsOnModelRunnerV2(const Scenario &s, const VllmProfile &profile, bool quantized)
+{
+    const ModelArch &m = s.model;
+    const SpeculativeMethod drafter = s.speculative.method;
+    if (profile.modelRunnerV2 == ModelRunnerV2Default::None || m.recurrent.enabled() ||
+        drafter == SpeculativeMethod::Ngram || drafter == SpeculativeMethod::DraftModel ||
+        (drafter == SpeculativeMethod::Eagle3 && s.pipelineParallelSize > 1) || s.kvOffloadingMilliGiB > 0)
+        return false;
+    const bool dense = !m.moe.enabled();
+    const auto is = [&](std::initializer_list<const char *> architectures) {
+        for (const char *architecture : architectures)
+            if (m.architecture == QLatin1String(architecture))
+                return true;
+        return false;
+    };
+    // The dense families named by #39337 and #43458, and the MoEs #42667 and #45461 added.
+    const bool namedDense = dense && is({"Qwen3ForCausalLM", "LlamaForCausalLM", "MistralForCausalLM"});
+    const bool namedMoe =
+        is({"Qwen2MoeForCausalLM", "Qwen3MoeForCausalLM", "DeepseekV2ForCausalLM", "GraniteMoeForCausalLM"});
+    switch (profile.modelRunnerV2) {
+    case ModelRunnerV2Default::None:
+        return false;
+    case ModelRunnerV2Default::Qwen3Dense:
+        return dense && !quantized && is({"Qwen3ForCausalLM"});
+    case ModelRunnerV2Default::LlamaDense:
+        return namedDense && !quantized;
+    case ModelRunnerV2Default::EnabledFamilies:
+        return namedDense || namedMoe;
+    case ModelRunnerV2Default::AllDense:
+        return dense || namedMoe;
+    case ModelRunnerV2Default::AllModels:
+        return true;
+    }
+    return false;
+}
+
 void VllmRules::applyBudget(const Scenario &s, MemoryPlan &plan) const
 {
     // A MoE's data-parallel ranks talk to each other (its MoE layers gather and scatter tokens
@@ -143,7 +179,14 @@ void VllmRules::applyBudget(const Scenario &s, MemoryPlan &plan) const
     if (m_version.profile->singleGpuNonTorchBytes > 0 && nonTorch == runtimeOverheadBytes(s.gpu, 1))
         nonTorch = m_version.profile->singleGpuNonTorchBytes;
     plan.overheadBytes = (Checked(nonTorch) + plan.all2allBufferBytes).value();
-    plan.cudaGraphBytes = m_version.profile->subtractsCudaGraphs ? cudaGraphEstimateBytes(s.gpu, tp) : 0;
+    // Model Runner V2's profile_cudagraph_memory() returned 0 until v0.29.0
+    // (vllm/v1/worker/gpu/model_runner.py).
+    const VllmProfile &profile = *m_version.profile;
+    plan.modelRunnerV2 = runsOnModelRunnerV2(s, profile, plan.quantization.method != QuantMethod::None);
+    plan.cudaGraphBytes =
+        profile.subtractsCudaGraphs && (!plan.modelRunnerV2 || profile.modelRunnerV2ReservesCudaGraphs)
+            ? cudaGraphEstimateBytes(s.gpu, tp)
+            : 0;
 }
 
 void VllmRules::fixKvBudget(const Scenario &s, MemoryPlan &plan) const
@@ -229,6 +272,14 @@ void VllmRules::addNotes(const Scenario &s, MemoryPlan &plan) const
                    "cache (a vLLM environment variable turns that off: see docs/methodology.md, Engines and "
                    "versions)")
                    .arg(profile.since.text(), formatGiB(plan.cudaGraphBytes));
+    else if (plan.modelRunnerV2 && profile.subtractsCudaGraphs)
+        plan.notes << QCoreApplication::translate(
+                          "kvscope::Planner",
+                          "vLLM %1 runs %2 on its Model Runner V2, which takes nothing out of the budget for "
+                          "the CUDA graphs until vLLM 0.29 (%3 under the V1 runner); they are captured after "
+                          "the KV cache is sized")
+                          .arg(profile.since.text(), s.model.name,
+                               formatGiB(cudaGraphEstimateBytes(s.gpu, plan.tensorParallelSize)));
     if (s.model.indexer.enabled() && !plan.kv.fp8DsMla)
         plan.notes << QCoreApplication::translate(
                           "kvscope::Planner",

@@ -7,6 +7,14 @@
 
 namespace kvscope {
 
+struct Scenario;
+
+/// Whether vLLM runs the scenario's model on its Model Runner V2 under `profile`: the release's default
+/// models (VllmConfig.use_v2_model_runner, vllm/config/vllm.py; `quantized` as model_config.is_quantized)
+/// unless it needs what V2 lacks (_get_v2_model_runner_unsupported_features: recurrent layers, an n-gram or
+/// draft-model drafter, EAGLE-3 with pipeline stages) or a KV connector sends it to V1 (#42955).
+bool runsOnModelRunnerV2(const Scenario &scenario, const VllmProfile &profile, bool quantized);
+
 /// vLLM V1's start-up accounting (vllm/v1/worker/gpu_worker.py
 /// determine_available_memory): a profiling run measures the activation peak
 /// and the memory outside torch, --gpu-memory-utilization of the GPU is the

@@ -2853,6 +2853,14 @@
         <source>GPU %1 with the log&apos;s total_memory=%2GiB: the nearest preset, %3 GiB%4; give %5 for another (PRESET:%2 keeps the log&apos;s total)</source>
         <translation>GPU %1，按日志的 total_memory=%2GiB：最接近的预设，%3 GiB%4；如需其他请给出 %5（PRESET:%2 保留日志的总量）</translation>
     </message>
+    <message>
+        <source>vLLM version: not in the log; it runs the model on Model Runner V2 (%1), which keeps the CUDA graphs in the KV cache from 0.22 to 0.28: planned as %2; give %3 for another</source>
+        <translation>vLLM 版本：日志中没有；它在 Model Runner V2 上运行模型（%1），0.22 至 0.28 的 V2 把 CUDA Graph 留在 KV Cache 之内：按 %2 规划；如需其他请给出 %3</translation>
+    </message>
+    <message>
+        <source>vLLM %1 runs this model on its Model Runner V2, which does not take the CUDA graphs&apos; memory (estimated %2 under the V1 runner) out of the budget; from vLLM 0.29 on it does, and the KV cache is smaller by that much.</source>
+        <translation>vLLM %1 在其 Model Runner V2 上运行此模型，不从预算中扣除 CUDA Graph 的显存（V1 运行器下估计为 %2）；从 vLLM 0.29 起会扣除，KV Cache 也相应变小。</translation>
+    </message>
 </context>
 <context>
     <name>kvscope::LogitErrorChart</name>
@@ -4079,6 +4087,10 @@
     <message>
         <source>%1: %2 has %3, for which SGLang&apos;s LoRA pool holds no buffers kvscope sizes; it sizes vLLM&apos;s</source>
         <translation>%1：%2 含有 %3，SGLang 的 LoRA 池没有 kvscope 能计算的对应缓冲区；kvscope 计算的是 vLLM 的</translation>
+    </message>
+    <message>
+        <source>vLLM %1 runs %2 on its Model Runner V2, which takes nothing out of the budget for the CUDA graphs until vLLM 0.29 (%3 under the V1 runner); they are captured after the KV cache is sized</source>
+        <translation>vLLM %1 在其 Model Runner V2 上运行 %2，直到 vLLM 0.29 之前都不从预算中为 CUDA Graph 扣除任何显存（V1 运行器下为 %3）；CUDA Graph 在 KV Cache 定好大小之后才捕获</translation>
     </message>
 </context>
 <context>

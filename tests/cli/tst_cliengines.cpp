@@ -36,13 +36,14 @@ private Q_SLOTS:
     {
         const QJsonObject newest = json({QStringLiteral("calc")});
         QCOMPARE(newest.value(QLatin1String("engine")).toString(), QStringLiteral("vllm"));
-        QCOMPARE(newest.value(QLatin1String("engine_version")).toString(), QStringLiteral("0.21"));
+        QCOMPARE(newest.value(QLatin1String("engine_version")).toString(), QStringLiteral("0.29"));
         const QJsonObject v019 =
             json({QStringLiteral("calc"), QStringLiteral("--vllm-version"), QStringLiteral("0.19.1")});
         QCOMPARE(v019.value(QLatin1String("engine_version")).toString(), QStringLiteral("0.19"));
         QCOMPARE(v019.value(QLatin1String("cuda_graph_bytes")).toInteger(), 0);
-        // vLLM 0.21 takes its CUDA-graph estimate (0.84 GiB on an H100 at TP 1) out of the KV memory, and
-        // without the flag takes 0.92 of the GPU where 0.19 took 0.9 (vllm-project/vllm#38284).
+        // vLLM 0.21 and later take the CUDA-graph estimate (0.84 GiB on an H100 at TP 1) out of the KV memory
+        // (0.29's Model Runner V2 too), and without the flag take 0.92 of the GPU where 0.19 took 0.9
+        // (vllm-project/vllm#38284).
         QCOMPARE(newest.value(QLatin1String("cuda_graph_bytes")).toInteger(), (1LL << 30) * 84 / 100);
         QCOMPARE(newest.value(QLatin1String("gpu_memory_utilization")).toDouble(), 0.92);
         QCOMPARE(v019.value(QLatin1String("gpu_memory_utilization")).toDouble(), 0.9);

@@ -15,6 +15,7 @@
 #include "core/scenario/launchline.h"
 #include "core/scenario/scenario.h"
 #include "core/scenario/scenariovalues.h"
+#include "core/scenario/speculativeconfig.h"
 
 #include <functional>
 
@@ -75,7 +76,7 @@ private Q_SLOTS:
         QTest::addColumn<QString>("requested");
         QTest::addColumn<QString>("profile");
         QTest::addColumn<bool>("newer");
-        QTest::newRow("default") << QString() << QStringLiteral("0.21") << false;
+        QTest::newRow("default") << QString() << QStringLiteral("0.29") << false;
         QTest::newRow("0.10") << QStringLiteral("0.10") << QStringLiteral("0.10") << false;
         QTest::newRow("0.10.1.1") << QStringLiteral("0.10.1.1") << QStringLiteral("0.10.1") << false;
         QTest::newRow("0.10.2") << QStringLiteral("0.10.2") << QStringLiteral("0.10.2") << false;
@@ -86,8 +87,10 @@ private Q_SLOTS:
         QTest::newRow("0.19.0") << QStringLiteral("0.19.0") << QStringLiteral("0.19") << false;
         QTest::newRow("0.20") << QStringLiteral("0.20") << QStringLiteral("0.19") << false;
         QTest::newRow("0.21.3") << QStringLiteral("0.21.3") << QStringLiteral("0.21") << false;
-        QTest::newRow("0.27.1") << QStringLiteral("0.27.1") << QStringLiteral("0.21") << true;
-        QTest::newRow("1.0") << QStringLiteral("1.0") << QStringLiteral("0.21") << true;
+        QTest::newRow("0.22.1") << QStringLiteral("0.22.1") << QStringLiteral("0.22") << false;
+        QTest::newRow("0.27.1") << QStringLiteral("0.27.1") << QStringLiteral("0.25") << false;
+        QTest::newRow("0.29.2") << QStringLiteral("0.29.2") << QStringLiteral("0.29") << false;
+        QTest::newRow("1.0") << QStringLiteral("1.0") << QStringLiteral("0.29") << true;
     }
 
     void versionsResolveToTheNearestProfileAtOrBelow()
@@ -143,10 +146,10 @@ private Q_SLOTS:
     {
         const MemoryPlan plan = planMemory(
             scenario(QStringLiteral("llama-3.1-8b"), QStringLiteral("h100-sxm"), QStringLiteral("0.30")));
-        QCOMPARE(plan.engineVersion, QStringLiteral("0.21"));
+        QCOMPARE(plan.engineVersion, QStringLiteral("0.29"));
         QVERIFY(plan.notes.join(QLatin1Char('\n')).contains(QLatin1String("vLLM 0.30 is newer")));
         const MemoryPlan exact = planMemory(
-            scenario(QStringLiteral("llama-3.1-8b"), QStringLiteral("h100-sxm"), QStringLiteral("0.21")));
+            scenario(QStringLiteral("llama-3.1-8b"), QStringLiteral("h100-sxm"), QStringLiteral("0.29")));
         QVERIFY(!exact.notes.join(QLatin1Char('\n')).contains(QLatin1String("is newer")));
         QCOMPARE(exact.kv.capacityTokens, plan.kv.capacityTokens);
     }
@@ -186,6 +189,53 @@ private Q_SLOTS:
         // A 48 GB card: 0.42 GiB (the Ada log of vllm-project/vllm#57047).
         QCOMPARE(planMemory(scenario(QStringLiteral("llama-3.1-8b"), QStringLiteral("l40s"))).cudaGraphBytes,
                  GiB * 42 / 100);
+    }
+
+    void modelRunnerV2TakesNoCudaGraphEstimateUntil029()
+    {
+        // From v0.22.0 vLLM runs some models on its Model Runner V2 by default (use_v2_model_runner,
+        // vllm/config/vllm.py), whose profile_cudagraph_memory() returns 0 (vllm/v1/worker/gpu/
+        // model_runner.py): nothing is taken out of the budget for the graphs. The release notes name the
+        // models: v0.22.0 unquantized dense Qwen3 (vllm-project/vllm#39337), v0.23.0 Llama and Mistral dense
+        // (#43458), v0.24 their quantized forms (#44446) and the Qwen, DeepSeek-V2 and Granite MoEs (#42667,
+        // #45461), v0.25.0 every dense model (#44443), v0.29.0 every model, with the graphs' memory
+        // profiled and reserved again (#53306, #53183). Models V2 does not run yet stay on V1 (recurrent
+        // layers, n-gram and draft-model drafters: _get_v2_model_runner_unsupported_features).
+        const std::int64_t graphs = GiB * 84 / 100; // the V1 estimate on an H100 at TP 1
+        const auto graphsOf = [](const QString &model, const QString &version,
+                                 QuantMethod method = QuantMethod::None) {
+            Scenario s = scenario(model, QStringLiteral("h100-sxm"), version);
+            if (method != QuantMethod::None)
+                s.quantization = defaultSpecFor(method);
+            return planMemory(s).cudaGraphBytes;
+        };
+        QCOMPARE(graphsOf(QStringLiteral("qwen3-8b"), QStringLiteral("0.21")), graphs);
+        QCOMPARE(graphsOf(QStringLiteral("qwen3-8b"), QStringLiteral("0.22")), std::int64_t(0));
+        QCOMPARE(graphsOf(QStringLiteral("llama-3.1-8b"), QStringLiteral("0.22")), graphs);
+        QCOMPARE(graphsOf(QStringLiteral("llama-3.1-8b"), QStringLiteral("0.23")), std::int64_t(0));
+        QCOMPARE(graphsOf(QStringLiteral("llama-3.1-8b"), QStringLiteral("0.23"), QuantMethod::Fp8), graphs);
+        QCOMPARE(graphsOf(QStringLiteral("llama-3.1-8b"), QStringLiteral("0.24"), QuantMethod::Fp8),
+                 std::int64_t(0));
+        QCOMPARE(graphsOf(QStringLiteral("qwen3-30b-a3b"), QStringLiteral("0.23")), graphs);
+        QCOMPARE(graphsOf(QStringLiteral("qwen3-30b-a3b"), QStringLiteral("0.24")), std::int64_t(0));
+        QCOMPARE(graphsOf(QStringLiteral("qwen2.5-7b"), QStringLiteral("0.24")), graphs);
+        QCOMPARE(graphsOf(QStringLiteral("qwen2.5-7b"), QStringLiteral("0.27.1")), std::int64_t(0));
+        QCOMPARE(graphsOf(QStringLiteral("mixtral-8x7b"), QStringLiteral("0.27.1")), graphs);
+        QCOMPARE(graphsOf(QStringLiteral("granite-4.0-h-tiny"), QStringLiteral("0.27.1")), graphs);
+        QCOMPARE(graphsOf(QStringLiteral("qwen3-8b"), QStringLiteral("0.29")), graphs);
+        QCOMPARE(graphsOf(QStringLiteral("mixtral-8x7b"), QStringLiteral("0.29")), graphs);
+        // An n-gram drafter keeps Qwen3 on V1.
+        Scenario ngram =
+            scenario(QStringLiteral("qwen3-8b"), QStringLiteral("h100-sxm"), QStringLiteral("0.22"));
+        ngram.speculative =
+            parseSpeculativeConfig(QStringLiteral(R"({"method": "ngram", "num_speculative_tokens": 3})"),
+                                   QStringLiteral("--speculative-config"), resolveDraftModel);
+        QCOMPARE(planMemory(ngram).cudaGraphBytes, graphs);
+        // The plan says why.
+        const MemoryPlan v2 = planMemory(
+            scenario(QStringLiteral("qwen3-8b"), QStringLiteral("h100-sxm"), QStringLiteral("0.22")));
+        QVERIFY2(v2.notes.join(QLatin1Char('\n')).contains(QLatin1String("Model Runner V2")),
+                 qPrintable(v2.notes.join(QLatin1Char('\n'))));
     }
 
     void defaultUtilizationFollowsTheRelease()

@@ -352,6 +352,35 @@ private Q_SLOTS:
                     .contains(QStringLiteral("planned as the newest modelled release")));
     }
 
+    void aModelRunnerV2LogKeepsTheGraphsInTheKvCache()
+    {
+        // vLLM 0.22 to 0.28 run some models on Model Runner V2 ("Using V2 Model Runner", gpu_worker.py),
+        // which takes no CUDA-graph estimate out of the budget (vllm/v1/worker/gpu/model_runner.py
+        // profile_cudagraph_memory returns 0). An excerpt of a Qwen3-8B start in the form vLLM 0.27.1 prints
+        // (lines shortened; the figures hand-made) without its version line: planned as the newest release
+        // whose V2 keeps the graphs in the KV cache, 0.25, and said so; the explanation says why nothing was
+        // taken for the graphs.
+        const QString v2 = QStringLiteral(
+            "vllm serve Qwen/Qwen3-8B --max-model-len 8192\n"
+            "(EngineCore pid=7) DEBUG [gpu_worker.py:303] worker init memory snapshot: torch_peak=0.0GiB, "
+            "free_memory=78.5GiB, total_memory=79.19GiB, cuda_memory=0.6GiB\n"
+            "(EngineCore pid=7) INFO [gpu_worker.py:385] Using V2 Model Runner\n"
+            "(EngineCore pid=7) INFO [model_runner.py:329] Model loading took 15.27 GiB and 36.382166 "
+            "seconds\n");
+        const LogExplanation e = explain(v2);
+        QCOMPARE(e.plan.engineVersion, QStringLiteral("0.25"));
+        QVERIFY(e.plan.modelRunnerV2);
+        QCOMPARE(e.plan.cudaGraphBytes, std::int64_t(0));
+        const QString assumed = e.assumed.join(QLatin1Char('\n'));
+        QVERIFY2(assumed.contains(QStringLiteral("Model Runner V2")) &&
+                     assumed.contains(QStringLiteral("line 3")),
+                 qPrintable(assumed));
+        QVERIFY2(e.explanation.join(QLatin1Char('\n')).contains(QStringLiteral("Model Runner V2")),
+                 qPrintable(e.explanation.join(QLatin1Char('\n'))));
+        // Its weights are read from V2's "Model loading took X GiB and ..." line.
+        QCOMPARE(e.log.weightsGiB.value_or(0), 15.27);
+    }
+
     void aVersionTheLogDoesNotPrintCanBeGiven()
     {
         // Log 1 given 0.19 explicitly: the same plan as the one its CUDA-graph lines infer.
