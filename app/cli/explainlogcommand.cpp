@@ -4,6 +4,7 @@
 #include "app/cli/cliio.h"
 #include "app/cli/commands.h"
 #include "core/analysis/logexplanation.h"
+#include "core/gpu/customgpu.h"
 #include "core/output/logexplanationjson.h"
 #include "core/output/logexplanationtext.h"
 
@@ -24,8 +25,9 @@ struct ExplainLogCommandLine
         QStringLiteral("model")};
     QCommandLineOption gpu{
         QStringLiteral("gpu"),
-        QStringLiteral("The GPU, when the log's total memory matches no preset or several: a "
-                       "preset or custom:MEMORY_GIB[:BANDWIDTH_GBS[:TFLOPS_BF16]]."),
+        QStringLiteral(
+            "The GPU, when the log's total memory matches no preset or several: a preset, %1 or %2.")
+            .arg(QLatin1String(PresetMemorySyntax), QLatin1String(CustomGpuSyntax)),
         QStringLiteral("gpu")};
     QCommandLineOption vllmVersion{
         QStringLiteral("vllm-version"),

@@ -102,8 +102,9 @@ QString listingDescription(ListingKind kind)
                ? QStringLiteral("List the built-in model presets by family, with parameters and KV bytes per "
                                 "token. Any config.json, model folder or .gguf file can also be passed to "
                                 "'kvscope calc --model'.")
-               : QStringLiteral("List the built-in GPU presets. Any other accelerator: 'kvscope calc --gpu "
-                                "custom:MEMORY_GIB[:BANDWIDTH_GBS[:TFLOPS_BF16]]'.");
+               : QStringLiteral(
+                     "List the built-in GPU presets. Any other accelerator: 'kvscope calc --gpu %1'.")
+                     .arg(QLatin1String(CustomGpuSyntax));
 }
 
 int runListing(ListingKind kind, const QStringList &arguments)

@@ -3,6 +3,7 @@
 
 #include "core/common/scenariofield.h"
 #include "core/engine/engine.h"
+#include "core/gpu/customgpu.h"
 #include "core/scenario/scenario.h"
 #include "core/scenario/scenariovalues.h"
 
@@ -35,10 +36,11 @@ ScenarioOptions::ScenarioOptions()
                QStringLiteral("Preset id, HuggingFace repo id, or a path to a config.json, a model folder "
                               "(config.json + .safetensors, headers measured) or a .gguf file."),
                "model", QStringLiteral("llama-3.1-8b")),
-        option(fileKey(ScenarioField::Gpu),
-               QStringLiteral("GPU preset id (see 'kvscope gpus'), or "
-                              "custom:MEMORY_GIB[:BANDWIDTH_GBS[:TFLOPS_BF16]]."),
-               "gpu", QStringLiteral("h100-sxm")),
+        option(
+            fileKey(ScenarioField::Gpu),
+            QStringLiteral("GPU preset id (see 'kvscope gpus'), %1 (a preset with its host's memory), or %2.")
+                .arg(QLatin1String(PresetMemorySyntax), QLatin1String(CustomGpuSyntax)),
+            "gpu", QStringLiteral("h100-sxm")),
         option(fileKey(ScenarioField::Engine),
                QStringLiteral("Serving engine whose memory accounting to follow: vllm or sglang."), "name",
                QStringLiteral("vllm")),

@@ -71,6 +71,7 @@ GpuSpec customGpu(const CustomGpuInput &in)
     checkRate(QStringLiteral("BF16 TFLOPS"), in.tflopsBf16);
     checkRate(QStringLiteral("FP8 TFLOPS"), in.tflopsFp8);
     checkRate(QStringLiteral("INT8 TFLOPS"), in.tflopsInt8);
+    checkRate(QStringLiteral("interconnect GB/s"), in.interconnectGBs);
     GpuSpec g;
     g.name = in.name.trimmed().isEmpty() ? QStringLiteral("Custom GPU") : in.name.trimmed();
     const QString s = slug(g.name);
@@ -87,6 +88,7 @@ GpuSpec customGpu(const CustomGpuInput &in)
     g.tflopsFp8 = in.tflopsFp8;
     g.tflopsInt8 = in.tflopsInt8;
     g.fp8Native = in.fp8Native;
+    g.interconnectGBs = in.interconnectGBs;
     g.custom = true;
     g.notes = QStringLiteral("entered by the user; the budget starts from %1").arg(formatGiB(in.memoryBytes));
     return g;
@@ -119,6 +121,7 @@ QJsonObject gpuToJson(const GpuSpec &g)
     put("tflops_bf16_dense", g.tflopsBf16);
     put("tflops_fp8_dense", g.tflopsFp8);
     put("tflops_int8_dense", g.tflopsInt8);
+    put("interconnect_gbps", g.interconnectGBs);
     o.insert(QStringLiteral("fp8_native"), g.fp8Native);
     o.insert(QStringLiteral("custom"), g.custom);
     return o;
@@ -139,6 +142,7 @@ GpuSpec customGpuFromJson(const QJsonObject &o, const QString &origin)
     in.tflopsBf16 = optionalNumber(o, "tflops_bf16_dense", origin);
     in.tflopsFp8 = optionalNumber(o, "tflops_fp8_dense", origin);
     in.tflopsInt8 = optionalNumber(o, "tflops_int8_dense", origin);
+    in.interconnectGBs = optionalNumber(o, "interconnect_gbps", origin);
     in.fp8Native = o.value(QLatin1String("fp8_native")).toBool();
     try {
         return customGpu(in);
@@ -161,11 +165,10 @@ GpuSpec parseCustomGpuOption(const QString &text, const QString &option)
 {
     const QStringList parts = text.split(QLatin1Char(':'));
     const auto fail = [&]() -> GpuSpec {
-        throw Error(QStringLiteral("%1: '%2' is not custom:MEMORY_GIB[:BANDWIDTH_GBS[:TFLOPS_BF16]] "
-                                   "(e.g. custom:24:1008:165)")
-                        .arg(option, text));
+        throw Error(QStringLiteral("%1: '%2' is not %3 (e.g. custom:24:1008:165)")
+                        .arg(option, text, QLatin1String(CustomGpuSyntax)));
     };
-    if (parts.size() < 2 || parts.size() > 4 ||
+    if (parts.size() < 2 || parts.size() > 5 ||
         parts.first().compare(QLatin1String("custom"), Qt::CaseInsensitive) != 0)
         return fail();
     const std::optional<std::int64_t> millionths = parseMillionths(parts.at(1));
@@ -184,6 +187,11 @@ GpuSpec parseCustomGpuOption(const QString &text, const QString &option)
     }
     if (parts.size() > 3) {
         in.tflopsBf16 = parts.at(3).toDouble(&ok);
+        if (!ok)
+            return fail();
+    }
+    if (parts.size() > 4) {
+        in.interconnectGBs = parts.at(4).toDouble(&ok);
         if (!ok)
             return fail();
     }

@@ -23,6 +23,7 @@ struct CustomGpuInput
     std::optional<double> tflopsBf16; ///< dense
     std::optional<double> tflopsFp8;
     std::optional<double> tflopsInt8;
+    std::optional<double> interconnectGBs; ///< GPU-to-GPU link; 128 GB/s or less is PCIe only (pcieOnly())
     bool fp8Native = false;
     QString vendor;
 };
@@ -37,15 +38,20 @@ GpuSpec customGpu(const QString &name, std::int64_t memoryBytes, double bandwidt
                   std::optional<double> tflopsBf16 = std::nullopt);
 
 /// A GPU as JSON (format "kvscope-gpu-1": id, name, vendor, memory_bytes,
-/// bandwidth_gbps, tflops_*_dense, fp8_native, custom), and back. The GUI
+/// bandwidth_gbps, tflops_*_dense, interconnect_gbps, fp8_native, custom), and back. The GUI
 /// remembers custom GPUs through these (QSettings takes the QVariantMap form).
 QJsonObject gpuToJson(const GpuSpec &gpu);
 GpuSpec customGpuFromJson(const QJsonObject &object, const QString &origin);
 QVariantMap gpuToVariantMap(const GpuSpec &gpu);
 GpuSpec customGpuFromVariantMap(const QVariantMap &map, const QString &origin);
 
-/// Parses --gpu custom:MEMORY_GIB[:BANDWIDTH_GBS[:TFLOPS_BF16]] ("custom:24",
-/// "custom:192:800", "custom:23.5:1008:165"); MEMORY_GIB is exact to 10^-6 GiB.
+/// How --gpu names a custom GPU and a preset with its host's memory, for help texts.
+inline constexpr char CustomGpuSyntax[] =
+    "custom:MEMORY_GIB[:BANDWIDTH_GBS[:TFLOPS_BF16[:INTERCONNECT_GBS]]]";
+inline constexpr char PresetMemorySyntax[] = "PRESET:MEMORY_GIB";
+
+/// Parses --gpu custom:MEMORY_GIB[:BANDWIDTH_GBS[:TFLOPS_BF16[:INTERCONNECT_GBS]]] ("custom:24",
+/// "custom:192:800", "custom:23.5:1008:165", "custom:95.01:1597:0:128"); MEMORY_GIB is exact to 10^-6 GiB.
 GpuSpec parseCustomGpuOption(const QString &text, const QString &option = optionFlag(ScenarioField::Gpu));
 
 /// A preset with its host's memory, --gpu PRESET:MEMORY_GIB ("l40s:44.42"): drivers, ECC and MIG move the

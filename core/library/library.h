@@ -56,7 +56,8 @@ const ModelLibrary &draftLibrary();
 /// draft_model drafter), or a config.json or model folder. Throws kvscope::Error naming the value.
 ModelArch resolveDraftModel(const QString &text);
 
-/// Resolves --gpu: a preset id or alias, or custom:MEMORY_GIB[:BANDWIDTH_GBS[:TFLOPS]].
+/// Resolves --gpu: a preset id or alias, a preset with its host's memory (PresetMemorySyntax), or a custom
+/// GPU (CustomGpuSyntax, core/gpu/customgpu.h).
 /// Throws kvscope::Error naming the value.
 GpuSpec resolveGpu(const QString &text);
 

@@ -4,6 +4,7 @@
 // uses to remember them).
 #include "core/common/error.h"
 #include "core/common/units.h"
+#include "core/engine/runtime.h"
 #include "core/gpu/customgpu.h"
 #include "core/library/library.h"
 #include "core/output/presetlist.h"
@@ -236,6 +237,17 @@ private Q_SLOTS:
         QCOMPARE(parseCustomGpuOption(QStringLiteral("custom:0.5:100")).memoryBytes, GiB / 2);
         QCOMPARE(parseCustomGpuOption(QStringLiteral("custom:0.5:100")).bandwidthGBs, 100.0);
         QCOMPARE(resolveGpu(QStringLiteral("custom:8:273:26")).tflopsBf16.value(), 26.0);
+        // A fourth number is the GPU-to-GPU link in GB/s: 128 or less is PCIe, where vLLM keeps one GPU's
+        // memory outside PyTorch at any TP (runtimeOverheadBytes: 0.25 GiB, not NVLink's 2.07).
+        const GpuSpec pcie = resolveGpu(QStringLiteral("custom:95.01:1597:0:128"));
+        QCOMPARE(pcie.interconnectGBs.value_or(-1), 128.0);
+        QVERIFY(!resolveGpu(QStringLiteral("custom:95.01")).interconnectGBs);
+        QCOMPARE(runtimeOverheadBytes(pcie, 2), runtimeOverheadBytes(pcie, 1));
+        QCOMPARE(customGpuFromJson(gpuToJson(pcie), QStringLiteral("settings")).interconnectGBs,
+                 pcie.interconnectGBs);
+        QVERIFY(test::errorFrom([] {
+                    resolveGpu(QStringLiteral("custom:95.01:1597:0:fast"));
+                }).startsWith(QStringLiteral("--gpu: ")));
     }
 
     void aPresetWithTheMemoryItsHostReports()
@@ -299,7 +311,7 @@ private Q_SLOTS:
         KVSCOPE_VERIFY_ERROR(customGpuFromJson(o, QStringLiteral("settings")), QLatin1String("settings: "),
                              QLatin1String("field 'bandwidth_gbps' must be a number"));
         for (const char *text :
-             {"custom", "custom:", "custom:x", "custom:24:fast", "custom:24:1:2:3", "custom:-1"})
+             {"custom", "custom:", "custom:x", "custom:24:fast", "custom:24:1:2:3:4", "custom:-1"})
             KVSCOPE_VERIFY_ERROR(parseCustomGpuOption(QLatin1String(text)), QLatin1String("--gpu: "),
                                  QLatin1String("is not custom:MEMORY_GIB"));
     }
