@@ -37,6 +37,17 @@ void VllmRules::validate(const Scenario &s) const
     // The release was resolved (and a junk one refused) when these rules were made.
     // vLLM keeps an MLA latent in NVFP4 only in DeepSeek-V4's own layout (nvfp4_ds_mla,
     // vllm/config/cache.py), which kvscope does not model.
+    // vllm-project/vllm#37536 (merged 2026-03-19) fixed the native CPU offloading of latent attention's
+    // cache, which failed an assertion at start before (CpuGpuOffloadingHandlers,
+    // vllm/v1/kv_offload/worker/cpu_gpu.py); 0.19.0 is the first release sure to hold it.
+    if (const std::optional<EngineVersion> &release = m_version.requested;
+        s.kvOffloadingMilliGiB > 0 && s.kvOffloadingBackend == KvOffloadingBackend::Native &&
+        s.model.usesMla() && release && *release < EngineVersion{0, 19, 0})
+        throw Error(QCoreApplication::translate("kvscope::Planner",
+                                                "%1 with the native backend: vLLM before 0.19 fails to start "
+                                                "offloading %2's latent-attention cache (%3 %4)")
+                        .arg(optionFlag(ScenarioField::KvOffloadingSize), s.model.name,
+                             optionFlag(ScenarioField::VllmVersion), release->text()));
     if (s.kvCacheDtype == KvCacheDtype::Nvfp4 && s.model.usesMla())
         throw Error(QCoreApplication::translate("kvscope::Planner",
                                                 "%1 nvfp4: %2 caches an MLA latent, whose NVFP4 layout "

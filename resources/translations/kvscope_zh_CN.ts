@@ -4092,6 +4092,10 @@
         <source>vLLM %1 runs %2 on its Model Runner V2, which takes nothing out of the budget for the CUDA graphs until vLLM 0.29 (%3 under the V1 runner); they are captured after the KV cache is sized</source>
         <translation>vLLM %1 在其 Model Runner V2 上运行 %2，直到 vLLM 0.29 之前都不从预算中为 CUDA Graph 扣除任何显存（V1 运行器下为 %3）；CUDA Graph 在 KV Cache 定好大小之后才捕获</translation>
     </message>
+    <message>
+        <source>%1 with the native backend: vLLM before 0.19 fails to start offloading %2&apos;s latent-attention cache (%3 %4)</source>
+        <translation>%1 使用原生后端：0.19 之前的 vLLM 在卸载 %2 的潜在注意力缓存时无法启动（%3 %4）</translation>
+    </message>
 </context>
 <context>
     <name>kvscope::PublishedResults</name>

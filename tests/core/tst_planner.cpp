@@ -963,6 +963,23 @@ private Q_SLOTS:
                      bad);
         s.engine = Engine::Sglang;
         QVERIFY(test::errorFrom([&] { planMemory(s); }).startsWith(QStringLiteral("--kv-offloading-size")));
+        // Latent attention's cache through the native backend failed an assertion at start until
+        // vllm-project/vllm#37536 (merged 2026-03-19: CpuGpuOffloadingHandlers probed the backend's cache
+        // shape with 8 KV heads, where MLA has one); 0.19.0 is the first release sure to hold it. Before it
+        // refused, naming both options; LMCache's connector and later releases are planned.
+        s.engine = Engine::Vllm;
+        s.tensorParallelSize = 1;
+        s.model = *ModelLibrary::builtin().find(QStringLiteral("deepseek-v2-lite"));
+        s.vllmVersion = QStringLiteral("0.18.1");
+        const QString refused = test::errorFrom([&] { planMemory(s); });
+        QVERIFY2(refused.startsWith(QStringLiteral("--kv-offloading-size")) &&
+                     refused.contains(QStringLiteral("--vllm-version 0.18.1")),
+                 qPrintable(refused));
+        s.kvOffloadingBackend = KvOffloadingBackend::Lmcache;
+        QVERIFY(planMemory(s).kv.cpuCapacityTokens > 0);
+        s.kvOffloadingBackend = KvOffloadingBackend::Native;
+        s.vllmVersion = QStringLiteral("0.19");
+        QVERIFY(planMemory(s).kv.cpuCapacityTokens > 0);
     }
 
     void aSharedPrefixIsHeldOnce()
