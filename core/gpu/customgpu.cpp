@@ -210,9 +210,10 @@ GpuSpec presetWithMemory(const GpuSpec &preset, const QString &memoryGiB, const 
     // GiB x 10^-6 exactly: millionths x 2^30 / 10^6, floored.
     const std::int64_t bytes = millionths ? mulDivFloor(*millionths, GiB, 1'000'000) : 0;
     if (bytes <= 0 || bytes > MaxCustomMemory)
-        throw Error(QStringLiteral("%1: '%2:%3' gives %2 a memory of %3 GiB; it must be a number of GiB "
-                                   "between 1 byte and 1 PiB")
-                        .arg(option, preset.id, memoryGiB));
+        throw Error(
+            QStringLiteral("%1: '%2:%3': after the preset, the memory must be a number of GiB between "
+                           "1 byte and 1 PiB")
+                .arg(option, preset.id, memoryGiB));
     GpuSpec gpu = preset;
     gpu.presetId = preset.id;
     gpu.id = QStringLiteral("%1:%2").arg(preset.id, memoryGiB.trimmed());
