@@ -3286,6 +3286,18 @@
         <source>%1 1: a DeepSeek-style model&apos;s dense layers run their MLPs whole on every GPU instead of split over %2 (the shared experts stay split): more weights on every GPU, less KV cache.</source>
         <translation>%1 1：DeepSeek 类模型的稠密层在每块 GPU 上完整运行其 MLP，而不是在 %2 上切分（共享专家仍切分）：每块 GPU 的权重更多，KV Cache 更少。</translation>
     </message>
+    <message>
+        <source>vLLM release</source>
+        <translation>vLLM 版本</translation>
+    </message>
+    <message>
+        <source>newest (%1)</source>
+        <translation>最新（%1）</translation>
+    </message>
+    <message>
+        <source>%1: the vLLM release whose accounting the plan follows (what it takes out of the budget, its defaults); a release between two listed ones plans as the older.</source>
+        <translation>%1：规划所依据的 vLLM 版本（它从预算中扣除什么、它的默认值）；介于两个所列版本之间的版本按较旧者规划。</translation>
+    </message>
 </context>
 <context>
     <name>kvscope::PasteConfigDialog</name>

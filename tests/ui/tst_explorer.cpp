@@ -202,6 +202,31 @@ private Q_SLOTS:
         QCOMPARE(controller()->scenario().kvCacheMemoryBytes, std::int64_t(0));
     }
 
+    void theReleaseBoxPlansAVllmRelease()
+    {
+        // The vLLM release a plan follows (--vllm-version): the newest modelled by default, any modelled
+        // profile otherwise. vLLM 0.19 keeps the CUDA-graph estimate in the KV cache; 0.21 on takes it out of
+        // the budget (0.84 GiB on an H100; tst_engines).
+        QComboBox *release = child<QComboBox>("vllmReleaseCombo");
+        QVERIFY(release->isEnabled());
+        QCOMPARE(release->currentData().toString(), QString()); // the newest, the default
+        QVERIFY(controller()->plan().cudaGraphBytes > 0);
+        release->setCurrentIndex(release->findData(QStringLiteral("0.19")));
+        Q_EMIT release->activated(release->currentIndex());
+        QCOMPARE(controller()->scenario().vllmVersion, QStringLiteral("0.19"));
+        QCOMPARE(controller()->plan().engineVersion, QStringLiteral("0.19"));
+        QCOMPARE(controller()->plan().cudaGraphBytes, std::int64_t(0));
+        // A scenario's release shows in the box; SGLang has none.
+        Scenario s = controller()->scenario();
+        s.vllmVersion = QStringLiteral("0.25");
+        QVERIFY(controller()->setScenario(s));
+        QCOMPARE(release->currentData().toString(), QStringLiteral("0.25"));
+        s.engine = Engine::Sglang;
+        s.vllmVersion.clear();
+        QVERIFY(controller()->setScenario(s));
+        QVERIFY(!release->isEnabled());
+    }
+
     void theLoraBoxesAllocateSlots()
     {
         QSpinBox *slots = child<QSpinBox>("loraSlotsSpin");

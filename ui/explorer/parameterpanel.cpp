@@ -172,13 +172,14 @@ ParameterPanel::ParameterPanel(ScenarioController *controller, UserLibrary *libr
       m_loraSlots(new QSpinBox(this)), m_loraRankLabel(new QLabel(this)), m_loraRank(new QComboBox(this)),
       m_loraRow(new QHBoxLayout), m_offloading(new QSpinBox(this)), m_offloadingBackend(new QComboBox(this)),
       m_offloadingRow(new QHBoxLayout), m_speculative(new ElidingComboBox(this)),
-      m_draftTokens(new QSpinBox(this)), m_speculativeRow(new QHBoxLayout), m_blockSize(new QComboBox(this)),
-      m_maxModelLen(new QSpinBox(this)), m_batch(new LogSliderBox(this)), m_seqLen(new LogSliderBox(this)),
-      m_promptLen(new QSpinBox(this)), m_sharedPrefix(new QSpinBox(this)), m_images(new QSpinBox(this)),
-      m_imageSize(new QComboBox(this)), m_requestRate(new QDoubleSpinBox(this)),
-      m_modelGroup(new QGroupBox(this)), m_precisionGroup(new QGroupBox(this)),
-      m_servingGroup(new QGroupBox(this)), m_modelForm(new QFormLayout(m_modelGroup)),
-      m_precisionForm(new QFormLayout(m_precisionGroup)), m_servingForm(new QFormLayout(m_servingGroup))
+      m_draftTokens(new QSpinBox(this)), m_speculativeRow(new QHBoxLayout),
+      m_vllmRelease(new QComboBox(this)), m_blockSize(new QComboBox(this)), m_maxModelLen(new QSpinBox(this)),
+      m_batch(new LogSliderBox(this)), m_seqLen(new LogSliderBox(this)), m_promptLen(new QSpinBox(this)),
+      m_sharedPrefix(new QSpinBox(this)), m_images(new QSpinBox(this)), m_imageSize(new QComboBox(this)),
+      m_requestRate(new QDoubleSpinBox(this)), m_modelGroup(new QGroupBox(this)),
+      m_precisionGroup(new QGroupBox(this)), m_servingGroup(new QGroupBox(this)),
+      m_modelForm(new QFormLayout(m_modelGroup)), m_precisionForm(new QFormLayout(m_precisionGroup)),
+      m_servingForm(new QFormLayout(m_servingGroup))
 {
     m_precisionGroup->setObjectName(QStringLiteral("precisionGroup"));
     m_model->setObjectName(QStringLiteral("modelPicker"));
@@ -216,6 +217,11 @@ ParameterPanel::ParameterPanel(ScenarioController *controller, UserLibrary *libr
     m_offloading->setObjectName(QStringLiteral("offloadingSpin"));
     m_offloadingBackend->setObjectName(QStringLiteral("offloadingBackendCombo"));
     m_blockSize->setObjectName(QStringLiteral("blockSizeCombo"));
+    m_vllmRelease->setObjectName(QStringLiteral("vllmReleaseCombo"));
+    // The default (no --vllm-version: the newest modelled), then every modelled release, newest first.
+    m_vllmRelease->addItem(QString(), QString());
+    for (auto profile = vllmProfiles().crbegin(); profile != vllmProfiles().crend(); ++profile)
+        m_vllmRelease->addItem(profile->since.text(), profile->since.text());
     m_maxModelLen->setObjectName(QStringLiteral("maxModelLenSpin"));
     m_batch->setObjectName(QStringLiteral("batchSize"));
     m_batch->slider()->setObjectName(QStringLiteral("batchSlider"));
@@ -331,6 +337,7 @@ ParameterPanel::ParameterPanel(ScenarioController *controller, UserLibrary *libr
         scale->addWidget(step, 1);
     precisionLayout->addLayout(scale);
     m_precisionForm->addRow(new QLabel(this), precisionBox);
+    m_servingForm->addRow(new QLabel(this), m_vllmRelease);
     m_servingForm->addRow(new QLabel(this), m_utilization);
     m_servingForm->addRow(new QLabel(this), m_kvCacheMemory);
     // LoRA slots and their rank share a row, as vLLM's --max-loras and --max-lora-rank go together.
@@ -456,6 +463,8 @@ ParameterPanel::ParameterPanel(ScenarioController *controller, UserLibrary *libr
     };
     connect(m_speculative, &QComboBox::activated, this, applySpeculative);
     connect(m_draftTokens, &QSpinBox::valueChanged, this, applySpeculative);
+    connect(m_vllmRelease, &QComboBox::activated, this,
+            [this](int index) { m_controller->setVllmVersion(m_vllmRelease->itemData(index).toString()); });
     connect(m_blockSize, &QComboBox::activated, this,
             [this](int index) { m_controller->setBlockSize(m_blockSize->itemData(index).toInt()); });
     connect(m_maxModelLen, &QSpinBox::valueChanged, this,
@@ -544,6 +553,7 @@ QWidget *ParameterPanel::controlFor(ScenarioField option) const
         {ScenarioField::KvOffloadingSize, m_offloading},
         {ScenarioField::KvOffloadingBackend, m_offloadingBackend},
         {ScenarioField::SpeculativeConfig, m_speculative},
+        {ScenarioField::VllmVersion, m_vllmRelease},
         {ScenarioField::BlockSize, m_blockSize},
         {ScenarioField::MaxModelLen, m_maxModelLen},
         {ScenarioField::BatchSize, m_batch},
@@ -766,6 +776,11 @@ void ParameterPanel::showScenario(const Scenario &s)
         m_offloadingBackend->setEnabled(s.engine == Engine::Vllm && s.kvOffloadingMilliGiB > 0);
     }
     showSpeculative(s);
+    // A release between two profiles shows as the profile that plans it.
+    selectData(m_vllmRelease, s.vllmVersion.trimmed().isEmpty()
+                                  ? QString()
+                                  : resolveVllmVersion(s.vllmVersion).profile->since.text());
+    m_vllmRelease->setEnabled(s.engine == Engine::Vllm);
     selectData(m_blockSize, int(s.blockSize));
     m_blockSize->setEnabled(s.engine == Engine::Vllm); // SGLang's pages are its own (--page-size)
     {
@@ -927,6 +942,12 @@ void ParameterPanel::retranslate()
            "plays no part. \"profiled\": vLLM's default, the budget less everything before the cache.")
             .arg(optionFlag(ScenarioField::KvCacheMemoryBytes),
                  optionFlag(ScenarioField::GpuMemoryUtilization)));
+    setFormLabel(m_servingForm, m_vllmRelease, tr("vLLM release"));
+    m_vllmRelease->setItemText(0, tr("newest (%1)").arg(newestVllmProfile().since.text()));
+    m_vllmRelease->setToolTip(
+        tr("%1: the vLLM release whose accounting the plan follows (what it takes out of the budget, its "
+           "defaults); a release between two listed ones plans as the older.")
+            .arg(optionFlag(ScenarioField::VllmVersion)));
     setFormLabel(m_servingForm, m_blockSize, fieldLabel(ScenarioField::BlockSize));
     setFormLabel(m_servingForm, m_maxModelLen, longestRequestLabel(m_controller->scenario().engine));
     setFormLabel(m_servingForm, m_batch, tr("&Batch size"));

@@ -115,6 +115,7 @@ private:
     QSpinBox *m_draftTokens; ///< its num_speculative_tokens
     QHBoxLayout *m_speculativeRow;
     QList<SpeculativeConfig> m_speculativeChoices; ///< the drafter combo's entries after "off"
+    QComboBox *m_vllmRelease;                      ///< --vllm-version: the newest modelled, or one profile
     QComboBox *m_blockSize;
     QSpinBox *m_maxModelLen;
     LogSliderBox *m_batch;

@@ -289,6 +289,11 @@ void ScenarioController::setMemFractionStaticPpm(std::int64_t ppm)
     change([&](Scenario &s) { s.memFractionStaticPpm = ppm; });
 }
 
+void ScenarioController::setVllmVersion(const QString &release)
+{
+    change([&](Scenario &s) { s.vllmVersion = release; });
+}
+
 void ScenarioController::setBlockSize(int tokens)
 {
     change([&](Scenario &s) { s.blockSize = tokens; });

@@ -63,6 +63,7 @@ public:
     void setKvCacheDtype(KvCacheDtype dtype);
     void setGpuMemoryUtilizationPpm(std::int64_t ppm);
     void setMemFractionStaticPpm(std::int64_t ppm); ///< SGLang's --mem-fraction-static; 0 = its default
+    void setVllmVersion(const QString &release);    ///< --vllm-version; empty: the newest modelled
     void setBlockSize(int tokens);
     void setMaxModelLen(std::int64_t tokens);
     void setBatchSize(std::int64_t sequences);
