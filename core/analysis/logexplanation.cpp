@@ -246,6 +246,8 @@ private:
     {
         if (takeOverride(ScenarioField::Gpu, m_overrides.gpu, m_out))
             return;
+        if (namedGpu())
+            return;
         if (!m_log.totalGpuMemoryGiB)
             failAt(m_log.origin, LogExplanationWords::tr(
                                      "the log does not print the GPU's memory (vLLM's 'worker init memory "
@@ -272,6 +274,40 @@ private:
             << LogExplanationWords::tr(
                    "GPU %1: the first preset with total_memory=%2GiB (also %3); give %4 for another")
                    .arg(gpu.name, printed, others.join(QStringLiteral(", ")), optionFlag(ScenarioField::Gpu));
+    }
+
+    /// The device the log names (a MoE's fused-MoE config lookup, "device_name=NVIDIA_L40S"), when a preset
+    /// is that device: planned with the log's total where it prints one. False when the log names none, or
+    /// one no preset is (said, and the memory decides).
+    bool namedGpu()
+    {
+        if (m_log.deviceName.isEmpty())
+            return false;
+        const GpuSpec *gpu = gpuForDeviceName(m_log.deviceName);
+        const QString named =
+            QStringLiteral("device_name=%1 (%2)").arg(m_log.deviceName, lineOf(m_log.deviceNameLine));
+        if (!gpu) {
+            m_out.assumed << LogExplanationWords::tr(
+                                 "the log's %1 is no GPU preset; the GPU follows from its memory")
+                                 .arg(named);
+            return false;
+        }
+        if (!m_log.totalGpuMemoryGiB) {
+            m_out.options.insert(optionKey(ScenarioField::Gpu), gpu->id);
+            m_out.assumed
+                << LogExplanationWords::tr(
+                       "GPU %1: the log's %2, with the preset's total memory %3 GiB (the log does not "
+                       "print the GPU's)")
+                       .arg(gpu->name, named, QString::number(toGiB(gpu->memoryBytes), 'f', 2));
+            return true;
+        }
+        const QString printed = QString::number(*m_log.totalGpuMemoryGiB, 'f', 2);
+        const bool samePrint = QString::number(toGiB(gpu->memoryBytes), 'f', 2) == printed;
+        m_out.options.insert(optionKey(ScenarioField::Gpu),
+                             samePrint ? gpu->id : QStringLiteral("%1:%2").arg(gpu->id, printed));
+        m_out.read << LogExplanationWords::tr("GPU = %1: the log's %2, with its total_memory=%3GiB")
+                          .arg(gpu->name, named, printed);
+        return true;
     }
 
     /// No preset prints as the log's total: the nearest within half a percent (drivers, ECC and MIG move a

@@ -305,6 +305,11 @@ private:
             m_log.cudaGraphProfilingLine = m_line;
         if (line.contains(QLatin1String("Using V2 Model Runner")) && m_log.modelRunnerV2Line == 0)
             m_log.modelRunnerV2Line = m_line;
+        static const QRegularExpression device = pattern("device_name=([A-Za-z0-9_\\-]+)");
+        if (m_log.deviceNameLine == 0 && (m = device.match(line)).hasMatch()) {
+            m_log.deviceName = m.captured(1);
+            m_log.deviceNameLine = m_line;
+        }
         if ((m = available.match(line)).hasMatch())
             stageFigureGiB(m_log.kvCacheGiB, "available_kv_cache_memory", m.captured(1));
         if ((m = cacheSize.match(line)).hasMatch())

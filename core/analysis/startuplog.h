@@ -48,6 +48,10 @@ struct StartupLog
 
     // Figures, GiB as printed
     std::optional<double> totalGpuMemoryGiB; ///< worker init memory snapshot: total_memory
+    /// The device a MoE's fused-MoE config file is looked up for ("device_name=NVIDIA_L40S", fused_moe.py),
+    /// and its line; empty and 0 when the log does not name it.
+    QString deviceName;
+    int deviceNameLine = 0;
     std::optional<double>
         weightsGiB; ///< "Model loading took X GiB"; SGLang's "Load weight end ... mem usage"
     std::optional<double>

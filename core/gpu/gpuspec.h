@@ -28,6 +28,9 @@ struct GpuSpec
     bool fp8Native = false;
     std::optional<double> interconnectGBs;
     QString computeCapability;
+    /// torch.cuda.get_device_name() of the card, as vLLM writes it into its fused-MoE config file names
+    /// (spaces as underscores); what a start-up log names the device by. Empty where no source gives it.
+    QStringList deviceNames;
     QString notes;
     QString source;
     bool custom = false;

@@ -114,6 +114,7 @@ template <> struct PresetKind<GpuSpec>
         g.fp8Native = o.value(QLatin1String("fp8_native")).toBool();
         g.interconnectGBs = optionalNumber(o, "interconnect_gbps");
         g.computeCapability = o.value(QLatin1String("compute_capability")).toString();
+        g.deviceNames = stringList(o.value(QLatin1String("device_names")));
         g.notes = o.value(QLatin1String("notes")).toString();
         g.source = o.value(QLatin1String("source")).toString();
         return g;
@@ -236,6 +237,16 @@ ModelArch resolveDraftModel(const QString &text)
         QStringLiteral("%1: unknown draft model '%2': not a draft preset (%3), a model preset or an "
                        "existing config.json or model folder")
             .arg(optionFlag(ScenarioField::SpeculativeConfig), text, drafts.join(QStringLiteral(", "))));
+}
+
+const GpuSpec *gpuForDeviceName(const QString &deviceName)
+{
+    QString underscored = deviceName.trimmed();
+    underscored.replace(QLatin1Char(' '), QLatin1Char('_'));
+    for (const GpuSpec &gpu : GpuLibrary::builtin().presets())
+        if (gpu.deviceNames.contains(underscored))
+            return &gpu;
+    return nullptr;
 }
 
 GpuSpec resolveGpu(const QString &text)

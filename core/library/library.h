@@ -56,6 +56,10 @@ const ModelLibrary &draftLibrary();
 /// draft_model drafter), or a config.json or model folder. Throws kvscope::Error naming the value.
 ModelArch resolveDraftModel(const QString &text);
 
+/// The preset whose driver reports `deviceName` (torch.cuda.get_device_name(), with spaces or with the
+/// underscores vLLM's fused-MoE config file names put for them: "NVIDIA_L40S"); null when none does.
+const GpuSpec *gpuForDeviceName(const QString &deviceName);
+
 /// Resolves --gpu: a preset id or alias, a preset with its host's memory (PresetMemorySyntax), or a custom
 /// GPU (CustomGpuSyntax, core/gpu/customgpu.h).
 /// Throws kvscope::Error naming the value.

@@ -2861,6 +2861,18 @@
         <source>vLLM %1 runs this model on its Model Runner V2, which does not take the CUDA graphs&apos; memory (estimated %2 under the V1 runner) out of the budget; from vLLM 0.29 on it does, and the KV cache is smaller by that much.</source>
         <translation>vLLM %1 在其 Model Runner V2 上运行此模型，不从预算中扣除 CUDA Graph 的显存（V1 运行器下估计为 %2）；从 vLLM 0.29 起会扣除，KV Cache 也相应变小。</translation>
     </message>
+    <message>
+        <source>the log&apos;s %1 is no GPU preset; the GPU follows from its memory</source>
+        <translation>日志中的 %1 不是任何 GPU 预设；GPU 由其显存确定</translation>
+    </message>
+    <message>
+        <source>GPU %1: the log&apos;s %2, with the preset&apos;s total memory %3 GiB (the log does not print the GPU&apos;s)</source>
+        <translation>GPU %1：日志中的 %2，采用预设的总显存 %3 GiB（日志未打印 GPU 的显存）</translation>
+    </message>
+    <message>
+        <source>GPU = %1: the log&apos;s %2, with its total_memory=%3GiB</source>
+        <translation>GPU = %1：日志中的 %2，其 total_memory=%3GiB</translation>
+    </message>
 </context>
 <context>
     <name>kvscope::LogitErrorChart</name>

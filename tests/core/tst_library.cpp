@@ -250,6 +250,20 @@ private Q_SLOTS:
                 }).startsWith(QStringLiteral("--gpu: ")));
     }
 
+    void presetsKnowTheNameTheirDriverReports()
+    {
+        // torch.cuda.get_device_name() as vLLM writes it into its fused-MoE config file names (spaces as
+        // underscores; vllm/model_executor/layers/fused_moe/configs/*device_name=...json).
+        QCOMPARE(gpuForDeviceName(QStringLiteral("NVIDIA_H100_80GB_HBM3"))->id, QStringLiteral("h100-sxm"));
+        QCOMPARE(gpuForDeviceName(QStringLiteral("NVIDIA H100 80GB HBM3"))->id, QStringLiteral("h100-sxm"));
+        QCOMPARE(gpuForDeviceName(QStringLiteral("NVIDIA_L40S"))->id, QStringLiteral("l40s"));
+        QCOMPARE(gpuForDeviceName(QStringLiteral("NVIDIA_RTX_6000_Ada_Generation"))->id,
+                 QStringLiteral("rtx-6000-ada"));
+        QCOMPARE(gpuForDeviceName(QStringLiteral("Tesla_T4"))->id, QStringLiteral("t4"));
+        QCOMPARE(gpuForDeviceName(QStringLiteral("NVIDIA_A100-SXM4-80GB"))->id, QStringLiteral("a100-80gb"));
+        QVERIFY(!gpuForDeviceName(QStringLiteral("NVIDIA_H20")));
+    }
+
     void aPresetWithTheMemoryItsHostReports()
     {
         // --gpu PRESET:MEMORY_GIB: the preset as it is, with the total its host's CUDA reports (drivers, ECC

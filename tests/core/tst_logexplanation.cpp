@@ -917,6 +917,20 @@ private Q_SLOTS:
             const QString assumed = nearest.assumed.join(QLatin1Char('\n'));
             QVERIFY2(assumed.contains(QStringLiteral("44.43")) && assumed.contains(QStringLiteral("l40s")),
                      qPrintable(assumed));
+            // A MoE's start names the device in the fused-MoE config file it looks for
+            // (get_config_file_name, vllm/model_executor/layers/fused_moe/fused_moe.py: the device name with
+            // underscores for spaces): that settles the card, here the L40S the log ran on.
+            const QString named =
+                text +
+                QStringLiteral("\n(Worker_TP0_EP0 pid=2078) WARNING 09-24 20:53:10 [fused_moe.py:727] Using "
+                               "default MoE config. Performance might be sub-optimal! Config file not found "
+                               "at ['/usr/local/lib/python3.12/dist-packages/vllm/model_executor/layers/"
+                               "fused_moe/configs/E=16,N=1536,device_name=NVIDIA_L40S,dtype=fp8_w8a8,"
+                               "block_shape=[128,128].json']");
+            const LogExplanation byName = explain(named, {QStringLiteral("qwen3-235b-a22b"), {}, {}});
+            QCOMPARE(byName.scenario.gpu.id, QStringLiteral("l40s:44.42"));
+            QVERIFY2(byName.read.join(QLatin1Char('\n')).contains(QStringLiteral("device_name=NVIDIA_L40S")),
+                     qPrintable(byName.read.join(QLatin1Char('\n'))));
             const LogExplanation e =
                 explain(text, {QStringLiteral("qwen3-235b-a22b"), QStringLiteral("l40s:44.42"), {}});
             // Calibrating from it measures the L40S: later plans on the l40s preset take its figures.
@@ -989,6 +1003,21 @@ private Q_SLOTS:
             qPrintable(oddMemory));
         QVERIFY(message(QStringLiteral("vllm serve meta-llama/Llama-3.1-8B-Instruct"))
                     .contains(QStringLiteral("give --gpu")));
+        // A log that names its device needs no memory line: the preset's total, said among the assumptions.
+        const LogExplanation named =
+            explain(QStringLiteral("vllm serve Qwen/Qwen3-30B-A3B\nWARNING [fused_moe.py:888] Using default "
+                                   "MoE config. Performance might "
+                                   "be sub-optimal! Config file not found at "
+                                   "/x/configs/E=128,N=768,device_name=NVIDIA_H100_80GB_HBM3.json"));
+        QCOMPARE(named.scenario.gpu.id, QStringLiteral("h100-sxm"));
+        QVERIFY2(named.assumed.join(QLatin1Char('\n'))
+                     .contains(QStringLiteral("device_name=NVIDIA_H100_80GB_HBM3")),
+                 qPrintable(named.assumed.join(QLatin1Char('\n'))));
+        // A device no preset is: the memory decides, as before.
+        QVERIFY(
+            message(QStringLiteral(
+                        "vllm serve meta-llama/Llama-3.1-8B-Instruct\n/x/E=8,device_name=NVIDIA_H20.json"))
+                .contains(QStringLiteral("give --gpu")));
         // A pipeline the planner cannot lay out is refused as calc refuses it.
         QVERIFY(
             message(QStringLiteral("vllm serve meta-llama/Llama-3.1-8B-Instruct --pipeline-parallel-size 64"),
