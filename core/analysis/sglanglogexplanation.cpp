@@ -177,6 +177,14 @@ private:
     {
         if (takeOverride(ScenarioField::Gpu, m_overrides.gpu, m_out))
             return;
+        // A MoE's start names the device in the Triton MoE config it looks for (fused_moe_triton_config.py).
+        if (const GpuSpec *named =
+                m_log.deviceName.isEmpty() ? nullptr : gpuForDeviceName(m_log.deviceName)) {
+            m_out.options.insert(optionKey(ScenarioField::Gpu), named->id);
+            m_out.read << LogExplanationWords::tr("GPU = %1: the log's device_name=%2 (%3)")
+                              .arg(named->name, m_log.deviceName, lineOf(m_log.deviceNameLine));
+            return;
+        }
         const std::optional<double> free = freeBeforeWeights(m_log);
         if (!free)
             failAt(m_log.origin, LogExplanationWords::tr("the log does not print the memory free when the "

@@ -2873,6 +2873,10 @@
         <source>GPU = %1: the log&apos;s %2, with its total_memory=%3GiB</source>
         <translation>GPU = %1：日志中的 %2，其 total_memory=%3GiB</translation>
     </message>
+    <message>
+        <source>GPU = %1: the log&apos;s device_name=%2 (%3)</source>
+        <translation>GPU = %1：日志中的 device_name=%2（%3）</translation>
+    </message>
 </context>
 <context>
     <name>kvscope::LogitErrorChart</name>

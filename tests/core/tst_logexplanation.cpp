@@ -782,6 +782,19 @@ private Q_SLOTS:
             message(QStringLiteral("python -m sglang.launch_server --model-path "
                                    "meta-llama/Llama-3.1-8B-Instruct\nLoad weight begin. avail mem=5.00 GB"))
                 .contains(QStringLiteral("5.00 GiB free when the weights load matches no GPU preset")));
+        // SGLang prints no GPU, but a MoE's start names the device in the Triton MoE config it looks for
+        // (get_config_file_name,
+        // python/sglang/srt/layers/moe/moe_runner/triton_utils/fused_moe_triton_config.py): that settles the
+        // card even where the memory free at load would not.
+        const LogExplanation named = explain(QStringLiteral(
+            "python -m sglang.launch_server --model-path Qwen/Qwen3-30B-A3B\n"
+            "Load weight begin. avail mem=78.68 GB\n"
+            "Using default MoE kernel config. Performance might be sub-optimal! Config file not found at "
+            "/x/configs/triton_3_4_0/E=128,N=768,device_name=NVIDIA_H100_80GB_HBM3.json"));
+        QCOMPARE(named.scenario.gpu.id, QStringLiteral("h100-sxm"));
+        QVERIFY2(
+            named.read.join(QLatin1Char('\n')).contains(QStringLiteral("device_name=NVIDIA_H100_80GB_HBM3")),
+            qPrintable(named.read.join(QLatin1Char('\n'))));
     }
 
     // A start vLLM refused (vllm/v1/core/kv_cache_utils.py's ValueError) still explains what was
