@@ -220,8 +220,8 @@ ParameterPanel::ParameterPanel(ScenarioController *controller, UserLibrary *libr
     m_vllmRelease->setObjectName(QStringLiteral("vllmReleaseCombo"));
     // The default (no --vllm-version: the newest modelled), then every modelled release, newest first.
     m_vllmRelease->addItem(QString(), QString());
-    for (auto profile = vllmProfiles().crbegin(); profile != vllmProfiles().crend(); ++profile)
-        m_vllmRelease->addItem(profile->since.text(), profile->since.text());
+    for (const VllmProfile &profile : vllmProfiles()) // oldest first: each goes in just below the default
+        m_vllmRelease->insertItem(1, profile.since.text(), profile.since.text());
     m_maxModelLen->setObjectName(QStringLiteral("maxModelLenSpin"));
     m_batch->setObjectName(QStringLiteral("batchSize"));
     m_batch->slider()->setObjectName(QStringLiteral("batchSlider"));
