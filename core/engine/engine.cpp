@@ -127,7 +127,10 @@ std::optional<EngineVersion> parseEngineVersion(const QString &text)
     return EngineVersion{match.captured(1).toInt(), match.captured(2).toInt(), match.captured(3).toInt()};
 }
 
-const QList<VllmProfile> &vllmProfiles()
+namespace {
+
+/// The releases whose every model runs on the V1 model runner, oldest first.
+QList<VllmProfile> v1RunnerProfiles()
 {
     // Values a release did not change repeat the row before; docs/engines-research.md
     // section 5 has the sources in full.
@@ -135,7 +138,7 @@ const QList<VllmProfile> &vllmProfiles()
     // gpt-oss-120b on an H100 (tests/data/vllm-logs.json ids 17 and 18), carried to 0.10 and to 0.12-0.18;
     // 0.19 logs 0.25 GiB (runtimeOverheadBytes).
     constexpr std::int64_t NonTorchBefore019 = 133 * MiB;
-    static const QList<VllmProfile> profiles = {
+    return {
         {{0, 10, 0},
          15,
          false,
@@ -250,78 +253,59 @@ const QList<VllmProfile> &vllmProfiles()
          "max_model_len) from vllm-project/vllm#41069 (merged 2026-04-28, after v0.20.0, whose logs of "
          "2026-05-01 still print blocks / groups x block size); gpu_memory_utilization 0.92 by default from "
          "vllm-project/vllm#38284, which turned the profiling on"},
+    };
+}
+
+/// A release that changed only which models run on Model Runner V2 (and whether it reserves the graphs):
+/// `before`'s values otherwise.
+VllmProfile modelRunnerV2Release(const VllmProfile &before, EngineVersion since, ModelRunnerV2Default models,
+                                 const char *source, bool reservesCudaGraphs = false)
+{
+    VllmProfile profile = before;
+    profile.since = since;
+    profile.modelRunnerV2 = models;
+    profile.modelRunnerV2ReservesCudaGraphs = reservesCudaGraphs;
+    profile.source = source;
+    return profile;
+}
+
+} // namespace
+
+const QList<VllmProfile> &vllmProfiles()
+{
+    static const QList<VllmProfile> profiles = [] {
+        QList<VllmProfile> all = v1RunnerProfiles();
+        const VllmProfile v021 = all.constLast();
         // Model Runner V2 by default, release by release (the release notes of v0.22.0, v0.23.0 and v0.25.0;
         // v0.24's from the merge dates of #42667, #45461 and #44446, whose pull requests say they missed
         // v0.23.0; v0.29.0's from vllm-project/vllm#53183 and #53306); its profile_cudagraph_memory()
         // returns 0 (vllm/v1/worker/gpu/model_runner.py) until #53306.
-        {{0, 22, 0},
-         15,
-         true,
-         true,
-         false,
-         true,
-         true,
-         true,
-         920'000,
-         "Model Runner V2 the default for unquantized dense Qwen3 (v0.22.0 release notes: 'MRv2 is now "
-         "default for Qwen3 dense models', vllm-project/vllm#39337, DEFAULT_V2_MODEL_RUNNER_ARCHITECTURES in "
-         "vllm/config/vllm.py); V2's profile_cudagraph_memory() returns 0",
-         0,
-         ModelRunnerV2Default::Qwen3Dense},
-        {{0, 23, 0},
-         15,
-         true,
-         true,
-         false,
-         true,
-         true,
-         true,
-         920'000,
-         "Model Runner V2 also the default for Llama and Mistral dense models (v0.23.0 release notes, "
-         "vllm-project/vllm#43458)",
-         0,
-         ModelRunnerV2Default::LlamaDense},
-        {{0, 24, 0},
-         15,
-         true,
-         true,
-         false,
-         true,
-         true,
-         true,
-         920'000,
-         "Model Runner V2 also for the quantized forms of those models (vllm-project/vllm#44446) and the "
-         "Qwen, "
-         "DeepSeek-V2 and Granite MoEs (#42667, #45461), merged after v0.23.0's branch was cut",
-         0,
-         ModelRunnerV2Default::EnabledFamilies},
-        {{0, 25, 0},
-         15,
-         true,
-         true,
-         false,
-         true,
-         true,
-         true,
-         920'000,
-         "Model Runner V2 the default for every dense model (v0.25.0 release notes, vllm-project/vllm#44443)",
-         0,
-         ModelRunnerV2Default::AllDense},
-        {{0, 29, 0},
-         15,
-         true,
-         true,
-         false,
-         true,
-         true,
-         true,
-         920'000,
-         "Model Runner V2 the default for every model (vllm-project/vllm#53183) and its CUDA-graph memory "
-         "profiled and reserved as V1's is (#53306, fixing #49224)",
-         0,
-         ModelRunnerV2Default::AllModels,
-         true},
-    };
+        all << modelRunnerV2Release(
+                   v021, {0, 22, 0}, ModelRunnerV2Default::Qwen3Dense,
+                   "Model Runner V2 the default for unquantized dense Qwen3 (v0.22.0 release "
+                   "notes: 'MRv2 is now default for Qwen3 dense models', vllm-project/vllm#39337, "
+                   "DEFAULT_V2_MODEL_RUNNER_ARCHITECTURES in vllm/config/vllm.py); V2's "
+                   "profile_cudagraph_memory() returns 0")
+            << modelRunnerV2Release(
+                   v021, {0, 23, 0}, ModelRunnerV2Default::LlamaDense,
+                   "Model Runner V2 also the default for Llama and Mistral dense models (v0.23.0 "
+                   "release notes, vllm-project/vllm#43458)")
+            << modelRunnerV2Release(
+                   v021, {0, 24, 0}, ModelRunnerV2Default::EnabledFamilies,
+                   "Model Runner V2 also for the quantized forms of those models "
+                   "(vllm-project/vllm#44446) and the Qwen, DeepSeek-V2 and Granite MoEs (#42667, "
+                   "#45461), merged after v0.23.0's branch was cut")
+            << modelRunnerV2Release(
+                   v021, {0, 25, 0}, ModelRunnerV2Default::AllDense,
+                   "Model Runner V2 the default for every dense model (v0.25.0 release notes, "
+                   "vllm-project/vllm#44443)")
+            << modelRunnerV2Release(
+                   v021, {0, 29, 0}, ModelRunnerV2Default::AllModels,
+                   "Model Runner V2 the default for every model (vllm-project/vllm#53183) and its "
+                   "CUDA-graph memory profiled and reserved as V1's is (#53306, fixing #49224)",
+                   true);
+        return all;
+    }();
     return profiles;
 }
 
