@@ -7,6 +7,7 @@
 #include "core/model/visiontower.h"
 
 #include <algorithm>
+#include <utility>
 
 namespace kvscope {
 
@@ -313,14 +314,35 @@ QString projectionName(const TensorGroup &group)
     return name.mid(name.lastIndexOf(QLatin1Char('.')) + 1).toString();
 }
 
+namespace {
+
+/// The packed projections and the checkpoint modules each holds, in order.
+const QList<std::pair<QString, QStringList>> &packedProjections()
+{
+    static const QList<std::pair<QString, QStringList>> packed = {
+        {QStringLiteral("qkv_proj"),
+         {QStringLiteral("q_proj"), QStringLiteral("k_proj"), QStringLiteral("v_proj")}},
+        {QStringLiteral("gate_up_proj"), {QStringLiteral("gate_proj"), QStringLiteral("up_proj")}},
+    };
+    return packed;
+}
+
+} // namespace
+
 QString packedProjectionName(const QString &projection)
 {
-    if (projection == QLatin1String("q_proj") || projection == QLatin1String("k_proj") ||
-        projection == QLatin1String("v_proj"))
-        return QStringLiteral("qkv_proj");
-    if (projection == QLatin1String("gate_proj") || projection == QLatin1String("up_proj"))
-        return QStringLiteral("gate_up_proj");
+    for (const auto &[packed, parts] : packedProjections())
+        if (parts.contains(projection))
+            return packed;
     return projection;
+}
+
+QStringList packedProjectionParts(const QString &packed)
+{
+    for (const auto &[name, parts] : packedProjections())
+        if (name == packed)
+            return parts;
+    return {};
 }
 
 LocalShape localShape(const TensorGroup &group, int tp)

@@ -83,6 +83,8 @@ QString projectionName(const TensorGroup &group);
 /// The packed projection a module runs in (vLLM's packed_modules_mapping, SGLang's normalized target
 /// modules): q, k and v in qkv_proj, gate and up in gate_up_proj; others themselves.
 QString packedProjectionName(const QString &projection);
+/// The checkpoint modules a packed projection holds ("qkv_proj": q_proj, k_proj, v_proj); empty for others.
+QStringList packedProjectionParts(const QString &packed);
 
 /// Shape of one tensor of `group` on one GPU under tensor parallelism `tp`.
 struct LocalShape

@@ -72,12 +72,7 @@ LoraModule loraModule(const TensorGroup &group, const LoraWrapping &wrapping, bo
         return {QStringLiteral("fused_qkv_a_proj"),
                 {QStringLiteral("q_a_proj"), QStringLiteral("kv_a_proj_with_mqa")}};
     const QString packed = packedProjectionName(projection);
-    if (packed == projection)
-        return {projection, {}};
-    return {packed,
-            packed == QLatin1String("qkv_proj")
-                ? QStringList{QStringLiteral("q_proj"), QStringLiteral("k_proj"), QStringLiteral("v_proj")}
-                : QStringList{QStringLiteral("gate_proj"), QStringLiteral("up_proj")}};
+    return {packed, packedProjectionParts(packed)};
 }
 
 /// Whether a module gets slots under --lora-target-modules: its name is given, or one of the modules packed
