@@ -84,6 +84,17 @@ QString modelFromLog(const QString &model)
     static const QRegularExpression cache(QStringLiteral("models--([^/]+)--([^/]+)"));
     if (const QRegularExpressionMatch m = cache.match(model); m.hasMatch())
         return m.captured(1) + QLatin1Char('/') + m.captured(2);
+    // A model folder of another machine (/opt/models/Qwen3-4B): its name, when a preset or one of its
+    // repositories (Qwen/Qwen3-4B) is so named.
+    const QString folder = model.section(QLatin1Char('/'), -1, -1, QString::SectionSkipEmpty);
+    if (!model.contains(QLatin1Char('/')) || folder.isEmpty())
+        return model;
+    if (ModelLibrary::builtin().find(folder))
+        return folder;
+    for (const ModelArch &preset : ModelLibrary::builtin().presets())
+        for (const QString &repo : preset.hfRepoIds)
+            if (repo.section(QLatin1Char('/'), -1).compare(folder, Qt::CaseInsensitive) == 0)
+                return repo;
     return model;
 }
 
@@ -94,9 +105,16 @@ void takeLogModel(const StartupLog &log, const QString &key, LogExplanation &out
     const QString model = modelFromLog(log.model);
     out.options.insert(optionKey(ScenarioField::Model), model);
     out.read << LogExplanationWords::tr("%1 = %2 (%3)").arg(key, log.model, lineOf(log.argumentLine(key)));
-    if (model != log.model)
+    if (model == log.model)
+        return;
+    if (log.model.contains(QLatin1String("models--")))
         out.assumed
             << LogExplanationWords::tr("model %1: the repository of the HuggingFace cache folder").arg(model);
+    else
+        out.assumed << LogExplanationWords::tr(
+                           "model %1: the name of the log's model folder, which is not on this machine; give "
+                           "%2 for its config.json")
+                           .arg(model, optionFlag(ScenarioField::Model));
 }
 
 bool takeOverride(ScenarioField field, const QString &given, LogExplanation &out)
@@ -248,6 +266,8 @@ private:
             return;
         if (namedGpu())
             return;
+        if (!m_log.totalGpuMemoryGiB && graphAdviceGpu())
+            return;
         if (!m_log.totalGpuMemoryGiB)
             failAt(m_log.origin, LogExplanationWords::tr(
                                      "the log does not print the GPU's memory (vLLM's 'worker init memory "
@@ -292,6 +312,14 @@ private:
                                  .arg(named);
             return false;
         }
+        const std::optional<GiBRange> range = totalMemoryFromGraphAdvice(m_log);
+        if (!m_log.totalGpuMemoryGiB && range && !range->contains(toGiB(gpu->memoryBytes))) {
+            const QString middle = QString::number(range->middle(), 'f', 2);
+            m_out.options.insert(optionKey(ScenarioField::Gpu), QStringLiteral("%1:%2").arg(gpu->id, middle));
+            m_out.assumed << LogExplanationWords::tr("GPU %1: the log's %2, with %3 GiB, the middle of %4")
+                                 .arg(gpu->name, named, middle, graphAdviceRange(*range));
+            return true;
+        }
         if (!m_log.totalGpuMemoryGiB) {
             m_out.options.insert(optionKey(ScenarioField::Gpu), gpu->id);
             m_out.assumed
@@ -307,6 +335,78 @@ private:
                              samePrint ? gpu->id : QStringLiteral("%1:%2").arg(gpu->id, printed));
         m_out.read << LogExplanationWords::tr("GPU = %1: the log's %2, with its total_memory=%3GiB")
                           .arg(gpu->name, named, printed);
+        return true;
+    }
+
+    /// "the 21.41-21.62 GiB that the CUDA-graph estimate of 1.48 GiB and the utilizations 0.8500 / 0.7812
+    /// (line 7) allow"
+    QString graphAdviceRange(const GiBRange &range) const
+    {
+        const GraphUtilizationAdvice &advice = *m_log.graphUtilizationAdvice;
+        const double other = advice.without.value_or(advice.toKeep.value_or(0));
+        return LogExplanationWords::tr(
+                   "the %1-%2 GiB that the CUDA-graph estimate of %3 GiB and the utilizations %4 / %5 (%6) "
+                   "allow")
+            .arg(QString::number(range.low, 'f', 2), QString::number(range.high, 'f', 2),
+                 QString::number(*m_log.cudaGraphEstimateGiB, 'f', 2),
+                 QString::number(advice.current, 'f', 4), QString::number(other, 'f', 4),
+                 lineOf(advice.line));
+    }
+
+    /// No total_memory line, but vLLM's advice beside its CUDA-graph estimate: estimate = (X - Y) x total
+    /// puts the total in a range. A preset whose total lies in it is planned (the nearest the middle, the
+    /// others named); otherwise a custom GPU of the middle. False when the log prints no such advice.
+    bool graphAdviceGpu()
+    {
+        const std::optional<GiBRange> range = totalMemoryFromGraphAdvice(m_log);
+        if (!range)
+            return false;
+        QList<const GpuSpec *> within;
+        for (const GpuSpec &gpu : GpuLibrary::builtin().presets())
+            if (range->contains(toGiB(gpu.memoryBytes)))
+                within << &gpu;
+        std::stable_sort(within.begin(), within.end(), [&](const GpuSpec *a, const GpuSpec *b) {
+            return std::abs(toGiB(a->memoryBytes) - range->middle()) <
+                   std::abs(toGiB(b->memoryBytes) - range->middle());
+        });
+        const QString allowed = graphAdviceRange(*range);
+        if (within.isEmpty()) {
+            const QString middle = QString::number(range->middle(), 'f', 2);
+            m_out.assumed << LogExplanationWords::tr(
+                                 "GPU: the log prints no total memory; %1 hold no preset's: planned as a "
+                                 "custom GPU of %2 GiB, the middle; give %3 for the card")
+                                 .arg(allowed, middle, optionFlag(ScenarioField::Gpu));
+            if (m_log.customAllReduceOffLine == 0) {
+                m_out.options.insert(optionKey(ScenarioField::Gpu), QStringLiteral("custom:%1").arg(middle));
+                return true;
+            }
+            // Without the custom all-reduce vLLM's GPUs keep what one GPU keeps outside PyTorch (pcieOnly(),
+            // core/engine/runtime.h): a custom GPU on PCIe, 4.0 x16's 32 GB/s.
+            m_out.options.insert(optionKey(ScenarioField::Gpu),
+                                 QStringLiteral("custom:%1:0:0:32").arg(middle));
+            m_out.assumed
+                << LogExplanationWords::tr(
+                       "GPUs on PCIe only (32 GB/s as a custom GPU's link): the log's custom all-reduce "
+                       "is disabled (%1)")
+                       .arg(lineOf(m_log.customAllReduceOffLine));
+            return true;
+        }
+        const GpuSpec &gpu = *within.first();
+        m_out.options.insert(optionKey(ScenarioField::Gpu), gpu.id);
+        const QString total = QString::number(toGiB(gpu.memoryBytes), 'f', 2);
+        if (within.size() == 1) {
+            m_out.read << LogExplanationWords::tr("GPU = %1: the one preset (%2 GiB) within %3")
+                              .arg(gpu.name, total, allowed);
+            return true;
+        }
+        QStringList others;
+        for (qsizetype i = 1; i < within.size(); ++i)
+            others << within.at(i)->id;
+        m_out.assumed << LogExplanationWords::tr(
+                             "GPU %1 (%2 GiB): the preset nearest the middle of %3 (also %4); give %5 for "
+                             "another")
+                             .arg(gpu.name, total, allowed, others.join(QStringLiteral(", ")),
+                                  optionFlag(ScenarioField::Gpu));
         return true;
     }
 

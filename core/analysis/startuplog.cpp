@@ -2,6 +2,9 @@
 #include "core/analysis/startuplog.h"
 
 #include "core/common/regularfile.h"
+#include "core/common/scenariofield.h"
+
+#include <algorithm>
 
 #include <QHash>
 #include <QRegularExpression>
@@ -303,8 +306,12 @@ private:
             stageFigureGiB(m_log.cudaGraphEstimateGiB, "estimated_cuda_graph_memory", m.captured(1));
         if (graphProfiling.match(line).hasMatch() && m_log.cudaGraphProfilingLine == 0)
             m_log.cudaGraphProfilingLine = m_line;
+        readGraphUtilizationAdvice(line);
         if (line.contains(QLatin1String("Using V2 Model Runner")) && m_log.modelRunnerV2Line == 0)
             m_log.modelRunnerV2Line = m_line;
+        if (line.contains(QLatin1String("Custom allreduce is disabled because")) &&
+            m_log.customAllReduceOffLine == 0)
+            m_log.customAllReduceOffLine = m_line;
         static const QRegularExpression device = pattern("device_name=([A-Za-z0-9_\\-]+)");
         if (m_log.deviceNameLine == 0 && (m = device.match(line)).hasMatch()) {
             m_log.deviceName = m.captured(1);
@@ -428,6 +435,37 @@ private:
         }
     }
 
+    /// The utilizations beside the CUDA-graph estimate: the first stage's first rank's, as the estimate.
+    void readGraphUtilizationAdvice(const QString &line)
+    {
+        // vLLM names the option in these lines; a number as printed, without the sentence's full stop.
+        static const QString flag =
+            QRegularExpression::escape(optionFlag(ScenarioField::GpuMemoryUtilization));
+        static const QString number = QStringLiteral(R"((\d+(?:\.\d+)?))");
+        static const QRegularExpression enabled(
+            QStringLiteral(
+                "current %1=%2 is equivalent to %1=%2 without CUDA graph memory profiling.*increase %1 to %2")
+                .arg(flag, number));
+        static const QRegularExpression disabled(
+            QStringLiteral("CUDA graph memory profiling is disabled.*increasing %1 from %2 to %2")
+                .arg(flag, number));
+        if (m_log.graphUtilizationAdvice || m_laterStage)
+            return;
+        GraphUtilizationAdvice advice;
+        advice.line = m_line;
+        if (const QRegularExpressionMatch m = enabled.match(line); m.hasMatch()) {
+            advice.current = m.captured(1).toDouble();
+            advice.without = m.captured(2).toDouble();
+            advice.toKeep = m.captured(3).toDouble();
+        } else if (const QRegularExpressionMatch d = disabled.match(line); d.hasMatch()) {
+            advice.current = d.captured(1).toDouble();
+            advice.toKeep = d.captured(2).toDouble();
+        } else {
+            return;
+        }
+        m_log.graphUtilizationAdvice = advice;
+    }
+
     void tokenFigure(const char *key, const QString &written)
     {
         bool ok = false;
@@ -489,6 +527,34 @@ bool StartupLog::hasArgument(const QString &key) const
         if (reading.key == key)
             return true;
     return false;
+}
+
+std::optional<GiBRange> totalMemoryFromGraphAdvice(const StartupLog &log)
+{
+    if (!log.cudaGraphEstimateGiB || !log.graphUtilizationAdvice)
+        return std::nullopt;
+    const GraphUtilizationAdvice &advice = *log.graphUtilizationAdvice;
+    // Half the last printed digit: the estimate's %.2f, the utilizations' %.4f (X itself may be a
+    // rounded --gpu-memory-utilization, so X - Y carries two roundings).
+    constexpr double EstimateStep = 0.005;
+    constexpr double UtilizationStep = 0.00005;
+    double lowDelta = 0;
+    double highDelta = 1;
+    const auto narrow = [&](double delta) {
+        lowDelta = std::max(lowDelta, delta - 2 * UtilizationStep);
+        highDelta = std::min(highDelta, delta + 2 * UtilizationStep);
+    };
+    if (advice.without)
+        narrow(advice.current - *advice.without);
+    if (advice.toKeep && *advice.toKeep < 1) // Z = 1 is the cap, not X + estimate / total
+        narrow(*advice.toKeep - advice.current);
+    if (!advice.without && !(advice.toKeep && *advice.toKeep < 1))
+        return std::nullopt;
+    const double lowEstimate = *log.cudaGraphEstimateGiB - EstimateStep;
+    const double highEstimate = *log.cudaGraphEstimateGiB + EstimateStep;
+    if (lowDelta <= 0 || lowEstimate <= 0 || highDelta < lowDelta)
+        return std::nullopt;
+    return GiBRange{lowEstimate / highDelta, highEstimate / lowDelta};
 }
 
 StartupLog readStartupLog(const QString &text, const QString &origin)

@@ -24,6 +24,24 @@ struct LogReading
     int line = 0;  ///< 1-based line number
 };
 
+/// The utilizations vLLM prints beside its CUDA-graph estimate (StartupLog::graphUtilizationAdvice).
+struct GraphUtilizationAdvice
+{
+    double current = 0;            ///< X, the budget's utilization (%.4f)
+    std::optional<double> without; ///< Y, the same budget without the estimate (%.4f)
+    std::optional<double> toKeep;  ///< Z, the utilization that keeps the KV cache (%.4f, at most 1)
+    int line = 0;                  ///< where it was read
+};
+
+/// A GPU total the log implies but does not print, in GiB.
+struct GiBRange
+{
+    double low = 0;
+    double high = 0;
+    double middle() const { return (low + high) / 2; }
+    bool contains(double gib) const { return gib >= low && gib <= high; }
+};
+
 /// Everything read from a start-up log. Arguments are kept as written (the
 /// explanation parses them as `kvscope calc` does); figures in GiB as printed.
 struct StartupLog
@@ -64,6 +82,15 @@ struct StartupLog
     /// Where vLLM says it runs the model on Model Runner V2 ("Using V2 Model Runner", gpu_worker.py); 0 when
     /// the log does not say it.
     int modelRunnerV2Line = 0;
+    /// Where vLLM says its custom all-reduce is off ("Custom allreduce is disabled because your platform
+    /// lacks GPU P2P capability", "... spans across nodes": custom_all_reduce.py); 0 when the log does not
+    /// say it.
+    int customAllReduceOffLine = 0;
+    /// vLLM's advice beside its CUDA-graph estimate (v0.21 on, gpu_worker.py), as printed: "The current
+    /// --gpu-memory-utilization=X is equivalent to --gpu-memory-utilization=Y without CUDA graph memory
+    /// profiling ... increase --gpu-memory-utilization to Z", where Y = round(X - estimate / total, 4) and
+    /// Z = min(round(X + estimate / total, 4), 1); with the estimate switched off, "... from X to Z" alone.
+    std::optional<GraphUtilizationAdvice> graphUtilizationAdvice;
     std::optional<double>
         kvCacheGiB; ///< "Available KV cache memory: X GiB"; SGLang's K size + V size (or MLA's KV size)
     std::optional<std::int64_t>
@@ -95,6 +122,11 @@ struct StartupLog
     /// The line the argument `key` was read from; 0 when the log does not state it.
     int argumentLine(const QString &key) const;
 };
+
+/// The GPU's total memory that the CUDA-graph estimate and the utilization advice printed with it allow
+/// (total = estimate / (X - Y), or (Z - X), each figure within half its last printed digit): the range
+/// holding every total that prints those lines. None when the log lacks either line.
+std::optional<GiBRange> totalMemoryFromGraphAdvice(const StartupLog &log);
 
 /// Reads a vLLM or SGLang start-up log's text. Never throws: a line it does not know is skipped.
 StartupLog readStartupLog(const QString &text, const QString &origin);

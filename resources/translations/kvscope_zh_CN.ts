@@ -2877,6 +2877,34 @@
         <source>GPU = %1: the log&apos;s device_name=%2 (%3)</source>
         <translation>GPU = %1：日志中的 device_name=%2（%3）</translation>
     </message>
+    <message>
+        <source>model %1: the name of the log&apos;s model folder, which is not on this machine; give %2 for its config.json</source>
+        <translation>模型 %1：日志中模型文件夹的名称，该文件夹不在本机；可用 %2 给出它的 config.json</translation>
+    </message>
+    <message>
+        <source>GPU %1: the log&apos;s %2, with %3 GiB, the middle of %4</source>
+        <translation>GPU %1：日志中的 %2，显存取 %3 GiB，即 %4 的中点</translation>
+    </message>
+    <message>
+        <source>the %1-%2 GiB that the CUDA-graph estimate of %3 GiB and the utilizations %4 / %5 (%6) allow</source>
+        <translation>CUDA 图估计 %3 GiB 与利用率 %4 / %5（%6）所允许的 %1–%2 GiB</translation>
+    </message>
+    <message>
+        <source>GPU: the log prints no total memory; %1 hold no preset&apos;s: planned as a custom GPU of %2 GiB, the middle; give %3 for the card</source>
+        <translation>GPU：日志未打印总显存；%1 中没有任何预设的显存：按中点 %2 GiB 的自定义 GPU 规划；可用 %3 指定显卡</translation>
+    </message>
+    <message>
+        <source>GPUs on PCIe only (32 GB/s as a custom GPU&apos;s link): the log&apos;s custom all-reduce is disabled (%1)</source>
+        <translation>GPU 之间仅有 PCIe（自定义 GPU 的互联按 32 GB/s）：日志显示自定义 all-reduce 已禁用（%1）</translation>
+    </message>
+    <message>
+        <source>GPU = %1: the one preset (%2 GiB) within %3</source>
+        <translation>GPU = %1：唯一落在 %3 内的预设（%2 GiB）</translation>
+    </message>
+    <message>
+        <source>GPU %1 (%2 GiB): the preset nearest the middle of %3 (also %4); give %5 for another</source>
+        <translation>GPU %1（%2 GiB）：最接近 %3 中点的预设（另有 %4）；可用 %5 指定其他</translation>
+    </message>
 </context>
 <context>
     <name>kvscope::LogitErrorChart</name>

@@ -8,6 +8,7 @@
 #include "core/analysis/startuplog.h"
 #include "core/common/error.h"
 #include "core/common/units.h"
+#include "core/engine/runtime.h"
 #include "core/output/logexplanationjson.h"
 #include "core/plan/planner.h"
 #include "core/precision/dtypes.h"
@@ -20,6 +21,7 @@
 #include <QDate>
 #include <QJsonArray>
 #include <QJsonObject>
+#include <QRegularExpression>
 #include <QTest>
 
 using namespace kvscope;
@@ -350,6 +352,76 @@ private Q_SLOTS:
         QVERIFY(explain(lines.join(QLatin1Char('\n')))
                     .assumed.join(QLatin1Char('\n'))
                     .contains(QStringLiteral("planned as the newest modelled release")));
+    }
+
+    void aLogWithoutItsTotalGivesItByItsCudaGraphAdvice()
+    {
+        // vLLM 0.21 on prints beside its CUDA-graph estimate "The current --gpu-memory-utilization=0.8500 is
+        // equivalent to --gpu-memory-utilization=0.7812 without CUDA graph memory profiling ... increase
+        // --gpu-memory-utilization to 0.9188" (gpu_worker.py: Y = round(X - estimate / total, 4)). Log 66
+        // (tests/data/vllm-logs.json: Qwen3-4B on a 22 GB RTX 2080 Ti, from /opt/models/Qwen3-4B, no
+        // total_memory line): 1.48 +- 0.005 GiB over 0.0688 +- 0.0001 puts the total at
+        // 1.475 / 0.0689 = 21.41 to 1.485 / 0.0687 = 21.62 GiB (by hand), a range holding no preset's total.
+        const QJsonObject entry = logEntry(66);
+        const StartupLog log = readStartupLog(verbatimLog(entry), QStringLiteral("id66.log"));
+        QVERIFY(!log.totalGpuMemoryGiB);
+        const std::optional<GiBRange> range = totalMemoryFromGraphAdvice(log);
+        QVERIFY(range);
+        QCOMPARE(qRound(range->low * 100), 2141);
+        QCOMPARE(qRound(range->high * 100), 2162);
+        const LogExplanation e = explain(verbatimLog(entry));
+        QCOMPARE(e.options.value(QStringLiteral("gpu")), QStringLiteral("custom:21.51"));
+        QCOMPARE(e.options.value(QStringLiteral("model")), QStringLiteral("Qwen3-4B"));
+        const QString assumed = e.assumed.join(QLatin1Char('\n'));
+        QVERIFY2(assumed.contains(QStringLiteral("21.41-21.62 GiB")) &&
+                     assumed.contains(QStringLiteral("line 8")) &&
+                     assumed.contains(QStringLiteral("not on this machine")),
+                 qPrintable(assumed));
+        // The validation plans it with custom:21.46, which the same machine's other logs narrow the total to:
+        // 0.05 GiB x 0.85 apart, within half a percent of its pool.
+        QVERIFY(tokensAgree(e, validation::checkLog(entry), 0.005));
+        // Log 67, TP 2 on the same machine, says "Custom allreduce is disabled because your platform lacks
+        // GPU P2P capability": its custom GPU is planned on PCIe only, as the validation plans it.
+        const LogExplanation tp2 = explain(verbatimLog(logEntry(67)));
+        QVERIFY2(tp2.options.value(QStringLiteral("gpu")).endsWith(QLatin1String(":0:0:32")),
+                 qPrintable(tp2.options.value(QStringLiteral("gpu"))));
+        QVERIFY(pcieOnly(tp2.scenario.gpu));
+        QCOMPARE(tp2.plan.overheadBytes, validation::checkLog(logEntry(67)).plan.overheadBytes);
+
+        // A preset whose total lies in the range is planned: 0.84 GiB on an 80 GB H100's 79.19 GiB at 0.9
+        // prints 0.9000, round(0.9 - 0.010607, 4) = 0.8894 and 0.9106: 78.04 to 80.48 GiB.
+        const QString h100 = QStringLiteral(
+            "vllm serve meta-llama/Llama-3.1-8B-Instruct\n"
+            "INFO [gpu_model_runner.py:6142] Estimated CUDA graph memory: 0.84 GiB total\n"
+            "INFO [gpu_worker.py:477] CUDA graph memory profiling is enabled (default since v0.21.0). The "
+            "current "
+            "--gpu-memory-utilization=0.9000 is equivalent to --gpu-memory-utilization=0.8894 without CUDA "
+            "graph "
+            "memory profiling. To maintain the same effective KV cache size as before, increase "
+            "--gpu-memory-utilization to 0.9106. To disable, set "
+            "VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS=0.");
+        const LogExplanation onPreset = explain(h100);
+        QVERIFY(totalMemoryFromGraphAdvice(readStartupLog(h100, {}))
+                    ->contains(toGiB(onPreset.scenario.gpu.memoryBytes)));
+        QVERIFY2(onPreset.scenario.gpu.id.startsWith(QLatin1String("h100")),
+                 qPrintable(onPreset.scenario.gpu.id));
+        // With the estimate switched off vLLM still advises "from 0.9000 to 0.9106": the same range from Z
+        // alone.
+        QString disabled = h100;
+        disabled.replace(
+            QRegularExpression(QStringLiteral("CUDA graph memory profiling is enabled.*$")),
+            QStringLiteral("CUDA graph memory profiling is disabled (VLLM_MEMORY_PROFILER_ESTIMATE_"
+                           "CUDAGRAPHS=0). ... increasing --gpu-memory-utilization from 0.9000 to "
+                           "0.9106."));
+        const std::optional<GiBRange> fromZ = totalMemoryFromGraphAdvice(readStartupLog(disabled, {}));
+        QVERIFY(fromZ);
+        QCOMPARE(qRound(fromZ->low), 78);
+        // A utilization capped at 1 bounds nothing; nor does an advice without its estimate.
+        QVERIFY(!totalMemoryFromGraphAdvice(readStartupLog(
+            QString(disabled).replace(QStringLiteral("0.9106"), QStringLiteral("1.0000")), {})));
+        QVERIFY(!totalMemoryFromGraphAdvice(readStartupLog(
+            QString(h100).remove(QRegularExpression(QStringLiteral("INFO [^\\n]*Estimated[^\\n]*\\n"))),
+            {})));
     }
 
     void aModelRunnerV2LogKeepsTheGraphsInTheKvCache()
