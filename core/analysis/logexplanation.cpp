@@ -76,45 +76,90 @@ QString lineOf(int line)
 
 namespace {
 
-QString modelFromLog(const QString &model)
+/// The preset a name is, by its id or names, or by one of its repositories' names (Qwen3-4B is
+/// Qwen/Qwen3-4B): what --model then takes; empty when none is.
+QString presetNamed(const QString &name)
 {
-    if (QFileInfo::exists(model))
-        return model; // a local folder or config.json the resolver reads
-    // A HuggingFace cache path: .../models--Qwen--Qwen3-8B/snapshots/<hash> is Qwen/Qwen3-8B.
-    static const QRegularExpression cache(QStringLiteral("models--([^/]+)--([^/]+)"));
-    if (const QRegularExpressionMatch m = cache.match(model); m.hasMatch())
-        return m.captured(1) + QLatin1Char('/') + m.captured(2);
-    // A model folder of another machine (/opt/models/Qwen3-4B): its name, when a preset or one of its
-    // repositories (Qwen/Qwen3-4B) is so named.
-    const QString folder = model.section(QLatin1Char('/'), -1, -1, QString::SectionSkipEmpty);
-    if (!model.contains(QLatin1Char('/')) || folder.isEmpty())
-        return model;
-    if (ModelLibrary::builtin().find(folder))
-        return folder;
+    if (name.isEmpty())
+        return {};
     for (const ModelArch &preset : ModelLibrary::builtin().presets())
         for (const QString &repo : preset.hfRepoIds)
-            if (repo.section(QLatin1Char('/'), -1).compare(folder, Qt::CaseInsensitive) == 0)
-                return repo;
-    return model;
+            if (repo.section(QLatin1Char('/'), -1).compare(name, Qt::CaseInsensitive) == 0)
+                return repo; // the repository, whose own context length the preset then takes
+    return ModelLibrary::builtin().find(name) ? name : QString();
+}
+
+/// A quantized checkpoint's name without its quantization markers: Qwen3-32B-AWQ,
+/// Qwen2.5-7B-Instruct-GPTQ-Int4, Llama-3.3-70B-Instruct-fp8-dynamic and
+/// Meta-Llama-3.1-8B-Instruct-quantized.w4a16 name their base model so.
+QString withoutQuantizationMarkers(QString name)
+{
+    static const QRegularExpression marker(
+        QStringLiteral(
+            R"([-_.](?:quantized\.w\d+a\d+|awq|gptq|int[48]|fp8|dynamic|w\d+a\d+|nvfp4|mxfp4|bnb|[48]bit)$)"),
+        QRegularExpression::CaseInsensitiveOption);
+    for (QRegularExpressionMatch m = marker.match(name); m.hasMatch(); m = marker.match(name))
+        name.chop(m.capturedLength());
+    return name;
+}
+
+/// The model a log names, as --model takes it, and why when it is not the log's own word.
+struct LogModel
+{
+    QString model;
+    QString why; ///< translated; empty when the log's word is taken as written
+};
+
+LogModel modelFromLog(const StartupLog &log)
+{
+    const QString &model = log.model;
+    if (QFileInfo::exists(model) || ModelLibrary::builtin().find(model))
+        return {model, {}}; // a local folder or config.json the resolver reads, or a preset's repository
+    QString named = model;
+    QString why;
+    // A HuggingFace cache path: .../models--Qwen--Qwen3-8B/snapshots/<hash> is Qwen/Qwen3-8B.
+    static const QRegularExpression cache(QStringLiteral("models--([^/]+)--([^/]+)"));
+    if (const QRegularExpressionMatch m = cache.match(model); m.hasMatch()) {
+        named = m.captured(1) + QLatin1Char('/') + m.captured(2);
+        why = LogExplanationWords::tr("model %1: the repository of the HuggingFace cache folder").arg(named);
+        if (ModelLibrary::builtin().find(named))
+            return {named, why};
+    }
+    const QString name = named.section(QLatin1Char('/'), -1, -1, QString::SectionSkipEmpty);
+    // A model folder of another machine (/opt/models/Qwen3-4B) or another organisation's copy: its name.
+    if (const QString preset = presetNamed(name); !preset.isEmpty() && name != named)
+        return {preset,
+                LogExplanationWords::tr("model %1: the name of the log's model %2, which is not on this "
+                                        "machine; give %3 for its config.json")
+                    .arg(preset, model, optionFlag(ScenarioField::Model))};
+    // A quantized checkpoint of a preset, where the log says how it is quantized (the engine-config line
+    // always does): the preset, quantized as the log says. Not compressed-tensors, whose scheme (FP8, W4A16,
+    // W8A8) only the checkpoint's config says.
+    const QString quantization = log.argument(QStringLiteral("quantization"));
+    const bool namesMethod = !quantization.isEmpty() &&
+                             quantization.compare(QLatin1String("None"), Qt::CaseInsensitive) != 0 &&
+                             !quantization.startsWith(QLatin1String("compressed"), Qt::CaseInsensitive);
+    if (const QString base = withoutQuantizationMarkers(name); namesMethod && base != name) {
+        if (const QString preset = presetNamed(base); !preset.isEmpty())
+            return {preset,
+                    LogExplanationWords::tr("model %1: %2 is a %3 checkpoint of it, for which kvscope has "
+                                            "no preset: its quantization_config (bits, group size) is "
+                                            "taken as kvscope's for %3; give %4 with the checkpoint's "
+                                            "config.json for its own")
+                        .arg(preset, model, quantization, optionFlag(ScenarioField::Model))};
+    }
+    return {named, why};
 }
 
 } // namespace
 
 void takeLogModel(const StartupLog &log, const QString &key, LogExplanation &out)
 {
-    const QString model = modelFromLog(log.model);
-    out.options.insert(optionKey(ScenarioField::Model), model);
+    const LogModel model = modelFromLog(log);
+    out.options.insert(optionKey(ScenarioField::Model), model.model);
     out.read << LogExplanationWords::tr("%1 = %2 (%3)").arg(key, log.model, lineOf(log.argumentLine(key)));
-    if (model == log.model)
-        return;
-    if (log.model.contains(QLatin1String("models--")))
-        out.assumed
-            << LogExplanationWords::tr("model %1: the repository of the HuggingFace cache folder").arg(model);
-    else
-        out.assumed << LogExplanationWords::tr(
-                           "model %1: the name of the log's model folder, which is not on this machine; give "
-                           "%2 for its config.json")
-                           .arg(model, optionFlag(ScenarioField::Model));
+    if (!model.why.isEmpty())
+        out.assumed << model.why;
 }
 
 bool takeOverride(ScenarioField field, const QString &given, LogExplanation &out)

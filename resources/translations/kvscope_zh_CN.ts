@@ -2878,10 +2878,6 @@
         <translation>GPU = %1：日志中的 device_name=%2（%3）</translation>
     </message>
     <message>
-        <source>model %1: the name of the log&apos;s model folder, which is not on this machine; give %2 for its config.json</source>
-        <translation>模型 %1：日志中模型文件夹的名称，该文件夹不在本机；可用 %2 给出它的 config.json</translation>
-    </message>
-    <message>
         <source>GPU %1: the log&apos;s %2, with %3 GiB, the middle of %4</source>
         <translation>GPU %1：日志中的 %2，显存取 %3 GiB，即 %4 的中点</translation>
     </message>
@@ -2904,6 +2900,14 @@
     <message>
         <source>GPU %1 (%2 GiB): the preset nearest the middle of %3 (also %4); give %5 for another</source>
         <translation>GPU %1（%2 GiB）：最接近 %3 中点的预设（另有 %4）；可用 %5 指定其他</translation>
+    </message>
+    <message>
+        <source>model %1: the name of the log&apos;s model %2, which is not on this machine; give %3 for its config.json</source>
+        <translation>模型 %1：日志中模型 %2 的名称，该模型不在本机；可用 %3 给出它的 config.json</translation>
+    </message>
+    <message>
+        <source>model %1: %2 is a %3 checkpoint of it, for which kvscope has no preset: its quantization_config (bits, group size) is taken as kvscope&apos;s for %3; give %4 with the checkpoint&apos;s config.json for its own</source>
+        <translation>模型 %1：%2 是它的 %3 量化检查点，kvscope 没有该检查点的预设：其 quantization_config（位数、分组大小）按 kvscope 对 %3 的默认取值；可用 %4 给出该检查点的 config.json 以用其自身配置</translation>
     </message>
 </context>
 <context>

@@ -371,7 +371,7 @@ private Q_SLOTS:
         QCOMPARE(qRound(range->high * 100), 2162);
         const LogExplanation e = explain(verbatimLog(entry));
         QCOMPARE(e.options.value(QStringLiteral("gpu")), QStringLiteral("custom:21.51"));
-        QCOMPARE(e.options.value(QStringLiteral("model")), QStringLiteral("Qwen3-4B"));
+        QCOMPARE(e.options.value(QStringLiteral("model")), QStringLiteral("Qwen/Qwen3-4B"));
         const QString assumed = e.assumed.join(QLatin1Char('\n'));
         QVERIFY2(assumed.contains(QStringLiteral("21.41-21.62 GiB")) &&
                      assumed.contains(QStringLiteral("line 8")) &&
@@ -422,6 +422,43 @@ private Q_SLOTS:
         QVERIFY(!totalMemoryFromGraphAdvice(readStartupLog(
             QString(h100).remove(QRegularExpression(QStringLiteral("INFO [^\\n]*Estimated[^\\n]*\\n"))),
             {})));
+    }
+
+    void aQuantizedCheckpointOfAPresetIsThePresetQuantizedAsTheLogSays()
+    {
+        // Log 51 (tests/data/vllm-logs.json) serves /opt/models/Qwen3-32B-AWQ with quantization=awq_marlin:
+        // the qwen3-32b preset with AWQ weights, as the validation plans it by hand, to the token.
+        const QJsonObject entry = logEntry(51);
+        const LogExplanation e = explain(verbatimLog(entry));
+        QCOMPARE(e.options.value(QStringLiteral("model")), QStringLiteral("Qwen/Qwen3-32B"));
+        QCOMPARE(e.plan.kv.capacityTokens, validation::checkLog(entry).plan.kv.capacityTokens);
+        QVERIFY2(e.assumed.join(QLatin1Char('\n')).contains(QStringLiteral("awq_marlin checkpoint of it")),
+                 qPrintable(e.assumed.join(QLatin1Char('\n'))));
+        const auto model = [](const QString &log) {
+            return explain(log, {{}, QStringLiteral("h100-sxm"), {}}).options.value(QStringLiteral("model"));
+        };
+        QCOMPARE(
+            model(QStringLiteral("vllm serve RedHatAI/Llama-3.3-70B-Instruct-fp8-dynamic --quantization fp8 "
+                                 "--tensor-parallel-size 2")),
+            QStringLiteral("meta-llama/Llama-3.3-70B-Instruct"));
+        QCOMPARE(
+            model(QStringLiteral("vllm serve Qwen/Qwen2.5-7B-Instruct-GPTQ-Int4 --quantization gptq_marlin")),
+            QStringLiteral("Qwen/Qwen2.5-7B-Instruct"));
+        // A copy of a preset's repository under another name is the preset.
+        QCOMPARE(model(QStringLiteral("vllm serve /data/hub/Qwen2.5-7B-Instruct")),
+                 QStringLiteral("Qwen/Qwen2.5-7B-Instruct"));
+        // Not without the method, nor for compressed-tensors, whose scheme only the checkpoint's config says.
+        const auto refused = [](const QString &log) {
+            try {
+                explain(log, {{}, QStringLiteral("h100-sxm"), {}});
+            } catch (const Error &error) {
+                return error.message().contains(QLatin1String("unknown model"));
+            }
+            return false;
+        };
+        QVERIFY(refused(QStringLiteral("vllm serve Qwen/Qwen2.5-7B-Instruct-GPTQ-Int4")));
+        QVERIFY(refused(QStringLiteral("vllm serve RedHatAI/Meta-Llama-3.1-8B-Instruct-quantized.w4a16 "
+                                       "--quantization compressed-tensors")));
     }
 
     void aModelRunnerV2LogKeepsTheGraphsInTheKvCache()
