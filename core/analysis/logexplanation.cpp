@@ -107,7 +107,9 @@ QString withoutQuantizationMarkers(QString name)
 struct LogModel
 {
     QString model;
-    QString why; ///< translated; empty when the log's word is taken as written
+    QString why;                 ///< translated; empty when the log's word is taken as written
+    bool servesLogModel = false; ///< a preset for a folder or checkpoint the launch lines still serve
+    bool quantizedCheckpoint = false;
 };
 
 LogModel modelFromLog(const StartupLog &log)
@@ -131,7 +133,8 @@ LogModel modelFromLog(const StartupLog &log)
         return {preset,
                 LogExplanationWords::tr("model %1: the name of the log's model %2, which is not on this "
                                         "machine; give %3 for its config.json")
-                    .arg(preset, model, optionFlag(ScenarioField::Model))};
+                    .arg(preset, model, optionFlag(ScenarioField::Model)),
+                true};
     // A quantized checkpoint of a preset, where the log says how it is quantized (the engine-config line
     // always does): the preset, quantized as the log says. Not compressed-tensors, whose scheme (FP8, W4A16,
     // W8A8) only the checkpoint's config says.
@@ -146,7 +149,8 @@ LogModel modelFromLog(const StartupLog &log)
                                             "no preset: its quantization_config (bits, group size) is "
                                             "taken as kvscope's for %3; give %4 with the checkpoint's "
                                             "config.json for its own")
-                        .arg(preset, model, quantization, optionFlag(ScenarioField::Model))};
+                        .arg(preset, model, quantization, optionFlag(ScenarioField::Model)),
+                    true, true};
     }
     return {named, why};
 }
@@ -157,6 +161,10 @@ void takeLogModel(const StartupLog &log, const QString &key, LogExplanation &out
 {
     const LogModel model = modelFromLog(log);
     out.options.insert(optionKey(ScenarioField::Model), model.model);
+    if (model.servesLogModel) {
+        out.servedModel = log.model;
+        out.servedCheckpointQuantized = model.quantizedCheckpoint;
+    }
     out.read << LogExplanationWords::tr("%1 = %2 (%3)").arg(key, log.model, lineOf(log.argumentLine(key)));
     if (!model.why.isEmpty())
         out.assumed << model.why;
@@ -910,6 +918,12 @@ LogExplanation explainStartupLog(const StartupLog &log, const LogOverrides &over
     }
     try {
         e.scenario = scenarioFromValues(e.options, resolve);
+        if (!e.servedModel.isEmpty()) {
+            // The launch lines serve what the log served: its folder, stored as the log's method.
+            e.scenario.model.hfRepoIds.prepend(e.servedModel);
+            if (e.servedCheckpointQuantized && e.scenario.quantization)
+                e.scenario.model.checkpointQuantization = *e.scenario.quantization;
+        }
         e.plan = planMemory(e.scenario);
     } catch (const Error &error) {
         failAt(log.origin, error.message());

@@ -68,6 +68,11 @@ struct LogExplanation
     std::optional<std::int64_t> loggedMaxRunningRequests; ///< SGLang's max_running_requests
     QStringList explanation;                              ///< plain sentences, with kvscope's numbers
     QList<KvLever> levers;
+    /// The log's own model argument where kvscope plans a preset for it (a model folder of another machine,
+    /// a quantized checkpoint of a preset): the launch lines serve it. Empty otherwise.
+    QString servedModel;
+    bool servedCheckpointQuantized =
+        false; ///< that argument is a checkpoint stored as the log's --quantization
 
     /// The components whose logged figure kvscope does not reproduce.
     QStringList disagreeing() const;

@@ -434,6 +434,12 @@ private Q_SLOTS:
         QCOMPARE(e.plan.kv.capacityTokens, validation::checkLog(entry).plan.kv.capacityTokens);
         QVERIFY2(e.assumed.join(QLatin1Char('\n')).contains(QStringLiteral("awq_marlin checkpoint of it")),
                  qPrintable(e.assumed.join(QLatin1Char('\n'))));
+        // Its launch lines serve the log's own checkpoint, stored as AWQ: no placeholder for one.
+        QVERIFY(!e.levers.isEmpty());
+        for (const KvLever &lever : e.levers)
+            QVERIFY2(lever.launch.startsWith(QLatin1String("vllm serve /opt/models/Qwen3-32B-AWQ ")) &&
+                         !lever.launch.contains(QLatin1Char('<')),
+                     qPrintable(lever.launch));
         const auto model = [](const QString &log) {
             return explain(log, {{}, QStringLiteral("h100-sxm"), {}}).options.value(QStringLiteral("model"));
         };
