@@ -44,14 +44,16 @@ QString modelArgument(const ModelArch &model, Engine engine, QStringList &caveat
 }
 
 /// The weight format the served checkpoint must already be stored in: the engines load AWQ,
-/// GPTQ, INT8 and MXFP4 weights as stored and quantize only to FP8 and bitsandbytes while
-/// loading. nullopt when the model's own checkpoint serves.
+/// GPTQ, INT8 and MXFP4 weights as stored and quantize only a 16-bit checkpoint to FP8 and
+/// bitsandbytes while loading (a checkpoint stored otherwise is refused with another --quantization:
+/// ModelConfig._verify_quantization, vllm/config/model.py). nullopt when the model's own checkpoint serves.
 std::optional<QuantMethod> storedFormatNeeded(const Scenario &s)
 {
     if (!s.quantization)
         return std::nullopt;
     const QuantMethod chosen = s.quantization->method;
-    if (chosen == s.model.checkpointQuantization.method || quantizesWhileLoading(chosen))
+    const QuantMethod stored = s.model.checkpointQuantization.method;
+    if (chosen == stored || (quantizesWhileLoading(chosen) && stored == QuantMethod::None))
         return std::nullopt;
     return chosen;
 }
@@ -65,10 +67,17 @@ QString servedModel(const Scenario &s, Engine engine, QStringList &caveats)
     if (!stored)
         return model;
     const QString method = quantMethodName(*stored);
-    caveats << LaunchCaveats::tr(
-                   "%1 is not stored as %2 and the engine does not quantize to %2 while "
-                   "loading: replace the placeholder with a checkpoint of the model stored as %2")
-                   .arg(model, method);
+    const QuantMethod checkpoint = s.model.checkpointQuantization.method;
+    if (checkpoint != QuantMethod::None)
+        caveats << LaunchCaveats::tr(
+                       "%1 is stored as %3, which the engine does not convert to %2: replace the "
+                       "placeholder with a checkpoint of the model stored as %2")
+                       .arg(model, method, quantMethodName(checkpoint));
+    else
+        caveats << LaunchCaveats::tr(
+                       "%1 is not stored as %2 and the engine does not quantize to %2 while "
+                       "loading: replace the placeholder with a checkpoint of the model stored as %2")
+                       .arg(model, method);
     return LaunchCaveats::tr("<%1 checkpoint of %2>").arg(method, model);
 }
 

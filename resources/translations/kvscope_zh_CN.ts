@@ -2448,6 +2448,10 @@
         <source>vLLM %1 takes the all-to-all backend from the environment (VLLM_ALL2ALL_BACKEND=%2), not from %3, which came in 0.11.1</source>
         <translation>vLLM %1 从环境变量（VLLM_ALL2ALL_BACKEND=%2）读取 all-to-all 后端，而不是 %3（该参数在 0.11.1 才加入）</translation>
     </message>
+    <message>
+        <source>%1 is stored as %3, which the engine does not convert to %2: replace the placeholder with a checkpoint of the model stored as %2</source>
+        <translation>%1 以 %3 存储，引擎不会把它转换为 %2：请把占位符换成该模型以 %2 存储的 checkpoint</translation>
+    </message>
 </context>
 <context>
     <name>kvscope::Library</name>

@@ -237,6 +237,17 @@ private Q_SLOTS:
         // fp8 quantizes while loading: nothing to add.
         s.quantization = defaultSpecFor(QuantMethod::Fp8);
         QVERIFY(launchLine(s).caveats.isEmpty());
+        // But only a 16-bit checkpoint: vLLM refuses an AWQ checkpoint with --quantization fp8 ("Quantization
+        // method specified in the model config (awq) does not match the quantization method specified in the
+        // `quantization` argument (fp8)", ModelConfig._verify_quantization, vllm/config/model.py).
+        Scenario stored = s;
+        stored.model.checkpointQuantization = defaultSpecFor(QuantMethod::Awq);
+        const LaunchLine fromAwq = launchLine(stored);
+        QVERIFY2(fromAwq.command().startsWith(QLatin1String("vllm serve '<fp8 checkpoint of ")),
+                 qPrintable(fromAwq.command()));
+        QVERIFY2(fromAwq.caveats.size() == 1 &&
+                     fromAwq.caveats.first().contains(QLatin1String("stored as awq")),
+                 qPrintable(fromAwq.caveats.join(QLatin1Char('\n'))));
         // A group size of 64 is the checkpoint's, not a flag's.
         QuantizationSpec awq64 = defaultSpecFor(QuantMethod::Awq);
         awq64.groupSize = 64;
