@@ -96,10 +96,15 @@ void speedSection(TextTable &t, const MemoryPlan &p)
           QStringLiteral("%1 sequences, %2 each; ideal %3%4")
               .arg(formatCount(s.batchSize), formatRate(s.decodeTokensPerSecondPerSequence),
                    formatRate(s.decodeTokensPerSecondIdeal),
-                   s.ranks > 1 ? QStringLiteral("; %1 ranks of %2 stepping at once")
-                                     .arg(s.ranks)
-                                     .arg(formatCount(s.rankBatchSize))
-                               : QString()));
+                   (s.ranks > 1 ? QStringLiteral("; %1 ranks of %2 stepping at once")
+                                      .arg(s.ranks)
+                                      .arg(formatCount(s.rankBatchSize))
+                                : QString()) +
+                       (s.decode.quantities.pipelineBatches > 1
+                            ? QStringLiteral("; %1 batches of %2 in flight, one a stage")
+                                  .arg(s.decode.quantities.pipelineBatches)
+                                  .arg(formatCount(s.decode.quantities.sequences))
+                            : QString())));
     t.row(QStringLiteral("time to first token"), formatDuration(s.prefill.seconds),
           QStringLiteral("%1-token prompt, %2-bound; ideal %3")
               .arg(formatCount(s.promptLen), speedBoundName(s.prefill.bound),

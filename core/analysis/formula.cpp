@@ -1274,6 +1274,43 @@ QList<FormulaLine> beyondReadLines(const Scenario &s, const SpeedPlan &speed, co
                               "to the GPUs of their experts and sends the results back"));
     }
 
+    if (q.pipelineTransfers > 0) {
+        LineBuilder handover(FormulaSection::Speed, QStringLiteral("pipeline_transfer"));
+        handover
+            .term(count(QStringLiteral("handovers"), q.pipelineTransfers, ScenarioField::PipelineParallelSize,
+                        QStringLiteral("one from each stage to the next")))
+            .op(" × ")
+            .term(seconds(QStringLiteral("handover_latency"), speed.prices.allReduceLatencySeconds, {},
+                          QStringLiteral("per handover, the all-reduce's (calibrated)")))
+            .op(" + ")
+            .term(seconds(QStringLiteral("handover_transfer"), q.pipelineTransferSeconds,
+                          ScenarioField::PipelineParallelSize,
+                          QStringLiteral("each token's hidden state and residual over %1 GB/s links")
+                              .arg(speed.interconnectGBs)));
+        lines << handover.result(
+            seconds(QString(), t[StepTerm::PipelineTransfer]),
+            Formula::tr("pipeline stages: each hands its tokens' hidden states to the next"));
+    }
+
+    if (t[StepTerm::PipelineWait] > 0) {
+        LineBuilder wait(FormulaSection::Speed, QStringLiteral("pipeline_wait"));
+        wait.term(count(QStringLiteral("batches_in_flight"), q.pipelineBatches,
+                        ScenarioField::PipelineParallelSize,
+                        QStringLiteral("one a stage (vLLM's batch queue)")))
+            .op(" × ")
+            .term(seconds(QStringLiteral("busiest_stage"), q.busiestStageSeconds,
+                          ScenarioField::PipelineParallelSize,
+                          QStringLiteral("%1 of a pass's GPU time, on the stage with the most weights")
+                              .arg(decimalText(q.busiestStageShare, 3))))
+            .op(" − ")
+            .term(seconds(QStringLiteral("pass"), q.pipelinePassSeconds, {},
+                          QStringLiteral("one batch through every stage")));
+        lines << wait.result(
+            seconds(QString(), t[StepTerm::PipelineWait]),
+            Formula::tr("pipeline stages: a batch's next step waits until the busiest stage has "
+                        "run every batch in flight"));
+    }
+
     if (q.moeLayers > 0) {
         LineBuilder moe(FormulaSection::Speed, QStringLiteral("moe_routing"));
         moe.term(count(QStringLiteral("moe_layers"), q.moeLayers, ScenarioField::Model,
@@ -1291,10 +1328,14 @@ QList<FormulaLine> beyondReadLines(const Scenario &s, const SpeedPlan &speed, co
         .term(seconds(QStringLiteral("per_step"), speed.prices.stepSeconds, ScenarioField::Engine,
                       QStringLiteral("%1: scheduler, sampler, launches (calibrated)").arg(engine)))
         .op(" + ")
-        // A data-parallel rank's step carries its share of the batch.
-        .term(count(s.dataParallelSize > 1 ? QStringLiteral("rank_sequences") : QStringLiteral("batch_size"),
+        // A data-parallel rank's step carries its share of the batch, a pipeline's batch in flight its own.
+        .term(count(s.dataParallelSize > 1  ? QStringLiteral("rank_sequences")
+                    : q.pipelineBatches > 1 ? QStringLiteral("batch_in_flight")
+                                            : QStringLiteral("batch_size"),
                     q.sequences, ScenarioField::BatchSize,
-                    s.dataParallelSize > 1 ? QStringLiteral("this rank's share of the batch") : QString(),
+                    s.dataParallelSize > 1  ? QStringLiteral("this rank's share of the batch")
+                    : q.pipelineBatches > 1 ? QStringLiteral("one of the batches in flight over the stages")
+                                            : QString(),
                     TermUnit::Sequences))
         .op(" × ")
         .term(seconds(QStringLiteral("per_sequence"), speed.prices.sequenceSeconds, ScenarioField::Engine,

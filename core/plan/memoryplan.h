@@ -293,6 +293,9 @@ struct MemoryPlan
     /// (get_kv_cache_configs, vllm/v1/core/kv_cache_utils.py).
     QList<PipelineStagePlan> pipelineStages;
     int bindingStage = 0;
+    /// Under pipeline parallelism, the whole model's weights on one tensor-parallel rank (`weights` is the
+    /// binding stage's): what a token's pass through every stage reads, for the speed model.
+    WeightMemory pipelineWholeWeights;
 
     SpeedPlan speed; ///< decode and prefill speed (planSpeed()), with its own notes
 

@@ -697,6 +697,7 @@ MemoryPlan planPipeline(const Scenario &s, const EngineRules &rules, const Model
     const WeightMemory whole = weightMemory(
         m, inventory, plan.quantization, plan.dtype, plan.tensorParallelSize, rules.expertPadding(s),
         expertPlacement(m, plan.tensorParallelSize, 1, s.enableExpertParallel));
+    plan.pipelineWholeWeights = whole;
     WeightMemory &w = plan.weights;
     w.checkpointBytes = whole.checkpointBytes;
     w.quantizedParams = whole.quantizedParams;

@@ -218,6 +218,7 @@ QString computeFormatName(ComputeFormat format)
 SpeedModel::SpeedModel(const Scenario &s, const MemoryPlan &plan, const SpeedConstants &constants)
 {
     m_tensorParallelSize = plan.tensorParallelSize;
+    m_pipelineStages = plan.pipelineParallelSize;
     m_dataParallelSize = steppingRanks(plan);
     m_attentionGroups = plan.attentionDataParallel;
     m_denseMlpsScattered = plan.denseLayerMlpsWhole;
@@ -226,6 +227,7 @@ SpeedModel::SpeedModel(const Scenario &s, const MemoryPlan &plan, const SpeedCon
     readHardware(s.gpu, plan);
     readConstants(s, plan, constants);
     readWeights(s.model, plan);
+    readPipeline(s.model, plan);
     m_sharedPrefix = s.sharedPrefixLen;
     countFlops(s.model, plan);
     readDraft(s, plan);
@@ -347,10 +349,15 @@ void SpeedModel::readHardware(const GpuSpec &gpu, const MemoryPlan &plan)
     // Data-parallel ranks of a MoE exchange its layers' tokens over the links too.
     const bool exchanges =
         m_dataParallelSize > 1 && (plan.localExperts > 0 || m_attentionGroups) && m_expertGpus > 1;
+    const int pp = plan.pipelineParallelSize;
     if (tp > 1 && !positive(gpu.interconnectGBs))
         missing << QStringLiteral("interconnect bandwidth for %2 %1")
                        .arg(tp)
                        .arg(optionFlag(ScenarioField::TensorParallelSize));
+    else if (pp > 1 && !positive(gpu.interconnectGBs))
+        missing << QStringLiteral("interconnect bandwidth for %2 %1")
+                       .arg(pp)
+                       .arg(optionFlag(ScenarioField::PipelineParallelSize));
     else if (exchanges && !positive(gpu.interconnectGBs))
         missing << QStringLiteral("interconnect bandwidth for %2 %1")
                        .arg(m_dataParallelSize)
@@ -366,7 +373,7 @@ void SpeedModel::readHardware(const GpuSpec &gpu, const MemoryPlan &plan)
     m_bandwidthGBs = gpu.bandwidthGBs;
     m_peakTflops = path.tflops.value_or(0);
     m_peak16Tflops = peak16.value_or(0);
-    m_interconnectGBs = tp > 1 || exchanges ? gpu.interconnectGBs.value_or(0) : 0;
+    m_interconnectGBs = tp > 1 || pp > 1 || exchanges ? gpu.interconnectGBs.value_or(0) : 0;
     m_bandwidth = m_bandwidthGBs * 1e9;
     m_peak = m_peakTflops * 1e12;
     m_peak16 = m_peak16Tflops * 1e12;
@@ -399,7 +406,8 @@ void SpeedModel::readWeights(const ModelArch &m, const MemoryPlan &plan)
     // Weights a pass reads: everything on the GPU but the input embedding table
     // (a lookup reads one row per token), the vision tower (text decoding) and
     // the rotary buffers (one row per position); routed experts as touched.
-    const WeightMemory &w = plan.weights;
+    // A pipeline's pass reads every stage's weights, each on its own GPU at the same bandwidth.
+    const WeightMemory &w = plan.pipelineParallelSize > 1 ? plan.pipelineWholeWeights : plan.weights;
     const auto component = [&](Component c) { return w.byComponent[int(c)]; };
     Checked dense = Checked(component(Component::Attention)) + component(Component::Mlp) +
                     component(Component::Router) + component(Component::Norms) + component(Component::LmHead);
@@ -427,6 +435,23 @@ void SpeedModel::readWeights(const ModelArch &m, const MemoryPlan &plan)
     // attention and around the MLP (4 x h), and the sampler reads float32 logits.
     m_logitBytes = (Checked(ceilDiv(paddedVocab(m.vocabSize), m_tensorParallelSize)) * 4).value();
     m_hiddenBytesPerToken = (Checked(4) * m.numLayers * m.hiddenSize * m_activationBytes).value();
+}
+
+void SpeedModel::readPipeline(const ModelArch &m, const MemoryPlan &plan)
+{
+    if (plan.pipelineStages.size() < 2)
+        return;
+    // What each stage reads in a pass: its weights but an input embedding it only looks rows up in.
+    const std::int64_t embedding = plan.pipelineWholeWeights.byComponent[int(Component::Embedding)];
+    double total = 0, busiest = 0;
+    for (const PipelineStagePlan &stage : plan.pipelineStages) {
+        const bool lookedUp = stage.holdsEmbedding && !(stage.holdsHead && m.tiedEmbeddings);
+        const double read = double(stage.weightBytes - (lookedUp ? embedding : 0));
+        total += read;
+        busiest = std::max(busiest, read);
+    }
+    if (total > 0)
+        m_busiestStageShare = busiest / total;
 }
 
 void SpeedModel::countFlops(const ModelArch &m, const MemoryPlan &plan)
@@ -591,9 +616,47 @@ ForwardCost SpeedModel::finish(ForwardCost c, std::int64_t tokens, std::int64_t 
         q.allReduceTransferSeconds = q.allReduces * 2.0 * (n - 1) / n * message / m_linkPerDirection;
     }
     addExpertExchanges(q, tokens);
+    if (m_pipelineStages > 1) {
+        // Each stage but the last sends the pass's hidden states and residuals to the next
+        // (IntermediateTensors, send_tensor_dict in vllm/distributed/parallel_state.py), every
+        // tensor-parallel rank its 1/TP share, gathered on arrival.
+        const double bytes = double(tokens) * double(m_hidden) * double(m_activationBytes) * 2.0 /
+                             double(m_tensorParallelSize);
+        q.pipelineTransfers = m_pipelineStages - 1;
+        q.pipelineTransferSeconds = double(q.pipelineTransfers) * bytes / m_linkPerDirection;
+    }
     price(c);
     c.idealSeconds = std::max(c.memorySeconds, c.computeSeconds) + q.allReduceTransferSeconds +
-                     q.expertExchangeTransferSeconds + q.encoderComputeSeconds;
+                     q.expertExchangeTransferSeconds + q.pipelineTransferSeconds + q.encoderComputeSeconds;
+    return c;
+}
+
+std::int64_t SpeedModel::pipelineBatches(std::int64_t sequences) const
+{
+    return std::clamp<std::int64_t>(sequences, 1, m_pipelineStages);
+}
+
+ForwardCost SpeedModel::inFlight(ForwardCost c, std::int64_t batches) const
+{
+    if (m_pipelineStages < 2 || batches < 2)
+        return c;
+    StepBreakdown &t = c.breakdown;
+    // The GPUs' work splits over the stages as their weights do; the engine's host work runs
+    // once per batch on the one engine process.
+    const double host =
+        t[StepTerm::StepOverhead] + t[StepTerm::SequenceOverhead] + t[StepTerm::RequestOverhead];
+    const double gpu = c.seconds - host - t[StepTerm::PipelineTransfer];
+    const double n = double(batches);
+    const double busiest = std::max(m_busiestStageShare * gpu, host);
+    const double cycle = std::max(c.seconds, n * busiest);
+    c.quantities.pipelineBatches = batches;
+    c.quantities.busiestStageShare = m_busiestStageShare;
+    c.quantities.busiestStageSeconds = busiest;
+    c.quantities.pipelinePassSeconds = c.seconds;
+    t[StepTerm::PipelineWait] = cycle - c.seconds;
+    c.seconds = t.total();
+    const double idealGpu = c.idealSeconds - c.quantities.pipelineTransferSeconds;
+    c.idealSeconds = std::max(c.idealSeconds, n * m_busiestStageShare * idealGpu);
     return c;
 }
 
@@ -647,6 +710,9 @@ void SpeedModel::price(ForwardCost &c) const
     t[StepTerm::AllReduce] = q.allReduces * m_allReduceLatency + q.allReduceTransferSeconds;
     // Each exchange waits the same fixed latency as an all-reduce over the same links.
     t[StepTerm::AllToAll] = double(q.expertExchanges) * m_allReduceLatency + q.expertExchangeTransferSeconds;
+    // A stage's handover waits the same fixed latency as a collective over the same links.
+    t[StepTerm::PipelineTransfer] =
+        double(q.pipelineTransfers) * m_allReduceLatency + q.pipelineTransferSeconds;
     t[StepTerm::MoeOverhead] = q.moeLayers * m_moeLayerSeconds;
     t[StepTerm::StepOverhead] = m_stepSeconds;
     t[StepTerm::SequenceOverhead] = double(q.sequences) * m_sequenceSeconds;
@@ -718,11 +784,14 @@ void SpeedModel::addPrefill(ForwardCost &c, std::int64_t tokens, std::int64_t pr
 
 ForwardCost SpeedModel::decode(std::int64_t batch) const
 {
+    // A pipeline runs the sequences as batches in flight, each through every stage in turn.
     const std::int64_t rank = rankShare(batch);
+    const std::int64_t batches = pipelineBatches(rank);
+    const std::int64_t sequences = ceilDiv(rank, batches);
     ForwardCost c;
-    c.weightBytes = weightBytesRead(rank);
-    addDecode(c, rank, m_contextLen);
-    return finish(c, rank, rank, 0);
+    c.weightBytes = weightBytesRead(sequences);
+    addDecode(c, sequences, m_contextLen);
+    return inFlight(finish(c, sequences, sequences, 0), batches);
 }
 
 ForwardCost SpeedModel::verify(std::int64_t batch, std::int64_t draftTokens) const
@@ -908,9 +977,12 @@ double SpeedModel::firstTokenSecondsUnderLoad(std::int64_t promptLen, std::int64
 ServingCost SpeedModel::serving(std::int64_t concurrency, std::int64_t promptLen,
                                 std::int64_t outputLen) const
 {
-    ServingCost s = servingOnRank(rankShare(concurrency), promptLen, outputLen);
-    if (m_dataParallelSize > 1) {
-        // Every rank serves its share at once: the deployment's users and their tokens.
+    // A pipeline serves its users as batches in flight, each its share of them.
+    const std::int64_t rank = rankShare(concurrency);
+    const std::int64_t batches = pipelineBatches(rank);
+    ServingCost s = servingOnRank(ceilDiv(rank, batches), promptLen, outputLen, batches);
+    if (m_dataParallelSize > 1 || batches > 1) {
+        // Every rank (and batch) serves its share at once: the deployment's users and their tokens.
         s.concurrency = concurrency;
         s.outputTokensPerSecond = double(concurrency) * double(outputLen) / s.requestSeconds;
     }
@@ -918,7 +990,7 @@ ServingCost SpeedModel::serving(std::int64_t concurrency, std::int64_t promptLen
 }
 
 ServingCost SpeedModel::servingOnRank(std::int64_t concurrency, std::int64_t promptLen,
-                                      std::int64_t outputLen) const
+                                      std::int64_t outputLen, std::int64_t batches) const
 {
     ServingCost s;
     s.concurrency = concurrency;
@@ -959,7 +1031,7 @@ ServingCost SpeedModel::servingOnRank(std::int64_t concurrency, std::int64_t pro
     ForwardCost decode;
     decode.weightBytes = weightBytesRead(s.decodingSequences);
     addDecode(decode, s.decodingSequences, contextLen);
-    s.decodeStep = finish(decode, s.decodingSequences, s.decodingSequences, 0);
+    s.decodeStep = inFlight(finish(decode, s.decodingSequences, s.decodingSequences, 0), batches);
 
     const std::int64_t decodesWithPrefill = mixes ? s.decodingSequences : 0;
     const std::int64_t tokens = decodesWithPrefill + s.prefillChunkTokens;
@@ -967,7 +1039,7 @@ ServingCost SpeedModel::servingOnRank(std::int64_t concurrency, std::int64_t pro
     mixed.weightBytes = weightBytesRead(tokens);
     addDecode(mixed, decodesWithPrefill, contextLen);
     addPrefill(mixed, s.prefillChunkTokens, promptLen, s.prefillChunkTokens / computed);
-    s.mixedStep = finish(mixed, tokens, decodesWithPrefill, 0);
+    s.mixedStep = inFlight(finish(mixed, tokens, decodesWithPrefill, 0), batches);
 
     const double share = s.prefillStepShare;
     for (std::size_t term = 0; term < StepTermCount; ++term)
@@ -1192,12 +1264,10 @@ SpeedPlan planSpeed(const Scenario &s, const MemoryPlan &plan)
         return speed;
     };
     SpeedPlan speed = inputs();
-    // No calibration source ran a pipeline (a decode step runs the stages in turn, with several
-    // batches in flight over them): no figure kvscope cannot stand by. vLLM's data-parallel ranks
-    // and SGLang's attention groups each step the step model's pass, joined by the exchange the
-    // model prices (StepTerm::AllToAll).
+    // vLLM's data-parallel ranks and SGLang's attention groups each step the step model's pass,
+    // joined by the exchange the model prices (StepTerm::AllToAll); a pipeline's batches pass its
+    // stages in turn (SpeedModel::inFlight).
     const std::pair<ScenarioField, int> unmeasured[] = {
-        {ScenarioField::PipelineParallelSize, plan.pipelineParallelSize},
         {ScenarioField::DataParallelSize,
          s.speculative.enabled() && plan.dataParallelSize > 1 ? plan.dataParallelSize : 1}};
     for (const auto &[field, size] : unmeasured) {
@@ -1245,6 +1315,15 @@ SpeedPlan planSpeed(const Scenario &s, const MemoryPlan &plan)
                                                                   : All2AllBackend::AllgatherReducescatter))
                                 : QString());
         const std::int64_t batch = speed.batchSize;
+        if (plan.pipelineParallelSize > 1)
+            speed.notes << QCoreApplication::translate(
+                               "kvscope::Planner",
+                               "speed: %1 %2: a step passes the stages in turn, handing each token's hidden "
+                               "state to the next; with sequences enough, %2 batches are in flight, one a "
+                               "stage (vLLM's batch queue), and a batch's next step waits for the busiest "
+                               "stage to run all of them")
+                               .arg(optionFlag(ScenarioField::PipelineParallelSize))
+                               .arg(plan.pipelineParallelSize);
         speed.decode = model.decode(batch);
         speed.prefill = model.prefill(speed.promptLen);
         speed.cachedPromptTokens = model.cachedPromptTokens(speed.promptLen);

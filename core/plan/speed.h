@@ -87,6 +87,7 @@ private:
     void readConstants(const Scenario &scenario, const MemoryPlan &plan, const SpeedConstants &constants);
     void applyMeasuredScale(const Scenario &scenario); ///< the user's calibration of this GPU, if any
     void readWeights(const ModelArch &model, const MemoryPlan &plan);
+    void readPipeline(const ModelArch &model, const MemoryPlan &plan); ///< the stages' shares of a pass
     void countFlops(const ModelArch &model, const MemoryPlan &plan);
     void readDraft(const Scenario &scenario, const MemoryPlan &plan);
     void readImages(const Scenario &scenario, const MemoryPlan &plan);
@@ -105,8 +106,16 @@ private:
                     std::int64_t finishing) const;
     /// A rank's share of the deployment's `sequences` (all of them without data parallelism).
     std::int64_t rankShare(std::int64_t sequences) const;
-    /// serving() for one rank's `concurrency`.
-    ServingCost servingOnRank(std::int64_t concurrency, std::int64_t promptLen, std::int64_t outputLen) const;
+    /// The batches a pipeline keeps in flight over `sequences`: one per stage while there are sequences
+    /// enough (vLLM's batch queue, EngineCore.step_with_batch_queue); one without a pipeline.
+    std::int64_t pipelineBatches(std::int64_t sequences) const;
+    /// A pass of one of `batches` batches in flight through a pipeline: each batch's next step starts
+    /// when its last one has passed every stage, and no sooner than the busiest stage (and the
+    /// engine's host work) has run all the batches' passes; the difference is StepTerm::PipelineWait.
+    ForwardCost inFlight(ForwardCost cost, std::int64_t batches) const;
+    /// serving() for one rank's `concurrency` (one of a pipeline's `batches` in flight).
+    ServingCost servingOnRank(std::int64_t concurrency, std::int64_t promptLen, std::int64_t outputLen,
+                              std::int64_t batches = 1) const;
     /// Adds data-parallel ranks' MoE exchanges of a pass of `tokens` a rank to its quantities.
     void addExpertExchanges(StepQuantities &q, std::int64_t tokens) const;
     std::int64_t
@@ -149,6 +158,8 @@ private:
 
     // Model, per GPU
     int m_tensorParallelSize = 1;
+    int m_pipelineStages = 1;       ///< --pipeline-parallel-size: a pass runs the stages in turn
+    double m_busiestStageShare = 1; ///< the share of a pass's weight reads on the busiest stage
     int m_dataParallelSize = 1; ///< vLLM's ranks or SGLang's attention groups, each its share of the batch
     int m_expertGpus = 1;       ///< the GPUs a MoE layer's experts are spread over (TP x DP)
     bool m_deepEpExchange =

@@ -47,7 +47,19 @@ struct StepQuantities
     /// ranks' tokens with the GPUs that hold their experts, and their bytes over the links.
     std::int64_t expertExchanges = 0;
     double expertExchangeTransferSeconds = 0;
-    std::int64_t moeLayers = 0;       ///< MoE layers the pass runs
+    std::int64_t moeLayers = 0; ///< MoE layers the pass runs
+    /// Pipeline parallelism: the handovers between stages (stages - 1), and their bytes over the links
+    /// (each token's hidden state and residual, split over the tensor-parallel ranks that send them).
+    std::int64_t pipelineTransfers = 0;
+    double pipelineTransferSeconds = 0;
+    /// Pipeline parallelism: the batches in flight over the stages (vLLM's batch queue), and the share of
+    /// a pass's GPU time the busiest stage takes.
+    std::int64_t pipelineBatches = 0;
+    double busiestStageShare = 0;
+    /// The busiest stage's time for one batch: its share of the pass's GPU time, or the engine's host
+    /// work for the batch when that is longer.
+    double busiestStageSeconds = 0;
+    double pipelinePassSeconds = 0;   ///< one batch's pass through every stage, handovers included
     std::int64_t sequences = 0;       ///< sequences of a decode step; 0 for a prefill
     std::int64_t requests = 0;        ///< new requests a prefill admits; 0 for a decode step
     double images = 0;                ///< images the vision tower encodes (a chunk: its prompt's share)

@@ -20,6 +20,8 @@ enum class StepTerm
     VisionEncoder,    ///< the vision tower encoding a new request's images (prefill only)
     AllReduce,        ///< tensor-parallel all-reduces: latency and transfer
     AllToAll,         ///< data-parallel ranks' MoE layers: tokens gathered to the experts and back
+    PipelineTransfer, ///< pipeline parallelism: each stage sends its tokens' hidden states to the next
+    PipelineWait,     ///< pipeline parallelism: the batches in flight queue at the busiest stage
     MoeOverhead,      ///< per MoE layer: routing, token permutation, grouped-GEMM launches
     StepOverhead,     ///< per step: scheduler, sampler, launches, host work of the engine
     SequenceOverhead, ///< per sequence in the step: the engine's host work for each

@@ -2131,6 +2131,14 @@
         <source>the state pool, sized before the KV pool</source>
         <translation>状态池，先于 KV 池划定大小</translation>
     </message>
+    <message>
+        <source>pipeline stages: each hands its tokens&apos; hidden states to the next</source>
+        <translation>流水线级：每一级把其 token 的隐藏状态交给下一级</translation>
+    </message>
+    <message>
+        <source>pipeline stages: a batch&apos;s next step waits until the busiest stage has run every batch in flight</source>
+        <translation>流水线级：一个批次的下一步要等最忙的那一级把所有在途批次都跑完</translation>
+    </message>
 </context>
 <context>
     <name>kvscope::FormulaPanel</name>
@@ -4160,6 +4168,10 @@
         <source>%1 with the native backend: vLLM before 0.19 fails to start offloading %2&apos;s latent-attention cache (%3 %4)</source>
         <translation>%1 使用原生后端：0.19 之前的 vLLM 在卸载 %2 的潜在注意力缓存时无法启动（%3 %4）</translation>
     </message>
+    <message>
+        <source>speed: %1 %2: a step passes the stages in turn, handing each token&apos;s hidden state to the next; with sequences enough, %2 batches are in flight, one a stage (vLLM&apos;s batch queue), and a batch&apos;s next step waits for the busiest stage to run all of them</source>
+        <translation>速度：%1 %2：一步依次经过各级，把每个 token 的隐藏状态交给下一级；序列足够多时有 %2 个批次在途，每级一个（vLLM 的批次队列），一个批次的下一步要等最忙的那一级把它们全部跑完</translation>
+    </message>
 </context>
 <context>
     <name>kvscope::PublishedResults</name>
@@ -4910,6 +4922,10 @@ Page Up / Page Down 在场景条中切换。</translation>
         <source>%1 ranks of %2 sequences, a step each at once</source>
         <translation>%1 个 rank，各 %2 条序列，同时各走一步</translation>
     </message>
+    <message>
+        <source>%1 batches of %2 sequences in flight, one a stage</source>
+        <translation>%1 个在途批次，每批 %2 个序列，每级一个</translation>
+    </message>
 </context>
 <context>
     <name>kvscope::SqnrChart</name>
@@ -4998,6 +5014,14 @@ Page Up / Page Down 在场景条中切换。</translation>
     <message>
         <source>Token exchange between ranks</source>
         <translation>rank 间 token 交换</translation>
+    </message>
+    <message>
+        <source>Pipeline stage handover</source>
+        <translation>流水线级间传递</translation>
+    </message>
+    <message>
+        <source>Wait for the busiest stage</source>
+        <translation>等待最忙的一级</translation>
     </message>
 </context>
 <context>

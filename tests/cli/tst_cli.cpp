@@ -381,12 +381,14 @@ private Q_SLOTS:
                 1e-6);
         QCOMPARE(terms.value(QLatin1String("compute")).toDouble(), 0.0);
         QCOMPARE(terms.value(QLatin1String("request_overhead")).toDouble(), 0.0);
-        QCOMPARE(terms.value(QLatin1String("vision_encoder")).toDouble(), 0.0); // no images
-        QCOMPARE(terms.value(QLatin1String("all_to_all")).toDouble(), 0.0);     // no data-parallel ranks
+        QCOMPARE(terms.value(QLatin1String("vision_encoder")).toDouble(), 0.0);    // no images
+        QCOMPARE(terms.value(QLatin1String("all_to_all")).toDouble(), 0.0);        // no data-parallel ranks
+        QCOMPARE(terms.value(QLatin1String("pipeline_transfer")).toDouble(), 0.0); // no pipeline stages
+        QCOMPARE(terms.value(QLatin1String("pipeline_wait")).toDouble(), 0.0);
         double sum = 0;
         for (const QJsonValue &term : terms)
             sum += term.toDouble();
-        QCOMPARE(terms.size(), 12);
+        QCOMPARE(terms.size(), 14);
         const double step = o.value(QLatin1String("decode_step_seconds")).toDouble();
         QVERIFY(std::abs(sum - step) < 1e-8);
         QVERIFY(step > bytes / 3350e9); // slower than the bare roofline
@@ -448,11 +450,14 @@ private Q_SLOTS:
             ranks.out.constData());
         QVERIFY(ranks.out.contains("  Token exchange between ranks"));
         QVERIFY(ranks.out.contains("; 2 ranks of 8 stepping at once"));
-        // Pipeline stages: no speed, so no efficiencies in the heading.
+        // Pipeline stages: the step passes them in turn, its handover a row of its own, the batches in flight
+        // said.
         const Run stages =
             run({QStringLiteral("calc"), QStringLiteral("--pipeline-parallel-size"), QStringLiteral("2")});
-        QVERIFY2(stages.out.contains("Speed per replica (2 GPUs: 2 pipeline stages of 1)\n"),
+        QVERIFY2(stages.out.contains("Speed per replica (2 GPUs: 2 pipeline stages of 1; step model"),
                  stages.out.constData());
+        QVERIFY(stages.out.contains("  Pipeline stage handover"));
+        QVERIFY(stages.out.contains("; 2 batches of 8 in flight, one a stage"));
         QVERIFY(ranks.out.contains("deployment KV cache"));
         QVERIFY(ranks.out.contains("--data-parallel-size 2 --enable-expert-parallel"));
     }

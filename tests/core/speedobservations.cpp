@@ -109,6 +109,7 @@ Scenario scenarioOf(const QJsonObject &row, std::int64_t sequences, std::int64_t
         throw Error(QStringLiteral("quantization '%1' is not one the data file maps").arg(quantization));
     s.kvCacheDtype = parseKvCacheDtype(text(row, "kv_cache_dtype"));
     s.tensorParallelSize = row.value(QLatin1String("tensor_parallel_size")).toInteger(1);
+    s.pipelineParallelSize = row.value(QLatin1String("pipeline_parallel_size")).toInteger(1);
     s.batchSize = sequences;
     s.seqLen = contextLen;
     s.maxModelLen = std::max<std::int64_t>(contextLen, 1);

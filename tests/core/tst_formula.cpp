@@ -720,6 +720,26 @@ private Q_SLOTS:
         QCOMPARE(termOf(allReduce, "all_reduces").value, 64);
         QVERIFY(qFuzzyCompare(termOf(allReduce, "transfer").real, 64 * 4096 * 2 / 450e9));
 
+        // Two pipeline stages (the tensor-parallel pair as one GPU again): one handover of one token's
+        // hidden state and residual, 2 x 4,096 BF16 values over 900 / 2 GB/s; 64 sequences run as two
+        // batches of 32, and when the busiest stage's two passes outlast one batch's pass the difference
+        // is the wait.
+        s.tensorParallelSize = 1;
+        s.pipelineParallelSize = 2;
+        const std::int64_t batch = s.batchSize;
+        s.batchSize = 64;
+        const MemoryPlan pipelinePlan = planMemory(s);
+        const FormulaSheet pipeline = formulaSheet(s, pipelinePlan);
+        const FormulaLine &handover = lineOf(pipeline, "pipeline_transfer");
+        QCOMPARE(handover.symbolic(), QStringLiteral("handovers × handover_latency + handover_transfer"));
+        QCOMPARE(termOf(handover, "handovers").value, 1);
+        QVERIFY(qFuzzyCompare(termOf(handover, "handover_transfer").real, 32.0 * 2 * 4096 * 2 / 450e9));
+        QCOMPARE(handover.result.real, pipelinePlan.speed.decode.breakdown[StepTerm::PipelineTransfer]);
+        QCOMPARE(termOf(lineOf(pipeline, "engine_overhead"), "batch_in_flight").value, 32);
+        verifyLinesAddUp(pipeline);
+        s.pipelineParallelSize = 1;
+        s.batchSize = batch;
+
         // Mixtral-8x7B: every one of its 32 layers routes.
         const Scenario moe = scenarioFor(QStringLiteral("mixtral-8x7b"), 16, 8192, 2);
         const FormulaSheet moeSheet = formulaSheet(moe, planMemory(moe));

@@ -164,10 +164,12 @@ private Q_SLOTS:
         QVERIFY(plan.pipelineStages.at(0).holdsEmbedding && !plan.pipelineStages.at(1).holdsEmbedding);
     }
 
-    void speedIsNotGuessed()
+    void speedPassesTheStagesInTurn()
     {
+        // tests/core/tst_speed.cpp checks the step by hand; here, that a pipeline has one and says how.
         const MemoryPlan plan = planMemory(llama8b(2));
-        QVERIFY(!plan.speed.available);
+        QVERIFY(plan.speed.available);
+        QVERIFY(plan.speed.decode.breakdown[StepTerm::PipelineTransfer] > 0);
         QVERIFY(
             plan.speed.notes.join(QLatin1Char(' ')).contains(QStringLiteral("--pipeline-parallel-size 2")));
     }

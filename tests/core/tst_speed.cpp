@@ -13,6 +13,7 @@
 #include "core/scenario/scenario.h"
 #include "tests/testsupport.h"
 
+#include <algorithm>
 #include <cmath>
 
 #include <QFile>
@@ -863,6 +864,61 @@ private Q_SLOTS:
         l40s.batchSize = 16;
         const double pcie = 2 * 32 * (alpha + 2.0 * 1 / 2 * (16.0 * 4096 * 2) / 32e9);
         QVERIFY(std::abs(planMemory(l40s).speed.decode.allReduceSeconds - pcie) < 1e-12);
+    }
+
+    void aPipelinePassesItsStagesInTurnWithBatchesInFlight()
+    {
+        // Llama-3.1-8B on two pipeline stages of one H100 each (16 layers a stage): a token's pass reads
+        // every stage's weights, each at one H100's bandwidth, so at one sequence the step is the whole
+        // model's on one GPU plus one handover of the token's hidden state and residual (2 x 4,096
+        // bfloat16 = 16,384 B over NVLink's 450 GB/s a direction, after the collective latency).
+        Scenario s = scenario(QStringLiteral("llama-3.1-8b"));
+        s.batchSize = 1;
+        s.seqLen = 4096;
+        Scenario pipeline = s;
+        pipeline.pipelineParallelSize = 2;
+        const MemoryPlan plan = planMemory(pipeline);
+        QVERIFY(plan.speed.available);
+        const SpeedPlan single = planMemory(s).speed;
+        const ForwardCost &step = plan.speed.decode;
+        QCOMPARE(step.weightBytes, single.decode.weightBytes);
+        const double alpha = calibratedSpeedConstants().allReduceLatencySeconds;
+        const double handover = alpha + 2.0 * Hidden * 2 / 450e9;
+        QVERIFY(std::abs(step.breakdown[StepTerm::PipelineTransfer] - handover) < 1e-15);
+        QVERIFY(std::abs(step.seconds - (single.decode.seconds + handover)) < 1e-12);
+        QCOMPARE(step.breakdown[StepTerm::PipelineWait], 0.0); // one batch: nothing queues
+
+        // 32 sequences run as two batches of 16 in flight, one a stage (vLLM's batch queue). A batch's
+        // next step waits for its pass through both stages, and for the busiest stage to run both
+        // batches: the last stage, which reads its 16 layers and the LM head (the first stage's input
+        // embedding is a lookup).
+        pipeline.batchSize = 32;
+        const MemoryPlan busy = planMemory(pipeline);
+        Scenario half = s;
+        half.batchSize = 16;
+        const ForwardCost pass = planMemory(half).speed.decode;
+        const PipelineStagePlan &first = busy.pipelineStages.at(0), &last = busy.pipelineStages.at(1);
+        const double embedding = 2.0 * TableParams; // one bfloat16 table on the first stage
+        const double share =
+            double(last.weightBytes) / (double(first.weightBytes) - embedding + double(last.weightBytes));
+        QVERIFY(share > 0.5);
+        const StepBreakdown &t = pass.breakdown;
+        const double host = t[StepTerm::StepOverhead] + t[StepTerm::SequenceOverhead];
+        const double traverse = pass.seconds + alpha + 16.0 * 2 * Hidden * 2 / 450e9;
+        const double cycle = std::max({traverse, 2 * share * (pass.seconds - host), 2 * host});
+        QVERIFY2(std::abs(busy.speed.decode.seconds - cycle) < 1e-9,
+                 qPrintable(QStringLiteral("%1 vs %2").arg(busy.speed.decode.seconds).arg(cycle)));
+        QVERIFY(std::abs(busy.speed.decode.breakdown[StepTerm::PipelineWait] - (cycle - traverse)) < 1e-9);
+        QVERIFY(std::abs(busy.speed.decodeTokensPerSecond - 32 / cycle) < 1e-6);
+        QVERIFY2(busy.speed.notes.join(QLatin1Char('\n')).contains(QLatin1String("batches are in flight")),
+                 qPrintable(busy.speed.notes.join(QLatin1Char('\n'))));
+
+        // Without a link figure the handover cannot be priced.
+        Scenario unlinked = pipeline;
+        unlinked.gpu = resolveGpu(QStringLiteral("custom:80:2000:300"));
+        const SpeedPlan none = planMemory(unlinked).speed;
+        QVERIFY(!none.available);
+        QVERIFY(none.notes.join(QLatin1Char('\n')).contains(QLatin1String("--pipeline-parallel-size 2")));
     }
 
     void efficienciesScaleTheirSideOnly()

@@ -470,18 +470,40 @@ private Q_SLOTS:
 
     void aPlanWithoutSpeedHidesTheTimeChart()
     {
-        // Pipeline stages have no speed figure (core/plan/speed.cpp says why on every card): the
-        // "where the time goes" chart would be an empty axis, so it and its legend step aside.
+        // A custom GPU without a bandwidth has no speed figure (core/plan/speed.cpp says why on every
+        // card): the "where the time goes" chart would be an empty axis, so it and its legend step aside.
         controller()->setModel(test::preset(QStringLiteral("llama-3.1-8b")));
         QVERIFY(!stepBars()->isHidden());
-        controller()->setPipelineParallelSize(2);
+        const GpuSpec h100 = controller()->scenario().gpu;
+        controller()->setGpu(resolveGpu(QStringLiteral("custom:80")));
         QVERIFY(!controller()->plan().speed.available);
         QVERIFY(stepBars()->isHidden());
         QVERIFY(child<QWidget>("stepBreakdownLegend")->isHidden());
-        controller()->setPipelineParallelSize(1);
+        controller()->setGpu(h100);
         QVERIFY(controller()->plan().speed.available);
         QVERIFY(!stepBars()->isHidden());
         QVERIFY(!child<QWidget>("stepBreakdownLegend")->isHidden());
+    }
+
+    void pipelineStagesShowTheirHandover()
+    {
+        // Two pipeline stages: a speed figure, each step handing the tokens' hidden states from stage to
+        // stage, a bar of its own in "where the time goes".
+        controller()->setModel(test::preset(QStringLiteral("llama-3.1-8b")));
+        controller()->setPipelineParallelSize(2);
+        QVERIFY(controller()->plan().speed.available);
+        QVERIFY(!stepBars()->isHidden());
+        QVERIFY(controller()->plan().speed.decode.breakdown[StepTerm::PipelineTransfer] > 0);
+        QVERIFY(stepBars()->barSet(StepPass::Decode, StepTerm::PipelineTransfer));
+        // The default 16 sequences run as two batches of 8, one a stage.
+        QVERIFY2(explorer()
+                     ->speedPanel()
+                     ->detailLabel(QStringLiteral("decodeTokensPerSecond"))
+                     ->text()
+                     .contains(QStringLiteral("2 batches of 8 sequences in flight")),
+                 qPrintable(
+                     explorer()->speedPanel()->detailLabel(QStringLiteral("decodeTokensPerSecond"))->text()));
+        controller()->setPipelineParallelSize(1);
     }
 
     void dataParallelRanksShowTheirTokenExchange()

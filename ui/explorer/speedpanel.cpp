@@ -155,13 +155,21 @@ void SpeedPanel::showSpeed(const SpeedPlan &s)
                                                             .arg(s.ranks)
                                                             .arg(formatCount(s.rankBatchSize, locale))
                               : QString();
+    // A pipeline's batches in flight, one a stage (the core's split of the sequences).
+    const StepQuantities &step = s.decode.quantities;
+    const QString batches =
+        step.pipelineBatches > 1
+            ? QStringLiteral(" · ") + tr("%1 batches of %2 sequences in flight, one a stage")
+                                          .arg(step.pipelineBatches)
+                                          .arg(formatCount(step.sequences, locale))
+            : QString();
     card(QStringLiteral("decodeTokensPerSecond"))
         ->setTexts(tr("Decode, all sequences"), tr("%1 tokens/s").arg(rate(s.decodeTokensPerSecond)),
                    held +
                        tr("ideal %1 tokens/s · %2 sequences × %3 tokens · a step every %4")
                            .arg(rate(s.decodeTokensPerSecondIdeal), formatCount(s.batchSize, locale),
                                 formatCount(s.contextLen, locale), formatDuration(s.decode.seconds)) +
-                       ranks);
+                       ranks + batches);
     card(QStringLiteral("decodePerSequence"))
         ->setTexts(tr("Decode, per sequence"),
                    tr("%1 tokens/s").arg(rate(s.decodeTokensPerSecondPerSequence)),

@@ -87,6 +87,7 @@ QColor stepTermColor(StepTerm term, const QPalette &palette)
         {StepTerm::MoeOverhead, 0xdb2777, 0xf472b6},      {StepTerm::StepOverhead, 0x52525b, 0xa1a1aa},
         {StepTerm::SequenceOverhead, 0xa1a1aa, 0x71717a}, {StepTerm::RequestOverhead, 0xca8a04, 0xfacc15},
         {StepTerm::VisionEncoder, 0x65a30d, 0xa3e635},    {StepTerm::AllToAll, 0x0891b2, 0x22d3ee},
+        {StepTerm::PipelineTransfer, 0x9f1239, 0xfb7185}, {StepTerm::PipelineWait, 0x78716c, 0xd6d3d1},
     };
     for (const Shades &s : shades)
         if (s.term == term)
