@@ -479,11 +479,14 @@ private Q_SLOTS:
         // 18.8 %, 108 of 174 (62 %). Two AMD sources then joined: AMD's Llama-3.1-70B runs on eight MI300X
         // under vLLM 0.10 (6 rows, all within 20 %) and InferenceX's DeepSeek-R1 on eight MI325X under SGLang
         // 0.5.19 (5 rows, 34 to 47 % short, as the cookbook's MI300X DeepSeek rows are), 19.0 %, 114 of 185
-        // (62 %, 0.616; the median 0.1903). The targets are 15 % and 80 %.
+        // (62 %, 0.616; the median 0.1903). Modelling pipeline stages then brought in a blog's tensor- and
+        // pipeline-parallel runs of Qwen3-32B on two RTX PRO 6000 (6 rows, the pipeline's within 11 %; the
+        // tensor-parallel prompt's all-reduces over a cross-socket path an explained miss), 18.6 %, 119 of
+        // 191 (62 %, 0.623; the median 0.1862). The targets are 15 % and 80 %.
         const Summary s = summarise(m_observations, Split::HeldOut, calibratedSpeedConstants());
-        QVERIFY(s.rows >= 185);
-        QVERIFY2(s.medianError <= 0.1904, qPrintable(QString::number(s.medianError)));
-        QVERIFY2(s.within25 >= 0.616 * s.rows,
+        QVERIFY(s.rows >= 191);
+        QVERIFY2(s.medianError <= 0.1862, qPrintable(QString::number(s.medianError)));
+        QVERIFY2(s.within25 >= 0.623 * s.rows,
                  qPrintable(QStringLiteral("%1 of %2").arg(s.within25).arg(s.rows)));
     }
 
