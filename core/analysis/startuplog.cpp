@@ -138,7 +138,13 @@ public:
         const QStringList lines = text.split(QLatin1Char('\n'));
         for (qsizetype i = 0; i < lines.size(); ++i) {
             m_line = int(i) + 1;
-            readLine(lines.at(i));
+            // A shell command continued with a backslash is one line, numbered where it starts.
+            QString line = lines.at(i);
+            while (line.endsWith(QLatin1Char('\\')) && i + 1 < lines.size()) {
+                line.chop(1);
+                line += QLatin1Char(' ') + lines.at(++i).trimmed();
+            }
+            readLine(line);
         }
     }
 
@@ -233,7 +239,9 @@ private:
         static const QRegularExpression engineConfig =
             pattern("Initializing a V1 LLM engine \\(v([^)]+)\\) with config: (.*)$");
         static const QRegularExpression nonDefault = pattern(R"(non-default args: \{(.*)\}\s*$)");
-        static const QRegularExpression serve = pattern(R"((?:^|\s|\$ )vllm serve\s+(.*)$)");
+        // `vllm serve ...`, or a docker run of vLLM's image, whose entrypoint is `vllm serve`.
+        static const QRegularExpression serve =
+            pattern(R"((?:(?:^|\s|\$ )vllm serve|\svllm/vllm-openai(?::\S+)?)\s+(.*)$)");
         static const QRegularExpression chunked =
             pattern("Chunked prefill is enabled with max_num_batched_tokens=(\\d+)");
         static const QRegularExpression defaulting =
@@ -253,16 +261,18 @@ private:
             R"(Free memory on device \(([\d.]+)/([\d.]+) GiB\) on startup\..*Actual usage is ([\d.]+) )"
             R"(GiB for weight, ([\d.]+) GiB for peak activation, ([\d.]+) GiB for non-torch memory)");
         static const QRegularExpression graphProfiling = pattern("CUDA graph memory profiling is enabled");
-        static const QRegularExpression available = pattern("Available KV cache memory: ([\\d.]+) GiB");
+        static const QRegularExpression available = pattern("Available KV cache memory: (-?[\\d.]+) GiB");
         static const QRegularExpression cacheSize = pattern("GPU KV cache size: ([\\d,]+) tokens");
         static const QRegularExpression concurrency =
             pattern("Maximum concurrency for ([\\d,]+) tokens per request: ([\\d.]+)x");
         static const QRegularExpression encoder = pattern(
             R"(Encoder cache will be initialized with a budget of ([\d,]+) tokens, and profiled with )"
             R"((\d+) image items)");
+        // vLLM's refusals when the KV cache cannot hold a request, or has no memory at all
+        // (_check_enough_kv_cache_memory, vllm/v1/core/kv_cache_utils.py).
         static const QRegularExpression refused =
             pattern("ValueError: ((?:The model's max seq len|To serve at least one request).*(?:KV "
-                    "cache|max_model_len).*)$");
+                    "cache|max_model_len).*|No available memory for the cache blocks.*)$");
 
         QRegularExpressionMatch m;
         if ((m = apiVersion.match(line)).hasMatch() && m_log.vllmVersion.isEmpty())
