@@ -199,17 +199,21 @@ ModelArch asNamed(ModelArch model, const QString &wanted)
 ModelArch resolveModel(const QString &text)
 {
     if (text.trimmed().isEmpty())
-        throw Error(QStringLiteral("%1: no model given").arg(optionFlag(ScenarioField::Model)));
+        throw Error(QCoreApplication::translate("kvscope::Library", "%1: no model given")
+                        .arg(optionFlag(ScenarioField::Model)));
     if (const ModelArch *preset = ModelLibrary::builtin().find(text))
         return asNamed(*preset, text.trimmed());
     // A NUL makes no path (QFileInfo would warn on stderr): the id is unknown. A broken link
     // goes to importModel, which says what it is.
     if (!text.contains(QChar(0)) && (QFileInfo::exists(text) || isBrokenSymlink(fileKind(text))))
         return importModel(text).model;
+    // Translated where a translator is installed: the window shows it (the explain-log dialog, the model
+    // box).
     throw Error(
-        QStringLiteral("%1: unknown model '%2': not a preset id, a HuggingFace repo id of a preset, "
-                       "or an existing config.json, model folder or .gguf file (run 'kvscope models' for "
-                       "the list)")
+        QCoreApplication::translate(
+            "kvscope::Library",
+            "%1: unknown model '%2': not a preset id, a HuggingFace repo id of a preset, or an existing "
+            "config.json, model folder or .gguf file (run 'kvscope models' for the list)")
             .arg(optionFlag(ScenarioField::Model), text));
 }
 
@@ -234,8 +238,9 @@ ModelArch resolveDraftModel(const QString &text)
     for (const ModelArch &draft : draftLibrary().presets())
         drafts << draft.hfRepoIds.value(0, draft.id);
     throw Error(
-        QStringLiteral("%1: unknown draft model '%2': not a draft preset (%3), a model preset or an "
-                       "existing config.json or model folder")
+        QCoreApplication::translate("kvscope::Library",
+                                    "%1: unknown draft model '%2': not a draft preset (%3), a model "
+                                    "preset or an existing config.json or model folder")
             .arg(optionFlag(ScenarioField::SpeculativeConfig), text, drafts.join(QStringLiteral(", "))));
 }
 
@@ -259,10 +264,10 @@ GpuSpec resolveGpu(const QString &text)
     if (const qsizetype colon = text.lastIndexOf(QLatin1Char(':')); colon > 0)
         if (const GpuSpec *gpu = GpuLibrary::builtin().find(text.left(colon).trimmed()))
             return presetWithMemory(*gpu, text.mid(colon + 1));
-    throw Error(
-        QStringLiteral("%1: unknown GPU '%2' (run 'kvscope gpus' for the list; PRESET:MEMORY_GIB gives "
-                       "a preset its host's memory)")
-            .arg(optionFlag(ScenarioField::Gpu), text));
+    throw Error(QCoreApplication::translate("kvscope::Library",
+                                            "%1: unknown GPU '%2' (run 'kvscope gpus' for the list; "
+                                            "PRESET:MEMORY_GIB gives a preset its host's memory)")
+                    .arg(optionFlag(ScenarioField::Gpu), text));
 }
 
 } // namespace kvscope

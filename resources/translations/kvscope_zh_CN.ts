@@ -2467,6 +2467,22 @@
         <source>%1&apos;s config.json has max_position_embeddings %2 (the preset&apos;s %3): planned with %2</source>
         <translation>%1 的 config.json 中 max_position_embeddings 为 %2（预设为 %3）：按 %2 规划</translation>
     </message>
+    <message>
+        <source>%1: no model given</source>
+        <translation>%1：未给出模型</translation>
+    </message>
+    <message>
+        <source>%1: unknown model &apos;%2&apos;: not a preset id, a HuggingFace repo id of a preset, or an existing config.json, model folder or .gguf file (run &apos;kvscope models&apos; for the list)</source>
+        <translation>%1：未知模型“%2”：既不是预设 id、预设的 HuggingFace 仓库 id，也不是存在的 config.json、模型文件夹或 .gguf 文件（运行 &apos;kvscope models&apos; 查看列表）</translation>
+    </message>
+    <message>
+        <source>%1: unknown draft model &apos;%2&apos;: not a draft preset (%3), a model preset or an existing config.json or model folder</source>
+        <translation>%1：未知草稿模型“%2”：既不是草稿预设（%3）、模型预设，也不是存在的 config.json 或模型文件夹</translation>
+    </message>
+    <message>
+        <source>%1: unknown GPU &apos;%2&apos; (run &apos;kvscope gpus&apos; for the list; PRESET:MEMORY_GIB gives a preset its host&apos;s memory)</source>
+        <translation>%1：未知 GPU“%2”（运行 &apos;kvscope gpus&apos; 查看列表；PRESET:MEMORY_GIB 给预设指定其主机上的显存）</translation>
+    </message>
 </context>
 <context>
     <name>kvscope::LogExplanationText</name>

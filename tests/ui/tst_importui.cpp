@@ -450,6 +450,25 @@ private Q_SLOTS:
             QCOMPARE(table->cellAt(row, 1).firstCursorPosition().block().text(), logged.at(row - 1));
     }
 
+    void anUnknownModelIsRefusedInTheWindowsLanguage()
+    {
+        // The core's refusal of a model it does not know reaches the dialog in Chinese too.
+        translations::apply(QStringLiteral("zh_CN"));
+        const auto restore = qScopeGuard([] { translations::apply(QStringLiteral("en")); });
+        ExplainLogDialog dialog;
+        QSignalSpy finished(&dialog, &ExplainLogDialog::finished);
+        dialog.logText()->setPlainText(
+            QStringLiteral("vllm serve someone/no-such-model --gpu-memory-utilization 0.9\n"
+                           "worker init memory snapshot: total_memory=79.19GiB"));
+        dialog.explainPastedText();
+        QTRY_COMPARE(finished.size(), 1);
+        QCOMPARE(finished.at(0).at(0).toBool(), false);
+        const QString status = dialog.status()->text();
+        QVERIFY2(status.contains(QStringLiteral("someone/no-such-model")) &&
+                     status.contains(QString::fromUtf8("未知模型")),
+                 qPrintable(status));
+    }
+
     void pasteConfigDialog()
     {
         PasteConfigDialog dialog;
