@@ -14,6 +14,7 @@
 #include "core/precision/dtypes.h"
 #include "core/scenario/eplbconfig.h"
 #include "core/scenario/launchline.h"
+#include "core/scenario/scenario.h"
 
 #include <cmath>
 
@@ -110,7 +111,28 @@ struct LogModel
     QString why;                 ///< translated; empty when the log's word is taken as written
     bool servesLogModel = false; ///< a preset for a folder or checkpoint the launch lines still serve
     bool quantizedCheckpoint = false;
+    QString impliedQuantization; ///< the method the name implies, where the log does not state one
 };
+
+/// The --quantization a quantized checkpoint's name implies when it ends in one marker that only one method
+/// reads (Qwen's -FP8 and RedHat's -fp8-dynamic checkpoints load as FP8 weights, -AWQ as AWQ, -GPTQ and
+/// -GPTQ-Int4 as 4-bit GPTQ); empty otherwise.
+QString quantizationMarkerMethod(const QString &name)
+{
+    static const QRegularExpression fp8(QStringLiteral(R"([-_]fp8(?:[-_]dynamic)?$)"),
+                                        QRegularExpression::CaseInsensitiveOption);
+    static const QRegularExpression awq(QStringLiteral(R"([-_]awq$)"),
+                                        QRegularExpression::CaseInsensitiveOption);
+    static const QRegularExpression gptq(QStringLiteral(R"([-_]gptq(?:[-_]int4)?$)"),
+                                         QRegularExpression::CaseInsensitiveOption);
+    if (fp8.match(name).hasMatch())
+        return QStringLiteral("fp8");
+    if (awq.match(name).hasMatch())
+        return QStringLiteral("awq");
+    if (gptq.match(name).hasMatch())
+        return QStringLiteral("gptq");
+    return {};
+}
 
 LogModel modelFromLog(const StartupLog &log)
 {
@@ -138,19 +160,28 @@ LogModel modelFromLog(const StartupLog &log)
     // A quantized checkpoint of a preset, where the log says how it is quantized (the engine-config line
     // always does): the preset, quantized as the log says. Not compressed-tensors, whose scheme (FP8, W4A16,
     // W8A8) only the checkpoint's config says.
-    const QString quantization = log.argument(QStringLiteral("quantization"));
-    const bool namesMethod = !quantization.isEmpty() &&
-                             quantization.compare(QLatin1String("None"), Qt::CaseInsensitive) != 0 &&
-                             !quantization.startsWith(QLatin1String("compressed"), Qt::CaseInsensitive);
+    // An excerpt without that line: the method the name's marker implies, where one does (-FP8, -AWQ, -GPTQ /
+    // -GPTQ-Int4; said among the assumptions).
+    const QString stated = log.argument(QStringLiteral("quantization"));
+    const bool statesMethod =
+        !stated.isEmpty() && stated.compare(QLatin1String("None"), Qt::CaseInsensitive) != 0;
+    const QString implied = statesMethod ? QString() : quantizationMarkerMethod(name);
+    const QString quantization = statesMethod ? stated : implied;
+    const bool namesMethod =
+        !quantization.isEmpty() && !quantization.startsWith(QLatin1String("compressed"), Qt::CaseInsensitive);
     if (const QString base = withoutQuantizationMarkers(name); namesMethod && base != name) {
-        if (const QString preset = presetNamed(base); !preset.isEmpty())
-            return {preset,
-                    LogExplanationWords::tr("model %1: %2 is a %3 checkpoint of it, for which kvscope has "
-                                            "no preset: its quantization_config (bits, group size) is "
-                                            "taken as kvscope's for %3; give %4 with the checkpoint's "
-                                            "config.json for its own")
-                        .arg(preset, model, quantization, optionFlag(ScenarioField::Model)),
-                    true, true};
+        if (const QString preset = presetNamed(base); !preset.isEmpty()) {
+            LogModel out{
+                preset,
+                LogExplanationWords::tr("model %1: %2 is a %3 checkpoint of it, for which kvscope has "
+                                        "no preset: its quantization_config (bits, group size) is "
+                                        "taken as kvscope's for %3; give %4 with the checkpoint's "
+                                        "config.json for its own")
+                    .arg(preset, model, quantization, optionFlag(ScenarioField::Model)),
+                true, true};
+            out.impliedQuantization = implied;
+            return out;
+        }
     }
     return {named, why};
 }
@@ -164,6 +195,13 @@ void takeLogModel(const StartupLog &log, const QString &key, LogExplanation &out
     if (model.servesLogModel) {
         out.servedModel = log.model;
         out.servedCheckpointQuantized = model.quantizedCheckpoint;
+    }
+    if (!model.impliedQuantization.isEmpty()) {
+        out.options.insert(optionKey(ScenarioField::Quantization), model.impliedQuantization);
+        out.assumed << LogExplanationWords::tr(
+                           "%1 %2: the method the checkpoint's name implies (the log does "
+                           "not state it)")
+                           .arg(optionFlag(ScenarioField::Quantization), model.impliedQuantization);
     }
     out.read << LogExplanationWords::tr("%1 = %2 (%3)").arg(key, log.model, lineOf(log.argumentLine(key)));
     if (!model.why.isEmpty())
@@ -278,10 +316,19 @@ public:
         if (!values.contains(optionKey(ScenarioField::GpuMemoryUtilization)))
             m_out.assumed << LogExplanationWords::tr("gpu_memory_utilization: not in the log; the release's "
                                                      "default (0.92 from vLLM 0.21, 0.9 before)");
-        // One request of the whole context: vLLM's own start-up check.
-        if (values.contains(optionKey(ScenarioField::MaxModelLen)))
-            values.insert(optionKey(ScenarioField::SeqLen),
-                          values.value(optionKey(ScenarioField::MaxModelLen)));
+        // One request of the whole context: vLLM's own start-up check ("32K" read as vLLM reads it; a value
+        // it refuses is named when the scenario is read).
+        if (values.contains(optionKey(ScenarioField::MaxModelLen))) {
+            const QString length = values.value(optionKey(ScenarioField::MaxModelLen));
+            QString tokens = length;
+            try {
+                if (const std::int64_t n =
+                        parseHumanReadableCount(length, optionFlag(ScenarioField::MaxModelLen)))
+                    tokens = QString::number(n);
+            } catch (const Error &) {
+            }
+            values.insert(optionKey(ScenarioField::SeqLen), tokens);
+        }
         values.insert(optionKey(ScenarioField::BatchSize), QStringLiteral("1"));
     }
 

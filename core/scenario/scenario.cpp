@@ -131,6 +131,49 @@ std::int64_t parseOptionalCount(const QString &text, const QString &option)
     return parsePositive(text, option);
 }
 
+std::int64_t parseHumanReadableCount(const QString &text, const QString &option)
+{
+    // vLLM's human_readable_int (vllm/utils/argparse_utils.py): "25.6k" = 25,600, "32K" = 32,768.
+    static const QRegularExpression suffixed(QStringLiteral(R"(^\s*(\d+)(?:\.(\d+))?([kKmMgGtT])\s*$)"));
+    const QRegularExpressionMatch m = suffixed.match(text);
+    if (!m.hasMatch())
+        return parseOptionalCount(text, option);
+    const QString invalid =
+        QStringLiteral("%1: must be a positive integer (or one with vLLM's k, m, g, t or K, M, "
+                       "G, T suffix), got '%2'")
+            .arg(option, text.trimmed());
+    const QChar suffix = m.captured(3).at(0);
+    const int power = int(QStringLiteral("kmgt").indexOf(suffix.toLower())) + 1;
+    const bool binary = suffix.isUpper();
+    if (binary && m.hasCaptured(2))
+        throw Error(QStringLiteral("%1: %2: vLLM allows no decimals with a binary suffix (%3 is decimal)")
+                        .arg(option, text.trimmed(),
+                             m.captured(1) + QLatin1Char('.') + m.captured(2) + suffix.toLower()));
+    // Exact: the whole part and the decimals scaled apart, vLLM's int(float(number) x multiplier) truncating
+    // what the multiplier leaves below one.
+    std::int64_t value = 0;
+    try {
+        Checked multiplier(1);
+        for (int i = 0; i < power; ++i)
+            multiplier *= binary ? 1024 : 1000;
+        Checked whole = Checked(m.captured(1).toLongLong()) * multiplier.value();
+        if (const QString decimals = m.captured(2).left(15); !decimals.isEmpty()) {
+            Checked scale(1);
+            for (qsizetype i = 0; i < decimals.size(); ++i)
+                scale *= 10;
+            whole += (Checked(decimals.toLongLong()) * multiplier.value()).value() / scale.value();
+        }
+        value = whole.value();
+    } catch (const Error &) {
+        throw Error(QStringLiteral("%1: %2 is larger than %3")
+                        .arg(option, text.trimmed())
+                        .arg(std::numeric_limits<std::int64_t>::max()));
+    }
+    if (m.captured(1).size() > 18 || value < 1)
+        throw Error(invalid);
+    return value;
+}
+
 QString formatUtilization(std::int64_t ppm)
 {
     QString text = QStringLiteral("%1.%2").arg(ppm / 1'000'000).arg(ppm % 1'000'000, 6, 10, QLatin1Char('0'));

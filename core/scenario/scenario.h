@@ -160,6 +160,13 @@ std::int64_t parsePositive(const QString &text, const QString &option);
 /// A count whose 0 means "the default": a positive integer, or "auto" (any case) for 0.
 std::int64_t parseOptionalCount(const QString &text, const QString &option);
 
+/// parseOptionalCount(), or a count as vLLM reads --max-model-len, --max-num-batched-tokens and
+/// --kv-cache-memory-bytes: with a decimal (k, m, g, t: 10^3...) or binary (K, M, G, T: 2^10...) suffix,
+/// "25.6k" = 25,600, "32K" = 32,768 (human_readable_int, vllm/utils/argparse_utils.py). Throws
+/// kvscope::Error naming `option` and the text for what vLLM refuses (decimals with a binary suffix) or
+/// past 2^63.
+std::int64_t parseHumanReadableCount(const QString &text, const QString &option);
+
 /// "0.9" from 900000, without float noise.
 QString formatUtilization(std::int64_t ppm);
 

@@ -284,7 +284,7 @@ const Field fields[] = {
      [](const Scenario &a, const Scenario &b) { return a.eplb == b.eplb; }},
     {{ScenarioField::MaxModelLen, OptionKind::Count},
      [](Scenario &s, const QString &text, const QString &o, const ScenarioResolvers &) {
-         s.maxModelLen = parseOptionalCount(text, o);
+         s.maxModelLen = parseHumanReadableCount(text, o);
      },
      [](const Scenario &s) { return optionalCountText(s.maxModelLen); }},
     {{ScenarioField::MaxModelLen, OptionKind::Count, OptionEngine::Sglang},
@@ -315,12 +315,12 @@ const Field fields[] = {
      [](const Scenario &s) { return forEngine(s, Engine::Sglang, optionalCountText(s.maxNumSeqs)); }},
     {{ScenarioField::MaxNumBatchedTokens, OptionKind::Count, OptionEngine::Vllm},
      [](Scenario &s, const QString &text, const QString &o, const ScenarioResolvers &) {
-         s.maxNumBatchedTokens = parseOptionalCount(text, o);
+         s.maxNumBatchedTokens = parseHumanReadableCount(text, o);
      },
      [](const Scenario &s) { return forEngine(s, Engine::Vllm, optionalCountText(s.maxNumBatchedTokens)); }},
     {{ScenarioField::KvCacheMemoryBytes, OptionKind::Count, OptionEngine::Vllm},
      [](Scenario &s, const QString &text, const QString &o, const ScenarioResolvers &) {
-         s.kvCacheMemoryBytes = parseOptionalCount(text, o);
+         s.kvCacheMemoryBytes = parseHumanReadableCount(text, o);
      },
      [](const Scenario &s) { return forEngine(s, Engine::Vllm, optionalCountText(s.kvCacheMemoryBytes)); }},
     // "auto" (0): LoRA off. The rank is written only where LoRA is on.

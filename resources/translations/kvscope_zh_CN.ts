@@ -2937,6 +2937,10 @@
         <source>model %1: %2 is a %3 checkpoint of it, for which kvscope has no preset: its quantization_config (bits, group size) is taken as kvscope&apos;s for %3; give %4 with the checkpoint&apos;s config.json for its own</source>
         <translation>模型 %1：%2 是它的 %3 量化检查点，kvscope 没有该检查点的预设：其 quantization_config（位数、分组大小）按 kvscope 对 %3 的默认取值；可用 %4 给出该检查点的 config.json 以用其自身配置</translation>
     </message>
+    <message>
+        <source>%1 %2: the method the checkpoint&apos;s name implies (the log does not state it)</source>
+        <translation>%1 %2：检查点名称所暗示的方法（日志未说明）</translation>
+    </message>
 </context>
 <context>
     <name>kvscope::LogitErrorChart</name>

@@ -453,7 +453,24 @@ private Q_SLOTS:
         // A copy of a preset's repository under another name is the preset.
         QCOMPARE(model(QStringLiteral("vllm serve /data/hub/Qwen2.5-7B-Instruct")),
                  QStringLiteral("Qwen/Qwen2.5-7B-Instruct"));
-        // Not without the method, nor for compressed-tensors, whose scheme only the checkpoint's config says.
+        // A log that does not state the method (an excerpt without the engine-config line): the one the
+        // name's marker implies, said so. Log 58's serve line (Qwen's FP8 checkpoint of the 2507 release,
+        // whose model card gives 262,144 positions) with vLLM's human-readable --max-model-len 32K (32,768).
+        const LogExplanation implied =
+            explain(QStringLiteral("vllm serve Qwen/Qwen3-30B-A3B-Instruct-2507-FP8 --tensor-parallel-size 2 "
+                                   "--max-model-len 32K"),
+                    {{}, QStringLiteral("l40s"), {}});
+        QCOMPARE(implied.options.value(QStringLiteral("model")),
+                 QStringLiteral("Qwen/Qwen3-30B-A3B-Instruct-2507"));
+        QCOMPARE(implied.options.value(QStringLiteral("quantization")), QStringLiteral("fp8"));
+        QCOMPARE(implied.plan.maxModelLen, std::int64_t(32'768));
+        QCOMPARE(implied.plan.quantization.method, QuantMethod::Fp8);
+        QVERIFY(implied.assumed.join(QLatin1Char('\n'))
+                    .contains(QStringLiteral("the checkpoint's name implies")));
+        QCOMPARE(model(QStringLiteral("vllm serve Qwen/Qwen2.5-7B-Instruct-GPTQ-Int4")),
+                 QStringLiteral("Qwen/Qwen2.5-7B-Instruct"));
+        // Not for compressed-tensors, whose scheme only the checkpoint's config says, nor a marker no one
+        // method reads.
         const auto refused = [](const QString &log) {
             try {
                 explain(log, {{}, QStringLiteral("h100-sxm"), {}});
@@ -462,9 +479,9 @@ private Q_SLOTS:
             }
             return false;
         };
-        QVERIFY(refused(QStringLiteral("vllm serve Qwen/Qwen2.5-7B-Instruct-GPTQ-Int4")));
         QVERIFY(refused(QStringLiteral("vllm serve RedHatAI/Meta-Llama-3.1-8B-Instruct-quantized.w4a16 "
                                        "--quantization compressed-tensors")));
+        QVERIFY(refused(QStringLiteral("vllm serve RedHatAI/Meta-Llama-3.1-8B-Instruct-quantized.w4a16")));
     }
 
     void aModelRunnerV2LogKeepsTheGraphsInTheKvCache()

@@ -180,6 +180,37 @@ private Q_SLOTS:
         QCOMPARE(scenarioToValues(scenarioFromValues(loraValues, builtinResolvers())), loraValues);
     }
 
+    void vllmsHumanReadableCountsAreRead()
+    {
+        // vLLM reads --max-model-len, --max-num-batched-tokens and --kv-cache-memory-bytes as human-readable
+        // integers (human_readable_int, vllm/utils/argparse_utils.py): a lower-case suffix is decimal, an
+        // upper-case one binary, decimals only with decimal suffixes.
+        const auto read = [](const QString &key, const QString &value) {
+            ScenarioValues values{{QStringLiteral("model"), QStringLiteral("llama-3.1-8b")},
+                                  {QStringLiteral("gpu"), QStringLiteral("h100-sxm")},
+                                  {key, value}};
+            return scenarioFromValues(values, builtinResolvers());
+        };
+        QCOMPARE(read(QStringLiteral("max-model-len"), QStringLiteral("32K")).maxModelLen,
+                 std::int64_t(32'768));
+        QCOMPARE(read(QStringLiteral("max-model-len"), QStringLiteral("32k")).maxModelLen,
+                 std::int64_t(32'000));
+        QCOMPARE(read(QStringLiteral("max-model-len"), QStringLiteral("25.6k")).maxModelLen,
+                 std::int64_t(25'600));
+        QCOMPARE(read(QStringLiteral("max-model-len"), QStringLiteral("auto")).maxModelLen, std::int64_t(0));
+        QCOMPARE(read(QStringLiteral("max-num-batched-tokens"), QStringLiteral("8K")).maxNumBatchedTokens,
+                 std::int64_t(8'192));
+        QCOMPARE(read(QStringLiteral("kv-cache-memory-bytes"), QStringLiteral("20G")).kvCacheMemoryBytes,
+                 std::int64_t(20) << 30);
+        // What vLLM refuses, kvscope refuses, naming the option and the value.
+        KVSCOPE_VERIFY_ERROR(read(QStringLiteral("max-model-len"), QStringLiteral("1.5K")),
+                             QStringLiteral("--max-model-len"), QStringLiteral("1.5K"));
+        KVSCOPE_VERIFY_ERROR(read(QStringLiteral("max-model-len"), QStringLiteral("0k")),
+                             QStringLiteral("--max-model-len"), QStringLiteral("0k"));
+        KVSCOPE_VERIFY_ERROR(read(QStringLiteral("kv-cache-memory-bytes"), QStringLiteral("99999999999T")),
+                             QStringLiteral("--kv-cache-memory-bytes"), QStringLiteral("99999999999T"));
+    }
+
     void documentResolvesCarriedModelAndGpu()
     {
         const ScenarioDocument d = fullDocument();
