@@ -405,7 +405,11 @@ private:
             return false;
         const GpuSpec *gpu = gpuForDeviceName(m_log.deviceName);
         const QString named =
-            QStringLiteral("device_name=%1 (%2)").arg(m_log.deviceName, lineOf(m_log.deviceNameLine));
+            m_log.deviceNameFromNvidiaSmi
+                ? QStringLiteral("nvidia-smi %1 (%2)")
+                      .arg(QString(m_log.deviceName).replace(QLatin1Char('_'), QLatin1Char(' ')),
+                           lineOf(m_log.deviceNameLine))
+                : QStringLiteral("device_name=%1 (%2)").arg(m_log.deviceName, lineOf(m_log.deviceNameLine));
         if (!gpu) {
             m_out.assumed << LogExplanationWords::tr(
                                  "the log's %1 is no GPU preset; the GPU follows from its memory")

@@ -327,6 +327,14 @@ private:
             m_log.deviceName = m.captured(1);
             m_log.deviceNameLine = m_line;
         }
+        // A GPU row of an nvidia-smi table pasted beside the log: "|   0  NVIDIA L40S      On  |   ...".
+        static const QRegularExpression smiRow =
+            pattern(R"(^\|\s+\d+\s+(NVIDIA\s.*?\S)\s{2,}(?:On|Off)\s+\|)");
+        if (m_log.deviceNameLine == 0 && (m = smiRow.match(line)).hasMatch()) {
+            m_log.deviceName = m.captured(1).replace(QLatin1Char(' '), QLatin1Char('_'));
+            m_log.deviceNameLine = m_line;
+            m_log.deviceNameFromNvidiaSmi = true;
+        }
         if ((m = available.match(line)).hasMatch())
             stageFigureGiB(m_log.kvCacheGiB, "available_kv_cache_memory", m.captured(1));
         if ((m = cacheSize.match(line)).hasMatch())

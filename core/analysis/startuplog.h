@@ -70,6 +70,9 @@ struct StartupLog
     /// and its line; empty and 0 when the log does not name it.
     QString deviceName;
     int deviceNameLine = 0;
+    /// The device was read from an `nvidia-smi` table pasted into the log ("|   0  NVIDIA L40S   On  |"),
+    /// written with underscores as the fused-MoE config names it.
+    bool deviceNameFromNvidiaSmi = false;
     std::optional<double>
         weightsGiB; ///< "Model loading took X GiB"; SGLang's "Load weight end ... mem usage"
     std::optional<double>

@@ -463,6 +463,12 @@ private Q_SLOTS:
         QCOMPARE(implied.options.value(QStringLiteral("model")),
                  QStringLiteral("Qwen/Qwen3-30B-A3B-Instruct-2507"));
         QCOMPARE(implied.options.value(QStringLiteral("quantization")), QStringLiteral("fp8"));
+        // Log 58 as posted, with the nvidia-smi table the post pasted under it: its rows name the card.
+        const LogExplanation posted = explain(verbatimLog(logEntry(58)));
+        QCOMPARE(posted.scenario.gpu.id, QStringLiteral("l40s"));
+        QVERIFY2(posted.assumed.join(QLatin1Char('\n')).contains(QStringLiteral("nvidia-smi NVIDIA L40S")),
+                 qPrintable(posted.assumed.join(QLatin1Char('\n'))));
+        QCOMPARE(posted.plan.modelId, validation::checkLog(logEntry(58)).plan.modelId);
         QCOMPARE(implied.plan.maxModelLen, std::int64_t(32'768));
         QCOMPARE(implied.plan.quantization.method, QuantMethod::Fp8);
         QVERIFY(implied.assumed.join(QLatin1Char('\n'))
@@ -1086,7 +1092,16 @@ private Q_SLOTS:
             const QJsonObject entry = value.toObject();
             if (entry.value(QLatin1String("id")).toInt() != 56)
                 continue;
-            const QString text = verbatimLog(entry);
+            // The post pasted an nvidia-smi table under it, whose row names the card: that settles it.
+            const QString posted = verbatimLog(entry);
+            const LogExplanation bySmi = explain(posted, {QStringLiteral("qwen3-235b-a22b"), {}, {}});
+            QCOMPARE(bySmi.scenario.gpu.id, QStringLiteral("l40s:44.42"));
+            QVERIFY2(bySmi.read.join(QLatin1Char('\n')).contains(QStringLiteral("nvidia-smi NVIDIA L40S")),
+                     qPrintable(bySmi.read.join(QLatin1Char('\n'))));
+            // Without the table, the memory alone.
+            QStringList lines = posted.split(QLatin1Char('\n'));
+            lines.removeIf([](const QString &line) { return line.contains(QLatin1String("NVIDIA L40S")); });
+            const QString text = lines.join(QLatin1Char('\n'));
             const LogExplanation nearest = explain(text, {QStringLiteral("qwen3-235b-a22b"), {}, {}});
             QCOMPARE(nearest.scenario.gpu.id, QStringLiteral("rtx-6000-ada:44.42"));
             QCOMPARE(nearest.plan.gpuMemoryBytes, std::int64_t(44'420'000) * GiB / 1'000'000);
