@@ -277,6 +277,14 @@ private:
         QRegularExpressionMatch m;
         if ((m = apiVersion.match(line)).hasMatch() && m_log.vllmVersion.isEmpty())
             version(m.captured(1));
+        // `vllm --version` pasted with its answer: the first bare release number after it.
+        static const QRegularExpression bareVersion =
+            pattern(R"(^\s*v?(\d+\.\d+(?:\.\d+)*(?:[.+][\w.]+)?)\s*$)");
+        static const QRegularExpression versionCommand = pattern(R"(\bvllm\s+-{2}version\b)");
+        if (versionCommand.match(line).hasMatch())
+            m_versionAsked = true;
+        else if (m_versionAsked && m_log.vllmVersion.isEmpty() && (m = bareVersion.match(line)).hasMatch())
+            version(m.captured(1));
         if ((m = engineConfig.match(line)).hasMatch()) {
             if (m_log.vllmVersion.isEmpty())
                 version(m.captured(1));
@@ -518,7 +526,8 @@ private:
 
     StartupLog &m_log;
     int m_line = 0;
-    bool m_laterStage = false; ///< the line is a Worker_PPn line of a stage after the first
+    bool m_laterStage = false;   ///< the line is a Worker_PPn line of a stage after the first
+    bool m_versionAsked = false; ///< a `vllm --version` command was read
 };
 
 } // namespace

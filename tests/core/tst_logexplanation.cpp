@@ -469,6 +469,9 @@ private Q_SLOTS:
         QVERIFY2(posted.assumed.join(QLatin1Char('\n')).contains(QStringLiteral("nvidia-smi NVIDIA L40S")),
                  qPrintable(posted.assumed.join(QLatin1Char('\n'))));
         QCOMPARE(posted.plan.modelId, validation::checkLog(logEntry(58)).plan.modelId);
+        // Its `vllm --version` answer, 0.10.2, names the release: planned as the validation plans it.
+        QCOMPARE(posted.log.vllmVersion, QStringLiteral("0.10.2"));
+        QCOMPARE(posted.plan.kv.capacityTokens, validation::checkLog(logEntry(58)).plan.kv.capacityTokens);
         QCOMPARE(implied.plan.maxModelLen, std::int64_t(32'768));
         QCOMPARE(implied.plan.quantization.method, QuantMethod::Fp8);
         QVERIFY(implied.assumed.join(QLatin1Char('\n'))
