@@ -111,7 +111,7 @@ struct LogModel
     QString why;                 ///< translated; empty when the log's word is taken as written
     bool servesLogModel = false; ///< a preset for a folder or checkpoint the launch lines still serve
     bool quantizedCheckpoint = false;
-    QString impliedQuantization; ///< the method the name implies, where the log does not state one
+    QString impliedQuantization = {}; ///< the method the name implies, where the log does not state one
 };
 
 /// The --quantization a quantized checkpoint's name implies when it ends in one marker that only one method
