@@ -352,6 +352,13 @@ private Q_SLOTS:
                  {speed.decode.seconds, speed.decode.idealSeconds, speed.prefill.seconds})
                 QVERIFY(std::isfinite(value) && value > 0);
             QVERIFY(speed.decode.idealSeconds <= speed.decode.seconds);
+            // Where the time goes: no term below zero (a pipeline's wait included), and the terms are the
+            // step.
+            for (const ForwardCost *pass : {&speed.decode, &speed.prefill}) {
+                for (const double term : pass->breakdown.seconds)
+                    QVERIFY(std::isfinite(term) && term >= 0);
+                QVERIFY(std::abs(pass->breakdown.total() - pass->seconds) <= 1e-9 * pass->seconds);
+            }
             QVERIFY(std::isfinite(speed.decodeTokensPerSecond) && speed.decodeTokensPerSecond > 0);
             if (speed.speculative) {
                 // A step yields its own token and at most every draft; it takes time; the drafter
