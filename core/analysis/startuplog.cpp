@@ -281,10 +281,24 @@ private:
         static const QRegularExpression bareVersion =
             pattern(R"(^\s*v?(\d+\.\d+(?:\.\d+)*(?:[.+][\w.]+)?)\s*$)");
         static const QRegularExpression versionCommand = pattern(R"(\bvllm\s+-{2}version\b)");
+        // The package itself: a `pip list` row ("vllm 0.27.1"), or `pip show vllm` ("Name: vllm", then
+        // "Version: 0.27.1").
+        static const QRegularExpression pipRow =
+            pattern(R"(^\s*vllm\s+v?(\d+\.\d+(?:\.\d+)*(?:[.+][\w.]+)?)\s*$)");
+        static const QRegularExpression pipShowName = pattern(R"(^\s*Name:\s*vllm\s*$)");
+        static const QRegularExpression pipShowVersion = pattern(R"(^\s*Version:\s*(\S+)\s*$)");
         if (versionCommand.match(line).hasMatch())
             m_versionAsked = true;
         else if (m_versionAsked && m_log.vllmVersion.isEmpty() && (m = bareVersion.match(line)).hasMatch())
             version(m.captured(1));
+        if (m_log.vllmVersion.isEmpty() && (m = pipRow.match(line)).hasMatch())
+            version(m.captured(1));
+        if (pipShowName.match(line).hasMatch())
+            m_pipShowsVllm = true;
+        else if (m_pipShowsVllm && m_log.vllmVersion.isEmpty() && (m = pipShowVersion.match(line)).hasMatch())
+            version(m.captured(1));
+        else if (line.trimmed().startsWith(QLatin1String("Name:")))
+            m_pipShowsVllm = false;
         if ((m = engineConfig.match(line)).hasMatch()) {
             if (m_log.vllmVersion.isEmpty())
                 version(m.captured(1));
@@ -528,6 +542,7 @@ private:
     int m_line = 0;
     bool m_laterStage = false;   ///< the line is a Worker_PPn line of a stage after the first
     bool m_versionAsked = false; ///< a `vllm --version` command was read
+    bool m_pipShowsVllm = false; ///< within `pip show vllm`'s answer
 };
 
 } // namespace

@@ -469,6 +469,15 @@ private Q_SLOTS:
         QVERIFY2(posted.assumed.join(QLatin1Char('\n')).contains(QStringLiteral("nvidia-smi NVIDIA L40S")),
                  qPrintable(posted.assumed.join(QLatin1Char('\n'))));
         QCOMPARE(posted.plan.modelId, validation::checkLog(logEntry(58)).plan.modelId);
+        // A pasted `pip list` row or `pip show vllm` answer names the release as well (the software a post
+        // pins).
+        QCOMPARE(readStartupLog(QStringLiteral("vllm 0.27.1\ntorch 2.13.0+cu130 cuda 13.0"), {}).vllmVersion,
+                 QStringLiteral("0.27.1"));
+        QCOMPARE(
+            readStartupLog(QStringLiteral("Name: vllm\nVersion: 0.11.0\nSummary: A high-throughput..."), {})
+                .vllmVersion,
+            QStringLiteral("0.11.0"));
+        QVERIFY(readStartupLog(QStringLiteral("Name: torch\nVersion: 2.9.0"), {}).vllmVersion.isEmpty());
         // Its `vllm --version` answer, 0.10.2, names the release: planned as the validation plans it.
         QCOMPARE(posted.log.vllmVersion, QStringLiteral("0.10.2"));
         QCOMPARE(posted.plan.kv.capacityTokens, validation::checkLog(logEntry(58)).plan.kv.capacityTokens);
