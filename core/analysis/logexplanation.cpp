@@ -861,10 +861,28 @@ void addExplanation(LogExplanation &e)
         e.explanation
             << LogExplanationWords::tr("The log shows vLLM refusing to start: %1").arg(e.log.refusal);
     addDisagreements(e, [&](const LogComponent &c) {
-        return c.key == QLatin1String("cuda_graphs") && p.cudaGraphBytes == 0
-                   ? LogExplanationWords::tr(
-                         " This release does not subtract it, so the KV cache does not depend on it.")
-                   : QString();
+        if (c.key != QLatin1String("cuda_graphs"))
+            return QString();
+        if (p.cudaGraphBytes == 0)
+            return LogExplanationWords::tr(
+                " This release does not subtract it, so the KV cache does not depend on it.");
+        const StartupLog &log = e.log;
+        if (log.piecewiseGraphs + log.fullGraphs == 0)
+            return QString();
+        // vLLM captures the first two graphs of each mode and prices the rest as the second
+        // (profile_cudagraph_memory, vllm/v1/worker/gpu_model_runner.py): the count and the layers decide it.
+        return LogExplanationWords::
+            tr(" vLLM measures it by capturing graphs: the first graph's memory plus the second's times the "
+               "others, here %1 graphs (%2 piecewise up to %3 tokens, %4 full up to %5) over %6 layers a "
+               "GPU; kvscope takes one figure for GPUs of this size (%7), whatever the graphs and layers, so "
+               "the logged estimate is this deployment's (Calibrate from this log keeps it).")
+                .arg(log.piecewiseGraphs + log.fullGraphs)
+                .arg(log.piecewiseGraphs)
+                .arg(log.largestPiecewiseGraph)
+                .arg(log.fullGraphs)
+                .arg(log.largestFullGraph)
+                .arg(firstPipelineStage(p).layers)
+                .arg(formatGiB(p.cudaGraphBytes));
     });
 }
 

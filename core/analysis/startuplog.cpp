@@ -336,6 +336,7 @@ private:
             stageFigureGiB(m_log.nonTorchGiB, "non_torch_memory", m.captured(1));
         if ((m = graphs.match(line)).hasMatch())
             stageFigureGiB(m_log.cudaGraphEstimateGiB, "estimated_cuda_graph_memory", m.captured(1));
+        readGraphCounts(line);
         if (graphProfiling.match(line).hasMatch() && m_log.cudaGraphProfilingLine == 0)
             m_log.cudaGraphProfilingLine = m_line;
         readGraphUtilizationAdvice(line);
@@ -472,6 +473,22 @@ private:
             becomeSglang();
             figure(m_log.statePoolSlots, "max_mamba_cache_size", m.captured(1),
                    std::int64_t(m.captured(1).toLongLong()));
+        }
+    }
+
+    /// The graphs the estimate is over, the first stage's first rank's, as the estimate.
+    void readGraphCounts(const QString &line)
+    {
+        static const QRegularExpression profiling = pattern("Profiling CUDA graph memory: (.*)$");
+        static const QRegularExpression mode = pattern(R"((PIECEWISE|FULL)=(\d+) \(largest=(\d+)\))");
+        const QRegularExpressionMatch m = profiling.match(line);
+        if (!m.hasMatch() || m_laterStage || m_log.piecewiseGraphs + m_log.fullGraphs > 0)
+            return;
+        for (QRegularExpressionMatchIterator it = mode.globalMatch(m.captured(1)); it.hasNext();) {
+            const QRegularExpressionMatch graphs = it.next();
+            const bool piecewise = graphs.captured(1) == QLatin1String("PIECEWISE");
+            (piecewise ? m_log.piecewiseGraphs : m_log.fullGraphs) = graphs.captured(2).toInt();
+            (piecewise ? m_log.largestPiecewiseGraph : m_log.largestFullGraph) = graphs.captured(3).toInt();
         }
     }
 

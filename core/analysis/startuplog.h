@@ -79,6 +79,10 @@ struct StartupLog
         activationPeakGiB;             ///< "torch peak memory increase" / "PyTorch activation peak memory"
     std::optional<double> nonTorchGiB; ///< "non-torch forward increase memory" / non_torch_memory
     std::optional<double> cudaGraphEstimateGiB; ///< "Estimated CUDA graph memory: X GiB total"
+    /// The graphs vLLM (0.21 on) estimates that memory over: "Profiling CUDA graph memory: PIECEWISE=51
+    /// (largest=512), FULL=35 (largest=256)" (gpu_model_runner.py); 0 when the log does not say.
+    int piecewiseGraphs = 0, largestPiecewiseGraph = 0;
+    int fullGraphs = 0, largestFullGraph = 0;
     /// Where vLLM says it takes that estimate from the budget ("CUDA graph memory profiling is
     /// enabled (default since v0.21.0)", gpu_worker.py); 0 when the log does not say it.
     int cudaGraphProfilingLine = 0;

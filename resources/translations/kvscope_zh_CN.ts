@@ -2941,6 +2941,10 @@
         <source>%1 %2: the method the checkpoint&apos;s name implies (the log does not state it)</source>
         <translation>%1 %2：检查点名称所暗示的方法（日志未说明）</translation>
     </message>
+    <message>
+        <source> vLLM measures it by capturing graphs: the first graph&apos;s memory plus the second&apos;s times the others, here %1 graphs (%2 piecewise up to %3 tokens, %4 full up to %5) over %6 layers a GPU; kvscope takes one figure for GPUs of this size (%7), whatever the graphs and layers, so the logged estimate is this deployment&apos;s (Calibrate from this log keeps it).</source>
+        <translation> vLLM 通过捕获图来测量它：第一张图的显存，加上第二张图的显存乘以其余图的数量，这里共 %1 张图（%2 张分段图、最多 %3 个 token，%4 张完整图、最多 %5 个），每块 GPU %6 层；kvscope 对这一显存规格的 GPU 只取一个数值（%7），不论图和层数多少，因此日志中的估计才是这一部署的（“用此日志校准”会保留它）。</translation>
+    </message>
 </context>
 <context>
     <name>kvscope::LogitErrorChart</name>

@@ -365,6 +365,18 @@ private Q_SLOTS:
         const QJsonObject entry = logEntry(66);
         const StartupLog log = readStartupLog(verbatimLog(entry), QStringLiteral("id66.log"));
         QVERIFY(!log.totalGpuMemoryGiB);
+        // Its estimate is over the graphs the log lists ("PIECEWISE=51 (largest=512), FULL=35
+        // (largest=256)"), which the explanation of the differing estimate names with the GPU's 36 layers.
+        QCOMPARE(log.piecewiseGraphs, 51);
+        QCOMPARE(log.largestPiecewiseGraph, 512);
+        QCOMPARE(log.fullGraphs, 35);
+        QCOMPARE(log.largestFullGraph, 256);
+        QVERIFY2(explain(verbatimLog(entry))
+                     .explanation.join(QLatin1Char(' '))
+                     .contains(QStringLiteral(
+                         "86 graphs (51 piecewise up to 512 tokens, 35 full up to 256) over 36 "
+                         "layers a GPU")),
+                 "the estimate's graphs");
         const std::optional<GiBRange> range = totalMemoryFromGraphAdvice(log);
         QVERIFY(range);
         QCOMPARE(qRound(range->low * 100), 2141);
