@@ -860,6 +860,16 @@ void addExplanation(LogExplanation &e)
     if (e.log.refusedToStart)
         e.explanation
             << LogExplanationWords::tr("The log shows vLLM refusing to start: %1").arg(e.log.refusal);
+    // Ray workers on several hosts: tensor parallelism across nodes, where vLLM turns its custom all-reduce
+    // off (custom_all_reduce.py: "this process group spans across nodes") and NCCL talks over the network.
+    if (e.log.workerHosts.size() > 1 && p.tensorParallelSize > 1)
+        e.explanation
+            << LogExplanationWords::tr(
+                   "The log's workers run on %1 hosts (%2): the GPUs span nodes. kvscope plans one node's: "
+                   "its memory outside PyTorch at TP > 1 is that of GPUs on one node, where vLLM's custom "
+                   "all-reduce and NCCL's links within the node differ from the network's.")
+                   .arg(e.log.workerHosts.size())
+                   .arg(e.log.workerHosts.join(QStringLiteral(", ")));
     addDisagreements(e, [&](const LogComponent &c) {
         if (c.key != QLatin1String("cuda_graphs"))
             return QString();

@@ -342,6 +342,10 @@ private:
         readGraphUtilizationAdvice(line);
         if (line.contains(QLatin1String("Using V2 Model Runner")) && m_log.modelRunnerV2Line == 0)
             m_log.modelRunnerV2Line = m_line;
+        static const QRegularExpression rayWorker =
+            pattern(R"(\(RayWorkerWrapper pid=\d+, ip=([0-9A-Fa-f.:]+)\))");
+        if ((m = rayWorker.match(line)).hasMatch() && !m_log.workerHosts.contains(m.captured(1)))
+            m_log.workerHosts << m.captured(1);
         if (line.contains(QLatin1String("Custom allreduce is disabled because")) &&
             m_log.customAllReduceOffLine == 0)
             m_log.customAllReduceOffLine = m_line;

@@ -93,6 +93,9 @@ struct StartupLog
     /// lacks GPU P2P capability", "... spans across nodes": custom_all_reduce.py); 0 when the log does not
     /// say it.
     int customAllReduceOffLine = 0;
+    /// The hosts a Ray-launched engine's workers report ("(RayWorkerWrapper pid=345, ip=10.42.11.243)"), in
+    /// the order first seen; more than one means the GPUs span nodes.
+    QStringList workerHosts;
     /// vLLM's advice beside its CUDA-graph estimate (v0.21 on, gpu_worker.py), as printed: "The current
     /// --gpu-memory-utilization=X is equivalent to --gpu-memory-utilization=Y without CUDA graph memory
     /// profiling ... increase --gpu-memory-utilization to Z", where Y = round(X - estimate / total, 4) and

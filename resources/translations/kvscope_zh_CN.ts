@@ -2945,6 +2945,10 @@
         <source> vLLM measures it by capturing graphs: the first graph&apos;s memory plus the second&apos;s times the others, here %1 graphs (%2 piecewise up to %3 tokens, %4 full up to %5) over %6 layers a GPU; kvscope takes one figure for GPUs of this size (%7), whatever the graphs and layers, so the logged estimate is this deployment&apos;s (Calibrate from this log keeps it).</source>
         <translation> vLLM 通过捕获图来测量它：第一张图的显存，加上第二张图的显存乘以其余图的数量，这里共 %1 张图（%2 张分段图、最多 %3 个 token，%4 张完整图、最多 %5 个），每块 GPU %6 层；kvscope 对这一显存规格的 GPU 只取一个数值（%7），不论图和层数多少，因此日志中的估计才是这一部署的（“用此日志校准”会保留它）。</translation>
     </message>
+    <message>
+        <source>The log&apos;s workers run on %1 hosts (%2): the GPUs span nodes. kvscope plans one node&apos;s: its memory outside PyTorch at TP &gt; 1 is that of GPUs on one node, where vLLM&apos;s custom all-reduce and NCCL&apos;s links within the node differ from the network&apos;s.</source>
+        <translation>日志中的 worker 运行在 %1 台主机上（%2）：这些 GPU 跨越多个节点。kvscope 按单节点规划：它在 TP &gt; 1 时 PyTorch 之外的显存取的是单节点 GPU 的数值，而单节点内 vLLM 的自定义 all-reduce 和 NCCL 的链路与跨网络时不同。</translation>
+    </message>
 </context>
 <context>
     <name>kvscope::LogitErrorChart</name>

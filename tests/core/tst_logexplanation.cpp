@@ -436,6 +436,25 @@ private Q_SLOTS:
             {})));
     }
 
+    void workersOnSeveralHostsAreSaid()
+    {
+        // Log 30 (tests/data/vllm-logs.json): gpt-oss-120b at TP 4 over Ray workers on three hosts
+        // (ip=10.42.11.243, 10.42.9.225, 10.42.9.224): kvscope says the GPUs span nodes, which it does not
+        // plan.
+        const QString text = verbatimLog(logEntry(30));
+        const StartupLog log = readStartupLog(text, QStringLiteral("id30.log"));
+        QCOMPARE(log.workerHosts, QStringList({QStringLiteral("10.42.11.243"), QStringLiteral("10.42.9.225"),
+                                               QStringLiteral("10.42.9.224")}));
+        const LogExplanation e = explain(
+            text, {QStringLiteral("gpt-oss-120b"), QStringLiteral("a100-80gb"), QStringLiteral("0.10")});
+        QVERIFY2(e.explanation.join(QLatin1Char(' ')).contains(QStringLiteral("run on 3 hosts")),
+                 qPrintable(e.explanation.join(QLatin1Char('\n'))));
+        // One host: nothing said.
+        QVERIFY(!explain(verbatimLog(logEntry(1)))
+                     .explanation.join(QLatin1Char(' '))
+                     .contains(QStringLiteral("hosts")));
+    }
+
     void aQuantizedCheckpointOfAPresetIsThePresetQuantizedAsTheLogSays()
     {
         // Log 51 (tests/data/vllm-logs.json) serves /opt/models/Qwen3-32B-AWQ with quantization=awq_marlin:
