@@ -294,6 +294,19 @@ QList<const GpuSpec *> gpusWithMemory(double totalGiB)
     return matches;
 }
 
+/// The presets whose total lies within [low, high] GiB, the nearest `target` first (preset order on ties).
+QList<const GpuSpec *> presetsNear(double target, double low, double high)
+{
+    QList<const GpuSpec *> near;
+    for (const GpuSpec &gpu : GpuLibrary::builtin().presets())
+        if (const double gib = toGiB(gpu.memoryBytes); gib >= low && gib <= high)
+            near << &gpu;
+    std::stable_sort(near.begin(), near.end(), [&](const GpuSpec *a, const GpuSpec *b) {
+        return std::abs(toGiB(a->memoryBytes) - target) < std::abs(toGiB(b->memoryBytes) - target);
+    });
+    return near;
+}
+
 class Inference
 {
 public:
@@ -465,14 +478,7 @@ private:
         const std::optional<GiBRange> range = totalMemoryFromGraphAdvice(m_log);
         if (!range)
             return false;
-        QList<const GpuSpec *> within;
-        for (const GpuSpec &gpu : GpuLibrary::builtin().presets())
-            if (range->contains(toGiB(gpu.memoryBytes)))
-                within << &gpu;
-        std::stable_sort(within.begin(), within.end(), [&](const GpuSpec *a, const GpuSpec *b) {
-            return std::abs(toGiB(a->memoryBytes) - range->middle()) <
-                   std::abs(toGiB(b->memoryBytes) - range->middle());
-        });
+        const QList<const GpuSpec *> within = presetsNear(range->middle(), range->low, range->high);
         const QString allowed = graphAdviceRange(*range);
         if (within.isEmpty()) {
             const QString middle = QString::number(range->middle(), 'f', 2);
@@ -519,18 +525,13 @@ private:
     void nearestGpu(double total, const QString &printed)
     {
         constexpr double Tolerance = 0.005;
-        QList<const GpuSpec *> near;
-        for (const GpuSpec &gpu : GpuLibrary::builtin().presets())
-            if (std::abs(toGiB(gpu.memoryBytes) - total) <= Tolerance * total)
-                near << &gpu;
+        const QList<const GpuSpec *> near =
+            presetsNear(total, total - Tolerance * total, total + Tolerance * total);
         if (near.isEmpty())
             failAt(m_log.origin,
                    LogExplanationWords::tr("total_memory=%1GiB matches no GPU preset; give %2 (a preset, "
                                            "PRESET:%1 for a preset with this memory, or custom:%1)")
                        .arg(printed, optionFlag(ScenarioField::Gpu)));
-        std::stable_sort(near.begin(), near.end(), [&](const GpuSpec *a, const GpuSpec *b) {
-            return std::abs(toGiB(a->memoryBytes) - total) < std::abs(toGiB(b->memoryBytes) - total);
-        });
         const GpuSpec &gpu = *near.first();
         m_out.options.insert(optionKey(ScenarioField::Gpu), QStringLiteral("%1:%2").arg(gpu.id, printed));
         QStringList others;
