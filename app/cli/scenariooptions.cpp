@@ -154,6 +154,10 @@ ScenarioOptions::ScenarioOptions()
             QStringLiteral("vLLM: the KV cache's bytes per GPU, used as given instead of the profiled "
                            "budget (--gpu-memory-utilization then plays no part); auto: profiled (default)."),
             "bytes"),
+        QCommandLineOption(fileKey(ScenarioField::EnforceEager),
+                           QStringLiteral("vLLM: no CUDA graphs. From vLLM 0.21 the budget then holds no "
+                                          "CUDA-graph estimate; speed is not computed (every "
+                                          "measurement kvscope is calibrated on captures graphs).")),
         option(
             fileKey(ScenarioField::MaxLoras),
             QStringLiteral("LoRA adapters held on each GPU at once (vLLM: --enable-lora --max-loras; SGLang: "

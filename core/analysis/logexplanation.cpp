@@ -64,6 +64,7 @@ bool isEngineArgument(ScenarioField field)
     case ScenarioField::MambaSsmCacheDtype:
     case ScenarioField::MaxNumSeqs:
     case ScenarioField::MaxNumBatchedTokens:
+    case ScenarioField::EnforceEager:
         return true;
     default:
         return false;
@@ -228,16 +229,14 @@ void takeEngineArgument(const LogReading &reading, LogExplanation &out)
     out.read << LogExplanationWords::tr("%1 = %2 (%3)").arg(reading.key, reading.value, lineOf(reading.line));
 }
 
-bool isTrue(const QString &value)
-{
-    return value.compare(QLatin1String("true"), Qt::CaseInsensitive) == 0;
-}
-
 void addLever(LogExplanation &e, const QString &what, ScenarioField field, const QString &value,
               const ScenarioResolvers &resolve)
 {
     const ScenarioValues changes{{optionKey(field), value}};
-    const QString label = QStringLiteral("%1 (%2 %3)").arg(what, optionFlag(field, e.scenario.engine), value);
+    // A switch is its flag alone, as the launch line writes it.
+    const QString flag = optionFlag(field, e.scenario.engine);
+    const QString label = value == switchText(true) ? QStringLiteral("%1 (%2)").arg(what, flag)
+                                                    : QStringLiteral("%1 (%2 %3)").arg(what, flag, value);
     try {
         const Scenario changed = applyValues(e.scenario, changes, resolve);
         const MemoryPlan plan = planMemory(changed);
@@ -719,11 +718,6 @@ private:
                 eplb << reading;
                 continue;
             }
-            if (reading.key == QLatin1String("enforce_eager") && isTrue(reading.value))
-                m_out.assumed << LogExplanationWords::tr(
-                                     "enforce_eager (%1): kvscope plans the CUDA-graph memory vLLM takes by "
-                                     "default; without graphs the log's KV cache is larger by that estimate")
-                                     .arg(lineOf(reading.line));
             takeEngineArgument(reading, m_out);
         }
         eplbSettings(eplb);
@@ -904,6 +898,9 @@ void addLevers(LogExplanation &e, const ScenarioResolvers &resolve)
     if (p.gpuMemoryUtilizationPpm < RecommendedUtilizationPpm)
         addLever(e, LogExplanationWords::tr("more of the GPU for vLLM"), ScenarioField::GpuMemoryUtilization,
                  QStringLiteral("0.95"), resolve);
+    if (p.cudaGraphBytes > 0)
+        addLever(e, LogExplanationWords::tr("no CUDA graphs, slower steps"), ScenarioField::EnforceEager,
+                 switchText(true), resolve);
     addEngineIndependentLevers(e, resolve);
 }
 

@@ -37,8 +37,6 @@ bool isEngineArgument(ScenarioField field);
 /// "line 12", translated.
 QString lineOf(int line);
 
-bool isTrue(const QString &value);
-
 /// The model the log names under the argument `key` ("model", SGLang's "model_path"), set as
 /// calc takes it and listed as read: a local path as is, a HuggingFace cache folder
 /// (".../models--ORG--NAME/snapshots/...") as ORG/NAME (listed as assumed), anything else as

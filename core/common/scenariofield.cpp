@@ -81,6 +81,8 @@ const FieldSpelling spellings[] = {
      QT_TRANSLATE_NOOP("kvscope::ScenarioField", "Max batched tokens")},
     {ScenarioField::KvCacheMemoryBytes, "kv-cache-memory-bytes", nullptr,
      QT_TRANSLATE_NOOP("kvscope::ScenarioField", "KV cache memory")},
+    {ScenarioField::EnforceEager, "enforce-eager", nullptr,
+     QT_TRANSLATE_NOOP("kvscope::ScenarioField", "Eager mode (no CUDA graphs)")},
     {ScenarioField::MaxLoras, "max-loras", "max-loras-per-batch",
      QT_TRANSLATE_NOOP("kvscope::ScenarioField", "LoRA slots")},
     {ScenarioField::MaxLoraRank, "max-lora-rank", nullptr,

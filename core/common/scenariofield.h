@@ -48,6 +48,7 @@ enum class ScenarioField
     MaxNumSeqs,
     MaxNumBatchedTokens,
     KvCacheMemoryBytes,
+    EnforceEager,
     MaxLoras,
     MaxLoraRank,
     LoraDtype,

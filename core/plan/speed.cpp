@@ -1264,6 +1264,16 @@ SpeedPlan planSpeed(const Scenario &s, const MemoryPlan &plan)
         return speed;
     };
     SpeedPlan speed = inputs();
+    // Without CUDA graphs the host launches every kernel of every step; each calibration measurement
+    // captures graphs (docs/speed-validation.md lists eager runs outside the model).
+    if (s.engine == Engine::Vllm && s.enforceEager) {
+        speed.notes << QCoreApplication::translate("kvscope::Planner",
+                                                   "speed: not modelled under %1 (without CUDA graphs; "
+                                                   "every measurement kvscope is calibrated on ran with "
+                                                   "them)")
+                           .arg(optionFlag(ScenarioField::EnforceEager));
+        return speed;
+    }
     // vLLM's data-parallel ranks and SGLang's attention groups each step the step model's pass,
     // joined by the exchange the model prices (StepTerm::AllToAll); a pipeline's batches pass its
     // stages in turn (SpeedModel::inFlight).

@@ -138,6 +138,17 @@ int VllmRules::kvBlockSize(const Scenario &scenario) const
     return int(scenario.blockSize); // at most 4096 (validateScenario)
 }
 
+// Worker.determine_available_memory profiles the graphs' memory only on CUDA and only when it will
+// capture graphs (`current_platform.is_cuda() and cudagraph_mode != CUDAGraphMode.NONE`,
+// vllm/v1/worker/gpu_worker.py; ROCm skipped since vllm-project/vllm#36720, before 0.21 made the estimate
+// the default, #38284; XPU since #41344); --enforce-eager sets cudagraph_mode NONE (VllmConfig.__post_init__,
+// vllm/config/vllm.py). A custom GPU names no vendor: taken as CUDA.
+bool profilesCudaGraphs(const Scenario &s)
+{
+    const bool cuda = s.gpu.vendor.isEmpty() || s.gpu.vendor == QLatin1String("NVIDIA");
+    return cuda && !s.enforceEager;
+}
+
 bool runsOnModelRunnerV2(const Scenario &s, const VllmProfile &profile, bool quantized)
 {
     const ModelArch &m = s.model;
@@ -194,10 +205,11 @@ void VllmRules::applyBudget(const Scenario &s, MemoryPlan &plan) const
     // (vllm/v1/worker/gpu/model_runner.py).
     const VllmProfile &profile = *m_version.profile;
     plan.modelRunnerV2 = runsOnModelRunnerV2(s, profile, plan.quantization.method != QuantMethod::None);
-    plan.cudaGraphBytes =
-        profile.subtractsCudaGraphs && (!plan.modelRunnerV2 || profile.modelRunnerV2ReservesCudaGraphs)
-            ? cudaGraphEstimateBytes(s.gpu, tp)
-            : 0;
+    plan.cudaGraphBytes = profile.subtractsCudaGraphs &&
+                                  (!plan.modelRunnerV2 || profile.modelRunnerV2ReservesCudaGraphs) &&
+                                  profilesCudaGraphs(s)
+                              ? cudaGraphEstimateBytes(s.gpu, tp)
+                              : 0;
 }
 
 void VllmRules::fixKvBudget(const Scenario &s, MemoryPlan &plan) const
@@ -283,6 +295,19 @@ void VllmRules::addNotes(const Scenario &s, MemoryPlan &plan) const
                    "cache (a vLLM environment variable turns that off: see docs/methodology.md, Engines and "
                    "versions)")
                    .arg(profile.since.text(), formatGiB(plan.cudaGraphBytes));
+    else if (profile.subtractsCudaGraphs && !profilesCudaGraphs(s))
+        plan.notes << (s.enforceEager
+                           ? QCoreApplication::translate(
+                                 "kvscope::Planner",
+                                 "vLLM %1 takes no CUDA-graph memory out of the budget under %2: it captures "
+                                 "no graphs, so it profiles none (%3 more KV cache, slower steps)")
+                                 .arg(profile.since.text(), optionFlag(ScenarioField::EnforceEager),
+                                      formatGiB(cudaGraphEstimateBytes(s.gpu, plan.tensorParallelSize)))
+                           : QCoreApplication::translate(
+                                 "kvscope::Planner",
+                                 "vLLM %1 profiles CUDA-graph memory on CUDA GPUs only: on %2 it takes none "
+                                 "out of the budget")
+                                 .arg(profile.since.text(), s.gpu.name));
     else if (plan.modelRunnerV2 && profile.subtractsCudaGraphs)
         plan.notes << QCoreApplication::translate(
                           "kvscope::Planner",

@@ -15,6 +15,10 @@ struct Scenario;
 /// draft-model drafter, EAGLE-3 with pipeline stages) or a KV connector sends it to V1 (#42955).
 bool runsOnModelRunnerV2(const Scenario &scenario, const VllmProfile &profile, bool quantized);
 
+/// Whether vLLM profiles (and from 0.21 reserves) the CUDA graphs' memory for the scenario: on CUDA
+/// GPUs, unless --enforce-eager turns the graphs off.
+bool profilesCudaGraphs(const Scenario &scenario);
+
 /// vLLM V1's start-up accounting (vllm/v1/worker/gpu_worker.py
 /// determine_available_memory): a profiling run measures the activation peak
 /// and the memory outside torch, --gpu-memory-utilization of the GPU is the

@@ -252,6 +252,8 @@ LaunchLine vllmLaunchLine(const Scenario &s)
         args << optionFlag(ScenarioField::MaxNumSeqs) << QString::number(s.maxNumSeqs);
     if (s.maxNumBatchedTokens > 0)
         args << optionFlag(ScenarioField::MaxNumBatchedTokens) << QString::number(s.maxNumBatchedTokens);
+    if (s.enforceEager)
+        args << optionFlag(ScenarioField::EnforceEager);
     if (s.mambaSsmCacheDtype != WeightDtype::Auto)
         args << optionFlag(ScenarioField::MambaSsmCacheDtype) << dtypeName(s.mambaSsmCacheDtype);
     if (s.imagesPerRequest > VllmDefaultImagesPerPrompt) // vLLM rejects more images than the limit

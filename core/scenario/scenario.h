@@ -92,6 +92,8 @@ struct Scenario
     /// --kv-cache-memory-bytes: the KV cache's bytes per GPU, used as given in place of the
     /// profiled budget; 0 = profiled from --gpu-memory-utilization (vLLM's default).
     std::int64_t kvCacheMemoryBytes = 0;
+    /// vLLM's --enforce-eager: no CUDA graphs (cudagraph_mode NONE), so none is profiled or captured.
+    bool enforceEager = false;
     /// --max-loras with --enable-lora: adapters held on the GPU at once; 0 = LoRA off (no --enable-lora).
     std::int64_t maxLoras = 0;
     std::int64_t maxLoraRank = 16; ///< --max-lora-rank (vLLM's default 16)

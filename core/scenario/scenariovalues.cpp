@@ -62,11 +62,6 @@ QString forEngine(const Scenario &s, Engine engine, const QString &text)
 constexpr char SwitchOn[] = "true";
 constexpr char SwitchOff[] = "false";
 
-QString switchText(bool on)
-{
-    return QLatin1String(on ? SwitchOn : SwitchOff);
-}
-
 /// A switch's value: "true" (what the command line gives when the flag is present) or "false".
 bool parseSwitch(const QString &text, const QString &option)
 {
@@ -323,6 +318,13 @@ const Field fields[] = {
          s.kvCacheMemoryBytes = parseHumanReadableCount(text, o);
      },
      [](const Scenario &s) { return forEngine(s, Engine::Vllm, optionalCountText(s.kvCacheMemoryBytes)); }},
+    {{ScenarioField::EnforceEager, OptionKind::Switch, OptionEngine::Vllm},
+     [](Scenario &s, const QString &text, const QString &o, const ScenarioResolvers &) {
+         s.enforceEager = parseSwitch(text, o);
+     },
+     [](const Scenario &s) { return forEngine(s, Engine::Vllm, switchText(s.enforceEager)); },
+     nullptr,
+     "false"},
     // "auto" (0): LoRA off. The rank is written only where LoRA is on.
     {{ScenarioField::MaxLoras, OptionKind::Count},
      [](Scenario &s, const QString &text, const QString &o, const ScenarioResolvers &) {
@@ -493,6 +495,11 @@ void checkEngine(const ScenarioOption &option, Engine engine, const QString &val
 }
 
 } // namespace
+
+QString switchText(bool on)
+{
+    return QLatin1String(on ? SwitchOn : SwitchOff);
+}
 
 const QList<ScenarioOption> &scenarioOptions()
 {

@@ -113,6 +113,9 @@ Scenario applyValues(const Scenario &base, const ScenarioValues &values,
 /// group size where the quantization takes none.
 ScenarioValues scenarioToValues(const Scenario &scenario);
 
+/// A switch's value among the values: "true" or "false".
+QString switchText(bool on);
+
 /// The values as `kvscope calc` arguments, in the option table's order:
 /// {"--model", "llama-3.1-8b", "--gpu", "h100-sxm", ...}; a name the table lacks is left out.
 QStringList calcArguments(const ScenarioValues &values);

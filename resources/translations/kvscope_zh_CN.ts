@@ -2582,10 +2582,6 @@
         <translation>vLLM %1（%2）</translation>
     </message>
     <message>
-        <source>enforce_eager (%1): kvscope plans the CUDA-graph memory vLLM takes by default; without graphs the log&apos;s KV cache is larger by that estimate</source>
-        <translation>enforce_eager（%1）：kvscope 按 vLLM 默认占用的 CUDA graph 显存规划；不使用 graph 时，日志中的 KV Cache 会大出这部分估计值</translation>
-    </message>
-    <message>
         <source>%1 = %2 (%3)</source>
         <translation>%1 = %2（%3）</translation>
     </message>
@@ -2948,6 +2944,10 @@
     <message>
         <source>The log&apos;s workers run on %1 hosts (%2): the GPUs span nodes. kvscope plans one node&apos;s: its memory outside PyTorch at TP &gt; 1 is that of GPUs on one node, where vLLM&apos;s custom all-reduce and NCCL&apos;s links within the node differ from the network&apos;s.</source>
         <translation>日志中的 worker 运行在 %1 台主机上（%2）：这些 GPU 跨越多个节点。kvscope 按单节点规划：它在 TP &gt; 1 时 PyTorch 之外的显存取的是单节点 GPU 的数值，而单节点内 vLLM 的自定义 all-reduce 和 NCCL 的链路与跨网络时不同。</translation>
+    </message>
+    <message>
+        <source>no CUDA graphs, slower steps</source>
+        <translation>不用 CUDA graph，步长变慢</translation>
     </message>
 </context>
 <context>
@@ -3385,6 +3385,14 @@
     <message>
         <source>%1: the vLLM release whose accounting the plan follows (what it takes out of the budget, its defaults); a release between two listed ones plans as the older.</source>
         <translation>%1：规划所依据的 vLLM 版本（它从预算中扣除什么、它的默认值）；介于两个所列版本之间的版本按较旧者规划。</translation>
+    </message>
+    <message>
+        <source>eager</source>
+        <translation>eager 模式</translation>
+    </message>
+    <message>
+        <source>%1: vLLM runs without CUDA graphs. From vLLM 0.21 it then takes no CUDA-graph estimate out of the budget, so the KV cache is larger; every step launches its kernels from the host, which kvscope does not price (no speed figures).</source>
+        <translation>%1：vLLM 不使用 CUDA graph 运行。从 vLLM 0.21 起，预算中便不再扣除 CUDA graph 估计值，KV Cache 因此更大；每一步的 kernel 都由主机逐个启动，kvscope 不为此定价（不给出速度数字）。</translation>
     </message>
 </context>
 <context>
@@ -4200,6 +4208,18 @@
         <source>speed: %1 %2: a step passes the stages in turn, handing each token&apos;s hidden state to the next; with sequences enough, %2 batches are in flight, one a stage (vLLM&apos;s batch queue), and a batch&apos;s next step waits for the busiest stage to run all of them</source>
         <translation>速度：%1 %2：一步依次经过各级，把每个 token 的隐藏状态交给下一级；序列足够多时有 %2 个批次在途，每级一个（vLLM 的批次队列），一个批次的下一步要等最忙的那一级把它们全部跑完</translation>
     </message>
+    <message>
+        <source>speed: not modelled under %1 (without CUDA graphs; every measurement kvscope is calibrated on ran with them)</source>
+        <translation>速度：%1 下不建模（不使用 CUDA graph；kvscope 校准所用的每一项测量都启用了 CUDA graph）</translation>
+    </message>
+    <message>
+        <source>vLLM %1 takes no CUDA-graph memory out of the budget under %2: it captures no graphs, so it profiles none (%3 more KV cache, slower steps)</source>
+        <translation>vLLM %1 在 %2 下不从预算中扣除 CUDA graph 显存：它不捕获 graph，也就不做这项 profiling（KV Cache 多出 %3，每步更慢）</translation>
+    </message>
+    <message>
+        <source>vLLM %1 profiles CUDA-graph memory on CUDA GPUs only: on %2 it takes none out of the budget</source>
+        <translation>vLLM %1 只在 CUDA GPU 上 profiling CUDA graph 显存：在 %2 上不从预算中扣除</translation>
+    </message>
 </context>
 <context>
     <name>kvscope::PublishedResults</name>
@@ -4544,6 +4564,10 @@
     <message>
         <source>LoRA target modules</source>
         <translation>LoRA 目标模块</translation>
+    </message>
+    <message>
+        <source>Eager mode (no CUDA graphs)</source>
+        <translation>Eager 模式（不用 CUDA graph）</translation>
     </message>
 </context>
 <context>

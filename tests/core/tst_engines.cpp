@@ -191,6 +191,36 @@ private Q_SLOTS:
                  GiB * 42 / 100);
     }
 
+    void noCudaGraphEstimateWithoutGraphsOrOffCuda()
+    {
+        // Worker.determine_available_memory profiles the graphs only on CUDA and only when graphs will be
+        // captured (`current_platform.is_cuda() and cudagraph_mode != CUDAGraphMode.NONE`,
+        // vllm/v1/worker/gpu_worker.py; ROCm skipped since vllm-project/vllm#36720, before 0.21 made the
+        // estimate the default, #38284; XPU since #41344), and --enforce-eager sets cudagraph_mode to NONE
+        // (VllmConfig.__post_init__, vllm/config/vllm.py).
+        Scenario s =
+            scenario(QStringLiteral("llama-3.1-8b"), QStringLiteral("h100-sxm"), QStringLiteral("0.21"));
+        const MemoryPlan graphs = planMemory(s);
+        QCOMPARE(graphs.cudaGraphBytes, GiB * 84 / 100);
+        s.enforceEager = true;
+        const MemoryPlan eager = planMemory(s);
+        QCOMPARE(eager.cudaGraphBytes, std::int64_t(0));
+        QCOMPARE(eager.kv.availableBytes, graphs.kv.availableBytes + GiB * 84 / 100);
+        QVERIFY2(eager.notes.join(QLatin1Char('\n')).contains(QLatin1String("--enforce-eager")),
+                 qPrintable(eager.notes.join(QLatin1Char('\n'))));
+        // Before 0.21 the graphs were captured after the KV cache was sized: eager changes nothing here.
+        s.vllmVersion = QStringLiteral("0.19");
+        const MemoryPlan older = planMemory(s);
+        s.enforceEager = false;
+        QCOMPARE(older.kv.availableBytes, planMemory(s).kv.availableBytes);
+        // An AMD GPU: no estimate at any release.
+        for (const char *gpu : {"mi300x", "mi325x"}) {
+            const Scenario amd =
+                scenario(QStringLiteral("llama-3.1-8b"), QLatin1String(gpu), QStringLiteral("0.21"));
+            QCOMPARE(planMemory(amd).cudaGraphBytes, std::int64_t(0));
+        }
+    }
+
     void modelRunnerV2TakesNoCudaGraphEstimateUntil029()
     {
         // From v0.22.0 vLLM runs some models on its Model Runner V2 by default (use_v2_model_runner,

@@ -93,12 +93,13 @@ private Q_SLOTS:
         s.blockSize = 32;
         s.maxNumSeqs = 256;
         s.maxNumBatchedTokens = 4096;
+        s.enforceEager = true;
         const LaunchLine line = launchLine(s);
-        QCOMPARE(
-            line.command(),
-            QStringLiteral("vllm serve meta-llama/Llama-3.1-70B --tensor-parallel-size 4 --dtype float16 "
-                           "--kv-cache-dtype fp8 --gpu-memory-utilization 0.95 --max-model-len 32768 "
-                           "--block-size 32 --max-num-seqs 256 --max-num-batched-tokens 4096"));
+        QCOMPARE(line.command(),
+                 QStringLiteral(
+                     "vllm serve meta-llama/Llama-3.1-70B --tensor-parallel-size 4 --dtype float16 "
+                     "--kv-cache-dtype fp8 --gpu-memory-utilization 0.95 --max-model-len 32768 "
+                     "--block-size 32 --max-num-seqs 256 --max-num-batched-tokens 4096 --enforce-eager"));
         QVERIFY(line.caveats.isEmpty());
         QVERIFY(readBack(line, s) == s);
     }

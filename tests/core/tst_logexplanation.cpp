@@ -533,6 +533,38 @@ private Q_SLOTS:
         QVERIFY(refused(QStringLiteral("vllm serve RedHatAI/Meta-Llama-3.1-8B-Instruct-quantized.w4a16")));
     }
 
+    void anEagerStartTakesNoCudaGraphEstimate()
+    {
+        // vLLM 0.21 with --enforce-eager captures no graphs and so profiles none (gpu_worker.py:
+        // cudagraph_mode != CUDAGraphMode.NONE): the budget holds no estimate. An excerpt of a Llama-3.1-8B
+        // start on an H100 (lines shortened; the figures hand-made).
+        const QString eager = QStringLiteral(
+            "(APIServer pid=1) INFO [utils.py:253] vLLM API server version 0.21.0\n"
+            "(APIServer pid=1) INFO [utils.py:189] non-default args: {'model': "
+            "'meta-llama/Llama-3.1-8B-Instruct', 'max_model_len': 8192, 'enforce_eager': True}\n"
+            "(EngineCore pid=7) INFO [gpu_model_runner.py:4959] Model loading took 14.99 GiB memory and 5.0 "
+            "seconds\n");
+        const LogExplanation e = explain(eager, {QString(), QStringLiteral("h100-sxm"), QString()});
+        QCOMPARE(e.options.value(QStringLiteral("enforce-eager")).toLower(),
+                 QStringLiteral("true")); // as logged
+        QCOMPARE(e.plan.cudaGraphBytes, std::int64_t(0));
+        QVERIFY2(e.read.join(QLatin1Char('\n')).contains(QStringLiteral("enforce_eager")),
+                 qPrintable(e.read.join(QLatin1Char('\n'))));
+        QVERIFY2(!e.assumed.join(QLatin1Char('\n')).contains(QStringLiteral("enforce_eager")),
+                 qPrintable(e.assumed.join(QLatin1Char('\n'))));
+        // The same start with graphs: turning them off is a way to a larger cache, the eager start's.
+        QString graphs = eager;
+        graphs.replace(QStringLiteral(", 'enforce_eager': True"), QString());
+        const LogExplanation g = explain(graphs, {QString(), QStringLiteral("h100-sxm"), QString()});
+        QCOMPARE(g.plan.cudaGraphBytes, (std::int64_t(1) << 30) * 84 / 100); // an H100's at TP 1
+        const auto lever = std::find_if(g.levers.cbegin(), g.levers.cend(), [](const KvLever &l) {
+            return l.what.contains(QStringLiteral("(--enforce-eager)"));
+        });
+        QVERIFY(lever != g.levers.cend());
+        QCOMPARE(lever->tokens, e.plan.kv.capacityTokens);
+        QVERIFY2(lever->launch.contains(QStringLiteral("--enforce-eager")), qPrintable(lever->launch));
+    }
+
     void aModelRunnerV2LogKeepsTheGraphsInTheKvCache()
     {
         // vLLM 0.22 to 0.28 run some models on Model Runner V2 ("Using V2 Model Runner", gpu_worker.py),

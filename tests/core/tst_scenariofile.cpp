@@ -167,6 +167,13 @@ private Q_SLOTS:
             groupsBack, {{QStringLiteral("moe-dense-tp-size"), QStringLiteral("auto")}}, builtinResolvers());
         QCOMPARE(denseAuto.moeDenseTpSize, std::int64_t(0));
         QVERIFY(!scenarioToValues(denseAuto).contains(QStringLiteral("moe-dense-tp-size")));
+        // vLLM's --enforce-eager, written when on and read back.
+        Scenario eager = s;
+        eager.enforceEager = true;
+        const ScenarioValues eagerValues = scenarioToValues(eager);
+        QCOMPARE(eagerValues.value(QStringLiteral("enforce-eager")), QStringLiteral("true"));
+        QVERIFY(!values.contains(QStringLiteral("enforce-eager")));
+        QVERIFY(scenarioFromValues(eagerValues, builtinResolvers()).enforceEager);
         // vLLM's LoRA dtype and host-memory adapters, written where LoRA is on.
         Scenario lora = s;
         lora.maxLoras = 4;

@@ -113,6 +113,20 @@ private Q_SLOTS:
         QCOMPARE(speed.decodeTokensPerSecondPerSequence, speed.decodeTokensPerSecond); // batch 1
     }
 
+    void eagerModeIsOutsideTheSpeedModel()
+    {
+        // --enforce-eager launches every kernel from the host; every calibration measurement captures CUDA
+        // graphs (docs/speed-validation.md lists eager runs as outside the model): no speed figure.
+        Scenario s = scenario(QStringLiteral("llama-3.1-8b"));
+        s.enforceEager = true;
+        const SpeedPlan speed = planMemory(s).speed;
+        QVERIFY(!speed.available);
+        QVERIFY2(speed.notes.join(QLatin1Char('\n')).contains(QLatin1String("--enforce-eager")),
+                 qPrintable(speed.notes.join(QLatin1Char('\n'))));
+        s.enforceEager = false;
+        QVERIFY(planMemory(s).speed.available);
+    }
+
     void batchMultipliesTokensUntilTheRidge()
     {
         // Batch 64 at 1024 tokens: weights once, KV and FLOPs 64 times.

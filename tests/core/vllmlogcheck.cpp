@@ -27,6 +27,7 @@ const QStringList optionKeys = {QStringLiteral("model"),
                                 QStringLiteral("pipeline_parallel_size"),
                                 QStringLiteral("data_parallel_size"),
                                 QStringLiteral("enable_expert_parallel"),
+                                QStringLiteral("enforce_eager"),
                                 QStringLiteral("max_loras"),
                                 QStringLiteral("max_lora_rank"),
                                 QStringLiteral("gpu_memory_utilization"),
@@ -185,6 +186,7 @@ Scenario scenarioFor(const QJsonObject &options, const QString &vllmVersion, con
     s.pipelineParallelSize = integer(options, "pipeline_parallel_size", 1, origin);
     s.dataParallelSize = integer(options, "data_parallel_size", 1, origin);
     s.enableExpertParallel = options.value(QLatin1String("enable_expert_parallel")).toBool(false);
+    s.enforceEager = options.value(QLatin1String("enforce_eager")).toBool(false);
     s.maxLoras = integer(options, "max_loras", 0, origin);
     s.maxLoraRank = integer(options, "max_lora_rank", 16, origin);
     s.maxModelLen = integer(options, "max_model_len", 0, origin);

@@ -202,6 +202,24 @@ private Q_SLOTS:
         QCOMPARE(controller()->scenario().kvCacheMemoryBytes, std::int64_t(0));
     }
 
+    void theEagerBoxTradesGraphsForKvCache()
+    {
+        // --enforce-eager: no CUDA-graph estimate out of the budget (0.84 GiB on an H100 from vLLM 0.21;
+        // tst_engines), and no speed figure (kvscope's step model is calibrated with graphs).
+        QCheckBox *eager = child<QCheckBox>("enforceEager");
+        QVERIFY(!eager->isChecked());
+        const MemoryPlan graphs = controller()->plan();
+        QVERIFY(graphs.cudaGraphBytes > 0);
+        QVERIFY(graphs.speed.available);
+        eager->setChecked(true);
+        QVERIFY(controller()->scenario().enforceEager);
+        QCOMPARE(controller()->plan().cudaGraphBytes, std::int64_t(0));
+        QCOMPARE(controller()->plan().kv.availableBytes, graphs.kv.availableBytes + graphs.cudaGraphBytes);
+        QVERIFY(!controller()->plan().speed.available);
+        eager->setChecked(false);
+        QVERIFY(!controller()->scenario().enforceEager);
+    }
+
     void theReleaseBoxPlansAVllmRelease()
     {
         // The vLLM release a plan follows (--vllm-version): the newest modelled by default, any modelled

@@ -169,8 +169,9 @@ ParameterPanel::ParameterPanel(ScenarioController *controller, UserLibrary *libr
       m_precision(new QSlider(Qt::Horizontal, this)), m_precisionSteps{new QLabel(this), new QLabel(this),
                                                                        new QLabel(this), new QLabel(this)},
       m_utilization(new DefaultDoubleSpinBox(this)), m_kvCacheMemory(new QSpinBox(this)),
-      m_loraSlots(new QSpinBox(this)), m_loraRankLabel(new QLabel(this)), m_loraRank(new QComboBox(this)),
-      m_loraRow(new QHBoxLayout), m_offloading(new QSpinBox(this)), m_offloadingBackend(new QComboBox(this)),
+      m_enforceEager(new QCheckBox(this)), m_vllmRow(new QHBoxLayout), m_loraSlots(new QSpinBox(this)),
+      m_loraRankLabel(new QLabel(this)), m_loraRank(new QComboBox(this)), m_loraRow(new QHBoxLayout),
+      m_offloading(new QSpinBox(this)), m_offloadingBackend(new QComboBox(this)),
       m_offloadingRow(new QHBoxLayout), m_speculative(new ElidingComboBox(this)),
       m_draftTokens(new QSpinBox(this)), m_speculativeRow(new QHBoxLayout),
       m_vllmRelease(new QComboBox(this)), m_blockSize(new QComboBox(this)), m_maxModelLen(new QSpinBox(this)),
@@ -211,6 +212,7 @@ ParameterPanel::ParameterPanel(ScenarioController *controller, UserLibrary *libr
     m_precision->setObjectName(QStringLiteral("precisionSlider"));
     m_utilization->setObjectName(QStringLiteral("utilizationSpin"));
     m_kvCacheMemory->setObjectName(QStringLiteral("kvCacheMemorySpin"));
+    m_enforceEager->setObjectName(QStringLiteral("enforceEager"));
     m_loraSlots->setObjectName(QStringLiteral("loraSlotsSpin"));
     m_loraRank->setObjectName(QStringLiteral("loraRankCombo"));
     m_loraRankLabel->setBuddy(m_loraRank);
@@ -337,7 +339,10 @@ ParameterPanel::ParameterPanel(ScenarioController *controller, UserLibrary *libr
         scale->addWidget(step, 1);
     precisionLayout->addLayout(scale);
     m_precisionForm->addRow(new QLabel(this), precisionBox);
-    m_servingForm->addRow(new QLabel(this), m_vllmRelease);
+    // The release and its graphs share a row: both say how vLLM runs, and the form stays a row shorter.
+    m_vllmRow->addWidget(m_vllmRelease, 1);
+    m_vllmRow->addWidget(m_enforceEager);
+    m_servingForm->addRow(new QLabel(this), m_vllmRow);
     m_servingForm->addRow(new QLabel(this), m_utilization);
     m_servingForm->addRow(new QLabel(this), m_kvCacheMemory);
     // LoRA slots and their rank share a row, as vLLM's --max-loras and --max-lora-rank go together.
@@ -441,6 +446,7 @@ ParameterPanel::ParameterPanel(ScenarioController *controller, UserLibrary *libr
     });
     connect(m_kvCacheMemory, &QSpinBox::valueChanged, this,
             [this](int gib) { m_controller->setKvCacheMemoryBytes(bytesOfGiB(gib)); });
+    connect(m_enforceEager, &QCheckBox::toggled, m_controller, &ScenarioController::setEnforceEager);
     const auto applyLora = [this] {
         m_controller->setLora(m_loraSlots->value(), m_loraRank->currentData().toLongLong());
     };
@@ -548,6 +554,7 @@ QWidget *ParameterPanel::controlFor(ScenarioField option) const
         {ScenarioField::GpuMemoryUtilization, m_utilization},
         {ScenarioField::MemFractionStatic, m_utilization},
         {ScenarioField::KvCacheMemoryBytes, m_kvCacheMemory},
+        {ScenarioField::EnforceEager, m_enforceEager},
         {ScenarioField::MaxLoras, m_loraSlots},
         {ScenarioField::MaxLoraRank, m_loraRank},
         {ScenarioField::KvOffloadingSize, m_offloading},
@@ -760,6 +767,11 @@ void ParameterPanel::showScenario(const Scenario &s)
         m_kvCacheMemory->setEnabled(s.engine == Engine::Vllm);
     }
     {
+        const QSignalBlocker blocker(m_enforceEager);
+        m_enforceEager->setChecked(s.enforceEager);
+        m_enforceEager->setEnabled(s.engine == Engine::Vllm);
+    }
+    {
         const QSignalBlocker slots(m_loraSlots);
         const QSignalBlocker rank(m_loraRank);
         m_loraSlots->setValue(int(s.maxLoras));
@@ -942,7 +954,13 @@ void ParameterPanel::retranslate()
            "plays no part. \"profiled\": vLLM's default, the budget less everything before the cache.")
             .arg(optionFlag(ScenarioField::KvCacheMemoryBytes),
                  optionFlag(ScenarioField::GpuMemoryUtilization)));
-    setFormLabel(m_servingForm, m_vllmRelease, tr("vLLM release"));
+    m_enforceEager->setText(tr("eager"));
+    m_enforceEager->setToolTip(
+        tr("%1: vLLM runs without CUDA graphs. From vLLM 0.21 it then takes no CUDA-graph estimate out of "
+           "the budget, so the KV cache is larger; every step launches its kernels from the host, which "
+           "kvscope does not price (no speed figures).")
+            .arg(optionFlag(ScenarioField::EnforceEager)));
+    setFormLabel(m_servingForm, m_vllmRow, tr("vLLM release"), m_vllmRelease);
     m_vllmRelease->setItemText(0, tr("newest (%1)").arg(newestVllmProfile().since.text()));
     m_vllmRelease->setToolTip(
         tr("%1: the vLLM release whose accounting the plan follows (what it takes out of the budget, its "

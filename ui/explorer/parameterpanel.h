@@ -103,6 +103,8 @@ private:
     QLabel *m_precisionSteps[4];
     DefaultDoubleSpinBox *m_utilization;
     QSpinBox *m_kvCacheMemory; ///< --kv-cache-memory-bytes in whole GiB; 0 = profiled
+    QCheckBox *m_enforceEager; ///< --enforce-eager (vLLM): no CUDA graphs
+    QHBoxLayout *m_vllmRow;    ///< the release and --enforce-eager
     QSpinBox *m_loraSlots;     ///< --max-loras; 0 = LoRA off
     QLabel *m_loraRankLabel;
     QComboBox *m_loraRank; ///< --max-lora-rank

@@ -225,6 +225,11 @@ void ScenarioController::setKvCacheMemoryBytes(std::int64_t bytes)
     change([&](Scenario &s) { s.kvCacheMemoryBytes = bytes; });
 }
 
+void ScenarioController::setEnforceEager(bool eager)
+{
+    change([&](Scenario &s) { s.enforceEager = eager; });
+}
+
 void ScenarioController::setLora(std::int64_t maxLoras, std::int64_t rank)
 {
     change([&](Scenario &s) {

@@ -51,8 +51,9 @@ public:
     void setRedundantExperts(int experts);          ///< --eplb-config's num_redundant_experts
     void setAll2AllBackend(All2AllBackend backend); ///< vLLM's --all2all-backend
     void setKvCacheMemoryBytes(std::int64_t bytes); ///< 0: the profiled budget
-    void setSharedPrefixLen(std::int64_t tokens);   ///< 0: none
-    void setImagesPerRequest(std::int64_t images);  ///< 0: text only
+    void setEnforceEager(bool eager);
+    void setSharedPrefixLen(std::int64_t tokens);  ///< 0: none
+    void setImagesPerRequest(std::int64_t images); ///< 0: text only
     void setImageSize(std::int64_t width, std::int64_t height);
     void setLora(std::int64_t maxLoras, std::int64_t rank); ///< maxLoras 0: LoRA off
     /// --kv-offloading-size in thousandths of a GiB (0: off) and its backend.
