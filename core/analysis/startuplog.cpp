@@ -146,6 +146,7 @@ public:
             }
             readLine(line);
         }
+        nonTorchFromConsumed();
     }
 
 private:
@@ -260,6 +261,14 @@ private:
         static const QRegularExpression freeOnDevice = pattern(
             R"(Free memory on device \(([\d.]+)/([\d.]+) GiB\) on startup\..*Actual usage is ([\d.]+) )"
             R"(GiB for weight, ([\d.]+) GiB for peak activation, ([\d.]+) GiB for non-torch memory)");
+        // Later releases' form of that line (vLLM 0.27.1's gpu_worker.py:789, at INFO): weights and non-torch
+        // memory as one figure, the graphs as captured.
+        static const QRegularExpression consumedOnDevice = pattern(
+            R"(Free memory on device \(([\d.]+)/([\d.]+) GiB\) on startup\..*Actual usage is ([\d.]+) )"
+            R"(GiB for consumed memory \(weights \+ non-torch\), ([\d.]+) GiB for peak activation)");
+        // The API server's banner (vLLM 0.2x, api_utils.py): the release beside the block-letter logo.
+        static const QRegularExpression bannerVersion =
+            pattern(R"(\x{2588}\s+version\s+(\d+\.\d+\S*))"); // U+2588, the full block
         static const QRegularExpression graphProfiling = pattern("CUDA graph memory profiling is enabled");
         static const QRegularExpression available = pattern("Available KV cache memory: (-?[\\d.]+) GiB");
         static const QRegularExpression cacheSize = pattern("GPU KV cache size: ([\\d,]+) tokens");
@@ -275,7 +284,8 @@ private:
                     "cache|max_model_len).*|No available memory for the cache blocks.*)$");
 
         QRegularExpressionMatch m;
-        if ((m = apiVersion.match(line)).hasMatch() && m_log.vllmVersion.isEmpty())
+        if (((m = apiVersion.match(line)).hasMatch() || (m = bannerVersion.match(line)).hasMatch()) &&
+            m_log.vllmVersion.isEmpty())
             version(m.captured(1));
         // `vllm --version` pasted with its answer: the first bare release number after it.
         static const QRegularExpression bareVersion =
@@ -329,6 +339,14 @@ private:
             figureGiB(m_log.totalGpuMemoryGiB, "total_memory", m.captured(2));
             stageFigureGiB(m_log.activationPeakGiB, "torch_peak_memory_increase", m.captured(4));
             stageFigureGiB(m_log.nonTorchGiB, "non_torch_memory", m.captured(5));
+        }
+        if ((m = consumedOnDevice.match(line)).hasMatch()) {
+            figureGiB(m_log.totalGpuMemoryGiB, "total_memory", m.captured(2));
+            stageFigureGiB(m_log.activationPeakGiB, "torch_peak_memory_increase", m.captured(4));
+            if (!m_laterStage && !m_consumed) {
+                m_consumed = m.captured(3).toDouble();
+                m_consumedLine = m_line;
+            }
         }
         if ((m = peak.match(line)).hasMatch())
             stageFigureGiB(m_log.activationPeakGiB, "torch_peak_memory_increase", m.captured(1));
@@ -559,7 +577,22 @@ private:
         }
     }
 
+    /// The memory outside PyTorch of a log that prints it with the weights: the sum less "Model loading
+    /// took", within the two figures' rounding (0.01 GiB).
+    void nonTorchFromConsumed()
+    {
+        if (!m_consumed || !m_log.weightsGiB || m_log.nonTorchGiB)
+            return;
+        const double nonTorch = std::max(0.0, *m_consumed - *m_log.weightsGiB);
+        m_line = m_consumedLine;
+        figure(m_log.nonTorchGiB, "non_torch_memory",
+               QStringLiteral("%1 - %2 GiB").arg(*m_consumed, 0, 'f', 2).arg(*m_log.weightsGiB, 0, 'f', 2),
+               nonTorch);
+    }
+
     StartupLog &m_log;
+    std::optional<double> m_consumed; ///< "X GiB for consumed memory (weights + non-torch)"
+    int m_consumedLine = 0;
     int m_line = 0;
     bool m_laterStage = false;   ///< the line is a Worker_PPn line of a stage after the first
     bool m_versionAsked = false; ///< a `vllm --version` command was read

@@ -1207,6 +1207,49 @@ private Q_SLOTS:
         QFAIL("log 56 is not in the validation data");
     }
 
+    void readsTheBannerAndMemoryLineOfLaterReleases()
+    {
+        // vLLM 0.27.1 names its release in the API server's banner (api_utils.py, "version 0.27.1" beside the
+        // block-letter logo) and prints the worker's memory at INFO with weights and non-torch memory as one
+        // figure ("consumed memory (weights + non-torch)", gpu_worker.py:789). Lines of a start of
+        // Qwen2.5-0.5B-Instruct on an RTX 4090 under WSL2 (github.com/enginrect/llmso,
+        // labs/environment-setup.md, attempt 7; tests/data/vllm-logs.json log 69).
+        const QString text = QStringLiteral(
+            "(APIServer pid=14678) INFO 08-22 20:24:59 [api_utils.py:345]  ▄▄ ▄█ █     █     █ ▀▄▀ █  "
+            "version 0.27.1\n"
+            "(APIServer pid=14678) INFO 08-22 20:24:59 [api_utils.py:273] non-default args: {'model_tag': "
+            "'Qwen/Qwen2.5-0.5B-Instruct', 'model': 'Qwen/Qwen2.5-0.5B-Instruct', 'max_model_len': 2048, "
+            "'gpu_memory_utilization': 0.85}\n"
+            "(EngineCore pid=14790) INFO 08-22 20:25:12 [model_runner.py:329] Model loading took 0.93 GiB "
+            "and "
+            "2.060686 seconds\n"
+            "(EngineCore pid=14790) INFO 08-22 20:25:13 [gpu_worker.py:563] Available KV cache memory: 19.06 "
+            "GiB\n"
+            "(EngineCore pid=14790) INFO 08-22 20:25:13 [kv_cache_utils.py:2235] GPU KV cache size: "
+            "1,665,392 "
+            "tokens\n"
+            "(EngineCore pid=14790) INFO 08-22 20:25:15 [gpu_worker.py:789] Free memory on device "
+            "(22.45/23.99 GiB) on startup. Desired GPU memory utilization is (0.85, 20.39 GiB). Actual usage "
+            "is 1.25 GiB for consumed memory (weights + non-torch), 0.08 GiB for peak activation, and 0.28 "
+            "GiB "
+            "for CUDAGraph memory. Replace gpu_memory_utilization config with "
+            "`--kv-cache-memory=20002824090` "
+            "(18.63 GiB) to fit into requested memory, or `--kv-cache-memory=22214297088` (20.69 GiB) to "
+            "fully "
+            "utilize gpu memory. Current kv cache memory in use is 19.06 GiB.\n");
+        const StartupLog log = readStartupLog(text, QStringLiteral("banner.log"));
+        QCOMPARE(log.vllmVersion, QStringLiteral("0.27.1"));
+        QCOMPARE(log.totalGpuMemoryGiB.value_or(0), 23.99);
+        QCOMPARE(log.activationPeakGiB.value_or(0), 0.08);
+        // 1.25 - 0.93: the weights' two decimals leave the non-torch memory within 0.01.
+        QVERIFY(std::abs(log.nonTorchGiB.value_or(0) - 0.32) < 1e-9);
+        // The card's total under WSL2 is its whole 24,564 MiB (the rtx-4090 preset's 23.64 GiB is what CUDA
+        // reports on Linux): named with the log's total.
+        const LogExplanation e = explain(text, {QString(), QStringLiteral("rtx-4090:23.99"), QString()});
+        QCOMPARE(e.plan.engineVersion, QStringLiteral("0.25"));
+        QCOMPARE(e.plan.gpuMemoryBytes, std::int64_t(23'990'000) * GiB / 1'000'000);
+    }
+
     void readsTheExpertLoadBalancer()
     {
         // vLLM's non-default args print --eplb-config as the dict it parsed; releases before 0.11 took
