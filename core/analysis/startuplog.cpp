@@ -364,6 +364,12 @@ private:
             pattern(R"(\(RayWorkerWrapper pid=\d+, ip=([0-9A-Fa-f.:]+)\))");
         if ((m = rayWorker.match(line)).hasMatch() && !m_log.workerHosts.contains(m.captured(1)))
             m_log.workerHosts << m.captured(1);
+        if (line.contains(QLatin1String("Compiling a graph for compile range")) && m_log.compiledLine == 0)
+            m_log.compiledLine = m_line;
+        if ((line.contains(QLatin1String("Directly load the compiled graph")) ||
+             line.contains(QLatin1String("Directly load AOT compilation"))) &&
+            m_log.compileCacheLine == 0)
+            m_log.compileCacheLine = m_line;
         if (line.contains(QLatin1String("Custom allreduce is disabled because")) &&
             m_log.customAllReduceOffLine == 0)
             m_log.customAllReduceOffLine = m_line;

@@ -93,6 +93,11 @@ struct StartupLog
     /// lacks GPU P2P capability", "... spans across nodes": custom_all_reduce.py); 0 when the log does not
     /// say it.
     int customAllReduceOffLine = 0;
+    /// Where the start compiled the model ("Compiling a graph for compile range ... takes X s",
+    /// vllm/compilation/backends.py) or loaded it compiled from vLLM's cache ("Directly load the compiled
+    /// graph(s) ... from the cache", "Directly load AOT compilation from path"); 0 when the log does not say.
+    int compiledLine = 0;
+    int compileCacheLine = 0;
     /// The hosts a Ray-launched engine's workers report ("(RayWorkerWrapper pid=345, ip=10.42.11.243)"), in
     /// the order first seen; more than one means the GPUs span nodes.
     QStringList workerHosts;

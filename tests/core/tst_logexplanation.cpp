@@ -552,6 +552,10 @@ private Q_SLOTS:
                  qPrintable(e.read.join(QLatin1Char('\n'))));
         QVERIFY2(!e.assumed.join(QLatin1Char('\n')).contains(QStringLiteral("enforce_eager")),
                  qPrintable(e.assumed.join(QLatin1Char('\n'))));
+        const QString why = e.explanation.join(QLatin1Char('\n'));
+        QVERIFY2(why.contains(QStringLiteral("Under --enforce-eager")) &&
+                     !why.contains(QStringLiteral("0.21 on")),
+                 qPrintable(why));
         // The same start with graphs: turning them off is a way to a larger cache, the eager start's.
         QString graphs = eager;
         graphs.replace(QStringLiteral(", 'enforce_eager': True"), QString());
@@ -1248,6 +1252,35 @@ private Q_SLOTS:
         const LogExplanation e = explain(text, {QString(), QStringLiteral("rtx-4090:23.99"), QString()});
         QCOMPARE(e.plan.engineVersion, QStringLiteral("0.25"));
         QCOMPARE(e.plan.gpuMemoryBytes, std::int64_t(23'990'000) * GiB / 1'000'000);
+    }
+
+    void saysWhetherTheStartCompiledTheModel()
+    {
+        // A first start compiles the model during the profiling run and holds more memory there than a start
+        // that loads the compiled graphs from vLLM's cache (logs 69 and 70: 0.41 GiB on Qwen2.5-0.5B). vLLM
+        // says which (vllm/compilation/backends.py: "Compiling a graph for compile range %s takes %.2f s",
+        // "Directly load the compiled graph(s) for compile range %s from the cache, took %.3f s";
+        // decorators.py: "Directly load AOT compilation from path %s").
+        const QString head = QStringLiteral(
+            "(APIServer pid=1) INFO [api_utils.py:273] non-default args: {'model': "
+            "'meta-llama/Llama-3.1-8B-Instruct', 'max_model_len': 8192}\n"
+            "(EngineCore pid=7) INFO [gpu_model_runner.py:4959] Model loading took 14.99 GiB memory and 5.0 "
+            "seconds\n");
+        const QString compiled =
+            head + QStringLiteral("(EngineCore pid=7) INFO [backends.py:393] Compiling a "
+                                  "graph for compile range (1, 8192) takes 21.35 s\n");
+        const QString cached =
+            head +
+            QStringLiteral("(EngineCore pid=7) INFO [backends.py:292] Directly load the compiled graph(s) "
+                           "for compile range (1, 8192) from the cache, took 2.113 s\n");
+        const LogOverrides h100{QString(), QStringLiteral("h100-sxm"), QStringLiteral("0.21")};
+        const QString first = explain(compiled, h100).explanation.join(QLatin1Char('\n'));
+        QVERIFY2(first.contains(QStringLiteral("compiled the model (line 3)")) &&
+                     first.contains(QStringLiteral("69 and 70")),
+                 qPrintable(first));
+        const QString warm = explain(cached, h100).explanation.join(QLatin1Char('\n'));
+        QVERIFY2(warm.contains(QStringLiteral("from vLLM's compile cache (line 3)")), qPrintable(warm));
+        QVERIFY(!explain(head, h100).explanation.join(QLatin1Char('\n')).contains(QStringLiteral("compile")));
     }
 
     void readsTheExpertLoadBalancer()
