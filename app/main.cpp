@@ -17,6 +17,7 @@
 #include "ui/state/appsettings.h"
 #include "ui/state/translations.h"
 #include "ui/style/theme.h"
+#include "ui/style/zoomstyle.h"
 #include "ui/window/mainwindow.h"
 
 #include <csignal>
@@ -227,6 +228,7 @@ int main(int argc, char *argv[])
                                      ? kvscope::theme::darkPalette()
                                      : QApplication::style()->standardPalette());
     }
+    kvscope::ZoomStyle::install(); // legible check boxes on a dark palette, ours or the system's
     if (parser.isSet(resetSettings))
         kvscope::appsettings::reset();
     if (parser.isSet(language))

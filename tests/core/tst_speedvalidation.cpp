@@ -482,9 +482,10 @@ private Q_SLOTS:
         // (62 %, 0.616; the median 0.1903). Modelling pipeline stages then brought in a blog's tensor- and
         // pipeline-parallel runs of Qwen3-32B on two RTX PRO 6000 (6 rows, the pipeline's within 11 %; the
         // tensor-parallel prompt's all-reduces over a cross-socket path an explained miss), 18.6 %, 119 of
-        // 191 (62 %, 0.623; the median 0.1862). An Ada lab's Qwen2.5-7B runs under vLLM 0.27.1 at one user (an
-        // RTX 4090 and, quoted, an L4: BF16 and FP8 within 3 % on the stand-in efficiency, GPTQ-Int4 explained
-        // misses) then gave 18.5 %, 122 of 196 (62 %, 0.622; the median 0.1848). The targets are 15 % and 80 %.
+        // 191 (62 %, 0.623; the median 0.1862). An Ada lab's Qwen2.5-7B runs under vLLM 0.27.1 at one user
+        // (an RTX 4090 and, quoted, an L4: BF16 and FP8 within 3 % on the stand-in efficiency, GPTQ-Int4
+        // explained misses) then gave 18.5 %, 122 of 196 (62 %, 0.622; the median 0.1848). The targets are 15
+        // % and 80 %.
         const Summary s = summarise(m_observations, Split::HeldOut, calibratedSpeedConstants());
         QVERIFY(s.rows >= 196);
         QVERIFY2(s.medianError <= 0.1848, qPrintable(QString::number(s.medianError)));

@@ -30,6 +30,7 @@
 #include "ui/state/translations.h"
 #include "ui/state/userlibrary.h"
 #include "ui/style/theme.h"
+#include "ui/style/zoomstyle.h"
 #include "ui/widgets/elidingcombobox.h"
 #include "ui/window/mainwindow.h"
 
@@ -842,6 +843,23 @@ private Q_SLOTS:
         QApplication::processEvents();
         QCOMPARE(box->style()->pixelMetric(QStyle::PM_IndicatorWidth, nullptr, box), indicator);
         QCOMPARE(exportButton->iconSize(), icon);
+    }
+
+    void checkBoxesShowOnTheDarkPalette()
+    {
+        // Fusion frames an indicator in the window colour darkened by 40 %, which on the dark palette is
+        // all but the window's own: the application's style redraws it in the palette's mid tone.
+        QCheckBox box(QStringLiteral("eager"));
+        QApplication::setStyle(QStringLiteral("Fusion"));
+        QApplication::setPalette(theme::darkPalette());
+        ZoomStyle::install();
+        box.setPalette(theme::darkPalette());
+        box.resize(box.sizeHint());
+        const QImage image = box.grab().toImage();
+        QVERIFY2(
+            test::pixelsNear(image, theme::darkPalette().color(QPalette::Mid)) >= 8,
+            qPrintable(QString::number(test::pixelsNear(image, theme::darkPalette().color(QPalette::Mid)))));
+        QApplication::setPalette(QApplication::style()->standardPalette());
     }
 
     void zoomedWindowClipsNoText_data()

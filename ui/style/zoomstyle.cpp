@@ -6,7 +6,9 @@
 #include <cmath>
 
 #include <QApplication>
+#include <QPainter>
 #include <QPalette>
+#include <QStyleOption>
 
 namespace kvscope {
 
@@ -28,6 +30,30 @@ int ZoomStyle::pixelMetric(PixelMetric metric, const QStyleOption *option, const
     default:
         return base;
     }
+}
+
+void ZoomStyle::drawPrimitive(PrimitiveElement element, const QStyleOption *option, QPainter *painter,
+                              const QWidget *widget) const
+{
+    QProxyStyle::drawPrimitive(element, option, painter, widget);
+    const bool indicator = element == PE_IndicatorCheckBox || element == PE_IndicatorRadioButton;
+    if (!indicator || !option || !theme::isDark(option->palette))
+        return;
+    // Fusion's frame is the window colour darkened (QFusionStylePrivate::outline): redrawn in the
+    // palette's mid tone, dimmed with the control when it is disabled.
+    painter->save();
+    painter->setRenderHint(QPainter::Antialiasing, true);
+    QColor frame = option->palette.color(QPalette::Mid);
+    if (!(option->state & State_Enabled))
+        frame.setAlphaF(0.5);
+    painter->setPen(QPen(frame, 1));
+    painter->setBrush(Qt::NoBrush);
+    const QRectF box = QRectF(option->rect).adjusted(0.5, 0.5, -0.5, -0.5);
+    if (element == PE_IndicatorRadioButton)
+        painter->drawEllipse(box);
+    else
+        painter->drawRect(box);
+    painter->restore();
 }
 
 void ZoomStyle::install()
