@@ -113,6 +113,8 @@ Scenario scenarioOf(const QJsonObject &row, std::int64_t sequences, std::int64_t
     s.batchSize = sequences;
     s.seqLen = contextLen;
     s.maxModelLen = std::max<std::int64_t>(contextLen, 1);
+    // A prefix every prompt of the run shares (vllm bench serve --random-prefix-len), cached after the first.
+    s.sharedPrefixLen = row.value(QLatin1String("shared_prefix_len")).toInteger(0);
     return s;
 }
 
