@@ -30,6 +30,7 @@ const QStringList optionKeys = {QStringLiteral("model"),
                                 QStringLiteral("enforce_eager"),
                                 QStringLiteral("max_loras"),
                                 QStringLiteral("max_lora_rank"),
+                                QStringLiteral("images_per_request"),
                                 QStringLiteral("gpu_memory_utilization"),
                                 QStringLiteral("max_model_len"),
                                 QStringLiteral("dtype"),
@@ -189,6 +190,7 @@ Scenario scenarioFor(const QJsonObject &options, const QString &vllmVersion, con
     s.enforceEager = options.value(QLatin1String("enforce_eager")).toBool(false);
     s.maxLoras = integer(options, "max_loras", 0, origin);
     s.maxLoraRank = integer(options, "max_lora_rank", 16, origin);
+    s.imagesPerRequest = integer(options, "images_per_request", 0, origin); // --limit-mm-per-prompt's images
     s.maxModelLen = integer(options, "max_model_len", 0, origin);
     s.blockSize = int(integer(options, "block_size", 16, origin));
     s.maxNumSeqs = integer(options, "max_num_seqs", 0, origin);
