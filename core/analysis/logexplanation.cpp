@@ -881,7 +881,9 @@ void addExplanation(LogExplanation &e)
                    "holds the compilation's allocations too: later starts that load the compiled "
                    "graphs from vLLM's compile cache leave a larger KV cache (on one RTX 4090 under "
                    "vLLM 0.27.1, 0.41 GiB more for Qwen2.5-0.5B: validation logs 69 and 70). kvscope "
-                   "does not separate the two.")
+                   "does not separate the two. To keep the larger cache, keep vLLM's compile cache between "
+                   "starts (VLLM_CACHE_ROOT, ~/.cache/vllm by default; in a container, mount it as the model "
+                   "cache is mounted).")
                    .arg(lineOf(e.log.compiledLine));
     else if (e.log.compileCacheLine > 0)
         e.explanation
