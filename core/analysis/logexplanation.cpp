@@ -922,13 +922,30 @@ void addExplanation(LogExplanation &e)
 void addLevers(LogExplanation &e, const ScenarioResolvers &resolve)
 {
     const MemoryPlan &p = e.plan;
-    constexpr std::int64_t RecommendedUtilizationPpm = 950'000;
-    if (p.gpuMemoryUtilizationPpm < RecommendedUtilizationPpm)
-        addLever(e, LogExplanationWords::tr("more of the GPU for vLLM"), ScenarioField::GpuMemoryUtilization,
-                 QStringLiteral("0.95"), resolve);
+    // vLLM refuses a budget beyond the memory free at start-up (request_memory, vllm/v1/worker/utils.py):
+    // where other processes hold some, the larger share offered is the most that fits.
+    std::int64_t targetPpm = 950'000;
+    QString what = LogExplanationWords::tr("more of the GPU for vLLM");
+    if (e.log.freeAtStartupGiB && p.gpuMemoryBytes > 0) {
+        const double freeBytes = *e.log.freeAtStartupGiB * double(GiB);
+        const std::int64_t fitsPpm =
+            std::int64_t(std::floor(freeBytes / double(p.gpuMemoryBytes) * 100)) * 10'000;
+        if (fitsPpm < targetPpm) {
+            targetPpm = fitsPpm;
+            what = LogExplanationWords::tr("the most of the GPU free at start-up, %1 GiB")
+                       .arg(*e.log.freeAtStartupGiB, 0, 'f', 2);
+        }
+    }
+    if (p.gpuMemoryUtilizationPpm < targetPpm)
+        addLever(e, what, ScenarioField::GpuMemoryUtilization, formatUtilization(targetPpm), resolve);
     if (p.cudaGraphBytes > 0)
         addLever(e, LogExplanationWords::tr("no CUDA graphs, slower steps"), ScenarioField::EnforceEager,
                  switchText(true), resolve);
+    // The fixed pool the log's own memory line advises: the memory free at start-up less vLLM's other
+    // memory and a 150 MiB margin (Worker.compile_or_warm_up_model, vllm/v1/worker/gpu_worker.py).
+    if (e.log.kvCacheMemoryToFillGpu && e.scenario.kvCacheMemoryBytes == 0)
+        addLever(e, LogExplanationWords::tr("the whole GPU, as the log advises"),
+                 ScenarioField::KvCacheMemoryBytes, QString::number(*e.log.kvCacheMemoryToFillGpu), resolve);
     addEngineIndependentLevers(e, resolve);
 }
 

@@ -333,14 +333,19 @@ private:
             argument(m.captured(1), m.captured(2));
         if ((m = snapshot.match(line)).hasMatch() || (m = profilingTotal.match(line)).hasMatch())
             figureGiB(m_log.totalGpuMemoryGiB, "total_memory", m.captured(1));
+        static const QRegularExpression snapshotFree = pattern("memory snapshot:.*free_memory=([\\d.]+)GiB");
+        if ((m = snapshotFree.match(line)).hasMatch())
+            figureGiB(m_log.freeAtStartupGiB, "free_memory", m.captured(1));
         if ((m = loading.match(line)).hasMatch())
             stageFigureGiB(m_log.weightsGiB, "model_loading", m.captured(1));
         if ((m = freeOnDevice.match(line)).hasMatch()) {
+            figureGiB(m_log.freeAtStartupGiB, "free_memory", m.captured(1));
             figureGiB(m_log.totalGpuMemoryGiB, "total_memory", m.captured(2));
             stageFigureGiB(m_log.activationPeakGiB, "torch_peak_memory_increase", m.captured(4));
             stageFigureGiB(m_log.nonTorchGiB, "non_torch_memory", m.captured(5));
         }
         if ((m = consumedOnDevice.match(line)).hasMatch()) {
+            figureGiB(m_log.freeAtStartupGiB, "free_memory", m.captured(1));
             figureGiB(m_log.totalGpuMemoryGiB, "total_memory", m.captured(2));
             stageFigureGiB(m_log.activationPeakGiB, "torch_peak_memory_increase", m.captured(4));
             if (!m_laterStage && !m_consumed) {
@@ -364,6 +369,14 @@ private:
             pattern(R"(\(RayWorkerWrapper pid=\d+, ip=([0-9A-Fa-f.:]+)\))");
         if ((m = rayWorker.match(line)).hasMatch() && !m_log.workerHosts.contains(m.captured(1)))
             m_log.workerHosts << m.captured(1);
+        static const QRegularExpression fillGpu =
+            pattern(R"(`-{2}kv-cache-memory=(\d+)`[^`]*to fully utilize gpu memory)");
+        if (!m_laterStage && !m_log.kvCacheMemoryToFillGpu && (m = fillGpu.match(line)).hasMatch()) {
+            bool ok = false;
+            const qlonglong bytes = m.captured(1).toLongLong(&ok); // digits beyond 2^63 do not convert
+            if (ok && bytes > 0)
+                m_log.kvCacheMemoryToFillGpu = bytes;
+        }
         if (line.contains(QLatin1String("Compiling a graph for compile range")) && m_log.compiledLine == 0)
             m_log.compiledLine = m_line;
         if ((line.contains(QLatin1String("Directly load the compiled graph")) ||

@@ -98,6 +98,12 @@ struct StartupLog
     /// graph(s) ... from the cache", "Directly load AOT compilation from path"); 0 when the log does not say.
     int compiledLine = 0;
     int compileCacheLine = 0;
+    /// vLLM's own advice beside its worker memory line: "`--kv-cache-memory=N` ... to fully utilize gpu
+    /// memory" (gpu_worker.py), the fixed pool that fills the GPU; absent when the log does not give it.
+    std::optional<std::int64_t> kvCacheMemoryToFillGpu;
+    /// The GPU's free memory when vLLM started ("Free memory on device (F/T GiB) on startup", the worker's
+    /// init snapshot's free_memory): other processes hold the rest.
+    std::optional<double> freeAtStartupGiB;
     /// The hosts a Ray-launched engine's workers report ("(RayWorkerWrapper pid=345, ip=10.42.11.243)"), in
     /// the order first seen; more than one means the GPUs span nodes.
     QStringList workerHosts;

@@ -2961,6 +2961,14 @@
         <source>This start compiled the model (%1), during the profiling run, whose memory then holds the compilation&apos;s allocations too: later starts that load the compiled graphs from vLLM&apos;s compile cache leave a larger KV cache (on one RTX 4090 under vLLM 0.27.1, 0.41 GiB more for Qwen2.5-0.5B: validation logs 69 and 70). kvscope does not separate the two. To keep the larger cache, keep vLLM&apos;s compile cache between starts (VLLM_CACHE_ROOT, ~/.cache/vllm by default; in a container, mount it as the model cache is mounted).</source>
         <translation>这次启动在 profiling 运行期间编译了模型（%1），于是 profiling 的显存也包含了编译的分配：之后从 vLLM 编译缓存加载已编译图的启动会留下更大的 KV Cache（在一块 RTX 4090、vLLM 0.27.1 上，Qwen2.5-0.5B 多 0.41 GiB：验证日志 69 和 70）。kvscope 不区分这两种启动。要保住更大的缓存，请在多次启动之间保留 vLLM 的编译缓存（VLLM_CACHE_ROOT，默认 ~/.cache/vllm；在容器中像挂载模型缓存那样挂载它）。</translation>
     </message>
+    <message>
+        <source>the whole GPU, as the log advises</source>
+        <translation>按日志建议占满整块 GPU</translation>
+    </message>
+    <message>
+        <source>the most of the GPU free at start-up, %1 GiB</source>
+        <translation>启动时空闲的 GPU 显存上限，%1 GiB</translation>
+    </message>
 </context>
 <context>
     <name>kvscope::LogitErrorChart</name>

@@ -1252,6 +1252,23 @@ private Q_SLOTS:
         const LogExplanation e = explain(text, {QString(), QStringLiteral("rtx-4090:23.99"), QString()});
         QCOMPARE(e.plan.engineVersion, QStringLiteral("0.25"));
         QCOMPARE(e.plan.gpuMemoryBytes, std::int64_t(23'990'000) * GiB / 1'000'000);
+        // The line's own advice, a fixed pool that fills the GPU, is a way to a larger cache: 22,214,297,088
+        // B of 12,288 B tokens in whole blocks of 16, 1,807,792 tokens.
+        const auto whole = std::find_if(e.levers.cbegin(), e.levers.cend(), [](const KvLever &l) {
+            return l.what.contains(QStringLiteral("--kv-cache-memory-bytes 22214297088"));
+        });
+        QVERIFY2(whole != e.levers.cend(),
+                 qPrintable(e.levers.isEmpty() ? QString() : e.levers.first().what));
+        QCOMPARE(whole->tokens, std::int64_t(22'214'297'088) / (12'288 * 16) * 16);
+        // Other processes held 1.54 GiB when vLLM started (22.45 of 23.99 GiB free), and vLLM refuses a
+        // budget beyond the free memory (request_memory, vllm/v1/worker/utils.py): the larger share it offers
+        // is the most that fits, 0.93, not 0.95.
+        QCOMPARE(log.freeAtStartupGiB.value_or(0), 22.45);
+        QStringList utilizations;
+        for (const KvLever &l : e.levers)
+            if (l.changes.contains(QStringLiteral("gpu-memory-utilization")))
+                utilizations << l.changes.value(QStringLiteral("gpu-memory-utilization"));
+        QCOMPARE(utilizations, QStringList{QStringLiteral("0.93")});
     }
 
     void saysWhetherTheStartCompiledTheModel()
