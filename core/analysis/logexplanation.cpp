@@ -520,6 +520,28 @@ private:
         return true;
     }
 
+    /// A total that prints as a preset's whole memory as nvidia-smi lists it (memory.total), which CUDA
+    /// reports on some systems instead of what is left after the driver's share: the RTX 4090's 24,564 MiB
+    /// = 23.99 GiB under WSL2 (validation logs 69 to 76), where the preset's 23.64 GiB is Linux's figure.
+    bool wholeCard(double total, const QString &printed)
+    {
+        const auto hundredths = [](double gib) { return std::llround(gib * 100); };
+        for (const GpuSpec &gpu : GpuLibrary::builtin().presets()) {
+            if (gpu.nvidiaSmiMib <= 0 || hundredths(double(gpu.nvidiaSmiMib) / 1024.0) != hundredths(total))
+                continue;
+            m_out.options.insert(optionKey(ScenarioField::Gpu), QStringLiteral("%1:%2").arg(gpu.id, printed));
+            m_out.assumed
+                << LogExplanationWords::tr(
+                       "GPU %1 with the log's total_memory=%2GiB: the card's whole %3 MiB, as nvidia-smi "
+                       "lists it and as CUDA reports it on some systems (WSL2), where the preset "
+                       "holds CUDA's %4 GiB on Linux; give %5 for another")
+                       .arg(gpu.name, printed, QString::number(gpu.nvidiaSmiMib),
+                            QString::number(toGiB(gpu.memoryBytes), 'f', 2), optionFlag(ScenarioField::Gpu));
+            return true;
+        }
+        return false;
+    }
+
     /// No preset prints as the log's total: the nearest within half a percent (drivers, ECC and MIG move a
     /// card's total by a few tenths of a GiB), planned with the log's total (--gpu PRESET:MEMORY_GIB).
     void nearestGpu(double total, const QString &printed)
@@ -527,6 +549,8 @@ private:
         constexpr double Tolerance = 0.005;
         const QList<const GpuSpec *> near =
             presetsNear(total, total - Tolerance * total, total + Tolerance * total);
+        if (near.isEmpty() && wholeCard(total, printed))
+            return;
         if (near.isEmpty())
             failAt(m_log.origin,
                    LogExplanationWords::tr("total_memory=%1GiB matches no GPU preset; give %2 (a preset, "
@@ -733,8 +757,12 @@ void addComponents(LogExplanation &e)
 {
     const StartupLog &log = e.log;
     const MemoryPlan &p = e.plan;
-    // The estimate vLLM prints whether or not its release takes it out of the budget (from 0.21 on).
-    const std::int64_t graphEstimate = cudaGraphEstimateBytes(e.scenario.gpu, p.tensorParallelSize);
+    // The estimate vLLM prints whether or not its release takes it out of the budget (from 0.21 on); none
+    // where it profiles no graphs (--enforce-eager, off CUDA) or Model Runner V2 profiles none (0.22 to
+    // 0.28).
+    const bool printsEstimate = profilesCudaGraphs(e.scenario) && !(p.modelRunnerV2 && p.cudaGraphBytes == 0);
+    const std::int64_t graphEstimate =
+        printsEstimate ? cudaGraphEstimateBytes(e.scenario.gpu, p.tensorParallelSize) : 0;
     // A pipeline's log prints its per-GPU lines from the first stage's workers (startuplog.h).
     const PipelineStagePlan firstStage = firstPipelineStage(p);
     // Tolerances: docs/validation.md, "modelled versions" (weights 3 %, activation and non-torch

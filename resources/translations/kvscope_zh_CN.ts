@@ -2969,6 +2969,10 @@
         <source>the most of the GPU free at start-up, %1 GiB</source>
         <translation>启动时空闲的 GPU 显存上限，%1 GiB</translation>
     </message>
+    <message>
+        <source>GPU %1 with the log&apos;s total_memory=%2GiB: the card&apos;s whole %3 MiB, as nvidia-smi lists it and as CUDA reports it on some systems (WSL2), where the preset holds CUDA&apos;s %4 GiB on Linux; give %5 for another</source>
+        <translation>GPU %1，采用日志的 total_memory=%2GiB：即整卡的 %3 MiB（nvidia-smi 列出的总量，某些系统如 WSL2 下 CUDA 也这样报告），而预设采用 Linux 下 CUDA 报告的 %4 GiB；如需其他 GPU 请用 %5</translation>
+    </message>
 </context>
 <context>
     <name>kvscope::LogitErrorChart</name>

@@ -588,6 +588,10 @@ private Q_SLOTS:
         QCOMPARE(e.plan.engineVersion, QStringLiteral("0.25"));
         QVERIFY(e.plan.modelRunnerV2);
         QCOMPARE(e.plan.cudaGraphBytes, std::int64_t(0));
+        // V2 profiles no graphs, so it prints no estimate to set beside one.
+        for (const LogComponent &c : e.components)
+            if (c.key == QLatin1String("cuda_graphs"))
+                QCOMPARE(c.predictedBytes, std::int64_t(0));
         const QString assumed = e.assumed.join(QLatin1Char('\n'));
         QVERIFY2(assumed.contains(QStringLiteral("Model Runner V2")) &&
                      assumed.contains(QStringLiteral("line 3")),
@@ -1248,8 +1252,11 @@ private Q_SLOTS:
         // 1.25 - 0.93: the weights' two decimals leave the non-torch memory within 0.01.
         QVERIFY(std::abs(log.nonTorchGiB.value_or(0) - 0.32) < 1e-9);
         // The card's total under WSL2 is its whole 24,564 MiB (the rtx-4090 preset's 23.64 GiB is what CUDA
-        // reports on Linux): named with the log's total.
-        const LogExplanation e = explain(text, {QString(), QStringLiteral("rtx-4090:23.99"), QString()});
+        // reports on Linux): the preset whose nvidia-smi total prints as the log's, with the log's total.
+        const LogExplanation e = explain(text);
+        QCOMPARE(e.scenario.gpu.id, QStringLiteral("rtx-4090:23.99"));
+        QVERIFY2(e.assumed.join(QLatin1Char('\n')).contains(QStringLiteral("24564 MiB")),
+                 qPrintable(e.assumed.join(QLatin1Char('\n'))));
         QCOMPARE(e.plan.engineVersion, QStringLiteral("0.25"));
         QCOMPARE(e.plan.gpuMemoryBytes, std::int64_t(23'990'000) * GiB / 1'000'000);
         // The line's own advice, a fixed pool that fills the GPU, is a way to a larger cache: 22,214,297,088
