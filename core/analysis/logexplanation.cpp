@@ -888,6 +888,26 @@ void addExplanation(LogExplanation &e)
                    .arg(p.engineVersion, formatGiB(graphEstimate));
     if (!p.startFailure.isEmpty())
         e.explanation << LogExplanationWords::tr("vLLM does not start: %1").arg(p.startFailure);
+    // Memory already in use at start-up: vLLM's budget is a share of the whole card, which must be free then
+    // (request_memory, vllm/v1/worker/utils.py). Said where it keeps vLLM below the usual 0.95.
+    const auto fitsShare = [](double freeGiB, double totalGiB) {
+        return std::floor(freeGiB / totalGiB * 100) / 100;
+    };
+    if (e.log.freeAtStartupGiB && e.log.totalGpuMemoryGiB && *e.log.totalGpuMemoryGiB > 0 &&
+        fitsShare(*e.log.freeAtStartupGiB, *e.log.totalGpuMemoryGiB) < 0.95) {
+        const double held = *e.log.totalGpuMemoryGiB - *e.log.freeAtStartupGiB;
+        const double fits = fitsShare(*e.log.freeAtStartupGiB, *e.log.totalGpuMemoryGiB);
+        e.explanation << LogExplanationWords::tr(
+                             "When vLLM started, %1 GiB of the GPU's %2 GiB were free: %3 GiB were in use "
+                             "already (vLLM's own CUDA context and other processes: a desktop, another "
+                             "server). vLLM's budget is a share of the whole card and must fit in the free "
+                             "memory, so %4 %5 is the most it takes here.")
+                             .arg(*e.log.freeAtStartupGiB, 0, 'f', 2)
+                             .arg(*e.log.totalGpuMemoryGiB, 0, 'f', 2)
+                             .arg(held, 0, 'f', 2)
+                             .arg(optionFlag(ScenarioField::GpuMemoryUtilization))
+                             .arg(fits, 0, 'f', 2);
+    }
     if (e.log.refusedToStart)
         e.explanation
             << LogExplanationWords::tr("The log shows vLLM refusing to start: %1").arg(e.log.refusal);

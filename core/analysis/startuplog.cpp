@@ -426,6 +426,19 @@ private:
             m_log.refusedToStart = true;
             m_log.refusal = m.captured(1).trimmed();
         }
+        // A budget beyond the memory free at start-up (request_memory, vllm/v1/worker/utils.py): other
+        // processes hold the rest of the GPU.
+        static const QRegularExpression tooLittleFree =
+            pattern(R"((Free memory on device (?:\S+ )?\(([\d.]+)/([\d.]+) GiB\) on startup is less than )"
+                    R"(desired GPU memory utilization.*)$)");
+        if ((m = tooLittleFree.match(line)).hasMatch()) {
+            figureGiB(m_log.freeAtStartupGiB, "free_memory", m.captured(2));
+            figureGiB(m_log.totalGpuMemoryGiB, "total_memory", m.captured(3));
+            if (!m_log.refusedToStart) {
+                m_log.refusedToStart = true;
+                m_log.refusal = m.captured(1).trimmed();
+            }
+        }
     }
 
     void readSglangLine(const QString &line)

@@ -2973,6 +2973,10 @@
         <source>GPU %1 with the log&apos;s total_memory=%2GiB: the card&apos;s whole %3 MiB, as nvidia-smi lists it and as CUDA reports it on some systems (WSL2), where the preset holds CUDA&apos;s %4 GiB on Linux; give %5 for another</source>
         <translation>GPU %1，采用日志的 total_memory=%2GiB：即整卡的 %3 MiB（nvidia-smi 列出的总量，某些系统如 WSL2 下 CUDA 也这样报告），而预设采用 Linux 下 CUDA 报告的 %4 GiB；如需其他 GPU 请用 %5</translation>
     </message>
+    <message>
+        <source>When vLLM started, %1 GiB of the GPU&apos;s %2 GiB were free: %3 GiB were in use already (vLLM&apos;s own CUDA context and other processes: a desktop, another server). vLLM&apos;s budget is a share of the whole card and must fit in the free memory, so %4 %5 is the most it takes here.</source>
+        <translation>vLLM 启动时，GPU 的 %2 GiB 中有 %1 GiB 空闲：已有 %3 GiB 被占用（vLLM 自己的 CUDA 上下文和其他进程：桌面、另一个服务）。vLLM 的预算是整卡的一个比例，且必须放得进空闲显存，因此这里最多只能用 %4 %5。</translation>
+    </message>
 </context>
 <context>
     <name>kvscope::LogitErrorChart</name>

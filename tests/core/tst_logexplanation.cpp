@@ -1278,6 +1278,35 @@ private Q_SLOTS:
         QCOMPARE(utilizations, QStringList{QStringLiteral("0.93")});
     }
 
+    void aStartRefusedForOtherProcessesSaysHowMuchFits()
+    {
+        // vLLM refuses a budget beyond the memory free at start-up (request_memory, vllm/v1/worker/utils.py:
+        // "Free memory on device {device} ({free}/{total} GiB) on startup is less than desired GPU memory
+        // utilization ({util}, {requested} GiB). Decrease GPU memory utilization or reduce GPU memory used by
+        // other processes."). A hand-made excerpt of that refusal on an RTX 4090 under WSL2 at 0.95.
+        const QString text = QStringLiteral(
+            "(APIServer pid=1) INFO [api_utils.py:273] non-default args: {'model': "
+            "'Qwen/Qwen2.5-0.5B-Instruct', "
+            "'max_model_len': 2048, 'gpu_memory_utilization': 0.95}\n"
+            "(EngineCore pid=7) ERROR [core.py:1349] ValueError: Free memory on device cuda:0 (22.45/23.99 "
+            "GiB) "
+            "on startup is less than desired GPU memory utilization (0.95, 22.79 GiB). Decrease GPU memory "
+            "utilization or reduce GPU memory used by other processes.\n");
+        const StartupLog log = readStartupLog(text, QStringLiteral("refused.log"));
+        QVERIFY(log.refusedToStart);
+        QCOMPARE(log.freeAtStartupGiB.value_or(0), 22.45);
+        QCOMPARE(log.totalGpuMemoryGiB.value_or(0), 23.99);
+        const LogExplanation e = explain(text);
+        const QString why = e.explanation.join(QLatin1Char('\n'));
+        QVERIFY2(why.contains(QStringLiteral("1.54 GiB")) && why.contains(QStringLiteral("0.93")),
+                 qPrintable(why));
+        QStringList utilizations;
+        for (const KvLever &l : e.levers)
+            if (l.changes.contains(QStringLiteral("gpu-memory-utilization")))
+                utilizations << l.changes.value(QStringLiteral("gpu-memory-utilization"));
+        QVERIFY2(!utilizations.contains(QStringLiteral("0.95")), qPrintable(utilizations.join(u' ')));
+    }
+
     void saysWhetherTheStartCompiledTheModel()
     {
         // A first start compiles the model during the profiling run and holds more memory there than a start
