@@ -264,7 +264,7 @@ void SpeedModel::readConstants(const Scenario &s, const MemoryPlan &plan, const 
                        "kvscope::Planner",
                        "speed: no calibration measurement on %1 GPUs; their bandwidth efficiency is the "
                        "median of the measured generations (%2) and the engine's costs those fitted on them, "
-                       "not validated here (docs/speed-validation.md)")
+                       "checked only on the held-out measurements docs/speed-validation.md lists")
                        .arg(s.gpu.arch.isEmpty() ? s.gpu.name : s.gpu.arch)
                        .arg(m_bandwidthEfficiency, 0, 'f', 2);
     m_kvBandwidthEfficiency = constants.kvBandwidthEfficiency;

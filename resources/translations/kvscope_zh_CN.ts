@@ -4025,10 +4025,6 @@
         <translation>速度：没有实测校准读取 %1 KV Cache；其反量化按 FP8 Cache 每秒读取拟合的代价计价</translation>
     </message>
     <message>
-        <source>speed: no calibration measurement on %1 GPUs; their bandwidth efficiency is the median of the measured generations (%2) and the engine&apos;s costs those fitted on them, not validated here (docs/speed-validation.md)</source>
-        <translation>速度：%1 GPU 上没有校准实测；其带宽效率取已测各代的中位数（%2），引擎开销沿用在它们上拟合的值，这里未经验证（docs/speed-validation.md）</translation>
-    </message>
-    <message>
         <source>speed: no public measurement of %1 kernels; priced as %2</source>
         <translation>速度：没有 %1 内核的公开实测；按 %2 计价</translation>
     </message>
@@ -4247,6 +4243,10 @@
     <message>
         <source>vLLM %1 profiles CUDA-graph memory on CUDA GPUs only: on %2 it takes none out of the budget</source>
         <translation>vLLM %1 只在 CUDA GPU 上 profiling CUDA graph 显存：在 %2 上不从预算中扣除</translation>
+    </message>
+    <message>
+        <source>speed: no calibration measurement on %1 GPUs; their bandwidth efficiency is the median of the measured generations (%2) and the engine&apos;s costs those fitted on them, checked only on the held-out measurements docs/speed-validation.md lists</source>
+        <translation>速度：没有 %1 GPU 的校准测量；其带宽效率取已测各代的中位数（%2），引擎开销沿用在它们上拟合的值，仅由 docs/speed-validation.md 列出的留出测量检验</translation>
     </message>
 </context>
 <context>
