@@ -874,13 +874,21 @@ void addExplanation(LogExplanation &e)
                    "Under %1 vLLM captures no CUDA graphs, so nothing is taken out of the budget for "
                    "them.")
                    .arg(optionFlag(ScenarioField::EnforceEager));
-    else if (p.cudaGraphBytes == 0 && graphEstimate > 0 && p.modelRunnerV2)
+    else if (p.cudaGraphBytes == 0 && p.modelRunnerV2 && profilesCudaGraphs(e.scenario)) {
+        QString captured;
+        if (e.log.cudaGraphCapturedGiB)
+            captured =
+                LogExplanationWords::tr(" This log's capture took %1 GiB after the cache was sized, held "
+                                        "beyond the budget.")
+                    .arg(*e.log.cudaGraphCapturedGiB, 0, 'f', 2);
         e.explanation << LogExplanationWords::tr(
                              "vLLM %1 runs this model on its Model Runner V2, which does not take the CUDA "
                              "graphs' memory (estimated %2 under the V1 runner) out of the budget; from vLLM "
                              "0.29 on it does, and the KV cache is smaller by that much.")
-                             .arg(p.engineVersion, formatGiB(graphEstimate));
-    else if (p.cudaGraphBytes == 0 && graphEstimate > 0)
+                                 .arg(p.engineVersion, formatGiB(cudaGraphEstimateBytes(
+                                                           e.scenario.gpu, p.tensorParallelSize))) +
+                             captured;
+    } else if (p.cudaGraphBytes == 0 && graphEstimate > 0)
         e.explanation
             << LogExplanationWords::tr(
                    "vLLM %1 does not take the CUDA graphs' memory (estimated %2) out of the budget; "

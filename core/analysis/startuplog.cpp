@@ -359,6 +359,10 @@ private:
             stageFigureGiB(m_log.nonTorchGiB, "non_torch_memory", m.captured(1));
         if ((m = graphs.match(line)).hasMatch())
             stageFigureGiB(m_log.cudaGraphEstimateGiB, "estimated_cuda_graph_memory", m.captured(1));
+        static const QRegularExpression captured =
+            pattern("Graph capturing finished in [\\d.]+ secs?, took ([\\d.]+) GiB");
+        if ((m = captured.match(line)).hasMatch())
+            stageFigureGiB(m_log.cudaGraphCapturedGiB, "cuda_graph_capture", m.captured(1));
         readGraphCounts(line);
         if (graphProfiling.match(line).hasMatch() && m_log.cudaGraphProfilingLine == 0)
             m_log.cudaGraphProfilingLine = m_line;

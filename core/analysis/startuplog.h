@@ -79,6 +79,9 @@ struct StartupLog
         activationPeakGiB;             ///< "torch peak memory increase" / "PyTorch activation peak memory"
     std::optional<double> nonTorchGiB; ///< "non-torch forward increase memory" / non_torch_memory
     std::optional<double> cudaGraphEstimateGiB; ///< "Estimated CUDA graph memory: X GiB total"
+    /// What capturing the graphs took once the KV cache was sized: "Graph capturing finished in N secs, took
+    /// X GiB" (gpu_model_runner.py, model_runner.py).
+    std::optional<double> cudaGraphCapturedGiB;
     /// The graphs vLLM (0.21 on) estimates that memory over: "Profiling CUDA graph memory: PIECEWISE=51
     /// (largest=512), FULL=35 (largest=256)" (gpu_model_runner.py); 0 when the log does not say.
     int piecewiseGraphs = 0, largestPiecewiseGraph = 0;

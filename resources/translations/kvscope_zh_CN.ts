@@ -2977,6 +2977,10 @@
         <source>When vLLM started, %1 GiB of the GPU&apos;s %2 GiB were free: %3 GiB were in use already (vLLM&apos;s own CUDA context and other processes: a desktop, another server). vLLM&apos;s budget is a share of the whole card and must fit in the free memory, so %4 %5 is the most it takes here.</source>
         <translation>vLLM 启动时，GPU 的 %2 GiB 中有 %1 GiB 空闲：已有 %3 GiB 被占用（vLLM 自己的 CUDA 上下文和其他进程：桌面、另一个服务）。vLLM 的预算是整卡的一个比例，且必须放得进空闲显存，因此这里最多只能用 %4 %5。</translation>
     </message>
+    <message>
+        <source> This log&apos;s capture took %1 GiB after the cache was sized, held beyond the budget.</source>
+        <translation>本日志中，KV Cache 分配之后的 graph 捕获占用了 %1 GiB，位于预算之外。</translation>
+    </message>
 </context>
 <context>
     <name>kvscope::LogitErrorChart</name>

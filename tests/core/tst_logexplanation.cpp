@@ -1276,6 +1276,17 @@ private Q_SLOTS:
             if (l.changes.contains(QStringLiteral("gpu-memory-utilization")))
                 utilizations << l.changes.value(QStringLiteral("gpu-memory-utilization"));
         QCOMPARE(utilizations, QStringList{QStringLiteral("0.93")});
+        // The graphs captured after the cache was sized ("Graph capturing finished in 2 secs, took 0.28 GiB",
+        // model_runner.py) lie beyond the budget on Model Runner V2 before 0.29, which reserves none for
+        // them.
+        const QString captured =
+            text + QStringLiteral("(EngineCore pid=14790) INFO 08-22 20:25:15 "
+                                  "[model_runner.py:791] Graph capturing finished in 2 secs, "
+                                  "took 0.28 GiB\n");
+        const LogExplanation g = explain(captured, {QString(), QStringLiteral("rtx-4090:23.99"), QString()});
+        const QString why = g.explanation.join(QLatin1Char('\n'));
+        QVERIFY2(why.contains(QStringLiteral("0.28 GiB")) && why.contains(QStringLiteral("beyond")),
+                 qPrintable(why));
     }
 
     void aStartRefusedForOtherProcessesSaysHowMuchFits()
