@@ -283,11 +283,16 @@ using namespace logexplain;
 
 namespace {
 
+/// A size as a log prints it, in hundredths of a GiB.
+std::int64_t hundredths(double gib)
+{
+    return std::llround(gib * 100);
+}
+
 /// The GPU presets whose memory prints as the log's total_memory (two decimals of GiB).
 QList<const GpuSpec *> gpusWithMemory(double totalGiB)
 {
     QList<const GpuSpec *> matches;
-    const auto hundredths = [](double gib) { return std::llround(gib * 100); };
     for (const GpuSpec &gpu : GpuLibrary::builtin().presets())
         if (hundredths(toGiB(gpu.memoryBytes)) == hundredths(totalGiB))
             matches << &gpu;
@@ -525,7 +530,6 @@ private:
     /// = 23.99 GiB under WSL2 (validation logs 69 to 76), where the preset's 23.64 GiB is Linux's figure.
     bool wholeCard(double total, const QString &printed)
     {
-        const auto hundredths = [](double gib) { return std::llround(gib * 100); };
         for (const GpuSpec &gpu : GpuLibrary::builtin().presets()) {
             if (gpu.nvidiaSmiMib <= 0 || hundredths(double(gpu.nvidiaSmiMib) / 1024.0) != hundredths(total))
                 continue;
@@ -783,6 +787,16 @@ void addComponents(LogExplanation &e)
     e.loggedMaxConcurrency = log.maxConcurrency;
 }
 
+/// The share of --gpu-memory-utilization a lever offers unless the free memory says less.
+constexpr std::int64_t RecommendedUtilizationPpm = 950'000;
+
+/// The largest --gpu-memory-utilization, in whole hundredths, whose budget fits the memory free at start-up:
+/// vLLM refuses a larger one (request_memory, vllm/v1/worker/utils.py).
+std::int64_t utilizationFittingPpm(double freeGiB, double totalGiB)
+{
+    return std::int64_t(std::floor(freeGiB / totalGiB * 100)) * 10'000;
+}
+
 void addExplanation(LogExplanation &e)
 {
     const MemoryPlan &p = e.plan;
@@ -896,15 +910,14 @@ void addExplanation(LogExplanation &e)
                    .arg(p.engineVersion, formatGiB(graphEstimate));
     if (!p.startFailure.isEmpty())
         e.explanation << LogExplanationWords::tr("vLLM does not start: %1").arg(p.startFailure);
-    // Memory already in use at start-up: vLLM's budget is a share of the whole card, which must be free then
-    // (request_memory, vllm/v1/worker/utils.py). Said where it keeps vLLM below the usual 0.95.
-    const auto fitsShare = [](double freeGiB, double totalGiB) {
-        return std::floor(freeGiB / totalGiB * 100) / 100;
-    };
+    // Memory already in use at start-up: vLLM's budget is a share of the whole card, which must be free then.
+    // Said where it keeps vLLM below the share the levers offer.
     if (e.log.freeAtStartupGiB && e.log.totalGpuMemoryGiB && *e.log.totalGpuMemoryGiB > 0 &&
-        fitsShare(*e.log.freeAtStartupGiB, *e.log.totalGpuMemoryGiB) < 0.95) {
+        utilizationFittingPpm(*e.log.freeAtStartupGiB, *e.log.totalGpuMemoryGiB) <
+            RecommendedUtilizationPpm) {
         const double held = *e.log.totalGpuMemoryGiB - *e.log.freeAtStartupGiB;
-        const double fits = fitsShare(*e.log.freeAtStartupGiB, *e.log.totalGpuMemoryGiB);
+        const double fits =
+            double(utilizationFittingPpm(*e.log.freeAtStartupGiB, *e.log.totalGpuMemoryGiB)) / 1'000'000;
         e.explanation << LogExplanationWords::tr(
                              "When vLLM started, %1 GiB of the GPU's %2 GiB were free: %3 GiB were in use "
                              "already (vLLM's own CUDA context and other processes: a desktop, another "
@@ -978,14 +991,11 @@ void addExplanation(LogExplanation &e)
 void addLevers(LogExplanation &e, const ScenarioResolvers &resolve)
 {
     const MemoryPlan &p = e.plan;
-    // vLLM refuses a budget beyond the memory free at start-up (request_memory, vllm/v1/worker/utils.py):
-    // where other processes hold some, the larger share offered is the most that fits.
-    std::int64_t targetPpm = 950'000;
+    // Where other processes hold some of the GPU, the larger share offered is the most that fits.
+    std::int64_t targetPpm = RecommendedUtilizationPpm;
     QString what = LogExplanationWords::tr("more of the GPU for vLLM");
     if (e.log.freeAtStartupGiB && p.gpuMemoryBytes > 0) {
-        const double freeBytes = *e.log.freeAtStartupGiB * double(GiB);
-        const std::int64_t fitsPpm =
-            std::int64_t(std::floor(freeBytes / double(p.gpuMemoryBytes) * 100)) * 10'000;
+        const std::int64_t fitsPpm = utilizationFittingPpm(*e.log.freeAtStartupGiB, toGiB(p.gpuMemoryBytes));
         if (fitsPpm < targetPpm) {
             targetPpm = fitsPpm;
             what = LogExplanationWords::tr("the most of the GPU free at start-up, %1 GiB")
