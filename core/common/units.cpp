@@ -64,7 +64,8 @@ QString inUnits(std::int64_t bytes, int decimals, const QLocale &locale, const U
 
 QString unitsConvention()
 {
-    return QStringLiteral(
+    return QCoreApplication::translate(
+        "kvscope::Units",
         "Units: GiB = 2^30 bytes, MiB = 2^20 bytes; bytes are per GPU unless marked total.");
 }
 
