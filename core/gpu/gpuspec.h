@@ -25,6 +25,8 @@ struct GpuSpec
     double marketedGb = 0;         ///< as sold (GB = 10^9 B for NVIDIA/AMD datasheets)
     double bandwidthGBs = 0;       ///< GB/s = 10^9 B/s
     std::optional<double> tflopsBf16, tflopsFp16, tflopsFp8, tflopsInt8, tflopsFp4; ///< dense
+    /// Peak FP32 on the vector (non-tensor) units, where weight-only kernels unpack and scale weights.
+    std::optional<double> tflopsFp32Vector;
     bool fp8Native = false;
     std::optional<double> interconnectGBs;
     QString computeCapability;

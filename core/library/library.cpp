@@ -111,6 +111,7 @@ template <> struct PresetKind<GpuSpec>
         g.tflopsFp8 = optionalNumber(o, "tflops_fp8_dense");
         g.tflopsInt8 = optionalNumber(o, "tflops_int8_dense");
         g.tflopsFp4 = optionalNumber(o, "tflops_fp4_dense");
+        g.tflopsFp32Vector = optionalNumber(o, "tflops_fp32_vector");
         g.fp8Native = o.value(QLatin1String("fp8_native")).toBool();
         g.interconnectGBs = optionalNumber(o, "interconnect_gbps");
         g.computeCapability = o.value(QLatin1String("compute_capability")).toString();

@@ -198,12 +198,15 @@ private Q_SLOTS:
         for (const QJsonValue v : gpus) {
             const QJsonObject o = v.toObject();
             const QString id = o.value(QLatin1String("id")).toString();
-            for (const char *key :
-                 {"memory_gb_marketed", "memory_mib_nvidia_smi", "memory_mib_cuda", "bandwidth_gbps",
-                  "tflops_bf16_dense", "tflops_fp8_dense", "tflops_int8_dense", "fp8_native", "source"})
+            for (const char *key : {"memory_gb_marketed", "memory_mib_nvidia_smi", "memory_mib_cuda",
+                                    "bandwidth_gbps", "tflops_bf16_dense", "tflops_fp8_dense",
+                                    "tflops_int8_dense", "tflops_fp32_vector", "fp8_native", "source"})
                 QVERIFY2(o.contains(QLatin1String(key)),
                          qPrintable(id + QLatin1Char(' ') + QLatin1String(key)));
             QVERIFY2(o.value(QLatin1String("bandwidth_gbps")).toDouble() > 0, qPrintable(id));
+            // Every NVIDIA datasheet gives the FP32 (non-tensor) rate weight-only kernels unpack on.
+            if (o.value(QLatin1String("vendor")).toString() == QLatin1String("NVIDIA"))
+                QVERIFY2(o.value(QLatin1String("tflops_fp32_vector")).toDouble() > 0, qPrintable(id));
         }
         for (const GpuSpec &g : GpuLibrary::builtin().presets())
             QVERIFY2(g.memoryBytes > 0 && !g.source.isEmpty(), qPrintable(g.id));
