@@ -1112,6 +1112,22 @@ QString calibratedField(bool given, const QString &calibration)
     return given ? QStringLiteral("as given") : calibration;
 }
 
+/// What the dequantization price is: a share of the read, or for weight-only kernels the fitted vector
+/// operations per weight byte over the vector units' rate (SpeedPlan::dequantizationScale).
+QString dequantizationCostMeaning(const SpeedPlan &speed)
+{
+    const QString kernels = weightKernelName(speed.weightKernel);
+    if (!dequantizesOnVectorUnits(speed.weightKernel) || !(speed.dequantizationScale > 0))
+        return QStringLiteral("extra seconds per second of reading, %1 kernels (calibrated)").arg(kernels);
+    return QStringLiteral(
+               "extra seconds per second of reading: %1 vector operations per weight byte (%2 kernels, "
+               "calibrated) × %3 GB/s ÷ %4 FP32 vector TFLOPS")
+        .arg(speed.prices.dequantizationCost / speed.dequantizationScale, 0, 'f', 2)
+        .arg(kernels)
+        .arg(speed.bandwidthGBs, 0, 'f', 0)
+        .arg(speed.bandwidthGBs / speed.dequantizationScale / 1000, 0, 'f', 1);
+}
+
 /// "name = bytes / (bandwidth × efficiency)": a read at the share of the bandwidth its kernels reach.
 FormulaLine readLine(const QString &name, const FormulaTerm &bytes, const FormulaTerm &bandwidth,
                      const FormulaTerm &efficiency, double result, const QString &note)
@@ -1164,9 +1180,7 @@ QList<FormulaLine> readLines(const Scenario &s, const SpeedPlan &speed)
             seconds(QStringLiteral("quantized_read"), q.quantizedReadSeconds, ScenarioField::Quantization,
                     QStringLiteral("the quantized weights' bytes at the full bandwidth")),
             share(QStringLiteral("dequantization_cost"), speed.prices.dequantizationCost,
-                  ScenarioField::Quantization,
-                  QStringLiteral("extra seconds per second of reading, %1 kernels (calibrated)")
-                      .arg(weightKernelName(speed.weightKernel))),
+                  ScenarioField::Quantization, dequantizationCostMeaning(speed)),
             t[StepTerm::Dequantization],
             Formula::tr("a quantized kernel unpacks and scales each weight it reads: extra time per byte"));
     lines << readLine(

@@ -7,6 +7,7 @@
 #include "core/common/scenariofield.h"
 #include "core/common/units.h"
 #include "core/gpu/gpuspec.h"
+#include "core/library/library.h"
 #include "core/model/inventory.h"
 #include "core/model/visiontower.h"
 #include "core/plan/all2all.h"
@@ -73,6 +74,18 @@ std::optional<double> peakOf(const GpuSpec &gpu, ComputeFormat format)
 bool positive(std::optional<double> value)
 {
     return value && *value > 0;
+}
+
+/// The GPU whose vector rate stands in for a GPU that lists none: of the GPUs the weight-only costs
+/// are calibrated on (A100, H100), the one with the fewest vector operations per byte it reads,
+/// so dequantization is priced at its most.
+const QLatin1String VectorRateStandIn("a100-80gb");
+
+/// How long the vector units take for one operation per byte read, per second of reading: bandwidth
+/// over the FP32 vector rate (0.10 on an A100, 0.05 on an H100 SXM, 0.012 on an RTX 4090).
+double vectorOperationShare(const GpuSpec &gpu)
+{
+    return gpu.bandwidthGBs * 1e9 / (*gpu.tflopsFp32Vector * 1e12);
 }
 
 /// Which tensor cores multiply the quantized weights. W8A8 schemes quantize
@@ -277,7 +290,9 @@ void SpeedModel::readConstants(const Scenario &s, const MemoryPlan &plan, const 
     WeightKernel priced = m_kernel;
     while (!constants.dequantizationCost[std::size_t(priced)] && priced != WeightKernel::SixteenBit)
         priced = standInKernel(priced);
-    m_dequantizationCost = constants.dequantizationCost[std::size_t(priced)].value_or(0);
+    m_dequantizationScale = dequantizesOnVectorUnits(priced) ? vectorSecondsPerReadSecond(s.gpu) : 1.0;
+    m_dequantizationCost =
+        constants.dequantizationCost[std::size_t(priced)].value_or(0) * m_dequantizationScale;
     if (priced != m_kernel && m_available)
         m_notes << QCoreApplication::translate("kvscope::Planner",
                                                "speed: no public measurement of %1 kernels; priced as %2")
@@ -291,6 +306,20 @@ void SpeedModel::readConstants(const Scenario &s, const MemoryPlan &plan, const 
     m_speculativeStepSeconds = constants.speculativeStepSeconds;
     m_draftPassSeconds = constants.draftPassSeconds;
     m_prefillMixesWithDecode = s.engine == Engine::Vllm;
+}
+
+double SpeedModel::vectorSecondsPerReadSecond(const GpuSpec &gpu)
+{
+    if (positive(gpu.tflopsFp32Vector) && gpu.bandwidthGBs > 0)
+        return vectorOperationShare(gpu);
+    static const double standIn = vectorOperationShare(resolveGpu(VectorRateStandIn));
+    if (m_available)
+        m_notes << QCoreApplication::translate(
+                       "kvscope::Planner",
+                       "speed: %1 lists no FP32 vector rate; its weight-only dequantization is priced at the "
+                       "%2's ratio of that rate to bandwidth, the calibrated GPU where it costs the most")
+                       .arg(gpu.name, resolveGpu(VectorRateStandIn).name);
+    return standIn;
 }
 
 void SpeedModel::applyMeasuredScale(const Scenario &s)
@@ -542,6 +571,7 @@ void SpeedModel::describe(SpeedPlan &speed) const
     speed.weightKernel = m_kernel;
     speed.computeFormat = m_format;
     speed.weightOnly = m_weightOnly;
+    speed.dequantizationScale = m_dequantizationScale;
     speed.peakTflops = m_peakTflops;
     speed.peak16Tflops = m_peak16Tflops;
     speed.bandwidthGBs = m_bandwidthGBs;

@@ -33,27 +33,27 @@ SpeedConstants fitted()
 {
     SpeedConstants c;
     auto &efficiency = c.weightBandwidthEfficiency;
-    efficiency[std::size_t(GpuGeneration::Ampere)] = 0.6748;
-    efficiency[std::size_t(GpuGeneration::Hopper)] = 0.8813;
-    efficiency[std::size_t(GpuGeneration::Blackwell)] = 0.8664;
+    efficiency[std::size_t(GpuGeneration::Ampere)] = 0.6903;
+    efficiency[std::size_t(GpuGeneration::Hopper)] = 0.9077;
+    efficiency[std::size_t(GpuGeneration::Blackwell)] = 0.95;
     auto &cost = c.dequantizationCost;
     cost[std::size_t(WeightKernel::SixteenBit)] = 0;
-    cost[std::size_t(WeightKernel::Fp8)] = 0.2018;
-    cost[std::size_t(WeightKernel::FourBitWeightOnly)] = 0.6747;
-    cost[std::size_t(WeightKernel::EightBitWeightOnly)] = 0.1846;
-    cost[std::size_t(WeightKernel::Fp4)] = 0.5114;
-    c.kvBandwidthEfficiency = 0.8617;
-    c.fp8KvCost = 0.4807;
-    c.computeEfficiency = 0.7259;
-    c.allReduceLatencySeconds = 2.093e-05;
-    c.moeLayerSeconds = 3.497e-05;
-    c.stepSeconds = {0.001603, 0.001593};
+    cost[std::size_t(WeightKernel::Fp8)] = 0.3026;
+    cost[std::size_t(WeightKernel::FourBitWeightOnly)] = 6.228;
+    cost[std::size_t(WeightKernel::EightBitWeightOnly)] = 1.627;
+    cost[std::size_t(WeightKernel::Fp4)] = 0.543;
+    c.kvBandwidthEfficiency = 0.8767;
+    c.fp8KvCost = 0.4588;
+    c.computeEfficiency = 0.7279;
+    c.allReduceLatencySeconds = 2.298e-05;
+    c.moeLayerSeconds = 2.698e-05;
+    c.stepSeconds = {0.001836, 0.001821};
     c.sequenceSeconds = {0, 0};
-    c.requestSeconds = {0.00742, 0.06706};
+    c.requestSeconds = {0.007554, 0.06651};
     // Fitted by tests/core/tst_speed.cpp on the calibration rows of
     // tests/data/speculative-speed-measurements.json (vLLM, EAGLE-3 on Llama-3.1-8B).
-    c.speculativeStepSeconds = 0.001353;
-    c.draftPassSeconds = 0.000795;
+    c.speculativeStepSeconds = 0.001268;
+    c.draftPassSeconds = 0.0008034;
     return c;
 }
 

@@ -39,6 +39,17 @@ enum class WeightKernel
     BitsAndBytes,       ///< bitsandbytes NF4
 };
 inline constexpr std::size_t WeightKernelCount = std::size_t(WeightKernel::BitsAndBytes) + 1;
+
+/// Kernels that unpack and scale every weight on the vector units, interleaved with the tensor-core
+/// work (IST-DASLab/marlin README, "Techniques"): their dequantization cost is counted in vector
+/// operations per weight byte, so a GPU with more vector throughput per byte of bandwidth hides more
+/// of it (Marlin's near-ideal 3.87x over FP16 on an A10, ibid.). The other kernels' cost is a share
+/// of the read itself.
+constexpr bool dequantizesOnVectorUnits(WeightKernel kernel)
+{
+    return kernel == WeightKernel::FourBitWeightOnly || kernel == WeightKernel::EightBitWeightOnly ||
+           kernel == WeightKernel::BitsAndBytes;
+}
 inline constexpr std::size_t EngineCount = 2;
 
 /// The calibrated constants of the step model (docs/speed-validation.md lists

@@ -201,7 +201,10 @@ struct SpeedPlan
     GpuGeneration generation = GpuGeneration::Other;
     WeightKernel weightKernel = WeightKernel::SixteenBit;
     ComputeFormat computeFormat = ComputeFormat::BFloat16;
-    bool weightOnly = false;         ///< quantized weights dequantized to 16 bits before multiplying
+    bool weightOnly = false; ///< quantized weights dequantized to 16 bits before multiplying
+    /// Weight-only kernels (dequantizesOnVectorUnits): bandwidth over the FP32 vector rate, which turns
+    /// the fitted vector operations per weight byte into prices.dequantizationCost; 1 for the rest.
+    double dequantizationScale = 1;
     double peakTflops = 0;           ///< of computeFormat, dense
     double peak16Tflops = 0;         ///< the 16-bit peak (attention, unquantized layers)
     double bandwidthGBs = 0;         ///< memory bandwidth, GB/s = 10^9 B/s

@@ -297,7 +297,8 @@ void addFeatures(std::vector<double> &f, double &offset, const ForwardCost &cost
         f[Compute] += times * q.computeSeconds;
     } else {
         f[WeightsAmpere + int(described.generation)] += times * q.weightReadSeconds;
-        f[DequantizationFirst + int(described.weightKernel)] += times * q.quantizedReadSeconds;
+        f[DequantizationFirst + int(described.weightKernel)] +=
+            times * q.quantizedReadSeconds * described.dequantizationScale;
         f[KvCache] += times * q.kvReadSeconds;
         f[Fp8Kv] += times * q.fp8KvReadSeconds;
     }

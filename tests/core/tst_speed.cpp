@@ -198,7 +198,10 @@ private Q_SLOTS:
         s.promptLen = 512;
         const SpeedPlan shortPrompt = planMemory(s).speed;
         QCOMPARE(shortPrompt.promptLen, 512);
-        QVERIFY(shortPrompt.prefill.seconds < speed.prefill.seconds / 10);
+        // Beyond the engine's fixed costs a pass and a request, 16 times fewer tokens take
+        // more than 10 times less time (the attention term is quadratic).
+        const double fixed = k.stepSeconds[0] + k.requestSeconds[0];
+        QVERIFY(shortPrompt.prefill.seconds - fixed < (speed.prefill.seconds - fixed) / 10);
         QCOMPARE(shortPrompt.decode.seconds, speed.decode.seconds); // decode follows --seq-len
     }
 
@@ -835,6 +838,46 @@ private Q_SLOTS:
         const ForwardCost &q = onAmpere.prefill;
         QVERIFY(std::abs(q.computeSeconds - q.flops() / 312e12) < 1e-12);
         QCOMPARE(q.quantizedFlops, p.quantizedFlops);
+    }
+
+    void weightOnlyDequantizationIsVectorWork()
+    {
+        // Marlin unpacks and scales each 4-bit weight on the vector units (IST-DASLab/marlin README):
+        // its cost is vector operations per weight byte, so its share of the read is the fitted count
+        // times bandwidth over the FP32 vector rate (resources/presets/gpus.json: A100 80GB 2,039 GB/s
+        // and 19.5 TFLOPS; RTX 4090 1,008 GB/s and 82.6 TFLOPS).
+        const SpeedConstants &k = calibratedSpeedConstants();
+        const double opsPerByte = *k.dequantizationCost[std::size_t(WeightKernel::FourBitWeightOnly)];
+        const auto plan = [](const QString &gpu) {
+            Scenario s = scenario(QStringLiteral("qwen2.5-7b"), gpu);
+            s.quantization = defaultSpecFor(QuantMethod::Awq);
+            return planMemory(s).speed;
+        };
+        const SpeedPlan ampere = plan(QStringLiteral("a100-80gb"));
+        const SpeedPlan ada = plan(QStringLiteral("rtx-4090"));
+        for (const auto &[speed, share] :
+             {std::pair{&ampere, 2039e9 / 19.5e12}, std::pair{&ada, 1008e9 / 82.6e12}}) {
+            QVERIFY(std::abs(speed->prices.dequantizationCost - opsPerByte * share) < 1e-12);
+            const ForwardCost &step = speed->decode;
+            QVERIFY(std::abs(step.breakdown[StepTerm::Dequantization] -
+                             step.quantities.quantizedReadSeconds * opsPerByte * share) < 1e-15);
+        }
+        const double onAmpere = ampere.prices.dequantizationCost;
+        // The 4090 has 8.6 times the A100's vector operations per byte it reads.
+        QVERIFY(std::abs(onAmpere / ada.prices.dequantizationCost - (2039 / 19.5) / (1008 / 82.6)) < 1e-9);
+
+        // W8A8 FP8 multiplies on the tensor cores: its cost stays a share of the read.
+        Scenario fp8 = scenario(QStringLiteral("llama-3.1-8b"));
+        fp8.quantization = defaultSpecFor(QuantMethod::Fp8);
+        QCOMPARE(planMemory(fp8).speed.prices.dequantizationCost,
+                 *k.dequantizationCost[std::size_t(WeightKernel::Fp8)]);
+
+        // A GPU that lists no vector rate is priced at the A100's ratio, and the plan says so.
+        Scenario custom = scenario(QStringLiteral("qwen2.5-7b"), QStringLiteral("custom:24:1008:165"));
+        custom.quantization = defaultSpecFor(QuantMethod::Awq);
+        const SpeedPlan standIn = planMemory(custom).speed;
+        QVERIFY(std::abs(standIn.prices.dequantizationCost - onAmpere) < 1e-12);
+        QVERIFY(!standIn.notes.filter(QStringLiteral("no FP32 vector rate")).isEmpty());
     }
 
     void int8PeakForW8A8()

@@ -207,9 +207,12 @@ QString constantsTable(const SpeedConstants &c)
                 : QStringLiteral("no calibration row: the median, %1").arg(standInEfficiency(c), 0, 'f', 3));
     for (std::size_t k = 1; k < WeightKernelCount; ++k)
         row(QStringLiteral("dequantization cost, %1 kernels").arg(weightKernelName(WeightKernel(k))),
-            c.dequantizationCost[k] ? QString::number(*c.dequantizationCost[k], 'f', 3)
-                                    : QStringLiteral("no calibration row: priced as %1")
-                                          .arg(weightKernelName(standInKernel(WeightKernel(k)))));
+            !c.dequantizationCost[k] ? QStringLiteral("no calibration row: priced as %1")
+                                           .arg(weightKernelName(standInKernel(WeightKernel(k))))
+            : dequantizesOnVectorUnits(WeightKernel(k))
+                ? QStringLiteral("%1 vector operations per weight byte")
+                      .arg(*c.dequantizationCost[k], 0, 'f', 3)
+                : QStringLiteral("%1 s per second of reading").arg(*c.dequantizationCost[k], 0, 'f', 3));
     row(QStringLiteral("KV-read bandwidth efficiency"), QString::number(c.kvBandwidthEfficiency, 'f', 3));
     row(QStringLiteral("FP8 KV dequantization cost"), QString::number(c.fp8KvCost, 'f', 3));
     row(QStringLiteral("compute efficiency"), QString::number(c.computeEfficiency, 'f', 3));
@@ -484,12 +487,14 @@ private Q_SLOTS:
         // tensor-parallel prompt's all-reduces over a cross-socket path an explained miss), 18.6 %, 119 of
         // 191 (62 %, 0.623; the median 0.1862). An Ada lab's Qwen2.5-7B runs under vLLM 0.27.1 at one user
         // (an RTX 4090 and, quoted, an L4: BF16 and FP8 within 3 % on the stand-in efficiency, GPTQ-Int4
-        // explained misses) then gave 18.5 %, 122 of 196 (62 %, 0.622; the median 0.1848). The targets are 15
-        // % and 80 %.
+        // explained misses) then gave 18.5 %, 122 of 196 (62 %, 0.622; the median 0.1848); with the same
+        // lab's Qwen3-8B runs, 18.0 %, 132 of 208. Pricing weight-only dequantization as vector operations
+        // per weight byte (bandwidth over the FP32 vector rate) then brought the Ada GPTQ and AWQ rows within
+        // 8 %: 16.8 %, 134 of 208 (64 %, 0.644; the median 0.1684). The targets are 15 % and 80 %.
         const Summary s = summarise(m_observations, Split::HeldOut, calibratedSpeedConstants());
         QVERIFY(s.rows >= 208);
-        QVERIFY2(s.medianError <= 0.1801, qPrintable(QString::number(s.medianError)));
-        QVERIFY2(s.within25 >= 0.634 * s.rows,
+        QVERIFY2(s.medianError <= 0.1684, qPrintable(QString::number(s.medianError)));
+        QVERIFY2(s.within25 >= 0.644 * s.rows,
                  qPrintable(QStringLiteral("%1 of %2").arg(s.within25).arg(s.rows)));
     }
 
