@@ -258,7 +258,8 @@ GpuSpec gpuFromJson(ObjectReader &r)
             r.text(key, r.take(key), MaxScenarioTextLength);
     const QString name = r.text("name", r.required("name"), MaxScenarioNameLength);
     r.number("memory_bytes", r.required("memory_bytes"));
-    for (const char *key : {"bandwidth_gbps", "tflops_bf16_dense", "tflops_fp8_dense", "tflops_int8_dense"})
+    for (const char *key : {"bandwidth_gbps", "tflops_bf16_dense", "tflops_fp8_dense", "tflops_int8_dense",
+                            "tflops_fp32_vector"})
         if (r.has(key) && !r.object().value(QLatin1String(key)).isNull())
             r.number(key, r.take(key));
     for (const char *key : {"fp8_native", "custom"})

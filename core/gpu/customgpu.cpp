@@ -71,6 +71,7 @@ GpuSpec customGpu(const CustomGpuInput &in)
     checkRate(QStringLiteral("BF16 TFLOPS"), in.tflopsBf16);
     checkRate(QStringLiteral("FP8 TFLOPS"), in.tflopsFp8);
     checkRate(QStringLiteral("INT8 TFLOPS"), in.tflopsInt8);
+    checkRate(QStringLiteral("FP32 vector TFLOPS"), in.tflopsFp32Vector);
     checkRate(QStringLiteral("interconnect GB/s"), in.interconnectGBs);
     GpuSpec g;
     g.name = in.name.trimmed().isEmpty() ? QStringLiteral("Custom GPU") : in.name.trimmed();
@@ -87,6 +88,7 @@ GpuSpec customGpu(const CustomGpuInput &in)
     g.tflopsFp16 = in.tflopsBf16;
     g.tflopsFp8 = in.tflopsFp8;
     g.tflopsInt8 = in.tflopsInt8;
+    g.tflopsFp32Vector = in.tflopsFp32Vector;
     g.fp8Native = in.fp8Native;
     g.interconnectGBs = in.interconnectGBs;
     g.custom = true;
@@ -121,6 +123,7 @@ QJsonObject gpuToJson(const GpuSpec &g)
     put("tflops_bf16_dense", g.tflopsBf16);
     put("tflops_fp8_dense", g.tflopsFp8);
     put("tflops_int8_dense", g.tflopsInt8);
+    put("tflops_fp32_vector", g.tflopsFp32Vector);
     put("interconnect_gbps", g.interconnectGBs);
     o.insert(QStringLiteral("fp8_native"), g.fp8Native);
     o.insert(QStringLiteral("custom"), g.custom);
@@ -142,6 +145,7 @@ GpuSpec customGpuFromJson(const QJsonObject &o, const QString &origin)
     in.tflopsBf16 = optionalNumber(o, "tflops_bf16_dense", origin);
     in.tflopsFp8 = optionalNumber(o, "tflops_fp8_dense", origin);
     in.tflopsInt8 = optionalNumber(o, "tflops_int8_dense", origin);
+    in.tflopsFp32Vector = optionalNumber(o, "tflops_fp32_vector", origin);
     in.interconnectGBs = optionalNumber(o, "interconnect_gbps", origin);
     in.fp8Native = o.value(QLatin1String("fp8_native")).toBool();
     try {

@@ -23,6 +23,8 @@ struct CustomGpuInput
     std::optional<double> tflopsBf16; ///< dense
     std::optional<double> tflopsFp8;
     std::optional<double> tflopsInt8;
+    std::optional<double>
+        tflopsFp32Vector; ///< the vector units' FP32 rate (prices weight-only dequantization)
     std::optional<double> interconnectGBs; ///< GPU-to-GPU link; 128 GB/s or less is PCIe only (pcieOnly())
     bool fp8Native = false;
     QString vendor;

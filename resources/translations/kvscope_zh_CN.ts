@@ -969,6 +969,14 @@
         <source>Enter the memory CUDA/ROCm reports (nvidia-smi&apos;s total, a little below the marketed size); vLLM&apos;s budget starts from it. %1</source>
         <translation>请输入 CUDA/ROCm 报告的显存（nvidia-smi 显示的总量，略小于标称容量）；vLLM 的预算由此算起。%1</translation>
     </message>
+    <message>
+        <source>The datasheet&apos;s FP32 (non-tensor) rate: AWQ and GPTQ kernels unpack their weights on these units</source>
+        <translation>数据手册中的 FP32（非张量核心）算力：AWQ 与 GPTQ 内核在这些单元上解包权重</translation>
+    </message>
+    <message>
+        <source>FP32 vector compute</source>
+        <translation>FP32 向量算力</translation>
+    </message>
 </context>
 <context>
     <name>kvscope::ErrorHistogramChart</name>
@@ -4252,6 +4260,10 @@
         <source>speed: no calibration measurement on %1 GPUs; their bandwidth efficiency is the median of the measured generations (%2) and the engine&apos;s costs those fitted on them, checked only on the held-out measurements docs/speed-validation.md lists</source>
         <translation>速度：没有 %1 GPU 的校准测量；其带宽效率取已测各代的中位数（%2），引擎开销沿用在它们上拟合的值，仅由 docs/speed-validation.md 列出的留出测量检验</translation>
     </message>
+    <message>
+        <source>speed: %1 lists no FP32 vector rate; its weight-only dequantization is priced at the %2&apos;s ratio of that rate to bandwidth, the calibrated GPU where it costs the most</source>
+        <translation>速度：%1 未给出 FP32 向量算力；其仅权重量化的反量化按 %2 的向量算力与带宽之比计价——在已校准的 GPU 中，这一开销在它上面最大</translation>
+    </message>
 </context>
 <context>
     <name>kvscope::PublishedResults</name>
@@ -5106,6 +5118,13 @@ Page Up / Page Down 在场景条中切换。</translation>
     <message>
         <source>Wait for the busiest stage</source>
         <translation>等待最忙的一级</translation>
+    </message>
+</context>
+<context>
+    <name>kvscope::Units</name>
+    <message>
+        <source>Units: GiB = 2^30 bytes, MiB = 2^20 bytes; bytes are per GPU unless marked total.</source>
+        <translation>单位：GiB = 2^30 字节，MiB = 2^20 字节；除标明总计外，字节数均为每块 GPU。</translation>
     </message>
 </context>
 <context>

@@ -225,6 +225,7 @@ private Q_SLOTS:
         in.bandwidthGBs = 1500;
         in.tflopsBf16 = 300;
         in.tflopsFp8 = 600;
+        in.tflopsFp32Vector = 60;
         in.fp8Native = true;
         const GpuSpec g = customGpu(in);
         QVERIFY(g.custom);
@@ -233,6 +234,10 @@ private Q_SLOTS:
         QCOMPARE(g.memoryBasis, QStringLiteral("custom"));
         // Remembered through JSON / QSettings and read back unchanged.
         QCOMPARE(customGpuFromJson(gpuToJson(g), QStringLiteral("settings")), g);
+        QCOMPARE(g.tflopsFp32Vector.value_or(0), 60.0);
+        in.tflopsFp32Vector = -1;
+        QVERIFY(test::errorFrom([&] { customGpu(in); }).contains(QStringLiteral("FP32 vector TFLOPS")));
+        in.tflopsFp32Vector = 60;
         QCOMPARE(customGpuFromVariantMap(gpuToVariantMap(g), QStringLiteral("settings")), g);
         QCOMPARE(customGpu(QString(), GiB).name, QStringLiteral("Custom GPU"));
         // --gpu custom:MEMORY_GIB[:BANDWIDTH[:TFLOPS]], exact to 10^-6 GiB.

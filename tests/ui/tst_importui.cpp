@@ -525,10 +525,13 @@ private Q_SLOTS:
         dialog.findChild<QLineEdit *>(QStringLiteral("customGpuName"))->setText(QStringLiteral("Lab card"));
         dialog.findChild<QDoubleSpinBox *>(QStringLiteral("customGpuMemory"))->setValue(23.5);
         dialog.findChild<QDoubleSpinBox *>(QStringLiteral("customGpuBandwidth"))->setValue(936);
+        dialog.findChild<QDoubleSpinBox *>(QStringLiteral("customGpuVectorTflops"))->setValue(35.6);
         dialog.accept();
         QCOMPARE(dialog.result(), int(QDialog::Accepted));
         const GpuSpec gpu = dialog.gpu();
         QCOMPARE(gpu.memoryBytes, 23.5 * (1LL << 30)); // 23.5 GiB exactly
+        QCOMPARE(gpu.tflopsFp32Vector.value_or(0), 35.6);
+        QVERIFY(!gpu.tflopsBf16); // left at "unknown"
         QVERIFY(gpu.custom);
 
         const QString id = m_window->library()->addCustomGpu(gpu);

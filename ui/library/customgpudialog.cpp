@@ -18,7 +18,8 @@ namespace kvscope {
 
 CustomGpuDialog::CustomGpuDialog(QWidget *parent)
     : QDialog(parent), m_name(new QLineEdit(this)), m_memoryGiB(new QDoubleSpinBox(this)),
-      m_bandwidth(new QDoubleSpinBox(this)), m_tflops(new QDoubleSpinBox(this)), m_error(new QLabel(this)),
+      m_bandwidth(new QDoubleSpinBox(this)), m_tflops(new QDoubleSpinBox(this)),
+      m_vectorTflops(new QDoubleSpinBox(this)), m_error(new QLabel(this)),
       m_buttons(new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this))
 {
     setWindowTitle(tr("Custom GPU"));
@@ -26,17 +27,23 @@ CustomGpuDialog::CustomGpuDialog(QWidget *parent)
     m_memoryGiB->setObjectName(QStringLiteral("customGpuMemory"));
     m_bandwidth->setObjectName(QStringLiteral("customGpuBandwidth"));
     m_tflops->setObjectName(QStringLiteral("customGpuTflops"));
+    m_vectorTflops->setObjectName(QStringLiteral("customGpuVectorTflops"));
     m_name->setPlaceholderText(tr("e.g. My workstation GPU"));
     m_memoryGiB->setRange(0.5, 4096);
     m_memoryGiB->setDecimals(2);
     m_memoryGiB->setValue(24);
     m_memoryGiB->setSuffix(QStringLiteral(" GiB"));
-    m_bandwidth->setRange(0, 100'000);
-    m_bandwidth->setSuffix(QStringLiteral(" GB/s"));
-    m_bandwidth->setSpecialValueText(tr("unknown"));
-    m_tflops->setRange(0, 100'000);
-    m_tflops->setSuffix(QStringLiteral(" TFLOPS"));
-    m_tflops->setSpecialValueText(tr("unknown"));
+    // A rate of 0 is "unknown": the speed model then leaves it out or stands in for it, and says so.
+    const auto rate = [this](QDoubleSpinBox *box, const QString &unit) {
+        box->setRange(0, 100'000);
+        box->setSuffix(unit);
+        box->setSpecialValueText(tr("unknown"));
+    };
+    rate(m_bandwidth, QStringLiteral(" GB/s"));
+    rate(m_tflops, QStringLiteral(" TFLOPS"));
+    rate(m_vectorTflops, QStringLiteral(" TFLOPS"));
+    m_vectorTflops->setToolTip(tr("The datasheet's FP32 (non-tensor) rate: AWQ and GPTQ kernels unpack their "
+                                  "weights on these units"));
     m_error->setWordWrap(true);
     m_error->setObjectName(QStringLiteral("customGpuError"));
 
@@ -45,6 +52,7 @@ CustomGpuDialog::CustomGpuDialog(QWidget *parent)
     form->addRow(tr("Memory the driver reports"), m_memoryGiB);
     form->addRow(tr("Memory bandwidth"), m_bandwidth);
     form->addRow(tr("Dense BF16 compute"), m_tflops);
+    form->addRow(tr("FP32 vector compute"), m_vectorTflops);
     auto *hint = new QLabel(tr("Enter the memory CUDA/ROCm reports (nvidia-smi's total, a little below the "
                                "marketed size); vLLM's budget starts from it. %1")
                                 .arg(unitsConvention()),
@@ -67,6 +75,8 @@ void CustomGpuDialog::accept()
         input.bandwidthGBs = m_bandwidth->value();
         if (m_tflops->value() > 0)
             input.tflopsBf16 = m_tflops->value();
+        if (m_vectorTflops->value() > 0)
+            input.tflopsFp32Vector = m_vectorTflops->value();
         m_gpu = customGpu(input);
     } catch (const Error &error) {
         m_error->setText(error.message()); // the dialog stays open with what was typed

@@ -31,6 +31,7 @@ private:
     QDoubleSpinBox *m_memoryGiB;
     QDoubleSpinBox *m_bandwidth;
     QDoubleSpinBox *m_tflops;
+    QDoubleSpinBox *m_vectorTflops;
     QLabel *m_error;
     QDialogButtonBox *m_buttons;
     GpuSpec m_gpu;
