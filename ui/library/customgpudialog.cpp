@@ -34,7 +34,7 @@ CustomGpuDialog::CustomGpuDialog(QWidget *parent)
     m_memoryGiB->setValue(24);
     m_memoryGiB->setSuffix(QStringLiteral(" GiB"));
     // A rate of 0 is "unknown": the speed model then leaves it out or stands in for it, and says so.
-    const auto rate = [this](QDoubleSpinBox *box, const QString &unit) {
+    const auto rate = [](QDoubleSpinBox *box, const QString &unit) {
         box->setRange(0, 100'000);
         box->setSuffix(unit);
         box->setSpecialValueText(tr("unknown"));
