@@ -1259,6 +1259,17 @@ private Q_SLOTS:
                  qPrintable(e.assumed.join(QLatin1Char('\n'))));
         QCOMPARE(e.plan.engineVersion, QStringLiteral("0.25"));
         QCOMPARE(e.plan.gpuMemoryBytes, std::int64_t(23'990'000) * GiB / 1'000'000);
+        // The logged 0.08 GiB peak is Model Runner V2's forward pass on a warm start, where kvscope keeps
+        // V1's sampler term: said with the forward pass's own figure, Qwen2.5-0.5B's hidden states and its
+        // MLP's gate/up and activation over 2,048 tokens, 2,048 x (896 + 3 x 4,864) x 2 B = 63,438,848 B.
+        const std::int64_t forward = std::int64_t(2048) * (896 + 3 * 4864) * 2;
+        const QString peak = e.explanation.filter(QStringLiteral("Activation peak")).join(QLatin1Char('\n'));
+        QVERIFY2(
+            peak.contains(QStringLiteral("Model Runner V2")) &&
+                peak.contains(QStringLiteral("forward pass over 2,048 tokens (%1 here: the KV cache would "
+                                             "be %2 larger)")
+                                  .arg(formatGiB(forward), formatGiB(e.plan.activationBytes - forward))),
+            qPrintable(peak));
         // The line's own advice, a fixed pool that fills the GPU, is a way to a larger cache: 22,214,297,088
         // B of 12,288 B tokens in whole blocks of 16, 1,807,792 tokens.
         const auto whole = std::find_if(e.levers.cbegin(), e.levers.cend(), [](const KvLever &l) {
