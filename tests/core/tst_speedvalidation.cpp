@@ -490,11 +490,14 @@ private Q_SLOTS:
         // explained misses) then gave 18.5 %, 122 of 196 (62 %, 0.622; the median 0.1848); with the same
         // lab's Qwen3-8B runs, 18.0 %, 132 of 208. Pricing weight-only dequantization as vector operations
         // per weight byte (bandwidth over the FP32 vector rate) then brought the Ada GPTQ and AWQ rows within
-        // 8 %: 16.8 %, 134 of 208 (64 %, 0.644; the median 0.1684). The targets are 15 % and 80 %.
+        // 8 %: 16.8 %, 134 of 208 (64 %, 0.644; the median 0.1684). A Neural Magic sample's A10 pair then
+        // tested that rule where no row had (Llama-3-8B in FP16 and GPTQ on Marlin at one request a second:
+        // both steps within 11 %, the speed-up within 1.3 %; both first tokens, under vLLM 0.5's request
+        // handling, explained misses): 16.8 %, 136 of 212 (64 %, 0.6415). The targets are 15 % and 80 %.
         const Summary s = summarise(m_observations, Split::HeldOut, calibratedSpeedConstants());
-        QVERIFY(s.rows >= 208);
+        QVERIFY(s.rows >= 212);
         QVERIFY2(s.medianError <= 0.1684, qPrintable(QString::number(s.medianError)));
-        QVERIFY2(s.within25 >= 0.644 * s.rows,
+        QVERIFY2(s.within25 >= 0.641 * s.rows,
                  qPrintable(QStringLiteral("%1 of %2").arg(s.within25).arg(s.rows)));
     }
 
