@@ -312,14 +312,14 @@ double SpeedModel::vectorSecondsPerReadSecond(const GpuSpec &gpu)
 {
     if (positive(gpu.tflopsFp32Vector) && gpu.bandwidthGBs > 0)
         return vectorOperationShare(gpu);
-    static const double standIn = vectorOperationShare(resolveGpu(VectorRateStandIn));
+    static const GpuSpec standIn = resolveGpu(VectorRateStandIn);
     if (m_available)
         m_notes << QCoreApplication::translate(
                        "kvscope::Planner",
                        "speed: %1 lists no FP32 vector rate; its weight-only dequantization is priced at the "
                        "%2's ratio of that rate to bandwidth, the calibrated GPU where it costs the most")
-                       .arg(gpu.name, resolveGpu(VectorRateStandIn).name);
-    return standIn;
+                       .arg(gpu.name, standIn.name);
+    return vectorOperationShare(standIn);
 }
 
 void SpeedModel::applyMeasuredScale(const Scenario &s)

@@ -86,8 +86,8 @@ private:
     void readHardware(const GpuSpec &gpu, const MemoryPlan &plan);
     void readConstants(const Scenario &scenario, const MemoryPlan &plan, const SpeedConstants &constants);
     void applyMeasuredScale(const Scenario &scenario); ///< the user's calibration of this GPU, if any
-    double
-    vectorSecondsPerReadSecond(const GpuSpec &gpu); ///< a stand-in, with a note, for a GPU without the rate
+    /// Bandwidth over the GPU's FP32 vector rate; for a GPU without the rate a stand-in, with a note.
+    double vectorSecondsPerReadSecond(const GpuSpec &gpu);
     void readWeights(const ModelArch &model, const MemoryPlan &plan);
     void readPipeline(const ModelArch &model, const MemoryPlan &plan); ///< the stages' shares of a pass
     void countFlops(const ModelArch &model, const MemoryPlan &plan);
@@ -146,8 +146,9 @@ private:
     double m_computeEfficiency = 1;
     QString m_calibrationSource; ///< the user's calibration, when it applies
     double m_dequantizationCost = 0;
-    /// Seconds of reading per vector operation a weight byte takes (weight-only kernels); 1 for the rest,
-    /// whose cost is itself a share of the read.
+    /// Weight-only kernels: seconds the vector units take for one operation on each byte read, per second
+    /// of reading those bytes (the fitted operations per byte times it is the price); 1 for the rest, whose
+    /// fitted cost is itself a share of the read.
     double m_dequantizationScale = 1;
     double m_fp8KvCost = 0;
     double m_allReduceLatency = 0;
