@@ -805,9 +805,13 @@ QString modelRunnerV2Peak(const LogExplanation &e, const LogComponent &c)
     const MemoryPlan &p = e.plan;
     if (!p.modelRunnerV2)
         return QString();
-    const std::int64_t forward =
-        forwardPeakBytes(e.scenario.model, bytesPerElement(p.dtype), p.tensorParallelSize,
-                         p.expertTensorParallelSize, p.maxNumBatchedTokens);
+    std::int64_t forward = 0;
+    try {
+        forward = forwardPeakBytes(e.scenario.model, bytesPerElement(p.dtype), p.tensorParallelSize,
+                                   p.expertTensorParallelSize, p.maxNumBatchedTokens);
+    } catch (const Error &) {
+        return QString(); // a token budget whose forward pass outgrows 2^63 bytes: nothing to set beside it
+    }
     if (c.predictedBytes <= forward)
         return QString();
     return LogExplanationWords::tr(

@@ -1300,6 +1300,38 @@ private Q_SLOTS:
                  qPrintable(why));
     }
 
+    void aTokenBudgetPastTheForwardPassesRangeStillExplains()
+    {
+        // Qwen2.5-0.5B on Model Runner V2 with 3 x 10^14 batched tokens: the plan's activation term (the
+        // hidden states, 896 x 2 B a token) fits in 2^63 bytes, the forward pass's (with the MLP's 3 x 4,864
+        // more) does not. The V2 peak beside the forward pass is left out; the rest is explained, not
+        // refused.
+        const QString text = QStringLiteral(
+            "(APIServer pid=1) INFO 08-22 20:24:59 [api_utils.py:273] non-default args: {'model': "
+            "'Qwen/Qwen2.5-0.5B-Instruct', 'max_model_len': 2048, 'gpu_memory_utilization': 0.85, "
+            "'max_num_batched_tokens': 300000000000000}\n"
+            "(EngineCore pid=2) INFO 08-22 20:25:12 [model_runner.py:329] Model loading took 0.93 GiB and "
+            "2.06 seconds\n"
+            "(EngineCore pid=2) INFO 08-22 20:25:13 [gpu_worker.py:563] Available KV cache memory: 19.06 "
+            "GiB\n"
+            "(EngineCore pid=2) INFO 08-22 20:25:15 [gpu_worker.py:789] Free memory on device (22.45/23.99 "
+            "GiB) "
+            "on startup. Desired GPU memory utilization is (0.85, 20.39 GiB). Actual usage is 1.25 GiB for "
+            "consumed memory (weights + non-torch), 0.08 GiB for peak activation, and 0.28 GiB for CUDAGraph "
+            "memory. Current kv cache memory in use is 19.06 GiB.\n");
+        LogExplanation e;
+        QString failure;
+        try {
+            e = explain(text, {QString(), QStringLiteral("rtx-4090:23.99"), QStringLiteral("0.27.1")});
+        } catch (const Error &error) {
+            failure = error.message();
+        }
+        QVERIFY2(failure.isEmpty(), qPrintable(failure));
+        QVERIFY(e.plan.modelRunnerV2);
+        QVERIFY(!e.explanation.filter(QStringLiteral("Activation peak")).isEmpty());
+        QVERIFY(!e.explanation.isEmpty());
+    }
+
     void aStartRefusedForOtherProcessesSaysHowMuchFits()
     {
         // vLLM refuses a budget beyond the memory free at start-up (request_memory, vllm/v1/worker/utils.py:
