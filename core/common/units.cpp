@@ -166,7 +166,7 @@ QString differenceSign(double difference, const QString &shownMagnitude, QChar m
 
 QString formatDuration(double seconds)
 {
-    static const char *const names[] = {"s", "ms", "µs"};
+    static const char *const names[] = {"s", "ms", "µs", "ns"};
     if (!std::isfinite(seconds))
         return noFigure();
     if (std::abs(seconds) >= 1e6) // past 11 days, digits beyond the third say nothing
@@ -174,6 +174,11 @@ QString formatDuration(double seconds)
     double value = seconds;
     int unit = 0;
     while (unit < 2 && std::abs(value) < 1.0) {
+        value *= 1000;
+        ++unit;
+    }
+    // Below a microsecond (a cost per routed token), nanoseconds; zero stays "0.00 µs".
+    if (value != 0 && std::abs(value) < 1.0) {
         value *= 1000;
         ++unit;
     }

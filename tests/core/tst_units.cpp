@@ -40,6 +40,14 @@ private Q_SLOTS:
         QCOMPARE(formatDuration(4.41e302), QStringLiteral("4.41e+302 s"));
     }
 
+    void durationsBelowAMicrosecondKeepTheirDigits()
+    {
+        // A cost per routed token is tens of nanoseconds: "59.5 ns", not "0.06 µs".
+        QCOMPARE(formatDuration(5.947e-8), QStringLiteral("59.5 ns"));
+        QCOMPARE(formatDuration(7.5e-7), QStringLiteral("750 ns"));
+        QCOMPARE(formatDuration(2.5e-6), QStringLiteral("2.50 µs"));
+    }
+
     void differencesThatRoundAwayHaveNoSign()
     {
         // A difference is shown with its sign, unless what is shown of it is zero: a
