@@ -59,6 +59,14 @@ FormulaTerm count(const QString &symbol, std::int64_t value, std::optional<Scena
     return {symbol, formatCount(value), value, double(value), unit, option, field};
 }
 
+/// A count that can be fractional (an expected share): shown rounded, evaluated exactly.
+FormulaTerm expectedCount(const QString &symbol, double value, std::optional<ScenarioField> option,
+                          const QString &field = {})
+{
+    const std::int64_t shown = std::llround(value);
+    return {symbol, formatCount(shown), shown, value, TermUnit::Count, option, field};
+}
+
 FormulaTerm bytes(const QString &symbol, std::int64_t value, std::optional<ScenarioField> option,
                   const QString &field = {})
 {
@@ -1331,7 +1339,14 @@ QList<FormulaLine> beyondReadLines(const Scenario &s, const SpeedPlan &speed, co
                        QStringLiteral("layers with routed experts")))
             .op(" × ")
             .term(seconds(QStringLiteral("per_moe_layer"), speed.prices.moeLayerSeconds, {},
-                          QStringLiteral("routing, token permutation, grouped-GEMM launches (calibrated)")));
+                          QStringLiteral("router and grouped-GEMM launches (calibrated)")))
+            .op(" + ")
+            .term(expectedCount(QStringLiteral("routed_token_layers"), q.routedTokenLayers,
+                                ScenarioField::BatchSize,
+                                QStringLiteral("tokens x top-k on this GPU's experts x MoE layers")))
+            .op(" × ")
+            .term(seconds(QStringLiteral("per_routed_token"), speed.prices.routedTokenSeconds, {},
+                          QStringLiteral("sorting, gathering and summing each routed copy (calibrated)")));
         lines << moe.result(seconds(QString(), t[StepTerm::MoeOverhead]),
                             Formula::tr("every MoE layer routes its tokens to their experts"));
     }

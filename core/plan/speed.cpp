@@ -300,6 +300,7 @@ void SpeedModel::readConstants(const Scenario &s, const MemoryPlan &plan, const 
     m_fp8KvCost = m_fp8Kv ? constants.fp8KvCost : 0;
     m_allReduceLatency = constants.allReduceLatencySeconds;
     m_moeLayerSeconds = constants.moeLayerSeconds;
+    m_routedTokenSeconds = constants.routedTokenSeconds;
     m_stepSeconds = constants.stepSeconds[std::size_t(s.engine)];
     m_sequenceSeconds = constants.sequenceSeconds[std::size_t(s.engine)];
     m_requestSeconds = constants.requestSeconds[std::size_t(s.engine)];
@@ -449,8 +450,13 @@ void SpeedModel::readWeights(const ModelArch &m, const MemoryPlan &plan)
     if (plan.quantization.method != QuantMethod::None)
         m_quantizedDenseBytes =
             (Checked(component(Component::Attention)) + component(Component::Mlp)).value();
-    if (m.moe.enabled())
+    if (m.moe.enabled()) {
         m_moeLayers = m.moeLayerCount();
+        // Under expert parallelism a GPU takes the copies routed to its own experts.
+        const double localShare =
+            plan.localExperts > 0 && m_experts > 0 ? double(plan.localExperts) / double(m_experts) : 1.0;
+        m_routedCopiesPerToken = double(m_topK) * localShare;
+    }
     if (w.budgetUsesMeasured) {
         // GGUF blocks: the measured bytes replace the estimate in the same proportions.
         Checked estimated;
@@ -563,9 +569,9 @@ void SpeedModel::describe(SpeedPlan &speed) const
     speed.bandwidthEfficiency = m_bandwidthEfficiency;
     speed.kvBandwidthEfficiency = m_kvBandwidthEfficiency;
     speed.computeEfficiency = m_computeEfficiency;
-    speed.prices = {m_dequantizationCost, m_fp8KvCost,       m_allReduceLatency, m_moeLayerSeconds,
-                    m_stepSeconds,        m_sequenceSeconds, m_requestSeconds,   m_speculativeStepSeconds,
-                    m_draftPassSeconds};
+    speed.prices = {m_dequantizationCost,     m_fp8KvCost,       m_allReduceLatency, m_moeLayerSeconds,
+                    m_routedTokenSeconds,     m_stepSeconds,     m_sequenceSeconds,  m_requestSeconds,
+                    m_speculativeStepSeconds, m_draftPassSeconds};
     speed.calibrationSource = m_calibrationSource;
     speed.generation = m_generation;
     speed.weightKernel = m_kernel;
@@ -634,6 +640,9 @@ ForwardCost SpeedModel::finish(ForwardCost c, std::int64_t tokens, std::int64_t 
     q.fp8KvReadSeconds = m_fp8Kv ? q.kvReadSeconds : 0;
     q.computeSeconds = c.computeSeconds;
     q.moeLayers = m_moeLayers;
+    // Every rank's tokens reach this GPU's experts, as in expertBytesTouched.
+    q.routedTokenLayers =
+        double(tokens) * double(m_dataParallelSize) * m_routedCopiesPerToken * double(m_moeLayers);
     q.sequences = sequences;
     q.requests = requests;
     if (m_tensorParallelSize > 1) {
@@ -743,7 +752,10 @@ void SpeedModel::price(ForwardCost &c) const
     // A stage's handover waits the same fixed latency as a collective over the same links.
     t[StepTerm::PipelineTransfer] =
         double(q.pipelineTransfers) * m_allReduceLatency + q.pipelineTransferSeconds;
-    t[StepTerm::MoeOverhead] = q.moeLayers * m_moeLayerSeconds;
+    // vLLM's fused MoE (fused_experts_impl, vllm/model_executor/layers/fused_moe/fused_moe.py) sorts the
+    // routed copies into blocks per expert (moe_align_block_size), runs the two grouped GEMMs, the
+    // activation and moe_sum over all of them: a cost per layer and one per routed copy.
+    t[StepTerm::MoeOverhead] = q.moeLayers * m_moeLayerSeconds + q.routedTokenLayers * m_routedTokenSeconds;
     t[StepTerm::StepOverhead] = m_stepSeconds;
     t[StepTerm::SequenceOverhead] = double(q.sequences) * m_sequenceSeconds;
     t[StepTerm::RequestOverhead] = double(q.requests) * m_requestSeconds;
@@ -871,6 +883,7 @@ ForwardCost SpeedModel::draftPass(std::int64_t batch) const
     q.fp8KvReadSeconds = m_fp8Kv ? q.kvReadSeconds : 0;
     q.computeSeconds = c.computeSeconds;
     q.moeLayers = m_draftMoeLayers;
+    q.routedTokenLayers = double(batch) * m_routedCopiesPerToken * double(m_draftMoeLayers);
     if (m_tensorParallelSize > 1) {
         const double n = double(m_tensorParallelSize);
         const double message = double(batch) * double(m_draftHidden) * double(m_activationBytes);

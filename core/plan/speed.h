@@ -153,6 +153,7 @@ private:
     double m_fp8KvCost = 0;
     double m_allReduceLatency = 0;
     double m_moeLayerSeconds = 0;
+    double m_routedTokenSeconds = 0;
     double m_stepSeconds = 0;
     double m_sequenceSeconds = 0;
     double m_requestSeconds = 0;
@@ -188,6 +189,7 @@ private:
     std::int64_t m_quantizedDenseBytes =
         0; ///< the attention and MLP share of it (what a quantization stores)
     int m_moeLayers = 0;
+    double m_routedCopiesPerToken = 0;    ///< top-k, times this GPU's share of the experts
     std::int64_t m_expertWeightBytes = 0; ///< every routed expert's share on this GPU
     std::int64_t m_embeddingRowBytes = 0; ///< one token's row of an untied input embedding
     double m_measuredScale = 1;           ///< GGUF: measured / estimated weight bytes

@@ -66,9 +66,13 @@ struct SpeedConstants
     double kvBandwidthEfficiency = 1; ///< share of the bandwidth the attention kernels' KV reads reach
     double fp8KvCost = 0;             ///< extra seconds per second of reading an FP8 cache at full bandwidth
     double computeEfficiency = 1;     ///< share of the dense tensor-core peak a pass reaches
-    double allReduceLatencySeconds = 0;            ///< per all-reduce of a decode-sized message over NVLink
-    double moeLayerSeconds = 0;                    ///< per MoE layer and pass
-    std::array<double, EngineCount> stepSeconds{}; ///< per pass, per Engine
+    double allReduceLatencySeconds = 0; ///< per all-reduce of a decode-sized message over NVLink
+    double moeLayerSeconds = 0;         ///< per MoE layer and pass
+    /// Per token routed to an expert, per MoE layer: the work the fused MoE does for each of a
+    /// token's top-k copies (sorting it into its expert's block, gathering its hidden state, the
+    /// grouped GEMMs' padded tiles, the weighted sum back), which grows with the tokens, not the bytes.
+    double routedTokenSeconds = 0;
+    std::array<double, EngineCount> stepSeconds{};     ///< per pass, per Engine
     std::array<double, EngineCount> sequenceSeconds{}; ///< per sequence of a decode step, per Engine
     std::array<double, EngineCount> requestSeconds{};  ///< per new request a prefill admits, per Engine
     /// vLLM's speculative decoding (tests/data/speculative-speed-measurements.json): per step with a

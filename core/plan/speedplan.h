@@ -48,6 +48,9 @@ struct StepQuantities
     std::int64_t expertExchanges = 0;
     double expertExchangeTransferSeconds = 0;
     std::int64_t moeLayers = 0; ///< MoE layers the pass runs
+    /// Tokens routed to this GPU's experts, summed over the MoE layers: each token's top-k copies
+    /// (its share of them on this GPU under expert parallelism), once per MoE layer.
+    double routedTokenLayers = 0;
     /// Pipeline parallelism: the handovers between stages (stages - 1), and their bytes over the links
     /// (each token's hidden state and residual, split over the tensor-parallel ranks that send them).
     std::int64_t pipelineTransfers = 0;
@@ -75,6 +78,7 @@ struct StepPrices
     double fp8KvCost = 0;               ///< extra seconds per second of reading an FP8 cache; 0 otherwise
     double allReduceLatencySeconds = 0; ///< per all-reduce
     double moeLayerSeconds = 0;         ///< per MoE layer and pass
+    double routedTokenSeconds = 0;      ///< per token routed to an expert, per MoE layer
     double stepSeconds = 0;             ///< per pass, the scenario's engine
     double sequenceSeconds = 0;         ///< per sequence of a decode step
     double requestSeconds = 0;          ///< per new request of a prefill

@@ -280,6 +280,7 @@ enum Unknown : int
     Compute,
     AllReduceLatency,
     MoeLayer,
+    RoutedToken,
     StepFirst,                                       // + Engine
     SequenceFirst = StepFirst + int(EngineCount),    // + Engine
     RequestFirst = SequenceFirst + int(EngineCount), // + Engine
@@ -305,6 +306,7 @@ void addFeatures(std::vector<double> &f, double &offset, const ForwardCost &cost
     f[AllReduceLatency] += times * q.allReduces;
     offset += times * q.allReduceTransferSeconds;
     f[MoeLayer] += times * q.moeLayers;
+    f[RoutedToken] += times * q.routedTokenLayers;
     f[StepFirst + int(engine)] += times;
     f[SequenceFirst + int(engine)] += times * double(q.sequences);
     f[RequestFirst + int(engine)] += times * double(q.requests);
@@ -326,6 +328,7 @@ SpeedConstants constantsFrom(const std::vector<double> &x, const std::vector<boo
     c.computeEfficiency = informed[Compute] ? 1 / x[Compute] : start.computeEfficiency;
     c.allReduceLatencySeconds = x[AllReduceLatency];
     c.moeLayerSeconds = x[MoeLayer];
+    c.routedTokenSeconds = x[RoutedToken];
     for (std::size_t e = 0; e < EngineCount; ++e) {
         c.stepSeconds[e] = x[StepFirst + e];
         c.sequenceSeconds[e] = x[SequenceFirst + e];
@@ -353,6 +356,7 @@ std::vector<double> unknownsOf(const SpeedConstants &c, std::vector<bool> &held)
     x[Compute] = 1 / c.computeEfficiency;
     x[AllReduceLatency] = c.allReduceLatencySeconds;
     x[MoeLayer] = c.moeLayerSeconds;
+    x[RoutedToken] = c.routedTokenSeconds;
     for (std::size_t e = 0; e < EngineCount; ++e) {
         x[StepFirst + e] = c.stepSeconds[e];
         x[SequenceFirst + e] = c.sequenceSeconds[e];
@@ -372,7 +376,10 @@ enum class Stage
 
 bool freeIn(Stage stage, int unknown)
 {
-    const bool prefillOwn = unknown == Compute || (unknown >= RequestFirst && unknown < UnknownCount);
+    // The cost per routed token is the prompt passes' too: a prompt routes thousands of tokens a
+    // layer, where the calibration's decode steps (64 users at most) route a few hundred.
+    const bool prefillOwn =
+        unknown == Compute || unknown == RoutedToken || (unknown >= RequestFirst && unknown < UnknownCount);
     return stage == Stage::FirstToken ? prefillOwn : !prefillOwn;
 }
 

@@ -740,11 +740,14 @@ private Q_SLOTS:
         s.pipelineParallelSize = 1;
         s.batchSize = batch;
 
-        // Mixtral-8x7B: every one of its 32 layers routes.
+        // Mixtral-8x7B: every one of its 32 layers routes each of the batch's 16 tokens to its top 2
+        // experts: 16 x 2 x 32 routed copies.
         const Scenario moe = scenarioFor(QStringLiteral("mixtral-8x7b"), 16, 8192, 2);
         const FormulaSheet moeSheet = formulaSheet(moe, planMemory(moe));
-        QCOMPARE(lineOf(moeSheet, "moe_routing").symbolic(), QStringLiteral("moe_layers × per_moe_layer"));
+        QCOMPARE(lineOf(moeSheet, "moe_routing").symbolic(),
+                 QStringLiteral("moe_layers × per_moe_layer + routed_token_layers × per_routed_token"));
         QCOMPARE(termOf(lineOf(moeSheet, "moe_routing"), "moe_layers").value, 32);
+        QCOMPARE(termOf(lineOf(moeSheet, "moe_routing"), "routed_token_layers").value, 16 * 2 * 32);
 
         // A GPU without a bandwidth figure: no speed section.
         s.gpu.bandwidthGBs = 0;

@@ -812,6 +812,31 @@ private Q_SLOTS:
                  double(batch) * (one.speed.decode.quantizedFlops + one.speed.decode.denseFlops));
     }
 
+    void moeLayersPayForEveryRoutedCopy()
+    {
+        // Qwen3-30B-A3B: 48 MoE layers, each token routed to its top 8 experts. The fused MoE sorts,
+        // gathers and sums every routed copy (fused_experts_impl, vllm/.../fused_moe/fused_moe.py): a
+        // decode step of 4 sequences routes 4 x 8 copies through each of the 48 layers.
+        Scenario s = scenario(QStringLiteral("qwen3-30b-a3b"));
+        s.batchSize = 4;
+        const MemoryPlan plan = planMemory(s);
+        const ForwardCost &step = plan.speed.decode;
+        QCOMPARE(step.quantities.routedTokenLayers, 4.0 * 8 * 48);
+        const SpeedConstants &c = calibratedSpeedConstants();
+        QVERIFY(c.routedTokenSeconds > 0);
+        QCOMPARE(step.breakdown[StepTerm::MoeOverhead],
+                 48 * c.moeLayerSeconds + 4.0 * 8 * 48 * c.routedTokenSeconds);
+        // A prompt pass routes every prompt token: the single pass of a 1,024-token prompt 1,024 x 8 x 48.
+        const SpeedModel model(s, plan, c);
+        const ForwardCost prompt = model.prefill(1024);
+        QCOMPARE(prompt.quantities.routedTokenLayers, 1024.0 * 8 * 48);
+        // A dense model routes nothing.
+        Scenario dense = scenario(QStringLiteral("qwen3-8b"));
+        dense.batchSize = 4;
+        QCOMPARE(planMemory(dense).speed.decode.quantities.routedTokenLayers, 0.0);
+        QCOMPARE(planMemory(dense).speed.decode.breakdown[StepTerm::MoeOverhead], 0.0);
+    }
+
     void fp8OnAmpereIsWeightOnly()
     {
         Scenario h100 = scenario(QStringLiteral("llama-3.1-8b"));

@@ -60,7 +60,7 @@ QString asCode(const SpeedConstants &c)
                        .arg(*c.dequantizationCost[k], 0, 'g', 4);
     out +=
         QStringLiteral("    kv %1, fp8 kv %2, compute %3, all-reduce %4, moe %5, step %6 %7, sequence %8 %9, "
-                       "request %10 %11\n")
+                       "request %10 %11, routed token %12\n")
             .arg(c.kvBandwidthEfficiency, 0, 'g', 4)
             .arg(c.fp8KvCost, 0, 'g', 4)
             .arg(c.computeEfficiency, 0, 'g', 4)
@@ -71,7 +71,8 @@ QString asCode(const SpeedConstants &c)
             .arg(c.sequenceSeconds[0], 0, 'g', 4)
             .arg(c.sequenceSeconds[1], 0, 'g', 4)
             .arg(c.requestSeconds[0], 0, 'g', 4)
-            .arg(c.requestSeconds[1], 0, 'g', 4);
+            .arg(c.requestSeconds[1], 0, 'g', 4)
+            .arg(c.routedTokenSeconds, 0, 'g', 4);
     return out;
 }
 
@@ -91,7 +92,7 @@ bool sameConstants(const SpeedConstants &a, const SpeedConstants &b)
     return close(a.kvBandwidthEfficiency, b.kvBandwidthEfficiency) && close(a.fp8KvCost, b.fp8KvCost) &&
            close(a.computeEfficiency, b.computeEfficiency) &&
            close(a.allReduceLatencySeconds, b.allReduceLatencySeconds) &&
-           close(a.moeLayerSeconds, b.moeLayerSeconds);
+           close(a.moeLayerSeconds, b.moeLayerSeconds) && close(a.routedTokenSeconds, b.routedTokenSeconds);
 }
 
 struct Summary
@@ -220,6 +221,8 @@ QString constantsTable(const SpeedConstants &c)
         QStringLiteral("%1 µs").arg(c.allReduceLatencySeconds * 1e6, 0, 'f', 1));
     row(QStringLiteral("MoE layer overhead"),
         QStringLiteral("%1 µs").arg(c.moeLayerSeconds * 1e6, 0, 'f', 1));
+    row(QStringLiteral("MoE cost per routed token and layer"),
+        QStringLiteral("%1 ns").arg(c.routedTokenSeconds * 1e9, 0, 'f', 1));
     for (std::size_t e = 0; e < EngineCount; ++e) {
         const QString engine = engineName(Engine(e));
         row(QStringLiteral("%1 per step").arg(engine),
@@ -493,11 +496,13 @@ private Q_SLOTS:
         // 8 %: 16.8 %, 134 of 208 (64 %, 0.644; the median 0.1684). A Neural Magic sample's A10 pair then
         // tested that rule where no row had (Llama-3-8B in FP16 and GPTQ on Marlin at one request a second:
         // both steps within 11 %, the speed-up within 1.3 %; both first tokens, under vLLM 0.5's request
-        // handling, explained misses): 16.8 %, 136 of 212 (64 %, 0.6415). The targets are 15 % and 80 %.
+        // handling, explained misses): 16.8 %, 136 of 212 (64 %, 0.6415). A cost per token routed to an
+        // expert in each MoE layer (fitted on the calibration's prompt passes, DeepSeek-R1's) then gave
+        // 13.0 %, 143 of 212 (67 %, 0.6745; the median 0.1303). The targets are 15 % and 80 %.
         const Summary s = summarise(m_observations, Split::HeldOut, calibratedSpeedConstants());
         QVERIFY(s.rows >= 212);
-        QVERIFY2(s.medianError <= 0.1684, qPrintable(QString::number(s.medianError)));
-        QVERIFY2(s.within25 >= 0.641 * s.rows,
+        QVERIFY2(s.medianError <= 0.1304, qPrintable(QString::number(s.medianError)));
+        QVERIFY2(s.within25 >= 0.674 * s.rows,
                  qPrintable(QStringLiteral("%1 of %2").arg(s.within25).arg(s.rows)));
     }
 
