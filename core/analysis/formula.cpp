@@ -1529,7 +1529,8 @@ QList<FormulaLine> speculativeLines(const SpeedPlan &speed)
 QList<FormulaLine> speedLines(const Scenario &s, const MemoryPlan &plan)
 {
     const SpeedPlan &speed = plan.speed;
-    if (!speed.available)
+    // A server that does not start decodes nothing: no step is priced (calc and Compare show none either).
+    if (!speed.available || !plan.engineStarts)
         return {};
     QList<FormulaLine> lines = readLines(s, speed);
     const FormulaLine reads = lines.last();

@@ -755,6 +755,21 @@ private Q_SLOTS:
         QVERIFY(!blind.line(QStringLiteral("decode_step")));
     }
 
+    void noSpeedForAServerThatDoesNotStart()
+    {
+        // Llama-3.1-70B in bfloat16 on one H100: 131 GiB of weights in 79 GiB, so vLLM never starts. The
+        // sheet shows why (the budget, the weights) but prices no step: no decode rate, no first token, as
+        // calc and Compare show none (a figure of a server that does not run would be invented).
+        const Scenario s = scenarioFor(QStringLiteral("llama-3.1-70b"));
+        const MemoryPlan plan = planMemory(s);
+        QVERIFY(!plan.engineStarts);
+        const FormulaSheet sheet = formulaSheet(s, plan);
+        QVERIFY(sheet.line(QStringLiteral("weights_bytes")));
+        for (const char *name :
+             {"decode_step", "decode_tokens_per_second", "time_to_first_token", "moe_routing"})
+            QVERIFY2(!sheet.line(QLatin1String(name)), name);
+    }
+
     void sheetAsText()
     {
         const Scenario s = scenarioFor(QStringLiteral("llama-3.1-8b"));
