@@ -5064,6 +5064,10 @@ Page Up / Page Down 在场景条中切换。</translation>
         <source>Decode step</source>
         <translation>解码步</translation>
     </message>
+    <message>
+        <source>No speed figures: %1</source>
+        <translation>没有速度数据：%1</translation>
+    </message>
 </context>
 <context>
     <name>kvscope::StepTerm</name>

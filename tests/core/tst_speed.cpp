@@ -1272,6 +1272,21 @@ private Q_SLOTS:
         QVERIFY(!none.available);
         QVERIFY(none.curves.isEmpty());
     }
+
+    void noSpeedChartForAServerThatDoesNotStart()
+    {
+        // Llama-3.1-70B in bfloat16 on one H100: its weights exceed the budget, vLLM never starts. The speed
+        // cards show no figure; the decode chart drew every precision's curve and "batch 16: 259.2
+        // tokens/s" at the current point. It draws nothing now, and says why: the planner's own words.
+        Scenario s = scenario(QStringLiteral("llama-3.1-70b"));
+        const MemoryPlan plan = planMemory(s);
+        QVERIFY(!plan.engineStarts);
+        QVERIFY(!plan.startFailure.isEmpty());
+        const SpeedChartData d = speedChartData(s, plan);
+        QVERIFY(!d.available);
+        QVERIFY(d.curves.isEmpty());
+        QCOMPARE(d.notes, QStringList{plan.startFailure});
+    }
 };
 
 QTEST_GUILESS_MAIN(TestSpeed)

@@ -491,6 +491,32 @@ private Q_SLOTS:
         QVERIFY(page->findChild<QLabel *>(QStringLiteral("reportStepBreakdown")));
     }
 
+    void chartsOfAServerThatDoesNotStartSayWhy()
+    {
+        // The same server that never starts: its decode chart drew every precision's curve with
+        // "batch 16: 259.2 tokens/s", its breakdown two empty bars. Both now draw no figure and say why,
+        // in the planner's words, and the decode chart's CSV has no row.
+        m_window->controller()->setModel(resolveModel(QStringLiteral("llama-3.1-70b")));
+        const ChartSource source = explorerSource();
+        QVERIFY(!source.plan.engineStarts);
+        for (const char *name : {"speed", "speed-breakdown"}) {
+            const ChartEntry &entry = *findChart(QLatin1String(name));
+            QString error;
+            const QString svg =
+                svgText(renderFigure(entry, source, FigureOptions(), FigureFormat::Svg), &error);
+            QVERIFY2(error.isEmpty(), qPrintable(error));
+            // The SVG escapes nothing in this message but may break it: compare its words.
+            QVERIFY2(svg.contains(QStringLiteral("No speed figures")), name);
+            QVERIFY2(svg.contains(QStringLiteral("exceed the")), name);
+            QVERIFY2(!svg.contains(QStringLiteral("tokens/s:")), name);
+        }
+        const QList<QByteArray> rows =
+            renderFigure(*findChart(QStringLiteral("speed")), source, {}, FigureFormat::Csv)
+                .trimmed()
+                .split('\n');
+        QCOMPARE(rows.size(), 1); // the header alone
+    }
+
     void reportShowsTheScenariosAccuracy()
     {
         // BF16 weights with an FP8 cache: the weights are lossless, the keys and values are not.

@@ -2,6 +2,7 @@
 #include "ui/charts/stepbreakdownchart.h"
 
 #include "core/common/units.h"
+#include "ui/charts/chartcallout.h"
 #include "ui/style/theme.h"
 
 #include <cmath>
@@ -64,7 +65,8 @@ QString stepSegmentText(const StepSegment &segment)
 
 StepBreakdownChartView::StepBreakdownChartView(QWidget *parent)
     : ChartView(QStringLiteral("stepBreakdownChart"), QMargins(4, 2, 12, 2), parent),
-      m_bars(new QHorizontalStackedBarSeries), m_share(new QValueAxis), m_categories(new QBarCategoryAxis)
+      m_bars(new QHorizontalStackedBarSeries), m_share(new QValueAxis), m_categories(new QBarCategoryAxis),
+      m_reason(new ChartCallout(chart()))
 {
     setBaseMinimumHeight(170);
     QChart *chart = this->chart();
@@ -198,6 +200,12 @@ void StepBreakdownChartView::placeLabels()
         return;
     }
     m_placing = true;
+    // Without figures the chart says why, across the middle of the plot.
+    m_reason->setVisible(!m_data.available);
+    if (!m_data.available) {
+        const QRectF plot = chart()->plotArea();
+        placeCallout(m_reason, plot.center() - QPointF(m_reason->boundingRect().width() / 2, 0), {}, plot);
+    }
     for (int round = 0; round < 3; ++round) {
         m_placeAgain = false;
         for (const StepPass pass : passes) {
@@ -294,6 +302,7 @@ void StepBreakdownChartView::retranslate()
     const QStringList names{tr("First token"), tr("Decode step")}; // in category order, bottom up
     if (m_categories->categories() != names)
         m_categories->setCategories(names);
+    m_reason->setText(tr("No speed figures: %1").arg(m_data.notes.join(QLatin1Char(' '))));
     Q_EMIT legendChanged();
 }
 
@@ -317,6 +326,7 @@ void StepBreakdownChartView::applyPalette()
         m_totals[int(pass)]->setBrush(palette().color(QPalette::Text));
         m_totals[int(pass)]->setFont(labelFont);
     }
+    styleCallouts({m_reason}, palette());
     placeLabels();
     Q_EMIT legendChanged();
 }

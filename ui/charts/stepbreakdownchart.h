@@ -15,6 +15,8 @@ class QValueAxis;
 
 namespace kvscope {
 
+class ChartCallout;
+
 /// Where the time of a pass goes: a stacked bar for one decode step (top, read
 /// on the top axis) and one for the time to first token (bottom, on the bottom
 /// axis), each on its own millisecond scale. A segment per term that takes
@@ -46,6 +48,8 @@ public:
     QGraphicsSimpleTextItem *segmentLabel(StepPass pass, StepTerm term) const;
     /// The pass's total after its bar.
     QGraphicsSimpleTextItem *totalLabel(StepPass pass) const { return m_totals[int(pass)]; }
+    /// Why no bar is drawn (the GPU lacks a figure, the engine does not start); hidden otherwise.
+    ChartCallout *reasonLabel() const { return m_reason; }
     QValueAxis *valueAxis(StepPass pass) const { return m_axes[int(pass)]; }
     /// A segment as drawn, in the chart's coordinates; empty when the term takes no time.
     QRectF segmentRect(StepPass pass, StepTerm term) const;
@@ -83,6 +87,7 @@ private:
     QLineSeries *m_axisCarriers[StepPassCount] = {}; ///< empty: they show the millisecond axes
     QValueAxis *m_share;                             ///< hidden, 0 to 1: the bars' own scale
     QBarCategoryAxis *m_categories;
+    ChartCallout *m_reason;
     StepBreakdownChartData m_data;
     bool m_placing = false;
     bool m_placeAgain = false;
