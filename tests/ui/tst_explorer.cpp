@@ -11,6 +11,7 @@
 #include "ui/charts/breakdownchart.h"
 #include "ui/charts/chartcallout.h"
 #include "ui/charts/growthchart.h"
+#include "ui/charts/speedchart.h"
 #include "ui/charts/stepbreakdownchart.h"
 #include "ui/explorer/accuracyrunner.h"
 #include "ui/explorer/explorerview.h"
@@ -1147,6 +1148,45 @@ private Q_SLOTS:
         QCOMPARE(appsettings::language(saved), QStringLiteral("zh_CN"));
         child<QAction>("actionLanguage_en")->trigger();
         QTRY_COMPARE(tabs->tabText(0), QStringLiteral("Explorer"));
+    }
+
+    void aReasonInPlaceOfTheFiguresStaysInsideTheChart()
+    {
+        // A server that does not start, or a GPU without a figure, leaves the speed charts a sentence
+        // instead of lines: at a narrow width (a projector, the report's half page) it wraps inside the
+        // plot rather than running past both edges.
+        const QString reason = QStringLiteral(
+            "the weights alone (131.45 GiB per GPU) exceed the 72.85 GiB budget by 58.59 GiB, and a longer "
+            "sentence so that it needs several lines at this width");
+        StepBreakdownChartData bars;
+        bars.notes = {reason};
+        StepBreakdownChartView breakdown;
+        breakdown.showBreakdown(bars);
+        SpeedChartData curves;
+        curves.notes = {reason};
+        SpeedChartView speed;
+        speed.showSpeed(curves);
+        for (QChartView *view : std::initializer_list<QChartView *>{&breakdown, &speed}) {
+            view->resize(420, 300);
+            view->show();
+        }
+        QApplication::processEvents();
+        const auto inside = [](QChartView *view, const ChartCallout *label) {
+            const QRectF plot = view->chart()->plotArea();
+            const QRectF box = label->sceneBoundingRect();
+            return label->isVisible() && box.left() >= plot.left() - 1 && box.right() <= plot.right() + 1 &&
+                   box.top() >= plot.top() - 1 && box.bottom() <= plot.bottom() + 1;
+        };
+        QVERIFY(breakdown.reasonLabel()->text().contains(reason));
+        QVERIFY2(inside(&breakdown, breakdown.reasonLabel()),
+                 qPrintable(QStringLiteral("%1 in %2")
+                                .arg(breakdown.reasonLabel()->sceneBoundingRect().width())
+                                .arg(breakdown.chart()->plotArea().width())));
+        QVERIFY(speed.currentLabel()->text().contains(reason));
+        QVERIFY2(inside(&speed, speed.currentLabel()),
+                 qPrintable(QStringLiteral("%1 in %2")
+                                .arg(speed.currentLabel()->sceneBoundingRect().width())
+                                .arg(speed.chart()->plotArea().width())));
     }
 
     void windowRendersAtSeveralSizes()

@@ -39,9 +39,21 @@ void ChartCallout::setColors(const QColor &text, const QColor &background, const
     update();
 }
 
+void ChartCallout::setMaximumWidth(qreal width)
+{
+    if (width == m_maximumWidth)
+        return;
+    prepareGeometryChange();
+    m_maximumWidth = width;
+}
+
 QRectF ChartCallout::boundingRect() const
 {
-    const QRectF text = QFontMetricsF(m_font).boundingRect(m_text);
+    const QFontMetricsF metrics(m_font);
+    const QRectF text = m_maximumWidth > 2 * Padding
+                            ? metrics.boundingRect(QRectF(0, 0, m_maximumWidth - 2 * Padding, 1e6),
+                                                   Qt::AlignCenter | Qt::TextWordWrap, m_text)
+                            : metrics.boundingRect(m_text);
     return QRectF(0, 0, text.width() + 2 * Padding, text.height() + 2 * Padding);
 }
 
@@ -54,7 +66,7 @@ void ChartCallout::paint(QPainter *painter, const QStyleOptionGraphicsItem *, QW
     painter->drawRoundedRect(box.adjusted(0.5, 0.5, -0.5, -0.5), 3, 3);
     painter->setPen(m_textColor);
     painter->setFont(m_font);
-    painter->drawText(box, Qt::AlignCenter, m_text);
+    painter->drawText(box, Qt::AlignCenter | Qt::TextWordWrap, m_text);
 }
 
 void placeCallout(ChartCallout *label, QPointF at, QPointF offset, const QRectF &plot)

@@ -19,6 +19,8 @@ public:
     void setText(const QString &text);
     QString text() const { return m_text; }
     void setFont(const QFont &font);
+    /// Wraps the text at word boundaries to fit this width (0: one line, as long as the text).
+    void setMaximumWidth(qreal width);
     void setColors(const QColor &text, const QColor &background, const QColor &border);
 
     QRectF boundingRect() const override;
@@ -27,6 +29,7 @@ public:
 private:
     QString m_text;
     QFont m_font;
+    qreal m_maximumWidth = 0;
     QColor m_textColor, m_background, m_border;
 };
 

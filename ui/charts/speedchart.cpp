@@ -161,6 +161,8 @@ void SpeedChartView::placeLabels()
     const auto place = [&plot](ChartCallout *label, QPointF at, QPointF offset) {
         placeCallout(label, at, offset, plot);
     };
+    // The reason in place of the figures wraps inside the plot; a point's label stays on one line.
+    m_currentLabel->setMaximumWidth(m_data.available ? 0 : plot.width() - theme::lineWidth(8));
     if (!m_data.available) {
         place(m_currentLabel, plot.center() - QPointF(m_currentLabel->boundingRect().width() / 2, 0), {});
         return;

@@ -204,6 +204,7 @@ void StepBreakdownChartView::placeLabels()
     m_reason->setVisible(!m_data.available);
     if (!m_data.available) {
         const QRectF plot = chart()->plotArea();
+        m_reason->setMaximumWidth(plot.width() - theme::lineWidth(8));
         placeCallout(m_reason, plot.center() - QPointF(m_reason->boundingRect().width() / 2, 0), {}, plot);
     }
     for (int round = 0; round < 3; ++round) {
