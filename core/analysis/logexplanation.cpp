@@ -139,7 +139,9 @@ QString quantizationMarkerMethod(const QString &name)
 LogModel modelFromLog(const StartupLog &log)
 {
     const QString &model = log.model;
-    if (QFileInfo::exists(model) || ModelLibrary::builtin().find(model))
+    // A name with a NUL in it (a damaged log) is no path: asking the file system would only make Qt warn.
+    const bool path = !model.contains(QChar(u'\0'));
+    if ((path && QFileInfo::exists(model)) || ModelLibrary::builtin().find(model))
         return {model, {}}; // a local folder or config.json the resolver reads, or a preset's repository
     QString named = model;
     QString why;

@@ -872,6 +872,17 @@ private Q_SLOTS:
             QStringLiteral("kvscope: error: %1: the log names no model (no 'non-default args', 'vllm serve' "
                            "or engine config line); give --model\n")
                 .arg(anonymous));
+
+        // A model name with a NUL byte in it (a damaged log; the fuzzer's inputs) is no path to look up: the
+        // one error line only, without Qt's "Broken filename passed to function" before it.
+        const QString damaged = dir.filePath(QStringLiteral("damaged.log"));
+        QVERIFY(kvscope::test::writeFile(damaged, QByteArray("INFO non-default args: {'model': 'Qwen/Qwen3") +
+                                                      QByteArray(1, '\0') +
+                                                      QByteArray("-8B'}\nModel loading took 15.27 GiB\n")));
+        const Run broken = run({QStringLiteral("explain-log"), damaged});
+        QCOMPARE(broken.exitCode, 1);
+        QVERIFY2(broken.err.startsWith("kvscope: error: ") && broken.err.count('\n') == 1,
+                 broken.err.constData());
     }
 
     void help()
