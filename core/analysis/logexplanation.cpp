@@ -17,6 +17,7 @@
 #include "core/scenario/launchline.h"
 #include "core/scenario/scenario.h"
 
+#include <algorithm>
 #include <cmath>
 
 #include <QCoreApplication>
@@ -796,7 +797,10 @@ constexpr std::int64_t RecommendedUtilizationPpm = 950'000;
 /// vLLM refuses a larger one (request_memory, vllm/v1/worker/utils.py).
 std::int64_t utilizationFittingPpm(double freeGiB, double totalGiB)
 {
-    return std::int64_t(std::floor(freeGiB / totalGiB * 100)) * 10'000;
+    if (!(totalGiB > 0))
+        return 0;
+    // A share, whatever the figures: more free than the total is all of it.
+    return std::int64_t(std::floor(std::clamp(freeGiB / totalGiB, 0.0, 1.0) * 100)) * 10'000;
 }
 
 /// Why a Model Runner V2 start's profiling peak differs: kvscope keeps V1's (the sampler's warm-up over
@@ -1119,11 +1123,20 @@ LogExplanation explainStartupLog(const StartupLog &log, const LogOverrides &over
 {
     LogExplanation e;
     e.log = log;
-    const bool sglang = log.engine == Engine::Sglang;
+    // Memory free at start-up beyond the card's total (or below zero) is a damaged figure: it says nothing of
+    // this start, so nothing is inferred from it.
+    if (const std::optional<double> free = log.freeAtStartupGiB;
+        free && log.totalGpuMemoryGiB && !(*free >= 0 && *free <= *log.totalGpuMemoryGiB)) {
+        e.assumed << LogExplanationWords::tr("free_memory %1 GiB: outside the GPU's %2 GiB, not used")
+                         .arg(QString::number(*free, 'g', 4),
+                              QString::number(*log.totalGpuMemoryGiB, 'f', 2));
+        e.log.freeAtStartupGiB.reset();
+    }
+    const bool sglang = e.log.engine == Engine::Sglang;
     if (sglang)
-        inferSglangScenario(log, overrides, e);
+        inferSglangScenario(e.log, overrides, e);
     else
-        Inference(log, overrides, e).run();
+        Inference(e.log, overrides, e).run();
     for (const LogReading &figure : log.figures)
         e.read << LogExplanationWords::tr("%1 %2 (%3)").arg(figure.key, figure.value, lineOf(figure.line));
     const QString drafterKey = optionKey(ScenarioField::SpeculativeConfig);

@@ -2993,6 +2993,10 @@
         <source> On Model Runner V2 kvscope keeps V1&apos;s profiling peak, the sampler&apos;s warm-up over %1 sequences of logits. V2&apos;s own peak, once vLLM&apos;s compile cache is warm, is about the forward pass over %2 tokens (%3 here: the KV cache would be %4 larger); a first start adds what compiling the model during the profiling run allocates (0.17 GiB more peak and 0.24 GiB more outside PyTorch for Qwen2.5-0.5B on one RTX 4090: validation logs 69 and 70). kvscope does not separate the two starts.</source>
         <translation>在 Model Runner V2 上，kvscope 沿用 V1 的 profiling 峰值，即采样器对 %1 个序列的 logits 的预热。V2 自身的峰值在 vLLM 的编译缓存已就绪时约等于对 %2 个 token 的前向传播（此处为 %3：KV Cache 会大 %4）；首次启动还要加上 profiling 运行期间编译模型所分配的显存（在一块 RTX 4090 上，Qwen2.5-0.5B 的峰值多 0.17 GiB、PyTorch 之外多 0.24 GiB：验证日志 69 与 70）。kvscope 不区分这两种启动。</translation>
     </message>
+    <message>
+        <source>free_memory %1 GiB: outside the GPU&apos;s %2 GiB, not used</source>
+        <translation>free_memory %1 GiB：超出 GPU 的 %2 GiB，不予采用</translation>
+    </message>
 </context>
 <context>
     <name>kvscope::LogitErrorChart</name>

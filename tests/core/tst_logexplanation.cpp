@@ -1361,6 +1361,29 @@ private Q_SLOTS:
         QVERIFY2(!utilizations.contains(QStringLiteral("0.95")), qPrintable(utilizations.join(u' ')));
     }
 
+    void aFreeMemoryBeyondTheTotalIsNotUsed()
+    {
+        // A damaged snapshot line (found by the start-up log fuzzer): 3 x 10^102 GiB free of a 79.09 GiB
+        // card. The explanation said that much was free, "-3 x 10^102 GiB were in use" and that vLLM could
+        // take a share of 0.00, and cast the share to an integer out of range. Free memory beyond the total
+        // says nothing about this card: it is set aside, and the explanation says so.
+        const QString text =
+            QStringLiteral("(APIServer pid=1) INFO [api_utils.py:273] non-default args: {'model': "
+                           "'Qwen/Qwen2.5-0.5B-Instruct', 'max_model_len': 2048}\n"
+                           "(EngineCore pid=7) DEBUG [gpu_worker.py:284] worker init memory snapshot: "
+                           "torch_peak=0.0GiB, "
+                           "free_memory=3%1GiB, total_memory=79.09GiB\n")
+                .arg(QString(100, QLatin1Char('0')));
+        const LogExplanation e = explain(text);
+        const QString why = e.explanation.join(QLatin1Char('\n'));
+        QVERIFY2(!why.contains(QStringLiteral("were free")), qPrintable(why));
+        QVERIFY2(e.assumed.join(QLatin1Char('\n')).contains(QStringLiteral("free_memory")),
+                 qPrintable(e.assumed.join(QLatin1Char('\n'))));
+        for (const KvLever &l : e.levers)
+            QVERIFY2(l.changes.value(QStringLiteral("gpu-memory-utilization")) != QStringLiteral("0.00"),
+                     qPrintable(l.what));
+    }
+
     void saysWhetherTheStartCompiledTheModel()
     {
         // A first start compiles the model during the profiling run and holds more memory there than a start
