@@ -1530,7 +1530,7 @@ QList<FormulaLine> speedLines(const Scenario &s, const MemoryPlan &plan)
 {
     const SpeedPlan &speed = plan.speed;
     // A server that does not start decodes nothing: no step is priced (calc and Compare show none either).
-    if (!speed.available || !plan.engineStarts)
+    if (!speed.priced())
         return {};
     QList<FormulaLine> lines = readLines(s, speed);
     const FormulaLine reads = lines.last();

@@ -16,13 +16,9 @@ SpeedChartData speedChartData(const Scenario &scenario, const MemoryPlan &plan, 
     d.xMax = batchAxisMax();
     d.seqLen = plan.seqLen;            // its images' tokens too
     d.currentX = plan.speed.batchSize; // the sequences decoding at once: on the curve
-    d.available = plan.speed.available;
-    d.notes = plan.speed.notes;
     // A server that does not start decodes nothing at any batch: no curve, and the reason instead.
-    if (d.available && !plan.engineStarts) {
-        d.available = false;
-        d.notes = {plan.startFailure};
-    }
+    d.available = plan.speed.priced();
+    d.notes = d.available ? plan.speed.notes : plan.speed.whyNotPriced();
     if (!d.available)
         return d;
     d.currentTokensPerSecond = plan.speed.decodeTokensPerSecond;

@@ -37,8 +37,8 @@ StepBreakdownChartData stepBreakdownChartData(const SpeedPlan &speed)
 {
     StepBreakdownChartData data;
     // A server that never starts takes no step: the reason stands in for the bars.
-    data.available = speed.available && speed.startFailure.isEmpty();
-    data.notes = speed.startFailure.isEmpty() ? speed.notes : QStringList{speed.startFailure};
+    data.available = speed.priced();
+    data.notes = speed.priced() ? speed.notes : speed.whyNotPriced();
     data.batchSize = speed.batchSize;
     data.promptLen = speed.promptLen;
     if (!data.available)

@@ -178,6 +178,11 @@ struct SpeedPlan
     /// Why the engine would not start (MemoryPlan::startFailure; empty when it starts): the
     /// figures below then describe a server that never runs, and views show none.
     QString startFailure;
+    /// The step is priced for a server that runs: the GPU has every figure and the engine starts. Every view
+    /// that draws a speed figure asks this, and shows whyNotPriced() instead when it is false.
+    bool priced() const { return available && startFailure.isEmpty(); }
+    /// Why no figure: the engine's start failure, else the missing GPU figures' notes.
+    QStringList whyNotPriced() const { return startFailure.isEmpty() ? notes : QStringList{startFailure}; }
 
     // Inputs as resolved
     std::int64_t requestedBatchSize = 0; ///< --batch-size

@@ -80,6 +80,12 @@ void placeCallout(ChartCallout *label, QPointF at, QPointF offset, const QRectF 
     label->setPos(pos);
 }
 
+void placeReason(ChartCallout *label, const QRectF &plot)
+{
+    label->setMaximumWidth(plot.width() - theme::lineWidth(8));
+    placeCallout(label, plot.center() - QPointF(label->boundingRect().width() / 2, 0), {}, plot);
+}
+
 void separateCallouts(const QList<ChartCallout *> &labels)
 {
     QList<ChartCallout *> placed;

@@ -36,6 +36,8 @@ private:
 /// Places a callout at `at` + `offset`, inside `plot`; flipped to the left of
 /// `at` where it would cross the plot's right edge.
 void placeCallout(ChartCallout *label, QPointF at, QPointF offset, const QRectF &plot);
+/// A sentence standing in for a chart's figures: wrapped to the plot's width, across its middle.
+void placeReason(ChartCallout *label, const QRectF &plot);
 
 /// Moves each visible callout down past the earlier ones it overlaps, in order.
 void separateCallouts(const QList<ChartCallout *> &labels);

@@ -161,12 +161,11 @@ void SpeedChartView::placeLabels()
     const auto place = [&plot](ChartCallout *label, QPointF at, QPointF offset) {
         placeCallout(label, at, offset, plot);
     };
-    // The reason in place of the figures wraps inside the plot; a point's label stays on one line.
-    m_currentLabel->setMaximumWidth(m_data.available ? 0 : plot.width() - theme::lineWidth(8));
     if (!m_data.available) {
-        place(m_currentLabel, plot.center() - QPointF(m_currentLabel->boundingRect().width() / 2, 0), {});
+        placeReason(m_currentLabel, plot);
         return;
     }
+    m_currentLabel->setMaximumWidth(0); // a point's label stays on one line
     place(m_currentLabel,
           chart()->mapToPosition(QPointF(double(m_data.currentX), m_data.currentTokensPerSecond), m_current),
           QPointF(10, -m_currentLabel->boundingRect().height() - 6));

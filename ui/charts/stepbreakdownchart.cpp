@@ -202,11 +202,8 @@ void StepBreakdownChartView::placeLabels()
     m_placing = true;
     // Without figures the chart says why, across the middle of the plot.
     m_reason->setVisible(!m_data.available);
-    if (!m_data.available) {
-        const QRectF plot = chart()->plotArea();
-        m_reason->setMaximumWidth(plot.width() - theme::lineWidth(8));
-        placeCallout(m_reason, plot.center() - QPointF(m_reason->boundingRect().width() / 2, 0), {}, plot);
-    }
+    if (!m_data.available)
+        placeReason(m_reason, chart()->plotArea());
     for (int round = 0; round < 3; ++round) {
         m_placeAgain = false;
         for (const StepPass pass : passes) {
