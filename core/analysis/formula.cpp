@@ -853,13 +853,15 @@ void appendBeforeCache(LineBuilder &line, const MemoryPlan &plan, bool sglang, c
     line.term(memory(QStringLiteral("weights"), plan.weights.bytesPerGpu, ScenarioField::Quantization));
     if (!sglang)
         line.op(op)
-            .term(memory(QStringLiteral("activations"), plan.activationBytes,
-                         ScenarioField::MaxNumBatchedTokens,
-                         plan.encoder.heldBytes > 0
-                             ? QStringLiteral("peak of vLLM's profiling run, with %1 dummy images' encoder "
-                                              "outputs (%2)")
-                                   .arg(formatCount(plan.encoder.items), formatGiB(plan.encoder.heldBytes))
-                             : QStringLiteral("peak of vLLM's profiling run")))
+            .term(memory(
+                QStringLiteral("activations"), plan.activationBytes, ScenarioField::MaxNumBatchedTokens,
+                plan.encoder.heldBytes > 0
+                    ? QStringLiteral("peak of vLLM's profiling run: %1 dummy images' pixels (%2) and "
+                                     "the larger of the vision tower's forward (%3) and the language "
+                                     "model's with their encoder outputs (%4)")
+                          .arg(formatCount(plan.encoder.items), formatGiB(plan.encoder.pixelBytes),
+                               formatGiB(plan.encoder.towerPeakBytes), formatGiB(plan.encoder.heldBytes))
+                    : QStringLiteral("peak of vLLM's profiling run")))
             .op(op)
             .term(memory(QStringLiteral("overhead"), plan.overheadBytes, ScenarioField::TensorParallelSize,
                          plan.all2allBufferBytes > 0

@@ -6,6 +6,7 @@
 #include "core/common/scenariofield.h"
 #include "core/common/units.h"
 #include "core/model/imagetokens.h"
+#include "core/model/visiontower.h"
 
 #include <algorithm>
 
@@ -43,11 +44,19 @@ std::int64_t defaultMaxNumBatchedTokens(const GpuSpec &gpu)
     return hasLargeSchedulerDefaults(gpu) ? 8192 : 2048;
 }
 
-EncoderProfile encoderProfile(const ModelArch &model, int dtypeBytes, std::int64_t maxNumSeqs,
-                              std::int64_t maxNumBatchedTokens, std::int64_t maxModelLen, bool paddedToBudget)
+std::int64_t EncoderProfile::peakBytes(std::int64_t languageModelPeak) const
+{
+    return (Checked(pixelBytes) + std::max(towerPeakBytes, (Checked(languageModelPeak) + heldBytes).value()))
+        .value();
+}
+
+EncoderProfile encoderProfile(const ModelArch &model, int dtypeBytes, int tensorParallelSize,
+                              std::int64_t maxNumSeqs, std::int64_t maxNumBatchedTokens,
+                              std::int64_t maxModelLen, bool paddedToBudget)
 {
     EncoderProfile e;
-    e.itemEmbeddings = largestImageEmbeddings(model);
+    const ImageTokens largest = largestImage(model);
+    e.itemEmbeddings = largest.embeddings;
     if (e.itemEmbeddings <= 0)
         return e;
     e.budget = std::max(maxNumBatchedTokens, e.itemEmbeddings);
@@ -55,19 +64,25 @@ EncoderProfile encoderProfile(const ModelArch &model, int dtypeBytes, std::int64
         std::max<std::int64_t>(1, std::min(VllmDefaultImagesPerPrompt, maxModelLen / e.itemEmbeddings));
     e.items = std::max<std::int64_t>(
         1, std::min(e.budget / e.itemEmbeddings, (Checked(maxNumSeqs) * perPrompt).value()));
-    e.heldBytes =
-        withOverflowMessage(
-            [&] {
-                return Checked(e.items) * (paddedToBudget ? e.budget : e.itemEmbeddings) * model.hiddenSize *
-                       dtypeBytes;
-            },
-            [&] {
-                return QCoreApplication::translate("kvscope::Planner",
-                                                   "%2: %1 tokens need encoder outputs beyond 2^63 bytes")
-                    .arg(QString::number(maxNumBatchedTokens),
-                         optionFlag(ScenarioField::MaxNumBatchedTokens));
-            })
-            .value();
+    const auto tooLarge = [&] {
+        return QCoreApplication::translate("kvscope::Planner",
+                                           "%2: %1 tokens need encoder outputs beyond 2^63 bytes")
+            .arg(QString::number(maxNumBatchedTokens), optionFlag(ScenarioField::MaxNumBatchedTokens));
+    };
+    e.heldBytes = withOverflowMessage(
+                      [&] {
+                          return Checked(e.items) * (paddedToBudget ? e.budget : e.itemEmbeddings) *
+                                 model.hiddenSize * dtypeBytes;
+                      },
+                      tooLarge)
+                      .value();
+    try {
+        e.pixelBytes = visionPixelBytes(model.vision, largest, e.items, dtypeBytes);
+        e.towerPeakBytes = visionTowerPeakBytes(model.vision, (Checked(largest.patches) * e.items).value(),
+                                                dtypeBytes, tensorParallelSize);
+    } catch (const Error &) {
+        throw Error(tooLarge());
+    }
     return e;
 }
 

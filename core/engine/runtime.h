@@ -47,13 +47,23 @@ struct EncoderProfile
     std::int64_t items = 0;
     /// items x (budget if padded, else itemEmbeddings) x the text hidden size x dtype bytes.
     std::int64_t heldBytes = 0;
+    /// The dummy images' pixel values, a local of profile_run alive through the whole run
+    /// (visionPixelBytes, core/model/visiontower.h).
+    std::int64_t pixelBytes = 0;
+    /// The tower's activations at the peak of encoding the items in one batch (visionTowerPeakBytes).
+    std::int64_t towerPeakBytes = 0;
+
+    /// The profiling run's peak given the language model's (its dummy forward and sampler): the
+    /// tower's forward comes first, then the language model's with the outputs held, the pixels
+    /// throughout: pixels + max(tower, language model + held outputs).
+    std::int64_t peakBytes(std::int64_t languageModelPeak) const;
 };
 
-/// The encoder profile of `model` (largestImageEmbeddings() sizes its largest item); throws
-/// kvscope::Error naming --max-num-batched-tokens past 2^63 bytes.
-EncoderProfile encoderProfile(const ModelArch &model, int dtypeBytes, std::int64_t maxNumSeqs,
-                              std::int64_t maxNumBatchedTokens, std::int64_t maxModelLen,
-                              bool paddedToBudget);
+/// The encoder profile of `model` (largestImage() sizes its largest item) with the tower split over
+/// `tensorParallelSize` GPUs; throws kvscope::Error naming --max-num-batched-tokens past 2^63 bytes.
+EncoderProfile encoderProfile(const ModelArch &model, int dtypeBytes, int tensorParallelSize,
+                              std::int64_t maxNumSeqs, std::int64_t maxNumBatchedTokens,
+                              std::int64_t maxModelLen, bool paddedToBudget);
 
 /// Peak activation memory of the profiling run on a pipeline stage before the last, which
 /// computes no logits and runs no sampler (GPUModelRunner.profile_run samples on the last rank

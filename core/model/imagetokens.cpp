@@ -248,28 +248,37 @@ bool imageTokensModelled(const ModelArch &m)
     return m.vision.enabled() && hasRule(m.vision);
 }
 
-std::int64_t largestImageEmbeddings(const ModelArch &m)
+ImageTokens largestImage(const ModelArch &m)
 {
     const VisionSpec &v = m.vision;
     if (!v.enabled() || !hasRule(v))
-        return 0;
+        return {};
     switch (v.family) {
     case VisionFamily::Qwen25Vl:
     case VisionFamily::Qwen3Vl: {
-        // The most max_pixels holds (vLLM's Qwen2VLProcessingInfo._get_image_size_with_most_features).
-        const std::int64_t unit =
-            std::int64_t(v.patchSize) * v.patchSize * v.spatialMergeSize * v.spatialMergeSize;
-        return v.maxPixels / unit;
+        // The most max_pixels holds (vLLM's Qwen2VLProcessingInfo._get_image_size_with_most_features):
+        // one output per merged square of patches, merge^2 patches each.
+        const std::int64_t merge = v.spatialMergeSize;
+        const std::int64_t unit = std::int64_t(v.patchSize) * v.patchSize * merge * merge;
+        ImageTokens t;
+        t.embeddings = v.maxPixels / unit;
+        t.patches = t.embeddings * merge * merge;
+        return t;
     }
     case VisionFamily::Pixtral:
-        return pixtralTokens(v, v.imageSize, v.imageSize).embeddings; // a square at the longest edge
-    case VisionFamily::Llama4: // all 16 tiles and the thumbnail: a 4 x 4 canvas
-        return llama4Tokens(v, std::int64_t(4) * v.imageSize, std::int64_t(4) * v.imageSize).embeddings;
+        return pixtralTokens(v, v.imageSize, v.imageSize); // a square at the longest edge
+    case VisionFamily::Llama4:                             // all 16 tiles and the thumbnail: a 4 x 4 canvas
+        return llama4Tokens(v, std::int64_t(4) * v.imageSize, std::int64_t(4) * v.imageSize);
     case VisionFamily::MoonVit: // vLLM's dummy image, MaxImageTokenMeta's 1024 x 1024 (kimi_vl.py)
-        return kimiTokens(v, 1024, 1024).embeddings;
+        return kimiTokens(v, 1024, 1024);
     default:
-        return v.tokensPerImage;
+        return gemmaTokens(v);
     }
+}
+
+std::int64_t largestImageEmbeddings(const ModelArch &m)
+{
+    return largestImage(m).embeddings;
 }
 
 } // namespace kvscope

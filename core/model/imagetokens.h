@@ -37,8 +37,12 @@ ImageTokens imageTokens(const ModelArch &m, std::int64_t width, std::int64_t hei
 /// is modelled (imageTokens() answers rather than throws for a valid size).
 bool imageTokensModelled(const ModelArch &m);
 
+/// The image of the most encoder outputs on m, as vLLM's profiling run makes its dummy images (the
+/// size with the most features); all zero when m takes no images or its processor is not modelled.
+ImageTokens largestImage(const ModelArch &m);
+
 /// The most encoder outputs one image can yield on m (vLLM's max tokens per multimodal item, which
-/// sizes its encoder cache); 0 when m takes no images or its processor is not modelled.
+/// sizes its encoder cache): largestImage(m).embeddings.
 std::int64_t largestImageEmbeddings(const ModelArch &m);
 
 } // namespace kvscope

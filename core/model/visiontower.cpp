@@ -249,4 +249,60 @@ double visionEncoderFlops(const VisionSpec &v, const ImageTokens &image, int ten
     return flops + 4.0 * double(v.hiddenSize) * pairs / gpus;
 }
 
+std::int64_t visionPixelBytes(const VisionSpec &v, const ImageTokens &image, std::int64_t images,
+                              int dtypeBytes)
+{
+    std::int64_t withPixels = image.patches;
+    if (v.family == VisionFamily::Llama4 && v.patchSize > 0) {
+        // Each tile's positions are its patches and one class token (Llama4VisionEncoder).
+        const std::int64_t side = v.imageSize / v.patchSize;
+        withPixels -= image.patches / (side * side + 1);
+    }
+    return (Checked(withPixels) * images * patchInputs(v) * dtypeBytes).value();
+}
+
+std::int64_t visionTowerPeakBytes(const VisionSpec &v, std::int64_t positions, int dtypeBytes,
+                                  int tensorParallel)
+{
+    if (!v.enabled() || positions <= 0)
+        return 0;
+    const std::int64_t h = v.hiddenSize;
+    const std::int64_t i = ceilDiv(v.intermediateSize, std::int64_t(std::max(1, tensorParallel)));
+    // Widths a position holds at the MLP's two fullest moments, read from each block's forward in vLLM
+    // (vllm/model_executor/models/): nn.Module calls keep their arguments alive to the end, and custom
+    // ops are off under Inductor (CustomOp.default_on, vllm/model_executor/custom_op.py), so the eager
+    // tower runs their forward_native.
+    const auto moments = [&](std::int64_t hidden1, std::int64_t inner1, std::int64_t hidden2,
+                             std::int64_t inner2) {
+        return std::max((Checked(h) * hidden1 + Checked(i) * inner1).value(),
+                        (Checked(h) * hidden2 + Checked(i) * inner2).value());
+    };
+    std::int64_t widths = 0;
+    switch (v.family) {
+    case VisionFamily::Qwen25Vl:
+    case VisionFamily::Pixtral:
+        // Qwen2_5_VisionBlock: x, x_attn, the fused norm's output and residual (4 h);
+        // PixtralHFTransformerBlock: hidden_states, r, h and ffn_norm's output. Their gated MLP holds gate/up
+        // (2 i), silu(gate) (i) and the product (i) in SiluAndMul.forward_native, then gate/up, the product
+        // and down_proj's h.
+        widths = moments(4, 4, 5, 3);
+        break;
+    case VisionFamily::MoonVit:
+        // MoonVitEncoderLayer: the input, attn_out, the residual sum and norm1's output (4 h); MLP2's fc0
+        // output and activation (2 i), then the activation and fc1's h.
+        widths = moments(4, 2, 5, 1);
+        break;
+    case VisionFamily::Qwen3Vl:
+    case VisionFamily::Llama4:
+    case VisionFamily::Siglip:
+    case VisionFamily::Generic:
+        // SiglipEncoderLayer, Llama4VisionEncoderLayer, Qwen3_VisionBlock: the input, the residual sum
+        // and the norm's output (3 h); a plain MLP's fc1 output and activation (2 i), then the
+        // activation and fc2's h.
+        widths = moments(3, 2, 4, 1);
+        break;
+    }
+    return (Checked(positions) * widths * dtypeBytes).value();
+}
+
 } // namespace kvscope

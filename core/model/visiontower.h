@@ -23,4 +23,18 @@ void addVisionTower(InventoryBuilder &b, const VisionSpec &v);
 /// split over the GPUs.
 double visionEncoderFlops(const VisionSpec &v, const ImageTokens &image, int tensorParallel);
 
+/// The pixel values `images` (each of `image`'s patches) take as vLLM hands them to the tower: C x
+/// (frames) x p x p values a patch in the model's dtype (`dtypeBytes`); Llama 4's class tokens are
+/// positions without pixels. Throws kvscope::Error past 2^63 bytes.
+std::int64_t visionPixelBytes(const VisionSpec &v, const ImageTokens &image, std::int64_t images,
+                              int dtypeBytes);
+
+/// The activations v's tower holds at the peak of its forward pass over `positions` patches (every
+/// image of the batch at once) on one GPU of `tensorParallel`: a block's MLP, run eagerly (the tower is
+/// not compiled), with the block's input and the attention's results still held; the attention holds
+/// less in every listed tower, whose MLP is 2.7 to 4 times its width. Throws kvscope::Error past 2^63
+/// bytes.
+std::int64_t visionTowerPeakBytes(const VisionSpec &v, std::int64_t positions, int dtypeBytes,
+                                  int tensorParallel);
+
 } // namespace kvscope

@@ -231,6 +231,8 @@ QJsonObject planToJson(const MemoryPlan &p)
     o.insert(QStringLiteral("encoder_cache_size"), qint64(p.encoder.budget));
     o.insert(QStringLiteral("encoder_profile_items"), qint64(p.encoder.items));
     o.insert(QStringLiteral("encoder_outputs_bytes"), qint64(p.encoder.heldBytes));
+    o.insert(QStringLiteral("encoder_pixel_bytes"), qint64(p.encoder.pixelBytes));
+    o.insert(QStringLiteral("encoder_tower_peak_bytes"), qint64(p.encoder.towerPeakBytes));
 
     o.insert(QStringLiteral("params_total"), qint64(p.params.total));
     o.insert(QStringLiteral("params_active"), qint64(p.params.active));

@@ -107,19 +107,17 @@ std::int64_t VllmRules::activationBytes(const ModelArch &model, const MemoryPlan
     if (!plan.holdsSampler)
         return forwardPeakBytes(model, bytesPerElement(plan.dtype), plan.tensorParallelSize,
                                 plan.expertTensorParallelSize, plan.maxNumBatchedTokens);
-    // The dummy images' encoder outputs stay in the encoder cache through the language model's
-    // dummy forward and the sampler run (GPUModelRunner.profile_run clears them after both).
-    return (Checked(kvscope::activationBytes(
-                model, bytesPerElement(plan.dtype), plan.expertTensorParallelSize, plan.maxNumSeqs,
-                plan.maxNumBatchedTokens, m_version.profile->samplerBytesPerLogit)) +
-            plan.encoder.heldBytes)
-        .value();
+    // The dummy images are encoded first; their outputs stay in the encoder cache through the language
+    // model's dummy forward and the sampler run (GPUModelRunner.profile_run clears them after both).
+    return plan.encoder.peakBytes(kvscope::activationBytes(
+        model, bytesPerElement(plan.dtype), plan.expertTensorParallelSize, plan.maxNumSeqs,
+        plan.maxNumBatchedTokens, m_version.profile->samplerBytesPerLogit));
 }
 
 EncoderProfile VllmRules::encoderProfile(const ModelArch &model, const MemoryPlan &plan) const
 {
-    return kvscope::encoderProfile(model, bytesPerElement(plan.dtype), plan.maxNumSeqs,
-                                   plan.maxNumBatchedTokens, plan.maxModelLen,
+    return kvscope::encoderProfile(model, bytesPerElement(plan.dtype), plan.tensorParallelSize,
+                                   plan.maxNumSeqs, plan.maxNumBatchedTokens, plan.maxModelLen,
                                    m_version.profile->encoderOutputsPaddedToBudget);
 }
 
@@ -268,12 +266,13 @@ void VllmRules::addNotes(const Scenario &s, MemoryPlan &plan) const
             << QCoreApplication::translate(
                    "kvscope::Planner",
                    "vLLM's encoder cache: a budget of %1 (%2 %3 or the largest image's %4 outputs, the "
-                   "larger); its profiling run encodes %5 image(s) of that size and holds their %6 of "
-                   "outputs in the activation peak (the vision tower's own forward peak is not "
-                   "modelled)")
+                   "larger); its profiling run encodes %5 image(s) of that size (%6 of pixels, a tower "
+                   "forward peak of %7) and holds their %8 of outputs through the language model's "
+                   "dummy forward")
                    .arg(formatCount(plan.encoder.budget), optionFlag(ScenarioField::MaxNumBatchedTokens),
                         formatCount(plan.maxNumBatchedTokens), formatCount(plan.encoder.itemEmbeddings),
-                        formatCount(plan.encoder.items), formatGiB(plan.encoder.heldBytes));
+                        formatCount(plan.encoder.items), formatGiB(plan.encoder.pixelBytes),
+                        formatGiB(plan.encoder.towerPeakBytes), formatGiB(plan.encoder.heldBytes));
     if (m_version.newerThanModelled)
         plan.notes << QCoreApplication::translate(
                           "kvscope::Planner",

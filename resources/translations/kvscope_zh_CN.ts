@@ -3865,10 +3865,6 @@
         <translation>%2：%1 个 token 所需的编码器输出超过 2^63 字节</translation>
     </message>
     <message>
-        <source>vLLM&apos;s encoder cache: a budget of %1 (%2 %3 or the largest image&apos;s %4 outputs, the larger); its profiling run encodes %5 image(s) of that size and holds their %6 of outputs in the activation peak (the vision tower&apos;s own forward peak is not modelled)</source>
-        <translation>vLLM 的编码器缓存：预算 %1（取 %2 %3 与最大图像的 %4 个输出中较大者）；其剖析运行编码 %5 张该尺寸的图像，并把它们 %6 的输出计入激活峰值（视觉塔自身的前向峰值未建模）</translation>
-    </message>
-    <message>
         <source>%1 %2 %3: SGLang&apos;s %4 GPUs in %2 attention groups of %5, each with its own KV pool and %6 of the %7 sequences, the MLPs and experts split over all %4; the figures per GPU are one group&apos;s, the deployment holds %8 tokens</source>
         <translation>%1 %2 %3：SGLang 的 %4 块 GPU 分成 %2 个注意力组，每组 %5 块，各有自己的 KV 池并承担 %7 条序列中的 %6 条，MLP 和专家切分到全部 %4 块上；每块 GPU 的数字是一个组的，整个部署容纳 %8 个 token</translation>
     </message>
@@ -4271,6 +4267,10 @@
     <message>
         <source>speed: %1 lists no FP32 vector rate; its weight-only dequantization is priced at the %2&apos;s ratio of that rate to bandwidth, the calibrated GPU where it costs the most</source>
         <translation>速度：%1 未给出 FP32 向量算力；其仅权重量化的反量化按 %2 的向量算力与带宽之比计价——在已校准的 GPU 中，这一开销在它上面最大</translation>
+    </message>
+    <message>
+        <source>vLLM&apos;s encoder cache: a budget of %1 (%2 %3 or the largest image&apos;s %4 outputs, the larger); its profiling run encodes %5 image(s) of that size (%6 of pixels, a tower forward peak of %7) and holds their %8 of outputs through the language model&apos;s dummy forward</source>
+        <translation>vLLM 的编码器缓存：预算 %1（取 %2 %3 与最大图像的 %4 个输出中较大者）；其剖析运行编码 %5 张该尺寸的图像（像素 %6，视觉塔前向峰值 %7），并在语言模型的虚拟前向期间保留它们 %8 的输出</translation>
     </message>
 </context>
 <context>

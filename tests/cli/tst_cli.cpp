@@ -108,6 +108,9 @@ private Q_SLOTS:
         QCOMPARE(o.value(QLatin1String("encoder_cache_size")).toInteger(), 16384);
         QCOMPARE(o.value(QLatin1String("encoder_profile_items")).toInteger(), 1);
         QCOMPARE(o.value(QLatin1String("encoder_outputs_bytes")).toInteger(), 16384LL * 3584 * 2);
+        // Its 65,536 patches of 1,176 values, and the tower's block MLP over them (tst_imageworkload).
+        QCOMPARE(o.value(QLatin1String("encoder_pixel_bytes")).toInteger(), 65536LL * 1176 * 2);
+        QCOMPARE(o.value(QLatin1String("encoder_tower_peak_bytes")).toInteger(), 65536LL * 18800 * 2);
         // fit takes the images too, within each request's --max-model-len tokens: the requests it holds
         // are those of text alone.
         const auto fitRequests = [&](const QStringList &extra) {

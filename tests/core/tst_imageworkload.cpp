@@ -134,7 +134,9 @@ private Q_SLOTS:
                 if (term.symbol == QLatin1String("activations")) {
                     sawActivations = true;
                     QVERIFY2(
-                        term.field.contains(QStringLiteral("1 dummy images' encoder outputs (0.11 GiB)")),
+                        term.field.contains(QStringLiteral(
+                            "1 dummy images' pixels (0.14 GiB) and the larger of the vision tower's forward "
+                            "(2.29 GiB) and the language model's with their encoder outputs (0.11 GiB)")),
                         qPrintable(term.field));
                 }
             }
@@ -279,10 +281,70 @@ private Q_SLOTS:
         QCOMPARE(plan.encoder.budget, budget);
         QCOMPARE(plan.encoder.items, items);
         QCOMPARE(plan.encoder.heldBytes, heldBytes);
-        // The held outputs are in the activation peak: the same model without its tower peaks lower by them.
+    }
+
+    void vllmsProfilingPeakIsTheTowersOrTheLanguageModels_data()
+    {
+        // vLLM's profiling run encodes the dummy images first, then runs the language model's dummy
+        // forward and sampler with their outputs held (GPUModelRunner.profile_run in
+        // vllm/v1/worker/gpu_model_runner.py; Model Runner V2's profile_encoder_cache, then _dummy_run);
+        // the dummy pixel values, in the model's dtype (the processor's float outputs are cast to it,
+        // BaseProcessingContext._postprocess_output in vllm/multimodal/processing/context.py), are a
+        // local of profile_run and live through both. So the peak is pixels + max(the tower's forward,
+        // the language model's peak + the held outputs).
+        // The tower's forward peaks in a block's MLP, with the block's input, the attention's output,
+        // the residual sum and the norm's output held (4 widths h a position in Qwen2.5-VL's and
+        // Pixtral's blocks) and, for a gated MLP run eagerly (custom ops are off under Inductor, so
+        // SiluAndMul is forward_native: silu(gate) * up), gate/up (2 i), silu's temporary (i) and the
+        // product (i): 4 h + 4 i, or 5 h + 3 i while down_proj writes; a plain MLP (SigLIP, Llama 4,
+        // Qwen3-VL: input, residual sum, norm output) holds 3 h + fc1's i and the activation's i, or
+        // 4 h + i while fc2 writes. i is split over tensor parallelism (--mm-encoder-tp-mode weights).
+        QTest::addColumn<QString>("id");
+        QTest::addColumn<int>("tensorParallel");
+        QTest::addColumn<qint64>("pixelBytes");
+        QTest::addColumn<qint64>("towerBytes");
+        // Qwen2.5-VL-7B (h 1,280, i 3,420): one image of 16,384 outputs = 65,536 patches of
+        // 3 x 2 x 14 x 14 = 1,176 values; max(4 x 1,280 + 4 x 3,420, 5 x 1,280 + 3 x 3,420) = 18,800.
+        QTest::newRow("Qwen2.5-VL-7B") << "qwen2.5-vl-7b" << 1 << 65536LL * 1176 * 2 << 65536LL * 18800 * 2;
+        // At TP 2 i is 1,710 a GPU: max(4 x 1,280 + 4 x 1,710, 5 x 1,280 + 3 x 1,710) = 11,960.
+        QTest::newRow("Qwen2.5-VL-7B, TP 2")
+            << "qwen2.5-vl-7b" << 2 << 65536LL * 1176 * 2 << 65536LL * 11960 * 2;
+        // Gemma 3's SigLIP (h 1,152, i 4,304): 32 images of 64 x 64 patches of 3 x 14 x 14 = 588 values;
+        // max(3 x 1,152 + 2 x 4,304, 4 x 1,152 + 4,304) = 12,064.
+        QTest::newRow("Gemma-3-12B") << "gemma-3-12b" << 1 << 32LL * 4096 * 588 * 2
+                                     << 32LL * 4096 * 12064 * 2;
+        // Mistral-Small-3.1's Pixtral (h 1,024, i 4,096): two images of 3,025 outputs, 12,100 patches
+        // each; max(4 x 1,024 + 4 x 4,096, 5 x 1,024 + 3 x 4,096) = 20,480.
+        QTest::newRow("Mistral-Small-3.1")
+            << "mistral-small-3.1-24b" << 1 << 2LL * 12100 * 588 * 2 << 2LL * 12100 * 20480 * 2;
+        QTest::newRow("a text model") << "llama-3.1-8b" << 1 << 0LL << 0LL;
+    }
+
+    void vllmsProfilingPeakIsTheTowersOrTheLanguageModels()
+    {
+        QFETCH(QString, id);
+        QFETCH(int, tensorParallel);
+        QFETCH(qint64, pixelBytes);
+        QFETCH(qint64, towerBytes);
+        Scenario s = withImages(id, 1, 1000, 0);
+        s.tensorParallelSize = tensorParallel;
+        const MemoryPlan plan = planMemory(s);
+        QCOMPARE(plan.encoder.pixelBytes, pixelBytes);
+        QCOMPARE(plan.encoder.towerPeakBytes, towerBytes);
         Scenario textOnly = s;
         textOnly.model.vision = {};
-        QCOMPARE(plan.activationBytes - planMemory(textOnly).activationBytes, heldBytes);
+        const std::int64_t languageModel = planMemory(textOnly).activationBytes + plan.encoder.heldBytes;
+        QCOMPARE(plan.activationBytes, pixelBytes + std::max<std::int64_t>(towerBytes, languageModel));
+    }
+
+    void aSmallBatchPeaksInTheTower()
+    {
+        // Qwen2.5-VL-7B with 16 sequences: the language model's peak (a sampler of 16 x 152,064 logits)
+        // is far below the tower's 2.29 GiB, which sets the profiling peak.
+        Scenario s = withImages(QStringLiteral("qwen2.5-vl-7b"), 1, 1000, 0);
+        s.maxNumSeqs = 16;
+        const MemoryPlan plan = planMemory(s);
+        QCOMPARE(plan.activationBytes, 65536LL * 1176 * 2 + 65536LL * 18800 * 2);
     }
 
     void sglangProfilesNoEncoder()
