@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "core/model/hfconfig.h"
 
+#include "core/common/checked.h"
 #include "core/common/error.h"
 #include "core/common/regularfile.h"
 #include "core/common/units.h"
@@ -87,9 +88,11 @@ FamilyTraits traitsFor(const QString &modelType)
 /// LinearScalingRotaryEmbedding and DynamicNTKScalingRotaryEmbedding max_position x factor,
 /// YaRNScalingRotaryEmbedding and DeepseekScalingRotaryEmbedding original_max_position_embeddings x
 /// factor (torch.arange of that many positions: a fraction rounds up), the others max_position.
-/// Multimodal rope (an mrope_section) keeps max_position.
+/// Multimodal rope (an mrope_section) builds 4 x max_position rows for long videos
+/// (MRotaryEmbedding.cache_max_position_num, rotary_embedding/mrope.py).
 std::int64_t rotaryTableRows(const ConfigReader &r, std::int64_t maxPosition)
 {
+    constexpr std::int64_t MropeTableScale = 4;
     QJsonObject scaling;
     QString scalingKey;
     for (const char *key : {"rope_scaling", "rope_parameters"})
@@ -98,7 +101,9 @@ std::int64_t rotaryTableRows(const ConfigReader &r, std::int64_t maxPosition)
             scalingKey = QLatin1String(key);
             break;
         }
-    if (scaling.isEmpty() || scaling.contains(QLatin1String("mrope_section")))
+    if (scaling.contains(QLatin1String("mrope_section")))
+        return (Checked(maxPosition) * MropeTableScale).value();
+    if (scaling.isEmpty())
         return maxPosition;
     const QString type =
         scaling.value(QLatin1String("rope_type")).toString(scaling.value(QLatin1String("type")).toString());
