@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "core/model/hfconfig.h"
 
-#include "core/common/checked.h"
 #include "core/common/error.h"
 #include "core/common/regularfile.h"
 #include "core/common/units.h"
@@ -88,11 +87,9 @@ FamilyTraits traitsFor(const QString &modelType)
 /// LinearScalingRotaryEmbedding and DynamicNTKScalingRotaryEmbedding max_position x factor,
 /// YaRNScalingRotaryEmbedding and DeepseekScalingRotaryEmbedding original_max_position_embeddings x
 /// factor (torch.arange of that many positions: a fraction rounds up), the others max_position.
-/// Multimodal rope (an mrope_section) builds 4 x max_position rows for long videos
-/// (MRotaryEmbedding.cache_max_position_num, rotary_embedding/mrope.py).
+/// Multimodal rope (an mrope_section) keeps max_position; vLLM enlarges its table (multimodalRope).
 std::int64_t rotaryTableRows(const ConfigReader &r, std::int64_t maxPosition)
 {
-    constexpr std::int64_t MropeTableScale = 4;
     QJsonObject scaling;
     QString scalingKey;
     for (const char *key : {"rope_scaling", "rope_parameters"})
@@ -101,9 +98,7 @@ std::int64_t rotaryTableRows(const ConfigReader &r, std::int64_t maxPosition)
             scalingKey = QLatin1String(key);
             break;
         }
-    if (scaling.contains(QLatin1String("mrope_section")))
-        return (Checked(maxPosition) * MropeTableScale).value();
-    if (scaling.isEmpty())
+    if (scaling.isEmpty() || scaling.contains(QLatin1String("mrope_section")))
         return maxPosition;
     const QString type =
         scaling.value(QLatin1String("rope_type")).toString(scaling.value(QLatin1String("type")).toString());
@@ -475,6 +470,10 @@ ModelArch parseHfConfig(const QJsonObject &top, const QString &origin)
         if (const QJsonValue v = r.object().value(QLatin1String(key)); !v.isUndefined() && !v.isNull())
             rope.insert(QLatin1String(key), v);
     m.ropeSignature = QString::fromUtf8(QJsonDocument(rope).toJson(QJsonDocument::Compact));
+    for (const char *key : {"rope_scaling", "rope_parameters"})
+        m.multimodalRope =
+            m.multimodalRope ||
+            r.object().value(QLatin1String(key)).toObject().contains(QLatin1String("mrope_section"));
 
     const std::optional<bool> attentionBias = r.boolean({"attention_bias", "bias", "use_bias"});
     m.qkvBias = t.qkvBiasAlways || attentionBias.value_or(false);

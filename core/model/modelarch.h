@@ -228,6 +228,9 @@ struct ModelArch
     /// (linear and dynamic: x factor; YaRN: original_max_position_embeddings x factor); 0 = unset.
     /// A second table (Gemma 3's local layers) is unscaled.
     std::int64_t rotaryTableRows = 0;
+    /// Multimodal rope (rope_scaling or rope_parameters with an mrope_section: Qwen2-VL, Qwen2.5-VL,
+    /// Qwen3-VL), whose table an engine may build longer (core/plan/weights.h).
+    bool multimodalRope = false;
     /// rope_theta, rope_scaling and rope_parameters as the config gives them (compact JSON): with the
     /// sizes above, what tells two models' rotary tables apart (vLLM's get_rope caches one per key).
     QString ropeSignature;

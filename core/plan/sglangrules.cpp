@@ -265,7 +265,7 @@ void SglangRules::sizeLoad(const ModelArch &model, const std::function<QList<std
     // stability", RotaryEmbedding.__init__, python/sglang/srt/layers/rotary_embedding.py), computed on the
     // GPU from t, inv_freq, the frequencies, their cos and sin (_compute_cos_sin_cache), which are freed
     // after.
-    const std::int64_t table = rotaryBufferBytes(model, WeightDtype::Float32);
+    const std::int64_t table = rotaryBufferBytes(model, WeightDtype::Float32, 1);
     const std::int64_t rows = model.rotaryDim > 0 ? table / (std::int64_t(model.rotaryDim) * 4) : 0;
     const QList<std::int64_t> parameters = tensors();
     w.loadSlackBytes = loadSlackBytes(parameters, table, rows, model.rotaryDim);

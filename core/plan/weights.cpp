@@ -204,13 +204,13 @@ QList<std::int64_t> parameterTensorBytes(const ModelArch &model, const QList<Ten
     return tensors;
 }
 
-std::int64_t rotaryBufferBytes(const ModelArch &model, WeightDtype dtype)
+std::int64_t rotaryBufferBytes(const ModelArch &model, WeightDtype dtype, std::int64_t multimodalRopeScale)
 {
     // The scaled table, and the unscaled ones beside it (Gemma 3's local layers).
     const std::int64_t scaled =
         model.rotaryTableRows > 0 ? model.rotaryTableRows : model.maxPositionEmbeddings;
-    const Checked rows =
-        Checked(scaled) + Checked(model.maxPositionEmbeddings) * std::max(0, model.ropeCaches - 1);
+    const Checked rows = Checked(scaled) * (model.multimodalRope ? multimodalRopeScale : 1) +
+                         Checked(model.maxPositionEmbeddings) * std::max(0, model.ropeCaches - 1);
     return (rows * model.rotaryDim * bytesPerElement(dtype)).value();
 }
 
@@ -241,7 +241,8 @@ WeightMemory weightMemory(const ModelArch &model, const QList<TensorGroup> &inve
             unquantizedBytes += stored.total();
         }
     }
-    w.buffersBytes = rotaryBufferBytes(model, dtype);
+    w.buffersBytes =
+        rotaryBufferBytes(model, dtype, VllmMultimodalRopeScale); // SglangRules::sizeLoad replaces it
     w.buffersDtype = dtype;
     w.bytesPerGpu = (perGpu + w.buffersBytes).value();
     w.checkpointBytes = checkpoint.value();

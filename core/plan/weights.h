@@ -47,7 +47,13 @@ QList<std::int64_t> parameterTensorBytes(const ModelArch &model, const QList<Ten
                                          int tensorParallelSize, const ExpertPadding &padding = {},
                                          const ExpertPlacement &experts = {});
 
-/// Rotary cos/sin tables vLLM builds at load: max_position x rotary_dim in --dtype, per distinct rotary.
-std::int64_t rotaryBufferBytes(const ModelArch &model, WeightDtype dtype);
+/// vLLM builds a multimodal rope's table for 4 x its positions, for long videos
+/// (MRotaryEmbedding.cache_max_position_num, vllm/model_executor/layers/rotary_embedding/mrope.py,
+/// since Qwen2.5-VL's support in February 2025); SGLang's MRotaryEmbedding keeps max_position.
+inline constexpr std::int64_t VllmMultimodalRopeScale = 4;
+
+/// Rotary cos/sin tables an engine builds at load: the table's rows (x `multimodalRopeScale` for a
+/// multimodal rope) x rotary_dim in `dtype`, per distinct rotary.
+std::int64_t rotaryBufferBytes(const ModelArch &model, WeightDtype dtype, std::int64_t multimodalRopeScale);
 
 } // namespace kvscope

@@ -69,13 +69,15 @@ private Q_SLOTS:
                  std::int64_t(4096));
         QCOMPARE(rows(R"({"rope_type": "llama3", "factor": 8.0, "original_max_position_embeddings": 1024})"),
                  std::int64_t(4096));
-        // Multimodal rope (an mrope_section: Qwen2-VL, Qwen2.5-VL, Qwen3-VL) enlarges its table to
-        // 4 x max_position for long videos (MRotaryEmbedding.cache_max_position_num,
-        // vllm/model_executor/layers/rotary_embedding/mrope.py, since Qwen2.5-VL's support, Feb 2025).
-        QCOMPARE(rows(R"({"type": "mrope", "mrope_section": [16, 24, 24]})"), std::int64_t(4 * 4096));
-        QCOMPARE(
-            rows(R"({"rope_type": "default", "mrope_section": [24, 20, 20], "mrope_interleaved": true})"),
-            std::int64_t(4 * 4096));
+        // Multimodal rope (an mrope_section: Qwen2-VL, Qwen2.5-VL, Qwen3-VL) keeps max_position rows and is
+        // marked: vLLM builds its table longer (tst_weights).
+        QCOMPARE(rows(R"({"type": "mrope", "mrope_section": [16, 24, 24]})"), std::int64_t(4096));
+        QJsonObject mrope = object(llamaLike);
+        mrope.insert(
+            QStringLiteral("rope_parameters"),
+            QJsonDocument::fromJson(R"({"rope_type": "default", "mrope_section": [24, 20, 20]})").object());
+        QVERIFY(parseHfConfig(mrope, QStringLiteral("config.json")).multimodalRope);
+        QVERIFY(!parseHfConfig(object(llamaLike), QStringLiteral("config.json")).multimodalRope);
         // A factor that would make the table absurd is refused, naming the field and the value.
         QJsonObject huge = object(llamaLike);
         huge.insert(QStringLiteral("rope_scaling"),

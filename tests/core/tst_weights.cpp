@@ -3,6 +3,7 @@
 // unquantized layers kept in --dtype, tensor-parallel sharding.
 #include "core/library/library.h"
 #include "core/model/inventory.h"
+#include "core/plan/planner.h"
 #include "core/plan/weights.h"
 #include "tests/testsupport.h"
 
@@ -195,19 +196,34 @@ private Q_SLOTS:
     void rotaryBuffer()
     {
         // 131072 positions x 128 rotary dims x 2 B = 32 MiB (vLLM cos_sin_cache in the model dtype).
-        QCOMPARE(rotaryBufferBytes(preset(QStringLiteral("llama-3.1-8b")), WeightDtype::BFloat16),
+        QCOMPARE(rotaryBufferBytes(preset(QStringLiteral("llama-3.1-8b")), WeightDtype::BFloat16,
+                                   VllmMultimodalRopeScale),
                  32LL << 20);
         // Gemma 3's global layers scale their positions linearly by 8 (rope_scaling {"factor": 8.0,
         // "rope_type": "linear"}): vLLM's LinearScalingRotaryEmbedding builds max_position x factor rows
         // (vllm/model_executor/layers/rotary_embedding/linear_scaling_rope.py: "max_len =
         // self.max_position_embeddings * scaling_factor"), 1,048,576 x 256 x 2 B = 512 MiB, beside the
         // local layers' unscaled 131,072 x 256 x 2 B = 64 MiB: 576 MiB where an unscaled count gives 128.
-        QCOMPARE(rotaryBufferBytes(preset(QStringLiteral("gemma-3-12b")), WeightDtype::BFloat16),
+        QCOMPARE(rotaryBufferBytes(preset(QStringLiteral("gemma-3-12b")), WeightDtype::BFloat16,
+                                   VllmMultimodalRopeScale),
                  (131'072LL * 8 + 131'072) * 256 * 2);
         // YaRN builds original_max_position_embeddings x factor rows: DeepSeek-V3's 4,096 x 40 = 163,840,
         // its max_position_embeddings.
-        QCOMPARE(rotaryBufferBytes(preset(QStringLiteral("deepseek-v3")), WeightDtype::BFloat16),
+        QCOMPARE(rotaryBufferBytes(preset(QStringLiteral("deepseek-v3")), WeightDtype::BFloat16,
+                                   VllmMultimodalRopeScale),
                  163'840LL * 64 * 2);
+        // Qwen2.5-VL's multimodal rope: vLLM's MRotaryEmbedding builds 4 x 128,000 rows for long videos
+        // (cache_max_position_num, vllm/model_executor/layers/rotary_embedding/mrope.py), SGLang's
+        // 128,000 (python/sglang/srt/layers/rotary_embedding/mrope.py), which it keeps in float32.
+        const ModelArch vl = preset(QStringLiteral("qwen2.5-vl-7b"));
+        QCOMPARE(rotaryBufferBytes(vl, WeightDtype::BFloat16, VllmMultimodalRopeScale),
+                 4 * 128'000LL * 128 * 2);
+        Scenario s;
+        s.model = vl;
+        s.gpu = *GpuLibrary::builtin().find(QStringLiteral("h100-sxm"));
+        QCOMPARE(planMemory(s).weights.buffersBytes, 4 * 128'000LL * 128 * 2);
+        s.engine = Engine::Sglang;
+        QCOMPARE(planMemory(s).weights.buffersBytes, 128'000LL * 128 * 4);
     }
 
     void parameterTensorsAsTheModelClassesCreateThem()
