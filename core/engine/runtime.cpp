@@ -71,8 +71,10 @@ EncoderProfile encoderProfile(const ModelArch &model, int dtypeBytes, int tensor
     };
     e.heldBytes = withOverflowMessage(
                       [&] {
+                          // Qwen3-VL's outputs carry its DeepStack features beside the embedding
+                          // (Qwen3VLForConditionalGeneration.visual_dim + multiscale_dim, qwen3_vl.py).
                           return Checked(e.items) * (paddedToBudget ? e.budget : e.itemEmbeddings) *
-                                 model.hiddenSize * dtypeBytes;
+                                 model.hiddenSize * (1 + model.vision.deepstackMergers) * dtypeBytes;
                       },
                       tooLarge)
                       .value();

@@ -45,7 +45,8 @@ struct EncoderProfile
     /// max(1, min(budget / itemEmbeddings, max_num_seqs x max(1, min(999, max_model_len /
     /// itemEmbeddings)))): "... and profiled with N image items of the maximum feature size".
     std::int64_t items = 0;
-    /// items x (budget if padded, else itemEmbeddings) x the text hidden size x dtype bytes.
+    /// items x (budget if padded, else itemEmbeddings) x the text hidden size (x 1 + its DeepStack
+    /// mergers for Qwen3-VL, whose outputs carry their features) x dtype bytes.
     std::int64_t heldBytes = 0;
     /// The dummy images' pixel values, a local of profile_run alive through the whole run
     /// (visionPixelBytes, core/model/visiontower.h).

@@ -302,7 +302,13 @@ std::int64_t visionTowerPeakBytes(const VisionSpec &v, std::int64_t positions, i
         widths = moments(3, 2, 4, 1);
         break;
     }
-    return (Checked(positions) * widths * dtypeBytes).value();
+    // Qwen3-VL keeps each DeepStack merger's output, one per merged square at the text width, to the
+    // end of the tower (deepstack_feature_lists in Qwen3_VisionTransformer.forward, qwen3_vl.py): the
+    // blocks after the last of them run with all held.
+    const std::int64_t merge = std::max(1, v.spatialMergeSize);
+    const Checked deepstack =
+        Checked(positions / (merge * merge)) * v.projectorOutput * v.deepstackMergers * dtypeBytes;
+    return (Checked(positions) * widths * dtypeBytes + deepstack).value();
 }
 
 } // namespace kvscope

@@ -239,10 +239,12 @@ private Q_SLOTS:
                                              << "" << 0LL << 16384LL << 16384LL << 1LL << 16384LL * 3584 * 2;
         // vllm-project/vllm#27706 logs Qwen3-VL on a 16 GB RX 7800 XT (2,048 batched tokens by default):
         // "Encoder cache will be initialized with a budget of 16384 tokens, and profiled with 1 image items".
+        // Its outputs carry the three DeepStack levels beside the embedding, 4 x 4,096 wide
+        // (Qwen3VLForConditionalGeneration: visual_dim + multiscale_dim, split in _compute_deepstack_embeds).
         QTest::newRow("Qwen3-VL-8B, 16 GB")
             << "qwen3-vl-8b"
             << "custom:16:624:82"
-            << "" << 2048LL << 16384LL << 16384LL << 1LL << 16384LL * 4096 * 2;
+            << "" << 2048LL << 16384LL << 16384LL << 1LL << 16384LL * 4096 * 4 * 2;
         // Mistral-Small-3.1 as vLLM 0.19 ran it (tests/data/vllm-logs.json id 10): 1,540 / 28 = 55 rows and
         // columns = 3,025 outputs; 8,192 / 3,025 = 2 items.
         QTest::newRow("Mistral-Small-3.1, 0.19")
@@ -317,6 +319,11 @@ private Q_SLOTS:
         // each; max(4 x 1,024 + 4 x 4,096, 5 x 1,024 + 3 x 4,096) = 20,480.
         QTest::newRow("Mistral-Small-3.1")
             << "mistral-small-3.1-24b" << 1 << 2LL * 12100 * 588 * 2 << 2LL * 12100 * 20480 * 2;
+        // Qwen3-VL-8B (h 1,152, i 4,304, a plain MLP): one image of 16,384 outputs = 65,536 patches of
+        // 3 x 2 x 16 x 16 = 1,536 values; max(3 x 1,152 + 2 x 4,304, 4 x 1,152 + 4,304) = 12,064 widths,
+        // and the three DeepStack outputs (16,384 x 4,096 each) held through the last blocks.
+        QTest::newRow("Qwen3-VL-8B") << "qwen3-vl-8b" << 1 << 65536LL * 1536 * 2
+                                     << 65536LL * 12064 * 2 + 3LL * 16384 * 4096 * 2;
         QTest::newRow("a text model") << "llama-3.1-8b" << 1 << 0LL << 0LL;
     }
 
