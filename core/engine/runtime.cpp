@@ -78,13 +78,18 @@ EncoderProfile encoderProfile(const ModelArch &model, int dtypeBytes, int tensor
                       },
                       tooLarge)
                       .value();
-    try {
-        e.pixelBytes = visionPixelBytes(model.vision, largest, e.items, dtypeBytes);
-        e.towerPeakBytes = visionTowerPeakBytes(model.vision, (Checked(largest.patches) * e.items).value(),
-                                                dtypeBytes, tensorParallelSize);
-    } catch (const Error &) {
-        throw Error(tooLarge());
-    }
+    e.pixelBytes =
+        withOverflowMessage(
+            [&] { return Checked(visionPixelBytes(model.vision, largest, e.items, dtypeBytes)); }, tooLarge)
+            .value();
+    e.towerPeakBytes = withOverflowMessage(
+                           [&] {
+                               return Checked(visionTowerPeakBytes(
+                                   model.vision, (Checked(largest.patches) * e.items).value(), dtypeBytes,
+                                   tensorParallelSize));
+                           },
+                           tooLarge)
+                           .value();
     return e;
 }
 

@@ -88,16 +88,29 @@ FamilyTraits traitsFor(const QString &modelType)
 /// YaRNScalingRotaryEmbedding and DeepseekScalingRotaryEmbedding original_max_position_embeddings x
 /// factor (torch.arange of that many positions: a fraction rounds up), the others max_position.
 /// Multimodal rope (an mrope_section) keeps max_position; vLLM enlarges its table (multimodalRope).
-std::int64_t rotaryTableRows(const ConfigReader &r, std::int64_t maxPosition)
+/// The config's rope scaling: rope_scaling, or transformers' newer rope_parameters, and which key held it.
+struct RopeScaling
 {
     QJsonObject scaling;
-    QString scalingKey;
+    QString key;
+};
+
+RopeScaling ropeScaling(const ConfigReader &r)
+{
     for (const char *key : {"rope_scaling", "rope_parameters"})
-        if (const QJsonValue v = r.object().value(QLatin1String(key)); v.isObject()) {
-            scaling = v.toObject();
-            scalingKey = QLatin1String(key);
-            break;
-        }
+        if (const QJsonValue v = r.object().value(QLatin1String(key)); v.isObject())
+            return {v.toObject(), QLatin1String(key)};
+    return {};
+}
+
+bool isMultimodalRope(const ConfigReader &r)
+{
+    return ropeScaling(r).scaling.contains(QLatin1String("mrope_section"));
+}
+
+std::int64_t rotaryTableRows(const ConfigReader &r, std::int64_t maxPosition)
+{
+    const auto [scaling, scalingKey] = ropeScaling(r);
     if (scaling.isEmpty() || scaling.contains(QLatin1String("mrope_section")))
         return maxPosition;
     const QString type =
@@ -470,10 +483,7 @@ ModelArch parseHfConfig(const QJsonObject &top, const QString &origin)
         if (const QJsonValue v = r.object().value(QLatin1String(key)); !v.isUndefined() && !v.isNull())
             rope.insert(QLatin1String(key), v);
     m.ropeSignature = QString::fromUtf8(QJsonDocument(rope).toJson(QJsonDocument::Compact));
-    for (const char *key : {"rope_scaling", "rope_parameters"})
-        m.multimodalRope =
-            m.multimodalRope ||
-            r.object().value(QLatin1String(key)).toObject().contains(QLatin1String("mrope_section"));
+    m.multimodalRope = isMultimodalRope(r);
 
     const std::optional<bool> attentionBias = r.boolean({"attention_bias", "bias", "use_bias"});
     m.qkvBias = t.qkvBiasAlways || attentionBias.value_or(false);

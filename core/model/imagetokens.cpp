@@ -276,9 +276,4 @@ ImageTokens largestImage(const ModelArch &m)
     }
 }
 
-std::int64_t largestImageEmbeddings(const ModelArch &m)
-{
-    return largestImage(m).embeddings;
-}
-
 } // namespace kvscope

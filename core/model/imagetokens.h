@@ -38,11 +38,8 @@ ImageTokens imageTokens(const ModelArch &m, std::int64_t width, std::int64_t hei
 bool imageTokensModelled(const ModelArch &m);
 
 /// The image of the most encoder outputs on m, as vLLM's profiling run makes its dummy images (the
-/// size with the most features); all zero when m takes no images or its processor is not modelled.
+/// size with the most features): its embeddings are vLLM's max tokens per multimodal item, which sizes
+/// the encoder cache. All zero when m takes no images or its processor is not modelled.
 ImageTokens largestImage(const ModelArch &m);
-
-/// The most encoder outputs one image can yield on m (vLLM's max tokens per multimodal item, which
-/// sizes its encoder cache): largestImage(m).embeddings.
-std::int64_t largestImageEmbeddings(const ModelArch &m);
 
 } // namespace kvscope

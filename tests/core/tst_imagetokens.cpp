@@ -195,19 +195,19 @@ private Q_SLOTS:
             QCOMPARE(t.attentionPairs, t.patches * t.patches);
         }
         // vLLM sizes its encoder cache by its dummy 1024 x 1024 image (MaxImageTokenMeta).
-        QCOMPARE(largestImageEmbeddings(m), 1089LL);
+        QCOMPARE(kvscope::largestImage(m).embeddings, 1089LL);
     }
 
     void largestImage()
     {
         // vLLM's max tokens per item: Qwen's max_pixels / (14^2 x 4) = 16,384; Pixtral's 1,540 square
         // 55 x 55; Gemma's 256; Llama 4's 16 tiles and thumbnail, 17 x 144.
-        QCOMPARE(largestImageEmbeddings(preset(QStringLiteral("qwen2.5-vl-7b"))), 16384LL);
-        QCOMPARE(largestImageEmbeddings(preset(QStringLiteral("qwen3-vl-8b"))), 16384LL);
-        QCOMPARE(largestImageEmbeddings(preset(QStringLiteral("mistral-small-3.1-24b"))), 3025LL);
-        QCOMPARE(largestImageEmbeddings(preset(QStringLiteral("gemma-3-27b"))), 256LL);
-        QCOMPARE(largestImageEmbeddings(preset(QStringLiteral("llama-4-scout-17b-16e"))), 2448LL);
-        QCOMPARE(largestImageEmbeddings(preset(QStringLiteral("llama-3.1-8b"))), 0LL);
+        QCOMPARE(kvscope::largestImage(preset(QStringLiteral("qwen2.5-vl-7b"))).embeddings, 16384LL);
+        QCOMPARE(kvscope::largestImage(preset(QStringLiteral("qwen3-vl-8b"))).embeddings, 16384LL);
+        QCOMPARE(kvscope::largestImage(preset(QStringLiteral("mistral-small-3.1-24b"))).embeddings, 3025LL);
+        QCOMPARE(kvscope::largestImage(preset(QStringLiteral("gemma-3-27b"))).embeddings, 256LL);
+        QCOMPARE(kvscope::largestImage(preset(QStringLiteral("llama-4-scout-17b-16e"))).embeddings, 2448LL);
+        QCOMPARE(kvscope::largestImage(preset(QStringLiteral("llama-3.1-8b"))).embeddings, 0LL);
     }
 
     void refusals()
