@@ -34,6 +34,9 @@ struct WeightMemory
     /// vLLM's EPLB state (--enable-eplb): a buffer of one layer's local experts, load counters and
     /// expert maps, built with the model (core/plan/eplb.h); in bytesPerGpu
     std::int64_t eplbBytes = 0;
+    /// vLLM on Hopper: the MXFP4 expert scales' swizzled copy kept beside the checkpoint's, and the
+    /// expert biases' growth to float32 (weights.h, mxfp4ScaleCopyBytes); in bytesPerGpu
+    std::int64_t mxfp4ScaleCopyBytes = 0;
     std::int64_t draftBytes =
         0; ///< the speculative drafter's own weights (--speculative-config); in bytesPerGpu under vLLM,
            ///< beside it under SGLang (loaded after the pool, outside --mem-fraction-static)

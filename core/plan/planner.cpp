@@ -458,9 +458,14 @@ MemoryPlan planLayers(const Scenario &s, const EngineRules &rulesRef, const Mode
                 rules->eplbStateMemory(s, s.model.mtpLayers, drafter.byComponent[int(Component::Experts)]);
         plan.weights.eplbBytes = plan.eplbState.inBudget ? plan.eplbState.total() : 0;
         plan.redundantExperts = physicalExpertCount(s) - m.moe.numExperts;
-        plan.weights.bytesPerGpu = (Checked(plan.weights.bytesPerGpu) + plan.weights.loraBytes +
-                                    plan.weights.eplbBytes + (separateDrafter ? 0 : plan.weights.draftBytes))
-                                       .value();
+        if (plan.quantization.method == QuantMethod::Mxfp4)
+            plan.weights.mxfp4ScaleCopyBytes =
+                mxfp4ScaleCopyBytes(m, plan.dtype, experts.tensorParallel > 0 ? experts.tensorParallel : tp,
+                                    rules->expertPadding(s), experts);
+        plan.weights.bytesPerGpu =
+            (Checked(plan.weights.bytesPerGpu) + plan.weights.loraBytes + plan.weights.eplbBytes +
+             plan.weights.mxfp4ScaleCopyBytes + (separateDrafter ? 0 : plan.weights.draftBytes))
+                .value();
 
         // KV cache: the formula, the batch, and vLLM's pool layout
         KvCacheMemory &kv = plan.kv;

@@ -143,7 +143,32 @@ ExpertPadding mxfp4ExpertPadding(const QString &computeCapability)
         return {};
     if (*capability < 90)
         return MarlinMxfp4Padding;
+    // Hopper runs MXFP4 experts through triton_kernels' matmul_ogs, whose swizzle leaves the checkpoint's
+    // scales in place (convert_gpt_oss_weight_to_mxfp4_moe_kernel_format deletes only w13_weight and
+    // w2_weight, vllm/model_executor/layers/fused_moe/oracle/mxfp4.py); Blackwell's FlashInfer kernels
+    // replace them.
+    if (*capability == 90)
+        return {64, 1, 256};
     return {64, 1};
+}
+
+std::int64_t mxfp4ScaleCopyBytes(const ModelArch &model, WeightDtype dtype, int expertTensorParallel,
+                                 const ExpertPadding &padding, const ExpertPlacement &experts)
+{
+    if (padding.swizzledScaleRows <= 0 || !model.moe.enabled())
+        return 0;
+    constexpr std::int64_t Mxfp4Block = 32; // one E8M0 scale byte per 32 values along the input
+    const std::int64_t intermediate = roundUp(
+        ceilDiv(model.moe.expertIntermediateSize, std::max(1, expertTensorParallel)), padding.intermediate);
+    const std::int64_t hidden = roundUp(model.hiddenSize, padding.hidden);
+    const auto swizzled = [&](std::int64_t rows, std::int64_t inputs) {
+        return Checked(roundUp(rows, padding.swizzledScaleRows)) * roundUp(ceilDiv(inputs, Mxfp4Block), 2);
+    };
+    Checked perExpert = swizzled(2 * intermediate, hidden) + swizzled(hidden, intermediate);
+    if (model.moe.expertBias) // w13_bias and w2_bias become float32 (shuffle_weight(w13_bias.to(float32)))
+        perExpert += Checked(2 * intermediate + hidden) * std::max(0, 4 - bytesPerElement(dtype));
+    const int localExperts = experts.localExperts > 0 ? experts.localExperts : model.moe.numExperts;
+    return (perExpert * localExperts * model.moeLayerCount()).value();
 }
 
 bool quantizes(const QuantizationSpec &spec, const TensorGroup &group)

@@ -22,11 +22,19 @@ struct ExpertPadding
 {
     int intermediate = 1; ///< multiple the per-GPU expert intermediate size is rounded up to
     int hidden = 1;       ///< multiple the hidden size is rounded up to
+    /// Hopper's Triton MXFP4 MoE path keeps a swizzled copy of the expert scales beside the
+    /// checkpoint's, its rows padded to this multiple (HopperMXScaleLayout: 2 x 8 warps x 2 x 8 = 256),
+    /// and float32 expert biases; 0 = the kernel's layout replaces the tensors.
+    int swizzledScaleRows = 0;
 };
 /// Marlin's MXFP4 MoE kernel: n % 256 and k % 128 (the per-GPU intermediate size to 128, the hidden to 256).
 inline constexpr ExpertPadding MarlinMxfp4Padding{128, 256};
 /// The padding for a GPU of this compute capability ("8.0"); none when unknown.
 ExpertPadding mxfp4ExpertPadding(const QString &computeCapability);
+/// The bytes one GPU holds beyond the expert tensors on Hopper's Triton MXFP4 path
+/// (ExpertPadding::swizzledScaleRows): the scales' swizzled copy and the biases' growth to float32.
+std::int64_t mxfp4ScaleCopyBytes(const ModelArch &model, WeightDtype dtype, int expertTensorParallel,
+                                 const ExpertPadding &padding, const ExpertPlacement &experts);
 /// A routed expert's per-GPU shape `local` as vLLM allocates it under MXFP4 padding: gate/up rows
 /// and down columns are the intermediate size, the others the hidden size.
 LocalShape paddedExpertShape(const TensorGroup &group, LocalShape local, const ExpertPadding &padding);

@@ -374,6 +374,35 @@ private Q_SLOTS:
         QCOMPARE(planMemory(s).weights.checkpointBytes, plan.weights.checkpointBytes);
     }
 
+    void hoppersTritonMxfp4PathHoldsTheScalesTwice()
+    {
+        // vLLM's Triton MXFP4 MoE path (Hopper) swizzles each layer's expert scales into a new tensor and
+        // keeps the checkpoint's scale parameters beside it (only w13_weight and w2_weight are deleted,
+        // convert_gpt_oss_weight_to_mxfp4_moe_kernel_format; Mxfp4MoEMethod.process_weights_after_loading
+        // stores the copies in its precision configs), and replaces the expert biases with float32 ones.
+        // HopperMXScaleLayout pads the copy's rows to 2 x num_warps(8) x 2 x 8 = 256 and its scale columns
+        // to 2 (triton_kernels/tensor_details/layout_details/hopper_scale.py). gpt-oss-120b at TP 1: w13
+        // scales 5760 x 90 (rows to 5888), w2 scales 2880 x 90 (rows to 3072), 128 experts x 36 layers;
+        // biases 5760 + 2880 a expert, 2 more bytes each.
+        Scenario s = scenario(QStringLiteral("gpt-oss-120b"), QStringLiteral("h100-sxm"));
+        const std::int64_t scaleCopy = std::int64_t{36} * 128 * (5888 * 90 + 3072 * 90);
+        const std::int64_t biasGrowth = std::int64_t{36} * 128 * (5760 + 2880) * 2;
+        QCOMPARE(planMemory(s).weights.mxfp4ScaleCopyBytes, scaleCopy + biasGrowth);
+        // vLLM 0.11 logged 64.38 GiB for it on an H100 (tests/data/vllm-logs.json, log 18): within 0.1 %.
+        QVERIFY2(qAbs(toGiB(planMemory(s).weights.bytesPerGpu) - 64.38) < 0.07,
+                 qPrintable(QString::number(toGiB(planMemory(s).weights.bytesPerGpu))));
+        // At TP 2 the w13 scales are 2 x 1472 = 2944 rows (to 3072), w2's 2880 x 46.
+        s.tensorParallelSize = 2;
+        QCOMPARE(planMemory(s).weights.mxfp4ScaleCopyBytes, std::int64_t{36} * 128 * (3072 * 90 + 3072 * 46) +
+                                                                std::int64_t{36} * 128 * (2944 + 2880) * 2);
+        // Marlin (an A100) replaces its tensors; SGLang is not this path.
+        s.gpu = resolveGpu(QStringLiteral("a100-80gb"));
+        QCOMPARE(planMemory(s).weights.mxfp4ScaleCopyBytes, 0);
+        s.gpu = resolveGpu(QStringLiteral("h100-sxm"));
+        s.engine = Engine::Sglang;
+        QCOMPARE(planMemory(s).weights.mxfp4ScaleCopyBytes, 0);
+    }
+
     void pcieOnlyGpusKeepTheSingleGpuOverhead()
     {
         Scenario s = scenario(QStringLiteral("llama-3.1-8b"), QStringLiteral("l40s"));
