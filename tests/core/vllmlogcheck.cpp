@@ -80,6 +80,7 @@ Tolerances tolerancesFor(LogClass logClass)
 {
     switch (logClass) {
     case LogClass::Calibration:
+    case LogClass::CalibrationRepeat:
         return {0.01, 0.04, 0.04, 0.005, 0.005, 0.005};
     case LogClass::ModelledVersion:
         return {0.03, 0.05, 0.05, 0.01, 0.01, 0.01};
@@ -96,6 +97,8 @@ QString className(LogClass logClass)
     switch (logClass) {
     case LogClass::Calibration:
         return QStringLiteral("calibration");
+    case LogClass::CalibrationRepeat:
+        return QStringLiteral("calibration repeats");
     case LogClass::ModelledVersion:
         return QStringLiteral("modelled versions");
     case LogClass::Sglang:
@@ -214,6 +217,8 @@ LogCheck checkLog(const QJsonObject &entry)
 
     if (calibrationIds().contains(c.id))
         c.logClass = LogClass::Calibration;
+    else if (calibrationIds().contains(entry.value(QLatin1String("repeats_calibration_log")).toInt()))
+        c.logClass = LogClass::CalibrationRepeat;
     else if (c.scenario.engine == Engine::Sglang)
         c.logClass = LogClass::Sglang;
     else if (loggedVllmVersion(entry) >= OldestVllmVersion)
@@ -246,6 +251,21 @@ LogCheck checkLog(const QJsonObject &entry)
     if (logged.contains(QLatin1String("startup_failed")))
         c.loggedStarts = !logged.value(QLatin1String("startup_failed")).toBool();
     return c;
+}
+
+HeldOutKvAgreement heldOutKvAgreement(const QList<LogCheck> &checks)
+{
+    HeldOutKvAgreement agreement;
+    for (const LogCheck &c : checks) {
+        const Figure &kv = c.kvTokens.isLogged() ? c.kvTokens : c.kvMemory;
+        if (c.logClass != LogClass::ModelledVersion || !kv.isLogged())
+            continue;
+        ++agreement.logs;
+        const double error = std::abs(kv.relativeError());
+        agreement.withinOnePercent += error <= 0.01;
+        agreement.withinThreePercent += error <= 0.03;
+    }
+    return agreement;
 }
 
 QString engineVersion(const QJsonObject &entry)

@@ -19,10 +19,11 @@ namespace kvscope::validation {
 /// kvscope was calibrated on (runtime.h: activation and non-torch memory).
 enum class LogClass
 {
-    Calibration,     ///< the vLLM 0.19 logs the constants were fitted to
-    ModelledVersion, ///< other vLLM logs from 0.10 on, each planned with its release's profile
-    OtherVersion,    ///< vLLM releases before 0.10, whose accounting kvscope does not model
-    Sglang           ///< SGLang's max_total_num_tokens
+    Calibration,       ///< the vLLM 0.19 logs the constants were fitted to
+    CalibrationRepeat, ///< a calibration run again with only --max-model-len or the dtype's name changed
+    ModelledVersion,   ///< other vLLM logs from 0.10 on, each planned with its release's profile
+    OtherVersion,      ///< vLLM releases before 0.10, whose accounting kvscope does not model
+    Sglang             ///< SGLang's max_total_num_tokens
 };
 
 /// Relative tolerance per figure; figures logged to two decimals also get an
@@ -92,6 +93,16 @@ QString plannedVllmVersion(const QJsonObject &entry);
 
 /// Plans one modelled entry and fills in every figure.
 LogCheck checkLog(const QJsonObject &entry);
+
+/// The held-out vLLM logs (from 0.10 on, outside the calibration set and its repeats) and how many
+/// agree on the KV cache (its tokens, or its memory where a log gives no token count).
+struct HeldOutKvAgreement
+{
+    int logs = 0;
+    int withinOnePercent = 0;
+    int withinThreePercent = 0;
+};
+HeldOutKvAgreement heldOutKvAgreement(const QList<LogCheck> &checks);
 
 /// "vLLM 0.19" from "0.19.0", "~0.11.0 (inferred...)"; "SGLang" for SGLang logs.
 QString engineVersion(const QJsonObject &entry);
