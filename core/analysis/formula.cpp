@@ -831,6 +831,11 @@ QList<FormulaLine> weightLines(const MemoryPlan &plan)
                            "× MoE layers × %2 physical experts + int64 expert maps")
                 .arg(plan.localExperts)
                 .arg(plan.localExperts * plan.expertParallelSize)));
+    if (w.mxfp4ScaleCopyBytes > 0)
+        perGpu.op(" + ").term(memory(
+            QStringLiteral("mxfp4_scale_copy"), w.mxfp4ScaleCopyBytes, ScenarioField::Gpu,
+            QStringLiteral("the expert scales' swizzled copy Hopper's Triton MXFP4 kernel reads, kept beside "
+                           "the checkpoint's (rows padded to 256), and the expert biases in float32")));
     if (w.draftBytes > 0)
         perGpu.op(" + ").term(memory(QStringLiteral("draft_weights"), w.draftBytes,
                                      ScenarioField::SpeculativeConfig,

@@ -66,7 +66,8 @@ struct WeightMemory
     /// state and drafter beside them.
     std::int64_t parameterBytesPerGpu() const
     {
-        return bytesPerGpu - buffersBytes - loadSlackBytes - loraBytes - eplbBytes - draftBytes;
+        return bytesPerGpu - buffersBytes - loadSlackBytes - loraBytes - eplbBytes - mxfp4ScaleCopyBytes -
+               draftBytes;
     }
 };
 

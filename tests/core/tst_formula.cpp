@@ -288,6 +288,21 @@ private Q_SLOTS:
         QCOMPARE(termOf(weights, "parameter_bytes_per_gpu").value, plan.weights.parameterBytesPerGpu());
     }
 
+    void hoppersSecondCopyOfTheMxfp4ScalesIsATermOfTheWeights()
+    {
+        // gpt-oss-120b on an H100: the Triton path's swizzled copy of the expert scales and the float32
+        // biases (3,795,517,440 B, tst_engines' hand figures) beside the parameters, which it is not part of.
+        Scenario s = scenarioFor(QStringLiteral("gpt-oss-120b"), 16, 8192, 1);
+        s.gpu = resolveGpu(QStringLiteral("h100-sxm"));
+        const MemoryPlan plan = planMemory(s);
+        const FormulaSheet sheet = formulaSheet(s, plan);
+        verifyLinesAddUp(sheet);
+        const FormulaLine &weights = lineOf(sheet, "weights_bytes");
+        QCOMPARE(termOf(weights, "mxfp4_scale_copy").value, std::int64_t(3'795'517'440));
+        QCOMPARE(termOf(weights, "parameter_bytes_per_gpu").value,
+                 plan.weights.bytesPerGpu - plan.weights.buffersBytes - std::int64_t(3'795'517'440));
+    }
+
     void sglangsLoadIsItsTermsWithTheAllocatorsSegments()
     {
         // Qwen3-32B at --tp-size 4 under SGLang (docs/validation.md, log 49): the weights line names the
