@@ -149,10 +149,10 @@ private Q_SLOTS:
 
     void heldOutVllmLogsAgreeOnTheKvCache()
     {
-        // Where kvscope stands on the vLLM logs it was not calibrated on (stop 57: 46 of 66 within ±1 %,
-        // 49 within ±3 %; the target is 90 % and all): a change that loses one fails here.
+        // Where kvscope stands on the vLLM logs it was not calibrated on (stop 57: 48 of 68 within ±1 %,
+        // 51 within ±3 %; the target is 90 % and all): a change that loses one fails here.
         const HeldOutKvAgreement heldOut = heldOutKvAgreement(m_checks);
-        QVERIFY2(heldOut.withinOnePercent >= 46 && heldOut.withinThreePercent >= 49,
+        QVERIFY2(heldOut.withinOnePercent >= 48 && heldOut.withinThreePercent >= 51,
                  qPrintable(QStringLiteral("held-out vLLM logs within ±1 %: %1, ±3 %: %2 of %3")
                                 .arg(heldOut.withinOnePercent)
                                 .arg(heldOut.withinThreePercent)
