@@ -93,6 +93,8 @@ struct RopeScaling
 {
     QJsonObject scaling;
     QString key;
+
+    bool multimodal() const { return scaling.contains(QLatin1String("mrope_section")); }
 };
 
 RopeScaling ropeScaling(const ConfigReader &r)
@@ -103,16 +105,13 @@ RopeScaling ropeScaling(const ConfigReader &r)
     return {};
 }
 
-bool isMultimodalRope(const ConfigReader &r)
-{
-    return ropeScaling(r).scaling.contains(QLatin1String("mrope_section"));
-}
-
 std::int64_t rotaryTableRows(const ConfigReader &r, std::int64_t maxPosition)
 {
-    const auto [scaling, scalingKey] = ropeScaling(r);
-    if (scaling.isEmpty() || scaling.contains(QLatin1String("mrope_section")))
+    const RopeScaling given = ropeScaling(r);
+    if (given.scaling.isEmpty() || given.multimodal())
         return maxPosition;
+    const QJsonObject &scaling = given.scaling;
+    const QString &scalingKey = given.key;
     const QString type =
         scaling.value(QLatin1String("rope_type")).toString(scaling.value(QLatin1String("type")).toString());
     const bool linear = type == QLatin1String("linear") || type == QLatin1String("dynamic");
@@ -483,7 +482,7 @@ ModelArch parseHfConfig(const QJsonObject &top, const QString &origin)
         if (const QJsonValue v = r.object().value(QLatin1String(key)); !v.isUndefined() && !v.isNull())
             rope.insert(QLatin1String(key), v);
     m.ropeSignature = QString::fromUtf8(QJsonDocument(rope).toJson(QJsonDocument::Compact));
-    m.multimodalRope = isMultimodalRope(r);
+    m.multimodalRope = ropeScaling(r).multimodal();
 
     const std::optional<bool> attentionBias = r.boolean({"attention_bias", "bias", "use_bias"});
     m.qkvBias = t.qkvBiasAlways || attentionBias.value_or(false);

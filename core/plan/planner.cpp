@@ -459,9 +459,8 @@ MemoryPlan planLayers(const Scenario &s, const EngineRules &rulesRef, const Mode
         plan.weights.eplbBytes = plan.eplbState.inBudget ? plan.eplbState.total() : 0;
         plan.redundantExperts = physicalExpertCount(s) - m.moe.numExperts;
         if (plan.quantization.method == QuantMethod::Mxfp4)
-            plan.weights.mxfp4ScaleCopyBytes =
-                mxfp4ScaleCopyBytes(m, plan.dtype, experts.tensorParallel > 0 ? experts.tensorParallel : tp,
-                                    rules->expertPadding(s), experts);
+            plan.weights.mxfp4ScaleCopyBytes = mxfp4ScaleCopyBytes(
+                m, plan.dtype, plan.expertTensorParallelSize, plan.localExperts, rules->expertPadding(s));
         plan.weights.bytesPerGpu =
             (Checked(plan.weights.bytesPerGpu) + plan.weights.loraBytes + plan.weights.eplbBytes +
              plan.weights.mxfp4ScaleCopyBytes + (separateDrafter ? 0 : plan.weights.draftBytes))

@@ -153,7 +153,7 @@ ExpertPadding mxfp4ExpertPadding(const QString &computeCapability)
 }
 
 std::int64_t mxfp4ScaleCopyBytes(const ModelArch &model, WeightDtype dtype, int expertTensorParallel,
-                                 const ExpertPadding &padding, const ExpertPlacement &experts)
+                                 int localExperts, const ExpertPadding &padding)
 {
     if (padding.swizzledScaleRows <= 0 || !model.moe.enabled())
         return 0;
@@ -167,7 +167,6 @@ std::int64_t mxfp4ScaleCopyBytes(const ModelArch &model, WeightDtype dtype, int 
     Checked perExpert = swizzled(2 * intermediate, hidden) + swizzled(hidden, intermediate);
     if (model.moe.expertBias) // w13_bias and w2_bias become float32 (shuffle_weight(w13_bias.to(float32)))
         perExpert += Checked(2 * intermediate + hidden) * std::max(0, 4 - bytesPerElement(dtype));
-    const int localExperts = experts.localExperts > 0 ? experts.localExperts : model.moe.numExperts;
     return (perExpert * localExperts * model.moeLayerCount()).value();
 }
 

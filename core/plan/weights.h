@@ -33,8 +33,10 @@ inline constexpr ExpertPadding MarlinMxfp4Padding{128, 256};
 ExpertPadding mxfp4ExpertPadding(const QString &computeCapability);
 /// The bytes one GPU holds beyond the expert tensors on Hopper's Triton MXFP4 path
 /// (ExpertPadding::swizzledScaleRows): the scales' swizzled copy and the biases' growth to float32.
+/// `expertTensorParallel` and `localExperts` as the plan places the routed experts (MemoryPlan's
+/// expertTensorParallelSize and localExperts).
 std::int64_t mxfp4ScaleCopyBytes(const ModelArch &model, WeightDtype dtype, int expertTensorParallel,
-                                 const ExpertPadding &padding, const ExpertPlacement &experts);
+                                 int localExperts, const ExpertPadding &padding);
 /// A routed expert's per-GPU shape `local` as vLLM allocates it under MXFP4 padding: gate/up rows
 /// and down columns are the intermediate size, the others the hidden size.
 LocalShape paddedExpertShape(const TensorGroup &group, LocalShape local, const ExpertPadding &padding);
