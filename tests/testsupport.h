@@ -14,6 +14,16 @@
 
 namespace kvscope::test {
 
+/// vLLM's CUDA-graph estimate for Llama-3.1-8B on one H100 at TP 1 with its default 1,024 sequences and
+/// 8,192 batched tokens (core/plan/cudagraphmemory.h), by hand: 51 capture sizes (1, 2, 4, every 8 to 248,
+/// every 16 from 256 to 512) in each mode; the first FULL capture holds FlashAttention 3's 32 split
+/// buffers, 512 tokens x 32 heads x 128 x (32 x 4 + 2) B + 512 x 32 x 32 x 4 B = 274,726,912 B (above the
+/// 138 MiB piecewise first capture), and each of the other 50 + 50 graphs 32 layers x 192 KiB:
+/// 903,872,512 B, the 0.84 GiB vLLM 0.19 prints for that run (tests/data/vllm-logs.json, log 1).
+inline constexpr std::int64_t Llama8bH100CudaGraphEstimateBytes =
+    512LL * 32 * 128 * (32 * 4 + 2) + 512LL * 32 * 32 * 4 + 100LL * 32 * 192 * 1024;
+static_assert(Llama8bH100CudaGraphEstimateBytes == 903'872'512);
+
 /// A built-in preset by id; aborts the suite if it is missing.
 inline const ModelArch &preset(const QString &id)
 {

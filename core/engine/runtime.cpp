@@ -167,12 +167,4 @@ std::int64_t runtimeOverheadBytes(const GpuSpec &gpu, int tensorParallelSize)
     return tensorParallelSize > 1 && !pcieOnly(gpu) ? 2120 * MiB : 256 * MiB;
 }
 
-std::int64_t cudaGraphEstimateBytes(const GpuSpec &gpu, int tensorParallelSize)
-{
-    const bool tp = tensorParallelSize > 1;
-    // Hundredths of a GiB, as vLLM logs them.
-    const std::int64_t hundredths = gpu.memoryBytes >= 70 * GiB ? (tp ? 169 : 84) : (tp ? 17 : 42);
-    return GiB * hundredths / 100;
-}
-
 } // namespace kvscope

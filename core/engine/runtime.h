@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "core/common/units.h"
 #include "core/gpu/gpuspec.h"
 #include "core/model/modelarch.h"
 
@@ -87,13 +88,13 @@ bool pcieOnly(const GpuSpec &gpu);
 /// 0.20 GiB on a multi-GPU RTX 3090 rig (vllm-project/vllm#14447).
 std::int64_t runtimeOverheadBytes(const GpuSpec &gpu, int tensorParallelSize);
 
-/// vLLM's estimate of its CUDA-graph pool (subtracted from the budget since
-/// v0.21): the median of the "Estimated CUDA graph memory" lines logged on
-/// comparable set-ups (tests/data/vllm-logs.json, tests/data/engine-logs.json):
-/// GPUs of 70 GiB and more 0.84 GiB at TP=1 (six vLLM 0.19 H100 logs, 0.61-1.02)
-/// and 1.69 GiB at TP>1 (three, 0.82-1.82); smaller GPUs 0.42 GiB at TP=1 (a 48 GB
-/// Ada card, vllm-project/vllm#57047) and 0.17 GiB at TP>1 (4 x RTX 3090,
-/// noonghunna/club-3090#127).
-std::int64_t cudaGraphEstimateBytes(const GpuSpec &gpu, int tensorParallelSize);
+/// What one CUDA graph holds in vLLM's profile of its graph pool (core/plan/cudagraphmemory.h), fitted on
+/// the "Estimated PIECEWISE/FULL CUDA graph memory: X MiB first-capture + (n-1) x Y MiB per-graph" DEBUG
+/// lines of the vLLM 0.19 calibration logs (tests/data/vllm-logs.json, `cudagraph_profile_mib`): the median
+/// piecewise first capture (84-160 MiB over the five logs) and the median of each mode's memory per
+/// further graph over its decoder layers (4-8 MiB a graph for 28-42 layers; one 26 MiB outlier at TP 2).
+/// docs/validation.md compares the estimate with every log that prints it.
+inline constexpr std::int64_t VllmPiecewiseFirstCaptureBytes = 138 * MiB;
+inline constexpr std::int64_t VllmCudaGraphBytesPerLayer = 192 * KiB;
 
 } // namespace kvscope

@@ -394,6 +394,13 @@ ModelArch parseHfConfig(const QJsonObject &top, const QString &origin)
         normalizeGemma3nText(textObject, origin, prefix);
     const ConfigReader r(textObject, origin, prefix);
     m.modelType = modelType;
+    // vllm/transformers_utils/model_arch_config_convertor.py, ModelArchConfigConvertorBase.is_mm_prefix_lm.
+    m.multimodalPrefixLm =
+        top.contains(QLatin1String("is_mm_prefix_lm"))
+            ? outer.boolean({"is_mm_prefix_lm"}).value_or(false)
+            : QStringList{QStringLiteral("bagel"),      QStringLiteral("gemma3"),    QStringLiteral("molmo2"),
+                          QStringLiteral("moondream3"), QStringLiteral("paligemma"), QStringLiteral("umm")}
+                  .contains(outer.string({"model_type"}));
     // Per-layer lists given as anything else would otherwise read as absent.
     for (const char *key : {"layer_types", "layers_block_type", "no_rope_layers", "mlp_only_layers"})
         r.array({key});

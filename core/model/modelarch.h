@@ -246,6 +246,9 @@ struct ModelArch
     bool lmHeadBias = false;     ///< Phi's lm_head carries a bias (vocab_size)
     bool qkNorm = false;         ///< per-head RMSNorm on q and k (Qwen3, Gemma 3)
     bool attentionSinks = false; ///< gpt-oss learned sink per head
+    /// Attends bidirectionally over a prompt's image tokens (vLLM's is_mm_prefix_lm: the config's own
+    /// flag, else its model_type among ModelArchConfigConvertorBase's list, e.g. "gemma3").
+    bool multimodalPrefixLm = false;
     MlpKind mlpKind = MlpKind::Gated;
 
     MoeSpec moe;

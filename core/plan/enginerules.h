@@ -81,7 +81,9 @@ public:
     /// The memory that weights, activations and the KV pool share, and what the
     /// engine takes from it first: the budget, runtime overhead, CUDA graphs,
     /// the memory in use before the weights, and the defaults that go with them.
-    virtual void applyBudget(const Scenario &scenario, MemoryPlan &plan) const = 0;
+    /// `rankModel` is the model one GPU runs (its pipeline stage's layers).
+    virtual void applyBudget(const Scenario &scenario, const ModelArch &rankModel,
+                             MemoryPlan &plan) const = 0;
     /// Whether the engine logs its pool's size in tokens as the maximum concurrency x --max-model-len
     /// (concurrencyTimesLengthTokens) rather than the blocks per group x the block size.
     virtual bool logsCapacityAsConcurrency() const;

@@ -5,6 +5,7 @@
 #include "core/engine/runtime.h"
 #include "core/model/inventory.h"
 #include "core/model/modelarch.h"
+#include "core/plan/cudagraphmemory.h"
 #include "core/plan/eplb.h"
 #include "core/plan/expertparallel.h"
 #include "core/plan/speedplan.h"
@@ -251,6 +252,9 @@ struct MemoryPlan
     bool holdsSampler = true;         ///< the GPUs run the sampler (not a pipeline stage before the last)
     std::int64_t overheadBytes = 0;   ///< non-torch memory: CUDA context, NCCL buffers
     std::int64_t cudaGraphBytes = 0;  ///< CUDA-graph estimate vLLM subtracts (v0.21 on); 0 when not counted
+    /// The graphs vLLM would capture and its estimate of them, whether or not this release subtracts it
+    /// (vLLM only; empty off CUDA). cudaGraphBytes is its estimateBytes() where the release subtracts it.
+    CudaGraphProfile cudaGraphProfile;
     /// vLLM runs the model on its Model Runner V2 (runsOnModelRunnerV2, core/plan/vllmrules.h).
     bool modelRunnerV2 = false;
     /// Where the weights, activation peak, non-torch memory and CUDA-graph estimate were measured

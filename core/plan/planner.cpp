@@ -538,7 +538,7 @@ MemoryPlan planLayers(const Scenario &s, const EngineRules &rulesRef, const Mode
 
         // Budget, as vLLM's gpu_worker or SGLang's model runner computes it
         plan.gpuMemoryBytes = s.gpu.memoryBytes;
-        rules->applyBudget(s, plan);
+        rules->applyBudget(s, m, plan);
         applyMeasuredMemory(s, plan);
         kv.availableBytes = (Checked(plan.budgetBytes) - plan.weights.bytesPerGpu - plan.activationBytes -
                              plan.overheadBytes - plan.cudaGraphBytes)

@@ -174,7 +174,7 @@ int SglangRules::kvBlockSize(const Scenario &scenario) const
     return sglangPageSize(scenario.model);
 }
 
-void SglangRules::applyBudget(const Scenario &s, MemoryPlan &plan) const
+void SglangRules::applyBudget(const Scenario &s, const ModelArch & /*rankModel*/, MemoryPlan &plan) const
 {
     // profile_max_num_token: rest = available - total x (1 - F), where total and
     // available are measured after the CUDA context and NCCL.

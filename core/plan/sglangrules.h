@@ -25,7 +25,7 @@ public:
     int swaPoolRatioPpm(const Scenario &scenario) const override;
     void shapeStatePool(const Scenario &scenario, KvCacheOptions &options) const override;
     void fixKvBudget(const Scenario &scenario, MemoryPlan &plan) const override;
-    void applyBudget(const Scenario &scenario, MemoryPlan &plan) const override;
+    void applyBudget(const Scenario &scenario, const ModelArch &rankModel, MemoryPlan &plan) const override;
     bool starts(const KvCacheMemory &kv) const override;
     QString refusal(const MemoryPlan &plan) const override;
     void settlePool(const Scenario &scenario, MemoryPlan &plan) const override;

@@ -7,6 +7,7 @@
 #include "core/engine/gpusupport.h"
 #include "core/engine/runtime.h"
 #include "core/plan/all2all.h"
+#include "core/plan/cudagraphmemory.h"
 #include "core/scenario/scenario.h"
 
 #include <QCoreApplication>
@@ -141,10 +142,18 @@ int VllmRules::kvBlockSize(const Scenario &scenario) const
 // vllm/v1/worker/gpu_worker.py; ROCm skipped since vllm-project/vllm#36720, before 0.21 made the estimate
 // the default, #38284; XPU since #41344); --enforce-eager sets cudagraph_mode NONE (VllmConfig.__post_init__,
 // vllm/config/vllm.py). A custom GPU names no vendor: taken as CUDA.
+namespace {
+
+bool onCuda(const Scenario &s)
+{
+    return s.gpu.vendor.isEmpty() || s.gpu.vendor == QLatin1String("NVIDIA");
+}
+
+} // namespace
+
 bool profilesCudaGraphs(const Scenario &s)
 {
-    const bool cuda = s.gpu.vendor.isEmpty() || s.gpu.vendor == QLatin1String("NVIDIA");
-    return cuda && !s.enforceEager;
+    return onCuda(s) && !s.enforceEager;
 }
 
 bool runsOnModelRunnerV2(const Scenario &s, const VllmProfile &profile, bool quantized)
@@ -183,7 +192,7 @@ bool runsOnModelRunnerV2(const Scenario &s, const VllmProfile &profile, bool qua
     return false;
 }
 
-void VllmRules::applyBudget(const Scenario &s, MemoryPlan &plan) const
+void VllmRules::applyBudget(const Scenario &s, const ModelArch &rankModel, MemoryPlan &plan) const
 {
     // A MoE's data-parallel ranks talk to each other (its MoE layers gather and scatter tokens
     // over TP x DP GPUs): their NCCL buffers are taken as a tensor-parallel GPU's. A dense model's
@@ -203,10 +212,14 @@ void VllmRules::applyBudget(const Scenario &s, MemoryPlan &plan) const
     // (vllm/v1/worker/gpu/model_runner.py).
     const VllmProfile &profile = *m_version.profile;
     plan.modelRunnerV2 = runsOnModelRunnerV2(s, profile, plan.quantization.method != QuantMethod::None);
+    if (onCuda(s))
+        plan.cudaGraphProfile =
+            vllmCudaGraphProfile(s, rankModel, plan.tensorParallelSize, bytesPerElement(plan.dtype),
+                                 plan.maxNumSeqs, plan.maxNumBatchedTokens);
     plan.cudaGraphBytes = profile.subtractsCudaGraphs &&
                                   (!plan.modelRunnerV2 || profile.modelRunnerV2ReservesCudaGraphs) &&
                                   profilesCudaGraphs(s)
-                              ? cudaGraphEstimateBytes(s.gpu, tp)
+                              ? plan.cudaGraphProfile.estimateBytes()
                               : 0;
 }
 
@@ -301,7 +314,7 @@ void VllmRules::addNotes(const Scenario &s, MemoryPlan &plan) const
                                  "vLLM %1 takes no CUDA-graph memory out of the budget under %2: it captures "
                                  "no graphs, so it profiles none (%3 more KV cache, slower steps)")
                                  .arg(profile.since.text(), optionFlag(ScenarioField::EnforceEager),
-                                      formatGiB(cudaGraphEstimateBytes(s.gpu, plan.tensorParallelSize)))
+                                      formatGiB(plan.cudaGraphProfile.estimateBytes()))
                            : QCoreApplication::translate(
                                  "kvscope::Planner",
                                  "vLLM %1 profiles CUDA-graph memory on CUDA GPUs only: on %2 it takes none "
@@ -314,7 +327,7 @@ void VllmRules::addNotes(const Scenario &s, MemoryPlan &plan) const
                           "the CUDA graphs until vLLM 0.29 (%3 under the V1 runner); they are captured after "
                           "the KV cache is sized")
                           .arg(profile.since.text(), s.model.name,
-                               formatGiB(cudaGraphEstimateBytes(s.gpu, plan.tensorParallelSize)));
+                               formatGiB(plan.cudaGraphProfile.estimateBytes()));
     if (s.model.indexer.enabled() && !plan.kv.fp8DsMla)
         plan.notes << QCoreApplication::translate(
                           "kvscope::Planner",

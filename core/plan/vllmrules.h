@@ -42,7 +42,7 @@ public:
     int kvBlockSize(const Scenario &scenario) const override;
     EplbStateMemory eplbStateMemory(const Scenario &scenario, int moeLayers,
                                     std::int64_t localExpertBytes) const override;
-    void applyBudget(const Scenario &scenario, MemoryPlan &plan) const override;
+    void applyBudget(const Scenario &scenario, const ModelArch &rankModel, MemoryPlan &plan) const override;
     bool logsCapacityAsConcurrency() const override;
     bool starts(const KvCacheMemory &kv) const override;
     void fixKvBudget(const Scenario &scenario, MemoryPlan &plan) const override;

@@ -9,6 +9,7 @@
 #include "core/library/library.h"
 #include "core/model/inventory.h"
 #include "core/output/planjson.h"
+#include "core/plan/cudagraphmemory.h"
 #include "core/plan/planner.h"
 #include "core/precision/dtypes.h"
 #include "core/precision/quantizationspec.h"
@@ -16,6 +17,7 @@
 #include "core/scenario/scenario.h"
 #include "core/scenario/scenariovalues.h"
 #include "core/scenario/speculativeconfig.h"
+#include "tests/testsupport.h"
 
 #include <functional>
 
@@ -178,17 +180,74 @@ private Q_SLOTS:
             const MemoryPlan before = planMemory(s);
             s.vllmVersion = QStringLiteral("0.21");
             const MemoryPlan after = planMemory(s);
-            // The medians of vLLM's "Estimated CUDA graph memory" lines on H100s: 0.84 GiB at TP 1, 1.69 at
-            // TP 2.
-            const std::int64_t graphs = GiB * (tp == 1 ? 84 : 169) / 100;
+            // vLLM's estimate (core/plan/cudagraphmemory.h): at TP 1 tests/testsupport.h's hand computation;
+            // at TP 2 each GPU's 16 heads make split buffers of 512 x 16 x 128 x 130 B + 512 x 16 x 32 x 4 B
+            // = 137,363,456 B, under the piecewise first capture's 138 MiB, and the layers stay 32 a GPU:
+            // 144,703,488 + 100 x 6 MiB = 773,849,088 B (the calibration logs print 0.84 and 1.69 GiB: one
+            // 26 MiB piecewise graph at TP 2, docs/validation.md).
+            const std::int64_t graphs = tp == 1 ? test::Llama8bH100CudaGraphEstimateBytes : 773'849'088;
             QCOMPARE(before.cudaGraphBytes, std::int64_t(0));
             QCOMPARE(after.cudaGraphBytes, graphs);
             QCOMPARE(after.kv.availableBytes, before.kv.availableBytes - graphs);
             QCOMPARE(after.overheadWithGraphsBytes(), after.overheadBytes + graphs);
         }
-        // A 48 GB card: 0.42 GiB (the Ada log of vllm-project/vllm#57047).
+        // An Ada card has no FlashAttention 3 and vLLM's defaults there are 256 sequences and 2,048 batched
+        // tokens: 51 piecewise graphs and the 35 FULL ones up to 256, the first capture the piecewise 138
+        // MiB: 144,703,488 + (50 + 34) x 32 x 192 KiB = 673,185,792 B.
         QCOMPARE(planMemory(scenario(QStringLiteral("llama-3.1-8b"), QStringLiteral("l40s"))).cudaGraphBytes,
-                 GiB * 42 / 100);
+                 std::int64_t(673'185'792));
+    }
+
+    void cudaGraphEstimateFollowsTheGraphsVllmCaptures()
+    {
+        // Llama-3.1-8B on an H100 at --max-num-seqs 16 (vLLM 0.21): capture sizes up to min(16 x 2, 512) = 32
+        // (1, 2, 4, 8, 16, 24, 32: seven PIECEWISE graphs) and FULL ones up to 16 (five); the largest FULL
+        // graph's split buffers, 16 x 32 x 128 x 130 B + 16 x 32 x 32 x 4 B = 8,585,216 B, fall under the
+        // piecewise first capture's 138 MiB: 144,703,488 + (6 + 4) x 32 x 192 KiB = 207,618,048 B.
+        Scenario s =
+            scenario(QStringLiteral("llama-3.1-8b"), QStringLiteral("h100-sxm"), QStringLiteral("0.21"));
+        s.maxNumSeqs = 16;
+        const MemoryPlan few = planMemory(s);
+        QCOMPARE(few.cudaGraphProfile.piecewiseGraphs, 7);
+        QCOMPARE(few.cudaGraphProfile.fullGraphs, 5);
+        QCOMPARE(few.cudaGraphProfile.splitBuffersBytes, std::int64_t(8'585'216));
+        QCOMPARE(few.cudaGraphBytes, std::int64_t(207'618'048));
+        // --max-num-batched-tokens below the largest size caps the sizes and is captured itself: 100 tokens
+        // at 1,024 sequences, sizes 1, 2, 4, 8 ... 96 and 100 (16 graphs of each mode).
+        s.maxNumSeqs = 1024;
+        s.maxNumBatchedTokens = 100;
+        s.maxModelLen = 100;
+        s.seqLen = 100;
+        const QList<int> sizes = vllmCudaGraphCaptureSizes(s, s.model, 1024, 100);
+        QCOMPARE(sizes.size(), 16);
+        QCOMPARE(sizes.last(), 100);
+        QCOMPARE(sizes.at(sizes.size() - 2), 96);
+        // gpt-oss captures up to 1,024 tokens (GptOssForCausalLMConfig): 83 sizes, as its logs print; its
+        // FULL capture keeps no split buffers (log 98's 8 MiB).
+        const MemoryPlan oss = planMemory(
+            scenario(QStringLiteral("gpt-oss-20b"), QStringLiteral("h100-sxm"), QStringLiteral("0.21")));
+        QCOMPARE(oss.cudaGraphProfile.piecewiseGraphs, 83);
+        QCOMPARE(oss.cudaGraphProfile.splitBuffersBytes, std::int64_t(0));
+        // Gemma 3 attends bidirectionally over images: Triton, no split buffers (the sweep's Gemma 3 logs);
+        // Gemma 2 runs on FlashAttention 3 and has them.
+        QCOMPARE(planMemory(scenario(QStringLiteral("gemma-3-12b"), QStringLiteral("h100-sxm"),
+                                     QStringLiteral("0.21")))
+                     .cudaGraphProfile.splitBuffersBytes,
+                 std::int64_t(0));
+        QVERIFY(planMemory(scenario(QStringLiteral("gemma-2-9b"), QStringLiteral("h100-sxm"),
+                                    QStringLiteral("0.21")))
+                    .cudaGraphProfile.splitBuffersBytes > 0);
+        // Chunked local attention captures no FULL graph (Llama 4's log 93: "setting
+        // cudagraph_mode=PIECEWISE").
+        Scenario scout = scenario(QStringLiteral("llama-4-scout-17b-16e"), QStringLiteral("h100-sxm"),
+                                  QStringLiteral("0.21"));
+        scout.tensorParallelSize = 4;
+        QCOMPARE(planMemory(scout).cudaGraphProfile.fullGraphs, 0);
+        // A pipeline stage's graphs hold its own layers: 16 of Llama-3.1-8B's 32 at PP 2.
+        Scenario staged =
+            scenario(QStringLiteral("llama-3.1-8b"), QStringLiteral("h100-sxm"), QStringLiteral("0.21"));
+        staged.pipelineParallelSize = 2;
+        QCOMPARE(planMemory(staged).cudaGraphProfile.layers, 16);
     }
 
     void noCudaGraphEstimateWithoutGraphsOrOffCuda()
@@ -201,11 +260,11 @@ private Q_SLOTS:
         Scenario s =
             scenario(QStringLiteral("llama-3.1-8b"), QStringLiteral("h100-sxm"), QStringLiteral("0.21"));
         const MemoryPlan graphs = planMemory(s);
-        QCOMPARE(graphs.cudaGraphBytes, GiB * 84 / 100);
+        QCOMPARE(graphs.cudaGraphBytes, test::Llama8bH100CudaGraphEstimateBytes);
         s.enforceEager = true;
         const MemoryPlan eager = planMemory(s);
         QCOMPARE(eager.cudaGraphBytes, std::int64_t(0));
-        QCOMPARE(eager.kv.availableBytes, graphs.kv.availableBytes + GiB * 84 / 100);
+        QCOMPARE(eager.kv.availableBytes, graphs.kv.availableBytes + test::Llama8bH100CudaGraphEstimateBytes);
         QVERIFY2(eager.notes.join(QLatin1Char('\n')).contains(QLatin1String("--enforce-eager")),
                  qPrintable(eager.notes.join(QLatin1Char('\n'))));
         // Before 0.21 the graphs were captured after the KV cache was sized: eager changes nothing here.
@@ -231,36 +290,41 @@ private Q_SLOTS:
         // #45461), v0.25.0 every dense model (#44443), v0.29.0 every model, with the graphs' memory
         // profiled and reserved again (#53306, #53183). Models V2 does not run yet stay on V1 (recurrent
         // layers, n-gram and draft-model drafters: _get_v2_model_runner_unsupported_features).
-        const std::int64_t graphs = GiB * 84 / 100; // the V1 estimate on an H100 at TP 1
-        const auto graphsOf = [](const QString &model, const QString &version,
-                                 QuantMethod method = QuantMethod::None) {
+        // Whether the plan takes the model's V1 estimate out of the budget (nothing otherwise).
+        const auto takesGraphs = [](const QString &model, const QString &version,
+                                    QuantMethod method = QuantMethod::None) {
             Scenario s = scenario(model, QStringLiteral("h100-sxm"), version);
             if (method != QuantMethod::None)
                 s.quantization = defaultSpecFor(method);
-            return planMemory(s).cudaGraphBytes;
+            const MemoryPlan plan = planMemory(s);
+            const std::int64_t estimate = plan.cudaGraphProfile.estimateBytes();
+            if (estimate <= 0 || (plan.cudaGraphBytes != 0 && plan.cudaGraphBytes != estimate))
+                qFatal("unexpected CUDA-graph bytes for %s", qPrintable(model));
+            return plan.cudaGraphBytes == estimate;
         };
-        QCOMPARE(graphsOf(QStringLiteral("qwen3-8b"), QStringLiteral("0.21")), graphs);
-        QCOMPARE(graphsOf(QStringLiteral("qwen3-8b"), QStringLiteral("0.22")), std::int64_t(0));
-        QCOMPARE(graphsOf(QStringLiteral("llama-3.1-8b"), QStringLiteral("0.22")), graphs);
-        QCOMPARE(graphsOf(QStringLiteral("llama-3.1-8b"), QStringLiteral("0.23")), std::int64_t(0));
-        QCOMPARE(graphsOf(QStringLiteral("llama-3.1-8b"), QStringLiteral("0.23"), QuantMethod::Fp8), graphs);
-        QCOMPARE(graphsOf(QStringLiteral("llama-3.1-8b"), QStringLiteral("0.24"), QuantMethod::Fp8),
-                 std::int64_t(0));
-        QCOMPARE(graphsOf(QStringLiteral("qwen3-30b-a3b"), QStringLiteral("0.23")), graphs);
-        QCOMPARE(graphsOf(QStringLiteral("qwen3-30b-a3b"), QStringLiteral("0.24")), std::int64_t(0));
-        QCOMPARE(graphsOf(QStringLiteral("qwen2.5-7b"), QStringLiteral("0.24")), graphs);
-        QCOMPARE(graphsOf(QStringLiteral("qwen2.5-7b"), QStringLiteral("0.27.1")), std::int64_t(0));
-        QCOMPARE(graphsOf(QStringLiteral("mixtral-8x7b"), QStringLiteral("0.27.1")), graphs);
-        QCOMPARE(graphsOf(QStringLiteral("granite-4.0-h-tiny"), QStringLiteral("0.27.1")), graphs);
-        QCOMPARE(graphsOf(QStringLiteral("qwen3-8b"), QStringLiteral("0.29")), graphs);
-        QCOMPARE(graphsOf(QStringLiteral("mixtral-8x7b"), QStringLiteral("0.29")), graphs);
+        QVERIFY(takesGraphs(QStringLiteral("qwen3-8b"), QStringLiteral("0.21")));
+        QVERIFY(!takesGraphs(QStringLiteral("qwen3-8b"), QStringLiteral("0.22")));
+        QVERIFY(takesGraphs(QStringLiteral("llama-3.1-8b"), QStringLiteral("0.22")));
+        QVERIFY(!takesGraphs(QStringLiteral("llama-3.1-8b"), QStringLiteral("0.23")));
+        QVERIFY(takesGraphs(QStringLiteral("llama-3.1-8b"), QStringLiteral("0.23"), QuantMethod::Fp8));
+        QVERIFY(!takesGraphs(QStringLiteral("llama-3.1-8b"), QStringLiteral("0.24"), QuantMethod::Fp8));
+        QVERIFY(takesGraphs(QStringLiteral("qwen3-30b-a3b"), QStringLiteral("0.23")));
+        QVERIFY(!takesGraphs(QStringLiteral("qwen3-30b-a3b"), QStringLiteral("0.24")));
+        QVERIFY(takesGraphs(QStringLiteral("qwen2.5-7b"), QStringLiteral("0.24")));
+        QVERIFY(!takesGraphs(QStringLiteral("qwen2.5-7b"), QStringLiteral("0.27.1")));
+        QVERIFY(takesGraphs(QStringLiteral("mixtral-8x7b"), QStringLiteral("0.27.1")));
+        QVERIFY(takesGraphs(QStringLiteral("granite-4.0-h-tiny"), QStringLiteral("0.27.1")));
+        QVERIFY(takesGraphs(QStringLiteral("qwen3-8b"), QStringLiteral("0.29")));
+        QVERIFY(takesGraphs(QStringLiteral("mixtral-8x7b"), QStringLiteral("0.29")));
         // An n-gram drafter keeps Qwen3 on V1.
         Scenario ngram =
             scenario(QStringLiteral("qwen3-8b"), QStringLiteral("h100-sxm"), QStringLiteral("0.22"));
         ngram.speculative =
             parseSpeculativeConfig(QStringLiteral(R"({"method": "ngram", "num_speculative_tokens": 3})"),
                                    QStringLiteral("--speculative-config"), resolveDraftModel);
-        QCOMPARE(planMemory(ngram).cudaGraphBytes, graphs);
+        const MemoryPlan withDrafts = planMemory(ngram);
+        QVERIFY(withDrafts.cudaGraphBytes > 0);
+        QCOMPARE(withDrafts.cudaGraphBytes, withDrafts.cudaGraphProfile.estimateBytes());
         // The plan says why.
         const MemoryPlan v2 = planMemory(
             scenario(QStringLiteral("qwen3-8b"), QStringLiteral("h100-sxm"), QStringLiteral("0.22")));

@@ -376,7 +376,8 @@ private Q_SLOTS:
 
     void cudaGraphsLeaveTheBudgetFromVllm021()
     {
-        // vLLM 0.21 takes its CUDA-graph estimate out of the budget: 0.84 GiB on an 80 GB GPU at TP 1.
+        // vLLM 0.21 takes its CUDA-graph estimate out of the budget: 0.84 GiB for this model on an H100 at
+        // TP 1 (tests/testsupport.h).
         Scenario s = scenarioFor(QStringLiteral("llama-3.1-8b"));
         s.vllmVersion = QStringLiteral("0.21");
         const MemoryPlan plan = planMemory(s);
@@ -384,7 +385,7 @@ private Q_SLOTS:
         const FormulaLine &available = lineOf(sheet, "available");
         QCOMPARE(available.symbolic(),
                  QStringLiteral("budget − weights − activations − overhead − cuda_graphs"));
-        QCOMPARE(termOf(available, "cuda_graphs").value, GiB * 84 / 100);
+        QCOMPARE(termOf(available, "cuda_graphs").value, test::Llama8bH100CudaGraphEstimateBytes);
         QCOMPARE(available.result.value, plan.kv.availableBytes);
     }
 

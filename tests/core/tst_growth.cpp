@@ -65,10 +65,11 @@ private Q_SLOTS:
     void breakdownSplitsRuntimeOverheadFromCudaGraphs()
     {
         // vLLM on one H100 80 GB: 256 MiB of non-torch memory (0.25 GiB) and a CUDA-graph
-        // estimate of 0.84 GiB, as vLLM logs it; the bar showed them as one 1.09 GiB part.
+        // estimate of 0.84 GiB (tests/testsupport.h), as vLLM logs it; the bar showed them as one 1.09 GiB
+        // part.
         const MemoryPlan plan = planMemory(defaultScenario());
         const MemoryBreakdown b = memoryBreakdown(plan);
-        const std::int64_t graphs = GiB * 84 / 100; // 901,943,132 bytes
+        const std::int64_t graphs = test::Llama8bH100CudaGraphEstimateBytes;
         QCOMPARE(b.segment(MemoryPart::Overhead)->bytes, 256LL * MiB);
         QCOMPARE(b.segment(MemoryPart::CudaGraphs)->bytes, graphs);
         QCOMPARE(b.segment(MemoryPart::Overhead)->bytes + b.segment(MemoryPart::CudaGraphs)->bytes,

@@ -560,7 +560,7 @@ private Q_SLOTS:
         QString graphs = eager;
         graphs.replace(QStringLiteral(", 'enforce_eager': True"), QString());
         const LogExplanation g = explain(graphs, {QString(), QStringLiteral("h100-sxm"), QString()});
-        QCOMPARE(g.plan.cudaGraphBytes, (std::int64_t(1) << 30) * 84 / 100); // an H100's at TP 1
+        QCOMPARE(g.plan.cudaGraphBytes, test::Llama8bH100CudaGraphEstimateBytes);
         const auto lever = std::find_if(g.levers.cbegin(), g.levers.cend(), [](const KvLever &l) {
             return l.what.contains(QStringLiteral("(--enforce-eager)"));
         });

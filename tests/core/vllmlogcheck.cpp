@@ -268,6 +268,28 @@ HeldOutKvAgreement heldOutKvAgreement(const QList<LogCheck> &checks)
     return agreement;
 }
 
+QList<CudaGraphEstimateCheck> cudaGraphEstimateChecks(const QList<LogCheck> &checks)
+{
+    QList<CudaGraphEstimateCheck> out;
+    for (const LogCheck &c : checks) {
+        const QJsonValue logged =
+            c.entry.value(QLatin1String("logged")).toObject().value(QLatin1String("cudagraph_estimated_gib"));
+        if (logged.isDouble() && logged.toDouble() > 0)
+            out.append(
+                {&c, logged.toDouble(), double(c.plan.cudaGraphProfile.estimateBytes()) / double(GiB)});
+    }
+    return out;
+}
+
+double median(QList<double> values)
+{
+    if (values.isEmpty())
+        return 0;
+    std::sort(values.begin(), values.end());
+    const qsizetype middle = values.size() / 2;
+    return values.size() % 2 ? values.at(middle) : (values.at(middle - 1) + values.at(middle)) / 2;
+}
+
 QString engineVersion(const QJsonObject &entry)
 {
     if (entry.value(QLatin1String("engine")).toString() == QLatin1String("SGLang"))

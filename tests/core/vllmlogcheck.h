@@ -104,6 +104,22 @@ struct HeldOutKvAgreement
 };
 HeldOutKvAgreement heldOutKvAgreement(const QList<LogCheck> &checks);
 
+/// vLLM's CUDA-graph estimate ("Estimated CUDA graph memory: X GiB total", printed from 0.19 on whether
+/// or not the release takes it out of the budget) against kvscope's (MemoryPlan::cudaGraphProfile).
+struct CudaGraphEstimateCheck
+{
+    const LogCheck *log = nullptr;
+    double loggedGiB = 0;
+    double predictedGiB = 0;
+
+    double relativeError() const { return (predictedGiB - loggedGiB) / loggedGiB; }
+};
+/// Every modelled log that prints the estimate, in the checks' order.
+QList<CudaGraphEstimateCheck> cudaGraphEstimateChecks(const QList<LogCheck> &checks);
+
+/// The median of `values` (the mean of the middle two for an even count); 0 for none.
+double median(QList<double> values);
+
 /// "vLLM 0.19" from "0.19.0", "~0.11.0 (inferred...)"; "SGLang" for SGLang logs.
 QString engineVersion(const QJsonObject &entry);
 

@@ -1,0 +1,47 @@
+// SPDX-License-Identifier: MIT
+// vLLM's estimate of its CUDA-graph pool, which from 0.21 on leaves the budget before the KV cache:
+// profile_cudagraph_memory (vllm/v1/worker/gpu_model_runner.py) captures the two largest graphs of
+// each mode, takes the first capture's memory once and the second's for every other graph:
+//   estimate = max over modes of the first capture + sum over modes of (graphs - 1) x per graph.
+// What the graphs are follows vLLM's configuration; what one graph holds is measured (the constants
+// in core/engine/runtime.h, fitted on the calibration logs' DEBUG lines).
+#pragma once
+
+#include "core/model/modelarch.h"
+
+#include <cstdint>
+
+#include <QList>
+
+namespace kvscope {
+
+struct Scenario;
+
+/// The graphs vLLM captures and what its profile measures of them, on one GPU.
+struct CudaGraphProfile
+{
+    int piecewiseGraphs = 0;   ///< PIECEWISE: every capture size
+    int fullGraphs = 0;        ///< FULL: the uniform-decode sizes (0 when the backend refuses FULL graphs)
+    int largestFullTokens = 0; ///< the first FULL capture's tokens
+    int layers = 0;            ///< decoder layers on this GPU (its pipeline stage's)
+    std::int64_t splitBuffersBytes = 0; ///< FlashAttention 3's split-KV buffers in the first FULL capture
+    std::int64_t firstCaptureBytes = 0; ///< max of the piecewise first capture and the FULL one
+    std::int64_t perGraphBytes = 0;     ///< each further graph of either mode
+
+    std::int64_t estimateBytes() const;
+};
+
+/// vLLM's default capture sizes (VllmConfig._set_cudagraph_sizes, vllm/config/vllm.py): 1, 2, 4, then
+/// every 8 below 256 and every 16 from 256 up to min(max_num_seqs x decode tokens x 2, 512) -- 1024 for
+/// gpt-oss (GptOssForCausalLMConfig, vllm/model_executor/models/config.py) -- and no more than
+/// --max-num-batched-tokens, which is added when it falls below that largest size.
+QList<int> vllmCudaGraphCaptureSizes(const Scenario &scenario, const ModelArch &model,
+                                     std::int64_t maxNumSeqs, std::int64_t maxNumBatchedTokens);
+
+/// The profile of `rankModel` (the stage's model under pipeline parallelism) at the plan's limits;
+/// `dtypeBytes` is the activations' element size.
+CudaGraphProfile vllmCudaGraphProfile(const Scenario &scenario, const ModelArch &rankModel,
+                                      int tensorParallelSize, int dtypeBytes, std::int64_t maxNumSeqs,
+                                      std::int64_t maxNumBatchedTokens);
+
+} // namespace kvscope
