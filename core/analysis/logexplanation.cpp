@@ -1008,18 +1008,23 @@ void addExplanation(LogExplanation &e)
         if (log.piecewiseGraphs + log.fullGraphs == 0)
             return QString();
         // vLLM captures the first two graphs of each mode and prices the rest as the second
-        // (profile_cudagraph_memory, vllm/v1/worker/gpu_model_runner.py): the count and the layers decide it.
+        // (profile_cudagraph_memory, vllm/v1/worker/gpu_model_runner.py): the count and the layers decide it,
+        // and kvscope counts them as vLLM's configuration does (core/plan/cudagraphmemory.h).
         return LogExplanationWords::
             tr(" vLLM measures it by capturing graphs: the first graph's memory plus the second's times the "
                "others, here %1 graphs (%2 piecewise up to %3 tokens, %4 full up to %5) over %6 layers a "
-               "GPU; kvscope takes one figure for GPUs of this size (%7), whatever the graphs and layers, so "
-               "the logged estimate is this deployment's (Calibrate from this log keeps it).")
+               "GPU. kvscope counts the graphs the same way (%7 piecewise, %8 full) and prices each by the "
+               "layers it holds, as fitted on H100 logs (%9 in all): where the counts differ, the log ran "
+               "other settings than the plan; where they agree, this GPU's graphs hold more or less than an "
+               "H100's (Calibrate from this log keeps the logged estimate).")
                 .arg(log.piecewiseGraphs + log.fullGraphs)
                 .arg(log.piecewiseGraphs)
                 .arg(log.largestPiecewiseGraph)
                 .arg(log.fullGraphs)
                 .arg(log.largestFullGraph)
                 .arg(firstPipelineStage(p).layers)
+                .arg(p.cudaGraphProfile.piecewiseGraphs)
+                .arg(p.cudaGraphProfile.fullGraphs)
                 .arg(formatGiB(p.cudaGraphBytes));
     });
 }

@@ -2946,8 +2946,8 @@
         <translation>%1 %2：检查点名称所暗示的方法（日志未说明）</translation>
     </message>
     <message>
-        <source> vLLM measures it by capturing graphs: the first graph&apos;s memory plus the second&apos;s times the others, here %1 graphs (%2 piecewise up to %3 tokens, %4 full up to %5) over %6 layers a GPU; kvscope takes one figure for GPUs of this size (%7), whatever the graphs and layers, so the logged estimate is this deployment&apos;s (Calibrate from this log keeps it).</source>
-        <translation> vLLM 通过捕获图来测量它：第一张图的显存，加上第二张图的显存乘以其余图的数量，这里共 %1 张图（%2 张分段图、最多 %3 个 token，%4 张完整图、最多 %5 个），每块 GPU %6 层；kvscope 对这一显存规格的 GPU 只取一个数值（%7），不论图和层数多少，因此日志中的估计才是这一部署的（“用此日志校准”会保留它）。</translation>
+        <source> vLLM measures it by capturing graphs: the first graph&apos;s memory plus the second&apos;s times the others, here %1 graphs (%2 piecewise up to %3 tokens, %4 full up to %5) over %6 layers a GPU. kvscope counts the graphs the same way (%7 piecewise, %8 full) and prices each by the layers it holds, as fitted on H100 logs (%9 in all): where the counts differ, the log ran other settings than the plan; where they agree, this GPU&apos;s graphs hold more or less than an H100&apos;s (Calibrate from this log keeps the logged estimate).</source>
+        <translation> vLLM 通过捕获图来测量它：第一张图的显存，加上第二张图的显存乘以其余图的数量，这里共 %1 张图（%2 张分段图、最多 %3 个 token，%4 张完整图、最多 %5 个），每块 GPU %6 层。kvscope 以同样的方式计数（%7 张分段图、%8 张完整图），并按每张图所含的层数计价（在 H100 日志上拟合，共 %9）：图数不同，说明日志的设置与规划不同；图数相同，则这块 GPU 的图比 H100 的更大或更小（“用此日志校准”会保留日志中的估计）。</translation>
     </message>
     <message>
         <source>The log&apos;s workers run on %1 hosts (%2): the GPUs span nodes. kvscope plans one node&apos;s: its memory outside PyTorch at TP &gt; 1 is that of GPUs on one node, where vLLM&apos;s custom all-reduce and NCCL&apos;s links within the node differ from the network&apos;s.</source>
