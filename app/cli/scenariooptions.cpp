@@ -159,6 +159,12 @@ ScenarioOptions::ScenarioOptions()
                                           "CUDA-graph estimate; speed is not computed (every "
                                           "measurement kvscope is calibrated on captures graphs).")),
         option(
+            fileKey(ScenarioField::MaxCudagraphCaptureSize),
+            QStringLiteral("vLLM: the largest batch, in tokens, a CUDA graph is captured for; fewer graphs "
+                           "leave more memory for the KV cache from vLLM 0.21 (default: min(2 x "
+                           "--max-num-seqs, 512))."),
+            "n"),
+        option(
             fileKey(ScenarioField::MaxLoras),
             QStringLiteral("LoRA adapters held on each GPU at once (vLLM: --enable-lora --max-loras; SGLang: "
                            "--enable-lora --max-loras-per-batch, dense models); auto: LoRA off (default)."),

@@ -6,8 +6,10 @@
 #include "core/common/scenariofield.h"
 #include "core/common/units.h"
 #include "core/engine/engine.h"
+#include "core/engine/runtime.h"
 #include "core/engine/sglang.h"
 #include "core/plan/all2all.h"
+#include "core/plan/cudagraphmemory.h"
 #include "core/plan/expertparallel.h"
 #include "core/plan/kvcache.h"
 #include "core/plan/planner.h"
@@ -879,6 +881,39 @@ void appendBeforeCache(LineBuilder &line, const MemoryPlan &plan, bool sglang, c
                                 QStringLiteral("vLLM's CUDA-graph estimate, taken out of the budget")));
 }
 
+/// vLLM's CUDA-graph estimate as its profile makes it (core/plan/cudagraphmemory.h): the first capture once,
+/// every further graph of either mode by the layers it holds. Only where the plan took that estimate (a
+/// log's measured figure has no formula).
+std::optional<FormulaLine> cudaGraphLine(const MemoryPlan &plan)
+{
+    const CudaGraphProfile &g = plan.cudaGraphProfile;
+    if (plan.cudaGraphBytes <= 0 || plan.cudaGraphBytes != g.estimateBytes)
+        return std::nullopt;
+    LineBuilder line(FormulaSection::Capacity, QStringLiteral("cuda_graphs"));
+    line.term(
+            bytes(QStringLiteral("first_capture"), g.firstCaptureBytes, ScenarioField::MaxNumSeqs,
+                  g.splitBuffersBytes >= VllmPiecewiseFirstCaptureBytes
+                      ? QStringLiteral("the largest FULL graph's FlashAttention 3 split buffers (32 splits)")
+                      : QStringLiteral("the largest piecewise graph's first capture")))
+        .op(" + (")
+        .term(count(QStringLiteral("piecewise_graphs"), g.piecewiseGraphs, ScenarioField::MaxNumSeqs,
+                    QStringLiteral("capture sizes up to min(2 × max_num_seqs, 512, max_num_batched_tokens)")))
+        .op(" − 1");
+    if (g.fullGraphs > 0)
+        line.op(" + ")
+            .term(count(QStringLiteral("full_graphs"), g.fullGraphs, ScenarioField::MaxNumSeqs,
+                        QStringLiteral("uniform-decode sizes up to max_num_seqs")))
+            .op(" − 1");
+    line.op(") × ")
+        .term(count(QStringLiteral("layers"), g.layers, ScenarioField::Model,
+                    QStringLiteral("decoder layers on this GPU")))
+        .op(" × ")
+        .term(bytes(QStringLiteral("graph_bytes_per_layer"), VllmCudaGraphBytesPerLayer, std::nullopt,
+                    QStringLiteral("what a further graph holds per layer, fitted on vLLM 0.19 H100 logs")));
+    return line.result(memory(QString(), plan.cudaGraphBytes, {}),
+                       Formula::tr("vLLM's CUDA-graph estimate: the first capture, then the others"));
+}
+
 QList<FormulaLine> capacityLines(const Scenario &s, const MemoryPlan &plan, const FormulaLine &perLayer,
                                  const FormulaLine &cache)
 {
@@ -936,6 +971,8 @@ QList<FormulaLine> capacityLines(const Scenario &s, const MemoryPlan &plan, cons
         statePoolLine = lines.size() - 1;
     }
 
+    if (const std::optional<FormulaLine> graphs = cudaGraphLine(plan))
+        lines << *graphs;
     LineBuilder available(FormulaSection::Capacity, QStringLiteral("available"));
     if (plan.kvCacheMemoryBytes > 0) {
         // vLLM takes --kv-cache-memory-bytes as given and skips its profiled budget.

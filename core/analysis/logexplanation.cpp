@@ -67,6 +67,7 @@ bool isEngineArgument(ScenarioField field)
     case ScenarioField::MaxNumSeqs:
     case ScenarioField::MaxNumBatchedTokens:
     case ScenarioField::EnforceEager:
+    case ScenarioField::MaxCudagraphCaptureSize:
         return true;
     default:
         return false;
@@ -768,7 +769,7 @@ void addComponents(LogExplanation &e)
     // where it profiles no graphs (--enforce-eager, off CUDA) or Model Runner V2 profiles none (0.22 to
     // 0.28).
     const bool printsEstimate = profilesCudaGraphs(e.scenario) && !(p.modelRunnerV2 && p.cudaGraphBytes == 0);
-    const std::int64_t graphEstimate = printsEstimate ? p.cudaGraphProfile.estimateBytes() : 0;
+    const std::int64_t graphEstimate = printsEstimate ? p.cudaGraphProfile.estimateBytes : 0;
     // A pipeline's log prints its per-GPU lines from the first stage's workers (startuplog.h).
     const PipelineStagePlan firstStage = firstPipelineStage(p);
     // Tolerances: docs/validation.md, "modelled versions" (weights 3 %, activation and non-torch
@@ -913,8 +914,7 @@ void addExplanation(LogExplanation &e)
                              .arg(blocks.join(QStringLiteral(", ")))
                              .arg(p.bindingStage + 1);
     }
-    const std::int64_t graphEstimate =
-        profilesCudaGraphs(e.scenario) ? p.cudaGraphProfile.estimateBytes() : 0;
+    const std::int64_t graphEstimate = profilesCudaGraphs(e.scenario) ? p.cudaGraphProfile.estimateBytes : 0;
     // The release the log names (0.27.1), which kvscope plans with the profile of the last change before it.
     const QString release = e.log.vllmVersion.isEmpty() ? p.engineVersion : e.log.vllmVersion;
     if (e.scenario.enforceEager)
@@ -934,7 +934,7 @@ void addExplanation(LogExplanation &e)
                              "vLLM %1 runs this model on its Model Runner V2, which does not take the CUDA "
                              "graphs' memory (estimated %2 under the V1 runner) out of the budget; from vLLM "
                              "0.29 on it does, and the KV cache is smaller by that much.")
-                                 .arg(release, formatGiB(p.cudaGraphProfile.estimateBytes())) +
+                                 .arg(release, formatGiB(p.cudaGraphProfile.estimateBytes)) +
                              captured;
     } else if (p.cudaGraphBytes == 0 && graphEstimate > 0)
         e.explanation

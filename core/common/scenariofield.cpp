@@ -83,6 +83,8 @@ const FieldSpelling spellings[] = {
      QT_TRANSLATE_NOOP("kvscope::ScenarioField", "KV cache memory")},
     {ScenarioField::EnforceEager, "enforce-eager", nullptr,
      QT_TRANSLATE_NOOP("kvscope::ScenarioField", "Eager mode (no CUDA graphs)")},
+    {ScenarioField::MaxCudagraphCaptureSize, "max-cudagraph-capture-size", nullptr,
+     QT_TRANSLATE_NOOP("kvscope::ScenarioField", "Largest CUDA-graph batch")},
     {ScenarioField::MaxLoras, "max-loras", "max-loras-per-batch",
      QT_TRANSLATE_NOOP("kvscope::ScenarioField", "LoRA slots")},
     {ScenarioField::MaxLoraRank, "max-lora-rank", nullptr,

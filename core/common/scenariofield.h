@@ -49,6 +49,7 @@ enum class ScenarioField
     MaxNumBatchedTokens,
     KvCacheMemoryBytes,
     EnforceEager,
+    MaxCudagraphCaptureSize,
     MaxLoras,
     MaxLoraRank,
     LoraDtype,

@@ -11,8 +11,6 @@
 
 #include <cstdint>
 
-#include <QList>
-
 namespace kvscope {
 
 struct Scenario;
@@ -20,23 +18,34 @@ struct Scenario;
 /// The graphs vLLM captures and what its profile measures of them, on one GPU.
 struct CudaGraphProfile
 {
-    int piecewiseGraphs = 0;   ///< PIECEWISE: every capture size
-    int fullGraphs = 0;        ///< FULL: the uniform-decode sizes (0 when the backend refuses FULL graphs)
-    int largestFullTokens = 0; ///< the first FULL capture's tokens
-    int layers = 0;            ///< decoder layers on this GPU (its pipeline stage's)
+    std::int64_t piecewiseGraphs = 0;   ///< PIECEWISE: every capture size
+    std::int64_t fullGraphs = 0;        ///< FULL: the uniform-decode sizes (0 when the backend refuses them)
+    std::int64_t largestFullTokens = 0; ///< the first FULL capture's tokens
+    int layers = 0;                     ///< decoder layers on this GPU (its pipeline stage's)
     std::int64_t splitBuffersBytes = 0; ///< FlashAttention 3's split-KV buffers in the first FULL capture
     std::int64_t firstCaptureBytes = 0; ///< max of the piecewise first capture and the FULL one
     std::int64_t perGraphBytes = 0;     ///< each further graph of either mode
 
-    std::int64_t estimateBytes() const;
+    std::int64_t estimateBytes = 0; ///< first capture + (graphs - 1 of each mode) x per graph
 };
 
-/// vLLM's default capture sizes (VllmConfig._set_cudagraph_sizes, vllm/config/vllm.py): 1, 2, 4, then
-/// every 8 below 256 and every 16 from 256 up to min(max_num_seqs x decode tokens x 2, 512) -- 1024 for
-/// gpt-oss (GptOssForCausalLMConfig, vllm/model_executor/models/config.py) -- and no more than
-/// --max-num-batched-tokens, which is added when it falls below that largest size.
-QList<int> vllmCudaGraphCaptureSizes(const Scenario &scenario, const ModelArch &model,
-                                     std::int64_t maxNumSeqs, std::int64_t maxNumBatchedTokens);
+/// The sizes vLLM captures graphs for (VllmConfig._set_cudagraph_sizes, vllm/config/vllm.py): 1, 2, 4, then
+/// every 8 below 256 and every 16 from 256, up to --max-cudagraph-capture-size -- by default
+/// min(max_num_seqs x decode tokens x 2, 512), 1024 for gpt-oss (GptOssForCausalLMConfig,
+/// vllm/model_executor/models/config.py) -- and no more than --max-num-batched-tokens, which is added when
+/// it falls below that largest size. Counted, not listed: a size may be any count the options allow.
+struct CudaGraphSizes
+{
+    std::int64_t largest = 0;             ///< the largest size captured
+    std::int64_t maxNumBatchedTokens = 0; ///< captured as well when at most `largest`
+
+    /// How many sizes lie in [low, high].
+    std::int64_t countIn(std::int64_t low, std::int64_t high) const;
+    /// The largest size at most `high`; 0 when none.
+    std::int64_t largestUpTo(std::int64_t high) const;
+};
+CudaGraphSizes vllmCudaGraphSizes(const Scenario &scenario, const ModelArch &model, std::int64_t maxNumSeqs,
+                                  std::int64_t maxNumBatchedTokens);
 
 /// The profile of `rankModel` (the stage's model under pipeline parallelism) at the plan's limits;
 /// `dtypeBytes` is the activations' element size.

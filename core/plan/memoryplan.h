@@ -253,7 +253,7 @@ struct MemoryPlan
     std::int64_t overheadBytes = 0;   ///< non-torch memory: CUDA context, NCCL buffers
     std::int64_t cudaGraphBytes = 0;  ///< CUDA-graph estimate vLLM subtracts (v0.21 on); 0 when not counted
     /// The graphs vLLM would capture and its estimate of them, whether or not this release subtracts it
-    /// (vLLM only; empty off CUDA). cudaGraphBytes is its estimateBytes() where the release subtracts it.
+    /// (vLLM only; empty off CUDA). cudaGraphBytes is its estimateBytes where the release subtracts it.
     CudaGraphProfile cudaGraphProfile;
     /// vLLM runs the model on its Model Runner V2 (runsOnModelRunnerV2, core/plan/vllmrules.h).
     bool modelRunnerV2 = false;

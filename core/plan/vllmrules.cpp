@@ -219,7 +219,7 @@ void VllmRules::applyBudget(const Scenario &s, const ModelArch &rankModel, Memor
     plan.cudaGraphBytes = profile.subtractsCudaGraphs &&
                                   (!plan.modelRunnerV2 || profile.modelRunnerV2ReservesCudaGraphs) &&
                                   profilesCudaGraphs(s)
-                              ? plan.cudaGraphProfile.estimateBytes()
+                              ? plan.cudaGraphProfile.estimateBytes
                               : 0;
 }
 
@@ -299,7 +299,17 @@ void VllmRules::addNotes(const Scenario &s, MemoryPlan &plan) const
                    "(VLLM_ALLOW_CHUNKED_LOCAL_ATTN_WITH_HYBRID_KV_CACHE=0): every layer holds the whole "
                    "context")
                    .arg(profile.since.text());
-    if (plan.cudaGraphBytes > 0)
+    if (plan.cudaGraphBytes > 0 && plan.cudaGraphBytes == plan.cudaGraphProfile.estimateBytes)
+        plan.notes << QCoreApplication::translate(
+                          "kvscope::Planner",
+                          "vLLM %1 takes its estimated CUDA-graph memory (%2 for %3 piecewise and %4 full "
+                          "graphs of %5 layers) out of the budget before the KV cache (a vLLM environment "
+                          "variable turns that off: see docs/methodology.md, Engines and versions)")
+                          .arg(profile.since.text(), formatGiB(plan.cudaGraphBytes))
+                          .arg(plan.cudaGraphProfile.piecewiseGraphs)
+                          .arg(plan.cudaGraphProfile.fullGraphs)
+                          .arg(plan.cudaGraphProfile.layers);
+    else if (plan.cudaGraphBytes > 0)
         plan.notes
             << QCoreApplication::translate(
                    "kvscope::Planner",
@@ -314,7 +324,7 @@ void VllmRules::addNotes(const Scenario &s, MemoryPlan &plan) const
                                  "vLLM %1 takes no CUDA-graph memory out of the budget under %2: it captures "
                                  "no graphs, so it profiles none (%3 more KV cache, slower steps)")
                                  .arg(profile.since.text(), optionFlag(ScenarioField::EnforceEager),
-                                      formatGiB(plan.cudaGraphProfile.estimateBytes()))
+                                      formatGiB(plan.cudaGraphProfile.estimateBytes))
                            : QCoreApplication::translate(
                                  "kvscope::Planner",
                                  "vLLM %1 profiles CUDA-graph memory on CUDA GPUs only: on %2 it takes none "
@@ -327,7 +337,7 @@ void VllmRules::addNotes(const Scenario &s, MemoryPlan &plan) const
                           "the CUDA graphs until vLLM 0.29 (%3 under the V1 runner); they are captured after "
                           "the KV cache is sized")
                           .arg(profile.since.text(), s.model.name,
-                               formatGiB(plan.cudaGraphProfile.estimateBytes()));
+                               formatGiB(plan.cudaGraphProfile.estimateBytes));
     if (s.model.indexer.enabled() && !plan.kv.fp8DsMla)
         plan.notes << QCoreApplication::translate(
                           "kvscope::Planner",

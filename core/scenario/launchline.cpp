@@ -254,6 +254,9 @@ LaunchLine vllmLaunchLine(const Scenario &s)
         args << optionFlag(ScenarioField::MaxNumBatchedTokens) << QString::number(s.maxNumBatchedTokens);
     if (s.enforceEager)
         args << optionFlag(ScenarioField::EnforceEager);
+    else if (s.maxCudagraphCaptureSize > 0)
+        args << optionFlag(ScenarioField::MaxCudagraphCaptureSize)
+             << QString::number(s.maxCudagraphCaptureSize);
     if (s.mambaSsmCacheDtype != WeightDtype::Auto)
         args << optionFlag(ScenarioField::MambaSsmCacheDtype) << dtypeName(s.mambaSsmCacheDtype);
     if (s.imagesPerRequest > VllmDefaultImagesPerPrompt) // vLLM rejects more images than the limit

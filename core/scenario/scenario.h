@@ -94,6 +94,9 @@ struct Scenario
     std::int64_t kvCacheMemoryBytes = 0;
     /// vLLM's --enforce-eager: no CUDA graphs (cudagraph_mode NONE), so none is profiled or captured.
     bool enforceEager = false;
+    /// vLLM's --max-cudagraph-capture-size: the largest batch (in tokens) a CUDA graph is captured for;
+    /// 0 = vLLM's default, min(2 x max_num_seqs, 512) (core/plan/cudagraphmemory.h).
+    std::int64_t maxCudagraphCaptureSize = 0;
     /// --max-loras with --enable-lora: adapters held on the GPU at once; 0 = LoRA off (no --enable-lora).
     std::int64_t maxLoras = 0;
     std::int64_t maxLoraRank = 16; ///< --max-lora-rank (vLLM's default 16)

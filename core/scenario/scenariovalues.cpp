@@ -325,6 +325,13 @@ const Field fields[] = {
      [](const Scenario &s) { return forEngine(s, Engine::Vllm, switchText(s.enforceEager)); },
      nullptr,
      "false"},
+    {{ScenarioField::MaxCudagraphCaptureSize, OptionKind::Count, OptionEngine::Vllm},
+     [](Scenario &s, const QString &text, const QString &o, const ScenarioResolvers &) {
+         s.maxCudagraphCaptureSize = parseOptionalCount(text, o);
+     },
+     [](const Scenario &s) {
+         return forEngine(s, Engine::Vllm, optionalCountText(s.maxCudagraphCaptureSize));
+     }},
     // "auto" (0): LoRA off. The rank is written only where LoRA is on.
     {{ScenarioField::MaxLoras, OptionKind::Count},
      [](Scenario &s, const QString &text, const QString &o, const ScenarioResolvers &) {

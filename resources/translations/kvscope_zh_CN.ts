@@ -1952,6 +1952,10 @@
         <translation>vLLM 可以使用的 GPU 显存比例</translation>
     </message>
     <message>
+        <source>vLLM&apos;s CUDA-graph estimate: the first capture, then the others</source>
+        <translation>vLLM 的 CUDA 图估计：第一次捕获，再加其余各图</translation>
+    </message>
+    <message>
         <source>what is left for the KV cache</source>
         <translation>留给 KV 缓存的部分</translation>
     </message>
@@ -3287,6 +3291,14 @@
         <translation>%1：把各层切成这么多级，每级跑在上面的 GPU 上（vLLM 的切法：第一级放嵌入层，最后一级放输出头和采样器）。每一级都只得到空间最少那一级的 KV 块数；每块 GPU 的数字取自那一级。</translation>
     </message>
     <message>
+        <source>vLLM&apos;s default</source>
+        <translation>vLLM 默认值</translation>
+    </message>
+    <message>
+        <source>%1: the largest batch vLLM captures a CUDA graph for. Fewer graphs leave more of the budget for the KV cache from vLLM 0.21; larger batches then run without graphs. &quot;vLLM&apos;s default&quot;: twice %2, at most 512.</source>
+        <translation>%1：vLLM 为之捕获 CUDA 图的最大批量。图越少，从 vLLM 0.21 起留给 KV 缓存的预算越多；更大的批量则不经 CUDA 图运行。“vLLM 默认值”：%2 的两倍，至多 512。</translation>
+    </message>
+    <message>
         <source>profiled</source>
         <translation>按剖析</translation>
     </message>
@@ -3575,6 +3587,10 @@
     <message>
         <source>SGLang would refuse to start: no memory is left for the KV pool (&quot;Not enough memory. Please try to increase %1&quot;)</source>
         <translation>SGLang 将拒绝启动：没有显存留给 KV 缓存池（&quot;Not enough memory. Please try to increase %1&quot;）</translation>
+    </message>
+    <message>
+        <source>vLLM %1 takes its estimated CUDA-graph memory (%2 for %3 piecewise and %4 full graphs of %5 layers) out of the budget before the KV cache (a vLLM environment variable turns that off: see docs/methodology.md, Engines and versions)</source>
+        <translation>vLLM %1 在分配 KV Cache 之前先从预算中扣除估计的 CUDA Graph 显存（%2，共 %3 张分段图和 %4 张完整图，每张 %5 层）（可用 vLLM 的一个环境变量关闭：见 docs/methodology.md 的“Engines and versions”）</translation>
     </message>
     <message>
         <source>vLLM %1 takes its estimated CUDA-graph memory (%2) out of the budget before the KV cache (a vLLM environment variable turns that off: see docs/methodology.md, Engines and versions)</source>
@@ -4616,6 +4632,10 @@
     <message>
         <source>LoRA target modules</source>
         <translation>LoRA 目标模块</translation>
+    </message>
+    <message>
+        <source>Largest CUDA-graph batch</source>
+        <translation>CUDA 图最大批量</translation>
     </message>
     <message>
         <source>Eager mode (no CUDA graphs)</source>

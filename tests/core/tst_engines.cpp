@@ -208,25 +208,42 @@ private Q_SLOTS:
             scenario(QStringLiteral("llama-3.1-8b"), QStringLiteral("h100-sxm"), QStringLiteral("0.21"));
         s.maxNumSeqs = 16;
         const MemoryPlan few = planMemory(s);
-        QCOMPARE(few.cudaGraphProfile.piecewiseGraphs, 7);
-        QCOMPARE(few.cudaGraphProfile.fullGraphs, 5);
+        QCOMPARE(few.cudaGraphProfile.piecewiseGraphs, std::int64_t(7));
+        QCOMPARE(few.cudaGraphProfile.fullGraphs, std::int64_t(5));
         QCOMPARE(few.cudaGraphProfile.splitBuffersBytes, std::int64_t(8'585'216));
         QCOMPARE(few.cudaGraphBytes, std::int64_t(207'618'048));
+        // The plan says what the estimate is made of.
+        QVERIFY2(few.notes.join(QLatin1Char('\n'))
+                     .contains(QLatin1String("0.19 GiB for 7 piecewise and 5 full graphs of 32 layers")),
+                 qPrintable(few.notes.join(QLatin1Char('\n'))));
         // --max-num-batched-tokens below the largest size caps the sizes and is captured itself: 100 tokens
         // at 1,024 sequences, sizes 1, 2, 4, 8 ... 96 and 100 (16 graphs of each mode).
-        s.maxNumSeqs = 1024;
-        s.maxNumBatchedTokens = 100;
-        s.maxModelLen = 100;
-        s.seqLen = 100;
-        const QList<int> sizes = vllmCudaGraphCaptureSizes(s, s.model, 1024, 100);
-        QCOMPARE(sizes.size(), 16);
-        QCOMPARE(sizes.last(), 100);
-        QCOMPARE(sizes.at(sizes.size() - 2), 96);
+        const CudaGraphSizes capped = vllmCudaGraphSizes(s, s.model, 1024, 100);
+        QCOMPARE(capped.countIn(1, capped.largest), std::int64_t(16));
+        QCOMPARE(capped.largestUpTo(1024), std::int64_t(100));
+        QCOMPARE(capped.largestUpTo(99), std::int64_t(96));
+        QCOMPARE(capped.countIn(4, 16), std::int64_t(3)); // 4, 8, 16: a drafter's FULL graphs start higher
+        // --max-cudagraph-capture-size sets the largest size (vLLM's flag): at 64, 3 + 8 sizes a mode, so
+        // 144,703,488 + (10 + 10) x 6 MiB = 270,532,608 B where vLLM's default 512 takes 903,872,512.
+        s.maxNumSeqs = 0;
+        s.maxCudagraphCaptureSize = 64;
+        const MemoryPlan smaller = planMemory(s);
+        QCOMPARE(smaller.cudaGraphProfile.piecewiseGraphs, std::int64_t(11));
+        QCOMPARE(smaller.cudaGraphProfile.fullGraphs, std::int64_t(11));
+        QCOMPARE(smaller.cudaGraphBytes, std::int64_t(270'532'608));
+        QVERIFY(launchLine(s).command().contains(QLatin1String("--max-cudagraph-capture-size 64")));
+        // Huge options are refused with the options named, never wrapped.
+        s.maxCudagraphCaptureSize = std::int64_t(1) << 62;
+        s.maxNumBatchedTokens = std::int64_t(1) << 62;
+        const QString refusal = test::errorFrom([&] { planMemory(s); });
+        QVERIFY2(refusal.contains(QLatin1String("--max-")), qPrintable(refusal));
+        s.maxCudagraphCaptureSize = 0;
+        s.maxNumBatchedTokens = 0;
         // gpt-oss captures up to 1,024 tokens (GptOssForCausalLMConfig): 83 sizes, as its logs print; its
         // FULL capture keeps no split buffers (log 98's 8 MiB).
         const MemoryPlan oss = planMemory(
             scenario(QStringLiteral("gpt-oss-20b"), QStringLiteral("h100-sxm"), QStringLiteral("0.21")));
-        QCOMPARE(oss.cudaGraphProfile.piecewiseGraphs, 83);
+        QCOMPARE(oss.cudaGraphProfile.piecewiseGraphs, std::int64_t(83));
         QCOMPARE(oss.cudaGraphProfile.splitBuffersBytes, std::int64_t(0));
         // Gemma 3 attends bidirectionally over images: Triton, no split buffers (the sweep's Gemma 3 logs);
         // Gemma 2 runs on FlashAttention 3 and has them.
@@ -242,7 +259,7 @@ private Q_SLOTS:
         Scenario scout = scenario(QStringLiteral("llama-4-scout-17b-16e"), QStringLiteral("h100-sxm"),
                                   QStringLiteral("0.21"));
         scout.tensorParallelSize = 4;
-        QCOMPARE(planMemory(scout).cudaGraphProfile.fullGraphs, 0);
+        QCOMPARE(planMemory(scout).cudaGraphProfile.fullGraphs, std::int64_t(0));
         // A pipeline stage's graphs hold its own layers: 16 of Llama-3.1-8B's 32 at PP 2.
         Scenario staged =
             scenario(QStringLiteral("llama-3.1-8b"), QStringLiteral("h100-sxm"), QStringLiteral("0.21"));
@@ -297,7 +314,7 @@ private Q_SLOTS:
             if (method != QuantMethod::None)
                 s.quantization = defaultSpecFor(method);
             const MemoryPlan plan = planMemory(s);
-            const std::int64_t estimate = plan.cudaGraphProfile.estimateBytes();
+            const std::int64_t estimate = plan.cudaGraphProfile.estimateBytes;
             if (estimate <= 0 || (plan.cudaGraphBytes != 0 && plan.cudaGraphBytes != estimate))
                 qFatal("unexpected CUDA-graph bytes for %s", qPrintable(model));
             return plan.cudaGraphBytes == estimate;
@@ -324,7 +341,7 @@ private Q_SLOTS:
                                    QStringLiteral("--speculative-config"), resolveDraftModel);
         const MemoryPlan withDrafts = planMemory(ngram);
         QVERIFY(withDrafts.cudaGraphBytes > 0);
-        QCOMPARE(withDrafts.cudaGraphBytes, withDrafts.cudaGraphProfile.estimateBytes());
+        QCOMPARE(withDrafts.cudaGraphBytes, withDrafts.cudaGraphProfile.estimateBytes);
         // The plan says why.
         const MemoryPlan v2 = planMemory(
             scenario(QStringLiteral("qwen3-8b"), QStringLiteral("h100-sxm"), QStringLiteral("0.22")));

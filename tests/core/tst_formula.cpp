@@ -387,6 +387,19 @@ private Q_SLOTS:
                  QStringLiteral("budget − weights − activations − overhead − cuda_graphs"));
         QCOMPARE(termOf(available, "cuda_graphs").value, test::Llama8bH100CudaGraphEstimateBytes);
         QCOMPARE(available.result.value, plan.kv.availableBytes);
+        // The estimate has its own line, as vLLM's profile makes it (core/plan/cudagraphmemory.h): the first
+        // FULL capture's split buffers, then 50 + 50 graphs of 32 layers at 192 KiB.
+        verifyLinesAddUp(sheet);
+        const FormulaLine &graphs = lineOf(sheet, "cuda_graphs");
+        QCOMPARE(graphs.symbolic(),
+                 QStringLiteral("first_capture + (piecewise_graphs − 1 + full_graphs − 1) × "
+                                "layers × graph_bytes_per_layer"));
+        QCOMPARE(termOf(graphs, "first_capture").value, std::int64_t(274'726'912));
+        QCOMPARE(termOf(graphs, "piecewise_graphs").value, std::int64_t(51));
+        QCOMPARE(termOf(graphs, "full_graphs").value, std::int64_t(51));
+        QCOMPARE(termOf(graphs, "layers").value, std::int64_t(32));
+        QCOMPARE(termOf(graphs, "graph_bytes_per_layer").value, 192 * KiB);
+        QCOMPARE(graphs.result.value, test::Llama8bH100CudaGraphEstimateBytes);
     }
 
     void sglangBudgetIsItsStaticShareOfWhatIsFree()

@@ -535,6 +535,23 @@ private Q_SLOTS:
         QVERIFY(refused(QStringLiteral("vllm serve RedHatAI/Meta-Llama-3.1-8B-Instruct-quantized.w4a16")));
     }
 
+    void aLogsLargestCudaGraphBatchIsPlanned()
+    {
+        // vLLM's --max-cudagraph-capture-size among the non-default args (a Llama-3.1-8B start on an H100;
+        // lines shortened, the figures hand-made): the plan captures graphs up to 64 tokens, 1, 2, 4 and
+        // every 8 to 64, 11 of each mode (core/plan/cudagraphmemory.h).
+        const QString text = QStringLiteral(
+            "(APIServer pid=1) INFO [utils.py:253] vLLM API server version 0.21.0\n"
+            "(APIServer pid=1) INFO [utils.py:189] non-default args: {'model': "
+            "'meta-llama/Llama-3.1-8B-Instruct', 'max_model_len': 8192, 'max_cudagraph_capture_size': 64}\n"
+            "(EngineCore pid=7) INFO [gpu_model_runner.py:4959] Model loading took 14.99 GiB memory and 5.0 "
+            "seconds\n");
+        const LogExplanation e = explain(text, {QString(), QStringLiteral("h100-sxm"), QString()});
+        QCOMPARE(e.options.value(QStringLiteral("max-cudagraph-capture-size")), QStringLiteral("64"));
+        QCOMPARE(e.plan.cudaGraphProfile.piecewiseGraphs, std::int64_t(11));
+        QCOMPARE(e.plan.cudaGraphProfile.fullGraphs, std::int64_t(11));
+    }
+
     void anEagerStartTakesNoCudaGraphEstimate()
     {
         // vLLM 0.21 with --enforce-eager captures no graphs and so profiles none (gpu_worker.py:

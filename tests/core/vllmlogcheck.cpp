@@ -275,8 +275,7 @@ QList<CudaGraphEstimateCheck> cudaGraphEstimateChecks(const QList<LogCheck> &che
         const QJsonValue logged =
             c.entry.value(QLatin1String("logged")).toObject().value(QLatin1String("cudagraph_estimated_gib"));
         if (logged.isDouble() && logged.toDouble() > 0)
-            out.append(
-                {&c, logged.toDouble(), double(c.plan.cudaGraphProfile.estimateBytes()) / double(GiB)});
+            out.append({&c, logged.toDouble(), double(c.plan.cudaGraphProfile.estimateBytes) / double(GiB)});
     }
     return out;
 }

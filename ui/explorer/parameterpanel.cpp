@@ -27,6 +27,7 @@
 #include "ui/widgets/groupedcombobox.h"
 #include "ui/widgets/logsliderbox.h"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <utility>
@@ -169,9 +170,9 @@ ParameterPanel::ParameterPanel(ScenarioController *controller, UserLibrary *libr
       m_precision(new QSlider(Qt::Horizontal, this)), m_precisionSteps{new QLabel(this), new QLabel(this),
                                                                        new QLabel(this), new QLabel(this)},
       m_utilization(new DefaultDoubleSpinBox(this)), m_kvCacheMemory(new QSpinBox(this)),
-      m_enforceEager(new QCheckBox(this)), m_vllmRow(new QHBoxLayout), m_loraSlots(new QSpinBox(this)),
-      m_loraRankLabel(new QLabel(this)), m_loraRank(new QComboBox(this)), m_loraRow(new QHBoxLayout),
-      m_offloading(new QSpinBox(this)), m_offloadingBackend(new QComboBox(this)),
+      m_cudaGraphSize(new QSpinBox(this)), m_enforceEager(new QCheckBox(this)), m_vllmRow(new QHBoxLayout),
+      m_loraSlots(new QSpinBox(this)), m_loraRankLabel(new QLabel(this)), m_loraRank(new QComboBox(this)),
+      m_loraRow(new QHBoxLayout), m_offloading(new QSpinBox(this)), m_offloadingBackend(new QComboBox(this)),
       m_offloadingRow(new QHBoxLayout), m_speculative(new ElidingComboBox(this)),
       m_draftTokens(new QSpinBox(this)), m_speculativeRow(new QHBoxLayout),
       m_vllmRelease(new QComboBox(this)), m_blockSize(new QComboBox(this)), m_maxModelLen(new QSpinBox(this)),
@@ -212,6 +213,7 @@ ParameterPanel::ParameterPanel(ScenarioController *controller, UserLibrary *libr
     m_precision->setObjectName(QStringLiteral("precisionSlider"));
     m_utilization->setObjectName(QStringLiteral("utilizationSpin"));
     m_kvCacheMemory->setObjectName(QStringLiteral("kvCacheMemorySpin"));
+    m_cudaGraphSize->setObjectName(QStringLiteral("cudaGraphSizeSpin"));
     m_enforceEager->setObjectName(QStringLiteral("enforceEager"));
     m_loraSlots->setObjectName(QStringLiteral("loraSlotsSpin"));
     m_loraRank->setObjectName(QStringLiteral("loraRankCombo"));
@@ -269,6 +271,8 @@ ParameterPanel::ParameterPanel(ScenarioController *controller, UserLibrary *libr
     m_utilization->setKeyboardTracking(false);
     m_kvCacheMemory->setRange(0, 1 << 20); // whole GiB, up to a pebibyte; 0 = profiled
     m_kvCacheMemory->setKeyboardTracking(false);
+    m_cudaGraphSize->setRange(0, 1 << 16); // tokens; 0 = vLLM's default
+    m_cudaGraphSize->setKeyboardTracking(false);
     m_loraSlots->setRange(0, 256);
     m_loraSlots->setKeyboardTracking(false);
     m_offloading->setRange(0, 1 << 20); // whole GiB of host memory, summed over the ranks; 0 = off
@@ -345,6 +349,7 @@ ParameterPanel::ParameterPanel(ScenarioController *controller, UserLibrary *libr
     m_servingForm->addRow(new QLabel(this), m_vllmRow);
     m_servingForm->addRow(new QLabel(this), m_utilization);
     m_servingForm->addRow(new QLabel(this), m_kvCacheMemory);
+    m_servingForm->addRow(new QLabel(this), m_cudaGraphSize);
     // LoRA slots and their rank share a row, as vLLM's --max-loras and --max-lora-rank go together.
     m_loraRow->addWidget(m_loraSlots, 1);
     m_loraRow->addWidget(m_loraRankLabel);
@@ -447,6 +452,8 @@ ParameterPanel::ParameterPanel(ScenarioController *controller, UserLibrary *libr
     connect(m_kvCacheMemory, &QSpinBox::valueChanged, this,
             [this](int gib) { m_controller->setKvCacheMemoryBytes(bytesOfGiB(gib)); });
     connect(m_enforceEager, &QCheckBox::toggled, m_controller, &ScenarioController::setEnforceEager);
+    connect(m_cudaGraphSize, &QSpinBox::valueChanged, m_controller,
+            &ScenarioController::setMaxCudagraphCaptureSize);
     const auto applyLora = [this] {
         m_controller->setLora(m_loraSlots->value(), m_loraRank->currentData().toLongLong());
     };
@@ -555,6 +562,7 @@ QWidget *ParameterPanel::controlFor(ScenarioField option) const
         {ScenarioField::MemFractionStatic, m_utilization},
         {ScenarioField::KvCacheMemoryBytes, m_kvCacheMemory},
         {ScenarioField::EnforceEager, m_enforceEager},
+        {ScenarioField::MaxCudagraphCaptureSize, m_cudaGraphSize},
         {ScenarioField::MaxLoras, m_loraSlots},
         {ScenarioField::MaxLoraRank, m_loraRank},
         {ScenarioField::KvOffloadingSize, m_offloading},
@@ -772,6 +780,11 @@ void ParameterPanel::showScenario(const Scenario &s)
         m_enforceEager->setEnabled(s.engine == Engine::Vllm);
     }
     {
+        const QSignalBlocker blocker(m_cudaGraphSize);
+        m_cudaGraphSize->setValue(int(std::clamp<std::int64_t>(s.maxCudagraphCaptureSize, 0, 1 << 16)));
+        m_cudaGraphSize->setEnabled(s.engine == Engine::Vllm && !s.enforceEager);
+    }
+    {
         const QSignalBlocker slots(m_loraSlots);
         const QSignalBlocker rank(m_loraRank);
         m_loraSlots->setValue(int(s.maxLoras));
@@ -919,6 +932,7 @@ void ParameterPanel::retranslate()
     setFormLabel(m_precisionForm, m_precision->parentWidget(), tr("KV precision"));
     setFormLabel(m_servingForm, m_utilization, fieldLabel(shareField(m_controller->scenario().engine)));
     setFormLabel(m_servingForm, m_kvCacheMemory, fieldLabel(ScenarioField::KvCacheMemoryBytes));
+    setFormLabel(m_servingForm, m_cudaGraphSize, fieldLabel(ScenarioField::MaxCudagraphCaptureSize));
     setFormLabel(m_servingForm, m_loraRow, fieldLabel(ScenarioField::MaxLoras), m_loraSlots);
     m_loraRankLabel->setText(tr("× rank"));
     m_loraSlots->setSpecialValueText(tr("off"));
@@ -954,6 +968,13 @@ void ParameterPanel::retranslate()
            "plays no part. \"profiled\": vLLM's default, the budget less everything before the cache.")
             .arg(optionFlag(ScenarioField::KvCacheMemoryBytes),
                  optionFlag(ScenarioField::GpuMemoryUtilization)));
+    m_cudaGraphSize->setSpecialValueText(tr("vLLM's default"));
+    m_cudaGraphSize->setSuffix(tr(" tokens"));
+    m_cudaGraphSize->setToolTip(
+        tr("%1: the largest batch vLLM captures a CUDA graph for. Fewer graphs leave more of the budget "
+           "for the KV cache from vLLM 0.21; larger batches then run without graphs. \"vLLM's default\": "
+           "twice %2, at most 512.")
+            .arg(optionFlag(ScenarioField::MaxCudagraphCaptureSize), optionFlag(ScenarioField::MaxNumSeqs)));
     m_enforceEager->setText(tr("eager"));
     m_enforceEager->setToolTip(
         tr("%1: vLLM runs without CUDA graphs. From vLLM 0.21 it then takes no CUDA-graph estimate out of "

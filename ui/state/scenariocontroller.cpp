@@ -230,6 +230,11 @@ void ScenarioController::setEnforceEager(bool eager)
     change([&](Scenario &s) { s.enforceEager = eager; });
 }
 
+void ScenarioController::setMaxCudagraphCaptureSize(int tokens)
+{
+    change([&](Scenario &s) { s.maxCudagraphCaptureSize = tokens; });
+}
+
 void ScenarioController::setLora(std::int64_t maxLoras, std::int64_t rank)
 {
     change([&](Scenario &s) {
