@@ -49,6 +49,14 @@ namespace kvscope {
 
 namespace {
 
+/// A spin box whose 0 is the engine's own choice: the word 0 reads as, the unit after a value, what it sets.
+void describeSpinBox(QSpinBox *box, const QString &zero, const QString &suffix, const QString &toolTip)
+{
+    box->setSpecialValueText(zero);
+    box->setSuffix(suffix);
+    box->setToolTip(toolTip);
+}
+
 /// The engine's share of GPU memory, edited in one box: vLLM's --gpu-memory-utilization, SGLang's
 /// --mem-fraction-static.
 ScenarioField shareField(Engine engine)
@@ -953,24 +961,21 @@ void ParameterPanel::retranslate()
     m_draftTokens->setToolTip(tr("num_speculative_tokens: drafts proposed and verified each step"));
     showSpeculative(m_controller->scenario());
     setFormLabel(m_servingForm, m_offloadingRow, fieldLabel(ScenarioField::KvOffloadingSize), m_offloading);
-    m_offloading->setSpecialValueText(tr("off"));
-    m_offloading->setSuffix(tr(" GiB"));
-    m_offloading->setToolTip(
+    describeSpinBox(
+        m_offloading, tr("off"), tr(" GiB"),
         tr("%1: host memory vLLM offloads KV blocks to, summed over the tensor-parallel ranks, through %2. "
            "It keeps evicted blocks for reuse (a prefix seen again is loaded, not recomputed); it does not "
            "raise how many sequences run at once.")
             .arg(optionFlag(ScenarioField::KvOffloadingSize),
                  optionFlag(ScenarioField::KvOffloadingBackend)));
-    m_kvCacheMemory->setSpecialValueText(tr("profiled"));
-    m_kvCacheMemory->setSuffix(tr(" GiB"));
-    m_kvCacheMemory->setToolTip(
+    describeSpinBox(
+        m_kvCacheMemory, tr("profiled"), tr(" GiB"),
         tr("%1: the KV cache's memory per GPU, taken as given; vLLM then skips its profiled budget and %2 "
            "plays no part. \"profiled\": vLLM's default, the budget less everything before the cache.")
             .arg(optionFlag(ScenarioField::KvCacheMemoryBytes),
                  optionFlag(ScenarioField::GpuMemoryUtilization)));
-    m_cudaGraphSize->setSpecialValueText(tr("vLLM's default"));
-    m_cudaGraphSize->setSuffix(tr(" tokens"));
-    m_cudaGraphSize->setToolTip(
+    describeSpinBox(
+        m_cudaGraphSize, tr("vLLM's default"), tr(" tokens"),
         tr("%1: the largest batch vLLM captures a CUDA graph for. Fewer graphs leave more of the budget "
            "for the KV cache from vLLM 0.21; larger batches then run without graphs. \"vLLM's default\": "
            "twice %2, at most 512.")
