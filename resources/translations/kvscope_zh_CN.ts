@@ -2958,6 +2958,10 @@
         <translation>日志中的 worker 运行在 %1 台主机上（%2）：这些 GPU 跨越多个节点。kvscope 按单节点规划：它在 TP &gt; 1 时 PyTorch 之外的显存取的是单节点 GPU 的数值，而单节点内 vLLM 的自定义 all-reduce 和 NCCL 的链路与跨网络时不同。</translation>
     </message>
     <message>
+        <source>CUDA graphs for batches up to %1 tokens only, larger ones slower</source>
+        <translation>只为不超过 %1 个 token 的批量捕获 CUDA 图，更大的批量变慢</translation>
+    </message>
+    <message>
         <source>no CUDA graphs, slower steps</source>
         <translation>不用 CUDA graph，步长变慢</translation>
     </message>

@@ -586,6 +586,17 @@ private Q_SLOTS:
         QVERIFY(lever != g.levers.cend());
         QCOMPARE(lever->tokens, e.plan.kv.capacityTokens);
         QVERIFY2(lever->launch.contains(QStringLiteral("--enforce-eager")), qPrintable(lever->launch));
+        // Fewer graphs keep them for small batches, as vLLM's memory guide shows (capture sizes up to 16:
+        // docs/configuration/conserving_memory.md): 5 + 5 graphs, 144,703,488 + 8 x 6 MiB = 195,035,136 B
+        // where the default's 51 + 51 take 903,872,512 B, so 708,837,376 B more for the cache, between the
+        // start with graphs and the eager one.
+        const auto fewer = std::find_if(g.levers.cbegin(), g.levers.cend(), [](const KvLever &l) {
+            return l.what.contains(QStringLiteral("(--max-cudagraph-capture-size 16)"));
+        });
+        QVERIFY(fewer != g.levers.cend());
+        QVERIFY(fewer->tokens > g.plan.kv.capacityTokens && fewer->tokens < lever->tokens);
+        QVERIFY2(fewer->launch.contains(QStringLiteral("--max-cudagraph-capture-size 16")),
+                 qPrintable(fewer->launch));
     }
 
     void aModelRunnerV2LogKeepsTheGraphsInTheKvCache()
