@@ -887,7 +887,7 @@ void appendBeforeCache(LineBuilder &line, const MemoryPlan &plan, bool sglang, c
 std::optional<FormulaLine> cudaGraphLine(const MemoryPlan &plan)
 {
     const CudaGraphProfile &g = plan.cudaGraphProfile;
-    if (plan.cudaGraphBytes <= 0 || plan.cudaGraphBytes != g.estimateBytes)
+    if (!plan.cudaGraphsEstimated())
         return std::nullopt;
     LineBuilder line(FormulaSection::Capacity, QStringLiteral("cuda_graphs"));
     line.term(

@@ -7,7 +7,6 @@
 #include "core/engine/engine.h"
 #include "core/engine/runtime.h"
 #include "core/library/library.h"
-#include "core/plan/cudagraphmemory.h"
 #include "core/plan/enginerules.h"
 #include "core/plan/pipelineparallel.h"
 #include "core/plan/planner.h"
@@ -1049,9 +1048,7 @@ void addLevers(LogExplanation &e, const ScenarioResolvers &resolve)
     // Fewer graphs, as vLLM's memory guide shows them (cudagraph_capture_sizes [1, 2, 4, 8, 16]:
     // docs/configuration/conserving_memory.md, "Reduce CUDA Graphs"); larger batches then run without.
     constexpr std::int64_t FewGraphsTokens = 16;
-    if (p.cudaGraphBytes > 0 && p.cudaGraphProfile.estimateBytes == p.cudaGraphBytes &&
-        vllmCudaGraphSizes(e.scenario, e.scenario.model, p.maxNumSeqs, p.maxNumBatchedTokens).largest >
-            FewGraphsTokens)
+    if (p.cudaGraphsEstimated() && p.cudaGraphProfile.largestCaptureTokens > FewGraphsTokens)
         addLever(e,
                  LogExplanationWords::tr("CUDA graphs for batches up to %1 tokens only, larger ones slower")
                      .arg(FewGraphsTokens),

@@ -54,6 +54,17 @@ private:
     std::int64_t m_value;
 };
 
+/// bytes(), or an Error saying message() when its arithmetic passes 2^63: for the caller that knows which
+/// option to blame.
+template <class Bytes, class Message> auto withOverflowMessage(Bytes &&bytes, Message &&message)
+{
+    try {
+        return bytes();
+    } catch (const Error &) {
+        throw Error(message());
+    }
+}
+
 /// Ceiling division for non-negative numerators and positive denominators.
 constexpr std::int64_t ceilDiv(std::int64_t numerator, std::int64_t denominator)
 {

@@ -22,16 +22,6 @@ bool hasLargeSchedulerDefaults(const GpuSpec &gpu)
     return gpu.memoryBytes >= 70 * GiB && !gpu.name.contains(QLatin1String("A100"), Qt::CaseInsensitive);
 }
 
-/// bytes(), or an Error saying message() when it passes 2^63: the option to blame is known here.
-template <class Bytes, class Message> Checked withOverflowMessage(Bytes &&bytes, Message &&message)
-{
-    try {
-        return bytes();
-    } catch (const Error &) {
-        throw Error(message());
-    }
-}
-
 } // namespace
 
 std::int64_t defaultMaxNumSeqs(const GpuSpec &gpu)

@@ -100,46 +100,50 @@ CudaGraphSizes vllmCudaGraphSizes(const Scenario &s, const ModelArch &m, std::in
 CudaGraphProfile vllmCudaGraphProfile(const Scenario &s, const ModelArch &m, int tp, int dtypeBytes,
                                       std::int64_t maxNumSeqs, std::int64_t maxNumBatchedTokens)
 {
-    try {
-        CudaGraphProfile p;
-        const CudaGraphSizes sizes = vllmCudaGraphSizes(s, m, maxNumSeqs, maxNumBatchedTokens);
-        p.piecewiseGraphs = sizes.countIn(1, sizes.largest);
-        // FULL graphs replay uniform decode batches: the capture sizes from one request's decode tokens up to
-        // max_num_seqs of them (CudagraphDispatcher.initialize_cudagraph_keys,
-        // vllm/v1/cudagraph_dispatcher.py). Chunked local attention supports no FULL graph and vLLM falls
-        // back to PIECEWISE (its warning "CUDAGraphMode.FULL_AND_PIECEWISE is not supported with
-        // ChunkedLocalAttention", log 93).
-        const std::int64_t decodeTokens = decodeQueryTokens(s);
-        const std::int64_t largestDecode = (Checked(maxNumSeqs) * decodeTokens).value();
-        if (m.attentionChunkSize == 0) {
-            p.fullGraphs = sizes.countIn(decodeTokens, largestDecode);
-            p.largestFullTokens = p.fullGraphs > 0 ? sizes.largestUpTo(largestDecode) : 0;
-        }
-        p.layers = m.numLayers;
-        if (p.fullGraphs > 0 && holdsSplitBuffers(s, m, dtypeBytes)) {
-            // [splits, tokens, heads, width] float32 partial outputs and [splits, tokens, heads] float32
-            // log-sum-exps, beside the output itself; MLA attends in the latent space (kv_lora_rank wide).
-            const int headsOnGpu = std::max(1, m.numHeads / std::max(1, tp));
-            const int width = m.usesMla() ? m.mla.kvLoraRank : m.headDim;
-            const Checked rows = Checked(p.largestFullTokens) * headsOnGpu;
-            constexpr int splits = 32;
-            p.splitBuffersBytes = (rows * width * (splits * 4 + dtypeBytes) + rows * splits * 4).value();
-        }
-        p.firstCaptureBytes = std::max(VllmPiecewiseFirstCaptureBytes, p.splitBuffersBytes);
-        p.perGraphBytes = (Checked(VllmCudaGraphBytesPerLayer) * p.layers).value();
-        const std::int64_t furtherGraphs =
-            std::max<std::int64_t>(0, p.piecewiseGraphs - 1) + std::max<std::int64_t>(0, p.fullGraphs - 1);
-        p.estimateBytes = (Checked(p.firstCaptureBytes) + Checked(p.perGraphBytes) * furtherGraphs).value();
-        return p;
-    } catch (const Error &) {
-        throw Error(QCoreApplication::translate("kvscope::Planner",
-                                                "%1 %2 and %3 %4: vLLM's CUDA graphs would take more than "
-                                                "2^63 bytes")
-                        .arg(optionFlag(ScenarioField::MaxCudagraphCaptureSize),
-                             QString::number(s.maxCudagraphCaptureSize),
-                             optionFlag(ScenarioField::MaxNumBatchedTokens),
-                             QString::number(maxNumBatchedTokens)));
-    }
+    const auto tooLarge = [&] {
+        return QCoreApplication::translate(
+                   "kvscope::Planner", "%1 %2 and %3 %4: vLLM's CUDA graphs would take more than 2^63 bytes")
+            .arg(optionFlag(ScenarioField::MaxCudagraphCaptureSize),
+                 QString::number(s.maxCudagraphCaptureSize), optionFlag(ScenarioField::MaxNumBatchedTokens),
+                 QString::number(maxNumBatchedTokens));
+    };
+    return withOverflowMessage(
+        [&] {
+            CudaGraphProfile p;
+            const CudaGraphSizes sizes = vllmCudaGraphSizes(s, m, maxNumSeqs, maxNumBatchedTokens);
+            p.largestCaptureTokens = sizes.largest;
+            p.piecewiseGraphs = sizes.countIn(1, sizes.largest);
+            // FULL graphs replay uniform decode batches: the capture sizes from one request's decode tokens
+            // up to max_num_seqs of them (CudagraphDispatcher.initialize_cudagraph_keys,
+            // vllm/v1/cudagraph_dispatcher.py). Chunked local attention supports no FULL graph and vLLM falls
+            // back to PIECEWISE (its warning "CUDAGraphMode.FULL_AND_PIECEWISE is not supported with
+            // ChunkedLocalAttention", log 93).
+            const std::int64_t decodeTokens = decodeQueryTokens(s);
+            const std::int64_t largestDecode = (Checked(maxNumSeqs) * decodeTokens).value();
+            if (m.attentionChunkSize == 0) {
+                p.fullGraphs = sizes.countIn(decodeTokens, largestDecode);
+                p.largestFullTokens = p.fullGraphs > 0 ? sizes.largestUpTo(largestDecode) : 0;
+            }
+            p.layers = m.numLayers;
+            if (p.fullGraphs > 0 && holdsSplitBuffers(s, m, dtypeBytes)) {
+                // [splits, tokens, heads, width] float32 partial outputs and [splits, tokens, heads] float32
+                // log-sum-exps, beside the output itself; MLA attends in the latent space (kv_lora_rank
+                // wide).
+                const int headsOnGpu = std::max(1, m.numHeads / std::max(1, tp));
+                const int width = m.usesMla() ? m.mla.kvLoraRank : m.headDim;
+                const Checked rows = Checked(p.largestFullTokens) * headsOnGpu;
+                constexpr int splits = 32;
+                p.splitBuffersBytes = (rows * width * (splits * 4 + dtypeBytes) + rows * splits * 4).value();
+            }
+            p.firstCaptureBytes = std::max(VllmPiecewiseFirstCaptureBytes, p.splitBuffersBytes);
+            p.perGraphBytes = (Checked(VllmCudaGraphBytesPerLayer) * p.layers).value();
+            const std::int64_t furtherGraphs = std::max<std::int64_t>(0, p.piecewiseGraphs - 1) +
+                                               std::max<std::int64_t>(0, p.fullGraphs - 1);
+            p.estimateBytes =
+                (Checked(p.firstCaptureBytes) + Checked(p.perGraphBytes) * furtherGraphs).value();
+            return p;
+        },
+        tooLarge);
 }
 
 } // namespace kvscope

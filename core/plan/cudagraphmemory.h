@@ -18,7 +18,8 @@ struct Scenario;
 /// The graphs vLLM captures and what its profile measures of them, on one GPU.
 struct CudaGraphProfile
 {
-    std::int64_t piecewiseGraphs = 0;   ///< PIECEWISE: every capture size
+    std::int64_t largestCaptureTokens = 0; ///< the largest capture size
+    std::int64_t piecewiseGraphs = 0;      ///< PIECEWISE: every capture size
     std::int64_t fullGraphs = 0;        ///< FULL: the uniform-decode sizes (0 when the backend refuses them)
     std::int64_t largestFullTokens = 0; ///< the first FULL capture's tokens
     int layers = 0;                     ///< decoder layers on this GPU (its pipeline stage's)

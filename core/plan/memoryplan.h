@@ -255,6 +255,11 @@ struct MemoryPlan
     /// The graphs vLLM would capture and its estimate of them, whether or not this release subtracts it
     /// (vLLM only; empty off CUDA). cudaGraphBytes is its estimateBytes where the release subtracts it.
     CudaGraphProfile cudaGraphProfile;
+    /// The budget holds kvscope's estimate of the graphs (not none, not a log's measured figure).
+    bool cudaGraphsEstimated() const
+    {
+        return cudaGraphBytes > 0 && cudaGraphBytes == cudaGraphProfile.estimateBytes;
+    }
     /// vLLM runs the model on its Model Runner V2 (runsOnModelRunnerV2, core/plan/vllmrules.h).
     bool modelRunnerV2 = false;
     /// Where the weights, activation peak, non-torch memory and CUDA-graph estimate were measured

@@ -299,7 +299,7 @@ void VllmRules::addNotes(const Scenario &s, MemoryPlan &plan) const
                    "(VLLM_ALLOW_CHUNKED_LOCAL_ATTN_WITH_HYBRID_KV_CACHE=0): every layer holds the whole "
                    "context")
                    .arg(profile.since.text());
-    if (plan.cudaGraphBytes > 0 && plan.cudaGraphBytes == plan.cudaGraphProfile.estimateBytes)
+    if (plan.cudaGraphsEstimated())
         plan.notes << QCoreApplication::translate(
                           "kvscope::Planner",
                           "vLLM %1 takes its estimated CUDA-graph memory (%2 for %3 piecewise and %4 full "

@@ -10,6 +10,7 @@
 #include "core/plan/speed.h"
 #include "core/precision/dtypes.h"
 #include "tests/core/generateddoc.h"
+#include "tests/core/median.h"
 #include "tests/core/speedobservations.h"
 #include "tests/filewriters.h"
 
@@ -105,7 +106,7 @@ struct Summary
 Summary summarise(const QList<Observation> &observations, Split split, const SpeedConstants &c)
 {
     Summary s;
-    std::vector<double> errors;
+    QList<double> errors;
     for (const Observation &o : observations) {
         if (o.split != split)
             continue;
@@ -114,11 +115,7 @@ Summary summarise(const QList<Observation> &observations, Split split, const Spe
         s.within25 += e <= 0.25 ? 1 : 0;
     }
     s.rows = int(errors.size());
-    if (!errors.empty()) {
-        std::sort(errors.begin(), errors.end());
-        const std::size_t n = errors.size();
-        s.medianError = n % 2 ? errors[n / 2] : (errors[n / 2 - 1] + errors[n / 2]) / 2;
-    }
+    s.medianError = median(errors);
     return s;
 }
 

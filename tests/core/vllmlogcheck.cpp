@@ -280,15 +280,6 @@ QList<CudaGraphEstimateCheck> cudaGraphEstimateChecks(const QList<LogCheck> &che
     return out;
 }
 
-double median(QList<double> values)
-{
-    if (values.isEmpty())
-        return 0;
-    std::sort(values.begin(), values.end());
-    const qsizetype middle = values.size() / 2;
-    return values.size() % 2 ? values.at(middle) : (values.at(middle - 1) + values.at(middle)) / 2;
-}
-
 QString engineVersion(const QJsonObject &entry)
 {
     if (entry.value(QLatin1String("engine")).toString() == QLatin1String("SGLang"))

@@ -5,6 +5,7 @@
 
 #include "core/plan/memoryplan.h"
 #include "core/scenario/scenario.h"
+#include "tests/core/median.h"
 
 #include <optional>
 
@@ -116,9 +117,6 @@ struct CudaGraphEstimateCheck
 };
 /// Every modelled log that prints the estimate, in the checks' order.
 QList<CudaGraphEstimateCheck> cudaGraphEstimateChecks(const QList<LogCheck> &checks);
-
-/// The median of `values` (the mean of the middle two for an even count); 0 for none.
-double median(QList<double> values);
 
 /// "vLLM 0.19" from "0.19.0", "~0.11.0 (inferred...)"; "SGLang" for SGLang logs.
 QString engineVersion(const QJsonObject &entry);
