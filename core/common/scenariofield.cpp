@@ -84,7 +84,7 @@ const FieldSpelling spellings[] = {
     {ScenarioField::EnforceEager, "enforce-eager", nullptr,
      QT_TRANSLATE_NOOP("kvscope::ScenarioField", "Eager mode (no CUDA graphs)")},
     {ScenarioField::MaxCudagraphCaptureSize, "max-cudagraph-capture-size", nullptr,
-     QT_TRANSLATE_NOOP("kvscope::ScenarioField", "Largest CUDA-graph batch")},
+     QT_TRANSLATE_NOOP("kvscope::ScenarioField", "CUDA graphs up to")},
     {ScenarioField::MaxLoras, "max-loras", "max-loras-per-batch",
      QT_TRANSLATE_NOOP("kvscope::ScenarioField", "LoRA slots")},
     {ScenarioField::MaxLoraRank, "max-lora-rank", nullptr,

@@ -4638,7 +4638,7 @@
         <translation>LoRA 目标模块</translation>
     </message>
     <message>
-        <source>Largest CUDA-graph batch</source>
+        <source>CUDA graphs up to</source>
         <translation>CUDA 图最大批量</translation>
     </message>
     <message>
