@@ -242,6 +242,16 @@ class TestTeacher : public QObject
         return m_window->showView(view);
     }
 
+    /// Llama-3.1-8B on an H100 in the explorer, presented on a 1280 x 800 projector in `language`.
+    bool presentLlamaOnProjector(const QString &language)
+    {
+        if (!showOnProjector(language, QStringLiteral("explorer")) ||
+            !controller()->setScenario(scenarioOf("llama-3.1-8b", "h100-sxm")))
+            return false;
+        m_window->setPresentationMode(true);
+        return true;
+    }
+
 private Q_SLOTS:
     void initTestCase() { test::isolateSettings(QStringLiteral("kvscope-tests-teacher")); }
 
@@ -663,11 +673,7 @@ private Q_SLOTS:
     void explorerFitsAProjector()
     {
         QFETCH(QString, language);
-        translations::apply(language);
-        QVERIFY(controller()->setScenario(scenarioOf("llama-3.1-8b", "h100-sxm")));
-        m_window->setPresentationFullScreen(false);
-        m_window->resize(1280, 800);
-        m_window->setPresentationMode(true);
+        QVERIFY(presentLlamaOnProjector(language));
         QTRY_VERIFY_WITH_TIMEOUT(!explorer()->accuracyRunner()->isRunning(), test::BackgroundWorkTimeoutMs);
         QApplication::processEvents();
         // Nothing wider than the pane (a few pixels of height the layout takes from wrapped
@@ -688,6 +694,44 @@ private Q_SLOTS:
     }
 
     void explorerFitsAProjector_data() { compareFitsAProjector_data(); }
+
+    // Before: presented at 1280 x 800 with the formulas open, the formula column took its third of
+    // the page from the figures' column below their minimum: "Copy figures", "Copy JSON" and
+    // "Formulas" and the cards' right edges were cut. The formulas, which wrap, give way instead.
+    void explorerWithFormulasFitsAProjector()
+    {
+        QFETCH(QString, language);
+        QVERIFY(presentLlamaOnProjector(language));
+        auto *toggle = child<QAbstractButton>("formulaToggle");
+        if (!toggle->isChecked())
+            toggle->click();
+        QTRY_VERIFY_WITH_TIMEOUT(!explorer()->accuracyRunner()->isRunning(), test::BackgroundWorkTimeoutMs);
+        QApplication::processEvents();
+        QApplication::processEvents(); // the columns' minimums follow the plan's texts once laid out
+        QVERIFY(formulas()->isVisible());
+        QCOMPARE(m_window->size(), QSize(1280, 800));
+        // The figures' page is never wider than its column (below the fold included).
+        auto *area = child<QScrollArea>("explorerFiguresScroll");
+        QVERIFY2(area->viewport()->width() >= area->widget()->minimumSizeHint().width(),
+                 qPrintable(QStringLiteral("%1 px for a page of %2")
+                                .arg(area->viewport()->width())
+                                .arg(area->widget()->minimumSizeHint().width())));
+        const QStringList cut = clippedTexts(m_window.get()).filter(QStringLiteral("cut by its column"));
+        QVERIFY2(cut.isEmpty(), qPrintable(cut.join(QLatin1Char('\n'))));
+        for (const char *name :
+             {"formulaToggle", "copyJsonButton", "copyFiguresButton", "copyFormulasButton"}) {
+            auto *w = child<QWidget>(name);
+            QVERIFY2(w->width() >= w->minimumSizeHint().width(), name);
+        }
+        // The formula column keeps a readable width, and is inside the window.
+        QVERIFY2(formulas()->width() >= 280, qPrintable(QString::number(formulas()->width())));
+        const QRect inWindow(formulas()->mapTo(m_window.get(), QPoint(0, 0)), formulas()->size());
+        QVERIFY(m_window->rect().contains(inWindow));
+        toggle->click();
+        QVERIFY(!formulas()->isVisible());
+    }
+
+    void explorerWithFormulasFitsAProjector_data() { compareFitsAProjector_data(); }
 
     // A MoE with its expert rows (EP, EPLB, the all-to-all backend) on a 1280 x 800 projector: the
     // parameter column grows with the rows and the language, so no control of it is cut.

@@ -108,21 +108,23 @@ ExplorerView::ExplorerView(ScenarioController *controller, UserLibrary *library,
     // The legend above the chart's choices: in one row they demanded more width than a
     // 1280 x 800 projector leaves the pane, and cut everything above them too.
     rightLayout->addWidget(growthLegend);
+    // The what-if box under the two choices: the three in one row set the column's minimum, and
+    // with the formulas open on a 1280 x 800 projector that minimum cut the column.
     auto *growthChoices = new QHBoxLayout;
     growthChoices->addWidget(m_growthAxis);
     growthChoices->addWidget(m_growthScale);
-    growthChoices->addWidget(m_counterfactuals);
     growthChoices->addStretch(1);
     rightLayout->addLayout(growthChoices);
+    rightLayout->addWidget(m_counterfactuals);
     LegendStrip *speedLegend = m_speedChart->makeLegend(this, QStringLiteral("speedLegend"));
     rightLayout->addWidget(m_speedChart, 5);
     rightLayout->addWidget(speedLegend);
     // Below the layout's minimum height the charts scroll instead of overlapping.
-    QScrollArea *rightScroll = scrollingPane(right, this);
-    rightScroll->setObjectName(QStringLiteral("explorerFiguresScroll"));
+    m_figuresScroll = scrollingPane(right, this);
+    m_figuresScroll->setObjectName(QStringLiteral("explorerFiguresScroll"));
 
     m_splitter->addWidget(m_panelScroll);
-    m_splitter->addWidget(rightScroll);
+    m_splitter->addWidget(m_figuresScroll);
     m_splitter->addWidget(m_formula);
     m_splitter->setStretchFactor(0, 0);
     m_splitter->setStretchFactor(1, 1);
@@ -212,6 +214,8 @@ void ExplorerView::refresh()
         m_growth->showGrowth(GrowthChartData{});
         Q_EMIT errorOccurred(tr("Growth chart: %1").arg(error.message()));
     }
+    // The plan's texts (a longer legend entry, a card's value) can widen the page.
+    keepFiguresWhole();
 }
 
 bool ExplorerView::formulaPanelShown() const
@@ -318,10 +322,14 @@ void ExplorerView::fitPanelWidth()
 
 void ExplorerView::keepPanelControlsWhole()
 {
-    // No horizontal scroll bar: the column is at least as wide as the panel's controls (the splitter
-    // widens it to that minimum, leaving the sizes a user dragged to otherwise).
-    const int scrollBar = m_panelScroll->verticalScrollBar()->sizeHint().width();
-    m_panelScroll->setMinimumWidth(std::max(320, m_panel->minimumSizeHint().width() + scrollBar));
+    keepPageWhole(m_panelScroll, 320);
+}
+
+void ExplorerView::keepFiguresWhole()
+{
+    // The formula column, whose text wraps, gives way to the figures' page (with the formulas open
+    // on a 1280 x 800 projector it cut the page's buttons and cards).
+    keepPageWhole(m_figuresScroll);
 }
 
 void ExplorerView::fitFormulaWidth()
@@ -335,8 +343,9 @@ void ExplorerView::growColumn(int column, int wanted)
     QList<int> sizes = m_splitter->sizes();
     if (sizes.size() != 3 || sizes.at(column) >= wanted)
         return;
-    // The room comes from the charts, which keep their minimum.
-    const int room = sizes.at(1) - m_splitter->widget(1)->minimumSizeHint().width();
+    // The room comes from the charts, which keep their page's minimum.
+    keepFiguresWhole();
+    const int room = sizes.at(1) - m_figuresScroll->minimumWidth();
     const int added = std::clamp(wanted - sizes.at(column), 0, std::max(0, room));
     sizes[1] -= added;
     sizes[column] += added;

@@ -84,6 +84,8 @@ private:
     void fitPanelWidth();
     /// The parameter column's minimum: its controls' (kept as the scenario widens them).
     void keepPanelControlsWhole();
+    /// The figures' column's minimum: its page's, which the plan's texts and the zoom set.
+    void keepFiguresWhole();
     /// The formula column at its preferred width, taken from the charts' spare room.
     void fitFormulaWidth();
     /// Widens splitter column `column` (0 parameters, 2 formulas) to `wanted` pixels,
@@ -105,6 +107,7 @@ private:
     QComboBox *m_growthAxis;
     QComboBox *m_growthScale;
     QScrollArea *m_panelScroll = nullptr;
+    QScrollArea *m_figuresScroll = nullptr;
     QCheckBox *m_counterfactuals;
     FormulaPanel *m_formula;
     QPushButton *m_formulaToggle;

@@ -98,6 +98,9 @@ void LegendStrip::setEntries(const QList<Entry> &entries)
         }
         row->addWidget(label);
         layout()->addWidget(item);
+        // Shown now rather than when the layout's queued show runs: a hidden entry has no width, and
+        // the strip's minimum sets its column's before the next refresh.
+        item->show();
         m_items.append(item);
     }
     updateGeometry();

@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: MIT
 #include "ui/widgets/scrollingpane.h"
 
+#include <algorithm>
+
 #include <QScrollArea>
+#include <QScrollBar>
 
 namespace kvscope {
 
@@ -13,6 +16,12 @@ QScrollArea *scrollingPane(QWidget *content, QWidget *parent, Qt::ScrollBarPolic
     area->setFrameShape(QFrame::NoFrame);
     area->setHorizontalScrollBarPolicy(horizontal);
     return area;
+}
+
+void keepPageWhole(QScrollArea *area, int atLeast)
+{
+    const int scrollBar = area->verticalScrollBar()->sizeHint().width();
+    area->setMinimumWidth(std::max(atLeast, area->widget()->minimumSizeHint().width() + scrollBar));
 }
 
 } // namespace kvscope

@@ -14,4 +14,8 @@ namespace kvscope {
 QScrollArea *scrollingPane(QWidget *content, QWidget *parent,
                            Qt::ScrollBarPolicy horizontal = Qt::ScrollBarAlwaysOff);
 
+/// A pane without a horizontal scroll bar at least as wide as its page's controls (and `atLeast`):
+/// a splitter then widens the pane to that minimum instead of cutting the page.
+void keepPageWhole(QScrollArea *area, int atLeast = 0);
+
 } // namespace kvscope
