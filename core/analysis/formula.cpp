@@ -890,6 +890,7 @@ std::optional<FormulaLine> cudaGraphLine(const MemoryPlan &plan)
     if (!plan.cudaGraphsEstimated())
         return std::nullopt;
     LineBuilder line(FormulaSection::Capacity, QStringLiteral("cuda_graphs"));
+    const QString eachLoraCase = g.loraCases > 1 ? QStringLiteral(", each without and with LoRA") : QString();
     line.term(
             bytes(QStringLiteral("first_capture"), g.firstCaptureBytes, ScenarioField::MaxNumSeqs,
                   g.splitBuffersBytes >= VllmPiecewiseFirstCaptureBytes
@@ -897,12 +898,13 @@ std::optional<FormulaLine> cudaGraphLine(const MemoryPlan &plan)
                       : QStringLiteral("the largest piecewise graph's first capture")))
         .op(" + (")
         .term(count(QStringLiteral("piecewise_graphs"), g.piecewiseGraphs, ScenarioField::MaxNumSeqs,
-                    QStringLiteral("capture sizes up to min(2 × max_num_seqs, 512, max_num_batched_tokens)")))
+                    QStringLiteral("capture sizes up to min(2 × max_num_seqs, 512, max_num_batched_tokens)") +
+                        eachLoraCase))
         .op(" − 1");
     if (g.fullGraphs > 0)
         line.op(" + ")
             .term(count(QStringLiteral("full_graphs"), g.fullGraphs, ScenarioField::MaxNumSeqs,
-                        QStringLiteral("uniform-decode sizes up to max_num_seqs")))
+                        QStringLiteral("uniform-decode sizes up to max_num_seqs") + eachLoraCase))
             .op(" − 1");
     line.op(") × ")
         .term(count(QStringLiteral("layers"), g.layers, ScenarioField::Model,

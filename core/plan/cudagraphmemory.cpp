@@ -112,7 +112,8 @@ CudaGraphProfile vllmCudaGraphProfile(const Scenario &s, const ModelArch &m, int
             CudaGraphProfile p;
             const CudaGraphSizes sizes = vllmCudaGraphSizes(s, m, maxNumSeqs, maxNumBatchedTokens);
             p.largestCaptureTokens = sizes.largest;
-            p.piecewiseGraphs = sizes.countIn(1, sizes.largest);
+            p.loraCases = s.maxLoras > 0 ? 2 : 1;
+            p.piecewiseGraphs = (Checked(sizes.countIn(1, sizes.largest)) * p.loraCases).value();
             // FULL graphs replay uniform decode batches: the capture sizes from one request's decode tokens
             // up to max_num_seqs of them (CudagraphDispatcher.initialize_cudagraph_keys,
             // vllm/v1/cudagraph_dispatcher.py). Chunked local attention supports no FULL graph and vLLM falls
@@ -121,7 +122,7 @@ CudaGraphProfile vllmCudaGraphProfile(const Scenario &s, const ModelArch &m, int
             const std::int64_t decodeTokens = decodeQueryTokens(s);
             const std::int64_t largestDecode = (Checked(maxNumSeqs) * decodeTokens).value();
             if (m.attentionChunkSize == 0) {
-                p.fullGraphs = sizes.countIn(decodeTokens, largestDecode);
+                p.fullGraphs = (Checked(sizes.countIn(decodeTokens, largestDecode)) * p.loraCases).value();
                 p.largestFullTokens = p.fullGraphs > 0 ? sizes.largestUpTo(largestDecode) : 0;
             }
             p.layers = m.numLayers;

@@ -19,8 +19,11 @@ struct Scenario;
 struct CudaGraphProfile
 {
     std::int64_t largestCaptureTokens = 0; ///< the largest capture size
-    std::int64_t piecewiseGraphs = 0;      ///< PIECEWISE: every capture size
-    std::int64_t fullGraphs = 0;        ///< FULL: the uniform-decode sizes (0 when the backend refuses them)
+    /// 2 with LoRA: vLLM captures each size without and with the adapters (cudagraph_specialize_lora, on
+    /// by default: CudagraphDispatcher._get_lora_cases, vllm/v1/cudagraph_dispatcher.py).
+    int loraCases = 1;
+    std::int64_t piecewiseGraphs = 0; ///< PIECEWISE: every capture size, for each LoRA case
+    std::int64_t fullGraphs = 0;      ///< FULL: the uniform-decode sizes, for each LoRA case (0 when refused)
     std::int64_t largestFullTokens = 0; ///< the first FULL capture's tokens
     int layers = 0;                     ///< decoder layers on this GPU (its pipeline stage's)
     std::int64_t splitBuffersBytes = 0; ///< FlashAttention 3's split-KV buffers in the first FULL capture

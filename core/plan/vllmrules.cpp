@@ -300,15 +300,23 @@ void VllmRules::addNotes(const Scenario &s, MemoryPlan &plan) const
                    "context")
                    .arg(profile.since.text());
     if (plan.cudaGraphsEstimated())
-        plan.notes << QCoreApplication::translate(
+        plan.notes
+            << (plan.cudaGraphProfile.loraCases > 1
+                    ? QCoreApplication::translate(
+                          "kvscope::Planner",
+                          "vLLM %1 takes its estimated CUDA-graph memory (%2 for %3 piecewise and %4 full "
+                          "graphs of %5 layers, each size without and with LoRA) out of the budget "
+                          "before the KV cache (a vLLM environment variable turns that off: see "
+                          "docs/methodology.md, Engines and versions)")
+                    : QCoreApplication::translate(
                           "kvscope::Planner",
                           "vLLM %1 takes its estimated CUDA-graph memory (%2 for %3 piecewise and %4 full "
                           "graphs of %5 layers) out of the budget before the KV cache (a vLLM environment "
-                          "variable turns that off: see docs/methodology.md, Engines and versions)")
-                          .arg(profile.since.text(), formatGiB(plan.cudaGraphBytes))
-                          .arg(plan.cudaGraphProfile.piecewiseGraphs)
-                          .arg(plan.cudaGraphProfile.fullGraphs)
-                          .arg(plan.cudaGraphProfile.layers);
+                          "variable turns that off: see docs/methodology.md, Engines and versions)"))
+                   .arg(profile.since.text(), formatGiB(plan.cudaGraphBytes))
+                   .arg(plan.cudaGraphProfile.piecewiseGraphs)
+                   .arg(plan.cudaGraphProfile.fullGraphs)
+                   .arg(plan.cudaGraphProfile.layers);
     else if (plan.cudaGraphBytes > 0)
         plan.notes
             << QCoreApplication::translate(

@@ -3597,6 +3597,10 @@
         <translation>vLLM %1 在分配 KV Cache 之前先从预算中扣除估计的 CUDA Graph 显存（%2，共 %3 张分段图和 %4 张完整图，每张 %5 层）（可用 vLLM 的一个环境变量关闭：见 docs/methodology.md 的“Engines and versions”）</translation>
     </message>
     <message>
+        <source>vLLM %1 takes its estimated CUDA-graph memory (%2 for %3 piecewise and %4 full graphs of %5 layers, each size without and with LoRA) out of the budget before the KV cache (a vLLM environment variable turns that off: see docs/methodology.md, Engines and versions)</source>
+        <translation>vLLM %1 在分配 KV Cache 之前先从预算中扣除估计的 CUDA Graph 显存（%2，共 %3 张分段图和 %4 张完整图，每张 %5 层，每个尺寸分别捕获不带和带 LoRA 的图）（可用 vLLM 的一个环境变量关闭：见 docs/methodology.md 的“Engines and versions”）</translation>
+    </message>
+    <message>
         <source>vLLM %1 takes its estimated CUDA-graph memory (%2) out of the budget before the KV cache (a vLLM environment variable turns that off: see docs/methodology.md, Engines and versions)</source>
         <translation>vLLM %1 在分配 KV Cache 之前先从预算中扣除估计的 CUDA Graph 显存（%2）（可用 vLLM 的一个环境变量关闭：见 docs/methodology.md 的“Engines and versions”）</translation>
     </message>

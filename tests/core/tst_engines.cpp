@@ -232,6 +232,17 @@ private Q_SLOTS:
         QCOMPARE(smaller.cudaGraphProfile.fullGraphs, std::int64_t(11));
         QCOMPARE(smaller.cudaGraphBytes, std::int64_t(270'532'608));
         QVERIFY(launchLine(s).command().contains(QLatin1String("--max-cudagraph-capture-size 64")));
+        // LoRA captures every size twice, without and with the adapters (cudagraph_specialize_lora, on by
+        // default: CudagraphDispatcher._get_lora_cases, vllm/v1/cudagraph_dispatcher.py, returns [0,
+        // max_loras + 1]): 22 graphs of each mode, 144,703,488 + (21 + 21) x 6 MiB = 408,944,640 B.
+        s.maxLoras = 2;
+        const MemoryPlan withLora = planMemory(s);
+        QCOMPARE(withLora.cudaGraphProfile.piecewiseGraphs, std::int64_t(22));
+        QCOMPARE(withLora.cudaGraphProfile.fullGraphs, std::int64_t(22));
+        QCOMPARE(withLora.cudaGraphBytes, std::int64_t(408'944'640));
+        QVERIFY2(withLora.notes.join(QLatin1Char('\n')).contains(QLatin1String("without and with LoRA")),
+                 qPrintable(withLora.notes.join(QLatin1Char('\n'))));
+        s.maxLoras = 0;
         // Huge options are refused with the options named, never wrapped.
         s.maxCudagraphCaptureSize = std::int64_t(1) << 62;
         s.maxNumBatchedTokens = std::int64_t(1) << 62;
