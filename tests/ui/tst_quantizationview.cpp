@@ -548,7 +548,7 @@ private Q_SLOTS:
             QCOMPARE(chartView->chart()->backgroundBrush().color(), base);
             // Most of the chart is drawn in the background colour; white is at most a bar's label.
             const QImage image = chartView->grab().toImage();
-            const double sampled = double(image.width() / 2) * double(image.height() / 2);
+            const double sampled = double(image.width()) * double(image.height());
             const double background = test::pixelsNear(image, base) / sampled;
             const double white = test::pixelsNear(image, Qt::white) / sampled;
             QVERIFY2(background > 0.6 && white < 0.001,
