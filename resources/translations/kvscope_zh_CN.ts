@@ -5062,8 +5062,12 @@ Page Up / Page Down 在场景条中切换。</translation>
 <context>
     <name>kvscope::SqnrChart</name>
     <message>
-        <source>SQNR by scheme (dB, higher is better)</source>
-        <translation>各方案的 SQNR（dB，越高越好）</translation>
+        <source>SQNR by scheme</source>
+        <translation>各方案的 SQNR</translation>
+    </message>
+    <message>
+        <source>dB, higher is better</source>
+        <translation>dB，越高越好</translation>
     </message>
     <message>
         <source>SQNR dB</source>

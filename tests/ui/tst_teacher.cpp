@@ -41,10 +41,13 @@
 #include <QAbstractSpinBox>
 #include <QAction>
 #include <QApplication>
+#include <QChart>
+#include <QChartView>
 #include <QCheckBox>
 #include <QClipboard>
 #include <QComboBox>
 #include <QGroupBox>
+#include <QHeaderView>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QLabel>
@@ -62,11 +65,13 @@
 #include <QStyle>
 #include <QStyleOptionComboBox>
 #include <QTabWidget>
+#include <QTableView>
 #include <QTableWidget>
 #include <QTest>
 #include <QTextBlock>
 #include <QTextBrowser>
 #include <QToolButton>
+#include <QValueAxis>
 
 using namespace kvscope;
 
@@ -250,6 +255,20 @@ class TestTeacher : public QObject
             return false;
         m_window->setPresentationMode(true);
         return true;
+    }
+
+    /// The quantization simulator with its first results, presented on a 1280 x 800 projector in `language`.
+    bool presentQuantizationOnProjector(const QString &language)
+    {
+        if (!showOnProjector(language, QStringLiteral("quantization")))
+            return false;
+        m_window->setPresentationMode(true);
+        auto *view = child<QuantizationView>("quantizationView");
+        const QAbstractItemModel *figures = child<QTableView>("figuresTable")->model();
+        const bool shown = QTest::qWaitFor([&] { return figures->rowCount() > 0 && !view->isBusy(); },
+                                           test::BackgroundWorkTimeoutMs);
+        QApplication::processEvents();
+        return shown;
     }
 
 private Q_SLOTS:
@@ -753,6 +772,76 @@ private Q_SLOTS:
     }
 
     void aMoesExpertRowsFitAProjector_data() { compareFitsAProjector_data(); }
+
+    // Before: presented at 1280 x 800 the quantization simulator cut its controls ("Gaussian weig",
+    // "Brow"), its figures table elided every MSE and error ("2....") and clipped its headers
+    // ("3its/weight"). The controls' column follows the zoom, and the table's columns are as wide as their
+    // texts (the table scrolls sideways when the page is narrower than them).
+    void quantizationFitsAProjector()
+    {
+        QFETCH(QString, language);
+        QVERIFY(presentQuantizationOnProjector(language));
+        QCOMPARE(m_window->size(), QSize(1280, 800));
+        const QStringList cut = clippedTexts(m_window.get()).filter(QStringLiteral("cut by its column"));
+        QVERIFY2(cut.isEmpty(), qPrintable(cut.join(QLatin1Char('\n'))));
+        auto *table = child<QTableView>("figuresTable");
+        const QAbstractItemModel *model = table->model();
+        const QHeaderView *header = table->horizontalHeader();
+        const int margin = 2 * table->style()->pixelMetric(QStyle::PM_FocusFrameHMargin, nullptr, table);
+        for (int c = 0; c < model->columnCount(); ++c) {
+            const QString title = model->headerData(c, Qt::Horizontal).toString();
+            int widest = header->fontMetrics().horizontalAdvance(title) +
+                         2 * table->style()->pixelMetric(QStyle::PM_HeaderMargin);
+            for (int r = 0; r < model->rowCount(); ++r)
+                widest = std::max(
+                    widest,
+                    table->fontMetrics().horizontalAdvance(model->index(r, c).data().toString()) + margin);
+            QVERIFY2(
+                header->sectionSize(c) >= widest,
+                qPrintable(
+                    QStringLiteral("%1: %2 px of %3").arg(title).arg(header->sectionSize(c)).arg(widest)));
+        }
+    }
+
+    void quantizationFitsAProjector_data() { compareFitsAProjector_data(); }
+
+    // Before: presented at 1280 x 800 the error histogram's tick labels ran into each other ("-0... -0...",
+    // "0.010.02") and the SQNR chart's title was cut ("SQNR by scheme (dB, high..."): the ticks are as many
+    // as their labels leave room for, and the title is whole.
+    void quantizationChartsFitAProjector()
+    {
+        QFETCH(QString, language);
+        QVERIFY(presentQuantizationOnProjector(language));
+        for (const char *name : {"errorChart", "valuesChart", "sqnrChart"}) {
+            auto *chartView = child<QChartView>(name);
+            QChart *chart = chartView->chart();
+            // The title spans the chart less its margins; a longer one is elided.
+            const QFontMetrics titleMetrics(chart->titleFont());
+            const qreal titleRoom =
+                chart->size().width() - chart->margins().left() - chart->margins().right();
+            QVERIFY2(titleMetrics.horizontalAdvance(chart->title()) <= titleRoom,
+                     qPrintable(QStringLiteral("%1: '%2' in %3 px")
+                                    .arg(QLatin1String(name), chart->title())
+                                    .arg(titleRoom)));
+            for (QAbstractAxis *axis : chart->axes(Qt::Horizontal)) {
+                auto *values = qobject_cast<QValueAxis *>(axis);
+                if (!values)
+                    continue;
+                // Each label (at most "-0.000" wide in the axis' %.3g) within its share of the plot.
+                const QFontMetrics labels(values->labelsFont());
+                const double share = chart->plotArea().width() / std::max(1, values->tickCount() - 1);
+                const int widest = std::max(labels.horizontalAdvance(QString::number(values->min(), 'g', 3)),
+                                            labels.horizontalAdvance(QString::number(values->max(), 'g', 3)));
+                QVERIFY2(widest < share, qPrintable(QStringLiteral("%1: %2 ticks, %3 px apart, labels %4 px")
+                                                        .arg(QLatin1String(name))
+                                                        .arg(values->tickCount())
+                                                        .arg(share)
+                                                        .arg(widest)));
+            }
+        }
+    }
+
+    void quantizationChartsFitAProjector_data() { compareFitsAProjector_data(); }
 
     // Whatever the scenario sets after the window opens (a larger GPU's name, LoRA slots of a hybrid
     // MoE), the parameter column keeps room for its controls on a 1280 x 800 projector.

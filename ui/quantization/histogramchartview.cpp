@@ -5,6 +5,7 @@
 
 #include <QApplication>
 #include <QChart>
+#include <QFontMetrics>
 #include <QLegend>
 #include <QLineSeries>
 #include <QLogValueAxis>
@@ -29,6 +30,7 @@ HistogramChartView::HistogramChartView(const QString &objectName, Qt::Alignment 
     m_logY->setBase(10);
     c->addAxis(m_x, Qt::AlignBottom);
     c->addAxis(m_linearY, Qt::AlignLeft);
+    connect(c, &QChart::plotAreaChanged, this, &HistogramChartView::fitXTicks);
 }
 
 void HistogramChartView::applyPalette()
@@ -104,13 +106,29 @@ void HistogramChartView::setRanges(double xMin, double xMax, double maxCount)
 {
     if (!(xMax > xMin))
         xMax = xMin + 1; // Qt ignores an empty range
-    m_x->setRange(xMin, xMax);
-    m_x->applyNiceNumbers(); // round ticks; the range only grows
+    m_xMin = xMin;
+    m_xMax = xMax;
+    m_xTicks = 0; // a new range: fitted afresh
+    fitXTicks();
     const double top = std::max(maxCount, 1.0);
     if (m_logActive)
         m_logY->setRange(0.5, top * 2);
     else
         m_linearY->setRange(0, top * 1.05);
+}
+
+void HistogramChartView::fitXTicks()
+{
+    // A %.3g label is at most about "-0.000" wide; a gap of one more such width keeps them apart.
+    const double labelWidth =
+        2.0 * QFontMetrics(m_x->labelsFont()).horizontalAdvance(QStringLiteral("-0.000"));
+    const int ticks = std::clamp(int(chart()->plotArea().width() / labelWidth) + 1, 3, 5);
+    if (ticks == m_xTicks)
+        return;
+    m_xTicks = ticks;
+    m_x->setRange(m_xMin, m_xMax);
+    m_x->setTickCount(ticks);
+    m_x->applyNiceNumbers(); // round ticks; the range only grows
 }
 
 } // namespace kvscope

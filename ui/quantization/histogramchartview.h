@@ -44,6 +44,13 @@ protected:
     QValueAxis *m_x = nullptr;
 
 private:
+    /// As many x ticks (3 to 5) as their labels leave room for on the plot: at a presentation zoom five
+    /// ran into each other.
+    void fitXTicks();
+
+    double m_xMin = 0; ///< the range asked for, before nice numbers widen it
+    double m_xMax = 1;
+    int m_xTicks = 0; ///< the tick count fitXTicks chose for this range and plot
     QValueAxis *m_linearY = nullptr;
     QLogValueAxis *m_logY = nullptr;
     bool m_logActive = false;

@@ -17,8 +17,11 @@
 #include "ui/quantization/valueschart.h"
 #include "ui/state/quantsettings.h"
 #include "ui/state/setting.h"
+#include "ui/style/theme.h"
 #include "ui/widgets/scrollingpane.h"
+#include "ui/widgets/textfitcolumns.h"
 
+#include <algorithm>
 #include <climits>
 
 #include <QCheckBox>
@@ -32,8 +35,10 @@
 #include <QPushButton>
 #include <QResizeEvent>
 #include <QScrollArea>
+#include <QScrollBar>
 #include <QTabWidget>
 #include <QTableView>
+#include <QTimer>
 #include <QVBoxLayout>
 
 namespace kvscope {
@@ -81,8 +86,8 @@ QuantizationView::QuantizationView(QWidget *parent)
     controlsLayout->addWidget(m_progress);
     controlsLayout->addWidget(m_status);
     controlsLayout->addStretch();
-    QWidget *controlsArea = scrollingPane(controls, this, Qt::ScrollBarAsNeeded);
-    controlsArea->setFixedWidth(std::min(controls->sizeHint().width(), ControlsWidth) + 16);
+    m_controlsArea = scrollingPane(controls, this, Qt::ScrollBarAsNeeded);
+    fitControlsWidth();
 
     m_errorKind = new QComboBox(this);
     m_errorKind->setObjectName(QStringLiteral("errorKind"));
@@ -110,9 +115,7 @@ QuantizationView::QuantizationView(QWidget *parent)
     m_table->setObjectName(QStringLiteral("figuresTable"));
     m_table->setModel(m_figures);
     m_table->verticalHeader()->hide();
-    m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
-    m_table->horizontalHeader()->setMinimumSectionSize(
-        m_table->fontMetrics().horizontalAdvance(QStringLiteral("0.000e-00")) + 12);
+    fitColumnsToTexts(m_table);
     m_table->setSizeAdjustPolicy(QAbstractScrollArea::AdjustToContents);
     m_table->setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     m_table->setAlternatingRowColors(true);
@@ -127,7 +130,7 @@ QuantizationView::QuantizationView(QWidget *parent)
 
     auto *tensorPage = new QWidget;
     auto *tensorLayout = new QHBoxLayout(tensorPage);
-    tensorLayout->addWidget(controlsArea);
+    tensorLayout->addWidget(m_controlsArea);
     tensorLayout->addWidget(scrollingPane(results, this, Qt::ScrollBarAsNeeded), 1);
     m_attention = new AttentionPanel;
     m_pages = new QTabWidget(this);
@@ -236,7 +239,21 @@ void QuantizationView::changeEvent(QEvent *event)
         m_figures->retranslate();
         redrawValues(); // the grid's legend entry names its row and group
     }
+    // The presentation zoom and another language widen the controls: once they are laid out again.
+    if (event->type() == QEvent::LanguageChange || event->type() == QEvent::FontChange)
+        QTimer::singleShot(0, this, &QuantizationView::fitControlsWidth);
     QWidget::changeEvent(event);
+}
+
+void QuantizationView::fitControlsWidth()
+{
+    // As wide as the controls ask, up to a cap that grows with the zoom; never narrower than they need.
+    const QWidget *controls = m_controlsArea->widget();
+    const int scrollBar = m_controlsArea->verticalScrollBar()->sizeHint().width();
+    const int cap = int(ControlsWidth * theme::zoom());
+    m_controlsArea->setFixedWidth(
+        std::max(controls->minimumSizeHint().width(), std::min(controls->sizeHint().width(), cap)) +
+        scrollBar);
 }
 
 void QuantizationView::restoreSettings()

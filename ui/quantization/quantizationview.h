@@ -24,6 +24,7 @@ class QGridLayout;
 class QLabel;
 class QProgressBar;
 class QPushButton;
+class QScrollArea;
 class QTableView;
 class QTabWidget;
 
@@ -117,6 +118,9 @@ private:
     void redrawHistograms();
     void redrawValues();
     void arrangePanels(bool wide);
+    /// The controls' column as wide as they ask (up to a cap that follows the zoom), never narrower
+    /// than they need.
+    void fitControlsWidth();
 
     QPushButton *m_fromScenario = nullptr;
     QLabel *m_scenarioNote = nullptr; ///< what "From the scenario" chose; cleared by the next edit
@@ -134,6 +138,7 @@ private:
     GroupInspector *m_inspector = nullptr;
     FiguresModel *m_figures = nullptr;
     QTableView *m_table = nullptr;
+    QScrollArea *m_controlsArea = nullptr;
     QGridLayout *m_panels = nullptr;
     QTabWidget *m_pages = nullptr; ///< "Tensor" (the simulator) and "Attention"
     AttentionPanel *m_attention = nullptr;
