@@ -300,7 +300,7 @@
         <translation>缓存的 token</translation>
     </message>
     <message>
-        <source>attention weight</source>
+        <source>weight</source>
         <translation>注意力权重</translation>
     </message>
     <message>

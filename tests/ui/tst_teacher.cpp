@@ -843,6 +843,32 @@ private Q_SLOTS:
 
     void quantizationChartsFitAProjector_data() { compareFitsAProjector_data(); }
 
+    // Before: presented at 1280 x 800 in English the attention weights' axis title was cut ("attention
+    // w..."): the chart's title says whose weights they are, the axis says "weight".
+    void attentionChartsFitAProjector()
+    {
+        QFETCH(QString, language);
+        QVERIFY(showOnProjector(language, QStringLiteral("attention")));
+        m_window->setPresentationMode(true);
+        auto *panel = child<AttentionPanel>("attentionPanel");
+        QTRY_VERIFY_WITH_TIMEOUT(panel->picture().has_value() && !panel->isBusy(),
+                                 test::BackgroundWorkTimeoutMs);
+        QApplication::processEvents();
+        for (const char *name : {"attentionWeightsChart", "logitErrorChart"}) {
+            QChart *chart = child<QChartView>(name)->chart();
+            for (QAbstractAxis *axis : chart->axes(Qt::Vertical)) {
+                const int title = QFontMetrics(axis->titleFont()).horizontalAdvance(axis->titleText());
+                QVERIFY2(title <= chart->plotArea().height(),
+                         qPrintable(QStringLiteral("%1: '%2' is %3 px along a %4 px axis")
+                                        .arg(QLatin1String(name), axis->titleText())
+                                        .arg(title)
+                                        .arg(chart->plotArea().height())));
+            }
+        }
+    }
+
+    void attentionChartsFitAProjector_data() { compareFitsAProjector_data(); }
+
     // Whatever the scenario sets after the window opens (a larger GPU's name, LoRA slots of a hybrid
     // MoE), the parameter column keeps room for its controls on a 1280 x 800 projector.
     void aLaterScenarioFitsThePanel()

@@ -94,7 +94,8 @@ void AttentionWeightsChart::retranslate()
 {
     chart()->setTitle(tr("Attention of one decode query over the cached tokens"));
     m_tokens->setTitleText(tr("cached token"));
-    m_values->setTitleText(tr("attention weight"));
+    // The chart's title says whose weights: a longer axis title was cut on a 1280 x 800 projector.
+    m_values->setTitleText(tr("weight"));
     m_exact->setName(tr("16-bit cache"));
     if (m_picture) {
         const QString format = kvPrecisionName(m_picture->choices.format);
