@@ -20,7 +20,8 @@ struct CudaGraphProfile
 {
     std::int64_t largestCaptureTokens = 0; ///< the largest capture size
     /// 2 with LoRA: vLLM captures each size without and with the adapters (cudagraph_specialize_lora, on
-    /// by default: CudagraphDispatcher._get_lora_cases, vllm/v1/cudagraph_dispatcher.py).
+    /// by default since vllm-project/vllm#25914, October 2025, well before the estimate's 0.21:
+    /// CudagraphDispatcher._get_lora_cases, vllm/v1/cudagraph_dispatcher.py).
     int loraCases = 1;
     std::int64_t piecewiseGraphs = 0; ///< PIECEWISE: every capture size, for each LoRA case
     std::int64_t fullGraphs = 0;      ///< FULL: the uniform-decode sizes, for each LoRA case (0 when refused)
