@@ -38,7 +38,6 @@
 #include <QLabel>
 #include <QPushButton>
 #include <QScrollArea>
-#include <QScrollBar>
 #include <QSignalBlocker>
 #include <QSplitter>
 #include <QTimer>
@@ -316,8 +315,7 @@ void ExplorerView::fitPanelWidth()
 {
     keepPanelControlsWhole();
     // Wide enough for the controls' texts too (a combo narrower than its text cuts it).
-    const int scrollBar = m_panelScroll->verticalScrollBar()->sizeHint().width();
-    growColumn(0, m_panel->sizeHint().width() + scrollBar);
+    growColumn(0, paneWidthFor(m_panelScroll, m_panel->sizeHint().width()));
 }
 
 void ExplorerView::keepPanelControlsWhole()

@@ -35,7 +35,6 @@
 #include <QPushButton>
 #include <QResizeEvent>
 #include <QScrollArea>
-#include <QScrollBar>
 #include <QTabWidget>
 #include <QTableView>
 #include <QTimer>
@@ -249,11 +248,10 @@ void QuantizationView::fitControlsWidth()
 {
     // As wide as the controls ask, up to a cap that grows with the zoom; never narrower than they need.
     const QWidget *controls = m_controlsArea->widget();
-    const int scrollBar = m_controlsArea->verticalScrollBar()->sizeHint().width();
     const int cap = int(ControlsWidth * theme::zoom());
     m_controlsArea->setFixedWidth(
-        std::max(controls->minimumSizeHint().width(), std::min(controls->sizeHint().width(), cap)) +
-        scrollBar);
+        paneWidthFor(m_controlsArea, std::max(controls->minimumSizeHint().width(),
+                                              std::min(controls->sizeHint().width(), cap))));
 }
 
 void QuantizationView::restoreSettings()

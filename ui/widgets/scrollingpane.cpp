@@ -18,10 +18,14 @@ QScrollArea *scrollingPane(QWidget *content, QWidget *parent, Qt::ScrollBarPolic
     return area;
 }
 
+int paneWidthFor(const QScrollArea *area, int pageWidth)
+{
+    return pageWidth + area->verticalScrollBar()->sizeHint().width();
+}
+
 void keepPageWhole(QScrollArea *area, int atLeast)
 {
-    const int scrollBar = area->verticalScrollBar()->sizeHint().width();
-    area->setMinimumWidth(std::max(atLeast, area->widget()->minimumSizeHint().width() + scrollBar));
+    area->setMinimumWidth(std::max(atLeast, paneWidthFor(area, area->widget()->minimumSizeHint().width())));
 }
 
 } // namespace kvscope
