@@ -2,6 +2,7 @@
 // The kvscope binary's headless commands: JSON keys and values, exit codes,
 // and one-line errors with no partial output.
 #include "tests/filewriters.h"
+#include "tests/sourcetree.h"
 #include "tests/support/kvscoperun.h"
 
 #include <cmath>
@@ -505,7 +506,8 @@ private Q_SLOTS:
         // tests/data/vllm-bench-result.json: 200 prompts of 1024 tokens, 256 out each, 16 at a
         // time, median ITL 8.137 ms. Its context is 1024 + 256 / 2 = 1152 tokens; planned at
         // 16 x 1152 the calibrated step is the benchmark's median.
-        const QString file = QFINDTESTDATA("../data/vllm-bench-result.json");
+        const QString file =
+            kvscope::test::sourceTreePath(QStringLiteral("tests/data/vllm-bench-result.json"));
         const Run r = run({QStringLiteral("calc"), QStringLiteral("--json"), QStringLiteral("--bench-result"),
                            file, QStringLiteral("--batch-size"), QStringLiteral("16"),
                            QStringLiteral("--seq-len"), QStringLiteral("1152")});
@@ -801,7 +803,7 @@ private Q_SLOTS:
     // The Llama-3.1-8B log of tests/data/vllm-logs.json (id 1, its source cited there) as a file.
     void explainLog()
     {
-        QFile data(QFINDTESTDATA("../data/vllm-logs.json"));
+        QFile data(kvscope::test::sourceTreePath(QStringLiteral("tests/data/vllm-logs.json")));
         QVERIFY(data.open(QIODevice::ReadOnly));
         const QJsonArray logs = QJsonDocument::fromJson(data.readAll()).array();
         QStringList lines;

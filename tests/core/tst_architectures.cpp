@@ -19,6 +19,7 @@
 #include "core/plan/kvcache.h"
 #include "core/plan/planner.h"
 #include "core/scenario/scenario.h"
+#include "tests/sourcetree.h"
 #include "tests/testsupport.h"
 
 #include <cstdlib>
@@ -67,7 +68,7 @@ private Q_SLOTS:
     {
         // The configs in tests/data/configs are the presets' configs plus their provenance.
         QFETCH(QString, id);
-        const QString path = QStringLiteral(KVSCOPE_TESTS_DIR "/data/configs/%1.json").arg(id);
+        const QString path = test::sourceTreePath(QStringLiteral("tests/data/configs/%1.json").arg(id));
         QFile file(path);
         QVERIFY(file.open(QIODevice::ReadOnly));
         const QJsonObject config = QJsonDocument::fromJson(file.readAll()).object();

@@ -14,6 +14,7 @@
 #include "core/quantization/simulator.h"
 #include "core/quantization/synthetic.h"
 #include "core/scenario/scenariovalues.h"
+#include "tests/sourcetree.h"
 #include "tests/tensorfiles.h"
 #include "tests/testsupport.h"
 
@@ -982,7 +983,7 @@ private Q_SLOTS:
     void publishedResultsDocumentHasEveryEntry()
     {
         // docs/published-results.md is the text form of the built-in file: one row per entry, same figures.
-        QFile file(QStringLiteral(KVSCOPE_PUBLISHED_RESULTS_DOC));
+        QFile file(test::sourceTreePath(QStringLiteral("docs/published-results.md")));
         QVERIFY(file.open(QIODevice::ReadOnly));
         const QStringList lines = QString::fromUtf8(file.readAll()).split(QLatin1Char('\n'));
         for (const PublishedResult &r : publishedResults()) {

@@ -7,6 +7,7 @@
 #include "core/model/modelimport.h"
 #include "core/scenario/launchline.h"
 #include "core/scenario/scenario.h"
+#include "tests/sourcetree.h"
 #include "tests/testsupport.h"
 
 #include <tuple>
@@ -268,8 +269,9 @@ private Q_SLOTS:
         QTemporaryDir dir;
         const QString folder = dir.filePath(QStringLiteral("it's a model"));
         QVERIFY(QDir().mkpath(folder));
-        QVERIFY(QFile::copy(QStringLiteral(KVSCOPE_TESTS_DIR "/data/configs/qwen3-next-80b-a3b.json"),
-                            folder + QStringLiteral("/config.json")));
+        QVERIFY(
+            QFile::copy(test::sourceTreePath(QStringLiteral("tests/data/configs/qwen3-next-80b-a3b.json")),
+                        folder + QStringLiteral("/config.json")));
         Scenario s = workload(QStringLiteral("llama-3.1-8b"));
         s.model = importModel(folder + QStringLiteral("/config.json")).model;
         const LaunchLine line = launchLine(s);

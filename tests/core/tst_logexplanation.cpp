@@ -14,6 +14,7 @@
 #include "core/precision/dtypes.h"
 #include "core/precision/quantizationspec.h"
 #include "tests/core/vllmlogcheck.h"
+#include "tests/sourcetree.h"
 #include "tests/testsupport.h"
 
 #include <cmath>
@@ -30,7 +31,8 @@ namespace {
 
 QJsonObject logEntry(int id)
 {
-    for (const QJsonValue &v : validation::readLogs(QStringLiteral(KVSCOPE_VALIDATION_LOGS)))
+    for (const QJsonValue &v :
+         validation::readLogs(test::sourceTreePath(QStringLiteral("tests/data/vllm-logs.json"))))
         if (v.toObject().value(QLatin1String("id")).toInt() == id)
             return v.toObject();
     return {};
@@ -249,7 +251,8 @@ private Q_SLOTS:
     void infersTheScenarioTheValidationPlans()
     {
         int explained = 0;
-        for (const QJsonValue &value : validation::readLogs(QStringLiteral(KVSCOPE_VALIDATION_LOGS))) {
+        for (const QJsonValue &value :
+             validation::readLogs(test::sourceTreePath(QStringLiteral("tests/data/vllm-logs.json")))) {
             const QJsonObject entry = value.toObject();
             const int id = entry.value(QLatin1String("id")).toInt();
             if (entry.value(QLatin1String("engine")).toString() == QLatin1String("SGLang"))
@@ -903,7 +906,8 @@ private Q_SLOTS:
     void sglangLogsPlanAsTheValidationDoes()
     {
         int explained = 0;
-        for (const QJsonValue &value : validation::readLogs(QStringLiteral(KVSCOPE_VALIDATION_LOGS))) {
+        for (const QJsonValue &value :
+             validation::readLogs(test::sourceTreePath(QStringLiteral("tests/data/vllm-logs.json")))) {
             const QJsonObject entry = value.toObject();
             if (entry.value(QLatin1String("engine")).toString() != QLatin1String("SGLang"))
                 continue;
@@ -1193,7 +1197,8 @@ private Q_SLOTS:
         // total. Drivers and ECC move a card's total by a few tenths of a GiB, so the nearest preset within
         // half a percent is planned with the log's total and named, with the others that near: the RTX 6000
         // Ada's 44.43 GiB, then the L40S's 44.52 (the card this log ran on, which --gpu l40s:44.42 names).
-        for (const QJsonValue &value : validation::readLogs(QStringLiteral(KVSCOPE_VALIDATION_LOGS))) {
+        for (const QJsonValue &value :
+             validation::readLogs(test::sourceTreePath(QStringLiteral("tests/data/vllm-logs.json")))) {
             const QJsonObject entry = value.toObject();
             if (entry.value(QLatin1String("id")).toInt() != 56)
                 continue;

@@ -11,6 +11,7 @@
 #include "core/plan/speed.h"
 #include "core/plan/speedcalibration.h"
 #include "core/scenario/scenario.h"
+#include "tests/sourcetree.h"
 #include "tests/testsupport.h"
 
 #include <algorithm>
@@ -698,7 +699,7 @@ private Q_SLOTS:
         // per output token. What a step takes beyond the step model's passes, TPOT x AL - verify -
         // k x draft pass, is fitted as c0 + k x c1 on the calibration rows: c0 the step's own work with
         // a drafter, c1 each draft pass's. The held-out rows are predicted within 25 %.
-        QFile file(QStringLiteral(KVSCOPE_SPECULATIVE_SPEED));
+        QFile file(test::sourceTreePath(QStringLiteral("tests/data/speculative-speed-measurements.json")));
         QVERIFY(file.open(QIODevice::ReadOnly));
         const QJsonArray rows =
             QJsonDocument::fromJson(file.readAll()).object().value(QLatin1String("rows")).toArray();

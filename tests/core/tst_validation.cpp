@@ -8,6 +8,7 @@
 #include "core/engine/runtime.h"
 #include "tests/core/validationdoc.h"
 #include "tests/core/vllmlogcheck.h"
+#include "tests/sourcetree.h"
 
 #include <algorithm>
 #include <cmath>
@@ -60,7 +61,7 @@ private Q_SLOTS:
     void initTestCase()
     {
         try {
-            m_logs = readLogs(QStringLiteral(KVSCOPE_VALIDATION_LOGS));
+            m_logs = readLogs(test::sourceTreePath(QStringLiteral("tests/data/vllm-logs.json")));
             for (const QJsonValue value : std::as_const(m_logs))
                 if (value.toObject().contains(QLatin1String("kvscope")))
                     m_checks << checkLog(value.toObject());
@@ -211,7 +212,7 @@ private Q_SLOTS:
     {
         try {
             const QString stale = checkGeneratedSection(
-                validationDocument(QStringLiteral(KVSCOPE_VALIDATION_DOC)),
+                validationDocument(test::sourceTreePath(QStringLiteral("docs/validation.md"))),
                 validationTables(m_checks, m_logs), QStringLiteral("build/tests/core/tst_validation"));
             QVERIFY2(stale.isEmpty(), qPrintable(stale));
         } catch (const Error &error) {

@@ -3,6 +3,7 @@
 // to end through the binary: figures that overflowed into negative caches,
 // fields the architecture needs read as "absent", and messages that did not
 // name the file, field or value. Every figure is worked by hand in its case.
+#include "tests/sourcetree.h"
 #include "tests/support/kvscoperun.h"
 #include "tests/tensorfiles.h"
 
@@ -47,8 +48,8 @@ class TestHostileConfigs : public QObject
     /// huggingface.co repository) with `change` applied to its text part, written out.
     QString configWith(const char *model, const ConfigChange &change)
     {
-        QFile file(
-            QStringLiteral(KVSCOPE_TESTS_DIR "/fuzz/named/hfconfig/%1.json").arg(QLatin1String(model)));
+        QFile file(test::sourceTreePath(
+            QStringLiteral("tests/fuzz/named/hfconfig/%1.json").arg(QLatin1String(model))));
         if (!file.open(QIODevice::ReadOnly))
             qFatal("cannot read the %s config", model);
         QJsonObject config = QJsonDocument::fromJson(file.readAll()).object();

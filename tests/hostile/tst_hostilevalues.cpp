@@ -3,6 +3,7 @@
 // end to end through the binary. Every error must be one line naming the
 // option, key or field and the value exactly as the user gave it; every
 // figure is worked by hand in its case.
+#include "tests/sourcetree.h"
 #include "tests/support/kvscoperun.h"
 #include "tests/tensorfiles.h"
 
@@ -55,7 +56,7 @@ class TestHostileValues : public QObject
     /// huggingface.co/deepseek-ai/DeepSeek-V3) with `change` applied, written out.
     QString deepseekV3With(const std::function<void(QJsonObject &)> &change, const QString &name)
     {
-        QFile file(QStringLiteral(KVSCOPE_TESTS_DIR "/fuzz/named/hfconfig/deepseek-v3.json"));
+        QFile file(test::sourceTreePath(QStringLiteral("tests/fuzz/named/hfconfig/deepseek-v3.json")));
         if (!file.open(QIODevice::ReadOnly))
             qFatal("cannot read the DeepSeek-V3 config");
         QJsonObject config = QJsonDocument::fromJson(file.readAll()).object();

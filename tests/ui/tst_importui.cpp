@@ -9,6 +9,7 @@
 #include "core/plan/speedconstants.h"
 #include "core/scenario/scenariovalues.h"
 #include "tests/filewriters.h"
+#include "tests/sourcetree.h"
 #include "tests/throwers.h"
 #include "tests/ui/hungread.h"
 #include "tests/ui/uitestsupport.h"
@@ -286,7 +287,7 @@ private Q_SLOTS:
     /// The Llama-3.1-8B log of tests/data/vllm-logs.json (id 1, its source cited there) as text.
     static QString llamaStartupLog()
     {
-        QFile data(QFINDTESTDATA("../data/vllm-logs.json"));
+        QFile data(test::sourceTreePath(QStringLiteral("tests/data/vllm-logs.json")));
         if (!data.open(QIODevice::ReadOnly))
             return {};
         QStringList lines;
@@ -570,7 +571,7 @@ private Q_SLOTS:
         QVERIFY(!buttons->button(QDialogButtonBox::Save)->isEnabled());
 
         // A vllm bench serve result fills the fields: 16 at a time, 1024 + 256 / 2 tokens, 8.137 ms.
-        const QString bench = QFINDTESTDATA("../data/vllm-bench-result.json");
+        const QString bench = test::sourceTreePath(QStringLiteral("tests/data/vllm-bench-result.json"));
         dialog.importBenchResult(bench);
         QCOMPARE(itl->value(), 8.137);
         QCOMPARE(dialog.findChild<QSpinBox *>(QStringLiteral("calibrationContext"))->value(), 1152);

@@ -8,6 +8,7 @@
 // here; the generated ones (tests/fuzz/corpus/<target>/) are what the fuzzer
 // found that adds coverage beyond them.
 #include "tests/fuzz/fuzztargets.h"
+#include "tests/sourcetree.h"
 
 #include <cstddef>
 #include <cstdint>
@@ -45,12 +46,12 @@ constexpr Target targets[] = {
 
 QDir named()
 {
-    return QDir(QStringLiteral(KVSCOPE_FUZZ_DIR "/named"));
+    return QDir(kvscope::test::sourceTreePath(QStringLiteral("tests/fuzz/named")));
 }
 
 QDir generated()
 {
-    return QDir(QStringLiteral(KVSCOPE_FUZZ_DIR "/corpus"));
+    return QDir(kvscope::test::sourceTreePath(QStringLiteral("tests/fuzz/corpus")));
 }
 
 } // namespace
