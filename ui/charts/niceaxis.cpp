@@ -23,21 +23,25 @@ double niceNumber(double x, bool ceiling)
 
 } // namespace
 
-void setNiceRangeFromZero(QValueAxis *axis, double top)
+void setNiceRangeFromZero(QValueAxis *axis, double top, int ticks)
 {
-    constexpr int TargetTicks = 5;
     double max = 1.0;
-    int ticks = 2;
+    int count = 2;
     if (std::isfinite(top) && top > 0) {
-        const double step = niceNumber(niceNumber(top, true) / (TargetTicks - 1), false);
+        const double step = niceNumber(niceNumber(top, true) / std::max(1, ticks - 1), false);
         const double steps = std::ceil(top / step);
         max = steps * step;
-        ticks = int(steps) + 1;
+        count = int(steps) + 1;
     }
     if (axis->min() != 0.0 || axis->max() != max)
         axis->setRange(0.0, max);
-    if (axis->tickCount() != ticks)
-        axis->setTickCount(ticks);
+    if (axis->tickCount() != count)
+        axis->setTickCount(count);
+}
+
+int ticksThatFit(double length, double labelSpacing)
+{
+    return labelSpacing > 0 ? std::clamp(int(length / labelSpacing) + 1, 3, 5) : 5;
 }
 
 void setItemAxis(QValueAxis *axis, std::int64_t count)

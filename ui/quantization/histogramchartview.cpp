@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "ui/quantization/histogramchartview.h"
 
+#include "ui/charts/niceaxis.h"
+
 #include <algorithm>
 
 #include <QApplication>
@@ -122,7 +124,7 @@ void HistogramChartView::fitXTicks()
     // A %.3g label is at most about "-0.000" wide; a gap of one more such width keeps them apart.
     const double labelWidth =
         2.0 * QFontMetrics(m_x->labelsFont()).horizontalAdvance(QStringLiteral("-0.000"));
-    const int ticks = std::clamp(int(chart()->plotArea().width() / labelWidth) + 1, 3, 5);
+    const int ticks = ticksThatFit(chart()->plotArea().width(), labelWidth);
     if (ticks == m_xTicks)
         return;
     m_xTicks = ticks;
