@@ -9,6 +9,7 @@
 
 #include <QAreaSeries>
 #include <QChart>
+#include <QFontMetrics>
 #include <QLegend>
 #include <QLineSeries>
 #include <QPen>
@@ -29,6 +30,22 @@ AttentionChartView::AttentionChartView(const QString &objectName, QWidget *paren
     c->addAxis(m_tokens, Qt::AlignBottom);
     c->addAxis(m_values, Qt::AlignLeft);
     setBaseMinimumHeight(150);
+    // Presented, the charts are short: the ticks follow the plot's height.
+    connect(c, &QChart::plotAreaChanged, this, [this] {
+        if (m_picture)
+            fitValueTicks();
+    });
+}
+
+void AttentionChartView::fitValueTicks()
+{
+    // A label's line and Qt Charts' margins around it, and as much again between two labels.
+    const double labelSpacing = 1.5 * (QFontMetrics(m_values->labelsFont()).height() + 4);
+    const int ticks = ticksThatFit(chart()->plotArea().height(), labelSpacing);
+    if (ticks == m_valueTicks)
+        return;
+    m_valueTicks = ticks;
+    rangeValues(ticks);
 }
 
 QAreaSeries *AttentionChartView::addBars()
@@ -69,6 +86,8 @@ void AttentionChartView::setPicture(const AttentionPicture &picture)
     m_picture = picture;
     setItemAxis(m_tokens, std::int64_t(picture.weights.logits.size()));
     draw();
+    m_valueTicks = 0; // new values: ranged afresh
+    fitValueTicks();
     retranslate();
     applyPalette(); // the format's colour
 }
@@ -110,10 +129,14 @@ void AttentionWeightsChart::draw()
     // Two bars a token, side by side, with a gap between tokens.
     setBars(m_exact, w.weights, -0.2, 0.38);
     setBars(m_quantized, w.quantizedWeights, 0.2, 0.38);
-    double top = 0;
+    m_top = 0;
     for (size_t t = 0; t < w.weights.size(); ++t)
-        top = std::max({top, w.weights[t], w.quantizedWeights[t]});
-    setNiceRangeFromZero(m_values, top * 1.05);
+        m_top = std::max({m_top, w.weights[t], w.quantizedWeights[t]});
+}
+
+void AttentionWeightsChart::rangeValues(int ticks)
+{
+    setNiceRangeFromZero(m_values, m_top * 1.05, ticks);
 }
 
 LogitErrorChart::LogitErrorChart(QWidget *parent)
@@ -147,9 +170,14 @@ void LogitErrorChart::draw()
     for (double e : errors)
         largest = std::max(largest, std::fabs(e));
     setBars(m_errors, errors, 0, 0.76);
-    const double reach = largest > 0 ? largest * 1.1 : 1;
-    m_values->setRange(-reach, reach);
-    m_values->applyNiceNumbers();
+    m_reach = largest > 0 ? largest * 1.1 : 1;
+}
+
+void LogitErrorChart::rangeValues(int ticks)
+{
+    m_values->setRange(-m_reach, m_reach);
+    m_values->setTickCount(ticks);
+    m_values->applyNiceNumbers(); // round ticks; the range only grows
 }
 
 } // namespace kvscope

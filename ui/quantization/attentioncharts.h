@@ -34,10 +34,17 @@ protected:
     /// Fills the bars in `color`, with no outline (an outline would draw along the zero line).
     static void colourBars(QAreaSeries *bars, const QColor &color);
     virtual void draw() = 0;
+    /// Sets the value axis's range for `ticks` ticks (draw() and a new plot height call it).
+    virtual void rangeValues(int ticks) = 0;
+    /// The value axis with as many ticks as its labels have room for.
+    void fitValueTicks();
 
     QValueAxis *m_tokens = nullptr;
     QValueAxis *m_values = nullptr;
     std::optional<AttentionPicture> m_picture;
+
+private:
+    int m_valueTicks = 0; ///< what fitValueTicks last chose; 0 after a new picture
 };
 
 /// p_t and p′_t: the exact cache's bar left of the quantized one's.
@@ -52,10 +59,12 @@ protected:
     void applyPalette() override;
     void retranslate() override;
     void draw() override;
+    void rangeValues(int ticks) override;
 
 private:
     QAreaSeries *m_exact = nullptr;
     QAreaSeries *m_quantized = nullptr;
+    double m_top = 0; ///< the largest weight, either cache's
 };
 
 /// l′_t − l_t: what the FP8 keys do to each logit.
@@ -70,9 +79,11 @@ protected:
     void applyPalette() override;
     void retranslate() override;
     void draw() override;
+    void rangeValues(int ticks) override;
 
 private:
     QAreaSeries *m_errors = nullptr;
+    double m_reach = 1; ///< the largest error's size, with room
 };
 
 } // namespace kvscope
