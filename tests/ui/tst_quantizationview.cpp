@@ -58,6 +58,7 @@
 #include <QTableWidget>
 #include <QTest>
 #include <QTranslator>
+#include <QValueAxis>
 
 using namespace kvscope;
 
@@ -379,6 +380,29 @@ private Q_SLOTS:
         child<QComboBox>(view, "errorKind")->setCurrentIndex(1);
         QCOMPARE(chart->seriesCount(), 2);
         QVERIFY(!view.isBusy()); // display options redraw; nothing is simulated again
+    }
+
+    // The histogram's x ticks follow the plot's width, and their labels move the plot by a few pixels:
+    // at some widths five ticks left room for four and four for five, each choice laying the chart out
+    // again inside the last (a stack overflow, at 1280 x 800 once the controls' column grew). Every
+    // width settles on one count.
+    void histogramTicksSettleAtEveryWidth()
+    {
+        QuantizationView view;
+        showWith(view, 64, 256, {QStringLiteral("int8"), QStringLiteral("mxfp4")});
+        QTRY_VERIFY_WITH_TIMEOUT(showing(view, 64, 2), 20000);
+        auto *chart = child<ErrorHistogramChart>(view, "errorChart");
+        chart->setMinimumSize(0, 0);
+        auto *x = qobject_cast<QValueAxis *>(chart->chart()->axes(Qt::Horizontal).first());
+        QVERIFY(x);
+        for (int width = 240; width <= 720; ++width) {
+            chart->resize(width, 320);
+            QApplication::processEvents();
+            const int ticks = x->tickCount();
+            QApplication::processEvents();
+            QCOMPARE(x->tickCount(), ticks);
+            QVERIFY2(ticks >= 3 && ticks <= 5, qPrintable(QString::number(ticks)));
+        }
     }
 
     void newerRequestWins()

@@ -44,6 +44,18 @@ int ticksThatFit(double length, double labelSpacing)
     return labelSpacing > 0 ? std::clamp(int(length / labelSpacing) + 1, 3, 5) : 5;
 }
 
+bool AxisTickFit::update(double length, double labelSpacing)
+{
+    if (m_ticks > 0 && std::abs(length - m_length) < labelSpacing)
+        return false;
+    m_length = length;
+    const int ticks = ticksThatFit(length, labelSpacing);
+    if (ticks == m_ticks)
+        return false;
+    m_ticks = ticks;
+    return true;
+}
+
 void setItemAxis(QValueAxis *axis, std::int64_t count)
 {
     constexpr double TargetTicks = 8;

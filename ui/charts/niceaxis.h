@@ -19,6 +19,25 @@ void setNiceRangeFromZero(QValueAxis *axis, double top, int ticks = 5);
 /// one before it, so too many ticks on a short axis lose labels.
 int ticksThatFit(double length, double labelSpacing);
 
+/// An axis's tick count that follows its plot's length (ticksThatFit), chosen
+/// again only once the length has moved by a label's spacing since the last
+/// choice. The labels a count brings move the plot by a few pixels: chosen at
+/// every move, five ticks left room for four and four for five at some widths,
+/// each choice laying the chart out again inside the last.
+class AxisTickFit
+{
+public:
+    /// Chooses for `length`; true when the count changed.
+    bool update(double length, double labelSpacing);
+    int ticks() const { return m_ticks; }
+    /// The next update() chooses afresh (a new range).
+    void reset() { m_ticks = 0; }
+
+private:
+    int m_ticks = 0;
+    double m_length = 0; ///< the length of the last choice
+};
+
 /// An axis of whole items 1 to `count` (tokens), each centred on its number:
 /// the range [0.5, count + 0.5] with a tick every 1, 2 or 5 × 10^n items,
 /// about eight of them.

@@ -41,11 +41,8 @@ void AttentionChartView::fitValueTicks()
 {
     // A label's line and Qt Charts' margins around it, and as much again between two labels.
     const double labelSpacing = 1.5 * (QFontMetrics(m_values->labelsFont()).height() + 4);
-    const int ticks = ticksThatFit(chart()->plotArea().height(), labelSpacing);
-    if (ticks == m_valueTicks)
-        return;
-    m_valueTicks = ticks;
-    rangeValues(ticks);
+    if (m_valueTicks.update(chart()->plotArea().height(), labelSpacing))
+        rangeValues(m_valueTicks.ticks());
 }
 
 QAreaSeries *AttentionChartView::addBars()
@@ -86,7 +83,7 @@ void AttentionChartView::setPicture(const AttentionPicture &picture)
     m_picture = picture;
     setItemAxis(m_tokens, std::int64_t(picture.weights.logits.size()));
     draw();
-    m_valueTicks = 0; // new values: ranged afresh
+    m_valueTicks.reset(); // new values: ranged afresh
     fitValueTicks();
     retranslate();
     applyPalette(); // the format's colour

@@ -7,6 +7,7 @@
 
 #include "core/compare/attentionpicture.h"
 #include "ui/charts/chartview.h"
+#include "ui/charts/niceaxis.h"
 
 #include <optional>
 
@@ -44,7 +45,7 @@ protected:
     std::optional<AttentionPicture> m_picture;
 
 private:
-    int m_valueTicks = 0; ///< what fitValueTicks last chose; 0 after a new picture
+    AxisTickFit m_valueTicks; ///< for this picture and plot
 };
 
 /// p_t and p′_t: the exact cache's bar left of the quantized one's.

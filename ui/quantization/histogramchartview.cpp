@@ -1,8 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "ui/quantization/histogramchartview.h"
 
-#include "ui/charts/niceaxis.h"
-
 #include <algorithm>
 
 #include <QApplication>
@@ -110,7 +108,7 @@ void HistogramChartView::setRanges(double xMin, double xMax, double maxCount)
         xMax = xMin + 1; // Qt ignores an empty range
     m_xMin = xMin;
     m_xMax = xMax;
-    m_xTicks = 0; // a new range: fitted afresh
+    m_xTicks.reset(); // a new range: fitted afresh
     fitXTicks();
     const double top = std::max(maxCount, 1.0);
     if (m_logActive)
@@ -124,12 +122,10 @@ void HistogramChartView::fitXTicks()
     // A %.3g label is at most about "-0.000" wide; a gap of one more such width keeps them apart.
     const double labelWidth =
         2.0 * QFontMetrics(m_x->labelsFont()).horizontalAdvance(QStringLiteral("-0.000"));
-    const int ticks = ticksThatFit(chart()->plotArea().width(), labelWidth);
-    if (ticks == m_xTicks)
+    if (!m_xTicks.update(chart()->plotArea().width(), labelWidth))
         return;
-    m_xTicks = ticks;
     m_x->setRange(m_xMin, m_xMax);
-    m_x->setTickCount(ticks);
+    m_x->setTickCount(m_xTicks.ticks());
     m_x->applyNiceNumbers(); // round ticks; the range only grows
 }
 

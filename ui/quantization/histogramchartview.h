@@ -3,6 +3,7 @@
 
 #include "core/quantization/histogram.h"
 #include "ui/charts/chartview.h"
+#include "ui/charts/niceaxis.h"
 
 #include <QList>
 #include <QPointF>
@@ -50,7 +51,7 @@ private:
 
     double m_xMin = 0; ///< the range asked for, before nice numbers widen it
     double m_xMax = 1;
-    int m_xTicks = 0; ///< the tick count fitXTicks chose for this range and plot
+    AxisTickFit m_xTicks; ///< for this range and plot
     QValueAxis *m_linearY = nullptr;
     QLogValueAxis *m_logY = nullptr;
     bool m_logActive = false;
