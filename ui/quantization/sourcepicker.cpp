@@ -18,6 +18,8 @@
 #include <QRadioButton>
 #include <QSpinBox>
 #include <QStandardItemModel>
+#include <QStyle>
+#include <QStyleOptionComboBox>
 
 namespace kvscope {
 
@@ -56,6 +58,7 @@ QString kindText(quant::SyntheticKind kind)
 
 SourcePicker::SourcePicker(QWidget *parent) : QGroupBox(parent)
 {
+    setObjectName(QStringLiteral("sourcePicker"));
     m_synthetic = new QRadioButton(this);
     m_synthetic->setObjectName(QStringLiteral("sourceSynthetic"));
     m_synthetic->setChecked(true);
@@ -100,10 +103,6 @@ SourcePicker::SourcePicker(QWidget *parent) : QGroupBox(parent)
     size->addWidget(m_rows);
     size->addWidget(new QLabel(QStringLiteral("×"), this));
     size->addWidget(m_cols);
-    auto *pathRow = new QHBoxLayout;
-    pathRow->addWidget(m_path, 1);
-    pathRow->addWidget(m_browse);
-
     m_kindTitle = new QLabel(this);
     m_sizeTitle = new QLabel(this);
     m_seedTitle = new QLabel(this);
@@ -115,8 +114,10 @@ SourcePicker::SourcePicker(QWidget *parent) : QGroupBox(parent)
     form->addRow(m_sizeTitle, size);
     form->addRow(m_seedTitle, m_seed);
     form->addRow(m_stdTitle, m_std);
-    form->addRow(m_file);
-    form->addRow(pathRow);
+    // Browse beside the choice, the path on a row of its own: beside the button, the field was too
+    // narrow for its placeholder in Chinese.
+    form->addRow(m_file, m_browse);
+    form->addRow(m_path);
     form->addRow(m_tensorTitle, m_tensor);
     form->addRow(m_fileMessage);
     retranslate();
@@ -127,7 +128,10 @@ SourcePicker::SourcePicker(QWidget *parent) : QGroupBox(parent)
         updateEnabled();
         Q_EMIT changed();
     });
-    connect(m_kind, &QComboBox::currentIndexChanged, this, &SourcePicker::changed);
+    connect(m_kind, &QComboBox::currentIndexChanged, this, [this] {
+        fitKindToItsText();
+        Q_EMIT changed();
+    });
     for (QSpinBox *box : {m_rows, m_cols, m_seed})
         connect(box, &QSpinBox::valueChanged, this, &SourcePicker::changed);
     connect(m_std, &QDoubleSpinBox::valueChanged, this, &SourcePicker::changed);
@@ -162,12 +166,28 @@ void SourcePicker::retranslate()
     m_seedTitle->setText(tr("Seed"));
     m_stdTitle->setText(tr("Std"));
     m_tensorTitle->setText(tr("Tensor"));
+    fitKindToItsText();
+}
+
+void SourcePicker::fitKindToItsText()
+{
+    // The chosen kind whole (ten characters' room cut "Gaussian weights" when presented), but not the
+    // longest kind's width, which would take the charts' room on a projector: the list opens as wide
+    // as its items anyway.
+    QStyleOptionComboBox option;
+    option.initFrom(m_kind);
+    const QSize text(m_kind->fontMetrics().horizontalAdvance(m_kind->currentText()),
+                     m_kind->fontMetrics().height());
+    m_kind->setMinimumWidth(
+        m_kind->style()->sizeFromContents(QStyle::CT_ComboBox, &option, text, m_kind).width());
 }
 
 void SourcePicker::changeEvent(QEvent *event)
 {
     if (event->type() == QEvent::LanguageChange)
         retranslate();
+    else if (event->type() == QEvent::FontChange)
+        fitKindToItsText();
     QGroupBox::changeEvent(event);
 }
 

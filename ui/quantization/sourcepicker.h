@@ -40,6 +40,8 @@ protected:
 
 private:
     bool listTensors(const QString &preferred = {});
+    /// The kind box as wide as its chosen kind needs.
+    void fitKindToItsText();
     void retranslate();
     void updateEnabled();
 
