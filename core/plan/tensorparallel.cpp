@@ -19,24 +19,6 @@ bool tensorParallelSplits(const ModelArch &m, std::int64_t tp, QString *why)
             *why = QStringLiteral("%1: must be a positive integer, got %2").arg(option).arg(tp);
         return false;
     }
-    if (m.numHeads % tp != 0) {
-        if (why)
-            *why = QStringLiteral("%1: %2 does not divide num_attention_heads %3 of %4")
-                       .arg(option)
-                       .arg(tp)
-                       .arg(m.numHeads)
-                       .arg(m.name);
-        return false;
-    }
-    if (!m.usesMla() && m.numKvHeads % tp != 0 && tp % m.numKvHeads != 0) {
-        if (why)
-            *why = QStringLiteral("%1: %2 neither divides nor is a multiple of num_key_value_heads %3 of %4")
-                       .arg(option)
-                       .arg(tp)
-                       .arg(m.numKvHeads)
-                       .arg(m.name);
-        return false;
-    }
     const auto divides = [&](std::int64_t width, const char *field) {
         if (width <= 0 || width % tp == 0)
             return true;
@@ -49,6 +31,17 @@ bool tensorParallelSplits(const ModelArch &m, std::int64_t tp, QString *why)
                        .arg(m.name);
         return false;
     };
+    if (!divides(m.numHeads, "num_attention_heads"))
+        return false;
+    if (!m.usesMla() && m.numKvHeads % tp != 0 && tp % m.numKvHeads != 0) {
+        if (why)
+            *why = QStringLiteral("%1: %2 neither divides nor is a multiple of num_key_value_heads %3 of %4")
+                       .arg(option)
+                       .arg(tp)
+                       .arg(m.numKvHeads)
+                       .arg(m.name);
+        return false;
+    }
     bool hasDense = false;
     for (int i = 0; i < m.numLayers && !hasDense; ++i)
         hasDense = !m.isMoeLayer(i);
