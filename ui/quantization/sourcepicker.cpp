@@ -4,6 +4,7 @@
 #include "core/common/error.h"
 #include "core/quantization/tensorsource.h"
 #include "ui/state/quantsettings.h"
+#include "ui/widgets/chosentextcombobox.h"
 
 #include <QButtonGroup>
 #include <QComboBox>
@@ -18,8 +19,6 @@
 #include <QRadioButton>
 #include <QSpinBox>
 #include <QStandardItemModel>
-#include <QStyle>
-#include <QStyleOptionComboBox>
 
 namespace kvscope {
 
@@ -68,7 +67,7 @@ SourcePicker::SourcePicker(QWidget *parent) : QGroupBox(parent)
     modes->addButton(m_synthetic);
     modes->addButton(m_file);
 
-    m_kind = new QComboBox(this);
+    m_kind = new ChosenTextComboBox(this);
     m_kind->setObjectName(QStringLiteral("syntheticKind"));
     for (quant::SyntheticKind kind : syntheticKinds)
         m_kind->addItem(QString(), int(kind)); // text set in retranslate()
@@ -128,10 +127,7 @@ SourcePicker::SourcePicker(QWidget *parent) : QGroupBox(parent)
         updateEnabled();
         Q_EMIT changed();
     });
-    connect(m_kind, &QComboBox::currentIndexChanged, this, [this] {
-        fitKindToItsText();
-        Q_EMIT changed();
-    });
+    connect(m_kind, &QComboBox::currentIndexChanged, this, &SourcePicker::changed);
     for (QSpinBox *box : {m_rows, m_cols, m_seed})
         connect(box, &QSpinBox::valueChanged, this, &SourcePicker::changed);
     connect(m_std, &QDoubleSpinBox::valueChanged, this, &SourcePicker::changed);
@@ -166,28 +162,12 @@ void SourcePicker::retranslate()
     m_seedTitle->setText(tr("Seed"));
     m_stdTitle->setText(tr("Std"));
     m_tensorTitle->setText(tr("Tensor"));
-    fitKindToItsText();
-}
-
-void SourcePicker::fitKindToItsText()
-{
-    // The chosen kind whole (ten characters' room cut "Gaussian weights" when presented), but not the
-    // longest kind's width, which would take the charts' room on a projector: the list opens as wide
-    // as its items anyway.
-    QStyleOptionComboBox option;
-    option.initFrom(m_kind);
-    const QSize text(m_kind->fontMetrics().horizontalAdvance(m_kind->currentText()),
-                     m_kind->fontMetrics().height());
-    m_kind->setMinimumWidth(
-        m_kind->style()->sizeFromContents(QStyle::CT_ComboBox, &option, text, m_kind).width());
 }
 
 void SourcePicker::changeEvent(QEvent *event)
 {
     if (event->type() == QEvent::LanguageChange)
         retranslate();
-    else if (event->type() == QEvent::FontChange)
-        fitKindToItsText();
     QGroupBox::changeEvent(event);
 }
 

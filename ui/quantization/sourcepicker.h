@@ -40,8 +40,6 @@ protected:
 
 private:
     bool listTensors(const QString &preferred = {});
-    /// The kind box as wide as its chosen kind needs.
-    void fitKindToItsText();
     void retranslate();
     void updateEnabled();
 

@@ -7,7 +7,6 @@
 #include <QSignalBlocker>
 #include <QStandardItemModel>
 #include <QStringListModel>
-#include <QStyleOptionComboBox>
 
 namespace kvscope {
 
@@ -16,7 +15,8 @@ constexpr int ShortTextRole = Qt::UserRole + 2;
 constexpr int VisibleItems = 28;
 } // namespace
 
-GroupedComboBox::GroupedComboBox(QWidget *parent) : QComboBox(parent), m_model(new QStandardItemModel(this))
+GroupedComboBox::GroupedComboBox(QWidget *parent)
+    : ChosenTextComboBox(parent), m_model(new QStandardItemModel(this))
 {
     setModel(m_model);
     setInsertPolicy(QComboBox::NoInsert);
@@ -24,8 +24,6 @@ GroupedComboBox::GroupedComboBox(QWidget *parent) : QComboBox(parent), m_model(n
     setMinimumContentsLength(18);
     // Fifty models under their families: show most of them at once (Qt's default is ten).
     setMaxVisibleItems(VisibleItems);
-    // The minimum follows the chosen entry's text.
-    connect(this, &QComboBox::currentTextChanged, this, [this] { updateGeometry(); });
     connect(this, &QComboBox::activated, this, [this](int index) {
         const QString key = itemData(index, KeyRole).toString();
         if (key.isEmpty())
@@ -33,17 +31,6 @@ GroupedComboBox::GroupedComboBox(QWidget *parent) : QComboBox(parent), m_model(n
         m_currentKey = key;
         Q_EMIT keyActivated(key);
     });
-}
-
-QSize GroupedComboBox::minimumSizeHint() const
-{
-    const QSize least = QComboBox::minimumSizeHint();
-    if (isEditable())
-        return least;
-    QStyleOptionComboBox option;
-    initStyleOption(&option);
-    const QSize text = fontMetrics().size(Qt::TextSingleLine, currentText());
-    return least.expandedTo(style()->sizeFromContents(QStyle::CT_ComboBox, &option, text, this));
 }
 
 void GroupedComboBox::setSearchable(bool searchable)

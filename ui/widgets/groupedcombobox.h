@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include <QComboBox>
+#include "ui/widgets/chosentextcombobox.h"
 
 class QCompleter;
 class QStandardItemModel;
@@ -10,8 +10,9 @@ namespace kvscope {
 
 /// A combo box whose entries sit under bold, unselectable group headings
 /// (model families, GPU vendors), each entry carrying a string key. When
-/// searchable, typing filters the entries by any part of their text.
-class GroupedComboBox : public QComboBox
+/// searchable, typing filters the entries by any part of their text; not
+/// searchable, it is as wide as the chosen entry (ChosenTextComboBox).
+class GroupedComboBox : public ChosenTextComboBox
 {
     Q_OBJECT
 
@@ -33,9 +34,6 @@ public:
     QString currentKey() const;
     /// Selects the entry with `key` without emitting keyActivated; false if absent.
     bool setCurrentKey(const QString &key);
-    /// Not searchable: at least as wide as the chosen entry's text, which shows whole (a short
-    /// list's other entries do not widen the layout; the popup shows them whole).
-    QSize minimumSizeHint() const override;
 
 Q_SIGNALS:
     /// The user chose an entry (from the list or from the search popup).
