@@ -213,10 +213,13 @@ void FormulaPanel::indexValues()
     // break, "name = symbolic", "= values" with each term a link, "= result" at the end.
     m_shownValues.clear();
     QTextDocument *document = m_browser->document();
-    const auto formatAt = [document](int position) {
-        QTextCursor cursor(document);
-        cursor.setPosition(position + 1); // the format of the character before the cursor
-        return cursor.charFormat();
+    // The fragment's format, not a cursor's: placing a cursor lays its line out
+    // again (QTextCursor finds its x), a third of the panel's time on a step.
+    const auto formatAt = [](const QTextBlock &block, int position) {
+        for (auto it = block.begin(); !it.atEnd(); ++it)
+            if (it.fragment().contains(position))
+                return it.fragment().charFormat();
+        return QTextCharFormat();
     };
     QTextBlock block = document->begin();
     for (qsizetype l = 0; l < m_sheet.lines.size(); ++l) {
@@ -231,7 +234,7 @@ void FormulaPanel::indexValues()
         }
         if (!line.note.isEmpty())
             m_shownValues.append({QStringLiteral("%1:%2").arg(NoteKey).arg(l), block.position(),
-                                  int(line.note.size()), formatAt(block.position())});
+                                  int(line.note.size()), formatAt(block, block.position())});
         for (auto it = block.begin(); !it.atEnd(); ++it) {
             const QTextFragment fragment = it.fragment();
             const QString link = fragment.charFormat().anchorHref();
@@ -246,7 +249,7 @@ void FormulaPanel::indexValues()
         }
         const int result = block.position() + block.length() - 1 - int(line.result.text.size());
         m_shownValues.append({QStringLiteral("%1:%2").arg(ResultKey).arg(l), result,
-                              int(line.result.text.size()), formatAt(result)});
+                              int(line.result.text.size()), formatAt(block, result)});
         block = block.next();
     }
 }
@@ -280,16 +283,28 @@ bool FormulaPanel::writeValuesInPlace()
     }
     QTextDocument *document = m_browser->document();
     QTextCursor cursor(document);
-    cursor.beginEditBlock();
-    // From the end, so that a value's new length never moves one not yet written.
+    // One edit a paragraph whose values changed: the document lays out again all it
+    // holds between an edit's first and last change, and a step changes a few
+    // paragraphs spread over the sheet. From the end, so that a value's new length
+    // never moves one not yet written.
+    int editedBlock = -1;
     for (qsizetype i = m_shownValues.size() - 1; i >= 0; --i) {
         const ShownValue &shown = m_shownValues.at(i);
+        const QTextBlock block = document->findBlock(shown.position);
+        if (block.text().mid(shown.position - block.position(), shown.length) == texts.at(i))
+            continue;
+        if (block.blockNumber() != editedBlock) {
+            if (editedBlock >= 0)
+                cursor.endEditBlock();
+            cursor.beginEditBlock(); // before placing the cursor, which then skips laying its line out
+            editedBlock = block.blockNumber();
+        }
         cursor.setPosition(shown.position);
         cursor.setPosition(shown.position + shown.length, QTextCursor::KeepAnchor);
-        if (cursor.selectedText() != texts.at(i))
-            cursor.insertText(texts.at(i), shown.format);
+        cursor.insertText(texts.at(i), shown.format);
     }
-    cursor.endEditBlock();
+    if (editedBlock >= 0)
+        cursor.endEditBlock();
     indexValues();
     return true;
 }
