@@ -590,6 +590,34 @@ private Q_SLOTS:
         checkTable(expected());
     }
 
+    // A hidden Compare tab lets the explorer's steps go by and shows its knobs for the scenario
+    // as it is when the tab comes back: a model changed meanwhile offers that model's layouts.
+    void knobsChangedWhileHiddenAreShownWithTheTab()
+    {
+        child<QPushButton>(QStringLiteral("addColumnButton"))->click();
+        child<QPushButton>(QStringLiteral("addColumnButton"))->click();
+        QVERIFY(waitForComparison());
+        QVERIFY(!child<QComboBox>(QStringLiteral("enable-expert-parallelCombo1"))->isEnabled()); // dense
+
+        QVERIFY(m_window->showView(QStringLiteral("explorer")));
+        QVERIFY(!view()->isVisible());
+        const ModelArch *moe = m_window->library()->findModel(QStringLiteral("qwen3-30b-a3b"));
+        QVERIFY(moe);
+        m_window->controller()->setModel(*moe);
+        m_window->controller()->setBatchSize(32);
+        QVERIFY(m_window->showView(QStringLiteral("compare")));
+
+        auto *dp1 = child<QComboBox>(QStringLiteral("data-parallel-sizeCombo1"));
+        QList<int> offered;
+        for (int i = 0; i < dp1->count(); ++i)
+            offered << dp1->itemData(i).toInt();
+        QCOMPARE(offered, validDataParallelSizes(*moe, 1, false, Engine::Vllm));
+        QVERIFY(child<QComboBox>(QStringLiteral("enable-expert-parallelCombo1"))->isEnabled());
+        QVERIFY(waitForComparison());
+        QCOMPARE(view()->currentComparison()->columns.at(1).plan.batchSize, 32);
+        checkTable(expected());
+    }
+
     // Under SGLang the attention-groups switch is the knob, and the ranks divide the column's GPUs.
     void sglangColumnsTakeAttentionGroups()
     {

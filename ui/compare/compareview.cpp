@@ -279,7 +279,12 @@ CompareView::CompareView(ScenarioController *controller, UserLibrary *library, Q
     connect(m_controller, &ScenarioController::scenarioChanged, this, [this] {
         if (m_seeded)
             seedColumns(); // the seed question of the scenario as it is now
-        showKnobs();
+        // A hidden tab's knobs wait for it to be shown: the explorer's slider steps
+        // would otherwise rebuild them on every step (a tenth of a step's time).
+        if (isVisible())
+            showKnobs();
+        else
+            m_knobsDue = true;
         recompute();
     });
     connect(m_runner, &ComparisonRunner::progressChanged, m_progress, &QProgressBar::setValue);
@@ -488,6 +493,7 @@ void CompareView::rebuildKnobs()
 
 void CompareView::showKnobs()
 {
+    m_knobsDue = false;
     labelKnobRows();
     const Scenario &base = m_controller->scenario();
     const ScenarioResolvers resolvers = m_library->resolvers();
@@ -760,6 +766,8 @@ void CompareView::showStatus(const QString &text, bool error)
 void CompareView::showEvent(QShowEvent *event)
 {
     QWidget::showEvent(event);
+    if (m_knobsDue)
+        showKnobs();
     if (m_due)
         recompute();
 }

@@ -138,9 +138,10 @@ private:
     ComparisonRunner *m_runner;
     QList<ScenarioValues> m_columns;
     std::optional<Comparison> m_comparison;
-    bool m_current = false; ///< m_comparison is the current columns' on the current scenario
-    bool m_due = false;     ///< a comparison is due when the tab is shown
-    bool m_seeded = false;  ///< the columns are the seed question's by default, not the user's
+    bool m_current = false;  ///< m_comparison is the current columns' on the current scenario
+    bool m_due = false;      ///< a comparison is due when the tab is shown
+    bool m_knobsDue = false; ///< the knobs follow the explorer's scenario when the tab is shown
+    bool m_seeded = false;   ///< the columns are the seed question's by default, not the user's
 
     QPushButton *m_addColumn;
     QPushButton *m_seed;
