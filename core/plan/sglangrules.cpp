@@ -7,16 +7,14 @@
 #include "core/common/units.h"
 #include "core/engine/engine.h"
 #include "core/engine/sglang.h"
-#include "core/plan/cachingallocator.h"
 #include "core/plan/expertparallel.h"
 #include "core/plan/kvcache.h"
+#include "core/plan/loadreplay.h"
 #include "core/plan/planner.h"
 #include "core/plan/speculativedecoding.h"
 #include "core/scenario/scenario.h"
 
 #include <algorithm>
-#include <map>
-#include <vector>
 
 #include <QCoreApplication>
 
@@ -212,48 +210,7 @@ bool SglangRules::starts(const KvCacheMemory &kv) const
     return kv.numGpuBlocks > 0;
 }
 
-namespace {
-
-/// What PyTorch's caching allocator reserves beyond `parameters` (created in order on the GPU) and the
-/// float32 rotary table of `rows` x `rotaryDim` built with the first layer, after empty_cache(). The same
-/// model and layout give the same answer: a slider's plans reuse it (a per-thread cache).
-std::int64_t loadSlackBytes(const QList<std::int64_t> &parameters, std::int64_t table, std::int64_t rows,
-                            int rotaryDim)
-{
-    thread_local std::map<std::vector<std::int64_t>, std::int64_t> known;
-    std::vector<std::int64_t> key(parameters.cbegin(), parameters.cend());
-    key.insert(key.end(), {table, rows, rotaryDim});
-    if (const auto it = known.find(key); it != known.end())
-        return it->second;
-    CudaCachingAllocator allocator;
-    Checked requested;
-    for (qsizetype i = 0; i < parameters.size(); ++i) {
-        allocator.allocate(parameters.at(i));
-        requested += parameters.at(i);
-        if (i == 0 && rows > 0) { // the rotary table, built with the first attention layer
-            const std::int64_t half = (Checked(rows) * (rotaryDim / 2) * 4).value();
-            const QList<std::int64_t> temporaries{std::int64_t(rotaryDim / 2) * 4, rows * 4, half, half,
-                                                  half};
-            QList<std::int64_t> handles;
-            for (const std::int64_t bytes : temporaries)
-                handles << allocator.allocate(bytes);
-            allocator.allocate(table);
-            requested += table;
-            for (const std::int64_t handle : handles)
-                allocator.release(handle);
-        }
-    }
-    // SGLang reads the free memory after emptying PyTorch's cache (get_available_gpu_memory,
-    // python/sglang/srt/utils): what the load took is the allocator's segments, not the tensors' bytes.
-    allocator.emptyCache();
-    const std::int64_t slack = std::max<std::int64_t>(0, allocator.reservedBytes() - requested.value());
-    if (known.size() >= 64)
-        known.clear();
-    known.emplace(std::move(key), slack);
-    return slack;
-}
-
-} // namespace
+namespace {} // namespace
 
 void SglangRules::sizeLoad(const ModelArch &model, const std::function<QList<std::int64_t>()> &tensors,
                            MemoryPlan &plan) const
@@ -267,8 +224,19 @@ void SglangRules::sizeLoad(const ModelArch &model, const std::function<QList<std
     // after.
     const std::int64_t table = rotaryBufferBytes(model, WeightDtype::Float32, 1);
     const std::int64_t rows = model.rotaryDim > 0 ? table / (std::int64_t(model.rotaryDim) * 4) : 0;
-    const QList<std::int64_t> parameters = tensors();
-    w.loadSlackBytes = loadSlackBytes(parameters, table, rows, model.rotaryDim);
+    QList<AllocationStep> rotary;
+    if (rows > 0) {
+        const std::int64_t half = (Checked(rows) * (model.rotaryDim / 2) * 4).value();
+        for (const std::int64_t bytes : {std::int64_t(model.rotaryDim / 2) * 4, rows * 4, half, half, half})
+            rotary.append(AllocationStep{bytes});
+        rotary.append(AllocationStep{table});
+        for (int temporary = 0; temporary < 5; ++temporary)
+            rotary.append(AllocationStep{0, temporary});
+    }
+    // SGLang reads the free memory after emptying PyTorch's cache (get_available_gpu_memory,
+    // python/sglang/srt/utils): what the load took is the allocator's segments, not the tensors' bytes.
+    const LoadAllocation load = replayLoad(tensors(), rotary);
+    w.loadSlackBytes = std::max<std::int64_t>(0, load.reserved - load.requested);
     w.bytesPerGpu = (Checked(w.bytesPerGpu) - w.buffersBytes + table + w.loadSlackBytes).value();
     w.buffersBytes = table;
     w.buffersDtype = WeightDtype::Float32;
