@@ -817,8 +817,12 @@ QList<FormulaLine> weightLines(const MemoryPlan &plan)
     if (w.loadSlackBytes > 0)
         perGpu.op(" + ").term(
             memory(QStringLiteral("allocator_segments"), w.loadSlackBytes, ScenarioField::Engine,
-                   QStringLiteral("what PyTorch's caching allocator holds around the tensors "
-                                  "(SGLang measures the load by free GPU memory)")));
+                   plan.engine == Engine::Sglang
+                       ? QStringLiteral("what PyTorch's caching allocator holds around the tensors "
+                                        "(SGLang measures the load by free GPU memory)")
+                       : QStringLiteral("the caching allocator's blocks the tensors hold whole, split only "
+                                        "when over 1 MiB would be left (vLLM's \"Model loading took\" "
+                                        "is torch.cuda.memory_allocated())")));
     if (w.loraBytes > 0)
         perGpu.op(" + ").term(
             memory(QStringLiteral("lora_buffers"), w.loraBytes, ScenarioField::MaxLoras,

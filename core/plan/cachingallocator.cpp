@@ -69,7 +69,9 @@ std::int64_t CudaCachingAllocator::allocate(std::int64_t bytes)
         m_blocks[address + size] = {rest, block.segment, small, false};
         addFree(address + size);
     }
-    m_blocks.at(address).allocated = true;
+    Block &taken = m_blocks.at(address);
+    taken.allocated = true;
+    m_allocated = (Checked(m_allocated) + taken.size).value();
     return address;
 }
 
@@ -79,6 +81,7 @@ void CudaCachingAllocator::release(std::int64_t handle)
     if (it == m_blocks.end() || !it->second.allocated)
         return;
     it->second.allocated = false;
+    m_allocated -= it->second.size;
     // Merge with the free block after it and the free block before it, within the segment.
     auto next = std::next(it);
     if (next != m_blocks.end() && !next->second.allocated && next->second.segment == it->second.segment) {

@@ -24,6 +24,8 @@ public:
     void emptyCache();
     /// Bytes of the segments held from the driver.
     std::int64_t reservedBytes() const { return m_reserved; }
+    /// Bytes of the blocks in use, each counted whole (torch.cuda.memory_allocated()).
+    std::int64_t allocatedBytes() const { return m_allocated; }
 
 private:
     struct Block
@@ -38,6 +40,7 @@ private:
     std::map<std::pair<bool, std::pair<std::int64_t, std::int64_t>>, bool> m_free;
     std::map<std::int64_t, std::int64_t> m_segments; ///< address -> size
     std::int64_t m_reserved = 0;
+    std::int64_t m_allocated = 0;
     std::int64_t m_nextAddress = 0;
 
     void addFree(std::int64_t address);

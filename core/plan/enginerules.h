@@ -99,8 +99,8 @@ public:
     /// default --max-running-requests); nothing by default.
     virtual void settlePool(const Scenario &scenario, MemoryPlan &plan) const;
     /// What loading the weights takes beyond their parameters and buffers, as the engine measures a load,
-    /// from the parameter tensors the GPU allocates (`tensors`, in order); nothing by default (vLLM counts
-    /// the tensors' bytes).
+    /// from the parameter tensors the GPU allocates (`tensors`, in order; core/plan/loadreplay.h); nothing by
+    /// default.
     virtual void sizeLoad(const ModelArch &model, const std::function<QList<std::int64_t>()> &tensors,
                           MemoryPlan &plan) const;
     /// What the plan says about the engine's own rules: the release, a refusal

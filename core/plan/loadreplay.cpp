@@ -44,6 +44,7 @@ LoadAllocation replayLoad(const QList<std::int64_t> &parameters, const QList<All
     }
     LoadAllocation load;
     load.requested = requested.value();
+    load.allocated = allocator.allocatedBytes();
     allocator.emptyCache();
     load.reserved = allocator.reservedBytes();
     if (known.size() >= 64)

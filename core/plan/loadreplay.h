@@ -23,6 +23,9 @@ struct AllocationStep
 struct LoadAllocation
 {
     std::int64_t requested = 0; ///< the bytes of the tensors kept (parameters and the buffer)
+    /// torch.cuda.memory_allocated(): the blocks those tensors hold, a block left whole where splitting it
+    /// would leave 1 MiB or less (what vLLM logs as "Model loading took")
+    std::int64_t allocated = 0;
     /// the segments held from the driver after torch.cuda.empty_cache() (what a load measured by free GPU
     /// memory takes, as SGLang measures it)
     std::int64_t reserved = 0;

@@ -27,8 +27,9 @@ struct WeightMemory
     std::int64_t bytesPerGpu = 0;                 ///< parameters on one GPU plus buffers
     std::int64_t buffersBytes = 0;                ///< rotary cos/sin tables vLLM allocates with the model
     WeightDtype buffersDtype = WeightDtype::Auto; ///< their element type (--dtype; float32 under SGLang)
-    /// SGLang: what its load takes beyond the parameters and buffers, the caching allocator's segments not
-    /// filled by them (SGLang measures a load by free GPU memory); in bytesPerGpu
+    /// What the engine's measure of the load adds to the parameters and buffers (core/plan/loadreplay.h): for
+    /// SGLang the caching allocator's segments they do not fill (it measures free GPU memory), for vLLM the
+    /// blocks they hold whole (torch.cuda.memory_allocated()); in bytesPerGpu
     std::int64_t loadSlackBytes = 0;
     std::int64_t loraBytes =
         0; ///< LoRA slots allocated at load (--max-loras x --max-lora-rank); in bytesPerGpu

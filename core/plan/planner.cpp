@@ -434,6 +434,8 @@ MemoryPlan planLayers(const Scenario &s, const EngineRules &rulesRef, const Mode
                                             rules->expertPadding(s), experts);
             },
             plan);
+        if (!plan.weights.budgetUsesMeasured) // the estimate, as the engine measures a load
+            plan.weights.estimatedBytesPerGpu = plan.weights.bytesPerGpu;
         // LoRA slots are allocated with the model: vLLM's "Model loading took" includes them.
         const LoraWrapping wrapping = loraWrapping(
             s, plan.expertTensorParallelSize,

@@ -8,6 +8,7 @@
 #include "core/engine/runtime.h"
 #include "core/plan/all2all.h"
 #include "core/plan/cudagraphmemory.h"
+#include "core/plan/loadreplay.h"
 #include "core/scenario/scenario.h"
 
 #include <QCoreApplication>
@@ -130,6 +131,40 @@ ExpertPadding VllmRules::expertPadding(const Scenario &scenario) const
     if (scenario.maxLoras > 0 && onThisGpu.intermediate > 1)
         return MarlinMxfp4Padding;
     return onThisGpu;
+}
+
+void VllmRules::sizeLoad(const ModelArch &model, const std::function<QList<std::int64_t>()> &tensors,
+                         MemoryPlan &plan) const
+{
+    WeightMemory &w = plan.weights;
+    if (w.budgetUsesMeasured)
+        return;
+    // vLLM builds the rotary cos/sin table on the GPU (RotaryEmbedding._compute_cos_sin_cache,
+    // vllm/model_executor/layers/rotary_embedding/base.py): inv_freq, the positions t, freqs = t x inv_freq,
+    // their cos and sin and the two concatenated, all float32; the first five are freed on return, then
+    // the table is the concatenation cast to --dtype (the same tensor in float32).
+    const int dtypeBytes = bytesPerElement(w.buffersDtype);
+    const std::int64_t rows =
+        model.rotaryDim > 0 ? w.buffersBytes / (std::int64_t(model.rotaryDim) * dtypeBytes) : 0;
+    QList<AllocationStep> rotary;
+    if (rows > 0) {
+        const std::int64_t half = (Checked(rows) * (model.rotaryDim / 2) * 4).value();
+        for (const std::int64_t bytes :
+             {std::int64_t(model.rotaryDim / 2) * 4, rows * 4, half, half, half, 2 * half})
+            rotary.append(AllocationStep{bytes});
+        for (int temporary = 0; temporary < 5; ++temporary)
+            rotary.append(AllocationStep{0, temporary});
+        if (dtypeBytes != 4) {
+            rotary.append(AllocationStep{w.buffersBytes});
+            rotary.append(AllocationStep{0, 5}); // the float32 concatenation
+        }
+    }
+    // "Model loading took" is torch.cuda.memory_allocated() after the load less before it
+    // (DeviceMemoryProfiler, vllm/utils/mem_utils.py): the blocks the tensors hold, which the caching
+    // allocator leaves whole where splitting would leave 1 MiB or less.
+    const LoadAllocation load = replayLoad(tensors(), rotary);
+    w.loadSlackBytes = std::max<std::int64_t>(0, load.allocated - load.requested);
+    w.bytesPerGpu = (Checked(w.bytesPerGpu) + w.loadSlackBytes).value();
 }
 
 int VllmRules::kvBlockSize(const Scenario &scenario) const
@@ -268,6 +303,13 @@ bool VllmRules::logsCapacityAsConcurrency() const
 void VllmRules::addNotes(const Scenario &s, MemoryPlan &plan) const
 {
     const VllmProfile &profile = *m_version.profile;
+    if (plan.weights.loadSlackBytes > 0)
+        plan.notes << QCoreApplication::translate(
+                          "kvscope::Planner",
+                          "vLLM's \"Model loading took\" counts the blocks PyTorch's caching allocator gives "
+                          "the tensors: %1 more than their bytes (%2 in all), where a tensor keeps its "
+                          "whole block, rounded up to 2 MiB, because splitting it would leave 1 MiB or less")
+                          .arg(formatBytes(plan.weights.loadSlackBytes), formatGiB(plan.weights.bytesPerGpu));
     if (s.dtype == WeightDtype::Auto && plan.dtype == WeightDtype::Float16 && !hasBfloat16(s.gpu) &&
         resolveAutoDtype(s.dtype, s.model.checkpointDtype) == WeightDtype::BFloat16)
         plan.notes << QCoreApplication::translate(

@@ -86,6 +86,25 @@ private Q_SLOTS:
         QCOMPARE(a.reservedBytes(), 40 * MiB);
     }
 
+    void allocatedBytesCountWholeBlocks()
+    {
+        // torch.cuda.memory_allocated() adds each block's size (DeviceCachingAllocator::malloc:
+        // stats.allocated_bytes increase(block->size)), and a block is split only when more than 1 MiB would
+        // be left: an 11 MiB request holds its whole 12 MiB block, a 12.5 MiB one only its 12.5 MiB.
+        CudaCachingAllocator a;
+        const std::int64_t eleven = a.allocate(11 * MiB);
+        QCOMPARE(a.allocatedBytes(), 12 * MiB);
+        a.allocate(25 * MiB / 2);
+        QCOMPARE(a.allocatedBytes(), 12 * MiB + 25 * MiB / 2);
+        // Sizes round up to 512 B: 100 B holds 512.
+        a.allocate(100);
+        QCOMPARE(a.allocatedBytes(), 12 * MiB + 25 * MiB / 2 + 512);
+        a.release(eleven);
+        QCOMPARE(a.allocatedBytes(), 25 * MiB / 2 + 512);
+        a.release(eleven); // twice: nothing more
+        QCOMPARE(a.allocatedBytes(), 25 * MiB / 2 + 512);
+    }
+
     void aSizeNearTheLimitIsRefusedNotWrapped()
     {
         // Rounding 2^63 - 100 bytes up to 512 B would pass 2^63: refused (kvscope::Error), never negative.

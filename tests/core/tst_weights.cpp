@@ -248,6 +248,41 @@ private Q_SLOTS:
             weightMemory(m, tensorInventory(m), QuantizationSpec{}, WeightDtype::BFloat16, 2);
         QCOMPARE(sum, w.bytesPerGpu - w.buffersBytes);
     }
+
+    void vllmLoadCountsTheAllocatorsBlocks()
+    {
+        // vLLM logs "Model loading took" as torch.cuda.memory_allocated() after the load less before it
+        // (DeviceMemoryProfiler, vllm/utils/mem_utils.py; CudaPlatform.get_current_memory_usage), and the
+        // caching allocator counts a block whole where splitting it would leave 1 MiB or less
+        // (core/plan/cachingallocator.h). Qwen2.5-72B at TP 4 in 16 bits: each layer's gate_up_proj
+        // (2 x 7,392 x 8,192 x 2 B = 231 MiB) holds a 232 MiB block and its down_proj (115.5 MiB) a 116 MiB
+        // one; every other tensor fills its block (the embedding and head 594 MiB, qkv_proj 40 MiB, o_proj
+        // 32 MiB, the rotary table 8 MiB in a 20 MiB segment split): 80 x 1.5 MiB more than the tensors.
+        Scenario s;
+        s.model = preset(QStringLiteral("qwen2.5-72b"));
+        s.gpu = *GpuLibrary::builtin().find(QStringLiteral("h100-sxm"));
+        s.tensorParallelSize = 4;
+        const MemoryPlan four = planMemory(s);
+        constexpr std::int64_t MiB = std::int64_t(1) << 20;
+        QCOMPARE(four.weights.loadSlackBytes, 80 * 3 * MiB / 2);
+        QCOMPARE(four.weights.bytesPerGpu - four.weights.loadSlackBytes,
+                 weightMemory(s.model, tensorInventory(s.model), QuantizationSpec{}, WeightDtype::BFloat16, 4)
+                     .bytesPerGpu);
+        // vLLM 0.19 logged 34.01 GiB for it (tests/data/vllm-logs.json id 65, Kimi-Dev-72B, the same
+        // tensors); the tensors alone are 33.89 GiB.
+        QCOMPARE(QString::number(double(four.weights.bytesPerGpu) / (1 << 30), 'f', 2),
+                 QStringLiteral("34.01"));
+        // At TP 2 the gate_up_proj fills its 462 MiB and the down_proj (231 MiB) holds 232: 80 MiB.
+        s.tensorParallelSize = 2;
+        QCOMPARE(planMemory(s).weights.loadSlackBytes, 80 * MiB);
+        // Llama-3.1-8B on one GPU: every tensor a whole multiple of 2 MiB, nothing more. At TP 2 its
+        // embedding and head (64,128 x 4,096 x 2 B = 501 MiB each) hold 502 MiB blocks: 2 MiB.
+        s.model = preset(QStringLiteral("llama-3.1-8b"));
+        s.tensorParallelSize = 1;
+        QCOMPARE(planMemory(s).weights.loadSlackBytes, std::int64_t(0));
+        s.tensorParallelSize = 2;
+        QCOMPARE(planMemory(s).weights.loadSlackBytes, 2 * MiB);
+    }
 };
 
 QTEST_GUILESS_MAIN(TestWeights)
