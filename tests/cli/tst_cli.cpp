@@ -90,6 +90,24 @@ private Q_SLOTS:
                      o.value(QLatin1String("kv_cache_bytes")).toInteger());
     }
 
+    void weightsAreTheirPartsAsTheEngineCountsThem()
+    {
+        // Qwen2.5-72B at TP 4 under vLLM: weights_bytes is its components, the rotary table and the caching
+        // allocator's whole blocks vLLM's "Model loading took" counts: each layer's 231 MiB gate_up_proj in a
+        // 232 MiB block and its 115.5 MiB down_proj in 116, 80 x 1.5 MiB (core/plan/loadreplay.h).
+        const QJsonObject o = calcJson({QStringLiteral("--model"), QStringLiteral("qwen2.5-72b"),
+                                        QStringLiteral("--tensor-parallel-size"), QStringLiteral("4")});
+        QCOMPARE(o.value(QLatin1String("weights_load_slack_bytes")).toInteger(), 80LL * 3 * (1 << 20) / 2);
+        qint64 parts = 0;
+        const QJsonObject components = o.value(QLatin1String("weights_bytes_by_component")).toObject();
+        for (auto it = components.begin(); it != components.end(); ++it)
+            parts += it.value().toInteger();
+        for (const char *key : {"weights_buffers_bytes", "weights_load_slack_bytes",
+                                "weights_mxfp4_scale_copy_bytes", "lora_bytes", "eplb_bytes"})
+            parts += o.value(QLatin1String(key)).toInteger();
+        QCOMPARE(o.value(QLatin1String("weights_bytes")).toInteger(), parts);
+    }
+
     void imagesAreTokensOfEachRequest()
     {
         // 32 users each sending two 1024x1024 images to Qwen2.5-VL-7B: 1,000 text + 2 x 1,371 tokens
