@@ -10,6 +10,23 @@
 
 namespace kvscope {
 
+QList<AllocationStep> rotaryTableBuild(std::int64_t rows, int rotaryDim, int tableElementBytes)
+{
+    QList<AllocationStep> steps;
+    if (rows <= 0 || rotaryDim <= 0)
+        return steps;
+    const std::int64_t half = (Checked(rows) * (rotaryDim / 2) * 4).value();
+    for (const std::int64_t bytes : {std::int64_t(rotaryDim / 2) * 4, rows * 4, half, half, half, 2 * half})
+        steps.append(AllocationStep{bytes});
+    for (int temporary = 0; temporary < 5; ++temporary)
+        steps.append(AllocationStep{0, temporary});
+    if (tableElementBytes != 4) {
+        steps.append(AllocationStep{(Checked(rows) * rotaryDim * tableElementBytes).value()});
+        steps.append(AllocationStep{0, 5}); // the float32 concatenation
+    }
+    return steps;
+}
+
 LoadAllocation replayLoad(const QList<std::int64_t> &parameters, const QList<AllocationStep> &buffer)
 {
     thread_local std::map<std::vector<std::int64_t>, LoadAllocation> known;

@@ -31,6 +31,13 @@ struct LoadAllocation
     std::int64_t reserved = 0;
 };
 
+/// How vLLM and SGLang build a rotary cos/sin table of `rows` positions on the GPU
+/// (RotaryEmbedding._compute_cos_sin_cache, vllm/model_executor/layers/rotary_embedding/base.py and
+/// python/sglang/srt/layers/rotary_embedding.py): inv_freq, the positions t, freqs = t x inv_freq, their cos
+/// and sin and the two concatenated, all float32; the first five are freed on return, then the table is the
+/// concatenation cast to `tableElementBytes` a value (the same tensor at 4 B). No steps without rows.
+QList<AllocationStep> rotaryTableBuild(std::int64_t rows, int rotaryDim, int tableElementBytes);
+
 /// Creates `parameters` in order, runs `buffer`'s steps after the first parameter, and reports what the
 /// allocator holds. The same inputs give the same answer: a slider's plans reuse it (a per-thread cache).
 LoadAllocation replayLoad(const QList<std::int64_t> &parameters, const QList<AllocationStep> &buffer);

@@ -219,20 +219,10 @@ void SglangRules::sizeLoad(const ModelArch &model, const std::function<QList<std
     if (w.budgetUsesMeasured)
         return;
     // SGLang keeps the rotary cos/sin table in float32 on CUDA ("cache needs to be in FP32 for numerical
-    // stability", RotaryEmbedding.__init__, python/sglang/srt/layers/rotary_embedding.py), computed on the
-    // GPU from t, inv_freq, the frequencies, their cos and sin (_compute_cos_sin_cache), which are freed
-    // after.
+    // stability", RotaryEmbedding.__init__, python/sglang/srt/layers/rotary_embedding.py).
     const std::int64_t table = rotaryBufferBytes(model, WeightDtype::Float32, 1);
     const std::int64_t rows = model.rotaryDim > 0 ? table / (std::int64_t(model.rotaryDim) * 4) : 0;
-    QList<AllocationStep> rotary;
-    if (rows > 0) {
-        const std::int64_t half = (Checked(rows) * (model.rotaryDim / 2) * 4).value();
-        for (const std::int64_t bytes : {std::int64_t(model.rotaryDim / 2) * 4, rows * 4, half, half, half})
-            rotary.append(AllocationStep{bytes});
-        rotary.append(AllocationStep{table});
-        for (int temporary = 0; temporary < 5; ++temporary)
-            rotary.append(AllocationStep{0, temporary});
-    }
+    const QList<AllocationStep> rotary = rotaryTableBuild(rows, model.rotaryDim, 4);
     // SGLang reads the free memory after emptying PyTorch's cache (get_available_gpu_memory,
     // python/sglang/srt/utils): what the load took is the allocator's segments, not the tensors' bytes.
     const LoadAllocation load = replayLoad(tensors(), rotary);

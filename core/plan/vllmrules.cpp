@@ -139,26 +139,11 @@ void VllmRules::sizeLoad(const ModelArch &model, const std::function<QList<std::
     WeightMemory &w = plan.weights;
     if (w.budgetUsesMeasured)
         return;
-    // vLLM builds the rotary cos/sin table on the GPU (RotaryEmbedding._compute_cos_sin_cache,
-    // vllm/model_executor/layers/rotary_embedding/base.py): inv_freq, the positions t, freqs = t x inv_freq,
-    // their cos and sin and the two concatenated, all float32; the first five are freed on return, then
-    // the table is the concatenation cast to --dtype (the same tensor in float32).
+    // vLLM builds its rotary table in float32 on the GPU and casts it to --dtype (rotaryTableBuild).
     const int dtypeBytes = bytesPerElement(w.buffersDtype);
     const std::int64_t rows =
         model.rotaryDim > 0 ? w.buffersBytes / (std::int64_t(model.rotaryDim) * dtypeBytes) : 0;
-    QList<AllocationStep> rotary;
-    if (rows > 0) {
-        const std::int64_t half = (Checked(rows) * (model.rotaryDim / 2) * 4).value();
-        for (const std::int64_t bytes :
-             {std::int64_t(model.rotaryDim / 2) * 4, rows * 4, half, half, half, 2 * half})
-            rotary.append(AllocationStep{bytes});
-        for (int temporary = 0; temporary < 5; ++temporary)
-            rotary.append(AllocationStep{0, temporary});
-        if (dtypeBytes != 4) {
-            rotary.append(AllocationStep{w.buffersBytes});
-            rotary.append(AllocationStep{0, 5}); // the float32 concatenation
-        }
-    }
+    const QList<AllocationStep> rotary = rotaryTableBuild(rows, model.rotaryDim, dtypeBytes);
     // "Model loading took" is torch.cuda.memory_allocated() after the load less before it
     // (DeviceMemoryProfiler, vllm/utils/mem_utils.py): the blocks the tensors hold, which the caching
     // allocator leaves whole where splitting would leave 1 MiB or less.
