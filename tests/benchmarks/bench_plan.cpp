@@ -85,8 +85,11 @@ private:
         s.model = resolveModel(idAndEngine.first());
         if (idAndEngine.size() > 1)
             s.engine = Engine::Sglang;
-        s.gpu = resolveGpu(QStringLiteral("h100-sxm"));
-        s.tensorParallelSize = model.startsWith(QLatin1String("deepseek")) ? 8 : 1;
+        // DeepSeek-V3's FP8 weights (79 GiB a GPU at TP 8) outgrow an H100's budget: a plan that cannot
+        // start has no speed to chart, so it runs on eight H200s.
+        const bool deepseek = model.startsWith(QLatin1String("deepseek"));
+        s.gpu = resolveGpu(deepseek ? QStringLiteral("h200") : QStringLiteral("h100-sxm"));
+        s.tensorParallelSize = deepseek ? 8 : 1;
         return s;
     }
 
