@@ -366,6 +366,36 @@ std::optional<MemoryPlan> tryPlanMemory(const Scenario &scenario)
 
 namespace {
 
+/// parameterTensorBytes() for the last model and layout asked on this thread: a slider's plans ask for the
+/// same list again and again, and building it was most of what replaying the load costs a plan.
+QList<std::int64_t> loadTensors(const ModelArch &m, const QList<TensorGroup> &inventory,
+                                const QuantizationSpec &quantization, WeightDtype dtype, int tp,
+                                const ExpertPadding &padding, const ExpertPlacement &experts)
+{
+    struct Asked
+    {
+        ModelArch model;
+        QuantizationSpec quantization;
+        WeightDtype dtype = WeightDtype::Auto;
+        int tp = 0;
+        ExpertPadding padding;
+        ExpertPlacement experts;
+        QList<std::int64_t> tensors;
+    };
+    thread_local std::optional<Asked> last;
+    if (last && last->tp == tp && last->dtype == dtype && last->padding == padding &&
+        last->experts == experts && last->quantization == quantization && last->model == m)
+        return last->tensors;
+    last = Asked{m,
+                 quantization,
+                 dtype,
+                 tp,
+                 padding,
+                 experts,
+                 parameterTensorBytes(m, inventory, quantization, dtype, tp, padding, experts)};
+    return last->tensors;
+}
+
 /// The plan of the GPUs that hold `m`'s layers (the whole model, or one pipeline stage's share
 /// with its `inventory`) and `experts` of its routed experts, everything but the speed. Under
 /// data parallelism the GPUs are one rank's, holding its share of --batch-size.
@@ -430,8 +460,8 @@ MemoryPlan planLayers(const Scenario &s, const EngineRules &rulesRef, const Mode
         rules->sizeLoad(
             m,
             [&] {
-                return parameterTensorBytes(m, inventory, plan.quantization, plan.dtype, tp,
-                                            rules->expertPadding(s), experts);
+                return loadTensors(m, inventory, plan.quantization, plan.dtype, tp, rules->expertPadding(s),
+                                   experts);
             },
             plan);
         if (!plan.weights.budgetUsesMeasured) // the estimate, as the engine measures a load

@@ -26,6 +26,7 @@ struct ExpertPadding
     /// checkpoint's, its rows padded to this multiple (HopperMXScaleLayout: 2 x 8 warps x 2 x 8 = 256),
     /// and float32 expert biases; 0 = the kernel's layout replaces the tensors.
     int swizzledScaleRows = 0;
+    friend bool operator==(const ExpertPadding &, const ExpertPadding &) = default;
 };
 /// Marlin's MXFP4 MoE kernel: n % 256 and k % 128 (the per-GPU intermediate size to 128, the hidden to 256).
 inline constexpr ExpertPadding MarlinMxfp4Padding{128, 256};
