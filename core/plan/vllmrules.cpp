@@ -288,12 +288,13 @@ bool VllmRules::logsCapacityAsConcurrency() const
 void VllmRules::addNotes(const Scenario &s, MemoryPlan &plan) const
 {
     const VllmProfile &profile = *m_version.profile;
-    if (plan.weights.loadSlackBytes > 0)
+    // Said when it moves the weights' figure as shown (hundredths of a GiB); the formula panel and the JSON
+    // give it always.
+    if (plan.weights.loadSlackBytes >= GiB / 100)
         plan.notes << QCoreApplication::translate(
                           "kvscope::Planner",
-                          "vLLM's \"Model loading took\" counts the blocks PyTorch's caching allocator gives "
-                          "the tensors: %1 more than their bytes (%2 in all), where a tensor keeps its "
-                          "whole block, rounded up to 2 MiB, because splitting it would leave 1 MiB or less")
+                          "vLLM's \"Model loading took\" counts PyTorch's allocator blocks whole: %1 beyond "
+                          "the tensors' bytes (%2 in all)")
                           .arg(formatBytes(plan.weights.loadSlackBytes), formatGiB(plan.weights.bytesPerGpu));
     if (s.dtype == WeightDtype::Auto && plan.dtype == WeightDtype::Float16 && !hasBfloat16(s.gpu) &&
         resolveAutoDtype(s.dtype, s.model.checkpointDtype) == WeightDtype::BFloat16)

@@ -4245,8 +4245,8 @@
         <translation>%1：kvscope 按 vLLM %3 及之后版本的方式计算 %2 的 LoRA 槽位（%4 为 %5）</translation>
     </message>
     <message>
-        <source>vLLM&apos;s &quot;Model loading took&quot; counts the blocks PyTorch&apos;s caching allocator gives the tensors: %1 more than their bytes (%2 in all), where a tensor keeps its whole block, rounded up to 2 MiB, because splitting it would leave 1 MiB or less</source>
-        <translation>vLLM 的“Model loading took”按 PyTorch 缓存分配器分给张量的块计算：比张量字节多 %1（共 %2）——拆分后剩余不超过 1 MiB 时，张量保留整个块（向上取整到 2 MiB）</translation>
+        <source>vLLM&apos;s &quot;Model loading took&quot; counts PyTorch&apos;s allocator blocks whole: %1 beyond the tensors&apos; bytes (%2 in all)</source>
+        <translation>vLLM 的“Model loading took”按 PyTorch 分配器的整块计算：比张量字节多 %1（共 %2）</translation>
     </message>
     <message>
         <source>SGLang measures the load by the GPU&apos;s free memory: the weights take %1 more than their tensors (%2 with the float32 rotary table), the segments PyTorch&apos;s caching allocator holds around them (tensors rounded up to 2 MiB, those of 1 to 10 MiB sharing 20 MiB segments)</source>

@@ -272,6 +272,11 @@ private Q_SLOTS:
         // tensors); the tensors alone are 33.89 GiB.
         QCOMPARE(QString::number(double(four.weights.bytesPerGpu) / (1 << 30), 'f', 2),
                  QStringLiteral("34.01"));
+        // The plan says so where it moves the weights' figure as shown (hundredths of a GiB).
+        const auto saysSo = [](const MemoryPlan &plan) {
+            return plan.notes.join(u'\n').contains(QStringLiteral("counts PyTorch's allocator blocks whole"));
+        };
+        QVERIFY(saysSo(four));
         // At TP 2 the gate_up_proj fills its 462 MiB and the down_proj (231 MiB) holds 232: 80 MiB.
         s.tensorParallelSize = 2;
         QCOMPARE(planMemory(s).weights.loadSlackBytes, 80 * MiB);
@@ -282,6 +287,7 @@ private Q_SLOTS:
         QCOMPARE(planMemory(s).weights.loadSlackBytes, std::int64_t(0));
         s.tensorParallelSize = 2;
         QCOMPARE(planMemory(s).weights.loadSlackBytes, 2 * MiB);
+        QVERIFY(!saysSo(planMemory(s))); // 2 MiB: 7.51 GiB either way
     }
 };
 
