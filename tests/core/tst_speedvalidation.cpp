@@ -498,11 +498,17 @@ private Q_SLOTS:
         // both steps within 11 %, the speed-up within 1.3 %; both first tokens, under vLLM 0.5's request
         // handling, explained misses): 16.8 %, 136 of 212 (64 %, 0.6415). A cost per token routed to an
         // expert in each MoE layer (fitted on the calibration's prompt passes, DeepSeek-R1's) then gave
-        // 13.0 %, 143 of 212 (67 %, 0.6745; the median 0.1303). The targets are 15 % and 80 %.
+        // 13.0 %, 143 of 212 (67 %, 0.6745; the median 0.1303). Five Neural Magic model cards (vLLM
+        // 0.7.2, one request at a time, BF16 against INT8 W8A8, FP8 and W4A16 on an A100 and an H100;
+        // 240 rows) and a fourth tt-inference-server report (Qwen3-1.7B on an A100, 8 rows) then gave
+        // 12.5 %, 333 of 460 (72 %, 0.7239; the median 0.1250): the A100 rows agree, the H100 W4A16
+        // rows (Machete, which kvscope prices as Marlin) and the cards' longest shape are explained
+        // misses. The targets are 15 % and 80 %.
         const Summary s = summarise(m_observations, Split::HeldOut, calibratedSpeedConstants());
-        QVERIFY(s.rows >= 212);
-        QVERIFY2(s.medianError <= 0.1304, qPrintable(QString::number(s.medianError)));
-        QVERIFY2(s.within25 >= 0.674 * s.rows,
+        qInfo("held out: median %.4f, %d of %d within 25 %%", s.medianError, int(s.within25), int(s.rows));
+        QVERIFY(s.rows >= 460);
+        QVERIFY2(s.medianError <= 0.1251, qPrintable(QString::number(s.medianError)));
+        QVERIFY2(s.within25 >= 0.7239 * s.rows,
                  qPrintable(QStringLiteral("%1 of %2").arg(s.within25).arg(s.rows)));
     }
 
