@@ -297,6 +297,17 @@ void SpeedModel::readConstants(const Scenario &s, const MemoryPlan &plan, const 
         m_notes << QCoreApplication::translate("kvscope::Planner",
                                                "speed: no public measurement of %1 kernels; priced as %2")
                        .arg(weightKernelName(m_kernel), weightKernelName(priced));
+    // vLLM's choose_mp_linear_kernel takes Machete before Marlin at compute capability 9.0 for GPTQ and
+    // compressed-tensors W4A16 layers (vllm-project/vllm#7701; AWQ followed only in 2026, #36505); the
+    // 4-bit cost is fitted on Marlin rows, and Machete's measured single-request runs are slower
+    // (docs/speed-validation.md, the Neural Magic cards).
+    if (m_kernel == WeightKernel::FourBitWeightOnly && plan.quantization.method == QuantMethod::Gptq &&
+        m_generation == GpuGeneration::Hopper && s.engine == Engine::Vllm && m_available)
+        m_notes << QCoreApplication::translate(
+            "kvscope::Planner",
+            "speed: vLLM runs GPTQ and W4A16 layers on Hopper through its Machete kernel, and kvscope prices "
+            "them as Marlin's; measured single-request runs of W4A16 checkpoints on an H100 took 1.4 to 2.3 "
+            "times kvscope's figure, about as long as FP8's (docs/speed-validation.md)");
     m_fp8KvCost = m_fp8Kv ? constants.fp8KvCost : 0;
     m_allReduceLatency = constants.allReduceLatencySeconds;
     m_moeLayerSeconds = constants.moeLayerSeconds;

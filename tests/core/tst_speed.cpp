@@ -906,6 +906,31 @@ private Q_SLOTS:
         QVERIFY(!standIn.notes.filter(QStringLiteral("no FP32 vector rate")).isEmpty());
     }
 
+    void machetePricedAsMarlinIsSaid()
+    {
+        // vLLM runs 4-bit weight-only layers on Hopper through Machete, the first kernel
+        // choose_mp_linear_kernel can use at compute capability 9.0 (vllm-project/vllm#7701), where
+        // kvscope's 4-bit cost is fitted on Marlin rows. Neural Magic's W4A16 cards measure those runs
+        // at 1.4 to 2.3 times kvscope's price (docs/speed-validation.md): the plan says so on Hopper
+        // under vLLM for GPTQ and W4A16 checkpoints, and only there (SGLang and an A100 run Marlin).
+        const auto notes = [](const QString &gpu, Engine engine) {
+            Scenario s = scenario(QStringLiteral("llama-3.1-8b"), gpu);
+            s.engine = engine;
+            s.quantization = defaultSpecFor(QuantMethod::Gptq);
+            return planMemory(s).speed.notes.filter(QStringLiteral("Machete"));
+        };
+        QCOMPARE(notes(QStringLiteral("h100-sxm"), Engine::Vllm).size(), 1);
+        QCOMPARE(notes(QStringLiteral("h200"), Engine::Vllm).size(), 1);
+        QVERIFY(notes(QStringLiteral("a100-80gb"), Engine::Vllm).isEmpty());
+        QVERIFY(notes(QStringLiteral("h100-sxm"), Engine::Sglang).isEmpty());
+        Scenario bf16 = scenario(QStringLiteral("llama-3.1-8b"));
+        QVERIFY(planMemory(bf16).speed.notes.filter(QStringLiteral("Machete")).isEmpty());
+        // AWQ kept its own Marlin path until vllm-project/vllm#36505 (2026).
+        Scenario awq = scenario(QStringLiteral("llama-3.1-8b"));
+        awq.quantization = defaultSpecFor(QuantMethod::Awq);
+        QVERIFY(planMemory(awq).speed.notes.filter(QStringLiteral("Machete")).isEmpty());
+    }
+
     void int8PeakForW8A8()
     {
         Scenario s = scenario(QStringLiteral("llama-3.1-8b"), QStringLiteral("a100-80gb"));
