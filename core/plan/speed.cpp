@@ -6,6 +6,7 @@
 #include "core/common/error.h"
 #include "core/common/scenariofield.h"
 #include "core/common/units.h"
+#include "core/engine/engine.h"
 #include "core/gpu/gpuspec.h"
 #include "core/library/library.h"
 #include "core/model/inventory.h"
@@ -171,6 +172,29 @@ WeightKernel weightKernelFor(const QuantizationSpec &q, const ComputePath &path)
     return WeightKernel::SixteenBit;
 }
 
+/// vLLM's choose_mp_linear_kernel takes Machete before Marlin at compute capability 9.0 for GPTQ and
+/// compressed-tensors W4A16 linear layers (vllm-project/vllm#7701, v0.6.2), and for AWQ since
+/// vllm-project/vllm#36505 moved AWQMarlinLinearMethod onto it (a vLLM 0.18.0 build logs "Using
+/// MacheteLinearKernel for AWQMarlinLinearMethod"; before it AWQ called Marlin itself). A MoE's
+/// experts, most of its bytes, run through the fused MoE's own Marlin kernel: its plan keeps Marlin's.
+bool runsMachete(const Scenario &s, const MemoryPlan &plan, WeightKernel kernel, GpuGeneration generation)
+{
+    if (kernel != WeightKernel::FourBitWeightOnly || s.engine != Engine::Vllm ||
+        generation != GpuGeneration::Hopper || s.model.moe.enabled())
+        return false;
+    switch (plan.quantization.method) {
+    case QuantMethod::Gptq:
+    case QuantMethod::CompressedTensors:
+        return true;
+    case QuantMethod::Awq: {
+        const std::optional<EngineVersion> release = parseEngineVersion(s.vllmVersion);
+        return !release || !(*release < EngineVersion{0, 18, 0});
+    }
+    default:
+        return false;
+    }
+}
+
 /// Engines that step at once, each its share of the batch: vLLM's data-parallel ranks or SGLang's
 /// attention groups (1 without them).
 int steppingRanks(const MemoryPlan &plan)
@@ -260,6 +284,8 @@ void SpeedModel::readConstants(const Scenario &s, const MemoryPlan &plan, const 
 {
     m_generation = gpuGeneration(s.gpu);
     m_kernel = weightKernelFor(plan.quantization, computePath(s.gpu, plan.quantization, plan.dtype));
+    if (runsMachete(s, plan, m_kernel, m_generation))
+        m_kernel = WeightKernel::Machete;
     // An FP4 cache is dequantized in the attention kernel as an FP8 one is; no measurement
     // prices its own cost yet, so it reads at the FP8 cache's (a note says so).
     m_fp8Kv = isFp8(plan.kvCacheDtype) || isFp4(plan.kvCacheDtype);
@@ -297,17 +323,6 @@ void SpeedModel::readConstants(const Scenario &s, const MemoryPlan &plan, const 
         m_notes << QCoreApplication::translate("kvscope::Planner",
                                                "speed: no public measurement of %1 kernels; priced as %2")
                        .arg(weightKernelName(m_kernel), weightKernelName(priced));
-    // vLLM's choose_mp_linear_kernel takes Machete before Marlin at compute capability 9.0 for GPTQ and
-    // compressed-tensors W4A16 layers (vllm-project/vllm#7701; AWQ followed only in 2026, #36505); the
-    // 4-bit cost is fitted on Marlin rows, and Machete's measured single-request runs are slower
-    // (docs/speed-validation.md, the Neural Magic cards).
-    if (m_kernel == WeightKernel::FourBitWeightOnly && plan.quantization.method == QuantMethod::Gptq &&
-        m_generation == GpuGeneration::Hopper && s.engine == Engine::Vllm && m_available)
-        m_notes << QCoreApplication::translate(
-            "kvscope::Planner",
-            "speed: vLLM runs GPTQ and W4A16 layers on Hopper through its Machete kernel, and kvscope prices "
-            "them as Marlin's; measured single-request runs of W4A16 checkpoints on an H100 took 1.4 to 2.3 "
-            "times kvscope's figure, about as long as FP8's (docs/speed-validation.md)");
     m_fp8KvCost = m_fp8Kv ? constants.fp8KvCost : 0;
     m_allReduceLatency = constants.allReduceLatencySeconds;
     m_moeLayerSeconds = constants.moeLayerSeconds;

@@ -25,6 +25,7 @@ const EnumSpelling<WeightKernel> kernelNames[] = {
     {WeightKernel::EightBitWeightOnly, "8-bit weight-only"},
     {WeightKernel::Fp4, "fp4"},
     {WeightKernel::BitsAndBytes, "bitsandbytes"},
+    {WeightKernel::Machete, "machete 4-bit"},
 };
 
 // Fitted by tests/core/tst_speedvalidation.cpp on the calibration rows of
@@ -33,28 +34,29 @@ SpeedConstants fitted()
 {
     SpeedConstants c;
     auto &efficiency = c.weightBandwidthEfficiency;
-    efficiency[std::size_t(GpuGeneration::Ampere)] = 0.6929;
-    efficiency[std::size_t(GpuGeneration::Hopper)] = 0.9193;
+    efficiency[std::size_t(GpuGeneration::Ampere)] = 0.6949;
+    efficiency[std::size_t(GpuGeneration::Hopper)] = 0.9088;
     efficiency[std::size_t(GpuGeneration::Blackwell)] = 0.95;
     auto &cost = c.dequantizationCost;
     cost[std::size_t(WeightKernel::SixteenBit)] = 0;
-    cost[std::size_t(WeightKernel::Fp8)] = 0.07013;
-    cost[std::size_t(WeightKernel::FourBitWeightOnly)] = 6.156;
-    cost[std::size_t(WeightKernel::EightBitWeightOnly)] = 1.621;
-    cost[std::size_t(WeightKernel::Fp4)] = 0.5069;
-    c.kvBandwidthEfficiency = 0.8717;
-    c.fp8KvCost = 0.4645;
-    c.computeEfficiency = 0.7488;
-    c.allReduceLatencySeconds = 2.492e-05;
-    c.moeLayerSeconds = 2.828e-05;
-    c.routedTokenSeconds = 5.947e-08;
-    c.stepSeconds = {0.001846, 0.001523};
+    cost[std::size_t(WeightKernel::Fp8)] = 0.09848;
+    cost[std::size_t(WeightKernel::FourBitWeightOnly)] = 6.475;
+    cost[std::size_t(WeightKernel::EightBitWeightOnly)] = 1.843;
+    cost[std::size_t(WeightKernel::Fp4)] = 0.5001;
+    cost[std::size_t(WeightKernel::Machete)] = 1.395;
+    c.kvBandwidthEfficiency = 0.9058;
+    c.fp8KvCost = 0.4353;
+    c.computeEfficiency = 0.7856;
+    c.allReduceLatencySeconds = 2.029e-05;
+    c.moeLayerSeconds = 2.607e-05;
+    c.routedTokenSeconds = 5.971e-08;
+    c.stepSeconds = {0.001921, 0.002127};
     c.sequenceSeconds = {0, 0};
-    c.requestSeconds = {0.007753, 0.05589};
+    c.requestSeconds = {0.006457, 0.05703};
     // Fitted by tests/core/tst_speed.cpp on the calibration rows of
     // tests/data/speculative-speed-measurements.json (vLLM, EAGLE-3 on Llama-3.1-8B).
-    c.speculativeStepSeconds = 0.00132;
-    c.draftPassSeconds = 0.0008069;
+    c.speculativeStepSeconds = 0.00119;
+    c.draftPassSeconds = 0.0008037;
     return c;
 }
 
@@ -87,6 +89,7 @@ WeightKernel standInKernel(WeightKernel kernel)
     case WeightKernel::BitsAndBytes:
     case WeightKernel::Fp4:
     case WeightKernel::EightBitWeightOnly:
+    case WeightKernel::Machete:
         return WeightKernel::FourBitWeightOnly;
     case WeightKernel::Fp8:
         return WeightKernel::EightBitWeightOnly;

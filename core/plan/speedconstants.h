@@ -33,12 +33,15 @@ enum class WeightKernel
     SixteenBit,         ///< BF16/FP16 GEMM (cuBLAS)
     Fp8,                ///< W8A8 FP8 (CUTLASS scaled_mm, block-wise FP8)
     Int8,               ///< W8A8 INT8 (CUTLASS scaled_mm)
-    FourBitWeightOnly,  ///< AWQ/GPTQ/W4A16 through Marlin or Machete: dequantized in registers
+    FourBitWeightOnly,  ///< AWQ/GPTQ/W4A16 through Marlin: dequantized in registers
     EightBitWeightOnly, ///< GPTQ 8-bit, W8A16, FP8 on a GPU without FP8 tensor cores (Marlin)
     Fp4,                ///< MXFP4 and NVFP4
     BitsAndBytes,       ///< bitsandbytes NF4
+    /// GPTQ/W4A16 dense layers under vLLM on compute capability 9.0: choose_mp_linear_kernel takes
+    /// Machete (CUTLASS mixed-input GEMM) before Marlin there (vllm-project/vllm#7701)
+    Machete,
 };
-inline constexpr std::size_t WeightKernelCount = std::size_t(WeightKernel::BitsAndBytes) + 1;
+inline constexpr std::size_t WeightKernelCount = std::size_t(WeightKernel::Machete) + 1;
 
 /// Kernels that unpack and scale every weight on the vector units, interleaved with the tensor-core
 /// work (IST-DASLab/marlin README, "Techniques"): their dequantization cost is counted in vector
@@ -88,8 +91,8 @@ const SpeedConstants &calibratedSpeedConstants();
 /// A generation without measurements: the median of the calibrated ones.
 double standInEfficiency(const SpeedConstants &constants);
 /// A kernel without measurements: the next one to ask (W8A8 INT8 asks FP8,
-/// FP8 asks 8-bit weight-only, the other weight-only kernels and FP4 ask 4-bit
-/// weight-only, which asks 16-bit: no extra cost).
+/// FP8 asks 8-bit weight-only, the other weight-only kernels, Machete and FP4 ask
+/// 4-bit weight-only, which asks 16-bit: no extra cost).
 WeightKernel standInKernel(WeightKernel kernel);
 
 GpuGeneration gpuGeneration(const GpuSpec &gpu);

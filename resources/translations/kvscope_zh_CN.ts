@@ -4065,10 +4065,6 @@
         <translation>速度：没有实测校准读取 %1 KV Cache；其反量化按 FP8 Cache 每秒读取拟合的代价计价</translation>
     </message>
     <message>
-        <source>speed: vLLM runs GPTQ and W4A16 layers on Hopper through its Machete kernel, and kvscope prices them as Marlin&apos;s; measured single-request runs of W4A16 checkpoints on an H100 took 1.4 to 2.3 times kvscope&apos;s figure, about as long as FP8&apos;s (docs/speed-validation.md)</source>
-        <translation>速度：vLLM 在 Hopper 上用其 Machete 内核运行 GPTQ 与 W4A16 层，而 kvscope 按 Marlin 的代价计价；W4A16 检查点在 H100 上单请求的实测耗时是 kvscope 数值的 1.4 到 2.3 倍，与 FP8 相当（docs/speed-validation.md）</translation>
-    </message>
-    <message>
         <source>speed: no public measurement of %1 kernels; priced as %2</source>
         <translation>速度：没有 %1 内核的公开实测；按 %2 计价</translation>
     </message>

@@ -43,6 +43,11 @@ std::optional<QuantizationSpec> quantizationOf(const QString &name)
     if (name == QLatin1String("gptq") || name == QLatin1String("gptq_marlin") ||
         name == QLatin1String("w4a16"))
         return spec(QuantMethod::Gptq);
+    // vLLM's RTN method (vllm-project/vllm#23197, removed in #32697) called Marlin itself
+    // (apply_rtn_marlin_linear), as AWQ did before vllm-project/vllm#36505: priced as AWQ's 4 bits in
+    // groups of 128 under the release the row names (kvscope_vllm_release), which keeps Marlin.
+    if (name == QLatin1String("rtn int4"))
+        return spec(QuantMethod::Awq);
     if (name == QLatin1String("int8 w8a16") || name == QLatin1String("gptq int8"))
         return spec(QuantMethod::Gptq, 8);
     if (name == QLatin1String("mxfp4"))
@@ -108,6 +113,8 @@ Scenario scenarioOf(const QJsonObject &row, std::int64_t sequences, std::int64_t
     if (!s.quantization)
         throw Error(QStringLiteral("quantization '%1' is not one the data file maps").arg(quantization));
     s.kvCacheDtype = parseKvCacheDtype(text(row, "kv_cache_dtype"));
+    // The vLLM release a row is planned with, where its kernels depend on it (else the newest).
+    s.vllmVersion = text(row, "kvscope_vllm_release");
     s.tensorParallelSize = row.value(QLatin1String("tensor_parallel_size")).toInteger(1);
     s.pipelineParallelSize = row.value(QLatin1String("pipeline_parallel_size")).toInteger(1);
     s.batchSize = sequences;

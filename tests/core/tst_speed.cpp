@@ -906,29 +906,66 @@ private Q_SLOTS:
         QVERIFY(!standIn.notes.filter(QStringLiteral("no FP32 vector rate")).isEmpty());
     }
 
-    void machetePricedAsMarlinIsSaid()
+    void macheteOnHopperUnderVllm()
     {
-        // vLLM runs 4-bit weight-only layers on Hopper through Machete, the first kernel
-        // choose_mp_linear_kernel can use at compute capability 9.0 (vllm-project/vllm#7701), where
-        // kvscope's 4-bit cost is fitted on Marlin rows. Neural Magic's W4A16 cards measure those runs
-        // at 1.4 to 2.3 times kvscope's price (docs/speed-validation.md): the plan says so on Hopper
-        // under vLLM for GPTQ and W4A16 checkpoints, and only there (SGLang and an A100 run Marlin).
-        const auto notes = [](const QString &gpu, Engine engine) {
-            Scenario s = scenario(QStringLiteral("llama-3.1-8b"), gpu);
+        // vLLM's choose_mp_linear_kernel takes Machete before Marlin at compute capability 9.0 for GPTQ
+        // and compressed-tensors W4A16 layers (vllm-project/vllm#7701, v0.6.2), and for AWQ since
+        // vllm-project/vllm#36505 (a vLLM 0.18.0 build logs "Using MacheteLinearKernel for
+        // AWQMarlinLinearMethod": tests/data/serving-speed-measurements.json, the
+        // pytorch-quantization-demo rows). SGLang, other GPUs and a MoE's fused experts keep Marlin.
+        const auto kernel = [](const QString &model, const QString &gpu, QuantMethod method, Engine engine,
+                               const QString &release = {}) {
+            Scenario s = scenario(model, gpu);
             s.engine = engine;
-            s.quantization = defaultSpecFor(QuantMethod::Gptq);
-            return planMemory(s).speed.notes.filter(QStringLiteral("Machete"));
+            s.vllmVersion = release;
+            s.quantization = defaultSpecFor(method);
+            SpeedPlan described;
+            SpeedModel(s, planMemory(s)).describe(described);
+            return described.weightKernel;
         };
-        QCOMPARE(notes(QStringLiteral("h100-sxm"), Engine::Vllm).size(), 1);
-        QCOMPARE(notes(QStringLiteral("h200"), Engine::Vllm).size(), 1);
-        QVERIFY(notes(QStringLiteral("a100-80gb"), Engine::Vllm).isEmpty());
-        QVERIFY(notes(QStringLiteral("h100-sxm"), Engine::Sglang).isEmpty());
-        Scenario bf16 = scenario(QStringLiteral("llama-3.1-8b"));
-        QVERIFY(planMemory(bf16).speed.notes.filter(QStringLiteral("Machete")).isEmpty());
-        // AWQ kept its own Marlin path until vllm-project/vllm#36505 (2026).
-        Scenario awq = scenario(QStringLiteral("llama-3.1-8b"));
-        awq.quantization = defaultSpecFor(QuantMethod::Awq);
-        QVERIFY(planMemory(awq).speed.notes.filter(QStringLiteral("Machete")).isEmpty());
+        const QString dense = QStringLiteral("llama-3.1-8b"), h100 = QStringLiteral("h100-sxm");
+        QCOMPARE(kernel(dense, h100, QuantMethod::Gptq, Engine::Vllm), WeightKernel::Machete);
+        QCOMPARE(kernel(dense, QStringLiteral("h200"), QuantMethod::Gptq, Engine::Vllm),
+                 WeightKernel::Machete);
+        QCOMPARE(kernel(dense, h100, QuantMethod::Gptq, Engine::Vllm, QStringLiteral("0.10")),
+                 WeightKernel::Machete);
+        QCOMPARE(kernel(dense, h100, QuantMethod::Awq, Engine::Vllm), WeightKernel::Machete);
+        QCOMPARE(kernel(dense, h100, QuantMethod::Awq, Engine::Vllm, QStringLiteral("0.18")),
+                 WeightKernel::Machete);
+        QCOMPARE(kernel(dense, h100, QuantMethod::Awq, Engine::Vllm, QStringLiteral("0.17")),
+                 WeightKernel::FourBitWeightOnly);
+        QCOMPARE(kernel(dense, QStringLiteral("a100-80gb"), QuantMethod::Gptq, Engine::Vllm),
+                 WeightKernel::FourBitWeightOnly);
+        QCOMPARE(kernel(dense, QStringLiteral("b200"), QuantMethod::Gptq, Engine::Vllm),
+                 WeightKernel::FourBitWeightOnly);
+        QCOMPARE(kernel(dense, h100, QuantMethod::Gptq, Engine::Sglang), WeightKernel::FourBitWeightOnly);
+        QCOMPARE(kernel(QStringLiteral("qwen3-30b-a3b"), h100, QuantMethod::Gptq, Engine::Vllm),
+                 WeightKernel::FourBitWeightOnly);
+    }
+
+    void machetePricedAsAShareOfItsReads()
+    {
+        // Machete's cost is fitted per second of reading the 4-bit weights (docs/speed-validation.md, the
+        // pytorch-quantization-demo's H200 runs), not in vector operations as Marlin's: the same checkpoint
+        // on an H100 reads the same bytes under both kernels, and Machete's step is the longer by its cost.
+        const SpeedConstants &k = calibratedSpeedConstants();
+        QVERIFY(k.dequantizationCost[std::size_t(WeightKernel::Machete)].has_value());
+        QVERIFY(!dequantizesOnVectorUnits(WeightKernel::Machete));
+        Scenario vllm = scenario(QStringLiteral("llama-3.1-8b"));
+        vllm.quantization = defaultSpecFor(QuantMethod::Gptq);
+        Scenario sglang = vllm;
+        sglang.engine = Engine::Sglang;
+        const SpeedPlan machete = planMemory(vllm).speed;
+        const SpeedPlan marlin = planMemory(sglang).speed;
+        QCOMPARE(machete.weightKernel, WeightKernel::Machete);
+        QCOMPARE(marlin.weightKernel, WeightKernel::FourBitWeightOnly);
+        QCOMPARE(machete.prices.dequantizationCost,
+                 *k.dequantizationCost[std::size_t(WeightKernel::Machete)]);
+        const ForwardCost &step = machete.decode;
+        QVERIFY(std::abs(step.breakdown[StepTerm::Dequantization] -
+                         step.quantities.quantizedReadSeconds * machete.prices.dequantizationCost) < 1e-15);
+        QCOMPARE(step.quantities.quantizedReadSeconds, marlin.decode.quantities.quantizedReadSeconds);
+        QVERIFY(step.breakdown[StepTerm::Dequantization] > marlin.decode.breakdown[StepTerm::Dequantization]);
     }
 
     void int8PeakForW8A8()

@@ -263,8 +263,10 @@ PairKind pairKind(const PairRatio &p)
     SpeedPlan first, other;
     SpeedModel(p.first->scenario, a).describe(first);
     SpeedModel(p.other->scenario, b).describe(other);
-    if (first.weightKernel == WeightKernel::SixteenBit &&
-        other.weightKernel == WeightKernel::FourBitWeightOnly && a.tensorParallelSize == b.tensorParallelSize)
+    const bool fourBitOther =
+        other.weightKernel == WeightKernel::FourBitWeightOnly || other.weightKernel == WeightKernel::Machete;
+    if (first.weightKernel == WeightKernel::SixteenBit && fourBitOther &&
+        a.tensorParallelSize == b.tensorParallelSize)
         return PairKind::Int4Weights;
     return PairKind::Other;
 }
@@ -503,12 +505,14 @@ private Q_SLOTS:
         // 240 rows) and a fourth tt-inference-server report (Qwen3-1.7B on an A100, 8 rows) then gave
         // 12.5 %, 333 of 460 (72 %, 0.7239; the median 0.1250): the A100 rows agree, the H100 W4A16
         // rows (Machete, which kvscope prices as Marlin) and the cards' longest shape are explained
-        // misses. The targets are 15 % and 80 %.
+        // misses. Machete as a weight kernel of its own (GPTQ and W4A16 under vLLM on Hopper, fitted on a
+        // Red Hat demo's H200 runs, a calibration source whose other rows refit every constant) then gave
+        // 10.5 %, 370 of 460 (80 %, 0.8043; the median 0.1048). The targets are 15 % and 80 %.
         const Summary s = summarise(m_observations, Split::HeldOut, calibratedSpeedConstants());
         qInfo("held out: median %.4f, %d of %d within 25 %%", s.medianError, int(s.within25), int(s.rows));
         QVERIFY(s.rows >= 460);
-        QVERIFY2(s.medianError <= 0.1251, qPrintable(QString::number(s.medianError)));
-        QVERIFY2(s.within25 >= 0.7239 * s.rows,
+        QVERIFY2(s.medianError <= 0.1049, qPrintable(QString::number(s.medianError)));
+        QVERIFY2(s.within25 >= 0.8043 * s.rows,
                  qPrintable(QStringLiteral("%1 of %2").arg(s.within25).arg(s.rows)));
     }
 
