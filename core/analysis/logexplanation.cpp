@@ -834,6 +834,8 @@ QString modelRunnerV2Peak(const LogExplanation &e, const LogComponent &c)
 void addExplanation(LogExplanation &e)
 {
     const MemoryPlan &p = e.plan;
+    // A start that failed: why first, what the log's figures mean after.
+    e.explanation << logexplain::explainStartFailure(e.log, e.scenario, p);
     QString graphs;
     if (p.cudaGraphBytes > 0)
         graphs =

@@ -23,6 +23,11 @@ class LogExplanationWords
 
 namespace logexplain {
 
+/// The sentences that say why a vLLM start failed once it had sized the KV cache (the log's error,
+/// the allocation that failed, the memory the budget leaves for what comes after), in
+/// logstartfailure.cpp; none when the log shows no such failure.
+QStringList explainStartFailure(const StartupLog &log, const Scenario &scenario, const MemoryPlan &plan);
+
 /// kvscope calc's option for `field` without its dashes: the key of ScenarioValues.
 QString optionKey(ScenarioField field);
 

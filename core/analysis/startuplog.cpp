@@ -430,6 +430,7 @@ private:
             m_log.refusedToStart = true;
             m_log.refusal = m.captured(1).trimmed();
         }
+        readStartFailure(line);
         // A budget beyond the memory free at start-up (request_memory, vllm/v1/worker/utils.py): other
         // processes hold the rest of the GPU.
         static const QRegularExpression tooLittleFree =
@@ -441,6 +442,38 @@ private:
             if (!m_log.refusedToStart) {
                 m_log.refusedToStart = true;
                 m_log.refusal = m.captured(1).trimmed();
+            }
+        }
+    }
+
+    /// An out-of-memory error that ended the start: torch's message with its figures, and vLLM's own
+    /// for the sampler's warm-up (GPUModelRunner._dummy_sampler_run, gpu_model_runner.py), which names
+    /// the phase. The first of each, the first rank's.
+    void readStartFailure(const QString &line)
+    {
+        static const QRegularExpression sampler =
+            pattern(R"((CUDA out of memory occurred when warming up sampler with (\d+) dummy requests)\.)");
+        static const QRegularExpression outOfMemory = pattern(
+            R"(OutOfMemoryError: (CUDA out of memory)\. Tried to allocate ([\d.]+) (MiB|GiB)\. GPU \d+ )"
+            R"(has a total capacity of [\d.]+ GiB of which ([\d.]+) (MiB|GiB) is free\.)"
+            R"((?:.*?([\d.]+) (MiB|GiB) is reserved by PyTorch but unallocated)?)");
+        const auto mib = [](const QString &value, const QString &unit) {
+            return value.toDouble() * (unit == QLatin1String("GiB") ? 1024.0 : 1.0);
+        };
+        QRegularExpressionMatch m;
+        if (!m_log.samplerWarmupRequests && (m = sampler.match(line)).hasMatch()) {
+            m_log.samplerWarmupRequests = m.captured(2).toLongLong();
+            m_log.startFailure = m.captured(1);
+            m_log.startFailureLine = m_line;
+        }
+        if (!m_log.oomRequestedMiB && (m = outOfMemory.match(line)).hasMatch()) {
+            m_log.oomRequestedMiB = mib(m.captured(2), m.captured(3));
+            m_log.oomFreeMiB = mib(m.captured(4), m.captured(5));
+            if (!m.captured(6).isEmpty())
+                m_log.oomReservedUnallocatedMiB = mib(m.captured(6), m.captured(7));
+            if (m_log.startFailure.isEmpty()) {
+                m_log.startFailure = m.captured(1);
+                m_log.startFailureLine = m_line;
             }
         }
     }

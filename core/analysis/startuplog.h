@@ -138,6 +138,16 @@ struct StartupLog
     bool refusedToStart = false; ///< a ValueError saying the KV cache cannot hold one request
     QString refusal;             ///< its text
 
+    /// An error that stopped the start once the KV cache was being set up or after (gpu_model_runner.py's
+    /// "CUDA out of memory occurred when warming up sampler with N dummy requests", torch's
+    /// OutOfMemoryError), as written, and its line; empty and 0 when the log shows none.
+    QString startFailure;
+    int startFailureLine = 0;
+    std::optional<std::int64_t> samplerWarmupRequests; ///< "... warming up sampler with N dummy requests"
+    /// torch.OutOfMemoryError: "Tried to allocate X MiB. GPU 0 has a total capacity of T GiB of which Y MiB
+    /// is free. ... and Z MiB is reserved by PyTorch but unallocated" (MiB, as converted)
+    std::optional<double> oomRequestedMiB, oomFreeMiB, oomReservedUnallocatedMiB;
+
     QList<LogReading> figures; ///< every figure read, as written, for "what was read"
 
     /// The argument `key` as written; empty when the log does not state it.

@@ -92,9 +92,10 @@ QJsonObject logExplanationJson(const LogExplanation &e)
          QJsonObject{{QStringLiteral("logged"), optionalCount(e.loggedMaxRunningRequests)},
                      {QStringLiteral("predicted"), qint64(p.maxNumSeqs)}}},
         {QStringLiteral("engine_starts"),
-         QJsonObject{{QStringLiteral("logged"), e.log.refusedToStart ? QJsonValue(false)
-                                                : e.loggedKvTokens   ? QJsonValue(true)
-                                                                     : QJsonValue(QJsonValue::Null)},
+         QJsonObject{{QStringLiteral("logged"), e.log.refusedToStart || !e.log.startFailure.isEmpty()
+                                                    ? QJsonValue(false)
+                                                : e.loggedKvTokens ? QJsonValue(true)
+                                                                   : QJsonValue(QJsonValue::Null)},
                      {QStringLiteral("predicted"), p.engineStarts}}},
         {QStringLiteral("explanation"), strings(e.explanation)},
         {QStringLiteral("levers"), levers},

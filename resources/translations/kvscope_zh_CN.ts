@@ -2554,6 +2554,54 @@
 <context>
     <name>kvscope::LogExplanationWords</name>
     <message>
+        <source>The log shows vLLM failing to start after it sized the KV cache (%1): %2.</source>
+        <translation>日志显示 vLLM 在确定 KV Cache 大小之后启动失败（%1）：%2。</translation>
+    </message>
+    <message>
+        <source>The log shows vLLM failing to start (%1): %2.</source>
+        <translation>日志显示 vLLM 启动失败（%1）：%2。</translation>
+    </message>
+    <message>
+        <source>It asked for %1 with %2 of the GPU free</source>
+        <translation>它申请 %1 时 GPU 只剩 %2 空闲</translation>
+    </message>
+    <message>
+        <source>, while PyTorch&apos;s allocator held %1 reserved but unallocated</source>
+        <translation>，而 PyTorch 的分配器还保留着 %1 已预留但未分配的显存</translation>
+    </message>
+    <message>
+        <source>That is the sampler&apos;s float32 logits for the warm-up&apos;s requests (%1) over the model&apos;s vocabulary: %2 × %3 × 4 B = %4.</source>
+        <translation>这正是采样器预热时为各请求（%1）在整个词表上分配的 float32 logits：%2 × %3 × 4 B = %4。</translation>
+    </message>
+    <message>
+        <source>the sampler&apos;s warm-up</source>
+        <translation>采样器预热</translation>
+    </message>
+    <message>
+        <source>the CUDA graphs, %1 GiB here, and the sampler&apos;s warm-up</source>
+        <translation>CUDA Graph（此处 %1 GiB）和采样器预热</translation>
+    </message>
+    <message>
+        <source>, %1 GiB of which were in use when vLLM started</source>
+        <translation>，其中 %1 GiB 在 vLLM 启动时已被占用</translation>
+    </message>
+    <message>
+        <source>vLLM sizes the KV cache to fill its budget (%1 GiB × %2) beside the weights and the profiling run&apos;s peak; what it allocates after that (%3) must fit in the %4 GiB the budget leaves outside it%5.</source>
+        <translation>vLLM 让 KV Cache 与权重和剖析运行的峰值一起填满预算（%1 GiB × %2）；此后再分配的（%3）必须放进预算之外剩下的 %4 GiB%5。</translation>
+    </message>
+    <message>
+        <source>Lower %1 (the sampler warms up with that many requests) or %2, as vLLM advises.</source>
+        <translation>按 vLLM 的建议调低 %1（采样器按这么多请求预热）或 %2。</translation>
+    </message>
+    <message>
+        <source>Lower %1.</source>
+        <translation>调低 %1。</translation>
+    </message>
+    <message>
+        <source> kvscope plans the KV cache as vLLM sizes it, not what vLLM allocates afterwards, so its plan of this start says it fits.</source>
+        <translation> kvscope 按 vLLM 的方式规划 KV Cache，但不规划 vLLM 之后的分配，所以它对这次启动的规划显示放得下。</translation>
+    </message>
+    <message>
         <source>line %1</source>
         <translation>第 %1 行</translation>
     </message>

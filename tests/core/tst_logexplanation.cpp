@@ -1071,6 +1071,59 @@ private Q_SLOTS:
         QVERIFY(e.explanation.join(QLatin1Char(' ')).contains(QStringLiteral("The log shows vLLM refusing")));
     }
 
+    void aStartThatFailsAfterSizingTheCacheSaysWhy()
+    {
+        // jgchn/llm-d-planner's accuracy sweep (commit d3121e0, accuracy/results/v0.19.0/logs/
+        // openai-gpt-oss-20b--h100-80gb--tp1pp1dp1--8192.FAILED.log; the sweep of logs 78 to 117 in
+        // tests/data/vllm-logs.json), its lines quoted verbatim: gpt-oss-20b on one H100 at
+        // --gpu-memory-utilization 0.95 under vLLM 0.19.0 sizes its KV cache, captures its CUDA graphs (1.84
+        // GiB) and runs out of memory warming up the sampler with 1,024 dummy requests (gpu_model_runner.py:
+        // "CUDA out of memory occurred when warming up sampler"). The allocation that failed, 786 MiB, is the
+        // float32 logits of 1,024 requests of gpt-oss's 201,088-token vocabulary: 1,024 x 201,088 x 4 B =
+        // 785.5 MiB, rounded up to PyTorch's 2 MiB. The same sweep's run at 0.90 started (log 98).
+        const QString text = QStringLiteral(
+            R"LOG((APIServer pid=1) INFO 04-22 00:58:25 [entrypoints/utils.py:233] non-default args: {'model_tag': 'openai/gpt-oss-20b', 'model': 'openai/gpt-oss-20b', 'max_model_len': 8192, 'gpu_memory_utilization': 0.95, 'enable_prefix_caching': False}
+(APIServer pid=1) DEBUG 04-22 00:58:26 [engine/arg_utils.py:2232] Defaulting max_num_batched_tokens to 8192 for OPENAI_API_SERVER usage context.
+(APIServer pid=1) DEBUG 04-22 00:58:26 [engine/arg_utils.py:2242] Defaulting max_num_seqs to 1024 for OPENAI_API_SERVER usage context.
+(EngineCore pid=248) INFO 04-22 00:58:37 [v1/engine/core.py:105] Initializing a V1 LLM engine (v0.19.0) with config: model='openai/gpt-oss-20b', speculative_config=None, tokenizer='openai/gpt-oss-20b', skip_tokenizer_init=False, tokenizer_mode=auto, revision=None, tokenizer_revision=None, trust_remote_code=False, dtype=torch.bfloat16, max_seq_len=8192, download_dir=None, load_format=auto, tensor_parallel_size=1, pipeline_parallel_size=1, data_parallel_size=1, decode_context_parallel_size=1, dcp_comm_backend=ag_rs, disable_custom_all_reduce=False, quantization=mxfp4, enforce_eager=False, enable_return_routed_experts=False, kv_cache_dtype=auto, device_config=cuda, structured_outputs_config=StructuredOutputsConfig(backend='auto', disable_any_whitespace=False, disable_additional_properties=False, reasoning_parser='openai_gptoss', reasoning_parser_plugin='', enable_in_reasoning=False), observability_config=ObservabilityConfig(show_hidden_metrics_for_version=None, otlp_traces_endpoint=None, collect_detailed_traces=None, kv_cache_metrics=False, kv_cache_metrics_sample=0.01, cudagraph_metrics=False, enable_layerwise_nvtx_tracing=False, enable_mfu_metrics=False, enable_mm_processor_stats=False, enable_logging_iteration_details=False), seed=0, served_model_name=openai/gpt-oss-20b, enable_prefix_caching=False, enable_chunked_prefill=True, pooler_config=None, compilation_config={'mode': <CompilationMode.VLLM_COMPILE: 3>, 'debug_dump_path': None, 'cache_dir': '', 'compile_cache_save_format': 'binary', 'backend': 'inductor', 'custom_ops': ['none'], 'splitting_ops': ['vllm::unified_attention', 'vllm::unified_attention_with_output', 'vllm::unified_mla_attention', 'vllm::unified_mla_attention_with_output', 'vllm::mamba_mixer2', 'vllm::mamba_mixer', 'vllm::short_conv', 'vllm::linear_attention', 'vllm::plamo2_mamba_mixer', 'vllm::gdn_attention_core', 'vllm::olmo_hybrid_gdn_full_forward', 'vllm::kda_attention', 'vllm::sparse_attn_indexer', 'vllm::rocm_aiter_sparse_attn_indexer', 'vllm::unified_kv_cache_update', 'vllm::unified_mla_kv_cache_update'], 'compile_mm_encoder': False, 'cudagraph_mm_encoder': False, 'encoder_cudagraph_token_budgets': [], 'encoder_cudagraph_max_images_per_batch': 0, 'compile_sizes': [], 'compile_ranges_endpoints': [8192], 'inductor_compile_config': {'enable_auto_functionalized_v2': False, 'size_asserts': True, 'alignment_asserts': True, 'scalar_asserts': True, 'combo_kernels': True, 'benchmark_combo_kernel': True}, 'inductor_passes': {}, 'cudagraph_mode': <CUDAGraphMode.FULL_AND_PIECEWISE: (2, 1)>, 'cudagraph_num_of_warmups': 1, 'cudagraph_capture_sizes': [1, 2, 4, 8, 16, 24, 32, 40, 48, 56, 64, 72, 80, 88, 96, 104, 112, 120, 128, 136, 144, 152, 160, 168, 176, 184, 192, 200, 208, 216, 224, 232, 240, 248, 256, 272, 288, 304, 320, 336, 352, 368, 384, 400, 416, 432, 448, 464, 480, 496, 512, 528, 544, 560, 576, 592, 608, 624, 640, 656, 672, 688, 704, 720, 736, 752, 768, 784, 800, 816, 832, 848, 864, 880, 896, 912, 928, 944, 960, 976, 992, 1008, 1024], 'cudagraph_copy_inputs': False, 'cudagraph_specialize_lora': True, 'use_inductor_graph_partition': False, 'pass_config': {'fuse_norm_quant': False, 'fuse_act_quant': False, 'fuse_attn_quant': False, 'enable_sp': False, 'fuse_gemm_comms': False, 'fuse_allreduce_rms': False}, 'max_cudagraph_capture_size': 1024, 'dynamic_shapes_config': {'type': <DynamicShapesType.BACKED: 'backed'>, 'evaluate_guards': False, 'assume_32_bit_indexing': False}, 'local_cache_dir': None, 'fast_moe_cold_start': True, 'static_all_moe_layers': []}
+(EngineCore pid=248) DEBUG 04-22 00:58:38 [v1/worker/gpu_worker.py:284] worker init memory snapshot: torch_peak=0.0GiB, free_memory=78.68GiB, total_memory=79.19GiB, cuda_memory=0.51GiB, torch_memory=0.0GiB, non_torch_memory=0.51GiB, timestamp=1776819518.7695065, auto_measure=True
+(EngineCore pid=248) INFO 04-22 00:58:54 [v1/worker/gpu_model_runner.py:4820] Model loading took 13.64 GiB memory and 14.749265 seconds
+(EngineCore pid=248) DEBUG 04-22 00:59:16 [v1/worker/gpu_worker.py:435] Memory profiling takes 21.74 seconds. Total non KV cache memory: 16.76GiB; torch peak memory increase: 2.87GiB; non-torch forward increase memory: 0.25GiB; weights memory: 13.64GiB.
+(EngineCore pid=248) INFO 04-22 00:59:16 [v1/worker/gpu_worker.py:436] Available KV cache memory: 58.47 GiB
+(EngineCore pid=248) INFO 04-22 00:59:16 [v1/core/kv_cache_utils.py:1319] GPU KV cache size: 1,277,184 tokens
+(EngineCore pid=248) INFO 04-22 00:59:16 [v1/core/kv_cache_utils.py:1324] Maximum concurrency for 8,192 tokens per request: 155.75x
+(EngineCore pid=248) INFO 04-22 00:59:56 [v1/worker/gpu_model_runner.py:6046] Graph capturing finished in 40 secs, took 1.84 GiB
+(EngineCore pid=248) ERROR 04-22 00:59:56 [v1/engine/core.py:1108] torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 786.00 MiB. GPU 0 has a total capacity of 79.19 GiB of which 552.50 MiB is free. Including non-PyTorch memory, this process has 78.64 GiB memory in use. Of the allocated memory 74.91 GiB is allocated by PyTorch, with 626.00 MiB allocated in private pools (e.g., CUDA Graphs), and 1.78 GiB is reserved by PyTorch but unallocated. If reserved but unallocated memory is large try setting PYTORCH_ALLOC_CONF=expandable_segments:True to avoid fragmentation.  See documentation for Memory Management  (https://pytorch.org/docs/stable/notes/cuda.html#environment-variables)
+(EngineCore pid=248) ERROR 04-22 00:59:56 [v1/engine/core.py:1108] RuntimeError: CUDA out of memory occurred when warming up sampler with 1024 dummy requests. Please try lowering `max_num_seqs` or `gpu_memory_utilization` when initializing the engine.
+(APIServer pid=1) RuntimeError: Engine core initialization failed. See root cause above. Failed core proc(s): {}
+)LOG");
+        const StartupLog log = readStartupLog(text, QStringLiteral("failed.log"));
+        QVERIFY(!log.refusedToStart);
+        QVERIFY2(log.startFailure.contains(QStringLiteral("warming up sampler with 1024 dummy requests")),
+                 qPrintable(log.startFailure));
+        QCOMPARE(log.startFailureLine, 13);
+        QCOMPARE(log.samplerWarmupRequests.value_or(0), 1024);
+        QCOMPARE(log.oomRequestedMiB.value_or(0), 786.0);
+        QCOMPARE(log.oomFreeMiB.value_or(0), 552.5);
+        const LogExplanation e = explain(text);
+        const QString why = e.explanation.join(QLatin1Char('\n'));
+        QVERIFY2(why.contains(QStringLiteral("failing to start after it sized the KV cache")),
+                 qPrintable(why));
+        QVERIFY2(why.contains(QStringLiteral("1,024 × 201,088 × 4 B = 785.5 MiB")), qPrintable(why));
+        // What the budget leaves outside it: 79.19 x (1 - 0.95); 0.51 GiB of it in use at the start.
+        QVERIFY2(why.contains(QStringLiteral("3.96 GiB")) && why.contains(QStringLiteral("0.51 GiB")),
+                 qPrintable(why));
+        QVERIFY2(why.contains(QStringLiteral("1.84 GiB")), qPrintable(why));
+        QCOMPARE(logExplanationJson(e)[QLatin1String("engine_starts")][QLatin1String("logged")].toBool(true),
+                 false);
+        // A start that succeeded says no failure.
+        const StartupLog started = readStartupLog(verbatimLog(logEntry(98)), QStringLiteral("ok.log"));
+        QVERIFY(started.startFailure.isEmpty());
+        QVERIFY(!explain(verbatimLog(logEntry(98)))
+                     .explanation.join(u' ')
+                     .contains(QStringLiteral("failing to start")));
+    }
+
     void aStartWithoutRoomForTheCacheIsReadFromItsDockerLine()
     {
         // Log 68 (tests/data/vllm-logs.json): a blog's Qwen3-32B on one 95.01 GiB RTX PRO 6000 at
