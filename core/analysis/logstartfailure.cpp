@@ -49,7 +49,8 @@ QStringList explainStartFailure(const StartupLog &log, const Scenario &s, const 
     // The sampler's warm-up allocates float32 logits for every dummy request (Sampler, the logits'
     // float32 copy): the failed allocation when the sizes match to the allocator's rounding.
     if (log.samplerWarmupRequests && s.model.vocabSize > 0) {
-        const double logitsMiB = double(*log.samplerWarmupRequests) * double(s.model.vocabSize) * 4 / double(MiB);
+        const double logitsMiB =
+            double(*log.samplerWarmupRequests) * double(s.model.vocabSize) * 4 / double(MiB);
         const double rounded = std::ceil(logitsMiB / AllocatorRoundingMiB) * AllocatorRoundingMiB;
         if (log.oomRequestedMiB && std::abs(rounded - *log.oomRequestedMiB) < 0.5)
             out << LogExplanationWords::tr(
@@ -80,12 +81,12 @@ QStringList explainStartFailure(const StartupLog &log, const Scenario &s, const 
                    .arg(totalGiB * (1 - utilization), 0, 'f', 2)
                    .arg(inUse);
     }
-    QString advice = log.samplerWarmupRequests
-                         ? LogExplanationWords::tr("Lower %1 (the sampler warms up with that many requests) or "
-                                                   "%2, as vLLM advises.")
-                               .arg(optionFlag(ScenarioField::MaxNumSeqs),
-                                    optionFlag(ScenarioField::GpuMemoryUtilization))
-                         : LogExplanationWords::tr("Lower %1.").arg(optionFlag(ScenarioField::GpuMemoryUtilization));
+    QString advice =
+        log.samplerWarmupRequests
+            ? LogExplanationWords::tr("Lower %1 (the sampler warms up with that many requests) or "
+                                      "%2, as vLLM advises.")
+                  .arg(optionFlag(ScenarioField::MaxNumSeqs), optionFlag(ScenarioField::GpuMemoryUtilization))
+            : LogExplanationWords::tr("Lower %1.").arg(optionFlag(ScenarioField::GpuMemoryUtilization));
     if (p.engineStarts)
         advice += LogExplanationWords::tr(" kvscope plans the KV cache as vLLM sizes it, not what vLLM "
                                           "allocates afterwards, so its plan of this start says it fits.");
