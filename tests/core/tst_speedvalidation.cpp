@@ -507,12 +507,14 @@ private Q_SLOTS:
         // rows (Machete, which kvscope prices as Marlin) and the cards' longest shape are explained
         // misses. Machete as a weight kernel of its own (GPTQ and W4A16 under vLLM on Hopper, fitted on a
         // Red Hat demo's H200 runs, a calibration source whose other rows refit every constant) then gave
-        // 10.5 %, 370 of 460 (80 %, 0.8043; the median 0.1048). The targets are 15 % and 80 %.
+        // 10.5 %, 370 of 460 (80 %, 0.8043; the median 0.1048). InferenceX's DeepSeek-R1 on eight H200s
+        // under SGLang 0.5.12 (10 rows at 4 to 64 users, within +20 %) then gave 380 of 470 (0.8085).
+        // The targets are 15 % and 80 %.
         const Summary s = summarise(m_observations, Split::HeldOut, calibratedSpeedConstants());
         qInfo("held out: median %.4f, %d of %d within 25 %%", s.medianError, int(s.within25), int(s.rows));
-        QVERIFY(s.rows >= 460);
+        QVERIFY(s.rows >= 470);
         QVERIFY2(s.medianError <= 0.1049, qPrintable(QString::number(s.medianError)));
-        QVERIFY2(s.within25 >= 0.8043 * s.rows,
+        QVERIFY2(s.within25 >= 0.8085 * s.rows,
                  qPrintable(QStringLiteral("%1 of %2").arg(s.within25).arg(s.rows)));
     }
 
