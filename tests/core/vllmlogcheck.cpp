@@ -261,7 +261,8 @@ HeldOutKvAgreement heldOutKvAgreement(const QList<LogCheck> &checks)
         if (c.logClass != LogClass::ModelledVersion || !kv.isLogged())
             continue;
         ++agreement.logs;
-        const double error = std::abs(kv.relativeError());
+        // A start kvscope gets wrong (a log of a failed start it plans as starting) agrees on nothing.
+        const double error = c.startsAsLogged() ? std::abs(kv.relativeError()) : 1.0;
         agreement.withinOnePercent += error <= 0.01;
         agreement.withinThreePercent += error <= 0.03;
     }
