@@ -80,6 +80,16 @@ LogExplanationLayout logExplanationLayout(const LogExplanation &e)
                                     : QStringLiteral("—"),
              QStringLiteral("%1x").arg(p.kv.maxConcurrency, 0, 'f', 2), QString()},
             false);
+    // Whether the engine started, where the log or the plan says it did not.
+    const bool loggedFailure = e.log.refusedToStart || !e.log.startFailure.isEmpty();
+    if (loggedFailure || !p.engineStarts) {
+        const QString yes = LogExplanationText::tr("yes"), no = LogExplanationText::tr("no");
+        const QString logged = loggedFailure ? no : e.loggedKvTokens ? yes : QStringLiteral("—");
+        const bool differs = logged != QStringLiteral("—") && (logged == yes) != p.engineStarts;
+        add({LogExplanationText::tr("Engine starts"), logged, p.engineStarts ? yes : no,
+             differs ? LogExplanationText::tr("  differs").trimmed() : QString()},
+            differs);
+    }
     layout.why = {LogExplanationText::tr("Why the KV cache has this size"), e.explanation};
     layout.leversTitle = LogExplanationText::tr("To hold more");
     for (const KvLever &l : e.levers)

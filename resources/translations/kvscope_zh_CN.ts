@@ -2503,6 +2503,18 @@
         <translation>  不一致</translation>
     </message>
     <message>
+        <source>yes</source>
+        <translation>是</translation>
+    </message>
+    <message>
+        <source>no</source>
+        <translation>否</translation>
+    </message>
+    <message>
+        <source>Engine starts</source>
+        <translation>引擎能否启动</translation>
+    </message>
+    <message>
         <source>Read from %1</source>
         <translation>从 %1 读取</translation>
     </message>
@@ -2599,7 +2611,7 @@
     </message>
     <message>
         <source> kvscope plans the KV cache as vLLM sizes it, not what vLLM allocates afterwards, so its plan of this start says it fits.</source>
-        <translation> kvscope 按 vLLM 的方式规划 KV Cache，但不规划 vLLM 之后的分配，所以它对这次启动的规划显示放得下。</translation>
+        <translation>kvscope 按 vLLM 的方式规划 KV Cache，但不规划 vLLM 之后的分配，所以它对这次启动的规划显示放得下。</translation>
     </message>
     <message>
         <source>line %1</source>

@@ -10,6 +10,7 @@
 #include "core/common/units.h"
 #include "core/engine/runtime.h"
 #include "core/output/logexplanationjson.h"
+#include "core/output/logexplanationtext.h"
 #include "core/plan/planner.h"
 #include "core/precision/dtypes.h"
 #include "core/precision/quantizationspec.h"
@@ -1116,6 +1117,13 @@ private Q_SLOTS:
         QVERIFY2(why.contains(QStringLiteral("1.84 GiB")), qPrintable(why));
         QCOMPARE(logExplanationJson(e)[QLatin1String("engine_starts")][QLatin1String("logged")].toBool(true),
                  false);
+        // The table says it beside the components: the log's start failed, kvscope's plan starts.
+        QStringList startsRow;
+        for (const QStringList &row : logExplanationLayout(e).table)
+            if (row.value(0) == QStringLiteral("Engine starts"))
+                startsRow = row;
+        QCOMPARE(startsRow.mid(0, 3),
+                 (QStringList{QStringLiteral("Engine starts"), QStringLiteral("no"), QStringLiteral("yes")}));
         // A start that succeeded says no failure.
         const StartupLog started = readStartupLog(verbatimLog(logEntry(98)), QStringLiteral("ok.log"));
         QVERIFY(started.startFailure.isEmpty());
