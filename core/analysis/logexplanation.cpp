@@ -1045,7 +1045,10 @@ void addLevers(LogExplanation &e, const ScenarioResolvers &resolve)
                        .arg(*e.log.freeAtStartupGiB, 0, 'f', 2);
         }
     }
-    if (p.gpuMemoryUtilizationPpm < targetPpm)
+    // A start that failed after sizing the cache needs more room beside it, not a larger cache: no lever
+    // gives vLLM more of the GPU then (the explanation names the ones that help).
+    const bool failedAfterSizing = !e.log.startFailure.isEmpty();
+    if (p.gpuMemoryUtilizationPpm < targetPpm && !failedAfterSizing)
         addLever(e, what, ScenarioField::GpuMemoryUtilization, formatUtilization(targetPpm), resolve);
     // Fewer graphs, as vLLM's memory guide shows them (cudagraph_capture_sizes [1, 2, 4, 8, 16]:
     // docs/configuration/conserving_memory.md, "Reduce CUDA Graphs"); larger batches then run without.
@@ -1060,7 +1063,7 @@ void addLevers(LogExplanation &e, const ScenarioResolvers &resolve)
                  switchText(true), resolve);
     // The fixed pool the log's own memory line advises: the memory free at start-up less vLLM's other
     // memory and a 150 MiB margin (Worker.compile_or_warm_up_model, vllm/v1/worker/gpu_worker.py).
-    if (e.log.kvCacheMemoryToFillGpu && e.scenario.kvCacheMemoryBytes == 0)
+    if (e.log.kvCacheMemoryToFillGpu && e.scenario.kvCacheMemoryBytes == 0 && !failedAfterSizing)
         addLever(e, LogExplanationWords::tr("the whole GPU, as the log advises"),
                  ScenarioField::KvCacheMemoryBytes, QString::number(*e.log.kvCacheMemoryToFillGpu), resolve);
     addEngineIndependentLevers(e, resolve);
