@@ -509,12 +509,18 @@ private Q_SLOTS:
         // Red Hat demo's H200 runs, a calibration source whose other rows refit every constant) then gave
         // 10.5 %, 370 of 460 (80 %, 0.8043; the median 0.1048). InferenceX's DeepSeek-R1 on eight H200s
         // under SGLang 0.5.12 (10 rows at 4 to 64 users, within +20 %) then gave 380 of 470 (0.8085).
-        // The targets are 15 % and 80 %.
+        // SemiAnalysis InferenceMAX's gpt-oss-120b sweep under vLLM 0.13 (150 rows: B200, H100 and H200,
+        // TP 1 to 8, 4 to 128 users; 33 within 25 %) then gave 14.3 %, 413 of 620 (67 %, 0.6661; the
+        // median 0.1434): its single-H200 runs agree, its runs on more GPUs show vLLM's all-reduces
+        // costing far less than kvscope's fitted 20.3 us, and its B200 runs use a MoE kernel and async
+        // scheduling kvscope does not model (the rows' explanations). The targets, 15 % and 80 %, are
+        // missed again on this larger held-out set.
+        // The floors below are the measured figures, so that a change that worsens them fails.
         const Summary s = summarise(m_observations, Split::HeldOut, calibratedSpeedConstants());
         qInfo("held out: median %.4f, %d of %d within 25 %%", s.medianError, int(s.within25), int(s.rows));
-        QVERIFY(s.rows >= 470);
-        QVERIFY2(s.medianError <= 0.1049, qPrintable(QString::number(s.medianError)));
-        QVERIFY2(s.within25 >= 0.8085 * s.rows,
+        QVERIFY(s.rows >= 620);
+        QVERIFY2(s.medianError <= 0.1435, qPrintable(QString::number(s.medianError)));
+        QVERIFY2(s.within25 >= 0.6661 * s.rows,
                  qPrintable(QStringLiteral("%1 of %2").arg(s.within25).arg(s.rows)));
     }
 
