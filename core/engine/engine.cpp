@@ -225,6 +225,22 @@ QList<VllmProfile> v1RunnerProfiles()
          "0.12 and 0.18 gives an activation breakdown); MTP heads shared with the target's lm_head by "
          "vllm-project/vllm#34385 (merged 2026-02-12, before v0.16.0 of 2026-02-25)",
          NonTorchBefore019},
+        {{0, 17, 0},
+         15,
+         false,
+         true,
+         false,
+         true,
+         false,
+         true,
+         900'000,
+         "sampler 15 B per logit, as 0.19: vllm-project/vllm#33538 (merged 2026-02-17; its module "
+         "topk_topp_triton is in the v0.18.0 API reference) masks top-k and top-p with a Triton kernel for "
+         "8 rows or more, where the sampler warm-up had sorted the float32 logits (values and int64 "
+         "indices) and scattered them back into a third tensor; whether v0.16.0 has it was not read. Two "
+         "0.17.1 logs of one A100 cluster (tests/data/vllm-logs.json ids 124 and 125, 256 sequences) leave "
+         "room for 15 B a logit, not 38",
+         NonTorchBefore019},
         {{0, 19, 0},
          15,
          false,
