@@ -129,6 +129,17 @@ std::optional<EngineVersion> parseEngineVersion(const QString &text)
 
 namespace {
 
+/// A release that changed only the sampler warm-up's bytes per logit: `before`'s values otherwise.
+VllmProfile samplerRelease(const VllmProfile &before, EngineVersion since, std::int64_t bytesPerLogit,
+                           const char *source)
+{
+    VllmProfile profile = before;
+    profile.since = since;
+    profile.samplerBytesPerLogit = bytesPerLogit;
+    profile.source = source;
+    return profile;
+}
+
 /// The releases whose every model runs on the V1 model runner, oldest first.
 QList<VllmProfile> v1RunnerProfiles()
 {
@@ -138,7 +149,7 @@ QList<VllmProfile> v1RunnerProfiles()
     // gpt-oss-120b on an H100 (tests/data/vllm-logs.json ids 17 and 18), carried to 0.10 and to 0.12-0.18;
     // 0.19 logs 0.25 GiB (runtimeOverheadBytes).
     constexpr std::int64_t NonTorchBefore019 = 133 * MiB;
-    return {
+    QList<VllmProfile> profiles{
         {{0, 10, 0},
          15,
          false,
@@ -225,22 +236,17 @@ QList<VllmProfile> v1RunnerProfiles()
          "0.12 and 0.18 gives an activation breakdown); MTP heads shared with the target's lm_head by "
          "vllm-project/vllm#34385 (merged 2026-02-12, before v0.16.0 of 2026-02-25)",
          NonTorchBefore019},
-        {{0, 17, 0},
-         15,
-         false,
-         true,
-         false,
-         true,
-         false,
-         true,
-         900'000,
-         "sampler 15 B per logit, as 0.19: vllm-project/vllm#33538 (merged 2026-02-17; its module "
-         "topk_topp_triton is in the v0.18.0 API reference) masks top-k and top-p with a Triton kernel for "
-         "8 rows or more, where the sampler warm-up had sorted the float32 logits (values and int64 "
-         "indices) and scattered them back into a third tensor; whether v0.16.0 has it was not read. Two "
-         "0.17.1 logs of one A100 cluster (tests/data/vllm-logs.json ids 124 and 125, 256 sequences) leave "
-         "room for 15 B a logit, not 38",
-         NonTorchBefore019},
+    };
+    profiles << samplerRelease(
+        profiles.constLast(), {0, 17, 0}, 15,
+        "sampler 15 B per logit, as 0.19: vllm-project/vllm#33538 (merged 2026-02-17; its "
+        "module topk_topp_triton is in the v0.18.0 API reference) masks top-k and top-p "
+        "with a Triton kernel for 8 rows or more, where the sampler warm-up had sorted the "
+        "float32 logits (values and int64 indices) and scattered them back into a third "
+        "tensor; whether v0.16.0 has it was not read. Two 0.17.1 logs of one A100 cluster "
+        "(tests/data/vllm-logs.json ids 124 and 125, 256 sequences) leave room for 15 B a "
+        "logit, not 38");
+    profiles << QList<VllmProfile>{
         {{0, 19, 0},
          15,
          false,
@@ -270,6 +276,7 @@ QList<VllmProfile> v1RunnerProfiles()
          "2026-05-01 still print blocks / groups x block size); gpu_memory_utilization 0.92 by default from "
          "vllm-project/vllm#38284, which turned the profiling on"},
     };
+    return profiles;
 }
 
 /// A release that changed only which models run on Model Runner V2 (and whether it reserves the graphs):
