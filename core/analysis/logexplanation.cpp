@@ -258,6 +258,15 @@ void addDisagreements(LogExplanation &e, const std::function<QString(const LogCo
     for (const LogComponent &c : std::as_const(e.components)) {
         if (!c.loggedGiB || c.agrees())
             continue;
+        if (c.derived) {
+            e.explanation
+                << LogExplanationWords::tr(
+                       "%1: the budget (%2) less the weights and the KV cache the log prints leaves "
+                       "%3 GiB, where kvscope plans %4.")
+                       .arg(c.label, formatGiB(e.plan.budgetBytes), QString::number(*c.loggedGiB, 'f', 2),
+                            formatGiB(c.predictedBytes));
+            continue;
+        }
         e.explanation << LogExplanationWords::tr(
                              "%1 differs by more than kvscope is validated to (%2 %): the log says %3 GiB, "
                              "kvscope plans %4.")
@@ -786,6 +795,23 @@ void addComponents(LogExplanation &e)
         {QStringLiteral("kv_cache"), LogExplanationWords::tr("KV cache"), log.kvCacheGiB,
          firstStage.availableBytes, 0.01},
     };
+    // An INFO-level log prints the weights and the KV cache but not the profiling's parts between them:
+    // what the budget leaves beyond the two is theirs, so a pool that differs is put where it differs. Not
+    // for a pipeline (its stages' budgets hold different parts) or a start that failed.
+    if (log.weightsGiB && log.kvCacheGiB && !log.activationPeakGiB && !log.nonTorchGiB &&
+        p.pipelineParallelSize == 1 && log.startFailure.isEmpty()) {
+        const bool graphsInRest = p.cudaGraphBytes > 0 && !log.cudaGraphEstimateGiB;
+        double rest = toGiB(p.budgetBytes) - *log.weightsGiB - *log.kvCacheGiB;
+        if (p.cudaGraphBytes > 0 && log.cudaGraphEstimateGiB)
+            rest -= *log.cudaGraphEstimateGiB;
+        LogComponent c{QStringLiteral("rest_of_budget"),
+                       graphsInRest ? LogExplanationWords::tr("Peak + outside PyTorch + graphs (derived)")
+                                    : LogExplanationWords::tr("Activation peak + outside PyTorch (derived)"),
+                       std::round(rest * 100) / 100,
+                       p.activationBytes + p.overheadBytes + (graphsInRest ? p.cudaGraphBytes : 0), 0.05};
+        c.derived = true;
+        e.components.insert(e.components.size() - 1, c);
+    }
     e.loggedKvTokens = log.kvCacheTokens;
     e.loggedMaxConcurrency = log.maxConcurrency;
 }

@@ -31,7 +31,7 @@ struct LogOverrides
 /// One part of the memory, as the log prints it and as kvscope plans it.
 struct LogComponent
 {
-    QString key;   ///< "weights", "activation_peak", "non_torch", "cuda_graphs", "kv_cache"
+    QString key;   ///< "weights", "activation_peak", "non_torch", "cuda_graphs", "rest_of_budget", "kv_cache"
     QString label; ///< "Weights", translated by the caller's context (kvscope::LogExplanation)
     std::optional<double> loggedGiB; ///< as printed (two decimals); absent when the log does not say
     std::int64_t predictedBytes = 0;
@@ -43,6 +43,8 @@ struct LogComponent
     double tolerance = 0.01;
     /// Within the log's rounding (0.01 GiB) or the tolerance.
     bool agrees() const;
+    /// The log does not print it: its figure is what the budget leaves beyond the parts it prints.
+    bool derived = false;
 };
 
 /// A change that would hold more tokens, planned.

@@ -2666,6 +2666,18 @@
         <translation>性能剖析运行的激活峰值</translation>
     </message>
     <message>
+        <source>Peak + outside PyTorch + graphs (derived)</source>
+        <translation>峰值 + PyTorch 之外的显存 + CUDA graph（推算）</translation>
+    </message>
+    <message>
+        <source>Activation peak + outside PyTorch (derived)</source>
+        <translation>激活峰值 + PyTorch 之外的显存（推算）</translation>
+    </message>
+    <message>
+        <source>%1: the budget (%2) less the weights and the KV cache the log prints leaves %3 GiB, where kvscope plans %4.</source>
+        <translation>%1：预算（%2）减去日志给出的权重和 KV Cache 后剩余 %3 GiB，kvscope 规划为 %4。</translation>
+    </message>
+    <message>
         <source>Memory outside PyTorch (CUDA context, NCCL)</source>
         <translation>PyTorch 之外的显存（CUDA 上下文、NCCL）</translation>
     </message>
