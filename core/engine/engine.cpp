@@ -119,8 +119,12 @@ QString EngineVersion::text() const
 
 std::optional<EngineVersion> parseEngineVersion(const QString &text)
 {
-    static const QRegularExpression pattern(QStringLiteral("^\\s*v?(\\d{1,4})\\.(\\d{1,4})(?:\\.(\\d{1,4}))?"
-                                                           "(?:\\.\\d{1,4})?\\s*$"));
+    // PEP 440's pre-release, post-release, development and local parts are read past: a build of a
+    // release plans as the release it names ("0.18.0+rhaiv.14", "0.19.1+cu128", "0.11.1rc2.dev45+g7d5f2a1").
+    static const QRegularExpression pattern(
+        QStringLiteral("^\\s*v?(\\d{1,4})\\.(\\d{1,4})(?:\\.(\\d{1,4}))?(?:\\.\\d{1,4})?"
+                       "(?:(?:a|b|rc)\\d{1,4})?(?:\\.post\\d{1,6})?(?:\\.dev\\d{0,8})?"
+                       "(?:\\+[A-Za-z0-9]+(?:\\.[A-Za-z0-9]+)*)?\\s*$"));
     const QRegularExpressionMatch match = pattern.match(text);
     if (!match.hasMatch())
         return std::nullopt;

@@ -82,7 +82,8 @@ struct EngineVersion
     QString text() const;
 };
 
-/// "0.19", "0.10.1", "v0.10.1.1" (further parts ignored); nullopt for anything else.
+/// "0.19", "0.10.1", "v0.10.1.1" (further parts ignored), with PEP 440's rc, post, dev and local parts
+/// ("0.18.0+rhaiv.14" is 0.18.0); nullopt for anything else.
 std::optional<EngineVersion> parseEngineVersion(const QString &text);
 
 /// What one vLLM release changes in the start-up accounting. A profile holds

@@ -94,6 +94,13 @@ private Q_SLOTS:
         QTest::newRow("0.27.1") << QStringLiteral("0.27.1") << QStringLiteral("0.25") << false;
         QTest::newRow("0.29.2") << QStringLiteral("0.29.2") << QStringLiteral("0.29") << false;
         QTest::newRow("1.0") << QStringLiteral("1.0") << QStringLiteral("0.29") << true;
+        // PEP 440's suffixes as vLLM builds print them: a vendor's local build (Red Hat's
+        // "Initializing a V1 LLM engine (v0.18.0+rhaiv.14)"), a CUDA-tagged wheel, a nightly.
+        QTest::newRow("local build") << QStringLiteral("0.18.0+rhaiv.14") << QStringLiteral("0.17") << false;
+        QTest::newRow("cuda wheel") << QStringLiteral("0.19.1+cu128") << QStringLiteral("0.19") << false;
+        QTest::newRow("nightly") << QStringLiteral("0.11.1rc2.dev45+g7d5f2a1") << QStringLiteral("0.11")
+                                 << false;
+        QTest::newRow("post release") << QStringLiteral("0.10.1.post1") << QStringLiteral("0.10.1") << false;
     }
 
     void versionsResolveToTheNearestProfileAtOrBelow()
@@ -125,6 +132,7 @@ private Q_SLOTS:
         QTest::newRow("junk") << QStringLiteral("latest");
         QTest::newRow("one number") << QStringLiteral("1");
         QTest::newRow("trailing words") << QStringLiteral("0.19 nightly");
+        QTest::newRow("empty local part") << QStringLiteral("0.19+");
     }
 
     void badVersionsNameTheOptionAndValue()
