@@ -17,6 +17,7 @@
 #include "core/plan/kvcache.h"
 #include "core/plan/speculativedecoding.h"
 #include "core/plan/speedconstants.h"
+#include "core/plan/vllmrules.h"
 #include "core/plan/weights.h"
 #include "core/scenario/scenario.h"
 
@@ -172,29 +173,6 @@ WeightKernel weightKernelFor(const QuantizationSpec &q, const ComputePath &path)
     return WeightKernel::SixteenBit;
 }
 
-/// vLLM's choose_mp_linear_kernel takes Machete before Marlin at compute capability 9.0 for GPTQ and
-/// compressed-tensors W4A16 linear layers (vllm-project/vllm#7701, v0.6.2), and for AWQ since
-/// vllm-project/vllm#36505 moved AWQMarlinLinearMethod onto it (a vLLM 0.18.0 build logs "Using
-/// MacheteLinearKernel for AWQMarlinLinearMethod"; before it AWQ called Marlin itself). A MoE's
-/// experts, most of its bytes, run through the fused MoE's own Marlin kernel: its plan keeps Marlin's.
-bool runsMachete(const Scenario &s, const MemoryPlan &plan, WeightKernel kernel, GpuGeneration generation)
-{
-    if (kernel != WeightKernel::FourBitWeightOnly || s.engine != Engine::Vllm ||
-        generation != GpuGeneration::Hopper || s.model.moe.enabled())
-        return false;
-    switch (plan.quantization.method) {
-    case QuantMethod::Gptq:
-    case QuantMethod::CompressedTensors:
-        return true;
-    case QuantMethod::Awq: {
-        const std::optional<EngineVersion> release = parseEngineVersion(s.vllmVersion);
-        return !release || !(*release < EngineVersion{0, 18, 0});
-    }
-    default:
-        return false;
-    }
-}
-
 /// Engines that step at once, each its share of the batch: vLLM's data-parallel ranks or SGLang's
 /// attention groups (1 without them).
 int steppingRanks(const MemoryPlan &plan)
@@ -284,7 +262,7 @@ void SpeedModel::readConstants(const Scenario &s, const MemoryPlan &plan, const 
 {
     m_generation = gpuGeneration(s.gpu);
     m_kernel = weightKernelFor(plan.quantization, computePath(s.gpu, plan.quantization, plan.dtype));
-    if (runsMachete(s, plan, m_kernel, m_generation))
+    if (m_kernel == WeightKernel::FourBitWeightOnly && runsMachete(s, plan.quantization.method))
         m_kernel = WeightKernel::Machete;
     // An FP4 cache is dequantized in the attention kernel as an FP8 one is; no measurement
     // prices its own cost yet, so it reads at the FP8 cache's (a note says so).

@@ -9,6 +9,7 @@
 #include "core/plan/all2all.h"
 #include "core/plan/cudagraphmemory.h"
 #include "core/plan/loadreplay.h"
+#include "core/plan/speedconstants.h"
 #include "core/scenario/scenario.h"
 
 #include <QCoreApplication>
@@ -131,6 +132,24 @@ ExpertPadding VllmRules::expertPadding(const Scenario &scenario) const
     if (scenario.maxLoras > 0 && onThisGpu.intermediate > 1)
         return MarlinMxfp4Padding;
     return onThisGpu;
+}
+
+bool runsMachete(const Scenario &scenario, QuantMethod method)
+{
+    if (scenario.engine != Engine::Vllm || gpuGeneration(scenario.gpu) != GpuGeneration::Hopper ||
+        scenario.model.moe.enabled())
+        return false;
+    switch (method) {
+    case QuantMethod::Gptq:
+    case QuantMethod::CompressedTensors:
+        return true;
+    case QuantMethod::Awq: {
+        const std::optional<EngineVersion> release = parseEngineVersion(scenario.vllmVersion);
+        return !release || !(*release < EngineVersion{0, 18, 0});
+    }
+    default:
+        return false;
+    }
 }
 
 void VllmRules::sizeLoad(const ModelArch &model, const std::function<QList<std::int64_t>()> &tensors,

@@ -19,6 +19,13 @@ bool runsOnModelRunnerV2(const Scenario &scenario, const VllmProfile &profile, b
 /// GPUs, unless --enforce-eager turns the graphs off.
 bool profilesCudaGraphs(const Scenario &scenario);
 
+/// Whether vLLM runs the scenario's dense 4-bit `method` layers on Machete: choose_mp_linear_kernel takes
+/// it before Marlin on Hopper for GPTQ and compressed-tensors W4A16 (vllm-project/vllm#7701, v0.6.2) and
+/// for AWQ since vllm-project/vllm#36505 moved AWQMarlinLinearMethod onto it (a vLLM 0.18.0 build logs
+/// "Using MacheteLinearKernel for AWQMarlinLinearMethod"; before it AWQ called Marlin itself). A MoE's
+/// experts, most of its bytes, run through the fused MoE's own Marlin kernel: it keeps Marlin's.
+bool runsMachete(const Scenario &scenario, QuantMethod method);
+
 /// vLLM V1's start-up accounting (vllm/v1/worker/gpu_worker.py
 /// determine_available_memory): a profiling run measures the activation peak
 /// and the memory outside torch, --gpu-memory-utilization of the GPU is the
