@@ -842,6 +842,12 @@ QList<FormulaLine> weightLines(const MemoryPlan &plan)
             QStringLiteral("mxfp4_scale_copy"), w.mxfp4ScaleCopyBytes, ScenarioField::Gpu,
             QStringLiteral("the expert scales' swizzled copy Hopper's Triton MXFP4 kernel reads, kept beside "
                            "the checkpoint's (rows padded to 256), and the expert biases in float32")));
+    if (w.unpackedZeroPointBytes > 0)
+        perGpu.op(" + ").term(memory(
+            QStringLiteral("machete_zero_points"), w.unpackedZeroPointBytes, ScenarioField::Gpu,
+            QStringLiteral("AWQ's zero points as vLLM's Machete kernel keeps them on Hopper, each group's "
+                           "pre-scaled in %1 (2 bytes where the checkpoint packs 4 bits)")
+                .arg(dtypeName(plan.dtype))));
     if (w.draftBytes > 0)
         perGpu.op(" + ").term(memory(QStringLiteral("draft_weights"), w.draftBytes,
                                      ScenarioField::SpeculativeConfig,

@@ -246,6 +246,7 @@ QJsonObject planToJson(const MemoryPlan &p)
     o.insert(QStringLiteral("weights_buffers_bytes"), qint64(p.weights.buffersBytes));
     o.insert(QStringLiteral("weights_load_slack_bytes"), qint64(p.weights.loadSlackBytes));
     o.insert(QStringLiteral("weights_mxfp4_scale_copy_bytes"), qint64(p.weights.mxfp4ScaleCopyBytes));
+    o.insert(QStringLiteral("weights_unpacked_zero_point_bytes"), qint64(p.weights.unpackedZeroPointBytes));
     o.insert(QStringLiteral("lora_bytes"), qint64(p.weights.loraBytes));
     o.insert(QStringLiteral("eplb_bytes"), qint64(p.weights.eplbBytes));
     if (p.eplbState.total() > 0)

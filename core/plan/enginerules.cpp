@@ -17,6 +17,11 @@ EncoderProfile EngineRules::encoderProfile(const ModelArch &, const MemoryPlan &
     return {};
 }
 
+QuantizationSpec EngineRules::loadedQuantization(const Scenario &, const QuantizationSpec &checkpoint) const
+{
+    return checkpoint;
+}
+
 void EngineRules::settlePool(const Scenario &, MemoryPlan &) const {}
 
 void EngineRules::sizeLoad(const ModelArch &, const std::function<QList<std::int64_t>()> &,

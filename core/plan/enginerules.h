@@ -63,6 +63,10 @@ public:
     virtual EncoderProfile encoderProfile(const ModelArch &model, const MemoryPlan &plan) const;
     /// How the engine pads expert weights for the scenario (its GPU picks the kernel).
     virtual ExpertPadding expertPadding(const Scenario &scenario) const = 0;
+    /// The checkpoint's quantization as the engine's kernels hold it once loaded (the checkpoint's
+    /// by default).
+    virtual QuantizationSpec loadedQuantization(const Scenario &scenario,
+                                                const QuantizationSpec &checkpoint) const;
     /// Tokens per block of the KV pool.
     virtual int kvBlockSize(const Scenario &scenario) const = 0;
     /// Bytes the pool adds per token beyond its layers' pages (SGLang's FP4 dequantization

@@ -39,6 +39,9 @@ struct WeightMemory
     /// vLLM on Hopper: the MXFP4 expert scales' swizzled copy kept beside the checkpoint's, and the
     /// expert biases' growth to float32 (weights.h, mxfp4ScaleCopyBytes); in bytesPerGpu
     std::int64_t mxfp4ScaleCopyBytes = 0;
+    /// AWQ's zero points as vLLM's Machete kernel holds them, pre-scaled in the activation dtype, beyond
+    /// the checkpoint's packed ones (VllmRules::loadedQuantization); in bytesPerGpu
+    std::int64_t unpackedZeroPointBytes = 0;
     std::int64_t draftBytes =
         0; ///< the speculative drafter's own weights (--speculative-config); in bytesPerGpu under vLLM,
            ///< beside it under SGLang (loaded after the pool, outside --mem-fraction-static)

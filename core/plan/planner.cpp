@@ -493,9 +493,19 @@ MemoryPlan planLayers(const Scenario &s, const EngineRules &rulesRef, const Mode
         if (plan.quantization.method == QuantMethod::Mxfp4)
             plan.weights.mxfp4ScaleCopyBytes = mxfp4ScaleCopyBytes(
                 m, plan.dtype, plan.expertTensorParallelSize, plan.localExperts, rules->expertPadding(s));
+        if (const QuantizationSpec loaded = rules->loadedQuantization(s, plan.quantization);
+            loaded != plan.quantization) {
+            const auto perGpu = [&](const QuantizationSpec &spec) {
+                return weightMemory(m, inventory, spec, plan.dtype, tp, rules->expertPadding(s), experts)
+                    .bytesPerGpu;
+            };
+            plan.weights.unpackedZeroPointBytes =
+                (Checked(perGpu(loaded)) - perGpu(plan.quantization)).value();
+        }
         plan.weights.bytesPerGpu =
             (Checked(plan.weights.bytesPerGpu) + plan.weights.loraBytes + plan.weights.eplbBytes +
-             plan.weights.mxfp4ScaleCopyBytes + (separateDrafter ? 0 : plan.weights.draftBytes))
+             plan.weights.mxfp4ScaleCopyBytes + plan.weights.unpackedZeroPointBytes +
+             (separateDrafter ? 0 : plan.weights.draftBytes))
                 .value();
 
         // KV cache: the formula, the batch, and vLLM's pool layout

@@ -152,6 +152,19 @@ bool runsMachete(const Scenario &scenario, QuantMethod method)
     }
 }
 
+QuantizationSpec VllmRules::loadedQuantization(const Scenario &scenario,
+                                               const QuantizationSpec &checkpoint) const
+{
+    // Machete keeps each group's zero point pre-scaled in the activation dtype, -scale x zero
+    // (transform_w_zp, vllm/model_executor/kernels/linear/mixed_precision/machete.py): AWQ's
+    // asymmetric groups hold 2 B a zero point where the checkpoint packs 4 bits. GPTQ's symmetric
+    // groups have none for Machete to unpack.
+    QuantizationSpec loaded = checkpoint;
+    loaded.unpackedZeroPoints =
+        checkpoint.method == QuantMethod::Awq && runsMachete(scenario, checkpoint.method);
+    return loaded;
+}
+
 void VllmRules::sizeLoad(const ModelArch &model, const std::function<QList<std::int64_t>()> &tensors,
                          MemoryPlan &plan) const
 {

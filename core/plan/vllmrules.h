@@ -46,6 +46,8 @@ public:
     std::int64_t activationBytes(const ModelArch &model, const MemoryPlan &plan) const override;
     EncoderProfile encoderProfile(const ModelArch &model, const MemoryPlan &plan) const override;
     ExpertPadding expertPadding(const Scenario &scenario) const override;
+    QuantizationSpec loadedQuantization(const Scenario &scenario,
+                                        const QuantizationSpec &checkpoint) const override;
     void sizeLoad(const ModelArch &model, const std::function<QList<std::int64_t>()> &tensors,
                   MemoryPlan &plan) const override;
     int kvBlockSize(const Scenario &scenario) const override;

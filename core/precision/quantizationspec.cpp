@@ -211,7 +211,8 @@ MatrixStorage quantizedMatrixStorage(const QuantizationSpec &spec, std::int64_t 
         const std::int64_t groups = spec.groupSize > 0 ? ceilDiv(cols, spec.groupSize) : 1;
         storage.values = ceilDiv((elements * spec.bits).value(), 8);
         storage.scales = (Checked(groups) * rows * dtypeBytes).value();
-        storage.zeros = ceilDiv((Checked(groups) * rows * spec.bits).value(), 8);
+        storage.zeros = spec.unpackedZeroPoints ? (Checked(groups) * rows * dtypeBytes).value()
+                                                : ceilDiv((Checked(groups) * rows * spec.bits).value(), 8);
         if (spec.method == QuantMethod::Gptq)
             storage.other = (Checked(cols) * 4).value(); // g_idx: int32 per input channel
         return storage;

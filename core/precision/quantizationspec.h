@@ -41,9 +41,12 @@ struct QuantizationSpec
     // along the input; -1: one scale per output row ("channel"); 0: one per tensor.
     bool floatWeights = false; ///< "type": "float" (fp8, fp4) instead of "int"
     bool symmetric = true;     ///< no zero points stored
-    int scaleBytes = 0;        ///< bytes per scale; 0 = the --dtype element (llm-compressor's default)
-    int globalScaleBytes = 0;  ///< one extra per-tensor scale (NVFP4: fp32)
-    QString scheme;            ///< preset name for display ("W4A16", "FP8_DYNAMIC", "W8A8", "NVFP4")
+    /// AWQ/GPTQ as loaded, not as stored: each zero point unpacked and pre-scaled in the activation
+    /// dtype, as vLLM's Machete kernel keeps them (VllmRules::loadedQuantization).
+    bool unpackedZeroPoints = false;
+    int scaleBytes = 0;       ///< bytes per scale; 0 = the --dtype element (llm-compressor's default)
+    int globalScaleBytes = 0; ///< one extra per-tensor scale (NVFP4: fp32)
+    QString scheme;           ///< preset name for display ("W4A16", "FP8_DYNAMIC", "W8A8", "NVFP4")
 
     /// AWQ or GPTQ: int weights in groups of groupSize along the input (-1:
     /// one per row, never 0) with fp16 scales, which vLLM's kernels run in float16.

@@ -1178,6 +1178,37 @@ private Q_SLOTS:
         QVERIFY(awq.kv.capacityTokens > bf16.kv.capacityTokens);
     }
 
+    void awqZeroPointsOnMacheteAreSixteenBit()
+    {
+        // From vLLM 0.18 AWQ's linear layers on Hopper run Machete (vllm-project/vllm#36505; a 0.18.0
+        // build logs "Using MacheteLinearKernel for AWQMarlinLinearMethod"), which keeps each group's
+        // zero point pre-scaled in the activation dtype (transform_w_zp in
+        // vllm/model_executor/kernels/linear/mixed_precision/machete.py): 2 B a group where the
+        // checkpoint packs 4 bits. Llama-3.1-70B in groups of 128 along the input, per layer:
+        // q and o 8,192 x 8,192, k and v 1,024 x 8,192, gate and up 28,672 x 8,192, down 8,192 x 28,672.
+        const std::int64_t groupsPerLayer = 2 * 8192 * 64 + 2 * 1024 * 64 + 3 * 28672 * 64;
+        const std::int64_t unpackedExtra = 80 * groupsPerLayer * 3 / 2; // 2 B - 0.5 B a group
+        QCOMPARE(unpackedExtra, std::int64_t(802160640));
+        Scenario s = scenario(QStringLiteral("llama-3.1-70b"), QStringLiteral("h200"));
+        s.quantization = defaultSpecFor(QuantMethod::Awq);
+        s.vllmVersion = QStringLiteral("0.17");
+        const MemoryPlan marlin = planMemory(s);
+        s.vllmVersion = QStringLiteral("0.18");
+        const MemoryPlan machete = planMemory(s);
+        QCOMPARE(machete.weights.bytesPerGpu - marlin.weights.bytesPerGpu, unpackedExtra);
+        // Marlin on an A100 keeps the checkpoint's packed zero points; GPTQ's symmetric groups on
+        // Machete have none to unpack.
+        s.gpu = resolveGpu(QStringLiteral("a100-80gb"));
+        const MemoryPlan ampere = planMemory(s);
+        s.vllmVersion = QStringLiteral("0.17");
+        QCOMPARE(ampere.weights.bytesPerGpu, planMemory(s).weights.bytesPerGpu);
+        s.gpu = resolveGpu(QStringLiteral("h200"));
+        s.quantization = defaultSpecFor(QuantMethod::Gptq);
+        const MemoryPlan gptqBefore = planMemory(s);
+        s.vllmVersion = QStringLiteral("0.18");
+        QCOMPARE(planMemory(s).weights.bytesPerGpu, gptqBefore.weights.bytesPerGpu);
+    }
+
     void checkpointQuantizationIsTheDefault()
     {
         const MemoryPlan plan = planMemory(scenario(QStringLiteral("gpt-oss-120b")));
