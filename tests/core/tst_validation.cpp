@@ -184,16 +184,17 @@ private Q_SLOTS:
         // Where the estimate stands on the logs that print it outside the calibration set (stop 58: median
         // error 9.07 %, 30 of 55 within ±15 %; the medians by GPU size and TP it replaced: 17.6 %, 25 of 55).
         // The sweep's failed gpt-oss-20b start at TP 1 (log 119: 1.30 GiB logged, 0.86 planned) then
-        // moved it to 9.49 %, 30 of 56. The first H200 logs (131 and 132, vLLM 0.18, Llama-3.1-70B: 1.03
-        // and 1.38 GiB logged, 1.72 and 1.98 planned for 51 + 51 graphs of 80 layers) then moved it to
-        // 10.15 %, 30 of 58: the per-graph constant fitted on H100 logs over-prices them.
+        // moved it to 9.49 %, 30 of 56. The first H200 logs (131 to 133, vLLM 0.18, Llama-3.1-70B: 1.03,
+        // 1.38 and 1.48 GiB logged, 1.72, 1.98 and 1.98 planned for 51 + 51 graphs of 80 layers) then moved
+        // it to 10.38 %, 30 of 59: the per-graph constant fitted on vLLM 0.19's H100 logs over-prices them
+        // (the same model at TP 2 on an H100 under 0.19 logs 1.82 to 1.92 GiB, logs 14 and 109).
         QList<double> errors;
         for (const CudaGraphEstimateCheck &r : cudaGraphEstimateChecks(m_checks))
             if (r.log->logClass != LogClass::Calibration)
                 errors << std::abs(r.relativeError());
         const int within =
             int(std::count_if(errors.cbegin(), errors.cend(), [](double e) { return e <= 0.15; }));
-        QVERIFY2(median(errors) <= 0.1015 && within >= 30,
+        QVERIFY2(median(errors) <= 0.104 && within >= 30,
                  qPrintable(QStringLiteral("median %1, %2 of %3 within ±15 %")
                                 .arg(median(errors))
                                 .arg(within)
@@ -203,10 +204,10 @@ private Q_SLOTS:
     void heldOutVllmLogsAgreeOnTheKvCache()
     {
         // Where kvscope stands on the vLLM logs it was not calibrated on (stop 57: 48 of 68 within ±1 %,
-        // 51 within ±3 %; with Red Hat's vLLM 0.18 logs on H200 and Machete's AWQ zero points, 55 of 82
-        // and 59; the target is 90 % and all): a change that loses one fails here.
+        // 51 within ±3 %; with Red Hat's vLLM 0.18 logs on H200 and Machete's AWQ zero points, 56 of 83
+        // and 60; the target is 90 % and all): a change that loses one fails here.
         const HeldOutKvAgreement heldOut = heldOutKvAgreement(m_checks);
-        QVERIFY2(heldOut.withinOnePercent >= 55 && heldOut.withinThreePercent >= 59,
+        QVERIFY2(heldOut.withinOnePercent >= 56 && heldOut.withinThreePercent >= 60,
                  qPrintable(QStringLiteral("held-out vLLM logs within ±1 %: %1, ±3 %: %2 of %3")
                                 .arg(heldOut.withinOnePercent)
                                 .arg(heldOut.withinThreePercent)
