@@ -344,9 +344,7 @@ public:
                           "Worker_TP");
         inferFromPrefixes(ScenarioField::PipelineParallelSize, m_log.stagesSeen, "pipeline_parallel_size",
                           "Worker_PP");
-        if (!values.contains(optionKey(ScenarioField::GpuMemoryUtilization)))
-            m_out.assumed << LogExplanationWords::tr("gpu_memory_utilization: not in the log; the release's "
-                                                     "default (0.92 from vLLM 0.21, 0.9 before)");
+        utilization();
         // One request of the whole context: vLLM's own start-up check ("32K" read as vLLM reads it; a value
         // it refuses is named when the scenario is read).
         if (values.contains(optionKey(ScenarioField::MaxModelLen))) {
@@ -486,6 +484,25 @@ private:
                  QString::number(*m_log.cudaGraphEstimateGiB, 'f', 2),
                  QString::number(advice.current, 'f', 4), QString::number(other, 'f', 4),
                  lineOf(advice.line));
+    }
+
+    /// Not among the arguments: the current utilization vLLM's advice beside its CUDA-graph estimate names
+    /// ("from 0.9000 to 0.9074", "The current --gpu-memory-utilization=0.8500"), else the release's default.
+    void utilization()
+    {
+        const QString key = optionKey(ScenarioField::GpuMemoryUtilization);
+        if (m_out.options.contains(key))
+            return;
+        if (m_log.graphUtilizationAdvice) {
+            const GraphUtilizationAdvice &advice = *m_log.graphUtilizationAdvice;
+            m_out.options.insert(key, QString::number(advice.current));
+            m_out.read << LogExplanationWords::tr("gpu_memory_utilization = %1 (%2: the current one, which "
+                                                  "vLLM's advice beside its CUDA-graph estimate names)")
+                              .arg(QString::number(advice.current), lineOf(advice.line));
+            return;
+        }
+        m_out.assumed << LogExplanationWords::tr("gpu_memory_utilization: not in the log; the release's "
+                                                 "default (0.92 from vLLM 0.21, 0.9 before)");
     }
 
     /// No total_memory line, but vLLM's advice beside its CUDA-graph estimate: estimate = (X - Y) x total

@@ -594,8 +594,12 @@ private:
             QStringLiteral(
                 "current %1=%2 is equivalent to %1=%2 without CUDA graph memory profiling.*increase %1 to %2")
                 .arg(flag, number));
+        // Off, it advises the utilization that would keep the pool with it on: vLLM 0.19 and 0.20 ("is
+        // disabled ... increasing"), and 0.18 ahead of the switch ("will be enabled by default ...
+        // increase").
         static const QRegularExpression disabled(
-            QStringLiteral("CUDA graph memory profiling is disabled.*increasing %1 from %2 to %2")
+            QStringLiteral("CUDA graph memory profiling (?:is disabled|will be enabled by default).*"
+                           "increas(?:e|ing) %1 from %2 to %2")
                 .arg(flag, number));
         if (m_log.graphUtilizationAdvice || m_laterStage)
             return;

@@ -2914,6 +2914,10 @@
         <translation>gpu_memory_utilization：日志中没有；取该版本的默认值（vLLM 0.21 起为 0.92，之前为 0.9）</translation>
     </message>
     <message>
+        <source>gpu_memory_utilization = %1 (%2: the current one, which vLLM&apos;s advice beside its CUDA-graph estimate names)</source>
+        <translation>gpu_memory_utilization = %1（%2：vLLM 在 CUDA Graph 显存估计旁的建议中给出的当前值）</translation>
+    </message>
+    <message>
         <source>eplb_config (%1): &apos;%2&apos; is not a settings object kvscope reads; planned with vLLM&apos;s defaults</source>
         <translation>eplb_config（%1）：“%2”不是 kvscope 能读取的设置对象；按 vLLM 的默认值规划</translation>
     </message>

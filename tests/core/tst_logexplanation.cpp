@@ -440,6 +440,23 @@ private Q_SLOTS:
         QVERIFY(!totalMemoryFromGraphAdvice(readStartupLog(
             QString(h100).remove(QRegularExpression(QStringLiteral("INFO [^\\n]*Estimated[^\\n]*\\n"))),
             {})));
+        // vLLM 0.18 words the same advice ahead of the switch (log 131, tests/data/vllm-logs.json: "In v0.19,
+        // CUDA graph memory profiling will be enabled by default ... increase --gpu-memory-utilization from
+        // 0.9000 to 0.9074"): 1.03 GiB over 0.0074, each within its printed rounding, is 136.7 to 141.8 GiB,
+        // an H200's 139.80 within it, so the log that names no GPU plans on the h200 preset.
+        const QString redHat = verbatimLog(logEntry(131));
+        const std::optional<GiBRange> fromAdvice = totalMemoryFromGraphAdvice(readStartupLog(redHat, {}));
+        QVERIFY(fromAdvice);
+        QVERIFY(fromAdvice->contains(139.80));
+        QCOMPARE(qRound(fromAdvice->low * 10), 1367);
+        const LogExplanation h200 = explain(redHat);
+        QCOMPARE(h200.scenario.gpu.id, QStringLiteral("h200"));
+        // The advice names the utilization too, which the log's arguments do not print.
+        QCOMPARE(h200.options.value(QStringLiteral("gpu-memory-utilization")), QStringLiteral("0.9"));
+        QVERIFY2(h200.read.join(QLatin1Char('\n'))
+                     .contains(QStringLiteral("gpu_memory_utilization = 0.9 (line 7")),
+                 qPrintable(h200.read.join(QLatin1Char('\n'))));
+        QVERIFY(tokensAgree(h200, validation::checkLog(logEntry(131)), 0.001));
     }
 
     void workersOnSeveralHostsAreSaid()
