@@ -449,11 +449,14 @@ void SpeedModel::readWeights(const ModelArch &m, const MemoryPlan &plan)
         dense += component(Component::Embedding); // the table is the output projection as well
     else
         m_embeddingRowBytes = (Checked(m.hiddenSize) * m_activationBytes).value();
+    // Machete reads the zero points it unpacked with its weights (VllmRules::loadedQuantization).
+    dense += w.unpackedZeroPointBytes;
     m_denseWeightBytes = dense.value();
     m_expertWeightBytes = component(Component::Experts);
     if (plan.quantization.method != QuantMethod::None)
         m_quantizedDenseBytes =
-            (Checked(component(Component::Attention)) + component(Component::Mlp)).value();
+            (Checked(component(Component::Attention)) + component(Component::Mlp) + w.unpackedZeroPointBytes)
+                .value();
     if (m.moe.enabled()) {
         m_moeLayers = m.moeLayerCount();
         // Under expert parallelism a GPU takes the copies routed to its own experts.
