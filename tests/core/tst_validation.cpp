@@ -205,9 +205,10 @@ private Q_SLOTS:
     {
         // Where kvscope stands on the vLLM logs it was not calibrated on (stop 57: 48 of 68 within ±1 %,
         // 51 within ±3 %; with Red Hat's vLLM 0.18 logs on H200 and Machete's AWQ zero points, 56 of 83
-        // and 60; the target is 90 % and all): a change that loses one fails here.
+        // and 60; with a vLLM 0.19.1 AWQ start on an H200, 57 of 84 and 61; the target is 90 % and all): a
+        // change that loses one fails here.
         const HeldOutKvAgreement heldOut = heldOutKvAgreement(m_checks);
-        QVERIFY2(heldOut.withinOnePercent >= 56 && heldOut.withinThreePercent >= 60,
+        QVERIFY2(heldOut.withinOnePercent >= 57 && heldOut.withinThreePercent >= 61,
                  qPrintable(QStringLiteral("held-out vLLM logs within ±1 %: %1, ±3 %: %2 of %3")
                                 .arg(heldOut.withinOnePercent)
                                 .arg(heldOut.withinThreePercent)
