@@ -517,12 +517,15 @@ private Q_SLOTS:
         // missed again on this larger held-out set. Machete's AWQ zero points, read with the weights
         // (2 B a group from vLLM 0.18 on Hopper), then refitted its cost on the calibration's AWQ and GPTQ
         // rows from 1.395 to 1.364, which moved the held-out symmetric W4A16 runs ~1 % faster and the
-        // median to 0.1445; the share is unchanged.
+        // median to 0.1445; the share is unchanged. The first current-vLLM sweep of one dense model at TP 1,
+        // 2 and 4 (Qwen2.5-7B on A100-40GB under vLLM 0.27.1, 12 rows, held out) then gave 15.1 %, 421 of 632
+        // (0.6661; the median 0.1505): its steps are 22 to 28 % long, Ampere's efficiency being fitted on
+        // vLLM 0.4-0.6 runs and the all-reduce on runs that carry other costs (the rows' explanations).
         // The floors below are the measured figures, so that a change that worsens them fails.
         const Summary s = summarise(m_observations, Split::HeldOut, calibratedSpeedConstants());
         qInfo("held out: median %.4f, %d of %d within 25 %%", s.medianError, int(s.within25), int(s.rows));
-        QVERIFY(s.rows >= 620);
-        QVERIFY2(s.medianError <= 0.1445, qPrintable(QString::number(s.medianError)));
+        QVERIFY(s.rows >= 632);
+        QVERIFY2(s.medianError <= 0.1506, qPrintable(QString::number(s.medianError)));
         QVERIFY2(s.within25 >= 0.6661 * s.rows,
                  qPrintable(QStringLiteral("%1 of %2").arg(s.within25).arg(s.rows)));
     }
