@@ -456,6 +456,7 @@ MemoryPlan planLayers(const Scenario &s, const EngineRules &rulesRef, const Mode
         plan.params = countParameters(inventory);
         plan.weights =
             weightMemory(m, inventory, plan.quantization, plan.dtype, tp, rules->expertPadding(s), experts);
+        const std::int64_t storedTensorsPerGpu = plan.weights.bytesPerGpu; // before the load's own additions
         applyMeasuredCheckpoint(m, tp, plan);
         rules->sizeLoad(
             m,
@@ -494,14 +495,12 @@ MemoryPlan planLayers(const Scenario &s, const EngineRules &rulesRef, const Mode
             plan.weights.mxfp4ScaleCopyBytes = mxfp4ScaleCopyBytes(
                 m, plan.dtype, plan.expertTensorParallelSize, plan.localExperts, rules->expertPadding(s));
         if (const QuantizationSpec loaded = rules->loadedQuantization(s, plan.quantization);
-            loaded != plan.quantization) {
-            const auto perGpu = [&](const QuantizationSpec &spec) {
-                return weightMemory(m, inventory, spec, plan.dtype, tp, rules->expertPadding(s), experts)
-                    .bytesPerGpu;
-            };
+            loaded != plan.quantization)
             plan.weights.unpackedZeroPointBytes =
-                (Checked(perGpu(loaded)) - perGpu(plan.quantization)).value();
-        }
+                (Checked(weightMemory(m, inventory, loaded, plan.dtype, tp, rules->expertPadding(s), experts)
+                             .bytesPerGpu) -
+                 storedTensorsPerGpu)
+                    .value();
         plan.weights.bytesPerGpu =
             (Checked(plan.weights.bytesPerGpu) + plan.weights.loraBytes + plan.weights.eplbBytes +
              plan.weights.mxfp4ScaleCopyBytes + plan.weights.unpackedZeroPointBytes +
