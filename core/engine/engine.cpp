@@ -238,8 +238,11 @@ QList<VllmProfile> v1RunnerProfiles()
          "docs.vllm.ai v0.16.0 vllm.envs: VLLM_ALLOW_CHUNKED_LOCAL_ATTN_WITH_HYBRID_KV_CACHE = True "
          "(flipped by vllm-project/vllm#29627; 0.13-0.15 not read); sampler: as 0.11 (no log between "
          "0.12 and 0.18 gives an activation breakdown); MTP heads shared with the target's lm_head by "
-         "vllm-project/vllm#34385 (merged 2026-02-12, before v0.16.0 of 2026-02-25)",
-         NonTorchBefore019},
+         "vllm-project/vllm#34385 (merged 2026-02-12, before v0.16.0 of 2026-02-25); the all-reduce + "
+         "RMSNorm fusion on by default at TP > 1 on Hopper and Blackwell (vllm-project/vllm#34299, merged "
+         "by 2026-02-12, when #34392 amended it)",
+         NonTorchBefore019,
+         true},
     };
     profiles << samplerRelease(
         profiles.constLast(), {0, 17, 0}, 15,
@@ -262,7 +265,9 @@ QList<VllmProfile> v1RunnerProfiles()
          900'000,
          "sampler 15 B per logit: calibrated on the vLLM 0.19.0 H100 start-up logs of "
          "jgchn/llm-d-planner @ d3121e0 (tests/data/vllm-logs.json ids 1, 3, 6, 8, 11); their "
-         "'Estimated CUDA graph memory' is logged but not subtracted"},
+         "'Estimated CUDA graph memory' is logged but not subtracted",
+         0,
+         true},
         {{0, 21, 0},
          15,
          true,
@@ -278,7 +283,9 @@ QList<VllmProfile> v1RunnerProfiles()
          "x "
          "max_model_len) from vllm-project/vllm#41069 (merged 2026-04-28, after v0.20.0, whose logs of "
          "2026-05-01 still print blocks / groups x block size); gpu_memory_utilization 0.92 by default from "
-         "vllm-project/vllm#38284, which turned the profiling on"},
+         "vllm-project/vllm#38284, which turned the profiling on",
+         0,
+         true},
     };
     return profiles;
 }

@@ -134,6 +134,11 @@ struct VllmProfile
     /// Memory outside PyTorch where one GPU's figure applies (TP 1, or PCIe-only GPUs at any TP); 0:
     /// runtimeOverheadBytes()'s, vLLM 0.19's 0.25 GiB.
     std::int64_t singleGpuNonTorchBytes = 0;
+    /// At TP > 1 on compute capability 9.0 and 10.x, -O2 (the default) fuses each all-reduce with the next
+    /// RMSNorm through FlashInfer (vllm-project/vllm#34299, merged 2026-02-12, before v0.16.0;
+    /// enable_allreduce_rms_fusion in vllm/config/vllm.py). Where it runs, the memory outside PyTorch is
+    /// runtimeOverheadBytes()'s NVLink figure; elsewhere, one GPU's.
+    bool fusesAllReduceRmsNorm = false;
     /// The models this release runs on Model Runner V2 unless a feature it lacks sends them to V1.
     ModelRunnerV2Default modelRunnerV2 = ModelRunnerV2Default::None;
     /// Model Runner V2 profiles the CUDA graphs' memory and takes it out of the budget as V1 does

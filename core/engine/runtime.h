@@ -83,7 +83,8 @@ bool pcieOnly(const GpuSpec &gpu);
 
 /// Memory outside PyTorch's allocator that vLLM subtracts: CUDA context and,
 /// with tensor parallelism over NVLink, NCCL and custom all-reduce buffers
-/// (0.25 GiB at TP=1, 2.07 GiB at TP>1 in vLLM 0.19 H100 logs). PCIe-only GPUs keep
+/// (0.25 GiB at TP=1, 2.07 GiB at TP>1 in vLLM 0.19 H100 logs, which run the all-reduce + RMSNorm
+/// fusion: vLLM's rules ask for the TP=1 figure where it does not run). PCIe-only GPUs keep
 /// the TP=1 figure at any TP: 0.25 GiB on 2 x RTX 4090 (vllm-project/vllm#13061) and
 /// 0.20 GiB on a multi-GPU RTX 3090 rig (vllm-project/vllm#14447).
 std::int64_t runtimeOverheadBytes(const GpuSpec &gpu, int tensorParallelSize);

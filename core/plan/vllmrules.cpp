@@ -201,6 +201,15 @@ bool onCuda(const Scenario &s)
     return s.gpu.vendor.isEmpty() || s.gpu.vendor == QLatin1String("NVIDIA");
 }
 
+/// The GPUs enable_allreduce_rms_fusion (vllm/config/vllm.py) turns the fusion on for: compute
+/// capability 9.0 or the 10.x family, with NVLink between them (FlashInfer's workspace needs peer memory;
+/// on PCIe-only GPUs its creation fails and vLLM falls back). A custom GPU names no capability: not fused.
+bool fusesAllReduceRmsNorm(const GpuSpec &gpu)
+{
+    const QString &cc = gpu.computeCapability;
+    return (cc == QLatin1String("9.0") || cc.startsWith(QLatin1String("10."))) && !pcieOnly(gpu);
+}
+
 } // namespace
 
 bool profilesCudaGraphs(const Scenario &s)
@@ -255,9 +264,12 @@ void VllmRules::applyBudget(const Scenario &s, const ModelArch &rankModel, Memor
     plan.budgetBytes = mulDivFloor(s.gpu.memoryBytes, plan.gpuMemoryUtilizationPpm, 1'000'000);
     // DeepEP's buffers are taken with cudaMalloc before the profiling run: memory outside PyTorch.
     plan.all2allBufferBytes = all2allBufferBytes(s);
+    // NVLink's 2.07 GiB outside PyTorch comes with the all-reduce + RMSNorm fusion: every log whose
+    // engine config shows the fusion off holds about one GPU's figure at TP > 1 (docs/validation.md).
+    const bool fused = tp > 1 && m_version.profile->fusesAllReduceRmsNorm && fusesAllReduceRmsNorm(s.gpu);
+    std::int64_t nonTorch = runtimeOverheadBytes(s.gpu, fused ? tp : 1);
     // Before 0.19, vLLM counted less outside PyTorch where one GPU's figure applies (the profile says).
-    std::int64_t nonTorch = runtimeOverheadBytes(s.gpu, tp);
-    if (m_version.profile->singleGpuNonTorchBytes > 0 && nonTorch == runtimeOverheadBytes(s.gpu, 1))
+    if (m_version.profile->singleGpuNonTorchBytes > 0 && !fused)
         nonTorch = m_version.profile->singleGpuNonTorchBytes;
     plan.overheadBytes = (Checked(nonTorch) + plan.all2allBufferBytes).value();
     // Model Runner V2's profile_cudagraph_memory() returned 0 until v0.29.0

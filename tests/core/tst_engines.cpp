@@ -523,6 +523,38 @@ private Q_SLOTS:
         QCOMPARE(planMemory(s).overheadBytes, 256 * MiB);
     }
 
+    void nvlinkOverheadComesWithTheAllReduceRmsNormFusion()
+    {
+        // From v0.16.0 vLLM fuses the all-reduce with the next RMSNorm through FlashInfer at TP > 1 on
+        // compute capability 9.0 and 10.x (vllm-project/vllm#34299; enable_allreduce_rms_fusion in
+        // vllm/config/vllm.py). The 2.07 GiB outside PyTorch at TP 2 of the 0.19 logs comes with it: the
+        // logs whose engine config shows 'fuse_allreduce_rms': False (tests/data/vllm-logs.json ids 122
+        // and 129, vLLM 0.12 and 0.15.1 on Hopper) hold about one GPU's figure there.
+        Scenario s = scenario(QStringLiteral("llama-3.1-8b"), QStringLiteral("h100-sxm"));
+        s.tensorParallelSize = 2;
+        s.vllmVersion = QStringLiteral("0.16");
+        QCOMPARE(planMemory(s).overheadBytes, 2120 * MiB);
+        s.gpu = resolveGpu(QStringLiteral("b200"));
+        QCOMPARE(planMemory(s).overheadBytes, 2120 * MiB);
+        // Before the fusion was on by default: 0.12's figure for one GPU (133 MiB) at TP 2 as well.
+        s.vllmVersion = QStringLiteral("0.12");
+        const std::int64_t oneGpuBefore016 = [&] {
+            Scenario one = s;
+            one.tensorParallelSize = 1;
+            return planMemory(one).overheadBytes;
+        }();
+        QCOMPARE(oneGpuBefore016, 133 * MiB);
+        QCOMPARE(planMemory(s).overheadBytes, oneGpuBefore016);
+        s.gpu = resolveGpu(QStringLiteral("h100-sxm"));
+        QCOMPARE(planMemory(s).overheadBytes, oneGpuBefore016);
+        // An A100 (8.0) or an L40S-class Ada GPU is outside the fusion at any release: one GPU's figure.
+        s.gpu = resolveGpu(QStringLiteral("a100-80gb"));
+        s.vllmVersion = QStringLiteral("0.19");
+        QCOMPARE(planMemory(s).overheadBytes, 256 * MiB);
+        s.vllmVersion = QStringLiteral("0.12");
+        QCOMPARE(planMemory(s).overheadBytes, oneGpuBefore016);
+    }
+
     void sglangDefaultsFollowItsHeuristic_data()
     {
         QTest::addColumn<QString>("gpu");

@@ -756,21 +756,21 @@ private Q_SLOTS:
 
     // An INFO-level log prints the weights and the KV cache but not what the profiling measured in
     // between: the rest of the budget is their difference, so a pool that differs is put where it
-    // differs. Validation log 122 (vLLM 0.12, Qwen3-30B-A3B on two H100s, tests/data/vllm-logs.json):
-    // 0.9 x 79.19 GiB - 28.4571 - 41.68 = 1.13 GiB, where kvscope plans the activation peak and 2.07 GiB
-    // outside PyTorch.
+    // differs. Validation log 123 (vLLM 0.10.0, Qwen3-235B-A22B-FP8 on eight H100s,
+    // tests/data/vllm-logs.json): 0.9 x 79.19 GiB - 27.6656 - 35.74 = 7.86 GiB, where kvscope plans the
+    // activation peak (2.92 GiB) and 0.13 GiB outside PyTorch.
     void anInfoLogPutsTheDifferenceInTheRestOfTheBudget()
     {
-        const LogExplanation e = explain(verbatimLog(logEntry(122)));
+        const LogExplanation e = explain(verbatimLog(logEntry(123)));
         const auto rest = std::find_if(e.components.cbegin(), e.components.cend(), [](const LogComponent &c) {
             return c.key == QLatin1String("rest_of_budget");
         });
         QVERIFY(rest != e.components.cend());
         QVERIFY(rest->loggedGiB.has_value());
-        QCOMPARE(*rest->loggedGiB, 1.13); // 71.271 - 28.4571 - 41.68, to two decimals
+        QCOMPARE(*rest->loggedGiB, 7.86); // 71.271 - 27.6656 - 35.74, to two decimals
         QCOMPARE(rest->predictedBytes, e.plan.activationBytes + e.plan.overheadBytes);
         QVERIFY(!rest->agrees());
-        QVERIFY(e.explanation.join(QLatin1Char('\n')).contains(QStringLiteral("1.13 GiB")));
+        QVERIFY(e.explanation.join(QLatin1Char('\n')).contains(QStringLiteral("7.86 GiB")));
         // Where the log prints the parts (the calibration logs' DEBUG lines), no rest is derived.
         const LogExplanation debug = explain(verbatimLog(logEntry(1)));
         QVERIFY(std::none_of(debug.components.cbegin(), debug.components.cend(),
