@@ -1041,6 +1041,26 @@ void addExplanation(LogExplanation &e)
                    "one RTX 4090 under vLLM 0.27.1, 0.41 GiB less for Qwen2.5-0.5B: validation logs "
                    "69 and 70). kvscope does not separate the two.")
                    .arg(lineOf(e.log.compileCacheLine));
+    // vLLM's all-reduce + RMSNorm fusion brings NVLink's multi-GPU memory outside PyTorch with it
+    // (VllmRules::applyBudget): a log whose engine config sets it otherwise than the release's default
+    // holds another figure there.
+    if (e.log.allReduceRmsFusion && p.tensorParallelSize > 1 &&
+        *e.log.allReduceRmsFusion != p.allReduceRmsNormFused)
+        e.explanation
+            << (*e.log.allReduceRmsFusion
+                    ? LogExplanationWords::tr(
+                          "The log's engine config turns vLLM's all-reduce + RMSNorm fusion on (%1), "
+                          "which this release does not do by default on this GPU (vLLM does from 0.16, "
+                          "at TP > 1 on compute capability 9.0 and 10.x): kvscope plans %2 outside "
+                          "PyTorch, one GPU's figure, where starts with the fusion on NVLink hold "
+                          "about 2.07 GiB, so the logged KV cache is likely smaller than planned.")
+                    : LogExplanationWords::tr(
+                          "The log's engine config turns vLLM's all-reduce + RMSNorm fusion off (%1), "
+                          "which this release turns on by default at TP > 1 on this GPU: kvscope plans "
+                          "the %2 outside PyTorch that comes with the fusion, where starts without it "
+                          "hold about one GPU's figure (0.13 to 0.46 GiB in the validation logs), so "
+                          "the logged KV cache is likely larger than planned."))
+                   .arg(lineOf(e.log.allReduceRmsFusionLine), formatGiB(p.overheadBytes));
     addDisagreements(e, [&](const LogComponent &c) {
         if (c.key == QLatin1String("activation_peak"))
             return modelRunnerV2Peak(e, c);

@@ -387,6 +387,11 @@ private:
              line.contains(QLatin1String("Directly load AOT compilation"))) &&
             m_log.compileCacheLine == 0)
             m_log.compileCacheLine = m_line;
+        static const QRegularExpression fusion = pattern(R"('fuse_allreduce_rms': (True|False))");
+        if (m_log.allReduceRmsFusionLine == 0 && (m = fusion.match(line)).hasMatch()) {
+            m_log.allReduceRmsFusion = m.captured(1) == QLatin1String("True");
+            m_log.allReduceRmsFusionLine = m_line;
+        }
         if (line.contains(QLatin1String("Custom allreduce is disabled because")) &&
             m_log.customAllReduceOffLine == 0)
             m_log.customAllReduceOffLine = m_line;

@@ -101,6 +101,11 @@ struct StartupLog
     /// graph(s) ... from the cache", "Directly load AOT compilation from path"); 0 when the log does not say.
     int compiledLine = 0;
     int compileCacheLine = 0;
+    /// Whether vLLM fused each all-reduce with the next RMSNorm, as its engine config's pass_config prints it
+    /// ("'fuse_allreduce_rms': True", vllm/config/compilation.py), and where; nullopt and 0 when the log
+    /// does not say.
+    std::optional<bool> allReduceRmsFusion;
+    int allReduceRmsFusionLine = 0;
     /// vLLM's own advice beside its worker memory line: "`--kv-cache-memory=N` ... to fully utilize gpu
     /// memory" (gpu_worker.py), the fixed pool that fills the GPU; absent when the log does not give it.
     std::optional<std::int64_t> kvCacheMemoryToFillGpu;

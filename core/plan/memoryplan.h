@@ -217,6 +217,9 @@ struct MemoryPlan
     ExpertPlacement expertPlacement;  ///< where this GPU's routed experts come from (the fields above)
     /// The all-to-all backend's buffers on this GPU (--all2all-backend; in overheadBytes)
     std::int64_t all2allBufferBytes = 0;
+    /// vLLM fuses each all-reduce with the next RMSNorm through FlashInfer here (VllmProfile::
+    /// fusesAllReduceRmsNorm): the memory outside PyTorch in overheadBytes is NVLink's multi-GPU figure.
+    bool allReduceRmsNormFused = false;
     EplbStateMemory eplbState; ///< EPLB's state on this GPU (weights.eplbBytes is its total)
     /// The deployment's KV cache over its data-parallel ranks, each rank's own summed (equal to
     /// the rank's at one rank): tokens, and requests of --max-model-len at once.

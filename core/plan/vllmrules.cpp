@@ -266,10 +266,11 @@ void VllmRules::applyBudget(const Scenario &s, const ModelArch &rankModel, Memor
     plan.all2allBufferBytes = all2allBufferBytes(s);
     // NVLink's 2.07 GiB outside PyTorch comes with the all-reduce + RMSNorm fusion: every log whose
     // engine config shows the fusion off holds about one GPU's figure at TP > 1 (docs/validation.md).
-    const bool fused = tp > 1 && m_version.profile->fusesAllReduceRmsNorm && fusesAllReduceRmsNorm(s.gpu);
-    std::int64_t nonTorch = runtimeOverheadBytes(s.gpu, fused ? tp : 1);
+    plan.allReduceRmsNormFused =
+        tp > 1 && m_version.profile->fusesAllReduceRmsNorm && fusesAllReduceRmsNorm(s.gpu);
+    std::int64_t nonTorch = runtimeOverheadBytes(s.gpu, plan.allReduceRmsNormFused ? tp : 1);
     // Before 0.19, vLLM counted less outside PyTorch where one GPU's figure applies (the profile says).
-    if (m_version.profile->singleGpuNonTorchBytes > 0 && !fused)
+    if (m_version.profile->singleGpuNonTorchBytes > 0 && !plan.allReduceRmsNormFused)
         nonTorch = m_version.profile->singleGpuNonTorchBytes;
     plan.overheadBytes = (Checked(nonTorch) + plan.all2allBufferBytes).value();
     // Model Runner V2's profile_cudagraph_memory() returned 0 until v0.29.0

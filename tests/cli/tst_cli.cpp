@@ -117,6 +117,25 @@ private Q_SLOTS:
         QCOMPARE(awq.value(QLatin1String("weights_unpacked_zero_point_bytes")).toInteger(), groups * 3 / 2);
     }
 
+    void theAllReduceFusionCarriesNvlinksOverhead()
+    {
+        // vLLM fuses each all-reduce with the next RMSNorm at TP > 1 on an H100 from 0.16
+        // (vllm-project/vllm#34299): the runtime overhead is NVLink's 2,120 MiB. Under 0.15, and on one
+        // GPU, it is one GPU's 133 MiB (the profiles before 0.19).
+        const auto calcAt = [](const char *tp, const char *version) {
+            return calcJson({QStringLiteral("--model"), QStringLiteral("llama-3.1-8b"),
+                             QStringLiteral("--tensor-parallel-size"), QLatin1String(tp),
+                             QStringLiteral("--vllm-version"), QLatin1String(version)});
+        };
+        const QJsonObject fused = calcAt("2", "0.16");
+        QVERIFY(fused.value(QLatin1String("all_reduce_rms_norm_fused")).toBool());
+        QCOMPARE(fused.value(QLatin1String("overhead_bytes")).toInteger(), 2120LL << 20);
+        for (const QJsonObject &o : {calcAt("2", "0.15"), calcAt("1", "0.16")}) {
+            QVERIFY(!o.value(QLatin1String("all_reduce_rms_norm_fused")).toBool());
+            QCOMPARE(o.value(QLatin1String("overhead_bytes")).toInteger(), 133LL << 20);
+        }
+    }
+
     void imagesAreTokensOfEachRequest()
     {
         // 32 users each sending two 1024x1024 images to Qwen2.5-VL-7B: 1,000 text + 2 x 1,371 tokens

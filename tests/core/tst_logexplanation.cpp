@@ -673,6 +673,45 @@ private Q_SLOTS:
                 }).startsWith(QStringLiteral("--vllm-version 0.19: test.log is an SGLang start-up log")));
     }
 
+    void saysWhenTheLogSetsTheAllReduceFusionOtherwise()
+    {
+        // Log 131 (vLLM 0.18 on two H200s) prints 'fuse_allreduce_rms': True in its engine config, as the
+        // release does by default there: kvscope plans NVLink's figure and says nothing. Log 122 (vLLM
+        // 0.12 on two H100s) prints False, as 0.12 does: one GPU's figure, nothing said.
+        const auto fusionLine = [](const LogExplanation &e) {
+            for (const QString &line : e.explanation)
+                if (line.contains(QStringLiteral("all-reduce + RMSNorm fusion")))
+                    return line;
+            return QString();
+        };
+        const QString fused = verbatimLog(logEntry(131));
+        const LogExplanation asLogged = explain(fused);
+        QCOMPARE(asLogged.log.allReduceRmsFusion, std::optional<bool>(true));
+        QVERIFY(asLogged.plan.allReduceRmsNormFused);
+        QCOMPARE(asLogged.plan.overheadBytes, 2120 * MiB);
+        QVERIFY2(fusionLine(asLogged).isEmpty(), qPrintable(fusionLine(asLogged)));
+        const LogExplanation unfused = explain(verbatimLog(logEntry(122)));
+        QCOMPARE(unfused.log.allReduceRmsFusion, std::optional<bool>(false));
+        QVERIFY(!unfused.plan.allReduceRmsNormFused);
+        QVERIFY(fusionLine(unfused).isEmpty());
+        // The same logs with the setting turned: the explanation names the line and the figure planned.
+        const QString turnedOff = QString(fused).replace(QStringLiteral("'fuse_allreduce_rms': True"),
+                                                         QStringLiteral("'fuse_allreduce_rms': False"));
+        const LogExplanation off = explain(turnedOff);
+        QVERIFY2(
+            fusionLine(off).contains(QStringLiteral("turns vLLM's all-reduce + RMSNorm fusion off (line ")) &&
+                fusionLine(off).contains(QStringLiteral("plans the 2.07 GiB outside PyTorch")),
+            qPrintable(fusionLine(off)));
+        const QString turnedOn = verbatimLog(logEntry(122))
+                                     .replace(QStringLiteral("'fuse_allreduce_rms': False"),
+                                              QStringLiteral("'fuse_allreduce_rms': True"));
+        const LogExplanation on = explain(turnedOn);
+        QVERIFY2(
+            fusionLine(on).contains(QStringLiteral("turns vLLM's all-reduce + RMSNorm fusion on (line ")) &&
+                fusionLine(on).contains(QStringLiteral("kvscope plans 0.13 GiB outside PyTorch")),
+            qPrintable(fusionLine(on)));
+    }
+
     void saysWhichCacheSizeTheReleaseLogs()
     {
         // Log 9 (tests/data/vllm-logs.json: gemma-3-12b on vLLM 0.19.0, an excerpt without the version
