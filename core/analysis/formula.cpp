@@ -880,11 +880,15 @@ void appendBeforeCache(LineBuilder &line, const MemoryPlan &plan, bool sglang, c
                                formatGiB(plan.encoder.towerPeakBytes), formatGiB(plan.encoder.heldBytes))
                     : QStringLiteral("peak of vLLM's profiling run")))
             .op(op)
-            .term(memory(QStringLiteral("overhead"), plan.overheadBytes, ScenarioField::TensorParallelSize,
-                         plan.all2allBufferBytes > 0
-                             ? QStringLiteral("CUDA context, NCCL buffers and DeepEP's %1 buffer")
-                                   .arg(formatGiB(plan.all2allBufferBytes))
-                             : QStringLiteral("CUDA context, NCCL buffers")));
+            .term(memory(
+                QStringLiteral("overhead"), plan.overheadBytes, ScenarioField::TensorParallelSize,
+                QStringLiteral("CUDA context, NCCL buffers") +
+                    (plan.allReduceRmsNormFused
+                         ? QStringLiteral(", what vLLM's all-reduce + RMSNorm fusion holds over NVLink")
+                         : QString()) +
+                    (plan.all2allBufferBytes > 0
+                         ? QStringLiteral(" and DeepEP's %1 buffer").arg(formatGiB(plan.all2allBufferBytes))
+                         : QString())));
     if (plan.cudaGraphBytes > 0)
         line.op(op).term(memory(QStringLiteral("cuda_graphs"), plan.cudaGraphBytes,
                                 ScenarioField::VllmVersion,

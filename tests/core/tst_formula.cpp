@@ -307,6 +307,25 @@ private Q_SLOTS:
         QCOMPARE(termOf(weights, "allocator_segments").value, plan.weights.loadSlackBytes);
     }
 
+    void theOverheadSaysWhenTheAllReduceFusionHoldsIt()
+    {
+        // Llama-3.1-8B on two H100s under vLLM 0.19 fuses the all-reduce with the RMSNorm
+        // (vllm-project/vllm#34299): the overhead term is NVLink's 2,120 MiB and says what holds it.
+        Scenario s = scenarioFor(QStringLiteral("llama-3.1-8b"), 16, 8192, 1);
+        s.gpu = resolveGpu(QStringLiteral("h100-sxm"));
+        s.tensorParallelSize = 2;
+        s.vllmVersion = QStringLiteral("0.19");
+        const auto overhead = [](const Scenario &scenario) {
+            return termOf(lineOf(formulaSheet(scenario, planMemory(scenario)), "available"), "overhead");
+        };
+        QCOMPARE(overhead(s).value, 2120 * MiB);
+        QVERIFY2(overhead(s).field.contains(QLatin1String("all-reduce + RMSNorm fusion")),
+                 qPrintable(overhead(s).field));
+        s.vllmVersion = QStringLiteral("0.15");
+        QCOMPARE(overhead(s).value, 133 * MiB);
+        QCOMPARE(overhead(s).field, QStringLiteral("CUDA context, NCCL buffers"));
+    }
+
     void sglangsLoadIsItsTermsWithTheAllocatorsSegments()
     {
         // Qwen3-32B at --tp-size 4 under SGLang (docs/validation.md, log 49): the weights line names the
