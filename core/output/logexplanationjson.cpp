@@ -50,6 +50,7 @@ QJsonObject logExplanationJson(const LogExplanation &e)
         {QStringLiteral("quantization"), quantMethodName(p.quantization.method)},
         {QStringLiteral("kv_cache_dtype"), dtypeName(p.kvCacheDtype)},
         {QStringLiteral("block_size"), p.blockSize},
+        {QStringLiteral("all_reduce_rms_norm_fused"), p.allReduceRmsNormFused},
     };
     QJsonArray components;
     for (const LogComponent &c : e.components)
@@ -69,6 +70,8 @@ QJsonObject logExplanationJson(const LogExplanation &e)
         {QStringLiteral("engine_version"), p.engineVersion},
         {QStringLiteral("logged_engine_version"),
          e.log.vllmVersion.isEmpty() ? QJsonValue(QJsonValue::Null) : QJsonValue(e.log.vllmVersion)},
+        {QStringLiteral("logged_fuse_allreduce_rms"),
+         e.log.allReduceRmsFusion ? QJsonValue(*e.log.allReduceRmsFusion) : QJsonValue(QJsonValue::Null)},
         {QStringLiteral("inferred"), inferred},
         {QStringLiteral("read"), strings(e.read)},
         {QStringLiteral("assumed"), strings(e.assumed)},

@@ -710,6 +710,15 @@ private Q_SLOTS:
             fusionLine(on).contains(QStringLiteral("turns vLLM's all-reduce + RMSNorm fusion on (line ")) &&
                 fusionLine(on).contains(QStringLiteral("kvscope plans 0.13 GiB outside PyTorch")),
             qPrintable(fusionLine(on)));
+        // --json: what the log printed beside what the plan does.
+        const QJsonObject json = logExplanationJson(off);
+        QCOMPARE(json.value(QLatin1String("logged_fuse_allreduce_rms")), QJsonValue(false));
+        QCOMPARE(json.value(QLatin1String("inferred"))[QLatin1String("all_reduce_rms_norm_fused")],
+                 QJsonValue(true));
+        // Log 1's excerpt prints no pass_config.
+        QVERIFY(logExplanationJson(explain(verbatimLog(logEntry(1))))
+                    .value(QLatin1String("logged_fuse_allreduce_rms"))
+                    .isNull());
     }
 
     void saysWhichCacheSizeTheReleaseLogs()
