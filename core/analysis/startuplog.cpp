@@ -387,10 +387,18 @@ private:
              line.contains(QLatin1String("Directly load AOT compilation"))) &&
             m_log.compileCacheLine == 0)
             m_log.compileCacheLine = m_line;
+        // The engine config's pass_config, or the list of fusions vLLM 0.19 on prints as it sets them up
+        // ("Enabled custom fusions: norm_quant, act_quant, allreduce_rms", vllm/config/compilation.py).
         static const QRegularExpression fusion = pattern(R"('fuse_allreduce_rms': (True|False))");
-        if (m_log.allReduceRmsFusionLine == 0 && (m = fusion.match(line)).hasMatch()) {
-            m_log.allReduceRmsFusion = m.captured(1) == QLatin1String("True");
-            m_log.allReduceRmsFusionLine = m_line;
+        static const QRegularExpression fusions = pattern(R"(Enabled custom fusions: ([\w, ]*))");
+        static const QRegularExpression allReduceRms = pattern(R"(\ballreduce_rms\b)");
+        if (m_log.allReduceRmsFusionLine == 0) {
+            if ((m = fusion.match(line)).hasMatch())
+                m_log.allReduceRmsFusion = m.captured(1) == QLatin1String("True");
+            else if ((m = fusions.match(line)).hasMatch())
+                m_log.allReduceRmsFusion = m.captured(1).contains(allReduceRms);
+            if (m_log.allReduceRmsFusion)
+                m_log.allReduceRmsFusionLine = m_line;
         }
         if (line.contains(QLatin1String("Custom allreduce is disabled because")) &&
             m_log.customAllReduceOffLine == 0)

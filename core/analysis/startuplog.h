@@ -102,8 +102,8 @@ struct StartupLog
     int compiledLine = 0;
     int compileCacheLine = 0;
     /// Whether vLLM fused each all-reduce with the next RMSNorm, as its engine config's pass_config prints it
-    /// ("'fuse_allreduce_rms': True", vllm/config/compilation.py), and where; nullopt and 0 when the log
-    /// does not say.
+    /// ("'fuse_allreduce_rms': True") or vLLM 0.19 on lists the fusions it enables ("Enabled custom fusions:
+    /// allreduce_rms", vllm/config/compilation.py), and where; nullopt and 0 when the log does not say.
     std::optional<bool> allReduceRmsFusion;
     int allReduceRmsFusionLine = 0;
     /// vLLM's own advice beside its worker memory line: "`--kv-cache-memory=N` ... to fully utilize gpu

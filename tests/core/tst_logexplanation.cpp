@@ -710,6 +710,20 @@ private Q_SLOTS:
             fusionLine(on).contains(QStringLiteral("turns vLLM's all-reduce + RMSNorm fusion on (line ")) &&
                 fusionLine(on).contains(QStringLiteral("kvscope plans 0.13 GiB outside PyTorch")),
             qPrintable(fusionLine(on)));
+        // vLLM 0.19 on also lists the fusions it enables (log 3's own line 42, jgchn/llm-d-planner @
+        // d3121e0): read as the fusion on; a list without allreduce_rms as off.
+        const QString listed =
+            QStringLiteral("(APIServer pid=1) INFO 04-22 01:35:32 [config/compilation.py:290] "
+                           "Enabled custom fusions: allreduce_rms\n") +
+            verbatimLog(logEntry(3));
+        QCOMPARE(explain(listed).log.allReduceRmsFusion, std::optional<bool>(true));
+        QCOMPARE(explain(listed).log.allReduceRmsFusionLine, 1);
+        QVERIFY(fusionLine(explain(listed)).isEmpty()); // 0.19 fuses on two H100s
+        const QString others = QString(listed).replace(QStringLiteral("fusions: allreduce_rms"),
+                                                       QStringLiteral("fusions: norm_quant, act_quant"));
+        QCOMPARE(explain(others).log.allReduceRmsFusion, std::optional<bool>(false));
+        QVERIFY(fusionLine(explain(others)).contains(QStringLiteral("fusion off (line 1)")));
+        QCOMPARE(explain(verbatimLog(logEntry(3))).log.allReduceRmsFusion, std::nullopt);
         // --json: what the log printed beside what the plan does.
         const QJsonObject json = logExplanationJson(off);
         QCOMPARE(json.value(QLatin1String("logged_fuse_allreduce_rms")), QJsonValue(false));
