@@ -695,21 +695,20 @@ private Q_SLOTS:
         QVERIFY(!unfused.plan.allReduceRmsNormFused);
         QVERIFY(fusionLine(unfused).isEmpty());
         // The same logs with the setting turned: the explanation names the line and the figure planned.
-        const QString turnedOff = QString(fused).replace(QStringLiteral("'fuse_allreduce_rms': True"),
-                                                         QStringLiteral("'fuse_allreduce_rms': False"));
-        const LogExplanation off = explain(turnedOff);
-        QVERIFY2(
-            fusionLine(off).contains(QStringLiteral("turns vLLM's all-reduce + RMSNorm fusion off (line ")) &&
-                fusionLine(off).contains(QStringLiteral("plans the 2.07 GiB outside PyTorch")),
-            qPrintable(fusionLine(off)));
-        const QString turnedOn = verbatimLog(logEntry(122))
-                                     .replace(QStringLiteral("'fuse_allreduce_rms': False"),
-                                              QStringLiteral("'fuse_allreduce_rms': True"));
-        const LogExplanation on = explain(turnedOn);
-        QVERIFY2(
-            fusionLine(on).contains(QStringLiteral("turns vLLM's all-reduce + RMSNorm fusion on (line ")) &&
-                fusionLine(on).contains(QStringLiteral("kvscope plans 0.13 GiB outside PyTorch")),
-            qPrintable(fusionLine(on)));
+        const auto turned = [&](int id, const char *from, const char *to, const char *says,
+                                const char *plans) {
+            const LogExplanation e =
+                explain(verbatimLog(logEntry(id))
+                            .replace(QStringLiteral("'fuse_allreduce_rms': %1").arg(QLatin1String(from)),
+                                     QStringLiteral("'fuse_allreduce_rms': %1").arg(QLatin1String(to))));
+            const QString line = fusionLine(e);
+            QVERIFY2(line.contains(QStringLiteral("turns vLLM's all-reduce + RMSNorm fusion %1 (line ")
+                                       .arg(QLatin1String(says))) &&
+                         line.contains(QLatin1String(plans)),
+                     qPrintable(line));
+        };
+        turned(131, "True", "False", "off", "plans the 2.07 GiB outside PyTorch");
+        turned(122, "False", "True", "on", "kvscope plans 0.13 GiB outside PyTorch");
         // vLLM 0.19 on also lists the fusions it enables (log 3's own line 42, jgchn/llm-d-planner @
         // d3121e0): read as the fusion on; a list without allreduce_rms as off.
         const QString listed =
@@ -725,7 +724,8 @@ private Q_SLOTS:
         QVERIFY(fusionLine(explain(others)).contains(QStringLiteral("fusion off (line 1)")));
         QCOMPARE(explain(verbatimLog(logEntry(3))).log.allReduceRmsFusion, std::nullopt);
         // --json: what the log printed beside what the plan does.
-        const QJsonObject json = logExplanationJson(off);
+        const QJsonObject json = logExplanationJson(explain(QString(fused).replace(
+            QStringLiteral("'fuse_allreduce_rms': True"), QStringLiteral("'fuse_allreduce_rms': False"))));
         QCOMPARE(json.value(QLatin1String("logged_fuse_allreduce_rms")), QJsonValue(false));
         QCOMPARE(json.value(QLatin1String("inferred"))[QLatin1String("all_reduce_rms_norm_fused")],
                  QJsonValue(true));
