@@ -212,6 +212,15 @@ bool fusesAllReduceRmsNorm(const GpuSpec &gpu)
 
 } // namespace
 
+std::int64_t vllmNonTorchBytes(const GpuSpec &gpu, int tensorParallelSize, bool allReduceRmsNormFused,
+                               const VllmProfile &profile)
+{
+    if (allReduceRmsNormFused)
+        return runtimeOverheadBytes(gpu, tensorParallelSize);
+    // Before 0.19, vLLM counted less outside PyTorch where one GPU's figure applies (the profile says).
+    return profile.singleGpuNonTorchBytes > 0 ? profile.singleGpuNonTorchBytes : runtimeOverheadBytes(gpu, 1);
+}
+
 bool profilesCudaGraphs(const Scenario &s)
 {
     return onCuda(s) && !s.enforceEager;
@@ -264,15 +273,12 @@ void VllmRules::applyBudget(const Scenario &s, const ModelArch &rankModel, Memor
     plan.budgetBytes = mulDivFloor(s.gpu.memoryBytes, plan.gpuMemoryUtilizationPpm, 1'000'000);
     // DeepEP's buffers are taken with cudaMalloc before the profiling run: memory outside PyTorch.
     plan.all2allBufferBytes = all2allBufferBytes(s);
-    // NVLink's 2.07 GiB outside PyTorch comes with the all-reduce + RMSNorm fusion: every log whose
-    // engine config shows the fusion off holds about one GPU's figure at TP > 1 (docs/validation.md).
     plan.allReduceRmsNormFused =
         tp > 1 && m_version.profile->fusesAllReduceRmsNorm && fusesAllReduceRmsNorm(s.gpu);
-    std::int64_t nonTorch = runtimeOverheadBytes(s.gpu, plan.allReduceRmsNormFused ? tp : 1);
-    // Before 0.19, vLLM counted less outside PyTorch where one GPU's figure applies (the profile says).
-    if (m_version.profile->singleGpuNonTorchBytes > 0 && !plan.allReduceRmsNormFused)
-        nonTorch = m_version.profile->singleGpuNonTorchBytes;
-    plan.overheadBytes = (Checked(nonTorch) + plan.all2allBufferBytes).value();
+    plan.overheadBytes =
+        (Checked(vllmNonTorchBytes(s.gpu, tp, plan.allReduceRmsNormFused, *m_version.profile)) +
+         plan.all2allBufferBytes)
+            .value();
     // Model Runner V2's profile_cudagraph_memory() returned 0 until v0.29.0
     // (vllm/v1/worker/gpu/model_runner.py).
     const VllmProfile &profile = *m_version.profile;

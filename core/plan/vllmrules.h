@@ -15,6 +15,13 @@ struct Scenario;
 /// draft-model drafter, EAGLE-3 with pipeline stages) or a KV connector sends it to V1 (#42955).
 bool runsOnModelRunnerV2(const Scenario &scenario, const VllmProfile &profile, bool quantized);
 
+/// The memory outside PyTorch vLLM measures under `profile` at `tensorParallelSize` GPUs, with or without
+/// the all-reduce + RMSNorm fusion: NVLink's multi-GPU figure comes with the fusion (every log whose engine
+/// config shows it off holds about one GPU's figure at TP > 1, docs/validation.md); one GPU's figure is
+/// the profile's where it names one (before 0.19), else runtimeOverheadBytes()'s.
+std::int64_t vllmNonTorchBytes(const GpuSpec &gpu, int tensorParallelSize, bool allReduceRmsNormFused,
+                               const VllmProfile &profile);
+
 /// Whether vLLM profiles (and from 0.21 reserves) the CUDA graphs' memory for the scenario: on CUDA
 /// GPUs, unless --enforce-eager turns the graphs off.
 bool profilesCudaGraphs(const Scenario &scenario);
