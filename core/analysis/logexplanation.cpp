@@ -1045,7 +1045,11 @@ void addExplanation(LogExplanation &e)
     // (VllmRules::applyBudget): a log whose engine config sets it otherwise than the release's default
     // holds another figure there.
     if (e.log.allReduceRmsFusion && p.tensorParallelSize > 1 &&
-        *e.log.allReduceRmsFusion != p.allReduceRmsNormFused)
+        *e.log.allReduceRmsFusion != p.allReduceRmsNormFused) {
+        // What the log's setting holds, as kvscope plans it with that setting.
+        const std::int64_t logged =
+            vllmNonTorchBytes(e.scenario.gpu, p.tensorParallelSize, *e.log.allReduceRmsFusion,
+                              *resolveVllmVersion(e.scenario.vllmVersion).profile);
         e.explanation
             << (*e.log.allReduceRmsFusion
                     ? LogExplanationWords::tr(
@@ -1053,14 +1057,15 @@ void addExplanation(LogExplanation &e)
                           "which this release does not do by default on this GPU (vLLM does from 0.16, "
                           "at TP > 1 on compute capability 9.0 and 10.x): kvscope plans %2 outside "
                           "PyTorch, one GPU's figure, where starts with the fusion on NVLink hold "
-                          "about 2.07 GiB, so the logged KV cache is likely smaller than planned.")
+                          "about %3, so the logged KV cache is likely smaller than planned.")
                     : LogExplanationWords::tr(
                           "The log's engine config turns vLLM's all-reduce + RMSNorm fusion off (%1), "
                           "which this release turns on by default at TP > 1 on this GPU: kvscope plans "
                           "the %2 outside PyTorch that comes with the fusion, where starts without it "
-                          "hold about one GPU's figure (0.13 to 0.46 GiB in the validation logs), so "
-                          "the logged KV cache is likely larger than planned."))
-                   .arg(lineOf(e.log.allReduceRmsFusionLine), formatGiB(p.overheadBytes));
+                          "hold about one GPU's figure, %3, so the logged KV cache is likely larger "
+                          "than planned."))
+                   .arg(lineOf(e.log.allReduceRmsFusionLine), formatGiB(p.overheadBytes), formatGiB(logged));
+    }
     addDisagreements(e, [&](const LogComponent &c) {
         if (c.key == QLatin1String("activation_peak"))
             return modelRunnerV2Peak(e, c);

@@ -3046,12 +3046,12 @@
         <translation>在 %1 下 vLLM 不捕获 CUDA graph，因此预算中不为它们扣除任何显存。</translation>
     </message>
     <message>
-        <source>The log&apos;s engine config turns vLLM&apos;s all-reduce + RMSNorm fusion on (%1), which this release does not do by default on this GPU (vLLM does from 0.16, at TP &gt; 1 on compute capability 9.0 and 10.x): kvscope plans %2 outside PyTorch, one GPU&apos;s figure, where starts with the fusion on NVLink hold about 2.07 GiB, so the logged KV cache is likely smaller than planned.</source>
-        <translation>日志的引擎配置打开了 vLLM 的 all-reduce + RMSNorm 融合（%1），而这个版本在这块 GPU 上默认不打开它（vLLM 从 0.16 起，在 TP &gt; 1、计算能力 9.0 和 10.x 上默认打开）：kvscope 规划 PyTorch 之外 %2，即单卡的数值，而在 NVLink 上打开融合的启动约占 2.07 GiB，因此日志中的 KV Cache 很可能比规划的小。</translation>
+        <source>The log&apos;s engine config turns vLLM&apos;s all-reduce + RMSNorm fusion on (%1), which this release does not do by default on this GPU (vLLM does from 0.16, at TP &gt; 1 on compute capability 9.0 and 10.x): kvscope plans %2 outside PyTorch, one GPU&apos;s figure, where starts with the fusion on NVLink hold about %3, so the logged KV cache is likely smaller than planned.</source>
+        <translation>日志的引擎配置打开了 vLLM 的 all-reduce + RMSNorm 融合（%1），而这个版本在这块 GPU 上默认不打开它（vLLM 从 0.16 起，在 TP &gt; 1、计算能力 9.0 和 10.x 上默认打开）：kvscope 规划 PyTorch 之外 %2，即单卡的数值，而在 NVLink 上打开融合的启动约占 %3，因此日志中的 KV Cache 很可能比规划的小。</translation>
     </message>
     <message>
-        <source>The log&apos;s engine config turns vLLM&apos;s all-reduce + RMSNorm fusion off (%1), which this release turns on by default at TP &gt; 1 on this GPU: kvscope plans the %2 outside PyTorch that comes with the fusion, where starts without it hold about one GPU&apos;s figure (0.13 to 0.46 GiB in the validation logs), so the logged KV cache is likely larger than planned.</source>
-        <translation>日志的引擎配置关闭了 vLLM 的 all-reduce + RMSNorm 融合（%1），而这个版本在这块 GPU 上 TP &gt; 1 时默认打开它：kvscope 规划了随融合而来的 PyTorch 之外 %2，而不开融合的启动只占约单卡的数值（验证日志中为 0.13 到 0.46 GiB），因此日志中的 KV Cache 很可能比规划的大。</translation>
+        <source>The log&apos;s engine config turns vLLM&apos;s all-reduce + RMSNorm fusion off (%1), which this release turns on by default at TP &gt; 1 on this GPU: kvscope plans the %2 outside PyTorch that comes with the fusion, where starts without it hold about one GPU&apos;s figure, %3, so the logged KV cache is likely larger than planned.</source>
+        <translation>日志的引擎配置关闭了 vLLM 的 all-reduce + RMSNorm 融合（%1），而这个版本在这块 GPU 上 TP &gt; 1 时默认打开它：kvscope 规划了随融合而来的 PyTorch 之外 %2，而不开融合的启动只占约单卡的数值 %3，因此日志中的 KV Cache 很可能比规划的大。</translation>
     </message>
     <message>
         <source>This start loaded the compiled model from vLLM&apos;s compile cache (%1): a first start, which compiles it during the profiling run, leaves a smaller KV cache (on one RTX 4090 under vLLM 0.27.1, 0.41 GiB less for Qwen2.5-0.5B: validation logs 69 and 70). kvscope does not separate the two.</source>

@@ -695,8 +695,10 @@ private Q_SLOTS:
         QVERIFY(!unfused.plan.allReduceRmsNormFused);
         QVERIFY(fusionLine(unfused).isEmpty());
         // The same logs with the setting turned: the explanation names the line and the figure planned.
-        const auto turned = [&](int id, const char *from, const char *to, const char *says,
-                                const char *plans) {
+        // It names what the other setting holds, the figure kvscope plans for it (NonTorchBefore019's
+        // 0.13 GiB for one GPU before 0.19, runtimeOverheadBytes' 2,120 MiB on NVLink).
+        const auto turned = [&](int id, const char *from, const char *to, const char *says, const char *plans,
+                                const char *otherwise) {
             const LogExplanation e =
                 explain(verbatimLog(logEntry(id))
                             .replace(QStringLiteral("'fuse_allreduce_rms': %1").arg(QLatin1String(from)),
@@ -704,11 +706,13 @@ private Q_SLOTS:
             const QString line = fusionLine(e);
             QVERIFY2(line.contains(QStringLiteral("turns vLLM's all-reduce + RMSNorm fusion %1 (line ")
                                        .arg(QLatin1String(says))) &&
-                         line.contains(QLatin1String(plans)),
+                         line.contains(QLatin1String(plans)) && line.contains(QLatin1String(otherwise)),
                      qPrintable(line));
         };
-        turned(131, "True", "False", "off", "plans the 2.07 GiB outside PyTorch");
-        turned(122, "False", "True", "on", "kvscope plans 0.13 GiB outside PyTorch");
+        turned(131, "True", "False", "off", "plans the 2.07 GiB outside PyTorch",
+               "hold about one GPU's figure, 0.13 GiB,");
+        turned(122, "False", "True", "on", "kvscope plans 0.13 GiB outside PyTorch",
+               "with the fusion on NVLink hold about 2.07 GiB,");
         // vLLM 0.19 on also lists the fusions it enables (log 3's own line 42, jgchn/llm-d-planner @
         // d3121e0): read as the fusion on; a list without allreduce_rms as off.
         const QString listed =
