@@ -158,6 +158,13 @@ ScenarioOptions::ScenarioOptions()
                            QStringLiteral("vLLM: no CUDA graphs. From vLLM 0.21 the budget then holds no "
                                           "CUDA-graph estimate; speed is not computed (every "
                                           "measurement kvscope is calibrated on captures graphs).")),
+        option(fileKey(ScenarioField::CompileCache),
+               QStringLiteral(
+                   "vLLM: whether its torch.compile cache holds the model at start: cold (the default: a "
+                   "first start, or a container that keeps no cache, compiles it during the profiling run) "
+                   "or warm (a restart that loads the compiled graphs). On Model Runner V2 a warm start's "
+                   "profiling peak is smaller; V1's is the same either way."),
+               "state"),
         option(
             fileKey(ScenarioField::MaxCudagraphCaptureSize),
             QStringLiteral("vLLM: the largest batch, in tokens, a CUDA graph is captured for; fewer graphs "

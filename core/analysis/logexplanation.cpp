@@ -339,6 +339,7 @@ public:
         model();
         gpu();
         version();
+        compileCache();
         arguments();
         inferFromPrefixes(ScenarioField::TensorParallelSize, m_log.ranksSeen, "tensor_parallel_size",
                           "Worker_TP");
@@ -636,6 +637,23 @@ private:
             m_out.read << LogExplanationWords::tr("vLLM %1 (%2)").arg(text, lineOf(m_log.vllmVersionLine));
     }
 
+    /// Whether the start found the compiled model in vLLM's compile cache ("Directly load the compiled
+    /// graph(s) ... from the cache", "Directly load AOT compilation"): a warm start, whose Model Runner V2
+    /// profiling peak is its source's. A start that compiles, or a log that says neither, plans cold.
+    void compileCache()
+    {
+        if (m_log.compiledLine > 0)
+            m_out.read << LogExplanationWords::tr("compile cache cold: the start compiled the model (%1)")
+                              .arg(lineOf(m_log.compiledLine));
+        else if (m_log.compileCacheLine > 0) {
+            m_out.options.insert(optionKey(ScenarioField::CompileCache),
+                                 compileCacheName(CompileCache::Warm));
+            m_out.read << LogExplanationWords::tr(
+                              "compile cache warm: the compiled model loaded from it (%1)")
+                              .arg(lineOf(m_log.compileCacheLine));
+        }
+    }
+
     /// A log without its version line still says how its release treats the CUDA-graph estimate:
     /// from vLLM 0.21 it is taken from the budget and the log says so ("CUDA graph memory profiling is
     /// enabled (default since v0.21.0)", vllm/v1/worker/gpu_worker.py); 0.19 and 0.20 log the estimate
@@ -846,32 +864,39 @@ std::int64_t utilizationFittingPpm(double freeGiB, double totalGiB)
     return std::int64_t(std::floor(std::clamp(freeGiB / totalGiB, 0.0, 1.0) * 100)) * 10'000;
 }
 
-/// Why a Model Runner V2 start's profiling peak differs: kvscope keeps V1's (the sampler's warm-up over
-/// max_num_seqs rows of logits) for V2, whose warm start measures about the forward pass alone and whose
-/// first start adds what compiling the model allocates (docs/validation.md, Model Runner V2).
+/// Why a Model Runner V2 start's profiling peak differs. A warm start (--compile-cache warm) is planned
+/// with V2's source peak, which the warm logs agree with in sum: the logged split puts less in the peak and
+/// more outside PyTorch. A cold start is planned with V1's sampler term as a stand-in for what compiling
+/// the model adds (docs/validation.md, Model Runner V2).
 QString modelRunnerV2Peak(const LogExplanation &e, const LogComponent &c)
 {
     const MemoryPlan &p = e.plan;
     if (!p.modelRunnerV2)
         return QString();
-    std::int64_t forward = 0;
+    if (p.warmCompileCache)
+        return LogExplanationWords::
+            tr(" On Model Runner V2 with the compile cache warm kvscope plans V2's own peak: the larger of "
+               "the "
+               "forward pass over %1 tokens and the sampler's logits with their float32 copy. The warm logs "
+               "measured agree with it and the memory outside PyTorch together, not one by one (validation "
+               "logs 136 and 138).")
+                .arg(formatCount(p.maxNumBatchedTokens));
+    std::int64_t warm = 0;
     try {
-        forward = forwardPeakBytes(e.scenario.model, bytesPerElement(p.dtype), p.tensorParallelSize,
-                                   p.expertTensorParallelSize, p.maxNumBatchedTokens);
+        warm = modelRunnerV2WarmPeakBytes(e.scenario.model, bytesPerElement(p.dtype), p.tensorParallelSize,
+                                          p.expertTensorParallelSize, p.maxNumSeqs, p.maxNumBatchedTokens);
     } catch (const Error &) {
         return QString(); // a token budget whose forward pass outgrows 2^63 bytes: nothing to set beside it
     }
-    if (c.predictedBytes <= forward)
+    if (c.predictedBytes <= warm)
         return QString();
     return LogExplanationWords::tr(
-               " On Model Runner V2 kvscope keeps V1's profiling peak, the sampler's warm-up over %1 "
-               "sequences of logits. V2's own peak, once vLLM's compile cache is warm, is about the forward "
-               "pass over %2 tokens (%3 here: the KV cache would be %4 larger); a first start adds what "
-               "compiling the model during the profiling run allocates (0.17 GiB more peak and 0.24 GiB more "
-               "outside PyTorch for Qwen2.5-0.5B on one RTX 4090: validation logs 69 and 70). kvscope does "
-               "not separate the two starts.")
+               " On Model Runner V2 a start that compiles the model during the profiling run holds what the "
+               "compilation allocates, which kvscope does not size: it keeps V1's profiling peak, the "
+               "sampler's warm-up over %1 sequences of logits, for it. A start with vLLM's compile cache "
+               "warm holds V2's own peak, %2 here (%3 warm: the KV cache would be %4 larger).")
         .arg(p.maxNumSeqs)
-        .arg(formatCount(p.maxNumBatchedTokens), formatGiB(forward), formatGiB(c.predictedBytes - forward));
+        .arg(formatGiB(warm), optionFlag(ScenarioField::CompileCache), formatGiB(c.predictedBytes - warm));
 }
 
 void addExplanation(LogExplanation &e)
@@ -1027,20 +1052,20 @@ void addExplanation(LogExplanation &e)
             << LogExplanationWords::tr(
                    "This start compiled the model (%1), during the profiling run, whose memory then "
                    "holds the compilation's allocations too: later starts that load the compiled "
-                   "graphs from vLLM's compile cache leave a larger KV cache (on one RTX 4090 under "
-                   "vLLM 0.27.1, 0.41 GiB more for Qwen2.5-0.5B: validation logs 69 and 70). kvscope "
-                   "does not separate the two. To keep the larger cache, keep vLLM's compile cache between "
-                   "starts (VLLM_CACHE_ROOT, ~/.cache/vllm by default; in a container, mount it as the model "
-                   "cache is mounted).")
-                   .arg(lineOf(e.log.compiledLine));
+                   "graphs from vLLM's compile cache leave a larger KV cache (on RTX 4090s under "
+                   "vLLM 0.27.1, 0.4 to 1.1 GiB more: validation logs 69 and 70, 135 to 138). To keep the "
+                   "larger cache, keep vLLM's compile cache between starts (VLLM_CACHE_ROOT, ~/.cache/vllm "
+                   "by default; in a container, mount it as the model cache is mounted) and plan with %2 "
+                   "warm.")
+                   .arg(lineOf(e.log.compiledLine), optionFlag(ScenarioField::CompileCache));
     else if (e.log.compileCacheLine > 0)
         e.explanation
             << LogExplanationWords::tr(
-                   "This start loaded the compiled model from vLLM's compile cache (%1): a first "
-                   "start, which compiles it during the profiling run, leaves a smaller KV cache (on "
-                   "one RTX 4090 under vLLM 0.27.1, 0.41 GiB less for Qwen2.5-0.5B: validation logs "
-                   "69 and 70). kvscope does not separate the two.")
-                   .arg(lineOf(e.log.compileCacheLine));
+                   "This start loaded the compiled model from vLLM's compile cache (%1), and kvscope plans "
+                   "it so (%2 warm): a first start, which compiles it during the profiling run, leaves a "
+                   "smaller KV cache (on RTX 4090s under vLLM 0.27.1, 0.4 to 1.1 GiB less: validation "
+                   "logs 69 and 70, 135 to 138).")
+                   .arg(lineOf(e.log.compileCacheLine), optionFlag(ScenarioField::CompileCache));
     // vLLM's all-reduce + RMSNorm fusion brings NVLink's multi-GPU memory outside PyTorch with it
     // (VllmRules::applyBudget): a log whose engine config sets it otherwise than the release's default
     // holds another figure there.
@@ -1129,6 +1154,11 @@ void addLevers(LogExplanation &e, const ScenarioResolvers &resolve)
     if (p.cudaGraphBytes > 0)
         addLever(e, LogExplanationWords::tr("no CUDA graphs, slower steps"), ScenarioField::EnforceEager,
                  switchText(true), resolve);
+    // A start that compiled holds more while profiling on Model Runner V2: a restart that finds the compiled
+    // graphs in vLLM's compile cache holds V2's own peak. The launch line is the same; the cache is kept.
+    if (p.modelRunnerV2 && p.holdsSampler && !p.warmCompileCache)
+        addLever(e, LogExplanationWords::tr("a restart that keeps vLLM's compile cache"),
+                 ScenarioField::CompileCache, compileCacheName(CompileCache::Warm), resolve);
     // The fixed pool the log's own memory line advises: the memory free at start-up less vLLM's other
     // memory and a 150 MiB margin (Worker.compile_or_warm_up_model, vllm/v1/worker/gpu_worker.py).
     if (e.log.kvCacheMemoryToFillGpu && e.scenario.kvCacheMemoryBytes == 0 && !failedAfterSizing)

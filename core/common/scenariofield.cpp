@@ -83,6 +83,9 @@ const FieldSpelling spellings[] = {
      QT_TRANSLATE_NOOP("kvscope::ScenarioField", "KV cache memory")},
     {ScenarioField::EnforceEager, "enforce-eager", nullptr,
      QT_TRANSLATE_NOOP("kvscope::ScenarioField", "Eager mode (no CUDA graphs)")},
+    // A deployment condition, not a vLLM flag: whether the compiled model is in vLLM's cache at start.
+    {ScenarioField::CompileCache, "compile-cache", nullptr,
+     QT_TRANSLATE_NOOP("kvscope::ScenarioField", "torch.compile cache")},
     {ScenarioField::MaxCudagraphCaptureSize, "max-cudagraph-capture-size", nullptr,
      QT_TRANSLATE_NOOP("kvscope::ScenarioField", "CUDA graphs up to")},
     {ScenarioField::MaxLoras, "max-loras", "max-loras-per-batch",

@@ -49,6 +49,7 @@ enum class ScenarioField
     MaxNumBatchedTokens,
     KvCacheMemoryBytes,
     EnforceEager,
+    CompileCache,
     MaxCudagraphCaptureSize,
     MaxLoras,
     MaxLoraRank,

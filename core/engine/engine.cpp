@@ -53,6 +53,11 @@ const EnumSpelling<KvOffloadingBackend> offloadingBackends[] = {
     {KvOffloadingBackend::Lmcache, "lmcache"},
 };
 
+const EnumSpelling<CompileCache> compileCaches[] = {
+    {CompileCache::Cold, "cold"},
+    {CompileCache::Warm, "warm"},
+};
+
 // vLLM's All2AllBackend literal (vllm/config/parallel.py).
 const EnumSpelling<All2AllBackend> all2allBackends[] = {
     {All2AllBackend::AllgatherReducescatter, "allgather_reducescatter"},
@@ -80,6 +85,19 @@ All2AllBackend parseAll2AllBackend(const QString &text, const QString &option)
         return *backend;
     throw Error(QStringLiteral("%1: must be one of %2, got '%3'")
                     .arg(option, enumChoices(all2allBackends).join(QStringLiteral(", ")), text));
+}
+
+QString compileCacheName(CompileCache cache)
+{
+    return enumName(compileCaches, cache);
+}
+
+CompileCache parseCompileCache(const QString &text, const QString &option)
+{
+    if (const std::optional<CompileCache> cache = enumValue(compileCaches, text.trimmed().toLower()))
+        return *cache;
+    throw Error(QStringLiteral("%1: must be %2, got '%3'")
+                    .arg(option, enumChoices(compileCaches).join(QStringLiteral(" or ")), text));
 }
 
 QString kvOffloadingBackendName(KvOffloadingBackend backend)

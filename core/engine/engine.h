@@ -37,6 +37,19 @@ QString kvOffloadingBackendName(KvOffloadingBackend backend);
 /// Throws kvscope::Error naming `option` and the text for another name.
 KvOffloadingBackend parseKvOffloadingBackend(const QString &text, const QString &option);
 
+/// Whether vLLM's torch.compile cache holds the model when it starts (--compile-cache, a deployment
+/// condition, not a vLLM flag): a start with it cold compiles the model during its profiling run.
+enum class CompileCache
+{
+    Cold, ///< a first start, or a container that keeps no cache (VLLM_CACHE_ROOT): it compiles
+    Warm  ///< a restart that loads the compiled graphs ("Directly load ... from the cache")
+};
+
+/// "cold" / "warm", as --compile-cache spells them.
+QString compileCacheName(CompileCache cache);
+/// Throws kvscope::Error naming `option` and the text for another name.
+CompileCache parseCompileCache(const QString &text, const QString &option);
+
 /// How vLLM's data-parallel ranks exchange a MoE's tokens under expert parallelism (--all2all-backend,
 /// ParallelConfig.all2all_backend, vllm/config/parallel.py).
 enum class All2AllBackend

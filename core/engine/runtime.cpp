@@ -146,6 +146,27 @@ std::int64_t forwardPeakBytes(const ModelArch &model, int dtypeBytes, int tensor
         .value();
 }
 
+std::int64_t modelRunnerV2WarmPeakBytes(const ModelArch &model, int dtypeBytes, int tensorParallelSize,
+                                        int expertTensorParallelSize, std::int64_t maxNumSeqs,
+                                        std::int64_t maxNumBatchedTokens)
+{
+    const std::int64_t forward = forwardPeakBytes(model, dtypeBytes, tensorParallelSize,
+                                                  expertTensorParallelSize, maxNumBatchedTokens);
+    const std::int64_t rows = std::min(maxNumSeqs, maxNumBatchedTokens);
+    const std::int64_t float32Bytes = 4;
+    const Checked sampler = withOverflowMessage(
+        [&] {
+            return Checked(maxNumBatchedTokens) * model.hiddenSize * dtypeBytes +
+                   Checked(rows) * model.vocabSize * (dtypeBytes + float32Bytes);
+        },
+        [&] {
+            return QCoreApplication::translate("kvscope::Planner",
+                                               "%2: %1 sequences need sampler buffers beyond 2^63 bytes")
+                .arg(QString::number(maxNumSeqs), optionFlag(ScenarioField::MaxNumSeqs));
+        });
+    return std::max(forward, sampler.value());
+}
+
 bool pcieOnly(const GpuSpec &gpu)
 {
     constexpr double pcie5x16GBs = 128;

@@ -77,6 +77,17 @@ EncoderProfile encoderProfile(const ModelArch &model, int dtypeBytes, int tensor
 std::int64_t forwardPeakBytes(const ModelArch &model, int dtypeBytes, int tensorParallelSize,
                               int expertTensorParallelSize, std::int64_t maxNumBatchedTokens);
 
+/// Model Runner V2's profiling peak on a start that loads its compiled graphs from vLLM's compile cache
+/// (profile_run, vllm/v1/worker/gpu/model_runner.py): the forward pass over max_num_batched_tokens
+/// (forwardPeakBytes), then, with its hidden states still held, the sampler on one row of logits per
+/// dummy request (min(max_num_batched_tokens, max_num_seqs) rows of the full vocabulary in the model's
+/// dtype) and Sampler.sample's float32 copy of them (vllm/v1/worker/gpu/sample/sampler.py): the larger
+/// of the two. A start that compiles holds more, which no rule here sizes (docs/validation.md, Model
+/// Runner V2). Throws as activationBytes() does.
+std::int64_t modelRunnerV2WarmPeakBytes(const ModelArch &model, int dtypeBytes, int tensorParallelSize,
+                                        int expertTensorParallelSize, std::int64_t maxNumSeqs,
+                                        std::int64_t maxNumBatchedTokens);
+
 /// GPUs whose only GPU-to-GPU path is PCIe (an interconnect of at most PCIe 5.0 x16's 128 GB/s):
 /// vLLM's custom all-reduce allocates no peer buffers there beyond two GPUs.
 bool pcieOnly(const GpuSpec &gpu);

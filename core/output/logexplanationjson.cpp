@@ -51,6 +51,8 @@ QJsonObject logExplanationJson(const LogExplanation &e)
         {QStringLiteral("kv_cache_dtype"), dtypeName(p.kvCacheDtype)},
         {QStringLiteral("block_size"), p.blockSize},
         {QStringLiteral("all_reduce_rms_norm_fused"), p.allReduceRmsNormFused},
+        {QStringLiteral("model_runner_v2"), p.modelRunnerV2},
+        {QStringLiteral("compile_cache_warm"), p.warmCompileCache},
     };
     QJsonArray components;
     for (const LogComponent &c : e.components)

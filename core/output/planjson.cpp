@@ -194,6 +194,8 @@ QJsonObject planToJson(const MemoryPlan &p)
     o.insert(QStringLiteral("redundant_experts"), p.redundantExperts);
     o.insert(QStringLiteral("all2all_buffer_bytes"), qint64(p.all2allBufferBytes));
     o.insert(QStringLiteral("all_reduce_rms_norm_fused"), p.allReduceRmsNormFused);
+    o.insert(QStringLiteral("model_runner_v2"), p.modelRunnerV2);
+    o.insert(QStringLiteral("compile_cache_warm"), p.warmCompileCache);
     if (p.kvCacheMemoryBytes > 0) {
         o.insert(QStringLiteral("kv_cache_memory_bytes"), qint64(p.kvCacheMemoryBytes));
         o.insert(QStringLiteral("profiled_kv_cache_bytes"), qint64(p.profiledKvBytes));

@@ -269,6 +269,9 @@ struct MemoryPlan
     }
     /// vLLM runs the model on its Model Runner V2 (runsOnModelRunnerV2, core/plan/vllmrules.h).
     bool modelRunnerV2 = false;
+    /// The start loads the compiled model from vLLM's compile cache (--compile-cache warm): on Model
+    /// Runner V2 the profiling peak is then modelRunnerV2WarmPeakBytes()'s (core/engine/runtime.h).
+    bool warmCompileCache = false;
     /// Where the weights, activation peak, non-torch memory and CUDA-graph estimate were measured
     /// (a start-up log of this deployment, Scenario::measuredMemory); empty: kvscope's estimates.
     QString memoryMeasuredFrom;

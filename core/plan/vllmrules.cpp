@@ -103,6 +103,9 @@ void VllmRules::applyLimits(const Scenario &s, MemoryPlan &plan) const
     plan.maxNumSeqs = s.maxNumSeqs > 0 ? s.maxNumSeqs : defaultMaxNumSeqs(s.gpu);
     plan.maxNumBatchedTokens =
         s.maxNumBatchedTokens > 0 ? s.maxNumBatchedTokens : defaultMaxNumBatchedTokens(s.gpu);
+    plan.modelRunnerV2 =
+        runsOnModelRunnerV2(s, *m_version.profile, plan.quantization.method != QuantMethod::None);
+    plan.warmCompileCache = s.compileCache == CompileCache::Warm;
 }
 
 std::int64_t VllmRules::activationBytes(const ModelArch &model, const MemoryPlan &plan) const
@@ -112,6 +115,12 @@ std::int64_t VllmRules::activationBytes(const ModelArch &model, const MemoryPlan
                                 plan.expertTensorParallelSize, plan.maxNumBatchedTokens);
     // The dummy images are encoded first; their outputs stay in the encoder cache through the language
     // model's dummy forward and the sampler run (GPUModelRunner.profile_run clears them after both).
+    // V1's calibrated sampler term holds for V1's starts either way (its calibration logs compile, but for
+    // log 6) and stands in for a Model Runner V2 start that compiles; a warm V2 start's is its source's.
+    if (plan.modelRunnerV2 && plan.warmCompileCache)
+        return plan.encoder.peakBytes(modelRunnerV2WarmPeakBytes(
+            model, bytesPerElement(plan.dtype), plan.tensorParallelSize, plan.expertTensorParallelSize,
+            plan.maxNumSeqs, plan.maxNumBatchedTokens));
     return plan.encoder.peakBytes(kvscope::activationBytes(
         model, bytesPerElement(plan.dtype), plan.expertTensorParallelSize, plan.maxNumSeqs,
         plan.maxNumBatchedTokens, m_version.profile->samplerBytesPerLogit));
@@ -282,7 +291,6 @@ void VllmRules::applyBudget(const Scenario &s, const ModelArch &rankModel, Memor
     // Model Runner V2's profile_cudagraph_memory() returned 0 until v0.29.0
     // (vllm/v1/worker/gpu/model_runner.py).
     const VllmProfile &profile = *m_version.profile;
-    plan.modelRunnerV2 = runsOnModelRunnerV2(s, profile, plan.quantization.method != QuantMethod::None);
     if (onCuda(s))
         plan.cudaGraphProfile =
             vllmCudaGraphProfile(s, rankModel, plan.tensorParallelSize, bytesPerElement(plan.dtype),
@@ -425,6 +433,14 @@ void VllmRules::addNotes(const Scenario &s, MemoryPlan &plan) const
                           "the KV cache is sized")
                           .arg(profile.since.text(), s.model.name,
                                formatGiB(plan.cudaGraphProfile.estimateBytes));
+    // A cold start, the default, is said by the option's help; a warm one, chosen, by the plan.
+    if (plan.modelRunnerV2 && plan.holdsSampler && plan.warmCompileCache)
+        plan.notes << QCoreApplication::translate(
+                          "kvscope::Planner",
+                          "a warm start on Model Runner V2 (%1 warm): the profiling peak is V2's own, %2; a "
+                          "start that compiles the model holds 0.4 to 1.1 GiB more while profiling in the "
+                          "public logs (docs/validation.md)")
+                          .arg(optionFlag(ScenarioField::CompileCache), formatGiB(plan.activationBytes));
     if (s.model.indexer.enabled() && !plan.kv.fp8DsMla)
         plan.notes << QCoreApplication::translate(
                           "kvscope::Planner",

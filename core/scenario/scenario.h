@@ -94,6 +94,9 @@ struct Scenario
     std::int64_t kvCacheMemoryBytes = 0;
     /// vLLM's --enforce-eager: no CUDA graphs (cudagraph_mode NONE), so none is profiled or captured.
     bool enforceEager = false;
+    /// --compile-cache: whether vLLM's torch.compile cache holds the model when it starts (Model Runner
+    /// V2's profiling peak differs, core/engine/runtime.h); cold by default, a first start.
+    CompileCache compileCache = CompileCache::Cold;
     /// vLLM's --max-cudagraph-capture-size: the largest batch (in tokens) a CUDA graph is captured for;
     /// 0 = vLLM's default, min(2 x max_num_seqs, 512) (core/plan/cudagraphmemory.h).
     std::int64_t maxCudagraphCaptureSize = 0;

@@ -325,6 +325,13 @@ const Field fields[] = {
      [](const Scenario &s) { return forEngine(s, Engine::Vllm, switchText(s.enforceEager)); },
      nullptr,
      "false"},
+    {{ScenarioField::CompileCache, OptionKind::Text, OptionEngine::Vllm},
+     [](Scenario &s, const QString &text, const QString &o, const ScenarioResolvers &) {
+         s.compileCache = parseCompileCache(text, o);
+     },
+     [](const Scenario &s) { return forEngine(s, Engine::Vllm, compileCacheName(s.compileCache)); },
+     nullptr,
+     "cold"},
     {{ScenarioField::MaxCudagraphCaptureSize, OptionKind::Count, OptionEngine::Vllm},
      [](Scenario &s, const QString &text, const QString &o, const ScenarioResolvers &) {
          s.maxCudagraphCaptureSize = parseOptionalCount(text, o);

@@ -2566,6 +2566,22 @@
 <context>
     <name>kvscope::LogExplanationWords</name>
     <message>
+        <source>a restart that keeps vLLM&apos;s compile cache</source>
+        <translation>保留 vLLM 编译缓存的重启</translation>
+    </message>
+    <message>
+        <source>compile cache warm: the compiled model loaded from it (%1)</source>
+        <translation>编译缓存为热：已编译的模型从中加载（%1）</translation>
+    </message>
+    <message>
+        <source>compile cache cold: the start compiled the model (%1)</source>
+        <translation>编译缓存为冷：这次启动编译了模型（%1）</translation>
+    </message>
+    <message>
+        <source> On Model Runner V2 with the compile cache warm kvscope plans V2&apos;s own peak: the larger of the forward pass over %1 tokens and the sampler&apos;s logits with their float32 copy. The warm logs measured agree with it and the memory outside PyTorch together, not one by one (validation logs 136 and 138).</source>
+        <translation>在 Model Runner V2 上、编译缓存已就绪时，kvscope 规划 V2 自身的峰值：对 %1 个 token 的前向传播与采样器的 logits 连同其 float32 副本两者中较大者。实测的热启动日志与它和 PyTorch 之外的显存之和相符，但不是逐项相符（验证日志 136 和 138）。</translation>
+    </message>
+    <message>
         <source>The log shows vLLM failing to start after it sized the KV cache (%1): %2.</source>
         <translation>日志显示 vLLM 在确定 KV Cache 大小之后启动失败（%1）：%2。</translation>
     </message>
@@ -3054,12 +3070,12 @@
         <translation>日志的引擎配置关闭了 vLLM 的 all-reduce + RMSNorm 融合（%1），而这个版本在这块 GPU 上 TP &gt; 1 时默认打开它：kvscope 规划了随融合而来的 PyTorch 之外 %2，而不开融合的启动只占约单卡的数值 %3，因此日志中的 KV Cache 很可能比规划的大。</translation>
     </message>
     <message>
-        <source>This start loaded the compiled model from vLLM&apos;s compile cache (%1): a first start, which compiles it during the profiling run, leaves a smaller KV cache (on one RTX 4090 under vLLM 0.27.1, 0.41 GiB less for Qwen2.5-0.5B: validation logs 69 and 70). kvscope does not separate the two.</source>
-        <translation>这次启动从 vLLM 的编译缓存加载了已编译的模型（%1）：首次启动会在 profiling 运行期间编译模型，留下的 KV Cache 更小（在一块 RTX 4090、vLLM 0.27.1 上，Qwen2.5-0.5B 少 0.41 GiB：验证日志 69 和 70）。kvscope 不区分这两种启动。</translation>
+        <source>This start loaded the compiled model from vLLM&apos;s compile cache (%1), and kvscope plans it so (%2 warm): a first start, which compiles it during the profiling run, leaves a smaller KV cache (on RTX 4090s under vLLM 0.27.1, 0.4 to 1.1 GiB less: validation logs 69 and 70, 135 to 138).</source>
+        <translation>这次启动从 vLLM 的编译缓存加载了已编译的模型（%1），kvscope 也按此规划（%2 warm）：首次启动会在 profiling 运行期间编译模型，留下的 KV Cache 更小（在 RTX 4090、vLLM 0.27.1 上少 0.4 到 1.1 GiB：验证日志 69 和 70、135 到 138）。</translation>
     </message>
     <message>
-        <source>This start compiled the model (%1), during the profiling run, whose memory then holds the compilation&apos;s allocations too: later starts that load the compiled graphs from vLLM&apos;s compile cache leave a larger KV cache (on one RTX 4090 under vLLM 0.27.1, 0.41 GiB more for Qwen2.5-0.5B: validation logs 69 and 70). kvscope does not separate the two. To keep the larger cache, keep vLLM&apos;s compile cache between starts (VLLM_CACHE_ROOT, ~/.cache/vllm by default; in a container, mount it as the model cache is mounted).</source>
-        <translation>这次启动在 profiling 运行期间编译了模型（%1），于是 profiling 的显存也包含了编译的分配：之后从 vLLM 编译缓存加载已编译图的启动会留下更大的 KV Cache（在一块 RTX 4090、vLLM 0.27.1 上，Qwen2.5-0.5B 多 0.41 GiB：验证日志 69 和 70）。kvscope 不区分这两种启动。要保住更大的缓存，请在多次启动之间保留 vLLM 的编译缓存（VLLM_CACHE_ROOT，默认 ~/.cache/vllm；在容器中像挂载模型缓存那样挂载它）。</translation>
+        <source>This start compiled the model (%1), during the profiling run, whose memory then holds the compilation&apos;s allocations too: later starts that load the compiled graphs from vLLM&apos;s compile cache leave a larger KV cache (on RTX 4090s under vLLM 0.27.1, 0.4 to 1.1 GiB more: validation logs 69 and 70, 135 to 138). To keep the larger cache, keep vLLM&apos;s compile cache between starts (VLLM_CACHE_ROOT, ~/.cache/vllm by default; in a container, mount it as the model cache is mounted) and plan with %2 warm.</source>
+        <translation>这次启动在 profiling 运行期间编译了模型（%1），于是 profiling 的显存也包含了编译的分配：之后从 vLLM 编译缓存加载已编译图的启动会留下更大的 KV Cache（在 RTX 4090、vLLM 0.27.1 上多 0.4 到 1.1 GiB：验证日志 69 和 70、135 到 138）。要保住更大的缓存，请在多次启动之间保留 vLLM 的编译缓存（VLLM_CACHE_ROOT，默认 ~/.cache/vllm；在容器中像挂载模型缓存那样挂载它），并用 %2 warm 规划。</translation>
     </message>
     <message>
         <source>the whole GPU, as the log advises</source>
@@ -3082,8 +3098,8 @@
         <translation>本日志中，KV Cache 分配之后的 graph 捕获占用了 %1 GiB，位于预算之外。</translation>
     </message>
     <message>
-        <source> On Model Runner V2 kvscope keeps V1&apos;s profiling peak, the sampler&apos;s warm-up over %1 sequences of logits. V2&apos;s own peak, once vLLM&apos;s compile cache is warm, is about the forward pass over %2 tokens (%3 here: the KV cache would be %4 larger); a first start adds what compiling the model during the profiling run allocates (0.17 GiB more peak and 0.24 GiB more outside PyTorch for Qwen2.5-0.5B on one RTX 4090: validation logs 69 and 70). kvscope does not separate the two starts.</source>
-        <translation>在 Model Runner V2 上，kvscope 沿用 V1 的 profiling 峰值，即采样器对 %1 个序列的 logits 的预热。V2 自身的峰值在 vLLM 的编译缓存已就绪时约等于对 %2 个 token 的前向传播（此处为 %3：KV Cache 会大 %4）；首次启动还要加上 profiling 运行期间编译模型所分配的显存（在一块 RTX 4090 上，Qwen2.5-0.5B 的峰值多 0.17 GiB、PyTorch 之外多 0.24 GiB：验证日志 69 与 70）。kvscope 不区分这两种启动。</translation>
+        <source> On Model Runner V2 a start that compiles the model during the profiling run holds what the compilation allocates, which kvscope does not size: it keeps V1&apos;s profiling peak, the sampler&apos;s warm-up over %1 sequences of logits, for it. A start with vLLM&apos;s compile cache warm holds V2&apos;s own peak, %2 here (%3 warm: the KV cache would be %4 larger).</source>
+        <translation>在 Model Runner V2 上，在 profiling 运行期间编译模型的启动还包含编译所分配的显存，kvscope 不估算这部分：它为此沿用 V1 的 profiling 峰值，即采样器对 %1 个序列的 logits 的预热。编译缓存已就绪的启动占用 V2 自身的峰值，此处为 %2（%3 warm：KV Cache 会大 %4）。</translation>
     </message>
     <message>
         <source>free_memory %1 GiB: outside the GPU&apos;s %2 GiB, not used</source>
@@ -3564,6 +3580,10 @@
 </context>
 <context>
     <name>kvscope::Planner</name>
+    <message>
+        <source>a warm start on Model Runner V2 (%1 warm): the profiling peak is V2&apos;s own, %2; a start that compiles the model holds 0.4 to 1.1 GiB more while profiling in the public logs (docs/validation.md)</source>
+        <translation>Model Runner V2 上的热启动（%1 warm）：profiling 峰值为 V2 自身的 %2；在公开日志中，编译模型的启动在 profiling 时多占 0.4 到 1.1 GiB（docs/validation.md）</translation>
+    </message>
     <message>
         <source>%1: must be a positive integer, got %2</source>
         <translation>%1：必须是正整数，实际为 %2</translation>
@@ -4541,6 +4561,10 @@
 </context>
 <context>
     <name>kvscope::ScenarioField</name>
+    <message>
+        <source>torch.compile cache</source>
+        <translation>torch.compile 缓存</translation>
+    </message>
     <message>
         <source>Model</source>
         <translation>模型</translation>

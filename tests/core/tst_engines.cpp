@@ -377,6 +377,46 @@ private Q_SLOTS:
                  qPrintable(v2.notes.join(QLatin1Char('\n'))));
     }
 
+    void modelRunnerV2WarmStartHoldsItsSourcesPeak()
+    {
+        // A Model Runner V2 start that loads its compiled graphs from vLLM's compile cache profiles the
+        // forward pass over max_num_batched_tokens, then the sampler on one row of logits per dummy request
+        // with the hidden states held: the logits in the model's dtype and Sampler.sample's float32 copy
+        // (profile_run, vllm/v1/worker/gpu/model_runner.py; vllm/v1/worker/gpu/sample/sampler.py).
+        // Qwen3-8B on an RTX 4090 under vLLM 0.27.1 (V2; max_num_seqs 256 and max_num_batched_tokens 2,048,
+        // vLLM's defaults under 70 GiB), by hand:
+        //   forward = 2,048 x 4,096 x 2 + 2,048 x 3 x 12,288 x 2            = 167,772,160 B
+        //   sampler = 2,048 x 4,096 x 2 + 256 x 151,936 x (2 + 4)            = 250,150,912 B
+        // A cold start (the default) keeps V1's calibrated term: 256 x 151,936 x 15 + 2,048 x 4,096 x 2.
+        Scenario s =
+            scenario(QStringLiteral("qwen3-8b"), QStringLiteral("rtx-4090"), QStringLiteral("0.27.1"));
+        const MemoryPlan cold = planMemory(s);
+        QVERIFY(cold.modelRunnerV2);
+        QVERIFY(!cold.warmCompileCache);
+        QCOMPARE(cold.activationBytes, std::int64_t(256) * 151'936 * 15 + std::int64_t(2'048) * 4'096 * 2);
+        s.compileCache = CompileCache::Warm;
+        const MemoryPlan warm = planMemory(s);
+        QVERIFY(warm.warmCompileCache);
+        QCOMPARE(warm.activationBytes, std::int64_t(250'150'912));
+        QCOMPARE(warm.kv.availableBytes - cold.kv.availableBytes,
+                 cold.activationBytes - warm.activationBytes);
+        // On V1 (vLLM 0.21 runs Qwen3 there) a warm start profiles as a cold one: the calibration logs hold
+        // both kinds (tests/data/vllm-logs.json id 6 loads its graphs from the cache, ids 1, 3, 8 and 11
+        // compile) and agree under one term.
+        s.vllmVersion = QStringLiteral("0.21");
+        const MemoryPlan v1Warm = planMemory(s);
+        QVERIFY(!v1Warm.modelRunnerV2);
+        s.compileCache = CompileCache::Cold;
+        QCOMPARE(v1Warm.activationBytes, planMemory(s).activationBytes);
+        // A deployment condition, not a vLLM flag: the launch line does not spell it.
+        s.vllmVersion = QStringLiteral("0.27.1");
+        s.compileCache = CompileCache::Warm;
+        QVERIFY(!launchLine(s).command().contains(QLatin1String("compile")));
+        QCOMPARE(test::errorFrom(
+                     [] { parseCompileCache(QStringLiteral("hot"), QStringLiteral("--compile-cache")); }),
+                 QStringLiteral("--compile-cache: must be cold or warm, got 'hot'"));
+    }
+
     void defaultUtilizationFollowsTheRelease()
     {
         // vllm-project/vllm#38284 (merged 2026-04-21, in v0.21.0) turned CUDA-graph memory profiling on

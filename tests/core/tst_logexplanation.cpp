@@ -687,6 +687,33 @@ private Q_SLOTS:
                 }).startsWith(QStringLiteral("--vllm-version 0.19: test.log is an SGLang start-up log")));
     }
 
+    void plansAStartThatLoadsItsCompiledGraphsWarm()
+    {
+        // Validation log 136 loads Qwen3-8B's compiled graphs from vLLM's compile cache ("Directly load AOT
+        // compilation"); log 135, the same container's first start, compiles. explain-log plans each as its
+        // lines say: the warm one with Model Runner V2's own profiling peak, within 1 % of its 43,040 tokens.
+        const LogExplanation warm = explain(verbatimLog(logEntry(136)));
+        QCOMPARE(warm.options.value(QStringLiteral("compile-cache")), QStringLiteral("warm"));
+        QVERIFY(warm.plan.warmCompileCache);
+        QVERIFY(warm.read.join(QLatin1Char('\n')).contains(QStringLiteral("compile cache warm")));
+        QVERIFY(std::abs(double(warm.plan.kv.capacityTokens) / 43'040 - 1) < 0.01);
+        const LogExplanation cold = explain(verbatimLog(logEntry(135)));
+        QVERIFY(!cold.options.contains(QStringLiteral("compile-cache")));
+        QVERIFY(!cold.plan.warmCompileCache);
+        QVERIFY(cold.read.join(QLatin1Char('\n')).contains(QStringLiteral("compile cache cold")));
+        QVERIFY(cold.explanation.join(QLatin1Char('\n')).contains(QStringLiteral("--compile-cache warm")));
+        // Keeping the cache is a way to a larger one: the warm start's plan, its launch line the same.
+        const auto kept = std::find_if(cold.levers.cbegin(), cold.levers.cend(), [](const KvLever &l) {
+            return l.what.contains(QStringLiteral("(--compile-cache warm)"));
+        });
+        QVERIFY(kept != cold.levers.cend());
+        QCOMPARE(kept->tokens, warm.plan.kv.capacityTokens);
+        QVERIFY(!kept->launch.contains(QStringLiteral("compile")));
+        QVERIFY(std::none_of(warm.levers.cbegin(), warm.levers.cend(), [](const KvLever &l) {
+            return l.what.contains(QStringLiteral("compile cache"));
+        }));
+    }
+
     void saysWhenTheLogSetsTheAllReduceFusionOtherwise()
     {
         // Log 131 (vLLM 0.18 on two H200s) prints 'fuse_allreduce_rms': True in its engine config, as the
@@ -1483,16 +1510,19 @@ private Q_SLOTS:
                  qPrintable(e.assumed.join(QLatin1Char('\n'))));
         QCOMPARE(e.plan.engineVersion, QStringLiteral("0.25"));
         QCOMPARE(e.plan.gpuMemoryBytes, std::int64_t(23'990'000) * GiB / 1'000'000);
-        // The logged 0.08 GiB peak is Model Runner V2's forward pass on a warm start, where kvscope keeps
-        // V1's sampler term: said with the forward pass's own figure, Qwen2.5-0.5B's hidden states and its
-        // MLP's gate/up and activation over 2,048 tokens, 2,048 x (896 + 3 x 4,864) x 2 B = 63,438,848 B.
-        const std::int64_t forward = std::int64_t(2048) * (896 + 3 * 4864) * 2;
+        // The logged 0.08 GiB peak is a warm start's on Model Runner V2; these lines do not say whether the
+        // compile cache was warm, so kvscope plans a cold start (V1's sampler term) and names V2's own peak
+        // beside it: the larger of Qwen2.5-0.5B's forward pass over 2,048 tokens, 2,048 x (896 + 3 x 4,864)
+        // x 2 B = 63,438,848 B, and the sampler's 256 rows of 151,936 logits in bfloat16 with their float32
+        // copy and the hidden states, 256 x 151,936 x 6 + 2,048 x 896 x 2 = 237,043,712 B.
+        const std::int64_t warm = std::int64_t(256) * 151'936 * 6 + std::int64_t(2048) * 896 * 2;
+        QVERIFY(!e.plan.warmCompileCache);
         const QString peak = e.explanation.filter(QStringLiteral("Activation peak")).join(QLatin1Char('\n'));
         QVERIFY2(
             peak.contains(QStringLiteral("Model Runner V2")) &&
-                peak.contains(QStringLiteral("forward pass over 2,048 tokens (%1 here: the KV cache would "
-                                             "be %2 larger)")
-                                  .arg(formatGiB(forward), formatGiB(e.plan.activationBytes - forward))),
+                peak.contains(QStringLiteral("V2's own peak, %1 here (--compile-cache warm: the KV cache "
+                                             "would be %2 larger)")
+                                  .arg(formatGiB(warm), formatGiB(e.plan.activationBytes - warm))),
             qPrintable(peak));
         // The line's own advice, a fixed pool that fills the GPU, is a way to a larger cache: 22,214,297,088
         // B of 12,288 B tokens in whole blocks of 16, 1,807,792 tokens.

@@ -206,10 +206,11 @@ private Q_SLOTS:
         // Where kvscope stands on the vLLM logs it was not calibrated on (stop 57: 48 of 68 within ±1 %,
         // 51 within ±3 %; with Red Hat's vLLM 0.18 logs on H200 and Machete's AWQ zero points, 56 of 83
         // and 60; with a vLLM 0.19.1 AWQ start on an H200, 57 of 84 and 61; with NVLink's memory outside
-        // PyTorch only where the all-reduce + RMSNorm fusion runs, 62 and 65; the target is 90 % and all): a
-        // change that loses one fails here.
+        // PyTorch only where the all-reduce + RMSNorm fusion runs, 62 and 65; with two first/warm start pairs
+        // of Model Runner V2, 62 of 88 and 66; planning the warm ones with V2's own profiling peak, 64 and
+        // 67; the target is 90 % and all): a change that loses one fails here.
         const HeldOutKvAgreement heldOut = heldOutKvAgreement(m_checks);
-        QVERIFY2(heldOut.withinOnePercent >= 62 && heldOut.withinThreePercent >= 65,
+        QVERIFY2(heldOut.withinOnePercent >= 64 && heldOut.withinThreePercent >= 67,
                  qPrintable(QStringLiteral("held-out vLLM logs within ±1 %: %1, ±3 %: %2 of %3")
                                 .arg(heldOut.withinOnePercent)
                                 .arg(heldOut.withinThreePercent)

@@ -28,6 +28,7 @@ const QStringList optionKeys = {QStringLiteral("model"),
                                 QStringLiteral("data_parallel_size"),
                                 QStringLiteral("enable_expert_parallel"),
                                 QStringLiteral("enforce_eager"),
+                                QStringLiteral("compile_cache"),
                                 QStringLiteral("max_loras"),
                                 QStringLiteral("max_lora_rank"),
                                 QStringLiteral("images_per_request"),
@@ -191,6 +192,9 @@ Scenario scenarioFor(const QJsonObject &options, const QString &vllmVersion, con
     s.dataParallelSize = integer(options, "data_parallel_size", 1, origin);
     s.enableExpertParallel = options.value(QLatin1String("enable_expert_parallel")).toBool(false);
     s.enforceEager = options.value(QLatin1String("enforce_eager")).toBool(false);
+    if (options.contains(QLatin1String("compile_cache")))
+        s.compileCache = parseCompileCache(options.value(QLatin1String("compile_cache")).toString(),
+                                           origin + QStringLiteral(".compile_cache"));
     s.maxLoras = integer(options, "max_loras", 0, origin);
     s.maxLoraRank = integer(options, "max_lora_rank", 16, origin);
     s.imagesPerRequest = integer(options, "images_per_request", 0, origin); // --limit-mm-per-prompt's images
