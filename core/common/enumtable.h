@@ -4,6 +4,8 @@
 // all read, so the three cannot drift apart.
 #pragma once
 
+#include "core/common/error.h"
+
 #include <array>
 #include <cstddef>
 #include <optional>
@@ -59,6 +61,20 @@ std::optional<Enum> enumValue(const EnumSpelling<Enum> (&table)[N], const QStrin
                 return entry.value;
     }
     return std::nullopt;
+}
+
+/// The value `text` names (trimmed, in any case); otherwise kvscope::Error naming `option` and the text:
+/// "OPTION: must be a or b, got 'TEXT'", or "must be one of a, b, c" for more than two choices.
+template <class Enum, std::size_t N>
+Enum parseEnumOption(const EnumSpelling<Enum> (&table)[N], const QString &text, const QString &option)
+{
+    if (const std::optional<Enum> value = enumValue(table, text.trimmed().toLower()))
+        return *value;
+    const QStringList choices = enumChoices(table);
+    const QString listed = choices.size() == 2
+                               ? choices.join(QStringLiteral(" or "))
+                               : QStringLiteral("one of ") + choices.join(QStringLiteral(", "));
+    throw Error(QStringLiteral("%1: must be %2, got '%3'").arg(option, listed, text));
 }
 
 } // namespace kvscope

@@ -81,10 +81,7 @@ QString all2allBackendName(All2AllBackend backend)
 
 All2AllBackend parseAll2AllBackend(const QString &text, const QString &option)
 {
-    if (const std::optional<All2AllBackend> backend = enumValue(all2allBackends, text.trimmed().toLower()))
-        return *backend;
-    throw Error(QStringLiteral("%1: must be one of %2, got '%3'")
-                    .arg(option, enumChoices(all2allBackends).join(QStringLiteral(", ")), text));
+    return parseEnumOption(all2allBackends, text, option);
 }
 
 QString compileCacheName(CompileCache cache)
@@ -94,10 +91,7 @@ QString compileCacheName(CompileCache cache)
 
 CompileCache parseCompileCache(const QString &text, const QString &option)
 {
-    if (const std::optional<CompileCache> cache = enumValue(compileCaches, text.trimmed().toLower()))
-        return *cache;
-    throw Error(QStringLiteral("%1: must be %2, got '%3'")
-                    .arg(option, enumChoices(compileCaches).join(QStringLiteral(" or ")), text));
+    return parseEnumOption(compileCaches, text, option);
 }
 
 QString kvOffloadingBackendName(KvOffloadingBackend backend)
@@ -107,11 +101,7 @@ QString kvOffloadingBackendName(KvOffloadingBackend backend)
 
 KvOffloadingBackend parseKvOffloadingBackend(const QString &text, const QString &option)
 {
-    if (const std::optional<KvOffloadingBackend> backend =
-            enumValue(offloadingBackends, text.trimmed().toLower()))
-        return *backend;
-    throw Error(QStringLiteral("%1: must be %2, got '%3'")
-                    .arg(option, enumChoices(offloadingBackends).join(QStringLiteral(" or ")), text));
+    return parseEnumOption(offloadingBackends, text, option);
 }
 
 Engine parseEngine(const QString &text)
