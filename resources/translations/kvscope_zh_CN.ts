@@ -3263,6 +3263,14 @@
 <context>
     <name>kvscope::ParameterPanel</name>
     <message>
+        <source>warm: a restart</source>
+        <translation>热：重启</translation>
+    </message>
+    <message>
+        <source>%1 warm: vLLM restarts with its torch.compile cache holding the model (kept between starts, VLLM_CACHE_ROOT). On Model Runner V2 such a start holds V2&apos;s own profiling peak, smaller than a first start&apos;s, which compiles the model while profiling; V1 holds the same either way.</source>
+        <translation>%1 warm：vLLM 重启时其 torch.compile 缓存中已有该模型（在多次启动之间保留，VLLM_CACHE_ROOT）。在 Model Runner V2 上，这样的启动占用 V2 自身的 profiling 峰值，小于首次启动（它在 profiling 时编译模型）；V1 两种情况相同。</translation>
+    </message>
+    <message>
         <source>auto (%1)</source>
         <translation>auto（%1）</translation>
     </message>

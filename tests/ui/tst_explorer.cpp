@@ -221,6 +221,25 @@ private Q_SLOTS:
         QVERIFY(!controller()->scenario().enforceEager);
     }
 
+    void theWarmStartBoxPlansModelRunnerV2sOwnPeak()
+    {
+        // --compile-cache warm: the newest release runs Llama-3.1-8B on Model Runner V2, whose warm start
+        // profiles the larger of the forward pass and the sampler's logits with their float32 copy
+        // (tst_engines): on an H100, 8,192 x 4,096 x 2 + 1,024 x 128,256 x (2 + 4) = 855,113,728 B, where a
+        // cold start keeps V1's sampler term, 1,024 x 128,256 x 15 + 8,192 x 4,096 x 2 = 2,037,121,024 B.
+        QCheckBox *warm = child<QCheckBox>("warmCompileCache");
+        QVERIFY(!warm->isChecked());
+        const MemoryPlan cold = controller()->plan();
+        QVERIFY(cold.modelRunnerV2);
+        QCOMPARE(cold.activationBytes, std::int64_t(2'037'121'024));
+        warm->setChecked(true);
+        QCOMPARE(controller()->scenario().compileCache, CompileCache::Warm);
+        QCOMPARE(controller()->plan().activationBytes, std::int64_t(855'113'728));
+        QVERIFY(controller()->plan().kv.capacityTokens > cold.kv.capacityTokens);
+        warm->setChecked(false);
+        QCOMPARE(controller()->scenario().compileCache, CompileCache::Cold);
+    }
+
     void theCudaGraphBoxSetsTheLargestCapturedBatch()
     {
         // --max-cudagraph-capture-size: fewer graphs, a smaller estimate out of the budget (Llama-3.1-8B on

@@ -178,9 +178,10 @@ ParameterPanel::ParameterPanel(ScenarioController *controller, UserLibrary *libr
       m_precision(new QSlider(Qt::Horizontal, this)), m_precisionSteps{new QLabel(this), new QLabel(this),
                                                                        new QLabel(this), new QLabel(this)},
       m_utilization(new DefaultDoubleSpinBox(this)), m_kvCacheMemory(new QSpinBox(this)),
-      m_cudaGraphSize(new QSpinBox(this)), m_enforceEager(new QCheckBox(this)), m_vllmRow(new QHBoxLayout),
-      m_loraSlots(new QSpinBox(this)), m_loraRankLabel(new QLabel(this)), m_loraRank(new QComboBox(this)),
-      m_loraRow(new QHBoxLayout), m_offloading(new QSpinBox(this)), m_offloadingBackend(new QComboBox(this)),
+      m_cudaGraphSize(new QSpinBox(this)), m_enforceEager(new QCheckBox(this)),
+      m_warmCompileCache(new QCheckBox(this)), m_vllmRow(new QHBoxLayout), m_loraSlots(new QSpinBox(this)),
+      m_loraRankLabel(new QLabel(this)), m_loraRank(new QComboBox(this)), m_loraRow(new QHBoxLayout),
+      m_offloading(new QSpinBox(this)), m_offloadingBackend(new QComboBox(this)),
       m_offloadingRow(new QHBoxLayout), m_speculative(new ElidingComboBox(this)),
       m_draftTokens(new QSpinBox(this)), m_speculativeRow(new QHBoxLayout),
       m_vllmRelease(new QComboBox(this)), m_blockSize(new QComboBox(this)), m_maxModelLen(new QSpinBox(this)),
@@ -223,6 +224,7 @@ ParameterPanel::ParameterPanel(ScenarioController *controller, UserLibrary *libr
     m_kvCacheMemory->setObjectName(QStringLiteral("kvCacheMemorySpin"));
     m_cudaGraphSize->setObjectName(QStringLiteral("cudaGraphSizeSpin"));
     m_enforceEager->setObjectName(QStringLiteral("enforceEager"));
+    m_warmCompileCache->setObjectName(QStringLiteral("warmCompileCache"));
     m_loraSlots->setObjectName(QStringLiteral("loraSlotsSpin"));
     m_loraRank->setObjectName(QStringLiteral("loraRankCombo"));
     m_loraRankLabel->setBuddy(m_loraRank);
@@ -358,6 +360,7 @@ ParameterPanel::ParameterPanel(ScenarioController *controller, UserLibrary *libr
     m_servingForm->addRow(new QLabel(this), m_utilization);
     m_servingForm->addRow(new QLabel(this), m_kvCacheMemory);
     m_servingForm->addRow(new QLabel(this), m_cudaGraphSize);
+    m_servingForm->addRow(new QLabel(this), m_warmCompileCache);
     // LoRA slots and their rank share a row, as vLLM's --max-loras and --max-lora-rank go together.
     m_loraRow->addWidget(m_loraSlots, 1);
     m_loraRow->addWidget(m_loraRankLabel);
@@ -460,6 +463,9 @@ ParameterPanel::ParameterPanel(ScenarioController *controller, UserLibrary *libr
     connect(m_kvCacheMemory, &QSpinBox::valueChanged, this,
             [this](int gib) { m_controller->setKvCacheMemoryBytes(bytesOfGiB(gib)); });
     connect(m_enforceEager, &QCheckBox::toggled, m_controller, &ScenarioController::setEnforceEager);
+    connect(m_warmCompileCache, &QCheckBox::toggled, this, [this](bool warm) {
+        m_controller->setCompileCache(warm ? CompileCache::Warm : CompileCache::Cold);
+    });
     connect(m_cudaGraphSize, &QSpinBox::valueChanged, m_controller,
             &ScenarioController::setMaxCudagraphCaptureSize);
     const auto applyLora = [this] {
@@ -570,6 +576,7 @@ QWidget *ParameterPanel::controlFor(ScenarioField option) const
         {ScenarioField::MemFractionStatic, m_utilization},
         {ScenarioField::KvCacheMemoryBytes, m_kvCacheMemory},
         {ScenarioField::EnforceEager, m_enforceEager},
+        {ScenarioField::CompileCache, m_warmCompileCache},
         {ScenarioField::MaxCudagraphCaptureSize, m_cudaGraphSize},
         {ScenarioField::MaxLoras, m_loraSlots},
         {ScenarioField::MaxLoraRank, m_loraRank},
@@ -788,6 +795,11 @@ void ParameterPanel::showScenario(const Scenario &s)
         m_enforceEager->setEnabled(s.engine == Engine::Vllm);
     }
     {
+        const QSignalBlocker blocker(m_warmCompileCache);
+        m_warmCompileCache->setChecked(s.compileCache == CompileCache::Warm);
+        m_warmCompileCache->setEnabled(s.engine == Engine::Vllm);
+    }
+    {
         const QSignalBlocker blocker(m_cudaGraphSize);
         m_cudaGraphSize->setValue(int(std::clamp<std::int64_t>(s.maxCudagraphCaptureSize, 0, 1 << 16)));
         m_cudaGraphSize->setEnabled(s.engine == Engine::Vllm && !s.enforceEager);
@@ -986,6 +998,13 @@ void ParameterPanel::retranslate()
            "the budget, so the KV cache is larger; every step launches its kernels from the host, which "
            "kvscope does not price (no speed figures).")
             .arg(optionFlag(ScenarioField::EnforceEager)));
+    setFormLabel(m_servingForm, m_warmCompileCache, fieldLabel(ScenarioField::CompileCache));
+    m_warmCompileCache->setText(tr("warm: a restart"));
+    m_warmCompileCache->setToolTip(
+        tr("%1 warm: vLLM restarts with its torch.compile cache holding the model (kept between starts, "
+           "VLLM_CACHE_ROOT). On Model Runner V2 such a start holds V2's own profiling peak, smaller than a "
+           "first start's, which compiles the model while profiling; V1 holds the same either way.")
+            .arg(optionFlag(ScenarioField::CompileCache)));
     setFormLabel(m_servingForm, m_vllmRow, tr("vLLM release"), m_vllmRelease);
     m_vllmRelease->setItemText(0, tr("newest (%1)").arg(newestVllmProfile().since.text()));
     m_vllmRelease->setToolTip(

@@ -102,11 +102,12 @@ private:
     QSlider *m_precision;
     QLabel *m_precisionSteps[4];
     DefaultDoubleSpinBox *m_utilization;
-    QSpinBox *m_kvCacheMemory; ///< --kv-cache-memory-bytes in whole GiB; 0 = profiled
-    QSpinBox *m_cudaGraphSize; ///< --max-cudagraph-capture-size in tokens; 0 = vLLM's default
-    QCheckBox *m_enforceEager; ///< --enforce-eager (vLLM): no CUDA graphs
-    QHBoxLayout *m_vllmRow;    ///< the release and --enforce-eager
-    QSpinBox *m_loraSlots;     ///< --max-loras; 0 = LoRA off
+    QSpinBox *m_kvCacheMemory;     ///< --kv-cache-memory-bytes in whole GiB; 0 = profiled
+    QSpinBox *m_cudaGraphSize;     ///< --max-cudagraph-capture-size in tokens; 0 = vLLM's default
+    QCheckBox *m_enforceEager;     ///< --enforce-eager (vLLM): no CUDA graphs
+    QCheckBox *m_warmCompileCache; ///< --compile-cache warm (vLLM): a restart that loads the compiled model
+    QHBoxLayout *m_vllmRow;        ///< the release and --enforce-eager
+    QSpinBox *m_loraSlots;         ///< --max-loras; 0 = LoRA off
     QLabel *m_loraRankLabel;
     QComboBox *m_loraRank; ///< --max-lora-rank
     QHBoxLayout *m_loraRow;

@@ -230,6 +230,11 @@ void ScenarioController::setEnforceEager(bool eager)
     change([&](Scenario &s) { s.enforceEager = eager; });
 }
 
+void ScenarioController::setCompileCache(CompileCache cache)
+{
+    change([&](Scenario &s) { s.compileCache = cache; });
+}
+
 void ScenarioController::setMaxCudagraphCaptureSize(int tokens)
 {
     change([&](Scenario &s) { s.maxCudagraphCaptureSize = tokens; });

@@ -52,6 +52,7 @@ public:
     void setAll2AllBackend(All2AllBackend backend); ///< vLLM's --all2all-backend
     void setKvCacheMemoryBytes(std::int64_t bytes); ///< 0: the profiled budget
     void setEnforceEager(bool eager);
+    void setCompileCache(CompileCache cache);
     void setMaxCudagraphCaptureSize(int tokens);   ///< 0: vLLM's default
     void setSharedPrefixLen(std::int64_t tokens);  ///< 0: none
     void setImagesPerRequest(std::int64_t images); ///< 0: text only
