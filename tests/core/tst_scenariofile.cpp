@@ -174,6 +174,13 @@ private Q_SLOTS:
         QCOMPARE(eagerValues.value(QStringLiteral("enforce-eager")), QStringLiteral("true"));
         QVERIFY(!values.contains(QStringLiteral("enforce-eager")));
         QVERIFY(scenarioFromValues(eagerValues, builtinResolvers()).enforceEager);
+        // --compile-cache, a deployment condition: written when warm (cold is the default), read back.
+        Scenario restart = s;
+        restart.compileCache = CompileCache::Warm;
+        const ScenarioValues restartValues = scenarioToValues(restart);
+        QCOMPARE(restartValues.value(QStringLiteral("compile-cache")), QStringLiteral("warm"));
+        QVERIFY(!values.contains(QStringLiteral("compile-cache")));
+        QCOMPARE(scenarioFromValues(restartValues, builtinResolvers()).compileCache, CompileCache::Warm);
         // vLLM's LoRA dtype and host-memory adapters, written where LoRA is on.
         Scenario lora = s;
         lora.maxLoras = 4;
