@@ -876,8 +876,8 @@ QString modelRunnerV2Peak(const LogExplanation &e, const LogComponent &c)
     if (p.warmCompileCache)
         return LogExplanationWords::
             tr(" On Model Runner V2 with the compile cache warm kvscope plans V2's own peak: the larger of "
-               "the "
-               "forward pass over %1 tokens and the sampler's logits with their float32 copy. The warm logs "
+               "the forward pass over %1 tokens and the sampler's logits with their float32 copy. The warm "
+               "logs "
                "measured agree with it and the memory outside PyTorch together, not one by one (validation "
                "logs 136 and 138).")
                 .arg(formatCount(p.maxNumBatchedTokens));

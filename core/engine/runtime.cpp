@@ -83,19 +83,27 @@ EncoderProfile encoderProfile(const ModelArch &model, int dtypeBytes, int tensor
     return e;
 }
 
+namespace {
+
+/// --max-num-seqs whose sampler buffers outgrow 2^63 bytes, named as the option.
+QString samplerOverflowMessage(std::int64_t maxNumSeqs)
+{
+    return QCoreApplication::translate("kvscope::Planner",
+                                       "%2: %1 sequences need sampler buffers beyond 2^63 bytes")
+        .arg(QString::number(maxNumSeqs), optionFlag(ScenarioField::MaxNumSeqs));
+}
+
+} // namespace
+
 std::int64_t activationBytes(const ModelArch &model, int dtypeBytes, int tensorParallelSize,
                              std::int64_t maxNumSeqs, std::int64_t maxNumBatchedTokens,
                              std::int64_t samplerBytesPerLogit)
 {
     const std::int64_t tp = std::max(1, tensorParallelSize);
     // Logits are gathered to the full vocabulary on every rank before sampling.
-    const Checked sampler = withOverflowMessage(
-        [&] { return Checked(maxNumSeqs) * model.vocabSize * samplerBytesPerLogit; },
-        [&] {
-            return QCoreApplication::translate("kvscope::Planner",
-                                               "%2: %1 sequences need sampler buffers beyond 2^63 bytes")
-                .arg(QString::number(maxNumSeqs), optionFlag(ScenarioField::MaxNumSeqs));
-        });
+    const Checked sampler =
+        withOverflowMessage([&] { return Checked(maxNumSeqs) * model.vocabSize * samplerBytesPerLogit; },
+                            [&] { return samplerOverflowMessage(maxNumSeqs); });
     const Checked tokens = withOverflowMessage(
         [&] {
             const Checked hidden = Checked(maxNumBatchedTokens) * model.hiddenSize * dtypeBytes;
@@ -159,11 +167,7 @@ std::int64_t modelRunnerV2WarmPeakBytes(const ModelArch &model, int dtypeBytes, 
             return Checked(maxNumBatchedTokens) * model.hiddenSize * dtypeBytes +
                    Checked(rows) * model.vocabSize * (dtypeBytes + float32Bytes);
         },
-        [&] {
-            return QCoreApplication::translate("kvscope::Planner",
-                                               "%2: %1 sequences need sampler buffers beyond 2^63 bytes")
-                .arg(QString::number(maxNumSeqs), optionFlag(ScenarioField::MaxNumSeqs));
-        });
+        [&] { return samplerOverflowMessage(maxNumSeqs); });
     return std::max(forward, sampler.value());
 }
 
