@@ -211,6 +211,14 @@ double expectedExpertsTouched(int experts, int topK, std::int64_t tokens)
     return e * -std::expm1(double(tokens) * std::log1p(-double(topK) / e));
 }
 
+double allReduceTransferSeconds(int gpus, double messageBytes, double linkGBs)
+{
+    if (gpus <= 1 || !(linkGBs > 0))
+        return 0;
+    const double n = double(gpus);
+    return 2.0 * (n - 1) / n * messageBytes / (linkGBs * 1e9 / 2);
+}
+
 QString speedBoundName(SpeedBound bound)
 {
     return bound == SpeedBound::Memory ? QStringLiteral("memory") : QStringLiteral("compute");
@@ -654,12 +662,12 @@ ForwardCost SpeedModel::finish(ForwardCost c, std::int64_t tokens, std::int64_t 
     q.requests = requests;
     if (m_tensorParallelSize > 1) {
         // Two all-reduces per layer (after attention and after the MLP) of every
-        // token's hidden state; ring: 2(n-1)/n of the message crosses each link. In SGLang's
-        // attention groups only the attention's: the MLP's is the exchange's scatter.
-        const double n = double(m_tensorParallelSize);
+        // token's hidden state. In SGLang's attention groups only the attention's: the MLP's is
+        // the exchange's scatter.
         const double message = double(tokens) * double(m_hidden) * double(m_activationBytes);
         q.allReduces = std::int64_t(m_attentionGroups ? 1 : 2) * m_layers;
-        q.allReduceTransferSeconds = q.allReduces * 2.0 * (n - 1) / n * message / m_linkPerDirection;
+        q.allReduceTransferSeconds =
+            double(q.allReduces) * allReduceTransferSeconds(m_tensorParallelSize, message, m_interconnectGBs);
     }
     addExpertExchanges(q, tokens);
     if (m_pipelineStages > 1) {
@@ -892,10 +900,10 @@ ForwardCost SpeedModel::draftPass(std::int64_t batch) const
     q.moeLayers = m_draftMoeLayers;
     q.routedTokenLayers = double(batch) * m_routedCopiesPerToken * double(m_draftMoeLayers);
     if (m_tensorParallelSize > 1) {
-        const double n = double(m_tensorParallelSize);
         const double message = double(batch) * double(m_draftHidden) * double(m_activationBytes);
         q.allReduces = std::int64_t(2) * m_draftLayers;
-        q.allReduceTransferSeconds = double(q.allReduces) * 2.0 * (n - 1) / n * message / m_linkPerDirection;
+        q.allReduceTransferSeconds =
+            double(q.allReduces) * allReduceTransferSeconds(m_tensorParallelSize, message, m_interconnectGBs);
     }
     price(c);
     // The drafter's passes run inside the engine's step (its scheduling and sampling are the

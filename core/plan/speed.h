@@ -19,6 +19,11 @@ struct Scenario;
 /// (k at one token, E for many).
 double expectedExpertsTouched(int experts, int topK, std::int64_t tokens);
 
+/// Seconds the bytes of one all-reduce of `messageBytes` among `gpus` GPUs spend on the links,
+/// beyond its latency: a ring sends 2(n-1)/n of the message over each GPU's link, one way at a
+/// time (`linkGBs` is the preset's figure over both directions).
+double allReduceTransferSeconds(int gpus, double messageBytes, double linkGBs);
+
 QString speedBoundName(SpeedBound bound);        ///< "memory", "compute"
 QString computeFormatName(ComputeFormat format); ///< "bf16", "fp8", "int8"...
 
