@@ -381,8 +381,10 @@ enum class Stage
     FirstToken,
 };
 
-bool freeIn(Stage stage, int unknown)
+bool freeIn(Stage stage, int unknown, FitHold hold)
 {
+    if (hold == FitHold::AllReduceLatency && unknown == AllReduceLatency)
+        return false;
     // The cost per routed token is the prompt passes' too: a prompt routes thousands of tokens a
     // layer, where the calibration's decode steps (64 users at most) route a few hundred.
     const bool prefillOwn =
@@ -390,7 +392,8 @@ bool freeIn(Stage stage, int unknown)
     return stage == Stage::FirstToken ? prefillOwn : !prefillOwn;
 }
 
-SpeedConstants fitOnce(const QList<Observation> &observations, const SpeedConstants &start, Stage stage)
+SpeedConstants fitOnce(const QList<Observation> &observations, const SpeedConstants &start, Stage stage,
+                       FitHold hold)
 {
     std::vector<bool> held;
     const std::vector<double> fixed = unknownsOf(start, held);
@@ -454,7 +457,7 @@ SpeedConstants fitOnce(const QList<Observation> &observations, const SpeedConsta
         }
         // The held unknowns move to the offset; relative error: each row over its measurement.
         for (std::size_t j = 0; j < f.size(); ++j) {
-            if (!freeIn(stage, int(j))) {
+            if (!freeIn(stage, int(j), hold)) {
                 offset += f[j] * fixed[j];
                 f[j] = 0;
             }
@@ -470,7 +473,7 @@ SpeedConstants fitOnce(const QList<Observation> &observations, const SpeedConsta
         lower[std::size_t(j)] = 1 / MaxEfficiency;
     std::vector<double> x = boundedLeastSquares(a, b, lower);
     for (int j = 0; j < UnknownCount; ++j)
-        if (!freeIn(stage, j)) {
+        if (!freeIn(stage, j, hold)) {
             x[std::size_t(j)] = fixed[std::size_t(j)];
             informed[std::size_t(j)] = held[std::size_t(j)];
         }
@@ -479,13 +482,13 @@ SpeedConstants fitOnce(const QList<Observation> &observations, const SpeedConsta
 
 } // namespace
 
-SpeedConstants fitConstants(const QList<Observation> &observations, const SpeedConstants &start)
+SpeedConstants fitConstants(const QList<Observation> &observations, const SpeedConstants &start, FitHold hold)
 {
     // Which passes are compute-bound depends on the constants: refit until it settles.
     SpeedConstants constants = start;
     for (int round = 0; round < 6; ++round) {
-        constants = fitOnce(observations, constants, Stage::Decode);
-        constants = fitOnce(observations, constants, Stage::FirstToken);
+        constants = fitOnce(observations, constants, Stage::Decode, hold);
+        constants = fitOnce(observations, constants, Stage::FirstToken, hold);
     }
     return constants;
 }

@@ -73,10 +73,18 @@ QList<Observation> readObservations(const QString &path);
 /// The model's seconds for the observation under `constants`.
 double predictedSeconds(const Observation &o, const SpeedConstants &constants);
 
+/// What a fit keeps at `start`'s value instead of fitting it.
+enum class FitHold
+{
+    Nothing,
+    AllReduceLatency, ///< taken from elsewhere (the kernel timings of docs/speed-validation.md)
+};
+
 /// The constants refitted on the calibration observations (Lawson-Hanson with
 /// efficiencies at most MaxEfficiency), starting from `start` for which passes
 /// are compute-bound.
-SpeedConstants fitConstants(const QList<Observation> &observations, const SpeedConstants &start);
+SpeedConstants fitConstants(const QList<Observation> &observations, const SpeedConstants &start,
+                            FitHold hold = FitHold::Nothing);
 
 /// No kernel reaches the whole datasheet bandwidth or peak.
 inline constexpr double MaxEfficiency = 0.95;
