@@ -237,7 +237,7 @@ QString constantsTable(const SpeedConstants &c)
     row(QStringLiteral("KV-read bandwidth efficiency"), QString::number(c.kvBandwidthEfficiency, 'f', 3));
     row(QStringLiteral("FP8 KV dequantization cost"), QString::number(c.fp8KvCost, 'f', 3));
     row(QStringLiteral("compute efficiency"), QString::number(c.computeEfficiency, 'f', 3));
-    row(QStringLiteral("all-reduce latency"),
+    row(QStringLiteral("all-reduce latency (vLLM's kernel timings, not fitted)"),
         QStringLiteral("%1 µs").arg(c.allReduceLatencySeconds * 1e6, 0, 'f', 1));
     row(QStringLiteral("MoE layer overhead"),
         QStringLiteral("%1 µs").arg(c.moeLayerSeconds * 1e6, 0, 'f', 1));
@@ -365,25 +365,26 @@ QString microseconds(double seconds)
     return QString::number(seconds * 1e6, 'f', 2);
 }
 
-/// The fitted all-reduce latency against vLLM's own timings of the kernel, and what the
-/// observations would say were it held at theirs (`held`: the refit with it held).
+/// The all-reduce latency kvscope prices, from vLLM's own timings of the kernel, and what the
+/// observations say were it fitted with the rest instead (`free`: that fit).
 QString allReduceSection(const QList<AllReduceTiming> &timings, const GpuSpec &links,
-                         const QList<Observation> &observations, const SpeedConstants &fitted,
-                         const SpeedConstants &held)
+                         const QList<Observation> &observations, const SpeedConstants &priced,
+                         const SpeedConstants &free)
 {
     QString out =
         QStringLiteral(
             "\n## All-reduce latency\n\n"
-            "The fit's all-reduce latency, %1 µs, against vLLM's own timings of the all-reduce it runs "
-            "for decode-sized messages over NVLink (`tests/data/allreduce-latency-measurements.json`: "
-            "vLLM's `benchmarks/kernels/benchmark_device_communicators.py`, ten all-reduces replayed "
-            "in one CUDA graph). Each timing less kvscope's transfer time for its message on an "
-            "%2's links (%3 GB/s over both directions; `allReduceTransferSeconds`, "
-            "core/plan/speed.h) is the latency the step model prices per all-reduce; the tables "
-            "that do not name their GPU are taken on the same links.\n\n"
+            "The latency of one tensor-parallel all-reduce is not fitted on the observations: it is "
+            "vLLM's own timings of the all-reduce it runs for decode-sized messages over NVLink, its "
+            "custom all-reduce (`tests/data/allreduce-latency-measurements.json`: vLLM's "
+            "`benchmarks/kernels/benchmark_device_communicators.py`, ten all-reduces replayed in one "
+            "CUDA graph, and SGLang's unit test of the same kernel without CUDA graphs), each less "
+            "kvscope's transfer time for its message on an %1's links (%2 GB/s over both directions; "
+            "`allReduceTransferSeconds`, core/plan/speed.h). The tables that do not name their GPU "
+            "are taken on the same links.\n\n"
             "| Timing | GPU | GPUs | Message | Measured µs | Transfer µs | Latency µs |\n"
             "|---|---|---|---|---|---|---|\n")
-            .arg(microseconds(fitted.allReduceLatencySeconds), links.name)
+            .arg(links.name)
             .arg(links.interconnectGBs.value_or(0), 0, 'f', 0);
     for (const AllReduceTiming &t : timings) {
         const double latency = latencyBeyondTransfer(t, links);
@@ -393,20 +394,20 @@ QString allReduceSection(const QList<AllReduceTiming> &timings, const GpuSpec &l
                    .arg(QLocale(QLocale::English).toString(qint64(t.messageBytes)))
                    .arg(microseconds(t.seconds), microseconds(t.seconds - latency), microseconds(latency));
     }
-    const Summary calibration = summarise(observations, Split::Calibration, held);
-    const Summary heldOut = summarise(observations, Split::HeldOut, held);
-    const SmallBatchMoe moe = smallBatchMoe(observations, held);
+    const Summary calibration = summarise(observations, Split::Calibration, free);
+    const Summary heldOut = summarise(observations, Split::HeldOut, free);
+    const SmallBatchMoe moe = smallBatchMoe(observations, free);
     out += QStringLiteral(
-               "\nTheir mean, %1 µs, is well below the fit's. The calibration rows hardly separate the "
-               "all-reduce from the other costs every tensor-parallel run carries: held at %1 µs with "
-               "every other constant refitted, the calibration rows come out %2 of %3 within ±25 % "
-               "(median %4 %), the held-out ones %5 of %6 (median %7 %), the held-out MoE rows at "
-               "batch 8 or less %8 of %9 within ±30 %, and the refit moves Hopper's weight-read "
-               "efficiency to %10, the MoE layer cost to %11 µs and vLLM's cost per step to %12 ms. "
-               "kvscope keeps the fit's value: three of the four timings do not name their GPU beside "
-               "their table, none times a B200, an A100 or GPUs without NVLink, and both pull requests "
-               "were measured in September 2025, before vLLM 0.11.0.\n")
-               .arg(microseconds(held.allReduceLatencySeconds))
+               "\nTheir mean, %1 µs, is the latency kvscope prices. Fitted with the other constants "
+               "instead, as kvscope did before, it comes out %2 µs: the end-to-end calibration rows hardly "
+               "tell it from the other costs their tensor-parallel runs carry, and take it up with them. "
+               "That fit gives the calibration rows %3 of %4 within ±25 % (median %5 %), the held-out ones "
+               "%6 of %7 (median %8 %) and the held-out MoE rows at batch 8 or less %9 of %10 within ±30 %, "
+               "with Hopper's weight-read efficiency at %11, the MoE layer cost at %12 µs and vLLM's cost "
+               "per step at %13 ms. What the timings do not cover: B200s, A100s and GPUs without NVLink "
+               "(priced with the same latency), and releases after September 2025, when vLLM's pull "
+               "requests measured them.\n")
+               .arg(microseconds(priced.allReduceLatencySeconds), microseconds(free.allReduceLatencySeconds))
                .arg(calibration.within25)
                .arg(calibration.rows)
                .arg(100 * calibration.medianError, 0, 'f', 1)
@@ -415,9 +416,9 @@ QString allReduceSection(const QList<AllReduceTiming> &timings, const GpuSpec &l
                .arg(100 * heldOut.medianError, 0, 'f', 1)
                .arg(moe.within30)
                .arg(moe.rows)
-               .arg(held.weightBandwidthEfficiency[std::size_t(GpuGeneration::Hopper)].value_or(0), 0, 'f', 3)
-               .arg(held.moeLayerSeconds * 1e6, 0, 'f', 1)
-               .arg(held.stepSeconds[std::size_t(Engine::Vllm)] * 1e3, 0, 'f', 3);
+               .arg(free.weightBandwidthEfficiency[std::size_t(GpuGeneration::Hopper)].value_or(0), 0, 'f', 3)
+               .arg(free.moeLayerSeconds * 1e6, 0, 'f', 1)
+               .arg(free.stepSeconds[std::size_t(Engine::Vllm)] * 1e3, 0, 'f', 3);
     return out;
 }
 
@@ -485,7 +486,7 @@ class TestSpeedValidation : public QObject
     SpeedConstants m_fitted;
     QList<AllReduceTiming> m_allReduceTimings;
     GpuSpec m_timingLinks;          ///< the links the kernel timings are taken on
-    SpeedConstants m_heldAllReduce; ///< the refit with the all-reduce latency held at the timings'
+    SpeedConstants m_freeAllReduce; ///< the fit with the all-reduce latency fitted too
 
 private Q_SLOTS:
     void initTestCase()
@@ -493,13 +494,14 @@ private Q_SLOTS:
         try {
             m_observations = readObservations(
                 test::sourceTreePath(QStringLiteral("tests/data/serving-speed-measurements.json")));
-            m_fitted = fitConstants(m_observations, calibratedSpeedConstants());
+            // The all-reduce latency is vLLM's kernel timings', held while the rest is fitted.
             m_allReduceTimings = readAllReduceTimings(
                 test::sourceTreePath(QStringLiteral("tests/data/allreduce-latency-measurements.json")));
             m_timingLinks = resolveGpu(QStringLiteral("h100-sxm"));
             SpeedConstants start = calibratedSpeedConstants();
             start.allReduceLatencySeconds = meanLatencyBeyondTransfer(m_allReduceTimings, m_timingLinks);
-            m_heldAllReduce = fitConstants(m_observations, start, FitHold::AllReduceLatency);
+            m_fitted = fitConstants(m_observations, start, FitHold::AllReduceLatency);
+            m_freeAllReduce = fitConstants(m_observations, calibratedSpeedConstants());
         } catch (const Error &error) {
             QFAIL(qPrintable(error.message()));
         }
@@ -617,12 +619,15 @@ private Q_SLOTS:
         // 2 and 4 (Qwen2.5-7B on A100-40GB under vLLM 0.27.1, 12 rows, held out) then gave 15.1 %, 421 of 632
         // (0.6661; the median 0.1505): its steps are 22 to 28 % long, Ampere's efficiency being fitted on
         // vLLM 0.4-0.6 runs and the all-reduce on runs that carry other costs (the rows' explanations).
+        // The all-reduce latency then came from vLLM's kernel timings (9.00 us) instead of the fit
+        // (20.3 us), the rest refitted: 465 of 632 (0.7358) and MoE at batch 8 or less 69 of 109 (was 44),
+        // the median 0.1564 (the Hopper efficiency fell to 0.829 with it, moving single-GPU Hopper rows).
         // The floors below are the measured figures, so that a change that worsens them fails.
         const Summary s = summarise(m_observations, Split::HeldOut, calibratedSpeedConstants());
         qInfo("held out: median %.4f, %d of %d within 25 %%", s.medianError, int(s.within25), int(s.rows));
         QVERIFY(s.rows >= 632);
-        QVERIFY2(s.medianError <= 0.1506, qPrintable(QString::number(s.medianError)));
-        QVERIFY2(s.within25 >= 0.6661 * s.rows,
+        QVERIFY2(s.medianError <= 0.1564, qPrintable(QString::number(s.medianError)));
+        QVERIFY2(s.within25 >= 0.7357 * s.rows,
                  qPrintable(QStringLiteral("%1 of %2").arg(s.within25).arg(s.rows)));
     }
 
@@ -635,7 +640,10 @@ private Q_SLOTS:
             QVERIFY2(latencyBeyondTransfer(t, m_timingLinks) > 0, qPrintable(t.id));
         // Held, the latency is the timings' (7, 10, 10 and 13 us less 1.17, 1.75, 1.75 and 1.94 us of
         // transfer at 2, 4, 4 and 6 GPUs: 8.35 us by hand).
-        QVERIFY(std::abs(m_heldAllReduce.allReduceLatencySeconds - 8.35e-6) < 0.01e-6);
+        // The latency is the timings' mean: 7, 10, 13 and 10 us less 1.17, 1.75, 1.94 and 1.75 us of
+        // transfer (512 KiB among 2, 4, 6 and 4 GPUs), and SGLang's nine, 8.5 to 11.8 us less at most
+        // 0.51 us: 117.0 us over 13 rows, 9.00 us, by hand.
+        QVERIFY(std::abs(m_fitted.allReduceLatencySeconds - 9.00e-6) < 0.01e-6);
     }
 
     void everyMissIsExplained()
@@ -670,7 +678,7 @@ private Q_SLOTS:
                 speedValidationDocument(),
                 speedValidationTables(m_observations, calibratedSpeedConstants(),
                                       allReduceSection(m_allReduceTimings, m_timingLinks, m_observations,
-                                                       calibratedSpeedConstants(), m_heldAllReduce)),
+                                                       calibratedSpeedConstants(), m_freeAllReduce)),
                 QStringLiteral("build/tests/core/tst_speedvalidation"));
             QVERIFY2(stale.isEmpty(), qPrintable(stale));
         } catch (const Error &error) {
