@@ -1318,7 +1318,7 @@ QList<FormulaLine> beyondReadLines(const Scenario &s, const SpeedPlan &speed, co
                         QStringLiteral("two per layer: after attention and after the MLP")))
             .op(" × ")
             .term(seconds(QStringLiteral("all_reduce_latency"), speed.prices.allReduceLatencySeconds, {},
-                          QStringLiteral("per all-reduce (calibrated)")))
+                          QStringLiteral("per all-reduce (vLLM's kernel timings)")))
             .op(" + ")
             .term(seconds(QStringLiteral("transfer"), q.allReduceTransferSeconds,
                           ScenarioField::TensorParallelSize,
@@ -1337,7 +1337,7 @@ QList<FormulaLine> beyondReadLines(const Scenario &s, const SpeedPlan &speed, co
                                            : QStringLiteral("a dispatch and a combine per MoE layer")))
             .op(" × ")
             .term(seconds(QStringLiteral("exchange_latency"), speed.prices.allReduceLatencySeconds, {},
-                          QStringLiteral("per exchange, the all-reduce's (calibrated)")))
+                          QStringLiteral("per exchange, the all-reduce's latency")))
             .op(" + ")
             .term(seconds(QStringLiteral("exchange_transfer"), q.expertExchangeTransferSeconds,
                           ScenarioField::All2AllBackend,
@@ -1363,7 +1363,7 @@ QList<FormulaLine> beyondReadLines(const Scenario &s, const SpeedPlan &speed, co
                         QStringLiteral("one from each stage to the next")))
             .op(" × ")
             .term(seconds(QStringLiteral("handover_latency"), speed.prices.allReduceLatencySeconds, {},
-                          QStringLiteral("per handover, the all-reduce's (calibrated)")))
+                          QStringLiteral("per handover, the all-reduce's latency")))
             .op(" + ")
             .term(seconds(QStringLiteral("handover_transfer"), q.pipelineTransferSeconds,
                           ScenarioField::PipelineParallelSize,
