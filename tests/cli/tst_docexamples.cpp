@@ -3,9 +3,12 @@
 // "$ kvscope …" block of docs/user-guide.md is run, and each line the block
 // shows (all but the "..." that elide the rest) must be a line of the output.
 // A figure the model changes can then not stay stale in the guide, as the AWQ
-// column of `kvscope compare` once did (5.37 GiB shown, 5.45 GiB printed).
+// column of `kvscope compare` once did (5.37 GiB shown, 5.45 GiB printed). The
+// README's compare table is checked against `kvscope compare` the same way.
 #include "tests/sourcetree.h"
 #include "tests/support/kvscoperun.h"
+
+#include <algorithm>
 
 #include <QFile>
 #include <QProcess>
@@ -54,6 +57,25 @@ QList<Example> examplesOf(const QString &path)
     return examples;
 }
 
+/// The cells of a markdown table row: "| a | b |" -> {"a", "b"}.
+QStringList markdownCells(const QString &row)
+{
+    QStringList cells = row.trimmed().split(QLatin1Char('|'));
+    cells.removeFirst();
+    cells.removeLast();
+    for (QString &cell : cells)
+        cell = cell.trimmed();
+    return cells;
+}
+
+/// A row label without its trailing parenthesis: "KV capacity as the engine logs it (tokens)" -> the
+/// label `kvscope compare` prints.
+QString withoutParenthesis(const QString &label)
+{
+    const qsizetype open = label.lastIndexOf(QLatin1String(" ("));
+    return open > 0 && label.endsWith(QLatin1Char(')')) ? label.left(open) : label;
+}
+
 } // namespace
 
 class TestDocExamples : public QObject
@@ -96,6 +118,54 @@ private Q_SLOTS:
                      qPrintable(QStringLiteral("the guide shows a line kvscope does not print:\n%1\n"
                                                "kvscope prints:\n%2")
                                     .arg(line, printed.join(QLatin1Char('\n')))));
+    }
+
+    void theReadmeCompareTableIsWhatKvscopePrints()
+    {
+        // README's table of the seed question: each cell must begin the cell kvscope compare prints
+        // for its row and column (which goes on with the difference to the first column).
+        QFile readme(test::sourceTreePath(QStringLiteral("README.md")));
+        QVERIFY(readme.open(QIODevice::ReadOnly));
+        const QStringList lines = QString::fromUtf8(readme.readAll()).split(QLatin1Char('\n'));
+        const auto header = std::find_if(lines.begin(), lines.end(), [](const QString &line) {
+            return line.startsWith(QLatin1String("| Llama-3.1-8B, one H100, batch 16"));
+        });
+        QVERIFY2(header != lines.end(), "README's compare table");
+        const QStringList columns = markdownCells(*header).mid(1);
+        QCOMPARE(columns.size(), 4);
+
+        const test::Run run = test::runKvscope({QStringLiteral("compare"), QStringLiteral("--model"),
+                                                QStringLiteral("llama-3.1-8b"), QStringLiteral("--gpu"),
+                                                QStringLiteral("h100-sxm")});
+        QVERIFY2(run.exitCode == 0, run.describe().constData());
+        const QStringList printed = QString::fromUtf8(run.out).split(QLatin1Char('\n'));
+        // The printed table's columns start where its header names them.
+        const auto printedHeader = std::find_if(printed.begin(), printed.end(), [&](const QString &line) {
+            return line.contains(columns.first()) && line.contains(columns.last());
+        });
+        QVERIFY2(printedHeader != printed.end(), run.out.constData());
+        QList<qsizetype> starts;
+        for (const QString &column : columns)
+            starts << printedHeader->indexOf(column);
+        QVERIFY(std::is_sorted(starts.begin(), starts.end()) && starts.first() > 0);
+
+        int rows = 0;
+        for (auto row = header + 2; row != lines.end() && row->startsWith(QLatin1Char('|')); ++row, ++rows) {
+            const QStringList cells = markdownCells(*row);
+            const QString label = withoutParenthesis(cells.first());
+            const auto line = std::find_if(printed.begin(), printed.end(), [&](const QString &l) {
+                return l.startsWith(label + QLatin1String("  "));
+            });
+            QVERIFY2(line != printed.end(), qPrintable(QStringLiteral("no printed row '%1'").arg(label)));
+            for (int c = 0; c < columns.size(); ++c) {
+                const qsizetype end = c + 1 < columns.size() ? starts.at(c + 1) : line->size();
+                const QString printedCell = line->mid(starts.at(c), end - starts.at(c)).trimmed();
+                QVERIFY2(printedCell.startsWith(cells.at(c + 1)),
+                         qPrintable(QStringLiteral("README's %1 / %2 shows '%3', kvscope prints '%4'")
+                                        .arg(label, columns.at(c), cells.at(c + 1), printedCell)));
+            }
+        }
+        QVERIFY(rows >= 8);
     }
 };
 
