@@ -7,6 +7,7 @@
 #include "core/common/scenariofield.h"
 #include "core/common/units.h"
 #include "core/engine/engine.h"
+#include "core/engine/runtime.h"
 #include "core/gpu/gpuspec.h"
 #include "core/library/library.h"
 #include "core/model/inventory.h"
@@ -311,6 +312,17 @@ void SpeedModel::readConstants(const Scenario &s, const MemoryPlan &plan, const 
                        .arg(weightKernelName(m_kernel), weightKernelName(priced));
     m_fp8KvCost = m_fp8Kv ? constants.fp8KvCost : 0;
     m_allReduceLatency = constants.allReduceLatencySeconds;
+    // The latency is vLLM's custom all-reduce timed over NVLink
+    // (tests/data/allreduce-latency-measurements.json, docs/speed-validation.md); between PCIe-only GPUs no
+    // timing stands behind it.
+    if (m_available && m_tensorParallelSize > 1 && pcieOnly(s.gpu))
+        m_notes
+            << QCoreApplication::translate(
+                   "kvscope::Planner",
+                   "speed: each all-reduce waits %1 µs, vLLM's custom all-reduce timed between NVLink-joined "
+                   "GPUs; no timing calibrates it over %2's PCIe links")
+                   .arg(m_allReduceLatency * 1e6, 0, 'f', 1)
+                   .arg(s.gpu.name);
     m_moeLayerSeconds = constants.moeLayerSeconds;
     m_routedTokenSeconds = constants.routedTokenSeconds;
     m_stepSeconds = constants.stepSeconds[std::size_t(s.engine)];

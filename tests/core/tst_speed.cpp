@@ -1011,6 +1011,25 @@ private Q_SLOTS:
         QVERIFY(std::abs(planMemory(l40s).speed.decode.allReduceSeconds - pcie) < 1e-12);
     }
 
+    void theAllReduceLatencyIsMeasuredOverNvlinkOnly()
+    {
+        // The latency is vLLM's custom all-reduce timed over NVLink (tests/data/allreduce-latency-
+        // measurements.json): a plan on PCIe-only GPUs says no timing stands behind it there.
+        const auto saysSo = [](const SpeedPlan &speed) {
+            return std::any_of(speed.notes.begin(), speed.notes.end(), [](const QString &note) {
+                return note.contains(QLatin1String("all-reduce")) && note.contains(QLatin1String("PCIe"));
+            });
+        };
+        Scenario l40s = scenario(QStringLiteral("llama-3.1-8b"), QStringLiteral("l40s"));
+        l40s.tensorParallelSize = 2;
+        QVERIFY(saysSo(planMemory(l40s).speed));
+        l40s.tensorParallelSize = 1; // no all-reduce, nothing to say
+        QVERIFY(!saysSo(planMemory(l40s).speed));
+        Scenario h100 = scenario(QStringLiteral("llama-3.1-8b"));
+        h100.tensorParallelSize = 2;
+        QVERIFY(!saysSo(planMemory(h100).speed));
+    }
+
     void aPipelinePassesItsStagesInTurnWithBatchesInFlight()
     {
         // Llama-3.1-8B on two pipeline stages of one H100 each (16 layers a stage): a token's pass reads
