@@ -4,7 +4,8 @@
 // shows (all but the "..." that elide the rest) must be a line of the output.
 // A figure the model changes can then not stay stale in the guide, as the AWQ
 // column of `kvscope compare` once did (5.37 GiB shown, 5.45 GiB printed). The
-// README's compare table is checked against `kvscope compare` the same way.
+// README's compare table is checked against `kvscope compare` the same way, and the
+// figures of its explorer caption against `kvscope calc` of that scenario.
 #include "tests/sourcetree.h"
 #include "tests/support/kvscoperun.h"
 
@@ -12,6 +13,7 @@
 
 #include <QFile>
 #include <QProcess>
+#include <QRegularExpression>
 #include <QTest>
 
 using namespace kvscope;
@@ -166,6 +168,35 @@ private Q_SLOTS:
             }
         }
         QVERIFY(rows >= 8);
+    }
+
+    void theReadmeExplorerCaptionIsWhatKvscopePrints()
+    {
+        // The caption under README's first screenshot states the default scenario's figures
+        // (headroom, KV tokens, concurrency, decode tokens/s): each figure with a decimal point or a
+        // thousands separator must be printed by kvscope calc for that scenario.
+        QFile readme(test::sourceTreePath(QStringLiteral("README.md")));
+        QVERIFY(readme.open(QIODevice::ReadOnly));
+        const QString text = QString::fromUtf8(readme.readAll());
+        const qsizetype start =
+            text.indexOf(QLatin1String("*The explorer: Llama-3.1-8B on one H100 SXM, BF16"));
+        QVERIFY2(start >= 0, "README's explorer caption");
+        const QString caption = text.mid(start, text.indexOf(QLatin1String(".*"), start) - start);
+        const test::Run run = test::runKvscope(
+            {QStringLiteral("calc"), QStringLiteral("--model"), QStringLiteral("llama-3.1-8b")});
+        QVERIFY2(run.exitCode == 0, run.describe().constData());
+        const QString printed = QString::fromUtf8(run.out);
+        static const QRegularExpression figure(QStringLiteral("\\d+(?:[.,]\\d+)+"));
+        int figures = 0;
+        for (const QRegularExpressionMatch &m : figure.globalMatch(caption)) {
+            if (m.captured() == QLatin1String("3.1")) // the model's name, Llama-3.1-8B
+                continue;
+            ++figures;
+            QVERIFY2(printed.contains(m.captured()),
+                     qPrintable(QStringLiteral("README's caption says %1; kvscope calc prints:\n%2")
+                                    .arg(m.captured(), printed)));
+        }
+        QVERIFY(figures >= 5);
     }
 };
 
