@@ -313,8 +313,8 @@ void SpeedModel::readConstants(const Scenario &s, const MemoryPlan &plan, const 
     m_fp8KvCost = m_fp8Kv ? constants.fp8KvCost : 0;
     m_allReduceLatency = constants.allReduceLatencySeconds;
     // The latency is vLLM's custom all-reduce timed over NVLink
-    // (tests/data/allreduce-latency-measurements.json, docs/speed-validation.md); between PCIe-only GPUs no
-    // timing stands behind it.
+    // (tests/data/allreduce-latency-measurements.json, docs/speed-validation.md); between PCIe-only GPUs, or
+    // another vendor's, no timing stands behind it.
     if (m_available && m_tensorParallelSize > 1 && pcieOnly(s.gpu))
         m_notes
             << QCoreApplication::translate(
@@ -323,6 +323,14 @@ void SpeedModel::readConstants(const Scenario &s, const MemoryPlan &plan, const 
                    "GPUs; no timing calibrates it over %2's PCIe links")
                    .arg(m_allReduceLatency * 1e6, 0, 'f', 1)
                    .arg(s.gpu.name);
+    else if (m_available && m_tensorParallelSize > 1 && !s.gpu.vendor.isEmpty() &&
+             s.gpu.vendor != QLatin1String("NVIDIA"))
+        m_notes << QCoreApplication::translate(
+                       "kvscope::Planner",
+                       "speed: each all-reduce waits %1 µs, vLLM's custom all-reduce timed "
+                       "between NVIDIA GPUs; no timing calibrates it between %2 GPUs")
+                       .arg(m_allReduceLatency * 1e6, 0, 'f', 1)
+                       .arg(s.gpu.name);
     m_moeLayerSeconds = constants.moeLayerSeconds;
     m_routedTokenSeconds = constants.routedTokenSeconds;
     m_stepSeconds = constants.stepSeconds[std::size_t(s.engine)];

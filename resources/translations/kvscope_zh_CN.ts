@@ -4185,6 +4185,10 @@
         <translation>速度：每次 all-reduce 按 %1 µs 计，即 vLLM 自定义 all-reduce 在 NVLink 互连的 GPU 之间的实测耗时；%2 的 PCIe 链路上没有实测数据校准它</translation>
     </message>
     <message>
+        <source>speed: each all-reduce waits %1 µs, vLLM's custom all-reduce timed between NVIDIA GPUs; no timing calibrates it between %2 GPUs</source>
+        <translation>速度：每次 all-reduce 按 %1 µs 计，即 vLLM 自定义 all-reduce 在 NVIDIA GPU 之间的实测耗时；%2 GPU 之间没有实测数据校准它</translation>
+    </message>
+    <message>
         <source>speed: the calibration from %1 is for the GPU &apos;%2&apos;, not %3; not applied</source>
         <translation>速度：来自 %1 的校准针对 GPU &apos;%2&apos;，不是 %3；未应用</translation>
     </message>

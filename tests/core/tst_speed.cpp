@@ -1028,6 +1028,16 @@ private Q_SLOTS:
         Scenario h100 = scenario(QStringLiteral("llama-3.1-8b"));
         h100.tensorParallelSize = 2;
         QVERIFY(!saysSo(planMemory(h100).speed));
+        // Nor is it timed between another vendor's GPUs: eight MI300X joined by Infinity Fabric.
+        Scenario mi300x = scenario(QStringLiteral("llama-3.1-70b"), QStringLiteral("mi300x"));
+        mi300x.tensorParallelSize = 8;
+        const QStringList notes = planMemory(mi300x).speed.notes;
+        QVERIFY2(std::any_of(notes.begin(), notes.end(),
+                             [](const QString &note) {
+                                 return note.contains(QLatin1String("all-reduce")) &&
+                                        note.contains(QLatin1String("AMD Instinct MI300X"));
+                             }),
+                 qPrintable(notes.join(QLatin1Char('\n'))));
     }
 
     void aPipelinePassesItsStagesInTurnWithBatchesInFlight()
