@@ -2,6 +2,8 @@
 #include "core/engine/gpusupport.h"
 
 #include "core/common/scenariofield.h"
+#include "core/gpu/gpuspec.h"
+#include "core/gpu/vendor.h"
 
 #include <QCoreApplication>
 
@@ -110,7 +112,7 @@ QString nvfp4KvRefusal(const GpuSpec &gpu, const std::optional<int> &capability,
 QString sglangFp4KvRefusal(const GpuSpec &gpu, const std::optional<int> &capability, const GpuCheck &check)
 {
     const QString option = optionFlag(ScenarioField::KvCacheDtype, Engine::Sglang);
-    if (!gpu.vendor.isEmpty() && gpu.vendor != QLatin1String("NVIDIA"))
+    if (!takenAsNvidia(gpu))
         return QCoreApplication::translate("kvscope::GpuSupport",
                                            "SGLang refuses %1 %2 on the %3: its FP4 caches run on NVIDIA "
                                            "GPUs only (\"KV4 is not tested on non-CUDA platforms\")")

@@ -4,6 +4,8 @@
 #include "core/common/checked.h"
 #include "core/common/error.h"
 #include "core/common/scenariofield.h"
+#include "core/gpu/gpuspec.h"
+#include "core/gpu/vendor.h"
 
 #include <QCoreApplication>
 
@@ -39,7 +41,7 @@ void validateAll2AllBackend(const Scenario &s)
                 "kvscope::Planner", "kvscope does not size this backend's buffers yet (DeepEP's "
                                     "low-latency kernels keep theirs in NVSHMEM's heap); "
                                     "deepep_high_throughput and allgather_reducescatter are planned");
-        if (!s.gpu.vendor.isEmpty() && s.gpu.vendor != QLatin1String("NVIDIA"))
+        if (!takenAsNvidia(s.gpu))
             return QCoreApplication::translate("kvscope::Planner",
                                                "DeepEP runs on NVIDIA GPUs, not on the %1")
                 .arg(s.gpu.name);

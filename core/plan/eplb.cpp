@@ -4,6 +4,8 @@
 #include "core/common/checked.h"
 #include "core/common/error.h"
 #include "core/common/scenariofield.h"
+#include "core/gpu/gpuspec.h"
+#include "core/gpu/vendor.h"
 
 #include <algorithm>
 
@@ -95,8 +97,7 @@ void validateEplb(const Scenario &s)
             return QCoreApplication::translate(
                 "kvscope::Planner", "needs more than one GPU (\"EPLB requires tensor_parallel_size or "
                                     "data_parallel_size to be greater than 1\")");
-        if (!s.gpu.vendor.isEmpty() && s.gpu.vendor != QLatin1String("NVIDIA") &&
-            s.gpu.vendor != QLatin1String("AMD"))
+        if (!takenAsNvidia(s.gpu) && s.gpu.vendor != QLatin1String("AMD"))
             return QCoreApplication::translate("kvscope::Planner",
                                                "vLLM runs it on CUDA and ROCm GPUs only, not on the %1")
                 .arg(s.gpu.name);

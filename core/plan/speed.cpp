@@ -9,6 +9,7 @@
 #include "core/engine/engine.h"
 #include "core/engine/runtime.h"
 #include "core/gpu/gpuspec.h"
+#include "core/gpu/vendor.h"
 #include "core/library/library.h"
 #include "core/model/inventory.h"
 #include "core/model/visiontower.h"
@@ -315,22 +316,22 @@ void SpeedModel::readConstants(const Scenario &s, const MemoryPlan &plan, const 
     // The latency is vLLM's custom all-reduce timed over NVLink
     // (tests/data/allreduce-latency-measurements.json, docs/speed-validation.md); between PCIe-only GPUs, or
     // another vendor's, no timing stands behind it.
-    if (m_available && m_tensorParallelSize > 1 && pcieOnly(s.gpu))
-        m_notes
-            << QCoreApplication::translate(
-                   "kvscope::Planner",
-                   "speed: each all-reduce waits %1 µs, vLLM's custom all-reduce timed between NVLink-joined "
-                   "GPUs; no timing calibrates it over %2's PCIe links")
-                   .arg(m_allReduceLatency * 1e6, 0, 'f', 1)
-                   .arg(s.gpu.name);
-    else if (m_available && m_tensorParallelSize > 1 && !s.gpu.vendor.isEmpty() &&
-             s.gpu.vendor != QLatin1String("NVIDIA"))
-        m_notes << QCoreApplication::translate(
-                       "kvscope::Planner",
-                       "speed: each all-reduce waits %1 µs, vLLM's custom all-reduce timed "
-                       "between NVIDIA GPUs; no timing calibrates it between %2 GPUs")
-                       .arg(m_allReduceLatency * 1e6, 0, 'f', 1)
-                       .arg(s.gpu.name);
+    if (m_available && m_tensorParallelSize > 1) {
+        if (pcieOnly(s.gpu))
+            m_notes << QCoreApplication::translate("kvscope::Planner",
+                                                   "speed: each all-reduce waits %1 µs, vLLM's custom "
+                                                   "all-reduce timed between NVLink-joined "
+                                                   "GPUs; no timing calibrates it over %2's PCIe links")
+                           .arg(m_allReduceLatency * 1e6, 0, 'f', 1)
+                           .arg(s.gpu.name);
+        else if (!takenAsNvidia(s.gpu))
+            m_notes << QCoreApplication::translate(
+                           "kvscope::Planner",
+                           "speed: each all-reduce waits %1 µs, vLLM's custom all-reduce timed "
+                           "between NVIDIA GPUs; no timing calibrates it between %2 GPUs")
+                           .arg(m_allReduceLatency * 1e6, 0, 'f', 1)
+                           .arg(s.gpu.name);
+    }
     m_moeLayerSeconds = constants.moeLayerSeconds;
     m_routedTokenSeconds = constants.routedTokenSeconds;
     m_stepSeconds = constants.stepSeconds[std::size_t(s.engine)];

@@ -6,6 +6,7 @@
 #include "core/common/units.h"
 #include "core/engine/gpusupport.h"
 #include "core/engine/runtime.h"
+#include "core/gpu/vendor.h"
 #include "core/plan/all2all.h"
 #include "core/plan/cudagraphmemory.h"
 #include "core/plan/loadreplay.h"
@@ -207,7 +208,7 @@ namespace {
 
 bool onCuda(const Scenario &s)
 {
-    return s.gpu.vendor.isEmpty() || s.gpu.vendor == QLatin1String("NVIDIA");
+    return takenAsNvidia(s.gpu);
 }
 
 /// The GPUs enable_allreduce_rms_fusion (vllm/config/vllm.py) turns the fusion on for: compute
