@@ -618,6 +618,47 @@ private Q_SLOTS:
         checkTable(expected());
     }
 
+    // The seed question follows the explorer's model, and so does its column count: an MXFP4
+    // checkpoint seeds two columns (its own weights with 16-bit or FP8 KV), and the table drops
+    // the other two rather than keep their AWQ knobs with no figures under them. Shown or hidden.
+    void aSeedOfAnotherColumnCountRebuildsTheTable_data()
+    {
+        QTest::addColumn<bool>("hidden");
+        QTest::newRow("shown") << false;
+        QTest::newRow("hidden") << true;
+    }
+
+    void aSeedOfAnotherColumnCountRebuildsTheTable()
+    {
+        QFETCH(bool, hidden);
+        QVERIFY(waitForComparison());
+        QCOMPARE(table()->columnCount(), 4);
+        if (hidden)
+            QVERIFY(m_window->showView(QStringLiteral("explorer")));
+        const ModelArch *mxfp4 = m_window->library()->findModel(QStringLiteral("gpt-oss-120b"));
+        QVERIFY(mxfp4);
+        m_window->controller()->setModel(*mxfp4);
+        const QList<ScenarioValues> seeded = seedColumnValues(base());
+        QCOMPARE(seeded.size(), 2);
+        QCOMPARE(view()->columns(), seeded);
+        if (hidden)
+            QVERIFY(m_window->showView(QStringLiteral("compare")));
+        QVERIFY(waitForComparison());
+        QCOMPARE(table()->columnCount(), 2);
+        QVERIFY(!m_window->findChild<QComboBox *>(QStringLiteral("quantizationCombo2")));
+        checkTable(expected());
+
+        // Back to a 16-bit checkpoint: four columns again, each with its knobs.
+        const ModelArch *dense = m_window->library()->findModel(QStringLiteral("llama-3.1-8b"));
+        QVERIFY(dense);
+        m_window->controller()->setModel(*dense);
+        QVERIFY(waitForComparison());
+        QCOMPARE(table()->columnCount(), 4);
+        QCOMPARE(child<QComboBox>(QStringLiteral("quantizationCombo3"))->currentData().toString(),
+                 QStringLiteral("awq"));
+        checkTable(expected());
+    }
+
     // Under SGLang the attention-groups switch is the knob, and the ranks divide the column's GPUs.
     void sglangColumnsTakeAttentionGroups()
     {

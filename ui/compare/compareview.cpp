@@ -493,6 +493,12 @@ void CompareView::rebuildKnobs()
 
 void CompareView::showKnobs()
 {
+    // Seeded again for another model, the columns can be fewer or more (an MXFP4
+    // checkpoint's seed question has two): the table's knob columns follow them.
+    if (m_table->columnCount() != m_columns.size()) {
+        rebuildKnobs(); // which shows them
+        return;
+    }
     m_knobsDue = false;
     labelKnobRows();
     const Scenario &base = m_controller->scenario();
