@@ -436,6 +436,30 @@ private Q_SLOTS:
         QCOMPARE(controller()->plan().pipelineStages.size(), 2);
     }
 
+    // A model whose stages kvscope does not plan (sliding-window layers, a vision tower) is still a
+    // model the user can pick with two stages set: the stages fall back to what it takes, as the GPU
+    // count does, rather than the model choice being refused.
+    void aModelWithoutStagesTakesTheLayoutItCan()
+    {
+        QSignalSpy errors(controller(), &ScenarioController::errorOccurred);
+        controller()->setPipelineParallelSize(4);
+        QCOMPARE(controller()->scenario().pipelineParallelSize, std::int64_t(4));
+        for (const char *id : {"gpt-oss-120b", "qwen2.5-vl-7b"}) {
+            controller()->setModel(test::preset(QLatin1String(id)));
+            QCOMPARE(controller()->scenario().model.name, test::preset(QLatin1String(id)).name);
+            QCOMPARE(controller()->scenario().pipelineParallelSize, std::int64_t(1));
+            QCOMPARE(child<QComboBox>("stageCount")->currentText(), QStringLiteral("1"));
+            controller()->setPipelineParallelSize(2); // refused: the box offers 1 alone
+        }
+        QCOMPARE(errors.size(), 2);
+        // A model that takes stages keeps the count it is given.
+        controller()->setModel(test::preset(QStringLiteral("llama-3.1-70b")));
+        controller()->setPipelineParallelSize(4);
+        controller()->setModel(test::preset(QStringLiteral("qwen3-32b")));
+        QCOMPARE(controller()->scenario().pipelineParallelSize, std::int64_t(4));
+        QCOMPARE(errors.size(), 2);
+    }
+
     void sglangsAttentionGroupsTakeTheExpertSwitchsPlace()
     {
         QCheckBox *expert = child<QCheckBox>("expertParallel");

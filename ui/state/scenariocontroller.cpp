@@ -7,6 +7,7 @@
 #include "core/model/imagetokens.h"
 #include "core/plan/eplb.h"
 #include "core/plan/expertparallel.h"
+#include "core/plan/pipelineparallel.h"
 #include "core/plan/planner.h"
 #include "core/plan/tensorparallel.h"
 
@@ -16,6 +17,20 @@
 #include <QEvent>
 
 namespace kvscope {
+
+namespace {
+
+/// The largest of `sizes` (ascending, from 1) that is at most `current`; 1 when none is.
+std::int64_t largestUpTo(const QList<int> &sizes, std::int64_t current)
+{
+    std::int64_t best = 1;
+    for (const int size : sizes)
+        if (size <= current)
+            best = size;
+    return best;
+}
+
+} // namespace
 
 ScenarioController::ScenarioController(QObject *parent) : QObject(parent)
 {
@@ -87,14 +102,11 @@ void ScenarioController::setModel(const ModelArch &model)
         // Keep the rest of the scenario meaningful for the new model.
         if (s.maxModelLen > model.maxPositionEmbeddings)
             s.maxModelLen = 0;
-        const QList<int> sizes = validTensorParallelSizes(model);
-        if (!sizes.contains(s.tensorParallelSize)) {
-            int best = 1;
-            for (int size : sizes)
-                if (size <= s.tensorParallelSize)
-                    best = size;
-            s.tensorParallelSize = best;
-        }
+        // The GPU count and the stage count fall back to the largest the new model takes (1 always is),
+        // rather than the model choice being refused for them.
+        s.tensorParallelSize = largestUpTo(validTensorParallelSizes(model), s.tensorParallelSize);
+        s.pipelineParallelSize = largestUpTo(
+            validPipelineParallelSizes(model, s.engine, int(s.pipelineParallelSize)), s.pipelineParallelSize);
         s.seqLen = std::min(s.seqLen, sequenceAxisMax(model));
         // Images go with a model that takes them; a text model's requests are text.
         if (!imageTokensModelled(model))
