@@ -460,6 +460,23 @@ private Q_SLOTS:
         QCOMPARE(errors.size(), 2);
     }
 
+    // The same for a shared prefix: a model whose layers cache in several groups (Gemma 3's window and
+    // global layers) takes none as kvscope plans it, and choosing it drops the prefix rather than the
+    // choice; a model that takes one keeps it.
+    void aModelWithoutASharedPrefixDropsIt()
+    {
+        QSignalSpy errors(controller(), &ScenarioController::errorOccurred);
+        controller()->setSharedPrefixLen(1024);
+        QCOMPARE(controller()->scenario().sharedPrefixLen, std::int64_t(1024));
+        controller()->setModel(test::preset(QStringLiteral("qwen3-8b")));
+        QCOMPARE(controller()->scenario().sharedPrefixLen, std::int64_t(1024));
+        controller()->setModel(test::preset(QStringLiteral("gemma-3-27b")));
+        QCOMPARE(controller()->scenario().model.name, test::preset(QStringLiteral("gemma-3-27b")).name);
+        QCOMPARE(controller()->scenario().sharedPrefixLen, std::int64_t(0));
+        QCOMPARE(child<QSpinBox>("sharedPrefixSpin")->value(), 0);
+        QCOMPARE(errors.size(), 0);
+    }
+
     void sglangsAttentionGroupsTakeTheExpertSwitchsPlace()
     {
         QCheckBox *expert = child<QCheckBox>("expertParallel");

@@ -30,6 +30,17 @@ std::int64_t largestUpTo(const QList<int> &sizes, std::int64_t current)
     return best;
 }
 
+/// Whether kvscope plans `s` at all (a plan that does not fit is still a plan).
+bool plans(const Scenario &s)
+{
+    try {
+        planMemory(s);
+        return true;
+    } catch (const Error &) {
+        return false;
+    }
+}
+
 } // namespace
 
 ScenarioController::ScenarioController(QObject *parent) : QObject(parent)
@@ -113,6 +124,14 @@ void ScenarioController::setModel(const ModelArch &model)
             s.imagesPerRequest = 0;
         keepExpertParallelSizeWhereTaken(s);
         keepEplbWhereTaken(s);
+        // A shared prefix goes with a model whose cache keeps one as kvscope plans it: where the planner
+        // refuses it on the new model (several cache groups, SGLang's window pool) and plans it without.
+        if (s.sharedPrefixLen > 0) {
+            Scenario withoutPrefix = s;
+            withoutPrefix.sharedPrefixLen = 0;
+            if (!plans(s) && plans(withoutPrefix))
+                s.sharedPrefixLen = 0;
+        }
         // An explicit --quantization stays (a what-if across models); "auto" follows the new checkpoint.
     });
 }
