@@ -6,6 +6,7 @@
 #include "core/library/library.h"
 #include "core/output/breakdown.h"
 #include "core/plan/planner.h"
+#include "core/plan/speculativedecoding.h"
 #include "tests/testsupport.h"
 #include "tests/ui/uitestsupport.h"
 #include "ui/charts/breakdownchart.h"
@@ -460,12 +461,23 @@ private Q_SLOTS:
         QCOMPARE(errors.size(), 2);
     }
 
-    // The same for a shared prefix: a model whose layers cache in several groups (Gemma 3's window and
-    // global layers) takes none as kvscope plans it, and choosing it drops the prefix rather than the
-    // choice; a model that takes one keeps it.
-    void aModelWithoutASharedPrefixDropsIt()
+    // The same for the serving features a model refuses: a shared prefix on a model whose layers cache
+    // in several groups (Gemma 3's window and global layers), a drafter trained for another model's
+    // vocabulary. Choosing the model drops them rather than the choice; a model that takes them keeps them.
+    void aModelDropsTheServingFeaturesItRefuses()
     {
         QSignalSpy errors(controller(), &ScenarioController::errorOccurred);
+        const SpeculativeConfig eagle = speculativeChoices(controller()->scenario(), 3).value(0);
+        QCOMPARE(eagle.method, SpeculativeMethod::Eagle3); // Llama-3.1-8B's first drafter
+        controller()->setSpeculative(eagle);
+        QVERIFY(controller()->scenario().speculative.enabled());
+        controller()->setModel(test::preset(QStringLiteral("llama-3.1-8b")));
+        QCOMPARE(controller()->scenario().speculative, eagle);
+        controller()->setModel(test::preset(QStringLiteral("qwen3-8b")));
+        QCOMPARE(controller()->scenario().model.name, test::preset(QStringLiteral("qwen3-8b")).name);
+        QVERIFY(!controller()->scenario().speculative.enabled());
+
+        controller()->setSpeculative({});
         controller()->setSharedPrefixLen(1024);
         QCOMPARE(controller()->scenario().sharedPrefixLen, std::int64_t(1024));
         controller()->setModel(test::preset(QStringLiteral("qwen3-8b")));

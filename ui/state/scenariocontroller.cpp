@@ -12,6 +12,7 @@
 #include "core/plan/tensorparallel.h"
 
 #include <algorithm>
+#include <array>
 
 #include <QCoreApplication>
 #include <QEvent>
@@ -39,6 +40,30 @@ bool plans(const Scenario &s)
     } catch (const Error &) {
         return false;
     }
+}
+
+/// The serving features that s's model refuses go with the model they were set for: a drafter
+/// trained for another vocabulary, MTP on a model without those layers, a shared prefix its
+/// cache groups do not keep as kvscope plans one. Each alone where kvscope plans s without it,
+/// else both; nothing where s plans as it is or fails for another reason.
+void dropServingFeaturesTheModelRefuses(Scenario &s)
+{
+    if (plans(s))
+        return;
+    const std::array<void (*)(Scenario &), 2> drops{[](Scenario &t) { t.speculative = {}; },
+                                                    [](Scenario &t) { t.sharedPrefixLen = 0; }};
+    Scenario withoutAny = s;
+    for (const auto drop : drops) {
+        Scenario without = s;
+        drop(without);
+        if (plans(without)) {
+            s = without;
+            return;
+        }
+        drop(withoutAny);
+    }
+    if (plans(withoutAny))
+        s = withoutAny;
 }
 
 } // namespace
@@ -124,14 +149,7 @@ void ScenarioController::setModel(const ModelArch &model)
             s.imagesPerRequest = 0;
         keepExpertParallelSizeWhereTaken(s);
         keepEplbWhereTaken(s);
-        // A shared prefix goes with a model whose cache keeps one as kvscope plans it: where the planner
-        // refuses it on the new model (several cache groups, SGLang's window pool) and plans it without.
-        if (s.sharedPrefixLen > 0) {
-            Scenario withoutPrefix = s;
-            withoutPrefix.sharedPrefixLen = 0;
-            if (!plans(s) && plans(withoutPrefix))
-                s.sharedPrefixLen = 0;
-        }
+        dropServingFeaturesTheModelRefuses(s);
         // An explicit --quantization stays (a what-if across models); "auto" follows the new checkpoint.
     });
 }
