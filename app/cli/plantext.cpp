@@ -5,6 +5,7 @@
 #include "core/common/scenariofield.h"
 #include "core/common/units.h"
 #include "core/engine/engine.h"
+#include "core/output/plannotes.h"
 #include "core/plan/speed.h"
 #include "core/scenario/scenario.h"
 
@@ -411,7 +412,7 @@ QString planAsText(const MemoryPlan &p)
     pipelineSection(t, p);
     speedSection(t, p);
 
-    const QStringList notes = p.notes + p.speed.notes;
+    const QStringList notes = planNotes(p);
     if (!notes.isEmpty()) {
         t.heading(QStringLiteral("Notes"));
         for (const QString &note : notes)

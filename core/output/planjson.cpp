@@ -2,6 +2,7 @@
 #include "core/output/planjson.h"
 
 #include "core/common/units.h"
+#include "core/output/plannotes.h"
 #include "core/output/scenariolabel.h"
 #include "core/plan/speed.h"
 #include "core/scenario/scenario.h"
@@ -345,7 +346,7 @@ QJsonObject planToJson(const MemoryPlan &p)
     o.insert(QStringLiteral("largest_seq_len_that_fits"), qint64(p.largestSeqLenThatFits));
     insertSpeed(o, p.speed, p.engineStarts);
     o.insert(QStringLiteral("decode_sequences_at_once"), qint64(p.speed.batchSize));
-    o.insert(QStringLiteral("notes"), QJsonArray::fromStringList(p.notes + p.speed.notes));
+    o.insert(QStringLiteral("notes"), QJsonArray::fromStringList(planNotes(p)));
     o.insert(QStringLiteral("units"), unitsConvention());
     return o;
 }
