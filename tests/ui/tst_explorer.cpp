@@ -489,6 +489,32 @@ private Q_SLOTS:
         QCOMPARE(errors.size(), 0);
     }
 
+    // EPLB likewise goes where a weight format's expert kernels or a GPU do not run it (vLLM's AWQ MoE
+    // kernels, a Gaudi), as it goes with a GPU count that no longer takes it, instead of the
+    // quantization or the GPU being refused.
+    void eplbGoesWhereTheFormatOrGpuDoesNotRunIt()
+    {
+        QSignalSpy errors(controller(), &ScenarioController::errorOccurred);
+        controller()->setModel(test::preset(QStringLiteral("qwen3-30b-a3b")));
+        controller()->setTensorParallelSize(2);
+        controller()->setExpertParallel(true);
+        controller()->setEplb(true);
+        QVERIFY(controller()->scenario().enableEplb);
+        QuantizationSpec awq;
+        awq.method = QuantMethod::Awq;
+        controller()->setQuantization(awq);
+        QCOMPARE(controller()->scenario().quantization, std::optional<QuantizationSpec>(awq));
+        QVERIFY(!controller()->scenario().enableEplb);
+
+        controller()->setQuantization(std::nullopt);
+        controller()->setEplb(true);
+        QVERIFY(controller()->scenario().enableEplb);
+        controller()->setGpu(resolveGpu(QStringLiteral("gaudi3")));
+        QCOMPARE(controller()->scenario().gpu.id, QStringLiteral("gaudi3"));
+        QVERIFY(!controller()->scenario().enableEplb);
+        QCOMPARE(errors.size(), 0);
+    }
+
     void sglangsAttentionGroupsTakeTheExpertSwitchsPlace()
     {
         QCheckBox *expert = child<QCheckBox>("expertParallel");

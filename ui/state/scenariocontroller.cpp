@@ -159,6 +159,7 @@ void ScenarioController::setGpu(const GpuSpec &gpu)
     change([&](Scenario &s) {
         s.gpu = gpu;
         s.speedCalibration = storedCalibration(gpu.id);
+        keepEplbWhereTaken(s); // vLLM runs it on CUDA and ROCm GPUs only
     });
 }
 
@@ -335,7 +336,10 @@ void ScenarioController::setDtype(WeightDtype dtype)
 
 void ScenarioController::setQuantization(const std::optional<QuantizationSpec> &quantization)
 {
-    change([&](Scenario &s) { s.quantization = quantization; });
+    change([&](Scenario &s) {
+        s.quantization = quantization;
+        keepEplbWhereTaken(s); // most quantized expert kernels (AWQ, GPTQ, MXFP4...) do not run it
+    });
 }
 
 void ScenarioController::setKvCacheDtype(KvCacheDtype dtype)
