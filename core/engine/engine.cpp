@@ -141,6 +141,17 @@ std::optional<EngineVersion> parseEngineVersion(const QString &text)
 
 namespace {
 
+/// A release that split a Pixtral tower loaded in Mistral's own format over the tensor-parallel ranks:
+/// `before`'s values otherwise.
+VllmProfile towerSplitRelease(const VllmProfile &before, EngineVersion since, const char *source)
+{
+    VllmProfile profile = before;
+    profile.since = since;
+    profile.mistralFormatTowerSplit = true;
+    profile.source = source;
+    return profile;
+}
+
 /// A release that changed only the sampler warm-up's bytes per logit: `before`'s values otherwise.
 VllmProfile samplerRelease(const VllmProfile &before, EngineVersion since, std::int64_t bytesPerLogit,
                            const char *source)
@@ -244,8 +255,10 @@ QList<VllmProfile> v1RunnerProfiles()
          true,
          900'000,
          "docs.vllm.ai v0.16.0 vllm.envs: VLLM_ALLOW_CHUNKED_LOCAL_ATTN_WITH_HYBRID_KV_CACHE = True "
-         "(flipped by vllm-project/vllm#29627; 0.13-0.15 not read); sampler: as 0.11 (no log between "
-         "0.12 and 0.18 gives an activation breakdown); MTP heads shared with the target's lm_head by "
+         "(flipped by vllm-project/vllm#29627; 0.13-0.15 not read); sampler: as 0.11 (the llm-d-planner "
+         "version sweep's Qwen3-14B records of 0.15.0 and 0.16.0, tests/data/vllm-logs.json ids 154 and "
+         "155, log a 5.64 GiB peak for 1,024 sequences of 151,936 logits); MTP heads shared with the "
+         "target's lm_head by "
          "vllm-project/vllm#34385 (merged 2026-02-12, before v0.16.0 of 2026-02-25); the all-reduce + "
          "RMSNorm fusion on by default at TP > 1 on Hopper and Blackwell (vllm-project/vllm#34299, merged "
          "by 2026-02-12, when #34392 amended it)",
@@ -258,9 +271,10 @@ QList<VllmProfile> v1RunnerProfiles()
         "module topk_topp_triton is in the v0.18.0 API reference) masks top-k and top-p "
         "with a Triton kernel for 8 rows or more, where the sampler warm-up had sorted the "
         "float32 logits (values and int64 indices) and scattered them back into a third "
-        "tensor; whether v0.16.0 has it was not read. Two 0.17.1 logs of one A100 cluster "
-        "(tests/data/vllm-logs.json ids 124 and 125, 256 sequences) leave room for 15 B a "
-        "logit, not 38");
+        "tensor. Two 0.17.1 logs of one A100 cluster (tests/data/vllm-logs.json ids 124 and "
+        "125, 256 sequences) leave room for 15 B a logit, not 38, and the llm-d-planner version "
+        "sweep's Qwen3-14B records log a 2.23 GiB peak under 0.17.0 where 0.16.0's logs 5.64 "
+        "(ids 156 and 155: 1,024 sequences of 151,936 logits)");
     profiles << QList<VllmProfile>{
         {{0, 19, 0},
          15,
@@ -275,26 +289,33 @@ QList<VllmProfile> v1RunnerProfiles()
          "jgchn/llm-d-planner @ d3121e0 (tests/data/vllm-logs.json ids 1, 3, 6, 8, 11); their "
          "'Estimated CUDA graph memory' is logged but not subtracted",
          0,
-         true},
-        {{0, 21, 0},
-         15,
-         true,
-         true,
-         false,
-         true,
-         true,
-         true,
-         920'000,
-         "CUDA-graph memory profiling on by default: 'CUDA graph memory profiling is enabled (default "
-         "since v0.21.0)' in the logs of noonghunna/club-3090#127 and gpustack/runner#251 "
-         "(vllm-project/vllm#30515 introduced it off by default); 'GPU KV cache size' = int(max concurrency "
-         "x "
-         "max_model_len) from vllm-project/vllm#41069 (merged 2026-04-28, after v0.20.0, whose logs of "
-         "2026-05-01 still print blocks / groups x block size); gpu_memory_utilization 0.92 by default from "
-         "vllm-project/vllm#38284, which turned the profiling on",
-         0,
-         true},
-    };
+         true}};
+    profiles << towerSplitRelease(
+        profiles.constLast(), {0, 20, 0},
+        "as 0.19, but a Pixtral tower loaded in Mistral's own format split over the tensor-parallel ranks "
+        "(vllm-project/vllm#36963, merged 2026-03-30 after v0.19.0's branch, whose logs of "
+        "Mistral-Small-3.1 at TP 2 and 4 hold it whole: tests/data/vllm-logs.json ids 144 and 145)");
+    VllmProfile v021{
+        {0, 21, 0},
+        15,
+        true,
+        true,
+        false,
+        true,
+        true,
+        true,
+        920'000,
+        "CUDA-graph memory profiling on by default: 'CUDA graph memory profiling is enabled (default "
+        "since v0.21.0)' in the logs of noonghunna/club-3090#127 and gpustack/runner#251 "
+        "(vllm-project/vllm#30515 introduced it off by default); 'GPU KV cache size' = int(max concurrency "
+        "x "
+        "max_model_len) from vllm-project/vllm#41069 (merged 2026-04-28, after v0.20.0, whose logs of "
+        "2026-05-01 still print blocks / groups x block size); gpu_memory_utilization 0.92 by default from "
+        "vllm-project/vllm#38284, which turned the profiling on",
+        0,
+        true};
+    v021.mistralFormatTowerSplit = true;
+    profiles << v021;
     return profiles;
 }
 

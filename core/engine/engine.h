@@ -157,6 +157,10 @@ struct VllmProfile
     /// Model Runner V2 profiles the CUDA graphs' memory and takes it out of the budget as V1 does
     /// (vllm-project/vllm#53306, v0.29.0); before, its profile_cudagraph_memory() returned 0.
     bool modelRunnerV2ReservesCudaGraphs = false;
+    /// A Pixtral tower loaded in Mistral's own format is split over the tensor-parallel ranks
+    /// (vllm-project/vllm#36963, merged 2026-03-30, after v0.19.0's branch): before, its VisionTransformer
+    /// was built of nn.Linear layers and every rank held it whole.
+    bool mistralFormatTowerSplit = false;
 };
 
 /// Every modelled profile, oldest first.

@@ -66,6 +66,17 @@ template <> struct PresetKind<ModelArch>
         }
         model.source = o.value(QLatin1String("source")).toString();
         model.statedParamsText = o.value(QLatin1String("stated_params")).toString();
+        // The format vLLM loads the served repository in, where it is not the HF config's.
+        if (const QJsonValue format = o.value(QLatin1String("vllm_config_format")); !format.isUndefined()) {
+            if (format.toString() != QLatin1String("mistral") || !model.vision.enabled())
+                throw Error(QStringLiteral("%1 [%2].vllm_config_format: expected \"mistral\" on a model "
+                                           "with a vision tower, got %3")
+                                .arg(origin, id,
+                                     format.isString()
+                                         ? QLatin1Char('"') + format.toString() + QLatin1Char('"')
+                                         : QStringLiteral("a value that is not a string")));
+            model.vision.mistralFormat = true;
+        }
         return model;
     }
 

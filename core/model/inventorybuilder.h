@@ -58,6 +58,16 @@ public:
             }
     }
 
+    /// Tensors listed so far; with replicateFrom(), marks where a part of the model begins.
+    qsizetype size() const { return m_groups.size(); }
+
+    /// Every tensor listed from the `first`-th on stays whole on every GPU.
+    void replicateFrom(qsizetype first)
+    {
+        for (qsizetype k = first; k < m_groups.size(); ++k)
+            m_groups[k].sharding = Sharding::Replicated;
+    }
+
     QList<TensorGroup> take() { return std::move(m_groups); }
 
 private:

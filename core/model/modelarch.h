@@ -182,6 +182,12 @@ struct VisionSpec
     // How far the tower's attention reaches (core/model/imagetokens.cpp counts the pairs it scores).
     int windowSize = 0;          ///< Qwen2.5-VL: window_size in pixels; 0 = every layer sees the image whole
     int fullAttentionLayers = 0; ///< Qwen2.5-VL: fullatt_block_indexes' layers; the others windowed
+    /// vLLM loads the repository in Mistral's own format (params.json, consolidated weights) and builds
+    /// the tower as PixtralForConditionalGeneration's VisionTransformer (a preset's vllm_config_format).
+    bool mistralFormat = false;
+    /// Every tensor-parallel rank holds the whole tower and runs it on the whole batch: the engine's
+    /// layout (EngineRules::layOut), not the checkpoint's.
+    bool wholeOnEveryRank = false;
 
     bool enabled() const { return numLayers > 0; }
     friend bool operator==(const VisionSpec &, const VisionSpec &) = default;

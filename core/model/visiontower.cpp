@@ -204,6 +204,7 @@ void addProjector(InventoryBuilder &b, const VisionSpec &v)
 
 void addVisionTower(InventoryBuilder &b, const VisionSpec &v)
 {
+    const qsizetype first = b.size();
     switch (v.family) {
     case VisionFamily::Qwen25Vl:
         addQwen25Vl(b, v);
@@ -226,13 +227,15 @@ void addVisionTower(InventoryBuilder &b, const VisionSpec &v)
         break;
     }
     addProjector(b, v);
+    if (v.wholeOnEveryRank)
+        b.replicateFrom(first);
 }
 
 double visionEncoderFlops(const VisionSpec &v, const ImageTokens &image, int tensorParallel)
 {
     InventoryBuilder b;
     addVisionTower(b, v);
-    const double gpus = double(std::max(1, tensorParallel));
+    const double gpus = v.wholeOnEveryRank ? 1.0 : double(std::max(1, tensorParallel));
     double flops = 0;
     for (const TensorGroup &group : b.take()) {
         if (group.role != TensorRole::LinearWeight)
@@ -267,7 +270,8 @@ std::int64_t visionTowerPeakBytes(const VisionSpec &v, std::int64_t positions, i
     if (!v.enabled() || positions <= 0)
         return 0;
     const std::int64_t h = v.hiddenSize;
-    const std::int64_t i = ceilDiv(v.intermediateSize, std::int64_t(std::max(1, tensorParallel)));
+    const int split = v.wholeOnEveryRank ? 1 : std::max(1, tensorParallel);
+    const std::int64_t i = ceilDiv(v.intermediateSize, std::int64_t(split));
     // Widths a position holds at the MLP's two fullest moments, read from each block's forward in vLLM
     // (vllm/model_executor/models/): nn.Module calls keep their arguments alive to the end, and custom
     // ops are off under Inductor (CustomOp.default_on, vllm/model_executor/custom_op.py), so the eager

@@ -13,7 +13,8 @@ namespace kvscope {
 /// encoders split them under its default --mm-encoder-tp-mode weights (QKV- or column-parallel in,
 /// row-parallel out; e.g. Qwen2_5_VisionPatchMerger in vllm/model_executor/models/qwen2_5_vl.py:
 /// ColumnParallelLinear then RowParallelLinear); patch embeddings, positions, norms and single
-/// linears stay whole on every GPU.
+/// linears stay whole on every GPU. A tower the engine holds whole on every rank
+/// (VisionSpec::wholeOnEveryRank) is listed whole.
 void addVisionTower(InventoryBuilder &b, const VisionSpec &v);
 
 /// The FLOPs one GPU of `tensorParallel` spends encoding `image` with v's tower and projector

@@ -96,6 +96,10 @@ ModelArch VllmRules::layOut(const ModelArch &model) const
     ModelArch laidOut = model;
     if (!m_version.profile->chunkedLocalInHybridManager)
         laidOut.attentionChunkSize = 0;
+    // Mistral's own format builds the Pixtral tower of nn.Linear layers before vllm-project/vllm#36963:
+    // whole on every rank (vllm/model_executor/models/pixtral.py, VisionTransformer).
+    if (laidOut.vision.mistralFormat && !m_version.profile->mistralFormatTowerSplit)
+        laidOut.vision.wholeOnEveryRank = true;
     return laidOut;
 }
 

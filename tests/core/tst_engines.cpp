@@ -88,7 +88,8 @@ private Q_SLOTS:
         QTest::newRow("0.16.2") << QStringLiteral("0.16.2") << QStringLiteral("0.16") << false;
         QTest::newRow("v0.17.1") << QStringLiteral("v0.17.1") << QStringLiteral("0.17") << false;
         QTest::newRow("0.19.0") << QStringLiteral("0.19.0") << QStringLiteral("0.19") << false;
-        QTest::newRow("0.20") << QStringLiteral("0.20") << QStringLiteral("0.19") << false;
+        QTest::newRow("0.18.1") << QStringLiteral("0.18.1") << QStringLiteral("0.17") << false;
+        QTest::newRow("0.20.2") << QStringLiteral("0.20.2") << QStringLiteral("0.20") << false;
         QTest::newRow("0.21.3") << QStringLiteral("0.21.3") << QStringLiteral("0.21") << false;
         QTest::newRow("0.22.1") << QStringLiteral("0.22.1") << QStringLiteral("0.22") << false;
         QTest::newRow("0.27.1") << QStringLiteral("0.27.1") << QStringLiteral("0.25") << false;

@@ -172,6 +172,22 @@ private Q_SLOTS:
                                             QStringLiteral("m.json"));
                  }),
                  QStringLiteral("m.json: a model entry has no id"));
+        // The format vLLM loads a preset's repository in: Mistral's own, on a model with a vision tower only.
+        const QString textOnly = QStringLiteral(
+            R"({"models": [{"id": "t", "vllm_config_format": "%1", "config": {"model_type": "llama",
+                "hidden_size": 64, "num_hidden_layers": 2, "num_attention_heads": 4, "intermediate_size": 128,
+                "vocab_size": 256}}]})");
+        for (const char *format : {"mistral", "hf"})
+            QCOMPARE(
+                test::errorOf([&] {
+                    ModelLibrary::fromJson(textOnly.arg(QLatin1String(format)).toUtf8(),
+                                           QStringLiteral("m.json"));
+                }),
+                QStringLiteral("m.json [t].vllm_config_format: expected \"mistral\" on a model with a vision "
+                               "tower, got \"%1\"")
+                    .arg(QLatin1String(format)));
+        QVERIFY(resolveModel(QStringLiteral("mistral-small-3.1-24b")).vision.mistralFormat);
+        QVERIFY(!resolveModel(QStringLiteral("qwen2.5-vl-7b")).vision.mistralFormat);
         QCOMPARE(test::errorOf(
                      [] { GpuLibrary::fromJson(R"({"gpus": [{"name": "x"}]})", QStringLiteral("g.json")); }),
                  QStringLiteral("g.json: a GPU entry has no id"));

@@ -7,6 +7,9 @@
 #include "core/plan/weights.h"
 #include "tests/testsupport.h"
 
+#include <cmath>
+#include <utility>
+
 #include <QTest>
 
 using namespace kvscope;
@@ -191,6 +194,41 @@ private Q_SLOTS:
         // vLLM log (tests/data/vllm-logs.json id 3): "Model loading took 7.51 GiB" at TP2.
         QCOMPARE(QString::number(double(two.bytesPerGpu) / (1 << 30), 'f', 2), QStringLiteral("7.51"));
         QCOMPARE(QString::number(double(one.bytesPerGpu) / (1 << 30), 'f', 2), QStringLiteral("14.99"));
+    }
+
+    // vLLM loads Mistral-Small-3.1 in Mistral's own format (its preset says so, with the source), whose
+    // Pixtral tower was built of nn.Linear layers until vllm-project/vllm#36963: under vLLM 0.19 every
+    // rank holds the whole tower, from 0.20 it is split as the text layers are; SGLang loads the HF
+    // format and splits it. The sweep's vLLM 0.19.0 runs log "Model loading took" 22.80 GiB at TP 2 and
+    // 11.86 at TP 4 (tests/data/vllm-logs.json ids 144 and 145), 44.76 at TP 1 (id 10).
+    void aMistralFormatTowerIsWholeOnEveryRankUntilVllm020()
+    {
+        const auto plan = [](int tp, const char *version, Engine engine) {
+            Scenario s = test::layoutScenario(QStringLiteral("mistral-small-3.1-24b"),
+                                              QStringLiteral("h100-sxm"), tp, 1, false);
+            s.engine = engine;
+            s.vllmVersion = QLatin1String(version);
+            return planMemory(s);
+        };
+        const auto gib = [](std::int64_t bytes) {
+            return QString::number(double(bytes) / (1 << 30), 'f', 2);
+        };
+        const std::int64_t tower = plan(1, "0.19", Engine::Vllm).weights.byComponent[int(Component::Vision)];
+        QVERIFY(tower > 0);
+        for (const int tp : {2, 4}) {
+            QCOMPARE(plan(tp, "0.19", Engine::Vllm).weights.byComponent[int(Component::Vision)], tower);
+            // Split: a TP-th of the tower's linear layers, and its patch convolution and norms whole.
+            const std::int64_t split =
+                plan(tp, "0.20", Engine::Vllm).weights.byComponent[int(Component::Vision)];
+            QVERIFY(split > tower / tp && split < tower / tp * 21 / 20);
+            QCOMPARE(plan(tp, "", Engine::Sglang).weights.byComponent[int(Component::Vision)], split);
+        }
+        // Within 0.2 % of the logged loads; split over the ranks instead, 1.7 and 5.2 % short.
+        for (const auto &[tp, logged] : {std::pair{1, 44.76}, std::pair{2, 22.80}, std::pair{4, 11.86}}) {
+            const double planned = double(plan(tp, "0.19", Engine::Vllm).weights.bytesPerGpu) / (1 << 30);
+            QVERIFY2(std::abs(planned / logged - 1) < 0.002,
+                     qPrintable(gib(std::int64_t(planned * (1 << 30)))));
+        }
     }
 
     void rotaryBuffer()
