@@ -48,7 +48,8 @@ bool plans(const Scenario &s)
 /// else both; nothing where s plans as it is or fails for another reason.
 void dropServingFeaturesTheModelRefuses(Scenario &s)
 {
-    if (plans(s))
+    // Without either feature there is nothing to drop, and no trial plan to make.
+    if ((!s.speculative.enabled() && s.sharedPrefixLen == 0) || plans(s))
         return;
     const std::array<void (*)(Scenario &), 2> drops{[](Scenario &t) { t.speculative = {}; },
                                                     [](Scenario &t) { t.sharedPrefixLen = 0; }};
