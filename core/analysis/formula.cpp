@@ -453,15 +453,11 @@ void appendGroupBlocks(LineBuilder &line, const KvCacheMemory &kv, const GroupBl
         std::int64_t perGroup;
         QString field;
     };
-    const int fullGroups = kv.fullLayers > 0 ? int(ceilDiv(kv.fullLayers, kv.groupSize)) : 0;
-    const int slidingGroups = kv.slidingLayers > 0 ? int(ceilDiv(kv.slidingLayers, kv.groupSize)) : 0;
-    const int chunkedGroups = kv.chunkedLayers > 0 ? int(ceilDiv(kv.chunkedLayers, kv.groupSize)) : 0;
-    const int recurrentGroups = kv.recurrentLayers > 0 ? int(ceilDiv(kv.recurrentLayers, kv.groupSize)) : 0;
     const Kind kinds[] = {
-        {"full_groups", fullGroups, nullptr, perGroup.full, {}},
-        {"sliding_groups", slidingGroups, "window_blocks", perGroup.sliding, windowField},
-        {"chunked_groups", chunkedGroups, "chunk_blocks", perGroup.chunked, chunkField},
-        {"recurrent_groups", recurrentGroups, "state_blocks", perGroup.recurrent,
+        {"full_groups", kv.fullGroups, nullptr, perGroup.full, {}},
+        {"sliding_groups", kv.slidingGroups, "window_blocks", perGroup.sliding, windowField},
+        {"chunked_groups", kv.chunkedGroups, "chunk_blocks", perGroup.chunked, chunkField},
+        {"recurrent_groups", kv.recurrentGroups, "state_blocks", perGroup.recurrent,
          QStringLiteral("one state block per sequence")},
     };
     int present = 0;

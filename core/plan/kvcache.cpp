@@ -5,6 +5,7 @@
 #include "core/model/hybridconfig.h"
 
 #include <algorithm>
+#include <array>
 #include <initializer_list>
 #include <limits>
 
@@ -175,21 +176,59 @@ std::int64_t blocksHeld(std::int64_t tokens, std::int64_t window, int blockSize)
     return (tokens - 1) / blockSize - (tokens - window) / blockSize + 1;
 }
 
+namespace {
+
+/// The layers of each kind vLLM groups apart, with the layout's counters of that kind's layers and
+/// groups (KV-shared layers join none).
+enum class CacheKind
+{
+    Shared,
+    Recurrent,
+    Chunked,
+    Sliding,
+    Full,
+};
+
+struct KindCounters
+{
+    CacheKind kind;
+    int KvGroupLayout::*layers;
+    int KvGroupLayout::*groups;
+};
+constexpr std::array<KindCounters, 5> KindTable{{
+    {CacheKind::Shared, &KvGroupLayout::sharedLayers, nullptr},
+    {CacheKind::Recurrent, &KvGroupLayout::recurrentLayers, &KvGroupLayout::recurrentGroups},
+    {CacheKind::Chunked, &KvGroupLayout::chunkedLayers, &KvGroupLayout::chunkedGroups},
+    {CacheKind::Sliding, &KvGroupLayout::slidingLayers, &KvGroupLayout::slidingGroups},
+    {CacheKind::Full, &KvGroupLayout::fullLayers, &KvGroupLayout::fullGroups},
+}};
+static_assert(KindTable[std::size_t(CacheKind::Full)].kind == CacheKind::Full, "KindTable follows CacheKind");
+
+CacheKind cacheKind(const ModelArch &model, int layer)
+{
+    if (model.isKvSharedLayer(layer))
+        return CacheKind::Shared;
+    if (model.isRecurrentLayer(layer))
+        return CacheKind::Recurrent;
+    if (model.isChunkedLayer(layer))
+        return CacheKind::Chunked;
+    if (model.isSlidingLayer(layer))
+        return CacheKind::Sliding;
+    return CacheKind::Full;
+}
+
+const KindCounters &countersOf(CacheKind kind)
+{
+    return KindTable.at(std::size_t(kind));
+}
+
+} // namespace
+
 KvGroupLayout kvGroupLayout(const ModelArch &model)
 {
     KvGroupLayout g;
-    for (int i = 0; i < model.numLayers; ++i) {
-        if (model.isKvSharedLayer(i))
-            ++g.sharedLayers;
-        else if (model.isRecurrentLayer(i))
-            ++g.recurrentLayers;
-        else if (model.isChunkedLayer(i))
-            ++g.chunkedLayers;
-        else if (model.isSlidingLayer(i))
-            ++g.slidingLayers;
-        else
-            ++g.fullLayers;
-    }
+    for (int i = 0; i < model.numLayers; ++i)
+        ++(g.*countersOf(cacheKind(model, i)).layers);
     // vLLM: the group size is the smallest kind's layer count, or the largest
     // one when every kind is within 1.5x of the smallest (less padding).
     int minLayers = 0, maxLayers = 0;
@@ -206,6 +245,33 @@ KvGroupLayout kvGroupLayout(const ModelArch &model)
     g.chunkedGroups = int(ceilDiv(g.chunkedLayers, g.groupSize));
     g.recurrentGroups = int(ceilDiv(g.recurrentLayers, g.groupSize));
     return g;
+}
+
+KvGroupLayout stageKvGroupLayout(const ModelArch &model, int firstLayer, int layers)
+{
+    const KvGroupLayout whole = kvGroupLayout(model);
+    KvGroupLayout stage = whole;
+    stage.groupSize = 0;
+    for (const KindCounters &counters : KindTable) {
+        stage.*counters.layers = 0;
+        const int groups = counters.groups ? whole.*counters.groups : 0;
+        QList<int> keptByGroup(groups, 0);
+        int position = 0; // of this kind's layers, in the model's order
+        for (int layer = 0; layer < model.numLayers; ++layer) {
+            if (cacheKind(model, layer) != counters.kind)
+                continue;
+            if (layer >= firstLayer && layer < firstLayer + layers) {
+                ++(stage.*counters.layers);
+                if (groups > 0)
+                    ++keptByGroup[position % groups];
+            }
+            ++position;
+        }
+        for (const int kept : std::as_const(keptByGroup))
+            stage.groupSize = std::max(stage.groupSize, kept);
+    }
+    stage.groupSize = std::max(1, stage.groupSize);
+    return stage;
 }
 
 std::int64_t KvCacheLayout::poolBlockBytes() const
@@ -254,7 +320,7 @@ std::int64_t KvCacheLayout::bytesOf(std::int64_t blocks) const
 KvCacheLayout kvCacheLayout(const ModelArch &model, const KvCacheOptions &options)
 {
     KvCacheLayout layout;
-    layout.groups = kvGroupLayout(model);
+    layout.groups = options.stageGroups ? *options.stageGroups : kvGroupLayout(model);
     layout.bytesPerTokenPerLayer = kvBytesPerTokenPerLayer(model, options.dtype, options.tensorParallelSize);
     layout.stateBytesPerLayer = recurrentStateBytes(model, options);
     layout.requestedBlockSize = options.blockSize;

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <optional>
 
 namespace kvscope {
 
@@ -71,6 +72,14 @@ struct KvGroupLayout
 };
 KvGroupLayout kvGroupLayout(const ModelArch &model);
 
+/// vLLM's groups on one pipeline stage, layers [firstLayer, firstLayer + layers) of `model`
+/// (_project_kv_cache_groups_to_worker, vllm/v1/core/kv_cache_utils.py; vllm-project/vllm#23974,
+/// v0.11.0): the whole model's groups, each keeping the stage's layers of it (a kind's group i holds
+/// its layers i, i + G, i + 2G, ... of G groups). The group counts stay the model's (a request holds
+/// blocks in every group); the layer counts are the stage's, and the group size is the stage's
+/// fullest group: the pages a block takes (get_kv_cache_config_from_groups).
+KvGroupLayout stageKvGroupLayout(const ModelArch &model, int firstLayer, int layers);
+
 /// What the cache is laid out for: vLLM's cache config, resolved.
 struct KvCacheOptions
 {
@@ -89,6 +98,8 @@ struct KvCacheOptions
     int swaPoolRatioPpm = 0;
     /// The recurrent states keep a pool of their own (SGLang's state pool), not blocks of this one.
     bool statesInOwnPool = false;
+    /// A pipeline stage's groups (stageKvGroupLayout); nullopt: the model's own (kvGroupLayout).
+    std::optional<KvGroupLayout> stageGroups;
 };
 
 /// SGLang's split of a hybrid sliding-window model's cache (HybridSWAPoolConfigurator,

@@ -128,8 +128,12 @@ struct KvCacheMemory
     int chunkedLayers = 0;   ///< Llama 4 chunked local attention
     int recurrentLayers = 0; ///< Gated DeltaNet / Mamba-2: fixed state, no per-token cache
     int sharedLayers = 0;    ///< Gemma 3n: reuse an earlier layer's cache, hold none
-    int groupSize = 0;       ///< layers per KV cache group
+    int groupSize = 0;       ///< layers per KV cache group (a pipeline stage: its fullest group's)
     int numGroups = 0;
+    int fullGroups = 0; ///< groups of each kind (a pipeline stage keeps the whole model's)
+    int slidingGroups = 0;
+    int chunkedGroups = 0;
+    int recurrentGroups = 0;
     int paddingLayers = 0;      ///< empty layer slots vLLM pads groups with
     std::int64_t pageBytes = 0; ///< one block of one layer (a recurrent state page is padded to it)
 

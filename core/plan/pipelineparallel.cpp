@@ -19,13 +19,11 @@ QString refusal(std::int64_t pp, const QString &why)
         .arg(optionFlag(ScenarioField::PipelineParallelSize), QString::number(pp), why);
 }
 
-/// The layer kinds whose KV cache groups vLLM forms over the whole model, not per stage.
-QString mixedLayerKind(const ModelArch &m)
+/// The layer kinds kvscope does not split into stages: recurrent state pages and layers that reuse
+/// another layer's cache. (Sliding-window and chunked layers keep the whole model's groups on every
+/// stage: stageKvGroupLayout.)
+QString unstagedLayerKind(const ModelArch &m)
 {
-    if (m.slidingLayerCount() > 0)
-        return QStringLiteral("sliding-window");
-    if (m.attentionChunkSize > 0)
-        return QStringLiteral("chunked-local");
     if (m.recurrent.enabled())
         return QStringLiteral("recurrent");
     if (m.kvSharedLayers > 0 || m.gemma3n.enabled())
@@ -72,14 +70,13 @@ void validatePipelineParallel(const ModelArch &m, std::int64_t pp, Engine engine
                                                             "every stage at least one)")
                                     .arg(m.name)
                                     .arg(m.numLayers)));
-    const QString kind = mixedLayerKind(m);
+    const QString kind = unstagedLayerKind(m);
     if (!kind.isEmpty())
-        throw Error(refusal(pp, QCoreApplication::translate(
-                                    "kvscope::Planner",
-                                    "%1 has %2 layers, whose KV cache groups vLLM forms over the whole "
-                                    "model; kvscope plans pipeline stages of models whose layers all "
-                                    "cache alike")
-                                    .arg(m.name, kind)));
+        throw Error(refusal(
+            pp, QCoreApplication::translate("kvscope::Planner",
+                                            "%1 has %2 layers; kvscope plans pipeline stages of models whose "
+                                            "layers hold attention caches of their own")
+                    .arg(m.name, kind)));
     if (m.vision.enabled())
         throw Error(refusal(pp, QCoreApplication::translate("kvscope::Planner",
                                                             "%1 carries a vision tower; kvscope plans "
@@ -103,6 +100,8 @@ ModelArch pipelineStageModel(const ModelArch &m, const PipelineStageLayers &stag
     staged.numLayers = stage.layers;
     staged.moe.firstDenseLayers = std::max(0, m.moe.firstDenseLayers - stage.firstLayer);
     staged.moe.denseLayers = m.moe.denseLayers.mid(stage.firstLayer, stage.layers);
+    staged.slidingLayers = m.slidingLayers.mid(stage.firstLayer, stage.layers);
+    staged.chunkedLayers = m.chunkedLayers.mid(stage.firstLayer, stage.layers);
     // A checkpoint measured from its files is the whole model's, not a stage's.
     staged.measured = {};
     return staged;

@@ -398,9 +398,11 @@ QList<std::int64_t> loadTensors(const ModelArch &m, const QList<TensorGroup> &in
 
 /// The plan of the GPUs that hold `m`'s layers (the whole model, or one pipeline stage's share
 /// with its `inventory`) and `experts` of its routed experts, everything but the speed. Under
-/// data parallelism the GPUs are one rank's, holding its share of --batch-size.
+/// data parallelism the GPUs are one rank's, holding its share of --batch-size. A pipeline stage's
+/// cache keeps the whole model's groups (`stageGroups`, stageKvGroupLayout).
 MemoryPlan planLayers(const Scenario &s, const EngineRules &rulesRef, const ModelArch &m,
-                      const QList<TensorGroup> &inventory, bool holdsSampler, const ExpertPlacement &experts)
+                      const QList<TensorGroup> &inventory, bool holdsSampler, const ExpertPlacement &experts,
+                      const std::optional<KvGroupLayout> &stageGroups = std::nullopt)
 {
     const EngineRules *rules = &rulesRef;
     const int tp = int(s.tensorParallelSize); // at most num_attention_heads (validateScenario)
@@ -515,7 +517,8 @@ MemoryPlan planLayers(const Scenario &s, const EngineRules &rulesRef, const Mode
         kv.draftPoolLayers = separateDrafter ? draftCacheLayers(s) : 0;
         const ModelArch cacheModel = withDraftLayers(m, kv.draftLayers);
         const ModelArch &km = cacheModel;
-        const KvCacheOptions options = kvCacheOptions(s, plan.dtype, plan.kvCacheDtype);
+        KvCacheOptions options = kvCacheOptions(s, plan.dtype, plan.kvCacheDtype);
+        options.stageGroups = stageGroups;
         const KvCacheLayout layout = kvCacheLayout(km, options);
         const KvGroupLayout &groups = layout.groups;
         plan.blockSize = layout.blockSize;
@@ -547,6 +550,10 @@ MemoryPlan planLayers(const Scenario &s, const EngineRules &rulesRef, const Mode
         kv.sharedLayers = groups.sharedLayers;
         kv.groupSize = groups.groupSize;
         kv.numGroups = groups.numGroups();
+        kv.fullGroups = groups.fullGroups;
+        kv.slidingGroups = groups.slidingGroups;
+        kv.chunkedGroups = groups.chunkedGroups;
+        kv.recurrentGroups = groups.recurrentGroups;
         kv.paddingLayers = groups.paddingLayers();
         kv.pageBytes = layout.pageBytes;
         const RecurrentState state =
@@ -713,7 +720,8 @@ MemoryPlan planPipeline(const Scenario &s, const EngineRules &rules, const Model
         const ModelArch stageModel = pipelineStageModel(m, layers);
         MemoryPlan stagePlan =
             planLayers(s, rules, stageModel, pipelineStageInventory(stageModel, layers), layers.last,
-                       expertPlacement(stageModel, int(s.tensorParallelSize), 1, s.enableExpertParallel));
+                       expertPlacement(stageModel, int(s.tensorParallelSize), 1, s.enableExpertParallel),
+                       stageKvGroupLayout(m, layers.firstLayer, layers.layers));
         const PipelineStagePlan stage = stageFigures(stagePlan, layers);
         const PipelineStagePlan &least = stages.isEmpty() ? stage : stages.at(binding);
         if (stage.ownBlocks < least.ownBlocks ||

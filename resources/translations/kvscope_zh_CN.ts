@@ -3785,8 +3785,12 @@
         <translation>级数多于 %1 的 %2 层（vLLM 每级至少一层）</translation>
     </message>
     <message>
-        <source>%1 has %2 layers, whose KV cache groups vLLM forms over the whole model; kvscope plans pipeline stages of models whose layers all cache alike</source>
-        <translation>%1 含 %2 层，vLLM 按整个模型划分它们的 KV Cache 分组；kvscope 只为各层缓存方式相同的模型规划流水线级</translation>
+        <source>%1 has %2 layers; kvscope plans pipeline stages of models whose layers hold attention caches of their own</source>
+        <translation>%1 含 %2 层；kvscope 只为各层各自持有注意力缓存的模型规划流水线级</translation>
+    </message>
+    <message>
+        <source>%1 %2: vLLM groups %3&apos;s sliding-window layers over a pipeline&apos;s stages from 0.11 on (%4 %5)</source>
+        <translation>%1 %2：vLLM 从 0.11 起才跨流水线各级划分 %3 的滑动窗口层分组（%4 %5）</translation>
     </message>
     <message>
         <source>%1 carries a vision tower; kvscope plans pipeline stages of text models only</source>

@@ -238,6 +238,21 @@ private Q_SLOTS:
         QCOMPARE(lineOf(sheet, "bits_per_weight").result.real, plan.weights.bitsPerWeight);
     }
 
+    void aSlidingModelsPipelineStageKeepsTheModelsGroups()
+    {
+        // Gemma 3 1B over three stages: each keeps the whole model's 7 groups (1 full, 6 sliding), a block
+        // two pages on each (tests/core/tst_pipeline.cpp works them out); the lines count those groups.
+        Scenario s = scenarioFor(QStringLiteral("gemma-3-1b"), 16, 8192, 1);
+        s.pipelineParallelSize = 3;
+        const MemoryPlan plan = planMemory(s);
+        const FormulaSheet sheet = formulaSheet(s, plan);
+        verifyLinesAddUp(sheet);
+        const FormulaLine &blocks = lineOf(sheet, "blocks_per_sequence");
+        QCOMPARE(termOf(blocks, "full_groups").value, std::int64_t(1));
+        QCOMPARE(termOf(blocks, "sliding_groups").value, std::int64_t(6));
+        QCOMPARE(termOf(lineOf(sheet, "kv_cache_bytes"), "group_size").value, std::int64_t(2));
+    }
+
     void dataParallelRanksAddTheirCaches()
     {
         // DeepSeek-V2-Lite over three ranks with its 64 experts divided (22, 21, 21): one rank

@@ -4,6 +4,7 @@
 // the embedding on the last), every stage's own cache and the fewest blocks for all,
 // the refusals, and the option in scenario values and launch lines.
 #include "core/engine/runtime.h"
+#include "core/plan/kvcache.h"
 #include "core/plan/pipelineparallel.h"
 #include "core/plan/planner.h"
 #include "core/scenario/launchline.h"
@@ -151,6 +152,65 @@ private Q_SLOTS:
         QCOMPARE(plan.weights.checkpointBytes, planMemory(llama8b(1)).weights.checkpointBytes);
     }
 
+    void slidingWindowStagesKeepTheWholeModelsGroups()
+    {
+        // Gemma 3 1B: 26 layers, every sixth full (5, 11, 17, 23), the other 22 sliding. vLLM groups the
+        // whole model's layers (_get_kv_cache_groups_uniform_page_size, vllm/v1/core/kv_cache_utils.py):
+        // the smallest kind's 4 layers a group, the 22 sliding ones s0..s21 in ceil(22 / 4) = 6 groups,
+        // group i keeping s[i::6], the 4 full ones in one group: 7 groups. Each stage keeps the groups with
+        // its own layers in them (_project_kv_cache_groups_to_worker, vllm-project/vllm#23974), and a block
+        // takes a page in as many slots as its fullest group keeps (get_kv_cache_config_from_groups).
+        const ModelArch gemma = preset(QStringLiteral("gemma-3-1b"));
+        const QList<PipelineStageLayers> stages = pipelineStages(gemma.numLayers, 3);
+        QCOMPARE(layerCounts(gemma.numLayers, 3), QList<int>({9, 9, 8}));
+        // Stage 0, layers 0-8: full 5; sliding s0..s7, two in groups 0 and 1 (s0, s6; s1, s7). Grouped
+        // alone its 1 full and 8 sliding layers would make groups of one layer: one slot, not two.
+        // Stage 1, layers 9-17: full 11 and 17; sliding s8..s14, two in group 2 (s8, s14).
+        // Stage 2, layers 18-25: full 23; sliding s15..s21, two in group 3 (s15, s21).
+        const QList<std::pair<int, int>> fullAndSliding = {{1, 8}, {2, 7}, {1, 7}};
+        for (const PipelineStageLayers &stage : stages) {
+            const KvGroupLayout groups = stageKvGroupLayout(gemma, stage.firstLayer, stage.layers);
+            QCOMPARE(groups.fullGroups, 1);
+            QCOMPARE(groups.slidingGroups, 6);
+            QCOMPARE(groups.fullLayers, fullAndSliding.at(stage.index).first);
+            QCOMPARE(groups.slidingLayers, fullAndSliding.at(stage.index).second);
+            QCOMPARE(groups.groupSize, 2);
+        }
+
+        Scenario s = llama8b(3);
+        s.model = gemma;
+        const MemoryPlan plan = planMemory(s);
+        QCOMPARE(plan.kv.numGroups, 7);
+        QCOMPARE(plan.kv.groupSize, 2);
+        // One block of one layer: 16 tokens x 1 KV head x 256 x (K + V) x 2 bytes.
+        QCOMPARE(plan.kv.pageBytes, std::int64_t(16'384));
+        for (const PipelineStagePlan &stage : plan.pipelineStages)
+            QCOMPARE(stage.ownBlocks, stage.availableBytes / (2 * 16'384));
+
+        // Mistral 7B v0.1 slides on every layer: one kind, one group a stage, as a model of full layers.
+        s = llama8b(2);
+        s.model = preset(QStringLiteral("mistral-7b-v0.1"));
+        const MemoryPlan mistral = planMemory(s);
+        QCOMPARE(mistral.kv.numGroups, 1);
+        QCOMPARE(mistral.kv.groupSize, 16);
+        for (const PipelineStagePlan &stage : mistral.pipelineStages)
+            QCOMPARE(stage.ownBlocks, stage.availableBytes / (16 * mistral.kv.pageBytes));
+    }
+
+    void slidingWindowStagesNeedVllm011()
+    {
+        // Before vllm-project/vllm#23974 (merged 2025-09-14, in v0.11.0) each stage grouped its own layers.
+        Scenario s = llama8b(2);
+        s.model = preset(QStringLiteral("gpt-oss-20b"));
+        // gpt-oss-20b's 24 layers alternate sliding and full: two groups of 12, six of each on a stage.
+        const MemoryPlan newest = planMemory(s);
+        QCOMPARE(newest.kv.numGroups, 2);
+        QCOMPARE(newest.kv.groupSize, 6);
+        s.vllmVersion = QStringLiteral("0.10.2");
+        KVSCOPE_VERIFY_ERROR(planMemory(s), QStringLiteral("--pipeline-parallel-size 2"),
+                             QStringLiteral("0.11"));
+    }
+
     void onlyTheLastStageSamples()
     {
         // H100 defaults: 1,024 sequences, 8,192 batched tokens. The first stage's peak is its
@@ -183,10 +243,13 @@ private Q_SLOTS:
         KVSCOPE_VERIFY_ERROR(planMemory(s), QStringLiteral("--pipeline-parallel-size 0"),
                              QStringLiteral("positive"));
         s = llama8b(2);
-        s.model = preset(QStringLiteral("gemma-3-27b"));
+        s.model = preset(QStringLiteral("qwen3-next-80b-a3b"));
         s.maxModelLen = 0;
         KVSCOPE_VERIFY_ERROR(planMemory(s), QStringLiteral("--pipeline-parallel-size 2"),
-                             QStringLiteral("sliding-window"));
+                             QStringLiteral("recurrent"));
+        s.model = preset(QStringLiteral("gemma-3-27b"));
+        KVSCOPE_VERIFY_ERROR(planMemory(s), QStringLiteral("--pipeline-parallel-size 2"),
+                             QStringLiteral("vision tower"));
         s = llama8b(2);
         s.engine = Engine::Sglang;
         KVSCOPE_VERIFY_ERROR(planMemory(s), QStringLiteral("--pipeline-parallel-size 2"),
