@@ -19,13 +19,11 @@ QString refusal(std::int64_t pp, const QString &why)
         .arg(optionFlag(ScenarioField::PipelineParallelSize), QString::number(pp), why);
 }
 
-/// The layer kinds kvscope does not split into stages: recurrent state pages and layers that reuse
-/// another layer's cache. (Sliding-window and chunked layers keep the whole model's groups on every
-/// stage: stageKvGroupLayout.)
+/// The layer kind kvscope does not split into stages: layers that reuse another layer's cache.
+/// (Sliding-window, chunked and recurrent layers keep the whole model's groups on every stage:
+/// stageKvGroupLayout.)
 QString unstagedLayerKind(const ModelArch &m)
 {
-    if (m.recurrent.enabled())
-        return QStringLiteral("recurrent");
     if (m.kvSharedLayers > 0 || m.gemma3n.enabled())
         return QStringLiteral("KV-sharing");
     return {};
@@ -102,6 +100,7 @@ ModelArch pipelineStageModel(const ModelArch &m, const PipelineStageLayers &stag
     staged.moe.denseLayers = m.moe.denseLayers.mid(stage.firstLayer, stage.layers);
     staged.slidingLayers = m.slidingLayers.mid(stage.firstLayer, stage.layers);
     staged.chunkedLayers = m.chunkedLayers.mid(stage.firstLayer, stage.layers);
+    staged.recurrent.layers = m.recurrent.layers.mid(stage.firstLayer, stage.layers);
     // A checkpoint measured from its files is the whole model's, not a stage's.
     staged.measured = {};
     return staged;

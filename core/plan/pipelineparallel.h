@@ -34,9 +34,9 @@ struct PipelineStageLayers
 QList<PipelineStageLayers> pipelineStages(int numLayers, int pp);
 
 /// What kvscope plans under pipeline parallelism: vLLM, a pipeline of at most num_hidden_layers
-/// stages, and models without recurrent or KV-sharing layers and without a vision tower (full,
-/// sliding-window and chunked attention layers; VllmRules::validate asks vLLM 0.11 for the mixed
-/// ones). Throws kvscope::Error naming --pipeline-parallel-size and the value.
+/// stages, and models without KV-sharing layers and without a vision tower (full, sliding-window,
+/// chunked and recurrent layers; VllmRules::validate asks vLLM 0.11 for the mixed ones). Throws
+/// kvscope::Error naming --pipeline-parallel-size and the value.
 void validatePipelineParallel(const ModelArch &model, std::int64_t pipelineParallelSize, Engine engine);
 
 /// The stage counts from 1 to `maxStages` that validatePipelineParallel accepts.

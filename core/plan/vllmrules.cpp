@@ -52,14 +52,15 @@ void VllmRules::validate(const Scenario &s) const
                                                 "offloading %2's latent-attention cache (%3 %4)")
                         .arg(optionFlag(ScenarioField::KvOffloadingSize), s.model.name,
                              optionFlag(ScenarioField::VllmVersion), release->text()));
-    // vLLM groups a pipeline's sliding-window and chunked layers over the whole model from
+    // vLLM groups a pipeline's sliding-window, chunked and recurrent layers over the whole model from
     // vllm-project/vllm#23974 (merged 2025-09-14, in v0.11.0); before, each stage grouped its own and
     // stages with other groups failed (vllm-project/vllm#23883).
     if (const std::optional<EngineVersion> &release = m_version.requested;
-        s.pipelineParallelSize > 1 && (s.model.slidingLayerCount() > 0 || s.model.attentionChunkSize > 0) &&
+        s.pipelineParallelSize > 1 &&
+        (s.model.slidingLayerCount() > 0 || s.model.attentionChunkSize > 0 || s.model.recurrent.enabled()) &&
         release && *release < EngineVersion{0, 11, 0})
         throw Error(QCoreApplication::translate("kvscope::Planner",
-                                                "%1 %2: vLLM groups %3's sliding-window layers over a "
+                                                "%1 %2: vLLM groups %3's layers of different kinds over a "
                                                 "pipeline's stages from 0.11 on (%4 %5)")
                         .arg(optionFlag(ScenarioField::PipelineParallelSize))
                         .arg(s.pipelineParallelSize)

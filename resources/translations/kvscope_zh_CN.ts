@@ -3789,8 +3789,8 @@
         <translation>%1 含 %2 层；kvscope 只为各层各自持有注意力缓存的模型规划流水线级</translation>
     </message>
     <message>
-        <source>%1 %2: vLLM groups %3&apos;s sliding-window layers over a pipeline&apos;s stages from 0.11 on (%4 %5)</source>
-        <translation>%1 %2：vLLM 从 0.11 起才跨流水线各级划分 %3 的滑动窗口层分组（%4 %5）</translation>
+        <source>%1 %2: vLLM groups %3&apos;s layers of different kinds over a pipeline&apos;s stages from 0.11 on (%4 %5)</source>
+        <translation>%1 %2：vLLM 从 0.11 起才跨流水线各级为 %3 的不同类型层划分分组（%4 %5）</translation>
     </message>
     <message>
         <source>%1 carries a vision tower; kvscope plans pipeline stages of text models only</source>

@@ -197,6 +197,30 @@ private Q_SLOTS:
             QCOMPARE(stage.ownBlocks, stage.availableBytes / (16 * mistral.kv.pageBytes));
     }
 
+    void recurrentStagesKeepTheWholeModelsGroups()
+    {
+        // Qwen3-Next-80B-A3B: 48 layers, every fourth full attention (3, 7, ...), the other 36 Gated
+        // DeltaNet. The whole model's groups: 12 layers a group (the full layers' count), the recurrent ones
+        // in 3 groups, the full ones in 1. Two stages of 24 layers keep 6 layers of each group: a block takes
+        // six pages, and a request still holds blocks in all four groups.
+        Scenario s = llama8b(2);
+        s.model = preset(QStringLiteral("qwen3-next-80b-a3b"));
+        s.tensorParallelSize = 2;
+        const MemoryPlan plan = planMemory(s);
+        QCOMPARE(plan.kv.numGroups, 4);
+        QCOMPARE(plan.kv.recurrentGroups, 3);
+        QCOMPARE(plan.kv.groupSize, 6);
+        QCOMPARE(plan.kv.recurrentLayers, 18);
+        QCOMPARE(plan.kv.fullLayers, 6);
+        // The block size is the one-stage plan's on the same GPUs a stage has: raised until one attention
+        // page holds a layer's state (hybridBlockSize), a per-layer figure that no layer count changes.
+        s.pipelineParallelSize = 1;
+        QCOMPARE(plan.blockSize, planMemory(s).blockSize);
+        QCOMPARE(plan.kv.pageBytes, planMemory(s).kv.pageBytes);
+        for (const PipelineStagePlan &stage : plan.pipelineStages)
+            QCOMPARE(stage.ownBlocks, stage.availableBytes / (6 * plan.kv.pageBytes));
+    }
+
     void slidingWindowStagesNeedVllm011()
     {
         // Before vllm-project/vllm#23974 (merged 2025-09-14, in v0.11.0) each stage grouped its own layers.
@@ -243,10 +267,10 @@ private Q_SLOTS:
         KVSCOPE_VERIFY_ERROR(planMemory(s), QStringLiteral("--pipeline-parallel-size 0"),
                              QStringLiteral("positive"));
         s = llama8b(2);
-        s.model = preset(QStringLiteral("qwen3-next-80b-a3b"));
         s.maxModelLen = 0;
+        s.model = preset(QStringLiteral("gemma-3n-e4b"));
         KVSCOPE_VERIFY_ERROR(planMemory(s), QStringLiteral("--pipeline-parallel-size 2"),
-                             QStringLiteral("recurrent"));
+                             QStringLiteral("KV-sharing"));
         s.model = preset(QStringLiteral("gemma-3-27b"));
         KVSCOPE_VERIFY_ERROR(planMemory(s), QStringLiteral("--pipeline-parallel-size 2"),
                              QStringLiteral("vision tower"));

@@ -437,7 +437,7 @@ private Q_SLOTS:
         QCOMPARE(controller()->plan().pipelineStages.size(), 2);
     }
 
-    // A model whose stages kvscope does not plan (recurrent layers, a vision tower) is still a
+    // A model whose stages kvscope does not plan (KV-sharing layers, a vision tower) is still a
     // model the user can pick with two stages set: the stages fall back to what it takes, as the GPU
     // count does, rather than the model choice being refused.
     void aModelWithoutStagesTakesTheLayoutItCan()
@@ -445,10 +445,12 @@ private Q_SLOTS:
         QSignalSpy errors(controller(), &ScenarioController::errorOccurred);
         controller()->setPipelineParallelSize(4);
         QCOMPARE(controller()->scenario().pipelineParallelSize, std::int64_t(4));
-        // Sliding-window layers take stages (the whole model's KV groups on each).
-        controller()->setModel(test::preset(QStringLiteral("gpt-oss-120b")));
-        QCOMPARE(controller()->scenario().pipelineParallelSize, std::int64_t(4));
-        for (const char *id : {"qwen3-next-80b-a3b", "qwen2.5-vl-7b"}) {
+        // Sliding-window and recurrent layers take stages (the whole model's KV groups on each).
+        for (const char *id : {"gpt-oss-120b", "qwen3-next-80b-a3b"}) {
+            controller()->setModel(test::preset(QLatin1String(id)));
+            QCOMPARE(controller()->scenario().pipelineParallelSize, std::int64_t(4));
+        }
+        for (const char *id : {"gemma-3n-e4b", "qwen2.5-vl-7b"}) {
             controller()->setModel(test::preset(QLatin1String(id)));
             QCOMPARE(controller()->scenario().model.name, test::preset(QLatin1String(id)).name);
             QCOMPARE(controller()->scenario().pipelineParallelSize, std::int64_t(1));
