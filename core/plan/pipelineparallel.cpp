@@ -75,11 +75,6 @@ void validatePipelineParallel(const ModelArch &m, std::int64_t pp, Engine engine
                                             "%1 has %2 layers; kvscope plans pipeline stages of models whose "
                                             "layers hold attention caches of their own")
                     .arg(m.name, kind)));
-    if (m.vision.enabled())
-        throw Error(refusal(pp, QCoreApplication::translate("kvscope::Planner",
-                                                            "%1 carries a vision tower; kvscope plans "
-                                                            "pipeline stages of text models only")
-                                    .arg(m.name)));
     if (m.format == ModelFormat::Gguf)
         throw Error(refusal(pp, QCoreApplication::translate("kvscope::Planner",
                                                             "%1 is a GGUF file; kvscope plans pipeline "

@@ -34,9 +34,10 @@ struct PipelineStageLayers
 QList<PipelineStageLayers> pipelineStages(int numLayers, int pp);
 
 /// What kvscope plans under pipeline parallelism: vLLM, a pipeline of at most num_hidden_layers
-/// stages, and models without KV-sharing layers and without a vision tower (full, sliding-window,
-/// chunked and recurrent layers; VllmRules::validate asks vLLM 0.11 for the mixed ones). Throws
-/// kvscope::Error naming --pipeline-parallel-size and the value.
+/// stages, and models without KV-sharing layers (full, sliding-window, chunked and recurrent layers;
+/// VllmRules::validate asks vLLM 0.11 for the mixed ones). A vision tower is whole on every stage, as
+/// vLLM builds it on every rank (pipelineStageInventory). Throws kvscope::Error naming
+/// --pipeline-parallel-size and the value.
 void validatePipelineParallel(const ModelArch &model, std::int64_t pipelineParallelSize, Engine engine);
 
 /// The stage counts from 1 to `maxStages` that validatePipelineParallel accepts.
@@ -45,8 +46,10 @@ QList<int> validPipelineParallelSizes(const ModelArch &model, Engine engine, int
 /// The model as one stage holds it: its layers, with the per-layer dense/MoE flags sliced.
 ModelArch pipelineStageModel(const ModelArch &model, const PipelineStageLayers &stage);
 
-/// The stage's tensors (from tensorInventory(stageModel)): its layers', the input embedding on
-/// the first stage, the final norm and lm_head on the last. A tied head keeps its own copy of
+/// The stage's tensors (from tensorInventory(stageModel)): its layers', a vision tower's whole (vLLM
+/// builds it on every rank: Qwen2_5_VLForConditionalGeneration's self.visual has no rank check,
+/// vllm/model_executor/models/qwen2_5_vl.py), the input embedding on the first stage, the final norm
+/// and lm_head on the last. A tied head keeps its own copy of
 /// the embedding on the last stage: vLLM's decoders build embed_tokens `if is_first_rank or
 /// (tie_word_embeddings and is_last_rank)` (vllm/model_executor/models/llama.py) and tie
 /// lm_head to it.

@@ -128,11 +128,13 @@ void VllmRules::applyLimits(const Scenario &s, MemoryPlan &plan) const
 
 std::int64_t VllmRules::activationBytes(const ModelArch &model, const MemoryPlan &plan) const
 {
+    // The dummy images are encoded first, on every pipeline stage; their outputs stay in the encoder cache
+    // through the language model's dummy forward and the sampler run (GPUModelRunner.profile_run clears
+    // them after both, and samples on the last stage only).
     if (!plan.holdsSampler)
-        return forwardPeakBytes(model, bytesPerElement(plan.dtype), plan.tensorParallelSize,
-                                plan.expertTensorParallelSize, plan.maxNumBatchedTokens);
-    // The dummy images are encoded first; their outputs stay in the encoder cache through the language
-    // model's dummy forward and the sampler run (GPUModelRunner.profile_run clears them after both).
+        return plan.encoder.peakBytes(forwardPeakBytes(model, bytesPerElement(plan.dtype),
+                                                       plan.tensorParallelSize, plan.expertTensorParallelSize,
+                                                       plan.maxNumBatchedTokens));
     // V1's calibrated sampler term holds for V1's starts either way (its calibration logs compile, but for
     // log 6) and stands in for a Model Runner V2 start that compiles; a warm V2 start's is its source's.
     if (plan.modelRunnerV2 && plan.warmCompileCache)

@@ -3793,10 +3793,6 @@
         <translation>%1 %2：vLLM 从 0.11 起才跨流水线各级为 %3 的不同类型层划分分组（%4 %5）</translation>
     </message>
     <message>
-        <source>%1 carries a vision tower; kvscope plans pipeline stages of text models only</source>
-        <translation>%1 带视觉编码器；kvscope 只为纯文本模型规划流水线级</translation>
-    </message>
-    <message>
         <source>%1 is a GGUF file; kvscope plans pipeline stages of safetensors checkpoints only</source>
         <translation>%1 是 GGUF 文件；kvscope 只为 safetensors 检查点规划流水线级</translation>
     </message>
