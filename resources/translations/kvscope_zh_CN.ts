@@ -2739,7 +2739,7 @@
     </message>
     <message>
         <source>%1 differs by more than kvscope is validated to (%2 %): the log says %3 GiB, kvscope plans %4.</source>
-        <translation>%1 的差异超出了 kvscope 的验证范围（%2 %）：日志为 %3 GiB，kvscope 规划为 %4。</translation>
+        <translation>%1的差异超出了 kvscope 的验证范围（%2 %）：日志为 %3 GiB，kvscope 规划为 %4。</translation>
     </message>
     <message>
         <source> This release does not subtract it, so the KV cache does not depend on it.</source>
