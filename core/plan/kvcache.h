@@ -99,7 +99,7 @@ struct KvCacheOptions
     /// The recurrent states keep a pool of their own (SGLang's state pool), not blocks of this one.
     bool statesInOwnPool = false;
     /// A pipeline stage's groups (stageKvGroupLayout); nullopt: the model's own (kvGroupLayout).
-    std::optional<KvGroupLayout> stageGroups;
+    std::optional<KvGroupLayout> stageGroups = std::nullopt;
 };
 
 /// SGLang's split of a hybrid sliding-window model's cache (HybridSWAPoolConfigurator,
