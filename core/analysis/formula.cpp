@@ -12,6 +12,7 @@
 #include "core/plan/cudagraphmemory.h"
 #include "core/plan/expertparallel.h"
 #include "core/plan/kvcache.h"
+#include "core/plan/pipelineparallel.h"
 #include "core/plan/planner.h"
 #include "core/plan/speculativedecoding.h"
 #include "core/plan/speed.h"
@@ -572,8 +573,8 @@ QList<FormulaLine> allocationLines(const Scenario &s, const MemoryPlan &plan, co
     lines << page.result(bytes(QString(), kv.pageBytes, {}), pageNote);
 
     // The drafter's layers share the pool; a running request holds slots beyond its tokens.
-    const ModelArch cacheModel = poolModel(s, kv.draftLayers);
-    const KvCacheLayout layout = kvCacheLayout(cacheModel, kvCacheOptions(s, plan.dtype, plan.kvCacheDtype));
+    const PlanCache pool =
+        planCache(poolModel(s, kv.draftLayers), plan, kvCacheOptions(s, plan.dtype, plan.kvCacheDtype));
     const std::int64_t tokensHeld = heldTokens(plan.seqLen, kv.speculativeSlots, plan.maxModelLen);
     const FormulaTerm held =
         tokensHeld != plan.seqLen
@@ -588,7 +589,7 @@ QList<FormulaLine> allocationLines(const Scenario &s, const MemoryPlan &plan, co
     if (swaSplit)
         appendSwaBlocks(blocks, kv, held);
     else
-        appendGroupBlocks(blocks, kv, sequenceBlocksPerGroup(cacheModel, layout, tokensHeld), held,
+        appendGroupBlocks(blocks, kv, sequenceBlocksPerGroup(pool.model, pool.layout, tokensHeld), held,
                           t.blockSize,
                           QStringLiteral("blocks the last min(seq_len, sliding_window) tokens touch"),
                           QStringLiteral("blocks of the current chunk"));
@@ -1060,8 +1061,8 @@ QList<FormulaLine> capacityLines(const Scenario &s, const MemoryPlan &plan, cons
                 capacity.term(lines.at(blocksLine)).op(" × ").term(blockSize);
         });
 
-    const ModelArch cacheModel = poolModel(s, kv.draftLayers);
-    const KvCacheLayout layout = kvCacheLayout(cacheModel, kvCacheOptions(s, plan.dtype, plan.kvCacheDtype));
+    const PlanCache pool =
+        planCache(poolModel(s, kv.draftLayers), plan, kvCacheOptions(s, plan.dtype, plan.kvCacheDtype));
     const QString maxModelLenFlag = optionFlag(ScenarioField::MaxModelLen, plan.engine);
     if (swaSplit) {
         LineBuilder windowPool(FormulaSection::Capacity, QStringLiteral("swa_pool_tokens"));
@@ -1076,7 +1077,7 @@ QList<FormulaLine> capacityLines(const Scenario &s, const MemoryPlan &plan, cons
     else
         appendGroupBlocks(
             request, kv,
-            requestBlocksPerGroup(cacheModel, layout, plan.maxModelLen, plan.maxNumBatchedTokens),
+            requestBlocksPerGroup(pool.model, pool.layout, plan.maxModelLen, plan.maxNumBatchedTokens),
             maxModelLen, blockSize,
             QStringLiteral("blocks of min(sliding_window − 1 + max_num_batched_tokens, "
                            "max_model_len) tokens, plus one"),

@@ -6,6 +6,7 @@
 #include "core/common/units.h"
 #include "core/plan/expertparallel.h"
 #include "core/plan/kvcache.h"
+#include "core/plan/pipelineparallel.h"
 #include "core/plan/planner.h"
 #include "core/plan/speculativedecoding.h"
 #include "core/scenario/scenario.h"
@@ -237,7 +238,8 @@ GrowthChartData growthChartData(const Scenario &scenario, const MemoryPlan &plan
 
     // A GPU of one data-parallel rank holds its share of a batch (the batch axis is the deployment's).
     const auto onRank = [&](std::int64_t batch) { return dataParallelShare(batch, plan.dataParallelSize); };
-    // The drafter's layers share the pool; a running request holds its speculative slots too.
+    // The drafter's layers share the pool; a running request holds its speculative slots too. Under
+    // pipeline parallelism the curves are the binding stage's cache, as the plan's figures are.
     const ModelArch m = poolModel(scenario, plan.kv.draftLayers);
     const std::int64_t slots = plan.kv.speculativeSlots;
     const QList<KvCacheDtype> walk = chartKvDtypes(plan, d.currentCurve);
@@ -253,14 +255,14 @@ GrowthChartData growthChartData(const Scenario &scenario, const MemoryPlan &plan
         }
         const MemoryPlan &fits = i == d.currentCurve ? plan : otherPlan;
         curve.fitsUpTo = bySequence ? fits.largestSeqLenThatFits : fits.largestBatchThatFits;
-        const KvCacheLayout layout =
-            kvCacheLayout(m, kvCacheOptions(scenario, plan.dtype, curve.kvCacheDtype));
+        const PlanCache cache = planCache(m, plan, kvCacheOptions(scenario, plan.dtype, curve.kvCacheDtype));
         for (std::int64_t x : xs) {
             try {
-                const std::int64_t kv =
-                    bySequence
-                        ? kvCacheBytes(m, layout, plan.rankBatchSize, x + slots, scenario.sharedPrefixLen)
-                        : kvCacheBytes(m, layout, onRank(x), plan.seqLen + slots, scenario.sharedPrefixLen);
+                const std::int64_t kv = bySequence
+                                            ? kvCacheBytes(cache.model, cache.layout, plan.rankBatchSize,
+                                                           x + slots, scenario.sharedPrefixLen)
+                                            : kvCacheBytes(cache.model, cache.layout, onRank(x),
+                                                           plan.seqLen + slots, scenario.sharedPrefixLen);
                 const std::int64_t total = (Checked(d.fixedBytes) + kv).value();
                 curve.x << x;
                 curve.kvBytes << kv;
@@ -280,15 +282,15 @@ GrowthChartData growthChartData(const Scenario &scenario, const MemoryPlan &plan
         CounterfactualCurve curve;
         curve.kind = kind;
         curve.kvHeads = changed->numKvHeads;
-        curve.cacheLayers = kvCacheLayerCount(*changed);
-        const KvCacheLayout layout =
-            kvCacheLayout(*changed, kvCacheOptions(scenario, plan.dtype, plan.kvCacheDtype));
+        const PlanCache cache =
+            planCache(*changed, plan, kvCacheOptions(scenario, plan.dtype, plan.kvCacheDtype));
+        curve.cacheLayers = kvCacheLayerCount(cache.model);
         for (std::int64_t x : xs) {
             try {
-                curve.kvBytes << (bySequence ? kvCacheBytes(*changed, layout, plan.rankBatchSize, x + slots,
-                                                            scenario.sharedPrefixLen)
-                                             : kvCacheBytes(*changed, layout, onRank(x), plan.seqLen + slots,
-                                                            scenario.sharedPrefixLen));
+                curve.kvBytes << (bySequence ? kvCacheBytes(cache.model, cache.layout, plan.rankBatchSize,
+                                                            x + slots, scenario.sharedPrefixLen)
+                                             : kvCacheBytes(cache.model, cache.layout, onRank(x),
+                                                            plan.seqLen + slots, scenario.sharedPrefixLen));
                 curve.x << x;
             } catch (const Error &) {
                 break; // beyond 2^63 bytes: the curve ends here

@@ -132,6 +132,19 @@ PipelineStagePlan stageFigures(const MemoryPlan &stagePlan, const PipelineStageL
     return stage;
 }
 
+PlanCache planCache(const ModelArch &model, const MemoryPlan &plan, KvCacheOptions options)
+{
+    if (plan.pipelineStages.isEmpty())
+        return {model, kvCacheLayout(model, options)};
+    const PipelineStagePlan &binding = plan.pipelineStages.at(plan.bindingStage);
+    const PipelineStageLayers layers{binding.index, binding.firstLayer, binding.layers, binding.index == 0,
+                                     binding.index == plan.pipelineParallelSize - 1};
+    options.stageGroups = stageKvGroupLayout(model, layers.firstLayer, layers.layers);
+    ModelArch stage = pipelineStageModel(model, layers);
+    const KvCacheLayout layout = kvCacheLayout(stage, options);
+    return {std::move(stage), layout};
+}
+
 PipelineStagePlan firstPipelineStage(const MemoryPlan &plan)
 {
     if (!plan.pipelineStages.isEmpty())

@@ -7,6 +7,7 @@
 #include "core/engine/engine.h"
 #include "core/model/inventory.h"
 #include "core/model/modelarch.h"
+#include "core/plan/kvcache.h"
 #include "core/plan/memoryplan.h"
 
 #include <cstdint>
@@ -57,6 +58,16 @@ QList<TensorGroup> pipelineStageInventory(const ModelArch &stageModel, const Pip
 
 /// A stage's figures from the plan of its GPUs (planned with the stage's layers and tensors).
 PipelineStagePlan stageFigures(const MemoryPlan &stagePlan, const PipelineStageLayers &layers);
+
+/// The cache a plan's per-GPU figures are of, for `model` (the plan's pool model, or a counterfactual of
+/// it with the same layer count): the whole model's layers, or under pipeline parallelism the binding
+/// stage's, with the whole model's groups projected onto them (stageKvGroupLayout).
+struct PlanCache
+{
+    ModelArch model;
+    KvCacheLayout layout;
+};
+PlanCache planCache(const ModelArch &model, const MemoryPlan &plan, KvCacheOptions options);
 
 /// The first stage of `plan`: its pipelineStages' first, or for one stage the plan itself. A
 /// pipeline's start-up log prints its per-GPU lines from the first stage's workers.

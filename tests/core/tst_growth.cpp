@@ -209,6 +209,34 @@ private Q_SLOTS:
         QCOMPARE(d.engine, Engine::Sglang); // its markers take SGLang's flags (--context-length)
     }
 
+    void pipelineCurvesAreTheBindingStages_data()
+    {
+        QTest::addColumn<QString>("model");
+        QTest::newRow("full layers") << "llama-3.1-8b";
+        QTest::newRow("sliding and full") << "gemma-3-1b";
+    }
+
+    // Under pipeline parallelism the plan's figures per GPU are the stage that binds the cache's: the
+    // curves are that stage's cache too (its layers, the whole model's groups projected onto them), so
+    // they pass through the plan's own point at every precision.
+    void pipelineCurvesAreTheBindingStages()
+    {
+        QFETCH(QString, model);
+        Scenario s = defaultScenario();
+        s.model = preset(model);
+        s.pipelineParallelSize = 3;
+        s.batchSize = 4;
+        s.seqLen = 8192;
+        const MemoryPlan plan = planMemory(s);
+        for (const GrowthAxis axis : {GrowthAxis::SequenceLength, GrowthAxis::BatchSize}) {
+            const GrowthChartData d = growthChartData(s, plan, axis, 64);
+            const GrowthCurve &c = d.curves.at(d.currentCurve);
+            const qsizetype at = c.x.indexOf(d.currentX);
+            QVERIFY(at >= 0);
+            QCOMPARE(c.kvBytes.at(at), plan.kv.cacheBytes);
+        }
+    }
+
     void linearAxisFramesTheCurrentPointAndTheCrossing()
     {
         const Scenario s = defaultScenario();
