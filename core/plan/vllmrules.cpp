@@ -53,8 +53,9 @@ void VllmRules::validate(const Scenario &s) const
                         .arg(optionFlag(ScenarioField::KvOffloadingSize), s.model.name,
                              optionFlag(ScenarioField::VllmVersion), release->text()));
     // vLLM groups a pipeline's sliding-window, chunked and recurrent layers over the whole model from
-    // vllm-project/vllm#23974 (merged 2025-09-14, in v0.11.0); before, each stage grouped its own and
-    // stages with other groups failed (vllm-project/vllm#23883).
+    // vllm-project/vllm#23974 (merged 2025-09-14, in v0.11.0); before, each stage grouped its own layers
+    // (get_kv_cache_config per worker, then unify_kv_cache_configs), and vLLM's own pipeline test of a
+    // Gemma-2 model stayed disabled until that change (vllm-project/vllm#23883).
     if (const std::optional<EngineVersion> &release = m_version.requested;
         s.pipelineParallelSize > 1 &&
         (s.model.slidingLayerCount() > 0 || s.model.attentionChunkSize > 0 || s.model.recurrent.enabled()) &&
