@@ -136,9 +136,8 @@ PlanCache planCache(const ModelArch &model, const MemoryPlan &plan, KvCacheOptio
 {
     if (plan.pipelineStages.isEmpty())
         return {model, kvCacheLayout(model, options)};
-    const PipelineStagePlan &binding = plan.pipelineStages.at(plan.bindingStage);
-    const PipelineStageLayers layers{binding.index, binding.firstLayer, binding.layers, binding.index == 0,
-                                     binding.index == plan.pipelineParallelSize - 1};
+    const PipelineStageLayers layers =
+        pipelineStages(model.numLayers, plan.pipelineParallelSize).at(plan.bindingStage);
     options.stageGroups = stageKvGroupLayout(model, layers.firstLayer, layers.layers);
     ModelArch stage = pipelineStageModel(model, layers);
     const KvCacheLayout layout = kvCacheLayout(stage, options);
