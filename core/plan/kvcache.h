@@ -65,6 +65,11 @@ struct KvGroupLayout
     int chunkedGroups = 0;
     int recurrentGroups = 0;
     int numGroups() const { return fullGroups + slidingGroups + chunkedGroups + recurrentGroups; }
+    /// Layers of more than one kind: vLLM's hybrid grouping.
+    bool mixesKinds() const
+    {
+        return (fullGroups > 0) + (slidingGroups > 0) + (chunkedGroups > 0) + (recurrentGroups > 0) > 1;
+    }
     int paddingLayers() const
     {
         return numGroups() * groupSize - fullLayers - slidingLayers - chunkedLayers - recurrentLayers;

@@ -9,6 +9,7 @@
 #include "core/gpu/vendor.h"
 #include "core/plan/all2all.h"
 #include "core/plan/cudagraphmemory.h"
+#include "core/plan/kvcache.h"
 #include "core/plan/loadreplay.h"
 #include "core/plan/speedconstants.h"
 #include "core/scenario/scenario.h"
@@ -57,9 +58,8 @@ void VllmRules::validate(const Scenario &s) const
     // (get_kv_cache_config per worker, then unify_kv_cache_configs), and vLLM's own pipeline test of a
     // Gemma-2 model stayed disabled until that change (vllm-project/vllm#23883).
     if (const std::optional<EngineVersion> &release = m_version.requested;
-        s.pipelineParallelSize > 1 &&
-        (s.model.slidingLayerCount() > 0 || s.model.attentionChunkSize > 0 || s.model.recurrent.enabled()) &&
-        release && *release < EngineVersion{0, 11, 0})
+        s.pipelineParallelSize > 1 && release && *release < EngineVersion{0, 11, 0} &&
+        kvGroupLayout(layOut(s.model)).mixesKinds())
         throw Error(QCoreApplication::translate("kvscope::Planner",
                                                 "%1 %2: vLLM groups %3's layers of different kinds over a "
                                                 "pipeline's stages from 0.11 on (%4 %5)")

@@ -271,6 +271,9 @@ private Q_SLOTS:
         s.vllmVersion = QStringLiteral("0.10.2");
         KVSCOPE_VERIFY_ERROR(planMemory(s), QStringLiteral("--pipeline-parallel-size 2"),
                              QStringLiteral("0.11"));
+        // Layers of one kind make one group on any release: Mistral 7B v0.1 slides on every layer.
+        s.model = preset(QStringLiteral("mistral-7b-v0.1"));
+        QCOMPARE(planMemory(s).kv.numGroups, 1);
     }
 
     void onlyTheLastStageSamples()
