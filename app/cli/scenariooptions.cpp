@@ -158,6 +158,12 @@ ScenarioOptions::ScenarioOptions()
                            QStringLiteral("vLLM: no CUDA graphs. From vLLM 0.21 the budget then holds no "
                                           "CUDA-graph estimate; speed is not computed (every "
                                           "measurement kvscope is calibrated on captures graphs).")),
+        QCommandLineOption(
+            fileKey(ScenarioField::MoeMxfp8Activations),
+            QStringLiteral("vLLM: VLLM_USE_FLASHINFER_MOE_MXFP4_MXFP8=1. An MXFP4 MoE's experts (gpt-oss) on "
+                           "compute capability 10.x (B200, GB200, B300) quantize their activations to MXFP8 "
+                           "and multiply on the FP8 tensor cores (FlashInfer's TRT-LLM kernel) instead of "
+                           "dequantizing the weights to 16 bits. Changes speed only; ignored elsewhere.")),
         option(fileKey(ScenarioField::CompileCache),
                QStringLiteral(
                    "vLLM: whether its torch.compile cache holds the model at start: cold (the default: a "

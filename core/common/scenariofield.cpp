@@ -86,6 +86,9 @@ const FieldSpelling spellings[] = {
     // A deployment condition, not a vLLM flag: whether the compiled model is in vLLM's cache at start.
     {ScenarioField::CompileCache, "compile-cache", nullptr,
      QT_TRANSLATE_NOOP("kvscope::ScenarioField", "torch.compile cache")},
+    // vLLM 0.10 to 0.13 take it from the environment (VLLM_USE_FLASHINFER_MOE_MXFP4_MXFP8=1), no flag.
+    {ScenarioField::MoeMxfp8Activations, "moe-mxfp8-activations", nullptr,
+     QT_TRANSLATE_NOOP("kvscope::ScenarioField", "MXFP8 MoE activations")},
     {ScenarioField::MaxCudagraphCaptureSize, "max-cudagraph-capture-size", nullptr,
      QT_TRANSLATE_NOOP("kvscope::ScenarioField", "CUDA graphs up to")},
     {ScenarioField::MaxLoras, "max-loras", "max-loras-per-batch",

@@ -50,6 +50,7 @@ enum class ScenarioField
     KvCacheMemoryBytes,
     EnforceEager,
     CompileCache,
+    MoeMxfp8Activations,
     MaxCudagraphCaptureSize,
     MaxLoras,
     MaxLoraRank,

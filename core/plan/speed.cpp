@@ -96,7 +96,7 @@ double vectorOperationShare(const GpuSpec &gpu)
 /// the activations too and use the 8-bit peak where the GPU has it; every
 /// other scheme (and W8A8 on a GPU without those tensor cores) dequantizes
 /// weights to --dtype inside the kernel: weight-only, at the 16-bit peak.
-ComputePath computePath(const GpuSpec &gpu, const QuantizationSpec &q, WeightDtype dtype)
+ComputePath computePath(const GpuSpec &gpu, const QuantizationSpec &q, WeightDtype dtype, bool moeMxfp8)
 {
     const ComputeFormat sixteen = sixteenBitFormat(dtype);
     ComputePath weightOnly{sixteen, q.method != QuantMethod::None, peakOf(gpu, sixteen), {}};
@@ -126,10 +126,14 @@ ComputePath computePath(const GpuSpec &gpu, const QuantizationSpec &q, WeightDty
         if (q.scheme == QLatin1String("NVFP4"))
             return native(ComputeFormat::Fp4, true, QStringLiteral("NVFP4"));
         return weightOnly;
+    case QuantMethod::Mxfp4:
+        // Blackwell's block-scaled MMA (tcgen05, kind::mxf8f6f4) multiplies MXFP4 weights by MXFP8
+        // activations at the FP8 rate; 16-bit activations need the weights dequantized.
+        return moeMxfp8 ? native(ComputeFormat::Fp8, gpu.fp8Native, QStringLiteral("MXFP4 x MXFP8"))
+                        : weightOnly;
     case QuantMethod::Awq:
     case QuantMethod::Gptq:
     case QuantMethod::BitsAndBytesNf4:
-    case QuantMethod::Mxfp4:
         return weightOnly;
     }
     return weightOnly;
@@ -146,7 +150,7 @@ WeightKernel weightKernelFor(const QuantizationSpec &q, const ComputePath &path)
     if (!path.weightOnly) {
         switch (path.format) {
         case ComputeFormat::Fp8:
-            return WeightKernel::Fp8;
+            return q.method == QuantMethod::Mxfp4 ? WeightKernel::Mxfp4Mxfp8 : WeightKernel::Fp8;
         case ComputeFormat::Int8:
             return WeightKernel::Int8;
         case ComputeFormat::Fp4:
@@ -221,6 +225,14 @@ double allReduceTransferSeconds(int gpus, double messageBytes, double linkGBs)
     return 2.0 * (n - 1) / n * messageBytes / (linkGBs * 1e9 / 2);
 }
 
+bool offersMoeMxfp8Kernel(const Scenario &s, QuantMethod weights)
+{
+    // Later releases choose it in the MXFP4 MoE oracle (vllm/model_executor/layers/fused_moe/oracle/mxfp4.py)
+    // on the same terms.
+    return s.engine == Engine::Vllm && weights == QuantMethod::Mxfp4 &&
+           s.gpu.computeCapability.startsWith(QLatin1String("10."));
+}
+
 QString speedBoundName(SpeedBound bound)
 {
     return bound == SpeedBound::Memory ? QStringLiteral("memory") : QStringLiteral("compute");
@@ -249,6 +261,7 @@ SpeedModel::SpeedModel(const Scenario &s, const MemoryPlan &plan, const SpeedCon
     m_denseMlpsScattered = plan.denseLayerMlpsWhole;
     m_expertGpus = m_tensorParallelSize * m_dataParallelSize;
     m_deepEpExchange = usesAll2AllKernels(s) && s.all2allBackend == All2AllBackend::DeepepHighThroughput;
+    m_moeMxfp8 = s.moeMxfp8Activations && offersMoeMxfp8Kernel(s, plan.quantization.method);
     readHardware(s.gpu, plan);
     readConstants(s, plan, constants);
     readWeights(s.model, plan);
@@ -271,7 +284,14 @@ void SpeedModel::readImages(const Scenario &s, const MemoryPlan &plan)
 void SpeedModel::readConstants(const Scenario &s, const MemoryPlan &plan, const SpeedConstants &constants)
 {
     m_generation = gpuGeneration(s.gpu);
-    m_kernel = weightKernelFor(plan.quantization, computePath(s.gpu, plan.quantization, plan.dtype));
+    m_kernel =
+        weightKernelFor(plan.quantization, computePath(s.gpu, plan.quantization, plan.dtype, m_moeMxfp8));
+    if (s.moeMxfp8Activations && !m_moeMxfp8 && s.engine == Engine::Vllm && m_available)
+        m_notes << QCoreApplication::translate("kvscope::Planner",
+                                               "speed: %1 is set, but vLLM runs FlashInfer's MXFP4 x MXFP8 "
+                                               "MoE kernel only for MXFP4 experts on compute capability 10.x "
+                                               "GPUs; ignored here")
+                       .arg(optionFlag(ScenarioField::MoeMxfp8Activations));
     if (m_kernel == WeightKernel::FourBitWeightOnly && runsMachete(s, plan.quantization.method))
         m_kernel = WeightKernel::Machete;
     // An FP4 cache is dequantized in the attention kernel as an FP8 one is; no measurement
@@ -398,7 +418,7 @@ void SpeedModel::readHardware(const GpuSpec &gpu, const MemoryPlan &plan)
 {
     // Every figure the roofline needs, or a note saying which is missing.
     const int tp = plan.tensorParallelSize;
-    const ComputePath path = computePath(gpu, plan.quantization, plan.dtype);
+    const ComputePath path = computePath(gpu, plan.quantization, plan.dtype, m_moeMxfp8);
     m_format = path.format;
     m_weightOnly = path.weightOnly;
     const std::optional<double> peak16 = peakOf(gpu, sixteenBitFormat(plan.dtype));

@@ -24,6 +24,12 @@ double expectedExpertsTouched(int experts, int topK, std::int64_t tokens);
 /// time (`linkGBs` is the preset's figure over both directions).
 double allReduceTransferSeconds(int gpus, double messageBytes, double linkGBs);
 
+/// Whether vLLM has FlashInfer's MXFP4 x MXFP8 MoE kernel for a scenario whose weights are `weights`
+/// (what --moe-mxfp8-activations asks for): vLLM, MXFP4 experts, a GPU of compute capability 10.x
+/// (get_mxfp4_backend, vllm/model_executor/layers/quantization/mxfp4.py). Elsewhere vLLM passes over
+/// VLLM_USE_FLASHINFER_MOE_MXFP4_MXFP8 to its next backend.
+bool offersMoeMxfp8Kernel(const Scenario &s, QuantMethod weights);
+
 QString speedBoundName(SpeedBound bound);        ///< "memory", "compute"
 QString computeFormatName(ComputeFormat format); ///< "bf16", "fp8", "int8"...
 
@@ -141,6 +147,7 @@ private:
     double m_linkPerDirection = 0;
     ComputeFormat m_format = ComputeFormat::BFloat16;
     bool m_weightOnly = false;
+    bool m_moeMxfp8 = false; ///< MXFP4 experts multiply MXFP8 activations (runsMoeMxfp8)
     double m_peakTflops = 0, m_peak16Tflops = 0, m_bandwidthGBs = 0, m_interconnectGBs = 0;
 
     // Calibrated constants as they apply to this GPU, weight kernel and engine

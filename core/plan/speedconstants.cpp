@@ -26,6 +26,7 @@ const EnumSpelling<WeightKernel> kernelNames[] = {
     {WeightKernel::Fp4, "fp4"},
     {WeightKernel::BitsAndBytes, "bitsandbytes"},
     {WeightKernel::Machete, "machete 4-bit"},
+    {WeightKernel::Mxfp4Mxfp8, "mxfp4 x mxfp8"},
 };
 
 // Fitted by tests/core/tst_speedvalidation.cpp on the calibration rows of
@@ -85,7 +86,9 @@ double standInEfficiency(const SpeedConstants &constants)
 WeightKernel standInKernel(WeightKernel kernel)
 {
     switch (kernel) {
+    // Both quantize the activations per token (or block) and multiply natively on the tensor cores.
     case WeightKernel::Int8:
+    case WeightKernel::Mxfp4Mxfp8:
         return WeightKernel::Fp8;
     case WeightKernel::BitsAndBytes:
     case WeightKernel::Fp4:

@@ -40,8 +40,12 @@ enum class WeightKernel
     /// GPTQ/W4A16 dense layers under vLLM on compute capability 9.0: choose_mp_linear_kernel takes
     /// Machete (CUTLASS mixed-input GEMM) before Marlin there (vllm-project/vllm#7701)
     Machete,
+    /// MXFP4 experts with their activations quantized to MXFP8 (FlashInfer's TRT-LLM MoE kernel on
+    /// compute capability 10.x, VLLM_USE_FLASHINFER_MOE_MXFP4_MXFP8=1): block-scaled FP4 x FP8 on the
+    /// tensor cores, no 16-bit copy of the weights
+    Mxfp4Mxfp8,
 };
-inline constexpr std::size_t WeightKernelCount = std::size_t(WeightKernel::Machete) + 1;
+inline constexpr std::size_t WeightKernelCount = std::size_t(WeightKernel::Mxfp4Mxfp8) + 1;
 
 /// Kernels that unpack and scale every weight on the vector units, interleaved with the tensor-core
 /// work (IST-DASLab/marlin README, "Techniques"): their dequantization cost is counted in vector
@@ -90,7 +94,7 @@ const SpeedConstants &calibratedSpeedConstants();
 
 /// A generation without measurements: the median of the calibrated ones.
 double standInEfficiency(const SpeedConstants &constants);
-/// A kernel without measurements: the next one to ask (W8A8 INT8 asks FP8,
+/// A kernel without measurements: the next one to ask (W8A8 INT8 and MXFP4 x MXFP8 ask FP8,
 /// FP8 asks 8-bit weight-only, the other weight-only kernels, Machete and FP4 ask
 /// 4-bit weight-only, which asks 16-bit: no extra cost).
 WeightKernel standInKernel(WeightKernel kernel);

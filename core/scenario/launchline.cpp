@@ -173,7 +173,7 @@ QString shellQuote(const QString &argument)
 
 QString LaunchLine::command() const
 {
-    QStringList quoted;
+    QStringList quoted = environment;
     for (const QString &argument : arguments)
         quoted << shellQuote(argument);
     return quoted.join(QLatin1Char(' '));
@@ -252,6 +252,10 @@ LaunchLine vllmLaunchLine(const Scenario &s)
         args << optionFlag(ScenarioField::MaxNumSeqs) << QString::number(s.maxNumSeqs);
     if (s.maxNumBatchedTokens > 0)
         args << optionFlag(ScenarioField::MaxNumBatchedTokens) << QString::number(s.maxNumBatchedTokens);
+    // vLLM reads it from the environment (vllm/envs.py); --moe-backend (vllm-project/vllm#33807) came
+    // later and names the kernels otherwise, where the variable still chooses it.
+    if (s.moeMxfp8Activations)
+        line.environment << QStringLiteral("VLLM_USE_FLASHINFER_MOE_MXFP4_MXFP8=1");
     if (s.enforceEager)
         args << optionFlag(ScenarioField::EnforceEager);
     else if (s.maxCudagraphCaptureSize > 0)

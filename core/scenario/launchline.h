@@ -17,12 +17,16 @@ struct LaunchLine
     /// "vllm", "serve", MODEL (or "python", "-m", "sglang.launch_server", "--model-path", MODEL),
     /// then flag, value, flag, value...
     QStringList arguments;
+    /// NAME=value settings the engine reads from its environment, written before the command
+    /// (VLLM_USE_FLASHINFER_MOE_MXFP4_MXFP8=1 vllm serve ...).
+    QStringList environment;
     /// What kvscope plans that no flag of the engine can say (a float32 KV cache under
     /// --dtype bfloat16, a group size other than the checkpoint's...), one sentence
     /// each, translated where a translator is installed. Empty when the line says it all.
     QStringList caveats;
 
-    /// The arguments shell-quoted on one line: vllm serve meta-llama/Llama-3.1-8B --kv-cache-dtype fp8
+    /// The environment, then the arguments, shell-quoted on one line: vllm serve
+    /// meta-llama/Llama-3.1-8B --kv-cache-dtype fp8
     QString command() const;
     /// command(), then each caveat on a line of its own as a shell comment ("# ...").
     QString text() const;

@@ -97,6 +97,10 @@ struct Scenario
     /// --compile-cache: whether vLLM's torch.compile cache holds the model when it starts (Model Runner
     /// V2's profiling peak differs, core/engine/runtime.h); cold by default, a first start.
     CompileCache compileCache = CompileCache::Cold;
+    /// --moe-mxfp8-activations (vLLM's VLLM_USE_FLASHINFER_MOE_MXFP4_MXFP8=1): an MXFP4 MoE's experts
+    /// on compute capability 10.x run FlashInfer's TRT-LLM kernel with their activations quantized to
+    /// MXFP8, multiplying on the FP8 tensor cores instead of dequantizing the weights to 16 bits.
+    bool moeMxfp8Activations = false;
     /// vLLM's --max-cudagraph-capture-size: the largest batch (in tokens) a CUDA graph is captured for;
     /// 0 = vLLM's default, min(2 x max_num_seqs, 512) (core/plan/cudagraphmemory.h).
     std::int64_t maxCudagraphCaptureSize = 0;

@@ -332,6 +332,13 @@ const Field fields[] = {
      [](const Scenario &s) { return forEngine(s, Engine::Vllm, compileCacheName(s.compileCache)); },
      nullptr,
      "cold"},
+    {{ScenarioField::MoeMxfp8Activations, OptionKind::Switch, OptionEngine::Vllm},
+     [](Scenario &s, const QString &text, const QString &o, const ScenarioResolvers &) {
+         s.moeMxfp8Activations = parseSwitch(text, o);
+     },
+     [](const Scenario &s) { return forEngine(s, Engine::Vllm, switchText(s.moeMxfp8Activations)); },
+     nullptr,
+     "false"},
     {{ScenarioField::MaxCudagraphCaptureSize, OptionKind::Count, OptionEngine::Vllm},
      [](Scenario &s, const QString &text, const QString &o, const ScenarioResolvers &) {
          s.maxCudagraphCaptureSize = parseOptionalCount(text, o);

@@ -3267,6 +3267,14 @@
         <translation>热：重启</translation>
     </message>
     <message>
+        <source>vLLM with VLLM_USE_FLASHINFER_MOE_MXFP4_MXFP8=1 (%1): an MXFP4 MoE&apos;s experts (gpt-oss) quantize their activations to MXFP8 and multiply on the FP8 tensor cores (FlashInfer&apos;s kernel) instead of expanding the weights to 16 bits. Speed only; vLLM offers it on compute capability 10.x GPUs (B200, GB200).</source>
+        <translation>vLLM 设置 VLLM_USE_FLASHINFER_MOE_MXFP4_MXFP8=1（%1）：MXFP4 MoE 的专家（gpt-oss）把激活量化为 MXFP8，在 FP8 张量核心上相乘（FlashInfer 的内核），不再把权重展开成 16 位。只影响速度；vLLM 只在计算能力 10.x 的 GPU（B200、GB200）上提供。</translation>
+    </message>
+    <message>
+        <source>FP8 tensor cores</source>
+        <translation>FP8 张量核心</translation>
+    </message>
+    <message>
         <source>%1 warm: vLLM restarts with its torch.compile cache holding the model (kept between starts, VLLM_CACHE_ROOT). On Model Runner V2 such a start holds V2&apos;s own profiling peak, smaller than a first start&apos;s, which compiles the model while profiling; V1 holds the same either way.</source>
         <translation>%1 warm：vLLM 重启时其 torch.compile 缓存中已有该模型（在多次启动之间保留，VLLM_CACHE_ROOT）。在 Model Runner V2 上，这样的启动占用 V2 自身的 profiling 峰值，小于首次启动（它在 profiling 时编译模型）；V1 两种情况相同。</translation>
     </message>
@@ -4197,6 +4205,10 @@
         <translation>速度：已指定 %1；未应用来自 %2 的校准</translation>
     </message>
     <message>
+        <source>speed: %1 is set, but vLLM runs FlashInfer&apos;s MXFP4 x MXFP8 MoE kernel only for MXFP4 experts on compute capability 10.x GPUs; ignored here</source>
+        <translation>速度：已设置 %1，但 vLLM 只在计算能力 10.x 的 GPU 上为 MXFP4 专家使用 FlashInfer 的 MXFP4 x MXFP8 MoE 内核；此处忽略</translation>
+    </message>
+    <message>
         <source>speed: bandwidth efficiency %1 (KV reads %2), calibrated from %3</source>
         <translation>速度：带宽效率 %1（KV 读取 %2），由 %3 校准</translation>
     </message>
@@ -4776,6 +4788,10 @@
     <message>
         <source>Eager mode (no CUDA graphs)</source>
         <translation>Eager 模式（不用 CUDA graph）</translation>
+    </message>
+    <message>
+        <source>MXFP8 MoE activations</source>
+        <translation>MoE 激活用 MXFP8</translation>
     </message>
 </context>
 <context>

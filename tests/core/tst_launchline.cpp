@@ -105,6 +105,20 @@ private Q_SLOTS:
         QVERIFY(readBack(line, s) == s);
     }
 
+    void environmentComesBeforeTheCommand()
+    {
+        // vLLM takes FlashInfer's MXFP4 x MXFP8 MoE kernel from its environment (vllm/envs.py), not a flag.
+        Scenario s = workload(QStringLiteral("gpt-oss-120b"));
+        s.gpu = resolveGpu(QStringLiteral("b200"));
+        s.moeMxfp8Activations = true;
+        const LaunchLine line = launchLine(s);
+        QCOMPARE(line.command(),
+                 QStringLiteral("VLLM_USE_FLASHINFER_MOE_MXFP4_MXFP8=1 vllm serve openai/gpt-oss-120b"));
+        QCOMPARE(line.arguments.first(), QStringLiteral("vllm"));
+        QVERIFY(line.caveats.isEmpty());
+        QCOMPARE(shellWords(line.command()), line.environment + line.arguments);
+    }
+
     void roundTrips_data()
     {
         QTest::addColumn<QString>("id");

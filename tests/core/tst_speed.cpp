@@ -943,6 +943,59 @@ private Q_SLOTS:
                  WeightKernel::FourBitWeightOnly);
     }
 
+    void mxfp4ExpertsWithMxfp8ActivationsMultiplyAtTheFp8Peak()
+    {
+        // VLLM_USE_FLASHINFER_MOE_MXFP4_MXFP8=1 on compute capability 10.x (get_mxfp4_backend,
+        // vllm/model_executor/layers/quantization/mxfp4.py): the experts' activations are quantized to MXFP8
+        // and multiplied by the MXFP4 weights on the FP8 tensor cores, with no 16-bit copy of the weights.
+        const SpeedConstants &k = calibratedSpeedConstants();
+        Scenario bf16 = scenario(QStringLiteral("gpt-oss-120b"), QStringLiteral("b200"));
+        bf16.batchSize = 8;
+        bf16.seqLen = 8192;
+        bf16.promptLen = 4096;
+        Scenario mxfp8 = bf16;
+        mxfp8.moeMxfp8Activations = true;
+        const SpeedPlan before = planMemory(bf16).speed;
+        const SpeedPlan after = planMemory(mxfp8).speed;
+        QCOMPARE(before.weightKernel, WeightKernel::Fp4);
+        QCOMPARE(after.weightKernel, WeightKernel::Mxfp4Mxfp8);
+        QCOMPARE(after.computeFormat, ComputeFormat::Fp8);
+        QVERIFY(!after.weightOnly);
+        // No calibration row runs the kernel: its reads cost what the FP8 W8A8 kernels' do, and the plan
+        // says so.
+        QVERIFY(!k.dequantizationCost[std::size_t(WeightKernel::Mxfp4Mxfp8)]);
+        QCOMPARE(after.prices.dequantizationCost, *k.dequantizationCost[std::size_t(WeightKernel::Fp8)]);
+        QVERIFY(!after.notes.filter(QStringLiteral("mxfp4 x mxfp8 kernels; priced as fp8 w8a8")).isEmpty());
+        // The same bytes and FLOPs; the experts' FLOPs at the B200's 4,500 dense FP8 TFLOPS instead of its
+        // 2,250 BF16 (gpus.json b200).
+        const StepQuantities &was = before.prefill.quantities;
+        const StepQuantities &is = after.prefill.quantities;
+        QCOMPARE(is.quantizedReadSeconds, was.quantizedReadSeconds);
+        QVERIFY(after.prefill.quantizedFlops > 0);
+        QCOMPARE(after.prefill.quantizedFlops, before.prefill.quantizedFlops);
+        const double saved = after.prefill.quantizedFlops * (1 / 2250e12 - 1 / 4500e12);
+        QVERIFY(std::abs((was.computeSeconds - is.computeSeconds) - saved) < 1e-9 * saved);
+        QVERIFY(after.decode.breakdown[StepTerm::Dequantization] <
+                before.decode.breakdown[StepTerm::Dequantization]);
+        QVERIFY(after.decode.seconds < before.decode.seconds);
+    }
+
+    void mxfp8ActivationsAreIgnoredWhereVllmPassesOverThem()
+    {
+        // Off compute capability 10.x vLLM takes its next MXFP4 backend (Marlin or Triton on Hopper), and
+        // a model without MXFP4 experts has nothing to run on the kernel: the plan says it is ignored.
+        for (const auto &[model, gpu] :
+             {std::pair{"gpt-oss-120b", "h100-sxm"}, std::pair{"llama-3.1-8b", "b200"}}) {
+            Scenario s = scenario(QLatin1String(model), QLatin1String(gpu));
+            const SpeedPlan plain = planMemory(s).speed;
+            s.moeMxfp8Activations = true;
+            const SpeedPlan set = planMemory(s).speed;
+            QCOMPARE(set.weightKernel, plain.weightKernel);
+            QCOMPARE(set.decode.seconds, plain.decode.seconds);
+            QVERIFY2(!set.notes.filter(QStringLiteral("--moe-mxfp8-activations is set")).isEmpty(), model);
+        }
+    }
+
     void machetePricedAsAShareOfItsReads()
     {
         // Machete's cost is fitted per second of reading the 4-bit weights (docs/speed-validation.md, the

@@ -18,6 +18,7 @@
 #include "core/plan/lora.h"
 #include "core/plan/pipelineparallel.h"
 #include "core/plan/speculativedecoding.h"
+#include "core/plan/speed.h"
 #include "core/plan/tensorparallel.h"
 #include "core/precision/quantizationlabel.h"
 #include "ui/state/scenariocontroller.h"
@@ -173,7 +174,7 @@ ParameterPanel::ParameterPanel(ScenarioController *controller, UserLibrary *libr
       m_redundantExperts(new QComboBox(this)), m_redundantExpertsLabel(new QLabel(this)),
       m_eplbRow(new QHBoxLayout), m_dpLmHead(new QCheckBox(this)), m_denseMlpsWhole(new QCheckBox(this)),
       m_groupsRow(new QVBoxLayout), m_all2allBackend(new QComboBox(this)), m_dtype(new QComboBox(this)),
-      m_quantization(new QComboBox(this)), m_groupSize(new QComboBox(this)),
+      m_quantization(new QComboBox(this)), m_groupSize(new QComboBox(this)), m_moeMxfp8(new QCheckBox(this)),
       m_kvCacheDtype(new QComboBox(this)),
       m_precision(new QSlider(Qt::Horizontal, this)), m_precisionSteps{new QLabel(this), new QLabel(this),
                                                                        new QLabel(this), new QLabel(this)},
@@ -218,6 +219,7 @@ ParameterPanel::ParameterPanel(ScenarioController *controller, UserLibrary *libr
     m_dtype->setObjectName(QStringLiteral("dtypeCombo"));
     m_quantization->setObjectName(QStringLiteral("quantizationCombo"));
     m_groupSize->setObjectName(QStringLiteral("groupSizeCombo"));
+    m_moeMxfp8->setObjectName(QStringLiteral("moeMxfp8Check"));
     m_kvCacheDtype->setObjectName(QStringLiteral("kvCacheDtypeCombo"));
     m_precision->setObjectName(QStringLiteral("precisionSlider"));
     m_utilization->setObjectName(QStringLiteral("utilizationSpin"));
@@ -341,6 +343,7 @@ ParameterPanel::ParameterPanel(ScenarioController *controller, UserLibrary *libr
     m_precisionForm->addRow(new QLabel(this), m_dtype);
     m_precisionForm->addRow(new QLabel(this), m_quantization);
     m_precisionForm->addRow(new QLabel(this), m_groupSize);
+    m_precisionForm->addRow(new QLabel(this), m_moeMxfp8);
     m_precisionForm->addRow(new QLabel(this), m_kvCacheDtype);
     auto *precisionBox = new QWidget(this);
     auto *precisionLayout = new QVBoxLayout(precisionBox);
@@ -463,6 +466,7 @@ ParameterPanel::ParameterPanel(ScenarioController *controller, UserLibrary *libr
     connect(m_kvCacheMemory, &QSpinBox::valueChanged, this,
             [this](int gib) { m_controller->setKvCacheMemoryBytes(bytesOfGiB(gib)); });
     connect(m_enforceEager, &QCheckBox::toggled, m_controller, &ScenarioController::setEnforceEager);
+    connect(m_moeMxfp8, &QCheckBox::toggled, m_controller, &ScenarioController::setMoeMxfp8Activations);
     connect(m_warmCompileCache, &QCheckBox::toggled, this, [this](bool warm) {
         m_controller->setCompileCache(warm ? CompileCache::Warm : CompileCache::Cold);
     });
@@ -576,6 +580,7 @@ QWidget *ParameterPanel::controlFor(ScenarioField option) const
         {ScenarioField::MemFractionStatic, m_utilization},
         {ScenarioField::KvCacheMemoryBytes, m_kvCacheMemory},
         {ScenarioField::EnforceEager, m_enforceEager},
+        {ScenarioField::MoeMxfp8Activations, m_moeMxfp8},
         {ScenarioField::CompileCache, m_warmCompileCache},
         {ScenarioField::MaxCudagraphCaptureSize, m_cudaGraphSize},
         {ScenarioField::MaxLoras, m_loraSlots},
@@ -795,6 +800,10 @@ void ParameterPanel::showScenario(const Scenario &s)
         m_enforceEager->setEnabled(s.engine == Engine::Vllm);
     }
     {
+        const QSignalBlocker blocker(m_moeMxfp8);
+        m_moeMxfp8->setChecked(s.moeMxfp8Activations);
+    }
+    {
         const QSignalBlocker blocker(m_warmCompileCache);
         m_warmCompileCache->setChecked(s.compileCache == CompileCache::Warm);
         m_warmCompileCache->setEnabled(s.engine == Engine::Vllm);
@@ -892,6 +901,7 @@ void ParameterPanel::showPlan(const MemoryPlan &plan)
     const bool grouped = plan.quantization.isAwqOrGptq();
     m_groupSize->setEnabled(grouped);
     selectData(m_groupSize, grouped ? plan.quantization.groupSize : 128);
+    m_moeMxfp8->setEnabled(offersMoeMxfp8Kernel(m_controller->scenario(), plan.quantization.method));
     {
         // vLLM's walk has three steps, llama.cpp's (GGUF models) four; a cache type off the
         // walk (nvfp4) is a step of its own while it is chosen, as the growth chart draws it.
@@ -948,6 +958,14 @@ void ParameterPanel::retranslate()
     setFormLabel(m_precisionForm, m_dtype, optionFlag(ScenarioField::Dtype));
     setFormLabel(m_precisionForm, m_quantization, optionFlag(ScenarioField::Quantization));
     setFormLabel(m_precisionForm, m_groupSize, fieldLabel(ScenarioField::GroupSize));
+    setFormLabel(m_precisionForm, m_moeMxfp8, fieldLabel(ScenarioField::MoeMxfp8Activations));
+    m_moeMxfp8->setText(tr("FP8 tensor cores"));
+    m_moeMxfp8->setToolTip(
+        tr("vLLM with VLLM_USE_FLASHINFER_MOE_MXFP4_MXFP8=1 (%1): an MXFP4 MoE's experts (gpt-oss) quantize "
+           "their activations to MXFP8 and multiply on the FP8 tensor cores (FlashInfer's kernel) instead of "
+           "expanding the weights to 16 bits. Speed only; vLLM offers it on compute capability 10.x GPUs "
+           "(B200, GB200).")
+            .arg(optionFlag(ScenarioField::MoeMxfp8Activations)));
     setFormLabel(m_precisionForm, m_kvCacheDtype, optionFlag(ScenarioField::KvCacheDtype));
     setFormLabel(m_precisionForm, m_precision->parentWidget(), tr("KV precision"));
     setFormLabel(m_servingForm, m_utilization, fieldLabel(shareField(m_controller->scenario().engine)));

@@ -98,6 +98,7 @@ private:
     QComboBox *m_dtype;
     QComboBox *m_quantization;
     QComboBox *m_groupSize;
+    QCheckBox *m_moeMxfp8; ///< --moe-mxfp8-activations (vLLM): MXFP4 experts on the FP8 tensor cores
     QComboBox *m_kvCacheDtype;
     QSlider *m_precision;
     QLabel *m_precisionSteps[4];

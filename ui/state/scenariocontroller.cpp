@@ -281,6 +281,11 @@ void ScenarioController::setEnforceEager(bool eager)
     change([&](Scenario &s) { s.enforceEager = eager; });
 }
 
+void ScenarioController::setMoeMxfp8Activations(bool mxfp8)
+{
+    change([&](Scenario &s) { s.moeMxfp8Activations = mxfp8; });
+}
+
 void ScenarioController::setCompileCache(CompileCache cache)
 {
     change([&](Scenario &s) { s.compileCache = cache; });

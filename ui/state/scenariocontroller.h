@@ -52,6 +52,7 @@ public:
     void setAll2AllBackend(All2AllBackend backend); ///< vLLM's --all2all-backend
     void setKvCacheMemoryBytes(std::int64_t bytes); ///< 0: the profiled budget
     void setEnforceEager(bool eager);
+    void setMoeMxfp8Activations(bool mxfp8); ///< --moe-mxfp8-activations (vLLM's MXFP4 x MXFP8 MoE kernel)
     void setCompileCache(CompileCache cache);
     void setMaxCudagraphCaptureSize(int tokens);   ///< 0: vLLM's default
     void setSharedPrefixLen(std::int64_t tokens);  ///< 0: none
