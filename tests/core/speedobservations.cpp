@@ -122,6 +122,7 @@ Scenario scenarioOf(const QJsonObject &row, std::int64_t sequences, std::int64_t
     s.maxModelLen = std::max<std::int64_t>(contextLen, 1);
     // A prefix every prompt of the run shares (vllm bench serve --random-prefix-len), cached after the first.
     s.sharedPrefixLen = row.value(QLatin1String("shared_prefix_len")).toInteger(0);
+    s.moeMxfp8Activations = row.value(QLatin1String("moe_mxfp8_activations")).toBool(false);
     return s;
 }
 

@@ -622,12 +622,15 @@ private Q_SLOTS:
         // The all-reduce latency then came from vLLM's kernel timings (9.00 us) instead of the fit
         // (20.3 us), the rest refitted: 465 of 632 (0.7358) and MoE at batch 8 or less 69 of 109 (was 44),
         // the median 0.1564 (the Hopper efficiency fell to 0.829 with it, moving single-GPU Hopper rows).
+        // The B200 rows of that sweep then ran FlashInfer's MXFP4 x MXFP8 MoE kernel as their server did
+        // (--moe-mxfp8-activations, no constant refitted): 473 of 632 (0.7484), MoE at batch 8 or less 75
+        // of 109, the median 0.1555.
         // The floors below are the measured figures, so that a change that worsens them fails.
         const Summary s = summarise(m_observations, Split::HeldOut, calibratedSpeedConstants());
         qInfo("held out: median %.4f, %d of %d within 25 %%", s.medianError, int(s.within25), int(s.rows));
         QVERIFY(s.rows >= 632);
-        QVERIFY2(s.medianError <= 0.1564, qPrintable(QString::number(s.medianError)));
-        QVERIFY2(s.within25 >= 0.7357 * s.rows,
+        QVERIFY2(s.medianError <= 0.1555, qPrintable(QString::number(s.medianError)));
+        QVERIFY2(s.within25 >= 0.7484 * s.rows,
                  qPrintable(QStringLiteral("%1 of %2").arg(s.within25).arg(s.rows)));
     }
 
