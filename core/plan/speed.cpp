@@ -233,6 +233,20 @@ bool offersMoeMxfp8Kernel(const Scenario &s, QuantMethod weights)
            s.gpu.computeCapability.startsWith(QLatin1String("10."));
 }
 
+bool runsMoeMxfp8Kernel(const Scenario &s, QuantMethod weights)
+{
+    const bool blackwell = s.gpu.computeCapability.startsWith(QLatin1String("10."));
+    if (s.engine == Engine::Sglang)
+        // SGLang takes --moe-runner-backend flashinfer_mxfp4 for GptOssForCausalLM's MXFP4 checkpoint on
+        // SM100 (ServerArgs._handle_model_specific_adjustments, python/sglang/srt/server_args.py), whose
+        // default
+        // --flashinfer-mxfp4-moe-precision quantizes the experts' input to MXFP8 (mxfp8_quantize in
+        // Mxfp4MoEMethod.apply, python/sglang/srt/layers/quantization/mxfp4.py).
+        return blackwell && weights == QuantMethod::Mxfp4 &&
+               s.model.architecture == QLatin1String("GptOssForCausalLM");
+    return s.moeMxfp8Activations && offersMoeMxfp8Kernel(s, weights);
+}
+
 QString speedBoundName(SpeedBound bound)
 {
     return bound == SpeedBound::Memory ? QStringLiteral("memory") : QStringLiteral("compute");
@@ -261,7 +275,7 @@ SpeedModel::SpeedModel(const Scenario &s, const MemoryPlan &plan, const SpeedCon
     m_denseMlpsScattered = plan.denseLayerMlpsWhole;
     m_expertGpus = m_tensorParallelSize * m_dataParallelSize;
     m_deepEpExchange = usesAll2AllKernels(s) && s.all2allBackend == All2AllBackend::DeepepHighThroughput;
-    m_moeMxfp8 = s.moeMxfp8Activations && offersMoeMxfp8Kernel(s, plan.quantization.method);
+    m_moeMxfp8 = runsMoeMxfp8Kernel(s, plan.quantization.method);
     readHardware(s.gpu, plan);
     readConstants(s, plan, constants);
     readWeights(s.model, plan);
@@ -292,6 +306,11 @@ void SpeedModel::readConstants(const Scenario &s, const MemoryPlan &plan, const 
                                                "MoE kernel only for MXFP4 experts on compute capability 10.x "
                                                "GPUs; ignored here")
                        .arg(optionFlag(ScenarioField::MoeMxfp8Activations));
+    if (m_moeMxfp8 && s.engine == Engine::Sglang && m_available)
+        m_notes << QCoreApplication::translate(
+            "kvscope::Planner", "speed: SGLang runs gpt-oss's MXFP4 experts through FlashInfer's "
+                                "kernel with MXFP8 activations on compute capability 10.x GPUs "
+                                "(--moe-runner-backend flashinfer_mxfp4, its default precision)");
     if (m_kernel == WeightKernel::FourBitWeightOnly && runsMachete(s, plan.quantization.method))
         m_kernel = WeightKernel::Machete;
     // An FP4 cache is dequantized in the attention kernel as an FP8 one is; no measurement

@@ -29,6 +29,10 @@ double allReduceTransferSeconds(int gpus, double messageBytes, double linkGBs);
 /// (get_mxfp4_backend, vllm/model_executor/layers/quantization/mxfp4.py). Elsewhere vLLM passes over
 /// VLLM_USE_FLASHINFER_MOE_MXFP4_MXFP8 to its next backend.
 bool offersMoeMxfp8Kernel(const Scenario &s, QuantMethod weights);
+/// Whether the experts run that way: under vLLM when --moe-mxfp8-activations asks and
+/// offersMoeMxfp8Kernel; under SGLang by its own default for gpt-oss's MXFP4 checkpoint on compute
+/// capability 10.x (--moe-runner-backend flashinfer_mxfp4).
+bool runsMoeMxfp8Kernel(const Scenario &s, QuantMethod weights);
 
 QString speedBoundName(SpeedBound bound);        ///< "memory", "compute"
 QString computeFormatName(ComputeFormat format); ///< "bf16", "fp8", "int8"...
@@ -147,7 +151,7 @@ private:
     double m_linkPerDirection = 0;
     ComputeFormat m_format = ComputeFormat::BFloat16;
     bool m_weightOnly = false;
-    bool m_moeMxfp8 = false; ///< MXFP4 experts multiply MXFP8 activations (runsMoeMxfp8)
+    bool m_moeMxfp8 = false; ///< MXFP4 experts multiply MXFP8 activations (runsMoeMxfp8Kernel)
     double m_peakTflops = 0, m_peak16Tflops = 0, m_bandwidthGBs = 0, m_interconnectGBs = 0;
 
     // Calibrated constants as they apply to this GPU, weight kernel and engine

@@ -980,6 +980,25 @@ private Q_SLOTS:
         QVERIFY(after.decode.seconds < before.decode.seconds);
     }
 
+    void sglangRunsGptOssExpertsWithMxfp8ActivationsOnBlackwell()
+    {
+        // SGLang takes --moe-runner-backend flashinfer_mxfp4 for GptOssForCausalLM's MXFP4 checkpoint on
+        // SM100 (python/sglang/srt/server_args.py), and its default --flashinfer-mxfp4-moe-precision
+        // quantizes the experts' input to MXFP8 (Mxfp4MoEMethod.apply,
+        // python/sglang/srt/layers/quantization/mxfp4.py): no flag.
+        Scenario s = scenario(QStringLiteral("gpt-oss-120b"), QStringLiteral("b200"));
+        s.engine = Engine::Sglang;
+        s.tensorParallelSize = 4;
+        const SpeedPlan blackwell = planMemory(s).speed;
+        QCOMPARE(blackwell.weightKernel, WeightKernel::Mxfp4Mxfp8);
+        QCOMPARE(blackwell.computeFormat, ComputeFormat::Fp8);
+        QVERIFY(!blackwell.notes.filter(QStringLiteral("SGLang runs gpt-oss's MXFP4 experts")).isEmpty());
+        s.gpu = resolveGpu(QStringLiteral("h100-sxm"));
+        const SpeedPlan hopper = planMemory(s).speed;
+        QCOMPARE(hopper.weightKernel, WeightKernel::Fp4);
+        QVERIFY(hopper.weightOnly);
+    }
+
     void mxfp8ActivationsAreIgnoredWhereVllmPassesOverThem()
     {
         // Off compute capability 10.x vLLM takes its next MXFP4 backend (Marlin or Triton on Hopper), and
