@@ -901,7 +901,11 @@ void ParameterPanel::showPlan(const MemoryPlan &plan)
     const bool grouped = plan.quantization.isAwqOrGptq();
     m_groupSize->setEnabled(grouped);
     selectData(m_groupSize, grouped ? plan.quantization.groupSize : 128);
-    m_moeMxfp8->setEnabled(offersMoeMxfp8Kernel(m_controller->scenario(), plan.quantization.method));
+    // Only an MXFP4 MoE under vLLM has the choice; off compute capability 10.x it shows, disabled, why not.
+    const Scenario &s = m_controller->scenario();
+    m_precisionForm->setRowVisible(m_moeMxfp8, s.engine == Engine::Vllm &&
+                                                   plan.quantization.method == QuantMethod::Mxfp4);
+    m_moeMxfp8->setEnabled(offersMoeMxfp8Kernel(s, plan.quantization.method));
     {
         // vLLM's walk has three steps, llama.cpp's (GGUF models) four; a cache type off the
         // walk (nvfp4) is a step of its own while it is chosen, as the growth chart draws it.
