@@ -165,6 +165,7 @@ const EnumSpelling<ServerOption> serverOptions[] = {
     {ServerOption::VllmLimitMmPerPrompt, "limit-mm-per-prompt"},
     {ServerOption::SglangEnableLora, "enable-lora"},
     {ServerOption::SglangLoraTargetModules, "lora-target-modules"},
+    {ServerOption::SglangMoeRunnerBackend, "moe-runner-backend"},
 };
 
 const FieldSpelling &spelling(ScenarioField field)

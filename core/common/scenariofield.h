@@ -140,6 +140,7 @@ enum class ServerOption
     VllmLimitMmPerPrompt,         ///< vLLM's --limit-mm-per-prompt: the most images (etc.) a prompt may carry
     SglangEnableLora,             ///< SGLang's --enable-lora, with which its LoRA pool is sized at start-up
     SglangLoraTargetModules,      ///< SGLang's --lora-target-modules: the modules the pool holds buffers for
+    SglangMoeRunnerBackend,       ///< SGLang's --moe-runner-backend: the kernels a MoE's experts run on
 };
 
 /// "--tokenizer", "--cache-type-k".

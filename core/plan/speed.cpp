@@ -308,9 +308,10 @@ void SpeedModel::readConstants(const Scenario &s, const MemoryPlan &plan, const 
                        .arg(optionFlag(ScenarioField::MoeMxfp8Activations));
     if (m_moeMxfp8 && s.engine == Engine::Sglang && m_available)
         m_notes << QCoreApplication::translate(
-            "kvscope::Planner", "speed: SGLang runs gpt-oss's MXFP4 experts through FlashInfer's "
-                                "kernel with MXFP8 activations on compute capability 10.x GPUs "
-                                "(--moe-runner-backend flashinfer_mxfp4, its default precision)");
+                       "kvscope::Planner", "speed: SGLang runs gpt-oss's MXFP4 experts through FlashInfer's "
+                                           "kernel with MXFP8 activations on compute capability 10.x GPUs "
+                                           "(%1 flashinfer_mxfp4, its default precision)")
+                       .arg(serverFlag(ServerOption::SglangMoeRunnerBackend));
     if (m_kernel == WeightKernel::FourBitWeightOnly && runsMachete(s, plan.quantization.method))
         m_kernel = WeightKernel::Machete;
     // An FP4 cache is dequantized in the attention kernel as an FP8 one is; no measurement

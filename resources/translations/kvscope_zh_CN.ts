@@ -4205,8 +4205,8 @@
         <translation>速度：已指定 %1；未应用来自 %2 的校准</translation>
     </message>
     <message>
-        <source>speed: SGLang runs gpt-oss&apos;s MXFP4 experts through FlashInfer&apos;s kernel with MXFP8 activations on compute capability 10.x GPUs (--moe-runner-backend flashinfer_mxfp4, its default precision)</source>
-        <translation>速度：在计算能力 10.x 的 GPU 上，SGLang 用 FlashInfer 的内核以 MXFP8 激活运行 gpt-oss 的 MXFP4 专家（--moe-runner-backend flashinfer_mxfp4，其默认精度）</translation>
+        <source>speed: SGLang runs gpt-oss&apos;s MXFP4 experts through FlashInfer&apos;s kernel with MXFP8 activations on compute capability 10.x GPUs (%1 flashinfer_mxfp4, its default precision)</source>
+        <translation>速度：在计算能力 10.x 的 GPU 上，SGLang 用 FlashInfer 的内核以 MXFP8 激活运行 gpt-oss 的 MXFP4 专家（%1 flashinfer_mxfp4，其默认精度）</translation>
     </message>
     <message>
         <source>speed: %1 is set, but vLLM runs FlashInfer&apos;s MXFP4 x MXFP8 MoE kernel only for MXFP4 experts on compute capability 10.x GPUs; ignored here</source>
