@@ -9,4 +9,8 @@ struct GpuSpec;
 /// names no vendor.
 bool takenAsNvidia(const GpuSpec &gpu);
 
+/// Whether the GPU is of NVIDIA's compute capability 10.x family (B200, GB200, B300: SM100), which the
+/// engines' Blackwell-only kernels ask for. A custom GPU names no capability: not taken as one.
+bool computeCapability10(const GpuSpec &gpu);
+
 } // namespace kvscope

@@ -229,19 +229,17 @@ bool offersMoeMxfp8Kernel(const Scenario &s, QuantMethod weights)
 {
     // Later releases choose it in the MXFP4 MoE oracle (vllm/model_executor/layers/fused_moe/oracle/mxfp4.py)
     // on the same terms.
-    return s.engine == Engine::Vllm && weights == QuantMethod::Mxfp4 &&
-           s.gpu.computeCapability.startsWith(QLatin1String("10."));
+    return s.engine == Engine::Vllm && weights == QuantMethod::Mxfp4 && computeCapability10(s.gpu);
 }
 
 bool runsMoeMxfp8Kernel(const Scenario &s, QuantMethod weights)
 {
-    const bool blackwell = s.gpu.computeCapability.startsWith(QLatin1String("10."));
     if (s.engine == Engine::Sglang)
         // SGLang takes --moe-runner-backend flashinfer_mxfp4 for GptOssForCausalLM's MXFP4 checkpoint on
         // SM100 (ServerArgs._handle_model_specific_adjustments, python/sglang/srt/server_args.py); its
         // default --flashinfer-mxfp4-moe-precision quantizes the experts' input to MXFP8 (mxfp8_quantize
         // in Mxfp4MoEMethod.apply, python/sglang/srt/layers/quantization/mxfp4.py).
-        return blackwell && weights == QuantMethod::Mxfp4 &&
+        return computeCapability10(s.gpu) && weights == QuantMethod::Mxfp4 &&
                s.model.architecture == QLatin1String("GptOssForCausalLM");
     return s.moeMxfp8Activations && offersMoeMxfp8Kernel(s, weights);
 }

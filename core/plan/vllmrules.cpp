@@ -236,8 +236,7 @@ bool onCuda(const Scenario &s)
 /// on PCIe-only GPUs its creation fails and vLLM falls back). A custom GPU names no capability: not fused.
 bool fusesAllReduceRmsNorm(const GpuSpec &gpu)
 {
-    const QString &cc = gpu.computeCapability;
-    return (cc == QLatin1String("9.0") || cc.startsWith(QLatin1String("10."))) && !pcieOnly(gpu);
+    return (gpu.computeCapability == QLatin1String("9.0") || computeCapability10(gpu)) && !pcieOnly(gpu);
 }
 
 } // namespace
