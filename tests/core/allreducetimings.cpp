@@ -3,21 +3,17 @@
 
 #include "core/common/error.h"
 #include "core/plan/speed.h"
+#include "tests/core/jsondatafile.h"
 
-#include <QFile>
 #include <QJsonArray>
-#include <QJsonDocument>
 #include <QJsonObject>
 
 namespace kvscope::validation {
 
 QList<AllReduceTiming> readAllReduceTimings(const QString &path)
 {
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly))
-        throw Error(QStringLiteral("%1: %2").arg(path, file.errorString()));
     QList<AllReduceTiming> timings;
-    const QJsonArray rows = QJsonDocument::fromJson(file.readAll())[QLatin1String("measurements")].toArray();
+    const QJsonArray rows = readJsonDataFile(path).value(QLatin1String("measurements")).toArray();
     for (const QJsonValue &value : rows) {
         const QJsonObject row = value.toObject();
         AllReduceTiming t;

@@ -7,13 +7,12 @@
 #include "core/plan/speed.h"
 #include "core/precision/dtypes.h"
 #include "core/precision/quantizationspec.h"
+#include "tests/core/jsondatafile.h"
 #include "tests/core/leastsquares.h"
 
 #include <array>
 
-#include <QFile>
 #include <QJsonArray>
-#include <QJsonDocument>
 
 namespace kvscope::validation {
 
@@ -173,10 +172,7 @@ double observedPasses(const Observation &o, const SpeedConstants &constants, dou
 
 QList<Observation> readObservations(const QString &path)
 {
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly))
-        throw Error(QStringLiteral("%1: %2").arg(path, file.errorString()));
-    const QJsonObject document = QJsonDocument::fromJson(file.readAll()).object();
+    const QJsonObject document = readJsonDataFile(path);
     QStringList heldOut;
     for (const QJsonValue &source :
          document.value(QLatin1String("split"))[QLatin1String("held_out_sources")].toArray())
