@@ -30,35 +30,36 @@ const EnumSpelling<WeightKernel> kernelNames[] = {
 };
 
 // Fitted by tests/core/tst_speedvalidation.cpp on the calibration rows of
-// tests/data/serving-speed-measurements.json (docs/speed-validation.md), the all-reduce latency
-// held at vLLM's kernel timings (tests/data/allreduce-latency-measurements.json).
+// tests/data/serving-speed-measurements.json (docs/speed-validation.md), the all-reduce latency and
+// the cost per MoE layer held at the engines' kernel timings (tests/data/allreduce-latency-measurements.json,
+// tests/data/moe-kernel-timings.json).
 SpeedConstants fitted()
 {
     SpeedConstants c;
     auto &efficiency = c.weightBandwidthEfficiency;
-    efficiency[std::size_t(GpuGeneration::Ampere)] = 0.6668;
-    efficiency[std::size_t(GpuGeneration::Hopper)] = 0.8288;
-    efficiency[std::size_t(GpuGeneration::Blackwell)] = 0.8531;
+    efficiency[std::size_t(GpuGeneration::Ampere)] = 0.6689;
+    efficiency[std::size_t(GpuGeneration::Hopper)] = 0.8398;
+    efficiency[std::size_t(GpuGeneration::Blackwell)] = 0.8664;
     auto &cost = c.dequantizationCost;
     cost[std::size_t(WeightKernel::SixteenBit)] = 0;
-    cost[std::size_t(WeightKernel::Fp8)] = 0.01392;
-    cost[std::size_t(WeightKernel::FourBitWeightOnly)] = 7.498;
-    cost[std::size_t(WeightKernel::EightBitWeightOnly)] = 2.06;
-    cost[std::size_t(WeightKernel::Fp4)] = 0.3776;
-    cost[std::size_t(WeightKernel::Machete)] = 1.295;
-    c.kvBandwidthEfficiency = 0.931;
-    c.fp8KvCost = 0.4309;
-    c.computeEfficiency = 0.7819;
+    cost[std::size_t(WeightKernel::Fp8)] = 0.02722;
+    cost[std::size_t(WeightKernel::FourBitWeightOnly)] = 7.224;
+    cost[std::size_t(WeightKernel::EightBitWeightOnly)] = 1.902;
+    cost[std::size_t(WeightKernel::Fp4)] = 0.558;
+    cost[std::size_t(WeightKernel::Machete)] = 1.299;
+    c.kvBandwidthEfficiency = 0.9453;
+    c.fp8KvCost = 0.4223;
+    c.computeEfficiency = 0.7843;
     c.allReduceLatencySeconds = 8.999e-06;
-    c.moeLayerSeconds = 4.013e-05;
-    c.routedTokenSeconds = 5.919e-08;
-    c.stepSeconds = {0.001595, 0.002536};
+    c.moeLayerSeconds = 2.643e-05;
+    c.routedTokenSeconds = 5.955e-08;
+    c.stepSeconds = {0.001698, 0.003297};
     c.sequenceSeconds = {0, 0};
-    c.requestSeconds = {0.00705, 0.0585};
+    c.requestSeconds = {0.007082, 0.05757};
     // Fitted by tests/core/tst_speed.cpp on the calibration rows of
     // tests/data/speculative-speed-measurements.json (vLLM, EAGLE-3 on Llama-3.1-8B).
-    c.speculativeStepSeconds = 0.00104;
-    c.draftPassSeconds = 0.0007768;
+    c.speculativeStepSeconds = 0.001009;
+    c.draftPassSeconds = 0.0007808;
     return c;
 }
 

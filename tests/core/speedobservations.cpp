@@ -380,7 +380,7 @@ enum class Stage
 
 bool freeIn(Stage stage, int unknown, FitHold hold)
 {
-    if (hold == FitHold::AllReduceLatency && unknown == AllReduceLatency)
+    if (hold == FitHold::KernelTimings && (unknown == AllReduceLatency || unknown == MoeLayer))
         return false;
     // The cost per routed token is the prompt passes' too: a prompt routes thousands of tokens a
     // layer, where the calibration's decode steps (64 users at most) route a few hundred.

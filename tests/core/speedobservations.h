@@ -77,7 +77,9 @@ double predictedSeconds(const Observation &o, const SpeedConstants &constants);
 enum class FitHold
 {
     Nothing,
-    AllReduceLatency, ///< taken from elsewhere (the kernel timings of docs/speed-validation.md)
+    /// The all-reduce latency and the cost per MoE layer: taken from the engines' kernel timings
+    /// (docs/speed-validation.md), not from the serving measurements.
+    KernelTimings,
 };
 
 /// The constants refitted on the calibration observations (Lawson-Hanson with

@@ -13,6 +13,7 @@
 #include "tests/core/allreducetimings.h"
 #include "tests/core/generateddoc.h"
 #include "tests/core/median.h"
+#include "tests/core/moekerneltimings.h"
 #include "tests/core/speedobservations.h"
 #include "tests/filewriters.h"
 #include "tests/sourcetree.h"
@@ -239,7 +240,7 @@ QString constantsTable(const SpeedConstants &c)
     row(QStringLiteral("compute efficiency"), QString::number(c.computeEfficiency, 'f', 3));
     row(QStringLiteral("all-reduce latency (vLLM's kernel timings, not fitted)"),
         QStringLiteral("%1 µs").arg(c.allReduceLatencySeconds * 1e6, 0, 'f', 1));
-    row(QStringLiteral("MoE layer overhead"),
+    row(QStringLiteral("MoE layer overhead (the engines' kernel timings, not fitted)"),
         QStringLiteral("%1 µs").arg(c.moeLayerSeconds * 1e6, 0, 'f', 1));
     row(QStringLiteral("MoE cost per routed token and layer"),
         QStringLiteral("%1 ns").arg(c.routedTokenSeconds * 1e9, 0, 'f', 1));
@@ -365,11 +366,9 @@ QString microseconds(double seconds)
     return QString::number(seconds * 1e6, 'f', 2);
 }
 
-/// The all-reduce latency kvscope prices, from vLLM's own timings of the kernel, and what the
-/// observations say were it fitted with the rest instead (`free`: that fit).
+/// The all-reduce latency kvscope prices, from vLLM's own timings of the kernel.
 QString allReduceSection(const QList<AllReduceTiming> &timings, const GpuSpec &links,
-                         const QList<Observation> &observations, const SpeedConstants &priced,
-                         const SpeedConstants &free)
+                         const SpeedConstants &priced)
 {
     QString out =
         QStringLiteral(
@@ -394,20 +393,94 @@ QString allReduceSection(const QList<AllReduceTiming> &timings, const GpuSpec &l
                    .arg(QLocale(QLocale::English).toString(qint64(t.messageBytes)))
                    .arg(microseconds(t.seconds), microseconds(t.seconds - latency), microseconds(latency));
     }
+    out +=
+        QStringLiteral("\nTheir mean, %1 µs, is the latency kvscope prices. What the timings do not cover: "
+                       "B200s, A100s and GPUs without NVLink (priced with the same latency), and releases "
+                       "after September 2025, when vLLM's pull requests measured them.\n")
+            .arg(microseconds(priced.allReduceLatencySeconds));
+    return out;
+}
+
+/// The cost per MoE layer kvscope prices, from the engines' timings of their fused MoE kernel.
+QString moeLayerSection(const QList<MoeKernelTiming> &timings, const SpeedConstants &priced)
+{
+    QString out = QStringLiteral(
+        "\n## MoE layer cost\n\n"
+        "The cost each MoE layer adds beyond its expert reads is not fitted on the observations either: "
+        "it is the engines' own timings of their fused MoE kernel "
+        "(`tests/data/moe-kernel-timings.json`: vLLM's `benchmarks/kernels/benchmark_moe.py` and SGLang's "
+        "copy of it, ten calls of the layer replayed in one CUDA graph: routing, sorting the routed "
+        "copies into blocks per expert, both grouped GEMMs, the activation and the weighted sum). From "
+        "each timing kvscope takes what it prices itself: the bytes of the experts the tokens are expected "
+        "to touch, read at the GPU generation's fitted efficiency with the kernel's dequantization cost, "
+        "and the routed copies (tokens × top-k) at the fitted cost per routed token. What is left of the "
+        "one-token timings, a decode-sized layer whose reads are short, is the layer's own cost. The "
+        "rows at more tokens check the whole: reads, the layer's cost and the copies against the "
+        "timing.\n\n"
+        "| Timing | GPU | Weights | Experts (top-k) | Hidden × intermediate | Tokens | Measured µs | "
+        "Reads µs | Copies µs | Left µs | kvscope µs | Error |\n"
+        "|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+    QList<double> errors;
+    int within25 = 0;
+    for (const MoeKernelTiming &t : timings) {
+        const double reads = expertReadSeconds(t, priced);
+        const double copies = double(t.tokens) * double(t.topK) * priced.routedTokenSeconds;
+        const double predicted = reads + priced.moeLayerSeconds + copies;
+        const double error = predicted / t.seconds - 1;
+        errors.push_back(std::abs(error));
+        within25 += std::abs(error) <= 0.25 ? 1 : 0;
+        out +=
+            QStringLiteral("| [%1](%2) | %3 | %4 | %5 (%6) | %7 × %8 | %9 | %10 | %11 | %12 | %13 | %14 "
+                           "| %15 |\n")
+                .arg(t.id, t.source, t.gpu.id, weightKernelName(t.kernel))
+                .arg(t.experts)
+                .arg(t.topK)
+                .arg(t.hiddenSize)
+                .arg(t.intermediatePerGpu)
+                .arg(t.tokens)
+                .arg(microseconds(t.seconds), microseconds(reads), microseconds(copies),
+                     microseconds(t.seconds - reads - copies), microseconds(predicted), signedPercent(error));
+    }
+    out +=
+        QStringLiteral(
+            "\nThe median of what the one-token timings leave, %1 µs, is the cost per MoE layer kvscope "
+            "prices, on every MoE kernel: the timings of FlashInfer's TensorRT-LLM MoE that name their "
+            "shape and GPU ran on a B300, which kvscope has no preset for, and leave 22 to 38 µs beyond "
+            "their reads at one token, the same range (the data file lists them with the timings left "
+            "out and why). Over all %2 timings kvscope's layer is within ±25 % on %3, median |error| "
+            "%4 %. Its misses: the A100's layer at 16 to 64 tokens (kvscope up to a third long: the kernel "
+            "streams the experts at a larger share of the A100's bandwidth than Ampere's efficiency, "
+            "fitted on whole serving steps, gives it), and SGLang's DeepSeek-R1 layer on a B200 at 1 to 4 "
+            "tokens (a third short: 43 to 51 µs beyond the reads, the 128 × 128 block-FP8 Triton kernel "
+            "untuned there, which is why that pull request moved the B200 to FlashInfer's TensorRT-LLM "
+            "MoE).\n")
+            .arg(microseconds(priced.moeLayerSeconds))
+            .arg(timings.size())
+            .arg(within25)
+            .arg(100 * median(errors), 0, 'f', 1);
+    return out;
+}
+
+/// Both kernel-timed constants, and what the observations say were they fitted with the rest
+/// instead (`free`: that fit).
+QString kernelTimingSections(const QList<AllReduceTiming> &allReduces, const GpuSpec &links,
+                             const QList<MoeKernelTiming> &moeLayers, const QList<Observation> &observations,
+                             const SpeedConstants &priced, const SpeedConstants &free)
+{
     const Summary calibration = summarise(observations, Split::Calibration, free);
     const Summary heldOut = summarise(observations, Split::HeldOut, free);
     const SmallBatchMoe moe = smallBatchMoe(observations, free);
-    out += QStringLiteral(
-               "\nTheir mean, %1 µs, is the latency kvscope prices. Fitted with the other constants "
-               "instead, as kvscope did before, it comes out %2 µs: the end-to-end calibration rows hardly "
-               "tell it from the other costs their tensor-parallel runs carry, and take it up with them. "
-               "That fit gives the calibration rows %3 of %4 within ±25 % (median %5 %), the held-out ones "
-               "%6 of %7 (median %8 %) and the held-out MoE rows at batch 8 or less %9 of %10 within ±30 %, "
-               "with Hopper's weight-read efficiency at %11, the MoE layer cost at %12 µs and vLLM's cost "
-               "per step at %13 ms. What the timings do not cover: B200s, A100s and GPUs without NVLink "
-               "(priced with the same latency), and releases after September 2025, when vLLM's pull "
-               "requests measured them.\n")
-               .arg(microseconds(priced.allReduceLatencySeconds), microseconds(free.allReduceLatencySeconds))
+    return allReduceSection(allReduces, links, priced) + moeLayerSection(moeLayers, priced) +
+           QStringLiteral(
+               "\n### Fitted instead\n\n"
+               "Fitted with the other constants instead, as kvscope did before, the all-reduce latency "
+               "comes out %1 µs and the MoE layer cost %2 µs: the end-to-end calibration rows hardly tell "
+               "them from the other costs their tensor-parallel and MoE runs carry, and take those up "
+               "with them. That fit gives the calibration rows %3 of %4 within ±25 % (median %5 %), the "
+               "held-out ones %6 of %7 (median %8 %) and the held-out MoE rows at batch 8 or less %9 of "
+               "%10 within ±30 %, with Hopper's weight-read efficiency at %11 and vLLM's and SGLang's "
+               "costs per step at %12 and %13 ms.\n")
+               .arg(microseconds(free.allReduceLatencySeconds), microseconds(free.moeLayerSeconds))
                .arg(calibration.within25)
                .arg(calibration.rows)
                .arg(100 * calibration.medianError, 0, 'f', 1)
@@ -417,13 +490,12 @@ QString allReduceSection(const QList<AllReduceTiming> &timings, const GpuSpec &l
                .arg(moe.within30)
                .arg(moe.rows)
                .arg(free.weightBandwidthEfficiency[std::size_t(GpuGeneration::Hopper)].value_or(0), 0, 'f', 3)
-               .arg(free.moeLayerSeconds * 1e6, 0, 'f', 1)
-               .arg(free.stepSeconds[std::size_t(Engine::Vllm)] * 1e3, 0, 'f', 3);
-    return out;
+               .arg(free.stepSeconds[std::size_t(Engine::Vllm)] * 1e3, 0, 'f', 3)
+               .arg(free.stepSeconds[std::size_t(Engine::Sglang)] * 1e3, 0, 'f', 3);
 }
 
 QString speedValidationTables(const QList<Observation> &observations, const SpeedConstants &c,
-                              const QString &allReduceSection)
+                              const QString &kernelTimingSections)
 {
     const Summary calibration = summarise(observations, Split::Calibration, c);
     const Summary heldOut = summarise(observations, Split::HeldOut, c);
@@ -449,7 +521,7 @@ QString speedValidationTables(const QList<Observation> &observations, const Spee
     out += QStringLiteral("\n") + pairSummary(pairs);
     out += QStringLiteral("\n## Constants\n\nFitted on the calibration observations only.\n\n") +
            constantsTable(c);
-    out += allReduceSection;
+    out += kernelTimingSections;
     out += QStringLiteral(
                "\n## Misses and why\n\nEvery calibration or held-out observation outside ±25 %.\n\n") +
            missTable(observations, c);
@@ -485,8 +557,9 @@ class TestSpeedValidation : public QObject
     QList<Observation> m_observations;
     SpeedConstants m_fitted;
     QList<AllReduceTiming> m_allReduceTimings;
-    GpuSpec m_timingLinks;          ///< the links the kernel timings are taken on
-    SpeedConstants m_freeAllReduce; ///< the fit with the all-reduce latency fitted too
+    GpuSpec m_timingLinks; ///< the links the kernel timings are taken on
+    QList<MoeKernelTiming> m_moeTimings;
+    SpeedConstants m_freeKernels; ///< the fit with the all-reduce latency and MoE layer cost fitted too
 
 private Q_SLOTS:
     void initTestCase()
@@ -498,10 +571,18 @@ private Q_SLOTS:
             m_allReduceTimings = readAllReduceTimings(
                 test::sourceTreePath(QStringLiteral("tests/data/allreduce-latency-measurements.json")));
             m_timingLinks = resolveGpu(QStringLiteral("h100-sxm"));
-            SpeedConstants start = calibratedSpeedConstants();
-            start.allReduceLatencySeconds = meanLatencyBeyondTransfer(m_allReduceTimings, m_timingLinks);
-            m_fitted = fitConstants(m_observations, start, FitHold::AllReduceLatency);
-            m_freeAllReduce = fitConstants(m_observations, calibratedSpeedConstants());
+            // So is the cost per MoE layer, the engines' timings of their fused MoE less its reads at
+            // the fitted efficiencies: refitted until the two agree.
+            m_moeTimings = readMoeKernelTimings(
+                test::sourceTreePath(QStringLiteral("tests/data/moe-kernel-timings.json")));
+            SpeedConstants fit = calibratedSpeedConstants();
+            fit.allReduceLatencySeconds = meanLatencyBeyondTransfer(m_allReduceTimings, m_timingLinks);
+            for (int round = 0; round < 4; ++round) {
+                fit.moeLayerSeconds = oneTokenLayerCost(m_moeTimings, fit);
+                fit = fitConstants(m_observations, fit, FitHold::KernelTimings);
+            }
+            m_fitted = fit;
+            m_freeKernels = fitConstants(m_observations, calibratedSpeedConstants());
         } catch (const Error &error) {
             QFAIL(qPrintable(error.message()));
         }
@@ -625,13 +706,18 @@ private Q_SLOTS:
         // The B200 rows of that sweep then ran FlashInfer's MXFP4 x MXFP8 MoE kernel as their server did
         // (--moe-mxfp8-activations, no constant refitted): 473 of 632 (0.7484), MoE at batch 8 or less 75
         // of 109, the median 0.1555.
+        // The cost per MoE layer then came from the engines' timings of their fused MoE kernel (26.4 us,
+        // tests/data/moe-kernel-timings.json) instead of the fit (40.1 us), the rest refitted: 476 of 632
+        // (0.7532), MoE at batch 8 or less 89 of 109, the median 0.1401.
         // The floors below are the measured figures, so that a change that worsens them fails.
         const Summary s = summarise(m_observations, Split::HeldOut, calibratedSpeedConstants());
         qInfo("held out: median %.4f, %d of %d within 25 %%", s.medianError, int(s.within25), int(s.rows));
         QVERIFY(s.rows >= 632);
-        QVERIFY2(s.medianError <= 0.1555, qPrintable(QString::number(s.medianError)));
-        QVERIFY2(s.within25 >= 0.7484 * s.rows,
+        QVERIFY2(s.medianError <= 0.1402, qPrintable(QString::number(s.medianError)));
+        QVERIFY2(s.within25 >= 0.7531 * s.rows,
                  qPrintable(QStringLiteral("%1 of %2").arg(s.within25).arg(s.rows)));
+        const SmallBatchMoe moe = smallBatchMoe(m_observations, calibratedSpeedConstants());
+        QVERIFY2(moe.within30 >= 89, qPrintable(QStringLiteral("%1 of %2").arg(moe.within30).arg(moe.rows)));
     }
 
     void kernelTimingsExceedTheirTransfer()
@@ -647,6 +733,35 @@ private Q_SLOTS:
         // transfer (512 KiB among 2, 4, 6 and 4 GPUs), and SGLang's nine, 8.5 to 11.8 us less at most
         // 0.51 us: 117.0 us over 13 rows, 9.00 us, by hand.
         QVERIFY(std::abs(m_fitted.allReduceLatencySeconds - 9.00e-6) < 0.01e-6);
+    }
+
+    void moeLayerCostIsWhatTheTimingsLeave()
+    {
+        QVERIFY(m_moeTimings.size() >= 8);
+        // SGLang's Qwen3-235B-A22B layer at one token on an H200, 31.70 us (sgl-project/sglang#11730):
+        // 8 of 128 FP8 experts of 3 x 4096 x 192 bytes, 18,874,368 B, take 3.932 us at 4,800 GB/s. At an
+        // efficiency of 0.8 and a dequantization cost of 0.1 they price 4.915 + 0.393 = 5.308 us, and
+        // 8 routed copies at 50 ns 0.4 us: 25.99 us left, by hand.
+        const auto row =
+            std::find_if(m_moeTimings.cbegin(), m_moeTimings.cend(), [](const MoeKernelTiming &t) {
+                return t.source.endsWith(QLatin1String("sglang/pull/11730")) && t.tokens == 1;
+            });
+        QVERIFY(row != m_moeTimings.cend());
+        SpeedConstants c;
+        c.weightBandwidthEfficiency[std::size_t(GpuGeneration::Hopper)] = 0.8;
+        c.dequantizationCost[std::size_t(WeightKernel::Fp8)] = 0.1;
+        c.routedTokenSeconds = 50e-9;
+        QVERIFY(std::abs(expertReadSeconds(*row, c) - 5.308e-6) < 0.001e-6);
+        QVERIFY(std::abs(layerCostBeyondReads(*row, c) - 25.99e-6) < 0.01e-6);
+        // Every one-token timing leaves a positive cost once its reads are priced as fitted, and the
+        // cost kvscope prices is the median of what they leave, at the constants it was fitted with.
+        for (const MoeKernelTiming &t : m_moeTimings)
+            if (t.tokens == 1)
+                QVERIFY2(layerCostBeyondReads(t, m_fitted) > 0, qPrintable(t.id));
+        QVERIFY2(std::abs(m_fitted.moeLayerSeconds - oneTokenLayerCost(m_moeTimings, m_fitted)) < 0.05e-6,
+                 qPrintable(QStringLiteral("%1 us against %2 us")
+                                .arg(m_fitted.moeLayerSeconds * 1e6)
+                                .arg(oneTokenLayerCost(m_moeTimings, m_fitted) * 1e6)));
     }
 
     void everyMissIsExplained()
@@ -680,8 +795,9 @@ private Q_SLOTS:
             const QString stale = checkGeneratedSection(
                 speedValidationDocument(),
                 speedValidationTables(m_observations, calibratedSpeedConstants(),
-                                      allReduceSection(m_allReduceTimings, m_timingLinks, m_observations,
-                                                       calibratedSpeedConstants(), m_freeAllReduce)),
+                                      kernelTimingSections(m_allReduceTimings, m_timingLinks, m_moeTimings,
+                                                           m_observations, calibratedSpeedConstants(),
+                                                           m_freeKernels)),
                 QStringLiteral("build/tests/core/tst_speedvalidation"));
             QVERIFY2(stale.isEmpty(), qPrintable(stale));
         } catch (const Error &error) {

@@ -1,0 +1,99 @@
+// SPDX-License-Identifier: MIT
+#include "tests/core/moekerneltimings.h"
+
+#include "core/common/error.h"
+#include "core/library/library.h"
+#include "core/plan/speed.h"
+#include "tests/core/jsondatafile.h"
+#include "tests/core/median.h"
+
+#include <QJsonArray>
+#include <QJsonObject>
+
+namespace kvscope::validation {
+
+namespace {
+
+/// The kernel family and bytes per weight of the timings' dtypes (block scales, one FP32 value per
+/// 128 x 128 weights, are left out).
+bool readDtype(const QString &dtype, MoeKernelTiming &t)
+{
+    if (dtype == QLatin1String("bf16")) {
+        t.kernel = WeightKernel::SixteenBit;
+        t.bytesPerWeight = 2;
+        return true;
+    }
+    if (dtype == QLatin1String("fp8")) {
+        t.kernel = WeightKernel::Fp8;
+        t.bytesPerWeight = 1;
+        return true;
+    }
+    return false;
+}
+
+} // namespace
+
+QList<MoeKernelTiming> readMoeKernelTimings(const QString &path)
+{
+    QList<MoeKernelTiming> timings;
+    const QJsonArray rows = readJsonDataFile(path).value(QLatin1String("measurements")).toArray();
+    for (const QJsonValue &value : rows) {
+        const QJsonObject row = value.toObject();
+        MoeKernelTiming t;
+        t.id = row.value(QLatin1String("id")).toString();
+        t.source = row.value(QLatin1String("source")).toString();
+        const QString gpu = row.value(QLatin1String("gpu")).toString();
+        try {
+            t.gpu = resolveGpu(gpu);
+        } catch (const Error &error) {
+            throw Error(QStringLiteral("%1: row '%2': %3").arg(path, t.id, error.message()));
+        }
+        const QString dtype = row.value(QLatin1String("dtype")).toString();
+        if (!readDtype(dtype, t))
+            throw Error(QStringLiteral("%1: row '%2': dtype '%3' is not bf16 or fp8").arg(path, t.id, dtype));
+        t.hiddenSize = row.value(QLatin1String("hidden_size")).toInt();
+        t.intermediatePerGpu = row.value(QLatin1String("intermediate_size_per_gpu")).toInt();
+        t.experts = row.value(QLatin1String("experts")).toInt();
+        t.topK = row.value(QLatin1String("top_k")).toInt();
+        t.tokens = row.value(QLatin1String("tokens")).toInt();
+        t.seconds = row.value(QLatin1String("latency_us")).toDouble() * 1e-6;
+        if (t.hiddenSize <= 0 || t.intermediatePerGpu <= 0 || t.experts <= 0 || t.topK <= 0 ||
+            t.topK > t.experts || t.tokens <= 0 || !(t.seconds > 0) || !(t.gpu.bandwidthGBs > 0))
+            throw Error(QStringLiteral("%1: row '%2' needs a GPU with a bandwidth, positive hidden_size, "
+                                       "intermediate_size_per_gpu, experts, top_k (at most experts), "
+                                       "tokens and latency_us")
+                            .arg(path, t.id));
+        timings.push_back(t);
+    }
+    return timings;
+}
+
+double expertReadSeconds(const MoeKernelTiming &t, const SpeedConstants &c)
+{
+    // Each expert holds its gate and up projections (2N x K) and its down projection (K x N).
+    const double expertBytes =
+        3.0 * double(t.hiddenSize) * double(t.intermediatePerGpu) * double(t.bytesPerWeight);
+    const double bytes = expertBytes * expectedExpertsTouched(t.experts, t.topK, t.tokens);
+    const double atFullBandwidth = bytes / (t.gpu.bandwidthGBs * 1e9);
+    const double efficiency =
+        c.weightBandwidthEfficiency[std::size_t(gpuGeneration(t.gpu))].value_or(standInEfficiency(c));
+    return atFullBandwidth / efficiency +
+           atFullBandwidth * c.dequantizationCost[std::size_t(t.kernel)].value_or(0);
+}
+
+double layerCostBeyondReads(const MoeKernelTiming &t, const SpeedConstants &c)
+{
+    const double routedCopies = double(t.tokens) * double(t.topK);
+    return t.seconds - expertReadSeconds(t, c) - routedCopies * c.routedTokenSeconds;
+}
+
+double oneTokenLayerCost(const QList<MoeKernelTiming> &timings, const SpeedConstants &c)
+{
+    QList<double> costs;
+    for (const MoeKernelTiming &t : timings)
+        if (t.tokens == 1)
+            costs.push_back(layerCostBeyondReads(t, c));
+    return median(costs);
+}
+
+} // namespace kvscope::validation
