@@ -143,7 +143,7 @@ ComputePath computePath(const GpuSpec &gpu, const QuantizationSpec &q, WeightDty
 /// on their own tensor cores, weight-only ones go through Marlin-style kernels
 /// (vllm/model_executor/layers/quantization/: fp8.py, awq_marlin.py,
 /// gptq_marlin.py, mxfp4.py, bitsandbytes.py, compressed_tensors/).
-WeightKernel weightKernelFor(const QuantizationSpec &q, const ComputePath &path)
+WeightKernel weightKernelFor(const QuantizationSpec &q, const ComputePath &path, const GpuSpec &gpu)
 {
     if (q.method == QuantMethod::None)
         return WeightKernel::SixteenBit;
@@ -165,7 +165,12 @@ WeightKernel weightKernelFor(const QuantizationSpec &q, const ComputePath &path)
     case QuantMethod::BitsAndBytesNf4:
         return WeightKernel::BitsAndBytes;
     case QuantMethod::Mxfp4:
-        return WeightKernel::Fp4;
+        // With 16-bit activations only compute capability 10.x has an FP4 kernel for MXFP4 experts
+        // (FlashInfer's TRT-LLM MXFP4 x BF16). Elsewhere vLLM runs Marlin's MXFP4 kernel or Triton's
+        // matmul_ogs (get_mxfp4_backend, vllm/model_executor/layers/quantization/mxfp4.py, v0.13), and SGLang
+        // its triton_kernel backend for gpt-oss (ServerArgs._handle_model_specific_adjustments): each unpacks
+        // the FP4 weights to 16 bits in registers, as the 4-bit Marlin kernels unpack theirs.
+        return computeCapability10(gpu) ? WeightKernel::Fp4 : WeightKernel::FourBitWeightOnly;
     case QuantMethod::Fp8:
     case QuantMethod::Int8:
         return WeightKernel::EightBitWeightOnly;
@@ -295,8 +300,8 @@ void SpeedModel::readImages(const Scenario &s, const MemoryPlan &plan)
 void SpeedModel::readConstants(const Scenario &s, const MemoryPlan &plan, const SpeedConstants &constants)
 {
     m_generation = gpuGeneration(s.gpu);
-    m_kernel =
-        weightKernelFor(plan.quantization, computePath(s.gpu, plan.quantization, plan.dtype, m_moeMxfp8));
+    m_kernel = weightKernelFor(plan.quantization,
+                               computePath(s.gpu, plan.quantization, plan.dtype, m_moeMxfp8), s.gpu);
     if (s.moeMxfp8Activations && !m_moeMxfp8 && s.engine == Engine::Vllm && m_available)
         m_notes << QCoreApplication::translate("kvscope::Planner",
                                                "speed: %1 is set, but vLLM runs FlashInfer's MXFP4 x MXFP8 "

@@ -37,29 +37,29 @@ SpeedConstants fitted()
 {
     SpeedConstants c;
     auto &efficiency = c.weightBandwidthEfficiency;
-    efficiency[std::size_t(GpuGeneration::Ampere)] = 0.6689;
-    efficiency[std::size_t(GpuGeneration::Hopper)] = 0.8398;
-    efficiency[std::size_t(GpuGeneration::Blackwell)] = 0.8664;
+    efficiency[std::size_t(GpuGeneration::Ampere)] = 0.6715;
+    efficiency[std::size_t(GpuGeneration::Hopper)] = 0.835;
+    efficiency[std::size_t(GpuGeneration::Blackwell)] = 0.8623;
     auto &cost = c.dequantizationCost;
     cost[std::size_t(WeightKernel::SixteenBit)] = 0;
-    cost[std::size_t(WeightKernel::Fp8)] = 0.02722;
-    cost[std::size_t(WeightKernel::FourBitWeightOnly)] = 7.224;
-    cost[std::size_t(WeightKernel::EightBitWeightOnly)] = 1.902;
-    cost[std::size_t(WeightKernel::Fp4)] = 0.558;
-    cost[std::size_t(WeightKernel::Machete)] = 1.299;
-    c.kvBandwidthEfficiency = 0.9453;
-    c.fp8KvCost = 0.4223;
-    c.computeEfficiency = 0.7843;
+    cost[std::size_t(WeightKernel::Fp8)] = 0.02233;
+    cost[std::size_t(WeightKernel::FourBitWeightOnly)] = 7.552;
+    cost[std::size_t(WeightKernel::EightBitWeightOnly)] = 2.025;
+    cost[std::size_t(WeightKernel::Fp4)] = 0.8817;
+    cost[std::size_t(WeightKernel::Machete)] = 1.296;
+    c.kvBandwidthEfficiency = 0.9256;
+    c.fp8KvCost = 0.4422;
+    c.computeEfficiency = 0.7833;
     c.allReduceLatencySeconds = 8.999e-06;
     c.moeLayerSeconds = 2.643e-05;
     c.routedTokenSeconds = 5.955e-08;
-    c.stepSeconds = {0.001698, 0.003297};
+    c.stepSeconds = {0.001661, 0.00329};
     c.sequenceSeconds = {0, 0};
-    c.requestSeconds = {0.007082, 0.05757};
+    c.requestSeconds = {0.007063, 0.05752};
     // Fitted by tests/core/tst_speed.cpp on the calibration rows of
     // tests/data/speculative-speed-measurements.json (vLLM, EAGLE-3 on Llama-3.1-8B).
-    c.speculativeStepSeconds = 0.001009;
-    c.draftPassSeconds = 0.0007808;
+    c.speculativeStepSeconds = 0.001014;
+    c.draftPassSeconds = 0.000779;
     return c;
 }
 

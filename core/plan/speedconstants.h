@@ -33,9 +33,10 @@ enum class WeightKernel
     SixteenBit,         ///< BF16/FP16 GEMM (cuBLAS)
     Fp8,                ///< W8A8 FP8 (CUTLASS scaled_mm, block-wise FP8)
     Int8,               ///< W8A8 INT8 (CUTLASS scaled_mm)
-    FourBitWeightOnly,  ///< AWQ/GPTQ/W4A16 through Marlin: dequantized in registers
+    FourBitWeightOnly,  ///< AWQ/GPTQ/W4A16 through Marlin, MXFP4 off compute capability 10.x: dequantized in
+                        ///< registers
     EightBitWeightOnly, ///< GPTQ 8-bit, W8A16, FP8 on a GPU without FP8 tensor cores (Marlin)
-    Fp4,                ///< MXFP4 and NVFP4
+    Fp4,                ///< NVFP4, and MXFP4 on compute capability 10.x (FlashInfer's TRT-LLM kernel)
     BitsAndBytes,       ///< bitsandbytes NF4
     /// GPTQ/W4A16 dense layers under vLLM on compute capability 9.0: choose_mp_linear_kernel takes
     /// Machete (CUTLASS mixed-input GEMM) before Marlin there (vllm-project/vllm#7701)

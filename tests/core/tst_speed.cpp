@@ -995,8 +995,38 @@ private Q_SLOTS:
         QVERIFY(!blackwell.notes.filter(QStringLiteral("SGLang runs gpt-oss's MXFP4 experts")).isEmpty());
         s.gpu = resolveGpu(QStringLiteral("h100-sxm"));
         const SpeedPlan hopper = planMemory(s).speed;
-        QCOMPARE(hopper.weightKernel, WeightKernel::Fp4);
+        QCOMPARE(hopper.weightKernel, WeightKernel::FourBitWeightOnly);
         QVERIFY(hopper.weightOnly);
+    }
+
+    void mxfp4OffBlackwellUnpacksTheWeightsOnTheVectorUnits()
+    {
+        // Off compute capability 10.x vLLM runs MXFP4 experts through Marlin's MXFP4 kernel
+        // (VLLM_MXFP4_USE_MARLIN, or no triton_kernels) or Triton's matmul_ogs (get_mxfp4_backend,
+        // vllm/model_executor/layers/quantization/mxfp4.py, v0.13): no FP4 tensor-core path, the weights
+        // unpacked to 16 bits in registers as the 4-bit Marlin kernels unpack theirs. Their unpacking is
+        // vector work, so an H100 and an H200, which share the SMs and clocks (67 FP32 vector TFLOPS each,
+        // gpus.json) but not the bandwidth, take the same time for it; on a B200 FlashInfer's TRT-LLM
+        // kernel runs them, priced as the FP4 kernels.
+        const auto plan = [](const char *gpu) {
+            Scenario s = scenario(QStringLiteral("gpt-oss-20b"), QLatin1String(gpu));
+            s.batchSize = 8;
+            s.seqLen = 4096;
+            return planMemory(s).speed;
+        };
+        const SpeedPlan h100 = plan("h100-sxm");
+        const SpeedPlan h200 = plan("h200");
+        const SpeedPlan b200 = plan("b200");
+        QCOMPARE(h100.weightKernel, WeightKernel::FourBitWeightOnly);
+        QCOMPARE(h200.weightKernel, WeightKernel::FourBitWeightOnly);
+        QCOMPARE(b200.weightKernel, WeightKernel::Fp4);
+        QVERIFY(h100.weightOnly && h200.weightOnly);
+        const double onH100 = h100.decode.breakdown[StepTerm::Dequantization];
+        const double onH200 = h200.decode.breakdown[StepTerm::Dequantization];
+        QVERIFY(onH100 > 0);
+        QVERIFY(std::abs(onH100 - onH200) < 1e-9 * onH100);
+        // The weights' read itself still follows the bandwidth: 4.8 against 3.35 TB/s.
+        QVERIFY(h200.decode.breakdown[StepTerm::Weights] < h100.decode.breakdown[StepTerm::Weights]);
     }
 
     void mxfp8ActivationsAreIgnoredWhereVllmPassesOverThem()

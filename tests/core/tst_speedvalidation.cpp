@@ -708,13 +708,15 @@ private Q_SLOTS:
         // of 109, the median 0.1555.
         // The cost per MoE layer then came from the engines' timings of their fused MoE kernel (26.4 us,
         // tests/data/moe-kernel-timings.json) instead of the fit (40.1 us), the rest refitted: 476 of 632
-        // (0.7532), MoE at batch 8 or less 89 of 109, the median 0.1401.
+        // (0.7532), MoE at batch 8 or less 89 of 109, the median 0.1401. MXFP4 experts off compute capability
+        // 10.x then unpacked on the vector units as the 4-bit Marlin kernels are (Marlin's MXFP4 kernel or
+        // Triton's matmul_ogs), the rest refitted: 489 of 632 (0.7737), the median 0.1360.
         // The floors below are the measured figures, so that a change that worsens them fails.
         const Summary s = summarise(m_observations, Split::HeldOut, calibratedSpeedConstants());
         qInfo("held out: median %.4f, %d of %d within 25 %%", s.medianError, int(s.within25), int(s.rows));
         QVERIFY(s.rows >= 632);
-        QVERIFY2(s.medianError <= 0.1402, qPrintable(QString::number(s.medianError)));
-        QVERIFY2(s.within25 >= 0.7531 * s.rows,
+        QVERIFY2(s.medianError <= 0.1361, qPrintable(QString::number(s.medianError)));
+        QVERIFY2(s.within25 >= 0.7737 * s.rows,
                  qPrintable(QStringLiteral("%1 of %2").arg(s.within25).arg(s.rows)));
         const SmallBatchMoe moe = smallBatchMoe(m_observations, calibratedSpeedConstants());
         QVERIFY2(moe.within30 >= 89, qPrintable(QStringLiteral("%1 of %2").arg(moe.within30).arg(moe.rows)));
