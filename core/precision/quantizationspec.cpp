@@ -5,6 +5,8 @@
 #include "core/common/enumtable.h"
 #include "core/common/error.h"
 
+#include <QCoreApplication>
+
 namespace kvscope {
 
 namespace {
@@ -102,43 +104,51 @@ QString shortName(const QuantizationSpec &spec)
     return quantMethodName(spec.method).toUpper();
 }
 
+/// The translation context of the formats' descriptions (lupdate reads QuantizationFormat::tr): the window
+/// shows them in its language, on the weights card and in the Compare view.
+class QuantizationFormat
+{
+    Q_DECLARE_TR_FUNCTIONS(kvscope::QuantizationFormat)
+};
+
 QString describe(const QuantizationSpec &spec)
 {
     switch (spec.method) {
     case QuantMethod::None:
-        return QStringLiteral("unquantized");
+        return QuantizationFormat::tr("unquantized");
     case QuantMethod::Fp8:
         if (spec.perChannelScales)
-            return QStringLiteral("FP8 E4M3, fp32 scale per output channel");
-        return spec.blockRows > 0 ? QStringLiteral("FP8 E4M3, fp32 scale per %1x%2 block")
+            return QuantizationFormat::tr("FP8 E4M3, fp32 scale per output channel");
+        return spec.blockRows > 0 ? QuantizationFormat::tr("FP8 E4M3, fp32 scale per %1x%2 block")
                                         .arg(spec.blockRows)
                                         .arg(spec.blockCols)
-                                  : QStringLiteral("FP8 E4M3, fp32 scale per tensor");
+                                  : QuantizationFormat::tr("FP8 E4M3, fp32 scale per tensor");
     case QuantMethod::Int8:
-        return QStringLiteral("INT8, fp32 scale per output channel");
+        return QuantizationFormat::tr("INT8, fp32 scale per output channel");
     case QuantMethod::Awq:
-        return QStringLiteral("AWQ int%1, group %2, fp16 scales + int%1 zero points")
+        return QuantizationFormat::tr("AWQ int%1, group %2, fp16 scales + int%1 zero points")
             .arg(spec.bits)
             .arg(spec.groupSize);
     case QuantMethod::Gptq:
-        return QStringLiteral("GPTQ int%1, group %2, fp16 scales + int%1 zeros + int32 g_idx")
+        return QuantizationFormat::tr("GPTQ int%1, group %2, fp16 scales + int%1 zeros + int32 g_idx")
             .arg(spec.bits)
             .arg(spec.groupSize);
     case QuantMethod::BitsAndBytesNf4:
-        return spec.doubleQuant ? QStringLiteral("NF4, blocks of 64, double-quantized absmax")
-                                : QStringLiteral("NF4, blocks of 64, fp32 absmax");
+        return spec.doubleQuant ? QuantizationFormat::tr("NF4, blocks of 64, double-quantized absmax")
+                                : QuantizationFormat::tr("NF4, blocks of 64, fp32 absmax");
     case QuantMethod::Mxfp4:
-        return QStringLiteral("MXFP4 (E2M1), E8M0 scale per 32 values");
+        return QuantizationFormat::tr("MXFP4 (E2M1), E8M0 scale per 32 values");
     case QuantMethod::CompressedTensors: {
-        const QString granularity = spec.groupSize > 0    ? QStringLiteral("group %1").arg(spec.groupSize)
-                                    : spec.groupSize == 0 ? QStringLiteral("per tensor")
-                                                          : QStringLiteral("per channel");
-        return QStringLiteral("compressed-tensors %1: %2%3, %4, %5")
-            .arg(spec.scheme.isEmpty() ? QStringLiteral("scheme") : spec.scheme,
+        const QString granularity = spec.groupSize > 0
+                                        ? QuantizationFormat::tr("group %1").arg(spec.groupSize)
+                                    : spec.groupSize == 0 ? QuantizationFormat::tr("per tensor")
+                                                          : QuantizationFormat::tr("per channel");
+        return QuantizationFormat::tr("compressed-tensors %1: %2%3, %4, %5")
+            .arg(spec.scheme.isEmpty() ? QuantizationFormat::tr("scheme") : spec.scheme,
                  spec.floatWeights ? QStringLiteral("fp") : QStringLiteral("int"))
             .arg(spec.bits)
-            .arg(granularity,
-                 spec.symmetric ? QStringLiteral("symmetric") : QStringLiteral("with zero points"));
+            .arg(granularity, spec.symmetric ? QuantizationFormat::tr("symmetric")
+                                             : QuantizationFormat::tr("with zero points"));
     }
     }
     return {};

@@ -4453,6 +4453,77 @@
     </message>
 </context>
 <context>
+    <name>kvscope::QuantizationFormat</name>
+    <message>
+        <source>unquantized</source>
+        <translation>未量化</translation>
+    </message>
+    <message>
+        <source>FP8 E4M3, fp32 scale per output channel</source>
+        <translation>FP8 E4M3，每个输出通道一个 fp32 缩放</translation>
+    </message>
+    <message>
+        <source>FP8 E4M3, fp32 scale per %1x%2 block</source>
+        <translation>FP8 E4M3，每个 %1x%2 块一个 fp32 缩放</translation>
+    </message>
+    <message>
+        <source>FP8 E4M3, fp32 scale per tensor</source>
+        <translation>FP8 E4M3，每个张量一个 fp32 缩放</translation>
+    </message>
+    <message>
+        <source>INT8, fp32 scale per output channel</source>
+        <translation>INT8，每个输出通道一个 fp32 缩放</translation>
+    </message>
+    <message>
+        <source>AWQ int%1, group %2, fp16 scales + int%1 zero points</source>
+        <translation>AWQ int%1，分组 %2，fp16 缩放 + int%1 零点</translation>
+    </message>
+    <message>
+        <source>GPTQ int%1, group %2, fp16 scales + int%1 zeros + int32 g_idx</source>
+        <translation>GPTQ int%1，分组 %2，fp16 缩放 + int%1 零点 + int32 g_idx</translation>
+    </message>
+    <message>
+        <source>NF4, blocks of 64, double-quantized absmax</source>
+        <translation>NF4，每 64 个值一块，absmax 二次量化</translation>
+    </message>
+    <message>
+        <source>NF4, blocks of 64, fp32 absmax</source>
+        <translation>NF4，每 64 个值一块，fp32 absmax</translation>
+    </message>
+    <message>
+        <source>MXFP4 (E2M1), E8M0 scale per 32 values</source>
+        <translation>MXFP4（E2M1），每 32 个值一个 E8M0 缩放</translation>
+    </message>
+    <message>
+        <source>group %1</source>
+        <translation>分组 %1</translation>
+    </message>
+    <message>
+        <source>per tensor</source>
+        <translation>逐张量</translation>
+    </message>
+    <message>
+        <source>per channel</source>
+        <translation>逐通道</translation>
+    </message>
+    <message>
+        <source>compressed-tensors %1: %2%3, %4, %5</source>
+        <translation>compressed-tensors %1：%2%3，%4，%5</translation>
+    </message>
+    <message>
+        <source>scheme</source>
+        <translation>方案</translation>
+    </message>
+    <message>
+        <source>symmetric</source>
+        <translation>对称</translation>
+    </message>
+    <message>
+        <source>with zero points</source>
+        <translation>带零点</translation>
+    </message>
+</context>
+<context>
     <name>kvscope::QuantizationLabel</name>
     <message>
         <source>none</source>
