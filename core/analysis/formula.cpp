@@ -1395,8 +1395,10 @@ QList<FormulaLine> beyondReadLines(const Scenario &s, const SpeedPlan &speed, co
         moe.term(count(QStringLiteral("moe_layers"), q.moeLayers, ScenarioField::Model,
                        QStringLiteral("layers with routed experts")))
             .op(" × ")
-            .term(seconds(QStringLiteral("per_moe_layer"), speed.prices.moeLayerSeconds, {},
-                          QStringLiteral("router and grouped-GEMM launches (calibrated)")))
+            .term(seconds(
+                QStringLiteral("per_moe_layer"), speed.prices.moeLayerSeconds, {},
+                QStringLiteral(
+                    "routing and grouped-GEMM launches beyond the reads (the engines' kernel timings)")))
             .op(" + ")
             .term(expectedCount(QStringLiteral("routed_token_layers"), q.routedTokenLayers,
                                 ScenarioField::BatchSize,
