@@ -326,9 +326,8 @@ void SpeedModel::readConstants(const Scenario &s, const MemoryPlan &plan, const 
                        "dequantization is priced at the FP8 cache's fitted cost per second of reads")
                        .arg(kvPrecisionName(plan.kvCacheDtype));
 
-    const std::optional<double> measured = constants.weightBandwidthEfficiency[std::size_t(m_generation)];
-    m_bandwidthEfficiency = measured.value_or(standInEfficiency(constants));
-    if (!measured && m_available)
+    m_bandwidthEfficiency = weightBandwidthEfficiency(constants, m_generation);
+    if (!constants.weightBandwidthEfficiency[std::size_t(m_generation)] && m_available)
         m_notes << QCoreApplication::translate(
                        "kvscope::Planner",
                        "speed: no calibration measurement on %1 GPUs; their bandwidth efficiency is the "
@@ -343,9 +342,7 @@ void SpeedModel::readConstants(const Scenario &s, const MemoryPlan &plan, const 
     m_computeEfficiency =
         s.computeEfficiencyPpm > 0 ? double(s.computeEfficiencyPpm) / 1e6 : constants.computeEfficiency;
 
-    WeightKernel priced = m_kernel;
-    while (!constants.dequantizationCost[std::size_t(priced)] && priced != WeightKernel::SixteenBit)
-        priced = standInKernel(priced);
+    const WeightKernel priced = pricedKernel(constants, m_kernel);
     m_dequantizationScale = dequantizesOnVectorUnits(priced) ? vectorSecondsPerReadSecond(s.gpu) : 1.0;
     m_dequantizationCost =
         constants.dequantizationCost[std::size_t(priced)].value_or(0) * m_dequantizationScale;

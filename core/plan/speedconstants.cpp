@@ -84,6 +84,19 @@ double standInEfficiency(const SpeedConstants &constants)
     return n % 2 ? measured[n / 2] : (measured[n / 2 - 1] + measured[n / 2]) / 2;
 }
 
+double weightBandwidthEfficiency(const SpeedConstants &constants, GpuGeneration generation)
+{
+    return constants.weightBandwidthEfficiency[std::size_t(generation)].value_or(
+        standInEfficiency(constants));
+}
+
+WeightKernel pricedKernel(const SpeedConstants &constants, WeightKernel kernel)
+{
+    while (!constants.dequantizationCost[std::size_t(kernel)] && kernel != WeightKernel::SixteenBit)
+        kernel = standInKernel(kernel);
+    return kernel;
+}
+
 WeightKernel standInKernel(WeightKernel kernel)
 {
     switch (kernel) {

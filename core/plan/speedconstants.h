@@ -95,10 +95,14 @@ const SpeedConstants &calibratedSpeedConstants();
 
 /// A generation without measurements: the median of the calibrated ones.
 double standInEfficiency(const SpeedConstants &constants);
+/// The weight-read efficiency a plan on `generation` reads at: its calibrated one, else the stand-in.
+double weightBandwidthEfficiency(const SpeedConstants &constants, GpuGeneration generation);
 /// A kernel without measurements: the next one to ask (W8A8 INT8 and MXFP4 x MXFP8 ask FP8,
 /// FP8 asks 8-bit weight-only, the other weight-only kernels, Machete and FP4 ask
 /// 4-bit weight-only, which asks 16-bit: no extra cost).
 WeightKernel standInKernel(WeightKernel kernel);
+/// The kernel whose fitted cost prices `kernel`: itself when calibrated, else its stand-ins in turn.
+WeightKernel pricedKernel(const SpeedConstants &constants, WeightKernel kernel);
 
 GpuGeneration gpuGeneration(const GpuSpec &gpu);
 QString gpuGenerationName(GpuGeneration generation); ///< "ampere", "hopper", ...

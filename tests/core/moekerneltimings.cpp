@@ -75,10 +75,9 @@ double expertReadSeconds(const MoeKernelTiming &t, const SpeedConstants &c)
         3.0 * double(t.hiddenSize) * double(t.intermediatePerGpu) * double(t.bytesPerWeight);
     const double bytes = expertBytes * expectedExpertsTouched(t.experts, t.topK, t.tokens);
     const double atFullBandwidth = bytes / (t.gpu.bandwidthGBs * 1e9);
-    const double efficiency =
-        c.weightBandwidthEfficiency[std::size_t(gpuGeneration(t.gpu))].value_or(standInEfficiency(c));
-    return atFullBandwidth / efficiency +
-           atFullBandwidth * c.dequantizationCost[std::size_t(t.kernel)].value_or(0);
+    // The timings' kernels (16-bit, FP8 W8A8) dequantize in proportion to the read, not on the vector units.
+    return atFullBandwidth / weightBandwidthEfficiency(c, gpuGeneration(t.gpu)) +
+           atFullBandwidth * c.dequantizationCost[std::size_t(pricedKernel(c, t.kernel))].value_or(0);
 }
 
 double layerCostBeyondReads(const MoeKernelTiming &t, const SpeedConstants &c)
