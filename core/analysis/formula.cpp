@@ -1404,8 +1404,12 @@ QList<FormulaLine> beyondReadLines(const Scenario &s, const SpeedPlan &speed, co
                                 ScenarioField::BatchSize,
                                 QStringLiteral("tokens x top-k on this GPU's experts x MoE layers")))
             .op(" × ")
-            .term(seconds(QStringLiteral("per_routed_token"), speed.prices.routedTokenSeconds, {},
-                          QStringLiteral("sorting, gathering and summing each routed copy (calibrated)")));
+            .term(seconds(
+                QStringLiteral("per_routed_token"), speed.prices.routedTokenSeconds, {},
+                speed.moeKernel == MoeKernel::FusedMoe
+                    ? QStringLiteral("sorting, gathering and summing each routed copy (calibrated)")
+                    : QStringLiteral("none beyond its FLOPs: FlashInfer's TensorRT-LLM FP4 MoE routes "
+                                     "and sums inside its GEMMs")));
         lines << moe.result(seconds(QString(), t[StepTerm::MoeOverhead]),
                             Formula::tr("every MoE layer routes its tokens to their experts"));
     }

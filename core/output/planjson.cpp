@@ -113,6 +113,9 @@ void insertSpeed(QJsonObject &o, const SpeedPlan &s, bool shown)
     o.insert(QStringLiteral("compute_efficiency"), rounded(s.computeEfficiency, 4));
     o.insert(QStringLiteral("gpu_generation"), gpuGenerationName(s.generation));
     o.insert(QStringLiteral("weight_kernel"), weightKernelName(s.weightKernel));
+    o.insert(QStringLiteral("moe_kernel"), s.decode.quantities.moeLayers > 0
+                                               ? QJsonValue(moeKernelName(s.moeKernel))
+                                               : QJsonValue(QJsonValue::Null));
     o.insert(QStringLiteral("compute_format"), computeFormatName(s.computeFormat));
     o.insert(QStringLiteral("compute_weight_only"), s.weightOnly);
     put("decode_step_seconds", rounded(s.decode.seconds, 9));

@@ -249,6 +249,19 @@ bool runsMoeMxfp8Kernel(const Scenario &s, QuantMethod weights)
     return s.moeMxfp8Activations && offersMoeMxfp8Kernel(s, weights);
 }
 
+MoeKernel moeKernelFor(const Scenario &s, QuantMethod weights)
+{
+    if (weights != QuantMethod::Mxfp4 || !computeCapability10(s.gpu))
+        return MoeKernel::FusedMoe;
+    // vLLM runs MXFP4 experts on compute capability 10.x through FlashInfer's TensorRT-LLM MoE, with BF16
+    // activations or, under VLLM_USE_FLASHINFER_MOE_MXFP4_MXFP8, MXFP8 ones (get_mxfp4_backend,
+    // vllm/model_executor/layers/quantization/mxfp4.py, v0.13; the MXFP4 MoE oracle in later releases);
+    // SGLang only for gpt-oss, whose flashinfer_mxfp4 backend calls the same kernel (runsMoeMxfp8Kernel).
+    if (s.engine == Engine::Sglang && !runsMoeMxfp8Kernel(s, weights))
+        return MoeKernel::FusedMoe;
+    return MoeKernel::TrtllmFp4;
+}
+
 QString speedBoundName(SpeedBound bound)
 {
     return bound == SpeedBound::Memory ? QStringLiteral("memory") : QStringLiteral("compute");
@@ -372,7 +385,12 @@ void SpeedModel::readConstants(const Scenario &s, const MemoryPlan &plan, const 
                            .arg(s.gpu.name);
     }
     m_moeLayerSeconds = constants.moeLayerSeconds;
-    m_routedTokenSeconds = constants.routedTokenSeconds;
+    // The fitted cost per routed copy is the fused MoE's. FlashInfer's TensorRT-LLM FP4 MoE routes, permutes
+    // and sums inside its GEMMs: its own timings at 8,192 to 16,384 tokens add per copy what the copy's
+    // FLOPs take at one rate, 0.1 ns more, where the Triton kernel adds 45 ns a copy from 2,048 to 4,096
+    // tokens (tests/data/moe-kernel-timings.json): its copies cost their FLOPs, priced in compute.
+    m_moeKernel = moeKernelFor(s, plan.quantization.method);
+    m_routedTokenSeconds = m_moeKernel == MoeKernel::FusedMoe ? constants.routedTokenSeconds : 0.0;
     m_stepSeconds = constants.stepSeconds[std::size_t(s.engine)];
     m_sequenceSeconds = constants.sequenceSeconds[std::size_t(s.engine)];
     m_requestSeconds = constants.requestSeconds[std::size_t(s.engine)];
@@ -650,6 +668,7 @@ void SpeedModel::describe(SpeedPlan &speed) const
     speed.calibrationSource = m_calibrationSource;
     speed.generation = m_generation;
     speed.weightKernel = m_kernel;
+    speed.moeKernel = m_moeKernel;
     speed.computeFormat = m_format;
     speed.weightOnly = m_weightOnly;
     speed.dequantizationScale = m_dequantizationScale;

@@ -33,6 +33,10 @@ bool offersMoeMxfp8Kernel(const Scenario &s, QuantMethod weights);
 /// offersMoeMxfp8Kernel; under SGLang by its own default for gpt-oss's MXFP4 checkpoint on compute
 /// capability 10.x (--moe-runner-backend flashinfer_mxfp4).
 bool runsMoeMxfp8Kernel(const Scenario &s, QuantMethod weights);
+/// The MoE kernel family a scenario's experts (in `weights`) run on: FlashInfer's TensorRT-LLM MoE for
+/// MXFP4 experts on compute capability 10.x where the engine takes it (the TensorRT-LLM FP4 MoE), the
+/// fused MoE elsewhere.
+MoeKernel moeKernelFor(const Scenario &s, QuantMethod weights);
 
 QString speedBoundName(SpeedBound bound);        ///< "memory", "compute"
 QString computeFormatName(ComputeFormat format); ///< "bf16", "fp8", "int8"...
@@ -157,6 +161,7 @@ private:
     // Calibrated constants as they apply to this GPU, weight kernel and engine
     GpuGeneration m_generation = GpuGeneration::Other;
     WeightKernel m_kernel = WeightKernel::SixteenBit;
+    MoeKernel m_moeKernel = MoeKernel::FusedMoe;
     double m_bandwidthEfficiency = 1;
     double m_kvBandwidthEfficiency = 1;
     double m_computeEfficiency = 1;

@@ -29,6 +29,11 @@ const EnumSpelling<WeightKernel> kernelNames[] = {
     {WeightKernel::Mxfp4Mxfp8, "mxfp4 x mxfp8"},
 };
 
+const EnumSpelling<MoeKernel> moeKernelNames[] = {
+    {MoeKernel::FusedMoe, "fused moe"},
+    {MoeKernel::TrtllmFp4, "trtllm fp4"},
+};
+
 // Fitted by tests/core/tst_speedvalidation.cpp on the calibration rows of
 // tests/data/serving-speed-measurements.json (docs/speed-validation.md), the all-reduce latency and
 // the cost per MoE layer held at the engines' kernel timings (tests/data/allreduce-latency-measurements.json,
@@ -45,7 +50,7 @@ SpeedConstants fitted()
     cost[std::size_t(WeightKernel::Fp8)] = 0.02233;
     cost[std::size_t(WeightKernel::FourBitWeightOnly)] = 7.552;
     cost[std::size_t(WeightKernel::EightBitWeightOnly)] = 2.025;
-    cost[std::size_t(WeightKernel::Fp4)] = 0.8817;
+    cost[std::size_t(WeightKernel::Fp4)] = 0.899;
     cost[std::size_t(WeightKernel::Machete)] = 1.296;
     c.kvBandwidthEfficiency = 0.9256;
     c.fp8KvCost = 0.4422;
@@ -141,6 +146,16 @@ QString gpuGenerationName(GpuGeneration generation)
 QString weightKernelName(WeightKernel kernel)
 {
     return enumName(kernelNames, kernel);
+}
+
+QString moeKernelName(MoeKernel kernel)
+{
+    return enumName(moeKernelNames, kernel);
+}
+
+std::optional<MoeKernel> moeKernelFromName(const QString &name)
+{
+    return enumValue(moeKernelNames, name);
 }
 
 } // namespace kvscope

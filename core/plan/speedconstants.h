@@ -60,6 +60,24 @@ constexpr bool dequantizesOnVectorUnits(WeightKernel kernel)
 }
 inline constexpr std::size_t EngineCount = 2;
 
+/// The MoE kernel family a layer's experts run on, for what a routed copy (one per expert of a token's
+/// top-k) costs beyond its FLOPs.
+enum class MoeKernel
+{
+    /// vLLM's and SGLang's fused_moe (Triton) and the kernels priced as it: the copies are sorted into
+    /// blocks per expert (moe_align_block_size), gathered into the grouped GEMMs' padded tiles and summed
+    /// back in kernels of their own, a cost per copy (SpeedConstants::routedTokenSeconds). FlashInfer's
+    /// FP8 block-scale MoE (SGLang's flashinfer_trtllm for DeepSeek's FP8 experts) is priced so too: the
+    /// calibration's DeepSeek-R1 prompt passes that fit the cost run it, and no large-token timing of it is
+    /// in tests/data/moe-kernel-timings.json.
+    FusedMoe,
+    /// FlashInfer's TensorRT-LLM FP4 MoE (trtllm_fp4_block_scale_moe), which vLLM and SGLang run MXFP4
+    /// experts on at compute capability 10.x: routing, permutation and the weighted sum happen inside its
+    /// GEMMs, and its own timings add per copy only what the copy's FLOPs take, which the compute term
+    /// prices.
+    TrtllmFp4,
+};
+
 /// The calibrated constants of the step model (docs/speed-validation.md lists
 /// the public measurements they were fitted on and the ones held out;
 /// tests/core/tst_speedvalidation.cpp refits them and fails when they differ).
@@ -105,7 +123,9 @@ WeightKernel standInKernel(WeightKernel kernel);
 WeightKernel pricedKernel(const SpeedConstants &constants, WeightKernel kernel);
 
 GpuGeneration gpuGeneration(const GpuSpec &gpu);
-QString gpuGenerationName(GpuGeneration generation); ///< "ampere", "hopper", ...
-QString weightKernelName(WeightKernel kernel);       ///< "16-bit", "fp8", "int4 weight-only", ...
+QString gpuGenerationName(GpuGeneration generation);             ///< "ampere", "hopper", ...
+QString weightKernelName(WeightKernel kernel);                   ///< "16-bit", "fp8", "int4 weight-only", ...
+QString moeKernelName(MoeKernel kernel);                         ///< "fused moe", "trtllm fp4"
+std::optional<MoeKernel> moeKernelFromName(const QString &name); ///< moeKernelName's inverse
 
 } // namespace kvscope

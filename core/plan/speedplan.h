@@ -209,6 +209,7 @@ struct SpeedPlan
     // Hardware figures used
     GpuGeneration generation = GpuGeneration::Other;
     WeightKernel weightKernel = WeightKernel::SixteenBit;
+    MoeKernel moeKernel = MoeKernel::FusedMoe; ///< MoE: what a routed copy costs beyond its FLOPs
     ComputeFormat computeFormat = ComputeFormat::BFloat16;
     bool weightOnly = false; ///< quantized weights dequantized to 16 bits before multiplying
     /// Weight-only kernels (dequantizesOnVectorUnits): bandwidth over the FP32 vector rate, which turns

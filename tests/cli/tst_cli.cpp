@@ -479,6 +479,17 @@ private Q_SLOTS:
         QCOMPARE(a100.value(QLatin1String("compute_weight_only")).toBool(), true);
         const QJsonObject h100 = calcJson({QStringLiteral("--quantization"), QStringLiteral("fp8")});
         QCOMPARE(h100.value(QLatin1String("compute_format")).toString(), QStringLiteral("fp8"));
+        // A dense model has no MoE kernel; gpt-oss's MXFP4 experts run FlashInfer's TensorRT-LLM FP4 MoE on a
+        // B200 and the fused MoE (with Marlin's MXFP4 kernel) on an H100.
+        QVERIFY(h100.value(QLatin1String("moe_kernel")).isNull());
+        const auto moeKernelOn = [&](const char *gpu) {
+            return calcJson({QStringLiteral("--model"), QStringLiteral("gpt-oss-120b"),
+                             QStringLiteral("--gpu"), QLatin1String(gpu)})
+                .value(QLatin1String("moe_kernel"))
+                .toString();
+        };
+        QCOMPARE(moeKernelOn("b200"), QStringLiteral("trtllm fp4"));
+        QCOMPARE(moeKernelOn("h100-sxm"), QStringLiteral("fused moe"));
 
         const Run text = run({QStringLiteral("calc")});
         QVERIFY2(text.out.contains("Speed per replica (1 GPU;"), text.out.constData());

@@ -68,6 +68,68 @@ QList<MoeKernelTiming> readMoeKernelTimings(const QString &path)
     return timings;
 }
 
+QList<RoutedCopyTiming> readRoutedCopyTimings(const QString &path)
+{
+    QList<RoutedCopyTiming> timings;
+    const QJsonArray rows = readJsonDataFile(path).value(QLatin1String("routed_copy_timings")).toArray();
+    for (const QJsonValue &value : rows) {
+        const QJsonObject row = value.toObject();
+        RoutedCopyTiming t;
+        t.id = row.value(QLatin1String("id")).toString();
+        t.source = row.value(QLatin1String("source")).toString();
+        t.gpu = row.value(QLatin1String("gpu")).toString();
+        const QString kernel = row.value(QLatin1String("moe_kernel")).toString();
+        const std::optional<MoeKernel> family = moeKernelFromName(kernel);
+        if (!family)
+            throw Error(QStringLiteral("%1: row '%2': moe_kernel '%3' is not a kvscope MoE kernel family")
+                            .arg(path, t.id, kernel));
+        t.kernel = *family;
+        t.hiddenSize = row.value(QLatin1String("hidden_size")).toInt();
+        t.intermediatePerGpu = row.value(QLatin1String("intermediate_size_per_gpu")).toInt();
+        const int onGpu = row.value(QLatin1String("experts_on_gpu")).toInt();
+        const int experts = row.value(QLatin1String("experts")).toInt();
+        const int topK = row.value(QLatin1String("top_k")).toInt();
+        const QJsonArray tokens = row.value(QLatin1String("tokens")).toArray();
+        const QJsonArray latency = row.value(QLatin1String("latency_us")).toArray();
+        if (experts > 0)
+            t.copiesPerToken = double(topK) * double(onGpu) / double(experts);
+        if (tokens.size() == 2 && latency.size() == 2) {
+            t.fewerTokens = tokens.at(0).toInt();
+            t.moreTokens = tokens.at(1).toInt();
+            t.fewerSeconds = latency.at(0).toDouble() * 1e-6;
+            t.moreSeconds = latency.at(1).toDouble() * 1e-6;
+        }
+        if (t.hiddenSize <= 0 || t.intermediatePerGpu <= 0 || onGpu <= 0 || onGpu > experts || topK <= 0 ||
+            t.fewerTokens <= 0 || t.moreTokens <= t.fewerTokens || !(t.fewerSeconds > 0) ||
+            !(t.moreSeconds > t.fewerSeconds))
+            throw Error(QStringLiteral("%1: row '%2' needs positive hidden_size, intermediate_size_per_gpu, "
+                                       "top_k and experts_on_gpu (at most experts), and two growing tokens "
+                                       "and latency_us")
+                            .arg(path, t.id));
+        timings.push_back(t);
+    }
+    return timings;
+}
+
+CopyCostLine copyCostLine(const QList<RoutedCopyTiming> &timings)
+{
+    double n = 0, sx = 0, sy = 0, sxx = 0, sxy = 0;
+    for (const RoutedCopyTiming &t : timings) {
+        const double x = t.flopsPerCopy();
+        const double y = t.secondsPerCopy();
+        n += 1;
+        sx += x;
+        sy += y;
+        sxx += x * x;
+        sxy += x * y;
+    }
+    const double spread = n * sxx - sx * sx;
+    if (n < 2 || !(spread > 0))
+        return {};
+    const double slope = (n * sxy - sx * sy) / spread;
+    return {(sy - slope * sx) / n, slope};
+}
+
 double expertReadSeconds(const MoeKernelTiming &t, const SpeedConstants &c)
 {
     // Each expert holds its gate and up projections (2N x K) and its down projection (K x N).

@@ -26,6 +26,44 @@ struct MoeKernelTiming
     double seconds = 0; ///< measured, per call of the layer
 };
 
+/// Two timings of one fused MoE layer at large token counts, past its reads (the data file's
+/// routed_copy_timings): what one more routed copy costs on a kernel family.
+struct RoutedCopyTiming
+{
+    QString id;
+    QString source;
+    MoeKernel kernel = MoeKernel::FusedMoe;
+    QString gpu; ///< as the source names it: only the time per copy is compared, no preset needed
+    int hiddenSize = 0;
+    int intermediatePerGpu = 0;
+    double copiesPerToken = 0; ///< the routed copies of a token on this GPU: top-k x its share of the experts
+    int fewerTokens = 0;
+    int moreTokens = 0;
+    double fewerSeconds = 0;
+    double moreSeconds = 0;
+
+    /// The time one more copy on this GPU adds, between the two token counts.
+    double secondsPerCopy() const
+    {
+        return (moreSeconds - fewerSeconds) / (double(moreTokens - fewerTokens) * copiesPerToken);
+    }
+    /// A copy's FLOPs in the two grouped GEMMs: gate and up (2N x K) and down (K x N), 2 per multiply-add.
+    double flopsPerCopy() const { return 2.0 * 3.0 * double(hiddenSize) * double(intermediatePerGpu); }
+};
+
+/// The routed_copy_timings rows. Throws kvscope::Error naming the file and the row for an unknown
+/// kernel family, or a row without a positive shape or two growing token counts and latencies.
+QList<RoutedCopyTiming> readRoutedCopyTimings(const QString &path);
+
+/// The least-squares line through `timings`' time per copy against their FLOPs per copy: a cost
+/// every copy pays (`fixedSeconds`) and one per FLOP. Needs two shapes at least.
+struct CopyCostLine
+{
+    double fixedSeconds = 0;
+    double secondsPerFlop = 0;
+};
+CopyCostLine copyCostLine(const QList<RoutedCopyTiming> &timings);
+
 /// Every row of the data file. Throws kvscope::Error naming the file and the row for an unknown
 /// GPU or dtype, or a row without a positive shape, token count or latency.
 QList<MoeKernelTiming> readMoeKernelTimings(const QString &path);

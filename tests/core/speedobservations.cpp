@@ -310,7 +310,8 @@ void addFeatures(std::vector<double> &f, double &offset, const ForwardCost &cost
     f[AllReduceLatency] += times * q.allReduces;
     offset += times * q.allReduceTransferSeconds;
     f[MoeLayer] += times * q.moeLayers;
-    f[RoutedToken] += times * q.routedTokenLayers;
+    if (described.moeKernel == MoeKernel::FusedMoe)
+        f[RoutedToken] += times * q.routedTokenLayers;
     f[StepFirst + int(engine)] += times;
     f[SequenceFirst + int(engine)] += times * double(q.sequences);
     f[RequestFirst + int(engine)] += times * double(q.requests);

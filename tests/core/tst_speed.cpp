@@ -838,6 +838,41 @@ private Q_SLOTS:
         QCOMPARE(planMemory(dense).speed.decode.breakdown[StepTerm::MoeOverhead], 0.0);
     }
 
+    void flashInferMoeCopiesCostOnlyTheirFlops()
+    {
+        // MXFP4 experts on compute capability 10.x run FlashInfer's TensorRT-LLM FP4 MoE
+        // (trtllm_fp4_block_scale_moe; vLLM's get_mxfp4_backend, SGLang's flashinfer_mxfp4), which routes,
+        // permutes and finalizes inside its grouped GEMMs: its routed copies cost their FLOPs, which the
+        // compute term prices, and none of the Triton fused MoE's sorting per copy: FlashInfer's own timings
+        // of that kernel add per copy what its FLOPs take, where the Triton kernel adds 45 ns a copy
+        // (tests/data/moe-kernel-timings.json; docs/speed-validation.md, 'Routed copies').
+        // gpt-oss-120b: 36 MoE layers, top-4 of 128 experts.
+        for (const bool mxfp8 : {false, true}) {
+            Scenario s = scenario(QStringLiteral("gpt-oss-120b"), QStringLiteral("b200"));
+            s.moeMxfp8Activations = mxfp8;
+            s.batchSize = 64;
+            const MemoryPlan plan = planMemory(s);
+            QCOMPARE(plan.speed.moeKernel, MoeKernel::TrtllmFp4);
+            QCOMPARE(plan.speed.prices.routedTokenSeconds, 0.0);
+            const ForwardCost &step = plan.speed.decode;
+            QCOMPARE(step.quantities.routedTokenLayers, 64.0 * 4 * 36);
+            const double moeLayer = calibratedSpeedConstants().moeLayerSeconds;
+            QCOMPARE(step.breakdown[StepTerm::MoeOverhead], 36 * moeLayer);
+            // An 8,192-token prompt pays the 36 layers' own cost, not 8,192 x 4 x 36 copies.
+            const ForwardCost prompt = SpeedModel(s, plan, calibratedSpeedConstants()).prefill(8192);
+            QCOMPARE(prompt.breakdown[StepTerm::MoeOverhead], 36 * moeLayer);
+        }
+        // The same experts on an H100 run Marlin's MXFP4 kernel through the fused MoE, which sorts the
+        // copies apart and pays for each.
+        Scenario h100 = scenario(QStringLiteral("gpt-oss-120b"), QStringLiteral("h100-sxm"));
+        h100.batchSize = 64;
+        const MemoryPlan onH100 = planMemory(h100);
+        QCOMPARE(onH100.speed.moeKernel, MoeKernel::FusedMoe);
+        const SpeedConstants &c = calibratedSpeedConstants();
+        QCOMPARE(onH100.speed.decode.breakdown[StepTerm::MoeOverhead],
+                 36 * c.moeLayerSeconds + 64.0 * 4 * 36 * c.routedTokenSeconds);
+    }
+
     void fp8OnAmpereIsWeightOnly()
     {
         Scenario h100 = scenario(QStringLiteral("llama-3.1-8b"));

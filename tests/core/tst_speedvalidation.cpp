@@ -20,6 +20,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <iterator>
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -461,16 +462,73 @@ QString moeLayerSection(const QList<MoeKernelTiming> &timings, const SpeedConsta
     return out;
 }
 
+/// What a routed copy costs on each MoE kernel family, from the kernels' own timings at large token counts.
+QString routedCopySection(const QList<RoutedCopyTiming> &timings, const SpeedConstants &priced)
+{
+    QString out = QStringLiteral(
+        "\n### Routed copies\n\n"
+        "The cost per routed copy is fitted on the observations, whose MoE runs are the fused MoE of vLLM "
+        "and SGLang (Triton), which sorts the copies into blocks per expert and gathers and sums them in "
+        "kernels of their own. Two timings of one layer at large token counts, past its reads, give what "
+        "one more copy adds on each kernel family (`routed_copy_timings` in the same file; the FLOPs are "
+        "the two grouped GEMMs', 6 × hidden × intermediate a copy):\n\n"
+        "| Timing | MoE kernel | GPU | Copies a token on the GPU | MFLOP a copy | Tokens | Measured µs | "
+        "ns a copy more |\n"
+        "|---|---|---|---|---|---|---|---|\n");
+    QList<RoutedCopyTiming> flashInfer;
+    for (const RoutedCopyTiming &t : timings) {
+        if (t.kernel == MoeKernel::TrtllmFp4)
+            flashInfer.push_back(t);
+        out += QStringLiteral("| [%1](%2) | %3 | %4 | %5 | %6 | %7 → %8 | %9 → %10 | %11 |\n")
+                   .arg(t.id, t.source, moeKernelName(t.kernel), t.gpu)
+                   .arg(t.copiesPerToken, 0, 'g', 3)
+                   .arg(t.flopsPerCopy() / 1e6, 0, 'f', 1)
+                   .arg(t.fewerTokens)
+                   .arg(t.moreTokens)
+                   .arg(microseconds(t.fewerSeconds), microseconds(t.moreSeconds))
+                   .arg(t.secondsPerCopy() * 1e9, 0, 'f', 2);
+    }
+    const CopyCostLine line = copyCostLine(flashInfer);
+    out +=
+        QStringLiteral(
+            "\nFlashInfer's TensorRT-LLM FP4 MoE adds per copy what its FLOPs take at one rate: through its "
+            "two shapes, four times apart in FLOPs a copy, the time a copy adds is %1 ns plus its FLOPs at "
+            "%2 TFLOPS. Nothing is left per copy beyond its FLOPs, so kvscope prices this kernel's copies "
+            "(MXFP4 experts on compute capability 10.x, vLLM's and SGLang's default there) by their FLOPs "
+            "alone, in the compute term, and the fitted %3 ns a copy only on the fused MoE that sorts "
+            "them, whose own timing adds %4 ns a copy at 2,048 to 4,096 tokens, and on the kernels priced "
+            "as it (FlashInfer's FP8 block-scale MoE among them: the calibration's DeepSeek-R1 prompt "
+            "passes, which fit the cost, run it, and no large-token timing of it is in the data). Both "
+            "FlashInfer timings "
+            "ran on Blackwell Ultra parts (B300, GB300), which kvscope has no preset for: their FP4 rate "
+            "is not the B200's, but a cost per copy that does not grow with the FLOPs would show on any "
+            "of them.\n")
+            .arg(line.fixedSeconds * 1e9, 0, 'f', 2)
+            .arg(line.secondsPerFlop > 0 ? 1e-12 / line.secondsPerFlop : 0.0, 0, 'f', 0)
+            .arg(priced.routedTokenSeconds * 1e9, 0, 'f', 1)
+            .arg(
+                [&] {
+                    for (const RoutedCopyTiming &t : timings)
+                        if (t.kernel == MoeKernel::FusedMoe)
+                            return t.secondsPerCopy() * 1e9;
+                    return 0.0;
+                }(),
+                0, 'f', 1);
+    return out;
+}
+
 /// Both kernel-timed constants, and what the observations say were they fitted with the rest
 /// instead (`free`: that fit).
 QString kernelTimingSections(const QList<AllReduceTiming> &allReduces, const GpuSpec &links,
-                             const QList<MoeKernelTiming> &moeLayers, const QList<Observation> &observations,
-                             const SpeedConstants &priced, const SpeedConstants &free)
+                             const QList<MoeKernelTiming> &moeLayers, const QList<RoutedCopyTiming> &copies,
+                             const QList<Observation> &observations, const SpeedConstants &priced,
+                             const SpeedConstants &free)
 {
     const Summary calibration = summarise(observations, Split::Calibration, free);
     const Summary heldOut = summarise(observations, Split::HeldOut, free);
     const SmallBatchMoe moe = smallBatchMoe(observations, free);
     return allReduceSection(allReduces, links, priced) + moeLayerSection(moeLayers, priced) +
+           routedCopySection(copies, priced) +
            QStringLiteral(
                "\n### Fitted instead\n\n"
                "Fitted with the other constants instead, as kvscope did before, the all-reduce latency "
@@ -559,6 +617,7 @@ class TestSpeedValidation : public QObject
     QList<AllReduceTiming> m_allReduceTimings;
     GpuSpec m_timingLinks; ///< the links the kernel timings are taken on
     QList<MoeKernelTiming> m_moeTimings;
+    QList<RoutedCopyTiming> m_copyTimings;
     SpeedConstants m_freeKernels; ///< the fit with the all-reduce latency and MoE layer cost fitted too
 
 private Q_SLOTS:
@@ -574,6 +633,8 @@ private Q_SLOTS:
             // So is the cost per MoE layer, the engines' timings of their fused MoE less its reads at
             // the fitted efficiencies: refitted until the two agree.
             m_moeTimings = readMoeKernelTimings(
+                test::sourceTreePath(QStringLiteral("tests/data/moe-kernel-timings.json")));
+            m_copyTimings = readRoutedCopyTimings(
                 test::sourceTreePath(QStringLiteral("tests/data/moe-kernel-timings.json")));
             SpeedConstants fit = calibratedSpeedConstants();
             fit.allReduceLatencySeconds = meanLatencyBeyondTransfer(m_allReduceTimings, m_timingLinks);
@@ -710,16 +771,19 @@ private Q_SLOTS:
         // tests/data/moe-kernel-timings.json) instead of the fit (40.1 us), the rest refitted: 476 of 632
         // (0.7532), MoE at batch 8 or less 89 of 109, the median 0.1401. MXFP4 experts off compute capability
         // 10.x then unpacked on the vector units as the 4-bit Marlin kernels are (Marlin's MXFP4 kernel or
-        // Triton's matmul_ogs), the rest refitted: 489 of 632 (0.7737), the median 0.1360.
+        // Triton's matmul_ogs), the rest refitted: 489 of 632 (0.7737), the median 0.1360. FlashInfer's
+        // TensorRT-LLM MoE (MXFP4 experts on 10.x) then paid no cost per routed copy beyond its FLOPs, as its
+        // own timings show (docs/speed-validation.md, 'Routed copies'), the rest refitted: 515 of 632
+        // (0.8149), MoE at batch 8 or less 91 of 109, the median 0.1302.
         // The floors below are the measured figures, so that a change that worsens them fails.
         const Summary s = summarise(m_observations, Split::HeldOut, calibratedSpeedConstants());
         qInfo("held out: median %.4f, %d of %d within 25 %%", s.medianError, int(s.within25), int(s.rows));
         QVERIFY(s.rows >= 632);
-        QVERIFY2(s.medianError <= 0.1361, qPrintable(QString::number(s.medianError)));
-        QVERIFY2(s.within25 >= 0.7737 * s.rows,
+        QVERIFY2(s.medianError <= 0.1303, qPrintable(QString::number(s.medianError)));
+        QVERIFY2(s.within25 >= 0.8148 * s.rows,
                  qPrintable(QStringLiteral("%1 of %2").arg(s.within25).arg(s.rows)));
         const SmallBatchMoe moe = smallBatchMoe(m_observations, calibratedSpeedConstants());
-        QVERIFY2(moe.within30 >= 89, qPrintable(QStringLiteral("%1 of %2").arg(moe.within30).arg(moe.rows)));
+        QVERIFY2(moe.within30 >= 91, qPrintable(QStringLiteral("%1 of %2").arg(moe.within30).arg(moe.rows)));
     }
 
     void kernelTimingsExceedTheirTransfer()
@@ -766,6 +830,32 @@ private Q_SLOTS:
                                 .arg(oneTokenLayerCost(m_moeTimings, m_fitted) * 1e6)));
     }
 
+    void routedCopiesCostWhatTheirKernelSorts()
+    {
+        // vLLM #24700's Triton fused MoE on an H100 (Qwen3-30B-A3B FP8, top 8 of 128): 911.64 us at 2,048
+        // tokens, 1,647.57 us at 4,096, so 735.93 us for 16,384 more copies, 44.92 ns each, by hand.
+        const auto triton =
+            std::find_if(m_copyTimings.cbegin(), m_copyTimings.cend(),
+                         [](const RoutedCopyTiming &t) { return t.kernel == MoeKernel::FusedMoe; });
+        QVERIFY(triton != m_copyTimings.cend());
+        QVERIFY(std::abs(triton->secondsPerCopy() - 44.92e-9) < 0.01e-9);
+        // The fitted cost per copy is of that kernel's size: its copies are not free.
+        QVERIFY2(triton->secondsPerCopy() > 0.5 * m_fitted.routedTokenSeconds,
+                 qPrintable(QStringLiteral("%1 ns a copy timed, %2 fitted")
+                                .arg(triton->secondsPerCopy() * 1e9)
+                                .arg(m_fitted.routedTokenSeconds * 1e9)));
+        // FlashInfer's TensorRT-LLM FP4 MoE: what a copy adds grows with its FLOPs and leaves no cost of its
+        // own, under a twentieth of the fitted one, which is why kvscope prices those copies at zero.
+        QList<RoutedCopyTiming> flashInfer;
+        std::copy_if(m_copyTimings.cbegin(), m_copyTimings.cend(), std::back_inserter(flashInfer),
+                     [](const RoutedCopyTiming &t) { return t.kernel == MoeKernel::TrtllmFp4; });
+        QVERIFY(flashInfer.size() >= 2);
+        const CopyCostLine line = copyCostLine(flashInfer);
+        QVERIFY(line.secondsPerFlop > 0);
+        QVERIFY2(std::abs(line.fixedSeconds) < 0.05 * m_fitted.routedTokenSeconds,
+                 qPrintable(QStringLiteral("%1 ns a copy beyond the FLOPs").arg(line.fixedSeconds * 1e9)));
+    }
+
     void everyMissIsExplained()
     {
         for (const Observation &o : m_observations) {
@@ -798,8 +888,8 @@ private Q_SLOTS:
                 speedValidationDocument(),
                 speedValidationTables(m_observations, calibratedSpeedConstants(),
                                       kernelTimingSections(m_allReduceTimings, m_timingLinks, m_moeTimings,
-                                                           m_observations, calibratedSpeedConstants(),
-                                                           m_freeKernels)),
+                                                           m_copyTimings, m_observations,
+                                                           calibratedSpeedConstants(), m_freeKernels)),
                 QStringLiteral("build/tests/core/tst_speedvalidation"));
             QVERIFY2(stale.isEmpty(), qPrintable(stale));
         } catch (const Error &error) {
