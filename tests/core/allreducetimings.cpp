@@ -12,24 +12,17 @@ namespace kvscope::validation {
 
 QList<AllReduceTiming> readAllReduceTimings(const QString &path)
 {
-    QList<AllReduceTiming> timings;
-    const QJsonArray rows = readJsonDataFile(path).value(QLatin1String("measurements")).toArray();
-    for (const QJsonValue &value : rows) {
-        const QJsonObject row = value.toObject();
-        AllReduceTiming t;
-        t.id = row.value(QLatin1String("id")).toString();
-        t.source = row.value(QLatin1String("source")).toString();
-        t.gpu = row.value(QLatin1String("gpu")).toString();
-        t.gpus = row.value(QLatin1String("tensor_parallel_size")).toInt();
-        t.messageBytes = row.value(QLatin1String("message_bytes")).toDouble();
-        t.seconds = row.value(QLatin1String("latency_us")).toDouble() * 1e-6;
-        if (t.gpus < 2 || !(t.messageBytes > 0) || !(t.seconds > 0))
-            throw Error(QStringLiteral("%1: row '%2' needs tensor_parallel_size >= 2 and a positive "
-                                       "message_bytes and latency_us")
-                            .arg(path, t.id));
-        timings.push_back(t);
-    }
-    return timings;
+    return readDataRows<AllReduceTiming>(
+        path, "measurements", [&](const QJsonObject &row, AllReduceTiming &t) {
+            t.gpu = row.value(QLatin1String("gpu")).toString();
+            t.gpus = row.value(QLatin1String("tensor_parallel_size")).toInt();
+            t.messageBytes = row.value(QLatin1String("message_bytes")).toDouble();
+            t.seconds = row.value(QLatin1String("latency_us")).toDouble() * 1e-6;
+            if (t.gpus < 2 || !(t.messageBytes > 0) || !(t.seconds > 0))
+                throw Error(QStringLiteral("%1: row '%2' needs tensor_parallel_size >= 2 and a positive "
+                                           "message_bytes and latency_us")
+                                .arg(path, t.id));
+        });
 }
 
 double latencyBeyondTransfer(const AllReduceTiming &timing, const GpuSpec &links)

@@ -35,80 +35,68 @@ bool readDtype(const QString &dtype, MoeKernelTiming &t)
 
 QList<MoeKernelTiming> readMoeKernelTimings(const QString &path)
 {
-    QList<MoeKernelTiming> timings;
-    const QJsonArray rows = readJsonDataFile(path).value(QLatin1String("measurements")).toArray();
-    for (const QJsonValue &value : rows) {
-        const QJsonObject row = value.toObject();
-        MoeKernelTiming t;
-        t.id = row.value(QLatin1String("id")).toString();
-        t.source = row.value(QLatin1String("source")).toString();
-        const QString gpu = row.value(QLatin1String("gpu")).toString();
-        try {
-            t.gpu = resolveGpu(gpu);
-        } catch (const Error &error) {
-            throw Error(QStringLiteral("%1: row '%2': %3").arg(path, t.id, error.message()));
-        }
-        const QString dtype = row.value(QLatin1String("dtype")).toString();
-        if (!readDtype(dtype, t))
-            throw Error(QStringLiteral("%1: row '%2': dtype '%3' is not bf16 or fp8").arg(path, t.id, dtype));
-        t.hiddenSize = row.value(QLatin1String("hidden_size")).toInt();
-        t.intermediatePerGpu = row.value(QLatin1String("intermediate_size_per_gpu")).toInt();
-        t.experts = row.value(QLatin1String("experts")).toInt();
-        t.topK = row.value(QLatin1String("top_k")).toInt();
-        t.tokens = row.value(QLatin1String("tokens")).toInt();
-        t.seconds = row.value(QLatin1String("latency_us")).toDouble() * 1e-6;
-        if (t.hiddenSize <= 0 || t.intermediatePerGpu <= 0 || t.experts <= 0 || t.topK <= 0 ||
-            t.topK > t.experts || t.tokens <= 0 || !(t.seconds > 0) || !(t.gpu.bandwidthGBs > 0))
-            throw Error(QStringLiteral("%1: row '%2' needs a GPU with a bandwidth, positive hidden_size, "
-                                       "intermediate_size_per_gpu, experts, top_k (at most experts), "
-                                       "tokens and latency_us")
-                            .arg(path, t.id));
-        timings.push_back(t);
-    }
-    return timings;
+    return readDataRows<MoeKernelTiming>(
+        path, "measurements", [&](const QJsonObject &row, MoeKernelTiming &t) {
+            const QString gpu = row.value(QLatin1String("gpu")).toString();
+            try {
+                t.gpu = resolveGpu(gpu);
+            } catch (const Error &error) {
+                throw Error(QStringLiteral("%1: row '%2': %3").arg(path, t.id, error.message()));
+            }
+            const QString dtype = row.value(QLatin1String("dtype")).toString();
+            if (!readDtype(dtype, t))
+                throw Error(
+                    QStringLiteral("%1: row '%2': dtype '%3' is not bf16 or fp8").arg(path, t.id, dtype));
+            t.hiddenSize = row.value(QLatin1String("hidden_size")).toInt();
+            t.intermediatePerGpu = row.value(QLatin1String("intermediate_size_per_gpu")).toInt();
+            t.experts = row.value(QLatin1String("experts")).toInt();
+            t.topK = row.value(QLatin1String("top_k")).toInt();
+            t.tokens = row.value(QLatin1String("tokens")).toInt();
+            t.seconds = row.value(QLatin1String("latency_us")).toDouble() * 1e-6;
+            if (t.hiddenSize <= 0 || t.intermediatePerGpu <= 0 || t.experts <= 0 || t.topK <= 0 ||
+                t.topK > t.experts || t.tokens <= 0 || !(t.seconds > 0) || !(t.gpu.bandwidthGBs > 0))
+                throw Error(QStringLiteral("%1: row '%2' needs a GPU with a bandwidth, positive hidden_size, "
+                                           "intermediate_size_per_gpu, experts, top_k (at most experts), "
+                                           "tokens and latency_us")
+                                .arg(path, t.id));
+        });
 }
 
 QList<RoutedCopyTiming> readRoutedCopyTimings(const QString &path)
 {
-    QList<RoutedCopyTiming> timings;
-    const QJsonArray rows = readJsonDataFile(path).value(QLatin1String("routed_copy_timings")).toArray();
-    for (const QJsonValue &value : rows) {
-        const QJsonObject row = value.toObject();
-        RoutedCopyTiming t;
-        t.id = row.value(QLatin1String("id")).toString();
-        t.source = row.value(QLatin1String("source")).toString();
-        t.gpu = row.value(QLatin1String("gpu")).toString();
-        const QString kernel = row.value(QLatin1String("moe_kernel")).toString();
-        const std::optional<MoeKernel> family = moeKernelFromName(kernel);
-        if (!family)
-            throw Error(QStringLiteral("%1: row '%2': moe_kernel '%3' is not a kvscope MoE kernel family")
-                            .arg(path, t.id, kernel));
-        t.kernel = *family;
-        t.hiddenSize = row.value(QLatin1String("hidden_size")).toInt();
-        t.intermediatePerGpu = row.value(QLatin1String("intermediate_size_per_gpu")).toInt();
-        const int onGpu = row.value(QLatin1String("experts_on_gpu")).toInt();
-        const int experts = row.value(QLatin1String("experts")).toInt();
-        const int topK = row.value(QLatin1String("top_k")).toInt();
-        const QJsonArray tokens = row.value(QLatin1String("tokens")).toArray();
-        const QJsonArray latency = row.value(QLatin1String("latency_us")).toArray();
-        if (experts > 0)
-            t.copiesPerToken = double(topK) * double(onGpu) / double(experts);
-        if (tokens.size() == 2 && latency.size() == 2) {
-            t.fewerTokens = tokens.at(0).toInt();
-            t.moreTokens = tokens.at(1).toInt();
-            t.fewerSeconds = latency.at(0).toDouble() * 1e-6;
-            t.moreSeconds = latency.at(1).toDouble() * 1e-6;
-        }
-        if (t.hiddenSize <= 0 || t.intermediatePerGpu <= 0 || onGpu <= 0 || onGpu > experts || topK <= 0 ||
-            t.fewerTokens <= 0 || t.moreTokens <= t.fewerTokens || !(t.fewerSeconds > 0) ||
-            !(t.moreSeconds > t.fewerSeconds))
-            throw Error(QStringLiteral("%1: row '%2' needs positive hidden_size, intermediate_size_per_gpu, "
-                                       "top_k and experts_on_gpu (at most experts), and two growing tokens "
-                                       "and latency_us")
-                            .arg(path, t.id));
-        timings.push_back(t);
-    }
-    return timings;
+    return readDataRows<RoutedCopyTiming>(
+        path, "routed_copy_timings", [&](const QJsonObject &row, RoutedCopyTiming &t) {
+            t.gpu = row.value(QLatin1String("gpu")).toString();
+            const QString kernel = row.value(QLatin1String("moe_kernel")).toString();
+            const std::optional<MoeKernel> family = moeKernelFromName(kernel);
+            if (!family)
+                throw Error(QStringLiteral("%1: row '%2': moe_kernel '%3' is not a kvscope MoE kernel family")
+                                .arg(path, t.id, kernel));
+            t.kernel = *family;
+            t.hiddenSize = row.value(QLatin1String("hidden_size")).toInt();
+            t.intermediatePerGpu = row.value(QLatin1String("intermediate_size_per_gpu")).toInt();
+            const int onGpu = row.value(QLatin1String("experts_on_gpu")).toInt();
+            const int experts = row.value(QLatin1String("experts")).toInt();
+            const int topK = row.value(QLatin1String("top_k")).toInt();
+            const QJsonArray tokens = row.value(QLatin1String("tokens")).toArray();
+            const QJsonArray latency = row.value(QLatin1String("latency_us")).toArray();
+            if (experts > 0)
+                t.copiesPerToken = double(topK) * double(onGpu) / double(experts);
+            if (tokens.size() == 2 && latency.size() == 2) {
+                t.fewerTokens = tokens.at(0).toInt();
+                t.moreTokens = tokens.at(1).toInt();
+                t.fewerSeconds = latency.at(0).toDouble() * 1e-6;
+                t.moreSeconds = latency.at(1).toDouble() * 1e-6;
+            }
+            if (t.hiddenSize <= 0 || t.intermediatePerGpu <= 0 || onGpu <= 0 || onGpu > experts ||
+                topK <= 0 || t.fewerTokens <= 0 || t.moreTokens <= t.fewerTokens || !(t.fewerSeconds > 0) ||
+                !(t.moreSeconds > t.fewerSeconds))
+                throw Error(
+                    QStringLiteral("%1: row '%2' needs positive hidden_size, intermediate_size_per_gpu, "
+                                   "top_k and experts_on_gpu (at most experts), and two growing tokens "
+                                   "and latency_us")
+                        .arg(path, t.id));
+        });
 }
 
 CopyCostLine copyCostLine(const QList<RoutedCopyTiming> &timings)
