@@ -391,6 +391,12 @@ void SpeedModel::readConstants(const Scenario &s, const MemoryPlan &plan, const 
     // tokens (tests/data/moe-kernel-timings.json): its copies cost their FLOPs, priced in compute.
     m_moeKernel = moeKernelFor(s, plan.quantization.method);
     m_routedTokenSeconds = m_moeKernel == MoeKernel::FusedMoe ? constants.routedTokenSeconds : 0.0;
+    if (m_moeKernel == MoeKernel::TrtllmFp4 && m_available)
+        m_notes << QCoreApplication::translate(
+                       "kvscope::Planner", "speed: the MXFP4 experts run FlashInfer's TensorRT-LLM FP4 MoE, "
+                                           "which routes and sums inside its GEMMs: a routed copy costs its "
+                                           "FLOPs, not the fused MoE's %1 ns")
+                       .arg(constants.routedTokenSeconds * 1e9, 0, 'f', 1);
     m_stepSeconds = constants.stepSeconds[std::size_t(s.engine)];
     m_sequenceSeconds = constants.sequenceSeconds[std::size_t(s.engine)];
     m_requestSeconds = constants.requestSeconds[std::size_t(s.engine)];

@@ -4209,6 +4209,10 @@
         <translation>速度：在计算能力 10.x 的 GPU 上，SGLang 用 FlashInfer 的内核以 MXFP8 激活运行 gpt-oss 的 MXFP4 专家（%1 flashinfer_mxfp4，其默认精度）</translation>
     </message>
     <message>
+        <source>speed: the MXFP4 experts run FlashInfer&apos;s TensorRT-LLM FP4 MoE, which routes and sums inside its GEMMs: a routed copy costs its FLOPs, not the fused MoE&apos;s %1 ns</source>
+        <translation>速度：MXFP4 专家运行在 FlashInfer 的 TensorRT-LLM FP4 MoE 上，路由与求和都在其 GEMM 内完成：每个路由副本只计其 FLOPs，不计 fused MoE 的每副本 %1 ns</translation>
+    </message>
+    <message>
         <source>speed: %1 is set, but vLLM runs FlashInfer&apos;s MXFP4 x MXFP8 MoE kernel only for MXFP4 experts on compute capability 10.x GPUs; ignored here</source>
         <translation>速度：已设置 %1，但 vLLM 只在计算能力 10.x 的 GPU 上为 MXFP4 专家使用 FlashInfer 的 MXFP4 x MXFP8 MoE 内核；此处忽略</translation>
     </message>

@@ -854,6 +854,8 @@ private Q_SLOTS:
             const MemoryPlan plan = planMemory(s);
             QCOMPARE(plan.speed.moeKernel, MoeKernel::TrtllmFp4);
             QCOMPARE(plan.speed.prices.routedTokenSeconds, 0.0);
+            // The plan says so under the speed figures.
+            QVERIFY(plan.speed.notes.join(QLatin1Char('\n')).contains(QLatin1String("TensorRT-LLM FP4 MoE")));
             const ForwardCost &step = plan.speed.decode;
             QCOMPARE(step.quantities.routedTokenLayers, 64.0 * 4 * 36);
             const double moeLayer = calibratedSpeedConstants().moeLayerSeconds;
@@ -868,6 +870,7 @@ private Q_SLOTS:
         h100.batchSize = 64;
         const MemoryPlan onH100 = planMemory(h100);
         QCOMPARE(onH100.speed.moeKernel, MoeKernel::FusedMoe);
+        QVERIFY(!onH100.speed.notes.join(QLatin1Char('\n')).contains(QLatin1String("TensorRT-LLM FP4 MoE")));
         const SpeedConstants &c = calibratedSpeedConstants();
         QCOMPARE(onH100.speed.decode.breakdown[StepTerm::MoeOverhead],
                  36 * c.moeLayerSeconds + 64.0 * 4 * 36 * c.routedTokenSeconds);
