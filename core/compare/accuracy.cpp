@@ -463,6 +463,15 @@ quant::ActivationQuantization activationQuantization(const MemoryPlan &plan, QSt
         return ActivationQuantization::None;
     switch (plan.speed.computeFormat) {
     case ComputeFormat::Fp8: {
+        if (plan.quantization.method == QuantMethod::Mxfp4) {
+            // FlashInfer's MXFP4 x MXFP8 MoE kernel (plan.speed's computePath puts it on the FP8 peak).
+            notes << QCoreApplication::translate(
+                "kvscope::Accuracy",
+                "the layer output's error includes the activations' own MXFP8 rounding, one power-of-two "
+                "scale per 32 values, as FlashInfer's mxfp8_quantize quantizes the experts' inputs for the "
+                "MXFP4 x MXFP8 MoE kernel");
+            return ActivationQuantization::Mxfp8;
+        }
         const ActivationQuantization how = plan.quantization.blockRows > 0
                                                ? ActivationQuantization::Fp8PerTokenGroup128
                                                : ActivationQuantization::Fp8PerToken;

@@ -28,13 +28,18 @@ enum class ActivationQuantization
     /// compressed-tensors' INT8_W8A8 preset (input_activations: strategy TOKEN,
     /// symmetric, dynamic) and vLLM's scaled_int8_quant.
     Int8PerToken,
+    /// MXFP8: FP8 E4M3 elements with one power-of-two (E8M0) scale per 32 values of a token, the
+    /// scale amax / 448 rounded up to a power of two so nothing saturates: FlashInfer's
+    /// mxfp8_quantize (TensorRT-LLM's cvt_warp_fp16_to_mxfp8, kernels/quantization.cuh), which vLLM
+    /// and SGLang run on MXFP4 experts' inputs for the MXFP4 x MXFP8 MoE kernel.
+    Mxfp8,
 };
 
 /// X' of X [rows, cols]: each token's row (or group) scaled by its amax, rounded
 /// and scaled back. X itself for None.
 std::vector<float> quantizeActivations(dense::ConstMatrixRef x, ActivationQuantization how);
 
-/// "", "+a-fp8-token", "+a-fp8-g128", "+a-int8-token": the suffix of a scheme id.
+/// "", "+a-fp8-token", "+a-fp8-g128", "+a-int8-token", "+a-mxfp8": the suffix of a scheme id.
 QString activationQuantizationSuffix(ActivationQuantization how);
 /// The inverse of activationQuantizationSuffix() for a non-empty suffix; nullopt when unknown.
 std::optional<ActivationQuantization> activationQuantizationFromSuffix(const QString &suffix);

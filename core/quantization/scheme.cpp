@@ -138,7 +138,7 @@ QStringList schemeChoices()
             choices << QStringLiteral("%1-int%2[-gN|-row]").arg(QLatin1String(method)).arg(bits);
     return choices + enumChoices(fixedKindSpellings, std::not_fn(beforeInt)) +
            QStringList{QStringLiteral("fp8-e4m3+a-fp8-token"), QStringLiteral("fp8-e4m3+a-fp8-g128"),
-                       QStringLiteral("int8+a-int8-token")};
+                       QStringLiteral("int8+a-int8-token"), QStringLiteral("mxfp4+a-mxfp8")};
 }
 
 int validateGroupSize(std::int64_t groupSize, const QString &option)
@@ -216,20 +216,30 @@ Scheme parseScheme(const QString &text, const SchemeDefaults &defaults, const QS
         const std::optional<ActivationQuantization> how = activationQuantizationFromSuffix(name.mid(plus));
         if (!how)
             throw Error(QStringLiteral("%1: '%2': unknown activation quantization '%3' (choose +a-fp8-token, "
-                                       "+a-fp8-g128 or +a-int8-token)")
+                                       "+a-fp8-g128, +a-int8-token or +a-mxfp8)")
                             .arg(option, text, name.mid(plus)));
         activations = *how;
         name = name.left(plus);
     }
     Scheme scheme = parseWeightScheme(text, name, defaults, option);
     if (activations != ActivationQuantization::None) {
-        const bool fp8 = activations != ActivationQuantization::Int8PerToken;
-        if ((fp8 && scheme.kind != SchemeKind::Fp8E4M3) || (!fp8 && scheme.kind != SchemeKind::Int8))
-            throw Error(
-                QStringLiteral("%1: '%2': %3 activations pair with %4 weights, as vLLM's W8A8 kernels "
-                               "run them")
-                    .arg(option, text, fp8 ? QStringLiteral("FP8") : QStringLiteral("INT8"),
-                         fp8 ? QStringLiteral("fp8-e4m3") : QStringLiteral("int8")));
+        // The weights each kind of activations multiplies in the engines' kernels: vLLM's W8A8 kernels,
+        // and FlashInfer's MXFP4 x MXFP8 MoE kernel.
+        struct Pairing
+        {
+            SchemeKind weights;
+            const char *activationsName;
+            const char *weightsName;
+        };
+        const Pairing pairing =
+            activations == ActivationQuantization::Int8PerToken ? Pairing{SchemeKind::Int8, "INT8", "int8"}
+            : activations == ActivationQuantization::Mxfp8      ? Pairing{SchemeKind::Mxfp4, "MXFP8", "mxfp4"}
+                                                           : Pairing{SchemeKind::Fp8E4M3, "FP8", "fp8-e4m3"};
+        if (scheme.kind != pairing.weights)
+            throw Error(QStringLiteral("%1: '%2': %3 activations pair with %4 weights, as the engines' "
+                                       "kernels run them")
+                            .arg(option, text, QLatin1String(pairing.activationsName),
+                                 QLatin1String(pairing.weightsName)));
         scheme.activations = activations;
     }
     return scheme;

@@ -23,9 +23,11 @@ QList<SchemeEntry> schemeEntries()
         {"mxfp4", true},
         {"nvfp4", false},
         // W8A8: the fp8-e4m3 and int8 weights again, the activations quantized as the kernels do
-        // (only the layer output's error differs).
+        // (only the layer output's error differs); and mxfp4's with MXFP8 activations, the MXFP4 x MXFP8
+        // MoE kernel's.
         {"fp8-e4m3+a-fp8-token", false, "fp8 W8A8"},
         {"int8+a-int8-token", false, "int8 W8A8"},
+        {"mxfp4+a-mxfp8", false, "mxfp4 W4A8"},
     };
 }
 

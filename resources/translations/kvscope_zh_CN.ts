@@ -203,6 +203,10 @@
         <translation>层输出的误差包含激活自身的 FP8 舍入：按 vLLM 的 W8A8 内核的量化方式，%1（fp8.py）</translation>
     </message>
     <message>
+        <source>the layer output&apos;s error includes the activations&apos; own MXFP8 rounding, one power-of-two scale per 32 values, as FlashInfer&apos;s mxfp8_quantize quantizes the experts&apos; inputs for the MXFP4 x MXFP8 MoE kernel</source>
+        <translation>层输出的误差包含激活自身的 MXFP8 舍入：每 32 个值共用一个 2 的幂缩放，即 FlashInfer 的 mxfp8_quantize 为 MXFP4 x MXFP8 MoE 内核量化专家输入的方式</translation>
+    </message>
+    <message>
         <source>one dynamic scale per token</source>
         <translation>每个 token 一个动态缩放</translation>
     </message>

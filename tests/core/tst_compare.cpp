@@ -1005,6 +1005,25 @@ private Q_SLOTS:
         QCOMPARE(publishedValueText(5.60), QStringLiteral("5.6"));
     }
 
+    void mxfp8ActivationsOfTheMxfp4MoeKernel()
+    {
+        // gpt-oss-120b's MXFP4 experts on a B200: with 16-bit activations the weights' error alone; under
+        // the MXFP4 x MXFP8 MoE kernel the experts' inputs are MXFP8 (FlashInfer's mxfp8_quantize: E4M3
+        // with a power-of-two scale per 32 values), not FP8 with one scale per token.
+        Scenario s = llama8bOnH100();
+        s.model = test::preset(QStringLiteral("gpt-oss-120b"));
+        s.gpu = *GpuLibrary::builtin().find(QStringLiteral("b200"));
+        const Accuracy bf16 = estimateAccuracy(s, planMemory(s), m_cache);
+        QCOMPARE(bf16.weights.error->scheme, QStringLiteral("mxfp4"));
+        s.moeMxfp8Activations = true;
+        const Accuracy mxfp8 = estimateAccuracy(s, planMemory(s), m_cache);
+        QCOMPARE(mxfp8.weights.error->scheme, QStringLiteral("mxfp4+a-mxfp8"));
+        QCOMPARE(mxfp8.weights.error->sqnrDb, bf16.weights.error->sqnrDb); // the same weights
+        QVERIFY(*mxfp8.weights.error->outputSqnrDb < *bf16.weights.error->outputSqnrDb);
+        QVERIFY2(mxfp8.weights.notes.join(QLatin1Char(' ')).contains(QLatin1String("MXFP8")),
+                 qPrintable(mxfp8.weights.notes.join(QLatin1Char('\n'))));
+    }
+
     void layerOutputOfEveryWeightFormat()
     {
         // Every simulated weight format reports the layer output's error on Compare's activations,

@@ -384,6 +384,27 @@ private Q_SLOTS:
             quantizeActivations({wide.data(), 1, 256, 256}, ActivationQuantization::Fp8PerTokenGroup128);
         QCOMPARE(perToken[200], 0.001953125f); // 1e-3 rounds to E4M3's smallest subnormal, 2^-9
         QVERIFY(std::fabs(perGroup[200] - 1e-3f) < 1e-3f / 16);
+        // MXFP8: each 32 values share a power-of-two scale, amax / 448 rounded up. The first block's
+        // amax 100: 100 / 448 = 0.2232, rounded up to 2^-2; 100 / 0.25 = 400 lies midway between
+        // E4M3's 384 and 416 (steps of 32 above 256) and rounds to the even mantissa, 384: 96. Its 1.0
+        // is 4 exactly. The second block's amax 0.3: 0.3 / 448 = 6.70e-4, rounded up to 2^-10; 0.3 x
+        // 1024 = 307.2 rounds to 320: 0.3125. One FP8 scale for the whole token (amax 100) would give
+        // its 0.3 E4M3's steps of 1/64 x 100/448 instead.
+        std::vector<float> blocks(64, 0.0f);
+        blocks[0] = 100.0f;
+        blocks[1] = 1.0f;
+        blocks[32] = 0.3f;
+        blocks[33] = -0.3f;
+        const std::vector<float> mx =
+            quantizeActivations({blocks.data(), 1, 64, 64}, ActivationQuantization::Mxfp8);
+        QCOMPARE(mx[0], 96.0f);
+        QCOMPARE(mx[1], 1.0f);
+        QCOMPARE(mx[2], 0.0f);
+        QCOMPARE(mx[32], 0.3125f);
+        QCOMPARE(mx[33], -0.3125f);
+        // A block of zeros has a zero scale and stays zero (the kernel's outputScale 0).
+        const std::vector<float> zeros(32, 0.0f);
+        QVERIFY(quantizeActivations({zeros.data(), 1, 32, 32}, ActivationQuantization::Mxfp8) == zeros);
         const std::vector<float> none =
             quantizeActivations({y.data(), 1, 5, 5}, ActivationQuantization::None);
         QVERIFY(none == y);

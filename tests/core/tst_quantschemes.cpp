@@ -110,6 +110,8 @@ private Q_SLOTS:
             << "'int4+a-fp8-token': FP8 activations pair with fp8-e4m3 weights";
         QTest::newRow("int8 activations, fp8 weights") << "fp8-e4m3+a-int8-token"
                                                        << "INT8 activations pair with int8 weights";
+        QTest::newRow("mxfp8 activations, fp8 weights") << "fp8-e4m3+a-mxfp8"
+                                                        << "MXFP8 activations pair with mxfp4 weights";
     }
 
     void parsingErrors()
@@ -134,6 +136,11 @@ private Q_SLOTS:
                 parseScheme(QStringLiteral("fp8-e4m3")));
         QVERIFY(fp8.description().endsWith(
             QStringLiteral("; activations FP8 E4M3, one dynamic scale per token")));
+        // The MXFP4 x MXFP8 MoE kernel's: MXFP4 weights, MXFP8 activations.
+        const Scheme mx = parseScheme(QStringLiteral("mxfp4+a-mxfp8"));
+        QCOMPARE(mx.kind, SchemeKind::Mxfp4);
+        QCOMPARE(mx.activations, ActivationQuantization::Mxfp8);
+        QCOMPARE(parseScheme(mx.id()), mx);
     }
 
     void schemeListDropsRepeats()

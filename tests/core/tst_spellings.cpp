@@ -155,7 +155,8 @@ private Q_SLOTS:
                                          "fp4-mx-block16",
                                          "fp8-e4m3+a-fp8-token",
                                          "fp8-e4m3+a-fp8-g128",
-                                         "int8+a-int8-token"}));
+                                         "int8+a-int8-token",
+                                         "mxfp4+a-mxfp8"}));
         for (const QString &name : names({"fp16", "bf16", "fp8-e4m3", "fp8-e5m2", "int8", "nf4", "mxfp4"}))
             QCOMPARE(parseScheme(name).id(), name);
         QCOMPARE(parseScheme(QStringLiteral("float16")).kind, SchemeKind::Fp16);
@@ -171,7 +172,7 @@ private Q_SLOTS:
                      "awq-int3[-gN|-row], awq-int2[-gN|-row], gptq-int4[-gN|-row], gptq-int3[-gN|-row], "
                      "gptq-int2[-gN|-row], nf4, mxfp4, nvfp4, fp4-mx-block16, fp8-e4m3+a-fp8-token, "
                      "fp8-e4m3+a-fp8-g128, "
-                     "int8+a-int8-token)"));
+                     "int8+a-int8-token, mxfp4+a-mxfp8)"));
     }
 
     void scenarioFields()
