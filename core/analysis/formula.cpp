@@ -1406,7 +1406,7 @@ QList<FormulaLine> beyondReadLines(const Scenario &s, const SpeedPlan &speed, co
             .op(" × ")
             .term(seconds(
                 QStringLiteral("per_routed_token"), speed.prices.routedTokenSeconds, {},
-                speed.moeKernel == MoeKernel::FusedMoe
+                pricesRoutedCopies(speed.moeKernel)
                     ? QStringLiteral("sorting, gathering and summing each routed copy (calibrated)")
                     : QStringLiteral("none beyond its FLOPs: FlashInfer's TensorRT-LLM FP4 MoE routes "
                                      "and sums inside its GEMMs")));

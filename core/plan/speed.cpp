@@ -390,7 +390,7 @@ void SpeedModel::readConstants(const Scenario &s, const MemoryPlan &plan, const 
     // FLOPs take at one rate, 0.1 ns more, where the Triton kernel adds 45 ns a copy from 2,048 to 4,096
     // tokens (tests/data/moe-kernel-timings.json): its copies cost their FLOPs, priced in compute.
     m_moeKernel = moeKernelFor(s, plan.quantization.method);
-    m_routedTokenSeconds = m_moeKernel == MoeKernel::FusedMoe ? constants.routedTokenSeconds : 0.0;
+    m_routedTokenSeconds = pricesRoutedCopies(m_moeKernel) ? constants.routedTokenSeconds : 0.0;
     if (m_moeKernel == MoeKernel::TrtllmFp4 && m_available)
         m_notes << QCoreApplication::translate(
                        "kvscope::Planner", "speed: the MXFP4 experts run FlashInfer's TensorRT-LLM FP4 MoE, "

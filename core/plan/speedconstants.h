@@ -78,6 +78,13 @@ enum class MoeKernel
     TrtllmFp4,
 };
 
+/// Whether `kernel`'s routed copies pay SpeedConstants::routedTokenSeconds beyond their FLOPs: the step
+/// model's price and the fit's feature alike.
+constexpr bool pricesRoutedCopies(MoeKernel kernel)
+{
+    return kernel == MoeKernel::FusedMoe;
+}
+
 /// The calibrated constants of the step model (docs/speed-validation.md lists
 /// the public measurements they were fitted on and the ones held out;
 /// tests/core/tst_speedvalidation.cpp refits them and fails when they differ).

@@ -310,7 +310,7 @@ void addFeatures(std::vector<double> &f, double &offset, const ForwardCost &cost
     f[AllReduceLatency] += times * q.allReduces;
     offset += times * q.allReduceTransferSeconds;
     f[MoeLayer] += times * q.moeLayers;
-    if (described.moeKernel == MoeKernel::FusedMoe)
+    if (pricesRoutedCopies(described.moeKernel))
         f[RoutedToken] += times * q.routedTokenLayers;
     f[StepFirst + int(engine)] += times;
     f[SequenceFirst + int(engine)] += times * double(q.sequences);
