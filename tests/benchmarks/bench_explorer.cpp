@@ -6,6 +6,10 @@
 // Compare, Quantization and the What-do-I-need dialog opened once (Compare
 // follows the explorer's scenario from then on, the dialog stays open).
 // Run: QT_QPA_PLATFORM=offscreen build/tests/benchmarks/bench_explorer
+// Wall times on a shared machine spread by several milliseconds; for a change's effect count
+// instructions instead, over fewer steps (KVSCOPE_BENCH_STEPS sets the updated steps per slider):
+//   KVSCOPE_BENCH_STEPS=40 valgrind --tool=callgrind --collect-atstart=no \
+//     --toggle-collect='kvscope::ScenarioController::setScenario*' build/tests/benchmarks/bench_explorer
 #include "tests/benchmarks/percentiles.h"
 #include "ui/charts/breakdownchart.h"
 #include "ui/charts/growthchart.h"
@@ -70,13 +74,17 @@ int main(int argc, char *argv[])
         if (QWidget *sheet = explorer->formulaPanel()->browser()->viewport(); sheet->isVisible())
             sheet->repaint();
     };
+    const int updatedSteps = qEnvironmentVariableIsSet("KVSCOPE_BENCH_STEPS")
+                                 ? std::max(1, qEnvironmentVariableIntValue("KVSCOPE_BENCH_STEPS"))
+                                 : 1000;
     const auto measure = [&](const char *heading) {
         std::printf("%s\n%-34s %8s %8s %8s\n", heading, "slider -> ...", "p50 ms", "p95 ms", "max ms");
         for (const char *name : {"batchSlider", "seqLenSlider"}) {
             auto *slider = window.findChild<QSlider *>(QLatin1String(name));
-            sweep(slider, 50, [] {}); // warm up
-            const Percentiles updated = percentiles(sweep(slider, 1000, [] {}));
-            const Percentiles painted = percentiles(sweep(slider, 300, repaintCharts));
+            sweep(slider, std::min(50, updatedSteps), [] {}); // warm up
+            const Percentiles updated = percentiles(sweep(slider, updatedSteps, [] {}));
+            const Percentiles painted =
+                percentiles(sweep(slider, std::max(1, updatedSteps * 3 / 10), repaintCharts));
             std::printf("%-34s %8.3f %8.3f %8.3f\n",
                         qPrintable(QStringLiteral("%1: series updated").arg(QLatin1String(name))),
                         updated.p50, updated.p95, updated.max);
