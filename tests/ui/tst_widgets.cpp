@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: MIT
-// Small widgets: the log-stepped slider box and the grouped, searchable combo.
+// Small widgets: the log-stepped slider box, the grouped, searchable combo and the selectable label
+// that measures as a plain one.
 #include "ui/widgets/groupedcombobox.h"
 #include "ui/widgets/logsliderbox.h"
+#include "ui/widgets/selectablelabel.h"
 
 #include <QSignalSpy>
 #include <QSlider>
@@ -70,6 +72,57 @@ private Q_SLOTS:
         QCOMPARE(activated.first().first().toString(), QStringLiteral("llama-3.1-8b"));
         Q_EMIT combo.activated(0); // a heading: ignored
         QCOMPARE(activated.count(), 1);
+    }
+
+    void selectableLabelMeasuresAsQtsOwn_data()
+    {
+        QTest::addColumn<bool>("wrapped");
+        QTest::addColumn<double>("scale");
+        for (const bool wrapped : {true, false})
+            for (const double scale : {0.9, 1.6, 2.4}) // a card's detail and figure, and a presentation zoom
+                QTest::addRow("%s, font x%.1f", wrapped ? "wrapped" : "one line", scale) << wrapped << scale;
+    }
+
+    // What the figure cards rely on: the label measured through its plain twin asks a layout for
+    // exactly the minimum size and the height for a width that Qt's own selectable label does.
+    void selectableLabelMeasuresAsQtsOwn()
+    {
+        QFETCH(bool, wrapped);
+        QFETCH(double, scale);
+        SelectableLabel ours;
+        QLabel qts;
+        qts.setTextInteractionFlags(Qt::TextSelectableByMouse);
+        QCOMPARE(ours.textInteractionFlags(), qts.textInteractionFlags());
+        QFont font = qts.font();
+        font.setPointSizeF(font.pointSizeF() * scale);
+        for (QLabel *label : {static_cast<QLabel *>(&ours), &qts}) {
+            label->setWordWrap(wrapped);
+            label->setFont(font);
+        }
+        const QStringList texts = {
+            QStringLiteral("8 KV heads per GPU × 128 dims × 2 (K and V) × 2 B × 32 layers"),
+            QStringLiteral("1,234.5 tok/s"),
+            QStringLiteral("每个 GPU 8 个 KV 头 × 128 维 × 2（K 和 V）× 2 B × 32 层"),
+            QStringLiteral("MLA latent (512 + 64) × 2 B, replicated on every GPU"),
+        };
+        const auto compareMeasures = [&](const QString &what) {
+            QVERIFY2(ours.minimumSizeHint() == qts.minimumSizeHint(), qPrintable(what));
+            for (const int width : {60, 120, 200, 400})
+                QVERIFY2(ours.heightForWidth(width) == qts.heightForWidth(width),
+                         qPrintable(QStringLiteral("%1 at width %2").arg(what).arg(width)));
+            if (!wrapped) // a wrapped label's preferred width is the one size allowed to differ
+                QVERIFY2(ours.sizeHint() == qts.sizeHint(), qPrintable(what));
+        };
+        // Each text after the last: the twin follows every change, not only the first text.
+        for (const QString &text : texts) {
+            ours.setText(text);
+            qts.setText(text);
+            compareMeasures(text);
+        }
+        font.setBold(true);
+        ours.setFont(font);
+        qts.setFont(font);
+        compareMeasures(QStringLiteral("bold"));
     }
 };
 

@@ -5,6 +5,7 @@
 #include "core/common/units.h"
 #include "ui/style/theme.h"
 #include "ui/widgets/cardcolumns.h"
+#include "ui/widgets/selectablelabel.h"
 
 #include <cmath>
 
@@ -68,19 +69,17 @@ void FiguresPanel::addCard(const QString &key)
     layout->setContentsMargins(8, 4, 8, 4);
     layout->setSpacing(0);
     card.frame = frame;
-    card.caption = new QLabel(frame);
-    card.value = new QLabel(frame);
-    card.detail = new QLabel(frame);
+    card.caption = new SelectableLabel(frame);
+    card.value = new SelectableLabel(frame);
+    card.detail = new SelectableLabel(frame);
     card.value->setObjectName(key);
     theme::setScaledFont(card.caption, 0.9);
     theme::setScaledFont(card.value, 1.6, true);
     card.caption->setWordWrap(true);
     card.detail->setWordWrap(true);
     theme::setScaledFont(card.detail, 0.9);
-    for (QLabel *label : {card.caption, card.value, card.detail}) {
-        label->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    for (QLabel *label : {card.caption, card.value, card.detail})
         layout->addWidget(label);
-    }
     m_cards.append(card);
     applyPalette();
 }

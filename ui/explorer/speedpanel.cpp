@@ -8,6 +8,7 @@
 #include "ui/widgets/cardcolumns.h"
 #include "ui/widgets/figurecard.h"
 #include "ui/widgets/legendstrip.h"
+#include "ui/widgets/selectablelabel.h"
 
 #include <QEvent>
 #include <QGridLayout>
@@ -32,7 +33,7 @@ QString boundName(SpeedBound bound)
 
 SpeedPanel::SpeedPanel(QWidget *parent)
     : QWidget(parent), m_grid(new QGridLayout), m_serving(new FigureCard(QStringLiteral("serving"), this)),
-      m_speculative(new FigureCard(QStringLiteral("speculative"), this)), m_notes(new QLabel(this)),
+      m_speculative(new FigureCard(QStringLiteral("speculative"), this)), m_notes(new SelectableLabel(this)),
       m_breakdown(new StepBreakdownChartView(this)),
       m_breakdownLegend(m_breakdown->makeLegend(this, QStringLiteral("stepBreakdownLegend")))
 {
@@ -47,7 +48,6 @@ SpeedPanel::SpeedPanel(QWidget *parent)
     // What the figures assume (a stand-in efficiency, a layout no measurement checks, ...).
     m_notes->setObjectName(QStringLiteral("speedNotes"));
     m_notes->setWordWrap(true);
-    m_notes->setTextInteractionFlags(Qt::TextSelectableByMouse);
     layout->addWidget(m_notes);
     layout->addWidget(m_breakdown);
     layout->addWidget(m_breakdownLegend);

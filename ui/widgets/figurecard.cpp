@@ -2,6 +2,7 @@
 #include "ui/widgets/figurecard.h"
 
 #include "ui/style/theme.h"
+#include "ui/widgets/selectablelabel.h"
 
 #include <QEvent>
 #include <QLabel>
@@ -10,7 +11,8 @@
 namespace kvscope {
 
 FigureCard::FigureCard(const QString &key, QWidget *parent)
-    : QFrame(parent), m_caption(new QLabel(this)), m_value(new QLabel(this)), m_detail(new QLabel(this))
+    : QFrame(parent), m_caption(new SelectableLabel(this)), m_value(new SelectableLabel(this)),
+      m_detail(new SelectableLabel(this))
 {
     setObjectName(key + QStringLiteral("Card"));
     setFrameShape(QFrame::StyledPanel);
@@ -25,10 +27,8 @@ FigureCard::FigureCard(const QString &key, QWidget *parent)
     theme::setScaledFont(m_value, 1.6, true);
     theme::setScaledFont(m_detail, 0.9);
     m_detail->setWordWrap(true);
-    for (QLabel *label : {m_caption, m_value, m_detail}) {
-        label->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    for (QLabel *label : {m_caption, m_value, m_detail})
         layout->addWidget(label);
-    }
     layout->addStretch(1);
     applyPalette();
 }

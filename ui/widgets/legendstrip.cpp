@@ -2,6 +2,7 @@
 #include "ui/widgets/legendstrip.h"
 
 #include "ui/widgets/flowlayout.h"
+#include "ui/widgets/selectablelabel.h"
 
 #include <algorithm>
 
@@ -89,8 +90,8 @@ void LegendStrip::setEntries(const QList<Entry> &entries)
         row->setContentsMargins(0, 0, 0, 0);
         row->setSpacing(4);
         row->addWidget(new Swatch(entry.color, entry.lineStyle, item));
-        auto *label = new QLabel(entry.text, item);
-        label->setTextInteractionFlags(Qt::TextSelectableByMouse);
+        auto *label = new SelectableLabel(item);
+        label->setText(entry.text);
         if (entry.emphasized) {
             QFont font = label->font();
             font.setBold(true);
