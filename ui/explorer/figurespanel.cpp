@@ -3,17 +3,14 @@
 
 #include "core/common/scenariofield.h"
 #include "core/common/units.h"
-#include "ui/style/theme.h"
 #include "ui/widgets/cardcolumns.h"
-#include "ui/widgets/selectablelabel.h"
+#include "ui/widgets/figurecard.h"
 
 #include <cmath>
 
 #include <QEvent>
-#include <QFrame>
 #include <QGridLayout>
 #include <QLabel>
-#include <QVBoxLayout>
 
 namespace kvscope {
 
@@ -48,79 +45,38 @@ FiguresPanel::FiguresPanel(QWidget *parent) : QWidget(parent), m_grid(new QGridL
     m_grid->setContentsMargins(0, 0, 0, 0);
     m_grid->setSpacing(6);
     for (const char *key :
-         {"kvBytesPerToken", "kvCacheBytes", "kvCapacity", "maxConcurrency", "weights", "accuracy"})
-        addCard(QLatin1String(key));
+         {"kvBytesPerToken", "kvCacheBytes", "kvCapacity", "maxConcurrency", "weights", "accuracy"}) {
+        auto *card = new FigureCard(QLatin1String(key), this);
+        card->captionLabel()->setWordWrap(true); // six captions a row share the page
+        m_cards << card;
+    }
     // Two figures in one value: at a presentation zoom they take two lines rather than
     // widening every card.
     valueLabel(QStringLiteral("accuracy"))->setWordWrap(true);
     reflow();
 }
 
-void FiguresPanel::addCard(const QString &key)
-{
-    Card card;
-    card.key = key;
-    auto *frame = new QFrame(this);
-    frame->setObjectName(key + QStringLiteral("Card"));
-    frame->setFrameShape(QFrame::StyledPanel);
-    frame->setAutoFillBackground(true);
-    frame->setBackgroundRole(QPalette::Base);
-    auto *layout = new QVBoxLayout(frame);
-    layout->setContentsMargins(8, 4, 8, 4);
-    layout->setSpacing(0);
-    card.frame = frame;
-    card.caption = new SelectableLabel(frame);
-    card.value = new SelectableLabel(frame);
-    card.detail = new SelectableLabel(frame);
-    card.value->setObjectName(key);
-    theme::setScaledFont(card.caption, 0.9);
-    theme::setScaledFont(card.value, 1.6, true);
-    card.caption->setWordWrap(true);
-    card.detail->setWordWrap(true);
-    theme::setScaledFont(card.detail, 0.9);
-    for (QLabel *label : {card.caption, card.value, card.detail})
-        layout->addWidget(label);
-    m_cards.append(card);
-    applyPalette();
-}
-
-void FiguresPanel::applyPalette()
-{
-    for (const Card &card : m_cards) {
-        for (QLabel *label : {card.caption, card.detail}) {
-            QPalette pal = palette();
-            pal.setColor(QPalette::WindowText, theme::mutedTextColor(palette()));
-            label->setPalette(pal);
-        }
-    }
-}
-
 void FiguresPanel::setCard(const QString &key, const QString &caption, const QString &value,
                            const QString &detail)
 {
-    for (Card &card : m_cards) {
-        if (card.key == key) {
-            card.caption->setText(caption);
-            card.value->setText(value);
-            card.detail->setText(detail);
-            card.frame->setToolTip(detail);
-        }
-    }
+    for (FigureCard *card : std::as_const(m_cards))
+        if (card->valueLabel()->objectName() == key)
+            card->setTexts(caption, value, detail);
 }
 
 QLabel *FiguresPanel::detailLabel(const QString &key) const
 {
-    for (const Card &card : m_cards)
-        if (card.key == key)
-            return card.detail;
+    for (FigureCard *card : m_cards)
+        if (card->valueLabel()->objectName() == key)
+            return card->detailLabel();
     return nullptr;
 }
 
 QLabel *FiguresPanel::valueLabel(const QString &key) const
 {
-    for (const Card &card : m_cards)
-        if (card.key == key)
-            return card.value;
+    for (FigureCard *card : m_cards)
+        if (card->valueLabel()->objectName() == key)
+            return card->valueLabel();
     return nullptr;
 }
 
@@ -362,9 +318,8 @@ void FiguresPanel::showAccuracyFailure(const QString &message)
 QString FiguresPanel::figuresText() const
 {
     QString text;
-    for (const Card &card : m_cards)
-        text += QStringLiteral("%1: %2 (%3)\n")
-                    .arg(card.caption->text(), card.value->text(), card.detail->text());
+    for (FigureCard *card : m_cards)
+        text += card->text() + QLatin1Char('\n');
     return text.trimmed();
 }
 
@@ -373,20 +328,17 @@ void FiguresPanel::reflow()
     // Six cards in balanced rows: 6, 3, 2 or 1 per row, as many as their widest text
     // leaves room for (the speed panel's rule; at a presentation zoom on a 1280 x 800
     // projector three a row no longer fit).
-    QList<QWidget *> frames;
-    for (const Card &card : std::as_const(m_cards))
-        frames << card.frame;
-    const int widest = widestMinimumWidth(frames);
+    const int widest = widestMinimumWidth({m_cards.cbegin(), m_cards.cend()});
     // Set here, so the grid does not demand three cards' width of the column.
     setMinimumWidth(widest);
     const int columns = cardColumnsThatFit({6, 3, 2}, widest, m_grid->horizontalSpacing(), width());
     if (columns == m_columns)
         return;
     m_columns = columns;
-    for (const Card &card : m_cards)
-        m_grid->removeWidget(card.frame);
+    for (FigureCard *card : std::as_const(m_cards))
+        m_grid->removeWidget(card);
     for (int i = 0; i < m_cards.size(); ++i)
-        m_grid->addWidget(m_cards.at(i).frame, i / columns, i % columns);
+        m_grid->addWidget(m_cards.at(i), i / columns, i % columns);
     for (int c = 0; c < 6; ++c)
         m_grid->setColumnStretch(c, c < columns ? 1 : 0);
 }
@@ -401,8 +353,6 @@ void FiguresPanel::changeEvent(QEvent *event)
 {
     if (event->type() == QEvent::LanguageChange)
         showPlan(m_plan);
-    else if (event->type() == QEvent::PaletteChange)
-        applyPalette();
     QWidget::changeEvent(event);
 }
 

@@ -11,6 +11,10 @@ class QGridLayout;
 class QLabel;
 
 namespace kvscope {
+class FigureCard;
+}
+
+namespace kvscope {
 
 /// The headline figures of a plan as large, selectable cards: KV bytes per
 /// token, KV cache for the batch, KV capacity, maximum concurrency, weights
@@ -51,22 +55,11 @@ protected:
 private:
     static QString elementText(const KvCacheMemory &kv);
 
-    struct Card
-    {
-        QString key;
-        QWidget *frame = nullptr;
-        QLabel *caption = nullptr;
-        QLabel *value = nullptr;
-        QLabel *detail = nullptr;
-    };
-
-    void addCard(const QString &key);
     void setCard(const QString &key, const QString &caption, const QString &value, const QString &detail);
     void reflow();
-    void applyPalette();
 
     QGridLayout *m_grid;
-    QList<Card> m_cards;
+    QList<FigureCard *> m_cards;
     MemoryPlan m_plan;
     int m_columns = 0;
 };
