@@ -59,25 +59,20 @@ FiguresPanel::FiguresPanel(QWidget *parent) : QWidget(parent), m_grid(new QGridL
 void FiguresPanel::setCard(const QString &key, const QString &caption, const QString &value,
                            const QString &detail)
 {
-    for (FigureCard *card : std::as_const(m_cards))
-        if (card->valueLabel()->objectName() == key)
-            card->setTexts(caption, value, detail);
+    if (FigureCard *card = FigureCard::find(m_cards, key))
+        card->setTexts(caption, value, detail);
 }
 
 QLabel *FiguresPanel::detailLabel(const QString &key) const
 {
-    for (FigureCard *card : m_cards)
-        if (card->valueLabel()->objectName() == key)
-            return card->detailLabel();
-    return nullptr;
+    FigureCard *card = FigureCard::find(m_cards, key);
+    return card ? card->detailLabel() : nullptr;
 }
 
 QLabel *FiguresPanel::valueLabel(const QString &key) const
 {
-    for (FigureCard *card : m_cards)
-        if (card->valueLabel()->objectName() == key)
-            return card->valueLabel();
-    return nullptr;
+    FigureCard *card = FigureCard::find(m_cards, key);
+    return card ? card->valueLabel() : nullptr;
 }
 
 namespace {

@@ -11,10 +11,8 @@ class QGridLayout;
 class QLabel;
 
 namespace kvscope {
-class FigureCard;
-}
 
-namespace kvscope {
+class FigureCard;
 
 /// The headline figures of a plan as large, selectable cards: KV bytes per
 /// token, KV cache for the batch, KV capacity, maximum concurrency, weights

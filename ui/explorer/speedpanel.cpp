@@ -98,13 +98,7 @@ void SpeedPanel::resizeEvent(QResizeEvent *event)
 
 FigureCard *SpeedPanel::card(const QString &key) const
 {
-    for (FigureCard *card : m_cards)
-        if (card->valueLabel()->objectName() == key)
-            return card;
-    for (FigureCard *row : {m_serving, m_speculative})
-        if (row->valueLabel()->objectName() == key)
-            return row;
-    return nullptr;
+    return FigureCard::find(m_cards + QList<FigureCard *>{m_serving, m_speculative}, key);
 }
 
 QLabel *SpeedPanel::valueLabel(const QString &key) const

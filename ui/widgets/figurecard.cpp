@@ -41,6 +41,14 @@ void FigureCard::setTexts(const QString &caption, const QString &value, const QS
     setToolTip(detail);
 }
 
+FigureCard *FigureCard::find(const QList<FigureCard *> &cards, const QString &key)
+{
+    for (FigureCard *card : cards)
+        if (card->m_value->objectName() == key)
+            return card;
+    return nullptr;
+}
+
 QString FigureCard::text() const
 {
     return QStringLiteral("%1: %2 (%3)").arg(m_caption->text(), m_value->text(), m_detail->text());

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <QFrame>
+#include <QList>
 
 class QLabel;
 
@@ -19,6 +20,9 @@ public:
     FigureCard(const QString &key, QWidget *parent = nullptr);
 
     void setTexts(const QString &caption, const QString &value, const QString &detail);
+
+    /// The card among `cards` whose key is `key`, or null.
+    static FigureCard *find(const QList<FigureCard *> &cards, const QString &key);
 
     QLabel *captionLabel() const { return m_caption; }
     QLabel *valueLabel() const { return m_value; }
