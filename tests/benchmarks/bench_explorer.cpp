@@ -7,8 +7,8 @@
 // follows the explorer's scenario from then on, the dialog stays open).
 // Run: QT_QPA_PLATFORM=offscreen build/tests/benchmarks/bench_explorer
 // Wall times on a shared machine spread by several milliseconds; for a change's effect count
-// instructions instead, over fewer steps (KVSCOPE_BENCH_STEPS sets the updated steps per slider):
-//   KVSCOPE_BENCH_STEPS=40 valgrind --tool=callgrind --collect-atstart=no \
+// instructions instead, over fewer steps (KVSCOPE_BENCH_STEPS sets the updated steps per slider), in one
+// command: KVSCOPE_BENCH_STEPS=40 valgrind --tool=callgrind --collect-atstart=no
 //     --toggle-collect='kvscope::ScenarioController::setScenario*' build/tests/benchmarks/bench_explorer
 #include "tests/benchmarks/percentiles.h"
 #include "ui/charts/breakdownchart.h"
