@@ -49,15 +49,15 @@ void scheduleScreenshot(MainWindow &window, const QString &path)
     clock->start();
     QObject::connect(poll, &QTimer::timeout, &window, [&window, path, failures, simulator, poll, clock] {
         // The Compare view compares while it is shown (--view compare); the explorer's
-        // accuracy card simulates its formats.
+        // accuracy card simulates its formats and its banner's proposals are worked out.
         const CompareView *compare = window.compare();
         const FitDialog *fit = window.fitDialog();
         const ExplainLogDialog *explain = window.explainLogDialog();
-        const bool ready =
-            clock->elapsed() >= LayoutMs && !window.importer()->busy() && !window.library()->isImporting() &&
-            !(simulator && simulator->isBusy()) && !(compare->isVisible() && compare->isBusy()) &&
-            !(fit && fit->isSearching()) && !(explain && explain->isBusy()) &&
-            !(window.explorer()->isVisible() && window.explorer()->accuracyRunner()->isRunning());
+        const bool ready = clock->elapsed() >= LayoutMs && !window.importer()->busy() &&
+                           !window.library()->isImporting() && !(simulator && simulator->isBusy()) &&
+                           !(compare->isVisible() && compare->isBusy()) && !(fit && fit->isSearching()) &&
+                           !(explain && explain->isBusy()) &&
+                           !(window.explorer()->isVisible() && window.explorer()->isBusy());
         const bool late = clock->elapsed() >= GiveUpMs;
         if (!ready && !late)
             return;

@@ -1143,6 +1143,10 @@
         <translation>线性坐标下 KV 内存的增长是一条直线；对数坐标可一次看到整个范围。</translation>
     </message>
     <message>
+        <source>Proposals: %1</source>
+        <translation>改动建议：%1</translation>
+    </message>
+    <message>
         <source>Speed chart: %1</source>
         <translation>速度图：%1</translation>
     </message>
@@ -1691,6 +1695,10 @@
     <message>
         <source>%1 GPUs (tensor parallel)</source>
         <translation>%1 块 GPU（张量并行）</translation>
+    </message>
+    <message>
+        <source>Looking for changes that make it fit…</source>
+        <translation>正在寻找能让它放得下的改动…</translation>
     </message>
     <message>
         <source>Nothing kvscope tries makes it fit: a smaller batch or sequence, a narrower KV cache, quantized weights, more GPUs or a GPU with more memory.</source>

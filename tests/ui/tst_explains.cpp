@@ -73,7 +73,7 @@ class TestExplains : public QObject
     void show(const Scenario &s)
     {
         QVERIFY(controller()->setScenario(s));
-        QApplication::processEvents();
+        QTRY_VERIFY(!explorer()->isBusy()); // the banner's proposals, worked out off the UI thread
     }
 
     void switchLanguage(const char *code)
@@ -258,6 +258,7 @@ private Q_SLOTS:
         QCOMPARE(controller()->scenario().batchSize, 16);
         QVERIFY(controller()->plan().fits);
         QVERIFY(!banner()->showsWarning());
+        QTRY_VERIFY(!banner()->fixesPending());
         QVERIFY2(banner()->plainText().contains(QLatin1String("Room for up to")),
                  qPrintable(banner()->plainText()));
     }

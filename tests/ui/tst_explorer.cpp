@@ -18,6 +18,7 @@
 #include "ui/explorer/explorerview.h"
 #include "ui/explorer/figurespanel.h"
 #include "ui/explorer/fitbanner.h"
+#include "ui/explorer/fixproposer.h"
 #include "ui/explorer/speedpanel.h"
 #include "ui/state/appsettings.h"
 #include "ui/state/scenariocontroller.h"
@@ -944,6 +945,7 @@ private Q_SLOTS:
         QVERIFY(!plan.fits);
         FitBanner *banner = explorer()->fitBanner();
         QVERIFY(banner->showsWarning());
+        QTRY_VERIFY(!banner->fixesPending()); // the proposals, worked out off the UI thread
         QVERIFY2(banner->text().contains(formatCount(plan.largestBatchThatFits)), qPrintable(banner->text()));
         QVERIFY(banner->text().contains(formatCount(plan.largestSeqLenThatFits)));
         QVERIFY(banner->text().contains(formatGiB(-plan.headroomBytes)));
@@ -957,6 +959,49 @@ private Q_SLOTS:
         QVERIFY(test::pixelsNear(chart->grab().toImage(), warning) > 200);
     }
 
+    // The proposals plan the scenario again on other GPUs, precisions and parallel sizes: a slider
+    // step does not wait for them. They are worked out off the UI thread, a newer scenario cancels
+    // the older one's, and the banner ends with the current scenario's, the ones the core proposes.
+    void proposalsAreWorkedOutOffTheUiThread()
+    {
+        FixProposer *proposer = explorer()->fixProposer();
+        FitBanner *banner = explorer()->fitBanner();
+        QTRY_VERIFY(!proposer->isRunning());
+        child<QSpinBox>("batchSpin")->setValue(512);
+        QVERIFY(!controller()->plan().fits);
+        // Started, not done: the banner says so rather than that nothing makes it fit.
+        QVERIFY(proposer->isRunning());
+        QVERIFY(banner->fixesPending());
+        QVERIFY2(banner->plainText().contains(QLatin1String("Looking for changes")),
+                 qPrintable(banner->plainText()));
+        const int runs = proposer->startedRuns();
+        child<QSpinBox>("batchSpin")->setValue(384); // supersedes it
+        QCOMPARE(proposer->startedRuns(), runs + 1);
+        QTRY_VERIFY(!proposer->isRunning());
+        QVERIFY(!banner->fixesPending());
+        const QList<Fix> expected =
+            proposeFixes(controller()->scenario(), controller()->plan(), GpuLibrary::builtin().presets());
+        QVERIFY(!expected.isEmpty());
+        QCOMPARE(banner->fixes().size(), expected.size());
+        for (qsizetype i = 0; i < expected.size(); ++i)
+            QVERIFY2(banner->fixes().at(i).scenario == expected.at(i).scenario,
+                     qPrintable(QString::number(i)));
+        QVERIFY(banner->plainText().contains(formatCount(controller()->plan().largestBatchThatFits)));
+        // A refresh that changes nothing they depend on (the growth chart's axis) starts no run.
+        controller()->setGrowthAxis(controller()->growthAxis() == GrowthAxis::SequenceLength
+                                        ? GrowthAxis::BatchSize
+                                        : GrowthAxis::SequenceLength);
+        QCOMPARE(proposer->startedRuns(), runs + 1);
+        QVERIFY(!banner->fixesPending());
+        // A copy of the figures taken before the proposals come holds the current ones.
+        child<QSpinBox>("batchSpin")->setValue(448);
+        QVERIFY(proposer->isRunning());
+        explorer()->copyFigures();
+        const QString copied = QApplication::clipboard()->text();
+        QVERIFY2(copied.contains(formatCount(controller()->plan().largestBatchThatFits)), qPrintable(copied));
+        QVERIFY(!copied.contains(QLatin1String("Looking for changes")));
+    }
+
     // A fixed pool the batch outgrows (16 x 8,192 tokens of 128 KiB = 16 GiB in 10 GiB): the banner
     // proposes the pool it needs, named by its flag, and no proposal without words.
     void aFixedPoolIsProposedByItsFlag()
@@ -966,6 +1011,7 @@ private Q_SLOTS:
         controller()->setKvCacheMemoryBytes(std::int64_t(10) << 30);
         FitBanner *banner = explorer()->fitBanner();
         QVERIFY(banner->showsWarning());
+        QTRY_VERIFY(!banner->fixesPending());
         const QString text = banner->plainText();
         QVERIFY2(text.contains(QStringLiteral("--kv-cache-memory-bytes 16.00 GiB")), qPrintable(text));
         QVERIFY2(!text.contains(QStringLiteral("· ·")) && !text.contains(QStringLiteral(", .")),

@@ -16,6 +16,7 @@
 #include "ui/explorer/accuracyrunner.h"
 #include "ui/explorer/figurespanel.h"
 #include "ui/explorer/fitbanner.h"
+#include "ui/explorer/fixproposer.h"
 #include "ui/explorer/formulapanel.h"
 #include "ui/explorer/parameterpanel.h"
 #include "ui/explorer/scenariostrip.h"
@@ -48,13 +49,14 @@ namespace kvscope {
 ExplorerView::ExplorerView(ScenarioController *controller, UserLibrary *library, QWidget *parent)
     : QWidget(parent), m_controller(controller), m_panel(new ParameterPanel(controller, library, this)),
       m_banner(new FitBanner(this)), m_figures(new FiguresPanel(this)), m_accuracy(new AccuracyRunner(this)),
-      m_breakdown(new BreakdownChartView(this)), m_stageBreakdown(new CompareMemoryChartView(this)),
-      m_growth(new GrowthChartView(this)), m_growthAxis(new QComboBox(this)),
-      m_growthScale(new QComboBox(this)), m_counterfactuals(new QCheckBox(this)),
-      m_formula(new FormulaPanel(this)), m_formulaToggle(new QPushButton(this)),
-      m_strip(new ScenarioStrip(this)), m_library(library), m_copyFigures(new QPushButton(this)),
-      m_copyJson(new QPushButton(this)), m_splitter(new QSplitter(Qt::Horizontal, this)),
-      m_speed(new SpeedPanel(this)), m_speedChart(new SpeedChartView(this))
+      m_proposer(new FixProposer(this)), m_breakdown(new BreakdownChartView(this)),
+      m_stageBreakdown(new CompareMemoryChartView(this)), m_growth(new GrowthChartView(this)),
+      m_growthAxis(new QComboBox(this)), m_growthScale(new QComboBox(this)),
+      m_counterfactuals(new QCheckBox(this)), m_formula(new FormulaPanel(this)),
+      m_formulaToggle(new QPushButton(this)), m_strip(new ScenarioStrip(this)), m_library(library),
+      m_copyFigures(new QPushButton(this)), m_copyJson(new QPushButton(this)),
+      m_splitter(new QSplitter(Qt::Horizontal, this)), m_speed(new SpeedPanel(this)),
+      m_speedChart(new SpeedChartView(this))
 {
     setObjectName(QStringLiteral("explorerView"));
     m_growthAxis->setObjectName(QStringLiteral("growthAxisCombo"));
@@ -166,6 +168,9 @@ ExplorerView::ExplorerView(ScenarioController *controller, UserLibrary *library,
     m_speedChart->setCatalogueName(QStringLiteral("speed"));
     m_speed->breakdownChart()->setCatalogueName(QStringLiteral("speed-breakdown"));
     connect(m_copyJson, &QPushButton::clicked, this, &ExplorerView::copyJson);
+    connect(m_proposer, &FixProposer::proposed, m_banner, &FitBanner::showFixes);
+    connect(m_proposer, &FixProposer::failed, this,
+            [this](const QString &message) { Q_EMIT errorOccurred(tr("Proposals: %1").arg(message)); });
     connect(m_accuracy, &AccuracyRunner::started, m_figures, &FiguresPanel::showAccuracyPending);
     connect(m_accuracy, &AccuracyRunner::finished, m_figures, &FiguresPanel::showAccuracy);
     connect(m_accuracy, &AccuracyRunner::failed, m_figures, &FiguresPanel::showAccuracyFailure);
@@ -177,8 +182,8 @@ ExplorerView::ExplorerView(ScenarioController *controller, UserLibrary *library,
 void ExplorerView::refresh()
 {
     const MemoryPlan &plan = m_controller->plan();
-    m_fixes = proposeFixes(m_controller->scenario(), plan, libraryGpus());
-    m_banner->showPlan(plan, m_fixes);
+    m_banner->showPlan(plan);
+    m_proposer->propose(m_controller->scenario(), plan, libraryGpus());
     m_figures->showPlan(plan);
     m_accuracy->update(m_controller->scenario(), plan);
     m_speed->showSpeed(plan.speed);
@@ -217,6 +222,11 @@ void ExplorerView::refresh()
     keepFiguresWhole();
 }
 
+bool ExplorerView::isBusy() const
+{
+    return m_proposer->isRunning() || m_accuracy->isRunning();
+}
+
 bool ExplorerView::formulaPanelShown() const
 {
     return !m_formula->isHidden();
@@ -249,7 +259,7 @@ ChartSource ExplorerView::chartSource() const
     ChartSource source;
     source.scenario = m_controller->scenario();
     source.plan = m_controller->plan();
-    source.fixes = m_fixes;
+    source.fixes = m_proposer->settle();
     source.growthAxis = m_controller->growthAxis();
     source.growthScale = m_controller->growthScale();
     source.counterfactuals = m_controller->counterfactuals();
@@ -258,6 +268,7 @@ ChartSource ExplorerView::chartSource() const
 
 QString ExplorerView::figuresText() const
 {
+    m_proposer->settle(); // the banner's proposals are the scenario's before they are copied
     const MemoryPlan &plan = m_controller->plan();
     const QString title = plan.gpuCount() > 1
                               ? tr("%1 on %2 × %3").arg(plan.modelName, plan.gpuName).arg(plan.gpuCount())
@@ -271,7 +282,7 @@ QString ExplorerView::figuresText() const
 
 QString ExplorerView::planJson() const
 {
-    const QJsonObject json = calcJson(m_controller->scenario(), m_controller->plan(), m_fixes);
+    const QJsonObject json = calcJson(m_controller->scenario(), m_controller->plan(), m_proposer->settle());
     return QString::fromUtf8(QJsonDocument(json).toJson(QJsonDocument::Indented));
 }
 

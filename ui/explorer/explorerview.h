@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "core/analysis/fixes.h"
 #include "ui/state/chartsource.h"
 
 #include <QWidget>
@@ -20,6 +19,7 @@ class LegendStrip;
 class AccuracyRunner;
 class FiguresPanel;
 class FitBanner;
+class FixProposer;
 class FormulaPanel;
 class GrowthChartView;
 class ParameterPanel;
@@ -46,6 +46,9 @@ public:
     FiguresPanel *figuresPanel() const { return m_figures; }
     AccuracyRunner *accuracyRunner() const { return m_accuracy; }
     FitBanner *fitBanner() const { return m_banner; }
+    FixProposer *fixProposer() const { return m_proposer; }
+    /// Whether work for the page is still due off the UI thread (proposals, accuracy).
+    bool isBusy() const;
     SpeedPanel *speedPanel() const { return m_speed; }
     SpeedChartView *speedChart() const { return m_speedChart; }
     FormulaPanel *formulaPanel() const { return m_formula; }
@@ -99,6 +102,7 @@ private:
     FitBanner *m_banner;
     FiguresPanel *m_figures;
     AccuracyRunner *m_accuracy;
+    FixProposer *m_proposer;
     BreakdownChartView *m_breakdown;
     LegendStrip *m_breakdownLegend = nullptr;
     CompareMemoryChartView *m_stageBreakdown; ///< a bar per pipeline stage, in the one bar's place
@@ -113,7 +117,6 @@ private:
     QPushButton *m_formulaToggle;
     ScenarioStrip *m_strip;
     UserLibrary *m_library;
-    QList<Fix> m_fixes;
     QPushButton *m_copyFigures;
     QPushButton *m_copyJson;
     QSplitter *m_splitter;

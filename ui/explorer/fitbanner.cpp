@@ -62,11 +62,32 @@ FitBanner::FitBanner(QWidget *parent) : QLabel(parent)
     });
 }
 
+void FitBanner::showPlan(const MemoryPlan &plan)
+{
+    // A limit ("room for up to ...") is no repair, nor a repair a limit.
+    if (!m_fixes.isEmpty() && m_fixes.first().limit != plan.works())
+        m_fixes.clear();
+    m_plan = plan;
+    m_fixesPending = true;
+    render();
+}
+
+void FitBanner::showFixes(const QList<Fix> &fixes)
+{
+    m_fixes = fixes;
+    m_fixesPending = false;
+    render();
+}
+
 void FitBanner::showPlan(const MemoryPlan &plan, const QList<Fix> &fixes)
 {
     m_plan = plan;
-    m_fixes = fixes;
-    m_warning = !plan.works();
+    showFixes(fixes);
+}
+
+void FitBanner::render()
+{
+    m_warning = !m_plan.works();
     m_look = look();
     QString text = m_look.icon + QLatin1Char(' ') + verdict();
     const QString offered = proposals();
@@ -147,11 +168,13 @@ QString FitBanner::fixText(const Fix &fix)
 
 QString FitBanner::proposals() const
 {
+    if (m_fixes.isEmpty() && m_plan.works())
+        return {};
+    if (m_fixes.isEmpty() && m_fixesPending)
+        return tr("Looking for changes that make it fit…");
     if (m_fixes.isEmpty())
-        return m_plan.works()
-                   ? QString()
-                   : tr("Nothing kvscope tries makes it fit: a smaller batch or sequence, a narrower "
-                        "KV cache, quantized weights, more GPUs or a GPU with more memory.");
+        return tr("Nothing kvscope tries makes it fit: a smaller batch or sequence, a narrower "
+                  "KV cache, quantized weights, more GPUs or a GPU with more memory.");
     QStringList links;
     for (qsizetype i = 0; i < m_fixes.size(); ++i) {
         const Fix &fix = m_fixes.at(i);
@@ -230,7 +253,7 @@ void FitBanner::paintEvent(QPaintEvent *event)
 void FitBanner::changeEvent(QEvent *event)
 {
     if (event->type() == QEvent::LanguageChange)
-        showPlan(m_plan, m_fixes);
+        render();
     // A new theme (or presentation mode's palette) around us: the tint follows it. Our own
     // setPalette() comes back here too, finds the same look and stops.
     if (event->type() == QEvent::PaletteChange || event->type() == QEvent::ApplicationPaletteChange) {

@@ -18,7 +18,16 @@ class FitBanner : public QLabel
 public:
     explicit FitBanner(QWidget *parent = nullptr);
 
+    /// The verdict for `plan` now; its proposals follow with showFixes(). Until then the
+    /// banner keeps the proposals it shows while they are of the same kind (repairs of a
+    /// plan that does not fit, or the limits of one that does) and otherwise says that
+    /// they are being looked for.
+    void showPlan(const MemoryPlan &plan);
+    void showFixes(const QList<Fix> &fixes);
+    /// Both at once (a report's banner, whose proposals are known).
     void showPlan(const MemoryPlan &plan, const QList<Fix> &fixes);
+    /// Whether the proposals shown are those of the plan shown.
+    bool fixesPending() const { return m_fixesPending; }
     bool showsWarning() const { return m_warning; }
     const QList<Fix> &fixes() const { return m_fixes; }
 
@@ -57,9 +66,11 @@ private:
     QString proposals() const;
     QString notes() const;
     void restyle();
+    void render();
 
     MemoryPlan m_plan;
     QList<Fix> m_fixes;
+    bool m_fixesPending = false;
     bool m_warning = false;
     Look m_look;
 };
