@@ -391,11 +391,13 @@ private Q_SLOTS:
         explorer()->setFormulaPanelShown(true);
         Scenario s = scenarioOf("llama-3.1-8b", "h100-sxm");
         show(s);
+        const int built = formulas()->sheetsBuilt();
         for (const auto &[batch, seqLen, shown] :
              {std::tuple{3LL, 5'000LL, "5,000"}, std::tuple{64LL, 99'000LL, "99,000"}}) {
             s.batchSize = batch;
             s.seqLen = seqLen;
             show(s);
+            QCOMPARE(formulas()->sheetsBuilt(), built); // written in place, not built again
             FormulaPanel rebuilt;
             rebuilt.showPlan(controller()->scenario(), controller()->plan());
             QCOMPARE(formulas()->browser()->toPlainText(), rebuilt.browser()->toPlainText());

@@ -26,7 +26,8 @@ void FixProposer::propose(const Scenario &scenario, const MemoryPlan &plan, cons
     m_plan = plan;
     m_gpus = gpus;
     ++m_started;
-    m_job.start([scenario, plan, gpus](const quant::RunControl &) { return proposeFixes(scenario, plan, gpus); });
+    m_job.start(
+        [scenario, plan, gpus](const quant::RunControl &) { return proposeFixes(scenario, plan, gpus); });
 }
 
 QList<Fix> FixProposer::settle()

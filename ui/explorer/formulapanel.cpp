@@ -183,6 +183,7 @@ void FormulaPanel::render()
     }
     const int scroll = m_browser->verticalScrollBar() ? m_browser->verticalScrollBar()->value() : 0;
     m_browser->setHtml(html);
+    ++m_sheetsBuilt;
     m_browser->verticalScrollBar()->setValue(scroll); // a dragged slider keeps the reader's place
     indexValues();
 }

@@ -43,6 +43,9 @@ public:
     /// Wide enough for a formula line of about 56 monospace characters (a third of a
     /// 1920-pixel screen at the usual font), whatever the zoom.
     int preferredWidth() const;
+    /// Sheets built from HTML so far: a slider step that keeps the sheet's shape writes its
+    /// values into the one shown instead (a test's measure).
+    int sheetsBuilt() const { return m_sheetsBuilt; }
     QSize sizeHint() const override;
     /// The launch line, its caveats and the sheet as plain text.
     QString plainText() const;
@@ -96,6 +99,7 @@ private:
     Engine m_engine = Engine::Vllm; ///< the plan's, which the captions name
     QStringList m_shownShape;
     QList<ShownValue> m_shownValues;
+    int m_sheetsBuilt = 0;
 };
 
 } // namespace kvscope
