@@ -173,13 +173,20 @@ void FormulaPanel::render()
                           .arg(token.term)
                           .arg(colored(term.text.toHtmlEscaped(), theme::termColor(term.option, pal), true));
         }
-        QString block;
+        // A line in three paragraphs with no space between them, so that a step lays out
+        // again only those whose values changed: the note, "name = symbolic" (never), and
+        // "= values" with "= result". The space above a line is a paragraph's default.
         if (!line.note.isEmpty())
-            block += colored(line.note.toHtmlEscaped(), muted) + QStringLiteral("<br>");
-        block += code(QStringLiteral("<b>%1</b> = %2<br>&nbsp;&nbsp;= %3<br>&nbsp;&nbsp;= <b>%4</b>")
-                          .arg(line.name.toHtmlEscaped(), colored(line.symbolic().toHtmlEscaped(), muted),
-                               values, line.result.text.toHtmlEscaped()));
-        html += QStringLiteral("<p style=\"margin-bottom:10px\">%1</p>").arg(block);
+            html += QStringLiteral("<p style=\"margin-bottom:0px\">%1</p>")
+                        .arg(colored(line.note.toHtmlEscaped(), muted));
+        html += QStringLiteral("<p style=\"%1margin-bottom:0px\">%2</p>")
+                    .arg(line.note.isEmpty() ? QString() : QStringLiteral("margin-top:0px;"),
+                         code(QStringLiteral("<b>%1</b> = %2")
+                                  .arg(line.name.toHtmlEscaped(),
+                                       colored(line.symbolic().toHtmlEscaped(), muted))));
+        html += QStringLiteral("<p style=\"margin-top:0px;margin-bottom:10px\">%1</p>")
+                    .arg(code(QStringLiteral("&nbsp;&nbsp;= %1<br>&nbsp;&nbsp;= <b>%2</b>")
+                                  .arg(values, line.result.text.toHtmlEscaped())));
     }
     const int scroll = m_browser->verticalScrollBar() ? m_browser->verticalScrollBar()->value() : 0;
     m_browser->setHtml(html);
@@ -210,8 +217,8 @@ QStringList FormulaPanel::sheetShape(const QPalette &palette) const
 
 void FormulaPanel::indexValues()
 {
-    // Each formula line is one paragraph, as render() writes it: the note and a line
-    // break, "name = symbolic", "= values" with each term a link, "= result" at the end.
+    // Each formula line as render() writes it: its note's paragraph, if it has one,
+    // "name = symbolic", then "= values" (each term a link), a line break and "= result".
     m_shownValues.clear();
     QTextDocument *document = m_browser->document();
     // The fragment's format, not a cursor's: placing a cursor lays its line out
@@ -225,18 +232,20 @@ void FormulaPanel::indexValues()
     QTextBlock block = document->begin();
     for (qsizetype l = 0; l < m_sheet.lines.size(); ++l) {
         const FormulaLine &line = m_sheet.lines.at(l);
-        const QString opening =
-            line.note.isEmpty() ? line.name + QStringLiteral(" = ") : line.note + QChar(QChar::LineSeparator);
-        while (block.isValid() && !block.text().startsWith(opening))
-            block = block.next(); // a section title
-        if (!block.isValid() || line.result.text.isEmpty() || !block.text().endsWith(line.result.text)) {
+        const QString head = line.name + QStringLiteral(" = ");
+        while (block.isValid() && !block.text().startsWith(head))
+            block = block.next(); // a section title, a note
+        const QTextBlock note = block.previous();
+        const QTextBlock values = block.next();
+        if (!block.isValid() || (!line.note.isEmpty() && note.text() != line.note) || !values.isValid() ||
+            line.result.text.isEmpty() || !values.text().endsWith(line.result.text)) {
             m_shownValues.clear(); // not as render() wrote it: the next change rebuilds the sheet
             return;
         }
         if (!line.note.isEmpty())
-            m_shownValues.append({QStringLiteral("%1:%2").arg(NoteKey).arg(l), block.position(),
-                                  int(line.note.size()), formatAt(block, block.position())});
-        for (auto it = block.begin(); !it.atEnd(); ++it) {
+            m_shownValues.append({QStringLiteral("%1:%2").arg(NoteKey).arg(l), note.position(),
+                                  int(line.note.size()), formatAt(note, note.position())});
+        for (auto it = values.begin(); !it.atEnd(); ++it) {
             const QTextFragment fragment = it.fragment();
             const QString link = fragment.charFormat().anchorHref();
             if (link.isEmpty())
@@ -248,10 +257,10 @@ void FormulaPanel::indexValues()
             else
                 m_shownValues.append({link, fragment.position(), fragment.length(), fragment.charFormat()});
         }
-        const int result = block.position() + block.length() - 1 - int(line.result.text.size());
+        const int result = values.position() + values.length() - 1 - int(line.result.text.size());
         m_shownValues.append({QStringLiteral("%1:%2").arg(ResultKey).arg(l), result,
-                              int(line.result.text.size()), formatAt(block, result)});
-        block = block.next();
+                              int(line.result.text.size()), formatAt(values, result)});
+        block = values.next();
     }
 }
 
@@ -285,7 +294,7 @@ bool FormulaPanel::writeValuesInPlace()
     QTextDocument *document = m_browser->document();
     QTextCursor cursor(document);
     // One edit a paragraph whose values changed: the document lays out again all it
-    // holds between an edit's first and last change, and a step changes a few
+    // holds between an edit's first and last change, and a step changes some
     // paragraphs spread over the sheet. From the end, so that a value's new length
     // never moves one not yet written.
     int editedBlock = -1;
