@@ -21,14 +21,20 @@ ChartCallout::ChartCallout(QGraphicsItem *parent) : QGraphicsItem(parent)
 
 void ChartCallout::setText(const QString &text)
 {
+    if (text == m_text)
+        return;
     prepareGeometryChange();
     m_text = text;
+    m_bounds.reset();
 }
 
 void ChartCallout::setFont(const QFont &font)
 {
+    if (font == m_font)
+        return;
     prepareGeometryChange();
     m_font = font;
+    m_bounds.reset();
 }
 
 void ChartCallout::setColors(const QColor &text, const QColor &background, const QColor &border)
@@ -45,16 +51,22 @@ void ChartCallout::setMaximumWidth(qreal width)
         return;
     prepareGeometryChange();
     m_maximumWidth = width;
+    m_bounds.reset();
 }
 
 QRectF ChartCallout::boundingRect() const
 {
+    // The scene asks for it many times a frame (placing, separating, indexing, painting);
+    // the text is laid out again only when it, the font or the width changed.
+    if (m_bounds)
+        return *m_bounds;
     const QFontMetricsF metrics(m_font);
     const QRectF text = m_maximumWidth > 2 * Padding
                             ? metrics.boundingRect(QRectF(0, 0, m_maximumWidth - 2 * Padding, 1e6),
                                                    Qt::AlignCenter | Qt::TextWordWrap, m_text)
                             : metrics.boundingRect(m_text);
-    return QRectF(0, 0, text.width() + 2 * Padding, text.height() + 2 * Padding);
+    m_bounds = QRectF(0, 0, text.width() + 2 * Padding, text.height() + 2 * Padding);
+    return *m_bounds;
 }
 
 void ChartCallout::paint(QPainter *painter, const QStyleOptionGraphicsItem *, QWidget *)

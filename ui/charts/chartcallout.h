@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include <optional>
+
 #include <QColor>
 #include <QFont>
 #include <QGraphicsItem>
@@ -31,6 +33,7 @@ private:
     QFont m_font;
     qreal m_maximumWidth = 0;
     QColor m_textColor, m_background, m_border;
+    mutable std::optional<QRectF> m_bounds; ///< boundingRect() of the text, font and width set
 };
 
 /// Places a callout at `at` + `offset`, inside `plot`; flipped to the left of
