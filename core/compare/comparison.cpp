@@ -347,34 +347,41 @@ QString precisionLabel(const Scenario &scenario)
     }
 }
 
-QList<ComparisonColumn> seedQuestionColumns(const Scenario &base)
+QList<Scenario> seedQuestionScenarios(const Scenario &base)
 {
-    QList<ComparisonColumn> columns;
-    const auto add = [&](const Scenario &s) { columns << column(s); };
+    QList<Scenario> scenarios;
     Scenario s = base;
     if (base.model.format == ModelFormat::Gguf) {
         s.quantization.reset();
         for (const KvCacheDtype kv : {KvCacheDtype::Float16, KvCacheDtype::Q8_0, KvCacheDtype::Q4_0}) {
             s.kvCacheDtype = kv;
-            add(s);
+            scenarios << s;
         }
-        return columns;
+        return scenarios;
     }
     if (base.model.checkpointQuantization.method != QuantMethod::None) {
         s.quantization.reset();
         s.kvCacheDtype = KvCacheDtype::Auto;
-        add(s);
+        scenarios << s;
         s.kvCacheDtype = KvCacheDtype::Fp8;
-        add(s);
-        return columns;
+        scenarios << s;
+        return scenarios;
     }
     for (const QuantMethod method : {QuantMethod::None, QuantMethod::Awq}) {
         s.quantization = defaultSpecFor(method);
         for (const KvCacheDtype kv : {KvCacheDtype::Auto, KvCacheDtype::Fp8}) {
             s.kvCacheDtype = kv;
-            add(s);
+            scenarios << s;
         }
     }
+    return scenarios;
+}
+
+QList<ComparisonColumn> seedQuestionColumns(const Scenario &base)
+{
+    QList<ComparisonColumn> columns;
+    for (const Scenario &s : seedQuestionScenarios(base))
+        columns << column(s);
     return columns;
 }
 

@@ -44,6 +44,9 @@ struct ComparisonColumn
 /// - a GGUF file: its weights with F16, Q8_0 and Q4_0 KV (llama.cpp's cache types).
 /// Labels name the resolved precisions.
 QList<ComparisonColumn> seedQuestionColumns(const Scenario &base);
+/// The scenarios of seedQuestionColumns() without their labels, which plan each one (the
+/// Compare view seeds its columns from them on every step of the explorer's sliders).
+QList<Scenario> seedQuestionScenarios(const Scenario &base);
 
 /// The serving features' one-click preset, on the model, GPU, precisions and workload of
 /// `base`: the bare deployment (no drafter, no LoRA, no shared prefix), then each feature

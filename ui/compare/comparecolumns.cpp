@@ -91,11 +91,11 @@ QList<Scenario> columnScenarios(const Scenario &base, const QList<ScenarioValues
 
 namespace {
 
-QList<ScenarioValues> keptValues(const Scenario &base, const QList<ComparisonColumn> &columns)
+QList<ScenarioValues> keptValues(const Scenario &base, const QList<Scenario> &scenarios)
 {
     QList<ScenarioValues> values;
-    for (const ComparisonColumn &column : columns)
-        values << columnValues(base, column.scenario);
+    for (const Scenario &scenario : scenarios)
+        values << columnValues(base, scenario);
     return values;
 }
 
@@ -103,12 +103,15 @@ QList<ScenarioValues> keptValues(const Scenario &base, const QList<ComparisonCol
 
 QList<ScenarioValues> seedColumnValues(const Scenario &base)
 {
-    return keptValues(base, seedQuestionColumns(base));
+    return keptValues(base, seedQuestionScenarios(base));
 }
 
 QList<ScenarioValues> servingFeatureColumnValues(const Scenario &base)
 {
-    return keptValues(base, servingFeatureColumns(base));
+    QList<Scenario> scenarios;
+    for (const ComparisonColumn &column : servingFeatureColumns(base))
+        scenarios << column.scenario;
+    return keptValues(base, scenarios);
 }
 
 } // namespace kvscope
