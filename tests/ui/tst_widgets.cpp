@@ -4,12 +4,17 @@
 #include "ui/widgets/groupedcombobox.h"
 #include "ui/widgets/logsliderbox.h"
 #include "ui/widgets/selectablelabel.h"
+#include "ui/widgets/textshaping.h"
 
 #include <QSignalSpy>
 #include <QSlider>
 #include <QSpinBox>
 #include <QStandardItemModel>
 #include <QTest>
+#include <QTextBlock>
+#include <QTextCursor>
+#include <QTextDocument>
+#include <QTextLayout>
 
 using namespace kvscope;
 
@@ -123,6 +128,55 @@ private Q_SLOTS:
         ours.setFont(font);
         qts.setFont(font);
         compareMeasures(QStringLiteral("bold"));
+    }
+
+    // Every paragraph keeps its shaped glyphs, those there when asked and those added later (a
+    // new text, a paragraph inserted), so that a layout at another width or a paint shapes nothing.
+    void textShapingIsKeptForEveryParagraph()
+    {
+        const auto everyParagraphKept = [](const QTextDocument *document) {
+            int paragraphs = 0;
+            for (QTextBlock block = document->begin(); block.isValid(); block = block.next(), ++paragraphs)
+                if (!block.layout()->cacheEnabled())
+                    return false;
+            return paragraphs > 0;
+        };
+        QTextDocument document;
+        document.setHtml(QStringLiteral("<p>before</p><p>asked</p>"));
+        QVERIFY(!everyParagraphKept(&document)); // Qt's default: shaped again at every layout and paint
+        keepTextShaping(&document);
+        QVERIFY(everyParagraphKept(&document));
+        document.setHtml(QStringLiteral("<p>a new</p><p>text of</p><p>three paragraphs</p>"));
+        QCOMPARE(document.blockCount(), 3);
+        QVERIFY(everyParagraphKept(&document));
+        QTextCursor cursor(document.findBlockByNumber(1));
+        cursor.insertBlock();
+        cursor.insertText(QStringLiteral("inserted"));
+        QCOMPARE(document.blockCount(), 4);
+        QVERIFY(everyParagraphKept(&document));
+
+        // A label keeps its document inside; the glyphs it draws are those of a label that does not keep
+        // them.
+        SelectableLabel kept;
+        QLabel qts;
+        qts.setTextInteractionFlags(Qt::TextSelectableByMouse);
+        const QString text =
+            QStringLiteral("<p><b>Fits.</b> 12.5 GiB headroom</p><p>每个 GPU 8 个 KV 头</p>");
+        for (QLabel *label : {static_cast<QLabel *>(&kept), &qts}) {
+            label->setTextFormat(Qt::RichText);
+            label->setWordWrap(true);
+            label->setText(text);
+            label->resize(180, 120);
+        }
+        const QImage drawn = kept.grab().toImage(); // the paint hands it over
+        QVERIFY(kept.findChild<QTextDocument *>());
+        QVERIFY(everyParagraphKept(kept.findChild<QTextDocument *>()));
+        QCOMPARE(kept.grab().toImage(), drawn); // drawn again from the kept glyphs
+        QCOMPARE(drawn, qts.grab().toImage());
+        kept.setText(QStringLiteral("<p>another</p><p>text</p><p>again</p>"));
+        qts.setText(kept.text());
+        QCOMPARE(kept.grab().toImage(), qts.grab().toImage());
+        QVERIFY(everyParagraphKept(kept.findChild<QTextDocument *>()));
     }
 };
 

@@ -4,6 +4,7 @@
 #include "core/common/scenariofield.h"
 #include "core/common/units.h"
 #include "ui/style/theme.h"
+#include "ui/widgets/textshaping.h"
 
 #include <QApplication>
 #include <QEvent>
@@ -246,6 +247,7 @@ void FitBanner::restyle()
 
 void FitBanner::paintEvent(QPaintEvent *event)
 {
+    keepTextShaping(this); // the verdict's figures change on every step
     QLabel::paintEvent(event);
     QPainter(this).fillRect(QRect(0, 0, AccentBarWidth, height()), m_look.accent);
 }

@@ -3,6 +3,7 @@
 
 #include "core/common/scenariofield.h"
 #include "ui/style/theme.h"
+#include "ui/widgets/textshaping.h"
 
 #include <algorithm>
 
@@ -70,6 +71,7 @@ FormulaPanel::FormulaPanel(QWidget *parent)
     theme::setScaledFont(m_caveats, 0.9);
     m_browser->setOpenLinks(false);
     m_browser->setFrameShape(QFrame::NoFrame);
+    keepTextShaping(m_browser->document()); // a step rewrites about 35 paragraphs and repaints the sheet
 
     auto *launchRow = new QHBoxLayout;
     launchRow->addWidget(m_launchCaption, 1);

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "ui/widgets/selectablelabel.h"
 
+#include "ui/widgets/textshaping.h"
+
 namespace kvscope {
 
 SelectableLabel::SelectableLabel(QWidget *parent) : QLabel(parent)
@@ -47,6 +49,12 @@ QSize SelectableLabel::minimumSizeHint() const
 int SelectableLabel::heightForWidth(int width) const
 {
     return plainTwin().heightForWidth(width);
+}
+
+void SelectableLabel::paintEvent(QPaintEvent *event)
+{
+    keepTextShaping(this);
+    QLabel::paintEvent(event);
 }
 
 } // namespace kvscope

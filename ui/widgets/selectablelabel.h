@@ -26,6 +26,9 @@ public:
     QSize minimumSizeHint() const override;
     int heightForWidth(int width) const override;
 
+protected:
+    void paintEvent(QPaintEvent *event) override;
+
 private:
     /// The plain twin, brought up to date with this label's text and layout settings.
     const QLabel &plainTwin() const;
