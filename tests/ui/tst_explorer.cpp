@@ -59,6 +59,10 @@
 #include <QStatusBar>
 #include <QTabWidget>
 #include <QTest>
+#include <QTextBlock>
+#include <QTextCursor>
+#include <QTextDocument>
+#include <QTextLayout>
 #include <QValueAxis>
 
 using namespace kvscope;
@@ -1018,6 +1022,90 @@ private Q_SLOTS:
                  qPrintable(text));
         for (const Fix &fix : banner->fixes())
             QVERIFY(!FitBanner::fixText(fix).isEmpty());
+    }
+
+    // The banner measures and draws its own copy of the text (QLabel would lay its document out a
+    // dozen times for each step's new figures): it must look and measure as QLabel would, and a
+    // step must not lay QLabel's document out at all.
+    void fitBannerDrawsAndMeasuresAsQLabelWould()
+    {
+        child<QSpinBox>("batchSpin")->setValue(512); // over budget: a verdict, proposals as links
+        FitBanner *banner = explorer()->fitBanner();
+        QTRY_VERIFY(!banner->fixesPending());
+        QApplication::processEvents();
+        // QLabel's document still holds whatever it was last asked for, not this step's text.
+        const auto *labelsOwn = banner->findChild<QTextDocument *>();
+        QVERIFY(labelsOwn);
+        QVERIFY(labelsOwn->toPlainText() != banner->plainText());
+
+        QLabel qts(banner->parentWidget());
+        qts.setWordWrap(true);
+        qts.setTextFormat(Qt::RichText);
+        qts.setTextInteractionFlags(banner->textInteractionFlags());
+        qts.setMargin(banner->margin());
+        qts.setContentsMargins(banner->contentsMargins());
+        qts.setFont(banner->font());
+        qts.setPalette(banner->palette());
+        qts.setAutoFillBackground(true);
+        qts.setText(banner->text());
+        QCOMPARE(banner->indent(), qts.indent());
+        for (const int width : {240, 480, 777, 1200})
+            QVERIFY2(banner->heightForWidth(width) == qts.heightForWidth(width),
+                     qPrintable(QString::number(width)));
+        QCOMPARE(banner->minimumSizeHint().width(), qts.minimumSizeHint().width());
+        qts.resize(banner->size());
+        qts.show();
+        // Drawn alike, right of the accent bar only the banner draws.
+        const QImage ours = banner->grab().toImage();
+        const QImage theirs = qts.grab().toImage();
+        const QRect text(8, 0, ours.width() - 8, ours.height());
+        QCOMPARE(ours.copy(text), theirs.copy(text));
+        QVERIFY(labelsOwn->toPlainText() != banner->plainText()); // the measuring did not use it either
+    }
+
+    // A proposal applies its change when clicked, and when reached with Tab and Enter: QLabel's own
+    // document, which the banner leaves to the mouse and the keyboard, is brought up to date for them.
+    void fitBannerProposalsWorkByMouseAndKeyboard()
+    {
+        child<QSpinBox>("batchSpin")->setValue(512);
+        FitBanner *banner = explorer()->fitBanner();
+        QTRY_VERIFY(!banner->fixesPending());
+        QVERIFY(banner->fixes().size() >= 2);
+        QApplication::processEvents();
+        const QList<Fix> fixes = banner->fixes();
+        QList<Scenario> chosen;
+        const QMetaObject::Connection record = connect(
+            banner, &FitBanner::fixChosen, this, [&chosen](const Scenario &scenario) { chosen << scenario; });
+
+        // Where the second proposal's link is, read from QLabel's document laid out as QLabel lays it.
+        (void)banner->QLabel::heightForWidth(banner->width());
+        const auto *labelsOwn = banner->findChild<QTextDocument *>();
+        QTextCursor link = labelsOwn->find(FitBanner::fixText(fixes.at(1)).left(6));
+        QVERIFY(!link.isNull());
+        const QTextBlock block = link.block();
+        const QTextLine line = block.layout()->lineForTextPosition(link.position() - block.position());
+        const QPointF inDocument =
+            block.layout()->position() +
+            QPointF(line.cursorToX(link.position() - block.position()) - 3, line.y() + line.height() / 2);
+        const QPoint inBanner =
+            (inDocument + banner->contentsRect().topLeft() + QPointF(banner->margin(), banner->margin()))
+                .toPoint();
+        QTest::mouseClick(banner, Qt::LeftButton, {}, inBanner);
+        QCOMPARE(chosen.size(), 1);
+        QVERIFY(chosen.first() == fixes.at(1).scenario);
+
+        // Clicking applied the proposal: over budget again, with that scenario's proposals.
+        child<QSpinBox>("batchSpin")->setValue(4096);
+        QTRY_VERIFY(!banner->fixesPending());
+        QVERIFY(!banner->fixes().isEmpty());
+        const Scenario first = banner->fixes().at(0).scenario;
+        banner->setFocus(Qt::OtherFocusReason);
+        QTest::keyClick(banner, Qt::Key_Tab);
+        QVERIFY(banner->hasFocus());
+        QTest::keyClick(banner, Qt::Key_Return);
+        QCOMPARE(chosen.size(), 2);
+        QVERIFY(chosen.last() == first);
+        disconnect(record);
     }
 
     /// `accent` laid at `alpha` over `under`, as a translucent tint is drawn.

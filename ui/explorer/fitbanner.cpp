@@ -6,10 +6,14 @@
 #include "ui/style/theme.h"
 #include "ui/widgets/textshaping.h"
 
+#include <QAbstractTextDocumentLayout>
 #include <QApplication>
 #include <QEvent>
 #include <QPainter>
+#include <QTextBlock>
 #include <QTextDocumentFragment>
+#include <QTextLayout>
+#include <QtMath>
 
 namespace kvscope {
 
@@ -56,6 +60,15 @@ FitBanner::FitBanner(QWidget *parent) : QLabel(parent)
     setMargin(8);
     setContentsMargins(AccentBarWidth, 0, 0, 0); // room for the accent bar paintEvent() draws
     setAutoFillBackground(true);
+    // The drawn copy set as QLabel sets its document (QLabelPrivate::ensureTextLayouted): no margin
+    // round the text, the label's alignment, wrapped at words.
+    m_drawn.setUndoRedoEnabled(false);
+    m_drawn.setDocumentMargin(0);
+    QTextOption option = m_drawn.defaultTextOption();
+    option.setAlignment(alignment());
+    option.setWrapMode(QTextOption::WordWrap);
+    m_drawn.setDefaultTextOption(option);
+    keepTextShaping(&m_drawn);
     theme::setScaledFont(this, 1.1);
     connect(this, &QLabel::linkActivated, this, [this](const QString &link) {
         if (link.startsWith(QLatin1String("fix:")))
@@ -96,6 +109,9 @@ void FitBanner::render()
         text += QStringLiteral("<br>") + offered;
     text += notes();
     setText(text);
+    if (m_drawn.defaultFont() != font())
+        m_drawn.setDefaultFont(font());
+    m_drawn.setHtml(text); // laid out once, at the width it had
     restyle();
 }
 
@@ -245,15 +261,92 @@ void FitBanner::restyle()
     update();
 }
 
+int FitBanner::textWidthFor(int width) const
+{
+    // QLabelPrivate::sizeForWidth and documentRect: the margin on every side inside the contents
+    // margins; no indent, as the banner has no frame.
+    const QMargins around = contentsMargins();
+    return qMax(width - 2 * margin() - around.left() - around.right(), 0);
+}
+
+void FitBanner::layOutText(int textWidth) const
+{
+    if (m_drawn.textWidth() != textWidth)
+        m_drawn.setTextWidth(textWidth);
+}
+
+int FitBanner::heightForWidth(int width) const
+{
+    if (minimumWidth() > 0)
+        width = qMax(width, minimumWidth());
+    layOutText(textWidthFor(width));
+    const QMargins around = contentsMargins();
+    const int height = qCeil(m_drawn.size().height()) + 2 * margin() + around.top() + around.bottom();
+    return qMax(height, minimumHeight());
+}
+
+QSize FitBanner::minimumSizeHint() const
+{
+    // As narrow as the widest word (QLabel's minimum), read from the layout the banner has rather
+    // than laid out again at no width; one line high.
+    ensurePolished();
+    if (m_drawn.textWidth() < 0)
+        layOutText(textWidthFor(width()));
+    qreal widestWord = 0;
+    for (QTextBlock block = m_drawn.begin(); block.isValid(); block = block.next())
+        widestWord = qMax(widestWord, block.layout()->minimumWidth());
+    const QMargins around = contentsMargins();
+    const QSize extra(2 * margin() + around.left() + around.right(),
+                      2 * margin() + around.top() + around.bottom());
+    return QSize(qCeil(widestWord), fontMetrics().lineSpacing()) + extra;
+}
+
+QSize FitBanner::sizeHint() const
+{
+    // Its width now and the height the text takes in it: the banner takes the width of its row.
+    const int preferredWidth = qMax(width(), minimumSizeHint().width());
+    return QSize(preferredWidth, heightForWidth(preferredWidth));
+}
+
+bool FitBanner::focusNextPrevChild(bool next)
+{
+    // Tabbing through the proposals reads QLabel's document: bring it up to date first.
+    (void)QLabel::heightForWidth(width());
+    return QLabel::focusNextPrevChild(next);
+}
+
 void FitBanner::paintEvent(QPaintEvent *event)
 {
-    keepTextShaping(this); // the verdict's figures change on every step
-    QLabel::paintEvent(event);
+    if (hasFocus()) {
+        // A proposal chosen with the keyboard is shown by QLabel's own drawing.
+        keepTextShaping(this);
+        QLabel::paintEvent(event);
+    } else {
+        // QLabel::paintEvent for a rich text, from the drawn copy.
+        QPainter painter(this);
+        drawFrame(&painter);
+        const QRect textRect = contentsRect().adjusted(margin(), margin(), -margin(), -margin());
+        layOutText(textRect.width());
+        const qreal textHeight = m_drawn.size().height();
+        const qreal below =
+            alignment() & Qt::AlignVCenter ? qMax((textRect.height() - textHeight) / 2, 0.0) : 0.0;
+        const QRect laidOut =
+            QRectF(textRect.x(), textRect.y() + below, textRect.width(), textRect.height()).toAlignedRect();
+        QAbstractTextDocumentLayout::PaintContext context;
+        context.palette = palette();
+        if (foregroundRole() != QPalette::Text && isEnabled())
+            context.palette.setColor(QPalette::Text, context.palette.color(foregroundRole()));
+        painter.translate(laidOut.topLeft());
+        painter.setClipRect(laidOut.translated(-laidOut.topLeft()));
+        m_drawn.documentLayout()->draw(&painter, context);
+    }
     QPainter(this).fillRect(QRect(0, 0, AccentBarWidth, height()), m_look.accent);
 }
 
 void FitBanner::changeEvent(QEvent *event)
 {
+    if (event->type() == QEvent::FontChange)
+        m_drawn.setDefaultFont(font());
     if (event->type() == QEvent::LanguageChange)
         render();
     // A new theme (or presentation mode's palette) around us: the tint follows it. Our own

@@ -5,12 +5,20 @@
 #include "core/plan/memoryplan.h"
 
 #include <QLabel>
+#include <QTextDocument>
 
 namespace kvscope {
 
 /// Says whether the scenario fits and by how much; when it does not, what alone
 /// is over (the weights, say) and the changes the core proposes, each a link
 /// that applies it; when it does, how far it could go. Below, the plan's notes.
+///
+/// The banner is measured and drawn from its own copy of the text. Why: its figures change on
+/// every slider step, and QLabel lays a rich text out about a dozen times for each new text (it
+/// sets three settings of its document again, then lays it out for each size asked and once more
+/// to put the width back), each layout shaping the text again (QTextLayout::beginLayout drops the
+/// shaping). The copy is laid out once for each text and width. QLabel's own document still serves
+/// the mouse and the keyboard (the proposals' links), and is laid out only when they use it.
 class FitBanner : public QLabel
 {
     Q_OBJECT
@@ -38,6 +46,10 @@ public:
     /// stored as AWQ INT4), batch 12".
     static QString fixText(const Fix &fix);
 
+    QSize sizeHint() const override;
+    QSize minimumSizeHint() const override;
+    int heightForWidth(int width) const override;
+
 public Q_SLOTS:
     /// Applies the proposal at `index` of fixes(): what clicking its link does.
     void chooseFix(int index);
@@ -48,6 +60,7 @@ Q_SIGNALS:
 protected:
     void changeEvent(QEvent *event) override;
     void paintEvent(QPaintEvent *event) override;
+    bool focusNextPrevChild(bool next) override;
 
 private:
     /// How the verdict looks: every colour and the icon follow from one state, fits or not.
@@ -67,12 +80,17 @@ private:
     QString notes() const;
     void restyle();
     void render();
+    /// The text's width inside a banner `width` wide, as QLabel computes it (margins on every side).
+    int textWidthFor(int width) const;
+    /// The drawn text laid out `textWidth` wide (nothing done when it already is).
+    void layOutText(int textWidth) const;
 
     MemoryPlan m_plan;
     QList<Fix> m_fixes;
     bool m_fixesPending = false;
     bool m_warning = false;
     Look m_look;
+    mutable QTextDocument m_drawn; // the text as measured and drawn
 };
 
 } // namespace kvscope

@@ -31,8 +31,9 @@ void keepTextShaping(QTextDocument *document)
     // finishEdit), so a new paragraph's first layout already keeps its glyphs; a document emits
     // it only once it has a layout, which drawing it would create anyway.
     document->documentLayout();
-    QObject::connect(document, &QTextDocument::contentsChange, document,
-                     [document](int from, int /*removed*/, int added) { keepShapingOf(document, from, added); });
+    QObject::connect(
+        document, &QTextDocument::contentsChange, document,
+        [document](int from, int /*removed*/, int added) { keepShapingOf(document, from, added); });
 }
 
 void keepTextShaping(QLabel *label)
