@@ -117,6 +117,16 @@ private Q_SLOTS:
                          qPrintable(QStringLiteral("%1 at width %2").arg(what).arg(width)));
             if (!wrapped) // a wrapped label's preferred width is the one size allowed to differ
                 QVERIFY2(ours.sizeHint() == qts.sizeHint(), qPrintable(what));
+            // Drawn as Qt's own, at its preferred size and squeezed to wrap.
+            for (const QSize size : {qts.sizeHint(), QSize(120, qts.heightForWidth(120))}) {
+                ours.resize(size);
+                qts.resize(size);
+                QVERIFY2(ours.grab().toImage() == qts.grab().toImage(),
+                         qPrintable(QStringLiteral("%1 drawn at %2 x %3")
+                                        .arg(what)
+                                        .arg(size.width())
+                                        .arg(size.height())));
+            }
         };
         // Each text after the last: the twin follows every change, not only the first text.
         for (const QString &text : texts) {
@@ -128,6 +138,11 @@ private Q_SLOTS:
         ours.setFont(font);
         qts.setFont(font);
         compareMeasures(QStringLiteral("bold"));
+        // Some of it selected: drawn by QLabel, the selection shown.
+        ours.setSelection(0, 4);
+        qts.setSelection(0, 4);
+        QVERIFY(ours.hasSelectedText());
+        QCOMPARE(ours.grab().toImage(), qts.grab().toImage());
     }
 
     // Every paragraph keeps its shaped glyphs, those there when asked and those added later (a

@@ -3,6 +3,11 @@
 
 #include "ui/widgets/textshaping.h"
 
+#include <QPainter>
+#include <QStyle>
+#include <QStyleOption>
+#include <QTextDocument>
+
 namespace kvscope {
 
 SelectableLabel::SelectableLabel(QWidget *parent) : QLabel(parent)
@@ -51,10 +56,33 @@ int SelectableLabel::heightForWidth(int width) const
     return plainTwin().heightForWidth(width);
 }
 
+bool SelectableLabel::drawnPlain() const
+{
+    const bool rich =
+        textFormat() == Qt::RichText || (textFormat() == Qt::AutoText && Qt::mightBeRichText(text()));
+    return !rich && indent() < 0 && frameWidth() == 0 && !hasSelectedText() && !hasFocus();
+}
+
 void SelectableLabel::paintEvent(QPaintEvent *event)
 {
-    keepTextShaping(this);
-    QLabel::paintEvent(event);
+    if (!drawnPlain()) {
+        keepTextShaping(this);
+        QLabel::paintEvent(event);
+        return;
+    }
+    // QLabel::paintEvent for a plain text without a text control.
+    QPainter painter(this);
+    drawFrame(&painter);
+    // QLabelPrivate::documentRect, for a label with no indent and no frame.
+    const QRect textRect = contentsRect().adjusted(margin(), margin(), -margin(), -margin());
+    const Qt::LayoutDirection direction = text().isRightToLeft() ? Qt::RightToLeft : Qt::LeftToRight;
+    int flags = QStyle::visualAlignment(direction, alignment());
+    if (wordWrap())
+        flags |= Qt::TextWordWrap;
+    flags |= direction == Qt::LeftToRight ? Qt::TextForceLeftToRight : Qt::TextForceRightToLeft;
+    QStyleOption option;
+    option.initFrom(this);
+    style()->drawItemText(&painter, textRect, flags, option.palette, isEnabled(), text(), foregroundRole());
 }
 
 } // namespace kvscope

@@ -15,6 +15,11 @@ namespace kvscope {
 /// holds the same text, font and wrapping. Only a wrapped label's preferred width differs (the
 /// document's golden-ratio width against the plain label's), and layouts that stretch their
 /// columns place the label the same.
+///
+/// It is drawn as the plain twin would draw it, until the mouse selects some of its text or it
+/// takes the focus: QLabel lays the document of a selectable label out again three times for every
+/// new text before drawing it, each layout shaping the text anew, where a plain label shapes it once.
+/// The glyphs are the same (tst_widgets compares the pixels).
 class SelectableLabel : public QLabel
 {
     Q_OBJECT
@@ -30,6 +35,9 @@ protected:
     void paintEvent(QPaintEvent *event) override;
 
 private:
+    /// Whether it is drawn as its plain twin: a plain text with no indent or frame, nothing
+    /// selected, no focus.
+    bool drawnPlain() const;
     /// The plain twin, brought up to date with this label's text and layout settings.
     const QLabel &plainTwin() const;
 
