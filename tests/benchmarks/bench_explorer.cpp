@@ -1,15 +1,15 @@
 // SPDX-License-Identifier: MIT
 // Slider to updated charts, offscreen: the time from setting the batch or
-// sequence slider to (a) the chart series holding the new data and (b) both
-// charts (and the formula sheet, when shown) repainted. Prints p50/p95 for docs/benchmarks.md, first for the
-// window as it opens, then with every view open: the formula panel shown,
-// Compare, Quantization and the What-do-I-need dialog opened once (Compare
-// follows the explorer's scenario from then on, the dialog stays open).
-// Run: QT_QPA_PLATFORM=offscreen build/tests/benchmarks/bench_explorer
-// Wall times on a shared machine spread by several milliseconds; for a change's effect count
-// instructions instead, over fewer steps (KVSCOPE_BENCH_STEPS sets the updated steps per slider), in one
-// command: KVSCOPE_BENCH_STEPS=40 valgrind --tool=callgrind --collect-atstart=no
+// sequence slider to (a) the chart series holding the new data and (b) the next frame done:
+// the layouts the step invalidated and both charts (and the formula sheet, when shown) repainted. Prints
+// p50/p95 for docs/benchmarks.md, first for the window as it opens, then with every view open: the formula
+// panel shown, Compare, Quantization and the What-do-I-need dialog opened once (Compare follows the
+// explorer's scenario from then on, the dialog stays open). Run: QT_QPA_PLATFORM=offscreen
+// build/tests/benchmarks/bench_explorer Wall times on a shared machine spread by several milliseconds; for a
+// change's effect count instructions instead, over fewer steps (KVSCOPE_BENCH_STEPS sets the updated steps
+// per slider), in one command: KVSCOPE_BENCH_STEPS=40 valgrind --tool=callgrind --collect-atstart=no
 //     --toggle-collect='kvscope::ScenarioController::setScenario*' build/tests/benchmarks/bench_explorer
+// (the frame after a step, its layout and paint: --toggle-collect='*paintFrame*').
 #include "tests/benchmarks/percentiles.h"
 #include "ui/charts/breakdownchart.h"
 #include "ui/charts/growthchart.h"
@@ -53,6 +53,18 @@ QList<double> sweep(QSlider *slider, int steps, const std::function<void()> &aft
     return samples;
 }
 
+/// What the window's next frame does after a step: lay out again the widgets whose size hints the
+/// step changed (the LayoutRequest events it posted), then draw both charts and the formula sheet,
+/// when it is shown, and with them every other widget the step marked dirty (the banner, the cards).
+void paintFrame(kvscope::ExplorerView *explorer)
+{
+    QCoreApplication::sendPostedEvents(nullptr, QEvent::LayoutRequest);
+    explorer->breakdownChart()->viewport()->repaint();
+    explorer->growthChart()->viewport()->repaint();
+    if (QWidget *sheet = explorer->formulaPanel()->browser()->viewport(); sheet->isVisible())
+        sheet->repaint();
+}
+
 } // namespace
 
 int main(int argc, char *argv[])
@@ -67,13 +79,7 @@ int main(int argc, char *argv[])
     QApplication::processEvents();
 
     kvscope::ExplorerView *explorer = window.explorer();
-    // Both charts, and the formula sheet when it is shown: what a frame draws after a step.
-    const auto repaintCharts = [explorer] {
-        explorer->breakdownChart()->viewport()->repaint();
-        explorer->growthChart()->viewport()->repaint();
-        if (QWidget *sheet = explorer->formulaPanel()->browser()->viewport(); sheet->isVisible())
-            sheet->repaint();
-    };
+    const auto repaintCharts = [explorer] { paintFrame(explorer); };
     const int updatedSteps = qEnvironmentVariableIsSet("KVSCOPE_BENCH_STEPS")
                                  ? std::max(1, qEnvironmentVariableIntValue("KVSCOPE_BENCH_STEPS"))
                                  : 1000;
