@@ -56,7 +56,7 @@ QList<double> sweep(QSlider *slider, int steps, const std::function<void()> &aft
 /// What the window's next frame does after a step: lay out again the widgets whose size hints the
 /// step changed (the LayoutRequest events it posted), then draw both charts and the formula sheet,
 /// when it is shown, and with them every other widget the step marked dirty (the banner, the cards).
-void paintFrame(kvscope::ExplorerView *explorer)
+Q_NEVER_INLINE void paintFrame(kvscope::ExplorerView *explorer) // not inlined: callgrind toggles on it
 {
     QCoreApplication::sendPostedEvents(nullptr, QEvent::LayoutRequest);
     explorer->breakdownChart()->viewport()->repaint();
