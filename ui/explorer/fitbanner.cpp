@@ -112,6 +112,7 @@ void FitBanner::render()
     if (m_drawn.defaultFont() != font())
         m_drawn.setDefaultFont(font());
     m_drawn.setHtml(text); // laid out once, at the width it had
+    m_heightForTextWidth.clear();
     restyle();
 }
 
@@ -279,10 +280,15 @@ int FitBanner::heightForWidth(int width) const
 {
     if (minimumWidth() > 0)
         width = qMax(width, minimumWidth());
-    layOutText(textWidthFor(width));
+    // Layouts ask the same few widths many times a frame: each text's heights are kept.
+    const int textWidth = textWidthFor(width);
+    auto known = m_heightForTextWidth.constFind(textWidth);
+    if (known == m_heightForTextWidth.cend()) {
+        layOutText(textWidth);
+        known = m_heightForTextWidth.insert(textWidth, qCeil(m_drawn.size().height()));
+    }
     const QMargins around = contentsMargins();
-    const int height = qCeil(m_drawn.size().height()) + 2 * margin() + around.top() + around.bottom();
-    return qMax(height, minimumHeight());
+    return qMax(*known + 2 * margin() + around.top() + around.bottom(), minimumHeight());
 }
 
 QSize FitBanner::minimumSizeHint() const
@@ -345,8 +351,10 @@ void FitBanner::paintEvent(QPaintEvent *event)
 
 void FitBanner::changeEvent(QEvent *event)
 {
-    if (event->type() == QEvent::FontChange)
+    if (event->type() == QEvent::FontChange) {
         m_drawn.setDefaultFont(font());
+        m_heightForTextWidth.clear();
+    }
     if (event->type() == QEvent::LanguageChange)
         render();
     // A new theme (or presentation mode's palette) around us: the tint follows it. Our own

@@ -4,6 +4,7 @@
 #include "core/analysis/fixes.h"
 #include "core/plan/memoryplan.h"
 
+#include <QHash>
 #include <QLabel>
 #include <QTextDocument>
 
@@ -90,7 +91,8 @@ private:
     bool m_fixesPending = false;
     bool m_warning = false;
     Look m_look;
-    mutable QTextDocument m_drawn; // the text as measured and drawn
+    mutable QTextDocument m_drawn;                // the text as measured and drawn
+    mutable QHash<int, int> m_heightForTextWidth; // the text's height at each width asked
 };
 
 } // namespace kvscope

@@ -20,24 +20,25 @@ const QLabel &SelectableLabel::plainTwin() const
     // Only what changed is set: some of QLabel's setters drop its measured sizes even when
     // handed the value they hold (setWordWrap, setIndent), which would cost the measuring again.
     QLabel &twin = m_plainTwin;
-    if (twin.font() != font())
-        twin.setFont(font());
-    if (twin.textFormat() != textFormat())
-        twin.setTextFormat(textFormat());
-    if (twin.wordWrap() != wordWrap())
-        twin.setWordWrap(wordWrap());
-    if (twin.alignment() != alignment())
-        twin.setAlignment(alignment());
-    if (twin.margin() != margin())
-        twin.setMargin(margin());
-    if (twin.indent() != indent())
-        twin.setIndent(indent());
-    if (twin.contentsMargins() != contentsMargins())
-        twin.setContentsMargins(contentsMargins());
-    if (twin.maximumWidth() != maximumWidth())
-        twin.setMaximumWidth(maximumWidth());
-    if (twin.text() != text())
-        twin.setText(text());
+    bool changed = false;
+    const auto sync = [&changed](const auto &held, const auto &wanted, const auto &set) {
+        if (held != wanted) {
+            set(wanted);
+            changed = true;
+        }
+    };
+    sync(twin.font(), font(), [&twin](const QFont &value) { twin.setFont(value); });
+    sync(twin.textFormat(), textFormat(), [&twin](Qt::TextFormat value) { twin.setTextFormat(value); });
+    sync(twin.wordWrap(), wordWrap(), [&twin](bool value) { twin.setWordWrap(value); });
+    sync(twin.alignment(), alignment(), [&twin](Qt::Alignment value) { twin.setAlignment(value); });
+    sync(twin.margin(), margin(), [&twin](int value) { twin.setMargin(value); });
+    sync(twin.indent(), indent(), [&twin](int value) { twin.setIndent(value); });
+    sync(twin.contentsMargins(), contentsMargins(),
+         [&twin](const QMargins &value) { twin.setContentsMargins(value); });
+    sync(twin.maximumWidth(), maximumWidth(), [&twin](int value) { twin.setMaximumWidth(value); });
+    sync(twin.text(), text(), [&twin](const QString &value) { twin.setText(value); });
+    if (changed)
+        m_heightForWidth.clear();
     return twin;
 }
 
@@ -53,7 +54,13 @@ QSize SelectableLabel::minimumSizeHint() const
 
 int SelectableLabel::heightForWidth(int width) const
 {
-    return plainTwin().heightForWidth(width);
+    // Layouts ask the same few widths many times a frame, and QLabel keeps no height it measured.
+    const QLabel &twin = plainTwin();
+    if (const auto known = m_heightForWidth.constFind(width); known != m_heightForWidth.cend())
+        return *known;
+    if (m_heightForWidth.size() >= KeptHeights)
+        m_heightForWidth.clear();
+    return *m_heightForWidth.insert(width, twin.heightForWidth(width));
 }
 
 bool SelectableLabel::drawnPlain() const

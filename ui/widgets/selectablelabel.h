@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include <QHash>
 #include <QLabel>
 
 namespace kvscope {
@@ -42,6 +43,9 @@ private:
     const QLabel &plainTwin() const;
 
     mutable QLabel m_plainTwin;
+    /// Heights measured for widths, while the twin's text and settings stay as they are.
+    mutable QHash<int, int> m_heightForWidth;
+    static constexpr qsizetype KeptHeights = 8;
 };
 
 } // namespace kvscope
