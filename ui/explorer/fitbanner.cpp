@@ -109,9 +109,7 @@ void FitBanner::render()
         text += QStringLiteral("<br>") + offered;
     text += notes();
     setText(text);
-    if (m_drawn.defaultFont() != font())
-        m_drawn.setDefaultFont(font());
-    m_drawn.setHtml(text); // laid out once, at the width it had
+    m_drawnStale = true; // parsed and laid out when next measured or drawn: once for both
     m_heightForTextWidth.clear();
     restyle();
 }
@@ -272,8 +270,15 @@ int FitBanner::textWidthFor(int width) const
 
 void FitBanner::layOutText(int textWidth) const
 {
-    if (m_drawn.textWidth() != textWidth)
+    if (m_drawnStale) {
+        m_drawn.clear(); // so that the width and the font lay nothing out again
+        m_drawn.setDefaultFont(font());
         m_drawn.setTextWidth(textWidth);
+        m_drawn.setHtml(text());
+        m_drawnStale = false;
+    } else if (m_drawn.textWidth() != textWidth) {
+        m_drawn.setTextWidth(textWidth);
+    }
 }
 
 int FitBanner::heightForWidth(int width) const
@@ -296,8 +301,7 @@ QSize FitBanner::minimumSizeHint() const
     // As narrow as the widest word (QLabel's minimum), read from the layout the banner has rather
     // than laid out again at no width; one line high.
     ensurePolished();
-    if (m_drawn.textWidth() < 0)
-        layOutText(textWidthFor(width()));
+    layOutText(m_drawnStale || m_drawn.textWidth() < 0 ? textWidthFor(width()) : qRound(m_drawn.textWidth()));
     qreal widestWord = 0;
     for (QTextBlock block = m_drawn.begin(); block.isValid(); block = block.next())
         widestWord = qMax(widestWord, block.layout()->minimumWidth());
@@ -352,7 +356,7 @@ void FitBanner::paintEvent(QPaintEvent *event)
 void FitBanner::changeEvent(QEvent *event)
 {
     if (event->type() == QEvent::FontChange) {
-        m_drawn.setDefaultFont(font());
+        m_drawnStale = true;
         m_heightForTextWidth.clear();
     }
     if (event->type() == QEvent::LanguageChange)

@@ -83,7 +83,8 @@ private:
     void render();
     /// The text's width inside a banner `width` wide, as QLabel computes it (margins on every side).
     int textWidthFor(int width) const;
-    /// The drawn text laid out `textWidth` wide (nothing done when it already is).
+    /// The drawn copy holding the banner's text in its font, laid out `textWidth` wide (nothing done
+    /// when it already is).
     void layOutText(int textWidth) const;
 
     MemoryPlan m_plan;
@@ -92,6 +93,7 @@ private:
     bool m_warning = false;
     Look m_look;
     mutable QTextDocument m_drawn;                // the text as measured and drawn
+    mutable bool m_drawnStale = true;             // the text or font changed since it was laid out
     mutable QHash<int, int> m_heightForTextWidth; // the text's height at each width asked
 };
 
